@@ -1,0 +1,86 @@
+/*
+ * cli.h — shared pieces of the posekit command-line tool.
+ *
+ * The CLI is thin: it parses options, loads documents through the public
+ * API (posekit.h only), calls one engine operation and writes the result.
+ * Every command is `int cmd_NAME(int argc, char **argv)` where argv[0] is
+ * the command name; it returns the process exit status:
+ *   0 success (diff: no difference), 1 diff found differences, 2 error.
+ */
+#ifndef POSEKIT_CLI_H
+#define POSEKIT_CLI_H
+
+#include "posekit.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+enum { EXIT_OK = 0, EXIT_DIFF = 1, EXIT_ERROR = 2 };
+
+/* One row of the command table (main.c). */
+typedef struct cli_command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary; /* one line for `posekit help` */
+    const char *help;    /* full text for `posekit help NAME` and NAME --help */
+} cli_command;
+
+/* Commands (one file each: cli/cmd_NAME.c) and their help texts. */
+int cmd_info(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_rename(int argc, char **argv);
+int cmd_mirror(int argc, char **argv);
+int cmd_retarget(int argc, char **argv);
+int cmd_overlay(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+extern const char help_info[], help_dump[], help_convert[], help_diff[], help_rename[],
+    help_mirror[], help_retarget[], help_overlay[], help_merge[], help_run[];
+
+/* ---- common.c ---- */
+
+/* Prints every diagnostic of the log to stderr as
+ * "posekit: PATH:OFFSET: message" / "posekit: PATH:LINE:COL: message" /
+ * "posekit: PATH: warning: message", in the order they were added. */
+void cli_print_log(const pk_log *log);
+/* Prints the log, then returns EXIT_ERROR when it holds an error, or when
+ * strict and it holds a warning ("posekit: warnings are errors (--strict)");
+ * EXIT_OK otherwise.  Frees the log's items (the log can be reused). */
+int cli_flush_log(pk_log *log, bool strict);
+
+/* Loads a VPD or VMD (by content, then extension) and prints its
+ * diagnostics.  Returns EXIT_OK or EXIT_ERROR (doc zeroed on error, and on
+ * warnings when strict). */
+int cli_load(const char *path, pk_doc *doc, bool strict);
+
+/* Encodes a document for an output path and writes it atomically:
+ * .vmd gets VMD (a pose becomes one key per bone/morph at `frame`), .vpd
+ * gets VPD (a motion is sampled at `frame`), "-" keeps the document's own
+ * format.  Nothing is written unless encoding succeeded. */
+typedef struct cli_save_options {
+    uint32_t frame;
+    pk_vpd_options vpd;
+} cli_save_options;
+int cli_save(const char *out_path, const pk_doc *doc, const cli_save_options *opts);
+/* Writes an already encoded buffer atomically; prints errors. */
+int cli_write(const char *out_path, const pk_buf *buf);
+
+/* Usage error for command `cmd`: prints "posekit CMD: MESSAGE" and
+ * "Try 'posekit help CMD'." to stderr and returns EXIT_ERROR. */
+int cli_usage(const char *cmd, const char *fmt, ...) PK_PRINTF(2, 3);
+/* Prints help text to stdout and returns EXIT_OK (for --help). */
+int cli_help(const char *text);
+
+/* Number parsing for options (locale-independent, whole string). */
+bool cli_parse_u32(const char *s, uint32_t *out);
+bool cli_parse_double(const char *s, double *out);
+/* "A-B" or "N" (A = B = N); returns false on malformed text or A > B. */
+bool cli_parse_range(const char *s, uint32_t *a, uint32_t *b);
+
+/* Global flags valid on every command (parsed by each command's getopt). */
+extern bool cli_strict;
+extern bool cli_verbose;
+
+#endif

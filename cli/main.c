@@ -1,0 +1,90 @@
+/* main.c — posekit's entry point: finds the command and hands it argv. */
+#include "cli.h"
+
+#include <string.h>
+
+/* A command's row exists once its file is built (meson defines HAVE_CMD_x). */
+static const cli_command commands[] = {
+#ifdef HAVE_CMD_INFO
+    {"info", cmd_info, "format, model, counts, frame range, bones and morphs of files", help_info},
+#endif
+#ifdef HAVE_CMD_DUMP
+    {"dump", cmd_dump, "every record of a file as JSON, in file order", help_dump},
+#endif
+#ifdef HAVE_CMD_CONVERT
+    {"convert", cmd_convert, "VPD<->VMD, rewrite, or a motion's pose at a frame", help_convert},
+#endif
+#ifdef HAVE_CMD_DIFF
+    {"diff", cmd_diff, "compare two poses or motions bone by bone, in degrees", help_diff},
+#endif
+#ifdef HAVE_CMD_RENAME
+    {"rename", cmd_rename, "rename bones and morphs by YAML rules", help_rename},
+#endif
+#ifdef HAVE_CMD_MIRROR
+    {"mirror", cmd_mirror, "swap left and right: names and transforms", help_mirror},
+#endif
+#ifdef HAVE_CMD_RETARGET
+    {"retarget", cmd_retarget, "rename, then stance and translation scale", help_retarget},
+#endif
+#ifdef HAVE_CMD_OVERLAY
+    {"overlay", cmd_overlay, "lay a pose over chosen bones and frames of a motion", help_overlay},
+#endif
+#ifdef HAVE_CMD_MERGE
+    {"merge", cmd_merge, "combine motions, conflicts resolved by policy", help_merge},
+#endif
+#ifdef HAVE_CMD_RUN
+    {"run", cmd_run, "run a job file: inputs, steps, outputs", help_run},
+#endif
+};
+static const size_t ncommands = sizeof commands / sizeof commands[0];
+
+static const cli_command *find_command(const char *name)
+{
+    for (size_t i = 0; i < ncommands; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+static void print_overview(FILE *f)
+{
+    fprintf(f, "usage: posekit COMMAND [options] [FILE...]\n\n"
+               "MikuMikuDance poses (VPD) and motions (VMD): read, compare, rename,\n"
+               "layer and write them losslessly.\n\ncommands:\n");
+    for (size_t i = 0; i < ncommands; i++)
+        fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n'posekit help COMMAND' or 'posekit COMMAND --help' describes one command.\n"
+               "Exit status: 0 success, 1 differences found (diff), 2 error.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_overview(stderr);
+        return EXIT_ERROR;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
+        printf("posekit %s\n", PK_VERSION_STRING);
+        return EXIT_OK;
+    }
+    if (strcmp(name, "help") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+        if (argc < 3 || strcmp(name, "help") != 0) {
+            print_overview(stdout);
+            return EXIT_OK;
+        }
+        const cli_command *c = find_command(argv[2]);
+        if (!c) {
+            fprintf(stderr, "posekit: no such command '%s'\n", argv[2]);
+            return EXIT_ERROR;
+        }
+        fputs(c->help, stdout);
+        return EXIT_OK;
+    }
+    const cli_command *c = find_command(name);
+    if (!c) {
+        fprintf(stderr, "posekit: no such command '%s'; see 'posekit help'\n", name);
+        return EXIT_ERROR;
+    }
+    return c->run(argc - 1, argv + 1);
+}

@@ -1,0 +1,535 @@
+/*
+ * posekit.h — the one public header of libposekit.
+ *
+ * posekit reads MikuMikuDance poses (VPD) and motions (VMD) into one lossless
+ * in-memory model, operates on that model (sample, diff, rename, mirror,
+ * retarget, overlay, merge) and writes it back.  Data flows one way:
+ *
+ *     bytes --codec--> model --operations--> model --codec--> bytes
+ *
+ * Conventions of this header
+ *  - Every name starts with pk_ / PK_.
+ *  - Functions that can fail take a pk_log* and return either a pointer
+ *    (NULL on failure) or an int (0 on success, -1 on failure).  On failure
+ *    at least one PK_ERROR diagnostic has been appended to the log.  Warnings
+ *    never make a call fail; the caller decides (the CLI's --strict).
+ *  - Ownership is stated on every function that returns memory.  Every
+ *    *_free function accepts NULL.
+ *  - Names inside the model are raw CP932 bytes, interned per model
+ *    (pk_names).  UTF-8 exists only for people, JSON and rules.
+ *  - Codecs work on memory buffers; file helpers sit on top.
+ *  - The model is plain structs so operations and tests can read it
+ *    directly.  Arrays in the model are owned by the model; grow them only
+ *    through the pk_*_push_* helpers.
+ */
+#ifndef POSEKIT_H
+#define POSEKIT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PK_VERSION_STRING "0.1.0"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PK_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define PK_PRINTF(a, b)
+#endif
+
+/* ======================================================================
+ * Diagnostics (engine/diag.c)
+ * ====================================================================== */
+
+typedef enum pk_severity { PK_WARNING = 1, PK_ERROR = 2 } pk_severity;
+
+/* One message about one place.  offset is a byte offset into a binary file
+ * (or -1); line/col are 1-based positions in a text file (or 0). */
+typedef struct pk_diag {
+    pk_severity severity;
+    char *path;     /* owned by the log; NULL when no file is involved */
+    int64_t offset; /* -1 when not applicable */
+    int line, col;  /* 0 when not applicable */
+    char *msg;      /* owned by the log */
+} pk_diag;
+
+/* An append-only list of diagnostics.  `path` is the file currently being
+ * worked on: pk_log_add copies it into each new diagnostic.  Set it with
+ * pk_log_set_path before handing the log to a codec. */
+typedef struct pk_log {
+    pk_diag *items;
+    size_t count, cap;
+    size_t errors, warnings;
+    char *path; /* owned copy; NULL = none */
+} pk_log;
+
+void pk_log_init(pk_log *log);
+void pk_log_free(pk_log *log); /* frees every diagnostic; log may be reused after pk_log_init */
+void pk_log_set_path(pk_log *log, const char *path); /* copies path; NULL clears */
+/* Appends one diagnostic.  offset < 0 and line == 0 mean "no position".
+ * Never fails visibly: on out-of-memory the message is dropped but the
+ * error/warning counters are still incremented. */
+void pk_log_add(pk_log *log, pk_severity sev, int64_t offset, int line, int col, const char *fmt,
+                ...) PK_PRINTF(6, 7);
+void pk_log_vadd(pk_log *log, pk_severity sev, int64_t offset, int line, int col, const char *fmt,
+                 va_list ap) PK_PRINTF(6, 0);
+/* Shorthands for the common cases. */
+void pk_error(pk_log *log, const char *fmt, ...) PK_PRINTF(2, 3);   /* no position */
+void pk_warning(pk_log *log, const char *fmt, ...) PK_PRINTF(2, 3); /* no position */
+/* Formats "PATH:OFFSET: message", "PATH:LINE:COL: message", "PATH: message"
+ * or "message" (with "warning: " before the message for warnings) into buf;
+ * returns what snprintf returns. */
+int pk_diag_format(const pk_diag *d, char *buf, size_t size);
+
+/* ======================================================================
+ * Growable byte buffer (engine/buf.c) — what writers produce.
+ * ====================================================================== */
+
+typedef struct pk_buf {
+    uint8_t *data; /* owned; free with pk_buf_free */
+    size_t len, cap;
+    bool oom; /* set once an append failed; later appends are ignored */
+} pk_buf;
+
+void pk_buf_init(pk_buf *b);
+void pk_buf_free(pk_buf *b);
+bool pk_buf_reserve(pk_buf *b, size_t extra);
+void pk_buf_append(pk_buf *b, const void *data, size_t len);
+void pk_buf_putc(pk_buf *b, uint8_t c);
+void pk_buf_puts(pk_buf *b, const char *s);
+void pk_buf_printf(pk_buf *b, const char *fmt, ...) PK_PRINTF(2, 3);
+void pk_buf_u32le(pk_buf *b, uint32_t v);
+void pk_buf_f32le(pk_buf *b, float v); /* bit-exact: NaN payloads survive */
+
+/* ======================================================================
+ * Names (engine/names.c) — CP932 bytes interned, decoded once.
+ * ====================================================================== */
+
+typedef uint32_t pk_name_id;
+#define PK_NO_NAME UINT32_MAX
+
+/* Field widths in the file formats, in bytes. */
+#define PK_VMD_NAME_BYTES 15  /* bone and morph names in VMD records */
+#define PK_VMD_IK_BYTES 20    /* IK names in show/IK records */
+#define PK_VMD_MODEL_BYTES 20 /* model name in a v2 header (v1: 10) */
+#define PK_VPD_NAME_BYTES 19  /* MMD cuts VPD bone/morph names at 19 bytes */
+
+/* An intern table of byte strings.  Each distinct byte string gets one id
+ * (0, 1, 2, ... in order of first intern) and is decoded from CP932 to
+ * UTF-8 exactly once.  Ids stay valid for the life of the table. */
+typedef struct pk_names pk_names;
+
+pk_names *pk_names_new(void); /* NULL on out-of-memory; free with pk_names_free */
+void pk_names_free(pk_names *t);
+/* Returns the id of raw[0..len), adding it if new; PK_NO_NAME on OOM. */
+pk_name_id pk_names_intern(pk_names *t, const void *raw, size_t len);
+/* Returns the id or PK_NO_NAME when absent; never adds. */
+pk_name_id pk_names_find(const pk_names *t, const void *raw, size_t len);
+size_t pk_names_count(const pk_names *t);
+/* Raw CP932 bytes of an id (not NUL-terminated; *len receives the length).
+ * Pointer valid for the life of the table. */
+const uint8_t *pk_names_raw(const pk_names *t, pk_name_id id, size_t *len);
+/* UTF-8 form for display/JSON/rules, NUL-terminated.  Bytes that do not
+ * decode as CP932 appear as the four characters \xNN.  Owned by the table. */
+const char *pk_names_utf8(const pk_names *t, pk_name_id id);
+/* True when the raw bytes decoded as CP932 with nothing escaped. */
+bool pk_names_clean(const pk_names *t, pk_name_id id);
+/* Encodes a UTF-8 name to CP932 and interns it.  Fails (PK_NO_NAME, with an
+ * error naming the name) when it does not encode or is longer than
+ * max_bytes.  `what` describes the field for the message, e.g. "VMD bone". */
+pk_name_id pk_names_intern_utf8(pk_names *t, const char *utf8, size_t max_bytes, const char *what,
+                                pk_log *log);
+
+/* Stand-alone conversions (iconv "CP932"; never "SHIFT_JIS").
+ * pk_cp932_to_utf8: returns a malloc'd NUL-terminated string (caller frees)
+ * with undecodable bytes as \xNN, or NULL on OOM; *clean (may be NULL)
+ * tells whether nothing was escaped.
+ * pk_utf8_to_cp932: *out receives a malloc'd buffer (caller frees) and
+ * *out_len its length; returns -1 when the text does not encode (or on OOM,
+ * with *out == NULL either way).  The \xNN escapes produced by
+ * pk_cp932_to_utf8 are decoded back to their bytes, so a displayed name
+ * round-trips to the same raw bytes. */
+char *pk_cp932_to_utf8(const void *raw, size_t len, bool *clean);
+int pk_utf8_to_cp932(const char *utf8, uint8_t **out, size_t *out_len);
+/* Length of the longest prefix of raw[0..len) that ends on a CP932
+ * character boundary (drops a trailing lone lead byte). */
+size_t pk_cp932_boundary(const void *raw, size_t len);
+
+/* ======================================================================
+ * Motion model (engine/motion.c) — everything a VMD holds, lossless.
+ * ====================================================================== */
+
+/* Name fields in VMD records: the name is the bytes before the first NUL
+ * (or the whole field).  What follows the NUL ("padding": zeros, 0xFD
+ * fill, leftover text) is kept per record as `pad`: 0 means all zeros,
+ * otherwise pad-1 is an id in motion->pads holding the bytes after the NUL.
+ * Writers use the stored padding only when it has exactly the length the
+ * field needs; otherwise (a renamed record) they write zeros. */
+
+typedef struct pk_bone_key {
+    pk_name_id name; /* in motion->names */
+    uint32_t pad;
+    uint32_t frame;
+    float pos[3]; /* translation x, y, z */
+    float rot[4]; /* quaternion x, y, z, w as stored (not normalised) */
+    uint8_t interp[64]; /* verbatim; see FORMATS.md §3.4 */
+} pk_bone_key;
+
+typedef struct pk_morph_key {
+    pk_name_id name;
+    uint32_t pad;
+    uint32_t frame;
+    float weight;
+} pk_morph_key;
+
+typedef struct pk_camera_key {
+    uint32_t frame;
+    float distance;
+    float pos[3]; /* orbit centre */
+    float rot[3]; /* Euler angles, radians */
+    uint8_t interp[24]; /* 6 x (x1, x2, y1, y2): X, Y, Z, rotation, distance, fov */
+    uint32_t fov;
+    uint8_t perspective; /* raw byte: 0 = perspective */
+} pk_camera_key;
+
+typedef struct pk_light_key {
+    uint32_t frame;
+    float color[3];
+    float direction[3];
+} pk_light_key;
+
+typedef struct pk_shadow_key {
+    uint32_t frame;
+    uint8_t mode;
+    float distance; /* raw: (10000 - UI) / 100000 */
+} pk_shadow_key;
+
+typedef struct pk_ik_state {
+    pk_name_id name; /* in motion->names; field width 20 */
+    uint32_t pad;
+    uint8_t enabled;
+} pk_ik_state;
+
+typedef struct pk_ik_key {
+    uint32_t frame;
+    uint8_t show;
+    uint32_t count;
+    pk_ik_state *ik; /* count entries, owned by the motion */
+} pk_ik_key;
+
+/* Sections in file order; pk_motion.sections counts how many of their
+ * count fields were present (a file may end early, FORMATS.md §3.10). */
+typedef enum pk_section {
+    PK_SEC_BONE = 0,
+    PK_SEC_MORPH,
+    PK_SEC_CAMERA,
+    PK_SEC_LIGHT,
+    PK_SEC_SHADOW,
+    PK_SEC_IK,
+    PK_SEC_COUNT
+} pk_section;
+
+typedef struct pk_motion {
+    int version;        /* 2: "Vocaloid Motion Data 0002" (20-byte model name); 1: "... file" (10) */
+    uint8_t header[30]; /* signature field exactly as read (filler included) */
+    uint8_t model[20];  /* model-name field exactly as read; v1 uses the first 10 bytes */
+    int sections;       /* count fields present: 0..6 (6 = complete file) */
+    pk_names *names;    /* bone, morph and IK names */
+    pk_names *pads;     /* distinct name-field paddings (see above) */
+
+    pk_bone_key *bones;
+    size_t nbones, cap_bones;
+    pk_morph_key *morphs;
+    size_t nmorphs, cap_morphs;
+    pk_camera_key *cameras;
+    size_t ncameras, cap_cameras;
+    pk_light_key *lights;
+    size_t nlights, cap_lights;
+    pk_shadow_key *shadows;
+    size_t nshadows, cap_shadows;
+    pk_ik_key *iks;
+    size_t niks, cap_iks;
+
+    uint8_t *trailing; /* bytes after the last section, owned; usually NULL */
+    size_t ntrailing;
+} pk_motion;
+
+/* A new empty v2 motion (header "Vocaloid Motion Data 0002", zero filler,
+ * empty model name, all six sections).  Free with pk_motion_free. */
+pk_motion *pk_motion_new(void);
+void pk_motion_free(pk_motion *m);
+/* Deep copy (names and pads tables included, same ids); NULL on OOM. */
+pk_motion *pk_motion_clone(const pk_motion *m);
+/* Append one zeroed record and return it (valid until the next push to the
+ * same section); NULL on OOM. */
+pk_bone_key *pk_motion_push_bone(pk_motion *m);
+pk_morph_key *pk_motion_push_morph(pk_motion *m);
+pk_camera_key *pk_motion_push_camera(pk_motion *m);
+pk_light_key *pk_motion_push_light(pk_motion *m);
+pk_shadow_key *pk_motion_push_shadow(pk_motion *m);
+/* The IK record gets a zeroed array of `count` states owned by the motion. */
+pk_ik_key *pk_motion_push_ik(pk_motion *m, uint32_t count);
+/* Model name: the bytes of the field before the first NUL (v1: within 10). */
+size_t pk_motion_model_raw(const pk_motion *m, const uint8_t **raw);
+/* Malloc'd UTF-8 display form of the model name; caller frees; NULL on OOM. */
+char *pk_motion_model_utf8(const pk_motion *m);
+/* Replace the model name (raw CP932); the rest of the field becomes zeros.
+ * Fails when longer than the field. */
+int pk_motion_set_model(pk_motion *m, const void *raw, size_t len, pk_log *log);
+/* The default linear interpolation block (x1=y1=20, x2=y2=107, modern
+ * layout with zero filler and physics bytes 00 00). */
+void pk_interp_linear(uint8_t interp[64]);
+void pk_camera_interp_linear(uint8_t interp[24]);
+/* Frame range over every section; returns false when the motion is empty. */
+bool pk_motion_frame_range(const pk_motion *m, uint32_t *first, uint32_t *last);
+
+/* ======================================================================
+ * Pose model (engine/pose.c) — one instant, as a VPD holds it.
+ * ====================================================================== */
+
+typedef enum pk_vpd_layout { PK_VPD_TEXT = 0, PK_VPD_HYBRID = 1 } pk_vpd_layout;
+typedef enum pk_eol { PK_EOL_CRLF = 0, PK_EOL_LF = 1, PK_EOL_CR = 2 } pk_eol;
+
+typedef struct pk_pose_bone {
+    pk_name_id name; /* in pose->names */
+    float pos[3];
+    float rot[4]; /* x, y, z, w as stored */
+} pk_pose_bone;
+
+typedef struct pk_pose_morph {
+    pk_name_id name;
+    float weight;
+} pk_pose_morph;
+
+typedef struct pk_pose {
+    pk_names *names;
+    uint8_t *model; /* raw CP932 model name, ".osm" stripped; owned; may be NULL */
+    size_t model_len;
+    pk_vpd_layout layout; /* how it was read / will be written */
+    pk_eol eol;           /* line ending it was read with (writers use CRLF unless told) */
+    pk_pose_bone *bones;
+    size_t nbones, cap_bones;
+    pk_pose_morph *morphs;
+    size_t nmorphs, cap_morphs;
+} pk_pose;
+
+pk_pose *pk_pose_new(void); /* empty, text layout, CRLF; free with pk_pose_free */
+void pk_pose_free(pk_pose *p);
+pk_pose *pk_pose_clone(const pk_pose *p); /* deep copy, same ids; NULL on OOM */
+pk_pose_bone *pk_pose_push_bone(pk_pose *p);
+pk_pose_morph *pk_pose_push_morph(pk_pose *p);
+int pk_pose_set_model(pk_pose *p, const void *raw, size_t len, pk_log *log);
+/* Index of the last bone/morph with this name id, or -1. */
+long pk_pose_find_bone(const pk_pose *p, pk_name_id name);
+long pk_pose_find_morph(const pk_pose *p, pk_name_id name);
+
+/* ======================================================================
+ * Codecs (engine/vmd.c, engine/vpd.c) — memory in, memory out.
+ * ====================================================================== */
+
+/* Reads a VMD.  Never trusts a count: count x record size is checked
+ * against the bytes left before anything is allocated.  Errors carry byte
+ * offsets.  Warnings: trailing bytes, unknown signature, ... Returns a new
+ * motion (caller frees with pk_motion_free) or NULL. */
+pk_motion *pk_vmd_read(const void *data, size_t len, pk_log *log);
+/* Appends the VMD bytes of m to out.  An unedited motion gives back the
+ * bytes it was read from.  Fails (nothing useful in out) when a name does
+ * not fit its field or on OOM. */
+int pk_vmd_write(const pk_motion *m, pk_buf *out, pk_log *log);
+
+typedef struct pk_vpd_options {
+    pk_vpd_layout layout; /* PK_VPD_TEXT (default) or PK_VPD_HYBRID */
+    bool no_morphs;       /* leave out Morph blocks (three.js's parser rejects them) */
+} pk_vpd_options;
+
+/* Reads a VPD, text or hybrid layout (detected).  Errors carry line:column
+ * (text) or byte offsets (hybrid binary parts).  Returns a new pose (caller
+ * frees with pk_pose_free) or NULL. */
+pk_pose *pk_vpd_read(const void *data, size_t len, pk_log *log);
+/* Appends the VPD bytes of p to out in MMD's layout (CP932, CRLF, comments,
+ * %f).  opts may be NULL (text, with morphs).  Numbers never depend on the
+ * C locale. */
+int pk_vpd_write(const pk_pose *p, const pk_vpd_options *opts, pk_buf *out, pk_log *log);
+
+/* ======================================================================
+ * Files (engine/io.c) and documents (engine/doc.c)
+ * ====================================================================== */
+
+typedef struct pk_bytes {
+    const uint8_t *data;
+    size_t len;
+    void *priv_; /* how to release it (mmap or malloc) */
+    size_t priv_len_;
+} pk_bytes;
+
+/* Reads a whole file ("-" = standard input).  Release with pk_bytes_free.
+ * Errors name the path (not found, a directory, unreadable). */
+int pk_file_read(const char *path, pk_bytes *out, pk_log *log);
+void pk_bytes_free(pk_bytes *b);
+/* Writes data to path atomically: a temporary file in the target's folder,
+ * every write and the close checked, fsync, rename.  On any failure the
+ * temporary file is removed and the target is untouched.  "-" = stdout. */
+int pk_file_write_atomic(const char *path, const void *data, size_t len, pk_log *log);
+
+typedef enum pk_format { PK_FMT_UNKNOWN = 0, PK_FMT_VMD, PK_FMT_VPD } pk_format;
+
+/* By content (signatures, after an optional UTF-8 BOM), then by the path's
+ * extension (path may be NULL). */
+pk_format pk_format_detect(const void *data, size_t len, const char *path);
+/* By extension only (.vmd / .vpd, case-insensitive); for output paths. */
+pk_format pk_format_from_path(const char *path);
+const char *pk_format_name(pk_format f); /* "vmd", "vpd", "unknown" */
+
+/* A loaded file: exactly one of motion/pose is set. */
+typedef struct pk_doc {
+    pk_format format;
+    pk_motion *motion;
+    pk_pose *pose;
+} pk_doc;
+
+/* Reads and parses a file; sets the log's path for the diagnostics. */
+int pk_doc_load(const char *path, pk_doc *doc, pk_log *log);
+int pk_doc_parse(const void *data, size_t len, const char *path, pk_doc *doc, pk_log *log);
+void pk_doc_free(pk_doc *doc); /* frees the motion/pose and zeroes doc */
+
+/* ======================================================================
+ * Tracks and sampling (engine/tracks.c, engine/sample.c) — issue 3
+ * ====================================================================== */
+
+/* A per-track sorted view of a motion, built on demand.  Keys are indices
+ * into motion->bones / ->morphs sorted by frame (stable); when several
+ * records share (name, frame) only the last one in the file is kept and
+ * the duplicate is counted (and warned about by pk_tracks_build). */
+typedef struct pk_track {
+    pk_name_id name;
+    uint32_t *keys;
+    size_t count;
+} pk_track;
+
+typedef struct pk_tracks {
+    pk_track *bones; /* one per distinct bone name, in order of first appearance */
+    size_t nbones;
+    pk_track *morphs;
+    size_t nmorphs;
+    uint32_t *cameras; /* sorted indices into motion->cameras, duplicates: last */
+    size_t ncameras;
+    uint32_t *lights;
+    size_t nlights;
+    uint32_t *shadows;
+    size_t nshadows;
+    uint32_t *iks;
+    size_t niks;
+    size_t duplicates; /* records hidden by a later record with the same key */
+} pk_tracks;
+
+/* Builds the sorted view (O(n log n)); warns once per duplicated track.
+ * Caller frees with pk_tracks_free.  The motion must outlive it and must
+ * not be edited while it is in use. */
+pk_tracks *pk_tracks_build(const pk_motion *m, pk_log *log);
+void pk_tracks_free(pk_tracks *t);
+const pk_track *pk_tracks_bone(const pk_tracks *t, pk_name_id name);  /* NULL when absent */
+const pk_track *pk_tracks_morph(const pk_tracks *t, pk_name_id name); /* NULL when absent */
+
+/* Cubic Bezier from (0,0) through (x1,y1), (x2,y2) to (1,1), control points
+ * as stored (0..127, divided by 127).  Solves x(t) = s and returns y(t). */
+float pk_bezier(uint8_t x1, uint8_t y1, uint8_t x2, uint8_t y2, float s);
+/* The (x1, y1, x2, y2) control points of a bone key's curve for axis
+ * 0 = X, 1 = Y, 2 = Z, 3 = rotation, taken from the first byte of rows
+ * 0..3 (never bytes 2-3 of row 0, which newer MMD uses as physics flag). */
+void pk_interp_curve(const uint8_t interp[64], int axis, uint8_t cp[4]);
+/* Writes the 16 canonical parameters back in MMD's modern layout (rows
+ * shifted, zero filler); physics_off sets bytes 2-3 to 63 0F. */
+void pk_interp_set(uint8_t interp[64], const uint8_t cp[4][4], bool physics_off);
+
+/* Value of a bone track at a (possibly fractional) frame, MMD's rules:
+ * the later key's curve, per-axis translation, shortest-path slerp of
+ * normalised quaternions, hold before the first / after the last key.
+ * rot is normalised.  A NULL or empty track gives the rest pose. */
+void pk_sample_bone(const pk_motion *m, const pk_track *t, double frame, float pos[3],
+                    float rot[4]);
+float pk_sample_morph(const pk_motion *m, const pk_track *t, double frame);
+/* Camera (per-channel curves, one-frame gaps are cuts) and light (linear);
+ * return false when the motion has no such keys. */
+bool pk_sample_camera(const pk_motion *m, const pk_tracks *t, double frame, pk_camera_key *out);
+bool pk_sample_light(const pk_motion *m, const pk_tracks *t, double frame, pk_light_key *out);
+
+/* A cursor for stepping one track through frames in increasing order
+ * without searching from scratch (amortised O(1) per step); going
+ * backwards still works (it re-searches). */
+typedef struct pk_cursor {
+    const pk_motion *m;
+    const pk_track *t;
+    size_t seg;   /* index in t->keys of the segment's later key */
+    double lo_f, hi_f;
+    float cache[16]; /* per-segment solved curve data (implementation's) */
+    int cache_ok;
+} pk_cursor;
+
+void pk_cursor_init(pk_cursor *c, const pk_motion *m, const pk_track *t);
+void pk_cursor_bone(pk_cursor *c, double frame, float pos[3], float rot[4]);
+float pk_cursor_morph(pk_cursor *c, double frame);
+
+/* The pose of a whole motion at a frame: one bone per bone track and one
+ * morph per morph track (in track order), names re-interned in the new
+ * pose's table, model name carried over.  Caller frees with pk_pose_free. */
+pk_pose *pk_motion_sample(const pk_motion *m, const pk_tracks *t, double frame, pk_log *log);
+
+/* ---- quaternion helpers (engine/quat.c), x,y,z,w order ---- */
+void pk_quat_normalize(const float q[4], float out[4]);
+void pk_quat_mul(const float a[4], const float b[4], float out[4]); /* a*b */
+void pk_quat_slerp(const float a[4], const float b[4], float t, float out[4]); /* shortest path */
+/* Geodesic angle between two rotations in degrees: 2*acos|a.b| after
+ * normalising (q and -q are the same rotation). */
+double pk_quat_angle_deg(const float a[4], const float b[4]);
+
+/* ======================================================================
+ * Diff (engine/diff.c) — issue 3.  Declared by its implementer here.
+ * ====================================================================== */
+/* @@diff-api@@ */
+
+/* ======================================================================
+ * Rules, selections and renaming (engine/rules.c, engine/select.c,
+ * engine/rename.c, engine/mirror.c, engine/retarget.c) — issue 4
+ * ====================================================================== */
+
+/* Compiled mapping rules (YAML, see rules/README.md). */
+typedef struct pk_rules pk_rules;
+
+/* Loads a rules file and its includes.  Errors as PATH:LINE:COL.  The
+ * standard groups (rules/standard.yaml, compiled in) are always present.
+ * Caller frees with pk_rules_free. */
+pk_rules *pk_rules_load(const char *path, pk_log *log);
+/* Only the built-in standard groups and the default mirror pairs. */
+pk_rules *pk_rules_default(pk_log *log);
+void pk_rules_free(pk_rules *r);
+
+/* A set of bone (or morph) names chosen by "NAME,NAME,@group,glob*".
+ * Matching is on CP932 bytes and also accepts names that MMD cut at 15 or
+ * 19 bytes (FORMATS.md §4). */
+typedef struct pk_selection pk_selection;
+
+/* spec: comma-separated UTF-8 names, globs with one '*', and @group
+ * references resolved in r (r may be NULL: standard groups only).
+ * Unknown groups are errors.  Caller frees with pk_selection_free. */
+pk_selection *pk_selection_parse(const pk_rules *r, const char *spec, pk_log *log);
+void pk_selection_free(pk_selection *s);
+bool pk_selection_has(const pk_selection *s, const void *raw, size_t len);
+
+/* @@rules-api@@ */
+
+/* ======================================================================
+ * Overlay, merge, job (engine/overlay.c, engine/merge.c, engine/job.c)
+ * — issue 5.  Declared by its implementer here.
+ * ====================================================================== */
+/* @@overlay-api@@ */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* POSEKIT_H */

@@ -1,0 +1,111 @@
+/* testutil.c — see testutil.h. */
+#include "testutil.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *tu_corpus_path(const char *name)
+{
+    static char buf[4096];
+    const char *dir = getenv("PK_CORPUS");
+    if (!dir || !*dir)
+        return NULL;
+    snprintf(buf, sizeof buf, "%s/%s", dir, name);
+    return buf;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+size_t tu_corpus_list(const char *ext, char ***paths)
+{
+    *paths = NULL;
+    const char *dir = getenv("PK_CORPUS");
+    if (!dir || !*dir)
+        return 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    size_t n = 0, cap = 0;
+    char **v = NULL;
+    struct dirent *e;
+    size_t el = strlen(ext);
+    while ((e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l <= el || strcmp(e->d_name + l - el, ext) != 0)
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            v = realloc(v, cap * sizeof *v);
+            assert_non_null(v);
+        }
+        size_t need = strlen(dir) + l + 2;
+        v[n] = malloc(need);
+        assert_non_null(v[n]);
+        snprintf(v[n], need, "%s/%s", dir, e->d_name);
+        n++;
+    }
+    closedir(d);
+    qsort(v, n, sizeof *v, cmp_str);
+    *paths = v;
+    return n;
+}
+
+void tu_free_list(char **paths, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(paths[i]);
+    free(paths);
+}
+
+uint8_t *tu_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    uint8_t *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n == cap) {
+            cap = cap ? cap * 2 : 65536;
+            buf = realloc(buf, cap);
+            assert_non_null(buf);
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+const char *tu_tmpdir(void)
+{
+    static char buf[256];
+    const char *base = getenv("TMPDIR");
+    snprintf(buf, sizeof buf, "%s/pk-test-XXXXXX", base && *base ? base : "/tmp");
+    if (!mkdtemp(buf))
+        fail_msg("mkdtemp failed");
+    return buf;
+}
+
+void tu_assert_log_has(const pk_log *log, const char *needle)
+{
+    char line[2048];
+    for (size_t i = 0; i < log->count; i++) {
+        pk_diag_format(&log->items[i], line, sizeof line);
+        if (strstr(line, needle))
+            return;
+    }
+    for (size_t i = 0; i < log->count; i++) {
+        pk_diag_format(&log->items[i], line, sizeof line);
+        print_error("  log[%zu]: %s\n", i, line);
+    }
+    fail_msg("no diagnostic contains \"%s\"", needle);
+}

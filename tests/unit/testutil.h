@@ -1,0 +1,30 @@
+/* testutil.h — helpers shared by the cmocka suites (tests/unit/). */
+#ifndef PK_TESTUTIL_H
+#define PK_TESTUTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "posekit.h"
+
+/* Path of a corpus file (PK_CORPUS/name) in a static buffer, or NULL when
+ * no corpus folder was configured.  Tests that need the corpus call
+ * skip() when it is NULL: reported as skipped, never as passed. */
+const char *tu_corpus_path(const char *name);
+/* Every corpus file whose name ends with `ext` (".vmd" / ".vpd"), sorted;
+ * returns the count, *paths a malloc'd array of malloc'd strings
+ * (tu_free_list).  0 when there is no corpus. */
+size_t tu_corpus_list(const char *ext, char ***paths);
+void tu_free_list(char **paths, size_t n);
+/* Reads a whole file into malloc'd memory (fails the test on error). */
+uint8_t *tu_read_file(const char *path, size_t *len);
+/* A fresh empty temporary folder (fails the test on error); static buffer. */
+const char *tu_tmpdir(void);
+/* Asserts that the log holds an error whose formatted text contains `needle`. */
+void tu_assert_log_has(const pk_log *log, const char *needle);
+
+#endif
