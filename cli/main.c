@@ -35,8 +35,9 @@ static const cli_command commands[] = {
 #ifdef HAVE_CMD_RUN
     {"run", cmd_run, "run a job file: inputs, steps, outputs", help_run},
 #endif
+    {NULL, NULL, NULL, NULL}, /* sentinel: keeps the table valid while commands land */
 };
-static const size_t ncommands = sizeof commands / sizeof commands[0];
+static const size_t ncommands = sizeof commands / sizeof commands[0] - 1;
 
 static const cli_command *find_command(const char *name)
 {

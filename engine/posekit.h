@@ -126,6 +126,8 @@ typedef struct pk_names pk_names;
 
 pk_names *pk_names_new(void); /* NULL on out-of-memory; free with pk_names_free */
 void pk_names_free(pk_names *t);
+/* A copy with the same ids; NULL on OOM; free with pk_names_free. */
+pk_names *pk_names_clone(const pk_names *t);
 /* Returns the id of raw[0..len), adding it if new; PK_NO_NAME on OOM. */
 pk_name_id pk_names_intern(pk_names *t, const void *raw, size_t len);
 /* Returns the id or PK_NO_NAME when absent; never adds. */

@@ -1,0 +1,118 @@
+/* diag.c — the diagnostic log: errors and warnings with a position. */
+#include "posekit.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pk_log_init(pk_log *log)
+{
+    memset(log, 0, sizeof *log);
+}
+
+void pk_log_free(pk_log *log)
+{
+    if (!log)
+        return;
+    for (size_t i = 0; i < log->count; i++) {
+        free(log->items[i].path);
+        free(log->items[i].msg);
+    }
+    free(log->items);
+    free(log->path);
+    memset(log, 0, sizeof *log);
+}
+
+static char *dup_str(const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+void pk_log_set_path(pk_log *log, const char *path)
+{
+    free(log->path);
+    log->path = dup_str(path);
+}
+
+void pk_log_vadd(pk_log *log, pk_severity sev, int64_t offset, int line, int col, const char *fmt,
+                 va_list ap)
+{
+    if (!log)
+        return;
+    /* Counters first: a caller must learn of an error even when memory for
+     * its text is gone. */
+    if (sev == PK_ERROR)
+        log->errors++;
+    else
+        log->warnings++;
+    if (log->count == log->cap) {
+        size_t cap = log->cap ? log->cap * 2 : 8;
+        pk_diag *items = realloc(log->items, cap * sizeof *items);
+        if (!items)
+            return;
+        log->items = items;
+        log->cap = cap;
+    }
+    va_list copy;
+    va_copy(copy, ap);
+    int n = vsnprintf(NULL, 0, fmt, copy);
+    va_end(copy);
+    if (n < 0)
+        return;
+    char *msg = malloc((size_t)n + 1);
+    if (!msg)
+        return;
+    vsnprintf(msg, (size_t)n + 1, fmt, ap);
+    pk_diag *d = &log->items[log->count++];
+    d->severity = sev;
+    d->path = dup_str(log->path);
+    d->offset = line > 0 ? -1 : offset;
+    d->line = line > 0 ? line : 0;
+    d->col = line > 0 ? col : 0;
+    d->msg = msg;
+}
+
+void pk_log_add(pk_log *log, pk_severity sev, int64_t offset, int line, int col, const char *fmt,
+                ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pk_log_vadd(log, sev, offset, line, col, fmt, ap);
+    va_end(ap);
+}
+
+void pk_error(pk_log *log, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pk_log_vadd(log, PK_ERROR, -1, 0, 0, fmt, ap);
+    va_end(ap);
+}
+
+void pk_warning(pk_log *log, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pk_log_vadd(log, PK_WARNING, -1, 0, 0, fmt, ap);
+    va_end(ap);
+}
+
+int pk_diag_format(const pk_diag *d, char *buf, size_t size)
+{
+    const char *w = d->severity == PK_WARNING ? "warning: " : "";
+    const char *m = d->msg ? d->msg : "(message lost: out of memory)";
+    if (!d->path)
+        return snprintf(buf, size, "%s%s", w, m);
+    if (d->line > 0)
+        return snprintf(buf, size, "%s:%d:%d: %s%s", d->path, d->line, d->col, w, m);
+    if (d->offset >= 0)
+        return snprintf(buf, size, "%s:%" PRId64 ": %s%s", d->path, d->offset, w, m);
+    return snprintf(buf, size, "%s: %s%s", d->path, w, m);
+}

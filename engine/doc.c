@@ -1,0 +1,92 @@
+/* doc.c — format detection and "load whatever this file is". */
+#include "posekit.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char VMD_SIG[] = "Vocaloid Motion Data";
+static const char VPD_SIG[] = "Vocaloid Pose Data file";
+
+pk_format pk_format_from_path(const char *path)
+{
+    if (!path)
+        return PK_FMT_UNKNOWN;
+    const char *dot = strrchr(path, '.');
+    const char *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash))
+        return PK_FMT_UNKNOWN;
+    if (strcasecmp(dot, ".vmd") == 0)
+        return PK_FMT_VMD;
+    if (strcasecmp(dot, ".vpd") == 0)
+        return PK_FMT_VPD;
+    return PK_FMT_UNKNOWN;
+}
+
+pk_format pk_format_detect(const void *data, size_t len, const char *path)
+{
+    const uint8_t *p = data;
+    if (len >= sizeof VMD_SIG - 1 && memcmp(p, VMD_SIG, sizeof VMD_SIG - 1) == 0)
+        return PK_FMT_VMD;
+    if (len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
+        p += 3;
+        len -= 3;
+    }
+    if (len >= sizeof VPD_SIG - 1 && memcmp(p, VPD_SIG, sizeof VPD_SIG - 1) == 0)
+        return PK_FMT_VPD;
+    return pk_format_from_path(path);
+}
+
+const char *pk_format_name(pk_format f)
+{
+    switch (f) {
+    case PK_FMT_VMD:
+        return "vmd";
+    case PK_FMT_VPD:
+        return "vpd";
+    default:
+        return "unknown";
+    }
+}
+
+int pk_doc_parse(const void *data, size_t len, const char *path, pk_doc *doc, pk_log *log)
+{
+    memset(doc, 0, sizeof *doc);
+    pk_log_set_path(log, path);
+    pk_format f = pk_format_detect(data, len, path);
+    if (f == PK_FMT_VMD) {
+        doc->motion = pk_vmd_read(data, len, log);
+        if (!doc->motion)
+            return -1;
+    } else if (f == PK_FMT_VPD) {
+        doc->pose = pk_vpd_read(data, len, log);
+        if (!doc->pose)
+            return -1;
+    } else {
+        pk_log_add(log, PK_ERROR, 0, 0, 0,
+                   "not a VMD or VPD file (no signature and no .vmd/.vpd extension)");
+        return -1;
+    }
+    doc->format = f;
+    return 0;
+}
+
+int pk_doc_load(const char *path, pk_doc *doc, pk_log *log)
+{
+    pk_bytes bytes;
+    memset(doc, 0, sizeof *doc);
+    if (pk_file_read(path, &bytes, log) != 0)
+        return -1;
+    int rc = pk_doc_parse(bytes.data, bytes.len, path, doc, log);
+    pk_bytes_free(&bytes);
+    return rc;
+}
+
+void pk_doc_free(pk_doc *doc)
+{
+    if (!doc)
+        return;
+    pk_motion_free(doc->motion);
+    pk_pose_free(doc->pose);
+    memset(doc, 0, sizeof *doc);
+}

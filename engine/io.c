@@ -1,0 +1,236 @@
+/*
+ * io.c — the file edge: whole-file reads (mmap where possible) and atomic
+ * writes.
+ *
+ * Atomic write: the bytes go to a temporary file in the target's folder
+ * (same file system, so rename is atomic), every write and the close are
+ * checked, the file is fsync'd, then renamed over the target.  On any
+ * failure the temporary file is removed and the target is untouched, so a
+ * failed run never leaves a half-written file, even when the output path
+ * names one of the inputs.  Targets that are not regular files (a terminal,
+ * a pipe, /dev/full) cannot be replaced by rename: they are written in
+ * place, still with every write checked.
+ */
+#include "posekit.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { OWN_NONE = 0, OWN_MALLOC = 1, OWN_MMAP = 2 };
+
+static int read_all_fd(int fd, pk_bytes *out, pk_log *log)
+{
+    size_t cap = 1 << 16, len = 0;
+    uint8_t *buf = malloc(cap);
+    if (!buf) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    for (;;) {
+        if (len == cap) {
+            if (cap > SIZE_MAX / 2) {
+                free(buf);
+                pk_error(log, "input too large");
+                return -1;
+            }
+            uint8_t *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                pk_error(log, "out of memory");
+                return -1;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        ssize_t r = read(fd, buf + len, cap - len);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            pk_error(log, "cannot read: %s", strerror(errno));
+            free(buf);
+            return -1;
+        }
+        if (r == 0)
+            break;
+        len += (size_t)r;
+    }
+    out->data = buf;
+    out->len = len;
+    out->priv_ = buf;
+    out->priv_len_ = OWN_MALLOC;
+    return 0;
+}
+
+int pk_file_read(const char *path, pk_bytes *out, pk_log *log)
+{
+    memset(out, 0, sizeof *out);
+    pk_log_set_path(log, path);
+    if (strcmp(path, "-") == 0)
+        return read_all_fd(STDIN_FILENO, out, log);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        pk_error(log, "cannot open: %s", strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        pk_error(log, "cannot stat: %s", strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        pk_error(log, "is a directory, not a file");
+        close(fd);
+        return -1;
+    }
+    int rc;
+    if (S_ISREG(st.st_mode) && st.st_size > 0) {
+        /* mmap: no copy, and the pages count once however big the file. */
+        size_t len = (size_t)st.st_size;
+        void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p == MAP_FAILED) {
+            rc = read_all_fd(fd, out, log);
+        } else {
+            posix_madvise(p, len, POSIX_MADV_SEQUENTIAL);
+            out->data = p;
+            out->len = len;
+            out->priv_ = p;
+            out->priv_len_ = OWN_MMAP;
+            rc = 0;
+        }
+    } else if (S_ISREG(st.st_mode)) {
+        out->data = (const uint8_t *)"";
+        out->len = 0;
+        rc = 0;
+    } else {
+        rc = read_all_fd(fd, out, log);
+    }
+    close(fd);
+    return rc;
+}
+
+void pk_bytes_free(pk_bytes *b)
+{
+    if (!b)
+        return;
+    if (b->priv_len_ == OWN_MMAP)
+        munmap(b->priv_, b->len);
+    else if (b->priv_len_ == OWN_MALLOC)
+        free(b->priv_);
+    memset(b, 0, sizeof *b);
+}
+
+static int write_all(int fd, const void *data, size_t len)
+{
+    const uint8_t *p = data;
+    while (len) {
+        size_t chunk = len > (1u << 30) ? (1u << 30) : len;
+        ssize_t w = write(fd, p, chunk);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+static int write_in_place(const char *path, const void *data, size_t len, pk_log *log)
+{
+    int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd < 0) {
+        pk_error(log, "cannot open for writing: %s", strerror(errno));
+        return -1;
+    }
+    if (write_all(fd, data, len) != 0) {
+        pk_error(log, "write failed: %s", strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (close(fd) != 0) {
+        pk_error(log, "close failed: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int pk_file_write_atomic(const char *path, const void *data, size_t len, pk_log *log)
+{
+    pk_log_set_path(log, path);
+    if (strcmp(path, "-") == 0) {
+        if (write_all(STDOUT_FILENO, data, len) != 0) {
+            pk_error(log, "write to standard output failed: %s", strerror(errno));
+            return -1;
+        }
+        return 0;
+    }
+    struct stat st;
+    bool exists = stat(path, &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) {
+        pk_error(log, "is a directory");
+        return -1;
+    }
+    if (exists && !S_ISREG(st.st_mode))
+        return write_in_place(path, data, len, log);
+
+    /* Temporary file beside the target: "DIR/.NAME.XXXXXX". */
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+    const char *base = slash ? slash + 1 : path;
+    size_t tlen = dirlen + 1 + strlen(base) + 8;
+    char *tmp = malloc(tlen);
+    if (!tmp) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    snprintf(tmp, tlen, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        pk_error(log, "cannot create a file in the output folder: %s", strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    mode_t mode;
+    if (exists) {
+        mode = st.st_mode & 07777;
+    } else {
+        mode_t mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    const char *what = NULL;
+    int err = 0;
+    if (fchmod(fd, mode) != 0)
+        what = "cannot set permissions", err = errno;
+    else if (write_all(fd, data, len) != 0)
+        what = "write failed", err = errno;
+    else if (fsync(fd) != 0)
+        what = "fsync failed", err = errno;
+    if (close(fd) != 0 && !what)
+        what = "close failed", err = errno;
+    if (!what && rename(tmp, path) != 0)
+        what = "cannot replace the file", err = errno;
+    if (what) {
+        pk_error(log, "%s: %s", what, strerror(err));
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    /* Make the rename itself durable. */
+    char *dir = strndup(path, dirlen ? dirlen : 0);
+    int dfd = open(dir && *dir ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        fsync(dfd);
+        close(dfd);
+    }
+    free(dir);
+    free(tmp);
+    return 0;
+}

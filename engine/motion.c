@@ -1,0 +1,249 @@
+/* motion.c — the motion model: allocation, growth, copies, small queries. */
+#include "posekit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char SIG_V2[] = "Vocaloid Motion Data 0002";
+
+pk_motion *pk_motion_new(void)
+{
+    pk_motion *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    m->version = 2;
+    memcpy(m->header, SIG_V2, sizeof SIG_V2 - 1); /* rest of the 30 bytes: zero */
+    m->sections = PK_SEC_COUNT;
+    m->names = pk_names_new();
+    m->pads = pk_names_new();
+    if (!m->names || !m->pads) {
+        pk_motion_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+void pk_motion_free(pk_motion *m)
+{
+    if (!m)
+        return;
+    for (size_t i = 0; i < m->niks; i++)
+        free(m->iks[i].ik);
+    free(m->bones);
+    free(m->morphs);
+    free(m->cameras);
+    free(m->lights);
+    free(m->shadows);
+    free(m->iks);
+    free(m->trailing);
+    pk_names_free(m->names);
+    pk_names_free(m->pads);
+    free(m);
+}
+
+/* Grows an array by one zeroed element; returns it or NULL. */
+static void *push(void **arr, size_t *n, size_t *cap, size_t size)
+{
+    if (*n == *cap) {
+        size_t ncap = *cap ? *cap * 2 : 16;
+        if (ncap > SIZE_MAX / size)
+            return NULL;
+        void *p = realloc(*arr, ncap * size);
+        if (!p)
+            return NULL;
+        *arr = p;
+        *cap = ncap;
+    }
+    uint8_t *slot = (uint8_t *)*arr + (*n)++ * size;
+    memset(slot, 0, size);
+    return slot;
+}
+
+#define PUSH(m, arr, n, cap) push((void **)&(m)->arr, &(m)->n, &(m)->cap, sizeof *(m)->arr)
+
+pk_bone_key *pk_motion_push_bone(pk_motion *m)
+{
+    return PUSH(m, bones, nbones, cap_bones);
+}
+pk_morph_key *pk_motion_push_morph(pk_motion *m)
+{
+    return PUSH(m, morphs, nmorphs, cap_morphs);
+}
+pk_camera_key *pk_motion_push_camera(pk_motion *m)
+{
+    return PUSH(m, cameras, ncameras, cap_cameras);
+}
+pk_light_key *pk_motion_push_light(pk_motion *m)
+{
+    return PUSH(m, lights, nlights, cap_lights);
+}
+pk_shadow_key *pk_motion_push_shadow(pk_motion *m)
+{
+    return PUSH(m, shadows, nshadows, cap_shadows);
+}
+
+pk_ik_key *pk_motion_push_ik(pk_motion *m, uint32_t count)
+{
+    pk_ik_state *states = NULL;
+    if (count) {
+        states = calloc(count, sizeof *states);
+        if (!states)
+            return NULL;
+    }
+    pk_ik_key *k = PUSH(m, iks, niks, cap_iks);
+    if (!k) {
+        free(states);
+        return NULL;
+    }
+    k->count = count;
+    k->ik = states;
+    return k;
+}
+
+/* Copies n elements of size `size`; the copy's capacity is n. */
+static bool copy_array(void **dst, const void *src, size_t n, size_t size)
+{
+    *dst = NULL;
+    if (!n)
+        return true;
+    *dst = malloc(n * size);
+    if (!*dst)
+        return false;
+    memcpy(*dst, src, n * size);
+    return true;
+}
+
+pk_motion *pk_motion_clone(const pk_motion *m)
+{
+    pk_motion *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->version = m->version;
+    memcpy(c->header, m->header, sizeof c->header);
+    memcpy(c->model, m->model, sizeof c->model);
+    c->sections = m->sections;
+    c->names = pk_names_clone(m->names);
+    c->pads = pk_names_clone(m->pads);
+    bool ok = c->names && c->pads;
+#define COPY(arr, n, cap)                                                                          \
+    ok = ok && copy_array((void **)&c->arr, m->arr, m->n, sizeof *m->arr);                         \
+    if (ok)                                                                                        \
+        c->n = c->cap = m->n;
+    COPY(bones, nbones, cap_bones)
+    COPY(morphs, nmorphs, cap_morphs)
+    COPY(cameras, ncameras, cap_cameras)
+    COPY(lights, nlights, cap_lights)
+    COPY(shadows, nshadows, cap_shadows)
+    COPY(iks, niks, cap_iks)
+#undef COPY
+    if (ok) {
+        /* The IK records still point at m's state arrays: give each its own. */
+        for (size_t i = 0; i < c->niks; i++)
+            c->iks[i].ik = NULL;
+        for (size_t i = 0; ok && i < c->niks; i++)
+            ok = copy_array((void **)&c->iks[i].ik, m->iks[i].ik, m->iks[i].count,
+                            sizeof *m->iks[i].ik);
+    }
+    if (ok && m->ntrailing) {
+        ok = copy_array((void **)&c->trailing, m->trailing, m->ntrailing, 1);
+        c->ntrailing = ok ? m->ntrailing : 0;
+    }
+    if (!ok) {
+        pk_motion_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+static size_t model_width(const pk_motion *m)
+{
+    return m->version == 1 ? 10 : PK_VMD_MODEL_BYTES;
+}
+
+size_t pk_motion_model_raw(const pk_motion *m, const uint8_t **raw)
+{
+    size_t w = model_width(m);
+    const uint8_t *nul = memchr(m->model, 0, w);
+    *raw = m->model;
+    return nul ? (size_t)(nul - m->model) : w;
+}
+
+char *pk_motion_model_utf8(const pk_motion *m)
+{
+    const uint8_t *raw;
+    size_t len = pk_motion_model_raw(m, &raw);
+    return pk_cp932_to_utf8(raw, len, NULL);
+}
+
+int pk_motion_set_model(pk_motion *m, const void *raw, size_t len, pk_log *log)
+{
+    size_t w = model_width(m);
+    if (len > w) {
+        char *u = pk_cp932_to_utf8(raw, len, NULL);
+        pk_error(log, "model name \"%s\" is %zu bytes; the VMD field holds %zu", u ? u : "?", len,
+                 w);
+        free(u);
+        return -1;
+    }
+    memset(m->model, 0, sizeof m->model);
+    if (len)
+        memcpy(m->model, raw, len);
+    return 0;
+}
+
+void pk_interp_linear(uint8_t interp[64])
+{
+    /* B[0..15] = x1 (X,Y,Z,R), y1, x2, y2; rows are B shifted by r with
+     * zero filler (FORMATS.md §3.4). */
+    uint8_t b[19] = {0};
+    for (int i = 0; i < 8; i++)
+        b[i] = 20;
+    for (int i = 8; i < 16; i++)
+        b[i] = 107;
+    for (int r = 0; r < 4; r++)
+        for (int k = 0; k < 16; k++)
+            interp[16 * r + k] = b[k + r];
+    interp[2] = interp[3] = 0; /* physics flag: simulate as usual */
+}
+
+void pk_camera_interp_linear(uint8_t interp[24])
+{
+    for (int i = 0; i < 6; i++) {
+        interp[4 * i + 0] = 20;
+        interp[4 * i + 1] = 107;
+        interp[4 * i + 2] = 20;
+        interp[4 * i + 3] = 107;
+    }
+}
+
+static void widen(uint32_t f, bool *any, uint32_t *lo, uint32_t *hi)
+{
+    if (!*any || f < *lo)
+        *lo = f;
+    if (!*any || f > *hi)
+        *hi = f;
+    *any = true;
+}
+
+bool pk_motion_frame_range(const pk_motion *m, uint32_t *first, uint32_t *last)
+{
+    bool any = false;
+    uint32_t lo = 0, hi = 0;
+    for (size_t i = 0; i < m->nbones; i++)
+        widen(m->bones[i].frame, &any, &lo, &hi);
+    for (size_t i = 0; i < m->nmorphs; i++)
+        widen(m->morphs[i].frame, &any, &lo, &hi);
+    for (size_t i = 0; i < m->ncameras; i++)
+        widen(m->cameras[i].frame, &any, &lo, &hi);
+    for (size_t i = 0; i < m->nlights; i++)
+        widen(m->lights[i].frame, &any, &lo, &hi);
+    for (size_t i = 0; i < m->nshadows; i++)
+        widen(m->shadows[i].frame, &any, &lo, &hi);
+    for (size_t i = 0; i < m->niks; i++)
+        widen(m->iks[i].frame, &any, &lo, &hi);
+    if (first)
+        *first = lo;
+    if (last)
+        *last = hi;
+    return any;
+}

@@ -1,0 +1,399 @@
+/*
+ * names.c — interned CP932 names and the CP932 <-> UTF-8 edge.
+ *
+ * A motion has tens of thousands of keys but only a few hundred distinct
+ * names, so every key holds a pk_name_id and each distinct byte string is
+ * stored and decoded exactly once.  Storage is a chunked arena (pointers
+ * handed out stay valid) plus an open-addressing hash index.
+ *
+ * Decoding uses glibc iconv "CP932" (Windows-31J), never "SHIFT_JIS", which
+ * maps 0x5C to YEN SIGN and rejects NEC/IBM extension characters
+ * (FORMATS.md §4.1).  Bytes that do not decode — typically a lead byte left
+ * alone when MMD cut a name at 15 or 19 bytes — are shown as the text \xNN
+ * so the UTF-8 form is always valid and the raw bytes are never lost.
+ */
+#include "posekit.h"
+
+#include <errno.h>
+#include <iconv.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct entry {
+    const uint8_t *raw;
+    const char *utf8;
+    uint32_t len;
+    uint32_t hash;
+    bool clean;
+} entry;
+
+typedef struct chunk {
+    struct chunk *next;
+    size_t used, size;
+    uint8_t data[];
+} chunk;
+
+struct pk_names {
+    entry *v;
+    size_t n, cap;
+    uint32_t *index; /* id + 1, 0 = empty slot */
+    size_t index_cap; /* power of two */
+    chunk *arena;
+    iconv_t dec; /* lazily opened CP932 -> UTF-8 */
+};
+
+#define CHUNK_SIZE 16384
+
+static uint32_t hash_bytes(const uint8_t *p, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 16777619u;
+    }
+    return h;
+}
+
+static void *arena_alloc(pk_names *t, size_t n)
+{
+    chunk *c = t->arena;
+    if (!c || c->size - c->used < n) {
+        size_t size = n > CHUNK_SIZE ? n : CHUNK_SIZE;
+        c = malloc(sizeof *c + size);
+        if (!c)
+            return NULL;
+        c->size = size;
+        c->used = 0;
+        c->next = t->arena;
+        t->arena = c;
+    }
+    void *p = c->data + c->used;
+    c->used += n;
+    return p;
+}
+
+pk_names *pk_names_new(void)
+{
+    pk_names *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->dec = (iconv_t)-1;
+    return t;
+}
+
+void pk_names_free(pk_names *t)
+{
+    if (!t)
+        return;
+    for (chunk *c = t->arena; c;) {
+        chunk *next = c->next;
+        free(c);
+        c = next;
+    }
+    if (t->dec != (iconv_t)-1)
+        iconv_close(t->dec);
+    free(t->v);
+    free(t->index);
+    free(t);
+}
+
+size_t pk_names_count(const pk_names *t)
+{
+    return t ? t->n : 0;
+}
+
+static long lookup(const pk_names *t, const uint8_t *raw, size_t len, uint32_t h)
+{
+    if (!t->index_cap)
+        return -1;
+    size_t mask = t->index_cap - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        uint32_t slot = t->index[i];
+        if (!slot)
+            return -1;
+        const entry *e = &t->v[slot - 1];
+        if (e->hash == h && e->len == len && memcmp(e->raw, raw, len) == 0)
+            return (long)(slot - 1);
+    }
+}
+
+static bool grow_index(pk_names *t)
+{
+    size_t cap = t->index_cap ? t->index_cap * 2 : 64;
+    uint32_t *idx = calloc(cap, sizeof *idx);
+    if (!idx)
+        return false;
+    for (size_t id = 0; id < t->n; id++) {
+        size_t i = t->v[id].hash & (cap - 1);
+        while (idx[i])
+            i = (i + 1) & (cap - 1);
+        idx[i] = (uint32_t)id + 1;
+    }
+    free(t->index);
+    t->index = idx;
+    t->index_cap = cap;
+    return true;
+}
+
+/* Decodes raw CP932 into dst (UTF-8), escaping undecodable bytes.  dst
+ * must hold 4*len+1 bytes (a CP932 byte never becomes more than 3 UTF-8
+ * bytes per byte, and an escape is 4 bytes per byte).  Returns the length. */
+static size_t decode_into(iconv_t cd, const uint8_t *raw, size_t len, char *dst, bool *clean)
+{
+    size_t out = 0;
+    bool ok = true;
+    size_t i = 0;
+    while (i < len) {
+        if (raw[i] < 0x80 && raw[i] != 0) { /* ASCII is identical in CP932 */
+            dst[out++] = (char)raw[i++];
+            continue;
+        }
+        /* One character: a lead byte plus, when it has one, a trail byte. */
+        size_t clen = 1;
+        uint8_t b = raw[i];
+        if (((b >= 0x81 && b <= 0x9F) || (b >= 0xE0 && b <= 0xFC)) && i + 1 < len)
+            clen = 2;
+        char *in = (char *)(uintptr_t)(raw + i);
+        size_t inleft = clen;
+        char tmp[8];
+        char *o = tmp;
+        size_t oleft = sizeof tmp;
+        size_t r = (size_t)-1;
+        if (cd != (iconv_t)-1 && b != 0) {
+            iconv(cd, NULL, NULL, NULL, NULL);
+            r = iconv(cd, &in, &inleft, &o, &oleft);
+        }
+        if (r != (size_t)-1 && inleft == 0) {
+            memcpy(dst + out, tmp, (size_t)(o - tmp));
+            out += (size_t)(o - tmp);
+            i += clen;
+        } else {
+            /* Escape one byte and resynchronise on the next. */
+            out += (size_t)sprintf(dst + out, "\\x%02X", b);
+            i++;
+            ok = false;
+        }
+    }
+    dst[out] = '\0';
+    if (clean)
+        *clean = ok;
+    return out;
+}
+
+pk_name_id pk_names_find(const pk_names *t, const void *raw, size_t len)
+{
+    if (!t)
+        return PK_NO_NAME;
+    long id = lookup(t, raw, len, hash_bytes(raw, len));
+    return id < 0 ? PK_NO_NAME : (pk_name_id)id;
+}
+
+pk_name_id pk_names_intern(pk_names *t, const void *raw, size_t len)
+{
+    if (!t || len > UINT32_MAX / 8)
+        return PK_NO_NAME;
+    uint32_t h = hash_bytes(raw, len);
+    long found = lookup(t, raw, len, h);
+    if (found >= 0)
+        return (pk_name_id)found;
+    if (t->n >= UINT32_MAX - 1)
+        return PK_NO_NAME;
+    if ((t->n + 1) * 2 > t->index_cap && !grow_index(t))
+        return PK_NO_NAME;
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 32;
+        entry *v = realloc(t->v, cap * sizeof *v);
+        if (!v)
+            return PK_NO_NAME;
+        t->v = v;
+        t->cap = cap;
+    }
+    if (t->dec == (iconv_t)-1)
+        t->dec = iconv_open("UTF-8", "CP932");
+    uint8_t *copy = arena_alloc(t, len + 1);
+    char *utf8 = arena_alloc(t, 4 * len + 1);
+    if (!copy || !utf8)
+        return PK_NO_NAME;
+    if (len)
+        memcpy(copy, raw, len);
+    copy[len] = 0;
+    entry *e = &t->v[t->n];
+    e->raw = copy;
+    e->len = (uint32_t)len;
+    e->hash = h;
+    decode_into(t->dec, copy, len, utf8, &e->clean);
+    e->utf8 = utf8;
+    pk_name_id id = (pk_name_id)t->n++;
+    size_t mask = t->index_cap - 1;
+    size_t i = h & mask;
+    while (t->index[i])
+        i = (i + 1) & mask;
+    t->index[i] = id + 1;
+    return id;
+}
+
+const uint8_t *pk_names_raw(const pk_names *t, pk_name_id id, size_t *len)
+{
+    if (!t || id >= t->n) {
+        if (len)
+            *len = 0;
+        return (const uint8_t *)"";
+    }
+    if (len)
+        *len = t->v[id].len;
+    return t->v[id].raw;
+}
+
+const char *pk_names_utf8(const pk_names *t, pk_name_id id)
+{
+    if (!t || id >= t->n)
+        return "";
+    return t->v[id].utf8;
+}
+
+bool pk_names_clean(const pk_names *t, pk_name_id id)
+{
+    return t && id < t->n && t->v[id].clean;
+}
+
+char *pk_cp932_to_utf8(const void *raw, size_t len, bool *clean)
+{
+    if (len > SIZE_MAX / 4 - 1)
+        return NULL;
+    char *dst = malloc(4 * len + 1);
+    if (!dst)
+        return NULL;
+    iconv_t cd = iconv_open("UTF-8", "CP932");
+    decode_into(cd, raw, len, dst, clean);
+    if (cd != (iconv_t)-1)
+        iconv_close(cd);
+    return dst;
+}
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+int pk_utf8_to_cp932(const char *utf8, uint8_t **out, size_t *out_len)
+{
+    *out = NULL;
+    *out_len = 0;
+    size_t n = strlen(utf8);
+    uint8_t *dst = malloc(n + 1); /* CP932 is never longer than UTF-8 */
+    if (!dst)
+        return -1;
+    iconv_t cd = iconv_open("CP932", "UTF-8");
+    if (cd == (iconv_t)-1) {
+        free(dst);
+        return -1;
+    }
+    size_t o = 0, i = 0;
+    int rc = 0;
+    while (i < n) {
+        /* \xNN: a byte that did not decode, given back verbatim. */
+        if (utf8[i] == '\\' && i + 4 <= n && utf8[i + 1] == 'x' && hexval(utf8[i + 2]) >= 0 &&
+            hexval(utf8[i + 3]) >= 0) {
+            dst[o++] = (uint8_t)(hexval(utf8[i + 2]) * 16 + hexval(utf8[i + 3]));
+            i += 4;
+            continue;
+        }
+        if ((unsigned char)utf8[i] < 0x80) {
+            dst[o++] = (uint8_t)utf8[i++];
+            continue;
+        }
+        /* One UTF-8 sequence at a time so escapes can interleave. */
+        size_t seq = 1;
+        unsigned char c = (unsigned char)utf8[i];
+        if (c >= 0xF0)
+            seq = 4;
+        else if (c >= 0xE0)
+            seq = 3;
+        else if (c >= 0xC0)
+            seq = 2;
+        if (i + seq > n) {
+            rc = -1;
+            break;
+        }
+        char *in = (char *)(uintptr_t)(utf8 + i);
+        size_t inleft = seq;
+        char *op = (char *)dst + o;
+        size_t oleft = n + 1 - o;
+        iconv(cd, NULL, NULL, NULL, NULL);
+        if (iconv(cd, &in, &inleft, &op, &oleft) == (size_t)-1 || inleft) {
+            rc = -1;
+            break;
+        }
+        o = (size_t)((uint8_t *)op - dst);
+        i += seq;
+    }
+    iconv_close(cd);
+    if (rc) {
+        free(dst);
+        return -1;
+    }
+    *out = dst;
+    *out_len = o;
+    return 0;
+}
+
+size_t pk_cp932_boundary(const void *raw, size_t len)
+{
+    const uint8_t *p = raw;
+    size_t i = 0;
+    while (i < len) {
+        uint8_t b = p[i];
+        bool lead = (b >= 0x81 && b <= 0x9F) || (b >= 0xE0 && b <= 0xFC);
+        if (lead) {
+            if (i + 1 >= len)
+                return i; /* a lone lead byte at the end */
+            i += 2;
+        } else {
+            i++;
+        }
+    }
+    return len;
+}
+
+pk_name_id pk_names_intern_utf8(pk_names *t, const char *utf8, size_t max_bytes, const char *what,
+                                pk_log *log)
+{
+    uint8_t *raw;
+    size_t len;
+    if (pk_utf8_to_cp932(utf8, &raw, &len) != 0) {
+        pk_error(log, "%s name \"%s\" cannot be encoded in CP932", what, utf8);
+        return PK_NO_NAME;
+    }
+    if (len > max_bytes) {
+        pk_error(log, "%s name \"%s\" is %zu bytes in CP932; the field holds %zu", what, utf8,
+                 len, max_bytes);
+        free(raw);
+        return PK_NO_NAME;
+    }
+    pk_name_id id = pk_names_intern(t, raw, len);
+    free(raw);
+    if (id == PK_NO_NAME)
+        pk_error(log, "out of memory");
+    return id;
+}
+
+pk_names *pk_names_clone(const pk_names *t)
+{
+    pk_names *c = pk_names_new();
+    if (!c || !t)
+        return c;
+    for (size_t i = 0; i < t->n; i++) {
+        if (pk_names_intern(c, t->v[i].raw, t->v[i].len) != (pk_name_id)i) {
+            pk_names_free(c);
+            return NULL;
+        }
+    }
+    return c;
+}
