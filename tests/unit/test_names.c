@@ -1,0 +1,307 @@
+/* test_names.c — interning, CP932 decoding (not Shift_JIS), escapes. */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const uint8_t CENTER[] = {0x83, 0x5A, 0x83, 0x93, 0x83, 0x5E, 0x81, 0x5B}; /* センター */
+
+static void intern_gives_one_id_per_distinct_name(void **state)
+{
+    (void)state;
+    pk_names *t = pk_names_new();
+    assert_non_null(t);
+    pk_name_id a = pk_names_intern(t, CENTER, sizeof CENTER);
+    pk_name_id b = pk_names_intern(t, "D4", 2);
+    pk_name_id c = pk_names_intern(t, CENTER, sizeof CENTER);
+    assert_int_equal(a, 0);
+    assert_int_equal(b, 1);
+    assert_int_equal(c, a);
+    assert_int_equal(pk_names_count(t), 2);
+    assert_int_equal(pk_names_find(t, "D4", 2), b);
+    assert_int_equal(pk_names_find(t, "D5", 2), PK_NO_NAME);
+    /* a prefix is a different name */
+    assert_int_equal(pk_names_find(t, CENTER, 6), PK_NO_NAME);
+    size_t len;
+    const uint8_t *raw = pk_names_raw(t, a, &len);
+    assert_int_equal(len, sizeof CENTER);
+    assert_memory_equal(raw, CENTER, sizeof CENTER);
+    assert_string_equal(pk_names_utf8(t, a), "センター");
+    assert_true(pk_names_clean(t, a));
+    /* the empty name is a name */
+    pk_name_id e = pk_names_intern(t, "", 0);
+    assert_string_equal(pk_names_utf8(t, e), "");
+    pk_names_free(t);
+}
+
+static void many_names_survive_rehashing(void **state)
+{
+    (void)state;
+    pk_names *t = pk_names_new();
+    char buf[32];
+    for (int i = 0; i < 5000; i++) {
+        int n = snprintf(buf, sizeof buf, "bone%d", i);
+        assert_int_equal(pk_names_intern(t, buf, (size_t)n), (pk_name_id)i);
+    }
+    const uint8_t *first = pk_names_raw(t, 0, NULL);
+    for (int i = 0; i < 5000; i++) {
+        int n = snprintf(buf, sizeof buf, "bone%d", i);
+        assert_int_equal(pk_names_find(t, buf, (size_t)n), (pk_name_id)i);
+        assert_string_equal(pk_names_utf8(t, (pk_name_id)i), buf);
+    }
+    /* pointers handed out earlier stay valid */
+    assert_memory_equal(first, "bone0", 5);
+    pk_names *c = pk_names_clone(t);
+    assert_int_equal(pk_names_count(c), 5000);
+    assert_int_equal(pk_names_find(c, "bone4321", 8), 4321);
+    pk_names_free(c);
+    pk_names_free(t);
+}
+
+/* FORMATS.md §4.1: CP932, not glibc's SHIFT_JIS. */
+static void decodes_as_cp932(void **state)
+{
+    (void)state;
+    bool clean;
+    char *s = pk_cp932_to_utf8("a\\b~", 4, &clean);
+    assert_string_equal(s, "a\\b~"); /* SHIFT_JIS would give YEN SIGN and OVERLINE */
+    assert_true(clean);
+    free(s);
+    const uint8_t nec[] = {0x87, 0x40, 0x87, 0x54, 0xFA, 0x40}; /* ① Ⅰ ⅰ */
+    s = pk_cp932_to_utf8(nec, sizeof nec, &clean);
+    assert_string_equal(s, "①Ⅰⅰ");
+    assert_true(clean);
+    free(s);
+    const uint8_t wave[] = {0x81, 0x60}; /* ～ FULLWIDTH TILDE in CP932 */
+    s = pk_cp932_to_utf8(wave, 2, NULL);
+    assert_string_equal(s, "\xEF\xBD\x9E");
+    free(s);
+    const uint8_t kana[] = {0xBE, 0xDD, 0xC0, 0xB0}; /* half-width ｾﾝﾀｰ */
+    s = pk_cp932_to_utf8(kana, sizeof kana, &clean);
+    assert_string_equal(s, "ｾﾝﾀｰ");
+    free(s);
+}
+
+/* A name MMD cut in the middle of a character keeps its bytes. */
+static void undecodable_bytes_are_escaped_and_kept(void **state)
+{
+    (void)state;
+    const uint8_t cut[] = {0x83, 0x5A, 0x83, 0x93, 0x83}; /* セン + lone lead byte */
+    bool clean = true;
+    char *s = pk_cp932_to_utf8(cut, sizeof cut, &clean);
+    assert_string_equal(s, "セン\\x83");
+    assert_false(clean);
+    uint8_t *raw;
+    size_t len;
+    assert_int_equal(pk_utf8_to_cp932(s, &raw, &len), 0);
+    assert_int_equal(len, sizeof cut);
+    assert_memory_equal(raw, cut, sizeof cut);
+    free(raw);
+    free(s);
+    /* a lone lead byte in the middle resynchronises on the next byte */
+    const uint8_t mid[] = {'A', 0x80, 'B', 0xFF};
+    s = pk_cp932_to_utf8(mid, sizeof mid, &clean);
+    assert_string_equal(s, "A\\x80B\\xFF");
+    free(s);
+
+    pk_names *t = pk_names_new();
+    pk_name_id id = pk_names_intern(t, cut, sizeof cut);
+    assert_false(pk_names_clean(t, id));
+    assert_string_equal(pk_names_utf8(t, id), "セン\\x83");
+    pk_names_free(t);
+}
+
+static void encodes_utf8_to_cp932_with_limits(void **state)
+{
+    (void)state;
+    uint8_t *raw;
+    size_t len;
+    assert_int_equal(pk_utf8_to_cp932("センター", &raw, &len), 0);
+    assert_int_equal(len, sizeof CENTER);
+    assert_memory_equal(raw, CENTER, len);
+    free(raw);
+    /* an emoji has no CP932 form */
+    assert_int_equal(pk_utf8_to_cp932("手\xF0\x9F\x98\x80", &raw, &len), -1);
+    assert_null(raw);
+
+    pk_names *t = pk_names_new();
+    pk_log log;
+    pk_log_init(&log);
+    /* 8 characters x 2 bytes = 16 bytes: one more than a VMD bone field */
+    pk_name_id id = pk_names_intern_utf8(t, "左人指先左人指先", PK_VMD_NAME_BYTES, "VMD bone", &log);
+    assert_int_equal(id, PK_NO_NAME);
+    tu_assert_log_has(&log, "左人指先左人指先");
+    tu_assert_log_has(&log, "16 bytes");
+    pk_log_free(&log);
+    pk_log_init(&log);
+    id = pk_names_intern_utf8(t, "\xF0\x9F\x98\x80", 15, "VMD bone", &log);
+    assert_int_equal(id, PK_NO_NAME);
+    tu_assert_log_has(&log, "cannot be encoded in CP932");
+    pk_log_free(&log);
+    pk_log_init(&log);
+    id = pk_names_intern_utf8(t, "右手首", 15, "VMD bone", &log);
+    assert_int_not_equal(id, PK_NO_NAME);
+    assert_int_equal(log.errors, 0);
+    assert_string_equal(pk_names_utf8(t, id), "右手首");
+    pk_log_free(&log);
+    pk_names_free(t);
+}
+
+static void character_boundary(void **state)
+{
+    (void)state;
+    const uint8_t s[] = {0x83, 0x5A, 'A', 0x83, 0x93, 0x83};
+    assert_int_equal(pk_cp932_boundary(s, 6), 5);
+    assert_int_equal(pk_cp932_boundary(s, 5), 5);
+    assert_int_equal(pk_cp932_boundary(s, 4), 3); /* cuts ン in half */
+    assert_int_equal(pk_cp932_boundary(s, 1), 0);
+    /* half-width katakana are single bytes */
+    const uint8_t k[] = {0xBE, 0xDD};
+    assert_int_equal(pk_cp932_boundary(k, 2), 2);
+}
+
+static void log_formats_positions(void **state)
+{
+    (void)state;
+    pk_log log;
+    pk_log_init(&log);
+    char line[256];
+    pk_log_set_path(&log, "a.vmd");
+    pk_log_add(&log, PK_ERROR, 1234, 0, 0, "bone count %u too large", 7u);
+    pk_log_set_path(&log, "b.vpd");
+    pk_log_add(&log, PK_WARNING, -1, 12, 3, "count says %d", 93);
+    pk_log_set_path(&log, NULL);
+    pk_error(&log, "plain");
+    assert_int_equal(log.errors, 2);
+    assert_int_equal(log.warnings, 1);
+    pk_diag_format(&log.items[0], line, sizeof line);
+    assert_string_equal(line, "a.vmd:1234: bone count 7 too large");
+    pk_diag_format(&log.items[1], line, sizeof line);
+    assert_string_equal(line, "b.vpd:12:3: warning: count says 93");
+    pk_diag_format(&log.items[2], line, sizeof line);
+    assert_string_equal(line, "plain");
+    pk_log_free(&log);
+}
+
+static void buffer_appends_little_endian(void **state)
+{
+    (void)state;
+    pk_buf b;
+    pk_buf_init(&b);
+    pk_buf_u32le(&b, 0x04030201u);
+    pk_buf_f32le(&b, 1.0f);
+    pk_buf_puts(&b, "ab");
+    pk_buf_printf(&b, "%d;", 93);
+    const uint8_t want[] = {1, 2, 3, 4, 0x00, 0x00, 0x80, 0x3F, 'a', 'b', '9', '3', ';'};
+    assert_int_equal(b.len, sizeof want);
+    assert_memory_equal(b.data, want, sizeof want);
+    assert_false(b.oom);
+    for (int i = 0; i < 100000; i++)
+        pk_buf_putc(&b, (uint8_t)i);
+    assert_int_equal(b.len, sizeof want + 100000);
+    assert_int_equal(b.data[sizeof want + 99999], (uint8_t)99999);
+    pk_buf_free(&b);
+}
+
+static void motion_model_basics(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    assert_non_null(m);
+    assert_int_equal(m->version, 2);
+    assert_memory_equal(m->header, "Vocaloid Motion Data 0002\0\0\0\0\0", 30);
+    assert_int_equal(m->sections, 6);
+    uint32_t lo, hi;
+    assert_false(pk_motion_frame_range(m, &lo, &hi));
+    for (uint32_t i = 0; i < 100; i++) {
+        pk_bone_key *k = pk_motion_push_bone(m);
+        assert_non_null(k);
+        k->frame = 100 - i;
+        k->rot[3] = 1;
+    }
+    pk_ik_key *ik = pk_motion_push_ik(m, 3);
+    ik->frame = 500;
+    ik->ik[2].enabled = 1;
+    assert_true(pk_motion_frame_range(m, &lo, &hi));
+    assert_int_equal(lo, 1);
+    assert_int_equal(hi, 500);
+    pk_log log;
+    pk_log_init(&log);
+    assert_int_equal(pk_motion_set_model(m, CENTER, sizeof CENTER, &log), 0);
+    char *u = pk_motion_model_utf8(m);
+    assert_string_equal(u, "センター");
+    free(u);
+    assert_int_equal(pk_motion_set_model(m, "123456789012345678901", 21, &log), -1);
+    tu_assert_log_has(&log, "21 bytes");
+    pk_log_free(&log);
+
+    pk_motion *c = pk_motion_clone(m);
+    assert_non_null(c);
+    assert_int_equal(c->nbones, 100);
+    assert_int_equal(c->niks, 1);
+    assert_ptr_not_equal(c->iks[0].ik, m->iks[0].ik);
+    assert_int_equal(c->iks[0].ik[2].enabled, 1);
+    pk_motion_free(m);
+    assert_int_equal(c->bones[99].frame, 1); /* the copy owns its memory */
+    pk_motion_free(c);
+    pk_motion_free(NULL);
+}
+
+static void linear_interp_layout(void **state)
+{
+    (void)state;
+    /* FORMATS.md §3.4: a default key in a modern file */
+    const uint8_t row0[16] = {0x14, 0x14, 0, 0, 0x14, 0x14, 0x14, 0x14,
+                              0x6B, 0x6B, 0x6B, 0x6B, 0x6B, 0x6B, 0x6B, 0x6B};
+    const uint8_t row1[16] = {0x14, 0x14, 0x14, 0x14, 0x14, 0x14, 0x14, 0x6B,
+                              0x6B, 0x6B, 0x6B, 0x6B, 0x6B, 0x6B, 0x6B, 0x00};
+    uint8_t ip[64];
+    pk_interp_linear(ip);
+    assert_memory_equal(ip, row0, 16);
+    assert_memory_equal(ip + 16, row1, 16);
+    assert_int_equal(ip[63], 0);
+    assert_int_equal(ip[48], 0x14); /* R.x1 */
+    uint8_t cam[24];
+    pk_camera_interp_linear(cam);
+    assert_int_equal(cam[0], 0x14);
+    assert_int_equal(cam[1], 0x6B);
+    assert_int_equal(cam[22], 0x14);
+}
+
+static void pose_model_basics(void **state)
+{
+    (void)state;
+    pk_pose *p = pk_pose_new();
+    pk_pose_bone *b = pk_pose_push_bone(p);
+    assert_float_equal(b->rot[3], 1.0f, 0);
+    b->name = pk_names_intern(p->names, "a", 1);
+    b = pk_pose_push_bone(p);
+    b->name = pk_names_intern(p->names, "a", 1);
+    b->pos[0] = 2;
+    assert_int_equal(pk_pose_find_bone(p, 0), 1); /* the last one wins */
+    assert_int_equal(pk_pose_find_bone(p, 7), -1);
+    pk_pose *c = pk_pose_clone(p);
+    assert_int_equal(c->nbones, 2);
+    assert_float_equal(c->bones[1].pos[0], 2.0f, 0);
+    pk_pose_free(p);
+    pk_pose_free(c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(intern_gives_one_id_per_distinct_name),
+        cmocka_unit_test(many_names_survive_rehashing),
+        cmocka_unit_test(decodes_as_cp932),
+        cmocka_unit_test(undecodable_bytes_are_escaped_and_kept),
+        cmocka_unit_test(encodes_utf8_to_cp932_with_limits),
+        cmocka_unit_test(character_boundary),
+        cmocka_unit_test(log_formats_positions),
+        cmocka_unit_test(buffer_appends_little_endian),
+        cmocka_unit_test(motion_model_basics),
+        cmocka_unit_test(linear_interp_layout),
+        cmocka_unit_test(pose_model_basics),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
