@@ -530,6 +530,131 @@ bool pk_selection_has(const pk_selection *s, const void *raw, size_t len);
  * ====================================================================== */
 /* @@overlay-api@@ */
 
+/* ---- overlay (engine/overlay.c) ----
+ * Lays a pose over chosen bones of a motion for frames [first, last] with
+ * `fade` frames of fade on each side (DESIGN.md "Overlay"):
+ *  - outside [first-fade, last+fade] every selected bone samples exactly as
+ *    in the base (within PK_OVERLAY_TOL_DEG / PK_OVERLAY_TOL_POS at every
+ *    integer frame): edge keys are added, a base segment crossed by an edge
+ *    is split by de Casteljau subdivision when the two halves fit MMD's
+ *    0..127 control-point grid within tolerance (checked at every integer
+ *    frame), otherwise that piece is baked into one key per frame;
+ *  - inside, replace: the pose's value; add: base rotation x pose rotation
+ *    and base translation + pose translation (the base's keys inside the
+ *    range are kept, multiplied);
+ *  - each fade is ONE segment from the base value at the outer edge to the
+ *    overlay value at the range edge, shaped by PK_FADE_CURVE (an ease-in/
+ *    ease-out Bezier on all four channels, slerp for rotation);
+ *  - records of every other bone, every morph, camera, light, shadow and IK
+ *    record stay byte-identical and in order; changed keys of selected bones
+ *    are dropped and the new keys appended after the other bone records.
+ * Bones are matched to the pose by raw name (a pose name longer than 15
+ * bytes also matches its 15-byte cut).  Selected bones that the base has
+ * but the pose lacks are left alone with a warning. */
+typedef enum pk_overlay_mode { PK_OVERLAY_REPLACE = 0, PK_OVERLAY_ADD = 1 } pk_overlay_mode;
+
+#define PK_OVERLAY_TOL_DEG 1e-4 /* rotation tolerance outside the window, degrees */
+#define PK_OVERLAY_TOL_POS 1e-5 /* translation tolerance, MMD units */
+/* The fade curve (x1, y1, x2, y2 on MMD's 0..127 grid): symmetric ease in
+ * and out, the CSS "ease-in-out" (0.42, 0, 0.58, 1) rounded to the grid. */
+#define PK_FADE_CURVE {53, 0, 74, 127}
+
+typedef struct pk_overlay_options {
+    pk_overlay_mode mode;
+    bool all_frames;      /* the whole motion: first/last/fade ignored */
+    uint32_t first, last; /* [A, B], A <= B (--frames N: A = B = N) */
+    uint32_t fade;        /* F */
+} pk_overlay_options;
+
+typedef struct pk_overlay_stats {
+    size_t bones;        /* bone tracks changed or created */
+    size_t missing;      /* selected base bones absent from the pose (warned) */
+    size_t keys_removed; /* records of selected bones dropped */
+    size_t keys_added;   /* records appended */
+    size_t split;        /* crossed pieces re-curved within tolerance ... */
+    size_t split_exact;  /* ... of which trivially (linear curve or no motion) */
+    size_t baked;        /* pieces baked into per-frame keys */
+    size_t baked_keys;   /* keys those bakes produced */
+} pk_overlay_stats;
+
+/* VMD base.  Returns a new motion (caller frees with pk_motion_free) or
+ * NULL.  stats may be NULL; it is zeroed first. */
+pk_motion *pk_overlay_motion(const pk_motion *base, const pk_pose *pose, const pk_selection *sel,
+                             const pk_overlay_options *opt, pk_overlay_stats *stats, pk_log *log);
+/* VPD base: selected bones take the pose's values (replace) or are
+ * composed (add); bones only in the pose are appended.  Returns a new pose
+ * (caller frees with pk_pose_free) or NULL. */
+pk_pose *pk_overlay_pose(const pk_pose *base, const pk_pose *pose, const pk_selection *sel,
+                         pk_overlay_mode mode, pk_overlay_stats *stats, pk_log *log);
+
+/* ---- merge (engine/merge.c) ---- */
+typedef enum pk_merge_policy {
+    PK_MERGE_LAST = 0, /* the later input wins (MMD loading motions one after another) */
+    PK_MERGE_FIRST = 1,
+    PK_MERGE_ERROR = 2
+} pk_merge_policy;
+
+typedef struct pk_merge_input {
+    const pk_motion *motion; /* exactly one of motion / pose */
+    const pk_pose *pose;     /* counts as a one-frame motion at `offset` */
+    int64_t offset;          /* frames added to every key; keys below 0 are dropped */
+} pk_merge_input;
+
+/* One conflict: the same track and frame with different values in two
+ * inputs.  name is NULL for camera, light, shadow and IK records. */
+typedef struct pk_merge_conflict {
+    pk_section section;
+    char *name; /* UTF-8, owned by the report */
+    uint32_t frame;
+    size_t kept, dropped; /* input indices */
+} pk_merge_conflict;
+
+typedef struct pk_merge_report {
+    pk_merge_conflict *items; /* owned; free with pk_merge_report_free */
+    size_t count, cap;
+    size_t below_zero; /* keys dropped because their offset frame was < 0 */
+    size_t identical;  /* keys present with the same value in several inputs (kept once) */
+} pk_merge_report;
+
+/* Combines the inputs' tracks.  Header, model name and end-of-file layout
+ * come from the first input that has any record (else the first input), so
+ * merging a motion with an empty one gives it back byte-identical.  Records
+ * keep their file order, input after input; losers of a conflict are
+ * dropped.  PK_MERGE_ERROR: every conflict is an error, returns NULL.
+ * report may be NULL.  Returns a new motion (pk_motion_free) or NULL. */
+pk_motion *pk_merge(const pk_merge_input *in, size_t n, pk_merge_policy policy,
+                    pk_merge_report *report, pk_log *log);
+void pk_merge_report_free(pk_merge_report *r);
+
+/* A pose as a motion: one key per bone (linear curves) and per morph at
+ * `frame`, model name carried over.  Names longer than 15 bytes are errors.
+ * Caller frees with pk_motion_free. */
+pk_motion *pk_motion_from_pose(const pk_pose *p, uint32_t frame, pk_log *log);
+
+/* ---- job files (engine/job.c) ----
+ * A YAML job (schema in README "Job files") names inputs, rule files, steps
+ * and outputs.  pk_job_run reads and validates every input, runs every step
+ * and encodes every output in memory; nothing touches the disk until
+ * pk_job_write, which writes each output atomically.  Errors in the job
+ * file carry JOB:LINE:COL. */
+typedef struct pk_job pk_job;
+
+typedef struct pk_job_output {
+    char *name;  /* the result it writes */
+    char *path;  /* resolved against the job file's folder */
+    pk_buf data; /* encoded bytes, filled by pk_job_run */
+} pk_job_output;
+
+pk_job *pk_job_load(const char *path, pk_log *log); /* parse + check; free with pk_job_free */
+int pk_job_run(pk_job *job, pk_log *log);
+/* The outputs in job-file order (valid until pk_job_free). */
+const pk_job_output *pk_job_outputs(const pk_job *job, size_t *n);
+/* What the steps had to say (overlay statistics, diff summaries), one
+ * line each; NUL-terminated, owned by the job. */
+const char *pk_job_report(const pk_job *job);
+int pk_job_write(const pk_job *job, pk_log *log);
+void pk_job_free(pk_job *job);
+
 #ifdef __cplusplus
 }
 #endif
