@@ -1,0 +1,726 @@
+/*
+ * vmd.c — Vocaloid Motion Data (binary) reader and writer.
+ *
+ * Layout (FORMATS.md §3; little-endian, packed, no alignment):
+ *
+ *   off  size  field
+ *   0    30    signature field: "Vocaloid Motion Data 0002" + NUL + 4 filler
+ *              (v2), "Vocaloid Motion Data file" + NUL + 4 (v1), or
+ *              "Vocaloid Motion Data" + 10 NULs (a non-MMD generator; read
+ *              with the v2 layout and a warning).  Kept raw, filler included.
+ *   30   20    model name, CP932 (v1: 10 bytes).  Kept raw.
+ *   then six sections, each a uint32 count followed by its records:
+ *
+ *   section      record  layout of one record
+ *   bone         111     name[15] frame:u32 pos:f32[3] rot:f32[4] interp[64]
+ *   morph         23     name[15] frame:u32 weight:f32
+ *   camera        61     frame:u32 distance:f32 pos:f32[3] rot:f32[3]
+ *                        interp[24] fov:u32 perspective:u8
+ *   light         28     frame:u32 color:f32[3] direction:f32[3]
+ *   self-shadow    9     frame:u32 mode:u8 distance:f32
+ *   show/IK    9+21k     frame:u32 show:u8 k:u32, k x { name[20] enabled:u8 }
+ *
+ * Where files end: a file may stop after any count field (old MMD stops
+ * after the light or self-shadow count, §3.10); pk_motion.sections records
+ * how many count fields were present so the writer stops at the same
+ * place.  0 bytes left before a count is a normal end; 1-3 bytes left are
+ * kept as trailing bytes with a warning; bytes after the sixth section are
+ * kept the same way.
+ *
+ * Name fields (§4): the name is the bytes before the first NUL, or the whole
+ * field when there is none.  What follows the NUL (zeros, 0xFD debug fill,
+ * leftover text) is interned in motion->pads so that an unedited motion
+ * writes back the same bytes; a record whose name changed length gets zero
+ * padding.
+ *
+ * v1: no v1 file was ever found (FORMATS.md §3.2).  We follow Nuthouse01:
+ * only the model name shrinks to 10 bytes, every record keeps the v2
+ * layout.  Keystone documents a different v1 camera record (4 interpolation
+ * bytes, no fov/perspective); that is unverified and not implemented.
+ *
+ * Bytes are never cast to structs: a bounds-checked cursor reads each
+ * field, floats are copied bit-exactly (NaN payloads survive), and every
+ * count is checked against the bytes left before anything is allocated.
+ */
+#include "posekit.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    HEADER_BYTES = 30,
+    BONE_BYTES = 111,
+    MORPH_BYTES = 23,
+    CAMERA_BYTES = 61,
+    LIGHT_BYTES = 28,
+    SHADOW_BYTES = 9,
+    IK_HEAD_BYTES = 9, /* frame, show, count */
+    IK_STATE_BYTES = 21,
+    V1_MODEL_BYTES = 10,
+};
+
+static const char SIG_V2[] = "Vocaloid Motion Data 0002";
+static const char SIG_V1[] = "Vocaloid Motion Data file";
+static const char SIG_BARE[] = "Vocaloid Motion Data";
+
+static const char *const SECTION_NAME[PK_SEC_COUNT] = {
+    "bone", "morph", "camera", "light", "self-shadow", "show/IK",
+};
+
+/* Fixed record size per section; show/IK is variable (its minimum here). */
+static const size_t RECORD_BYTES[PK_SEC_COUNT] = {
+    BONE_BYTES, MORPH_BYTES, CAMERA_BYTES, LIGHT_BYTES, SHADOW_BYTES, IK_HEAD_BYTES,
+};
+
+/* ---------------------------------------------------------------------
+ * Little-endian helpers on raw byte pointers.  The reader checks whole
+ * records against the bytes left once, then decodes fields without
+ * further checks; these helpers never look past the 4 bytes they get.
+ * --------------------------------------------------------------------- */
+
+static inline uint32_t get_u32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline float get_f32(const uint8_t *p)
+{
+    uint32_t u = get_u32(p);
+    float f;
+    memcpy(&f, &u, sizeof f); /* bit-exact: NaN payloads survive */
+    return f;
+}
+
+static inline void get_f32s(const uint8_t *p, float *dst, int n)
+{
+    for (int i = 0; i < n; i++)
+        dst[i] = get_f32(p + 4 * i);
+}
+
+static inline uint8_t *put_u32(uint8_t *w, uint32_t v)
+{
+    w[0] = (uint8_t)v;
+    w[1] = (uint8_t)(v >> 8);
+    w[2] = (uint8_t)(v >> 16);
+    w[3] = (uint8_t)(v >> 24);
+    return w + 4;
+}
+
+static inline uint8_t *put_f32s(uint8_t *w, const float *src, int n)
+{
+    for (int i = 0; i < n; i++) {
+        uint32_t u;
+        memcpy(&u, &src[i], sizeof u);
+        w = put_u32(w, u);
+    }
+    return w;
+}
+
+/* ---------------------------------------------------------------------
+ * Reader
+ * --------------------------------------------------------------------- */
+
+/* The bounds-checked cursor: `pos` never passes `len`. */
+typedef struct cursor {
+    const uint8_t *data;
+    size_t len, pos;
+} cursor;
+
+static size_t cur_left(const cursor *c)
+{
+    return c->len - c->pos;
+}
+
+/* Returns a pointer to the next n bytes and advances, or NULL (cursor
+ * unchanged) when fewer than n bytes are left. */
+static const uint8_t *cur_take(cursor *c, size_t n)
+{
+    if (n > cur_left(c))
+        return NULL;
+    const uint8_t *p = c->data + c->pos;
+    c->pos += n;
+    return p;
+}
+
+/* Remembers the last name field seen so runs of keys with the same name
+ * (MMD writes most keys of a track together, and names repeat a lot) skip
+ * the hash lookup: comparing 15 bytes is cheaper than hashing them. */
+typedef struct name_cache {
+    uint8_t field[PK_VMD_IK_BYTES];
+    size_t width; /* 0 = empty */
+    pk_name_id name;
+    uint32_t pad;
+} name_cache;
+
+typedef struct reader {
+    cursor c;
+    pk_motion *m;
+    pk_log *log;
+    name_cache bone, morph, ik;
+} reader;
+
+/* Splits a name field into name and padding and interns both.  Returns
+ * false on OOM (after logging). */
+static bool read_name(reader *r, name_cache *nc, const uint8_t *field, size_t width,
+                      size_t offset, const char *what, pk_name_id *name, uint32_t *pad)
+{
+    if (nc->width == width && memcmp(nc->field, field, width) == 0) {
+        *name = nc->name;
+        *pad = nc->pad;
+        return true;
+    }
+    const uint8_t *nul = memchr(field, 0, width);
+    size_t len = nul ? (size_t)(nul - field) : width;
+    size_t before = pk_names_count(r->m->names);
+    pk_name_id id = pk_names_intern(r->m->names, field, len);
+    if (id == PK_NO_NAME) {
+        pk_log_add(r->log, PK_ERROR, (int64_t)offset, 0, 0, "out of memory");
+        return false;
+    }
+    if (pk_names_count(r->m->names) > before && !pk_names_clean(r->m->names, id))
+        pk_log_add(r->log, PK_WARNING, (int64_t)offset, 0, 0,
+                   "%s name \"%s\" does not decode as CP932 (probably cut mid-character); "
+                   "kept byte-exact",
+                   what, pk_names_utf8(r->m->names, id));
+    uint32_t p = 0;
+    if (nul) {
+        const uint8_t *rest = nul + 1;
+        size_t nrest = width - len - 1;
+        size_t i = 0;
+        while (i < nrest && rest[i] == 0)
+            i++;
+        if (i < nrest) {
+            pk_name_id pid = pk_names_intern(r->m->pads, rest, nrest);
+            if (pid == PK_NO_NAME) {
+                pk_log_add(r->log, PK_ERROR, (int64_t)offset, 0, 0, "out of memory");
+                return false;
+            }
+            p = pid + 1;
+        }
+    }
+    memcpy(nc->field, field, width);
+    nc->width = width;
+    nc->name = id;
+    nc->pad = p;
+    *name = id;
+    *pad = p;
+    return true;
+}
+
+/* Allocates exactly n records for a section.  The model's arrays are plain
+ * malloc/realloc memory (motion.c grows and frees them that way), so
+ * reserving here and pushing later stays compatible. */
+static bool reserve(void **arr, size_t *cap, size_t n, size_t size, pk_log *log, size_t offset)
+{
+    if (n == 0)
+        return true;
+    void *p = malloc(n * size);
+    if (!p) {
+        pk_log_add(log, PK_ERROR, (int64_t)offset, 0, 0, "out of memory (%zu records)", n);
+        return false;
+    }
+    *arr = p;
+    *cap = n;
+    return true;
+}
+
+static bool read_bones(reader *r, const uint8_t *base, uint32_t n, size_t at)
+{
+    pk_motion *m = r->m;
+    if (!reserve((void **)&m->bones, &m->cap_bones, n, sizeof *m->bones, r->log, at))
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint8_t *p = base + (size_t)i * BONE_BYTES;
+        size_t off = at + (size_t)i * BONE_BYTES;
+        pk_bone_key *k = &m->bones[m->nbones];
+        if (!read_name(r, &r->bone, p, PK_VMD_NAME_BYTES, off, "bone", &k->name, &k->pad))
+            return false;
+        k->frame = get_u32(p + 15);
+        get_f32s(p + 19, k->pos, 3);
+        get_f32s(p + 31, k->rot, 4);
+        memcpy(k->interp, p + 47, 64);
+        m->nbones++;
+    }
+    return true;
+}
+
+static bool read_morphs(reader *r, const uint8_t *base, uint32_t n, size_t at)
+{
+    pk_motion *m = r->m;
+    if (!reserve((void **)&m->morphs, &m->cap_morphs, n, sizeof *m->morphs, r->log, at))
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint8_t *p = base + (size_t)i * MORPH_BYTES;
+        size_t off = at + (size_t)i * MORPH_BYTES;
+        pk_morph_key *k = &m->morphs[m->nmorphs];
+        if (!read_name(r, &r->morph, p, PK_VMD_NAME_BYTES, off, "morph", &k->name, &k->pad))
+            return false;
+        k->frame = get_u32(p + 15);
+        k->weight = get_f32(p + 19);
+        m->nmorphs++;
+    }
+    return true;
+}
+
+static bool read_cameras(reader *r, const uint8_t *base, uint32_t n, size_t at)
+{
+    pk_motion *m = r->m;
+    if (!reserve((void **)&m->cameras, &m->cap_cameras, n, sizeof *m->cameras, r->log, at))
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint8_t *p = base + (size_t)i * CAMERA_BYTES;
+        pk_camera_key *k = &m->cameras[m->ncameras++];
+        memset(k, 0, sizeof *k); /* struct padding: keep copies deterministic */
+        k->frame = get_u32(p);
+        k->distance = get_f32(p + 4);
+        get_f32s(p + 8, k->pos, 3);
+        get_f32s(p + 20, k->rot, 3);
+        memcpy(k->interp, p + 32, 24);
+        k->fov = get_u32(p + 56);
+        k->perspective = p[60];
+    }
+    return true;
+}
+
+static bool read_lights(reader *r, const uint8_t *base, uint32_t n, size_t at)
+{
+    pk_motion *m = r->m;
+    if (!reserve((void **)&m->lights, &m->cap_lights, n, sizeof *m->lights, r->log, at))
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint8_t *p = base + (size_t)i * LIGHT_BYTES;
+        pk_light_key *k = &m->lights[m->nlights++];
+        k->frame = get_u32(p);
+        get_f32s(p + 4, k->color, 3);
+        get_f32s(p + 16, k->direction, 3);
+    }
+    return true;
+}
+
+static bool read_shadows(reader *r, const uint8_t *base, uint32_t n, size_t at)
+{
+    pk_motion *m = r->m;
+    if (!reserve((void **)&m->shadows, &m->cap_shadows, n, sizeof *m->shadows, r->log, at))
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint8_t *p = base + (size_t)i * SHADOW_BYTES;
+        pk_shadow_key *k = &m->shadows[m->nshadows++];
+        memset(k, 0, sizeof *k);
+        k->frame = get_u32(p);
+        k->mode = p[4];
+        k->distance = get_f32(p + 5);
+    }
+    return true;
+}
+
+/* Show/IK records vary in size: the count was checked against the minimum
+ * record size; each record's IK count is checked again before its states
+ * are allocated. */
+static bool read_iks(reader *r, uint32_t n, size_t at)
+{
+    pk_motion *m = r->m;
+    if (!reserve((void **)&m->iks, &m->cap_iks, n, sizeof *m->iks, r->log, at))
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        size_t off = r->c.pos;
+        const uint8_t *p = cur_take(&r->c, IK_HEAD_BYTES);
+        if (!p) {
+            pk_log_add(r->log, PK_ERROR, (int64_t)off, 0, 0,
+                       "show/IK key %" PRIu32 " of %" PRIu32 " needs %d bytes, %zu left", i + 1,
+                       n, IK_HEAD_BYTES, cur_left(&r->c));
+            return false;
+        }
+        uint32_t k = get_u32(p + 5);
+        uint64_t need = (uint64_t)k * IK_STATE_BYTES;
+        if (need > cur_left(&r->c)) {
+            pk_log_add(r->log, PK_ERROR, (int64_t)(off + 5), 0, 0,
+                       "show/IK key %" PRIu32 ": IK count %" PRIu32 " needs %" PRIu64
+                       " bytes, %zu left",
+                       i + 1, k, need, cur_left(&r->c));
+            return false;
+        }
+        pk_ik_key *key = pk_motion_push_ik(m, k);
+        if (!key) {
+            pk_log_add(r->log, PK_ERROR, (int64_t)off, 0, 0, "out of memory");
+            return false;
+        }
+        key->frame = get_u32(p);
+        key->show = p[4];
+        for (uint32_t j = 0; j < k; j++) {
+            size_t soff = r->c.pos;
+            const uint8_t *s = cur_take(&r->c, IK_STATE_BYTES); /* fits: checked above */
+            if (!s)
+                return false;
+            pk_ik_state *st = &key->ik[j];
+            if (!read_name(r, &r->ik, s, PK_VMD_IK_BYTES, soff, "IK", &st->name, &st->pad))
+                return false;
+            st->enabled = s[20];
+        }
+    }
+    return true;
+}
+
+/* Readers of the fixed-size sections: n records starting at base, which
+ * lies at file offset `at` and was checked to hold them all. */
+typedef bool (*section_reader)(reader *r, const uint8_t *base, uint32_t n, size_t at);
+
+static const section_reader SECTION_READER[PK_SEC_IK] = {
+    read_bones, read_morphs, read_cameras, read_lights, read_shadows,
+};
+
+/* Recognises the signature; returns the version or 0 (unknown). */
+static int read_signature(const uint8_t *h, bool *bare)
+{
+    *bare = false;
+    if (memcmp(h, SIG_V2, sizeof SIG_V2 - 1) == 0)
+        return 2;
+    if (memcmp(h, SIG_V1, sizeof SIG_V1 - 1) == 0)
+        return 1;
+    if (memcmp(h, SIG_BARE, sizeof SIG_BARE - 1) == 0) {
+        for (size_t i = sizeof SIG_BARE - 1; i < HEADER_BYTES; i++)
+            if (h[i] != 0)
+                return 0;
+        *bare = true;
+        return 2;
+    }
+    return 0;
+}
+
+static bool read_header(reader *r)
+{
+    pk_motion *m = r->m;
+    const uint8_t *h = cur_take(&r->c, HEADER_BYTES);
+    if (!h) {
+        pk_log_add(r->log, PK_ERROR, 0, 0, 0,
+                   "not a VMD file: %zu bytes, shorter than the %d-byte signature", r->c.len,
+                   HEADER_BYTES);
+        return false;
+    }
+    bool bare;
+    int version = read_signature(h, &bare);
+    if (!version) {
+        pk_log_add(r->log, PK_ERROR, 0, 0, 0,
+                   "not a VMD file: signature is not \"%s\" or \"%s\"", SIG_V2, SIG_V1);
+        return false;
+    }
+    if (bare)
+        pk_log_add(r->log, PK_WARNING, 0, 0, 0,
+                   "signature \"%s\" without a version (not written by MMD); read as \"%s\"",
+                   SIG_BARE, SIG_V2);
+    m->version = version;
+    memcpy(m->header, h, HEADER_BYTES);
+    size_t mw = version == 1 ? V1_MODEL_BYTES : PK_VMD_MODEL_BYTES;
+    const uint8_t *model = cur_take(&r->c, mw);
+    if (!model) {
+        pk_log_add(r->log, PK_ERROR, HEADER_BYTES, 0, 0,
+                   "file ends inside the %zu-byte model name (%zu bytes left)", mw,
+                   cur_left(&r->c));
+        return false;
+    }
+    memset(m->model, 0, sizeof m->model);
+    memcpy(m->model, model, mw);
+    return true;
+}
+
+static bool keep_trailing(reader *r, const char *where)
+{
+    size_t n = cur_left(&r->c);
+    size_t off = r->c.pos;
+    r->m->trailing = malloc(n);
+    if (!r->m->trailing) {
+        pk_log_add(r->log, PK_ERROR, (int64_t)off, 0, 0, "out of memory");
+        return false;
+    }
+    memcpy(r->m->trailing, r->c.data + off, n);
+    r->m->ntrailing = n;
+    r->c.pos = r->c.len;
+    pk_log_add(r->log, PK_WARNING, (int64_t)off, 0, 0, "%zu trailing byte%s %s (kept)", n,
+               n == 1 ? "" : "s", where);
+    return true;
+}
+
+pk_motion *pk_vmd_read(const void *data, size_t len, pk_log *log)
+{
+    pk_motion *m = pk_motion_new();
+    if (!m) {
+        pk_log_add(log, PK_ERROR, -1, 0, 0, "out of memory");
+        return NULL;
+    }
+    reader r;
+    memset(&r, 0, sizeof r);
+    r.c.data = data;
+    r.c.len = data ? len : 0;
+    r.m = m;
+    r.log = log;
+
+    if (!read_header(&r))
+        goto fail;
+    m->sections = 0;
+    for (int s = 0; s < PK_SEC_COUNT; s++) {
+        size_t left = cur_left(&r.c);
+        if (left == 0)
+            break; /* the file ends after the previous count: normal */
+        if (left < 4) {
+            if (!keep_trailing(&r, "where a section count could start"))
+                goto fail;
+            break;
+        }
+        size_t at = r.c.pos;
+        const uint8_t *cp = cur_take(&r.c, 4); /* cannot fail: left >= 4 */
+        if (!cp)
+            goto fail;
+        uint32_t n = get_u32(cp);
+        m->sections = s + 1;
+        uint64_t need = (uint64_t)n * RECORD_BYTES[s];
+        if (need > cur_left(&r.c)) {
+            pk_log_add(log, PK_ERROR, (int64_t)at, 0, 0,
+                       "%s count %" PRIu32 " needs %s%" PRIu64 " bytes, %zu left",
+                       SECTION_NAME[s], n, s == PK_SEC_IK ? "at least " : "", need,
+                       cur_left(&r.c));
+            goto fail;
+        }
+        if (s == PK_SEC_IK) {
+            if (!read_iks(&r, n, at))
+                goto fail;
+            continue;
+        }
+        size_t first = r.c.pos;
+        const uint8_t *base = cur_take(&r.c, (size_t)need);
+        if (!base || !SECTION_READER[s](&r, base, n, first))
+            goto fail;
+    }
+    if (cur_left(&r.c) > 0 && !keep_trailing(&r, "after the last section"))
+        goto fail;
+    return m;
+fail:
+    pk_motion_free(m);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------------
+ * Writer
+ * --------------------------------------------------------------------- */
+
+typedef struct writer {
+    const pk_motion *m;
+    pk_log *log;
+    uint8_t *w;
+} writer;
+
+/* Writes one name field: name bytes, then (when shorter than the field)
+ * a NUL and the stored padding if it has exactly the length left, else
+ * zeros.  Fails when the name does not fit. */
+static bool write_name(writer *wr, pk_name_id id, uint32_t pad, size_t width, const char *what,
+                       size_t index, uint32_t frame)
+{
+    size_t len;
+    const uint8_t *raw = pk_names_raw(wr->m->names, id, &len);
+    if (len > width) {
+        pk_log_add(wr->log, PK_ERROR, -1, 0, 0,
+                   "%s name \"%s\" (key %zu, frame %" PRIu32 ") is %zu bytes; "
+                   "a VMD %s name holds at most %zu",
+                   what, pk_names_utf8(wr->m->names, id), index + 1, frame, len, what, width);
+        return false;
+    }
+    uint8_t *w = wr->w;
+    memcpy(w, raw, len);
+    if (len < width) {
+        size_t rest = width - len - 1;
+        w[len] = 0;
+        size_t plen = 0;
+        const uint8_t *praw = pad ? pk_names_raw(wr->m->pads, pad - 1, &plen) : NULL;
+        if (praw && plen == rest)
+            memcpy(w + len + 1, praw, rest);
+        else
+            memset(w + len + 1, 0, rest);
+    }
+    wr->w = w + width;
+    return true;
+}
+
+static bool write_bones(writer *wr)
+{
+    const pk_motion *m = wr->m;
+    pk_name_id last = PK_NO_NAME;
+    uint32_t last_pad = 0;
+    uint8_t field[PK_VMD_NAME_BYTES];
+    for (size_t i = 0; i < m->nbones; i++) {
+        const pk_bone_key *k = &m->bones[i];
+        /* Same name and padding as the previous key: copy its field. */
+        if (k->name == last && k->pad == last_pad) {
+            memcpy(wr->w, field, PK_VMD_NAME_BYTES);
+            wr->w += PK_VMD_NAME_BYTES;
+        } else {
+            uint8_t *start = wr->w;
+            if (!write_name(wr, k->name, k->pad, PK_VMD_NAME_BYTES, "bone", i, k->frame))
+                return false;
+            memcpy(field, start, PK_VMD_NAME_BYTES);
+            last = k->name;
+            last_pad = k->pad;
+        }
+        uint8_t *w = put_u32(wr->w, k->frame);
+        w = put_f32s(w, k->pos, 3);
+        w = put_f32s(w, k->rot, 4);
+        memcpy(w, k->interp, 64);
+        wr->w = w + 64;
+    }
+    return true;
+}
+
+static bool write_morphs(writer *wr)
+{
+    const pk_motion *m = wr->m;
+    for (size_t i = 0; i < m->nmorphs; i++) {
+        const pk_morph_key *k = &m->morphs[i];
+        if (!write_name(wr, k->name, k->pad, PK_VMD_NAME_BYTES, "morph", i, k->frame))
+            return false;
+        uint8_t *w = put_u32(wr->w, k->frame);
+        wr->w = put_f32s(w, &k->weight, 1);
+    }
+    return true;
+}
+
+static bool write_cameras(writer *wr)
+{
+    const pk_motion *m = wr->m;
+    for (size_t i = 0; i < m->ncameras; i++) {
+        const pk_camera_key *k = &m->cameras[i];
+        uint8_t *w = put_u32(wr->w, k->frame);
+        w = put_f32s(w, &k->distance, 1);
+        w = put_f32s(w, k->pos, 3);
+        w = put_f32s(w, k->rot, 3);
+        memcpy(w, k->interp, 24);
+        w = put_u32(w + 24, k->fov);
+        *w++ = k->perspective;
+        wr->w = w;
+    }
+    return true;
+}
+
+static bool write_lights(writer *wr)
+{
+    const pk_motion *m = wr->m;
+    for (size_t i = 0; i < m->nlights; i++) {
+        const pk_light_key *k = &m->lights[i];
+        uint8_t *w = put_u32(wr->w, k->frame);
+        w = put_f32s(w, k->color, 3);
+        wr->w = put_f32s(w, k->direction, 3);
+    }
+    return true;
+}
+
+static bool write_shadows(writer *wr)
+{
+    const pk_motion *m = wr->m;
+    for (size_t i = 0; i < m->nshadows; i++) {
+        const pk_shadow_key *k = &m->shadows[i];
+        uint8_t *w = put_u32(wr->w, k->frame);
+        *w++ = k->mode;
+        wr->w = put_f32s(w, &k->distance, 1);
+    }
+    return true;
+}
+
+static bool write_iks(writer *wr)
+{
+    const pk_motion *m = wr->m;
+    for (size_t i = 0; i < m->niks; i++) {
+        const pk_ik_key *k = &m->iks[i];
+        uint8_t *w = put_u32(wr->w, k->frame);
+        *w++ = k->show;
+        wr->w = put_u32(w, k->count);
+        for (uint32_t j = 0; j < k->count; j++) {
+            const pk_ik_state *st = &k->ik[j];
+            if (!write_name(wr, st->name, st->pad, PK_VMD_IK_BYTES, "IK", i, k->frame))
+                return false;
+            *wr->w++ = st->enabled;
+        }
+    }
+    return true;
+}
+
+typedef bool (*section_writer)(writer *wr);
+
+static const section_writer SECTION_WRITER[PK_SEC_COUNT] = {
+    write_bones, write_morphs, write_cameras, write_lights, write_shadows, write_iks,
+};
+
+static size_t section_count(const pk_motion *m, int s)
+{
+    switch (s) {
+    case PK_SEC_BONE: return m->nbones;
+    case PK_SEC_MORPH: return m->nmorphs;
+    case PK_SEC_CAMERA: return m->ncameras;
+    case PK_SEC_LIGHT: return m->nlights;
+    case PK_SEC_SHADOW: return m->nshadows;
+    default: return m->niks;
+    }
+}
+
+/* How many sections to write: as many as were read, and at least enough
+ * to hold every non-empty section. */
+static int sections_to_write(const pk_motion *m)
+{
+    int n = m->sections < 0 ? 0 : m->sections > PK_SEC_COUNT ? PK_SEC_COUNT : m->sections;
+    for (int s = PK_SEC_COUNT - 1; s >= n; s--)
+        if (section_count(m, s)) {
+            n = s + 1;
+            break;
+        }
+    return n;
+}
+
+/* Exact output size, or 0 when it would overflow (or a count does not fit
+ * its uint32 field). */
+static size_t output_size(const pk_motion *m, int nsec)
+{
+    uint64_t size = HEADER_BYTES + (m->version == 1 ? V1_MODEL_BYTES : PK_VMD_MODEL_BYTES);
+    for (int s = 0; s < nsec; s++) {
+        size_t n = section_count(m, s);
+        if (n > UINT32_MAX)
+            return 0;
+        size += 4 + (uint64_t)n * RECORD_BYTES[s];
+    }
+    if (nsec > PK_SEC_IK)
+        for (size_t i = 0; i < m->niks; i++)
+            size += (uint64_t)m->iks[i].count * IK_STATE_BYTES;
+    size += m->ntrailing;
+    if (size > SIZE_MAX)
+        return 0;
+    return (size_t)size;
+}
+
+int pk_vmd_write(const pk_motion *m, pk_buf *out, pk_log *log)
+{
+    int nsec = sections_to_write(m);
+    size_t size = output_size(m, nsec);
+    if (size == 0) {
+        pk_log_add(log, PK_ERROR, -1, 0, 0, "motion too large for a VMD file");
+        return -1;
+    }
+    size_t start = out->len;
+    if (!pk_buf_reserve(out, size)) {
+        pk_log_add(log, PK_ERROR, -1, 0, 0, "out of memory (%zu bytes)", size);
+        return -1;
+    }
+    writer wr = {m, log, out->data + start};
+    memcpy(wr.w, m->header, HEADER_BYTES);
+    wr.w += HEADER_BYTES;
+    size_t mw = m->version == 1 ? V1_MODEL_BYTES : PK_VMD_MODEL_BYTES;
+    memcpy(wr.w, m->model, mw);
+    wr.w += mw;
+    for (int s = 0; s < nsec; s++) {
+        wr.w = put_u32(wr.w, (uint32_t)section_count(m, s));
+        if (!SECTION_WRITER[s](&wr)) {
+            out->len = start; /* nothing half-written stays in out */
+            return -1;
+        }
+    }
+    if (m->ntrailing) {
+        memcpy(wr.w, m->trailing, m->ntrailing);
+        wr.w += m->ntrailing;
+    }
+    out->len = start + size;
+    return 0;
+}
