@@ -523,6 +523,57 @@ void pk_selection_free(pk_selection *s);
 bool pk_selection_has(const pk_selection *s, const void *raw, size_t len);
 
 /* @@rules-api@@ */
+/* Parses rules from memory; `path` (may be NULL) names them in messages and
+ * anchors relative includes.  Caller frees with pk_rules_free. */
+pk_rules *pk_rules_parse(const char *yaml, size_t len, const char *path, pk_log *log);
+/* Bone groups by name (UTF-8, owned by r), in definition order, built-in
+ * standard groups included; and whether `name` (without '@') names a bone
+ * or morph group. */
+size_t pk_rules_group_count(const pk_rules *r);
+const char *pk_rules_group_name(const pk_rules *r, size_t i);
+bool pk_rules_has_group(const pk_rules *r, const char *name);
+/* Number of distinct patterns a selection holds (0 for NULL). */
+size_t pk_selection_count(const pk_selection *s);
+
+/* What a rename, mirror or retarget did, for the CLI's summary.  Counts are
+ * of distinct names (tracks), not of keys. */
+typedef struct pk_edit_stats {
+    size_t bones, bones_renamed;   /* distinct bone names / renamed ones */
+    size_t morphs, morphs_renamed; /* distinct morph names / renamed ones */
+    size_t ik_renamed;             /* distinct show/IK names renamed */
+    size_t keys_changed;           /* keys whose values changed (mirror, retarget) */
+    size_t keys_added;             /* keys added (retarget: stance bone without keys) */
+    char **unmatched;              /* UTF-8 names no rule matched: bones, then morphs */
+    size_t nunmatched;
+} pk_edit_stats;
+void pk_edit_stats_free(pk_edit_stats *s); /* frees unmatched; s itself is the caller's */
+
+/* Renames bones (and IK names) by the rules' `rename` map and morphs by
+ * `morphs`; with `reverse` the maps are inverted (an exact rule inverts; a
+ * glob inverts when its target has one '*', otherwise it is an error).
+ * Every check runs before the model is touched: a target that does not fit
+ * its field (15 bytes VMD bone/morph, 20 IK, 19 VPD), and two distinct
+ * names ending up the same (both named).  Record order, values and name
+ * padding are kept, so rename then reverse gives back the same bytes.
+ * stats may be NULL. */
+int pk_motion_rename(pk_motion *m, const pk_rules *r, bool reverse, pk_edit_stats *stats,
+                     pk_log *log);
+int pk_pose_rename(pk_pose *p, const pk_rules *r, bool reverse, pk_edit_stats *stats,
+                   pk_log *log);
+
+/* Mirrors left and right: names by the rules' mirror fragments (r NULL:
+ * 左/右), each swapped at the start or the end of a name; transforms of
+ * every bone: translation (x,y,z) -> (-x,y,z), rotation (x,y,z,w) ->
+ * (x,-y,-z,w); camera: position x, rotation y and z negated; light
+ * direction x negated.  Only sign bits change, so mirroring twice gives
+ * the same bytes. */
+int pk_motion_mirror(pk_motion *m, const pk_rules *r, pk_edit_stats *stats, pk_log *log);
+int pk_pose_mirror(pk_pose *p, const pk_rules *r, pk_edit_stats *stats, pk_log *log);
+
+/* Retarget: rename (forward), then the rules' stance corrections, then the
+ * translation scale.  See engine/retarget.c for the math. */
+int pk_motion_retarget(pk_motion *m, const pk_rules *r, pk_edit_stats *stats, pk_log *log);
+int pk_pose_retarget(pk_pose *p, const pk_rules *r, pk_edit_stats *stats, pk_log *log);
 
 /* ======================================================================
  * Overlay, merge, job (engine/overlay.c, engine/merge.c, engine/job.c)

@@ -1,0 +1,1016 @@
+/*
+ * rules.c — loads YAML rule files (libyaml) into the compiled pk_rules.
+ *
+ * Schema (rules/README.md has an example per key):
+ *
+ *   include: FILE | [FILE...]     other rule files, relative to this one
+ *   rename:  {FROM: TO, ...}      bone names; exact, or one '*' captured
+ *   morphs:  {FROM: TO, ...}      morph names, same forms
+ *   groups:  {NAME: [ITEM...]}    bone sets; ITEM = name, glob, @group
+ *   morph_groups: {NAME: [ITEM...]}  morph sets, same forms
+ *   mirror:  [[A, B], ...]        name fragments swapped by mirror
+ *   stance:  [{bone: B, rotate: [X, Y, Z], chain: ITEM | [ITEM...]}, ...]
+ *   scale:   {default: F, bones: {NAME: F, ...}}
+ *
+ * Layers.  The built-in standard.yaml (rules_builtin.c) is layer 0; every
+ * file loaded later is a higher layer, includes before the file including
+ * them, so a file overrides what it includes: a rename source, a group
+ * name, a scale bone or a stance bone defined again replaces the earlier
+ * definition.  Within one file a repeated key is an error.  `mirror` pairs
+ * accumulate over files, but the built-in pairs are dropped as soon as a
+ * loaded file has its own `mirror` key (the built-in 左/右 is the default
+ * "when no rules are given").
+ *
+ * Errors carry FILE:LINE:COL from libyaml's marks (made 1-based); loading
+ * goes on after a validation error so one run reports them all, and the
+ * result is NULL when any error was logged.
+ */
+/* realpath() is XSI; the project otherwise asks for plain POSIX 2008. */
+#define _XOPEN_SOURCE 700
+
+#include "rules_internal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+/* Generated from rules/standard.yaml at build time (rules_embed.py). */
+extern const unsigned char pk_rules_builtin_yaml[];
+extern const size_t pk_rules_builtin_len;
+extern const char pk_rules_builtin_dir[];
+
+#define BUILTIN_NAME "standard.yaml (built-in)"
+#define MAX_INCLUDE_DEPTH 32
+
+typedef struct loader {
+    pk_rules *r;
+    pk_log *log;
+    const char *stack[MAX_INCLUDE_DEPTH]; /* canonical paths being loaded */
+    size_t depth;
+    unsigned layer;
+    bool in_base; /* loading the built-in layer under everything */
+    size_t errors;
+} loader;
+
+typedef struct yfile {
+    yaml_document_t doc;
+    const char *path; /* owned by r->files */
+} yfile;
+
+/* ---- small helpers ---- */
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static void errorf(loader *L, const char *file, int line, int col, const char *fmt, ...)
+    PK_PRINTF(5, 6);
+static void errorf(loader *L, const char *file, int line, int col, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pk_log_set_path(L->log, file);
+    pk_log_vadd(L->log, PK_ERROR, -1, line, col, fmt, ap);
+    va_end(ap);
+    L->errors++;
+}
+
+static pk_where where_of(const yfile *f, const yaml_node_t *n)
+{
+    pk_where w = {f->path, (int)n->start_mark.line + 1, (int)n->start_mark.column + 1};
+    return w;
+}
+
+#define NODE_ERR(L, f, n, ...)                                                                    \
+    errorf((L), (f)->path, (int)(n)->start_mark.line + 1, (int)(n)->start_mark.column + 1,       \
+           __VA_ARGS__)
+
+static const char *node_type_name(const yaml_node_t *n)
+{
+    switch (n->type) {
+    case YAML_SCALAR_NODE:
+        return "a scalar";
+    case YAML_SEQUENCE_NODE:
+        return "a list";
+    case YAML_MAPPING_NODE:
+        return "a mapping";
+    default:
+        return "nothing";
+    }
+}
+
+/* A scalar's text (NUL-terminated by libyaml). */
+static const char *scalar(const yaml_node_t *n)
+{
+    return (const char *)n->data.scalar.value;
+}
+
+/* An empty plain scalar or `~`/`null`: a key given with no value. */
+static bool is_null(const yaml_node_t *n)
+{
+    if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+        return false;
+    const char *s = scalar(n);
+    return !*s || strcmp(s, "~") == 0 || strcmp(s, "null") == 0;
+}
+
+static bool want_string(loader *L, const yfile *f, const yaml_node_t *n, const char *what)
+{
+    if (n->type == YAML_SCALAR_NODE && !is_null(n))
+        return true;
+    NODE_ERR(L, f, n, "%s must be a string, not %s", what,
+             n->type == YAML_SCALAR_NODE ? "empty" : node_type_name(n));
+    return false;
+}
+
+/* Locale-independent number: a YAML scalar that strtod reads completely in
+ * the "C" locale (a German LC_NUMERIC must not turn 0.9 into 0). */
+static bool want_number(loader *L, const yfile *f, const yaml_node_t *n, const char *what,
+                        double *out)
+{
+    if (n->type != YAML_SCALAR_NODE || is_null(n)) {
+        NODE_ERR(L, f, n, "%s must be a number, not %s", what,
+                 n->type == YAML_SCALAR_NODE ? "empty" : node_type_name(n));
+        return false;
+    }
+    const char *s = scalar(n);
+    locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+    locale_t old = c ? uselocale(c) : (locale_t)0;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    int err = errno;
+    if (c) {
+        uselocale(old);
+        freelocale(c);
+    }
+    if (end == s || *end || err || !isfinite(v)) {
+        NODE_ERR(L, f, n, "%s must be a number, not '%s'", what, s);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+static yaml_node_t *node(const yfile *f, int i)
+{
+    return yaml_document_get_node((yaml_document_t *)&f->doc, i);
+}
+
+/* Calls fn for each value of a sequence node, or for a single scalar. */
+typedef void (*item_fn)(loader *L, const yfile *f, yaml_node_t *item, void *ctx);
+static void each_item(loader *L, const yfile *f, yaml_node_t *n, bool scalar_ok, const char *what,
+                      item_fn fn, void *ctx)
+{
+    if (n->type == YAML_SEQUENCE_NODE) {
+        for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top;
+             it++)
+            fn(L, f, node(f, *it), ctx);
+    } else if (scalar_ok && n->type == YAML_SCALAR_NODE && !is_null(n)) {
+        fn(L, f, n, ctx);
+    } else if (!is_null(n)) {
+        NODE_ERR(L, f, n, "%s must be a list, not %s", what, node_type_name(n));
+    }
+}
+
+/* Checks a mapping node; errors on other types (a null node is empty). */
+static bool want_mapping(loader *L, const yfile *f, yaml_node_t *n, const char *what)
+{
+    if (n->type == YAML_MAPPING_NODE)
+        return true;
+    if (!is_null(n))
+        NODE_ERR(L, f, n, "%s must be a mapping, not %s", what, node_type_name(n));
+    return false;
+}
+
+/* Duplicate keys inside one mapping: libyaml keeps both, YAML forbids it. */
+static bool dup_key(loader *L, const yfile *f, yaml_node_t *map, yaml_node_pair_t *upto,
+                    yaml_node_t *key)
+{
+    if (key->type != YAML_SCALAR_NODE)
+        return false;
+    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < upto; p++) {
+        yaml_node_t *k = node(f, p->key);
+        if (k->type == YAML_SCALAR_NODE && strcmp(scalar(k), scalar(key)) == 0) {
+            NODE_ERR(L, f, key, "duplicate key '%s' (first at line %d)", scalar(key),
+                     (int)k->start_mark.line + 1);
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool compile(loader *L, const yfile *f, const yaml_node_t *n, const char *text,
+                    bool glob, pk_pattern *p, const char *what)
+{
+    const char *why;
+    if (pk_pattern_compile(text, glob, p, &why) == 0)
+        return true;
+    NODE_ERR(L, f, n, "%s '%s' %s", what, text, why);
+    return false;
+}
+
+/* ---- rename / morphs ---- */
+
+static bool same_pattern(const pk_pattern *a, const pk_pattern *b)
+{
+    return a->star == b->star && a->len == b->len && memcmp(a->raw, b->raw, a->len) == 0;
+}
+
+static void free_rule(pk_map_rule *m)
+{
+    free(m->from_utf8);
+    free(m->to_utf8);
+}
+
+static void load_map(loader *L, const yfile *f, yaml_node_t *n, pk_map *map, const char *key)
+{
+    if (!want_mapping(L, f, n, key))
+        return;
+    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = node(f, p->key), *v = node(f, p->value);
+        if (!want_string(L, f, k, "a name") || dup_key(L, f, n, p, k))
+            continue;
+        if (!want_string(L, f, v, "a rename target"))
+            continue;
+        pk_map_rule rule = {0};
+        if (!compile(L, f, k, scalar(k), true, &rule.from, "name") ||
+            !compile(L, f, v, scalar(v), true, &rule.to, "target"))
+            continue;
+        if (rule.to.star >= 0 && rule.from.star < 0) {
+            NODE_ERR(L, f, v, "target '%s' has a '*' but its source '%s' has none", scalar(v),
+                     scalar(k));
+            continue;
+        }
+        /* No name field is wider than a VPD name; the exact width of the
+         * output format (15 bytes in VMD) is checked when renaming. */
+        if (rule.to.len > PK_VPD_NAME_BYTES) {
+            NODE_ERR(L, f, v, "target '%s' is %zu bytes in CP932; names hold at most %d",
+                     scalar(v), rule.to.len, PK_VPD_NAME_BYTES);
+            continue;
+        }
+        rule.from_utf8 = dup_str(scalar(k));
+        rule.to_utf8 = dup_str(scalar(v));
+        rule.at = where_of(f, k);
+        rule.to_at = where_of(f, v);
+        rule.layer = L->layer;
+        if (!rule.from_utf8 || !rule.to_utf8) {
+            free_rule(&rule);
+            errorf(L, f->path, 0, 0, "out of memory");
+            continue;
+        }
+        /* A later file's rule for the same source replaces the earlier one. */
+        size_t i;
+        for (i = 0; i < map->n; i++)
+            if (same_pattern(&map->v[i].from, &rule.from))
+                break;
+        if (i < map->n) {
+            free_rule(&map->v[i]);
+            map->v[i] = rule;
+            continue;
+        }
+        if (map->n == map->cap) {
+            size_t cap = map->cap ? map->cap * 2 : 64;
+            pk_map_rule *nv = realloc(map->v, cap * sizeof *nv);
+            if (!nv) {
+                free_rule(&rule);
+                errorf(L, f->path, 0, 0, "out of memory");
+                return;
+            }
+            map->v = nv;
+            map->cap = cap;
+        }
+        map->v[map->n++] = rule;
+    }
+}
+
+/* One-to-one: two sources may not share a target (checked on the merged
+ * map so that overrides across files are taken into account). */
+static void check_one_to_one(loader *L, const pk_map *map, const char *what)
+{
+    for (size_t i = 0; i < map->n; i++)
+        for (size_t j = 0; j < i; j++)
+            if (same_pattern(&map->v[i].to, &map->v[j].to)) {
+                const pk_map_rule *a = &map->v[j], *b = &map->v[i];
+                const pk_map_rule *late = a->layer > b->layer ? a : b;
+                const pk_map_rule *early = late == a ? b : a;
+                errorf(L, late->to_at.file, late->to_at.line, late->to_at.col,
+                       "%s '%s' and '%s' both map to '%s' (rules must be one-to-one)", what,
+                       early->from_utf8, late->from_utf8, late->to_utf8);
+            }
+}
+
+/* ---- groups ---- */
+
+static void free_group(pk_group *g)
+{
+    for (size_t i = 0; i < g->n; i++)
+        free(g->v[i].text);
+    free(g->v);
+    free(g->name);
+    memset(g, 0, sizeof *g);
+}
+
+static void group_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
+{
+    pk_group *g = ctx;
+    if (!want_string(L, f, n, "a group item"))
+        return;
+    const char *s = scalar(n);
+    pk_group_item it = {0};
+    it.at = where_of(f, n);
+    if (s[0] == '@') {
+        if (!s[1]) {
+            NODE_ERR(L, f, n, "group reference '@' names no group");
+            return;
+        }
+        it.ref = true;
+        it.text = dup_str(s + 1);
+    } else {
+        if (!compile(L, f, n, s, true, &it.pat, "name"))
+            return;
+        it.text = dup_str(s);
+    }
+    if (!it.text) {
+        errorf(L, f->path, 0, 0, "out of memory");
+        return;
+    }
+    if (g->n == g->cap) {
+        size_t cap = g->cap ? g->cap * 2 : 16;
+        pk_group_item *nv = realloc(g->v, cap * sizeof *nv);
+        if (!nv) {
+            free(it.text);
+            errorf(L, f->path, 0, 0, "out of memory");
+            return;
+        }
+        g->v = nv;
+        g->cap = cap;
+    }
+    g->v[g->n++] = it;
+}
+
+static void load_groups(loader *L, const yfile *f, yaml_node_t *n, pk_group_set *set,
+                        const char *key)
+{
+    if (!want_mapping(L, f, n, key))
+        return;
+    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = node(f, p->key), *v = node(f, p->value);
+        if (!want_string(L, f, k, "a group name") || dup_key(L, f, n, p, k))
+            continue;
+        const char *name = scalar(k);
+        if (name[0] == '@' || strchr(name, ',') || strchr(name, '*')) {
+            NODE_ERR(L, f, k, "group name '%s' may not start with '@' or contain ',' or '*'",
+                     name);
+            continue;
+        }
+        if (v->type != YAML_SEQUENCE_NODE) {
+            NODE_ERR(L, f, v, "group '%s' must be a list, not %s", name, node_type_name(v));
+            continue;
+        }
+        pk_group g = {0};
+        g.at = where_of(f, k);
+        g.name = dup_str(name);
+        each_item(L, f, v, false, "a group", group_item, &g);
+        size_t i;
+        for (i = 0; i < set->n; i++)
+            if (strcmp(set->v[i].name, name) == 0)
+                break;
+        if (i < set->n) {
+            free_group(&set->v[i]);
+            set->v[i] = g;
+            continue;
+        }
+        if (set->n == set->cap) {
+            size_t cap = set->cap ? set->cap * 2 : 32;
+            pk_group *nv = realloc(set->v, cap * sizeof *nv);
+            if (!nv) {
+                free_group(&g);
+                errorf(L, f->path, 0, 0, "out of memory");
+                return;
+            }
+            set->v = nv;
+            set->cap = cap;
+        }
+        set->v[set->n++] = g;
+    }
+}
+
+const pk_group *pk_rules_find_group(const pk_rules *r, const char *name, bool morph)
+{
+    const pk_group_set *set = morph ? &r->morph_groups : &r->groups;
+    for (size_t i = 0; i < set->n; i++)
+        if (strcmp(set->v[i].name, name) == 0)
+            return &set->v[i];
+    return NULL;
+}
+
+/* Every @ref must name a group (bone or morph set); no group may reach
+ * itself through references. */
+static void check_refs(loader *L, const pk_group *g, const char *label)
+{
+    for (size_t i = 0; i < g->n; i++) {
+        const pk_group_item *it = &g->v[i];
+        if (it->ref && !pk_rules_find_group(L->r, it->text, false) &&
+            !pk_rules_find_group(L->r, it->text, true))
+            errorf(L, it->at.file, it->at.line, it->at.col, "%s references unknown group @%s",
+                   label, it->text);
+    }
+}
+
+static bool reaches(const pk_rules *r, const pk_group *from, const pk_group *target, int depth)
+{
+    if (depth > 64)
+        return true;
+    for (size_t i = 0; i < from->n; i++) {
+        if (!from->v[i].ref)
+            continue;
+        for (int m = 0; m < 2; m++) {
+            const pk_group *g = pk_rules_find_group(r, from->v[i].text, m == 1);
+            if (g && (g == target || reaches(r, g, target, depth + 1)))
+                return true;
+        }
+    }
+    return false;
+}
+
+static void check_groups(loader *L)
+{
+    for (int m = 0; m < 2; m++) {
+        const pk_group_set *set = m ? &L->r->morph_groups : &L->r->groups;
+        for (size_t i = 0; i < set->n; i++) {
+            char label[160];
+            snprintf(label, sizeof label, "group '%s'", set->v[i].name);
+            check_refs(L, &set->v[i], label);
+            if (reaches(L->r, &set->v[i], &set->v[i], 0))
+                errorf(L, set->v[i].at.file, set->v[i].at.line, set->v[i].at.col,
+                       "group '%s' refers back to itself (a cycle of @references)",
+                       set->v[i].name);
+        }
+    }
+    for (size_t i = 0; i < L->r->nstance; i++)
+        check_refs(L, &L->r->stance[i].chain, "stance chain");
+}
+
+/* ---- mirror ---- */
+
+static void mirror_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
+{
+    (void)ctx;
+    pk_rules *r = L->r;
+    if (n->type != YAML_SEQUENCE_NODE ||
+        n->data.sequence.items.top - n->data.sequence.items.start != 2) {
+        NODE_ERR(L, f, n, "a mirror pair must be a list of two names, like [左, 右]");
+        return;
+    }
+    yaml_node_t *a = node(f, n->data.sequence.items.start[0]);
+    yaml_node_t *b = node(f, n->data.sequence.items.start[1]);
+    if (!want_string(L, f, a, "a mirror fragment") || !want_string(L, f, b, "a mirror fragment"))
+        return;
+    pk_mirror_pair pair = {0};
+    if (!compile(L, f, a, scalar(a), false, &pair.a, "mirror fragment") ||
+        !compile(L, f, b, scalar(b), false, &pair.b, "mirror fragment"))
+        return;
+    if (same_pattern(&pair.a, &pair.b)) {
+        NODE_ERR(L, f, n, "mirror pair swaps '%s' with itself", scalar(a));
+        return;
+    }
+    pk_mirror_pair *nv = realloc(r->mirror, (r->nmirror + 1) * sizeof *nv);
+    if (!nv)
+        return;
+    r->mirror = nv;
+    pair.a_utf8 = dup_str(scalar(a));
+    pair.b_utf8 = dup_str(scalar(b));
+    pair.at = where_of(f, n);
+    r->mirror[r->nmirror++] = pair;
+}
+
+static void clear_mirror(pk_rules *r)
+{
+    for (size_t i = 0; i < r->nmirror; i++) {
+        free(r->mirror[i].a_utf8);
+        free(r->mirror[i].b_utf8);
+    }
+    r->nmirror = 0;
+}
+
+static void load_mirror(loader *L, const yfile *f, yaml_node_t *n)
+{
+    if (!L->in_base && !L->r->mirror_from_file) {
+        clear_mirror(L->r);
+        L->r->mirror_from_file = true;
+    }
+    if (n->type != YAML_SEQUENCE_NODE) {
+        if (!is_null(n))
+            NODE_ERR(L, f, n, "mirror must be a list of pairs, not %s", node_type_name(n));
+        return;
+    }
+    each_item(L, f, n, false, "mirror", mirror_item, NULL);
+}
+
+/* ---- stance ---- */
+
+/* r from Euler angles in degrees: rotate about X first, then Y, then Z
+ * (r = qz·qy·qx).  A single-axis rotation, the usual case, is the same in
+ * every order. */
+void pk_euler_deg_to_quat(const double deg[3], float q[4])
+{
+    double h[3];
+    for (int i = 0; i < 3; i++)
+        h[i] = deg[i] * (3.14159265358979323846 / 180.0) * 0.5;
+    double cx = cos(h[0]), sx = sin(h[0]), cy = cos(h[1]), sy = sin(h[1]), cz = cos(h[2]),
+           sz = sin(h[2]);
+    /* qz·qy·qx expanded. */
+    q[0] = (float)(sx * cy * cz - cx * sy * sz);
+    q[1] = (float)(cx * sy * cz + sx * cy * sz);
+    q[2] = (float)(cx * cy * sz - sx * sy * cz);
+    q[3] = (float)(cx * cy * cz + sx * sy * sz);
+}
+
+static void stance_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
+{
+    (void)ctx;
+    if (n->type != YAML_MAPPING_NODE) {
+        NODE_ERR(L, f, n, "a stance entry must be a mapping {bone, rotate, chain}, not %s",
+                 node_type_name(n));
+        return;
+    }
+    pk_stance_rule st = {0};
+    st.at = where_of(f, n);
+    bool have_bone = false, have_rot = false, ok = true;
+    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = node(f, p->key), *v = node(f, p->value);
+        if (!want_string(L, f, k, "a key") || dup_key(L, f, n, p, k)) {
+            ok = false;
+            continue;
+        }
+        const char *key = scalar(k);
+        if (strcmp(key, "bone") == 0) {
+            if (!want_string(L, f, v, "stance bone") ||
+                !compile(L, f, v, scalar(v), false, &st.bone, "stance bone")) {
+                ok = false;
+                continue;
+            }
+            free(st.bone_utf8);
+            st.bone_utf8 = dup_str(scalar(v));
+            have_bone = true;
+        } else if (strcmp(key, "rotate") == 0) {
+            if (v->type != YAML_SEQUENCE_NODE ||
+                v->data.sequence.items.top - v->data.sequence.items.start != 3) {
+                NODE_ERR(L, f, v, "rotate must be a list of three angles in degrees [X, Y, Z]");
+                ok = false;
+                continue;
+            }
+            for (int i = 0; i < 3; i++)
+                if (!want_number(L, f, node(f, v->data.sequence.items.start[i]), "an angle",
+                                 &st.rotate_deg[i]))
+                    ok = false;
+            have_rot = true;
+        } else if (strcmp(key, "chain") == 0) {
+            each_item(L, f, v, true, "chain", group_item, &st.chain);
+        } else {
+            NODE_ERR(L, f, k, "unknown key '%s' in a stance entry (expected bone, rotate, chain)",
+                     key);
+            ok = false;
+        }
+    }
+    if (ok && !have_bone) {
+        NODE_ERR(L, f, n, "stance entry has no 'bone'");
+        ok = false;
+    }
+    if (ok && !have_rot) {
+        NODE_ERR(L, f, n, "stance entry has no 'rotate'");
+        ok = false;
+    }
+    pk_rules *r = L->r;
+    pk_stance_rule *nv = ok ? realloc(r->stance, (r->nstance + 1) * sizeof *nv) : NULL;
+    if (!nv) {
+        free(st.bone_utf8);
+        free_group(&st.chain);
+        return;
+    }
+    r->stance = nv;
+    pk_euler_deg_to_quat(st.rotate_deg, st.r);
+    /* A later file's entry for the same bone replaces the earlier one. */
+    for (size_t i = 0; i < r->nstance; i++)
+        if (same_pattern(&r->stance[i].bone, &st.bone)) {
+            free(r->stance[i].bone_utf8);
+            free_group(&r->stance[i].chain);
+            r->stance[i] = st;
+            return;
+        }
+    r->stance[r->nstance++] = st;
+}
+
+static void load_stance(loader *L, const yfile *f, yaml_node_t *n)
+{
+    if (n->type != YAML_SEQUENCE_NODE) {
+        if (!is_null(n))
+            NODE_ERR(L, f, n, "stance must be a list of entries, not %s", node_type_name(n));
+        return;
+    }
+    each_item(L, f, n, false, "stance", stance_item, NULL);
+}
+
+/* ---- scale ---- */
+
+static void load_scale(loader *L, const yfile *f, yaml_node_t *n)
+{
+    if (!want_mapping(L, f, n, "scale"))
+        return;
+    pk_rules *r = L->r;
+    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = node(f, p->key), *v = node(f, p->value);
+        if (!want_string(L, f, k, "a key") || dup_key(L, f, n, p, k))
+            continue;
+        const char *key = scalar(k);
+        if (strcmp(key, "default") == 0) {
+            double d;
+            if (want_number(L, f, v, "scale default", &d)) {
+                r->scale_default = d;
+                r->scale_set = true;
+            }
+            continue;
+        }
+        if (strcmp(key, "bones") != 0) {
+            NODE_ERR(L, f, k, "unknown key '%s' in scale (expected default, bones)", key);
+            continue;
+        }
+        if (!want_mapping(L, f, v, "scale bones"))
+            continue;
+        for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top;
+             q++) {
+            yaml_node_t *bk = node(f, q->key), *bv = node(f, q->value);
+            if (!want_string(L, f, bk, "a bone name") || dup_key(L, f, v, q, bk))
+                continue;
+            pk_scale_rule s = {0};
+            if (!compile(L, f, bk, scalar(bk), true, &s.bone, "bone") ||
+                !want_number(L, f, bv, "a scale factor", &s.factor))
+                continue;
+            s.at = where_of(f, bk);
+            s.layer = L->layer;
+            size_t i;
+            for (i = 0; i < r->nscale; i++)
+                if (same_pattern(&r->scale[i].bone, &s.bone))
+                    break;
+            if (i < r->nscale) {
+                free(r->scale[i].bone_utf8);
+            } else {
+                pk_scale_rule *nv = realloc(r->scale, (r->nscale + 1) * sizeof *nv);
+                if (!nv)
+                    continue;
+                r->scale = nv;
+                r->nscale++;
+            }
+            s.bone_utf8 = dup_str(scalar(bk));
+            r->scale[i] = s;
+        }
+    }
+}
+
+/* ---- files and includes ---- */
+
+static const char *keep_path(loader *L, const char *path)
+{
+    char **nv = realloc(L->r->files, (L->r->nfiles + 1) * sizeof *nv);
+    if (!nv)
+        return NULL;
+    L->r->files = nv;
+    char *d = dup_str(path);
+    if (!d)
+        return NULL;
+    L->r->files[L->r->nfiles++] = d;
+    return d;
+}
+
+static int load_buffer(loader *L, const char *data, size_t len, const char *path,
+                       const char *canon);
+
+static bool file_exists(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    if (fp)
+        fclose(fp);
+    return fp != NULL;
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return NULL;
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n == cap) {
+            cap = cap ? cap * 2 : 8192;
+            char *nb = realloc(buf, cap + 1);
+            if (!nb) {
+                free(buf);
+                fclose(fp);
+                return NULL;
+            }
+            buf = nb;
+        }
+        size_t got = fread(buf + n, 1, cap - n, fp);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    bool bad = ferror(fp) != 0;
+    fclose(fp);
+    if (bad) {
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+static int load_path(loader *L, const char *path, const char *inc_file, int line, int col)
+{
+    char canon[PATH_MAX];
+    if (!realpath(path, canon)) {
+        if (inc_file)
+            errorf(L, inc_file, line, col, "cannot open included file '%s': %s", path,
+                   strerror(errno));
+        else
+            errorf(L, path, 0, 0, "cannot open rules: %s", strerror(errno));
+        return -1;
+    }
+    size_t len;
+    char *data = read_all(path, &len);
+    if (!data) {
+        errorf(L, inc_file ? inc_file : path, line, col, "cannot read rules file '%s': %s", path,
+               strerror(errno));
+        return -1;
+    }
+    int rc = load_buffer(L, data, len, path, canon);
+    free(data);
+    return rc;
+}
+
+static int load_builtin(loader *L)
+{
+    return load_buffer(L, (const char *)pk_rules_builtin_yaml, pk_rules_builtin_len, BUILTIN_NAME,
+                       BUILTIN_NAME);
+}
+
+/* include resolution: beside the including file, then the installed rules
+ * folder, then (for standard.yaml) the built-in copy. */
+static void include_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
+{
+    (void)ctx;
+    if (!want_string(L, f, n, "an include"))
+        return;
+    const char *name = scalar(n);
+    int line = (int)n->start_mark.line + 1, col = (int)n->start_mark.column + 1;
+    char buf[PATH_MAX];
+    const char *found = NULL;
+    if (name[0] == '/') {
+        found = name;
+    } else {
+        const char *slash = strrchr(f->path, '/');
+        bool builtin = strcmp(f->path, BUILTIN_NAME) == 0;
+        if (!builtin && slash)
+            snprintf(buf, sizeof buf, "%.*s/%s", (int)(slash - f->path), f->path, name);
+        else
+            snprintf(buf, sizeof buf, "%s", name);
+        if (!builtin && file_exists(buf)) {
+            found = buf;
+        } else {
+            snprintf(buf, sizeof buf, "%s/%s", pk_rules_builtin_dir, name);
+            if (file_exists(buf))
+                found = buf;
+        }
+    }
+    if (!found) {
+        if (strcmp(name, "standard.yaml") == 0) {
+            for (size_t i = 0; i < L->depth; i++)
+                if (strcmp(L->stack[i], BUILTIN_NAME) == 0) {
+                    errorf(L, f->path, line, col, "include cycle: '%s' includes itself", name);
+                    return;
+                }
+            load_builtin(L);
+            return;
+        }
+        errorf(L, f->path, line, col, "cannot find included file '%s'", name);
+        return;
+    }
+    char canon[PATH_MAX];
+    if (realpath(found, canon)) {
+        for (size_t i = 0; i < L->depth; i++)
+            if (strcmp(L->stack[i], canon) == 0) {
+                errorf(L, f->path, line, col, "include cycle: '%s' is already being loaded",
+                       name);
+                return;
+            }
+    }
+    load_path(L, found, f->path, line, col);
+}
+
+static void load_doc(loader *L, const yfile *f)
+{
+    yaml_node_t *root = yaml_document_get_root_node((yaml_document_t *)&f->doc);
+    if (!root || is_null(root))
+        return; /* an empty file is an empty rule set */
+    if (root->type != YAML_MAPPING_NODE) {
+        NODE_ERR(L, f, root, "a rules file must be a mapping of keys, not %s",
+                 node_type_name(root));
+        return;
+    }
+    /* Includes first, whatever their place in the file: the including
+     * file's own rules are a later layer and override them. */
+    for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;
+         p++) {
+        yaml_node_t *k = node(f, p->key);
+        if (k->type == YAML_SCALAR_NODE && strcmp(scalar(k), "include") == 0)
+            each_item(L, f, node(f, p->value), true, "include", include_item, NULL);
+    }
+    L->layer++;
+    for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;
+         p++) {
+        yaml_node_t *k = node(f, p->key), *v = node(f, p->value);
+        if (!want_string(L, f, k, "a key") || dup_key(L, f, root, p, k))
+            continue;
+        const char *key = scalar(k);
+        if (strcmp(key, "include") == 0)
+            continue;
+        else if (strcmp(key, "rename") == 0)
+            load_map(L, f, v, &L->r->rename, "rename");
+        else if (strcmp(key, "morphs") == 0)
+            load_map(L, f, v, &L->r->morphs, "morphs");
+        else if (strcmp(key, "groups") == 0)
+            load_groups(L, f, v, &L->r->groups, "groups");
+        else if (strcmp(key, "morph_groups") == 0)
+            load_groups(L, f, v, &L->r->morph_groups, "morph_groups");
+        else if (strcmp(key, "mirror") == 0)
+            load_mirror(L, f, v);
+        else if (strcmp(key, "stance") == 0)
+            load_stance(L, f, v);
+        else if (strcmp(key, "scale") == 0)
+            load_scale(L, f, v);
+        else
+            NODE_ERR(L, f, k,
+                     "unknown key '%s' (expected include, rename, morphs, groups, "
+                     "morph_groups, mirror, stance, scale)",
+                     key);
+    }
+}
+
+static int load_buffer(loader *L, const char *data, size_t len, const char *path,
+                       const char *canon)
+{
+    if (L->depth == MAX_INCLUDE_DEPTH) {
+        errorf(L, path, 0, 0, "includes nest deeper than %d files", MAX_INCLUDE_DEPTH);
+        return -1;
+    }
+    yfile f;
+    f.path = keep_path(L, path);
+    const char *canon_kept = keep_path(L, canon);
+    if (!f.path || !canon_kept) {
+        errorf(L, path, 0, 0, "out of memory");
+        return -1;
+    }
+    yaml_parser_t parser;
+    if (!yaml_parser_initialize(&parser)) {
+        errorf(L, path, 0, 0, "out of memory");
+        return -1;
+    }
+    yaml_parser_set_input_string(&parser, (const unsigned char *)data, len);
+    int rc = 0;
+    if (!yaml_parser_load(&parser, &f.doc)) {
+        errorf(L, path, (int)parser.problem_mark.line + 1, (int)parser.problem_mark.column + 1,
+               "YAML syntax error: %s%s%s", parser.problem ? parser.problem : "malformed",
+               parser.context ? " " : "", parser.context ? parser.context : "");
+        yaml_parser_delete(&parser);
+        return -1;
+    }
+    L->stack[L->depth++] = canon_kept;
+    load_doc(L, &f);
+    L->depth--;
+    yaml_document_delete(&f.doc);
+    yaml_parser_delete(&parser);
+    return rc;
+}
+
+/* ---- public ---- */
+
+void pk_rules_free(pk_rules *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->nfiles; i++)
+        free(r->files[i]);
+    free(r->files);
+    for (int m = 0; m < 2; m++) {
+        pk_map *map = m ? &r->morphs : &r->rename;
+        for (size_t i = 0; i < map->n; i++)
+            free_rule(&map->v[i]);
+        free(map->v);
+        pk_group_set *set = m ? &r->morph_groups : &r->groups;
+        for (size_t i = 0; i < set->n; i++)
+            free_group(&set->v[i]);
+        free(set->v);
+    }
+    clear_mirror(r);
+    free(r->mirror);
+    for (size_t i = 0; i < r->nstance; i++) {
+        free(r->stance[i].bone_utf8);
+        free_group(&r->stance[i].chain);
+    }
+    free(r->stance);
+    for (size_t i = 0; i < r->nscale; i++)
+        free(r->scale[i].bone_utf8);
+    free(r->scale);
+    free(r);
+}
+
+static pk_rules *finish(loader *L)
+{
+    if (!L->errors) {
+        check_groups(L);
+        check_one_to_one(L, &L->r->rename, "bones");
+        check_one_to_one(L, &L->r->morphs, "morphs");
+    }
+    if (L->errors) {
+        pk_rules_free(L->r);
+        return NULL;
+    }
+    return L->r;
+}
+
+static bool start(loader *L, pk_log *log)
+{
+    memset(L, 0, sizeof *L);
+    L->log = log;
+    L->r = calloc(1, sizeof *L->r);
+    if (!L->r) {
+        pk_error(log, "out of memory");
+        return false;
+    }
+    L->r->scale_default = 1.0;
+    /* The lowest layer: the built-in standard groups and mirror pairs. */
+    L->in_base = true;
+    load_builtin(L);
+    L->in_base = false;
+    if (L->errors) {
+        pk_rules_free(L->r);
+        return false;
+    }
+    return true;
+}
+
+pk_rules *pk_rules_default(pk_log *log)
+{
+    loader L;
+    if (!start(&L, log))
+        return NULL;
+    return finish(&L);
+}
+
+pk_rules *pk_rules_load(const char *path, pk_log *log)
+{
+    loader L;
+    if (!start(&L, log))
+        return NULL;
+    load_path(&L, path, NULL, 0, 0);
+    return finish(&L);
+}
+
+pk_rules *pk_rules_parse(const char *yaml, size_t len, const char *path, pk_log *log)
+{
+    loader L;
+    if (!start(&L, log))
+        return NULL;
+    const char *p = path ? path : "<rules>";
+    char canon[PATH_MAX];
+    load_buffer(&L, yaml, len, p, path && realpath(path, canon) ? canon : p);
+    return finish(&L);
+}
+
+size_t pk_rules_group_count(const pk_rules *r)
+{
+    return r ? r->groups.n : 0;
+}
+
+const char *pk_rules_group_name(const pk_rules *r, size_t i)
+{
+    return r && i < r->groups.n ? r->groups.v[i].name : NULL;
+}
+
+bool pk_rules_has_group(const pk_rules *r, const char *name)
+{
+    return r && (pk_rules_find_group(r, name, false) || pk_rules_find_group(r, name, true));
+}

@@ -1,0 +1,265 @@
+/*
+ * select.c — name patterns and bone/morph selections ("NAME,@group,glob*").
+ *
+ * Matching is on CP932 bytes, never on decoded text: the file's bytes are
+ * the truth and decoding can fail on names MMD cut in the middle of a
+ * character.  An exact pattern longer than a format's field also matches
+ * the name as MMD would have stored it: cut at 15 bytes (VMD) or 19 bytes
+ * (VPD), either at the raw byte (which may leave a lone lead byte) or at the
+ * last character boundary (FORMATS.md §4).
+ */
+#include "rules_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct pk_selection {
+    pk_pattern *v;
+    size_t n, cap;
+};
+
+static bool is_lead(uint8_t b)
+{
+    return (b >= 0x81 && b <= 0x9F) || (b >= 0xE0 && b <= 0xFC);
+}
+
+bool pk_cp932_is_boundary(const uint8_t *raw, size_t len, size_t pos)
+{
+    size_t i = 0;
+    while (i < pos && i < len)
+        i += is_lead(raw[i]) ? 2 : 1;
+    return i == pos;
+}
+
+int pk_pattern_compile(const char *utf8, bool allow_glob, pk_pattern *p, const char **why)
+{
+    memset(p, 0, sizeof *p);
+    p->star = -1;
+    uint8_t *raw;
+    size_t len;
+    if (pk_utf8_to_cp932(utf8, &raw, &len) != 0) {
+        *why = "does not encode to CP932";
+        return -1;
+    }
+    int rc = 0;
+    size_t stars = 0;
+    for (size_t i = 0; i < len; i++)
+        stars += raw[i] == '*';
+    if (len == 0) {
+        *why = "is empty";
+        rc = -1;
+    } else if (stars > 1) {
+        *why = "has more than one '*'";
+        rc = -1;
+    } else if (stars == 1 && !allow_glob) {
+        *why = "may not contain '*' here";
+        rc = -1;
+    } else if (len - stars > PK_PATTERN_MAX) {
+        *why = "is too long";
+        rc = -1;
+    } else {
+        size_t o = 0;
+        for (size_t i = 0; i < len; i++) {
+            if (raw[i] == '*')
+                p->star = (long)i;
+            else
+                p->raw[o++] = raw[i];
+        }
+        p->len = o;
+    }
+    free(raw);
+    return rc;
+}
+
+static bool match_cut(const pk_pattern *p, const uint8_t *raw, size_t len, size_t field)
+{
+    if (p->len <= field || len > field)
+        return false;
+    if (len == field && memcmp(raw, p->raw, field) == 0)
+        return true;
+    size_t b = pk_cp932_boundary(p->raw, field);
+    return len == b && memcmp(raw, p->raw, b) == 0;
+}
+
+bool pk_pattern_match(const pk_pattern *p, const uint8_t *raw, size_t len, size_t *cap_off,
+                      size_t *cap_len)
+{
+    if (p->star < 0) {
+        if (len == p->len && memcmp(raw, p->raw, len) == 0)
+            return true;
+        return match_cut(p, raw, len, PK_VMD_NAME_BYTES) ||
+               match_cut(p, raw, len, PK_VPD_NAME_BYTES);
+    }
+    size_t pre = (size_t)p->star, suf = p->len - pre;
+    if (len < pre + suf)
+        return false;
+    if (memcmp(raw, p->raw, pre) != 0 || memcmp(raw + len - suf, p->raw + pre, suf) != 0)
+        return false;
+    /* The suffix must start a character: "*左" must not match a name whose
+     * last double-byte character merely ends in the byte 0x8D. */
+    if (suf && !pk_cp932_is_boundary(raw, len, len - suf))
+        return false;
+    if (cap_off)
+        *cap_off = pre;
+    if (cap_len)
+        *cap_len = len - pre - suf;
+    return true;
+}
+
+/* ---- selections ---- */
+
+static int sel_push(pk_selection *s, const pk_pattern *p)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->v[i].star == p->star && s->v[i].len == p->len &&
+            memcmp(s->v[i].raw, p->raw, p->len) == 0)
+            return 0;
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 32;
+        pk_pattern *v = realloc(s->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        s->v = v;
+        s->cap = cap;
+    }
+    s->v[s->n++] = *p;
+    return 0;
+}
+
+int pk_selection_add_group(pk_selection *s, const pk_rules *r, const pk_group *g, pk_log *log,
+                           int depth)
+{
+    if (depth > 64) {
+        pk_error(log, "group @%s: references nest too deep (a cycle?)", g->name ? g->name : "");
+        return -1;
+    }
+    for (size_t i = 0; i < g->n; i++) {
+        const pk_group_item *it = &g->v[i];
+        if (!it->ref) {
+            if (sel_push(s, &it->pat) != 0) {
+                pk_error(log, "out of memory");
+                return -1;
+            }
+            continue;
+        }
+        const pk_group *b = pk_rules_find_group(r, it->text, false);
+        const pk_group *m = pk_rules_find_group(r, it->text, true);
+        if (!b && !m) {
+            pk_error(log, "unknown group @%s", it->text);
+            return -1;
+        }
+        if (b && pk_selection_add_group(s, r, b, log, depth + 1) != 0)
+            return -1;
+        if (m && pk_selection_add_group(s, r, m, log, depth + 1) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int add_item(pk_selection *s, const pk_rules *r, const char *item, pk_log *log)
+{
+    if (item[0] == '@') {
+        const pk_group *b = pk_rules_find_group(r, item + 1, false);
+        const pk_group *m = pk_rules_find_group(r, item + 1, true);
+        if (!b && !m) {
+            pk_error(log, "unknown group '%s'", item);
+            return -1;
+        }
+        if (b && pk_selection_add_group(s, r, b, log, 0) != 0)
+            return -1;
+        if (m && pk_selection_add_group(s, r, m, log, 0) != 0)
+            return -1;
+        return 0;
+    }
+    pk_pattern p;
+    const char *why;
+    if (pk_pattern_compile(item, true, &p, &why) != 0) {
+        pk_error(log, "name '%s' in selection %s", item, why);
+        return -1;
+    }
+    if (sel_push(s, &p) != 0) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+static pk_selection *parse_with(const pk_rules *r, const char *spec, pk_log *log)
+{
+    pk_selection *s = calloc(1, sizeof *s);
+    char *copy = malloc(strlen(spec) + 1);
+    if (!s || !copy) {
+        free(s);
+        free(copy);
+        pk_error(log, "out of memory");
+        return NULL;
+    }
+    strcpy(copy, spec);
+    int rc = 0;
+    char *p = copy;
+    for (;;) {
+        char *comma = strchr(p, ',');
+        if (comma)
+            *comma = '\0';
+        /* Trim ASCII blanks around an item; inner blanks belong to the name. */
+        while (*p == ' ' || *p == '\t')
+            p++;
+        size_t n = strlen(p);
+        while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+            p[--n] = '\0';
+        if (n == 0) {
+            pk_error(log, "empty name in selection '%s'", spec);
+            rc = -1;
+        } else if (add_item(s, r, p, log) != 0) {
+            rc = -1;
+        }
+        if (!comma || rc)
+            break;
+        p = comma + 1;
+    }
+    free(copy);
+    if (rc) {
+        pk_selection_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+pk_selection *pk_selection_parse(const pk_rules *r, const char *spec, pk_log *log)
+{
+    if (!spec) {
+        pk_error(log, "no selection given");
+        return NULL;
+    }
+    if (r)
+        return parse_with(r, spec, log);
+    pk_rules *std = pk_rules_default(log);
+    if (!std)
+        return NULL;
+    pk_selection *s = parse_with(std, spec, log);
+    pk_rules_free(std);
+    return s;
+}
+
+void pk_selection_free(pk_selection *s)
+{
+    if (!s)
+        return;
+    free(s->v);
+    free(s);
+}
+
+bool pk_selection_has(const pk_selection *s, const void *raw, size_t len)
+{
+    if (!s)
+        return false;
+    for (size_t i = 0; i < s->n; i++)
+        if (pk_pattern_match(&s->v[i], raw, len, NULL, NULL))
+            return true;
+    return false;
+}
+
+size_t pk_selection_count(const pk_selection *s)
+{
+    return s ? s->n : 0;
+}
