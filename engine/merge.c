@@ -1,0 +1,595 @@
+/* merge.c — several motions (and poses) combined into one.
+ *
+ * Every input's records are shifted by the input's offset and re-interned
+ * into the output's name table.  A "key" is (section, name, frame) for bone
+ * and morph records and (section, frame) for camera, light, shadow and IK
+ * records.  When several inputs hold the same key the policy picks one
+ * input (last: the highest index, as when MMD loads motions one after
+ * another; first: the lowest) and the records of the other inputs for that
+ * key are dropped; if their value differed it is a conflict and reported.
+ * Duplicate keys inside ONE input are not conflicts: they are the input's
+ * own business (FORMATS.md §3.11) and stay as they are.
+ *
+ * The output keeps file order input after input, so a motion merged with
+ * an empty one writes back byte-identical: the header, model name, the
+ * point where the file ended and trailing bytes come from the first input
+ * that has records, and name paddings travel with their records.
+ */
+#include "posekit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a pose as a motion ---- */
+
+pk_motion *pk_motion_from_pose(const pk_pose *p, uint32_t frame, pk_log *log)
+{
+    pk_motion *m = pk_motion_new();
+    if (!m) {
+        pk_error(log, "out of memory");
+        return NULL;
+    }
+    if (p->model && p->model_len) {
+        size_t len = p->model_len;
+        if (len > PK_VMD_MODEL_BYTES) {
+            len = pk_cp932_boundary(p->model, PK_VMD_MODEL_BYTES);
+            pk_warning(log, "model name cut to %zu bytes to fit the VMD header", len);
+        }
+        if (pk_motion_set_model(m, p->model, len, log) != 0)
+            goto fail;
+    }
+    for (size_t i = 0; i < p->nbones; i++) {
+        size_t len;
+        const uint8_t *raw = pk_names_raw(p->names, p->bones[i].name, &len);
+        if (len > PK_VMD_NAME_BYTES) {
+            pk_error(log, "bone name '%s' is %zu bytes; a VMD bone name holds at most %d",
+                     pk_names_utf8(p->names, p->bones[i].name), len, PK_VMD_NAME_BYTES);
+            goto fail;
+        }
+        pk_bone_key *k = pk_motion_push_bone(m);
+        pk_name_id id = pk_names_intern(m->names, raw, len);
+        if (!k || id == PK_NO_NAME)
+            goto oom;
+        k->name = id;
+        k->frame = frame;
+        memcpy(k->pos, p->bones[i].pos, sizeof k->pos);
+        memcpy(k->rot, p->bones[i].rot, sizeof k->rot);
+        pk_interp_linear(k->interp);
+    }
+    for (size_t i = 0; i < p->nmorphs; i++) {
+        size_t len;
+        const uint8_t *raw = pk_names_raw(p->names, p->morphs[i].name, &len);
+        if (len > PK_VMD_NAME_BYTES) {
+            pk_error(log, "morph name '%s' is %zu bytes; a VMD morph name holds at most %d",
+                     pk_names_utf8(p->names, p->morphs[i].name), len, PK_VMD_NAME_BYTES);
+            goto fail;
+        }
+        pk_morph_key *k = pk_motion_push_morph(m);
+        pk_name_id id = pk_names_intern(m->names, raw, len);
+        if (!k || id == PK_NO_NAME)
+            goto oom;
+        k->name = id;
+        k->frame = frame;
+        k->weight = p->morphs[i].weight;
+    }
+    return m;
+oom:
+    pk_error(log, "out of memory");
+fail:
+    pk_motion_free(m);
+    return NULL;
+}
+
+/* ---- records as entries ---- */
+
+typedef struct entry {
+    uint32_t sec;   /* pk_section */
+    uint32_t name;  /* id in the output's names (0 for unnamed sections) */
+    uint32_t frame; /* after the offset */
+    uint32_t input;
+    uint32_t rec;  /* index in the input's section array */
+    bool drop;
+} entry;
+
+static int cmp_entry(const void *pa, const void *pb)
+{
+    const entry *a = pa, *b = pb;
+    if (a->sec != b->sec)
+        return a->sec < b->sec ? -1 : 1;
+    if (a->name != b->name)
+        return a->name < b->name ? -1 : 1;
+    if (a->frame != b->frame)
+        return a->frame < b->frame ? -1 : 1;
+    if (a->input != b->input)
+        return a->input < b->input ? -1 : 1;
+    return (a->rec > b->rec) - (a->rec < b->rec);
+}
+
+typedef struct merger {
+    const pk_motion **src;
+    size_t n;
+    const pk_merge_input *in;
+    pk_motion *out;
+    uint32_t **name_map; /* per input: its name id -> output id (PK_NO_NAME = not yet) */
+    uint32_t **pad_map;
+    entry *e;
+    size_t ne, cap;
+    size_t below_zero;
+    pk_log *log;
+} merger;
+
+static pk_name_id map_name(merger *g, size_t i, pk_name_id id)
+{
+    uint32_t *slot = &g->name_map[i][id];
+    if (*slot == PK_NO_NAME) {
+        size_t len;
+        const uint8_t *raw = pk_names_raw(g->src[i]->names, id, &len);
+        *slot = pk_names_intern(g->out->names, raw, len);
+    }
+    return *slot;
+}
+
+/* Pads are stored as id + 1 (0 = all zeros). */
+static uint32_t map_pad(merger *g, size_t i, uint32_t pad)
+{
+    if (pad == 0)
+        return 0;
+    uint32_t *slot = &g->pad_map[i][pad - 1];
+    if (*slot == PK_NO_NAME) {
+        size_t len;
+        const uint8_t *raw = pk_names_raw(g->src[i]->pads, pad - 1, &len);
+        *slot = pk_names_intern(g->out->pads, raw, len);
+    }
+    return *slot == PK_NO_NAME ? 0 : *slot + 1;
+}
+
+static bool shift(const merger *g, size_t i, uint32_t frame, uint32_t *out, size_t *below)
+{
+    int64_t f = (int64_t)frame + g->in[i].offset;
+    if (f < 0) {
+        (*below)++;
+        return false;
+    }
+    if (f > (int64_t)UINT32_MAX) {
+        (*below)++; /* cannot happen with sane offsets; counted, not wrapped */
+        return false;
+    }
+    *out = (uint32_t)f;
+    return true;
+}
+
+static int add_entry(merger *g, pk_section sec, pk_name_id name, uint32_t frame, size_t input,
+                     size_t rec)
+{
+    if (g->ne == g->cap) {
+        size_t ncap = g->cap ? g->cap * 2 : 256;
+        entry *p = realloc(g->e, ncap * sizeof *p);
+        if (!p)
+            return -1;
+        g->e = p;
+        g->cap = ncap;
+    }
+    g->e[g->ne++] = (entry){(uint32_t)sec, name, frame, (uint32_t)input, (uint32_t)rec, false};
+    return 0;
+}
+
+/* Frame of record `rec` of section `sec` of motion m. */
+static uint32_t rec_frame(const pk_motion *m, pk_section sec, size_t rec)
+{
+    switch (sec) {
+    case PK_SEC_BONE: return m->bones[rec].frame;
+    case PK_SEC_MORPH: return m->morphs[rec].frame;
+    case PK_SEC_CAMERA: return m->cameras[rec].frame;
+    case PK_SEC_LIGHT: return m->lights[rec].frame;
+    case PK_SEC_SHADOW: return m->shadows[rec].frame;
+    default: return m->iks[rec].frame;
+    }
+}
+
+static size_t sec_count(const pk_motion *m, pk_section sec)
+{
+    switch (sec) {
+    case PK_SEC_BONE: return m->nbones;
+    case PK_SEC_MORPH: return m->nmorphs;
+    case PK_SEC_CAMERA: return m->ncameras;
+    case PK_SEC_LIGHT: return m->nlights;
+    case PK_SEC_SHADOW: return m->nshadows;
+    default: return m->niks;
+    }
+}
+
+static int collect(merger *g)
+{
+    for (size_t i = 0; i < g->n; i++) {
+        const pk_motion *m = g->src[i];
+        size_t below = 0;
+        for (int s = 0; s < PK_SEC_COUNT; s++) {
+            pk_section sec = (pk_section)s;
+            size_t cnt = sec_count(m, sec);
+            for (size_t r = 0; r < cnt; r++) {
+                uint32_t f;
+                if (!shift(g, i, rec_frame(m, sec, r), &f, &below))
+                    continue;
+                pk_name_id name = 0;
+                if (sec == PK_SEC_BONE || sec == PK_SEC_MORPH) {
+                    name = map_name(g, i, sec == PK_SEC_BONE ? m->bones[r].name : m->morphs[r].name);
+                    if (name == PK_NO_NAME)
+                        return -1;
+                }
+                if (add_entry(g, sec, name, f, i, r) != 0)
+                    return -1;
+            }
+        }
+        g->below_zero += below;
+        if (below)
+            pk_warning(g->log, "input %zu: %zu key%s shifted below frame 0 dropped", i + 1, below,
+                       below == 1 ? "" : "s");
+    }
+    return 0;
+}
+
+/* ---- value equality ---- */
+
+static bool feq(float a, float b)
+{
+    return a == b || memcmp(&a, &b, sizeof a) == 0; /* NaN equal to its own bits */
+}
+
+static bool feqv(const float *a, const float *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!feq(a[i], b[i]))
+            return false;
+    return true;
+}
+
+/* Bone curves compare by their 16 canonical parameters plus the physics
+ * bytes; filler bytes are not part of the value (FORMATS.md §3.4). */
+static bool interp_eq(const uint8_t a[64], const uint8_t b[64])
+{
+    if (a[2] != b[2] || a[3] != b[3])
+        return false;
+    for (int axis = 0; axis < 4; axis++) {
+        uint8_t ca[4], cb[4];
+        pk_interp_curve(a, axis, ca);
+        pk_interp_curve(b, axis, cb);
+        if (memcmp(ca, cb, 4) != 0)
+            return false;
+    }
+    return true;
+}
+
+static bool ik_eq(const pk_motion *ma, const pk_ik_key *a, const pk_motion *mb, const pk_ik_key *b)
+{
+    if (a->show != b->show || a->count != b->count)
+        return false;
+    for (uint32_t i = 0; i < a->count; i++) {
+        size_t la, lb;
+        const uint8_t *ra = pk_names_raw(ma->names, a->ik[i].name, &la);
+        const uint8_t *rb = pk_names_raw(mb->names, b->ik[i].name, &lb);
+        if (la != lb || memcmp(ra, rb, la) != 0 || a->ik[i].enabled != b->ik[i].enabled)
+            return false;
+    }
+    return true;
+}
+
+static bool same_value(const merger *g, const entry *x, const entry *y)
+{
+    const pk_motion *a = g->src[x->input], *b = g->src[y->input];
+    switch ((pk_section)x->sec) {
+    case PK_SEC_BONE: {
+        const pk_bone_key *p = &a->bones[x->rec], *q = &b->bones[y->rec];
+        return feqv(p->pos, q->pos, 3) && feqv(p->rot, q->rot, 4) && interp_eq(p->interp, q->interp);
+    }
+    case PK_SEC_MORPH: return feq(a->morphs[x->rec].weight, b->morphs[y->rec].weight);
+    case PK_SEC_CAMERA: {
+        const pk_camera_key *p = &a->cameras[x->rec], *q = &b->cameras[y->rec];
+        return feq(p->distance, q->distance) && feqv(p->pos, q->pos, 3) &&
+               feqv(p->rot, q->rot, 3) && memcmp(p->interp, q->interp, 24) == 0 &&
+               p->fov == q->fov && p->perspective == q->perspective;
+    }
+    case PK_SEC_LIGHT: {
+        const pk_light_key *p = &a->lights[x->rec], *q = &b->lights[y->rec];
+        return feqv(p->color, q->color, 3) && feqv(p->direction, q->direction, 3);
+    }
+    case PK_SEC_SHADOW: {
+        const pk_shadow_key *p = &a->shadows[x->rec], *q = &b->shadows[y->rec];
+        return p->mode == q->mode && feq(p->distance, q->distance);
+    }
+    default: return ik_eq(a, &a->iks[x->rec], b, &b->iks[y->rec]);
+    }
+}
+
+static const char *const SEC_NAMES[PK_SEC_COUNT] = {"bone", "morph", "camera",
+                                                    "light", "shadow", "IK"};
+
+static int add_conflict(merger *g, pk_merge_report *rep, const entry *kept, const entry *lost)
+{
+    if (rep->count == rep->cap) {
+        size_t ncap = rep->cap ? rep->cap * 2 : 16;
+        pk_merge_conflict *p = realloc(rep->items, ncap * sizeof *p);
+        if (!p)
+            return -1;
+        rep->items = p;
+        rep->cap = ncap;
+    }
+    pk_merge_conflict *c = &rep->items[rep->count];
+    memset(c, 0, sizeof *c);
+    c->section = (pk_section)kept->sec;
+    if (kept->sec == PK_SEC_BONE || kept->sec == PK_SEC_MORPH) {
+        const char *u = pk_names_utf8(g->out->names, kept->name);
+        c->name = strdup(u ? u : "");
+        if (!c->name)
+            return -1;
+    }
+    c->frame = kept->frame;
+    c->kept = kept->input;
+    c->dropped = lost->input;
+    rep->count++;
+    return 0;
+}
+
+/* Resolves the group e[lo, hi) of entries sharing one key. */
+static int resolve(merger *g, size_t lo, size_t hi, pk_merge_policy policy, pk_merge_report *rep)
+{
+    uint32_t first = g->e[lo].input, last = g->e[hi - 1].input;
+    if (first == last)
+        return 0; /* one input only: its own duplicates stay */
+    uint32_t win = policy == PK_MERGE_FIRST ? first : last;
+    /* The effective record of an input is its last one for the key. */
+    const entry *we = NULL;
+    for (size_t k = lo; k < hi; k++)
+        if (g->e[k].input == win)
+            we = &g->e[k];
+    for (size_t k = lo; k < hi; k++) {
+        entry *x = &g->e[k];
+        if (x->input == win)
+            continue;
+        x->drop = true;
+        bool effective = k + 1 == hi || g->e[k + 1].input != x->input;
+        if (!effective)
+            continue;
+        if (same_value(g, x, we)) {
+            rep->identical++;
+            continue;
+        }
+        if (add_conflict(g, rep, we, x) != 0)
+            return -1;
+        if (policy == PK_MERGE_ERROR) {
+            const pk_merge_conflict *c = &rep->items[rep->count - 1];
+            pk_error(g->log, "conflict: %s %s%s%sframe %u differs between inputs %zu and %zu",
+                     SEC_NAMES[c->section], c->name ? "'" : "", c->name ? c->name : "",
+                     c->name ? "' at " : "at ", c->frame, c->dropped + 1, c->kept + 1);
+        }
+    }
+    return 0;
+}
+
+/* ---- output ---- */
+
+static int emit(merger *g, const entry *x)
+{
+    const pk_motion *m = g->src[x->input];
+    pk_motion *o = g->out;
+    switch ((pk_section)x->sec) {
+    case PK_SEC_BONE: {
+        pk_bone_key *k = pk_motion_push_bone(o);
+        if (!k)
+            return -1;
+        *k = m->bones[x->rec];
+        k->name = x->name;
+        k->pad = map_pad(g, x->input, k->pad);
+        k->frame = x->frame;
+        return 0;
+    }
+    case PK_SEC_MORPH: {
+        pk_morph_key *k = pk_motion_push_morph(o);
+        if (!k)
+            return -1;
+        *k = m->morphs[x->rec];
+        k->name = x->name;
+        k->pad = map_pad(g, x->input, k->pad);
+        k->frame = x->frame;
+        return 0;
+    }
+    case PK_SEC_CAMERA: {
+        pk_camera_key *k = pk_motion_push_camera(o);
+        if (!k)
+            return -1;
+        *k = m->cameras[x->rec];
+        k->frame = x->frame;
+        return 0;
+    }
+    case PK_SEC_LIGHT: {
+        pk_light_key *k = pk_motion_push_light(o);
+        if (!k)
+            return -1;
+        *k = m->lights[x->rec];
+        k->frame = x->frame;
+        return 0;
+    }
+    case PK_SEC_SHADOW: {
+        pk_shadow_key *k = pk_motion_push_shadow(o);
+        if (!k)
+            return -1;
+        *k = m->shadows[x->rec];
+        k->frame = x->frame;
+        return 0;
+    }
+    default: {
+        const pk_ik_key *src = &m->iks[x->rec];
+        pk_ik_key *k = pk_motion_push_ik(o, src->count);
+        if (!k)
+            return -1;
+        k->frame = x->frame;
+        k->show = src->show;
+        for (uint32_t j = 0; j < src->count; j++) {
+            pk_name_id id = map_name(g, x->input, src->ik[j].name);
+            if (id == PK_NO_NAME)
+                return -1;
+            k->ik[j].name = id;
+            k->ik[j].pad = map_pad(g, x->input, src->ik[j].pad);
+            k->ik[j].enabled = src->ik[j].enabled;
+        }
+        return 0;
+    }
+    }
+}
+
+static int cmp_order(const void *pa, const void *pb)
+{
+    const entry *a = pa, *b = pb;
+    if (a->input != b->input)
+        return a->input < b->input ? -1 : 1;
+    if (a->sec != b->sec)
+        return a->sec < b->sec ? -1 : 1;
+    return (a->rec > b->rec) - (a->rec < b->rec);
+}
+
+static bool has_records(const pk_motion *m)
+{
+    return m->nbones || m->nmorphs || m->ncameras || m->nlights || m->nshadows || m->niks;
+}
+
+static int start_output(merger *g)
+{
+    size_t h = 0;
+    for (size_t i = 0; i < g->n; i++)
+        if (has_records(g->src[i])) {
+            h = i;
+            break;
+        }
+    const pk_motion *src = g->src[h];
+    pk_motion *o = g->out;
+    o->version = src->version;
+    memcpy(o->header, src->header, sizeof o->header);
+    memcpy(o->model, src->model, sizeof o->model);
+    o->sections = src->sections;
+    if (src->ntrailing) {
+        o->trailing = malloc(src->ntrailing);
+        if (!o->trailing)
+            return -1;
+        memcpy(o->trailing, src->trailing, src->ntrailing);
+        o->ntrailing = src->ntrailing;
+    }
+    return 0;
+}
+
+/* A file that ended early cannot hold records of the sections it lacks. */
+static void fix_sections(pk_motion *o)
+{
+    int need = o->niks ? 6 : o->nshadows ? 5 : o->nlights ? 4 : o->ncameras ? 3 : o->nmorphs ? 2
+               : o->nbones ? 1
+                           : 0;
+    if (o->sections < need)
+        o->sections = need;
+}
+
+static void merger_free(merger *g)
+{
+    for (size_t i = 0; i < g->n; i++) {
+        if (g->in[i].pose && g->src && g->src[i])
+            pk_motion_free((pk_motion *)g->src[i]);
+        if (g->name_map)
+            free(g->name_map[i]);
+        if (g->pad_map)
+            free(g->pad_map[i]);
+    }
+    free(g->src);
+    free(g->name_map);
+    free(g->pad_map);
+    free(g->e);
+}
+
+static uint32_t *new_map(size_t n)
+{
+    uint32_t *m = malloc((n ? n : 1) * sizeof *m);
+    if (m)
+        for (size_t i = 0; i < n; i++)
+            m[i] = PK_NO_NAME;
+    return m;
+}
+
+pk_motion *pk_merge(const pk_merge_input *in, size_t n, pk_merge_policy policy,
+                    pk_merge_report *report, pk_log *log)
+{
+    pk_merge_report local;
+    pk_merge_report *rep = report ? report : &local;
+    memset(rep, 0, sizeof *rep);
+    if (n == 0) {
+        pk_error(log, "merge needs at least one input");
+        return NULL;
+    }
+    merger g;
+    memset(&g, 0, sizeof g);
+    g.in = in;
+    g.n = n;
+    g.log = log;
+    g.src = calloc(n, sizeof *g.src);
+    g.name_map = calloc(n, sizeof *g.name_map);
+    g.pad_map = calloc(n, sizeof *g.pad_map);
+    g.out = pk_motion_new();
+    bool failed = !g.src || !g.name_map || !g.pad_map || !g.out;
+    for (size_t i = 0; i < n && !failed; i++) {
+        if (!in[i].motion == !in[i].pose) {
+            pk_error(log, "merge input %zu: exactly one of motion and pose must be set", i + 1);
+            failed = true;
+            break;
+        }
+        g.src[i] = in[i].motion ? in[i].motion : pk_motion_from_pose(in[i].pose, 0, log);
+        if (!g.src[i]) {
+            failed = true;
+            break;
+        }
+        g.name_map[i] = new_map(pk_names_count(g.src[i]->names));
+        g.pad_map[i] = new_map(pk_names_count(g.src[i]->pads));
+        if (!g.name_map[i] || !g.pad_map[i])
+            failed = true;
+    }
+    if (failed || start_output(&g) != 0 || collect(&g) != 0)
+        goto fail;
+    rep->below_zero = g.below_zero;
+    qsort(g.e, g.ne, sizeof *g.e, cmp_entry);
+    for (size_t lo = 0; lo < g.ne;) {
+        size_t hi = lo + 1;
+        while (hi < g.ne && g.e[hi].sec == g.e[lo].sec && g.e[hi].name == g.e[lo].name &&
+               g.e[hi].frame == g.e[lo].frame)
+            hi++;
+        if (resolve(&g, lo, hi, policy, rep) != 0)
+            goto fail;
+        lo = hi;
+    }
+    if (policy == PK_MERGE_ERROR && rep->count) {
+        pk_error(log, "%zu conflict%s (--prefer error)", rep->count, rep->count == 1 ? "" : "s");
+        goto fail_quiet;
+    }
+    qsort(g.e, g.ne, sizeof *g.e, cmp_order);
+    for (size_t k = 0; k < g.ne; k++)
+        if (!g.e[k].drop && emit(&g, &g.e[k]) != 0)
+            goto fail;
+    fix_sections(g.out);
+    merger_free(&g);
+    if (!report)
+        pk_merge_report_free(&local);
+    return g.out;
+fail:
+    if (log->errors == 0)
+        pk_error(log, "out of memory");
+fail_quiet:
+    merger_free(&g);
+    pk_motion_free(g.out);
+    if (!report)
+        pk_merge_report_free(&local);
+    return NULL;
+}
+
+void pk_merge_report_free(pk_merge_report *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->count; i++)
+        free(r->items[i].name);
+    free(r->items);
+    memset(r, 0, sizeof *r);
+}
