@@ -63,15 +63,20 @@ float pk_bezier(uint8_t x1, uint8_t y1, uint8_t x2, uint8_t y2, float s)
         }
     }
     if (!ok) {
-        double lo = 0.0, hi = 1.0;
-        for (int i = 0; i < 60 && hi - lo > 1e-14; i++) {
-            double mid = 0.5 * (lo + hi);
-            if (poly(ax, bx, cx, mid) < target)
+        /* Where x'(t) vanishes t is badly conditioned: near the S-curve's
+         * middle x(t) - s grows like (t - t*)^3, so a rounding error of
+         * 1e-16 in x moves t by 1e-5.  long double (64-bit mantissa on
+         * x86) brings that under 1e-6; this path is rare. */
+        long double lax = ax, lbx = bx, lcx = cx, lt = target;
+        long double lo = 0.0L, hi = 1.0L;
+        for (int i = 0; i < 70 && hi - lo > 1e-18L; i++) {
+            long double mid = 0.5L * (lo + hi);
+            if (((lax * mid + lbx) * mid + lcx) * mid < lt)
                 lo = mid;
             else
                 hi = mid;
         }
-        t = 0.5 * (lo + hi);
+        t = (double)(0.5L * (lo + hi));
     }
     return (float)poly(ay, by, cy, t);
 }

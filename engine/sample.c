@@ -62,11 +62,63 @@ static void key_value(const pk_bone_key *k, float pos[3], float rot[4])
     pk_quat_normalize(k->rot, rot);
 }
 
+/* Solves one curve for a double s (pk_bezier takes a float, and where a
+ * curve is steep the float rounding of s alone moves y by 1e-6 or more).
+ * *tp is the previous frame's Bezier parameter (or -1): forward stepping
+ * makes it an excellent Newton start, so most frames need one or two
+ * iterations.  Where x'(t) is nearly flat (x1 = 0 at the start, x2 = 1 at
+ * the end, the S-curve's middle) Newton is unreliable and t is badly
+ * conditioned: bisection in long double there, as in pk_bezier. */
+static double solve(uint8_t x1, uint8_t y1, uint8_t x2, uint8_t y2, double s, float *tp)
+{
+    if (!(s > 0.0))
+        return 0.0;
+    if (s >= 1.0)
+        return 1.0;
+    if (x1 == y1 && x2 == y2)
+        return s;
+    if (x1 > 127 || x2 > 127 || y1 > 127 || y2 > 127)
+        return pk_bezier(x1, y1, x2, y2, (float)s); /* never in real files; clamps */
+    double px1 = x1 / 127.0, px2 = x2 / 127.0;
+    double cx = 3.0 * px1, bx = 3.0 * (px2 - 2.0 * px1), ax = 1.0 + 3.0 * (px1 - px2);
+    double t = *tp >= 0.0f ? (double)*tp : s;
+    bool ok = false;
+    for (int i = 0; i < 8; i++) {
+        double dx = (3.0 * ax * t + 2.0 * bx) * t + cx;
+        if (dx < 1e-3)
+            break;
+        double step = (((ax * t + bx) * t + cx) * t - s) / dx;
+        t -= step;
+        if (t < 0.0 || t > 1.0)
+            break;
+        if (fabs(step) < 1e-10) {
+            ok = true;
+            break;
+        }
+    }
+    if (!ok) {
+        long double lo = 0.0L, hi = 1.0L, ls = s;
+        for (int i = 0; i < 70 && hi - lo > 1e-18L; i++) {
+            long double mid = 0.5L * (lo + hi);
+            if (((ax * mid + bx) * mid + cx) * mid < ls)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        t = (double)(0.5L * (lo + hi));
+    }
+    *tp = (float)t;
+    double py1 = y1 / 127.0, py2 = y2 / 127.0;
+    double cy = 3.0 * py1, by = 3.0 * (py2 - 2.0 * py1), ay = 1.0 + 3.0 * (py1 - py2);
+    return ((ay * t + by) * t + cy) * t;
+}
+
 /* Curve of axis a of a key: bytes 0, 4, 8, 12 of row a (x1, y1, x2, y2). */
 static double curve(const uint8_t *ip, int a, double s)
 {
     const uint8_t *row = ip + 16 * a;
-    return pk_bezier(row[0], row[4], row[8], row[12], (float)s);
+    float none = -1.0f;
+    return solve(row[0], row[4], row[8], row[12], s, &none);
 }
 
 /* Slerp between unit quaternions a and b (already on the same side, i.e.
@@ -178,7 +230,8 @@ float pk_sample_morph(const pk_motion *m, const pk_track *t, double frame)
 static double cam_curve(const uint8_t ip[24], int g, double s)
 {
     const uint8_t *c = ip + 4 * g;
-    return pk_bezier(c[0], c[2], c[1], c[3], (float)s);
+    float none = -1.0f;
+    return solve(c[0], c[2], c[1], c[3], s, &none);
 }
 
 static double lerp(double a, double b, double u)
@@ -271,33 +324,9 @@ void pk_cursor_init(pk_cursor *c, const pk_motion *m, const pk_track *t)
     c->t = t;
 }
 
-/* Solves x(t) = s starting from *tp (the previous frame's t), Newton in
- * double; falls back to pk_bezier's guarded solver when Newton strays. */
 static double curve_warm(const uint8_t *row, double s, float *tp)
 {
-    uint8_t x1 = row[0], y1 = row[4], x2 = row[8], y2 = row[12];
-    if ((x1 == y1 && x2 == y2) || x1 > 127 || x2 > 127 || y1 > 127 || y2 > 127)
-        return pk_bezier(x1, y1, x2, y2, (float)s);
-    double px1 = x1 / 127.0, px2 = x2 / 127.0;
-    double cx = 3.0 * px1, bx = 3.0 * (px2 - 2.0 * px1), ax = 1.0 + 3.0 * (px1 - px2);
-    double t = *tp >= 0.0f ? (double)*tp : s;
-    for (int i = 0; i < 8; i++) {
-        double dx = (3.0 * ax * t + 2.0 * bx) * t + cx;
-        if (dx < 1e-3)
-            break;
-        double step = (((ax * t + bx) * t + cx) * t - s) / dx;
-        t -= step;
-        if (t < 0.0 || t > 1.0)
-            break;
-        if (fabs(step) < 1e-9) {
-            *tp = (float)t;
-            double py1 = y1 / 127.0, py2 = y2 / 127.0;
-            double cy = 3.0 * py1, by = 3.0 * (py2 - 2.0 * py1), ay = 1.0 + 3.0 * (py1 - py2);
-            return ((ay * t + by) * t + cy) * t;
-        }
-    }
-    *tp = -1.0f;
-    return pk_bezier(x1, y1, x2, y2, (float)s);
+    return solve(row[0], row[4], row[8], row[12], s, tp);
 }
 
 /* Points the cursor at the right segment or hold for frame f. */

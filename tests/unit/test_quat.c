@@ -1,0 +1,109 @@
+/* test_quat.c — quaternion helpers (x, y, z, w order), hand-computed. */
+#include "testutil.h"
+
+#include <math.h>
+
+#define DEG (3.14159265358979323846 / 180.0)
+
+/* Unit quaternion for `deg` degrees about axis 0 = X, 1 = Y, 2 = Z. */
+static void axis_angle(int axis, double deg, float q[4])
+{
+    q[0] = q[1] = q[2] = 0.0f;
+    q[axis] = (float)sin(deg * DEG / 2.0);
+    q[3] = (float)cos(deg * DEG / 2.0);
+}
+
+static void assert_quat(const float got[4], const float want[4], double tol)
+{
+    for (int i = 0; i < 4; i++)
+        if (fabs((double)got[i] - want[i]) > tol)
+            fail_msg("component %d: got (%g %g %g %g), want (%g %g %g %g)", i, got[0], got[1],
+                     got[2], got[3], want[0], want[1], want[2], want[3]);
+}
+
+static void normalize(void **state)
+{
+    (void)state;
+    float out[4];
+    pk_quat_normalize((float[]){0, 0, 0, 2}, out);
+    assert_quat(out, (float[]){0, 0, 0, 1}, 0);
+    pk_quat_normalize((float[]){3, 0, 4, 0}, out);
+    assert_quat(out, (float[]){0.6f, 0, 0.8f, 0}, 1e-7);
+    pk_quat_normalize((float[]){0, 0, 0, 0}, out); /* all-zero = no rotation */
+    assert_quat(out, (float[]){0, 0, 0, 1}, 0);
+}
+
+static void multiply(void **state)
+{
+    (void)state;
+    float out[4];
+    pk_quat_mul((float[]){1, 0, 0, 0}, (float[]){0, 1, 0, 0}, out); /* i j = k */
+    assert_quat(out, (float[]){0, 0, 1, 0}, 0);
+    pk_quat_mul((float[]){0, 1, 0, 0}, (float[]){1, 0, 0, 0}, out); /* j i = -k */
+    assert_quat(out, (float[]){0, 0, -1, 0}, 0);
+    float x90[4], x180[4];
+    axis_angle(0, 90, x90);
+    axis_angle(0, 180, x180);
+    pk_quat_mul(x90, x90, out);
+    assert_quat(out, x180, 1e-6);
+}
+
+static void slerp(void **state)
+{
+    (void)state;
+    float id[4] = {0, 0, 0, 1}, y90[4], y45[4], out[4];
+    axis_angle(1, 90, y90);
+    axis_angle(1, 45, y45);
+    pk_quat_slerp(id, y90, 0.5f, out);
+    assert_quat(out, y45, 1e-6);
+    pk_quat_slerp(id, y90, 0.0f, out);
+    assert_quat(out, id, 1e-7);
+    pk_quat_slerp(id, y90, 1.0f, out);
+    assert_quat(out, y90, 1e-7);
+    /* Negative dot: -y90 is the same rotation; the short way still goes
+     * through +45 degrees, not through 135. */
+    float neg[4] = {-y90[0], -y90[1], -y90[2], -y90[3]};
+    pk_quat_slerp(id, neg, 0.5f, out);
+    assert_quat(out, y45, 1e-6);
+    /* Unnormalised inputs are normalised first. */
+    float id2[4] = {0, 0, 0, 3}, y90s[4] = {y90[0] * 2, y90[1] * 2, y90[2] * 2, y90[3] * 2};
+    pk_quat_slerp(id2, y90s, 0.5f, out);
+    assert_quat(out, y45, 1e-6);
+}
+
+static void angle(void **state)
+{
+    (void)state;
+    float id[4] = {0, 0, 0, 1}, x90[4], q[4];
+    axis_angle(0, 90, x90);
+    assert_float_equal(pk_quat_angle_deg(x90, id), 90.0, 1e-5);
+    assert_float_equal(pk_quat_angle_deg(id, x90), 90.0, 1e-5);
+    /* q and -q are the same rotation */
+    float neg[4] = {-x90[0], -x90[1], -x90[2], -x90[3]};
+    assert_float_equal(pk_quat_angle_deg(x90, neg), 0.0, 1e-9);
+    /* 180 degrees: the largest possible */
+    axis_angle(2, 180, q);
+    assert_float_equal(pk_quat_angle_deg(q, id), 180.0, 1e-4);
+    /* 30 about Z vs -60 about Z = 90 */
+    float z30[4], zm60[4];
+    axis_angle(2, 30, z30);
+    axis_angle(2, -60, zm60);
+    assert_float_equal(pk_quat_angle_deg(z30, zm60), 90.0, 1e-4);
+    /* small angles stay accurate (acos alone would lose them) */
+    axis_angle(0, 0.001, q);
+    assert_float_equal(pk_quat_angle_deg(q, id), 0.001, 1e-5);
+    /* unnormalised input (VPD rounding leaves norms of 1 +- 3e-6) */
+    float big[4] = {x90[0] * 5, 0, 0, x90[3] * 5};
+    assert_float_equal(pk_quat_angle_deg(big, id), 90.0, 1e-5);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(normalize),
+        cmocka_unit_test(multiply),
+        cmocka_unit_test(slerp),
+        cmocka_unit_test(angle),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

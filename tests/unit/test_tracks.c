@@ -1,0 +1,182 @@
+/* test_tracks.c — per-track sorted views: order, duplicates, lookups. */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pk_bone_key *bone(pk_motion *m, const char *name, uint32_t frame, float x)
+{
+    pk_bone_key *k = pk_motion_push_bone(m);
+    assert_non_null(k);
+    k->name = pk_names_intern(m->names, name, strlen(name));
+    k->frame = frame;
+    k->pos[0] = x;
+    k->rot[3] = 1.0f;
+    pk_interp_linear(k->interp);
+    return k;
+}
+
+static void sorted_per_track_in_first_appearance_order(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    /* Interning "A" first makes its id smaller than "B"'s, but B appears
+     * first among the bone records. */
+    pk_names_intern(m->names, "A", 1);
+    bone(m, "B", 30, 0); /* 0 */
+    bone(m, "A", 60, 0); /* 1 */
+    bone(m, "B", 0, 0);  /* 2 */
+    bone(m, "A", 0, 0);  /* 3 */
+    bone(m, "B", 10, 0); /* 4 */
+    pk_log log;
+    pk_log_init(&log);
+    pk_tracks *t = pk_tracks_build(m, &log);
+    assert_non_null(t);
+    assert_int_equal(log.count, 0);
+    assert_int_equal(t->nbones, 2);
+    assert_int_equal(t->bones[0].name, pk_names_find(m->names, "B", 1));
+    assert_int_equal(t->bones[0].count, 3);
+    assert_int_equal(t->bones[0].keys[0], 2);
+    assert_int_equal(t->bones[0].keys[1], 4);
+    assert_int_equal(t->bones[0].keys[2], 0);
+    assert_int_equal(t->bones[1].count, 2);
+    assert_int_equal(t->bones[1].keys[0], 3);
+    assert_int_equal(t->bones[1].keys[1], 1);
+    assert_ptr_equal(pk_tracks_bone(t, pk_names_find(m->names, "A", 1)), &t->bones[1]);
+    assert_null(pk_tracks_bone(t, pk_names_intern(m->names, "C", 1)));
+    assert_null(pk_tracks_bone(t, 999999));
+    assert_null(pk_tracks_morph(t, 0));
+    assert_int_equal(t->duplicates, 0);
+    pk_tracks_free(t);
+    pk_log_free(&log);
+    pk_motion_free(m);
+}
+
+static void duplicates_keep_the_later_record_and_warn_once_per_track(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    bone(m, "A", 10, 1.0f); /* 0: hidden by 2 */
+    bone(m, "A", 0, 0.0f);  /* 1 */
+    bone(m, "A", 10, 2.0f); /* 2: hidden by 4 */
+    bone(m, "A", 20, 0.0f); /* 3 */
+    bone(m, "A", 10, 3.0f); /* 4: wins */
+    bone(m, "B", 5, 0.0f);  /* 5 */
+    bone(m, "B", 5, 1.0f);  /* 6: wins */
+    pk_morph_key *mk;
+    for (int i = 0; i < 3; i++) {
+        mk = pk_motion_push_morph(m);
+        mk->name = pk_names_intern(m->names, "base", 4);
+        mk->frame = 0;
+        mk->weight = (float)i;
+    }
+    pk_camera_key *ck;
+    const uint32_t cframes[] = {30, 0, 30};
+    for (int i = 0; i < 3; i++) {
+        ck = pk_motion_push_camera(m);
+        ck->frame = cframes[i];
+        ck->distance = (float)i;
+    }
+    pk_log log;
+    pk_log_init(&log);
+    pk_tracks *t = pk_tracks_build(m, &log);
+    assert_non_null(t);
+    const pk_track *a = pk_tracks_bone(t, pk_names_find(m->names, "A", 1));
+    assert_int_equal(a->count, 3);
+    assert_int_equal(a->keys[0], 1);
+    assert_int_equal(a->keys[1], 4);
+    assert_int_equal(a->keys[2], 3);
+    const pk_track *b = pk_tracks_bone(t, pk_names_find(m->names, "B", 1));
+    assert_int_equal(b->count, 1);
+    assert_int_equal(b->keys[0], 6);
+    const pk_track *base = pk_tracks_morph(t, pk_names_find(m->names, "base", 4));
+    assert_int_equal(base->count, 1);
+    assert_int_equal(base->keys[0], 2);
+    assert_int_equal(t->ncameras, 2);
+    assert_int_equal(t->cameras[0], 1);
+    assert_int_equal(t->cameras[1], 2);
+    assert_int_equal(t->duplicates, 2 + 1 + 2 + 1);
+    /* one warning per track, naming the track and the frame */
+    assert_int_equal(log.errors, 0);
+    assert_int_equal(log.warnings, 4);
+    char line[512];
+    pk_diag_format(&log.items[0], line, sizeof line);
+    assert_non_null(strstr(line, "\"A\""));
+    assert_non_null(strstr(line, "frame 10"));
+    assert_non_null(strstr(line, "2 duplicate keys"));
+    pk_diag_format(&log.items[2], line, sizeof line);
+    assert_non_null(strstr(line, "morph \"base\""));
+    pk_tracks_free(t);
+    pk_log_free(&log);
+    pk_motion_free(m);
+}
+
+static void empty_motion(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    pk_tracks *t = pk_tracks_build(m, NULL);
+    assert_non_null(t);
+    assert_int_equal(t->nbones + t->nmorphs + t->ncameras + t->nlights + t->nshadows + t->niks, 0);
+    assert_null(pk_tracks_bone(t, 0));
+    pk_tracks_free(t);
+    pk_tracks_free(NULL);
+    pk_motion_free(m);
+}
+
+/* 500 bones x 1000 keys in shuffled order: every track comes out sorted,
+ * complete, and grouped; this is the size of a large dance (O(n log n)
+ * or better, or the test times out). */
+static void large_shuffled_motion(void **state)
+{
+    (void)state;
+    enum { NB = 500, NK = 1000 };
+    pk_motion *m = pk_motion_new();
+    pk_name_id ids[NB];
+    for (int b = 0; b < NB; b++) {
+        char name[16];
+        snprintf(name, sizeof name, "bone%d", b);
+        ids[b] = pk_names_intern(m->names, name, strlen(name));
+    }
+    uint32_t *order = malloc(sizeof(uint32_t) * NB * NK);
+    for (uint32_t i = 0; i < NB * NK; i++)
+        order[i] = i;
+    srand(7);
+    for (uint32_t i = NB * NK - 1; i > 0; i--) {
+        uint32_t j = (uint32_t)rand() % (i + 1), tmp = order[i];
+        order[i] = order[j];
+        order[j] = tmp;
+    }
+    for (uint32_t i = 0; i < NB * NK; i++) {
+        pk_bone_key *k = pk_motion_push_bone(m);
+        k->name = ids[order[i] % NB];
+        k->frame = (order[i] / NB) * 3;
+    }
+    free(order);
+    pk_tracks *t = pk_tracks_build(m, NULL);
+    assert_non_null(t);
+    assert_int_equal(t->nbones, NB);
+    assert_int_equal(t->duplicates, 0);
+    for (size_t b = 0; b < t->nbones; b++) {
+        const pk_track *tr = &t->bones[b];
+        assert_int_equal(tr->count, NK);
+        for (size_t i = 0; i < tr->count; i++) {
+            assert_int_equal(m->bones[tr->keys[i]].name, tr->name);
+            assert_int_equal(m->bones[tr->keys[i]].frame, i * 3);
+        }
+    }
+    pk_tracks_free(t);
+    pk_motion_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(sorted_per_track_in_first_appearance_order),
+        cmocka_unit_test(duplicates_keep_the_later_record_and_warn_once_per_track),
+        cmocka_unit_test(empty_motion),
+        cmocka_unit_test(large_shuffled_motion),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
