@@ -1,0 +1,245 @@
+/*
+ * bench_io.c — file I/O benchmarks: read, write and round trip of a ~50 MB
+ * motion next to a plain copy of the same file, reading a real-size dance
+ * (4 MB), and the peak memory of each.  Not a test: run it by hand (or
+ * tests/bench/run.sh) and read the table.
+ *
+ * usage: bench_io [--reps N] [--posekit PATH]
+ *   --posekit adds a row for `posekit convert BIG.vmd -o OUT.vmd` (the
+ *   whole CLI, process start included).
+ *
+ * Inputs are generated with the public API (bench_util.c), written to a
+ * temporary folder, and removed at the end.  "cp" is what cp does: read()
+ * and write() in 1 MiB blocks into a new file; a second row adds the fsync
+ * that posekit's atomic write performs, which is the fair comparison.
+ */
+#include "bench_util.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct io_ctx {
+    char in[256], out[256];
+    int fsync_out;
+    pk_motion *m; /* write case: loaded in setup */
+    const char *posekit;
+} io_ctx;
+
+static int copy_file(void *p)
+{
+    io_ctx *c = p;
+    static char buf[1 << 20];
+    int in = open(c->in, O_RDONLY);
+    int out = open(c->out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int rc = in >= 0 && out >= 0 ? 0 : -1;
+    while (rc == 0) {
+        ssize_t r = read(in, buf, sizeof buf);
+        if (r <= 0) {
+            rc = r < 0 ? -1 : 0;
+            break;
+        }
+        for (ssize_t off = 0; off < r;) {
+            ssize_t w = write(out, buf + off, (size_t)(r - off));
+            if (w <= 0) {
+                rc = -1;
+                break;
+            }
+            off += w;
+        }
+    }
+    if (rc == 0 && c->fsync_out && fsync(out) != 0)
+        rc = -1;
+    if (in >= 0)
+        close(in);
+    if (out >= 0 && close(out) != 0)
+        rc = -1;
+    return rc;
+}
+
+static int read_vmd(void *p)
+{
+    io_ctx *c = p;
+    pk_log log;
+    pk_log_init(&log);
+    pk_doc doc;
+    int rc = pk_doc_load(c->in, &doc, &log);
+    pk_doc_free(&doc);
+    pk_log_free(&log);
+    return rc;
+}
+
+static int load_model(void *p)
+{
+    io_ctx *c = p;
+    pk_log log;
+    pk_log_init(&log);
+    pk_doc doc;
+    int rc = pk_doc_load(c->in, &doc, &log);
+    pk_log_free(&log);
+    c->m = doc.motion;
+    return rc == 0 && c->m ? 0 : -1;
+}
+
+static void free_model(void *p)
+{
+    io_ctx *c = p;
+    pk_motion_free(c->m);
+    c->m = NULL;
+}
+
+static int write_vmd(void *p)
+{
+    io_ctx *c = p;
+    pk_log log;
+    pk_log_init(&log);
+    pk_buf out;
+    pk_buf_init(&out);
+    int rc = pk_vmd_write(c->m, &out, &log);
+    if (rc == 0)
+        rc = pk_file_write_atomic(c->out, out.data, out.len, &log);
+    pk_buf_free(&out);
+    pk_log_free(&log);
+    return rc;
+}
+
+/* What `posekit convert IN.vmd -o OUT.vmd` does, through the library. */
+static int roundtrip_vmd(void *p)
+{
+    if (load_model(p) != 0)
+        return -1;
+    int rc = write_vmd(p);
+    free_model(p);
+    return rc;
+}
+
+static int run_cli(void *p)
+{
+    io_ctx *c = p;
+    pid_t pid = fork();
+    if (pid == 0) {
+        execl(c->posekit, c->posekit, "convert", c->in, "-o", c->out, (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) < 0)
+        return -1;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+typedef struct gen_ctx {
+    size_t nbones, keys, nmorphs;
+    uint32_t seed;
+    const char *path;
+} gen_ctx;
+
+static int generate(void *p)
+{
+    gen_ctx *g = p;
+    pk_motion *m = bench_motion(g->nbones, g->keys, g->nmorphs, g->seed);
+    bench_write_vmd(m, g->path);
+    pk_motion_free(m);
+    return 0;
+}
+
+static double file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (double)st.st_size : 0;
+}
+
+static int same_file(const char *a, const char *b)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "cmp -s '%s' '%s'", a, b);
+    return system(cmd) == 0;
+}
+
+int main(int argc, char **argv)
+{
+    int reps = 5;
+    const char *posekit = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
+            reps = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--posekit") == 0 && i + 1 < argc)
+            posekit = argv[++i];
+        else {
+            fprintf(stderr, "usage: bench_io [--reps N] [--posekit PATH]\n");
+            return 2;
+        }
+    }
+    if (reps < 1)
+        reps = 1;
+    const char *dir = bench_tmpdir();
+    char big[256], dance[256], out[256];
+    snprintf(big, sizeof big, "%s/big.vmd", dir);
+    snprintf(dance, sizeof dance, "%s/dance.vmd", dir);
+    snprintf(out, sizeof out, "%s/out.vmd", dir);
+
+    bench_table_header();
+    /* 300 bone tracks x 1500 keys (+ 12 morph tracks) = 50 MB, the size of
+     * a long dance with every finger keyed; 64 x 560 = 4 MB, a real song. */
+    gen_ctx gbig = {300, 1500, 12, 7, big}, gdance = {64, 560, 12, 11, dance};
+    bench_case gen1 = {.name = "generate 50 MB motion (API)", .body = generate, .ctx = &gbig};
+    bench_case gen2 = {.name = "generate 4 MB dance (API)", .body = generate, .ctx = &gdance};
+    if (!bench_run(&gen1, 1).ok || !bench_run(&gen2, 1).ok)
+        return 3;
+    double sbig = file_size(big), sdance = file_size(dance);
+
+    io_ctx cp = {.fsync_out = 0}, cps = {.fsync_out = 1}, rd = {0}, wr = {0}, rt = {0}, cli = {0},
+           drd = {0}, drt = {0};
+    io_ctx *all[] = {&cp, &cps, &rd, &wr, &rt, &cli, &drd, &drt};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+        snprintf(all[i]->in, sizeof all[i]->in, "%s", i >= 6 ? dance : big);
+        snprintf(all[i]->out, sizeof all[i]->out, "%s", out);
+        all[i]->posekit = posekit;
+    }
+    char n_cp[64], n_cps[64], n_rd[64], n_wr[64], n_rt[64], n_cli[64];
+    snprintf(n_cp, sizeof n_cp, "cp %.1f MB (read+write)", sbig / 1e6);
+    snprintf(n_cps, sizeof n_cps, "cp %.1f MB + fsync", sbig / 1e6);
+    snprintf(n_rd, sizeof n_rd, "read %.1f MB VMD", sbig / 1e6);
+    snprintf(n_wr, sizeof n_wr, "write %.1f MB VMD (atomic)", sbig / 1e6);
+    snprintf(n_rt, sizeof n_rt, "round trip %.1f MB VMD", sbig / 1e6);
+    snprintf(n_cli, sizeof n_cli, "posekit convert %.1f MB (CLI)", sbig / 1e6);
+    bench_case cases[] = {
+        {.name = n_cp, .body = copy_file, .ctx = &cp, .bytes = sbig, .file_size = sbig},
+        {.name = n_cps, .body = copy_file, .ctx = &cps, .bytes = sbig, .file_size = sbig},
+        {.name = n_rd, .body = read_vmd, .ctx = &rd, .bytes = sbig, .file_size = sbig},
+        {.name = n_wr, .setup = load_model, .body = write_vmd, .teardown = free_model, .ctx = &wr,
+         .bytes = sbig, .file_size = sbig},
+        {.name = n_rt, .body = roundtrip_vmd, .ctx = &rt, .bytes = sbig, .file_size = sbig},
+        {.name = n_cli, .body = run_cli, .ctx = &cli, .bytes = sbig, .file_size = sbig},
+        {.name = "read 4 MB dance", .body = read_vmd, .ctx = &drd, .bytes = sdance,
+         .file_size = sdance},
+        {.name = "round trip 4 MB dance", .body = roundtrip_vmd, .ctx = &drt, .bytes = sdance,
+         .file_size = sdance},
+    };
+    bench_result res[8];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        if (cases[i].body == run_cli && !posekit) {
+            res[i].ok = 0;
+            continue;
+        }
+        res[i] = bench_run(&cases[i], reps);
+        if (res[i].ok && (cases[i].body == roundtrip_vmd || cases[i].body == run_cli) &&
+            !same_file(cases[i].ctx == &drt ? dance : big, out))
+            printf("| %-34s | round trip changed the bytes! |\n", cases[i].name);
+    }
+    printf("\n");
+    if (res[0].ok && res[4].ok)
+        printf("round trip / cp:         %.2fx (goal <= 3x)\n", res[4].seconds / res[0].seconds);
+    if (res[1].ok && res[4].ok)
+        printf("round trip / cp + fsync: %.2fx\n", res[4].seconds / res[1].seconds);
+    if (res[1].ok && res[5].ok)
+        printf("CLI convert / cp + fsync: %.2fx\n", res[5].seconds / res[1].seconds);
+    unlink(big);
+    unlink(dance);
+    unlink(out);
+    rmdir(dir);
+    return 0;
+}

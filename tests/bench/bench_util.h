@@ -1,0 +1,62 @@
+/*
+ * bench_util.h — timing, peak memory and table rows for the benchmarks
+ * (tests/bench/bench_io.c, bench_ops.c).
+ *
+ * Every case runs in a child process (fork) so that its peak resident set
+ * (getrusage ru_maxrss, reported by the child) is its own: the parent
+ * never holds the benchmark data.  Inside the child the case runs a few
+ * times; the fastest run is reported (the others absorb cache warm-up and
+ * scheduling noise on a shared machine).
+ */
+#ifndef PK_BENCH_UTIL_H
+#define PK_BENCH_UTIL_H
+
+#include "posekit.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One case: setup (untimed, may be NULL), body (timed, repeated), teardown
+ * (untimed, may be NULL).  ctx is the case's own data.  body returns 0 on
+ * success; a failing body aborts the case with "FAILED" in the table. */
+typedef struct bench_case {
+    const char *name;
+    int (*setup)(void *ctx);
+    int (*body)(void *ctx);
+    void (*teardown)(void *ctx);
+    void *ctx;
+    double bytes;     /* bytes processed per run, for MB/s (0: none) */
+    double items;     /* items per run, for items/s (0: none) */
+    const char *unit; /* items' unit, e.g. "bone-frames" */
+    double file_size; /* for the peak-memory ratio (0: none) */
+} bench_case;
+
+typedef struct bench_result {
+    int ok;
+    double seconds;  /* fastest run */
+    long peak_kib;   /* child's ru_maxrss */
+} bench_result;
+
+/* Runs the case `reps` times in a child and prints one table row:
+ * | case | time | throughput | peak RSS | peak / file |. */
+bench_result bench_run(const bench_case *c, int reps);
+/* The header rows of the table, and the child's baseline RSS (a case that
+ * does nothing), printed once so the ratios can be judged. */
+void bench_table_header(void);
+long bench_baseline_kib(void);
+
+double bench_now(void); /* monotonic seconds */
+
+/* Builds a synthetic motion with the public API: `nbones` bone tracks of
+ * `keys` keys each (CP932 names, curved interpolation, moving values), and
+ * `nmorphs` morph tracks of `keys / 2` keys.  Keys are in MMD's order:
+ * frame-0 keys first, then track by track.  Caller frees with
+ * pk_motion_free; aborts on failure. */
+pk_motion *bench_motion(size_t nbones, size_t keys, size_t nmorphs, uint32_t seed);
+/* Writes a motion to path (via pk_vmd_write + pk_file_write_atomic);
+ * returns the file size; aborts on failure. */
+size_t bench_write_vmd(const pk_motion *m, const char *path);
+/* A temporary folder for the run (created once, static buffer). */
+const char *bench_tmpdir(void);
+
+#endif
