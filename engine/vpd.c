@@ -1,0 +1,1446 @@
+/*
+ * vpd.c — VPD pose files: MMD's text layout (read tolerantly, written byte
+ * for byte as MMD writes it) and the "hybrid" layout of the original
+ * specification.  Ground truth: FORMATS.md §1 and §2.
+ *
+ * Text layout as MMD writes it (CP932, CRLF; FORMATS.md §1.1):
+ *
+ *   line                                         | notes
+ *   ---------------------------------------------+-----------------------------
+ *   Vocaloid Pose Data file                      | signature, 23 bytes
+ *   (empty)                                      |
+ *   <model>.osm;<TAB><TAB>// 親ファイル名        | model name, ".osm" stripped on read
+ *   <N>;<TAB><TAB><TAB><TAB>// 総ポーズボーン数  | bone count (advisory: mismatch = warning)
+ *   (empty)                                      |
+ *   Bone<i>{<name>                               | name = everything after the first '{'
+ *   __<tx>,<ty>,<tz>;<TAB>x4// trans x,y,z       | two spaces, "%f" numbers
+ *   __<qx>,<qy>,<qz>,<qw>;<TAB>x2// Quaternion x,y,z,w
+ *   }                                            |
+ *   (empty)                                      | ... once per bone
+ *   Morph<j>{<name>                              | extension (MMM, mmd_tools)
+ *   __<w>;<TAB>x4// weight                       |
+ *   }                                            |
+ *   (empty)                                      | ... once per morph
+ *
+ * The reader follows the tolerant grammar of FORMATS.md §1.4 on raw bytes:
+ * optional UTF-8 BOM; lines end in CRLF, LF or a lone CR (0x0D/0x0A are never
+ * CP932 trail bytes); blank lines and `//` comments anywhere, except on the
+ * BoneN{ / MorphN{ lines, whose name runs to the end of the line (CP932
+ * trail bytes include '{' '}' '|' '\', so nothing else on that line is
+ * searched); spaces and tabs around every token; numbers with a sign, with or
+ * without a point, with a leading point and with exponents.  Several
+ * "a,b,c;" groups may share a line and a group may continue after a ','
+ * on the next line.  Columns in messages count bytes, 1-based.
+ *
+ * Hybrid layout (FORMATS.md §2).  No known tool writes it; it is read when
+ * the byte after the 23-byte signature is NUL and written on request:
+ *
+ *   offset  size  field
+ *   ------  ----  ----------------------------------------------------------
+ *        0    30  "Vocaloid Pose Data file" + NUL padding (filler ignored)
+ *       30    20  model name, NUL-padded (no ".osm"; 20 bytes = no NUL)
+ *       50     4  uint32 LE bone count (checked against the bytes left)
+ *       54         per bone:
+ *             15    name, NUL-padded (15 bytes = no NUL)
+ *              *    text "index;x,y,z;rx,ry,rz,rw;" then LF or CRLF
+ *
+ * The hybrid layout has no morphs: writing a pose with morphs in it warns
+ * that they are left out.
+ *
+ * Numbers never go through strtod/printf, which follow LC_NUMERIC: reading
+ * converts the decimal text to the correctly rounded float (a fast exact
+ * path in double precision, exact big-integer arithmetic otherwise) and
+ * writing prints the exact "%.6f" digits of the float, rounded half to
+ * even, exactly what glibc prints in the "C" locale.  Non-finite values
+ * cannot be read (there is no syntax for them) and are refused by the
+ * writers with an error naming the bone, since no VPD reader accepts them.
+ */
+#include "posekit.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char SIG[] = "Vocaloid Pose Data file";
+#define SIG_LEN (sizeof SIG - 1)
+
+/* The four fixed comments MMD writes, in CP932 bytes. */
+static const char CMT_MODEL[] = "\t\t// \x90\x65\x83\x74\x83\x40\x83\x43\x83\x8b\x96\xbc"; /* 親ファイル名 */
+static const char CMT_COUNT[] =
+    "\t\t\t\t// \x91\x8d\x83\x7c\x81\x5b\x83\x59\x83\x7b\x81\x5b\x83\x93\x90\x94"; /* 総ポーズボーン数 */
+static const char CMT_TRANS[] = "\t\t\t\t// trans x,y,z";
+static const char CMT_QUAT[] = "\t\t// Quaternion x,y,z,w";
+static const char CMT_WEIGHT[] = "\t\t\t\t// weight";
+
+#define HYB_MAGIC 30
+#define HYB_MODEL 20
+#define HYB_NAME 15
+#define HYB_HEADER (HYB_MAGIC + HYB_MODEL + 4)
+/* Smallest bone record: 15-byte name + "0;0,0,0;0,0,0,0;\n". */
+#define HYB_MIN_RECORD (HYB_NAME + 17)
+
+/* ======================================================================
+ * Big unsigned integers, just enough for exact decimal <-> binary32.
+ * Sizes: a parsed significand keeps at most MAX_DIGITS decimal digits
+ * (< 2^420), exponents are bounded so that the value lies within float
+ * range, and the division scales by at most ~2^180: 1280 bits is ample.
+ * ====================================================================== */
+
+#define BIG_LIMBS 40
+typedef struct big {
+    uint32_t d[BIG_LIMBS]; /* little-endian limbs */
+    int n;                 /* limbs in use; d[n-1] != 0 unless n == 0 */
+} big;
+
+static void big_set(big *b, uint64_t v)
+{
+    b->n = 0;
+    while (v) {
+        b->d[b->n++] = (uint32_t)v;
+        v >>= 32;
+    }
+}
+
+static void big_trim(big *b)
+{
+    while (b->n > 0 && b->d[b->n - 1] == 0)
+        b->n--;
+}
+
+/* b = b * m + add.  Sizes are bounded by construction (see above). */
+static void big_muladd(big *b, uint32_t m, uint32_t add)
+{
+    uint64_t carry = add;
+    for (int i = 0; i < b->n; i++) {
+        uint64_t t = (uint64_t)b->d[i] * m + carry;
+        b->d[i] = (uint32_t)t;
+        carry = t >> 32;
+    }
+    if (carry && b->n < BIG_LIMBS)
+        b->d[b->n++] = (uint32_t)carry;
+}
+
+static void big_mul_pow10(big *b, int k)
+{
+    for (; k >= 9; k -= 9)
+        big_muladd(b, 1000000000u, 0);
+    static const uint32_t p10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+                                    100000000};
+    if (k > 0)
+        big_muladd(b, p10[k], 0);
+}
+
+static void big_shl(big *b, int bits)
+{
+    if (b->n == 0 || bits <= 0)
+        return;
+    int limbs = bits / 32, sh = bits % 32;
+    int n = b->n + limbs + 1;
+    if (n > BIG_LIMBS)
+        n = BIG_LIMBS;
+    for (int i = n - 1; i >= 0; i--) {
+        int src = i - limbs;
+        uint32_t hi = src >= 0 && src < b->n ? b->d[src] : 0;
+        uint32_t lo = src - 1 >= 0 && src - 1 < b->n ? b->d[src - 1] : 0;
+        b->d[i] = sh ? (hi << sh) | (lo >> (32 - sh)) : hi;
+    }
+    b->n = n;
+    big_trim(b);
+}
+
+static void big_shr(big *b, int bits)
+{
+    int limbs = bits / 32, sh = bits % 32;
+    if (limbs >= b->n) {
+        b->n = 0;
+        return;
+    }
+    int n = b->n - limbs;
+    for (int i = 0; i < n; i++) {
+        uint32_t lo = b->d[i + limbs];
+        uint32_t hi = i + limbs + 1 < b->n ? b->d[i + limbs + 1] : 0;
+        b->d[i] = sh ? (lo >> sh) | (hi << (32 - sh)) : lo;
+    }
+    b->n = n;
+    big_trim(b);
+}
+
+static int big_cmp(const big *a, const big *b)
+{
+    if (a->n != b->n)
+        return a->n < b->n ? -1 : 1;
+    for (int i = a->n - 1; i >= 0; i--)
+        if (a->d[i] != b->d[i])
+            return a->d[i] < b->d[i] ? -1 : 1;
+    return 0;
+}
+
+static void big_sub(big *a, const big *b) /* a -= b; requires a >= b */
+{
+    int64_t borrow = 0;
+    for (int i = 0; i < a->n; i++) {
+        int64_t t = (int64_t)a->d[i] - (i < b->n ? b->d[i] : 0) - borrow;
+        borrow = t < 0;
+        a->d[i] = (uint32_t)(t + (borrow << 32));
+    }
+    big_trim(a);
+}
+
+static int big_bitlen(const big *b)
+{
+    if (b->n == 0)
+        return 0;
+    uint32_t top = b->d[b->n - 1];
+    int bits = 0;
+    while (top) {
+        bits++;
+        top >>= 1;
+    }
+    return (b->n - 1) * 32 + bits;
+}
+
+static uint32_t big_divmod_small(big *b, uint32_t div)
+{
+    uint64_t rem = 0;
+    for (int i = b->n - 1; i >= 0; i--) {
+        uint64_t cur = (rem << 32) | b->d[i];
+        b->d[i] = (uint32_t)(cur / div);
+        rem = cur % div;
+    }
+    big_trim(b);
+    return (uint32_t)rem;
+}
+
+/* ======================================================================
+ * Decimal text -> float, correctly rounded, locale-independent.
+ * ====================================================================== */
+
+/* Enough significant digits to decide every rounding of a binary32: the
+ * midpoints between floats have at most 112 significant decimal digits, so
+ * keeping 125 and a "something nonzero followed" digit is exact. */
+#define MAX_DIGITS 125
+
+typedef enum num_status { NUM_OK = 0, NUM_SYNTAX, NUM_RANGE } num_status;
+
+/* Exact slow path: the float nearest to D * 10^e10 (D > 0, from digits). */
+static float dec_to_float_exact(const uint8_t *digits, int nd, int e10)
+{
+    big a, b;
+    big_set(&a, 0);
+    for (int i = 0; i < nd; i++)
+        big_muladd(&a, 10, digits[i]);
+    big_set(&b, 1);
+    if (e10 >= 0)
+        big_mul_pow10(&a, e10);
+    else
+        big_mul_pow10(&b, -e10);
+    /* value = a / b.  q = floor(value / 2^s) gets 24 significant bits plus
+     * one rounding bit; s never goes below -150 (the rounding bit of the
+     * smallest subnormal, 2^-149). */
+    int est = big_bitlen(&a) - big_bitlen(&b); /* value in [2^(est-1), 2^(est+1)) */
+    int s = est - 25;
+    if (s < -150)
+        s = -150;
+    if (s >= 0)
+        big_shl(&b, s);
+    else
+        big_shl(&a, -s);
+    big_shl(&b, 25);
+    uint32_t q = 0;
+    for (int i = 25; i >= 0; i--) {
+        if (big_cmp(&a, &b) >= 0) {
+            big_sub(&a, &b);
+            q |= 1u << i;
+        }
+        big_shr(&b, 1);
+    }
+    bool sticky = a.n != 0;
+    while (q >= (1u << 25)) {
+        sticky |= q & 1u;
+        q >>= 1;
+        s++;
+    }
+    uint32_t sig = q >> 1;
+    if ((q & 1u) && (sticky || (sig & 1u)))
+        sig++;
+    if (sig == (1u << 24)) {
+        sig >>= 1;
+        s++;
+    }
+    if (s + 1 > 104) /* above (2^24-1) * 2^104 = FLT_MAX */
+        return INFINITY;
+    return (float)ldexp((double)sig, s + 1);
+}
+
+static const double POW10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                               1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                               1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* The float nearest to D * 10^e10. */
+static float dec_to_float(const uint8_t *digits, int nd, int e10)
+{
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+    /* Fast path: D and 10^|e| are exact doubles, so one IEEE operation
+     * gives the correctly rounded double.  Rounding that to float is exact
+     * rounding unless the double landed exactly on a midpoint between two
+     * floats (midpoints are doubles, rounding is monotone), which is
+     * checked and sent to the exact path. */
+    if (nd <= 15 && e10 >= -22 && e10 <= 22) {
+        uint64_t m = 0;
+        for (int i = 0; i < nd; i++)
+            m = m * 10 + digits[i];
+        double d = e10 < 0 ? (double)m / POW10[-e10] : (double)m * POW10[e10];
+        if (d < (double)FLT_MAX) {
+            float f = (float)d;
+            if ((double)f == d)
+                return f;
+            float g = nextafterf(f, d > (double)f ? INFINITY : 0.0f);
+            if (!isinf(g) && ((double)f + (double)g) * 0.5 != d)
+                return f;
+        }
+    }
+#endif
+    return dec_to_float_exact(digits, nd, e10);
+}
+
+static bool is_digit(uint8_t c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Parses one number at s[0..n): [+-] (digits [. digits] | . digits)
+ * [(e|E) [+-] digits].  *used receives the bytes consumed.  The caller
+ * checks what follows. */
+static num_status parse_number(const uint8_t *s, size_t n, size_t *used, float *out)
+{
+    size_t i = 0;
+    bool neg = false;
+    if (i < n && (s[i] == '+' || s[i] == '-'))
+        neg = s[i++] == '-';
+    uint8_t digits[MAX_DIGITS + 1];
+    int nd = 0, e10 = 0;
+    bool sticky = false, any = false;
+    for (; i < n && is_digit(s[i]); i++) {
+        any = true;
+        uint8_t v = (uint8_t)(s[i] - '0');
+        if (nd == 0 && v == 0)
+            continue;
+        if (nd < MAX_DIGITS)
+            digits[nd++] = v;
+        else {
+            sticky |= v != 0;
+            if (e10 < 100000)
+                e10++;
+        }
+    }
+    if (i < n && s[i] == '.') {
+        i++;
+        for (; i < n && is_digit(s[i]); i++) {
+            any = true;
+            uint8_t v = (uint8_t)(s[i] - '0');
+            if (nd == 0 && v == 0) {
+                if (e10 > -100000)
+                    e10--;
+                continue;
+            }
+            if (nd < MAX_DIGITS) {
+                digits[nd++] = v;
+                e10--;
+            } else
+                sticky |= v != 0;
+        }
+    }
+    if (!any)
+        return NUM_SYNTAX;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        size_t j = i + 1;
+        bool eneg = false;
+        if (j < n && (s[j] == '+' || s[j] == '-'))
+            eneg = s[j++] == '-';
+        if (j >= n || !is_digit(s[j]))
+            return NUM_SYNTAX;
+        int ex = 0;
+        for (; j < n && is_digit(s[j]); j++)
+            if (ex < 100000)
+                ex = ex * 10 + (s[j] - '0');
+        e10 += eneg ? -ex : ex;
+        i = j;
+    }
+    *used = i;
+    if (sticky) { /* nonzero digits were dropped: make the value a bit larger */
+        digits[nd++] = 1;
+        e10--;
+    }
+    while (nd > 0 && digits[nd - 1] == 0) { /* trailing zeros: smaller numbers, faster path */
+        nd--;
+        e10++;
+    }
+    float v;
+    if (nd == 0 || nd + e10 < -45) /* below 10^-46 < half the smallest subnormal */
+        v = 0.0f;
+    else if (nd + e10 > 39) /* at least 10^39 > FLT_MAX */
+        return NUM_RANGE;
+    else
+        v = dec_to_float(digits, nd, e10);
+    if (isinf(v))
+        return NUM_RANGE;
+    *out = neg ? -v : v;
+    return NUM_OK;
+}
+
+/* ======================================================================
+ * float -> "%.6f" text, exact, half to even (what glibc prints in "C").
+ * ====================================================================== */
+
+#define FMT_MAX 64 /* 39 integer digits + '.' + 6 + sign + NUL */
+
+/* Writes the text into out (NUL-terminated) and returns its length.  x
+ * must be finite. */
+static size_t format_f6(float x, char out[FMT_MAX])
+{
+    uint32_t u;
+    memcpy(&u, &x, 4);
+    uint32_t bexp = (u >> 23) & 0xffu, mant = u & 0x7fffffu;
+    uint32_t sig = bexp ? mant | 0x800000u : mant;
+    int e2 = bexp ? (int)bexp - 150 : -149;
+    /* N = round_half_even(sig * 10^6 * 2^e2), in decimal digits */
+    char rev[FMT_MAX];
+    size_t nr = 0;
+    uint64_t a = (uint64_t)sig * 1000000u; /* < 2^44 */
+    if (e2 <= 19) { /* fits in 64 bits */
+        uint64_t nval;
+        if (e2 >= 0)
+            nval = a << e2;
+        else if (e2 <= -64)
+            nval = 0; /* a < 2^44 < half of 2^-e2 */
+        else {
+            int k = -e2;
+            nval = a >> k;
+            uint64_t rem = a & ((UINT64_C(1) << k) - 1), half = UINT64_C(1) << (k - 1);
+            if (rem > half || (rem == half && (nval & 1u)))
+                nval++;
+        }
+        do {
+            rev[nr++] = (char)('0' + nval % 10);
+            nval /= 10;
+        } while (nval);
+    } else {
+        big b;
+        big_set(&b, a);
+        big_shl(&b, e2);
+        do
+            rev[nr++] = (char)('0' + big_divmod_small(&b, 10));
+        while (b.n);
+    }
+    while (nr < 7)
+        rev[nr++] = '0';
+    size_t n = 0;
+    if (u >> 31)
+        out[n++] = '-';
+    while (nr > 6)
+        out[n++] = rev[--nr];
+    out[n++] = '.';
+    while (nr > 0)
+        out[n++] = rev[--nr];
+    out[n] = 0;
+    return n;
+}
+
+/* ======================================================================
+ * Shared helpers
+ * ====================================================================== */
+
+static bool is_blank(uint8_t c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* A short printable excerpt of s[0..n) for messages: up to 24 bytes of
+ * the token starting there; bytes outside printable ASCII as \xNN. */
+static const char *excerpt(const uint8_t *s, size_t n, char buf[128])
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n && i < 24; i++) {
+        uint8_t c = s[i];
+        if (c >= 0x20 && c < 0x7f && c != '\'')
+            buf[o++] = (char)c;
+        else
+            o += (size_t)snprintf(buf + o, 128 - o, "\\x%02X", c);
+    }
+    if (n > 24) {
+        memcpy(buf + o, "...", 3);
+        o += 3;
+    }
+    buf[o] = 0;
+    return buf;
+}
+
+static bool valid_utf8(const uint8_t *s, size_t n, bool *non_ascii, bool *fffd)
+{
+    *non_ascii = *fffd = false;
+    for (size_t i = 0; i < n;) {
+        uint8_t c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        *non_ascii = true;
+        size_t k;
+        uint32_t cp;
+        if (c >= 0xC2 && c <= 0xDF) {
+            k = 1;
+            cp = c & 0x1Fu;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            k = 2;
+            cp = c & 0x0Fu;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            k = 3;
+            cp = c & 0x07u;
+        } else
+            return false;
+        if (n - i <= k)
+            return false;
+        for (size_t j = 1; j <= k; j++) {
+            if ((s[i + j] & 0xC0) != 0x80)
+                return false;
+            cp = (cp << 6) | (s[i + j] & 0x3Fu);
+        }
+        if ((k == 2 && cp < 0x800) || (k == 3 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+            (cp >= 0xD800 && cp <= 0xDFFF))
+            return false;
+        if (cp == 0xFFFD)
+            *fffd = true;
+        i += k + 1;
+    }
+    return true;
+}
+
+/* Remembers which names were already used by a bone / a morph, to report
+ * duplicates.  Indexed by name id. */
+typedef struct seen_set {
+    uint8_t *v;
+    size_t cap;
+} seen_set;
+
+/* Returns the previous flags of id and ORs in `flag`; -1 on OOM. */
+static int seen_mark(seen_set *s, pk_name_id id, uint8_t flag)
+{
+    if (id >= s->cap) {
+        size_t cap = s->cap ? s->cap : 64;
+        while (cap <= id)
+            cap *= 2;
+        uint8_t *v = realloc(s->v, cap);
+        if (!v)
+            return -1;
+        memset(v + s->cap, 0, cap - s->cap);
+        s->v = v;
+        s->cap = cap;
+    }
+    int old = s->v[id];
+    s->v[id] |= flag;
+    return old;
+}
+
+#define DUP_REPORT_MAX 5
+
+/* ======================================================================
+ * Text reader
+ * ====================================================================== */
+
+typedef struct txt {
+    const uint8_t *d;
+    size_t len;
+    pk_log *log;
+    pk_pose *pose;
+    /* current line */
+    size_t next;   /* where the line after the current one starts */
+    int lineno;    /* 1-based number of the current line */
+    size_t ls, le; /* current line's bytes [ls, le), end of line excluded */
+    /* current content segment inside that line: [p, e) */
+    size_t p, e;
+    bool header; /* the segment is a BoneN{ / MorphN{ line (no comment stripped) */
+    bool in_seg;
+    int eof_line, eof_col; /* position reported for "unexpected end of file" */
+    seen_set seen;
+    size_t dups;
+    bool failed;
+} txt;
+
+static int col_of(const txt *t, size_t at)
+{
+    size_t c = at - t->ls + 1;
+    return c > (size_t)INT32_MAX ? INT32_MAX : (int)c;
+}
+
+static void txt_err(txt *t, size_t at, const char *fmt, ...) PK_PRINTF(3, 4);
+static void txt_err(txt *t, size_t at, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pk_log_vadd(t->log, PK_ERROR, -1, t->lineno, col_of(t, at), fmt, ap);
+    va_end(ap);
+    t->failed = true;
+}
+
+static void txt_err_eof(txt *t, const char *fmt, ...) PK_PRINTF(2, 3);
+static void txt_err_eof(txt *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pk_log_vadd(t->log, PK_ERROR, -1, t->eof_line, t->eof_col, fmt, ap);
+    va_end(ap);
+    t->failed = true;
+}
+
+/* Advances to the next physical line; false at the end of the data. */
+static bool next_line(txt *t)
+{
+    if (t->next >= t->len)
+        return false;
+    t->lineno++;
+    t->ls = t->next;
+    size_t i = t->ls;
+    while (i < t->len && t->d[i] != '\n' && t->d[i] != '\r')
+        i++;
+    t->le = i;
+    if (i < t->len && t->d[i] == '\r')
+        i++;
+    if (i < t->len && t->d[i] == '\n' && (i == t->le || t->d[i - 1] == '\r'))
+        i++;
+    t->next = i;
+    return true;
+}
+
+static bool starts_with(const uint8_t *s, size_t n, const char *lit)
+{
+    size_t l = strlen(lit);
+    return n >= l && memcmp(s, lit, l) == 0;
+}
+
+/* Moves to the next line that holds something (blank lines and comment-only
+ * lines are skipped) and sets the segment [p, e): a block header keeps its
+ * whole rest of line (trailing blanks trimmed), any other line loses its
+ * `//` comment and surrounding blanks.  False at the end of the data. */
+static bool next_content(txt *t)
+{
+    t->in_seg = false;
+    while (next_line(t)) {
+        size_t p = t->ls, e = t->le;
+        while (p < e && is_blank(t->d[p]))
+            p++;
+        t->header = starts_with(t->d + p, e - p, "Bone") || starts_with(t->d + p, e - p, "Morph");
+        if (!t->header) {
+            /* '/' (0x2F) is never a CP932 trail byte: this search is safe */
+            for (size_t i = p; i + 1 < e; i++)
+                if (t->d[i] == '/' && t->d[i + 1] == '/') {
+                    e = i;
+                    break;
+                }
+        }
+        while (e > p && is_blank(t->d[e - 1]))
+            e--;
+        if (p == e)
+            continue;
+        t->p = p;
+        t->e = e;
+        t->in_seg = true;
+        return true;
+    }
+    return false;
+}
+
+/* Next significant byte of a block body, crossing lines; -1 at the end of
+ * the data.  `same_line` stops at the end of the current line instead
+ * (returns -2 there). */
+static int peek(txt *t, bool same_line)
+{
+    for (;;) {
+        if (t->in_seg) {
+            while (t->p < t->e && is_blank(t->d[t->p]))
+                t->p++;
+            if (t->p < t->e)
+                return t->d[t->p];
+            if (same_line)
+                return -2;
+        }
+        if (!next_content(t))
+            return -1;
+    }
+}
+
+static const uint8_t *seg_ptr(const txt *t)
+{
+    return t->d + t->p;
+}
+
+static size_t token_len(const txt *t)
+{
+    size_t i = t->p;
+    while (i < t->e && !is_blank(t->d[i]) && t->d[i] != ',' && t->d[i] != ';')
+        i++;
+    return i == t->p ? 1 : i - t->p;
+}
+
+/* Reads one "n, n, ...;" group into v[0..want) for the block `blk`.
+ * Returns 0 or -1 (error logged). */
+static int read_group(txt *t, float *v, int want, const char *what, const char *blk)
+{
+    char ex[128];
+    int c = peek(t, false);
+    if (c < 0) {
+        txt_err_eof(t, "unexpected end of file: expected %d number%s for the %s of %s", want,
+                    want == 1 ? "" : "s", what, blk);
+        return -1;
+    }
+    int start_line = t->lineno;
+    size_t start = t->p, start_ls = t->ls;
+    int found = 0;
+    for (;;) {
+        c = peek(t, false);
+        if (c < 0) {
+            txt_err_eof(t, "unexpected end of file: expected a number for the %s of %s", what,
+                        blk);
+            return -1;
+        }
+        size_t used = 0;
+        float x = 0.0f;
+        num_status st = parse_number(seg_ptr(t), t->e - t->p, &used, &x);
+        if (st == NUM_OK && t->p + used < t->e) {
+            uint8_t nx = t->d[t->p + used];
+            if (!is_blank(nx) && nx != ',' && nx != ';')
+                st = NUM_SYNTAX;
+        }
+        if (st == NUM_SYNTAX) {
+            if (c == '}' && found == 0)
+                txt_err(t, t->p, "expected %d number%s for the %s of %s, found '}'", want,
+                        want == 1 ? "" : "s", what, blk);
+            else
+                txt_err(t, t->p, "expected a number for the %s of %s, found '%s'", what, blk,
+                        excerpt(seg_ptr(t), token_len(t), ex));
+            return -1;
+        }
+        if (st == NUM_RANGE) {
+            txt_err(t, t->p, "number '%s' is out of range for a float (%s of %s)",
+                    excerpt(seg_ptr(t), token_len(t), ex), what, blk);
+            return -1;
+        }
+        if (found < want)
+            v[found] = x;
+        found++;
+        t->p += used;
+        c = peek(t, true);
+        if (c == ',') {
+            t->p++;
+            continue;
+        }
+        if (c == ';') {
+            t->p++;
+            break;
+        }
+        if (c == -2)
+            txt_err(t, t->e, "expected ';' after the %s of %s", what, blk);
+        else
+            txt_err(t, t->p, "expected ',' or ';' after a number in the %s of %s, found '%s'",
+                    what, blk, excerpt(seg_ptr(t), token_len(t), ex));
+        return -1;
+    }
+    if (found != want) {
+        size_t c0 = start - start_ls + 1;
+        pk_log_add(t->log, PK_ERROR, -1, start_line, c0 > (size_t)INT32_MAX ? INT32_MAX : (int)c0,
+                   "expected %d number%s for the %s of %s, found %d%s", want,
+                   want == 1 ? "" : "s", what, blk, found,
+                   found > want ? " (is ',' used as the decimal separator?)" : "");
+        t->failed = true;
+        return -1;
+    }
+    return 0;
+}
+
+/* Expects the '}' that closes `blk`, alone on its line. */
+static int read_block_end(txt *t, const char *blk)
+{
+    char ex[128];
+    int c = peek(t, false);
+    if (c < 0) {
+        txt_err_eof(t, "unexpected end of file: expected '}' to end %s", blk);
+        return -1;
+    }
+    if (c != '}') {
+        txt_err(t, t->p, "expected '}' to end %s, found '%s'", blk,
+                excerpt(seg_ptr(t), t->e - t->p, ex));
+        return -1;
+    }
+    t->p++;
+    c = peek(t, true);
+    if (c != -2) {
+        txt_err(t, t->p, "unexpected text after the '}' of %s: '%s'", blk,
+                excerpt(seg_ptr(t), t->e - t->p, ex));
+        return -1;
+    }
+    t->in_seg = false;
+    return 0;
+}
+
+static void warn_duplicate(txt *t, pk_name_id id, const char *kind, const char *blk)
+{
+    t->dups++;
+    if (t->dups <= DUP_REPORT_MAX)
+        pk_log_add(t->log, PK_WARNING, -1, t->lineno, col_of(t, t->p),
+                   "duplicate %s name '%s' in %s: all records are kept, lookups find the last",
+                   kind, pk_names_utf8(t->pose->names, id), blk);
+}
+
+/* Parses the block whose header line is the current segment. */
+static int read_block(txt *t, size_t *next_bone, size_t *next_morph)
+{
+    char ex[128];
+    const uint8_t *s = t->d;
+    size_t p = t->p;
+    bool bone = s[p] == 'B';
+    const char *kw = bone ? "Bone" : "Morph";
+    size_t hdr = p;
+    p += strlen(kw);
+    size_t dstart = p;
+    uint64_t index = 0;
+    while (p < t->e && is_digit(s[p])) {
+        if (index < UINT32_MAX)
+            index = index * 10 + (uint64_t)(s[p] - '0');
+        p++;
+    }
+    if (p == dstart) {
+        txt_err(t, p, "expected a block number after '%s', found '%s'", kw,
+                excerpt(s + p, t->e - p, ex));
+        return -1;
+    }
+    while (p < t->e && is_blank(s[p]))
+        p++;
+    if (p >= t->e || s[p] != '{') {
+        txt_err(t, p, "expected '{' after '%s%llu'", kw, (unsigned long long)index);
+        return -1;
+    }
+    p++;
+    /* The name is everything after the first '{' (trailing blanks were
+     * trimmed): CP932 trail bytes may be '{', '}', '|', '\'. */
+    size_t nlen = t->e - p;
+    pk_name_id id = pk_names_intern(t->pose->names, s + p, nlen);
+    if (id == PK_NO_NAME) {
+        txt_err(t, hdr, "out of memory");
+        return -1;
+    }
+    size_t *seq = bone ? next_bone : next_morph;
+    char blk[96];
+    snprintf(blk, sizeof blk, "%s%llu ('%.60s')", kw, (unsigned long long)index,
+             pk_names_utf8(t->pose->names, id));
+    if (index != *seq)
+        pk_log_add(t->log, PK_WARNING, -1, t->lineno, col_of(t, hdr),
+                   "%s%llu is out of sequence (expected %s%zu); blocks keep their file order "
+                   "and are renumbered when written",
+                   kw, (unsigned long long)index, kw, *seq);
+    (*seq)++;
+    if (nlen > PK_VPD_NAME_BYTES)
+        pk_log_add(t->log, PK_WARNING, -1, t->lineno, col_of(t, p),
+                   "%s name '%s' is %zu bytes; MMD cuts VPD names at %d bytes",
+                   bone ? "bone" : "morph", pk_names_utf8(t->pose->names, id), nlen,
+                   PK_VPD_NAME_BYTES);
+    t->p = p; /* for the duplicate warning's column */
+    int old = seen_mark(&t->seen, id, bone ? 1 : 2);
+    if (old < 0) {
+        txt_err(t, hdr, "out of memory");
+        return -1;
+    }
+    if (old & (bone ? 1 : 2))
+        warn_duplicate(t, id, bone ? "bone" : "morph", blk);
+    t->in_seg = false; /* the header line is done */
+
+    if (bone) {
+        float v[7];
+        if (read_group(t, v, 3, "translation", blk) < 0 ||
+            read_group(t, v + 3, 4, "rotation quaternion", blk) < 0 || read_block_end(t, blk) < 0)
+            return -1;
+        pk_pose_bone *b = pk_pose_push_bone(t->pose);
+        if (!b) {
+            txt_err(t, t->ls, "out of memory");
+            return -1;
+        }
+        b->name = id;
+        memcpy(b->pos, v, sizeof b->pos);
+        memcpy(b->rot, v + 3, sizeof b->rot);
+    } else {
+        float w;
+        if (read_group(t, &w, 1, "weight", blk) < 0 || read_block_end(t, blk) < 0)
+            return -1;
+        pk_pose_morph *m = pk_pose_push_morph(t->pose);
+        if (!m) {
+            txt_err(t, t->ls, "out of memory");
+            return -1;
+        }
+        m->name = id;
+        m->weight = w;
+    }
+    return 0;
+}
+
+static pk_eol dominant_eol(const uint8_t *d, size_t len, int *lines, int *last_len)
+{
+    size_t crlf = 0, lf = 0, cr = 0, ls = 0;
+    int n = 1;
+    for (size_t i = 0; i < len; i++) {
+        if (d[i] == '\r' && i + 1 < len && d[i + 1] == '\n') {
+            crlf++;
+            i++;
+        } else if (d[i] == '\r')
+            cr++;
+        else if (d[i] == '\n')
+            lf++;
+        else
+            continue;
+        if (i + 1 < len) {
+            n++;
+            ls = i + 1;
+        }
+    }
+    *lines = n;
+    /* the end of the data is reported at the end of the last line */
+    size_t e = len;
+    while (e > ls && (d[e - 1] == '\n' || d[e - 1] == '\r'))
+        e--;
+    *last_len = e - ls > (size_t)INT32_MAX - 1 ? INT32_MAX - 1 : (int)(e - ls);
+    if (lf > crlf && lf >= cr)
+        return PK_EOL_LF;
+    if (cr > crlf && cr > lf)
+        return PK_EOL_CR;
+    return PK_EOL_CRLF;
+}
+
+static pk_pose *text_read(const uint8_t *d, size_t len, pk_log *log)
+{
+    char ex[128];
+    pk_pose *pose = pk_pose_new();
+    if (!pose) {
+        pk_error(log, "out of memory");
+        return NULL;
+    }
+    txt t;
+    memset(&t, 0, sizeof t);
+    t.d = d;
+    t.len = len;
+    t.log = log;
+    t.pose = pose;
+    pose->layout = PK_VPD_TEXT;
+    pose->eol = dominant_eol(d, len, &t.eof_line, &t.eof_col);
+    t.eof_col++;
+
+    bool bom = len >= 3 && d[0] == 0xEF && d[1] == 0xBB && d[2] == 0xBF;
+    bool non_ascii, fffd;
+    if (valid_utf8(d, len, &non_ascii, &fffd) && non_ascii) {
+        if (fffd)
+            pk_warning(log, "names look damaged: the file decodes as UTF-8 and contains U+FFFD, "
+                            "so it was probably decoded as UTF-8 and re-saved, replacing every "
+                            "CP932 character; names are kept as read but will not match a "
+                            "model (FORMATS.md §1.5)");
+        else
+            pk_warning(log, "the file looks UTF-8 encoded; VPD files are CP932: names are kept "
+                            "as raw bytes and may not match a model");
+    }
+
+    /* signature */
+    next_line(&t);
+    size_t p = t.ls + (bom ? 3 : 0);
+    if (t.le - p < SIG_LEN || memcmp(d + p, SIG, SIG_LEN) != 0 ||
+        (t.le - p > SIG_LEN && !is_blank(d[p + SIG_LEN]))) {
+        if (len - p >= 20 && memcmp(d + p, "Vocaloid Motion Data", 20) == 0)
+            txt_err(&t, p, "this is a VMD motion, not a VPD pose");
+        else
+            txt_err(&t, p, "expected the signature 'Vocaloid Pose Data file', found '%s'",
+                    excerpt(d + p, t.le - p, ex));
+        goto fail;
+    }
+
+    /* model line: "<name>.osm;" */
+    if (!next_content(&t)) {
+        txt_err_eof(&t, "unexpected end of file: expected the model name line '<name>.osm;'");
+        goto fail;
+    }
+    if (t.header || d[t.e - 1] != ';') {
+        txt_err(&t, t.header ? t.p : t.e - 1,
+                "expected the model name line '<name>.osm;', found '%s'",
+                excerpt(d + t.p, t.e - t.p, ex));
+        goto fail;
+    }
+    {
+        size_t mlen = t.e - 1 - t.p;
+        if (mlen >= 4 && memcmp(d + t.p + mlen - 4, ".osm", 4) == 0)
+            mlen -= 4;
+        if (pk_pose_set_model(pose, d + t.p, mlen, log) < 0)
+            goto fail;
+    }
+
+    /* bone count line: "N;" */
+    if (!next_content(&t)) {
+        txt_err_eof(&t, "unexpected end of file: expected the bone count line 'N;'");
+        goto fail;
+    }
+    int count_line = t.lineno;
+    int count_col = col_of(&t, t.p);
+    uint64_t count = 0;
+    {
+        size_t q = t.p;
+        while (q < t.e && is_digit(d[q])) {
+            if (count < UINT32_MAX)
+                count = count * 10 + (uint64_t)(d[q] - '0');
+            q++;
+        }
+        size_t dend = q;
+        while (q < t.e && is_blank(d[q]))
+            q++;
+        if (dend == t.p || q + 1 != t.e || d[q] != ';') {
+            txt_err(&t, t.p, "expected the bone count line 'N;', found '%s'",
+                    excerpt(d + t.p, t.e - t.p, ex));
+            goto fail;
+        }
+    }
+
+    /* blocks */
+    size_t nb = 0, nm = 0;
+    while (next_content(&t)) {
+        if (!t.header) {
+            txt_err(&t, t.p, "expected 'BoneN{' or 'MorphN{', found '%s'",
+                    excerpt(d + t.p, t.e - t.p, ex));
+            goto fail;
+        }
+        if (read_block(&t, &nb, &nm) < 0)
+            goto fail;
+    }
+    if (t.dups > DUP_REPORT_MAX)
+        pk_warning(log, "%zu more duplicate names not listed", t.dups - DUP_REPORT_MAX);
+    if (count != pose->nbones)
+        pk_log_add(log, PK_WARNING, -1, count_line, count_col,
+                   "the bone count line says %llu but the file has %zu Bone blocks",
+                   (unsigned long long)count, pose->nbones);
+    free(t.seen.v);
+    return pose;
+fail:
+    free(t.seen.v);
+    pk_pose_free(pose);
+    return NULL;
+}
+
+/* ======================================================================
+ * Hybrid reader
+ * ====================================================================== */
+
+static uint32_t rd_u32le(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static size_t field_len(const uint8_t *p, size_t width)
+{
+    const uint8_t *z = memchr(p, 0, width);
+    return z ? (size_t)(z - p) : width;
+}
+
+/* Parses "n,n,...;" from s[*i..n) into v[0..want); errors with offsets
+ * (base = file offset of s). */
+static int hyb_numbers(const uint8_t *s, size_t n, size_t *i, float *v, int want,
+                       const char *what, uint32_t bone, size_t base, pk_log *log)
+{
+    char ex[128];
+    int found = 0;
+    size_t start = *i;
+    for (;;) {
+        while (*i < n && is_blank(s[*i]))
+            (*i)++;
+        size_t used = 0;
+        float x = 0.0f;
+        num_status st = parse_number(s + *i, n - *i, &used, &x);
+        if (st == NUM_OK && *i + used < n && !is_blank(s[*i + used]) && s[*i + used] != ',' &&
+            s[*i + used] != ';')
+            st = NUM_SYNTAX;
+        if (st != NUM_OK) {
+            size_t k = *i;
+            while (k < n && s[k] != ',' && s[k] != ';')
+                k++;
+            if (st == NUM_RANGE)
+                pk_log_add(log, PK_ERROR, (int64_t)(base + *i), 0, 0,
+                           "number '%s' is out of range for a float (%s of bone %u)",
+                           excerpt(s + *i, k - *i, ex), what, bone);
+            else
+                pk_log_add(log, PK_ERROR, (int64_t)(base + *i), 0, 0,
+                           "expected a number for the %s of bone %u, found '%s'", what, bone,
+                           excerpt(s + *i, k - *i, ex));
+            return -1;
+        }
+        if (found < want)
+            v[found] = x;
+        found++;
+        *i += used;
+        while (*i < n && is_blank(s[*i]))
+            (*i)++;
+        if (*i < n && s[*i] == ',') {
+            (*i)++;
+            continue;
+        }
+        if (*i < n && s[*i] == ';') {
+            (*i)++;
+            break;
+        }
+        pk_log_add(log, PK_ERROR, (int64_t)(base + *i), 0, 0,
+                   "expected ',' or ';' after a number in the %s of bone %u", what, bone);
+        return -1;
+    }
+    if (found != want) {
+        pk_log_add(log, PK_ERROR, (int64_t)(base + start), 0, 0,
+                   "expected %d numbers for the %s of bone %u, found %d", want, what, bone, found);
+        return -1;
+    }
+    return 0;
+}
+
+static pk_pose *hybrid_read(const uint8_t *d, size_t len, pk_log *log)
+{
+    if (len < HYB_HEADER) {
+        pk_log_add(log, PK_ERROR, len < HYB_MAGIC ? 0 : len < HYB_MAGIC + HYB_MODEL ? HYB_MAGIC : 50,
+                   0, 0, "hybrid VPD header cut short: it needs %d bytes, the file has %zu",
+                   HYB_HEADER, len);
+        return NULL;
+    }
+    uint32_t count = rd_u32le(d + 50);
+    size_t left = len - HYB_HEADER;
+    if ((uint64_t)count * HYB_MIN_RECORD > left) {
+        pk_log_add(log, PK_ERROR, 50, 0, 0,
+                   "bone count %u needs at least %llu bytes, only %zu left", count,
+                   (unsigned long long)count * HYB_MIN_RECORD, left);
+        return NULL;
+    }
+    pk_pose *pose = pk_pose_new();
+    if (!pose) {
+        pk_error(log, "out of memory");
+        return NULL;
+    }
+    pose->layout = PK_VPD_HYBRID;
+    if (pk_pose_set_model(pose, d + HYB_MAGIC, field_len(d + HYB_MAGIC, HYB_MODEL), log) < 0)
+        goto fail;
+    size_t off = HYB_HEADER, lf_lines = 0, crlf_lines = 0;
+    seen_set seen = {NULL, 0};
+    size_t dups = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        if (len - off < HYB_NAME) {
+            pk_log_add(log, PK_ERROR, (int64_t)off, 0, 0,
+                       "file ends inside the name field of bone %u", i);
+            goto fail_seen;
+        }
+        size_t nlen = field_len(d + off, HYB_NAME);
+        pk_name_id id = pk_names_intern(pose->names, d + off, nlen);
+        if (id == PK_NO_NAME) {
+            pk_error(log, "out of memory");
+            goto fail_seen;
+        }
+        int old = seen_mark(&seen, id, 1);
+        if (old < 0) {
+            pk_error(log, "out of memory");
+            goto fail_seen;
+        }
+        if (old && ++dups <= DUP_REPORT_MAX)
+            pk_log_add(log, PK_WARNING, (int64_t)off, 0, 0,
+                       "duplicate bone name '%s' (bone %u): all records are kept, lookups find "
+                       "the last",
+                       pk_names_utf8(pose->names, id), i);
+        size_t ls = off + HYB_NAME;
+        const uint8_t *lf = memchr(d + ls, '\n', len - ls);
+        if (!lf) {
+            pk_log_add(log, PK_ERROR, (int64_t)ls, 0, 0,
+                       "file ends inside the values of bone %u (no line end)", i);
+            goto fail_seen;
+        }
+        size_t le = (size_t)(lf - d), next = le + 1;
+        if (le > ls && d[le - 1] == '\r') {
+            le--;
+            crlf_lines++;
+        } else
+            lf_lines++;
+        const uint8_t *s = d + ls;
+        size_t n = le - ls, k = 0;
+        uint64_t index = 0;
+        while (k < n && is_digit(s[k])) {
+            if (index < UINT32_MAX)
+                index = index * 10 + (uint64_t)(s[k] - '0');
+            k++;
+        }
+        if (k == 0 || k >= n || s[k] != ';') {
+            pk_log_add(log, PK_ERROR, (int64_t)(ls + k), 0, 0,
+                       "expected 'index;' at the start of the values of bone %u", i);
+            goto fail_seen;
+        }
+        if (index != i)
+            pk_log_add(log, PK_WARNING, (int64_t)ls, 0, 0,
+                       "bone %u carries index %llu; records keep their file order", i,
+                       (unsigned long long)index);
+        k++;
+        float v[7];
+        if (hyb_numbers(s, n, &k, v, 3, "translation", i, ls, log) < 0 ||
+            hyb_numbers(s, n, &k, v + 3, 4, "rotation quaternion", i, ls, log) < 0)
+            goto fail_seen;
+        while (k < n && is_blank(s[k]))
+            k++;
+        if (k != n) {
+            pk_log_add(log, PK_ERROR, (int64_t)(ls + k), 0, 0,
+                       "unexpected text after the values of bone %u", i);
+            goto fail_seen;
+        }
+        pk_pose_bone *b = pk_pose_push_bone(pose);
+        if (!b) {
+            pk_error(log, "out of memory");
+            goto fail_seen;
+        }
+        b->name = id;
+        memcpy(b->pos, v, sizeof b->pos);
+        memcpy(b->rot, v + 3, sizeof b->rot);
+        off = next;
+    }
+    if (dups > DUP_REPORT_MAX)
+        pk_warning(log, "%zu more duplicate names not listed", dups - DUP_REPORT_MAX);
+    if (off < len)
+        pk_log_add(log, PK_WARNING, (int64_t)off, 0, 0,
+                   "%zu bytes after the last bone are ignored", len - off);
+    pose->eol = lf_lines > crlf_lines ? PK_EOL_LF : PK_EOL_CRLF;
+    free(seen.v);
+    return pose;
+fail_seen:
+    free(seen.v);
+fail:
+    pk_pose_free(pose);
+    return NULL;
+}
+
+pk_pose *pk_vpd_read(const void *data, size_t len, pk_log *log)
+{
+    const uint8_t *d = data;
+    if (!d && len) {
+        pk_error(log, "no data");
+        return NULL;
+    }
+    if (len > SIG_LEN && memcmp(d, SIG, SIG_LEN) == 0 && d[SIG_LEN] == 0)
+        return hybrid_read(d, len, log);
+    if (len == 0) {
+        pk_log_add(log, PK_ERROR, -1, 1, 1, "empty file: expected the signature '%s'", SIG);
+        return NULL;
+    }
+    return text_read(d, len, log);
+}
+
+/* ======================================================================
+ * Writers
+ * ====================================================================== */
+
+static void put_num(pk_buf *out, float x)
+{
+    char s[FMT_MAX];
+    pk_buf_append(out, s, format_f6(x, s));
+}
+
+static bool all_finite(const float *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!isfinite(v[i]))
+            return false;
+    return true;
+}
+
+static bool has_line_break(const uint8_t *s, size_t n)
+{
+    return memchr(s, '\n', n) || memchr(s, '\r', n);
+}
+
+/* Checks every name and value before a byte is written. */
+static int check_text(const pk_pose *p, bool morphs, pk_log *log)
+{
+    int bad = 0;
+    const uint8_t *model = p->model ? p->model : (const uint8_t *)"";
+    if (has_line_break(model, p->model_len)) {
+        pk_error(log, "the model name contains a line break, which a VPD cannot hold");
+        bad = -1;
+    }
+    for (size_t i = 0; i + 1 < p->model_len; i++)
+        if (model[i] == '/' && model[i + 1] == '/') {
+            pk_error(log, "the model name contains '//', which VPD readers take for a comment");
+            bad = -1;
+            break;
+        }
+    for (size_t i = 0; i < p->nbones; i++) {
+        size_t n;
+        const uint8_t *raw = pk_names_raw(p->names, p->bones[i].name, &n);
+        const char *u = pk_names_utf8(p->names, p->bones[i].name);
+        if (n > PK_VPD_NAME_BYTES) {
+            pk_error(log, "bone '%s' has a %zu-byte name; VPD names hold at most %d bytes", u, n,
+                     PK_VPD_NAME_BYTES);
+            bad = -1;
+        }
+        if (has_line_break(raw, n)) {
+            pk_error(log, "bone '%s' has a line break in its name", u);
+            bad = -1;
+        }
+        if (!all_finite(p->bones[i].pos, 3) || !all_finite(p->bones[i].rot, 4)) {
+            pk_error(log, "bone '%s' has a non-finite value (NaN or infinity)", u);
+            bad = -1;
+        }
+    }
+    for (size_t i = 0; morphs && i < p->nmorphs; i++) {
+        size_t n;
+        const uint8_t *raw = pk_names_raw(p->names, p->morphs[i].name, &n);
+        const char *u = pk_names_utf8(p->names, p->morphs[i].name);
+        if (n > PK_VPD_NAME_BYTES) {
+            pk_error(log, "morph '%s' has a %zu-byte name; VPD names hold at most %d bytes", u, n,
+                     PK_VPD_NAME_BYTES);
+            bad = -1;
+        }
+        if (has_line_break(raw, n)) {
+            pk_error(log, "morph '%s' has a line break in its name", u);
+            bad = -1;
+        }
+        if (!isfinite(p->morphs[i].weight)) {
+            pk_error(log, "morph '%s' has a non-finite weight (NaN or infinity)", u);
+            bad = -1;
+        }
+    }
+    return bad;
+}
+
+static void put_nums(pk_buf *out, const float *v, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (i)
+            pk_buf_putc(out, ',');
+        put_num(out, v[i]);
+    }
+    pk_buf_putc(out, ';');
+}
+
+static void text_write(const pk_pose *p, bool morphs, pk_buf *out)
+{
+    pk_buf_puts(out, SIG);
+    pk_buf_puts(out, "\r\n\r\n");
+    if (p->model_len)
+        pk_buf_append(out, p->model, p->model_len);
+    pk_buf_puts(out, ".osm;");
+    pk_buf_puts(out, CMT_MODEL);
+    pk_buf_printf(out, "\r\n%zu;", p->nbones);
+    pk_buf_puts(out, CMT_COUNT);
+    pk_buf_puts(out, "\r\n\r\n");
+    for (size_t i = 0; i < p->nbones; i++) {
+        const pk_pose_bone *b = &p->bones[i];
+        size_t n;
+        const uint8_t *raw = pk_names_raw(p->names, b->name, &n);
+        pk_buf_printf(out, "Bone%zu{", i);
+        pk_buf_append(out, raw, n);
+        pk_buf_puts(out, "\r\n  ");
+        put_nums(out, b->pos, 3);
+        pk_buf_puts(out, CMT_TRANS);
+        pk_buf_puts(out, "\r\n  ");
+        put_nums(out, b->rot, 4);
+        pk_buf_puts(out, CMT_QUAT);
+        pk_buf_puts(out, "\r\n}\r\n\r\n");
+    }
+    for (size_t i = 0; morphs && i < p->nmorphs; i++) {
+        const pk_pose_morph *m = &p->morphs[i];
+        size_t n;
+        const uint8_t *raw = pk_names_raw(p->names, m->name, &n);
+        pk_buf_printf(out, "Morph%zu{", i);
+        pk_buf_append(out, raw, n);
+        pk_buf_puts(out, "\r\n  ");
+        put_nums(out, &m->weight, 1);
+        pk_buf_puts(out, CMT_WEIGHT);
+        pk_buf_puts(out, "\r\n}\r\n\r\n");
+    }
+}
+
+static int check_hybrid(const pk_pose *p, pk_log *log)
+{
+    int bad = 0;
+    if (p->model_len > HYB_MODEL) {
+        pk_error(log, "the model name is %zu bytes; the hybrid layout's field holds %d",
+                 p->model_len, HYB_MODEL);
+        bad = -1;
+    }
+    if (p->model_len && memchr(p->model, 0, p->model_len)) {
+        pk_error(log, "the model name contains a NUL byte");
+        bad = -1;
+    }
+    if (p->nbones > UINT32_MAX) {
+        pk_error(log, "too many bones for the hybrid layout");
+        return -1;
+    }
+    for (size_t i = 0; i < p->nbones; i++) {
+        size_t n;
+        const uint8_t *raw = pk_names_raw(p->names, p->bones[i].name, &n);
+        const char *u = pk_names_utf8(p->names, p->bones[i].name);
+        if (n > HYB_NAME) {
+            pk_error(log, "bone '%s' has a %zu-byte name; the hybrid layout holds at most %d bytes",
+                     u, n, HYB_NAME);
+            bad = -1;
+        }
+        if (n && memchr(raw, 0, n)) {
+            pk_error(log, "bone '%s' has a NUL byte in its name", u);
+            bad = -1;
+        }
+        if (!all_finite(p->bones[i].pos, 3) || !all_finite(p->bones[i].rot, 4)) {
+            pk_error(log, "bone '%s' has a non-finite value (NaN or infinity)", u);
+            bad = -1;
+        }
+    }
+    return bad;
+}
+
+static void put_field(pk_buf *out, const uint8_t *raw, size_t n, size_t width)
+{
+    static const uint8_t zeros[32];
+    if (n)
+        pk_buf_append(out, raw, n);
+    pk_buf_append(out, zeros, width - n);
+}
+
+static void hybrid_write(const pk_pose *p, pk_buf *out)
+{
+    put_field(out, (const uint8_t *)SIG, SIG_LEN, HYB_MAGIC);
+    put_field(out, p->model, p->model_len, HYB_MODEL);
+    pk_buf_u32le(out, (uint32_t)p->nbones);
+    const char *eol = p->eol == PK_EOL_LF ? "\n" : "\r\n";
+    for (size_t i = 0; i < p->nbones; i++) {
+        const pk_pose_bone *b = &p->bones[i];
+        size_t n;
+        const uint8_t *raw = pk_names_raw(p->names, b->name, &n);
+        put_field(out, raw, n, HYB_NAME);
+        pk_buf_printf(out, "%zu;", i);
+        put_nums(out, b->pos, 3);
+        put_nums(out, b->rot, 4);
+        pk_buf_puts(out, eol);
+    }
+}
+
+int pk_vpd_write(const pk_pose *p, const pk_vpd_options *opts, pk_buf *out, pk_log *log)
+{
+    pk_vpd_options def = {PK_VPD_TEXT, false};
+    if (!opts)
+        opts = &def;
+    size_t start = out->len;
+    if (opts->layout == PK_VPD_HYBRID) {
+        if (check_hybrid(p, log) < 0)
+            return -1;
+        if (p->nmorphs)
+            pk_warning(log, "the hybrid layout has no morphs: %zu morph%s left out", p->nmorphs,
+                       p->nmorphs == 1 ? "" : "s");
+        hybrid_write(p, out);
+    } else {
+        if (check_text(p, !opts->no_morphs, log) < 0)
+            return -1;
+        text_write(p, !opts->no_morphs, out);
+    }
+    if (out->oom) {
+        out->len = start;
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    return 0;
+}
