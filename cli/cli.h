@@ -83,4 +83,8 @@ bool cli_parse_range(const char *s, uint32_t *a, uint32_t *b);
 extern bool cli_strict;
 extern bool cli_verbose;
 
+/* For getopt_long's '?' (set opterr = 0 first): a usage error naming the
+ * offending argument (argv[optind - 1]); returns EXIT_ERROR. */
+int cli_bad_option(const char *cmd, char **argv);
+
 #endif

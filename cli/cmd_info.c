@@ -1,0 +1,342 @@
+/* cmd_info.c — `posekit info FILE... [--json]`: what a file holds. */
+#include "cli.h"
+#include "json.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char help_info[] =
+    "usage: posekit info FILE... [--json] [--strict]\n"
+    "\n"
+    "Describes VMD motions and VPD poses: format and version (VMD) or layout\n"
+    "(VPD), model name, record counts per section, frame range, where a VMD\n"
+    "ended (files may stop after the light or self-shadow section), trailing\n"
+    "bytes, every bone and morph with its number of keys, and warnings.\n"
+    "Bones and morphs are listed in order of first appearance; a count is the\n"
+    "number of records, duplicates included.\n"
+    "\n"
+    "  --json      one JSON object per file (an array when several files)\n"
+    "  --strict    treat warnings as errors\n"
+    "  -h, --help  this text\n"
+    "\n"
+    "Warnings also go to standard error.  A file that cannot be read is\n"
+    "reported and the others are still described; the exit status is then 2.\n";
+
+/* Records per name in order of first appearance (one section). */
+typedef struct name_counts {
+    pk_name_id *order; /* distinct ids, first appearance first */
+    size_t *count;     /* indexed by name id */
+    size_t n;
+} name_counts;
+
+static int counts_add(name_counts *c, pk_name_id id)
+{
+    if (c->count[id]++ == 0)
+        c->order[c->n++] = id;
+    return 0;
+}
+
+static int counts_init(name_counts *c, size_t nnames)
+{
+    c->n = 0;
+    c->order = calloc(nnames ? nnames : 1, sizeof *c->order);
+    c->count = calloc(nnames ? nnames : 1, sizeof *c->count);
+    return c->order && c->count ? 0 : -1;
+}
+
+static void counts_free(name_counts *c)
+{
+    free(c->order);
+    free(c->count);
+}
+
+static const char *const section_names[PK_SEC_COUNT] = {"bones",   "morphs",  "cameras",
+                                                        "lights",  "shadows", "ik"};
+
+/* Everything info reports about one file. */
+typedef struct info {
+    const char *path;
+    pk_doc doc;
+    name_counts bones, morphs;
+    size_t duplicates;
+    pk_log warnings; /* copies of the warnings, for the report */
+} info;
+
+static int gather(info *in)
+{
+    const pk_names *names = in->doc.motion ? in->doc.motion->names : in->doc.pose->names;
+    size_t nn = pk_names_count(names);
+    if (counts_init(&in->bones, nn) != 0 || counts_init(&in->morphs, nn) != 0)
+        return -1;
+    if (in->doc.motion) {
+        const pk_motion *m = in->doc.motion;
+        for (size_t i = 0; i < m->nbones; i++)
+            counts_add(&in->bones, m->bones[i].name);
+        for (size_t i = 0; i < m->nmorphs; i++)
+            counts_add(&in->morphs, m->morphs[i].name);
+    } else {
+        const pk_pose *p = in->doc.pose;
+        for (size_t i = 0; i < p->nbones; i++)
+            counts_add(&in->bones, p->bones[i].name);
+        for (size_t i = 0; i < p->nmorphs; i++)
+            counts_add(&in->morphs, p->morphs[i].name);
+    }
+    return 0;
+}
+
+static void copy_warnings(pk_log *dst, const pk_log *src)
+{
+    for (size_t i = 0; i < src->count; i++) {
+        const pk_diag *d = &src->items[i];
+        if (d->severity != PK_WARNING)
+            continue;
+        pk_log_set_path(dst, d->path);
+        pk_log_add(dst, PK_WARNING, d->offset, d->line, d->col, "%s", d->msg ? d->msg : "");
+    }
+}
+
+/* Loads a file; returns EXIT_OK or EXIT_ERROR (diagnostics printed). */
+static int load(info *in, bool strict)
+{
+    pk_log log;
+    pk_log_init(&log);
+    pk_log_init(&in->warnings);
+    int rc = pk_doc_load(in->path, &in->doc, &log);
+    if (rc == 0 && in->doc.motion) {
+        /* The sorted view finds duplicate (name, frame) keys and warns. */
+        pk_tracks *t = pk_tracks_build(in->doc.motion, &log);
+        if (t)
+            in->duplicates = t->duplicates;
+        else
+            rc = -1;
+        pk_tracks_free(t);
+    }
+    copy_warnings(&in->warnings, &log);
+    int status = cli_flush_log(&log, strict);
+    if (rc != 0 || status != EXIT_OK)
+        return EXIT_ERROR;
+    if (gather(in) != 0) {
+        fprintf(stderr, "posekit: %s: out of memory\n", in->path);
+        return EXIT_ERROR;
+    }
+    return EXIT_OK;
+}
+
+static void info_free(info *in)
+{
+    pk_doc_free(&in->doc);
+    counts_free(&in->bones);
+    counts_free(&in->morphs);
+    pk_log_free(&in->warnings);
+}
+
+static const char *eol_name(pk_eol e)
+{
+    return e == PK_EOL_LF ? "LF" : e == PK_EOL_CR ? "CR" : "CRLF";
+}
+
+static const char *ended_text(int sections)
+{
+    static const char *const t[] = {
+        "before the bone count", "after the bones",  "after the morphs", "after the cameras",
+        "after the lights",      "after the shadows", "complete",
+    };
+    return sections >= 0 && sections <= PK_SEC_COUNT ? t[sections] : "?";
+}
+
+static char *model_utf8(const pk_doc *doc)
+{
+    if (doc->motion)
+        return pk_motion_model_utf8(doc->motion);
+    return pk_cp932_to_utf8(doc->pose->model ? (const void *)doc->pose->model : "",
+                            doc->pose->model_len, NULL);
+}
+
+/* ------------------------------------------------------------------ text */
+
+static void print_names(const char *title, const name_counts *c, const pk_names *names)
+{
+    printf("  %s:\n", title);
+    for (size_t i = 0; i < c->n; i++)
+        printf("    %6zu  %s\n", c->count[c->order[i]], pk_names_utf8(names, c->order[i]));
+}
+
+static void print_text(const info *in)
+{
+    char *model = model_utf8(&in->doc);
+    printf("%s\n", in->path);
+    if (in->doc.motion) {
+        const pk_motion *m = in->doc.motion;
+        printf("  format: VMD version %d\n", m->version);
+        printf("  model: %s\n", model ? model : "");
+        printf("  ended: %s (%d of 6 sections)\n", ended_text(m->sections), m->sections);
+        printf("  trailing bytes: %zu\n", m->ntrailing);
+        uint32_t first, last;
+        if (pk_motion_frame_range(m, &first, &last))
+            printf("  frames: %u-%u\n", first, last);
+        else
+            printf("  frames: none\n");
+        printf("  bone keys: %zu (%zu bones)\n", m->nbones, in->bones.n);
+        printf("  morph keys: %zu (%zu morphs)\n", m->nmorphs, in->morphs.n);
+        printf("  camera keys: %zu\n", m->ncameras);
+        printf("  light keys: %zu\n", m->nlights);
+        printf("  shadow keys: %zu\n", m->nshadows);
+        printf("  ik keys: %zu\n", m->niks);
+        printf("  duplicate keys: %zu\n", in->duplicates);
+    } else {
+        const pk_pose *p = in->doc.pose;
+        printf("  format: VPD %s layout, %s line endings\n",
+               p->layout == PK_VPD_HYBRID ? "hybrid" : "text", eol_name(p->eol));
+        printf("  model: %s\n", model ? model : "");
+        printf("  bones: %zu (%zu names)\n", p->nbones, in->bones.n);
+        printf("  morphs: %zu (%zu names)\n", p->nmorphs, in->morphs.n);
+    }
+    printf("  warnings: %zu\n", in->warnings.count);
+    const pk_names *names = in->doc.motion ? in->doc.motion->names : in->doc.pose->names;
+    if (in->bones.n)
+        print_names(in->doc.motion ? "bones (keys)" : "bones (entries)", &in->bones, names);
+    if (in->morphs.n)
+        print_names(in->doc.motion ? "morphs (keys)" : "morphs (entries)", &in->morphs, names);
+    free(model);
+}
+
+/* ------------------------------------------------------------------ json */
+
+static json_t *names_json(const name_counts *c, const pk_names *names)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < c->n; i++) {
+        json_t *o = json_object();
+        json_object_set_new(o, "name", cj_name(names, c->order[i]));
+        json_object_set_new(o, "keys", json_integer((json_int_t)c->count[c->order[i]]));
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
+static json_t *info_json(const info *in)
+{
+    json_t *o = json_object();
+    char *model = model_utf8(&in->doc);
+    json_object_set_new(o, "path", cj_string(in->path));
+    json_object_set_new(o, "format", json_string(pk_format_name(in->doc.format)));
+    const pk_names *names;
+    if (in->doc.motion) {
+        const pk_motion *m = in->doc.motion;
+        names = m->names;
+        json_object_set_new(o, "version", json_integer(m->version));
+        json_object_set_new(o, "model", cj_string(model));
+        json_t *secs = json_array();
+        for (int s = 0; s < m->sections && s < PK_SEC_COUNT; s++)
+            json_array_append_new(secs, json_string(section_names[s]));
+        json_object_set_new(o, "sections", secs);
+        json_object_set_new(o, "complete", json_boolean(m->sections == PK_SEC_COUNT));
+        json_object_set_new(o, "trailing_bytes", json_integer((json_int_t)m->ntrailing));
+        json_t *counts = json_object();
+        json_object_set_new(counts, "bones", json_integer((json_int_t)m->nbones));
+        json_object_set_new(counts, "morphs", json_integer((json_int_t)m->nmorphs));
+        json_object_set_new(counts, "cameras", json_integer((json_int_t)m->ncameras));
+        json_object_set_new(counts, "lights", json_integer((json_int_t)m->nlights));
+        json_object_set_new(counts, "shadows", json_integer((json_int_t)m->nshadows));
+        json_object_set_new(counts, "ik", json_integer((json_int_t)m->niks));
+        json_object_set_new(o, "counts", counts);
+        uint32_t first, last;
+        if (pk_motion_frame_range(m, &first, &last)) {
+            json_t *r = json_array();
+            json_array_append_new(r, json_integer(first));
+            json_array_append_new(r, json_integer(last));
+            json_object_set_new(o, "frames", r);
+        } else {
+            json_object_set_new(o, "frames", json_null());
+        }
+        json_object_set_new(o, "duplicate_keys", json_integer((json_int_t)in->duplicates));
+    } else {
+        const pk_pose *p = in->doc.pose;
+        names = p->names;
+        json_object_set_new(o, "layout",
+                            json_string(p->layout == PK_VPD_HYBRID ? "hybrid" : "text"));
+        json_object_set_new(o, "eol", json_string(eol_name(p->eol)));
+        json_object_set_new(o, "model", cj_string(model));
+        json_t *counts = json_object();
+        json_object_set_new(counts, "bones", json_integer((json_int_t)p->nbones));
+        json_object_set_new(counts, "morphs", json_integer((json_int_t)p->nmorphs));
+        json_object_set_new(o, "counts", counts);
+    }
+    json_object_set_new(o, "bones", names_json(&in->bones, names));
+    json_object_set_new(o, "morphs", names_json(&in->morphs, names));
+    json_t *w = json_array();
+    char buf[1024];
+    for (size_t i = 0; i < in->warnings.count; i++) {
+        pk_diag_format(&in->warnings.items[i], buf, sizeof buf);
+        json_array_append_new(w, cj_string(buf));
+    }
+    json_object_set_new(o, "warnings", w);
+    free(model);
+    return o;
+}
+
+int cmd_info(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"json", no_argument, NULL, 'j'},
+        {"strict", no_argument, NULL, 's'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    bool as_json = false;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'j':
+            as_json = true;
+            break;
+        case 's':
+            cli_strict = true;
+            break;
+        case 'h':
+            return cli_help(help_info);
+        default:
+            return cli_bad_option("info", argv);
+        }
+    }
+    if (optind >= argc)
+        return cli_usage("info", "no file given");
+    int nfiles = argc - optind;
+    int status = EXIT_OK;
+    json_t *all = as_json ? json_array() : NULL;
+    bool first = true;
+    for (int i = optind; i < argc; i++) {
+        info in;
+        memset(&in, 0, sizeof in);
+        in.path = argv[i];
+        if (load(&in, cli_strict) != EXIT_OK) {
+            status = EXIT_ERROR;
+            info_free(&in);
+            continue;
+        }
+        if (as_json) {
+            json_array_append_new(all, info_json(&in));
+        } else {
+            if (!first)
+                putchar('\n');
+            print_text(&in);
+            first = false;
+        }
+        info_free(&in);
+    }
+    if (as_json) {
+        if (nfiles == 1 && json_array_size(all) == 1)
+            cj_print(stdout, json_array_get(all, 0), 2);
+        else if (nfiles > 1)
+            cj_print(stdout, all, 2);
+        json_decref(all);
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "posekit: cannot write to standard output\n");
+        return EXIT_ERROR;
+    }
+    return status;
+}

@@ -1,0 +1,336 @@
+/* common.c — what every command shares: diagnostics, loading, saving,
+ * usage errors and option parsing (declared in cli.h). */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <locale.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool cli_strict = false;
+bool cli_verbose = false;
+
+/* ------------------------------------------------------------ diagnostics */
+
+void cli_print_log(const pk_log *log)
+{
+    char small[512];
+    for (size_t i = 0; i < log->count; i++) {
+        const pk_diag *d = &log->items[i];
+        int n = pk_diag_format(d, small, sizeof small);
+        if (n < 0)
+            continue;
+        if ((size_t)n < sizeof small) {
+            fprintf(stderr, "posekit: %s\n", small);
+            continue;
+        }
+        char *big = malloc((size_t)n + 1);
+        if (!big) {
+            fprintf(stderr, "posekit: %s...\n", small);
+            continue;
+        }
+        pk_diag_format(d, big, (size_t)n + 1);
+        fprintf(stderr, "posekit: %s\n", big);
+        free(big);
+    }
+    /* The log drops a message it had no memory for but still counts it. */
+    if (log->errors + log->warnings > log->count)
+        fprintf(stderr, "posekit: (%zu messages lost: out of memory)\n",
+                log->errors + log->warnings - log->count);
+}
+
+int cli_flush_log(pk_log *log, bool strict)
+{
+    cli_print_log(log);
+    int rc = EXIT_OK;
+    if (log->errors) {
+        rc = EXIT_ERROR;
+    } else if (strict && log->warnings) {
+        fprintf(stderr, "posekit: warnings are errors (--strict)\n");
+        rc = EXIT_ERROR;
+    }
+    pk_log_free(log);
+    pk_log_init(log);
+    return rc;
+}
+
+/* --------------------------------------------------------- loading/saving */
+
+int cli_load(const char *path, pk_doc *doc, bool strict)
+{
+    pk_log log;
+    pk_log_init(&log);
+    int rc = pk_doc_load(path, doc, &log);
+    int status = cli_flush_log(&log, strict);
+    if (rc != 0 || status != EXIT_OK) {
+        pk_doc_free(doc);
+        return EXIT_ERROR;
+    }
+    return EXIT_OK;
+}
+
+/* A VMD holding a pose: one key per bone and per morph at `frame`, linear
+ * curves, the pose's model name.  Names must fit the 15-byte VMD fields:
+ * a longer one is an error naming it (nothing is cut silently). */
+static pk_motion *motion_from_pose(const pk_pose *p, uint32_t frame, pk_log *log)
+{
+    pk_motion *m = pk_motion_new();
+    if (!m) {
+        pk_error(log, "out of memory");
+        return NULL;
+    }
+    if (p->model_len && pk_motion_set_model(m, p->model, p->model_len, log) != 0)
+        goto fail;
+    for (size_t i = 0; i < p->nbones; i++) {
+        size_t len;
+        const uint8_t *raw = pk_names_raw(p->names, p->bones[i].name, &len);
+        if (len > PK_VMD_NAME_BYTES) {
+            pk_error(log, "bone '%s' is %zu bytes in CP932; a VMD bone name holds at most %d",
+                     pk_names_utf8(p->names, p->bones[i].name), len, PK_VMD_NAME_BYTES);
+            goto fail;
+        }
+        pk_bone_key *k = pk_motion_push_bone(m);
+        if (!k)
+            goto oom;
+        k->name = pk_names_intern(m->names, raw, len);
+        if (k->name == PK_NO_NAME)
+            goto oom;
+        k->frame = frame;
+        memcpy(k->pos, p->bones[i].pos, sizeof k->pos);
+        memcpy(k->rot, p->bones[i].rot, sizeof k->rot);
+        pk_interp_linear(k->interp);
+    }
+    for (size_t i = 0; i < p->nmorphs; i++) {
+        size_t len;
+        const uint8_t *raw = pk_names_raw(p->names, p->morphs[i].name, &len);
+        if (len > PK_VMD_NAME_BYTES) {
+            pk_error(log, "morph '%s' is %zu bytes in CP932; a VMD morph name holds at most %d",
+                     pk_names_utf8(p->names, p->morphs[i].name), len, PK_VMD_NAME_BYTES);
+            goto fail;
+        }
+        pk_morph_key *k = pk_motion_push_morph(m);
+        if (!k)
+            goto oom;
+        k->name = pk_names_intern(m->names, raw, len);
+        if (k->name == PK_NO_NAME)
+            goto oom;
+        k->frame = frame;
+        k->weight = p->morphs[i].weight;
+    }
+    return m;
+oom:
+    pk_error(log, "out of memory");
+fail:
+    pk_motion_free(m);
+    return NULL;
+}
+
+/* The pose of a motion at `frame` (MMD's interpolation). */
+static pk_pose *pose_from_motion(const pk_motion *m, uint32_t frame, pk_log *log)
+{
+    pk_tracks *t = pk_tracks_build(m, log);
+    if (!t)
+        return NULL;
+    pk_pose *p = pk_motion_sample(m, t, (double)frame, log);
+    pk_tracks_free(t);
+    return p;
+}
+
+static int encode(const char *out_path, const pk_doc *doc, const cli_save_options *opts,
+                  pk_buf *buf, pk_log *log)
+{
+    pk_format want = strcmp(out_path, "-") == 0 ? doc->format : pk_format_from_path(out_path);
+    if (want == PK_FMT_UNKNOWN) {
+        pk_error(log, "cannot tell the output format: name the file .vmd or .vpd");
+        return -1;
+    }
+    uint32_t frame = opts ? opts->frame : 0;
+    pk_vpd_options vpd = {PK_VPD_TEXT, false};
+    if (opts)
+        vpd = opts->vpd;
+    int rc = -1;
+    if (want == PK_FMT_VMD && doc->motion) {
+        rc = pk_vmd_write(doc->motion, buf, log);
+    } else if (want == PK_FMT_VMD && doc->pose) {
+        pk_motion *m = motion_from_pose(doc->pose, frame, log);
+        if (m)
+            rc = pk_vmd_write(m, buf, log);
+        pk_motion_free(m);
+    } else if (want == PK_FMT_VPD && doc->pose) {
+        rc = pk_vpd_write(doc->pose, &vpd, buf, log);
+    } else if (want == PK_FMT_VPD && doc->motion) {
+        pk_pose *p = pose_from_motion(doc->motion, frame, log);
+        if (p)
+            rc = pk_vpd_write(p, &vpd, buf, log);
+        pk_pose_free(p);
+    } else {
+        pk_error(log, "nothing to write");
+    }
+    if (rc == 0 && buf->oom) {
+        pk_error(log, "out of memory");
+        rc = -1;
+    }
+    return rc;
+}
+
+int cli_save(const char *out_path, const pk_doc *doc, const cli_save_options *opts)
+{
+    pk_log log;
+    pk_log_init(&log);
+    pk_log_set_path(&log, out_path);
+    pk_buf buf;
+    pk_buf_init(&buf);
+    int rc = encode(out_path, doc, opts, &buf, &log);
+    /* Encoding problems (and, with --strict, warnings such as duplicate
+     * keys met while sampling) stop the run before anything is written. */
+    int status = cli_flush_log(&log, cli_strict);
+    if (rc == 0 && status == EXIT_OK)
+        status = cli_write(out_path, &buf);
+    else
+        status = EXIT_ERROR;
+    pk_buf_free(&buf);
+    pk_log_free(&log);
+    return status;
+}
+
+int cli_write(const char *out_path, const pk_buf *buf)
+{
+    pk_log log;
+    pk_log_init(&log);
+    if (buf->oom) {
+        pk_log_set_path(&log, out_path);
+        pk_error(&log, "out of memory");
+    } else if (strcmp(out_path, "-") == 0) {
+        /* Flush what the command may already have printed, in order. */
+        fflush(stdout);
+        pk_file_write_atomic(out_path, buf->data, buf->len, &log);
+    } else {
+        pk_file_write_atomic(out_path, buf->data, buf->len, &log);
+    }
+    return cli_flush_log(&log, false);
+}
+
+/* --------------------------------------------------------------- usage */
+
+int cli_usage(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "posekit %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'posekit help %s'.\n", cmd);
+    return EXIT_ERROR;
+}
+
+int cli_help(const char *text)
+{
+    fputs(text, stdout);
+    return EXIT_OK;
+}
+
+/* ------------------------------------------------------ number parsing */
+
+bool cli_parse_u32(const char *s, uint32_t *out)
+{
+    if (!s || !*s)
+        return false;
+    uint64_t v = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return false;
+        v = v * 10 + (uint64_t)(*p - '0');
+        if (v > UINT32_MAX)
+            return false;
+    }
+    *out = (uint32_t)v;
+    return true;
+}
+
+/* Decimal syntax checked by hand ([+-]digits[.digits][e[+-]digits], '.'
+ * only), so a locale whose decimal separator is ',' changes nothing; the
+ * value is then converted by strtod with '.' swapped for the locale's
+ * separator. */
+bool cli_parse_double(const char *s, double *out)
+{
+    if (!s)
+        return false;
+    const char *p = s;
+    if (*p == '+' || *p == '-')
+        p++;
+    size_t digits = 0;
+    while (*p >= '0' && *p <= '9')
+        p++, digits++;
+    const char *dot = NULL;
+    if (*p == '.') {
+        dot = p++;
+        while (*p >= '0' && *p <= '9')
+            p++, digits++;
+    }
+    if (digits == 0)
+        return false;
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        if (!(*p >= '0' && *p <= '9'))
+            return false;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    if (*p)
+        return false;
+    size_t len = strlen(s);
+    const char *dp = localeconv()->decimal_point;
+    size_t dpl = dp ? strlen(dp) : 0;
+    char *tmp = malloc(len + dpl + 1);
+    if (!tmp)
+        return false;
+    if (dot && dpl && strcmp(dp, ".") != 0) {
+        size_t at = (size_t)(dot - s);
+        memcpy(tmp, s, at);
+        memcpy(tmp + at, dp, dpl);
+        strcpy(tmp + at + dpl, dot + 1);
+    } else {
+        strcpy(tmp, s);
+    }
+    errno = 0;
+    char *end;
+    double v = strtod(tmp, &end);
+    bool ok = *end == '\0' && errno != ERANGE;
+    free(tmp);
+    if (ok)
+        *out = v;
+    return ok;
+}
+
+bool cli_parse_range(const char *s, uint32_t *a, uint32_t *b)
+{
+    if (!s)
+        return false;
+    const char *dash = strchr(s, '-');
+    if (!dash)
+        return cli_parse_u32(s, a) && (*b = *a, true);
+    size_t n = (size_t)(dash - s);
+    char first[16];
+    if (n == 0 || n >= sizeof first)
+        return false;
+    memcpy(first, s, n);
+    first[n] = '\0';
+    uint32_t x, y;
+    if (!cli_parse_u32(first, &x) || !cli_parse_u32(dash + 1, &y) || x > y)
+        return false;
+    *a = x;
+    *b = y;
+    return true;
+}
+
+int cli_bad_option(const char *cmd, char **argv)
+{
+    const char *arg = optind > 0 ? argv[optind - 1] : "?";
+    if (optopt && optopt < 256 && !(arg[0] == '-' && arg[1] == '-'))
+        return cli_usage(cmd, "unknown option or missing value: '-%c'", optopt);
+    return cli_usage(cmd, "unknown option or missing value: '%s'", arg);
+}
