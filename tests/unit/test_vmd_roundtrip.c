@@ -1,0 +1,333 @@
+/* test_vmd_roundtrip.c — every VMD in the shared corpus reads and writes
+ * back byte-identical, and known facts about the corpus files (from
+ * FORMATS.md and corpus/PROVENANCE.tsv, not from this code's output) hold. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+typedef struct loaded {
+    uint8_t *data;
+    size_t len;
+    pk_motion *m;
+    pk_log log;
+} loaded;
+
+/* Reads a corpus file; skips the test when there is no corpus. */
+static void load(const char *name, loaded *l)
+{
+    const char *path = tu_corpus_path(name);
+    if (!path)
+        skip();
+    l->data = tu_read_file(path, &l->len);
+    pk_log_init(&l->log);
+    l->m = pk_vmd_read(l->data, l->len, &l->log);
+    if (!l->m) {
+        char buf[512] = "";
+        if (l->log.count)
+            pk_diag_format(&l->log.items[0], buf, sizeof buf);
+        fail_msg("%s: %s", name, buf);
+    }
+}
+
+static void unload(loaded *l)
+{
+    pk_motion_free(l->m);
+    pk_log_free(&l->log);
+    free(l->data);
+}
+
+static pk_name_id find_utf8(const pk_motion *m, const char *utf8)
+{
+    uint8_t *raw;
+    size_t len;
+    assert_int_equal(pk_utf8_to_cp932(utf8, &raw, &len), 0);
+    pk_name_id id = pk_names_find(m->names, raw, len);
+    free(raw);
+    return id;
+}
+
+static void test_corpus_roundtrip(void **state)
+{
+    (void)state;
+    char **paths;
+    size_t n = tu_corpus_list(".vmd", &paths);
+    if (n == 0)
+        skip();
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        uint8_t *data = tu_read_file(paths[i], &len);
+        pk_log log;
+        pk_log_init(&log);
+        pk_motion *m = pk_vmd_read(data, len, &log);
+        if (!m)
+            fail_msg("%s: read failed", paths[i]);
+        pk_buf out;
+        pk_buf_init(&out);
+        assert_int_equal(pk_vmd_write(m, &out, &log), 0);
+        size_t common = out.len < len ? out.len : len;
+        for (size_t k = 0; k < common; k++)
+            if (out.data[k] != data[k])
+                fail_msg("%s: first difference at offset %zu (wrote %02X, file has %02X)",
+                         paths[i], k, out.data[k], data[k]);
+        if (out.len != len)
+            fail_msg("%s: wrote %zu bytes, file has %zu", paths[i], out.len, len);
+        /* Deterministic: a second write gives the same bytes again. */
+        pk_buf again;
+        pk_buf_init(&again);
+        assert_int_equal(pk_vmd_write(m, &again, &log), 0);
+        assert_int_equal(again.len, out.len);
+        assert_memory_equal(again.data, out.data, out.len);
+        /* No corpus file has trailing bytes (FORMATS.md §8). */
+        assert_int_equal(m->ntrailing, 0);
+        pk_buf_free(&again);
+        pk_buf_free(&out);
+        pk_motion_free(m);
+        pk_log_free(&log);
+        free(data);
+    }
+    tu_free_list(paths, n);
+}
+
+/* PROVENANCE.tsv: "14160 bone keys, 1279 morph keys, ends after
+ * self-shadow count"; FORMATS.md §8: NUL+0xFD padding, 01 00 00 filler. */
+static void test_wavefile_v2(void **state)
+{
+    (void)state;
+    loaded l;
+    load("vmd_wavefile_v2.vmd", &l);
+    assert_int_equal(l.m->nbones, 14160);
+    assert_int_equal(l.m->nmorphs, 1279);
+    assert_int_equal(l.m->sections, 5);
+    assert_int_equal(l.m->version, 2);
+    pk_name_id center = find_utf8(l.m, "センター");
+    assert_int_not_equal(center, PK_NO_NAME);
+    size_t fd_padded = 0;
+    for (size_t i = 0; i < l.m->nbones; i++) {
+        const pk_bone_key *b = &l.m->bones[i];
+        if (b->name != center)
+            continue;
+        /* 83 5a 83 93 83 5e 81 5b 00 fd fd fd fd fd fd (FORMATS.md §4) */
+        size_t plen;
+        const uint8_t *p = pk_names_raw(l.m->pads, b->pad - 1, &plen);
+        assert_true(b->pad != 0 && plen == 6 && memcmp(p, "\xFD\xFD\xFD\xFD\xFD\xFD", 6) == 0);
+        /* filler B[16..18] = 01 00 00 at offsets 31; 46,47; 61,62,63 */
+        assert_int_equal(b->interp[31], 1);
+        assert_int_equal(b->interp[46], 1);
+        assert_int_equal(b->interp[61], 1);
+        fd_padded++;
+    }
+    assert_true(fd_padded > 0);
+    unload(&l);
+}
+
+/* PROVENANCE.tsv: camera-only, 70 keys, ends after the light count;
+ * FORMATS.md §3.10: 4336 = 62 + 70·61 + 4; §3.2: \0JKLM filler and the
+ * "カメラ・照明\0on Data" model field. */
+static void test_wavefile_camera(void **state)
+{
+    (void)state;
+    loaded l;
+    load("vmd_wavefile_camera.vmd", &l);
+    assert_int_equal(l.len, 4336);
+    assert_int_equal(l.m->ncameras, 70);
+    assert_int_equal(l.m->sections, 4);
+    assert_int_equal(l.m->nbones + l.m->nmorphs + l.m->nlights, 0);
+    assert_memory_equal(l.m->header + 25, "\0JKLM", 5);
+    static const uint8_t model[20] = {0x83, 0x4A, 0x83, 0x81, 0x83, 0x89, 0x81,
+                                      0x45, 0x8F, 0xC6, 0x96, 0xBE, 0x00, 0x6F,
+                                      0x6E, 0x20, 0x44, 0x61, 0x74, 0x61};
+    assert_memory_equal(l.m->model, model, 20);
+    char *u = pk_motion_model_utf8(l.m);
+    assert_string_equal(u, "カメラ・照明");
+    free(u);
+    for (size_t i = 0; i < l.m->ncameras; i++)
+        assert_int_equal(l.m->cameras[i].perspective, 0); /* §3.6: every MMD key */
+    unload(&l);
+}
+
+/* PROVENANCE.tsv / FORMATS.md §3.5: 107 duplicate "base" morph keys at
+ * frame 0. */
+static void test_ik_test_base_morphs(void **state)
+{
+    (void)state;
+    loaded l;
+    load("vmd_mmd4unity_IK_Test.vmd", &l);
+    pk_name_id base = find_utf8(l.m, "base");
+    assert_int_not_equal(base, PK_NO_NAME);
+    size_t n = 0;
+    for (size_t i = 0; i < l.m->nmorphs; i++)
+        if (l.m->morphs[i].name == base && l.m->morphs[i].frame == 0)
+            n++;
+    assert_int_equal(n, 107);
+    assert_int_equal(l.m->sections, 5); /* MMD 7.x: ends after self-shadow count */
+    unload(&l);
+}
+
+/* FORMATS.md §3.9: one show/IK key at frame 0 with 6 entries, one of them
+ * the 17-byte 前クローク2_1xcIK stored intact while its bone keys are cut to
+ * 15 bytes 前クローク2_1xc. */
+static void test_stand_ik_names(void **state)
+{
+    (void)state;
+    loaded l;
+    load("vmd_mmdagent_stand.vmd", &l);
+    assert_int_equal(l.m->sections, 6);
+    assert_int_equal(l.m->niks, 1);
+    assert_int_equal(l.m->iks[0].frame, 0);
+    assert_int_equal(l.m->iks[0].count, 6);
+    pk_name_id ik = find_utf8(l.m, "前クローク2_1xcIK");
+    assert_int_not_equal(ik, PK_NO_NAME);
+    size_t len;
+    pk_names_raw(l.m->names, ik, &len);
+    assert_int_equal(len, 17);
+    bool found = false;
+    for (uint32_t j = 0; j < l.m->iks[0].count; j++)
+        found = found || l.m->iks[0].ik[j].name == ik;
+    assert_true(found);
+    pk_name_id cut = find_utf8(l.m, "前クローク2_1xc");
+    assert_int_not_equal(cut, PK_NO_NAME);
+    size_t keys = 0;
+    for (size_t i = 0; i < l.m->nbones; i++)
+        keys += l.m->bones[i].name == cut;
+    assert_true(keys > 0);
+    unload(&l);
+}
+
+/* FORMATS.md §3.3/§3.4: bone "D4"; key 1 at frame 20 with rotation
+ * 2c d2 16 3f 0 0 e0 da 4e 3f; the key at frame 21 has the physics-off flag
+ * 63 0F in bytes 2-3 and Z = (90, 0, 127, 52) in row 2. */
+static void test_babylon_physics_flag(void **state)
+{
+    (void)state;
+    loaded l;
+    load("vmd_babylon_physics_toggle_v2_yyb10th.vmd", &l);
+    assert_int_equal(l.m->nbones, 3);
+    pk_name_id d4 = pk_names_find(l.m->names, "D4", 2);
+    assert_int_not_equal(d4, PK_NO_NAME);
+    const pk_bone_key *k20 = NULL, *k21 = NULL;
+    for (size_t i = 0; i < l.m->nbones; i++) {
+        assert_int_equal(l.m->bones[i].name, d4);
+        if (l.m->bones[i].frame == 20)
+            k20 = &l.m->bones[i];
+        if (l.m->bones[i].frame == 21)
+            k21 = &l.m->bones[i];
+    }
+    if (!k20 || !k21) {
+        fail_msg("no D4 keys at frames 20 and 21");
+        return;
+    }
+    uint32_t qx, qw;
+    memcpy(&qx, &k20->rot[0], 4);
+    memcpy(&qw, &k20->rot[3], 4);
+    assert_int_equal(qx, 0x3f16d22cu);
+    assert_int_equal(qw, 0x3f4edae0u);
+    assert_true(k20->pos[0] == 0 && k20->rot[1] == 0);
+    assert_int_equal(k21->interp[2], 0x63);
+    assert_int_equal(k21->interp[3], 0x0F);
+    assert_int_equal(k21->interp[32], 90);
+    assert_int_equal(k21->interp[36], 0);
+    assert_int_equal(k21->interp[40], 127);
+    assert_int_equal(k21->interp[44], 52);
+    /* model name: 20 bytes with no NUL (FORMATS.md §3.2) */
+    const uint8_t *model;
+    assert_int_equal(pk_motion_model_raw(l.m, &model), 20);
+    unload(&l);
+}
+
+/* PROVENANCE.tsv facts for the small Vmd2XML fixtures and others. */
+static void test_small_fixtures(void **state)
+{
+    (void)state;
+    loaded l;
+    load("vmd_vmd2xml_camera.vmd", &l);
+    assert_int_equal(l.m->ncameras, 3);
+    bool ortho = false, fov1 = false, fov45 = false, fov125 = false, positive = false;
+    for (size_t i = 0; i < 3; i++) {
+        const pk_camera_key *c = &l.m->cameras[i];
+        ortho = ortho || c->perspective == 1;
+        fov1 = fov1 || c->fov == 1;
+        fov45 = fov45 || c->fov == 45;
+        fov125 = fov125 || c->fov == 125;
+        positive = positive || c->distance > 0;
+    }
+    assert_true(ortho && fov1 && fov45 && fov125 && positive);
+    unload(&l);
+
+    load("vmd_vmd2xml_allShadow.vmd", &l);
+    assert_int_equal(l.m->nshadows, 3);
+    bool mode[3] = {false, false, false};
+    for (size_t i = 0; i < 3; i++) {
+        const pk_shadow_key *s = &l.m->shadows[i];
+        assert_true(s->mode <= 2);
+        mode[s->mode] = true;
+        assert_true(s->distance == 0.1f || s->distance == 0.01125f || s->distance == 1e-5f);
+    }
+    assert_true(mode[0] && mode[1] && mode[2]);
+    unload(&l);
+
+    load("vmd_vmd2xml_luminous.vmd", &l);
+    assert_int_equal(l.m->nlights, 4);
+    unload(&l);
+
+    load("vmd_vmd2xml_flag.vmd", &l);
+    assert_int_equal(l.m->niks, 2);
+    assert_true(l.m->iks[0].show != l.m->iks[1].show);
+    unload(&l);
+
+    load("vmd_imas_face16.vmd", &l);
+    assert_int_equal(l.m->nbones, 3);
+    assert_int_equal(l.m->nmorphs, 36);
+    unload(&l);
+
+    load("vmd_mmdtools_test.vmd", &l);
+    assert_int_equal(l.m->nbones, 1316);
+    assert_int_equal(l.m->sections, 6);
+    unload(&l);
+
+    load("vmd_hashi4_projectile_camera.vmd", &l);
+    assert_int_equal(l.m->ncameras, 30);
+    assert_int_equal(l.m->sections, 6);
+    unload(&l);
+
+    /* morph-only; model name cut mid-character at byte 20 */
+    load("vmd_mmdagent_00_normal.vmd", &l);
+    assert_int_equal(l.m->nbones, 0);
+    assert_true(l.m->nmorphs > 0);
+    const uint8_t *model;
+    assert_int_equal(pk_motion_model_raw(l.m, &model), 20);
+    assert_int_equal(model[19], 0x83);
+    unload(&l);
+}
+
+/* Not written by MMD: "Vocaloid Motion Data" + NULs; read with a warning. */
+static void test_yohawing_signature(void **state)
+{
+    (void)state;
+    loaded l;
+    load("vmd_yohawing_joint_orient_test.vmd", &l);
+    assert_int_equal(l.m->version, 2);
+    assert_true(l.log.warnings >= 1);
+    assert_int_equal(l.log.items[0].offset, 0);
+    assert_true(l.m->nbones > 0);
+    for (size_t i = 0; i < l.m->nbones; i++)
+        for (int k = 0; k < 64; k++)
+            assert_int_equal(l.m->bones[i].interp[k], 0x14);
+    unload(&l);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_corpus_roundtrip),
+        cmocka_unit_test(test_wavefile_v2),
+        cmocka_unit_test(test_wavefile_camera),
+        cmocka_unit_test(test_ik_test_base_morphs),
+        cmocka_unit_test(test_stand_ik_names),
+        cmocka_unit_test(test_babylon_physics_flag),
+        cmocka_unit_test(test_small_fixtures),
+        cmocka_unit_test(test_yohawing_signature),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
