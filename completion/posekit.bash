@@ -1,0 +1,142 @@
+# bash completion for posekit(1)                          -*- shell-script -*-
+#
+# Installed to share/bash-completion/completions/posekit.  Completes the
+# command, each command's options (the getopt tables of cli/cmd_*.c; the
+# test tests/cli/cases/completion_bash.sh checks they agree), option values
+# (layouts, modes, policies, @groups), and files by kind: motions and poses
+# (.vmd/.vpd), rule and job files (.yaml/.yml).
+
+_posekit_commands="info dump convert diff rename mirror retarget overlay merge run help"
+
+# Options per command, as in each command's getopt table.
+_posekit_opts_info="--json --strict --help"
+_posekit_opts_dump="--strict --help"
+_posekit_opts_convert="-o --output --frame --layout --no-morphs --strict --help"
+_posekit_opts_diff="--frame --frames --bones --rules --threshold --pos-threshold --json --csv --svg --strict --help"
+_posekit_opts_rename="--rules --reverse -o --output --strict --help"
+_posekit_opts_mirror="--rules -o --output --strict --help"
+_posekit_opts_retarget="--rules -o --output --strict --help"
+_posekit_opts_overlay="--pose --pose-frame --bones --rules --frames --mode --fade -o --output --strict --help"
+_posekit_opts_merge="-o --output --offset --prefer --json --strict --help"
+_posekit_opts_run="--dry-run --strict --help"
+
+# Groups every rule set has (rules/standard.yaml, built in).
+_posekit_std_groups="root trunk head eyes thumb_L index_L middle_L ring_L little_L thumb_R index_R middle_R ring_R little_R fingers_L fingers_R hand_L hand_R arm_L arm_R arm_below_L arm_below_R leg_L leg_R ik hands arms legs"
+
+# Group names defined in the --rules file already on the command line
+# (the keys indented under a top-level "groups:").
+_posekit_rule_groups()
+{
+    local i rules=""
+    for ((i = 1; i < ${#COMP_WORDS[@]} - 1; i++)); do
+        if [[ ${COMP_WORDS[i]} == --rules ]]; then
+            rules=${COMP_WORDS[i + 1]}
+        elif [[ ${COMP_WORDS[i]} == --rules=* ]]; then
+            rules=${COMP_WORDS[i]#--rules=}
+        fi
+    done
+    rules=${rules/#\~/$HOME}
+    [[ -r $rules ]] || return 0
+    awk '/^groups:/ { g = 1; next }
+         /^[^ #]/   { g = 0 }
+         g && /^  [^ #-][^:]*:/ { sub(/^  /, ""); sub(/:.*/, ""); gsub(/"/, ""); print }' \
+        "$rules" 2>/dev/null
+}
+
+_posekit_files()
+{
+    # $1: extglob pattern of extensions, e.g. '@(vmd|vpd|VMD|VPD)'
+    local IFS=$'\n'
+    COMPREPLY=($(compgen -f -X "!*.$1" -- "$cur") $(compgen -d -- "$cur"))
+    compopt -o filenames 2>/dev/null
+}
+
+_posekit()
+{
+    local cur prev cmd i
+    COMPREPLY=()
+    cur=${COMP_WORDS[COMP_CWORD]}
+    prev=${COMP_WORDS[COMP_CWORD - 1]}
+
+    # The command is the first word after "posekit" that is not an option.
+    cmd=""
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        if [[ ${COMP_WORDS[i]} != -* ]]; then
+            cmd=${COMP_WORDS[i]}
+            break
+        fi
+    done
+    if [[ -z $cmd ]]; then
+        COMPREPLY=($(compgen -W "$_posekit_commands --help --version" -- "$cur"))
+        return 0
+    fi
+    if [[ $cmd == help ]]; then
+        [[ $COMP_CWORD -eq $((i + 1)) ]] &&
+            COMPREPLY=($(compgen -W "${_posekit_commands% help}" -- "$cur"))
+        return 0
+    fi
+
+    local mm='@(vmd|vpd|VMD|VPD)' yaml='@(yaml|yml|YAML|YML)'
+    case $prev in
+        -o | --output | --pose)
+            _posekit_files "$mm"
+            return 0
+            ;;
+        --rules)
+            _posekit_files "$yaml"
+            return 0
+            ;;
+        --svg)
+            _posekit_files '@(svg|SVG)'
+            return 0
+            ;;
+        --layout)
+            COMPREPLY=($(compgen -W "text hybrid" -- "$cur"))
+            return 0
+            ;;
+        --mode)
+            COMPREPLY=($(compgen -W "replace add" -- "$cur"))
+            return 0
+            ;;
+        --prefer)
+            COMPREPLY=($(compgen -W "first last error" -- "$cur"))
+            return 0
+            ;;
+        --frames)
+            [[ $cmd == diff ]] && COMPREPLY=($(compgen -W "all" -- "$cur"))
+            return 0
+            ;;
+        --bones)
+            # The last comma-separated item is the one being completed.
+            local head="" item=$cur groups
+            if [[ $cur == *,* ]]; then
+                head=${cur%,*},
+                item=${cur##*,}
+            fi
+            if [[ $item == @* ]]; then
+                groups="$_posekit_std_groups $(_posekit_rule_groups)"
+                COMPREPLY=($(compgen -P "$head@" -W "$groups" -- "${item#@}"))
+                compopt -o nospace 2>/dev/null
+            fi
+            return 0
+            ;;
+        --frame | --pose-frame | --threshold | --pos-threshold | --fade | --offset)
+            return 0 # a number
+            ;;
+    esac
+
+    if [[ $cur == -* ]]; then
+        local var="_posekit_opts_${cmd//-/_}"
+        COMPREPLY=($(compgen -W "${!var}" -- "$cur"))
+        return 0
+    fi
+    if [[ $cmd == run ]]; then
+        _posekit_files "$yaml"
+    else
+        _posekit_files "$mm"
+    fi
+    return 0
+} &&
+    complete -F _posekit posekit
+
+# ex: filetype=sh

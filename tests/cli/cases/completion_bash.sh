@@ -1,0 +1,76 @@
+# completion_bash.sh — completion/posekit.bash offers every option of every
+# command's getopt table (cli/cmd_*.c), and completes commands, option
+# values and @groups.
+set -u
+export LC_ALL=C
+comp="$PK_SOURCE/completion/posekit.bash"
+fail=0
+shopt -s extglob
+# shellcheck source=/dev/null
+. "$comp" || { echo "cannot source $comp"; exit 1; }
+
+# 1. Each long option in a getopt table appears in that command's list.
+for src in "$PK_SOURCE"/cli/cmd_*.c; do
+    cmd=$(basename "$src" .c)
+    cmd=${cmd#cmd_}
+    var="_posekit_opts_$cmd"
+    list=" ${!var-} "
+    if [ "$list" = "  " ]; then
+        echo "FAIL: no option list for command '$cmd' in the completion"
+        fail=1
+        continue
+    fi
+    # {"name", no_argument|required_argument|optional_argument, ...}
+    for opt in $(grep -oE '\{"[a-z][a-z0-9-]*", *(no|required|optional)_argument' "$src" |
+                 sed -E 's/^\{"([^"]*)".*/\1/'); do
+        case "$list" in
+        *" --$opt "*) ;;
+        *) echo "FAIL: $cmd: --$opt (cli/cmd_$cmd.c) missing from the completion"; fail=1 ;;
+        esac
+    done
+    # Short options in the getopt_long string ("ho:" -> -o).
+    for s in $(grep -oE 'getopt_long\([^"]*"[^"]*"' "$src" | sed -E 's/.*"([^"]*)"/\1/' |
+               sed 's/://g' | fold -w1); do
+        [ "$s" = h ] && continue # -h is --help
+        case "$list" in
+        *" -$s "*) ;;
+        *) echo "FAIL: $cmd: -$s (cli/cmd_$cmd.c) missing from the completion"; fail=1 ;;
+        esac
+    done
+done
+
+# 2. Completion results for typed command lines.
+complete_line() { # words...; the last word is being completed
+    COMP_WORDS=("$@")
+    COMP_CWORD=$(($# - 1))
+    COMPREPLY=()
+    _posekit 2>/dev/null
+    printf '%s\n' "${COMPREPLY[@]}" | sort | tr '\n' ' '
+}
+expect() { # description, expected, actual
+    if [ "$2" != "$3" ]; then
+        echo "FAIL: $1: expected '$2', got '$3'"
+        fail=1
+    fi
+}
+expect "commands starting with m" "merge mirror " "$(complete_line posekit m)"
+expect "convert options --l" "--layout " "$(complete_line posekit convert --l)"
+expect "layout values" "hybrid text " "$(complete_line posekit convert a.vmd --layout '')"
+expect "overlay modes" "add replace " "$(complete_line posekit overlay --mode '')"
+expect "merge policies" "error first last " "$(complete_line posekit merge --prefer '')"
+expect "groups after --bones @hand" "@hand_L @hand_R @hands " \
+    "$(complete_line posekit overlay --bones @hand)"
+expect "groups after a comma" "center,@leg_L center,@leg_R center,@legs " \
+    "$(complete_line posekit overlay --bones center,@leg)"
+expect "help topics" "dump " "$(complete_line posekit help du)"
+
+mkdir -p d
+touch a.vmd b.vpd c.yaml notes.txt
+expect "input files" "a.vmd b.vpd d " "$(complete_line posekit info '')"
+expect "rules files" "c.yaml d " "$(complete_line posekit rename a.vmd --rules '')"
+expect "job files" "c.yaml d " "$(complete_line posekit run '')"
+printf 'groups:\n  my_hand: [a]\n  "other": [b]\nrename:\n  x: y\n' > r.yaml
+expect "groups from --rules" "@my_hand " "$(complete_line posekit overlay --rules r.yaml --bones @my)"
+
+[ $fail -eq 0 ] && echo "completion: all checks passed"
+exit $fail
