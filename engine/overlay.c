@@ -1,0 +1,863 @@
+/* overlay.c — a pose laid over chosen bones and frames of a motion.
+ *
+ * For each selected bone the track is rebuilt as a list of keys, each key
+ * either an ORIGINAL (the base's visible record at that frame, kept
+ * byte-identical in place) or NEW (appended after the other records).
+ * With E0 = A - max(F,1) and E1 = B + max(F,1) (the last untouched frame
+ * before the range and the first after it):
+ *
+ *   keys < E0            original
+ *   E0                   base value; if E0 falls inside a base segment the
+ *                        segment is SPLIT there: the piece [prev, E0] gets
+ *                        the left sub-curve (de Casteljau), or is BAKED
+ *   (E0, A)              nothing: the fade-in is the one segment E0 -> A
+ *   A .. B               replace: the pose at A and B (a constant segment)
+ *                        add: base x pose at A and B, the base keys between
+ *                        kept and multiplied (slerp commutes with a constant
+ *                        right factor), crossed segments split as above
+ *   (B, E1)              nothing: the fade-out is the one segment B -> E1
+ *   E1                   base value
+ *   first key > E1       re-curved with the right sub-curve, or the piece
+ *                        [E1, key] baked
+ *   later keys           original
+ *
+ * Splitting: the curve of the crossed segment is cut at the edge's Bezier
+ * parameter; each piece is rescaled to the unit square and rounded to MMD's
+ * 0..127 grid (a small neighbourhood of the rounded point is searched).  A
+ * piece is accepted only when the real sampler (pk_sample_bone) reproduces
+ * the base at every integer frame of the piece within PK_OVERLAY_TOL_DEG
+ * and PK_OVERLAY_TOL_POS; otherwise the piece becomes one key per frame.
+ *
+ * Fades: the segment from the base value at E0 to the overlay value at A
+ * (and from the overlay at B to the base at E1) carries PK_FADE_CURVE on all
+ * four channels: translation moves along the ease curve, rotation slerps
+ * with the eased weight.  The base's own motion inside the fade frames is
+ * not followed; the fade is a smooth hand-over between two held values,
+ * which is what an animator keys by hand in MMD (two keys, ease curve).
+ */
+#include "posekit.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const uint8_t FADE_CP[4] = PK_FADE_CURVE;
+static const uint8_t LINEAR_CP[4] = {20, 20, 107, 107};
+
+/* ---- values ---- */
+
+typedef struct val {
+    float pos[3];
+    float rot[4];
+} val;
+
+typedef struct nkey {
+    uint32_t frame;
+    bool orig;     /* keep the base's records at this frame as they are */
+    val v;
+    uint8_t cp[4][4]; /* curve of the segment ending here (when !orig) */
+    bool physics_off;
+} nkey;
+
+typedef struct klist {
+    nkey *v;
+    size_t n, cap;
+} klist;
+
+/* Everything one track rebuild needs. */
+typedef struct ctx {
+    const pk_motion *m;
+    const pk_track *t;  /* base track; NULL = bone absent (rest pose) */
+    const pk_overlay_options *opt;
+    val pose;           /* rot normalised */
+    float pose_raw[4];  /* as stored in the pose (replace keeps it) */
+    pk_motion *scratch; /* two keys for checking a piece with the sampler */
+    pk_track scratch_t;
+    uint32_t scratch_keys[2];
+    pk_overlay_stats *st;
+    klist out;
+    bool oom;
+} ctx;
+
+static void set_curves(uint8_t cp[4][4], const uint8_t c[4])
+{
+    for (int a = 0; a < 4; a++)
+        memcpy(cp[a], c, 4);
+}
+
+static nkey *push(ctx *c, uint32_t frame)
+{
+    klist *l = &c->out;
+    if (l->n == l->cap) {
+        size_t ncap = l->cap ? l->cap * 2 : 32;
+        nkey *p = realloc(l->v, ncap * sizeof *p);
+        if (!p) {
+            c->oom = true;
+            return NULL;
+        }
+        l->v = p;
+        l->cap = ncap;
+    }
+    nkey *k = &l->v[l->n++];
+    memset(k, 0, sizeof *k);
+    k->frame = frame;
+    set_curves(k->cp, LINEAR_CP);
+    return k;
+}
+
+static const pk_bone_key *bkey(const ctx *c, size_t i)
+{
+    return &c->m->bones[c->t->keys[i]];
+}
+
+static size_t nkeys(const ctx *c)
+{
+    return c->t ? c->t->count : 0;
+}
+
+static void key_val(const pk_bone_key *k, val *v)
+{
+    memcpy(v->pos, k->pos, sizeof v->pos);
+    memcpy(v->rot, k->rot, sizeof v->rot);
+}
+
+/* Base value at a frame (sampler's result, rotation normalised). */
+static void base_at(const ctx *c, double f, val *v)
+{
+    pk_sample_bone(c->m, c->t, f, v->pos, v->rot);
+}
+
+/* The overlay's value over a base value: replace = the pose, add =
+ * base x pose and base + pose. */
+static void compose(const ctx *c, const val *b, val *out)
+{
+    if (c->opt->mode == PK_OVERLAY_REPLACE) {
+        memcpy(out->pos, c->pose.pos, sizeof out->pos);
+        memcpy(out->rot, c->pose_raw, sizeof out->rot);
+        return;
+    }
+    float nb[4];
+    pk_quat_normalize(b->rot, nb);
+    pk_quat_mul(nb, c->pose.rot, out->rot);
+    for (int a = 0; a < 3; a++)
+        out->pos[a] = b->pos[a] + c->pose.pos[a];
+}
+
+/* Target at a frame for a piece: the base (outside) or the overlay over the
+ * base (inside, add mode). */
+static void target_at(const ctx *c, double f, bool inside, val *v)
+{
+    val b;
+    base_at(c, f, &b);
+    if (inside)
+        compose(c, &b, v);
+    else
+        *v = b;
+}
+
+/* ---- Bezier pieces ---- */
+
+typedef struct pt {
+    double x, y;
+} pt;
+
+static double cubic(double p1, double p2, double t)
+{
+    double u = 1.0 - t;
+    return 3.0 * u * u * t * p1 + 3.0 * u * t * t * p2 + t * t * t;
+}
+
+/* Solves x(t) = s on the curve (0,0),(x1,y1),(x2,y2),(1,1) in double. */
+static double solve_t(double x1, double x2, double s)
+{
+    if (s <= 0.0)
+        return 0.0;
+    if (s >= 1.0)
+        return 1.0;
+    double lo = 0.0, hi = 1.0;
+    for (int i = 0; i < 100 && hi - lo > 1e-15; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (cubic(x1, x2, mid) < s)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+static pt lerp_pt(pt a, pt b, double t)
+{
+    return (pt){a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t};
+}
+
+/* The part of the curve between parameters t0 < t1, as four points. */
+static void sub_curve(const pt p[4], double t0, double t1, pt out[4])
+{
+    /* Split at t1, keep the left part. */
+    pt a = lerp_pt(p[0], p[1], t1), b = lerp_pt(p[1], p[2], t1), cc = lerp_pt(p[2], p[3], t1);
+    pt d = lerp_pt(a, b, t1), e = lerp_pt(b, cc, t1), f = lerp_pt(d, e, t1);
+    pt l[4] = {p[0], a, d, f};
+    /* Split the left part at t0 / t1, keep the right part. */
+    double u = t1 > 0.0 ? t0 / t1 : 0.0;
+    pt a2 = lerp_pt(l[0], l[1], u), b2 = lerp_pt(l[1], l[2], u), c2 = lerp_pt(l[2], l[3], u);
+    pt d2 = lerp_pt(a2, b2, u), e2 = lerp_pt(b2, c2, u), f2 = lerp_pt(d2, e2, u);
+    out[0] = f2;
+    out[1] = e2;
+    out[2] = c2;
+    out[3] = l[3];
+}
+
+/* Progress of the original curve at s, in double. */
+static double progress(const uint8_t cp[4], double s)
+{
+    if (cp[0] == cp[1] && cp[2] == cp[3])
+        return s < 0.0 ? 0.0 : s > 1.0 ? 1.0 : s;
+    double x1 = cp[0] / 127.0, y1 = cp[1] / 127.0, x2 = cp[2] / 127.0, y2 = cp[3] / 127.0;
+    return cubic(y1, y2, solve_t(x1, x2, s));
+}
+
+/* Worst deviation (in value units) of candidate curve q over the piece's
+ * integer frames; `exact` holds the wanted normalised progress per frame. */
+static double piece_error(const uint8_t q[4], const double *exact, size_t nf, double span)
+{
+    double worst = 0.0;
+    for (size_t i = 0; i < nf; i++) {
+        double s = (double)(i + 1) / (double)(nf + 1);
+        double e = fabs((double)pk_bezier(q[0], q[1], q[2], q[3], (float)s) - exact[i]) * span;
+        if (e > worst)
+            worst = e;
+    }
+    return worst;
+}
+
+/* Fits the sub-curve of one channel for the piece [u, v] of the segment
+ * (f0, f1] with curve cp.  span = how far the channel moves over the piece
+ * (units or degrees), tol its tolerance.  Returns true with q filled when a
+ * grid curve is within tol; *trivial tells whether no fitting was needed. */
+static bool fit_channel(const uint8_t cp[4], double f0, double f1, double u, double v, double span,
+                        double tol, uint8_t q[4], bool *trivial)
+{
+    if ((cp[0] == cp[1] && cp[2] == cp[3]) || span <= tol * 0.5) {
+        memcpy(q, LINEAR_CP, 4);
+        return true;
+    }
+    *trivial = false;
+    double su = (u - f0) / (f1 - f0), sv = (v - f0) / (f1 - f0);
+    double x1 = cp[0] / 127.0, y1 = cp[1] / 127.0, x2 = cp[2] / 127.0, y2 = cp[3] / 127.0;
+    pt p[4] = {{0, 0}, {x1, y1}, {x2, y2}, {1, 1}}, s[4];
+    double tu = solve_t(x1, x2, su), tv = solve_t(x1, x2, sv);
+    sub_curve(p, tu, tv, s);
+    double dx = s[3].x - s[0].x, dy = s[3].y - s[0].y;
+    if (!(dx > 1e-12) || !(fabs(dy) > 1e-12))
+        return false;
+    double n[4] = {(s[1].x - s[0].x) / dx, (s[1].y - s[0].y) / dy, (s[2].x - s[0].x) / dx,
+                   (s[2].y - s[0].y) / dy};
+    /* Wanted progress at each integer frame strictly inside the piece. */
+    size_t nf = (size_t)(v - u) - 1;
+    double *exact = malloc((nf ? nf : 1) * sizeof *exact);
+    if (!exact)
+        return false;
+    double yu = progress(cp, su), yv = progress(cp, sv);
+    for (size_t i = 0; i < nf; i++)
+        exact[i] = (progress(cp, (u + (double)(i + 1) - f0) / (f1 - f0)) - yu) / (yv - yu);
+    int base[4];
+    for (int j = 0; j < 4; j++)
+        base[j] = (int)lround(n[j] * 127.0);
+    double best = INFINITY;
+    uint8_t cand[4];
+    for (int r = 0; r <= 2 && best > tol * 0.5; r++) {
+        int lo = -r, hi = r;
+        for (int a = lo; a <= hi; a++)
+            for (int b = lo; b <= hi; b++)
+                for (int cidx = lo; cidx <= hi; cidx++)
+                    for (int d = lo; d <= hi; d++) {
+                        int w[4] = {base[0] + a, base[1] + b, base[2] + cidx, base[3] + d};
+                        bool ok = true;
+                        for (int j = 0; j < 4; j++)
+                            if (w[j] < 0 || w[j] > 127)
+                                ok = false;
+                        if (!ok)
+                            continue;
+                        for (int j = 0; j < 4; j++)
+                            cand[j] = (uint8_t)w[j];
+                        double e = piece_error(cand, exact, nf, span);
+                        if (e < best) {
+                            best = e;
+                            memcpy(q, cand, 4);
+                        }
+                    }
+    }
+    free(exact);
+    return best <= tol * 0.5;
+}
+
+/* Checks with the real sampler that the keys (u: start, end) reproduce the
+ * target at every integer frame strictly between them. */
+static bool piece_check(ctx *c, uint32_t u, const val *start, const nkey *end, bool inside)
+{
+    pk_bone_key *k0 = &c->scratch->bones[0], *k1 = &c->scratch->bones[1];
+    k0->frame = u;
+    memcpy(k0->pos, start->pos, sizeof k0->pos);
+    memcpy(k0->rot, start->rot, sizeof k0->rot);
+    k1->frame = end->frame;
+    memcpy(k1->pos, end->v.pos, sizeof k1->pos);
+    memcpy(k1->rot, end->v.rot, sizeof k1->rot);
+    pk_interp_set(k1->interp, (const uint8_t(*)[4])end->cp, end->physics_off);
+    for (uint32_t f = u + 1; f < end->frame; f++) {
+        val got, want;
+        pk_sample_bone(c->scratch, &c->scratch_t, f, got.pos, got.rot);
+        target_at(c, f, inside, &want);
+        if (pk_quat_angle_deg(got.rot, want.rot) > PK_OVERLAY_TOL_DEG)
+            return false;
+        for (int a = 0; a < 3; a++)
+            if (fabs((double)got.pos[a] - want.pos[a]) > PK_OVERLAY_TOL_POS)
+                return false;
+    }
+    return true;
+}
+
+/* The piece [u, v] of base segment (keys i-1, i): emits the keys that make
+ * frames u+1 .. v reproduce the target.  `start` is the value stored at u.
+ * `end_orig`: v is the base key i itself (kept byte-identical when the
+ * piece is baked).  Otherwise the key at v gets value `end_val`. */
+static void piece(ctx *c, size_t i, uint32_t u, const val *start, uint32_t v, const val *end_val,
+                  bool end_orig, bool inside)
+{
+    const pk_bone_key *k1 = bkey(c, i);
+    double f0 = bkey(c, i - 1)->frame, f1 = k1->frame;
+    bool physics_off = k1->interp[2] == 0x63 && k1->interp[3] == 0x0F;
+    nkey end;
+    memset(&end, 0, sizeof end);
+    end.frame = v;
+    end.v = *end_val;
+    end.physics_off = physics_off;
+    /* Channel spans over the piece: how far each channel moves. */
+    double span[4];
+    for (int a = 0; a < 3; a++)
+        span[a] = fabs((double)end_val->pos[a] - start->pos[a]);
+    span[3] = pk_quat_angle_deg(start->rot, end_val->rot);
+    bool trivial = true, fitted = true;
+    for (int a = 0; a < 4 && fitted; a++) {
+        uint8_t cp[4];
+        pk_interp_curve(k1->interp, a, cp);
+        double tol = a == 3 ? PK_OVERLAY_TOL_DEG : PK_OVERLAY_TOL_POS;
+        fitted = fit_channel(cp, f0, f1, u, v, span[a], tol, end.cp[a], &trivial);
+    }
+    if (v - u < 2) {
+        trivial = true; /* no frame in between: nothing to fit */
+        fitted = true;
+    }
+    if (fitted && !piece_check(c, u, start, &end, inside))
+        fitted = false;
+    if (fitted) {
+        c->st->split++;
+        if (trivial)
+            c->st->split_exact++;
+        /* An original end key whose curve is unchanged stays original. */
+        if (end_orig) {
+            uint8_t now[4][4];
+            for (int a = 0; a < 4; a++)
+                pk_interp_curve(k1->interp, a, now[a]);
+            if (memcmp(now, end.cp, sizeof now) == 0 || v - u < 2) {
+                nkey *k = push(c, v);
+                if (k)
+                    k->orig = true;
+                return;
+            }
+        }
+        nkey *k = push(c, v);
+        if (k)
+            *k = end;
+        return;
+    }
+    /* Bake: one key per frame, each segment one frame long. */
+    c->st->baked++;
+    for (uint32_t f = u + 1; f < v; f++) {
+        nkey *k = push(c, f);
+        if (!k)
+            return;
+        target_at(c, f, inside, &k->v);
+        k->physics_off = physics_off;
+        c->st->baked_keys++;
+    }
+    nkey *k = push(c, v);
+    if (!k)
+        return;
+    if (end_orig) {
+        k->orig = true;
+    } else {
+        k->v = *end_val;
+        k->physics_off = physics_off;
+    }
+}
+
+/* ---- track rebuild ---- */
+
+/* Index of the base key at frame f, or of the last key before it (*at
+ * tells which); SIZE_MAX when every key is after f. */
+static size_t find_le(const ctx *c, uint32_t f, bool *at)
+{
+    size_t lo = 0, hi = nkeys(c); /* first key with frame > f */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (bkey(c, mid)->frame <= f)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *at = lo > 0 && bkey(c, lo - 1)->frame == f;
+    return lo == 0 ? SIZE_MAX : lo - 1;
+}
+
+/* Emits the key at an outer edge e (E0 or E1) carrying the base value.
+ * For E0 the piece before it is split; at E1 the key ends the fade-out
+ * (curve PK_FADE_CURVE when `fade`, else linear). */
+static void edge_key(ctx *c, uint32_t e, bool left, bool fade)
+{
+    bool at;
+    size_t j = find_le(c, e, &at);
+    size_t n = nkeys(c);
+    if (at) {
+        if (left || !fade) {
+            nkey *k = push(c, e);
+            if (k)
+                k->orig = true;
+        } else { /* a base key at E1 keeps its value but ends the fade */
+            nkey *k = push(c, e);
+            if (k) {
+                key_val(bkey(c, j), &k->v);
+                set_curves(k->cp, FADE_CP);
+            }
+        }
+        return;
+    }
+    val v;
+    if (n == 0) {
+        base_at(c, e, &v);
+    } else if (j == SIZE_MAX) {
+        key_val(bkey(c, 0), &v); /* held first value, exactly as stored */
+    } else if (j + 1 == n) {
+        key_val(bkey(c, n - 1), &v);
+    } else {
+        base_at(c, e, &v);
+        if (left) {
+            val start;
+            key_val(bkey(c, j), &start);
+            piece(c, j + 1, bkey(c, j)->frame, &start, e, &v, false, false);
+            return;
+        }
+    }
+    nkey *k = push(c, e);
+    if (k) {
+        k->v = v;
+        set_curves(k->cp, !left && fade ? FADE_CP : LINEAR_CP);
+    }
+}
+
+/* Keys of the base after E1: the first one re-curved (or the piece baked),
+ * the rest original. */
+static void after_edge(ctx *c, uint32_t e1, const val *at_e1)
+{
+    bool at;
+    size_t j = find_le(c, e1, &at);
+    size_t n = nkeys(c), first = j == SIZE_MAX ? 0 : j + 1;
+    for (size_t i = first; i < n; i++) {
+        if (i == first && !at && j != SIZE_MAX) {
+            val end;
+            key_val(bkey(c, i), &end);
+            piece(c, i, e1, at_e1, bkey(c, i)->frame, &end, true, false);
+            continue;
+        }
+        nkey *k = push(c, bkey(c, i)->frame);
+        if (k)
+            k->orig = true;
+    }
+}
+
+/* Add mode: the keys from A to B (A's key already emitted). */
+static void add_inside(ctx *c, uint32_t a, uint32_t b, const val *at_a)
+{
+    size_t n = nkeys(c);
+    bool at;
+    size_t j = find_le(c, a, &at);
+    size_t i = j == SIZE_MAX ? 0 : j + 1; /* first key > A */
+    uint32_t prev_f = a;
+    val prev = *at_a;
+    for (; i < n && bkey(c, i)->frame <= b; i++) {
+        const pk_bone_key *k = bkey(c, i);
+        val bv, ov;
+        key_val(k, &bv);
+        compose(c, &bv, &ov);
+        if (prev_f == a && !at && i > 0) {
+            /* The segment crossing A: its right piece, multiplied. */
+            piece(c, i, a, &prev, k->frame, &ov, false, true);
+        } else {
+            nkey *nk = push(c, k->frame);
+            if (!nk)
+                return;
+            nk->v = ov;
+            for (int ax = 0; ax < 4; ax++)
+                pk_interp_curve(k->interp, ax, nk->cp[ax]);
+            nk->physics_off = k->interp[2] == 0x63 && k->interp[3] == 0x0F;
+        }
+        prev_f = k->frame;
+        prev = ov;
+    }
+    if (prev_f == b)
+        return;
+    val bb, ob;
+    base_at(c, b, &bb);
+    compose(c, &bb, &ob);
+    if (i < n && i > 0) { /* B inside segment (i-1, i): the piece [prev, B] */
+        piece(c, i, prev_f, &prev, b, &ob, false, true);
+        return;
+    }
+    nkey *k = push(c, b); /* before the first or after the last key: constant */
+    if (k)
+        k->v = ob;
+}
+
+static void rebuild_range(ctx *c)
+{
+    const pk_overlay_options *o = c->opt;
+    uint32_t a = o->first, b = o->last, f = o->fade;
+    uint32_t gap = f ? f : 1;
+    bool has_left = a > 0;
+    uint32_t e0 = a >= gap ? a - gap : 0;
+    uint32_t e1 = b + gap;
+    const uint8_t *fade_cp = f ? FADE_CP : LINEAR_CP;
+    size_t n = nkeys(c);
+
+    if (has_left) {
+        for (size_t i = 0; i < n && bkey(c, i)->frame < e0; i++) {
+            nkey *k = push(c, bkey(c, i)->frame);
+            if (k)
+                k->orig = true;
+        }
+        edge_key(c, e0, true, false);
+    }
+    val ba, oa;
+    base_at(c, a, &ba);
+    compose(c, &ba, &oa);
+    nkey *ka = push(c, a);
+    if (!ka)
+        return;
+    ka->v = oa;
+    set_curves(ka->cp, has_left ? fade_cp : LINEAR_CP);
+    if (o->mode == PK_OVERLAY_REPLACE) {
+        if (b > a) {
+            nkey *kb = push(c, b);
+            if (kb)
+                kb->v = oa;
+        }
+    } else {
+        add_inside(c, a, b, &oa);
+    }
+    edge_key(c, e1, false, f > 0);
+    val at_e1;
+    base_at(c, e1, &at_e1);
+    if (c->out.n && !c->out.v[c->out.n - 1].orig)
+        at_e1 = c->out.v[c->out.n - 1].v;
+    after_edge(c, e1, &at_e1);
+}
+
+static void rebuild_all(ctx *c)
+{
+    size_t n = nkeys(c);
+    if (c->opt->mode == PK_OVERLAY_REPLACE || n == 0) {
+        val r, o;
+        base_at(c, 0, &r);
+        compose(c, &r, &o);
+        nkey *k = push(c, 0);
+        if (k)
+            k->v = o;
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const pk_bone_key *bk = bkey(c, i);
+        nkey *k = push(c, bk->frame);
+        if (!k)
+            return;
+        val bv;
+        key_val(bk, &bv);
+        compose(c, &bv, &k->v);
+        for (int ax = 0; ax < 4; ax++)
+            pk_interp_curve(bk->interp, ax, k->cp[ax]);
+        k->physics_off = bk->interp[2] == 0x63 && bk->interp[3] == 0x0F;
+    }
+}
+
+/* ---- the whole motion ---- */
+
+typedef struct plan {
+    pk_name_id name; /* in the output motion */
+    klist keys;
+} plan;
+
+static bool frame_is_orig(const klist *l, uint32_t f)
+{
+    size_t lo = 0, hi = l->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l->v[mid].frame < f)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < l->n && l->v[lo].frame == f && l->v[lo].orig;
+}
+
+/* The base track a pose bone lands on: same bytes, or the pose name cut to
+ * the VMD's 15 bytes (MMD cuts long names; FORMATS.md §4). */
+static pk_name_id base_name_for(const pk_motion *m, const uint8_t *raw, size_t len)
+{
+    pk_name_id id = pk_names_find(m->names, raw, len);
+    if (id != PK_NO_NAME || len <= PK_VMD_NAME_BYTES)
+        return id;
+    id = pk_names_find(m->names, raw, PK_VMD_NAME_BYTES);
+    if (id != PK_NO_NAME)
+        return id;
+    return pk_names_find(m->names, raw, pk_cp932_boundary(raw, PK_VMD_NAME_BYTES));
+}
+
+static bool valid_opts(const pk_overlay_options *o, pk_log *log)
+{
+    if (o->all_frames)
+        return true;
+    if (o->first > o->last) {
+        pk_error(log, "overlay range %u-%u is empty", o->first, o->last);
+        return false;
+    }
+    uint64_t e1 = (uint64_t)o->last + (o->fade ? o->fade : 1);
+    if (e1 > UINT32_MAX) {
+        pk_error(log, "overlay range %u-%u with fade %u runs past the last frame number",
+                 o->first, o->last, o->fade);
+        return false;
+    }
+    return true;
+}
+
+static void free_plans(plan *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(p[i].keys.v);
+    free(p);
+}
+
+/* Replaces the bone records of the planned tracks in out: originals stay
+ * in place, everything else of those tracks is dropped, new keys are
+ * appended track by track in frame order. */
+static int apply_plans(pk_motion *out, plan *plans, size_t np, pk_overlay_stats *st)
+{
+    size_t nn = pk_names_count(out->names);
+    long *slot = malloc((nn ? nn : 1) * sizeof *slot);
+    if (!slot)
+        return -1;
+    for (size_t i = 0; i < nn; i++)
+        slot[i] = -1;
+    for (size_t p = 0; p < np; p++)
+        if (plans[p].name < nn)
+            slot[plans[p].name] = (long)p;
+    size_t w = 0;
+    for (size_t r = 0; r < out->nbones; r++) {
+        const pk_bone_key *k = &out->bones[r];
+        long p = k->name < nn ? slot[k->name] : -1;
+        if (p >= 0 && !frame_is_orig(&plans[p].keys, k->frame)) {
+            st->keys_removed++;
+            continue;
+        }
+        out->bones[w++] = *k;
+    }
+    out->nbones = w;
+    free(slot);
+    for (size_t p = 0; p < np; p++) {
+        for (size_t i = 0; i < plans[p].keys.n; i++) {
+            const nkey *nk = &plans[p].keys.v[i];
+            if (nk->orig)
+                continue;
+            pk_bone_key *k = pk_motion_push_bone(out);
+            if (!k)
+                return -1;
+            k->name = plans[p].name;
+            k->frame = nk->frame;
+            memcpy(k->pos, nk->v.pos, sizeof k->pos);
+            memcpy(k->rot, nk->v.rot, sizeof k->rot);
+            pk_interp_set(k->interp, (const uint8_t(*)[4])nk->cp, nk->physics_off);
+            st->keys_added++;
+        }
+    }
+    return 0;
+}
+
+pk_motion *pk_overlay_motion(const pk_motion *base, const pk_pose *pose, const pk_selection *sel,
+                             const pk_overlay_options *opt, pk_overlay_stats *stats, pk_log *log)
+{
+    pk_overlay_stats local;
+    pk_overlay_stats *st = stats ? stats : &local;
+    memset(st, 0, sizeof *st);
+    if (!valid_opts(opt, log))
+        return NULL;
+    pk_log quiet; /* duplicate-key warnings belong to reading the base */
+    pk_log_init(&quiet);
+    pk_tracks *tracks = pk_tracks_build(base, &quiet);
+    pk_log_free(&quiet);
+    pk_motion *out = pk_motion_clone(base);
+    pk_motion *scratch = pk_motion_new();
+    plan *plans = calloc(pose->nbones ? pose->nbones : 1, sizeof *plans);
+    size_t np = 0;
+    bool *done = calloc(tracks ? tracks->nbones + 1 : 1, sizeof *done);
+    if (!tracks || !out || !scratch || !plans || !done || !pk_motion_push_bone(scratch) ||
+        !pk_motion_push_bone(scratch))
+        goto oom;
+    for (size_t i = 0; i < pose->nbones; i++) {
+        pk_name_id pid = pose->bones[i].name;
+        if (pk_pose_find_bone(pose, pid) != (long)i)
+            continue; /* a duplicate: the last one wins */
+        size_t len;
+        const uint8_t *raw = pk_names_raw(pose->names, pid, &len);
+        if (!pk_selection_has(sel, raw, len))
+            continue;
+        pk_name_id bid = base_name_for(base, raw, len);
+        const pk_track *t = bid == PK_NO_NAME ? NULL : pk_tracks_bone(tracks, bid);
+        if (!t) {
+            if (len > PK_VMD_NAME_BYTES) {
+                pk_error(log, "bone '%s' is %zu bytes; a VMD bone name holds at most %d",
+                         pk_names_utf8(pose->names, pid), len, PK_VMD_NAME_BYTES);
+                goto fail;
+            }
+            bid = pk_names_intern(out->names, raw, len);
+            if (bid == PK_NO_NAME)
+                goto oom;
+        } else {
+            done[t - tracks->bones] = true;
+        }
+        ctx c;
+        memset(&c, 0, sizeof c);
+        c.m = base;
+        c.t = t;
+        c.opt = opt;
+        memcpy(c.pose.pos, pose->bones[i].pos, sizeof c.pose.pos);
+        memcpy(c.pose_raw, pose->bones[i].rot, sizeof c.pose_raw);
+        pk_quat_normalize(c.pose_raw, c.pose.rot);
+        c.scratch = scratch;
+        c.scratch_keys[0] = 0;
+        c.scratch_keys[1] = 1;
+        c.scratch_t.keys = c.scratch_keys;
+        c.scratch_t.count = 2;
+        c.st = st;
+        if (opt->all_frames)
+            rebuild_all(&c);
+        else
+            rebuild_range(&c);
+        plans[np].name = bid;
+        plans[np].keys = c.out;
+        np++;
+        st->bones++;
+        if (c.oom)
+            goto oom;
+    }
+    for (size_t ti = 0; ti < tracks->nbones; ti++) {
+        size_t len;
+        const uint8_t *raw = pk_names_raw(base->names, tracks->bones[ti].name, &len);
+        if (done[ti] || !pk_selection_has(sel, raw, len))
+            continue;
+        st->missing++;
+        pk_warning(log, "selected bone '%s' is not in the pose; left as it is",
+                   pk_names_utf8(base->names, tracks->bones[ti].name));
+    }
+    if (apply_plans(out, plans, np, st) != 0)
+        goto oom;
+    free_plans(plans, np);
+    free(done);
+    pk_motion_free(scratch);
+    pk_tracks_free(tracks);
+    return out;
+oom:
+    pk_error(log, "out of memory");
+fail:
+    free_plans(plans, np);
+    free(done);
+    pk_motion_free(scratch);
+    pk_motion_free(out);
+    pk_tracks_free(tracks);
+    return NULL;
+}
+
+/* ---- a pose over a pose ---- */
+
+pk_pose *pk_overlay_pose(const pk_pose *base, const pk_pose *pose, const pk_selection *sel,
+                         pk_overlay_mode mode, pk_overlay_stats *stats, pk_log *log)
+{
+    pk_overlay_stats local;
+    pk_overlay_stats *st = stats ? stats : &local;
+    memset(st, 0, sizeof *st);
+    pk_pose *out = pk_pose_clone(base);
+    if (!out) {
+        pk_error(log, "out of memory");
+        return NULL;
+    }
+    size_t nbase = out->nbones;
+    bool *hit = calloc(nbase ? nbase : 1, sizeof *hit);
+    if (!hit)
+        goto oom;
+    for (size_t i = 0; i < pose->nbones; i++) {
+        pk_name_id pid = pose->bones[i].name;
+        if (pk_pose_find_bone(pose, pid) != (long)i)
+            continue;
+        size_t len;
+        const uint8_t *raw = pk_names_raw(pose->names, pid, &len);
+        if (!pk_selection_has(sel, raw, len))
+            continue;
+        pk_name_id bid = pk_names_find(out->names, raw, len);
+        long bi = bid == PK_NO_NAME ? -1 : pk_pose_find_bone(out, bid);
+        const pk_pose_bone *pb = &pose->bones[i];
+        if (bi < 0) {
+            bid = pk_names_intern(out->names, raw, len);
+            pk_pose_bone *nb = bid == PK_NO_NAME ? NULL : pk_pose_push_bone(out);
+            if (!nb)
+                goto oom;
+            nb->name = bid;
+            memcpy(nb->pos, pb->pos, sizeof nb->pos);
+            memcpy(nb->rot, pb->rot, sizeof nb->rot);
+            if (mode == PK_OVERLAY_ADD) {
+                pk_quat_normalize(pb->rot, nb->rot);
+            }
+            st->keys_added++;
+            st->bones++;
+            continue;
+        }
+        pk_pose_bone *bb = &out->bones[bi];
+        if ((size_t)bi < nbase)
+            hit[bi] = true;
+        if (mode == PK_OVERLAY_REPLACE) {
+            memcpy(bb->pos, pb->pos, sizeof bb->pos);
+            memcpy(bb->rot, pb->rot, sizeof bb->rot);
+        } else {
+            float qa[4], qb[4];
+            pk_quat_normalize(bb->rot, qa);
+            pk_quat_normalize(pb->rot, qb);
+            pk_quat_mul(qa, qb, bb->rot);
+            for (int a = 0; a < 3; a++)
+                bb->pos[a] += pb->pos[a];
+        }
+        st->bones++;
+    }
+    for (size_t i = 0; i < nbase; i++) {
+        size_t len;
+        const uint8_t *raw = pk_names_raw(out->names, out->bones[i].name, &len);
+        if (hit[i] || !pk_selection_has(sel, raw, len))
+            continue;
+        if (pk_pose_find_bone(out, out->bones[i].name) != (long)i)
+            continue;
+        st->missing++;
+        pk_warning(log, "selected bone '%s' is not in the pose; left as it is",
+                   pk_names_utf8(out->names, out->bones[i].name));
+    }
+    free(hit);
+    return out;
+oom:
+    free(hit);
+    pk_pose_free(out);
+    pk_error(log, "out of memory");
+    return NULL;
+}
