@@ -934,7 +934,8 @@ static pk_pose *text_read(const uint8_t *d, size_t len, pk_log *log)
 
     bool bom = len >= 3 && d[0] == 0xEF && d[1] == 0xBB && d[2] == 0xBF;
     bool non_ascii, fffd;
-    if (valid_utf8(d, len, &non_ascii, &fffd) && non_ascii) {
+    size_t skip = bom ? 3 : 0;
+    if (valid_utf8(d + skip, len - skip, &non_ascii, &fffd) && non_ascii) {
         if (fffd)
             pk_warning(log, "names look damaged: the file decodes as UTF-8 and contains U+FFFD, "
                             "so it was probably decoded as UTF-8 and re-saved, replacing every "
