@@ -122,6 +122,8 @@ bool pk_cp932_is_boundary(const uint8_t *raw, size_t len, size_t pos);
 /* ---- groups (rules.c) ---- */
 const pk_group *pk_rules_find_group(const pk_rules *r, const char *name, bool morph);
 
+/* A new empty selection (select.c); free with pk_selection_free. */
+pk_selection *pk_selection_new_empty(void);
 /* Adds the items of group g to a selection (recursively through @refs). */
 int pk_selection_add_group(pk_selection *s, const pk_rules *r, const pk_group *g, pk_log *log,
                            int depth);

@@ -241,6 +241,11 @@ pk_selection *pk_selection_parse(const pk_rules *r, const char *spec, pk_log *lo
     return s;
 }
 
+pk_selection *pk_selection_new_empty(void)
+{
+    return calloc(1, sizeof(pk_selection));
+}
+
 void pk_selection_free(pk_selection *s)
 {
     if (!s)

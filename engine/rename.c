@@ -1,0 +1,511 @@
+/*
+ * rename.c — renaming bones, IK names and morphs by the rules' maps.
+ *
+ * A rename is planned on the distinct names (ids of the names table), not
+ * on keys: each used id gets its new bytes, then every check runs (field
+ * widths, collisions), and only then are the new names interned and the
+ * ids in the records swapped.  A failed rename leaves the model untouched.
+ *
+ * Round trip.  Records keep their order, values and `pad` (the bytes after
+ * the name's NUL).  The VMD writer uses a stored pad only when it has the
+ * length the field needs, so a renamed record of another length gets zero
+ * padding, and renaming back restores the original length and with it the
+ * original padding: rename then rename --reverse gives the same bytes.
+ *
+ * Rule choice for a name, in order: an exact rule matching the whole name;
+ * an exact rule matching the name as MMD cut it (15/19 bytes); the glob
+ * with the longest literal part; ties go to the rule loaded last (a file
+ * overrides its includes), then to the first in the file.
+ */
+#include "rules_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int rule_score(const pk_pattern *from, size_t len)
+{
+    if (from->star < 0)
+        return from->len == len ? 3 : 2;
+    return 1;
+}
+
+const pk_map_rule *pk_map_lookup(const pk_map *m, bool reverse, const uint8_t *raw, size_t len,
+                                 uint8_t *out, size_t *out_len)
+{
+    const pk_map_rule *best = NULL;
+    int best_score = 0;
+    size_t best_lit = 0, best_off = 0, best_cap = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        const pk_map_rule *rule = &m->v[i];
+        const pk_pattern *from = reverse ? &rule->to : &rule->from;
+        size_t off = 0, cap = 0;
+        if (!pk_pattern_match(from, raw, len, &off, &cap))
+            continue;
+        int score = rule_score(from, len);
+        size_t lit = from->len;
+        if (best && (score < best_score || (score == best_score && lit < best_lit) ||
+                     (score == best_score && lit == best_lit && rule->layer <= best->layer)))
+            continue;
+        best = rule;
+        best_score = score;
+        best_lit = lit;
+        best_off = off;
+        best_cap = cap;
+    }
+    if (!best)
+        return NULL;
+    const pk_pattern *to = reverse ? &best->from : &best->to;
+    const pk_pattern *from = reverse ? &best->to : &best->from;
+    if (to->star < 0) {
+        memcpy(out, to->raw, to->len);
+        *out_len = to->len;
+    } else {
+        /* Only a glob source captures; an exact source with a glob target
+         * was rejected by the loader (and by reverse_check for --reverse). */
+        size_t pre = (size_t)to->star, suf = to->len - pre;
+        if (from->star < 0)
+            best_cap = 0;
+        memcpy(out, to->raw, pre);
+        memcpy(out + pre, raw + best_off, best_cap);
+        memcpy(out + pre + best_cap, to->raw + pre, suf);
+        *out_len = pre + best_cap + suf;
+    }
+    return best;
+}
+
+/* ---- plans ---- */
+
+int pk_name_plan_init(pk_name_plan *pl, size_t n)
+{
+    memset(pl, 0, sizeof *pl);
+    pl->n = n;
+    size_t k = n ? n : 1;
+    pl->used = calloc(k, sizeof *pl->used);
+    pl->changed = calloc(k, sizeof *pl->changed);
+    pl->to = calloc(k, sizeof *pl->to);
+    pl->to_len = calloc(k, sizeof *pl->to_len);
+    pl->rule = calloc(k, sizeof *pl->rule);
+    if (!pl->used || !pl->changed || !pl->to || !pl->to_len || !pl->rule) {
+        pk_name_plan_free(pl);
+        return -1;
+    }
+    return 0;
+}
+
+void pk_name_plan_free(pk_name_plan *pl)
+{
+    if (pl->to)
+        for (size_t i = 0; i < pl->n; i++)
+            free(pl->to[i]);
+    free(pl->used);
+    free(pl->changed);
+    free(pl->to);
+    free(pl->to_len);
+    free(pl->rule);
+    memset(pl, 0, sizeof *pl);
+}
+
+int pk_name_plan_set(pk_name_plan *pl, pk_name_id id, const uint8_t *raw, size_t len)
+{
+    uint8_t *copy = malloc(len ? len : 1);
+    if (!copy)
+        return -1;
+    memcpy(copy, raw, len);
+    free(pl->to[id]);
+    pl->to[id] = copy;
+    pl->to_len[id] = len;
+    pl->changed[id] = true;
+    return 0;
+}
+
+static const uint8_t *final_name(const pk_name_plan *pl, const pk_names *names, size_t id,
+                                 size_t *len)
+{
+    if (pl->changed[id]) {
+        *len = pl->to_len[id];
+        return pl->to[id];
+    }
+    return pk_names_raw(names, (pk_name_id)id, len);
+}
+
+typedef struct sort_ctx {
+    const pk_name_plan *pl;
+    const pk_names *names;
+} sort_ctx;
+
+static int cmp_ids(const sort_ctx *c, size_t ia, size_t ib)
+{
+    size_t la, lb;
+    const uint8_t *ra = final_name(c->pl, c->names, ia, &la);
+    const uint8_t *rb = final_name(c->pl, c->names, ib, &lb);
+    size_t n = la < lb ? la : lb;
+    int d = n ? memcmp(ra, rb, n) : 0;
+    if (d)
+        return d;
+    return la < lb ? -1 : la > lb;
+}
+
+/* A merge sort with a context (qsort_r is not C11); stable, so the first
+ * of two colliding names is the one with the lower id. */
+static void sort_ids(size_t *v, size_t *tmp, size_t n, const sort_ctx *c)
+{
+    if (n < 2)
+        return;
+    size_t h = n / 2;
+    sort_ids(v, tmp, h, c);
+    sort_ids(v + h, tmp, n - h, c);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n)
+        tmp[k++] = cmp_ids(c, v[j], v[i]) < 0 ? v[j++] : v[i++];
+    while (i < h)
+        tmp[k++] = v[i++];
+    while (j < n)
+        tmp[k++] = v[j++];
+    memcpy(v, tmp, n * sizeof *v);
+}
+
+int pk_name_plan_check_collisions(const pk_name_plan *pl, const pk_names *names, const char *what,
+                                  pk_log *log)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < pl->n; i++)
+        k += pl->used[i];
+    if (k < 2)
+        return 0;
+    size_t *ids = malloc(k * sizeof *ids), *tmp = malloc(k * sizeof *tmp);
+    if (!ids || !tmp) {
+        free(ids);
+        free(tmp);
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    k = 0;
+    for (size_t i = 0; i < pl->n; i++)
+        if (pl->used[i])
+            ids[k++] = i;
+    sort_ctx c = {pl, names};
+    sort_ids(ids, tmp, k, &c);
+    int rc = 0;
+    for (size_t i = 1; i < k; i++) {
+        if (cmp_ids(&c, ids[i - 1], ids[i]) != 0)
+            continue;
+        size_t a = ids[i - 1], b = ids[i], len;
+        const uint8_t *raw = final_name(pl, names, a, &len);
+        char *to = pk_cp932_to_utf8(raw, len, NULL);
+        pk_log_set_path(log, NULL);
+        pk_error(log, "%s '%s' and %s '%s' would both be named '%s'; nothing was renamed", what,
+                 pk_names_utf8(names, (pk_name_id)a), what, pk_names_utf8(names, (pk_name_id)b),
+                 to ? to : "?");
+        free(to);
+        rc = -1;
+    }
+    free(ids);
+    free(tmp);
+    return rc;
+}
+
+int pk_name_plan_check_width(const pk_name_plan *pl, const pk_names *names, const bool *subset,
+                             size_t max, const char *what, pk_log *log)
+{
+    int rc = 0;
+    for (size_t i = 0; i < pl->n; i++) {
+        if (!pl->changed[i] || !pl->used[i] || (subset && !subset[i]) || pl->to_len[i] <= max)
+            continue;
+        char *to = pk_cp932_to_utf8(pl->to[i], pl->to_len[i], NULL);
+        const pk_map_rule *r = pl->rule[i];
+        if (r) {
+            pk_log_set_path(log, r->to_at.file);
+            pk_log_add(log, PK_ERROR, -1, r->to_at.line, r->to_at.col,
+                       "%s '%s' would become '%s', %zu bytes in CP932; the field holds %zu",
+                       what, pk_names_utf8(names, (pk_name_id)i), to ? to : "?", pl->to_len[i],
+                       max);
+        } else {
+            pk_log_set_path(log, NULL);
+            pk_error(log, "%s '%s' would become '%s', %zu bytes in CP932; the field holds %zu",
+                     what, pk_names_utf8(names, (pk_name_id)i), to ? to : "?", pl->to_len[i],
+                     max);
+        }
+        free(to);
+        rc = -1;
+    }
+    return rc;
+}
+
+int pk_name_plan_commit(const pk_name_plan *pl, pk_names *names, pk_name_id **map, pk_log *log)
+{
+    pk_name_id *m = malloc((pl->n ? pl->n : 1) * sizeof *m);
+    if (!m) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < pl->n; i++) {
+        m[i] = (pk_name_id)i;
+        if (pl->changed[i] && pl->used[i]) {
+            m[i] = pk_names_intern(names, pl->to[i], pl->to_len[i]);
+            if (m[i] == PK_NO_NAME) {
+                free(m);
+                pk_error(log, "out of memory");
+                return -1;
+            }
+        }
+    }
+    *map = m;
+    return 0;
+}
+
+/* ---- stats ---- */
+
+void pk_edit_stats_free(pk_edit_stats *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->nunmatched; i++)
+        free(s->unmatched[i]);
+    free(s->unmatched);
+    s->unmatched = NULL;
+    s->nunmatched = 0;
+}
+
+static void stats_unmatched(pk_edit_stats *s, const char *utf8)
+{
+    if (!s)
+        return;
+    char **nv = realloc(s->unmatched, (s->nunmatched + 1) * sizeof *nv);
+    if (!nv)
+        return;
+    s->unmatched = nv;
+    size_t n = strlen(utf8) + 1;
+    char *d = malloc(n);
+    if (!d)
+        return;
+    memcpy(d, utf8, n);
+    s->unmatched[s->nunmatched++] = d;
+}
+
+/* ---- planning one map over one set of used ids ---- */
+
+/* --reverse needs every glob's target to hold the '*' that gives back the
+ * capture. */
+static int reverse_check(const pk_map *m, pk_log *log)
+{
+    int rc = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        const pk_map_rule *r = &m->v[i];
+        if (r->from.star >= 0 && r->to.star < 0) {
+            pk_log_set_path(log, r->to_at.file);
+            pk_log_add(log, PK_ERROR, -1, r->to_at.line, r->to_at.col,
+                       "rule '%s': '%s' cannot be reversed (the target has no '*')",
+                       r->from_utf8, r->to_utf8);
+            rc = -1;
+        }
+    }
+    return rc;
+}
+
+static int plan_map(pk_name_plan *pl, const pk_names *names, const pk_map *m, bool reverse,
+                    pk_edit_stats *st, size_t *renamed, pk_log *log)
+{
+    for (size_t i = 0; i < pl->n; i++) {
+        if (!pl->used[i])
+            continue;
+        size_t len;
+        const uint8_t *raw = pk_names_raw(names, (pk_name_id)i, &len);
+        uint8_t *out = malloc(len + 2 * PK_PATTERN_MAX);
+        if (!out) {
+            pk_error(log, "out of memory");
+            return -1;
+        }
+        size_t out_len;
+        const pk_map_rule *r = pk_map_lookup(m, reverse, raw, len, out, &out_len);
+        if (!r) {
+            stats_unmatched(st, pk_names_utf8(names, (pk_name_id)i));
+        } else if (out_len != len || memcmp(out, raw, len) != 0) {
+            if (pk_name_plan_set(pl, (pk_name_id)i, out, out_len) != 0) {
+                free(out);
+                pk_error(log, "out of memory");
+                return -1;
+            }
+            pl->rule[i] = r;
+            if (renamed)
+                (*renamed)++;
+        }
+        free(out);
+    }
+    return 0;
+}
+
+/* A name left alone that --reverse (or a forward run, after --reverse)
+ * would rename is worth a warning: the round trip would not hold for it. */
+static void warn_ambiguous(const pk_name_plan *pl, const pk_names *names, const pk_map *m,
+                           bool reverse, const char *what, pk_log *log)
+{
+    for (size_t i = 0; i < pl->n; i++) {
+        if (!pl->used[i] || pl->changed[i])
+            continue;
+        size_t len;
+        const uint8_t *raw = pk_names_raw(names, (pk_name_id)i, &len);
+        uint8_t out[3 * PK_PATTERN_MAX];
+        size_t out_len;
+        if (len > PK_PATTERN_MAX)
+            continue;
+        const pk_map_rule *r = pk_map_lookup(m, !reverse, raw, len, out, &out_len);
+        if (!r || (out_len == len && memcmp(out, raw, len) == 0))
+            continue;
+        char *to = pk_cp932_to_utf8(out, out_len, NULL);
+        pk_log_set_path(log, NULL);
+        pk_warning(log,
+                   "%s '%s' is kept but is itself a rename target; renaming back would turn it "
+                   "into '%s'",
+                   what, pk_names_utf8(names, (pk_name_id)i), to ? to : "?");
+        free(to);
+    }
+}
+
+/* ---- motion ---- */
+
+int pk_motion_rename(pk_motion *m, const pk_rules *r, bool reverse, pk_edit_stats *st,
+                     pk_log *log)
+{
+    if (reverse && (reverse_check(&r->rename, log) || reverse_check(&r->morphs, log)))
+        return -1;
+    size_t n = pk_names_count(m->names);
+    pk_name_plan bones, morphs;
+    bool *in_bones = calloc(n ? n : 1, 1), *in_ik = calloc(n ? n : 1, 1);
+    if (!in_bones || !in_ik || pk_name_plan_init(&bones, n) != 0) {
+        free(in_bones);
+        free(in_ik);
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    if (pk_name_plan_init(&morphs, n) != 0) {
+        pk_name_plan_free(&bones);
+        free(in_bones);
+        free(in_ik);
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < m->nbones; i++)
+        in_bones[m->bones[i].name] = bones.used[m->bones[i].name] = true;
+    for (size_t i = 0; i < m->niks; i++)
+        for (uint32_t j = 0; j < m->iks[i].count; j++)
+            in_ik[m->iks[i].ik[j].name] = bones.used[m->iks[i].ik[j].name] = true;
+    for (size_t i = 0; i < m->nmorphs; i++)
+        morphs.used[m->morphs[i].name] = true;
+
+    pk_edit_stats local = {0};
+    if (!st)
+        st = &local;
+    int rc = 0;
+    size_t bone_renamed = 0, morph_renamed = 0;
+    if (plan_map(&bones, m->names, &r->rename, reverse, st, &bone_renamed, log) != 0 ||
+        plan_map(&morphs, m->names, &r->morphs, reverse, st, &morph_renamed, log) != 0)
+        rc = -1;
+    if (!rc) {
+        /* Every check before any change; all problems reported at once. */
+        if (pk_name_plan_check_width(&bones, m->names, in_bones, PK_VMD_NAME_BYTES, "bone", log))
+            rc = -1;
+        if (pk_name_plan_check_width(&bones, m->names, in_ik, PK_VMD_IK_BYTES, "IK name", log))
+            rc = -1;
+        if (pk_name_plan_check_width(&morphs, m->names, NULL, PK_VMD_NAME_BYTES, "morph", log))
+            rc = -1;
+        if (pk_name_plan_check_collisions(&bones, m->names, "bone", log))
+            rc = -1;
+        if (pk_name_plan_check_collisions(&morphs, m->names, "morph", log))
+            rc = -1;
+    }
+    pk_name_id *bmap = NULL, *mmap = NULL;
+    if (!rc && (pk_name_plan_commit(&bones, m->names, &bmap, log) != 0 ||
+                pk_name_plan_commit(&morphs, m->names, &mmap, log) != 0))
+        rc = -1;
+    if (!rc) {
+        warn_ambiguous(&bones, m->names, &r->rename, reverse, "bone", log);
+        warn_ambiguous(&morphs, m->names, &r->morphs, reverse, "morph", log);
+        for (size_t i = 0; i < m->nbones; i++)
+            m->bones[i].name = bmap[m->bones[i].name];
+        for (size_t i = 0; i < m->niks; i++)
+            for (uint32_t j = 0; j < m->iks[i].count; j++)
+                m->iks[i].ik[j].name = bmap[m->iks[i].ik[j].name];
+        for (size_t i = 0; i < m->nmorphs; i++)
+            m->morphs[i].name = mmap[m->morphs[i].name];
+        for (size_t i = 0; i < n; i++) {
+            st->bones += in_bones[i];
+            st->bones_renamed += in_bones[i] && bones.changed[i];
+            st->ik_renamed += in_ik[i] && bones.changed[i];
+            st->morphs += morphs.used[i];
+        }
+        st->morphs_renamed += morph_renamed;
+    }
+    free(bmap);
+    free(mmap);
+    pk_name_plan_free(&bones);
+    pk_name_plan_free(&morphs);
+    free(in_bones);
+    free(in_ik);
+    pk_edit_stats_free(&local);
+    return rc;
+}
+
+/* ---- pose ---- */
+
+int pk_pose_rename(pk_pose *p, const pk_rules *r, bool reverse, pk_edit_stats *st, pk_log *log)
+{
+    if (reverse && (reverse_check(&r->rename, log) || reverse_check(&r->morphs, log)))
+        return -1;
+    size_t n = pk_names_count(p->names);
+    pk_name_plan bones, morphs;
+    if (pk_name_plan_init(&bones, n) != 0) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    if (pk_name_plan_init(&morphs, n) != 0) {
+        pk_name_plan_free(&bones);
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < p->nbones; i++)
+        bones.used[p->bones[i].name] = true;
+    for (size_t i = 0; i < p->nmorphs; i++)
+        morphs.used[p->morphs[i].name] = true;
+    pk_edit_stats local = {0};
+    if (!st)
+        st = &local;
+    int rc = 0;
+    size_t bone_renamed = 0, morph_renamed = 0;
+    if (plan_map(&bones, p->names, &r->rename, reverse, st, &bone_renamed, log) != 0 ||
+        plan_map(&morphs, p->names, &r->morphs, reverse, st, &morph_renamed, log) != 0)
+        rc = -1;
+    if (!rc) {
+        if (pk_name_plan_check_width(&bones, p->names, NULL, PK_VPD_NAME_BYTES, "bone", log))
+            rc = -1;
+        if (pk_name_plan_check_width(&morphs, p->names, NULL, PK_VPD_NAME_BYTES, "morph", log))
+            rc = -1;
+        if (pk_name_plan_check_collisions(&bones, p->names, "bone", log))
+            rc = -1;
+        if (pk_name_plan_check_collisions(&morphs, p->names, "morph", log))
+            rc = -1;
+    }
+    pk_name_id *bmap = NULL, *mmap = NULL;
+    if (!rc && (pk_name_plan_commit(&bones, p->names, &bmap, log) != 0 ||
+                pk_name_plan_commit(&morphs, p->names, &mmap, log) != 0))
+        rc = -1;
+    if (!rc) {
+        warn_ambiguous(&bones, p->names, &r->rename, reverse, "bone", log);
+        warn_ambiguous(&morphs, p->names, &r->morphs, reverse, "morph", log);
+        for (size_t i = 0; i < p->nbones; i++)
+            p->bones[i].name = bmap[p->bones[i].name];
+        for (size_t i = 0; i < p->nmorphs; i++)
+            p->morphs[i].name = mmap[p->morphs[i].name];
+        for (size_t i = 0; i < n; i++) {
+            st->bones += bones.used[i];
+            st->morphs += morphs.used[i];
+        }
+        st->bones_renamed += bone_renamed;
+        st->morphs_renamed += morph_renamed;
+    }
+    free(bmap);
+    free(mmap);
+    pk_name_plan_free(&bones);
+    pk_name_plan_free(&morphs);
+    pk_edit_stats_free(&local);
+    return rc;
+}
