@@ -84,7 +84,7 @@ static bool mirror_name(const pk_mirror_pair *pairs, size_t npairs, const uint8_
 /* Plans the swap of every used name; errors when a name would not map back
  * to itself under a second mirror. */
 static int plan_mirror(pk_name_plan *pl, const pk_names *names, const pk_mirror_pair *pairs,
-                       size_t npairs, size_t *renamed, pk_log *log)
+                       size_t npairs, size_t *renamed, pk_edit_stats *st, pk_log *log)
 {
     int rc = 0;
     for (size_t i = 0; i < pl->n; i++) {
@@ -115,6 +115,8 @@ static int plan_mirror(pk_name_plan *pl, const pk_names *names, const pk_mirror_
             } else {
                 (*renamed)++;
             }
+        } else {
+            pk_edit_stats_add_unmatched(st, pk_names_utf8(names, (pk_name_id)i));
         }
         free(out);
         free(back);
@@ -164,7 +166,7 @@ int pk_motion_mirror(pk_motion *m, const pk_rules *r, pk_edit_stats *st, pk_log 
         for (uint32_t j = 0; j < m->iks[i].count; j++)
             in_ik[m->iks[i].ik[j].name] = pl.used[m->iks[i].ik[j].name] = true;
     size_t renamed = 0;
-    int rc = plan_mirror(&pl, m->names, pairs, npairs, &renamed, log);
+    int rc = plan_mirror(&pl, m->names, pairs, npairs, &renamed, st, log);
     if (!rc) {
         if (pk_name_plan_check_width(&pl, m->names, in_bones, PK_VMD_NAME_BYTES, "bone", log))
             rc = -1;
@@ -177,13 +179,12 @@ int pk_motion_mirror(pk_motion *m, const pk_rules *r, pk_edit_stats *st, pk_log 
     if (!rc && pk_name_plan_commit(&pl, m->names, &map, log) != 0)
         rc = -1;
     if (!rc) {
-        for (size_t i = 0; i < m->nbones; i++) {
-            m->bones[i].name = map[m->bones[i].name];
-            mirror_bone(m->bones[i].pos, m->bones[i].rot);
+        if (pk_motion_apply_names(m, map, NULL) != 0) {
+            pk_error(log, "out of memory");
+            rc = -1;
         }
-        for (size_t i = 0; i < m->niks; i++)
-            for (uint32_t j = 0; j < m->iks[i].count; j++)
-                m->iks[i].ik[j].name = map[m->iks[i].ik[j].name];
+        for (size_t i = 0; i < m->nbones; i++)
+            mirror_bone(m->bones[i].pos, m->bones[i].rot);
         for (size_t i = 0; i < m->ncameras; i++) {
             neg(&m->cameras[i].pos[0]);
             neg(&m->cameras[i].rot[1]);
@@ -221,7 +222,7 @@ int pk_pose_mirror(pk_pose *p, const pk_rules *r, pk_edit_stats *st, pk_log *log
     for (size_t i = 0; i < p->nbones; i++)
         pl.used[p->bones[i].name] = true;
     size_t renamed = 0;
-    int rc = plan_mirror(&pl, p->names, pairs, npairs, &renamed, log);
+    int rc = plan_mirror(&pl, p->names, pairs, npairs, &renamed, st, log);
     if (!rc && (pk_name_plan_check_width(&pl, p->names, NULL, PK_VPD_NAME_BYTES, "bone", log) ||
                 pk_name_plan_check_collisions(&pl, p->names, "bone", log)))
         rc = -1;

@@ -6,11 +6,19 @@
  * widths, collisions), and only then are the new names interned and the
  * ids in the records swapped.  A failed rename leaves the model untouched.
  *
- * Round trip.  Records keep their order, values and `pad` (the bytes after
- * the name's NUL).  The VMD writer uses a stored pad only when it has the
- * length the field needs, so a renamed record of another length gets zero
- * padding, and renaming back restores the original length and with it the
- * original padding: rename then rename --reverse gives the same bytes.
+ * Round trip.  Records keep their order and values.  Their padding (the
+ * bytes after the name's NUL: zeros, 0xFD fill or leftover text) must
+ * survive a rename *through a file*, so a renamed record's padding is
+ * derived from its old field (pk_pad_transfer):
+ *   - same length: the padding is kept as it is;
+ *   - a uniform fill (all 00 or all FD) stays that fill at the new length;
+ *   - anything else (leftover text): the old field's bytes after the new
+ *     name's NUL are kept, as if the new name had been written over the old
+ *     field, so renaming back to the longer old name finds its old padding
+ *     still there.
+ * Then rename and rename --reverse give the same bytes, in memory and
+ * through files, except where a longer new name overwrote leftover text or
+ * left no room for any padding (a 14- or 15-byte name in a 15-byte field).
  *
  * Rule choice for a name, in order: an exact rule matching the whole name;
  * an exact rule matching the name as MMD cut it (15/19 bytes); the glob
@@ -253,6 +261,92 @@ int pk_name_plan_commit(const pk_name_plan *pl, pk_names *names, pk_name_id **ma
     return 0;
 }
 
+/* ---- padding ---- */
+
+uint32_t pk_pad_transfer(pk_motion *m, pk_name_id old, uint32_t old_pad, pk_name_id new_id,
+                         size_t width)
+{
+    size_t olen, nlen, plen = 0;
+    const uint8_t *oraw = pk_names_raw(m->names, old, &olen);
+    (void)pk_names_raw(m->names, new_id, &nlen);
+    if (nlen == olen)
+        return old_pad;
+    if (nlen + 1 >= width || olen + 1 >= width)
+        return 0; /* no room for padding on one side: zeros */
+    /* The old field as the writer would write it. */
+    uint8_t field[64] = {0};
+    if (width > sizeof field)
+        return 0;
+    memcpy(field, oraw, olen);
+    size_t orest = width - olen - 1;
+    const uint8_t *praw = old_pad ? pk_names_raw(m->pads, old_pad - 1, &plen) : NULL;
+    if (praw && plen == orest)
+        memcpy(field + olen + 1, praw, orest);
+    bool uniform = true;
+    for (size_t i = olen + 2; i < width; i++)
+        uniform = uniform && field[i] == field[olen + 1];
+    size_t nrest = width - nlen - 1;
+    uint8_t pad[64];
+    if (uniform) {
+        if (field[olen + 1] == 0)
+            return 0;
+        memset(pad, field[olen + 1], nrest);
+    } else {
+        memcpy(pad, field + nlen + 1, nrest);
+    }
+    pk_name_id id = pk_names_intern(m->pads, pad, nrest);
+    return id == PK_NO_NAME ? UINT32_MAX : id + 1;
+}
+
+/* Renames the records of m by the old -> new id maps, carrying padding
+ * over (pk_pad_transfer); -1 on out-of-memory (records may then be
+ * partly renamed: callers run it on a copy or accept that on OOM). */
+int pk_motion_apply_names(pk_motion *m, const pk_name_id *bmap, const pk_name_id *mmap)
+{
+    pk_name_id last_old = PK_NO_NAME;
+    uint32_t last_pad = 0, last_new_pad = 0;
+    for (size_t i = 0; i < m->nbones; i++) {
+        pk_bone_key *k = &m->bones[i];
+        pk_name_id nid = bmap[k->name];
+        if (nid == k->name)
+            continue;
+        if (k->name != last_old || k->pad != last_pad) {
+            last_old = k->name;
+            last_pad = k->pad;
+            last_new_pad = pk_pad_transfer(m, k->name, k->pad, nid, PK_VMD_NAME_BYTES);
+            if (last_new_pad == UINT32_MAX)
+                return -1;
+        }
+        k->name = nid;
+        k->pad = last_new_pad;
+    }
+    if (mmap)
+        for (size_t i = 0; i < m->nmorphs; i++) {
+            pk_morph_key *k = &m->morphs[i];
+            pk_name_id nid = mmap[k->name];
+            if (nid == k->name)
+                continue;
+            uint32_t np = pk_pad_transfer(m, k->name, k->pad, nid, PK_VMD_NAME_BYTES);
+            if (np == UINT32_MAX)
+                return -1;
+            k->name = nid;
+            k->pad = np;
+        }
+    for (size_t i = 0; i < m->niks; i++)
+        for (uint32_t j = 0; j < m->iks[i].count; j++) {
+            pk_ik_state *st = &m->iks[i].ik[j];
+            pk_name_id nid = bmap[st->name];
+            if (nid == st->name)
+                continue;
+            uint32_t np = pk_pad_transfer(m, st->name, st->pad, nid, PK_VMD_IK_BYTES);
+            if (np == UINT32_MAX)
+                return -1;
+            st->name = nid;
+            st->pad = np;
+        }
+    return 0;
+}
+
 /* ---- stats ---- */
 
 void pk_edit_stats_free(pk_edit_stats *s)
@@ -266,7 +360,7 @@ void pk_edit_stats_free(pk_edit_stats *s)
     s->nunmatched = 0;
 }
 
-static void stats_unmatched(pk_edit_stats *s, const char *utf8)
+void pk_edit_stats_add_unmatched(pk_edit_stats *s, const char *utf8)
 {
     if (!s)
         return;
@@ -318,7 +412,7 @@ static int plan_map(pk_name_plan *pl, const pk_names *names, const pk_map *m, bo
         size_t out_len;
         const pk_map_rule *r = pk_map_lookup(m, reverse, raw, len, out, &out_len);
         if (!r) {
-            stats_unmatched(st, pk_names_utf8(names, (pk_name_id)i));
+            pk_edit_stats_add_unmatched(st, pk_names_utf8(names, (pk_name_id)i));
         } else if (out_len != len || memcmp(out, raw, len) != 0) {
             if (pk_name_plan_set(pl, (pk_name_id)i, out, out_len) != 0) {
                 free(out);
@@ -420,13 +514,10 @@ int pk_motion_rename(pk_motion *m, const pk_rules *r, bool reverse, pk_edit_stat
     if (!rc) {
         warn_ambiguous(&bones, m->names, &r->rename, reverse, "bone", log);
         warn_ambiguous(&morphs, m->names, &r->morphs, reverse, "morph", log);
-        for (size_t i = 0; i < m->nbones; i++)
-            m->bones[i].name = bmap[m->bones[i].name];
-        for (size_t i = 0; i < m->niks; i++)
-            for (uint32_t j = 0; j < m->iks[i].count; j++)
-                m->iks[i].ik[j].name = bmap[m->iks[i].ik[j].name];
-        for (size_t i = 0; i < m->nmorphs; i++)
-            m->morphs[i].name = mmap[m->morphs[i].name];
+        if (pk_motion_apply_names(m, bmap, mmap) != 0) {
+            pk_error(log, "out of memory");
+            rc = -1;
+        }
         for (size_t i = 0; i < n; i++) {
             st->bones += in_bones[i];
             st->bones_renamed += in_bones[i] && bones.changed[i];

@@ -162,6 +162,17 @@ int pk_name_plan_check_width(const pk_name_plan *pl, const pk_names *names, cons
 /* Interns the new names; *map receives old id -> new id (malloc'd). */
 int pk_name_plan_commit(const pk_name_plan *pl, pk_names *names, pk_name_id **map, pk_log *log);
 
+/* The padding id for a record renamed from `old` (with padding old_pad)
+ * to new_id in a field of `width` bytes (see rename.c); UINT32_MAX on OOM. */
+uint32_t pk_pad_transfer(pk_motion *m, pk_name_id old, uint32_t old_pad, pk_name_id new_id,
+                         size_t width);
+/* Renames bone keys and IK states by bmap and morph keys by mmap (may be
+ * NULL), old id -> new id, carrying padding over; -1 on OOM. */
+int pk_motion_apply_names(pk_motion *m, const pk_name_id *bmap, const pk_name_id *mmap);
+
+/* Appends a copy of a UTF-8 name to s->unmatched (s may be NULL). */
+void pk_edit_stats_add_unmatched(pk_edit_stats *s, const char *utf8);
+
 /* r from Euler angles in degrees (rules.c). */
 void pk_euler_deg_to_quat(const double deg[3], float q[4]);
 
