@@ -1,0 +1,39 @@
+# File-level errors: missing input, a folder as input, an output in a
+# folder that does not exist, a full device, an unknown format.  Each: exit
+# 2, one clear message naming the path, nothing written, inputs untouched.
+vpd_text 'mdl' 'a|1.5,2,3|0,0,0,1' >p.vpd
+remember p.vpd
+
+expect_exit 2 "$POSEKIT" info nothere.vmd
+expect_stderr <<'ERR'
+posekit: nothere.vmd: cannot open: No such file or directory
+ERR
+mkdir dir.vmd
+expect_exit 2 "$POSEKIT" dump dir.vmd
+expect_stderr <<'ERR'
+posekit: dir.vmd: is a directory, not a file
+ERR
+expect_exit 2 "$POSEKIT" convert p.vpd -o nofolder/out.vmd
+expect_stderr_contains 'posekit: nofolder/out.vmd: '
+expect_no_file nofolder
+# The output names a folder.
+expect_exit 2 "$POSEKIT" convert p.vpd -o dir.vmd
+expect_stderr_contains 'posekit: dir.vmd: '
+[ -d dir.vmd ] || fail "dir.vmd should still be a folder"
+# /dev/full accepts the open but every write fails (ENOSPC).
+if [ -w /dev/full ]; then
+    expect_exit 2 "$POSEKIT" convert p.vpd -o /dev/full
+    expect_stderr_contains 'posekit: /dev/full: '
+    expect_stderr_contains 'No space left on device'
+fi
+# Not a VPD or VMD at all.
+printf 'just text\n' >notes.txt
+expect_exit 2 "$POSEKIT" info notes.txt
+expect_stderr_contains 'posekit: notes.txt'
+expect_stderr_contains 'not a VMD or VPD file'
+# An empty file with a .vmd name.
+: >empty.vmd
+expect_exit 2 "$POSEKIT" info empty.vmd
+expect_stderr_matches '^posekit: empty\.vmd(:[0-9]+)?: '
+expect_unchanged p.vpd
+expect_no_temp_files .

@@ -1,0 +1,39 @@
+# posekit help / --help / --version, and `help CMD` == `CMD --help` for the
+# foundation commands.
+
+expect_exit 0 "$POSEKIT" --version
+expect_stdout <<'OUT'
+posekit 0.1.0
+OUT
+expect_stderr_empty
+
+# The overview lists the foundation commands and the exit-status rule.
+expect_exit 0 "$POSEKIT" help
+for c in info dump convert; do
+    grep -qE "^  $c " "$OUT" || fail "overview lacks command $c"
+done
+expect_stdout_contains 'Exit status: 0 success'
+cp "$OUT" overview
+expect_exit 0 "$POSEKIT" --help
+expect_stdout_file overview
+
+# Without a command: the overview on stderr and exit 2.
+expect_exit 2 "$POSEKIT"
+expect_stdout_empty
+expect_stderr_contains 'usage: posekit COMMAND'
+
+for c in info dump convert; do
+    expect_exit 0 "$POSEKIT" help "$c"
+    expect_stdout_contains "usage: posekit $c"
+    cp "$OUT" "help_$c"
+    expect_exit 0 "$POSEKIT" "$c" --help
+    expect_stdout_file "help_$c"
+    expect_exit 0 "$POSEKIT" "$c" -h
+    expect_stdout_file "help_$c"
+done
+
+# Each documented option appears in its help text.
+expect_exit 0 "$POSEKIT" help convert
+for o in -o --frame --layout --no-morphs --strict; do expect_stdout_contains -- "$o"; done
+expect_exit 0 "$POSEKIT" help info
+for o in --json --strict; do expect_stdout_contains "$o"; done

@@ -1,0 +1,44 @@
+# Unknown commands and options are usage errors: exit 2, a message on
+# stderr that says what is wrong and where to look, nothing on stdout.
+
+expect_exit 2 "$POSEKIT" frobnicate
+expect_stdout_empty
+expect_stderr <<'ERR'
+posekit: no such command 'frobnicate'; see 'posekit help'
+ERR
+
+expect_exit 2 "$POSEKIT" help frobnicate
+expect_stderr_contains "no such command 'frobnicate'"
+
+expect_exit 2 "$POSEKIT" info --bogus x.vmd
+expect_stdout_empty
+expect_stderr <<'ERR'
+posekit info: unknown option or missing value: '--bogus'
+Try 'posekit help info'.
+ERR
+
+expect_exit 2 "$POSEKIT" info
+expect_stderr_contains 'posekit info: no file given'
+
+expect_exit 2 "$POSEKIT" dump
+expect_stderr_contains 'posekit dump: no file given'
+expect_exit 2 "$POSEKIT" dump a.vmd b.vmd
+expect_stderr_contains 'posekit dump: one file at a time'
+
+expect_exit 2 "$POSEKIT" convert
+expect_stderr_contains 'posekit convert: no input file given'
+expect_exit 2 "$POSEKIT" convert in.vpd
+expect_stderr_contains 'no output given (-o OUT)'
+expect_exit 2 "$POSEKIT" convert in.vpd -o
+expect_stderr_contains "'-o'"
+expect_exit 2 "$POSEKIT" convert in.vpd -o out.txt
+expect_stderr_contains "cannot tell the output format of 'out.txt'"
+expect_exit 2 "$POSEKIT" convert in.vpd -o out.vmd --frame -3
+expect_stderr_contains "--frame wants a frame number (0 or more), not '-3'"
+expect_exit 2 "$POSEKIT" convert in.vpd -o out.vmd --frame 4294967296
+expect_stderr_contains "not '4294967296'"
+expect_exit 2 "$POSEKIT" convert in.vpd -o out.vpd --layout binary
+expect_stderr_contains "--layout is 'text' or 'hybrid', not 'binary'"
+# Usage errors are found before any file is touched: in.vpd does not exist.
+expect_no_file out.vmd
+expect_no_file out.vpd
