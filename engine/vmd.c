@@ -92,8 +92,18 @@ static inline float get_f32(const uint8_t *p)
     return f;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HOST_LE 1 /* the file's byte order: float arrays copy as they are */
+#else
+#define HOST_LE 0
+#endif
+
 static inline void get_f32s(const uint8_t *p, float *dst, int n)
 {
+    if (HOST_LE) {
+        memcpy(dst, p, 4 * (size_t)n);
+        return;
+    }
     for (int i = 0; i < n; i++)
         dst[i] = get_f32(p + 4 * i);
 }
@@ -109,6 +119,10 @@ static inline uint8_t *put_u32(uint8_t *w, uint32_t v)
 
 static inline uint8_t *put_f32s(uint8_t *w, const float *src, int n)
 {
+    if (HOST_LE) {
+        memcpy(w, src, 4 * (size_t)n);
+        return w + 4 * n;
+    }
     for (int i = 0; i < n; i++) {
         uint32_t u;
         memcpy(&u, &src[i], sizeof u);
@@ -143,33 +157,53 @@ static const uint8_t *cur_take(cursor *c, size_t n)
     return p;
 }
 
-/* Remembers the last name field seen so runs of keys with the same name
- * (MMD writes most keys of a track together, and names repeat a lot) skip
- * the hash lookup: comparing 15 bytes is cheaper than hashing them. */
-typedef struct name_cache {
+/* Name fields repeat: a motion has ~10^5 keys but ~10^2 distinct fields.
+ * A small direct-mapped cache keyed by the raw field bytes (name and
+ * padding together) answers most keys with two 8-byte compares and skips
+ * both the NUL search and the intern table's hash. */
+enum { FIELD_CACHE_SLOTS = 256 };
+
+typedef struct field_slot {
     uint8_t field[PK_VMD_IK_BYTES];
-    size_t width; /* 0 = empty */
+    uint8_t width; /* 0 = empty */
     pk_name_id name;
     uint32_t pad;
-} name_cache;
+} field_slot;
+
+static inline uint64_t load64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof v); /* only compared and hashed: byte order irrelevant */
+    return v;
+}
+
+/* Equality of two name fields of width w (8 < w <= 24). */
+static inline bool field_eq(const uint8_t *x, const uint8_t *y, size_t w)
+{
+    bool eq = load64(x) == load64(y) && load64(x + w - 8) == load64(y + w - 8);
+    if (w > 16)
+        eq = eq && load64(x + 8) == load64(y + 8);
+    return eq;
+}
+
+static inline size_t field_hash(const uint8_t *f, size_t w)
+{
+    uint64_t h = load64(f) * 0x9E3779B97F4A7C15u ^ load64(f + w - 8) * 0xC2B2AE3D27D4EB4Fu ^ w;
+    return (size_t)(h >> 56) & (FIELD_CACHE_SLOTS - 1);
+}
 
 typedef struct reader {
     cursor c;
     pk_motion *m;
     pk_log *log;
-    name_cache bone, morph, ik;
+    field_slot cache[FIELD_CACHE_SLOTS];
 } reader;
 
-/* Splits a name field into name and padding and interns both.  Returns
- * false on OOM (after logging). */
-static bool read_name(reader *r, name_cache *nc, const uint8_t *field, size_t width,
-                      size_t offset, const char *what, pk_name_id *name, uint32_t *pad)
+/* Splits a name field into name and padding and interns both (slow path
+ * of read_name).  Returns false on OOM (after logging). */
+static bool intern_field(reader *r, const uint8_t *field, size_t width, size_t offset,
+                         const char *what, pk_name_id *name, uint32_t *pad)
 {
-    if (nc->width == width && memcmp(nc->field, field, width) == 0) {
-        *name = nc->name;
-        *pad = nc->pad;
-        return true;
-    }
     const uint8_t *nul = memchr(field, 0, width);
     size_t len = nul ? (size_t)(nul - field) : width;
     size_t before = pk_names_count(r->m->names);
@@ -178,6 +212,7 @@ static bool read_name(reader *r, name_cache *nc, const uint8_t *field, size_t wi
         pk_log_add(r->log, PK_ERROR, (int64_t)offset, 0, 0, "out of memory");
         return false;
     }
+    /* Warn once per distinct name: only when this intern added it. */
     if (pk_names_count(r->m->names) > before && !pk_names_clean(r->m->names, id))
         pk_log_add(r->log, PK_WARNING, (int64_t)offset, 0, 0,
                    "%s name \"%s\" does not decode as CP932 (probably cut mid-character); "
@@ -199,12 +234,26 @@ static bool read_name(reader *r, name_cache *nc, const uint8_t *field, size_t wi
             p = pid + 1;
         }
     }
-    memcpy(nc->field, field, width);
-    nc->width = width;
-    nc->name = id;
-    nc->pad = p;
     *name = id;
     *pad = p;
+    return true;
+}
+
+static inline bool read_name(reader *r, const uint8_t *field, size_t width, size_t offset,
+                             const char *what, pk_name_id *name, uint32_t *pad)
+{
+    field_slot *slot = &r->cache[field_hash(field, width)];
+    if (slot->width == width && field_eq(slot->field, field, width)) {
+        *name = slot->name;
+        *pad = slot->pad;
+        return true;
+    }
+    if (!intern_field(r, field, width, offset, what, name, pad))
+        return false;
+    memcpy(slot->field, field, width);
+    slot->width = (uint8_t)width;
+    slot->name = *name;
+    slot->pad = *pad;
     return true;
 }
 
@@ -234,7 +283,7 @@ static bool read_bones(reader *r, const uint8_t *base, uint32_t n, size_t at)
         const uint8_t *p = base + (size_t)i * BONE_BYTES;
         size_t off = at + (size_t)i * BONE_BYTES;
         pk_bone_key *k = &m->bones[m->nbones];
-        if (!read_name(r, &r->bone, p, PK_VMD_NAME_BYTES, off, "bone", &k->name, &k->pad))
+        if (!read_name(r, p, PK_VMD_NAME_BYTES, off, "bone", &k->name, &k->pad))
             return false;
         k->frame = get_u32(p + 15);
         get_f32s(p + 19, k->pos, 3);
@@ -254,7 +303,7 @@ static bool read_morphs(reader *r, const uint8_t *base, uint32_t n, size_t at)
         const uint8_t *p = base + (size_t)i * MORPH_BYTES;
         size_t off = at + (size_t)i * MORPH_BYTES;
         pk_morph_key *k = &m->morphs[m->nmorphs];
-        if (!read_name(r, &r->morph, p, PK_VMD_NAME_BYTES, off, "morph", &k->name, &k->pad))
+        if (!read_name(r, p, PK_VMD_NAME_BYTES, off, "morph", &k->name, &k->pad))
             return false;
         k->frame = get_u32(p + 15);
         k->weight = get_f32(p + 19);
@@ -353,7 +402,7 @@ static bool read_iks(reader *r, uint32_t n, size_t at)
             if (!s)
                 return false;
             pk_ik_state *st = &key->ik[j];
-            if (!read_name(r, &r->ik, s, PK_VMD_IK_BYTES, soff, "IK", &st->name, &st->pad))
+            if (!read_name(r, s, PK_VMD_IK_BYTES, soff, "IK", &st->name, &st->pad))
                 return false;
             st->enabled = s[20];
         }
@@ -502,17 +551,27 @@ fail:
  * Writer
  * --------------------------------------------------------------------- */
 
+/* The writer caches the field bytes per (name, padding) pair, mirroring
+ * the reader's cache, so most keys cost one 15-byte copy. */
+typedef struct out_slot {
+    pk_name_id name;
+    uint32_t pad;
+    uint8_t width; /* 0 = empty */
+    uint8_t field[PK_VMD_IK_BYTES];
+} out_slot;
+
 typedef struct writer {
     const pk_motion *m;
     pk_log *log;
     uint8_t *w;
+    out_slot cache[FIELD_CACHE_SLOTS];
 } writer;
 
 /* Writes one name field: name bytes, then (when shorter than the field)
  * a NUL and the stored padding if it has exactly the length left, else
  * zeros.  Fails when the name does not fit. */
-static bool write_name(writer *wr, pk_name_id id, uint32_t pad, size_t width, const char *what,
-                       size_t index, uint32_t frame)
+static bool encode_name(writer *wr, pk_name_id id, uint32_t pad, size_t width, const char *what,
+                        size_t index, uint32_t frame)
 {
     size_t len;
     const uint8_t *raw = pk_names_raw(wr->m->names, id, &len);
@@ -539,26 +598,32 @@ static bool write_name(writer *wr, pk_name_id id, uint32_t pad, size_t width, co
     return true;
 }
 
+static inline bool write_name(writer *wr, pk_name_id id, uint32_t pad, size_t width,
+                              const char *what, size_t index, uint32_t frame)
+{
+    out_slot *slot = &wr->cache[(uint32_t)(id * 2654435761u ^ pad * 0x85EBCA6Bu) >> 24];
+    if (slot->width == width && slot->name == id && slot->pad == pad) {
+        memcpy(wr->w, slot->field, width);
+        wr->w += width;
+        return true;
+    }
+    uint8_t *start = wr->w;
+    if (!encode_name(wr, id, pad, width, what, index, frame))
+        return false;
+    memcpy(slot->field, start, width);
+    slot->width = (uint8_t)width;
+    slot->name = id;
+    slot->pad = pad;
+    return true;
+}
+
 static bool write_bones(writer *wr)
 {
     const pk_motion *m = wr->m;
-    pk_name_id last = PK_NO_NAME;
-    uint32_t last_pad = 0;
-    uint8_t field[PK_VMD_NAME_BYTES];
     for (size_t i = 0; i < m->nbones; i++) {
         const pk_bone_key *k = &m->bones[i];
-        /* Same name and padding as the previous key: copy its field. */
-        if (k->name == last && k->pad == last_pad) {
-            memcpy(wr->w, field, PK_VMD_NAME_BYTES);
-            wr->w += PK_VMD_NAME_BYTES;
-        } else {
-            uint8_t *start = wr->w;
-            if (!write_name(wr, k->name, k->pad, PK_VMD_NAME_BYTES, "bone", i, k->frame))
-                return false;
-            memcpy(field, start, PK_VMD_NAME_BYTES);
-            last = k->name;
-            last_pad = k->pad;
-        }
+        if (!write_name(wr, k->name, k->pad, PK_VMD_NAME_BYTES, "bone", i, k->frame))
+            return false;
         uint8_t *w = put_u32(wr->w, k->frame);
         w = put_f32s(w, k->pos, 3);
         w = put_f32s(w, k->rot, 4);
@@ -704,7 +769,11 @@ int pk_vmd_write(const pk_motion *m, pk_buf *out, pk_log *log)
         pk_log_add(log, PK_ERROR, -1, 0, 0, "out of memory (%zu bytes)", size);
         return -1;
     }
-    writer wr = {m, log, out->data + start};
+    writer wr;
+    memset(&wr, 0, sizeof wr);
+    wr.m = m;
+    wr.log = log;
+    wr.w = out->data + start;
     memcpy(wr.w, m->header, HEADER_BYTES);
     wr.w += HEADER_BYTES;
     size_t mw = m->version == 1 ? V1_MODEL_BYTES : PK_VMD_MODEL_BYTES;
