@@ -672,6 +672,65 @@ static void test_built_motion(void **state)
     vg_free(&want);
 }
 
+/* Many distinct names interleaved (more than any name cache holds), with
+ * fields that differ only in the padding or only in the last byte: every
+ * key still gets its own name and padding back. */
+static void test_many_names(void **state)
+{
+    (void)state;
+    enum { N = 1500 };
+    vg g;
+    vg_init(&g);
+    vg_header_v2(&g, "");
+    vg_u32(&g, 3 * N);
+    char name[16];
+    for (int round = 0; round < 3; round++)
+        for (int i = 0; i < N; i++) {
+            snprintf(name, sizeof name, "bone%010d", i); /* 14 bytes + NUL */
+            if (round == 2) { /* same first 14 bytes, 15-byte name */
+                name[14] = 'x';
+                name[15] = 0;
+            }
+            vg_name(&g, name, 15, 0);
+            float z3[3] = {0}, q[4] = {0, 0, 0, 1};
+            uint8_t ip[64];
+            vg_interp_linear(ip);
+            vg_bone_body(&g, (uint32_t)(round * N + i), z3, q, ip);
+        }
+    /* morph fields equal except for the padding byte after the NUL */
+    vg_u32(&g, 2 * N);
+    for (int i = 0; i < 2 * N; i++) {
+        snprintf(name, sizeof name, "m%d", i / 2);
+        vg_morph(&g, name, (i & 1) ? 0xFD : 0x00, (uint32_t)i, 0);
+    }
+    pk_log log;
+    pk_motion *m = read_ok(&g, &log);
+    assert_int_equal(m->nbones, 3 * N);
+    for (int round = 0; round < 3; round++)
+        for (int i = 0; i < N; i++) {
+            snprintf(name, sizeof name, "bone%010d", i);
+            if (round == 2) {
+                name[14] = 'x';
+                name[15] = 0;
+            }
+            const pk_bone_key *b = &m->bones[round * N + i];
+            assert_name(m, b->name, name);
+            assert_int_equal(b->frame, (uint32_t)(round * N + i));
+        }
+    for (int i = 0; i < 2 * N; i++) {
+        snprintf(name, sizeof name, "m%d", i / 2);
+        assert_name(m, m->morphs[i].name, name);
+        assert_true((m->morphs[i].pad != 0) == ((i & 1) != 0));
+    }
+    assert_int_equal(pk_names_count(m->names), 2 * N + N);
+    /* 0xFD runs of 12, 11, 10 and 9 bytes (names m0..m1499 of 2..5 bytes) */
+    assert_int_equal(pk_names_count(m->pads), 4);
+    assert_writes_back(m, g.d, g.len);
+    pk_motion_free(m);
+    pk_log_free(&log);
+    vg_free(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -691,6 +750,7 @@ int main(void)
         cmocka_unit_test(test_renamed_key_padding),
         cmocka_unit_test(test_name_too_long),
         cmocka_unit_test(test_built_motion),
+        cmocka_unit_test(test_many_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
