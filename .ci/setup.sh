@@ -1,0 +1,84 @@
+#!/bin/bash
+# .ci/setup.sh — makes a Debian 12 machine ready to build and test posekit.
+#
+# Installs only the Debian packages that are missing (checked with dpkg
+# first, so a ready machine costs about a second), generates the
+# de_DE.UTF-8 locale for the comma-decimal-separator test, and installs the
+# interop test's npm package (tests/interop, from its lock file).  Run as
+# root (or with sudo available).  Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# What each package is for:
+#   meson ninja-build pkg-config gcc   build (gcc: the CI and ASan/UBSan builds)
+#   clang                              fuzz targets (-Dfuzz=true)
+#   libcglm-dev libyaml-dev libjansson-dev   engine and CLI libraries
+#   libcmocka-dev                      unit tests
+#   scdoc                              the man page
+#   locales                            de_DE.UTF-8 for the comma-locale test
+#   nodejs npm                         interop test with three.js's mmd-parser
+#   perl python3                       CLI cases build test files and read JSON
+required=(meson ninja-build pkg-config gcc libcglm-dev libyaml-dev libcmocka-dev
+    libjansson-dev locales perl python3)
+optional=(clang scdoc)
+# node and npm may come from elsewhere (e.g. a nodesource nodejs that bundles
+# npm and conflicts with Debian's npm): only ask Debian when a command is missing.
+command -v node >/dev/null 2>&1 || optional+=(nodejs)
+command -v npm >/dev/null 2>&1 || optional+=(npm ca-certificates)
+
+as_root() {
+    if [ "$(id -u)" = 0 ]; then
+        "$@"
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo "$@"
+    else
+        echo "setup: need root to run: $*" >&2
+        return 1
+    fi
+}
+
+not_installed() {
+    local p
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || echo "$p"
+    done
+}
+
+mapfile -t need < <(not_installed "${required[@]}")
+mapfile -t want < <(not_installed "${optional[@]}")
+if [ "${#need[@]}" -gt 0 ] || [ "${#want[@]}" -gt 0 ]; then
+    export DEBIAN_FRONTEND=noninteractive
+    as_root apt-get update -q
+fi
+if [ "${#need[@]}" -gt 0 ]; then
+    echo "setup: installing ${need[*]}"
+    as_root apt-get install -y -q --no-install-recommends "${need[@]}"
+fi
+# Optional tools (fuzz builds, man page, interop test): a failure here only
+# means the tests that need them fail or are skipped, so keep going.
+if [ "${#want[@]}" -gt 0 ]; then
+    echo "setup: installing ${want[*]}"
+    as_root apt-get install -y -q --no-install-recommends "${want[@]}" ||
+        echo "setup: warning: could not install ${want[*]}" >&2
+fi
+
+# A locale whose decimal separator is a comma (tests/unit: number parsing
+# must not depend on LC_NUMERIC).
+if ! locale -a 2>/dev/null | grep -qiE '^de_DE\.utf-?8$'; then
+    echo "setup: generating the de_DE.UTF-8 locale"
+    if [ -f /etc/locale.gen ] && grep -qE '^# *de_DE.UTF-8 UTF-8' /etc/locale.gen; then
+        as_root sed -i -E 's/^# *(de_DE.UTF-8 UTF-8)/\1/' /etc/locale.gen
+    elif ! grep -qE '^de_DE.UTF-8 UTF-8' /etc/locale.gen 2>/dev/null; then
+        echo 'de_DE.UTF-8 UTF-8' | as_root tee -a /etc/locale.gen >/dev/null
+    fi
+    as_root locale-gen >/dev/null
+fi
+
+# The interop test's npm package, exactly as locked.  Failure is reported
+# but not fatal here: the interop test then fails (it is only skipped when
+# node or npm is missing).
+if [ ! -d tests/interop/node_modules/mmd-parser ] && command -v npm >/dev/null 2>&1; then
+    echo "setup: npm ci in tests/interop"
+    (cd tests/interop && npm ci --no-audit --no-fund --loglevel=error) ||
+        echo "setup: warning: npm ci failed; the interop test will fail" >&2
+fi

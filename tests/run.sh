@@ -1,0 +1,130 @@
+#!/bin/bash
+# tests/run.sh — THE test command (README "Tests"; .ci/run calls it).
+#
+# From a fresh clone on Debian 12 as root: installs what is missing
+# (.ci/setup.sh), then builds and tests twice:
+#   A  gcc, -Dwerror=true
+#   B  gcc, -Dwerror=true, ASan + UBSan with -fno-sanitize-recover=all
+# The shared corpus is passed with -Dcorpus_dir when ../shared/corpus (or
+# $PK_CORPUS_DIR) exists.  Prints the results of each build, then one plain
+# line "N passed, N failed, N skipped" counting individual test cases: each
+# cmocka case counts (from the "[  PASSED  ] n test(s)." lines of each
+# suite), every other test counts once.  Exit status 0 only when nothing
+# failed.
+#
+# Environment: PK_CORPUS_DIR (corpus folder), PK_BUILDS ("a b" by default;
+# "a" runs build A only), PK_JOBS (parallel tests; default: cores).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+src=$(pwd)
+start_all=$(date +%s)
+
+bash .ci/setup.sh || { echo "tests/run.sh: setup failed" >&2; exit 2; }
+
+corpus=${PK_CORPUS_DIR:-}
+if [ -z "$corpus" ] && [ -d ../shared/corpus ]; then
+    corpus=$(cd ../shared/corpus && pwd)
+fi
+corpus_opt=()
+if [ -n "$corpus" ]; then
+    corpus_opt=("-Dcorpus_dir=$corpus")
+    echo "corpus: $corpus"
+else
+    echo "corpus: none (corpus tests are reported as skipped)"
+fi
+jobs=${PK_JOBS:-$(nproc 2>/dev/null || echo 2)}
+
+# count.py BUILD_DIR: "passed failed skipped" for one meson testlog.json.
+count_results() {
+    python3 - "$1/meson-logs/testlog.json" <<'PY'
+import json, re, sys
+passed = failed = skipped = 0
+bad = []
+try:
+    lines = open(sys.argv[1], encoding='utf-8', errors='replace').read().splitlines()
+except OSError:
+    print(0, 1, 0, 'no-testlog'); sys.exit()
+for line in lines:
+    if not line.strip():
+        continue
+    t = json.loads(line)
+    res = t.get('result', '')
+    out = (t.get('stdout') or '') + '\n' + (t.get('stderr') or '')
+    p = sum(int(n) for n in re.findall(r'^\[  PASSED  \] (\d+) test', out, re.M))
+    f = sum(int(n) for n in re.findall(r'^\[  FAILED  \] (\d+) test\(s\)', out, re.M))
+    s = sum(int(n) for n in re.findall(r'^\[  SKIPPED \] (\d+) test\(s\)', out, re.M))
+    cmocka = re.search(r'^\[==========\] (\d+) test\(s\) run', out, re.M) is not None
+    if cmocka and res not in ('TIMEOUT',):
+        # A suite that failed without a FAILED line (crash, sanitizer abort,
+        # leak report at exit) still counts one failure.
+        if res in ('FAIL', 'ERROR', 'UNEXPECTEDPASS') and f == 0:
+            f = 1
+        passed += p; failed += f; skipped += s
+        if f:
+            bad.append(t['name'])
+    elif res in ('OK', 'EXPECTEDFAIL'):
+        passed += 1
+    elif res == 'SKIP':
+        skipped += 1
+    else:
+        failed += 1
+        bad.append(t['name'])
+print(passed, failed, skipped, ','.join(bad) or '-')
+PY
+}
+
+total_p=0 total_f=0 total_s=0
+summary=()
+run_build() { # NAME DIR DESCRIPTION MESON-OPTIONS...
+    local name=$1 dir=$2 desc=$3
+    shift 3
+    local t0 t1 p f s bad logs="$dir-logs"
+    t0=$(date +%s)
+    mkdir -p "$logs"
+    echo
+    echo "=== build $name: $desc"
+    if [ -f "$dir/build.ninja" ]; then
+        meson setup --reconfigure "$dir" "$@" "${corpus_opt[@]}" >"$logs/setup.log" 2>&1 ||
+            meson setup --wipe "$dir" "$@" "${corpus_opt[@]}" >"$logs/setup.log" 2>&1
+    else
+        rm -rf "$dir"
+        meson setup "$dir" "$@" "${corpus_opt[@]}" >"$logs/setup.log" 2>&1
+    fi
+    if [ $? -ne 0 ]; then
+        cat "$logs/setup.log" >&2
+        summary+=("build $name: meson setup FAILED")
+        total_f=$((total_f + 1))
+        return
+    fi
+    if ! ninja -C "$dir" >"$logs/build.log" 2>&1; then
+        grep -E 'error|FAILED' "$logs/build.log" | head -n 40 >&2
+        summary+=("build $name: compile FAILED (see $logs/build.log)")
+        total_f=$((total_f + 1))
+        return
+    fi
+    rm -f "$dir/meson-logs/testlog.json"
+    meson test -C "$dir" --no-rebuild --print-errorlogs --num-processes "$jobs"
+    read -r p f s bad < <(count_results "$dir")
+    t1=$(date +%s)
+    total_p=$((total_p + p)) total_f=$((total_f + f)) total_s=$((total_s + s))
+    local line="build $name ($desc): $p passed, $f failed, $s skipped in $((t1 - t0)) s"
+    [ "$bad" != "-" ] && line="$line; failing: $bad"
+    summary+=("$line")
+}
+
+builds=${PK_BUILDS:-a b}
+for b in $builds; do
+    case $b in
+        a) run_build A build-test-a "gcc -Dwerror=true" -Dwerror=true -Dbuildtype=debugoptimized ;;
+        b) run_build B build-test-b "gcc -Dwerror=true ASan+UBSan" -Dwerror=true \
+            -Db_sanitize=address,undefined -Dc_args=-fno-sanitize-recover=all -Db_lundef=false ;;
+        *) echo "tests/run.sh: unknown build '$b'" >&2; exit 2 ;;
+    esac
+done
+
+echo
+echo "=== results"
+for l in "${summary[@]}"; do echo "$l"; done
+echo "total time: $(($(date +%s) - start_all)) s"
+echo "$total_p passed, $total_f failed, $total_s skipped"
+[ "$total_f" -eq 0 ]
