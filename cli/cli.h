@@ -87,4 +87,9 @@ extern bool cli_verbose;
  * offending argument (argv[optind - 1]); returns EXIT_ERROR. */
 int cli_bad_option(const char *cmd, char **argv);
 
+/* The format cli_save writes to out_path: by extension (.vmd/.vpd); "-" and
+ * existing non-regular files (/dev/stdout, a pipe, /dev/full) get the
+ * input's format; PK_FMT_UNKNOWN when it cannot tell. */
+pk_format cli_output_format(const char *out_path, pk_format input);
+
 #endif

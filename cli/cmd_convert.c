@@ -89,16 +89,15 @@ int cmd_convert(int argc, char **argv)
     if (!out)
         return cli_usage("convert", "no output given (-o OUT)");
     const char *in = argv[optind];
-    pk_format out_fmt = strcmp(out, "-") == 0 ? PK_FMT_UNKNOWN : pk_format_from_path(out);
-    if (strcmp(out, "-") != 0 && out_fmt == PK_FMT_UNKNOWN)
+    /* PK_FMT_VPD stands in for "the input's format" until IN is read. */
+    if (cli_output_format(out, PK_FMT_VPD) == PK_FMT_UNKNOWN)
         return cli_usage("convert", "cannot tell the output format of '%s': use .vmd or .vpd",
                          out);
 
     pk_doc doc;
     if (cli_load(in, &doc, cli_strict) != EXIT_OK)
         return EXIT_ERROR;
-    if (out_fmt == PK_FMT_UNKNOWN)
-        out_fmt = doc.format;
+    pk_format out_fmt = cli_output_format(out, doc.format);
     /* Options that would silently do nothing are mistakes: say so. */
     int rc = EXIT_OK;
     if (out_fmt == PK_FMT_VMD && (layout_set || no_morphs))

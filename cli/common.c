@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 bool cli_strict = false;
 bool cli_verbose = false;
@@ -138,10 +139,22 @@ static pk_pose *pose_from_motion(const pk_motion *m, uint32_t frame, pk_log *log
     return p;
 }
 
+pk_format cli_output_format(const char *out_path, pk_format input)
+{
+    if (strcmp(out_path, "-") == 0)
+        return input;
+    pk_format f = pk_format_from_path(out_path);
+    struct stat st;
+    if (f == PK_FMT_UNKNOWN && stat(out_path, &st) == 0 && !S_ISREG(st.st_mode) &&
+        !S_ISDIR(st.st_mode))
+        return input;
+    return f;
+}
+
 static int encode(const char *out_path, const pk_doc *doc, const cli_save_options *opts,
                   pk_buf *buf, pk_log *log)
 {
-    pk_format want = strcmp(out_path, "-") == 0 ? doc->format : pk_format_from_path(out_path);
+    pk_format want = cli_output_format(out_path, doc->format);
     if (want == PK_FMT_UNKNOWN) {
         pk_error(log, "cannot tell the output format: name the file .vmd or .vpd");
         return -1;
