@@ -1,0 +1,28 @@
+# Rule-file errors as the CLI prints them: posekit: FILE:LINE:COL: message,
+# exit 2, nothing written.
+vpd_text 'mdl' 'x|0,0,0|0,0,0,1' > p.vpd
+check() { # FILE EXPECTED-STDERR-LINE
+    expect_exit 2 "$POSEKIT" rename p.vpd --rules "$1" -o out.vpd
+    expect_stderr_contains "$2"
+    expect_no_file out.vpd
+}
+printf 'rename:\n  "a*b*": x\n' > glob.yaml
+check glob.yaml "posekit: glob.yaml:2:3: name 'a*b*' has more than one '*'"
+printf 'groups:\n  g: ["@nope"]\n' > group.yaml
+check group.yaml "posekit: group.yaml:2:7: group 'g' references unknown group @nope"
+printf 'rename:\n  a: x\n  b: x\n' > dup.yaml
+check dup.yaml "posekit: dup.yaml:3:6: bones 'a' and 'b' both map to 'x' (rules must be one-to-one)"
+printf 'rename: [a]\n' > type.yaml
+check type.yaml "posekit: type.yaml:1:9: rename must be a mapping, not a list"
+printf 'include: [b.yaml]\n' > a.yaml
+printf 'include: [a.yaml]\n' > b.yaml
+check a.yaml "posekit: b.yaml:1:11: include cycle: 'a.yaml' is already being loaded"
+printf 'rename: {a: [\n' > syntax.yaml
+expect_exit 2 "$POSEKIT" rename p.vpd --rules syntax.yaml -o out.vpd
+expect_stderr_matches '^posekit: syntax.yaml:[0-9]+:[0-9]+: YAML syntax error: '
+printf 'rename:\n  a: "\xf0\x9f\x98\x80"\n' > enc.yaml
+check enc.yaml "posekit: enc.yaml:2:6: target '😀' does not encode to CP932"
+expect_exit 2 "$POSEKIT" rename p.vpd --rules missing.yaml -o out.vpd
+expect_stderr_contains "posekit: missing.yaml: cannot open rules: No such file or directory"
+# The standard groups are available through the shipped files too.
+expect_exit 0 "$POSEKIT" rename p.vpd --rules "$PK_SOURCE/rules/standard.yaml" -o out.vpd
