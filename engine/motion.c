@@ -247,3 +247,62 @@ bool pk_motion_frame_range(const pk_motion *m, uint32_t *first, uint32_t *last)
         *last = hi;
     return any;
 }
+
+/* Copies one name from the pose's table into the motion's, checking the
+ * VMD field width; `what` is "bone" or "morph" for the message. */
+static pk_name_id carry_name(pk_motion *m, const pk_pose *p, pk_name_id id, const char *what,
+                             pk_log *log)
+{
+    size_t len;
+    const uint8_t *raw = pk_names_raw(p->names, id, &len);
+    if (len > PK_VMD_NAME_BYTES) {
+        pk_error(log, "%s '%s' is %zu bytes in CP932; a VMD %s name holds at most %d", what,
+                 pk_names_utf8(p->names, id), len, what, PK_VMD_NAME_BYTES);
+        return PK_NO_NAME;
+    }
+    pk_name_id out = pk_names_intern(m->names, raw, len);
+    if (out == PK_NO_NAME)
+        pk_error(log, "out of memory");
+    return out;
+}
+
+pk_motion *pk_pose_to_motion(const pk_pose *p, uint32_t frame, pk_log *log)
+{
+    pk_motion *m = pk_motion_new();
+    if (!m) {
+        pk_error(log, "out of memory");
+        return NULL;
+    }
+    if (p->model_len && pk_motion_set_model(m, p->model, p->model_len, log) != 0)
+        goto fail;
+    for (size_t i = 0; i < p->nbones; i++) {
+        pk_name_id id = carry_name(m, p, p->bones[i].name, "bone", log);
+        if (id == PK_NO_NAME)
+            goto fail;
+        pk_bone_key *k = pk_motion_push_bone(m);
+        if (!k)
+            goto oom;
+        k->name = id;
+        k->frame = frame;
+        memcpy(k->pos, p->bones[i].pos, sizeof k->pos);
+        memcpy(k->rot, p->bones[i].rot, sizeof k->rot);
+        pk_interp_linear(k->interp);
+    }
+    for (size_t i = 0; i < p->nmorphs; i++) {
+        pk_name_id id = carry_name(m, p, p->morphs[i].name, "morph", log);
+        if (id == PK_NO_NAME)
+            goto fail;
+        pk_morph_key *k = pk_motion_push_morph(m);
+        if (!k)
+            goto oom;
+        k->name = id;
+        k->frame = frame;
+        k->weight = p->morphs[i].weight;
+    }
+    return m;
+oom:
+    pk_error(log, "out of memory");
+fail:
+    pk_motion_free(m);
+    return NULL;
+}

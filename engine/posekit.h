@@ -287,6 +287,12 @@ int pk_motion_set_model(pk_motion *m, const void *raw, size_t len, pk_log *log);
  * layout with zero filler and physics bytes 00 00). */
 void pk_interp_linear(uint8_t interp[64]);
 void pk_camera_interp_linear(uint8_t interp[24]);
+/* A motion holding one key per bone and per morph of the pose at `frame`
+ * (linear curves), model name carried over; file order kept.  Fails,
+ * naming the bone, when a name does not fit a VMD field (15 bytes) or the
+ * model name does not fit 20.  Caller frees with pk_motion_free. */
+struct pk_pose;
+pk_motion *pk_pose_to_motion(const struct pk_pose *p, uint32_t frame, pk_log *log);
 /* Frame range over every section; returns false when the motion is empty. */
 bool pk_motion_frame_range(const pk_motion *m, uint32_t *first, uint32_t *last);
 
@@ -468,7 +474,7 @@ typedef struct pk_cursor {
     const pk_track *t;
     size_t seg;   /* index in t->keys of the segment's later key */
     double lo_f, hi_f;
-    float cache[16]; /* per-segment solved curve data (implementation's) */
+    double cache[48]; /* per-segment solved curve data (sample.c's layout) */
     int cache_ok;
 } pk_cursor;
 

@@ -1,4 +1,5 @@
-/* test_names.c — interning, CP932 decoding (not Shift_JIS), escapes. */
+/* test_core.c — the shared core: name interning, CP932 decoding (not
+ * Shift_JIS) and escapes, the log, the buffer, the motion and pose models. */
 #include "testutil.h"
 
 #include <stdio.h>
@@ -288,6 +289,46 @@ static void pose_model_basics(void **state)
     pk_pose_free(c);
 }
 
+static void pose_becomes_one_key_per_bone_and_morph(void **state)
+{
+    (void)state;
+    pk_pose *p = pk_pose_new();
+    assert_int_equal(pk_pose_set_model(p, "Miku", 4, NULL), 0);
+    pk_pose_bone *b = pk_pose_push_bone(p);
+    b->name = pk_names_intern(p->names, CENTER, sizeof CENTER);
+    b->pos[1] = 1.5f;
+    b->rot[0] = 0.5f;
+    pk_pose_morph *mo = pk_pose_push_morph(p);
+    mo->name = pk_names_intern(p->names, "a", 1);
+    mo->weight = 0.25f;
+    pk_log log;
+    pk_log_init(&log);
+    pk_motion *m = pk_pose_to_motion(p, 42, &log);
+    assert_non_null(m);
+    assert_int_equal(m->nbones, 1);
+    assert_int_equal(m->nmorphs, 1);
+    assert_int_equal(m->bones[0].frame, 42);
+    assert_float_equal(m->bones[0].pos[1], 1.5f, 0);
+    assert_float_equal(m->bones[0].rot[0], 0.5f, 0);
+    assert_float_equal(m->bones[0].rot[3], 1.0f, 0);
+    assert_string_equal(pk_names_utf8(m->names, m->bones[0].name), "センター");
+    assert_float_equal(m->morphs[0].weight, 0.25f, 0);
+    uint8_t lin[64];
+    pk_interp_linear(lin);
+    assert_memory_equal(m->bones[0].interp, lin, 64);
+    const uint8_t *raw;
+    assert_int_equal(pk_motion_model_raw(m, &raw), 4);
+    assert_memory_equal(raw, "Miku", 4);
+    pk_motion_free(m);
+    /* a 16-byte bone name has no VMD form: an error naming it */
+    b = pk_pose_push_bone(p);
+    b->name = pk_names_intern(p->names, "sixteen_bytes_xx", 16);
+    assert_null(pk_pose_to_motion(p, 0, &log));
+    tu_assert_log_has(&log, "sixteen_bytes_xx");
+    pk_log_free(&log);
+    pk_pose_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -302,6 +343,7 @@ int main(void)
         cmocka_unit_test(motion_model_basics),
         cmocka_unit_test(linear_interp_layout),
         cmocka_unit_test(pose_model_basics),
+        cmocka_unit_test(pose_becomes_one_key_per_bone_and_morph),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
