@@ -52,8 +52,10 @@
  * path in double precision, exact big-integer arithmetic otherwise) and
  * writing prints the exact "%.6f" digits of the float, rounded half to
  * even, exactly what glibc prints in the "C" locale.  Non-finite values
- * cannot be read (there is no syntax for them) and are refused by the
- * writers with an error naming the bone, since no VPD reader accepts them.
+ * ("nan", "inf", "infinity" in any case, as Python or .NET writers could
+ * print them) are read with a warning; the writers refuse them with an
+ * error naming the bone, since no VPD reader accepts them.  Numbers beyond
+ * the float range (1e39) are errors: no float holds them.
  */
 #include "posekit.h"
 
@@ -67,11 +69,9 @@ static const char SIG[] = "Vocaloid Pose Data file";
 #define SIG_LEN (sizeof SIG - 1)
 
 /* The four fixed comments MMD writes, in CP932 bytes. */
-static const char CMT_MODEL[] =
-    "\t\t// \x90\x65\x83\x74\x83\x40\x83\x43\x83\x8b\x96\xbc"; /* 親ファイル名 */
+static const char CMT_MODEL[] = "\t\t// \x90\x65\x83\x74\x83\x40\x83\x43\x83\x8b\x96\xbc"; /* 親ファイル名 */
 static const char CMT_COUNT[] =
-    "\t\t\t\t// \x91\x8d\x83\x7c\x81\x5b\x83\x59\x83\x7b\x81\x5b\x83\x93\x90\x94"; /* 総ポーズボーン数
-                                                                                    */
+    "\t\t\t\t// \x91\x8d\x83\x7c\x81\x5b\x83\x59\x83\x7b\x81\x5b\x83\x93\x90\x94"; /* 総ポーズボーン数 */
 static const char CMT_TRANS[] = "\t\t\t\t// trans x,y,z";
 static const char CMT_QUAT[] = "\t\t// Quaternion x,y,z,w";
 static const char CMT_WEIGHT[] = "\t\t\t\t// weight";
@@ -96,7 +96,8 @@ typedef struct big {
     int n;                 /* limbs in use; d[n-1] != 0 unless n == 0 */
 } big;
 
-static void big_set(big *b, uint64_t v) {
+static void big_set(big *b, uint64_t v)
+{
     b->n = 0;
     while (v) {
         b->d[b->n++] = (uint32_t)v;
@@ -104,13 +105,15 @@ static void big_set(big *b, uint64_t v) {
     }
 }
 
-static void big_trim(big *b) {
+static void big_trim(big *b)
+{
     while (b->n > 0 && b->d[b->n - 1] == 0)
         b->n--;
 }
 
 /* b = b * m + add.  Sizes are bounded by construction (see above). */
-static void big_muladd(big *b, uint32_t m, uint32_t add) {
+static void big_muladd(big *b, uint32_t m, uint32_t add)
+{
     uint64_t carry = add;
     for (int i = 0; i < b->n; i++) {
         uint64_t t = (uint64_t)b->d[i] * m + carry;
@@ -121,15 +124,18 @@ static void big_muladd(big *b, uint32_t m, uint32_t add) {
         b->d[b->n++] = (uint32_t)carry;
 }
 
-static void big_mul_pow10(big *b, int k) {
+static void big_mul_pow10(big *b, int k)
+{
     for (; k >= 9; k -= 9)
         big_muladd(b, 1000000000u, 0);
-    static const uint32_t p10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+    static const uint32_t p10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+                                    100000000};
     if (k > 0)
         big_muladd(b, p10[k], 0);
 }
 
-static void big_shl(big *b, int bits) {
+static void big_shl(big *b, int bits)
+{
     if (b->n == 0 || bits <= 0)
         return;
     int limbs = bits / 32, sh = bits % 32;
@@ -146,7 +152,8 @@ static void big_shl(big *b, int bits) {
     big_trim(b);
 }
 
-static void big_shr(big *b, int bits) {
+static void big_shr(big *b, int bits)
+{
     int limbs = bits / 32, sh = bits % 32;
     if (limbs >= b->n) {
         b->n = 0;
@@ -162,7 +169,8 @@ static void big_shr(big *b, int bits) {
     big_trim(b);
 }
 
-static int big_cmp(const big *a, const big *b) {
+static int big_cmp(const big *a, const big *b)
+{
     if (a->n != b->n)
         return a->n < b->n ? -1 : 1;
     for (int i = a->n - 1; i >= 0; i--)
@@ -182,7 +190,8 @@ static void big_sub(big *a, const big *b) /* a -= b; requires a >= b */
     big_trim(a);
 }
 
-static int big_bitlen(const big *b) {
+static int big_bitlen(const big *b)
+{
     if (b->n == 0)
         return 0;
     uint32_t top = b->d[b->n - 1];
@@ -194,7 +203,8 @@ static int big_bitlen(const big *b) {
     return (b->n - 1) * 32 + bits;
 }
 
-static uint32_t big_divmod_small(big *b, uint32_t div) {
+static uint32_t big_divmod_small(big *b, uint32_t div)
+{
     uint64_t rem = 0;
     for (int i = b->n - 1; i >= 0; i--) {
         uint64_t cur = (rem << 32) | b->d[i];
@@ -214,10 +224,13 @@ static uint32_t big_divmod_small(big *b, uint32_t div) {
  * keeping 125 and a "something nonzero followed" digit is exact. */
 #define MAX_DIGITS 125
 
-typedef enum num_status { NUM_OK = 0, NUM_SYNTAX, NUM_RANGE } num_status;
+/* NUM_NONFINITE: "nan", "inf" or "infinity" (any case), which Python- and
+ * .NET-based writers can produce; read with a warning, never written. */
+typedef enum num_status { NUM_OK = 0, NUM_SYNTAX, NUM_RANGE, NUM_NONFINITE } num_status;
 
 /* Exact slow path: the float nearest to D * 10^e10 (D > 0, from digits). */
-static float dec_to_float_exact(const uint8_t *digits, int nd, int e10) {
+static float dec_to_float_exact(const uint8_t *digits, int nd, int e10)
+{
     big a, b;
     big_set(&a, 0);
     for (int i = 0; i < nd; i++)
@@ -270,7 +283,8 @@ static const double POW10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
 /* The float nearest to D * 10^e10. */
-static float dec_to_float(const uint8_t *digits, int nd, int e10) {
+static float dec_to_float(const uint8_t *digits, int nd, int e10)
+{
 #if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
     /* Fast path: D and 10^|e| are exact doubles, so one IEEE operation
      * gives the correctly rounded double.  Rounding that to float is exact
@@ -295,18 +309,43 @@ static float dec_to_float(const uint8_t *digits, int nd, int e10) {
     return dec_to_float_exact(digits, nd, e10);
 }
 
-static bool is_digit(uint8_t c) {
+static bool is_digit(uint8_t c)
+{
     return c >= '0' && c <= '9';
 }
 
 /* Parses one number at s[0..n): [+-] (digits [. digits] | . digits)
  * [(e|E) [+-] digits].  *used receives the bytes consumed.  The caller
  * checks what follows. */
-static num_status parse_number(const uint8_t *s, size_t n, size_t *used, float *out) {
+static size_t match_word(const uint8_t *s, size_t n, const char *lower)
+{
+    size_t k = strlen(lower);
+    if (n < k)
+        return 0;
+    for (size_t i = 0; i < k; i++)
+        if ((s[i] | 0x20) != (uint8_t)lower[i])
+            return 0;
+    return k;
+}
+
+static num_status parse_number(const uint8_t *s, size_t n, size_t *used, float *out)
+{
     size_t i = 0;
     bool neg = false;
     if (i < n && (s[i] == '+' || s[i] == '-'))
         neg = s[i++] == '-';
+    size_t w;
+    if ((w = match_word(s + i, n - i, "nan")) != 0) {
+        *used = i + w;
+        *out = neg ? -NAN : NAN;
+        return NUM_NONFINITE;
+    }
+    if ((w = match_word(s + i, n - i, "infinity")) != 0 ||
+        (w = match_word(s + i, n - i, "inf")) != 0) {
+        *used = i + w;
+        *out = neg ? -INFINITY : INFINITY;
+        return NUM_NONFINITE;
+    }
     uint8_t digits[MAX_DIGITS + 1];
     int nd = 0, e10 = 0;
     bool sticky = false, any = false;
@@ -386,7 +425,8 @@ static num_status parse_number(const uint8_t *s, size_t n, size_t *used, float *
 
 /* Writes the text into out (NUL-terminated) and returns its length.  x
  * must be finite. */
-static size_t format_f6(float x, char out[FMT_MAX]) {
+static size_t format_f6(float x, char out[FMT_MAX])
+{
     uint32_t u;
     memcpy(&u, &x, 4);
     uint32_t bexp = (u >> 23) & 0xffu, mant = u & 0x7fffffu;
@@ -396,7 +436,7 @@ static size_t format_f6(float x, char out[FMT_MAX]) {
     char rev[FMT_MAX];
     size_t nr = 0;
     uint64_t a = (uint64_t)sig * 1000000u; /* < 2^44 */
-    if (e2 <= 19) {                        /* fits in 64 bits */
+    if (e2 <= 19) { /* fits in 64 bits */
         uint64_t nval;
         if (e2 >= 0)
             nval = a << e2;
@@ -439,13 +479,15 @@ static size_t format_f6(float x, char out[FMT_MAX]) {
  * Shared helpers
  * ====================================================================== */
 
-static bool is_blank(uint8_t c) {
+static bool is_blank(uint8_t c)
+{
     return c == ' ' || c == '\t';
 }
 
 /* A short printable excerpt of s[0..n) for messages: up to 24 bytes of
  * the token starting there; bytes outside printable ASCII as \xNN. */
-static const char *excerpt(const uint8_t *s, size_t n, char buf[128]) {
+static const char *excerpt(const uint8_t *s, size_t n, char buf[128])
+{
     size_t o = 0;
     for (size_t i = 0; i < n && i < 24; i++) {
         uint8_t c = s[i];
@@ -462,7 +504,8 @@ static const char *excerpt(const uint8_t *s, size_t n, char buf[128]) {
     return buf;
 }
 
-static bool valid_utf8(const uint8_t *s, size_t n, bool *non_ascii, bool *fffd) {
+static bool valid_utf8(const uint8_t *s, size_t n, bool *non_ascii, bool *fffd)
+{
     *non_ascii = *fffd = false;
     for (size_t i = 0; i < n;) {
         uint8_t c = s[i];
@@ -509,7 +552,8 @@ typedef struct seen_set {
 } seen_set;
 
 /* Returns the previous flags of id and ORs in `flag`; -1 on OOM. */
-static int seen_mark(seen_set *s, pk_name_id id, uint8_t flag) {
+static int seen_mark(seen_set *s, pk_name_id id, uint8_t flag)
+{
     if (id >= s->cap) {
         size_t cap = s->cap ? s->cap : 64;
         while (cap <= id)
@@ -551,13 +595,15 @@ typedef struct txt {
     bool failed;
 } txt;
 
-static int col_of(const txt *t, size_t at) {
+static int col_of(const txt *t, size_t at)
+{
     size_t c = at - t->ls + 1;
     return c > (size_t)INT32_MAX ? INT32_MAX : (int)c;
 }
 
 static void txt_err(txt *t, size_t at, const char *fmt, ...) PK_PRINTF(3, 4);
-static void txt_err(txt *t, size_t at, const char *fmt, ...) {
+static void txt_err(txt *t, size_t at, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
     pk_log_vadd(t->log, PK_ERROR, -1, t->lineno, col_of(t, at), fmt, ap);
@@ -566,7 +612,8 @@ static void txt_err(txt *t, size_t at, const char *fmt, ...) {
 }
 
 static void txt_err_eof(txt *t, const char *fmt, ...) PK_PRINTF(2, 3);
-static void txt_err_eof(txt *t, const char *fmt, ...) {
+static void txt_err_eof(txt *t, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
     pk_log_vadd(t->log, PK_ERROR, -1, t->eof_line, t->eof_col, fmt, ap);
@@ -575,7 +622,8 @@ static void txt_err_eof(txt *t, const char *fmt, ...) {
 }
 
 /* Advances to the next physical line; false at the end of the data. */
-static bool next_line(txt *t) {
+static bool next_line(txt *t)
+{
     if (t->next >= t->len)
         return false;
     t->lineno++;
@@ -592,7 +640,8 @@ static bool next_line(txt *t) {
     return true;
 }
 
-static bool starts_with(const uint8_t *s, size_t n, const char *lit) {
+static bool starts_with(const uint8_t *s, size_t n, const char *lit)
+{
     size_t l = strlen(lit);
     return n >= l && memcmp(s, lit, l) == 0;
 }
@@ -601,7 +650,8 @@ static bool starts_with(const uint8_t *s, size_t n, const char *lit) {
  * lines are skipped) and sets the segment [p, e): a block header keeps its
  * whole rest of line (trailing blanks trimmed), any other line loses its
  * `//` comment and surrounding blanks.  False at the end of the data. */
-static bool next_content(txt *t) {
+static bool next_content(txt *t)
+{
     t->in_seg = false;
     while (next_line(t)) {
         size_t p = t->ls, e = t->le;
@@ -631,7 +681,8 @@ static bool next_content(txt *t) {
 /* Next significant byte of a block body, crossing lines; -1 at the end of
  * the data.  `same_line` stops at the end of the current line instead
  * (returns -2 there). */
-static int peek(txt *t, bool same_line) {
+static int peek(txt *t, bool same_line)
+{
     for (;;) {
         if (t->in_seg) {
             while (t->p < t->e && is_blank(t->d[t->p]))
@@ -646,11 +697,13 @@ static int peek(txt *t, bool same_line) {
     }
 }
 
-static const uint8_t *seg_ptr(const txt *t) {
+static const uint8_t *seg_ptr(const txt *t)
+{
     return t->d + t->p;
 }
 
-static size_t token_len(const txt *t) {
+static size_t token_len(const txt *t)
+{
     size_t i = t->p;
     while (i < t->e && !is_blank(t->d[i]) && t->d[i] != ',' && t->d[i] != ';')
         i++;
@@ -659,7 +712,8 @@ static size_t token_len(const txt *t) {
 
 /* Reads one "n, n, ...;" group into v[0..want) for the block `blk`.
  * Returns 0 or -1 (error logged). */
-static int read_group(txt *t, float *v, int want, const char *what, const char *blk) {
+static int read_group(txt *t, float *v, int want, const char *what, const char *blk)
+{
     char ex[128];
     int c = peek(t, false);
     if (c < 0) {
@@ -673,13 +727,14 @@ static int read_group(txt *t, float *v, int want, const char *what, const char *
     for (;;) {
         c = peek(t, false);
         if (c < 0) {
-            txt_err_eof(t, "unexpected end of file: expected a number for the %s of %s", what, blk);
+            txt_err_eof(t, "unexpected end of file: expected a number for the %s of %s", what,
+                        blk);
             return -1;
         }
         size_t used = 0;
         float x = 0.0f;
         num_status st = parse_number(seg_ptr(t), t->e - t->p, &used, &x);
-        if (st == NUM_OK && t->p + used < t->e) {
+        if ((st == NUM_OK || st == NUM_NONFINITE) && t->p + used < t->e) {
             uint8_t nx = t->d[t->p + used];
             if (!is_blank(nx) && nx != ',' && nx != ';')
                 st = NUM_SYNTAX;
@@ -698,6 +753,10 @@ static int read_group(txt *t, float *v, int want, const char *what, const char *
                     excerpt(seg_ptr(t), token_len(t), ex), what, blk);
             return -1;
         }
+        if (st == NUM_NONFINITE)
+            pk_log_add(t->log, PK_WARNING, -1, t->lineno, col_of(t, t->p),
+                       "non-finite value '%s' in the %s of %s; VPD writers refuse it",
+                       excerpt(seg_ptr(t), used, ex), what, blk);
         if (found < want)
             v[found] = x;
         found++;
@@ -714,15 +773,15 @@ static int read_group(txt *t, float *v, int want, const char *what, const char *
         if (c == -2)
             txt_err(t, t->e, "expected ';' after the %s of %s", what, blk);
         else
-            txt_err(t, t->p, "expected ',' or ';' after a number in the %s of %s, found '%s'", what,
-                    blk, excerpt(seg_ptr(t), token_len(t), ex));
+            txt_err(t, t->p, "expected ',' or ';' after a number in the %s of %s, found '%s'",
+                    what, blk, excerpt(seg_ptr(t), token_len(t), ex));
         return -1;
     }
     if (found != want) {
         size_t c0 = start - start_ls + 1;
         pk_log_add(t->log, PK_ERROR, -1, start_line, c0 > (size_t)INT32_MAX ? INT32_MAX : (int)c0,
-                   "expected %d number%s for the %s of %s, found %d%s", want, want == 1 ? "" : "s",
-                   what, blk, found,
+                   "expected %d number%s for the %s of %s, found %d%s", want,
+                   want == 1 ? "" : "s", what, blk, found,
                    found > want ? " (is ',' used as the decimal separator?)" : "");
         t->failed = true;
         return -1;
@@ -731,7 +790,8 @@ static int read_group(txt *t, float *v, int want, const char *what, const char *
 }
 
 /* Expects the '}' that closes `blk`, alone on its line. */
-static int read_block_end(txt *t, const char *blk) {
+static int read_block_end(txt *t, const char *blk)
+{
     char ex[128];
     int c = peek(t, false);
     if (c < 0) {
@@ -754,7 +814,8 @@ static int read_block_end(txt *t, const char *blk) {
     return 0;
 }
 
-static void warn_duplicate(txt *t, pk_name_id id, const char *kind, const char *blk) {
+static void warn_duplicate(txt *t, pk_name_id id, const char *kind, const char *blk)
+{
     t->dups++;
     if (t->dups <= DUP_REPORT_MAX)
         pk_log_add(t->log, PK_WARNING, -1, t->lineno, col_of(t, t->p),
@@ -763,7 +824,8 @@ static void warn_duplicate(txt *t, pk_name_id id, const char *kind, const char *
 }
 
 /* Parses the block whose header line is the current segment. */
-static int read_block(txt *t, size_t *next_bone, size_t *next_morph) {
+static int read_block(txt *t, size_t *next_bone, size_t *next_morph)
+{
     char ex[128];
     const uint8_t *s = t->d;
     size_t p = t->p;
@@ -851,7 +913,8 @@ static int read_block(txt *t, size_t *next_bone, size_t *next_morph) {
     return 0;
 }
 
-static pk_eol dominant_eol(const uint8_t *d, size_t len, int *lines, int *last_len) {
+static pk_eol dominant_eol(const uint8_t *d, size_t len, int *lines, int *last_len)
+{
     size_t crlf = 0, lf = 0, cr = 0, ls = 0;
     int n = 1;
     for (size_t i = 0; i < len; i++) {
@@ -882,7 +945,8 @@ static pk_eol dominant_eol(const uint8_t *d, size_t len, int *lines, int *last_l
     return PK_EOL_CRLF;
 }
 
-static pk_pose *text_read(const uint8_t *d, size_t len, pk_log *log) {
+static pk_pose *text_read(const uint8_t *d, size_t len, pk_log *log)
+{
     char ex[128];
     pk_pose *pose = pk_pose_new();
     if (!pose) {
@@ -999,19 +1063,22 @@ fail:
  * Hybrid reader
  * ====================================================================== */
 
-static uint32_t rd_u32le(const uint8_t *p) {
+static uint32_t rd_u32le(const uint8_t *p)
+{
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static size_t field_len(const uint8_t *p, size_t width) {
+static size_t field_len(const uint8_t *p, size_t width)
+{
     const uint8_t *z = memchr(p, 0, width);
     return z ? (size_t)(z - p) : width;
 }
 
 /* Parses "n,n,...;" from s[*i..n) into v[0..want); errors with offsets
  * (base = file offset of s). */
-static int hyb_numbers(const uint8_t *s, size_t n, size_t *i, float *v, int want, const char *what,
-                       uint32_t bone, size_t base, pk_log *log) {
+static int hyb_numbers(const uint8_t *s, size_t n, size_t *i, float *v, int want,
+                       const char *what, uint32_t bone, size_t base, pk_log *log)
+{
     char ex[128];
     int found = 0;
     size_t start = *i;
@@ -1021,10 +1088,14 @@ static int hyb_numbers(const uint8_t *s, size_t n, size_t *i, float *v, int want
         size_t used = 0;
         float x = 0.0f;
         num_status st = parse_number(s + *i, n - *i, &used, &x);
-        if (st == NUM_OK && *i + used < n && !is_blank(s[*i + used]) && s[*i + used] != ',' &&
-            s[*i + used] != ';')
+        if ((st == NUM_OK || st == NUM_NONFINITE) && *i + used < n && !is_blank(s[*i + used]) &&
+            s[*i + used] != ',' && s[*i + used] != ';')
             st = NUM_SYNTAX;
-        if (st != NUM_OK) {
+        if (st == NUM_NONFINITE)
+            pk_log_add(log, PK_WARNING, (int64_t)(base + *i), 0, 0,
+                       "non-finite value '%s' in the %s of bone %u; VPD writers refuse it",
+                       excerpt(s + *i, used, ex), what, bone);
+        else if (st != NUM_OK) {
             size_t k = *i;
             while (k < n && s[k] != ',' && s[k] != ';')
                 k++;
@@ -1064,12 +1135,10 @@ static int hyb_numbers(const uint8_t *s, size_t n, size_t *i, float *v, int want
     return 0;
 }
 
-static pk_pose *hybrid_read(const uint8_t *d, size_t len, pk_log *log) {
+static pk_pose *hybrid_read(const uint8_t *d, size_t len, pk_log *log)
+{
     if (len < HYB_HEADER) {
-        pk_log_add(log, PK_ERROR,
-                   len < HYB_MAGIC               ? 0
-                   : len < HYB_MAGIC + HYB_MODEL ? HYB_MAGIC
-                                                 : 50,
+        pk_log_add(log, PK_ERROR, len < HYB_MAGIC ? 0 : len < HYB_MAGIC + HYB_MODEL ? HYB_MAGIC : 50,
                    0, 0, "hybrid VPD header cut short: it needs %d bytes, the file has %zu",
                    HYB_HEADER, len);
         return NULL;
@@ -1170,8 +1239,8 @@ static pk_pose *hybrid_read(const uint8_t *d, size_t len, pk_log *log) {
     if (dups > DUP_REPORT_MAX)
         pk_warning(log, "%zu more duplicate names not listed", dups - DUP_REPORT_MAX);
     if (off < len)
-        pk_log_add(log, PK_WARNING, (int64_t)off, 0, 0, "%zu bytes after the last bone are ignored",
-                   len - off);
+        pk_log_add(log, PK_WARNING, (int64_t)off, 0, 0,
+                   "%zu bytes after the last bone are ignored", len - off);
     pose->eol = lf_lines > crlf_lines ? PK_EOL_LF : PK_EOL_CRLF;
     free(seen.v);
     return pose;
@@ -1182,7 +1251,8 @@ fail:
     return NULL;
 }
 
-pk_pose *pk_vpd_read(const void *data, size_t len, pk_log *log) {
+pk_pose *pk_vpd_read(const void *data, size_t len, pk_log *log)
+{
     const uint8_t *d = data;
     if (!d && len) {
         pk_error(log, "no data");
@@ -1201,24 +1271,28 @@ pk_pose *pk_vpd_read(const void *data, size_t len, pk_log *log) {
  * Writers
  * ====================================================================== */
 
-static void put_num(pk_buf *out, float x) {
+static void put_num(pk_buf *out, float x)
+{
     char s[FMT_MAX];
     pk_buf_append(out, s, format_f6(x, s));
 }
 
-static bool all_finite(const float *v, int n) {
+static bool all_finite(const float *v, int n)
+{
     for (int i = 0; i < n; i++)
         if (!isfinite(v[i]))
             return false;
     return true;
 }
 
-static bool has_line_break(const uint8_t *s, size_t n) {
+static bool has_line_break(const uint8_t *s, size_t n)
+{
     return memchr(s, '\n', n) || memchr(s, '\r', n);
 }
 
 /* Checks every name and value before a byte is written. */
-static int check_text(const pk_pose *p, bool morphs, pk_log *log) {
+static int check_text(const pk_pose *p, bool morphs, pk_log *log)
+{
     int bad = 0;
     const uint8_t *model = p->model ? p->model : (const uint8_t *)"";
     if (has_line_break(model, p->model_len)) {
@@ -1270,7 +1344,8 @@ static int check_text(const pk_pose *p, bool morphs, pk_log *log) {
     return bad;
 }
 
-static void put_nums(pk_buf *out, const float *v, int n) {
+static void put_nums(pk_buf *out, const float *v, int n)
+{
     for (int i = 0; i < n; i++) {
         if (i)
             pk_buf_putc(out, ',');
@@ -1279,7 +1354,8 @@ static void put_nums(pk_buf *out, const float *v, int n) {
     pk_buf_putc(out, ';');
 }
 
-static void text_write(const pk_pose *p, bool morphs, pk_buf *out) {
+static void text_write(const pk_pose *p, bool morphs, pk_buf *out)
+{
     pk_buf_puts(out, SIG);
     pk_buf_puts(out, "\r\n\r\n");
     if (p->model_len)
@@ -1316,7 +1392,8 @@ static void text_write(const pk_pose *p, bool morphs, pk_buf *out) {
     }
 }
 
-static int check_hybrid(const pk_pose *p, pk_log *log) {
+static int check_hybrid(const pk_pose *p, pk_log *log)
+{
     int bad = 0;
     if (p->model_len > HYB_MODEL) {
         pk_error(log, "the model name is %zu bytes; the hybrid layout's field holds %d",
@@ -1352,14 +1429,16 @@ static int check_hybrid(const pk_pose *p, pk_log *log) {
     return bad;
 }
 
-static void put_field(pk_buf *out, const uint8_t *raw, size_t n, size_t width) {
+static void put_field(pk_buf *out, const uint8_t *raw, size_t n, size_t width)
+{
     static const uint8_t zeros[32];
     if (n)
         pk_buf_append(out, raw, n);
     pk_buf_append(out, zeros, width - n);
 }
 
-static void hybrid_write(const pk_pose *p, pk_buf *out) {
+static void hybrid_write(const pk_pose *p, pk_buf *out)
+{
     put_field(out, (const uint8_t *)SIG, SIG_LEN, HYB_MAGIC);
     put_field(out, p->model, p->model_len, HYB_MODEL);
     pk_buf_u32le(out, (uint32_t)p->nbones);
@@ -1376,7 +1455,8 @@ static void hybrid_write(const pk_pose *p, pk_buf *out) {
     }
 }
 
-int pk_vpd_write(const pk_pose *p, const pk_vpd_options *opts, pk_buf *out, pk_log *log) {
+int pk_vpd_write(const pk_pose *p, const pk_vpd_options *opts, pk_buf *out, pk_log *log)
+{
     pk_vpd_options def = {PK_VPD_TEXT, false};
     if (!opts)
         opts = &def;

@@ -10,7 +10,8 @@
 
 /* ---- helpers ---------------------------------------------------------- */
 
-static pk_pose *rd(const char *text, size_t len, pk_log *log) {
+static pk_pose *rd(const char *text, size_t len, pk_log *log)
+{
     pk_log_init(log);
     pk_log_set_path(log, "t.vpd");
     return pk_vpd_read(text, len, log);
@@ -20,7 +21,8 @@ static pk_pose *rd(const char *text, size_t len, pk_log *log) {
 
 /* True when the log holds a diagnostic of this severity at line:col
  * (line 0: any position) whose message contains needle. */
-static bool has_diag(const pk_log *log, pk_severity sev, int line, int col, const char *needle) {
+static bool has_diag(const pk_log *log, pk_severity sev, int line, int col, const char *needle)
+{
     for (size_t i = 0; i < log->count; i++) {
         const pk_diag *d = &log->items[i];
         if (d->severity == sev && (line == 0 || (d->line == line && d->col == col)) &&
@@ -30,7 +32,8 @@ static bool has_diag(const pk_log *log, pk_severity sev, int line, int col, cons
     return false;
 }
 
-static void dump_log(const pk_log *log) {
+static void dump_log(const pk_log *log)
+{
     char line[1024];
     for (size_t i = 0; i < log->count; i++) {
         pk_diag_format(&log->items[i], line, sizeof line);
@@ -38,7 +41,8 @@ static void dump_log(const pk_log *log) {
     }
 }
 
-static void expect_diag(const pk_log *log, pk_severity sev, int line, int col, const char *needle) {
+static void expect_diag(const pk_log *log, pk_severity sev, int line, int col, const char *needle)
+{
     if (!has_diag(log, sev, line, col, needle)) {
         dump_log(log);
         fail_msg("no %s at %d:%d containing \"%s\"", sev == PK_ERROR ? "error" : "warning", line,
@@ -46,14 +50,16 @@ static void expect_diag(const pk_log *log, pk_severity sev, int line, int col, c
     }
 }
 
-static void name_is(const pk_pose *p, pk_name_id id, const char *raw, size_t len) {
+static void name_is(const pk_pose *p, pk_name_id id, const char *raw, size_t len)
+{
     size_t n;
     const uint8_t *r = pk_names_raw(p->names, id, &n);
     assert_int_equal(n, len);
     assert_memory_equal(r, raw, len);
 }
 
-static bool same_bits(float a, float b) {
+static bool same_bits(float a, float b)
+{
     return memcmp(&a, &b, sizeof a) == 0;
 }
 
@@ -76,7 +82,8 @@ static const char DOC_LF[] = "Vocaloid Pose Data file\n"
                              "}\n"
                              "\n";
 
-static char *with_eol(const char *src, const char *eol, size_t *len) {
+static char *with_eol(const char *src, const char *eol, size_t *len)
+{
     size_t el = strlen(eol), n = 0;
     char *out = malloc(strlen(src) * el + 1);
     assert_non_null(out);
@@ -92,7 +99,8 @@ static char *with_eol(const char *src, const char *eol, size_t *len) {
     return out;
 }
 
-static void check_doc(const pk_pose *p) {
+static void check_doc(const pk_pose *p)
+{
     assert_non_null(p);
     assert_int_equal(p->layout, PK_VPD_TEXT);
     assert_int_equal(p->model_len, 5);
@@ -110,7 +118,8 @@ static void check_doc(const pk_pose *p) {
     assert_true(p->bones[1].rot[3] == 0.927362f);
 }
 
-static void test_eol_styles(void **state) {
+static void test_eol_styles(void **state)
+{
     (void)state;
     static const struct {
         const char *eol;
@@ -143,7 +152,8 @@ static void test_eol_styles(void **state) {
     pk_log_free(&log);
 }
 
-static void test_bom_comments_whitespace(void **state) {
+static void test_bom_comments_whitespace(void **state)
+{
     (void)state;
     static const char doc[] = "\xEF\xBB\xBFVocaloid Pose Data file  // signature comment\n"
                               "// a comment line before the model\n"
@@ -182,16 +192,16 @@ static void test_bom_comments_whitespace(void **state) {
     pk_log_free(&log);
 }
 
-static void test_numbers(void **state) {
+static void test_numbers(void **state)
+{
     (void)state;
-    static const char doc[] =
-        "Vocaloid Pose Data file\n"
-        "m.osm;\n"
-        "3;\n"
-        "Bone0{a\n  1,.5,+1.0;\n  1e-3,-0.000000,1E+2,-.25;\n}\n"
-        "Bone1{b\n  5.,0.1e1,-7;\n  0.000001,123456.789,-3.4e38,1e-45;\n}\n"
-        "Bone2{c\n  00012.50000,+.0,-0;\n"
-        "  0.1000000000000000000000000000000000000000000001,2.5e-1,1e0,0e5;\n}\n";
+    static const char doc[] = "Vocaloid Pose Data file\n"
+                              "m.osm;\n"
+                              "3;\n"
+                              "Bone0{a\n  1,.5,+1.0;\n  1e-3,-0.000000,1E+2,-.25;\n}\n"
+                              "Bone1{b\n  5.,0.1e1,-7;\n  0.000001,123456.789,-3.4e38,1e-45;\n}\n"
+                              "Bone2{c\n  00012.50000,+.0,-0;\n"
+                              "  0.1000000000000000000000000000000000000000000001,2.5e-1,1e0,0e5;\n}\n";
     pk_log log;
     pk_pose *p = RD(doc, &log);
     if (!p)
@@ -214,7 +224,8 @@ static void test_numbers(void **state) {
     pk_log_free(&log);
 }
 
-static void test_morphs_and_count_warning(void **state) {
+static void test_morphs_and_count_warning(void **state)
+{
     (void)state;
     static const char doc[] = "Vocaloid Pose Data file\n"
                               "\n"
@@ -258,9 +269,11 @@ static void test_morphs_and_count_warning(void **state) {
 /* アホ毛-+アホ毛-+ア then a lone lead byte: 19 bytes, as MMD cuts names */
 #define CUT19 "\x83\x41\x83\x7A\x96\xD1-+\x83\x41\x83\x7A\x96\xD1-+\x83\x41\x83"
 
-static void test_trail_byte_names(void **state) {
+static void test_trail_byte_names(void **state)
+{
     (void)state;
-    static const char doc[] = "Vocaloid Pose Data file\r\n\r\n" MANTO ".osm;\t\t// c\r\n"
+    static const char doc[] = "Vocaloid Pose Data file\r\n\r\n"
+                              MANTO ".osm;\t\t// c\r\n"
                               "4;\r\n\r\n"
                               "Bone0{" BOON "\r\n  0,0,0;\r\n  0,0,0,1;\r\n}\r\n\r\n"
                               "Bone1{" MANTO "\r\n  1,0,0;\r\n  0,0,0,1;\r\n}\r\n\r\n"
@@ -310,7 +323,8 @@ static void test_trail_byte_names(void **state) {
     pk_log_free(&log);
 }
 
-static void test_duplicates_and_long_names(void **state) {
+static void test_duplicates_and_long_names(void **state)
+{
     (void)state;
     static const char doc[] = "Vocaloid Pose Data file\n\nm.osm;\n3;\n\n"
                               "Bone0{a\n  1,0,0;\n  0,0,0,1;\n}\n\n"
@@ -349,35 +363,61 @@ static void test_duplicates_and_long_names(void **state) {
     pk_log_free(&log);
 }
 
+/* Python/.NET writers may print nan/inf: read with a warning at the value,
+ * refused by the writer (issue 6: non-finite input is a warning). */
+static void test_non_finite_read(void **state)
+{
+    (void)state;
+    static const char doc[] = "Vocaloid Pose Data file\n\nm.osm;\n1;\n\n"
+                              "Bone0{a\n  nan,-inf,Infinity;\n  0,0,0,1;\n}\n";
+    pk_log log;
+    pk_pose *p = RD(doc, &log);
+    assert_non_null(p);
+    assert_int_equal(log.errors, 0);
+    assert_int_equal(log.warnings, 3);
+    expect_diag(&log, PK_WARNING, 7, 3, "non-finite value 'nan' in the translation of Bone0");
+    expect_diag(&log, PK_WARNING, 7, 7, "non-finite value '-inf'");
+    expect_diag(&log, PK_WARNING, 7, 12, "non-finite value 'Infinity'");
+    assert_true(isnan(p->bones[0].pos[0]));
+    assert_true(isinf(p->bones[0].pos[1]) && p->bones[0].pos[1] < 0);
+    assert_true(isinf(p->bones[0].pos[2]) && p->bones[0].pos[2] > 0);
+    pk_buf out;
+    pk_buf_init(&out);
+    assert_int_equal(pk_vpd_write(p, NULL, &out, &log), -1);
+    expect_diag(&log, PK_ERROR, 0, 0, "bone 'a' has a non-finite value");
+    assert_int_equal(out.len, 0);
+    pk_pose_free(p);
+    pk_log_free(&log);
+}
+
 /* ---- writer: MMD's exact layout, written by hand from FORMATS.md §1.1 -- */
 
-#define MIKU "\x8f\x89\x89\xb9\x83\x7e\x83\x4e"                /* 初音ミク */
-#define CENTER "\x83\x5a\x83\x93\x83\x5e\x81\x5b"              /* センター */
+#define MIKU "\x8f\x89\x89\xb9\x83\x7e\x83\x4e"        /* 初音ミク */
+#define CENTER "\x83\x5a\x83\x93\x83\x5e\x81\x5b"      /* センター */
 #define OYA "\x90\x65\x83\x74\x83\x40\x83\x43\x83\x8b\x96\xbc" /* 親ファイル名 */
-#define SOU                                                                                        \
-    "\x91\x8d\x83\x7c\x81\x5b\x83\x59\x83\x7b\x81\x5b\x83\x93\x90\x94" /* 総ポーズボーン数 */
+#define SOU "\x91\x8d\x83\x7c\x81\x5b\x83\x59\x83\x7b\x81\x5b\x83\x93\x90\x94" /* 総ポーズボーン数 */
 
-static const char EXPECT_HEAD[] =
-    "Vocaloid Pose Data file\r\n"
-    "\r\n" MIKU ".osm;\t\t// " OYA "\r\n"
-    "2;\t\t\t\t// " SOU "\r\n"
-    "\r\n"
-    "Bone0{" CENTER "\r\n"
-    "  1.500000,-0.250000,0.000000;\t\t\t\t// trans x,y,z\r\n"
-    "  0.000000,0.000000,0.000000,1.000000;\t\t// Quaternion x,y,z,w\r\n"
-    "}\r\n"
-    "\r\n"
-    "Bone1{" BOON "\r\n"
-    "  -0.000000,2.000000,10.125000;\t\t\t\t// trans x,y,z\r\n"
-    "  0.500000,-0.500000,0.000001,-1.000000;\t\t// Quaternion x,y,z,w\r\n"
-    "}\r\n"
-    "\r\n";
+static const char EXPECT_HEAD[] = "Vocaloid Pose Data file\r\n"
+                                  "\r\n" MIKU ".osm;\t\t// " OYA "\r\n"
+                                  "2;\t\t\t\t// " SOU "\r\n"
+                                  "\r\n"
+                                  "Bone0{" CENTER "\r\n"
+                                  "  1.500000,-0.250000,0.000000;\t\t\t\t// trans x,y,z\r\n"
+                                  "  0.000000,0.000000,0.000000,1.000000;\t\t// Quaternion x,y,z,w\r\n"
+                                  "}\r\n"
+                                  "\r\n"
+                                  "Bone1{" BOON "\r\n"
+                                  "  -0.000000,2.000000,10.125000;\t\t\t\t// trans x,y,z\r\n"
+                                  "  0.500000,-0.500000,0.000001,-1.000000;\t\t// Quaternion x,y,z,w\r\n"
+                                  "}\r\n"
+                                  "\r\n";
 static const char EXPECT_MORPH[] = "Morph0{\x82\xa0\r\n" /* あ */
                                    "  0.750000;\t\t\t\t// weight\r\n"
                                    "}\r\n"
                                    "\r\n";
 
-static pk_pose *small_pose(void) {
+static pk_pose *small_pose(void)
+{
     pk_pose *p = pk_pose_new();
     assert_non_null(p);
     assert_int_equal(pk_pose_set_model(p, MIKU, 8, NULL), 0);
@@ -400,7 +440,8 @@ static pk_pose *small_pose(void) {
     return p;
 }
 
-static void test_writer_exact(void **state) {
+static void test_writer_exact(void **state)
+{
     (void)state;
     pk_pose *p = small_pose();
     pk_buf out;
@@ -445,7 +486,8 @@ static void test_writer_exact(void **state) {
     pk_log_free(&log);
 }
 
-static void test_writer_refuses(void **state) {
+static void test_writer_refuses(void **state)
+{
     (void)state;
     pk_pose *p = small_pose();
     pk_buf out;
@@ -480,7 +522,8 @@ static void test_writer_refuses(void **state) {
 
 /* ---- hybrid layout ---------------------------------------------------- */
 
-static void test_hybrid_round_trip(void **state) {
+static void test_hybrid_round_trip(void **state)
+{
     (void)state;
     pk_pose *p = small_pose();
     pk_buf out;
@@ -540,7 +583,8 @@ static void test_hybrid_round_trip(void **state) {
     pk_log_free(&log);
 }
 
-static void test_hybrid_hand_made(void **state) {
+static void test_hybrid_hand_made(void **state)
+{
     (void)state;
     /* LF line ends, a 15-byte name without NUL, padding garbage after a
      * NUL, exponents and blanks in the text lines */
@@ -570,9 +614,8 @@ static void test_hybrid_hand_made(void **state) {
     pk_buf_init(&out);
     pk_vpd_options o = {PK_VPD_HYBRID, false};
     assert_int_equal(pk_vpd_write(p, &o, &out, &log), 0);
-    static const char rec1[] =
-        "b\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
-        "1;10.000000,-0.500000,0.000000;0.500000,0.500000,0.500000,0.500000;\n";
+    static const char rec1[] = "b\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+                               "1;10.000000,-0.500000,0.000000;0.500000,0.500000,0.500000,0.500000;\n";
     assert_memory_equal(out.data + out.len - (sizeof rec1 - 1), rec1, sizeof rec1 - 1);
     /* hybrid -> text works too */
     pk_buf_free(&out);
@@ -588,14 +631,16 @@ static void test_hybrid_hand_made(void **state) {
 /* ---- numbers: print and parse --------------------------------------- */
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-static uint32_t rnd(void) {
+static uint32_t rnd(void)
+{
     rng_state ^= rng_state << 13;
     rng_state ^= rng_state >> 7;
     rng_state ^= rng_state << 17;
     return (uint32_t)(rng_state >> 16);
 }
 
-static float random_float(void) {
+static float random_float(void)
+{
     for (;;) {
         uint32_t u = rnd();
         int kind = (int)(rnd() % 4);
@@ -611,7 +656,8 @@ static float random_float(void) {
 }
 
 /* Finds the n-th "%f" number of the bone lines in a written VPD. */
-static size_t collect_numbers(const pk_buf *b, char (*nums)[64], size_t max) {
+static size_t collect_numbers(const pk_buf *b, char (*nums)[64], size_t max)
+{
     size_t n = 0;
     const char *s = (const char *)b->data, *end = s + b->len;
     while (s < end && n < max) {
@@ -642,7 +688,8 @@ static size_t collect_numbers(const pk_buf *b, char (*nums)[64], size_t max) {
  * (this program runs in the "C" locale), reads the text back, compares
  * each float with strtof of the same text (glibc rounds correctly), and
  * writes again: the same bytes. */
-static void float_round_trip(float (*gen)(void)) {
+static void float_round_trip(float (*gen)(void))
+{
     pk_pose *p = pk_pose_new();
     char name[32];
     static float vals[NBONES * 7];
@@ -699,14 +746,16 @@ static void float_round_trip(float (*gen)(void)) {
 /* Floats that came from 6-decimal text, as every MMD file holds them:
  * parse(print(f)) must be f itself, bit for bit (checked by the second
  * write in float_round_trip giving the same text, and here directly). */
-static float six_decimal_float(void) {
+static float six_decimal_float(void)
+{
     long v = (long)(rnd() % 40000001u) - 20000000; /* -20.000000 .. 20.000000 */
     char s[32];
     snprintf(s, sizeof s, "%s%ld.%06ld", v < 0 ? "-" : "", labs(v) / 1000000, labs(v) % 1000000);
     return strtof(s, NULL);
 }
 
-static void test_float_print_parse(void **state) {
+static void test_float_print_parse(void **state)
+{
     (void)state;
     float_round_trip(random_float);
     float_round_trip(six_decimal_float);
@@ -714,12 +763,8 @@ static void test_float_print_parse(void **state) {
     static const struct {
         float f;
         const char *s;
-    } ties[] = {{0.0078125f, "0.007812"},
-                {0.0234375f, "0.023438"},
-                {-0.0078125f, "-0.007812"},
-                {1e-7f, "0.000000"},
-                {-1e-7f, "-0.000000"},
-                {16777216.0f, "16777216.000000"},
+    } ties[] = {{0.0078125f, "0.007812"}, {0.0234375f, "0.023438"}, {-0.0078125f, "-0.007812"},
+                {1e-7f, "0.000000"},      {-1e-7f, "-0.000000"},    {16777216.0f, "16777216.000000"},
                 {3.4028235e38f, "340282346638528859811704183484516925440.000000"}};
     for (size_t i = 0; i < sizeof ties / sizeof *ties; i++) {
         pk_pose *p = pk_pose_new();
@@ -744,7 +789,8 @@ static void test_float_print_parse(void **state) {
 
 /* Random decimal texts of every shape (long digit strings, exponents,
  * subnormals, near-midpoint values) read exactly as strtof reads them. */
-static void test_parse_matches_strtof(void **state) {
+static void test_parse_matches_strtof(void **state)
+{
     (void)state;
     enum { N = 3000 };
     static char texts[N][200];
@@ -771,9 +817,8 @@ static void test_parse_matches_strtof(void **state) {
             }
             t[o] = 0;
         } else if (kind == 1) /* exponent forms */
-            snprintf(t, 200, "%u.%ue%d", rnd() % 100000, rnd() % 1000,
-                     (int)(rnd() % 80) - 50); /* stays below FLT_MAX */
-        else if (kind == 2)                   /* exact midpoints between floats, printed in full */
+            snprintf(t, 200, "%u.%ue%d", rnd() % 100000, rnd() % 1000, (int)(rnd() % 80) - 50); /* stays below FLT_MAX */
+        else if (kind == 2) /* exact midpoints between floats, printed in full */
         {
             float f = random_float();
             float g = nextafterf(f, INFINITY);
@@ -784,8 +829,8 @@ static void test_parse_matches_strtof(void **state) {
             snprintf(t, 200, "%.9g", (double)random_float());
         else
             snprintf(t, 200, "%.6f", (double)six_decimal_float() * 1000.0);
-        len += (size_t)snprintf(doc + len, cap - len, "Bone%d{b%d\n  %s,0,0;\n  0,0,0,1;\n}\n", i,
-                                i, t);
+        len += (size_t)snprintf(doc + len, cap - len, "Bone%d{b%d\n  %s,0,0;\n  0,0,0,1;\n}\n", i, i,
+                                t);
     }
     pk_log log;
     pk_pose *p = rd(doc, len, &log);
@@ -806,10 +851,11 @@ static void test_parse_matches_strtof(void **state) {
 
 /* ---- comma-decimal locale ------------------------------------------- */
 
-static bool comma_locale(void) {
-    static const char *names[] = {"de_DE.UTF-8", "de_DE.utf8",  "fr_FR.UTF-8", "fr_FR.utf8",
-                                  "de_DE",       "fr_FR",       "nl_NL.UTF-8", "it_IT.UTF-8",
-                                  "es_ES.UTF-8", "ru_RU.UTF-8", "pt_BR.UTF-8"};
+static bool comma_locale(void)
+{
+    static const char *names[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8",
+                                  "de_DE", "fr_FR", "nl_NL.UTF-8", "it_IT.UTF-8", "es_ES.UTF-8",
+                                  "ru_RU.UTF-8", "pt_BR.UTF-8"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (setlocale(LC_ALL, names[i]) && strcmp(localeconv()->decimal_point, ",") == 0)
             return true;
@@ -817,14 +863,16 @@ static bool comma_locale(void) {
      * the locale sources exist (CI installs the `locales` package). */
     const char *dir = tu_tmpdir();
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "localedef -i de_DE -f UTF-8 '%s/de_DE.UTF-8' >/dev/null 2>&1", dir);
+    snprintf(cmd, sizeof cmd, "localedef -i de_DE -f UTF-8 '%s/de_DE.UTF-8' >/dev/null 2>&1",
+             dir);
     if (system(cmd) != 0)
         return false;
     setenv("LOCPATH", dir, 1);
     return setlocale(LC_ALL, "de_DE.UTF-8") && strcmp(localeconv()->decimal_point, ",") == 0;
 }
 
-static void test_comma_locale(void **state) {
+static void test_comma_locale(void **state)
+{
     (void)state;
     size_t n;
     char *doc = with_eol(DOC_LF, "\r\n", &n);
@@ -884,14 +932,22 @@ static void test_comma_locale(void **state) {
     free(doc);
 }
 
-int main(void) {
+int main(void)
+{
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_eol_styles),        cmocka_unit_test(test_bom_comments_whitespace),
-        cmocka_unit_test(test_numbers),           cmocka_unit_test(test_morphs_and_count_warning),
-        cmocka_unit_test(test_trail_byte_names),  cmocka_unit_test(test_duplicates_and_long_names),
-        cmocka_unit_test(test_writer_exact),      cmocka_unit_test(test_writer_refuses),
-        cmocka_unit_test(test_hybrid_round_trip), cmocka_unit_test(test_hybrid_hand_made),
-        cmocka_unit_test(test_float_print_parse), cmocka_unit_test(test_parse_matches_strtof),
+        cmocka_unit_test(test_eol_styles),
+        cmocka_unit_test(test_bom_comments_whitespace),
+        cmocka_unit_test(test_numbers),
+        cmocka_unit_test(test_non_finite_read),
+        cmocka_unit_test(test_morphs_and_count_warning),
+        cmocka_unit_test(test_trail_byte_names),
+        cmocka_unit_test(test_duplicates_and_long_names),
+        cmocka_unit_test(test_writer_exact),
+        cmocka_unit_test(test_writer_refuses),
+        cmocka_unit_test(test_hybrid_round_trip),
+        cmocka_unit_test(test_hybrid_hand_made),
+        cmocka_unit_test(test_float_print_parse),
+        cmocka_unit_test(test_parse_matches_strtof),
         cmocka_unit_test(test_comma_locale),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

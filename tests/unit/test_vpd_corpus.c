@@ -9,18 +9,21 @@
 
 static const char DAMAGED[] = "vpd_damaged_utf8_fffd_pose.vpd";
 
-static bool is_damaged(const char *path) {
+static bool is_damaged(const char *path)
+{
     return strstr(path, DAMAGED) != NULL;
 }
 
-static pk_pose *load(const char *path, pk_log *log, uint8_t **data, size_t *len) {
+static pk_pose *load(const char *path, pk_log *log, uint8_t **data, size_t *len)
+{
     *data = tu_read_file(path, len);
     pk_log_init(log);
     pk_log_set_path(log, path);
     return pk_vpd_read(*data, *len, log);
 }
 
-static void print_log(const pk_log *log) {
+static void print_log(const pk_log *log)
+{
     char line[1024];
     for (size_t i = 0; i < log->count; i++) {
         pk_diag_format(&log->items[i], line, sizeof line);
@@ -29,7 +32,8 @@ static void print_log(const pk_log *log) {
 }
 
 /* Git stored these files with LF; MMD wrote CRLF (FORMATS.md §8). */
-static uint8_t *lf_to_crlf(const uint8_t *d, size_t n, size_t *out_len) {
+static uint8_t *lf_to_crlf(const uint8_t *d, size_t n, size_t *out_len)
+{
     uint8_t *o = malloc(2 * n + 1);
     assert_non_null(o);
     size_t m = 0;
@@ -44,7 +48,8 @@ static uint8_t *lf_to_crlf(const uint8_t *d, size_t n, size_t *out_len) {
 
 /* Counts lines starting with `kw` directly in the bytes: an independent
  * count of the blocks. */
-static size_t count_lines_starting(const uint8_t *d, size_t n, const char *kw) {
+static size_t count_lines_starting(const uint8_t *d, size_t n, const char *kw)
+{
     size_t k = strlen(kw), c = 0;
     for (size_t i = 0; i + k <= n; i++)
         if ((i == 0 || d[i - 1] == '\n') && memcmp(d + i, kw, k) == 0)
@@ -52,7 +57,8 @@ static size_t count_lines_starting(const uint8_t *d, size_t n, const char *kw) {
     return c;
 }
 
-static void assert_same_pose(const pk_pose *a, const pk_pose *b) {
+static void assert_same_pose(const pk_pose *a, const pk_pose *b)
+{
     assert_int_equal(a->model_len, b->model_len);
     if (a->model_len)
         assert_memory_equal(a->model, b->model, a->model_len);
@@ -78,7 +84,8 @@ static void assert_same_pose(const pk_pose *a, const pk_pose *b) {
     }
 }
 
-static void test_every_vpd_reads_and_round_trips(void **state) {
+static void test_every_vpd_reads_and_round_trips(void **state)
+{
     (void)state;
     char **paths;
     size_t n = tu_corpus_list(".vpd", &paths);
@@ -163,7 +170,8 @@ static void test_every_vpd_reads_and_round_trips(void **state) {
 
 /* Facts from FORMATS.md §1, §8 and PROVENANCE.tsv. */
 static void check_file(const char *name, size_t bones, size_t morphs, const char *model_utf8,
-                       const char *first_utf8) {
+                       const char *first_utf8)
+{
     const char *path = tu_corpus_path(name);
     if (!path)
         skip();
@@ -185,7 +193,8 @@ static void check_file(const char *name, size_t bones, size_t morphs, const char
     free(data);
 }
 
-static void test_keitel(void **state) {
+static void test_keitel(void **state)
+{
     (void)state;
     static const char *files[] = {"vpd_keitel_01.vpd", "vpd_keitel_03.vpd", "vpd_keitel_04.vpd",
                                   "vpd_keitel_09.vpd", "vpd_keitel_10.vpd", "vpd_keitel_11.vpd"};
@@ -208,14 +217,16 @@ static void test_keitel(void **state) {
     free(data);
 }
 
-static void test_other_files(void **state) {
+static void test_other_files(void **state)
+{
     (void)state;
     check_file("vpd_imas_makoto_basic.vpd", 55, 0, "真 SG衣装", "センター");
     check_file("vpd_mmdtools_test.vpd", 188, 0, "4.5A3_arm", "操作中心");
     check_file("vpd_mcmmd_smile_morphonly.vpd", 0, 6, "000_袖子", "ウィンク右");
 }
 
-static void test_morph_only_values(void **state) {
+static void test_morph_only_values(void **state)
+{
     (void)state;
     const char *path = tu_corpus_path("vpd_mcmmd_smile_morphonly.vpd");
     if (!path)
@@ -245,7 +256,8 @@ static void test_morph_only_values(void **state) {
     free(data);
 }
 
-static void test_damaged(void **state) {
+static void test_damaged(void **state)
+{
     (void)state;
     const char *path = tu_corpus_path(DAMAGED);
     if (!path)
@@ -286,7 +298,8 @@ static void test_damaged(void **state) {
     free(data);
 }
 
-int main(void) {
+int main(void)
+{
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_vpd_reads_and_round_trips),
         cmocka_unit_test(test_keitel),
