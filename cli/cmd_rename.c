@@ -63,10 +63,11 @@ static void summary(rules_op op, const pk_edit_stats *st)
 {
     const char *cmd = op_name(op);
     if (op == OP_MIRROR) {
-        fprintf(stderr,
-                "posekit mirror: %zu of %zu bones swapped left/right, %zu IK names swapped, "
-                "%zu keys mirrored\n",
-                st->bones_renamed, st->bones, st->ik_renamed, st->keys_changed);
+        fprintf(stderr, "posekit mirror: %zu of %zu bones swapped left/right", st->bones_renamed,
+                st->bones);
+        if (st->ik_renamed)
+            fprintf(stderr, ", %zu IK names swapped", st->ik_renamed);
+        fprintf(stderr, ", %zu keys mirrored\n", st->keys_changed);
         if (cli_verbose)
             for (size_t i = 0; i < st->nunmatched; i++)
                 fprintf(stderr, "posekit mirror: no partner for '%s' (mirrored in place)\n",
