@@ -967,9 +967,30 @@ static int step_convert(pk_job *j, const step *s, item *res, pk_log *log)
 typedef struct drow {
     const char *name;
     double deg, dist;
-    uint32_t at, first, last;
+    uint32_t at;
+    uint32_t iv[4][2]; /* the first four runs of frames above the threshold */
+    size_t niv;
+    bool more, in_run;
     bool only_a, only_b;
 } drow;
+
+/* Frame f is (or is not) above the threshold: extend or close a run. */
+static void drow_mark(drow *r, uint32_t f, bool above)
+{
+    if (above && r->in_run) {
+        r->iv[r->niv - 1][1] = f;
+    } else if (above) {
+        if (r->niv == 4) {
+            r->more = true;
+        } else {
+            r->iv[r->niv][0] = r->iv[r->niv][1] = f;
+            r->niv++;
+            r->in_run = true;
+        }
+    } else {
+        r->in_run = false;
+    }
+}
 
 static int cmp_drow(const void *x, const void *y)
 {
@@ -1038,12 +1059,9 @@ static int step_diff(pk_job *j, const step *s, item *res, pk_log *log)
                 }
                 if (d > r->dist)
                     r->dist = d;
-                if (deg > s->threshold || d > 1e-4) {
-                    if (!seen)
-                        r->first = f;
-                    r->last = f;
-                    seen = true;
-                }
+                bool above = deg > s->threshold || d > 1e-4;
+                drow_mark(r, f, above && !r->more);
+                seen = seen || above;
                 if (f == UINT32_MAX)
                     break;
             }
@@ -1059,10 +1077,13 @@ static int step_diff(pk_job *j, const step *s, item *res, pk_log *log)
         const drow *r = &rows[i];
         if (r->only_a || r->only_b)
             pk_buf_printf(&out, "  %s: only in %s\n", r->name, r->only_a ? s->in : s->b);
-        else
-            pk_buf_printf(&out,
-                          "  %s: max %.2f deg at frame %u, %.4f units; differs in frames %u-%u\n",
-                          r->name, r->deg, r->at, r->dist, r->first, r->last);
+        else {
+            pk_buf_printf(&out, "  %s: max %.2f deg at frame %u, %.4f units; frames", r->name,
+                          r->deg, r->at, r->dist);
+            for (size_t k = 0; k < r->niv; k++)
+                pk_buf_printf(&out, "%s %u-%u", k ? "," : "", r->iv[k][0], r->iv[k][1]);
+            pk_buf_printf(&out, "%s\n", r->more ? ", ..." : "");
+        }
     }
     pk_buf_putc(&out, 0);
     if (out.oom)
