@@ -18,67 +18,67 @@
  * MMD files and are never read as curve data.
  */
 #include "posekit.h"
+#include "bezier_internal.h"
 
 #include <math.h>
 #include <string.h>
 
-/* Polynomial form of one coordinate: c(t) = ((a t + b) t + c) t. */
-static double poly(double a, double b, double c, double t)
+double pk_bezier_solve(uint8_t x1, uint8_t y1, uint8_t x2, uint8_t y2, double s, double *hint)
 {
-    return ((a * t + b) * t + c) * t;
+    if (!(s > 0.0)) /* also catches NaN */
+        return 0.0;
+    if (s >= 1.0)
+        return 1.0;
+    if (x1 == y1 && x2 == y2) /* the identity curve (MMDAgent's shortcut) */
+        return s;
+    /* Bytes above 127 never occur in curve positions of real files; clamp
+     * them so that x stays monotonic. */
+    double px1 = (x1 > 127 ? 127 : x1) / 127.0, px2 = (x2 > 127 ? 127 : x2) / 127.0;
+    double py1 = (y1 > 127 ? 127 : y1) / 127.0, py2 = (y2 > 127 ? 127 : y2) / 127.0;
+    /* Polynomial form: x(t) = ((ax t + bx) t + cx) t. */
+    double cx = 3.0 * px1, bx = 3.0 * (px2 - 2.0 * px1), ax = 1.0 + 3.0 * (px1 - px2);
+    double t;
+    if (x1 >= 127 && x2 == 0) {
+        /* The one curve whose x'(t) vanishes inside (0,1): x(t) - 1/2 =
+         * 4 (t - 1/2)^3.  Numerically t is hopeless there (a rounding error
+         * of 1e-16 in x moves t by 3e-6), but the closed form is exact. */
+        t = 0.5 + cbrt((s - 0.5) / 4.0);
+    } else {
+        /* Newton kept inside a shrinking bracket [lo, hi] around the root
+         * (x is increasing): a step that leaves the bracket, or a flat
+         * derivative (x1 = 0 at t = 0, x2 = 1 at t = 1), bisects instead.
+         * Converges in 2-4 evaluations from a nearby start. */
+        double lo = 0.0, hi = 1.0;
+        t = hint && *hint > 0.0 && *hint < 1.0 ? *hint : s;
+        for (int i = 0; i < 100; i++) {
+            double f = ((ax * t + bx) * t + cx) * t - s;
+            if (f < 0.0)
+                lo = t;
+            else if (f > 0.0)
+                hi = t;
+            else
+                break;
+            double dx = (3.0 * ax * t + 2.0 * bx) * t + cx;
+            double nt = dx > 0.0 ? t - f / dx : -1.0;
+            /* inclusive: a converged step may land exactly on the bound */
+            bool newton = nt >= lo && nt <= hi;
+            if (!newton)
+                nt = 0.5 * (lo + hi);
+            double step = nt - t;
+            t = nt;
+            if (newton ? fabs(step) < 1e-9 : hi - lo < 1e-13)
+                break;
+        }
+    }
+    if (hint)
+        *hint = t;
+    double cy = 3.0 * py1, by = 3.0 * (py2 - 2.0 * py1), ay = 1.0 + 3.0 * (py1 - py2);
+    return ((ay * t + by) * t + cy) * t;
 }
 
 float pk_bezier(uint8_t x1, uint8_t y1, uint8_t x2, uint8_t y2, float s)
 {
-    if (!(s > 0.0f)) /* also catches NaN */
-        return 0.0f;
-    if (s >= 1.0f)
-        return 1.0f;
-    if (x1 == y1 && x2 == y2) /* the identity curve (MMDAgent's shortcut) */
-        return s;
-    /* Stored bytes are 0..127; anything larger is treated as 127 so that
-     * x stays monotonic (real files never carry such curves). */
-    double px1 = (x1 > 127 ? 127 : x1) / 127.0, px2 = (x2 > 127 ? 127 : x2) / 127.0;
-    double py1 = (y1 > 127 ? 127 : y1) / 127.0, py2 = (y2 > 127 ? 127 : y2) / 127.0;
-    double cx = 3.0 * px1, bx = 3.0 * (px2 - 2.0 * px1), ax = 1.0 + 3.0 * (px1 - px2);
-    double cy = 3.0 * py1, by = 3.0 * (py2 - 2.0 * py1), ay = 1.0 + 3.0 * (py1 - py2);
-    double target = s;
-
-    /* Newton from t = s; converges in a few steps except where x'(t)
-     * vanishes (x1 = 0 at t = 0, x2 = 1 at t = 1, or x1 = 1, x2 = 0 in the
-     * middle).  Any sign of trouble falls back to bisection. */
-    double t = target;
-    bool ok = false;
-    for (int i = 0; i < 12; i++) {
-        double dx = (3.0 * ax * t + 2.0 * bx) * t + cx;
-        if (dx < 1e-6)
-            break;
-        double step = (poly(ax, bx, cx, t) - target) / dx;
-        t -= step;
-        if (t < 0.0 || t > 1.0)
-            break;
-        if (fabs(step) < 1e-12) {
-            ok = true;
-            break;
-        }
-    }
-    if (!ok) {
-        /* Where x'(t) vanishes t is badly conditioned: near the S-curve's
-         * middle x(t) - s grows like (t - t*)^3, so a rounding error of
-         * 1e-16 in x moves t by 1e-5.  long double (64-bit mantissa on
-         * x86) brings that under 1e-6; this path is rare. */
-        long double lax = ax, lbx = bx, lcx = cx, lt = target;
-        long double lo = 0.0L, hi = 1.0L;
-        for (int i = 0; i < 70 && hi - lo > 1e-18L; i++) {
-            long double mid = 0.5L * (lo + hi);
-            if (((lax * mid + lbx) * mid + lcx) * mid < lt)
-                lo = mid;
-            else
-                hi = mid;
-        }
-        t = (double)(0.5L * (lo + hi));
-    }
-    return (float)poly(ay, by, cy, t);
+    return (float)pk_bezier_solve(x1, y1, x2, y2, s, NULL);
 }
 
 void pk_interp_curve(const uint8_t interp[64], int axis, uint8_t cp[4])

@@ -1,0 +1,194 @@
+/*
+ * bench_sample.c — how fast pk_cursor steps through a motion: every bone
+ * track sampled at every frame, in order, as an exporter or a diff over
+ * a frame range does.  Not a test: run it by hand on a release build and
+ * read the figure (README, "Performance / Sampling").
+ *
+ * usage: bench_sample [--reps N]
+ *   1. the largest VMD of $PK_CORPUS (skipped when unset);
+ *   2. a generated motion: 100 bones x 10,000 frames, a key every 1-15
+ *      frames (~1,250 keys per bone), every curve non-linear and different
+ *      per axis, rotations random (about half the segments have a
+ *      negative dot, so the short-path flip is exercised).
+ * Each case runs N times (default 5); the fastest run is reported.  The
+ * sampled values are summed into a checksum so the work cannot be
+ * optimised away.
+ */
+#include "posekit.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* One pass: every bone track at every integer frame first..last. */
+static double sample_all(const pk_motion *m, const pk_tracks *t, uint32_t first, uint32_t last,
+                         pk_cursor *cur, double *checksum)
+{
+    double t0 = now(), sum = 0.0;
+    for (size_t b = 0; b < t->nbones; b++)
+        pk_cursor_init(&cur[b], m, &t->bones[b]);
+    /* Frame-major, as a player or a per-frame diff walks a motion. */
+    for (uint32_t f = first; f <= last; f++) {
+        for (size_t b = 0; b < t->nbones; b++) {
+            float pos[3], rot[4];
+            pk_cursor_bone(&cur[b], f, pos, rot);
+            sum += pos[0] + rot[3];
+        }
+    }
+    *checksum = sum;
+    return now() - t0;
+}
+
+static void run(const char *label, const pk_motion *m, int reps)
+{
+    pk_log log;
+    pk_log_init(&log);
+    double tb = now();
+    pk_tracks *t = pk_tracks_build(m, &log);
+    tb = now() - tb;
+    if (!t) {
+        fprintf(stderr, "%s: pk_tracks_build failed\n", label);
+        exit(1);
+    }
+    uint32_t first = 0, last = 0;
+    pk_motion_frame_range(m, &first, &last);
+    first = 0;
+    pk_cursor *cur = calloc(t->nbones ? t->nbones : 1, sizeof *cur);
+    double best = 1e30, sum = 0.0;
+    for (int r = 0; r < reps; r++) {
+        double s = sample_all(m, t, first, last, cur, &sum);
+        if (s < best)
+            best = s;
+    }
+    double bf = (double)t->nbones * ((double)last - first + 1);
+    printf("%-28s %5zu bones x %6u frames = %9.0f bone-frames (%zu keys): tracks %.2f ms, "
+           "sampling %.1f ms = %.1f M bone-frames/s (checksum %.3f)\n",
+           label, t->nbones, last - first + 1, bf, m->nbones, tb * 1e3, best * 1e3,
+           bf / best / 1e6, sum);
+    free(cur);
+    pk_tracks_free(t);
+    pk_log_free(&log);
+}
+
+static uint32_t rng_state = 12345u;
+static uint32_t rnd(void) /* xorshift32: deterministic across libcs */
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 17;
+    rng_state ^= rng_state << 5;
+    return rng_state;
+}
+
+static pk_motion *generate(size_t nbones, uint32_t frames)
+{
+    pk_motion *m = pk_motion_new();
+    if (!m)
+        exit(1);
+    for (size_t b = 0; b < nbones; b++) {
+        char name[16];
+        snprintf(name, sizeof name, "bone%03zu", b);
+        pk_name_id id = pk_names_intern(m->names, name, strlen(name));
+        for (uint32_t f = 0; f < frames; f += 1 + rnd() % 15) {
+            pk_bone_key *k = pk_motion_push_bone(m);
+            if (!k)
+                exit(1);
+            k->name = id;
+            k->frame = f;
+            for (int i = 0; i < 3; i++)
+                k->pos[i] = (float)(rnd() % 2000) / 100.0f - 10.0f;
+            for (int i = 0; i < 4; i++)
+                k->rot[i] = (float)(rnd() % 2001) / 1000.0f - 1.0f;
+            uint8_t cp[4][4];
+            for (int a = 0; a < 4; a++) {
+                do {
+                    for (int j = 0; j < 4; j++)
+                        cp[a][j] = (uint8_t)(rnd() % 128);
+                } while (cp[a][0] == cp[a][1] && cp[a][2] == cp[a][3]); /* not linear */
+            }
+            pk_interp_set(k->interp, (const uint8_t(*)[4])cp, false);
+        }
+    }
+    /* MMD's file order is not per track: shuffle the records. */
+    for (size_t i = m->nbones; i > 1; i--) {
+        size_t j = rnd() % i;
+        pk_bone_key tmp = m->bones[i - 1];
+        m->bones[i - 1] = m->bones[j];
+        m->bones[j] = tmp;
+    }
+    return m;
+}
+
+/* The largest .vmd in $PK_CORPUS, or NULL. */
+static char *largest_corpus_vmd(void)
+{
+    const char *dir = getenv("PK_CORPUS");
+    if (!dir || !*dir)
+        return NULL;
+    DIR *d = opendir(dir);
+    if (!d)
+        return NULL;
+    char *best = NULL;
+    long long best_size = -1;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l < 4 || strcmp(e->d_name + l - 4, ".vmd") != 0)
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (stat(path, &st) == 0 && (long long)st.st_size > best_size) {
+            best_size = (long long)st.st_size;
+            free(best);
+            best = strdup(path);
+        }
+    }
+    closedir(d);
+    return best;
+}
+
+int main(int argc, char **argv)
+{
+    int reps = 5;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
+            reps = atoi(argv[++i]);
+        else {
+            fprintf(stderr, "usage: bench_sample [--reps N]\n");
+            return 2;
+        }
+    }
+    if (reps < 1)
+        reps = 1;
+    char *path = largest_corpus_vmd();
+    if (path) {
+        pk_log log;
+        pk_log_init(&log);
+        pk_doc doc;
+        if (pk_doc_load(path, &doc, &log) != 0 || !doc.motion) {
+            fprintf(stderr, "%s: cannot load\n", path);
+            return 1;
+        }
+        const char *base = strrchr(path, '/');
+        run(base ? base + 1 : path, doc.motion, reps);
+        pk_doc_free(&doc);
+        pk_log_free(&log);
+        free(path);
+    } else {
+        printf("PK_CORPUS not set: corpus case skipped\n");
+    }
+    pk_motion *m = generate(100, 10000);
+    run("generated 100x10000", m, reps);
+    pk_motion_free(m);
+    return 0;
+}
