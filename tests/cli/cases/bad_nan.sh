@@ -1,0 +1,61 @@
+# bad_nan.sh — NaN and infinite values in an input are reported as a
+# warning (an error with --strict) and never crash an operation (issue 6).
+set -u
+export LC_ALL=C
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+python3 - <<'PY'
+import struct
+LINEAR = bytes([20, 20, 0, 0, 20, 20, 20, 20] + [107] * 8)
+ip = b"".join((LINEAR + b"\0\0\0")[r:r + 16] for r in range(4))
+head = b"Vocaloid Motion Data 0002" + b"\0" * 5 + b"model".ljust(20, b"\0")
+def bone(name, frame, vals):
+    return name.ljust(15, b"\0") + struct.pack("<I7f", frame, *vals) + ip
+nan, inf = float("nan"), float("inf")
+body = (struct.pack("<I", 3) + bone(b"a", 0, (0, 0, 0, 0, 0, 0, 1)) +
+        bone(b"a", 10, (nan, inf, -inf, 0, 0, 0, 1)) + bone(b"b", 0, (0, 0, 0, nan, 0, 0, nan)) +
+        struct.pack("<I", 1) + b"m".ljust(15, b"\0") + struct.pack("<If", 0, nan) +
+        struct.pack("<4I", 0, 0, 0, 0))
+open("nan.vmd", "wb").write(head + body)
+PY
+sanity() { if grep -Eq 'Sanitizer|runtime error:' err.txt; then bad "$1: sanitizer report"; fi; }
+
+"$POSEKIT" info nan.vmd >out.txt 2>err.txt
+rc=$?
+sanity info
+[ $rc -eq 0 ] || bad "info exited $rc: $(head -3 err.txt)"
+grep -Eq '^posekit: nan\.vmd:[0-9]+: warning: .*(NaN|nan|infinit|finite)' err.txt ||
+    bad "no warning naming the NaN/infinite values: $(head -3 err.txt)"
+"$POSEKIT" info --strict nan.vmd >out.txt 2>err.txt
+rc=$?
+sanity "info --strict"
+[ $rc -eq 2 ] || bad "info --strict exited $rc"
+
+# Operations must not crash on them: dump, rewrite, sampling into a VPD
+# (which cannot hold NaN: an error naming the output, nothing written).
+"$POSEKIT" dump nan.vmd >out.txt 2>err.txt
+rc=$?
+sanity dump
+[ $rc -eq 0 ] || bad "dump exited $rc"
+grep -q null out.txt || bad "dump does not print NaN as null"
+mkdir o
+"$POSEKIT" convert nan.vmd -o o/x.vmd >/dev/null 2>err.txt || bad "convert to VMD failed"
+sanity "convert vmd"
+cmp -s nan.vmd o/x.vmd || bad "NaN payloads not kept bit-exact"
+for f in 0 5 10 20; do
+    "$POSEKIT" convert nan.vmd --frame $f -o o/p$f.vpd >/dev/null 2>err.txt
+    rc=$?
+    sanity "convert --frame $f"
+    case $rc in
+    0) ;;
+    2) [ ! -e o/p$f.vpd ] || bad "failed convert --frame $f wrote o/p$f.vpd" ;;
+    *) bad "convert --frame $f exited $rc" ;;
+    esac
+done
+if "$POSEKIT" help diff >/dev/null 2>&1; then
+    "$POSEKIT" diff nan.vmd nan.vmd --frames all >out.txt 2>err.txt
+    rc=$?
+    sanity diff
+    case $rc in 0 | 1 | 2) ;; *) bad "diff exited $rc" ;; esac
+fi
+exit $fail
