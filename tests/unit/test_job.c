@@ -1,0 +1,256 @@
+/* test_job.c — job files: a full pipeline on the samples, the result equal
+ * to calling the operations directly, atomicity (an error in the last step
+ * writes nothing, not even the outputs of earlier steps), and JOB:LINE:COL
+ * errors for mistakes in the job file. */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *sample(const char *name)
+{
+    static char buf[4][4096];
+    static int k;
+    const char *src = getenv("PK_SOURCE");
+    if (!src || !*src)
+        return NULL;
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/samples/%s", src, name);
+    return buf[k];
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+static bool exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static const char JOB[] = "inputs:\n"
+                          "  dance: %s\n"
+                          "  fist: %s\n"
+                          "  peace: %s\n"
+                          "steps:\n"
+                          "  - overlay: {base: dance, pose: fist, bones: \"@fingers_R\", "
+                          "frames: 30-60, fade: 6, out: a}\n"
+                          "  - overlay: {base: a, pose: peace, bones: \"@fingers_R\", "
+                          "frames: 90-120, fade: 6, out: b}\n"
+                          "  - convert: {in: b, to: vpd, frame: 100, out: at100}\n"
+                          "  - diff: {a: dance, b: b, out: report}\n"
+                          "%s"
+                          "outputs:\n"
+                          "  b: out/b.vmd\n"
+                          "  at100: out/at100.vpd\n"
+                          "  report: out/report.txt\n";
+
+/* Writes job.yaml into dir: the job text with the three sample paths
+ * put in place of the first three "%s" and `extra` (more steps) in place
+ * of the fourth. */
+static void write_job(const char *dir, const char *extra)
+{
+    const char *parts[4] = {sample("dance.vmd"), sample("hands/right_fist.vpd"),
+                            sample("hands/right_peace.vpd"), extra};
+    char path[4096], text[8192];
+    size_t w = 0, k = 0;
+    for (const char *p = JOB; *p && w + 1 < sizeof text;) {
+        if (p[0] == '%' && p[1] == 's' && k < 4) {
+            w += (size_t)snprintf(text + w, sizeof text - w, "%s", parts[k++]);
+            p += 2;
+        } else {
+            text[w++] = *p++;
+        }
+    }
+    text[w] = '\0';
+    snprintf(path, sizeof path, "%s/job.yaml", dir);
+    write_text(path, text);
+}
+
+
+
+static void test_pipeline_matches_direct_calls(void **state)
+{
+    (void)state;
+    if (!sample("dance.vmd"))
+        skip();
+    const char *dir = tu_tmpdir();
+    write_job(dir, "");
+    char job[4096], out[4096];
+    snprintf(job, sizeof job, "%s/job.yaml", dir);
+    pk_log log;
+    pk_log_init(&log);
+    pk_job *j = pk_job_load(job, &log);
+    assert_non_null(j);
+    assert_int_equal(pk_job_run(j, &log), 0);
+    snprintf(out, sizeof out, "%s/out/b.vmd", dir);
+    assert_false(exists(out)); /* nothing before pk_job_write */
+    assert_int_equal(pk_job_write(j, &log), 0);
+    assert_true(exists(out));
+    assert_non_null(strstr(pk_job_report(j), "15 bones differ"));
+
+    /* The same two overlays called directly give the same bytes. */
+    pk_doc dance, fist, peace;
+    assert_int_equal(pk_doc_load(sample("dance.vmd"), &dance, &log), 0);
+    assert_int_equal(pk_doc_load(sample("hands/right_fist.vpd"), &fist, &log), 0);
+    assert_int_equal(pk_doc_load(sample("hands/right_peace.vpd"), &peace, &log), 0);
+    pk_selection *sel = pk_selection_parse(NULL, "@fingers_R", &log);
+    pk_overlay_options o1 = {PK_OVERLAY_REPLACE, false, 30, 60, 6};
+    pk_overlay_options o2 = {PK_OVERLAY_REPLACE, false, 90, 120, 6};
+    pk_motion *a = pk_overlay_motion(dance.motion, fist.pose, sel, &o1, NULL, &log);
+    pk_motion *b = pk_overlay_motion(a, peace.pose, sel, &o2, NULL, &log);
+    assert_non_null(b);
+    pk_buf want;
+    pk_buf_init(&want);
+    assert_int_equal(pk_vmd_write(b, &want, &log), 0);
+    size_t len;
+    uint8_t *got = tu_read_file(out, &len);
+    assert_int_equal(len, want.len);
+    assert_memory_equal(got, want.data, len);
+    free(got);
+    /* The VPD output is the pose at frame 100: the peace sign's fingers. */
+    snprintf(out, sizeof out, "%s/out/at100.vpd", dir);
+    got = tu_read_file(out, &len);
+    pk_pose *p = pk_vpd_read(got, len, &log);
+    assert_non_null(p);
+    free(got);
+    size_t checked = 0;
+    for (size_t i = 0; i < peace.pose->nbones; i++) {
+        size_t nl;
+        const uint8_t *raw = pk_names_raw(peace.pose->names, peace.pose->bones[i].name, &nl);
+        if (!pk_selection_has(sel, raw, nl))
+            continue;
+        long k = pk_pose_find_bone(p, pk_names_find(p->names, raw, nl));
+        assert_true(k >= 0);
+        assert_true(pk_quat_angle_deg(p->bones[k].rot, peace.pose->bones[i].rot) < 1e-3);
+        checked++;
+    }
+    assert_int_equal(checked, 15);
+    pk_pose_free(p);
+    pk_buf_free(&want);
+    pk_motion_free(a);
+    pk_motion_free(b);
+    pk_selection_free(sel);
+    pk_doc_free(&dance);
+    pk_doc_free(&fist);
+    pk_doc_free(&peace);
+    pk_job_free(j);
+    pk_log_free(&log);
+}
+
+/* The last step fails (a merge with --prefer error meets conflicts): no
+ * output is written, and an existing output file is left as it was. */
+static void test_error_in_last_step_writes_nothing(void **state)
+{
+    (void)state;
+    if (!sample("dance.vmd"))
+        skip();
+    const char *dir = tu_tmpdir();
+    write_job(dir, "  - merge: {in: [b, fist], prefer: error, out: both}\n");
+    char job[4096], out[4096], old[4096];
+    snprintf(job, sizeof job, "%s/job.yaml", dir);
+    snprintf(old, sizeof old, "%s/out", dir);
+    assert_int_equal(mkdir(old, 0777), 0);
+    snprintf(old, sizeof old, "%s/out/b.vmd", dir);
+    write_text(old, "old contents");
+    pk_log log;
+    pk_log_init(&log);
+    pk_job *j = pk_job_load(job, &log);
+    assert_non_null(j);
+    assert_int_equal(pk_job_run(j, &log), -1);
+    tu_assert_log_has(&log, "conflict");
+    tu_assert_log_has(&log, "job.yaml:10:5: step merge"); /* the merge step's line */
+    assert_int_equal(pk_job_write(j, &log), -1);
+    size_t len;
+    uint8_t *got = tu_read_file(old, &len);
+    assert_int_equal(len, 12);
+    assert_memory_equal(got, "old contents", 12);
+    free(got);
+    snprintf(out, sizeof out, "%s/out/report.txt", dir);
+    assert_false(exists(out));
+    snprintf(out, sizeof out, "%s/out/at100.vpd", dir);
+    assert_false(exists(out));
+    pk_job_free(j);
+    pk_log_free(&log);
+}
+
+/* Mistakes in the job file carry JOB:LINE:COL. */
+static void expect_load_error(const char *text, const char *needle)
+{
+    const char *dir = tu_tmpdir();
+    char job[4096];
+    snprintf(job, sizeof job, "%s/job.yaml", dir);
+    write_text(job, text);
+    pk_log log;
+    pk_log_init(&log);
+    pk_job *j = pk_job_load(job, &log);
+    if (j) {
+        print_error("job loaded although it has a mistake: %s\n", text);
+        fail();
+    }
+    tu_assert_log_has(&log, needle);
+    pk_log_free(&log);
+}
+
+static void test_job_file_errors(void **state)
+{
+    (void)state;
+    expect_load_error("inputs: {a: x.vmd}\nsteps:\n  - overlay: {base: a, pose: b, bones: X, "
+                      "out: c}\noutputs: {c: c.vmd}\n",
+                      "job.yaml:3:");
+    expect_load_error("inputs: {a: x.vmd}\nsteps:\n  - overlay: {base: a, pose: b, bones: X, "
+                      "out: c}\noutputs: {c: c.vmd}\n",
+                      "'b' is not defined");
+    expect_load_error("inputs: {a: x.vmd}\nsteps:\n  - twirl: {in: a, out: c}\noutputs: {c: "
+                      "c.vmd}\n",
+                      "job.yaml:3:5: unknown step 'twirl'");
+    expect_load_error("inputs: {a: x.vmd}\nsteps:\n  - mirror: {in: a, out: c, speed: 2}\n"
+                      "outputs: {c: c.vmd}\n",
+                      "unknown parameter 'speed'");
+    expect_load_error("inputs: {a: x.vmd}\noutputs: {a: a.png}\n", "job.yaml:2:");
+    expect_load_error("inputs: {a: x.vmd}\noutputs: {b: b.vmd}\n", "output 'b' names no input");
+    expect_load_error("inputs: {a: x.vmd, a: y.vmd}\noutputs: {a: b.vmd}\n", "already used");
+    expect_load_error("inputs: [x.vmd\n", "job.yaml:");
+    expect_load_error("inputs: {a: x.vmd}\nsteps:\n  - overlay: {base: a, pose: a, bones: X, "
+                      "frames: 9-3, out: c}\noutputs: {c: c.vmd}\n",
+                      "job.yaml:3:");
+}
+
+/* A missing input is found before anything runs or is written. */
+static void test_missing_input(void **state)
+{
+    (void)state;
+    const char *dir = tu_tmpdir();
+    char job[4096], out[4096];
+    snprintf(job, sizeof job, "%s/job.yaml", dir);
+    write_text(job, "inputs: {a: nowhere.vmd}\noutputs: {a: copy.vmd}\n");
+    pk_log log;
+    pk_log_init(&log);
+    pk_job *j = pk_job_load(job, &log);
+    assert_non_null(j);
+    assert_int_equal(pk_job_run(j, &log), -1);
+    tu_assert_log_has(&log, "nowhere.vmd");
+    assert_int_equal(pk_job_write(j, &log), -1);
+    snprintf(out, sizeof out, "%s/copy.vmd", dir);
+    assert_false(exists(out));
+    pk_job_free(j);
+    pk_log_free(&log);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pipeline_matches_direct_calls),
+        cmocka_unit_test(test_error_in_last_step_writes_nothing),
+        cmocka_unit_test(test_job_file_errors),
+        cmocka_unit_test(test_missing_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
