@@ -45,7 +45,9 @@
  *              *    text "index;x,y,z;rx,ry,rz,rw;" then LF or CRLF
  *
  * The hybrid layout has no morphs: writing a pose with morphs in it warns
- * that they are left out.
+ * that they are left out.  The bytes after a name's NUL and the magic's
+ * filler are not kept (no file to be faithful to exists); the writer writes
+ * zeros and ends lines with LF when the pose was read with LF, else CRLF.
  *
  * Numbers never go through strtod/printf, which follow LC_NUMERIC: reading
  * converts the decimal text to the correctly rounded float (a fast exact
@@ -592,6 +594,7 @@ typedef struct txt {
     int eof_line, eof_col; /* position reported for "unexpected end of file" */
     seen_set seen;
     size_t dups;
+    bool warned_seq[2]; /* out-of-sequence BoneN / MorphN reported once each */
     bool failed;
 } txt;
 
@@ -861,14 +864,25 @@ static int read_block(txt *t, size_t *next_bone, size_t *next_morph)
         return -1;
     }
     size_t *seq = bone ? next_bone : next_morph;
-    char blk[96];
-    snprintf(blk, sizeof blk, "%s%llu ('%.60s')", kw, (unsigned long long)index,
-             pk_names_utf8(t->pose->names, id));
-    if (index != *seq)
+    /* "Bone12 ('name')" for messages; a long name is cut on a UTF-8
+     * character boundary */
+    const char *u8 = pk_names_utf8(t->pose->names, id);
+    size_t ul = strlen(u8);
+    if (ul > 80) {
+        ul = 80;
+        while (ul > 0 && ((uint8_t)u8[ul] & 0xC0) == 0x80)
+            ul--;
+    }
+    char blk[128];
+    snprintf(blk, sizeof blk, "%s%llu ('%.*s%s')", kw, (unsigned long long)index, (int)ul, u8,
+             ul < strlen(u8) ? "..." : "");
+    if (index != *seq && !t->warned_seq[bone]) {
+        t->warned_seq[bone] = true;
         pk_log_add(t->log, PK_WARNING, -1, t->lineno, col_of(t, hdr),
                    "%s%llu is out of sequence (expected %s%zu); blocks keep their file order "
                    "and are renumbered when written",
                    kw, (unsigned long long)index, kw, *seq);
+    }
     (*seq)++;
     if (nlen > PK_VPD_NAME_BYTES)
         pk_log_add(t->log, PK_WARNING, -1, t->lineno, col_of(t, p),

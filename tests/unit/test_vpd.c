@@ -390,6 +390,25 @@ static void test_non_finite_read(void **state)
     pk_log_free(&log);
 }
 
+/* Block numbers are not trusted: blocks keep file order, one warning. */
+static void test_out_of_sequence(void **state)
+{
+    (void)state;
+    static const char doc[] = "Vocaloid Pose Data file\n\nm.osm;\n2;\n\n"
+                              "Bone1{a\n  1,0,0;\n  0,0,0,1;\n}\n"
+                              "  Bone7{b\n  2,0,0;\n  0,0,0,1;\n}\n";
+    pk_log log;
+    pk_pose *p = RD(doc, &log);
+    assert_non_null(p);
+    assert_int_equal(log.warnings, 1);
+    expect_diag(&log, PK_WARNING, 6, 1, "Bone1 is out of sequence (expected Bone0)");
+    name_is(p, p->bones[0].name, "a", 1);
+    name_is(p, p->bones[1].name, "b", 1);
+    assert_true(p->bones[1].pos[0] == 2.0f);
+    pk_pose_free(p);
+    pk_log_free(&log);
+}
+
 /* ---- writer: MMD's exact layout, written by hand from FORMATS.md §1.1 -- */
 
 #define MIKU "\x8f\x89\x89\xb9\x83\x7e\x83\x4e"        /* 初音ミク */
@@ -939,6 +958,7 @@ int main(void)
         cmocka_unit_test(test_bom_comments_whitespace),
         cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_non_finite_read),
+        cmocka_unit_test(test_out_of_sequence),
         cmocka_unit_test(test_morphs_and_count_warning),
         cmocka_unit_test(test_trail_byte_names),
         cmocka_unit_test(test_duplicates_and_long_names),
