@@ -500,6 +500,82 @@ double pk_quat_angle_deg(const float a[4], const float b[4]);
  * ====================================================================== */
 /* @@diff-api@@ */
 
+/* Bone-by-bone differences between two poses, or between two motions over
+ * a range of frames.  Rotations are compared as the geodesic angle
+ * 2*acos|q1.q2| of the normalised quaternions (q and -q are equal),
+ * translations as the Euclidean distance, morphs as the weight difference.
+ * Bones and morphs are matched by their raw CP932 name; a name longer than
+ * 15 bytes also matches the 15-byte name MMD cut it to in a VMD.  A bone
+ * or morph present on one side only is reported with only_in set and is
+ * measured against the rest pose (identity, zero translation, weight 0),
+ * which is what a model shows for it. */
+typedef struct pk_diff_options {
+    double threshold_deg;   /* a rotation differs above this (default 0.01) */
+    double pos_threshold;   /* a translation differs above this (default 0.0001) */
+    double morph_threshold; /* a weight differs above this (default 0.0001) */
+    /* Which bones to compare (NULL = all): called with each raw name. */
+    bool (*bone_filter)(void *ctx, const uint8_t *raw, size_t len);
+    void *filter_ctx;
+    bool no_morphs;   /* leave morphs out */
+    bool keep_frames; /* range diffs: keep each bone's angle per frame */
+} pk_diff_options;
+
+/* Fills in the defaults above (no filter, morphs on, no per-frame data). */
+void pk_diff_options_init(pk_diff_options *o);
+
+enum { PK_DIFF_BOTH = 0, PK_DIFF_ONLY_A = 1, PK_DIFF_ONLY_B = 2 };
+
+typedef struct pk_diff_bone {
+    char *name;        /* UTF-8 display form, owned by the diff */
+    uint8_t *raw;      /* raw CP932 name, owned by the diff */
+    size_t raw_len;
+    int only_in;       /* PK_DIFF_BOTH / PK_DIFF_ONLY_A / PK_DIFF_ONLY_B */
+    double angle_deg;  /* pose diff: the angle; range diff: the maximum */
+    double pos_delta;  /* pose diff: the distance; range diff: the maximum */
+    uint32_t angle_frame, pos_frame; /* range diff: first frame of each maximum */
+    double angle_mean, pos_mean;     /* range diff: means over the range */
+    bool differs;      /* angle or distance beyond its threshold */
+    float *frames;     /* keep_frames: angle at first..last (owned), else NULL */
+} pk_diff_bone;
+
+typedef struct pk_diff_morph {
+    char *name;
+    uint8_t *raw;
+    size_t raw_len;
+    int only_in;
+    double weight_a, weight_b; /* pose diff: the weights; range: at the maximum */
+    double delta;              /* weight_b - weight_a (range: the largest |delta|) */
+    uint32_t frame;            /* range diff: first frame of the maximum */
+    double mean;               /* range diff: mean |delta| */
+    bool differs;
+} pk_diff_morph;
+
+typedef struct pk_diff {
+    bool range;            /* motions over first..last; else poses (first = last) */
+    uint32_t first, last;
+    pk_diff_bone *bones;   /* A's order, then B-only bones; pk_diff_sort reorders */
+    size_t nbones;
+    pk_diff_morph *morphs;
+    size_t nmorphs;
+    size_t bones_differ, morphs_differ; /* rows beyond the thresholds */
+    size_t only_a, only_b;              /* rows (bones + morphs) on one side only */
+} pk_diff;
+
+/* Compares two poses.  Caller frees with pk_diff_free; NULL on OOM. */
+pk_diff *pk_diff_poses(const pk_pose *a, const pk_pose *b, const pk_diff_options *o,
+                       pk_log *log);
+/* Compares two motions frame by frame over first..last (every integer
+ * frame, sampled with MMD's rules; duplicate keys are warned about).
+ * Caller frees with pk_diff_free; NULL on error. */
+pk_diff *pk_diff_motions(const pk_motion *a, const pk_motion *b, uint32_t first, uint32_t last,
+                         const pk_diff_options *o, pk_log *log);
+/* Largest difference first: by angle, then distance, then name; morphs by
+ * |delta|, then name. */
+void pk_diff_sort(pk_diff *d);
+/* True when any row differs beyond its threshold (diff's exit status 1). */
+bool pk_diff_any(const pk_diff *d);
+void pk_diff_free(pk_diff *d);
+
 /* ======================================================================
  * Rules, selections and renaming (engine/rules.c, engine/select.c,
  * engine/rename.c, engine/mirror.c, engine/retarget.c) — issue 4

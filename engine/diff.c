@@ -1,0 +1,449 @@
+/* diff.c — bone-by-bone differences between poses and between motions.
+ *
+ * Matching is on raw CP932 name bytes (names are interned per document, so
+ * ids of the two sides are unrelated).  MMD cuts VMD bone and morph names
+ * at 15 bytes, VPD names at 19, so a name longer than 15 bytes also
+ * matches its 15-byte prefix on the other side (FORMATS.md §4).
+ *
+ * A bone or morph on one side only is compared with the rest pose: that is
+ * what the model shows for it, so a VPD that lists every bone at identity
+ * does not differ from a motion that simply has no keys for them.
+ */
+#include "posekit.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pk_diff_options_init(pk_diff_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->threshold_deg = 0.01;
+    o->pos_threshold = 0.0001;
+    o->morph_threshold = 0.0001;
+}
+
+static void bone_free(pk_diff_bone *b)
+{
+    free(b->name);
+    free(b->raw);
+    free(b->frames);
+}
+
+void pk_diff_free(pk_diff *d)
+{
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->nbones; i++)
+        bone_free(&d->bones[i]);
+    for (size_t i = 0; i < d->nmorphs; i++) {
+        free(d->morphs[i].name);
+        free(d->morphs[i].raw);
+    }
+    free(d->bones);
+    free(d->morphs);
+    free(d);
+}
+
+/* ---- name matching ---- */
+
+/* The id in t of raw (or of its 15-byte prefix when longer), else
+ * PK_NO_NAME. */
+static pk_name_id match_name(const pk_names *t, const uint8_t *raw, size_t len)
+{
+    pk_name_id id = pk_names_find(t, raw, len);
+    if (id == PK_NO_NAME && len > PK_VMD_NAME_BYTES)
+        id = pk_names_find(t, raw, PK_VMD_NAME_BYTES);
+    return id;
+}
+
+/* One item (bone or morph) of the union of both sides: the name ids on
+ * each side (PK_NO_NAME when absent) and which table names it. */
+typedef struct pair {
+    pk_name_id a, b;
+} pair;
+
+typedef struct pairs {
+    pair *v;
+    size_t n, cap;
+} pairs;
+
+static bool pairs_push(pairs *p, pk_name_id a, pk_name_id b)
+{
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 64;
+        pair *v = realloc(p->v, cap * sizeof *v);
+        if (!v)
+            return false;
+        p->v = v;
+        p->cap = cap;
+    }
+    p->v[p->n++] = (pair){a, b};
+    return true;
+}
+
+/* Builds the union of the names listed (ids_a[i] in table ta, ids_b[j] in
+ * tb, each list already free of duplicates): A's order, then B-only
+ * names.  A B name claimed by a longer A name (15-byte cut) is not listed
+ * again; nor is a longer B name whose cut form A has. */
+static bool union_names(const pk_names *ta, const pk_name_id *ids_a, size_t na,
+                        const pk_names *tb, const pk_name_id *ids_b, size_t nb,
+                        const pk_diff_options *o, bool filter, pairs *out)
+{
+    size_t nbt = pk_names_count(tb);
+    bool *claimed = calloc(nbt ? nbt : 1, sizeof *claimed);
+    if (!claimed)
+        return false;
+    bool *listed_b = calloc(nbt ? nbt : 1, sizeof *listed_b);
+    if (!listed_b) {
+        free(claimed);
+        return false;
+    }
+    for (size_t j = 0; j < nb; j++)
+        listed_b[ids_b[j]] = true;
+    bool ok = true;
+    for (size_t i = 0; ok && i < na; i++) {
+        size_t len;
+        const uint8_t *raw = pk_names_raw(ta, ids_a[i], &len);
+        if (filter && o->bone_filter && !o->bone_filter(o->filter_ctx, raw, len))
+            continue;
+        pk_name_id b = match_name(tb, raw, len);
+        if (b != PK_NO_NAME && (!listed_b[b] || claimed[b]))
+            b = PK_NO_NAME; /* a name in B's table that B does not use here */
+        if (b != PK_NO_NAME)
+            claimed[b] = true;
+        ok = pairs_push(out, ids_a[i], b);
+    }
+    for (size_t j = 0; ok && j < nb; j++) {
+        pk_name_id b = ids_b[j];
+        if (claimed[b])
+            continue;
+        size_t len;
+        const uint8_t *raw = pk_names_raw(tb, b, &len);
+        if (filter && o->bone_filter && !o->bone_filter(o->filter_ctx, raw, len))
+            continue;
+        /* B's long name whose 15-byte cut A lists: matched already? */
+        if (len > PK_VMD_NAME_BYTES) {
+            pk_name_id a = pk_names_find(ta, raw, PK_VMD_NAME_BYTES);
+            bool dup = false;
+            for (size_t k = 0; a != PK_NO_NAME && k < out->n && !dup; k++)
+                dup = out->v[k].a == a && out->v[k].b == PK_NO_NAME;
+            if (dup) {
+                for (size_t k = 0; k < out->n; k++)
+                    if (out->v[k].a == a && out->v[k].b == PK_NO_NAME)
+                        out->v[k].b = b;
+                continue;
+            }
+        }
+        ok = pairs_push(out, PK_NO_NAME, b);
+    }
+    free(claimed);
+    free(listed_b);
+    return ok;
+}
+
+/* Display and raw name of a pair, from whichever side has it. */
+static bool set_names(const pk_names *ta, const pk_names *tb, pair p, char **name,
+                      uint8_t **raw, size_t *raw_len, int *only_in)
+{
+    const pk_names *t = p.a != PK_NO_NAME ? ta : tb;
+    pk_name_id id = p.a != PK_NO_NAME ? p.a : p.b;
+    *only_in = p.a == PK_NO_NAME ? PK_DIFF_ONLY_B : p.b == PK_NO_NAME ? PK_DIFF_ONLY_A : PK_DIFF_BOTH;
+    size_t len;
+    const uint8_t *r = pk_names_raw(t, id, &len);
+    const char *u = pk_names_utf8(t, id);
+    *name = malloc(strlen(u) + 1);
+    *raw = malloc(len ? len : 1);
+    if (!*name || !*raw)
+        return false;
+    memcpy(*name, u, strlen(u) + 1);
+    if (len)
+        memcpy(*raw, r, len);
+    *raw_len = len;
+    return true;
+}
+
+static double distance3(const float a[3], const float b[3])
+{
+    double dx = (double)a[0] - b[0], dy = (double)a[1] - b[1], dz = (double)a[2] - b[2];
+    return sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+static void count_rows(pk_diff *d)
+{
+    d->bones_differ = d->morphs_differ = d->only_a = d->only_b = 0;
+    for (size_t i = 0; i < d->nbones; i++) {
+        d->bones_differ += d->bones[i].differs;
+        d->only_a += d->bones[i].only_in == PK_DIFF_ONLY_A;
+        d->only_b += d->bones[i].only_in == PK_DIFF_ONLY_B;
+    }
+    for (size_t i = 0; i < d->nmorphs; i++) {
+        d->morphs_differ += d->morphs[i].differs;
+        d->only_a += d->morphs[i].only_in == PK_DIFF_ONLY_A;
+        d->only_b += d->morphs[i].only_in == PK_DIFF_ONLY_B;
+    }
+}
+
+/* Allocates the row arrays of a new diff. */
+static pk_diff *diff_new(size_t nbones, size_t nmorphs)
+{
+    pk_diff *d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    d->bones = calloc(nbones ? nbones : 1, sizeof *d->bones);
+    d->morphs = calloc(nmorphs ? nmorphs : 1, sizeof *d->morphs);
+    if (!d->bones || !d->morphs) {
+        pk_diff_free(d);
+        return NULL;
+    }
+    return d;
+}
+
+/* ---- poses ---- */
+
+/* Ids of the bones (or morphs) of a pose, each name once (the last record
+ * of a repeated name is the one that counts, as pk_pose_find_* say). */
+static pk_name_id *pose_ids(const pk_pose *p, bool morphs, size_t *n)
+{
+    size_t count = morphs ? p->nmorphs : p->nbones;
+    pk_name_id *ids = malloc((count ? count : 1) * sizeof *ids);
+    if (!ids)
+        return NULL;
+    *n = 0;
+    for (size_t i = 0; i < count; i++) {
+        pk_name_id id = morphs ? p->morphs[i].name : p->bones[i].name;
+        long last = morphs ? pk_pose_find_morph(p, id) : pk_pose_find_bone(p, id);
+        if (last == (long)i)
+            ids[(*n)++] = id;
+    }
+    return ids;
+}
+
+pk_diff *pk_diff_poses(const pk_pose *a, const pk_pose *b, const pk_diff_options *o,
+                       pk_log *log)
+{
+    pk_diff_options defaults;
+    if (!o) {
+        pk_diff_options_init(&defaults);
+        o = &defaults;
+    }
+    size_t nba, nbb, nma = 0, nmb = 0;
+    pk_name_id *ba = pose_ids(a, false, &nba), *bb = pose_ids(b, false, &nbb);
+    pk_name_id *ma = pose_ids(a, true, &nma), *mb = pose_ids(b, true, &nmb);
+    pairs pb = {0}, pm = {0};
+    bool ok = ba && bb && ma && mb &&
+              union_names(a->names, ba, nba, b->names, bb, nbb, o, true, &pb) &&
+              (o->no_morphs || union_names(a->names, ma, nma, b->names, mb, nmb, o, false, &pm));
+    pk_diff *d = ok ? diff_new(pb.n, pm.n) : NULL;
+    ok = d != NULL;
+    static const float rest_pos[3] = {0, 0, 0}, rest_rot[4] = {0, 0, 0, 1};
+    for (size_t i = 0; ok && i < pb.n; i++) {
+        pk_diff_bone *r = &d->bones[d->nbones++];
+        ok = set_names(a->names, b->names, pb.v[i], &r->name, &r->raw, &r->raw_len, &r->only_in);
+        const pk_pose_bone *x = pb.v[i].a == PK_NO_NAME ? NULL
+                                                        : &a->bones[pk_pose_find_bone(a, pb.v[i].a)];
+        const pk_pose_bone *y = pb.v[i].b == PK_NO_NAME ? NULL
+                                                        : &b->bones[pk_pose_find_bone(b, pb.v[i].b)];
+        r->angle_deg = pk_quat_angle_deg(x ? x->rot : rest_rot, y ? y->rot : rest_rot);
+        r->pos_delta = distance3(x ? x->pos : rest_pos, y ? y->pos : rest_pos);
+        r->angle_mean = r->angle_deg;
+        r->pos_mean = r->pos_delta;
+        r->differs = r->angle_deg > o->threshold_deg || r->pos_delta > o->pos_threshold;
+    }
+    for (size_t i = 0; ok && i < pm.n; i++) {
+        pk_diff_morph *r = &d->morphs[d->nmorphs++];
+        ok = set_names(a->names, b->names, pm.v[i], &r->name, &r->raw, &r->raw_len, &r->only_in);
+        r->weight_a = pm.v[i].a == PK_NO_NAME ? 0.0
+                                              : a->morphs[pk_pose_find_morph(a, pm.v[i].a)].weight;
+        r->weight_b = pm.v[i].b == PK_NO_NAME ? 0.0
+                                              : b->morphs[pk_pose_find_morph(b, pm.v[i].b)].weight;
+        r->delta = r->weight_b - r->weight_a;
+        r->mean = fabs(r->delta);
+        r->differs = fabs(r->delta) > o->morph_threshold;
+    }
+    free(ba);
+    free(bb);
+    free(ma);
+    free(mb);
+    free(pb.v);
+    free(pm.v);
+    if (!ok) {
+        pk_diff_free(d);
+        pk_error(log, "out of memory comparing poses");
+        return NULL;
+    }
+    count_rows(d);
+    return d;
+}
+
+/* ---- motions ---- */
+
+static pk_name_id *track_ids(const pk_track *t, size_t n)
+{
+    pk_name_id *ids = malloc((n ? n : 1) * sizeof *ids);
+    if (ids)
+        for (size_t i = 0; i < n; i++)
+            ids[i] = t[i].name;
+    return ids;
+}
+
+static void bone_over_range(const pk_motion *ma, const pk_track *ta, const pk_motion *mb,
+                            const pk_track *tb, uint32_t first, uint32_t last,
+                            const pk_diff_options *o, pk_diff_bone *r)
+{
+    pk_cursor ca, cb;
+    pk_cursor_init(&ca, ma, ta);
+    pk_cursor_init(&cb, mb, tb);
+    double sum_a = 0.0, sum_p = 0.0;
+    r->angle_deg = r->pos_delta = -1.0;
+    for (uint64_t f = first; f <= last; f++) {
+        float pa[3], qa[4], pb[3], qb[4];
+        pk_cursor_bone(&ca, (double)f, pa, qa);
+        pk_cursor_bone(&cb, (double)f, pb, qb);
+        double ang = pk_quat_angle_deg(qa, qb), dist = distance3(pa, pb);
+        if (r->frames)
+            r->frames[f - first] = (float)ang;
+        sum_a += ang;
+        sum_p += dist;
+        if (ang > r->angle_deg) {
+            r->angle_deg = ang;
+            r->angle_frame = (uint32_t)f;
+        }
+        if (dist > r->pos_delta) {
+            r->pos_delta = dist;
+            r->pos_frame = (uint32_t)f;
+        }
+    }
+    double n = (double)last - first + 1.0;
+    r->angle_mean = sum_a / n;
+    r->pos_mean = sum_p / n;
+    r->differs = r->angle_deg > o->threshold_deg || r->pos_delta > o->pos_threshold;
+}
+
+static void morph_over_range(const pk_motion *ma, const pk_track *ta, const pk_motion *mb,
+                             const pk_track *tb, uint32_t first, uint32_t last,
+                             const pk_diff_options *o, pk_diff_morph *r)
+{
+    pk_cursor ca, cb;
+    pk_cursor_init(&ca, ma, ta);
+    pk_cursor_init(&cb, mb, tb);
+    double sum = 0.0, best = -1.0;
+    for (uint64_t f = first; f <= last; f++) {
+        double wa = pk_cursor_morph(&ca, (double)f), wb = pk_cursor_morph(&cb, (double)f);
+        double dlt = wb - wa;
+        sum += fabs(dlt);
+        if (fabs(dlt) > best) {
+            best = fabs(dlt);
+            r->weight_a = wa;
+            r->weight_b = wb;
+            r->delta = dlt;
+            r->frame = (uint32_t)f;
+        }
+    }
+    r->mean = sum / ((double)last - first + 1.0);
+    r->differs = fabs(r->delta) > o->morph_threshold;
+}
+
+pk_diff *pk_diff_motions(const pk_motion *a, const pk_motion *b, uint32_t first, uint32_t last,
+                         const pk_diff_options *o, pk_log *log)
+{
+    pk_diff_options defaults;
+    if (!o) {
+        pk_diff_options_init(&defaults);
+        o = &defaults;
+    }
+    if (first > last) {
+        pk_error(log, "empty frame range %u-%u", first, last);
+        return NULL;
+    }
+    pk_tracks *ta = pk_tracks_build(a, log), *tb = ta ? pk_tracks_build(b, log) : NULL;
+    if (!ta || !tb) {
+        pk_tracks_free(ta);
+        return NULL;
+    }
+    pk_name_id *ba = track_ids(ta->bones, ta->nbones), *bb = track_ids(tb->bones, tb->nbones);
+    pk_name_id *ma = track_ids(ta->morphs, ta->nmorphs), *mb = track_ids(tb->morphs, tb->nmorphs);
+    pairs pb = {0}, pm = {0};
+    bool ok = ba && bb && ma && mb &&
+              union_names(a->names, ba, ta->nbones, b->names, bb, tb->nbones, o, true, &pb) &&
+              (o->no_morphs ||
+               union_names(a->names, ma, ta->nmorphs, b->names, mb, tb->nmorphs, o, false, &pm));
+    pk_diff *d = ok ? diff_new(pb.n, pm.n) : NULL;
+    ok = d != NULL;
+    if (ok) {
+        d->range = true;
+        d->first = first;
+        d->last = last;
+    }
+    size_t nframes = (size_t)last - first + 1;
+    for (size_t i = 0; ok && i < pb.n; i++) {
+        pk_diff_bone *r = &d->bones[d->nbones++];
+        ok = set_names(a->names, b->names, pb.v[i], &r->name, &r->raw, &r->raw_len, &r->only_in);
+        if (ok && o->keep_frames) {
+            r->frames = malloc(nframes * sizeof *r->frames);
+            ok = r->frames != NULL;
+        }
+        if (ok)
+            bone_over_range(a, pb.v[i].a == PK_NO_NAME ? NULL : pk_tracks_bone(ta, pb.v[i].a), b,
+                            pb.v[i].b == PK_NO_NAME ? NULL : pk_tracks_bone(tb, pb.v[i].b), first,
+                            last, o, r);
+    }
+    for (size_t i = 0; ok && i < pm.n; i++) {
+        pk_diff_morph *r = &d->morphs[d->nmorphs++];
+        ok = set_names(a->names, b->names, pm.v[i], &r->name, &r->raw, &r->raw_len, &r->only_in);
+        if (ok)
+            morph_over_range(a, pm.v[i].a == PK_NO_NAME ? NULL : pk_tracks_morph(ta, pm.v[i].a),
+                             b, pm.v[i].b == PK_NO_NAME ? NULL : pk_tracks_morph(tb, pm.v[i].b),
+                             first, last, o, r);
+    }
+    free(ba);
+    free(bb);
+    free(ma);
+    free(mb);
+    free(pb.v);
+    free(pm.v);
+    pk_tracks_free(ta);
+    pk_tracks_free(tb);
+    if (!ok) {
+        pk_diff_free(d);
+        pk_error(log, "out of memory comparing motions");
+        return NULL;
+    }
+    count_rows(d);
+    return d;
+}
+
+/* ---- order ---- */
+
+static int cmp_bone(const void *x, const void *y)
+{
+    const pk_diff_bone *a = x, *b = y;
+    if (a->angle_deg != b->angle_deg)
+        return a->angle_deg > b->angle_deg ? -1 : 1;
+    if (a->pos_delta != b->pos_delta)
+        return a->pos_delta > b->pos_delta ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+static int cmp_morph(const void *x, const void *y)
+{
+    const pk_diff_morph *a = x, *b = y;
+    double da = fabs(a->delta), db = fabs(b->delta);
+    if (da != db)
+        return da > db ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+void pk_diff_sort(pk_diff *d)
+{
+    /* Ties on every key are only possible between equal names (a pose
+     * with a name repeated is de-duplicated first), so qsort's
+     * instability cannot show. */
+    qsort(d->bones, d->nbones, sizeof *d->bones, cmp_bone);
+    qsort(d->morphs, d->nmorphs, sizeof *d->morphs, cmp_morph);
+}
+
+bool pk_diff_any(const pk_diff *d)
+{
+    return d->bones_differ + d->morphs_differ > 0;
+}
