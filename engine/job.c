@@ -960,42 +960,41 @@ static int step_convert(pk_job *j, const step *s, item *res, pk_log *log)
     return res->pose ? 0 : -1;
 }
 
-/* ---- diff: per bone, the largest rotation angle and translation distance
- * between a and b over the frames, where it happens and the frames where
- * the difference exceeds the threshold. ---- */
+/* ---- diff (engine/diff.c): per bone the largest angle and distance, the
+ * frame of the largest angle, and the runs of frames beyond the
+ * threshold; morphs by their largest weight change. ---- */
 
-typedef struct drow {
-    const char *name;
-    double deg, dist;
-    uint32_t at;
-    uint32_t iv[4][2]; /* the first four runs of frames above the threshold */
-    size_t niv;
-    bool more, in_run;
-    bool only_a, only_b;
-} drow;
-
-/* Frame f is (or is not) above the threshold: extend or close a run. */
-static void drow_mark(drow *r, uint32_t f, bool above)
+static bool sel_filter(void *ctx, const uint8_t *raw, size_t len)
 {
-    if (above && r->in_run) {
-        r->iv[r->niv - 1][1] = f;
-    } else if (above) {
-        if (r->niv == 4) {
-            r->more = true;
-        } else {
-            r->iv[r->niv][0] = r->iv[r->niv][1] = f;
-            r->niv++;
-            r->in_run = true;
-        }
-    } else {
-        r->in_run = false;
-    }
+    return pk_selection_has(ctx, raw, len);
 }
 
-static int cmp_drow(const void *x, const void *y)
+/* "frames 25-65, 85-125" from the per-frame angles of a range diff. */
+static void print_runs(pk_buf *out, const pk_diff *d, const pk_diff_bone *b, double threshold)
 {
-    const drow *a = x, *b = y;
-    return (a->deg < b->deg) - (a->deg > b->deg);
+    if (!b->frames)
+        return;
+    pk_buf_puts(out, "; frames");
+    size_t runs = 0;
+    bool in = false;
+    uint32_t start = 0;
+    for (uint32_t f = d->first;; f++) {
+        bool above = f <= d->last && b->frames[f - d->first] > threshold;
+        if (above && !in) {
+            start = f;
+            in = true;
+        } else if (!above && in) {
+            if (runs == 4) {
+                pk_buf_puts(out, ", ...");
+                break;
+            }
+            pk_buf_printf(out, "%s %u-%u", runs ? "," : "", start, f - 1);
+            runs++;
+            in = false;
+        }
+        if (f >= d->last && !in)
+            break;
+    }
 }
 
 static int step_diff(pk_job *j, const step *s, item *res, pk_log *log)
@@ -1003,87 +1002,67 @@ static int step_diff(pk_job *j, const step *s, item *res, pk_log *log)
     item *ia = find_item(j, s->in), *ib = find_item(j, s->b);
     if (!need_value(s, ia, log) || !need_value(s, ib, log))
         return -1;
-    pk_motion *ma = ia->kind == V_MOTION ? ia->motion : pk_motion_from_pose(ia->pose, 0, log);
-    pk_motion *mb = ib->kind == V_MOTION ? ib->motion : pk_motion_from_pose(ib->pose, 0, log);
-    pk_tracks *ta = ma ? pk_tracks_build(ma, log) : NULL;
-    pk_tracks *tb = mb ? pk_tracks_build(mb, log) : NULL;
     pk_selection *sel = s->bones ? pk_selection_parse(rules_of(j, s->rules), s->bones, log) : NULL;
-    drow *rows = NULL;
-    size_t nrows = 0;
+    if (s->bones && !sel)
+        return -1;
+    pk_diff_options o;
+    pk_diff_options_init(&o);
+    o.threshold_deg = s->threshold;
+    o.keep_frames = true;
+    if (sel) {
+        o.bone_filter = sel_filter;
+        o.filter_ctx = sel;
+    }
+    pk_diff *d = NULL;
+    pk_motion *ma = NULL, *mb = NULL;
+    if (ia->kind == V_POSE && ib->kind == V_POSE) {
+        d = pk_diff_poses(ia->pose, ib->pose, &o, log);
+    } else {
+        ma = ia->kind == V_MOTION ? ia->motion : pk_motion_from_pose(ia->pose, 0, log);
+        mb = ib->kind == V_MOTION ? ib->motion : pk_motion_from_pose(ib->pose, 0, log);
+        uint32_t f0 = 0, f1 = 0, g0 = 0, g1 = 0;
+        bool ha = ma && pk_motion_frame_range(ma, &f0, &f1);
+        bool hb = mb && pk_motion_frame_range(mb, &g0, &g1);
+        uint32_t lo = s->all_frames ? 0 : s->a;
+        uint32_t hi = s->all_frames ? (ha && hb ? (f1 > g1 ? f1 : g1) : ha ? f1 : g1) : s->z;
+        if (ma && mb)
+            d = pk_diff_motions(ma, mb, lo, hi, &o, log);
+    }
     int rc = -1;
     pk_buf out;
     pk_buf_init(&out);
-    if (!ta || !tb || (s->bones && !sel))
+    if (!d)
         goto done;
-    uint32_t f0 = 0, f1 = 0, g0 = 0, g1 = 0;
-    bool ha = pk_motion_frame_range(ma, &f0, &f1), hb = pk_motion_frame_range(mb, &g0, &g1);
-    uint32_t lo = s->all_frames ? 0 : s->a;
-    uint32_t hi = s->all_frames ? (ha && hb ? (f1 > g1 ? f1 : g1) : ha ? f1 : g1) : s->z;
-    rows = calloc(ta->nbones + tb->nbones + 1, sizeof *rows);
-    if (!rows)
-        goto done;
-    for (int side = 0; side < 2; side++) {
-        const pk_tracks *tt = side ? tb : ta;
-        const pk_motion *mm = side ? mb : ma;
-        for (size_t i = 0; i < tt->nbones; i++) {
-            size_t len;
-            const uint8_t *raw = pk_names_raw(mm->names, tt->bones[i].name, &len);
-            if (sel && !pk_selection_has(sel, raw, len))
-                continue;
-            pk_name_id other = pk_names_find(side ? ma->names : mb->names, raw, len);
-            const pk_track *to =
-                other == PK_NO_NAME ? NULL : pk_tracks_bone(side ? ta : tb, other);
-            if (side && to)
-                continue; /* counted from a's side */
-            drow *r = &rows[nrows++];
-            r->name = pk_names_utf8(mm->names, tt->bones[i].name);
-            r->only_a = !side && !to;
-            r->only_b = side && !to;
-            if (!to)
-                continue;
-            pk_cursor ca, cb;
-            pk_cursor_init(&ca, ma, &tt->bones[i]);
-            pk_cursor_init(&cb, mb, to);
-            bool seen = false;
-            for (uint32_t f = lo; f <= hi; f++) {
-                float pa[3], qa[4], pb[3], qb[4];
-                pk_cursor_bone(&ca, f, pa, qa);
-                pk_cursor_bone(&cb, f, pb, qb);
-                double deg = pk_quat_angle_deg(qa, qb);
-                double d = sqrt(((double)pa[0] - pb[0]) * ((double)pa[0] - pb[0]) +
-                                ((double)pa[1] - pb[1]) * ((double)pa[1] - pb[1]) +
-                                ((double)pa[2] - pb[2]) * ((double)pa[2] - pb[2]));
-                if (deg > r->deg) {
-                    r->deg = deg;
-                    r->at = f;
-                }
-                if (d > r->dist)
-                    r->dist = d;
-                bool above = deg > s->threshold || d > 1e-4;
-                drow_mark(r, f, above && !r->more);
-                seen = seen || above;
-                if (f == UINT32_MAX)
-                    break;
-            }
-            if (!seen)
-                nrows--;
-        }
+    pk_diff_sort(d);
+    if (d->range)
+        pk_buf_printf(&out, "diff %s -> %s, frames %u-%u", s->in, s->b, d->first, d->last);
+    else
+        pk_buf_printf(&out, "diff %s -> %s", s->in, s->b);
+    pk_buf_printf(&out, ", threshold %g deg: %zu bone%s and %zu morph%s differ\n", s->threshold,
+                  d->bones_differ, d->bones_differ == 1 ? "" : "s", d->morphs_differ,
+                  d->morphs_differ == 1 ? "" : "s");
+    for (size_t i = 0; i < d->nbones; i++) {
+        const pk_diff_bone *b = &d->bones[i];
+        if (!b->differs)
+            continue;
+        pk_buf_printf(&out, "  %s: %s%.2f deg", b->name, d->range ? "max " : "", b->angle_deg);
+        if (d->range)
+            pk_buf_printf(&out, " at frame %u", b->angle_frame);
+        pk_buf_printf(&out, ", %.4f units", b->pos_delta);
+        if (b->only_in)
+            pk_buf_printf(&out, " (only in %s)", b->only_in == PK_DIFF_ONLY_A ? s->in : s->b);
+        if (d->range)
+            print_runs(&out, d, b, s->threshold);
+        pk_buf_putc(&out, '\n');
     }
-    qsort(rows, nrows, sizeof *rows, cmp_drow);
-    pk_buf_printf(&out, "diff %s -> %s, frames %u-%u, threshold %.3g deg: %zu bone%s differ%s\n",
-                  s->in, s->b, lo, hi, s->threshold, nrows, nrows == 1 ? "" : "s",
-                  nrows == 1 ? "s" : "");
-    for (size_t i = 0; i < nrows; i++) {
-        const drow *r = &rows[i];
-        if (r->only_a || r->only_b)
-            pk_buf_printf(&out, "  %s: only in %s\n", r->name, r->only_a ? s->in : s->b);
-        else {
-            pk_buf_printf(&out, "  %s: max %.2f deg at frame %u, %.4f units; frames", r->name,
-                          r->deg, r->at, r->dist);
-            for (size_t k = 0; k < r->niv; k++)
-                pk_buf_printf(&out, "%s %u-%u", k ? "," : "", r->iv[k][0], r->iv[k][1]);
-            pk_buf_printf(&out, "%s\n", r->more ? ", ..." : "");
-        }
+    for (size_t i = 0; i < d->nmorphs; i++) {
+        const pk_diff_morph *m = &d->morphs[i];
+        if (!m->differs)
+            continue;
+        pk_buf_printf(&out, "  morph %s: %+.4f", m->name, m->delta);
+        if (d->range)
+            pk_buf_printf(&out, " at frame %u", m->frame);
+        pk_buf_putc(&out, '\n');
     }
     pk_buf_putc(&out, 0);
     if (out.oom)
@@ -1095,10 +1074,8 @@ static int step_diff(pk_job *j, const step *s, item *res, pk_log *log)
     rc = 0;
 done:
     pk_buf_free(&out);
-    free(rows);
+    pk_diff_free(d);
     pk_selection_free(sel);
-    pk_tracks_free(ta);
-    pk_tracks_free(tb);
     if (ma && ia->kind != V_MOTION)
         pk_motion_free(ma);
     if (mb && ib->kind != V_MOTION)
