@@ -1,0 +1,311 @@
+/* test_diff.c — pose and motion diffs with hand-computed angles. */
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEG (3.14159265358979323846 / 180.0)
+
+static void axis_angle(int axis, double deg, float q[4])
+{
+    q[0] = q[1] = q[2] = 0.0f;
+    q[axis] = (float)sin(deg * DEG / 2.0);
+    q[3] = (float)cos(deg * DEG / 2.0);
+}
+
+static pk_pose_bone *pbone(pk_pose *p, const char *name, const float rot[4], float x)
+{
+    pk_pose_bone *b = pk_pose_push_bone(p);
+    assert_non_null(b);
+    b->name = pk_names_intern(p->names, name, strlen(name));
+    memcpy(b->rot, rot, sizeof b->rot);
+    b->pos[0] = x;
+    return b;
+}
+
+static void pmorph(pk_pose *p, const char *name, float w)
+{
+    pk_pose_morph *m = pk_pose_push_morph(p);
+    m->name = pk_names_intern(p->names, name, strlen(name));
+    m->weight = w;
+}
+
+static const pk_diff_bone *find_bone(const pk_diff *d, const char *name)
+{
+    for (size_t i = 0; i < d->nbones; i++)
+        if (strcmp(d->bones[i].name, name) == 0)
+            return &d->bones[i];
+    fail_msg("no row for bone %s", name);
+    return NULL;
+}
+
+static void pose_angles_and_distances(void **state)
+{
+    (void)state;
+    pk_pose *a = pk_pose_new(), *b = pk_pose_new();
+    float id[4] = {0, 0, 0, 1}, x90[4], z30[4], zm60[4];
+    axis_angle(0, 90, x90);
+    axis_angle(2, 30, z30);
+    axis_angle(2, -60, zm60);
+    pbone(a, "arm", x90, 0);
+    pbone(b, "arm", id, 0); /* 90 degrees about X vs identity */
+    pbone(a, "neg", x90, 0);
+    pbone(b, "neg", (float[]){-x90[0], -x90[1], -x90[2], -x90[3]}, 0); /* q vs -q */
+    pbone(a, "wrist", z30, 3);
+    pbone(b, "wrist", zm60, 7); /* 90 degrees; (3,0,0) to (7,0,0) = 4 */
+    pbone(a, "same", z30, 1);
+    pbone(b, "same", z30, 1);
+    pk_log log;
+    pk_log_init(&log);
+    pk_diff *d = pk_diff_poses(a, b, NULL, &log);
+    assert_non_null(d);
+    assert_false(d->range);
+    assert_int_equal(d->nbones, 4);
+    const pk_diff_bone *r = find_bone(d, "arm");
+    assert_float_equal(r->angle_deg, 90.0, 1e-4);
+    assert_true(r->differs);
+    r = find_bone(d, "neg");
+    assert_float_equal(r->angle_deg, 0.0, 1e-6);
+    assert_false(r->differs);
+    r = find_bone(d, "wrist");
+    assert_float_equal(r->angle_deg, 90.0, 1e-4);
+    assert_float_equal(r->pos_delta, 4.0, 1e-6);
+    r = find_bone(d, "same");
+    assert_float_equal(r->angle_deg, 0.0, 0);
+    assert_false(r->differs);
+    assert_int_equal(d->bones_differ, 2);
+    assert_true(pk_diff_any(d));
+    /* sorted: largest first (two 90s: the one that also moved first) */
+    pk_diff_sort(d);
+    assert_string_equal(d->bones[0].name, "wrist");
+    assert_string_equal(d->bones[1].name, "arm");
+    pk_diff_free(d);
+    pk_log_free(&log);
+    pk_pose_free(a);
+    pk_pose_free(b);
+}
+
+static void thresholds(void **state)
+{
+    (void)state;
+    pk_pose *a = pk_pose_new(), *b = pk_pose_new();
+    float id[4] = {0, 0, 0, 1}, small[4];
+    axis_angle(1, 0.005, small); /* under the default 0.01 degrees */
+    pbone(a, "b", small, 0.00005f);
+    pbone(b, "b", id, 0);
+    pk_diff *d = pk_diff_poses(a, b, NULL, NULL);
+    assert_float_equal(d->bones[0].angle_deg, 0.005, 1e-5);
+    assert_false(pk_diff_any(d));
+    pk_diff_free(d);
+    pk_diff_options o;
+    pk_diff_options_init(&o);
+    o.threshold_deg = 0.001;
+    d = pk_diff_poses(a, b, &o, NULL);
+    assert_true(pk_diff_any(d));
+    pk_diff_free(d);
+    pk_diff_options_init(&o);
+    o.threshold_deg = 1;
+    o.pos_threshold = 0.00001;
+    d = pk_diff_poses(a, b, &o, NULL);
+    assert_true(d->bones[0].differs); /* by distance now */
+    pk_diff_free(d);
+    pk_pose_free(a);
+    pk_pose_free(b);
+}
+
+static void one_side_rows_and_morphs(void **state)
+{
+    (void)state;
+    pk_pose *a = pk_pose_new(), *b = pk_pose_new();
+    float id[4] = {0, 0, 0, 1}, y45[4];
+    axis_angle(1, 45, y45);
+    pbone(a, "both", id, 0);
+    pbone(b, "both", id, 0);
+    pbone(a, "onlyA_rest", id, 0); /* at rest: listed, not a difference */
+    pbone(b, "onlyB_bent", y45, 0);
+    pmorph(a, "smile", 0.25f);
+    pmorph(b, "smile", 1.0f);
+    pmorph(a, "blink", 0.5f);
+    pk_diff *d = pk_diff_poses(a, b, NULL, NULL);
+    assert_int_equal(d->nbones, 3);
+    const pk_diff_bone *r = find_bone(d, "onlyA_rest");
+    assert_int_equal(r->only_in, PK_DIFF_ONLY_A);
+    assert_false(r->differs);
+    r = find_bone(d, "onlyB_bent");
+    assert_int_equal(r->only_in, PK_DIFF_ONLY_B);
+    assert_float_equal(r->angle_deg, 45.0, 1e-4);
+    assert_true(r->differs);
+    assert_int_equal(d->only_a, 2); /* a bone and the blink morph */
+    assert_int_equal(d->only_b, 1);
+    assert_int_equal(d->nmorphs, 2);
+    pk_diff_sort(d);
+    assert_string_equal(d->morphs[0].name, "smile");
+    assert_float_equal(d->morphs[0].delta, 0.75, 1e-7);
+    assert_string_equal(d->morphs[1].name, "blink");
+    assert_float_equal(d->morphs[1].delta, -0.5, 1e-7);
+    assert_int_equal(d->morphs[1].only_in, PK_DIFF_ONLY_A);
+    assert_int_equal(d->morphs_differ, 2);
+    pk_diff_free(d);
+    pk_diff_options o;
+    pk_diff_options_init(&o);
+    o.no_morphs = true;
+    d = pk_diff_poses(a, b, &o, NULL);
+    assert_int_equal(d->nmorphs, 0);
+    pk_diff_free(d);
+    pk_pose_free(a);
+    pk_pose_free(b);
+}
+
+static bool only_arm(void *ctx, const uint8_t *raw, size_t len)
+{
+    (void)ctx;
+    return len == 3 && memcmp(raw, "arm", 3) == 0;
+}
+
+static void filter_and_cut_names(void **state)
+{
+    (void)state;
+    pk_pose *a = pk_pose_new(), *b = pk_pose_new();
+    float id[4] = {0, 0, 0, 1}, x10[4];
+    axis_angle(0, 10, x10);
+    pbone(a, "arm", x10, 0);
+    pbone(b, "arm", id, 0);
+    pbone(a, "leg", x10, 0);
+    pbone(b, "leg", id, 0);
+    /* a 17-byte VPD name vs the 15 bytes MMD keeps in a VMD */
+    pbone(a, "abcdefghijklmnopq", x10, 0);
+    pbone(b, "abcdefghijklmno", id, 0);
+    pk_diff *d = pk_diff_poses(a, b, NULL, NULL);
+    assert_int_equal(d->nbones, 3);
+    const pk_diff_bone *r = find_bone(d, "abcdefghijklmnopq");
+    assert_int_equal(r->only_in, PK_DIFF_BOTH);
+    assert_float_equal(r->angle_deg, 10.0, 1e-4);
+    pk_diff_free(d);
+    pk_diff_options o;
+    pk_diff_options_init(&o);
+    o.bone_filter = only_arm;
+    d = pk_diff_poses(a, b, &o, NULL);
+    assert_int_equal(d->nbones, 1);
+    assert_string_equal(d->bones[0].name, "arm");
+    pk_diff_free(d);
+    pk_pose_free(a);
+    pk_pose_free(b);
+}
+
+static pk_bone_key *mkey(pk_motion *m, const char *name, uint32_t frame, const float rot[4])
+{
+    pk_bone_key *k = pk_motion_push_bone(m);
+    k->name = pk_names_intern(m->names, name, strlen(name));
+    k->frame = frame;
+    memcpy(k->rot, rot, sizeof k->rot);
+    pk_interp_linear(k->interp);
+    return k;
+}
+
+static void motion_ranges(void **state)
+{
+    (void)state;
+    pk_motion *a = pk_motion_new(), *b = pk_motion_new();
+    float id[4] = {0, 0, 0, 1}, x90[4];
+    axis_angle(0, 90, x90);
+    /* A: 0 -> 90 degrees over frames 0..10 (linear); B: identity.  The
+     * angle at frame f is 9f degrees: max 90 at frame 10, mean over 0..10
+     * = 45. */
+    mkey(a, "arm", 0, id);
+    mkey(a, "arm", 10, x90);
+    mkey(b, "arm", 0, id);
+    mkey(b, "still", 0, id);
+    mkey(a, "still", 0, id);
+    pk_morph_key *mk = pk_motion_push_morph(b);
+    mk->name = pk_names_intern(b->names, "blink", 5);
+    mk->frame = 4;
+    mk->weight = 1.0f;
+    pk_diff_options o;
+    pk_diff_options_init(&o);
+    o.keep_frames = true;
+    pk_log log;
+    pk_log_init(&log);
+    pk_diff *d = pk_diff_motions(a, b, 0, 10, &o, &log);
+    assert_non_null(d);
+    assert_true(d->range);
+    const pk_diff_bone *r = find_bone(d, "arm");
+    assert_float_equal(r->angle_deg, 90.0, 1e-4);
+    assert_int_equal(r->angle_frame, 10);
+    assert_float_equal(r->angle_mean, 45.0, 1e-3);
+    for (int f = 0; f <= 10; f++)
+        assert_float_equal(r->frames[f], (float)(9 * f), 1e-3);
+    r = find_bone(d, "still");
+    assert_false(r->differs);
+    assert_int_equal(d->bones_differ, 1);
+    assert_int_equal(d->nmorphs, 1);
+    assert_int_equal(d->morphs[0].only_in, PK_DIFF_ONLY_B);
+    assert_float_equal(d->morphs[0].delta, 1.0, 0);
+    assert_int_equal(d->morphs[0].frame, 0); /* held before its first key */
+    pk_diff_free(d);
+    /* a sub-range: frames 2..4 -> max 36 at 4, mean 27 */
+    d = pk_diff_motions(a, b, 2, 4, NULL, &log);
+    r = find_bone(d, "arm");
+    assert_float_equal(r->angle_deg, 36.0, 1e-4);
+    assert_int_equal(r->angle_frame, 4);
+    assert_float_equal(r->angle_mean, 27.0, 1e-3);
+    assert_null(r->frames);
+    pk_diff_free(d);
+    assert_null(pk_diff_motions(a, b, 5, 4, NULL, &log));
+    tu_assert_log_has(&log, "empty frame range");
+    pk_log_free(&log);
+    pk_motion_free(a);
+    pk_motion_free(b);
+}
+
+static void identical_corpus_motion_has_no_difference(void **state)
+{
+    (void)state;
+    const char *path = tu_corpus_path("vmd_wavefile_v2.vmd");
+    if (!path)
+        skip();
+    size_t len;
+    uint8_t *data = tu_read_file(path, &len);
+    pk_motion *m = pk_vmd_read(data, len, NULL);
+    assert_non_null(m);
+    pk_motion *c = pk_motion_clone(m);
+    pk_diff *d = pk_diff_motions(m, c, 0, 300, NULL, NULL);
+    assert_non_null(d);
+    assert_false(pk_diff_any(d));
+    assert_true(d->nbones > 50);
+    pk_diff_free(d);
+    /* rotate one key of one bone by 30 degrees about Y: the diff finds it
+     * at that key's frame with 30 degrees */
+    size_t k = 0;
+    while (k < c->nbones && (c->bones[k].frame == 0 || c->bones[k].frame > 300))
+        k++;
+    assert_true(k < c->nbones);
+    float y30[4], q[4];
+    axis_angle(1, 30, y30);
+    pk_quat_mul(c->bones[k].rot, y30, q);
+    memcpy(c->bones[k].rot, q, sizeof q);
+    d = pk_diff_motions(m, c, 0, 300, NULL, NULL);
+    pk_diff_sort(d);
+    assert_true(pk_diff_any(d));
+    assert_string_equal(d->bones[0].name, pk_names_utf8(c->names, c->bones[k].name));
+    assert_float_equal(d->bones[0].angle_deg, 30.0, 1e-3);
+    assert_int_equal(d->bones[0].angle_frame, c->bones[k].frame);
+    pk_diff_free(d);
+    pk_motion_free(c);
+    pk_motion_free(m);
+    free(data);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(pose_angles_and_distances),
+        cmocka_unit_test(thresholds),
+        cmocka_unit_test(one_side_rows_and_morphs),
+        cmocka_unit_test(filter_and_cut_names),
+        cmocka_unit_test(motion_ranges),
+        cmocka_unit_test(identical_corpus_motion_has_no_difference),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
