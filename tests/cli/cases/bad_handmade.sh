@@ -5,7 +5,9 @@
 # that does not fit the 15-byte VMD field when a VPD becomes a VMD, invalid
 # CP932, an empty file, a directory, unreadable inputs, a missing file.
 # (NaN/Inf: bad_nan.sh; output-side failures: bad_output.sh.)
-set -u
+# run-case.sh runs cases under -e -o pipefail; these cases check exit
+# statuses themselves.
+set -u +e +o pipefail
 export LC_ALL=C
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }

@@ -1,7 +1,9 @@
 # completion_bash.sh — completion/posekit.bash offers every option of every
 # command's getopt table (cli/cmd_*.c), and completes commands, option
 # values and @groups.
-set -u
+# run-case.sh runs cases under -e -o pipefail; these cases check exit
+# statuses themselves.
+set -u +e +o pipefail
 export LC_ALL=C
 comp="$PK_SOURCE/completion/posekit.bash"
 fail=0
@@ -35,6 +37,22 @@ for src in "$PK_SOURCE"/cli/cmd_*.c; do
         case "$list" in
         *" -$s "*) ;;
         *) echo "FAIL: $cmd: -$s (cli/cmd_$cmd.c) missing from the completion"; fail=1 ;;
+        esac
+    done
+done
+
+# 1b. Each option line of each command's help text ("  -o, --output OUT")
+# is offered too: this covers commands that share a getopt table.
+for cmd in $("$POSEKIT" help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p'); do
+    var="_posekit_opts_$cmd"
+    list=" ${!var-} "
+    [ "$list" = "  " ] && { echo "FAIL: no option list for command '$cmd'"; fail=1; continue; }
+    for opt in $("$POSEKIT" help "$cmd" | grep -E '^ +-' | grep -oE '(^| )--?[a-z][a-z0-9-]*' |
+                 tr -d ' '); do
+        [ "$opt" = -h ] && continue # offered as --help
+        case "$list" in
+        *" $opt "*) ;;
+        *) echo "FAIL: $cmd: $opt (posekit help $cmd) missing from the completion"; fail=1 ;;
         esac
     done
 done

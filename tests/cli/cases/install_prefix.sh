@@ -7,7 +7,7 @@
 # with, so `--destdir` into the test build would not do: the source tree
 # is configured afresh with --prefix set to a folder in the case's temp dir
 # (tests off, no optimisation: about a minute on two cores).
-set -eu
+set -eu +o pipefail # (grep -q closing a pipe early is not a failure)
 export LC_ALL=C
 fail() { echo "FAIL: $*"; exit 1; }
 command -v meson >/dev/null || { echo "SKIP: meson not found"; exit 77; }
