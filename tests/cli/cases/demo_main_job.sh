@@ -1,0 +1,18 @@
+# The README's main job: what samples/demo.sh runs, on a copy of the
+# samples.  The demo's own promises: exactly the right-hand fingers change,
+# at the frames of the two overlays and their fades, and every other record
+# stays byte-identical.
+mkdir -p samples/hands rules
+cp "$PK_SOURCE/samples/dance.vmd" "$PK_SOURCE/samples/hand-overlay.yaml" samples/
+cp "$PK_SOURCE/samples/hands/"*.vpd samples/hands/
+cp "$PK_SOURCE/rules/ja-en.yaml" rules/
+expect_exit 0 "$POSEKIT" run samples/hand-overlay.yaml
+expect_stderr_empty
+# 15 rows: 親指０-２ and the twelve finger joints of the right hand, nothing else.
+n=$(grep -cE '^  右(親|人|中|薬|小)指(０|１|２|３): max .* frames 25-65, 85-125$' samples/out/dance-hands-diff.txt)
+expect_eq "$n" 15 "right-finger rows in the diff"
+expect_eq "$(grep -c '^  ' samples/out/dance-hands-diff.txt)" 15 "rows in the diff"
+fingers='右(親|人|中|薬|小)指'
+"$POSEKIT" dump samples/dance.vmd | grep -Ev "$fingers" | sed -E 's/\}\]?,?$/}/' >a.txt
+"$POSEKIT" dump samples/out/dance-hands.vmd | grep -Ev "$fingers" | sed -E 's/\}\]?,?$/}/' >b.txt
+cmp -s a.txt b.txt || fail "records outside the right fingers changed"

@@ -1,0 +1,64 @@
+# overlay on the samples: a fist over frames 30-60 of the dance, the
+# summary on stderr, only the right fingers changed, a VPD base, --strict
+# with a bone the pose lacks, and usage errors that write nothing.
+S=$PK_SOURCE/samples
+fingers='右(親|人|中|薬|小)指'
+
+expect_exit 0 "$POSEKIT" overlay "$S/dance.vmd" --pose "$S/hands/right_fist.vpd" \
+    --bones @fingers_R --frames 30-60 --fade 6 -o fist.vmd
+expect_stderr_contains 'posekit: overlay: 15 bones changed'
+expect_stderr_contains 'baked into'
+expect_file fist.vmd
+# Every record of the other bones and of the morphs is unchanged, in order.
+"$POSEKIT" dump "$S/dance.vmd" | grep -Ev "$fingers" | sed -E 's/\}\]?,?$/}/' >before.txt
+"$POSEKIT" dump fist.vmd | grep -Ev "$fingers" | sed -E 's/\}\]?,?$/}/' >after.txt
+cmp -s before.txt after.txt || fail "records outside the right fingers changed"
+expect_exit 0 "$POSEKIT" info fist.vmd
+expect_stdout_contains 'frames: 0-150'
+
+# Inside the range the fingers hold the fist: sample frame 45 as a VPD.
+expect_exit 0 "$POSEKIT" convert fist.vmd --frame 45 -o at45.vpd
+expect_exit 0 "$POSEKIT" dump at45.vpd
+need_cmd python3
+got=$(json_eval _stdout '[b["rot"] for b in d["bones"] if b["name"]=="右人指１"][0]')
+expect_exit 0 "$POSEKIT" dump "$S/hands/right_fist.vpd"
+want=$(json_eval _stdout '[b["rot"] for b in d["bones"] if b["name"]=="右人指１"][0]')
+python3 -c 'import sys; a=eval(sys.argv[1]); b=eval(sys.argv[2]); assert max(abs(x-y) for x,y in zip(a,b)) < 2e-6, (a,b)' "$got" "$want" \
+    || fail "frame 45 is not the fist: $got vs $want"
+
+# A second overlay composes on the first.
+expect_exit 0 "$POSEKIT" overlay fist.vmd --pose "$S/hands/right_peace.vpd" \
+    --bones @fingers_R --frames 90-120 --fade 6 -o both.vmd
+expect_stderr_contains '15 bones changed'
+
+# A VPD base: the selected bones take the pose's values.
+expect_exit 0 "$POSEKIT" overlay "$S/hands/right_relaxed.vpd" --pose "$S/hands/right_fist.vpd" \
+    --bones '右人指*' -o relaxed_index_fist.vpd
+expect_exit 0 "$POSEKIT" dump relaxed_index_fist.vpd
+got=$(json_eval _stdout '[b["rot"] for b in d["bones"] if b["name"]=="右人指２"][0]')
+expect_exit 0 "$POSEKIT" dump "$S/hands/right_fist.vpd"
+want=$(json_eval _stdout '[b["rot"] for b in d["bones"] if b["name"]=="右人指２"][0]')
+expect_eq "$got" "$want" "右人指２ after a VPD overlay"
+
+# A selected bone the pose lacks: a warning; --strict makes it an error and
+# nothing is written.
+expect_exit 0 "$POSEKIT" overlay "$S/dance.vmd" --pose "$S/hands/right_fist.vpd" \
+    --bones '右人指１,左人指１' --frames 10 -o warn.vmd
+expect_stderr_contains "warning: bone '左人指１' is not in the pose"
+expect_exit 2 "$POSEKIT" overlay "$S/dance.vmd" --pose "$S/hands/right_fist.vpd" \
+    --bones '右人指１,左人指１' --frames 10 --strict -o strict.vmd
+expect_no_file strict.vmd
+
+# Usage errors.
+expect_exit 2 "$POSEKIT" overlay "$S/dance.vmd" --bones @fingers_R -o x.vmd
+expect_stderr_contains 'no pose given'
+expect_exit 2 "$POSEKIT" overlay "$S/dance.vmd" --pose "$S/hands/right_fist.vpd" \
+    --bones @fingers_R --frames 60-30 -o x.vmd
+expect_exit 2 "$POSEKIT" overlay "$S/dance.vmd" --pose "$S/hands/right_fist.vpd" \
+    --bones @fingers_R --fade 5 -o x.vmd
+expect_stderr_contains '--fade needs --frames'
+expect_exit 2 "$POSEKIT" overlay "$S/dance.vmd" --pose "$S/hands/right_fist.vpd" \
+    --bones @no_such_group -o x.vmd
+expect_stderr_contains 'unknown group'
+expect_no_file x.vmd
+expect_no_temp_files .

@@ -1,0 +1,46 @@
+# run: the sample job on a copy of the samples (paths relative to the job
+# file), --dry-run writes nothing, an error in the last step writes
+# nothing, errors in the job file carry JOB:LINE:COL.
+mkdir -p samples/hands rules
+cp "$PK_SOURCE/samples/dance.vmd" "$PK_SOURCE/samples/hand-overlay.yaml" samples/
+cp "$PK_SOURCE/samples/hands/"*.vpd samples/hands/
+cp "$PK_SOURCE/rules/ja-en.yaml" rules/
+
+expect_exit 0 "$POSEKIT" run samples/hand-overlay.yaml --dry-run
+expect_stdout_contains 'would write samples/out/dance-hands.vmd'
+expect_no_file samples/out
+
+expect_exit 0 "$POSEKIT" run samples/hand-overlay.yaml
+expect_stdout_contains 'overlay fist on dance -> with_fist: 15 bones'
+expect_stdout_contains 'diff dance -> hands, frames 0-150, threshold 0.01 deg: 15 bones and 0 morphs differ'
+expect_stdout_contains '右人指１: max '
+expect_stdout_contains 'frames 25-65, 85-125'
+expect_stdout_contains 'wrote samples/out/dance-hands-en.vmd'
+expect_file samples/out/dance-hands.vmd
+expect_file samples/out/dance-hands-diff.txt
+expect_exit 0 "$POSEKIT" info samples/out/dance-hands-en.vmd
+expect_stdout_contains 'fore1_R'
+expect_stdout_lacks '右人指１'
+# The English file renamed back is the Japanese one, byte for byte.
+expect_exit 0 "$POSEKIT" rename samples/out/dance-hands-en.vmd --rules rules/ja-en.yaml --reverse -o back.vmd
+expect_same_bytes samples/out/dance-hands.vmd back.vmd
+expect_no_temp_files samples/out
+
+# An error in the last step: nothing is written, existing outputs stay.
+rm -rf samples/out
+sed 's/^outputs:/  - merge: {in: [hands, fist], prefer: error, out: clash}\noutputs:/' \
+    samples/hand-overlay.yaml >samples/bad.yaml
+expect_exit 2 "$POSEKIT" run samples/bad.yaml
+expect_stderr_contains 'samples/bad.yaml:'
+expect_stderr_contains 'step merge -> clash failed'
+expect_no_file samples/out
+
+# Mistakes in the job file: JOB:LINE:COL, nothing written.
+printf 'inputs: {dance: dance.vmd}\nsteps:\n  - overlay: {base: dance, pose: nope, bones: X, out: r}\noutputs: {r: r.vmd}\n' >samples/typo.yaml
+expect_exit 2 "$POSEKIT" run samples/typo.yaml
+expect_stderr_contains "posekit: samples/typo.yaml:3:"
+expect_stderr_contains "pose 'nope' is not defined"
+printf 'inputs: {dance: dance.vmd}\noutputs: {dance: out.gif}\n' >samples/fmt.yaml
+expect_exit 2 "$POSEKIT" run samples/fmt.yaml
+expect_stderr_contains 'samples/fmt.yaml:2:'
+expect_no_file samples/out.gif
