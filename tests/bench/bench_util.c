@@ -182,6 +182,8 @@ static void print_row(const bench_case *c, const bench_result *r, long base_kib)
     else if (c->items > 0)
         snprintf(tput, sizeof tput, "%.1f M %s/s", c->items / r->seconds / 1e6,
                  c->unit ? c->unit : "items");
+    if (c->base_kib > 0)
+        base_kib = c->base_kib;
     if (c->file_size > 0)
         snprintf(ratio, sizeof ratio, "%.2fx",
                  (double)(r->peak_kib - base_kib) * 1024.0 / c->file_size);

@@ -29,6 +29,7 @@ typedef struct bench_case {
     double items;     /* items per run, for items/s (0: none) */
     const char *unit; /* items' unit, e.g. "bone-frames" */
     double file_size; /* for the peak-memory ratio (0: none) */
+    long base_kib;    /* RSS subtracted in the ratio (0: the child baseline) */
 } bench_case;
 
 typedef struct bench_result {
