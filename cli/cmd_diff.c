@@ -134,7 +134,7 @@ static void print_summary(FILE *f, const diff_args *da, const pk_diff *d)
     if (d->range)
         fprintf(f, "frames %u-%u: ", d->first, d->last);
     else if (da->frame_set)
-        fprintf(f, "frame %u: ", d->first);
+        fprintf(f, "frame %u: ", da->frame);
     fprintf(f, "%zu of %zu bones differ", d->bones_differ, d->nbones);
     if (top) {
         fprintf(f, " (largest %.3f deg: %s", top->angle_deg, top->name);
