@@ -46,10 +46,26 @@ const char help_overlay[] =
 enum { OPT_POSE = 256, OPT_POSE_FRAME, OPT_BONES, OPT_RULES, OPT_FRAMES, OPT_MODE, OPT_FADE,
        OPT_STRICT };
 
+/* Whether the base document holds a bone the selection `one` matches. */
+static bool base_has(const pk_doc *base, const pk_selection *one)
+{
+    const pk_names *names = base->motion ? base->motion->names : base->pose->names;
+    size_t n = base->motion ? base->motion->nbones : base->pose->nbones;
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        pk_name_id id = base->motion ? base->motion->bones[i].name : base->pose->bones[i].name;
+        const uint8_t *raw = pk_names_raw(names, id, &len);
+        if (pk_selection_has(one, raw, len))
+            return true;
+    }
+    return false;
+}
+
 /* Warns about plain names of the selection (not globs or @groups) that the
- * pose does not hold. */
-static void warn_missing_names(const char *spec, const pk_pose *pose, const char *pose_path,
-                               pk_log *log)
+ * pose does not hold.  Names the base holds are left to the engine, which
+ * warns about every selected base bone the pose lacks. */
+static void warn_missing_names(const char *spec, const pk_doc *base, const pk_pose *pose,
+                               const char *pose_path, pk_log *log)
 {
     char *copy = strdup(spec);
     if (!copy)
@@ -74,6 +90,8 @@ static void warn_missing_names(const char *spec, const pk_pose *pose, const char
             const uint8_t *raw = pk_names_raw(pose->names, pose->bones[i].name, &len);
             found = pk_selection_has(one, raw, len);
         }
+        if (!found)
+            found = base_has(base, one);
         pk_selection_free(one);
         if (!found)
             pk_warning(log, "bone '%s' is not in the pose %s", item, pose_path);
@@ -218,7 +236,7 @@ int cmd_overlay(int argc, char **argv)
     sel = pk_selection_parse(rules, bones, &log);
     if (!sel)
         goto done;
-    warn_missing_names(bones, pose, pose_path, &log);
+    warn_missing_names(bones, &base, pose, pose_path, &log);
     pk_log_set_path(&log, base_path);
     if (base.motion) {
         result.format = PK_FMT_VMD;

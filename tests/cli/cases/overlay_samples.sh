@@ -44,7 +44,7 @@ expect_eq "$got" "$want" "右人指２ after a VPD overlay"
 # nothing is written.
 expect_exit 0 "$POSEKIT" overlay "$S/dance.vmd" --pose "$S/hands/right_fist.vpd" \
     --bones '右人指１,左人指１' --frames 10 -o warn.vmd
-expect_stderr_contains "warning: bone '左人指１' is not in the pose"
+expect_stderr_contains "warning: selected bone '左人指１' is not in the pose"
 expect_exit 2 "$POSEKIT" overlay "$S/dance.vmd" --pose "$S/hands/right_fist.vpd" \
     --bones '右人指１,左人指１' --frames 10 --strict -o strict.vmd
 expect_no_file strict.vmd
