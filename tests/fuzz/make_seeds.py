@@ -229,6 +229,30 @@ def write(target, name, data):
         f.write(data)
 
 
+def copy_project_files():
+    """The project's own files (samples/, rules/), self-made and freely
+    copyable: real-size inputs next to the small generated quirks."""
+    root = os.path.dirname(os.path.dirname(HERE))
+    picks = [("samples/dance.vmd", ["vmd", "roundtrip"]),
+             ("samples/hands/right_fist.vpd", ["vpd_text", "roundtrip"]),
+             ("samples/hands/left_peace.vpd", ["vpd_text", "roundtrip"]),
+             ("samples/hand-overlay.yaml", ["job"])]
+    rules_dir = os.path.join(root, "rules")
+    if os.path.isdir(rules_dir):
+        picks += [("rules/" + f, ["rules"]) for f in sorted(os.listdir(rules_dir))
+                  if f.endswith(".yaml")]
+    for rel, targets in picks:
+        path = os.path.join(root, rel)
+        if not os.path.isfile(path):
+            continue
+        data = open(path, "rb").read()
+        for t in targets:
+            d = os.path.join(CORPUS, t)
+            os.makedirs(d, exist_ok=True)
+            with open(os.path.join(d, "samples_" + os.path.basename(rel)), "wb") as f:
+                f.write(data)
+
+
 def main():
     for name, data in vmd_seeds():
         write("vmd", name + ".vmd", data)
@@ -243,6 +267,7 @@ def main():
         write("rules", name + ".yaml", text.encode("utf-8"))
     for name, text in JOBS.items():
         write("job", name + ".yaml", text.encode("utf-8"))
+    copy_project_files()
 
 
 if __name__ == "__main__":

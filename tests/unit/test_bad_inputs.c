@@ -277,7 +277,8 @@ static size_t list_samples(const char *ext, char ***paths)
     if (!src || !*src)
         return 0;
     char cmd[4200];
-    snprintf(cmd, sizeof cmd, "ls '%s'/samples/*%s 2>/dev/null", src, ext);
+    snprintf(cmd, sizeof cmd, "ls '%s'/samples/*%s '%s'/samples/*/*%s 2>/dev/null", src, ext, src,
+             ext);
     FILE *f = popen(cmd, "r");
     if (!f)
         return 0;

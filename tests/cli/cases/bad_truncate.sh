@@ -24,6 +24,7 @@ bad() { echo "FAIL: $*"; fail=1; }
 mkdir -p in var
 n=0
 for f in "$PK_SOURCE"/samples/*.vmd "$PK_SOURCE"/samples/*.vpd \
+         "$PK_SOURCE"/samples/*/*.vmd "$PK_SOURCE"/samples/*/*.vpd \
          "${PK_CORPUS:-/nonexistent}"/*.vmd "${PK_CORPUS:-/nonexistent}"/*.vpd \
          "$PK_SOURCE"/tests/fuzz/corpus/vmd/seed_*.vmd \
          "$PK_SOURCE"/tests/fuzz/corpus/vpd_text/seed_*.vpd \
