@@ -45,6 +45,7 @@
 #include "posekit.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -196,6 +197,7 @@ typedef struct reader {
     cursor c;
     pk_motion *m;
     pk_log *log;
+    size_t sec_at[PK_SEC_COUNT]; /* offset of each section's first record */
     field_slot cache[FIELD_CACHE_SLOTS];
 } reader;
 
@@ -489,6 +491,74 @@ static bool keep_trailing(reader *r, const char *where)
     return true;
 }
 
+/* NaN and infinity are valid bytes but no valid pose: the model keeps them
+ * (the round trip stays exact) and the reader warns once per section,
+ * pointing at the first such record, so --strict can refuse the file. */
+static bool any_nonfinite(const float *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!isfinite(v[i]))
+            return true;
+    return false;
+}
+
+static void report_nonfinite(reader *r, int s, size_t first, size_t count, size_t record)
+{
+    pk_log_add(r->log, PK_WARNING, (int64_t)(r->sec_at[s] + first * record), 0, 0,
+               "%zu %s key%s with NaN or infinite values (first: key %zu)", count,
+               SECTION_NAME[s], count == 1 ? "" : "s", first);
+}
+
+static bool bone_bad(const void *p)
+{
+    const pk_bone_key *k = p;
+    return any_nonfinite(k->pos, 3) || any_nonfinite(k->rot, 4);
+}
+static bool morph_bad(const void *p)
+{
+    return !isfinite(((const pk_morph_key *)p)->weight);
+}
+static bool camera_bad(const void *p)
+{
+    const pk_camera_key *k = p;
+    return !isfinite(k->distance) || any_nonfinite(k->pos, 3) || any_nonfinite(k->rot, 3);
+}
+static bool light_bad(const void *p)
+{
+    const pk_light_key *k = p;
+    return any_nonfinite(k->color, 3) || any_nonfinite(k->direction, 3);
+}
+static bool shadow_bad(const void *p)
+{
+    return !isfinite(((const pk_shadow_key *)p)->distance);
+}
+
+static void scan_nonfinite(reader *r, int s, const void *arr, size_t n, size_t stride,
+                           size_t record, bool (*bad)(const void *))
+{
+    size_t count = 0, first = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (bad((const uint8_t *)arr + i * stride) && !count++)
+            first = i;
+    }
+    if (count)
+        report_nonfinite(r, s, first, count, record);
+}
+
+static void warn_nonfinite(reader *r)
+{
+    const pk_motion *m = r->m;
+    scan_nonfinite(r, PK_SEC_BONE, m->bones, m->nbones, sizeof *m->bones, BONE_BYTES, bone_bad);
+    scan_nonfinite(r, PK_SEC_MORPH, m->morphs, m->nmorphs, sizeof *m->morphs, MORPH_BYTES,
+                   morph_bad);
+    scan_nonfinite(r, PK_SEC_CAMERA, m->cameras, m->ncameras, sizeof *m->cameras, CAMERA_BYTES,
+                   camera_bad);
+    scan_nonfinite(r, PK_SEC_LIGHT, m->lights, m->nlights, sizeof *m->lights, LIGHT_BYTES,
+                   light_bad);
+    scan_nonfinite(r, PK_SEC_SHADOW, m->shadows, m->nshadows, sizeof *m->shadows, SHADOW_BYTES,
+                   shadow_bad);
+}
+
 pk_motion *pk_vmd_read(const void *data, size_t len, pk_log *log)
 {
     pk_motion *m = pk_motion_new();
@@ -535,12 +605,14 @@ pk_motion *pk_vmd_read(const void *data, size_t len, pk_log *log)
             continue;
         }
         size_t first = r.c.pos;
+        r.sec_at[s] = first;
         const uint8_t *base = cur_take(&r.c, (size_t)need);
         if (!base || !SECTION_READER[s](&r, base, n, first))
             goto fail;
     }
     if (cur_left(&r.c) > 0 && !keep_trailing(&r, "after the last section"))
         goto fail;
+    warn_nonfinite(&r);
     return m;
 fail:
     pk_motion_free(m);

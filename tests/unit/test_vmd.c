@@ -455,6 +455,17 @@ static void test_nan_floats(void **state)
     assert_int_equal(bits(m->bones[0].rot[3]), nan2);
     assert_int_equal(bits(m->morphs[0].weight), nan2);
     assert_int_equal(bits(m->cameras[0].distance), nan1);
+    /* one warning per section, at the first bad record: header 50 bytes,
+     * then a count before each section (bone 54, morph 169, camera 196) */
+    assert_int_equal(log.warnings, 3);
+    const int64_t want_at[3] = {54, 54 + 111 + 4, 54 + 111 + 4 + 23 + 4};
+    const char *want_what[3] = {"1 bone key with NaN", "1 morph key with NaN",
+                                "1 camera key with NaN"};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(log.items[i].severity, PK_WARNING);
+        assert_int_equal(log.items[i].offset, want_at[i]);
+        assert_non_null(strstr(log.items[i].msg, want_what[i]));
+    }
     assert_writes_back(m, g.d, g.len);
     pk_motion_free(m);
     pk_log_free(&log);
