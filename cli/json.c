@@ -10,7 +10,11 @@
 
 static bool float_text_ok(float f, int prec, char *buf, size_t size)
 {
-    snprintf(buf, size, "%.*g", prec, (double)f);
+    /* At most 9 digits of a binary32 fit easily in CJ_FLOAT_BUF; the big
+     * scratch buffer only keeps gcc's truncation analysis quiet. */
+    char tmp[400];
+    snprintf(tmp, sizeof tmp, "%.*g", prec, (double)f);
+    snprintf(buf, size, "%.31s", tmp);
     /* strtof reads what snprintf wrote in the same locale, so the check
      * holds whatever LC_NUMERIC is; the '.' is fixed up afterwards. */
     float back = strtof(buf, NULL);
@@ -39,7 +43,7 @@ static void shortest_text(float f, char buf[CJ_FLOAT_BUF])
     if (e) {
         int exp10 = atoi(e + 1);
         if (exp10 >= 0 && exp10 < 9)
-            snprintf(buf, CJ_FLOAT_BUF, "%.*g", exp10 + 1 > lo ? exp10 + 1 : lo, (double)f);
+            float_text_ok(f, exp10 + 1 > lo ? exp10 + 1 : lo, buf, CJ_FLOAT_BUF);
     }
 }
 
