@@ -515,6 +515,19 @@ static void curves4(const double *ca, const uint8_t *ip, double s, double y[4])
     }
 }
 
+/* sin and cos of x in [0, pi/2] (the slerp half-angle after the hemisphere
+ * flip) by their Taylor series to x^15 / x^16: error below 1e-9, far
+ * under the float the result is stored in, at a fifth of libm's cost. */
+static void sincos_small(double x, double *s, double *c)
+{
+    double x2 = x * x;
+    *s = x * (1.0 + x2 * (-1.0 / 6 + x2 * (1.0 / 120 + x2 * (-1.0 / 5040 + x2 * (1.0 / 362880 +
+         x2 * (-1.0 / 39916800 + x2 * (1.0 / 6227020800.0 + x2 * (-1.0 / 1307674368000.0))))))));
+    *c = 1.0 + x2 * (-0.5 + x2 * (1.0 / 24 + x2 * (-1.0 / 720 + x2 * (1.0 / 40320 +
+         x2 * (-1.0 / 3628800 + x2 * (1.0 / 479001600.0 + x2 * (-1.0 / 87178291200.0 +
+         x2 * (1.0 / 20922789888000.0))))))));
+}
+
 void pk_cursor_bone(pk_cursor *c, double frame, float pos[3], float rot[4])
 {
     if (!c->t || c->t->count == 0) {
@@ -551,7 +564,8 @@ void pk_cursor_bone(pk_cursor *c, double frame, float pos[3], float rot[4])
         wa = 1.0 - u;
         wb = u;
     } else {
-        double th = ca[C_TH], su = sin(u * th), cu = cos(u * th);
+        double su, cu;
+        sincos_small(u * ca[C_TH], &su, &cu);
         wb = su * ca[C_INVS];
         wa = cu - ca[C_COS] * wb;
     }
