@@ -77,7 +77,13 @@ typedef struct ctx {
     pk_overlay_stats *st;
     klist out;
     bool oom;
+    bool too_long; /* a crossed segment longer than PIECE_MAX frames */
 } ctx;
+
+/* Crossed pieces are checked (and maybe baked) frame by frame; a segment
+ * longer than this (about 9.7 hours at 30 fps) is refused rather than
+ * turned into a million keys. */
+#define PIECE_MAX (1u << 20)
 
 static void set_curves(uint8_t cp[4][4], const uint8_t c[4])
 {
@@ -325,6 +331,10 @@ static void piece(ctx *c, size_t i, uint32_t u, const val *start, uint32_t v, co
 {
     const pk_bone_key *k1 = bkey(c, i);
     double f0 = bkey(c, i - 1)->frame, f1 = k1->frame;
+    if (v - u > PIECE_MAX) {
+        c->too_long = true;
+        return;
+    }
     bool physics_off = k1->interp[2] == 0x63 && k1->interp[3] == 0x0F;
     nkey end;
     memset(&end, 0, sizeof end);
@@ -755,6 +765,12 @@ pk_motion *pk_overlay_motion(const pk_motion *base, const pk_pose *pose, const p
         st->bones++;
         if (c.oom)
             goto oom;
+        if (c.too_long) {
+            pk_error(log, "bone '%s': a segment crossed by the overlay's edges is longer than %u "
+                          "frames; it cannot be checked frame by frame",
+                     pk_names_utf8(pose->names, pid), PIECE_MAX);
+            goto fail;
+        }
     }
     for (size_t ti = 0; ti < tracks->nbones; ti++) {
         size_t len;

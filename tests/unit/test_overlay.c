@@ -768,6 +768,30 @@ static void test_pose_base(void **state)
     pk_log_free(&log);
 }
 
+/* A crossed segment millions of frames long is refused with an error
+ * instead of being baked into millions of keys. */
+static void test_huge_segment_refused(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    key(m, "頭", 0, 0, 0);
+    pk_bone_key *k = key(m, "頭", 3000000, 90, 0);
+    uint8_t cp[4][4] = {{20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107},
+                        {90, 10, 30, 120}};
+    pk_interp_set(k->interp, (const uint8_t(*)[4])cp, false);
+    pk_pose *p = one_bone_pose("頭", 10);
+    pk_selection *s = sel_of("頭");
+    pk_overlay_options o = {PK_OVERLAY_REPLACE, false, 10, 20, 0};
+    pk_log log;
+    pk_log_init(&log);
+    assert_null(pk_overlay_motion(m, p, s, &o, NULL, &log));
+    tu_assert_log_has(&log, "longer than");
+    pk_selection_free(s);
+    pk_pose_free(p);
+    pk_motion_free(m);
+    pk_log_free(&log);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -777,6 +801,7 @@ int main(void)
         cmocka_unit_test(test_overlays_compose),
         cmocka_unit_test(test_missing_and_new_bones),
         cmocka_unit_test(test_pose_base),
+        cmocka_unit_test(test_huge_segment_refused),
         cmocka_unit_test(test_corpus_every_frame),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
