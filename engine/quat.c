@@ -72,13 +72,27 @@ void pk_quat_slerp(const float a[4], const float b[4], float t, float out[4])
         out[i] = (float)(r[i] / n);
 }
 
+/* Unit quaternion in double (identity for a zero or broken one). */
+static void unit_d(const float q[4], double out[4])
+{
+    double n = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
+                    (double)q[3] * q[3]);
+    if (!(n > 1e-30) || !isfinite(n)) {
+        out[0] = out[1] = out[2] = 0.0;
+        out[3] = 1.0;
+        return;
+    }
+    for (int i = 0; i < 4; i++)
+        out[i] = q[i] / n;
+}
+
 double pk_quat_angle_deg(const float a[4], const float b[4])
 {
-    float na[4], nb[4];
-    pk_quat_normalize(a, na);
-    pk_quat_normalize(b, nb);
-    double d = (double)na[0] * nb[0] + (double)na[1] * nb[1] + (double)na[2] * nb[2] +
-               (double)na[3] * nb[3];
+    /* All in double: normalising into float would cost ~1e-5 degrees. */
+    double na[4], nb[4];
+    unit_d(a, na);
+    unit_d(b, nb);
+    double d = na[0] * nb[0] + na[1] * nb[1] + na[2] * nb[2] + na[3] * nb[3];
     /* The rotation angle is 2*acos|d|, but acos is badly conditioned near
      * 1 (a 0.001 degree difference would vanish in rounding).  Use the
      * chord instead: for unit quaternions at angle phi, |qa - qb| =
@@ -87,7 +101,7 @@ double pk_quat_angle_deg(const float a[4], const float b[4])
     double sgn = d < 0.0 ? -1.0 : 1.0;
     double c2 = 0.0;
     for (int i = 0; i < 4; i++) {
-        double e = (double)na[i] - sgn * nb[i];
+        double e = na[i] - sgn * nb[i];
         c2 += e * e;
     }
     double half = sqrt(c2) / 2.0;
