@@ -264,7 +264,10 @@ bool pk_sample_light(const pk_motion *m, const pk_tracks *t, double frame, pk_li
  * second flipped to the first's hemisphere), the slerp angle, 1/sin and
  * cos of it (1/sin = 0: lerp), and the polynomial coefficients of the X,
  * Y, Z, R curves of the later key, so a frame inside the segment touches
- * neither the curve bytes nor the trigonometry of the setup.  Hold cache:
+ * neither the curve bytes nor the trigonometry of the setup, and a bit
+ * mask of the curves that are linear (x1 == y1, x2 == y2: y = s, nothing
+ * to solve; most curves of real motions are) and whether the four curves
+ * are one (then it is solved once).  Hold cache:
  * translation [0..2] and unit rotation [3..6].
  */
 enum {
@@ -279,7 +282,9 @@ enum {
     C_AY = 23,
     C_BY = 27,
     C_CY = 31,
-    C_END = 35
+    C_LIN = 35,
+    C_SAME = 36,
+    C_END = 37
 };
 _Static_assert(C_END <= sizeof((pk_cursor *)0)->cache / sizeof(double), "cursor cache too small");
 
@@ -348,6 +353,7 @@ static void bone_enter(pk_cursor *c)
     ca[C_TH] = th;
     ca[C_INVS] = inv_sin;
     ca[C_COS] = cos(th);
+    unsigned lin = 0;
 #if defined(__GNUC__) || defined(__clang__)
     /* Records of one track are scattered through a large motion; fetch the
      * next segment's key now, while this segment's frames are computed. */
@@ -364,13 +370,16 @@ static void bone_enter(pk_cursor *c)
         ca[C_CY + a] = 3.0 * py1;
         ca[C_BY + a] = 3.0 * (py2 - 2.0 * py1);
         ca[C_AY + a] = 1.0 + 3.0 * (py1 - py2);
-        if (x1 == y1 && x2 == y2) {
-            /* The identity curve as x(t) = y(t) = t exactly: starting from
-             * t = s the residual is 0, so y = s, as pk_bezier gives. */
-            ca[C_CX + a] = ca[C_CY + a] = 1.0;
-            ca[C_BX + a] = ca[C_BY + a] = ca[C_AX + a] = ca[C_AY + a] = 0.0;
-        }
+        if (x1 == y1 && x2 == y2)
+            lin |= 1u << a;
     }
+    ca[C_LIN] = lin;
+    const uint8_t *ip = k1->interp;
+    bool same = true;
+    for (int a = 1; a < 4; a++)
+        same = same && ip[16 * a] == ip[0] && ip[16 * a + 4] == ip[4] &&
+               ip[16 * a + 8] == ip[8] && ip[16 * a + 12] == ip[12];
+    ca[C_SAME] = same ? 1.0 : 0.0;
 }
 
 static void bone_hold(pk_cursor *c, size_t i)
@@ -442,8 +451,20 @@ static inline void solve2(const double *ca, int a, double s, double *out_t, doub
 static void solve4(const double *ca, double s, double out_t[4], double out_f[4],
                    double out_d1[4])
 {
-    solve2(ca, 0, s, out_t, out_f, out_d1);
-    solve2(ca, 2, s, out_t, out_f, out_d1);
+    unsigned lin = (unsigned)ca[C_LIN];
+    if (ca[C_SAME] != 0.0) { /* one curve for all four: solve it once */
+        solve2(ca, 0, s, out_t, out_f, out_d1);
+        for (int a = 1; a < 4; a++) {
+            out_t[a] = out_t[0];
+            out_f[a] = out_f[0];
+            out_d1[a] = out_d1[0];
+        }
+        return;
+    }
+    if ((lin & 3u) != 3u)
+        solve2(ca, 0, s, out_t, out_f, out_d1);
+    if ((lin & 12u) != 12u)
+        solve2(ca, 2, s, out_t, out_f, out_d1);
 }
 #else
 /* A start for Newton/Halley within ~1e-3 of the root of x(t) = s, from
@@ -503,10 +524,17 @@ static void solve4(const double *ca, double s, double out_t[4], double out_f[4],
  * use of ip. */
 static void curves4(const double *ca, const uint8_t *ip, double s, double y[4])
 {
-    double t[4], f[4], d1[4];
+    unsigned lin = (unsigned)ca[C_LIN];
+    if (lin == 15u) {
+        y[0] = y[1] = y[2] = y[3] = s;
+        return;
+    }
+    double t[4] = {0}, f[4] = {0}, d1[4] = {0};
     solve4(ca, s, t, f, d1);
     for (int a = 0; a < 4; a++) {
-        if (fabs(f[a]) <= 1e-10 * d1[a]) {
+        if (lin & (1u << a)) {
+            y[a] = s; /* the identity curve, exactly as pk_bezier */
+        } else if (fabs(f[a]) <= 1e-10 * d1[a]) {
             y[a] = ((ca[C_AY + a] * t[a] + ca[C_BY + a]) * t[a] + ca[C_CY + a]) * t[a];
         } else {
             const uint8_t *row = ip + 16 * a;
