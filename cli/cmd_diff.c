@@ -224,8 +224,8 @@ static void print_csv(FILE *f, const pk_diff *d)
         csv_name(f, r->name);
         if (d->range)
             fprintf(f, ",%.6f,%.6f,%u,%.6f,%u,%.6f,,,,%s,%d\n", r->angle_deg, r->pos_delta,
-                    r->angle_frame, r->angle_mean, r->pos_frame, r->pos_mean,
-                    only_text(r->only_in), r->differs);
+                    r->angle_frame, r->angle_mean, r->pos_frame, r->pos_mean, only_text(r->only_in),
+                    r->differs);
         else
             fprintf(f, ",%.6f,%.6f,,,,,,,,%s,%d\n", r->angle_deg, r->pos_delta,
                     only_text(r->only_in), r->differs);
@@ -362,8 +362,7 @@ static int parse(int argc, char **argv, diff_args *da)
             if (strcmp(optarg, "all") == 0)
                 da->range_all = true;
             else if (!cli_parse_range(optarg, &da->first, &da->last))
-                return cli_usage("diff", "--frames wants A-B (A <= B) or 'all', not '%s'",
-                                 optarg);
+                return cli_usage("diff", "--frames wants A-B (A <= B) or 'all', not '%s'", optarg);
             break;
         case OPT_BONES:
             da->bones = optarg;
@@ -499,8 +498,7 @@ static int run(diff_args *da, pk_doc *docs, pk_log *log)
             char *title = malloc(tl);
             if (title) {
                 if (d->range)
-                    snprintf(title, tl, "%s vs %s, frames %u-%u", da->a, da->b, d->first,
-                             d->last);
+                    snprintf(title, tl, "%s vs %s, frames %u-%u", da->a, da->b, d->first, d->last);
                 else
                     snprintf(title, tl, "%s vs %s", da->a, da->b);
             }

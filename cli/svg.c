@@ -94,8 +94,12 @@ static int bars(const pk_diff *d, const char *title, pk_buf *b)
         if (d->bones[i].differs && d->bones[i].angle_deg > max)
             max = d->bones[i].angle_deg;
     /* Round the scale up to a readable step so the axis labels are plain. */
-    double scale = max <= 1 ? 1 : max <= 5 ? 5 : max <= 10 ? 10 : max <= 45 ? 45 : max <= 90 ? 90
-                                                                                          : 180;
+    double scale = max <= 1    ? 1
+                   : max <= 5  ? 5
+                   : max <= 10 ? 10
+                   : max <= 45 ? 45
+                   : max <= 90 ? 90
+                               : 180;
     int w = LABEL_W + BAR_W + 170, h = TOP + (int)n * ROW_H + 40;
     header(b, w, h, title);
     pk_buf_printf(b, "<text x=\"8\" y=\"40\" fill=\"#555\">rotation difference per bone, "

@@ -86,9 +86,9 @@ static bool pairs_push(pairs *p, pk_name_id a, pk_name_id b)
  * tb, each list already free of duplicates): A's order, then B-only
  * names.  A B name claimed by a longer A name (15-byte cut) is not listed
  * again; nor is a longer B name whose cut form A has. */
-static bool union_names(const pk_names *ta, const pk_name_id *ids_a, size_t na,
-                        const pk_names *tb, const pk_name_id *ids_b, size_t nb,
-                        const pk_diff_options *o, bool filter, pairs *out)
+static bool union_names(const pk_names *ta, const pk_name_id *ids_a, size_t na, const pk_names *tb,
+                        const pk_name_id *ids_b, size_t nb, const pk_diff_options *o, bool filter,
+                        pairs *out)
 {
     size_t nbt = pk_names_count(tb);
     bool *claimed = calloc(nbt ? nbt : 1, sizeof *claimed);
@@ -143,12 +143,14 @@ static bool union_names(const pk_names *ta, const pk_name_id *ids_a, size_t na,
 }
 
 /* Display and raw name of a pair, from whichever side has it. */
-static bool set_names(const pk_names *ta, const pk_names *tb, pair p, char **name,
-                      uint8_t **raw, size_t *raw_len, int *only_in)
+static bool set_names(const pk_names *ta, const pk_names *tb, pair p, char **name, uint8_t **raw,
+                      size_t *raw_len, int *only_in)
 {
     const pk_names *t = p.a != PK_NO_NAME ? ta : tb;
     pk_name_id id = p.a != PK_NO_NAME ? p.a : p.b;
-    *only_in = p.a == PK_NO_NAME ? PK_DIFF_ONLY_B : p.b == PK_NO_NAME ? PK_DIFF_ONLY_A : PK_DIFF_BOTH;
+    *only_in = p.a == PK_NO_NAME   ? PK_DIFF_ONLY_B
+               : p.b == PK_NO_NAME ? PK_DIFF_ONLY_A
+                                   : PK_DIFF_BOTH;
     size_t len;
     const uint8_t *r = pk_names_raw(t, id, &len);
     const char *u = pk_names_utf8(t, id);
@@ -219,8 +221,7 @@ static pk_name_id *pose_ids(const pk_pose *p, bool morphs, size_t *n)
     return ids;
 }
 
-pk_diff *pk_diff_poses(const pk_pose *a, const pk_pose *b, const pk_diff_options *o,
-                       pk_log *log)
+pk_diff *pk_diff_poses(const pk_pose *a, const pk_pose *b, const pk_diff_options *o, pk_log *log)
 {
     pk_diff_options defaults;
     if (!o) {
@@ -240,10 +241,10 @@ pk_diff *pk_diff_poses(const pk_pose *a, const pk_pose *b, const pk_diff_options
     for (size_t i = 0; ok && i < pb.n; i++) {
         pk_diff_bone *r = &d->bones[d->nbones++];
         ok = set_names(a->names, b->names, pb.v[i], &r->name, &r->raw, &r->raw_len, &r->only_in);
-        const pk_pose_bone *x = pb.v[i].a == PK_NO_NAME ? NULL
-                                                        : &a->bones[pk_pose_find_bone(a, pb.v[i].a)];
-        const pk_pose_bone *y = pb.v[i].b == PK_NO_NAME ? NULL
-                                                        : &b->bones[pk_pose_find_bone(b, pb.v[i].b)];
+        const pk_pose_bone *x =
+            pb.v[i].a == PK_NO_NAME ? NULL : &a->bones[pk_pose_find_bone(a, pb.v[i].a)];
+        const pk_pose_bone *y =
+            pb.v[i].b == PK_NO_NAME ? NULL : &b->bones[pk_pose_find_bone(b, pb.v[i].b)];
         r->angle_deg = pk_quat_angle_deg(x ? x->rot : rest_rot, y ? y->rot : rest_rot);
         r->pos_delta = distance3(x ? x->pos : rest_pos, y ? y->pos : rest_pos);
         r->angle_mean = r->angle_deg;
@@ -253,10 +254,10 @@ pk_diff *pk_diff_poses(const pk_pose *a, const pk_pose *b, const pk_diff_options
     for (size_t i = 0; ok && i < pm.n; i++) {
         pk_diff_morph *r = &d->morphs[d->nmorphs++];
         ok = set_names(a->names, b->names, pm.v[i], &r->name, &r->raw, &r->raw_len, &r->only_in);
-        r->weight_a = pm.v[i].a == PK_NO_NAME ? 0.0
-                                              : a->morphs[pk_pose_find_morph(a, pm.v[i].a)].weight;
-        r->weight_b = pm.v[i].b == PK_NO_NAME ? 0.0
-                                              : b->morphs[pk_pose_find_morph(b, pm.v[i].b)].weight;
+        r->weight_a =
+            pm.v[i].a == PK_NO_NAME ? 0.0 : a->morphs[pk_pose_find_morph(a, pm.v[i].a)].weight;
+        r->weight_b =
+            pm.v[i].b == PK_NO_NAME ? 0.0 : b->morphs[pk_pose_find_morph(b, pm.v[i].b)].weight;
         r->delta = r->weight_b - r->weight_a;
         r->mean = fabs(r->delta);
         r->differs = fabs(r->delta) > o->morph_threshold;
@@ -392,9 +393,9 @@ pk_diff *pk_diff_motions(const pk_motion *a, const pk_motion *b, uint32_t first,
         pk_diff_morph *r = &d->morphs[d->nmorphs++];
         ok = set_names(a->names, b->names, pm.v[i], &r->name, &r->raw, &r->raw_len, &r->only_in);
         if (ok)
-            morph_over_range(a, pm.v[i].a == PK_NO_NAME ? NULL : pk_tracks_morph(ta, pm.v[i].a),
-                             b, pm.v[i].b == PK_NO_NAME ? NULL : pk_tracks_morph(tb, pm.v[i].b),
-                             first, last, o, r);
+            morph_over_range(a, pm.v[i].a == PK_NO_NAME ? NULL : pk_tracks_morph(ta, pm.v[i].a), b,
+                             pm.v[i].b == PK_NO_NAME ? NULL : pk_tracks_morph(tb, pm.v[i].b), first,
+                             last, o, r);
     }
     free(ba);
     free(bb);

@@ -75,8 +75,8 @@ void pk_quat_slerp(const float a[4], const float b[4], float t, float out[4])
 /* Unit quaternion in double (identity for a zero or broken one). */
 static void unit_d(const float q[4], double out[4])
 {
-    double n = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
-                    (double)q[3] * q[3]);
+    double n =
+        sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
     if (!(n > 1e-30) || !isfinite(n)) {
         out[0] = out[1] = out[2] = 0.0;
         out[3] = 1.0;

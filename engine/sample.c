@@ -99,8 +99,8 @@ static void slerp_setup(const float qa[4], const float qb[4], float a[4], float 
 {
     pk_quat_normalize(qa, a);
     pk_quat_normalize(qb, b);
-    double d = (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] +
-               (double)a[3] * b[3];
+    double d =
+        (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] + (double)a[3] * b[3];
     if (d < 0.0) {
         d = -d;
         for (int i = 0; i < 4; i++)
@@ -130,8 +130,7 @@ static void segment_value(const pk_bone_key *k0, const pk_bone_key *k1, double s
 
 /* ---- stateless sampling ---- */
 
-void pk_sample_bone(const pk_motion *m, const pk_track *t, double frame, float pos[3],
-                    float rot[4])
+void pk_sample_bone(const pk_motion *m, const pk_track *t, double frame, float pos[3], float rot[4])
 {
     if (!t || t->count == 0) {
         rest(pos, rot);
@@ -146,11 +145,11 @@ void pk_sample_bone(const pk_motion *m, const pk_track *t, double frame, float p
         key_value(&m->bones[t->keys[n - 1]], pos, rot);
         return;
     }
-    size_t i = seg_search(t->keys, n, frame, m->bones, sizeof *m->bones,
-                          offsetof(pk_bone_key, frame));
+    size_t i =
+        seg_search(t->keys, n, frame, m->bones, sizeof *m->bones, offsetof(pk_bone_key, frame));
     double f0 = key_frame(m, t, i - 1), f1 = key_frame(m, t, i);
-    segment_value(&m->bones[t->keys[i - 1]], &m->bones[t->keys[i]], (frame - f0) / (f1 - f0),
-                  pos, rot);
+    segment_value(&m->bones[t->keys[i - 1]], &m->bones[t->keys[i]], (frame - f0) / (f1 - f0), pos,
+                  rot);
 }
 
 static double morph_frame(const pk_motion *m, const pk_track *t, size_t i)
@@ -167,8 +166,8 @@ float pk_sample_morph(const pk_motion *m, const pk_track *t, double frame)
         return m->morphs[t->keys[0]].weight;
     if (frame >= morph_frame(m, t, n - 1))
         return m->morphs[t->keys[n - 1]].weight;
-    size_t i = seg_search(t->keys, n, frame, m->morphs, sizeof *m->morphs,
-                          offsetof(pk_morph_key, frame));
+    size_t i =
+        seg_search(t->keys, n, frame, m->morphs, sizeof *m->morphs, offsetof(pk_morph_key, frame));
     double f0 = morph_frame(m, t, i - 1), f1 = morph_frame(m, t, i);
     double w0 = m->morphs[t->keys[i - 1]].weight, w1 = m->morphs[t->keys[i]].weight;
     return (float)(w0 + (w1 - w0) * ((frame - f0) / (f1 - f0)));
@@ -202,8 +201,8 @@ bool pk_sample_camera(const pk_motion *m, const pk_tracks *t, double frame, pk_c
         *out = *last;
         return true;
     }
-    size_t i = seg_search(keys, n, frame, m->cameras, sizeof *m->cameras,
-                          offsetof(pk_camera_key, frame));
+    size_t i =
+        seg_search(keys, n, frame, m->cameras, sizeof *m->cameras, offsetof(pk_camera_key, frame));
     const pk_camera_key *k0 = &m->cameras[keys[i - 1]], *k1 = &m->cameras[keys[i]];
     double f0 = k0->frame, f1 = k1->frame;
     if (f1 - f0 <= 1.0) {
@@ -223,7 +222,7 @@ bool pk_sample_camera(const pk_motion *m, const pk_tracks *t, double frame, pk_c
     out->distance = (float)lerp(k0->distance, k1->distance, cam_curve(k1->interp, 4, s));
     double fov = lerp((double)k0->fov, (double)k1->fov, cam_curve(k1->interp, 5, s));
     out->fov = fov <= 0.0 ? 0u : (uint32_t)floor(fov + 0.5); /* the file holds whole degrees */
-    out->perspective = k0->perspective;                         /* a switch, not a value */
+    out->perspective = k0->perspective;                      /* a switch, not a value */
     return true;
 }
 
@@ -242,8 +241,8 @@ bool pk_sample_light(const pk_motion *m, const pk_tracks *t, double frame, pk_li
         *out = *last;
         return true;
     }
-    size_t i = seg_search(keys, n, frame, m->lights, sizeof *m->lights,
-                          offsetof(pk_light_key, frame));
+    size_t i =
+        seg_search(keys, n, frame, m->lights, sizeof *m->lights, offsetof(pk_light_key, frame));
     const pk_light_key *k0 = &m->lights[keys[i - 1]], *k1 = &m->lights[keys[i]];
     double s = (frame - (double)k0->frame) / ((double)k1->frame - (double)k0->frame);
     out->frame = (uint32_t)floor(frame);
@@ -377,8 +376,8 @@ static void bone_enter(pk_cursor *c)
     const uint8_t *ip = k1->interp;
     bool same = true;
     for (int a = 1; a < 4; a++)
-        same = same && ip[16 * a] == ip[0] && ip[16 * a + 4] == ip[4] &&
-               ip[16 * a + 8] == ip[8] && ip[16 * a + 12] == ip[12];
+        same = same && ip[16 * a] == ip[0] && ip[16 * a + 4] == ip[4] && ip[16 * a + 8] == ip[8] &&
+               ip[16 * a + 12] == ip[12];
     ca[C_SAME] = same ? 1.0 : 0.0;
 }
 
@@ -448,8 +447,7 @@ static inline void solve2(const double *ca, int a, double s, double *out_t, doub
     memcpy(out_d1 + a, &d1, sizeof d1);
 }
 
-static void solve4(const double *ca, double s, double out_t[4], double out_f[4],
-                   double out_d1[4])
+static void solve4(const double *ca, double s, double out_t[4], double out_f[4], double out_d1[4])
 {
     unsigned lin = (unsigned)ca[C_LIN];
     if (ca[C_SAME] != 0.0) { /* one curve for all four: solve it once */
@@ -504,8 +502,7 @@ static inline double halley(double ax, double bx, double cx, double s, double t,
     return t;
 }
 
-static void solve4(const double *ca, double s, double out_t[4], double out_f[4],
-                   double out_d1[4])
+static void solve4(const double *ca, double s, double out_t[4], double out_f[4], double out_d1[4])
 {
     for (int a = 0; a < 4; a++) {
         double ax = ca[C_AX + a], bx = ca[C_BX + a], cx = ca[C_CX + a];
@@ -549,11 +546,21 @@ static void curves4(const double *ca, const uint8_t *ip, double s, double y[4])
 static void sincos_small(double x, double *s, double *c)
 {
     double x2 = x * x;
-    *s = x * (1.0 + x2 * (-1.0 / 6 + x2 * (1.0 / 120 + x2 * (-1.0 / 5040 + x2 * (1.0 / 362880 +
-         x2 * (-1.0 / 39916800 + x2 * (1.0 / 6227020800.0 + x2 * (-1.0 / 1307674368000.0))))))));
-    *c = 1.0 + x2 * (-0.5 + x2 * (1.0 / 24 + x2 * (-1.0 / 720 + x2 * (1.0 / 40320 +
-         x2 * (-1.0 / 3628800 + x2 * (1.0 / 479001600.0 + x2 * (-1.0 / 87178291200.0 +
-         x2 * (1.0 / 20922789888000.0))))))));
+    *s = x * (1.0 +
+              x2 * (-1.0 / 6 +
+                    x2 * (1.0 / 120 + x2 * (-1.0 / 5040 +
+                                            x2 * (1.0 / 362880 +
+                                                  x2 * (-1.0 / 39916800 +
+                                                        x2 * (1.0 / 6227020800.0 +
+                                                              x2 * (-1.0 / 1307674368000.0))))))));
+    *c = 1.0 +
+         x2 * (-0.5 +
+               x2 * (1.0 / 24 + x2 * (-1.0 / 720 +
+                                      x2 * (1.0 / 40320 +
+                                            x2 * (-1.0 / 3628800 +
+                                                  x2 * (1.0 / 479001600.0 +
+                                                        x2 * (-1.0 / 87178291200.0 +
+                                                              x2 * (1.0 / 20922789888000.0))))))));
 }
 
 void pk_cursor_bone(pk_cursor *c, double frame, float pos[3], float rot[4])

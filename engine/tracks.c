@@ -249,8 +249,8 @@ pk_tracks *pk_tracks_build(const pk_motion *m, pk_log *log)
         build_named(m, &rb, m->nbones, offsetof(pk_bone_key, name), "bone", &t->bones, &t->nbones,
                     &ti->bone_slot, &ti->nbone_slot, &ti->bone_keys, &t->duplicates, log) &&
         build_named(m, &rm, m->nmorphs, offsetof(pk_morph_key, name), "morph", &t->morphs,
-                    &t->nmorphs, &ti->morph_slot, &ti->nmorph_slot, &ti->morph_keys,
-                    &t->duplicates, log) &&
+                    &t->nmorphs, &ti->morph_slot, &ti->nmorph_slot, &ti->morph_keys, &t->duplicates,
+                    log) &&
         build_plain(&rc, m->ncameras, "camera", &t->cameras, &t->ncameras, &t->duplicates, log) &&
         build_plain(&rl, m->nlights, "light", &t->lights, &t->nlights, &t->duplicates, log) &&
         build_plain(&rs, m->nshadows, "self-shadow", &t->shadows, &t->nshadows, &t->duplicates,

@@ -76,8 +76,8 @@ static void run(const char *label, const pk_motion *m, int reps)
     double bf = (double)t->nbones * ((double)last - first + 1);
     printf("%-28s %5zu bones x %6u frames = %9.0f bone-frames (%zu keys): tracks %.2f ms, "
            "sampling %.1f ms = %.1f M bone-frames/s (checksum %.3f)\n",
-           label, t->nbones, last - first + 1, bf, m->nbones, tb * 1e3, best * 1e3,
-           bf / best / 1e6, sum);
+           label, t->nbones, last - first + 1, bf, m->nbones, tb * 1e3, best * 1e3, bf / best / 1e6,
+           sum);
     free(cur);
     pk_tracks_free(t);
     pk_log_free(&log);

@@ -137,8 +137,8 @@ static void curves_come_from_row_starts_not_the_physics_flag(void **state)
 static void set_writes_the_modern_layout(void **state)
 {
     (void)state;
-    const uint8_t cp[4][4] = {{0, 127, 127, 0}, {0, 93, 33, 127}, {90, 0, 127, 52},
-                              {0, 17, 127, 117}};
+    const uint8_t cp[4][4] = {
+        {0, 127, 127, 0}, {0, 93, 33, 127}, {90, 0, 127, 52}, {0, 17, 127, 117}};
     uint8_t ip[64];
     memset(ip, 0xAA, sizeof ip);
     pk_interp_set(ip, cp, true);
@@ -148,8 +148,8 @@ static void set_writes_the_modern_layout(void **state)
     assert_int_equal(ip[3], 0);
     assert_memory_equal(ip + 4, EXAMPLE + 4, 60);
 
-    const uint8_t lin[4][4] = {{20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107},
-                               {20, 20, 107, 107}};
+    const uint8_t lin[4][4] = {
+        {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}};
     uint8_t a[64], b[64];
     pk_interp_set(a, lin, false);
     pk_interp_linear(b);

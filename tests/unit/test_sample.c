@@ -306,9 +306,9 @@ static void camera_curves_and_cuts(void **state)
     assert_false(pk_sample_camera(m, NULL, 0, &out));
     pk_tracks *t = pk_tracks_build(m, &log);
     assert_true(pk_sample_camera(m, t, 7, &out)); /* s = 7/8 */
-    assert_float_equal(out.pos[0], 4, 1e-5);     /* ease-in: 1/2 */
-    assert_float_equal(out.pos[1], 7, 1e-5);     /* linear */
-    assert_float_equal(out.rot[2], 0.7, 1e-5);   /* Euler angles lerped */
+    assert_float_equal(out.pos[0], 4, 1e-5);      /* ease-in: 1/2 */
+    assert_float_equal(out.pos[1], 7, 1e-5);      /* linear */
+    assert_float_equal(out.rot[2], 0.7, 1e-5);    /* Euler angles lerped */
     assert_float_equal(out.distance, -7, 1e-5);
     assert_int_equal(out.fov, 37);
     assert_true(pk_sample_camera(m, t, 14, &out)); /* linear segment 8..20 */
@@ -352,8 +352,9 @@ static void cursor_matches_stateless_sampling(void **state)
     srand(99);
     uint32_t frame = 0;
     for (int i = 0; i < 200; i++) {
-        float q[4] = {(float)((double)rand() / RAND_MAX - 0.5), (float)((double)rand() / RAND_MAX - 0.5),
-                      (float)((double)rand() / RAND_MAX - 0.5), (float)((double)rand() / RAND_MAX - 0.5)};
+        float q[4] = {
+            (float)((double)rand() / RAND_MAX - 0.5), (float)((double)rand() / RAND_MAX - 0.5),
+            (float)((double)rand() / RAND_MAX - 0.5), (float)((double)rand() / RAND_MAX - 0.5)};
         pk_bone_key *k = key(m, "b", frame, (float)(rand() % 100), 0, 0, q);
         uint8_t cp[4][4];
         for (int a = 0; a < 4; a++)

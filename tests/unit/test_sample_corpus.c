@@ -136,8 +136,8 @@ static void check(const char *path, const char *what, double f, const float pos[
     if (dp > 1e-5 || dr > 1e-5)
         fail_msg("%s: %s at frame %g: pos (%.7f %.7f %.7f) want (%.7f %.7f %.7f), rot (%.7f %.7f "
                  "%.7f %.7f) want (%.7f %.7f %.7f %.7f)",
-                 path, what, f, pos[0], pos[1], pos[2], wp[0], wp[1], wp[2], rot[0], rot[1],
-                 rot[2], rot[3], wr[0], wr[1], wr[2], wr[3]);
+                 path, what, f, pos[0], pos[1], pos[2], wp[0], wp[1], wp[2], rot[0], rot[1], rot[2],
+                 rot[3], wr[0], wr[1], wr[2], wr[3]);
 }
 
 static void bones_agree(const char *path, const pk_motion *m, const pk_tracks *t)
@@ -249,8 +249,7 @@ static void cameras_agree(const char *path, const pk_motion *m, const pk_tracks 
                     want.pos[j] = (float)(a->pos[j] + ((double)b->pos[j] - a->pos[j]) * y[j]);
                     want.rot[j] = (float)(a->rot[j] + ((double)b->rot[j] - a->rot[j]) * y[3]);
                 }
-                want.distance =
-                    (float)(a->distance + ((double)b->distance - a->distance) * y[4]);
+                want.distance = (float)(a->distance + ((double)b->distance - a->distance) * y[4]);
             }
         }
         assert_true(pk_sample_camera(m, t, f, &got));
