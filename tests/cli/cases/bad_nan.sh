@@ -54,6 +54,27 @@ for f in 0 5 10 20; do
     *) bad "convert --frame $f exited $rc" ;;
     esac
 done
+# The same in a VPD: text "nan"/"inf" are read with a warning naming the
+# line and column; a VPD cannot be written with them (an error naming the
+# output, nothing written), a VMD can.
+printf 'Vocaloid Pose Data file\r\n\r\nm.osm;\r\n1;\r\n\r\nBone0{a\r\n  nan,inf,0.000000;\r\n  0.000000,0.000000,0.000000,1.000000;\r\n}\r\n' >nan.vpd
+"$POSEKIT" info nan.vpd >out.txt 2>err.txt
+rc=$?
+sanity "info vpd"
+[ $rc -eq 0 ] || bad "info nan.vpd exited $rc: $(head -3 err.txt)"
+grep -Eq '^posekit: nan\.vpd:7:[0-9]+: warning: ' err.txt || bad "no positioned warning for nan.vpd: $(head -3 err.txt)"
+"$POSEKIT" info --strict nan.vpd >/dev/null 2>err.txt
+[ $? -eq 2 ] || bad "info --strict nan.vpd did not fail"
+"$POSEKIT" convert nan.vpd -o o/again.vpd >/dev/null 2>err.txt
+rc=$?
+sanity "convert vpd->vpd"
+[ $rc -eq 2 ] || bad "convert nan.vpd -o .vpd exited $rc"
+[ ! -e o/again.vpd ] || bad "a VPD with NaN was written"
+"$POSEKIT" convert nan.vpd -o o/pose.vmd >/dev/null 2>err.txt
+rc=$?
+sanity "convert vpd->vmd"
+case $rc in 0 | 2) ;; *) bad "convert nan.vpd -o .vmd exited $rc" ;; esac
+
 if "$POSEKIT" help diff >/dev/null 2>&1; then
     "$POSEKIT" diff nan.vmd nan.vmd --frames all >out.txt 2>err.txt
     rc=$?
