@@ -951,7 +951,7 @@ static int step_convert(pk_job *j, const step *s, item *res, pk_log *log)
     if (s->to == PK_FMT_VMD) {
         res->kind = V_MOTION;
         res->motion = in->kind == V_MOTION ? pk_motion_clone(in->motion)
-                                           : pk_motion_from_pose(in->pose, s->frame, log);
+                                           : pk_pose_to_motion(in->pose, s->frame, log);
         return res->motion ? 0 : -1;
     }
     res->kind = V_POSE;
@@ -1018,8 +1018,8 @@ static int step_diff(pk_job *j, const step *s, item *res, pk_log *log)
     if (ia->kind == V_POSE && ib->kind == V_POSE) {
         d = pk_diff_poses(ia->pose, ib->pose, &o, log);
     } else {
-        ma = ia->kind == V_MOTION ? ia->motion : pk_motion_from_pose(ia->pose, 0, log);
-        mb = ib->kind == V_MOTION ? ib->motion : pk_motion_from_pose(ib->pose, 0, log);
+        ma = ia->kind == V_MOTION ? ia->motion : pk_pose_to_motion(ia->pose, 0, log);
+        mb = ib->kind == V_MOTION ? ib->motion : pk_pose_to_motion(ib->pose, 0, log);
         uint32_t f0 = 0, f1 = 0, g0 = 0, g1 = 0;
         bool ha = ma && pk_motion_frame_range(ma, &f0, &f1);
         bool hb = mb && pk_motion_frame_range(mb, &g0, &g1);
@@ -1147,7 +1147,7 @@ static int encode(pk_job *j, size_t i, pk_log *log)
         pk_error(log, "'%s' is a %s: write it as .vmd or .vpd", o->name,
                  it->kind == V_MOTION ? "motion" : "pose");
     } else if (os->fmt == PK_FMT_VMD) {
-        pk_motion *tmp = it->kind == V_POSE ? pk_motion_from_pose(it->pose, os->frame, log) : NULL;
+        pk_motion *tmp = it->kind == V_POSE ? pk_pose_to_motion(it->pose, os->frame, log) : NULL;
         const pk_motion *m = it->kind == V_MOTION ? it->motion : tmp;
         rc = m ? pk_vmd_write(m, &o->data, log) : -1;
         pk_motion_free(tmp);

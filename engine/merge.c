@@ -21,66 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- a pose as a motion ---- */
-
-pk_motion *pk_motion_from_pose(const pk_pose *p, uint32_t frame, pk_log *log)
-{
-    pk_motion *m = pk_motion_new();
-    if (!m) {
-        pk_error(log, "out of memory");
-        return NULL;
-    }
-    if (p->model && p->model_len) {
-        size_t len = p->model_len;
-        if (len > PK_VMD_MODEL_BYTES) {
-            len = pk_cp932_boundary(p->model, PK_VMD_MODEL_BYTES);
-            pk_warning(log, "model name cut to %zu bytes to fit the VMD header", len);
-        }
-        if (pk_motion_set_model(m, p->model, len, log) != 0)
-            goto fail;
-    }
-    for (size_t i = 0; i < p->nbones; i++) {
-        size_t len;
-        const uint8_t *raw = pk_names_raw(p->names, p->bones[i].name, &len);
-        if (len > PK_VMD_NAME_BYTES) {
-            pk_error(log, "bone name '%s' is %zu bytes; a VMD bone name holds at most %d",
-                     pk_names_utf8(p->names, p->bones[i].name), len, PK_VMD_NAME_BYTES);
-            goto fail;
-        }
-        pk_bone_key *k = pk_motion_push_bone(m);
-        pk_name_id id = pk_names_intern(m->names, raw, len);
-        if (!k || id == PK_NO_NAME)
-            goto oom;
-        k->name = id;
-        k->frame = frame;
-        memcpy(k->pos, p->bones[i].pos, sizeof k->pos);
-        memcpy(k->rot, p->bones[i].rot, sizeof k->rot);
-        pk_interp_linear(k->interp);
-    }
-    for (size_t i = 0; i < p->nmorphs; i++) {
-        size_t len;
-        const uint8_t *raw = pk_names_raw(p->names, p->morphs[i].name, &len);
-        if (len > PK_VMD_NAME_BYTES) {
-            pk_error(log, "morph name '%s' is %zu bytes; a VMD morph name holds at most %d",
-                     pk_names_utf8(p->names, p->morphs[i].name), len, PK_VMD_NAME_BYTES);
-            goto fail;
-        }
-        pk_morph_key *k = pk_motion_push_morph(m);
-        pk_name_id id = pk_names_intern(m->names, raw, len);
-        if (!k || id == PK_NO_NAME)
-            goto oom;
-        k->name = id;
-        k->frame = frame;
-        k->weight = p->morphs[i].weight;
-    }
-    return m;
-oom:
-    pk_error(log, "out of memory");
-fail:
-    pk_motion_free(m);
-    return NULL;
-}
-
 /* ---- records as entries ---- */
 
 typedef struct entry {
@@ -537,7 +477,7 @@ pk_motion *pk_merge(const pk_merge_input *in, size_t n, pk_merge_policy policy,
             failed = true;
             break;
         }
-        g.src[i] = in[i].motion ? in[i].motion : pk_motion_from_pose(in[i].pose, 0, log);
+        g.src[i] = in[i].motion ? in[i].motion : pk_pose_to_motion(in[i].pose, 0, log);
         if (!g.src[i]) {
             failed = true;
             break;

@@ -273,8 +273,17 @@ pk_motion *pk_pose_to_motion(const pk_pose *p, uint32_t frame, pk_log *log)
         pk_error(log, "out of memory");
         return NULL;
     }
-    if (p->model_len && pk_motion_set_model(m, p->model, p->model_len, log) != 0)
-        goto fail;
+    if (p->model && p->model_len) {
+        /* MMD itself cuts model names at the field width (FORMATS.md §3.2);
+         * we cut on a character boundary and say so. */
+        size_t len = p->model_len;
+        if (len > PK_VMD_MODEL_BYTES) {
+            len = pk_cp932_boundary(p->model, PK_VMD_MODEL_BYTES);
+            pk_warning(log, "model name cut to %zu bytes to fit the VMD header", len);
+        }
+        if (pk_motion_set_model(m, p->model, len, log) != 0)
+            goto fail;
+    }
     for (size_t i = 0; i < p->nbones; i++) {
         pk_name_id id = carry_name(m, p, p->bones[i].name, "bone", log);
         if (id == PK_NO_NAME)

@@ -288,9 +288,10 @@ int pk_motion_set_model(pk_motion *m, const void *raw, size_t len, pk_log *log);
 void pk_interp_linear(uint8_t interp[64]);
 void pk_camera_interp_linear(uint8_t interp[24]);
 /* A motion holding one key per bone and per morph of the pose at `frame`
- * (linear curves), model name carried over; file order kept.  Fails,
- * naming the bone, when a name does not fit a VMD field (15 bytes) or the
- * model name does not fit 20.  Caller frees with pk_motion_free. */
+ * (linear curves), model name carried over (cut on a character boundary,
+ * with a warning, when longer than the 20-byte field); file order kept.
+ * Fails, naming the bone, when a name does not fit a VMD field (15 bytes).
+ * Caller frees with pk_motion_free. */
 struct pk_pose;
 pk_motion *pk_pose_to_motion(const struct pk_pose *p, uint32_t frame, pk_log *log);
 /* Frame range over every section; returns false when the motion is empty. */
@@ -759,10 +760,7 @@ pk_motion *pk_merge(const pk_merge_input *in, size_t n, pk_merge_policy policy,
                     pk_merge_report *report, pk_log *log);
 void pk_merge_report_free(pk_merge_report *r);
 
-/* A pose as a motion: one key per bone (linear curves) and per morph at
- * `frame`, model name carried over.  Names longer than 15 bytes are errors.
- * Caller frees with pk_motion_free. */
-pk_motion *pk_motion_from_pose(const pk_pose *p, uint32_t frame, pk_log *log);
+/* A pose as a motion: pk_pose_to_motion (model section above). */
 
 /* ---- job files (engine/job.c) ----
  * A YAML job (schema in README "Job files") names inputs, rule files, steps

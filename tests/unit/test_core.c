@@ -320,6 +320,23 @@ static void pose_becomes_one_key_per_bone_and_morph(void **state)
     assert_int_equal(pk_motion_model_raw(m, &raw), 4);
     assert_memory_equal(raw, "Miku", 4);
     pk_motion_free(m);
+    /* a model name longer than the 20-byte field is cut on a character
+     * boundary (11 x 2-byte characters = 22 bytes -> 20), with a warning */
+    const uint8_t long_model[22] = {0x83, 0x5A, 0x83, 0x93, 0x83, 0x5E, 0x81, 0x5B, 0x83, 0x5A, 0x83,
+                                    0x93, 0x83, 0x5E, 0x81, 0x5B, 0x83, 0x5A, 0x83, 0x93, 0x83, 0x5E};
+    assert_int_equal(pk_pose_set_model(p, long_model, sizeof long_model, NULL), 0);
+    m = pk_pose_to_motion(p, 0, &log);
+    assert_non_null(m);
+    assert_int_equal(pk_motion_model_raw(m, &raw), 20);
+    assert_memory_equal(raw, long_model, 20);
+    tu_assert_log_has(&log, "model name cut to 20 bytes");
+    pk_motion_free(m);
+    const uint8_t odd_model[21] = {'x', 0x83, 0x5A, 0x83, 0x93, 0x83, 0x5E, 0x81, 0x5B, 0x83, 0x5A,
+                                   0x83, 0x93, 0x83, 0x5E, 0x81, 0x5B, 0x83, 0x5A, 0x83, 0x93};
+    assert_int_equal(pk_pose_set_model(p, odd_model, sizeof odd_model, NULL), 0);
+    m = pk_pose_to_motion(p, 0, &log);
+    assert_int_equal(pk_motion_model_raw(m, &raw), 19); /* never half a character */
+    pk_motion_free(m);
     /* a 16-byte bone name has no VMD form: an error naming it */
     b = pk_pose_push_bone(p);
     b->name = pk_names_intern(p->names, "sixteen_bytes_xx", 16);
