@@ -174,7 +174,11 @@ static int encode(const char *out_path, const pk_doc *doc, const cli_save_option
     } else if (want == PK_FMT_VPD && doc->pose) {
         rc = pk_vpd_write(doc->pose, &vpd, buf, log);
     } else if (want == PK_FMT_VPD && doc->motion) {
+        /* Sampling warns about the input (duplicate keys), not the output:
+         * no path rather than the wrong one. */
+        pk_log_set_path(log, NULL);
         pk_pose *p = pose_from_motion(doc->motion, frame, log);
+        pk_log_set_path(log, out_path);
         if (p)
             rc = pk_vpd_write(p, &vpd, buf, log);
         pk_pose_free(p);
