@@ -72,62 +72,6 @@ int cli_load(const char *path, pk_doc *doc, bool strict)
     return EXIT_OK;
 }
 
-/* A VMD holding a pose: one key per bone and per morph at `frame`, linear
- * curves, the pose's model name.  Names must fit the 15-byte VMD fields:
- * a longer one is an error naming it (nothing is cut silently). */
-static pk_motion *motion_from_pose(const pk_pose *p, uint32_t frame, pk_log *log)
-{
-    pk_motion *m = pk_motion_new();
-    if (!m) {
-        pk_error(log, "out of memory");
-        return NULL;
-    }
-    if (p->model_len && pk_motion_set_model(m, p->model, p->model_len, log) != 0)
-        goto fail;
-    for (size_t i = 0; i < p->nbones; i++) {
-        size_t len;
-        const uint8_t *raw = pk_names_raw(p->names, p->bones[i].name, &len);
-        if (len > PK_VMD_NAME_BYTES) {
-            pk_error(log, "bone '%s' is %zu bytes in CP932; a VMD bone name holds at most %d",
-                     pk_names_utf8(p->names, p->bones[i].name), len, PK_VMD_NAME_BYTES);
-            goto fail;
-        }
-        pk_bone_key *k = pk_motion_push_bone(m);
-        if (!k)
-            goto oom;
-        k->name = pk_names_intern(m->names, raw, len);
-        if (k->name == PK_NO_NAME)
-            goto oom;
-        k->frame = frame;
-        memcpy(k->pos, p->bones[i].pos, sizeof k->pos);
-        memcpy(k->rot, p->bones[i].rot, sizeof k->rot);
-        pk_interp_linear(k->interp);
-    }
-    for (size_t i = 0; i < p->nmorphs; i++) {
-        size_t len;
-        const uint8_t *raw = pk_names_raw(p->names, p->morphs[i].name, &len);
-        if (len > PK_VMD_NAME_BYTES) {
-            pk_error(log, "morph '%s' is %zu bytes in CP932; a VMD morph name holds at most %d",
-                     pk_names_utf8(p->names, p->morphs[i].name), len, PK_VMD_NAME_BYTES);
-            goto fail;
-        }
-        pk_morph_key *k = pk_motion_push_morph(m);
-        if (!k)
-            goto oom;
-        k->name = pk_names_intern(m->names, raw, len);
-        if (k->name == PK_NO_NAME)
-            goto oom;
-        k->frame = frame;
-        k->weight = p->morphs[i].weight;
-    }
-    return m;
-oom:
-    pk_error(log, "out of memory");
-fail:
-    pk_motion_free(m);
-    return NULL;
-}
-
 /* The pose of a motion at `frame` (MMD's interpolation). */
 static pk_pose *pose_from_motion(const pk_motion *m, uint32_t frame, pk_log *log)
 {
@@ -167,7 +111,9 @@ static int encode(const char *out_path, const pk_doc *doc, const cli_save_option
     if (want == PK_FMT_VMD && doc->motion) {
         rc = pk_vmd_write(doc->motion, buf, log);
     } else if (want == PK_FMT_VMD && doc->pose) {
-        pk_motion *m = motion_from_pose(doc->pose, frame, log);
+        /* One key per bone and morph at `frame`, linear curves; a name too
+         * long for the 15-byte field is an error naming it. */
+        pk_motion *m = pk_pose_to_motion(doc->pose, frame, log);
         if (m)
             rc = pk_vmd_write(m, buf, log);
         pk_motion_free(m);
