@@ -1304,7 +1304,10 @@ static bool has_line_break(const uint8_t *s, size_t n)
     return memchr(s, '\n', n) || memchr(s, '\r', n);
 }
 
-/* Checks every name and value before a byte is written. */
+/* Checks every name and value before a byte is written.  A text VPD has no
+ * name field: a name longer than MMD's 19 bytes is written whole with a
+ * warning, so that whatever was read can be written back (edits check
+ * their own targets against the 19-byte limit before they change a name). */
 static int check_text(const pk_pose *p, bool morphs, pk_log *log)
 {
     int bad = 0;
@@ -1323,11 +1326,9 @@ static int check_text(const pk_pose *p, bool morphs, pk_log *log)
         size_t n;
         const uint8_t *raw = pk_names_raw(p->names, p->bones[i].name, &n);
         const char *u = pk_names_utf8(p->names, p->bones[i].name);
-        if (n > PK_VPD_NAME_BYTES) {
-            pk_error(log, "bone '%s' has a %zu-byte name; VPD names hold at most %d bytes", u, n,
-                     PK_VPD_NAME_BYTES);
-            bad = -1;
-        }
+        if (n > PK_VPD_NAME_BYTES)
+            pk_warning(log, "bone '%s' has a %zu-byte name; MMD reads only the first %d bytes",
+                       u, n, PK_VPD_NAME_BYTES);
         if (has_line_break(raw, n)) {
             pk_error(log, "bone '%s' has a line break in its name", u);
             bad = -1;
@@ -1341,11 +1342,9 @@ static int check_text(const pk_pose *p, bool morphs, pk_log *log)
         size_t n;
         const uint8_t *raw = pk_names_raw(p->names, p->morphs[i].name, &n);
         const char *u = pk_names_utf8(p->names, p->morphs[i].name);
-        if (n > PK_VPD_NAME_BYTES) {
-            pk_error(log, "morph '%s' has a %zu-byte name; VPD names hold at most %d bytes", u, n,
-                     PK_VPD_NAME_BYTES);
-            bad = -1;
-        }
+        if (n > PK_VPD_NAME_BYTES)
+            pk_warning(log, "morph '%s' has a %zu-byte name; MMD reads only the first %d bytes",
+                       u, n, PK_VPD_NAME_BYTES);
         if (has_line_break(raw, n)) {
             pk_error(log, "morph '%s' has a line break in its name", u);
             bad = -1;

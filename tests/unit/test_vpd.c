@@ -58,6 +58,15 @@ static void name_is(const pk_pose *p, pk_name_id id, const char *raw, size_t len
     assert_memory_equal(r, raw, len);
 }
 
+/* True when the bytes `needle` occur in buf[0..len). */
+static bool contains(const uint8_t *buf, size_t len, const char *needle, size_t n)
+{
+    for (size_t i = 0; i + n <= len; i++)
+        if (memcmp(buf + i, needle, n) == 0)
+            return true;
+    return false;
+}
+
 static bool same_bits(float a, float b)
 {
     return memcmp(&a, &b, sizeof a) == 0;
@@ -342,16 +351,19 @@ static void test_duplicates_and_long_names(void **state)
     expect_diag(&log, PK_WARNING, 16, 7, "duplicate bone name 'a'");
     expect_diag(&log, PK_WARNING, 21, 8, "26 bytes; MMD cuts VPD names at 19");
     assert_int_equal(log.errors, 0);
-    /* writing refuses the 26-byte name, names the morph, writes nothing */
+    /* a text VPD has no name field: the 26-byte name is written whole,
+     * with a warning naming the morph (MMD would read 19 bytes of it) */
     pk_buf out;
     pk_buf_init(&out);
     pk_buf_append(&out, "keep", 4);
     pk_log wlog;
     pk_log_init(&wlog);
-    assert_int_equal(pk_vpd_write(p, NULL, &out, &wlog), -1);
-    expect_diag(&wlog, PK_ERROR, 0, 0, "morph 'abcdefghijklmnopqrstuvwxyz'");
-    assert_int_equal(out.len, 4);
-    /* without morphs the same pose writes fine */
+    assert_int_equal(pk_vpd_write(p, NULL, &out, &wlog), 0);
+    expect_diag(&wlog, PK_WARNING, 0, 0,
+                "morph 'abcdefghijklmnopqrstuvwxyz' has a 26-byte name; MMD reads only the first 19");
+    assert_true(contains(out.data, out.len, "Morph0{abcdefghijklmnopqrstuvwxyz\r\n", 35));
+    out.len = 4;
+    /* without morphs the same pose writes without a warning */
     pk_vpd_options o = {PK_VPD_TEXT, true};
     pk_log_free(&wlog);
     pk_log_init(&wlog);
@@ -526,10 +538,16 @@ static void test_writer_refuses(void **state)
     pk_buf_free(&out);
     pk_buf_init(&out);
     p->morphs[0].weight = 0.0f;
-    /* a 20-byte name: refused before anything is written */
+    /* a 20-byte name: written whole, with a warning */
     p->bones[0].name = pk_names_intern(p->names, "abcdefghijklmnopqrst", 20);
-    assert_int_equal(pk_vpd_write(p, NULL, &out, &log), -1);
-    expect_diag(&log, PK_ERROR, 0, 0, "bone 'abcdefghijklmnopqrst' has a 20-byte name");
+    assert_int_equal(pk_vpd_write(p, NULL, &out, &log), 0);
+    expect_diag(&log, PK_WARNING, 0, 0, "bone 'abcdefghijklmnopqrst' has a 20-byte name");
+    assert_true(contains(out.data, out.len, "{abcdefghijklmnopqrst\r\n", 23));
+    /* the hybrid layout has a 15-byte field: refused, nothing written */
+    pk_buf_free(&out);
+    pk_buf_init(&out);
+    pk_vpd_options hy = {PK_VPD_HYBRID, false};
+    assert_int_equal(pk_vpd_write(p, &hy, &out, &log), -1);
     assert_int_equal(out.len, 0);
     /* 19 bytes fit */
     p->bones[0].name = pk_names_intern(p->names, "abcdefghijklmnopqrs", 19);
