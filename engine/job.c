@@ -17,6 +17,7 @@
  *                 atomically (temporary file + rename).
  */
 #include "posekit.h"
+#include "yaml_extra.h"
 
 #include <errno.h>
 #include <math.h>
@@ -774,8 +775,14 @@ pk_job *pk_job_load(const char *path, pk_log *log)
                        parser.context ? " " : "", parser.context ? parser.context : "");
         } else {
             have_doc = true;
-            yctx y = {&doc, log};
-            ok = parse_root(j, &y);
+            int dl, dc;
+            if (pk_yaml_has_second_document(&parser, &dl, &dc)) {
+                pk_log_add(log, PK_ERROR, -1, dl, dc,
+                           "a job file holds one YAML document; a second one starts here");
+            } else {
+                yctx y = {&doc, log};
+                ok = parse_root(j, &y);
+            }
             if (!ok && log->errors == 0)
                 pk_error(log, "out of memory");
         }

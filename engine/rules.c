@@ -29,6 +29,7 @@
 #define _XOPEN_SOURCE 700
 
 #include "rules_internal.h"
+#include "yaml_extra.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -894,6 +895,13 @@ static int load_buffer(loader *L, const char *data, size_t len, const char *path
         errorf(L, path, (int)parser.problem_mark.line + 1, (int)parser.problem_mark.column + 1,
                "YAML syntax error: %s%s%s", parser.problem ? parser.problem : "malformed",
                parser.context ? " " : "", parser.context ? parser.context : "");
+        yaml_parser_delete(&parser);
+        return -1;
+    }
+    int dl, dc;
+    if (pk_yaml_has_second_document(&parser, &dl, &dc)) {
+        errorf(L, path, dl, dc, "a rules file holds one YAML document; a second one starts here");
+        yaml_document_delete(&f.doc);
         yaml_parser_delete(&parser);
         return -1;
     }

@@ -218,6 +218,9 @@ static void test_job_file_errors(void **state)
     expect_load_error("inputs: {a: x.vmd}\noutputs: {b: b.vmd}\n", "output 'b' names no input");
     expect_load_error("inputs: {a: x.vmd, a: y.vmd}\noutputs: {a: b.vmd}\n", "already used");
     expect_load_error("inputs: [x.vmd\n", "job.yaml:");
+    /* a second YAML document is not silently ignored */
+    expect_load_error("inputs: {a: x.vmd}\noutputs: {a: b.vmd}\n---\nsteps: []\n",
+                      "job.yaml:3:1: a job file holds one YAML document");
     expect_load_error("inputs: {a: x.vmd}\nsteps:\n  - overlay: {base: a, pose: a, bones: X, "
                       "frames: 9-3, out: c}\noutputs: {c: c.vmd}\n",
                       "job.yaml:3:");

@@ -234,6 +234,9 @@ static void test_err_syntax(void **state)
     expect_error("groups:\n  g: [a, b\nrename: {}\n", 3, 7, "YAML syntax error");
     /* A tab cannot indent: libyaml points at the tab (line 2, column 1). */
     expect_error("rename:\n\ta: b\n", 2, 1, "YAML syntax error");
+    /* a second document would be dropped without a word: an error at its start */
+    expect_error("rename: {a: b}\n---\nrename: {c: d}\n", 2, 1, "one YAML document");
+    expect_error("rename: {a: b}\n...\n]\n", 3, 1, "one YAML document");
 }
 
 static void test_err_unknown_key(void **state)

@@ -1,0 +1,34 @@
+/*
+ * yaml_extra.h — private: shared libyaml checks for the rules and job
+ * loaders (engine/rules.c, engine/job.c).
+ */
+#ifndef PK_YAML_EXTRA_H
+#define PK_YAML_EXTRA_H
+
+#include <stdbool.h>
+#include <yaml.h>
+
+/* After the first document was loaded: true when the stream holds a
+ * second one (a `---` the user probably did not mean), with its 1-based
+ * position in *line and *col.  A syntax error after the first document counts
+ * as a second document too, at the error's position.  Silently ignoring
+ * the rest of a file would drop rules without a word. */
+static inline bool pk_yaml_has_second_document(yaml_parser_t *parser, int *line, int *col)
+{
+    yaml_document_t next;
+    if (!yaml_parser_load(parser, &next)) {
+        *line = (int)parser->problem_mark.line + 1;
+        *col = (int)parser->problem_mark.column + 1;
+        return true;
+    }
+    yaml_node_t *root = yaml_document_get_root_node(&next);
+    bool more = root != NULL;
+    if (more) {
+        *line = (int)next.start_mark.line + 1;
+        *col = (int)next.start_mark.column + 1;
+    }
+    yaml_document_delete(&next);
+    return more;
+}
+
+#endif
