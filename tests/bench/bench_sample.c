@@ -4,14 +4,24 @@
  * a frame range does.  Not a test: run it by hand on a release build and
  * read the figure (README, "Performance / Sampling").
  *
- * usage: bench_sample [--reps N]
+ * usage: bench_sample [--reps N] [--only corpus|dance|worst|preset]
  *   1. the largest VMD of $PK_CORPUS (skipped when unset);
- *   2. a generated motion: 100 bones x 10,000 frames, a key every 1-15
- *      frames (~1,250 keys per bone), every curve non-linear and different
- *      per axis (the worst case), rotations random (about half the
- *      segments have a negative dot, so the short-path flip is exercised);
- *   3. the same with one curve per key for all four channels, taken from
- *      eight non-linear presets (closer to what MMD users make).
+ *   2. "dance-like": a generated motion of 100 bones x 10,000 frames, a
+ *      key every 1-15 frames (~1,250 keys per bone, 125,000 in all),
+ *      records shuffled as in MMD's files, every rotation random (about
+ *      half the segments have a negative dot, so the short-path flip is
+ *      exercised) with its own random non-linear curve on every key; 7
+ *      bones (standing for the parent, centre, groove and the four leg/toe
+ *      IK bones) also translate, each axis with its own random non-linear
+ *      curve; the other 93 keep a zero translation (their X/Y/Z curves
+ *      are random too, but cannot change the result).  This is what real
+ *      dances look like: most bones only rotate;
+ *   3. "worst case": the same, but every bone translates and every
+ *      channel (X, Y, Z, R) of every key has its own random non-linear
+ *      curve: four cubic solves per bone-frame;
+ *   4. "preset curves": every bone translates and every key uses one curve
+ *      for all four channels, taken from eight non-linear presets (the
+ *      way MMD users mostly edit curves).
  * Each case runs N times (default 5); the fastest run is reported.  The
  * sampled values are summed into a checksum so the work cannot be
  * optimised away.
@@ -45,7 +55,7 @@ static double sample_all(const pk_motion *m, const pk_tracks *t, uint32_t first,
         for (size_t b = 0; b < t->nbones; b++) {
             float pos[3], rot[4];
             pk_cursor_bone(&cur[b], f, pos, rot);
-            sum += pos[0] + rot[3];
+            sum += (double)pos[0] + pos[1] + pos[2] + rot[0] + rot[1] + rot[2] + rot[3];
         }
     }
     *checksum = sum;
@@ -92,11 +102,19 @@ static uint32_t rnd(void) /* xorshift32: deterministic across libcs */
     return rng_state;
 }
 
-/* shared_curves: every key uses one curve for all four channels, picked
- * from eight non-linear presets, as MMD users mostly edit curves;
- * otherwise every channel of every key gets its own random curve (the
- * worst case). */
-static pk_motion *generate(size_t nbones, uint32_t frames, bool shared_curves)
+typedef enum { GEN_DANCE, GEN_WORST, GEN_PRESET } gen_kind;
+
+/* A random non-linear curve (x1, y1, x2, y2). */
+static void random_curve(uint8_t cp[4])
+{
+    do {
+        for (int j = 0; j < 4; j++)
+            cp[j] = (uint8_t)(rnd() % 128);
+    } while (cp[0] == cp[1] && cp[2] == cp[3]);
+}
+
+/* The generated motions described at the top of this file. */
+static pk_motion *generate(size_t nbones, uint32_t frames, gen_kind kind)
 {
     static const uint8_t presets[8][4] = {
         {127, 0, 127, 127}, {0, 127, 0, 127},  {127, 0, 0, 127},  {64, 0, 64, 127},
@@ -109,6 +127,7 @@ static pk_motion *generate(size_t nbones, uint32_t frames, bool shared_curves)
         char name[16];
         snprintf(name, sizeof name, "bone%03zu", b);
         pk_name_id id = pk_names_intern(m->names, name, strlen(name));
+        bool moves = kind != GEN_DANCE || b < 7; /* parent, centre, groove, 4 IK */
         for (uint32_t f = 0; f < frames; f += 1 + rnd() % 15) {
             pk_bone_key *k = pk_motion_push_bone(m);
             if (!k)
@@ -116,20 +135,16 @@ static pk_motion *generate(size_t nbones, uint32_t frames, bool shared_curves)
             k->name = id;
             k->frame = f;
             for (int i = 0; i < 3; i++)
-                k->pos[i] = (float)(rnd() % 2000) / 100.0f - 10.0f;
+                k->pos[i] = moves ? (float)(rnd() % 2000) / 100.0f - 10.0f : 0.0f;
             for (int i = 0; i < 4; i++)
                 k->rot[i] = (float)(rnd() % 2001) / 1000.0f - 1.0f;
             uint8_t cp[4][4];
             uint32_t preset = rnd() % 8;
             for (int a = 0; a < 4; a++) {
-                if (shared_curves) {
+                if (kind == GEN_PRESET)
                     memcpy(cp[a], presets[preset], 4);
-                    continue;
-                }
-                do {
-                    for (int j = 0; j < 4; j++)
-                        cp[a][j] = (uint8_t)(rnd() % 128);
-                } while (cp[a][0] == cp[a][1] && cp[a][2] == cp[a][3]); /* not linear */
+                else
+                    random_curve(cp[a]);
             }
             pk_interp_set(k->interp, (const uint8_t(*)[4])cp, false);
         }
@@ -176,17 +191,21 @@ static char *largest_corpus_vmd(void)
 int main(int argc, char **argv)
 {
     int reps = 5;
+    const char *only = NULL; /* one case, e.g. for callgrind */
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
             reps = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+            only = argv[++i];
         else {
-            fprintf(stderr, "usage: bench_sample [--reps N]\n");
+            fprintf(stderr, "usage: bench_sample [--reps N] [--only corpus|dance|worst|preset]\n");
             return 2;
         }
     }
+#define WANT(name) (!only || strcmp(only, name) == 0)
     if (reps < 1)
         reps = 1;
-    char *path = largest_corpus_vmd();
+    char *path = WANT("corpus") ? largest_corpus_vmd() : NULL;
     if (path) {
         pk_log log;
         pk_log_init(&log);
@@ -200,14 +219,22 @@ int main(int argc, char **argv)
         pk_doc_free(&doc);
         pk_log_free(&log);
         free(path);
-    } else {
+    } else if (WANT("corpus")) {
         printf("PK_CORPUS not set: corpus case skipped\n");
     }
-    pk_motion *m = generate(100, 10000, false);
-    run("generated, random curves", m, reps);
-    pk_motion_free(m);
-    m = generate(100, 10000, true);
-    run("generated, preset curves", m, reps);
-    pk_motion_free(m);
+    static const struct {
+        const char *name, *label;
+        gen_kind kind;
+    } gen[] = {{"dance", "generated, dance-like", GEN_DANCE},
+               {"worst", "generated, worst case", GEN_WORST},
+               {"preset", "generated, preset curves", GEN_PRESET}};
+    for (size_t g = 0; g < sizeof gen / sizeof gen[0]; g++) {
+        rng_state = 12345u; /* each motion the same whichever cases run */
+        if (!WANT(gen[g].name))
+            continue;
+        pk_motion *m = generate(100, 10000, gen[g].kind);
+        run(gen[g].label, m, reps);
+        pk_motion_free(m);
+    }
     return 0;
 }
