@@ -23,6 +23,51 @@
 #include <math.h>
 #include <string.h>
 
+double pk_bezier_param(uint8_t x1, uint8_t x2, double s, double hint)
+{
+    if (!(s > 0.0)) /* also catches NaN */
+        return 0.0;
+    if (s >= 1.0)
+        return 1.0;
+    /* Bytes above 127 never occur in curve positions of real files; clamp
+     * them so that x stays monotonic. */
+    double px1 = (x1 > 127 ? 127 : x1) / 127.0, px2 = (x2 > 127 ? 127 : x2) / 127.0;
+    /* Polynomial form: x(t) = ((ax t + bx) t + cx) t. */
+    double cx = 3.0 * px1, bx = 3.0 * (px2 - 2.0 * px1), ax = 1.0 + 3.0 * (px1 - px2);
+    if (x1 >= 127 && x2 == 0) {
+        /* The one curve whose x'(t) vanishes inside (0,1): x(t) - 1/2 =
+         * 4 (t - 1/2)^3.  Numerically t is hopeless there (a rounding error
+         * of 1e-16 in x moves t by 3e-6), but the closed form is exact. */
+        return 0.5 + cbrt((s - 0.5) / 4.0);
+    }
+    /* Newton kept inside a shrinking bracket [lo, hi] around the root
+     * (x is increasing): a step that leaves the bracket, or a flat
+     * derivative (x1 = 0 at t = 0, x2 = 1 at t = 1), bisects instead.
+     * Converges in 2-4 evaluations from a nearby start. */
+    double lo = 0.0, hi = 1.0;
+    double t = hint > 0.0 && hint < 1.0 ? hint : s;
+    for (int i = 0; i < 100; i++) {
+        double f = ((ax * t + bx) * t + cx) * t - s;
+        if (f < 0.0)
+            lo = t;
+        else if (f > 0.0)
+            hi = t;
+        else
+            break;
+        double dx = (3.0 * ax * t + 2.0 * bx) * t + cx;
+        double nt = dx > 0.0 ? t - f / dx : -1.0;
+        /* inclusive: a converged step may land exactly on the bound */
+        bool newton = nt >= lo && nt <= hi;
+        if (!newton)
+            nt = 0.5 * (lo + hi);
+        double step = nt - t;
+        t = nt;
+        if (newton ? fabs(step) < 1e-9 : hi - lo < 1e-13)
+            break;
+    }
+    return t;
+}
+
 double pk_bezier_solve(uint8_t x1, uint8_t y1, uint8_t x2, uint8_t y2, double s, double *hint)
 {
     if (!(s > 0.0)) /* also catches NaN */
@@ -31,47 +76,10 @@ double pk_bezier_solve(uint8_t x1, uint8_t y1, uint8_t x2, uint8_t y2, double s,
         return 1.0;
     if (x1 == y1 && x2 == y2) /* the identity curve (MMDAgent's shortcut) */
         return s;
-    /* Bytes above 127 never occur in curve positions of real files; clamp
-     * them so that x stays monotonic. */
-    double px1 = (x1 > 127 ? 127 : x1) / 127.0, px2 = (x2 > 127 ? 127 : x2) / 127.0;
-    double py1 = (y1 > 127 ? 127 : y1) / 127.0, py2 = (y2 > 127 ? 127 : y2) / 127.0;
-    /* Polynomial form: x(t) = ((ax t + bx) t + cx) t. */
-    double cx = 3.0 * px1, bx = 3.0 * (px2 - 2.0 * px1), ax = 1.0 + 3.0 * (px1 - px2);
-    double t;
-    if (x1 >= 127 && x2 == 0) {
-        /* The one curve whose x'(t) vanishes inside (0,1): x(t) - 1/2 =
-         * 4 (t - 1/2)^3.  Numerically t is hopeless there (a rounding error
-         * of 1e-16 in x moves t by 3e-6), but the closed form is exact. */
-        t = 0.5 + cbrt((s - 0.5) / 4.0);
-    } else {
-        /* Newton kept inside a shrinking bracket [lo, hi] around the root
-         * (x is increasing): a step that leaves the bracket, or a flat
-         * derivative (x1 = 0 at t = 0, x2 = 1 at t = 1), bisects instead.
-         * Converges in 2-4 evaluations from a nearby start. */
-        double lo = 0.0, hi = 1.0;
-        t = hint && *hint > 0.0 && *hint < 1.0 ? *hint : s;
-        for (int i = 0; i < 100; i++) {
-            double f = ((ax * t + bx) * t + cx) * t - s;
-            if (f < 0.0)
-                lo = t;
-            else if (f > 0.0)
-                hi = t;
-            else
-                break;
-            double dx = (3.0 * ax * t + 2.0 * bx) * t + cx;
-            double nt = dx > 0.0 ? t - f / dx : -1.0;
-            /* inclusive: a converged step may land exactly on the bound */
-            bool newton = nt >= lo && nt <= hi;
-            if (!newton)
-                nt = 0.5 * (lo + hi);
-            double step = nt - t;
-            t = nt;
-            if (newton ? fabs(step) < 1e-9 : hi - lo < 1e-13)
-                break;
-        }
-    }
+    double t = pk_bezier_param(x1, x2, s, hint ? *hint : -1.0);
     if (hint)
         *hint = t;
+    double py1 = (y1 > 127 ? 127 : y1) / 127.0, py2 = (y2 > 127 ? 127 : y2) / 127.0;
     double cy = 3.0 * py1, by = 3.0 * (py2 - 2.0 * py1), ay = 1.0 + 3.0 * (py1 - py2);
     return ((ay * t + by) * t + cy) * t;
 }

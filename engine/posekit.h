@@ -470,13 +470,14 @@ bool pk_sample_light(const pk_motion *m, const pk_tracks *t, double frame, pk_li
 /* A cursor for stepping one track through frames in increasing order
  * without searching from scratch (amortised O(1) per step); going
  * backwards still works (it re-searches). */
-typedef struct pk_cursor {
+typedef struct pk_cursor { /* private: sample.c's; what a frame reads first */
+    double lo_f, hi_f;
+    int cache_ok;
+    uint8_t plan[16]; /* which curves a frame solves (sample.c's layout) */
+    double cache[52]; /* per-segment solved curve data (sample.c's layout) */
     const pk_motion *m;
     const pk_track *t;
-    size_t seg;   /* index in t->keys of the segment's later key */
-    double lo_f, hi_f;
-    double cache[48]; /* per-segment solved curve data (sample.c's layout) */
-    int cache_ok;
+    size_t seg; /* index in t->keys of the segment's later key */
 } pk_cursor;
 
 void pk_cursor_init(pk_cursor *c, const pk_motion *m, const pk_track *t);

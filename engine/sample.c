@@ -259,33 +259,65 @@ bool pk_sample_light(const pk_motion *m, const pk_tracks *t, double frame, pk_li
  * [lo_f, hi_f); 2 = a held value valid for [lo_f, hi_f] (before the first
  * or after the last key, or a one-key track).
  *
- * Segment cache (doubles, offsets below): the unit end rotations (the
- * second flipped to the first's hemisphere), the slerp angle, 1/sin and
- * cos of it (1/sin = 0: lerp), and the polynomial coefficients of the X,
- * Y, Z, R curves of the later key, so a frame inside the segment touches
- * neither the curve bytes nor the trigonometry of the setup, and a bit
- * mask of the curves that are linear (x1 == y1, x2 == y2: y = s, nothing
- * to solve; most curves of real motions are) and whether the four curves
- * are one (then it is solved once).  Hold cache:
- * translation [0..2] and unit rotation [3..6].
+ * A frame inside a segment should cost as little as possible: stepping
+ * through consecutive frames is what exports, diffs over a range and
+ * players do.  So bone_enter works out once per segment what the frames
+ * need, and a frame reads only the cursor (not the key records):
+ *
+ *  - which channels change at all: a translation axis whose two ends are
+ *    equal, or a rotation whose two unit ends are the same quaternion,
+ *    gives the start value whatever the curve says (most bones of a real
+ *    dance never translate), so its curve is never solved;
+ *  - which x curves are distinct: y depends on the curve's y bytes, but t
+ *    (the root of x(t) = s) only on x1 and x2, and MMD users often give
+ *    several channels the same curve, so t is solved once per distinct
+ *    (x1, x2) pair ("slot") and shared; a linear curve (x1 == y1, x2 ==
+ *    y2) needs no solve at all (y = s);
+ *  - the slerp as q(u) = cos(u th) q0 + sin(u th) qp, with qp the unit
+ *    quaternion orthogonal to q0 in the plane of q0 and q1: one sin/cos
+ *    pair per frame, by a polynomial, no normalisation (q0 and qp are
+ *    orthonormal in double).
+ *
+ * Each slot keeps the t it solved last and x'(t) there: the next frame's t
+ * is predicted by one Newton step from it (t + ds / x'(t)), then refined
+ * by Halley steps until the residual is below 1e-10 x'(t) (one or two
+ * steps for consecutive frames); a prediction that would move t by more
+ * than 0.25, a first frame, or a jump starts from a bracket instead, and
+ * a solve that does not converge in four steps goes to the guarded solver
+ * of bezier.c.
+ *
+ * Segment cache (c->cache, doubles), hot parts first:
+ *   C_INVLEN  1 / (hi_f - lo_f)
+ *   C_SPREV   s of the last frame solved in this segment (-1: none)
+ *   C_TH      slerp angle th (0 when the rotation does not change)
+ *   C_Q0 (4)  unit start rotation
+ *   C_QP (4)  qp as above (q1 = cos th q0 + sin th qp)
+ *   C_P0 (3)  start translation
+ *   C_DP (3)  end minus start translation (0 on a constant axis)
+ *   C_VAR     per slot: ax, bx, cx of x(t), last t, x'(last t) (S_SIZE);
+ *             then per changing channel: ay, by, cy of y(t) (0, 0, 1 for
+ *             a linear curve)
+ * plan[]: P_NSLOT slots, P_NCH changing channels, P_ROT (rotation
+ * changes), P_MAP + k: channel | slot << 2 of changing channel k (slot
+ * SLOT_S: t = s, linear), P_X + 2 j: the x1, x2 bytes of slot j (for the
+ * fallback solver).  A hold keeps its value in C_P0 and C_Q0.
  */
 enum {
-    C_Q0 = 0,
-    C_Q1 = 4,
-    C_TH = 8,
-    C_INVS = 9,
-    C_COS = 10,
-    C_AX = 11,
-    C_BX = 15,
-    C_CX = 19,
-    C_AY = 23,
-    C_BY = 27,
-    C_CY = 31,
-    C_LIN = 35,
-    C_SAME = 36,
-    C_END = 37
+    C_INVLEN = 0,
+    C_SPREV = 1,
+    C_TH = 2,
+    C_Q0 = 3,
+    C_QP = 7,
+    C_P0 = 11,
+    C_DP = 14,
+    C_VAR = 17,
+    S_SIZE = 5,
+    C_END = C_VAR + 4 * S_SIZE + 4 * 3
 };
+enum { P_NSLOT = 0, P_NCH = 1, P_ROT = 2, P_MAP = 4, P_X = 8, P_END = 16 };
+enum { SLOT_S = 4 };
 _Static_assert(C_END <= sizeof((pk_cursor *)0)->cache / sizeof(double), "cursor cache too small");
+_Static_assert(P_END <= sizeof((pk_cursor *)0)->plan, "cursor plan too small");
 
 void pk_cursor_init(pk_cursor *c, const pk_motion *m, const pk_track *t)
 {
@@ -337,137 +369,164 @@ static void cursor_seek(pk_cursor *c, double f, const void *base, size_t size, s
 #undef FRAME_AT
 }
 
+/* q / |q| in double; an all-zero or broken quaternion is the identity, as
+ * in pk_quat_normalize (whose float result is exactly (float) of this). */
+static void quat_unit(const float q[4], double out[4])
+{
+    double x = q[0], y = q[1], z = q[2], w = q[3];
+    double n = sqrt(x * x + y * y + z * z + w * w);
+    if (!(n > 1e-30) || !isfinite(n)) {
+        out[0] = out[1] = out[2] = 0.0;
+        out[3] = 1.0;
+        return;
+    }
+    out[0] = x / n;
+    out[1] = y / n;
+    out[2] = z / n;
+    out[3] = w / n;
+}
+
+/* atan r for r in [0, 1] (the half slerp angle): atan r = pi/4 +
+ * atan((r - 1) / (r + 1)) above tan(pi/8), then a least-squares fit on
+ * Chebyshev nodes in r^2, degree 7 (fitted with mpmath.chebyfit); error
+ * below 3e-13. */
+static double atan_unit(double r)
+{
+    double base = 0.0;
+    if (r > 0.41421356237309505) {
+        base = 0.78539816339744831;
+        r = (r - 1.0) / (r + 1.0);
+    }
+    double z = r * r;
+    double p =
+        ((((((-0.037655106012914021 * z + 0.069741976865952651) * z - 0.089925529061509115) * z +
+            0.11103456908947463) *
+               z -
+           0.14285386553752139) *
+              z +
+          0.19999993053555814) *
+             z -
+         0.33333333276922492) *
+            z +
+        0.99999999999924476;
+    return base + r * p;
+}
+
 static void bone_enter(pk_cursor *c)
 {
     const pk_bone_key *k0 = &c->m->bones[c->t->keys[c->seg - 1]];
     const pk_bone_key *k1 = &c->m->bones[c->t->keys[c->seg]];
     double *ca = c->cache;
-    float qa[4], qb[4];
-    double th, inv_sin;
-    slerp_setup(k0->rot, k1->rot, qa, qb, &th, &inv_sin);
-    for (int i = 0; i < 4; i++) {
-        ca[C_Q0 + i] = qa[i];
-        ca[C_Q1 + i] = qb[i];
-    }
-    ca[C_TH] = th;
-    ca[C_INVS] = inv_sin;
-    ca[C_COS] = cos(th);
-    unsigned lin = 0;
+    uint8_t *plan = c->plan;
 #if defined(__GNUC__) || defined(__clang__)
     /* Records of one track are scattered through a large motion; fetch the
      * next segment's key now, while this segment's frames are computed. */
     if (c->seg + 1 < c->t->count)
         __builtin_prefetch(&c->m->bones[c->t->keys[c->seg + 1]]);
 #endif
-    for (int a = 0; a < 4; a++) {
-        const uint8_t *row = k1->interp + 16 * a;
-        uint8_t x1 = row[0], y1 = row[4], x2 = row[8], y2 = row[12];
-        double px1 = x1 / 127.0, px2 = x2 / 127.0, py1 = y1 / 127.0, py2 = y2 / 127.0;
-        ca[C_CX + a] = 3.0 * px1;
-        ca[C_BX + a] = 3.0 * (px2 - 2.0 * px1);
-        ca[C_AX + a] = 1.0 + 3.0 * (px1 - px2);
-        ca[C_CY + a] = 3.0 * py1;
-        ca[C_BY + a] = 3.0 * (py2 - 2.0 * py1);
-        ca[C_AY + a] = 1.0 + 3.0 * (py1 - py2);
-        if (x1 == y1 && x2 == y2)
-            lin |= 1u << a;
+    ca[C_INVLEN] = 1.0 / (c->hi_f - c->lo_f);
+    ca[C_SPREV] = -1.0;
+
+    /* Which channels change. */
+    bool changes[4];
+    for (int a = 0; a < 3; a++) {
+        ca[C_P0 + a] = k0->pos[a];
+        ca[C_DP + a] = (double)k1->pos[a] - k0->pos[a];
+        changes[a] = ca[C_DP + a] != 0.0; /* NaN and inf - inf change */
     }
-    ca[C_LIN] = lin;
-    const uint8_t *ip = k1->interp;
-    bool same = true;
-    for (int a = 1; a < 4; a++)
-        same = same && ip[16 * a] == ip[0] && ip[16 * a + 4] == ip[4] && ip[16 * a + 8] == ip[8] &&
-               ip[16 * a + 12] == ip[12];
-    ca[C_SAME] = same ? 1.0 : 0.0;
+    double a[4], b[4], dot = 0.0;
+    quat_unit(k0->rot, a);
+    quat_unit(k1->rot, b);
+    for (int i = 0; i < 4; i++)
+        dot += a[i] * b[i];
+    if (dot < 0.0) /* q and -q are one rotation: the short way */
+        for (int i = 0; i < 4; i++)
+            b[i] = -b[i];
+    /* From the chord |b - a| = 2 sin(th/2) and |b + a| = 2 cos(th/2):
+     * th = 2 atan(|b - a| / |b + a|) (accurate for tiny angles too, where
+     * acos(dot) loses half the digits), sin th and cos th by the double
+     * angle formulas, no trigonometric call. */
+    double dm = 0.0, dpl = 0.0;
+    for (int i = 0; i < 4; i++) {
+        dm += (b[i] - a[i]) * (b[i] - a[i]);
+        dpl += (b[i] + a[i]) * (b[i] + a[i]);
+    }
+    changes[3] = dm > 0.0;
+    double th = changes[3] ? 2.0 * atan_unit(sqrt(dm / dpl)) : 0.0;
+    double sn = 0.5 * sqrt(dm * dpl), cs = 0.25 * (dpl - dm);
+    for (int i = 0; i < 4; i++) {
+        ca[C_Q0 + i] = a[i];
+        ca[C_QP + i] = changes[3] ? (b[i] - cs * a[i]) / sn : 0.0;
+    }
+    ca[C_TH] = changes[3] ? th : 0.0;
+    plan[P_ROT] = changes[3];
+
+    /* One slot per distinct non-linear x curve of a changing channel. */
+    int nslot = 0, nch = 0;
+    uint8_t sx1[4], sx2[4], map[4];
+    double ys[4][3];
+    for (int ch = 0; ch < 4; ch++) {
+        if (!changes[ch])
+            continue;
+        const uint8_t *row = k1->interp + 16 * ch;
+        uint8_t x1 = row[0], y1 = row[4], x2 = row[8], y2 = row[12];
+        int slot = SLOT_S;
+        if (x1 == y1 && x2 == y2) { /* linear: y = s, exactly as pk_bezier */
+            ys[nch][0] = 0.0;
+            ys[nch][1] = 0.0;
+            ys[nch][2] = 1.0;
+        } else {
+            for (slot = 0; slot < nslot; slot++)
+                if (sx1[slot] == x1 && sx2[slot] == x2)
+                    break;
+            if (slot == nslot) {
+                sx1[nslot] = x1;
+                sx2[nslot] = x2;
+                nslot++;
+            }
+            double py1 = (y1 > 127 ? 127 : y1) / 127.0, py2 = (y2 > 127 ? 127 : y2) / 127.0;
+            ys[nch][0] = 1.0 + 3.0 * (py1 - py2);
+            ys[nch][1] = 3.0 * (py2 - 2.0 * py1);
+            ys[nch][2] = 3.0 * py1;
+        }
+        map[nch++] = (uint8_t)(ch | slot << 2);
+    }
+    double *v = ca + C_VAR;
+    for (int j = 0; j < nslot; j++, v += S_SIZE) {
+        /* clamped as in bezier.c, so that x stays monotonic */
+        double px1 = (sx1[j] > 127 ? 127 : sx1[j]) / 127.0;
+        double px2 = (sx2[j] > 127 ? 127 : sx2[j]) / 127.0;
+        v[0] = 1.0 + 3.0 * (px1 - px2);
+        v[1] = 3.0 * (px2 - 2.0 * px1);
+        v[2] = 3.0 * px1;
+        v[3] = 0.0;
+        v[4] = 0.0; /* no previous solve */
+        plan[P_X + 2 * j] = sx1[j];
+        plan[P_X + 2 * j + 1] = sx2[j];
+    }
+    for (int k = 0; k < nch; k++, v += 3) {
+        v[0] = ys[k][0];
+        v[1] = ys[k][1];
+        v[2] = ys[k][2];
+        plan[P_MAP + k] = map[k];
+    }
+    plan[P_NSLOT] = (uint8_t)nslot;
+    plan[P_NCH] = (uint8_t)nch;
 }
 
 static void bone_hold(pk_cursor *c, size_t i)
 {
     const pk_bone_key *k = &c->m->bones[c->t->keys[i]];
-    float pos[3], rot[4];
-    key_value(k, pos, rot);
     for (int j = 0; j < 3; j++)
-        c->cache[j] = pos[j];
-    for (int j = 0; j < 4; j++)
-        c->cache[3 + j] = rot[j];
+        c->cache[C_P0 + j] = k->pos[j];
+    quat_unit(k->rot, c->cache + C_Q0);
     c->seg = i;
     c->cache_ok = 2;
 }
 
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(PK_NO_VECTOR)
-/* The curves solved two at a time in GCC/clang vector types (one SSE2
- * register on plain x86-64): bracket_start and two Halley steps for both
- * lanes at once, selects instead of branches.  (-DPK_NO_VECTOR selects the
- * plain C version below, for other compilers and for testing it.) */
-typedef double v2d __attribute__((vector_size(16)));
-typedef int64_t v2i __attribute__((vector_size(16)));
-
-static inline v2d vsel(v2i m, v2d a, v2d b) /* m ? a : b, per lane */
-{
-    return (v2d)(((v2i)a & m) | ((v2i)b & ~m));
-}
-
-static inline v2d vload(const double *p)
-{
-    v2d v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-static inline void solve2(const double *ca, int a, double s, double *out_t, double *out_f,
-                          double *out_d1)
-{
-    v2d ax = vload(ca + C_AX + a), bx = vload(ca + C_BX + a), cx = vload(ca + C_CX + a);
-    v2d vs = {s, s}, zero = {0, 0}, one = {1, 1}, tiny = {1e-12, 1e-12};
-    v2d lo = zero, h = {0.5, 0.5};
-    for (int q = 0; q < 4; q++) {
-        v2d tm = lo + h, xm = ((ax * tm + bx) * tm + cx) * tm;
-        lo = vsel(xm < vs, tm, lo);
-        h = h * 0.5;
-    }
-    v2d hi = lo + 0.0625;
-    v2d xl = ((ax * lo + bx) * lo + cx) * lo, xh = ((ax * hi + bx) * hi + cx) * hi;
-    v2d dx = xh - xl;
-    v2i ok = dx > zero;
-    v2d t = vsel(ok, lo + (hi - lo) * (vs - xl) / vsel(ok, dx, one), lo);
-    for (int it = 0; it < 2; it++) {
-        v2d f = ((ax * t + bx) * t + cx) * t - vs;
-        v2d d = (3.0 * ax * t + 2.0 * bx) * t + cx;
-        v2d d2 = 6.0 * ax * t + 2.0 * bx;
-        v2d den = 2.0 * d * d - f * d2;
-        den = vsel(den > tiny, den, tiny);
-        t = t - 2.0 * f * d / den;
-        t = vsel(t < zero, zero, t);
-        t = vsel(t > one, one, t);
-    }
-    v2d f = ((ax * t + bx) * t + cx) * t - vs;
-    v2d d1 = (3.0 * ax * t + 2.0 * bx) * t + cx;
-    memcpy(out_t + a, &t, sizeof t);
-    memcpy(out_f + a, &f, sizeof f);
-    memcpy(out_d1 + a, &d1, sizeof d1);
-}
-
-static void solve4(const double *ca, double s, double out_t[4], double out_f[4], double out_d1[4])
-{
-    unsigned lin = (unsigned)ca[C_LIN];
-    if (ca[C_SAME] != 0.0) { /* one curve for all four: solve it once */
-        solve2(ca, 0, s, out_t, out_f, out_d1);
-        for (int a = 1; a < 4; a++) {
-            out_t[a] = out_t[0];
-            out_f[a] = out_f[0];
-            out_d1[a] = out_d1[0];
-        }
-        return;
-    }
-    if ((lin & 3u) != 3u)
-        solve2(ca, 0, s, out_t, out_f, out_d1);
-    if ((lin & 12u) != 12u)
-        solve2(ca, 2, s, out_t, out_f, out_d1);
-}
-#else
-/* A start for Newton/Halley within ~1e-3 of the root of x(t) = s, from
- * scratch: four branch-free bisection steps bracket the root in an
- * interval of 1/16, then the secant across it. */
+/* A start within ~1e-3 of the root of x(t) = s, from scratch: four
+ * branch-free bisection steps bracket the root in an interval of 1/16,
+ * then the secant across it. */
 static double bracket_start(double ax, double bx, double cx, double s)
 {
     double lo = 0.0, h = 0.5;
@@ -481,137 +540,126 @@ static double bracket_start(double ax, double bx, double cx, double s)
     return xh > xl ? lo + (hi - lo) * (s - xl) / (xh - xl) : lo;
 }
 
-/* n Halley steps (cubic convergence: 1e-3 -> 1e-9 -> rounding).
- * Returns t; *ok tells whether the residual check passed (t within 1e-10
- * of the root) and *d1 receives x'(t). */
-static inline double halley(double ax, double bx, double cx, double s, double t, int n, bool *ok,
-                            double *d1)
+static double clamp01(double t)
 {
-    for (int it = 0; it < n; it++) {
+    return t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+}
+
+/* t with x(t) = s for slot v (ax, bx, cx, last t, x'(last t)); sp is the
+ * s of the last solve in this segment, or -1.  Updates the slot's last t
+ * and x'(t).  x1, x2 are the slot's bytes, for the fallback. */
+static inline double slot_solve(double *v, double s, double sp, uint8_t x1, uint8_t x2)
+{
+    double ax = v[0], bx = v[1], cx = v[2], d = v[4], t;
+    if (sp >= 0.0 && d > 0.0 && fabs(s - sp) <= 0.25 * d)
+        t = clamp01(v[3] + (s - sp) / d);
+    else
+        t = bracket_start(ax, bx, cx, s);
+    for (int it = 0; it < 4; it++) {
         double f = ((ax * t + bx) * t + cx) * t - s;
-        double d = (3.0 * ax * t + 2.0 * bx) * t + cx;
+        d = (3.0 * ax * t + 2.0 * bx) * t + cx;
+        if (fabs(f) <= 1e-10 * d) {
+            v[3] = t;
+            v[4] = d;
+            return t;
+        }
+        /* Halley: cubic convergence, 1e-3 -> 1e-9 -> rounding */
         double d2 = 6.0 * ax * t + 2.0 * bx;
         double den = 2.0 * d * d - f * d2;
         den = den > 1e-12 ? den : 1e-12;
-        t -= 2.0 * f * d / den;
-        t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+        t = clamp01(t - 2.0 * f * d / den);
     }
-    double f = ((ax * t + bx) * t + cx) * t - s;
-    *d1 = (3.0 * ax * t + 2.0 * bx) * t + cx;
-    *ok = fabs(f) <= 1e-10 * *d1;
+    /* A flat spot of x(t) (x1 = 0 near t = 0, x2 = 127 near 1, the
+     * x1 = 127, x2 = 0 curve at s = 1/2): the guarded solver. */
+    t = pk_bezier_param(x1, x2, s, t);
+    v[3] = t;
+    v[4] = (3.0 * ax * t + 2.0 * bx) * t + cx;
     return t;
 }
 
-static void solve4(const double *ca, double s, double out_t[4], double out_f[4], double out_d1[4])
-{
-    for (int a = 0; a < 4; a++) {
-        double ax = ca[C_AX + a], bx = ca[C_BX + a], cx = ca[C_CX + a];
-        bool ok;
-        out_t[a] = halley(ax, bx, cx, s, bracket_start(ax, bx, cx, s), 2, &ok, &out_d1[a]);
-        double t = out_t[a];
-        out_f[a] = ((ax * t + bx) * t + cx) * t - s;
-    }
-}
-#endif
-
-/* The four curves of the segment at s: bracket_start then two Halley
- * steps per curve (solve4).  Over 160,000 random (curve, s) pairs this
- * never missed 1e-10; a lane that fails the residual check anyway (a flat
- * spot of x(t)) is re-solved by the guarded solver in bezier.c, the only
- * use of ip. */
-static void curves4(const double *ca, const uint8_t *ip, double s, double y[4])
-{
-    unsigned lin = (unsigned)ca[C_LIN];
-    if (lin == 15u) {
-        y[0] = y[1] = y[2] = y[3] = s;
-        return;
-    }
-    double t[4] = {0}, f[4] = {0}, d1[4] = {0};
-    solve4(ca, s, t, f, d1);
-    for (int a = 0; a < 4; a++) {
-        if (lin & (1u << a)) {
-            y[a] = s; /* the identity curve, exactly as pk_bezier */
-        } else if (fabs(f[a]) <= 1e-10 * d1[a]) {
-            y[a] = ((ca[C_AY + a] * t[a] + ca[C_BY + a]) * t[a] + ca[C_CY + a]) * t[a];
-        } else {
-            const uint8_t *row = ip + 16 * a;
-            y[a] = pk_bezier_solve(row[0], row[4], row[8], row[12], s, NULL);
-        }
-    }
-}
-
-/* sin and cos of x in [0, pi/2] (the slerp half-angle after the hemisphere
- * flip) by their Taylor series to x^15 / x^16: error below 1e-9, far
- * under the float the result is stored in, at a fifth of libm's cost. */
+/* sin x and cos x for x in [0, pi/2] (the slerp angle after the
+ * hemisphere flip, times u in [0, 1]): least-squares fits on Chebyshev
+ * nodes in x^2, degree 5 (fitted with mpmath.chebyfit); errors below
+ * 3e-11 and 2.3e-10, far under the float the result is stored in. */
 static void sincos_small(double x, double *s, double *c)
 {
-    double x2 = x * x;
-    *s = x * (1.0 +
-              x2 * (-1.0 / 6 +
-                    x2 * (1.0 / 120 + x2 * (-1.0 / 5040 +
-                                            x2 * (1.0 / 362880 +
-                                                  x2 * (-1.0 / 39916800 +
-                                                        x2 * (1.0 / 6227020800.0 +
-                                                              x2 * (-1.0 / 1307674368000.0))))))));
-    *c = 1.0 +
-         x2 * (-0.5 +
-               x2 * (1.0 / 24 + x2 * (-1.0 / 720 +
-                                      x2 * (1.0 / 40320 +
-                                            x2 * (-1.0 / 3628800 +
-                                                  x2 * (1.0 / 479001600.0 +
-                                                        x2 * (-1.0 / 87178291200.0 +
-                                                              x2 * (1.0 / 20922789888000.0))))))));
+    double z = x * x;
+    *s = x *
+         (((((-2.3889217773452806e-8 * z + 2.7525269812298849e-6) * z - 1.9840861179319552e-4) * z +
+            8.3333309742075828e-3) *
+               z -
+           1.6666666616815567e-1) *
+              z +
+          9.9999999998291911e-1);
+    *c = ((((-2.6050657493719743e-7 * z + 2.4760109673159874e-5) * z - 1.3888360284403018e-3) * z +
+           4.1666636159723193e-2) *
+              z -
+          4.9999999355437857e-1) *
+             z +
+         9.9999999977915403e-1;
 }
 
 void pk_cursor_bone(pk_cursor *c, double frame, float pos[3], float rot[4])
 {
-    if (!c->t || c->t->count == 0) {
-        rest(pos, rot);
-        return;
-    }
+    double *ca = c->cache;
     /* A segment covers [lo_f, hi_f); a hold before the first key is valid
      * up to and including that key's frame, one after the last from its
      * frame on, so holds use a closed interval. */
-    bool inside = c->cache_ok == 1   ? (frame >= c->lo_f && frame < c->hi_f)
-                  : c->cache_ok == 2 ? (frame >= c->lo_f && frame <= c->hi_f)
-                                     : false;
-    if (!inside)
-        cursor_seek(c, frame, c->m->bones, sizeof *c->m->bones, offsetof(pk_bone_key, frame),
-                    bone_enter, bone_hold);
-    double *ca = c->cache;
-    if (c->cache_ok == 2) {
+    if (!(c->cache_ok == 1 && frame >= c->lo_f && frame < c->hi_f)) {
+        if (!c->t || c->t->count == 0) {
+            rest(pos, rot);
+            return;
+        }
+        if (!(c->cache_ok == 2 && frame >= c->lo_f && frame <= c->hi_f))
+            cursor_seek(c, frame, c->m->bones, sizeof *c->m->bones, offsetof(pk_bone_key, frame),
+                        bone_enter, bone_hold);
+        if (c->cache_ok == 2) {
+            for (int j = 0; j < 3; j++)
+                pos[j] = (float)ca[C_P0 + j];
+            for (int j = 0; j < 4; j++)
+                rot[j] = (float)ca[C_Q0 + j];
+            return;
+        }
+    }
+    const uint8_t *plan = c->plan;
+    int nslot = plan[P_NSLOT], nch = plan[P_NCH];
+    double s = (frame - c->lo_f) * ca[C_INVLEN];
+    double *v = ca + C_VAR;
+    if (s == 0.0) {
+        /* The segment's first frame (every segment's, stepping through
+         * integer frames): the start value; t = 0 seeds the next solve. */
+        for (int j = 0; j < nslot; j++, v += S_SIZE) {
+            v[3] = 0.0;
+            v[4] = v[2];
+        }
+        ca[C_SPREV] = 0.0;
         for (int j = 0; j < 3; j++)
-            pos[j] = (float)ca[j];
+            pos[j] = (float)ca[C_P0 + j];
         for (int j = 0; j < 4; j++)
-            rot[j] = (float)ca[3 + j];
+            rot[j] = (float)ca[C_Q0 + j];
         return;
     }
-    const pk_bone_key *k0 = &c->m->bones[c->t->keys[c->seg - 1]];
-    const pk_bone_key *k1 = &c->m->bones[c->t->keys[c->seg]];
-    double s = (frame - c->lo_f) / (c->hi_f - c->lo_f), y[4];
-    curves4(ca, k1->interp, s, y);
-    for (int a = 0; a < 3; a++)
-        pos[a] = (float)(k0->pos[a] + ((double)k1->pos[a] - k0->pos[a]) * y[a]);
-    /* slerp with the angle solved at segment entry; one sin/cos pair:
-     * sin((1-u)th) = sin th cos(u th) - cos th sin(u th). */
-    double u = y[3], wa, wb;
-    if (ca[C_INVS] == 0.0) {
-        wa = 1.0 - u;
-        wb = u;
+    double tt[SLOT_S + 1], y[4] = {0.0, 0.0, 0.0, 0.0}, sp = ca[C_SPREV];
+    for (int j = 0; j < nslot; j++, v += S_SIZE)
+        tt[j] = slot_solve(v, s, sp, plan[P_X + 2 * j], plan[P_X + 2 * j + 1]);
+    tt[SLOT_S] = s;
+    ca[C_SPREV] = s;
+    for (int k = 0; k < nch; k++, v += 3) {
+        unsigned m = plan[P_MAP + k];
+        double t = tt[m >> 2];
+        y[m & 3u] = ((v[0] * t + v[1]) * t + v[2]) * t;
+    }
+    for (int j = 0; j < 3; j++)
+        pos[j] = (float)(ca[C_P0 + j] + ca[C_DP + j] * y[j]);
+    if (plan[P_ROT]) {
+        double sn, cs;
+        sincos_small(y[3] * ca[C_TH], &sn, &cs);
+        for (int i = 0; i < 4; i++)
+            rot[i] = (float)(cs * ca[C_Q0 + i] + sn * ca[C_QP + i]);
     } else {
-        double su, cu;
-        sincos_small(u * ca[C_TH], &su, &cu);
-        wb = su * ca[C_INVS];
-        wa = cu - ca[C_COS] * wb;
+        for (int i = 0; i < 4; i++)
+            rot[i] = (float)ca[C_Q0 + i];
     }
-    double r[4], n = 0.0;
-    for (int i = 0; i < 4; i++) {
-        r[i] = wa * ca[C_Q0 + i] + wb * ca[C_Q1 + i];
-        n += r[i] * r[i];
-    }
-    n = 1.0 / sqrt(n);
-    for (int i = 0; i < 4; i++)
-        rot[i] = (float)(r[i] * n);
 }
 
 static void morph_enter(pk_cursor *c)
