@@ -159,6 +159,27 @@ static bool rot_changed(const float a[4], const float b[4])
     return memcmp(a, b, 4 * sizeof *a) != 0;
 }
 
+/* The stance bone's name, interned in `names`, for a model that has no
+ * key/entry for it yet.  Fails (error at the rule's line) when the name
+ * does not fit the format's field of `max` bytes, or on OOM. */
+static pk_name_id stance_bone_name(pk_names *names, const stance_c *sc, size_t max,
+                                   const char *format, pk_log *log)
+{
+    const pk_pattern *b = &sc->rule->bone;
+    if (b->len > max) {
+        pk_log_set_path(log, sc->rule->at.file);
+        pk_log_add(log, PK_ERROR, -1, sc->rule->at.line, sc->rule->at.col,
+                   "stance bone '%s' needs a key but its name is %zu bytes; a %s bone name "
+                   "holds %zu",
+                   sc->rule->bone_utf8, b->len, format, max);
+        return PK_NO_NAME;
+    }
+    pk_name_id id = pk_names_intern(names, b->raw, b->len);
+    if (id == PK_NO_NAME)
+        pk_error(log, "out of memory");
+    return id;
+}
+
 /* ---- motion ---- */
 
 static int motion_stance(pk_motion *m, const pk_rules *r, pk_edit_stats *st, pk_log *log)
@@ -191,20 +212,11 @@ static int motion_stance(pk_motion *m, const pk_rules *r, pk_edit_stats *st, pk_
         }
         if (keyed)
             continue;
-        const pk_pattern *b = &sc[s].rule->bone;
-        if (b->len > PK_VMD_NAME_BYTES) {
-            pk_log_set_path(log, sc[s].rule->at.file);
-            pk_log_add(log, PK_ERROR, -1, sc[s].rule->at.line, sc[s].rule->at.col,
-                       "stance bone '%s' needs a key but its name is %zu bytes; a VMD bone "
-                       "name holds %d",
-                       sc[s].rule->bone_utf8, b->len, PK_VMD_NAME_BYTES);
-            rc = -1;
-            break;
-        }
-        pk_name_id id = pk_names_intern(m->names, b->raw, b->len);
+        pk_name_id id = stance_bone_name(m->names, &sc[s], PK_VMD_NAME_BYTES, "VMD", log);
         pk_bone_key *k = id == PK_NO_NAME ? NULL : pk_motion_push_bone(m);
         if (!k) {
-            pk_error(log, "out of memory");
+            if (id != PK_NO_NAME)
+                pk_error(log, "out of memory");
             rc = -1;
             break;
         }
@@ -287,20 +299,11 @@ static int pose_stance(pk_pose *p, const pk_rules *r, pk_edit_stats *st, pk_log 
         }
         if (found)
             continue;
-        const pk_pattern *bn = &sc[s].rule->bone;
-        if (bn->len > PK_VPD_NAME_BYTES) {
-            pk_log_set_path(log, sc[s].rule->at.file);
-            pk_log_add(log, PK_ERROR, -1, sc[s].rule->at.line, sc[s].rule->at.col,
-                       "stance bone '%s' needs an entry but its name is %zu bytes; a VPD name "
-                       "holds %d",
-                       sc[s].rule->bone_utf8, bn->len, PK_VPD_NAME_BYTES);
-            rc = -1;
-            break;
-        }
-        pk_name_id id = pk_names_intern(p->names, bn->raw, bn->len);
+        pk_name_id id = stance_bone_name(p->names, &sc[s], PK_VPD_NAME_BYTES, "VPD", log);
         pk_pose_bone *b = id == PK_NO_NAME ? NULL : pk_pose_push_bone(p);
         if (!b) {
-            pk_error(log, "out of memory");
+            if (id != PK_NO_NAME)
+                pk_error(log, "out of memory");
             rc = -1;
             break;
         }

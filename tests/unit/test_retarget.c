@@ -282,6 +282,31 @@ static void test_added_key(void **state)
     pk_edit_stats_free(&st);
     pk_motion_free(m);
 
+    /* a stance bone that needs a new key but has no VMD form (16 bytes):
+     * an error at the rule's line and column, nothing added */
+    pk_rules *longr = rules_text("scale: {default: 1}\nstance:\n"
+                                 "  - {bone: sixteen_bytes_ab, rotate: [0, 0, 35]}\n");
+    m = pk_motion_new();
+    k = pk_motion_push_bone(m);
+    k->name = intern(m->names, "センター");
+    k->rot[3] = 1;
+    assert_int_equal(pk_motion_retarget(m, longr, NULL, &log), -1);
+    tu_assert_log_has(&log, "s.yaml:3:");
+    tu_assert_log_has(&log, "stance bone 'sixteen_bytes_ab' needs a key but its name is 16 bytes; "
+                            "a VMD bone name holds 15");
+    assert_int_equal(m->nbones, 1);
+    pk_motion_free(m);
+    /* the same name fits a VPD (19 bytes): the pose gets an entry */
+    pk_pose *p = pk_pose_new();
+    const double id[4] = {0, 0, 0, 1};
+    pose_bone(p, "センター", id);
+    assert_int_equal(pk_pose_retarget(p, longr, NULL, &log), 0);
+    assert_int_equal(p->nbones, 2);
+    assert_string_equal(pk_names_utf8(p->names, p->bones[1].name), "sixteen_bytes_ab");
+    NEAR(p->bones[1].rot[2], -sin(17.5 * PI / 180));
+    pk_pose_free(p);
+    pk_rules_free(longr);
+
     m = pk_motion_new();
     pk_morph_key *mk = pk_motion_push_morph(m);
     mk->name = intern(m->names, "あ");
