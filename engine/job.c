@@ -532,6 +532,12 @@ static bool parse_step(pk_job *j, const yctx *y, const yaml_node_t *n, step *s)
                    OP_NAMES[o], STEP_KEYS[o]);
             return false;
         }
+        const yaml_node_t *first = pk_yaml_earlier_key(y->doc, vn, p);
+        if (first) {
+            err_at(log, mark(k), "parameter '%s' is given twice (first on line %d)", key,
+                   mark(first).line);
+            return false;
+        }
         if (!parse_step_param(j, y, s, key, v))
             return false;
     }
@@ -688,6 +694,12 @@ static bool parse_root(pk_job *j, const yctx *y)
         if (found < 0) {
             err_at(y->log, mark(k), "unknown key '%s' (inputs, rules, steps, outputs)",
                    key ? key : "?");
+            return false;
+        }
+        const yaml_node_t *first = pk_yaml_earlier_key(y->doc, root, p);
+        if (first) {
+            err_at(y->log, mark(k), "'%s' is given twice (first on line %d)", key,
+                   mark(first).line);
             return false;
         }
         sec[found] = node(y, p->value);

@@ -6,6 +6,7 @@
 #define PK_YAML_EXTRA_H
 
 #include <stdbool.h>
+#include <string.h>
 #include <yaml.h>
 
 /* After the first document was loaded: true when the stream holds a
@@ -29,6 +30,24 @@ static inline bool pk_yaml_has_second_document(yaml_parser_t *parser, int *line,
     }
     yaml_document_delete(&next);
     return more;
+}
+
+/* In a mapping, the earlier pair whose key is the same scalar as pair p's,
+ * or NULL.  libyaml keeps duplicate keys; a loader that took the last one
+ * (or both) would silently drop what the user wrote first. */
+static inline const yaml_node_t *pk_yaml_earlier_key(yaml_document_t *doc, const yaml_node_t *map,
+                                                     const yaml_node_pair_t *p)
+{
+    const yaml_node_t *k = yaml_document_get_node(doc, p->key);
+    if (!k || k->type != YAML_SCALAR_NODE)
+        return NULL;
+    for (const yaml_node_pair_t *q = map->data.mapping.pairs.start; q < p; q++) {
+        const yaml_node_t *e = yaml_document_get_node(doc, q->key);
+        if (e && e->type == YAML_SCALAR_NODE && e->data.scalar.length == k->data.scalar.length &&
+            memcmp(e->data.scalar.value, k->data.scalar.value, k->data.scalar.length) == 0)
+            return e;
+    }
+    return NULL;
 }
 
 #endif

@@ -218,6 +218,12 @@ static void test_job_file_errors(void **state)
     expect_load_error("inputs: {a: x.vmd}\noutputs: {b: b.vmd}\n", "output 'b' names no input");
     expect_load_error("inputs: {a: x.vmd, a: y.vmd}\noutputs: {a: b.vmd}\n", "already used");
     expect_load_error("inputs: [x.vmd\n", "job.yaml:");
+    /* a key given twice is an error at the second, naming the first */
+    expect_load_error("inputs: {a: a.vmd}\noutputs: {y: y.vmd}\nsteps:\n"
+                      "  - mirror: {in: a, in: a, out: y}\n",
+                      "job.yaml:4:21: parameter 'in' is given twice (first on line 4)");
+    expect_load_error("inputs: {a: a.vmd}\noutputs: {a: y.vmd}\ninputs: {b: b.vmd}\n",
+                      "job.yaml:3:1: 'inputs' is given twice (first on line 1)");
     /* a second YAML document is not silently ignored */
     expect_load_error("inputs: {a: x.vmd}\noutputs: {a: b.vmd}\n---\nsteps: []\n",
                       "job.yaml:3:1: a job file holds one YAML document");
