@@ -26,9 +26,16 @@ work="$build/fuzz-work/$target"
 mkdir -p "$work" "$here/crashes/$target" "$here/corpus/$target"
 exe="$build/tests/fuzz/fuzz_$target"
 # Leak checks stay on; a slow input (> 10 s) counts as a hang.
+# A crash stops libFuzzer with a non-zero status (add -fork=1
+# -ignore_crashes=1 to keep going); the corpus is merged either way.
+status=0
 "$exe" -max_total_time="$secs" -timeout=10 -dict="$here/posekit.dict" \
     -artifact_prefix="$here/crashes/$target/" -print_final_stats=1 "$@" \
-    "$work" "$here/corpus/$target"
-"$exe" -merge=1 -dict="$here/posekit.dict" "$here/corpus/$target" "$work"
+    "$work" "$here/corpus/$target" || status=$?
+# Leak checks off while merging: a leaking input is already saved as a
+# crash and must not stop the merge.
+"$exe" -merge=1 -detect_leaks=0 -dict="$here/posekit.dict" "$here/corpus/$target" "$work"
 rmdir "$here/crashes/$target" 2>/dev/null || true
-du -sh "$here/corpus/$target"
+du -sh --apparent-size "$here/corpus/$target"
+[ "$status" -eq 0 ] || echo "fuzz.sh: the fuzzer stopped with status $status: see crashes/$target/"
+exit "$status"
