@@ -474,7 +474,7 @@ typedef struct pk_cursor { /* private: sample.c's; what a frame reads first */
     double lo_f, hi_f;
     int cache_ok;
     uint8_t plan[16]; /* which curves a frame solves (sample.c's layout) */
-    double cache[52]; /* per-segment solved curve data (sample.c's layout) */
+    double cache[68]; /* per-segment solved curve data (sample.c's layout) */
     const pk_motion *m;
     const pk_track *t;
     size_t seg; /* index in t->keys of the segment's later key */

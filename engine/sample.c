@@ -305,6 +305,9 @@ bool pk_sample_light(const pk_motion *m, const pk_tracks *t, double frame, pk_li
  *   C_DP (3)   end minus start translation (0 on a constant axis)
  *   C_YX (9)   ay, by, cy of X, Y, Z (as C_YR)
  *   C_SLN      slots 1-3 (as slot 0)
+ *   C_B1, C_P1 the later key's unit rotation (not flipped) and translation,
+ *              C_KSEG its index in t->keys + 1 (0: none): the next
+ *              segment's start, so a forward step reads one record, not two
  * plan[]: P_NSLOT slots, P_POS (a translation axis changes), P_MAP + ch:
  * the slot of channel ch (X, Y, Z, R; SLOT_S: t = s), P_X + 2 j: the x1,
  * x2 bytes of slot j (for the fallback solver).  A hold keeps its value in
@@ -323,7 +326,10 @@ enum {
     C_DP = C_P0 + 3,
     C_YX = C_DP + 3,
     C_SLN = C_YX + 9,
-    C_END = C_SLN + 3 * S_SIZE
+    C_B1 = C_SLN + 3 * S_SIZE,
+    C_P1 = C_B1 + 4,
+    C_KSEG = C_P1 + 3,
+    C_END = C_KSEG + 1
 };
 enum { P_NSLOT = 0, P_POS = 1, P_MAP = 2, P_X = 6, P_END = 14 };
 enum { SLOT_S = 4 };
@@ -466,6 +472,7 @@ static void bone_enter(pk_cursor *c)
     const pk_bone_key *k1 = &c->m->bones[c->t->keys[c->seg]];
     double *ca = c->cache;
     uint8_t *plan = c->plan;
+    _Static_assert(C_END <= sizeof c->cache / sizeof(double), "cursor cache too small");
 #if defined(__GNUC__) || defined(__clang__)
     /* Records of one track are scattered through a large motion; fetch the
      * next segment's key now (both cache lines a record may straddle),
@@ -479,17 +486,32 @@ static void bone_enter(pk_cursor *c)
     ca[C_INVLEN] = 1.0 / (c->hi_f - c->lo_f);
     ca[C_SPREV] = -1.0;
 
+    /* The start key: kept from the last segment when stepping forward. */
+    double a[4], b[4], dot = 0.0;
+    if (ca[C_KSEG] == (double)c->seg) {
+        for (int i = 0; i < 4; i++)
+            a[i] = ca[C_B1 + i];
+        for (int i = 0; i < 3; i++)
+            ca[C_P0 + i] = ca[C_P1 + i];
+    } else {
+        quat_unit(k0->rot, a);
+        for (int i = 0; i < 3; i++)
+            ca[C_P0 + i] = k0->pos[i];
+    }
+    quat_unit(k1->rot, b);
+    for (int i = 0; i < 4; i++)
+        ca[C_B1 + i] = b[i];
+    for (int i = 0; i < 3; i++)
+        ca[C_P1 + i] = k1->pos[i];
+    ca[C_KSEG] = (double)(c->seg + 1);
+
     /* Which channels change. */
     bool changes[4];
-    for (int a = 0; a < 3; a++) {
-        ca[C_P0 + a] = k0->pos[a];
-        ca[C_DP + a] = (double)k1->pos[a] - k0->pos[a];
-        changes[a] = ca[C_DP + a] != 0.0; /* NaN and inf - inf change */
+    for (int i = 0; i < 3; i++) {
+        ca[C_DP + i] = ca[C_P1 + i] - ca[C_P0 + i];
+        changes[i] = ca[C_DP + i] != 0.0; /* NaN and inf - inf change */
     }
     plan[P_POS] = changes[0] || changes[1] || changes[2];
-    double a[4], b[4], dot = 0.0;
-    quat_unit(k0->rot, a);
-    quat_unit(k1->rot, b);
     for (int i = 0; i < 4; i++)
         dot += a[i] * b[i];
     if (dot < 0.0) /* q and -q are one rotation: the short way */
@@ -507,9 +529,10 @@ static void bone_enter(pk_cursor *c)
     changes[3] = dm > 0.0;
     double th = changes[3] ? 2.0 * atan_unit(sqrt(dm / dpl)) : 0.0;
     double sn = 0.5 * sqrt(dm * dpl), cs = 0.25 * (dpl - dm);
+    double isn = changes[3] ? 1.0 / sn : 0.0;
     for (int i = 0; i < 4; i++) {
         ca[C_Q0 + i] = a[i];
-        ca[C_QP + i] = changes[3] ? (b[i] - cs * a[i]) / sn : 0.0;
+        ca[C_QP + i] = (b[i] - cs * a[i]) * isn;
     }
     ca[C_TH] = th;
 
@@ -667,6 +690,25 @@ static inline double y_at(const double *yp, double t)
  * z = x^2, R and Q least-squares fits of degree 4 on Chebyshev nodes
  * (fitted with mpmath.chebyfit): errors below 1.1e-10 and 9e-10, far under
  * the float the result is stored in, and exactly 0 and 1 at x = 0. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(PK_NO_VECTOR)
+/* The two polynomials side by side in one SSE2 register (GCC/clang
+ * vector extension; -DPK_NO_VECTOR selects the plain version below). */
+typedef double v2d __attribute__((vector_size(16)));
+
+static inline void sincos_small(double x, double *s, double *c)
+{
+    double z = x * x;
+    v2d vz = {z, z}, vz2 = vz * vz;
+    const v2d c0 = {-1.6666666663881236e-1, -4.9999999963953023e-1},
+              c1 = {8.3333327687535786e-3, 4.1666659360024927e-2},
+              c2 = {-1.9841086561478802e-4, -1.3888651647261391e-3},
+              c3 = {2.75364635625748e-6, 2.4774579745194932e-5},
+              c4 = {-2.4080190432969637e-8, -2.6297517416492885e-7};
+    v2d p = (c0 + c1 * vz) + vz2 * ((c2 + c3 * vz) + vz2 * c4);
+    *s = x + x * (z * p[0]);
+    *c = 1.0 + z * p[1];
+}
+#else
 static inline void sincos_small(double x, double *s, double *c)
 {
     double z = x * x, z2 = z * z;
@@ -679,6 +721,7 @@ static inline void sincos_small(double x, double *s, double *c)
     *s = x + x * (z * r);
     *c = 1.0 + z * q;
 }
+#endif
 
 /* The segment's first frame (every segment's, stepping through integer
  * frames): the start value; t = 0 seeds the next solve. */
@@ -741,11 +784,18 @@ static NOINLINE void solve_more(pk_cursor *c, double s, double sp, double tt[])
 
 void pk_cursor_bone(pk_cursor *c, double frame, float pos[3], float rot[4])
 {
+    double *ca = c->cache;
     if (!(c->cache_ok == 1 && frame > c->lo_f && frame < c->hi_f)) {
+        if (c->cache_ok == 2 && frame >= c->lo_f && frame <= c->hi_f) { /* a hold */
+            for (int j = 0; j < 3; j++)
+                pos[j] = (float)ca[C_P0 + j];
+            for (int j = 0; j < 4; j++)
+                rot[j] = (float)ca[C_Q0 + j];
+            return;
+        }
         bone_other(c, frame, pos, rot);
         return;
     }
-    double *ca = c->cache;
     const uint8_t *plan = c->plan;
     double s = (frame - c->lo_f) * ca[C_INVLEN], sp = ca[C_SPREV];
     double tt[SLOT_S + 1];
