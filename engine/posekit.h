@@ -588,7 +588,9 @@ typedef struct pk_rules pk_rules;
 
 /* Loads a rules file and its includes.  Errors as PATH:LINE:COL.  The
  * standard groups (rules/standard.yaml, compiled in) are always present.
- * Caller frees with pk_rules_free. */
+ * A bare file name (no '/') that does not exist in the current folder is
+ * looked up in the installed rules folder (PREFIX/share/posekit/rules), so
+ * "ja-en.yaml" names the shipped file.  Caller frees with pk_rules_free. */
 pk_rules *pk_rules_load(const char *path, pk_log *log);
 /* Only the built-in standard groups and the default mirror pairs. */
 pk_rules *pk_rules_default(pk_log *log);

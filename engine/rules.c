@@ -993,6 +993,14 @@ pk_rules *pk_rules_load(const char *path, pk_log *log)
     loader L;
     if (!start(&L, log))
         return NULL;
+    /* A bare file name that is not in the current folder names a shipped
+     * rule file: `--rules ja-en.yaml` works from anywhere once installed. */
+    char shipped[PATH_MAX];
+    if (!strchr(path, '/') && !file_exists(path) &&
+        (size_t)snprintf(shipped, sizeof shipped, "%s/%s", pk_rules_builtin_dir, path) <
+            sizeof shipped &&
+        file_exists(shipped))
+        path = shipped;
     load_path(&L, path, NULL, 0, 0);
     return finish(&L);
 }
