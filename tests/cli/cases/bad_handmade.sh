@@ -80,6 +80,13 @@ mkdir o2
 run 2 '左人差し指先端先' "$POSEKIT" convert name16.vpd -o o2/x.vmd
 nothing_written o2
 
+# the same through a rename rule: the error points at the rule
+printf 'rename:\n  "%s": "0123456789abcdef"\n' "$(printf '\x83\x5a\x83\x93\x83\x5e\x81\x5b' | iconv -f CP932 -t UTF-8)" >long.yaml
+cp "$PK_SOURCE/tests/fuzz/corpus/vmd/seed_dance.vmd" dance.vmd
+mkdir o5
+run 2 '^posekit: long\.yaml:2:[0-9]+: .*16 bytes' "$POSEKIT" rename dance.vmd --rules long.yaml -o o5/x.vmd
+nothing_written o5
+
 # invalid CP932: read (names kept byte-exact) with a warning naming the
 # offset; --strict makes it an error; a rewrite keeps the bytes
 run 0 '^posekit: bad_cp932\.vmd:[0-9]+: warning: .*CP932' "$POSEKIT" info bad_cp932.vmd
