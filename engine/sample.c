@@ -651,6 +651,15 @@ static NOINLINE double slot_finish(const double *v, double s, double t, uint8_t 
  * in this segment, or -1.  Updates the slot's last t and 1 / x'(t). */
 static inline double slot_solve(double *v, double s, double sp, uint8_t x1, uint8_t x2)
 {
+    if (x1 >= 127 && x2 == 0) {
+        /* x'(1/2) = 0: there x(t) - s rounds to 0 for t up to 2e-6 off,
+         * so no residual test can tell; the closed form of bezier.c. */
+        double t = pk_bezier_param(x1, x2, s, -1.0), d;
+        residual(v, s, t, &d);
+        v[3] = t;
+        v[4] = d > 0.0 ? 1.0 / d : 0.0;
+        return t;
+    }
     double ax = v[0], bx = v[1], cx = v[2], g = v[4], ds = s - sp, t;
     if (g > 0.0 && fabs(ds) * g <= 0.25) {
         /* Second-order prediction from the last solve: t(s) has t' = 1 /
