@@ -539,7 +539,8 @@ static void bone_enter(pk_cursor *c)
     /* One slot per distinct non-linear x curve of a changing channel. */
     int nslot = 0;
     uint8_t sx1[4], sx2[4];
-    for (int ch = 0; ch < 4; ch++) {
+    /* X, Y and Z are not read at all when no axis moves (P_POS). */
+    for (int ch = plan[P_POS] ? 0 : 3; ch < 4; ch++) {
         double *yp = ch == 3 ? ca + C_YR : ca + C_YX + 3 * ch;
         const uint8_t *row = k1->interp + 16 * ch;
         uint8_t x1 = row[0], y1 = row[4], x2 = row[8], y2 = row[12];
