@@ -132,6 +132,7 @@ static int map_file(void *p)
     volatile uint8_t sum = 0;
     for (size_t i = 0; rc == 0 && i < c->bytes.len; i += 4096)
         sum ^= c->bytes.data[i];
+    (void)sum;
     pk_log_free(&log);
     return rc;
 }
