@@ -43,25 +43,39 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* One pass: every bone track at every integer frame first..last. */
+static void accumulate(double acc[7], const float pos[3], const float rot[4])
+{
+    for (int j = 0; j < 3; j++)
+        acc[j] += pos[j];
+    for (int j = 0; j < 4; j++)
+        acc[3 + j] += rot[j];
+}
+
+/* One pass: every bone track at every integer frame first..last.
+ * Frame-major walks a motion as a player or a per-frame diff does (one
+ * pose after another, every cursor touched each frame); track-major as
+ * baking or converting one track at a time does (one cursor stays hot). */
 static double sample_all(const pk_motion *m, const pk_tracks *t, uint32_t first, uint32_t last,
-                         pk_cursor *cur, double *checksum)
+                         pk_cursor *cur, bool track_major, double *checksum)
 {
     /* One accumulator per channel: independent additions, not one long
      * chain of dependent ones timed with the sampling. */
     double t0 = now(), acc[7] = {0};
+    float pos[3], rot[4];
     for (size_t b = 0; b < t->nbones; b++)
         pk_cursor_init(&cur[b], m, &t->bones[b]);
-    /* Frame-major, as a player or a per-frame diff walks a motion. */
-    for (uint32_t f = first; f <= last; f++) {
-        for (size_t b = 0; b < t->nbones; b++) {
-            float pos[3], rot[4];
-            pk_cursor_bone(&cur[b], f, pos, rot);
-            for (int j = 0; j < 3; j++)
-                acc[j] += pos[j];
-            for (int j = 0; j < 4; j++)
-                acc[3 + j] += rot[j];
-        }
+    if (track_major) {
+        for (size_t b = 0; b < t->nbones; b++)
+            for (uint32_t f = first; f <= last; f++) {
+                pk_cursor_bone(&cur[b], f, pos, rot);
+                accumulate(acc, pos, rot);
+            }
+    } else {
+        for (uint32_t f = first; f <= last; f++)
+            for (size_t b = 0; b < t->nbones; b++) {
+                pk_cursor_bone(&cur[b], f, pos, rot);
+                accumulate(acc, pos, rot);
+            }
     }
     double t1 = now();
     *checksum = acc[0] + acc[1] + acc[2] + acc[3] + acc[4] + acc[5] + acc[6];
@@ -83,17 +97,19 @@ static void run(const char *label, const pk_motion *m, int reps)
     pk_motion_frame_range(m, &first, &last);
     first = 0;
     pk_cursor *cur = calloc(t->nbones ? t->nbones : 1, sizeof *cur);
-    double best = 1e30, sum = 0.0;
-    for (int r = 0; r < reps; r++) {
-        double s = sample_all(m, t, first, last, cur, &sum);
-        if (s < best)
-            best = s;
-    }
     double bf = (double)t->nbones * ((double)last - first + 1);
-    printf("%-28s %5zu bones x %6u frames = %9.0f bone-frames (%zu keys): tracks %.2f ms, "
-           "sampling %.1f ms = %.1f M bone-frames/s (checksum %.3f)\n",
-           label, t->nbones, last - first + 1, bf, m->nbones, tb * 1e3, best * 1e3, bf / best / 1e6,
-           sum);
+    for (int order = 0; order < 2; order++) {
+        double best = 1e30, sum = 0.0;
+        for (int r = 0; r < reps; r++) {
+            double s = sample_all(m, t, first, last, cur, order == 1, &sum);
+            if (s < best)
+                best = s;
+        }
+        printf("%-28s %5zu bones x %6u frames = %9.0f bone-frames (%zu keys): tracks %.2f ms, "
+               "%s %.1f ms = %.1f M bone-frames/s (checksum %.3f)\n",
+               label, t->nbones, last - first + 1, bf, m->nbones, tb * 1e3,
+               order ? "track-major" : "frame-major", best * 1e3, bf / best / 1e6, sum);
+    }
     free(cur);
     pk_tracks_free(t);
     pk_log_free(&log);
