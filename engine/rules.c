@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <yaml.h>
 
 /* Generated from rules/standard.yaml at build time (rules_embed.py). */
@@ -705,39 +706,8 @@ static bool file_exists(const char *path)
     return fp != NULL;
 }
 
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return NULL;
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n == cap) {
-            cap = cap ? cap * 2 : 8192;
-            char *nb = realloc(buf, cap + 1);
-            if (!nb) {
-                free(buf);
-                fclose(fp);
-                return NULL;
-            }
-            buf = nb;
-        }
-        size_t got = fread(buf + n, 1, cap - n, fp);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    bool bad = ferror(fp) != 0;
-    fclose(fp);
-    if (bad) {
-        free(buf);
-        return NULL;
-    }
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
+/* Rule files are small; anything bigger is a mistake (or a device). */
+#define RULES_MAX_BYTES (16 * 1024 * 1024)
 
 static int load_path(loader *L, const char *path, const char *inc_file, int line, int col)
 {
@@ -750,15 +720,29 @@ static int load_path(loader *L, const char *path, const char *inc_file, int line
             errorf(L, path, 0, 0, "cannot open rules: %s", strerror(errno));
         return -1;
     }
-    size_t len;
-    char *data = read_all(path, &len);
-    if (!data) {
+    /* Only regular files: a device such as /dev/zero would never end. */
+    struct stat st;
+    if (stat(canon, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > RULES_MAX_BYTES) {
+        const char *why = stat(canon, &st) != 0 ? strerror(errno)
+                          : !S_ISREG(st.st_mode) ? "not a regular file"
+                                                 : "larger than 16 MiB";
         errorf(L, inc_file ? inc_file : path, line, col, "cannot read rules file '%s': %s", path,
-               strerror(errno));
+               why);
         return -1;
     }
-    int rc = load_buffer(L, data, len, path, canon);
-    free(data);
+    pk_bytes bytes;
+    pk_log quiet;
+    pk_log_init(&quiet);
+    int rc = pk_file_read(canon, &bytes, &quiet);
+    if (rc != 0) {
+        errorf(L, inc_file ? inc_file : path, line, col, "cannot read rules file '%s': %s", path,
+               quiet.count ? quiet.items[0].msg : "read failed");
+        pk_log_free(&quiet);
+        return -1;
+    }
+    pk_log_free(&quiet);
+    rc = load_buffer(L, (const char *)bytes.data, bytes.len, path, canon);
+    pk_bytes_free(&bytes);
     return rc;
 }
 

@@ -70,5 +70,20 @@ for c in $(cuts "$job"); do
     fi
     rm -rf s/out
 done
+# A device as a rules file (directly or included) would never end: refused
+# at once, naming it, with the include's line:column.
+printf 'include: [/dev/zero]\n' >inc_zero.yaml
+for rules in /dev/zero inc_zero.yaml; do
+    if timeout 10 "$POSEKIT" rename "$PK_SOURCE/samples/dance.vmd" --rules "$rules" \
+        -o zero.vmd 2>err.txt; then
+        bad "--rules $rules accepted"
+    fi
+    grep -q "cannot read rules file '/dev/zero': not a regular file" err.txt ||
+        bad "--rules $rules: $(cat err.txt)"
+    [ ! -e zero.vmd ] || bad "--rules $rules wrote zero.vmd"
+    runs=$((runs + 1))
+done
+grep -q "inc_zero.yaml:1:11:" err.txt || bad "include of /dev/zero without line:col: $(cat err.txt)"
+
 echo "bad_yaml: $runs runs"
 exit $fail
