@@ -111,6 +111,11 @@ if "$bin" help rename >/dev/null 2>&1; then
     if [ -f "$rules/ja-en.yaml" ]; then
         "$bin" rename data/in.vmd --rules ja.yaml -o out3.vmd 2>err.txt ||
             { cat err.txt; fail "rename with include: [ja-en.yaml]"; }
+        # --rules with a bare shipped name works from a folder without it.
+        [ ! -e ja-en.yaml ] || fail "test setup: ja-en.yaml in the case folder"
+        "$bin" rename data/in.vmd --rules ja-en.yaml -o out4.vmd 2>err.txt ||
+            { cat err.txt; fail "rename --rules ja-en.yaml (bare name, installed)"; }
+        cmp -s out3.vmd out4.vmd || fail "--rules ja-en.yaml differs from include: [ja-en.yaml]"
     fi
 elif "$bin" help overlay >/dev/null 2>&1; then
     "$bin" overlay data/in.vmd --pose "$PK_SOURCE/tests/fuzz/corpus/vpd_text/seed_mmd_crlf.vpd" \
