@@ -91,8 +91,7 @@ int cmd_convert(int argc, char **argv)
     const char *in = argv[optind];
     /* PK_FMT_VPD stands in for "the input's format" until IN is read. */
     if (cli_output_format(out, PK_FMT_VPD) == PK_FMT_UNKNOWN)
-        return cli_usage("convert", "cannot tell the output format of '%s': use .vmd or .vpd",
-                         out);
+        return cli_usage("convert", "cannot tell the output format of '%s': use .vmd or .vpd", out);
 
     pk_doc doc;
     if (cli_load(in, &doc, cli_strict) != EXIT_OK)

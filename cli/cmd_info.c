@@ -51,8 +51,8 @@ static void counts_free(name_counts *c)
     free(c->count);
 }
 
-static const char *const section_names[PK_SEC_COUNT] = {"bones",   "morphs",  "cameras",
-                                                        "lights",  "shadows", "ik"};
+static const char *const section_names[PK_SEC_COUNT] = {"bones",  "morphs",  "cameras",
+                                                        "lights", "shadows", "ik"};
 
 /* Everything info reports about one file. */
 typedef struct info {
@@ -139,7 +139,7 @@ static const char *eol_name(pk_eol e)
 static const char *ended_text(int sections)
 {
     static const char *const t[] = {
-        "before the bone count", "after the bones",  "after the morphs", "after the cameras",
+        "before the bone count", "after the bones",   "after the morphs", "after the cameras",
         "after the lights",      "after the shadows", "complete",
     };
     return sections >= 0 && sections <= PK_SEC_COUNT ? t[sections] : "?";

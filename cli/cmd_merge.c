@@ -61,14 +61,15 @@ static void report_text(const pk_merge_report *r, char **inputs, pk_merge_policy
 {
     for (size_t i = 0; i < r->count; i++) {
         const pk_merge_conflict *c = &r->items[i];
-        fprintf(stderr, "posekit: merge: conflict: %s%s%s%s at frame %u: kept input %zu (%s), "
-                        "dropped input %zu (%s)\n",
-                SEC[c->section], c->name ? " '" : "", c->name ? c->name : "",
-                c->name ? "'" : "", c->frame, c->kept + 1, inputs[c->kept], c->dropped + 1,
-                inputs[c->dropped]);
+        fprintf(stderr,
+                "posekit: merge: conflict: %s%s%s%s at frame %u: kept input %zu (%s), "
+                "dropped input %zu (%s)\n",
+                SEC[c->section], c->name ? " '" : "", c->name ? c->name : "", c->name ? "'" : "",
+                c->frame, c->kept + 1, inputs[c->kept], c->dropped + 1, inputs[c->dropped]);
     }
-    fprintf(stderr, "posekit: merge: %zu conflict%s (--prefer %s), %zu identical key%s kept once, "
-                    "%zu key%s below frame 0 dropped\n",
+    fprintf(stderr,
+            "posekit: merge: %zu conflict%s (--prefer %s), %zu identical key%s kept once, "
+            "%zu key%s below frame 0 dropped\n",
             r->count, r->count == 1 ? "" : "s", policy_name(policy), r->identical,
             r->identical == 1 ? "" : "s", r->below_zero, r->below_zero == 1 ? "" : "s");
 }
@@ -141,7 +142,9 @@ int cmd_merge(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
         switch (c) {
-        case 'o': out = optarg; break;
+        case 'o':
+            out = optarg;
+            break;
         case OPT_OFFSET:
             if (!parse_i64(optarg, &offsets[noffsets])) {
                 free(offsets);
@@ -162,10 +165,18 @@ int cmd_merge(int argc, char **argv)
                 return cli_usage("merge", "--prefer is first, last or error, not '%s'", optarg);
             }
             break;
-        case OPT_JSON: json = true; break;
-        case OPT_STRICT: cli_strict = true; break;
-        case 'h': free(offsets); return cli_help(help_merge);
-        default: free(offsets); return cli_bad_option("merge", argv);
+        case OPT_JSON:
+            json = true;
+            break;
+        case OPT_STRICT:
+            cli_strict = true;
+            break;
+        case 'h':
+            free(offsets);
+            return cli_help(help_merge);
+        default:
+            free(offsets);
+            return cli_bad_option("merge", argv);
         }
     }
     size_t n = argc > optind ? (size_t)(argc - optind) : 0;

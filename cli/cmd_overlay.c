@@ -43,8 +43,16 @@ const char help_overlay[] =
     "how many crossed segments were split or baked.  Overlays compose: run\n"
     "a second overlay on the first one's output.\n";
 
-enum { OPT_POSE = 256, OPT_POSE_FRAME, OPT_BONES, OPT_RULES, OPT_FRAMES, OPT_MODE, OPT_FADE,
-       OPT_STRICT };
+enum {
+    OPT_POSE = 256,
+    OPT_POSE_FRAME,
+    OPT_BONES,
+    OPT_RULES,
+    OPT_FRAMES,
+    OPT_MODE,
+    OPT_FADE,
+    OPT_STRICT
+};
 
 /* Whether the base document holds a bone the selection `one` matches. */
 static bool base_has(const pk_doc *base, const pk_selection *one)
@@ -126,8 +134,8 @@ static void print_stats(const pk_overlay_stats *st, bool motion)
             "posekit: overlay: %zu bone%s changed, %zu key%s removed, %zu added; crossed "
             "segments: %zu split (%zu of them linear or still), %zu baked into %zu keys\n",
             st->bones, st->bones == 1 ? "" : "s", st->keys_removed,
-            st->keys_removed == 1 ? "" : "s", st->keys_added, st->split, st->split_exact,
-            st->baked, st->baked_keys);
+            st->keys_removed == 1 ? "" : "s", st->keys_added, st->split, st->split_exact, st->baked,
+            st->baked_keys);
 }
 
 int cmd_overlay(int argc, char **argv)
@@ -156,15 +164,23 @@ int cmd_overlay(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
         switch (c) {
-        case 'o': out = optarg; break;
-        case OPT_POSE: pose_path = optarg; break;
+        case 'o':
+            out = optarg;
+            break;
+        case OPT_POSE:
+            pose_path = optarg;
+            break;
         case OPT_POSE_FRAME:
             if (!cli_parse_u32(optarg, &pose_frame))
                 return cli_usage("overlay", "--pose-frame wants a frame number, not '%s'", optarg);
             pose_frame_set = true;
             break;
-        case OPT_BONES: bones = optarg; break;
-        case OPT_RULES: rules_path = optarg; break;
+        case OPT_BONES:
+            bones = optarg;
+            break;
+        case OPT_RULES:
+            rules_path = optarg;
+            break;
         case OPT_FRAMES:
             if (!cli_parse_range(optarg, &opt.first, &opt.last))
                 return cli_usage("overlay", "--frames wants A-B (A <= B) or N, not '%s'", optarg);
@@ -183,9 +199,13 @@ int cmd_overlay(int argc, char **argv)
                 return cli_usage("overlay", "--fade wants a number of frames, not '%s'", optarg);
             fade_set = true;
             break;
-        case OPT_STRICT: cli_strict = true; break;
-        case 'h': return cli_help(help_overlay);
-        default: return cli_bad_option("overlay", argv);
+        case OPT_STRICT:
+            cli_strict = true;
+            break;
+        case 'h':
+            return cli_help(help_overlay);
+        default:
+            return cli_bad_option("overlay", argv);
         }
     }
     if (optind >= argc)

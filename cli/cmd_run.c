@@ -4,25 +4,24 @@
 #include <getopt.h>
 #include <string.h>
 
-const char help_run[] =
-    "usage: posekit run JOB.yaml [--dry-run] [--strict]\n"
-    "\n"
-    "Runs a job file: named inputs (VMD, VPD), rule files, steps (overlay,\n"
-    "rename, retarget, mirror, merge, convert, diff) that each make a named\n"
-    "result, and outputs that write results to files.  Paths are relative to\n"
-    "the job file.  Every input is read and checked, every step run and every\n"
-    "output encoded before the first file is written; outputs are then\n"
-    "written atomically (missing folders are created).  Any error writes\n"
-    "nothing.  Errors in the job file read JOB:LINE:COL.\n"
-    "\n"
-    "  --dry-run   do everything except writing; print what would be written\n"
-    "  --strict    warnings are errors\n"
-    "  -h, --help  this text\n"
-    "\n"
-    "What the steps report (overlay statistics, diff summaries) goes to\n"
-    "stdout, followed by one line per output: 'wrote PATH (N bytes)' or\n"
-    "'would write PATH (N bytes)'.  Schema and a full example: README,\n"
-    "\"Job files\".\n";
+const char help_run[] = "usage: posekit run JOB.yaml [--dry-run] [--strict]\n"
+                        "\n"
+                        "Runs a job file: named inputs (VMD, VPD), rule files, steps (overlay,\n"
+                        "rename, retarget, mirror, merge, convert, diff) that each make a named\n"
+                        "result, and outputs that write results to files.  Paths are relative to\n"
+                        "the job file.  Every input is read and checked, every step run and every\n"
+                        "output encoded before the first file is written; outputs are then\n"
+                        "written atomically (missing folders are created).  Any error writes\n"
+                        "nothing.  Errors in the job file read JOB:LINE:COL.\n"
+                        "\n"
+                        "  --dry-run   do everything except writing; print what would be written\n"
+                        "  --strict    warnings are errors\n"
+                        "  -h, --help  this text\n"
+                        "\n"
+                        "What the steps report (overlay statistics, diff summaries) goes to\n"
+                        "stdout, followed by one line per output: 'wrote PATH (N bytes)' or\n"
+                        "'would write PATH (N bytes)'.  Schema and a full example: README,\n"
+                        "\"Job files\".\n";
 
 enum { OPT_DRY = 256, OPT_STRICT };
 
@@ -40,10 +39,16 @@ int cmd_run(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (c) {
-        case OPT_DRY: dry = true; break;
-        case OPT_STRICT: cli_strict = true; break;
-        case 'h': return cli_help(help_run);
-        default: return cli_bad_option("run", argv);
+        case OPT_DRY:
+            dry = true;
+            break;
+        case OPT_STRICT:
+            cli_strict = true;
+            break;
+        case 'h':
+            return cli_help(help_run);
+        default:
+            return cli_bad_option("run", argv);
         }
     }
     if (optind >= argc)

@@ -40,7 +40,7 @@ typedef enum op {
     OP_COUNT
 } op;
 
-static const char *const OP_NAMES[OP_COUNT] = {"overlay", "rename", "retarget", "mirror",
+static const char *const OP_NAMES[OP_COUNT] = {"overlay", "rename",  "retarget", "mirror",
                                                "merge",   "convert", "diff"};
 
 typedef struct where {
@@ -65,8 +65,8 @@ typedef struct item {
 typedef struct step {
     op op;
     where at;
-    char *in, *pose, *b;  /* names: in/base, overlay pose, diff b */
-    char **ins;           /* merge inputs */
+    char *in, *pose, *b; /* names: in/base, overlay pose, diff b */
+    char **ins;          /* merge inputs */
     int64_t *offsets;
     size_t nins;
     char *out;
@@ -318,8 +318,9 @@ static bool ref(pk_job *j, const yctx *y, const yaml_node_t *n, const char *what
         return false;
     item *it = find_item(j, s);
     if (!it) {
-        err_at(y->log, mark(n), "%s '%s' is not defined above (inputs, rules or an earlier step's "
-                                "out)",
+        err_at(y->log, mark(n),
+               "%s '%s' is not defined above (inputs, rules or an earlier step's "
+               "out)",
                what, s);
         return false;
     }
@@ -415,7 +416,8 @@ static bool parse_step_param(pk_job *j, const yctx *y, step *s, const char *key,
             return true;
         }
         if (strcmp(key, "in") == 0) {
-            if (v->type != YAML_SEQUENCE_NODE || v->data.sequence.items.top == v->data.sequence.items.start) {
+            if (v->type != YAML_SEQUENCE_NODE ||
+                v->data.sequence.items.top == v->data.sequence.items.start) {
                 err_at(log, mark(v), "merge's in must be a list of names");
                 return false;
             }
@@ -481,7 +483,8 @@ static bool parse_step_param(pk_job *j, const yctx *y, step *s, const char *key,
         if (strcmp(key, "threshold") == 0)
             return want_double(y, v, "threshold", &s->threshold);
         break;
-    default: break;
+    default:
+        break;
     }
     if (strcmp(key, "in") == 0)
         return ref(j, y, v, "in", false, &s->in);
@@ -501,9 +504,11 @@ static bool parse_step(pk_job *j, const yctx *y, const yaml_node_t *n, step *s)
     s->ov.all_frames = true;
     s->all_frames = true;
     s->threshold = 0.01;
-    if (n->type != YAML_MAPPING_NODE || n->data.mapping.pairs.top - n->data.mapping.pairs.start != 1) {
-        err_at(log, mark(n), "a step is one operation: {overlay|rename|retarget|mirror|merge|"
-                             "convert|diff: {...}}");
+    if (n->type != YAML_MAPPING_NODE ||
+        n->data.mapping.pairs.top - n->data.mapping.pairs.start != 1) {
+        err_at(log, mark(n),
+               "a step is one operation: {overlay|rename|retarget|mirror|merge|"
+               "convert|diff: {...}}");
         return false;
     }
     yaml_node_pair_t *pair = n->data.mapping.pairs.start;
@@ -514,8 +519,9 @@ static bool parse_step(pk_job *j, const yctx *y, const yaml_node_t *n, step *s)
         if (strcmp(opname, OP_NAMES[i]) == 0)
             o = i;
     if (o < 0) {
-        err_at(log, mark(kn), "unknown step '%s' (overlay, rename, retarget, mirror, merge, "
-                              "convert, diff)",
+        err_at(log, mark(kn),
+               "unknown step '%s' (overlay, rename, retarget, mirror, merge, "
+               "convert, diff)",
                opname ? opname : "?");
         return false;
     }
@@ -657,8 +663,9 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
     os->json = n >= 5 && strcmp(path + n - 5, ".json") == 0;
     bool text = n >= 4 && strcmp(path + n - 4, ".txt") == 0;
     if (os->fmt == PK_FMT_UNKNOWN && !os->json && !text) {
-        err_at(y->log, mark(v), "cannot tell the format of '%s': use .vmd, .vpd (motions and "
-                                "poses) or .txt, .json (diff reports)",
+        err_at(y->log, mark(v),
+               "cannot tell the format of '%s': use .vmd, .vpd (motions and "
+               "poses) or .txt, .json (diff reports)",
                path);
         return false;
     }
@@ -783,8 +790,8 @@ pk_job *pk_job_load(const char *path, pk_log *log)
         if (!yaml_parser_load(&parser, &doc)) {
             pk_log_add(log, PK_ERROR, -1, (int)parser.problem_mark.line + 1,
                        (int)parser.problem_mark.column + 1, "YAML: %s%s%s",
-                       parser.problem ? parser.problem : "syntax error",
-                       parser.context ? " " : "", parser.context ? parser.context : "");
+                       parser.problem ? parser.problem : "syntax error", parser.context ? " " : "",
+                       parser.context ? parser.context : "");
         } else {
             have_doc = true;
             int dl, dc;
@@ -851,8 +858,9 @@ static bool need_value(const step *s, const item *it, pk_log *log)
 {
     if (it && (it->kind == V_MOTION || it->kind == V_POSE))
         return true;
-    pk_log_add(log, PK_ERROR, -1, s->at.line, s->at.col, "%s: '%s' is a report, not a motion or "
-                                                         "pose",
+    pk_log_add(log, PK_ERROR, -1, s->at.line, s->at.col,
+               "%s: '%s' is a report, not a motion or "
+               "pose",
                OP_NAMES[s->op], it ? it->name : "?");
     return false;
 }
@@ -1109,11 +1117,21 @@ static int run_step(pk_job *j, const step *s, pk_log *log)
     if (!res)
         return -1;
     switch (s->op) {
-    case OP_OVERLAY: rc = step_overlay(j, s, res, log); break;
-    case OP_MERGE: rc = step_merge(j, s, res, log); break;
-    case OP_CONVERT: rc = step_convert(j, s, res, log); break;
-    case OP_DIFF: rc = step_diff(j, s, res, log); break;
-    default: rc = step_edit(j, s, res, log); break;
+    case OP_OVERLAY:
+        rc = step_overlay(j, s, res, log);
+        break;
+    case OP_MERGE:
+        rc = step_merge(j, s, res, log);
+        break;
+    case OP_CONVERT:
+        rc = step_convert(j, s, res, log);
+        break;
+    case OP_DIFF:
+        rc = step_diff(j, s, res, log);
+        break;
+    default:
+        rc = step_edit(j, s, res, log);
+        break;
     }
     if (rc != 0) {
         pk_log_add(log, PK_ERROR, -1, s->at.line, s->at.col, "step %s -> %s failed",

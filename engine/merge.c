@@ -28,7 +28,7 @@ typedef struct entry {
     uint32_t name;  /* id in the output's names (0 for unnamed sections) */
     uint32_t frame; /* after the offset */
     uint32_t input;
-    uint32_t rec;  /* index in the input's section array */
+    uint32_t rec; /* index in the input's section array */
     bool drop;
 } entry;
 
@@ -118,24 +118,36 @@ static int add_entry(merger *g, pk_section sec, pk_name_id name, uint32_t frame,
 static uint32_t rec_frame(const pk_motion *m, pk_section sec, size_t rec)
 {
     switch (sec) {
-    case PK_SEC_BONE: return m->bones[rec].frame;
-    case PK_SEC_MORPH: return m->morphs[rec].frame;
-    case PK_SEC_CAMERA: return m->cameras[rec].frame;
-    case PK_SEC_LIGHT: return m->lights[rec].frame;
-    case PK_SEC_SHADOW: return m->shadows[rec].frame;
-    default: return m->iks[rec].frame;
+    case PK_SEC_BONE:
+        return m->bones[rec].frame;
+    case PK_SEC_MORPH:
+        return m->morphs[rec].frame;
+    case PK_SEC_CAMERA:
+        return m->cameras[rec].frame;
+    case PK_SEC_LIGHT:
+        return m->lights[rec].frame;
+    case PK_SEC_SHADOW:
+        return m->shadows[rec].frame;
+    default:
+        return m->iks[rec].frame;
     }
 }
 
 static size_t sec_count(const pk_motion *m, pk_section sec)
 {
     switch (sec) {
-    case PK_SEC_BONE: return m->nbones;
-    case PK_SEC_MORPH: return m->nmorphs;
-    case PK_SEC_CAMERA: return m->ncameras;
-    case PK_SEC_LIGHT: return m->nlights;
-    case PK_SEC_SHADOW: return m->nshadows;
-    default: return m->niks;
+    case PK_SEC_BONE:
+        return m->nbones;
+    case PK_SEC_MORPH:
+        return m->nmorphs;
+    case PK_SEC_CAMERA:
+        return m->ncameras;
+    case PK_SEC_LIGHT:
+        return m->nlights;
+    case PK_SEC_SHADOW:
+        return m->nshadows;
+    default:
+        return m->niks;
     }
 }
 
@@ -153,7 +165,8 @@ static int collect(merger *g)
                     continue;
                 pk_name_id name = 0;
                 if (sec == PK_SEC_BONE || sec == PK_SEC_MORPH) {
-                    name = map_name(g, i, sec == PK_SEC_BONE ? m->bones[r].name : m->morphs[r].name);
+                    name =
+                        map_name(g, i, sec == PK_SEC_BONE ? m->bones[r].name : m->morphs[r].name);
                     if (name == PK_NO_NAME)
                         return -1;
                 }
@@ -220,9 +233,11 @@ static bool same_value(const merger *g, const entry *x, const entry *y)
     switch ((pk_section)x->sec) {
     case PK_SEC_BONE: {
         const pk_bone_key *p = &a->bones[x->rec], *q = &b->bones[y->rec];
-        return feqv(p->pos, q->pos, 3) && feqv(p->rot, q->rot, 4) && interp_eq(p->interp, q->interp);
+        return feqv(p->pos, q->pos, 3) && feqv(p->rot, q->rot, 4) &&
+               interp_eq(p->interp, q->interp);
     }
-    case PK_SEC_MORPH: return feq(a->morphs[x->rec].weight, b->morphs[y->rec].weight);
+    case PK_SEC_MORPH:
+        return feq(a->morphs[x->rec].weight, b->morphs[y->rec].weight);
     case PK_SEC_CAMERA: {
         const pk_camera_key *p = &a->cameras[x->rec], *q = &b->cameras[y->rec];
         return feq(p->distance, q->distance) && feqv(p->pos, q->pos, 3) &&
@@ -237,11 +252,12 @@ static bool same_value(const merger *g, const entry *x, const entry *y)
         const pk_shadow_key *p = &a->shadows[x->rec], *q = &b->shadows[y->rec];
         return p->mode == q->mode && feq(p->distance, q->distance);
     }
-    default: return ik_eq(a, &a->iks[x->rec], b, &b->iks[y->rec]);
+    default:
+        return ik_eq(a, &a->iks[x->rec], b, &b->iks[y->rec]);
     }
 }
 
-static const char *const SEC_NAMES[PK_SEC_COUNT] = {"bone", "morph", "camera",
+static const char *const SEC_NAMES[PK_SEC_COUNT] = {"bone",  "morph",  "camera",
                                                     "light", "shadow", "IK"};
 
 static int add_conflict(merger *g, pk_merge_report *rep, const entry *kept, const entry *lost)
@@ -419,9 +435,13 @@ static int start_output(merger *g)
 /* A file that ended early cannot hold records of the sections it lacks. */
 static void fix_sections(pk_motion *o)
 {
-    int need = o->niks ? 6 : o->nshadows ? 5 : o->nlights ? 4 : o->ncameras ? 3 : o->nmorphs ? 2
-               : o->nbones ? 1
-                           : 0;
+    int need = o->niks       ? 6
+               : o->nshadows ? 5
+               : o->nlights  ? 4
+               : o->ncameras ? 3
+               : o->nmorphs  ? 2
+               : o->nbones   ? 1
+                             : 0;
     if (o->sections < need)
         o->sections = need;
 }

@@ -37,7 +37,7 @@ typedef struct chunk {
 struct pk_names {
     entry *v;
     size_t n, cap;
-    uint32_t *index; /* id + 1, 0 = empty slot */
+    uint32_t *index;  /* id + 1, 0 = empty slot */
     size_t index_cap; /* power of two */
     chunk *arena;
     iconv_t dec; /* lazily opened CP932 -> UTF-8 */
@@ -372,8 +372,8 @@ pk_name_id pk_names_intern_utf8(pk_names *t, const char *utf8, size_t max_bytes,
         return PK_NO_NAME;
     }
     if (len > max_bytes) {
-        pk_error(log, "%s name \"%s\" is %zu bytes in CP932; the field holds %zu", what, utf8,
-                 len, max_bytes);
+        pk_error(log, "%s name \"%s\" is %zu bytes in CP932; the field holds %zu", what, utf8, len,
+                 max_bytes);
         free(raw);
         return PK_NO_NAME;
     }

@@ -53,7 +53,7 @@ typedef struct val {
 
 typedef struct nkey {
     uint32_t frame;
-    bool orig;     /* keep the base's records at this frame as they are */
+    bool orig; /* keep the base's records at this frame as they are */
     val v;
     uint8_t cp[4][4]; /* curve of the segment ending here (when !orig) */
     bool physics_off;
@@ -67,7 +67,7 @@ typedef struct klist {
 /* Everything one track rebuild needs. */
 typedef struct ctx {
     const pk_motion *m;
-    const pk_track *t;  /* base track; NULL = bone absent (rest pose) */
+    const pk_track *t; /* base track; NULL = bone absent (rest pose) */
     const pk_overlay_options *opt;
     val pose;           /* rot normalised */
     float pose_raw[4];  /* as stored in the pose (replace keeps it) */
@@ -640,8 +640,8 @@ static bool valid_opts(const pk_overlay_options *o, pk_log *log)
     }
     uint64_t e1 = (uint64_t)o->last + (o->fade ? o->fade : 1);
     if (e1 > UINT32_MAX) {
-        pk_error(log, "overlay range %u-%u with fade %u runs past the last frame number",
-                 o->first, o->last, o->fade);
+        pk_error(log, "overlay range %u-%u with fade %u runs past the last frame number", o->first,
+                 o->last, o->fade);
         return false;
     }
     return true;
@@ -766,8 +766,9 @@ pk_motion *pk_overlay_motion(const pk_motion *base, const pk_pose *pose, const p
         if (c.oom)
             goto oom;
         if (c.too_long) {
-            pk_error(log, "bone '%s': a segment crossed by the overlay's edges is longer than %u "
-                          "frames; it cannot be checked frame by frame",
+            pk_error(log,
+                     "bone '%s': a segment crossed by the overlay's edges is longer than %u "
+                     "frames; it cannot be checked frame by frame",
                      pk_names_utf8(pose->names, pid), PIECE_MAX);
             goto fail;
         }

@@ -177,8 +177,8 @@ typedef struct pk_bone_key {
     pk_name_id name; /* in motion->names */
     uint32_t pad;
     uint32_t frame;
-    float pos[3]; /* translation x, y, z */
-    float rot[4]; /* quaternion x, y, z, w as stored (not normalised) */
+    float pos[3];       /* translation x, y, z */
+    float rot[4];       /* quaternion x, y, z, w as stored (not normalised) */
     uint8_t interp[64]; /* verbatim; see FORMATS.md §3.4 */
 } pk_bone_key;
 
@@ -192,8 +192,8 @@ typedef struct pk_morph_key {
 typedef struct pk_camera_key {
     uint32_t frame;
     float distance;
-    float pos[3]; /* orbit centre */
-    float rot[3]; /* Euler angles, radians */
+    float pos[3];       /* orbit centre */
+    float rot[3];       /* Euler angles, radians */
     uint8_t interp[24]; /* 6 x (x1, x2, y1, y2): X, Y, Z, rotation, distance, fov */
     uint32_t fov;
     uint8_t perspective; /* raw byte: 0 = perspective */
@@ -237,7 +237,7 @@ typedef enum pk_section {
 } pk_section;
 
 typedef struct pk_motion {
-    int version;        /* 2: "Vocaloid Motion Data 0002" (20-byte model name); 1: "... file" (10) */
+    int version; /* 2: "Vocaloid Motion Data 0002" (20-byte model name); 1: "... file" (10) */
     uint8_t header[30]; /* signature field exactly as read (filler included) */
     uint8_t model[20];  /* model-name field exactly as read; v1 uses the first 10 bytes */
     int sections;       /* count fields present: 0..6 (6 = complete file) */
@@ -491,7 +491,7 @@ pk_pose *pk_motion_sample(const pk_motion *m, const pk_tracks *t, double frame, 
 
 /* ---- quaternion helpers (engine/quat.c), x,y,z,w order ---- */
 void pk_quat_normalize(const float q[4], float out[4]);
-void pk_quat_mul(const float a[4], const float b[4], float out[4]); /* a*b */
+void pk_quat_mul(const float a[4], const float b[4], float out[4]);            /* a*b */
 void pk_quat_slerp(const float a[4], const float b[4], float t, float out[4]); /* shortest path */
 /* Geodesic angle between two rotations in degrees: 2*acos|a.b| after
  * normalising (q and -q are the same rotation). */
@@ -528,16 +528,16 @@ void pk_diff_options_init(pk_diff_options *o);
 enum { PK_DIFF_BOTH = 0, PK_DIFF_ONLY_A = 1, PK_DIFF_ONLY_B = 2 };
 
 typedef struct pk_diff_bone {
-    char *name;        /* UTF-8 display form, owned by the diff */
-    uint8_t *raw;      /* raw CP932 name, owned by the diff */
+    char *name;   /* UTF-8 display form, owned by the diff */
+    uint8_t *raw; /* raw CP932 name, owned by the diff */
     size_t raw_len;
-    int only_in;       /* PK_DIFF_BOTH / PK_DIFF_ONLY_A / PK_DIFF_ONLY_B */
-    double angle_deg;  /* pose diff: the angle; range diff: the maximum */
-    double pos_delta;  /* pose diff: the distance; range diff: the maximum */
+    int only_in;                     /* PK_DIFF_BOTH / PK_DIFF_ONLY_A / PK_DIFF_ONLY_B */
+    double angle_deg;                /* pose diff: the angle; range diff: the maximum */
+    double pos_delta;                /* pose diff: the distance; range diff: the maximum */
     uint32_t angle_frame, pos_frame; /* range diff: first frame of each maximum */
     double angle_mean, pos_mean;     /* range diff: means over the range */
-    bool differs;      /* angle or distance beyond its threshold */
-    float *frames;     /* keep_frames: angle at first..last (owned), else NULL */
+    bool differs;                    /* angle or distance beyond its threshold */
+    float *frames;                   /* keep_frames: angle at first..last (owned), else NULL */
 } pk_diff_bone;
 
 typedef struct pk_diff_morph {
@@ -553,9 +553,9 @@ typedef struct pk_diff_morph {
 } pk_diff_morph;
 
 typedef struct pk_diff {
-    bool range;            /* motions over first..last; else poses (first = last) */
+    bool range; /* motions over first..last; else poses (first = last) */
     uint32_t first, last;
-    pk_diff_bone *bones;   /* A's order, then B-only bones; pk_diff_sort reorders */
+    pk_diff_bone *bones; /* A's order, then B-only bones; pk_diff_sort reorders */
     size_t nbones;
     pk_diff_morph *morphs;
     size_t nmorphs;
@@ -564,8 +564,7 @@ typedef struct pk_diff {
 } pk_diff;
 
 /* Compares two poses.  Caller frees with pk_diff_free; NULL on OOM. */
-pk_diff *pk_diff_poses(const pk_pose *a, const pk_pose *b, const pk_diff_options *o,
-                       pk_log *log);
+pk_diff *pk_diff_poses(const pk_pose *a, const pk_pose *b, const pk_diff_options *o, pk_log *log);
 /* Compares two motions frame by frame over first..last (every integer
  * frame, sampled with MMD's rules; duplicate keys are warned about).
  * Caller frees with pk_diff_free; NULL on error. */
@@ -644,8 +643,7 @@ void pk_edit_stats_free(pk_edit_stats *s); /* frees unmatched; s itself is the c
  * stats may be NULL. */
 int pk_motion_rename(pk_motion *m, const pk_rules *r, bool reverse, pk_edit_stats *stats,
                      pk_log *log);
-int pk_pose_rename(pk_pose *p, const pk_rules *r, bool reverse, pk_edit_stats *stats,
-                   pk_log *log);
+int pk_pose_rename(pk_pose *p, const pk_rules *r, bool reverse, pk_edit_stats *stats, pk_log *log);
 
 /* Mirrors left and right: names by the rules' mirror fragments (r NULL:
  * 左/右), each swapped at the start or the end of a name; transforms of
@@ -694,7 +692,10 @@ typedef enum pk_overlay_mode { PK_OVERLAY_REPLACE = 0, PK_OVERLAY_ADD = 1 } pk_o
 #define PK_OVERLAY_TOL_POS 1e-5 /* translation tolerance, MMD units */
 /* The fade curve (x1, y1, x2, y2 on MMD's 0..127 grid): symmetric ease in
  * and out, the CSS "ease-in-out" (0.42, 0, 0.58, 1) rounded to the grid. */
-#define PK_FADE_CURVE {53, 0, 74, 127}
+#define PK_FADE_CURVE                                                                              \
+    {                                                                                              \
+        53, 0, 74, 127                                                                             \
+    }
 
 typedef struct pk_overlay_options {
     pk_overlay_mode mode;

@@ -224,14 +224,12 @@ int pk_name_plan_check_width(const pk_name_plan *pl, const pk_names *names, cons
         if (r) {
             pk_log_set_path(log, r->to_at.file);
             pk_log_add(log, PK_ERROR, -1, r->to_at.line, r->to_at.col,
-                       "%s '%s' would become '%s', %zu bytes in CP932; the field holds %zu",
-                       what, pk_names_utf8(names, (pk_name_id)i), to ? to : "?", pl->to_len[i],
-                       max);
+                       "%s '%s' would become '%s', %zu bytes in CP932; the field holds %zu", what,
+                       pk_names_utf8(names, (pk_name_id)i), to ? to : "?", pl->to_len[i], max);
         } else {
             pk_log_set_path(log, NULL);
             pk_error(log, "%s '%s' would become '%s', %zu bytes in CP932; the field holds %zu",
-                     what, pk_names_utf8(names, (pk_name_id)i), to ? to : "?", pl->to_len[i],
-                     max);
+                     what, pk_names_utf8(names, (pk_name_id)i), to ? to : "?", pl->to_len[i], max);
         }
         free(to);
         rc = -1;
@@ -388,8 +386,8 @@ static int reverse_check(const pk_map *m, pk_log *log)
         if (r->from.star >= 0 && r->to.star < 0) {
             pk_log_set_path(log, r->to_at.file);
             pk_log_add(log, PK_ERROR, -1, r->to_at.line, r->to_at.col,
-                       "rule '%s': '%s' cannot be reversed (the target has no '*')",
-                       r->from_utf8, r->to_utf8);
+                       "rule '%s': '%s' cannot be reversed (the target has no '*')", r->from_utf8,
+                       r->to_utf8);
             rc = -1;
         }
     }
@@ -457,8 +455,7 @@ static void warn_ambiguous(const pk_name_plan *pl, const pk_names *names, const 
 
 /* ---- motion ---- */
 
-int pk_motion_rename(pk_motion *m, const pk_rules *r, bool reverse, pk_edit_stats *st,
-                     pk_log *log)
+int pk_motion_rename(pk_motion *m, const pk_rules *r, bool reverse, pk_edit_stats *st, pk_log *log)
 {
     if (reverse && (reverse_check(&r->rename, log) || reverse_check(&r->morphs, log)))
         return -1;

@@ -78,8 +78,7 @@ static void stance_bone_key(const double r[4], float rot[4])
 
 static void chain_key(const double r[4], float pos[3], float rot[4])
 {
-    double q[4] = {rot[0], rot[1], rot[2], rot[3]}, ri[4] = {-r[0], -r[1], -r[2], r[3]}, t[4],
-           o[4];
+    double q[4] = {rot[0], rot[1], rot[2], rot[3]}, ri[4] = {-r[0], -r[1], -r[2], r[3]}, t[4], o[4];
     qmul(r, q, t);
     qmul(t, ri, o);
     for (int i = 0; i < 4; i++)

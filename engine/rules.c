@@ -93,8 +93,8 @@ static pk_where where_of(const yfile *f, const yaml_node_t *n)
     return w;
 }
 
-#define NODE_ERR(L, f, n, ...)                                                                    \
-    errorf((L), (f)->path, (int)(n)->start_mark.line + 1, (int)(n)->start_mark.column + 1,       \
+#define NODE_ERR(L, f, n, ...)                                                                     \
+    errorf((L), (f)->path, (int)(n)->start_mark.line + 1, (int)(n)->start_mark.column + 1,         \
            __VA_ARGS__)
 
 static const char *node_type_name(const yaml_node_t *n)
@@ -212,8 +212,8 @@ static bool dup_key(loader *L, const yfile *f, yaml_node_t *map, yaml_node_pair_
     return false;
 }
 
-static bool compile(loader *L, const yfile *f, const yaml_node_t *n, const char *text,
-                    bool glob, pk_pattern *p, const char *what)
+static bool compile(loader *L, const yfile *f, const yaml_node_t *n, const char *text, bool glob,
+                    pk_pattern *p, const char *what)
 {
     const char *why;
     if (pk_pattern_compile(text, glob, p, &why) == 0)
@@ -257,8 +257,8 @@ static void load_map(loader *L, const yfile *f, yaml_node_t *n, pk_map *map, con
         /* No name field is wider than a VPD name; the exact width of the
          * output format (15 bytes in VMD) is checked when renaming. */
         if (rule.to.len > PK_VPD_NAME_BYTES) {
-            NODE_ERR(L, f, v, "target '%s' is %zu bytes in CP932; names hold at most %d",
-                     scalar(v), rule.to.len, PK_VPD_NAME_BYTES);
+            NODE_ERR(L, f, v, "target '%s' is %zu bytes in CP932; names hold at most %d", scalar(v),
+                     rule.to.len, PK_VPD_NAME_BYTES);
             continue;
         }
         rule.from_utf8 = dup_str(scalar(k));
@@ -372,8 +372,7 @@ static void load_groups(loader *L, const yfile *f, yaml_node_t *n, pk_group_set 
             continue;
         const char *name = scalar(k);
         if (name[0] == '@' || strchr(name, ',') || strchr(name, '*')) {
-            NODE_ERR(L, f, k, "group name '%s' may not start with '@' or contain ',' or '*'",
-                     name);
+            NODE_ERR(L, f, k, "group name '%s' may not start with '@' or contain ',' or '*'", name);
             continue;
         }
         if (v->type != YAML_SEQUENCE_NODE) {
@@ -456,8 +455,7 @@ static void check_groups(loader *L)
             check_refs(L, &set->v[i], label);
             if (reaches(L->r, &set->v[i], &set->v[i], 0))
                 errorf(L, set->v[i].at.file, set->v[i].at.line, set->v[i].at.col,
-                       "group '%s' refers back to itself (a cycle of @references)",
-                       set->v[i].name);
+                       "group '%s' refers back to itself (a cycle of @references)", set->v[i].name);
         }
     }
     for (size_t i = 0; i < L->r->nstance; i++)
@@ -723,7 +721,7 @@ static int load_path(loader *L, const char *path, const char *inc_file, int line
     /* Only regular files: a device such as /dev/zero would never end. */
     struct stat st;
     if (stat(canon, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > RULES_MAX_BYTES) {
-        const char *why = stat(canon, &st) != 0 ? strerror(errno)
+        const char *why = stat(canon, &st) != 0  ? strerror(errno)
                           : !S_ISREG(st.st_mode) ? "not a regular file"
                                                  : "larger than 16 MiB";
         errorf(L, inc_file ? inc_file : path, line, col, "cannot read rules file '%s': %s", path,
@@ -797,8 +795,7 @@ static void include_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
     if (realpath(found, canon)) {
         for (size_t i = 0; i < L->depth; i++)
             if (strcmp(L->stack[i], canon) == 0) {
-                errorf(L, f->path, line, col, "include cycle: '%s' is already being loaded",
-                       name);
+                errorf(L, f->path, line, col, "include cycle: '%s' is already being loaded", name);
                 return;
             }
     }
@@ -854,8 +851,7 @@ static void load_doc(loader *L, const yfile *f)
     }
 }
 
-static int load_buffer(loader *L, const char *data, size_t len, const char *path,
-                       const char *canon)
+static int load_buffer(loader *L, const char *data, size_t len, const char *path, const char *canon)
 {
     if (L->depth == MAX_INCLUDE_DEPTH) {
         errorf(L, path, 0, 0, "includes nest deeper than %d files", MAX_INCLUDE_DEPTH);

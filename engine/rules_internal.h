@@ -142,9 +142,9 @@ const pk_map_rule *pk_map_lookup(const pk_map *m, bool reverse, const uint8_t *r
  * widths, then applied, so nothing changes when any check fails. */
 typedef struct pk_name_plan {
     size_t n;
-    bool *used;     /* id occurs in the records being renamed */
-    bool *changed;  /* to[id] differs from the old name */
-    uint8_t **to;   /* new raw bytes (owned) when changed */
+    bool *used;    /* id occurs in the records being renamed */
+    bool *changed; /* to[id] differs from the old name */
+    uint8_t **to;  /* new raw bytes (owned) when changed */
     size_t *to_len;
     const pk_map_rule **rule; /* the rule that matched (NULL for mirror) */
 } pk_name_plan;

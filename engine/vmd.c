@@ -378,8 +378,8 @@ static bool read_iks(reader *r, uint32_t n, size_t at)
         const uint8_t *p = cur_take(&r->c, IK_HEAD_BYTES);
         if (!p) {
             pk_log_add(r->log, PK_ERROR, (int64_t)off, 0, 0,
-                       "show/IK key %" PRIu32 " of %" PRIu32 " needs %d bytes, %zu left", i + 1,
-                       n, IK_HEAD_BYTES, cur_left(&r->c));
+                       "show/IK key %" PRIu32 " of %" PRIu32 " needs %d bytes, %zu left", i + 1, n,
+                       IK_HEAD_BYTES, cur_left(&r->c));
             return false;
         }
         uint32_t k = get_u32(p + 5);
@@ -451,8 +451,8 @@ static bool read_header(reader *r)
     bool bare;
     int version = read_signature(h, &bare);
     if (!version) {
-        pk_log_add(r->log, PK_ERROR, 0, 0, 0,
-                   "not a VMD file: signature is not \"%s\" or \"%s\"", SIG_V2, SIG_V1);
+        pk_log_add(r->log, PK_ERROR, 0, 0, 0, "not a VMD file: signature is not \"%s\" or \"%s\"",
+                   SIG_V2, SIG_V1);
         return false;
     }
     if (bare)
@@ -505,8 +505,8 @@ static bool any_nonfinite(const float *v, int n)
 static void report_nonfinite(reader *r, int s, size_t first, size_t count, size_t record)
 {
     pk_log_add(r->log, PK_WARNING, (int64_t)(r->sec_at[s] + first * record), 0, 0,
-               "%zu %s key%s with NaN or infinite values (first: key %zu)", count,
-               SECTION_NAME[s], count == 1 ? "" : "s", first);
+               "%zu %s key%s with NaN or infinite values (first: key %zu)", count, SECTION_NAME[s],
+               count == 1 ? "" : "s", first);
 }
 
 static bool bone_bad(const void *p)
@@ -594,9 +594,8 @@ pk_motion *pk_vmd_read(const void *data, size_t len, pk_log *log)
         uint64_t need = (uint64_t)n * RECORD_BYTES[s];
         if (need > cur_left(&r.c)) {
             pk_log_add(log, PK_ERROR, (int64_t)at, 0, 0,
-                       "%s count %" PRIu32 " needs %s%" PRIu64 " bytes, %zu left",
-                       SECTION_NAME[s], n, s == PK_SEC_IK ? "at least " : "", need,
-                       cur_left(&r.c));
+                       "%s count %" PRIu32 " needs %s%" PRIu64 " bytes, %zu left", SECTION_NAME[s],
+                       n, s == PK_SEC_IK ? "at least " : "", need, cur_left(&r.c));
             goto fail;
         }
         if (s == PK_SEC_IK) {
@@ -786,12 +785,18 @@ static const section_writer SECTION_WRITER[PK_SEC_COUNT] = {
 static size_t section_count(const pk_motion *m, int s)
 {
     switch (s) {
-    case PK_SEC_BONE: return m->nbones;
-    case PK_SEC_MORPH: return m->nmorphs;
-    case PK_SEC_CAMERA: return m->ncameras;
-    case PK_SEC_LIGHT: return m->nlights;
-    case PK_SEC_SHADOW: return m->nshadows;
-    default: return m->niks;
+    case PK_SEC_BONE:
+        return m->nbones;
+    case PK_SEC_MORPH:
+        return m->nmorphs;
+    case PK_SEC_CAMERA:
+        return m->ncameras;
+    case PK_SEC_LIGHT:
+        return m->nlights;
+    case PK_SEC_SHADOW:
+        return m->nshadows;
+    default:
+        return m->niks;
     }
 }
 

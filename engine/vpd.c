@@ -71,9 +71,11 @@ static const char SIG[] = "Vocaloid Pose Data file";
 #define SIG_LEN (sizeof SIG - 1)
 
 /* The four fixed comments MMD writes, in CP932 bytes. */
-static const char CMT_MODEL[] = "\t\t// \x90\x65\x83\x74\x83\x40\x83\x43\x83\x8b\x96\xbc"; /* 親ファイル名 */
+static const char CMT_MODEL[] =
+    "\t\t// \x90\x65\x83\x74\x83\x40\x83\x43\x83\x8b\x96\xbc"; /* 親ファイル名 */
 static const char CMT_COUNT[] =
-    "\t\t\t\t// \x91\x8d\x83\x7c\x81\x5b\x83\x59\x83\x7b\x81\x5b\x83\x93\x90\x94"; /* 総ポーズボーン数 */
+    "\t\t\t\t// \x91\x8d\x83\x7c\x81\x5b\x83\x59\x83\x7b\x81\x5b\x83\x93\x90\x94"; /* 総ポーズボーン数
+                                                                                    */
 static const char CMT_TRANS[] = "\t\t\t\t// trans x,y,z";
 static const char CMT_QUAT[] = "\t\t// Quaternion x,y,z,w";
 static const char CMT_WEIGHT[] = "\t\t\t\t// weight";
@@ -130,8 +132,7 @@ static void big_mul_pow10(big *b, int k)
 {
     for (; k >= 9; k -= 9)
         big_muladd(b, 1000000000u, 0);
-    static const uint32_t p10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
-                                    100000000};
+    static const uint32_t p10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
     if (k > 0)
         big_muladd(b, p10[k], 0);
 }
@@ -438,7 +439,7 @@ static size_t format_f6(float x, char out[FMT_MAX])
     char rev[FMT_MAX];
     size_t nr = 0;
     uint64_t a = (uint64_t)sig * 1000000u; /* < 2^44 */
-    if (e2 <= 19) { /* fits in 64 bits */
+    if (e2 <= 19) {                        /* fits in 64 bits */
         uint64_t nval;
         if (e2 >= 0)
             nval = a << e2;
@@ -730,8 +731,7 @@ static int read_group(txt *t, float *v, int want, const char *what, const char *
     for (;;) {
         c = peek(t, false);
         if (c < 0) {
-            txt_err_eof(t, "unexpected end of file: expected a number for the %s of %s", what,
-                        blk);
+            txt_err_eof(t, "unexpected end of file: expected a number for the %s of %s", what, blk);
             return -1;
         }
         size_t used = 0;
@@ -776,15 +776,15 @@ static int read_group(txt *t, float *v, int want, const char *what, const char *
         if (c == -2)
             txt_err(t, t->e, "expected ';' after the %s of %s", what, blk);
         else
-            txt_err(t, t->p, "expected ',' or ';' after a number in the %s of %s, found '%s'",
-                    what, blk, excerpt(seg_ptr(t), token_len(t), ex));
+            txt_err(t, t->p, "expected ',' or ';' after a number in the %s of %s, found '%s'", what,
+                    blk, excerpt(seg_ptr(t), token_len(t), ex));
         return -1;
     }
     if (found != want) {
         size_t c0 = start - start_ls + 1;
         pk_log_add(t->log, PK_ERROR, -1, start_line, c0 > (size_t)INT32_MAX ? INT32_MAX : (int)c0,
-                   "expected %d number%s for the %s of %s, found %d%s", want,
-                   want == 1 ? "" : "s", what, blk, found,
+                   "expected %d number%s for the %s of %s, found %d%s", want, want == 1 ? "" : "s",
+                   what, blk, found,
                    found > want ? " (is ',' used as the decimal separator?)" : "");
         t->failed = true;
         return -1;
@@ -1090,8 +1090,8 @@ static size_t field_len(const uint8_t *p, size_t width)
 
 /* Parses "n,n,...;" from s[*i..n) into v[0..want); errors with offsets
  * (base = file offset of s). */
-static int hyb_numbers(const uint8_t *s, size_t n, size_t *i, float *v, int want,
-                       const char *what, uint32_t bone, size_t base, pk_log *log)
+static int hyb_numbers(const uint8_t *s, size_t n, size_t *i, float *v, int want, const char *what,
+                       uint32_t bone, size_t base, pk_log *log)
 {
     char ex[128];
     int found = 0;
@@ -1152,7 +1152,10 @@ static int hyb_numbers(const uint8_t *s, size_t n, size_t *i, float *v, int want
 static pk_pose *hybrid_read(const uint8_t *d, size_t len, pk_log *log)
 {
     if (len < HYB_HEADER) {
-        pk_log_add(log, PK_ERROR, len < HYB_MAGIC ? 0 : len < HYB_MAGIC + HYB_MODEL ? HYB_MAGIC : 50,
+        pk_log_add(log, PK_ERROR,
+                   len < HYB_MAGIC               ? 0
+                   : len < HYB_MAGIC + HYB_MODEL ? HYB_MAGIC
+                                                 : 50,
                    0, 0, "hybrid VPD header cut short: it needs %d bytes, the file has %zu",
                    HYB_HEADER, len);
         return NULL;
@@ -1253,8 +1256,8 @@ static pk_pose *hybrid_read(const uint8_t *d, size_t len, pk_log *log)
     if (dups > DUP_REPORT_MAX)
         pk_warning(log, "%zu more duplicate names not listed", dups - DUP_REPORT_MAX);
     if (off < len)
-        pk_log_add(log, PK_WARNING, (int64_t)off, 0, 0,
-                   "%zu bytes after the last bone are ignored", len - off);
+        pk_log_add(log, PK_WARNING, (int64_t)off, 0, 0, "%zu bytes after the last bone are ignored",
+                   len - off);
     pose->eol = lf_lines > crlf_lines ? PK_EOL_LF : PK_EOL_CRLF;
     free(seen.v);
     return pose;
@@ -1327,8 +1330,8 @@ static int check_text(const pk_pose *p, bool morphs, pk_log *log)
         const uint8_t *raw = pk_names_raw(p->names, p->bones[i].name, &n);
         const char *u = pk_names_utf8(p->names, p->bones[i].name);
         if (n > PK_VPD_NAME_BYTES)
-            pk_warning(log, "bone '%s' has a %zu-byte name; MMD reads only the first %d bytes",
-                       u, n, PK_VPD_NAME_BYTES);
+            pk_warning(log, "bone '%s' has a %zu-byte name; MMD reads only the first %d bytes", u,
+                       n, PK_VPD_NAME_BYTES);
         if (has_line_break(raw, n)) {
             pk_error(log, "bone '%s' has a line break in its name", u);
             bad = -1;
@@ -1343,8 +1346,8 @@ static int check_text(const pk_pose *p, bool morphs, pk_log *log)
         const uint8_t *raw = pk_names_raw(p->names, p->morphs[i].name, &n);
         const char *u = pk_names_utf8(p->names, p->morphs[i].name);
         if (n > PK_VPD_NAME_BYTES)
-            pk_warning(log, "morph '%s' has a %zu-byte name; MMD reads only the first %d bytes",
-                       u, n, PK_VPD_NAME_BYTES);
+            pk_warning(log, "morph '%s' has a %zu-byte name; MMD reads only the first %d bytes", u,
+                       n, PK_VPD_NAME_BYTES);
         if (has_line_break(raw, n)) {
             pk_error(log, "morph '%s' has a line break in its name", u);
             bad = -1;

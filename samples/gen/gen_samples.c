@@ -87,10 +87,10 @@ static void mirror_q(const double r[4], double l[4])
 
 typedef struct hand {
     const char *name;
-    double thumb[3];    /* fold of 親指０, １, ２ */
-    double curl[4][3];  /* index, middle, ring, little: joints 1..3 */
-    double spread[4];   /* at joint 1 */
-    double wrist[3];    /* wrist: rotation about X, Y, Z */
+    double thumb[3];   /* fold of 親指０, １, ２ */
+    double curl[4][3]; /* index, middle, ring, little: joints 1..3 */
+    double spread[4];  /* at joint 1 */
+    double wrist[3];   /* wrist: rotation about X, Y, Z */
 } hand;
 
 static const hand HANDS[] = {
@@ -316,24 +316,24 @@ static void write_dance(const char *dir)
     free(raw);
 
     /* センター: a sway left and right with a small bounce on each beat. */
-    static const double centre[][4] = {{0, 0, 0, 0},     {15, 0.8, -0.4, 0}, {30, 0, 0, 0},
-                                       {45, -0.8, -0.4, 0}, {60, 0, 0, 0},   {75, 0.8, -0.4, 0},
-                                       {90, 0, 0, 0},    {105, -0.8, -0.4, 0}, {120, 0, 0, 0},
-                                       {135, 0.5, -0.2, 0}, {150, 0, 0, 0}};
+    static const double centre[][4] = {
+        {0, 0, 0, 0},   {15, 0.8, -0.4, 0},  {30, 0, 0, 0}, {45, -0.8, -0.4, 0},
+        {60, 0, 0, 0},  {75, 0.8, -0.4, 0},  {90, 0, 0, 0}, {105, -0.8, -0.4, 0},
+        {120, 0, 0, 0}, {135, 0.5, -0.2, 0}, {150, 0, 0, 0}};
     double id[4] = {0, 0, 0, 1};
     for (size_t i = 0; i < sizeof centre / sizeof centre[0]; i++)
         bone_key("センター", (uint32_t)centre[i][0], &centre[i][1], id, LIN, EASE);
 
-    static const rkey upper[] = {{0, 0, 0, 0, LIN},    {30, 5, 12, 0, EASE}, {60, 0, 0, 0, EASE},
+    static const rkey upper[] = {{0, 0, 0, 0, LIN},     {30, 5, 12, 0, EASE}, {60, 0, 0, 0, EASE},
                                  {90, 5, -12, 0, EASE}, {120, 0, 0, 0, EASE}, {150, 0, 0, 0, LIN}};
     rot_track("上半身", upper, 6);
-    static const rkey lower[] = {{0, 0, 0, 0, LIN}, {30, 0, -6, 0, EASE}, {90, 0, 6, 0, EASE},
-                                 {150, 0, 0, 0, EASE}};
+    static const rkey lower[] = {
+        {0, 0, 0, 0, LIN}, {30, 0, -6, 0, EASE}, {90, 0, 6, 0, EASE}, {150, 0, 0, 0, EASE}};
     rot_track("下半身", lower, 4);
-    static const rkey neck[] = {{0, 0, 0, 0, LIN}, {40, -6, 0, 0, OUT}, {80, 4, 0, 0, EASE},
-                                {150, 0, 0, 0, IN}};
+    static const rkey neck[] = {
+        {0, 0, 0, 0, LIN}, {40, -6, 0, 0, OUT}, {80, 4, 0, 0, EASE}, {150, 0, 0, 0, IN}};
     rot_track("首", neck, 4);
-    static const rkey head[] = {{0, 0, 0, 0, LIN},   {15, 8, 0, 3, EASE}, {45, 8, 0, -3, EASE},
+    static const rkey head[] = {{0, 0, 0, 0, LIN},    {15, 8, 0, 3, EASE},    {45, 8, 0, -3, EASE},
                                 {75, -4, 10, 0, OUT}, {110, 6, -10, 0, EASE}, {150, 0, 0, 0, EASE}};
     rot_track("頭", head, 6);
 
@@ -342,10 +342,13 @@ static void write_dance(const char *dir)
     static const rkey arm_l[] = {{0, 0, 0, -40, LIN},   {30, 0, -20, -20, EASE},
                                  {60, 0, 10, -45, OUT}, {90, 0, -25, -15, EASE},
                                  {120, 0, 5, -40, IN},  {150, 0, 0, -40, EASE}};
-    static const rkey elbow_l[] = {{0, 0, 20, 0, LIN},  {30, 0, 70, 0, EASE}, {60, 0, 30, 0, EASE},
+    static const rkey elbow_l[] = {{0, 0, 20, 0, LIN},  {30, 0, 70, 0, EASE},  {60, 0, 30, 0, EASE},
                                    {90, 0, 80, 0, OUT}, {120, 0, 40, 0, EASE}, {150, 0, 20, 0, IN}};
-    static const rkey wrist_l[] = {{0, 0, 0, 0, LIN},    {45, 15, 0, -10, EASE},
-                                   {75, -10, 0, 5, OUT}, {105, 10, 0, -15, IN}, {150, 0, 0, 0, EASE}};
+    static const rkey wrist_l[] = {{0, 0, 0, 0, LIN},
+                                   {45, 15, 0, -10, EASE},
+                                   {75, -10, 0, 5, OUT},
+                                   {105, 10, 0, -15, IN},
+                                   {150, 0, 0, 0, EASE}};
     rot_track("左腕", arm_l, 6);
     rot_track("左ひじ", elbow_l, 6);
     rot_track("左手首", wrist_l, 5);

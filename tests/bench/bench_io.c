@@ -26,7 +26,7 @@
 typedef struct io_ctx {
     char in[256], out[256];
     int fsync_out;
-    pk_motion *m; /* write case: loaded in setup */
+    pk_motion *m;   /* write case: loaded in setup */
     pk_bytes bytes; /* decode case: the file, read in setup */
     const char *posekit;
 } io_ctx;
@@ -296,24 +296,48 @@ int main(int argc, char **argv)
         {.name = n_cp, .body = copy_file, .ctx = &cp, .bytes = sbig, .file_size = sbig},
         {.name = n_cps, .body = copy_file, .ctx = &cps, .bytes = sbig, .file_size = sbig},
         {.name = n_rd, .body = read_vmd, .ctx = &rd, .bytes = sbig, .file_size = sbig},
-        {.name = n_wr, .setup = load_model, .body = write_vmd, .teardown = free_model, .ctx = &wr,
-         .bytes = sbig, .file_size = sbig},
+        {.name = n_wr,
+         .setup = load_model,
+         .body = write_vmd,
+         .teardown = free_model,
+         .ctx = &wr,
+         .bytes = sbig,
+         .file_size = sbig},
         {.name = n_rt, .body = roundtrip_vmd, .ctx = &rt, .bytes = sbig, .file_size = sbig},
         {.name = n_rtp, .body = roundtrip_plain, .ctx = &rtp, .bytes = sbig, .file_size = sbig},
         {.name = n_cli, .body = run_cli, .ctx = &cli, .bytes = sbig, .file_size = sbig},
-        {.name = n_dec, .setup = map_file, .body = decode_only, .teardown = unmap_file,
-         .ctx = &dec, .bytes = sbig, .file_size = sbig},
-        {.name = n_enc, .setup = load_model, .body = encode_only, .teardown = free_model,
-         .ctx = &enc, .bytes = sbig, .file_size = sbig},
-        {.name = "read 4 MB dance", .body = read_vmd, .ctx = &drd, .bytes = sdance,
+        {.name = n_dec,
+         .setup = map_file,
+         .body = decode_only,
+         .teardown = unmap_file,
+         .ctx = &dec,
+         .bytes = sbig,
+         .file_size = sbig},
+        {.name = n_enc,
+         .setup = load_model,
+         .body = encode_only,
+         .teardown = free_model,
+         .ctx = &enc,
+         .bytes = sbig,
+         .file_size = sbig},
+        {.name = "read 4 MB dance",
+         .body = read_vmd,
+         .ctx = &drd,
+         .bytes = sdance,
          .file_size = sdance},
-        {.name = "round trip 4 MB dance", .body = roundtrip_vmd, .ctx = &drt, .bytes = sdance,
+        {.name = "round trip 4 MB dance",
+         .body = roundtrip_vmd,
+         .ctx = &drt,
+         .bytes = sdance,
          .file_size = sdance},
         /* One run per process: the library rows above repeat in one process,
          * where glibc's adaptive mmap threshold keeps freed 4 MB blocks in
          * the heap and inflates the peak; this is what a user sees. */
-        {.name = "posekit convert 4 MB dance (CLI)", .body = run_cli, .ctx = &dcli,
-         .bytes = sdance, .file_size = sdance},
+        {.name = "posekit convert 4 MB dance (CLI)",
+         .body = run_cli,
+         .ctx = &dcli,
+         .bytes = sdance,
+         .file_size = sdance},
     };
     /* The CLI rows' ratio subtracts what posekit itself occupies (libc,
      * libyaml, iconv, jansson), measured on `posekit --version`. */

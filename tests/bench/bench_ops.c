@@ -23,9 +23,8 @@ typedef struct ops_ctx {
 } ops_ctx;
 
 static const char *const hand_bones[] = {
-    "右手首",   "右親指０", "右親指１", "右親指２", "右人指１", "右人指２",
-    "右人指３", "右中指１", "右中指２", "右中指３", "右薬指１", "右薬指２",
-    "右薬指３", "右小指１", "右小指２", "右小指３",
+    "右手首",   "右親指０", "右親指１", "右親指２", "右人指１", "右人指２", "右人指３", "右中指１",
+    "右中指２", "右中指３", "右薬指１", "右薬指２", "右薬指３", "右小指１", "右小指２", "右小指３",
 };
 
 static int setup(void *p)
@@ -125,12 +124,27 @@ int main(int argc, char **argv)
     char n_diff[64];
     snprintf(n_diff, sizeof n_diff, "diff 2 dances, frames 0-%u", last);
     bench_case cases[] = {
-        {.name = n_diff, .setup = setup, .body = diff_all, .teardown = teardown, .ctx = &cd,
-         .items = 64 * frames, .unit = "bone-frames"},
-        {.name = "overlay @hand_R 300-900 fade 10", .setup = setup, .body = overlay,
-         .teardown = teardown, .ctx = &cw, .items = 16 * 601, .unit = "bone-frames"},
-        {.name = "overlay @hand_R whole dance (add)", .setup = setup, .body = overlay,
-         .teardown = teardown, .ctx = &cf, .items = 16 * frames, .unit = "bone-frames"},
+        {.name = n_diff,
+         .setup = setup,
+         .body = diff_all,
+         .teardown = teardown,
+         .ctx = &cd,
+         .items = 64 * frames,
+         .unit = "bone-frames"},
+        {.name = "overlay @hand_R 300-900 fade 10",
+         .setup = setup,
+         .body = overlay,
+         .teardown = teardown,
+         .ctx = &cw,
+         .items = 16 * 601,
+         .unit = "bone-frames"},
+        {.name = "overlay @hand_R whole dance (add)",
+         .setup = setup,
+         .body = overlay,
+         .teardown = teardown,
+         .ctx = &cf,
+         .items = 16 * frames,
+         .unit = "bone-frames"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         bench_run(&cases[i], reps);

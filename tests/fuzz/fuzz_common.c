@@ -70,7 +70,7 @@ static void pad_equal(const pk_motion *a, uint32_t pa, const pk_motion *b, uint3
 #define SAME(x, y, what, i)                                                                        \
     do {                                                                                           \
         if (sizeof(x) != sizeof(y) || memcmp(&(x), &(y), sizeof(x)) != 0)                          \
-            fz_fail("%s %zu: field %s differs", what, (size_t)(i), #x);                             \
+            fz_fail("%s %zu: field %s differs", what, (size_t)(i), #x);                            \
     } while (0)
 
 void fz_motion_equal(const pk_motion *a, const pk_motion *b)
@@ -83,8 +83,8 @@ void fz_motion_equal(const pk_motion *a, const pk_motion *b)
         a->nlights != b->nlights || a->nshadows != b->nshadows || a->niks != b->niks)
         fz_fail("motion: record counts differ (bones %zu/%zu morphs %zu/%zu cameras %zu/%zu "
                 "lights %zu/%zu shadows %zu/%zu ik %zu/%zu)",
-                a->nbones, b->nbones, a->nmorphs, b->nmorphs, a->ncameras, b->ncameras,
-                a->nlights, b->nlights, a->nshadows, b->nshadows, a->niks, b->niks);
+                a->nbones, b->nbones, a->nmorphs, b->nmorphs, a->ncameras, b->ncameras, a->nlights,
+                b->nlights, a->nshadows, b->nshadows, a->niks, b->niks);
     for (size_t i = 0; i < a->nbones; i++) {
         const pk_bone_key *x = &a->bones[i], *y = &b->bones[i];
         name_equal(a->names, x->name, b->names, y->name, "bone", i);

@@ -24,8 +24,7 @@ static void same_bytes(const pk_buf *a, const uint8_t *b, size_t blen, const cha
         fz_fail("%s: %zu bytes vs %zu", what, a->len, blen);
     for (size_t i = 0; i < blen; i++)
         if (a->data[i] != b[i])
-            fz_fail("%s: first difference at byte %zu (%02x vs %02x)", what, i, a->data[i],
-                    b[i]);
+            fz_fail("%s: first difference at byte %zu (%02x vs %02x)", what, i, a->data[i], b[i]);
 }
 
 static void roundtrip_vmd(const uint8_t *data, size_t size)

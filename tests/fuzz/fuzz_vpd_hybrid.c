@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const char sig[] = "Vocaloid Pose Data file"; /* + NUL */
-    const size_t siglen = sizeof sig;                     /* 24, NUL included */
+    const size_t siglen = sizeof sig;                    /* 24, NUL included */
     uint8_t *owned = NULL;
     if (size < siglen || memcmp(data, sig, siglen) != 0) {
         owned = calloc(1, 30 + size);

@@ -90,7 +90,8 @@ static size_t find_blocks(const uint8_t *d, size_t len, vpd_block *out, size_t m
         size_t e = s;
         while (e < len && d[e] != '\n' && d[e] != '\r')
             e++;
-        if (!open && e - s > 5 && (memcmp(d + s, "Bone", 4) == 0 || memcmp(d + s, "Morph", 5) == 0)) {
+        if (!open && e - s > 5 &&
+            (memcmp(d + s, "Bone", 4) == 0 || memcmp(d + s, "Morph", 5) == 0)) {
             size_t k = s + (d[s] == 'B' ? 4 : 5);
             if (k < e && isdigit(d[k]) && n < max) {
                 out[n].start = s;
@@ -136,14 +137,14 @@ static void check_vpd_cut(const uint8_t *d, size_t L, const vpd_block *b, size_t
     if (!p) {
         assert_failure_positioned(&log, what, L);
         if (cls == 0)
-            fail_msg("%s: the cut at %zu falls between blocks but the read failed: %s", what,
-                     L, log.count ? log.items[0].msg : "");
+            fail_msg("%s: the cut at %zu falls between blocks but the read failed: %s", what, L,
+                     log.count ? log.items[0].msg : "");
     } else {
         if (cls == 1)
             fail_msg("%s: the cut at %zu falls inside a block but the read succeeded", what, L);
         if (cls == 0 && p->nbones + p->nmorphs != keep)
-            fail_msg("%s: cut at %zu keeps %zu blocks, read %zu bones + %zu morphs", what, L,
-                     keep, p->nbones, p->nmorphs);
+            fail_msg("%s: cut at %zu keeps %zu blocks, read %zu bones + %zu morphs", what, L, keep,
+                     p->nbones, p->nmorphs);
         assert_int_equal(log.errors, 0);
     }
     pk_pose_free(p);
@@ -171,8 +172,8 @@ static void truncate_vpd(const uint8_t *d, size_t len, const char *what)
  * that succeeds must write back; what it writes must read again. */
 static void flip_vpd(const uint8_t *d, size_t len, int rounds, const char *what)
 {
-    static const uint8_t special[] = {'{', '}', ';', ',', '.', '\n', '\r', '\0', ' ', '-',
-                                      'e', '/', 0x81, 0x83, 0xFF, '9'};
+    static const uint8_t special[] = {'{', '}', ';', ',', '.',  '\n', '\r', '\0',
+                                      ' ', '-', 'e', '/', 0x81, 0x83, 0xFF, '9'};
     uint8_t *m = malloc(len ? len : 1);
     assert_non_null(m);
     for (int r = 0; r < rounds && len > 0; r++) {
@@ -348,9 +349,9 @@ static size_t make_hybrid(uint8_t *buf, size_t cap)
     for (int i = 0; i < 2; i++) {
         memcpy(buf + n, i ? "b" : "a", 1);
         n += 15;
-        n += (size_t)snprintf((char *)buf + n, cap - n,
-                              "%d;0.500000,1.000000,-2.000000;0.000000,0.000000,0.000000,1.000000;\r\n",
-                              i);
+        n += (size_t)snprintf(
+            (char *)buf + n, cap - n,
+            "%d;0.500000,1.000000,-2.000000;0.000000,0.000000,0.000000,1.000000;\r\n", i);
     }
     return n;
 }

@@ -130,7 +130,8 @@ static void encodes_utf8_to_cp932_with_limits(void **state)
     pk_log log;
     pk_log_init(&log);
     /* 8 characters x 2 bytes = 16 bytes: one more than a VMD bone field */
-    pk_name_id id = pk_names_intern_utf8(t, "左人指先左人指先", PK_VMD_NAME_BYTES, "VMD bone", &log);
+    pk_name_id id =
+        pk_names_intern_utf8(t, "左人指先左人指先", PK_VMD_NAME_BYTES, "VMD bone", &log);
     assert_int_equal(id, PK_NO_NAME);
     tu_assert_log_has(&log, "左人指先左人指先");
     tu_assert_log_has(&log, "16 bytes");
@@ -253,7 +254,7 @@ static void linear_interp_layout(void **state)
 {
     (void)state;
     /* FORMATS.md §3.4: a default key in a modern file */
-    const uint8_t row0[16] = {0x14, 0x14, 0, 0, 0x14, 0x14, 0x14, 0x14,
+    const uint8_t row0[16] = {0x14, 0x14, 0,    0,    0x14, 0x14, 0x14, 0x14,
                               0x6B, 0x6B, 0x6B, 0x6B, 0x6B, 0x6B, 0x6B, 0x6B};
     const uint8_t row1[16] = {0x14, 0x14, 0x14, 0x14, 0x14, 0x14, 0x14, 0x6B,
                               0x6B, 0x6B, 0x6B, 0x6B, 0x6B, 0x6B, 0x6B, 0x00};
@@ -322,8 +323,9 @@ static void pose_becomes_one_key_per_bone_and_morph(void **state)
     pk_motion_free(m);
     /* a model name longer than the 20-byte field is cut on a character
      * boundary (11 x 2-byte characters = 22 bytes -> 20), with a warning */
-    const uint8_t long_model[22] = {0x83, 0x5A, 0x83, 0x93, 0x83, 0x5E, 0x81, 0x5B, 0x83, 0x5A, 0x83,
-                                    0x93, 0x83, 0x5E, 0x81, 0x5B, 0x83, 0x5A, 0x83, 0x93, 0x83, 0x5E};
+    const uint8_t long_model[22] = {0x83, 0x5A, 0x83, 0x93, 0x83, 0x5E, 0x81, 0x5B,
+                                    0x83, 0x5A, 0x83, 0x93, 0x83, 0x5E, 0x81, 0x5B,
+                                    0x83, 0x5A, 0x83, 0x93, 0x83, 0x5E};
     assert_int_equal(pk_pose_set_model(p, long_model, sizeof long_model, NULL), 0);
     m = pk_pose_to_motion(p, 0, &log);
     assert_non_null(m);
@@ -331,7 +333,7 @@ static void pose_becomes_one_key_per_bone_and_morph(void **state)
     assert_memory_equal(raw, long_model, 20);
     tu_assert_log_has(&log, "model name cut to 20 bytes");
     pk_motion_free(m);
-    const uint8_t odd_model[21] = {'x', 0x83, 0x5A, 0x83, 0x93, 0x83, 0x5E, 0x81, 0x5B, 0x83, 0x5A,
+    const uint8_t odd_model[21] = {'x',  0x83, 0x5A, 0x83, 0x93, 0x83, 0x5E, 0x81, 0x5B, 0x83, 0x5A,
                                    0x83, 0x93, 0x83, 0x5E, 0x81, 0x5B, 0x83, 0x5A, 0x83, 0x93};
     assert_int_equal(pk_pose_set_model(p, odd_model, sizeof odd_model, NULL), 0);
     m = pk_pose_to_motion(p, 0, &log);

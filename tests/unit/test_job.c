@@ -74,8 +74,6 @@ static void write_job(const char *dir, const char *extra)
     write_text(path, text);
 }
 
-
-
 static void test_pipeline_matches_direct_calls(void **state)
 {
     (void)state;

@@ -103,7 +103,7 @@ static void test_policies(void **state)
     bone(a, "センター", 0, 1.0f);
     bone(a, "センター", 10, 2.0f);
     morph(a, "まばたき", 10, 0.5f);
-    bone(b, "センター", 10, 3.0f); /* conflict */
+    bone(b, "センター", 10, 3.0f);  /* conflict */
     morph(b, "まばたき", 10, 0.5f); /* same value: not a conflict */
     bone(b, "頭", 10, 4.0f);
     pk_merge_input in[2] = {{a, NULL, 0}, {b, NULL, 0}};

@@ -46,8 +46,8 @@ static double ref_ease(double s)
 
 static void dnorm(const float q[4], double out[4])
 {
-    double n = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
-                    (double)q[3] * q[3]);
+    double n =
+        sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
     for (int i = 0; i < 4; i++)
         out[i] = q[i] / n;
 }
@@ -478,8 +478,7 @@ static pk_name_id intern(pk_names *t, const char *utf8)
     return id;
 }
 
-static pk_bone_key *key(pk_motion *m, const char *name, uint32_t frame, float angle_z_deg,
-                        float x)
+static pk_bone_key *key(pk_motion *m, const char *name, uint32_t frame, float angle_z_deg, float x)
 {
     pk_bone_key *k = pk_motion_push_bone(m);
     assert_non_null(k);
@@ -580,8 +579,8 @@ static void test_curved_segment_baked(void **state)
     pk_motion *m = pk_motion_new();
     key(m, "右手首", 0, 0, 0);
     pk_bone_key *k = key(m, "右手首", 60, 90, 0);
-    uint8_t cp[4][4] = {{20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107},
-                        {90, 10, 30, 120}};
+    uint8_t cp[4][4] = {
+        {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}, {90, 10, 30, 120}};
     pk_interp_set(k->interp, (const uint8_t(*)[4])cp, false);
     pk_pose *p = one_bone_pose("右手首", -30);
     pk_selection *s = sel_of("右手首");
@@ -751,15 +750,15 @@ static void test_pose_base(void **state)
     pk_pose *r = pk_overlay_pose(base, p, s, PK_OVERLAY_REPLACE, &st, &log);
     assert_non_null(r);
     assert_int_equal(st.missing, 1); /* 左手首 selected but not in the pose */
-    assert_true(fabs(2.0 * atan2(r->bones[0].rot[2], r->bones[0].rot[3]) * 180.0 /
-                         3.14159265358979323846 -
-                     30.0) < 1e-3);
+    assert_true(
+        fabs(2.0 * atan2(r->bones[0].rot[2], r->bones[0].rot[3]) * 180.0 / 3.14159265358979323846 -
+             30.0) < 1e-3);
     assert_memory_equal(&r->bones[1], &base->bones[1], sizeof base->bones[1]);
     pk_pose *a = pk_overlay_pose(base, p, s, PK_OVERLAY_ADD, NULL, &log);
     assert_non_null(a);
-    assert_true(fabs(2.0 * atan2(a->bones[0].rot[2], a->bones[0].rot[3]) * 180.0 /
-                         3.14159265358979323846 -
-                     40.0) < 1e-3);
+    assert_true(
+        fabs(2.0 * atan2(a->bones[0].rot[2], a->bones[0].rot[3]) * 180.0 / 3.14159265358979323846 -
+             40.0) < 1e-3);
     pk_pose_free(r);
     pk_pose_free(a);
     pk_selection_free(s);
@@ -776,8 +775,8 @@ static void test_huge_segment_refused(void **state)
     pk_motion *m = pk_motion_new();
     key(m, "頭", 0, 0, 0);
     pk_bone_key *k = key(m, "頭", 3000000, 90, 0);
-    uint8_t cp[4][4] = {{20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107},
-                        {90, 10, 30, 120}};
+    uint8_t cp[4][4] = {
+        {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}, {90, 10, 30, 120}};
     pk_interp_set(k->interp, (const uint8_t(*)[4])cp, false);
     pk_pose *p = one_bone_pose("頭", 10);
     pk_selection *s = sel_of("頭");
@@ -795,14 +794,10 @@ static void test_huge_segment_refused(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_linear_split_exact),
-        cmocka_unit_test(test_curved_segment_baked),
-        cmocka_unit_test(test_add_keeps_inner_keys),
-        cmocka_unit_test(test_overlays_compose),
-        cmocka_unit_test(test_missing_and_new_bones),
-        cmocka_unit_test(test_pose_base),
-        cmocka_unit_test(test_huge_segment_refused),
-        cmocka_unit_test(test_corpus_every_frame),
+        cmocka_unit_test(test_linear_split_exact),    cmocka_unit_test(test_curved_segment_baked),
+        cmocka_unit_test(test_add_keeps_inner_keys),  cmocka_unit_test(test_overlays_compose),
+        cmocka_unit_test(test_missing_and_new_bones), cmocka_unit_test(test_pose_base),
+        cmocka_unit_test(test_huge_segment_refused),  cmocka_unit_test(test_corpus_every_frame),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -74,10 +74,10 @@ static void test_exact_and_glob(void **state)
     memset(&st, 0, sizeof st);
     assert_int_equal(pk_motion_rename(m, r, false, &st, &log), 0);
     assert_string_equal(bone_name(m, 0), "center");
-    assert_string_equal(bone_name(m, 1), "ひじ_R");   /* glob: capture substituted */
-    assert_string_equal(bone_name(m, 2), "arm_R");    /* exact beats any glob */
-    assert_string_equal(bone_name(m, 3), "arm捩_R");  /* longer literal "右腕*" beats "右*" */
-    assert_string_equal(bone_name(m, 4), "左腕");     /* unmatched: kept */
+    assert_string_equal(bone_name(m, 1), "ひじ_R");  /* glob: capture substituted */
+    assert_string_equal(bone_name(m, 2), "arm_R");   /* exact beats any glob */
+    assert_string_equal(bone_name(m, 3), "arm捩_R"); /* longer literal "右腕*" beats "右*" */
+    assert_string_equal(bone_name(m, 4), "左腕");    /* unmatched: kept */
     assert_string_equal(bone_name(m, 5), "center");
     assert_string_equal(pk_names_utf8(m->names, m->morphs[0].name), "blink");
     assert_string_equal(pk_names_utf8(m->names, m->morphs[1].name), "あ");
@@ -184,7 +184,7 @@ static void test_width(void **state)
      * one more byte is 16. */
     r = rules("rename:\n  \"右*\": \"*_RR\"\n");
     m = pk_motion_new();
-    add_bone(m, "右abcdefghijkl", 0); /* capture 12 bytes -> 15 */
+    add_bone(m, "右abcdefghijkl", 0);  /* capture 12 bytes -> 15 */
     add_bone(m, "右abcdefghijklm", 0); /* capture 13 bytes -> 16: too long */
     pk_log_init(&log);
     assert_int_equal(pk_motion_rename(m, r, false, NULL, &log), -1);
@@ -294,7 +294,7 @@ static void test_padding_round_trip(void **state)
     pk_buf_init(&b);
     assert_int_equal(pk_vmd_write(m, &b, &log), 0);
     /* The fill continues after the shorter name: center, NUL, FD x 8. */
-    static const uint8_t want[15] = {'c', 'e', 'n', 't', 'e', 'r', 0x00, 0xFD,
+    static const uint8_t want[15] = {'c',  'e',  'n',  't',  'e',  'r',  0x00, 0xFD,
                                      0xFD, 0xFD, 0xFD, 0xFD, 0xFD, 0xFD, 0xFD};
     assert_memory_equal(b.data + 54, want, 15);
     /* Through bytes and back: the original file. */
@@ -449,9 +449,9 @@ static void test_corpus_globs(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_exact_and_glob),   cmocka_unit_test(test_reverse_needs_star),
-        cmocka_unit_test(test_collision),        cmocka_unit_test(test_width),
-        cmocka_unit_test(test_ik_names),         cmocka_unit_test(test_truncated),
+        cmocka_unit_test(test_exact_and_glob),     cmocka_unit_test(test_reverse_needs_star),
+        cmocka_unit_test(test_collision),          cmocka_unit_test(test_width),
+        cmocka_unit_test(test_ik_names),           cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_padding_round_trip), cmocka_unit_test(test_corpus_ja_en),
         cmocka_unit_test(test_corpus_globs),
     };

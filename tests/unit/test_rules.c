@@ -97,9 +97,9 @@ static void test_default_groups(void **state)
     pk_rules *r = pk_rules_default(&log);
     assert_non_null(r);
     static const char *required[] = {
-        "hand_L",  "hand_R",   "fingers_L", "fingers_R", "thumb_L", "thumb_R",     "index_L",
-        "index_R", "middle_L", "middle_R",  "ring_L",    "ring_R",  "little_L",    "little_R",
-        "arm_L",   "arm_R",    "leg_L",     "leg_R",     "ik",      "head",        "trunk",
+        "hand_L",  "hand_R",   "fingers_L", "fingers_R", "thumb_L",     "thumb_R",    "index_L",
+        "index_R", "middle_L", "middle_R",  "ring_L",    "ring_R",      "little_L",   "little_R",
+        "arm_L",   "arm_R",    "leg_L",     "leg_R",     "ik",          "head",       "trunk",
         "root",    "eyes",     "mouth",     "brows",     "arm_below_L", "arm_below_R"};
     for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
         assert_true(pk_rules_has_group(r, required[i]));
@@ -397,15 +397,15 @@ static void test_shipped(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_default_groups),   cmocka_unit_test(test_selection_lists),
-        cmocka_unit_test(test_glob_boundary),    cmocka_unit_test(test_truncated_match),
-        cmocka_unit_test(test_full_schema),      cmocka_unit_test(test_override),
-        cmocka_unit_test(test_err_syntax),       cmocka_unit_test(test_err_unknown_key),
-        cmocka_unit_test(test_err_wrong_type),   cmocka_unit_test(test_err_glob),
+        cmocka_unit_test(test_default_groups),    cmocka_unit_test(test_selection_lists),
+        cmocka_unit_test(test_glob_boundary),     cmocka_unit_test(test_truncated_match),
+        cmocka_unit_test(test_full_schema),       cmocka_unit_test(test_override),
+        cmocka_unit_test(test_err_syntax),        cmocka_unit_test(test_err_unknown_key),
+        cmocka_unit_test(test_err_wrong_type),    cmocka_unit_test(test_err_glob),
         cmocka_unit_test(test_err_unknown_group), cmocka_unit_test(test_err_one_to_one),
-        cmocka_unit_test(test_err_target),       cmocka_unit_test(test_include),
-        cmocka_unit_test(test_include_cycle),    cmocka_unit_test(test_include_missing),
-        cmocka_unit_test(test_include_builtin),  cmocka_unit_test(test_shipped),
+        cmocka_unit_test(test_err_target),        cmocka_unit_test(test_include),
+        cmocka_unit_test(test_include_cycle),     cmocka_unit_test(test_include_missing),
+        cmocka_unit_test(test_include_builtin),   cmocka_unit_test(test_shipped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

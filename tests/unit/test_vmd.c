@@ -10,7 +10,7 @@
 #include "vmdgen.h"
 
 /* CP932 bytes of a few names (FORMATS.md §4, §3.2). */
-#define CENTER "\x83\x5a\x83\x93\x83\x5e\x81\x5b" /* センター */
+#define CENTER "\x83\x5a\x83\x93\x83\x5e\x81\x5b"                       /* センター */
 #define CAMERA_LIGHT "\x83\x4a\x83\x81\x83\x89\x81\x45\x8f\xc6\x96\xbe" /* カメラ・照明 */
 
 static pk_motion *read_ok(const vg *g, pk_log *log)
@@ -698,7 +698,7 @@ static void test_many_names(void **state)
     for (int round = 0; round < 3; round++)
         for (int i = 0; i < N; i++) {
             snprintf(name, sizeof name, "bone%010d", i); /* 14 bytes + NUL */
-            if (round == 2) { /* same first 14 bytes, 15-byte name */
+            if (round == 2) {                            /* same first 14 bytes, 15-byte name */
                 name[14] = 'x';
                 name[15] = 0;
             }

@@ -15,8 +15,8 @@ enum { HEADER_V2 = 50, HEADER_V1 = 40 };
 /* Record sizes from FORMATS.md §3.1. */
 static const size_t RECORD[5] = {111, 23, 61, 28, 9};
 
-static const char *const SECTION[6] = {"bone", "morph", "camera", "light", "self-shadow",
-                                       "show/IK"};
+static const char *const SECTION[6] = {"bone",  "morph",       "camera",
+                                       "light", "self-shadow", "show/IK"};
 
 /* Offsets of the count fields of a well-formed file, computed from the
  * layout and the counts stored in the file; bounds[s] = where section s's

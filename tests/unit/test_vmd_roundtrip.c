@@ -69,8 +69,8 @@ static void test_corpus_roundtrip(void **state)
         size_t common = out.len < len ? out.len : len;
         for (size_t k = 0; k < common; k++)
             if (out.data[k] != data[k])
-                fail_msg("%s: first difference at offset %zu (wrote %02X, file has %02X)",
-                         paths[i], k, out.data[k], data[k]);
+                fail_msg("%s: first difference at offset %zu (wrote %02X, file has %02X)", paths[i],
+                         k, out.data[k], data[k]);
         if (out.len != len)
             fail_msg("%s: wrote %zu bytes, file has %zu", paths[i], out.len, len);
         /* Deterministic: a second write gives the same bytes again. */
@@ -135,9 +135,8 @@ static void test_wavefile_camera(void **state)
     assert_int_equal(l.m->sections, 4);
     assert_int_equal(l.m->nbones + l.m->nmorphs + l.m->nlights, 0);
     assert_memory_equal(l.m->header + 25, "\0JKLM", 5);
-    static const uint8_t model[20] = {0x83, 0x4A, 0x83, 0x81, 0x83, 0x89, 0x81,
-                                      0x45, 0x8F, 0xC6, 0x96, 0xBE, 0x00, 0x6F,
-                                      0x6E, 0x20, 0x44, 0x61, 0x74, 0x61};
+    static const uint8_t model[20] = {0x83, 0x4A, 0x83, 0x81, 0x83, 0x89, 0x81, 0x45, 0x8F, 0xC6,
+                                      0x96, 0xBE, 0x00, 0x6F, 0x6E, 0x20, 0x44, 0x61, 0x74, 0x61};
     assert_memory_equal(l.m->model, model, 20);
     char *u = pk_motion_model_utf8(l.m);
     assert_string_equal(u, "カメラ・照明");
@@ -320,14 +319,10 @@ static void test_yohawing_signature(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_corpus_roundtrip),
-        cmocka_unit_test(test_wavefile_v2),
-        cmocka_unit_test(test_wavefile_camera),
-        cmocka_unit_test(test_ik_test_base_morphs),
-        cmocka_unit_test(test_stand_ik_names),
-        cmocka_unit_test(test_babylon_physics_flag),
-        cmocka_unit_test(test_small_fixtures),
-        cmocka_unit_test(test_yohawing_signature),
+        cmocka_unit_test(test_corpus_roundtrip), cmocka_unit_test(test_wavefile_v2),
+        cmocka_unit_test(test_wavefile_camera),  cmocka_unit_test(test_ik_test_base_morphs),
+        cmocka_unit_test(test_stand_ik_names),   cmocka_unit_test(test_babylon_physics_flag),
+        cmocka_unit_test(test_small_fixtures),   cmocka_unit_test(test_yohawing_signature),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -204,13 +204,14 @@ static void test_bom_comments_whitespace(void **state)
 static void test_numbers(void **state)
 {
     (void)state;
-    static const char doc[] = "Vocaloid Pose Data file\n"
-                              "m.osm;\n"
-                              "3;\n"
-                              "Bone0{a\n  1,.5,+1.0;\n  1e-3,-0.000000,1E+2,-.25;\n}\n"
-                              "Bone1{b\n  5.,0.1e1,-7;\n  0.000001,123456.789,-3.4e38,1e-45;\n}\n"
-                              "Bone2{c\n  00012.50000,+.0,-0;\n"
-                              "  0.1000000000000000000000000000000000000000000001,2.5e-1,1e0,0e5;\n}\n";
+    static const char doc[] =
+        "Vocaloid Pose Data file\n"
+        "m.osm;\n"
+        "3;\n"
+        "Bone0{a\n  1,.5,+1.0;\n  1e-3,-0.000000,1E+2,-.25;\n}\n"
+        "Bone1{b\n  5.,0.1e1,-7;\n  0.000001,123456.789,-3.4e38,1e-45;\n}\n"
+        "Bone2{c\n  00012.50000,+.0,-0;\n"
+        "  0.1000000000000000000000000000000000000000000001,2.5e-1,1e0,0e5;\n}\n";
     pk_log log;
     pk_pose *p = RD(doc, &log);
     if (!p)
@@ -281,8 +282,7 @@ static void test_morphs_and_count_warning(void **state)
 static void test_trail_byte_names(void **state)
 {
     (void)state;
-    static const char doc[] = "Vocaloid Pose Data file\r\n\r\n"
-                              MANTO ".osm;\t\t// c\r\n"
+    static const char doc[] = "Vocaloid Pose Data file\r\n\r\n" MANTO ".osm;\t\t// c\r\n"
                               "4;\r\n\r\n"
                               "Bone0{" BOON "\r\n  0,0,0;\r\n  0,0,0,1;\r\n}\r\n\r\n"
                               "Bone1{" MANTO "\r\n  1,0,0;\r\n  0,0,0,1;\r\n}\r\n\r\n"
@@ -359,8 +359,9 @@ static void test_duplicates_and_long_names(void **state)
     pk_log wlog;
     pk_log_init(&wlog);
     assert_int_equal(pk_vpd_write(p, NULL, &out, &wlog), 0);
-    expect_diag(&wlog, PK_WARNING, 0, 0,
-                "morph 'abcdefghijklmnopqrstuvwxyz' has a 26-byte name; MMD reads only the first 19");
+    expect_diag(
+        &wlog, PK_WARNING, 0, 0,
+        "morph 'abcdefghijklmnopqrstuvwxyz' has a 26-byte name; MMD reads only the first 19");
     assert_true(contains(out.data, out.len, "Morph0{abcdefghijklmnopqrstuvwxyz\r\n", 35));
     out.len = 4;
     /* without morphs the same pose writes without a warning */
@@ -423,25 +424,27 @@ static void test_out_of_sequence(void **state)
 
 /* ---- writer: MMD's exact layout, written by hand from FORMATS.md §1.1 -- */
 
-#define MIKU "\x8f\x89\x89\xb9\x83\x7e\x83\x4e"        /* 初音ミク */
-#define CENTER "\x83\x5a\x83\x93\x83\x5e\x81\x5b"      /* センター */
+#define MIKU "\x8f\x89\x89\xb9\x83\x7e\x83\x4e"                /* 初音ミク */
+#define CENTER "\x83\x5a\x83\x93\x83\x5e\x81\x5b"              /* センター */
 #define OYA "\x90\x65\x83\x74\x83\x40\x83\x43\x83\x8b\x96\xbc" /* 親ファイル名 */
-#define SOU "\x91\x8d\x83\x7c\x81\x5b\x83\x59\x83\x7b\x81\x5b\x83\x93\x90\x94" /* 総ポーズボーン数 */
+#define SOU                                                                                        \
+    "\x91\x8d\x83\x7c\x81\x5b\x83\x59\x83\x7b\x81\x5b\x83\x93\x90\x94" /* 総ポーズボーン数 */
 
-static const char EXPECT_HEAD[] = "Vocaloid Pose Data file\r\n"
-                                  "\r\n" MIKU ".osm;\t\t// " OYA "\r\n"
-                                  "2;\t\t\t\t// " SOU "\r\n"
-                                  "\r\n"
-                                  "Bone0{" CENTER "\r\n"
-                                  "  1.500000,-0.250000,0.000000;\t\t\t\t// trans x,y,z\r\n"
-                                  "  0.000000,0.000000,0.000000,1.000000;\t\t// Quaternion x,y,z,w\r\n"
-                                  "}\r\n"
-                                  "\r\n"
-                                  "Bone1{" BOON "\r\n"
-                                  "  -0.000000,2.000000,10.125000;\t\t\t\t// trans x,y,z\r\n"
-                                  "  0.500000,-0.500000,0.000001,-1.000000;\t\t// Quaternion x,y,z,w\r\n"
-                                  "}\r\n"
-                                  "\r\n";
+static const char EXPECT_HEAD[] =
+    "Vocaloid Pose Data file\r\n"
+    "\r\n" MIKU ".osm;\t\t// " OYA "\r\n"
+    "2;\t\t\t\t// " SOU "\r\n"
+    "\r\n"
+    "Bone0{" CENTER "\r\n"
+    "  1.500000,-0.250000,0.000000;\t\t\t\t// trans x,y,z\r\n"
+    "  0.000000,0.000000,0.000000,1.000000;\t\t// Quaternion x,y,z,w\r\n"
+    "}\r\n"
+    "\r\n"
+    "Bone1{" BOON "\r\n"
+    "  -0.000000,2.000000,10.125000;\t\t\t\t// trans x,y,z\r\n"
+    "  0.500000,-0.500000,0.000001,-1.000000;\t\t// Quaternion x,y,z,w\r\n"
+    "}\r\n"
+    "\r\n";
 static const char EXPECT_MORPH[] = "Morph0{\x82\xa0\r\n" /* あ */
                                    "  0.750000;\t\t\t\t// weight\r\n"
                                    "}\r\n"
@@ -651,8 +654,9 @@ static void test_hybrid_hand_made(void **state)
     pk_buf_init(&out);
     pk_vpd_options o = {PK_VPD_HYBRID, false};
     assert_int_equal(pk_vpd_write(p, &o, &out, &log), 0);
-    static const char rec1[] = "b\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
-                               "1;10.000000,-0.500000,0.000000;0.500000,0.500000,0.500000,0.500000;\n";
+    static const char rec1[] =
+        "b\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+        "1;10.000000,-0.500000,0.000000;0.500000,0.500000,0.500000,0.500000;\n";
     assert_memory_equal(out.data + out.len - (sizeof rec1 - 1), rec1, sizeof rec1 - 1);
     /* hybrid -> text works too */
     pk_buf_free(&out);
@@ -800,8 +804,12 @@ static void test_float_print_parse(void **state)
     static const struct {
         float f;
         const char *s;
-    } ties[] = {{0.0078125f, "0.007812"}, {0.0234375f, "0.023438"}, {-0.0078125f, "-0.007812"},
-                {1e-7f, "0.000000"},      {-1e-7f, "-0.000000"},    {16777216.0f, "16777216.000000"},
+    } ties[] = {{0.0078125f, "0.007812"},
+                {0.0234375f, "0.023438"},
+                {-0.0078125f, "-0.007812"},
+                {1e-7f, "0.000000"},
+                {-1e-7f, "-0.000000"},
+                {16777216.0f, "16777216.000000"},
                 {3.4028235e38f, "340282346638528859811704183484516925440.000000"}};
     for (size_t i = 0; i < sizeof ties / sizeof *ties; i++) {
         pk_pose *p = pk_pose_new();
@@ -854,8 +862,9 @@ static void test_parse_matches_strtof(void **state)
             }
             t[o] = 0;
         } else if (kind == 1) /* exponent forms */
-            snprintf(t, 200, "%u.%ue%d", rnd() % 100000, rnd() % 1000, (int)(rnd() % 80) - 50); /* stays below FLT_MAX */
-        else if (kind == 2) /* exact midpoints between floats, printed in full */
+            snprintf(t, 200, "%u.%ue%d", rnd() % 100000, rnd() % 1000,
+                     (int)(rnd() % 80) - 50); /* stays below FLT_MAX */
+        else if (kind == 2)                   /* exact midpoints between floats, printed in full */
         {
             float f = random_float();
             float g = nextafterf(f, INFINITY);
@@ -866,8 +875,8 @@ static void test_parse_matches_strtof(void **state)
             snprintf(t, 200, "%.9g", (double)random_float());
         else
             snprintf(t, 200, "%.6f", (double)six_decimal_float() * 1000.0);
-        len += (size_t)snprintf(doc + len, cap - len, "Bone%d{b%d\n  %s,0,0;\n  0,0,0,1;\n}\n", i, i,
-                                t);
+        len += (size_t)snprintf(doc + len, cap - len, "Bone%d{b%d\n  %s,0,0;\n  0,0,0,1;\n}\n", i,
+                                i, t);
     }
     pk_log log;
     pk_pose *p = rd(doc, len, &log);
@@ -890,9 +899,9 @@ static void test_parse_matches_strtof(void **state)
 
 static bool comma_locale(void)
 {
-    static const char *names[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8",
-                                  "de_DE", "fr_FR", "nl_NL.UTF-8", "it_IT.UTF-8", "es_ES.UTF-8",
-                                  "ru_RU.UTF-8", "pt_BR.UTF-8"};
+    static const char *names[] = {"de_DE.UTF-8", "de_DE.utf8",  "fr_FR.UTF-8", "fr_FR.utf8",
+                                  "de_DE",       "fr_FR",       "nl_NL.UTF-8", "it_IT.UTF-8",
+                                  "es_ES.UTF-8", "ru_RU.UTF-8", "pt_BR.UTF-8"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (setlocale(LC_ALL, names[i]) && strcmp(localeconv()->decimal_point, ",") == 0)
             return true;
@@ -900,8 +909,7 @@ static bool comma_locale(void)
      * the locale sources exist (CI installs the `locales` package). */
     const char *dir = tu_tmpdir();
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "localedef -i de_DE -f UTF-8 '%s/de_DE.UTF-8' >/dev/null 2>&1",
-             dir);
+    snprintf(cmd, sizeof cmd, "localedef -i de_DE -f UTF-8 '%s/de_DE.UTF-8' >/dev/null 2>&1", dir);
     if (system(cmd) != 0)
         return false;
     setenv("LOCPATH", dir, 1);
@@ -972,20 +980,13 @@ static void test_comma_locale(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_eol_styles),
-        cmocka_unit_test(test_bom_comments_whitespace),
-        cmocka_unit_test(test_numbers),
-        cmocka_unit_test(test_non_finite_read),
-        cmocka_unit_test(test_out_of_sequence),
-        cmocka_unit_test(test_morphs_and_count_warning),
-        cmocka_unit_test(test_trail_byte_names),
-        cmocka_unit_test(test_duplicates_and_long_names),
-        cmocka_unit_test(test_writer_exact),
-        cmocka_unit_test(test_writer_refuses),
-        cmocka_unit_test(test_hybrid_round_trip),
-        cmocka_unit_test(test_hybrid_hand_made),
-        cmocka_unit_test(test_float_print_parse),
-        cmocka_unit_test(test_parse_matches_strtof),
+        cmocka_unit_test(test_eol_styles),        cmocka_unit_test(test_bom_comments_whitespace),
+        cmocka_unit_test(test_numbers),           cmocka_unit_test(test_non_finite_read),
+        cmocka_unit_test(test_out_of_sequence),   cmocka_unit_test(test_morphs_and_count_warning),
+        cmocka_unit_test(test_trail_byte_names),  cmocka_unit_test(test_duplicates_and_long_names),
+        cmocka_unit_test(test_writer_exact),      cmocka_unit_test(test_writer_refuses),
+        cmocka_unit_test(test_hybrid_round_trip), cmocka_unit_test(test_hybrid_hand_made),
+        cmocka_unit_test(test_float_print_parse), cmocka_unit_test(test_parse_matches_strtof),
         cmocka_unit_test(test_comma_locale),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

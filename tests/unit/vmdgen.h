@@ -110,7 +110,8 @@ static inline void vg_header_v1(vg *g, const char *model)
 /* The linear interpolation block in MMD's modern layout (§3.4). */
 static inline void vg_interp_linear(uint8_t ip[64])
 {
-    uint8_t b[19] = {20, 20, 20, 20, 20, 20, 20, 20, 107, 107, 107, 107, 107, 107, 107, 107, 0, 0, 0};
+    uint8_t b[19] = {20,  20,  20,  20,  20,  20,  20, 20, 107, 107,
+                     107, 107, 107, 107, 107, 107, 0,  0,  0};
     for (int r = 0; r < 4; r++)
         for (int k = 0; k < 16; k++)
             ip[16 * r + k] = b[k + r];
