@@ -133,24 +133,6 @@ static uint32_t rec_frame(const pk_motion *m, pk_section sec, size_t rec)
     }
 }
 
-static size_t sec_count(const pk_motion *m, pk_section sec)
-{
-    switch (sec) {
-    case PK_SEC_BONE:
-        return m->nbones;
-    case PK_SEC_MORPH:
-        return m->nmorphs;
-    case PK_SEC_CAMERA:
-        return m->ncameras;
-    case PK_SEC_LIGHT:
-        return m->nlights;
-    case PK_SEC_SHADOW:
-        return m->nshadows;
-    default:
-        return m->niks;
-    }
-}
-
 static int collect(merger *g)
 {
     for (size_t i = 0; i < g->n; i++) {
@@ -158,7 +140,7 @@ static int collect(merger *g)
         size_t below = 0;
         for (int s = 0; s < PK_SEC_COUNT; s++) {
             pk_section sec = (pk_section)s;
-            size_t cnt = sec_count(m, sec);
+            size_t cnt = pk_motion_count(m, sec);
             for (size_t r = 0; r < cnt; r++) {
                 uint32_t f;
                 if (!shift(g, i, rec_frame(m, sec, r), &f, &below))

@@ -216,6 +216,26 @@ void pk_camera_interp_linear(uint8_t interp[24])
     }
 }
 
+size_t pk_motion_count(const pk_motion *m, pk_section s)
+{
+    switch (s) {
+    case PK_SEC_BONE:
+        return m->nbones;
+    case PK_SEC_MORPH:
+        return m->nmorphs;
+    case PK_SEC_CAMERA:
+        return m->ncameras;
+    case PK_SEC_LIGHT:
+        return m->nlights;
+    case PK_SEC_SHADOW:
+        return m->nshadows;
+    case PK_SEC_IK:
+        return m->niks;
+    default:
+        return 0;
+    }
+}
+
 static void widen(uint32_t f, bool *any, uint32_t *lo, uint32_t *hi)
 {
     if (!*any || f < *lo)

@@ -294,6 +294,8 @@ void pk_camera_interp_linear(uint8_t interp[24]);
  * Caller frees with pk_motion_free. */
 struct pk_pose;
 pk_motion *pk_pose_to_motion(const struct pk_pose *p, uint32_t frame, pk_log *log);
+/* Number of records in one section. */
+size_t pk_motion_count(const pk_motion *m, pk_section s);
 /* Frame range over every section; returns false when the motion is empty. */
 bool pk_motion_frame_range(const pk_motion *m, uint32_t *first, uint32_t *last);
 

@@ -782,31 +782,13 @@ static const section_writer SECTION_WRITER[PK_SEC_COUNT] = {
     write_bones, write_morphs, write_cameras, write_lights, write_shadows, write_iks,
 };
 
-static size_t section_count(const pk_motion *m, int s)
-{
-    switch (s) {
-    case PK_SEC_BONE:
-        return m->nbones;
-    case PK_SEC_MORPH:
-        return m->nmorphs;
-    case PK_SEC_CAMERA:
-        return m->ncameras;
-    case PK_SEC_LIGHT:
-        return m->nlights;
-    case PK_SEC_SHADOW:
-        return m->nshadows;
-    default:
-        return m->niks;
-    }
-}
-
 /* How many sections to write: as many as were read, and at least enough
  * to hold every non-empty section. */
 static int sections_to_write(const pk_motion *m)
 {
     int n = m->sections < 0 ? 0 : m->sections > PK_SEC_COUNT ? PK_SEC_COUNT : m->sections;
     for (int s = PK_SEC_COUNT - 1; s >= n; s--)
-        if (section_count(m, s)) {
+        if (pk_motion_count(m, s)) {
             n = s + 1;
             break;
         }
@@ -819,7 +801,7 @@ static size_t output_size(const pk_motion *m, int nsec)
 {
     uint64_t size = HEADER_BYTES + (m->version == 1 ? V1_MODEL_BYTES : PK_VMD_MODEL_BYTES);
     for (int s = 0; s < nsec; s++) {
-        size_t n = section_count(m, s);
+        size_t n = pk_motion_count(m, s);
         if (n > UINT32_MAX)
             return 0;
         size += 4 + (uint64_t)n * RECORD_BYTES[s];
@@ -857,7 +839,7 @@ int pk_vmd_write(const pk_motion *m, pk_buf *out, pk_log *log)
     memcpy(wr.w, m->model, mw);
     wr.w += mw;
     for (int s = 0; s < nsec; s++) {
-        wr.w = put_u32(wr.w, (uint32_t)section_count(m, s));
+        wr.w = put_u32(wr.w, (uint32_t)pk_motion_count(m, s));
         if (!SECTION_WRITER[s](&wr)) {
             out->len = start; /* nothing half-written stays in out */
             return -1;
