@@ -569,7 +569,10 @@ typedef struct pk_diff {
 pk_diff *pk_diff_poses(const pk_pose *a, const pk_pose *b, const pk_diff_options *o, pk_log *log);
 /* Compares two motions frame by frame over first..last (every integer
  * frame, sampled with MMD's rules; duplicate keys are warned about).
+ * A range longer than PK_DIFF_MAX_FRAMES is an error (a damaged file with
+ * a key at frame 4e9 would otherwise mean hours of sampling).
  * Caller frees with pk_diff_free; NULL on error. */
+#define PK_DIFF_MAX_FRAMES 1000000u /* 9.2 hours at 30 fps */
 pk_diff *pk_diff_motions(const pk_motion *a, const pk_motion *b, uint32_t first, uint32_t last,
                          const pk_diff_options *o, pk_log *log);
 /* Largest difference first: by angle, then distance, then name; morphs by

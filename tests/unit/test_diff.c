@@ -297,6 +297,31 @@ static void identical_corpus_motion_has_no_difference(void **state)
     free(data);
 }
 
+/* A range longer than PK_DIFF_MAX_FRAMES (a damaged file with a key at
+ * frame 4e9) is refused at once, naming the range, instead of sampling for
+ * hours; the longest allowed range still works. */
+static void absurd_ranges_refused(void **state)
+{
+    (void)state;
+    pk_motion *a = pk_motion_new(), *b = pk_motion_new();
+    float id[4] = {0, 0, 0, 1};
+    mkey(a, "arm", 0, id);
+    mkey(b, "arm", 4000000000u, id);
+    pk_log log;
+    pk_log_init(&log);
+    assert_null(pk_diff_motions(a, b, 0, 4000000000u, NULL, &log));
+    tu_assert_log_has(&log, "frame range 0-4000000000 is 4000000001 frames; at most 1000000");
+    pk_log_free(&log);
+    pk_log_init(&log);
+    pk_diff *d = pk_diff_motions(a, b, 5, 5 + PK_DIFF_MAX_FRAMES - 1, NULL, &log);
+    assert_non_null(d);
+    assert_int_equal(log.errors, 0);
+    pk_diff_free(d);
+    pk_log_free(&log);
+    pk_motion_free(a);
+    pk_motion_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -305,6 +330,7 @@ int main(void)
         cmocka_unit_test(one_side_rows_and_morphs),
         cmocka_unit_test(filter_and_cut_names),
         cmocka_unit_test(motion_ranges),
+        cmocka_unit_test(absurd_ranges_refused),
         cmocka_unit_test(identical_corpus_motion_has_no_difference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
