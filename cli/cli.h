@@ -72,6 +72,11 @@ int cli_write(const char *out_path, const pk_buf *buf);
 int cli_usage(const char *cmd, const char *fmt, ...) PK_PRINTF(2, 3);
 /* Prints help text to stdout and returns EXIT_OK (for --help). */
 int cli_help(const char *text);
+/* After getopt: exactly one operand.  Sets *operand and returns EXIT_OK, or
+ * prints "no WHAT given" / "one WHAT at a time ('X' is extra)" as a usage
+ * error and returns EXIT_ERROR. */
+int cli_one_operand(const char *cmd, const char *what, int argc, char **argv, int first,
+                    const char **operand);
 
 /* Number parsing for options (locale-independent, whole string). */
 bool cli_parse_u32(const char *s, uint32_t *out);

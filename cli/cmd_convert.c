@@ -82,13 +82,11 @@ int cmd_convert(int argc, char **argv)
             return cli_bad_option("convert", argv);
         }
     }
-    if (optind >= argc)
-        return cli_usage("convert", "no input file given");
-    if (argc - optind > 1)
-        return cli_usage("convert", "one input file at a time ('%s' is extra)", argv[optind + 1]);
+    const char *in;
+    if (cli_one_operand("convert", "input file", argc, argv, optind, &in) != EXIT_OK)
+        return EXIT_ERROR;
     if (!out)
         return cli_usage("convert", "no output given (-o OUT)");
-    const char *in = argv[optind];
     /* PK_FMT_VPD stands in for "the input's format" until IN is read. */
     if (cli_output_format(out, PK_FMT_VPD) == PK_FMT_UNKNOWN)
         return cli_usage("convert", "cannot tell the output format of '%s': use .vmd or .vpd", out);

@@ -171,12 +171,11 @@ int cmd_dump(int argc, char **argv)
             return cli_bad_option("dump", argv);
         }
     }
-    if (optind >= argc)
-        return cli_usage("dump", "no file given");
-    if (argc - optind > 1)
-        return cli_usage("dump", "one file at a time");
+    const char *path;
+    if (cli_one_operand("dump", "file", argc, argv, optind, &path) != EXIT_OK)
+        return EXIT_ERROR;
     pk_doc doc;
-    if (cli_load(argv[optind], &doc, cli_strict) != EXIT_OK)
+    if (cli_load(path, &doc, cli_strict) != EXIT_OK)
         return EXIT_ERROR;
     if (doc.motion)
         dump_motion(stdout, doc.motion);

@@ -208,10 +208,9 @@ int cmd_overlay(int argc, char **argv)
             return cli_bad_option("overlay", argv);
         }
     }
-    if (optind >= argc)
-        return cli_usage("overlay", "no base file given");
-    if (argc - optind > 1)
-        return cli_usage("overlay", "one base file at a time ('%s' is extra)", argv[optind + 1]);
+    const char *base_path;
+    if (cli_one_operand("overlay", "base file", argc, argv, optind, &base_path) != EXIT_OK)
+        return EXIT_ERROR;
     if (!pose_path)
         return cli_usage("overlay", "no pose given (--pose P)");
     if (!bones)
@@ -220,7 +219,6 @@ int cmd_overlay(int argc, char **argv)
         return cli_usage("overlay", "no output given (-o OUT)");
     if (fade_set && opt.all_frames && opt.fade)
         return cli_usage("overlay", "--fade needs --frames (the whole motion has no edges)");
-    const char *base_path = argv[optind];
 
     pk_doc base, pdoc;
     memset(&pdoc, 0, sizeof pdoc);

@@ -130,10 +130,9 @@ int rules_cmd_run(rules_op op, int argc, char **argv)
             return cli_bad_option(cmd, argv);
         }
     }
-    if (optind >= argc)
-        return cli_usage(cmd, "no input file given");
-    if (argc - optind > 1)
-        return cli_usage(cmd, "one input file at a time ('%s' is extra)", argv[optind + 1]);
+    const char *in;
+    if (cli_one_operand(cmd, "input file", argc, argv, optind, &in) != EXIT_OK)
+        return EXIT_ERROR;
     if (!out)
         return cli_usage(cmd, "no output given (-o OUT)");
     if (!rules_path && op != OP_MIRROR)
@@ -150,7 +149,7 @@ int rules_cmd_run(rules_op op, int argc, char **argv)
         return EXIT_ERROR;
     }
     pk_doc doc;
-    if (cli_load(argv[optind], &doc, cli_strict) != EXIT_OK) {
+    if (cli_load(in, &doc, cli_strict) != EXIT_OK) {
         pk_rules_free(rules);
         return EXIT_ERROR;
     }

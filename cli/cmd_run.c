@@ -51,11 +51,9 @@ int cmd_run(int argc, char **argv)
             return cli_bad_option("run", argv);
         }
     }
-    if (optind >= argc)
-        return cli_usage("run", "no job file given");
-    if (argc - optind > 1)
-        return cli_usage("run", "one job file at a time ('%s' is extra)", argv[optind + 1]);
-    const char *path = argv[optind];
+    const char *path;
+    if (cli_one_operand("run", "job file", argc, argv, optind, &path) != EXIT_OK)
+        return EXIT_ERROR;
 
     pk_log log;
     pk_log_init(&log);

@@ -194,6 +194,17 @@ int cli_help(const char *text)
     return EXIT_OK;
 }
 
+int cli_one_operand(const char *cmd, const char *what, int argc, char **argv, int first,
+                    const char **operand)
+{
+    if (first >= argc)
+        return cli_usage(cmd, "no %s given", what);
+    if (argc - first > 1)
+        return cli_usage(cmd, "one %s at a time ('%s' is extra)", what, argv[first + 1]);
+    *operand = argv[first];
+    return EXIT_OK;
+}
+
 /* ------------------------------------------------------ number parsing */
 
 bool cli_parse_u32(const char *s, uint32_t *out)
