@@ -11,16 +11,17 @@ cd "$(dirname "$0")/.."
 
 # What each package is for:
 #   meson ninja-build pkg-config gcc   build (gcc: the CI and ASan/UBSan builds)
-#   clang                              fuzz targets (-Dfuzz=true)
 #   libcglm-dev libyaml-dev libjansson-dev   engine and CLI libraries
 #   libcmocka-dev                      unit tests
 #   scdoc                              the man page
 #   locales                            de_DE.UTF-8 for the comma-locale test
 #   nodejs npm                         interop test with three.js's mmd-parser
 #   perl python3                       CLI cases build test files and read JSON
+#   libxml2-utils                      xmllint: diff --svg output is well-formed XML
+# clang is not installed here: only tests/fuzz/fuzz.sh needs it (libFuzzer).
 required=(meson ninja-build pkg-config gcc libcglm-dev libyaml-dev libcmocka-dev
-    libjansson-dev locales perl python3)
-optional=(clang scdoc)
+    libjansson-dev locales perl python3 libxml2-utils)
+optional=(scdoc)
 # node and npm may come from elsewhere (e.g. a nodesource nodejs that bundles
 # npm and conflicts with Debian's npm): only ask Debian when a command is missing.
 command -v node >/dev/null 2>&1 || optional+=(nodejs)

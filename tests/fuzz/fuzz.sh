@@ -18,6 +18,11 @@ shift
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 build=${PK_FUZZ_BUILD:-$src/build-fuzz}
+if ! command -v clang >/dev/null 2>&1; then
+    # Not part of .ci/setup.sh (CI only replays the saved inputs).
+    echo "fuzz.sh: installing clang and its libFuzzer runtime"
+    apt-get update -q && apt-get install -y -q clang libclang-rt-14-dev
+fi
 if [ ! -f "$build/build.ninja" ]; then
     CC=clang meson setup "$build" "$src" -Dfuzz=true -Db_lundef=false
 fi
