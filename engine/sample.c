@@ -416,10 +416,11 @@ static void quat_unit(const float q[4], double out[4])
         out[3] = 1.0;
         return;
     }
-    out[0] = x / n;
-    out[1] = y / n;
-    out[2] = z / n;
-    out[3] = w / n;
+    double in = 1.0 / n; /* one division, not four (segment entry) */
+    out[0] = x * in;
+    out[1] = y * in;
+    out[2] = z * in;
+    out[3] = w * in;
 }
 
 /* atan r for r in [0, 1] (the half slerp angle): atan r = pi/4 +
