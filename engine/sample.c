@@ -528,8 +528,9 @@ static void bone_enter(pk_cursor *c)
         dpl += (b[i] + a[i]) * (b[i] + a[i]);
     }
     changes[3] = dm > 0.0;
-    double th = changes[3] ? 2.0 * atan_unit(sqrt(dm / dpl)) : 0.0;
+    /* sqrt(dm / dpl) = 2 sn / dpl: one square root for both. */
     double sn = 0.5 * sqrt(dm * dpl), cs = 0.25 * (dpl - dm);
+    double th = changes[3] ? 2.0 * atan_unit(2.0 * sn / dpl) : 0.0;
     double isn = changes[3] ? 1.0 / sn : 0.0;
     for (int i = 0; i < 4; i++) {
         ca[C_Q0 + i] = a[i];
