@@ -813,8 +813,10 @@ void pk_cursor_bone(pk_cursor *c, double frame, float pos[3], float rot[4])
     double tt[SLOT_S + 1];
     tt[SLOT_S] = s;
     int nslot = plan[P_NSLOT];
+    double t0 = s;
     if (nslot > 0)
-        tt[0] = slot_solve(ca + C_SL0, s, sp, plan[P_X], plan[P_X + 1]);
+        t0 = slot_solve(ca + C_SL0, s, sp, plan[P_X], plan[P_X + 1]);
+    tt[0] = t0;
     if (nslot > 1)
         solve_more(c, s, sp, tt);
     ca[C_SPREV] = s;
@@ -826,8 +828,13 @@ void pk_cursor_bone(pk_cursor *c, double frame, float pos[3], float rot[4])
         for (int j = 0; j < 3; j++)
             pos[j] = (float)ca[C_P0 + j];
     }
+    /* The rotation's parameter from the register when it is slot 0's t
+     * (most bones): reading it back from tt[] would put a store-to-load
+     * forwarding on the critical path. */
+    int mr = plan[P_MAP + 3];
+    double ur = mr == 0 ? t0 : tt[mr];
     double sn, cs;
-    sincos_small(y_at(ca + C_YR, tt[plan[P_MAP + 3]]) * ca[C_TH], &sn, &cs);
+    sincos_small(y_at(ca + C_YR, ur) * ca[C_TH], &sn, &cs);
     for (int i = 0; i < 4; i++)
         rot[i] = (float)(cs * ca[C_Q0 + i] + sn * ca[C_QP + i]);
 }
