@@ -24,21 +24,10 @@ void pk_log_free(pk_log *log)
     memset(log, 0, sizeof *log);
 }
 
-static char *dup_str(const char *s)
-{
-    if (!s)
-        return NULL;
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 void pk_log_set_path(pk_log *log, const char *path)
 {
     free(log->path);
-    log->path = dup_str(path);
+    log->path = path ? strdup(path) : NULL;
 }
 
 void pk_log_vadd(pk_log *log, pk_severity sev, int64_t offset, int line, int col, const char *fmt,
@@ -72,7 +61,7 @@ void pk_log_vadd(pk_log *log, pk_severity sev, int64_t offset, int line, int col
     vsnprintf(msg, (size_t)n + 1, fmt, ap);
     pk_diag *d = &log->items[log->count++];
     d->severity = sev;
-    d->path = dup_str(log->path);
+    d->path = log->path ? strdup(log->path) : NULL;
     d->offset = line > 0 ? -1 : offset;
     d->line = line > 0 ? line : 0;
     d->col = line > 0 ? col : 0;

@@ -107,15 +107,6 @@ struct pk_job {
 
 /* ---- small helpers ---- */
 
-static char *dupstr(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p)
-        memcpy(p, s, n);
-    return p;
-}
-
 static void err_at(pk_log *log, where at, const char *fmt, ...) PK_PRINTF(3, 4);
 static void err_at(pk_log *log, where at, const char *fmt, ...)
 {
@@ -135,7 +126,7 @@ static where mark(const yaml_node_t *n)
 static char *resolve(const char *dir, const char *path)
 {
     if (path[0] == '/' || !dir || !*dir)
-        return dupstr(path);
+        return strdup(path);
     size_t n = strlen(dir) + strlen(path) + 2;
     char *p = malloc(n);
     if (p)
@@ -170,7 +161,7 @@ static item *add_item(pk_job *j, const char *name, where at, pk_log *log)
     }
     item *it = &j->items[j->nitems];
     memset(it, 0, sizeof *it);
-    it->name = dupstr(name);
+    it->name = strdup(name);
     it->at = at;
     if (!it->name) {
         pk_error(log, "out of memory");
@@ -329,7 +320,7 @@ static bool ref(pk_job *j, const yctx *y, const yaml_node_t *n, const char *what
                it->is_rules ? "a rule set, not a motion or pose" : "a motion or pose, not rules");
         return false;
     }
-    *out = dupstr(s);
+    *out = strdup(s);
     return *out != NULL;
 }
 
@@ -365,7 +356,7 @@ static bool parse_step_param(pk_job *j, const yctx *y, step *s, const char *key,
     pk_log *log = y->log;
     if (strcmp(key, "out") == 0) {
         const char *o = want_scalar(y, v, "out");
-        return o && (s->out = dupstr(o)) != NULL;
+        return o && (s->out = strdup(o)) != NULL;
     }
     if (strcmp(key, "rules") == 0)
         return ref(j, y, v, "rules", true, &s->rules);
@@ -490,7 +481,7 @@ static bool parse_step_param(pk_job *j, const yctx *y, step *s, const char *key,
         return ref(j, y, v, "in", false, &s->in);
     if (strcmp(key, "bones") == 0) {
         const char *b = want_scalar(y, v, "bones");
-        return b && (s->bones = dupstr(b)) != NULL;
+        return b && (s->bones = strdup(b)) != NULL;
     }
     err_at(log, mark(v), "unknown parameter '%s' for %s", key, OP_NAMES[s->op]);
     return false;
@@ -617,7 +608,7 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
         err_at(y->log, mark(k), "output '%s' names no input or step result", name);
         return false;
     }
-    o->name = dupstr(name);
+    o->name = strdup(name);
     const char *path = NULL;
     if (v->type == YAML_MAPPING_NODE) {
         for (yaml_node_pair_t *p = v->data.mapping.pairs.start; p < v->data.mapping.pairs.top;
@@ -763,9 +754,9 @@ pk_job *pk_job_load(const char *path, pk_log *log)
         return NULL;
     }
     pk_buf_init(&j->report);
-    j->path = dupstr(path);
+    j->path = strdup(path);
     const char *slash = strrchr(path, '/');
-    j->dir = slash ? malloc((size_t)(slash - path) + 2) : dupstr("");
+    j->dir = slash ? malloc((size_t)(slash - path) + 2) : strdup("");
     if (!j->path || !j->dir) {
         pk_error(log, "out of memory");
         pk_job_free(j);
@@ -1262,7 +1253,7 @@ const char *pk_job_report(const pk_job *j)
 /* mkdir -p of the folder holding path. */
 static int make_parents(const char *path, pk_log *log)
 {
-    char *p = dupstr(path);
+    char *p = strdup(path);
     if (!p)
         return -1;
     char *slash = strrchr(p, '/');

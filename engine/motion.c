@@ -1,5 +1,6 @@
 /* motion.c — the motion model: allocation, growth, copies, small queries. */
 #include "posekit.h"
+#include "grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,25 +42,7 @@ void pk_motion_free(pk_motion *m)
     free(m);
 }
 
-/* Grows an array by one zeroed element; returns it or NULL. */
-static void *push(void **arr, size_t *n, size_t *cap, size_t size)
-{
-    if (*n == *cap) {
-        size_t ncap = *cap ? *cap * 2 : 16;
-        if (ncap > SIZE_MAX / size)
-            return NULL;
-        void *p = realloc(*arr, ncap * size);
-        if (!p)
-            return NULL;
-        *arr = p;
-        *cap = ncap;
-    }
-    uint8_t *slot = (uint8_t *)*arr + (*n)++ * size;
-    memset(slot, 0, size);
-    return slot;
-}
-
-#define PUSH(m, arr, n, cap) push((void **)&(m)->arr, &(m)->n, &(m)->cap, sizeof *(m)->arr)
+#define PUSH(m, arr, n, cap) pk_grow_push((void **)&(m)->arr, &(m)->n, &(m)->cap, sizeof *(m)->arr)
 
 pk_bone_key *pk_motion_push_bone(pk_motion *m)
 {

@@ -1,5 +1,6 @@
 /* pose.c — the pose model: one instant of bones and morphs. */
 #include "posekit.h"
+#include "grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,26 +31,9 @@ void pk_pose_free(pk_pose *p)
     free(p);
 }
 
-static void *push(void **arr, size_t *n, size_t *cap, size_t size)
-{
-    if (*n == *cap) {
-        size_t ncap = *cap ? *cap * 2 : 16;
-        if (ncap > SIZE_MAX / size)
-            return NULL;
-        void *q = realloc(*arr, ncap * size);
-        if (!q)
-            return NULL;
-        *arr = q;
-        *cap = ncap;
-    }
-    uint8_t *slot = (uint8_t *)*arr + (*n)++ * size;
-    memset(slot, 0, size);
-    return slot;
-}
-
 pk_pose_bone *pk_pose_push_bone(pk_pose *p)
 {
-    pk_pose_bone *b = push((void **)&p->bones, &p->nbones, &p->cap_bones, sizeof *p->bones);
+    pk_pose_bone *b = pk_grow_push((void **)&p->bones, &p->nbones, &p->cap_bones, sizeof *p->bones);
     if (b)
         b->rot[3] = 1.0f; /* a new bone starts at rest: identity rotation */
     return b;
@@ -57,7 +41,7 @@ pk_pose_bone *pk_pose_push_bone(pk_pose *p)
 
 pk_pose_morph *pk_pose_push_morph(pk_pose *p)
 {
-    return push((void **)&p->morphs, &p->nmorphs, &p->cap_morphs, sizeof *p->morphs);
+    return pk_grow_push((void **)&p->morphs, &p->nmorphs, &p->cap_morphs, sizeof *p->morphs);
 }
 
 int pk_pose_set_model(pk_pose *p, const void *raw, size_t len, pk_log *log)

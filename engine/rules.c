@@ -66,15 +66,6 @@ typedef struct yfile {
 
 /* ---- small helpers ---- */
 
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 static void errorf(loader *L, const char *file, int line, int col, const char *fmt, ...)
     PK_PRINTF(5, 6);
 static void errorf(loader *L, const char *file, int line, int col, const char *fmt, ...)
@@ -261,8 +252,8 @@ static void load_map(loader *L, const yfile *f, yaml_node_t *n, pk_map *map, con
                      rule.to.len, PK_VPD_NAME_BYTES);
             continue;
         }
-        rule.from_utf8 = dup_str(scalar(k));
-        rule.to_utf8 = dup_str(scalar(v));
+        rule.from_utf8 = strdup(scalar(k));
+        rule.to_utf8 = strdup(scalar(v));
         rule.at = where_of(f, k);
         rule.to_at = where_of(f, v);
         rule.layer = L->layer;
@@ -337,11 +328,11 @@ static void group_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
             return;
         }
         it.ref = true;
-        it.text = dup_str(s + 1);
+        it.text = strdup(s + 1);
     } else {
         if (!compile(L, f, n, s, true, &it.pat, "name"))
             return;
-        it.text = dup_str(s);
+        it.text = strdup(s);
     }
     if (!it.text) {
         errorf(L, f->path, 0, 0, "out of memory");
@@ -381,7 +372,7 @@ static void load_groups(loader *L, const yfile *f, yaml_node_t *n, pk_group_set 
         }
         pk_group g = {0};
         g.at = where_of(f, k);
-        g.name = dup_str(name);
+        g.name = strdup(name);
         each_item(L, f, v, false, "a group", group_item, &g);
         size_t i;
         for (i = 0; i < set->n; i++)
@@ -489,8 +480,8 @@ static void mirror_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
     if (!nv)
         return;
     r->mirror = nv;
-    pair.a_utf8 = dup_str(scalar(a));
-    pair.b_utf8 = dup_str(scalar(b));
+    pair.a_utf8 = strdup(scalar(a));
+    pair.b_utf8 = strdup(scalar(b));
     pair.at = where_of(f, n);
     r->mirror[r->nmirror++] = pair;
 }
@@ -562,7 +553,7 @@ static void stance_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
                 continue;
             }
             free(st.bone_utf8);
-            st.bone_utf8 = dup_str(scalar(v));
+            st.bone_utf8 = strdup(scalar(v));
             have_bone = true;
         } else if (strcmp(key, "rotate") == 0) {
             if (v->type != YAML_SEQUENCE_NODE ||
@@ -672,7 +663,7 @@ static void load_scale(loader *L, const yfile *f, yaml_node_t *n)
                 r->scale = nv;
                 r->nscale++;
             }
-            s.bone_utf8 = dup_str(scalar(bk));
+            s.bone_utf8 = strdup(scalar(bk));
             r->scale[i] = s;
         }
     }
@@ -686,7 +677,7 @@ static const char *keep_path(loader *L, const char *path)
     if (!nv)
         return NULL;
     L->r->files = nv;
-    char *d = dup_str(path);
+    char *d = strdup(path);
     if (!d)
         return NULL;
     L->r->files[L->r->nfiles++] = d;
