@@ -1,4 +1,4 @@
-/* bezier_internal.h — the curve solver shared by bezier.c and sample.c
+/* bezier_internal.h — the curve solver shared by bezier.c, sample.c and cursor.c
  * (not part of the public API). */
 #ifndef PK_BEZIER_INTERNAL_H
 #define PK_BEZIER_INTERNAL_H

@@ -409,7 +409,7 @@ int pk_doc_parse(const void *data, size_t len, const char *path, pk_doc *doc, pk
 void pk_doc_free(pk_doc *doc); /* frees the motion/pose and zeroes doc */
 
 /* ======================================================================
- * Tracks and sampling (engine/tracks.c, engine/sample.c) — issue 3
+ * Tracks and sampling (engine/tracks.c, sample.c, cursor.c) — issue 3
  * ====================================================================== */
 
 /* A per-track sorted view of a motion, built on demand.  Keys are indices
@@ -472,11 +472,11 @@ bool pk_sample_light(const pk_motion *m, const pk_tracks *t, double frame, pk_li
 /* A cursor for stepping one track through frames in increasing order
  * without searching from scratch (amortised O(1) per step); going
  * backwards still works (it re-searches). */
-typedef struct pk_cursor { /* private: sample.c's; what a frame reads first */
+typedef struct pk_cursor { /* private: cursor.c's; what a frame reads first */
     double lo_f, hi_f;
     int cache_ok;
-    uint8_t plan[16]; /* which curves a frame solves (sample.c's layout) */
-    double cache[68]; /* per-segment solved curve data (sample.c's layout) */
+    uint8_t plan[16]; /* which curves a frame solves (cursor.c's layout) */
+    double cache[68]; /* per-segment solved curve data (cursor.c's layout) */
     const pk_motion *m;
     const pk_track *t;
     size_t seg; /* index in t->keys of the segment's later key */

@@ -1,0 +1,42 @@
+/* sample_internal.h — small pieces shared by sample.c (stateless sampling)
+ * and cursor.c (stepping through frames); not part of the public API. */
+#ifndef PK_SAMPLE_INTERNAL_H
+#define PK_SAMPLE_INTERNAL_H
+
+#include "posekit.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* Index i >= 1 of the first key whose frame is > f, for f strictly inside
+ * the track's range (first <= f < last). */
+static inline size_t pk_seg_search(const uint32_t *keys, size_t n, double f, const void *base, size_t size,
+                                   size_t off)
+{
+    size_t lo = 1, hi = n - 1; /* answer in [lo, hi] */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint32_t fm;
+        memcpy(&fm, (const uint8_t *)base + (size_t)keys[mid] * size + off, sizeof fm);
+        if ((double)fm > f)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* The rest pose: no translation, the identity rotation. */
+static inline void pk_rest_pose(float pos[3], float rot[4])
+{
+    pos[0] = pos[1] = pos[2] = 0.0f;
+    rot[0] = rot[1] = rot[2] = 0.0f;
+    rot[3] = 1.0f;
+}
+
+static inline double pk_lerp(double a, double b, double u)
+{
+    return a + (b - a) * u;
+}
+
+#endif
