@@ -10,6 +10,10 @@
  * names one of the inputs.  Targets that are not regular files (a terminal,
  * a pipe, /dev/full) cannot be replaced by rename: they are written in
  * place, still with every write checked.
+ *
+ * pk_file_stage / pk_file_commit are the same write cut after the fsync,
+ * so that a caller with several outputs (a job) can write every temporary
+ * file before renaming any of them.
  */
 #include "posekit.h"
 
@@ -161,41 +165,64 @@ static int write_in_place(const char *path, const void *data, size_t len, pk_log
     return 0;
 }
 
-int pk_file_write_atomic(const char *path, const void *data, size_t len, pk_log *log)
+/* A write prepared by pk_file_stage.  tmp == NULL: a target that cannot
+ * be renamed over (standard output, a terminal, a pipe, a device), written
+ * at commit from the caller's bytes. */
+struct pk_staged {
+    char *path;
+    char *tmp;
+    const void *data;
+    size_t len;
+};
+
+static void staged_free(pk_staged *s)
+{
+    if (!s)
+        return;
+    free(s->path);
+    free(s->tmp);
+    free(s);
+}
+
+pk_staged *pk_file_stage(const char *path, const void *data, size_t len, pk_log *log)
 {
     pk_log_set_path(log, path);
-    if (strcmp(path, "-") == 0) {
-        if (write_all(STDOUT_FILENO, data, len) != 0) {
-            pk_error(log, "write to standard output failed: %s", strerror(errno));
-            return -1;
-        }
-        return 0;
+    pk_staged *s = calloc(1, sizeof *s);
+    if (!s || !(s->path = strdup(path))) {
+        pk_error(log, "out of memory");
+        staged_free(s);
+        return NULL;
     }
+    s->data = data;
+    s->len = len;
+    if (strcmp(path, "-") == 0)
+        return s;
     struct stat st;
     bool exists = stat(path, &st) == 0;
     if (exists && S_ISDIR(st.st_mode)) {
         pk_error(log, "is a directory");
-        return -1;
+        staged_free(s);
+        return NULL;
     }
     if (exists && !S_ISREG(st.st_mode))
-        return write_in_place(path, data, len, log);
+        return s;
 
     /* Temporary file beside the target: "DIR/.NAME.XXXXXX". */
     const char *slash = strrchr(path, '/');
     size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
     const char *base = slash ? slash + 1 : path;
     size_t tlen = dirlen + 1 + strlen(base) + 8;
-    char *tmp = malloc(tlen);
-    if (!tmp) {
+    if (!(s->tmp = malloc(tlen))) {
         pk_error(log, "out of memory");
-        return -1;
+        staged_free(s);
+        return NULL;
     }
-    snprintf(tmp, tlen, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
-    int fd = mkstemp(tmp);
+    snprintf(s->tmp, tlen, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
+    int fd = mkstemp(s->tmp);
     if (fd < 0) {
         pk_error(log, "cannot create a file in the output folder: %s", strerror(errno));
-        free(tmp);
-        return -1;
+        staged_free(s);
+        return NULL;
     }
     mode_t mode;
     if (exists) {
@@ -215,22 +242,55 @@ int pk_file_write_atomic(const char *path, const void *data, size_t len, pk_log 
         what = "fsync failed", err = errno;
     if (close(fd) != 0 && !what)
         what = "close failed", err = errno;
-    if (!what && rename(tmp, path) != 0)
-        what = "cannot replace the file", err = errno;
     if (what) {
         pk_error(log, "%s: %s", what, strerror(err));
-        unlink(tmp);
-        free(tmp);
+        pk_file_discard(s);
+        return NULL;
+    }
+    return s;
+}
+
+int pk_file_commit(pk_staged *s, pk_log *log)
+{
+    if (!s)
         return -1;
+    pk_log_set_path(log, s->path);
+    int rc = 0;
+    if (!s->tmp && strcmp(s->path, "-") == 0) {
+        if (write_all(STDOUT_FILENO, s->data, s->len) != 0) {
+            pk_error(log, "write to standard output failed: %s", strerror(errno));
+            rc = -1;
+        }
+    } else if (!s->tmp) {
+        rc = write_in_place(s->path, s->data, s->len, log);
+    } else if (rename(s->tmp, s->path) != 0) {
+        pk_error(log, "cannot replace the file: %s", strerror(errno));
+        pk_file_discard(s);
+        return -1;
+    } else {
+        /* Make the rename itself durable. */
+        const char *slash = strrchr(s->path, '/');
+        char *dir = slash ? strndup(s->path, (size_t)(slash - s->path) + 1) : NULL;
+        int dfd = open(dir ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dfd >= 0) {
+            fsync(dfd);
+            close(dfd);
+        }
+        free(dir);
     }
-    /* Make the rename itself durable. */
-    char *dir = strndup(path, dirlen ? dirlen : 0);
-    int dfd = open(dir && *dir ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) {
-        fsync(dfd);
-        close(dfd);
-    }
-    free(dir);
-    free(tmp);
-    return 0;
+    staged_free(s);
+    return rc;
+}
+
+void pk_file_discard(pk_staged *s)
+{
+    if (s && s->tmp)
+        unlink(s->tmp);
+    staged_free(s);
+}
+
+int pk_file_write_atomic(const char *path, const void *data, size_t len, pk_log *log)
+{
+    pk_staged *s = pk_file_stage(path, data, len, log);
+    return s ? pk_file_commit(s, log) : -1;
 }

@@ -1289,11 +1289,34 @@ int pk_job_write(const pk_job *j, pk_log *log)
     for (size_t i = 0; i < j->nouts; i++)
         if (make_parents(j->outs[i].path, log) != 0)
             return -1;
-    for (size_t i = 0; i < j->nouts; i++)
-        if (pk_file_write_atomic(j->outs[i].path, j->outs[i].data.data, j->outs[i].data.len, log) !=
-            0)
-            return -1;
-    return 0;
+    /* Every output goes to its temporary file first; only when all of them
+     * are written and fsync'd are they renamed into place, so a full disk
+     * or an unwritable target on the last output leaves none written. */
+    pk_staged **st = calloc(j->nouts ? j->nouts : 1, sizeof *st);
+    if (!st) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    int rc = 0;
+    size_t i = 0;
+    for (; i < j->nouts && rc == 0; i++)
+        if (!(st[i] =
+                  pk_file_stage(j->outs[i].path, j->outs[i].data.data, j->outs[i].data.len, log)))
+            rc = -1;
+    if (rc != 0) {
+        while (i-- > 0)
+            pk_file_discard(st[i]);
+        free(st);
+        return -1;
+    }
+    for (i = 0; i < j->nouts; i++) {
+        if (rc == 0)
+            rc = pk_file_commit(st[i], log);
+        else
+            pk_file_discard(st[i]); /* a rename failed: keep the rest out */
+    }
+    free(st);
+    return rc;
 }
 
 void pk_job_free(pk_job *j)

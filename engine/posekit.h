@@ -386,6 +386,17 @@ void pk_bytes_free(pk_bytes *b);
  * every write and the close checked, fsync, rename.  On any failure the
  * temporary file is removed and the target is untouched.  "-" = stdout. */
 int pk_file_write_atomic(const char *path, const void *data, size_t len, pk_log *log);
+/* The same in two halves, for several outputs that should appear together
+ * or not at all (pk_job_write): pk_file_stage writes and fsyncs the
+ * temporary file (NULL on failure, the target untouched, no temporary
+ * left); pk_file_commit renames it over the target, pk_file_discard
+ * removes it.  Both free the handle.  A target that cannot be renamed over
+ * ("-", a pipe, a device) is written at commit, from data, which must stay
+ * valid until then. */
+typedef struct pk_staged pk_staged;
+pk_staged *pk_file_stage(const char *path, const void *data, size_t len, pk_log *log);
+int pk_file_commit(pk_staged *s, pk_log *log);
+void pk_file_discard(pk_staged *s);
 
 typedef enum pk_format { PK_FMT_UNKNOWN = 0, PK_FMT_VMD, PK_FMT_VPD } pk_format;
 
@@ -775,8 +786,10 @@ void pk_merge_report_free(pk_merge_report *r);
  * A YAML job (schema in README "Job files") names inputs, rule files, steps
  * and outputs.  pk_job_run reads and validates every input, runs every step
  * and encodes every output in memory; nothing touches the disk until
- * pk_job_write, which writes each output atomically.  Errors in the job
- * file carry JOB:LINE:COL. */
+ * pk_job_write, which writes every output to its temporary file first and
+ * renames them into place only when all are written (pk_file_stage), so
+ * the outputs appear together or not at all.  Errors in the job file
+ * carry JOB:LINE:COL. */
 typedef struct pk_job pk_job;
 
 typedef struct pk_job_output {

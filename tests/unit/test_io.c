@@ -133,6 +133,41 @@ static void write_new_file(void **state)
     free(target);
 }
 
+/* The two halves: after pk_file_stage the target still holds its old
+ * bytes and the new ones wait in one hidden temporary file; commit puts
+ * them in place, discard removes them. */
+static void stage_then_commit_or_discard(void **state)
+{
+    const char *dir = *state;
+    char *a = path_in(dir, "a.vmd"), *b = path_in(dir, "b.vpd");
+    put_file(a, "old a");
+    pk_log log;
+    pk_log_init(&log);
+    pk_staged *sa = pk_file_stage(a, "new a", 5, &log);
+    pk_staged *sb = pk_file_stage(b, "new b", 5, &log);
+    assert_non_null(sa);
+    assert_non_null(sb);
+    size_t hidden;
+    assert_int_equal(count_entries(dir, &hidden), 3); /* a.vmd and two temporaries */
+    assert_int_equal(hidden, 2);
+    assert_file_is(a, "old a", 5);
+    assert_int_equal(access(b, F_OK), -1);
+    assert_int_equal(pk_file_commit(sa, &log), 0);
+    pk_file_discard(sb);
+    assert_file_is(a, "new a", 5);
+    assert_int_equal(access(b, F_OK), -1);
+    assert_int_equal(count_entries(dir, &hidden), 1);
+    assert_int_equal(hidden, 0);
+    assert_int_equal(log.errors, 0);
+    /* A failed stage returns NULL and leaves nothing. */
+    assert_null(pk_file_stage(dir, "x", 1, &log));
+    assert_int_equal(log.errors, 1);
+    assert_int_equal(count_entries(dir, &hidden), 1);
+    pk_log_free(&log);
+    free(a);
+    free(b);
+}
+
 static void replace_keeps_mode(void **state)
 {
     const char *dir = *state;
@@ -382,6 +417,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(write_new_file, setup_dir, teardown_dir),
+        cmocka_unit_test_setup_teardown(stage_then_commit_or_discard, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(replace_keeps_mode, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(write_over_own_input, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(write_relative_path, setup_dir, teardown_dir),

@@ -1,13 +1,16 @@
 /* test_job.c — job files: a full pipeline on the samples, the result equal
  * to calling the operations directly, atomicity (an error in the last step
- * writes nothing, not even the outputs of earlier steps), and JOB:LINE:COL
+ * writes nothing, not even the outputs of earlier steps; a write failing
+ * on the last output puts none in place), and JOB:LINE:COL
  * errors for mistakes in the job file. */
 #include "testutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const char *sample(const char *name)
 {
@@ -179,6 +182,72 @@ static void test_error_in_last_step_writes_nothing(void **state)
     pk_log_free(&log);
 }
 
+/* Writing fails on the last output (its target is a folder): the outputs
+ * before it, already encoded and written to their temporary files, are not
+ * renamed into place either; an existing target keeps its bytes and no
+ * temporary file is left behind. */
+static void test_failed_output_writes_none(void **state)
+{
+    (void)state;
+    if (!sample("dance.vmd"))
+        skip();
+    const char *dir = tu_tmpdir();
+    write_job(dir, "");
+    char job[4096], path[4096];
+    snprintf(job, sizeof job, "%s/job.yaml", dir);
+    snprintf(path, sizeof path, "%s/out", dir);
+    assert_int_equal(mkdir(path, 0777), 0);
+    snprintf(path, sizeof path, "%s/out/b.vmd", dir);
+    write_text(path, "old contents");
+    snprintf(path, sizeof path, "%s/out/report.txt", dir);
+    assert_int_equal(mkdir(path, 0777), 0);
+    pk_log log;
+    pk_log_init(&log);
+    pk_job *j = pk_job_load(job, &log);
+    assert_non_null(j);
+    assert_int_equal(pk_job_run(j, &log), 0);
+    assert_int_equal(pk_job_write(j, &log), -1);
+    tu_assert_log_has(&log, "report.txt");
+    tu_assert_log_has(&log, "is a directory");
+    size_t len;
+    snprintf(path, sizeof path, "%s/out/b.vmd", dir);
+    uint8_t *got = tu_read_file(path, &len);
+    assert_int_equal(len, 12);
+    assert_memory_equal(got, "old contents", 12);
+    free(got);
+    snprintf(path, sizeof path, "%s/out/at100.vpd", dir);
+    assert_false(exists(path));
+    /* Only what was there before: b.vmd and the report.txt folder. */
+    snprintf(path, sizeof path, "%s/out", dir);
+    DIR *d = opendir(path);
+    assert_non_null(d);
+    size_t entries = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            if (strcmp(e->d_name, "b.vmd") != 0 && strcmp(e->d_name, "report.txt") != 0) {
+                print_error("left behind: %s\n", e->d_name);
+                fail();
+            }
+            entries++;
+        }
+    closedir(d);
+    assert_int_equal(entries, 2);
+    /* With the folder gone the same job writes all three. */
+    snprintf(path, sizeof path, "%s/out/report.txt", dir);
+    assert_int_equal(rmdir(path), 0);
+    assert_int_equal(pk_job_write(j, &log), 0);
+    assert_true(exists(path));
+    snprintf(path, sizeof path, "%s/out/at100.vpd", dir);
+    assert_true(exists(path));
+    snprintf(path, sizeof path, "%s/out/b.vmd", dir);
+    got = tu_read_file(path, &len);
+    assert_true(len > 12);
+    assert_memory_equal(got, "Vocaloid Motion Data 0002", 25);
+    free(got);
+    pk_job_free(j);
+    pk_log_free(&log);
+}
+
 /* Mistakes in the job file carry JOB:LINE:COL. */
 static void expect_load_error(const char *text, const char *needle)
 {
@@ -256,6 +325,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pipeline_matches_direct_calls),
         cmocka_unit_test(test_error_in_last_step_writes_nothing),
+        cmocka_unit_test(test_failed_output_writes_none),
         cmocka_unit_test(test_job_file_errors),
         cmocka_unit_test(test_missing_input),
     };
