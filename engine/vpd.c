@@ -1203,17 +1203,20 @@ static pk_pose *hybrid_read(const uint8_t *d, size_t len, pk_log *log)
                        pk_names_utf8(pose->names, id), i);
         size_t ls = off + HYB_NAME;
         const uint8_t *lf = memchr(d + ls, '\n', len - ls);
-        if (!lf) {
+        if (!lf && i + 1 < count) {
             pk_log_add(log, PK_ERROR, (int64_t)ls, 0, 0,
                        "file ends inside the values of bone %u (no line end)", i);
             goto fail_seen;
         }
-        size_t le = (size_t)(lf - d), next = le + 1;
+        /* The last line may end at the end of the file, as in a text VPD:
+         * its values still have to close with ';', so a cut number cannot
+         * pass for a shorter one. */
+        size_t le = lf ? (size_t)(lf - d) : len, next = lf ? le + 1 : len;
         if (le > ls && d[le - 1] == '\r') {
             le--;
-            crlf_lines++;
+            crlf_lines += lf != NULL;
         } else
-            lf_lines++;
+            lf_lines += lf != NULL;
         const uint8_t *s = d + ls;
         size_t n = le - ls, k = 0;
         uint64_t index = 0;

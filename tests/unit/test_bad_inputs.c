@@ -370,15 +370,23 @@ static void test_hybrid_truncations_and_flips(void **state)
     pk_pose_free(full);
     pk_log_free(&log);
     /* Each bone's text line ends at its '\n' (the next bone's binary name
-     * follows it, so the line end is the delimiter the reader looks for):
-     * every shorter cut loses data or that delimiter and must fail. */
+     * follows it, so the line end is the delimiter the reader looks for);
+     * the last line may also end at the end of the file, after its closing
+     * ';'.  Every other shorter cut loses data or a delimiter and must
+     * fail. */
+    size_t last_semi = len;
+    while (last_semi > 0 && buf[last_semi - 1] != ';')
+        last_semi--;
+    assert_true(last_semi + 2 == len); /* "...;\r\n" */
     for (size_t L = 0; L <= len; L++) {
         pk_log_init(&log);
         pk_pose *p = read_vpd_exact(buf, L, &log);
         if (!p)
             assert_failure_positioned(&log, "hybrid VPD", L);
-        if (L < len && p)
+        if (L < last_semi && p)
             fail_msg("hybrid VPD cut at %zu of %zu was accepted", L, len);
+        if (L >= last_semi && (!p || p->nbones != 2))
+            fail_msg("hybrid VPD cut after its last ';' (%zu of %zu) was rejected", L, len);
         if (L == len && !p)
             fail_msg("the whole hybrid VPD was rejected");
         pk_pose_free(p);

@@ -252,11 +252,26 @@ static void test_truncated_hybrid(void **state)
     pk_buf h = make_hybrid();
     size_t ok = 0, failed = 0;
     cut_everywhere(h.data, h.len, &ok, &failed);
-    /* only the complete file reads: every shorter cut loses a bone line,
-     * except cutting the final '\n' of "\r\n" (a CR-terminated last line
-     * has no line end) */
-    assert_int_equal(ok, 1);
-    assert_int_equal(failed, h.len);
+    /* only the complete file and the two cuts that drop the last line's
+     * "\n" or "\r\n" read: every other cut loses a bone line or leaves a
+     * last line that does not close with ';' */
+    assert_int_equal(ok, 3);
+    assert_int_equal(failed, h.len - 2);
+    /* and those two give the whole pose, value for value */
+    pk_log log;
+    pk_pose *whole = read_checked(h.data, h.len, &log);
+    pk_log_free(&log);
+    assert_non_null(whole);
+    for (size_t cut = 1; cut <= 2; cut++) {
+        pk_pose *p = read_checked(h.data, h.len - cut, &log);
+        assert_non_null(p);
+        assert_int_equal(log.errors, 0);
+        assert_int_equal(p->nbones, whole->nbones);
+        assert_memory_equal(p->bones, whole->bones, whole->nbones * sizeof *p->bones);
+        pk_pose_free(p);
+        pk_log_free(&log);
+    }
+    pk_pose_free(whole);
     pk_buf_free(&h);
 }
 
