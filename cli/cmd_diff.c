@@ -12,7 +12,7 @@ const char help_diff[] =
     "usage: posekit diff A B [--frame N | --frames A-B | --frames all]\n"
     "                    [--bones LIST|@GROUP] [--rules R] [--threshold DEG]\n"
     "                    [--pos-threshold U] [--json | --csv] [--svg FILE] [--all]\n"
-    "                    [--no-morphs] [--strict]\n"
+    "                    [--groups] [--no-morphs] [--strict]\n"
     "\n"
     "Compares A and B (each a VPD or a VMD) bone by bone: the rotation\n"
     "difference in degrees (the geodesic angle 2*acos|q1.q2|; q and -q are the\n"
@@ -35,6 +35,8 @@ const char help_diff[] =
     "  --svg FILE         also draw a picture: bars per bone (poses) or a heatmap\n"
     "                     of bones x frames (--frames)\n"
     "  --all              the table lists every bone, not only those that differ\n"
+    "  --groups           also sum up per bone group (standard groups and those of\n"
+    "                     --rules): how many of its bones differ, and which most\n"
     "  --no-morphs        compare bones only\n"
     "  --strict           treat warnings (duplicate keys, ...) as errors\n"
     "  -h, --help         this text\n"
@@ -54,13 +56,14 @@ enum {
     OPT_CSV,
     OPT_SVG,
     OPT_ALL,
+    OPT_GROUPS,
     OPT_NO_MORPHS,
     OPT_STRICT,
 };
 
 typedef struct diff_args {
     const char *a, *b;
-    bool frame_set, range, range_all, json, csv, all;
+    bool frame_set, range, range_all, json, csv, all, groups;
     uint32_t frame, first, last;
     const char *bones, *rules, *svg;
     pk_diff_options opts;
@@ -149,7 +152,40 @@ static void print_summary(FILE *f, const diff_args *da, const pk_diff *d)
     fputc('\n', f);
 }
 
-static void print_table(FILE *f, const diff_args *da, const pk_diff *d)
+/* The per-group table: groups with a differing bone (--all: every group
+ * with a compared bone), largest first. */
+static void print_groups(FILE *f, const diff_args *da, const pk_diff *d, const pk_diff_group *g,
+                         size_t ng)
+{
+    bool head = false;
+    for (size_t i = 0; i < ng; i++) {
+        if (!da->all && !g[i].bones_differ)
+            continue;
+        if (!head) {
+            if (d->range)
+                fprintf(f, "%9s %6s %10s %13s  %s\n", "max_deg", "frame", "max_pos", "bones_differ",
+                        "group (largest)");
+            else
+                fprintf(f, "%9s %10s %13s  %s\n", "max_deg", "max_pos", "bones_differ",
+                        "group (largest)");
+            head = true;
+        }
+        char count[48];
+        snprintf(count, sizeof count, "%zu/%zu", g[i].bones_differ, g[i].bones);
+        double deg = g[i].top ? g[i].top->angle_deg : 0.0;
+        if (d->range)
+            fprintf(f, "%9.3f %6u %10.4f %13s  @%s", deg, g[i].top ? g[i].top->angle_frame : 0,
+                    g[i].max_pos, count, g[i].name);
+        else
+            fprintf(f, "%9.3f %10.4f %13s  @%s", deg, g[i].max_pos, count, g[i].name);
+        if (g[i].top)
+            fprintf(f, " (%s)", g[i].top->name);
+        fputc('\n', f);
+    }
+}
+
+static void print_table(FILE *f, const diff_args *da, const pk_diff *d, const pk_diff_group *g,
+                        size_t ng)
 {
     bool head = false;
     for (size_t i = 0; i < d->nbones; i++) {
@@ -194,6 +230,7 @@ static void print_table(FILE *f, const diff_args *da, const pk_diff *d)
             fprintf(f, "  (only in %s)", r->only_in == PK_DIFF_ONLY_A ? "A" : "B");
         fputc('\n', f);
     }
+    print_groups(f, da, d, g, ng);
     print_summary(f, da, d);
 }
 
@@ -213,33 +250,48 @@ static void csv_name(FILE *f, const char *s)
     fputc('"', f);
 }
 
-static void print_csv(FILE *f, const pk_diff *d)
+static void print_csv(FILE *f, const pk_diff *d, const pk_diff_group *g, size_t ng, bool groups)
 {
     fputs("kind,name,angle_deg,pos_delta,angle_frame,angle_mean,pos_frame,pos_mean,weight_a,"
-          "weight_b,delta,only_in,differs\n",
+          "weight_b,delta,only_in,differs",
           f);
+    fputs(groups ? ",group_bones,group_differ\n" : "\n", f);
+    const char *tail = groups ? ",," : ""; /* the group columns of other rows */
     for (size_t i = 0; i < d->nbones; i++) {
         const pk_diff_bone *r = &d->bones[i];
         fputs("bone,", f);
         csv_name(f, r->name);
         if (d->range)
-            fprintf(f, ",%.6f,%.6f,%u,%.6f,%u,%.6f,,,,%s,%d\n", r->angle_deg, r->pos_delta,
+            fprintf(f, ",%.6f,%.6f,%u,%.6f,%u,%.6f,,,,%s,%d%s\n", r->angle_deg, r->pos_delta,
                     r->angle_frame, r->angle_mean, r->pos_frame, r->pos_mean, only_text(r->only_in),
-                    r->differs);
+                    r->differs, tail);
         else
-            fprintf(f, ",%.6f,%.6f,,,,,,,,%s,%d\n", r->angle_deg, r->pos_delta,
-                    only_text(r->only_in), r->differs);
+            fprintf(f, ",%.6f,%.6f,,,,,,,,%s,%d%s\n", r->angle_deg, r->pos_delta,
+                    only_text(r->only_in), r->differs, tail);
     }
     for (size_t i = 0; i < d->nmorphs; i++) {
         const pk_diff_morph *r = &d->morphs[i];
         fputs("morph,", f);
         csv_name(f, r->name);
         if (d->range)
-            fprintf(f, ",,,%u,,,,%.6f,%.6f,%.6f,%s,%d\n", r->frame, r->weight_a, r->weight_b,
-                    r->delta, only_text(r->only_in), r->differs);
+            fprintf(f, ",,,%u,,,,%.6f,%.6f,%.6f,%s,%d%s\n", r->frame, r->weight_a, r->weight_b,
+                    r->delta, only_text(r->only_in), r->differs, tail);
         else
-            fprintf(f, ",,,,,,,%.6f,%.6f,%.6f,%s,%d\n", r->weight_a, r->weight_b, r->delta,
-                    only_text(r->only_in), r->differs);
+            fprintf(f, ",,,,,,,%.6f,%.6f,%.6f,%s,%d%s\n", r->weight_a, r->weight_b, r->delta,
+                    only_text(r->only_in), r->differs, tail);
+    }
+    /* group rows: the largest angle (and its frame), the largest distance */
+    for (size_t i = 0; groups && i < ng; i++) {
+        fprintf(f, "group,@");
+        csv_name(f, g[i].name);
+        double deg = g[i].top ? g[i].top->angle_deg : 0.0;
+        if (d->range)
+            fprintf(f, ",%.6f,%.6f,%u,,,,,,,,%d,%zu,%zu\n", deg, g[i].max_pos,
+                    g[i].top ? g[i].top->angle_frame : 0, g[i].bones_differ > 0, g[i].bones,
+                    g[i].bones_differ);
+        else
+            fprintf(f, ",%.6f,%.6f,,,,,,,,,%d,%zu,%zu\n", deg, g[i].max_pos, g[i].bones_differ > 0,
+                    g[i].bones, g[i].bones_differ);
     }
 }
 
@@ -248,7 +300,26 @@ static int set(json_t *o, const char *k, json_t *v)
     return json_object_set_new(o, k, v);
 }
 
-static json_t *json_report(const diff_args *da, const pk_diff *d)
+static json_t *json_groups(const pk_diff *d, const pk_diff_group *g, size_t ng)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; arr && i < ng; i++) {
+        json_t *o = json_object();
+        set(o, "name", cj_string(g[i].name));
+        set(o, "bones", json_integer((json_int_t)g[i].bones));
+        set(o, "bones_differ", json_integer((json_int_t)g[i].bones_differ));
+        set(o, "max_angle_deg", json_real(round6(g[i].top ? g[i].top->angle_deg : 0.0)));
+        set(o, "max_bone", g[i].top ? cj_string(g[i].top->name) : json_null());
+        if (d->range)
+            set(o, "max_frame", g[i].top ? json_integer(g[i].top->angle_frame) : json_null());
+        set(o, "max_pos_delta", json_real(round6(g[i].max_pos)));
+        set(o, "differs", json_boolean(g[i].bones_differ > 0));
+        json_array_append_new(arr, o);
+    }
+    return arr;
+}
+
+static json_t *json_report(const diff_args *da, const pk_diff *d, const pk_diff_group *g, size_t ng)
 {
     json_t *root = json_object(), *bones = json_array(), *morphs = json_array();
     json_t *sum = json_object();
@@ -309,6 +380,8 @@ static json_t *json_report(const diff_args *da, const pk_diff *d)
     }
     set(root, "bones", bones);
     set(root, "morphs", morphs);
+    if (da->groups)
+        set(root, "groups", json_groups(d, g, ng));
     double max = 0.0;
     for (size_t i = 0; i < d->nbones; i++)
         if (d->bones[i].angle_deg > max)
@@ -340,6 +413,7 @@ static int parse(int argc, char **argv, diff_args *da)
         {"csv", no_argument, NULL, OPT_CSV},
         {"svg", required_argument, NULL, OPT_SVG},
         {"all", no_argument, NULL, OPT_ALL},
+        {"groups", no_argument, NULL, OPT_GROUPS},
         {"no-morphs", no_argument, NULL, OPT_NO_MORPHS},
         {"strict", no_argument, NULL, OPT_STRICT},
         {"help", no_argument, NULL, 'h'},
@@ -391,6 +465,9 @@ static int parse(int argc, char **argv, diff_args *da)
             break;
         case OPT_ALL:
             da->all = true;
+            break;
+        case OPT_GROUPS:
+            da->groups = true;
             break;
         case OPT_NO_MORPHS:
             da->opts.no_morphs = true;
@@ -512,16 +589,26 @@ static int run(diff_args *da, pk_doc *docs, pk_log *log)
             pk_buf_free(&buf);
         }
     }
+    pk_diff_group *groups = NULL;
+    size_t ngroups = 0;
+    if (rc == EXIT_OK && da->groups) {
+        if (!rules && !(rules = pk_rules_default(log)))
+            rc = EXIT_ERROR;
+        else if (!(groups = pk_diff_groups(d, rules, &ngroups, log)))
+            rc = EXIT_ERROR;
+        if (cli_flush_log(log, cli_strict) != EXIT_OK)
+            rc = EXIT_ERROR;
+    }
     if (rc == EXIT_OK) {
         if (da->json) {
-            json_t *j = json_report(da, d);
+            json_t *j = json_report(da, d, groups, ngroups);
             if (!j || cj_print(stdout, j, 0) != 0)
                 rc = EXIT_ERROR;
             json_decref(j);
         } else if (da->csv) {
-            print_csv(stdout, d);
+            print_csv(stdout, d, groups, ngroups, da->groups);
         } else {
-            print_table(stdout, da, d);
+            print_table(stdout, da, d, groups, ngroups);
         }
         if (rc == EXIT_OK && fflush(stdout) != 0) {
             fprintf(stderr, "posekit: cannot write standard output\n");
@@ -530,6 +617,7 @@ static int run(diff_args *da, pk_doc *docs, pk_log *log)
         if (rc == EXIT_OK)
             rc = pk_diff_any(d) ? EXIT_DIFF : EXIT_OK;
     }
+    free(groups);
     pk_diff_free(d);
     pk_selection_free(sel);
     pk_rules_free(rules);

@@ -636,6 +636,21 @@ bool pk_rules_has_group(const pk_rules *r, const char *name);
 /* Number of distinct patterns a selection holds (0 for NULL). */
 size_t pk_selection_count(const pk_selection *s);
 
+/* The diff summed up per bone group (engine/diff_groups.c): one row per
+ * group of r (standard groups included; r may be the pk_rules_default set)
+ * that holds at least one compared bone, largest difference first.  Rows
+ * point into d and r: valid while both live and d is not re-sorted.
+ * Caller frees the array with free(); NULL on error (logged). */
+typedef struct pk_diff_group {
+    const char *name;           /* without '@', owned by r */
+    size_t bones, bones_differ; /* compared bones in the group, and those beyond a threshold */
+    const pk_diff_bone *top;    /* the differing bone with the largest angle, or NULL */
+    double max_pos;             /* the largest translation distance among its bones */
+    const pk_diff_bone *max_pos_bone; /* whose it is (NULL when all are 0) */
+    size_t order;                     /* the group's place in r */
+} pk_diff_group;
+pk_diff_group *pk_diff_groups(const pk_diff *d, const pk_rules *r, size_t *n, pk_log *log);
+
 /* What a rename, mirror or retarget did, for the CLI's summary.  Counts are
  * of distinct names (tracks), not of keys. */
 typedef struct pk_edit_stats {

@@ -194,6 +194,77 @@ static void filter_and_cut_names(void **state)
     pk_pose_free(b);
 }
 
+/* Per-group summary: membership by names, globs, nested groups and cut
+ * names; counts, the largest bone, the order (largest angle, then
+ * distance), and groups with no compared bone left out. */
+static void group_summary(void **state)
+{
+    (void)state;
+    static const char yaml[] = "groups:\n"
+                               "  left: [armL, \"fingerL*\"]\n"
+                               "  right: [armR]\n"
+                               "  both: [\"@left\", \"@right\"]\n"
+                               "  long: [abcdefghijklmnopq]\n"
+                               "  absent: [nothere]\n";
+    pk_log log;
+    pk_log_init(&log);
+    pk_rules *r = pk_rules_parse(yaml, sizeof yaml - 1, "g.yaml", &log);
+    assert_non_null(r);
+    pk_pose *a = pk_pose_new(), *b = pk_pose_new();
+    float id[4] = {0, 0, 0, 1}, x30[4], x10[4];
+    axis_angle(0, 30, x30);
+    axis_angle(0, 10, x10);
+    pbone(a, "armL", x30, 0);
+    pbone(b, "armL", id, 0); /* 30 degrees */
+    pbone(a, "fingerL1", x10, 0);
+    pbone(b, "fingerL1", id, 0); /* 10 degrees */
+    pbone(a, "fingerL2", x10, 0);
+    pbone(b, "fingerL2", x10, 0); /* the same */
+    pbone(a, "armR", id, 0);
+    pbone(b, "armR", id, 2); /* moved 2, not turned */
+    pbone(a, "abcdefghijklmnopq", x10, 0);
+    pbone(b, "abcdefghijklmno", id, 0); /* cut to 15 bytes: 10 degrees */
+    pbone(a, "other", x30, 0);
+    pbone(b, "other", id, 0); /* in no group of ours */
+    pk_diff *d = pk_diff_poses(a, b, NULL, &log);
+    assert_non_null(d);
+    pk_diff_sort(d);
+    size_t n = 99;
+    pk_diff_group *g = pk_diff_groups(d, r, &n, &log);
+    assert_non_null(g);
+    assert_int_equal(log.errors, 0);
+    assert_int_equal(n, 4); /* absent and the standard groups hold none */
+    static const char *const want[] = {"both", "left", "long", "right"};
+    static const size_t bones[] = {4, 3, 1, 1}, differ[] = {3, 2, 1, 1};
+    static const char *const top[] = {"armL", "armL", "abcdefghijklmnopq", "armR"};
+    static const double deg[] = {30, 30, 10, 0}, pos[] = {2, 0, 0, 2};
+    for (size_t i = 0; i < n; i++) {
+        assert_string_equal(g[i].name, want[i]);
+        assert_int_equal(g[i].bones, bones[i]);
+        assert_int_equal(g[i].bones_differ, differ[i]);
+        assert_non_null(g[i].top);
+        assert_string_equal(g[i].top->name, top[i]);
+        assert_float_equal(g[i].top->angle_deg, deg[i], 1e-4);
+        assert_float_equal(g[i].max_pos, pos[i], 1e-6);
+    }
+    free(g);
+    /* The same with no difference at all: every group kept, none differs. */
+    pk_diff_free(d);
+    d = pk_diff_poses(a, a, NULL, &log);
+    g = pk_diff_groups(d, r, &n, &log);
+    assert_int_equal(n, 4);
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(g[i].bones_differ, 0);
+        assert_null(g[i].top);
+    }
+    free(g);
+    pk_diff_free(d);
+    pk_pose_free(a);
+    pk_pose_free(b);
+    pk_rules_free(r);
+    pk_log_free(&log);
+}
+
 static pk_bone_key *mkey(pk_motion *m, const char *name, uint32_t frame, const float rot[4])
 {
     pk_bone_key *k = pk_motion_push_bone(m);
@@ -329,6 +400,7 @@ int main(void)
         cmocka_unit_test(thresholds),
         cmocka_unit_test(one_side_rows_and_morphs),
         cmocka_unit_test(filter_and_cut_names),
+        cmocka_unit_test(group_summary),
         cmocka_unit_test(motion_ranges),
         cmocka_unit_test(absurd_ranges_refused),
         cmocka_unit_test(identical_corpus_motion_has_no_difference),
