@@ -13,8 +13,8 @@
  *                 defined before use, output formats) — JOB:LINE:COL;
  *   pk_job_run    read every input and rule file, run every step, encode
  *                 every output into memory;
- *   pk_job_write  create missing output folders, then write each output
- *                 atomically (temporary file + rename).
+ *   pk_job_write  create missing output folders, write every output to
+ *                 its temporary file, then rename them all into place.
  */
 #include "posekit.h"
 #include "yaml_extra.h"
@@ -73,6 +73,7 @@ typedef struct step {
     char *rules; /* name of a rule set */
     char *bones;
     bool reverse;
+    bool groups; /* diff: the per-group summary lines */
     pk_overlay_options ov;
     uint32_t pose_frame;
     pk_merge_policy prefer;
@@ -331,7 +332,7 @@ static const char *const STEP_KEYS[OP_COUNT] = {
     "in rules out",
     "in offsets prefer out",
     "in to frame out",
-    "a b frames bones rules threshold out",
+    "a b frames bones rules threshold groups out",
 };
 
 static bool key_allowed(op o, const char *key)
@@ -473,6 +474,8 @@ static bool parse_step_param(pk_job *j, const yctx *y, step *s, const char *key,
         }
         if (strcmp(key, "threshold") == 0)
             return want_double(y, v, "threshold", &s->threshold);
+        if (strcmp(key, "groups") == 0)
+            return want_bool(y, v, "groups", &s->groups);
         break;
     default:
         break;
@@ -832,6 +835,38 @@ static pk_rules *rules_of(pk_job *j, const char *name)
     return it ? it->rules : NULL;
 }
 
+/* diff's groups: true: a line per bone group where something differs
+ * (pk_diff_groups, the standard groups and the step's rules). */
+static int report_groups(pk_job *j, const step *s, const pk_diff *d, pk_buf *out, pk_log *log)
+{
+    pk_rules *own = NULL, *r = rules_of(j, s->rules);
+    if (!r && !(r = own = pk_rules_default(log)))
+        return -1;
+    size_t n;
+    pk_diff_group *g = pk_diff_groups(d, r, &n, log);
+    if (!g) {
+        pk_rules_free(own);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!g[i].bones_differ)
+            continue;
+        pk_buf_printf(out, "  group @%s: %zu of %zu bones differ", g[i].name, g[i].bones_differ,
+                      g[i].bones);
+        if (g[i].top) {
+            pk_buf_printf(out, ", %s%.2f deg (%s", d->range ? "max " : "", g[i].top->angle_deg,
+                          g[i].top->name);
+            if (d->range)
+                pk_buf_printf(out, " at frame %u", g[i].top->angle_frame);
+            pk_buf_putc(out, ')');
+        }
+        pk_buf_putc(out, '\n');
+    }
+    free(g);
+    pk_rules_free(own);
+    return 0;
+}
+
 /* A pose from a value: a VPD as is (copied), a VMD sampled at `frame`. */
 static pk_pose *pose_from(const item *it, uint32_t frame, pk_log *log)
 {
@@ -1082,6 +1117,8 @@ static int step_diff(pk_job *j, const step *s, item *res, pk_log *log)
             pk_buf_printf(&out, " at frame %u", m->frame);
         pk_buf_putc(&out, '\n');
     }
+    if (s->groups && report_groups(j, s, d, &out, log) != 0)
+        goto done;
     pk_buf_putc(&out, 0);
     if (out.oom)
         goto done;

@@ -48,7 +48,7 @@ static const char JOB[] = "inputs:\n"
                           "  - overlay: {base: a, pose: peace, bones: \"@fingers_R\", "
                           "frames: 90-120, fade: 6, out: b}\n"
                           "  - convert: {in: b, to: vpd, frame: 100, out: at100}\n"
-                          "  - diff: {a: dance, b: b, out: report}\n"
+                          "  - diff: {a: dance, b: b, groups: true, out: report}\n"
                           "%s"
                           "outputs:\n"
                           "  b: out/b.vmd\n"
@@ -96,6 +96,10 @@ static void test_pipeline_matches_direct_calls(void **state)
     assert_int_equal(pk_job_write(j, &log), 0);
     assert_true(exists(out));
     assert_non_null(strstr(pk_job_report(j), "15 bones and 0 morphs differ"));
+    /* groups: true sums it up per group: the 15 finger bones, not the wrist */
+    assert_non_null(strstr(pk_job_report(j), "  group @fingers_R: 15 of 15 bones differ"));
+    assert_non_null(strstr(pk_job_report(j), "  group @hand_R: 15 of 16 bones differ"));
+    assert_null(strstr(pk_job_report(j), "@arm_R"));
 
     /* The same two overlays called directly give the same bytes. */
     pk_doc dance, fist, peace;
