@@ -138,8 +138,37 @@ static int encode(const char *out_path, const pk_doc *doc, const cli_save_option
     return rc;
 }
 
+static int produce_vmd(void *ctx, pk_sink sink, void *sink_ctx, pk_log *log)
+{
+    return pk_vmd_write_sink(ctx, sink, sink_ctx, log);
+}
+
+/* A motion written as a VMD file: encoded straight into the temporary file
+ * (no buffer the size of the output), renamed into place only if encoding
+ * raised no error (and, with --strict, no warning). */
+static int save_motion_streaming(const char *out_path, const pk_motion *m)
+{
+    pk_log log;
+    pk_log_init(&log);
+    pk_staged *st = pk_file_stage_from(out_path, produce_vmd, (void *)m, &log);
+    int status = cli_flush_log(&log, cli_strict);
+    if (st && status == EXIT_OK) {
+        if (strcmp(out_path, "-") == 0)
+            fflush(stdout); /* what the command printed first, in order */
+        pk_file_commit(st, &log);
+        status = cli_flush_log(&log, false);
+    } else {
+        pk_file_discard(st);
+        status = EXIT_ERROR;
+    }
+    pk_log_free(&log);
+    return status;
+}
+
 int cli_save(const char *out_path, const pk_doc *doc, const cli_save_options *opts)
 {
+    if (doc->motion && cli_output_format(out_path, doc->format) == PK_FMT_VMD)
+        return save_motion_streaming(out_path, doc->motion);
     pk_log log;
     pk_log_init(&log);
     pk_log_set_path(&log, out_path);

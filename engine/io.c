@@ -165,14 +165,15 @@ static int write_in_place(const char *path, const void *data, size_t len, pk_log
     return 0;
 }
 
-/* A write prepared by pk_file_stage.  tmp == NULL: a target that cannot
- * be renamed over (standard output, a terminal, a pipe, a device), written
- * at commit from the caller's bytes. */
+/* A write prepared by pk_file_stage(_from).  tmp == NULL: a target that
+ * cannot be renamed over (standard output, a terminal, a pipe, a device),
+ * written at commit from data (the caller's bytes, or mem's). */
 struct pk_staged {
     char *path;
     char *tmp;
     const void *data;
     size_t len;
+    pk_buf mem; /* pk_file_stage_from's bytes for such a target */
 };
 
 static void staged_free(pk_staged *s)
@@ -181,31 +182,76 @@ static void staged_free(pk_staged *s)
         return;
     free(s->path);
     free(s->tmp);
+    pk_buf_free(&s->mem);
     free(s);
 }
 
-pk_staged *pk_file_stage(const char *path, const void *data, size_t len, pk_log *log)
+static int fd_sink(void *ctx, const void *data, size_t len)
+{
+    return write_all(*(const int *)ctx, data, len);
+}
+
+static int mem_sink(void *ctx, const void *data, size_t len)
+{
+    pk_buf *b = ctx;
+    pk_buf_append(b, data, len);
+    if (b->oom) {
+        errno = ENOMEM;
+        return -1;
+    }
+    return 0;
+}
+
+/* pk_file_stage's bytes as a producer. */
+typedef struct bytes {
+    const void *data;
+    size_t len;
+} bytes;
+
+static int produce_bytes(void *ctx, pk_sink sink, void *sink_ctx, pk_log *log)
+{
+    const bytes *b = ctx;
+    if (sink(sink_ctx, b->data, b->len) != 0) {
+        pk_error(log, "write failed: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Everything but how the bytes are made.  direct: the caller's bytes, kept
+ * by pointer for a target written at commit. */
+static pk_staged *stage(const char *path, pk_producer produce, void *ctx, const bytes *direct,
+                        pk_log *log)
 {
     pk_log_set_path(log, path);
     pk_staged *s = calloc(1, sizeof *s);
     if (!s || !(s->path = strdup(path))) {
         pk_error(log, "out of memory");
-        staged_free(s);
+        free(s);
         return NULL;
     }
-    s->data = data;
-    s->len = len;
-    if (strcmp(path, "-") == 0)
-        return s;
+    pk_buf_init(&s->mem);
     struct stat st;
-    bool exists = stat(path, &st) == 0;
+    bool dash = strcmp(path, "-") == 0;
+    bool exists = !dash && stat(path, &st) == 0;
     if (exists && S_ISDIR(st.st_mode)) {
         pk_error(log, "is a directory");
         staged_free(s);
         return NULL;
     }
-    if (exists && !S_ISREG(st.st_mode))
+    if (dash || (exists && !S_ISREG(st.st_mode))) {
+        if (direct) {
+            s->data = direct->data;
+            s->len = direct->len;
+        } else if (produce(ctx, mem_sink, &s->mem, log) != 0) {
+            staged_free(s);
+            return NULL;
+        } else {
+            s->data = s->mem.data;
+            s->len = s->mem.len;
+        }
         return s;
+    }
 
     /* Temporary file beside the target: "DIR/.NAME.XXXXXX". */
     const char *slash = strrchr(path, '/');
@@ -221,6 +267,8 @@ pk_staged *pk_file_stage(const char *path, const void *data, size_t len, pk_log 
     int fd = mkstemp(s->tmp);
     if (fd < 0) {
         pk_error(log, "cannot create a file in the output folder: %s", strerror(errno));
+        free(s->tmp);
+        s->tmp = NULL;
         staged_free(s);
         return NULL;
     }
@@ -234,20 +282,33 @@ pk_staged *pk_file_stage(const char *path, const void *data, size_t len, pk_log 
     }
     const char *what = NULL;
     int err = 0;
+    bool produced = false;
     if (fchmod(fd, mode) != 0)
         what = "cannot set permissions", err = errno;
-    else if (write_all(fd, data, len) != 0)
-        what = "write failed", err = errno;
+    else if (produce(ctx, fd_sink, &fd, log) != 0)
+        produced = true; /* it said why */
     else if (fsync(fd) != 0)
         what = "fsync failed", err = errno;
-    if (close(fd) != 0 && !what)
+    if (close(fd) != 0 && !what && !produced)
         what = "close failed", err = errno;
-    if (what) {
-        pk_error(log, "%s: %s", what, strerror(err));
+    if (what || produced) {
+        if (what)
+            pk_error(log, "%s: %s", what, strerror(err));
         pk_file_discard(s);
         return NULL;
     }
     return s;
+}
+
+pk_staged *pk_file_stage(const char *path, const void *data, size_t len, pk_log *log)
+{
+    bytes b = {data, len};
+    return stage(path, produce_bytes, &b, &b, log);
+}
+
+pk_staged *pk_file_stage_from(const char *path, pk_producer produce, void *ctx, pk_log *log)
+{
+    return stage(path, produce, ctx, NULL, log);
 }
 
 int pk_file_commit(pk_staged *s, pk_log *log)

@@ -99,6 +99,9 @@ typedef struct pk_buf {
 void pk_buf_init(pk_buf *b);
 void pk_buf_free(pk_buf *b);
 bool pk_buf_reserve(pk_buf *b, size_t extra);
+/* Where streamed bytes go (pk_vmd_write_sink, pk_file_stage_from): called
+ * with each piece in order; returns 0, or -1 (errno set) to stop. */
+typedef int (*pk_sink)(void *ctx, const void *data, size_t len);
 void pk_buf_append(pk_buf *b, const void *data, size_t len);
 void pk_buf_putc(pk_buf *b, uint8_t c);
 void pk_buf_puts(pk_buf *b, const char *s);
@@ -352,6 +355,10 @@ pk_motion *pk_vmd_read(const void *data, size_t len, pk_log *log);
  * bytes it was read from.  Fails (nothing useful in out) when a name does
  * not fit its field or on OOM. */
 int pk_vmd_write(const pk_motion *m, pk_buf *out, pk_log *log);
+/* The same bytes handed to sink in pieces of up to 256 KB, so that writing
+ * a large motion to a file needs no buffer of its size (pk_file_stage_from).
+ * On failure sink has seen a prefix only: the caller throws it away. */
+int pk_vmd_write_sink(const pk_motion *m, pk_sink sink, void *ctx, pk_log *log);
 
 typedef struct pk_vpd_options {
     pk_vpd_layout layout; /* PK_VPD_TEXT (default) or PK_VPD_HYBRID */
@@ -397,6 +404,13 @@ typedef struct pk_staged pk_staged;
 pk_staged *pk_file_stage(const char *path, const void *data, size_t len, pk_log *log);
 int pk_file_commit(pk_staged *s, pk_log *log);
 void pk_file_discard(pk_staged *s);
+/* pk_file_stage with the bytes made by produce(ctx, sink, sink_ctx, log)
+ * straight into the temporary file (no buffer of the file's size);
+ * produce returns 0, or -1 having logged why, and then the temporary file
+ * is removed.  For a target that cannot be renamed over the bytes are
+ * gathered in memory and written at commit. */
+typedef int (*pk_producer)(void *ctx, pk_sink sink, void *sink_ctx, pk_log *log);
+pk_staged *pk_file_stage_from(const char *path, pk_producer produce, void *ctx, pk_log *log);
 
 typedef enum pk_format { PK_FMT_UNKNOWN = 0, PK_FMT_VMD, PK_FMT_VPD } pk_format;
 

@@ -44,6 +44,7 @@
  */
 #include "posekit.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -635,8 +636,33 @@ typedef struct writer {
     const pk_motion *m;
     pk_log *log;
     uint8_t *w;
+    /* Streaming (pk_vmd_write_sink): records go to [base, end) and the
+     * buffer is handed to sink whenever the next record might not fit.
+     * Without a sink, w runs through a buffer reserved to the exact size. */
+    uint8_t *base, *end;
+    pk_sink sink;
+    void *sink_ctx;
     out_slot cache[FIELD_CACHE_SLOTS];
 } writer;
+
+enum { STREAM_CHUNK = 256 * 1024 }; /* bytes per sink call; >= any record */
+
+static bool flush(writer *wr)
+{
+    size_t n = (size_t)(wr->w - wr->base);
+    wr->w = wr->base;
+    if (n && wr->sink(wr->sink_ctx, wr->base, n) != 0) {
+        pk_log_add(wr->log, PK_ERROR, -1, 0, 0, "write failed: %s", strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+/* Makes room for `need` more bytes (streaming only). */
+static inline bool room(writer *wr, size_t need)
+{
+    return !wr->sink || (size_t)(wr->end - wr->w) >= need || flush(wr);
+}
 
 /* Writes one name field: name bytes, then (when shorter than the field)
  * a NUL and the stored padding if it has exactly the length left, else
@@ -693,7 +719,8 @@ static bool write_bones(writer *wr)
     const pk_motion *m = wr->m;
     for (size_t i = 0; i < m->nbones; i++) {
         const pk_bone_key *k = &m->bones[i];
-        if (!write_name(wr, k->name, k->pad, PK_VMD_NAME_BYTES, "bone", i, k->frame))
+        if (!room(wr, BONE_BYTES) ||
+            !write_name(wr, k->name, k->pad, PK_VMD_NAME_BYTES, "bone", i, k->frame))
             return false;
         uint8_t *w = put_u32(wr->w, k->frame);
         w = put_f32s(w, k->pos, 3);
@@ -709,7 +736,8 @@ static bool write_morphs(writer *wr)
     const pk_motion *m = wr->m;
     for (size_t i = 0; i < m->nmorphs; i++) {
         const pk_morph_key *k = &m->morphs[i];
-        if (!write_name(wr, k->name, k->pad, PK_VMD_NAME_BYTES, "morph", i, k->frame))
+        if (!room(wr, MORPH_BYTES) ||
+            !write_name(wr, k->name, k->pad, PK_VMD_NAME_BYTES, "morph", i, k->frame))
             return false;
         uint8_t *w = put_u32(wr->w, k->frame);
         wr->w = put_f32s(w, &k->weight, 1);
@@ -722,6 +750,8 @@ static bool write_cameras(writer *wr)
     const pk_motion *m = wr->m;
     for (size_t i = 0; i < m->ncameras; i++) {
         const pk_camera_key *k = &m->cameras[i];
+        if (!room(wr, CAMERA_BYTES))
+            return false;
         uint8_t *w = put_u32(wr->w, k->frame);
         w = put_f32s(w, &k->distance, 1);
         w = put_f32s(w, k->pos, 3);
@@ -739,6 +769,8 @@ static bool write_lights(writer *wr)
     const pk_motion *m = wr->m;
     for (size_t i = 0; i < m->nlights; i++) {
         const pk_light_key *k = &m->lights[i];
+        if (!room(wr, LIGHT_BYTES))
+            return false;
         uint8_t *w = put_u32(wr->w, k->frame);
         w = put_f32s(w, k->color, 3);
         wr->w = put_f32s(w, k->direction, 3);
@@ -751,6 +783,8 @@ static bool write_shadows(writer *wr)
     const pk_motion *m = wr->m;
     for (size_t i = 0; i < m->nshadows; i++) {
         const pk_shadow_key *k = &m->shadows[i];
+        if (!room(wr, SHADOW_BYTES))
+            return false;
         uint8_t *w = put_u32(wr->w, k->frame);
         *w++ = k->mode;
         wr->w = put_f32s(w, &k->distance, 1);
@@ -763,12 +797,15 @@ static bool write_iks(writer *wr)
     const pk_motion *m = wr->m;
     for (size_t i = 0; i < m->niks; i++) {
         const pk_ik_key *k = &m->iks[i];
+        if (!room(wr, IK_HEAD_BYTES))
+            return false;
         uint8_t *w = put_u32(wr->w, k->frame);
         *w++ = k->show;
         wr->w = put_u32(w, k->count);
         for (uint32_t j = 0; j < k->count; j++) {
             const pk_ik_state *st = &k->ik[j];
-            if (!write_name(wr, st->name, st->pad, PK_VMD_IK_BYTES, "IK", i, k->frame))
+            if (!room(wr, IK_STATE_BYTES) ||
+                !write_name(wr, st->name, st->pad, PK_VMD_IK_BYTES, "IK", i, k->frame))
                 return false;
             *wr->w++ = st->enabled;
         }
@@ -815,6 +852,41 @@ static size_t output_size(const pk_motion *m, int nsec)
     return (size_t)size;
 }
 
+/* Header, model name, every section and the trailing bytes, through wr
+ * (its w, and for streaming its sink, set up by the caller). */
+static bool write_all_sections(writer *wr, int nsec)
+{
+    const pk_motion *m = wr->m;
+    if (!room(wr, HEADER_BYTES + PK_VMD_MODEL_BYTES))
+        return false;
+    memcpy(wr->w, m->header, HEADER_BYTES);
+    wr->w += HEADER_BYTES;
+    size_t mw = m->version == 1 ? V1_MODEL_BYTES : PK_VMD_MODEL_BYTES;
+    memcpy(wr->w, m->model, mw);
+    wr->w += mw;
+    for (int s = 0; s < nsec; s++) {
+        if (!room(wr, 4))
+            return false;
+        wr->w = put_u32(wr->w, (uint32_t)pk_motion_count(m, s));
+        if (!SECTION_WRITER[s](wr))
+            return false;
+    }
+    if (!m->ntrailing)
+        return true;
+    if (!wr->sink) {
+        memcpy(wr->w, m->trailing, m->ntrailing);
+        wr->w += m->ntrailing;
+        return true;
+    }
+    if (!flush(wr))
+        return false;
+    if (wr->sink(wr->sink_ctx, m->trailing, m->ntrailing) != 0) {
+        pk_log_add(wr->log, PK_ERROR, -1, 0, 0, "write failed: %s", strerror(errno));
+        return false;
+    }
+    return true;
+}
+
 int pk_vmd_write(const pk_motion *m, pk_buf *out, pk_log *log)
 {
     int nsec = sections_to_write(m);
@@ -833,22 +905,35 @@ int pk_vmd_write(const pk_motion *m, pk_buf *out, pk_log *log)
     wr.m = m;
     wr.log = log;
     wr.w = out->data + start;
-    memcpy(wr.w, m->header, HEADER_BYTES);
-    wr.w += HEADER_BYTES;
-    size_t mw = m->version == 1 ? V1_MODEL_BYTES : PK_VMD_MODEL_BYTES;
-    memcpy(wr.w, m->model, mw);
-    wr.w += mw;
-    for (int s = 0; s < nsec; s++) {
-        wr.w = put_u32(wr.w, (uint32_t)pk_motion_count(m, s));
-        if (!SECTION_WRITER[s](&wr)) {
-            out->len = start; /* nothing half-written stays in out */
-            return -1;
-        }
-    }
-    if (m->ntrailing) {
-        memcpy(wr.w, m->trailing, m->ntrailing);
-        wr.w += m->ntrailing;
+    if (!write_all_sections(&wr, nsec)) {
+        out->len = start; /* nothing half-written stays in out */
+        return -1;
     }
     out->len = start + size;
     return 0;
+}
+
+int pk_vmd_write_sink(const pk_motion *m, pk_sink sink, void *ctx, pk_log *log)
+{
+    int nsec = sections_to_write(m);
+    if (output_size(m, nsec) == 0) {
+        pk_log_add(log, PK_ERROR, -1, 0, 0, "motion too large for a VMD file");
+        return -1;
+    }
+    writer wr;
+    memset(&wr, 0, sizeof wr);
+    wr.m = m;
+    wr.log = log;
+    wr.sink = sink;
+    wr.sink_ctx = ctx;
+    wr.base = malloc(STREAM_CHUNK);
+    if (!wr.base) {
+        pk_log_add(log, PK_ERROR, -1, 0, 0, "out of memory");
+        return -1;
+    }
+    wr.w = wr.base;
+    wr.end = wr.base + STREAM_CHUNK;
+    bool ok = write_all_sections(&wr, nsec) && flush(&wr);
+    free(wr.base);
+    return ok ? 0 : -1;
 }

@@ -168,6 +168,51 @@ static void stage_then_commit_or_discard(void **state)
     free(b);
 }
 
+/* pk_file_stage_from: bytes from a producer, in pieces, into the
+ * temporary file; a producer that fails half-way (after writing) leaves
+ * the old target and no temporary file. */
+static int produce_abc(void *ctx, pk_sink sink, void *sink_ctx, pk_log *log)
+{
+    int fail = *(const int *)ctx;
+    if (sink(sink_ctx, "new ", 4) != 0 || sink(sink_ctx, "bytes", 5) != 0)
+        return -1;
+    if (fail) {
+        pk_error(log, "producer gave up");
+        return -1;
+    }
+    return 0;
+}
+
+static void stage_from_producer(void **state)
+{
+    const char *dir = *state;
+    char *a = path_in(dir, "a.vmd");
+    put_file(a, "old a");
+    pk_log log;
+    pk_log_init(&log);
+    int fail = 1;
+    assert_null(pk_file_stage_from(a, produce_abc, &fail, &log));
+    tu_assert_log_has(&log, "producer gave up");
+    assert_file_is(a, "old a", 5);
+    size_t hidden;
+    assert_int_equal(count_entries(dir, &hidden), 1);
+    assert_int_equal(hidden, 0);
+    fail = 0;
+    pk_staged *s = pk_file_stage_from(a, produce_abc, &fail, &log);
+    assert_non_null(s);
+    assert_file_is(a, "old a", 5);
+    assert_int_equal(pk_file_commit(s, &log), 0);
+    assert_file_is(a, "new bytes", 9);
+    assert_int_equal(count_entries(dir, &hidden), 1);
+    /* a target that cannot be renamed over gets the bytes at commit */
+    s = pk_file_stage_from("/dev/null", produce_abc, &fail, &log);
+    assert_non_null(s);
+    assert_int_equal(pk_file_commit(s, &log), 0);
+    assert_int_equal(log.errors, 1);
+    pk_log_free(&log);
+    free(a);
+}
+
 static void replace_keeps_mode(void **state)
 {
     const char *dir = *state;
@@ -418,6 +463,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(write_new_file, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(stage_then_commit_or_discard, setup_dir, teardown_dir),
+        cmocka_unit_test_setup_teardown(stage_from_producer, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(replace_keeps_mode, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(write_over_own_input, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(write_relative_path, setup_dir, teardown_dir),

@@ -1,6 +1,7 @@
 /* test_vmd_roundtrip.c — every VMD in the shared corpus reads and writes
  * back byte-identical, and known facts about the corpus files (from
  * FORMATS.md and corpus/PROVENANCE.tsv, not from this code's output) hold. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,41 @@ static pk_name_id find_utf8(const pk_motion *m, const char *utf8)
     return id;
 }
 
+/* A sink that gathers the pieces (and counts them); fails on call fail_at
+ * when that is non-zero. */
+typedef struct gather {
+    pk_buf buf;
+    size_t calls, fail_at;
+} gather;
+
+static int gather_sink(void *ctx, const void *data, size_t len)
+{
+    gather *g = ctx;
+    if (++g->calls == g->fail_at) {
+        errno = ENOSPC;
+        return -1;
+    }
+    assert_true(len > 0 && len <= 256 * 1024);
+    pk_buf_append(&g->buf, data, len);
+    return 0;
+}
+
+/* pk_vmd_write_sink gives the bytes of pk_vmd_write; returns its calls. */
+static size_t assert_sink_same(const pk_motion *m, const pk_buf *want)
+{
+    gather g = {.fail_at = 0};
+    pk_buf_init(&g.buf);
+    pk_log log;
+    pk_log_init(&log);
+    assert_int_equal(pk_vmd_write_sink(m, gather_sink, &g, &log), 0);
+    assert_int_equal(log.errors, 0);
+    assert_int_equal(g.buf.len, want->len);
+    assert_memory_equal(g.buf.data, want->data, want->len);
+    pk_buf_free(&g.buf);
+    pk_log_free(&log);
+    return g.calls;
+}
+
 static void test_corpus_roundtrip(void **state)
 {
     (void)state;
@@ -79,6 +115,11 @@ static void test_corpus_roundtrip(void **state)
         assert_int_equal(pk_vmd_write(m, &again, &log), 0);
         assert_int_equal(again.len, out.len);
         assert_memory_equal(again.data, out.data, out.len);
+        /* Streamed in pieces, the same bytes again. */
+        size_t calls = assert_sink_same(m, &out);
+        /* pieces nearly full: at most one record short of 256 KB */
+        assert_true(calls >= (len + 256 * 1024 - 1) / (256 * 1024));
+        assert_true(calls <= len / (256 * 1024 - 111) + 1);
         /* No corpus file has trailing bytes (FORMATS.md §8). */
         assert_int_equal(m->ntrailing, 0);
         pk_buf_free(&again);
@@ -88,6 +129,92 @@ static void test_corpus_roundtrip(void **state)
         free(data);
     }
     tu_free_list(paths, n);
+}
+
+/* Streaming a motion of several pieces with every section, IK names and
+ * trailing bytes: the bytes of pk_vmd_write, whatever falls on a piece's
+ * edge; a sink failing half-way stops the write with an error. */
+static void test_streamed_write(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    pk_log log;
+    pk_log_init(&log);
+    char name[32];
+    for (int i = 0; i < 9000; i++) { /* 999,000 bytes of bones: 4 pieces */
+        pk_bone_key *k = pk_motion_push_bone(m);
+        snprintf(name, sizeof name, "bone%d", i % 97);
+        k->name = pk_names_intern(m->names, name, strlen(name));
+        k->frame = (uint32_t)i;
+        k->pos[0] = (float)i * 0.5f;
+        k->rot[3] = 1.0f;
+        for (int b = 0; b < 64; b++)
+            k->interp[b] = (uint8_t)(b + i);
+    }
+    for (int i = 0; i < 3000; i++) {
+        pk_morph_key *k = pk_motion_push_morph(m);
+        k->name = pk_names_intern(m->names, "mouth", 5);
+        k->frame = (uint32_t)i;
+        k->weight = (float)i / 3000.0f;
+    }
+    for (int i = 0; i < 700; i++) {
+        pk_camera_key *c = pk_motion_push_camera(m);
+        c->frame = (uint32_t)i;
+        c->distance = -45.0f;
+        c->fov = 30;
+        pk_light_key *l = pk_motion_push_light(m);
+        l->frame = (uint32_t)i;
+        pk_shadow_key *sh = pk_motion_push_shadow(m);
+        sh->frame = (uint32_t)i;
+        pk_ik_key *ik = pk_motion_push_ik(m, 7);
+        assert_non_null(ik);
+        ik->frame = (uint32_t)i;
+        ik->show = 1;
+        for (uint32_t j = 0; j < 7; j++) {
+            snprintf(name, sizeof name, "ik%u", j);
+            ik->ik[j].name = pk_names_intern(m->names, name, strlen(name));
+            ik->ik[j].enabled = (uint8_t)(j & 1);
+        }
+    }
+    m->trailing = malloc(5);
+    assert_non_null(m->trailing);
+    memcpy(m->trailing, "tail!", 5);
+    m->ntrailing = 5;
+    pk_buf want;
+    pk_buf_init(&want);
+    assert_int_equal(pk_vmd_write(m, &want, &log), 0);
+    assert_true(want.len > 4 * 256 * 1024);
+    size_t calls = assert_sink_same(m, &want);
+    assert_true(calls >= 5); /* the pieces, then the trailing bytes */
+    /* The written bytes read back as the same motion. */
+    pk_motion *back = pk_vmd_read(want.data, want.len, &log);
+    assert_non_null(back);
+    assert_int_equal(back->niks, 700);
+    assert_int_equal(back->ntrailing, 5);
+    pk_motion_free(back);
+    /* A sink that fails on its second piece: -1 and a message. */
+    gather g = {.fail_at = 2};
+    pk_buf_init(&g.buf);
+    pk_log fl;
+    pk_log_init(&fl);
+    assert_int_equal(pk_vmd_write_sink(m, gather_sink, &g, &fl), -1);
+    assert_int_equal(g.calls, 2);
+    tu_assert_log_has(&fl, "write failed");
+    pk_log_free(&fl);
+    pk_buf_free(&g.buf);
+    /* A name too long for its field: -1 before anything looks finished. */
+    m->bones[8999].name = pk_names_intern(m->names, "a_name_of_16_byte", 16);
+    g = (gather){.fail_at = 0};
+    pk_buf_init(&g.buf);
+    pk_log_init(&fl);
+    assert_int_equal(pk_vmd_write_sink(m, gather_sink, &g, &fl), -1);
+    tu_assert_log_has(&fl, "is 16 bytes");
+    assert_true(g.buf.len < want.len);
+    pk_log_free(&fl);
+    pk_buf_free(&g.buf);
+    pk_buf_free(&want);
+    pk_motion_free(m);
+    pk_log_free(&log);
 }
 
 /* PROVENANCE.tsv: "14160 bone keys, 1279 morph keys, ends after
@@ -323,6 +450,7 @@ int main(void)
         cmocka_unit_test(test_wavefile_camera),  cmocka_unit_test(test_ik_test_base_morphs),
         cmocka_unit_test(test_stand_ik_names),   cmocka_unit_test(test_babylon_physics_flag),
         cmocka_unit_test(test_small_fixtures),   cmocka_unit_test(test_yohawing_signature),
+        cmocka_unit_test(test_streamed_write),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
