@@ -13,7 +13,9 @@
  *
  * pk_file_stage / pk_file_commit are the same write cut after the fsync,
  * so that a caller with several outputs (a job) can write every temporary
- * file before renaming any of them.
+ * file before renaming any of them.  pk_file_stage_from takes the bytes
+ * from a producer (pk_vmd_write_sink) as they are made, so a large output
+ * never needs a buffer of its size.
  */
 #include "posekit.h"
 
