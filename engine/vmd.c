@@ -887,6 +887,13 @@ static bool write_all_sections(writer *wr, int nsec)
     return true;
 }
 
+static void writer_init(writer *wr, const pk_motion *m, pk_log *log)
+{
+    memset(wr, 0, sizeof *wr);
+    wr->m = m;
+    wr->log = log;
+}
+
 int pk_vmd_write(const pk_motion *m, pk_buf *out, pk_log *log)
 {
     int nsec = sections_to_write(m);
@@ -901,9 +908,7 @@ int pk_vmd_write(const pk_motion *m, pk_buf *out, pk_log *log)
         return -1;
     }
     writer wr;
-    memset(&wr, 0, sizeof wr);
-    wr.m = m;
-    wr.log = log;
+    writer_init(&wr, m, log);
     wr.w = out->data + start;
     if (!write_all_sections(&wr, nsec)) {
         out->len = start; /* nothing half-written stays in out */
@@ -921,9 +926,7 @@ int pk_vmd_write_sink(const pk_motion *m, pk_sink sink, void *ctx, pk_log *log)
         return -1;
     }
     writer wr;
-    memset(&wr, 0, sizeof wr);
-    wr.m = m;
-    wr.log = log;
+    writer_init(&wr, m, log);
     wr.sink = sink;
     wr.sink_ctx = ctx;
     wr.base = malloc(STREAM_CHUNK);
