@@ -1,5 +1,6 @@
 /* doc.c — format detection and "load whatever this file is". */
 #include "posekit.h"
+#include "read_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -71,13 +72,28 @@ int pk_doc_parse(const void *data, size_t len, const char *path, pk_doc *doc, pk
     return 0;
 }
 
+static void drop_input(void *ctx, size_t upto)
+{
+    pk_bytes_drop_prefix(ctx, upto);
+}
+
 int pk_doc_load(const char *path, pk_doc *doc, pk_log *log)
 {
     pk_bytes bytes;
     memset(doc, 0, sizeof *doc);
     if (pk_file_read(path, &bytes, log) != 0)
         return -1;
-    int rc = pk_doc_parse(bytes.data, bytes.len, path, doc, log);
+    int rc;
+    if (pk_format_detect(bytes.data, bytes.len, path) == PK_FMT_VMD) {
+        /* A VMD is read front to back: its pages go back to the kernel as
+         * the records are decoded (read_internal.h). */
+        pk_log_set_path(log, path);
+        doc->motion = pk_vmd_read_front(bytes.data, bytes.len, log, drop_input, &bytes);
+        doc->format = doc->motion ? PK_FMT_VMD : PK_FMT_UNKNOWN;
+        rc = doc->motion ? 0 : -1;
+    } else {
+        rc = pk_doc_parse(bytes.data, bytes.len, path, doc, log);
+    }
     pk_bytes_free(&bytes);
     return rc;
 }

@@ -17,7 +17,9 @@
  * from a producer (pk_vmd_write_sink) as they are made, so a large output
  * never needs a buffer of its size.
  */
+#define _DEFAULT_SOURCE 1 /* madvise(MADV_DONTNEED): POSIX_MADV_DONTNEED is a no-op in glibc */
 #include "posekit.h"
+#include "read_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -119,6 +121,19 @@ int pk_file_read(const char *path, pk_bytes *out, pk_log *log)
     }
     close(fd);
     return rc;
+}
+
+void pk_bytes_drop_prefix(pk_bytes *b, size_t upto)
+{
+    if (!b || b->priv_len_ != OWN_MMAP)
+        return;
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0)
+        return;
+    size_t n = upto < b->len ? upto : b->len;
+    n -= n % (size_t)page;
+    if (n)
+        madvise(b->priv_, n, MADV_DONTNEED); /* advice: a failure changes nothing */
 }
 
 void pk_bytes_free(pk_bytes *b)

@@ -43,6 +43,7 @@
  * count is checked against the bytes left before anything is allocated.
  */
 #include "posekit.h"
+#include "read_internal.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -198,9 +199,23 @@ typedef struct reader {
     cursor c;
     pk_motion *m;
     pk_log *log;
-    size_t sec_at[PK_SEC_COUNT]; /* offset of each section's first record */
+    size_t sec_at[PK_SEC_COUNT];              /* offset of each section's first record */
+    void (*consumed)(void *ctx, size_t upto); /* pk_vmd_read_front */
+    void *consumed_ctx;
+    size_t reported; /* the last offset given to consumed */
     field_slot cache[FIELD_CACHE_SLOTS];
 } reader;
+
+enum { PROGRESS_BYTES = 4 << 20, PROGRESS_RECORDS = 8192 };
+
+/* Everything before upto has been decoded into the model. */
+static void progress(reader *r, size_t upto)
+{
+    if (r->consumed && upto >= r->reported + PROGRESS_BYTES) {
+        r->consumed(r->consumed_ctx, upto);
+        r->reported = upto;
+    }
+}
 
 /* Splits a name field into name and padding and interns both (slow path
  * of read_name).  Returns false on OOM (after logging). */
@@ -293,6 +308,8 @@ static bool read_bones(reader *r, const uint8_t *base, uint32_t n, size_t at)
         get_f32s(p + 31, k->rot, 4);
         memcpy(k->interp, p + 47, 64);
         m->nbones++;
+        if ((i + 1) % PROGRESS_RECORDS == 0)
+            progress(r, off + BONE_BYTES);
     }
     return true;
 }
@@ -562,6 +579,12 @@ static void warn_nonfinite(reader *r)
 
 pk_motion *pk_vmd_read(const void *data, size_t len, pk_log *log)
 {
+    return pk_vmd_read_front(data, len, log, NULL, NULL);
+}
+
+pk_motion *pk_vmd_read_front(const void *data, size_t len, pk_log *log,
+                             void (*consumed)(void *ctx, size_t upto), void *ctx)
+{
     pk_motion *m = pk_motion_new();
     if (!m) {
         pk_log_add(log, PK_ERROR, -1, 0, 0, "out of memory");
@@ -573,6 +596,8 @@ pk_motion *pk_vmd_read(const void *data, size_t len, pk_log *log)
     r.c.len = data ? len : 0;
     r.m = m;
     r.log = log;
+    r.consumed = consumed;
+    r.consumed_ctx = ctx;
 
     if (!read_header(&r))
         goto fail;
@@ -609,6 +634,7 @@ pk_motion *pk_vmd_read(const void *data, size_t len, pk_log *log)
         const uint8_t *base = cur_take(&r.c, (size_t)need);
         if (!base || !SECTION_READER[s](&r, base, n, first))
             goto fail;
+        progress(&r, r.c.pos);
     }
     if (cur_left(&r.c) > 0 && !keep_trailing(&r, "after the last section"))
         goto fail;

@@ -9,6 +9,7 @@
  * created, which is the case that matters for "target untouched".
  */
 #include "testutil.h"
+#include "read_internal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -211,6 +212,55 @@ static void stage_from_producer(void **state)
     assert_int_equal(log.errors, 1);
     pk_log_free(&log);
     free(a);
+}
+
+/* Resident pages of this process (/proc/self/statm), in bytes. */
+static size_t resident_bytes(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    assert_non_null(f);
+    unsigned long size = 0, res = 0;
+    assert_int_equal(fscanf(f, "%lu %lu", &size, &res), 2);
+    fclose(f);
+    return (size_t)res * (size_t)sysconf(_SC_PAGESIZE);
+}
+
+/* pk_bytes_drop_prefix: the dropped pages of a mapped file leave the
+ * process, and reading them again still gives the file's bytes. */
+static void drop_prefix_releases_pages(void **state)
+{
+    const char *dir = *state;
+    char *path = path_in(dir, "big.bin");
+    size_t len = 16u << 20;
+    uint8_t *want = malloc(len);
+    assert_non_null(want);
+    for (size_t i = 0; i < len; i++)
+        want[i] = (uint8_t)(i * 2654435761u >> 24);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(want, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+    pk_log log;
+    pk_log_init(&log);
+    pk_bytes b;
+    assert_int_equal(pk_file_read(path, &b, &log), 0);
+    volatile uint8_t sum = 0;
+    for (size_t i = 0; i < len; i += 4096)
+        sum ^= b.data[i]; /* every page resident */
+    (void)sum;
+    size_t before = resident_bytes();
+    pk_bytes_drop_prefix(&b, 12u << 20);
+    size_t after = resident_bytes();
+    if (!(before > after + (10u << 20)))
+        fail_msg("resident %zu bytes before, %zu after dropping 12 MB", before, after);
+    assert_memory_equal(b.data, want, len); /* read back from the file */
+    pk_bytes_free(&b);
+    /* bytes read into memory (not a mapping) are left alone */
+    pk_bytes_drop_prefix(NULL, 1);
+    pk_log_free(&log);
+    free(want);
+    unlink(path);
+    free(path);
 }
 
 static void replace_keeps_mode(void **state)
@@ -464,6 +514,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(write_new_file, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(stage_then_commit_or_discard, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(stage_from_producer, setup_dir, teardown_dir),
+        cmocka_unit_test_setup_teardown(drop_prefix_releases_pages, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(replace_keeps_mode, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(write_over_own_input, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(write_relative_path, setup_dir, teardown_dir),

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "read_internal.h"
 
 typedef struct loaded {
     uint8_t *data;
@@ -213,6 +214,69 @@ static void test_streamed_write(void **state)
     pk_log_free(&fl);
     pk_buf_free(&g.buf);
     pk_buf_free(&want);
+    pk_motion_free(m);
+    pk_log_free(&log);
+}
+
+/* pk_vmd_read_front reports its progress in increasing offsets at least
+ * 4 MB apart, never past the end; pk_doc_load, which drops the pages
+ * behind that point, reads a 20 MB file to the same model (its bytes
+ * written back are the file's). */
+typedef struct marks {
+    size_t n, last, len;
+} marks;
+
+static void mark(void *ctx, size_t upto)
+{
+    marks *k = ctx;
+    assert_true(upto <= k->len);
+    assert_true(upto >= k->last + (4u << 20));
+    k->last = upto;
+    k->n++;
+}
+
+static void test_read_front_progress(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    char name[16];
+    for (int i = 0; i < 190000; i++) { /* 21 MB of bone records */
+        pk_bone_key *k = pk_motion_push_bone(m);
+        snprintf(name, sizeof name, "b%d", i % 300);
+        k->name = pk_names_intern(m->names, name, strlen(name));
+        k->frame = (uint32_t)(i / 300);
+        k->rot[3] = 1.0f;
+        k->pos[1] = (float)i;
+    }
+    pk_log log;
+    pk_log_init(&log);
+    pk_buf bytes;
+    pk_buf_init(&bytes);
+    assert_int_equal(pk_vmd_write(m, &bytes, &log), 0);
+    marks k = {0, 0, bytes.len};
+    pk_motion *back = pk_vmd_read_front(bytes.data, bytes.len, &log, mark, &k);
+    assert_non_null(back);
+    assert_true(k.n >= 4);
+    assert_int_equal(back->nbones, 190000);
+    pk_motion_free(back);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/big.vmd", tu_tmpdir());
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(bytes.data, 1, bytes.len, f), bytes.len);
+    assert_int_equal(fclose(f), 0);
+    pk_doc doc;
+    assert_int_equal(pk_doc_load(path, &doc, &log), 0);
+    assert_int_equal(doc.format, PK_FMT_VMD);
+    pk_buf again;
+    pk_buf_init(&again);
+    assert_int_equal(pk_vmd_write(doc.motion, &again, &log), 0);
+    assert_int_equal(again.len, bytes.len);
+    assert_memory_equal(again.data, bytes.data, bytes.len);
+    pk_buf_free(&again);
+    pk_doc_free(&doc);
+    remove(path);
+    pk_buf_free(&bytes);
     pk_motion_free(m);
     pk_log_free(&log);
 }
@@ -450,7 +514,7 @@ int main(void)
         cmocka_unit_test(test_wavefile_camera),  cmocka_unit_test(test_ik_test_base_morphs),
         cmocka_unit_test(test_stand_ik_names),   cmocka_unit_test(test_babylon_physics_flag),
         cmocka_unit_test(test_small_fixtures),   cmocka_unit_test(test_yohawing_signature),
-        cmocka_unit_test(test_streamed_write),
+        cmocka_unit_test(test_streamed_write),   cmocka_unit_test(test_read_front_progress),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
