@@ -1,8 +1,8 @@
 /* read_internal.h — what doc.c needs from io.c and vmd.c to read a large
  * file with less than twice its size in memory (not public API).
  *
- * pk_doc_load maps the file and the VMD reader reports, every few
- * megabytes, how far it has got; the pages behind that point are handed
+ * pk_doc_load maps the file and the VMD reader reports, every megabyte
+ * or so, how far it has got; the pages behind that point are handed
  * back to the kernel (the model holds copies of everything it keeps), so
  * the mapped input and the decoded model are not both whole at the end of
  * the parse.

@@ -206,7 +206,7 @@ typedef struct reader {
     field_slot cache[FIELD_CACHE_SLOTS];
 } reader;
 
-enum { PROGRESS_BYTES = 4 << 20, PROGRESS_RECORDS = 8192 };
+enum { PROGRESS_BYTES = 1 << 20, PROGRESS_RECORDS = 4096 };
 
 /* Everything before upto has been decoded into the model. */
 static void progress(reader *r, size_t upto)
