@@ -50,13 +50,15 @@ const char *pk_format_name(pk_format f)
     }
 }
 
-int pk_doc_parse(const void *data, size_t len, const char *path, pk_doc *doc, pk_log *log)
+/* pk_doc_parse; a VMD reader reports its progress to consumed (or not). */
+static int parse(const void *data, size_t len, const char *path, pk_doc *doc, pk_log *log,
+                 void (*consumed)(void *ctx, size_t upto), void *ctx)
 {
     memset(doc, 0, sizeof *doc);
     pk_log_set_path(log, path);
     pk_format f = pk_format_detect(data, len, path);
     if (f == PK_FMT_VMD) {
-        doc->motion = pk_vmd_read(data, len, log);
+        doc->motion = pk_vmd_read_front(data, len, log, consumed, ctx);
         if (!doc->motion)
             return -1;
     } else if (f == PK_FMT_VPD) {
@@ -72,6 +74,11 @@ int pk_doc_parse(const void *data, size_t len, const char *path, pk_doc *doc, pk
     return 0;
 }
 
+int pk_doc_parse(const void *data, size_t len, const char *path, pk_doc *doc, pk_log *log)
+{
+    return parse(data, len, path, doc, log, NULL, NULL);
+}
+
 static void drop_input(void *ctx, size_t upto)
 {
     pk_bytes_drop_prefix(ctx, upto);
@@ -83,17 +90,9 @@ int pk_doc_load(const char *path, pk_doc *doc, pk_log *log)
     memset(doc, 0, sizeof *doc);
     if (pk_file_read(path, &bytes, log) != 0)
         return -1;
-    int rc;
-    if (pk_format_detect(bytes.data, bytes.len, path) == PK_FMT_VMD) {
-        /* A VMD is read front to back: its pages go back to the kernel as
-         * the records are decoded (read_internal.h). */
-        pk_log_set_path(log, path);
-        doc->motion = pk_vmd_read_front(bytes.data, bytes.len, log, drop_input, &bytes);
-        doc->format = doc->motion ? PK_FMT_VMD : PK_FMT_UNKNOWN;
-        rc = doc->motion ? 0 : -1;
-    } else {
-        rc = pk_doc_parse(bytes.data, bytes.len, path, doc, log);
-    }
+    /* A VMD is read front to back: its pages go back to the kernel as the
+     * records are decoded (read_internal.h). */
+    int rc = parse(bytes.data, bytes.len, path, doc, log, drop_input, &bytes);
     pk_bytes_free(&bytes);
     return rc;
 }
