@@ -410,10 +410,7 @@ static void truncate_rules_file(const char *path)
     snprintf(cut_path, sizeof cut_path, "%s/%s", dir, base ? base + 1 : path);
     size_t step = len / 150 + 1;
     for (size_t L = 0; L <= len; L += (L < 64 ? 1 : step)) {
-        FILE *f = fopen(cut_path, "wb");
-        assert_non_null(f);
-        assert_int_equal(fwrite(d, 1, L, f), L);
-        assert_int_equal(fclose(f), 0);
+        tu_write_file(cut_path, d, L);
         pk_log log;
         pk_log_init(&log);
         pk_rules *r = pk_rules_load(cut_path, &log);

@@ -35,10 +35,7 @@ static char *path_in(const char *dir, const char *name)
 
 static void put_file(const char *path, const char *text)
 {
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
-    assert_int_equal(fclose(f), 0);
+    tu_write_file(path, text, strlen(text));
 }
 
 /* Asserts that path holds exactly `text`. */
@@ -236,10 +233,7 @@ static void drop_prefix_releases_pages(void **state)
     assert_non_null(want);
     for (size_t i = 0; i < len; i++)
         want[i] = (uint8_t)(i * 2654435761u >> 24);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(want, 1, len, f), len);
-    assert_int_equal(fclose(f), 0);
+    tu_write_file(path, want, len);
     pk_log log;
     pk_log_init(&log);
     pk_bytes b;

@@ -261,10 +261,7 @@ static void test_read_front_progress(void **state)
     pk_motion_free(back);
     char path[4096];
     snprintf(path, sizeof path, "%s/big.vmd", tu_tmpdir());
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(bytes.data, 1, bytes.len, f), bytes.len);
-    assert_int_equal(fclose(f), 0);
+    tu_write_file(path, bytes.data, bytes.len);
     pk_doc doc;
     assert_int_equal(pk_doc_load(path, &doc, &log), 0);
     assert_int_equal(doc.format, PK_FMT_VMD);

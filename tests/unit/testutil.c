@@ -62,6 +62,14 @@ void tu_free_list(char **paths, size_t n)
     free(paths);
 }
 
+void tu_write_file(const char *path, const void *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
 uint8_t *tu_read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");

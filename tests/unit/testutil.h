@@ -22,6 +22,8 @@ size_t tu_corpus_list(const char *ext, char ***paths);
 void tu_free_list(char **paths, size_t n);
 /* Reads a whole file into malloc'd memory (fails the test on error). */
 uint8_t *tu_read_file(const char *path, size_t *len);
+/* Writes len bytes to path (created or truncated); fails the test on error. */
+void tu_write_file(const char *path, const void *data, size_t len);
 /* A fresh empty temporary folder (fails the test on error); static buffer. */
 const char *tu_tmpdir(void);
 /* Asserts that the log holds an error whose formatted text contains `needle`. */
