@@ -108,9 +108,7 @@ static int encode(const char *out_path, const pk_doc *doc, const cli_save_option
     if (opts)
         vpd = opts->vpd;
     int rc = -1;
-    if (want == PK_FMT_VMD && doc->motion) {
-        rc = pk_vmd_write(doc->motion, buf, log);
-    } else if (want == PK_FMT_VMD && doc->pose) {
+    if (want == PK_FMT_VMD && doc->pose) { /* (a motion is streamed: cli_save) */
         /* One key per bone and morph at `frame`, linear curves; a name too
          * long for the 15-byte field is an error naming it. */
         pk_motion *m = pk_pose_to_motion(doc->pose, frame, log);
@@ -143,45 +141,41 @@ static int produce_vmd(void *ctx, pk_sink sink, void *sink_ctx, pk_log *log)
     return pk_vmd_write_sink(ctx, sink, sink_ctx, log);
 }
 
-/* A motion written as a VMD file: encoded straight into the temporary file
- * (no buffer the size of the output), renamed into place only if encoding
- * raised no error (and, with --strict, no warning). */
-static int save_motion_streaming(const char *out_path, const pk_motion *m)
+/* Puts a staged output in place; "-" first flushes what the command may
+ * already have printed, so standard output stays in order. */
+static int commit(pk_staged *st, const char *out_path, pk_log *log)
 {
-    pk_log log;
-    pk_log_init(&log);
-    pk_staged *st = pk_file_stage_from(out_path, produce_vmd, (void *)m, &log);
-    int status = cli_flush_log(&log, cli_strict);
-    if (st && status == EXIT_OK) {
-        if (strcmp(out_path, "-") == 0)
-            fflush(stdout); /* what the command printed first, in order */
-        pk_file_commit(st, &log);
-        status = cli_flush_log(&log, false);
-    } else {
-        pk_file_discard(st);
-        status = EXIT_ERROR;
-    }
-    pk_log_free(&log);
-    return status;
+    if (strcmp(out_path, "-") == 0)
+        fflush(stdout);
+    pk_file_commit(st, log);
+    return cli_flush_log(log, false);
 }
 
 int cli_save(const char *out_path, const pk_doc *doc, const cli_save_options *opts)
 {
-    if (doc->motion && cli_output_format(out_path, doc->format) == PK_FMT_VMD)
-        return save_motion_streaming(out_path, doc->motion);
     pk_log log;
     pk_log_init(&log);
     pk_log_set_path(&log, out_path);
     pk_buf buf;
     pk_buf_init(&buf);
-    int rc = encode(out_path, doc, opts, &buf, &log);
+    /* A motion written as a VMD is encoded straight into the temporary
+     * file (no buffer the size of the output); anything else is encoded
+     * into buf first. */
+    pk_staged *st = NULL;
+    if (doc->motion && cli_output_format(out_path, doc->format) == PK_FMT_VMD)
+        st = pk_file_stage_from(out_path, produce_vmd, (void *)doc->motion, &log);
+    else if (encode(out_path, doc, opts, &buf, &log) == 0)
+        st = pk_file_stage(out_path, buf.data, buf.len, &log);
     /* Encoding problems (and, with --strict, warnings such as duplicate
-     * keys met while sampling) stop the run before anything is written. */
+     * keys met while sampling) stop the run before anything is put in
+     * place. */
     int status = cli_flush_log(&log, cli_strict);
-    if (rc == 0 && status == EXIT_OK)
-        status = cli_write(out_path, &buf);
-    else
+    if (st && status == EXIT_OK) {
+        status = commit(st, out_path, &log);
+    } else {
+        pk_file_discard(st);
         status = EXIT_ERROR;
+    }
     pk_buf_free(&buf);
     pk_log_free(&log);
     return status;
@@ -191,17 +185,16 @@ int cli_write(const char *out_path, const pk_buf *buf)
 {
     pk_log log;
     pk_log_init(&log);
+    pk_staged *st = NULL;
     if (buf->oom) {
         pk_log_set_path(&log, out_path);
         pk_error(&log, "out of memory");
-    } else if (strcmp(out_path, "-") == 0) {
-        /* Flush what the command may already have printed, in order. */
-        fflush(stdout);
-        pk_file_write_atomic(out_path, buf->data, buf->len, &log);
     } else {
-        pk_file_write_atomic(out_path, buf->data, buf->len, &log);
+        st = pk_file_stage(out_path, buf->data, buf->len, &log);
     }
-    return cli_flush_log(&log, false);
+    int status = st ? commit(st, out_path, &log) : cli_flush_log(&log, false);
+    pk_log_free(&log);
+    return status;
 }
 
 /* --------------------------------------------------------------- usage */
