@@ -152,6 +152,12 @@ static void print_summary(FILE *f, const diff_args *da, const pk_diff *d)
     fputc('\n', f);
 }
 
+/* A group's largest angle (0 when none of its bones differs). */
+static double group_deg(const pk_diff_group *g)
+{
+    return g->top ? g->top->angle_deg : 0.0;
+}
+
 /* The per-group table: groups with a differing bone (--all: every group
  * with a compared bone), largest first. */
 static void print_groups(FILE *f, const diff_args *da, const pk_diff *d, const pk_diff_group *g,
@@ -172,7 +178,7 @@ static void print_groups(FILE *f, const diff_args *da, const pk_diff *d, const p
         }
         char count[48];
         snprintf(count, sizeof count, "%zu/%zu", g[i].bones_differ, g[i].bones);
-        double deg = g[i].top ? g[i].top->angle_deg : 0.0;
+        double deg = group_deg(&g[i]);
         if (d->range)
             fprintf(f, "%9.3f %6u %10.4f %13s  @%s", deg, g[i].top ? g[i].top->angle_frame : 0,
                     g[i].max_pos, count, g[i].name);
@@ -284,7 +290,7 @@ static void print_csv(FILE *f, const pk_diff *d, const pk_diff_group *g, size_t 
     for (size_t i = 0; groups && i < ng; i++) {
         fprintf(f, "group,@");
         csv_name(f, g[i].name);
-        double deg = g[i].top ? g[i].top->angle_deg : 0.0;
+        double deg = group_deg(&g[i]);
         if (d->range)
             fprintf(f, ",%.6f,%.6f,%u,,,,,,,,%d,%zu,%zu\n", deg, g[i].max_pos,
                     g[i].top ? g[i].top->angle_frame : 0, g[i].bones_differ > 0, g[i].bones,
@@ -308,7 +314,7 @@ static json_t *json_groups(const pk_diff *d, const pk_diff_group *g, size_t ng)
         set(o, "name", cj_string(g[i].name));
         set(o, "bones", json_integer((json_int_t)g[i].bones));
         set(o, "bones_differ", json_integer((json_int_t)g[i].bones_differ));
-        set(o, "max_angle_deg", json_real(round6(g[i].top ? g[i].top->angle_deg : 0.0)));
+        set(o, "max_angle_deg", json_real(round6(group_deg(&g[i]))));
         set(o, "max_bone", g[i].top ? cj_string(g[i].top->name) : json_null());
         if (d->range)
             set(o, "max_frame", g[i].top ? json_integer(g[i].top->angle_frame) : json_null());

@@ -61,10 +61,8 @@ pk_diff_group *pk_diff_groups(const pk_diff *d, const pk_rules *r, size_t *n, pk
             if (!pk_selection_has(sel, row->raw, row->raw_len))
                 continue;
             o->bones++;
-            if (row->pos_delta > o->max_pos) {
+            if (row->pos_delta > o->max_pos)
                 o->max_pos = row->pos_delta;
-                o->max_pos_bone = row;
-            }
             if (!row->differs)
                 continue;
             o->bones_differ++;

@@ -284,9 +284,7 @@ static pk_staged *stage(const char *path, pk_producer produce, void *ctx, const 
     int fd = mkstemp(s->tmp);
     if (fd < 0) {
         pk_error(log, "cannot create a file in the output folder: %s", strerror(errno));
-        free(s->tmp);
-        s->tmp = NULL;
-        staged_free(s);
+        staged_free(s); /* no file to remove */
         return NULL;
     }
     mode_t mode;
@@ -299,16 +297,16 @@ static pk_staged *stage(const char *path, pk_producer produce, void *ctx, const 
     }
     const char *what = NULL;
     int err = 0;
-    bool produced = false;
+    bool produce_failed = false; /* produce said why */
     if (fchmod(fd, mode) != 0)
         what = "cannot set permissions", err = errno;
     else if (produce(ctx, fd_sink, &fd, log) != 0)
-        produced = true; /* it said why */
+        produce_failed = true;
     else if (fsync(fd) != 0)
         what = "fsync failed", err = errno;
-    if (close(fd) != 0 && !what && !produced)
+    if (close(fd) != 0 && !what && !produce_failed)
         what = "close failed", err = errno;
-    if (what || produced) {
+    if (what || produce_failed) {
         if (what)
             pk_error(log, "%s: %s", what, strerror(err));
         pk_file_discard(s);

@@ -660,8 +660,7 @@ typedef struct pk_diff_group {
     size_t bones, bones_differ; /* compared bones in the group, and those beyond a threshold */
     const pk_diff_bone *top;    /* the differing bone with the largest angle, or NULL */
     double max_pos;             /* the largest translation distance among its bones */
-    const pk_diff_bone *max_pos_bone; /* whose it is (NULL when all are 0) */
-    size_t order;                     /* the group's place in r */
+    size_t order;               /* the group's place in r */
 } pk_diff_group;
 pk_diff_group *pk_diff_groups(const pk_diff *d, const pk_rules *r, size_t *n, pk_log *log);
 

@@ -673,15 +673,21 @@ typedef struct writer {
 
 enum { STREAM_CHUNK = 256 * 1024 }; /* bytes per sink call; >= any record */
 
-static bool flush(writer *wr)
+/* Hands n bytes to the sink. */
+static bool sink_out(writer *wr, const void *p, size_t n)
 {
-    size_t n = (size_t)(wr->w - wr->base);
-    wr->w = wr->base;
-    if (n && wr->sink(wr->sink_ctx, wr->base, n) != 0) {
+    if (n && wr->sink(wr->sink_ctx, p, n) != 0) {
         pk_log_add(wr->log, PK_ERROR, -1, 0, 0, "write failed: %s", strerror(errno));
         return false;
     }
     return true;
+}
+
+static bool flush(writer *wr)
+{
+    size_t n = (size_t)(wr->w - wr->base);
+    wr->w = wr->base;
+    return sink_out(wr, wr->base, n);
 }
 
 /* Makes room for `need` more bytes (streaming only). */
@@ -904,13 +910,7 @@ static bool write_all_sections(writer *wr, int nsec)
         wr->w += m->ntrailing;
         return true;
     }
-    if (!flush(wr))
-        return false;
-    if (wr->sink(wr->sink_ctx, m->trailing, m->ntrailing) != 0) {
-        pk_log_add(wr->log, PK_ERROR, -1, 0, 0, "write failed: %s", strerror(errno));
-        return false;
-    }
-    return true;
+    return flush(wr) && sink_out(wr, m->trailing, m->ntrailing);
 }
 
 static void writer_init(writer *wr, const pk_motion *m, pk_log *log)
