@@ -3,41 +3,20 @@
 
 #include <string.h>
 
-/* A command's row exists once its file is built (meson defines HAVE_CMD_x). */
+/* Every command: name, entry point, one-line summary, help text. */
 static const cli_command commands[] = {
-#ifdef HAVE_CMD_INFO
     {"info", cmd_info, "format, model, counts, frame range, bones and morphs of files", help_info},
-#endif
-#ifdef HAVE_CMD_DUMP
     {"dump", cmd_dump, "every record of a file as JSON, in file order", help_dump},
-#endif
-#ifdef HAVE_CMD_CONVERT
     {"convert", cmd_convert, "VPD<->VMD, rewrite, or a motion's pose at a frame", help_convert},
-#endif
-#ifdef HAVE_CMD_DIFF
     {"diff", cmd_diff, "compare two poses or motions bone by bone, in degrees", help_diff},
-#endif
-#ifdef HAVE_CMD_RENAME
     {"rename", cmd_rename, "rename bones and morphs by YAML rules", help_rename},
-#endif
-#ifdef HAVE_CMD_MIRROR
     {"mirror", cmd_mirror, "swap left and right: names and transforms", help_mirror},
-#endif
-#ifdef HAVE_CMD_RETARGET
     {"retarget", cmd_retarget, "rename, then stance and translation scale", help_retarget},
-#endif
-#ifdef HAVE_CMD_OVERLAY
     {"overlay", cmd_overlay, "lay a pose over chosen bones and frames of a motion", help_overlay},
-#endif
-#ifdef HAVE_CMD_MERGE
     {"merge", cmd_merge, "combine motions, conflicts resolved by policy", help_merge},
-#endif
-#ifdef HAVE_CMD_RUN
     {"run", cmd_run, "run a job file: inputs, steps, outputs", help_run},
-#endif
-    {NULL, NULL, NULL, NULL}, /* sentinel: keeps the table valid while commands land */
 };
-static const size_t ncommands = sizeof commands / sizeof commands[0] - 1;
+static const size_t ncommands = sizeof commands / sizeof commands[0];
 
 static const cli_command *find_command(const char *name)
 {

@@ -6,7 +6,7 @@
  * Build and run from the repository root after building into build/
  * (samples/README.md):
  *
- *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -Iengine samples/gen/gen_samples.c \
+ *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -Iengine/include samples/gen/gen_samples.c \
  *      -Lbuild/engine -lposekit -lm -Wl,-rpath,"$PWD/build/engine" -o build/gen_samples
  *   build/gen_samples samples
  *

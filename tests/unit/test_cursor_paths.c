@@ -1,5 +1,5 @@
 /* test_cursor_paths.c — every path of the cursor's frame-by-frame sampler
- * (engine/sample.c) against an independent reference written here: the
+ * (engine/ops/sample.c) against an independent reference written here: the
  * Bezier solved by bisection in long double, slerp by its textbook
  * formula in long double.  The cursor skips channels that do not change,
  * shares one solve between channels with the same x bytes, predicts t from

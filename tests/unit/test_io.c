@@ -1,4 +1,4 @@
-/* test_io.c — the file edge (engine/io.c): whole-file reads and atomic
+/* test_io.c — the file edge (engine/format/io.c): whole-file reads and atomic
  * writes.  The atomic-write promise: the target is either the old file or
  * the complete new one, never a mix, and no temporary file stays behind.
  *
@@ -9,7 +9,7 @@
  * created, which is the case that matters for "target untouched".
  */
 #include "testutil.h"
-#include "read_internal.h"
+#include "format/read_internal.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "read_internal.h"
+#include "format/read_internal.h"
 
 typedef struct loaded {
     uint8_t *data;

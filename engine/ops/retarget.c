@@ -37,7 +37,7 @@
  * or by scale.default (1 when absent): centre, groove and IK targets
  * follow a taller or shorter model.
  */
-#include "rules_internal.h"
+#include "rules/rules_internal.h"
 
 #include <math.h>
 #include <stdlib.h>

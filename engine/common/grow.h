@@ -1,6 +1,6 @@
 /*
  * grow.h — private: the one growth rule for the model's arrays
- * (engine/motion.c, engine/pose.c).
+ * (engine/model/motion.c, engine/model/pose.c).
  */
 #ifndef PK_GROW_H
 #define PK_GROW_H

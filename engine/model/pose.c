@@ -1,6 +1,6 @@
 /* pose.c — the pose model: one instant of bones and morphs. */
 #include "posekit.h"
-#include "grow.h"
+#include "common/grow.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * group"): for each group of the rules that holds at least one compared
  * bone, how many differ and which differs most.
  *
- * Membership is the selection rule of --bones (engine/select.c): names,
+ * Membership is the selection rule of --bones (engine/rules/select.c): names,
  * globs and nested @groups, with MMD's 15/19-byte cut names matching.  The
  * summary only reads the diff; it points into its rows.
  */

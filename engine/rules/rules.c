@@ -28,8 +28,8 @@
 /* realpath() is XSI; the project otherwise asks for plain POSIX 2008. */
 #define _XOPEN_SOURCE 700
 
-#include "rules_internal.h"
-#include "yaml_extra.h"
+#include "rules/rules_internal.h"
+#include "rules/yaml_extra.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -24,7 +24,7 @@
  * names must map back too, which is checked (f(f(name)) == name) together
  * with collisions and field widths before anything changes.
  */
-#include "rules_internal.h"
+#include "rules/rules_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -19,8 +19,8 @@
  * same values.
  */
 #include "posekit.h"
-#include "bezier_internal.h"
-#include "sample_internal.h"
+#include "math/bezier_internal.h"
+#include "ops/sample_internal.h"
 
 #include <math.h>
 #include <string.h>

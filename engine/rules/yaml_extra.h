@@ -1,6 +1,6 @@
 /*
  * yaml_extra.h — private: shared libyaml checks for the rules and job
- * loaders (engine/rules.c, engine/job.c).
+ * loaders (engine/rules/rules.c, engine/job/job.c).
  */
 #ifndef PK_YAML_EXTRA_H
 #define PK_YAML_EXTRA_H

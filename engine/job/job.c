@@ -17,7 +17,7 @@
  *                 its temporary file, then rename them all into place.
  */
 #include "posekit.h"
-#include "yaml_extra.h"
+#include "rules/yaml_extra.h"
 
 #include <errno.h>
 #include <math.h>
@@ -1013,7 +1013,7 @@ static int step_convert(pk_job *j, const step *s, item *res, pk_log *log)
     return res->pose ? 0 : -1;
 }
 
-/* ---- diff (engine/diff.c): per bone the largest angle and distance, the
+/* ---- diff (engine/ops/diff.c): per bone the largest angle and distance, the
  * frame of the largest angle, and the runs of frames beyond the
  * threshold; morphs by their largest weight change. ---- */
 

@@ -25,7 +25,7 @@
  * with the longest literal part; ties go to the rule loaded last (a file
  * overrides its includes), then to the first in the file.
  */
-#include "rules_internal.h"
+#include "rules/rules_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

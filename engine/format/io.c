@@ -19,7 +19,7 @@
  */
 #define _DEFAULT_SOURCE 1 /* madvise(MADV_DONTNEED): POSIX_MADV_DONTNEED is a no-op in glibc */
 #include "posekit.h"
-#include "read_internal.h"
+#include "format/read_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

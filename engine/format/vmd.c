@@ -43,7 +43,7 @@
  * count is checked against the bytes left before anything is allocated.
  */
 #include "posekit.h"
-#include "read_internal.h"
+#include "format/read_internal.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -36,6 +36,20 @@ extern "C" {
 
 #define PK_VERSION_STRING "0.1.0"
 
+/* PK_API marks the library's exported functions; everything else in
+ * libposekit is hidden (built with -fvisibility=hidden).  A Windows DLL
+ * build defines PK_BUILDING_DLL while compiling the library and
+ * PK_USE_DLL when using it. */
+#if defined(_WIN32) && defined(PK_BUILDING_DLL)
+#define PK_API __declspec(dllexport)
+#elif defined(_WIN32) && defined(PK_USE_DLL)
+#define PK_API __declspec(dllimport)
+#elif defined(__GNUC__) || defined(__clang__)
+#define PK_API __attribute__((visibility("default")))
+#else
+#define PK_API
+#endif
+
 #if defined(__GNUC__) || defined(__clang__)
 #define PK_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
@@ -43,7 +57,7 @@ extern "C" {
 #endif
 
 /* ======================================================================
- * Diagnostics (engine/diag.c)
+ * Diagnostics (engine/common/diag.c)
  * ====================================================================== */
 
 typedef enum pk_severity { PK_WARNING = 1, PK_ERROR = 2 } pk_severity;
@@ -68,26 +82,26 @@ typedef struct pk_log {
     char *path; /* owned copy; NULL = none */
 } pk_log;
 
-void pk_log_init(pk_log *log);
-void pk_log_free(pk_log *log); /* frees every diagnostic; log may be reused after pk_log_init */
-void pk_log_set_path(pk_log *log, const char *path); /* copies path; NULL clears */
+PK_API void pk_log_init(pk_log *log);
+PK_API void pk_log_free(pk_log *log); /* frees every diagnostic; log may be reused after pk_log_init */
+PK_API void pk_log_set_path(pk_log *log, const char *path); /* copies path; NULL clears */
 /* Appends one diagnostic.  offset < 0 and line == 0 mean "no position".
  * Never fails visibly: on out-of-memory the message is dropped but the
  * error/warning counters are still incremented. */
-void pk_log_add(pk_log *log, pk_severity sev, int64_t offset, int line, int col, const char *fmt,
+PK_API void pk_log_add(pk_log *log, pk_severity sev, int64_t offset, int line, int col, const char *fmt,
                 ...) PK_PRINTF(6, 7);
-void pk_log_vadd(pk_log *log, pk_severity sev, int64_t offset, int line, int col, const char *fmt,
+PK_API void pk_log_vadd(pk_log *log, pk_severity sev, int64_t offset, int line, int col, const char *fmt,
                  va_list ap) PK_PRINTF(6, 0);
 /* Shorthands for the common cases. */
-void pk_error(pk_log *log, const char *fmt, ...) PK_PRINTF(2, 3);   /* no position */
-void pk_warning(pk_log *log, const char *fmt, ...) PK_PRINTF(2, 3); /* no position */
+PK_API void pk_error(pk_log *log, const char *fmt, ...) PK_PRINTF(2, 3);   /* no position */
+PK_API void pk_warning(pk_log *log, const char *fmt, ...) PK_PRINTF(2, 3); /* no position */
 /* Formats "PATH:OFFSET: message", "PATH:LINE:COL: message", "PATH: message"
  * or "message" (with "warning: " before the message for warnings) into buf;
  * returns what snprintf returns. */
-int pk_diag_format(const pk_diag *d, char *buf, size_t size);
+PK_API int pk_diag_format(const pk_diag *d, char *buf, size_t size);
 
 /* ======================================================================
- * Growable byte buffer (engine/buf.c) — what writers produce.
+ * Growable byte buffer (engine/common/buf.c) — what writers produce.
  * ====================================================================== */
 
 typedef struct pk_buf {
@@ -96,21 +110,21 @@ typedef struct pk_buf {
     bool oom; /* set once an append failed; later appends are ignored */
 } pk_buf;
 
-void pk_buf_init(pk_buf *b);
-void pk_buf_free(pk_buf *b);
-bool pk_buf_reserve(pk_buf *b, size_t extra);
+PK_API void pk_buf_init(pk_buf *b);
+PK_API void pk_buf_free(pk_buf *b);
+PK_API bool pk_buf_reserve(pk_buf *b, size_t extra);
 /* Where streamed bytes go (pk_vmd_write_sink, pk_file_stage_from): called
  * with each piece in order; returns 0, or -1 (errno set) to stop. */
 typedef int (*pk_sink)(void *ctx, const void *data, size_t len);
-void pk_buf_append(pk_buf *b, const void *data, size_t len);
-void pk_buf_putc(pk_buf *b, uint8_t c);
-void pk_buf_puts(pk_buf *b, const char *s);
-void pk_buf_printf(pk_buf *b, const char *fmt, ...) PK_PRINTF(2, 3);
-void pk_buf_u32le(pk_buf *b, uint32_t v);
-void pk_buf_f32le(pk_buf *b, float v); /* bit-exact: NaN payloads survive */
+PK_API void pk_buf_append(pk_buf *b, const void *data, size_t len);
+PK_API void pk_buf_putc(pk_buf *b, uint8_t c);
+PK_API void pk_buf_puts(pk_buf *b, const char *s);
+PK_API void pk_buf_printf(pk_buf *b, const char *fmt, ...) PK_PRINTF(2, 3);
+PK_API void pk_buf_u32le(pk_buf *b, uint32_t v);
+PK_API void pk_buf_f32le(pk_buf *b, float v); /* bit-exact: NaN payloads survive */
 
 /* ======================================================================
- * Names (engine/names.c) — CP932 bytes interned, decoded once.
+ * Names (engine/format/names.c) — CP932 bytes interned, decoded once.
  * ====================================================================== */
 
 typedef uint32_t pk_name_id;
@@ -127,27 +141,27 @@ typedef uint32_t pk_name_id;
  * UTF-8 exactly once.  Ids stay valid for the life of the table. */
 typedef struct pk_names pk_names;
 
-pk_names *pk_names_new(void); /* NULL on out-of-memory; free with pk_names_free */
-void pk_names_free(pk_names *t);
+PK_API pk_names *pk_names_new(void); /* NULL on out-of-memory; free with pk_names_free */
+PK_API void pk_names_free(pk_names *t);
 /* A copy with the same ids; NULL on OOM; free with pk_names_free. */
-pk_names *pk_names_clone(const pk_names *t);
+PK_API pk_names *pk_names_clone(const pk_names *t);
 /* Returns the id of raw[0..len), adding it if new; PK_NO_NAME on OOM. */
-pk_name_id pk_names_intern(pk_names *t, const void *raw, size_t len);
+PK_API pk_name_id pk_names_intern(pk_names *t, const void *raw, size_t len);
 /* Returns the id or PK_NO_NAME when absent; never adds. */
-pk_name_id pk_names_find(const pk_names *t, const void *raw, size_t len);
-size_t pk_names_count(const pk_names *t);
+PK_API pk_name_id pk_names_find(const pk_names *t, const void *raw, size_t len);
+PK_API size_t pk_names_count(const pk_names *t);
 /* Raw CP932 bytes of an id (not NUL-terminated; *len receives the length).
  * Pointer valid for the life of the table. */
-const uint8_t *pk_names_raw(const pk_names *t, pk_name_id id, size_t *len);
+PK_API const uint8_t *pk_names_raw(const pk_names *t, pk_name_id id, size_t *len);
 /* UTF-8 form for display/JSON/rules, NUL-terminated.  Bytes that do not
  * decode as CP932 appear as the four characters \xNN.  Owned by the table. */
-const char *pk_names_utf8(const pk_names *t, pk_name_id id);
+PK_API const char *pk_names_utf8(const pk_names *t, pk_name_id id);
 /* True when the raw bytes decoded as CP932 with nothing escaped. */
-bool pk_names_clean(const pk_names *t, pk_name_id id);
+PK_API bool pk_names_clean(const pk_names *t, pk_name_id id);
 /* Encodes a UTF-8 name to CP932 and interns it.  Fails (PK_NO_NAME, with an
  * error naming the name) when it does not encode or is longer than
  * max_bytes.  `what` describes the field for the message, e.g. "VMD bone". */
-pk_name_id pk_names_intern_utf8(pk_names *t, const char *utf8, size_t max_bytes, const char *what,
+PK_API pk_name_id pk_names_intern_utf8(pk_names *t, const char *utf8, size_t max_bytes, const char *what,
                                 pk_log *log);
 
 /* Stand-alone conversions (iconv "CP932"; never "SHIFT_JIS").
@@ -159,14 +173,14 @@ pk_name_id pk_names_intern_utf8(pk_names *t, const char *utf8, size_t max_bytes,
  * with *out == NULL either way).  The \xNN escapes produced by
  * pk_cp932_to_utf8 are decoded back to their bytes, so a displayed name
  * round-trips to the same raw bytes. */
-char *pk_cp932_to_utf8(const void *raw, size_t len, bool *clean);
-int pk_utf8_to_cp932(const char *utf8, uint8_t **out, size_t *out_len);
+PK_API char *pk_cp932_to_utf8(const void *raw, size_t len, bool *clean);
+PK_API int pk_utf8_to_cp932(const char *utf8, uint8_t **out, size_t *out_len);
 /* Length of the longest prefix of raw[0..len) that ends on a CP932
  * character boundary (drops a trailing lone lead byte). */
-size_t pk_cp932_boundary(const void *raw, size_t len);
+PK_API size_t pk_cp932_boundary(const void *raw, size_t len);
 
 /* ======================================================================
- * Motion model (engine/motion.c) — everything a VMD holds, lossless.
+ * Motion model (engine/model/motion.c) — everything a VMD holds, lossless.
  * ====================================================================== */
 
 /* Name fields in VMD records: the name is the bytes before the first NUL
@@ -266,44 +280,44 @@ typedef struct pk_motion {
 
 /* A new empty v2 motion (header "Vocaloid Motion Data 0002", zero filler,
  * empty model name, all six sections).  Free with pk_motion_free. */
-pk_motion *pk_motion_new(void);
-void pk_motion_free(pk_motion *m);
+PK_API pk_motion *pk_motion_new(void);
+PK_API void pk_motion_free(pk_motion *m);
 /* Deep copy (names and pads tables included, same ids); NULL on OOM. */
-pk_motion *pk_motion_clone(const pk_motion *m);
+PK_API pk_motion *pk_motion_clone(const pk_motion *m);
 /* Append one zeroed record and return it (valid until the next push to the
  * same section); NULL on OOM. */
-pk_bone_key *pk_motion_push_bone(pk_motion *m);
-pk_morph_key *pk_motion_push_morph(pk_motion *m);
-pk_camera_key *pk_motion_push_camera(pk_motion *m);
-pk_light_key *pk_motion_push_light(pk_motion *m);
-pk_shadow_key *pk_motion_push_shadow(pk_motion *m);
+PK_API pk_bone_key *pk_motion_push_bone(pk_motion *m);
+PK_API pk_morph_key *pk_motion_push_morph(pk_motion *m);
+PK_API pk_camera_key *pk_motion_push_camera(pk_motion *m);
+PK_API pk_light_key *pk_motion_push_light(pk_motion *m);
+PK_API pk_shadow_key *pk_motion_push_shadow(pk_motion *m);
 /* The IK record gets a zeroed array of `count` states owned by the motion. */
-pk_ik_key *pk_motion_push_ik(pk_motion *m, uint32_t count);
+PK_API pk_ik_key *pk_motion_push_ik(pk_motion *m, uint32_t count);
 /* Model name: the bytes of the field before the first NUL (v1: within 10). */
-size_t pk_motion_model_raw(const pk_motion *m, const uint8_t **raw);
+PK_API size_t pk_motion_model_raw(const pk_motion *m, const uint8_t **raw);
 /* Malloc'd UTF-8 display form of the model name; caller frees; NULL on OOM. */
-char *pk_motion_model_utf8(const pk_motion *m);
+PK_API char *pk_motion_model_utf8(const pk_motion *m);
 /* Replace the model name (raw CP932); the rest of the field becomes zeros.
  * Fails when longer than the field. */
-int pk_motion_set_model(pk_motion *m, const void *raw, size_t len, pk_log *log);
+PK_API int pk_motion_set_model(pk_motion *m, const void *raw, size_t len, pk_log *log);
 /* The default linear interpolation block (x1=y1=20, x2=y2=107, modern
  * layout with zero filler and physics bytes 00 00). */
-void pk_interp_linear(uint8_t interp[64]);
-void pk_camera_interp_linear(uint8_t interp[24]);
+PK_API void pk_interp_linear(uint8_t interp[64]);
+PK_API void pk_camera_interp_linear(uint8_t interp[24]);
 /* A motion holding one key per bone and per morph of the pose at `frame`
  * (linear curves), model name carried over (cut on a character boundary,
  * with a warning, when longer than the 20-byte field); file order kept.
  * Fails, naming the bone, when a name does not fit a VMD field (15 bytes).
  * Caller frees with pk_motion_free. */
 struct pk_pose;
-pk_motion *pk_pose_to_motion(const struct pk_pose *p, uint32_t frame, pk_log *log);
+PK_API pk_motion *pk_pose_to_motion(const struct pk_pose *p, uint32_t frame, pk_log *log);
 /* Number of records in one section. */
-size_t pk_motion_count(const pk_motion *m, pk_section s);
+PK_API size_t pk_motion_count(const pk_motion *m, pk_section s);
 /* Frame range over every section; returns false when the motion is empty. */
-bool pk_motion_frame_range(const pk_motion *m, uint32_t *first, uint32_t *last);
+PK_API bool pk_motion_frame_range(const pk_motion *m, uint32_t *first, uint32_t *last);
 
 /* ======================================================================
- * Pose model (engine/pose.c) — one instant, as a VPD holds it.
+ * Pose model (engine/model/pose.c) — one instant, as a VPD holds it.
  * ====================================================================== */
 
 typedef enum pk_vpd_layout { PK_VPD_TEXT = 0, PK_VPD_HYBRID = 1 } pk_vpd_layout;
@@ -332,33 +346,33 @@ typedef struct pk_pose {
     size_t nmorphs, cap_morphs;
 } pk_pose;
 
-pk_pose *pk_pose_new(void); /* empty, text layout, CRLF; free with pk_pose_free */
-void pk_pose_free(pk_pose *p);
-pk_pose *pk_pose_clone(const pk_pose *p); /* deep copy, same ids; NULL on OOM */
-pk_pose_bone *pk_pose_push_bone(pk_pose *p);
-pk_pose_morph *pk_pose_push_morph(pk_pose *p);
-int pk_pose_set_model(pk_pose *p, const void *raw, size_t len, pk_log *log);
+PK_API pk_pose *pk_pose_new(void); /* empty, text layout, CRLF; free with pk_pose_free */
+PK_API void pk_pose_free(pk_pose *p);
+PK_API pk_pose *pk_pose_clone(const pk_pose *p); /* deep copy, same ids; NULL on OOM */
+PK_API pk_pose_bone *pk_pose_push_bone(pk_pose *p);
+PK_API pk_pose_morph *pk_pose_push_morph(pk_pose *p);
+PK_API int pk_pose_set_model(pk_pose *p, const void *raw, size_t len, pk_log *log);
 /* Index of the last bone/morph with this name id, or -1. */
-long pk_pose_find_bone(const pk_pose *p, pk_name_id name);
-long pk_pose_find_morph(const pk_pose *p, pk_name_id name);
+PK_API long pk_pose_find_bone(const pk_pose *p, pk_name_id name);
+PK_API long pk_pose_find_morph(const pk_pose *p, pk_name_id name);
 
 /* ======================================================================
- * Codecs (engine/vmd.c, engine/vpd.c) — memory in, memory out.
+ * Codecs (engine/format/vmd.c, engine/format/vpd.c) — memory in, memory out.
  * ====================================================================== */
 
 /* Reads a VMD.  Never trusts a count: count x record size is checked
  * against the bytes left before anything is allocated.  Errors carry byte
  * offsets.  Warnings: trailing bytes, unknown signature, ... Returns a new
  * motion (caller frees with pk_motion_free) or NULL. */
-pk_motion *pk_vmd_read(const void *data, size_t len, pk_log *log);
+PK_API pk_motion *pk_vmd_read(const void *data, size_t len, pk_log *log);
 /* Appends the VMD bytes of m to out.  An unedited motion gives back the
  * bytes it was read from.  Fails (nothing useful in out) when a name does
  * not fit its field or on OOM. */
-int pk_vmd_write(const pk_motion *m, pk_buf *out, pk_log *log);
+PK_API int pk_vmd_write(const pk_motion *m, pk_buf *out, pk_log *log);
 /* The same bytes handed to sink in pieces of up to 256 KB, so that writing
  * a large motion to a file needs no buffer of its size (pk_file_stage_from).
  * On failure sink has seen a prefix only: the caller throws it away. */
-int pk_vmd_write_sink(const pk_motion *m, pk_sink sink, void *ctx, pk_log *log);
+PK_API int pk_vmd_write_sink(const pk_motion *m, pk_sink sink, void *ctx, pk_log *log);
 
 typedef struct pk_vpd_options {
     pk_vpd_layout layout; /* PK_VPD_TEXT (default) or PK_VPD_HYBRID */
@@ -368,14 +382,14 @@ typedef struct pk_vpd_options {
 /* Reads a VPD, text or hybrid layout (detected).  Errors carry line:column
  * (text) or byte offsets (hybrid binary parts).  Returns a new pose (caller
  * frees with pk_pose_free) or NULL. */
-pk_pose *pk_vpd_read(const void *data, size_t len, pk_log *log);
+PK_API pk_pose *pk_vpd_read(const void *data, size_t len, pk_log *log);
 /* Appends the VPD bytes of p to out in MMD's layout (CP932, CRLF, comments,
  * %f).  opts may be NULL (text, with morphs).  Numbers never depend on the
  * C locale. */
-int pk_vpd_write(const pk_pose *p, const pk_vpd_options *opts, pk_buf *out, pk_log *log);
+PK_API int pk_vpd_write(const pk_pose *p, const pk_vpd_options *opts, pk_buf *out, pk_log *log);
 
 /* ======================================================================
- * Files (engine/io.c) and documents (engine/doc.c)
+ * Files (engine/format/io.c) and documents (engine/format/doc.c)
  * ====================================================================== */
 
 typedef struct pk_bytes {
@@ -387,12 +401,12 @@ typedef struct pk_bytes {
 
 /* Reads a whole file ("-" = standard input).  Release with pk_bytes_free.
  * Errors name the path (not found, a directory, unreadable). */
-int pk_file_read(const char *path, pk_bytes *out, pk_log *log);
-void pk_bytes_free(pk_bytes *b);
+PK_API int pk_file_read(const char *path, pk_bytes *out, pk_log *log);
+PK_API void pk_bytes_free(pk_bytes *b);
 /* Writes data to path atomically: a temporary file in the target's folder,
  * every write and the close checked, fsync, rename.  On any failure the
  * temporary file is removed and the target is untouched.  "-" = stdout. */
-int pk_file_write_atomic(const char *path, const void *data, size_t len, pk_log *log);
+PK_API int pk_file_write_atomic(const char *path, const void *data, size_t len, pk_log *log);
 /* The same in two halves, for several outputs that should appear together
  * or not at all (pk_job_write): pk_file_stage writes and fsyncs the
  * temporary file (NULL on failure, the target untouched, no temporary
@@ -401,25 +415,25 @@ int pk_file_write_atomic(const char *path, const void *data, size_t len, pk_log 
  * ("-", a pipe, a device) is written at commit, from data, which must stay
  * valid until then. */
 typedef struct pk_staged pk_staged;
-pk_staged *pk_file_stage(const char *path, const void *data, size_t len, pk_log *log);
-int pk_file_commit(pk_staged *s, pk_log *log);
-void pk_file_discard(pk_staged *s);
+PK_API pk_staged *pk_file_stage(const char *path, const void *data, size_t len, pk_log *log);
+PK_API int pk_file_commit(pk_staged *s, pk_log *log);
+PK_API void pk_file_discard(pk_staged *s);
 /* pk_file_stage with the bytes made by produce(ctx, sink, sink_ctx, log)
  * straight into the temporary file (no buffer of the file's size);
  * produce returns 0, or -1 having logged why, and then the temporary file
  * is removed.  For a target that cannot be renamed over the bytes are
  * gathered in memory and written at commit. */
 typedef int (*pk_producer)(void *ctx, pk_sink sink, void *sink_ctx, pk_log *log);
-pk_staged *pk_file_stage_from(const char *path, pk_producer produce, void *ctx, pk_log *log);
+PK_API pk_staged *pk_file_stage_from(const char *path, pk_producer produce, void *ctx, pk_log *log);
 
 typedef enum pk_format { PK_FMT_UNKNOWN = 0, PK_FMT_VMD, PK_FMT_VPD } pk_format;
 
 /* By content (signatures, after an optional UTF-8 BOM), then by the path's
  * extension (path may be NULL). */
-pk_format pk_format_detect(const void *data, size_t len, const char *path);
+PK_API pk_format pk_format_detect(const void *data, size_t len, const char *path);
 /* By extension only (.vmd / .vpd, case-insensitive); for output paths. */
-pk_format pk_format_from_path(const char *path);
-const char *pk_format_name(pk_format f); /* "vmd", "vpd", "unknown" */
+PK_API pk_format pk_format_from_path(const char *path);
+PK_API const char *pk_format_name(pk_format f); /* "vmd", "vpd", "unknown" */
 
 /* A loaded file: exactly one of motion/pose is set. */
 typedef struct pk_doc {
@@ -429,12 +443,12 @@ typedef struct pk_doc {
 } pk_doc;
 
 /* Reads and parses a file; sets the log's path for the diagnostics. */
-int pk_doc_load(const char *path, pk_doc *doc, pk_log *log);
-int pk_doc_parse(const void *data, size_t len, const char *path, pk_doc *doc, pk_log *log);
-void pk_doc_free(pk_doc *doc); /* frees the motion/pose and zeroes doc */
+PK_API int pk_doc_load(const char *path, pk_doc *doc, pk_log *log);
+PK_API int pk_doc_parse(const void *data, size_t len, const char *path, pk_doc *doc, pk_log *log);
+PK_API void pk_doc_free(pk_doc *doc); /* frees the motion/pose and zeroes doc */
 
 /* ======================================================================
- * Tracks and sampling (engine/tracks.c, sample.c, cursor.c) — issue 3
+ * Tracks and sampling (engine/model/tracks.c, sample.c, cursor.c)
  * ====================================================================== */
 
 /* A per-track sorted view of a motion, built on demand.  Keys are indices
@@ -466,33 +480,33 @@ typedef struct pk_tracks {
 /* Builds the sorted view (O(n log n)); warns once per duplicated track.
  * Caller frees with pk_tracks_free.  The motion must outlive it and must
  * not be edited while it is in use. */
-pk_tracks *pk_tracks_build(const pk_motion *m, pk_log *log);
-void pk_tracks_free(pk_tracks *t);
-const pk_track *pk_tracks_bone(const pk_tracks *t, pk_name_id name);  /* NULL when absent */
-const pk_track *pk_tracks_morph(const pk_tracks *t, pk_name_id name); /* NULL when absent */
+PK_API pk_tracks *pk_tracks_build(const pk_motion *m, pk_log *log);
+PK_API void pk_tracks_free(pk_tracks *t);
+PK_API const pk_track *pk_tracks_bone(const pk_tracks *t, pk_name_id name);  /* NULL when absent */
+PK_API const pk_track *pk_tracks_morph(const pk_tracks *t, pk_name_id name); /* NULL when absent */
 
 /* Cubic Bezier from (0,0) through (x1,y1), (x2,y2) to (1,1), control points
  * as stored (0..127, divided by 127).  Solves x(t) = s and returns y(t). */
-float pk_bezier(uint8_t x1, uint8_t y1, uint8_t x2, uint8_t y2, float s);
+PK_API float pk_bezier(uint8_t x1, uint8_t y1, uint8_t x2, uint8_t y2, float s);
 /* The (x1, y1, x2, y2) control points of a bone key's curve for axis
  * 0 = X, 1 = Y, 2 = Z, 3 = rotation, taken from the first byte of rows
  * 0..3 (never bytes 2-3 of row 0, which newer MMD uses as physics flag). */
-void pk_interp_curve(const uint8_t interp[64], int axis, uint8_t cp[4]);
+PK_API void pk_interp_curve(const uint8_t interp[64], int axis, uint8_t cp[4]);
 /* Writes the 16 canonical parameters back in MMD's modern layout (rows
  * shifted, zero filler); physics_off sets bytes 2-3 to 63 0F. */
-void pk_interp_set(uint8_t interp[64], const uint8_t cp[4][4], bool physics_off);
+PK_API void pk_interp_set(uint8_t interp[64], const uint8_t cp[4][4], bool physics_off);
 
 /* Value of a bone track at a (possibly fractional) frame, MMD's rules:
  * the later key's curve, per-axis translation, shortest-path slerp of
  * normalised quaternions, hold before the first / after the last key.
  * rot is normalised.  A NULL or empty track gives the rest pose. */
-void pk_sample_bone(const pk_motion *m, const pk_track *t, double frame, float pos[3],
+PK_API void pk_sample_bone(const pk_motion *m, const pk_track *t, double frame, float pos[3],
                     float rot[4]);
-float pk_sample_morph(const pk_motion *m, const pk_track *t, double frame);
+PK_API float pk_sample_morph(const pk_motion *m, const pk_track *t, double frame);
 /* Camera (per-channel curves, one-frame gaps are cuts) and light (linear);
  * return false when the motion has no such keys. */
-bool pk_sample_camera(const pk_motion *m, const pk_tracks *t, double frame, pk_camera_key *out);
-bool pk_sample_light(const pk_motion *m, const pk_tracks *t, double frame, pk_light_key *out);
+PK_API bool pk_sample_camera(const pk_motion *m, const pk_tracks *t, double frame, pk_camera_key *out);
+PK_API bool pk_sample_light(const pk_motion *m, const pk_tracks *t, double frame, pk_light_key *out);
 
 /* A cursor for stepping one track through frames in increasing order
  * without searching from scratch (amortised O(1) per step); going
@@ -507,27 +521,26 @@ typedef struct pk_cursor { /* private: cursor.c's; what a frame reads first */
     size_t seg; /* index in t->keys of the segment's later key */
 } pk_cursor;
 
-void pk_cursor_init(pk_cursor *c, const pk_motion *m, const pk_track *t);
-void pk_cursor_bone(pk_cursor *c, double frame, float pos[3], float rot[4]);
-float pk_cursor_morph(pk_cursor *c, double frame);
+PK_API void pk_cursor_init(pk_cursor *c, const pk_motion *m, const pk_track *t);
+PK_API void pk_cursor_bone(pk_cursor *c, double frame, float pos[3], float rot[4]);
+PK_API float pk_cursor_morph(pk_cursor *c, double frame);
 
 /* The pose of a whole motion at a frame: one bone per bone track and one
  * morph per morph track (in track order), names re-interned in the new
  * pose's table, model name carried over.  Caller frees with pk_pose_free. */
-pk_pose *pk_motion_sample(const pk_motion *m, const pk_tracks *t, double frame, pk_log *log);
+PK_API pk_pose *pk_motion_sample(const pk_motion *m, const pk_tracks *t, double frame, pk_log *log);
 
-/* ---- quaternion helpers (engine/quat.c), x,y,z,w order ---- */
-void pk_quat_normalize(const float q[4], float out[4]);
-void pk_quat_mul(const float a[4], const float b[4], float out[4]);            /* a*b */
-void pk_quat_slerp(const float a[4], const float b[4], float t, float out[4]); /* shortest path */
+/* ---- quaternion helpers (engine/math/quat.c), x,y,z,w order ---- */
+PK_API void pk_quat_normalize(const float q[4], float out[4]);
+PK_API void pk_quat_mul(const float a[4], const float b[4], float out[4]);            /* a*b */
+PK_API void pk_quat_slerp(const float a[4], const float b[4], float t, float out[4]); /* shortest path */
 /* Geodesic angle between two rotations in degrees: 2*acos|a.b| after
  * normalising (q and -q are the same rotation). */
-double pk_quat_angle_deg(const float a[4], const float b[4]);
+PK_API double pk_quat_angle_deg(const float a[4], const float b[4]);
 
 /* ======================================================================
- * Diff (engine/diff.c) — issue 3.  Declared by its implementer here.
+ * Diff (engine/ops/diff.c)
  * ====================================================================== */
-/* @@diff-api@@ */
 
 /* Bone-by-bone differences between two poses, or between two motions over
  * a range of frames.  Rotations are compared as the geodesic angle
@@ -550,7 +563,7 @@ typedef struct pk_diff_options {
 } pk_diff_options;
 
 /* Fills in the defaults above (no filter, morphs on, no per-frame data). */
-void pk_diff_options_init(pk_diff_options *o);
+PK_API void pk_diff_options_init(pk_diff_options *o);
 
 enum { PK_DIFF_BOTH = 0, PK_DIFF_ONLY_A = 1, PK_DIFF_ONLY_B = 2 };
 
@@ -591,25 +604,25 @@ typedef struct pk_diff {
 } pk_diff;
 
 /* Compares two poses.  Caller frees with pk_diff_free; NULL on OOM. */
-pk_diff *pk_diff_poses(const pk_pose *a, const pk_pose *b, const pk_diff_options *o, pk_log *log);
+PK_API pk_diff *pk_diff_poses(const pk_pose *a, const pk_pose *b, const pk_diff_options *o, pk_log *log);
 /* Compares two motions frame by frame over first..last (every integer
  * frame, sampled with MMD's rules; duplicate keys are warned about).
  * A range longer than PK_DIFF_MAX_FRAMES is an error (a damaged file with
  * a key at frame 4e9 would otherwise mean hours of sampling).
  * Caller frees with pk_diff_free; NULL on error. */
 #define PK_DIFF_MAX_FRAMES 1000000u /* 9.2 hours at 30 fps */
-pk_diff *pk_diff_motions(const pk_motion *a, const pk_motion *b, uint32_t first, uint32_t last,
+PK_API pk_diff *pk_diff_motions(const pk_motion *a, const pk_motion *b, uint32_t first, uint32_t last,
                          const pk_diff_options *o, pk_log *log);
 /* Largest difference first: by angle, then distance, then name; morphs by
  * |delta|, then name. */
-void pk_diff_sort(pk_diff *d);
+PK_API void pk_diff_sort(pk_diff *d);
 /* True when any row differs beyond its threshold (diff's exit status 1). */
-bool pk_diff_any(const pk_diff *d);
-void pk_diff_free(pk_diff *d);
+PK_API bool pk_diff_any(const pk_diff *d);
+PK_API void pk_diff_free(pk_diff *d);
 
 /* ======================================================================
- * Rules, selections and renaming (engine/rules.c, engine/select.c,
- * engine/rename.c, engine/mirror.c, engine/retarget.c) — issue 4
+ * Rules, selections and renaming (engine/rules/rules.c, engine/rules/select.c,
+ * engine/ops/rename.c, engine/ops/mirror.c, engine/ops/retarget.c)
  * ====================================================================== */
 
 /* Compiled mapping rules (YAML, see rules/README.md). */
@@ -620,10 +633,10 @@ typedef struct pk_rules pk_rules;
  * A bare file name (no '/') that does not exist in the current folder is
  * looked up in the installed rules folder (PREFIX/share/posekit/rules), so
  * "ja-en.yaml" names the shipped file.  Caller frees with pk_rules_free. */
-pk_rules *pk_rules_load(const char *path, pk_log *log);
+PK_API pk_rules *pk_rules_load(const char *path, pk_log *log);
 /* Only the built-in standard groups and the default mirror pairs. */
-pk_rules *pk_rules_default(pk_log *log);
-void pk_rules_free(pk_rules *r);
+PK_API pk_rules *pk_rules_default(pk_log *log);
+PK_API void pk_rules_free(pk_rules *r);
 
 /* A set of bone (or morph) names chosen by "NAME,NAME,@group,glob*".
  * Matching is on CP932 bytes and also accepts names that MMD cut at 15 or
@@ -633,24 +646,23 @@ typedef struct pk_selection pk_selection;
 /* spec: comma-separated UTF-8 names, globs with one '*', and @group
  * references resolved in r (r may be NULL: standard groups only).
  * Unknown groups are errors.  Caller frees with pk_selection_free. */
-pk_selection *pk_selection_parse(const pk_rules *r, const char *spec, pk_log *log);
-void pk_selection_free(pk_selection *s);
-bool pk_selection_has(const pk_selection *s, const void *raw, size_t len);
+PK_API pk_selection *pk_selection_parse(const pk_rules *r, const char *spec, pk_log *log);
+PK_API void pk_selection_free(pk_selection *s);
+PK_API bool pk_selection_has(const pk_selection *s, const void *raw, size_t len);
 
-/* @@rules-api@@ */
 /* Parses rules from memory; `path` (may be NULL) names them in messages and
  * anchors relative includes.  Caller frees with pk_rules_free. */
-pk_rules *pk_rules_parse(const char *yaml, size_t len, const char *path, pk_log *log);
+PK_API pk_rules *pk_rules_parse(const char *yaml, size_t len, const char *path, pk_log *log);
 /* Bone groups by name (UTF-8, owned by r), in definition order, built-in
  * standard groups included; and whether `name` (without '@') names a bone
  * or morph group. */
-size_t pk_rules_group_count(const pk_rules *r);
-const char *pk_rules_group_name(const pk_rules *r, size_t i);
-bool pk_rules_has_group(const pk_rules *r, const char *name);
+PK_API size_t pk_rules_group_count(const pk_rules *r);
+PK_API const char *pk_rules_group_name(const pk_rules *r, size_t i);
+PK_API bool pk_rules_has_group(const pk_rules *r, const char *name);
 /* Number of distinct patterns a selection holds (0 for NULL). */
-size_t pk_selection_count(const pk_selection *s);
+PK_API size_t pk_selection_count(const pk_selection *s);
 
-/* The diff summed up per bone group (engine/diff_groups.c): one row per
+/* The diff summed up per bone group (engine/ops/diff_groups.c): one row per
  * group of r (standard groups included; r may be the pk_rules_default set)
  * that holds at least one compared bone, largest difference first.  Rows
  * point into d and r: valid while both live and d is not re-sorted.
@@ -662,7 +674,7 @@ typedef struct pk_diff_group {
     double max_pos;             /* the largest translation distance among its bones */
     size_t order;               /* the group's place in r */
 } pk_diff_group;
-pk_diff_group *pk_diff_groups(const pk_diff *d, const pk_rules *r, size_t *n, pk_log *log);
+PK_API pk_diff_group *pk_diff_groups(const pk_diff *d, const pk_rules *r, size_t *n, pk_log *log);
 
 /* What a rename, mirror or retarget did, for the CLI's summary.  Counts are
  * of distinct names (tracks), not of keys. */
@@ -675,7 +687,7 @@ typedef struct pk_edit_stats {
     char **unmatched;              /* UTF-8 names no rule matched: bones, then morphs */
     size_t nunmatched;
 } pk_edit_stats;
-void pk_edit_stats_free(pk_edit_stats *s); /* frees unmatched; s itself is the caller's */
+PK_API void pk_edit_stats_free(pk_edit_stats *s); /* frees unmatched; s itself is the caller's */
 
 /* Renames bones (and IK names) by the rules' `rename` map and morphs by
  * `morphs`; with `reverse` the maps are inverted (an exact rule inverts; a
@@ -685,9 +697,9 @@ void pk_edit_stats_free(pk_edit_stats *s); /* frees unmatched; s itself is the c
  * names ending up the same (both named).  Record order, values and name
  * padding are kept, so rename then reverse gives back the same bytes.
  * stats may be NULL. */
-int pk_motion_rename(pk_motion *m, const pk_rules *r, bool reverse, pk_edit_stats *stats,
+PK_API int pk_motion_rename(pk_motion *m, const pk_rules *r, bool reverse, pk_edit_stats *stats,
                      pk_log *log);
-int pk_pose_rename(pk_pose *p, const pk_rules *r, bool reverse, pk_edit_stats *stats, pk_log *log);
+PK_API int pk_pose_rename(pk_pose *p, const pk_rules *r, bool reverse, pk_edit_stats *stats, pk_log *log);
 
 /* Mirrors left and right: names by the rules' mirror fragments (r NULL:
  * 左/右), each swapped at the start or the end of a name; transforms of
@@ -695,21 +707,19 @@ int pk_pose_rename(pk_pose *p, const pk_rules *r, bool reverse, pk_edit_stats *s
  * (x,-y,-z,w); camera: position x, rotation y and z negated; light
  * direction x negated.  Only sign bits change, so mirroring twice gives
  * the same bytes. */
-int pk_motion_mirror(pk_motion *m, const pk_rules *r, pk_edit_stats *stats, pk_log *log);
-int pk_pose_mirror(pk_pose *p, const pk_rules *r, pk_edit_stats *stats, pk_log *log);
+PK_API int pk_motion_mirror(pk_motion *m, const pk_rules *r, pk_edit_stats *stats, pk_log *log);
+PK_API int pk_pose_mirror(pk_pose *p, const pk_rules *r, pk_edit_stats *stats, pk_log *log);
 
 /* Retarget: rename (forward), then the rules' stance corrections, then the
- * translation scale.  See engine/retarget.c for the math. */
-int pk_motion_retarget(pk_motion *m, const pk_rules *r, pk_edit_stats *stats, pk_log *log);
-int pk_pose_retarget(pk_pose *p, const pk_rules *r, pk_edit_stats *stats, pk_log *log);
+ * translation scale.  See engine/ops/retarget.c for the math. */
+PK_API int pk_motion_retarget(pk_motion *m, const pk_rules *r, pk_edit_stats *stats, pk_log *log);
+PK_API int pk_pose_retarget(pk_pose *p, const pk_rules *r, pk_edit_stats *stats, pk_log *log);
 
 /* ======================================================================
- * Overlay, merge, job (engine/overlay.c, engine/merge.c, engine/job.c)
- * — issue 5.  Declared by its implementer here.
+ * Overlay, merge, job (engine/ops/overlay.c, engine/ops/merge.c, engine/job/job.c)
  * ====================================================================== */
-/* @@overlay-api@@ */
 
-/* ---- overlay (engine/overlay.c) ----
+/* ---- overlay (engine/ops/overlay.c) ----
  * Lays a pose over chosen bones of a motion for frames [first, last] with
  * `fade` frames of fade on each side (DESIGN.md "Overlay"):
  *  - outside [first-fade, last+fade] every selected bone samples exactly as
@@ -761,15 +771,15 @@ typedef struct pk_overlay_stats {
 
 /* VMD base.  Returns a new motion (caller frees with pk_motion_free) or
  * NULL.  stats may be NULL; it is zeroed first. */
-pk_motion *pk_overlay_motion(const pk_motion *base, const pk_pose *pose, const pk_selection *sel,
+PK_API pk_motion *pk_overlay_motion(const pk_motion *base, const pk_pose *pose, const pk_selection *sel,
                              const pk_overlay_options *opt, pk_overlay_stats *stats, pk_log *log);
 /* VPD base: selected bones take the pose's values (replace) or are
  * composed (add); bones only in the pose are appended.  Returns a new pose
  * (caller frees with pk_pose_free) or NULL. */
-pk_pose *pk_overlay_pose(const pk_pose *base, const pk_pose *pose, const pk_selection *sel,
+PK_API pk_pose *pk_overlay_pose(const pk_pose *base, const pk_pose *pose, const pk_selection *sel,
                          pk_overlay_mode mode, pk_overlay_stats *stats, pk_log *log);
 
-/* ---- merge (engine/merge.c) ---- */
+/* ---- merge (engine/ops/merge.c) ---- */
 typedef enum pk_merge_policy {
     PK_MERGE_LAST = 0, /* the later input wins (MMD loading motions one after another) */
     PK_MERGE_FIRST = 1,
@@ -804,13 +814,13 @@ typedef struct pk_merge_report {
  * keep their file order, input after input; losers of a conflict are
  * dropped.  PK_MERGE_ERROR: every conflict is an error, returns NULL.
  * report may be NULL.  Returns a new motion (pk_motion_free) or NULL. */
-pk_motion *pk_merge(const pk_merge_input *in, size_t n, pk_merge_policy policy,
+PK_API pk_motion *pk_merge(const pk_merge_input *in, size_t n, pk_merge_policy policy,
                     pk_merge_report *report, pk_log *log);
-void pk_merge_report_free(pk_merge_report *r);
+PK_API void pk_merge_report_free(pk_merge_report *r);
 
 /* A pose as a motion: pk_pose_to_motion (model section above). */
 
-/* ---- job files (engine/job.c) ----
+/* ---- job files (engine/job/job.c) ----
  * A YAML job (schema in README "Job files") names inputs, rule files, steps
  * and outputs.  pk_job_run reads and validates every input, runs every step
  * and encodes every output in memory; nothing touches the disk until
@@ -826,15 +836,15 @@ typedef struct pk_job_output {
     pk_buf data; /* encoded bytes, filled by pk_job_run */
 } pk_job_output;
 
-pk_job *pk_job_load(const char *path, pk_log *log); /* parse + check; free with pk_job_free */
-int pk_job_run(pk_job *job, pk_log *log);
+PK_API pk_job *pk_job_load(const char *path, pk_log *log); /* parse + check; free with pk_job_free */
+PK_API int pk_job_run(pk_job *job, pk_log *log);
 /* The outputs in job-file order (valid until pk_job_free). */
-const pk_job_output *pk_job_outputs(const pk_job *job, size_t *n);
+PK_API const pk_job_output *pk_job_outputs(const pk_job *job, size_t *n);
 /* What the steps had to say (overlay statistics, diff summaries), one
  * line each; NUL-terminated, owned by the job. */
-const char *pk_job_report(const pk_job *job);
-int pk_job_write(const pk_job *job, pk_log *log);
-void pk_job_free(pk_job *job);
+PK_API const char *pk_job_report(const pk_job *job);
+PK_API int pk_job_write(const pk_job *job, pk_log *log);
+PK_API void pk_job_free(pk_job *job);
 
 #ifdef __cplusplus
 }

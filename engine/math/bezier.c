@@ -18,7 +18,7 @@
  * MMD files and are never read as curve data.
  */
 #include "posekit.h"
-#include "bezier_internal.h"
+#include "math/bezier_internal.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* motion.c — the motion model: allocation, growth, copies, small queries. */
 #include "posekit.h"
-#include "grow.h"
+#include "common/grow.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* doc.c — format detection and "load whatever this file is". */
 #include "posekit.h"
-#include "read_internal.h"
+#include "format/read_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,7 +8,7 @@
  * (VPD), either at the raw byte (which may leave a lone lead byte) or at the
  * last character boundary (FORMATS.md §4).
  */
-#include "rules_internal.h"
+#include "rules/rules_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

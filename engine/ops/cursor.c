@@ -6,8 +6,8 @@
  * need, so consecutive frames cost O(1) each and no search.
  */
 #include "posekit.h"
-#include "bezier_internal.h"
-#include "sample_internal.h"
+#include "math/bezier_internal.h"
+#include "ops/sample_internal.h"
 
 #include <math.h>
 #include <string.h>
