@@ -38,11 +38,12 @@
  * layout.  Keystone documents a different v1 camera record (4 interpolation
  * bytes, no fov/perspective); that is unverified and not implemented.
  *
- * Bytes are never cast to structs: a bounds-checked cursor reads each
+ * Bytes are never cast to structs: a bounds-checked pk_rd reads each
  * field, floats are copied bit-exactly (NaN payloads survive), and every
  * count is checked against the bytes left before anything is allocated.
  */
 #include "posekit.h"
+#include "common/bytes.h"
 #include "format/read_internal.h"
 
 #include <errno.h>
@@ -76,89 +77,13 @@ static const size_t RECORD_BYTES[PK_SEC_COUNT] = {
     BONE_BYTES, MORPH_BYTES, CAMERA_BYTES, LIGHT_BYTES, SHADOW_BYTES, IK_HEAD_BYTES,
 };
 
-/* ---------------------------------------------------------------------
- * Little-endian helpers on raw byte pointers.  The reader checks whole
- * records against the bytes left once, then decodes fields without
- * further checks; these helpers never look past the 4 bytes they get.
- * --------------------------------------------------------------------- */
-
-static inline uint32_t get_u32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static inline float get_f32(const uint8_t *p)
-{
-    uint32_t u = get_u32(p);
-    float f;
-    memcpy(&f, &u, sizeof f); /* bit-exact: NaN payloads survive */
-    return f;
-}
-
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define HOST_LE 1 /* the file's byte order: float arrays copy as they are */
-#else
-#define HOST_LE 0
-#endif
-
-static inline void get_f32s(const uint8_t *p, float *dst, int n)
-{
-    if (HOST_LE) {
-        memcpy(dst, p, 4 * (size_t)n);
-        return;
-    }
-    for (int i = 0; i < n; i++)
-        dst[i] = get_f32(p + 4 * i);
-}
-
-static inline uint8_t *put_u32(uint8_t *w, uint32_t v)
-{
-    w[0] = (uint8_t)v;
-    w[1] = (uint8_t)(v >> 8);
-    w[2] = (uint8_t)(v >> 16);
-    w[3] = (uint8_t)(v >> 24);
-    return w + 4;
-}
-
-static inline uint8_t *put_f32s(uint8_t *w, const float *src, int n)
-{
-    if (HOST_LE) {
-        memcpy(w, src, 4 * (size_t)n);
-        return w + 4 * n;
-    }
-    for (int i = 0; i < n; i++) {
-        uint32_t u;
-        memcpy(&u, &src[i], sizeof u);
-        w = put_u32(w, u);
-    }
-    return w;
-}
+/* Little-endian access (pk_get_u32, pk_put_f32s ...) and the bounds-checked
+ * cursor (pk_rd) are common/bytes.h's.  The reader checks whole records
+ * against the bytes left once, then decodes fields without further checks. */
 
 /* ---------------------------------------------------------------------
  * Reader
  * --------------------------------------------------------------------- */
-
-/* The bounds-checked cursor: `pos` never passes `len`. */
-typedef struct cursor {
-    const uint8_t *data;
-    size_t len, pos;
-} cursor;
-
-static size_t cur_left(const cursor *c)
-{
-    return c->len - c->pos;
-}
-
-/* Returns a pointer to the next n bytes and advances, or NULL (cursor
- * unchanged) when fewer than n bytes are left. */
-static const uint8_t *cur_take(cursor *c, size_t n)
-{
-    if (n > cur_left(c))
-        return NULL;
-    const uint8_t *p = c->data + c->pos;
-    c->pos += n;
-    return p;
-}
 
 /* Name fields repeat: a motion has ~10^5 keys but ~10^2 distinct fields.
  * A small direct-mapped cache keyed by the raw field bytes (name and
@@ -196,7 +121,7 @@ static inline size_t field_hash(const uint8_t *f, size_t w)
 }
 
 typedef struct reader {
-    cursor c;
+    pk_rd c;
     pk_motion *m;
     pk_log *log;
     size_t sec_at[PK_SEC_COUNT];              /* offset of each section's first record */
@@ -303,9 +228,9 @@ static bool read_bones(reader *r, const uint8_t *base, uint32_t n, size_t at)
         pk_bone_key *k = &m->bones[m->nbones];
         if (!read_name(r, p, PK_VMD_NAME_BYTES, off, "bone", &k->name, &k->pad))
             return false;
-        k->frame = get_u32(p + 15);
-        get_f32s(p + 19, k->pos, 3);
-        get_f32s(p + 31, k->rot, 4);
+        k->frame = pk_get_u32(p + 15);
+        pk_get_f32s(p + 19, k->pos, 3);
+        pk_get_f32s(p + 31, k->rot, 4);
         memcpy(k->interp, p + 47, 64);
         m->nbones++;
         if ((i + 1) % PROGRESS_RECORDS == 0)
@@ -325,8 +250,8 @@ static bool read_morphs(reader *r, const uint8_t *base, uint32_t n, size_t at)
         pk_morph_key *k = &m->morphs[m->nmorphs];
         if (!read_name(r, p, PK_VMD_NAME_BYTES, off, "morph", &k->name, &k->pad))
             return false;
-        k->frame = get_u32(p + 15);
-        k->weight = get_f32(p + 19);
+        k->frame = pk_get_u32(p + 15);
+        k->weight = pk_get_f32(p + 19);
         m->nmorphs++;
     }
     return true;
@@ -341,12 +266,12 @@ static bool read_cameras(reader *r, const uint8_t *base, uint32_t n, size_t at)
         const uint8_t *p = base + (size_t)i * CAMERA_BYTES;
         pk_camera_key *k = &m->cameras[m->ncameras++];
         memset(k, 0, sizeof *k); /* struct padding: keep copies deterministic */
-        k->frame = get_u32(p);
-        k->distance = get_f32(p + 4);
-        get_f32s(p + 8, k->pos, 3);
-        get_f32s(p + 20, k->rot, 3);
+        k->frame = pk_get_u32(p);
+        k->distance = pk_get_f32(p + 4);
+        pk_get_f32s(p + 8, k->pos, 3);
+        pk_get_f32s(p + 20, k->rot, 3);
         memcpy(k->interp, p + 32, 24);
-        k->fov = get_u32(p + 56);
+        k->fov = pk_get_u32(p + 56);
         k->perspective = p[60];
     }
     return true;
@@ -360,9 +285,9 @@ static bool read_lights(reader *r, const uint8_t *base, uint32_t n, size_t at)
     for (uint32_t i = 0; i < n; i++) {
         const uint8_t *p = base + (size_t)i * LIGHT_BYTES;
         pk_light_key *k = &m->lights[m->nlights++];
-        k->frame = get_u32(p);
-        get_f32s(p + 4, k->color, 3);
-        get_f32s(p + 16, k->direction, 3);
+        k->frame = pk_get_u32(p);
+        pk_get_f32s(p + 4, k->color, 3);
+        pk_get_f32s(p + 16, k->direction, 3);
     }
     return true;
 }
@@ -376,9 +301,9 @@ static bool read_shadows(reader *r, const uint8_t *base, uint32_t n, size_t at)
         const uint8_t *p = base + (size_t)i * SHADOW_BYTES;
         pk_shadow_key *k = &m->shadows[m->nshadows++];
         memset(k, 0, sizeof *k);
-        k->frame = get_u32(p);
+        k->frame = pk_get_u32(p);
         k->mode = p[4];
-        k->distance = get_f32(p + 5);
+        k->distance = pk_get_f32(p + 5);
     }
     return true;
 }
@@ -393,20 +318,20 @@ static bool read_iks(reader *r, uint32_t n, size_t at)
         return false;
     for (uint32_t i = 0; i < n; i++) {
         size_t off = r->c.pos;
-        const uint8_t *p = cur_take(&r->c, IK_HEAD_BYTES);
+        const uint8_t *p = pk_rd_take(&r->c, IK_HEAD_BYTES);
         if (!p) {
             pk_log_add(r->log, PK_ERROR, (int64_t)off, 0, 0,
                        "show/IK key %" PRIu32 " of %" PRIu32 " needs %d bytes, %zu left", i + 1, n,
-                       IK_HEAD_BYTES, cur_left(&r->c));
+                       IK_HEAD_BYTES, pk_rd_left(&r->c));
             return false;
         }
-        uint32_t k = get_u32(p + 5);
+        uint32_t k = pk_get_u32(p + 5);
         uint64_t need = (uint64_t)k * IK_STATE_BYTES;
-        if (need > cur_left(&r->c)) {
+        if (need > pk_rd_left(&r->c)) {
             pk_log_add(r->log, PK_ERROR, (int64_t)(off + 5), 0, 0,
                        "show/IK key %" PRIu32 ": IK count %" PRIu32 " needs %" PRIu64
                        " bytes, %zu left",
-                       i + 1, k, need, cur_left(&r->c));
+                       i + 1, k, need, pk_rd_left(&r->c));
             return false;
         }
         pk_ik_key *key = pk_motion_push_ik(m, k);
@@ -414,11 +339,11 @@ static bool read_iks(reader *r, uint32_t n, size_t at)
             pk_log_add(r->log, PK_ERROR, (int64_t)off, 0, 0, "out of memory");
             return false;
         }
-        key->frame = get_u32(p);
+        key->frame = pk_get_u32(p);
         key->show = p[4];
         for (uint32_t j = 0; j < k; j++) {
             size_t soff = r->c.pos;
-            const uint8_t *s = cur_take(&r->c, IK_STATE_BYTES); /* fits: checked above */
+            const uint8_t *s = pk_rd_take(&r->c, IK_STATE_BYTES); /* fits: checked above */
             if (!s)
                 return false;
             pk_ik_state *st = &key->ik[j];
@@ -459,7 +384,7 @@ static int read_signature(const uint8_t *h, bool *bare)
 static bool read_header(reader *r)
 {
     pk_motion *m = r->m;
-    const uint8_t *h = cur_take(&r->c, HEADER_BYTES);
+    const uint8_t *h = pk_rd_take(&r->c, HEADER_BYTES);
     if (!h) {
         pk_log_add(r->log, PK_ERROR, 0, 0, 0,
                    "not a VMD file: %zu bytes, shorter than the %d-byte signature", r->c.len,
@@ -480,11 +405,11 @@ static bool read_header(reader *r)
     m->version = version;
     memcpy(m->header, h, HEADER_BYTES);
     size_t mw = version == 1 ? V1_MODEL_BYTES : PK_VMD_MODEL_BYTES;
-    const uint8_t *model = cur_take(&r->c, mw);
+    const uint8_t *model = pk_rd_take(&r->c, mw);
     if (!model) {
         pk_log_add(r->log, PK_ERROR, HEADER_BYTES, 0, 0,
                    "file ends inside the %zu-byte model name (%zu bytes left)", mw,
-                   cur_left(&r->c));
+                   pk_rd_left(&r->c));
         return false;
     }
     memset(m->model, 0, sizeof m->model);
@@ -494,7 +419,7 @@ static bool read_header(reader *r)
 
 static bool keep_trailing(reader *r, const char *where)
 {
-    size_t n = cur_left(&r->c);
+    size_t n = pk_rd_left(&r->c);
     size_t off = r->c.pos;
     r->m->trailing = malloc(n);
     if (!r->m->trailing) {
@@ -603,7 +528,7 @@ pk_motion *pk_vmd_read_front(const void *data, size_t len, pk_log *log,
         goto fail;
     m->sections = 0;
     for (int s = 0; s < PK_SEC_COUNT; s++) {
-        size_t left = cur_left(&r.c);
+        size_t left = pk_rd_left(&r.c);
         if (left == 0)
             break; /* the file ends after the previous count: normal */
         if (left < 4) {
@@ -612,16 +537,16 @@ pk_motion *pk_vmd_read_front(const void *data, size_t len, pk_log *log,
             break;
         }
         size_t at = r.c.pos;
-        const uint8_t *cp = cur_take(&r.c, 4); /* cannot fail: left >= 4 */
+        const uint8_t *cp = pk_rd_take(&r.c, 4); /* cannot fail: left >= 4 */
         if (!cp)
             goto fail;
-        uint32_t n = get_u32(cp);
+        uint32_t n = pk_get_u32(cp);
         m->sections = s + 1;
         uint64_t need = (uint64_t)n * RECORD_BYTES[s];
-        if (need > cur_left(&r.c)) {
+        if (need > pk_rd_left(&r.c)) {
             pk_log_add(log, PK_ERROR, (int64_t)at, 0, 0,
                        "%s count %" PRIu32 " needs %s%" PRIu64 " bytes, %zu left", SECTION_NAME[s],
-                       n, s == PK_SEC_IK ? "at least " : "", need, cur_left(&r.c));
+                       n, s == PK_SEC_IK ? "at least " : "", need, pk_rd_left(&r.c));
             goto fail;
         }
         if (s == PK_SEC_IK) {
@@ -631,12 +556,12 @@ pk_motion *pk_vmd_read_front(const void *data, size_t len, pk_log *log,
         }
         size_t first = r.c.pos;
         r.sec_at[s] = first;
-        const uint8_t *base = cur_take(&r.c, (size_t)need);
+        const uint8_t *base = pk_rd_take(&r.c, (size_t)need);
         if (!base || !SECTION_READER[s](&r, base, n, first))
             goto fail;
         progress(&r, r.c.pos);
     }
-    if (cur_left(&r.c) > 0 && !keep_trailing(&r, "after the last section"))
+    if (pk_rd_left(&r.c) > 0 && !keep_trailing(&r, "after the last section"))
         goto fail;
     warn_nonfinite(&r);
     return m;
@@ -754,9 +679,9 @@ static bool write_bones(writer *wr)
         if (!room(wr, BONE_BYTES) ||
             !write_name(wr, k->name, k->pad, PK_VMD_NAME_BYTES, "bone", i, k->frame))
             return false;
-        uint8_t *w = put_u32(wr->w, k->frame);
-        w = put_f32s(w, k->pos, 3);
-        w = put_f32s(w, k->rot, 4);
+        uint8_t *w = pk_put_u32(wr->w, k->frame);
+        w = pk_put_f32s(w, k->pos, 3);
+        w = pk_put_f32s(w, k->rot, 4);
         memcpy(w, k->interp, 64);
         wr->w = w + 64;
     }
@@ -771,8 +696,8 @@ static bool write_morphs(writer *wr)
         if (!room(wr, MORPH_BYTES) ||
             !write_name(wr, k->name, k->pad, PK_VMD_NAME_BYTES, "morph", i, k->frame))
             return false;
-        uint8_t *w = put_u32(wr->w, k->frame);
-        wr->w = put_f32s(w, &k->weight, 1);
+        uint8_t *w = pk_put_u32(wr->w, k->frame);
+        wr->w = pk_put_f32s(w, &k->weight, 1);
     }
     return true;
 }
@@ -784,12 +709,12 @@ static bool write_cameras(writer *wr)
         const pk_camera_key *k = &m->cameras[i];
         if (!room(wr, CAMERA_BYTES))
             return false;
-        uint8_t *w = put_u32(wr->w, k->frame);
-        w = put_f32s(w, &k->distance, 1);
-        w = put_f32s(w, k->pos, 3);
-        w = put_f32s(w, k->rot, 3);
+        uint8_t *w = pk_put_u32(wr->w, k->frame);
+        w = pk_put_f32s(w, &k->distance, 1);
+        w = pk_put_f32s(w, k->pos, 3);
+        w = pk_put_f32s(w, k->rot, 3);
         memcpy(w, k->interp, 24);
-        w = put_u32(w + 24, k->fov);
+        w = pk_put_u32(w + 24, k->fov);
         *w++ = k->perspective;
         wr->w = w;
     }
@@ -803,9 +728,9 @@ static bool write_lights(writer *wr)
         const pk_light_key *k = &m->lights[i];
         if (!room(wr, LIGHT_BYTES))
             return false;
-        uint8_t *w = put_u32(wr->w, k->frame);
-        w = put_f32s(w, k->color, 3);
-        wr->w = put_f32s(w, k->direction, 3);
+        uint8_t *w = pk_put_u32(wr->w, k->frame);
+        w = pk_put_f32s(w, k->color, 3);
+        wr->w = pk_put_f32s(w, k->direction, 3);
     }
     return true;
 }
@@ -817,9 +742,9 @@ static bool write_shadows(writer *wr)
         const pk_shadow_key *k = &m->shadows[i];
         if (!room(wr, SHADOW_BYTES))
             return false;
-        uint8_t *w = put_u32(wr->w, k->frame);
+        uint8_t *w = pk_put_u32(wr->w, k->frame);
         *w++ = k->mode;
-        wr->w = put_f32s(w, &k->distance, 1);
+        wr->w = pk_put_f32s(w, &k->distance, 1);
     }
     return true;
 }
@@ -831,9 +756,9 @@ static bool write_iks(writer *wr)
         const pk_ik_key *k = &m->iks[i];
         if (!room(wr, IK_HEAD_BYTES))
             return false;
-        uint8_t *w = put_u32(wr->w, k->frame);
+        uint8_t *w = pk_put_u32(wr->w, k->frame);
         *w++ = k->show;
-        wr->w = put_u32(w, k->count);
+        wr->w = pk_put_u32(w, k->count);
         for (uint32_t j = 0; j < k->count; j++) {
             const pk_ik_state *st = &k->ik[j];
             if (!room(wr, IK_STATE_BYTES) ||
@@ -899,7 +824,7 @@ static bool write_all_sections(writer *wr, int nsec)
     for (int s = 0; s < nsec; s++) {
         if (!room(wr, 4))
             return false;
-        wr->w = put_u32(wr->w, (uint32_t)pk_motion_count(m, s));
+        wr->w = pk_put_u32(wr->w, (uint32_t)pk_motion_count(m, s));
         if (!SECTION_WRITER[s](wr))
             return false;
     }

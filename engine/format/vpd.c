@@ -60,6 +60,7 @@
  * the float range (1e39) are errors: no float holds them.
  */
 #include "posekit.h"
+#include "common/bytes.h"
 
 #include <float.h>
 #include <math.h>
@@ -1077,11 +1078,6 @@ fail:
  * Hybrid reader
  * ====================================================================== */
 
-static uint32_t rd_u32le(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 static size_t field_len(const uint8_t *p, size_t width)
 {
     const uint8_t *z = memchr(p, 0, width);
@@ -1160,7 +1156,7 @@ static pk_pose *hybrid_read(const uint8_t *d, size_t len, pk_log *log)
                    HYB_HEADER, len);
         return NULL;
     }
-    uint32_t count = rd_u32le(d + 50);
+    uint32_t count = pk_get_u32(d + 50);
     size_t left = len - HYB_HEADER;
     if ((uint64_t)count * HYB_MIN_RECORD > left) {
         pk_log_add(log, PK_ERROR, 50, 0, 0,
