@@ -28,6 +28,7 @@
 /* realpath() is XSI; the project otherwise asks for plain POSIX 2008. */
 #define _XOPEN_SOURCE 700
 
+#include "common/number.h"
 #include "rules/rules_internal.h"
 #include "rules/yaml_extra.h"
 
@@ -126,8 +127,8 @@ static bool want_string(loader *L, const yfile *f, const yaml_node_t *n, const c
     return false;
 }
 
-/* Locale-independent number: a YAML scalar that strtod reads completely in
- * the "C" locale (a German LC_NUMERIC must not turn 0.9 into 0). */
+/* A number (common/number.h: locale-free, so a German LC_NUMERIC does not
+ * turn 0.9 into 0). */
 static bool want_number(loader *L, const yfile *f, const yaml_node_t *n, const char *what,
                         double *out)
 {
@@ -137,17 +138,8 @@ static bool want_number(loader *L, const yfile *f, const yaml_node_t *n, const c
         return false;
     }
     const char *s = scalar(n);
-    locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-    locale_t old = c ? uselocale(c) : (locale_t)0;
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    int err = errno;
-    if (c) {
-        uselocale(old);
-        freelocale(c);
-    }
-    if (end == s || *end || err || !isfinite(v)) {
+    double v;
+    if (!pk_num_double(s, &v)) {
         NODE_ERR(L, f, n, "%s must be a number, not '%s'", what, s);
         return false;
     }
