@@ -820,6 +820,94 @@ PK_API void pk_merge_report_free(pk_merge_report *r);
 
 /* A pose as a motion: pk_pose_to_motion (model section above). */
 
+/* ---- steps (engine/step/): one entry point per operation ----
+ * Every operation (convert, diff, rename, mirror, retarget, overlay,
+ * merge) is a step: one set of options, filled by name through one setter
+ * (the CLI's `--name VALUE` and a job file's `name: VALUE` alike, '-' and
+ * '_' being the same), checked in one place, run on documents the caller
+ * loaded, and reported by the engine's writers, so the command line and
+ * job files accept the same options and print the same bytes.
+ *
+ *   pk_step *s = pk_step_new("diff", "--", log);
+ *   pk_step_operand(s, "a.vmd", log); pk_step_operand(s, "b.vmd", log);
+ *   pk_step_set(s, "frames", "all", log);
+ *   pk_step_check(s, log);            // every rule about the options
+ *   ... load the documents pk_step_inputs names (and pk_step_rules) ...
+ *   pk_step_run(s, docs, n, rules, &res, log);
+ *   pk_step_report(s, &res, PK_REPORT_TEXT, &buf);
+ */
+typedef enum pk_step_op {
+    PK_STEP_CONVERT,
+    PK_STEP_DIFF,
+    PK_STEP_RENAME,
+    PK_STEP_MIRROR,
+    PK_STEP_RETARGET,
+    PK_STEP_OVERLAY,
+    PK_STEP_MERGE,
+    PK_STEP_COUNT
+} pk_step_op;
+
+typedef struct pk_step pk_step;
+
+/* A new step for the operation named `op`; NULL (logged) when no operation
+ * has that name.  opt_prefix spells option names in messages: "--" gives
+ * "--pos-threshold" (the CLI), "" gives "pos_threshold" (job files).  Free
+ * with pk_step_free. */
+PK_API pk_step *pk_step_new(const char *op, const char *opt_prefix, pk_log *log);
+PK_API void pk_step_free(pk_step *s);
+PK_API pk_step_op pk_step_kind(const pk_step *s);
+PK_API const char *pk_step_op_name(pk_step_op op); /* "diff", ...; NULL past the end */
+/* Whether the step has an option `key`: 1 it takes a value, 0 it is a
+ * switch (a value, if given, is true/false/yes/no), -1 no such option. */
+PK_API int pk_step_option(const pk_step *s, const char *key);
+/* Sets option `key` from text (value NULL: a switch turned on).  An input
+ * option (in, a, b, base, pose) takes the name the caller will load (a
+ * path, a job's name), rules the name of a rule set.  Errors (logged, -1):
+ * unknown option, bad value, a single-value option given twice. */
+PK_API int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log);
+/* A positional operand: the next input in the operation's order (diff: a
+ * then b; overlay: base; merge: every input). */
+PK_API int pk_step_operand(pk_step *s, const char *value, pk_log *log);
+/* Every rule that needs no document: required inputs and options, options
+ * that exclude each other or would do nothing.  0 or -1 (logged). */
+PK_API int pk_step_check(const pk_step *s, pk_log *log);
+/* The inputs the step reads, as given, in run order (the array lives as
+ * long as s); and the rule set's name (NULL when none). */
+PK_API size_t pk_step_inputs(const pk_step *s, const char *const **names);
+PK_API const char *pk_step_rules(const pk_step *s);
+typedef struct pk_step_result {
+    pk_doc out;         /* the document made (diff: none) */
+    pk_vpd_options vpd; /* how to write out.pose */
+    pk_diff *diff;      /* diff: sorted */
+    pk_diff_group *groups; /* diff with groups: the per-group rows */
+    size_t ngroups;
+    pk_rules *own_rules; /* the default rules groups point into */
+    pk_edit_stats edit;  /* rename, mirror, retarget */
+    pk_overlay_stats overlay;
+    pk_merge_report merge;
+    bool motion_in; /* overlay: the base was a motion */
+} pk_step_result;
+
+/* Runs the step on the documents named by pk_step_inputs (in that order)
+ * and the rule set (NULL: none).  A step that edits or converts (convert,
+ * rename, mirror, retarget) takes in[0] over and zeroes it; the others
+ * only read.  res is zeroed first; free it with pk_step_result_free.
+ * 0, or -1 (logged). */
+PK_API int pk_step_run(const pk_step *s, pk_doc *in, size_t n, const pk_rules *rules,
+                       pk_step_result *res, pk_log *log);
+PK_API void pk_step_result_free(pk_step_result *r);
+/* diff over frames: keep each bone's angle per frame (pk_diff_bone.frames)
+ * for pictures. */
+PK_API void pk_step_keep_frames(pk_step *s, bool on);
+/* What a step did in one line, without a newline and without a prefix
+ * ("3 of 5 bones swapped left/right, ..."; diff: the table's last line). */
+PK_API int pk_step_summary(const pk_step *s, const pk_step_result *r, pk_buf *out);
+/* The report: diff's table, JSON (one line) or CSV; the other steps'
+ * summary line.  Appends to out; 0 or -1 (out of memory). */
+typedef enum pk_report_format { PK_REPORT_TEXT, PK_REPORT_JSON, PK_REPORT_CSV } pk_report_format;
+PK_API int pk_step_report(const pk_step *s, const pk_step_result *r, pk_report_format f,
+                          pk_buf *out);
+
 /* ---- job files (engine/job/job.c) ----
  * A YAML job (schema in README "Job files") names inputs, rule files, steps
  * and outputs.  pk_job_run reads and validates every input, runs every step

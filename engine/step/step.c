@@ -1,0 +1,445 @@
+/* step.c — the options of every operation, in one table: the setter the
+ * CLI's argv parser and the job loader share, and every check that needs
+ * no document (posekit.h, "steps"). */
+#include "step/step_internal.h"
+
+#include "common/number.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const OP_NAMES[PK_STEP_COUNT] = {"convert", "diff",    "rename", "mirror",
+                                                    "retarget", "overlay", "merge"};
+
+typedef enum kind {
+    K_INPUT,  /* a document's name; slot = its place in run order */
+    K_INPUTS, /* merge: every input, repeated */
+    K_STRING,
+    K_BOOL,
+    K_U32,
+    K_DOUBLE, /* a number of 0 or more */
+    K_FRAMES, /* A-B, N or all */
+    K_ENUM,
+    K_OFFSET, /* merge: repeated whole numbers */
+} kind;
+
+#define M(op) (1u << (op))
+#define ALL_EDITS (M(PK_STEP_RENAME) | M(PK_STEP_MIRROR) | M(PK_STEP_RETARGET))
+
+typedef struct option {
+    const char *name; /* with '_' (the CLI spells it with '-') */
+    kind kind;
+    unsigned ops; /* mask of the operations that have it */
+    size_t offset;
+    int slot;            /* K_INPUT: place in run order */
+    const char *choices; /* K_ENUM: "a|b|c", the value is the index */
+    const char *wants;   /* what a value must be, for messages */
+} option;
+
+#define OFF(f) offsetof(pk_step_opts, f)
+
+static const option TABLE[] = {
+    {"in", K_INPUT, M(PK_STEP_CONVERT) | ALL_EDITS, 0, 0, NULL, "a file"},
+    {"in", K_INPUTS, M(PK_STEP_MERGE), 0, 0, NULL, "a file"},
+    {"a", K_INPUT, M(PK_STEP_DIFF), 0, 0, NULL, "a file"},
+    {"b", K_INPUT, M(PK_STEP_DIFF), 0, 1, NULL, "a file"},
+    {"base", K_INPUT, M(PK_STEP_OVERLAY), 0, 0, NULL, "a file"},
+    {"pose", K_INPUT, M(PK_STEP_OVERLAY), 0, 1, NULL, "a file"},
+    {"rules", K_STRING, M(PK_STEP_DIFF) | ALL_EDITS | M(PK_STEP_OVERLAY), OFF(rules), 0, NULL,
+     "a rules file"},
+    {"bones", K_STRING, M(PK_STEP_DIFF) | M(PK_STEP_OVERLAY), OFF(bones), 0, NULL,
+     "names, globs or @groups"},
+    {"to", K_ENUM, M(PK_STEP_CONVERT), OFF(to), 0, "|vmd|vpd", NULL},
+    {"frame", K_U32, M(PK_STEP_CONVERT) | M(PK_STEP_DIFF), OFF(frame), 0, NULL,
+     "a frame number (0 or more)"},
+    {"frames", K_FRAMES, M(PK_STEP_DIFF) | M(PK_STEP_OVERLAY), 0, 0, NULL,
+     "A-B (A <= B), N or 'all'"},
+    {"layout", K_ENUM, M(PK_STEP_CONVERT), OFF(layout), 0, "text|hybrid", NULL},
+    {"no_morphs", K_BOOL, M(PK_STEP_CONVERT) | M(PK_STEP_DIFF), OFF(no_morphs), 0, NULL, NULL},
+    {"threshold", K_DOUBLE, M(PK_STEP_DIFF), OFF(threshold), 0, NULL, "a number of 0 or more"},
+    {"pos_threshold", K_DOUBLE, M(PK_STEP_DIFF), OFF(pos_threshold), 0, NULL,
+     "a number of 0 or more"},
+    {"all", K_BOOL, M(PK_STEP_DIFF), OFF(all), 0, NULL, NULL},
+    {"groups", K_BOOL, M(PK_STEP_DIFF), OFF(groups), 0, NULL, NULL},
+    {"reverse", K_BOOL, M(PK_STEP_RENAME), OFF(reverse), 0, NULL, NULL},
+    {"pose_frame", K_U32, M(PK_STEP_OVERLAY), OFF(pose_frame), 0, NULL, "a frame number"},
+    {"mode", K_ENUM, M(PK_STEP_OVERLAY), OFF(mode), 0, "replace|add", NULL},
+    {"fade", K_U32, M(PK_STEP_OVERLAY), OFF(fade), 0, NULL, "a number of frames"},
+    {"offset", K_OFFSET, M(PK_STEP_MERGE), 0, 0, NULL, "a whole number of frames"},
+    {"offsets", K_OFFSET, M(PK_STEP_MERGE), 0, 0, NULL, "a whole number of frames"},
+    {"prefer", K_ENUM, M(PK_STEP_MERGE), OFF(prefer), 0, "last|first|error", NULL},
+};
+#define NOPTIONS (sizeof TABLE / sizeof TABLE[0])
+_Static_assert(NOPTIONS <= PK_STEP_MAX_OPTIONS, "pk_step.given is too small");
+
+const char *pk_step_op_name(pk_step_op op)
+{
+    return (unsigned)op < PK_STEP_COUNT ? OP_NAMES[op] : NULL;
+}
+
+pk_step_op pk_step_kind(const pk_step *s)
+{
+    return s->op;
+}
+
+pk_step *pk_step_new(const char *op, const char *opt_prefix, pk_log *log)
+{
+    int found = -1;
+    for (int i = 0; op && i < PK_STEP_COUNT; i++)
+        if (strcmp(op, OP_NAMES[i]) == 0)
+            found = i;
+    if (found < 0) {
+        pk_error(log, "unknown operation '%s' (convert, diff, rename, mirror, retarget, overlay, "
+                      "merge)",
+                 op ? op : "?");
+        return NULL;
+    }
+    pk_step *s = calloc(1, sizeof *s);
+    if (s)
+        s->prefix = strdup(opt_prefix ? opt_prefix : "");
+    if (!s || !s->prefix) {
+        free(s);
+        pk_error(log, "out of memory");
+        return NULL;
+    }
+    s->op = (pk_step_op)found;
+    s->o.threshold = 0.01;
+    s->o.pos_threshold = 0.0001;
+    s->o.frames_all = true;
+    return s;
+}
+
+void pk_step_free(pk_step *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->ninputs; i++)
+        free(s->inputs[i]);
+    free(s->inputs);
+    free(s->o.rules);
+    free(s->o.bones);
+    free(s->o.offsets);
+    free(s->prefix);
+    free(s);
+}
+
+/* "pos-threshold" and "pos_threshold" are one name. */
+static bool same_name(const char *table, const char *key)
+{
+    for (; *table && *key; table++, key++)
+        if (*table != *key && !(*table == '_' && *key == '-'))
+            return false;
+    return *table == *key;
+}
+
+static const option *find(const pk_step *s, const char *key, size_t *row)
+{
+    for (size_t i = 0; key && i < NOPTIONS; i++)
+        if ((TABLE[i].ops & M(s->op)) && same_name(TABLE[i].name, key)) {
+            if (row)
+                *row = i;
+            return &TABLE[i];
+        }
+    return NULL;
+}
+
+bool pk_step_given(const pk_step *s, const char *name)
+{
+    size_t row;
+    return find(s, name, &row) && s->given[row];
+}
+
+int pk_step_option(const pk_step *s, const char *key)
+{
+    const option *o = find(s, key, NULL);
+    return !o ? -1 : o->kind == K_BOOL ? 0 : 1;
+}
+
+/* The option's name as the caller spells it ("--pos-threshold"). */
+static const char *spell(const pk_step *s, const char *name, char buf[64])
+{
+    size_t n = strlen(s->prefix);
+    snprintf(buf, 64, "%s%s", s->prefix, name);
+    if (n)
+        for (char *p = buf + n; *p; p++)
+            if (*p == '_')
+                *p = '-';
+    return buf;
+}
+
+static bool slot_set(pk_step *s, size_t slot, const char *value)
+{
+    if (slot >= s->ninputs) {
+        char **p = realloc(s->inputs, (slot + 1) * sizeof *p);
+        if (!p)
+            return false;
+        for (size_t i = s->ninputs; i <= slot; i++)
+            p[i] = NULL;
+        s->inputs = p;
+        s->ninputs = slot + 1;
+    }
+    free(s->inputs[slot]);
+    s->inputs[slot] = strdup(value);
+    return s->inputs[slot] != NULL;
+}
+
+static int enum_index(const char *choices, const char *v)
+{
+    int idx = 0;
+    size_t n = strlen(v);
+    for (const char *p = choices;; idx++) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        if (n && len == n && strncmp(p, v, n) == 0)
+            return idx;
+        if (!bar)
+            return -1;
+        p = bar + 1;
+    }
+}
+
+/* "'text' or 'hybrid'" from "text|hybrid" (empty choices skipped). */
+static void enum_list(const char *choices, char *out, size_t size)
+{
+    size_t o = 0;
+    out[0] = '\0';
+    int k = 0, total = 0;
+    for (const char *p = choices; *p; p++)
+        total += *p == '|';
+    total += 1;
+    if (choices[0] == '|')
+        total--;
+    for (const char *p = choices; o + 1 < size;) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        if (len) {
+            k++;
+            o += (size_t)snprintf(out + o, size - o, "%s'%.*s'",
+                                  k == 1 ? "" : k == total ? " or " : ", ", (int)len, p);
+        }
+        if (!bar || o >= size)
+            break;
+        p = bar + 1;
+    }
+}
+
+static bool parse_bool(const char *v, bool *out)
+{
+    if (!v || strcmp(v, "true") == 0 || strcmp(v, "yes") == 0) {
+        *out = true;
+        return true;
+    }
+    if (strcmp(v, "false") == 0 || strcmp(v, "no") == 0) {
+        *out = false;
+        return true;
+    }
+    return false;
+}
+
+int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log)
+{
+    size_t row;
+    const option *o = find(s, key, &row);
+    char name[64];
+    if (!o) {
+        pk_error(log, "%s has no option %s", OP_NAMES[s->op], spell(s, key ? key : "?", name));
+        return -1;
+    }
+    spell(s, o->name, name);
+    bool repeatable = o->kind == K_INPUTS || o->kind == K_OFFSET;
+    if (s->given[row] && !repeatable) {
+        pk_error(log, "%s is given twice", name);
+        return -1;
+    }
+    if (o->kind != K_BOOL && (!value || !*value)) {
+        pk_error(log, "%s wants %s", name, o->wants ? o->wants : "a value");
+        return -1;
+    }
+    char *field = (char *)&s->o + o->offset;
+    bool ok = true;
+    switch (o->kind) {
+    case K_INPUT:
+        ok = slot_set(s, (size_t)o->slot, value);
+        break;
+    case K_INPUTS:
+        ok = slot_set(s, s->ninputs, value);
+        break;
+    case K_STRING: {
+        char *copy = strdup(value);
+        ok = copy != NULL;
+        if (ok)
+            *(char **)field = copy;
+        break;
+    }
+    case K_BOOL:
+        if (!parse_bool(value, (bool *)field)) {
+            pk_error(log, "%s is true or false, not '%s'", name, value);
+            return -1;
+        }
+        break;
+    case K_U32:
+        if (!pk_num_u32(value, (uint32_t *)field)) {
+            pk_error(log, "%s wants %s, not '%s'%s", name, o->wants, value,
+                     value[0] >= '0' && value[0] <= '9' && strspn(value, "0123456789") ==
+                             strlen(value)
+                         ? " (the largest is 4294967295)"
+                         : "");
+            return -1;
+        }
+        break;
+    case K_DOUBLE: {
+        double v;
+        if (!pk_num_double(value, &v) || !(v >= 0.0) || !isfinite(v)) {
+            pk_error(log, "%s wants %s, not '%s'", name, o->wants, value);
+            return -1;
+        }
+        *(double *)field = v;
+        break;
+    }
+    case K_FRAMES:
+        if (strcmp(value, "all") == 0) {
+            s->o.frames_all = true;
+        } else if (pk_num_range(value, &s->o.first, &s->o.last)) {
+            s->o.frames_all = false;
+        } else {
+            pk_error(log, "%s wants %s, not '%s'", name, o->wants, value);
+            return -1;
+        }
+        break;
+    case K_ENUM: {
+        int idx = enum_index(o->choices, value);
+        if (idx < 0) {
+            char list[128];
+            enum_list(o->choices, list, sizeof list);
+            pk_error(log, "%s is %s, not '%s'", name, list, value);
+            return -1;
+        }
+        *(int *)field = idx;
+        break;
+    }
+    case K_OFFSET: {
+        int64_t v;
+        if (!pk_num_i64(value, &v)) {
+            pk_error(log, "%s wants %s, not '%s'", name, o->wants, value);
+            return -1;
+        }
+        int64_t *p = realloc(s->o.offsets, (s->o.noffsets + 1) * sizeof *p);
+        ok = p != NULL;
+        if (ok) {
+            s->o.offsets = p;
+            p[s->o.noffsets++] = v;
+        }
+        break;
+    }
+    }
+    if (!ok) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    s->given[row] = true;
+    return 0;
+}
+
+int pk_step_operand(pk_step *s, const char *value, pk_log *log)
+{
+    /* The positional inputs: every one for merge, else the first free
+     * K_INPUT slot that the command line names by position (overlay's
+     * pose is --pose). */
+    const char *key = NULL;
+    switch (s->op) {
+    case PK_STEP_MERGE:
+        key = "in";
+        break;
+    case PK_STEP_DIFF:
+        key = !pk_step_given(s, "a") ? "a" : !pk_step_given(s, "b") ? "b" : NULL;
+        break;
+    case PK_STEP_OVERLAY:
+        key = !pk_step_given(s, "base") ? "base" : NULL;
+        break;
+    default:
+        key = !pk_step_given(s, "in") ? "in" : NULL;
+        break;
+    }
+    if (!key) {
+        pk_error(log, "%s at a time ('%s' is extra)",
+                 s->op == PK_STEP_DIFF      ? "two files"
+                 : s->op == PK_STEP_OVERLAY ? "one base file"
+                                            : "one input file",
+                 value);
+        return -1;
+    }
+    return pk_step_set(s, key, value, log);
+}
+
+size_t pk_step_inputs(const pk_step *s, const char *const **names)
+{
+    *names = (const char *const *)s->inputs;
+    return s->ninputs;
+}
+
+const char *pk_step_rules(const pk_step *s)
+{
+    return s->o.rules;
+}
+
+static int fail(pk_log *log, const char *fmt, ...) PK_PRINTF(2, 3);
+static int fail(pk_log *log, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pk_log_vadd(log, PK_ERROR, -1, 0, 0, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int pk_step_check(const pk_step *s, pk_log *log)
+{
+    char n1[64], n2[64];
+    const pk_step_opts *o = &s->o;
+    /* Required inputs. */
+    switch (s->op) {
+    case PK_STEP_DIFF:
+        if (s->ninputs < 2 || !s->inputs[0] || !s->inputs[1])
+            return fail(log, "two files to compare are needed");
+        break;
+    case PK_STEP_OVERLAY:
+        if (s->ninputs < 1 || !s->inputs[0])
+            return fail(log, "no base file given");
+        if (s->ninputs < 2 || !s->inputs[1])
+            return fail(log, "no pose given (%s P)", spell(s, "pose", n1));
+        if (!o->bones)
+            return fail(log, "no bones given (%s LIST|@GROUP)", spell(s, "bones", n1));
+        break;
+    case PK_STEP_MERGE:
+        if (s->ninputs == 0)
+            return fail(log, "no input files given");
+        break;
+    default:
+        if (s->ninputs < 1 || !s->inputs[0])
+            return fail(log, "no input file given");
+        break;
+    }
+    if ((s->op == PK_STEP_RENAME || s->op == PK_STEP_RETARGET) && !o->rules)
+        return fail(log, "no rules given (%s R.yaml)", spell(s, "rules", n1));
+    if (s->op == PK_STEP_CONVERT && o->to == PK_FMT_UNKNOWN)
+        return fail(log, "no output format given (%s vmd|vpd)", spell(s, "to", n1));
+    /* Options that exclude each other or would do nothing. */
+    if (s->op == PK_STEP_CONVERT && o->to == PK_FMT_VMD &&
+        (pk_step_given(s, "layout") || pk_step_given(s, "no_morphs")))
+        return fail(log, "%s and %s apply to VPD output only", spell(s, "layout", n1),
+                    spell(s, "no_morphs", n2));
+    if (s->op == PK_STEP_DIFF && pk_step_given(s, "frame") && pk_step_given(s, "frames"))
+        return fail(log, "%s and %s exclude each other", spell(s, "frame", n1),
+                    spell(s, "frames", n2));
+    if (s->op == PK_STEP_OVERLAY && pk_step_given(s, "fade") && o->frames_all && o->fade)
+        return fail(log, "%s needs %s A-B (the whole motion has no edges)", spell(s, "fade", n1),
+                    spell(s, "frames", n2));
+    if (s->op == PK_STEP_MERGE && o->noffsets > s->ninputs)
+        return fail(log, "%zu %s values for %zu inputs", o->noffsets, spell(s, "offset", n1),
+                    s->ninputs);
+    return 0;
+}

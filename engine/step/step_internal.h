@@ -1,0 +1,44 @@
+/*
+ * step_internal.h — private: the options of a step (engine/step/), shared
+ * by the option table (step.c), the runner (step_run.c) and the report
+ * writers (step_report.c).
+ */
+#ifndef PK_STEP_INTERNAL_H
+#define PK_STEP_INTERNAL_H
+
+#include "posekit.h"
+
+/* Every option of every operation, one field each.  Which operation has
+ * which option is the table in step.c. */
+typedef struct pk_step_opts {
+    char *rules, *bones;
+    uint32_t frame;                 /* convert, diff */
+    bool frames_all;                /* diff, overlay: --frames all */
+    uint32_t first, last;           /* --frames A-B */
+    uint32_t pose_frame, fade;      /* overlay */
+    double threshold, pos_threshold; /* diff */
+    int mode;                       /* overlay: pk_overlay_mode */
+    int prefer;                     /* merge: pk_merge_policy */
+    int to;                         /* convert: pk_format */
+    int layout;                     /* convert: pk_vpd_layout */
+    bool no_morphs, all, groups, reverse;
+    int64_t *offsets; /* merge */
+    size_t noffsets;
+} pk_step_opts;
+
+enum { PK_STEP_MAX_OPTIONS = 32 };
+
+struct pk_step {
+    pk_step_op op;
+    char *prefix;
+    char **inputs; /* run order */
+    size_t ninputs;
+    pk_step_opts o;
+    bool given[PK_STEP_MAX_OPTIONS]; /* by table row */
+    bool keep_frames;                /* diff: per-frame angles (pictures) */
+};
+
+/* Whether option `name` was given. */
+bool pk_step_given(const pk_step *s, const char *name);
+
+#endif

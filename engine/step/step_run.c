@@ -1,0 +1,350 @@
+/* step_run.c — running a checked step on loaded documents (posekit.h,
+ * "steps"): the one place where each operation meets its options. */
+#include "step/step_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool selection_filter(void *ctx, const uint8_t *raw, size_t len)
+{
+    return pk_selection_has(ctx, raw, len);
+}
+
+/* A pose as a motion that holds it: one key per name at frame 0, linear
+ * curves; a name listed twice counts once (the last time, as for poses).
+ * Names keep their full length (no VMD field is written). */
+static pk_motion *hold_pose(const pk_pose *p, pk_log *log)
+{
+    pk_motion *m = pk_motion_new();
+    bool ok = m != NULL;
+    for (size_t i = 0; ok && i < p->nbones; i++) {
+        if (pk_pose_find_bone(p, p->bones[i].name) != (long)i)
+            continue;
+        size_t len;
+        const uint8_t *raw = pk_names_raw(p->names, p->bones[i].name, &len);
+        pk_bone_key *k = pk_motion_push_bone(m);
+        ok = k != NULL;
+        if (ok) {
+            k->name = pk_names_intern(m->names, raw, len);
+            memcpy(k->pos, p->bones[i].pos, sizeof k->pos);
+            memcpy(k->rot, p->bones[i].rot, sizeof k->rot);
+            pk_interp_linear(k->interp);
+            ok = k->name != PK_NO_NAME;
+        }
+    }
+    for (size_t i = 0; ok && i < p->nmorphs; i++) {
+        if (pk_pose_find_morph(p, p->morphs[i].name) != (long)i)
+            continue;
+        size_t len;
+        const uint8_t *raw = pk_names_raw(p->names, p->morphs[i].name, &len);
+        pk_morph_key *k = pk_motion_push_morph(m);
+        ok = k != NULL;
+        if (ok) {
+            k->name = pk_names_intern(m->names, raw, len);
+            k->weight = p->morphs[i].weight;
+            ok = k->name != PK_NO_NAME;
+        }
+    }
+    if (!ok) {
+        pk_error(log, "out of memory");
+        pk_motion_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+static void take(pk_doc *to, pk_doc *from)
+{
+    *to = *from;
+    memset(from, 0, sizeof *from);
+}
+
+static int run_convert(const pk_step *s, pk_doc *in, pk_step_result *res, pk_log *log)
+{
+    const pk_step_opts *o = &s->o;
+    pk_format to = (pk_format)o->to;
+    res->vpd.no_morphs = o->no_morphs;
+    res->vpd.layout = in->pose ? in->pose->layout : PK_VPD_TEXT;
+    if (pk_step_given(s, "layout"))
+        res->vpd.layout = (pk_vpd_layout)o->layout;
+    if (in->format == to) {
+        if (pk_step_given(s, "frame")) {
+            pk_error(log, "%sframe applies only between VPD and VMD", s->prefix);
+            return -1;
+        }
+        take(&res->out, in);
+        return 0;
+    }
+    res->out.format = to;
+    if (to == PK_FMT_VPD) {
+        res->out.pose = pk_motion_sample(in->motion, NULL, (double)o->frame, log);
+        return res->out.pose ? 0 : -1;
+    }
+    /* One key per bone and morph at the frame, linear curves; a name too
+     * long for the 15-byte field is an error naming it. */
+    res->out.motion = pk_pose_to_motion(in->pose, o->frame, log);
+    return res->out.motion ? 0 : -1;
+}
+
+static int run_edit(const pk_step *s, pk_doc *in, const pk_rules *r, pk_step_result *res,
+                    pk_log *log)
+{
+    take(&res->out, in);
+    pk_doc *d = &res->out;
+    if (d->pose)
+        res->vpd.layout = d->pose->layout;
+    pk_edit_stats *st = &res->edit;
+    switch (s->op) {
+    case PK_STEP_RENAME:
+        return d->motion ? pk_motion_rename(d->motion, r, s->o.reverse, st, log)
+                         : pk_pose_rename(d->pose, r, s->o.reverse, st, log);
+    case PK_STEP_MIRROR:
+        return d->motion ? pk_motion_mirror(d->motion, r, st, log)
+                         : pk_pose_mirror(d->pose, r, st, log);
+    default:
+        return d->motion ? pk_motion_retarget(d->motion, r, st, log)
+                         : pk_pose_retarget(d->pose, r, st, log);
+    }
+}
+
+static int run_diff(const pk_step *s, const pk_doc *in, const pk_rules *rules,
+                    pk_step_result *res, pk_log *log)
+{
+    const pk_step_opts *o = &s->o;
+    bool range = pk_step_given(s, "frames");
+    bool any_vmd = in[0].motion || in[1].motion;
+    if (!any_vmd && (range || pk_step_given(s, "frame"))) {
+        pk_error(log, "%s%s applies to VMD inputs; both files are poses", s->prefix,
+                 range ? "frames" : "frame");
+        return -1;
+    }
+    pk_diff_options opts;
+    pk_diff_options_init(&opts);
+    opts.threshold_deg = o->threshold;
+    opts.pos_threshold = o->pos_threshold;
+    opts.no_morphs = o->no_morphs;
+    opts.keep_frames = s->keep_frames;
+    pk_selection *sel = NULL;
+    if (o->bones) {
+        sel = pk_selection_parse(rules, o->bones, log);
+        if (!sel)
+            return -1;
+        opts.bone_filter = selection_filter;
+        opts.filter_ctx = sel;
+    }
+    pk_diff *d = NULL;
+    if (range) {
+        pk_motion *m[2] = {NULL, NULL}, *own[2] = {NULL, NULL};
+        for (int i = 0; i < 2; i++)
+            m[i] = in[i].motion ? in[i].motion : (own[i] = hold_pose(in[i].pose, log));
+        uint32_t first = o->first, last = o->last;
+        if (o->frames_all) {
+            /* every frame of either motion (a pose holds at any frame) */
+            bool any = false;
+            for (int i = 0; i < 2; i++) {
+                uint32_t lo, hi;
+                if (in[i].motion && pk_motion_frame_range(in[i].motion, &lo, &hi)) {
+                    first = any && first < lo ? first : lo;
+                    last = any && last > hi ? last : hi;
+                    any = true;
+                }
+            }
+            if (!any)
+                first = last = 0;
+        }
+        if (m[0] && m[1])
+            d = pk_diff_motions(m[0], m[1], first, last, &opts, log);
+        pk_motion_free(own[0]);
+        pk_motion_free(own[1]);
+    } else {
+        pk_pose *p[2] = {NULL, NULL}, *own[2] = {NULL, NULL};
+        for (int i = 0; i < 2; i++)
+            p[i] = in[i].pose ? in[i].pose
+                              : (own[i] = pk_motion_sample(in[i].motion, NULL, o->frame, log));
+        if (p[0] && p[1])
+            d = pk_diff_poses(p[0], p[1], &opts, log);
+        pk_pose_free(own[0]);
+        pk_pose_free(own[1]);
+    }
+    pk_selection_free(sel);
+    if (!d)
+        return -1;
+    pk_diff_sort(d);
+    res->diff = d;
+    if (o->groups) {
+        const pk_rules *r = rules;
+        if (!r && !(r = res->own_rules = pk_rules_default(log)))
+            return -1;
+        res->groups = pk_diff_groups(d, r, &res->ngroups, log);
+        if (!res->groups)
+            return -1;
+    }
+    return 0;
+}
+
+/* Warns about plain names of the selection (not globs or @groups) that
+ * neither the pose nor the base holds.  Names the base holds are left to
+ * the engine, which warns about every selected base bone the pose lacks. */
+static bool has_raw(const pk_names *names, pk_name_id id, const pk_selection *one)
+{
+    size_t len;
+    const uint8_t *raw = pk_names_raw(names, id, &len);
+    return pk_selection_has(one, raw, len);
+}
+
+static bool doc_holds(const pk_doc *d, const pk_selection *one)
+{
+    if (d->motion) {
+        for (size_t i = 0; i < d->motion->nbones; i++)
+            if (has_raw(d->motion->names, d->motion->bones[i].name, one))
+                return true;
+        return false;
+    }
+    for (size_t i = 0; i < d->pose->nbones; i++)
+        if (has_raw(d->pose->names, d->pose->bones[i].name, one))
+            return true;
+    return false;
+}
+
+static void warn_missing_names(const pk_step *s, const pk_doc *base, const pk_pose *pose,
+                               pk_log *log)
+{
+    const char *spec = s->o.bones;
+    for (const char *p = spec; *p;) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        const char *next = comma ? comma + 1 : p + n;
+        while (n && (*p == ' ' || *p == '\t'))
+            p++, n--;
+        while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+            n--;
+        char *item = n && *p != '@' && !memchr(p, '*', n) ? malloc(n + 1) : NULL;
+        if (item) {
+            memcpy(item, p, n);
+            item[n] = '\0';
+            pk_log quiet;
+            pk_log_init(&quiet);
+            pk_selection *one = pk_selection_parse(NULL, item, &quiet);
+            pk_log_free(&quiet);
+            if (one) {
+                pk_doc pd = {PK_FMT_VPD, NULL, (pk_pose *)pose};
+                bool found = doc_holds(&pd, one) || doc_holds(base, one);
+                if (!found)
+                    pk_warning(log, "bone '%s' is not in the pose %s", item, s->inputs[1]);
+                pk_selection_free(one);
+            }
+            free(item);
+        }
+        p = next;
+    }
+}
+
+static int run_overlay(const pk_step *s, const pk_doc *in, const pk_rules *rules,
+                       pk_step_result *res, pk_log *log)
+{
+    const pk_step_opts *o = &s->o;
+    const pk_doc *base = &in[0], *pd = &in[1];
+    char n1[64];
+    snprintf(n1, sizeof n1, "%spose%sframe", s->prefix, *s->prefix ? "-" : "_");
+    if (pd->pose && pk_step_given(s, "pose_frame")) {
+        pk_error(log, "%s applies to a VMD pose only; %s is a VPD", n1, s->inputs[1]);
+        return -1;
+    }
+    if (base->pose && (pk_step_given(s, "frames") || pk_step_given(s, "fade"))) {
+        pk_error(log, "%sframes and %sfade do not apply to a VPD base (%s)", s->prefix,
+                 s->prefix, s->inputs[0]);
+        return -1;
+    }
+    pk_pose *own = NULL;
+    const pk_pose *pose = pd->pose;
+    if (!pose)
+        pose = own = pk_motion_sample(pd->motion, NULL, (double)o->pose_frame, log);
+    pk_selection *sel = pose ? pk_selection_parse(rules, o->bones, log) : NULL;
+    int rc = -1;
+    if (sel) {
+        warn_missing_names(s, base, pose, log);
+        pk_overlay_options opt;
+        memset(&opt, 0, sizeof opt);
+        opt.mode = (pk_overlay_mode)o->mode;
+        opt.all_frames = o->frames_all;
+        opt.first = o->first;
+        opt.last = o->last;
+        opt.fade = o->fade;
+        res->motion_in = base->motion != NULL;
+        if (base->motion) {
+            res->out.format = PK_FMT_VMD;
+            res->out.motion = pk_overlay_motion(base->motion, pose, sel, &opt, &res->overlay, log);
+            rc = res->out.motion ? 0 : -1;
+        } else {
+            res->out.format = PK_FMT_VPD;
+            res->vpd.layout = base->pose->layout;
+            res->out.pose = pk_overlay_pose(base->pose, pose, sel, opt.mode, &res->overlay, log);
+            rc = res->out.pose ? 0 : -1;
+        }
+    }
+    pk_selection_free(sel);
+    pk_pose_free(own);
+    return rc;
+}
+
+static int run_merge(const pk_step *s, const pk_doc *in, size_t n, pk_step_result *res,
+                     pk_log *log)
+{
+    pk_merge_input *mi = calloc(n ? n : 1, sizeof *mi);
+    if (!mi) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        mi[i].motion = in[i].motion;
+        mi[i].pose = in[i].pose;
+        mi[i].offset = i < s->o.noffsets ? s->o.offsets[i] : 0;
+    }
+    res->out.format = PK_FMT_VMD;
+    res->out.motion = pk_merge(mi, n, (pk_merge_policy)s->o.prefer, &res->merge, log);
+    free(mi);
+    return res->out.motion ? 0 : -1;
+}
+
+int pk_step_run(const pk_step *s, pk_doc *in, size_t n, const pk_rules *rules,
+                pk_step_result *res, pk_log *log)
+{
+    memset(res, 0, sizeof *res);
+    if (pk_step_check(s, log) != 0)
+        return -1;
+    if (n != s->ninputs) {
+        pk_error(log, "%s: %zu documents for %zu inputs", pk_step_op_name(s->op), n, s->ninputs);
+        return -1;
+    }
+    switch (s->op) {
+    case PK_STEP_CONVERT:
+        return run_convert(s, in, res, log);
+    case PK_STEP_DIFF:
+        return run_diff(s, in, rules, res, log);
+    case PK_STEP_OVERLAY:
+        return run_overlay(s, in, rules, res, log);
+    case PK_STEP_MERGE:
+        return run_merge(s, in, n, res, log);
+    default:
+        return run_edit(s, in, rules, res, log);
+    }
+}
+
+void pk_step_result_free(pk_step_result *r)
+{
+    if (!r)
+        return;
+    pk_doc_free(&r->out);
+    pk_diff_free(r->diff);
+    free(r->groups);
+    pk_rules_free(r->own_rules);
+    pk_edit_stats_free(&r->edit);
+    pk_merge_report_free(&r->merge);
+    memset(r, 0, sizeof *r);
+}
+
+void pk_step_keep_frames(pk_step *s, bool on)
+{
+    s->keep_frames = on;
+}
