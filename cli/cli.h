@@ -97,4 +97,20 @@ int cli_bad_option(const char *cmd, char **argv);
  * input's format; PK_FMT_UNKNOWN when it cannot tell. */
 pk_format cli_output_format(const char *out_path, pk_format input);
 
+/* ---- step_cmd.c: the commands that are steps ---- */
+
+/* Parses argv (argv[0] is the command) into the step named cmd, loads its
+ * inputs and rules, runs it, writes its output and prints its report.
+ * Returns the exit status. */
+int cli_step_main(const char *cmd, int argc, char **argv, const char *help);
+
+/* Whether path names an existing folder. */
+bool cli_is_folder(const char *path);
+
+/* merge's reports (cmd_merge.c): conflicts and summary on stderr, or the
+ * JSON report on stdout. */
+void merge_print_text(const pk_step *s, const pk_step_result *res, const char *const *inputs);
+void merge_print_json(const pk_step *s, const pk_step_result *res, const char *const *inputs,
+                      size_t n);
+
 #endif

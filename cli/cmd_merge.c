@@ -2,9 +2,6 @@
 #include "cli.h"
 #include "json.h"
 
-#include <errno.h>
-#include <getopt.h>
-#include <stdlib.h>
 #include <string.h>
 
 const char help_merge[] =
@@ -35,30 +32,16 @@ const char help_merge[] =
     "conflicts.  Every conflict is listed: section, name, frame, the input\n"
     "kept and the input dropped (1-based).\n";
 
-enum { OPT_OFFSET = 256, OPT_PREFER, OPT_JSON, OPT_STRICT };
-
 static const char *const SEC[PK_SEC_COUNT] = {"bone", "morph", "camera", "light", "shadow", "ik"};
-
-static bool parse_i64(const char *s, int64_t *out)
-{
-    if (!s || !*s)
-        return false;
-    errno = 0;
-    char *end;
-    long long v = strtoll(s, &end, 10);
-    if (errno || *end || v < -(long long)UINT32_MAX || v > (long long)UINT32_MAX)
-        return false;
-    *out = v;
-    return true;
-}
 
 static const char *policy_name(pk_merge_policy p)
 {
     return p == PK_MERGE_FIRST ? "first" : p == PK_MERGE_ERROR ? "error" : "last";
 }
 
-static void report_text(const pk_merge_report *r, char **inputs, pk_merge_policy policy)
+void merge_print_text(const pk_step *s, const pk_step_result *res, const char *const *inputs)
 {
+    const pk_merge_report *r = &res->merge;
     for (size_t i = 0; i < r->count; i++) {
         const pk_merge_conflict *c = &r->items[i];
         fprintf(stderr,
@@ -67,22 +50,26 @@ static void report_text(const pk_merge_report *r, char **inputs, pk_merge_policy
                 SEC[c->section], c->name ? " '" : "", c->name ? c->name : "", c->name ? "'" : "",
                 c->frame, c->kept + 1, inputs[c->kept], c->dropped + 1, inputs[c->dropped]);
     }
-    fprintf(stderr,
-            "posekit: merge: %zu conflict%s (--prefer %s), %zu identical key%s kept once, "
-            "%zu key%s below frame 0 dropped\n",
-            r->count, r->count == 1 ? "" : "s", policy_name(policy), r->identical,
-            r->identical == 1 ? "" : "s", r->below_zero, r->below_zero == 1 ? "" : "s");
+    pk_buf b;
+    pk_buf_init(&b);
+    pk_step_summary(s, res, &b);
+    fprintf(stderr, "posekit: merge: %.*s\n", (int)b.len, b.data ? (const char *)b.data : "");
+    pk_buf_free(&b);
 }
 
-static void report_json(const pk_merge_report *r, char **inputs, const int64_t *offsets, size_t n,
-                        pk_merge_policy policy, const pk_motion *out)
+void merge_print_json(const pk_step *s, const pk_step_result *res, const char *const *inputs,
+                      size_t n)
 {
+    const pk_merge_report *r = &res->merge;
+    const pk_motion *out = res->out.motion;
+    pk_merge_policy policy = res->prefer;
+    (void)s;
     json_t *root = json_object();
     json_t *ins = json_array();
     for (size_t i = 0; i < n; i++) {
         json_t *o = json_object();
         json_object_set_new(o, "path", cj_string(inputs[i]));
-        json_object_set_new(o, "offset", json_integer((json_int_t)offsets[i]));
+        json_object_set_new(o, "offset", json_integer((json_int_t)res->offsets[i]));
         json_array_append_new(ins, o);
     }
     json_object_set_new(root, "inputs", ins);
@@ -119,117 +106,5 @@ static void report_json(const pk_merge_report *r, char **inputs, const int64_t *
 
 int cmd_merge(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"offset", required_argument, NULL, OPT_OFFSET},
-        {"prefer", required_argument, NULL, OPT_PREFER},
-        {"json", no_argument, NULL, OPT_JSON},
-        {"strict", no_argument, NULL, OPT_STRICT},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *out = NULL;
-    pk_merge_policy policy = PK_MERGE_LAST;
-    bool json = false;
-    int64_t *offsets = calloc((size_t)argc + 1, sizeof *offsets);
-    size_t noffsets = 0;
-    if (!offsets) {
-        fprintf(stderr, "posekit: out of memory\n");
-        return EXIT_ERROR;
-    }
-    int c, rc = EXIT_ERROR;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'o':
-            out = optarg;
-            break;
-        case OPT_OFFSET:
-            if (!parse_i64(optarg, &offsets[noffsets])) {
-                free(offsets);
-                return cli_usage("merge", "--offset wants a whole number of frames, not '%s'",
-                                 optarg);
-            }
-            noffsets++;
-            break;
-        case OPT_PREFER:
-            if (strcmp(optarg, "last") == 0)
-                policy = PK_MERGE_LAST;
-            else if (strcmp(optarg, "first") == 0)
-                policy = PK_MERGE_FIRST;
-            else if (strcmp(optarg, "error") == 0)
-                policy = PK_MERGE_ERROR;
-            else {
-                free(offsets);
-                return cli_usage("merge", "--prefer is first, last or error, not '%s'", optarg);
-            }
-            break;
-        case OPT_JSON:
-            json = true;
-            break;
-        case OPT_STRICT:
-            cli_strict = true;
-            break;
-        case 'h':
-            free(offsets);
-            return cli_help(help_merge);
-        default:
-            free(offsets);
-            return cli_bad_option("merge", argv);
-        }
-    }
-    size_t n = argc > optind ? (size_t)(argc - optind) : 0;
-    char **inputs = argv + optind;
-    if (n == 0) {
-        free(offsets);
-        return cli_usage("merge", "no input files given");
-    }
-    if (!out) {
-        free(offsets);
-        return cli_usage("merge", "no output given (-o OUT)");
-    }
-    if (noffsets > n) {
-        free(offsets);
-        return cli_usage("merge", "%zu --offset options for %zu inputs", noffsets, n);
-    }
-    pk_doc *docs = calloc(n, sizeof *docs);
-    pk_merge_input *in = calloc(n, sizeof *in);
-    pk_merge_report rep;
-    memset(&rep, 0, sizeof rep);
-    pk_doc result;
-    memset(&result, 0, sizeof result);
-    pk_log log;
-    pk_log_init(&log);
-    if (!docs || !in) {
-        fprintf(stderr, "posekit: out of memory\n");
-        goto done;
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (cli_load(inputs[i], &docs[i], cli_strict) != EXIT_OK)
-            goto done;
-        in[i].motion = docs[i].motion;
-        in[i].pose = docs[i].pose;
-        in[i].offset = offsets[i];
-    }
-    result.format = PK_FMT_VMD;
-    result.motion = pk_merge(in, n, policy, &rep, &log);
-    if (json)
-        report_json(&rep, inputs, offsets, n, policy, result.motion);
-    else if (policy != PK_MERGE_ERROR)
-        report_text(&rep, inputs, policy);
-    if (cli_flush_log(&log, cli_strict) != EXIT_OK || !result.motion)
-        goto done;
-    rc = cli_save(out, &result, NULL);
-done:
-    pk_log_free(&log);
-    pk_merge_report_free(&rep);
-    pk_doc_free(&result);
-    if (docs)
-        for (size_t i = 0; i < n; i++)
-            pk_doc_free(&docs[i]);
-    free(docs);
-    free(in);
-    free(offsets);
-    return rc;
+    return cli_step_main("merge", argc, argv, help_merge);
 }

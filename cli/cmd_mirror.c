@@ -1,5 +1,5 @@
 /* cmd_mirror.c — `posekit mirror IN [--rules R] -o OUT`. */
-#include "rules_cmd.h"
+#include "cli.h"
 
 const char help_mirror[] =
     "usage: posekit mirror IN [--rules R.yaml] -o OUT [--strict] [--verbose]\n"
@@ -28,5 +28,5 @@ const char help_mirror[] =
 
 int cmd_mirror(int argc, char **argv)
 {
-    return rules_cmd_run(OP_MIRROR, argc, argv);
+    return cli_step_main("mirror", argc, argv, help_mirror);
 }

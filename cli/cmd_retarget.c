@@ -1,5 +1,5 @@
 /* cmd_retarget.c — `posekit retarget IN --rules R -o OUT`. */
-#include "rules_cmd.h"
+#include "cli.h"
 
 const char help_retarget[] =
     "usage: posekit retarget IN --rules R.yaml -o OUT [--strict] [--verbose]\n"
@@ -26,5 +26,5 @@ const char help_retarget[] =
 
 int cmd_retarget(int argc, char **argv)
 {
-    return rules_cmd_run(OP_RETARGET, argc, argv);
+    return cli_step_main("retarget", argc, argv, help_retarget);
 }

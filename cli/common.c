@@ -83,6 +83,12 @@ static pk_pose *pose_from_motion(const pk_motion *m, uint32_t frame, pk_log *log
     return p;
 }
 
+bool cli_is_folder(const char *path)
+{
+    struct stat st;
+    return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 pk_format cli_output_format(const char *out_path, pk_format input)
 {
     if (strcmp(out_path, "-") == 0)

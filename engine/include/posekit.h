@@ -407,6 +407,9 @@ PK_API void pk_bytes_free(pk_bytes *b);
  * every write and the close checked, fsync, rename.  On any failure the
  * temporary file is removed and the target is untouched.  "-" = stdout. */
 PK_API int pk_file_write_atomic(const char *path, const void *data, size_t len, pk_log *log);
+/* Whether a and b name one existing file (same device and inode, through
+ * links and other spellings of the path); false when either is missing. */
+PK_API bool pk_file_same(const char *a, const char *b);
 /* The same in two halves, for several outputs that should appear together
  * or not at all (pk_job_write): pk_file_stage writes and fsyncs the
  * temporary file (NULL on failure, the target untouched, no temporary
@@ -885,7 +888,9 @@ typedef struct pk_step_result {
     pk_edit_stats edit;  /* rename, mirror, retarget */
     pk_overlay_stats overlay;
     pk_merge_report merge;
-    bool motion_in; /* overlay: the base was a motion */
+    int64_t *offsets;       /* merge: each input's offset (owned) */
+    pk_merge_policy prefer; /* merge: the policy used */
+    bool motion_in;         /* overlay: the base was a motion */
 } pk_step_result;
 
 /* Runs the step on the documents named by pk_step_inputs (in that order)

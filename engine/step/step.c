@@ -439,7 +439,7 @@ int pk_step_check(const pk_step *s, pk_log *log)
         return fail(log, "%s needs %s A-B (the whole motion has no edges)", spell(s, "fade", n1),
                     spell(s, "frames", n2));
     if (s->op == PK_STEP_MERGE && o->noffsets > s->ninputs)
-        return fail(log, "%zu %s values for %zu inputs", o->noffsets, spell(s, "offset", n1),
+        return fail(log, "%zu %s options for %zu inputs", o->noffsets, spell(s, "offset", n1),
                     s->ninputs);
     return 0;
 }

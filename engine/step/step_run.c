@@ -292,14 +292,17 @@ static int run_merge(const pk_step *s, const pk_doc *in, size_t n, pk_step_resul
                      pk_log *log)
 {
     pk_merge_input *mi = calloc(n ? n : 1, sizeof *mi);
-    if (!mi) {
+    res->offsets = calloc(n ? n : 1, sizeof *res->offsets);
+    res->prefer = (pk_merge_policy)s->o.prefer;
+    if (!mi || !res->offsets) {
+        free(mi);
         pk_error(log, "out of memory");
         return -1;
     }
     for (size_t i = 0; i < n; i++) {
         mi[i].motion = in[i].motion;
         mi[i].pose = in[i].pose;
-        mi[i].offset = i < s->o.noffsets ? s->o.offsets[i] : 0;
+        mi[i].offset = res->offsets[i] = i < s->o.noffsets ? s->o.offsets[i] : 0;
     }
     res->out.format = PK_FMT_VMD;
     res->out.motion = pk_merge(mi, n, (pk_merge_policy)s->o.prefer, &res->merge, log);
@@ -341,6 +344,7 @@ void pk_step_result_free(pk_step_result *r)
     pk_rules_free(r->own_rules);
     pk_edit_stats_free(&r->edit);
     pk_merge_report_free(&r->merge);
+    free(r->offsets);
     memset(r, 0, sizeof *r);
 }
 

@@ -14,7 +14,7 @@ expect_stderr_contains '--json and --csv exclude each other'
 expect_exit 2 "$POSEKIT" diff A.vpd A.vpd --threshold -1
 expect_stderr_contains "--threshold wants a number of 0 or more, not '-1'"
 expect_exit 2 "$POSEKIT" diff A.vpd A.vpd --frames 9-2
-expect_stderr_contains "--frames wants A-B (A <= B) or 'all', not '9-2'"
+expect_stderr_contains "--frames wants A-B (A <= B), N or 'all', not '9-2'"
 expect_exit 2 "$POSEKIT" diff A.vpd A.vpd --bogus
 expect_stderr_contains "unknown option"
 expect_exit 2 "$POSEKIT" diff A.vpd nothere.vpd

@@ -62,8 +62,8 @@ expect_stdout_contains '   90.000     0.0000           1/2  @wrists (右手首)'
 expect_exit 1 "$POSEKIT" diff A.vpd B.vpd --groups --json
 expect_eq "$(json_eval _stdout 'len(d["groups"])')" 11 "groups"
 expect_eq "$(json_eval _stdout '[g["name"] for g in d["groups"][8:]]')" \
-    "['hand_L', 'arm_L', 'arm_below_L']" "groups where nothing differs"
-expect_eq "$(json_eval _stdout 'd["groups"][0]["name"]')" hand_R "first group"
+    "['@hand_L', '@arm_L', '@arm_below_L']" "groups where nothing differs (named with @, as in the table)"
+expect_eq "$(json_eval _stdout 'd["groups"][0]["name"]')" @hand_R "first group"
 expect_eq "$(json_eval _stdout 'd["groups"][2]["bones"], d["groups"][2]["bones_differ"]')" "(3, 2)" "hands"
 expect_eq "$(json_eval _stdout 'd["groups"][2]["max_bone"]')" 右手首 "hands' largest"
 expect_eq "$(json_eval _stdout 'd["groups"][7]["max_pos_delta"], d["groups"][7]["max_angle_deg"]')" \
@@ -73,10 +73,10 @@ expect_eq "$(json_eval _stdout '"groups" in d')" False "groups without --groups"
 
 # CSV: group rows with two more columns, empty on the other rows
 expect_exit 1 "$POSEKIT" diff A.vpd B.vpd --groups --csv
-expect_stdout_contains 'kind,name,angle_deg,pos_delta,angle_frame,angle_mean,pos_frame,pos_mean,weight_a,weight_b,delta,only_in,differs,group_bones,group_differ'
-expect_stdout_contains 'bone,右手首,90.000000,0.000000,,,,,,,,,1,,'
-expect_stdout_contains 'group,@hands,90.000000,0.000000,,,,,,,,,1,3,2'
-expect_stdout_contains 'group,@trunk,0.000000,5.000000,,,,,,,,,1,1,1'
+expect_stdout_contains 'kind,name,angle_deg,pos_delta,angle_frame,angle_mean,pos_frame,pos_mean,weight_a,weight_b,delta,morph_frame,morph_mean,only_in,differs,group_bones,group_differ'
+expect_stdout_contains 'bone,右手首,90.000000,0.000000,,,,,,,,,,,1,,'
+expect_stdout_contains 'group,@hands,90.000000,0.000000,,,,,,,,,,,1,3,2'
+expect_stdout_contains 'group,@trunk,0.000000,5.000000,,,,,,,,,,,1,1,1'
 
 # over a range: the frame of each group's largest angle
 expect_exit 0 "$POSEKIT" convert A.vpd -o A.vmd

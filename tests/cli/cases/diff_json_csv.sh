@@ -13,10 +13,10 @@ TXT
 
 expect_exit 1 "$POSEKIT" diff A.vpd B.vpd --csv
 expect_stdout <<'TXT'
-kind,name,angle_deg,pos_delta,angle_frame,angle_mean,pos_frame,pos_mean,weight_a,weight_b,delta,only_in,differs
-bone,a,180.000000,0.000000,,,,,,,,,1
-bone,b,0.000000,5.000000,,,,,,,,,1
-bone,c,0.000000,0.000000,,,,,,,,b,0
+kind,name,angle_deg,pos_delta,angle_frame,angle_mean,pos_frame,pos_mean,weight_a,weight_b,delta,morph_frame,morph_mean,only_in,differs
+bone,a,180.000000,0.000000,,,,,,,,,,,1
+bone,b,0.000000,5.000000,,,,,,,,,,,1
+bone,c,0.000000,0.000000,,,,,,,,,,b,0
 TXT
 
 # morphs in JSON: weight_a, weight_b, delta = B - A
@@ -26,3 +26,9 @@ expect_exit 1 "$POSEKIT" diff M1.vpd M2.vpd --json
 expect_stdout_contains '"morphs":[{"name":"smile","weight_a":0.25,"weight_b":1.0,"delta":0.75,"differs":true}]'
 expect_exit 1 "$POSEKIT" diff M1.vpd M2.vpd
 expect_stdout_contains '  +0.7500  0.2500 -> 1.0000  smile'
+
+# CSV morph rows over frames: the frame and the mean in the morph columns
+# (not in angle_frame), as the table shows them
+expect_exit 0 "$POSEKIT" convert M2.vpd -o M2.vmd
+expect_exit 1 "$POSEKIT" diff M1.vpd M2.vmd --frames 0-3 --csv
+expect_stdout_contains 'morph,smile,,,,,,,0.250000,1.000000,0.750000,0,0.750000,,1'

@@ -18,7 +18,7 @@ expect_stderr_contains 'posekit: nofolder/out.vmd: '
 expect_no_file nofolder
 # The output names a folder.
 expect_exit 2 "$POSEKIT" convert p.vpd -o dir.vmd
-expect_stderr_contains 'posekit: dir.vmd: '
+expect_stderr_contains "-o names a folder ('dir.vmd')"
 [ -d dir.vmd ] || fail "dir.vmd should still be a folder"
 # /dev/full accepts the open but every write fails (ENOSPC).
 if [ -w /dev/full ]; then

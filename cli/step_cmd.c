@@ -1,0 +1,404 @@
+/* step_cmd.c — the one driver of the commands that are steps (convert,
+ * diff, rename, mirror, retarget, overlay, merge): argv goes into the
+ * step's options through pk_step_set (the setter job files use), the
+ * engine checks and runs it, and this file only loads, writes and prints
+ * (cli.h). */
+#include "cli.h"
+#include "svg.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct cli_run {
+    const char *cmd;
+    pk_step *step;
+    const char *out, *svg;
+    bool json, csv, help;
+} cli_run;
+
+/* The first error of a log as a usage error. */
+static int usage_from(const char *cmd, pk_log *log)
+{
+    const char *msg = "invalid options";
+    for (size_t i = 0; i < log->count; i++)
+        if (log->items[i].severity == PK_ERROR) {
+            msg = log->items[i].msg;
+            break;
+        }
+    int rc = cli_usage(cmd, "%s", msg);
+    pk_log_free(log);
+    pk_log_init(log);
+    return rc;
+}
+
+static bool has_ext(const char *path, const char *ext)
+{
+    size_t n = strlen(path), e = strlen(ext);
+    return n > e && strcmp(path + n - e, ext) == 0;
+}
+
+/* Options of the command line itself (not of the step). */
+static int cli_option(cli_run *r, const char *name, const char *value, bool *used_value)
+{
+    pk_step_op op = pk_step_kind(r->step);
+    *used_value = false;
+    if (strcmp(name, "strict") == 0) {
+        cli_strict = true;
+        return 1;
+    }
+    if ((strcmp(name, "verbose") == 0 || strcmp(name, "v") == 0) &&
+        (op == PK_STEP_RENAME || op == PK_STEP_MIRROR || op == PK_STEP_RETARGET)) {
+        cli_verbose = true;
+        return 1;
+    }
+    if (strcmp(name, "help") == 0 || strcmp(name, "h") == 0) {
+        r->help = true;
+        return 1;
+    }
+    if (strcmp(name, "json") == 0 && (op == PK_STEP_DIFF || op == PK_STEP_MERGE)) {
+        r->json = true;
+        return 1;
+    }
+    if (strcmp(name, "csv") == 0 && op == PK_STEP_DIFF) {
+        r->csv = true;
+        return 1;
+    }
+    bool is_out = strcmp(name, "output") == 0 || strcmp(name, "o") == 0;
+    bool is_svg = strcmp(name, "svg") == 0 && op == PK_STEP_DIFF;
+    if ((is_out && op != PK_STEP_DIFF) || is_svg) {
+        const char *flag = is_out ? (name[1] ? "--output" : "-o") : "--svg";
+        if (!value || !*value)
+            return cli_usage(r->cmd, "'%s' wants a file name (missing value)", flag), -1;
+        const char **slot = is_out ? &r->out : &r->svg;
+        if (*slot)
+            return cli_usage(r->cmd, "%s is given twice", flag), -1;
+        *slot = value;
+        *used_value = true;
+        return 1;
+    }
+    return 0;
+}
+
+/* argv[1..] into the step and r.  EXIT_OK or a usage error. */
+static int parse(cli_run *r, int argc, char **argv, pk_log *log)
+{
+    bool options = true;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!options || arg[0] != '-' || arg[1] == '\0') {
+            if (pk_step_operand(r->step, arg, log) != 0)
+                return usage_from(r->cmd, log);
+            continue;
+        }
+        if (strcmp(arg, "--") == 0) {
+            options = false;
+            continue;
+        }
+        /* --name, --name=value, --name value; -o value, -oVALUE, -v, -h */
+        char name[64];
+        const char *inline_value = NULL;
+        if (arg[1] == '-') {
+            const char *eq = strchr(arg + 2, '=');
+            size_t n = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+            if (n >= sizeof name)
+                n = sizeof name - 1;
+            memcpy(name, arg + 2, n);
+            name[n] = '\0';
+            inline_value = eq ? eq + 1 : NULL;
+        } else {
+            name[0] = arg[1];
+            name[1] = '\0';
+            inline_value = arg[2] ? arg + 2 : NULL;
+            if (arg[1] != 'o' && arg[1] != 'v' && arg[1] != 'h')
+                return cli_usage(r->cmd, "unknown option '%s'", arg);
+        }
+        const char *next = inline_value ? inline_value : i + 1 < argc ? argv[i + 1] : NULL;
+        bool used = false;
+        int c = cli_option(r, name, next, &used);
+        if (c < 0)
+            return EXIT_ERROR;
+        if (c > 0) {
+            if (used && !inline_value)
+                i++;
+            continue;
+        }
+        int arity = pk_step_option(r->step, name);
+        if (arity < 0 || arg[1] != '-')
+            return cli_usage(r->cmd, "unknown option '%s'", arg);
+        const char *value = NULL;
+        if (arity == 1) {
+            if (!next)
+                return cli_usage(r->cmd, "--%s wants a value", name);
+            value = next;
+            if (!inline_value)
+                i++;
+        } else {
+            value = inline_value;
+        }
+        if (pk_step_set(r->step, name, value, log) != 0)
+            return usage_from(r->cmd, log);
+    }
+    return EXIT_OK;
+}
+
+/* Side outputs: never one of the inputs, and named for what they hold;
+ * with the main output on standard output, no second stream there. */
+static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
+{
+    pk_step_op op = pk_step_kind(r->step);
+    if (op != PK_STEP_DIFF && !r->out)
+        return cli_usage(r->cmd, "no output given (-o OUT)");
+    if (r->out && cli_output_format(r->out, PK_FMT_VPD) == PK_FMT_UNKNOWN)
+        return cli_usage(r->cmd, "cannot tell the output format of '%s': use .vmd or .vpd",
+                         r->out);
+    if (r->out && cli_is_folder(r->out))
+        return cli_usage(r->cmd, "-o names a folder ('%s'): name the file to write", r->out);
+    if (r->out && op != PK_STEP_CONVERT && op != PK_STEP_MERGE && has_ext(r->out, ".vpd")) {
+        /* only convert --frame turns a motion into one pose: checked once
+         * the inputs are read (a pose may be written as a .vpd) */
+    }
+    if (r->json && r->csv)
+        return cli_usage(r->cmd, "--json and --csv exclude each other");
+    if (r->json && r->out && strcmp(r->out, "-") == 0)
+        return cli_usage(r->cmd, "--json and -o - would both write standard output");
+    size_t stdin_inputs = 0;
+    for (size_t i = 0; i < n; i++)
+        stdin_inputs += strcmp(inputs[i], "-") == 0;
+    if (stdin_inputs > 1)
+        return cli_usage(r->cmd, "standard input ('-') can be read once; %zu inputs name it",
+                         stdin_inputs);
+    if (r->svg) {
+        if (strcmp(r->svg, "-") == 0)
+            return cli_usage(r->cmd, "--svg - would mix the picture with the report on standard "
+                                     "output: name a .svg file");
+        if (!has_ext(r->svg, ".svg"))
+            return cli_usage(r->cmd, "--svg writes an SVG picture: name it .svg, not '%s'",
+                             r->svg);
+        for (size_t i = 0; i < n; i++)
+            if (pk_file_same(r->svg, inputs[i]) || strcmp(r->svg, inputs[i]) == 0)
+                return cli_usage(r->cmd, "--svg '%s' is an input: it would be overwritten",
+                                 r->svg);
+        if (cli_is_folder(r->svg))
+            return cli_usage(r->cmd, "--svg names a folder ('%s')", r->svg);
+    }
+    return EXIT_OK;
+}
+
+static int write_svg(const cli_run *r, const pk_diff *d, const char *const *in)
+{
+    pk_buf buf;
+    pk_buf_init(&buf);
+    size_t tl = strlen(in[0]) + strlen(in[1]) + 64;
+    char *title = malloc(tl);
+    int rc = EXIT_ERROR;
+    if (title) {
+        if (d->range)
+            snprintf(title, tl, "%s vs %s, frames %u-%u", in[0], in[1], d->first, d->last);
+        else
+            snprintf(title, tl, "%s vs %s", in[0], in[1]);
+    }
+    if (!title || svg_diff(d, title, &buf) != 0)
+        fprintf(stderr, "posekit: out of memory\n");
+    else
+        rc = cli_write(r->svg, &buf);
+    free(title);
+    pk_buf_free(&buf);
+    return rc;
+}
+
+/* Prints buf to f, each line behind prefix. */
+static void print_lines(FILE *f, const char *prefix, const pk_buf *b)
+{
+    const char *p = (const char *)b->data, *end = p + b->len;
+    while (p && p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        fprintf(f, "%s%.*s\n", prefix, (int)n, p);
+        p += n + 1;
+    }
+}
+
+static void print_summary(const cli_run *r, const pk_step_result *res)
+{
+    pk_step_op op = pk_step_kind(r->step);
+    pk_buf b;
+    pk_buf_init(&b);
+    pk_step_summary(r->step, res, &b);
+    char prefix[64];
+    if (op == PK_STEP_OVERLAY || op == PK_STEP_MERGE)
+        snprintf(prefix, sizeof prefix, "posekit: %s: ", r->cmd);
+    else
+        snprintf(prefix, sizeof prefix, "posekit %s: ", r->cmd);
+    if (b.len)
+        print_lines(stderr, prefix, &b);
+    pk_buf_free(&b);
+    if (cli_verbose) {
+        const pk_edit_stats *st = &res->edit;
+        for (size_t i = 0; i < st->nunmatched; i++) {
+            if (op == PK_STEP_MIRROR)
+                fprintf(stderr, "posekit mirror: no partner for '%s' (mirrored in place)\n",
+                        st->unmatched[i]);
+            else
+                fprintf(stderr, "posekit %s: no rule for '%s'\n", r->cmd, st->unmatched[i]);
+        }
+    }
+}
+
+static int report(const cli_run *r, const pk_step_result *res, const char *const *in, size_t n)
+{
+    pk_step_op op = pk_step_kind(r->step);
+    if (op == PK_STEP_DIFF) {
+        if (r->svg && write_svg(r, res->diff, in) != EXIT_OK)
+            return EXIT_ERROR;
+        pk_buf b;
+        pk_buf_init(&b);
+        int rc = pk_step_report(r->step, res,
+                                r->json  ? PK_REPORT_JSON
+                                : r->csv ? PK_REPORT_CSV
+                                         : PK_REPORT_TEXT,
+                                &b);
+        if (rc == 0 && b.len && fwrite(b.data, 1, b.len, stdout) != b.len)
+            rc = -1;
+        pk_buf_free(&b);
+        if (rc != 0 || fflush(stdout) != 0) {
+            fprintf(stderr, "posekit: cannot write standard output\n");
+            return EXIT_ERROR;
+        }
+        return pk_diff_any(res->diff) ? EXIT_DIFF : EXIT_OK;
+    }
+    if (op == PK_STEP_MERGE) {
+        if (r->json)
+            merge_print_json(r->step, res, in, n);
+        else if (res->out.motion)
+            merge_print_text(r->step, res, in);
+        return EXIT_OK;
+    }
+    if (op == PK_STEP_OVERLAY)
+        print_summary(r, res);
+    return EXIT_OK;
+}
+
+int cli_step_main(const char *cmd, int argc, char **argv, const char *help)
+{
+    cli_run r;
+    memset(&r, 0, sizeof r);
+    r.cmd = cmd;
+    pk_log log;
+    pk_log_init(&log);
+    r.step = pk_step_new(cmd, "--", &log);
+    if (!r.step) {
+        cli_flush_log(&log, false);
+        return EXIT_ERROR;
+    }
+    int rc = parse(&r, argc, argv, &log);
+    pk_rules *rules = NULL;
+    pk_doc *docs = NULL;
+    const char *const *in = NULL;
+    size_t n = 0;
+    pk_step_result res;
+    memset(&res, 0, sizeof res);
+    if (rc != EXIT_OK)
+        goto done;
+    if (r.help) {
+        rc = cli_help(help);
+        goto done;
+    }
+    pk_step_op op = pk_step_kind(r.step);
+    if (op != PK_STEP_DIFF && !r.out) {
+        /* a missing input is said first, then a missing output */
+        n = pk_step_inputs(r.step, &in);
+        if (n == 0 && pk_step_check(r.step, &log) != 0)
+            rc = usage_from(cmd, &log);
+        else
+            rc = cli_usage(cmd, "no output given (-o OUT)");
+        goto done;
+    }
+    if (r.svg)
+        pk_step_keep_frames(r.step, true);
+    /* convert makes the format its output names ('-': the input's, set
+     * once the input is read) */
+    bool to_later = false;
+    if (op == PK_STEP_CONVERT && r.out) {
+        pk_format f = cli_output_format(r.out, PK_FMT_UNKNOWN);
+        if (f != PK_FMT_UNKNOWN)
+            pk_step_set(r.step, "to", pk_format_name(f), &log);
+        else
+            to_later = true;
+    }
+    if (!to_later && pk_step_check(r.step, &log) != 0) {
+        rc = usage_from(cmd, &log);
+        goto done;
+    }
+    n = pk_step_inputs(r.step, &in);
+    if (to_later && n == 0) {
+        rc = cli_usage(cmd, "no input file given");
+        goto done;
+    }
+    if ((rc = check_outputs(&r, in, n)) != EXIT_OK)
+        goto done;
+    rc = EXIT_ERROR;
+    /* Rules first: a bad rules file stops the run before the inputs are
+     * read. */
+    if (pk_step_rules(r.step)) {
+        rules = pk_rules_load(pk_step_rules(r.step), &log);
+        if (cli_flush_log(&log, cli_strict) != EXIT_OK || !rules)
+            goto done;
+    }
+    docs = calloc(n ? n : 1, sizeof *docs);
+    if (!docs) {
+        fprintf(stderr, "posekit: out of memory\n");
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (cli_load(in[i], &docs[i], cli_strict) != EXIT_OK)
+            goto done;
+    if (to_later) {
+        pk_step_set(r.step, "to", pk_format_name(docs[0].format), &log);
+        if (pk_step_check(r.step, &log) != 0) {
+            rc = usage_from(cmd, &log);
+            goto done;
+        }
+    }
+    /* A .vpd holds one pose: only convert (--frame) takes one out of a
+     * motion. */
+    if (r.out && op != PK_STEP_CONVERT && op != PK_STEP_DIFF &&
+        cli_output_format(r.out, PK_FMT_VMD) == PK_FMT_VPD) {
+        bool motion = op == PK_STEP_MERGE || docs[0].motion;
+        if (motion) {
+            rc = cli_usage(cmd,
+                           "'%s' would hold one frame of a motion: write a .vmd (posekit convert "
+                           "--frame N takes one pose out of a motion)",
+                           r.out);
+            goto done;
+        }
+    }
+    int run = pk_step_run(r.step, docs, n, rules, &res, &log);
+    bool policy_error = op == PK_STEP_MERGE && run != 0;
+    if (op == PK_STEP_MERGE && (run == 0 || r.json || !policy_error))
+        report(&r, &res, in, n);
+    if (cli_flush_log(&log, cli_strict) != EXIT_OK || run != 0) {
+        rc = EXIT_ERROR;
+        goto done;
+    }
+    if (op != PK_STEP_MERGE)
+        rc = report(&r, &res, in, n);
+    else
+        rc = EXIT_OK;
+    if (rc == EXIT_ERROR || op == PK_STEP_DIFF)
+        goto done;
+    cli_save_options so;
+    memset(&so, 0, sizeof so);
+    so.vpd = res.vpd;
+    rc = cli_save(r.out, &res.out, &so);
+    if (rc == EXIT_OK && op != PK_STEP_OVERLAY && op != PK_STEP_MERGE)
+        print_summary(&r, &res);
+done:
+    pk_step_result_free(&res);
+    for (size_t i = 0; docs && i < n; i++)
+        pk_doc_free(&docs[i]);
+    free(docs);
+    pk_rules_free(rules);
+    pk_step_free(r.step);
+    pk_log_free(&log);
+    return rc;
+}
