@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const OP_NAMES[PK_STEP_COUNT] = {"convert", "diff",    "rename", "mirror",
+static const char *const OP_NAMES[PK_STEP_COUNT] = {"convert",  "diff",    "rename", "mirror",
                                                     "retarget", "overlay", "merge"};
 
 typedef enum kind {
@@ -93,8 +93,9 @@ pk_step *pk_step_new(const char *op, const char *opt_prefix, pk_log *log)
         if (strcmp(op, OP_NAMES[i]) == 0)
             found = i;
     if (found < 0) {
-        pk_error(log, "unknown operation '%s' (convert, diff, rename, mirror, retarget, overlay, "
-                      "merge)",
+        pk_error(log,
+                 "unknown operation '%s' (convert, diff, rename, mirror, retarget, overlay, "
+                 "merge)",
                  op ? op : "?");
         return NULL;
     }
@@ -219,7 +220,10 @@ static void enum_list(const char *choices, char *out, size_t size)
         if (len) {
             k++;
             o += (size_t)snprintf(out + o, size - o, "%s'%.*s'",
-                                  k == 1 ? "" : k == total ? " or " : ", ", (int)len, p);
+                                  k == 1       ? ""
+                                  : k == total ? " or "
+                                               : ", ",
+                                  (int)len, p);
         }
         if (!bar || o >= size)
             break;
@@ -246,7 +250,8 @@ int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log)
     const option *o = find(s, key, &row);
     char name[64];
     if (!o) {
-        pk_error(log, "%s has no option %s", OP_NAMES[s->op], spell(s, key ? key : "?", name));
+        pk_error(log, "unknown option '%s' for %s", spell(s, key ? key : "?", name),
+                 OP_NAMES[s->op]);
         return -1;
     }
     spell(s, o->name, name);
@@ -284,8 +289,8 @@ int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log)
     case K_U32:
         if (!pk_num_u32(value, (uint32_t *)field)) {
             pk_error(log, "%s wants %s, not '%s'%s", name, o->wants, value,
-                     value[0] >= '0' && value[0] <= '9' && strspn(value, "0123456789") ==
-                             strlen(value)
+                     value[0] >= '0' && value[0] <= '9' &&
+                             strspn(value, "0123456789") == strlen(value)
                          ? " (the largest is 4294967295)"
                          : "");
             return -1;

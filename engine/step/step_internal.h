@@ -12,15 +12,15 @@
  * which option is the table in step.c. */
 typedef struct pk_step_opts {
     char *rules, *bones;
-    uint32_t frame;                 /* convert, diff */
-    bool frames_all;                /* diff, overlay: --frames all */
-    uint32_t first, last;           /* --frames A-B */
-    uint32_t pose_frame, fade;      /* overlay */
+    uint32_t frame;                  /* convert, diff */
+    bool frames_all;                 /* diff, overlay: --frames all */
+    uint32_t first, last;            /* --frames A-B */
+    uint32_t pose_frame, fade;       /* overlay */
     double threshold, pos_threshold; /* diff */
-    int mode;                       /* overlay: pk_overlay_mode */
-    int prefer;                     /* merge: pk_merge_policy */
-    int to;                         /* convert: pk_format */
-    int layout;                     /* convert: pk_vpd_layout */
+    int mode;                        /* overlay: pk_overlay_mode */
+    int prefer;                      /* merge: pk_merge_policy */
+    int to;                          /* convert: pk_format */
+    int layout;                      /* convert: pk_vpd_layout */
     bool no_morphs, all, groups, reverse;
     int64_t *offsets; /* merge */
     size_t noffsets;

@@ -108,8 +108,8 @@ static int run_edit(const pk_step *s, pk_doc *in, const pk_rules *r, pk_step_res
     }
 }
 
-static int run_diff(const pk_step *s, const pk_doc *in, const pk_rules *rules,
-                    pk_step_result *res, pk_log *log)
+static int run_diff(const pk_step *s, const pk_doc *in, const pk_rules *rules, pk_step_result *res,
+                    pk_log *log)
 {
     const pk_step_opts *o = &s->o;
     bool range = pk_step_given(s, "frames");
@@ -252,8 +252,8 @@ static int run_overlay(const pk_step *s, const pk_doc *in, const pk_rules *rules
         return -1;
     }
     if (base->pose && (pk_step_given(s, "frames") || pk_step_given(s, "fade"))) {
-        pk_error(log, "%sframes and %sfade do not apply to a VPD base (%s)", s->prefix,
-                 s->prefix, s->inputs[0]);
+        pk_error(log, "%sframes and %sfade do not apply to a VPD base (%s)", s->prefix, s->prefix,
+                 s->inputs[0]);
         return -1;
     }
     pk_pose *own = NULL;
@@ -288,8 +288,7 @@ static int run_overlay(const pk_step *s, const pk_doc *in, const pk_rules *rules
     return rc;
 }
 
-static int run_merge(const pk_step *s, const pk_doc *in, size_t n, pk_step_result *res,
-                     pk_log *log)
+static int run_merge(const pk_step *s, const pk_doc *in, size_t n, pk_step_result *res, pk_log *log)
 {
     pk_merge_input *mi = calloc(n ? n : 1, sizeof *mi);
     res->offsets = calloc(n ? n : 1, sizeof *res->offsets);
@@ -310,8 +309,8 @@ static int run_merge(const pk_step *s, const pk_doc *in, size_t n, pk_step_resul
     return res->out.motion ? 0 : -1;
 }
 
-int pk_step_run(const pk_step *s, pk_doc *in, size_t n, const pk_rules *rules,
-                pk_step_result *res, pk_log *log)
+int pk_step_run(const pk_step *s, pk_doc *in, size_t n, const pk_rules *rules, pk_step_result *res,
+                pk_log *log)
 {
     memset(res, 0, sizeof *res);
     if (pk_step_check(s, log) != 0)

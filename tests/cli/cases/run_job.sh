@@ -11,13 +11,15 @@ expect_stdout_contains 'would write samples/out/dance-hands.vmd'
 expect_no_file samples/out
 
 expect_exit 0 "$POSEKIT" run samples/hand-overlay.yaml
-expect_stdout_contains 'overlay fist on dance -> with_fist: 15 bones'
-expect_stdout_contains 'diff dance -> hands, frames 0-150, threshold 0.01 deg: 15 bones and 0 morphs differ'
-expect_stdout_contains '右人指１: max '
-expect_stdout_contains 'frames 25-65, 85-125'
+# each step's summary is the one the command prints
+expect_stdout_contains 'overlay dance, fist -> with_fist: 15 bones changed, 15 keys removed'
+expect_stdout_contains 'diff dance, hands -> changes: frames 0-150: 15 of 41 bones differ (largest 95.000 deg: 右中指２ at frame 45)'
 expect_stdout_contains 'wrote samples/out/dance-hands-en.vmd'
 expect_file samples/out/dance-hands.vmd
 expect_file samples/out/dance-hands-diff.txt
+# the .txt report is diff's table
+grep -q '   95.000     45    31.339     0.0000      0     0.0000  右人指２' samples/out/dance-hands-diff.txt ||
+    fail "the report file is not diff's table"
 expect_exit 0 "$POSEKIT" info samples/out/dance-hands-en.vmd
 expect_stdout_contains 'fore1_R'
 expect_stdout_lacks '右人指１'

@@ -1,0 +1,65 @@
+/*
+ * job_internal.h — private: a loaded job (engine/job/), shared by the
+ * loader (job_load.c: YAML -> steps) and the runner (job_run.c: steps ->
+ * outputs in memory -> files).
+ */
+#ifndef PK_JOB_INTERNAL_H
+#define PK_JOB_INTERNAL_H
+
+#include "posekit.h"
+
+typedef struct where {
+    int line, col;
+} where;
+
+typedef enum vkind { V_NONE, V_MOTION, V_POSE, V_REPORT } vkind;
+
+/* A named thing: an input, a rule set or a step's result. */
+typedef struct item {
+    char *name;
+    char *path; /* inputs and rules: resolved path */
+    where at;
+    bool is_rules;
+    vkind kind;
+    pk_motion *motion;
+    pk_pose *pose;
+    pk_rules *rules;
+    pk_step_result *report; /* a diff's result, written as .txt/.json/.csv */
+    const pk_step *by;      /* the step that made a report */
+} item;
+
+/* One step of the job: the engine's step (every option, checked) and the
+ * name of its result. */
+typedef struct job_step {
+    pk_step *step;
+    char *out;
+    where at;
+} job_step;
+
+typedef enum report_kind { R_TEXT, R_JSON, R_CSV } report_kind;
+
+typedef struct outspec {
+    where at;
+    uint32_t frame;
+    pk_vpd_options vpd;
+    report_kind report;
+    pk_format fmt; /* PK_FMT_UNKNOWN = a report */
+} outspec;
+
+struct pk_job {
+    char *path, *dir;
+    item *items;
+    size_t nitems, cap_items;
+    job_step *steps;
+    size_t nsteps;
+    pk_job_output *outs;
+    outspec *ospec;
+    size_t nouts;
+    pk_buf report;
+    bool ran;
+};
+
+item *job_find(const pk_job *j, const char *name);
+void job_item_clear(item *it);
+
+#endif

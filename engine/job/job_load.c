@@ -1,0 +1,560 @@
+/* job_load.c — a job file read and checked (README "Job files"):
+ *
+ *   inputs:  {NAME: PATH, ...}                 VMD or VPD files
+ *   rules:   {NAME: PATH, ...}                 rule files
+ *   steps:   [ {OP: {OPTION: VALUE, ..., out: NAME}}, ... ]
+ *                                              run in order; each makes
+ *                                              a new named result
+ *   outputs: {NAME: PATH | {path: PATH, frame: N, layout: text|hybrid,
+ *                           no_morphs: BOOL}, ...}
+ *
+ * A step's options are the engine's (engine/step/): the same names, values
+ * and checks as the command line, set through pk_step_set, so a job and a
+ * command accept the same things.  Errors read JOB:LINE:COL.  Paths are
+ * relative to the job file's folder.  Running and writing: job_run.c.
+ */
+#include "job/job_internal.h"
+#include "rules/yaml_extra.h"
+
+#include "common/number.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+static void err_at(pk_log *log, where at, const char *fmt, ...) PK_PRINTF(3, 4);
+static void err_at(pk_log *log, where at, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pk_log_vadd(log, PK_ERROR, -1, at.line, at.col, fmt, ap);
+    va_end(ap);
+}
+
+static where mark(const yaml_node_t *n)
+{
+    if (!n)
+        return (where){0, 0};
+    return (where){(int)n->start_mark.line + 1, (int)n->start_mark.column + 1};
+}
+
+static char *resolve(const char *dir, const char *path)
+{
+    if (path[0] == '/' || !dir || !*dir)
+        return strdup(path);
+    size_t n = strlen(dir) + strlen(path) + 2;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%s", dir, path);
+    return p;
+}
+
+item *job_find(const pk_job *j, const char *name)
+{
+    for (size_t i = 0; i < j->nitems; i++)
+        if (strcmp(j->items[i].name, name) == 0)
+            return &j->items[i];
+    return NULL;
+}
+
+static item *add_item(pk_job *j, const char *name, where at, pk_log *log)
+{
+    item *old = job_find(j, name);
+    if (old) {
+        err_at(log, at, "the name '%s' is already used (line %d)", name, old->at.line);
+        return NULL;
+    }
+    if (j->nitems == j->cap_items) {
+        size_t ncap = j->cap_items ? j->cap_items * 2 : 16;
+        item *p = realloc(j->items, ncap * sizeof *p);
+        if (!p) {
+            pk_error(log, "out of memory");
+            return NULL;
+        }
+        j->items = p;
+        j->cap_items = ncap;
+    }
+    item *it = &j->items[j->nitems];
+    memset(it, 0, sizeof *it);
+    it->name = strdup(name);
+    it->at = at;
+    if (!it->name) {
+        pk_error(log, "out of memory");
+        return NULL;
+    }
+    j->nitems++;
+    return it;
+}
+
+/* ---- YAML access ---- */
+
+typedef struct yctx {
+    yaml_document_t *doc;
+    pk_log *log;
+} yctx;
+
+static yaml_node_t *node(const yctx *y, int id)
+{
+    return yaml_document_get_node(y->doc, id);
+}
+
+static const char *scalar(const yaml_node_t *n)
+{
+    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+static const char *want_scalar(const yctx *y, const yaml_node_t *n, const char *what)
+{
+    const char *s = scalar(n);
+    if (!s || !*s)
+        err_at(y->log, mark(n), "%s must be a non-empty text", what);
+    return s && *s ? s : NULL;
+}
+
+static bool want_u32(const yctx *y, const yaml_node_t *n, const char *what, uint32_t *out)
+{
+    if (!pk_num_u32(scalar(n), out)) {
+        err_at(y->log, mark(n), "%s must be a whole number of frames (0 or more)", what);
+        return false;
+    }
+    return true;
+}
+
+static bool want_bool(const yctx *y, const yaml_node_t *n, const char *what, bool *out)
+{
+    const char *s = scalar(n);
+    if (s && (strcmp(s, "true") == 0 || strcmp(s, "yes") == 0)) {
+        *out = true;
+        return true;
+    }
+    if (s && (strcmp(s, "false") == 0 || strcmp(s, "no") == 0)) {
+        *out = false;
+        return true;
+    }
+    err_at(y->log, mark(n), "%s must be true or false", what);
+    return false;
+}
+
+/* ---- steps ---- */
+
+/* The messages a step's setter or check logged, moved to the job's log at
+ * `at` (the key or value they are about). */
+static bool relog(pk_log *tmp, pk_log *log, where at)
+{
+    bool ok = tmp->errors == 0;
+    for (size_t i = 0; i < tmp->count; i++)
+        pk_log_add(log, tmp->items[i].severity, -1, at.line, at.col, "%s", tmp->items[i].msg);
+    pk_log_free(tmp);
+    pk_log_init(tmp);
+    return ok;
+}
+
+/* Input options name a motion or pose defined above; rules a rule set. */
+static bool is_input_key(const char *key)
+{
+    static const char *const KEYS[] = {"in", "a", "b", "base", "pose"};
+    for (size_t i = 0; i < sizeof KEYS / sizeof KEYS[0]; i++)
+        if (strcmp(key, KEYS[i]) == 0)
+            return true;
+    return false;
+}
+
+static bool check_ref(pk_job *j, const yctx *y, const yaml_node_t *n, const char *what, bool rules)
+{
+    const char *s = scalar(n);
+    item *it = s ? job_find(j, s) : NULL;
+    if (!it) {
+        err_at(y->log, mark(n),
+               "%s '%s' is not defined above (inputs, rules or an earlier step's out)", what,
+               s ? s : "?");
+        return false;
+    }
+    if (it->is_rules != rules) {
+        err_at(y->log, mark(n), "%s '%s' names %s", what, s,
+               it->is_rules ? "a rule set, not a motion or pose" : "a motion or pose, not rules");
+        return false;
+    }
+    return true;
+}
+
+/* One `key: value` (a list sets the option once per item). */
+static bool set_param(pk_job *j, const yctx *y, job_step *js, const char *key, const yaml_node_t *k,
+                      const yaml_node_t *v)
+{
+    pk_log tmp;
+    pk_log_init(&tmp);
+    if (pk_step_option(js->step, key) < 0) {
+        pk_step_set(js->step, key, "", &tmp); /* "OP has no option KEY" */
+        return relog(&tmp, y->log, mark(k));
+    }
+    bool input = is_input_key(key), rules = strcmp(key, "rules") == 0;
+    if (v->type == YAML_SEQUENCE_NODE) {
+        size_t n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
+        if (n == 0) {
+            err_at(y->log, mark(v), "%s is an empty list", key);
+            return false;
+        }
+        for (size_t i = 0; i < n; i++) {
+            const yaml_node_t *e = node(y, v->data.sequence.items.start[i]);
+            const char *s = want_scalar(y, e, key);
+            if (!s || ((input || rules) && !check_ref(j, y, e, key, rules)))
+                return false;
+            pk_step_set(js->step, key, s, &tmp);
+            if (!relog(&tmp, y->log, mark(e)))
+                return false;
+        }
+        return true;
+    }
+    const char *s = scalar(v);
+    if (!s) {
+        err_at(y->log, mark(v), "%s must be a value or a list of values", key);
+        return false;
+    }
+    if ((input || rules) && !check_ref(j, y, v, key, rules))
+        return false;
+    pk_step_set(js->step, key, s, &tmp);
+    return relog(&tmp, y->log, mark(v));
+}
+
+static bool parse_step(pk_job *j, const yctx *y, const yaml_node_t *n, job_step *js)
+{
+    pk_log *log = y->log;
+    memset(js, 0, sizeof *js);
+    js->at = mark(n);
+    if (n->type != YAML_MAPPING_NODE ||
+        n->data.mapping.pairs.top - n->data.mapping.pairs.start != 1) {
+        err_at(log, mark(n),
+               "a step is one operation: {overlay|rename|retarget|mirror|merge|"
+               "convert|diff: {...}}");
+        return false;
+    }
+    yaml_node_pair_t *pair = n->data.mapping.pairs.start;
+    const yaml_node_t *kn = node(y, pair->key), *vn = node(y, pair->value);
+    const char *opname = scalar(kn);
+    pk_log tmp;
+    pk_log_init(&tmp);
+    js->step = pk_step_new(opname ? opname : "?", "", &tmp);
+    if (!js->step) {
+        pk_log_free(&tmp);
+        err_at(log, mark(kn),
+               "unknown step '%s' (overlay, rename, retarget, mirror, merge, "
+               "convert, diff)",
+               opname ? opname : "?");
+        return false;
+    }
+    if (vn->type != YAML_MAPPING_NODE) {
+        err_at(log, mark(vn), "the parameters of %s must be a mapping", opname);
+        return false;
+    }
+    for (yaml_node_pair_t *p = vn->data.mapping.pairs.start; p < vn->data.mapping.pairs.top; p++) {
+        const yaml_node_t *k = node(y, p->key), *v = node(y, p->value);
+        const char *key = scalar(k);
+        const yaml_node_t *first = pk_yaml_earlier_key(y->doc, vn, p);
+        if (key && first) {
+            err_at(log, mark(k), "parameter '%s' is given twice (first on line %d)", key,
+                   mark(first).line);
+            return false;
+        }
+        if (key && strcmp(key, "out") == 0) {
+            const char *o = want_scalar(y, v, "out");
+            if (!o || !(js->out = strdup(o)))
+                return false;
+            continue;
+        }
+        if (!key) {
+            err_at(log, mark(k), "a parameter name must be a text");
+            return false;
+        }
+        if (!set_param(j, y, js, key, k, v))
+            return false;
+    }
+    if (!js->out) {
+        err_at(log, js->at, "%s needs 'out'", opname);
+        return false;
+    }
+    pk_step_check(js->step, &tmp);
+    if (!relog(&tmp, log, js->at))
+        return false;
+    return add_item(j, js->out, js->at, log) != NULL;
+}
+
+static bool parse_named_paths(pk_job *j, const yctx *y, const yaml_node_t *n, bool rules)
+{
+    if (n->type != YAML_MAPPING_NODE) {
+        err_at(y->log, mark(n), "%s must be a mapping of NAME: PATH", rules ? "rules" : "inputs");
+        return false;
+    }
+    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+        const yaml_node_t *k = node(y, p->key), *v = node(y, p->value);
+        const char *name = want_scalar(y, k, "a name");
+        const char *path = want_scalar(y, v, "a path");
+        if (!name || !path)
+            return false;
+        item *it = add_item(j, name, mark(k), y->log);
+        if (!it)
+            return false;
+        it->is_rules = rules;
+        it->path = resolve(j->dir, path);
+        if (!it->path)
+            return false;
+    }
+    return true;
+}
+
+static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const yaml_node_t *v,
+                         size_t idx)
+{
+    pk_job_output *o = &j->outs[idx];
+    outspec *os = &j->ospec[idx];
+    memset(os, 0, sizeof *os);
+    os->at = mark(k);
+    const char *name = want_scalar(y, k, "an output name");
+    if (!name)
+        return false;
+    item *it = job_find(j, name);
+    if (!it || it->is_rules) {
+        err_at(y->log, mark(k), "output '%s' names no input or step result", name);
+        return false;
+    }
+    o->name = strdup(name);
+    const char *path = NULL;
+    if (v->type == YAML_MAPPING_NODE) {
+        for (yaml_node_pair_t *p = v->data.mapping.pairs.start; p < v->data.mapping.pairs.top;
+             p++) {
+            const yaml_node_t *kk = node(y, p->key), *vv = node(y, p->value);
+            const char *key = scalar(kk);
+            bool ok;
+            if (key && strcmp(key, "path") == 0)
+                ok = (path = want_scalar(y, vv, "path")) != NULL;
+            else if (key && strcmp(key, "frame") == 0)
+                ok = want_u32(y, vv, "frame", &os->frame);
+            else if (key && strcmp(key, "no_morphs") == 0)
+                ok = want_bool(y, vv, "no_morphs", &os->vpd.no_morphs);
+            else if (key && strcmp(key, "layout") == 0) {
+                const char *l = scalar(vv);
+                ok = l && (strcmp(l, "text") == 0 || strcmp(l, "hybrid") == 0);
+                if (ok)
+                    os->vpd.layout = strcmp(l, "hybrid") == 0 ? PK_VPD_HYBRID : PK_VPD_TEXT;
+                else
+                    err_at(y->log, mark(vv), "layout is text or hybrid");
+            } else {
+                err_at(y->log, mark(kk), "unknown output key '%s' (path, frame, layout, no_morphs)",
+                       key ? key : "?");
+                ok = false;
+            }
+            if (!ok)
+                return false;
+        }
+        if (!path) {
+            err_at(y->log, mark(v), "output '%s' needs a path", name);
+            return false;
+        }
+    } else {
+        path = want_scalar(y, v, "an output path");
+        if (!path)
+            return false;
+    }
+    o->path = resolve(j->dir, path);
+    if (!o->name || !o->path)
+        return false;
+    size_t n = strlen(path);
+    os->fmt = pk_format_from_path(path);
+    bool json = n >= 5 && strcmp(path + n - 5, ".json") == 0;
+    bool csv = n >= 4 && strcmp(path + n - 4, ".csv") == 0;
+    bool text = n >= 4 && strcmp(path + n - 4, ".txt") == 0;
+    os->report = json ? R_JSON : csv ? R_CSV : R_TEXT;
+    if (os->fmt == PK_FMT_UNKNOWN && !json && !text && !csv) {
+        err_at(y->log, mark(v),
+               "cannot tell the format of '%s': use .vmd, .vpd (motions and "
+               "poses) or .txt, .json, .csv (diff reports)",
+               path);
+        return false;
+    }
+    /* An output never replaces one of the job's inputs or rule files. */
+    for (size_t i = 0; i < j->nitems; i++)
+        if (j->items[i].path &&
+            (pk_file_same(j->items[i].path, o->path) || strcmp(j->items[i].path, o->path) == 0)) {
+            err_at(y->log, mark(v), "'%s' is the job's %s '%s': it would be overwritten", path,
+                   j->items[i].is_rules ? "rule file" : "input", j->items[i].name);
+            return false;
+        }
+    for (size_t i = 0; i < idx; i++)
+        if (strcmp(j->outs[i].path, o->path) == 0) {
+            err_at(y->log, mark(v), "'%s' is written twice (line %d)", path, j->ospec[i].at.line);
+            return false;
+        }
+    return true;
+}
+
+static bool parse_root(pk_job *j, const yctx *y)
+{
+    yaml_node_t *root = yaml_document_get_root_node(y->doc);
+    if (!root) {
+        err_at(y->log, (where){1, 1}, "the job file is empty");
+        return false;
+    }
+    if (root->type != YAML_MAPPING_NODE) {
+        err_at(y->log, mark(root), "a job is a mapping with inputs, rules, steps and outputs");
+        return false;
+    }
+    const yaml_node_t *sec[4] = {NULL, NULL, NULL, NULL};
+    static const char *const SEC[4] = {"inputs", "rules", "steps", "outputs"};
+    for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;
+         p++) {
+        const yaml_node_t *k = node(y, p->key);
+        const char *key = scalar(k);
+        int found = -1;
+        for (int i = 0; key && i < 4; i++)
+            if (strcmp(key, SEC[i]) == 0)
+                found = i;
+        if (found < 0) {
+            err_at(y->log, mark(k), "unknown key '%s' (inputs, rules, steps, outputs)",
+                   key ? key : "?");
+            return false;
+        }
+        const yaml_node_t *first = pk_yaml_earlier_key(y->doc, root, p);
+        if (first) {
+            err_at(y->log, mark(k), "'%s' is given twice (first on line %d)", key,
+                   mark(first).line);
+            return false;
+        }
+        sec[found] = node(y, p->value);
+    }
+    if (!sec[0] || !sec[3]) {
+        err_at(y->log, mark(root), "a job needs inputs and outputs");
+        return false;
+    }
+    if (!parse_named_paths(j, y, sec[0], false))
+        return false;
+    if (sec[1] && !(sec[1]->type == YAML_SCALAR_NODE && !*scalar(sec[1])) &&
+        !parse_named_paths(j, y, sec[1], true))
+        return false;
+    if (sec[2] && sec[2]->type == YAML_SEQUENCE_NODE) {
+        size_t n = (size_t)(sec[2]->data.sequence.items.top - sec[2]->data.sequence.items.start);
+        j->steps = calloc(n ? n : 1, sizeof *j->steps);
+        if (!j->steps)
+            return false;
+        for (size_t i = 0; i < n; i++) {
+            j->nsteps = i + 1;
+            if (!parse_step(j, y, node(y, sec[2]->data.sequence.items.start[i]), &j->steps[i]))
+                return false;
+        }
+    } else if (sec[2] && !(sec[2]->type == YAML_SCALAR_NODE && !*scalar(sec[2]))) {
+        err_at(y->log, mark(sec[2]), "steps must be a list");
+        return false;
+    }
+    const yaml_node_t *outs = sec[3];
+    if (outs->type != YAML_MAPPING_NODE ||
+        outs->data.mapping.pairs.top == outs->data.mapping.pairs.start) {
+        err_at(y->log, mark(outs), "outputs must be a mapping of NAME: PATH");
+        return false;
+    }
+    size_t n = (size_t)(outs->data.mapping.pairs.top - outs->data.mapping.pairs.start);
+    j->outs = calloc(n, sizeof *j->outs);
+    j->ospec = calloc(n, sizeof *j->ospec);
+    if (!j->outs || !j->ospec)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        yaml_node_pair_t *p = &outs->data.mapping.pairs.start[i];
+        j->nouts = i + 1;
+        pk_buf_init(&j->outs[i].data);
+        if (!parse_output(j, y, node(y, p->key), node(y, p->value), i))
+            return false;
+    }
+    return true;
+}
+
+pk_job *pk_job_load(const char *path, pk_log *log)
+{
+    pk_job *j = calloc(1, sizeof *j);
+    if (!j) {
+        pk_error(log, "out of memory");
+        return NULL;
+    }
+    pk_buf_init(&j->report);
+    j->path = strdup(path);
+    const char *slash = strrchr(path, '/');
+    j->dir = slash ? malloc((size_t)(slash - path) + 2) : strdup("");
+    if (!j->path || !j->dir) {
+        pk_error(log, "out of memory");
+        pk_job_free(j);
+        return NULL;
+    }
+    if (slash) {
+        size_t n = (size_t)(slash - path);
+        memcpy(j->dir, path, n ? n : 1); /* "/x.yaml" keeps "/" */
+        j->dir[n ? n : 1] = '\0';
+    }
+    pk_bytes bytes;
+    pk_log_set_path(log, path);
+    if (pk_file_read(path, &bytes, log) != 0) {
+        pk_job_free(j);
+        return NULL;
+    }
+    yaml_parser_t parser;
+    yaml_document_t doc;
+    bool ok = false, have_doc = false;
+    if (yaml_parser_initialize(&parser)) {
+        yaml_parser_set_input_string(&parser, bytes.data, bytes.len);
+        if (!yaml_parser_load(&parser, &doc)) {
+            pk_log_add(log, PK_ERROR, -1, (int)parser.problem_mark.line + 1,
+                       (int)parser.problem_mark.column + 1, "YAML: %s%s%s",
+                       parser.problem ? parser.problem : "syntax error", parser.context ? " " : "",
+                       parser.context ? parser.context : "");
+        } else {
+            have_doc = true;
+            int dl, dc;
+            if (pk_yaml_has_second_document(&parser, &dl, &dc)) {
+                pk_log_add(log, PK_ERROR, -1, dl, dc,
+                           "a job file holds one YAML document; a second one starts here");
+            } else {
+                yctx y = {&doc, log};
+                ok = parse_root(j, &y);
+            }
+            if (!ok && log->errors == 0)
+                pk_error(log, "out of memory");
+        }
+        yaml_parser_delete(&parser);
+    } else {
+        pk_error(log, "out of memory");
+    }
+    if (have_doc)
+        yaml_document_delete(&doc);
+    pk_bytes_free(&bytes);
+    pk_log_set_path(log, NULL);
+    if (!ok) {
+        pk_job_free(j);
+        return NULL;
+    }
+    return j;
+}
+
+void pk_job_free(pk_job *j)
+{
+    if (!j)
+        return;
+    for (size_t i = 0; i < j->nitems; i++) {
+        job_item_clear(&j->items[i]);
+        free(j->items[i].name);
+        free(j->items[i].path);
+    }
+    free(j->items);
+    for (size_t i = 0; i < j->nsteps; i++) {
+        pk_step_free(j->steps[i].step);
+        free(j->steps[i].out);
+    }
+    free(j->steps);
+    for (size_t i = 0; i < j->nouts; i++) {
+        free(j->outs[i].name);
+        free(j->outs[i].path);
+        pk_buf_free(&j->outs[i].data);
+    }
+    free(j->outs);
+    free(j->ospec);
+    pk_buf_free(&j->report);
+    free(j->path);
+    free(j->dir);
+    free(j);
+}

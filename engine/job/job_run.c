@@ -1,0 +1,295 @@
+/* job_run.c — a loaded job run (job_load.c reads it): every input and rule
+ * file read and checked, every step run through the engine's step layer
+ * (engine/step/, the code the command line runs), every output encoded in
+ * memory; then pk_job_write puts them all in place or none.
+ *
+ *   pk_job_run    read every input and rule file, run every step, encode
+ *                 every output into memory;
+ *   pk_job_write  create missing output folders, write every output to
+ *                 its temporary file, then rename them all into place.
+ */
+#include "job/job_internal.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void job_item_clear(item *it)
+{
+    pk_motion_free(it->motion);
+    pk_pose_free(it->pose);
+    pk_rules_free(it->rules);
+    pk_step_result_free(it->report);
+    free(it->report);
+    it->motion = NULL;
+    it->pose = NULL;
+    it->rules = NULL;
+    it->report = NULL;
+    it->by = NULL;
+    it->kind = V_NONE;
+}
+
+static pk_rules *rules_of(const pk_job *j, const char *name)
+{
+    item *it = name ? job_find(j, name) : NULL;
+    return it ? it->rules : NULL;
+}
+
+static bool takes_input(pk_step_op op)
+{
+    return op == PK_STEP_CONVERT || op == PK_STEP_RENAME || op == PK_STEP_MIRROR ||
+           op == PK_STEP_RETARGET;
+}
+
+/* "OP IN, IN -> OUT: summary" on the job's report (nothing for a step
+ * with nothing to say, as the command prints nothing). */
+static void report_line(pk_job *j, const job_step *js, const pk_step_result *res)
+{
+    pk_buf sum;
+    pk_buf_init(&sum);
+    pk_step_summary(js->step, res, &sum);
+    if (sum.len) {
+        const char *const *names;
+        size_t n = pk_step_inputs(js->step, &names);
+        pk_buf_printf(&j->report, "%s ", pk_step_op_name(pk_step_kind(js->step)));
+        for (size_t i = 0; i < n; i++)
+            pk_buf_printf(&j->report, "%s%s", i ? ", " : "", names[i]);
+        pk_buf_printf(&j->report, " -> %s: ", js->out);
+        pk_buf_append(&j->report, sum.data, sum.len);
+        pk_buf_putc(&j->report, '\n');
+    }
+    pk_buf_free(&sum);
+}
+
+static int run_step(pk_job *j, const job_step *js, pk_log *log)
+{
+    item *res_item = job_find(j, js->out);
+    const char *const *names;
+    size_t n = pk_step_inputs(js->step, &names);
+    pk_step_op op = pk_step_kind(js->step);
+    pk_doc *docs = calloc(n ? n : 1, sizeof *docs);
+    pk_step_result *res = calloc(1, sizeof *res);
+    int rc = -1;
+    if (!docs || !res || !res_item) {
+        pk_error(log, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        item *it = job_find(j, names[i]);
+        if (!it || (it->kind != V_MOTION && it->kind != V_POSE)) {
+            pk_log_add(log, PK_ERROR, -1, js->at.line, js->at.col,
+                       "%s: '%s' is a report, not a motion or pose", pk_step_op_name(op), names[i]);
+            goto done;
+        }
+        docs[i].format = it->kind == V_MOTION ? PK_FMT_VMD : PK_FMT_VPD;
+        /* a step that edits its input edits a copy: the item stays */
+        bool copy = i == 0 && takes_input(op);
+        docs[i].motion = it->motion && copy ? pk_motion_clone(it->motion) : it->motion;
+        docs[i].pose = it->pose && copy ? pk_pose_clone(it->pose) : it->pose;
+        if (!docs[i].motion && !docs[i].pose) {
+            pk_error(log, "out of memory");
+            goto done;
+        }
+    }
+    if (pk_step_run(js->step, docs, n, rules_of(j, pk_step_rules(js->step)), res, log) != 0)
+        goto done;
+    report_line(j, js, res);
+    if (op == PK_STEP_DIFF) {
+        res_item->kind = V_REPORT;
+        res_item->report = res;
+        res_item->by = js->step;
+        res = NULL;
+    } else {
+        res_item->kind = res->out.motion ? V_MOTION : V_POSE;
+        res_item->motion = res->out.motion;
+        res_item->pose = res->out.pose;
+        res->out.motion = NULL;
+        res->out.pose = NULL;
+    }
+    rc = 0;
+done:
+    if (docs && n && takes_input(op))
+        pk_doc_free(&docs[0]); /* a copy (or zeroed when the step took it) */
+    free(docs);
+    pk_step_result_free(res);
+    free(res);
+    if (rc != 0) {
+        pk_log_add(log, PK_ERROR, -1, js->at.line, js->at.col, "step %s -> %s failed",
+                   pk_step_op_name(op), js->out);
+        if (res_item)
+            job_item_clear(res_item);
+    }
+    return rc;
+}
+
+static int encode(pk_job *j, size_t i, pk_log *log)
+{
+    pk_job_output *o = &j->outs[i];
+    const outspec *os = &j->ospec[i];
+    item *it = job_find(j, o->name);
+    pk_log_set_path(log, o->path);
+    int rc = -1;
+    if (!it) {
+        pk_error(log, "'%s' is not defined", o->name);
+    } else if (it->kind == V_REPORT) {
+        if (os->fmt != PK_FMT_UNKNOWN)
+            pk_error(log, "'%s' is a diff report: write it as .txt, .json or .csv", o->name);
+        else
+            rc = pk_step_report(it->by, it->report,
+                                os->report == R_JSON  ? PK_REPORT_JSON
+                                : os->report == R_CSV ? PK_REPORT_CSV
+                                                      : PK_REPORT_TEXT,
+                                &o->data);
+    } else if (os->fmt == PK_FMT_UNKNOWN) {
+        pk_error(log, "'%s' is a %s: write it as .vmd or .vpd", o->name,
+                 it->kind == V_MOTION ? "motion" : "pose");
+    } else if (os->fmt == PK_FMT_VMD) {
+        pk_motion *tmp = it->kind == V_POSE ? pk_pose_to_motion(it->pose, os->frame, log) : NULL;
+        const pk_motion *m = it->kind == V_MOTION ? it->motion : tmp;
+        rc = m ? pk_vmd_write(m, &o->data, log) : -1;
+        pk_motion_free(tmp);
+    } else if (it->kind == V_MOTION) {
+        /* only a convert step turns a motion into one pose */
+        pk_error(log,
+                 "'%s' is a motion: a .vpd holds one pose (take one with a step "
+                 "convert: {in: %s, to: vpd, frame: N, out: ...})",
+                 o->name, o->name);
+    } else {
+        rc = pk_vpd_write(it->pose, &os->vpd, &o->data, log);
+    }
+    if (rc == 0 && o->data.oom) {
+        pk_error(log, "out of memory");
+        rc = -1;
+    }
+    pk_log_set_path(log, NULL);
+    return rc;
+}
+
+int pk_job_run(pk_job *j, pk_log *log)
+{
+    /* Phase 1: every input and rule file, read and checked. */
+    int rc = 0;
+    for (size_t i = 0; i < j->nitems; i++) {
+        item *it = &j->items[i];
+        if (!it->path)
+            continue;
+        if (it->is_rules) {
+            it->rules = pk_rules_load(it->path, log);
+            if (!it->rules)
+                rc = -1;
+            continue;
+        }
+        pk_doc doc;
+        if (pk_doc_load(it->path, &doc, log) != 0) {
+            rc = -1;
+            continue;
+        }
+        it->kind = doc.motion ? V_MOTION : V_POSE;
+        it->motion = doc.motion;
+        it->pose = doc.pose;
+    }
+    pk_log_set_path(log, j->path);
+    if (rc != 0)
+        return -1;
+    /* Phase 2: the steps, in order. */
+    for (size_t s = 0; s < j->nsteps; s++) {
+        pk_log_set_path(log, j->path);
+        if (run_step(j, &j->steps[s], log) != 0)
+            return -1;
+    }
+    pk_log_set_path(log, NULL);
+    /* Phase 3: every output encoded in memory. */
+    for (size_t i = 0; i < j->nouts; i++)
+        if (encode(j, i, log) != 0)
+            return -1;
+    pk_buf_putc(&j->report, 0);
+    if (j->report.oom) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    j->ran = true;
+    return 0;
+}
+
+const pk_job_output *pk_job_outputs(const pk_job *j, size_t *n)
+{
+    *n = j->nouts;
+    return j->outs;
+}
+
+const char *pk_job_report(const pk_job *j)
+{
+    return j->ran && j->report.data ? (const char *)j->report.data : "";
+}
+
+/* mkdir -p of the folder holding path. */
+static int make_parents(const char *path, pk_log *log)
+{
+    char *p = strdup(path);
+    if (!p)
+        return -1;
+    char *slash = strrchr(p, '/');
+    if (slash && slash != p) {
+        *slash = '\0';
+        for (char *q = p + 1; *q; q++) {
+            if (*q != '/')
+                continue;
+            *q = '\0';
+            if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+                pk_error(log, "cannot create folder %s: %s", p, strerror(errno));
+                free(p);
+                return -1;
+            }
+            *q = '/';
+        }
+        if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+            pk_error(log, "cannot create folder %s: %s", p, strerror(errno));
+            free(p);
+            return -1;
+        }
+    }
+    free(p);
+    return 0;
+}
+
+int pk_job_write(const pk_job *j, pk_log *log)
+{
+    if (!j->ran) {
+        pk_error(log, "the job has not run (or failed): nothing to write");
+        return -1;
+    }
+    for (size_t i = 0; i < j->nouts; i++)
+        if (make_parents(j->outs[i].path, log) != 0)
+            return -1;
+    /* Every output goes to its temporary file first; only when all of them
+     * are written and fsync'd are they renamed into place, so a full disk
+     * or an unwritable target on the last output leaves none written. */
+    pk_staged **st = calloc(j->nouts ? j->nouts : 1, sizeof *st);
+    if (!st) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    int rc = 0;
+    size_t i = 0;
+    for (; i < j->nouts && rc == 0; i++)
+        if (!(st[i] =
+                  pk_file_stage(j->outs[i].path, j->outs[i].data.data, j->outs[i].data.len, log)))
+            rc = -1;
+    if (rc != 0) {
+        while (i-- > 0)
+            pk_file_discard(st[i]);
+        free(st);
+        return -1;
+    }
+    for (i = 0; i < j->nouts; i++) {
+        if (rc == 0)
+            rc = pk_file_commit(st[i], log);
+        else
+            pk_file_discard(st[i]); /* a rename failed: keep the rest out */
+    }
+    free(st);
+    return rc;
+}
