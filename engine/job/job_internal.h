@@ -24,6 +24,7 @@ typedef struct item {
     pk_motion *motion;
     pk_pose *pose;
     pk_rules *rules;
+    pk_vpd_options vpd;     /* how a pose is written unless its output says */
     pk_step_result *report; /* a diff's result, written as .txt/.json/.csv */
     const pk_step *by;      /* the step that made a report */
 } item;
@@ -42,6 +43,7 @@ typedef struct outspec {
     where at;
     uint32_t frame;
     pk_vpd_options vpd;
+    bool layout_set, no_morphs_set;
     report_kind report;
     pk_format fmt; /* PK_FMT_UNKNOWN = a report */
 } outspec;

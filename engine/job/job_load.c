@@ -331,10 +331,11 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
             else if (key && strcmp(key, "frame") == 0)
                 ok = want_u32(y, vv, "frame", &os->frame);
             else if (key && strcmp(key, "no_morphs") == 0)
-                ok = want_bool(y, vv, "no_morphs", &os->vpd.no_morphs);
+                ok = os->no_morphs_set = want_bool(y, vv, "no_morphs", &os->vpd.no_morphs);
             else if (key && strcmp(key, "layout") == 0) {
                 const char *l = scalar(vv);
                 ok = l && (strcmp(l, "text") == 0 || strcmp(l, "hybrid") == 0);
+                os->layout_set = ok;
                 if (ok)
                     os->vpd.layout = strcmp(l, "hybrid") == 0 ? PK_VPD_HYBRID : PK_VPD_TEXT;
                 else

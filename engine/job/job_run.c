@@ -104,6 +104,7 @@ static int run_step(pk_job *j, const job_step *js, pk_log *log)
         res = NULL;
     } else {
         res_item->kind = res->out.motion ? V_MOTION : V_POSE;
+        res_item->vpd = res->vpd;
         res_item->motion = res->out.motion;
         res_item->pose = res->out.pose;
         res->out.motion = NULL;
@@ -158,7 +159,14 @@ static int encode(pk_job *j, size_t i, pk_log *log)
                  "convert: {in: %s, to: vpd, frame: N, out: ...})",
                  o->name, o->name);
     } else {
-        rc = pk_vpd_write(it->pose, &os->vpd, &o->data, log);
+        /* the step's layout (a VPD input's own, convert's layout:) unless
+         * the output names one */
+        pk_vpd_options vpd = it->vpd;
+        if (os->layout_set)
+            vpd.layout = os->vpd.layout;
+        if (os->no_morphs_set)
+            vpd.no_morphs = os->vpd.no_morphs;
+        rc = pk_vpd_write(it->pose, &vpd, &o->data, log);
     }
     if (rc == 0 && o->data.oom) {
         pk_error(log, "out of memory");
@@ -188,6 +196,8 @@ int pk_job_run(pk_job *j, pk_log *log)
             continue;
         }
         it->kind = doc.motion ? V_MOTION : V_POSE;
+        if (doc.pose)
+            it->vpd.layout = doc.pose->layout;
         it->motion = doc.motion;
         it->pose = doc.pose;
     }
