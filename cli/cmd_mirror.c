@@ -21,7 +21,8 @@ const char help_mirror[] =
     "\n"
     "  --rules R.yaml   rules whose `mirror` pairs replace the default\n"
     "                   (rules/mirror.yaml adds _L/_R)\n"
-    "  -o, --output OUT output file (.vmd or .vpd); may name IN\n"
+    "  -o, --output OUT output file (.vmd or .vpd; a motion written as .vpd is\n"
+    "                   an error: convert --frame takes one pose); may name IN\n"
     "  --strict         treat warnings as errors\n"
     "  -v, --verbose    list the bones that have no partner\n"
     "  -h, --help       this text\n";

@@ -19,7 +19,8 @@ const char help_retarget[] =
     "Stance and scale name bones as they are after the rename.\n"
     "\n"
     "  --rules R.yaml   the rules (required)\n"
-    "  -o, --output OUT output file (.vmd or .vpd); may name IN\n"
+    "  -o, --output OUT output file (.vmd or .vpd; a motion written as .vpd is\n"
+    "                   an error: convert --frame takes one pose); may name IN\n"
     "  --strict         treat warnings as errors\n"
     "  -v, --verbose    list the names no rename rule matched\n"
     "  -h, --help       this text\n";

@@ -53,9 +53,13 @@ int main(int argc, char **argv)
             print_overview(stdout);
             return EXIT_OK;
         }
+        if (strcmp(argv[2], "help") == 0) { /* `posekit help help`: the overview says it */
+            print_overview(stdout);
+            return EXIT_OK;
+        }
         const cli_command *c = find_command(argv[2]);
         if (!c) {
-            fprintf(stderr, "posekit: no such command '%s'\n", argv[2]);
+            fprintf(stderr, "posekit: no such command '%s'; see 'posekit help'\n", argv[2]);
             return EXIT_ERROR;
         }
         fputs(c->help, stdout);

@@ -103,7 +103,7 @@ _posekit()
             return 0
             ;;
         --frames)
-            [[ $cmd == diff ]] && COMPREPLY=($(compgen -W "all" -- "$cur"))
+            COMPREPLY=($(compgen -W "all" -- "$cur")) # diff and overlay alike
             return 0
             ;;
         --bones)

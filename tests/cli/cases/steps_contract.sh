@@ -1,0 +1,101 @@
+# steps_contract: the command/job contract of issue 11 (items 1, 2, 4, 11,
+# 17, 18): side outputs never replace an input, one stream per stdout, a
+# motion becomes one pose only through convert, the summary says what
+# differs, clear errors, one option grammar.
+S=$PK_SOURCE/samples
+cp "$S/hands/right_fist.vpd" f.vpd
+cp "$S/hands/right_open.vpd" o.vpd
+cp "$S/dance.vmd" dance.vmd
+
+# 1. --svg never overwrites an input (any spelling of it, a link too), and
+# names a .svg
+remember f.vpd
+expect_exit 2 "$POSEKIT" diff f.vpd o.vpd --svg f.vpd
+expect_stderr_contains "--svg 'f.vpd' is an input"
+expect_exit 2 "$POSEKIT" diff --svg ./f.vpd f.vpd o.vpd
+expect_stderr_contains 'is an input'
+ln -s f.vpd link.svg
+expect_exit 2 "$POSEKIT" diff f.vpd o.vpd --svg link.svg
+expect_stderr_contains 'is an input'
+expect_unchanged f.vpd
+expect_exit 2 "$POSEKIT" diff f.vpd o.vpd --svg picture.png
+expect_stderr_contains 'name it .svg'
+expect_no_file picture.png
+# ... nor does a job output
+mkdir j
+cp f.vpd j/in.vpd
+cat >j/job.yaml <<'YAML'
+inputs: {p: in.vpd}
+steps:
+  - mirror: {in: p, out: m}
+outputs: {m: ./in.vpd}
+YAML
+remember j/in.vpd
+expect_exit 2 "$POSEKIT" run j/job.yaml
+expect_stderr_contains "is the job's input 'p': it would be overwritten"
+expect_unchanged j/in.vpd
+
+# 2. one stream on standard output
+expect_exit 2 "$POSEKIT" merge dance.vmd f.vpd -o - --json
+expect_stderr_contains '--json and -o - would both write standard output'
+expect_stdout_empty
+expect_exit 2 "$POSEKIT" diff f.vpd o.vpd --svg -
+expect_stderr_contains 'name a .svg file'
+expect_stdout_empty
+
+# 4. a .vpd output does not silently turn a motion into one pose
+for cmd in "mirror dance.vmd" "rename dance.vmd --rules $PK_SOURCE/rules/ja-en.yaml" \
+    "overlay dance.vmd --pose f.vpd --bones @fingers_R" "merge dance.vmd f.vpd"; do
+    # shellcheck disable=SC2086
+    expect_exit 2 "$POSEKIT" $cmd -o x.vpd
+    expect_stderr_contains 'convert --frame N takes one pose out of a motion'
+    expect_no_file x.vpd
+done
+expect_exit 0 "$POSEKIT" convert dance.vmd --frame 10 -o x.vpd
+expect_exit 0 "$POSEKIT" mirror f.vpd -o y.vpd # a pose stays a pose
+cat >job2.yaml <<'YAML'
+inputs: {d: dance.vmd}
+outputs: {d: d.vpd}
+YAML
+expect_exit 2 "$POSEKIT" run job2.yaml
+expect_stderr_contains "'d' is a motion: a .vpd holds one pose"
+expect_no_file d.vpd
+
+# 11. only translations differ: the summary names the largest one
+vpd_text 'mdl' 'center|0,0,0|0,0,0,1' >t1.vpd
+vpd_text 'mdl' 'center|0,2.5,0|0,0,0,1' >t2.vpd
+expect_exit 1 "$POSEKIT" diff t1.vpd t2.vpd
+expect_stdout_contains '1 of 1 bones differ (largest 2.5000 units: center)'
+expect_stdout_lacks 'largest 0.000 deg'
+
+# 17. clearer errors
+expect_exit 2 "$POSEKIT" mirror f.vpd -o
+expect_stderr_contains "'-o' wants a file name (missing value)"
+mkdir folder.vpd
+expect_exit 2 "$POSEKIT" mirror f.vpd -o folder.vpd
+expect_stderr_contains "-o names a folder ('folder.vpd')"
+expect_exit 2 "$POSEKIT" diff - - </dev/null
+expect_stderr_contains "standard input ('-') can be read once"
+expect_exit 0 "$POSEKIT" help help
+expect_stdout_contains 'usage: posekit COMMAND'
+expect_exit 2 "$POSEKIT" convert dance.vmd --frame 4294967296 -o z.vpd
+expect_stderr_contains '(the largest is 4294967295)'
+expect_stderr_lacks 'below frame 0'
+
+# 18. one option grammar: --frames all wherever --frames is, a repeated
+# single-value option is an error, options that do nothing are errors
+expect_exit 0 "$POSEKIT" overlay dance.vmd --pose f.vpd --bones @fingers_R --frames all -o all.vmd
+expect_exit 0 "$POSEKIT" overlay dance.vmd --pose f.vpd --bones @fingers_R -o default.vmd
+expect_same_bytes all.vmd default.vmd
+expect_exit 2 "$POSEKIT" diff f.vpd o.vpd --threshold 1 --threshold 2
+expect_stderr_contains '--threshold is given twice'
+expect_exit 2 "$POSEKIT" mirror f.vpd -o a.vpd -o b.vpd
+expect_stderr_contains '-o is given twice'
+expect_exit 2 "$POSEKIT" overlay f.vpd --pose o.vpd --bones @fingers_R --frames 3-9 -o v.vpd
+expect_stderr_contains '--frames and --fade do not apply to a VPD base'
+expect_no_file v.vpd
+expect_exit 2 "$POSEKIT" overlay dance.vmd --pose o.vpd --pose-frame 3 --bones @fingers_R -o v.vmd
+expect_stderr_contains '--pose-frame applies to a VMD pose only'
+expect_no_file v.vmd
+# the same option spelled the job's way is the same option
+expect_exit 1 "$POSEKIT" diff f.vpd o.vpd --pos_threshold 0.5
