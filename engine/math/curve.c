@@ -6,6 +6,7 @@
 #include "math/bezier_internal.h"
 #include "math/curve.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,9 +142,9 @@ static double fit_error(const uint8_t q[4], const double *p, size_t n, double sp
 /* For the x bytes (x1, x2), the real y1, y2 that fit the chosen samples
  * best in least squares (progress is linear in y1, y2 once t is known),
  * clamped to [0, 1]; returns the worst residual over those samples. */
-static double fit_y(int x1, int x2, const double *s, const double *p, size_t m, double y[2])
+static double fit_y(int x1, int x2, const double *s, const double *p, size_t m, double y[2],
+                    double *t)
 {
-    double t[64];
     double a11 = 0, a12 = 0, a22 = 0, r1 = 0, r2 = 0, hint = -1.0;
     for (size_t i = 0; i < m; i++) {
         t[i] = pk_bezier_param((uint8_t)x1, (uint8_t)x2, s[i], hint);
@@ -175,6 +176,38 @@ static double fit_y(int x1, int x2, const double *s, const double *p, size_t m, 
     return worst;
 }
 
+/* The grid curves with x bytes (x1, x2) and the least-squares y rounded
+ * to the grid (and its neighbours): the smallest error over the steering
+ * samples (value units, extra included) with q filled. */
+static double try_grid(int x1, int x2, const double *s, const double *p, const double *es, size_t m,
+                       double span, uint8_t q[4])
+{
+    double t[64], y[2];
+    fit_y(x1, x2, s, p, m, y, t);
+    int y1 = (int)lround(y[0] * 127.0), y2 = (int)lround(y[1] * 127.0);
+    double best = INFINITY;
+    for (int a = -1; a <= 1; a++)
+        for (int b = -1; b <= 1; b++) {
+            int g1 = y1 + a, g2 = y2 + b;
+            if (g1 < 0 || g1 > 127 || g2 < 0 || g2 > 127)
+                continue;
+            double e = 0.0;
+            for (size_t i = 0; i < m && e < best; i++) {
+                double d = fabs(cubic(g1 / 127.0, g2 / 127.0, t[i]) - p[i]) * span + es[i];
+                if (d > e)
+                    e = d;
+            }
+            if (e < best) {
+                best = e;
+                q[0] = (uint8_t)x1;
+                q[1] = (uint8_t)g1;
+                q[2] = (uint8_t)x2;
+                q[3] = (uint8_t)g2;
+            }
+        }
+    return best;
+}
+
 typedef struct cand {
     int x1, x2;
     double score, y[2];
@@ -204,22 +237,23 @@ int pk_curve_fit_progress(const double *p, size_t n, double span, const double *
             return 0;
         }
     /* Up to 64 evenly spread samples steer the search; all are checked. */
-    double s[64], ps[64];
-    size_t m = n - 1 < 64 ? n - 1 : 64;
+    double s[64], ps[64], es[64], t[64];
+    size_t m = n - 1 < 12 ? n - 1 : 12;
     for (size_t k = 0; k < m; k++) {
         size_t i = m == n - 1 ? k + 1 : 1 + (k * (n - 2)) / (m - 1);
         s[k] = (double)i / (double)n;
         ps[k] = p[i - 1];
+        es[k] = extra ? extra[i - 1] : 0.0;
     }
     /* Coarse scan of the x bytes, then the best few descend on the grid. */
-    enum { KEEP = 3 };
+    enum { KEEP = 6 };
     cand best[KEEP];
     for (int k = 0; k < KEEP; k++)
         best[k] = (cand){0, 0, INFINITY, {0, 0}};
-    for (int x1 = 0; x1 <= 128; x1 += 8)
-        for (int x2 = 0; x2 <= 128; x2 += 8) {
+    for (int x1 = 0; x1 <= 128; x1 += 1)
+        for (int x2 = 0; x2 <= 128; x2 += 1) {
             cand c = {x1 > 127 ? 127 : x1, x2 > 127 ? 127 : x2, 0, {0, 0}};
-            c.score = fit_y(c.x1, c.x2, s, ps, m, c.y);
+            c.score = fit_y(c.x1, c.x2, s, ps, m, c.y, t);
             for (int k = 0; k < KEEP; k++)
                 if (c.score < best[k].score) {
                     memmove(&best[k + 1], &best[k], (size_t)(KEEP - 1 - k) * sizeof *best);
@@ -232,7 +266,7 @@ int pk_curve_fit_progress(const double *p, size_t n, double span, const double *
         cand c = best[k];
         if (!isfinite(c.score))
             continue;
-        for (int step = 4; step >= 1; step /= 2) {
+        for (int step = 2; step >= 1; step /= 2) {
             bool moved = true;
             while (moved) {
                 moved = false;
@@ -241,7 +275,7 @@ int pk_curve_fit_progress(const double *p, size_t n, double span, const double *
                         cand d = {c.x1 + dx1, c.x2 + dx2, 0, {0, 0}};
                         if ((!dx1 && !dx2) || d.x1 < 0 || d.x1 > 127 || d.x2 < 0 || d.x2 > 127)
                             continue;
-                        d.score = fit_y(d.x1, d.x2, s, ps, m, d.y);
+                        d.score = fit_y(d.x1, d.x2, s, ps, m, d.y, t);
                         if (d.score < c.score) {
                             c = d;
                             moved = true;
@@ -249,6 +283,7 @@ int pk_curve_fit_progress(const double *p, size_t n, double span, const double *
                     }
             }
         }
+        best[k] = c;
         /* Round y to the grid; try the neighbours of the rounding. */
         int y1 = (int)lround(c.y[0] * 127.0), y2 = (int)lround(c.y[1] * 127.0);
         for (int a = -1; a <= 1; a++)
@@ -264,6 +299,31 @@ int pk_curve_fit_progress(const double *p, size_t n, double span, const double *
             }
         if (found <= tol)
             break;
+    }
+    /* A real curve fits but its rounding does not: other x bytes may have
+     * a least-squares y that lies nearer the grid.  Search outwards from
+     * the best real fit, ring by ring, until a grid curve fits. */
+    int top = 0;
+    for (int k = 1; k < KEEP; k++)
+        if (best[k].score < best[top].score)
+            top = k;
+    if (found > tol && best[top].score * span <= 4.0 * tol) {
+        int cx = best[top].x1, cy = best[top].x2;
+        for (int r = 1; r < 128 && found > tol; r++)
+            for (int dx = -r; dx <= r && found > tol; dx++)
+                for (int dy = -r; dy <= r && found > tol; dy += (dx == -r || dx == r) ? 1 : 2 * r) {
+                    int x1 = cx + dx, x2 = cy + dy;
+                    if (x1 < 0 || x1 > 127 || x2 < 0 || x2 > 127)
+                        continue;
+                    uint8_t q[4];
+                    if (try_grid(x1, x2, s, ps, es, m, span, q) > tol)
+                        continue;
+                    double e = fit_error(q, p, n, span, extra);
+                    if (e < found) {
+                        found = e;
+                        memcpy(cp, q, 4);
+                    }
+                }
     }
     if (worst)
         *worst = found;
@@ -293,7 +353,11 @@ int pk_curve_fit_scalar(const float *v, size_t n, double tol, uint8_t cp[4], dou
         return -1;
     for (size_t i = 1; i < n; i++)
         p[i - 1] = (v[i] - a) / (b - a);
-    int rc = pk_curve_fit_progress(p, n, span, NULL, tol, cp, worst);
+    /* The sampler's result is a float: keep a margin of its rounding. */
+    double big = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+    double margin = 2.0 * FLT_EPSILON * big;
+    int rc = pk_curve_fit_progress(p, n, span, NULL, margin < tol / 2 ? tol - margin : tol / 2, cp,
+                                   worst);
     free(p);
     return rc;
 }
@@ -373,7 +437,9 @@ int pk_curve_fit_rot(const float (*q)[4], size_t n, double tol_deg, uint8_t cp[4
                 *worst = e;
             rc = e <= tol_deg;
         } else {
-            rc = pk_curve_fit_progress(p, n, 2.0 * th * DEG, extra, tol_deg, cp, worst);
+            /* The sampler slerps in float: keep a margin for its rounding. */
+            double margin = tol_deg > 4e-5 ? 2e-5 : tol_deg / 2.0;
+            rc = pk_curve_fit_progress(p, n, 2.0 * th * DEG, extra, tol_deg - margin, cp, worst);
         }
     }
     free(p);
