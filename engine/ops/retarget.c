@@ -69,9 +69,25 @@ static void qrotate(const double r[4], const double v[3], double out[3])
     out[2] = u[2];
 }
 
+/* A key's rotation as stored, except that an all-zero or non-finite one is
+ * the identity, as every operation reads it (pk_quat_normalize). */
+static void key_q(const float rot[4], double q[4])
+{
+    double n = 0.0;
+    for (int i = 0; i < 4; i++) {
+        q[i] = rot[i];
+        n += q[i] * q[i];
+    }
+    if (!(n > 1e-60) || !isfinite(n)) {
+        q[0] = q[1] = q[2] = 0.0;
+        q[3] = 1.0;
+    }
+}
+
 static void stance_bone_key(const double r[4], float rot[4])
 {
-    double q[4] = {rot[0], rot[1], rot[2], rot[3]}, ri[4] = {-r[0], -r[1], -r[2], r[3]}, o[4];
+    double q[4], ri[4] = {-r[0], -r[1], -r[2], r[3]}, o[4];
+    key_q(rot, q);
     qmul(q, ri, o);
     for (int i = 0; i < 4; i++)
         rot[i] = (float)o[i];
@@ -79,7 +95,8 @@ static void stance_bone_key(const double r[4], float rot[4])
 
 static void chain_key(const double r[4], float pos[3], float rot[4])
 {
-    double q[4] = {rot[0], rot[1], rot[2], rot[3]}, ri[4] = {-r[0], -r[1], -r[2], r[3]}, t[4], o[4];
+    double q[4], ri[4] = {-r[0], -r[1], -r[2], r[3]}, t[4], o[4];
+    key_q(rot, q);
     qmul(r, q, t);
     qmul(t, ri, o);
     for (int i = 0; i < 4; i++)

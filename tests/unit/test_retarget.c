@@ -384,6 +384,34 @@ static void test_keys_changed_counts_bytes(void **state)
     pk_rules_free(r);
 }
 
+/* Issue 11 item 19: a zero or NaN rotation is no rotation for every
+ * operation; retarget turns it as it turns the identity. */
+static void test_degenerate_rotation_is_identity(void **state)
+{
+    (void)state;
+    pk_rules *r = rules_text("stance:\n  - {bone: 左腕, rotate: [0, 0, 35], chain: [左ひじ]}\n");
+    pk_motion *m = pk_motion_new();
+    const char *names[] = {"左腕", "左腕", "左腕", "左ひじ", "左ひじ"};
+    const float rots[5][4] = {
+        {0, 0, 0, 1}, {0, 0, 0, 0}, {NAN, 0, 0, NAN}, {0, 0, 0, 1}, {0, 0, 0, 0}};
+    for (int i = 0; i < 5; i++) {
+        pk_bone_key *k = pk_motion_push_bone(m);
+        k->name = intern(m->names, names[i]);
+        k->frame = (uint32_t)(i % 3);
+        memcpy(k->rot, rots[i], sizeof k->rot);
+    }
+    pk_log log;
+    pk_log_init(&log);
+    assert_int_equal(pk_motion_retarget(m, r, NULL, &log), 0);
+    assert_memory_equal(m->bones[1].rot, m->bones[0].rot, sizeof m->bones[0].rot);
+    assert_memory_equal(m->bones[2].rot, m->bones[0].rot, sizeof m->bones[0].rot);
+    assert_memory_equal(m->bones[4].rot, m->bones[3].rot, sizeof m->bones[3].rot);
+    NEAR(m->bones[1].rot[2], -sin(17.5 * PI / 180));
+    pk_log_free(&log);
+    pk_motion_free(m);
+    pk_rules_free(r);
+}
+
 /* Rename first: stance and scale name bones as renamed; scale multiplies
  * translations by the bone's factor or the default. */
 static void test_rename_scale(void **state)
@@ -446,6 +474,7 @@ int main(void)
         cmocka_unit_test(test_added_key),
         cmocka_unit_test(test_absent_stance_adds_nothing),
         cmocka_unit_test(test_keys_changed_counts_bytes),
+        cmocka_unit_test(test_degenerate_rotation_is_identity),
         cmocka_unit_test(test_rename_scale),
         cmocka_unit_test(test_failure_untouched),
     };
