@@ -767,6 +767,8 @@ typedef struct pk_overlay_stats {
     size_t split_exact;  /* ... of which trivially (linear curve or no motion) */
     size_t baked;        /* pieces baked into per-frame keys */
     size_t baked_keys;   /* keys those bakes produced */
+    size_t morphs;         /* morph tracks changed or created */
+    size_t morphs_missing; /* selected base morphs absent from the pose (warned in one line) */
 } pk_overlay_stats;
 
 /* VMD base.  Returns a new motion (caller frees with pk_motion_free) or
