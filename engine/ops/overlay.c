@@ -1596,14 +1596,17 @@ pk_motion *pk_motion_cut_before(const pk_motion *m, uint32_t cut, size_t *droppe
     out->niks = w;
     if (cut_others(m, t, out, cut, added) != 0)
         goto oom;
-    /* Records before the cut, and the keys the cut added (the bone keys
-     * re-curved or baked after it included). */
+    /* Records before the cut, and the keys added at the cut (not the bone
+     * keys re-curved or baked after it). */
     for (size_t r = 0; r < m->nbones; r++)
         others += m->bones[r].frame < cut;
     for (size_t r = 0; r < m->nmorphs; r++)
         others += m->morphs[r].frame < cut;
     *dropped = others;
-    *added += st.keys_added;
+    for (size_t i = 0; i < np; i++)
+        *added += plans[i].keys.n && !plans[i].keys.v[0].orig;
+    for (size_t i = 0; i < nm; i++)
+        *added += mplans[i].keys.n && !mplans[i].keys.v[0].orig;
     free_plans(plans, np);
     free_mplans(mplans, nm);
     pk_motion_free(scratch);

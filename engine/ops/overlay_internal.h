@@ -29,7 +29,7 @@ pk_motion *pk_splice_motion(const pk_motion *base, const pk_motion *src, uint32_
  * `cut`: bones sampled and the following segment split or baked, morphs
  * and lights sampled (linear: exact), shadow and IK records held, cameras
  * sampled with the next key's curve kept).  Keys before the cut are
- * removed; *dropped and *added count records.  Returns a new motion
+ * removed; *dropped counts them, *added the keys added at the cut.  Returns a new motion
  * (pk_motion_free) or NULL (logged). */
 pk_motion *pk_motion_cut_before(const pk_motion *m, uint32_t cut, size_t *dropped, size_t *added,
                                 pk_log *log);
