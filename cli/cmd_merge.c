@@ -117,8 +117,8 @@ static void warn_short(pk_log *log, const char *opt, const char *verb, size_t gi
         snprintf(rest, sizeof rest, "input %zu (%s) %s", n, inputs[n - 1], rest_one);
     else
         snprintf(rest, sizeof rest, "inputs %zu-%zu %s", given + 1, n, rest_many);
-    pk_warning(log, "%s given %zu time%s for %zu inputs: %s; %s", opt, given,
-               given == 1 ? "" : "s", n, who, rest);
+    pk_warning(log, "%s given %zu time%s for %zu inputs: %s; %s", opt, given, given == 1 ? "" : "s",
+               n, who, rest);
 }
 
 static const char *policy_name(pk_merge_policy p)
@@ -170,13 +170,12 @@ static void report_text(const pk_merge_report *r, char **inputs, pk_merge_policy
         fprintf(stderr, ", %zu key%s kept at a cut", r->cut_keys, r->cut_keys == 1 ? "" : "s");
     if (r->within_tracks)
         fprintf(stderr, ", %zu track%s laid within (%zu crossed piece%s baked)", r->within_tracks,
-                r->within_tracks == 1 ? "" : "s", r->within_baked,
-                r->within_baked == 1 ? "" : "s");
+                r->within_tracks == 1 ? "" : "s", r->within_baked, r->within_baked == 1 ? "" : "s");
     fputc('\n', stderr);
 }
 
-static void report_json(const pk_merge_report *r, char **inputs, const pk_merge_input *in,
-                        size_t n, pk_merge_policy policy, const pk_motion *out)
+static void report_json(const pk_merge_report *r, char **inputs, const pk_merge_input *in, size_t n,
+                        pk_merge_policy policy, const pk_motion *out)
 {
     json_t *root = json_object();
     json_t *ins = json_array();
@@ -325,8 +324,7 @@ int cmd_merge(int argc, char **argv)
             break;
         case OPT_WITHIN:
             if (!cli_parse_u32(optarg, &within[nwithin]) || within[nwithin] == 0)
-                MERGE_USAGE("--within wants an input number (1 for the first), not '%s'",
-                            optarg);
+                MERGE_USAGE("--within wants an input number (1 for the first), not '%s'", optarg);
             nwithin++;
             break;
         case 'h':
@@ -370,8 +368,7 @@ int cmd_merge(int argc, char **argv)
         fprintf(stderr, "posekit: out of memory\n");
         goto done;
     }
-    warn_short(&log, "--offset", "shift", noffsets, n, inputs, "is not shifted",
-               "are not shifted");
+    warn_short(&log, "--offset", "shift", noffsets, n, inputs, "is not shifted", "are not shifted");
     warn_short(&log, "--sections", "limit", nsections, n, inputs, "gives every section",
                "give every section");
     for (size_t i = 0; i < n; i++) {

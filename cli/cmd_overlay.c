@@ -153,9 +153,8 @@ static void print_stats(const pk_overlay_stats *st, bool motion)
             "added; crossed segments: %zu split (%zu of them linear or still), %zu baked into %zu "
             "keys\n",
             st->bones, st->bones == 1 ? "" : "s", st->morphs, st->morphs == 1 ? "" : "s",
-            st->keys_removed,
-            st->keys_removed == 1 ? "" : "s", st->keys_added, st->split, st->split_exact, st->baked,
-            st->baked_keys);
+            st->keys_removed, st->keys_removed == 1 ? "" : "s", st->keys_added, st->split,
+            st->split_exact, st->baked, st->baked_keys);
 }
 
 int cmd_overlay(int argc, char **argv)

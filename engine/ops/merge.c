@@ -57,8 +57,8 @@ typedef struct merger {
     entry *e;
     size_t ne, cap;
     size_t below_zero, cut_keys;
-    bool *own;        /* src[i] is the merger's (a pose's motion, a cut motion) */
-    uint32_t *first;  /* per input, scratch for the overlap check */
+    bool *own;       /* src[i] is the merger's (a pose's motion, a cut motion) */
+    uint32_t *first; /* per input, scratch for the overlap check */
     uint32_t *last;
     pk_log *log;
 } merger;
@@ -682,8 +682,7 @@ pk_motion *pk_merge(const pk_merge_input *in, size_t n, pk_merge_policy policy,
     g.first = calloc(n, sizeof *g.first);
     g.last = calloc(n, sizeof *g.last);
     g.out = pk_motion_new();
-    bool failed =
-        !g.src || !g.name_map || !g.pad_map || !g.own || !g.first || !g.last || !g.out;
+    bool failed = !g.src || !g.name_map || !g.pad_map || !g.own || !g.first || !g.last || !g.out;
     for (size_t i = 0; i < n && !failed; i++) {
         if (!in[i].motion == !in[i].pose) {
             pk_error(log, "merge input %zu: exactly one of motion and pose must be set", i + 1);

@@ -1090,7 +1090,9 @@ static void warn_missing_morphs(size_t missing, char first[3][64], pk_log *log)
                missing == 1 ? " is" : "s are", missing == 1 ? "it is" : "they are", first[0],
                missing > 1 ? ", '" : "", missing > 1 ? first[1] : "", missing > 1 ? "'" : "",
                missing > 2 ? ", '" : "", missing > 2 ? first[2] : "",
-               missing > 3 ? "', ..." : missing > 2 ? "'" : "");
+               missing > 3   ? "', ..."
+               : missing > 2 ? "'"
+                             : "");
 }
 
 /* The pose's selected morphs over the base's morph tracks (out is the

@@ -71,7 +71,8 @@ static void test_empty_is_identity_corpus(void **state)
         write_vmd(m, &want);
         bool has = m->nbones || m->nmorphs || m->ncameras || m->nlights || m->nshadows || m->niks;
         for (int order = 0; order < (has ? 2 : 1); order++) {
-            pk_merge_input in[2] = {{order ? empty : m, NULL, 0, 0, false}, {order ? m : empty, NULL, 0, 0, false}};
+            pk_merge_input in[2] = {{order ? empty : m, NULL, 0, 0, false},
+                                    {order ? m : empty, NULL, 0, 0, false}};
             pk_merge_report rep;
             pk_motion *out = pk_merge(in, 2, PK_MERGE_ERROR, &rep, &log);
             assert_non_null(out);
@@ -218,7 +219,8 @@ static void test_pose_input_and_camera(void **state)
     pk_camera_key *c2 = pk_motion_push_camera(b);
     c2->frame = 5;
     c2->fov = 40;
-    pk_merge_input in[3] = {{a, NULL, 0, 0, false}, {NULL, p, 45, 0, false}, {b, NULL, 0, 0, false}};
+    pk_merge_input in[3] = {
+        {a, NULL, 0, 0, false}, {NULL, p, 45, 0, false}, {b, NULL, 0, 0, false}};
     pk_merge_report rep;
     pk_motion *m = pk_merge(in, 3, PK_MERGE_LAST, &rep, &log);
     assert_non_null(m);
@@ -317,8 +319,8 @@ static void test_negative_offset_keeps_pose_corpus(void **state)
                     double d = track_diff(out, o, f, m, t, f + cut, morph);
                     if (d > 1e-5) {
                         print_error("%s: %s '%s' cut at %u: frame %u differs by %g\n", paths[i],
-                                    morph ? "morph" : "bone", pk_names_utf8(m->names, t->name),
-                                    cut, f, d);
+                                    morph ? "morph" : "bone", pk_names_utf8(m->names, t->name), cut,
+                                    f, d);
                         fail();
                     }
                 }
@@ -349,8 +351,8 @@ static void test_overlaps(void **state)
     bone(dance, "頭", 0, 0.0f);
     morph(dance, "まばたき", 10, 0.5f);
     morph(dance, "まばたき", 20, 0.0f);
-    bone(fist, "右手首", 60, 5.0f); /* inside the dance's 0-100 */
-    bone(fist, "頭", 0, 0.0f);      /* the same key: kept once, no overlap */
+    bone(fist, "右手首", 60, 5.0f);    /* inside the dance's 0-100 */
+    bone(fist, "頭", 0, 0.0f);         /* the same key: kept once, no overlap */
     morph(fist, "まばたき", 20, 0.7f); /* a conflict at the dance's last key only */
     bone(after, "右手首", 100, 1.0f);
     bone(after, "右手首", 150, 2.0f); /* starts where the dance ends */
@@ -401,8 +403,7 @@ static void test_sections(void **state)
     pk_log log;
     pk_log_init(&log);
     pk_merge_report rep;
-    pk_merge_input in[2] = {{dance, NULL, 0, 0, false},
-                            {face, NULL, 0, 1u << PK_SEC_MORPH, false}};
+    pk_merge_input in[2] = {{dance, NULL, 0, 0, false}, {face, NULL, 0, 1u << PK_SEC_MORPH, false}};
     pk_motion *m = pk_merge(in, 2, PK_MERGE_ERROR, &rep, &log);
     assert_non_null(m);
     assert_int_equal(rep.count, 0);

@@ -572,8 +572,8 @@ static void test_corpus_every_frame(void **state)
     printf("overlay corpus: %zu motions (%zu with morphs), %zu overlays, %zu frames checked "
            "(bones and morphs); crossed pieces: "
            "%zu split (%zu trivially: linear or still), %zu baked into %zu keys\n",
-           tested, g_morph_motions, g_tot.runs, g_tot.frames, g_tot.split, g_tot.split_exact, g_tot.baked,
-           g_tot.baked_keys);
+           tested, g_morph_motions, g_tot.runs, g_tot.frames, g_tot.split, g_tot.split_exact,
+           g_tot.baked, g_tot.baked_keys);
 }
 
 /* ---- hand-made cases ---- */
