@@ -264,9 +264,11 @@ static int report(const cli_run *r, const pk_step_result *res, const char *const
         return pk_diff_any(res->diff) ? EXIT_DIFF : EXIT_OK;
     }
     if (op == PK_STEP_MERGE) {
+        if (!res->merge_in) /* stopped before merging */
+            return EXIT_OK;
         if (r->json)
             merge_print_json(r->step, res, in, n);
-        else if (res->out.motion)
+        else if (res->prefer != PK_MERGE_ERROR)
             merge_print_text(r->step, res, in);
         return EXIT_OK;
     }
@@ -370,8 +372,7 @@ int cli_step_main(const char *cmd, int argc, char **argv, const char *help)
         }
     }
     int run = pk_step_run(r.step, docs, n, rules, &res, &log);
-    bool policy_error = op == PK_STEP_MERGE && run != 0;
-    if (op == PK_STEP_MERGE && (run == 0 || r.json || !policy_error))
+    if (op == PK_STEP_MERGE)
         report(&r, &res, in, n);
     if (cli_flush_log(&log, cli_strict) != EXIT_OK || run != 0) {
         rc = EXIT_ERROR;

@@ -24,7 +24,9 @@ typedef enum kind {
     K_DOUBLE, /* a number of 0 or more */
     K_FRAMES, /* A-B, N or all */
     K_ENUM,
-    K_OFFSET, /* merge: repeated whole numbers */
+    K_OFFSET,   /* merge: repeated whole numbers */
+    K_SECTIONS, /* merge: repeated lists of sections */
+    K_WITHIN,   /* merge: repeated input numbers */
 } kind;
 
 #define M(op) (1u << (op))
@@ -72,6 +74,9 @@ static const option TABLE[] = {
     {"offset", K_OFFSET, M(PK_STEP_MERGE), 0, 0, NULL, "a whole number of frames"},
     {"offsets", K_OFFSET, M(PK_STEP_MERGE), 0, 0, NULL, "a whole number of frames"},
     {"prefer", K_ENUM, M(PK_STEP_MERGE), OFF(prefer), 0, "last|first|error", NULL},
+    {"sections", K_SECTIONS, M(PK_STEP_MERGE), 0, 0, NULL,
+     "bones, morphs, camera, light, shadow, ik or all (comma-separated)"},
+    {"within", K_WITHIN, M(PK_STEP_MERGE), 0, 0, NULL, "an input number (1 for the first)"},
 };
 #define NOPTIONS (sizeof TABLE / sizeof TABLE[0])
 _Static_assert(NOPTIONS <= PK_STEP_MAX_OPTIONS, "pk_step.given is too small");
@@ -124,6 +129,8 @@ void pk_step_free(pk_step *s)
     free(s->o.rules);
     free(s->o.bones);
     free(s->o.offsets);
+    free(s->o.sections);
+    free(s->o.within);
     free(s->prefix);
     free(s);
 }
@@ -231,6 +238,36 @@ static void enum_list(const char *choices, char *out, size_t size)
     }
 }
 
+/* "bones,morphs,..." or "all" as section bits; false (and *bad at the
+ * word) on an unknown word. */
+static bool parse_sections(const char *arg, unsigned *out, const char **bad)
+{
+    static const char *const WORDS[PK_SEC_COUNT] = {"bones", "morphs", "camera",
+                                                    "light", "shadow", "ik"};
+    *out = 0;
+    const char *p = arg;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        bool ok = false;
+        if (len == 3 && strncmp(p, "all", 3) == 0) {
+            *out = (1u << PK_SEC_COUNT) - 1;
+            ok = true;
+        }
+        for (int i = 0; i < PK_SEC_COUNT && !ok; i++)
+            if (strlen(WORDS[i]) == len && strncmp(p, WORDS[i], len) == 0) {
+                *out |= 1u << i;
+                ok = true;
+            }
+        if (!ok) {
+            *bad = p;
+            return false;
+        }
+        if (!p[len])
+            return true;
+        p += len + 1;
+    }
+}
+
 static bool parse_bool(const char *v, bool *out)
 {
     if (!v || strcmp(v, "true") == 0 || strcmp(v, "yes") == 0) {
@@ -255,7 +292,8 @@ int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log)
         return -1;
     }
     spell(s, o->name, name);
-    bool repeatable = o->kind == K_INPUTS || o->kind == K_OFFSET;
+    bool repeatable =
+        o->kind == K_INPUTS || o->kind == K_OFFSET || o->kind == K_SECTIONS || o->kind == K_WITHIN;
     if (s->given[row] && !repeatable) {
         pk_error(log, "%s is given twice", name);
         return -1;
@@ -337,6 +375,35 @@ int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log)
         if (ok) {
             s->o.offsets = p;
             p[s->o.noffsets++] = v;
+        }
+        break;
+    }
+    case K_SECTIONS: {
+        unsigned bits;
+        const char *bad = NULL;
+        if (!parse_sections(value, &bits, &bad)) {
+            pk_error(log, "%s takes %s, not '%s'", name, o->wants, bad);
+            return -1;
+        }
+        unsigned *p = realloc(s->o.sections, (s->o.nsections + 1) * sizeof *p);
+        ok = p != NULL;
+        if (ok) {
+            s->o.sections = p;
+            p[s->o.nsections++] = bits;
+        }
+        break;
+    }
+    case K_WITHIN: {
+        uint32_t k;
+        if (!pk_num_u32(value, &k) || k == 0) {
+            pk_error(log, "%s wants %s, not '%s'", name, o->wants, value);
+            return -1;
+        }
+        uint32_t *p = realloc(s->o.within, (s->o.nwithin + 1) * sizeof *p);
+        ok = p != NULL;
+        if (ok) {
+            s->o.within = p;
+            p[s->o.nwithin++] = k;
         }
         break;
     }
@@ -446,5 +513,13 @@ int pk_step_check(const pk_step *s, pk_log *log)
     if (s->op == PK_STEP_MERGE && o->noffsets > s->ninputs)
         return fail(log, "%zu %s options for %zu inputs", o->noffsets, spell(s, "offset", n1),
                     s->ninputs);
+    if (s->op == PK_STEP_MERGE && o->nsections > s->ninputs)
+        return fail(log, "%zu %s options for %zu inputs", o->nsections, spell(s, "sections", n1),
+                    s->ninputs);
+    for (size_t k = 0; s->op == PK_STEP_MERGE && k < o->nwithin; k++)
+        if (o->within[k] > s->ninputs)
+            return fail(log, "%s %u: there %s only %zu input%s", spell(s, "within", n1),
+                        o->within[k], s->ninputs == 1 ? "is" : "are", s->ninputs,
+                        s->ninputs == 1 ? "" : "s");
     return 0;
 }

@@ -22,8 +22,12 @@ typedef struct pk_step_opts {
     int to;                          /* convert: pk_format */
     int layout;                      /* convert: pk_vpd_layout */
     bool no_morphs, all, groups, reverse;
-    int64_t *offsets; /* merge */
+    int64_t *offsets; /* merge: --offset, per input in order */
     size_t noffsets;
+    unsigned *sections; /* merge: --sections, per input in order */
+    size_t nsections;
+    uint32_t *within; /* merge: --within K (1-based) */
+    size_t nwithin;
 } pk_step_opts;
 
 enum { PK_STEP_MAX_OPTIONS = 32 };

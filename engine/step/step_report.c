@@ -468,6 +468,8 @@ int pk_step_summary(const pk_step *s, const pk_step_result *r, pk_buf *out)
         pk_buf_printf(out, "%zu of %zu bones swapped left/right", e->bones_renamed, e->bones);
         if (e->ik_renamed)
             pk_buf_printf(out, ", %zu IK names swapped", e->ik_renamed);
+        if (e->morphs_renamed)
+            pk_buf_printf(out, ", %zu of %zu morphs swapped", e->morphs_renamed, e->morphs);
         pk_buf_printf(out, ", %zu keys mirrored", e->keys_changed);
         break;
     case PK_STEP_RENAME:
@@ -480,7 +482,8 @@ int pk_step_summary(const pk_step *s, const pk_step_result *r, pk_buf *out)
             pk_buf_printf(out, "; %zu keys changed, %zu added", e->keys_changed, e->keys_added);
         break;
     case PK_STEP_OVERLAY:
-        pk_buf_printf(out, "%zu bone%s changed", o->bones, plural(o->bones));
+        pk_buf_printf(out, "%zu bone%s changed, %zu morph%s changed", o->bones, plural(o->bones),
+                      o->morphs, plural(o->morphs));
         if (r->motion_in)
             pk_buf_printf(out,
                           ", %zu key%s removed, %zu added; crossed segments: %zu split (%zu of "
@@ -496,6 +499,13 @@ int pk_step_summary(const pk_step *s, const pk_step_result *r, pk_buf *out)
                       "below frame 0 dropped",
                       m->count, plural(m->count), s->prefix, POL[s->o.prefer % 3], m->identical,
                       plural(m->identical), m->below_zero, plural(m->below_zero));
+        pk_buf_printf(out, "; %zu overlapping track%s", m->noverlaps, plural(m->noverlaps));
+        if (m->cut_keys)
+            pk_buf_printf(out, ", %zu key%s kept at a cut", m->cut_keys, plural(m->cut_keys));
+        if (m->within_tracks)
+            pk_buf_printf(out, ", %zu track%s laid within (%zu crossed piece%s baked)",
+                          m->within_tracks, plural(m->within_tracks), m->within_baked,
+                          plural(m->within_baked));
         break;
     }
     default:

@@ -193,16 +193,23 @@ static bool has_raw(const pk_names *names, pk_name_id id, const pk_selection *on
     return pk_selection_has(one, raw, len);
 }
 
+/* Whether a bone or morph of d matches. */
 static bool doc_holds(const pk_doc *d, const pk_selection *one)
 {
     if (d->motion) {
         for (size_t i = 0; i < d->motion->nbones; i++)
             if (has_raw(d->motion->names, d->motion->bones[i].name, one))
                 return true;
+        for (size_t i = 0; i < d->motion->nmorphs; i++)
+            if (has_raw(d->motion->names, d->motion->morphs[i].name, one))
+                return true;
         return false;
     }
     for (size_t i = 0; i < d->pose->nbones; i++)
         if (has_raw(d->pose->names, d->pose->bones[i].name, one))
+            return true;
+    for (size_t i = 0; i < d->pose->nmorphs; i++)
+        if (has_raw(d->pose->names, d->pose->morphs[i].name, one))
             return true;
     return false;
 }
@@ -231,7 +238,7 @@ static void warn_missing_names(const pk_step *s, const pk_doc *base, const pk_po
                 pk_doc pd = {PK_FMT_VPD, NULL, (pk_pose *)pose};
                 bool found = doc_holds(&pd, one) || doc_holds(base, one);
                 if (!found)
-                    pk_warning(log, "bone '%s' is not in the pose %s", item, s->inputs[1]);
+                    pk_warning(log, "bone or morph '%s' is not in the pose %s", item, s->inputs[1]);
                 pk_selection_free(one);
             }
             free(item);
@@ -288,24 +295,52 @@ static int run_overlay(const pk_step *s, const pk_doc *in, const pk_rules *rules
     return rc;
 }
 
+/* An option given once per input but fewer times than inputs: which
+ * inputs it applies to, and which it does not ("--offset given 1 time for
+ * 2 inputs: it shifts input 1 (a.vmd); input 2 (b.vmd) is not shifted"). */
+static void warn_short(const pk_step *s, pk_log *log, const char *opt, const char *verb,
+                       size_t given, const char *rest_one, const char *rest_many)
+{
+    size_t n = s->ninputs;
+    char *const *inputs = s->inputs;
+    if (given == 0 || given >= n)
+        return;
+    char who[256], rest[256];
+    if (given == 1)
+        snprintf(who, sizeof who, "it %ss input 1 (%s)", verb, inputs[0]);
+    else
+        snprintf(who, sizeof who, "they %s inputs 1-%zu, the k-th %s%s the k-th input", verb, given,
+                 s->prefix, opt);
+    if (given + 1 == n)
+        snprintf(rest, sizeof rest, "input %zu (%s) %s", n, inputs[n - 1], rest_one);
+    else
+        snprintf(rest, sizeof rest, "inputs %zu-%zu %s", given + 1, n, rest_many);
+    pk_warning(log, "%s%s given %zu time%s for %zu inputs: %s; %s", s->prefix, opt, given,
+               given == 1 ? "" : "s", n, who, rest);
+}
+
 static int run_merge(const pk_step *s, const pk_doc *in, size_t n, pk_step_result *res, pk_log *log)
 {
-    pk_merge_input *mi = calloc(n ? n : 1, sizeof *mi);
-    res->offsets = calloc(n ? n : 1, sizeof *res->offsets);
-    res->prefer = (pk_merge_policy)s->o.prefer;
-    if (!mi || !res->offsets) {
-        free(mi);
+    const pk_step_opts *o = &s->o;
+    pk_merge_input *mi = res->merge_in = calloc(n ? n : 1, sizeof *mi);
+    res->prefer = (pk_merge_policy)o->prefer;
+    if (!mi) {
         pk_error(log, "out of memory");
         return -1;
     }
+    warn_short(s, log, "offset", "shift", o->noffsets, "is not shifted", "are not shifted");
+    warn_short(s, log, "sections", "limit", o->nsections, "gives every section",
+               "give every section");
     for (size_t i = 0; i < n; i++) {
         mi[i].motion = in[i].motion;
         mi[i].pose = in[i].pose;
-        mi[i].offset = res->offsets[i] = i < s->o.noffsets ? s->o.offsets[i] : 0;
+        mi[i].offset = i < o->noffsets ? o->offsets[i] : 0;
+        mi[i].sections = i < o->nsections ? o->sections[i] : 0;
     }
+    for (size_t k = 0; k < o->nwithin; k++)
+        mi[o->within[k] - 1].within = true;
     res->out.format = PK_FMT_VMD;
-    res->out.motion = pk_merge(mi, n, (pk_merge_policy)s->o.prefer, &res->merge, log);
-    free(mi);
+    res->out.motion = pk_merge(mi, n, res->prefer, &res->merge, log);
     return res->out.motion ? 0 : -1;
 }
 
@@ -343,7 +378,7 @@ void pk_step_result_free(pk_step_result *r)
     pk_rules_free(r->own_rules);
     pk_edit_stats_free(&r->edit);
     pk_merge_report_free(&r->merge);
-    free(r->offsets);
+    free(r->merge_in);
     memset(r, 0, sizeof *r);
 }
 

@@ -103,15 +103,15 @@ static void test_pipeline_matches_direct_calls(void **state)
     char rep[4096];
     snprintf(rep, sizeof rep, "%s/out/report.txt", dir);
     size_t tlen;
-    uint8_t *raw = tu_read_file(rep, &tlen);
+    uint8_t *trep = tu_read_file(rep, &tlen);
     char *table = calloc(tlen + 1, 1);
     assert_non_null(table);
-    memcpy(table, raw, tlen);
+    memcpy(table, trep, tlen);
     assert_non_null(strstr(table, "15/15  @fingers_R"));
     assert_non_null(strstr(table, "15/16  @hand_R"));
     assert_null(strstr(table, "@arm_R"));
     free(table);
-    free(raw);
+    free(trep);
 
     /* The same two overlays called directly give the same bytes. */
     pk_doc dance, fist, peace;

@@ -31,9 +31,10 @@ YAML
     sed -n 's/^[a-z]* .* -> r: //p' "$OUT" >job_summary.txt
 }
 
-# cli_summary PREFIX: the command's summary line on stderr, without PREFIX.
+# cli_summary PREFIX: the command's summary line on stderr (its last line
+# with PREFIX: merge lists conflicts and overlaps first), without PREFIX.
 cli_summary() {
-    grep "^$1" "$ERR" | grep -v 'conflict:' | sed "s/^$1//" >cli_summary.txt
+    grep "^$1" "$ERR" | tail -n 1 | sed "s/^$1//" >cli_summary.txt
 }
 
 same_summary() {
@@ -94,6 +95,14 @@ sed -i 's/(--prefer /(prefer /' cli_summary.txt
 job '{merge: {in: [dance.vmd, fist.vpd, peace.vpd], offsets: [0, 0, 40], prefer: first, out: r}}' vmd
 expect_same_bytes cli.vmd job_out.vmd
 same_summary merge
+
+expect_exit 0 "$POSEKIT" merge dance.vmd peace.vpd --offset 0 --offset 40 --sections all \
+    --sections bones --within 2 -o cli.vmd
+cli_summary 'posekit: merge: '
+sed -i 's/(--prefer /(prefer /' cli_summary.txt
+job '{merge: {in: [dance.vmd, peace.vpd], offsets: [0, 40], sections: [all, bones], within: 2, out: r}}' vmd
+expect_same_bytes cli.vmd job_out.vmd
+same_summary 'merge --within'
 
 # ---- diff: the table, JSON and CSV reports, byte for byte
 for fmt in txt json csv; do
