@@ -94,7 +94,23 @@ static int run_step(pk_job *j, const job_step *js, pk_log *log)
             goto done;
         }
     }
-    if (pk_step_run(js->step, docs, n, rules_of(j, pk_step_rules(js->step)), res, log) != 0)
+    /* What the step says is about the step: messages without a place of
+     * their own get the step's JOB:LINE:COL. */
+    pk_log tmp;
+    pk_log_init(&tmp);
+    int ran = pk_step_run(js->step, docs, n, rules_of(j, pk_step_rules(js->step)), res, &tmp);
+    for (size_t i = 0; i < tmp.count; i++) {
+        const pk_diag *d = &tmp.items[i];
+        bool placed = d->path || d->offset >= 0 || d->line > 0;
+        pk_log_set_path(log, placed ? d->path : j->path);
+        pk_log_add(log, d->severity, d->offset, placed ? d->line : js->at.line,
+                   placed ? d->col : js->at.col, "%s", d->msg);
+    }
+    if (tmp.errors + tmp.warnings > tmp.count && tmp.errors > 0)
+        pk_error(log, "out of memory");
+    pk_log_set_path(log, j->path);
+    pk_log_free(&tmp);
+    if (ran != 0)
         goto done;
     report_line(j, js, res);
     if (op == PK_STEP_DIFF) {

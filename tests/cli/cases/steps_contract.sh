@@ -99,3 +99,13 @@ expect_stderr_contains '--pose-frame applies to a VMD pose only'
 expect_no_file v.vmd
 # the same option spelled the job's way is the same option
 expect_exit 1 "$POSEKIT" diff f.vpd o.vpd --pos_threshold 0.5
+
+# 14. a step's warning names the job file and the step (JOB:LINE:COL)
+cat >warn.yaml <<'YAML'
+inputs: {d: dance.vmd, f: f.vpd}
+steps:
+  - overlay: {base: d, pose: f, bones: "@fingers_R,nosuchbone", out: r}
+outputs: {r: r.vmd}
+YAML
+expect_exit 0 "$POSEKIT" run warn.yaml --dry-run
+expect_stderr_contains "posekit: warn.yaml:3:5: warning: bone or morph 'nosuchbone' is not in the pose f"
