@@ -66,7 +66,7 @@ int cli_load(const char *path, pk_doc *doc, bool strict);
 
 /* Encodes a document for an output path and writes it atomically:
  * .vmd gets VMD (a pose becomes one key per bone/morph at `frame`), .vpd
- * gets VPD (a motion is sampled at `frame`), "-" keeps the document's own
+ * gets VPD (a pose only: a motion is an error), "-" keeps the document's own
  * format.  Nothing is written unless encoding succeeded. */
 typedef struct cli_save_options {
     uint32_t frame;
@@ -87,11 +87,6 @@ int cli_help(const char *text);
 int cli_one_operand(const char *cmd, const char *what, int argc, char **argv, int first,
                     const char **operand);
 
-/* Number parsing for options (locale-independent, whole string). */
-bool cli_parse_u32(const char *s, uint32_t *out);
-bool cli_parse_double(const char *s, double *out);
-/* "A-B" or "N" (A = B = N); returns false on malformed text or A > B. */
-bool cli_parse_range(const char *s, uint32_t *a, uint32_t *b);
 
 /* Global flags valid on every command (parsed by each command's getopt). */
 extern bool cli_strict;

@@ -2,9 +2,7 @@
  * usage errors and option parsing (declared in cli.h). */
 #include "cli.h"
 
-#include <errno.h>
 #include <getopt.h>
-#include <locale.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,17 +70,6 @@ int cli_load(const char *path, pk_doc *doc, bool strict)
     return EXIT_OK;
 }
 
-/* The pose of a motion at `frame` (MMD's interpolation). */
-static pk_pose *pose_from_motion(const pk_motion *m, uint32_t frame, pk_log *log)
-{
-    pk_tracks *t = pk_tracks_build(m, log);
-    if (!t)
-        return NULL;
-    pk_pose *p = pk_motion_sample(m, t, (double)frame, log);
-    pk_tracks_free(t);
-    return p;
-}
-
 bool cli_is_folder(const char *path)
 {
     struct stat st;
@@ -124,14 +111,8 @@ static int encode(const char *out_path, const pk_doc *doc, const cli_save_option
     } else if (want == PK_FMT_VPD && doc->pose) {
         rc = pk_vpd_write(doc->pose, &vpd, buf, log);
     } else if (want == PK_FMT_VPD && doc->motion) {
-        /* Sampling warns about the input (duplicate keys), not the output:
-         * no path rather than the wrong one. */
-        pk_log_set_path(log, NULL);
-        pk_pose *p = pose_from_motion(doc->motion, frame, log);
-        pk_log_set_path(log, out_path);
-        if (p)
-            rc = pk_vpd_write(p, &vpd, buf, log);
-        pk_pose_free(p);
+        /* the steps take a pose out of a motion (convert --frame) */
+        pk_error(log, "a .vpd holds one pose, not a motion");
     } else {
         pk_error(log, "nothing to write");
     }
@@ -231,102 +212,6 @@ int cli_one_operand(const char *cmd, const char *what, int argc, char **argv, in
         return cli_usage(cmd, "one %s at a time ('%s' is extra)", what, argv[first + 1]);
     *operand = argv[first];
     return EXIT_OK;
-}
-
-/* ------------------------------------------------------ number parsing */
-
-bool cli_parse_u32(const char *s, uint32_t *out)
-{
-    if (!s || !*s)
-        return false;
-    uint64_t v = 0;
-    for (const char *p = s; *p; p++) {
-        if (*p < '0' || *p > '9')
-            return false;
-        v = v * 10 + (uint64_t)(*p - '0');
-        if (v > UINT32_MAX)
-            return false;
-    }
-    *out = (uint32_t)v;
-    return true;
-}
-
-/* Decimal syntax checked by hand ([+-]digits[.digits][e[+-]digits], '.'
- * only), so a locale whose decimal separator is ',' changes nothing; the
- * value is then converted by strtod with '.' swapped for the locale's
- * separator. */
-bool cli_parse_double(const char *s, double *out)
-{
-    if (!s)
-        return false;
-    const char *p = s;
-    if (*p == '+' || *p == '-')
-        p++;
-    size_t digits = 0;
-    while (*p >= '0' && *p <= '9')
-        p++, digits++;
-    const char *dot = NULL;
-    if (*p == '.') {
-        dot = p++;
-        while (*p >= '0' && *p <= '9')
-            p++, digits++;
-    }
-    if (digits == 0)
-        return false;
-    if (*p == 'e' || *p == 'E') {
-        p++;
-        if (*p == '+' || *p == '-')
-            p++;
-        if (!(*p >= '0' && *p <= '9'))
-            return false;
-        while (*p >= '0' && *p <= '9')
-            p++;
-    }
-    if (*p)
-        return false;
-    size_t len = strlen(s);
-    const char *dp = localeconv()->decimal_point;
-    size_t dpl = dp ? strlen(dp) : 0;
-    char *tmp = malloc(len + dpl + 1);
-    if (!tmp)
-        return false;
-    if (dot && dpl && strcmp(dp, ".") != 0) {
-        size_t at = (size_t)(dot - s);
-        memcpy(tmp, s, at);
-        memcpy(tmp + at, dp, dpl);
-        strcpy(tmp + at + dpl, dot + 1);
-    } else {
-        strcpy(tmp, s);
-    }
-    errno = 0;
-    char *end;
-    double v = strtod(tmp, &end);
-    bool ok = *end == '\0' && errno != ERANGE;
-    free(tmp);
-    if (ok)
-        *out = v;
-    return ok;
-}
-
-bool cli_parse_range(const char *s, uint32_t *a, uint32_t *b)
-{
-    if (!s)
-        return false;
-    const char *dash = strchr(s, '-');
-    if (!dash)
-        return cli_parse_u32(s, a) && (*b = *a, true);
-    size_t n = (size_t)(dash - s);
-    char first[16];
-    if (n == 0 || n >= sizeof first)
-        return false;
-    memcpy(first, s, n);
-    first[n] = '\0';
-    uint32_t x, y;
-    if (!cli_parse_u32(first, &x) || !cli_parse_u32(dash + 1, &y) || x > y)
-        return false;
-    *a = x;
-    *b = y;
-    return true;
 }
 
 int cli_bad_option(const char *cmd, char **argv)
