@@ -977,6 +977,47 @@ PK_API long pk_model_find_morph(const pk_model *m, const void *raw, size_t len);
 /* "vertices", "faces", ... (for reports). */
 PK_API const char *pk_model_section_name(pk_model_section s);
 
+/* ---- check: a motion or pose against a model (engine/ops/check.c) ----
+ * Every bone and morph name the motion keys is looked up in the model by
+ * its CP932 bytes: found, found only through MMD's cut (the model's name
+ * is longer than the field, 15 bytes in VMD, 19 in VPD, and the motion
+ * holds its first bytes), or missing (MMD ignores those keys).  For a
+ * missing name the closest model name is proposed when one differs only
+ * by full-width/half-width forms (ＩＫ/IK, ０/0), spaces or letter case,
+ * by a common spelling (人指/人差指, ひじ/肘, ひざ/膝, つま先/爪先), or is
+ * the model's English name for a bone. */
+typedef enum pk_check_status {
+    PK_CHECK_FOUND = 0,
+    PK_CHECK_CUT = 1,    /* found through MMD's cut of the model's longer name */
+    PK_CHECK_MISSING = 2
+} pk_check_status;
+
+typedef struct pk_check_item {
+    char *name;     /* UTF-8, owned by the report */
+    uint8_t *raw;   /* the CP932 bytes the motion holds, owned */
+    size_t raw_len;
+    bool morph;
+    pk_check_status status;
+    size_t keys;    /* records of this name */
+    long index;     /* found/cut: the model's bone or morph; missing: the near miss or -1 */
+    const char *why; /* missing with a near miss: why it was chosen (static text) */
+    size_t move_unusable;   /* keys translating a bone the model does not let move */
+    size_t rotate_unusable; /* keys rotating a bone the model does not let rotate */
+} pk_check_item;
+
+typedef struct pk_check_report {
+    pk_check_item *items; /* bones in order of first appearance, then morphs */
+    size_t nitems;
+    size_t found, cut, missing, near; /* items by status; near = missing with a near miss */
+    size_t unusable;                  /* items with unusable keys */
+    bool *keyed;                      /* per model bone: the motion keys it (owned) */
+} pk_check_report;
+
+/* Caller frees with pk_check_free; NULL on OOM (logged). */
+PK_API pk_check_report *pk_check_motion(const pk_model *model, const pk_motion *m, pk_log *log);
+PK_API pk_check_report *pk_check_pose(const pk_model *model, const pk_pose *p, pk_log *log);
+PK_API void pk_check_free(pk_check_report *r);
+
 #ifdef __cplusplus
 }
 #endif
