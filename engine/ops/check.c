@@ -61,9 +61,10 @@ static size_t put_cp(char *d, uint32_t c)
     return 4;
 }
 
-/* Spellings of the same bone: the second form becomes the first. */
+/* Spellings of the same bone: the first (longer) form becomes the second
+ * when folding, so a fold never grows the text. */
 static const char *const SYNONYMS[][2] = {
-    {"人指", "人差指"},
+    {"人差指", "人指"},
     {"ひじ", "肘"},
     {"ひざ", "膝"},
     {"つま先", "爪先"},
@@ -95,7 +96,7 @@ static char *fold(const char *s, int level)
     d[o] = '\0';
     if (level >= 3) {
         for (size_t k = 0; k < sizeof SYNONYMS / sizeof *SYNONYMS; k++) {
-            char *from = fold(SYNONYMS[k][1], 2), *to = fold(SYNONYMS[k][0], 2);
+            char *from = fold(SYNONYMS[k][0], 2), *to = fold(SYNONYMS[k][1], 2);
             if (!from || !to) {
                 free(from);
                 free(to);
@@ -103,7 +104,7 @@ static char *fold(const char *s, int level)
             }
             size_t fl = strlen(from), tl = strlen(to);
             char *hit;
-            while (fl && (hit = strstr(d, from)) != NULL) { /* tl <= fl for every pair */
+            while (fl && tl <= fl && (hit = strstr(d, from)) != NULL) {
                 memcpy(hit, to, tl);
                 memmove(hit + tl, hit + fl, strlen(hit + fl) + 1);
             }
@@ -119,9 +120,10 @@ static const char *const WHY[3] = {
     "the same name in full-width/half-width forms (ＩＫ/IK, ０/0)",
     "the same name but for spaces or letter case",
 };
-static const char *const WHY_SYN[] = {
-    "another spelling of the same bone (人指/人差指)", "another spelling of the same bone (ひじ/肘)",
-    "another spelling of the same bone (ひざ/膝)", "another spelling of the same bone (つま先/爪先)"};
+static const char *const WHY_SYN[] = {"another spelling of the same bone (人指/人差指)",
+                                      "another spelling of the same bone (ひじ/肘)",
+                                      "another spelling of the same bone (ひざ/膝)",
+                                      "another spelling of the same bone (つま先/爪先)"};
 
 /* The synonym pair that a or b holds (the reason of a level-3 match). */
 static const char *synonym_why(const char *a, const char *b)
