@@ -28,6 +28,8 @@ const char help_diff[] =
     "  --bones SPEC       only these bones: comma-separated names, globs with one\n"
     "                     '*', @group (standard groups, or from --rules)\n"
     "  --rules R          rule file whose groups --bones may name\n"
+    "  --model MODEL      PMX/PMD model whose display frames --bones may name\n"
+    "                     as @frame:NAME\n"
     "  --threshold DEG    a rotation differs above DEG degrees (default 0.01)\n"
     "  --pos-threshold U  a translation differs above U units (default 0.0001);\n"
     "                     morph weights differ above 0.0001\n"
@@ -49,6 +51,7 @@ enum {
     OPT_FRAME = 256,
     OPT_FRAMES,
     OPT_BONES,
+    OPT_MODEL,
     OPT_RULES,
     OPT_THRESHOLD,
     OPT_POS_THRESHOLD,
@@ -65,7 +68,7 @@ typedef struct diff_args {
     const char *a, *b;
     bool frame_set, range, range_all, json, csv, all, groups;
     uint32_t frame, first, last;
-    const char *bones, *rules, *svg;
+    const char *bones, *rules, *svg, *model;
     pk_diff_options opts;
 } diff_args;
 
@@ -412,6 +415,7 @@ static int parse(int argc, char **argv, diff_args *da)
         {"frame", required_argument, NULL, OPT_FRAME},
         {"frames", required_argument, NULL, OPT_FRAMES},
         {"bones", required_argument, NULL, OPT_BONES},
+        {"model", required_argument, NULL, OPT_MODEL},
         {"rules", required_argument, NULL, OPT_RULES},
         {"threshold", required_argument, NULL, OPT_THRESHOLD},
         {"pos-threshold", required_argument, NULL, OPT_POS_THRESHOLD},
@@ -449,6 +453,9 @@ static int parse(int argc, char **argv, diff_args *da)
             break;
         case OPT_RULES:
             da->rules = optarg;
+            break;
+        case OPT_MODEL:
+            da->model = optarg;
             break;
         case OPT_THRESHOLD:
         case OPT_POS_THRESHOLD:
@@ -521,7 +528,9 @@ static int run(diff_args *da, pk_doc *docs, pk_log *log)
     }
     if (rc == EXIT_OK && da->bones) {
         pk_log_set_path(log, NULL);
-        sel = pk_selection_parse(rules, da->bones, log);
+        pk_model *model = da->model ? cli_load_model(da->model, cli_strict) : NULL;
+        sel = da->model && !model ? NULL : pk_selection_parse_model(rules, model, da->bones, log);
+        pk_model_free(model);
         if (!sel)
             rc = EXIT_ERROR;
         da->opts.bone_filter = selection_filter;

@@ -648,6 +648,13 @@ typedef struct pk_selection pk_selection;
  * references resolved in r (r may be NULL: standard groups only).
  * Unknown groups are errors.  Caller frees with pk_selection_free. */
 PK_API pk_selection *pk_selection_parse(const pk_rules *r, const char *spec, pk_log *log);
+/* The same, where an item "@frame:NAME" stands for the bones of the display
+ * frame NAME (Japanese or English name) of model m (engine/rules/
+ * select_model.c).  An unknown frame, one without bones, or "@frame:" with
+ * m NULL is an error. */
+struct pk_model;
+PK_API pk_selection *pk_selection_parse_model(const pk_rules *r, const struct pk_model *m,
+                                              const char *spec, pk_log *log);
 PK_API void pk_selection_free(pk_selection *s);
 PK_API bool pk_selection_has(const pk_selection *s, const void *raw, size_t len);
 
