@@ -37,6 +37,7 @@
  */
 #include "ops/overlay_internal.h"
 #include "posekit.h"
+#include "math/curve.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -165,80 +166,7 @@ static void target_at(const ctx *c, double f, bool inside, val *v)
         *v = b;
 }
 
-/* ---- Bezier pieces ---- */
-
-typedef struct pt {
-    double x, y;
-} pt;
-
-static double cubic(double p1, double p2, double t)
-{
-    double u = 1.0 - t;
-    return 3.0 * u * u * t * p1 + 3.0 * u * t * t * p2 + t * t * t;
-}
-
-/* Solves x(t) = s on the curve (0,0),(x1,y1),(x2,y2),(1,1) in double. */
-static double solve_t(double x1, double x2, double s)
-{
-    if (s <= 0.0)
-        return 0.0;
-    if (s >= 1.0)
-        return 1.0;
-    double lo = 0.0, hi = 1.0;
-    for (int i = 0; i < 100 && hi - lo > 1e-15; i++) {
-        double mid = 0.5 * (lo + hi);
-        if (cubic(x1, x2, mid) < s)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return 0.5 * (lo + hi);
-}
-
-static pt lerp_pt(pt a, pt b, double t)
-{
-    return (pt){a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t};
-}
-
-/* The part of the curve between parameters t0 < t1, as four points. */
-static void sub_curve(const pt p[4], double t0, double t1, pt out[4])
-{
-    /* Split at t1, keep the left part. */
-    pt a = lerp_pt(p[0], p[1], t1), b = lerp_pt(p[1], p[2], t1), cc = lerp_pt(p[2], p[3], t1);
-    pt d = lerp_pt(a, b, t1), e = lerp_pt(b, cc, t1), f = lerp_pt(d, e, t1);
-    pt l[4] = {p[0], a, d, f};
-    /* Split the left part at t0 / t1, keep the right part. */
-    double u = t1 > 0.0 ? t0 / t1 : 0.0;
-    pt a2 = lerp_pt(l[0], l[1], u), b2 = lerp_pt(l[1], l[2], u), c2 = lerp_pt(l[2], l[3], u);
-    pt d2 = lerp_pt(a2, b2, u), e2 = lerp_pt(b2, c2, u), f2 = lerp_pt(d2, e2, u);
-    out[0] = f2;
-    out[1] = e2;
-    out[2] = c2;
-    out[3] = l[3];
-}
-
-/* Progress of the original curve at s, in double. */
-static double progress(const uint8_t cp[4], double s)
-{
-    if (cp[0] == cp[1] && cp[2] == cp[3])
-        return s < 0.0 ? 0.0 : s > 1.0 ? 1.0 : s;
-    double x1 = cp[0] / 127.0, y1 = cp[1] / 127.0, x2 = cp[2] / 127.0, y2 = cp[3] / 127.0;
-    return cubic(y1, y2, solve_t(x1, x2, s));
-}
-
-/* Worst deviation (in value units) of candidate curve q over the piece's
- * integer frames; `exact` holds the wanted normalised progress per frame. */
-static double piece_error(const uint8_t q[4], const double *exact, size_t nf, double span)
-{
-    double worst = 0.0;
-    for (size_t i = 0; i < nf; i++) {
-        double s = (double)(i + 1) / (double)(nf + 1);
-        double e = fabs((double)pk_bezier(q[0], q[1], q[2], q[3], (float)s) - exact[i]) * span;
-        if (e > worst)
-            worst = e;
-    }
-    return worst;
-}
+/* ---- Bezier pieces (math/curve.h) ---- */
 
 /* Fits the sub-curve of one channel for the piece [u, v] of the segment
  * (f0, f1] with curve cp.  span = how far the channel moves over the piece
@@ -247,58 +175,26 @@ static double piece_error(const uint8_t q[4], const double *exact, size_t nf, do
 static bool fit_channel(const uint8_t cp[4], double f0, double f1, double u, double v, double span,
                         double tol, uint8_t q[4], bool *trivial)
 {
-    if ((cp[0] == cp[1] && cp[2] == cp[3]) || span <= tol * 0.5) {
+    if (pk_curve_is_linear(cp) || span <= tol * 0.5) {
         memcpy(q, LINEAR_CP, 4);
         return true;
     }
     *trivial = false;
     double su = (u - f0) / (f1 - f0), sv = (v - f0) / (f1 - f0);
-    double x1 = cp[0] / 127.0, y1 = cp[1] / 127.0, x2 = cp[2] / 127.0, y2 = cp[3] / 127.0;
-    pt p[4] = {{0, 0}, {x1, y1}, {x2, y2}, {1, 1}}, s[4];
-    double tu = solve_t(x1, x2, su), tv = solve_t(x1, x2, sv);
-    sub_curve(p, tu, tv, s);
-    double dx = s[3].x - s[0].x, dy = s[3].y - s[0].y;
-    if (!(dx > 1e-12) || !(fabs(dy) > 1e-12))
+    double n[4];
+    if (!pk_curve_sub(cp, su, sv, n))
         return false;
-    double n[4] = {(s[1].x - s[0].x) / dx, (s[1].y - s[0].y) / dy, (s[2].x - s[0].x) / dx,
-                   (s[2].y - s[0].y) / dy};
     /* Wanted progress at each integer frame strictly inside the piece. */
     size_t nf = (size_t)(v - u) - 1;
     double *exact = malloc((nf ? nf : 1) * sizeof *exact);
     if (!exact)
         return false;
-    double yu = progress(cp, su), yv = progress(cp, sv);
+    double yu = pk_curve_progress(cp, su), yv = pk_curve_progress(cp, sv);
     for (size_t i = 0; i < nf; i++)
-        exact[i] = (progress(cp, (u + (double)(i + 1) - f0) / (f1 - f0)) - yu) / (yv - yu);
-    int base[4];
-    for (int j = 0; j < 4; j++)
-        base[j] = (int)lround(n[j] * 127.0);
-    double best = INFINITY;
-    uint8_t cand[4];
-    for (int r = 0; r <= 2 && best > tol * 0.5; r++) {
-        int lo = -r, hi = r;
-        for (int a = lo; a <= hi; a++)
-            for (int b = lo; b <= hi; b++)
-                for (int cidx = lo; cidx <= hi; cidx++)
-                    for (int d = lo; d <= hi; d++) {
-                        int w[4] = {base[0] + a, base[1] + b, base[2] + cidx, base[3] + d};
-                        bool ok = true;
-                        for (int j = 0; j < 4; j++)
-                            if (w[j] < 0 || w[j] > 127)
-                                ok = false;
-                        if (!ok)
-                            continue;
-                        for (int j = 0; j < 4; j++)
-                            cand[j] = (uint8_t)w[j];
-                        double e = piece_error(cand, exact, nf, span);
-                        if (e < best) {
-                            best = e;
-                            memcpy(q, cand, 4);
-                        }
-                    }
-    }
+        exact[i] = (pk_curve_progress(cp, (u + (double)(i + 1) - f0) / (f1 - f0)) - yu) / (yv - yu);
+    bool ok = pk_curve_round(n, exact, nf, span, tol * 0.5, q);
     free(exact);
-    return best <= tol * 0.5;
+    return ok;
 }
 
 /* Checks with the real sampler that the keys (u: start, end) reproduce the
