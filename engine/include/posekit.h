@@ -775,6 +775,8 @@ typedef struct pk_overlay_stats {
     size_t split_exact;  /* ... of which trivially (linear curve or no motion) */
     size_t baked;        /* pieces baked into per-frame keys */
     size_t baked_keys;   /* keys those bakes produced */
+    size_t morphs;         /* morph tracks changed or created */
+    size_t morphs_missing; /* selected base morphs absent from the pose (warned in one line) */
 } pk_overlay_stats;
 
 /* VMD base.  Returns a new motion (caller frees with pk_motion_free) or
@@ -797,7 +799,18 @@ typedef enum pk_merge_policy {
 typedef struct pk_merge_input {
     const pk_motion *motion; /* exactly one of motion / pose */
     const pk_pose *pose;     /* counts as a one-frame motion at `offset` */
-    int64_t offset;          /* frames added to every key; keys below 0 are dropped */
+    int64_t offset;          /* frames added to every key; a negative offset cuts the input at
+                                frame -offset: keys before it are dropped and every track that had
+                                any keeps its value at the cut as a key at the new frame 0 */
+    unsigned sections;       /* the sections taken: bits (1u << pk_section); 0 = all */
+    bool within;             /* bones and morphs replace the merge of the other inputs only
+                                inside this input's frame range [A, B] (first to last of its
+                                bone and morph keys, after the offset): the result samples as
+                                this input at every frame in [A, B] and exactly as the others at
+                                every frame <= A-1 and >= B+1 (overlay's boundary law: crossed
+                                segments split or baked).  Inputs with `within` are laid in
+                                order after the others are merged; their camera, light, shadow
+                                and IK records merge key by key. */
 } pk_merge_input;
 
 /* One conflict: the same track and frame with different values in two
@@ -809,18 +822,37 @@ typedef struct pk_merge_conflict {
     size_t kept, dropped; /* input indices */
 } pk_merge_conflict;
 
+/* One overlap: a track (or camera, light, shadow, IK section) that two
+ * inputs both key over overlapping frame ranges (one input's key strictly
+ * inside the other's first..last), so the merged track runs through both
+ * inputs' keys and is re-interpolated between them.  Ranges touching at
+ * one end frame (one motion after the other) are not overlaps.  Inputs
+ * with `within` do not overlap (they replace their range). */
+typedef struct pk_merge_overlap {
+    pk_section section;
+    char *name; /* UTF-8, owned by the report; NULL for camera, light, shadow, IK */
+    size_t a, b; /* input indices, a < b */
+    uint32_t a_first, a_last, b_first, b_last; /* their keys' frames, after the offsets */
+} pk_merge_overlap;
+
 typedef struct pk_merge_report {
     pk_merge_conflict *items; /* owned; free with pk_merge_report_free */
     size_t count, cap;
     size_t below_zero; /* keys dropped because their offset frame was < 0 */
     size_t identical;  /* keys present with the same value in several inputs (kept once) */
+    pk_merge_overlap *overlaps; /* owned; free with pk_merge_report_free */
+    size_t noverlaps, cap_overlaps;
+    size_t cut_keys;      /* keys added at a negative offset's cut (the pose kept there) */
+    size_t within_tracks; /* bone and morph tracks replaced inside a `within` input's range */
+    size_t within_baked;  /* crossed pieces baked (one key per frame) by those */
 } pk_merge_report;
 
 /* Combines the inputs' tracks.  Header, model name and end-of-file layout
  * come from the first input that has any record (else the first input), so
  * merging a motion with an empty one gives it back byte-identical.  Records
  * keep their file order, input after input; losers of a conflict are
- * dropped.  PK_MERGE_ERROR: every conflict is an error, returns NULL.
+ * dropped.  Overlaps are reported.  PK_MERGE_ERROR: every conflict and
+ * every overlap is an error, returns NULL.
  * report may be NULL.  Returns a new motion (pk_motion_free) or NULL. */
 PK_API pk_motion *pk_merge(const pk_merge_input *in, size_t n, pk_merge_policy policy,
                     pk_merge_report *report, pk_log *log);
