@@ -44,8 +44,8 @@ void diff_scene_csv(FILE *f, const pk_diff *d, const char *tail)
             fprintf(f, "scene,%s,,,%u,,,,,,%.6f,%s,%d%s\n", r->name, r->frame, r->delta,
                     only_text(r->only_in), r->differs, tail);
         else
-            fprintf(f, "scene,%s,,,,,,,,,%.6f,%s,%d%s\n", r->name, r->delta,
-                    only_text(r->only_in), r->differs, tail);
+            fprintf(f, "scene,%s,,,,,,,,,%.6f,%s,%d%s\n", r->name, r->delta, only_text(r->only_in),
+                    r->differs, tail);
     }
 }
 

@@ -101,7 +101,9 @@ static void text(pic *p, double x, int y, const char *anchor, const char *attrs,
     put_escaped(p->b, s);
     pk_buf_puts(p->b, "</text>\n");
     double w = text_w(s, size);
-    double right = strcmp(anchor, "start") == 0 ? x + w : strcmp(anchor, "middle") == 0 ? x + w / 2 : x;
+    double right = strcmp(anchor, "start") == 0    ? x + w
+                   : strcmp(anchor, "middle") == 0 ? x + w / 2
+                                                   : x;
     reach(p, right + MARGIN, y + 6);
 }
 
@@ -291,9 +293,8 @@ static void axis_ticks(pic *p, double x0, double w, int y_top, int y_bottom, dou
         double x = x0 + w * k / steps;
         char buf[32];
         snprintf(buf, sizeof buf, "%.4g", lo + (hi - lo) * k / steps);
-        pk_buf_printf(p->b,
-                      "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n", x,
-                      y_top, x, y_bottom);
+        pk_buf_printf(p->b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n",
+                      x, y_top, x, y_bottom);
         text(p, x, y_top - 3, "middle", "fill=\"#555\"", 11, buf);
     }
 }
@@ -454,10 +455,10 @@ static int bars(const pk_diff *d, const pk_diff_options *o, const char *title, b
 static void heat_colour(section s, double u, char out[24])
 {
     static const int dark[SEC_COUNT][3] = {
-        {165, 0, 38},  /* rotation: dark red */
-        {8, 48, 107},  /* translation: dark blue */
-        {0, 90, 50},   /* morphs: dark green */
-        {127, 39, 4},  /* camera/light: dark orange */
+        {165, 0, 38}, /* rotation: dark red */
+        {8, 48, 107}, /* translation: dark blue */
+        {0, 90, 50},  /* morphs: dark green */
+        {127, 39, 4}, /* camera/light: dark orange */
     };
     int c[3];
     for (int k = 0; k < 3; k++)
@@ -505,9 +506,9 @@ static void frame_axis(pic *p, const grid *g, int y, bool lines_to, int y2)
         snprintf(buf, sizeof buf, "%llu", (unsigned long long)f);
         text(p, x, y, "middle", "fill=\"#555\"", 11, buf);
         if (lines_to)
-            pk_buf_printf(p->b,
-                          "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e4e4e4\"/>\n",
-                          x, y + 4, x, y2);
+            pk_buf_printf(
+                p->b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e4e4e4\"/>\n", x,
+                y + 4, x, y2);
     }
 }
 
@@ -529,8 +530,7 @@ static void legend(pic *p, section s, double x, int y, double max, const char *u
     fmt_value(buf, sizeof buf, max, unit);
     text(p, x + LEGEND_STEPS * 8 + 4, y + 10, "start", "fill=\"#555\"", 11, buf);
     /* square-root scale: the middle of the scale is a quarter of the maximum */
-    pk_buf_printf(p->b,
-                  "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#555\"/>\n",
+    pk_buf_printf(p->b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#555\"/>\n",
                   x + LEGEND_STEPS * 4, y + 12, x + LEGEND_STEPS * 4, y + 15);
     fmt_value(buf, sizeof buf, max / 4, unit);
     text(p, x + LEGEND_STEPS * 4, y + 24, "middle", "fill=\"#555\"", 9, buf);
@@ -547,7 +547,7 @@ static double cell_threshold(const pk_diff *d, section s, size_t i, const pk_dif
     case SEC_MORPH:
         return th->morph_threshold;
     default:
-        return strcmp(d->scene[i].unit, "deg") == 0 ? th->threshold_deg
+        return strcmp(d->scene[i].unit, "deg") == 0            ? th->threshold_deg
                : strcmp(d->scene[i].name, "light colour") == 0 ? th->morph_threshold
                : strstr(d->scene[i].name, "mode") || strstr(d->scene[i].name, "perspective")
                    ? 0.5
@@ -565,8 +565,8 @@ static int heat_section(pic *p, const pk_diff *d, section s, bool all, const pk_
     y += 22;
     text(p, MARGIN, y, "start", "font-weight=\"bold\"", 13, section_title(s));
     if (s != SEC_SCENE)
-        legend(p, s, g->x0 + g->cw * (double)g->cols - (16 + LEGEND_STEPS * 8 + 80), y - 10,
-               max, section_unit(d, s, 0));
+        legend(p, s, g->x0 + g->cw * (double)g->cols - (16 + LEGEND_STEPS * 8 + 80), y - 10, max,
+               section_unit(d, s, 0));
     else
         text(p, g->x0 + g->cw * (double)g->cols, y, "end", "fill=\"#555\"", 11,
              "each row: white 0, darkest its own maximum (square-root scale)");
@@ -579,8 +579,8 @@ static int heat_section(pic *p, const pk_diff *d, section s, bool all, const pk_
     for (uint64_t f = (g->first + g->step - 1) / g->step * g->step; f <= last; f += g->step) {
         double x = frame_x(g, f) + g->cw / 2;
         pk_buf_printf(p->b,
-                      "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e4e4e4\"/>\n",
-                      x, top, x, top + (int)rows * ROW_H);
+                      "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e4e4e4\"/>\n", x,
+                      top, x, top + (int)rows * ROW_H);
     }
     size_t row = 0;
     char buf[600], col[24];
@@ -674,7 +674,8 @@ static int heatmap(const pk_diff *d, const pk_diff_options *o, const char *title
     else
         snprintf(buf, sizeof buf, "frames %u-%u across, one column per frame", d->first, d->last);
     if (d->only_a || d->only_b)
-        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "; (only A/B): compared with the rest pose");
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+                 "; (only A/B): compared with the rest pose");
     text(&p, MARGIN, 40, "start", "fill=\"#555\"", 12, buf);
     reach(&p, g.x0 + g.cw * (double)g.cols + VALUE_W, 0);
     int y = 44;

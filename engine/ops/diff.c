@@ -403,7 +403,8 @@ pk_diff *pk_diff_motions(const pk_motion *a, const pk_motion *b, uint32_t first,
         return NULL;
     }
     if (last - first >= PK_DIFF_MAX_FRAMES) {
-        pk_error(log, "frame range %u-%u is %llu frames; at most %u can be compared (choose a "
+        pk_error(log,
+                 "frame range %u-%u is %llu frames; at most %u can be compared (choose a "
                  "shorter range with --frames A-B)",
                  first, last, (unsigned long long)last - first + 1, PK_DIFF_MAX_FRAMES);
         return NULL;

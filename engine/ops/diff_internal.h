@@ -24,8 +24,8 @@ typedef void (*pk_diff_sample_fn)(void *ctx, uint32_t frame, double *v);
  * no longer change (every key lies at or before it): they are sampled
  * once and folded in for the rest of the range at once, so a range far
  * past both motions' last key costs one sample. */
-void pk_diff_walk(uint32_t first, uint32_t last, uint32_t tail, size_t nbins,
-                  pk_diff_sample_fn fn, void *ctx, pk_diff_chan *ch, size_t k);
+void pk_diff_walk(uint32_t first, uint32_t last, uint32_t tail, size_t nbins, pk_diff_sample_fn fn,
+                  void *ctx, pk_diff_chan *ch, size_t k);
 
 /* The bin of offset o (0-based from first) in a range of n frames split
  * into nbins runs (the layout pk_diff_options.bins describes). */

@@ -228,8 +228,7 @@ bool pk_diff_add_scene(pk_diff *d, const pk_motion *a, const pk_motion *b, uint3
     free(d->scene);
     d->scene = NULL;
     d->nscene = d->scene_differ = 0;
-    if (!a->ncameras && !b->ncameras && !a->nlights && !b->nlights && !a->nshadows &&
-        !b->nshadows)
+    if (!a->ncameras && !b->ncameras && !a->nlights && !b->nlights && !a->nshadows && !b->nshadows)
         return true;
     if (first > last)
         return true;
@@ -238,15 +237,18 @@ bool pk_diff_add_scene(pk_diff *d, const pk_motion *a, const pk_motion *b, uint3
     bool ok = ta && tb && d->scene;
     if (ok) {
         scene_walk w = {a, b, ta, tb};
-        uint32_t tc = max_u32(LAST_FRAME(a, ta, cameras, ncameras), LAST_FRAME(b, tb, cameras, ncameras));
-        uint32_t tl = max_u32(LAST_FRAME(a, ta, lights, nlights), LAST_FRAME(b, tb, lights, nlights));
-        uint32_t ts = max_u32(LAST_FRAME(a, ta, shadows, nshadows), LAST_FRAME(b, tb, shadows, nshadows));
-        ok = add_section(d, cam_channels, CAM_CHANNELS, ta->ncameras, tb->ncameras,
-                         tc, camera_sample, &w, first, last, o) &&
-             add_section(d, light_channels, LIGHT_CHANNELS, ta->nlights, tb->nlights,
-                         tl, light_sample, &w, first, last, o) &&
-             add_section(d, shadow_channels, SHADOW_CHANNELS, ta->nshadows, tb->nshadows,
-                         ts, shadow_sample, &w, first, last, o);
+        uint32_t tc =
+            max_u32(LAST_FRAME(a, ta, cameras, ncameras), LAST_FRAME(b, tb, cameras, ncameras));
+        uint32_t tl =
+            max_u32(LAST_FRAME(a, ta, lights, nlights), LAST_FRAME(b, tb, lights, nlights));
+        uint32_t ts =
+            max_u32(LAST_FRAME(a, ta, shadows, nshadows), LAST_FRAME(b, tb, shadows, nshadows));
+        ok = add_section(d, cam_channels, CAM_CHANNELS, ta->ncameras, tb->ncameras, tc,
+                         camera_sample, &w, first, last, o) &&
+             add_section(d, light_channels, LIGHT_CHANNELS, ta->nlights, tb->nlights, tl,
+                         light_sample, &w, first, last, o) &&
+             add_section(d, shadow_channels, SHADOW_CHANNELS, ta->nshadows, tb->nshadows, ts,
+                         shadow_sample, &w, first, last, o);
     }
     pk_tracks_free(ta);
     pk_tracks_free(tb);

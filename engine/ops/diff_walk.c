@@ -31,8 +31,8 @@ static void fold(pk_diff_chan *c, double v, uint32_t first, uint64_t o, uint64_t
             c->frames[o + i] = (float)v;
 }
 
-void pk_diff_walk(uint32_t first, uint32_t last, uint32_t tail, size_t nbins,
-                  pk_diff_sample_fn fn, void *ctx, pk_diff_chan *ch, size_t k)
+void pk_diff_walk(uint32_t first, uint32_t last, uint32_t tail, size_t nbins, pk_diff_sample_fn fn,
+                  void *ctx, pk_diff_chan *ch, size_t k)
 {
     uint64_t n = (uint64_t)last - first + 1;
     if (nbins > n)
