@@ -16,6 +16,11 @@ const char help_info[] =
     "Bones and morphs are listed in order of first appearance; a count is the\n"
     "number of records, duplicates included.\n"
     "\n"
+    "PMX and PMD models: format and version, text encoding, index sizes,\n"
+    "counts per section, model names, every bone (parent, flags in words,\n"
+    "append parent), IK chains (* marks a link with angle limits), morphs\n"
+    "per panel and display frames.\n"
+    "\n"
     "  --json      one JSON object per file (an array when several files)\n"
     "  --strict    treat warnings as errors\n"
     "  -h, --help  this text\n"
@@ -312,6 +317,12 @@ int cmd_info(int argc, char **argv)
         info in;
         memset(&in, 0, sizeof in);
         in.path = argv[i];
+        if (cli_is_model(argv[i])) {
+            if (cli_model_info(argv[i], as_json, all, first) != EXIT_OK)
+                status = EXIT_ERROR;
+            first = false;
+            continue;
+        }
         if (load(&in, cli_strict) != EXIT_OK) {
             status = EXIT_ERROR;
             info_free(&in);

@@ -32,6 +32,8 @@ const char help_overlay[] =
     "  --bones SEL        comma-separated bone or morph names, globs (右*指*)\n"
     "                     and @groups (bone groups and morph_groups)\n"
     "  --rules R          rule file for @groups (standard groups always exist)\n"
+    "  --model MODEL      PMX/PMD model whose display frames --bones may name\n"
+    "                     as @frame:NAME\n"
     "  --frames A-B|N|all the range (N = a single frame; all, the default: the\n"
     "                     whole motion)\n"
     "  --mode M           replace (default) or add\n"

@@ -16,6 +16,8 @@ static const cli_command commands[] = {
     {"overlay", cmd_overlay, "lay a pose over chosen bones and frames of a motion", help_overlay},
     {"merge", cmd_merge, "combine motions, conflicts resolved by policy", help_merge},
     {"run", cmd_run, "run a job file: inputs, steps, outputs", help_run},
+    {"check", cmd_check, "does a motion or pose fit a model (PMX/PMD)? missing names, near misses",
+     help_check},
 };
 static const size_t ncommands = sizeof commands / sizeof commands[0];
 

@@ -181,8 +181,10 @@ static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
     return EXIT_OK;
 }
 
-static int write_svg(const cli_run *r, const pk_diff *d, const char *const *in)
+static int write_svg(const cli_run *r, const pk_step_result *res, const char *const *in,
+                     bool motions)
 {
+    const pk_diff *d = res->diff;
     pk_buf buf;
     pk_buf_init(&buf);
     size_t tl = strlen(in[0]) + strlen(in[1]) + 64;
@@ -191,10 +193,12 @@ static int write_svg(const cli_run *r, const pk_diff *d, const char *const *in)
     if (title) {
         if (d->range)
             snprintf(title, tl, "%s vs %s, frames %u-%u", in[0], in[1], d->first, d->last);
+        else if (motions)
+            snprintf(title, tl, "%s vs %s, frame %u", in[0], in[1], res->diff_frame);
         else
             snprintf(title, tl, "%s vs %s", in[0], in[1]);
     }
-    if (!title || svg_diff(d, title, &buf) != 0)
+    if (!title || svg_diff(d, &res->diff_opts, title, res->diff_all, &buf) != 0)
         fprintf(stderr, "posekit: out of memory\n");
     else
         rc = cli_write(r->svg, &buf);
@@ -241,11 +245,12 @@ static void print_summary(const cli_run *r, const pk_step_result *res)
     }
 }
 
-static int report(const cli_run *r, const pk_step_result *res, const char *const *in, size_t n)
+static int report(const cli_run *r, const pk_step_result *res, const char *const *in, size_t n,
+                  bool motions)
 {
     pk_step_op op = pk_step_kind(r->step);
     if (op == PK_STEP_DIFF) {
-        if (r->svg && write_svg(r, res->diff, in) != EXIT_OK)
+        if (r->svg && write_svg(r, res, in, motions) != EXIT_OK)
             return EXIT_ERROR;
         pk_buf b;
         pk_buf_init(&b);
@@ -291,6 +296,7 @@ int cli_step_main(const char *cmd, int argc, char **argv, const char *help)
     }
     int rc = parse(&r, argc, argv, &log);
     pk_rules *rules = NULL;
+    pk_model *model = NULL;
     pk_doc *docs = NULL;
     const char *const *in = NULL;
     size_t n = 0;
@@ -313,7 +319,7 @@ int cli_step_main(const char *cmd, int argc, char **argv, const char *help)
         goto done;
     }
     if (r.svg)
-        pk_step_keep_frames(r.step, true);
+        pk_step_bins(r.step, SVG_COLUMNS);
     /* convert makes the format its output names ('-': the input's, set
      * once the input is read) */
     bool to_later = false;
@@ -371,15 +377,22 @@ int cli_step_main(const char *cmd, int argc, char **argv, const char *help)
             goto done;
         }
     }
+    if (pk_step_model(r.step)) {
+        model = cli_load_model(pk_step_model(r.step), cli_strict);
+        if (!model)
+            goto done;
+        pk_step_use_model(r.step, model);
+    }
     int run = pk_step_run(r.step, docs, n, rules, &res, &log);
+    bool motions = n > 0 && (docs[0].motion || (n > 1 && docs[1].motion));
     if (op == PK_STEP_MERGE)
-        report(&r, &res, in, n);
+        report(&r, &res, in, n, motions);
     if (cli_flush_log(&log, cli_strict) != EXIT_OK || run != 0) {
         rc = EXIT_ERROR;
         goto done;
     }
     if (op != PK_STEP_MERGE)
-        rc = report(&r, &res, in, n);
+        rc = report(&r, &res, in, n, motions);
     else
         rc = EXIT_OK;
     if (rc == EXIT_ERROR || op == PK_STEP_DIFF)
@@ -396,6 +409,7 @@ done:
         pk_doc_free(&docs[i]);
     free(docs);
     pk_rules_free(rules);
+    pk_model_free(model);
     pk_step_free(r.step);
     pk_log_free(&log);
     return rc;

@@ -429,14 +429,15 @@ PK_API void pk_file_discard(pk_staged *s);
 typedef int (*pk_producer)(void *ctx, pk_sink sink, void *sink_ctx, pk_log *log);
 PK_API pk_staged *pk_file_stage_from(const char *path, pk_producer produce, void *ctx, pk_log *log);
 
-typedef enum pk_format { PK_FMT_UNKNOWN = 0, PK_FMT_VMD, PK_FMT_VPD } pk_format;
+typedef enum pk_format { PK_FMT_UNKNOWN = 0, PK_FMT_VMD, PK_FMT_VPD, PK_FMT_PMX, PK_FMT_PMD } pk_format;
 
 /* By content (signatures, after an optional UTF-8 BOM), then by the path's
- * extension (path may be NULL). */
+ * extension (path may be NULL).  PMX and PMD models are recognised too
+ * (read them with pk_model_read; pk_doc_* refuse them with an error). */
 PK_API pk_format pk_format_detect(const void *data, size_t len, const char *path);
 /* By extension only (.vmd / .vpd, case-insensitive); for output paths. */
 PK_API pk_format pk_format_from_path(const char *path);
-PK_API const char *pk_format_name(pk_format f); /* "vmd", "vpd", "unknown" */
+PK_API const char *pk_format_name(pk_format f); /* "vmd", "vpd", "pmx", "pmd", "unknown" */
 
 /* A loaded file: exactly one of motion/pose is set. */
 typedef struct pk_doc {
@@ -558,11 +559,23 @@ typedef struct pk_diff_options {
     double threshold_deg;   /* a rotation differs above this (default 0.01) */
     double pos_threshold;   /* a translation differs above this (default 0.0001) */
     double morph_threshold; /* a weight differs above this (default 0.0001) */
-    /* Which bones to compare (NULL = all): called with each raw name. */
+    /* Which bones and morphs to compare (NULL = all): called with each raw
+     * name, bone or morph alike, so a selection that names no morph
+     * compares no morphs.  A filter that keeps no bone and no morph of
+     * either side is an error (naming filter_spec); with a filter the
+     * camera, light and self-shadow are not compared. */
     bool (*bone_filter)(void *ctx, const uint8_t *raw, size_t len);
     void *filter_ctx;
     bool no_morphs;   /* leave morphs out */
     bool keep_frames; /* range diffs: keep each bone's angle per frame */
+    const char *filter_spec; /* the filter as the user wrote it, for messages (may be NULL) */
+    bool no_scene;           /* motions: leave camera, light and self-shadow out */
+    /* Range diffs: split first..last into this many runs of frames (bin c
+     * holds frames first + c*n/bins .. first + (c+1)*n/bins - 1, n frames
+     * in all; more bins than frames are cut to n) and keep each row's
+     * largest difference per run: memory bounded by bins, not by the
+     * range.  0 = none. */
+    size_t bins;
 } pk_diff_options;
 
 /* Fills in the defaults above (no filter, morphs on, no per-frame data). */
@@ -581,6 +594,7 @@ typedef struct pk_diff_bone {
     double angle_mean, pos_mean;     /* range diff: means over the range */
     bool differs;                    /* angle or distance beyond its threshold */
     float *frames;                   /* keep_frames: angle at first..last (owned), else NULL */
+    float *bin_deg, *bin_pos;        /* bins: largest angle / distance per bin (owned), else NULL */
 } pk_diff_bone;
 
 typedef struct pk_diff_morph {
@@ -593,7 +607,35 @@ typedef struct pk_diff_morph {
     uint32_t frame;            /* range diff: first frame of the maximum */
     double mean;               /* range diff: mean |delta| */
     bool differs;
+    float *bins; /* bins: largest |delta| per bin (owned), else NULL */
 } pk_diff_morph;
+
+/* One channel of the camera, light or self-shadow of two motions.  A
+ * section keyed in one motion only is compared with MMD's defaults
+ * (camera: centre 0,10,0, distance -45, rotation 0, fov 30, perspective;
+ * light: colour 154/255, direction -0.5,-1,0.5; shadow: mode 1, distance
+ * 8875), and only_in says which side keys it.  Channels, their units and
+ * the threshold each uses:
+ *   camera position    distance between the orbit centres (units; pos)
+ *   camera distance    |B - A| of the orbit distance (units; pos)
+ *   camera rotation    largest |B - A| of the three Euler angles (deg; deg)
+ *   camera fov         |B - A| of the field of view (deg; deg)
+ *   camera perspective 1 when one side is orthographic (differs above 0.5)
+ *   light colour       largest |B - A| of R, G, B, 0..1 (morph)
+ *   light direction    angle between the directions (deg; deg)
+ *   shadow mode        1 when the modes differ (differs above 0.5)
+ *   shadow distance    |B - A| in MMD's 0..9999 slider units (pos)
+ * Self-shadow keys hold until the next key. */
+typedef struct pk_diff_scene {
+    const char *name; /* static, as listed above */
+    const char *unit; /* static: "units", "deg" or "" */
+    int only_in;      /* PK_DIFF_BOTH / PK_DIFF_ONLY_A / PK_DIFF_ONLY_B */
+    double delta;     /* the difference (range: the largest) */
+    uint32_t frame;   /* the first frame of the largest */
+    double mean;      /* range diff: mean difference */
+    bool differs;
+    float *bins; /* bins: largest difference per bin (owned), else NULL */
+} pk_diff_scene;
 
 typedef struct pk_diff {
     bool range; /* motions over first..last; else poses (first = last) */
@@ -604,6 +646,9 @@ typedef struct pk_diff {
     size_t nmorphs;
     size_t bones_differ, morphs_differ; /* rows beyond the thresholds */
     size_t only_a, only_b;              /* rows (bones + morphs) on one side only */
+    pk_diff_scene *scene;               /* camera, light, shadow channels keyed in A or B */
+    size_t nscene, scene_differ;
+    size_t nbins; /* range diff made with bins: the rows' bin arrays hold this many */
 } pk_diff;
 
 /* Compares two poses.  Caller frees with pk_diff_free; NULL on OOM. */
@@ -616,10 +661,17 @@ PK_API pk_diff *pk_diff_poses(const pk_pose *a, const pk_pose *b, const pk_diff_
 #define PK_DIFF_MAX_FRAMES 1000000u /* 9.2 hours at 30 fps */
 PK_API pk_diff *pk_diff_motions(const pk_motion *a, const pk_motion *b, uint32_t first, uint32_t last,
                          const pk_diff_options *o, pk_log *log);
+/* Adds (or replaces) d's camera, light and self-shadow rows from motions a
+ * and b over first..last (a pose diff of two motions sampled at frame N:
+ * N..N; a range diff: d's range).  pk_diff_motions calls it unless the
+ * options filter or say no_scene.  Returns false on OOM (logged). */
+PK_API bool pk_diff_add_scene(pk_diff *d, const pk_motion *a, const pk_motion *b, uint32_t first,
+                              uint32_t last, const pk_diff_options *o, pk_log *log);
 /* Largest difference first: by angle, then distance, then name; morphs by
  * |delta|, then name. */
 PK_API void pk_diff_sort(pk_diff *d);
-/* True when any row differs beyond its threshold (diff's exit status 1). */
+/* True when any row (bone, morph, scene channel) differs beyond its
+ * threshold (diff's exit status 1). */
 PK_API bool pk_diff_any(const pk_diff *d);
 PK_API void pk_diff_free(pk_diff *d);
 
@@ -650,6 +702,13 @@ typedef struct pk_selection pk_selection;
  * references resolved in r (r may be NULL: standard groups only).
  * Unknown groups are errors.  Caller frees with pk_selection_free. */
 PK_API pk_selection *pk_selection_parse(const pk_rules *r, const char *spec, pk_log *log);
+/* The same, where an item "@frame:NAME" stands for the bones of the display
+ * frame NAME (Japanese or English name) of model m (engine/rules/
+ * select_model.c).  An unknown frame, one without bones, or "@frame:" with
+ * m NULL is an error. */
+struct pk_model;
+PK_API pk_selection *pk_selection_parse_model(const pk_rules *r, const struct pk_model *m,
+                                              const char *spec, pk_log *log);
 PK_API void pk_selection_free(pk_selection *s);
 PK_API bool pk_selection_has(const pk_selection *s, const void *raw, size_t len);
 
@@ -914,6 +973,9 @@ typedef struct pk_step_result {
     pk_doc out;         /* the document made (diff: none) */
     pk_vpd_options vpd; /* how to write out.pose */
     pk_diff *diff;      /* diff: sorted */
+    pk_diff_options diff_opts; /* diff: the options it ran with (for pictures) */
+    bool diff_all;             /* diff: every row wanted (all), not only those that differ */
+    uint32_t diff_frame;       /* diff of two poses: the frame motions were sampled at */
     pk_diff_group *groups; /* diff with groups: the per-group rows */
     size_t ngroups;
     pk_rules *own_rules; /* the default rules groups point into */
@@ -933,9 +995,14 @@ typedef struct pk_step_result {
 PK_API int pk_step_run(const pk_step *s, pk_doc *in, size_t n, const pk_rules *rules,
                        pk_step_result *res, pk_log *log);
 PK_API void pk_step_result_free(pk_step_result *r);
-/* diff over frames: keep each bone's angle per frame (pk_diff_bone.frames)
- * for pictures. */
-PK_API void pk_step_keep_frames(pk_step *s, bool on);
+/* diff over frames: keep each row's largest difference in `bins` columns
+ * (pk_diff_options.bins) for pictures; 0, the default, keeps none. */
+PK_API void pk_step_bins(pk_step *s, size_t bins);
+/* diff and overlay: the model option's value (a PMX/PMD path whose display
+ * frames --bones may name as @frame:NAME), NULL when not given; and the
+ * model the caller loaded for it (owned by the caller, used by pk_step_run). */
+PK_API const char *pk_step_model(const pk_step *s);
+PK_API void pk_step_use_model(pk_step *s, const struct pk_model *m);
 /* What a step did in one line, without a newline and without a prefix
  * ("3 of 5 bones swapped left/right, ..."; diff: the table's last line). */
 PK_API int pk_step_summary(const pk_step *s, const pk_step_result *r, pk_buf *out);
@@ -970,6 +1037,177 @@ PK_API const pk_job_output *pk_job_outputs(const pk_job *job, size_t *n);
 PK_API const char *pk_job_report(const pk_job *job);
 PK_API int pk_job_write(const pk_job *job, pk_log *log);
 PK_API void pk_job_free(pk_job *job);
+
+/* ======================================================================
+ * Models (engine/format/pmx.c, engine/format/pmd.c, engine/model/skeleton.c,
+ * engine/ops/check.c) — read only: the skeleton a motion plays on.
+ * ====================================================================== */
+
+/* PMX bone flags, as stored (PMD bones get the equivalent set from their
+ * kind, README "Models"). */
+#define PK_BONE_TAIL_IS_BONE 0x0001 /* tail is a bone index, else an offset */
+#define PK_BONE_ROTATE 0x0002
+#define PK_BONE_MOVE 0x0004
+#define PK_BONE_VISIBLE 0x0008
+#define PK_BONE_OPERABLE 0x0010
+#define PK_BONE_IK 0x0020
+#define PK_BONE_LOCAL_APPEND 0x0080
+#define PK_BONE_APPEND_ROTATE 0x0100
+#define PK_BONE_APPEND_MOVE 0x0200
+#define PK_BONE_FIXED_AXIS 0x0400
+#define PK_BONE_LOCAL_AXES 0x0800
+#define PK_BONE_AFTER_PHYSICS 0x1000
+#define PK_BONE_EXTERNAL_PARENT 0x2000
+
+typedef struct pk_model_ik_link {
+    int32_t bone;     /* bone index */
+    bool limited;     /* min/max hold per-axis limits (radians) */
+    float min[3], max[3];
+} pk_model_ik_link;
+
+/* One bone.  Indices are into pk_model.bones, -1 = none.  Strings are
+ * UTF-8, NUL-terminated, owned by the model ("" when empty). */
+typedef struct pk_model_bone {
+    const char *name, *name_en;
+    pk_name_id cp932;   /* the name as CP932 bytes in model->names (what VMD and
+                           VPD keys hold); PK_NO_NAME when CP932 cannot encode it */
+    int32_t parent;
+    float pos[3];       /* rest position, model space */
+    int32_t layer;      /* deform layer */
+    uint16_t flags;     /* PK_BONE_*; unknown bits kept */
+    int32_t tail_bone;  /* flags & PK_BONE_TAIL_IS_BONE: the tail bone (or -1) */
+    float tail[3];      /* otherwise: the tail offset */
+    int32_t append_parent; /* APPEND_ROTATE/APPEND_MOVE: inherit from (-1 otherwise) */
+    float append_ratio;
+    float fixed_axis[3];
+    float local_x[3], local_z[3];
+    int32_t external_key; /* EXTERNAL_PARENT: the key (0 otherwise) */
+    int32_t ik_target;    /* IK: the target bone (-1 when not an IK bone) */
+    int32_t ik_loops;
+    float ik_limit;       /* per-step angle limit in radians (PMD: stored value x 4) */
+    pk_model_ik_link *ik_links; /* owned by the model */
+    size_t nik_links;
+    int pmd_kind;         /* PMD: the bone kind byte 0..9; PMX: -1 */
+} pk_model_bone;
+
+typedef struct pk_model_morph {
+    const char *name, *name_en; /* UTF-8, owned by the model */
+    pk_name_id cp932;           /* as for bones */
+    uint8_t panel;              /* 0 system, 1 eyebrow, 2 eye, 3 mouth, 4 other */
+    uint8_t kind;               /* PMX: 0 group, 1 vertex, 2 bone, 3 UV, 4-7 extra UV,
+                                   8 material, 9 flip, 10 impulse; PMD: 1 */
+} pk_model_morph;
+
+typedef struct pk_model_frame_item {
+    uint8_t kind;  /* 0 bone, 1 morph */
+    int32_t index; /* into bones or morphs */
+} pk_model_frame_item;
+
+/* A display frame: the model author's group of bones or morphs. */
+typedef struct pk_model_frame {
+    const char *name, *name_en;
+    uint8_t special; /* 1: the Root and 表情 frames */
+    pk_model_frame_item *items; /* owned by the model */
+    size_t nitems;
+} pk_model_frame;
+
+typedef enum pk_text_encoding { PK_TEXT_UTF16LE = 0, PK_TEXT_UTF8 = 1, PK_TEXT_CP932 = 2 } pk_text_encoding;
+
+/* Sections of a model file, for pk_model.counts. */
+typedef enum pk_model_section {
+    PK_MSEC_VERTICES = 0,
+    PK_MSEC_FACES, /* triangles */
+    PK_MSEC_TEXTURES,
+    PK_MSEC_MATERIALS,
+    PK_MSEC_BONES,
+    PK_MSEC_MORPHS,
+    PK_MSEC_FRAMES,
+    PK_MSEC_RIGIDS,
+    PK_MSEC_JOINTS,
+    PK_MSEC_SOFTBODIES,
+    PK_MSEC_COUNT
+} pk_model_section;
+
+typedef struct pk_model {
+    int format;         /* PK_FMT_PMX or PK_FMT_PMD (a pk_format) */
+    float version;      /* 2.0 / 2.1 (PMX), 1.0 (PMD) */
+    pk_text_encoding encoding;
+    int extra_uv;          /* PMX: extra vec4 per vertex (0..4) */
+    uint8_t index_size[6]; /* PMX: vertex, texture, material, bone, morph, rigid */
+    const char *name, *name_en, *comment, *comment_en; /* UTF-8, owned */
+    size_t counts[PK_MSEC_COUNT];
+    bool has_english; /* PMD: the English extension is present */
+    pk_names *names;  /* bone and morph names as CP932 bytes */
+    pk_model_bone *bones;
+    size_t nbones;
+    pk_model_morph *morphs;
+    size_t nmorphs;
+    pk_model_frame *frames;
+    size_t nframes;
+    size_t unencodable; /* bone and morph names CP932 cannot hold (warned) */
+    void *priv_;        /* the string arena */
+} pk_model;
+
+/* Read a PMX 2.0/2.1 or a PMD 1.0 model.  Every section is walked (so a
+ * damaged file is found wherever it is damaged) but only the skeleton,
+ * morph names and display frames are kept.  Counts are checked against
+ * the bytes left before anything is allocated; errors are "offset:
+ * message" naming the record.  A parent or IK index outside the model, a
+ * parent cycle: see README "Models" for which are errors and which
+ * warnings.  Returns a new model (caller frees with pk_model_free) or NULL. */
+PK_API pk_model *pk_pmx_read(const void *data, size_t len, pk_log *log);
+PK_API pk_model *pk_pmd_read(const void *data, size_t len, pk_log *log);
+/* By content ("PMX " / "Pmd"); other bytes are an error. */
+PK_API pk_model *pk_model_read(const void *data, size_t len, pk_log *log);
+/* Reads a file and pk_model_read's it; sets the log's path. */
+PK_API pk_model *pk_model_load(const char *path, pk_log *log);
+PK_API void pk_model_free(pk_model *m);
+/* Index of the bone / morph whose CP932 name is raw[0..len), or -1. */
+PK_API long pk_model_find_bone(const pk_model *m, const void *raw, size_t len);
+PK_API long pk_model_find_morph(const pk_model *m, const void *raw, size_t len);
+/* "vertices", "faces", ... (for reports). */
+PK_API const char *pk_model_section_name(pk_model_section s);
+
+/* ---- check: a motion or pose against a model (engine/ops/check.c) ----
+ * Every bone and morph name the motion keys is looked up in the model by
+ * its CP932 bytes: found, found only through MMD's cut (the model's name
+ * is longer than the field, 15 bytes in VMD, 19 in VPD, and the motion
+ * holds its first bytes), or missing (MMD ignores those keys).  For a
+ * missing name the closest model name is proposed when one differs only
+ * by full-width/half-width forms (ＩＫ/IK, ０/0), spaces or letter case,
+ * by a common spelling (人指/人差指, ひじ/肘, ひざ/膝, つま先/爪先), or is
+ * the model's English name for a bone. */
+typedef enum pk_check_status {
+    PK_CHECK_FOUND = 0,
+    PK_CHECK_CUT = 1,    /* found through MMD's cut of the model's longer name */
+    PK_CHECK_MISSING = 2
+} pk_check_status;
+
+typedef struct pk_check_item {
+    char *name;     /* UTF-8, owned by the report */
+    uint8_t *raw;   /* the CP932 bytes the motion holds, owned */
+    size_t raw_len;
+    bool morph;
+    pk_check_status status;
+    size_t keys;    /* records of this name */
+    long index;     /* found/cut: the model's bone or morph; missing: the near miss or -1 */
+    const char *why; /* missing with a near miss: why it was chosen (static text) */
+    size_t move_unusable;   /* keys translating a bone the model does not let move */
+    size_t rotate_unusable; /* keys rotating a bone the model does not let rotate */
+} pk_check_item;
+
+typedef struct pk_check_report {
+    pk_check_item *items; /* bones in order of first appearance, then morphs */
+    size_t nitems;
+    size_t found, cut, missing, near; /* items by status; near = missing with a near miss */
+    size_t unusable;                  /* items with unusable keys */
+    bool *keyed;                      /* per model bone: the motion keys it (owned) */
+} pk_check_report;
+
+/* Caller frees with pk_check_free; NULL on OOM (logged). */
+PK_API pk_check_report *pk_check_motion(const pk_model *model, const pk_motion *m, pk_log *log);
+PK_API pk_check_report *pk_check_pose(const pk_model *model, const pk_pose *p, pk_log *log);
+PK_API void pk_check_free(pk_check_report *r);
 
 #ifdef __cplusplus
 }

@@ -98,6 +98,23 @@ static int run_step(pk_job *j, const job_step *js, pk_log *log)
      * their own get the step's JOB:LINE:COL. */
     pk_log tmp;
     pk_log_init(&tmp);
+    pk_model *model = NULL;
+    const char *mp = pk_step_model(js->step);
+    if (mp) { /* a model path, relative to the job file like every path */
+        size_t len = strlen(j->dir) + strlen(mp) + 2;
+        char *path = malloc(len);
+        if (path) {
+            snprintf(path, len, "%s%s%s", mp[0] == '/' ? "" : j->dir,
+                     mp[0] == '/' || !*j->dir ? "" : "/", mp);
+            model = pk_model_load(path, log);
+            free(path);
+        }
+        if (!model) {
+            pk_log_free(&tmp);
+            goto done;
+        }
+        pk_step_use_model(js->step, model);
+    }
     int ran = pk_step_run(js->step, docs, n, rules_of(j, pk_step_rules(js->step)), res, &tmp);
     for (size_t i = 0; i < tmp.count; i++) {
         const pk_diag *d = &tmp.items[i];
@@ -110,6 +127,8 @@ static int run_step(pk_job *j, const job_step *js, pk_log *log)
         pk_error(log, "out of memory");
     pk_log_set_path(log, j->path);
     pk_log_free(&tmp);
+    pk_step_use_model(js->step, NULL);
+    pk_model_free(model);
     if (ran != 0)
         goto done;
     report_line(j, js, res);

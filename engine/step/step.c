@@ -55,6 +55,8 @@ static const option TABLE[] = {
      "a rules file"},
     {"bones", K_STRING, M(PK_STEP_DIFF) | M(PK_STEP_OVERLAY), OFF(bones), 0, NULL,
      "names, globs or @groups"},
+    {"model", K_STRING, M(PK_STEP_DIFF) | M(PK_STEP_OVERLAY), OFF(model), 0, NULL,
+     "a PMX or PMD model"},
     {"to", K_ENUM, M(PK_STEP_CONVERT), OFF(to), 0, "|vmd|vpd", NULL},
     {"frame", K_U32, M(PK_STEP_CONVERT) | M(PK_STEP_DIFF), OFF(frame), 0, NULL,
      "a frame number (0 or more)"},
@@ -128,6 +130,7 @@ void pk_step_free(pk_step *s)
     free(s->inputs);
     free(s->o.rules);
     free(s->o.bones);
+    free(s->o.model);
     free(s->o.offsets);
     free(s->o.sections);
     free(s->o.within);
@@ -456,6 +459,16 @@ size_t pk_step_inputs(const pk_step *s, const char *const **names)
 const char *pk_step_rules(const pk_step *s)
 {
     return s->o.rules;
+}
+
+const char *pk_step_model(const pk_step *s)
+{
+    return s->o.model;
+}
+
+void pk_step_use_model(pk_step *s, const struct pk_model *m)
+{
+    s->model = m;
 }
 
 static int fail(pk_log *log, const char *fmt, ...) PK_PRINTF(2, 3);

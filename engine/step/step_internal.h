@@ -11,7 +11,7 @@
 /* Every option of every operation, one field each.  Which operation has
  * which option is the table in step.c. */
 typedef struct pk_step_opts {
-    char *rules, *bones;
+    char *rules, *bones, *model;
     uint32_t frame;                  /* convert, diff */
     bool frames_all;                 /* diff, overlay: --frames all */
     uint32_t first, last;            /* --frames A-B */
@@ -39,7 +39,8 @@ struct pk_step {
     size_t ninputs;
     pk_step_opts o;
     bool given[PK_STEP_MAX_OPTIONS]; /* by table row */
-    bool keep_frames;                /* diff: per-frame angles (pictures) */
+    size_t bins;                     /* diff: pk_diff_options.bins (pictures) */
+    const struct pk_model *model;    /* the caller's, for the model option */
 };
 
 /* Whether option `name` was given. */

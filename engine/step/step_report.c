@@ -60,6 +60,9 @@ static void diff_summary(const pk_step *s, const pk_diff *d, pk_buf *f)
     }
     if (!s->o.no_morphs)
         pk_buf_printf(f, ", %zu of %zu morphs differ", d->morphs_differ, d->nmorphs);
+    if (d->nscene)
+        pk_buf_printf(f, ", %zu of %zu camera/light/shadow channels differ", d->scene_differ,
+                      d->nscene);
     if (d->only_a || d->only_b)
         pk_buf_printf(f, "; only in A: %zu, only in B: %zu", d->only_a, d->only_b);
 }
@@ -142,13 +145,37 @@ static void diff_table(const pk_step *s, const pk_step_result *res, pk_buf *f)
             pk_buf_printf(f, "  (only in %s)", r->only_in == PK_DIFF_ONLY_A ? "A" : "B");
         pk_buf_putc(f, '\n');
     }
+    head = false;
+    for (size_t i = 0; i < d->nscene; i++) {
+        const pk_diff_scene *r = &d->scene[i];
+        if (!s->o.all && !r->differs && !r->only_in)
+            continue;
+        if (!head) {
+            if (d->range)
+                pk_buf_printf(f, "%9s %6s %9s  %s\n", "max", "frame", "mean",
+                              "camera, light, shadow");
+            else
+                pk_buf_printf(f, "%9s  %s\n", "delta", "camera, light, shadow");
+            head = true;
+        }
+        if (d->range)
+            pk_buf_printf(f, "%9.4f %6u %9.4f  %s", r->delta, r->frame, r->mean, r->name);
+        else
+            pk_buf_printf(f, "%9.4f  %s", r->delta, r->name);
+        if (*r->unit)
+            pk_buf_printf(f, " (%s)", r->unit);
+        if (r->only_in)
+            pk_buf_printf(f, "  (only in %s)", r->only_in == PK_DIFF_ONLY_A ? "A" : "B");
+        pk_buf_putc(f, '\n');
+    }
     diff_groups_table(s, res, f);
     diff_summary(s, d, f);
     pk_buf_putc(f, '\n');
 }
 
-/* CSV: one line per row, bones, morphs, then groups; names quoted when
- * needed.  Morph rows carry their frame and mean in their own columns. */
+/* CSV: one line per row, bones, morphs, camera/light/shadow channels, then
+ * groups; names quoted when needed.  Morph rows carry their frame and mean
+ * in their own columns; scene rows in angle_frame and angle_mean. */
 static void csv_name(pk_buf *f, const char *s)
 {
     if (!strpbrk(s, ",\"\r\n")) {
@@ -194,6 +221,17 @@ static void diff_csv(const pk_step *s, const pk_step_result *res, pk_buf *f)
         else
             pk_buf_printf(f, ",,,,,,,%.6f,%.6f,%.6f,,,%s,%d%s\n", r->weight_a, r->weight_b,
                           r->delta, only_text(r->only_in), r->differs, tail);
+    }
+    for (size_t i = 0; i < d->nscene; i++) {
+        const pk_diff_scene *r = &d->scene[i];
+        pk_buf_puts(f, "scene,");
+        csv_name(f, r->name);
+        if (d->range)
+            pk_buf_printf(f, ",,,%u,%.6f,,,,,%.6f,,,%s,%d%s\n", r->frame, r->mean, r->delta,
+                          only_text(r->only_in), r->differs, tail);
+        else
+            pk_buf_printf(f, ",,,,,,,,,%.6f,,,%s,%d%s\n", r->delta, only_text(r->only_in),
+                          r->differs, tail);
     }
     for (size_t i = 0; groups && i < res->ngroups; i++) {
         const pk_diff_group *g = &res->groups[i];
@@ -402,6 +440,34 @@ static void diff_json(const pk_step *s, const pk_step_result *res, pk_buf *f)
         pk_buf_puts(f, r->differs ? "true}" : "false}");
     }
     pk_buf_putc(f, ']');
+    if (d->nscene) { /* only when A or B keys a camera, light or shadow */
+        j_key(f, &first, "scene");
+        pk_buf_putc(f, '[');
+        for (size_t i = 0; i < d->nscene; i++) {
+            const pk_diff_scene *r = &d->scene[i];
+            bool k = true;
+            pk_buf_puts(f, i ? ",{" : "{");
+            j_key(f, &k, "name");
+            j_str(f, r->name);
+            j_key(f, &k, "unit");
+            j_str(f, r->unit);
+            j_key(f, &k, "delta");
+            j_real(f, round6(r->delta));
+            if (d->range) {
+                j_key(f, &k, "frame");
+                pk_buf_printf(f, "%u", r->frame);
+                j_key(f, &k, "mean");
+                j_real(f, round6(r->mean));
+            }
+            if (r->only_in) {
+                j_key(f, &k, "only_in");
+                j_str(f, only_text(r->only_in));
+            }
+            j_key(f, &k, "differs");
+            pk_buf_puts(f, r->differs ? "true}" : "false}");
+        }
+        pk_buf_putc(f, ']');
+    }
     if (s->o.groups) {
         j_key(f, &first, "groups");
         pk_buf_putc(f, '[');
@@ -445,8 +511,11 @@ static void diff_json(const pk_step *s, const pk_step_result *res, pk_buf *f)
     j_key(f, &first, "summary");
     pk_buf_printf(f,
                   "{\"bones\":%zu,\"bones_differ\":%zu,\"morphs\":%zu,\"morphs_differ\":%zu,"
-                  "\"only_in_a\":%zu,\"only_in_b\":%zu,\"max_angle_deg\":",
+                  "\"only_in_a\":%zu,\"only_in_b\":%zu,",
                   d->nbones, d->bones_differ, d->nmorphs, d->morphs_differ, d->only_a, d->only_b);
+    if (d->nscene)
+        pk_buf_printf(f, "\"scene\":%zu,\"scene_differ\":%zu,", d->nscene, d->scene_differ);
+    pk_buf_puts(f, "\"max_angle_deg\":");
     j_real(f, round6(max));
     pk_buf_printf(f, ",\"differ\":%s}}\n", pk_diff_any(d) ? "true" : "false");
 }

@@ -124,14 +124,14 @@ static int run_diff(const pk_step *s, const pk_doc *in, const pk_rules *rules, p
     opts.threshold_deg = o->threshold;
     opts.pos_threshold = o->pos_threshold;
     opts.no_morphs = o->no_morphs;
-    opts.keep_frames = s->keep_frames;
     pk_selection *sel = NULL;
     if (o->bones) {
-        sel = pk_selection_parse(rules, o->bones, log);
+        sel = pk_selection_parse_model(rules, s->model, o->bones, log);
         if (!sel)
             return -1;
         opts.bone_filter = selection_filter;
         opts.filter_ctx = sel;
+        opts.filter_spec = o->bones;
     }
     pk_diff *d = NULL;
     if (range) {
@@ -153,6 +153,8 @@ static int run_diff(const pk_step *s, const pk_doc *in, const pk_rules *rules, p
             if (!any)
                 first = last = 0;
         }
+        opts.bins = s->bins;
+        opts.no_scene = !in[0].motion || !in[1].motion; /* a pose has no camera */
         if (m[0] && m[1])
             d = pk_diff_motions(m[0], m[1], first, last, &opts, log);
         pk_motion_free(own[0]);
@@ -164,6 +166,12 @@ static int run_diff(const pk_step *s, const pk_doc *in, const pk_rules *rules, p
                               : (own[i] = pk_motion_sample(in[i].motion, NULL, o->frame, log));
         if (p[0] && p[1])
             d = pk_diff_poses(p[0], p[1], &opts, log);
+        /* two motions at a frame: their camera, light and shadow too */
+        if (d && in[0].motion && in[1].motion && !opts.bone_filter &&
+            !pk_diff_add_scene(d, in[0].motion, in[1].motion, o->frame, o->frame, &opts, log)) {
+            pk_diff_free(d);
+            d = NULL;
+        }
         pk_pose_free(own[0]);
         pk_pose_free(own[1]);
     }
@@ -172,6 +180,12 @@ static int run_diff(const pk_step *s, const pk_doc *in, const pk_rules *rules, p
         return -1;
     pk_diff_sort(d);
     res->diff = d;
+    res->diff_opts = opts;
+    res->diff_all = o->all;
+    res->diff_frame = o->frame;
+    res->diff_opts.bone_filter = NULL; /* sel is freed */
+    res->diff_opts.filter_ctx = NULL;
+    res->diff_opts.filter_spec = NULL;
     if (o->groups) {
         const pk_rules *r = rules;
         if (!r && !(r = res->own_rules = pk_rules_default(log)))
@@ -267,7 +281,7 @@ static int run_overlay(const pk_step *s, const pk_doc *in, const pk_rules *rules
     const pk_pose *pose = pd->pose;
     if (!pose)
         pose = own = pk_motion_sample(pd->motion, NULL, (double)o->pose_frame, log);
-    pk_selection *sel = pose ? pk_selection_parse(rules, o->bones, log) : NULL;
+    pk_selection *sel = pose ? pk_selection_parse_model(rules, s->model, o->bones, log) : NULL;
     int rc = -1;
     if (sel) {
         warn_missing_names(s, base, pose, log);
@@ -382,7 +396,7 @@ void pk_step_result_free(pk_step_result *r)
     memset(r, 0, sizeof *r);
 }
 
-void pk_step_keep_frames(pk_step *s, bool on)
+void pk_step_bins(pk_step *s, size_t bins)
 {
-    s->keep_frames = on;
+    s->bins = bins;
 }
