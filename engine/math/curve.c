@@ -216,6 +216,26 @@ typedef struct cand {
 int pk_curve_fit_progress(const double *p, size_t n, double span, const double *extra, double tol,
                           uint8_t cp[4], double *worst)
 {
+    return pk_curve_fit_progress_ex(p, n, span, extra, tol, PK_FIT_FULL, cp, worst);
+}
+
+/* Within tol (value units) of some non-decreasing run? (v[j] - v[i] >=
+ * -2 tol for every i < j): necessary for any grid curve. */
+static bool progress_monotone(const double *p, size_t n, double slack)
+{
+    double run = 0.0;
+    for (size_t i = 0; i + 1 < n; i++) {
+        if (p[i] < run - 2.0 * slack)
+            return false;
+        if (p[i] > run)
+            run = p[i];
+    }
+    return 1.0 >= run - 2.0 * slack;
+}
+
+int pk_curve_fit_progress_ex(const double *p, size_t n, double span, const double *extra,
+                             double tol, pk_fit_effort effort, uint8_t cp[4], double *worst)
+{
     if (n == 0 || !(span >= 0.0) || !isfinite(span) || !(tol >= 0.0))
         return -1;
     for (size_t i = 0; i + 1 < n; i++)
@@ -236,6 +256,11 @@ int pk_curve_fit_progress(const double *p, size_t n, double span, const double *
                 *worst = w;
             return 0;
         }
+    if (effort == PK_FIT_FAST && !progress_monotone(p, n, slack)) {
+        if (worst)
+            *worst = w;
+        return 0;
+    }
     /* Up to 64 evenly spread samples steer the search; all are checked. */
     double s[64], ps[64], es[64], t[64];
     size_t m = n - 1 < 12 ? n - 1 : 12;
@@ -250,8 +275,9 @@ int pk_curve_fit_progress(const double *p, size_t n, double span, const double *
     cand best[KEEP];
     for (int k = 0; k < KEEP; k++)
         best[k] = (cand){0, 0, INFINITY, {0, 0}};
-    for (int x1 = 0; x1 <= 128; x1 += 1)
-        for (int x2 = 0; x2 <= 128; x2 += 1) {
+    int scan = effort == PK_FIT_FAST ? 8 : 1;
+    for (int x1 = 0; x1 <= 128; x1 += scan)
+        for (int x2 = 0; x2 <= 128; x2 += scan) {
             cand c = {x1 > 127 ? 127 : x1, x2 > 127 ? 127 : x2, 0, {0, 0}};
             c.score = fit_y(c.x1, c.x2, s, ps, m, c.y, t);
             for (int k = 0; k < KEEP; k++)
@@ -266,7 +292,7 @@ int pk_curve_fit_progress(const double *p, size_t n, double span, const double *
         cand c = best[k];
         if (!isfinite(c.score))
             continue;
-        for (int step = 2; step >= 1; step /= 2) {
+        for (int step = scan > 2 ? scan / 2 : 2; step >= 1; step /= 2) {
             bool moved = true;
             while (moved) {
                 moved = false;
@@ -307,7 +333,7 @@ int pk_curve_fit_progress(const double *p, size_t n, double span, const double *
     for (int k = 1; k < KEEP; k++)
         if (best[k].score < best[top].score)
             top = k;
-    if (found > tol && best[top].score * span <= 4.0 * tol) {
+    if (found > tol && best[top].score * span <= 4.0 * tol && effort == PK_FIT_FULL) {
         int cx = best[top].x1, cy = best[top].x2;
         for (int r = 1; r < 128 && found > tol; r++)
             for (int dx = -r; dx <= r && found > tol; dx++)
@@ -331,6 +357,12 @@ int pk_curve_fit_progress(const double *p, size_t n, double span, const double *
 }
 
 int pk_curve_fit_scalar(const float *v, size_t n, double tol, uint8_t cp[4], double *worst)
+{
+    return pk_curve_fit_scalar_ex(v, n, tol, PK_FIT_FULL, cp, worst);
+}
+
+int pk_curve_fit_scalar_ex(const float *v, size_t n, double tol, pk_fit_effort effort,
+                           uint8_t cp[4], double *worst)
 {
     if (n == 0)
         return -1;
@@ -356,8 +388,8 @@ int pk_curve_fit_scalar(const float *v, size_t n, double tol, uint8_t cp[4], dou
     /* The sampler's result is a float: keep a margin of its rounding. */
     double big = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
     double margin = 2.0 * FLT_EPSILON * big;
-    int rc = pk_curve_fit_progress(p, n, span, NULL, margin < tol / 2 ? tol - margin : tol / 2, cp,
-                                   worst);
+    int rc = pk_curve_fit_progress_ex(p, n, span, NULL, margin < tol / 2 ? tol - margin : tol / 2,
+                                      effort, cp, worst);
     free(p);
     return rc;
 }
@@ -385,6 +417,12 @@ static bool unit4(const float q[4], double out[4])
 #define DEG (180.0 / 3.14159265358979323846)
 
 int pk_curve_fit_rot(const float (*q)[4], size_t n, double tol_deg, uint8_t cp[4], double *worst)
+{
+    return pk_curve_fit_rot_ex(q, n, tol_deg, PK_FIT_FULL, cp, worst);
+}
+
+int pk_curve_fit_rot_ex(const float (*q)[4], size_t n, double tol_deg, pk_fit_effort effort,
+                        uint8_t cp[4], double *worst)
 {
     if (n == 0)
         return -1;
@@ -439,7 +477,8 @@ int pk_curve_fit_rot(const float (*q)[4], size_t n, double tol_deg, uint8_t cp[4
         } else {
             /* The sampler slerps in float: keep a margin for its rounding. */
             double margin = tol_deg > 4e-5 ? 2e-5 : tol_deg / 2.0;
-            rc = pk_curve_fit_progress(p, n, 2.0 * th * DEG, extra, tol_deg - margin, cp, worst);
+            rc = pk_curve_fit_progress_ex(p, n, 2.0 * th * DEG, extra, tol_deg - margin, effort, cp,
+                                          worst);
         }
     }
     free(p);
