@@ -230,6 +230,7 @@ typedef struct work {
     uint8_t *iskey; /* sample i is an input key frame */
     double tol[2];  /* bones: rotation (deg), translation; morphs: weight */
     double tol_fit[2];
+    pk_curve_cache *cache;
 } work;
 
 static void work_free(work *w)
@@ -336,12 +337,13 @@ static bool fits(const work *w, size_t a, size_t b, uint8_t cp[4][4])
     for (int c = 0; c < 3; c++) {
         if (!w->moves[c])
             continue;
-        if (pk_curve_fit_scalar_ex(w->ch[c] + a, n, w->tol_fit[1], PK_FIT_FAST, cp[c], NULL) != 1)
+        if (pk_curve_fit_scalar_ex(w->ch[c] + a, n, w->tol_fit[1], PK_FIT_FAST, w->cache,
+                                   cp[c], NULL) != 1)
             return false;
     }
     if (w->moves[3] &&
-        pk_curve_fit_rot_ex((const float(*)[4])(w->rot + a), n, w->tol_fit[0], PK_FIT_FAST, cp[3],
-                            NULL) != 1)
+        pk_curve_fit_rot_ex((const float(*)[4])(w->rot + a), n, w->tol_fit[0], PK_FIT_FAST, w->cache,
+                            cp[3], NULL) != 1)
         return false;
     return true;
 }
@@ -634,6 +636,7 @@ static bool key_range(const pk_motion *m, const pk_track *t, bool morph, bool al
 typedef struct run {
     const pk_reduce_options *o;
     pk_reduce_stats *st;
+    pk_curve_cache *cache;
     scratch s;
     bool oom;
 } run;
@@ -647,6 +650,7 @@ static void reduce_track(run *r, const pk_motion *m, const pk_track *t, bool mor
     w.m = m;
     w.t = t;
     w.morph = morph;
+    w.cache = r->cache;
     if (!key_range(m, t, morph, o->all_frames, o->first, o->last, &w.k0, &w.k1))
         return;
     w.f0 = key_frame(&w, w.k0);
@@ -848,8 +852,9 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
     r.o = o;
     r.st = st;
     r.s.m = pk_motion_new();
+    r.cache = bake ? NULL : pk_curve_cache_new();
     plans pb = {0}, pm = {0};
-    if (!tr || !out || !r.s.m)
+    if (!tr || !out || !r.s.m || (!bake && !r.cache))
         goto oom;
     for (size_t i = 0; i < tr->nbones && !r.oom; i++) {
         if (!selected(m, o->bones, tr->bones[i].name))
@@ -892,6 +897,7 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
     plans_free(&pb);
     plans_free(&pm);
     pk_motion_free(r.s.m);
+    pk_curve_cache_free(r.cache);
     free(r.s.idx);
     pk_tracks_free(tr);
     return out;
@@ -900,6 +906,7 @@ oom:
     plans_free(&pb);
     plans_free(&pm);
     pk_motion_free(r.s.m);
+    pk_curve_cache_free(r.cache);
     free(r.s.idx);
     pk_tracks_free(tr);
     pk_motion_free(out);
