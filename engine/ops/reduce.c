@@ -73,6 +73,7 @@ typedef struct rlist {
 
 typedef struct plan {
     pk_name_id name;
+    uint32_t lo, hi; /* the frames rewritten: records outside stay */
     rlist keys;
 } plan;
 
@@ -122,8 +123,11 @@ static void plans_free(plans *p)
     memset(p, 0, sizeof *p);
 }
 
-static bool is_orig(const rlist *l, uint32_t f)
+static bool is_orig(const plan *p, uint32_t f)
 {
+    const rlist *l = &p->keys;
+    if (f < p->lo || f > p->hi)
+        return true;
     size_t lo = 0, hi = l->n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
@@ -151,7 +155,7 @@ static int apply_bones(pk_motion *out, const plans *p, size_t *removed, size_t *
     for (size_t r = 0; r < out->nbones; r++) {
         const pk_bone_key *k = &out->bones[r];
         long s = k->name < nn ? slot[k->name] : -1;
-        if (s >= 0 && !is_orig(&p->v[s].keys, k->frame)) {
+        if (s >= 0 && !is_orig(&p->v[s], k->frame)) {
             (*removed)++;
             continue;
         }
@@ -191,7 +195,7 @@ static int apply_morphs(pk_motion *out, const plans *p, size_t *removed, size_t 
     for (size_t r = 0; r < out->nmorphs; r++) {
         const pk_morph_key *k = &out->morphs[r];
         long s = k->name < nn ? slot[k->name] : -1;
-        if (s >= 0 && !is_orig(&p->v[s].keys, k->frame)) {
+        if (s >= 0 && !is_orig(&p->v[s], k->frame)) {
             (*removed)++;
             continue;
         }
@@ -221,10 +225,10 @@ typedef struct work {
     const pk_motion *m;
     const pk_track *t;
     bool morph;
-    size_t k0, k1;  /* the range's first and last key (indices in t->keys) */
-    uint32_t f0;    /* frame of sample 0 (= key k0's frame) */
-    size_t n;       /* samples: frames f0 .. f0 + n - 1 */
-    float *ch[4];   /* bones: X, Y, Z samples; morphs: ch[0] = weight */
+    size_t k0, k1; /* the range's first and last key (indices in t->keys) */
+    uint32_t f0;   /* frame of sample 0 (= key k0's frame) */
+    size_t n;      /* samples: frames f0 .. f0 + n - 1 */
+    float *ch[4];  /* bones: X, Y, Z samples; morphs: ch[0] = weight */
     float (*rot)[4];
     bool moves[4];  /* channel changes anywhere in the range */
     uint8_t *iskey; /* sample i is an input key frame */
@@ -337,13 +341,12 @@ static bool fits(const work *w, size_t a, size_t b, uint8_t cp[4][4])
     for (int c = 0; c < 3; c++) {
         if (!w->moves[c])
             continue;
-        if (pk_curve_fit_scalar_ex(w->ch[c] + a, n, w->tol_fit[1], PK_FIT_FAST, w->cache,
-                                   cp[c], NULL) != 1)
+        if (pk_curve_fit_scalar_ex(w->ch[c] + a, n, w->tol_fit[1], PK_FIT_FAST, w->cache, cp[c],
+                                   NULL) != 1)
             return false;
     }
-    if (w->moves[3] &&
-        pk_curve_fit_rot_ex((const float(*)[4])(w->rot + a), n, w->tol_fit[0], PK_FIT_FAST, w->cache,
-                            cp[3], NULL) != 1)
+    if (w->moves[3] && pk_curve_fit_rot_ex((const float(*)[4])(w->rot + a), n, w->tol_fit[0],
+                                           PK_FIT_FAST, w->cache, cp[3], NULL) != 1)
         return false;
     return true;
 }
@@ -423,6 +426,15 @@ static size_t greedy(const work *w, const size_t *cand, size_t nc, const uint8_t
         while (lim + 1 < nc && !forced[cand[lim]])
             lim++;
         size_t good = i + 1, bad = lim + 1;
+        /* Fits are not monotonic in the end frame: a baked curve's pieces
+         * may miss the grid where the whole segment is exact.  A short
+         * run to the next forced key is tried whole first. */
+        if (lim > i + 1 && cand[lim] - cand[i] <= 64 && fits(w, cand[i], cand[lim], cp)) {
+            keep[nk++] = cand[lim];
+            guess = lim - i;
+            i = lim;
+            continue;
+        }
         /* exponential from the last segment's length */
         size_t step = guess;
         while (good < lim) {
@@ -581,8 +593,7 @@ static bool verify(const work *w, scratch *s, const rlist *l, double err[2], uin
 }
 
 /* Replaces each bad segment of keep[] by every sample in between. */
-static size_t densify(const work *w, const size_t *keep, size_t nk, const uint8_t *bad,
-                      size_t *out)
+static size_t densify(const work *w, const size_t *keep, size_t nk, const uint8_t *bad, size_t *out)
 {
     (void)w;
     size_t n = 0;
@@ -622,8 +633,8 @@ static bool key_range(const pk_motion *m, const pk_track *t, bool morph, bool al
         while (i < t->count &&
                (morph ? m->morphs[t->keys[i]].frame : m->bones[t->keys[i]].frame) < a)
             i++;
-        while (j > i && (morph ? m->morphs[t->keys[j - 1]].frame
-                               : m->bones[t->keys[j - 1]].frame) > b)
+        while (j > i &&
+               (morph ? m->morphs[t->keys[j - 1]].frame : m->bones[t->keys[j - 1]].frame) > b)
             j--;
     }
     if (j < i + 2)
@@ -658,6 +669,8 @@ static void reduce_track(run *r, const pk_motion *m, const pk_track *t, bool mor
     if (span >= SPAN_MAX)
         return;
     w.n = (size_t)span + 1;
+    p->lo = w.f0;
+    p->hi = w.f0 + span;
     if (morph) {
         w.tol[0] = o->max_morph;
         w.tol_fit[0] = o->max_morph * 0.999 - 2.0 * FLT_EPSILON;
@@ -778,6 +791,8 @@ static void bake_track(run *r, const pk_motion *m, const pk_track *t, bool morph
     if (span >= SPAN_MAX)
         return;
     w.n = (size_t)span + 1;
+    p->lo = w.f0;
+    p->hi = w.f0 + span;
     if (!work_sample(&w)) {
         r->oom = true;
         work_free(&w);

@@ -104,8 +104,8 @@ static void recovery(const char *path)
               w <= o.max_morph && keys_of(again) <= ko;
     const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     printf("| %s | %zu | %zu | %zu | %.2f | %zu | %.4f | %.5f | %.5f | %.3f | %.0f | %s |\n", name,
-           ko, kb, kr, (double)kr / (double)ko, keys_of(again), d, p, w, dt,
-           (double)kb / dt, ok ? "ok" : "FAIL");
+           ko, kb, kr, (double)kr / (double)ko, keys_of(again), d, p, w, dt, (double)kb / dt,
+           ok ? "ok" : "FAIL");
     failures += !ok;
     pk_motion_free(m);
     pk_motion_free(baked);
@@ -168,8 +168,8 @@ static void dense(void)
     bool ok = share <= 0.10 && d <= o.max_deg && p <= o.max_pos;
     printf("\ndense capture (%d bones x %d frames, noise 0.2 deg): %zu -> %zu keys (%.1f%%), "
            "worst %.3f deg %.4f units, %.3f s (%.0f keys/s) %s\n",
-           BONES, FRAMES, m->nbones, r->nbones, 100.0 * share, d, p, dt,
-           (double)m->nbones / dt, ok ? "ok" : "FAIL");
+           BONES, FRAMES, m->nbones, r->nbones, 100.0 * share, d, p, dt, (double)m->nbones / dt,
+           ok ? "ok" : "FAIL");
     failures += !ok;
     pk_motion_free(m);
     pk_motion_free(r);
