@@ -882,10 +882,12 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
             bake_track(&r, m, &tr->bones[i], false, p);
         else
             reduce_track(&r, m, &tr->bones[i], false, p);
-        if (p->keys.n == 0)
+        if (p->keys.n == 0) { /* left alone */
+            free(p->keys.v);
             pb.n--;
-        else
+        } else {
             st->bone_tracks++;
+        }
     }
     for (size_t i = 0; o->morphs && i < tr->nmorphs && !r.oom; i++) {
         plan *p = ppush(&pm);
@@ -896,10 +898,12 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
             bake_track(&r, m, &tr->morphs[i], true, p);
         else
             reduce_track(&r, m, &tr->morphs[i], true, p);
-        if (p->keys.n == 0)
+        if (p->keys.n == 0) { /* left alone */
+            free(p->keys.v);
             pm.n--;
-        else
+        } else {
             st->morph_tracks++;
+        }
     }
     if (r.oom)
         goto oom;
