@@ -511,14 +511,17 @@ PK_API bool pk_sample_light(const pk_motion *m, const pk_tracks *t, double frame
 /* A cursor for stepping one track through frames in increasing order
  * without searching from scratch (amortised O(1) per step); going
  * backwards still works (it re-searches). */
-typedef struct pk_cursor { /* private: cursor.c's; what a frame reads first */
-    double lo_f, hi_f;
-    int cache_ok;
-    uint8_t plan[16]; /* which curves a frame solves (cursor.c's layout) */
-    double cache[68]; /* per-segment solved curve data (cursor.c's layout) */
-    const pk_motion *m;
-    const pk_track *t;
-    size_t seg; /* index in t->keys of the segment's later key */
+#define PK_CURSOR_BYTES 640
+typedef struct pk_cursor {
+    /* Opaque: cursor.c's state (the segment it is in and what that
+     * segment's curves need), PK_CURSOR_BYTES bytes aligned for a double
+     * or a pointer.  Declare one (on the stack, say), hand it to
+     * pk_cursor_init, and touch it only through the functions below. */
+    union {
+        unsigned char bytes[PK_CURSOR_BYTES];
+        double align_d;
+        void *align_p;
+    } opaque_;
 } pk_cursor;
 
 PK_API void pk_cursor_init(pk_cursor *c, const pk_motion *m, const pk_track *t);
