@@ -28,6 +28,7 @@
 /* realpath() is XSI; the project otherwise asks for plain POSIX 2008. */
 #define _XOPEN_SOURCE 700
 
+#include "common/diag_internal.h"
 #include "rules/rules_internal.h"
 #include "rules/yaml_extra.h"
 
@@ -72,8 +73,7 @@ static void errorf(loader *L, const char *file, int line, int col, const char *f
 {
     va_list ap;
     va_start(ap, fmt);
-    pk_log_set_path(L->log, file);
-    pk_log_vadd(L->log, PK_ERROR, -1, line, col, fmt, ap);
+    pk_log_vadd_at(L->log, PK_ERROR, file, -1, line, col, fmt, ap);
     va_end(ap);
     L->errors++;
 }
