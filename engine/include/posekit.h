@@ -322,6 +322,9 @@ PK_API bool pk_motion_frame_range(const pk_motion *m, uint32_t *first, uint32_t 
 
 typedef enum pk_vpd_layout { PK_VPD_TEXT = 0, PK_VPD_HYBRID = 1 } pk_vpd_layout;
 typedef enum pk_eol { PK_EOL_CRLF = 0, PK_EOL_LF = 1, PK_EOL_CR = 2 } pk_eol;
+/* How a file's text was encoded.  Names in the model are CP932 either way
+ * (a UTF-8 file's names are converted when read); writers write CP932. */
+typedef enum pk_text_encoding { PK_ENC_CP932 = 0, PK_ENC_UTF8 = 1 } pk_text_encoding;
 
 typedef struct pk_pose_bone {
     pk_name_id name; /* in pose->names */
@@ -340,6 +343,7 @@ typedef struct pk_pose {
     size_t model_len;
     pk_vpd_layout layout; /* how it was read / will be written */
     pk_eol eol;           /* line ending it was read with (writers use CRLF unless told) */
+    pk_text_encoding encoding; /* the file's text encoding as read (info reports it) */
     pk_pose_bone *bones;
     size_t nbones, cap_bones;
     pk_pose_morph *morphs;
@@ -392,11 +396,14 @@ PK_API int pk_vpd_write(const pk_pose *p, const pk_vpd_options *opts, pk_buf *ou
  * Files (engine/format/io.c) and documents (engine/format/doc.c)
  * ====================================================================== */
 
+/* A file's bytes.  data and len are the caller's to read; region_ is
+ * private (what holds the bytes: a mapping or a heap copy, owned by the
+ * pk_bytes, NULL when nothing needs releasing) and only pk_bytes_free
+ * touches it. */
 typedef struct pk_bytes {
     const uint8_t *data;
     size_t len;
-    void *priv_; /* how to release it (mmap or malloc) */
-    size_t priv_len_;
+    struct pk_region *region_;
 } pk_bytes;
 
 /* Reads a whole file ("-" = standard input).  Release with pk_bytes_free.
@@ -405,7 +412,9 @@ PK_API int pk_file_read(const char *path, pk_bytes *out, pk_log *log);
 PK_API void pk_bytes_free(pk_bytes *b);
 /* Writes data to path atomically: a temporary file in the target's folder,
  * every write and the close checked, fsync, rename.  On any failure the
- * temporary file is removed and the target is untouched.  "-" = stdout. */
+ * temporary file is removed and the target is untouched.  "-" = stdout.
+ * A symbolic link is written through: the file it names is replaced, the
+ * link kept. */
 PK_API int pk_file_write_atomic(const char *path, const void *data, size_t len, pk_log *log);
 /* The same in two halves, for several outputs that should appear together
  * or not at all (pk_job_write): pk_file_stage writes and fsyncs the
@@ -425,6 +434,19 @@ PK_API void pk_file_discard(pk_staged *s);
  * gathered in memory and written at commit. */
 typedef int (*pk_producer)(void *ctx, pk_sink sink, void *sink_ctx, pk_log *log);
 PK_API pk_staged *pk_file_stage_from(const char *path, pk_producer produce, void *ctx, pk_log *log);
+
+/* What a path names, symbolic links followed: nothing, a regular file, a
+ * folder, or something else (a device, a pipe, a terminal; "-" too). */
+typedef enum pk_path_kind {
+    PK_PATH_MISSING = 0,
+    PK_PATH_FILE,
+    PK_PATH_FOLDER,
+    PK_PATH_OTHER
+} pk_path_kind;
+PK_API pk_path_kind pk_path_kind_of(const char *path);
+/* True when both paths name one existing file (through links or other
+ * names included); false when either is "-" or missing. */
+PK_API bool pk_path_same_file(const char *a, const char *b);
 
 typedef enum pk_format { PK_FMT_UNKNOWN = 0, PK_FMT_VMD, PK_FMT_VPD } pk_format;
 
