@@ -36,8 +36,31 @@ int cmd_retarget(int argc, char **argv);
 int cmd_overlay(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 extern const char help_info[], help_dump[], help_convert[], help_diff[], help_rename[],
-    help_mirror[], help_retarget[], help_overlay[], help_merge[], help_run[];
+    help_mirror[], help_retarget[], help_overlay[], help_merge[], help_run[], help_check[];
+
+/* ---- model.c: models (PMX, PMD) ---- */
+/* True when the file starts with a PMX or PMD signature. */
+bool cli_is_model(const char *path);
+/* pk_model_load with its diagnostics printed; NULL on error (and on
+ * warnings when strict). */
+pk_model *cli_load_model(const char *path, bool strict);
+/* info for a model: text (a blank line first unless first) or a JSON
+ * object appended to all (a json_t array); EXIT_OK or EXIT_ERROR. */
+struct json_t;
+int cli_model_info(const char *path, bool as_json, struct json_t *all, bool first);
+/* dump for a model (README "dump", model schema). */
+int cli_model_dump(const char *path);
+
+/* ---- main.c ---- */
+
+/* Runs posekit with UTF-8 arguments (argv[1] the command); returns the
+ * exit status.  Called by the platform's entry point (main_posix.c,
+ * main_win32.c). */
+int cli_main(int argc, char **argv);
+/* True when name is one of the commands. */
+bool cli_is_command(const char *name);
 
 /* ---- common.c ---- */
 

@@ -28,6 +28,13 @@ const char help_dump[] =
     "        \"ik\":[{\"frame\",\"show\",\"ik\":[{\"name\",\"enabled\"}]}]}\n"
     "  VPD: {\"format\":\"vpd\",\"layout\":\"text\",\"model\":\"...\",\n"
     "        \"bones\":[{\"name\",\"pos\",\"rot\"}],\"morphs\":[{\"name\",\"weight\"}]}\n"
+    "  PMX/PMD: {\"format\":\"pmx\",\"version\",\"encoding\",\"model\",\"model_en\",\n"
+    "        \"bones\":[{\"name\",\"name_en\",\"parent\",\"position\",\"layer\",\"flags\",\"tail\",\n"
+    "                 \"append\":null|{\"parent\",\"ratio\",\"rotate\",\"move\",\"local\"},\n"
+    "                 \"fixed_axis\",\"local_axes\":null|{\"x\",\"z\"},\n"
+    "                 \"ik\":null|{\"target\",\"loops\",\"limit\",\"links\":[{\"bone\",\"min\",\"max\"}]}}],\n"
+    "        \"morphs\":[{\"name\",\"name_en\",\"panel\",\"kind\"}],\n"
+    "        \"frames\":[{\"name\",\"bones\":[names],\"morphs\":[names]}]}\n"
     "\n"
     "Names are UTF-8 (bytes that are not CP932 appear as \\xNN).  Floats are\n"
     "printed with the fewest digits that read back to the same 32-bit float;\n"
@@ -174,6 +181,14 @@ int cmd_dump(int argc, char **argv)
     const char *path;
     if (cli_one_operand("dump", "file", argc, argv, optind, &path) != EXIT_OK)
         return EXIT_ERROR;
+    if (cli_is_model(path)) {
+        int rc = cli_model_dump(path);
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            fprintf(stderr, "posekit: cannot write to standard output\n");
+            return EXIT_ERROR;
+        }
+        return rc;
+    }
     pk_doc doc;
     if (cli_load(path, &doc, cli_strict) != EXIT_OK)
         return EXIT_ERROR;

@@ -16,6 +16,11 @@ const char help_info[] =
     "Bones and morphs are listed in order of first appearance; a count is the\n"
     "number of records, duplicates included.\n"
     "\n"
+    "PMX and PMD models: format and version, text encoding, index sizes,\n"
+    "counts per section, model names, every bone (parent, flags in words,\n"
+    "append parent), IK chains (* marks a link with angle limits), morphs\n"
+    "per panel and display frames.\n"
+    "\n"
     "  --json      one JSON object per file (an array when several files)\n"
     "  --strict    treat warnings as errors\n"
     "  -h, --help  this text\n"
@@ -188,7 +193,7 @@ static void print_text(const info *in)
         const pk_pose *p = in->doc.pose;
         printf("  format: VPD %s layout, %s line endings\n",
                p->layout == PK_VPD_HYBRID ? "hybrid" : "text", eol_name(p->eol));
-        printf("  encoding: %s\n", p->encoding == PK_ENC_UTF8
+        printf("  encoding: %s\n", p->encoding == PK_TEXT_UTF8
                                        ? "UTF-8 (names converted to CP932; written as CP932)"
                                        : "CP932");
         printf("  model: %s\n", model ? model : "");
@@ -261,7 +266,7 @@ static json_t *info_json(const info *in)
                             json_string(p->layout == PK_VPD_HYBRID ? "hybrid" : "text"));
         json_object_set_new(o, "eol", json_string(eol_name(p->eol)));
         json_object_set_new(o, "encoding",
-                            json_string(p->encoding == PK_ENC_UTF8 ? "utf-8" : "cp932"));
+                            json_string(p->encoding == PK_TEXT_UTF8 ? "utf-8" : "cp932"));
         json_object_set_new(o, "model", cj_string(model));
         json_t *counts = json_object();
         json_object_set_new(counts, "bones", json_integer((json_int_t)p->nbones));
@@ -317,6 +322,12 @@ int cmd_info(int argc, char **argv)
         info in;
         memset(&in, 0, sizeof in);
         in.path = argv[i];
+        if (cli_is_model(argv[i])) {
+            if (cli_model_info(argv[i], as_json, all, first) != EXIT_OK)
+                status = EXIT_ERROR;
+            first = false;
+            continue;
+        }
         if (load(&in, cli_strict) != EXIT_OK) {
             status = EXIT_ERROR;
             info_free(&in);

@@ -10,7 +10,8 @@ const char help_overlay[] =
     "                       [--rules R] [--frames A-B|N] [--mode replace|add]\n"
     "                       [--fade F] -o OUT [--strict]\n"
     "\n"
-    "Lays the pose P over the selected bones of BASE and writes OUT.\n"
+    "Lays the pose P over the selected bones and morphs of BASE and writes\n"
+    "OUT.\n"
     "\n"
     "BASE a VMD: for frames A..B (without --frames: the whole motion)\n"
     "  replace  the selected bones take the pose's values\n"
@@ -22,24 +23,28 @@ const char help_overlay[] =
     "  to MMD's 0..127 curve grid) or, when no grid curve is exact enough,\n"
     "  baked into one key per frame.  The fades are one segment each with an\n"
     "  ease-in/ease-out curve (53,0,74,127) from the base value at A-F to the\n"
-    "  overlay at A, and from the overlay at B to the base at B+F.  Records\n"
-    "  of other bones, morphs, camera, light, shadow and IK stay\n"
+    "  overlay at A, and from the overlay at B to the base at B+F.  Morphs\n"
+    "  follow the same laws with linear keys (MMD blends morph weights\n"
+    "  linearly): the fades are linear ramps, add adds the weights.  Records\n"
+    "  of other bones and morphs, camera, light, shadow and IK stay\n"
     "  byte-identical and in order.\n"
     "BASE a VPD: the selected bones take (replace) or compose with (add) the\n"
     "  pose's values; --frames and --fade do not apply.\n"
     "\n"
     "  --pose P           a VPD, or a VMD sampled at --pose-frame (default 0)\n"
-    "  --bones SEL        comma-separated names, globs (右*指*) and @groups\n"
+    "  --bones SEL        comma-separated bone or morph names, globs (右*指*)\n"
+    "                     and @groups (bone groups and morph_groups)\n"
     "  --rules R          rule file for @groups (standard groups always exist)\n"
     "  --frames A-B|N     the range (N = a single frame)\n"
     "  --mode M           replace (default) or add\n"
     "  --fade F           frames of fade on each side (default 0)\n"
     "  -o, --output OUT   output (.vmd or .vpd); written atomically\n"
     "  --strict           warnings are errors (e.g. a selected bone the pose\n"
-    "                     lacks)\n"
+    "                     lacks, an overlay that changes nothing)\n"
     "  -h, --help         this text\n"
     "\n"
-    "A summary goes to stderr: bones changed, keys removed and added, and\n"
+    "A summary goes to stderr: bones and morphs changed, keys removed and\n"
+    "added, and\n"
     "how many crossed segments were split or baked.  Overlays compose: run\n"
     "a second overlay on the first one's output.\n";
 
@@ -62,6 +67,14 @@ static bool base_has(const pk_doc *base, const pk_selection *one)
     for (size_t i = 0; i < n; i++) {
         size_t len;
         pk_name_id id = base->motion ? base->motion->bones[i].name : base->pose->bones[i].name;
+        const uint8_t *raw = pk_names_raw(names, id, &len);
+        if (pk_selection_has(one, raw, len))
+            return true;
+    }
+    n = base->motion ? base->motion->nmorphs : base->pose->nmorphs;
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        pk_name_id id = base->motion ? base->motion->morphs[i].name : base->pose->morphs[i].name;
         const uint8_t *raw = pk_names_raw(names, id, &len);
         if (pk_selection_has(one, raw, len))
             return true;
@@ -98,11 +111,16 @@ static void warn_missing_names(const char *spec, const pk_doc *base, const pk_po
             const uint8_t *raw = pk_names_raw(pose->names, pose->bones[i].name, &len);
             found = pk_selection_has(one, raw, len);
         }
+        for (size_t i = 0; i < pose->nmorphs && !found; i++) {
+            size_t len;
+            const uint8_t *raw = pk_names_raw(pose->names, pose->morphs[i].name, &len);
+            found = pk_selection_has(one, raw, len);
+        }
         if (!found)
             found = base_has(base, one);
         pk_selection_free(one);
         if (!found)
-            pk_warning(log, "bone '%s' is not in the pose %s", item, pose_path);
+            pk_warning(log, "bone or morph '%s' is not in the pose %s", item, pose_path);
     }
     free(copy);
 }
@@ -126,16 +144,17 @@ static pk_pose *pose_of(pk_doc *doc, uint32_t frame, pk_log *log)
 static void print_stats(const pk_overlay_stats *st, bool motion)
 {
     if (!motion) {
-        fprintf(stderr, "posekit: overlay: %zu bone%s changed\n", st->bones,
-                st->bones == 1 ? "" : "s");
+        fprintf(stderr, "posekit: overlay: %zu bone%s changed, %zu morph%s changed\n", st->bones,
+                st->bones == 1 ? "" : "s", st->morphs, st->morphs == 1 ? "" : "s");
         return;
     }
     fprintf(stderr,
-            "posekit: overlay: %zu bone%s changed, %zu key%s removed, %zu added; crossed "
-            "segments: %zu split (%zu of them linear or still), %zu baked into %zu keys\n",
-            st->bones, st->bones == 1 ? "" : "s", st->keys_removed,
-            st->keys_removed == 1 ? "" : "s", st->keys_added, st->split, st->split_exact, st->baked,
-            st->baked_keys);
+            "posekit: overlay: %zu bone%s changed, %zu morph%s changed, %zu key%s removed, %zu "
+            "added; crossed segments: %zu split (%zu of them linear or still), %zu baked into %zu "
+            "keys\n",
+            st->bones, st->bones == 1 ? "" : "s", st->morphs, st->morphs == 1 ? "" : "s",
+            st->keys_removed, st->keys_removed == 1 ? "" : "s", st->keys_added, st->split,
+            st->split_exact, st->baked, st->baked_keys);
 }
 
 int cmd_overlay(int argc, char **argv)

@@ -67,6 +67,8 @@ static void summary(rules_op op, const pk_edit_stats *st)
                 st->bones);
         if (st->ik_renamed)
             fprintf(stderr, ", %zu IK names swapped", st->ik_renamed);
+        if (st->morphs_renamed)
+            fprintf(stderr, ", %zu of %zu morphs swapped", st->morphs_renamed, st->morphs);
         fprintf(stderr, ", %zu keys mirrored\n", st->keys_changed);
         if (cli_verbose)
             for (size_t i = 0; i < st->nunmatched; i++)

@@ -17,7 +17,7 @@ _posekit_opts_rename="--rules --reverse -o --output -v --verbose --strict --help
 _posekit_opts_mirror="--rules -o --output -v --verbose --strict --help"
 _posekit_opts_retarget="--rules -o --output -v --verbose --strict --help"
 _posekit_opts_overlay="--pose --pose-frame --bones --rules --frames --mode --fade -o --output --strict --help"
-_posekit_opts_merge="-o --output --offset --prefer --json --strict --help"
+_posekit_opts_merge="-o --output --offset --sections --within --prefer --json --strict --help"
 _posekit_opts_run="--dry-run --strict --help"
 
 # Groups every rule set has (rules/standard.yaml, built in).
@@ -100,6 +100,10 @@ _posekit()
             ;;
         --prefer)
             COMPREPLY=($(compgen -W "first last error" -- "$cur"))
+            return 0
+            ;;
+        --sections)
+            COMPREPLY=($(compgen -W "all bones morphs camera light shadow ik" -- "$cur"))
             return 0
             ;;
         --frames)

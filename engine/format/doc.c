@@ -40,6 +40,10 @@ pk_format pk_format_detect(const void *data, size_t len, const char *path)
     const uint8_t *p = data;
     if (len >= sizeof VMD_SIG - 1 && memcmp(p, VMD_SIG, sizeof VMD_SIG - 1) == 0)
         return PK_FMT_VMD;
+    if (len >= 4 && memcmp(p, "PMX", 3) == 0 && (p[3] == ' ' || p[3] == 0xA0))
+        return PK_FMT_PMX;
+    if (len >= 3 && memcmp(p, "Pmd", 3) == 0)
+        return PK_FMT_PMD;
     if (len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
         p += 3;
         len -= 3;
@@ -56,6 +60,10 @@ const char *pk_format_name(pk_format f)
         return "vmd";
     case PK_FMT_VPD:
         return "vpd";
+    case PK_FMT_PMX:
+        return "pmx";
+    case PK_FMT_PMD:
+        return "pmd";
     default:
         return "unknown";
     }
@@ -76,6 +84,11 @@ static int parse(const void *data, size_t len, const char *path, pk_doc *doc, pk
         doc->pose = pk_vpd_read(data, len, log);
         if (!doc->pose)
             return -1;
+    } else if (f == PK_FMT_PMX || f == PK_FMT_PMD) {
+        pk_log_add(log, PK_ERROR, -1, 0, 0,
+                   "a %s model, not a motion or pose (models go with --model)",
+                   f == PK_FMT_PMX ? "PMX" : "PMD");
+        return -1;
     } else {
         pk_log_add(log, PK_ERROR, 0, 0, 0,
                    "not a VMD or VPD file (no signature and no .vmd/.vpd extension)");

@@ -488,9 +488,28 @@ static void scan_nonfinite(reader *r, int s, const void *arr, size_t n, size_t s
         report_nonfinite(r, s, first, count, record);
 }
 
+/* An all-zero rotation is finite but no rotation at all: every operation
+ * reads it (and a NaN one) as no rotation, the identity (pk_quat_normalize,
+ * FORMATS.md §3.3); the reader says so once per file. */
+static void warn_zero_rotations(reader *r)
+{
+    const pk_motion *m = r->m;
+    size_t count = 0, first = 0;
+    for (size_t i = 0; i < m->nbones; i++) {
+        const float *q = m->bones[i].rot;
+        if (q[0] == 0.0f && q[1] == 0.0f && q[2] == 0.0f && q[3] == 0.0f && !count++)
+            first = i;
+    }
+    if (count)
+        pk_log_add(r->log, PK_WARNING, (int64_t)(r->sec_at[PK_SEC_BONE] + first * BONE_BYTES), 0, 0,
+                   "%zu bone key%s with an all-zero rotation, read as no rotation (first: key %zu)",
+                   count, count == 1 ? "" : "s", first);
+}
+
 static void warn_nonfinite(reader *r)
 {
     const pk_motion *m = r->m;
+    warn_zero_rotations(r);
     scan_nonfinite(r, PK_SEC_BONE, m->bones, m->nbones, sizeof *m->bones, BONE_BYTES, bone_bad);
     scan_nonfinite(r, PK_SEC_MORPH, m->morphs, m->nmorphs, sizeof *m->morphs, MORPH_BYTES,
                    morph_bad);

@@ -1017,7 +1017,7 @@ static pk_pose *text_read(const uint8_t *d, size_t len, pk_log *log)
         if (!fffd && !pk_cp932_valid(d + skip, len - skip)) {
             /* Valid UTF-8 and not CP932: read it as the UTF-8 it is. */
             t.utf8 = true;
-            pose->encoding = PK_ENC_UTF8;
+            pose->encoding = PK_TEXT_UTF8;
         } else if (fffd)
             pk_warning(log, "names look damaged: the file decodes as UTF-8 and contains U+FFFD, "
                             "so it was probably decoded as UTF-8 and re-saved, replacing every "
@@ -1309,7 +1309,30 @@ fail:
     return NULL;
 }
 
+/* An all-zero rotation is read as no rotation (the identity) by every
+ * operation, as a NaN one is; said once per file. */
+static pk_pose *warn_zero_rotations(pk_pose *p, pk_log *log)
+{
+    size_t count = 0, first = 0;
+    for (size_t i = 0; p && i < p->nbones; i++) {
+        const float *q = p->bones[i].rot;
+        if (q[0] == 0.0f && q[1] == 0.0f && q[2] == 0.0f && q[3] == 0.0f && !count++)
+            first = i;
+    }
+    if (count)
+        pk_warning(log, "%zu bone%s with an all-zero rotation, read as no rotation (first: '%s')",
+                   count, count == 1 ? "" : "s", pk_names_utf8(p->names, p->bones[first].name));
+    return p;
+}
+
+static pk_pose *read_any(const void *data, size_t len, pk_log *log);
+
 pk_pose *pk_vpd_read(const void *data, size_t len, pk_log *log)
+{
+    return warn_zero_rotations(read_any(data, len, log), log);
+}
+
+static pk_pose *read_any(const void *data, size_t len, pk_log *log)
 {
     const uint8_t *d = data;
     if (!d && len) {

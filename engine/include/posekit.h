@@ -322,9 +322,10 @@ PK_API bool pk_motion_frame_range(const pk_motion *m, uint32_t *first, uint32_t 
 
 typedef enum pk_vpd_layout { PK_VPD_TEXT = 0, PK_VPD_HYBRID = 1 } pk_vpd_layout;
 typedef enum pk_eol { PK_EOL_CRLF = 0, PK_EOL_LF = 1, PK_EOL_CR = 2 } pk_eol;
-/* How a file's text was encoded.  Names in the model are CP932 either way
- * (a UTF-8 file's names are converted when read); writers write CP932. */
-typedef enum pk_text_encoding { PK_ENC_CP932 = 0, PK_ENC_UTF8 = 1 } pk_text_encoding;
+/* How a file's text was encoded (PMX: UTF-16LE or UTF-8; PMD: CP932; VPD:
+ * CP932, or UTF-8 from some exporters).  A pose's names are CP932 either
+ * way (a UTF-8 VPD's names are converted when read); writers write CP932. */
+typedef enum pk_text_encoding { PK_TEXT_UTF16LE = 0, PK_TEXT_UTF8 = 1, PK_TEXT_CP932 = 2 } pk_text_encoding;
 
 typedef struct pk_pose_bone {
     pk_name_id name; /* in pose->names */
@@ -343,7 +344,7 @@ typedef struct pk_pose {
     size_t model_len;
     pk_vpd_layout layout; /* how it was read / will be written */
     pk_eol eol;           /* line ending it was read with (writers use CRLF unless told) */
-    pk_text_encoding encoding; /* the file's text encoding as read (info reports it) */
+    pk_text_encoding encoding; /* the VPD's text as read: PK_TEXT_CP932 or _UTF8 */
     pk_pose_bone *bones;
     size_t nbones, cap_bones;
     pk_pose_morph *morphs;
@@ -448,14 +449,15 @@ PK_API pk_path_kind pk_path_kind_of(const char *path);
  * names included); false when either is "-" or missing. */
 PK_API bool pk_path_same_file(const char *a, const char *b);
 
-typedef enum pk_format { PK_FMT_UNKNOWN = 0, PK_FMT_VMD, PK_FMT_VPD } pk_format;
+typedef enum pk_format { PK_FMT_UNKNOWN = 0, PK_FMT_VMD, PK_FMT_VPD, PK_FMT_PMX, PK_FMT_PMD } pk_format;
 
 /* By content (signatures, after an optional UTF-8 BOM), then by the path's
- * extension (path may be NULL). */
+ * extension (path may be NULL).  PMX and PMD models are recognised too
+ * (read them with pk_model_read; pk_doc_* refuse them with an error). */
 PK_API pk_format pk_format_detect(const void *data, size_t len, const char *path);
 /* By extension only (.vmd / .vpd, case-insensitive); for output paths. */
 PK_API pk_format pk_format_from_path(const char *path);
-PK_API const char *pk_format_name(pk_format f); /* "vmd", "vpd", "unknown" */
+PK_API const char *pk_format_name(pk_format f); /* "vmd", "vpd", "pmx", "pmd", "unknown" */
 
 /* A loaded file: exactly one of motion/pose is set. */
 typedef struct pk_doc {
@@ -792,6 +794,8 @@ typedef struct pk_overlay_stats {
     size_t split_exact;  /* ... of which trivially (linear curve or no motion) */
     size_t baked;        /* pieces baked into per-frame keys */
     size_t baked_keys;   /* keys those bakes produced */
+    size_t morphs;         /* morph tracks changed or created */
+    size_t morphs_missing; /* selected base morphs absent from the pose (warned in one line) */
 } pk_overlay_stats;
 
 /* VMD base.  Returns a new motion (caller frees with pk_motion_free) or
@@ -814,7 +818,18 @@ typedef enum pk_merge_policy {
 typedef struct pk_merge_input {
     const pk_motion *motion; /* exactly one of motion / pose */
     const pk_pose *pose;     /* counts as a one-frame motion at `offset` */
-    int64_t offset;          /* frames added to every key; keys below 0 are dropped */
+    int64_t offset;          /* frames added to every key; a negative offset cuts the input at
+                                frame -offset: keys before it are dropped and every track that had
+                                any keeps its value at the cut as a key at the new frame 0 */
+    unsigned sections;       /* the sections taken: bits (1u << pk_section); 0 = all */
+    bool within;             /* bones and morphs replace the merge of the other inputs only
+                                inside this input's frame range [A, B] (first to last of its
+                                bone and morph keys, after the offset): the result samples as
+                                this input at every frame in [A, B] and exactly as the others at
+                                every frame <= A-1 and >= B+1 (overlay's boundary law: crossed
+                                segments split or baked).  Inputs with `within` are laid in
+                                order after the others are merged; their camera, light, shadow
+                                and IK records merge key by key. */
 } pk_merge_input;
 
 /* One conflict: the same track and frame with different values in two
@@ -826,18 +841,37 @@ typedef struct pk_merge_conflict {
     size_t kept, dropped; /* input indices */
 } pk_merge_conflict;
 
+/* One overlap: a track (or camera, light, shadow, IK section) that two
+ * inputs both key over overlapping frame ranges (one input's key strictly
+ * inside the other's first..last), so the merged track runs through both
+ * inputs' keys and is re-interpolated between them.  Ranges touching at
+ * one end frame (one motion after the other) are not overlaps.  Inputs
+ * with `within` do not overlap (they replace their range). */
+typedef struct pk_merge_overlap {
+    pk_section section;
+    char *name; /* UTF-8, owned by the report; NULL for camera, light, shadow, IK */
+    size_t a, b; /* input indices, a < b */
+    uint32_t a_first, a_last, b_first, b_last; /* their keys' frames, after the offsets */
+} pk_merge_overlap;
+
 typedef struct pk_merge_report {
     pk_merge_conflict *items; /* owned; free with pk_merge_report_free */
     size_t count, cap;
     size_t below_zero; /* keys dropped because their offset frame was < 0 */
     size_t identical;  /* keys present with the same value in several inputs (kept once) */
+    pk_merge_overlap *overlaps; /* owned; free with pk_merge_report_free */
+    size_t noverlaps, cap_overlaps;
+    size_t cut_keys;      /* keys added at a negative offset's cut (the pose kept there) */
+    size_t within_tracks; /* bone and morph tracks replaced inside a `within` input's range */
+    size_t within_baked;  /* crossed pieces baked (one key per frame) by those */
 } pk_merge_report;
 
 /* Combines the inputs' tracks.  Header, model name and end-of-file layout
  * come from the first input that has any record (else the first input), so
  * merging a motion with an empty one gives it back byte-identical.  Records
  * keep their file order, input after input; losers of a conflict are
- * dropped.  PK_MERGE_ERROR: every conflict is an error, returns NULL.
+ * dropped.  Overlaps are reported.  PK_MERGE_ERROR: every conflict and
+ * every overlap is an error, returns NULL.
  * report may be NULL.  Returns a new motion (pk_motion_free) or NULL. */
 PK_API pk_motion *pk_merge(const pk_merge_input *in, size_t n, pk_merge_policy policy,
                     pk_merge_report *report, pk_log *log);
@@ -870,6 +904,176 @@ PK_API const pk_job_output *pk_job_outputs(const pk_job *job, size_t *n);
 PK_API const char *pk_job_report(const pk_job *job);
 PK_API int pk_job_write(const pk_job *job, pk_log *log);
 PK_API void pk_job_free(pk_job *job);
+
+/* ======================================================================
+ * Models (engine/format/pmx.c, engine/format/pmd.c, engine/model/skeleton.c,
+ * engine/ops/check.c) — read only: the skeleton a motion plays on.
+ * ====================================================================== */
+
+/* PMX bone flags, as stored (PMD bones get the equivalent set from their
+ * kind, README "Models"). */
+#define PK_BONE_TAIL_IS_BONE 0x0001 /* tail is a bone index, else an offset */
+#define PK_BONE_ROTATE 0x0002
+#define PK_BONE_MOVE 0x0004
+#define PK_BONE_VISIBLE 0x0008
+#define PK_BONE_OPERABLE 0x0010
+#define PK_BONE_IK 0x0020
+#define PK_BONE_LOCAL_APPEND 0x0080
+#define PK_BONE_APPEND_ROTATE 0x0100
+#define PK_BONE_APPEND_MOVE 0x0200
+#define PK_BONE_FIXED_AXIS 0x0400
+#define PK_BONE_LOCAL_AXES 0x0800
+#define PK_BONE_AFTER_PHYSICS 0x1000
+#define PK_BONE_EXTERNAL_PARENT 0x2000
+
+typedef struct pk_model_ik_link {
+    int32_t bone;     /* bone index */
+    bool limited;     /* min/max hold per-axis limits (radians) */
+    float min[3], max[3];
+} pk_model_ik_link;
+
+/* One bone.  Indices are into pk_model.bones, -1 = none.  Strings are
+ * UTF-8, NUL-terminated, owned by the model ("" when empty). */
+typedef struct pk_model_bone {
+    const char *name, *name_en;
+    pk_name_id cp932;   /* the name as CP932 bytes in model->names (what VMD and
+                           VPD keys hold); PK_NO_NAME when CP932 cannot encode it */
+    int32_t parent;
+    float pos[3];       /* rest position, model space */
+    int32_t layer;      /* deform layer */
+    uint16_t flags;     /* PK_BONE_*; unknown bits kept */
+    int32_t tail_bone;  /* flags & PK_BONE_TAIL_IS_BONE: the tail bone (or -1) */
+    float tail[3];      /* otherwise: the tail offset */
+    int32_t append_parent; /* APPEND_ROTATE/APPEND_MOVE: inherit from (-1 otherwise) */
+    float append_ratio;
+    float fixed_axis[3];
+    float local_x[3], local_z[3];
+    int32_t external_key; /* EXTERNAL_PARENT: the key (0 otherwise) */
+    int32_t ik_target;    /* IK: the target bone (-1 when not an IK bone) */
+    int32_t ik_loops;
+    float ik_limit;       /* per-step angle limit in radians (PMD: stored value x 4) */
+    pk_model_ik_link *ik_links; /* owned by the model */
+    size_t nik_links;
+    int pmd_kind;         /* PMD: the bone kind byte 0..9; PMX: -1 */
+} pk_model_bone;
+
+typedef struct pk_model_morph {
+    const char *name, *name_en; /* UTF-8, owned by the model */
+    pk_name_id cp932;           /* as for bones */
+    uint8_t panel;              /* 0 system, 1 eyebrow, 2 eye, 3 mouth, 4 other */
+    uint8_t kind;               /* PMX: 0 group, 1 vertex, 2 bone, 3 UV, 4-7 extra UV,
+                                   8 material, 9 flip, 10 impulse; PMD: 1 */
+} pk_model_morph;
+
+typedef struct pk_model_frame_item {
+    uint8_t kind;  /* 0 bone, 1 morph */
+    int32_t index; /* into bones or morphs */
+} pk_model_frame_item;
+
+/* A display frame: the model author's group of bones or morphs. */
+typedef struct pk_model_frame {
+    const char *name, *name_en;
+    uint8_t special; /* 1: the Root and 表情 frames */
+    pk_model_frame_item *items; /* owned by the model */
+    size_t nitems;
+} pk_model_frame;
+
+
+/* Sections of a model file, for pk_model.counts. */
+typedef enum pk_model_section {
+    PK_MSEC_VERTICES = 0,
+    PK_MSEC_FACES, /* triangles */
+    PK_MSEC_TEXTURES,
+    PK_MSEC_MATERIALS,
+    PK_MSEC_BONES,
+    PK_MSEC_MORPHS,
+    PK_MSEC_FRAMES,
+    PK_MSEC_RIGIDS,
+    PK_MSEC_JOINTS,
+    PK_MSEC_SOFTBODIES,
+    PK_MSEC_COUNT
+} pk_model_section;
+
+typedef struct pk_model {
+    int format;         /* PK_FMT_PMX or PK_FMT_PMD (a pk_format) */
+    float version;      /* 2.0 / 2.1 (PMX), 1.0 (PMD) */
+    pk_text_encoding encoding;
+    int extra_uv;          /* PMX: extra vec4 per vertex (0..4) */
+    uint8_t index_size[6]; /* PMX: vertex, texture, material, bone, morph, rigid */
+    const char *name, *name_en, *comment, *comment_en; /* UTF-8, owned */
+    size_t counts[PK_MSEC_COUNT];
+    bool has_english; /* PMD: the English extension is present */
+    pk_names *names;  /* bone and morph names as CP932 bytes */
+    pk_model_bone *bones;
+    size_t nbones;
+    pk_model_morph *morphs;
+    size_t nmorphs;
+    pk_model_frame *frames;
+    size_t nframes;
+    size_t unencodable; /* bone and morph names CP932 cannot hold (warned) */
+    struct pk_model_arena *arena_; /* private: the chunks its strings and arrays live in */
+} pk_model;
+
+/* Read a PMX 2.0/2.1 or a PMD 1.0 model.  Every section is walked (so a
+ * damaged file is found wherever it is damaged) but only the skeleton,
+ * morph names and display frames are kept.  Counts are checked against
+ * the bytes left before anything is allocated; errors are "offset:
+ * message" naming the record.  A parent or IK index outside the model, a
+ * parent cycle: see README "Models" for which are errors and which
+ * warnings.  Returns a new model (caller frees with pk_model_free) or NULL. */
+PK_API pk_model *pk_pmx_read(const void *data, size_t len, pk_log *log);
+PK_API pk_model *pk_pmd_read(const void *data, size_t len, pk_log *log);
+/* By content ("PMX " / "Pmd"); other bytes are an error. */
+PK_API pk_model *pk_model_read(const void *data, size_t len, pk_log *log);
+/* Reads a file and pk_model_read's it; sets the log's path. */
+PK_API pk_model *pk_model_load(const char *path, pk_log *log);
+PK_API void pk_model_free(pk_model *m);
+/* Index of the bone / morph whose CP932 name is raw[0..len), or -1. */
+PK_API long pk_model_find_bone(const pk_model *m, const void *raw, size_t len);
+PK_API long pk_model_find_morph(const pk_model *m, const void *raw, size_t len);
+/* "vertices", "faces", ... (for reports). */
+PK_API const char *pk_model_section_name(pk_model_section s);
+
+/* ---- check: a motion or pose against a model (engine/ops/check.c) ----
+ * Every bone and morph name the motion keys is looked up in the model by
+ * its CP932 bytes: found, found only through MMD's cut (the model's name
+ * is longer than the field, 15 bytes in VMD, 19 in VPD, and the motion
+ * holds its first bytes), or missing (MMD ignores those keys).  For a
+ * missing name the closest model name is proposed when one differs only
+ * by full-width/half-width forms (ＩＫ/IK, ０/0), spaces or letter case,
+ * by a common spelling (人指/人差指, ひじ/肘, ひざ/膝, つま先/爪先), or is
+ * the model's English name for a bone. */
+typedef enum pk_check_status {
+    PK_CHECK_FOUND = 0,
+    PK_CHECK_CUT = 1,    /* found through MMD's cut of the model's longer name */
+    PK_CHECK_MISSING = 2
+} pk_check_status;
+
+typedef struct pk_check_item {
+    char *name;     /* UTF-8, owned by the report */
+    uint8_t *raw;   /* the CP932 bytes the motion holds, owned */
+    size_t raw_len;
+    bool morph;
+    pk_check_status status;
+    size_t keys;    /* records of this name */
+    long index;     /* found/cut: the model's bone or morph; missing: the near miss or -1 */
+    const char *why; /* missing with a near miss: why it was chosen (static text) */
+    size_t move_unusable;   /* keys translating a bone the model does not let move */
+    size_t rotate_unusable; /* keys rotating a bone the model does not let rotate */
+} pk_check_item;
+
+typedef struct pk_check_report {
+    pk_check_item *items; /* bones in order of first appearance, then morphs */
+    size_t nitems;
+    size_t found, cut, missing, near; /* items by status; near = missing with a near miss */
+    size_t unusable;                  /* items with unusable keys */
+    bool *keyed;                      /* per model bone: the motion keys it (owned) */
+} pk_check_report;
+
+/* Caller frees with pk_check_free; NULL on OOM (logged). */
+PK_API pk_check_report *pk_check_motion(const pk_model *model, const pk_motion *m, pk_log *log);
+PK_API pk_check_report *pk_check_pose(const pk_model *model, const pk_pose *p, pk_log *log);
+PK_API void pk_check_free(pk_check_report *r);
 
 #ifdef __cplusplus
 }

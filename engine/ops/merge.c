@@ -15,6 +15,7 @@
  * point where the file ended and trailing bytes come from the first input
  * that has records, and name paddings travel with their records.
  */
+#include "ops/overlay_internal.h"
 #include "posekit.h"
 
 #include <stdio.h>
@@ -55,9 +56,23 @@ typedef struct merger {
     uint32_t **pad_map;
     entry *e;
     size_t ne, cap;
-    size_t below_zero;
+    size_t below_zero, cut_keys;
+    bool *own;       /* src[i] is the merger's (a pose's motion, a cut motion) */
+    uint32_t *first; /* per input, scratch for the overlap check */
+    uint32_t *last;
     pk_log *log;
 } merger;
+
+/* Whether input i's records of section sec go through the key-by-key
+ * merge: the sections it takes, minus the bones and morphs of a `within`
+ * input (spliced in afterwards). */
+static bool takes(const merger *g, size_t i, pk_section sec)
+{
+    unsigned mask = g->in[i].sections ? g->in[i].sections : ~0u;
+    if (!(mask & (1u << sec)))
+        return false;
+    return !(g->in[i].within && (sec == PK_SEC_BONE || sec == PK_SEC_MORPH));
+}
 
 static pk_name_id map_name(merger *g, size_t i, pk_name_id id)
 {
@@ -140,6 +155,8 @@ static int collect(merger *g)
         size_t below = 0;
         for (int s = 0; s < PK_SEC_COUNT; s++) {
             pk_section sec = (pk_section)s;
+            if (!takes(g, i, sec))
+                continue;
             size_t cnt = pk_motion_count(m, sec);
             for (size_t r = 0; r < cnt; r++) {
                 uint32_t f;
@@ -304,6 +321,108 @@ static int resolve(merger *g, size_t lo, size_t hi, pk_merge_policy policy, pk_m
     return 0;
 }
 
+/* ---- overlaps ---- */
+
+/* Two inputs' frame ranges of one track overlap when one input has a key
+ * strictly inside the other's first..last: then the merged track runs
+ * through both inputs' keys.  Ranges that share only an end frame (one
+ * motion after the other) do not. */
+static bool ranges_overlap(uint32_t fa, uint32_t la, uint32_t fb, uint32_t lb)
+{
+    uint32_t lo = fa > fb ? fa : fb, hi = la < lb ? la : lb;
+    if (lo < hi)
+        return true;
+    return lo == hi && ((fa < lo && lo < la) || (fb < lo && lo < lb));
+}
+
+static int add_overlap(merger *g, pk_merge_report *rep, const entry *e, size_t a, size_t b)
+{
+    if (rep->noverlaps == rep->cap_overlaps) {
+        size_t ncap = rep->cap_overlaps ? rep->cap_overlaps * 2 : 16;
+        pk_merge_overlap *p = realloc(rep->overlaps, ncap * sizeof *p);
+        if (!p)
+            return -1;
+        rep->overlaps = p;
+        rep->cap_overlaps = ncap;
+    }
+    pk_merge_overlap *o = &rep->overlaps[rep->noverlaps];
+    memset(o, 0, sizeof *o);
+    o->section = (pk_section)e->sec;
+    if (e->sec == PK_SEC_BONE || e->sec == PK_SEC_MORPH) {
+        const char *u = pk_names_utf8(g->out->names, e->name);
+        o->name = strdup(u ? u : "");
+        if (!o->name)
+            return -1;
+    }
+    o->a = a;
+    o->b = b;
+    o->a_first = g->first[a];
+    o->a_last = g->last[a];
+    o->b_first = g->first[b];
+    o->b_last = g->last[b];
+    rep->noverlaps++;
+    return 0;
+}
+
+/* The track e[lo, hi) (one section and name, sorted by frame): every pair
+ * of inputs whose kept keys overlap.  Keys dropped as identical or as a
+ * conflict's loser do not count. */
+static int track_overlaps(merger *g, size_t lo, size_t hi, pk_merge_policy policy,
+                          pk_merge_report *rep)
+{
+    bool any = false;
+    for (size_t i = 0; i < g->n; i++) {
+        g->first[i] = UINT32_MAX;
+        g->last[i] = 0;
+    }
+    for (size_t k = lo; k < hi; k++) {
+        const entry *x = &g->e[k];
+        if (x->drop)
+            continue;
+        if (g->first[x->input] == UINT32_MAX || x->frame < g->first[x->input])
+            g->first[x->input] = x->frame;
+        if (x->frame > g->last[x->input])
+            g->last[x->input] = x->frame;
+        any = any || x->input != g->e[lo].input;
+    }
+    if (!any)
+        return 0;
+    for (size_t a = 0; a < g->n; a++) {
+        if (g->first[a] == UINT32_MAX)
+            continue;
+        for (size_t b = a + 1; b < g->n; b++) {
+            if (g->first[b] == UINT32_MAX ||
+                !ranges_overlap(g->first[a], g->last[a], g->first[b], g->last[b]))
+                continue;
+            if (add_overlap(g, rep, &g->e[lo], a, b) != 0)
+                return -1;
+            if (policy == PK_MERGE_ERROR) {
+                const pk_merge_overlap *o = &rep->overlaps[rep->noverlaps - 1];
+                pk_error(g->log,
+                         "overlap: %s%s%s%s keyed by inputs %zu (frames %u-%u) and %zu (frames "
+                         "%u-%u) over overlapping frames",
+                         SEC_NAMES[o->section], o->name ? " '" : "", o->name ? o->name : "",
+                         o->name ? "'" : "", a + 1, o->a_first, o->a_last, b + 1, o->b_first,
+                         o->b_last);
+            }
+        }
+    }
+    return 0;
+}
+
+static int find_overlaps(merger *g, pk_merge_policy policy, pk_merge_report *rep)
+{
+    for (size_t lo = 0; lo < g->ne;) {
+        size_t hi = lo + 1;
+        while (hi < g->ne && g->e[hi].sec == g->e[lo].sec && g->e[hi].name == g->e[lo].name)
+            hi++;
+        if (track_overlaps(g, lo, hi, policy, rep) != 0)
+            return -1;
+        lo = hi;
+    }
+    return 0;
+}
+
 /* ---- output ---- */
 
 static int emit(merger *g, const entry *x)
@@ -393,11 +512,15 @@ static bool has_records(const pk_motion *m)
 static int start_output(merger *g)
 {
     size_t h = 0;
-    for (size_t i = 0; i < g->n; i++)
-        if (has_records(g->src[i])) {
+    for (int pass = 0; pass < 2; pass++) { /* inputs laid `within` come last */
+        size_t i = 0;
+        while (i < g->n && !(has_records(g->src[i]) && (pass || !g->in[i].within)))
+            i++;
+        if (i < g->n) {
             h = i;
             break;
         }
+    }
     const pk_motion *src = g->src[h];
     pk_motion *o = g->out;
     o->version = src->version;
@@ -431,7 +554,7 @@ static void fix_sections(pk_motion *o)
 static void merger_free(merger *g)
 {
     for (size_t i = 0; i < g->n; i++) {
-        if (g->in[i].pose && g->src && g->src[i])
+        if (g->own && g->own[i] && g->src && g->src[i])
             pk_motion_free((pk_motion *)g->src[i]);
         if (g->name_map)
             free(g->name_map[i]);
@@ -439,6 +562,9 @@ static void merger_free(merger *g)
             free(g->pad_map[i]);
     }
     free(g->src);
+    free(g->own);
+    free(g->first);
+    free(g->last);
     free(g->name_map);
     free(g->pad_map);
     free(g->e);
@@ -451,6 +577,87 @@ static uint32_t *new_map(size_t n)
         for (size_t i = 0; i < n; i++)
             m[i] = PK_NO_NAME;
     return m;
+}
+
+/* A negative offset cuts input i at frame -offset (the pose there kept). */
+static int cut_input(merger *g, size_t i)
+{
+    int64_t off = g->in[i].offset;
+    if (off >= 0)
+        return 0;
+    uint32_t cut = -off > (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)-off;
+    uint32_t first = 0, last = 0;
+    if (!pk_motion_frame_range(g->src[i], &first, &last) || first >= cut)
+        return 0;
+    size_t dropped, added;
+    pk_motion *c = pk_motion_cut_before(g->src[i], cut, &dropped, &added, g->log);
+    if (!c)
+        return -1;
+    if (g->own[i])
+        pk_motion_free((pk_motion *)g->src[i]);
+    g->src[i] = c;
+    g->own[i] = true;
+    g->below_zero += dropped;
+    g->cut_keys += added;
+    pk_warning(g->log,
+               "input %zu: offset %lld cuts it at its frame %u: %zu key%s before the cut dropped, "
+               "the pose at the cut kept as %zu key%s at frame 0",
+               i + 1, (long long)off, cut, dropped, dropped == 1 ? "" : "s", added,
+               added == 1 ? "" : "s");
+    return 0;
+}
+
+/* Frame range of a motion's bone and morph keys; false when it has none. */
+static bool bone_morph_range(const pk_motion *m, uint32_t *a, uint32_t *b)
+{
+    bool any = false;
+    for (size_t r = 0; r < m->nbones + m->nmorphs; r++) {
+        uint32_t f = r < m->nbones ? m->bones[r].frame : m->morphs[r - m->nbones].frame;
+        if (!any || f < *a)
+            *a = f;
+        if (!any || f > *b)
+            *b = f;
+        any = true;
+    }
+    return any;
+}
+
+/* Lays the bones and morphs of `within` input i over the merged output. */
+static int lay_within(merger *g, size_t i, pk_merge_report *rep)
+{
+    unsigned bm = (1u << PK_SEC_BONE) | (1u << PK_SEC_MORPH);
+    pk_merge_input one = {g->src[i], NULL, g->in[i].offset,
+                          (g->in[i].sections ? g->in[i].sections : ~0u) & bm, false};
+    if (!one.sections)
+        return 0;
+    size_t others = 0;
+    for (int s = PK_SEC_CAMERA; s < PK_SEC_COUNT; s++)
+        if (takes(g, i, (pk_section)s))
+            others += pk_motion_count(g->src[i], (pk_section)s);
+    if (others)
+        pk_warning(g->log,
+                   "input %zu: only bones and morphs are laid within its frame range; its %zu "
+                   "camera, light, shadow and IK record%s merge key by key",
+                   i + 1, others, others == 1 ? "" : "s");
+    pk_motion *shifted = pk_merge(&one, 1, PK_MERGE_LAST, NULL, g->log);
+    if (!shifted)
+        return -1;
+    uint32_t a = 0, b = 0;
+    int rc = 0;
+    if (bone_morph_range(shifted, &a, &b)) {
+        pk_overlay_stats st;
+        pk_motion *o = pk_splice_motion(g->out, shifted, a, b, &st, g->log);
+        if (o) {
+            pk_motion_free(g->out);
+            g->out = o;
+            rep->within_tracks += st.bones + st.morphs;
+            rep->within_baked += st.baked;
+        } else {
+            rc = -1;
+        }
+    }
+    pk_motion_free(shifted);
+    return rc;
 }
 
 pk_motion *pk_merge(const pk_merge_input *in, size_t n, pk_merge_policy policy,
@@ -471,8 +678,11 @@ pk_motion *pk_merge(const pk_merge_input *in, size_t n, pk_merge_policy policy,
     g.src = calloc(n, sizeof *g.src);
     g.name_map = calloc(n, sizeof *g.name_map);
     g.pad_map = calloc(n, sizeof *g.pad_map);
+    g.own = calloc(n, sizeof *g.own);
+    g.first = calloc(n, sizeof *g.first);
+    g.last = calloc(n, sizeof *g.last);
     g.out = pk_motion_new();
-    bool failed = !g.src || !g.name_map || !g.pad_map || !g.out;
+    bool failed = !g.src || !g.name_map || !g.pad_map || !g.own || !g.first || !g.last || !g.out;
     for (size_t i = 0; i < n && !failed; i++) {
         if (!in[i].motion == !in[i].pose) {
             pk_error(log, "merge input %zu: exactly one of motion and pose must be set", i + 1);
@@ -480,7 +690,8 @@ pk_motion *pk_merge(const pk_merge_input *in, size_t n, pk_merge_policy policy,
             break;
         }
         g.src[i] = in[i].motion ? in[i].motion : pk_pose_to_motion(in[i].pose, 0, log);
-        if (!g.src[i]) {
+        g.own[i] = in[i].pose != NULL;
+        if (!g.src[i] || cut_input(&g, i) != 0) {
             failed = true;
             break;
         }
@@ -492,6 +703,7 @@ pk_motion *pk_merge(const pk_merge_input *in, size_t n, pk_merge_policy policy,
     if (failed || start_output(&g) != 0 || collect(&g) != 0)
         goto fail;
     rep->below_zero = g.below_zero;
+    rep->cut_keys = g.cut_keys;
     qsort(g.e, g.ne, sizeof *g.e, cmp_entry);
     for (size_t lo = 0; lo < g.ne;) {
         size_t hi = lo + 1;
@@ -502,13 +714,19 @@ pk_motion *pk_merge(const pk_merge_input *in, size_t n, pk_merge_policy policy,
             goto fail;
         lo = hi;
     }
-    if (policy == PK_MERGE_ERROR && rep->count) {
-        pk_error(log, "%zu conflict%s (--prefer error)", rep->count, rep->count == 1 ? "" : "s");
+    if (find_overlaps(&g, policy, rep) != 0)
+        goto fail;
+    if (policy == PK_MERGE_ERROR && (rep->count || rep->noverlaps)) {
+        pk_error(log, "%zu conflict%s, %zu overlapping track%s (--prefer error)", rep->count,
+                 rep->count == 1 ? "" : "s", rep->noverlaps, rep->noverlaps == 1 ? "" : "s");
         goto fail_quiet;
     }
     qsort(g.e, g.ne, sizeof *g.e, cmp_order);
     for (size_t k = 0; k < g.ne; k++)
         if (!g.e[k].drop && emit(&g, &g.e[k]) != 0)
+            goto fail;
+    for (size_t i = 0; i < n; i++)
+        if (in[i].within && lay_within(&g, i, rep) != 0)
             goto fail;
     fix_sections(g.out);
     merger_free(&g);
@@ -533,5 +751,8 @@ void pk_merge_report_free(pk_merge_report *r)
     for (size_t i = 0; i < r->count; i++)
         free(r->items[i].name);
     free(r->items);
+    for (size_t i = 0; i < r->noverlaps; i++)
+        free(r->overlaps[i].name);
+    free(r->overlaps);
     memset(r, 0, sizeof *r);
 }

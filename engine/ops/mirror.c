@@ -16,29 +16,25 @@
  *
  * Names: each mirror pair (rules' `mirror`, default [左, 右]) is swapped
  * where it stands at the start of a name, or else at its end (腰キャンセル左);
- * the first pair that applies wins.  Bones and IK names are swapped; morphs
- * are not (MMD's standard morphs are not named in left/right pairs, e.g.
- * ウィンク / ウィンク右).  Unpaired bones are mirrored in place.
+ * the first pair that applies wins.  Bones and IK names are swapped, and
+ * so are morphs: first by the rules' `morph_mirror` pairs of whole names
+ * (default: MMD's wink morphs, ウィンク / ウィンク右 and ウィンク２ / ｳｨﾝｸ２右,
+ * which name only one side), else by the same fragments as bones (困り左,
+ * 左手グー).  Unpaired bones are mirrored in place; unpaired morphs are
+ * kept.  Without rules the built-in ones (standard.yaml) are used.
+ *
+ * The key transform (mirror_fn) is written once and applied to a motion's
+ * keys or a pose's bones alike (ops/bone_set.h).
  *
  * Only sign bits change, so mirroring twice gives back the same bytes; the
  * names must map back too, which is checked (f(f(name)) == name) together
  * with collisions and field widths before anything changes.
  */
+#include "ops/bone_set.h"
 #include "rules/rules_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* The default pair when no rules are given. */
-static int default_pairs(pk_mirror_pair *p)
-{
-    memset(p, 0, sizeof *p);
-    const char *why;
-    if (pk_pattern_compile("左", false, &p->a, &why) != 0 ||
-        pk_pattern_compile("右", false, &p->b, &why) != 0)
-        return -1;
-    return 0;
-}
 
 static bool starts(const uint8_t *raw, size_t len, const pk_pattern *f)
 {
@@ -81,10 +77,39 @@ static bool mirror_name(const pk_mirror_pair *pairs, size_t npairs, const uint8_
     return false;
 }
 
+/* A whole-name pair (morph_mirror) that names raw: the other name. */
+static bool mirror_whole(const pk_mirror_pair *pairs, size_t npairs, const uint8_t *raw, size_t len,
+                         uint8_t *out, size_t *out_len)
+{
+    for (size_t i = 0; i < npairs; i++)
+        for (int side = 0; side < 2; side++) {
+            const pk_pattern *from = side ? &pairs[i].b : &pairs[i].a;
+            const pk_pattern *to = side ? &pairs[i].a : &pairs[i].b;
+            if (from->len == len && memcmp(raw, from->raw, len) == 0) {
+                memcpy(out, to->raw, to->len);
+                *out_len = to->len;
+                return true;
+            }
+        }
+    return false;
+}
+
+typedef struct pairs {
+    const pk_mirror_pair *frag, *whole; /* fragments; whole names (morphs) */
+    size_t nfrag, nwhole;
+} pairs;
+
+static bool mirror_any(const pairs *p, const uint8_t *raw, size_t len, uint8_t *out,
+                       size_t *out_len)
+{
+    return mirror_whole(p->whole, p->nwhole, raw, len, out, out_len) ||
+           mirror_name(p->frag, p->nfrag, raw, len, out, out_len);
+}
+
 /* Plans the swap of every used name; errors when a name would not map back
- * to itself under a second mirror. */
-static int plan_mirror(pk_name_plan *pl, const pk_names *names, const pk_mirror_pair *pairs,
-                       size_t npairs, size_t *renamed, pk_edit_stats *st, pk_log *log)
+ * to itself under a second mirror.  `what` names the kind in messages. */
+static int plan_mirror(pk_name_plan *pl, const pk_names *names, const pairs *pp, const char *what,
+                       size_t *renamed, pk_edit_stats *st, pk_log *log)
 {
     int rc = 0;
     for (size_t i = 0; i < pl->n; i++) {
@@ -92,7 +117,7 @@ static int plan_mirror(pk_name_plan *pl, const pk_names *names, const pk_mirror_
             continue;
         size_t len;
         const uint8_t *raw = pk_names_raw(names, (pk_name_id)i, &len);
-        uint8_t *out = malloc(len + PK_PATTERN_MAX), *back = malloc(len + 2 * PK_PATTERN_MAX);
+        uint8_t *out = malloc(len + 2 * PK_PATTERN_MAX), *back = malloc(len + 3 * PK_PATTERN_MAX);
         size_t out_len, back_len;
         if (!out || !back) {
             free(out);
@@ -100,13 +125,13 @@ static int plan_mirror(pk_name_plan *pl, const pk_names *names, const pk_mirror_
             pk_error(log, "out of memory");
             return -1;
         }
-        if (mirror_name(pairs, npairs, raw, len, out, &out_len)) {
-            if (!mirror_name(pairs, npairs, out, out_len, back, &back_len) || back_len != len ||
+        if (mirror_any(pp, raw, len, out, &out_len)) {
+            if (!mirror_any(pp, out, out_len, back, &back_len) || back_len != len ||
                 memcmp(back, raw, len) != 0) {
                 pk_error(log,
-                         "mirror pairs are not symmetric for bone '%s' (mirroring twice would "
+                         "mirror pairs are not symmetric for %s '%s' (mirroring twice would "
                          "not give it back)",
-                         pk_names_utf8(names, (pk_name_id)i));
+                         what, pk_names_utf8(names, (pk_name_id)i));
                 rc = -1;
             } else if (pk_name_plan_set(pl, (pk_name_id)i, out, out_len) != 0) {
                 pk_error(log, "out of memory");
@@ -128,119 +153,131 @@ static void neg(float *v)
     *v = -*v;
 }
 
-static void mirror_bone(float pos[3], float rot[4])
+/* The one bone-key transform: translation x and rotation y, z change sign
+ * (the name is swapped by the plan). */
+static void mirror_fn(void *ctx, const uint8_t *raw, size_t len, pk_bone_ref k)
 {
-    neg(&pos[0]);
-    neg(&rot[1]);
-    neg(&rot[2]);
+    (void)ctx;
+    (void)raw;
+    (void)len;
+    neg(&k.pos[0]);
+    neg(&k.rot[1]);
+    neg(&k.rot[2]);
 }
 
-static const pk_mirror_pair *pairs_of(const pk_rules *r, pk_mirror_pair *fallback, size_t *n)
+/* Mirrors the bone keys and morph names of s; a motion's IK names,
+ * cameras and lights too. */
+static int mirror_set(pk_bone_set *s, const pk_rules *r, pk_edit_stats *st, pk_log *log)
 {
-    if (r && r->nmirror) {
-        *n = r->nmirror;
-        return r->mirror;
+    pk_rules *builtin = NULL;
+    if (!r) {
+        builtin = pk_rules_default(log);
+        if (!builtin)
+            return -1;
+        r = builtin;
     }
-    *n = default_pairs(fallback) == 0 ? 1 : 0;
-    return fallback;
-}
-
-int pk_motion_mirror(pk_motion *m, const pk_rules *r, pk_edit_stats *st, pk_log *log)
-{
-    pk_mirror_pair fallback;
-    size_t npairs;
-    const pk_mirror_pair *pairs = pairs_of(r, &fallback, &npairs);
-    size_t n = pk_names_count(m->names);
-    pk_name_plan pl;
+    pairs bone_pairs = {r->mirror, NULL, r->nmirror, 0};
+    pairs morph_pairs = {r->mirror, r->morph_mirror, r->nmirror, r->nmorph_mirror};
+    pk_motion *m = s->m;
+    size_t n = pk_names_count(s->names);
+    pk_name_plan bones, morphs;
     bool *in_bones = calloc(n ? n : 1, 1), *in_ik = calloc(n ? n : 1, 1);
-    if (!in_bones || !in_ik || pk_name_plan_init(&pl, n) != 0) {
+    bool ok_b = in_bones && in_ik && pk_name_plan_init(&bones, n) == 0;
+    bool ok_m = ok_b && pk_name_plan_init(&morphs, n) == 0;
+    if (!ok_m) {
+        if (ok_b)
+            pk_name_plan_free(&bones);
         free(in_bones);
         free(in_ik);
+        pk_rules_free(builtin);
         pk_error(log, "out of memory");
         return -1;
     }
-    for (size_t i = 0; i < m->nbones; i++)
-        in_bones[m->bones[i].name] = pl.used[m->bones[i].name] = true;
-    for (size_t i = 0; i < m->niks; i++)
+    size_t nb = pk_bone_set_count(s), nm = pk_bone_set_morphs(s);
+    for (size_t i = 0; i < nb; i++) {
+        pk_name_id id = *pk_bone_set_at(s, i).name;
+        in_bones[id] = bones.used[id] = true;
+    }
+    for (size_t i = 0; m && i < m->niks; i++)
         for (uint32_t j = 0; j < m->iks[i].count; j++)
-            in_ik[m->iks[i].ik[j].name] = pl.used[m->iks[i].ik[j].name] = true;
-    size_t renamed = 0;
-    int rc = plan_mirror(&pl, m->names, pairs, npairs, &renamed, st, log);
+            in_ik[m->iks[i].ik[j].name] = bones.used[m->iks[i].ik[j].name] = true;
+    for (size_t i = 0; i < nm; i++)
+        morphs.used[*pk_bone_set_morph_name(s, i)] = true;
+    size_t renamed = 0, morphs_renamed = 0;
+    int rc = plan_mirror(&bones, s->names, &bone_pairs, "bone", &renamed, st, log);
+    if (!rc)
+        rc = plan_mirror(&morphs, s->names, &morph_pairs, "morph", &morphs_renamed, NULL, log);
     if (!rc) {
-        if (pk_name_plan_check_width(&pl, m->names, in_bones, PK_VMD_NAME_BYTES, "bone", log))
+        if (pk_name_plan_check_width(&bones, s->names, in_bones, s->name_bytes, "bone", log))
             rc = -1;
-        if (pk_name_plan_check_width(&pl, m->names, in_ik, PK_VMD_IK_BYTES, "IK name", log))
+        if (m && pk_name_plan_check_width(&bones, s->names, in_ik, PK_VMD_IK_BYTES, "IK name", log))
             rc = -1;
-        if (pk_name_plan_check_collisions(&pl, m->names, "bone", log))
+        if (pk_name_plan_check_width(&morphs, s->names, NULL, s->name_bytes, "morph", log))
+            rc = -1;
+        if (pk_name_plan_check_collisions(&bones, s->names, "bone", log))
+            rc = -1;
+        if (pk_name_plan_check_collisions(&morphs, s->names, "morph", log))
             rc = -1;
     }
-    pk_name_id *map = NULL;
-    if (!rc && pk_name_plan_commit(&pl, m->names, &map, log) != 0)
+    pk_name_id *bmap = NULL, *mmap = NULL;
+    if (!rc && (pk_name_plan_commit(&bones, s->names, &bmap, log) != 0 ||
+                pk_name_plan_commit(&morphs, s->names, &mmap, log) != 0))
         rc = -1;
     if (!rc) {
-        if (pk_motion_apply_names(m, map, NULL) != 0) {
-            pk_error(log, "out of memory");
-            rc = -1;
+        if (m) {
+            if (pk_motion_apply_names(m, bmap, mmap) != 0) {
+                pk_error(log, "out of memory");
+                rc = -1;
+            }
+        } else {
+            for (size_t i = 0; i < nb; i++) {
+                pk_name_id *id = pk_bone_set_at(s, i).name;
+                *id = bmap[*id];
+            }
+            for (size_t i = 0; i < nm; i++) {
+                pk_name_id *id = pk_bone_set_morph_name(s, i);
+                *id = mmap[*id];
+            }
         }
-        for (size_t i = 0; i < m->nbones; i++)
-            mirror_bone(m->bones[i].pos, m->bones[i].rot);
-        for (size_t i = 0; i < m->ncameras; i++) {
+        pk_bone_set_each(s, mirror_fn, NULL);
+        for (size_t i = 0; m && i < m->ncameras; i++) {
             neg(&m->cameras[i].pos[0]);
             neg(&m->cameras[i].rot[1]);
             neg(&m->cameras[i].rot[2]);
         }
-        for (size_t i = 0; i < m->nlights; i++)
+        for (size_t i = 0; m && i < m->nlights; i++)
             neg(&m->lights[i].direction[0]);
         if (st) {
             for (size_t i = 0; i < n; i++) {
                 st->bones += in_bones[i];
-                st->bones_renamed += in_bones[i] && pl.changed[i];
-                st->ik_renamed += in_ik[i] && pl.changed[i];
+                st->bones_renamed += in_bones[i] && bones.changed[i];
+                st->ik_renamed += in_ik[i] && bones.changed[i];
+                st->morphs += morphs.used[i];
             }
-            st->keys_changed += m->nbones + m->ncameras + m->nlights;
+            st->morphs_renamed += morphs_renamed;
+            st->keys_changed += nb + (m ? m->ncameras + m->nlights : 0);
         }
     }
-    free(map);
-    pk_name_plan_free(&pl);
+    free(bmap);
+    free(mmap);
+    pk_name_plan_free(&bones);
+    pk_name_plan_free(&morphs);
     free(in_bones);
     free(in_ik);
+    pk_rules_free(builtin);
     return rc;
+}
+
+int pk_motion_mirror(pk_motion *m, const pk_rules *r, pk_edit_stats *st, pk_log *log)
+{
+    pk_bone_set s;
+    pk_bone_set_of_motion(&s, m);
+    return mirror_set(&s, r, st, log);
 }
 
 int pk_pose_mirror(pk_pose *p, const pk_rules *r, pk_edit_stats *st, pk_log *log)
 {
-    pk_mirror_pair fallback;
-    size_t npairs;
-    const pk_mirror_pair *pairs = pairs_of(r, &fallback, &npairs);
-    size_t n = pk_names_count(p->names);
-    pk_name_plan pl;
-    if (pk_name_plan_init(&pl, n) != 0) {
-        pk_error(log, "out of memory");
-        return -1;
-    }
-    for (size_t i = 0; i < p->nbones; i++)
-        pl.used[p->bones[i].name] = true;
-    size_t renamed = 0;
-    int rc = plan_mirror(&pl, p->names, pairs, npairs, &renamed, st, log);
-    if (!rc && (pk_name_plan_check_width(&pl, p->names, NULL, PK_VPD_NAME_BYTES, "bone", log) ||
-                pk_name_plan_check_collisions(&pl, p->names, "bone", log)))
-        rc = -1;
-    pk_name_id *map = NULL;
-    if (!rc && pk_name_plan_commit(&pl, p->names, &map, log) != 0)
-        rc = -1;
-    if (!rc) {
-        for (size_t i = 0; i < p->nbones; i++) {
-            p->bones[i].name = map[p->bones[i].name];
-            mirror_bone(p->bones[i].pos, p->bones[i].rot);
-        }
-        if (st) {
-            for (size_t i = 0; i < n; i++)
-                st->bones += pl.used[i];
-            st->bones_renamed += renamed;
-            st->keys_changed += p->nbones;
-        }
-    }
-    free(map);
-    pk_name_plan_free(&pl);
-    return rc;
+    pk_bone_set s;
+    pk_bone_set_of_pose(&s, p);
+    return mirror_set(&s, r, st, log);
 }

@@ -35,9 +35,12 @@
  * not followed; the fade is a smooth hand-over between two held values,
  * which is what an animator keys by hand in MMD (two keys, ease curve).
  */
+#include "ops/overlay_internal.h"
 #include "posekit.h"
+#include "math/curve.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +72,8 @@ typedef struct ctx {
     const pk_motion *m;
     const pk_track *t; /* base track; NULL = bone absent (rest pose) */
     const pk_overlay_options *opt;
+    const pk_motion *src; /* splice: the keys laid in over [A, B] (src's track src_t) */
+    const pk_track *src_t;
     val pose;           /* rot normalised */
     float pose_raw[4];  /* as stored in the pose (replace keeps it) */
     pk_motion *scratch; /* two keys for checking a piece with the sampler */
@@ -161,80 +166,7 @@ static void target_at(const ctx *c, double f, bool inside, val *v)
         *v = b;
 }
 
-/* ---- Bezier pieces ---- */
-
-typedef struct pt {
-    double x, y;
-} pt;
-
-static double cubic(double p1, double p2, double t)
-{
-    double u = 1.0 - t;
-    return 3.0 * u * u * t * p1 + 3.0 * u * t * t * p2 + t * t * t;
-}
-
-/* Solves x(t) = s on the curve (0,0),(x1,y1),(x2,y2),(1,1) in double. */
-static double solve_t(double x1, double x2, double s)
-{
-    if (s <= 0.0)
-        return 0.0;
-    if (s >= 1.0)
-        return 1.0;
-    double lo = 0.0, hi = 1.0;
-    for (int i = 0; i < 100 && hi - lo > 1e-15; i++) {
-        double mid = 0.5 * (lo + hi);
-        if (cubic(x1, x2, mid) < s)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return 0.5 * (lo + hi);
-}
-
-static pt lerp_pt(pt a, pt b, double t)
-{
-    return (pt){a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t};
-}
-
-/* The part of the curve between parameters t0 < t1, as four points. */
-static void sub_curve(const pt p[4], double t0, double t1, pt out[4])
-{
-    /* Split at t1, keep the left part. */
-    pt a = lerp_pt(p[0], p[1], t1), b = lerp_pt(p[1], p[2], t1), cc = lerp_pt(p[2], p[3], t1);
-    pt d = lerp_pt(a, b, t1), e = lerp_pt(b, cc, t1), f = lerp_pt(d, e, t1);
-    pt l[4] = {p[0], a, d, f};
-    /* Split the left part at t0 / t1, keep the right part. */
-    double u = t1 > 0.0 ? t0 / t1 : 0.0;
-    pt a2 = lerp_pt(l[0], l[1], u), b2 = lerp_pt(l[1], l[2], u), c2 = lerp_pt(l[2], l[3], u);
-    pt d2 = lerp_pt(a2, b2, u), e2 = lerp_pt(b2, c2, u), f2 = lerp_pt(d2, e2, u);
-    out[0] = f2;
-    out[1] = e2;
-    out[2] = c2;
-    out[3] = l[3];
-}
-
-/* Progress of the original curve at s, in double. */
-static double progress(const uint8_t cp[4], double s)
-{
-    if (cp[0] == cp[1] && cp[2] == cp[3])
-        return s < 0.0 ? 0.0 : s > 1.0 ? 1.0 : s;
-    double x1 = cp[0] / 127.0, y1 = cp[1] / 127.0, x2 = cp[2] / 127.0, y2 = cp[3] / 127.0;
-    return cubic(y1, y2, solve_t(x1, x2, s));
-}
-
-/* Worst deviation (in value units) of candidate curve q over the piece's
- * integer frames; `exact` holds the wanted normalised progress per frame. */
-static double piece_error(const uint8_t q[4], const double *exact, size_t nf, double span)
-{
-    double worst = 0.0;
-    for (size_t i = 0; i < nf; i++) {
-        double s = (double)(i + 1) / (double)(nf + 1);
-        double e = fabs((double)pk_bezier(q[0], q[1], q[2], q[3], (float)s) - exact[i]) * span;
-        if (e > worst)
-            worst = e;
-    }
-    return worst;
-}
+/* ---- Bezier pieces (math/curve.h) ---- */
 
 /* Fits the sub-curve of one channel for the piece [u, v] of the segment
  * (f0, f1] with curve cp.  span = how far the channel moves over the piece
@@ -243,58 +175,26 @@ static double piece_error(const uint8_t q[4], const double *exact, size_t nf, do
 static bool fit_channel(const uint8_t cp[4], double f0, double f1, double u, double v, double span,
                         double tol, uint8_t q[4], bool *trivial)
 {
-    if ((cp[0] == cp[1] && cp[2] == cp[3]) || span <= tol * 0.5) {
+    if (pk_curve_is_linear(cp) || span <= tol * 0.5) {
         memcpy(q, LINEAR_CP, 4);
         return true;
     }
     *trivial = false;
     double su = (u - f0) / (f1 - f0), sv = (v - f0) / (f1 - f0);
-    double x1 = cp[0] / 127.0, y1 = cp[1] / 127.0, x2 = cp[2] / 127.0, y2 = cp[3] / 127.0;
-    pt p[4] = {{0, 0}, {x1, y1}, {x2, y2}, {1, 1}}, s[4];
-    double tu = solve_t(x1, x2, su), tv = solve_t(x1, x2, sv);
-    sub_curve(p, tu, tv, s);
-    double dx = s[3].x - s[0].x, dy = s[3].y - s[0].y;
-    if (!(dx > 1e-12) || !(fabs(dy) > 1e-12))
+    double n[4];
+    if (!pk_curve_sub(cp, su, sv, n))
         return false;
-    double n[4] = {(s[1].x - s[0].x) / dx, (s[1].y - s[0].y) / dy, (s[2].x - s[0].x) / dx,
-                   (s[2].y - s[0].y) / dy};
     /* Wanted progress at each integer frame strictly inside the piece. */
     size_t nf = (size_t)(v - u) - 1;
     double *exact = malloc((nf ? nf : 1) * sizeof *exact);
     if (!exact)
         return false;
-    double yu = progress(cp, su), yv = progress(cp, sv);
+    double yu = pk_curve_progress(cp, su), yv = pk_curve_progress(cp, sv);
     for (size_t i = 0; i < nf; i++)
-        exact[i] = (progress(cp, (u + (double)(i + 1) - f0) / (f1 - f0)) - yu) / (yv - yu);
-    int base[4];
-    for (int j = 0; j < 4; j++)
-        base[j] = (int)lround(n[j] * 127.0);
-    double best = INFINITY;
-    uint8_t cand[4];
-    for (int r = 0; r <= 2 && best > tol * 0.5; r++) {
-        int lo = -r, hi = r;
-        for (int a = lo; a <= hi; a++)
-            for (int b = lo; b <= hi; b++)
-                for (int cidx = lo; cidx <= hi; cidx++)
-                    for (int d = lo; d <= hi; d++) {
-                        int w[4] = {base[0] + a, base[1] + b, base[2] + cidx, base[3] + d};
-                        bool ok = true;
-                        for (int j = 0; j < 4; j++)
-                            if (w[j] < 0 || w[j] > 127)
-                                ok = false;
-                        if (!ok)
-                            continue;
-                        for (int j = 0; j < 4; j++)
-                            cand[j] = (uint8_t)w[j];
-                        double e = piece_error(cand, exact, nf, span);
-                        if (e < best) {
-                            best = e;
-                            memcpy(q, cand, 4);
-                        }
-                    }
-    }
+        exact[i] = (pk_curve_progress(cp, (u + (double)(i + 1) - f0) / (f1 - f0)) - yu) / (yv - yu);
+    bool ok = pk_curve_round(n, exact, nf, span, tol * 0.5, q);
     free(exact);
-    return best <= tol * 0.5;
+    return ok;
 }
 
 /* Checks with the real sampler that the keys (u: start, end) reproduce the
@@ -527,6 +427,36 @@ static void add_inside(ctx *c, uint32_t a, uint32_t b, const val *at_a)
         k->v = ob;
 }
 
+/* Splice: src's keys over [A, B], held to A before its first key and to B
+ * after its last (src samples as a held value there). */
+static void splice_inside(ctx *c, uint32_t a, uint32_t b)
+{
+    const pk_track *t = c->src_t;
+    const pk_motion *s = c->src;
+    for (size_t i = 0; i < t->count; i++) {
+        const pk_bone_key *sk = &s->bones[t->keys[i]];
+        if (i == 0 && sk->frame > a) {
+            nkey *k = push(c, a);
+            if (!k)
+                return;
+            key_val(sk, &k->v);
+        }
+        nkey *k = push(c, sk->frame);
+        if (!k)
+            return;
+        key_val(sk, &k->v);
+        for (int ax = 0; ax < 4; ax++)
+            pk_interp_curve(sk->interp, ax, k->cp[ax]);
+        k->physics_off = sk->interp[2] == 0x63 && sk->interp[3] == 0x0F;
+        if (i + 1 == t->count && sk->frame < b) {
+            nkey *kb = push(c, b);
+            if (!kb)
+                return;
+            key_val(sk, &kb->v);
+        }
+    }
+}
+
 static void rebuild_range(ctx *c)
 {
     const pk_overlay_options *o = c->opt;
@@ -554,7 +484,10 @@ static void rebuild_range(ctx *c)
         return;
     ka->v = oa;
     set_curves(ka->cp, has_left ? fade_cp : LINEAR_CP);
-    if (o->mode == PK_OVERLAY_REPLACE) {
+    if (c->src_t) {
+        c->out.n--; /* the splice lays its own keys from A on */
+        splice_inside(c, a, b);
+    } else if (o->mode == PK_OVERLAY_REPLACE) {
         if (b > a) {
             nkey *kb = push(c, b);
             if (kb)
@@ -699,6 +632,30 @@ static int apply_plans(pk_motion *out, plan *plans, size_t np, pk_overlay_stats 
     return 0;
 }
 
+static int overlay_morphs(const pk_motion *base, const pk_tracks *tracks, pk_motion *out,
+                          const pk_pose *pose, const pk_selection *sel,
+                          const pk_overlay_options *opt, pk_overlay_stats *st, pk_log *log);
+
+/* The fade-in needs frames before A; the range may start too early. */
+static void warn_fade_cut(const pk_overlay_options *o, pk_log *log)
+{
+    if (o->all_frames || o->fade <= o->first)
+        return;
+    if (o->first == 0)
+        pk_warning(log, "fade %u: the range starts at frame 0, so there is no fade-in", o->fade);
+    else
+        pk_warning(log,
+                   "fade %u cut short at frame 0: the fade-in runs over %u frame%s (frames 0-%u)",
+                   o->fade, o->first, o->first == 1 ? "" : "s", o->first);
+}
+
+static void warn_nothing(const pk_overlay_stats *st, pk_log *log)
+{
+    if (st->bones + st->morphs == 0)
+        pk_warning(log, "nothing overlaid: the pose holds none of the selected bones or morphs, "
+                        "the output is the base");
+}
+
 pk_motion *pk_overlay_motion(const pk_motion *base, const pk_pose *pose, const pk_selection *sel,
                              const pk_overlay_options *opt, pk_overlay_stats *stats, pk_log *log)
 {
@@ -707,6 +664,7 @@ pk_motion *pk_overlay_motion(const pk_motion *base, const pk_pose *pose, const p
     memset(st, 0, sizeof *st);
     if (!valid_opts(opt, log))
         return NULL;
+    warn_fade_cut(opt, log);
     pk_log quiet; /* duplicate-key warnings belong to reading the base */
     pk_log_init(&quiet);
     pk_tracks *tracks = pk_tracks_build(base, &quiet);
@@ -784,6 +742,9 @@ pk_motion *pk_overlay_motion(const pk_motion *base, const pk_pose *pose, const p
     }
     if (apply_plans(out, plans, np, st) != 0)
         goto oom;
+    if (overlay_morphs(base, tracks, out, pose, sel, opt, st, log) != 0)
+        goto fail;
+    warn_nothing(st, log);
     free_plans(plans, np);
     free(done);
     pk_motion_free(scratch);
@@ -800,7 +761,373 @@ fail:
     return NULL;
 }
 
+/* ---- morphs ----
+ *
+ * Morph weights interpolate linearly in MMD (a morph key has no curve), so
+ * every law holds with plain keys: a linear segment cut at an integer frame
+ * is two linear segments through the sampled weight (exact), and the fades
+ * are linear ramps: one segment from the base weight at E0 to the overlay
+ * weight at A, and from the overlay at B to the base at E1.  replace: the
+ * pose's weight inside; add: base + pose (the base's keys inside kept,
+ * shifted by the constant, which commutes with the linear blend). */
+
+typedef struct mkey {
+    uint32_t frame;
+    bool orig; /* the base's record at this frame, kept as it is */
+    float w;
+} mkey;
+
+typedef struct mlist {
+    mkey *v;
+    size_t n, cap;
+} mlist;
+
+typedef struct mctx {
+    const pk_motion *m; /* base */
+    const pk_track *t;  /* NULL: the base has no such morph (weight 0) */
+    pk_overlay_mode mode;
+    float pose_w;
+    const pk_motion *src; /* splice: src's track src_t laid in over [A, B] */
+    const pk_track *src_t;
+    mlist out;
+    bool oom;
+} mctx;
+
+static mkey *mpush(mctx *c, uint32_t frame, bool orig, float w)
+{
+    mlist *l = &c->out;
+    if (l->n == l->cap) {
+        size_t ncap = l->cap ? l->cap * 2 : 16;
+        mkey *p = realloc(l->v, ncap * sizeof *p);
+        if (!p) {
+            c->oom = true;
+            return NULL;
+        }
+        l->v = p;
+        l->cap = ncap;
+    }
+    mkey *k = &l->v[l->n++];
+    k->frame = frame;
+    k->orig = orig;
+    k->w = w;
+    return k;
+}
+
+static size_t mcount(const mctx *c)
+{
+    return c->t ? c->t->count : 0;
+}
+
+static const pk_morph_key *mbkey(const mctx *c, size_t i)
+{
+    return &c->m->morphs[c->t->keys[i]];
+}
+
+static float mbase(const mctx *c, uint32_t f)
+{
+    return pk_sample_morph(c->m, c->t, f);
+}
+
+static float mover(const mctx *c, float base)
+{
+    return c->mode == PK_OVERLAY_REPLACE ? c->pose_w : base + c->pose_w;
+}
+
+/* Base keys with frame < e (before) or > e (after), kept as they are. */
+static void m_originals(mctx *c, uint32_t e, bool before)
+{
+    for (size_t i = 0; i < mcount(c); i++) {
+        uint32_t f = mbkey(c, i)->frame;
+        if (before ? f < e : f > e)
+            mpush(c, f, true, 0.0f);
+    }
+}
+
+/* The key at an edge: the base's own key there, or the sampled weight. */
+static void m_edge(mctx *c, uint32_t e)
+{
+    for (size_t i = 0; i < mcount(c); i++)
+        if (mbkey(c, i)->frame == e) {
+            mpush(c, e, true, 0.0f);
+            return;
+        }
+    mpush(c, e, false, mbase(c, e));
+}
+
+static void m_splice_inside(mctx *c, uint32_t a, uint32_t b)
+{
+    const pk_track *t = c->src_t;
+    for (size_t i = 0; i < t->count; i++) {
+        const pk_morph_key *sk = &c->src->morphs[t->keys[i]];
+        if (i == 0 && sk->frame > a)
+            mpush(c, a, false, sk->weight);
+        mpush(c, sk->frame, false, sk->weight);
+        if (i + 1 == t->count && sk->frame < b)
+            mpush(c, b, false, sk->weight);
+    }
+}
+
+static void m_rebuild_range(mctx *c, uint32_t a, uint32_t b, uint32_t fade)
+{
+    uint32_t gap = fade ? fade : 1;
+    uint32_t e0 = a >= gap ? a - gap : 0, e1 = b + gap;
+    if (a > 0) {
+        m_originals(c, e0, true);
+        m_edge(c, e0);
+    }
+    if (c->src_t) {
+        m_splice_inside(c, a, b);
+    } else {
+        mpush(c, a, false, mover(c, mbase(c, a)));
+        if (c->mode == PK_OVERLAY_REPLACE) {
+            if (b > a)
+                mpush(c, b, false, c->pose_w);
+        } else {
+            uint32_t last = a;
+            for (size_t i = 0; i < mcount(c); i++) {
+                const pk_morph_key *k = mbkey(c, i);
+                if (k->frame > a && k->frame <= b) {
+                    mpush(c, k->frame, false, mover(c, mbase(c, k->frame)));
+                    last = k->frame;
+                }
+            }
+            if (last != b)
+                mpush(c, b, false, mover(c, mbase(c, b)));
+        }
+    }
+    m_edge(c, e1);
+    m_originals(c, e1, false);
+}
+
+static void m_rebuild_all(mctx *c)
+{
+    if (c->mode == PK_OVERLAY_REPLACE || mcount(c) == 0) {
+        mpush(c, 0, false, mover(c, mbase(c, 0)));
+        return;
+    }
+    for (size_t i = 0; i < mcount(c); i++) {
+        uint32_t f = mbkey(c, i)->frame;
+        mpush(c, f, false, mover(c, mbase(c, f)));
+    }
+}
+
+typedef struct mplan {
+    pk_name_id name; /* in the output motion */
+    mlist keys;
+} mplan;
+
+static void free_mplans(mplan *p, size_t n)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < n; i++)
+        free(p[i].keys.v);
+    free(p);
+}
+
+static bool m_frame_is_orig(const mlist *l, uint32_t f)
+{
+    size_t lo = 0, hi = l->n; /* lists are in frame order */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l->v[mid].frame < f)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < l->n && l->v[lo].frame == f && l->v[lo].orig;
+}
+
+/* apply_plans for morph records. */
+static int apply_mplans(pk_motion *out, const mplan *plans, size_t np, pk_overlay_stats *st)
+{
+    size_t nn = pk_names_count(out->names);
+    long *slot = malloc((nn ? nn : 1) * sizeof *slot);
+    if (!slot)
+        return -1;
+    for (size_t i = 0; i < nn; i++)
+        slot[i] = -1;
+    for (size_t p = 0; p < np; p++)
+        if (plans[p].name < nn)
+            slot[plans[p].name] = (long)p;
+    size_t w = 0;
+    for (size_t r = 0; r < out->nmorphs; r++) {
+        const pk_morph_key *k = &out->morphs[r];
+        long p = k->name < nn ? slot[k->name] : -1;
+        if (p >= 0 && !m_frame_is_orig(&plans[p].keys, k->frame)) {
+            st->keys_removed++;
+            continue;
+        }
+        out->morphs[w++] = *k;
+    }
+    out->nmorphs = w;
+    free(slot);
+    for (size_t p = 0; p < np; p++)
+        for (size_t i = 0; i < plans[p].keys.n; i++) {
+            const mkey *mk = &plans[p].keys.v[i];
+            if (mk->orig)
+                continue;
+            pk_morph_key *k = pk_motion_push_morph(out);
+            if (!k)
+                return -1;
+            k->name = plans[p].name;
+            k->frame = mk->frame;
+            k->weight = mk->w;
+            st->keys_added++;
+        }
+    return 0;
+}
+
+static void warn_missing_morphs(size_t missing, char first[3][64], pk_log *log)
+{
+    if (!missing)
+        return;
+    pk_warning(log, "%zu selected morph%s not in the pose, left as %s: '%s'%s%s%s%s%s%s", missing,
+               missing == 1 ? " is" : "s are", missing == 1 ? "it is" : "they are", first[0],
+               missing > 1 ? ", '" : "", missing > 1 ? first[1] : "", missing > 1 ? "'" : "",
+               missing > 2 ? ", '" : "", missing > 2 ? first[2] : "",
+               missing > 3   ? "', ..."
+               : missing > 2 ? "'"
+                             : "");
+}
+
+/* The pose's selected morphs over the base's morph tracks (out is the
+ * bone-overlaid clone of base; records of other morphs stay in place). */
+static int overlay_morphs(const pk_motion *base, const pk_tracks *tracks, pk_motion *out,
+                          const pk_pose *pose, const pk_selection *sel,
+                          const pk_overlay_options *opt, pk_overlay_stats *st, pk_log *log)
+{
+    mplan *plans = calloc(pose->nmorphs ? pose->nmorphs : 1, sizeof *plans);
+    bool *done = calloc(tracks->nmorphs + 1, sizeof *done);
+    size_t np = 0;
+    if (!plans || !done)
+        goto oom;
+    for (size_t i = 0; i < pose->nmorphs; i++) {
+        pk_name_id pid = pose->morphs[i].name;
+        if (pk_pose_find_morph(pose, pid) != (long)i)
+            continue; /* a duplicate: the last one wins */
+        size_t len;
+        const uint8_t *raw = pk_names_raw(pose->names, pid, &len);
+        if (!pk_selection_has(sel, raw, len))
+            continue;
+        pk_name_id bid = base_name_for(base, raw, len);
+        const pk_track *t = bid == PK_NO_NAME ? NULL : pk_tracks_morph(tracks, bid);
+        if (!t) {
+            if (len > PK_VMD_NAME_BYTES) {
+                pk_error(log, "morph '%s' is %zu bytes; a VMD morph name holds at most %d",
+                         pk_names_utf8(pose->names, pid), len, PK_VMD_NAME_BYTES);
+                free_mplans(plans, np);
+                free(done);
+                return -1;
+            }
+            bid = pk_names_intern(out->names, raw, len);
+            if (bid == PK_NO_NAME)
+                goto oom;
+        } else {
+            done[t - tracks->morphs] = true;
+        }
+        mctx c;
+        memset(&c, 0, sizeof c);
+        c.m = base;
+        c.t = t;
+        c.mode = opt->mode;
+        c.pose_w = pose->morphs[i].weight;
+        if (opt->all_frames)
+            m_rebuild_all(&c);
+        else
+            m_rebuild_range(&c, opt->first, opt->last, opt->fade);
+        plans[np].name = bid;
+        plans[np].keys = c.out;
+        np++;
+        st->morphs++;
+        if (c.oom)
+            goto oom;
+    }
+    size_t missing = 0;
+    char first[3][64];
+    for (size_t ti = 0; ti < tracks->nmorphs; ti++) {
+        size_t len;
+        const uint8_t *raw = pk_names_raw(base->names, tracks->morphs[ti].name, &len);
+        if (done[ti] || !pk_selection_has(sel, raw, len))
+            continue;
+        if (missing < 3)
+            snprintf(first[missing], sizeof first[0], "%s",
+                     pk_names_utf8(base->names, tracks->morphs[ti].name));
+        missing++;
+    }
+    warn_missing_morphs(missing, first, log);
+    st->morphs_missing += missing;
+    if (apply_mplans(out, plans, np, st) != 0)
+        goto oom;
+    free_mplans(plans, np);
+    free(done);
+    return 0;
+oom:
+    pk_error(log, "out of memory");
+    free_mplans(plans, np);
+    free(done);
+    return -1;
+}
+
 /* ---- a pose over a pose ---- */
+
+/* Selected morphs of `pose` over the morphs of `out` (a clone of the base):
+ * replace sets the weight, add adds it; a morph only in the pose is
+ * appended; selected base morphs the pose lacks are warned about in one
+ * line. */
+static int overlay_pose_morphs(pk_pose *out, const pk_pose *pose, const pk_selection *sel,
+                               pk_overlay_mode mode, pk_overlay_stats *st, pk_log *log)
+{
+    size_t nbase = out->nmorphs;
+    bool *hit = calloc(nbase ? nbase : 1, sizeof *hit);
+    if (!hit)
+        return -1;
+    for (size_t i = 0; i < pose->nmorphs; i++) {
+        pk_name_id pid = pose->morphs[i].name;
+        if (pk_pose_find_morph(pose, pid) != (long)i)
+            continue;
+        size_t len;
+        const uint8_t *raw = pk_names_raw(pose->names, pid, &len);
+        if (!pk_selection_has(sel, raw, len))
+            continue;
+        pk_name_id bid = pk_names_find(out->names, raw, len);
+        long bi = bid == PK_NO_NAME ? -1 : pk_pose_find_morph(out, bid);
+        float w = pose->morphs[i].weight;
+        st->morphs++;
+        if (bi < 0) {
+            bid = pk_names_intern(out->names, raw, len);
+            pk_pose_morph *nm = bid == PK_NO_NAME ? NULL : pk_pose_push_morph(out);
+            if (!nm) {
+                free(hit);
+                return -1;
+            }
+            nm->name = bid;
+            nm->weight = w;
+            st->keys_added++;
+            continue;
+        }
+        if ((size_t)bi < nbase)
+            hit[bi] = true;
+        out->morphs[bi].weight = mode == PK_OVERLAY_REPLACE ? w : out->morphs[bi].weight + w;
+    }
+    size_t missing = 0;
+    char first[3][64];
+    for (size_t i = 0; i < nbase; i++) {
+        size_t len;
+        const uint8_t *raw = pk_names_raw(out->names, out->morphs[i].name, &len);
+        if (hit[i] || !pk_selection_has(sel, raw, len) ||
+            pk_pose_find_morph(out, out->morphs[i].name) != (long)i)
+            continue;
+        if (missing < 3)
+            snprintf(first[missing], sizeof first[0], "%s",
+                     pk_names_utf8(out->names, out->morphs[i].name));
+        missing++;
+    }
+    free(hit);
+    warn_missing_morphs(missing, first, log);
+    st->morphs_missing += missing;
+    return 0;
+}
 
 pk_pose *pk_overlay_pose(const pk_pose *base, const pk_pose *pose, const pk_selection *sel,
                          pk_overlay_mode mode, pk_overlay_stats *stats, pk_log *log)
@@ -871,10 +1198,326 @@ pk_pose *pk_overlay_pose(const pk_pose *base, const pk_pose *pose, const pk_sele
                    pk_names_utf8(out->names, out->bones[i].name));
     }
     free(hit);
+    if (overlay_pose_morphs(out, pose, sel, mode, st, log) != 0)
+        goto oom_out;
+    warn_nothing(st, log);
     return out;
 oom:
     free(hit);
+oom_out:
     pk_pose_free(out);
     pk_error(log, "out of memory");
+    return NULL;
+}
+
+/* ---- splice and cut (for merge; overlay_internal.h) ---- */
+
+/* A bone ctx over base track t with the scratch motion piece() checks on. */
+static void bone_ctx(ctx *c, const pk_motion *m, const pk_track *t, const pk_overlay_options *o,
+                     pk_motion *scratch, pk_overlay_stats *st)
+{
+    memset(c, 0, sizeof *c);
+    c->m = m;
+    c->t = t;
+    c->opt = o;
+    c->pose.rot[3] = 1.0f;
+    c->pose_raw[3] = 1.0f;
+    c->scratch = scratch;
+    c->scratch_keys[0] = 0;
+    c->scratch_keys[1] = 1;
+    c->scratch_t.keys = c->scratch_keys;
+    c->scratch_t.count = 2;
+    c->st = st;
+}
+
+static pk_motion *scratch_motion(void)
+{
+    pk_motion *s = pk_motion_new();
+    if (s && (!pk_motion_push_bone(s) || !pk_motion_push_bone(s))) {
+        pk_motion_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* The track of `out` a src name lands on: base's own, or a new name. */
+static pk_name_id land(const pk_motion *base, pk_motion *out, const pk_names *src_names,
+                       pk_name_id id)
+{
+    size_t len;
+    const uint8_t *raw = pk_names_raw(src_names, id, &len);
+    pk_name_id bid = base_name_for(base, raw, len);
+    return bid != PK_NO_NAME ? bid : pk_names_intern(out->names, raw, len);
+}
+
+pk_motion *pk_splice_motion(const pk_motion *base, const pk_motion *src, uint32_t a, uint32_t b,
+                            pk_overlay_stats *stats, pk_log *log)
+{
+    pk_overlay_stats local;
+    pk_overlay_stats *st = stats ? stats : &local;
+    memset(st, 0, sizeof *st);
+    pk_overlay_options o = {PK_OVERLAY_REPLACE, false, a, b, 0};
+    if (!valid_opts(&o, log))
+        return NULL;
+    pk_log quiet;
+    pk_log_init(&quiet);
+    pk_tracks *tb = pk_tracks_build(base, &quiet), *ts = pk_tracks_build(src, &quiet);
+    pk_log_free(&quiet);
+    pk_motion *out = pk_motion_clone(base), *scratch = scratch_motion();
+    size_t np = 0, nm = 0;
+    plan *plans = NULL;
+    mplan *mplans = NULL;
+    if (!tb || !ts || !out || !scratch)
+        goto oom;
+    plans = calloc(ts->nbones + 1, sizeof *plans);
+    mplans = calloc(ts->nmorphs + 1, sizeof *mplans);
+    if (!plans || !mplans)
+        goto oom;
+    for (size_t i = 0; i < ts->nbones; i++) {
+        pk_name_id bid = land(base, out, src->names, ts->bones[i].name);
+        if (bid == PK_NO_NAME)
+            goto oom;
+        ctx c;
+        bone_ctx(&c, base, pk_tracks_bone(tb, bid), &o, scratch, st);
+        c.src = src;
+        c.src_t = &ts->bones[i];
+        rebuild_range(&c);
+        plans[np].name = bid;
+        plans[np++].keys = c.out;
+        st->bones++;
+        if (c.oom)
+            goto oom;
+        if (c.too_long) {
+            pk_error(log,
+                     "bone '%s': a segment crossed by the edges of frames %u-%u is longer than "
+                     "%u frames; it cannot be checked frame by frame",
+                     pk_names_utf8(src->names, ts->bones[i].name), a, b, PIECE_MAX);
+            goto fail;
+        }
+    }
+    for (size_t i = 0; i < ts->nmorphs; i++) {
+        pk_name_id bid = land(base, out, src->names, ts->morphs[i].name);
+        if (bid == PK_NO_NAME)
+            goto oom;
+        mctx c;
+        memset(&c, 0, sizeof c);
+        c.m = base;
+        c.t = pk_tracks_morph(tb, bid);
+        c.src = src;
+        c.src_t = &ts->morphs[i];
+        m_rebuild_range(&c, a, b, 0);
+        mplans[nm].name = bid;
+        mplans[nm++].keys = c.out;
+        st->morphs++;
+        if (c.oom)
+            goto oom;
+    }
+    if (apply_plans(out, plans, np, st) != 0 || apply_mplans(out, mplans, nm, st) != 0)
+        goto oom;
+    free_plans(plans, np);
+    free_mplans(mplans, nm);
+    pk_motion_free(scratch);
+    pk_tracks_free(tb);
+    pk_tracks_free(ts);
+    return out;
+oom:
+    pk_error(log, "out of memory");
+fail:
+    if (plans)
+        free_plans(plans, np);
+    free_mplans(mplans, nm);
+    pk_motion_free(scratch);
+    pk_motion_free(out);
+    pk_tracks_free(tb);
+    pk_tracks_free(ts);
+    return NULL;
+}
+
+/* Removes the records before `cut` of one section (kept in order). */
+#define DROP_BEFORE(arr, n, cut, dropped)                                                          \
+    do {                                                                                           \
+        size_t w_ = 0;                                                                             \
+        for (size_t r_ = 0; r_ < (n); r_++) {                                                      \
+            if ((arr)[r_].frame < (cut)) {                                                         \
+                (*(dropped))++;                                                                    \
+                continue;                                                                          \
+            }                                                                                      \
+            (arr)[w_++] = (arr)[r_];                                                               \
+        }                                                                                          \
+        (n) = w_;                                                                                  \
+    } while (0)
+
+/* Index into a sorted index list of the last record with frame <= cut and
+ * whether one is at the cut; SIZE_MAX when every record is after it. */
+#define LAST_LE(idx, n, arr, cut, at, out)                                                         \
+    do {                                                                                           \
+        (out) = SIZE_MAX;                                                                          \
+        (at) = false;                                                                              \
+        for (size_t i_ = 0; i_ < (n) && (arr)[(idx)[i_]].frame <= (cut); i_++) {                   \
+            (out) = i_;                                                                            \
+            (at) = (arr)[(idx)[i_]].frame == (cut);                                                \
+        }                                                                                          \
+    } while (0)
+
+/* Camera, light, shadow and IK: a key at the cut holding the value there. */
+static int cut_others(const pk_motion *m, const pk_tracks *t, pk_motion *out, uint32_t cut,
+                      size_t *added)
+{
+    size_t j;
+    bool at;
+    LAST_LE(t->cameras, t->ncameras, m->cameras, cut, at, j);
+    if (j != SIZE_MAX && !at) {
+        pk_camera_key k;
+        if (pk_sample_camera(m, t, cut, &k)) {
+            pk_camera_key *n = pk_motion_push_camera(out);
+            if (!n)
+                return -1;
+            *n = k;
+            n->frame = cut;
+            (*added)++;
+        }
+    }
+    LAST_LE(t->lights, t->nlights, m->lights, cut, at, j);
+    if (j != SIZE_MAX && !at) {
+        pk_light_key k;
+        if (pk_sample_light(m, t, cut, &k)) {
+            pk_light_key *n = pk_motion_push_light(out);
+            if (!n)
+                return -1;
+            *n = k;
+            n->frame = cut;
+            (*added)++;
+        }
+    }
+    LAST_LE(t->shadows, t->nshadows, m->shadows, cut, at, j);
+    if (j != SIZE_MAX && !at) {
+        pk_shadow_key *n = pk_motion_push_shadow(out);
+        if (!n)
+            return -1;
+        *n = m->shadows[t->shadows[j]];
+        n->frame = cut;
+        (*added)++;
+    }
+    LAST_LE(t->iks, t->niks, m->iks, cut, at, j);
+    if (j != SIZE_MAX && !at) {
+        const pk_ik_key *src = &m->iks[t->iks[j]];
+        pk_ik_key *n = pk_motion_push_ik(out, src->count);
+        if (!n)
+            return -1;
+        n->frame = cut;
+        n->show = src->show;
+        for (uint32_t i = 0; i < src->count; i++)
+            n->ik[i] = src->ik[i];
+        (*added)++;
+    }
+    return 0;
+}
+
+pk_motion *pk_motion_cut_before(const pk_motion *m, uint32_t cut, size_t *dropped, size_t *added,
+                                pk_log *log)
+{
+    *dropped = 0;
+    *added = 0;
+    pk_overlay_stats st;
+    memset(&st, 0, sizeof st);
+    pk_overlay_options o = {PK_OVERLAY_REPLACE, false, cut, cut, 0};
+    pk_log quiet;
+    pk_log_init(&quiet);
+    pk_tracks *t = pk_tracks_build(m, &quiet);
+    pk_log_free(&quiet);
+    pk_motion *out = pk_motion_clone(m), *scratch = scratch_motion();
+    plan *plans = NULL;
+    mplan *mplans = NULL;
+    size_t np = 0, nm = 0;
+    if (!t || !out || !scratch)
+        goto oom;
+    plans = calloc(t->nbones + 1, sizeof *plans);
+    mplans = calloc(t->nmorphs + 1, sizeof *mplans);
+    if (!plans || !mplans)
+        goto oom;
+    for (size_t i = 0; i < t->nbones; i++) {
+        const pk_track *tr = &t->bones[i];
+        if (tr->count == 0 || m->bones[tr->keys[0]].frame >= cut)
+            continue; /* nothing before the cut */
+        ctx c;
+        bone_ctx(&c, m, tr, &o, scratch, &st);
+        edge_key(&c, cut, false, false);
+        val at;
+        memset(&at, 0, sizeof at); /* unused when the cut is a key of the base */
+        if (c.out.n && !c.out.v[0].orig)
+            at = c.out.v[0].v;
+        after_edge(&c, cut, &at);
+        plans[np].name = tr->name;
+        plans[np++].keys = c.out;
+        if (c.oom)
+            goto oom;
+        if (c.too_long) {
+            pk_error(log,
+                     "bone '%s': the segment the cut at frame %u crosses is longer than %u "
+                     "frames; it cannot be checked frame by frame",
+                     pk_names_utf8(m->names, tr->name), cut, PIECE_MAX);
+            goto fail;
+        }
+    }
+    for (size_t i = 0; i < t->nmorphs; i++) {
+        const pk_track *tr = &t->morphs[i];
+        if (tr->count == 0 || m->morphs[tr->keys[0]].frame >= cut)
+            continue;
+        mctx c;
+        memset(&c, 0, sizeof c);
+        c.m = m;
+        c.t = tr;
+        m_edge(&c, cut);
+        m_originals(&c, cut, false);
+        mplans[nm].name = tr->name;
+        mplans[nm++].keys = c.out;
+        if (c.oom)
+            goto oom;
+    }
+    if (apply_plans(out, plans, np, &st) != 0 || apply_mplans(out, mplans, nm, &st) != 0)
+        goto oom;
+    /* The bone and morph keys before the cut are gone (apply_plans); the
+     * other sections' are dropped here, then their held values added. */
+    size_t others = 0;
+    DROP_BEFORE(out->cameras, out->ncameras, cut, &others);
+    DROP_BEFORE(out->lights, out->nlights, cut, &others);
+    DROP_BEFORE(out->shadows, out->nshadows, cut, &others);
+    size_t w = 0;
+    for (size_t r = 0; r < out->niks; r++) {
+        if (out->iks[r].frame < cut) {
+            free(out->iks[r].ik); /* each IK record owns its states */
+            others++;
+            continue;
+        }
+        out->iks[w++] = out->iks[r];
+    }
+    out->niks = w;
+    if (cut_others(m, t, out, cut, added) != 0)
+        goto oom;
+    /* Records before the cut, and the keys added at the cut (not the bone
+     * keys re-curved or baked after it). */
+    for (size_t r = 0; r < m->nbones; r++)
+        others += m->bones[r].frame < cut;
+    for (size_t r = 0; r < m->nmorphs; r++)
+        others += m->morphs[r].frame < cut;
+    *dropped = others;
+    for (size_t i = 0; i < np; i++)
+        *added += plans[i].keys.n && !plans[i].keys.v[0].orig;
+    for (size_t i = 0; i < nm; i++)
+        *added += mplans[i].keys.n && !mplans[i].keys.v[0].orig;
+    free_plans(plans, np);
+    free_mplans(mplans, nm);
+    pk_motion_free(scratch);
+    pk_tracks_free(t);
+    return out;
+oom:
+    pk_error(log, "out of memory");
+fail:
+    if (plans)
+        free_plans(plans, np);
+    free_mplans(mplans, nm);
+    pk_motion_free(scratch);
+    pk_motion_free(out);
+    pk_tracks_free(t);
     return NULL;
 }

@@ -26,6 +26,7 @@
  * overrides its includes), then to the first in the file.
  */
 #include "common/diag_internal.h"
+#include "ops/bone_set.h"
 #include "rules/rules_internal.h"
 
 #include <stdlib.h>
@@ -449,67 +450,81 @@ static void warn_ambiguous(const pk_name_plan *pl, const pk_names *names, const 
     }
 }
 
-/* ---- motion ---- */
+/* ---- a motion or a pose ---- */
 
-int pk_motion_rename(pk_motion *m, const pk_rules *r, bool reverse, pk_edit_stats *st, pk_log *log)
+/* Renames the bone keys (and a motion's IK names) and morphs of s. */
+static int rename_set(pk_bone_set *s, const pk_rules *r, bool reverse, pk_edit_stats *st,
+                      pk_log *log)
 {
     if (reverse && (reverse_check(&r->rename, log) || reverse_check(&r->morphs, log)))
         return -1;
-    size_t n = pk_names_count(m->names);
+    pk_motion *m = s->m;
+    size_t n = pk_names_count(s->names);
     pk_name_plan bones, morphs;
     bool *in_bones = calloc(n ? n : 1, 1), *in_ik = calloc(n ? n : 1, 1);
-    if (!in_bones || !in_ik || pk_name_plan_init(&bones, n) != 0) {
+    bool ok_b = in_bones && in_ik && pk_name_plan_init(&bones, n) == 0;
+    bool ok_m = ok_b && pk_name_plan_init(&morphs, n) == 0;
+    if (!ok_m) {
+        if (ok_b)
+            pk_name_plan_free(&bones);
         free(in_bones);
         free(in_ik);
         pk_error(log, "out of memory");
         return -1;
     }
-    if (pk_name_plan_init(&morphs, n) != 0) {
-        pk_name_plan_free(&bones);
-        free(in_bones);
-        free(in_ik);
-        pk_error(log, "out of memory");
-        return -1;
+    size_t nb = pk_bone_set_count(s), nm = pk_bone_set_morphs(s);
+    for (size_t i = 0; i < nb; i++) {
+        pk_name_id id = *pk_bone_set_at(s, i).name;
+        in_bones[id] = bones.used[id] = true;
     }
-    for (size_t i = 0; i < m->nbones; i++)
-        in_bones[m->bones[i].name] = bones.used[m->bones[i].name] = true;
-    for (size_t i = 0; i < m->niks; i++)
+    for (size_t i = 0; m && i < m->niks; i++)
         for (uint32_t j = 0; j < m->iks[i].count; j++)
             in_ik[m->iks[i].ik[j].name] = bones.used[m->iks[i].ik[j].name] = true;
-    for (size_t i = 0; i < m->nmorphs; i++)
-        morphs.used[m->morphs[i].name] = true;
+    for (size_t i = 0; i < nm; i++)
+        morphs.used[*pk_bone_set_morph_name(s, i)] = true;
 
     pk_edit_stats local = {0};
     if (!st)
         st = &local;
     int rc = 0;
     size_t bone_renamed = 0, morph_renamed = 0;
-    if (plan_map(&bones, m->names, &r->rename, reverse, st, &bone_renamed, log) != 0 ||
-        plan_map(&morphs, m->names, &r->morphs, reverse, st, &morph_renamed, log) != 0)
+    if (plan_map(&bones, s->names, &r->rename, reverse, st, &bone_renamed, log) != 0 ||
+        plan_map(&morphs, s->names, &r->morphs, reverse, st, &morph_renamed, log) != 0)
         rc = -1;
     if (!rc) {
         /* Every check before any change; all problems reported at once. */
-        if (pk_name_plan_check_width(&bones, m->names, in_bones, PK_VMD_NAME_BYTES, "bone", log))
+        if (pk_name_plan_check_width(&bones, s->names, in_bones, s->name_bytes, "bone", log))
             rc = -1;
-        if (pk_name_plan_check_width(&bones, m->names, in_ik, PK_VMD_IK_BYTES, "IK name", log))
+        if (m && pk_name_plan_check_width(&bones, s->names, in_ik, PK_VMD_IK_BYTES, "IK name", log))
             rc = -1;
-        if (pk_name_plan_check_width(&morphs, m->names, NULL, PK_VMD_NAME_BYTES, "morph", log))
+        if (pk_name_plan_check_width(&morphs, s->names, NULL, s->name_bytes, "morph", log))
             rc = -1;
-        if (pk_name_plan_check_collisions(&bones, m->names, "bone", log))
+        if (pk_name_plan_check_collisions(&bones, s->names, "bone", log))
             rc = -1;
-        if (pk_name_plan_check_collisions(&morphs, m->names, "morph", log))
+        if (pk_name_plan_check_collisions(&morphs, s->names, "morph", log))
             rc = -1;
     }
     pk_name_id *bmap = NULL, *mmap = NULL;
-    if (!rc && (pk_name_plan_commit(&bones, m->names, &bmap, log) != 0 ||
-                pk_name_plan_commit(&morphs, m->names, &mmap, log) != 0))
+    if (!rc && (pk_name_plan_commit(&bones, s->names, &bmap, log) != 0 ||
+                pk_name_plan_commit(&morphs, s->names, &mmap, log) != 0))
         rc = -1;
     if (!rc) {
-        warn_ambiguous(&bones, m->names, &r->rename, reverse, "bone", log);
-        warn_ambiguous(&morphs, m->names, &r->morphs, reverse, "morph", log);
-        if (pk_motion_apply_names(m, bmap, mmap) != 0) {
-            pk_error(log, "out of memory");
-            rc = -1;
+        warn_ambiguous(&bones, s->names, &r->rename, reverse, "bone", log);
+        warn_ambiguous(&morphs, s->names, &r->morphs, reverse, "morph", log);
+        if (m) {
+            if (pk_motion_apply_names(m, bmap, mmap) != 0) {
+                pk_error(log, "out of memory");
+                rc = -1;
+            }
+        } else {
+            for (size_t i = 0; i < nb; i++) {
+                pk_name_id *id = pk_bone_set_at(s, i).name;
+                *id = bmap[*id];
+            }
+            for (size_t i = 0; i < nm; i++) {
+                pk_name_id *id = pk_bone_set_morph_name(s, i);
+                *id = mmap[*id];
+            }
         }
         for (size_t i = 0; i < n; i++) {
             st->bones += in_bones[i];
@@ -529,67 +544,16 @@ int pk_motion_rename(pk_motion *m, const pk_rules *r, bool reverse, pk_edit_stat
     return rc;
 }
 
-/* ---- pose ---- */
+int pk_motion_rename(pk_motion *m, const pk_rules *r, bool reverse, pk_edit_stats *st, pk_log *log)
+{
+    pk_bone_set s;
+    pk_bone_set_of_motion(&s, m);
+    return rename_set(&s, r, reverse, st, log);
+}
 
 int pk_pose_rename(pk_pose *p, const pk_rules *r, bool reverse, pk_edit_stats *st, pk_log *log)
 {
-    if (reverse && (reverse_check(&r->rename, log) || reverse_check(&r->morphs, log)))
-        return -1;
-    size_t n = pk_names_count(p->names);
-    pk_name_plan bones, morphs;
-    if (pk_name_plan_init(&bones, n) != 0) {
-        pk_error(log, "out of memory");
-        return -1;
-    }
-    if (pk_name_plan_init(&morphs, n) != 0) {
-        pk_name_plan_free(&bones);
-        pk_error(log, "out of memory");
-        return -1;
-    }
-    for (size_t i = 0; i < p->nbones; i++)
-        bones.used[p->bones[i].name] = true;
-    for (size_t i = 0; i < p->nmorphs; i++)
-        morphs.used[p->morphs[i].name] = true;
-    pk_edit_stats local = {0};
-    if (!st)
-        st = &local;
-    int rc = 0;
-    size_t bone_renamed = 0, morph_renamed = 0;
-    if (plan_map(&bones, p->names, &r->rename, reverse, st, &bone_renamed, log) != 0 ||
-        plan_map(&morphs, p->names, &r->morphs, reverse, st, &morph_renamed, log) != 0)
-        rc = -1;
-    if (!rc) {
-        if (pk_name_plan_check_width(&bones, p->names, NULL, PK_VPD_NAME_BYTES, "bone", log))
-            rc = -1;
-        if (pk_name_plan_check_width(&morphs, p->names, NULL, PK_VPD_NAME_BYTES, "morph", log))
-            rc = -1;
-        if (pk_name_plan_check_collisions(&bones, p->names, "bone", log))
-            rc = -1;
-        if (pk_name_plan_check_collisions(&morphs, p->names, "morph", log))
-            rc = -1;
-    }
-    pk_name_id *bmap = NULL, *mmap = NULL;
-    if (!rc && (pk_name_plan_commit(&bones, p->names, &bmap, log) != 0 ||
-                pk_name_plan_commit(&morphs, p->names, &mmap, log) != 0))
-        rc = -1;
-    if (!rc) {
-        warn_ambiguous(&bones, p->names, &r->rename, reverse, "bone", log);
-        warn_ambiguous(&morphs, p->names, &r->morphs, reverse, "morph", log);
-        for (size_t i = 0; i < p->nbones; i++)
-            p->bones[i].name = bmap[p->bones[i].name];
-        for (size_t i = 0; i < p->nmorphs; i++)
-            p->morphs[i].name = mmap[p->morphs[i].name];
-        for (size_t i = 0; i < n; i++) {
-            st->bones += bones.used[i];
-            st->morphs += morphs.used[i];
-        }
-        st->bones_renamed += bone_renamed;
-        st->morphs_renamed += morph_renamed;
-    }
-    free(bmap);
-    free(mmap);
-    pk_name_plan_free(&bones);
-    pk_name_plan_free(&morphs);
-    pk_edit_stats_free(&local);
-    return rc;
+    pk_bone_set s;
+    pk_bone_set_of_pose(&s, p);
+    return rename_set(&s, r, reverse, st, log);
 }

@@ -38,54 +38,35 @@
  * follow a taller or shorter model.
  */
 #include "common/diag_internal.h"
+#include "math/quat_internal.h"
+#include "ops/bone_set.h"
 #include "rules/rules_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- quaternion math in double, x,y,z,w ---- */
-
-static void qmul(const double a[4], const double b[4], double out[4])
-{
-    double x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    double y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    double z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    double w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    out[0] = x;
-    out[1] = y;
-    out[2] = z;
-    out[3] = w;
-}
-
-/* v' = r·v·r⁻¹ for a unit r. */
-static void qrotate(const double r[4], const double v[3], double out[3])
-{
-    double p[4] = {v[0], v[1], v[2], 0}, ri[4] = {-r[0], -r[1], -r[2], r[3]}, t[4], u[4];
-    qmul(r, p, t);
-    qmul(t, ri, u);
-    out[0] = u[0];
-    out[1] = u[1];
-    out[2] = u[2];
-}
+/* ---- the two key rewrites (quaternions in double: math/quat_internal.h) ---- */
 
 static void stance_bone_key(const double r[4], float rot[4])
 {
-    double q[4] = {rot[0], rot[1], rot[2], rot[3]}, ri[4] = {-r[0], -r[1], -r[2], r[3]}, o[4];
-    qmul(q, ri, o);
+    double q[4], ri[4] = {-r[0], -r[1], -r[2], r[3]}, o[4];
+    pk_qd_from_key(rot, q);
+    pk_qd_mul(q, ri, o);
     for (int i = 0; i < 4; i++)
         rot[i] = (float)o[i];
 }
 
 static void chain_key(const double r[4], float pos[3], float rot[4])
 {
-    double q[4] = {rot[0], rot[1], rot[2], rot[3]}, ri[4] = {-r[0], -r[1], -r[2], r[3]}, t[4], o[4];
-    qmul(r, q, t);
-    qmul(t, ri, o);
+    double q[4], ri[4] = {-r[0], -r[1], -r[2], r[3]}, t[4], o[4];
+    pk_qd_from_key(rot, q);
+    pk_qd_mul(r, q, t);
+    pk_qd_mul(t, ri, o);
     for (int i = 0; i < 4; i++)
         rot[i] = (float)o[i];
     double p[3] = {pos[0], pos[1], pos[2]}, po[3];
-    qrotate(r, p, po);
+    pk_qd_rotate(r, p, po);
     for (int i = 0; i < 3; i++)
         pos[i] = (float)po[i];
 }
@@ -154,11 +135,6 @@ static double scale_for(const pk_rules *r, const uint8_t *raw, size_t len)
     return best ? best->factor : r->scale_default;
 }
 
-static bool rot_changed(const float a[4], const float b[4])
-{
-    return memcmp(a, b, 4 * sizeof *a) != 0;
-}
-
 /* The stance bone's name, interned in `names`, for a model that has no
  * key/entry for it yet.  Fails (error at the rule's line) when the name
  * does not fit the format's field of `max` bytes, or on OOM. */
@@ -179,74 +155,85 @@ static pk_name_id stance_bone_name(pk_names *names, const stance_c *sc, size_t m
     return id;
 }
 
-/* ---- motion ---- */
+/* ---- one transform per bone key, applied to a motion or a pose ---- */
 
-static int motion_stance(pk_motion *m, const pk_rules *r, pk_edit_stats *st, pk_log *log)
+typedef struct stance_run {
+    const stance_c *sc;
+    bool keyed;        /* the stance bone has keys */
+    size_t chain_keys; /* keys of bones in its chain */
+} stance_run;
+
+static void stance_fn(void *ctx, const uint8_t *raw, size_t len, pk_bone_ref k)
 {
-    if (!r->nstance || !m->nbones)
+    stance_run *run = ctx;
+    if (pk_pattern_match(&run->sc->rule->bone, raw, len, NULL, NULL)) {
+        stance_bone_key(run->sc->r, k.rot);
+        run->keyed = true;
+    } else if (pk_selection_has(run->sc->chain, raw, len)) {
+        chain_key(run->sc->r, k.pos, k.rot);
+        run->chain_keys++;
+    }
+}
+
+static void scale_fn(void *ctx, const uint8_t *raw, size_t len, pk_bone_ref k)
+{
+    double f = scale_for(ctx, raw, len);
+    if (f == 1.0)
+        return;
+    for (int j = 0; j < 3; j++)
+        k.pos[j] = (float)(k.pos[j] * f);
+}
+
+/* Stance corrections, then the translation scale, on the bone keys of s.
+ * A stance bone without keys gets one at rest when its chain has keys
+ * (its rest orientation must still turn); when neither the bone nor its
+ * chain is in s, the rule does not apply to this model: a warning, and
+ * nothing is added.  keys_changed counts keys whose bytes changed. */
+static int retarget_set(pk_bone_set *s, const pk_rules *r, pk_edit_stats *st, pk_log *log)
+{
+    size_t n0 = pk_bone_set_count(s);
+    if (!n0 || (!r->nstance && !r->scale_set && !r->nscale))
         return 0;
-    stance_c *sc = compile_stances(r, log);
-    if (!sc)
+    float *before = pk_bone_set_snapshot(s);
+    stance_c *sc = r->nstance ? compile_stances(r, log) : NULL;
+    if (!before || (r->nstance && !sc)) {
+        if (!before)
+            pk_error(log, "out of memory");
+        free(before);
         return -1;
+    }
     int rc = 0;
-    for (size_t s = 0; s < r->nstance && !rc; s++) {
-        bool keyed = false;
-        for (size_t i = 0; i < m->nbones; i++) {
-            pk_bone_key *k = &m->bones[i];
-            size_t len;
-            const uint8_t *raw = pk_names_raw(m->names, k->name, &len);
-            float before[7];
-            memcpy(before, k->pos, sizeof k->pos);
-            memcpy(before + 3, k->rot, sizeof k->rot);
-            if (pk_pattern_match(&sc[s].rule->bone, raw, len, NULL, NULL)) {
-                stance_bone_key(sc[s].r, k->rot);
-                keyed = true;
-            } else if (pk_selection_has(sc[s].chain, raw, len)) {
-                chain_key(sc[s].r, k->pos, k->rot);
-            } else {
-                continue;
-            }
-            if (st && (rot_changed(before + 3, k->rot) || memcmp(before, k->pos, 12) != 0))
-                st->keys_changed++;
-        }
-        if (keyed)
+    for (size_t i = 0; i < r->nstance && !rc; i++) {
+        stance_run run = {&sc[i], false, 0};
+        pk_bone_set_each(s, stance_fn, &run);
+        if (run.keyed)
             continue;
-        pk_name_id id = stance_bone_name(m->names, &sc[s], PK_VMD_NAME_BYTES, "VMD", log);
-        pk_bone_key *k = id == PK_NO_NAME ? NULL : pk_motion_push_bone(m);
-        if (!k) {
+        if (!run.chain_keys) {
+            pk_warning(log,
+                       "stance bone '%s' is not in the %s and no bone of its chain is; "
+                       "nothing added for it",
+                       sc[i].rule->bone_utf8, s->m ? "motion" : "pose");
+            continue;
+        }
+        pk_name_id id = stance_bone_name(s->names, &sc[i], s->name_bytes, s->format, log);
+        pk_bone_ref k;
+        if (id == PK_NO_NAME || !pk_bone_set_add(s, id, &k)) {
             if (id != PK_NO_NAME)
                 pk_error(log, "out of memory");
             rc = -1;
             break;
         }
-        k->name = id;
-        k->frame = 0;
-        k->rot[3] = 1.0f;
-        stance_bone_key(sc[s].r, k->rot);
-        pk_interp_linear(k->interp);
+        stance_bone_key(sc[i].r, k.rot);
         if (st)
             st->keys_added++;
     }
+    if (!rc && (r->scale_set || r->nscale))
+        pk_bone_set_each(s, scale_fn, (void *)r);
+    if (!rc && st)
+        st->keys_changed += pk_bone_set_changed(s, before, n0);
     free_stances(sc, r->nstance);
+    free(before);
     return rc;
-}
-
-static void motion_scale(pk_motion *m, const pk_rules *r, pk_edit_stats *st)
-{
-    if (!r->scale_set && !r->nscale)
-        return;
-    for (size_t i = 0; i < m->nbones; i++) {
-        pk_bone_key *k = &m->bones[i];
-        size_t len;
-        const uint8_t *raw = pk_names_raw(m->names, k->name, &len);
-        double f = scale_for(r, raw, len);
-        if (f == 1.0)
-            continue;
-        for (int j = 0; j < 3; j++)
-            k->pos[j] = (float)(k->pos[j] * f);
-        if (st)
-            st->keys_changed++;
-    }
 }
 
 int pk_motion_retarget(pk_motion *m, const pk_rules *r, pk_edit_stats *st, pk_log *log)
@@ -257,63 +244,17 @@ int pk_motion_retarget(pk_motion *m, const pk_rules *r, pk_edit_stats *st, pk_lo
         pk_error(log, "out of memory");
         return -1;
     }
-    if (pk_motion_rename(c, r, false, st, log) != 0 || motion_stance(c, r, st, log) != 0) {
+    pk_bone_set s;
+    pk_bone_set_of_motion(&s, c);
+    if (pk_motion_rename(c, r, false, st, log) != 0 || retarget_set(&s, r, st, log) != 0) {
         pk_motion_free(c);
         return -1;
     }
-    motion_scale(c, r, st);
     pk_motion tmp = *m;
     *m = *c;
     *c = tmp;
     pk_motion_free(c);
     return 0;
-}
-
-/* ---- pose ---- */
-
-static int pose_stance(pk_pose *p, const pk_rules *r, pk_edit_stats *st, pk_log *log)
-{
-    if (!r->nstance || !p->nbones)
-        return 0;
-    stance_c *sc = compile_stances(r, log);
-    if (!sc)
-        return -1;
-    int rc = 0;
-    for (size_t s = 0; s < r->nstance && !rc; s++) {
-        bool found = false;
-        for (size_t i = 0; i < p->nbones; i++) {
-            pk_pose_bone *b = &p->bones[i];
-            size_t len;
-            const uint8_t *raw = pk_names_raw(p->names, b->name, &len);
-            if (pk_pattern_match(&sc[s].rule->bone, raw, len, NULL, NULL)) {
-                stance_bone_key(sc[s].r, b->rot);
-                found = true;
-            } else if (pk_selection_has(sc[s].chain, raw, len)) {
-                chain_key(sc[s].r, b->pos, b->rot);
-            } else {
-                continue;
-            }
-            if (st)
-                st->keys_changed++;
-        }
-        if (found)
-            continue;
-        pk_name_id id = stance_bone_name(p->names, &sc[s], PK_VPD_NAME_BYTES, "VPD", log);
-        pk_pose_bone *b = id == PK_NO_NAME ? NULL : pk_pose_push_bone(p);
-        if (!b) {
-            if (id != PK_NO_NAME)
-                pk_error(log, "out of memory");
-            rc = -1;
-            break;
-        }
-        b->name = id;
-        b->rot[3] = 1.0f;
-        stance_bone_key(sc[s].r, b->rot);
-        if (st)
-            st->keys_added++;
-    }
-    free_stances(sc, r->nstance);
-    return rc;
 }
 
 int pk_pose_retarget(pk_pose *p, const pk_rules *r, pk_edit_stats *st, pk_log *log)
@@ -323,22 +264,11 @@ int pk_pose_retarget(pk_pose *p, const pk_rules *r, pk_edit_stats *st, pk_log *l
         pk_error(log, "out of memory");
         return -1;
     }
-    if (pk_pose_rename(c, r, false, st, log) != 0 || pose_stance(c, r, st, log) != 0) {
+    pk_bone_set s;
+    pk_bone_set_of_pose(&s, c);
+    if (pk_pose_rename(c, r, false, st, log) != 0 || retarget_set(&s, r, st, log) != 0) {
         pk_pose_free(c);
         return -1;
-    }
-    if (r->scale_set || r->nscale) {
-        for (size_t i = 0; i < c->nbones; i++) {
-            size_t len;
-            const uint8_t *raw = pk_names_raw(c->names, c->bones[i].name, &len);
-            double f = scale_for(r, raw, len);
-            if (f == 1.0)
-                continue;
-            for (int j = 0; j < 3; j++)
-                c->bones[i].pos[j] = (float)(c->bones[i].pos[j] * f);
-            if (st)
-                st->keys_changed++;
-        }
     }
     pk_pose tmp = *p;
     *p = *c;

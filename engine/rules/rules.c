@@ -9,6 +9,7 @@
  *   groups:  {NAME: [ITEM...]}    bone sets; ITEM = name, glob, @group
  *   morph_groups: {NAME: [ITEM...]}  morph sets, same forms
  *   mirror:  [[A, B], ...]        name fragments swapped by mirror
+ *   morph_mirror: [[A, B], ...]   whole morph names swapped by mirror
  *   stance:  [{bone: B, rotate: [X, Y, Z], chain: ITEM | [ITEM...]}, ...]
  *   scale:   {default: F, bones: {NAME: F, ...}}
  *
@@ -450,13 +451,16 @@ static void check_groups(loader *L)
 
 /* ---- mirror ---- */
 
+/* ctx: NULL for `mirror` (fragments), non-NULL for `morph_mirror` (whole
+ * morph names, in r->morph_mirror); both are exact names. */
 static void mirror_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
 {
-    (void)ctx;
     pk_rules *r = L->r;
+    bool morph = ctx != NULL;
     if (n->type != YAML_SEQUENCE_NODE ||
         n->data.sequence.items.top - n->data.sequence.items.start != 2) {
-        NODE_ERR(L, f, n, "a mirror pair must be a list of two names, like [左, 右]");
+        NODE_ERR(L, f, n, "a %s pair must be a list of two names, like %s",
+                 morph ? "morph_mirror" : "mirror", morph ? "[ウィンク, ウィンク右]" : "[左, 右]");
         return;
     }
     yaml_node_t *a = node(f, n->data.sequence.items.start[0]);
@@ -471,14 +475,16 @@ static void mirror_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
         NODE_ERR(L, f, n, "mirror pair swaps '%s' with itself", scalar(a));
         return;
     }
-    pk_mirror_pair *nv = realloc(r->mirror, (r->nmirror + 1) * sizeof *nv);
+    pk_mirror_pair **list = morph ? &r->morph_mirror : &r->mirror;
+    size_t *count = morph ? &r->nmorph_mirror : &r->nmirror;
+    pk_mirror_pair *nv = realloc(*list, (*count + 1) * sizeof *nv);
     if (!nv)
         return;
-    r->mirror = nv;
+    *list = nv;
     pair.a_utf8 = strdup(scalar(a));
     pair.b_utf8 = strdup(scalar(b));
     pair.at = where_of(f, n);
-    r->mirror[r->nmirror++] = pair;
+    nv[(*count)++] = pair;
 }
 
 static void clear_mirror(pk_rules *r)
@@ -488,6 +494,11 @@ static void clear_mirror(pk_rules *r)
         free(r->mirror[i].b_utf8);
     }
     r->nmirror = 0;
+    for (size_t i = 0; i < r->nmorph_mirror; i++) {
+        free(r->morph_mirror[i].a_utf8);
+        free(r->morph_mirror[i].b_utf8);
+    }
+    r->nmorph_mirror = 0;
 }
 
 static void load_mirror(loader *L, const yfile *f, yaml_node_t *n)
@@ -502,6 +513,26 @@ static void load_mirror(loader *L, const yfile *f, yaml_node_t *n)
         return;
     }
     each_item(L, f, n, false, "mirror", mirror_item, NULL);
+}
+
+/* `morph_mirror` pairs accumulate over files like `mirror`; the built-in
+ * pairs (standard.yaml) are dropped when a loaded file has the key. */
+static void load_morph_mirror(loader *L, const yfile *f, yaml_node_t *n)
+{
+    if (!L->in_base && !L->r->morph_mirror_from_file) {
+        for (size_t i = 0; i < L->r->nmorph_mirror; i++) {
+            free(L->r->morph_mirror[i].a_utf8);
+            free(L->r->morph_mirror[i].b_utf8);
+        }
+        L->r->nmorph_mirror = 0;
+        L->r->morph_mirror_from_file = true;
+    }
+    if (n->type != YAML_SEQUENCE_NODE) {
+        if (!is_null(n))
+            NODE_ERR(L, f, n, "morph_mirror must be a list of pairs, not %s", node_type_name(n));
+        return;
+    }
+    each_item(L, f, n, false, "morph_mirror", mirror_item, L->r);
 }
 
 /* ---- stance ---- */
@@ -877,6 +908,8 @@ static void load_doc(loader *L, const yfile *f)
             load_groups(L, f, v, &L->r->morph_groups, "morph_groups");
         else if (strcmp(key, "mirror") == 0)
             load_mirror(L, f, v);
+        else if (strcmp(key, "morph_mirror") == 0)
+            load_morph_mirror(L, f, v);
         else if (strcmp(key, "stance") == 0)
             load_stance(L, f, v);
         else if (strcmp(key, "scale") == 0)
@@ -884,7 +917,7 @@ static void load_doc(loader *L, const yfile *f)
         else
             NODE_ERR(L, f, k,
                      "unknown key '%s' (expected include, rename, morphs, groups, "
-                     "morph_groups, mirror, stance, scale)",
+                     "morph_groups, mirror, morph_mirror, stance, scale)",
                      key);
     }
 }
@@ -952,6 +985,7 @@ void pk_rules_free(pk_rules *r)
     }
     clear_mirror(r);
     free(r->mirror);
+    free(r->morph_mirror);
     for (size_t i = 0; i < r->nstance; i++) {
         free(r->stance[i].bone_utf8);
         free_group(&r->stance[i].chain);

@@ -95,7 +95,10 @@ struct pk_rules {
     pk_group_set groups, morph_groups;
     pk_mirror_pair *mirror;
     size_t nmirror;
-    bool mirror_from_file; /* a loaded file had a `mirror` key */
+    bool mirror_from_file;        /* a loaded file had a `mirror` key */
+    pk_mirror_pair *morph_mirror; /* whole morph names swapped by mirror */
+    size_t nmorph_mirror;
+    bool morph_mirror_from_file;
     pk_stance_rule *stance;
     size_t nstance;
     double scale_default;

@@ -229,3 +229,47 @@ const char *fz_temp_file(const char *name, const uint8_t *data, size_t len)
     close(fd);
     return path;
 }
+
+void fz_check_model(const pk_model *m, size_t size)
+{
+    /* A PMX bone takes at least 8 + 12 + 1 + 4 + 2 + 1 bytes, a PMD bone
+     * 39; a morph at least 14 (PMX) or 25 (PMD). */
+    if (m->nbones > size / 28 || m->nmorphs > size / 14 || m->nframes > size / 9 + 2)
+        fz_fail("%zu bones, %zu morphs, %zu frames from %zu bytes", m->nbones, m->nmorphs,
+                m->nframes, size);
+    for (size_t i = 0; i < m->nbones; i++) {
+        const pk_model_bone *b = &m->bones[i];
+        if (b->parent < -1 || b->parent >= (int32_t)m->nbones)
+            fz_fail("bone %zu: parent %d", i, (int)b->parent);
+        if ((b->flags & PK_BONE_IK) && (b->ik_target < 0 || b->ik_target >= (int32_t)m->nbones))
+            fz_fail("bone %zu: IK target %d", i, (int)b->ik_target);
+        for (size_t k = 0; k < b->nik_links; k++)
+            if (b->ik_links[k].bone < 0 || b->ik_links[k].bone >= (int32_t)m->nbones)
+                fz_fail("bone %zu: IK link %d", i, (int)b->ik_links[k].bone);
+        if (!b->name || !b->name_en)
+            fz_fail("bone %zu: no name", i);
+        size_t steps = 0;
+        for (int32_t j = b->parent; j != -1; j = m->bones[j].parent)
+            if (++steps > m->nbones)
+                fz_fail("bone %zu: parent cycle", i);
+        if (b->cp932 != PK_NO_NAME) {
+            size_t len;
+            const uint8_t *raw = pk_names_raw(m->names, b->cp932, &len);
+            long f = pk_model_find_bone(m, raw, len);
+            if (f < 0 || m->bones[f].cp932 != b->cp932)
+                fz_fail("bone %zu: not found by its own name", i);
+        }
+    }
+    for (size_t i = 0; i < m->nmorphs; i++)
+        if (!m->morphs[i].name || !m->morphs[i].name_en)
+            fz_fail("morph %zu: no name", i);
+    for (size_t f = 0; f < m->nframes; f++)
+        for (size_t k = 0; k < m->frames[f].nitems; k++) {
+            const pk_model_frame_item *it = &m->frames[f].items[k];
+            size_t limit = it->kind == 0 ? m->nbones : m->nmorphs;
+            if (it->kind > 1 || it->index < 0 || (size_t)it->index >= limit)
+                fz_fail("frame %zu member %zu: kind %u index %d", f, k, it->kind, (int)it->index);
+        }
+    if (!m->name || !m->name_en || !m->comment || !m->comment_en)
+        fz_fail("model texts missing");
+}

@@ -35,4 +35,9 @@ void fz_pose_equal(const pk_pose *a, const pk_pose *b, double tol);
  * that take a path (rules, jobs).  `name` is the file name to use. */
 const char *fz_temp_file(const char *name, const uint8_t *data, size_t len);
 
+/* The invariants of a model that read without error (fuzz_pmx, fuzz_pmd):
+ * counts within what size bytes can hold, indices inside the model, no
+ * parent cycle, every named bone found by its CP932 name. */
+void fz_check_model(const pk_model *m, size_t size);
+
 #endif

@@ -222,6 +222,121 @@ outputs:
 }
 
 
+# ---------------------------------------------------------------- PMX / PMD
+def pmx_text(s, enc):
+    b = s.encode("utf-16-le" if enc == 0 else "utf-8")
+    return struct.pack("<i", len(b)) + b
+
+
+def pmx_idx(v, size):
+    return struct.pack({1: "<b", 2: "<h", 4: "<i"}[size], v)
+
+
+def pmx(version=2.0, enc=0, extra=0, isz=(2, 1, 1, 2, 2, 1), deforms=(0, 1, 2, 3),
+        soft=False, qdef=False):
+    """A small PMX: a few vertices of the given deform types, one bone of
+    each flavour (plain, append + fixed axis + local axes, IK with limited
+    links), morphs of every kind, display frames, a rigid body and joint."""
+    vs, ts, ms, bs, mos, rs = isz
+    t = lambda s: pmx_text(s, enc)
+    out = b"PMX " + struct.pack("<fB", version, 8) + bytes([enc, extra]) + bytes(isz)
+    out += t("モデル") + t("model") + t("コメント") + t("")
+    out += struct.pack("<i", len(deforms))
+    for d in deforms:
+        out += struct.pack("<8f", 0, 1, 0, 0, 1, 0, 0, 0) + struct.pack("<4f", 0, 0, 0, 0) * extra
+        out += bytes([d])
+        nb = {0: 1, 1: 2, 2: 4, 3: 2, 4: 4}[d]
+        out += b"".join(pmx_idx(0, bs) for _ in range(nb))
+        out += {0: b"", 1: struct.pack("<f", 1), 2: struct.pack("<4f", 1, 0, 0, 0),
+                3: struct.pack("<10f", 1, *([0] * 9)), 4: struct.pack("<4f", 1, 0, 0, 0)}[d]
+        out += struct.pack("<f", 1)
+    out += struct.pack("<i", 3) + b"".join(pmx_idx(0, vs) if vs != 1 else b"\0" for _ in range(3))
+    out += struct.pack("<i", 1) + t("tex.png")
+    out += struct.pack("<i", 1) + t("材質") + t("mat") + bytes(65) + pmx_idx(0, ts) + pmx_idx(-1, ts)
+    out += b"\0\x01\x02" + t("") + struct.pack("<i", 3)
+    bones = []
+    bones.append(t("センター") + t("center") + struct.pack("<3f", 0, 8, 0) + pmx_idx(-1, bs)
+                 + struct.pack("<iH", 0, 0x1E) + struct.pack("<3f", 0, 1, 0))
+    bones.append(t("右腕捩") + t("arm twist_R") + struct.pack("<3f", 1, 15, 0) + pmx_idx(0, bs)
+                 + struct.pack("<iH", 1, 0x0001 | 0x0002 | 0x0008 | 0x0010 | 0x0100 | 0x0400 | 0x0800 | 0x2000)
+                 + pmx_idx(0, bs) + pmx_idx(0, bs) + struct.pack("<f", 0.5)
+                 + struct.pack("<3f", 1, 0, 0) + struct.pack("<6f", 1, 0, 0, 0, 0, 1) + struct.pack("<i", 3))
+    bones.append(t("右足ＩＫ") + t("leg IK_R") + struct.pack("<3f", -1, 1, 0) + pmx_idx(0, bs)
+                 + struct.pack("<iH", 0, 0x003F) + pmx_idx(-1, bs) + pmx_idx(1, bs)
+                 + struct.pack("<if", 40, 2.0) + struct.pack("<i", 2)
+                 + pmx_idx(1, bs) + b"\x01" + struct.pack("<6f", -3.14, 0, 0, -0.01, 0, 0)
+                 + pmx_idx(0, bs) + b"\0")
+    out += struct.pack("<i", len(bones)) + b"".join(bones)
+    kinds = list(range(11 if version > 2.05 else 9))
+    out += struct.pack("<i", len(kinds))
+    for k in kinds:
+        out += t("モーフ%d" % k) + t("") + bytes([k % 5, k]) + struct.pack("<i", 1)
+        if k in (0, 9):
+            out += pmx_idx(0, mos) + struct.pack("<f", 1)
+        elif k == 1:
+            out += (b"\0" * vs) + bytes(12)
+        elif k == 2:
+            out += pmx_idx(0, bs) + bytes(28)
+        elif k == 8:
+            out += pmx_idx(0, ms) + bytes(113)
+        elif k == 10:
+            out += pmx_idx(0, rs) + bytes(25)
+        else:
+            out += (b"\0" * vs) + bytes(16)
+    out += struct.pack("<i", 2)
+    out += t("Root") + t("Root") + b"\x01" + struct.pack("<i", 1) + b"\0" + pmx_idx(0, bs)
+    out += t("表情") + t("Exp") + b"\x01" + struct.pack("<i", 2) + b"\x01" + pmx_idx(0, mos) + b"\0" + pmx_idx(2, bs)
+    out += struct.pack("<i", 1) + t("剛体") + t("") + pmx_idx(0, bs) + bytes(61)
+    out += struct.pack("<i", 1) + t("J") + t("") + b"\0" + pmx_idx(0, rs) + pmx_idx(-1, rs) + bytes(96)
+    if soft:
+        out += struct.pack("<i", 1) + t("soft") + t("") + b"\0" + pmx_idx(0, ms) + bytes(124)
+        out += struct.pack("<i", 1) + pmx_idx(0, rs) + (b"\0" * vs) + b"\0"
+        out += struct.pack("<i", 1) + (b"\0" * vs)
+    return out
+
+
+def pmd_field(raw, width):
+    return raw + b"\0" * (width - len(raw))
+
+
+def pmd(english=True, physics=True):
+    """A small PMD: three bones (rotate+move, IK-influenced, IK), one IK
+    chain, the base morph and one morph, a bone frame, extensions."""
+    out = b"Pmd" + struct.pack("<f", 1.0) + pmd_field("モデル".encode("cp932"), 20)
+    out += pmd_field(b"comment", 256)
+    out += struct.pack("<I", 1) + bytes(38) + struct.pack("<I", 0) + struct.pack("<I", 0)
+    bones = [("センター", -1, 1, 1, 0, 8), ("右ひざ", 0, -1, 4, 0, 4), ("右足ＩＫ", 0, -1, 2, 0, 1)]
+    out += struct.pack("<H", len(bones))
+    for name, parent, tail, kind, ik, y in bones:
+        out += pmd_field(name.encode("cp932"), 20) + struct.pack("<hhBh3f", parent, tail, kind, ik, 0, y, 0)
+    out += struct.pack("<H", 1) + struct.pack("<hhBHf", 2, 1, 1, 40, 0.5) + struct.pack("<h", 1)
+    out += struct.pack("<H", 2)
+    out += pmd_field(b"base", 20) + struct.pack("<IB", 1, 0) + bytes(16)
+    out += pmd_field("まばたき".encode("cp932"), 20) + struct.pack("<IB", 0, 2)
+    out += b"\x01" + struct.pack("<H", 1)
+    out += b"\x01" + pmd_field("足\n".encode("cp932"), 50)
+    out += struct.pack("<I", 1) + struct.pack("<HB", 1, 1)
+    if english:
+        out += b"\x01" + pmd_field(b"model", 20) + pmd_field(b"comment", 256)
+        out += b"".join(pmd_field(n, 20) for n in (b"center", b"knee_R", b"leg IK_R"))
+        out += pmd_field(b"blink", 20) + pmd_field(b"Legs", 50)
+        out += bytes(1000)
+        if physics:
+            out += struct.pack("<I", 1) + bytes(83) + struct.pack("<I", 0)
+    return out
+
+
+def model_seeds():
+    yield "pmx", "utf16_2.pmx", pmx()
+    yield "pmx", "utf8_1.pmx", pmx(enc=1, isz=(1, 1, 1, 1, 1, 1))
+    yield "pmx", "idx4_uv2.pmx", pmx(extra=2, isz=(4, 4, 4, 4, 4, 4))
+    yield "pmx", "v21_soft.pmx", pmx(version=2.1, deforms=(0, 1, 2, 3, 4), soft=True)
+    yield "pmx", "noverts.pmx", pmx(deforms=())
+    yield "pmd", "full.pmd", pmd()
+    yield "pmd", "noext.pmd", pmd(english=False)
+    yield "pmd", "no_physics.pmd", pmd(physics=False)
+
+
 def write(target, name, data):
     d = os.path.join(CORPUS, target)
     os.makedirs(d, exist_ok=True)
@@ -267,6 +382,8 @@ def main():
         write("rules", name + ".yaml", text.encode("utf-8"))
     for name, text in JOBS.items():
         write("job", name + ".yaml", text.encode("utf-8"))
+    for target, name, data in model_seeds():
+        write(target, name, data)
     copy_project_files()
 
 

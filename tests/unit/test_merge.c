@@ -3,6 +3,8 @@
  * whole corpus. */
 #include "testutil.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,7 +71,8 @@ static void test_empty_is_identity_corpus(void **state)
         write_vmd(m, &want);
         bool has = m->nbones || m->nmorphs || m->ncameras || m->nlights || m->nshadows || m->niks;
         for (int order = 0; order < (has ? 2 : 1); order++) {
-            pk_merge_input in[2] = {{order ? empty : m, NULL, 0}, {order ? m : empty, NULL, 0}};
+            pk_merge_input in[2] = {{order ? empty : m, NULL, 0, 0, false},
+                                    {order ? m : empty, NULL, 0, 0, false}};
             pk_merge_report rep;
             pk_motion *out = pk_merge(in, 2, PK_MERGE_ERROR, &rep, &log);
             assert_non_null(out);
@@ -106,7 +109,7 @@ static void test_policies(void **state)
     bone(b, "センター", 10, 3.0f);  /* conflict */
     morph(b, "まばたき", 10, 0.5f); /* same value: not a conflict */
     bone(b, "頭", 10, 4.0f);
-    pk_merge_input in[2] = {{a, NULL, 0}, {b, NULL, 0}};
+    pk_merge_input in[2] = {{a, NULL, 0, 0, false}, {b, NULL, 0, 0, false}};
     pk_log log;
     pk_log_init(&log);
     pk_merge_report rep;
@@ -159,7 +162,7 @@ static void test_offsets(void **state)
     pk_camera_key *c = pk_motion_push_camera(a);
     c->frame = 20;
     c->fov = 30;
-    pk_merge_input in[2] = {{a, NULL, 0}, {a, NULL, 100}};
+    pk_merge_input in[2] = {{a, NULL, 0, 0, false}, {a, NULL, 100, 0, false}};
     pk_log log;
     pk_log_init(&log);
     pk_merge_report rep;
@@ -173,13 +176,24 @@ static void test_offsets(void **state)
     pk_merge_report_free(&rep);
     pk_motion_free(m);
 
-    pk_merge_input neg[1] = {{a, NULL, -25}};
+    pk_merge_input neg[1] = {{a, NULL, -25, 0, false}};
     m = pk_merge(neg, 1, PK_MERGE_LAST, &rep, &log);
     assert_non_null(m);
     assert_int_equal(rep.below_zero, 2); /* bone at 0 and camera at 20 */
     assert_int_equal(log.warnings, 1);
-    assert_int_equal(m->nbones, 1);
+    tu_assert_log_has(&log, "input 1: offset -25 cuts it at its frame 25");
+    /* The pose at the cut is kept: the bone's key at 30 (now 5) stays, a
+     * key at 0 holds its value at 25 (1 + 25/30 on the linear segment);
+     * the camera's value at 25 (held after its last key) is a key at 0. */
+    assert_int_equal(rep.cut_keys, 2);
+    assert_int_equal(m->nbones, 2);
     assert_int_equal(m->bones[0].frame, 5);
+    assert_true(m->bones[0].pos[0] == 2.0f);
+    assert_int_equal(m->bones[1].frame, 0);
+    assert_true(fabsf(m->bones[1].pos[0] - (1.0f + 25.0f / 30.0f)) < 1e-6f);
+    assert_int_equal(m->ncameras, 1);
+    assert_int_equal(m->cameras[0].frame, 0);
+    assert_int_equal(m->cameras[0].fov, 30);
     pk_merge_report_free(&rep);
     pk_motion_free(m);
     pk_log_free(&log);
@@ -205,7 +219,8 @@ static void test_pose_input_and_camera(void **state)
     pk_camera_key *c2 = pk_motion_push_camera(b);
     c2->frame = 5;
     c2->fov = 40;
-    pk_merge_input in[3] = {{a, NULL, 0}, {NULL, p, 45}, {b, NULL, 0}};
+    pk_merge_input in[3] = {
+        {a, NULL, 0, 0, false}, {NULL, p, 45, 0, false}, {b, NULL, 0, 0, false}};
     pk_merge_report rep;
     pk_motion *m = pk_merge(in, 3, PK_MERGE_LAST, &rep, &log);
     assert_non_null(m);
@@ -224,6 +239,286 @@ static void test_pose_input_and_camera(void **state)
     pk_log_free(&log);
 }
 
+/* ---- sampling comparisons ---- */
+
+static pk_motion *load(const char *path, pk_log *log)
+{
+    size_t len;
+    uint8_t *data = tu_read_file(path, &len);
+    pk_motion *m = pk_vmd_read(data, len, log);
+    free(data);
+    return m;
+}
+
+/* Worst difference between track `ta` of a at frame fa and track `tb` of b
+ * at fb, in degrees / units / weight (bones or morphs by `morph`). */
+static double track_diff(const pk_motion *a, const pk_track *ta, double fa, const pk_motion *b,
+                         const pk_track *tb, double fb, bool morph)
+{
+    if (morph)
+        return fabs((double)pk_sample_morph(a, ta, fa) - pk_sample_morph(b, tb, fb));
+    float pa[3], ra[4], pb[3], rb[4];
+    pk_sample_bone(a, ta, fa, pa, ra);
+    pk_sample_bone(b, tb, fb, pb, rb);
+    double w = pk_quat_angle_deg(ra, rb) / PK_OVERLAY_TOL_DEG * 1e-5; /* scaled to units */
+    for (int i = 0; i < 3; i++)
+        w = fmax(w, fabs((double)pa[i] - pb[i]));
+    return w;
+}
+
+static const pk_track *same_track(const pk_motion *from, const pk_track *t, const pk_motion *m,
+                                  const pk_tracks *ts, bool morph)
+{
+    size_t len;
+    const uint8_t *raw = pk_names_raw(from->names, t->name, &len);
+    pk_name_id id = pk_names_find(m->names, raw, len);
+    if (id == PK_NO_NAME)
+        return NULL;
+    return morph ? pk_tracks_morph(ts, id) : pk_tracks_bone(ts, id);
+}
+
+/* A negative offset cuts a motion and keeps its pose at the cut: over the
+ * whole corpus, every bone and morph track of the result samples at frame
+ * f as the motion at f + cut (1e-4 deg, 1e-5 units and weight). */
+static void test_negative_offset_keeps_pose_corpus(void **state)
+{
+    (void)state;
+    char **paths;
+    size_t n = tu_corpus_list(".vmd", &paths);
+    if (n == 0)
+        skip();
+    size_t checked = 0, frames = 0;
+    for (size_t i = 0; i < n; i++) {
+        pk_log log;
+        pk_log_init(&log);
+        pk_motion *m = load(paths[i], &log);
+        uint32_t first, last;
+        if (!m || !pk_motion_frame_range(m, &first, &last) || last < 6) {
+            pk_motion_free(m);
+            pk_log_free(&log);
+            continue;
+        }
+        uint32_t cut = last / 3 + 1;
+        pk_merge_input in = {m, NULL, -(int64_t)cut, 0, false};
+        pk_merge_report rep;
+        pk_motion *out = pk_merge(&in, 1, PK_MERGE_LAST, &rep, &log);
+        if (!out) {
+            for (size_t k = 0; k < log.count; k++)
+                print_error("%s: %s\n", paths[i], log.items[k].msg);
+            fail();
+        }
+        pk_tracks *tm = pk_tracks_build(m, &log), *to = pk_tracks_build(out, &log);
+        for (int morph = 0; morph < 2; morph++) {
+            size_t nt = morph ? tm->nmorphs : tm->nbones;
+            for (size_t k = 0; k < nt; k++) {
+                const pk_track *t = morph ? &tm->morphs[k] : &tm->bones[k];
+                const pk_track *o = same_track(m, t, out, to, morph);
+                assert_non_null(o);
+                for (uint32_t f = 0; f + cut <= last + 2; f++) {
+                    frames++;
+                    double d = track_diff(out, o, f, m, t, f + cut, morph);
+                    if (d > 1e-5) {
+                        print_error("%s: %s '%s' cut at %u: frame %u differs by %g\n", paths[i],
+                                    morph ? "morph" : "bone", pk_names_utf8(m->names, t->name), cut,
+                                    f, d);
+                        fail();
+                    }
+                }
+            }
+        }
+        pk_tracks_free(tm);
+        pk_tracks_free(to);
+        pk_merge_report_free(&rep);
+        pk_motion_free(out);
+        pk_motion_free(m);
+        pk_log_free(&log);
+        checked++;
+    }
+    tu_free_list(paths, n);
+    assert_true(checked >= 5);
+    printf("negative offsets: %zu corpus motions cut, %zu track frames checked\n", checked, frames);
+}
+
+/* Tracks both inputs key over overlapping ranges are reported (merge
+ * re-interpolates them); one motion after the other is not an overlap, nor
+ * are keys both inputs hold with the same value. */
+static void test_overlaps(void **state)
+{
+    (void)state;
+    pk_motion *dance = pk_motion_new(), *fist = pk_motion_new(), *after = pk_motion_new();
+    bone(dance, "右手首", 0, 0.0f);
+    bone(dance, "右手首", 100, 1.0f);
+    bone(dance, "頭", 0, 0.0f);
+    morph(dance, "まばたき", 10, 0.5f);
+    morph(dance, "まばたき", 20, 0.0f);
+    bone(fist, "右手首", 60, 5.0f);    /* inside the dance's 0-100 */
+    bone(fist, "頭", 0, 0.0f);         /* the same key: kept once, no overlap */
+    morph(fist, "まばたき", 20, 0.7f); /* a conflict at the dance's last key only */
+    bone(after, "右手首", 100, 1.0f);
+    bone(after, "右手首", 150, 2.0f); /* starts where the dance ends */
+    pk_log log;
+    pk_log_init(&log);
+    pk_merge_report rep;
+    pk_merge_input in[2] = {{dance, NULL, 0, 0, false}, {fist, NULL, 0, 0, false}};
+    pk_motion *m = pk_merge(in, 2, PK_MERGE_LAST, &rep, &log);
+    assert_non_null(m);
+    assert_int_equal(rep.noverlaps, 1);
+    assert_int_equal(rep.overlaps[0].section, PK_SEC_BONE);
+    assert_string_equal(rep.overlaps[0].name, "右手首");
+    assert_int_equal(rep.overlaps[0].a, 0);
+    assert_int_equal(rep.overlaps[0].b, 1);
+    assert_int_equal(rep.overlaps[0].a_first, 0);
+    assert_int_equal(rep.overlaps[0].a_last, 100);
+    assert_int_equal(rep.overlaps[0].b_first, 60);
+    assert_int_equal(rep.overlaps[0].b_last, 60);
+    assert_int_equal(rep.count, 1); /* まばたき at 20 */
+    pk_merge_report_free(&rep);
+    pk_motion_free(m);
+    /* --prefer error refuses overlaps too. */
+    assert_null(pk_merge(in, 2, PK_MERGE_ERROR, &rep, &log));
+    tu_assert_log_has(&log, "overlap: bone '右手首' keyed by inputs 1 (frames 0-100) and 2");
+    pk_merge_report_free(&rep);
+    in[1].motion = after;
+    m = pk_merge(in, 2, PK_MERGE_ERROR, &rep, &log);
+    assert_non_null(m);
+    assert_int_equal(rep.noverlaps, 0);
+    pk_merge_report_free(&rep);
+    pk_motion_free(m);
+    pk_motion_free(dance);
+    pk_motion_free(fist);
+    pk_motion_free(after);
+    pk_log_free(&log);
+}
+
+/* --sections: an input gives only the sections it is asked for. */
+static void test_sections(void **state)
+{
+    (void)state;
+    pk_motion *dance = pk_motion_new(), *face = pk_motion_new();
+    bone(dance, "頭", 0, 0.0f);
+    bone(face, "頭", 0, 9.0f);
+    morph(face, "まばたき", 5, 1.0f);
+    pk_camera_key *c = pk_motion_push_camera(face);
+    c->frame = 3;
+    pk_log log;
+    pk_log_init(&log);
+    pk_merge_report rep;
+    pk_merge_input in[2] = {{dance, NULL, 0, 0, false}, {face, NULL, 0, 1u << PK_SEC_MORPH, false}};
+    pk_motion *m = pk_merge(in, 2, PK_MERGE_ERROR, &rep, &log);
+    assert_non_null(m);
+    assert_int_equal(rep.count, 0);
+    assert_int_equal(m->nbones, 1);
+    assert_true(m->bones[0].pos[0] == 0.0f);
+    assert_int_equal(m->nmorphs, 1);
+    assert_int_equal(m->ncameras, 0);
+    pk_merge_report_free(&rep);
+    pk_motion_free(m);
+    pk_motion_free(dance);
+    pk_motion_free(face);
+    pk_log_free(&log);
+}
+
+/* `within`: the input replaces the others only inside its own frame range
+ * [A, B]; outside, every track samples exactly as the merge of the others
+ * (checked at every frame, over the corpus: three busy bones and a morph
+ * get two eased keys each, at a third and two thirds of the motion, plus a
+ * bone and a morph the motion lacks). */
+static void test_within_corpus(void **state)
+{
+    (void)state;
+    char **paths;
+    size_t n = tu_corpus_list(".vmd", &paths);
+    if (n == 0)
+        skip();
+    size_t checked = 0, frames = 0, baked = 0;
+    for (size_t i = 0; i < n; i++) {
+        pk_log log;
+        pk_log_init(&log);
+        pk_motion *m = load(paths[i], &log);
+        uint32_t first, last;
+        if (!m || !m->nbones || !pk_motion_frame_range(m, &first, &last) || last < 12) {
+            pk_motion_free(m);
+            pk_log_free(&log);
+            continue;
+        }
+        pk_tracks *tm = pk_tracks_build(m, &log);
+        uint32_t a = last / 3, b = 2 * last / 3;
+        pk_motion *src = pk_motion_new();
+        static const uint8_t EASE[4][4] = {
+            {20, 20, 107, 107}, {90, 10, 30, 120}, {20, 20, 107, 107}, {64, 0, 64, 127}};
+        for (size_t k = 0; k < tm->nbones && k < 3; k++) {
+            size_t len;
+            const uint8_t *raw = pk_names_raw(m->names, tm->bones[k].name, &len);
+            for (int e = 0; e < 2; e++) {
+                pk_bone_key *bk = pk_motion_push_bone(src);
+                bk->name = pk_names_intern(src->names, raw, len);
+                bk->frame = e ? b : a + 1;
+                bk->pos[1] = e ? 2.0f : -1.0f;
+                bk->rot[0] = e ? 0.3f : 0.0f;
+                bk->rot[3] = 1.0f;
+                pk_interp_set(bk->interp, EASE, false);
+            }
+        }
+        bone(src, "存在しない骨", a, 3.0f);
+        morph(src, "存在しない顔", b, 0.5f);
+        if (tm->nmorphs) {
+            size_t len;
+            const uint8_t *raw = pk_names_raw(m->names, tm->morphs[0].name, &len);
+            pk_morph_key *mk = pk_motion_push_morph(src);
+            mk->name = pk_names_intern(src->names, raw, len);
+            mk->frame = (a + b) / 2;
+            mk->weight = 0.9f;
+        }
+        pk_merge_input in[2] = {{m, NULL, 0, 0, false}, {src, NULL, 0, 0, true}};
+        pk_merge_report rep;
+        pk_motion *out = pk_merge(in, 2, PK_MERGE_LAST, &rep, &log);
+        assert_non_null(out);
+        assert_int_equal(rep.noverlaps, 0);
+        baked += rep.within_baked;
+        pk_tracks *to = pk_tracks_build(out, &log), *ts = pk_tracks_build(src, &log);
+        for (int morph_ = 0; morph_ < 2; morph_++) {
+            size_t nt = morph_ ? to->nmorphs : to->nbones;
+            for (size_t k = 0; k < nt; k++) {
+                const pk_track *o = morph_ ? &to->morphs[k] : &to->bones[k];
+                const pk_track *base = same_track(out, o, m, tm, morph_);
+                const pk_track *laid = same_track(out, o, src, ts, morph_);
+                for (uint32_t f = 0; f <= last + 3; f++) {
+                    bool inside = laid && f >= a && f <= b;
+                    bool outside = !laid || f + 1 <= a || f >= b + 1;
+                    double d;
+                    if (inside)
+                        d = track_diff(out, o, f, src, laid, f, morph_);
+                    else if (outside)
+                        d = track_diff(out, o, f, m, base, f, morph_);
+                    else
+                        continue;
+                    frames++;
+                    if (d > 1e-5) {
+                        print_error("%s: %s '%s' within %u-%u: frame %u (%s) differs by %g\n",
+                                    paths[i], morph_ ? "morph" : "bone",
+                                    pk_names_utf8(out->names, o->name), a, b, f,
+                                    inside ? "inside" : "outside", d);
+                        fail();
+                    }
+                }
+            }
+        }
+        pk_tracks_free(to);
+        pk_tracks_free(ts);
+        pk_tracks_free(tm);
+        pk_merge_report_free(&rep);
+        pk_motion_free(out);
+        pk_motion_free(src);
+        pk_motion_free(m);
+        pk_log_free(&log);
+        checked++;
+    }
+    tu_free_list(paths, n);
+    assert_true(checked >= 5);
+    printf("within: %zu corpus motions, %zu track frames checked, %zu crossed pieces baked\n",
+           checked, frames, baked);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -231,6 +526,10 @@ int main(void)
         cmocka_unit_test(test_offsets),
         cmocka_unit_test(test_pose_input_and_camera),
         cmocka_unit_test(test_empty_is_identity_corpus),
+        cmocka_unit_test(test_overlaps),
+        cmocka_unit_test(test_sections),
+        cmocka_unit_test(test_negative_offset_keeps_pose_corpus),
+        cmocka_unit_test(test_within_corpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -60,8 +60,9 @@ static void test_names_and_values(void **state)
     assert_string_equal(bname(m, 2), "腰キャンセル右");
     assert_string_equal(bname(m, 3), "センター"); /* unpaired: in place */
     assert_string_equal(bname(m, 4), "右右");
-    /* Morph names are not swapped. */
-    assert_string_equal(pk_names_utf8(m->names, m->morphs[0].name), "ウィンク右");
+    /* Morphs swap too: MMD's wink pair by its whole names (built-in
+     * morph_mirror), checked in test_morphs. */
+    assert_string_equal(pk_names_utf8(m->names, m->morphs[0].name), "ウィンク");
     for (size_t i = 0; i < m->nbones; i++) {
         /* (x,y,z) -> (-x,y,z); (x,y,z,w) -> (x,-y,-z,w) */
         assert_true(m->bones[i].pos[0] == -1.5f);
@@ -82,6 +83,84 @@ static void test_names_and_values(void **state)
     assert_string_equal(bname(m, 4), "左右");
     assert_true(m->bones[0].rot[1] == 0.2f);
     assert_int_equal(log.errors, 0);
+    pk_log_free(&log);
+    pk_motion_free(m);
+}
+
+static const char *mname(const pk_motion *m, size_t i)
+{
+    return pk_names_utf8(m->names, m->morphs[i].name);
+}
+
+/* Issue 11 item 19: morphs swap left and right.  Whole-name pairs first
+ * (MMD's wink morphs name one side only), then the bone fragments (困り左,
+ * 左手グー); an unpaired morph stays; twice gives the same names and keys;
+ * a file's morph_mirror replaces the built-in pairs. */
+static void test_morphs(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    const char *names[] = {"ウィンク", "ウィンク右", "ウィンク２", "ｳｨﾝｸ２右",
+                           "困り左",   "右手グー",   "あ"};
+    for (uint32_t i = 0; i < 7; i++) {
+        pk_morph_key *k = pk_motion_push_morph(m);
+        k->name = intern(m->names, names[i]);
+        k->frame = i;
+        k->weight = 0.1f * (float)i;
+    }
+    pk_log log;
+    pk_log_init(&log);
+    pk_edit_stats st;
+    memset(&st, 0, sizeof st);
+    assert_int_equal(pk_motion_mirror(m, NULL, &st, &log), 0);
+    const char *want[] = {"ウィンク右", "ウィンク", "ｳｨﾝｸ２右", "ウィンク２",
+                          "困り右",     "左手グー", "あ"};
+    for (size_t i = 0; i < 7; i++) {
+        assert_string_equal(mname(m, i), want[i]);
+        assert_true(m->morphs[i].weight == 0.1f * (float)i); /* weights and order kept */
+    }
+    assert_int_equal(st.morphs, 7);
+    assert_int_equal(st.morphs_renamed, 6);
+    pk_edit_stats_free(&st);
+    assert_int_equal(pk_motion_mirror(m, NULL, NULL, &log), 0);
+    for (size_t i = 0; i < 7; i++)
+        assert_string_equal(mname(m, i), names[i]);
+
+    /* a pose: the same transform */
+    pk_pose *p = pk_pose_new();
+    pk_pose_morph *pm = pk_pose_push_morph(p);
+    pm->name = intern(p->names, "ウィンク");
+    assert_int_equal(pk_pose_mirror(p, NULL, NULL, &log), 0);
+    assert_string_equal(pk_names_utf8(p->names, p->morphs[0].name), "ウィンク右");
+    pk_pose_free(p);
+
+    /* a file's own morph_mirror: only its pairs (and the fragments) */
+    const char *yaml = "morph_mirror:\n  - [eye_close_L, wink_R]\n";
+    pk_rules *r = pk_rules_parse(yaml, strlen(yaml), "m.yaml", &log);
+    assert_non_null(r);
+    pk_motion *m2 = pk_motion_new();
+    const char *n2[] = {"eye_close_L", "ウィンク"};
+    for (uint32_t i = 0; i < 2; i++) {
+        pk_morph_key *k = pk_motion_push_morph(m2);
+        k->name = intern(m2->names, n2[i]);
+    }
+    assert_int_equal(pk_motion_mirror(m2, r, NULL, &log), 0);
+    assert_string_equal(mname(m2, 0), "wink_R");
+    assert_string_equal(mname(m2, 1), "ウィンク");
+    /* an unsymmetric pair is refused before anything changes */
+    const char *bad = "morph_mirror:\n  - [ウィンク, ウィンク右]\n  - [ウィンク右, あ]\n";
+    pk_rules *rb = pk_rules_parse(bad, strlen(bad), "b.yaml", &log);
+    assert_non_null(rb);
+    pk_log_free(&log);
+    pk_log_init(&log);
+    pk_morph_key *k = pk_motion_push_morph(m2);
+    k->name = intern(m2->names, "あ"); /* あ -> ウィンク右 -> ウィンク */
+    assert_int_equal(pk_motion_mirror(m2, rb, NULL, &log), -1);
+    tu_assert_log_has(&log, "mirror pairs are not symmetric for morph 'あ'");
+    assert_string_equal(mname(m2, 1), "ウィンク"); /* nothing changed */
+    pk_rules_free(r);
+    pk_rules_free(rb);
+    pk_motion_free(m2);
     pk_log_free(&log);
     pk_motion_free(m);
 }
@@ -294,7 +373,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names_and_values), cmocka_unit_test(test_rotation_is_reflection),
         cmocka_unit_test(test_camera_light),     cmocka_unit_test(test_rules_pairs),
-        cmocka_unit_test(test_corpus_twice),
+        cmocka_unit_test(test_corpus_twice),     cmocka_unit_test(test_morphs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,6 +21,7 @@
 
 #define TOL_DEG 1e-4
 #define TOL_POS 1e-5
+#define TOL_W 1e-5 /* morph weight */
 
 /* ---- independent reference math ---- */
 
@@ -132,6 +133,7 @@ typedef struct totals {
 } totals;
 
 static totals g_tot;
+static size_t g_morph_motions;
 
 /* The overlay value over a base value. */
 static void over(const cfg *c, const dval *base, const dval *pose, dval *o)
@@ -165,7 +167,7 @@ static void expect_close(const char *file, const char *bone, const cfg *c, uint3
 
 /* Compares the non-bone sections and the records of unselected bones. */
 static void check_untouched(const char *file, const pk_motion *base, const pk_motion *out,
-                            const bool *selected)
+                            const bool *selected, const bool *msel)
 {
     size_t j = 0;
     for (size_t i = 0; i < base->nbones; i++) {
@@ -181,7 +183,22 @@ static void check_untouched(const char *file, const pk_motion *base, const pk_mo
         }
         j++;
     }
-    /* Everything after the bone section, byte for byte. */
+    /* Records of unselected morphs: the same, in the same order. */
+    j = 0;
+    size_t nb = pk_names_count(base->names);
+    for (size_t i = 0; i < base->nmorphs; i++) {
+        const pk_morph_key *k = &base->morphs[i];
+        if (msel[k->name])
+            continue;
+        while (j < out->nmorphs && out->morphs[j].name < nb && msel[out->morphs[j].name])
+            j++;
+        if (j >= out->nmorphs || memcmp(k, &out->morphs[j], sizeof *k) != 0) {
+            print_error("%s: record %zu of an unselected morph changed or moved\n", file, i);
+            fail();
+        }
+        j++;
+    }
+    /* Everything after the morph section, byte for byte. */
     pk_log log;
     pk_log_init(&log);
     pk_buf a, b;
@@ -191,6 +208,10 @@ static void check_untouched(const char *file, const pk_motion *base, const pk_mo
     assert_int_equal(pk_vmd_write(out, &b, &log), 0);
     size_t head = base->version == 1 ? 40 : 50;
     size_t ta = head + 4 + base->nbones * 111, tb = head + 4 + out->nbones * 111;
+    if (base->sections >= 2) {
+        ta += 4 + base->nmorphs * 23;
+        tb += 4 + out->nmorphs * 23;
+    }
     assert_true(a.len >= ta && b.len >= tb);
     if (a.len - ta != b.len - tb || memcmp(a.data + ta, b.data + tb, a.len - ta) != 0) {
         print_error("%s: sections after the bones are not byte-identical\n", file);
@@ -200,6 +221,56 @@ static void check_untouched(const char *file, const pk_motion *base, const pk_mo
     pk_buf_free(&a);
     pk_buf_free(&b);
     pk_log_free(&log);
+}
+
+static double msample(const pk_motion *m, const pk_tracks *t, pk_name_id id, double f)
+{
+    return pk_sample_morph(m, id == PK_NO_NAME ? NULL : pk_tracks_morph(t, id), f);
+}
+
+/* The morph laws at every frame: outside = the base; inside = the pose's
+ * weight (replace) or base + pose (add); fades = linear ramps from the
+ * base at A-F to the overlay at A and from the overlay at B to the base at
+ * B+F (morph keys have no curve in MMD). */
+static void check_morph(const char *file, const char *morph, const cfg *c, const pk_motion *base,
+                        const pk_tracks *tb, pk_name_id ib, const pk_motion *out,
+                        const pk_tracks *to, pk_name_id io, float pose_w, uint32_t end)
+{
+    uint32_t gap = c->f ? c->f : 1;
+    uint32_t e0 = c->a >= gap ? c->a - gap : 0, e1 = c->b + gap;
+    bool has_left = c->a > 0;
+    double add = c->mode == PK_OVERLAY_ADD;
+    double o_a = add ? msample(base, tb, ib, c->a) + pose_w : pose_w;
+    double o_b = add ? msample(base, tb, ib, c->b) + pose_w : pose_w;
+    double s_e0 = msample(base, tb, ib, e0), s_e1 = msample(base, tb, ib, e1);
+    for (uint32_t f = 0; f <= end; f++) {
+        double got = msample(out, to, io, f), bv = msample(base, tb, ib, f), want;
+        const char *what;
+        g_tot.frames++;
+        if (c->all) {
+            want = add ? bv + pose_w : pose_w;
+            what = "whole motion";
+        } else if ((has_left && f <= e0) || f >= e1) {
+            want = bv;
+            what = "outside";
+        } else if (f >= c->a && f <= c->b) {
+            want = add ? bv + pose_w : pose_w;
+            what = "inside";
+        } else if (f < c->a) {
+            want = s_e0 + (o_a - s_e0) * (double)(f - e0) / (double)(c->a - e0);
+            what = "fade in";
+        } else {
+            want = o_b + (s_e1 - o_b) * (double)(f - c->b) / (double)(e1 - c->b);
+            what = "fade out";
+        }
+        if (fabs(got - want) > TOL_W) {
+            print_error("%s: morph %s, %s (A=%u B=%u F=%u %s): frame %u %s: weight %.7g, want "
+                        "%.7g\n",
+                        file, morph, c->what, c->a, c->b, c->f,
+                        c->mode == PK_OVERLAY_ADD ? "add" : "replace", f, what, got, want);
+            fail();
+        }
+    }
 }
 
 /* Runs one overlay and checks every frame of every selected bone. */
@@ -285,7 +356,21 @@ static void run_cfg(const char *file, const pk_motion *base, const pk_pose *pose
             }
         }
     }
-    check_untouched(file, base, out, selected);
+    bool *msel = calloc(nn + 1, sizeof *msel);
+    assert_non_null(msel);
+    for (size_t i = 0; i < pose->nmorphs; i++) {
+        size_t len;
+        const uint8_t *raw = pk_names_raw(pose->names, pose->morphs[i].name, &len);
+        const char *morph = pk_names_utf8(pose->names, pose->morphs[i].name);
+        pk_name_id ib = pk_names_find(base->names, raw, len);
+        pk_name_id io = pk_names_find(out->names, raw, len);
+        assert_int_not_equal(io, PK_NO_NAME);
+        if (ib != PK_NO_NAME)
+            msel[ib] = true;
+        check_morph(file, morph, c, base, tb, ib, out, to, io, pose->morphs[i].weight, end);
+    }
+    check_untouched(file, base, out, selected, msel);
+    free(msel);
     free(selected);
     pk_tracks_free(tb);
     pk_tracks_free(to);
@@ -348,7 +433,30 @@ static pk_pose *make_pose(const pk_motion *m, const pk_tracks *t, char *spec, si
         used++;
     }
     free(v);
-    if (!used) {
+    /* Up to three of the busiest morphs, with weights 0.8, 0.3, -0.2. */
+    const pk_track **mv = malloc((t->nmorphs + 1) * sizeof *mv);
+    assert_non_null(mv);
+    for (size_t i = 0; i < t->nmorphs; i++)
+        mv[i] = &t->morphs[i];
+    qsort(mv, t->nmorphs, sizeof *mv, cmp_count_desc);
+    static const float W[3] = {0.8f, 0.3f, -0.2f};
+    size_t mused = 0;
+    for (size_t i = 0; i < t->nmorphs && mused < 3; i++) {
+        if (!usable_name(m, mv[i]->name) || mv[i]->count < 2)
+            continue;
+        size_t len;
+        const uint8_t *raw = pk_names_raw(m->names, mv[i]->name, &len);
+        pk_pose_morph *pm = pk_pose_push_morph(p);
+        assert_non_null(pm);
+        pm->name = pk_names_intern(p->names, raw, len);
+        pm->weight = W[mused];
+        if (used || mused)
+            strncat(spec, ",", cap - strlen(spec) - 1);
+        strncat(spec, pk_names_utf8(m->names, mv[i]->name), cap - strlen(spec) - 1);
+        mused++;
+    }
+    free(mv);
+    if (!used && !mused) {
         pk_pose_free(p);
         return NULL;
     }
@@ -433,12 +541,13 @@ static void test_corpus_every_frame(void **state)
         const pk_track *busy;
         pk_pose *pose = make_pose(m, t, spec, sizeof spec, &busy);
         if (pose) {
+            g_morph_motions += pose->nmorphs > 0;
             pk_selection *sel = pk_selection_parse(NULL, spec, &log);
             assert_non_null(sel);
             const char *file = strrchr(paths[i], '/') ? strrchr(paths[i], '/') + 1 : paths[i];
             run_all_cfgs(file, m, pose, sel, busy);
             /* Before the first key: the same motion 60 frames later. */
-            pk_merge_input in = {m, NULL, 60};
+            pk_merge_input in = {m, NULL, 60, 0, false};
             pk_motion *late = pk_merge(&in, 1, PK_MERGE_LAST, NULL, &log);
             assert_non_null(late);
             cfg before[] = {
@@ -460,10 +569,11 @@ static void test_corpus_every_frame(void **state)
     }
     tu_free_list(paths, n);
     assert_true(tested >= 5);
-    printf("overlay corpus: %zu motions, %zu overlays, %zu frames checked; crossed pieces: "
+    printf("overlay corpus: %zu motions (%zu with morphs), %zu overlays, %zu frames checked "
+           "(bones and morphs); crossed pieces: "
            "%zu split (%zu trivially: linear or still), %zu baked into %zu keys\n",
-           tested, g_tot.runs, g_tot.frames, g_tot.split, g_tot.split_exact, g_tot.baked,
-           g_tot.baked_keys);
+           tested, g_morph_motions, g_tot.runs, g_tot.frames, g_tot.split, g_tot.split_exact,
+           g_tot.baked, g_tot.baked_keys);
 }
 
 /* ---- hand-made cases ---- */
@@ -791,13 +901,140 @@ static void test_huge_segment_refused(void **state)
     pk_log_free(&log);
 }
 
+static void mkey_(pk_motion *m, const char *name, uint32_t frame, float w)
+{
+    pk_morph_key *k = pk_motion_push_morph(m);
+    assert_non_null(k);
+    k->name = intern(m->names, name);
+    k->frame = frame;
+    k->weight = w;
+}
+
+/* Morphs follow the same laws with linear keys, selected by a morph group:
+ * a blink going 0 -> 1 over 100 frames gets 0.5 over 30-60 with a fade of
+ * 10 (linear ramps), exact outside 20-70; an unselected morph and the
+ * bones stay byte-identical. */
+static void test_morph_overlay(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    key(m, "頭", 0, 10, 0);
+    mkey_(m, "まばたき", 0, 0.0f);
+    mkey_(m, "あ", 40, 0.25f);
+    mkey_(m, "まばたき", 100, 1.0f);
+    pk_pose *p = pk_pose_new();
+    pk_pose_morph *pm = pk_pose_push_morph(p);
+    pm->name = intern(p->names, "まばたき");
+    pm->weight = 0.5f;
+    pk_selection *s = sel_of("@eyes");
+    pk_overlay_options o = {PK_OVERLAY_REPLACE, false, 30, 60, 10};
+    pk_overlay_stats st;
+    pk_log log;
+    pk_log_init(&log);
+    pk_motion *out = pk_overlay_motion(m, p, s, &o, &st, &log);
+    assert_non_null(out);
+    assert_int_equal(st.bones, 0);
+    assert_int_equal(st.morphs, 1);
+    assert_int_equal(log.warnings, 0);
+    pk_tracks *t = pk_tracks_build(out, &log);
+    const pk_track *tr = pk_tracks_morph(t, m->morphs[0].name);
+    assert_non_null(tr);
+    for (uint32_t f = 0; f <= 110; f++) {
+        double w = pk_sample_morph(out, tr, f), want;
+        if (f <= 20 || f >= 70)
+            want = f >= 100 ? 1.0 : f / 100.0;
+        else if (f >= 30 && f <= 60)
+            want = 0.5;
+        else if (f < 30)
+            want = 0.2 + 0.3 * (f - 20) / 10.0;
+        else
+            want = 0.5 + 0.2 * (f - 60) / 10.0;
+        if (fabs(w - want) > 1e-6)
+            print_error("frame %u: %g, want %g\n", f, w, want);
+        assert_true(fabs(w - want) <= 1e-6);
+    }
+    /* あ and the bone: untouched and first; the blink's key at 0 and 100
+     * stay in place (originals). */
+    assert_memory_equal(&out->bones[0], &m->bones[0], sizeof m->bones[0]);
+    assert_memory_equal(&out->morphs[0], &m->morphs[0], sizeof m->morphs[0]);
+    assert_memory_equal(&out->morphs[1], &m->morphs[1], sizeof m->morphs[1]);
+    assert_memory_equal(&out->morphs[2], &m->morphs[2], sizeof m->morphs[2]);
+    assert_int_equal(out->nmorphs, 3 + 4); /* 20, 30, 60, 70 */
+    pk_tracks_free(t);
+    pk_motion_free(out);
+
+    /* add: base + pose inside. */
+    o.mode = PK_OVERLAY_ADD;
+    out = pk_overlay_motion(m, p, s, &o, &st, &log);
+    assert_non_null(out);
+    t = pk_tracks_build(out, &log);
+    tr = pk_tracks_morph(t, m->morphs[0].name);
+    for (uint32_t f = 30; f <= 60; f++)
+        assert_true(fabs(pk_sample_morph(out, tr, f) - (f / 100.0 + 0.5)) <= 1e-6);
+    pk_tracks_free(t);
+    pk_motion_free(out);
+
+    /* A VPD base takes the weight too. */
+    pk_pose *pb = pk_pose_new();
+    pk_pose_morph *bm = pk_pose_push_morph(pb);
+    bm->name = intern(pb->names, "まばたき");
+    bm->weight = 0.25f;
+    pk_pose *r = pk_overlay_pose(pb, p, s, PK_OVERLAY_ADD, &st, &log);
+    assert_non_null(r);
+    assert_int_equal(st.morphs, 1);
+    assert_true(fabs(r->morphs[0].weight - 0.75f) < 1e-7);
+    pk_pose_free(r);
+    pk_pose_free(pb);
+    assert_int_equal(log.warnings, 0);
+
+    pk_selection_free(s);
+    pk_pose_free(p);
+    pk_motion_free(m);
+    pk_log_free(&log);
+}
+
+/* An overlay that changes nothing says so; a fade that would start before
+ * frame 0 says it was cut short. */
+static void test_overlay_warnings(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    key(m, "頭", 0, 10, 0);
+    key(m, "頭", 50, 20, 0);
+    pk_pose *p = pk_pose_new();
+    pk_pose_morph *pm = pk_pose_push_morph(p);
+    pm->name = intern(p->names, "笑い");
+    pm->weight = 1.0f;
+    pk_selection *s = sel_of("@mouth");
+    pk_overlay_options o = {PK_OVERLAY_REPLACE, false, 3, 10, 6};
+    pk_overlay_stats st;
+    pk_log log;
+    pk_log_init(&log);
+    pk_motion *out = pk_overlay_motion(m, p, s, &o, &st, &log);
+    assert_non_null(out);
+    assert_int_equal(st.bones + st.morphs, 0);
+    tu_assert_log_has(&log, "nothing overlaid");
+    tu_assert_log_has(&log, "fade 6 cut short at frame 0: the fade-in runs over 3 frames");
+    assert_int_equal(log.warnings, 2);
+    pk_motion_free(out);
+    pk_pose *r = pk_overlay_pose(p, p, s, PK_OVERLAY_REPLACE, &st, &log);
+    assert_non_null(r);
+    assert_int_equal(log.warnings, 3); /* nothing overlaid on a VPD base either */
+    pk_pose_free(r);
+    pk_selection_free(s);
+    pk_pose_free(p);
+    pk_motion_free(m);
+    pk_log_free(&log);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_linear_split_exact),    cmocka_unit_test(test_curved_segment_baked),
         cmocka_unit_test(test_add_keeps_inner_keys),  cmocka_unit_test(test_overlays_compose),
         cmocka_unit_test(test_missing_and_new_bones), cmocka_unit_test(test_pose_base),
-        cmocka_unit_test(test_huge_segment_refused),  cmocka_unit_test(test_corpus_every_frame),
+        cmocka_unit_test(test_huge_segment_refused),  cmocka_unit_test(test_morph_overlay),
+        cmocka_unit_test(test_overlay_warnings),      cmocka_unit_test(test_corpus_every_frame),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -210,10 +210,10 @@ static void test_world_direction_kept(void **state)
             assert_true(fabs(before[i][k] - after[i][k]) < 1e-5);
     /* And the arm really moved in local terms (the test could fail). */
     assert_true(fabs(t[0][2] - q[0][2]) > 0.1);
-    /* The right arm had no entry: one was added, r⁻¹ for r = -35° about Z. */
-    const pk_pose_bone *ra = find(p, "右腕");
-    NEAR(ra->rot[2], sin(17.5 * PI / 180));
-    NEAR(ra->rot[3], cos(17.5 * PI / 180));
+    /* The right arm had no entry and nothing of its chain has one: the rule
+     * does not apply, a warning and no entry (issue 11 item 5). */
+    assert_int_equal(p->nbones, 3);
+    assert_int_equal(log.warnings, 1);
     pk_log_free(&log);
     pk_pose_free(p);
     pk_rules_free(r);
@@ -255,12 +255,12 @@ static void test_inverse_files(void **state)
     pk_rules_free(b);
 }
 
-/* A motion keying other bones but not the stance bone gets a frame-0 key;
+/* A motion keying its chain but not the stance bone gets a frame-0 key;
  * a motion without bone keys is left alone. */
 static void test_added_key(void **state)
 {
     (void)state;
-    pk_rules *r = rules_text("stance:\n  - {bone: 左腕, rotate: [0, 0, 35]}\n");
+    pk_rules *r = rules_text("stance:\n  - {bone: 左腕, rotate: [0, 0, 35], chain: [センター]}\n");
     pk_motion *m = pk_motion_new();
     pk_bone_key *k = pk_motion_push_bone(m);
     k->name = intern(m->names, "センター");
@@ -284,8 +284,9 @@ static void test_added_key(void **state)
 
     /* a stance bone that needs a new key but has no VMD form (16 bytes):
      * an error at the rule's line and column, nothing added */
-    pk_rules *longr = rules_text("scale: {default: 1}\nstance:\n"
-                                 "  - {bone: sixteen_bytes_ab, rotate: [0, 0, 35]}\n");
+    pk_rules *longr =
+        rules_text("scale: {default: 1}\nstance:\n"
+                   "  - {bone: sixteen_bytes_ab, rotate: [0, 0, 35], chain: [センター]}\n");
     m = pk_motion_new();
     k = pk_motion_push_bone(m);
     k->name = intern(m->names, "センター");
@@ -314,6 +315,100 @@ static void test_added_key(void **state)
     assert_int_equal(m->nbones, 0);
     pk_motion_free(m);
     pk_log_free(&log);
+    pk_rules_free(r);
+}
+
+/* Issue 11 item 5: a stance bone that is absent, with no bone of its chain
+ * keyed, does not apply to this model: a warning, nothing added (a motion
+ * renamed to English keeps arm_L, and must not get a 左腕 key). */
+static void test_absent_stance_adds_nothing(void **state)
+{
+    (void)state;
+    pk_rules *r = rules_text("stance:\n  - {bone: 左腕, rotate: [0, 0, 35], chain: [左ひじ]}\n");
+    pk_motion *m = pk_motion_new();
+    pk_bone_key *k = pk_motion_push_bone(m);
+    k->name = intern(m->names, "arm_L");
+    k->rot[3] = 1;
+    pk_log log;
+    pk_log_init(&log);
+    pk_edit_stats st;
+    memset(&st, 0, sizeof st);
+    assert_int_equal(pk_motion_retarget(m, r, &st, &log), 0);
+    assert_int_equal(m->nbones, 1);
+    assert_int_equal(st.keys_added, 0);
+    assert_int_equal(st.keys_changed, 0);
+    assert_int_equal(log.warnings, 1);
+    pk_pose *p = pk_pose_new();
+    const double id[4] = {0, 0, 0, 1};
+    pose_bone(p, "arm_L", id);
+    assert_int_equal(pk_pose_retarget(p, r, &st, &log), 0);
+    assert_int_equal(p->nbones, 1);
+    assert_int_equal(log.warnings, 2);
+    pk_pose_free(p);
+    pk_edit_stats_free(&st);
+    pk_log_free(&log);
+    pk_motion_free(m);
+    pk_rules_free(r);
+}
+
+/* Issue 11 item 13: keys changed are keys whose bytes changed, each once:
+ * a key at the origin under a scale, an identity key conjugated, and a key
+ * in two stance chains count as what they are. */
+static void test_keys_changed_counts_bytes(void **state)
+{
+    (void)state;
+    pk_rules *r = rules_text("stance:\n  - {bone: 左腕, rotate: [0, 0, 35], chain: [左ひじ]}\n"
+                             "  - {bone: 右腕, rotate: [0, 0, -35], chain: [左ひじ]}\n"
+                             "scale:\n  default: 2\n");
+    pk_motion *m = pk_motion_new();
+    const char *names[] = {"センター", "左ひじ", "左ひじ", "左腕", "右腕"};
+    for (int i = 0; i < 5; i++) {
+        pk_bone_key *k = pk_motion_push_bone(m);
+        k->name = intern(m->names, names[i]);
+        k->frame = (uint32_t)i;
+        k->rot[3] = 1;
+    }
+    m->bones[2].rot[0] = 0.6f; /* a turned elbow: conjugation changes it */
+    m->bones[2].rot[3] = 0.8f;
+    pk_log log;
+    pk_log_init(&log);
+    pk_edit_stats st;
+    memset(&st, 0, sizeof st);
+    assert_int_equal(pk_motion_retarget(m, r, &st, &log), 0);
+    /* センター at the origin: same bytes; the resting elbow: r·1·r⁻¹ = 1;
+     * the turned elbow (in two chains) once; both arms */
+    assert_int_equal(st.keys_changed, 3);
+    pk_edit_stats_free(&st);
+    pk_log_free(&log);
+    pk_motion_free(m);
+    pk_rules_free(r);
+}
+
+/* Issue 11 item 19: a zero or NaN rotation is no rotation for every
+ * operation; retarget turns it as it turns the identity. */
+static void test_degenerate_rotation_is_identity(void **state)
+{
+    (void)state;
+    pk_rules *r = rules_text("stance:\n  - {bone: 左腕, rotate: [0, 0, 35], chain: [左ひじ]}\n");
+    pk_motion *m = pk_motion_new();
+    const char *names[] = {"左腕", "左腕", "左腕", "左ひじ", "左ひじ"};
+    const float rots[5][4] = {
+        {0, 0, 0, 1}, {0, 0, 0, 0}, {NAN, 0, 0, NAN}, {0, 0, 0, 1}, {0, 0, 0, 0}};
+    for (int i = 0; i < 5; i++) {
+        pk_bone_key *k = pk_motion_push_bone(m);
+        k->name = intern(m->names, names[i]);
+        k->frame = (uint32_t)(i % 3);
+        memcpy(k->rot, rots[i], sizeof k->rot);
+    }
+    pk_log log;
+    pk_log_init(&log);
+    assert_int_equal(pk_motion_retarget(m, r, NULL, &log), 0);
+    assert_memory_equal(m->bones[1].rot, m->bones[0].rot, sizeof m->bones[0].rot);
+    assert_memory_equal(m->bones[2].rot, m->bones[0].rot, sizeof m->bones[0].rot);
+    assert_memory_equal(m->bones[4].rot, m->bones[3].rot, sizeof m->bones[3].rot);
+    NEAR(m->bones[1].rot[2], -sin(17.5 * PI / 180));
+    pk_log_free(&log);
+    pk_motion_free(m);
     pk_rules_free(r);
 }
 
@@ -373,9 +468,15 @@ static void test_failure_untouched(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_worked_example), cmocka_unit_test(test_world_direction_kept),
-        cmocka_unit_test(test_inverse_files),  cmocka_unit_test(test_added_key),
-        cmocka_unit_test(test_rename_scale),   cmocka_unit_test(test_failure_untouched),
+        cmocka_unit_test(test_worked_example),
+        cmocka_unit_test(test_world_direction_kept),
+        cmocka_unit_test(test_inverse_files),
+        cmocka_unit_test(test_added_key),
+        cmocka_unit_test(test_absent_stance_adds_nothing),
+        cmocka_unit_test(test_keys_changed_counts_bytes),
+        cmocka_unit_test(test_degenerate_rotation_is_identity),
+        cmocka_unit_test(test_rename_scale),
+        cmocka_unit_test(test_failure_untouched),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

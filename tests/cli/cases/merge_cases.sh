@@ -39,13 +39,54 @@ expect_exit 0 "$POSEKIT" merge "$S/dance.vmd" "$S/hands/right_fist.vpd" --json -
 expect_eq "$(json_eval _stdout 'len(d["conflicts"])')" 15 "conflicts"
 expect_eq "$(json_eval _stdout 'd["conflicts"][0]["kept"], d["conflicts"][0]["dropped"]')" "(2, 1)" "kept/dropped"
 
-# Keys below frame 0 are dropped with a warning (the dance has keys at
-# 0..150; -100 keeps 100..150).
+# A negative offset cuts the input (the dance has keys at 0..150; -100
+# keeps 100..150) and keeps the pose at the cut: frame 0 of the result is
+# frame 100 of the dance, for every bone and morph (issue 11 item 19).
 expect_exit 0 "$POSEKIT" merge "$S/dance.vmd" --offset -100 -o early.vmd
-expect_stderr_contains 'warning: input 1:'
-expect_stderr_contains 'shifted below frame 0 dropped'
+expect_stderr_contains 'warning: input 1: offset -100 cuts it at its frame 100: 144 keys before the cut dropped, the pose at the cut kept as 44 keys at frame 0'
+expect_exit 0 "$POSEKIT" convert early.vmd --frame 0 -o early0.vpd
+expect_exit 0 "$POSEKIT" convert "$S/dance.vmd" --frame 100 -o dance100.vpd
+expect_exit 0 "$POSEKIT" diff early0.vpd dance100.vpd --threshold 0.0001
 expect_exit 2 "$POSEKIT" merge "$S/dance.vmd" --offset -100 --strict -o strict.vmd
 expect_no_file strict.vmd
 expect_exit 2 "$POSEKIT" merge "$S/dance.vmd" --offset 1 --offset 2 -o x.vmd
 expect_stderr_contains '2 --offset options for 1 inputs'
+expect_no_temp_files .
+
+# --offset given fewer times than inputs says which input it shifts.
+expect_exit 0 "$POSEKIT" merge "$S/dance.vmd" "$S/hands/right_fist.vpd" --offset 30 -o short.vmd
+expect_stderr_contains "warning: --offset given 1 time for 2 inputs: it shifts input 1 ($S/dance.vmd); input 2 ($S/hands/right_fist.vpd) is not shifted"
+
+# Issue 11 item 3: a one-frame fist merged into the dance at 60.  Key by
+# key, the 16 right-hand tracks are re-interpolated through frame 60 and
+# change before it: every one is reported as an overlap, naming both files.
+expect_exit 0 "$POSEKIT" convert "$S/hands/right_fist.vpd" --frame 60 -o fist60.vmd
+expect_exit 0 "$POSEKIT" merge "$S/dance.vmd" fist60.vmd -o keyed.vmd
+expect_stderr_contains "overlap: bone '右人指２' keyed by input 1 ($S/dance.vmd, frames 0-150) and input 2 (fist60.vmd, frame 60)"
+expect_stderr_contains '16 overlapping tracks'
+expect_exit 2 "$POSEKIT" merge "$S/dance.vmd" fist60.vmd --prefer error -o keyed_err.vmd
+expect_stderr_contains '0 conflicts, 16 overlapping tracks (--prefer error)'
+expect_no_file keyed_err.vmd
+expect_exit 0 "$POSEKIT" merge "$S/dance.vmd" fist60.vmd --json -o keyed.vmd
+expect_eq "$(json_eval _stdout 'len(d["overlaps"])')" 16 "overlaps"
+expect_eq "$(json_eval _stdout '[(i["input"], i["first"], i["last"]) for i in d["overlaps"][0]["inputs"]]')" "[(1, 0, 150), (2, 60, 60)]" "overlap ranges"
+# --within 2: the fist replaces the hand at frame 60 only; the dance is kept
+# exactly before and after.
+expect_exit 0 "$POSEKIT" merge "$S/dance.vmd" fist60.vmd --within 2 -o within.vmd
+expect_stderr_contains '0 overlapping tracks, 16 tracks laid within'
+expect_exit 0 "$POSEKIT" diff "$S/dance.vmd" within.vmd --frames 0-59
+expect_stdout_contains '0 of 41 bones differ'
+expect_exit 0 "$POSEKIT" diff "$S/dance.vmd" within.vmd --frames 61-150
+expect_exit 0 "$POSEKIT" convert within.vmd --frame 60 -o within60.vpd
+"$POSEKIT" diff within60.vpd "$S/hands/right_fist.vpd" --bones @fingers_R --threshold 0.0001 >fist_diff.txt || true
+grep -q '0 of 15 bones differ' fist_diff.txt || fail "frame 60 is not the fist: $(tail -1 fist_diff.txt)"
+expect_exit 2 "$POSEKIT" merge "$S/dance.vmd" fist60.vmd --within 3 -o x.vmd
+expect_stderr_contains '--within 3: there are only 2 inputs'
+
+# --sections: a face motion's morphs only (its bones are not taken).
+expect_exit 0 "$POSEKIT" merge "$S/dance.vmd" fist60.vmd --sections all --sections morphs -o nofist.vmd
+expect_stderr_contains '0 overlapping tracks'
+expect_same_bytes "$S/dance.vmd" nofist.vmd
+expect_exit 2 "$POSEKIT" merge "$S/dance.vmd" fist60.vmd --sections all --sections faces -o x.vmd
+expect_stderr_contains "--sections takes bones, morphs, camera, light, shadow, ik or all (comma-separated), not 'faces'"
 expect_no_temp_files .

@@ -20,3 +20,21 @@ expect_eq "$(json_eval _stdout 'd["bones"][2]["pos"] + d["bones"][2]["rot"]')" "
 # Twice: the input again.
 expect_exit 0 "$POSEKIT" mirror out.vmd -o back.vmd
 expect_same_bytes back.vmd in.vmd
+
+# Morphs swap too (issue 11 item 19): the wink pair by whole names, 困り左
+# by the fragment; the summary counts them.
+vmd_header 'model' > face.vmd
+pack 'V' 0 >> face.vmd
+pack 'V' 3 >> face.vmd
+vmd_morph '\x83\x45\x83\x42\x83\x93\x83\x4e' 0 1 >> face.vmd        # ウィンク
+vmd_morph '\x8d\xa2\x82\xe8\x8d\xb6' 0 0.5 >> face.vmd                # 困り左
+vmd_morph '\x82\xa0' 0 0.25 >> face.vmd                               # あ
+pack 'V' 0 >> face.vmd
+expect_exit 0 "$POSEKIT" mirror face.vmd -o face_m.vmd
+expect_stderr <<'ERR'
+posekit mirror: 0 of 0 bones swapped left/right, 2 of 3 morphs swapped, 0 keys mirrored
+ERR
+expect_exit 0 "$POSEKIT" dump face_m.vmd
+expect_eq "$(json_eval _stdout '[m["name"] for m in d["morphs"]]')" "['ウィンク右', '困り右', 'あ']" morphs
+expect_exit 0 "$POSEKIT" mirror face_m.vmd -o face_back.vmd
+expect_same_bytes face_back.vmd face.vmd

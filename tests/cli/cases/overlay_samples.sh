@@ -62,3 +62,33 @@ expect_exit 2 "$POSEKIT" overlay "$S/dance.vmd" --pose "$S/hands/right_fist.vpd"
 expect_stderr_contains 'unknown group'
 expect_no_file x.vmd
 expect_no_temp_files .
+
+# Morphs (issue 11 item 7): a facial pose over the dance's face, selected
+# by morph groups.  The smile holds 6 morphs, 4 of them in @mouth/@eyes;
+# the dance's blink and laugh are selected but not in the pose (one line).
+if [ -n "${PK_CORPUS:-}" ] && [ -d "$PK_CORPUS" ]; then
+    smile=$(corpus vpd_mcmmd_smile_morphonly.vpd)
+    expect_exit 0 "$POSEKIT" overlay "$S/dance.vmd" --pose "$smile" \
+        --bones @mouth,@eyes,@brows --frames 30-60 --fade 5 -o smile.vmd
+    expect_stderr_contains '0 bones changed, 4 morphs changed'
+    expect_stderr_contains "warning: 2 selected morphs are not in the pose, left as they are: 'まばたき', '笑い'"
+    expect_exit 0 "$POSEKIT" convert smile.vmd --frame 45 -o smile45.vpd
+    expect_exit 0 "$POSEKIT" dump smile45.vpd
+    expect_eq "$(json_eval _stdout '[m["weight"] for m in d["morphs"] if m["name"]=="ウィンク２"][0]')" 1.0 "ウィンク２ at 45"
+    # Outside 25-65 the face is the dance's.
+    expect_exit 0 "$POSEKIT" diff "$S/dance.vmd" smile.vmd --frames 0-25
+    expect_exit 0 "$POSEKIT" diff "$S/dance.vmd" smile.vmd --frames 65-150
+fi
+
+# An overlay that changes nothing warns; --strict makes it an error.
+expect_exit 0 "$POSEKIT" overlay "$S/dance.vmd" --pose "$S/hands/right_fist.vpd" \
+    --bones @mouth --frames 30-60 -o nothing.vmd
+expect_stderr_contains 'warning: nothing overlaid'
+expect_exit 2 "$POSEKIT" overlay "$S/dance.vmd" --pose "$S/hands/right_fist.vpd" \
+    --bones @mouth --frames 30-60 --strict -o nothing_strict.vmd
+expect_no_file nothing_strict.vmd
+
+# A fade longer than the frames before the range is cut short, and says so.
+expect_exit 0 "$POSEKIT" overlay "$S/dance.vmd" --pose "$S/hands/right_fist.vpd" \
+    --bones @fingers_R --frames 4-20 --fade 10 -o shortfade.vmd
+expect_stderr_contains 'warning: fade 10 cut short at frame 0: the fade-in runs over 4 frames (frames 0-4)'

@@ -16,7 +16,7 @@ expect_stderr_contains "posekit rename: no output given (-o OUT)"
 printf 'rename:\n  a: b\nrenmae:\n  c: d\n' > bad.yaml
 expect_exit 2 "$POSEKIT" rename in.vmd --rules bad.yaml -o out.vmd
 expect_stderr <<'ERR'
-posekit: bad.yaml:3:1: unknown key 'renmae' (expected include, rename, morphs, groups, morph_groups, mirror, stance, scale)
+posekit: bad.yaml:3:1: unknown key 'renmae' (expected include, rename, morphs, groups, morph_groups, mirror, morph_mirror, stance, scale)
 ERR
 expect_no_file out.vmd
 

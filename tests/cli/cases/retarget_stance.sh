@@ -1,7 +1,9 @@
 # retarget with rules/a-to-t-stance.yaml: the arm bone's rotation q becomes
 # q·r⁻¹ (r = 35° about Z for the left arm): from rest that is
-# (0, 0, -sin 17.5°, cos 17.5°) = (0, 0, -0.300706, 0.953717); the right arm
-# gets a key (it had none) with (0, 0, +0.300706, 0.953717).
+# (0, 0, -sin 17.5°, cos 17.5°) = (0, 0, -0.300706, 0.953717).  The right
+# arm has no key and no bone of its chain (@arm_below_R) has one either: the
+# rule does not apply to this motion, so a warning and no key (an error with
+# --strict); "keys changed" counts keys whose bytes changed (2).
 vmd_header 'model' > in.vmd
 pack 'V' 2 >> in.vmd
 vmd_bone '\x8d\xb6\x98\x72' 0 0 0 0 0 0 0 1 >> in.vmd        # 左腕 at rest
@@ -11,14 +13,42 @@ printf 'include: [a-to-t-stance.yaml]\nscale:\n  bones: {センター: 0.5}\n' >
 cp "$PK_SOURCE/rules/a-to-t-stance.yaml" .
 expect_exit 0 "$POSEKIT" retarget in.vmd --rules r.yaml -o out.vmd
 expect_stderr <<'ERR'
-posekit retarget: 0 of 2 bones renamed, 0 of 0 morphs renamed; 2 keys changed, 1 added
+posekit: warning: stance bone '右腕' is not in the motion and no bone of its chain is; nothing added for it
+posekit retarget: 0 of 2 bones renamed, 0 of 0 morphs renamed; 2 keys changed, 0 added
 ERR
 expect_exit 0 "$POSEKIT" dump out.vmd
 need_cmd python3
 expect_eq "$(json_eval _stdout '[round(x, 6) for x in d["bones"][0]["rot"]]')" "[0.0, 0.0, -0.300706, 0.953717]" left
 expect_eq "$(json_eval _stdout 'd["bones"][1]["pos"]')" "[0.5, 1.0, 1.5]" scaled
+expect_eq "$(json_eval _stdout 'len(d["bones"])')" "2" "no key added"
+expect_exit 2 "$POSEKIT" retarget in.vmd --rules r.yaml -o strict.vmd --strict
+expect_stderr_contains "stance bone '右腕' is not in the motion"
+expect_no_file strict.vmd
+
+# A key of the chain (右ひじ) without the stance bone: the right arm's rest
+# orientation must turn, so it gets a key at frame 0 with (0, 0, +0.300706,
+# 0.953717), and the elbow key (at rest) is conjugated: r·1·r⁻¹ = 1, the
+# same bytes, so it does not count as changed.
+vmd_header 'model' > in2.vmd
+pack 'V' 2 >> in2.vmd
+vmd_bone '\x8d\xb6\x98\x72' 0 0 0 0 0 0 0 1 >> in2.vmd        # 左腕 at rest
+vmd_bone '\x89\x45\x82\xd0\x82\xb6' 5 0 0 0 0 0 0 1 >> in2.vmd   # 右ひじ at rest
+pack 'V' 0 >> in2.vmd
+expect_exit 0 "$POSEKIT" retarget in2.vmd --rules a-to-t-stance.yaml -o chain.vmd --strict
+expect_stderr <<'ERR'
+posekit retarget: 0 of 2 bones renamed, 0 of 0 morphs renamed; 1 keys changed, 1 added
+ERR
+expect_exit 0 "$POSEKIT" dump chain.vmd
 expect_eq "$(json_eval _stdout 'd["bones"][2]["name"]')" "右腕" added
 expect_eq "$(json_eval _stdout '[round(x, 6) for x in d["bones"][2]["rot"]]')" "[0.0, 0.0, 0.300706, 0.953717]" right
+
+# Scale only: every key of a bone with a factor is multiplied, but a key
+# at the origin keeps its bytes and is not counted (issue 11 item 13).
+printf 'scale:\n  default: 2\n' > s.yaml
+expect_exit 0 "$POSEKIT" retarget in.vmd --rules s.yaml -o out3.vmd
+expect_stderr <<'ERR'
+posekit retarget: 0 of 2 bones renamed, 0 of 0 morphs renamed; 1 keys changed, 0 added
+ERR
 expect_exit 2 "$POSEKIT" retarget in.vmd -o out2.vmd
 expect_stderr_contains "no rules given"
 expect_no_file out2.vmd

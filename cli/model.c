@@ -1,0 +1,362 @@
+/* model.c — models (PMX, PMD) in `info` and `dump`, and loading them for
+ * `check`: what every command that takes a model shares. */
+#include "cli.h"
+#include "json.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool cli_is_model(const char *path)
+{
+    /* A regular file only ("-" or a pipe would be consumed); reading maps
+     * it, so only the first page is touched. */
+    if (pk_path_kind_of(path) != PK_PATH_FILE)
+        return false;
+    pk_log quiet;
+    pk_log_init(&quiet);
+    pk_bytes b;
+    pk_format fmt = PK_FMT_UNKNOWN;
+    if (pk_file_read(path, &b, &quiet) == 0) {
+        fmt = pk_format_detect(b.data, b.len < 4 ? b.len : 4, NULL);
+        pk_bytes_free(&b);
+    }
+    pk_log_free(&quiet);
+    return fmt == PK_FMT_PMX || fmt == PK_FMT_PMD;
+}
+
+pk_model *cli_load_model(const char *path, bool strict)
+{
+    pk_log log;
+    pk_log_init(&log);
+    pk_model *m = pk_model_load(path, &log);
+    if (cli_flush_log(&log, strict) != EXIT_OK) {
+        pk_model_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+static const char *encoding_name(pk_text_encoding e)
+{
+    return e == PK_TEXT_UTF16LE ? "utf-16le" : e == PK_TEXT_UTF8 ? "utf-8" : "cp932";
+}
+
+static const char *const PANELS[5] = {"system", "eyebrow", "eye", "mouth", "other"};
+static const char *const KINDS[11] = {"group",      "vertex",     "bone",       "uv",
+                                      "extra uv 1", "extra uv 2", "extra uv 3", "extra uv 4",
+                                      "material",   "flip",       "impulse"};
+
+static const struct {
+    uint16_t bit;
+    const char *word;
+} FLAG_WORDS[] = {
+    {PK_BONE_ROTATE, "rotate"},
+    {PK_BONE_MOVE, "move"},
+    {PK_BONE_VISIBLE, "visible"},
+    {PK_BONE_OPERABLE, "operable"},
+    {PK_BONE_IK, "ik"},
+    {PK_BONE_APPEND_ROTATE, "append-rotate"},
+    {PK_BONE_APPEND_MOVE, "append-move"},
+    {PK_BONE_LOCAL_APPEND, "local-append"},
+    {PK_BONE_FIXED_AXIS, "fixed-axis"},
+    {PK_BONE_LOCAL_AXES, "local-axes"},
+    {PK_BONE_AFTER_PHYSICS, "after-physics"},
+    {PK_BONE_EXTERNAL_PARENT, "external-parent"},
+};
+
+static void flag_words(uint16_t flags, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof FLAG_WORDS / sizeof *FLAG_WORDS; i++)
+        if (flags & FLAG_WORDS[i].bit) {
+            size_t l = strlen(buf);
+            snprintf(buf + l, size - l, "%s%s", l ? " " : "", FLAG_WORDS[i].word);
+        }
+}
+
+static const char *format_title(const pk_model *m)
+{
+    return m->format == PK_FMT_PMX ? (m->version > 2.05f ? "PMX 2.1" : "PMX 2.0") : "PMD 1.0";
+}
+
+static void print_model_text(const char *path, const pk_model *m, size_t warnings)
+{
+    printf("%s\n", path);
+    printf("  format: %s, %s text", format_title(m), encoding_name(m->encoding));
+    if (m->format == PK_FMT_PMX)
+        printf(", index sizes vertex %u texture %u material %u bone %u morph %u rigid %u, extra "
+               "UVs %d",
+               m->index_size[0], m->index_size[1], m->index_size[2], m->index_size[3],
+               m->index_size[4], m->index_size[5], m->extra_uv);
+    printf("\n  model: %s\n  model (English): %s\n", m->name, m->name_en);
+    printf("  counts:");
+    for (int s = 0; s < PK_MSEC_COUNT; s++)
+        printf("%s %s %zu", s ? "," : "", pk_model_section_name((pk_model_section)s), m->counts[s]);
+    printf("\n  warnings: %zu\n", warnings);
+    if (m->unencodable)
+        printf("  names CP932 cannot hold: %zu\n", m->unencodable);
+    printf("  bones:\n");
+    for (size_t i = 0; i < m->nbones; i++) {
+        const pk_model_bone *b = &m->bones[i];
+        char words[256];
+        flag_words(b->flags, words, sizeof words);
+        printf("    %4zu  %s", i, b->name);
+        if (b->name_en[0])
+            printf(" (%s)", b->name_en);
+        if (b->parent >= 0)
+            printf("  parent %s", m->bones[b->parent].name);
+        else
+            printf("  root");
+        printf("  [%s]", words);
+        if (b->flags & (PK_BONE_APPEND_ROTATE | PK_BONE_APPEND_MOVE) && b->append_parent >= 0)
+            printf("  append %s x%g", m->bones[b->append_parent].name, (double)b->append_ratio);
+        printf("\n");
+    }
+    printf("  IK chains:\n");
+    for (size_t i = 0; i < m->nbones; i++) {
+        const pk_model_bone *b = &m->bones[i];
+        if (!(b->flags & PK_BONE_IK))
+            continue;
+        printf("    %s -> %s, %d loops, limit %g rad:", b->name, m->bones[b->ik_target].name,
+               (int)b->ik_loops, (double)b->ik_limit);
+        for (size_t k = 0; k < b->nik_links; k++)
+            printf(" %s%s", m->bones[b->ik_links[k].bone].name, b->ik_links[k].limited ? "*" : "");
+        printf("\n");
+    }
+    printf("  morphs by panel:\n");
+    for (int p = 0; p < 6; p++) {
+        size_t n = 0;
+        for (size_t i = 0; i < m->nmorphs; i++)
+            n += (p < 5 ? m->morphs[i].panel == p : m->morphs[i].panel > 4);
+        if (!n)
+            continue;
+        printf("    %s (%zu):", p < 5 ? PANELS[p] : "unknown", n);
+        for (size_t i = 0; i < m->nmorphs; i++)
+            if (p < 5 ? m->morphs[i].panel == p : m->morphs[i].panel > 4)
+                printf(" %s", m->morphs[i].name);
+        printf("\n");
+    }
+    printf("  display frames:\n");
+    for (size_t f = 0; f < m->nframes; f++) {
+        const pk_model_frame *fr = &m->frames[f];
+        size_t nb = 0;
+        for (size_t k = 0; k < fr->nitems; k++)
+            nb += fr->items[k].kind == 0;
+        printf("    %s (%zu bones, %zu morphs):", fr->name, nb, fr->nitems - nb);
+        for (size_t k = 0; k < fr->nitems; k++)
+            if (fr->items[k].kind == 0)
+                printf(" %s", m->bones[fr->items[k].index].name);
+        printf("\n");
+    }
+}
+
+static json_t *model_json(const char *path, const pk_model *m, size_t warnings)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "file", cj_string(path));
+    json_object_set_new(o, "format", json_string(m->format == PK_FMT_PMX ? "pmx" : "pmd"));
+    json_object_set_new(o, "version", cj_float(m->version));
+    json_object_set_new(o, "encoding", json_string(encoding_name(m->encoding)));
+    if (m->format == PK_FMT_PMX) {
+        static const char *const ix[6] = {"vertex", "texture", "material",
+                                          "bone",   "morph",   "rigid"};
+        json_t *is = json_object();
+        for (int i = 0; i < 6; i++)
+            json_object_set_new(is, ix[i], json_integer(m->index_size[i]));
+        json_object_set_new(o, "index_sizes", is);
+        json_object_set_new(o, "extra_uv", json_integer(m->extra_uv));
+    }
+    json_object_set_new(o, "model", cj_string(m->name));
+    json_object_set_new(o, "model_en", cj_string(m->name_en));
+    json_t *counts = json_object();
+    for (int s = 0; s < PK_MSEC_COUNT; s++)
+        json_object_set_new(counts, pk_model_section_name((pk_model_section)s),
+                            json_integer((json_int_t)m->counts[s]));
+    json_object_set_new(o, "counts", counts);
+    json_object_set_new(o, "unencodable", json_integer((json_int_t)m->unencodable));
+    json_object_set_new(o, "warnings", json_integer((json_int_t)warnings));
+    json_t *bones = json_array();
+    for (size_t i = 0; i < m->nbones; i++) {
+        const pk_model_bone *b = &m->bones[i];
+        json_t *jb = json_object();
+        json_object_set_new(jb, "name", cj_string(b->name));
+        json_object_set_new(jb, "name_en", cj_string(b->name_en));
+        json_object_set_new(jb, "parent", json_integer(b->parent));
+        json_t *fl = json_array();
+        for (size_t k = 0; k < sizeof FLAG_WORDS / sizeof *FLAG_WORDS; k++)
+            if (b->flags & FLAG_WORDS[k].bit)
+                json_array_append_new(fl, json_string(FLAG_WORDS[k].word));
+        json_object_set_new(jb, "flags", fl);
+        if (b->flags & PK_BONE_IK) {
+            json_t *ik = json_object(), *links = json_array();
+            json_object_set_new(ik, "target", cj_string(m->bones[b->ik_target].name));
+            for (size_t k = 0; k < b->nik_links; k++)
+                json_array_append_new(links, cj_string(m->bones[b->ik_links[k].bone].name));
+            json_object_set_new(ik, "links", links);
+            json_object_set_new(jb, "ik", ik);
+        }
+        json_array_append_new(bones, jb);
+    }
+    json_object_set_new(o, "bones", bones);
+    json_t *panels = json_object();
+    for (int p = 0; p < 5; p++) {
+        json_t *a = json_array();
+        for (size_t i = 0; i < m->nmorphs; i++)
+            if (m->morphs[i].panel == p)
+                json_array_append_new(a, cj_string(m->morphs[i].name));
+        json_object_set_new(panels, PANELS[p], a);
+    }
+    json_object_set_new(o, "morphs", panels);
+    json_t *frames = json_array();
+    for (size_t f = 0; f < m->nframes; f++) {
+        json_t *jf = json_object(), *jbones = json_array();
+        size_t nm = 0;
+        for (size_t k = 0; k < m->frames[f].nitems; k++) {
+            const pk_model_frame_item *it = &m->frames[f].items[k];
+            if (it->kind == 0)
+                json_array_append_new(jbones, cj_string(m->bones[it->index].name));
+            else
+                nm++;
+        }
+        json_object_set_new(jf, "name", cj_string(m->frames[f].name));
+        json_object_set_new(jf, "bones", jbones);
+        json_object_set_new(jf, "morphs", json_integer((json_int_t)nm));
+        json_array_append_new(frames, jf);
+    }
+    json_object_set_new(o, "frames", frames);
+    return o;
+}
+
+int cli_model_info(const char *path, bool as_json, json_t *all, bool first)
+{
+    pk_log log;
+    pk_log_init(&log);
+    pk_model *m = pk_model_load(path, &log);
+    size_t warnings = log.warnings;
+    if (cli_flush_log(&log, cli_strict) != EXIT_OK || !m) {
+        pk_model_free(m);
+        return EXIT_ERROR;
+    }
+    if (as_json) {
+        json_array_append_new(all, model_json(path, m, warnings));
+    } else {
+        if (!first)
+            putchar('\n');
+        print_model_text(path, m, warnings);
+    }
+    pk_model_free(m);
+    return EXIT_OK;
+}
+
+/* ------------------------------------------------------------------ dump */
+
+static void put_f3_or_null(FILE *f, bool present, const float v[3])
+{
+    if (present)
+        cj_put_floats(f, v, 3);
+    else
+        fputs("null", f);
+}
+
+int cli_model_dump(const char *path)
+{
+    pk_model *m = cli_load_model(path, cli_strict);
+    if (!m)
+        return EXIT_ERROR;
+    FILE *f = stdout;
+    fprintf(f, "{\"format\":\"%s\",\"version\":", m->format == PK_FMT_PMX ? "pmx" : "pmd");
+    cj_put_float(f, m->version);
+    fprintf(f, ",\"encoding\":\"%s\",\"model\":", encoding_name(m->encoding));
+    cj_put_string(f, m->name);
+    fputs(",\"model_en\":", f);
+    cj_put_string(f, m->name_en);
+    fputs(",\n\"bones\":[", f);
+    for (size_t i = 0; i < m->nbones; i++) {
+        const pk_model_bone *b = &m->bones[i];
+        fputs(i ? ",\n{\"name\":" : "\n{\"name\":", f);
+        cj_put_string(f, b->name);
+        fputs(",\"name_en\":", f);
+        cj_put_string(f, b->name_en);
+        fprintf(f, ",\"parent\":%d,\"position\":", (int)b->parent);
+        cj_put_floats(f, b->pos, 3);
+        fprintf(f, ",\"layer\":%d,\"flags\":%u,\"tail\":", (int)b->layer, b->flags);
+        if (b->flags & PK_BONE_TAIL_IS_BONE)
+            fprintf(f, "%d", (int)b->tail_bone);
+        else
+            cj_put_floats(f, b->tail, 3);
+        fputs(",\"append\":", f);
+        if (b->flags & (PK_BONE_APPEND_ROTATE | PK_BONE_APPEND_MOVE)) {
+            fprintf(f, "{\"parent\":%d,\"ratio\":", (int)b->append_parent);
+            cj_put_float(f, b->append_ratio);
+            fprintf(f, ",\"rotate\":%s,\"move\":%s,\"local\":%s}",
+                    b->flags & PK_BONE_APPEND_ROTATE ? "true" : "false",
+                    b->flags & PK_BONE_APPEND_MOVE ? "true" : "false",
+                    b->flags & PK_BONE_LOCAL_APPEND ? "true" : "false");
+        } else {
+            fputs("null", f);
+        }
+        fputs(",\"fixed_axis\":", f);
+        put_f3_or_null(f, b->flags & PK_BONE_FIXED_AXIS, b->fixed_axis);
+        fputs(",\"local_axes\":", f);
+        if (b->flags & PK_BONE_LOCAL_AXES) {
+            fputs("{\"x\":", f);
+            cj_put_floats(f, b->local_x, 3);
+            fputs(",\"z\":", f);
+            cj_put_floats(f, b->local_z, 3);
+            fputs("}", f);
+        } else {
+            fputs("null", f);
+        }
+        fputs(",\"ik\":", f);
+        if (b->flags & PK_BONE_IK) {
+            fprintf(f, "{\"target\":%d,\"loops\":%d,\"limit\":", (int)b->ik_target,
+                    (int)b->ik_loops);
+            cj_put_float(f, b->ik_limit);
+            fputs(",\"links\":[", f);
+            for (size_t k = 0; k < b->nik_links; k++) {
+                const pk_model_ik_link *l = &b->ik_links[k];
+                fprintf(f, "%s{\"bone\":%d,\"min\":", k ? "," : "", (int)l->bone);
+                put_f3_or_null(f, l->limited, l->min);
+                fputs(",\"max\":", f);
+                put_f3_or_null(f, l->limited, l->max);
+                fputs("}", f);
+            }
+            fputs("]}", f);
+        } else {
+            fputs("null", f);
+        }
+        fputs("}", f);
+    }
+    fputs("],\n\"morphs\":[", f);
+    for (size_t i = 0; i < m->nmorphs; i++) {
+        fputs(i ? ",\n{\"name\":" : "\n{\"name\":", f);
+        cj_put_string(f, m->morphs[i].name);
+        fputs(",\"name_en\":", f);
+        cj_put_string(f, m->morphs[i].name_en);
+        fprintf(f, ",\"panel\":%u,\"kind\":%u}", m->morphs[i].panel, m->morphs[i].kind);
+    }
+    fputs("],\n\"frames\":[", f);
+    for (size_t i = 0; i < m->nframes; i++) {
+        const pk_model_frame *fr = &m->frames[i];
+        fputs(i ? ",\n{\"name\":" : "\n{\"name\":", f);
+        cj_put_string(f, fr->name);
+        for (int kind = 0; kind < 2; kind++) {
+            fputs(kind ? "],\"morphs\":[" : ",\"bones\":[", f);
+            bool any = false;
+            for (size_t k = 0; k < fr->nitems; k++) {
+                if (fr->items[k].kind != kind)
+                    continue;
+                if (any)
+                    fputc(',', f);
+                any = true;
+                cj_put_string(f, kind ? m->morphs[fr->items[k].index].name
+                                      : m->bones[fr->items[k].index].name);
+            }
+        }
+        fputs("]}", f);
+    }
+    fputs("]}\n", f);
+    pk_model_free(m);
+    (void)KINDS;
+    return EXIT_OK;
+}

@@ -1,0 +1,447 @@
+/* curve.c — MMD's interpolation curves as geometry: evaluation in double,
+ * de Casteljau subdivision, rounding to the 0..127 grid (math/curve.h).
+ * The root solver x(t) = s is pk_bezier_param (bezier.c), the one the
+ * sampler uses. */
+#include "posekit.h"
+#include "math/bezier_internal.h"
+#include "math/curve.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const uint8_t pk_curve_linear[4] = {20, 20, 107, 107};
+
+typedef struct pt {
+    double x, y;
+} pt;
+
+/* One coordinate of the Bezier (0, p1, p2, 1) at parameter t, Bernstein form. */
+static double cubic(double p1, double p2, double t)
+{
+    double u = 1.0 - t;
+    return 3.0 * u * u * t * p1 + 3.0 * u * t * t * p2 + t * t * t;
+}
+
+bool pk_curve_is_linear(const uint8_t cp[4])
+{
+    return cp[0] == cp[1] && cp[2] == cp[3];
+}
+
+double pk_curve_progress(const uint8_t cp[4], double s)
+{
+    if (pk_curve_is_linear(cp))
+        return s < 0.0 ? 0.0 : s > 1.0 ? 1.0 : s;
+    double t = pk_bezier_param(cp[0], cp[2], s, -1.0);
+    return cubic(cp[1] / 127.0, cp[3] / 127.0, t);
+}
+
+static pt lerp_pt(pt a, pt b, double t)
+{
+    return (pt){a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t};
+}
+
+/* The part of the curve between parameters t0 < t1, as four points. */
+static void sub_curve(const pt p[4], double t0, double t1, pt out[4])
+{
+    /* Split at t1, keep the left part. */
+    pt a = lerp_pt(p[0], p[1], t1), b = lerp_pt(p[1], p[2], t1), cc = lerp_pt(p[2], p[3], t1);
+    pt d = lerp_pt(a, b, t1), e = lerp_pt(b, cc, t1), f = lerp_pt(d, e, t1);
+    pt l[4] = {p[0], a, d, f};
+    /* Split the left part at t0 / t1, keep the right part. */
+    double u = t1 > 0.0 ? t0 / t1 : 0.0;
+    pt a2 = lerp_pt(l[0], l[1], u), b2 = lerp_pt(l[1], l[2], u), c2 = lerp_pt(l[2], l[3], u);
+    pt d2 = lerp_pt(a2, b2, u), e2 = lerp_pt(b2, c2, u), f2 = lerp_pt(d2, e2, u);
+    out[0] = f2;
+    out[1] = e2;
+    out[2] = c2;
+    out[3] = l[3];
+}
+
+bool pk_curve_sub(const uint8_t cp[4], double s0, double s1, double n[4])
+{
+    double x1 = cp[0] / 127.0, y1 = cp[1] / 127.0, x2 = cp[2] / 127.0, y2 = cp[3] / 127.0;
+    pt p[4] = {{0, 0}, {x1, y1}, {x2, y2}, {1, 1}}, s[4];
+    double t0 = pk_bezier_param(cp[0], cp[2], s0, -1.0);
+    double t1 = pk_bezier_param(cp[0], cp[2], s1, -1.0);
+    sub_curve(p, t0, t1, s);
+    double dx = s[3].x - s[0].x, dy = s[3].y - s[0].y;
+    if (!(dx > 1e-12) || !(fabs(dy) > 1e-12))
+        return false;
+    n[0] = (s[1].x - s[0].x) / dx;
+    n[1] = (s[1].y - s[0].y) / dy;
+    n[2] = (s[2].x - s[0].x) / dx;
+    n[3] = (s[2].y - s[0].y) / dy;
+    return true;
+}
+
+double pk_curve_error(const uint8_t q[4], const double *want, size_t nf, double span)
+{
+    double worst = 0.0;
+    for (size_t i = 0; i < nf; i++) {
+        double s = (double)(i + 1) / (double)(nf + 1);
+        double e = fabs((double)pk_bezier(q[0], q[1], q[2], q[3], (float)s) - want[i]) * span;
+        if (e > worst)
+            worst = e;
+    }
+    return worst;
+}
+
+bool pk_curve_round(const double n[4], const double *want, size_t nf, double span, double tol,
+                    uint8_t q[4])
+{
+    int base[4];
+    for (int j = 0; j < 4; j++)
+        base[j] = (int)lround(n[j] * 127.0);
+    double best = INFINITY;
+    uint8_t cand[4];
+    for (int r = 0; r <= 2 && best > tol; r++) {
+        int lo = -r, hi = r;
+        for (int a = lo; a <= hi; a++)
+            for (int b = lo; b <= hi; b++)
+                for (int cidx = lo; cidx <= hi; cidx++)
+                    for (int d = lo; d <= hi; d++) {
+                        int w[4] = {base[0] + a, base[1] + b, base[2] + cidx, base[3] + d};
+                        bool ok = true;
+                        for (int j = 0; j < 4; j++)
+                            if (w[j] < 0 || w[j] > 127)
+                                ok = false;
+                        if (!ok)
+                            continue;
+                        for (int j = 0; j < 4; j++)
+                            cand[j] = (uint8_t)w[j];
+                        double e = pk_curve_error(cand, want, nf, span);
+                        if (e < best) {
+                            best = e;
+                            memcpy(q, cand, 4);
+                        }
+                    }
+    }
+    return best <= tol;
+}
+
+/* ---- fitting sampled channels ---- */
+
+/* Error of grid curve q against wanted progress p[0..n-2] (samples at
+ * s = i/n, i = 1..n-1), in value units, plus the per-sample extra. */
+static double fit_error(const uint8_t q[4], const double *p, size_t n, double span,
+                        const double *extra)
+{
+    double worst = 0.0, hint = -1.0;
+    for (size_t i = 1; i < n; i++) {
+        double s = (double)i / (double)n;
+        double y = pk_bezier_solve(q[0], q[1], q[2], q[3], s, &hint);
+        double e = fabs(y - p[i - 1]) * span + (extra ? extra[i - 1] : 0.0);
+        if (e > worst)
+            worst = e;
+    }
+    return worst;
+}
+
+/* For the x bytes (x1, x2), the real y1, y2 that fit the chosen samples
+ * best in least squares (progress is linear in y1, y2 once t is known),
+ * clamped to [0, 1]; returns the worst residual over those samples. */
+static double fit_y(int x1, int x2, const double *s, const double *p, size_t m, double y[2],
+                    double *t)
+{
+    double a11 = 0, a12 = 0, a22 = 0, r1 = 0, r2 = 0, hint = -1.0;
+    for (size_t i = 0; i < m; i++) {
+        t[i] = pk_bezier_param((uint8_t)x1, (uint8_t)x2, s[i], hint);
+        hint = t[i];
+        double u = 1.0 - t[i], b1 = 3.0 * u * u * t[i], b2 = 3.0 * u * t[i] * t[i];
+        double r = p[i] - t[i] * t[i] * t[i];
+        a11 += b1 * b1;
+        a12 += b1 * b2;
+        a22 += b2 * b2;
+        r1 += b1 * r;
+        r2 += b2 * r;
+    }
+    double det = a11 * a22 - a12 * a12;
+    if (fabs(det) > 1e-18 * (a11 * a22 + 1e-300)) {
+        y[0] = (r1 * a22 - r2 * a12) / det;
+        y[1] = (a11 * r2 - a12 * r1) / det;
+    } else { /* one sample (or all at one t): the symmetric choice */
+        double v = (a11 + a22) > 0 ? (r1 + r2) / (a11 + 2 * a12 + a22) : 0.5;
+        y[0] = y[1] = v;
+    }
+    for (int k = 0; k < 2; k++)
+        y[k] = y[k] < 0.0 ? 0.0 : y[k] > 1.0 ? 1.0 : y[k];
+    double worst = 0.0;
+    for (size_t i = 0; i < m; i++) {
+        double e = fabs(cubic(y[0], y[1], t[i]) - p[i]);
+        if (e > worst)
+            worst = e;
+    }
+    return worst;
+}
+
+/* The grid curves with x bytes (x1, x2) and the least-squares y rounded
+ * to the grid (and its neighbours): the smallest error over the steering
+ * samples (value units, extra included) with q filled. */
+static double try_grid(int x1, int x2, const double *s, const double *p, const double *es, size_t m,
+                       double span, uint8_t q[4])
+{
+    double t[64], y[2];
+    fit_y(x1, x2, s, p, m, y, t);
+    int y1 = (int)lround(y[0] * 127.0), y2 = (int)lround(y[1] * 127.0);
+    double best = INFINITY;
+    for (int a = -1; a <= 1; a++)
+        for (int b = -1; b <= 1; b++) {
+            int g1 = y1 + a, g2 = y2 + b;
+            if (g1 < 0 || g1 > 127 || g2 < 0 || g2 > 127)
+                continue;
+            double e = 0.0;
+            for (size_t i = 0; i < m && e < best; i++) {
+                double d = fabs(cubic(g1 / 127.0, g2 / 127.0, t[i]) - p[i]) * span + es[i];
+                if (d > e)
+                    e = d;
+            }
+            if (e < best) {
+                best = e;
+                q[0] = (uint8_t)x1;
+                q[1] = (uint8_t)g1;
+                q[2] = (uint8_t)x2;
+                q[3] = (uint8_t)g2;
+            }
+        }
+    return best;
+}
+
+typedef struct cand {
+    int x1, x2;
+    double score, y[2];
+} cand;
+
+int pk_curve_fit_progress(const double *p, size_t n, double span, const double *extra, double tol,
+                          uint8_t cp[4], double *worst)
+{
+    if (n == 0 || !(span >= 0.0) || !isfinite(span) || !(tol >= 0.0))
+        return -1;
+    for (size_t i = 0; i + 1 < n; i++)
+        if (!isfinite(p[i]) || (extra && !(extra[i] >= 0.0 && isfinite(extra[i]))))
+            return -1;
+    double w = fit_error(pk_curve_linear, p, n, span, extra);
+    memcpy(cp, pk_curve_linear, 4);
+    if (w <= tol || n < 2) { /* MMD's default first: it fits, or nothing else is asked */
+        if (worst)
+            *worst = w;
+        return w <= tol;
+    }
+    /* An error no curve removes, or progress outside [0, 1]: refuse now. */
+    double slack = span > 0.0 ? tol / span : INFINITY;
+    for (size_t i = 0; i + 1 < n; i++)
+        if ((extra && extra[i] > tol) || p[i] < -slack || p[i] > 1.0 + slack) {
+            if (worst)
+                *worst = w;
+            return 0;
+        }
+    /* Up to 64 evenly spread samples steer the search; all are checked. */
+    double s[64], ps[64], es[64], t[64];
+    size_t m = n - 1 < 12 ? n - 1 : 12;
+    for (size_t k = 0; k < m; k++) {
+        size_t i = m == n - 1 ? k + 1 : 1 + (k * (n - 2)) / (m - 1);
+        s[k] = (double)i / (double)n;
+        ps[k] = p[i - 1];
+        es[k] = extra ? extra[i - 1] : 0.0;
+    }
+    /* Coarse scan of the x bytes, then the best few descend on the grid. */
+    enum { KEEP = 6 };
+    cand best[KEEP];
+    for (int k = 0; k < KEEP; k++)
+        best[k] = (cand){0, 0, INFINITY, {0, 0}};
+    for (int x1 = 0; x1 <= 128; x1 += 1)
+        for (int x2 = 0; x2 <= 128; x2 += 1) {
+            cand c = {x1 > 127 ? 127 : x1, x2 > 127 ? 127 : x2, 0, {0, 0}};
+            c.score = fit_y(c.x1, c.x2, s, ps, m, c.y, t);
+            for (int k = 0; k < KEEP; k++)
+                if (c.score < best[k].score) {
+                    memmove(&best[k + 1], &best[k], (size_t)(KEEP - 1 - k) * sizeof *best);
+                    best[k] = c;
+                    break;
+                }
+        }
+    double found = w;
+    for (int k = 0; k < KEEP; k++) {
+        cand c = best[k];
+        if (!isfinite(c.score))
+            continue;
+        for (int step = 2; step >= 1; step /= 2) {
+            bool moved = true;
+            while (moved) {
+                moved = false;
+                for (int dx1 = -step; dx1 <= step; dx1 += step)
+                    for (int dx2 = -step; dx2 <= step; dx2 += step) {
+                        cand d = {c.x1 + dx1, c.x2 + dx2, 0, {0, 0}};
+                        if ((!dx1 && !dx2) || d.x1 < 0 || d.x1 > 127 || d.x2 < 0 || d.x2 > 127)
+                            continue;
+                        d.score = fit_y(d.x1, d.x2, s, ps, m, d.y, t);
+                        if (d.score < c.score) {
+                            c = d;
+                            moved = true;
+                        }
+                    }
+            }
+        }
+        best[k] = c;
+        /* Round y to the grid; try the neighbours of the rounding. */
+        int y1 = (int)lround(c.y[0] * 127.0), y2 = (int)lround(c.y[1] * 127.0);
+        for (int a = -1; a <= 1; a++)
+            for (int b = -1; b <= 1; b++) {
+                if (y1 + a < 0 || y1 + a > 127 || y2 + b < 0 || y2 + b > 127)
+                    continue;
+                uint8_t q[4] = {(uint8_t)c.x1, (uint8_t)(y1 + a), (uint8_t)c.x2, (uint8_t)(y2 + b)};
+                double e = fit_error(q, p, n, span, extra);
+                if (e < found) {
+                    found = e;
+                    memcpy(cp, q, 4);
+                }
+            }
+        if (found <= tol)
+            break;
+    }
+    /* A real curve fits but its rounding does not: other x bytes may have
+     * a least-squares y that lies nearer the grid.  Search outwards from
+     * the best real fit, ring by ring, until a grid curve fits. */
+    int top = 0;
+    for (int k = 1; k < KEEP; k++)
+        if (best[k].score < best[top].score)
+            top = k;
+    if (found > tol && best[top].score * span <= 4.0 * tol) {
+        int cx = best[top].x1, cy = best[top].x2;
+        for (int r = 1; r < 128 && found > tol; r++)
+            for (int dx = -r; dx <= r && found > tol; dx++)
+                for (int dy = -r; dy <= r && found > tol; dy += (dx == -r || dx == r) ? 1 : 2 * r) {
+                    int x1 = cx + dx, x2 = cy + dy;
+                    if (x1 < 0 || x1 > 127 || x2 < 0 || x2 > 127)
+                        continue;
+                    uint8_t q[4];
+                    if (try_grid(x1, x2, s, ps, es, m, span, q) > tol)
+                        continue;
+                    double e = fit_error(q, p, n, span, extra);
+                    if (e < found) {
+                        found = e;
+                        memcpy(cp, q, 4);
+                    }
+                }
+    }
+    if (worst)
+        *worst = found;
+    return found <= tol;
+}
+
+int pk_curve_fit_scalar(const float *v, size_t n, double tol, uint8_t cp[4], double *worst)
+{
+    if (n == 0)
+        return -1;
+    for (size_t i = 0; i <= n; i++)
+        if (!isfinite(v[i]))
+            return -1;
+    double a = v[0], b = v[n], span = fabs(b - a);
+    if (span == 0.0) { /* a still segment: every sample must be the value */
+        double e = 0.0;
+        for (size_t i = 1; i < n; i++)
+            if (fabs(v[i] - a) > e)
+                e = fabs(v[i] - a);
+        memcpy(cp, pk_curve_linear, 4);
+        if (worst)
+            *worst = e;
+        return e <= tol;
+    }
+    double *p = malloc((n > 1 ? n - 1 : 1) * sizeof *p);
+    if (!p)
+        return -1;
+    for (size_t i = 1; i < n; i++)
+        p[i - 1] = (v[i] - a) / (b - a);
+    /* The sampler's result is a float: keep a margin of its rounding. */
+    double big = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+    double margin = 2.0 * FLT_EPSILON * big;
+    int rc = pk_curve_fit_progress(p, n, span, NULL, margin < tol / 2 ? tol - margin : tol / 2, cp,
+                                   worst);
+    free(p);
+    return rc;
+}
+
+static double dot4(const double a[4], const double b[4])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+}
+
+static bool unit4(const float q[4], double out[4])
+{
+    double n = 0.0;
+    for (int k = 0; k < 4; k++) {
+        out[k] = q[k];
+        n += out[k] * out[k];
+    }
+    n = sqrt(n);
+    if (!(n > 1e-30) || !isfinite(n))
+        return false;
+    for (int k = 0; k < 4; k++)
+        out[k] /= n;
+    return true;
+}
+
+#define DEG (180.0 / 3.14159265358979323846)
+
+int pk_curve_fit_rot(const float (*q)[4], size_t n, double tol_deg, uint8_t cp[4], double *worst)
+{
+    if (n == 0)
+        return -1;
+    double q0[4], qn[4];
+    if (!unit4(q[0], q0) || !unit4(q[n], qn))
+        return -1;
+    double d = dot4(q0, qn);
+    if (d < 0.0) { /* the sampler takes the short way */
+        d = -d;
+        for (int k = 0; k < 4; k++)
+            qn[k] = -qn[k];
+    }
+    double th = acos(d > 1.0 ? 1.0 : d);
+    /* e2: the unit direction of the arc from q0, orthogonal to q0. */
+    double e2[4], en = 0.0;
+    for (int k = 0; k < 4; k++) {
+        e2[k] = qn[k] - d * q0[k];
+        en += e2[k] * e2[k];
+    }
+    en = sqrt(en);
+    double *p = malloc((n > 1 ? n - 1 : 1) * 2 * sizeof *p);
+    if (!p)
+        return -1;
+    double *extra = p + (n > 1 ? n - 1 : 1);
+    int rc = 0;
+    for (size_t i = 1; i < n; i++) {
+        double qi[4];
+        if (!unit4(q[i], qi)) {
+            rc = -1;
+            break;
+        }
+        if (dot4(qi, q0) + dot4(qi, qn) < 0.0)
+            for (int k = 0; k < 4; k++)
+                qi[k] = -qi[k];
+        double a = dot4(qi, q0), b = en > 1e-12 ? dot4(qi, e2) / en : 0.0;
+        double r = a * a + b * b;
+        /* distance from the arc's great circle (a rotation angle, 2 x the
+         * quaternions' angle) and the position along it */
+        extra[i - 1] = 2.0 * asin(sqrt(r < 1.0 ? 1.0 - r : 0.0)) * DEG;
+        p[i - 1] = th > 1e-12 ? atan2(b, a) / th : 0.0;
+    }
+    if (rc == 0) {
+        if (th <= 1e-12) { /* a still rotation: the samples' distance is all */
+            double e = 0.0;
+            for (size_t i = 1; i < n; i++)
+                if (extra[i - 1] > e)
+                    e = extra[i - 1];
+            memcpy(cp, pk_curve_linear, 4);
+            if (worst)
+                *worst = e;
+            rc = e <= tol_deg;
+        } else {
+            /* The sampler slerps in float: keep a margin for its rounding. */
+            double margin = tol_deg > 4e-5 ? 2e-5 : tol_deg / 2.0;
+            rc = pk_curve_fit_progress(p, n, 2.0 * th * DEG, extra, tol_deg - margin, cp, worst);
+        }
+    }
+    free(p);
+    return rc;
+}

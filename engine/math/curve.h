@@ -1,0 +1,82 @@
+/* curve.h — MMD's interpolation curves as geometry (internal): evaluation in
+ * double, subdivision (de Casteljau), and fitting curves to MMD's 0..127
+ * control-point grid.  The one root solver is pk_bezier_param (bezier.c).
+ *
+ * A grid curve is four bytes cp = {x1, y1, x2, y2} (0..127, divided by
+ * 127), the cubic Bezier (0,0), (x1,y1), (x2,y2), (1,1); its "progress" at a
+ * normalised time s in [0, 1] is y(t) with x(t) = s.  Progress never leaves
+ * [0, 1] and never decreases (all control values lie in [0, 1]), so data
+ * that overshoots its end values or turns back has no exact curve.
+ *
+ * Users: overlay.c (cutting a crossed segment at an edge and re-fitting
+ * each piece), and the fitters below for keyframe reduction and
+ * retarget's fold (a channel sampled at every integer frame between two
+ * keys, fitted by one curve or refused). */
+#ifndef PK_CURVE_H
+#define PK_CURVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* MMD's default linear curve as stored by MMD (20, 20, 107, 107). */
+extern const uint8_t pk_curve_linear[4];
+
+/* True when cp is a straight line (x1 == y1 and x2 == y2): progress = s. */
+bool pk_curve_is_linear(const uint8_t cp[4]);
+
+/* Progress of grid curve cp at normalised time s (clamped to [0, 1]), in
+ * double (the exact value the sampler rounds to float). */
+double pk_curve_progress(const uint8_t cp[4], double s);
+
+/* The piece of grid curve cp between normalised times s0 < s1, rescaled
+ * to the unit square (its own start (0,0) and end (1,1)): n = {x1, y1, x2,
+ * y2} as real numbers (y may leave [0, 1] for a piece that is not
+ * monotonic in a real sense; that never happens for grid curves).  False
+ * when the piece is degenerate: no extent in time or in progress. */
+bool pk_curve_sub(const uint8_t cp[4], double s0, double s1, double n[4]);
+
+/* Worst |progress(q, s_i) - want[i]| * span over the nf samples at s_i =
+ * (i+1)/(nf+1): the error in value units of curve q for a channel that
+ * moves `span` units over the piece. */
+double pk_curve_error(const uint8_t q[4], const double *want, size_t nf, double span);
+
+/* Rounds the real curve n (as from pk_curve_sub) to the grid and searches
+ * the rounded point's neighbours (up to 2 steps in each byte) for the grid
+ * curve with the smallest pk_curve_error; stops at the first radius whose
+ * best is within tol.  Fills q with the best found; returns whether it is
+ * within tol. */
+bool pk_curve_round(const double n[4], const double *want, size_t nf, double span, double tol,
+                    uint8_t q[4]);
+
+/* ---- fitting sampled channels (keyframe reduction, retarget's fold) ----
+ *
+ * A channel is sampled at every integer frame of a segment: v[0] is the
+ * value of the key that starts it, v[n] of the key that ends it (n >= 1),
+ * v[1..n-1] the frames between.  A fit finds the grid curve the ending
+ * key must store so that MMD's sampler reproduces every v[i] within tol,
+ * or says that no curve can.  Returns 1 with cp filled (and *worst, when
+ * not NULL, the largest error met), 0 when no grid curve is within tol
+ * (*worst then holds the best curve's error), -1 on bad input (n == 0,
+ * a non-finite value, out of memory).  A channel that does not move fits
+ * the linear curve when every sample is within tol of the end values. */
+
+/* Translation (one axis) or any other scalar that MMD interpolates as
+ * a + (b - a) * progress. tol in the value's units. */
+int pk_curve_fit_scalar(const float *v, size_t n, double tol, uint8_t cp[4], double *worst);
+
+/* Rotation: q[i] are quaternions (x, y, z, w; any scale, any sign); the
+ * sampler slerps from q[0] to q[n] by the curve's progress, so the
+ * progress of sample i is its angle along that arc.  tol in degrees of
+ * rotation (pk_quat_angle_deg's measure); samples off the arc count with
+ * their distance from it. */
+int pk_curve_fit_rot(const float (*q)[4], size_t n, double tol_deg, uint8_t cp[4], double *worst);
+
+/* The core of both: progress values p[i] wanted at s_i = i/n (p[0] = 0,
+ * p[n] = 1 implied; p[1..n-1] given as p[0..n-2]), errors scaled by span
+ * into value units, plus extra[i] >= 0 (an error no curve can remove,
+ * e.g. off the slerp arc; NULL for none) added to each sample's error. */
+int pk_curve_fit_progress(const double *p, size_t n, double span, const double *extra, double tol,
+                          uint8_t cp[4], double *worst);
+
+#endif

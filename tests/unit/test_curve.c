@@ -1,0 +1,184 @@
+/* test_curve.c — math/curve.h: subdivision and the grid-curve fitters
+ * (keyframe reduction and retarget's fold build on these).
+ *
+ * Recovery: a channel sampled from a random grid curve at every integer
+ * frame of a segment must be fitted again within 1e-4 of every sample,
+ * checked here with the sampler's own formula, not the fitter's error.
+ * Refusal: data no grid curve can follow (a step, an overshoot, a still
+ * segment with a bump, a rotation off the slerp arc) is refused. */
+#include "testutil.h"
+#include "math/bezier_internal.h"
+#include "math/curve.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static uint32_t rng = 12345u;
+static uint32_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 17;
+    rng ^= rng << 5;
+    return rng;
+}
+static double uniform(double lo, double hi)
+{
+    return lo + (hi - lo) * (next() % 1000001u) / 1000000.0;
+}
+
+/* The value the sampler gives for a translation channel (sample.c). */
+static float sample_pos(float a, float b, const uint8_t cp[4], double s)
+{
+    return (float)(a + ((double)b - a) * pk_bezier_solve(cp[0], cp[1], cp[2], cp[3], s, NULL));
+}
+
+static void sub_of_whole_is_itself(void **state)
+{
+    (void)state;
+    const uint8_t cp[4] = {53, 0, 74, 127};
+    double n[4];
+    assert_true(pk_curve_sub(cp, 0.0, 1.0, n));
+    for (int j = 0; j < 4; j++)
+        assert_true(fabs(n[j] - cp[j] / 127.0) < 1e-12);
+    /* the right half of the linear-in-x ease curve, and no extent */
+    const uint8_t lin[4] = {20, 20, 107, 107};
+    assert_true(pk_curve_sub(lin, 0.5, 1.0, n));
+    assert_true(fabs(n[1] - n[0]) < 1e-12 && fabs(n[3] - n[2]) < 1e-12);
+    assert_false(pk_curve_sub(cp, 0.3, 0.3, n)); /* no extent */
+}
+
+static void random_grid_curves_are_found_again(void **state)
+{
+    (void)state;
+    int found = 0, tries = 200;
+    clock_t t0 = clock();
+    for (int k = 0; k < tries; k++) {
+        uint8_t cp[4] = {(uint8_t)(next() % 128), (uint8_t)(next() % 128), (uint8_t)(next() % 128),
+                         (uint8_t)(next() % 128)};
+        size_t n = 2 + next() % 60;
+        float a = (float)uniform(-20, 20), b = (float)uniform(-20, 20);
+        float v[64];
+        for (size_t i = 0; i <= n; i++)
+            v[i] = sample_pos(a, b, cp, (double)i / (double)n);
+        uint8_t got[4];
+        double worst = -1;
+        int rc = pk_curve_fit_scalar(v, n, 1e-4, got, &worst);
+        if (rc != 1)
+            fail_msg("curve %d %d %d %d, n %zu, %g -> %g: not found (worst %g)", cp[0], cp[1],
+                     cp[2], cp[3], n, a, b, worst);
+        for (size_t i = 0; i <= n; i++) {
+            double e = fabs((double)sample_pos(a, b, got, (double)i / (double)n) - v[i]);
+            if (e > 1e-4)
+                fail_msg("curve %d %d %d %d, n %zu: fitted %d %d %d %d is %g off at %zu", cp[0],
+                         cp[1], cp[2], cp[3], n, got[0], got[1], got[2], got[3], e, i);
+        }
+        found++;
+    }
+    assert_int_equal(found, tries);
+    print_message("fit_scalar: %d fits in %.1f ms\n", tries,
+                  1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC);
+}
+
+static void random_axis(float q[4], double deg)
+{
+    double ax[3] = {uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)};
+    double n = sqrt(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]) + 1e-9;
+    double h = deg * 3.14159265358979323846 / 360.0;
+    for (int i = 0; i < 3; i++)
+        q[i] = (float)(ax[i] / n * sin(h));
+    q[3] = (float)cos(h);
+}
+
+static void random_rotation_curves_are_found_again(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 100; k++) {
+        uint8_t cp[4] = {(uint8_t)(next() % 128), (uint8_t)(next() % 128), (uint8_t)(next() % 128),
+                         (uint8_t)(next() % 128)};
+        size_t n = 2 + next() % 40;
+        float q[64][4];
+        random_axis(q[0], uniform(0, 170));
+        random_axis(q[n], uniform(0, 170));
+        if (k % 3 == 0) /* the other sign of the same end rotation */
+            for (int j = 0; j < 4; j++)
+                q[n][j] = -q[n][j];
+        for (size_t i = 1; i < n; i++)
+            pk_quat_slerp(
+                q[0], q[n],
+                (float)pk_bezier_solve(cp[0], cp[1], cp[2], cp[3], (double)i / (double)n, NULL),
+                q[i]);
+        uint8_t got[4];
+        double worst = -1;
+        if (pk_curve_fit_rot((const float(*)[4])q, n, 1e-3, got, &worst) != 1)
+            fail_msg("rotation curve %d %d %d %d, n %zu: not found (worst %g deg)", cp[0], cp[1],
+                     cp[2], cp[3], n, worst);
+        for (size_t i = 1; i < n; i++) {
+            float r[4];
+            pk_quat_slerp(
+                q[0], q[n],
+                (float)pk_bezier_solve(got[0], got[1], got[2], got[3], (double)i / (double)n, NULL),
+                r);
+            double e = pk_quat_angle_deg(r, q[i]);
+            if (e > 1e-3)
+                fail_msg("rotation curve %d %d %d %d: fitted one %g deg off at %zu", cp[0], cp[1],
+                         cp[2], cp[3], e, i);
+        }
+    }
+}
+
+static void impossible_data_is_refused(void **state)
+{
+    (void)state;
+    uint8_t cp[4];
+    double worst;
+    /* a step: held, then a jump between two frames */
+    const float step[] = {0, 0, 0, 0, 1, 1, 1, 1};
+    assert_int_equal(pk_curve_fit_scalar(step, 7, 1e-3, cp, &worst), 0);
+    assert_true(worst > 1e-3);
+    /* an overshoot past the end value and back */
+    const float over[] = {0, 0.3f, 0.8f, 1.2f, 1.3f, 1.1f, 1.0f};
+    assert_int_equal(pk_curve_fit_scalar(over, 6, 1e-3, cp, &worst), 0);
+    /* going backwards first */
+    const float back[] = {0, -0.2f, 0.1f, 0.6f, 1.0f};
+    assert_int_equal(pk_curve_fit_scalar(back, 4, 1e-3, cp, &worst), 0);
+    /* a still segment with a bump */
+    const float bump[] = {2, 2, 2.5f, 2, 2};
+    assert_int_equal(pk_curve_fit_scalar(bump, 4, 1e-3, cp, &worst), 0);
+    assert_true(fabs(worst - 0.5) < 1e-6);
+    /* still, and within tolerance: the linear curve */
+    const float still[] = {2, 2, 2.00001f, 2, 2};
+    assert_int_equal(pk_curve_fit_scalar(still, 4, 1e-3, cp, &worst), 1);
+    assert_memory_equal(cp, pk_curve_linear, 4);
+    /* a linear ramp fits MMD's default linear curve */
+    const float ramp[] = {0, 1, 2, 3, 4};
+    assert_int_equal(pk_curve_fit_scalar(ramp, 4, 1e-6, cp, &worst), 1);
+    assert_memory_equal(cp, pk_curve_linear, 4);
+    /* bad input */
+    const float nan[] = {0, NAN, 1};
+    assert_int_equal(pk_curve_fit_scalar(nan, 2, 1e-3, cp, NULL), -1);
+    assert_int_equal(pk_curve_fit_scalar(ramp, 0, 1e-3, cp, NULL), -1);
+    /* a rotation off the arc: the middle sample turns about another axis */
+    float q[5][4] = {{0, 0, 0, 1}, {0, 0, 0, 1}, {0, 0, 0, 1}, {0, 0, 0, 1}, {0, 0, 0, 1}};
+    random_axis(q[4], 90);
+    pk_quat_slerp(q[0], q[4], 0.25f, q[1]);
+    pk_quat_slerp(q[0], q[4], 0.75f, q[3]);
+    float tilt[4] = {0.0871557f, 0, 0, 0.9961947f}; /* 10 degrees about X */
+    float mid[4];
+    pk_quat_slerp(q[0], q[4], 0.5f, mid);
+    pk_quat_mul(tilt, mid, q[2]);
+    assert_int_equal(pk_curve_fit_rot((const float(*)[4])q, 4, 0.01, cp, &worst), 0);
+    assert_true(worst > 1.0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(sub_of_whole_is_itself),
+        cmocka_unit_test(random_grid_curves_are_found_again),
+        cmocka_unit_test(random_rotation_curves_are_found_again),
+        cmocka_unit_test(impossible_data_is_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
