@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 # What each package is for:
 #   meson ninja-build pkg-config gcc   build (gcc: the CI and ASan/UBSan builds)
-#   libcglm-dev libyaml-dev libjansson-dev   engine and CLI libraries
+#   libyaml-dev libjansson-dev         engine and CLI libraries
 #   libcmocka-dev                      unit tests
 #   scdoc                              the man page
 #   locales                            de_DE.UTF-8 for the comma-locale test
@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 #   perl python3                       CLI cases build test files and read JSON
 #   libxml2-utils                      xmllint: diff --svg output is well-formed XML
 # clang is not installed here: only tests/fuzz/fuzz.sh needs it (libFuzzer).
-required=(meson ninja-build pkg-config gcc libcglm-dev libyaml-dev libcmocka-dev
+required=(meson ninja-build pkg-config gcc libyaml-dev libcmocka-dev
     libjansson-dev locales perl python3 libxml2-utils)
 optional=(scdoc)
 # node and npm may come from elsewhere (e.g. a nodesource nodejs that bundles

@@ -1,5 +1,6 @@
 /* cmd_diff.c — `posekit diff A B`: bone-by-bone differences, in degrees. */
 #include "cli.h"
+#include "diff_scene.h"
 #include "json.h"
 #include "svg.h"
 
@@ -19,21 +20,25 @@ const char help_diff[] =
     "same rotation), the translation distance, and each morph's weight\n"
     "difference (B - A).  A bone or morph in one file only is listed as such and\n"
     "measured against the rest pose, which is what the model shows for it.\n"
+    "Two motions also compare their camera, light and self-shadow.\n"
     "\n"
     "  --frame N          sample each VMD at frame N (default 0) and compare poses\n"
     "  --frames A-B|all   compare frame by frame over A..B (all: every frame of\n"
     "                     either motion); per bone the maximum, the frame where\n"
     "                     it occurs, and the mean.  A VPD counts as a motion that\n"
     "                     holds its pose\n"
-    "  --bones SPEC       only these bones: comma-separated names, globs with one\n"
-    "                     '*', @group (standard groups, or from --rules)\n"
+    "  --bones SPEC       only these bones and morphs: comma-separated names, globs\n"
+    "                     with one '*', @group (standard groups, or from --rules);\n"
+    "                     matching nothing is an error\n"
     "  --rules R          rule file whose groups --bones may name\n"
+    "  --model MODEL      PMX/PMD model whose display frames --bones may name\n"
+    "                     as @frame:NAME\n"
     "  --threshold DEG    a rotation differs above DEG degrees (default 0.01)\n"
     "  --pos-threshold U  a translation differs above U units (default 0.0001);\n"
     "                     morph weights differ above 0.0001\n"
     "  --json, --csv      machine-readable output (every row) instead of the table\n"
-    "  --svg FILE         also draw a picture: bars per bone (poses) or a heatmap\n"
-    "                     of bones x frames (--frames)\n"
+    "  --svg FILE         also draw a picture: bars per bone and morph (poses) or\n"
+    "                     heatmaps of rows x frames (--frames)\n"
     "  --all              the table lists every bone, not only those that differ\n"
     "  --groups           also sum up per bone group (standard groups and those of\n"
     "                     --rules): how many of its bones differ, and which most\n"
@@ -49,6 +54,7 @@ enum {
     OPT_FRAME = 256,
     OPT_FRAMES,
     OPT_BONES,
+    OPT_MODEL,
     OPT_RULES,
     OPT_THRESHOLD,
     OPT_POS_THRESHOLD,
@@ -65,7 +71,7 @@ typedef struct diff_args {
     const char *a, *b;
     bool frame_set, range, range_all, json, csv, all, groups;
     uint32_t frame, first, last;
-    const char *bones, *rules, *svg;
+    const char *bones, *rules, *svg, *model;
     pk_diff_options opts;
 } diff_args;
 
@@ -147,6 +153,8 @@ static void print_summary(FILE *f, const diff_args *da, const pk_diff *d)
     }
     if (!da->opts.no_morphs)
         fprintf(f, ", %zu of %zu morphs differ", d->morphs_differ, d->nmorphs);
+    if (d->nscene)
+        fprintf(f, ", %zu of %zu camera/light/shadow channels differ", d->scene_differ, d->nscene);
     if (d->only_a || d->only_b)
         fprintf(f, "; only in A: %zu, only in B: %zu", d->only_a, d->only_b);
     fputc('\n', f);
@@ -236,6 +244,7 @@ static void print_table(FILE *f, const diff_args *da, const pk_diff *d, const pk
             fprintf(f, "  (only in %s)", r->only_in == PK_DIFF_ONLY_A ? "A" : "B");
         fputc('\n', f);
     }
+    diff_scene_table(f, d, da->all);
     print_groups(f, da, d, g, ng);
     print_summary(f, da, d);
 }
@@ -286,6 +295,7 @@ static void print_csv(FILE *f, const pk_diff *d, const pk_diff_group *g, size_t 
             fprintf(f, ",,,,,,,%.6f,%.6f,%.6f,%s,%d%s\n", r->weight_a, r->weight_b, r->delta,
                     only_text(r->only_in), r->differs, tail);
     }
+    diff_scene_csv(f, d, tail);
     /* group rows: the largest angle (and its frame), the largest distance */
     for (size_t i = 0; groups && i < ng; i++) {
         fprintf(f, "group,@");
@@ -386,6 +396,8 @@ static json_t *json_report(const diff_args *da, const pk_diff *d, const pk_diff_
     }
     set(root, "bones", bones);
     set(root, "morphs", morphs);
+    if (d->nscene) /* only when A or B keys a camera, light or shadow */
+        set(root, "scene", diff_scene_json(d));
     if (da->groups)
         set(root, "groups", json_groups(d, g, ng));
     double max = 0.0;
@@ -398,6 +410,10 @@ static json_t *json_report(const diff_args *da, const pk_diff *d, const pk_diff_
     set(sum, "morphs_differ", json_integer((json_int_t)d->morphs_differ));
     set(sum, "only_in_a", json_integer((json_int_t)d->only_a));
     set(sum, "only_in_b", json_integer((json_int_t)d->only_b));
+    if (d->nscene) {
+        set(sum, "scene", json_integer((json_int_t)d->nscene));
+        set(sum, "scene_differ", json_integer((json_int_t)d->scene_differ));
+    }
     set(sum, "max_angle_deg", json_real(round6(max)));
     set(sum, "differ", json_boolean(pk_diff_any(d)));
     set(root, "summary", sum);
@@ -412,6 +428,7 @@ static int parse(int argc, char **argv, diff_args *da)
         {"frame", required_argument, NULL, OPT_FRAME},
         {"frames", required_argument, NULL, OPT_FRAMES},
         {"bones", required_argument, NULL, OPT_BONES},
+        {"model", required_argument, NULL, OPT_MODEL},
         {"rules", required_argument, NULL, OPT_RULES},
         {"threshold", required_argument, NULL, OPT_THRESHOLD},
         {"pos-threshold", required_argument, NULL, OPT_POS_THRESHOLD},
@@ -449,6 +466,9 @@ static int parse(int argc, char **argv, diff_args *da)
             break;
         case OPT_RULES:
             da->rules = optarg;
+            break;
+        case OPT_MODEL:
+            da->model = optarg;
             break;
         case OPT_THRESHOLD:
         case OPT_POS_THRESHOLD:
@@ -521,11 +541,14 @@ static int run(diff_args *da, pk_doc *docs, pk_log *log)
     }
     if (rc == EXIT_OK && da->bones) {
         pk_log_set_path(log, NULL);
-        sel = pk_selection_parse(rules, da->bones, log);
+        pk_model *model = da->model ? cli_load_model(da->model, cli_strict) : NULL;
+        sel = da->model && !model ? NULL : pk_selection_parse_model(rules, model, da->bones, log);
+        pk_model_free(model);
         if (!sel)
             rc = EXIT_ERROR;
         da->opts.bone_filter = selection_filter;
         da->opts.filter_ctx = sel;
+        da->opts.filter_spec = da->bones;
     }
     if (rc == EXIT_OK && cli_flush_log(log, cli_strict) != EXIT_OK)
         rc = EXIT_ERROR;
@@ -548,7 +571,8 @@ static int run(diff_args *da, pk_doc *docs, pk_log *log)
             if (!any)
                 da->first = da->last = 0;
         }
-        da->opts.keep_frames = da->svg != NULL;
+        da->opts.bins = da->svg ? SVG_COLUMNS : 0;
+        da->opts.no_scene = !docs[0].motion || !docs[1].motion; /* a pose has no camera */
         if (m[0] && m[1]) {
             pk_log_set_path(log, NULL);
             d = pk_diff_motions(m[0], m[1], da->first, da->last, &da->opts, log);
@@ -566,6 +590,12 @@ static int run(diff_args *da, pk_doc *docs, pk_log *log)
             pk_log_set_path(log, NULL);
             d = pk_diff_poses(p[0], p[1], &da->opts, log);
         }
+        if (d && docs[0].motion && docs[1].motion && !da->opts.bone_filter &&
+            !pk_diff_add_scene(d, docs[0].motion, docs[1].motion, da->frame, da->frame, &da->opts,
+                               log)) {
+            pk_diff_free(d);
+            d = NULL;
+        }
         pk_pose_free(own[0]);
         pk_pose_free(own[1]);
     }
@@ -582,10 +612,12 @@ static int run(diff_args *da, pk_doc *docs, pk_log *log)
             if (title) {
                 if (d->range)
                     snprintf(title, tl, "%s vs %s, frames %u-%u", da->a, da->b, d->first, d->last);
+                else if (docs[0].motion || docs[1].motion)
+                    snprintf(title, tl, "%s vs %s, frame %u", da->a, da->b, da->frame);
                 else
                     snprintf(title, tl, "%s vs %s", da->a, da->b);
             }
-            if (!title || svg_diff(d, title, &buf) != 0) {
+            if (!title || svg_diff(d, &da->opts, title, da->all, &buf) != 0) {
                 fprintf(stderr, "posekit: out of memory\n");
                 rc = EXIT_ERROR;
             } else if (cli_write(da->svg, &buf) != EXIT_OK) {

@@ -35,6 +35,8 @@ const char help_overlay[] =
     "  --bones SEL        comma-separated bone or morph names, globs (右*指*)\n"
     "                     and @groups (bone groups and morph_groups)\n"
     "  --rules R          rule file for @groups (standard groups always exist)\n"
+    "  --model MODEL      PMX/PMD model whose display frames --bones may name\n"
+    "                     as @frame:NAME\n"
     "  --frames A-B|N     the range (N = a single frame)\n"
     "  --mode M           replace (default) or add\n"
     "  --fade F           frames of fade on each side (default 0)\n"
@@ -52,6 +54,7 @@ enum {
     OPT_POSE = 256,
     OPT_POSE_FRAME,
     OPT_BONES,
+    OPT_MODEL,
     OPT_RULES,
     OPT_FRAMES,
     OPT_MODE,
@@ -164,6 +167,7 @@ int cmd_overlay(int argc, char **argv)
         {"pose", required_argument, NULL, OPT_POSE},
         {"pose-frame", required_argument, NULL, OPT_POSE_FRAME},
         {"bones", required_argument, NULL, OPT_BONES},
+        {"model", required_argument, NULL, OPT_MODEL},
         {"rules", required_argument, NULL, OPT_RULES},
         {"frames", required_argument, NULL, OPT_FRAMES},
         {"mode", required_argument, NULL, OPT_MODE},
@@ -172,7 +176,8 @@ int cmd_overlay(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *out = NULL, *pose_path = NULL, *bones = NULL, *rules_path = NULL;
+    const char *out = NULL, *pose_path = NULL, *bones = NULL, *rules_path = NULL,
+               *model_path = NULL;
     uint32_t pose_frame = 0;
     bool pose_frame_set = false, fade_set = false;
     pk_overlay_options opt;
@@ -199,6 +204,9 @@ int cmd_overlay(int argc, char **argv)
             break;
         case OPT_RULES:
             rules_path = optarg;
+            break;
+        case OPT_MODEL:
+            model_path = optarg;
             break;
         case OPT_FRAMES:
             if (!cli_parse_range(optarg, &opt.first, &opt.last))
@@ -270,7 +278,13 @@ int cmd_overlay(int argc, char **argv)
         if (!rules)
             goto done;
     }
-    sel = pk_selection_parse(rules, bones, &log);
+    if (model_path) {
+        pk_model *model = cli_load_model(model_path, cli_strict);
+        sel = model ? pk_selection_parse_model(rules, model, bones, &log) : NULL;
+        pk_model_free(model);
+    } else {
+        sel = pk_selection_parse_model(rules, NULL, bones, &log);
+    }
     if (!sel)
         goto done;
     warn_missing_names(bones, &base, pose, pose_path, &log);

@@ -4,21 +4,22 @@
 # command, each command's options (the getopt tables of cli/cmd_*.c; the
 # test tests/cli/cases/completion_bash.sh checks they agree), option values
 # (layouts, modes, policies, @groups), and files by kind: motions and poses
-# (.vmd/.vpd), rule and job files (.yaml/.yml).
+# (.vmd/.vpd), models (.pmx/.pmd), rule and job files (.yaml/.yml).
 
-_posekit_commands="info dump convert diff rename mirror retarget overlay merge run help"
+_posekit_commands="info dump convert diff rename mirror retarget overlay merge run check help"
 
 # Options per command, as in each command's getopt table.
 _posekit_opts_info="--json --strict --help"
 _posekit_opts_dump="--strict --help"
 _posekit_opts_convert="-o --output --frame --layout --no-morphs --strict --help"
-_posekit_opts_diff="--frame --frames --bones --rules --threshold --pos-threshold --json --csv --svg --all --groups --no-morphs --strict --help"
+_posekit_opts_diff="--frame --frames --bones --model --rules --threshold --pos-threshold --json --csv --svg --all --groups --no-morphs --strict --help"
 _posekit_opts_rename="--rules --reverse -o --output -v --verbose --strict --help"
 _posekit_opts_mirror="--rules -o --output -v --verbose --strict --help"
 _posekit_opts_retarget="--rules -o --output -v --verbose --strict --help"
-_posekit_opts_overlay="--pose --pose-frame --bones --rules --frames --mode --fade -o --output --strict --help"
+_posekit_opts_overlay="--pose --pose-frame --bones --model --rules --frames --mode --fade -o --output --strict --help"
 _posekit_opts_merge="-o --output --offset --sections --within --prefer --json --strict --help"
 _posekit_opts_run="--dry-run --strict --help"
+_posekit_opts_check="--model --json --suggest-rules --strict --help"
 
 # Groups every rule set has (rules/standard.yaml, built in).
 _posekit_std_groups="root trunk head eyes thumb_L index_L middle_L ring_L little_L thumb_R index_R middle_R ring_R little_R fingers_L fingers_R hand_L hand_R arm_L arm_R arm_below_L arm_below_R leg_L leg_R ik hands arms legs"
@@ -82,8 +83,12 @@ _posekit()
             _posekit_files "$mm"
             return 0
             ;;
-        --rules)
+        --rules | --suggest-rules)
             _posekit_files "$yaml"
+            return 0
+            ;;
+        --model)
+            _posekit_files '@(pmx|pmd|PMX|PMD)'
             return 0
             ;;
         --svg)

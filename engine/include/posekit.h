@@ -556,11 +556,23 @@ typedef struct pk_diff_options {
     double threshold_deg;   /* a rotation differs above this (default 0.01) */
     double pos_threshold;   /* a translation differs above this (default 0.0001) */
     double morph_threshold; /* a weight differs above this (default 0.0001) */
-    /* Which bones to compare (NULL = all): called with each raw name. */
+    /* Which bones and morphs to compare (NULL = all): called with each raw
+     * name, bone or morph alike, so a selection that names no morph
+     * compares no morphs.  A filter that keeps no bone and no morph of
+     * either side is an error (naming filter_spec); with a filter the
+     * camera, light and self-shadow are not compared. */
     bool (*bone_filter)(void *ctx, const uint8_t *raw, size_t len);
     void *filter_ctx;
     bool no_morphs;   /* leave morphs out */
     bool keep_frames; /* range diffs: keep each bone's angle per frame */
+    const char *filter_spec; /* the filter as the user wrote it, for messages (may be NULL) */
+    bool no_scene;           /* motions: leave camera, light and self-shadow out */
+    /* Range diffs: split first..last into this many runs of frames (bin c
+     * holds frames first + c*n/bins .. first + (c+1)*n/bins - 1, n frames
+     * in all; more bins than frames are cut to n) and keep each row's
+     * largest difference per run: memory bounded by bins, not by the
+     * range.  0 = none. */
+    size_t bins;
 } pk_diff_options;
 
 /* Fills in the defaults above (no filter, morphs on, no per-frame data). */
@@ -579,6 +591,7 @@ typedef struct pk_diff_bone {
     double angle_mean, pos_mean;     /* range diff: means over the range */
     bool differs;                    /* angle or distance beyond its threshold */
     float *frames;                   /* keep_frames: angle at first..last (owned), else NULL */
+    float *bin_deg, *bin_pos;        /* bins: largest angle / distance per bin (owned), else NULL */
 } pk_diff_bone;
 
 typedef struct pk_diff_morph {
@@ -591,7 +604,35 @@ typedef struct pk_diff_morph {
     uint32_t frame;            /* range diff: first frame of the maximum */
     double mean;               /* range diff: mean |delta| */
     bool differs;
+    float *bins; /* bins: largest |delta| per bin (owned), else NULL */
 } pk_diff_morph;
+
+/* One channel of the camera, light or self-shadow of two motions.  A
+ * section keyed in one motion only is compared with MMD's defaults
+ * (camera: centre 0,10,0, distance -45, rotation 0, fov 30, perspective;
+ * light: colour 154/255, direction -0.5,-1,0.5; shadow: mode 1, distance
+ * 8875), and only_in says which side keys it.  Channels, their units and
+ * the threshold each uses:
+ *   camera position    distance between the orbit centres (units; pos)
+ *   camera distance    |B - A| of the orbit distance (units; pos)
+ *   camera rotation    largest |B - A| of the three Euler angles (deg; deg)
+ *   camera fov         |B - A| of the field of view (deg; deg)
+ *   camera perspective 1 when one side is orthographic (differs above 0.5)
+ *   light colour       largest |B - A| of R, G, B, 0..1 (morph)
+ *   light direction    angle between the directions (deg; deg)
+ *   shadow mode        1 when the modes differ (differs above 0.5)
+ *   shadow distance    |B - A| in MMD's 0..9999 slider units (pos)
+ * Self-shadow keys hold until the next key. */
+typedef struct pk_diff_scene {
+    const char *name; /* static, as listed above */
+    const char *unit; /* static: "units", "deg" or "" */
+    int only_in;      /* PK_DIFF_BOTH / PK_DIFF_ONLY_A / PK_DIFF_ONLY_B */
+    double delta;     /* the difference (range: the largest) */
+    uint32_t frame;   /* the first frame of the largest */
+    double mean;      /* range diff: mean difference */
+    bool differs;
+    float *bins; /* bins: largest difference per bin (owned), else NULL */
+} pk_diff_scene;
 
 typedef struct pk_diff {
     bool range; /* motions over first..last; else poses (first = last) */
@@ -602,6 +643,9 @@ typedef struct pk_diff {
     size_t nmorphs;
     size_t bones_differ, morphs_differ; /* rows beyond the thresholds */
     size_t only_a, only_b;              /* rows (bones + morphs) on one side only */
+    pk_diff_scene *scene;               /* camera, light, shadow channels keyed in A or B */
+    size_t nscene, scene_differ;
+    size_t nbins; /* range diff made with bins: the rows' bin arrays hold this many */
 } pk_diff;
 
 /* Compares two poses.  Caller frees with pk_diff_free; NULL on OOM. */
@@ -614,10 +658,17 @@ PK_API pk_diff *pk_diff_poses(const pk_pose *a, const pk_pose *b, const pk_diff_
 #define PK_DIFF_MAX_FRAMES 1000000u /* 9.2 hours at 30 fps */
 PK_API pk_diff *pk_diff_motions(const pk_motion *a, const pk_motion *b, uint32_t first, uint32_t last,
                          const pk_diff_options *o, pk_log *log);
+/* Adds (or replaces) d's camera, light and self-shadow rows from motions a
+ * and b over first..last (a pose diff of two motions sampled at frame N:
+ * N..N; a range diff: d's range).  pk_diff_motions calls it unless the
+ * options filter or say no_scene.  Returns false on OOM (logged). */
+PK_API bool pk_diff_add_scene(pk_diff *d, const pk_motion *a, const pk_motion *b, uint32_t first,
+                              uint32_t last, const pk_diff_options *o, pk_log *log);
 /* Largest difference first: by angle, then distance, then name; morphs by
  * |delta|, then name. */
 PK_API void pk_diff_sort(pk_diff *d);
-/* True when any row differs beyond its threshold (diff's exit status 1). */
+/* True when any row (bone, morph, scene channel) differs beyond its
+ * threshold (diff's exit status 1). */
 PK_API bool pk_diff_any(const pk_diff *d);
 PK_API void pk_diff_free(pk_diff *d);
 
@@ -648,6 +699,13 @@ typedef struct pk_selection pk_selection;
  * references resolved in r (r may be NULL: standard groups only).
  * Unknown groups are errors.  Caller frees with pk_selection_free. */
 PK_API pk_selection *pk_selection_parse(const pk_rules *r, const char *spec, pk_log *log);
+/* The same, where an item "@frame:NAME" stands for the bones of the display
+ * frame NAME (Japanese or English name) of model m (engine/rules/
+ * select_model.c).  An unknown frame, one without bones, or "@frame:" with
+ * m NULL is an error. */
+struct pk_model;
+PK_API pk_selection *pk_selection_parse_model(const pk_rules *r, const struct pk_model *m,
+                                              const char *spec, pk_log *log);
 PK_API void pk_selection_free(pk_selection *s);
 PK_API bool pk_selection_has(const pk_selection *s, const void *raw, size_t len);
 

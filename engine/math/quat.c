@@ -4,6 +4,7 @@
  * files as float, and doing the trigonometry in double keeps slerp and the
  * geodesic angle accurate to well below float resolution. */
 #include "posekit.h"
+#include "math/quat_internal.h"
 
 #include <math.h>
 
@@ -108,4 +109,56 @@ double pk_quat_angle_deg(const float a[4], const float b[4])
     if (half > 1.0)
         half = 1.0;
     return 4.0 * asin(half) * (180.0 / 3.14159265358979323846);
+}
+
+/* ---- double helpers (math/quat_internal.h) ---- */
+
+void pk_qd_mul(const double a[4], const double b[4], double out[4])
+{
+    double x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+    double y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+    double z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+    double w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+    out[0] = x;
+    out[1] = y;
+    out[2] = z;
+    out[3] = w;
+}
+
+void pk_qd_conj(const double q[4], double out[4])
+{
+    out[0] = -q[0];
+    out[1] = -q[1];
+    out[2] = -q[2];
+    out[3] = q[3];
+}
+
+void pk_qd_rotate(const double q[4], const double v[3], double out[3])
+{
+    double p[4] = {v[0], v[1], v[2], 0}, qi[4], t[4], u[4];
+    pk_qd_conj(q, qi);
+    pk_qd_mul(q, p, t);
+    pk_qd_mul(t, qi, u);
+    out[0] = u[0];
+    out[1] = u[1];
+    out[2] = u[2];
+}
+
+bool pk_quat_degenerate(const float q[4])
+{
+    double n = 0.0;
+    for (int i = 0; i < 4; i++)
+        n += (double)q[i] * q[i];
+    return !(n > 1e-60) || !isfinite(n);
+}
+
+void pk_qd_from_key(const float rot[4], double out[4])
+{
+    if (pk_quat_degenerate(rot)) {
+        out[0] = out[1] = out[2] = 0.0;
+        out[3] = 1.0;
+        return;
+    }
+    for (int i = 0; i < 4; i++)
+        out[i] = rot[i];
 }

@@ -9,6 +9,7 @@
  * what the model shows for it, so a VPD that lists every bone at identity
  * does not differ from a motion that simply has no keys for them.
  */
+#include "ops/diff_internal.h"
 #include "posekit.h"
 
 #include <math.h>
@@ -28,6 +29,8 @@ static void bone_free(pk_diff_bone *b)
     free(b->name);
     free(b->raw);
     free(b->frames);
+    free(b->bin_deg);
+    free(b->bin_pos);
 }
 
 void pk_diff_free(pk_diff *d)
@@ -39,9 +42,13 @@ void pk_diff_free(pk_diff *d)
     for (size_t i = 0; i < d->nmorphs; i++) {
         free(d->morphs[i].name);
         free(d->morphs[i].raw);
+        free(d->morphs[i].bins);
     }
+    for (size_t i = 0; i < d->nscene; i++)
+        free(d->scene[i].bins);
     free(d->bones);
     free(d->morphs);
+    free(d->scene);
     free(d);
 }
 
@@ -201,6 +208,16 @@ static pk_diff *diff_new(size_t nbones, size_t nmorphs)
     return d;
 }
 
+/* A filter that kept nothing compared nothing: an error, not "identical". */
+static bool selection_matched(const pk_diff *d, const pk_diff_options *o, pk_log *log)
+{
+    if (!o->bone_filter || d->nbones + d->nmorphs > 0)
+        return true;
+    pk_error(log, "the selection '%s' matches no bone%s of either input",
+             o->filter_spec ? o->filter_spec : "", o->no_morphs ? "" : " or morph");
+    return false;
+}
+
 /* ---- poses ---- */
 
 /* Ids of the bones (or morphs) of a pose, each name once (the last record
@@ -234,7 +251,7 @@ pk_diff *pk_diff_poses(const pk_pose *a, const pk_pose *b, const pk_diff_options
     pairs pb = {0}, pm = {0};
     bool ok = ba && bb && ma && mb &&
               union_names(a->names, ba, nba, b->names, bb, nbb, o, true, &pb) &&
-              (o->no_morphs || union_names(a->names, ma, nma, b->names, mb, nmb, o, false, &pm));
+              (o->no_morphs || union_names(a->names, ma, nma, b->names, mb, nmb, o, true, &pm));
     pk_diff *d = ok ? diff_new(pb.n, pm.n) : NULL;
     ok = d != NULL;
     static const float rest_pos[3] = {0, 0, 0}, rest_rot[4] = {0, 0, 0, 1};
@@ -273,6 +290,10 @@ pk_diff *pk_diff_poses(const pk_pose *a, const pk_pose *b, const pk_diff_options
         pk_error(log, "out of memory comparing poses");
         return NULL;
     }
+    if (!selection_matched(d, o, log)) {
+        pk_diff_free(d);
+        return NULL;
+    }
     count_rows(d);
     return d;
 }
@@ -288,60 +309,84 @@ static pk_name_id *track_ids(const pk_track *t, size_t n)
     return ids;
 }
 
+/* The frame from which a track no longer changes: its last key's (0 for
+ * a missing or empty track, which holds the rest pose throughout). */
+static uint32_t bone_tail(const pk_motion *m, const pk_track *t)
+{
+    return t && t->count ? m->bones[t->keys[t->count - 1]].frame : 0;
+}
+
+static uint32_t morph_tail(const pk_motion *m, const pk_track *t)
+{
+    return t && t->count ? m->morphs[t->keys[t->count - 1]].frame : 0;
+}
+
+static uint32_t max_u32(uint32_t a, uint32_t b)
+{
+    return a > b ? a : b;
+}
+
+typedef struct bone_walk {
+    pk_cursor ca, cb;
+} bone_walk;
+
+static void bone_sample(void *ctx, uint32_t f, double *v)
+{
+    bone_walk *w = ctx;
+    float pa[3], qa[4], pb[3], qb[4];
+    pk_cursor_bone(&w->ca, (double)f, pa, qa);
+    pk_cursor_bone(&w->cb, (double)f, pb, qb);
+    v[0] = pk_quat_angle_deg(qa, qb);
+    v[1] = distance3(pa, pb);
+}
+
 static void bone_over_range(const pk_motion *ma, const pk_track *ta, const pk_motion *mb,
-                            const pk_track *tb, uint32_t first, uint32_t last,
+                            const pk_track *tb, uint32_t first, uint32_t last, size_t nbins,
                             const pk_diff_options *o, pk_diff_bone *r)
 {
-    pk_cursor ca, cb;
-    pk_cursor_init(&ca, ma, ta);
-    pk_cursor_init(&cb, mb, tb);
-    double sum_a = 0.0, sum_p = 0.0;
-    r->angle_deg = r->pos_delta = -1.0;
-    for (uint64_t f = first; f <= last; f++) {
-        float pa[3], qa[4], pb[3], qb[4];
-        pk_cursor_bone(&ca, (double)f, pa, qa);
-        pk_cursor_bone(&cb, (double)f, pb, qb);
-        double ang = pk_quat_angle_deg(qa, qb), dist = distance3(pa, pb);
-        if (r->frames)
-            r->frames[f - first] = (float)ang;
-        sum_a += ang;
-        sum_p += dist;
-        if (ang > r->angle_deg) {
-            r->angle_deg = ang;
-            r->angle_frame = (uint32_t)f;
-        }
-        if (dist > r->pos_delta) {
-            r->pos_delta = dist;
-            r->pos_frame = (uint32_t)f;
-        }
-    }
+    bone_walk w;
+    pk_cursor_init(&w.ca, ma, ta);
+    pk_cursor_init(&w.cb, mb, tb);
+    pk_diff_chan ch[2] = {{.max = -1.0, .bins = r->bin_deg, .frames = r->frames},
+                          {.max = -1.0, .bins = r->bin_pos}};
+    pk_diff_walk(first, last, max_u32(bone_tail(ma, ta), bone_tail(mb, tb)), nbins, bone_sample, &w,
+                 ch, 2);
     double n = (double)last - first + 1.0;
-    r->angle_mean = sum_a / n;
-    r->pos_mean = sum_p / n;
+    r->angle_deg = ch[0].max;
+    r->angle_frame = ch[0].frame;
+    r->angle_mean = ch[0].sum / n;
+    r->pos_delta = ch[1].max;
+    r->pos_frame = ch[1].frame;
+    r->pos_mean = ch[1].sum / n;
     r->differs = r->angle_deg > o->threshold_deg || r->pos_delta > o->pos_threshold;
 }
 
+typedef struct morph_walk {
+    pk_cursor ca, cb;
+} morph_walk;
+
+static void morph_sample(void *ctx, uint32_t f, double *v)
+{
+    morph_walk *w = ctx;
+    v[0] = fabs((double)pk_cursor_morph(&w->cb, (double)f) - pk_cursor_morph(&w->ca, (double)f));
+}
+
 static void morph_over_range(const pk_motion *ma, const pk_track *ta, const pk_motion *mb,
-                             const pk_track *tb, uint32_t first, uint32_t last,
+                             const pk_track *tb, uint32_t first, uint32_t last, size_t nbins,
                              const pk_diff_options *o, pk_diff_morph *r)
 {
-    pk_cursor ca, cb;
-    pk_cursor_init(&ca, ma, ta);
-    pk_cursor_init(&cb, mb, tb);
-    double sum = 0.0, best = -1.0;
-    for (uint64_t f = first; f <= last; f++) {
-        double wa = pk_cursor_morph(&ca, (double)f), wb = pk_cursor_morph(&cb, (double)f);
-        double dlt = wb - wa;
-        sum += fabs(dlt);
-        if (fabs(dlt) > best) {
-            best = fabs(dlt);
-            r->weight_a = wa;
-            r->weight_b = wb;
-            r->delta = dlt;
-            r->frame = (uint32_t)f;
-        }
-    }
-    r->mean = sum / ((double)last - first + 1.0);
+    morph_walk w;
+    pk_cursor_init(&w.ca, ma, ta);
+    pk_cursor_init(&w.cb, mb, tb);
+    pk_diff_chan ch = {.max = -1.0, .bins = r->bins};
+    pk_diff_walk(first, last, max_u32(morph_tail(ma, ta), morph_tail(mb, tb)), nbins, morph_sample,
+                 &w, &ch, 1);
+    /* the weights (and the sign) at the first frame of the maximum */
+    r->frame = ch.frame;
+    r->weight_a = pk_sample_morph(ma, ta, (double)r->frame);
+    r->weight_b = pk_sample_morph(mb, tb, (double)r->frame);
+    r->delta = r->weight_b - r->weight_a;
+    r->mean = ch.sum / ((double)last - first + 1.0);
     r->differs = fabs(r->delta) > o->morph_threshold;
 }
 
@@ -358,7 +403,8 @@ pk_diff *pk_diff_motions(const pk_motion *a, const pk_motion *b, uint32_t first,
         return NULL;
     }
     if (last - first >= PK_DIFF_MAX_FRAMES) {
-        pk_error(log, "frame range %u-%u is %llu frames; at most %u can be compared (choose a "
+        pk_error(log,
+                 "frame range %u-%u is %llu frames; at most %u can be compared (choose a "
                  "shorter range with --frames A-B)",
                  first, last, (unsigned long long)last - first + 1, PK_DIFF_MAX_FRAMES);
         return NULL;
@@ -374,15 +420,17 @@ pk_diff *pk_diff_motions(const pk_motion *a, const pk_motion *b, uint32_t first,
     bool ok = ba && bb && ma && mb &&
               union_names(a->names, ba, ta->nbones, b->names, bb, tb->nbones, o, true, &pb) &&
               (o->no_morphs ||
-               union_names(a->names, ma, ta->nmorphs, b->names, mb, tb->nmorphs, o, false, &pm));
+               union_names(a->names, ma, ta->nmorphs, b->names, mb, tb->nmorphs, o, true, &pm));
     pk_diff *d = ok ? diff_new(pb.n, pm.n) : NULL;
     ok = d != NULL;
+    size_t nframes = (size_t)last - first + 1;
+    size_t nbins = o->bins < nframes ? o->bins : nframes;
     if (ok) {
         d->range = true;
         d->first = first;
         d->last = last;
+        d->nbins = nbins;
     }
-    size_t nframes = (size_t)last - first + 1;
     for (size_t i = 0; ok && i < pb.n; i++) {
         pk_diff_bone *r = &d->bones[d->nbones++];
         ok = set_names(a->names, b->names, pb.v[i], &r->name, &r->raw, &r->raw_len, &r->only_in);
@@ -390,18 +438,27 @@ pk_diff *pk_diff_motions(const pk_motion *a, const pk_motion *b, uint32_t first,
             r->frames = malloc(nframes * sizeof *r->frames);
             ok = r->frames != NULL;
         }
+        if (ok && nbins) {
+            r->bin_deg = calloc(nbins, sizeof *r->bin_deg);
+            r->bin_pos = calloc(nbins, sizeof *r->bin_pos);
+            ok = r->bin_deg && r->bin_pos;
+        }
         if (ok)
             bone_over_range(a, pb.v[i].a == PK_NO_NAME ? NULL : pk_tracks_bone(ta, pb.v[i].a), b,
                             pb.v[i].b == PK_NO_NAME ? NULL : pk_tracks_bone(tb, pb.v[i].b), first,
-                            last, o, r);
+                            last, nbins, o, r);
     }
     for (size_t i = 0; ok && i < pm.n; i++) {
         pk_diff_morph *r = &d->morphs[d->nmorphs++];
         ok = set_names(a->names, b->names, pm.v[i], &r->name, &r->raw, &r->raw_len, &r->only_in);
+        if (ok && nbins) {
+            r->bins = calloc(nbins, sizeof *r->bins);
+            ok = r->bins != NULL;
+        }
         if (ok)
             morph_over_range(a, pm.v[i].a == PK_NO_NAME ? NULL : pk_tracks_morph(ta, pm.v[i].a), b,
                              pm.v[i].b == PK_NO_NAME ? NULL : pk_tracks_morph(tb, pm.v[i].b), first,
-                             last, o, r);
+                             last, nbins, o, r);
     }
     free(ba);
     free(bb);
@@ -414,6 +471,11 @@ pk_diff *pk_diff_motions(const pk_motion *a, const pk_motion *b, uint32_t first,
     if (!ok) {
         pk_diff_free(d);
         pk_error(log, "out of memory comparing motions");
+        return NULL;
+    }
+    if (!selection_matched(d, o, log) ||
+        (!o->bone_filter && !o->no_scene && !pk_diff_add_scene(d, a, b, first, last, o, log))) {
+        pk_diff_free(d);
         return NULL;
     }
     count_rows(d);
@@ -452,5 +514,5 @@ void pk_diff_sort(pk_diff *d)
 
 bool pk_diff_any(const pk_diff *d)
 {
-    return d->bones_differ + d->morphs_differ > 0;
+    return d->bones_differ + d->morphs_differ + d->scene_differ > 0;
 }

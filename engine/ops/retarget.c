@@ -37,6 +37,7 @@
  * or by scale.default (1 when absent): centre, groove and IK targets
  * follow a taller or shorter model.
  */
+#include "math/quat_internal.h"
 #include "ops/bone_set.h"
 #include "rules/rules_internal.h"
 
@@ -44,51 +45,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- quaternion math in double, x,y,z,w ---- */
-
-static void qmul(const double a[4], const double b[4], double out[4])
-{
-    double x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    double y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    double z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    double w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    out[0] = x;
-    out[1] = y;
-    out[2] = z;
-    out[3] = w;
-}
-
-/* v' = r·v·r⁻¹ for a unit r. */
-static void qrotate(const double r[4], const double v[3], double out[3])
-{
-    double p[4] = {v[0], v[1], v[2], 0}, ri[4] = {-r[0], -r[1], -r[2], r[3]}, t[4], u[4];
-    qmul(r, p, t);
-    qmul(t, ri, u);
-    out[0] = u[0];
-    out[1] = u[1];
-    out[2] = u[2];
-}
-
-/* A key's rotation as stored, except that an all-zero or non-finite one is
- * the identity, as every operation reads it (pk_quat_normalize). */
-static void key_q(const float rot[4], double q[4])
-{
-    double n = 0.0;
-    for (int i = 0; i < 4; i++) {
-        q[i] = rot[i];
-        n += q[i] * q[i];
-    }
-    if (!(n > 1e-60) || !isfinite(n)) {
-        q[0] = q[1] = q[2] = 0.0;
-        q[3] = 1.0;
-    }
-}
+/* ---- the two key rewrites (quaternions in double: math/quat_internal.h) ---- */
 
 static void stance_bone_key(const double r[4], float rot[4])
 {
     double q[4], ri[4] = {-r[0], -r[1], -r[2], r[3]}, o[4];
-    key_q(rot, q);
-    qmul(q, ri, o);
+    pk_qd_from_key(rot, q);
+    pk_qd_mul(q, ri, o);
     for (int i = 0; i < 4; i++)
         rot[i] = (float)o[i];
 }
@@ -96,13 +59,13 @@ static void stance_bone_key(const double r[4], float rot[4])
 static void chain_key(const double r[4], float pos[3], float rot[4])
 {
     double q[4], ri[4] = {-r[0], -r[1], -r[2], r[3]}, t[4], o[4];
-    key_q(rot, q);
-    qmul(r, q, t);
-    qmul(t, ri, o);
+    pk_qd_from_key(rot, q);
+    pk_qd_mul(r, q, t);
+    pk_qd_mul(t, ri, o);
     for (int i = 0; i < 4; i++)
         rot[i] = (float)o[i];
     double p[3] = {pos[0], pos[1], pos[2]}, po[3];
-    qrotate(r, p, po);
+    pk_qd_rotate(r, p, po);
     for (int i = 0; i < 3; i++)
         pos[i] = (float)po[i];
 }

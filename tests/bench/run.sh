@@ -1,7 +1,8 @@
 #!/bin/sh
 # run.sh — builds a release tree and prints the whole benchmark table
 # (README "Performance"): the machine, then bench_io, bench_ops and
-# bench_sample.  Benchmarks are not tests: nothing here passes or fails.
+# bench_sample, and bench_model when PK_CORPUS is set.  Benchmarks are not
+# tests: nothing here passes or fails.
 #
 #   tests/bench/run.sh [BUILD_DIR] [--reps N]
 #
@@ -54,4 +55,12 @@ if [ -x "$build/tests/bench/bench_sample" ]; then
     "$build/tests/bench/bench_sample" --reps "$reps"
 else
     echo "(bench_sample not built)"
+fi
+echo
+echo "## models (pmx_gene.pmx, pmd_gene.pmd into the skeleton; needs PK_CORPUS)"
+echo
+if [ -n "${PK_CORPUS:-}" ]; then
+    "$build/tests/bench/bench_model" --reps "$reps"
+else
+    echo "(PK_CORPUS not set: bench_model skipped)"
 fi

@@ -393,6 +393,196 @@ static void absurd_ranges_refused(void **state)
     pk_motion_free(b);
 }
 
+static bool name_is(void *ctx, const uint8_t *raw, size_t len)
+{
+    return strlen(ctx) == len && memcmp(ctx, raw, len) == 0;
+}
+
+/* Issue 11 items 6 and 8: the filter applies to morphs too (a selection
+ * that names no morph compares none), and a filter that keeps nothing on
+ * either side is an error naming it, for poses and motions alike. */
+static void filter_selects_morphs_and_must_match(void **state)
+{
+    (void)state;
+    pk_pose *a = pk_pose_new(), *b = pk_pose_new();
+    float id[4] = {0, 0, 0, 1};
+    pbone(a, "arm", id, 0);
+    pbone(b, "arm", id, 0);
+    pmorph(b, "blink", 1.0f);
+    pk_diff_options o;
+    pk_diff_options_init(&o);
+    o.bone_filter = name_is;
+    o.filter_ctx = (void *)"arm";
+    pk_diff *d = pk_diff_poses(a, b, &o, NULL);
+    assert_int_equal(d->nbones, 1);
+    assert_int_equal(d->nmorphs, 0); /* "arm" names no morph */
+    assert_false(pk_diff_any(d));
+    pk_diff_free(d);
+    o.filter_ctx = (void *)"blink";
+    d = pk_diff_poses(a, b, &o, NULL);
+    assert_int_equal(d->nbones, 0);
+    assert_int_equal(d->nmorphs, 1);
+    assert_true(pk_diff_any(d));
+    pk_diff_free(d);
+    o.filter_ctx = (void *)"nothing";
+    o.filter_spec = "nothing";
+    pk_log log;
+    pk_log_init(&log);
+    assert_null(pk_diff_poses(a, b, &o, &log));
+    tu_assert_log_has(&log, "the selection 'nothing' matches no bone or morph of either input");
+    pk_log_free(&log);
+    pk_motion *ma = pk_pose_to_motion(a, 0, NULL), *mb = pk_pose_to_motion(b, 0, NULL);
+    pk_log_init(&log);
+    assert_null(pk_diff_motions(ma, mb, 0, 10, &o, &log));
+    tu_assert_log_has(&log, "matches no bone or morph");
+    pk_log_free(&log);
+    pk_motion_free(ma);
+    pk_motion_free(mb);
+    pk_pose_free(a);
+    pk_pose_free(b);
+}
+
+/* Issue 11 item 12: bins hold each run's largest difference, agree with
+ * the per-frame values, and a range far past the last key costs one
+ * sample for the tail while the maximum, its frame and the mean stay
+ * exact. */
+static void bins_and_tails(void **state)
+{
+    (void)state;
+    pk_motion *a = pk_motion_new(), *b = pk_motion_new();
+    float id[4] = {0, 0, 0, 1}, x90[4];
+    axis_angle(0, 90, x90);
+    mkey(a, "arm", 0, id);
+    mkey(a, "arm", 10, x90); /* 9f degrees at frame f <= 10, then 90 */
+    mkey(b, "arm", 0, id);
+    pk_bone_key *k = mkey(b, "move", 5, id);
+    k->pos[1] = 2.0f; /* only in B: 2 units from the rest pose throughout */
+    pk_morph_key *mk = pk_motion_push_morph(a);
+    mk->name = pk_names_intern(a->names, "blink", 5);
+    mk->frame = 3;
+    mk->weight = 0.5f;
+    pk_diff_options o;
+    pk_diff_options_init(&o);
+    o.bins = 4;
+    o.keep_frames = true;
+    pk_diff *d = pk_diff_motions(a, b, 0, 19, &o, NULL); /* 20 frames: 5 per bin */
+    assert_int_equal(d->nbins, 4);
+    const pk_diff_bone *r = find_bone(d, "arm");
+    assert_float_equal(r->bin_deg[0], 36.0, 1e-3); /* frames 0-4 */
+    assert_float_equal(r->bin_deg[1], 81.0, 1e-3); /* 5-9 */
+    assert_float_equal(r->bin_deg[2], 90.0, 1e-3);
+    assert_float_equal(r->bin_deg[3], 90.0, 1e-3);
+    for (int f = 0; f < 20; f++)
+        assert_float_equal(r->frames[f], f <= 10 ? 9.0f * (float)f : 90.0f, 1e-3);
+    assert_float_equal(r->angle_mean, (9.0 * 55 + 90.0 * 9) / 20, 1e-3);
+    r = find_bone(d, "move");
+    for (int c = 0; c < 4; c++)
+        assert_float_equal(r->bin_pos[c], 2.0, 1e-6);
+    assert_float_equal(d->morphs[0].bins[0], 0.5, 1e-6);
+    assert_float_equal(d->morphs[0].delta, -0.5, 1e-6);
+    pk_diff_free(d);
+    /* more bins than frames: one per frame */
+    o.bins = 100;
+    o.keep_frames = false;
+    d = pk_diff_motions(a, b, 8, 12, &o, NULL);
+    assert_int_equal(d->nbins, 5);
+    r = find_bone(d, "arm");
+    assert_float_equal(r->bin_deg[0], 72.0, 1e-3);
+    assert_float_equal(r->bin_deg[4], 90.0, 1e-3);
+    pk_diff_free(d);
+    /* the longest range: exact maximum, frame and mean; bins all 90 */
+    o.bins = 600;
+    d = pk_diff_motions(a, b, 0, PK_DIFF_MAX_FRAMES - 1, &o, NULL);
+    r = find_bone(d, "arm");
+    assert_float_equal(r->angle_deg, 90.0, 1e-4);
+    assert_int_equal(r->angle_frame, 10);
+    double n = PK_DIFF_MAX_FRAMES;
+    assert_true(fabs(r->angle_mean - (9.0 * 55 + 90.0 * (n - 11)) / n) < 1e-6);
+    assert_float_equal(r->bin_deg[0], 90.0, 1e-3);
+    assert_float_equal(r->bin_deg[599], 90.0, 1e-3);
+    assert_int_equal(d->morphs[0].frame, 0);
+    assert_float_equal(d->morphs[0].mean, 0.5, 1e-6);
+    pk_diff_free(d);
+    pk_motion_free(a);
+    pk_motion_free(b);
+}
+
+static const pk_diff_scene *find_scene(const pk_diff *d, const char *name)
+{
+    for (size_t i = 0; i < d->nscene; i++)
+        if (strcmp(d->scene[i].name, name) == 0)
+            return &d->scene[i];
+    fail_msg("no row for %s", name);
+    abort();
+}
+
+/* Issue 11 item 6: cameras, lights and self-shadows are compared, in
+ * their units; a section keyed on one side only against MMD's default. */
+static void scene_channels(void **state)
+{
+    (void)state;
+    pk_motion *a = pk_motion_new(), *b = pk_motion_new();
+    pk_camera_key *c = pk_motion_push_camera(a);
+    c->frame = 0;
+    c->distance = -45;
+    c->pos[1] = 10;
+    c->fov = 30;
+    pk_camera_interp_linear(c->interp);
+    c = pk_motion_push_camera(b);
+    c->frame = 0;
+    c->distance = -40; /* 5 units */
+    c->pos[0] = 3;
+    c->pos[1] = 14; /* 3,4 -> 5 units */
+    c->rot[1] = (float)(20 * DEG);
+    c->fov = 45;
+    pk_camera_interp_linear(c->interp);
+    pk_light_key *l = pk_motion_push_light(a);
+    l->direction[0] = 1;
+    l->color[0] = 0.5f;
+    l = pk_motion_push_light(b);
+    l->frame = 10;
+    l->direction[1] = 2; /* 90 degrees away, length does not matter */
+    l->color[0] = 0.75f;
+    pk_shadow_key *s = pk_motion_push_shadow(b);
+    s->mode = 2;
+    s->distance = (10000.0f - 8800.0f) / 100000.0f; /* 75 slider units from the default */
+    pk_diff *d = pk_diff_motions(a, b, 0, 20, NULL, NULL);
+    assert_non_null(d);
+    assert_int_equal(d->nbones + d->nmorphs, 0);
+    assert_int_equal(d->nscene, 9);
+    assert_float_equal(find_scene(d, "camera position")->delta, 5.0, 1e-5);
+    assert_string_equal(find_scene(d, "camera position")->unit, "units");
+    assert_float_equal(find_scene(d, "camera distance")->delta, 5.0, 1e-5);
+    assert_float_equal(find_scene(d, "camera rotation")->delta, 20.0, 1e-4);
+    assert_float_equal(find_scene(d, "camera fov")->delta, 15.0, 1e-9);
+    assert_false(find_scene(d, "camera perspective")->differs);
+    assert_float_equal(find_scene(d, "light direction")->delta, 90.0, 1e-4);
+    assert_float_equal(find_scene(d, "light colour")->delta, 0.25, 1e-6);
+    const pk_diff_scene *r = find_scene(d, "shadow mode");
+    assert_int_equal(r->only_in, PK_DIFF_ONLY_B);
+    assert_true(r->differs);
+    assert_float_equal(find_scene(d, "shadow distance")->delta, 75.0, 1e-2);
+    assert_int_equal(d->scene_differ, 8);
+    assert_true(pk_diff_any(d));
+    pk_diff_free(d);
+    /* the same motion: nothing differs; a pose diff adds the rows at a frame */
+    d = pk_diff_motions(a, a, 0, 20, NULL, NULL);
+    assert_int_equal(d->nscene, 7);
+    assert_false(pk_diff_any(d));
+    pk_diff_free(d);
+    pk_diff_options o;
+    pk_diff_options_init(&o);
+    o.no_scene = true;
+    d = pk_diff_motions(a, b, 0, 20, &o, NULL);
+    assert_int_equal(d->nscene, 0);
+    assert_true(pk_diff_add_scene(d, a, b, 0, 0, NULL, NULL));
+    assert_int_equal(d->nscene, 9);
+    assert_float_equal(find_scene(d, "light colour")->delta, 0.25, 1e-6); /* held at frame 0 */
+    pk_diff_free(d);
+    pk_motion_free(a);
+    pk_motion_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -404,6 +594,9 @@ int main(void)
         cmocka_unit_test(motion_ranges),
         cmocka_unit_test(absurd_ranges_refused),
         cmocka_unit_test(identical_corpus_motion_has_no_difference),
+        cmocka_unit_test(filter_selects_morphs_and_must_match),
+        cmocka_unit_test(bins_and_tails),
+        cmocka_unit_test(scene_channels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,34 @@
+/* diff_internal.h — the range walk shared by diff.c and diff_scene.c. */
+#ifndef POSEKIT_OPS_DIFF_INTERNAL_H
+#define POSEKIT_OPS_DIFF_INTERNAL_H
+
+#include "posekit.h"
+
+/* One difference measured over a range: its largest value, the first
+ * frame of that maximum, the sum (for the mean), and optionally the
+ * maximum per bin and the value per frame. */
+typedef struct pk_diff_chan {
+    double max; /* -1 before the first frame */
+    uint32_t frame;
+    double sum;
+    float *bins;   /* NULL, or nbins values (caller-owned, zeroed) */
+    float *frames; /* NULL, or one value per frame (caller-owned) */
+} pk_diff_chan;
+
+/* Fills v[0..k-1] with the differences at a frame.  Called with frames
+ * in increasing order. */
+typedef void (*pk_diff_sample_fn)(void *ctx, uint32_t frame, double *v);
+
+/* Walks first..last, folding the k differences fn gives into ch[0..k-1]
+ * (each starts with max = -1, sum = 0).  From frame `tail` on the values
+ * no longer change (every key lies at or before it): they are sampled
+ * once and folded in for the rest of the range at once, so a range far
+ * past both motions' last key costs one sample. */
+void pk_diff_walk(uint32_t first, uint32_t last, uint32_t tail, size_t nbins, pk_diff_sample_fn fn,
+                  void *ctx, pk_diff_chan *ch, size_t k);
+
+/* The bin of offset o (0-based from first) in a range of n frames split
+ * into nbins runs (the layout pk_diff_options.bins describes). */
+size_t pk_diff_bin_of(uint64_t o, uint64_t n, size_t nbins);
+
+#endif

@@ -1,0 +1,56 @@
+/* diff_walk.c — one pass over a frame range for a diff row: maxima, means,
+ * per-bin maxima, and a tail past the last key folded in at once. */
+#include "ops/diff_internal.h"
+
+enum { MAX_CHANNELS = 8 };
+
+size_t pk_diff_bin_of(uint64_t o, uint64_t n, size_t nbins)
+{
+    /* bin c starts at floor(c*n/nbins): the last c with c*n <= o*nbins
+     * (floor(c*n/nbins) <= o  <=>  c*n < (o+1)*nbins). */
+    return (size_t)(((o + 1) * nbins - 1) / n);
+}
+
+/* Folds value v, which holds for `count` frames from offset o, into c. */
+static void fold(pk_diff_chan *c, double v, uint32_t first, uint64_t o, uint64_t count, uint64_t n,
+                 size_t nbins)
+{
+    if (v > c->max) {
+        c->max = v;
+        c->frame = (uint32_t)(first + o);
+    }
+    c->sum += v * (double)count;
+    if (c->bins) {
+        size_t b0 = pk_diff_bin_of(o, n, nbins), b1 = pk_diff_bin_of(o + count - 1, n, nbins);
+        for (size_t b = b0; b <= b1; b++)
+            if ((float)v > c->bins[b])
+                c->bins[b] = (float)v;
+    }
+    if (c->frames)
+        for (uint64_t i = 0; i < count; i++)
+            c->frames[o + i] = (float)v;
+}
+
+void pk_diff_walk(uint32_t first, uint32_t last, uint32_t tail, size_t nbins, pk_diff_sample_fn fn,
+                  void *ctx, pk_diff_chan *ch, size_t k)
+{
+    uint64_t n = (uint64_t)last - first + 1;
+    if (nbins > n)
+        nbins = (size_t)n;
+    double v[MAX_CHANNELS];
+    if (k > MAX_CHANNELS)
+        k = MAX_CHANNELS;
+    uint64_t stop = tail <= first ? 0 : (uint64_t)tail - first; /* offsets sampled one by one */
+    if (stop > n)
+        stop = n;
+    for (uint64_t o = 0; o < stop; o++) {
+        fn(ctx, (uint32_t)(first + o), v);
+        for (size_t i = 0; i < k; i++)
+            fold(&ch[i], v[i], first, o, 1, n, nbins);
+    }
+    if (stop < n) {
+        fn(ctx, (uint32_t)(first + stop), v);
+        for (size_t i = 0; i < k; i++)
+            fold(&ch[i], v[i], first, stop, n - stop, n, nbins);
+    }
+}

@@ -1,0 +1,49 @@
+# diff never says "identical" when it compared nothing (issue 11 items 6, 8):
+# a --bones selection that matches nothing is an error; a selection that
+# names no morph compares no morphs; cameras, lights and self-shadows are
+# compared channel by channel.
+DANCE="$PK_SOURCE/samples/dance.vmd"
+FIST="$PK_SOURCE/samples/hands/right_fist.vpd"
+
+expect_exit 2 "$POSEKIT" diff "$DANCE" "$DANCE" --bones 存在しない
+expect_stderr_contains "the selection '存在しない' matches no bone or morph of either input"
+expect_stdout_empty
+expect_exit 2 "$POSEKIT" diff "$DANCE" "$DANCE" --frames all --bones 'nothing*'
+expect_stderr_contains "matches no bone or morph"
+# part of a selection matching is enough
+expect_exit 0 "$POSEKIT" diff "$DANCE" "$DANCE" --bones 存在しない,センター
+expect_stdout_contains '0 of 1 bones differ'
+
+# B = the fist with one morph more: bones equal, one morph differs
+{ cat "$FIST"; printf 'Morph0{\x82\xa0\r\n  0.500000;\t\t\t\t// weight\r\n}\r\n\r\n'; } >B.vpd
+expect_exit 1 "$POSEKIT" diff "$FIST" B.vpd
+expect_stdout_contains '1 of 1 morphs differ'
+# a bone group selects no morph: nothing differs
+expect_exit 0 "$POSEKIT" diff "$FIST" B.vpd --bones @hand_R
+expect_stdout_contains '0 of 16 bones differ, 0 of 0 morphs differ'
+# naming the morph (or its group) selects it
+expect_exit 1 "$POSEKIT" diff "$FIST" B.vpd --bones @hand_R,@mouth
+expect_stdout_contains '0 of 16 bones differ, 1 of 1 morphs differ'
+expect_exit 1 "$POSEKIT" diff "$FIST" B.vpd --bones あ --json
+expect_stdout_contains '"morphs":[{"name":"あ"'
+
+need_corpus
+CAM="$(corpus vmd_vmd2xml_camera.vmd)"
+"$POSEKIT" mirror "$CAM" -o cm.vmd 2>/dev/null
+expect_exit 1 "$POSEKIT" diff "$CAM" cm.vmd --frames all
+expect_stdout_contains 'camera rotation (deg)'
+expect_stdout_contains '1 of 5 camera/light/shadow channels differ'
+expect_stdout_lacks 'camera position'
+# a pose diff of two motions compares the camera at that frame
+expect_exit 1 "$POSEKIT" diff "$CAM" cm.vmd --frame 5
+expect_stdout_contains 'camera rotation'
+expect_exit 0 "$POSEKIT" diff "$CAM" "$CAM" --frames all
+expect_stdout_contains '0 of 5 camera/light/shadow channels differ'
+expect_exit 1 "$POSEKIT" diff "$CAM" cm.vmd --frames all --json
+json_eval _stdout 'd["summary"]["scene_differ"] == 1 and d["scene"][2]["name"] == "camera rotation" and d["scene"][2]["unit"] == "deg" and d["scene"][2]["differs"]' | grep -q True ||
+    fail "JSON should hold the camera channels"
+expect_exit 1 "$POSEKIT" diff "$CAM" cm.vmd --frames all --csv
+expect_stdout_contains 'scene,camera rotation,,,'
+# self-shadow on one side only: compared with MMD's default
+expect_exit 1 "$POSEKIT" diff "$(corpus vmd_vmd2xml_allShadow.vmd)" "$CAM" --frames all
+expect_stdout_contains 'shadow mode  (only in A)'
