@@ -8,7 +8,7 @@
  *
  * Decoding uses CP932 (Windows-31J: glibc iconv "CP932", Windows code page
  * 932, through the platform edge), never "SHIFT_JIS", which maps 0x5C to
- * YEN SIGN and rejects NEC/IBM extension characters (FORMATS.md §4.1).  Bytes that do not decode — typically a lead byte left
+ * YEN SIGN and rejects NEC/IBM extension characters (doc/formats.md §4.1).  Bytes that do not decode — typically a lead byte left
  * alone when MMD cut a name at 15 or 19 bytes — are shown as the text \xNN
  * so the UTF-8 form is always valid and the raw bytes are never lost.
  */

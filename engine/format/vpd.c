@@ -1,9 +1,9 @@
 /*
  * vpd.c — VPD pose files: MMD's text layout (read tolerantly, written byte
  * for byte as MMD writes it) and the "hybrid" layout of the original
- * specification.  Ground truth: FORMATS.md §1 and §2.
+ * specification.  Ground truth: doc/formats.md §1 and §2.
  *
- * Text layout as MMD writes it (CP932, CRLF; FORMATS.md §1.1):
+ * Text layout as MMD writes it (CP932, CRLF; doc/formats.md §1.1):
  *
  *   line                                         | notes
  *   ---------------------------------------------+-----------------------------
@@ -22,7 +22,7 @@
  *   }                                            |
  *   (empty)                                      | ... once per morph
  *
- * The reader follows the tolerant grammar of FORMATS.md §1.4 on raw bytes:
+ * The reader follows the tolerant grammar of doc/formats.md §1.4 on raw bytes:
  * optional UTF-8 BOM; lines end in CRLF, LF or a lone CR (0x0D/0x0A are never
  * CP932 trail bytes); blank lines and `//` comments anywhere, except on the
  * BoneN{ / MorphN{ lines, whose name runs to the end of the line (CP932
@@ -32,7 +32,7 @@
  * "a,b,c;" groups may share a line and a group may continue after a ','
  * on the next line.  Columns in messages count bytes, 1-based.
  *
- * Hybrid layout (FORMATS.md §2).  No known tool writes it; it is read when
+ * Hybrid layout (doc/formats.md §2).  No known tool writes it; it is read when
  * the byte after the 23-byte signature is NUL and written on request:
  *
  *   offset  size  field
@@ -1022,7 +1022,7 @@ static pk_pose *text_read(const uint8_t *d, size_t len, pk_log *log)
             pk_warning(log, "names look damaged: the file decodes as UTF-8 and contains U+FFFD, "
                             "so it was probably decoded as UTF-8 and re-saved, replacing every "
                             "CP932 character; names are kept as read but will not match a "
-                            "model (FORMATS.md §1.5)");
+                            "model (doc/formats.md §1.5)");
         else
             pk_warning(log, "the file reads as UTF-8 and as CP932; VPD files are CP932, so it "
                             "is read as CP932: names may not match a model if it is UTF-8");

@@ -196,7 +196,7 @@ typedef struct pk_bone_key {
     uint32_t frame;
     float pos[3];       /* translation x, y, z */
     float rot[4];       /* quaternion x, y, z, w as stored (not normalised) */
-    uint8_t interp[64]; /* verbatim; see FORMATS.md §3.4 */
+    uint8_t interp[64]; /* verbatim; see doc/formats.md §3.4 */
 } pk_bone_key;
 
 typedef struct pk_morph_key {
@@ -242,7 +242,7 @@ typedef struct pk_ik_key {
 } pk_ik_key;
 
 /* Sections in file order; pk_motion.sections counts how many of their
- * count fields were present (a file may end early, FORMATS.md §3.10). */
+ * count fields were present (a file may end early, doc/formats.md §3.10). */
 typedef enum pk_section {
     PK_SEC_BONE = 0,
     PK_SEC_MORPH,
@@ -718,7 +718,7 @@ PK_API void pk_rules_free(pk_rules *r);
 
 /* A set of bone (or morph) names chosen by "NAME,NAME,@group,glob*".
  * Matching is on CP932 bytes and also accepts names that MMD cut at 15 or
- * 19 bytes (FORMATS.md §4). */
+ * 19 bytes (doc/formats.md §4). */
 typedef struct pk_selection pk_selection;
 
 /* spec: comma-separated UTF-8 names, globs with one '*', and @group
@@ -806,7 +806,7 @@ PK_API int pk_pose_retarget(pk_pose *p, const pk_rules *r, pk_edit_stats *stats,
 
 /* ---- overlay (engine/ops/overlay.c) ----
  * Lays a pose over chosen bones of a motion for frames [first, last] with
- * `fade` frames of fade on each side (DESIGN.md "Overlay"):
+ * `fade` frames of fade on each side (doc/architecture.md "Overlay"):
  *  - outside [first-fade, last+fade] every selected bone samples exactly as
  *    in the base (within PK_OVERLAY_TOL_DEG / PK_OVERLAY_TOL_POS at every
  *    integer frame): edge keys are added, a base segment crossed by an edge

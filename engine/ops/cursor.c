@@ -1,4 +1,4 @@
-/* cursor.c — stepping one track through frames (pk_cursor, FORMATS.md §5).
+/* cursor.c — stepping one track through frames (pk_cursor, doc/formats.md §5).
  *
  * The values are MMD's, exactly as sample.c computes them one frame at a
  * time (its header lists the rules); what this file adds is speed: a
