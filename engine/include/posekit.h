@@ -866,6 +866,55 @@ PK_API pk_motion *pk_overlay_motion(const pk_motion *base, const pk_pose *pose, 
 PK_API pk_pose *pk_overlay_pose(const pk_pose *base, const pk_pose *pose, const pk_selection *sel,
                          pk_overlay_mode mode, pk_overlay_stats *stats, pk_log *log);
 
+/* ---- keyframe reduction and baking (engine/ops/reduce.c) ----
+ * Reduce: per selected bone track (and every morph track unless `morphs`
+ * is false), the fewest keys such that every integer frame between the
+ * range's first and last key samples within the tolerances of the input
+ * (rotation: degrees between the quaternions, translation: units per
+ * axis, morph: weight); checked with the sampler, never by trusting the
+ * fitter.  The four curves of a bone key are chosen together.  Kept: the
+ * range's first and last key, both keys of every discontinuity (two input
+ * keys on adjacent frames with a step much larger than its neighbours').
+ * A whole track within tolerance of its first key becomes that key.  A
+ * track is never given more keys than it had.  Everything not selected
+ * (other tracks, keys outside the range, camera, light, shadow, IK) stays
+ * byte-identical and in file order; the range's first key keeps its
+ * record; new keys are appended after the other records of their section.
+ * Bake: for the same selection, a key every `step` frames (and at the
+ * last frame) with linear curves holding the sampled values; with a frame
+ * range the baked span grows to the input keys around it, so frames
+ * outside the range keep their values. */
+#define PK_REDUCE_DEG 0.1    /* default rotation tolerance, degrees */
+#define PK_REDUCE_POS 0.005  /* default translation tolerance, MMD units */
+#define PK_REDUCE_MORPH 0.002 /* default morph weight tolerance */
+
+typedef struct pk_reduce_options {
+    double max_deg, max_pos, max_morph; /* tolerances, > 0 (reduce) */
+    const pk_selection *bones;          /* bone tracks; NULL = every bone */
+    bool all_frames;                    /* the whole motion: first/last ignored */
+    uint32_t first, last;               /* [A, B] */
+    bool morphs;                        /* morph tracks too (all of them) */
+    uint32_t step;                      /* bake: a key every step frames (0 = 1) */
+} pk_reduce_options;
+
+/* Defaults: the PK_REDUCE_* tolerances, all frames, morphs, step 1. */
+PK_API void pk_reduce_options_init(pk_reduce_options *o);
+
+typedef struct pk_reduce_stats {
+    size_t keys_before[PK_SEC_COUNT], keys_after[PK_SEC_COUNT]; /* records per section */
+    size_t bone_tracks, morph_tracks; /* tracks rewritten */
+    size_t discontinuities;           /* jumps kept as adjacent keys */
+    size_t refitted; /* segments the sampler rejected, replaced by one key per frame */
+    double worst_deg, worst_pos, worst_morph; /* largest error met at an integer frame */
+} pk_reduce_stats;
+
+/* Return a new motion (caller frees with pk_motion_free) or NULL (error
+ * logged).  stats may be NULL; it is zeroed first. */
+PK_API pk_motion *pk_motion_reduce(const pk_motion *m, const pk_reduce_options *o,
+                                   pk_reduce_stats *stats, pk_log *log);
+PK_API pk_motion *pk_motion_bake(const pk_motion *m, const pk_reduce_options *o,
+                                 pk_reduce_stats *stats, pk_log *log);
+
 /* ---- merge (engine/ops/merge.c) ---- */
 typedef enum pk_merge_policy {
     PK_MERGE_LAST = 0, /* the later input wins (MMD loading motions one after another) */
