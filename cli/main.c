@@ -1,4 +1,5 @@
-/* main.c — posekit's entry point: finds the command and hands it argv. */
+/* main.c — posekit's command table: finds the command and hands it argv.
+ * The process entry point is per platform: main_posix.c, main_win32.c. */
 #include "cli.h"
 
 #include <string.h>
@@ -37,7 +38,12 @@ static void print_overview(FILE *f)
                "Exit status: 0 success, 1 differences found (diff), 2 error.\n");
 }
 
-int main(int argc, char **argv)
+bool cli_is_command(const char *name)
+{
+    return find_command(name) != NULL;
+}
+
+int cli_main(int argc, char **argv)
 {
     if (argc < 2) {
         print_overview(stderr);

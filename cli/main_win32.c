@@ -1,0 +1,85 @@
+/* main_win32.c — the entry point on Windows (linked with -municode).
+ *
+ *  - Arguments arrive as UTF-16 (wmain): they are converted to UTF-8, the
+ *    one encoding posekit uses inside; the library's platform edge turns
+ *    paths back into UTF-16 for the file API, so ダンス.vmd works.
+ *  - The console is switched to UTF-8 output so Japanese bone names print
+ *    as text; standard input and output are in binary mode (no CRLF
+ *    translation of VMD bytes or of a VPD's own line ends).
+ *  - Drag and drop: files dropped on posekit.exe arrive as arguments with
+ *    no command.  Then posekit prints `info` for each, and when the
+ *    console is its own (it was started by Explorer, not from a prompt)
+ *    waits for Enter so the window does not vanish before it is read.
+ */
+#include "cli.h"
+
+#include <fcntl.h>
+#include <io.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <windows.h>
+
+static char *to_utf8(const wchar_t *w)
+{
+    int n = WideCharToMultiByte(CP_UTF8, 0, w, -1, NULL, 0, NULL, NULL);
+    if (n <= 0)
+        return NULL;
+    char *s = malloc((size_t)n);
+    if (s && WideCharToMultiByte(CP_UTF8, 0, w, -1, s, n, NULL, NULL) <= 0) {
+        free(s);
+        s = NULL;
+    }
+    return s;
+}
+
+/* True when this process is the only one attached to its console: it was
+ * given a fresh console (double-click, drag and drop), not run from cmd. */
+static bool owns_console(void)
+{
+    DWORD ids[2];
+    return GetConsoleProcessList(ids, 2) == 1;
+}
+
+int wmain(int argc, wchar_t **wargv)
+{
+    SetConsoleOutputCP(CP_UTF8);
+    _setmode(_fileno(stdin), _O_BINARY);
+    _setmode(_fileno(stdout), _O_BINARY);
+    _setmode(_fileno(stderr), _O_BINARY);
+
+    /* argv: room for an inserted "info" and the terminating NULL. */
+    char **argv = calloc((size_t)argc + 2, sizeof *argv);
+    if (!argv) {
+        fputs("posekit: out of memory\n", stderr);
+        return EXIT_ERROR;
+    }
+    int n = 0;
+    argv[n++] = to_utf8(wargv[0]);
+    bool dropped = argc > 1 && wargv[1][0] != L'-';
+    for (int i = 1; i < argc; i++) {
+        argv[i] = to_utf8(wargv[i]);
+        if (!argv[i]) {
+            fputs("posekit: an argument is not valid UTF-16\n", stderr);
+            return EXIT_ERROR;
+        }
+        n++;
+    }
+    dropped = dropped && !cli_is_command(argv[1]) && strcmp(argv[1], "help") != 0 &&
+              strcmp(argv[1], "version") != 0;
+    int status;
+    if (dropped) {
+        /* posekit FILE... -> posekit info FILE... */
+        memmove(argv + 2, argv + 1, (size_t)(n - 1) * sizeof *argv);
+        argv[1] = (char *)"info";
+        status = cli_main(n + 1, argv);
+        if (owns_console()) {
+            fputs("\nPress Enter to close this window.\n", stdout);
+            fflush(stdout);
+            (void)getchar();
+        }
+    } else {
+        status = cli_main(n, argv);
+    }
+    return status;
+}
