@@ -4,8 +4,7 @@
 # (README "Windows").
 #
 #  1. installs what is missing: mingw-w64, cmake, dpkg-dev (apt-get source),
-#     zip, wine64 (the tests), libcglm-dev (cglm is header-only: its headers
-#     are used as they are);
+#     zip, wine64 (the tests);
 #  2. adds a deb-src entry for the machine's own Debian suites when there is
 #     none, and fetches Debian's source packages of libyaml and jansson with
 #     `apt-get source` (apt checks them against the signed archive);
@@ -25,7 +24,7 @@ prefix=$deps/prefix
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 need=()
-for p in gcc-mingw-w64-x86-64 cmake dpkg-dev zip wine64 libcglm-dev meson ninja-build pkg-config python3; do
+for p in gcc-mingw-w64-x86-64 cmake dpkg-dev zip wine64 meson ninja-build pkg-config python3; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -85,16 +84,6 @@ Description: Library to parse and emit YAML (static, for mingw-w64)
 Version: 0.2.5
 Cflags: -I\${prefix}/include -DYAML_DECLARE_STATIC
 Libs: -L\${prefix}/lib -lyaml
-PC
-rm -rf "$prefix/include/cglm"
-cp -r /usr/include/cglm "$prefix/include/cglm"
-cat > "$prefix/lib/pkgconfig/cglm.pc" <<PC
-prefix=$prefix
-Name: cglm
-Description: OpenGL Mathematics (glm) for C (headers only)
-Version: $(dpkg-query -W -f='${Version}' libcglm-dev | cut -d- -f1)
-Cflags: -I\${prefix}/include
-Libs:
 PC
 
 cd "$src"
