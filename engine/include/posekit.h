@@ -50,7 +50,10 @@ extern "C" {
 #define PK_API
 #endif
 
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__MINGW32__)
+/* mingw-w64 with __USE_MINGW_ANSI_STDIO: C99 formats (%zu), checked as such. */
+#define PK_PRINTF(a, b) __attribute__((format(gnu_printf, a, b)))
+#elif defined(__GNUC__) || defined(__clang__)
 #define PK_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
 #define PK_PRINTF(a, b)
