@@ -67,6 +67,15 @@ int cli_main(int argc, char **argv);
 /* True when name is one of the commands. */
 bool cli_is_command(const char *name);
 
+/* ---- main.c ---- */
+
+/* Runs posekit with UTF-8 arguments (argv[1] the command); returns the
+ * exit status.  Called by the platform's entry point (main_posix.c,
+ * main_win32.c). */
+int cli_main(int argc, char **argv);
+/* True when name is one of the commands. */
+bool cli_is_command(const char *name);
+
 /* ---- common.c ---- */
 
 /* Prints every diagnostic of the log to stderr as

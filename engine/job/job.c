@@ -17,6 +17,7 @@
  *                 its temporary file, then rename them all into place.
  */
 #include "posekit.h"
+#include "platform/platform.h"
 #include "rules/yaml_extra.h"
 
 #include <errno.h>
@@ -24,7 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <yaml.h>
 
 /* ---- the parsed job ---- */
@@ -126,13 +126,7 @@ static where mark(const yaml_node_t *n)
 
 static char *resolve(const char *dir, const char *path)
 {
-    if (path[0] == '/' || !dir || !*dir)
-        return strdup(path);
-    size_t n = strlen(dir) + strlen(path) + 2;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s/%s", dir, path);
-    return p;
+    return pk_os_join(dir, path);
 }
 
 static item *find_item(const pk_job *j, const char *name)
@@ -758,17 +752,11 @@ pk_job *pk_job_load(const char *path, pk_log *log)
     }
     pk_buf_init(&j->report);
     j->path = strdup(path);
-    const char *slash = strrchr(path, '/');
-    j->dir = slash ? malloc((size_t)(slash - path) + 2) : strdup("");
+    j->dir = strndup(path, pk_os_dir_len(path)); /* "/x.yaml" keeps "/" */
     if (!j->path || !j->dir) {
         pk_error(log, "out of memory");
         pk_job_free(j);
         return NULL;
-    }
-    if (slash) {
-        size_t n = (size_t)(slash - path);
-        memcpy(j->dir, path, n ? n : 1); /* "/x.yaml" keeps "/" */
-        j->dir[n ? n : 1] = '\0';
     }
     pk_bytes bytes;
     pk_log_set_path(log, path);
@@ -1290,31 +1278,17 @@ const char *pk_job_report(const pk_job *j)
 /* mkdir -p of the folder holding path. */
 static int make_parents(const char *path, pk_log *log)
 {
-    char *p = strdup(path);
-    if (!p)
+    size_t n = pk_os_dir_len(path);
+    if (n == 0)
+        return 0;
+    char *dir = strndup(path, n);
+    if (!dir) {
+        pk_error(log, "out of memory");
         return -1;
-    char *slash = strrchr(p, '/');
-    if (slash && slash != p) {
-        *slash = '\0';
-        for (char *q = p + 1; *q; q++) {
-            if (*q != '/')
-                continue;
-            *q = '\0';
-            if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-                pk_error(log, "cannot create folder %s: %s", p, strerror(errno));
-                free(p);
-                return -1;
-            }
-            *q = '/';
-        }
-        if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-            pk_error(log, "cannot create folder %s: %s", p, strerror(errno));
-            free(p);
-            return -1;
-        }
     }
-    free(p);
-    return 0;
+    int rc = pk_os_make_dirs(dir, log);
+    free(dir);
+    return rc;
 }
 
 int pk_job_write(const pk_job *j, pk_log *log)
