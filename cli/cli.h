@@ -37,6 +37,11 @@ int cmd_overlay(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_reduce(int argc, char **argv);
+int cmd_bake(int argc, char **argv);
+extern const char help_reduce[], help_bake[];
+/* reduce and bake share their option parsing (cmd_reduce.c). */
+int cli_reduce_or_bake(bool reduce, int argc, char **argv);
 extern const char help_info[], help_dump[], help_convert[], help_diff[], help_rename[],
     help_mirror[], help_retarget[], help_overlay[], help_merge[], help_run[], help_check[];
 
@@ -52,6 +57,15 @@ struct json_t;
 int cli_model_info(const char *path, bool as_json, struct json_t *all, bool first);
 /* dump for a model (README "dump", model schema). */
 int cli_model_dump(const char *path);
+
+/* ---- main.c ---- */
+
+/* Runs posekit with UTF-8 arguments (argv[1] the command); returns the
+ * exit status.  Called by the platform's entry point (main_posix.c,
+ * main_win32.c). */
+int cli_main(int argc, char **argv);
+/* True when name is one of the commands. */
+bool cli_is_command(const char *name);
 
 /* ---- main.c ---- */
 

@@ -1,6 +1,6 @@
 /* cmd_dump.c — `posekit dump FILE`: every record as JSON, in file order.
  *
- * The schema is DESIGN.md's "dump JSON"; other tools and our own tests read
+ * The schema is doc/formats.md §12; other tools and our own tests read
  * it, so keys, their order and the one-record-per-line layout are fixed.
  * Output is streamed (a long dance holds a million numbers).
  */

@@ -193,6 +193,9 @@ static void print_text(const info *in)
         const pk_pose *p = in->doc.pose;
         printf("  format: VPD %s layout, %s line endings\n",
                p->layout == PK_VPD_HYBRID ? "hybrid" : "text", eol_name(p->eol));
+        printf("  encoding: %s\n", p->encoding == PK_TEXT_UTF8
+                                       ? "UTF-8 (names converted to CP932; written as CP932)"
+                                       : "CP932");
         printf("  model: %s\n", model ? model : "");
         printf("  bones: %zu (%zu names)\n", p->nbones, in->bones.n);
         printf("  morphs: %zu (%zu names)\n", p->nmorphs, in->morphs.n);
@@ -262,6 +265,8 @@ static json_t *info_json(const info *in)
         json_object_set_new(o, "layout",
                             json_string(p->layout == PK_VPD_HYBRID ? "hybrid" : "text"));
         json_object_set_new(o, "eol", json_string(eol_name(p->eol)));
+        json_object_set_new(o, "encoding",
+                            json_string(p->encoding == PK_TEXT_UTF8 ? "utf-8" : "cp932"));
         json_object_set_new(o, "model", cj_string(model));
         json_t *counts = json_object();
         json_object_set_new(counts, "bones", json_integer((json_int_t)p->nbones));

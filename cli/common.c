@@ -6,7 +6,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 bool cli_strict = false;
 bool cli_verbose = false;
@@ -81,9 +80,7 @@ pk_format cli_output_format(const char *out_path, pk_format input)
     if (strcmp(out_path, "-") == 0)
         return input;
     pk_format f = pk_format_from_path(out_path);
-    struct stat st;
-    if (f == PK_FMT_UNKNOWN && stat(out_path, &st) == 0 && !S_ISREG(st.st_mode) &&
-        !S_ISDIR(st.st_mode))
+    if (f == PK_FMT_UNKNOWN && pk_path_kind_of(out_path) == PK_PATH_OTHER)
         return input;
     return f;
 }

@@ -14,6 +14,8 @@ static const cli_command commands[] = {
     {"mirror", cmd_mirror, "swap left and right: names and transforms", help_mirror},
     {"retarget", cmd_retarget, "rename, then stance and translation scale", help_retarget},
     {"overlay", cmd_overlay, "lay a pose over chosen bones and frames of a motion", help_overlay},
+    {"reduce", cmd_reduce, "the fewest keys within tolerances (MMD curves fitted)", help_reduce},
+    {"bake", cmd_bake, "a key at every frame (or every N) with linear curves", help_bake},
     {"merge", cmd_merge, "combine motions, conflicts resolved by policy", help_merge},
     {"run", cmd_run, "run a job file: inputs, steps, outputs", help_run},
     {"check", cmd_check, "does a motion or pose fit a model (PMX/PMD)? missing names, near misses",

@@ -8,15 +8,19 @@
 
 bool cli_is_model(const char *path)
 {
-    if (strcmp(path, "-") == 0)
+    /* A regular file only ("-" or a pipe would be consumed); reading maps
+     * it, so only the first page is touched. */
+    if (pk_path_kind_of(path) != PK_PATH_FILE)
         return false;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return false;
-    unsigned char head[4];
-    size_t n = fread(head, 1, sizeof head, f);
-    fclose(f);
-    pk_format fmt = pk_format_detect(head, n, NULL);
+    pk_log quiet;
+    pk_log_init(&quiet);
+    pk_bytes b;
+    pk_format fmt = PK_FMT_UNKNOWN;
+    if (pk_file_read(path, &b, &quiet) == 0) {
+        fmt = pk_format_detect(b.data, b.len < 4 ? b.len : 4, NULL);
+        pk_bytes_free(&b);
+    }
+    pk_log_free(&quiet);
     return fmt == PK_FMT_PMX || fmt == PK_FMT_PMD;
 }
 

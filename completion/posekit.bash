@@ -6,7 +6,7 @@
 # (layouts, modes, policies, @groups), and files by kind: motions and poses
 # (.vmd/.vpd), models (.pmx/.pmd), rule and job files (.yaml/.yml).
 
-_posekit_commands="info dump convert diff rename mirror retarget overlay merge run check help"
+_posekit_commands="info dump convert diff rename mirror retarget overlay reduce bake merge run check help"
 
 # Options per command, as in each command's getopt table.
 _posekit_opts_info="--json --strict --help"
@@ -18,6 +18,8 @@ _posekit_opts_mirror="--rules -o --output -v --verbose --strict --help"
 _posekit_opts_retarget="--rules -o --output -v --verbose --strict --help"
 _posekit_opts_overlay="--pose --pose-frame --bones --model --rules --frames --mode --fade -o --output --strict --help"
 _posekit_opts_merge="-o --output --offset --sections --within --prefer --json --strict --help"
+_posekit_opts_reduce="-o --output --max-deg --max-pos --max-morph --bones --rules --frames --no-morphs --camera --json --step --strict --help"
+_posekit_opts_bake="-o --output --bones --rules --frames --step --no-morphs --strict --help"
 _posekit_opts_run="--dry-run --strict --help"
 _posekit_opts_check="--model --json --suggest-rules --strict --help"
 

@@ -1,5 +1,6 @@
 /* diag.c — the diagnostic log: errors and warnings with a position. */
 #include "posekit.h"
+#include "common/diag_internal.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -30,8 +31,8 @@ void pk_log_set_path(pk_log *log, const char *path)
     log->path = path ? strdup(path) : NULL;
 }
 
-void pk_log_vadd(pk_log *log, pk_severity sev, int64_t offset, int line, int col, const char *fmt,
-                 va_list ap)
+void pk_log_vadd_at(pk_log *log, pk_severity sev, const char *path, int64_t offset, int line,
+                    int col, const char *fmt, va_list ap)
 {
     if (!log)
         return;
@@ -61,11 +62,26 @@ void pk_log_vadd(pk_log *log, pk_severity sev, int64_t offset, int line, int col
     vsnprintf(msg, (size_t)n + 1, fmt, ap);
     pk_diag *d = &log->items[log->count++];
     d->severity = sev;
-    d->path = log->path ? strdup(log->path) : NULL;
+    d->path = path ? strdup(path) : NULL;
     d->offset = line > 0 ? -1 : offset;
     d->line = line > 0 ? line : 0;
     d->col = line > 0 ? col : 0;
     d->msg = msg;
+}
+
+void pk_log_vadd(pk_log *log, pk_severity sev, int64_t offset, int line, int col, const char *fmt,
+                 va_list ap)
+{
+    pk_log_vadd_at(log, sev, log ? log->path : NULL, offset, line, col, fmt, ap);
+}
+
+void pk_log_add_at(pk_log *log, pk_severity sev, const char *path, int64_t offset, int line,
+                   int col, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pk_log_vadd_at(log, sev, path, offset, line, col, fmt, ap);
+    va_end(ap);
 }
 
 void pk_log_add(pk_log *log, pk_severity sev, int64_t offset, int line, int col, const char *fmt,

@@ -1,25 +1,36 @@
 /* doc.c — format detection and "load whatever this file is". */
 #include "posekit.h"
 #include "format/read_internal.h"
+#include "platform/platform.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 static const char VMD_SIG[] = "Vocaloid Motion Data";
 static const char VPD_SIG[] = "Vocaloid Pose Data file";
+
+/* ASCII-only case-insensitive equality (file extensions; no locale). */
+static bool ascii_iequal(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        char x = *a >= 'A' && *a <= 'Z' ? (char)(*a + 32) : *a;
+        char y = *b >= 'A' && *b <= 'Z' ? (char)(*b + 32) : *b;
+        if (x != y)
+            return false;
+    }
+    return *a == *b;
+}
 
 pk_format pk_format_from_path(const char *path)
 {
     if (!path)
         return PK_FMT_UNKNOWN;
-    const char *dot = strrchr(path, '.');
-    const char *slash = strrchr(path, '/');
-    if (!dot || (slash && dot < slash))
+    const char *dot = strrchr(pk_os_base_name(path), '.');
+    if (!dot)
         return PK_FMT_UNKNOWN;
-    if (strcasecmp(dot, ".vmd") == 0)
+    if (ascii_iequal(dot, ".vmd"))
         return PK_FMT_VMD;
-    if (strcasecmp(dot, ".vpd") == 0)
+    if (ascii_iequal(dot, ".vpd"))
         return PK_FMT_VPD;
     return PK_FMT_UNKNOWN;
 }

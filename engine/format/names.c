@@ -6,16 +6,16 @@
  * stored and decoded exactly once.  Storage is a chunked arena (pointers
  * handed out stay valid) plus an open-addressing hash index.
  *
- * Decoding uses glibc iconv "CP932" (Windows-31J), never "SHIFT_JIS", which
- * maps 0x5C to YEN SIGN and rejects NEC/IBM extension characters
- * (FORMATS.md §4.1).  Bytes that do not decode — typically a lead byte left
+ * Decoding uses CP932 (Windows-31J: glibc iconv "CP932", Windows code page
+ * 932, through the platform edge), never "SHIFT_JIS", which maps 0x5C to
+ * YEN SIGN and rejects NEC/IBM extension characters (doc/formats.md §4.1).  Bytes that do not decode — typically a lead byte left
  * alone when MMD cut a name at 15 or 19 bytes — are shown as the text \xNN
  * so the UTF-8 form is always valid and the raw bytes are never lost.
  */
 #include "posekit.h"
+#include "format/names_internal.h"
+#include "platform/platform.h"
 
-#include <errno.h>
-#include <iconv.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +40,7 @@ struct pk_names {
     uint32_t *index;  /* id + 1, 0 = empty slot */
     size_t index_cap; /* power of two */
     chunk *arena;
-    iconv_t dec; /* lazily opened CP932 -> UTF-8 */
+    pk_os_cp932 *conv; /* opened with the first name */
 };
 
 #define CHUNK_SIZE 16384
@@ -78,7 +78,6 @@ pk_names *pk_names_new(void)
     pk_names *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
-    t->dec = (iconv_t)-1;
     return t;
 }
 
@@ -91,8 +90,7 @@ void pk_names_free(pk_names *t)
         free(c);
         c = next;
     }
-    if (t->dec != (iconv_t)-1)
-        iconv_close(t->dec);
+    pk_os_cp932_close(t->conv);
     free(t->v);
     free(t->index);
     free(t);
@@ -139,7 +137,10 @@ static bool grow_index(pk_names *t)
 /* Decodes raw CP932 into dst (UTF-8), escaping undecodable bytes.  dst
  * must hold 4*len+1 bytes (a CP932 byte never becomes more than 3 UTF-8
  * bytes per byte, and an escape is 4 bytes per byte).  Returns the length. */
-static size_t decode_into(iconv_t cd, const uint8_t *raw, size_t len, char *dst, bool *clean)
+static int utf8_to_cp932(const char *utf8, size_t n, bool escapes, uint8_t **out,
+                         size_t *out_len);
+
+static size_t decode_into(pk_os_cp932 *cd, const uint8_t *raw, size_t len, char *dst, bool *clean)
 {
     size_t out = 0;
     bool ok = true;
@@ -154,19 +155,11 @@ static size_t decode_into(iconv_t cd, const uint8_t *raw, size_t len, char *dst,
         uint8_t b = raw[i];
         if (((b >= 0x81 && b <= 0x9F) || (b >= 0xE0 && b <= 0xFC)) && i + 1 < len)
             clen = 2;
-        char *in = (char *)(uintptr_t)(raw + i);
-        size_t inleft = clen;
         char tmp[8];
-        char *o = tmp;
-        size_t oleft = sizeof tmp;
-        size_t r = (size_t)-1;
-        if (cd != (iconv_t)-1 && b != 0) {
-            iconv(cd, NULL, NULL, NULL, NULL);
-            r = iconv(cd, &in, &inleft, &o, &oleft);
-        }
-        if (r != (size_t)-1 && inleft == 0) {
-            memcpy(dst + out, tmp, (size_t)(o - tmp));
-            out += (size_t)(o - tmp);
+        int r = b != 0 ? pk_os_cp932_decode(cd, raw + i, clen, tmp) : -1;
+        if (r > 0) {
+            memcpy(dst + out, tmp, (size_t)r);
+            out += (size_t)r;
             i += clen;
         } else {
             /* Escape one byte and resynchronise on the next. */
@@ -209,8 +202,8 @@ pk_name_id pk_names_intern(pk_names *t, const void *raw, size_t len)
         t->v = v;
         t->cap = cap;
     }
-    if (t->dec == (iconv_t)-1)
-        t->dec = iconv_open("UTF-8", "CP932");
+    if (!t->conv)
+        t->conv = pk_os_cp932_open();
     uint8_t *copy = arena_alloc(t, len + 1);
     char *utf8 = arena_alloc(t, 4 * len + 1);
     if (!copy || !utf8)
@@ -222,7 +215,7 @@ pk_name_id pk_names_intern(pk_names *t, const void *raw, size_t len)
     e->raw = copy;
     e->len = (uint32_t)len;
     e->hash = h;
-    decode_into(t->dec, copy, len, utf8, &e->clean);
+    decode_into(t->conv, copy, len, utf8, &e->clean);
     e->utf8 = utf8;
     pk_name_id id = (pk_name_id)t->n++;
     size_t mask = t->index_cap - 1;
@@ -264,10 +257,9 @@ char *pk_cp932_to_utf8(const void *raw, size_t len, bool *clean)
     char *dst = malloc(4 * len + 1);
     if (!dst)
         return NULL;
-    iconv_t cd = iconv_open("UTF-8", "CP932");
+    pk_os_cp932 *cd = pk_os_cp932_open();
     decode_into(cd, raw, len, dst, clean);
-    if (cd != (iconv_t)-1)
-        iconv_close(cd);
+    pk_os_cp932_close(cd);
     return dst;
 }
 
@@ -284,14 +276,46 @@ static int hexval(char c)
 
 int pk_utf8_to_cp932(const char *utf8, uint8_t **out, size_t *out_len)
 {
+    return utf8_to_cp932(utf8, strlen(utf8), true, out, out_len);
+}
+
+int pk_utf8_to_cp932_exact(const char *utf8, size_t n, uint8_t **out, size_t *out_len)
+{
+    return utf8_to_cp932(utf8, n, false, out, out_len);
+}
+
+bool pk_cp932_valid(const void *raw, size_t len)
+{
+    const uint8_t *p = raw;
+    pk_os_cp932 *cd = NULL;
+    bool ok = true;
+    for (size_t i = 0; i < len && ok;) {
+        if (p[i] < 0x80) {
+            i++;
+            continue;
+        }
+        if (!cd && !(cd = pk_os_cp932_open()))
+            return false;
+        uint8_t b = p[i];
+        size_t clen = ((b >= 0x81 && b <= 0x9F) || (b >= 0xE0 && b <= 0xFC)) && i + 1 < len ? 2 : 1;
+        char tmp[8];
+        ok = pk_os_cp932_decode(cd, p + i, clen, tmp) > 0;
+        i += clen;
+    }
+    pk_os_cp932_close(cd);
+    return ok;
+}
+
+/* UTF-8 utf8[0..n) to CP932; escapes: decode \xNN back to its byte. */
+static int utf8_to_cp932(const char *utf8, size_t n, bool escapes, uint8_t **out, size_t *out_len)
+{
     *out = NULL;
     *out_len = 0;
-    size_t n = strlen(utf8);
     uint8_t *dst = malloc(n + 1); /* CP932 is never longer than UTF-8 */
     if (!dst)
         return -1;
-    iconv_t cd = iconv_open("CP932", "UTF-8");
-    if (cd == (iconv_t)-1) {
+    pk_os_cp932 *cd = pk_os_cp932_open();
+    if (!cd) {
         free(dst);
         return -1;
     }
@@ -299,7 +323,7 @@ int pk_utf8_to_cp932(const char *utf8, uint8_t **out, size_t *out_len)
     int rc = 0;
     while (i < n) {
         /* \xNN: a byte that did not decode, given back verbatim. */
-        if (utf8[i] == '\\' && i + 4 <= n && utf8[i + 1] == 'x' && hexval(utf8[i + 2]) >= 0 &&
+        if (escapes && utf8[i] == '\\' && i + 4 <= n && utf8[i + 1] == 'x' && hexval(utf8[i + 2]) >= 0 &&
             hexval(utf8[i + 3]) >= 0) {
             dst[o++] = (uint8_t)(hexval(utf8[i + 2]) * 16 + hexval(utf8[i + 3]));
             i += 4;
@@ -322,19 +346,17 @@ int pk_utf8_to_cp932(const char *utf8, uint8_t **out, size_t *out_len)
             rc = -1;
             break;
         }
-        char *in = (char *)(uintptr_t)(utf8 + i);
-        size_t inleft = seq;
-        char *op = (char *)dst + o;
-        size_t oleft = n + 1 - o;
-        iconv(cd, NULL, NULL, NULL, NULL);
-        if (iconv(cd, &in, &inleft, &op, &oleft) == (size_t)-1 || inleft) {
+        uint8_t enc[4];
+        int r = pk_os_cp932_encode(cd, utf8 + i, seq, enc);
+        if (r <= 0 || o + (size_t)r > n) {
             rc = -1;
             break;
         }
-        o = (size_t)((uint8_t *)op - dst);
+        memcpy(dst + o, enc, (size_t)r);
+        o += (size_t)r;
         i += seq;
     }
-    iconv_close(cd);
+    pk_os_cp932_close(cd);
     if (rc) {
         free(dst);
         return -1;

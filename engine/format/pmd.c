@@ -1,5 +1,5 @@
 /*
- * pmd.c — PMD 1.0 models, read only (doc/formats.md "PMD").
+ * pmd.c — PMD 1.0 models, read only (doc/formats.md §11.2).
  *
  * Fixed-size records, CP932 names in NUL-terminated fields.  Bone kinds
  * become the PMX flags posekit works with (README "Models": kind 1 and 2

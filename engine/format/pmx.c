@@ -1,5 +1,5 @@
 /*
- * pmx.c — PMX 2.0 / 2.1 models, read only (doc/formats.md "PMX").
+ * pmx.c — PMX 2.0 / 2.1 models, read only (doc/formats.md §11.1, §11.4).
  *
  * Every section is walked so the byte position is always known (vertex
  * records are variable length: each deform type is read), but only the

@@ -1,7 +1,7 @@
 /*
  * vmd.c — Vocaloid Motion Data (binary) reader and writer.
  *
- * Layout (FORMATS.md §3; little-endian, packed, no alignment):
+ * Layout (doc/formats.md §3; little-endian, packed, no alignment):
  *
  *   off  size  field
  *   0    30    signature field: "Vocaloid Motion Data 0002" + NUL + 4 filler
@@ -33,7 +33,7 @@
  * writes back the same bytes; a record whose name changed length gets zero
  * padding.
  *
- * v1: no v1 file was ever found (FORMATS.md §3.2).  We follow Nuthouse01:
+ * v1: no v1 file was ever found (doc/formats.md §3.2).  We follow Nuthouse01:
  * only the model name shrinks to 10 bytes, every record keeps the v2
  * layout.  Keystone documents a different v1 camera record (4 interpolation
  * bytes, no fov/perspective); that is unverified and not implemented.
@@ -490,7 +490,7 @@ static void scan_nonfinite(reader *r, int s, const void *arr, size_t n, size_t s
 
 /* An all-zero rotation is finite but no rotation at all: every operation
  * reads it (and a NaN one) as no rotation, the identity (pk_quat_normalize,
- * FORMATS.md §3.3); the reader says so once per file. */
+ * doc/formats.md §3.3); the reader says so once per file. */
 static void warn_zero_rotations(reader *r)
 {
     const pk_motion *m = r->m;

@@ -1,9 +1,9 @@
 /*
  * vpd.c — VPD pose files: MMD's text layout (read tolerantly, written byte
  * for byte as MMD writes it) and the "hybrid" layout of the original
- * specification.  Ground truth: FORMATS.md §1 and §2.
+ * specification.  Ground truth: doc/formats.md §1 and §2.
  *
- * Text layout as MMD writes it (CP932, CRLF; FORMATS.md §1.1):
+ * Text layout as MMD writes it (CP932, CRLF; doc/formats.md §1.1):
  *
  *   line                                         | notes
  *   ---------------------------------------------+-----------------------------
@@ -22,7 +22,7 @@
  *   }                                            |
  *   (empty)                                      | ... once per morph
  *
- * The reader follows the tolerant grammar of FORMATS.md §1.4 on raw bytes:
+ * The reader follows the tolerant grammar of doc/formats.md §1.4 on raw bytes:
  * optional UTF-8 BOM; lines end in CRLF, LF or a lone CR (0x0D/0x0A are never
  * CP932 trail bytes); blank lines and `//` comments anywhere, except on the
  * BoneN{ / MorphN{ lines, whose name runs to the end of the line (CP932
@@ -32,7 +32,7 @@
  * "a,b,c;" groups may share a line and a group may continue after a ','
  * on the next line.  Columns in messages count bytes, 1-based.
  *
- * Hybrid layout (FORMATS.md §2).  No known tool writes it; it is read when
+ * Hybrid layout (doc/formats.md §2).  No known tool writes it; it is read when
  * the byte after the 23-byte signature is NUL and written on request:
  *
  *   offset  size  field
@@ -62,6 +62,7 @@
 #include "posekit.h"
 #include "common/bytes.h"
 #include "common/number.h"
+#include "format/names_internal.h"
 
 #include <float.h>
 #include <math.h>
@@ -213,12 +214,38 @@ typedef struct txt {
     size_t dups;
     bool warned_seq[2]; /* out-of-sequence BoneN / MorphN reported once each */
     bool failed;
+    bool utf8; /* a UTF-8 file: names are converted to CP932 */
 } txt;
+
+/* A name's bytes s[0..n) as the model keeps them (CP932): a UTF-8 file's
+ * converted into *own (malloc'd, caller frees).  -1 (logged at `at`) when
+ * a UTF-8 name has no CP932 form or on OOM. */
+static int name_bytes(txt *t, const uint8_t *s, size_t n, size_t at, const uint8_t **out,
+                      size_t *out_len, uint8_t **own);
 
 static int col_of(const txt *t, size_t at)
 {
     size_t c = at - t->ls + 1;
     return c > (size_t)INT32_MAX ? INT32_MAX : (int)c;
+}
+
+static int name_bytes(txt *t, const uint8_t *s, size_t n, size_t at, const uint8_t **out,
+                      size_t *out_len, uint8_t **own)
+{
+    *own = NULL;
+    *out = s;
+    *out_len = n;
+    if (!t->utf8)
+        return 0;
+    if (pk_utf8_to_cp932_exact((const char *)s, n, own, out_len) != 0) {
+        char ex[128];
+        pk_log_add(t->log, PK_ERROR, -1, t->lineno, col_of(t, at),
+                   "name '%s' (the file is UTF-8) has no CP932 form", excerpt(s, n, ex));
+        t->failed = true;
+        return -1;
+    }
+    *out = *own;
+    return 0;
 }
 
 static void txt_err(txt *t, size_t at, const char *fmt, ...) PK_PRINTF(3, 4);
@@ -473,8 +500,13 @@ static int read_block(txt *t, size_t *next_bone, size_t *next_morph)
     p++;
     /* The name is everything after the first '{' (trailing blanks were
      * trimmed): CP932 trail bytes may be '{', '}', '|', '\'. */
-    size_t nlen = t->e - p;
-    pk_name_id id = pk_names_intern(t->pose->names, s + p, nlen);
+    size_t nlen;
+    const uint8_t *nraw;
+    uint8_t *own = NULL;
+    if (name_bytes(t, s + p, t->e - p, p, &nraw, &nlen, &own) != 0)
+        return -1;
+    pk_name_id id = pk_names_intern(t->pose->names, nraw, nlen);
+    free(own);
     if (id == PK_NO_NAME) {
         txt_err(t, hdr, "out of memory");
         return -1;
@@ -597,14 +629,18 @@ static pk_pose *text_read(const uint8_t *d, size_t len, pk_log *log)
     bool non_ascii, fffd;
     size_t skip = bom ? 3 : 0;
     if (valid_utf8(d + skip, len - skip, &non_ascii, &fffd) && non_ascii) {
-        if (fffd)
+        if (!fffd && !pk_cp932_valid(d + skip, len - skip)) {
+            /* Valid UTF-8 and not CP932: read it as the UTF-8 it is. */
+            t.utf8 = true;
+            pose->encoding = PK_TEXT_UTF8;
+        } else if (fffd)
             pk_warning(log, "names look damaged: the file decodes as UTF-8 and contains U+FFFD, "
                             "so it was probably decoded as UTF-8 and re-saved, replacing every "
                             "CP932 character; names are kept as read but will not match a "
-                            "model (FORMATS.md §1.5)");
+                            "model (doc/formats.md §1.5)");
         else
-            pk_warning(log, "the file looks UTF-8 encoded; VPD files are CP932: names are kept "
-                            "as raw bytes and may not match a model");
+            pk_warning(log, "the file reads as UTF-8 and as CP932; VPD files are CP932, so it "
+                            "is read as CP932: names may not match a model if it is UTF-8");
     }
 
     /* signature */
@@ -635,7 +671,13 @@ static pk_pose *text_read(const uint8_t *d, size_t len, pk_log *log)
         size_t mlen = t.e - 1 - t.p;
         if (mlen >= 4 && memcmp(d + t.p + mlen - 4, ".osm", 4) == 0)
             mlen -= 4;
-        if (pk_pose_set_model(pose, d + t.p, mlen, log) < 0)
+        const uint8_t *mraw;
+        uint8_t *own = NULL;
+        if (name_bytes(&t, d + t.p, mlen, t.p, &mraw, &mlen, &own) != 0)
+            goto fail;
+        int rc = pk_pose_set_model(pose, mraw, mlen, log);
+        free(own);
+        if (rc < 0)
             goto fail;
     }
 

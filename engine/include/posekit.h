@@ -50,7 +50,10 @@ extern "C" {
 #define PK_API
 #endif
 
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__MINGW32__)
+/* mingw-w64 with __USE_MINGW_ANSI_STDIO: C99 formats (%zu), checked as such. */
+#define PK_PRINTF(a, b) __attribute__((format(gnu_printf, a, b)))
+#elif defined(__GNUC__) || defined(__clang__)
 #define PK_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
 #define PK_PRINTF(a, b)
@@ -196,7 +199,7 @@ typedef struct pk_bone_key {
     uint32_t frame;
     float pos[3];       /* translation x, y, z */
     float rot[4];       /* quaternion x, y, z, w as stored (not normalised) */
-    uint8_t interp[64]; /* verbatim; see FORMATS.md §3.4 */
+    uint8_t interp[64]; /* verbatim; see doc/formats.md §3.4 */
 } pk_bone_key;
 
 typedef struct pk_morph_key {
@@ -242,7 +245,7 @@ typedef struct pk_ik_key {
 } pk_ik_key;
 
 /* Sections in file order; pk_motion.sections counts how many of their
- * count fields were present (a file may end early, FORMATS.md §3.10). */
+ * count fields were present (a file may end early, doc/formats.md §3.10). */
 typedef enum pk_section {
     PK_SEC_BONE = 0,
     PK_SEC_MORPH,
@@ -322,6 +325,10 @@ PK_API bool pk_motion_frame_range(const pk_motion *m, uint32_t *first, uint32_t 
 
 typedef enum pk_vpd_layout { PK_VPD_TEXT = 0, PK_VPD_HYBRID = 1 } pk_vpd_layout;
 typedef enum pk_eol { PK_EOL_CRLF = 0, PK_EOL_LF = 1, PK_EOL_CR = 2 } pk_eol;
+/* How a file's text was encoded (PMX: UTF-16LE or UTF-8; PMD: CP932; VPD:
+ * CP932, or UTF-8 from some exporters).  A pose's names are CP932 either
+ * way (a UTF-8 VPD's names are converted when read); writers write CP932. */
+typedef enum pk_text_encoding { PK_TEXT_UTF16LE = 0, PK_TEXT_UTF8 = 1, PK_TEXT_CP932 = 2 } pk_text_encoding;
 
 typedef struct pk_pose_bone {
     pk_name_id name; /* in pose->names */
@@ -340,6 +347,7 @@ typedef struct pk_pose {
     size_t model_len;
     pk_vpd_layout layout; /* how it was read / will be written */
     pk_eol eol;           /* line ending it was read with (writers use CRLF unless told) */
+    pk_text_encoding encoding; /* the VPD's text as read: PK_TEXT_CP932 or _UTF8 */
     pk_pose_bone *bones;
     size_t nbones, cap_bones;
     pk_pose_morph *morphs;
@@ -392,11 +400,14 @@ PK_API int pk_vpd_write(const pk_pose *p, const pk_vpd_options *opts, pk_buf *ou
  * Files (engine/format/io.c) and documents (engine/format/doc.c)
  * ====================================================================== */
 
+/* A file's bytes.  data and len are the caller's to read; region_ is
+ * private (what holds the bytes: a mapping or a heap copy, owned by the
+ * pk_bytes, NULL when nothing needs releasing) and only pk_bytes_free
+ * touches it. */
 typedef struct pk_bytes {
     const uint8_t *data;
     size_t len;
-    void *priv_; /* how to release it (mmap or malloc) */
-    size_t priv_len_;
+    struct pk_region *region_;
 } pk_bytes;
 
 /* Reads a whole file ("-" = standard input).  Release with pk_bytes_free.
@@ -405,7 +416,9 @@ PK_API int pk_file_read(const char *path, pk_bytes *out, pk_log *log);
 PK_API void pk_bytes_free(pk_bytes *b);
 /* Writes data to path atomically: a temporary file in the target's folder,
  * every write and the close checked, fsync, rename.  On any failure the
- * temporary file is removed and the target is untouched.  "-" = stdout. */
+ * temporary file is removed and the target is untouched.  "-" = stdout.
+ * A symbolic link is written through: the file it names is replaced, the
+ * link kept. */
 PK_API int pk_file_write_atomic(const char *path, const void *data, size_t len, pk_log *log);
 /* Whether a and b name one existing file (same device and inode, through
  * links and other spellings of the path); false when either is missing. */
@@ -428,6 +441,19 @@ PK_API void pk_file_discard(pk_staged *s);
  * gathered in memory and written at commit. */
 typedef int (*pk_producer)(void *ctx, pk_sink sink, void *sink_ctx, pk_log *log);
 PK_API pk_staged *pk_file_stage_from(const char *path, pk_producer produce, void *ctx, pk_log *log);
+
+/* What a path names, symbolic links followed: nothing, a regular file, a
+ * folder, or something else (a device, a pipe, a terminal; "-" too). */
+typedef enum pk_path_kind {
+    PK_PATH_MISSING = 0,
+    PK_PATH_FILE,
+    PK_PATH_FOLDER,
+    PK_PATH_OTHER
+} pk_path_kind;
+PK_API pk_path_kind pk_path_kind_of(const char *path);
+/* True when both paths name one existing file (through links or other
+ * names included); false when either is "-" or missing. */
+PK_API bool pk_path_same_file(const char *a, const char *b);
 
 typedef enum pk_format { PK_FMT_UNKNOWN = 0, PK_FMT_VMD, PK_FMT_VPD, PK_FMT_PMX, PK_FMT_PMD } pk_format;
 
@@ -515,14 +541,17 @@ PK_API bool pk_sample_light(const pk_motion *m, const pk_tracks *t, double frame
 /* A cursor for stepping one track through frames in increasing order
  * without searching from scratch (amortised O(1) per step); going
  * backwards still works (it re-searches). */
-typedef struct pk_cursor { /* private: cursor.c's; what a frame reads first */
-    double lo_f, hi_f;
-    int cache_ok;
-    uint8_t plan[16]; /* which curves a frame solves (cursor.c's layout) */
-    double cache[68]; /* per-segment solved curve data (cursor.c's layout) */
-    const pk_motion *m;
-    const pk_track *t;
-    size_t seg; /* index in t->keys of the segment's later key */
+#define PK_CURSOR_BYTES 640
+typedef struct pk_cursor {
+    /* Opaque: cursor.c's state (the segment it is in and what that
+     * segment's curves need), PK_CURSOR_BYTES bytes aligned for a double
+     * or a pointer.  Declare one (on the stack, say), hand it to
+     * pk_cursor_init, and touch it only through the functions below. */
+    union {
+        unsigned char bytes[PK_CURSOR_BYTES];
+        double align_d;
+        void *align_p;
+    } opaque_;
 } pk_cursor;
 
 PK_API void pk_cursor_init(pk_cursor *c, const pk_motion *m, const pk_track *t);
@@ -695,7 +724,7 @@ PK_API void pk_rules_free(pk_rules *r);
 
 /* A set of bone (or morph) names chosen by "NAME,NAME,@group,glob*".
  * Matching is on CP932 bytes and also accepts names that MMD cut at 15 or
- * 19 bytes (FORMATS.md §4). */
+ * 19 bytes (doc/formats.md §4). */
 typedef struct pk_selection pk_selection;
 
 /* spec: comma-separated UTF-8 names, globs with one '*', and @group
@@ -783,7 +812,7 @@ PK_API int pk_pose_retarget(pk_pose *p, const pk_rules *r, pk_edit_stats *stats,
 
 /* ---- overlay (engine/ops/overlay.c) ----
  * Lays a pose over chosen bones of a motion for frames [first, last] with
- * `fade` frames of fade on each side (DESIGN.md "Overlay"):
+ * `fade` frames of fade on each side (doc/architecture.md "Overlay"):
  *  - outside [first-fade, last+fade] every selected bone samples exactly as
  *    in the base (within PK_OVERLAY_TOL_DEG / PK_OVERLAY_TOL_POS at every
  *    integer frame): edge keys are added, a base segment crossed by an edge
@@ -842,6 +871,55 @@ PK_API pk_motion *pk_overlay_motion(const pk_motion *base, const pk_pose *pose, 
  * (caller frees with pk_pose_free) or NULL. */
 PK_API pk_pose *pk_overlay_pose(const pk_pose *base, const pk_pose *pose, const pk_selection *sel,
                          pk_overlay_mode mode, pk_overlay_stats *stats, pk_log *log);
+
+/* ---- keyframe reduction and baking (engine/ops/reduce.c) ----
+ * Reduce: per selected bone track (and every morph track unless `morphs`
+ * is false), the fewest keys such that every integer frame between the
+ * range's first and last key samples within the tolerances of the input
+ * (rotation: degrees between the quaternions, translation: units per
+ * axis, morph: weight); checked with the sampler, never by trusting the
+ * fitter.  The four curves of a bone key are chosen together.  Kept: the
+ * range's first and last key, both keys of every discontinuity (two input
+ * keys on adjacent frames with a step much larger than its neighbours').
+ * A whole track within tolerance of its first key becomes that key.  A
+ * track is never given more keys than it had.  Everything not selected
+ * (other tracks, keys outside the range, camera, light, shadow, IK) stays
+ * byte-identical and in file order; the range's first key keeps its
+ * record; new keys are appended after the other records of their section.
+ * Bake: for the same selection, a key every `step` frames (and at the
+ * last frame) with linear curves holding the sampled values; with a frame
+ * range the baked span grows to the input keys around it, so frames
+ * outside the range keep their values. */
+#define PK_REDUCE_DEG 0.1    /* default rotation tolerance, degrees */
+#define PK_REDUCE_POS 0.005  /* default translation tolerance, MMD units */
+#define PK_REDUCE_MORPH 0.002 /* default morph weight tolerance */
+
+typedef struct pk_reduce_options {
+    double max_deg, max_pos, max_morph; /* tolerances, > 0 (reduce) */
+    const pk_selection *bones;          /* bone tracks; NULL = every bone */
+    bool all_frames;                    /* the whole motion: first/last ignored */
+    uint32_t first, last;               /* [A, B] */
+    bool morphs;                        /* morph tracks too (all of them) */
+    uint32_t step;                      /* bake: a key every step frames (0 = 1) */
+} pk_reduce_options;
+
+/* Defaults: the PK_REDUCE_* tolerances, all frames, morphs, step 1. */
+PK_API void pk_reduce_options_init(pk_reduce_options *o);
+
+typedef struct pk_reduce_stats {
+    size_t keys_before[PK_SEC_COUNT], keys_after[PK_SEC_COUNT]; /* records per section */
+    size_t bone_tracks, morph_tracks; /* tracks rewritten */
+    size_t discontinuities;           /* jumps kept as adjacent keys */
+    size_t refitted; /* segments the sampler rejected, replaced by one key per frame */
+    double worst_deg, worst_pos, worst_morph; /* largest error met at an integer frame */
+} pk_reduce_stats;
+
+/* Return a new motion (caller frees with pk_motion_free) or NULL (error
+ * logged).  stats may be NULL; it is zeroed first. */
+PK_API pk_motion *pk_motion_reduce(const pk_motion *m, const pk_reduce_options *o,
+                                   pk_reduce_stats *stats, pk_log *log);
+PK_API pk_motion *pk_motion_bake(const pk_motion *m, const pk_reduce_options *o,
+                                 pk_reduce_stats *stats, pk_log *log);
 
 /* ---- merge (engine/ops/merge.c) ---- */
 typedef enum pk_merge_policy {
@@ -1111,7 +1189,6 @@ typedef struct pk_model_frame {
     size_t nitems;
 } pk_model_frame;
 
-typedef enum pk_text_encoding { PK_TEXT_UTF16LE = 0, PK_TEXT_UTF8 = 1, PK_TEXT_CP932 = 2 } pk_text_encoding;
 
 /* Sections of a model file, for pk_model.counts. */
 typedef enum pk_model_section {
@@ -1145,7 +1222,7 @@ typedef struct pk_model {
     pk_model_frame *frames;
     size_t nframes;
     size_t unencodable; /* bone and morph names CP932 cannot hold (warned) */
-    void *priv_;        /* the string arena */
+    struct pk_model_arena *arena_; /* private: the chunks its strings and arrays live in */
 } pk_model;
 
 /* Read a PMX 2.0/2.1 or a PMD 1.0 model.  Every section is walked (so a

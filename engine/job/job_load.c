@@ -17,6 +17,7 @@
 #include "rules/yaml_extra.h"
 
 #include "common/number.h"
+#include "platform/platform.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -42,13 +43,7 @@ static where mark(const yaml_node_t *n)
 
 static char *resolve(const char *dir, const char *path)
 {
-    if (path[0] == '/' || !dir || !*dir)
-        return strdup(path);
-    size_t n = strlen(dir) + strlen(path) + 2;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s/%s", dir, path);
-    return p;
+    return pk_os_join(dir, path);
 }
 
 item *job_find(const pk_job *j, const char *name)
@@ -476,17 +471,11 @@ pk_job *pk_job_load(const char *path, pk_log *log)
     }
     pk_buf_init(&j->report);
     j->path = strdup(path);
-    const char *slash = strrchr(path, '/');
-    j->dir = slash ? malloc((size_t)(slash - path) + 2) : strdup("");
+    j->dir = strndup(path, pk_os_dir_len(path)); /* "/x.yaml" keeps "/" */
     if (!j->path || !j->dir) {
         pk_error(log, "out of memory");
         pk_job_free(j);
         return NULL;
-    }
-    if (slash) {
-        size_t n = (size_t)(slash - path);
-        memcpy(j->dir, path, n ? n : 1); /* "/x.yaml" keeps "/" */
-        j->dir[n ? n : 1] = '\0';
     }
     pk_bytes bytes;
     pk_log_set_path(log, path);

@@ -9,13 +9,13 @@
  *                 its temporary file, then rename them all into place.
  */
 #include "job/job_internal.h"
+#include "platform/platform.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 void job_item_clear(item *it)
 {
@@ -273,31 +273,17 @@ const char *pk_job_report(const pk_job *j)
 /* mkdir -p of the folder holding path. */
 static int make_parents(const char *path, pk_log *log)
 {
-    char *p = strdup(path);
-    if (!p)
+    size_t n = pk_os_dir_len(path);
+    if (n == 0)
+        return 0;
+    char *dir = strndup(path, n);
+    if (!dir) {
+        pk_error(log, "out of memory");
         return -1;
-    char *slash = strrchr(p, '/');
-    if (slash && slash != p) {
-        *slash = '\0';
-        for (char *q = p + 1; *q; q++) {
-            if (*q != '/')
-                continue;
-            *q = '\0';
-            if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-                pk_error(log, "cannot create folder %s: %s", p, strerror(errno));
-                free(p);
-                return -1;
-            }
-            *q = '/';
-        }
-        if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-            pk_error(log, "cannot create folder %s: %s", p, strerror(errno));
-            free(p);
-            return -1;
-        }
     }
-    free(p);
-    return 0;
+    int rc = pk_os_make_dirs(dir, log);
+    free(dir);
+    return rc;
 }
 
 int pk_job_write(const pk_job *j, pk_log *log)

@@ -1,4 +1,4 @@
-/* bezier.c — MMD's interpolation curves (FORMATS.md §3.4, §5).
+/* bezier.c — MMD's interpolation curves (doc/formats.md §3.4, §5).
  *
  * A curve is the cubic Bezier P0=(0,0), P1=(x1,y1), P2=(x2,y2), P3=(1,1)
  * with control points stored as bytes 0..127 (divided by 127).  For a

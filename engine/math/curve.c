@@ -142,12 +142,61 @@ static double fit_error(const uint8_t q[4], const double *p, size_t n, double sp
 /* For the x bytes (x1, x2), the real y1, y2 that fit the chosen samples
  * best in least squares (progress is linear in y1, y2 once t is known),
  * clamped to [0, 1]; returns the worst residual over those samples. */
-static double fit_y(int x1, int x2, const double *s, const double *p, size_t m, double y[2],
-                    double *t)
+/* ---- the t(s) table of fast fits ---- */
+
+#define TAB_N 256 /* intervals of s per x-byte pair */
+
+struct pk_curve_cache {
+    float *tab[128 * 128]; /* t at s = k / TAB_N, built on first use */
+};
+
+pk_curve_cache *pk_curve_cache_new(void)
+{
+    return calloc(1, sizeof(pk_curve_cache));
+}
+
+void pk_curve_cache_free(pk_curve_cache *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < 128 * 128; i++)
+        free(c->tab[i]);
+    free(c);
+}
+
+/* t with x(t) = s for x bytes (x1, x2): from the table (linear between its
+ * entries; used to steer the search only) or exactly when there is none. */
+static double param(pk_curve_cache *c, int x1, int x2, double s, double hint)
+{
+    if (c) {
+        float **slot = &c->tab[x1 * 128 + x2];
+        if (!*slot && (*slot = malloc((TAB_N + 1) * sizeof(float))) != NULL) {
+            double h = -1.0;
+            for (int k = 0; k <= TAB_N; k++) {
+                h = pk_bezier_param((uint8_t)x1, (uint8_t)x2, (double)k / TAB_N, h);
+                (*slot)[k] = (float)h;
+            }
+        }
+        if (*slot) {
+            double u = s * TAB_N;
+            int k = (int)u;
+            if (k >= TAB_N)
+                return (*slot)[TAB_N];
+            if (k < 0)
+                return (*slot)[0];
+            double f = u - k;
+            return (*slot)[k] + ((*slot)[k + 1] - (*slot)[k]) * f;
+        }
+    }
+    return pk_bezier_param((uint8_t)x1, (uint8_t)x2, s, hint);
+}
+
+static double fit_y(pk_curve_cache *cache, int x1, int x2, const double *s, const double *p,
+                    size_t m, double y[2], double *t)
 {
     double a11 = 0, a12 = 0, a22 = 0, r1 = 0, r2 = 0, hint = -1.0;
     for (size_t i = 0; i < m; i++) {
-        t[i] = pk_bezier_param((uint8_t)x1, (uint8_t)x2, s[i], hint);
+        t[i] = param(cache, x1, x2, s[i], hint);
         hint = t[i];
         double u = 1.0 - t[i], b1 = 3.0 * u * u * t[i], b2 = 3.0 * u * t[i] * t[i];
         double r = p[i] - t[i] * t[i] * t[i];
@@ -183,7 +232,7 @@ static double try_grid(int x1, int x2, const double *s, const double *p, const d
                        double span, uint8_t q[4])
 {
     double t[64], y[2];
-    fit_y(x1, x2, s, p, m, y, t);
+    fit_y(NULL, x1, x2, s, p, m, y, t);
     int y1 = (int)lround(y[0] * 127.0), y2 = (int)lround(y[1] * 127.0);
     double best = INFINITY;
     for (int a = -1; a <= 1; a++)
@@ -216,6 +265,27 @@ typedef struct cand {
 int pk_curve_fit_progress(const double *p, size_t n, double span, const double *extra, double tol,
                           uint8_t cp[4], double *worst)
 {
+    return pk_curve_fit_progress_ex(p, n, span, extra, tol, PK_FIT_FULL, NULL, cp, worst);
+}
+
+/* Within tol (value units) of some non-decreasing run? (v[j] - v[i] >=
+ * -2 tol for every i < j): necessary for any grid curve. */
+static bool progress_monotone(const double *p, size_t n, double slack)
+{
+    double run = 0.0;
+    for (size_t i = 0; i + 1 < n; i++) {
+        if (p[i] < run - 2.0 * slack)
+            return false;
+        if (p[i] > run)
+            run = p[i];
+    }
+    return 1.0 >= run - 2.0 * slack;
+}
+
+int pk_curve_fit_progress_ex(const double *p, size_t n, double span, const double *extra,
+                             double tol, pk_fit_effort effort, pk_curve_cache *cache,
+                             uint8_t cp[4], double *worst)
+{
     if (n == 0 || !(span >= 0.0) || !isfinite(span) || !(tol >= 0.0))
         return -1;
     for (size_t i = 0; i + 1 < n; i++)
@@ -236,9 +306,15 @@ int pk_curve_fit_progress(const double *p, size_t n, double span, const double *
                 *worst = w;
             return 0;
         }
+    if (effort == PK_FIT_FAST && !progress_monotone(p, n, slack)) {
+        if (worst)
+            *worst = w;
+        return 0;
+    }
     /* Up to 64 evenly spread samples steer the search; all are checked. */
     double s[64], ps[64], es[64], t[64];
-    size_t m = n - 1 < 12 ? n - 1 : 12;
+    size_t mmax = effort == PK_FIT_FAST ? 8 : 12;
+    size_t m = n - 1 < mmax ? n - 1 : mmax;
     for (size_t k = 0; k < m; k++) {
         size_t i = m == n - 1 ? k + 1 : 1 + (k * (n - 2)) / (m - 1);
         s[k] = (double)i / (double)n;
@@ -250,10 +326,11 @@ int pk_curve_fit_progress(const double *p, size_t n, double span, const double *
     cand best[KEEP];
     for (int k = 0; k < KEEP; k++)
         best[k] = (cand){0, 0, INFINITY, {0, 0}};
-    for (int x1 = 0; x1 <= 128; x1 += 1)
-        for (int x2 = 0; x2 <= 128; x2 += 1) {
+    int scan = effort == PK_FIT_FAST ? 16 : 1;
+    for (int x1 = 0; x1 <= 128; x1 += scan)
+        for (int x2 = 0; x2 <= 128; x2 += scan) {
             cand c = {x1 > 127 ? 127 : x1, x2 > 127 ? 127 : x2, 0, {0, 0}};
-            c.score = fit_y(c.x1, c.x2, s, ps, m, c.y, t);
+            c.score = fit_y(cache, c.x1, c.x2, s, ps, m, c.y, t);
             for (int k = 0; k < KEEP; k++)
                 if (c.score < best[k].score) {
                     memmove(&best[k + 1], &best[k], (size_t)(KEEP - 1 - k) * sizeof *best);
@@ -262,11 +339,12 @@ int pk_curve_fit_progress(const double *p, size_t n, double span, const double *
                 }
         }
     double found = w;
-    for (int k = 0; k < KEEP; k++) {
+    int keep = effort == PK_FIT_FAST ? 2 : KEEP;
+    for (int k = 0; k < keep; k++) {
         cand c = best[k];
         if (!isfinite(c.score))
             continue;
-        for (int step = 2; step >= 1; step /= 2) {
+        for (int step = scan > 2 ? scan / 2 : 2; step >= 1; step /= 2) {
             bool moved = true;
             while (moved) {
                 moved = false;
@@ -275,7 +353,7 @@ int pk_curve_fit_progress(const double *p, size_t n, double span, const double *
                         cand d = {c.x1 + dx1, c.x2 + dx2, 0, {0, 0}};
                         if ((!dx1 && !dx2) || d.x1 < 0 || d.x1 > 127 || d.x2 < 0 || d.x2 > 127)
                             continue;
-                        d.score = fit_y(d.x1, d.x2, s, ps, m, d.y, t);
+                        d.score = fit_y(cache, d.x1, d.x2, s, ps, m, d.y, t);
                         if (d.score < c.score) {
                             c = d;
                             moved = true;
@@ -307,7 +385,7 @@ int pk_curve_fit_progress(const double *p, size_t n, double span, const double *
     for (int k = 1; k < KEEP; k++)
         if (best[k].score < best[top].score)
             top = k;
-    if (found > tol && best[top].score * span <= 4.0 * tol) {
+    if (found > tol && best[top].score * span <= 4.0 * tol && effort == PK_FIT_FULL) {
         int cx = best[top].x1, cy = best[top].x2;
         for (int r = 1; r < 128 && found > tol; r++)
             for (int dx = -r; dx <= r && found > tol; dx++)
@@ -331,6 +409,12 @@ int pk_curve_fit_progress(const double *p, size_t n, double span, const double *
 }
 
 int pk_curve_fit_scalar(const float *v, size_t n, double tol, uint8_t cp[4], double *worst)
+{
+    return pk_curve_fit_scalar_ex(v, n, tol, PK_FIT_FULL, NULL, cp, worst);
+}
+
+int pk_curve_fit_scalar_ex(const float *v, size_t n, double tol, pk_fit_effort effort,
+                           pk_curve_cache *cache, uint8_t cp[4], double *worst)
 {
     if (n == 0)
         return -1;
@@ -356,8 +440,8 @@ int pk_curve_fit_scalar(const float *v, size_t n, double tol, uint8_t cp[4], dou
     /* The sampler's result is a float: keep a margin of its rounding. */
     double big = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
     double margin = 2.0 * FLT_EPSILON * big;
-    int rc = pk_curve_fit_progress(p, n, span, NULL, margin < tol / 2 ? tol - margin : tol / 2, cp,
-                                   worst);
+    int rc = pk_curve_fit_progress_ex(p, n, span, NULL, margin < tol / 2 ? tol - margin : tol / 2,
+                                      effort, cache, cp, worst);
     free(p);
     return rc;
 }
@@ -385,6 +469,12 @@ static bool unit4(const float q[4], double out[4])
 #define DEG (180.0 / 3.14159265358979323846)
 
 int pk_curve_fit_rot(const float (*q)[4], size_t n, double tol_deg, uint8_t cp[4], double *worst)
+{
+    return pk_curve_fit_rot_ex(q, n, tol_deg, PK_FIT_FULL, NULL, cp, worst);
+}
+
+int pk_curve_fit_rot_ex(const float (*q)[4], size_t n, double tol_deg, pk_fit_effort effort,
+                        pk_curve_cache *cache, uint8_t cp[4], double *worst)
 {
     if (n == 0)
         return -1;
@@ -439,7 +529,8 @@ int pk_curve_fit_rot(const float (*q)[4], size_t n, double tol_deg, uint8_t cp[4
         } else {
             /* The sampler slerps in float: keep a margin for its rounding. */
             double margin = tol_deg > 4e-5 ? 2e-5 : tol_deg / 2.0;
-            rc = pk_curve_fit_progress(p, n, 2.0 * th * DEG, extra, tol_deg - margin, cp, worst);
+            rc = pk_curve_fit_progress_ex(p, n, 2.0 * th * DEG, extra, tol_deg - margin, effort,
+                                          cache, cp, worst);
         }
     }
     free(p);

@@ -79,4 +79,28 @@ int pk_curve_fit_rot(const float (*q)[4], size_t n, double tol_deg, uint8_t cp[4
 int pk_curve_fit_progress(const double *p, size_t n, double span, const double *extra, double tol,
                           uint8_t cp[4], double *worst);
 
+/* The same fits with a choice of effort (keyframe reduction, engine/ops/
+ * reduce.c, probes thousands of segments, most of which cannot fit):
+ * PK_FIT_FULL is what the functions above do; PK_FIT_FAST refuses data
+ * that is not within tol of a monotonic run first, scans the x bytes in
+ * steps of 8 before descending and skips the final ring search.  FAST may
+ * refuse a segment FULL would fit (never the other way round: a curve it
+ * returns is checked against every sample the same way). */
+typedef enum pk_fit_effort { PK_FIT_FULL = 0, PK_FIT_FAST = 1 } pk_fit_effort;
+/* A cache of x(t) = s solutions per x-byte pair (a table of t at 257
+ * values of s, built on first use, about 1 KB a pair) that steers the
+ * search instead of solving each time; the final check of every curve
+ * still solves exactly.  NULL: no cache.  One cache per thread; free with
+ * pk_curve_cache_free. */
+typedef struct pk_curve_cache pk_curve_cache;
+pk_curve_cache *pk_curve_cache_new(void);
+void pk_curve_cache_free(pk_curve_cache *c);
+int pk_curve_fit_progress_ex(const double *p, size_t n, double span, const double *extra,
+                             double tol, pk_fit_effort effort, pk_curve_cache *cache,
+                             uint8_t cp[4], double *worst);
+int pk_curve_fit_scalar_ex(const float *v, size_t n, double tol, pk_fit_effort effort,
+                           pk_curve_cache *cache, uint8_t cp[4], double *worst);
+int pk_curve_fit_rot_ex(const float (*q)[4], size_t n, double tol_deg, pk_fit_effort effort,
+                        pk_curve_cache *cache, uint8_t cp[4], double *worst);
+
 #endif

@@ -14,7 +14,7 @@ void pk_quat_normalize(const float q[4], float out[4])
     double n = sqrt(x * x + y * y + z * z + w * w);
     if (!(n > 1e-30) || !isfinite(n)) {
         /* An all-zero (or broken) quaternion means "no rotation", as
-         * mmd_tools reads it (FORMATS.md §3.3). */
+         * mmd_tools reads it (doc/formats.md §3.3). */
         out[0] = out[1] = out[2] = 0.0f;
         out[3] = 1.0f;
         return;

@@ -177,7 +177,7 @@ int pk_motion_set_model(pk_motion *m, const void *raw, size_t len, pk_log *log)
 void pk_interp_linear(uint8_t interp[64])
 {
     /* B[0..15] = x1 (X,Y,Z,R), y1, x2, y2; rows are B shifted by r with
-     * zero filler (FORMATS.md §3.4). */
+     * zero filler (doc/formats.md §3.4). */
     uint8_t b[19] = {0};
     for (int i = 0; i < 8; i++)
         b[i] = 20;
@@ -277,7 +277,7 @@ pk_motion *pk_pose_to_motion(const pk_pose *p, uint32_t frame, pk_log *log)
         return NULL;
     }
     if (p->model && p->model_len) {
-        /* MMD itself cuts model names at the field width (FORMATS.md §3.2);
+        /* MMD itself cuts model names at the field width (doc/formats.md §3.2);
          * we cut on a character boundary and say so. */
         size_t len = p->model_len;
         if (len > PK_VMD_MODEL_BYTES) {

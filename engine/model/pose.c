@@ -12,6 +12,7 @@ pk_pose *pk_pose_new(void)
         return NULL;
     p->layout = PK_VPD_TEXT;
     p->eol = PK_EOL_CRLF;
+    p->encoding = PK_TEXT_CP932;
     p->names = pk_names_new();
     if (!p->names) {
         free(p);
@@ -66,6 +67,7 @@ pk_pose *pk_pose_clone(const pk_pose *p)
         return NULL;
     c->layout = p->layout;
     c->eol = p->eol;
+    c->encoding = p->encoding;
     c->names = pk_names_clone(p->names);
     bool ok = c->names != NULL;
     if (ok && p->model) {

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct chunk {
-    struct chunk *next;
+typedef struct pk_model_arena {
+    struct pk_model_arena *next;
     size_t used, size;
     max_align_t data[]; /* aligned for any type */
 } chunk;
@@ -41,7 +41,7 @@ void *pk_model_mem(pk_model *m, size_t n)
     n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
     if (n == 0)
         n = sizeof(max_align_t);
-    chunk *c = m->priv_;
+    chunk *c = m->arena_;
     if (!c || c->size - c->used < n) {
         size_t size = n > CHUNK_BYTES ? n : CHUNK_BYTES;
         c = malloc(sizeof *c + size);
@@ -49,8 +49,8 @@ void *pk_model_mem(pk_model *m, size_t n)
             return NULL;
         c->size = size;
         c->used = 0;
-        c->next = m->priv_;
-        m->priv_ = c;
+        c->next = m->arena_;
+        m->arena_ = c;
     }
     void *p = (uint8_t *)c->data + c->used;
     c->used += n;
@@ -128,7 +128,7 @@ void pk_model_free(pk_model *m)
 {
     if (!m)
         return;
-    for (chunk *c = m->priv_; c;) {
+    for (chunk *c = m->arena_; c;) {
         chunk *next = c->next;
         free(c);
         c = next;

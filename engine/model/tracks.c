@@ -1,4 +1,4 @@
-/* tracks.c — per-track sorted views of a motion (FORMATS.md §3.11).
+/* tracks.c — per-track sorted views of a motion (doc/formats.md §3.11).
  *
  * VMD records are not sorted: MMD writes a frame-0 key per bone first and
  * then the rest in no useful order, and duplicate (name, frame) pairs occur

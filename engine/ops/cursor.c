@@ -1,4 +1,4 @@
-/* cursor.c — stepping one track through frames (pk_cursor, FORMATS.md §5).
+/* cursor.c — stepping one track through frames (pk_cursor, doc/formats.md §5).
  *
  * The values are MMD's, exactly as sample.c computes them one frame at a
  * time (its header lists the rules); what this file adds is speed: a
@@ -98,24 +98,42 @@ enum { SLOT_S = 4 };
 #else
 #define NOINLINE
 #endif
-_Static_assert(C_END <= sizeof((pk_cursor *)0)->cache / sizeof(double), "cursor cache too small");
-_Static_assert(P_END <= sizeof((pk_cursor *)0)->plan, "cursor plan too small");
+/* The cursor's state, kept in the caller's pk_cursor (opaque storage of
+ * PK_CURSOR_BYTES bytes, aligned for a double or a pointer): only this
+ * file reads or writes it, always through this type. */
+typedef struct cursor {
+    double lo_f, hi_f;
+    int cache_ok;
+    uint8_t plan[P_END]; /* which curves a frame solves */
+    double cache[C_END]; /* per-segment solved curve data */
+    const pk_motion *m;
+    const pk_track *t;
+    size_t seg; /* index in t->keys of the segment's later key */
+} cursor;
+_Static_assert(sizeof(cursor) <= sizeof(pk_cursor), "PK_CURSOR_BYTES too small for the cursor");
+_Static_assert(_Alignof(cursor) <= _Alignof(pk_cursor), "pk_cursor under-aligned");
+
+static cursor *state(pk_cursor *pc)
+{
+    return (cursor *)(void *)pc;
+}
 
 static size_t slot_at(int j)
 {
     return j == 0 ? C_SL0 : C_SLN + (size_t)S_SIZE * (size_t)(j - 1);
 }
 
-void pk_cursor_init(pk_cursor *c, const pk_motion *m, const pk_track *t)
+void pk_cursor_init(pk_cursor *pc, const pk_motion *m, const pk_track *t)
 {
-    memset(c, 0, sizeof *c);
+    memset(pc, 0, sizeof *pc);
+    cursor *c = state(pc);
     c->m = m;
     c->t = t;
 }
 
 /* Points the cursor at the right segment or hold for frame f. */
-static void cursor_seek(pk_cursor *c, double f, const void *base, size_t size, size_t off,
-                        void (*enter)(pk_cursor *), void (*hold)(pk_cursor *, size_t))
+static void cursor_seek(cursor *c, double f, const void *base, size_t size, size_t off,
+                        void (*enter)(cursor *), void (*hold)(cursor *, size_t))
 {
     const pk_track *t = c->t;
     size_t n = t->count, i;
@@ -226,7 +244,7 @@ static void y_poly(uint8_t y1, uint8_t y2, double out[3])
     out[2] = 3.0 * py1;
 }
 
-static void bone_enter(pk_cursor *c)
+static void bone_enter(cursor *c)
 {
     const pk_bone_key *k0 = &c->m->bones[c->t->keys[c->seg - 1]];
     const pk_bone_key *k1 = &c->m->bones[c->t->keys[c->seg]];
@@ -338,7 +356,7 @@ static void bone_enter(pk_cursor *c)
     plan[P_NSLOT] = (uint8_t)nslot;
 }
 
-static void bone_hold(pk_cursor *c, size_t i)
+static void bone_hold(cursor *c, size_t i)
 {
     const pk_bone_key *k = &c->m->bones[c->t->keys[i]];
     for (int j = 0; j < 3; j++)
@@ -496,7 +514,7 @@ static inline void sincos_small(double x, double *s, double *c)
 
 /* The segment's first frame (every segment's, stepping through integer
  * frames): the start value; t = 0 seeds the next solve. */
-static void bone_start(pk_cursor *c, float pos[3], float rot[4])
+static void bone_start(cursor *c, float pos[3], float rot[4])
 {
     double *ca = c->cache;
     for (int j = 0; j < c->plan[P_NSLOT]; j++) {
@@ -514,7 +532,9 @@ static void bone_start(pk_cursor *c, float pos[3], float rot[4])
 /* Everything but a frame strictly inside the current segment: an empty
  * track, moving to another segment or hold, a hold, a segment's first
  * frame.  Kept out of line so that the frame path stays small. */
-static NOINLINE void bone_other(pk_cursor *c, double frame, float pos[3], float rot[4])
+static void cursor_bone(cursor *c, double frame, float pos[3], float rot[4]);
+
+static NOINLINE void bone_other(cursor *c, double frame, float pos[3], float rot[4])
 {
     const double *ca = c->cache;
     if (!c->t || c->t->count == 0) {
@@ -541,19 +561,19 @@ static NOINLINE void bone_other(pk_cursor *c, double frame, float pos[3], float 
             rot[j] = (float)ca[C_Q0 + j];
         return;
     }
-    pk_cursor_bone(c, frame, pos, rot); /* now strictly inside a segment */
+    cursor_bone(c, frame, pos, rot); /* now strictly inside a segment */
 }
 
 /* Slots 1-3 (channels with curves of their own), out of line: most bones
  * of a dance have one slot or none. */
-static NOINLINE void solve_more(pk_cursor *c, double s, double sp, double tt[])
+static NOINLINE void solve_more(cursor *c, double s, double sp, double tt[])
 {
     const uint8_t *plan = c->plan;
     for (int j = 1; j < plan[P_NSLOT]; j++)
         tt[j] = slot_solve(c->cache + slot_at(j), s, sp, plan[P_X + 2 * j], plan[P_X + 2 * j + 1]);
 }
 
-void pk_cursor_bone(pk_cursor *c, double frame, float pos[3], float rot[4])
+static void cursor_bone(cursor *c, double frame, float pos[3], float rot[4])
 {
     double *ca = c->cache;
     if (!(c->cache_ok == 1 && frame > c->lo_f && frame < c->hi_f)) {
@@ -598,21 +618,22 @@ void pk_cursor_bone(pk_cursor *c, double frame, float pos[3], float rot[4])
         rot[i] = (float)(cs * ca[C_Q0 + i] + sn * ca[C_QP + i]);
 }
 
-static void morph_enter(pk_cursor *c)
+static void morph_enter(cursor *c)
 {
     c->cache[0] = c->m->morphs[c->t->keys[c->seg - 1]].weight;
     c->cache[1] = c->m->morphs[c->t->keys[c->seg]].weight;
 }
 
-static void morph_hold(pk_cursor *c, size_t i)
+static void morph_hold(cursor *c, size_t i)
 {
     c->cache[0] = c->m->morphs[c->t->keys[i]].weight;
     c->seg = i;
     c->cache_ok = 2;
 }
 
-float pk_cursor_morph(pk_cursor *c, double frame)
+float pk_cursor_morph(pk_cursor *pc, double frame)
 {
+    cursor *c = state(pc);
     if (!c->t || c->t->count == 0)
         return 0.0f;
     bool inside = c->cache_ok == 1   ? (frame >= c->lo_f && frame < c->hi_f)
@@ -625,4 +646,9 @@ float pk_cursor_morph(pk_cursor *c, double frame)
         return (float)c->cache[0];
     double s = (frame - c->lo_f) / (c->hi_f - c->lo_f);
     return (float)pk_lerp(c->cache[0], c->cache[1], s);
+}
+
+void pk_cursor_bone(pk_cursor *pc, double frame, float pos[3], float rot[4])
+{
+    cursor_bone(state(pc), frame, pos, rot);
 }

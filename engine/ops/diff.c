@@ -3,7 +3,7 @@
  * Matching is on raw CP932 name bytes (names are interned per document, so
  * ids of the two sides are unrelated).  MMD cuts VMD bone and morph names
  * at 15 bytes, VPD names at 19, so a name longer than 15 bytes also
- * matches its 15-byte prefix on the other side (FORMATS.md §4).
+ * matches its 15-byte prefix on the other side (doc/formats.md §4).
  *
  * A bone or morph on one side only is compared with the rest pose: that is
  * what the model shows for it, so a VPD that lists every bone at identity

@@ -8,7 +8,7 @@
  * another; first: the lowest) and the records of the other inputs for that
  * key are dropped; if their value differed it is a conflict and reported.
  * Duplicate keys inside ONE input are not conflicts: they are the input's
- * own business (FORMATS.md §3.11) and stay as they are.
+ * own business (doc/formats.md §3.11) and stay as they are.
  *
  * The output keeps file order input after input, so a motion merged with
  * an empty one writes back byte-identical: the header, model name, the
@@ -197,7 +197,7 @@ static bool feqv(const float *a, const float *b, size_t n)
 }
 
 /* Bone curves compare by their 16 canonical parameters plus the physics
- * bytes; filler bytes are not part of the value (FORMATS.md §3.4). */
+ * bytes; filler bytes are not part of the value (doc/formats.md §3.4). */
 static bool interp_eq(const uint8_t a[64], const uint8_t b[64])
 {
     if (a[2] != b[2] || a[3] != b[3])

@@ -128,7 +128,6 @@ static int plan_mirror(pk_name_plan *pl, const pk_names *names, const pairs *pp,
         if (mirror_any(pp, raw, len, out, &out_len)) {
             if (!mirror_any(pp, out, out_len, back, &back_len) || back_len != len ||
                 memcmp(back, raw, len) != 0) {
-                pk_log_set_path(log, NULL);
                 pk_error(log,
                          "mirror pairs are not symmetric for %s '%s' (mirroring twice would "
                          "not give it back)",

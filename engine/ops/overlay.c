@@ -551,7 +551,7 @@ static bool frame_is_orig(const klist *l, uint32_t f)
 }
 
 /* The base track a pose bone lands on: same bytes, or the pose name cut to
- * the VMD's 15 bytes (MMD cuts long names; FORMATS.md §4). */
+ * the VMD's 15 bytes (MMD cuts long names; doc/formats.md §4). */
 static pk_name_id base_name_for(const pk_motion *m, const uint8_t *raw, size_t len)
 {
     pk_name_id id = pk_names_find(m->names, raw, len);

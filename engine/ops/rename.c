@@ -25,6 +25,7 @@
  * with the longest literal part; ties go to the rule loaded last (a file
  * overrides its includes), then to the first in the file.
  */
+#include "common/diag_internal.h"
 #include "ops/bone_set.h"
 #include "rules/rules_internal.h"
 
@@ -201,7 +202,6 @@ int pk_name_plan_check_collisions(const pk_name_plan *pl, const pk_names *names,
         size_t a = ids[i - 1], b = ids[i], len;
         const uint8_t *raw = final_name(pl, names, a, &len);
         char *to = pk_cp932_to_utf8(raw, len, NULL);
-        pk_log_set_path(log, NULL);
         pk_error(log, "%s '%s' and %s '%s' would both be named '%s'; nothing was renamed", what,
                  pk_names_utf8(names, (pk_name_id)a), what, pk_names_utf8(names, (pk_name_id)b),
                  to ? to : "?");
@@ -223,12 +223,10 @@ int pk_name_plan_check_width(const pk_name_plan *pl, const pk_names *names, cons
         char *to = pk_cp932_to_utf8(pl->to[i], pl->to_len[i], NULL);
         const pk_map_rule *r = pl->rule[i];
         if (r) {
-            pk_log_set_path(log, r->to_at.file);
-            pk_log_add(log, PK_ERROR, -1, r->to_at.line, r->to_at.col,
+            pk_log_add_at(log, PK_ERROR, r->to_at.file, -1, r->to_at.line, r->to_at.col,
                        "%s '%s' would become '%s', %zu bytes in CP932; the field holds %zu", what,
                        pk_names_utf8(names, (pk_name_id)i), to ? to : "?", pl->to_len[i], max);
         } else {
-            pk_log_set_path(log, NULL);
             pk_error(log, "%s '%s' would become '%s', %zu bytes in CP932; the field holds %zu",
                      what, pk_names_utf8(names, (pk_name_id)i), to ? to : "?", pl->to_len[i], max);
         }
@@ -385,8 +383,7 @@ static int reverse_check(const pk_map *m, pk_log *log)
     for (size_t i = 0; i < m->n; i++) {
         const pk_map_rule *r = &m->v[i];
         if (r->from.star >= 0 && r->to.star < 0) {
-            pk_log_set_path(log, r->to_at.file);
-            pk_log_add(log, PK_ERROR, -1, r->to_at.line, r->to_at.col,
+            pk_log_add_at(log, PK_ERROR, r->to_at.file, -1, r->to_at.line, r->to_at.col,
                        "rule '%s': '%s' cannot be reversed (the target has no '*')", r->from_utf8,
                        r->to_utf8);
             rc = -1;
@@ -445,7 +442,6 @@ static void warn_ambiguous(const pk_name_plan *pl, const pk_names *names, const 
         if (!r || (out_len == len && memcmp(out, raw, len) == 0))
             continue;
         char *to = pk_cp932_to_utf8(out, out_len, NULL);
-        pk_log_set_path(log, NULL);
         pk_warning(log,
                    "%s '%s' is kept but is itself a rename target; renaming back would turn it "
                    "into '%s'",

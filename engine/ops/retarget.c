@@ -37,6 +37,7 @@
  * or by scale.default (1 when absent): centre, groove and IK targets
  * follow a taller or shorter model.
  */
+#include "common/diag_internal.h"
 #include "math/quat_internal.h"
 #include "ops/bone_set.h"
 #include "rules/rules_internal.h"
@@ -142,8 +143,7 @@ static pk_name_id stance_bone_name(pk_names *names, const stance_c *sc, size_t m
 {
     const pk_pattern *b = &sc->rule->bone;
     if (b->len > max) {
-        pk_log_set_path(log, sc->rule->at.file);
-        pk_log_add(log, PK_ERROR, -1, sc->rule->at.line, sc->rule->at.col,
+        pk_log_add_at(log, PK_ERROR, sc->rule->at.file, -1, sc->rule->at.line, sc->rule->at.col,
                    "stance bone '%s' needs a key but its name is %zu bytes; a %s bone name "
                    "holds %zu",
                    sc->rule->bone_utf8, b->len, format, max);

@@ -1,4 +1,4 @@
-/* sample.c — values of a motion at any frame (FORMATS.md §5).
+/* sample.c — values of a motion at any frame (doc/formats.md §5).
  *
  * MMD's rules, all implemented here:
  *  - between keys k0 < k1 the curve stored in the LATER key k1 shapes the
@@ -149,7 +149,7 @@ float pk_sample_morph(const pk_motion *m, const pk_track *t, double frame)
 }
 
 /* Camera curve group g: (x1, x2, y1, y2) — note the order differs from
- * bones (FORMATS.md §3.6). */
+ * bones (doc/formats.md §3.6). */
 static double cam_curve(const uint8_t ip[24], int g, double s)
 {
     const uint8_t *c = ip + 4 * g;

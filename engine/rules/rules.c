@@ -26,27 +26,23 @@
  * goes on after a validation error so one run reports them all, and the
  * result is NULL when any error was logged.
  */
-/* realpath() is XSI; the project otherwise asks for plain POSIX 2008. */
-#define _XOPEN_SOURCE 700
-
+#include "common/diag_internal.h"
 #include "common/number.h"
+#include "platform/platform.h"
 #include "rules/rules_internal.h"
 #include "rules/yaml_extra.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <yaml.h>
 
 /* Generated from rules/standard.yaml at build time (rules_embed.py). */
 extern const unsigned char pk_rules_builtin_yaml[];
 extern const size_t pk_rules_builtin_len;
-extern const char pk_rules_builtin_dir[];
 
 #define BUILTIN_NAME "standard.yaml (built-in)"
 #define MAX_INCLUDE_DEPTH 32
@@ -74,8 +70,7 @@ static void errorf(loader *L, const char *file, int line, int col, const char *f
 {
     va_list ap;
     va_start(ap, fmt);
-    pk_log_set_path(L->log, file);
-    pk_log_vadd(L->log, PK_ERROR, -1, line, col, fmt, ap);
+    pk_log_vadd_at(L->log, PK_ERROR, file, -1, line, col, fmt, ap);
     va_end(ap);
     L->errors++;
 }
@@ -712,10 +707,7 @@ static int load_buffer(loader *L, const char *data, size_t len, const char *path
 
 static bool file_exists(const char *path)
 {
-    FILE *fp = fopen(path, "rb");
-    if (fp)
-        fclose(fp);
-    return fp != NULL;
+    return pk_os_kind(path, NULL) != PK_PATH_MISSING;
 }
 
 /* Rule files are small; anything bigger is a mistake (or a device). */
@@ -723,23 +715,25 @@ static bool file_exists(const char *path)
 
 static int load_path(loader *L, const char *path, const char *inc_file, int line, int col)
 {
-    char canon[PATH_MAX];
-    if (!realpath(path, canon)) {
+    char *canon = pk_os_canonical(path);
+    if (!canon) {
         if (inc_file)
             errorf(L, inc_file, line, col, "cannot open included file '%s': %s", path,
-                   strerror(errno));
+                   pk_os_error_text(errno));
         else
-            errorf(L, path, 0, 0, "cannot open rules: %s", strerror(errno));
+            errorf(L, path, 0, 0, "cannot open rules: %s", pk_os_error_text(errno));
         return -1;
     }
     /* Only regular files: a device such as /dev/zero would never end. */
-    struct stat st;
-    if (stat(canon, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > RULES_MAX_BYTES) {
-        const char *why = stat(canon, &st) != 0  ? strerror(errno)
-                          : !S_ISREG(st.st_mode) ? "not a regular file"
-                                                 : "larger than 16 MiB";
+    uint64_t size;
+    pk_path_kind kind = pk_os_kind(canon, &size);
+    if (kind != PK_PATH_FILE || size > RULES_MAX_BYTES) {
+        const char *why = kind == PK_PATH_MISSING ? "no such file"
+                          : kind != PK_PATH_FILE  ? "not a regular file"
+                                                  : "larger than 16 MiB";
         errorf(L, inc_file ? inc_file : path, line, col, "cannot read rules file '%s': %s", path,
                why);
+        free(canon);
         return -1;
     }
     pk_bytes bytes;
@@ -750,12 +744,57 @@ static int load_path(loader *L, const char *path, const char *inc_file, int line
         errorf(L, inc_file ? inc_file : path, line, col, "cannot read rules file '%s': %s", path,
                quiet.count ? quiet.items[0].msg : "read failed");
         pk_log_free(&quiet);
+        free(canon);
         return -1;
     }
     pk_log_free(&quiet);
     rc = load_buffer(L, (const char *)bytes.data, bytes.len, path, canon);
     pk_bytes_free(&bytes);
+    free(canon);
     return rc;
+}
+
+/* "FIRST, DIR1/NAME, DIR2/NAME": every place a rules name is looked for
+ * (first: the current folder's or the including file's; NULL: none);
+ * malloc'd, NULL on OOM. */
+static char *looked_in(const char *first, const char *name)
+{
+    size_t n;
+    char **dirs = pk_os_data_dirs(&n);
+    pk_buf b;
+    pk_buf_init(&b);
+    if (first)
+        pk_buf_puts(&b, first);
+    for (size_t i = 0; i < n; i++) {
+        char *p = pk_os_join(dirs[i], name);
+        pk_buf_printf(&b, "%s%s", first || i ? ", " : "", p ? p : "?");
+        free(p);
+    }
+    pk_os_free_list(dirs, n);
+    pk_buf_putc(&b, 0);
+    if (b.oom) {
+        pk_buf_free(&b);
+        return NULL;
+    }
+    return (char *)b.data;
+}
+
+/* The first data folder (pk_os_data_dirs) holding `name`, joined: malloc'd,
+ * NULL when none does. */
+static char *find_in_data_dirs(const char *name)
+{
+    size_t n;
+    char **dirs = pk_os_data_dirs(&n);
+    char *found = NULL;
+    for (size_t i = 0; i < n && !found; i++) {
+        char *p = pk_os_join(dirs[i], name);
+        if (p && file_exists(p))
+            found = p;
+        else
+            free(p);
+    }
+    pk_os_free_list(dirs, n);
+    return found;
 }
 
 static int load_builtin(loader *L)
@@ -773,47 +812,55 @@ static void include_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
         return;
     const char *name = scalar(n);
     int line = (int)n->start_mark.line + 1, col = (int)n->start_mark.column + 1;
-    char buf[PATH_MAX];
-    const char *found = NULL;
-    if (name[0] == '/') {
-        found = name;
+    char *found = NULL, *beside = NULL;
+    bool builtin = strcmp(f->path, BUILTIN_NAME) == 0;
+    if (pk_os_is_absolute(name)) {
+        found = strdup(name);
     } else {
-        const char *slash = strrchr(f->path, '/');
-        bool builtin = strcmp(f->path, BUILTIN_NAME) == 0;
-        if (!builtin && slash)
-            snprintf(buf, sizeof buf, "%.*s/%s", (int)(slash - f->path), f->path, name);
-        else
-            snprintf(buf, sizeof buf, "%s", name);
-        if (!builtin && file_exists(buf)) {
-            found = buf;
-        } else {
-            snprintf(buf, sizeof buf, "%s/%s", pk_rules_builtin_dir, name);
-            if (file_exists(buf))
-                found = buf;
+        if (!builtin) {
+            size_t dl = pk_os_dir_len(f->path);
+            char *dir = strndup(f->path, dl);
+            beside = dir ? pk_os_join(dir, name) : NULL;
+            free(dir);
+            if (beside && file_exists(beside))
+                found = strdup(beside);
         }
+        if (!found)
+            found = find_in_data_dirs(name);
     }
     if (!found) {
         if (strcmp(name, "standard.yaml") == 0) {
             for (size_t i = 0; i < L->depth; i++)
                 if (strcmp(L->stack[i], BUILTIN_NAME) == 0) {
                     errorf(L, f->path, line, col, "include cycle: '%s' includes itself", name);
+                    free(beside);
                     return;
                 }
             load_builtin(L);
+            free(beside);
             return;
         }
-        errorf(L, f->path, line, col, "cannot find included file '%s'", name);
+        char *where = looked_in(beside, name);
+        errorf(L, f->path, line, col, "cannot find included file '%s' (looked in %s)", name,
+               where ? where : "?");
+        free(where);
+        free(beside);
         return;
     }
-    char canon[PATH_MAX];
-    if (realpath(found, canon)) {
+    free(beside);
+    char *canon = pk_os_canonical(found);
+    if (canon) {
         for (size_t i = 0; i < L->depth; i++)
             if (strcmp(L->stack[i], canon) == 0) {
                 errorf(L, f->path, line, col, "include cycle: '%s' is already being loaded", name);
+                free(canon);
+                free(found);
                 return;
             }
+        free(canon);
     }
     load_path(L, found, f->path, line, col);
+    free(found);
 }
 
 static void load_doc(loader *L, const yfile *f)
@@ -991,13 +1038,21 @@ pk_rules *pk_rules_load(const char *path, pk_log *log)
     if (!start(&L, log))
         return NULL;
     /* A bare file name that is not in the current folder names a shipped
-     * rule file: `--rules ja-en.yaml` works from anywhere once installed. */
-    char shipped[PATH_MAX];
-    if (!strchr(path, '/') && !file_exists(path) &&
-        (size_t)snprintf(shipped, sizeof shipped, "%s/%s", pk_rules_builtin_dir, path) <
-            sizeof shipped &&
-        file_exists(shipped))
-        path = shipped;
+     * rule file: `--rules ja-en.yaml` works from anywhere (installed, or
+     * run from the build tree). */
+    bool bare = pk_os_base_name(path) == path;
+    if (bare && !file_exists(path)) {
+        char *shipped = find_in_data_dirs(path);
+        if (!shipped) {
+            char *where = looked_in(path, path);
+            errorf(&L, path, 0, 0, "cannot find rules: looked in %s", where ? where : "?");
+            free(where);
+            return finish(&L);
+        }
+        load_path(&L, shipped, NULL, 0, 0);
+        free(shipped);
+        return finish(&L);
+    }
     load_path(&L, path, NULL, 0, 0);
     return finish(&L);
 }
@@ -1008,8 +1063,9 @@ pk_rules *pk_rules_parse(const char *yaml, size_t len, const char *path, pk_log 
     if (!start(&L, log))
         return NULL;
     const char *p = path ? path : "<rules>";
-    char canon[PATH_MAX];
-    load_buffer(&L, yaml, len, p, path && realpath(path, canon) ? canon : p);
+    char *canon = path ? pk_os_canonical(path) : NULL;
+    load_buffer(&L, yaml, len, p, canon ? canon : p);
+    free(canon);
     return finish(&L);
 }
 

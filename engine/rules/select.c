@@ -6,7 +6,7 @@
  * character.  An exact pattern longer than a format's field also matches
  * the name as MMD would have stored it: cut at 15 bytes (VMD) or 19 bytes
  * (VPD), either at the raw byte (which may leave a lone lead byte) or at the
- * last character boundary (FORMATS.md §4).
+ * last character boundary (doc/formats.md §4).
  */
 #include "rules/rules_internal.h"
 

@@ -14,7 +14,7 @@
  * right arm points to -X): a finger of the RIGHT hand curls towards the
  * palm by a positive rotation about +Z and spreads by a rotation about Y;
  * the left hand is the mirror image (x, -y, -z, w), as in mmd_tools'
- * mirror mapping (FORMATS.md §1.7).  The thumb folds across the palm about
+ * mirror mapping (doc/formats.md §1.7).  The thumb folds across the palm about
  * an axis between +Y and +Z.  Angles below are in degrees and were chosen
  * by hand to look like the named gesture on a standard MMD model.
  */

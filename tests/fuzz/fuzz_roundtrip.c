@@ -1,7 +1,7 @@
 /*
  * fuzz_roundtrip.c — the round-trip laws on arbitrary input.
  *
- * VMD (DESIGN.md "Round-trip law"): an input that reads writes back to the
+ * VMD (doc/architecture.md "Round-trip law"): an input that reads writes back to the
  * very same bytes; reading those bytes gives the same model, field by field
  * (floats bit for bit); writing that model again gives the same bytes, and
  * so does the streamed writer (pk_vmd_write_sink) fed to a small sink.

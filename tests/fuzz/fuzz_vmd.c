@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pk_motion *m = pk_vmd_read(data, size, &log);
     fz_check_log(&log, m == NULL, "pk_vmd_read");
     if (m) {
-        /* Record sizes from FORMATS.md §3: bone 111, morph 23, camera 61,
+        /* Record sizes from doc/formats.md §3: bone 111, morph 23, camera 61,
          * light 28, shadow 9, IK key at least 9. */
         if (m->nbones > size / 111 || m->nmorphs > size / 23 || m->ncameras > size / 61 ||
             m->nlights > size / 28 || m->nshadows > size / 9 || m->niks > size / 9)

@@ -1,7 +1,7 @@
 /*
  * fuzz_vpd_hybrid.c — the VPD reader, hybrid layout (30-byte NUL-padded
  * signature, 20-byte model name, uint32 bone count, per bone a 15-byte
- * name and a text line; FORMATS.md §2, DESIGN.md).
+ * name and a text line; doc/formats.md §2).
  *
  * Inputs that do not start with the NUL-terminated signature get the
  * 30-byte signature field prepended, so every input reaches the hybrid

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """make_seeds.py — writes the generated seed inputs of the fuzz corpora.
 
-Every seed here is built from the byte layouts in FORMATS.md (no real-world
+Every seed here is built from the byte layouts in doc/formats.md (no real-world
 file is copied: the shared corpus's licences forbid it).  Each one shows a
 quirk a parser must survive: files that end after a section count, 0xFD name
 padding, garbage interpolation filler, names cut in the middle of a CP932

@@ -3,7 +3,7 @@
  * parsers and the documents around them (the VMD reader's own truncation
  * and flip tests live in test_vmd_bad.c).
  *
- * Inputs: VPD files generated here from FORMATS.md §1 (MMD's layout, LF,
+ * Inputs: VPD files generated here from doc/formats.md §1 (MMD's layout, LF,
  * Morph blocks, the hybrid layout), every .vpd of the shared corpus
  * (PK_CORPUS), every .vpd in samples/ (PK_SOURCE), and the shipped rule
  * files.  Each is cut at many offsets and mutated with random byte flips
@@ -214,7 +214,7 @@ static void flip_vpd(const uint8_t *d, size_t len, int rounds, const char *what)
 
 /* ---------------------------------------------------------- generated VPDs */
 
-/* MMD's layout (FORMATS.md §1.1) with bones and morphs, in CP932. */
+/* MMD's layout (doc/formats.md §1.1) with bones and morphs, in CP932. */
 static size_t make_vpd(uint8_t *buf, size_t cap, const char *eol, bool morphs)
 {
     /* センター, 右手首, マント (its CP932 bytes end in the trail byte '}'),
@@ -338,7 +338,7 @@ static void test_vpd_samples(void **state)
 /* ------------------------------------------------------------ hybrid layout */
 
 /* 30-byte signature field, 20-byte model, uint32 count, per bone a 15-byte
- * name and a text line (FORMATS.md §2, DESIGN.md). */
+ * name and a text line (doc/formats.md §2). */
 static size_t make_hybrid(uint8_t *buf, size_t cap)
 {
     memset(buf, 0, cap);

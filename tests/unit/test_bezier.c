@@ -111,7 +111,7 @@ static void agrees_with_bisection_everywhere(void **state)
         fail_msg("worst difference from bisection %g > 1e-6", worst);
 }
 
-/* FORMATS.md §3.4 worked example: vmd_babylon_physics_toggle_v2_yyb10th,
+/* doc/formats.md §3.4 worked example: vmd_babylon_physics_toggle_v2_yyb10th,
  * key at frame 21, physics-off flag in bytes 2-3 of row 0. */
 static const uint8_t EXAMPLE[64] = {
     0x00, 0x00, 0x63, 0x0f, 0x7f, 0x5d, 0x00, 0x11, 0x7f, 0x21, 0x7f, 0x7f, 0x00, 0x7f, 0x34, 0x75,

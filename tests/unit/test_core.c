@@ -60,7 +60,7 @@ static void many_names_survive_rehashing(void **state)
     pk_names_free(t);
 }
 
-/* FORMATS.md §4.1: CP932, not glibc's SHIFT_JIS. */
+/* doc/formats.md §4.1: CP932, not glibc's SHIFT_JIS. */
 static void decodes_as_cp932(void **state)
 {
     (void)state;
@@ -253,7 +253,7 @@ static void motion_model_basics(void **state)
 static void linear_interp_layout(void **state)
 {
     (void)state;
-    /* FORMATS.md §3.4: a default key in a modern file */
+    /* doc/formats.md §3.4: a default key in a modern file */
     const uint8_t row0[16] = {0x14, 0x14, 0,    0,    0x14, 0x14, 0x14, 0x14,
                               0x6B, 0x6B, 0x6B, 0x6B, 0x6B, 0x6B, 0x6B, 0x6B};
     const uint8_t row1[16] = {0x14, 0x14, 0x14, 0x14, 0x14, 0x14, 0x14, 0x6B,

@@ -38,7 +38,7 @@ static long double bern(long double p1, long double p2, long double t)
     return 3.0L * u * u * t * p1 + 3.0L * u * t * t * p2 + t * t * t;
 }
 
-/* MMD's curve (FORMATS.md §5): identity when x1 == y1 and x2 == y2 (raw
+/* MMD's curve (doc/formats.md §5): identity when x1 == y1 and x2 == y2 (raw
  * bytes), else bytes clamped to 127, x solved by bisection. */
 static long double ref_curve(int x1, int y1, int x2, int y2, long double s)
 {

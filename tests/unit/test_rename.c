@@ -194,6 +194,43 @@ static void test_width(void **state)
     pk_rules_free(r);
 }
 
+/* An operation reports a rule's line with the rule file's path but leaves
+ * the caller's path (the motion's file) as it was, and its other messages
+ * name the caller's file. */
+static void test_log_path_kept(void **state)
+{
+    (void)state;
+    pk_rules *r = rules("rename:\n  センター: sixteen_bytes_ab\n  \"右*\": right\n"
+                        "  グルーブ: center\n");
+    pk_motion *m = pk_motion_new();
+    add_bone(m, "センター", 0);
+    pk_log log;
+    pk_log_init(&log);
+    pk_log_set_path(&log, "dance.vmd");
+    assert_int_equal(pk_motion_rename(m, r, false, NULL, &log), -1); /* width: at the rule */
+    tu_assert_log_has(&log, "t.yaml:2:9: bone 'センター' would become");
+    assert_string_equal(log.path, "dance.vmd");
+    assert_int_equal(pk_motion_rename(m, r, true, NULL, &log), -1); /* reverse: at the rule */
+    assert_string_equal(log.path, "dance.vmd");
+    pk_motion_free(m);
+    m = pk_motion_new();
+    add_bone(m, "グルーブ", 0);
+    add_bone(m, "center", 0);
+    size_t before = log.count;
+    assert_int_equal(pk_motion_rename(m, r, false, NULL, &log), -1); /* a collision */
+    assert_true(log.count > before);
+    assert_string_equal(log.path, "dance.vmd");
+    assert_non_null(log.items[log.count - 1].path);
+    assert_string_equal(log.items[log.count - 1].path, "dance.vmd");
+    pk_motion_free(m);
+    pk_rules_free(r);
+    /* A rules file's own errors do not move the caller's path either. */
+    r = pk_rules_parse("rename: [", 10, "bad.yaml", &log);
+    assert_null(r);
+    assert_string_equal(log.path, "dance.vmd");
+    pk_log_free(&log);
+}
+
 /* IK names in show/IK records are renamed with the bone map (20-byte field). */
 static void test_ik_names(void **state)
 {
@@ -451,7 +488,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exact_and_glob),     cmocka_unit_test(test_reverse_needs_star),
         cmocka_unit_test(test_collision),          cmocka_unit_test(test_width),
-        cmocka_unit_test(test_ik_names),           cmocka_unit_test(test_truncated),
+        cmocka_unit_test(test_log_path_kept),      cmocka_unit_test(test_ik_names),           cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_padding_round_trip), cmocka_unit_test(test_corpus_ja_en),
         cmocka_unit_test(test_corpus_globs),
     };

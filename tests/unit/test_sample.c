@@ -1,4 +1,4 @@
-/* test_sample.c — sampling motions at frames, hand-computed (FORMATS.md §5).
+/* test_sample.c — sampling motions at frames, hand-computed (doc/formats.md §5).
  *
  * Curve values come from the Bezier polynomial at t = 0.25 / 0.5 (see
  * test_bezier.c): ease-in (127,0,127,127): s = 7/8 -> 1/2;

@@ -1,5 +1,5 @@
 /* test_vmd.c — VMD codec on hand-built byte images (vmdgen.h): every field
- * parsed as the layout in FORMATS.md §3 says, and every image written back
+ * parsed as the layout in doc/formats.md §3 says, and every image written back
  * byte-identical. */
 #include <math.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include "testutil.h"
 #include "vmdgen.h"
 
-/* CP932 bytes of a few names (FORMATS.md §4, §3.2). */
+/* CP932 bytes of a few names (doc/formats.md §4, §3.2). */
 #define CENTER "\x83\x5a\x83\x93\x83\x5e\x81\x5b"                       /* センター */
 #define CAMERA_LIGHT "\x83\x4a\x83\x81\x83\x89\x81\x45\x8f\xc6\x96\xbe" /* カメラ・照明 */
 
@@ -91,7 +91,7 @@ static void test_minimal_v2(void **state)
     vg_header_v2(&g, "Miku");
     for (int s = 0; s < 6; s++)
         vg_u32(&g, 0);
-    assert_int_equal(g.len, 74); /* FORMATS.md §3.1: minimal modern file */
+    assert_int_equal(g.len, 74); /* doc/formats.md §3.1: minimal modern file */
     pk_log log;
     pk_motion *m = read_ok(&g, &log);
     assert_int_equal(m->version, 2);
@@ -246,7 +246,7 @@ static void test_every_section(void **state)
     vg_free(&g);
 }
 
-/* A file may end after any count field (FORMATS.md §3.10). */
+/* A file may end after any count field (doc/formats.md §3.10). */
 static void test_end_positions(void **state)
 {
     (void)state;
@@ -314,7 +314,7 @@ static void test_padding_kinds(void **state)
     vg_free(&g);
 }
 
-/* The camera/light model name "カメラ・照明\0on Data" (FORMATS.md §3.2). */
+/* The camera/light model name "カメラ・照明\0on Data" (doc/formats.md §3.2). */
 static void test_camera_model_name(void **state)
 {
     (void)state;

@@ -12,7 +12,7 @@
 
 enum { HEADER_V2 = 50, HEADER_V1 = 40 };
 
-/* Record sizes from FORMATS.md §3.1. */
+/* Record sizes from doc/formats.md §3.1. */
 static const size_t RECORD[5] = {111, 23, 61, 28, 9};
 
 static const char *const SECTION[6] = {"bone",  "morph",       "camera",

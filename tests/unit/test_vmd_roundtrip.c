@@ -1,6 +1,6 @@
 /* test_vmd_roundtrip.c — every VMD in the shared corpus reads and writes
  * back byte-identical, and known facts about the corpus files (from
- * FORMATS.md and corpus/PROVENANCE.tsv, not from this code's output) hold. */
+ * doc/formats.md and corpus/PROVENANCE.tsv, not from this code's output) hold. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,7 +121,7 @@ static void test_corpus_roundtrip(void **state)
         /* pieces nearly full: at most one record short of 256 KB */
         assert_true(calls >= (len + 256 * 1024 - 1) / (256 * 1024));
         assert_true(calls <= len / (256 * 1024 - 111) + 1);
-        /* No corpus file has trailing bytes (FORMATS.md §8). */
+        /* No corpus file has trailing bytes (doc/formats.md §8). */
         assert_int_equal(m->ntrailing, 0);
         pk_buf_free(&again);
         pk_buf_free(&out);
@@ -279,7 +279,7 @@ static void test_read_front_progress(void **state)
 }
 
 /* PROVENANCE.tsv: "14160 bone keys, 1279 morph keys, ends after
- * self-shadow count"; FORMATS.md §8: NUL+0xFD padding, 01 00 00 filler. */
+ * self-shadow count"; doc/formats.md §8: NUL+0xFD padding, 01 00 00 filler. */
 static void test_wavefile_v2(void **state)
 {
     (void)state;
@@ -296,7 +296,7 @@ static void test_wavefile_v2(void **state)
         const pk_bone_key *b = &l.m->bones[i];
         if (b->name != center)
             continue;
-        /* 83 5a 83 93 83 5e 81 5b 00 fd fd fd fd fd fd (FORMATS.md §4) */
+        /* 83 5a 83 93 83 5e 81 5b 00 fd fd fd fd fd fd (doc/formats.md §4) */
         size_t plen;
         const uint8_t *p = pk_names_raw(l.m->pads, b->pad - 1, &plen);
         assert_true(b->pad != 0 && plen == 6 && memcmp(p, "\xFD\xFD\xFD\xFD\xFD\xFD", 6) == 0);
@@ -311,7 +311,7 @@ static void test_wavefile_v2(void **state)
 }
 
 /* PROVENANCE.tsv: camera-only, 70 keys, ends after the light count;
- * FORMATS.md §3.10: 4336 = 62 + 70·61 + 4; §3.2: \0JKLM filler and the
+ * doc/formats.md §3.10: 4336 = 62 + 70·61 + 4; §3.2: \0JKLM filler and the
  * "カメラ・照明\0on Data" model field. */
 static void test_wavefile_camera(void **state)
 {
@@ -334,7 +334,7 @@ static void test_wavefile_camera(void **state)
     unload(&l);
 }
 
-/* PROVENANCE.tsv / FORMATS.md §3.5: 107 duplicate "base" morph keys at
+/* PROVENANCE.tsv / doc/formats.md §3.5: 107 duplicate "base" morph keys at
  * frame 0. */
 static void test_ik_test_base_morphs(void **state)
 {
@@ -352,7 +352,7 @@ static void test_ik_test_base_morphs(void **state)
     unload(&l);
 }
 
-/* FORMATS.md §3.9: one show/IK key at frame 0 with 6 entries, one of them
+/* doc/formats.md §3.9: one show/IK key at frame 0 with 6 entries, one of them
  * the 17-byte 前クローク2_1xcIK stored intact while its bone keys are cut to
  * 15 bytes 前クローク2_1xc. */
 static void test_stand_ik_names(void **state)
@@ -382,7 +382,7 @@ static void test_stand_ik_names(void **state)
     unload(&l);
 }
 
-/* FORMATS.md §3.3/§3.4: bone "D4"; key 1 at frame 20 with rotation
+/* doc/formats.md §3.3/§3.4: bone "D4"; key 1 at frame 20 with rotation
  * 2c d2 16 3f 0 0 e0 da 4e 3f; the key at frame 21 has the physics-off flag
  * 63 0F in bytes 2-3 and Z = (90, 0, 127, 52) in row 2. */
 static void test_babylon_physics_flag(void **state)
@@ -417,7 +417,7 @@ static void test_babylon_physics_flag(void **state)
     assert_int_equal(k21->interp[36], 0);
     assert_int_equal(k21->interp[40], 127);
     assert_int_equal(k21->interp[44], 52);
-    /* model name: 20 bytes with no NUL (FORMATS.md §3.2) */
+    /* model name: 20 bytes with no NUL (doc/formats.md §3.2) */
     const uint8_t *model;
     assert_int_equal(pk_motion_model_raw(l.m, &model), 20);
     unload(&l);

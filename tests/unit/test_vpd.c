@@ -422,7 +422,7 @@ static void test_out_of_sequence(void **state)
     pk_log_free(&log);
 }
 
-/* ---- writer: MMD's exact layout, written by hand from FORMATS.md §1.1 -- */
+/* ---- writer: MMD's exact layout, written by hand from doc/formats.md §1.1 -- */
 
 #define MIKU "\x8f\x89\x89\xb9\x83\x7e\x83\x4e"                /* 初音ミク */
 #define CENTER "\x83\x5a\x83\x93\x83\x5e\x81\x5b"              /* センター */

@@ -1,5 +1,5 @@
 /* test_vpd_corpus.c — every VPD of the shared corpus (PK_CORPUS): reads,
- * the facts FORMATS.md §8 and PROVENANCE.tsv document, byte-exact rewrite
+ * the facts doc/formats.md §8 and PROVENANCE.tsv document, byte-exact rewrite
  * (MMD's CRLF layout) and value-exact read-back, hybrid round trip. */
 #include "testutil.h"
 
@@ -31,7 +31,7 @@ static void print_log(const pk_log *log)
     }
 }
 
-/* Git stored these files with LF; MMD wrote CRLF (FORMATS.md §8). */
+/* Git stored these files with LF; MMD wrote CRLF (doc/formats.md §8). */
 static uint8_t *lf_to_crlf(const uint8_t *d, size_t n, size_t *out_len)
 {
     uint8_t *o = malloc(2 * n + 1);
@@ -176,7 +176,7 @@ static void test_every_vpd_reads_and_round_trips(void **state)
     tu_free_list(paths, n);
 }
 
-/* Facts from FORMATS.md §1, §8 and PROVENANCE.tsv. */
+/* Facts from doc/formats.md §1, §8 and PROVENANCE.tsv. */
 static void check_file(const char *name, size_t bones, size_t morphs, const char *model_utf8,
                        const char *first_utf8)
 {
@@ -208,7 +208,7 @@ static void test_keitel(void **state)
                                   "vpd_keitel_09.vpd", "vpd_keitel_10.vpd", "vpd_keitel_11.vpd"};
     for (size_t i = 0; i < 6; i++)
         check_file(files[i], 93, 0, "初音ミク", "センター");
-    /* the first values of 01.vpd, as shown in FORMATS.md §1.1 / the file */
+    /* the first values of 01.vpd, as shown in doc/formats.md §1.1 / the file */
     const char *path = tu_corpus_path("vpd_keitel_01.vpd");
     pk_log log;
     uint8_t *data;
@@ -244,7 +244,7 @@ static void test_morph_only_values(void **state)
     size_t len;
     pk_pose *p = load(path, &log, &data, &len);
     assert_non_null(p);
-    assert_true(p->morphs[0].weight == 0.190476f); /* FORMATS.md §8 */
+    assert_true(p->morphs[0].weight == 0.190476f); /* doc/formats.md §8 */
     assert_true(p->morphs[1].weight == 1.0f);
     assert_true(p->morphs[5].weight == 0.201681f);
     /* --no-morphs leaves a valid empty pose */
@@ -281,7 +281,7 @@ static void test_damaged(void **state)
     assert_int_equal(p->eol, PK_EOL_CRLF); /* the one file whose CRLF survived */
     assert_int_equal(p->nbones, 42);
     /* センター became EF BF BD 5A EF BF BD EF BF BD EF BF BD 5E EF BF BD 5B
-     * (FORMATS.md §1.5): the name is kept exactly as read */
+     * (doc/formats.md §1.5): the name is kept exactly as read */
     static const char centre[] = "\xEF\xBF\xBD\x5A\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\x5E"
                                  "\xEF\xBF\xBD\x5B";
     size_t n;

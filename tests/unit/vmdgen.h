@@ -1,6 +1,6 @@
 /* vmdgen.h — builds synthetic VMD byte images for the VMD tests.
  *
- * Written straight from the layout in FORMATS.md §3 (not from vmd.c), so
+ * Written straight from the layout in doc/formats.md §3 (not from vmd.c), so
  * the tests compare the codec against an independent writer.  Header-only
  * (static inline) because tests/meson.build links only testutil.c into the
  * suites. */

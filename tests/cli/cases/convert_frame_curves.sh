@@ -1,4 +1,4 @@
-# convert --frame N samples a VMD with MMD's curves (FORMATS.md §5):
+# convert --frame N samples a VMD with MMD's curves (doc/formats.md §5):
 # the LATER key's curve, per axis, control bytes from the first byte of
 # rows 0-3 (bytes 2-3 of row 0 are the physics flag, here 63 0F).
 # Hand-computed at t = 1/2 of each Bezier (see tests/unit/test_bezier.c):

@@ -1,5 +1,5 @@
 # VMD -> VPD at a frame: with one key per track, every frame holds that
-# key's value (FORMATS.md §5: hold before the first and after the last
+# key's value (doc/formats.md §5: hold before the first and after the last
 # key), so the pose equals the keys, printed with six decimals.
 {
     vmd_header 'mdl'

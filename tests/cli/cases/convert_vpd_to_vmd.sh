@@ -11,10 +11,10 @@ expect_stdout_contains '  bone keys: 2 (2 bones)'
 expect_stdout_contains '  morph keys: 1 (1 morphs)'
 expect_stdout_contains '  frames: 0-0'
 expect_stdout_contains '  ended: complete (6 of 6 sections)'
-# Size: 50 + 4 + 2*111 + 4 + 23 + 4*4 = 319 bytes (FORMATS.md §3.1).
+# Size: 50 + 4 + 2*111 + 4 + 23 + 4*4 = 319 bytes (doc/formats.md §3.1).
 expect_eq "$(wc -c <p.vmd)" 319 "VMD size"
 
-# The default linear block of a modern file (FORMATS.md §3.4): canonical
+# The default linear block of a modern file (doc/formats.md §3.4): canonical
 # B = 20 x8, 107 x8; row r = B[r..r+15] with zero filler; bytes 2-3 = 0.
 lin="20,20,0,0,20,20,20,20,107,107,107,107,107,107,107,107"
 lin="$lin,20,20,20,20,20,20,20,107,107,107,107,107,107,107,107,0"

@@ -1,5 +1,5 @@
 # Every number dump prints reads back to exactly the float in the file:
-# an independent reader (Python's struct, following FORMATS.md §3) decodes
+# an independent reader (Python's struct, following doc/formats.md §3) decodes
 # each corpus VMD and compares every record with dump's JSON, bit for bit.
 need_corpus
 need_cmd python3

@@ -1,5 +1,5 @@
 # dump of a VMD built byte by byte here: the expected JSON follows from the
-# bytes written (DESIGN.md "dump JSON"), one record per line.  Covers a
+# bytes written (doc/formats.md §12), one record per line.  Covers a
 # CP932 name (センター = 83 5A 83 93 83 5E 81 5B), frames, floats that are
 # exact in binary32, a verbatim 64-byte interpolation block, every section
 # kind, and NaN/Inf printed as null.

@@ -1,5 +1,5 @@
 # info on corpus VMDs: the counts and section ends recorded in
-# shared/corpus/PROVENANCE.tsv and FORMATS.md §8 (written from the files
+# shared/corpus/PROVENANCE.tsv and doc/formats.md §8 (written from the files
 # before posekit existed).
 need_corpus
 
@@ -16,7 +16,7 @@ expect_exit 0 "$POSEKIT" info "$(corpus vmd_wavefile_camera.vmd)"
 expect_stdout_contains '  ended: after the lights (4 of 6 sections)'
 expect_stdout_contains '  camera keys: 70'
 expect_stdout_contains '  bone keys: 0 (0 bones)'
-# The camera model name カメラ・照明 (FORMATS.md §3.2).
+# The camera model name カメラ・照明 (doc/formats.md §3.2).
 expect_stdout_contains '  model: カメラ・照明'
 
 # mmdtools_test: "1316 bone keys; all six sections present"
@@ -33,7 +33,7 @@ expect_stdout_contains '  frames: 0-0'
 model=$(head -c 50 "$(corpus vmd_imas_face16.vmd)" | tail -c 20 | tr '\000' '\n' | head -n 1 | iconv -f CP932 -t UTF-8)
 expect_stdout_contains "  model: $model"
 
-# IK_Test: "107 duplicate base morph keys at frame 0" (FORMATS.md §3.5:
+# IK_Test: "107 duplicate base morph keys at frame 0" (doc/formats.md §3.5:
 # "107 `base` keys at frame 0"): 107 records of one track at one frame, so
 # 106 of them are hidden by a later one, and a warning says so.
 expect_exit 0 "$POSEKIT" info "$(corpus vmd_mmd4unity_IK_Test.vmd)"

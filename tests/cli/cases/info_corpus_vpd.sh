@@ -1,4 +1,4 @@
-# info on corpus VPDs: counts and facts from PROVENANCE.tsv and FORMATS.md §8.
+# info on corpus VPDs: counts and facts from PROVENANCE.tsv and doc/formats.md §8.
 need_corpus
 
 # keitel_01: "LF only (git-normalised); 93 bones; model 初音ミク.osm"
@@ -28,7 +28,7 @@ expect_stdout_contains '  bones: 0 (0 names)'
 expect_stdout_contains '  morphs: 6 (6 names)'
 
 # The damaged file kept its CRLF ("CRLF preserved"), and reading it warns
-# (its names were destroyed by a UTF-8 round trip, FORMATS.md §1.5).
+# (its names were destroyed by a UTF-8 round trip, doc/formats.md §1.5).
 expect_exit 0 "$POSEKIT" info "$(corpus vpd_damaged_utf8_fffd_pose.vpd)"
 expect_stdout_contains 'CRLF line endings'
 expect_stderr_contains 'warning: '

@@ -44,6 +44,7 @@ expect_exit 0 "$POSEKIT" info p.vpd
 expect_stdout <<'OUT'
 p.vpd
   format: VPD text layout, CRLF line endings
+  encoding: CP932
   model: mdl
   bones: 3 (2 names)
   morphs: 0 (0 names)

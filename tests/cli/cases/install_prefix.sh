@@ -86,7 +86,7 @@ C
 # shellcheck disable=SC2086
 "$cc" -std=c11 -o tiny tiny.c $flags || fail "tiny program does not compile/link"
 out=$(./tiny) || fail "tiny program failed"
-# 74-byte empty v2 file + one 111-byte bone key (FORMATS.md §3.1, §3.3).
+# 74-byte empty v2 file + one 111-byte bone key (doc/formats.md §3.1, §3.3).
 [ "$out" = "$("$bin" --version | sed 's/^posekit //') 185 bytes" ] || fail "tiny printed '$out'"
 
 # 4. The binary finds its installed rules: a rules file here includes a

@@ -1,0 +1,27 @@
+/* cmd_bake.c — `posekit bake IN -o OUT`: a key at every frame (or every
+ * N) with linear curves; the option parsing is reduce's (cmd_reduce.c). */
+#include "cli.h"
+
+const char help_bake[] = "usage: posekit bake IN -o OUT [--bones SEL] [--frames A-B|N] [--step N]\n"
+                         "                    [--no-morphs] [--strict]\n"
+                         "\n"
+                         "Writes a key at every frame (or every N frames, and at the last) of\n"
+                         "the selected bone tracks and of every morph track, each with linear\n"
+                         "curves holding MMD's interpolated value: dense data for tools that want\n"
+                         "it, and the input of `reduce`'s tests.  With --frames the baked span\n"
+                         "grows to the keys around A..B so that frames outside keep their values.\n"
+                         "Other tracks, camera, light, shadow and IK records stay byte-identical.\n"
+                         "\n"
+                         "  --bones SEL      bone names, globs and @groups (default: every bone)\n"
+                         "  --rules R        rule file for @groups\n"
+                         "  --frames A-B|N   the range\n"
+                         "  --step N         a key every N frames (default 1)\n"
+                         "  --no-morphs      leave morph tracks alone\n"
+                         "  -o, --output OUT output (.vmd); written atomically; may name IN\n"
+                         "  --strict         warnings are errors\n"
+                         "  -h, --help       this text\n";
+
+int cmd_bake(int argc, char **argv)
+{
+    return cli_reduce_or_bake(false, argc, argv);
+}

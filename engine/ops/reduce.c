@@ -1,0 +1,945 @@
+/* reduce.c — keyframe reduction and baking of bone and morph tracks.
+ *
+ * Reduction, per selected track, over the keys inside the frame range
+ * (the whole track by default):
+ *
+ *  1. The input is sampled at every integer frame from the range's first
+ *     key to its last (pk_cursor: MMD's own values).
+ *  2. Forced keys: the first and the last; both frames of every
+ *     discontinuity (the input keys two adjacent frames and the step
+ *     between them is more than ten tolerances and four times the steps
+ *     on either side).
+ *  3. Between forced keys, greedy: from each kept key the farthest end
+ *     frame whose segment fits (all four channels of a bone at once: X, Y,
+ *     Z each by pk_curve_fit_scalar, rotation by pk_curve_fit_rot; a morph
+ *     linearly), found by exponential then binary search over candidate
+ *     end frames.  Two candidate sets are tried and the one with fewer
+ *     keys wins: every integer frame, and only the input's own key frames
+ *     (a segment between two adjacent input keys keeps its input curve,
+ *     so this never has more keys than the input).
+ *  4. Verification: the result is sampled with the real sampler at every
+ *     integer frame and compared with the input samples; a segment that
+ *     misses (the fitter's float margins are estimates) is replaced by one
+ *     key per frame, which reproduces the samples exactly.
+ *  5. A track whose samples all stay within tolerance of its first key
+ *     (whole-track reduction only) becomes that one key.
+ *
+ * Records: keys of unselected tracks, keys outside the range and every
+ * other section stay byte-identical and in file order.  The first key of
+ * the range keeps its record (its curve shapes the segment before the
+ * range); a kept input key whose segment is unchanged also keeps it.  New
+ * keys are appended after the other records of their section, track by
+ * track, in frame order.
+ */
+#include "posekit.h"
+#include "math/curve.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pk_reduce_options_init(pk_reduce_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->max_deg = PK_REDUCE_DEG;
+    o->max_pos = PK_REDUCE_POS;
+    o->max_morph = PK_REDUCE_MORPH;
+    o->all_frames = true;
+    o->morphs = true;
+    o->step = 1;
+}
+
+/* Tracks whose sampled span exceeds this many frames are left alone. */
+#define SPAN_MAX (1u << 22)
+
+/* ---- plans: the new keys of one track ---- */
+
+typedef struct rkey {
+    uint32_t frame;
+    bool orig;        /* keep the input record at this frame */
+    float pos[3];     /* bones */
+    float rot[4];     /* bones */
+    float w;          /* morphs */
+    uint8_t cp[4][4]; /* curves of the segment ending here (bones) */
+    bool physics_off;
+} rkey;
+
+typedef struct rlist {
+    rkey *v;
+    size_t n, cap;
+} rlist;
+
+typedef struct plan {
+    pk_name_id name;
+    uint32_t lo, hi; /* the frames rewritten: records outside stay */
+    rlist keys;
+} plan;
+
+typedef struct plans {
+    plan *v;
+    size_t n, cap;
+} plans;
+
+static rkey *rpush(rlist *l, uint32_t frame)
+{
+    if (l->n == l->cap) {
+        size_t ncap = l->cap ? l->cap * 2 : 16;
+        rkey *p = realloc(l->v, ncap * sizeof *p);
+        if (!p)
+            return NULL;
+        l->v = p;
+        l->cap = ncap;
+    }
+    rkey *k = &l->v[l->n++];
+    memset(k, 0, sizeof *k);
+    k->frame = frame;
+    for (int a = 0; a < 4; a++)
+        memcpy(k->cp[a], pk_curve_linear, 4);
+    return k;
+}
+
+static plan *ppush(plans *p)
+{
+    if (p->n == p->cap) {
+        size_t ncap = p->cap ? p->cap * 2 : 16;
+        plan *q = realloc(p->v, ncap * sizeof *q);
+        if (!q)
+            return NULL;
+        p->v = q;
+        p->cap = ncap;
+    }
+    plan *r = &p->v[p->n++];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+static void plans_free(plans *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        free(p->v[i].keys.v);
+    free(p->v);
+    memset(p, 0, sizeof *p);
+}
+
+static bool is_orig(const plan *p, uint32_t f)
+{
+    const rlist *l = &p->keys;
+    if (f < p->lo || f > p->hi)
+        return true;
+    size_t lo = 0, hi = l->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (l->v[mid].frame < f)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < l->n && l->v[lo].frame == f && l->v[lo].orig;
+}
+
+/* Replaces the records of the planned tracks: originals stay in place, the
+ * rest of those tracks is dropped, new keys are appended. */
+static int apply_bones(pk_motion *out, const plans *p, size_t *removed, size_t *added)
+{
+    size_t nn = pk_names_count(out->names);
+    long *slot = malloc((nn ? nn : 1) * sizeof *slot);
+    if (!slot)
+        return -1;
+    for (size_t i = 0; i < nn; i++)
+        slot[i] = -1;
+    for (size_t i = 0; i < p->n; i++)
+        slot[p->v[i].name] = (long)i;
+    size_t w = 0;
+    for (size_t r = 0; r < out->nbones; r++) {
+        const pk_bone_key *k = &out->bones[r];
+        long s = k->name < nn ? slot[k->name] : -1;
+        if (s >= 0 && !is_orig(&p->v[s], k->frame)) {
+            (*removed)++;
+            continue;
+        }
+        out->bones[w++] = *k;
+    }
+    out->nbones = w;
+    free(slot);
+    for (size_t i = 0; i < p->n; i++)
+        for (size_t j = 0; j < p->v[i].keys.n; j++) {
+            const rkey *nk = &p->v[i].keys.v[j];
+            if (nk->orig)
+                continue;
+            pk_bone_key *k = pk_motion_push_bone(out);
+            if (!k)
+                return -1;
+            k->name = p->v[i].name;
+            k->frame = nk->frame;
+            memcpy(k->pos, nk->pos, sizeof k->pos);
+            memcpy(k->rot, nk->rot, sizeof k->rot);
+            pk_interp_set(k->interp, (const uint8_t(*)[4])nk->cp, nk->physics_off);
+            (*added)++;
+        }
+    return 0;
+}
+
+static int apply_morphs(pk_motion *out, const plans *p, size_t *removed, size_t *added)
+{
+    size_t nn = pk_names_count(out->names);
+    long *slot = malloc((nn ? nn : 1) * sizeof *slot);
+    if (!slot)
+        return -1;
+    for (size_t i = 0; i < nn; i++)
+        slot[i] = -1;
+    for (size_t i = 0; i < p->n; i++)
+        slot[p->v[i].name] = (long)i;
+    size_t w = 0;
+    for (size_t r = 0; r < out->nmorphs; r++) {
+        const pk_morph_key *k = &out->morphs[r];
+        long s = k->name < nn ? slot[k->name] : -1;
+        if (s >= 0 && !is_orig(&p->v[s], k->frame)) {
+            (*removed)++;
+            continue;
+        }
+        out->morphs[w++] = *k;
+    }
+    out->nmorphs = w;
+    free(slot);
+    for (size_t i = 0; i < p->n; i++)
+        for (size_t j = 0; j < p->v[i].keys.n; j++) {
+            const rkey *nk = &p->v[i].keys.v[j];
+            if (nk->orig)
+                continue;
+            pk_morph_key *k = pk_motion_push_morph(out);
+            if (!k)
+                return -1;
+            k->name = p->v[i].name;
+            k->frame = nk->frame;
+            k->weight = nk->w;
+            (*added)++;
+        }
+    return 0;
+}
+
+/* ---- one track's working set ---- */
+
+typedef struct work {
+    const pk_motion *m;
+    const pk_track *t;
+    bool morph;
+    size_t k0, k1; /* the range's first and last key (indices in t->keys) */
+    uint32_t f0;   /* frame of sample 0 (= key k0's frame) */
+    size_t n;      /* samples: frames f0 .. f0 + n - 1 */
+    float *ch[4];  /* bones: X, Y, Z samples; morphs: ch[0] = weight */
+    float (*rot)[4];
+    bool moves[4];  /* channel changes anywhere in the range */
+    uint8_t *iskey; /* sample i is an input key frame */
+    double tol[2];  /* bones: rotation (deg), translation; morphs: weight */
+    double tol_fit[2];
+    pk_curve_cache *cache;
+} work;
+
+static void work_free(work *w)
+{
+    for (int a = 0; a < 4; a++)
+        free(w->ch[a]);
+    free(w->rot);
+    free(w->iskey);
+}
+
+static const pk_bone_key *bkey(const work *w, size_t i)
+{
+    return &w->m->bones[w->t->keys[i]];
+}
+
+static uint32_t key_frame(const work *w, size_t i)
+{
+    return w->morph ? w->m->morphs[w->t->keys[i]].frame : bkey(w, i)->frame;
+}
+
+/* Samples the input; false on OOM. */
+static bool work_sample(work *w)
+{
+    int nch = w->morph ? 1 : 3;
+    for (int a = 0; a < nch; a++)
+        if (!(w->ch[a] = malloc(w->n * sizeof(float))))
+            return false;
+    if (!w->morph && !(w->rot = malloc(w->n * sizeof *w->rot)))
+        return false;
+    if (!(w->iskey = calloc(w->n, 1)))
+        return false;
+    for (size_t i = w->k0; i <= w->k1; i++)
+        w->iskey[key_frame(w, i) - w->f0] = 1;
+    pk_cursor c;
+    pk_cursor_init(&c, w->m, w->t);
+    for (size_t i = 0; i < w->n; i++) {
+        double f = (double)w->f0 + (double)i;
+        if (w->morph) {
+            w->ch[0][i] = pk_cursor_morph(&c, f);
+        } else {
+            float pos[3];
+            pk_cursor_bone(&c, f, pos, w->rot[i]);
+            for (int a = 0; a < 3; a++)
+                w->ch[a][i] = pos[a];
+        }
+    }
+    for (int a = 0; a < nch; a++)
+        for (size_t i = 1; i < w->n && !w->moves[a]; i++)
+            if (w->ch[a][i] != w->ch[a][0])
+                w->moves[a] = true;
+    if (!w->morph)
+        for (size_t i = 1; i < w->n && !w->moves[3]; i++)
+            if (memcmp(w->rot[i], w->rot[0], sizeof w->rot[0]) != 0)
+                w->moves[3] = true;
+    return true;
+}
+
+/* Necessary for any grid curve: values within tol of a monotonic run
+ * between the ends (v[j] - v[i] may go against the direction by at most
+ * 2 tol for i < j). */
+static bool monotone(const float *v, size_t n, double tol)
+{
+    double dir = v[n] >= v[0] ? 1.0 : -1.0, lo = fmin(v[0], v[n]) - tol,
+           hi = fmax(v[0], v[n]) + tol, run = dir * v[0];
+    for (size_t i = 1; i < n; i++) {
+        double x = v[i];
+        if (x < lo || x > hi)
+            return false;
+        double d = dir * x;
+        if (d < run - 2.0 * tol)
+            return false;
+        if (d > run)
+            run = d;
+    }
+    return true;
+}
+
+/* Does the segment of samples a < b fit one key?  cp gets the curves. */
+static bool fits(const work *w, size_t a, size_t b, uint8_t cp[4][4])
+{
+    size_t n = b - a;
+    for (int c = 0; c < 4; c++)
+        memcpy(cp[c], pk_curve_linear, 4);
+    if (n < 2)
+        return true;
+    if (w->morph) {
+        const float *v = w->ch[0] + a;
+        double tol = w->tol_fit[0];
+        for (size_t i = 1; i < n; i++) {
+            double s = (double)i / (double)n;
+            double want = (double)v[0] + ((double)v[n] - v[0]) * s;
+            if (fabs(want - v[i]) > tol)
+                return false;
+        }
+        return true;
+    }
+    for (int c = 0; c < 3; c++) {
+        if (!w->moves[c])
+            continue;
+        const float *v = w->ch[c] + a;
+        if (!monotone(v, n, w->tol_fit[1]))
+            return false;
+    }
+    for (int c = 0; c < 3; c++) {
+        if (!w->moves[c])
+            continue;
+        if (pk_curve_fit_scalar_ex(w->ch[c] + a, n, w->tol_fit[1], PK_FIT_FAST, w->cache, cp[c],
+                                   NULL) != 1)
+            return false;
+    }
+    if (w->moves[3] && pk_curve_fit_rot_ex((const float(*)[4])(w->rot + a), n, w->tol_fit[0],
+                                           PK_FIT_FAST, w->cache, cp[3], NULL) != 1)
+        return false;
+    return true;
+}
+
+/* An input segment (keys at samples a and b adjacent in the input): its own
+ * curves, exactly. */
+static bool input_segment(const work *w, size_t a, size_t b, size_t *key)
+{
+    if (!w->iskey[a] || !w->iskey[b])
+        return false;
+    for (size_t i = a + 1; i < b; i++)
+        if (w->iskey[i])
+            return false;
+    /* find the key index of sample b */
+    uint32_t f = w->f0 + (uint32_t)b;
+    size_t lo = w->k0, hi = w->k1 + 1;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (key_frame(w, mid) < f)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *key = lo;
+    return true;
+}
+
+/* Step size of sample i -> i+1 in tolerances (the larger channel). */
+static double step_tols(const work *w, size_t i)
+{
+    if (w->morph)
+        return fabs((double)w->ch[0][i + 1] - w->ch[0][i]) / w->tol[0];
+    double d = pk_quat_angle_deg(w->rot[i], w->rot[i + 1]) / w->tol[0];
+    for (int a = 0; a < 3; a++) {
+        double e = fabs((double)w->ch[a][i + 1] - w->ch[a][i]) / w->tol[1];
+        if (e > d)
+            d = e;
+    }
+    return d;
+}
+
+/* Forced keys: first, last, both sides of every discontinuity. */
+static size_t forced_keys(const work *w, size_t *out, size_t *jumps)
+{
+    size_t n = 0;
+    out[n++] = 0;
+    for (size_t i = 0; i + 1 < w->n; i++) {
+        if (!w->iskey[i] || !w->iskey[i + 1])
+            continue;
+        double d = step_tols(w, i);
+        double l = i > 0 ? step_tols(w, i - 1) : 0.0;
+        double r = i + 2 < w->n ? step_tols(w, i + 1) : 0.0;
+        if (d > 10.0 && d > 4.0 * fmax(l, r)) {
+            if (out[n - 1] != i)
+                out[n++] = i;
+            out[n++] = i + 1;
+            (*jumps)++;
+        }
+    }
+    if (out[n - 1] != w->n - 1)
+        out[n++] = w->n - 1;
+    return n;
+}
+
+/* Greedy from each kept key over candidate samples cand[0..nc-1] (sorted,
+ * forced keys among them); the kept samples go to keep[] (count returned). */
+static size_t greedy(const work *w, const size_t *cand, size_t nc, const uint8_t *forced,
+                     size_t *keep)
+{
+    size_t nk = 0, i = 0;
+    uint8_t cp[4][4];
+    keep[nk++] = cand[0];
+    size_t guess = 1;
+    while (i + 1 < nc) {
+        /* the next forced candidate bounds the search */
+        size_t lim = i + 1;
+        while (lim + 1 < nc && !forced[cand[lim]])
+            lim++;
+        size_t good = i + 1, bad = lim + 1;
+        /* Fits are not monotonic in the end frame: a baked curve's pieces
+         * may miss the grid where the whole segment is exact.  A short
+         * run to the next forced key is tried whole first. */
+        if (lim > i + 1 && cand[lim] - cand[i] <= 64 && fits(w, cand[i], cand[lim], cp)) {
+            keep[nk++] = cand[lim];
+            guess = lim - i;
+            i = lim;
+            continue;
+        }
+        /* exponential from the last segment's length */
+        size_t step = guess;
+        while (good < lim) {
+            size_t j = i + step < lim ? i + step : lim;
+            if (j <= good)
+                j = good + 1;
+            if (fits(w, cand[i], cand[j], cp)) {
+                good = j;
+                step *= 2;
+            } else {
+                bad = j;
+                break;
+            }
+        }
+        while (bad - good > 1) {
+            size_t mid = good + (bad - good) / 2;
+            if (fits(w, cand[i], cand[mid], cp))
+                good = mid;
+            else
+                bad = mid;
+        }
+        guess = good - i;
+        keep[nk++] = cand[good];
+        i = good;
+    }
+    return nk;
+}
+
+/* Builds the plan for keep[0..nk-1]: values from the samples, curves from
+ * the fit (or the input's own curve for an unchanged input segment). */
+static bool build_plan(const work *w, const size_t *keep, size_t nk, rlist *out)
+{
+    out->n = 0;
+    for (size_t j = 0; j < nk; j++) {
+        size_t b = keep[j];
+        rkey *k = rpush(out, w->f0 + (uint32_t)b);
+        if (!k)
+            return false;
+        if (j == 0) {
+            k->orig = true;
+            continue;
+        }
+        size_t a = keep[j - 1], key;
+        if (input_segment(w, a, b, &key)) {
+            k->orig = true;
+            continue;
+        }
+        if (w->morph) {
+            k->w = w->ch[0][b];
+            continue;
+        }
+        for (int c = 0; c < 3; c++)
+            k->pos[c] = w->ch[c][b];
+        memcpy(k->rot, w->rot[b], sizeof k->rot);
+        fits(w, a, b, k->cp);
+        /* the physics flag of the input segment the key falls in */
+        uint32_t f = k->frame;
+        size_t lo = w->k0, hi = w->k1;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (key_frame(w, mid) < f)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        const uint8_t *ip = bkey(w, lo)->interp;
+        k->physics_off = ip[2] == 0x63 && ip[3] == 0x0F;
+    }
+    return true;
+}
+
+/* A scratch motion holding the plan's keys (originals copied) as one track. */
+typedef struct scratch {
+    pk_motion *m;
+    pk_track t;
+    uint32_t *idx;
+} scratch;
+
+static bool scratch_fill(scratch *s, const work *w, const rlist *l)
+{
+    s->m->nbones = 0;
+    s->m->nmorphs = 0;
+    free(s->idx);
+    s->idx = malloc((l->n ? l->n : 1) * sizeof *s->idx);
+    if (!s->idx)
+        return false;
+    size_t ki = w->k0;
+    for (size_t j = 0; j < l->n; j++) {
+        const rkey *nk = &l->v[j];
+        while (ki <= w->k1 && key_frame(w, ki) < nk->frame)
+            ki++;
+        if (w->morph) {
+            pk_morph_key *k = pk_motion_push_morph(s->m);
+            if (!k)
+                return false;
+            if (nk->orig) {
+                *k = w->m->morphs[w->t->keys[ki]];
+            } else {
+                k->frame = nk->frame;
+                k->weight = nk->w;
+            }
+        } else {
+            pk_bone_key *k = pk_motion_push_bone(s->m);
+            if (!k)
+                return false;
+            if (nk->orig) {
+                *k = *bkey(w, ki);
+            } else {
+                k->frame = nk->frame;
+                memcpy(k->pos, nk->pos, sizeof k->pos);
+                memcpy(k->rot, nk->rot, sizeof k->rot);
+                pk_interp_set(k->interp, (const uint8_t(*)[4])nk->cp, nk->physics_off);
+            }
+        }
+        s->idx[j] = (uint32_t)j;
+    }
+    s->t.name = 0;
+    s->t.keys = s->idx;
+    s->t.count = l->n;
+    return true;
+}
+
+/* Samples the plan at every frame; the worst errors in err[0] (deg or
+ * weight) and err[1] (units); bad[j] set for each plan segment j (ending
+ * at key j) with a frame out of tolerance.  Returns whether all hold. */
+static bool verify(const work *w, scratch *s, const rlist *l, double err[2], uint8_t *bad)
+{
+    pk_cursor c;
+    pk_cursor_init(&c, s->m, &s->t);
+    bool ok = true;
+    size_t seg = 0;
+    err[0] = err[1] = 0.0;
+    for (size_t i = 0; i < w->n; i++) {
+        uint32_t f = w->f0 + (uint32_t)i;
+        while (seg < l->n && l->v[seg].frame < f)
+            seg++;
+        double e0 = 0.0, e1 = 0.0;
+        if (w->morph) {
+            e0 = fabs((double)pk_cursor_morph(&c, f) - w->ch[0][i]);
+        } else {
+            float pos[3], rot[4];
+            pk_cursor_bone(&c, f, pos, rot);
+            e0 = pk_quat_angle_deg(rot, w->rot[i]);
+            for (int a = 0; a < 3; a++)
+                e1 = fmax(e1, fabs((double)pos[a] - w->ch[a][i]));
+        }
+        err[0] = fmax(err[0], e0);
+        err[1] = fmax(err[1], e1);
+        if (e0 > w->tol[0] || (!w->morph && e1 > w->tol[1])) {
+            ok = false;
+            if (bad && seg < l->n)
+                bad[seg] = 1;
+        }
+    }
+    return ok;
+}
+
+/* Replaces each bad segment of keep[] by every sample in between. */
+static size_t densify(const work *w, const size_t *keep, size_t nk, const uint8_t *bad, size_t *out)
+{
+    (void)w;
+    size_t n = 0;
+    for (size_t j = 0; j < nk; j++) {
+        if (j > 0 && bad[j])
+            for (size_t i = keep[j - 1] + 1; i < keep[j]; i++)
+                out[n++] = i;
+        out[n++] = keep[j];
+    }
+    return n;
+}
+
+/* Constant within tolerance of the first sample? */
+static bool constant(const work *w)
+{
+    for (size_t i = 1; i < w->n; i++) {
+        if (w->morph) {
+            if (fabs((double)w->ch[0][i] - w->ch[0][0]) > w->tol[0])
+                return false;
+            continue;
+        }
+        if (pk_quat_angle_deg(w->rot[i], w->rot[0]) > w->tol[0])
+            return false;
+        for (int a = 0; a < 3; a++)
+            if (fabs((double)w->ch[a][i] - w->ch[a][0]) > w->tol[1])
+                return false;
+    }
+    return true;
+}
+
+/* The range's keys [k0, k1] of a track (false: fewer than two). */
+static bool key_range(const pk_motion *m, const pk_track *t, bool morph, bool all, uint32_t a,
+                      uint32_t b, size_t *k0, size_t *k1)
+{
+    size_t i = 0, j = t->count;
+    if (!all) {
+        while (i < t->count &&
+               (morph ? m->morphs[t->keys[i]].frame : m->bones[t->keys[i]].frame) < a)
+            i++;
+        while (j > i &&
+               (morph ? m->morphs[t->keys[j - 1]].frame : m->bones[t->keys[j - 1]].frame) > b)
+            j--;
+    }
+    if (j < i + 2)
+        return false;
+    *k0 = i;
+    *k1 = j - 1;
+    return true;
+}
+
+typedef struct run {
+    const pk_reduce_options *o;
+    pk_reduce_stats *st;
+    pk_curve_cache *cache;
+    scratch s;
+    bool oom;
+} run;
+
+/* Reduces one track into plan p (p->keys empty: leave the track alone). */
+static void reduce_track(run *r, const pk_motion *m, const pk_track *t, bool morph, plan *p)
+{
+    const pk_reduce_options *o = r->o;
+    work w;
+    memset(&w, 0, sizeof w);
+    w.m = m;
+    w.t = t;
+    w.morph = morph;
+    w.cache = r->cache;
+    if (!key_range(m, t, morph, o->all_frames, o->first, o->last, &w.k0, &w.k1))
+        return;
+    w.f0 = key_frame(&w, w.k0);
+    uint32_t span = key_frame(&w, w.k1) - w.f0;
+    if (span >= SPAN_MAX)
+        return;
+    w.n = (size_t)span + 1;
+    p->lo = w.f0;
+    p->hi = w.f0 + span;
+    if (morph) {
+        w.tol[0] = o->max_morph;
+        w.tol_fit[0] = o->max_morph * 0.999 - 2.0 * FLT_EPSILON;
+    } else {
+        w.tol[0] = o->max_deg;
+        w.tol[1] = o->max_pos;
+        w.tol_fit[0] = o->max_deg * 0.999;
+        w.tol_fit[1] = o->max_pos * 0.999;
+    }
+    size_t nin = w.k1 - w.k0 + 1;
+    size_t *forced = NULL, *cand = NULL, *keep = NULL, *keep2 = NULL, *dense = NULL;
+    uint8_t *isforced = NULL, *bad = NULL;
+    if (!work_sample(&w))
+        goto oom;
+    if (o->all_frames && constant(&w)) {
+        rkey *k = rpush(&p->keys, w.f0);
+        if (!k)
+            goto oom;
+        k->orig = true;
+        goto done;
+    }
+    forced = malloc(w.n * sizeof *forced);
+    cand = calloc(w.n, sizeof *cand);
+    keep = malloc(w.n * sizeof *keep);
+    keep2 = malloc(w.n * sizeof *keep2);
+    isforced = calloc(w.n, 1);
+    if (!forced || !cand || !keep || !keep2 || !isforced)
+        goto oom;
+    size_t nf = forced_keys(&w, forced, &r->st->discontinuities);
+    for (size_t i = 0; i < nf; i++)
+        isforced[forced[i]] = 1;
+    /* every frame */
+    for (size_t i = 0; i < w.n; i++)
+        cand[i] = i;
+    size_t nk = greedy(&w, cand, w.n, isforced, keep);
+    /* the input's key frames (forced keys are input keys) */
+    if (nin < w.n) {
+        size_t nc = 0;
+        for (size_t i = 0; i < w.n; i++)
+            if (w.iskey[i])
+                cand[nc++] = i;
+        size_t nk2 = greedy(&w, cand, nc, isforced, keep2);
+        if (nk2 <= nk) {
+            size_t *tmp = keep;
+            keep = keep2;
+            keep2 = tmp;
+            nk = nk2;
+        }
+    }
+    if (!build_plan(&w, keep, nk, &p->keys) || !scratch_fill(&r->s, &w, &p->keys))
+        goto oom;
+    bad = calloc(nk, 1);
+    if (!bad)
+        goto oom;
+    double err[2];
+    if (!verify(&w, &r->s, &p->keys, err, bad)) {
+        dense = malloc(w.n * sizeof *dense);
+        if (!dense)
+            goto oom;
+        for (size_t j = 0; j < nk; j++)
+            r->st->refitted += bad[j];
+        nk = densify(&w, keep, nk, bad, dense);
+        if (!build_plan(&w, dense, nk, &p->keys) || !scratch_fill(&r->s, &w, &p->keys))
+            goto oom;
+        verify(&w, &r->s, &p->keys, err, NULL);
+    }
+    if (nk >= nin) { /* nothing gained (never more keys than the input): keep it */
+        p->keys.n = 0;
+        goto done;
+    }
+    if (morph) {
+        r->st->worst_morph = fmax(r->st->worst_morph, err[0]);
+    } else {
+        r->st->worst_deg = fmax(r->st->worst_deg, err[0]);
+        r->st->worst_pos = fmax(r->st->worst_pos, err[1]);
+    }
+    goto done;
+oom:
+    r->oom = true;
+done:
+    free(forced);
+    free(cand);
+    free(keep);
+    free(keep2);
+    free(isforced);
+    free(bad);
+    free(dense);
+    work_free(&w);
+}
+
+/* ---- bake ---- */
+
+static void bake_track(run *r, const pk_motion *m, const pk_track *t, bool morph, plan *p)
+{
+    const pk_reduce_options *o = r->o;
+    work w;
+    memset(&w, 0, sizeof w);
+    w.m = m;
+    w.t = t;
+    w.morph = morph;
+    /* The range grows to the input keys around it so that frames outside
+     * keep their values. */
+    size_t k0 = 0, k1 = t->count - 1;
+    if (t->count < 2)
+        return;
+    if (!o->all_frames) {
+        while (k0 + 1 < t->count && key_frame(&w, k0 + 1) <= o->first)
+            k0++;
+        while (k1 > 0 && key_frame(&w, k1 - 1) >= o->last)
+            k1--;
+        if (k1 <= k0)
+            return;
+    }
+    w.k0 = k0;
+    w.k1 = k1;
+    w.f0 = key_frame(&w, k0);
+    uint32_t span = key_frame(&w, k1) - w.f0;
+    if (span >= SPAN_MAX)
+        return;
+    w.n = (size_t)span + 1;
+    p->lo = w.f0;
+    p->hi = w.f0 + span;
+    if (!work_sample(&w)) {
+        r->oom = true;
+        work_free(&w);
+        return;
+    }
+    uint32_t step = o->step ? o->step : 1;
+    for (size_t i = 0; i < w.n; i++) {
+        uint32_t f = w.f0 + (uint32_t)i;
+        if (i % step != 0 && i + 1 != w.n)
+            continue;
+        rkey *k = rpush(&p->keys, f);
+        if (!k) {
+            r->oom = true;
+            break;
+        }
+        if (i == 0) {
+            k->orig = true;
+            continue;
+        }
+        if (morph) {
+            k->w = w.ch[0][i];
+        } else {
+            for (int c = 0; c < 3; c++)
+                k->pos[c] = w.ch[c][i];
+            memcpy(k->rot, w.rot[i], sizeof k->rot);
+        }
+    }
+    /* Keys after the range keep their records when their segment starts
+     * at an input key. */
+    for (size_t j = 1; j < p->keys.n; j++) {
+        rkey *k = &p->keys.v[j];
+        size_t ia = p->keys.v[j - 1].frame - w.f0, ib = k->frame - w.f0, key;
+        if (input_segment(&w, ia, ib, &key))
+            k->orig = true;
+    }
+    work_free(&w);
+}
+
+/* ---- driver ---- */
+
+static bool selected(const pk_motion *m, const pk_selection *sel, pk_name_id name)
+{
+    if (!sel)
+        return true;
+    size_t len;
+    const uint8_t *raw = pk_names_raw(m->names, name, &len);
+    return pk_selection_has(sel, raw, len);
+}
+
+static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_reduce_stats *st,
+                          bool bake, pk_log *log)
+{
+    pk_reduce_stats dummy;
+    if (!st)
+        st = &dummy;
+    memset(st, 0, sizeof *st);
+    if (!o->all_frames && o->first > o->last) {
+        pk_error(log, "frame range %u-%u is empty", o->first, o->last);
+        return NULL;
+    }
+    if (!bake && (!(o->max_deg > 0.0) || !(o->max_pos > 0.0) || !(o->max_morph > 0.0) ||
+                  !isfinite(o->max_deg) || !isfinite(o->max_pos) || !isfinite(o->max_morph))) {
+        pk_error(log, "tolerances must be positive numbers");
+        return NULL;
+    }
+    for (int s = 0; s < PK_SEC_COUNT; s++)
+        st->keys_before[s] = pk_motion_count(m, (pk_section)s);
+    pk_tracks *tr = pk_tracks_build(m, log);
+    pk_motion *out = pk_motion_clone(m);
+    run r;
+    memset(&r, 0, sizeof r);
+    r.o = o;
+    r.st = st;
+    r.s.m = pk_motion_new();
+    r.cache = bake ? NULL : pk_curve_cache_new();
+    plans pb = {0}, pm = {0};
+    if (!tr || !out || !r.s.m || (!bake && !r.cache))
+        goto oom;
+    for (size_t i = 0; i < tr->nbones && !r.oom; i++) {
+        if (!selected(m, o->bones, tr->bones[i].name))
+            continue;
+        plan *p = ppush(&pb);
+        if (!p)
+            goto oom;
+        p->name = tr->bones[i].name;
+        if (bake)
+            bake_track(&r, m, &tr->bones[i], false, p);
+        else
+            reduce_track(&r, m, &tr->bones[i], false, p);
+        if (p->keys.n == 0) { /* left alone */
+            free(p->keys.v);
+            pb.n--;
+        } else {
+            st->bone_tracks++;
+        }
+    }
+    for (size_t i = 0; o->morphs && i < tr->nmorphs && !r.oom; i++) {
+        plan *p = ppush(&pm);
+        if (!p)
+            goto oom;
+        p->name = tr->morphs[i].name;
+        if (bake)
+            bake_track(&r, m, &tr->morphs[i], true, p);
+        else
+            reduce_track(&r, m, &tr->morphs[i], true, p);
+        if (p->keys.n == 0) { /* left alone */
+            free(p->keys.v);
+            pm.n--;
+        } else {
+            st->morph_tracks++;
+        }
+    }
+    if (r.oom)
+        goto oom;
+    size_t removed = 0, added = 0;
+    if (apply_bones(out, &pb, &removed, &added) != 0 ||
+        apply_morphs(out, &pm, &removed, &added) != 0)
+        goto oom;
+    for (int s = 0; s < PK_SEC_COUNT; s++)
+        st->keys_after[s] = pk_motion_count(out, (pk_section)s);
+    plans_free(&pb);
+    plans_free(&pm);
+    pk_motion_free(r.s.m);
+    pk_curve_cache_free(r.cache);
+    free(r.s.idx);
+    pk_tracks_free(tr);
+    return out;
+oom:
+    pk_error(log, "out of memory");
+    plans_free(&pb);
+    plans_free(&pm);
+    pk_motion_free(r.s.m);
+    pk_curve_cache_free(r.cache);
+    free(r.s.idx);
+    pk_tracks_free(tr);
+    pk_motion_free(out);
+    return NULL;
+}
+
+pk_motion *pk_motion_reduce(const pk_motion *m, const pk_reduce_options *o, pk_reduce_stats *st,
+                            pk_log *log)
+{
+    return process(m, o, st, false, log);
+}
+
+pk_motion *pk_motion_bake(const pk_motion *m, const pk_reduce_options *o, pk_reduce_stats *st,
+                          pk_log *log)
+{
+    return process(m, o, st, true, log);
+}

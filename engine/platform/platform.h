@@ -1,0 +1,132 @@
+/*
+ * platform.h — the one door to the operating system (internal).
+ *
+ * Everything posekit asks of the system goes through these calls: reading
+ * a file (mapped where possible, pages handed back behind a parse),
+ * replacing a file atomically, making folders, what a path names, path
+ * syntax, where the data (rule) files are, and the CP932 <-> UTF-8
+ * character conversion.  One file implements them per platform:
+ * posix.c (POSIX, glibc iconv) now, win32.c later; meson picks which one
+ * is compiled, and no other file has an #ifdef for the system.
+ *
+ * Paths are NUL-terminated UTF-8 strings as the user gave them (POSIX:
+ * bytes passed through; Windows: converted to wide characters behind this
+ * interface, so "_wfopen", "MoveFileExW" and code page 932 stay in
+ * win32.c).  "-" is standard input or output, always in binary mode.
+ * Functions that log never change the log's path (pk_log_set_path):
+ * the caller has set it to the file being worked on.
+ */
+#ifndef PK_PLATFORM_H
+#define PK_PLATFORM_H
+
+#include "posekit.h"
+
+/* ---- reading ---- */
+
+/* What holds a file's bytes for a reader: a mapping or a heap copy. */
+typedef struct pk_region pk_region;
+
+/* Reads the whole file at path ("-" = standard input).  On success *data
+ * and *len are the bytes and *region what holds them (NULL for an empty
+ * file: nothing to release); release with pk_os_release.  Errors: "cannot
+ * open: ...", "is a directory, not a file", "cannot read: ...". */
+int pk_os_read(const char *path, const uint8_t **data, size_t *len, pk_region **region,
+               pk_log *log);
+/* Hands the pages before `upto` back to the system (a reader is past
+ * them); advice only, for a mapping; a no-op otherwise. */
+void pk_os_drop_consumed(pk_region *r, size_t upto);
+void pk_os_release(pk_region *r); /* NULL is fine */
+
+/* ---- writing ---- */
+
+/* A temporary file beside the file it will replace. */
+typedef struct pk_os_temp pk_os_temp;
+
+/* Starts replacing `path`.  Symbolic links are followed: the file a link
+ * names is replaced and the link kept.  Returns a temporary file in the
+ * target's folder (same file system, so the final rename is atomic) with
+ * the target's permissions (a new file: what the umask allows).  Returns
+ * NULL with *in_place = true and nothing logged when the target cannot be
+ * renamed over ("-", a terminal, a pipe, a device): write it with
+ * pk_os_write_in_place.  Returns NULL with an error logged otherwise (a
+ * folder, no permission). */
+pk_os_temp *pk_os_temp_create(const char *path, bool *in_place, pk_log *log);
+/* A pk_sink writing to the temporary file (ctx is the pk_os_temp *):
+ * 0, or -1 with errno set. */
+int pk_os_temp_write(void *temp, const void *data, size_t len);
+/* Flushes the temporary file to the disk and closes it; -1 (logged) on
+ * failure, and the temporary file is then still there to discard. */
+int pk_os_temp_finish(pk_os_temp *t, pk_log *log);
+/* Renames the finished temporary file over the target and makes the
+ * rename durable; frees t.  On failure (logged) the temporary file is
+ * removed and the target untouched. */
+int pk_os_temp_commit(pk_os_temp *t, pk_log *log);
+/* Removes the temporary file and frees t (NULL is fine). */
+void pk_os_temp_discard(pk_os_temp *t);
+/* Writes data to a target that cannot be replaced ("-" = standard output)
+ * without truncating it first on failure to open; every write checked. */
+int pk_os_write_in_place(const char *path, const void *data, size_t len, pk_log *log);
+
+/* ---- folders and file facts ---- */
+
+/* Creates the folder and every missing parent ("mkdir -p"); an existing
+ * folder is fine.  Errors name the folder that could not be made. */
+int pk_os_make_dirs(const char *dir, pk_log *log);
+/* What path names, links followed (pk_path_kind, posekit.h); *size (may be
+ * NULL) receives a regular file's size. */
+pk_path_kind pk_os_kind(const char *path, uint64_t *size);
+/* True when both paths name one existing file (links and other names for
+ * the same file included). */
+bool pk_os_same_file(const char *a, const char *b);
+/* The absolute path with links and "." / ".." resolved, malloc'd (caller
+ * frees); NULL when path does not exist (errno set) or on OOM. */
+char *pk_os_canonical(const char *path);
+/* The system's text for an errno value (strerror, or its Windows kin). */
+const char *pk_os_error_text(int err);
+
+/* ---- path syntax ---- */
+
+/* The separator paths are joined with ('/'; Windows: '\\'). */
+char pk_os_separator(void);
+/* True for a character that separates folders ('/'; Windows: '/' and '\\'). */
+bool pk_os_is_separator(char c);
+/* True for a path that does not depend on the current folder. */
+bool pk_os_is_absolute(const char *path);
+/* The last component: what follows the last separator (path itself when
+ * it has none). */
+const char *pk_os_base_name(const char *path);
+/* Length of the folder part: 0 when path has no separator, the root's
+ * length for a file in the root ("/x" -> 1), else up to, not including,
+ * the last separator ("a/b/c" -> 3). */
+size_t pk_os_dir_len(const char *path);
+/* dir joined with name by the separator, malloc'd (caller frees; NULL on
+ * OOM).  name absolute, or dir NULL or empty: a copy of name. */
+char *pk_os_join(const char *dir, const char *name);
+
+/* ---- the data folder ---- */
+
+/* The folders posekit's rule files may be in, in the order to search:
+ * for a program run from the build tree it was built in, the source
+ * tree's rules/ (so an uninstalled build works); then the installed
+ * folder (PREFIX/share/posekit/rules; Windows later: beside the
+ * executable).  Returns a malloc'd array of *n malloc'd paths (caller
+ * frees with pk_os_free_list); NULL with *n = 0 on OOM. */
+char **pk_os_data_dirs(size_t *n);
+void pk_os_free_list(char **list, size_t n);
+
+/* ---- CP932 <-> UTF-8, one character at a time ---- */
+
+/* A converter (glibc iconv "CP932", Windows code page 932).  NULL when the
+ * system has none; the calls below then fail on every non-ASCII
+ * character.  Close with pk_os_cp932_close (NULL is fine). */
+typedef struct pk_os_cp932 pk_os_cp932;
+pk_os_cp932 *pk_os_cp932_open(void);
+void pk_os_cp932_close(pk_os_cp932 *c);
+/* One CP932 character in[0..n) (n = 1 or 2) to UTF-8 in out (up to 4
+ * bytes); returns the UTF-8 length, or -1 when it does not decode. */
+int pk_os_cp932_decode(pk_os_cp932 *c, const uint8_t *in, size_t n, char out[8]);
+/* One UTF-8 character in[0..n) to CP932 in out; returns the CP932 length
+ * (1 or 2), or -1 when it has no CP932 form. */
+int pk_os_cp932_encode(pk_os_cp932 *c, const char *in, size_t n, uint8_t out[4]);
+
+#endif

@@ -1,0 +1,577 @@
+/*
+ * posix.c — platform.h on POSIX systems (Linux first): open/mmap/madvise
+ * for reads, mkstemp/fchmod/fsync/rename for atomic writes, mkdir,
+ * stat/realpath/readlink for file facts, glibc iconv "CP932" for names.
+ *
+ * Atomic write: the bytes go to "DIR/.NAME.XXXXXX" in the target's folder
+ * (same file system, so rename is atomic), every write and the close are
+ * checked, the file is fsync'd, then renamed over the target and the
+ * folder fsync'd.  On any failure the temporary file is removed and the
+ * target is untouched.  A symbolic link is followed to the file it names,
+ * which is replaced; the link stays.
+ */
+#define _DEFAULT_SOURCE 1 /* madvise(MADV_DONTNEED), realpath, readlink */
+#include "platform/platform.h"
+#include "platform_config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <iconv.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- reading ---- */
+
+enum { OWN_MALLOC = 1, OWN_MMAP = 2 };
+
+struct pk_region {
+    void *base;
+    size_t len;
+    int own;
+};
+
+static pk_region *region_new(void *base, size_t len, int own)
+{
+    pk_region *r = malloc(sizeof *r);
+    if (r) {
+        r->base = base;
+        r->len = len;
+        r->own = own;
+    }
+    return r;
+}
+
+static int read_all_fd(int fd, const uint8_t **data, size_t *len_out, pk_region **region,
+                       pk_log *log)
+{
+    size_t cap = 1 << 16, len = 0;
+    uint8_t *buf = malloc(cap);
+    if (!buf) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    for (;;) {
+        if (len == cap) {
+            if (cap > SIZE_MAX / 2) {
+                free(buf);
+                pk_error(log, "input too large");
+                return -1;
+            }
+            uint8_t *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                pk_error(log, "out of memory");
+                return -1;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        ssize_t r = read(fd, buf + len, cap - len);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            pk_error(log, "cannot read: %s", strerror(errno));
+            free(buf);
+            return -1;
+        }
+        if (r == 0)
+            break;
+        len += (size_t)r;
+    }
+    if (!(*region = region_new(buf, len, OWN_MALLOC))) {
+        free(buf);
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    *data = buf;
+    *len_out = len;
+    return 0;
+}
+
+int pk_os_read(const char *path, const uint8_t **data, size_t *len, pk_region **region,
+               pk_log *log)
+{
+    *data = (const uint8_t *)"";
+    *len = 0;
+    *region = NULL;
+    if (strcmp(path, "-") == 0)
+        return read_all_fd(STDIN_FILENO, data, len, region, log);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        pk_error(log, "cannot open: %s", strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        pk_error(log, "cannot stat: %s", strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        pk_error(log, "is a directory, not a file");
+        close(fd);
+        return -1;
+    }
+    int rc = 0;
+    if (S_ISREG(st.st_mode) && st.st_size > 0) {
+        /* mmap: no copy, and the pages count once however big the file. */
+        size_t n = (size_t)st.st_size;
+        void *p = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p == MAP_FAILED) {
+            rc = read_all_fd(fd, data, len, region, log);
+        } else if (!(*region = region_new(p, n, OWN_MMAP))) {
+            munmap(p, n);
+            pk_error(log, "out of memory");
+            rc = -1;
+        } else {
+            posix_madvise(p, n, POSIX_MADV_SEQUENTIAL);
+            *data = p;
+            *len = n;
+        }
+    } else if (!S_ISREG(st.st_mode)) {
+        rc = read_all_fd(fd, data, len, region, log); /* a pipe, a terminal, a device */
+    }
+    close(fd);
+    return rc;
+}
+
+void pk_os_drop_consumed(pk_region *r, size_t upto)
+{
+    if (!r || r->own != OWN_MMAP)
+        return;
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0)
+        return;
+    size_t n = upto < r->len ? upto : r->len;
+    n -= n % (size_t)page;
+    if (n)
+        madvise(r->base, n, MADV_DONTNEED); /* advice: a failure changes nothing */
+}
+
+void pk_os_release(pk_region *r)
+{
+    if (!r)
+        return;
+    if (r->own == OWN_MMAP)
+        munmap(r->base, r->len);
+    else
+        free(r->base);
+    free(r);
+}
+
+/* ---- writing ---- */
+
+struct pk_os_temp {
+    char *target; /* the file replaced: path with its links followed */
+    char *tmp;
+    int fd; /* -1 once closed */
+};
+
+static int write_all(int fd, const void *data, size_t len)
+{
+    const uint8_t *p = data;
+    while (len) {
+        size_t chunk = len > (1u << 30) ? (1u << 30) : len;
+        ssize_t w = write(fd, p, chunk);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+/* path with every symbolic link at its end followed (a dangling link gives
+ * the path it points to); malloc'd, NULL on OOM or a loop. */
+static char *follow_links(const char *path)
+{
+    char *p = strdup(path);
+    for (int hops = 0; p && hops < 40; hops++) {
+        struct stat st;
+        if (lstat(p, &st) != 0 || !S_ISLNK(st.st_mode))
+            return p;
+        size_t cap = (size_t)st.st_size + 1 > 256 ? (size_t)st.st_size + 1 : 256;
+        char *to = malloc(cap);
+        ssize_t n = to ? readlink(p, to, cap - 1) : -1;
+        if (n < 0 || (size_t)n >= cap - 1) {
+            free(to);
+            return p; /* unreadable or changed under us: stop here */
+        }
+        to[n] = '\0';
+        char *next;
+        if (to[0] == '/') {
+            next = to;
+        } else {
+            size_t dl = pk_os_dir_len(p);
+            char *dir = strndup(p, dl);
+            next = dir ? pk_os_join(dir, to) : NULL;
+            free(dir);
+            free(to);
+        }
+        free(p);
+        p = next;
+    }
+    if (p)
+        errno = ELOOP;
+    free(p);
+    return NULL;
+}
+
+pk_os_temp *pk_os_temp_create(const char *path, bool *in_place, pk_log *log)
+{
+    *in_place = false;
+    struct stat st;
+    bool dash = strcmp(path, "-") == 0;
+    bool exists = !dash && stat(path, &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) {
+        pk_error(log, "is a directory");
+        return NULL;
+    }
+    if (dash || (exists && !S_ISREG(st.st_mode))) {
+        *in_place = true;
+        return NULL;
+    }
+    pk_os_temp *t = calloc(1, sizeof *t);
+    if (!t || !(t->target = follow_links(path))) {
+        pk_error(log, "%s", t && errno == ELOOP ? "too many levels of symbolic links"
+                                                : "out of memory");
+        free(t);
+        return NULL;
+    }
+    t->fd = -1;
+    /* Temporary file beside the target: "DIR/.NAME.XXXXXX". */
+    size_t dirlen = pk_os_dir_len(t->target);
+    const char *base = pk_os_base_name(t->target);
+    size_t tlen = dirlen + 2 + strlen(base) + 8;
+    if (!(t->tmp = malloc(tlen))) {
+        pk_error(log, "out of memory");
+        pk_os_temp_discard(t);
+        return NULL;
+    }
+    if (base == t->target)
+        snprintf(t->tmp, tlen, ".%s.XXXXXX", base);
+    else
+        snprintf(t->tmp, tlen, "%.*s/.%s.XXXXXX", (int)(base - 1 - t->target), t->target, base);
+    t->fd = mkstemp(t->tmp);
+    if (t->fd < 0) {
+        pk_error(log, "cannot create a file in the output folder: %s", strerror(errno));
+        free(t->tmp);
+        t->tmp = NULL; /* no file to remove */
+        pk_os_temp_discard(t);
+        return NULL;
+    }
+    mode_t mode;
+    if (exists) {
+        mode = st.st_mode & 07777;
+    } else {
+        mode_t mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    if (fchmod(t->fd, mode) != 0) {
+        pk_error(log, "cannot set permissions: %s", strerror(errno));
+        pk_os_temp_discard(t);
+        return NULL;
+    }
+    return t;
+}
+
+int pk_os_temp_write(void *temp, const void *data, size_t len)
+{
+    return write_all(((pk_os_temp *)temp)->fd, data, len);
+}
+
+int pk_os_temp_finish(pk_os_temp *t, pk_log *log)
+{
+    const char *what = NULL;
+    int err = 0;
+    if (fsync(t->fd) != 0)
+        what = "fsync failed", err = errno;
+    if (close(t->fd) != 0 && !what)
+        what = "close failed", err = errno;
+    t->fd = -1;
+    if (what) {
+        pk_error(log, "%s: %s", what, strerror(err));
+        return -1;
+    }
+    return 0;
+}
+
+int pk_os_temp_commit(pk_os_temp *t, pk_log *log)
+{
+    if (rename(t->tmp, t->target) != 0) {
+        pk_error(log, "cannot replace the file: %s", strerror(errno));
+        pk_os_temp_discard(t);
+        return -1;
+    }
+    /* Make the rename itself durable. */
+    size_t dl = pk_os_dir_len(t->target);
+    char *dir = dl ? strndup(t->target, dl) : NULL;
+    int dfd = open(dir ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        fsync(dfd);
+        close(dfd);
+    }
+    free(dir);
+    free(t->tmp);
+    t->tmp = NULL;
+    pk_os_temp_discard(t);
+    return 0;
+}
+
+void pk_os_temp_discard(pk_os_temp *t)
+{
+    if (!t)
+        return;
+    if (t->fd >= 0)
+        close(t->fd);
+    if (t->tmp)
+        unlink(t->tmp);
+    free(t->tmp);
+    free(t->target);
+    free(t);
+}
+
+int pk_os_write_in_place(const char *path, const void *data, size_t len, pk_log *log)
+{
+    if (strcmp(path, "-") == 0) {
+        if (write_all(STDOUT_FILENO, data, len) != 0) {
+            pk_error(log, "write to standard output failed: %s", strerror(errno));
+            return -1;
+        }
+        return 0;
+    }
+    int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd < 0) {
+        pk_error(log, "cannot open for writing: %s", strerror(errno));
+        return -1;
+    }
+    if (write_all(fd, data, len) != 0) {
+        pk_error(log, "write failed: %s", strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (close(fd) != 0) {
+        pk_error(log, "close failed: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- folders and file facts ---- */
+
+int pk_os_make_dirs(const char *dir, pk_log *log)
+{
+    char *p = strdup(dir);
+    if (!p) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    size_t n = strlen(p);
+    while (n > 1 && p[n - 1] == '/')
+        p[--n] = '\0';
+    for (char *q = p + 1; *q; q++) {
+        if (*q != '/')
+            continue;
+        *q = '\0';
+        if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+            pk_error(log, "cannot create folder %s: %s", p, strerror(errno));
+            free(p);
+            return -1;
+        }
+        *q = '/';
+    }
+    if (*p && mkdir(p, 0777) != 0 && errno != EEXIST) {
+        pk_error(log, "cannot create folder %s: %s", p, strerror(errno));
+        free(p);
+        return -1;
+    }
+    free(p);
+    return 0;
+}
+
+pk_path_kind pk_os_kind(const char *path, uint64_t *size)
+{
+    if (size)
+        *size = 0;
+    if (strcmp(path, "-") == 0)
+        return PK_PATH_OTHER;
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return PK_PATH_MISSING;
+    if (S_ISDIR(st.st_mode))
+        return PK_PATH_FOLDER;
+    if (!S_ISREG(st.st_mode))
+        return PK_PATH_OTHER;
+    if (size)
+        *size = (uint64_t)st.st_size;
+    return PK_PATH_FILE;
+}
+
+bool pk_os_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
+        return false;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+char *pk_os_canonical(const char *path)
+{
+    return realpath(path, NULL);
+}
+
+const char *pk_os_error_text(int err)
+{
+    return strerror(err);
+}
+
+/* ---- path syntax ---- */
+
+char pk_os_separator(void)
+{
+    return '/';
+}
+
+bool pk_os_is_separator(char c)
+{
+    return c == '/';
+}
+
+bool pk_os_is_absolute(const char *path)
+{
+    return path[0] == '/';
+}
+
+const char *pk_os_base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+size_t pk_os_dir_len(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return 0;
+    return slash == path ? 1 : (size_t)(slash - path);
+}
+
+char *pk_os_join(const char *dir, const char *name)
+{
+    if (!dir || !*dir || pk_os_is_absolute(name))
+        return strdup(name);
+    size_t dl = strlen(dir);
+    bool sep = dir[dl - 1] == '/';
+    size_t n = dl + !sep + strlen(name) + 1;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s%s%s", dir, sep ? "" : "/", name);
+    return p;
+}
+
+/* ---- the data folder ---- */
+
+/* True when this program's executable lies in the build tree posekit was
+ * built in (Linux: /proc/self/exe; elsewhere never). */
+static bool run_from_build_tree(void)
+{
+    char *exe = realpath("/proc/self/exe", NULL);
+    char *root = realpath(PK_BUILD_ROOT, NULL);
+    bool in = false;
+    if (exe && root) {
+        size_t n = strlen(root);
+        in = strncmp(exe, root, n) == 0 && exe[n] == '/';
+    }
+    free(exe);
+    free(root);
+    return in;
+}
+
+char **pk_os_data_dirs(size_t *n)
+{
+    *n = 0;
+    char **v = calloc(2, sizeof *v);
+    if (!v)
+        return NULL;
+    size_t k = 0;
+    if (run_from_build_tree() && !(v[k++] = pk_os_join(PK_SOURCE_ROOT, "rules")))
+        goto oom;
+    if (!(v[k++] = strdup(PK_INSTALLED_RULES)))
+        goto oom;
+    *n = k;
+    return v;
+oom:
+    pk_os_free_list(v, k);
+    return NULL;
+}
+
+void pk_os_free_list(char **list, size_t n)
+{
+    if (!list)
+        return;
+    for (size_t i = 0; i < n; i++)
+        free(list[i]);
+    free(list);
+}
+
+/* ---- CP932 ---- */
+
+struct pk_os_cp932 {
+    iconv_t dec, enc; /* each opened when first needed */
+};
+
+pk_os_cp932 *pk_os_cp932_open(void)
+{
+    pk_os_cp932 *c = malloc(sizeof *c);
+    if (c) {
+        c->dec = (iconv_t)-1;
+        c->enc = (iconv_t)-1;
+    }
+    return c;
+}
+
+void pk_os_cp932_close(pk_os_cp932 *c)
+{
+    if (!c)
+        return;
+    if (c->dec != (iconv_t)-1)
+        iconv_close(c->dec);
+    if (c->enc != (iconv_t)-1)
+        iconv_close(c->enc);
+    free(c);
+}
+
+static int convert(iconv_t *cd, const char *to, const char *from, const void *in, size_t n,
+                   char *out, size_t cap)
+{
+    if (!cd)
+        return -1;
+    if (*cd == (iconv_t)-1 && (*cd = iconv_open(to, from)) == (iconv_t)-1)
+        return -1;
+    char *ip = (char *)(uintptr_t)in;
+    size_t inleft = n;
+    char *op = out;
+    size_t oleft = cap;
+    iconv(*cd, NULL, NULL, NULL, NULL);
+    if (iconv(*cd, &ip, &inleft, &op, &oleft) == (size_t)-1 || inleft)
+        return -1;
+    return (int)(op - out);
+}
+
+int pk_os_cp932_decode(pk_os_cp932 *c, const uint8_t *in, size_t n, char out[8])
+{
+    return convert(c ? &c->dec : NULL, "UTF-8", "CP932", in, n, out, 8);
+}
+
+int pk_os_cp932_encode(pk_os_cp932 *c, const char *in, size_t n, uint8_t out[4])
+{
+    return convert(c ? &c->enc : NULL, "CP932", "UTF-8", in, n, (char *)out, 4);
+}

@@ -1,0 +1,680 @@
+/*
+ * win32.c — platform.h on Windows (built with mingw-w64).
+ *
+ * Paths arrive as UTF-8 and are turned into UTF-16 here, for the wide file
+ * API (CreateFileW, MoveFileExW ...), so names such as ダンス.vmd and
+ * folders with Japanese names work whatever the system's ANSI code page.
+ * Reads map the file (CreateFileMappingW/MapViewOfFile); standard input
+ * and output are used in binary mode (the entry point sets it).
+ *
+ * Atomic write: the bytes go to ".NAME.XXXXXXXX.tmp" in the target's
+ * folder (same volume), every write is checked, FlushFileBuffers makes
+ * them durable, and MoveFileExW(MOVEFILE_REPLACE_EXISTING |
+ * MOVEFILE_WRITE_THROUGH) puts the file in place.  On any failure the
+ * temporary file is deleted and the target is untouched; a read-only
+ * target is refused by the move itself.
+ *
+ * CP932 is Windows code page 932 (MultiByteToWideChar /
+ * WideCharToMultiByte), the table MMD itself uses; undecodable bytes and
+ * characters with no CP932 form fail exactly as with iconv (no best-fit
+ * substitutes).
+ */
+#include "platform/platform.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <io.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <windows.h>
+
+/* ---- UTF-8 <-> UTF-16 ---- */
+
+/* malloc'd UTF-16 form of a UTF-8 string; NULL (errno EILSEQ or ENOMEM)
+ * when it is not valid UTF-8 or on OOM. */
+static wchar_t *widen(const char *s)
+{
+    int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, NULL, 0);
+    if (n <= 0) {
+        errno = EILSEQ;
+        return NULL;
+    }
+    wchar_t *w = malloc((size_t)n * sizeof *w);
+    if (!w) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, w, n);
+    return w;
+}
+
+/* malloc'd UTF-8 form of a UTF-16 string; NULL on failure. */
+static char *narrow(const wchar_t *w)
+{
+    int n = WideCharToMultiByte(CP_UTF8, 0, w, -1, NULL, 0, NULL, NULL);
+    if (n <= 0)
+        return NULL;
+    char *s = malloc((size_t)n);
+    if (s)
+        WideCharToMultiByte(CP_UTF8, 0, w, -1, s, n, NULL, NULL);
+    return s;
+}
+
+/* The system's words for a Win32 error code, as UTF-8 in buf. */
+static const char *win_text(DWORD code, char *buf, size_t cap)
+{
+    wchar_t w[256];
+    DWORD n = FormatMessageW(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL,
+                             code, 0, w, 256, NULL);
+    while (n > 0 && (w[n - 1] == L'\r' || w[n - 1] == L'\n' || w[n - 1] == L'.' ||
+                     w[n - 1] == L' '))
+        w[--n] = 0;
+    if (n == 0 || WideCharToMultiByte(CP_UTF8, 0, w, -1, buf, (int)cap, NULL, NULL) <= 0)
+        snprintf(buf, cap, "error %lu", (unsigned long)code);
+    return buf;
+}
+
+/* Logs "WHAT: reason" for GetLastError(). */
+static void log_last(pk_log *log, const char *what)
+{
+    char buf[512];
+    DWORD code = GetLastError();
+    pk_error(log, "%s: %s", what, win_text(code, buf, sizeof buf));
+}
+
+/* ---- reading ---- */
+
+enum { OWN_MALLOC = 1, OWN_VIEW = 2 };
+
+struct pk_region {
+    void *base;
+    size_t len;
+    int own;
+};
+
+static pk_region *region_new(void *base, size_t len, int own)
+{
+    pk_region *r = malloc(sizeof *r);
+    if (r) {
+        r->base = base;
+        r->len = len;
+        r->own = own;
+    }
+    return r;
+}
+
+/* Reads a handle to its end into a heap copy (pipes, consoles, devices). */
+static int read_all(HANDLE h, const uint8_t **data, size_t *len_out, pk_region **region,
+                    pk_log *log)
+{
+    size_t cap = 1 << 16, len = 0;
+    uint8_t *buf = malloc(cap);
+    if (!buf) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    for (;;) {
+        if (len == cap) {
+            uint8_t *nb = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+            if (!nb) {
+                free(buf);
+                pk_error(log, "out of memory");
+                return -1;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        DWORD want = cap - len > (1u << 30) ? (1u << 30) : (DWORD)(cap - len), got = 0;
+        if (!ReadFile(h, buf + len, want, &got, NULL)) {
+            DWORD e = GetLastError();
+            if (e == ERROR_BROKEN_PIPE || e == ERROR_HANDLE_EOF)
+                break; /* the writer closed its end: that is the end */
+            SetLastError(e);
+            log_last(log, "cannot read");
+            free(buf);
+            return -1;
+        }
+        if (got == 0)
+            break;
+        len += got;
+    }
+    if (!(*region = region_new(buf, len, OWN_MALLOC))) {
+        free(buf);
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    *data = buf;
+    *len_out = len;
+    return 0;
+}
+
+int pk_os_read(const char *path, const uint8_t **data, size_t *len, pk_region **region,
+               pk_log *log)
+{
+    *data = (const uint8_t *)"";
+    *len = 0;
+    *region = NULL;
+    if (strcmp(path, "-") == 0)
+        return read_all(GetStdHandle(STD_INPUT_HANDLE), data, len, region, log);
+    wchar_t *w = widen(path);
+    if (!w) {
+        pk_error(log, "cannot open: %s", errno == EILSEQ ? "the name is not valid UTF-8"
+                                                         : "out of memory");
+        return -1;
+    }
+    DWORD attr = GetFileAttributesW(w);
+    if (attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_DIRECTORY)) {
+        free(w);
+        pk_error(log, "is a directory, not a file");
+        return -1;
+    }
+    HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
+                           OPEN_EXISTING, FILE_FLAG_SEQUENTIAL_SCAN, NULL);
+    free(w);
+    if (h == INVALID_HANDLE_VALUE) {
+        log_last(log, "cannot open");
+        return -1;
+    }
+    int rc = 0;
+    LARGE_INTEGER size;
+    if (GetFileType(h) != FILE_TYPE_DISK || !GetFileSizeEx(h, &size)) {
+        rc = read_all(h, data, len, region, log);
+    } else if (size.QuadPart > 0) {
+        if ((unsigned long long)size.QuadPart > SIZE_MAX) {
+            pk_error(log, "input too large");
+            CloseHandle(h);
+            return -1;
+        }
+        size_t n = (size_t)size.QuadPart;
+        HANDLE map = CreateFileMappingW(h, NULL, PAGE_READONLY, 0, 0, NULL);
+        void *p = map ? MapViewOfFile(map, FILE_MAP_READ, 0, 0, 0) : NULL;
+        if (map)
+            CloseHandle(map); /* the view keeps the mapping alive */
+        if (!p) {
+            rc = read_all(h, data, len, region, log);
+        } else if (!(*region = region_new(p, n, OWN_VIEW))) {
+            UnmapViewOfFile(p);
+            pk_error(log, "out of memory");
+            rc = -1;
+        } else {
+            *data = p;
+            *len = n;
+        }
+    }
+    CloseHandle(h);
+    return rc;
+}
+
+void pk_os_drop_consumed(pk_region *r, size_t upto)
+{
+    /* Advice only: Windows has no per-range "drop these pages" for a file
+     * view that is as cheap as madvise; the working set trims itself. */
+    (void)r;
+    (void)upto;
+}
+
+void pk_os_release(pk_region *r)
+{
+    if (!r)
+        return;
+    if (r->own == OWN_VIEW)
+        UnmapViewOfFile(r->base);
+    else
+        free(r->base);
+    free(r);
+}
+
+/* ---- writing ---- */
+
+struct pk_os_temp {
+    wchar_t *target;
+    wchar_t *tmp;
+    HANDLE h; /* INVALID_HANDLE_VALUE once closed */
+};
+
+static int write_handle(HANDLE h, const void *data, size_t len)
+{
+    const uint8_t *p = data;
+    while (len) {
+        DWORD chunk = len > (1u << 30) ? (1u << 30) : (DWORD)len, put = 0;
+        if (!WriteFile(h, p, chunk, &put, NULL) || put == 0) {
+            errno = EIO;
+            return -1;
+        }
+        p += put;
+        len -= put;
+    }
+    return 0;
+}
+
+/* Length of the folder part of a wide path (as pk_os_dir_len). */
+static size_t wdir_len(const wchar_t *p)
+{
+    size_t last = (size_t)-1, root = 0;
+    if (p[0] && p[1] == L':')
+        root = 2;
+    for (size_t i = 0; p[i]; i++)
+        if (p[i] == L'\\' || p[i] == L'/')
+            last = i;
+    if (last == (size_t)-1)
+        return root;
+    if (last == root || (root == 0 && last == 0))
+        return last + 1; /* "C:\x" -> "C:\", "\x" -> "\" */
+    return last;
+}
+
+pk_os_temp *pk_os_temp_create(const char *path, bool *in_place, pk_log *log)
+{
+    *in_place = false;
+    if (strcmp(path, "-") == 0) {
+        *in_place = true;
+        return NULL;
+    }
+    wchar_t *w = widen(path);
+    if (!w) {
+        pk_error(log, "%s", errno == EILSEQ ? "the name is not valid UTF-8" : "out of memory");
+        return NULL;
+    }
+    DWORD attr = GetFileAttributesW(w);
+    if (attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_DIRECTORY)) {
+        free(w);
+        pk_error(log, "is a directory");
+        return NULL;
+    }
+    if (attr == INVALID_FILE_ATTRIBUTES && (wcsncmp(w, L"\\\\.\\", 4) == 0 ||
+                                            _wcsicmp(w, L"NUL") == 0 || _wcsicmp(w, L"CON") == 0)) {
+        free(w);
+        *in_place = true; /* a device: write it as it is */
+        return NULL;
+    }
+    pk_os_temp *t = calloc(1, sizeof *t);
+    if (!t) {
+        free(w);
+        pk_error(log, "out of memory");
+        return NULL;
+    }
+    t->target = w;
+    t->h = INVALID_HANDLE_VALUE;
+    size_t dl = wdir_len(w);
+    const wchar_t *base = w + dl;
+    while (*base == L'\\' || *base == L'/')
+        base++;
+    size_t cap = dl + 1 + wcslen(base) + 32;
+    if (!(t->tmp = malloc(cap * sizeof *t->tmp))) {
+        pk_error(log, "out of memory");
+        pk_os_temp_discard(t);
+        return NULL;
+    }
+    unsigned seed = (unsigned)GetTickCount() ^ (unsigned)GetCurrentProcessId() << 16;
+    for (int attempt = 0; attempt < 100; attempt++) {
+        unsigned r = seed + (unsigned)attempt * 2654435761u;
+        if (dl == 0)
+            swprintf(t->tmp, cap, L".%ls.%08x.tmp", base, r);
+        else
+            swprintf(t->tmp, cap, L"%.*ls%ls.%ls.%08x.tmp", (int)dl, w,
+                     (w[dl - 1] == L'\\' || w[dl - 1] == L'/') ? L"" : L"\\", base, r);
+        t->h = CreateFileW(t->tmp, GENERIC_WRITE, 0, NULL, CREATE_NEW,
+                           FILE_ATTRIBUTE_NORMAL, NULL);
+        if (t->h != INVALID_HANDLE_VALUE || GetLastError() != ERROR_FILE_EXISTS)
+            break;
+    }
+    if (t->h == INVALID_HANDLE_VALUE) {
+        log_last(log, "cannot create a file in the output folder");
+        free(t->tmp);
+        t->tmp = NULL; /* no file to remove */
+        pk_os_temp_discard(t);
+        return NULL;
+    }
+    return t;
+}
+
+int pk_os_temp_write(void *temp, const void *data, size_t len)
+{
+    return write_handle(((pk_os_temp *)temp)->h, data, len);
+}
+
+int pk_os_temp_finish(pk_os_temp *t, pk_log *log)
+{
+    bool ok = FlushFileBuffers(t->h);
+    DWORD e = ok ? 0 : GetLastError();
+    bool closed = CloseHandle(t->h);
+    t->h = INVALID_HANDLE_VALUE;
+    if (!ok) {
+        SetLastError(e);
+        log_last(log, "flush failed");
+        return -1;
+    }
+    if (!closed) {
+        log_last(log, "close failed");
+        return -1;
+    }
+    return 0;
+}
+
+int pk_os_temp_commit(pk_os_temp *t, pk_log *log)
+{
+    if (!MoveFileExW(t->tmp, t->target, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)) {
+        log_last(log, "cannot replace the file");
+        pk_os_temp_discard(t);
+        return -1;
+    }
+    free(t->tmp);
+    t->tmp = NULL;
+    pk_os_temp_discard(t);
+    return 0;
+}
+
+void pk_os_temp_discard(pk_os_temp *t)
+{
+    if (!t)
+        return;
+    if (t->h != INVALID_HANDLE_VALUE)
+        CloseHandle(t->h);
+    if (t->tmp)
+        DeleteFileW(t->tmp);
+    free(t->tmp);
+    free(t->target);
+    free(t);
+}
+
+int pk_os_write_in_place(const char *path, const void *data, size_t len, pk_log *log)
+{
+    if (strcmp(path, "-") == 0) {
+        fflush(stdout); /* whatever the CLI printed first stays first */
+        if (write_handle(GetStdHandle(STD_OUTPUT_HANDLE), data, len) != 0) {
+            log_last(log, "write to standard output failed");
+            return -1;
+        }
+        return 0;
+    }
+    wchar_t *w = widen(path);
+    HANDLE h = w ? CreateFileW(w, GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
+                               OPEN_EXISTING, 0, NULL)
+                 : INVALID_HANDLE_VALUE;
+    free(w);
+    if (h == INVALID_HANDLE_VALUE) {
+        log_last(log, "cannot open for writing");
+        return -1;
+    }
+    int rc = 0;
+    if (write_handle(h, data, len) != 0) {
+        log_last(log, "write failed");
+        rc = -1;
+    }
+    if (!CloseHandle(h) && rc == 0) {
+        log_last(log, "close failed");
+        rc = -1;
+    }
+    return rc;
+}
+
+/* ---- folders and file facts ---- */
+
+int pk_os_make_dirs(const char *dir, pk_log *log)
+{
+    wchar_t *p = widen(dir);
+    if (!p) {
+        pk_error(log, "cannot create folder %s: %s", dir,
+                 errno == EILSEQ ? "the name is not valid UTF-8" : "out of memory");
+        return -1;
+    }
+    size_t n = wcslen(p);
+    while (n > 1 && (p[n - 1] == L'\\' || p[n - 1] == L'/') && p[n - 2] != L':')
+        p[--n] = 0;
+    /* Skip the root ("C:\", "\\server\share\", "\"): it exists or cannot be made. */
+    size_t start = 0;
+    if (p[0] && p[1] == L':')
+        start = 2;
+    if ((p[0] == L'\\' || p[0] == L'/') && (p[1] == L'\\' || p[1] == L'/')) {
+        int seps = 0;
+        for (start = 2; p[start] && seps < 2; start++)
+            if (p[start] == L'\\' || p[start] == L'/')
+                seps++;
+    }
+    for (size_t i = start + 1; i <= n; i++) {
+        if (i < n && p[i] != L'\\' && p[i] != L'/')
+            continue;
+        wchar_t keep = p[i];
+        p[i] = 0;
+        if (!CreateDirectoryW(p, NULL) && GetLastError() != ERROR_ALREADY_EXISTS) {
+            char *u = narrow(p);
+            char buf[512];
+            pk_error(log, "cannot create folder %s: %s", u ? u : dir,
+                     win_text(GetLastError(), buf, sizeof buf));
+            free(u);
+            free(p);
+            return -1;
+        }
+        p[i] = keep;
+    }
+    free(p);
+    return 0;
+}
+
+pk_path_kind pk_os_kind(const char *path, uint64_t *size)
+{
+    if (size)
+        *size = 0;
+    if (strcmp(path, "-") == 0)
+        return PK_PATH_OTHER;
+    wchar_t *w = widen(path);
+    if (!w)
+        return PK_PATH_MISSING;
+    WIN32_FILE_ATTRIBUTE_DATA a;
+    bool got = GetFileAttributesExW(w, GetFileExInfoStandard, &a);
+    bool device = !got && (_wcsicmp(w, L"NUL") == 0 || _wcsicmp(w, L"CON") == 0 ||
+                           wcsncmp(w, L"\\\\.\\", 4) == 0);
+    free(w);
+    if (device)
+        return PK_PATH_OTHER;
+    if (!got)
+        return PK_PATH_MISSING;
+    if (a.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY)
+        return PK_PATH_FOLDER;
+    if (size)
+        *size = (uint64_t)a.nFileSizeHigh << 32 | a.nFileSizeLow;
+    return PK_PATH_FILE;
+}
+
+static bool file_id(const char *path, BY_HANDLE_FILE_INFORMATION *info)
+{
+    wchar_t *w = widen(path);
+    if (!w)
+        return false;
+    HANDLE h = CreateFileW(w, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+                           OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
+    free(w);
+    if (h == INVALID_HANDLE_VALUE)
+        return false;
+    bool ok = GetFileInformationByHandle(h, info);
+    CloseHandle(h);
+    return ok;
+}
+
+bool pk_os_same_file(const char *a, const char *b)
+{
+    BY_HANDLE_FILE_INFORMATION ia, ib;
+    if (strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
+        return false;
+    return file_id(a, &ia) && file_id(b, &ib) &&
+           ia.dwVolumeSerialNumber == ib.dwVolumeSerialNumber &&
+           ia.nFileIndexHigh == ib.nFileIndexHigh && ia.nFileIndexLow == ib.nFileIndexLow;
+}
+
+char *pk_os_canonical(const char *path)
+{
+    wchar_t *w = widen(path);
+    if (!w)
+        return NULL;
+    if (GetFileAttributesW(w) == INVALID_FILE_ATTRIBUTES) {
+        free(w);
+        errno = ENOENT;
+        return NULL;
+    }
+    DWORD n = GetFullPathNameW(w, 0, NULL, NULL);
+    wchar_t *full = n ? malloc((size_t)n * sizeof *full) : NULL;
+    char *out = NULL;
+    if (full && GetFullPathNameW(w, n, full, NULL) > 0)
+        out = narrow(full);
+    free(full);
+    free(w);
+    return out;
+}
+
+const char *pk_os_error_text(int err)
+{
+    return strerror(err);
+}
+
+/* ---- path syntax ---- */
+
+char pk_os_separator(void)
+{
+    return '\\';
+}
+
+bool pk_os_is_separator(char c)
+{
+    return c == '/' || c == '\\';
+}
+
+bool pk_os_is_absolute(const char *path)
+{
+    if (pk_os_is_separator(path[0]))
+        return true; /* "\x" (the current drive's root) and "\\server\share" */
+    return ((path[0] >= 'A' && path[0] <= 'Z') || (path[0] >= 'a' && path[0] <= 'z')) &&
+           path[1] == ':' && pk_os_is_separator(path[2]);
+}
+
+const char *pk_os_base_name(const char *path)
+{
+    const char *base = path;
+    if (path[0] && path[1] == ':')
+        base = path + 2;
+    for (const char *p = base; *p; p++)
+        if (pk_os_is_separator(*p))
+            base = p + 1;
+    return base;
+}
+
+size_t pk_os_dir_len(const char *path)
+{
+    size_t root = path[0] && path[1] == ':' ? 2 : 0;
+    size_t last = (size_t)-1;
+    for (size_t i = 0; path[i]; i++)
+        if (pk_os_is_separator(path[i]))
+            last = i;
+    if (last == (size_t)-1)
+        return root;
+    if (last == root)
+        return last + 1; /* "C:\x" -> 3, "\x" -> 1 */
+    return last;
+}
+
+char *pk_os_join(const char *dir, const char *name)
+{
+    if (!dir || !*dir || pk_os_is_absolute(name))
+        return strdup(name);
+    size_t dl = strlen(dir);
+    bool sep = pk_os_is_separator(dir[dl - 1]) || (dl == 2 && dir[1] == ':');
+    size_t n = dl + !sep + strlen(name) + 1;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s%s%s", dir, sep ? "" : "\\", name);
+    return p;
+}
+
+/* ---- the data folder ---- */
+
+/* The folder that holds posekit.exe (or the program using the library),
+ * UTF-8, malloc'd; NULL on failure. */
+static char *exe_dir(void)
+{
+    DWORD cap = MAX_PATH;
+    for (int i = 0; i < 6; i++, cap *= 4) {
+        wchar_t *w = malloc(cap * sizeof *w);
+        if (!w)
+            return NULL;
+        DWORD n = GetModuleFileNameW(NULL, w, cap);
+        if (n > 0 && n < cap) {
+            w[wdir_len(w)] = 0;
+            char *s = narrow(w);
+            free(w);
+            return s;
+        }
+        free(w);
+        if (n == 0)
+            return NULL;
+    }
+    return NULL;
+}
+
+char **pk_os_data_dirs(size_t *n)
+{
+    /* The zip puts rules\ beside posekit.exe: that is the one place. */
+    *n = 0;
+    char **v = calloc(1, sizeof *v);
+    char *dir = exe_dir();
+    if (!v || !dir || !(v[0] = pk_os_join(dir, "rules"))) {
+        free(dir);
+        free(v);
+        return NULL;
+    }
+    free(dir);
+    *n = 1;
+    return v;
+}
+
+void pk_os_free_list(char **list, size_t n)
+{
+    if (!list)
+        return;
+    for (size_t i = 0; i < n; i++)
+        free(list[i]);
+    free(list);
+}
+
+/* ---- CP932: code page 932 ---- */
+
+struct pk_os_cp932 {
+    int unused; /* the code page needs no state */
+};
+
+pk_os_cp932 *pk_os_cp932_open(void)
+{
+    return calloc(1, sizeof(pk_os_cp932));
+}
+
+void pk_os_cp932_close(pk_os_cp932 *c)
+{
+    free(c);
+}
+
+int pk_os_cp932_decode(pk_os_cp932 *c, const uint8_t *in, size_t n, char out[8])
+{
+    if (!c || n == 0 || n > 2)
+        return -1;
+    wchar_t w[4];
+    int nw = MultiByteToWideChar(932, MB_ERR_INVALID_CHARS, (const char *)in, (int)n, w, 4);
+    if (nw <= 0)
+        return -1;
+    int nu = WideCharToMultiByte(CP_UTF8, 0, w, nw, out, 8, NULL, NULL);
+    return nu > 0 ? nu : -1;
+}
+
+int pk_os_cp932_encode(pk_os_cp932 *c, const char *in, size_t n, uint8_t out[4])
+{
+    if (!c || n == 0 || n > 4)
+        return -1;
+    wchar_t w[4];
+    int nw = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, in, (int)n, w, 4);
+    if (nw <= 0)
+        return -1;
+    BOOL defaulted = FALSE;
+    int nb = WideCharToMultiByte(932, WC_NO_BEST_FIT_CHARS, w, nw, (char *)out, 4, NULL,
+                                 &defaulted);
+    if (nb <= 0 || defaulted)
+        return -1;
+    return nb;
+}

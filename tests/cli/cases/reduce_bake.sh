@@ -1,0 +1,24 @@
+# bake then reduce gives back a motion within tolerance with no more keys
+# than the original; camera/IK records and unselected bones stay; option
+# errors exit 2.
+need_corpus
+in=$(corpus vmd_mmdagent_stand.vmd)
+expect_exit 0 "$POSEKIT" bake "$in" -o baked.vmd
+expect_stderr_matches '^posekit: bake: bone keys 470 -> 8504'
+expect_exit 0 "$POSEKIT" reduce baked.vmd -o back.vmd --max-deg 0.05 --max-pos 0.001 --max-morph 0.001
+expect_stderr_matches '^posekit: reduce: bone keys 8504 -> [0-9]+, .*worst error'
+expect_exit 0 "$POSEKIT" reduce baked.vmd -o back2.vmd --json
+expect_stdout_contains '"bones": {"before": 8504'
+# back.vmd is within tolerance of the original at every frame
+# (diff's translation is a distance: sqrt(3) x the per-axis tolerance)
+expect_exit 0 "$POSEKIT" diff "$in" back.vmd --threshold 0.06 --pos-threshold 0.0018 --frames 0-400
+expect_stdout_contains ': 0 of '
+# a selection leaves the other bones' records alone
+expect_exit 0 "$POSEKIT" reduce baked.vmd -o one.vmd --bones 右腕
+expect_stderr_matches '1 bone and 0 morph tracks rewritten'
+# errors
+expect_exit 2 "$POSEKIT" reduce baked.vmd -o x.vmd --max-deg -1
+expect_exit 2 "$POSEKIT" reduce baked.vmd -o x.vmd --step 2
+expect_exit 2 "$POSEKIT" bake baked.vmd -o x.vmd --max-deg 1
+expect_exit 2 "$POSEKIT" reduce baked.vmd
+expect_no_file x.vmd

@@ -1,0 +1,121 @@
+/* test_platform.c — the platform edge (engine/platform/platform.h): path
+ * syntax, file facts, folders, the data folders, CP932 characters, and a
+ * write through a symbolic link. */
+#define _DEFAULT_SOURCE 1 /* symlink() for the test's own setup */
+#include "testutil.h"
+#include "platform/platform.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void path_syntax(void **state)
+{
+    (void)state;
+    assert_int_equal(pk_os_separator(), '/');
+    assert_true(pk_os_is_absolute("/x"));
+    assert_false(pk_os_is_absolute("x/y"));
+    assert_string_equal(pk_os_base_name("a/b/c.vmd"), "c.vmd");
+    assert_string_equal(pk_os_base_name("c.vmd"), "c.vmd");
+    assert_int_equal(pk_os_dir_len("a/b/c"), 3);
+    assert_int_equal(pk_os_dir_len("/x"), 1);
+    assert_int_equal(pk_os_dir_len("x"), 0);
+    char *p = pk_os_join("a/b", "c.yaml");
+    assert_string_equal(p, "a/b/c.yaml");
+    free(p);
+    p = pk_os_join("a/", "c.yaml");
+    assert_string_equal(p, "a/c.yaml");
+    free(p);
+    p = pk_os_join("a", "/abs.yaml");
+    assert_string_equal(p, "/abs.yaml");
+    free(p);
+    p = pk_os_join("", "c.yaml");
+    assert_string_equal(p, "c.yaml");
+    free(p);
+}
+
+static void file_facts(void **state)
+{
+    (void)state;
+    char dir[1024], file[2048], link[2048], deep[2048];
+    snprintf(dir, sizeof dir, "%s/plat", tu_tmpdir());
+    snprintf(deep, sizeof deep, "%s/x/y/z", dir);
+    pk_log log;
+    pk_log_init(&log);
+    assert_int_equal(pk_os_make_dirs(deep, &log), 0);
+    assert_int_equal(pk_os_make_dirs(deep, &log), 0); /* existing: fine */
+    assert_int_equal(pk_os_kind(deep, NULL), PK_PATH_FOLDER);
+    snprintf(file, sizeof file, "%s/f.bin", dir);
+    tu_write_file(file, "abc", 3);
+    uint64_t size = 0;
+    assert_int_equal(pk_os_kind(file, &size), PK_PATH_FILE);
+    assert_int_equal(size, 3);
+    assert_int_equal(pk_path_kind_of("-"), PK_PATH_OTHER);
+    assert_int_equal(pk_path_kind_of("/dev/null"), PK_PATH_OTHER);
+    snprintf(link, sizeof link, "%s/l.bin", dir);
+    unlink(link);
+    assert_int_equal(symlink("f.bin", link), 0);
+    assert_true(pk_path_same_file(file, link));
+    assert_false(pk_path_same_file(file, deep));
+    assert_false(pk_path_same_file(file, "-"));
+    /* A write through the link replaces the file and keeps the link. */
+    assert_int_equal(pk_file_write_atomic(link, "xyzw", 4, &log), 0);
+    assert_int_equal(pk_os_kind(file, &size), PK_PATH_FILE);
+    assert_int_equal(size, 4);
+    char *canon = pk_os_canonical(link);
+    char *canon_file = pk_os_canonical(file);
+    assert_string_equal(canon, canon_file);
+    free(canon);
+    free(canon_file);
+    char buf[16];
+    assert_int_equal(readlink(link, buf, sizeof buf), 5); /* still "f.bin" */
+    assert_int_equal(log.errors, 0);
+    pk_log_free(&log);
+}
+
+static void data_dirs(void **state)
+{
+    (void)state;
+    size_t n;
+    char **d = pk_os_data_dirs(&n);
+    /* This test runs from the build tree: the source tree's rules/ first,
+     * then the installed folder. */
+    assert_int_equal(n, 2);
+    const char *src = getenv("PK_SOURCE");
+    if (src) {
+        char *want = pk_os_join(src, "rules");
+        assert_string_equal(d[0], want);
+        free(want);
+    }
+    assert_non_null(strstr(d[1], "posekit/rules"));
+    pk_os_free_list(d, n);
+}
+
+static void cp932_characters(void **state)
+{
+    (void)state;
+    pk_os_cp932 *c = pk_os_cp932_open();
+    char out[8];
+    const uint8_t so[] = {0x83, 0x5C}; /* ソ: a trail byte that is '\' */
+    assert_int_equal(pk_os_cp932_decode(c, so, 2, out), 3);
+    assert_memory_equal(out, "ソ", 3);
+    const uint8_t bad[] = {0x81};
+    assert_int_equal(pk_os_cp932_decode(c, bad, 1, out), -1);
+    uint8_t enc[4];
+    assert_int_equal(pk_os_cp932_encode(c, "ソ", 3, enc), 2);
+    assert_memory_equal(enc, so, 2);
+    assert_int_equal(pk_os_cp932_encode(c, "😀", 4, enc), -1);
+    pk_os_cp932_close(c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(path_syntax),
+        cmocka_unit_test(file_facts),
+        cmocka_unit_test(data_dirs),
+        cmocka_unit_test(cp932_characters),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,340 @@
+/* test_reduce.c — keyframe reduction and baking (engine/ops/reduce.c):
+ * tolerance at every integer frame checked by sampling (never by trusting
+ * the fitter) on every corpus VMD baked and as it is, jumps kept,
+ * constant tracks one key, morph tracks, untouched records, bake. */
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Worst error of b against a at every integer frame of a's tracks. */
+static void worst(const pk_motion *a, const pk_motion *b, double *deg, double *pos, double *w)
+{
+    pk_tracks *ta = pk_tracks_build(a, NULL), *tb = pk_tracks_build(b, NULL);
+    assert_non_null(ta);
+    assert_non_null(tb);
+    *deg = *pos = *w = 0.0;
+    for (size_t i = 0; i < ta->nbones; i++) {
+        const pk_track *x = &ta->bones[i], *y = pk_tracks_bone(tb, x->name);
+        assert_non_null(y);
+        uint32_t f0 = a->bones[x->keys[0]].frame, f1 = a->bones[x->keys[x->count - 1]].frame;
+        for (uint32_t f = f0; f <= f1; f++) {
+            float p0[3], r0[4], p1[3], r1[4];
+            pk_sample_bone(a, x, f, p0, r0);
+            pk_sample_bone(b, y, f, p1, r1);
+            *deg = fmax(*deg, pk_quat_angle_deg(r0, r1));
+            for (int k = 0; k < 3; k++)
+                *pos = fmax(*pos, fabs((double)p0[k] - p1[k]));
+        }
+    }
+    for (size_t i = 0; i < ta->nmorphs; i++) {
+        const pk_track *x = &ta->morphs[i], *y = pk_tracks_morph(tb, x->name);
+        assert_non_null(y);
+        uint32_t f0 = a->morphs[x->keys[0]].frame, f1 = a->morphs[x->keys[x->count - 1]].frame;
+        for (uint32_t f = f0; f <= f1; f++)
+            *w = fmax(*w, fabs((double)pk_sample_morph(a, x, f) - pk_sample_morph(b, y, f)));
+    }
+    pk_tracks_free(ta);
+    pk_tracks_free(tb);
+}
+
+static pk_reduce_options tight(void)
+{
+    pk_reduce_options o;
+    pk_reduce_options_init(&o);
+    o.max_deg = 0.05;
+    o.max_pos = 0.001;
+    o.max_morph = 0.001;
+    return o;
+}
+
+static void every_corpus_motion_baked(void **state)
+{
+    (void)state;
+    char **paths;
+    size_t n = tu_corpus_list(".vmd", &paths);
+    if (n == 0)
+        skip();
+    size_t done = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        uint8_t *data = tu_read_file(paths[i], &len);
+        pk_log log;
+        pk_log_init(&log);
+        pk_motion *m = pk_vmd_read(data, len, &log);
+        free(data);
+        if (!m) {
+            pk_log_free(&log);
+            continue;
+        }
+        pk_reduce_options o = tight();
+        pk_reduce_stats st;
+        pk_motion *baked = pk_motion_bake(m, &o, NULL, &log);
+        assert_non_null(baked);
+        pk_motion *red = pk_motion_reduce(baked, &o, &st, &log);
+        assert_non_null(red);
+        double d, p, w;
+        worst(baked, red, &d, &p, &w);
+        if (d > o.max_deg || p > o.max_pos || w > o.max_morph)
+            fail_msg("%s baked: worst %g deg %g units %g weight", paths[i], d, p, w);
+        assert_true(red->nbones <= baked->nbones);
+        /* The baked motion is the original at every frame. */
+        worst(m, baked, &d, &p, &w);
+        assert_true(d < 1e-3 && p < 1e-5 && w < 1e-6);
+        /* As it is: never more keys, within tolerance. */
+        pk_motion *again = pk_motion_reduce(m, &o, NULL, &log);
+        assert_non_null(again);
+        assert_true(again->nbones <= m->nbones);
+        assert_true(again->nmorphs <= m->nmorphs);
+        worst(m, again, &d, &p, &w);
+        if (d > o.max_deg || p > o.max_pos || w > o.max_morph)
+            fail_msg("%s: worst %g deg %g units %g weight", paths[i], d, p, w);
+        /* Sections reduce does not touch stay byte-identical. */
+        assert_int_equal(red->ncameras, m->ncameras);
+        if (m->ncameras)
+            assert_memory_equal(red->cameras, m->cameras, m->ncameras * sizeof *m->cameras);
+        print_message("  %s: %zu keys, baked %zu, reduced %zu\n", strrchr(paths[i], '/') + 1,
+                      m->nbones + m->nmorphs, baked->nbones + baked->nmorphs,
+                      red->nbones + red->nmorphs);
+        done++;
+        pk_motion_free(again);
+        pk_motion_free(red);
+        pk_motion_free(baked);
+        pk_motion_free(m);
+        pk_log_free(&log);
+    }
+    tu_free_list(paths, n);
+    assert_true(done >= 10);
+}
+
+static void set_rot_x(float rot[4], double deg)
+{
+    double h = deg * 3.14159265358979323846 / 360.0;
+    rot[0] = (float)sin(h);
+    rot[1] = rot[2] = 0.0f;
+    rot[3] = (float)cos(h);
+}
+
+static pk_bone_key *bone(pk_motion *m, const char *name, uint32_t f, double deg, float y)
+{
+    pk_bone_key *k = pk_motion_push_bone(m);
+    assert_non_null(k);
+    k->name = pk_names_intern(m->names, name, strlen(name));
+    k->frame = f;
+    set_rot_x(k->rot, deg);
+    k->pos[1] = y;
+    pk_interp_linear(k->interp);
+    return k;
+}
+
+static size_t keys_of(const pk_motion *m, const char *name, uint32_t *frames, size_t max)
+{
+    pk_name_id id = pk_names_find(m->names, name, strlen(name));
+    size_t n = 0;
+    for (size_t i = 0; i < m->nbones; i++)
+        if (m->bones[i].name == id) {
+            if (n < max)
+                frames[n] = m->bones[i].frame;
+            n++;
+        }
+    return n;
+}
+
+/* A ramp, a jump between frames 20 and 21, a ramp: the jump's two keys
+ * stay, and every frame is within tolerance. */
+static void jump_kept(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    for (uint32_t f = 0; f <= 40; f++)
+        bone(m, "arm", f, f <= 20 ? f * 0.5 : 40.0 + f * 0.5, 0.0f);
+    pk_log log;
+    pk_log_init(&log);
+    pk_reduce_options o = tight();
+    pk_reduce_stats st;
+    pk_motion *r = pk_motion_reduce(m, &o, &st, &log);
+    assert_non_null(r);
+    uint32_t fr[64];
+    size_t n = keys_of(r, "arm", fr, 64);
+    bool k20 = false, k21 = false;
+    for (size_t i = 0; i < n && i < 64; i++) {
+        k20 |= fr[i] == 20;
+        k21 |= fr[i] == 21;
+    }
+    assert_true(k20 && k21);
+    assert_int_equal(n, 4); /* 0, 20, 21, 40 */
+    assert_int_equal(st.discontinuities, 1);
+    double d, p, w;
+    worst(m, r, &d, &p, &w);
+    assert_true(d <= o.max_deg);
+    pk_motion_free(r);
+    pk_motion_free(m);
+    pk_log_free(&log);
+}
+
+/* A track that never moves becomes its first key (that very record); a
+ * constant morph track too; other tracks keep their records in order. */
+static void constant_one_key(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    for (uint32_t f = 0; f <= 30; f += 3) {
+        bone(m, "still", f, 10.0, 1.5f);
+        bone(m, "other", f, f * 1.0, 0.0f);
+        pk_morph_key *k = pk_motion_push_morph(m);
+        k->name = pk_names_intern(m->names, "smile", 5);
+        k->frame = f;
+        k->weight = 0.25f;
+    }
+    pk_log log;
+    pk_log_init(&log);
+    pk_reduce_options o;
+    pk_reduce_options_init(&o);
+    pk_log_init(&log);
+    pk_selection *sel = pk_selection_parse(NULL, "still", &log);
+    assert_non_null(sel);
+    o.bones = sel;
+    pk_motion *r = pk_motion_reduce(m, &o, NULL, &log);
+    assert_non_null(r);
+    uint32_t fr[64];
+    assert_int_equal(keys_of(r, "still", fr, 64), 1);
+    assert_int_equal(fr[0], 0);
+    assert_int_equal(r->nmorphs, 1);
+    assert_int_equal(r->morphs[0].frame, 0);
+    /* "other" is not selected: its 11 records, byte-identical, in order */
+    pk_name_id other = pk_names_find(m->names, "other", 5);
+    size_t j = 0;
+    for (size_t i = 0; i < m->nbones; i++) {
+        if (m->bones[i].name != other)
+            continue;
+        while (j < r->nbones && r->bones[j].name != other)
+            j++;
+        assert_true(j < r->nbones);
+        assert_memory_equal(&r->bones[j], &m->bones[i], sizeof m->bones[i]);
+        j++;
+    }
+    assert_int_equal(keys_of(r, "other", fr, 64), 11);
+    /* the kept "still" key is the input's frame-0 record */
+    assert_memory_equal(&r->bones[0], &m->bones[0], sizeof m->bones[0]);
+    pk_selection_free(sel);
+    pk_motion_free(r);
+    pk_motion_free(m);
+    pk_log_free(&log);
+}
+
+/* Morphs: a triangle keyed at every frame is three linear keys. */
+static void morph_triangle(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    pk_name_id id = pk_names_intern(m->names, "blink", 5);
+    for (uint32_t f = 0; f <= 60; f++) {
+        pk_morph_key *k = pk_motion_push_morph(m);
+        k->name = id;
+        k->frame = f;
+        k->weight = f <= 30 ? (float)f / 30.0f : (float)(60 - f) / 30.0f;
+    }
+    pk_log log;
+    pk_log_init(&log);
+    pk_reduce_options o = tight();
+    pk_reduce_stats st;
+    pk_motion *r = pk_motion_reduce(m, &o, &st, &log);
+    assert_non_null(r);
+    assert_int_equal(r->nmorphs, 3);
+    assert_int_equal(st.keys_before[PK_SEC_MORPH], 61);
+    assert_int_equal(st.keys_after[PK_SEC_MORPH], 3);
+    double d, p, w;
+    worst(m, r, &d, &p, &w);
+    assert_true(w <= o.max_morph);
+    /* --no-morphs leaves them alone */
+    o.morphs = false;
+    pk_motion *r2 = pk_motion_reduce(m, &o, NULL, &log);
+    assert_int_equal(r2->nmorphs, 61);
+    assert_memory_equal(r2->morphs, m->morphs, 61 * sizeof *m->morphs);
+    pk_motion_free(r2);
+    pk_motion_free(r);
+    pk_motion_free(m);
+    pk_log_free(&log);
+}
+
+/* A curved segment baked is one key again, with a curve. */
+static void curve_recovered(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    bone(m, "arm", 0, 0.0, 0.0f);
+    pk_bone_key *k = bone(m, "arm", 40, 60.0, 2.0f);
+    uint8_t cp[4][4] = {{64, 0, 64, 127}, {30, 10, 90, 120}, {64, 0, 64, 127}, {40, 0, 90, 127}};
+    pk_interp_set(k->interp, (const uint8_t(*)[4])cp, false);
+    pk_log log;
+    pk_log_init(&log);
+    pk_reduce_options o = tight();
+    pk_motion *b = pk_motion_bake(m, &o, NULL, &log);
+    assert_int_equal(b->nbones, 41);
+    for (size_t i = 1; i < b->nbones; i++) { /* linear curves */
+        uint8_t c[4];
+        pk_interp_curve(b->bones[i].interp, 3, c);
+        assert_true(c[0] == c[1] && c[2] == c[3]);
+    }
+    pk_motion *r = pk_motion_reduce(b, &o, NULL, &log);
+    assert_int_equal(r->nbones, 2);
+    double d, p, w;
+    worst(m, r, &d, &p, &w);
+    assert_true(d <= o.max_deg && p <= o.max_pos);
+    /* bake --step 8: keys at 0, 8, ..., 40 */
+    o.step = 8;
+    pk_motion *b8 = pk_motion_bake(m, &o, NULL, &log);
+    assert_int_equal(b8->nbones, 6);
+    pk_motion_free(b8);
+    pk_motion_free(r);
+    pk_motion_free(b);
+    pk_motion_free(m);
+    pk_log_free(&log);
+}
+
+/* --frames: keys outside the range keep their records; frames outside
+ * the range sample as before. */
+static void frames_range(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    for (uint32_t f = 0; f <= 60; f++)
+        bone(m, "arm", f, 30.0 * sin(f * 0.1), 0.0f);
+    pk_log log;
+    pk_log_init(&log);
+    pk_reduce_options o = tight();
+    o.all_frames = false;
+    o.first = 20;
+    o.last = 40;
+    pk_motion *r = pk_motion_reduce(m, &o, NULL, &log);
+    assert_non_null(r);
+    for (size_t i = 0; i < m->nbones; i++) {
+        uint32_t f = m->bones[i].frame;
+        if (f > 20 && f < 40)
+            continue;
+        bool found = false;
+        for (size_t j = 0; j < r->nbones && !found; j++)
+            found = memcmp(&r->bones[j], &m->bones[i], sizeof m->bones[i]) == 0;
+        if (f != 40) /* the range's last key gets a new curve */
+            assert_true(found);
+    }
+    assert_true(r->nbones < m->nbones);
+    double d, p, w;
+    worst(m, r, &d, &p, &w);
+    assert_true(d <= o.max_deg);
+    pk_motion_free(r);
+    pk_motion_free(m);
+    pk_log_free(&log);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_corpus_motion_baked), cmocka_unit_test(jump_kept),
+        cmocka_unit_test(constant_one_key),          cmocka_unit_test(morph_triangle),
+        cmocka_unit_test(curve_recovered),           cmocka_unit_test(frames_range),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
