@@ -132,7 +132,7 @@ int cli_reduce_or_bake(bool reduce, int argc, char **argv)
             rules_path = optarg;
             break;
         case OPT_FRAMES:
-            if (!cli_parse_range(optarg, &opt.first, &opt.last))
+            if (!pk_num_range(optarg, &opt.first, &opt.last))
                 return cli_usage(cmd, "--frames wants A-B (A <= B) or N, not '%s'", optarg);
             opt.all_frames = false;
             break;
@@ -146,7 +146,7 @@ int cli_reduce_or_bake(bool reduce, int argc, char **argv)
             json = true;
             break;
         case OPT_STEP:
-            if (!cli_parse_u32(optarg, &opt.step) || opt.step == 0)
+            if (!pk_num_u32(optarg, &opt.step) || opt.step == 0)
                 return cli_usage(cmd, "--step wants a number of frames >= 1, not '%s'", optarg);
             break;
         case OPT_STRICT:
@@ -159,7 +159,7 @@ int cli_reduce_or_bake(bool reduce, int argc, char **argv)
         }
         if (tol && !reduce)
             return cli_usage(cmd, "--max-deg, --max-pos and --max-morph are options of reduce");
-        if (tol && (!cli_parse_double(optarg, tol) || !(*tol > 0.0)))
+        if (tol && (!pk_num_double(optarg, tol) || !(*tol > 0.0)))
             return cli_usage(cmd, "a tolerance wants a positive number, not '%s'", optarg);
         if (!reduce && c == OPT_JSON)
             return cli_usage(cmd, "--json is an option of reduce");

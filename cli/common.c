@@ -71,8 +71,7 @@ int cli_load(const char *path, pk_doc *doc, bool strict)
 
 bool cli_is_folder(const char *path)
 {
-    struct stat st;
-    return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+    return strcmp(path, "-") != 0 && pk_path_kind_of(path) == PK_PATH_FOLDER;
 }
 
 pk_format cli_output_format(const char *out_path, pk_format input)

@@ -171,7 +171,7 @@ static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
             return cli_usage(r->cmd, "--svg - would mix the picture with the report on standard "
                                      "output: name a .svg file");
         for (size_t i = 0; i < n; i++)
-            if (pk_file_same(r->svg, inputs[i]) || strcmp(r->svg, inputs[i]) == 0)
+            if (pk_path_same_file(r->svg, inputs[i]) || strcmp(r->svg, inputs[i]) == 0)
                 return cli_usage(r->cmd, "--svg '%s' is an input: it would be overwritten", r->svg);
         if (!has_ext(r->svg, ".svg"))
             return cli_usage(r->cmd, "--svg writes an SVG picture: name it .svg, not '%s'", r->svg);

@@ -12,6 +12,8 @@
 #ifndef PK_NUMBER_H
 #define PK_NUMBER_H
 
+#include "posekit.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -30,16 +32,8 @@ typedef enum pk_num_status {
  * PK_NUM_RANGE; those below half the smallest subnormal read as 0. */
 pk_num_status pk_num_scan_float(const uint8_t *s, size_t n, size_t *used, float *out);
 
-/* Whole-string readers (NUL-terminated; no blanks, nothing after the
- * number).  They return false on any other text and leave *out alone. */
-/* A finite double (nan/inf are refused). */
-bool pk_num_double(const char *s, double *out);
-/* Digits only, 0..4294967295. */
-bool pk_num_u32(const char *s, uint32_t *out);
-/* [+-]digits within +-4294967295. */
-bool pk_num_i64(const char *s, int64_t *out);
-/* "A-B" (A <= B) or "N" (A = B = N). */
-bool pk_num_range(const char *s, uint32_t *a, uint32_t *b);
+/* Whole-string readers: pk_num_double, pk_num_u32, pk_num_i64,
+ * pk_num_range are public (posekit.h "Numbers"). */
 
 /* x (finite) as "%.6f" text, exact, rounded half to even: what glibc
  * prints in the "C" locale, without printf.  Writes a NUL-terminated text

@@ -183,11 +183,3 @@ int pk_file_write_atomic(const char *path, const void *data, size_t len, pk_log 
     pk_staged *s = pk_file_stage(path, data, len, log);
     return s ? pk_file_commit(s, log) : -1;
 }
-
-bool pk_file_same(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    if (!a || !b || stat(a, &sa) != 0 || stat(b, &sb) != 0)
-        return false;
-    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}

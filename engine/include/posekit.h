@@ -104,6 +104,18 @@ PK_API void pk_warning(pk_log *log, const char *fmt, ...) PK_PRINTF(2, 3); /* no
 PK_API int pk_diag_format(const pk_diag *d, char *buf, size_t size);
 
 /* ======================================================================
+ * Numbers (engine/common/number.c) — the one locale-free reader of text
+ * numbers (options, job files, rules, VPD values use it).
+ * ====================================================================== */
+
+/* Whole-string readers (NUL-terminated; no blanks, nothing after the
+ * number).  They return false on any other text and leave *out alone. */
+PK_API bool pk_num_double(const char *s, double *out); /* finite; nan/inf refused */
+PK_API bool pk_num_u32(const char *s, uint32_t *out);  /* digits only, 0..4294967295 */
+PK_API bool pk_num_i64(const char *s, int64_t *out);   /* [+-]digits within +-4294967295 */
+PK_API bool pk_num_range(const char *s, uint32_t *a, uint32_t *b); /* "A-B" (A <= B) or "N" */
+
+/* ======================================================================
  * Growable byte buffer (engine/common/buf.c) — what writers produce.
  * ====================================================================== */
 
@@ -420,9 +432,6 @@ PK_API void pk_bytes_free(pk_bytes *b);
  * A symbolic link is written through: the file it names is replaced, the
  * link kept. */
 PK_API int pk_file_write_atomic(const char *path, const void *data, size_t len, pk_log *log);
-/* Whether a and b name one existing file (same device and inode, through
- * links and other spellings of the path); false when either is missing. */
-PK_API bool pk_file_same(const char *a, const char *b);
 /* The same in two halves, for several outputs that should appear together
  * or not at all (pk_job_write): pk_file_stage writes and fsyncs the
  * temporary file (NULL on failure, the target untouched, no temporary

@@ -371,7 +371,7 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
     /* An output never replaces one of the job's inputs or rule files. */
     for (size_t i = 0; i < j->nitems; i++)
         if (j->items[i].path &&
-            (pk_file_same(j->items[i].path, o->path) || strcmp(j->items[i].path, o->path) == 0)) {
+            (pk_path_same_file(j->items[i].path, o->path) || strcmp(j->items[i].path, o->path) == 0)) {
             err_at(y->log, mark(v), "'%s' is the job's %s '%s': it would be overwritten", path,
                    j->items[i].is_rules ? "rule file" : "input", j->items[i].name);
             return false;
