@@ -471,7 +471,7 @@ pk_job *pk_job_load(const char *path, pk_log *log)
     }
     pk_buf_init(&j->report);
     j->path = strdup(path);
-    j->dir = strndup(path, pk_os_dir_len(path)); /* "/x.yaml" keeps "/" */
+    j->dir = pk_os_dir_of(path); /* "/x.yaml" keeps "/" */
     if (!j->path || !j->dir) {
         pk_error(log, "out of memory");
         pk_job_free(j);

@@ -276,7 +276,7 @@ static int make_parents(const char *path, pk_log *log)
     size_t n = pk_os_dir_len(path);
     if (n == 0)
         return 0;
-    char *dir = strndup(path, n);
+    char *dir = pk_os_dir_of(path);
     if (!dir) {
         pk_error(log, "out of memory");
         return -1;

@@ -99,6 +99,9 @@ const char *pk_os_base_name(const char *path);
  * length for a file in the root ("/x" -> 1), else up to, not including,
  * the last separator ("a/b/c" -> 3). */
 size_t pk_os_dir_len(const char *path);
+/* The folder part of path (its first pk_os_dir_len bytes) as a malloc'd
+ * string (caller frees); "" when path has none; NULL on OOM. */
+char *pk_os_dir_of(const char *path);
 /* dir joined with name by the separator, malloc'd (caller frees; NULL on
  * OOM).  name absolute, or dir NULL or empty: a copy of name. */
 char *pk_os_join(const char *dir, const char *name);

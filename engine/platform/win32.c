@@ -572,6 +572,17 @@ size_t pk_os_dir_len(const char *path)
     return last;
 }
 
+char *pk_os_dir_of(const char *path)
+{
+    size_t n = pk_os_dir_len(path);
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, path, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
 char *pk_os_join(const char *dir, const char *name)
 {
     if (!dir || !*dir || pk_os_is_absolute(name))

@@ -818,8 +818,7 @@ static void include_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
         found = strdup(name);
     } else {
         if (!builtin) {
-            size_t dl = pk_os_dir_len(f->path);
-            char *dir = strndup(f->path, dl);
+            char *dir = pk_os_dir_of(f->path);
             beside = dir ? pk_os_join(dir, name) : NULL;
             free(dir);
             if (beside && file_exists(beside))
