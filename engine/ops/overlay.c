@@ -533,7 +533,7 @@ static void rebuild_all(ctx *c)
 /* ---- the whole motion ---- */
 
 typedef struct plan {
-    pk_name_id name; /* in the output motion */
+    pk_name_id name; /* in the output motion; first, for plan_slots */
     klist keys;
 } plan;
 
@@ -587,20 +587,34 @@ static void free_plans(plan *p, size_t n)
     free(p);
 }
 
+/* Which plan each name of the output motion has: slot[name] = plan index,
+ * or -1.  plans is an array of np records of `size` bytes, each starting
+ * with its pk_name_id (plan, mplan).  malloc'd (caller frees); NULL on OOM. */
+static long *plan_slots(size_t nn, const void *plans, size_t np, size_t size)
+{
+    long *slot = malloc((nn ? nn : 1) * sizeof *slot);
+    if (!slot)
+        return NULL;
+    for (size_t i = 0; i < nn; i++)
+        slot[i] = -1;
+    for (size_t p = 0; p < np; p++) {
+        pk_name_id name;
+        memcpy(&name, (const char *)plans + p * size, sizeof name);
+        if (name < nn)
+            slot[name] = (long)p;
+    }
+    return slot;
+}
+
 /* Replaces the bone records of the planned tracks in out: originals stay
  * in place, everything else of those tracks is dropped, new keys are
  * appended track by track in frame order. */
 static int apply_plans(pk_motion *out, plan *plans, size_t np, pk_overlay_stats *st)
 {
     size_t nn = pk_names_count(out->names);
-    long *slot = malloc((nn ? nn : 1) * sizeof *slot);
+    long *slot = plan_slots(nn, plans, np, sizeof *plans);
     if (!slot)
         return -1;
-    for (size_t i = 0; i < nn; i++)
-        slot[i] = -1;
-    for (size_t p = 0; p < np; p++)
-        if (plans[p].name < nn)
-            slot[plans[p].name] = (long)p;
     size_t w = 0;
     for (size_t r = 0; r < out->nbones; r++) {
         const pk_bone_key *k = &out->bones[r];
@@ -912,7 +926,7 @@ static void m_rebuild_all(mctx *c)
 }
 
 typedef struct mplan {
-    pk_name_id name; /* in the output motion */
+    pk_name_id name; /* in the output motion; first, for plan_slots */
     mlist keys;
 } mplan;
 
@@ -942,14 +956,9 @@ static bool m_frame_is_orig(const mlist *l, uint32_t f)
 static int apply_mplans(pk_motion *out, const mplan *plans, size_t np, pk_overlay_stats *st)
 {
     size_t nn = pk_names_count(out->names);
-    long *slot = malloc((nn ? nn : 1) * sizeof *slot);
+    long *slot = plan_slots(nn, plans, np, sizeof *plans);
     if (!slot)
         return -1;
-    for (size_t i = 0; i < nn; i++)
-        slot[i] = -1;
-    for (size_t p = 0; p < np; p++)
-        if (plans[p].name < nn)
-            slot[plans[p].name] = (long)p;
     size_t w = 0;
     for (size_t r = 0; r < out->nmorphs; r++) {
         const pk_morph_key *k = &out->morphs[r];
