@@ -35,6 +35,7 @@
  * not followed; the fade is a smooth hand-over between two held values,
  * which is what an animator keys by hand in MMD (two keys, ease curve).
  */
+#include "format/names_internal.h"
 #include "ops/overlay_internal.h"
 #include "posekit.h"
 #include "math/curve.h"
@@ -550,17 +551,11 @@ static bool frame_is_orig(const klist *l, uint32_t f)
     return lo < l->n && l->v[lo].frame == f && l->v[lo].orig;
 }
 
-/* The base track a pose bone lands on: same bytes, or the pose name cut to
- * the VMD's 15 bytes (MMD cuts long names; doc/formats.md §4). */
+/* The base track a pose bone lands on: same bytes, or the pose name as MMD
+ * stored it cut (names.c's one rule; doc/formats.md §4). */
 static pk_name_id base_name_for(const pk_motion *m, const uint8_t *raw, size_t len)
 {
-    pk_name_id id = pk_names_find(m->names, raw, len);
-    if (id != PK_NO_NAME || len <= PK_VMD_NAME_BYTES)
-        return id;
-    id = pk_names_find(m->names, raw, PK_VMD_NAME_BYTES);
-    if (id != PK_NO_NAME)
-        return id;
-    return pk_names_find(m->names, raw, pk_cp932_boundary(raw, PK_VMD_NAME_BYTES));
+    return pk_names_find_stored(m->names, raw, len);
 }
 
 static bool valid_opts(const pk_overlay_options *o, pk_log *log)
