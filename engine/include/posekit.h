@@ -827,7 +827,12 @@ PK_API int pk_pose_retarget(pk_pose *p, const pk_rules *r, pk_edit_stats *stats,
  *    integer frame): edge keys are added, a base segment crossed by an edge
  *    is split by de Casteljau subdivision when the two halves fit MMD's
  *    0..127 control-point grid within tolerance (checked at every integer
- *    frame), otherwise that piece is baked into one key per frame;
+ *    frame), otherwise the piece is FITTED: described by the fewest keys
+ *    whose curves the shared fitter (the one `reduce` uses) finds within
+ *    PK_OVERLAY_FIT_DEG / PK_OVERLAY_FIT_POS, each checked with the sampler
+ *    at every integer frame (usually one key: a cut curve's piece is a
+ *    Bezier, just not always on the grid); with `exact`, or when fitting
+ *    fails, the piece is baked into one key per frame;
  *  - inside, replace: the pose's value; add: base rotation x pose rotation
  *    and base translation + pose translation (the base's keys inside the
  *    range are kept, multiplied);
@@ -844,6 +849,11 @@ typedef enum pk_overlay_mode { PK_OVERLAY_REPLACE = 0, PK_OVERLAY_ADD = 1 } pk_o
 
 #define PK_OVERLAY_TOL_DEG 1e-4 /* rotation tolerance outside the window, degrees */
 #define PK_OVERLAY_TOL_POS 1e-5 /* translation tolerance, MMD units */
+/* Tolerances of a fitted piece (outside the window where a crossed curved
+ * segment could not be split exactly): the smallest differences diff
+ * reports by default. */
+#define PK_OVERLAY_FIT_DEG 0.01
+#define PK_OVERLAY_FIT_POS 1e-4
 /* The fade curve (x1, y1, x2, y2 on MMD's 0..127 grid): symmetric ease in
  * and out, the CSS "ease-in-out" (0.42, 0, 0.58, 1) rounded to the grid. */
 #define PK_FADE_CURVE                                                                              \
@@ -856,6 +866,8 @@ typedef struct pk_overlay_options {
     bool all_frames;      /* the whole motion: first/last/fade ignored */
     uint32_t first, last; /* [A, B], A <= B (--frames N: A = B = N) */
     uint32_t fade;        /* F */
+    bool exact;           /* no fitting: a piece that does not split within the
+                             PK_OVERLAY_TOL_* tolerances is baked (one key per frame) */
 } pk_overlay_options;
 
 typedef struct pk_overlay_stats {
@@ -865,6 +877,8 @@ typedef struct pk_overlay_stats {
     size_t keys_added;   /* records appended */
     size_t split;        /* crossed pieces re-curved within tolerance ... */
     size_t split_exact;  /* ... of which trivially (linear curve or no motion) */
+    size_t fitted;       /* pieces fitted within PK_OVERLAY_FIT_DEG / _POS ... */
+    size_t fitted_keys;  /* ... and the keys they needed inside the piece (0: one segment) */
     size_t baked;        /* pieces baked into per-frame keys */
     size_t baked_keys;   /* keys those bakes produced */
     size_t morphs;         /* morph tracks changed or created */

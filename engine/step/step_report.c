@@ -556,9 +556,11 @@ int pk_step_summary(const pk_step *s, const pk_step_result *r, pk_buf *out)
         if (r->motion_in)
             pk_buf_printf(out,
                           ", %zu key%s removed, %zu added; crossed segments: %zu split (%zu of "
-                          "them linear or still), %zu baked into %zu keys",
+                          "them linear or still), %zu fitted (%zu inner key%s), %zu baked into "
+                          "%zu keys",
                           o->keys_removed, plural(o->keys_removed), o->keys_added, o->split,
-                          o->split_exact, o->baked, o->baked_keys);
+                          o->split_exact, o->fitted, o->fitted_keys, plural(o->fitted_keys),
+                          o->baked, o->baked_keys);
         break;
     case PK_STEP_MERGE: {
         const pk_merge_report *m = &r->merge;

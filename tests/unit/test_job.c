@@ -119,8 +119,8 @@ static void test_pipeline_matches_direct_calls(void **state)
     assert_int_equal(pk_doc_load(sample("hands/right_fist.vpd"), &fist, &log), 0);
     assert_int_equal(pk_doc_load(sample("hands/right_peace.vpd"), &peace, &log), 0);
     pk_selection *sel = pk_selection_parse(NULL, "@fingers_R", &log);
-    pk_overlay_options o1 = {PK_OVERLAY_REPLACE, false, 30, 60, 6};
-    pk_overlay_options o2 = {PK_OVERLAY_REPLACE, false, 90, 120, 6};
+    pk_overlay_options o1 = {PK_OVERLAY_REPLACE, false, 30, 60, 6, false};
+    pk_overlay_options o2 = {PK_OVERLAY_REPLACE, false, 90, 120, 6, false};
     pk_motion *a = pk_overlay_motion(dance.motion, fist.pose, sel, &o1, NULL, &log);
     pk_motion *b = pk_overlay_motion(a, peace.pose, sel, &o2, NULL, &log);
     assert_non_null(b);
