@@ -1017,7 +1017,7 @@ PK_API void pk_merge_report_free(pk_merge_report *r);
 
 /* ---- steps (engine/step/): one entry point per operation ----
  * Every operation (convert, diff, rename, mirror, retarget, overlay,
- * merge) is a step: one set of options, filled by name through one setter
+ * merge, reduce, bake, check) is a step: one set of options, filled by name through one setter
  * (the CLI's `--name VALUE` and a job file's `name: VALUE` alike, '-' and
  * '_' being the same), checked in one place, run on documents the caller
  * loaded, and reported by the engine's writers, so the command line and
@@ -1039,6 +1039,9 @@ typedef enum pk_step_op {
     PK_STEP_RETARGET,
     PK_STEP_OVERLAY,
     PK_STEP_MERGE,
+    PK_STEP_REDUCE,
+    PK_STEP_BAKE,
+    PK_STEP_CHECK,
     PK_STEP_COUNT
 } pk_step_op;
 
@@ -1086,6 +1089,11 @@ typedef struct pk_step_result {
     pk_merge_input *merge_in; /* merge: each input as merged: offset, sections, within (owned) */
     pk_merge_policy prefer; /* merge: the policy used */
     bool motion_in;         /* overlay: the base was a motion */
+    pk_reduce_stats reduce; /* reduce, bake */
+    struct pk_check_report *check;      /* check: the report (owned) */
+    const struct pk_model *check_model; /* check: the model (the caller's: it must outlive
+                                           the result for pk_step_report) */
+    size_t check_field;                 /* check: the input's name field, 15 (VMD) or 19 (VPD) */
 } pk_step_result;
 
 /* Runs the step on the documents named by pk_step_inputs (in that order)
@@ -1099,17 +1107,33 @@ PK_API void pk_step_result_free(pk_step_result *r);
 /* diff over frames: keep each row's largest difference in `bins` columns
  * (pk_diff_options.bins) for pictures; 0, the default, keeps none. */
 PK_API void pk_step_bins(pk_step *s, size_t bins);
-/* diff and overlay: the model option's value (a PMX/PMD path whose display
- * frames --bones may name as @frame:NAME), NULL when not given; and the
- * model the caller loaded for it (owned by the caller, used by pk_step_run). */
+/* diff, overlay and check: the model option's value (a PMX/PMD path; diff
+ * and overlay: its display frames --bones may name as @frame:NAME; check:
+ * the model checked against), NULL when not given; and the model the
+ * caller loaded for it (owned by the caller, used by pk_step_run). */
 PK_API const char *pk_step_model(const pk_step *s);
 PK_API void pk_step_use_model(pk_step *s, const struct pk_model *m);
+/* The strict option (every step; the CLI's --strict): warnings met reading
+ * the step's inputs and model, or running it, are errors.  The caller,
+ * which reads the inputs, applies it. */
+PK_API bool pk_step_strict(const pk_step *s);
 /* What a step did in one line, without a newline and without a prefix
  * ("3 of 5 bones swapped left/right, ..."; diff: the table's last line). */
 PK_API int pk_step_summary(const pk_step *s, const pk_step_result *r, pk_buf *out);
-/* The report: diff's table, JSON (one line) or CSV; the other steps'
- * summary line.  Appends to out; 0 or -1 (out of memory). */
-typedef enum pk_report_format { PK_REPORT_TEXT, PK_REPORT_JSON, PK_REPORT_CSV } pk_report_format;
+/* The report: diff's table, JSON (one line) or CSV; check's report as text
+ * or JSON (indented), and PK_REPORT_RULES, the rules file renaming each
+ * missing name to its near miss (`check --suggest-rules`); reduce's and
+ * bake's summary as JSON (one line); the other steps' summary line.
+ * Appends to out; 0, or -1 (out of memory, or a format the step does not
+ * write: pk_step_report_has). */
+typedef enum pk_report_format {
+    PK_REPORT_TEXT,
+    PK_REPORT_JSON,
+    PK_REPORT_CSV,
+    PK_REPORT_RULES
+} pk_report_format;
+/* Whether the step writes its report in that format. */
+PK_API bool pk_step_report_has(pk_step_op op, pk_report_format f);
 PK_API int pk_step_report(const pk_step *s, const pk_step_result *r, pk_report_format f,
                           pk_buf *out);
 
