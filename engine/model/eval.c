@@ -41,6 +41,7 @@ typedef struct ik_chain {
     size_t nlinks;
     int32_t *path; /* topological order: the top link down to the target */
     size_t npath;
+    bool has_triangle; /* a plane link right below the next link (a knee) */
     int32_t *subtrees; /* bones whose subtree is refreshed after the solve */
     size_t nsubtrees;
 } ik_chain;
@@ -255,6 +256,9 @@ static int build_chain(pk_rig *r, int32_t bone, ik_chain *c)
             d->axis = axis;
         }
     }
+    for (size_t k = 0; k + 1 < c->nlinks; k++)
+        if (c->links[k].plane && r->parent[c->links[k].bone] == c->links[k + 1].bone)
+            c->has_triangle = true;
     /* The path: the target's parent chain up to the highest link on it. */
     if (c->target >= 0 && (size_t)c->target < r->n) {
         size_t top = 0, len = 0;
@@ -570,7 +574,7 @@ static bool knee_triangle(pk_rig *r, const ik_chain *c, const ik_link *l, int32_
     return true;
 }
 
-static void solve_plane(pk_rig *r, const ik_chain *c, ik_link *l, int iteration)
+static void solve_plane(pk_rig *r, const ik_chain *c, ik_link *l, int iteration, bool triangle)
 {
     static const double AX[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
     int32_t j = l->bone;
@@ -582,7 +586,7 @@ static void solve_plane(pk_rig *r, const ik_chain *c, ik_link *l, int iteration)
     const double *axis = AX[l->axis];
     double a;
     size_t k = (size_t)(l - c->links);
-    if (k + 1 < c->nlinks && r->parent[l->bone] == c->links[k + 1].bone &&
+    if (triangle && k + 1 < c->nlinks && r->parent[l->bone] == c->links[k + 1].bone &&
         knee_triangle(r, c, l, c->links[k + 1].bone, &a))
         goto set;
     double d = iv[0] * tv[0] + iv[1] * tv[1] + iv[2] * tv[2];
@@ -618,7 +622,7 @@ set:
     link_changed(r, c, j);
 }
 
-static void solve_core(pk_rig *r, ik_chain *c, int iteration)
+static void solve_core(pk_rig *r, ik_chain *c, int iteration, bool triangle)
 {
     for (size_t k = 0; k < c->nlinks; k++) {
         ik_link *l = &c->links[k];
@@ -626,7 +630,7 @@ static void solve_core(pk_rig *r, ik_chain *c, int iteration)
         if (j == c->target)
             continue;
         if (l->plane) {
-            solve_plane(r, c, l, iteration);
+            solve_plane(r, c, l, iteration, triangle);
             continue;
         }
         double iv[3], tv[3];
@@ -683,11 +687,28 @@ static bool keyed_within_limits(const pk_rig *r, const ik_chain *c)
  * each turn at most `limit`; stops when a pass no longer brings the
  * target closer and keeps the best pass.  A target already on the IK bone
  * is left as keyed. */
+static void keep_best(pk_rig *r, ik_chain *c)
+{
+    for (size_t k = 0; k < c->nlinks; k++)
+        memcpy(c->links[k].saved, r->ik_rot[c->links[k].bone], sizeof c->links[k].saved);
+}
+
+/* Back to the best pass: the links' locals and the path to the target. */
+static void restore_best(pk_rig *r, ik_chain *c)
+{
+    for (size_t k = 0; k < c->nlinks; k++) {
+        memcpy(r->ik_rot[c->links[k].bone], c->links[k].saved, sizeof c->links[k].saved);
+        local_of(r, c->links[k].bone);
+    }
+    for (size_t i = 0; i < c->npath; i++)
+        world_of(r, c->path[i]);
+}
+
 static void solve(pk_rig *r, ik_chain *c)
 {
     if (c->npath == 0 && c->nlinks == 0)
         return;
-    const double reached = 1e-6;
+    const double reached = 1e-6, close = 1e-4;
     if (dist(r, c) < reached && keyed_within_limits(r, c))
         return;
     double best = INFINITY;
@@ -695,24 +716,40 @@ static void solve(pk_rig *r, ik_chain *c)
         c->links[k].plane_angle = 0.0;
         qident(c->links[k].saved);
     }
+    /* MMD's passes: stop when a pass no longer brings the target closer */
     for (int it = 0; it < c->loops; it++) {
-        solve_core(r, c, it);
+        solve_core(r, c, it, false);
         double d = dist(r, c);
-
-
         if (d < best) {
             best = d;
-            for (size_t k = 0; k < c->nlinks; k++)
-                memcpy(c->links[k].saved, r->ik_rot[c->links[k].bone], sizeof c->links[k].saved);
+            keep_best(r, c);
             if (d < reached)
                 break;
+        } else {
+            break;
         }
     }
     if (dist(r, c) > best)
-        for (size_t k = 0; k < c->nlinks; k++) {
-            memcpy(r->ik_rot[c->links[k].bone], c->links[k].saved, sizeof c->links[k].saved);
-            local_of(r, c->links[k].bone);
+        restore_best(r, c);
+    /* Not there yet: the same number of passes again from the best one,
+     * each knee set by its triangle (knee_triangle), so that a goal within
+     * reach is reached (MMD's knee step alone crawls near a straight leg). */
+    if (best > close && c->has_triangle) {
+        for (int it = 0; it < c->loops; it++) {
+            solve_core(r, c, 1, true);
+            double d = dist(r, c);
+            if (d < best) {
+                best = d;
+                keep_best(r, c);
+                if (d < reached)
+                    break;
+            } else {
+                break;
+            }
         }
+        if (dist(r, c) > best)
+            restore_best(r, c);
+    }
     for (size_t s = 0; s < c->nsubtrees; s++)
         subtree(r, c->subtrees[s]);
 }
