@@ -41,6 +41,8 @@ static bool owns_console(void)
     return GetConsoleProcessList(ids, 2) == 1;
 }
 
+int wmain(int argc, wchar_t **wargv); /* the entry point (-municode) */
+
 int wmain(int argc, wchar_t **wargv)
 {
     SetConsoleOutputCP(CP_UTF8);
