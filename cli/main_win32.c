@@ -7,7 +7,8 @@
  *    as text; standard input and output are in binary mode (no CRLF
  *    translation of VMD bytes or of a VPD's own line ends).
  *  - Drag and drop: files dropped on posekit.exe arrive as arguments with
- *    no command.  Then posekit prints `info` for each, and when the
+ *    no command (the first names an existing file or folder; a mistyped
+ *    command is not a drop).  Then posekit prints `info` for each, and when the
  *    console is its own (it was started by Explorer, not from a prompt)
  *    waits for Enter so the window does not vanish before it is read.
  */
@@ -58,7 +59,11 @@ int wmain(int argc, wchar_t **wargv)
     }
     int n = 0;
     argv[n++] = to_utf8(wargv[0]);
-    bool dropped = argc > 1 && wargv[1][0] != L'-';
+    /* A drop: the first argument names an existing file or folder (Explorer
+     * passes full paths) and is not a command.  Anything else, such as a
+     * mistyped command, goes to the CLI and gets its usual error. */
+    bool dropped = argc > 1 && wargv[1][0] != L'-' &&
+                   GetFileAttributesW(wargv[1]) != INVALID_FILE_ATTRIBUTES;
     for (int i = 1; i < argc; i++) {
         argv[i] = to_utf8(wargv[i]);
         if (!argv[i]) {

@@ -101,11 +101,8 @@ static int run_step(pk_job *j, const job_step *js, pk_log *log)
     pk_model *model = NULL;
     const char *mp = pk_step_model(js->step);
     if (mp) { /* a model path, relative to the job file like every path */
-        size_t len = strlen(j->dir) + strlen(mp) + 2;
-        char *path = malloc(len);
+        char *path = pk_os_join(j->dir, mp);
         if (path) {
-            snprintf(path, len, "%s%s%s", mp[0] == '/' ? "" : j->dir,
-                     mp[0] == '/' || !*j->dir ? "" : "/", mp);
             model = pk_model_load(path, log);
             free(path);
         }
