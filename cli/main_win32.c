@@ -50,6 +50,14 @@ int wmain(int argc, wchar_t **wargv)
     _setmode(_fileno(stdin), _O_BINARY);
     _setmode(_fileno(stdout), _O_BINARY);
     _setmode(_fileno(stderr), _O_BINARY);
+    /* A console gets whole lines, not single bytes: written one byte at a
+     * time (stdio leaves a console unbuffered), each byte of a UTF-8
+     * character arrives alone and shows as U+FFFD.  Flushed at exit and
+     * before the drag-and-drop prompt. */
+    if (GetFileType(GetStdHandle(STD_OUTPUT_HANDLE)) == FILE_TYPE_CHAR)
+        setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+    if (GetFileType(GetStdHandle(STD_ERROR_HANDLE)) == FILE_TYPE_CHAR)
+        setvbuf(stderr, NULL, _IOFBF, 1 << 12);
 
     /* argv: room for an inserted "info" and the terminating NULL. */
     char **argv = calloc((size_t)argc + 2, sizeof *argv);
@@ -81,6 +89,8 @@ int wmain(int argc, wchar_t **wargv)
         argv[1] = (char *)"info";
         status = cli_main(n + 1, argv);
         if (owns_console()) {
+            fflush(stdout);
+            fflush(stderr);
             fputs("\nPress Enter to close this window.\n", stdout);
             fflush(stdout);
             (void)getchar();
