@@ -222,7 +222,7 @@ if [ $wr -ne 0 ]; then
     bad "names: job" "exit $wr: $(head -c 300 "$work/w.err")"
 elif [ $sums_ok -ne 1 ]; then
     bad "names: job" "its outputs differ from the Linux binary's"
-elif ! grep -qxF 'wrote サンプル\人\out\dance-hands.vmd (137504 bytes)' "$work/w.out"; then
+elif ! grep -qF 'wrote サンプル\人\out\dance-hands.vmd (' "$work/w.out"; then
     bad "names: job" "no 'wrote サンプル\\人\\out\\dance-hands.vmd' line: $(grep wrote "$work/w.out" | head -n 1)"
 else
     ok "names: job writes into a new folder"
