@@ -291,6 +291,12 @@ typedef struct pk_motion {
 
     uint8_t *trailing; /* bytes after the last section, owned; usually NULL */
     size_t ntrailing;
+
+    /* Set by pk_doc_load / pk_doc_parse, which warn about the file's
+     * duplicate keys once (naming the file): pk_tracks_build then counts
+     * them without warning again.  Clear it after an edit that may make
+     * new duplicates the user should hear of. */
+    bool duplicates_told;
 } pk_motion;
 
 /* A new empty v2 motion (header "Vocaloid Motion Data 0002", zero filler,
@@ -481,7 +487,9 @@ typedef struct pk_doc {
     pk_pose *pose;
 } pk_doc;
 
-/* Reads and parses a file; sets the log's path for the diagnostics. */
+/* Reads and parses a file; sets the log's path for the diagnostics.  A
+ * motion's duplicate keys are warned about here, once per kind of
+ * duplicate (engine/model/tracks.c), and motion->duplicates_told is set. */
 PK_API int pk_doc_load(const char *path, pk_doc *doc, pk_log *log);
 PK_API int pk_doc_parse(const void *data, size_t len, const char *path, pk_doc *doc, pk_log *log);
 PK_API void pk_doc_free(pk_doc *doc); /* frees the motion/pose and zeroes doc */
