@@ -960,6 +960,7 @@ typedef struct pk_merge_input {
                                 segments split or baked).  Inputs with `within` are laid in
                                 order after the others are merged; their camera, light, shadow
                                 and IK records merge key by key. */
+    const char *name;        /* how messages name it (its file); NULL: "input K" */
 } pk_merge_input;
 
 /* One conflict: the same track and frame with different values in two
@@ -994,6 +995,7 @@ typedef struct pk_merge_report {
     size_t cut_keys;      /* keys added at a negative offset's cut (the pose kept there) */
     size_t within_tracks; /* bone and morph tracks replaced inside a `within` input's range */
     size_t within_baked;  /* crossed pieces baked (one key per frame) by those */
+    size_t past_end;      /* keys dropped because their offset frame was > 4294967295 */
 } pk_merge_report;
 
 /* Combines the inputs' tracks.  Header, model name and end-of-file layout

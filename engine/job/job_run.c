@@ -118,10 +118,19 @@ static int run_step(pk_job *j, const job_step *js, pk_log *log)
     int ran = pk_step_run(js->step, docs, n, rules_of(j, pk_step_rules(js->step)), res, &tmp);
     for (size_t i = 0; i < tmp.count; i++) {
         const pk_diag *d = &tmp.items[i];
-        bool placed = d->path || d->offset >= 0 || d->line > 0;
+        /* a message about one of the step's inputs (the step layer names
+         * it as its path) is placed at the step and names the input */
+        const char *about = NULL;
+        for (size_t k = 0; d->path && k < n && !about; k++)
+            if (names[k] && strcmp(d->path, names[k]) == 0 && d->offset < 0 && d->line <= 0)
+                about = names[k];
+        bool placed = !about && (d->path || d->offset >= 0 || d->line > 0);
         pk_log_set_path(log, placed ? d->path : j->path);
-        pk_log_add(log, d->severity, d->offset, placed ? d->line : js->at.line,
-                   placed ? d->col : js->at.col, "%s", d->msg);
+        if (about)
+            pk_log_add(log, d->severity, -1, js->at.line, js->at.col, "%s: %s", about, d->msg);
+        else
+            pk_log_add(log, d->severity, d->offset, placed ? d->line : js->at.line,
+                       placed ? d->col : js->at.col, "%s", d->msg);
     }
     if (tmp.errors + tmp.warnings > tmp.count && tmp.errors > 0)
         pk_error(log, "out of memory");
