@@ -4,32 +4,20 @@
  * Matching is on CP932 bytes, never on decoded text: the file's bytes are
  * the truth and decoding can fail on names MMD cut in the middle of a
  * character.  An exact pattern longer than a format's field also matches
- * the name as MMD would have stored it: cut at 15 bytes (VMD) or 19 bytes
- * (VPD), either at the raw byte (which may leave a lone lead byte) or at the
- * last character boundary (doc/formats.md §4).
+ * the name as MMD would have stored it (names.c's pk_name_matches: cut at
+ * 15 or 19 bytes, at the raw byte or the last character boundary;
+ * doc/formats.md §4).
  *
  * This file depends on the name codec only, so the rules (rules.c) and
  * the selections (select.c) both build on it without needing each other
  * both ways.
  */
 #include "rules/pattern.h"
+#include "format/names_internal.h"
 #include "posekit.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static bool is_lead(uint8_t b)
-{
-    return (b >= 0x81 && b <= 0x9F) || (b >= 0xE0 && b <= 0xFC);
-}
-
-bool pk_cp932_is_boundary(const uint8_t *raw, size_t len, size_t pos)
-{
-    size_t i = 0;
-    while (i < pos && i < len)
-        i += is_lead(raw[i]) ? 2 : 1;
-    return i == pos;
-}
 
 int pk_pattern_compile(const char *utf8, bool allow_glob, pk_pattern *p, const char **why)
 {
@@ -71,25 +59,11 @@ int pk_pattern_compile(const char *utf8, bool allow_glob, pk_pattern *p, const c
     return rc;
 }
 
-static bool match_cut(const pk_pattern *p, const uint8_t *raw, size_t len, size_t field)
-{
-    if (p->len <= field || len > field)
-        return false;
-    if (len == field && memcmp(raw, p->raw, field) == 0)
-        return true;
-    size_t b = pk_cp932_boundary(p->raw, field);
-    return len == b && memcmp(raw, p->raw, b) == 0;
-}
-
 bool pk_pattern_match(const pk_pattern *p, const uint8_t *raw, size_t len, size_t *cap_off,
                       size_t *cap_len)
 {
-    if (p->star < 0) {
-        if (len == p->len && memcmp(raw, p->raw, len) == 0)
-            return true;
-        return match_cut(p, raw, len, PK_VMD_NAME_BYTES) ||
-               match_cut(p, raw, len, PK_VPD_NAME_BYTES);
-    }
+    if (p->star < 0)
+        return pk_name_matches(p->raw, p->len, raw, len);
     size_t pre = (size_t)p->star, suf = p->len - pre;
     if (len < pre + suf)
         return false;

@@ -1,6 +1,7 @@
 /* step.c — the options of every operation, in one table: the setter the
  * CLI's argv parser and the job loader share, and every check that needs
  * no document (posekit.h, "steps"). */
+#include "common/grow.h"
 #include "step/step_internal.h"
 
 #include "common/number.h"
@@ -12,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const OP_NAMES[PK_STEP_COUNT] = {"convert",  "diff",    "rename", "mirror",
-                                                    "retarget", "overlay", "merge"};
+static const char *const OP_NAMES[PK_STEP_COUNT] = {
+    "convert", "diff", "rename", "mirror", "retarget", "overlay", "merge", "reduce", "bake", "check"};
 
 typedef enum kind {
     K_INPUT,  /* a document's name; slot = its place in run order */
@@ -22,6 +23,8 @@ typedef enum kind {
     K_BOOL,
     K_U32,
     K_DOUBLE, /* a number of 0 or more */
+    K_POSITIVE, /* a number above 0 */
+    K_COUNT,    /* a whole number of 1 or more */
     K_FRAMES, /* A-B, N or all */
     K_ENUM,
     K_OFFSET,   /* merge: repeated whole numbers */
@@ -31,6 +34,8 @@ typedef enum kind {
 
 #define M(op) (1u << (op))
 #define ALL_EDITS (M(PK_STEP_RENAME) | M(PK_STEP_MIRROR) | M(PK_STEP_RETARGET))
+#define KEYS (M(PK_STEP_REDUCE) | M(PK_STEP_BAKE))
+#define ALL_OPS ((1u << PK_STEP_COUNT) - 1)
 
 typedef struct option {
     const char *name; /* with '_' (the CLI spells it with '-') */
@@ -45,25 +50,26 @@ typedef struct option {
 #define OFF(f) offsetof(pk_step_opts, f)
 
 static const option TABLE[] = {
-    {"in", K_INPUT, M(PK_STEP_CONVERT) | ALL_EDITS, 0, 0, NULL, "a file"},
+    {"in", K_INPUT, M(PK_STEP_CONVERT) | ALL_EDITS | KEYS | M(PK_STEP_CHECK), 0, 0, NULL, "a file"},
     {"in", K_INPUTS, M(PK_STEP_MERGE), 0, 0, NULL, "a file"},
     {"a", K_INPUT, M(PK_STEP_DIFF), 0, 0, NULL, "a file"},
     {"b", K_INPUT, M(PK_STEP_DIFF), 0, 1, NULL, "a file"},
     {"base", K_INPUT, M(PK_STEP_OVERLAY), 0, 0, NULL, "a file"},
     {"pose", K_INPUT, M(PK_STEP_OVERLAY), 0, 1, NULL, "a file"},
-    {"rules", K_STRING, M(PK_STEP_DIFF) | ALL_EDITS | M(PK_STEP_OVERLAY), OFF(rules), 0, NULL,
-     "a rules file"},
-    {"bones", K_STRING, M(PK_STEP_DIFF) | M(PK_STEP_OVERLAY), OFF(bones), 0, NULL,
+    {"rules", K_STRING, M(PK_STEP_DIFF) | ALL_EDITS | M(PK_STEP_OVERLAY) | KEYS, OFF(rules), 0,
+     NULL, "a rules file"},
+    {"bones", K_STRING, M(PK_STEP_DIFF) | M(PK_STEP_OVERLAY) | KEYS, OFF(bones), 0, NULL,
      "names, globs or @groups"},
-    {"model", K_STRING, M(PK_STEP_DIFF) | M(PK_STEP_OVERLAY), OFF(model), 0, NULL,
-     "a PMX or PMD model"},
+    {"model", K_STRING, M(PK_STEP_DIFF) | M(PK_STEP_OVERLAY) | M(PK_STEP_CHECK), OFF(model), 0,
+     NULL, "a PMX or PMD model"},
     {"to", K_ENUM, M(PK_STEP_CONVERT), OFF(to), 0, "|vmd|vpd", NULL},
     {"frame", K_U32, M(PK_STEP_CONVERT) | M(PK_STEP_DIFF), OFF(frame), 0, NULL,
      "a frame number (0 or more)"},
-    {"frames", K_FRAMES, M(PK_STEP_DIFF) | M(PK_STEP_OVERLAY), 0, 0, NULL,
+    {"frames", K_FRAMES, M(PK_STEP_DIFF) | M(PK_STEP_OVERLAY) | KEYS, 0, 0, NULL,
      "A-B (A <= B), N or 'all'"},
     {"layout", K_ENUM, M(PK_STEP_CONVERT), OFF(layout), 0, "text|hybrid", NULL},
-    {"no_morphs", K_BOOL, M(PK_STEP_CONVERT) | M(PK_STEP_DIFF), OFF(no_morphs), 0, NULL, NULL},
+    {"no_morphs", K_BOOL, M(PK_STEP_CONVERT) | M(PK_STEP_DIFF) | KEYS, OFF(no_morphs), 0, NULL,
+     NULL},
     {"threshold", K_DOUBLE, M(PK_STEP_DIFF), OFF(threshold), 0, NULL, "a number of 0 or more"},
     {"pos_threshold", K_DOUBLE, M(PK_STEP_DIFF), OFF(pos_threshold), 0, NULL,
      "a number of 0 or more"},
@@ -79,6 +85,15 @@ static const option TABLE[] = {
     {"sections", K_SECTIONS, M(PK_STEP_MERGE), 0, 0, NULL,
      "bones, morphs, camera, light, shadow, ik or all (comma-separated)"},
     {"within", K_WITHIN, M(PK_STEP_MERGE), 0, 0, NULL, "an input number (1 for the first)"},
+    {"max_deg", K_POSITIVE, M(PK_STEP_REDUCE), OFF(max_deg), 0, NULL,
+     "a positive number of degrees"},
+    {"max_pos", K_POSITIVE, M(PK_STEP_REDUCE), OFF(max_pos), 0, NULL,
+     "a positive number of units"},
+    {"max_morph", K_POSITIVE, M(PK_STEP_REDUCE), OFF(max_morph), 0, NULL,
+     "a positive morph weight"},
+    {"step", K_COUNT, M(PK_STEP_BAKE), OFF(step), 0, NULL, "a number of frames (1 or more)"},
+    {"camera", K_BOOL, KEYS, OFF(camera), 0, NULL, NULL},
+    {"strict", K_BOOL, ALL_OPS, OFF(strict), 0, NULL, NULL},
 };
 #define NOPTIONS (sizeof TABLE / sizeof TABLE[0])
 _Static_assert(NOPTIONS <= PK_STEP_MAX_OPTIONS, "pk_step.given is too small");
@@ -93,6 +108,16 @@ pk_step_op pk_step_kind(const pk_step *s)
     return s->op;
 }
 
+/* "convert, diff, ..." */
+static void op_list(char *out, size_t size)
+{
+    size_t o = 0;
+    if (size)
+        out[0] = '\0';
+    for (int i = 0; i < PK_STEP_COUNT && o < size; i++)
+        o += (size_t)snprintf(out + o, size - o, "%s%s", i ? ", " : "", OP_NAMES[i]);
+}
+
 pk_step *pk_step_new(const char *op, const char *opt_prefix, pk_log *log)
 {
     int found = -1;
@@ -100,10 +125,9 @@ pk_step *pk_step_new(const char *op, const char *opt_prefix, pk_log *log)
         if (strcmp(op, OP_NAMES[i]) == 0)
             found = i;
     if (found < 0) {
-        pk_error(log,
-                 "unknown operation '%s' (convert, diff, rename, mirror, retarget, overlay, "
-                 "merge)",
-                 op ? op : "?");
+        char list[160];
+        op_list(list, sizeof list);
+        pk_error(log, "unknown operation '%s' (%s)", op ? op : "?", list);
         return NULL;
     }
     pk_step *s = calloc(1, sizeof *s);
@@ -118,6 +142,10 @@ pk_step *pk_step_new(const char *op, const char *opt_prefix, pk_log *log)
     s->o.threshold = 0.01;
     s->o.pos_threshold = 0.0001;
     s->o.frames_all = true;
+    s->o.max_deg = PK_REDUCE_DEG;
+    s->o.max_pos = PK_REDUCE_POS;
+    s->o.max_morph = PK_REDUCE_MORPH;
+    s->o.step = 1;
     return s;
 }
 
@@ -185,12 +213,10 @@ static const char *spell(const pk_step *s, const char *name, char buf[64])
 static bool slot_set(pk_step *s, size_t slot, const char *value)
 {
     if (slot >= s->ninputs) {
-        char **p = realloc(s->inputs, (slot + 1) * sizeof *p);
-        if (!p)
+        if (pk_grow_to(&s->inputs, slot + 1, sizeof *s->inputs) != 0)
             return false;
         for (size_t i = s->ninputs; i <= slot; i++)
-            p[i] = NULL;
-        s->inputs = p;
+            s->inputs[i] = NULL;
         s->ninputs = slot + 1;
     }
     free(s->inputs[slot]);
@@ -346,6 +372,24 @@ int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log)
         *(double *)field = v;
         break;
     }
+    case K_POSITIVE: {
+        double v;
+        if (!pk_num_double(value, &v) || !(v > 0.0) || !isfinite(v)) {
+            pk_error(log, "%s wants %s, not '%s'", name, o->wants, value);
+            return -1;
+        }
+        *(double *)field = v;
+        break;
+    }
+    case K_COUNT: {
+        uint32_t v;
+        if (!pk_num_u32(value, &v) || v == 0) {
+            pk_error(log, "%s wants %s, not '%s'", name, o->wants, value);
+            return -1;
+        }
+        *(uint32_t *)field = v;
+        break;
+    }
     case K_FRAMES:
         if (strcmp(value, "all") == 0) {
             s->o.frames_all = true;
@@ -373,12 +417,9 @@ int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log)
             pk_error(log, "%s wants %s, not '%s'", name, o->wants, value);
             return -1;
         }
-        int64_t *p = realloc(s->o.offsets, (s->o.noffsets + 1) * sizeof *p);
-        ok = p != NULL;
-        if (ok) {
-            s->o.offsets = p;
-            p[s->o.noffsets++] = v;
-        }
+        ok = pk_grow_to(&s->o.offsets, s->o.noffsets + 1, sizeof *s->o.offsets) == 0;
+        if (ok)
+            s->o.offsets[s->o.noffsets++] = v;
         break;
     }
     case K_SECTIONS: {
@@ -388,12 +429,9 @@ int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log)
             pk_error(log, "%s takes %s, not '%s'", name, o->wants, bad);
             return -1;
         }
-        unsigned *p = realloc(s->o.sections, (s->o.nsections + 1) * sizeof *p);
-        ok = p != NULL;
-        if (ok) {
-            s->o.sections = p;
-            p[s->o.nsections++] = bits;
-        }
+        ok = pk_grow_to(&s->o.sections, s->o.nsections + 1, sizeof *s->o.sections) == 0;
+        if (ok)
+            s->o.sections[s->o.nsections++] = bits;
         break;
     }
     case K_WITHIN: {
@@ -402,12 +440,9 @@ int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log)
             pk_error(log, "%s wants %s, not '%s'", name, o->wants, value);
             return -1;
         }
-        uint32_t *p = realloc(s->o.within, (s->o.nwithin + 1) * sizeof *p);
-        ok = p != NULL;
-        if (ok) {
-            s->o.within = p;
-            p[s->o.nwithin++] = k;
-        }
+        ok = pk_grow_to(&s->o.within, s->o.nwithin + 1, sizeof *s->o.within) == 0;
+        if (ok)
+            s->o.within[s->o.nwithin++] = k;
         break;
     }
     }
@@ -466,6 +501,11 @@ const char *pk_step_model(const pk_step *s)
     return s->o.model;
 }
 
+bool pk_step_strict(const pk_step *s)
+{
+    return s->o.strict;
+}
+
 void pk_step_use_model(pk_step *s, const struct pk_model *m)
 {
     s->model = m;
@@ -510,6 +550,8 @@ int pk_step_check(const pk_step *s, pk_log *log)
     }
     if ((s->op == PK_STEP_RENAME || s->op == PK_STEP_RETARGET) && !o->rules)
         return fail(log, "no rules given (%s R.yaml)", spell(s, "rules", n1));
+    if (s->op == PK_STEP_CHECK && !o->model)
+        return fail(log, "no model given (%s MODEL)", spell(s, "model", n1));
     if (s->op == PK_STEP_CONVERT && o->to == PK_FMT_UNKNOWN)
         return fail(log, "no output format given (%s vmd|vpd)", spell(s, "to", n1));
     /* Options that exclude each other or would do nothing. */
@@ -523,6 +565,9 @@ int pk_step_check(const pk_step *s, pk_log *log)
     if (s->op == PK_STEP_OVERLAY && pk_step_given(s, "fade") && o->frames_all && o->fade)
         return fail(log, "%s needs %s A-B (the whole motion has no edges)", spell(s, "fade", n1),
                     spell(s, "frames", n2));
+    if ((s->op == PK_STEP_REDUCE || s->op == PK_STEP_BAKE) && o->camera)
+        return fail(log, "%s is not supported yet (camera keys are kept as they are)",
+                    spell(s, "camera", n1));
     if (s->op == PK_STEP_MERGE && o->noffsets > s->ninputs)
         return fail(log, "%zu %s options for %zu inputs", o->noffsets, spell(s, "offset", n1),
                     s->ninputs);
