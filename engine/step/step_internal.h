@@ -24,7 +24,7 @@ typedef struct pk_step_opts {
     bool no_morphs, all, groups, reverse;
     double max_deg, max_pos, max_morph; /* reduce: tolerances */
     uint32_t step;                      /* bake: a key every step frames */
-    bool camera;                        /* reduce, bake: camera keys too (not yet) */
+    bool camera;                        /* reduce, bake: the camera too */
     bool strict;                        /* check: warnings are errors */
     char *vs_model;                     /* draw: the vs pose's model */
     uint32_t every;                     /* draw: a figure every K frames */
