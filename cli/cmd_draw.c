@@ -7,7 +7,7 @@
 const char help_draw[] =
     "usage: posekit draw POSE|MOTION --model MODEL [--frame N | --frames A-B [--every K]]\n"
     "                    [--vs OTHER [--vs-model MODEL2]] [--view front|side|top|all]\n"
-    "                    [--bones SPEC] -o OUT.svg\n"
+    "                    [--bones SPEC [--rules R.yaml]] -o OUT.svg\n"
     "       posekit draw ... --json [-o OUT.json]\n"
     "\n"
     "Evaluates the pose (a VPD, or a VMD motion at a frame) on a PMX or PMD\n"
@@ -28,6 +28,8 @@ const char help_draw[] =
     "  --vs-model MODEL2    the second pose's model (default: MODEL)\n"
     "  --view V             front (default), side, top, or all three\n"
     "  --bones SPEC         only these bones: names, globs, @groups, @frame:NAME\n"
+    "  --rules R.yaml       groups for --bones, and which bones are the body\n"
+    "                       (drawn in colour; the others light grey)\n"
     "  --json               every bone's world position and rotation as JSON\n"
     "                       instead of a picture (standard output without -o)\n"
     "  -o, --output OUT     the picture (.svg) or, with --json, the .json file\n"

@@ -30,6 +30,7 @@ typedef struct ik_link {
     int axis;            /* plane: 0 x, 1 y, 2 z */
     double min[3], max[3];
     double plane_angle; /* plane: the angle so far in this solve */
+    size_t path_at;     /* its place in the chain's path (npath: not on it) */
     double saved[4];    /* best ik rotation so far */
 } ik_link;
 
@@ -42,6 +43,7 @@ typedef struct ik_chain {
     int32_t *path; /* topological order: the top link down to the target */
     size_t npath;
     bool has_triangle; /* a plane link right below the next link (a knee) */
+    double reach;      /* the path's length from the top link to the target */
     int32_t *subtrees; /* bones whose subtree is refreshed after the solve */
     size_t nsubtrees;
 } ik_chain;
@@ -276,6 +278,16 @@ static int build_chain(pk_rig *r, int32_t bone, ik_chain *c)
             up[top - 1 - i] = t;
         }
     }
+    for (size_t k = 0; k < c->nlinks; k++) {
+        c->links[k].path_at = c->npath;
+        for (size_t i = 0; i < c->npath; i++)
+            if (c->path[i] == c->links[k].bone)
+                c->links[k].path_at = i;
+    }
+    for (size_t i = 1; i < c->npath; i++) {
+        const double *o = r->off[c->path[i]];
+        c->reach += sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]);
+    }
     /* After the solve: the subtrees of the links that no other link holds. */
     for (size_t k = 0; k < c->nlinks; k++) {
         int32_t lb = c->links[k].bone;
@@ -495,17 +507,14 @@ static bool unit(double v[3])
 
 /* After link k's ik rotation changed: its local, and the worlds from it
  * down the path to the target (or its whole subtree off the path). */
-static void link_changed(pk_rig *r, const ik_chain *c, int32_t lb)
+static void link_changed(pk_rig *r, const ik_chain *c, const ik_link *l)
 {
-    local_of(r, lb);
-    size_t i = 0;
-    while (i < c->npath && c->path[i] != lb)
-        i++;
-    if (i == c->npath) {
-        subtree(r, lb);
+    local_of(r, l->bone);
+    if (l->path_at == c->npath) {
+        subtree(r, l->bone);
         return;
     }
-    for (; i < c->npath; i++)
+    for (size_t i = l->path_at; i < c->npath; i++)
         world_of(r, c->path[i]);
 }
 
@@ -619,7 +628,7 @@ set:
     qaxis(axis, a, q);
     qconj(r->anim_rot[j], inv);
     qmul(q, inv, r->ik_rot[j]);
-    link_changed(r, c, j);
+    link_changed(r, c, l);
 }
 
 static void solve_core(pk_rig *r, ik_chain *c, int iteration, bool triangle)
@@ -662,7 +671,7 @@ static void solve_core(pk_rig *r, ik_chain *c, int iteration, bool triangle)
         qnorm(rot);
         qconj(r->anim_rot[j], inv);
         qmul(rot, inv, r->ik_rot[j]);
-        link_changed(r, c, j);
+        link_changed(r, c, l);
     }
 }
 
@@ -716,14 +725,24 @@ static void solve(pk_rig *r, ik_chain *c)
         c->links[k].plane_angle = 0.0;
         qident(c->links[k].saved);
     }
-    /* MMD's passes: stop when a pass no longer brings the target closer */
+    /* MMD's passes: stop when a pass no longer brings the target closer.
+     * A goal within the leg's reach that MMD's knee step only crawls
+     * towards (less than a quarter closer per pass) is handed to the
+     * passes below, which set each knee by its triangle (knee_triangle):
+     * the first passes still choose how the leg turns, as in MMD. */
+    bool within = false;
+    if (c->has_triangle && c->npath > 0) {
+        const double *a = r->w[c->path[0]].pos, *b = r->w[c->bone].pos;
+        double d0 = a[0] - b[0], d1 = a[1] - b[1], d2 = a[2] - b[2];
+        within = sqrt(d0 * d0 + d1 * d1 + d2 * d2) < c->reach * (1.0 - 1e-9);
+    }
     for (int it = 0; it < c->loops; it++) {
         solve_core(r, c, it, false);
-        double d = dist(r, c);
+        double d = dist(r, c), before = best;
         if (d < best) {
             best = d;
             keep_best(r, c);
-            if (d < reached)
+            if (d < reached || (within && it > 0 && d > 0.75 * before))
                 break;
         } else {
             break;
@@ -731,10 +750,7 @@ static void solve(pk_rig *r, ik_chain *c)
     }
     if (dist(r, c) > best)
         restore_best(r, c);
-    /* Not there yet: the same number of passes again from the best one,
-     * each knee set by its triangle (knee_triangle), so that a goal within
-     * reach is reached (MMD's knee step alone crawls near a straight leg). */
-    if (best > close && c->has_triangle) {
+    if (within && best > close) {
         for (int it = 0; it < c->loops; it++) {
             solve_core(r, c, 1, true);
             double d = dist(r, c);

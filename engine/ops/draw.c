@@ -383,12 +383,12 @@ static void xml_text(pk_buf *b, const char *s)
     }
 }
 
-/* Estimated width of UTF-8 text (0.6 em ASCII, 1 em CJK). */
+/* Estimated width of UTF-8 text (0.55 em ASCII, 1 em CJK). */
 static double text_w(const char *s, double size)
 {
     double w = 0.0;
     for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        w += *p < 0x80 ? 0.6 : *p >= 0xE0 ? 1.0 : *p >= 0xC0 ? 0.65 : 0.0;
+        w += *p < 0x80 ? 0.55 : *p >= 0xE0 ? 1.0 : *p >= 0xC0 ? 0.65 : 0.0;
     return w * size;
 }
 

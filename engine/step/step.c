@@ -58,7 +58,7 @@ static const option TABLE[] = {
     {"b", K_INPUT, M(PK_STEP_DIFF), 0, 1, NULL, "a file"},
     {"base", K_INPUT, M(PK_STEP_OVERLAY), 0, 0, NULL, "a file"},
     {"pose", K_INPUT, M(PK_STEP_OVERLAY), 0, 1, NULL, "a file"},
-    {"rules", K_STRING, M(PK_STEP_DIFF) | ALL_EDITS | M(PK_STEP_OVERLAY) | KEYS, OFF(rules), 0,
+    {"rules", K_STRING, M(PK_STEP_DIFF) | ALL_EDITS | M(PK_STEP_OVERLAY) | KEYS | M(PK_STEP_DRAW), OFF(rules), 0,
      NULL, "a rules file"},
     {"bones", K_STRING, M(PK_STEP_DIFF) | M(PK_STEP_OVERLAY) | KEYS | M(PK_STEP_DRAW), OFF(bones), 0, NULL,
      "names, globs or @groups"},
