@@ -625,10 +625,13 @@ static size_t greedy(const work *w, const size_t *cand, size_t nc, const uint8_t
             else
                 bad = mid;
         }
-        /* The camera (one track, a few thousand frames): every farther end
-         * down to the one found, since its whole-degree fov makes fits far
-         * from monotonic in the end frame. */
-        for (size_t j = lim; w->cam && j > good + 1; j--)
+        /* Fits are not monotonic in the end frame (a grid curve may fit the
+         * whole of a baked segment but not a piece of it; and a camera's
+         * fov is whole degrees): before the next forced key at most 64
+         * frames on (the camera: one track, any distance), every farther
+         * end is tried, the farthest first. */
+        bool near = w->cam || cand[lim] - cand[i] <= 64;
+        for (size_t j = lim - 1; near && j > good + 1; j--)
             if (fits(w, cand[i], cand[j], cp)) {
                 good = j;
                 break;
