@@ -643,6 +643,15 @@ static size_t greedy(const work *w, const size_t *cand, size_t nc, const uint8_t
     return nk;
 }
 
+/* fits() into a local array, then the key: GCC's -Wstringop-overflow
+ * (with -fsanitize=address) loses the size of k->cp through grow.h. */
+static void fit_into(const work *w, size_t a, size_t b, rkey *k)
+{
+    uint8_t cp[6][4];
+    fits(w, a, b, cp);
+    memcpy(k->cp, cp, sizeof cp);
+}
+
 /* Builds the plan for keep[0..nk-1]: values from the samples, curves from
  * the fit (or the input's own curve for an unchanged input segment). */
 static bool build_plan(const work *w, const size_t *keep, size_t nk, rlist *out)
@@ -674,13 +683,13 @@ static bool build_plan(const work *w, const size_t *keep, size_t nk, rlist *out)
             k->w = w->ch[CAM_DIST][b];
             k->fov = (uint32_t)w->ch[CAM_FOV][b];
             k->persp = w->persp[b];
-            fits(w, a, b, k->cp);
+            fit_into(w, a, b, k);
             continue;
         }
         for (int c = 0; c < 3; c++)
             k->pos[c] = w->ch[c][b];
         memcpy(k->rot, w->rot[b], sizeof k->rot);
-        fits(w, a, b, k->cp);
+        fit_into(w, a, b, k);
         /* the physics flag of the input segment the key falls in */
         uint32_t f = k->frame;
         size_t lo = w->k0, hi = w->k1;
