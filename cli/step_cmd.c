@@ -14,6 +14,8 @@ typedef struct cli_run {
     pk_step *step;
     const char *out, *svg, *rules_out;
     bool json, csv, help;
+    const pk_doc *docs;     /* diff --svg --model: the two inputs, as read */
+    const pk_model *model;  /* diff --svg --model: the model */
 } cli_run;
 
 /* The first error of a log as a usage error. */
@@ -233,6 +235,46 @@ static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
     return EXIT_OK;
 }
 
+/* diff --svg --model: A's figure with B's underneath, shaded by each
+ * bone's rotation difference (engine/ops/draw.c), at the diff's frame, or
+ * a strip of about 8 figures over its range. */
+static int figures(const cli_run *r, const pk_step_result *res, const char *const *in,
+                   pk_buf *out)
+{
+    const pk_diff *d = res->diff;
+    pk_draw_options o;
+    memset(&o, 0, sizeof o);
+    o.a.model = o.b.model = r->model;
+    o.a.doc = &r->docs[0];
+    o.b.doc = &r->docs[1];
+    o.a.name = in[0];
+    o.b.name = in[1];
+    o.a.model_name = o.b.model_name = pk_step_model(r->step);
+    o.frame = res->diff_frame;
+    if (d->range) {
+        o.range = true;
+        o.first = d->first;
+        o.last = d->last;
+        o.every = (uint32_t)(((uint64_t)d->last - d->first) / 7 + 1);
+    }
+    o.view = PK_VIEW_FRONT;
+    pk_log log;
+    pk_log_init(&log);
+    pk_rules *rules = pk_rules_default(&log);
+    pk_selection *body =
+        rules ? pk_selection_parse(rules, "@root,@trunk,@head,@arms,@hands,@legs,@ik", &log) : NULL;
+    o.body = body;
+    pk_drawing *dr = pk_draw(&o, &log);
+    int rc = dr ? pk_draw_svg(dr, out) : -1;
+    if (!dr)
+        cli_flush_log(&log, false);
+    pk_drawing_free(dr);
+    pk_selection_free(body);
+    pk_rules_free(rules);
+    pk_log_free(&log);
+    return rc;
+}
+
 static int write_svg(const cli_run *r, const pk_step_result *res, const char *const *in,
                      bool motions)
 {
@@ -250,8 +292,22 @@ static int write_svg(const cli_run *r, const pk_step_result *res, const char *co
         else
             snprintf(title, tl, "%s vs %s", in[0], in[1]);
     }
-    if (!title || svg_diff(d, &res->diff_opts, title, res->diff_all, &buf) != 0)
-        fprintf(stderr, "posekit: out of memory\n");
+    bool ok = title && svg_diff(d, &res->diff_opts, title, res->diff_all, &buf) == 0;
+    if (ok && r->model && r->docs) {
+        /* --model: the two poses drawn over each other under the table */
+        pk_buf fig, both;
+        pk_buf_init(&fig);
+        pk_buf_init(&both);
+        ok = figures(r, res, in, &fig) == 0;
+        if (ok) {
+            ok = svg_stack(&buf, &fig, &both) == 0;
+            pk_buf_free(&buf);
+            buf = both;
+        }
+        pk_buf_free(&fig);
+    }
+    if (!ok)
+        fprintf(stderr, "posekit: cannot draw the picture\n");
     else
         rc = cli_write(r->svg, &buf);
     free(title);
@@ -495,6 +551,8 @@ int cli_step_main(const char *cmd, int argc, char **argv, const char *help)
             goto done;
         pk_step_use_vs_model(r.step, vs_model);
     }
+    r.docs = docs;
+    r.model = model;
     int run = pk_step_run(r.step, docs, n, rules, &res, &log);
     bool motions = n > 0 && (docs[0].motion || (n > 1 && docs[1].motion));
     if (op == PK_STEP_MERGE)

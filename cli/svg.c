@@ -28,7 +28,7 @@ enum {
     LEGEND_STEPS = 16,
 };
 
-#define FONTS "'Noto Sans CJK JP', 'Noto Sans JP', 'IPAexGothic', 'IPAGothic', sans-serif"
+#define FONTS PK_SVG_FONTS /* the list every posekit picture names (posekit.h) */
 
 /* ---- text ---- */
 
@@ -700,4 +700,52 @@ static int heatmap(const pk_diff *d, const pk_diff_options *o, const char *title
 int svg_diff(const pk_diff *d, const pk_diff_options *o, const char *title, bool all, pk_buf *out)
 {
     return d->range && d->nbins ? heatmap(d, o, title, all, out) : bars(d, o, title, all, out);
+}
+
+/* ---- two pictures in one ---- */
+
+/* The root <svg ...> of a document: where it starts (after the XML
+ * declaration), its width and height; false when absent. */
+static bool root_of(const pk_buf *b, size_t *start, long *w, long *h)
+{
+    const char *s = (const char *)b->data, *end = s + b->len;
+    const char *p = s;
+    while (p + 4 < end && memcmp(p, "<svg", 4) != 0)
+        p++;
+    if (p + 4 >= end)
+        return false;
+    *start = (size_t)(p - s);
+    const char *wp = strstr(p, " width=\""), *hp = strstr(p, " height=\"");
+    const char *gt = memchr(p, '>', (size_t)(end - p));
+    if (!wp || !hp || !gt || wp > gt || hp > gt)
+        return false;
+    /* the sizes svg_diff and pk_draw_svg write: whole pixels */
+    *w = *h = 0;
+    for (const char *d = wp + 8; *d >= '0' && *d <= '9' && *w < 1000000; d++)
+        *w = *w * 10 + (*d - '0');
+    for (const char *d = hp + 9; *d >= '0' && *d <= '9' && *h < 1000000; d++)
+        *h = *h * 10 + (*d - '0');
+    return *w > 0 && *h > 0;
+}
+
+int svg_stack(const pk_buf *top, const pk_buf *bottom, pk_buf *out)
+{
+    size_t s1, s2;
+    long w1, h1, w2, h2;
+    if (!top->data || !bottom->data || !root_of(top, &s1, &w1, &h1) ||
+        !root_of(bottom, &s2, &w2, &h2))
+        return -1;
+    long w = w1 > w2 ? w1 : w2, h = h1 + h2;
+    pk_buf_printf(out,
+                  "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                  "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%ld\" height=\"%ld\" "
+                  "viewBox=\"0 0 %ld %ld\">\n"
+                  "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+                  w, h, w, h);
+    pk_buf_append(out, top->data + s1, top->len - s1);
+    /* the second picture below the first: <svg y="H1" ...> */
+    pk_buf_printf(out, "<svg y=\"%ld\"", h1);
+    pk_buf_append(out, bottom->data + s2 + 4, bottom->len - s2 - 4);
+    pk_buf_puts(out, "</svg>\n");
+    return out->oom ? -1 : 0;
 }

@@ -27,4 +27,9 @@
 int svg_diff(const pk_diff *d, const pk_diff_options *o, const char *title, bool all,
              pk_buf *out);
 
+/* One SVG document of two: `top`'s picture above `bottom`'s (each written
+ * by svg_diff or pk_draw_svg), the canvas as wide as the wider.  Returns
+ * 0, or -1 on OOM or when either is not such a document. */
+int svg_stack(const pk_buf *top, const pk_buf *bottom, pk_buf *out);
+
 #endif

@@ -108,3 +108,16 @@ expect_same_bytes w.json job_w.json
 sed 's/job_w.json/job_w.vmd/' job2.yaml >job3.yaml
 expect_exit 2 "$POSEKIT" run job3.yaml
 expect_stderr_contains 'write it as .svg'
+
+# diff --svg with --model: the table, then the two poses drawn over each
+# other (one well-formed document: two nested pictures)
+expect_exit 1 "$POSEKIT" diff k3.vpd k4.vpd --model miku.pmx --svg dm.svg
+xmllint --noout dm.svg || fail "dm.svg is not well-formed"
+expect_eq "$(count bone dm.svg)" "$lines" "bone lines under diff's table"
+expect_eq "$(count vsbone dm.svg)" "$lines" "vs bone lines under diff's table"
+grep -q 'Bone rotation (degrees)' dm.svg || fail "diff's bars are gone"
+expect_exit 1 "$POSEKIT" diff k3.vpd k4.vpd --svg plain.svg
+expect_eq "$(count bone plain.svg)" 0 "no figures without --model"
+expect_exit 0 "$POSEKIT" diff dance.vmd dance.vmd --frames 0-150 --model miku.pmx --svg dr.svg
+xmllint --noout dr.svg || fail "dr.svg is not well-formed"
+expect_eq "$(count bone dr.svg)" "$((7 * lines))" "a strip (frames 0, 22, ... 132) under a range diff"
