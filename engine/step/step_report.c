@@ -1,6 +1,7 @@
 /* step_report.c — what a step did, as text the CLI prints and a job writes
  * byte for byte: the summary lines, and diff's table, JSON and CSV
  * (posekit.h, "steps"). */
+#include "common/utf8.h"
 #include "step/step_internal.h"
 
 #include <math.h>
@@ -250,38 +251,13 @@ static void diff_csv(const pk_step *s, const pk_step_result *res, pk_buf *f)
 
 /* ---- JSON, compact, byte for byte what jansson prints with 9 digits ---- */
 
-static size_t utf8_seq(const unsigned char *s)
-{
-    unsigned char c = s[0];
-    if (c < 0x80)
-        return 1;
-    size_t n;
-    unsigned min, cp;
-    if (c >= 0xC2 && c <= 0xDF)
-        n = 2, cp = c & 0x1F, min = 0x80;
-    else if (c >= 0xE0 && c <= 0xEF)
-        n = 3, cp = c & 0x0F, min = 0x800;
-    else if (c >= 0xF0 && c <= 0xF4)
-        n = 4, cp = c & 0x07, min = 0x10000;
-    else
-        return 0;
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return n;
-}
-
 /* A JSON string's body; a byte that is not UTF-8 becomes the text \xNN. */
 static void j_body(pk_buf *f, const char *s)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     while (*p) {
         unsigned char c = *p;
-        size_t n = utf8_seq(p);
+        size_t n = pk_utf8_seq(p);
         if (n == 0) {
             pk_buf_printf(f, "\\\\x%02X", c);
             p++;
