@@ -291,6 +291,12 @@ typedef struct pk_motion {
 
     uint8_t *trailing; /* bytes after the last section, owned; usually NULL */
     size_t ntrailing;
+
+    /* Set by pk_doc_load / pk_doc_parse, which warn about the file's
+     * duplicate keys once (naming the file): pk_tracks_build then counts
+     * them without warning again.  Clear it after an edit that may make
+     * new duplicates the user should hear of. */
+    bool duplicates_told;
 } pk_motion;
 
 /* A new empty v2 motion (header "Vocaloid Motion Data 0002", zero filler,
@@ -481,7 +487,9 @@ typedef struct pk_doc {
     pk_pose *pose;
 } pk_doc;
 
-/* Reads and parses a file; sets the log's path for the diagnostics. */
+/* Reads and parses a file; sets the log's path for the diagnostics.  A
+ * motion's duplicate keys are warned about here, once per kind of
+ * duplicate (engine/model/tracks.c), and motion->duplicates_told is set. */
 PK_API int pk_doc_load(const char *path, pk_doc *doc, pk_log *log);
 PK_API int pk_doc_parse(const void *data, size_t len, const char *path, pk_doc *doc, pk_log *log);
 PK_API void pk_doc_free(pk_doc *doc); /* frees the motion/pose and zeroes doc */
@@ -923,6 +931,9 @@ typedef struct pk_reduce_options {
     bool all_frames;                    /* the whole motion: first/last ignored */
     uint32_t first, last;               /* [A, B] */
     bool morphs;                        /* morph tracks too (all of them) */
+    bool camera;                        /* the camera too: centre and distance within
+                                           max_pos, Euler angles within max_deg, fov
+                                           (whole degrees) and perspective exact */
     uint32_t step;                      /* bake: a key every step frames (0 = 1) */
 } pk_reduce_options;
 
@@ -932,9 +943,11 @@ PK_API void pk_reduce_options_init(pk_reduce_options *o);
 typedef struct pk_reduce_stats {
     size_t keys_before[PK_SEC_COUNT], keys_after[PK_SEC_COUNT]; /* records per section */
     size_t bone_tracks, morph_tracks; /* tracks rewritten */
+    size_t camera_tracks;             /* 1 when the camera was rewritten */
     size_t discontinuities;           /* jumps kept as adjacent keys */
     size_t refitted; /* segments the sampler rejected, replaced by one key per frame */
     double worst_deg, worst_pos, worst_morph; /* largest error met at an integer frame */
+    double worst_cam_deg, worst_cam_pos;      /* the camera's (Euler angles; centre, distance) */
 } pk_reduce_stats;
 
 /* Return a new motion (caller frees with pk_motion_free) or NULL (error
@@ -966,6 +979,7 @@ typedef struct pk_merge_input {
                                 segments split or baked).  Inputs with `within` are laid in
                                 order after the others are merged; their camera, light, shadow
                                 and IK records merge key by key. */
+    const char *name;        /* how messages name it (its file); NULL: "input K" */
 } pk_merge_input;
 
 /* One conflict: the same track and frame with different values in two
@@ -1000,6 +1014,7 @@ typedef struct pk_merge_report {
     size_t cut_keys;      /* keys added at a negative offset's cut (the pose kept there) */
     size_t within_tracks; /* bone and morph tracks replaced inside a `within` input's range */
     size_t within_baked;  /* crossed pieces baked (one key per frame) by those */
+    size_t past_end;      /* keys dropped because their offset frame was > 4294967295 */
 } pk_merge_report;
 
 /* Combines the inputs' tracks.  Header, model name and end-of-file layout
