@@ -89,43 +89,44 @@ static const char *synonym_why(const char *a, const char *b)
 }
 static const char WHY_EN[] = "the model's English name for this bone";
 
+/* The first of the n names whose fold at `level` equals name's; -1 when
+ * none does, -2 on OOM.  Empty names are passed over when skip_empty. */
+static long find_folded(const char *name, const char *const *list, size_t n, int level,
+                        bool skip_empty)
+{
+    char *a = fold(name, level);
+    if (!a)
+        return -2;
+    long found = -1;
+    for (size_t i = 0; i < n && found == -1; i++) {
+        if (skip_empty && !list[i][0])
+            continue;
+        char *b = fold(list[i], level);
+        if (b && strcmp(a, b) == 0)
+            found = (long)i;
+        free(b);
+    }
+    free(a);
+    return found;
+}
+
 /* The best near miss of a missing name among n model names. */
 static long near_miss(const char *name, const char *const *jp, const char *const *en, size_t n,
                       const char **why)
 {
     for (int level = 1; level <= 3; level++) {
-        char *a = fold(name, level);
-        if (!a)
+        long i = find_folded(name, jp, n, level, false);
+        if (i == -2)
             return -1;
-        for (size_t i = 0; i < n; i++) {
-            char *b = fold(jp[i], level);
-            bool eq = b && strcmp(a, b) == 0;
-            free(b);
-            if (eq) {
-                free(a);
-                *why = level < 3 ? WHY[level] : synonym_why(name, jp[i]);
-                return (long)i;
-            }
+        if (i >= 0) {
+            *why = level < 3 ? WHY[level] : synonym_why(name, jp[i]);
+            return i;
         }
-        free(a);
     }
-    if (en) {
-        char *a = fold(name, 2);
-        for (size_t i = 0; a && i < n; i++) {
-            if (!en[i][0])
-                continue;
-            char *b = fold(en[i], 2);
-            bool eq = b && strcmp(a, b) == 0;
-            free(b);
-            if (eq) {
-                free(a);
-                *why = WHY_EN;
-                return (long)i;
-            }
-        }
-        free(a);
-    }
-    return -1;
+    long i = en ? find_folded(name, en, n, 2, true) : -1;
+    if (i >= 0)
+        *why = WHY_EN;
+    return i >= 0 ? i : -1;
 }
 
 /* The model's bone or morph with exactly these bytes, or whose name MMD
