@@ -49,6 +49,8 @@ static int cli_option(cli_run *r, const char *name, const char *value, bool *use
     if ((strcmp(name, "verbose") == 0 || strcmp(name, "v") == 0) &&
         (op == PK_STEP_RENAME || op == PK_STEP_MIRROR || op == PK_STEP_RETARGET)) {
         cli_verbose = true;
+        if (op == PK_STEP_RETARGET)
+            pk_step_set(r->step, "verbose", NULL, NULL);
         return 1;
     }
     if (strcmp(name, "help") == 0 || strcmp(name, "h") == 0) {
@@ -296,7 +298,7 @@ int cli_step_main(const char *cmd, int argc, char **argv, const char *help)
     }
     int rc = parse(&r, argc, argv, &log);
     pk_rules *rules = NULL;
-    pk_model *model = NULL;
+    pk_model *model = NULL, *from = NULL, *to = NULL;
     pk_doc *docs = NULL;
     const char *const *in = NULL;
     size_t n = 0;
@@ -383,6 +385,13 @@ int cli_step_main(const char *cmd, int argc, char **argv, const char *help)
             goto done;
         pk_step_use_model(r.step, model);
     }
+    if (pk_step_model_from(r.step)) {
+        from = cli_load_model(pk_step_model_from(r.step), cli_strict);
+        to = from ? cli_load_model(pk_step_model_to(r.step), cli_strict) : NULL;
+        if (!to)
+            goto done;
+        pk_step_use_models(r.step, from, to);
+    }
     int run = pk_step_run(r.step, docs, n, rules, &res, &log);
     bool motions = n > 0 && (docs[0].motion || (n > 1 && docs[1].motion));
     if (op == PK_STEP_MERGE)
@@ -410,6 +419,8 @@ done:
     free(docs);
     pk_rules_free(rules);
     pk_model_free(model);
+    pk_model_free(from);
+    pk_model_free(to);
     pk_step_free(r.step);
     pk_log_free(&log);
     return rc;

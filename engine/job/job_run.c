@@ -115,7 +115,35 @@ static int run_step(pk_job *j, const job_step *js, pk_log *log)
         }
         pk_step_use_model(js->step, model);
     }
+    pk_model *from = NULL, *to = NULL;
+    if (pk_step_model_from(js->step)) {
+        const char *mps[2] = {pk_step_model_from(js->step), pk_step_model_to(js->step)};
+        pk_model **dst[2] = {&from, &to};
+        for (int k = 0; k < 2; k++) {
+            size_t len = strlen(j->dir) + strlen(mps[k]) + 2;
+            char *path = malloc(len);
+            if (path) {
+                snprintf(path, len, "%s%s%s", mps[k][0] == '/' ? "" : j->dir,
+                         mps[k][0] == '/' || !*j->dir ? "" : "/", mps[k]);
+                *dst[k] = pk_model_load(path, log);
+                free(path);
+            } else {
+                pk_error(log, "out of memory");
+            }
+            if (!*dst[k]) {
+                pk_model_free(from);
+                pk_model_free(model);
+                pk_step_use_model(js->step, NULL);
+                pk_log_free(&tmp);
+                goto done;
+            }
+        }
+        pk_step_use_models(js->step, from, to);
+    }
     int ran = pk_step_run(js->step, docs, n, rules_of(j, pk_step_rules(js->step)), res, &tmp);
+    pk_step_use_models(js->step, NULL, NULL);
+    pk_model_free(from);
+    pk_model_free(to);
     for (size_t i = 0; i < tmp.count; i++) {
         const pk_diag *d = &tmp.items[i];
         bool placed = d->path || d->offset >= 0 || d->line > 0;

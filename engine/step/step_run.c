@@ -103,9 +103,20 @@ static int run_edit(const pk_step *s, pk_doc *in, const pk_rules *r, pk_step_res
         return d->motion ? pk_motion_mirror(d->motion, r, st, log)
                          : pk_pose_mirror(d->pose, r, st, log);
     default:
+        break;
+    }
+    if (!s->o.from)
         return d->motion ? pk_motion_retarget(d->motion, r, st, log)
                          : pk_pose_retarget(d->pose, r, st, log);
+    if (!s->from || !s->to) {
+        pk_error(log, "retarget: the models were not loaded");
+        return -1;
     }
+    pk_retarget_options ro = {s->from, s->to, s->o.no_stance, s->o.no_scale, s->o.no_fold,
+                              s->o.fingers};
+    res->retarget_models = true;
+    return d->motion ? pk_motion_retarget_models(d->motion, r, &ro, st, &res->retarget, log)
+                     : pk_pose_retarget_models(d->pose, r, &ro, st, &res->retarget, log);
 }
 
 static int run_diff(const pk_step *s, const pk_doc *in, const pk_rules *rules, pk_step_result *res,
@@ -390,6 +401,7 @@ void pk_step_result_free(pk_step_result *r)
     pk_diff_free(r->diff);
     free(r->groups);
     pk_rules_free(r->own_rules);
+    pk_retarget_report_free(&r->retarget);
     pk_edit_stats_free(&r->edit);
     pk_merge_report_free(&r->merge);
     free(r->merge_in);
