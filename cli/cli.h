@@ -40,8 +40,6 @@ int cmd_check(int argc, char **argv);
 int cmd_reduce(int argc, char **argv);
 int cmd_bake(int argc, char **argv);
 extern const char help_reduce[], help_bake[];
-/* reduce and bake share their option parsing (cmd_reduce.c). */
-int cli_reduce_or_bake(bool reduce, int argc, char **argv);
 extern const char help_info[], help_dump[], help_convert[], help_diff[], help_rename[],
     help_mirror[], help_retarget[], help_overlay[], help_merge[], help_run[], help_check[];
 

@@ -1,9 +1,10 @@
 /* cmd_bake.c — `posekit bake IN -o OUT`: a key at every frame (or every
- * N) with linear curves; the option parsing is reduce's (cmd_reduce.c). */
+ * N) with linear curves (engine/ops/reduce.c), run as a step
+ * (engine/step/). */
 #include "cli.h"
 
 const char help_bake[] = "usage: posekit bake IN -o OUT [--bones SEL] [--frames A-B|N] [--step N]\n"
-                         "                    [--no-morphs] [--strict]\n"
+                         "                    [--no-morphs] [--json] [--strict]\n"
                          "\n"
                          "Writes a key at every frame (or every N frames, and at the last) of\n"
                          "the selected bone tracks and of every morph track, each with linear\n"
@@ -14,14 +15,15 @@ const char help_bake[] = "usage: posekit bake IN -o OUT [--bones SEL] [--frames 
                          "\n"
                          "  --bones SEL      bone names, globs and @groups (default: every bone)\n"
                          "  --rules R        rule file for @groups\n"
-                         "  --frames A-B|N   the range\n"
+                         "  --frames A-B|N   the range (all, the default: the whole motion)\n"
                          "  --step N         a key every N frames (default 1)\n"
                          "  --no-morphs      leave morph tracks alone\n"
+                         "  --json           the summary as JSON on stdout (one line)\n"
                          "  -o, --output OUT output (.vmd); written atomically; may name IN\n"
                          "  --strict         warnings are errors\n"
                          "  -h, --help       this text\n";
 
 int cmd_bake(int argc, char **argv)
 {
-    return cli_reduce_or_bake(false, argc, argv);
+    return cli_step_main("bake", argc, argv, help_bake);
 }

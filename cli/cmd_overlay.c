@@ -13,11 +13,12 @@ const char help_overlay[] =
     "  replace  the selected bones take the pose's values\n"
     "  add      base rotation x pose rotation, base translation + pose's\n"
     "           (the base's own keys inside the range are kept, multiplied)\n"
-    "  outside A-F..B+F every selected bone samples exactly as in BASE at\n"
-    "  every frame (within 1e-4 degrees / 1e-5 units): keys are added at the\n"
-    "  edges and a crossed curve segment is split (de Casteljau, re-fitted\n"
-    "  to MMD's 0..127 curve grid) or, when no grid curve is exact enough,\n"
-    "  baked into one key per frame.  The fades are one segment each with an\n"
+    "  outside A-F..B+F every selected bone samples as in BASE at every\n"
+    "  frame: keys are added at the edges and a crossed curve segment is\n"
+    "  split (de Casteljau, re-fitted to MMD's 0..127 curve grid, within\n"
+    "  1e-4 degrees / 1e-5 units) or, when no grid curve is that exact,\n"
+    "  fitted with the fewest keys within 0.01 degrees / 0.0001 units.\n"
+    "  The fades are one segment each with an\n"
     "  ease-in/ease-out curve (53,0,74,127) from the base value at A-F to the\n"
     "  overlay at A, and from the overlay at B to the base at B+F.  Morphs\n"
     "  follow the same laws with linear keys (MMD blends morph weights\n"
@@ -45,7 +46,7 @@ const char help_overlay[] =
     "\n"
     "A summary goes to stderr: bones and morphs changed, keys removed and\n"
     "added, and\n"
-    "how many crossed segments were split or baked.  Overlays compose: run\n"
+    "how many crossed segments were split, fitted or baked.  Overlays compose: run\n"
     "a second overlay on the first one's output.\n";
 
 int cmd_overlay(int argc, char **argv)

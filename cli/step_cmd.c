@@ -1,5 +1,5 @@
 /* step_cmd.c — the one driver of the commands that are steps (convert,
- * diff, rename, mirror, retarget, overlay, merge): argv goes into the
+ * diff, rename, mirror, retarget, overlay, merge, reduce, bake, check): argv goes into the
  * step's options through pk_step_set (the setter job files use), the
  * engine checks and runs it, and this file only loads, writes and prints
  * (cli.h). */
@@ -12,7 +12,7 @@
 typedef struct cli_run {
     const char *cmd;
     pk_step *step;
-    const char *out, *svg;
+    const char *out, *svg, *rules_out;
     bool json, csv, help;
 } cli_run;
 
@@ -43,21 +43,33 @@ static int cli_option(cli_run *r, const char *name, const char *value, bool *use
     pk_step_op op = pk_step_kind(r->step);
     *used_value = false;
     if (strcmp(name, "strict") == 0) {
+        /* the CLI reads the inputs: it applies strictness; the step's
+         * option says it too (a job's strict: true) */
         cli_strict = true;
+        pk_log quiet;
+        pk_log_init(&quiet);
+        if (!pk_step_strict(r->step))
+            pk_step_set(r->step, "strict", NULL, &quiet);
+        pk_log_free(&quiet);
         return 1;
     }
     if ((strcmp(name, "verbose") == 0 || strcmp(name, "v") == 0) &&
         (op == PK_STEP_RENAME || op == PK_STEP_MIRROR || op == PK_STEP_RETARGET)) {
         cli_verbose = true;
+        pk_log quiet; /* a second -v is no error */
+        pk_log_init(&quiet);
         if (op == PK_STEP_RETARGET)
-            pk_step_set(r->step, "verbose", NULL, NULL);
+            pk_step_set(r->step, "verbose", NULL, &quiet);
+        pk_log_free(&quiet);
         return 1;
     }
     if (strcmp(name, "help") == 0 || strcmp(name, "h") == 0) {
         r->help = true;
         return 1;
     }
-    if (strcmp(name, "json") == 0 && (op == PK_STEP_DIFF || op == PK_STEP_MERGE)) {
+    if (strcmp(name, "json") == 0 && (op == PK_STEP_DIFF || op == PK_STEP_MERGE ||
+                                      op == PK_STEP_REDUCE || op == PK_STEP_BAKE ||
+                                      op == PK_STEP_CHECK)) {
         r->json = true;
         return 1;
     }
@@ -65,13 +77,16 @@ static int cli_option(cli_run *r, const char *name, const char *value, bool *use
         r->csv = true;
         return 1;
     }
-    bool is_out = strcmp(name, "output") == 0 || strcmp(name, "o") == 0;
+    bool is_out = (strcmp(name, "output") == 0 || strcmp(name, "o") == 0) &&
+                  op != PK_STEP_DIFF && op != PK_STEP_CHECK;
     bool is_svg = strcmp(name, "svg") == 0 && op == PK_STEP_DIFF;
-    if ((is_out && op != PK_STEP_DIFF) || is_svg) {
-        const char *flag = is_out ? (name[1] ? "--output" : "-o") : "--svg";
+    bool is_rules = strcmp(name, "suggest-rules") == 0 && op == PK_STEP_CHECK;
+    if (is_out || is_svg || is_rules) {
+        const char *flag = is_out ? (name[1] ? "--output" : "-o") : is_svg ? "--svg"
+                                                                            : "--suggest-rules";
         if (!value || !*value)
             return cli_usage(r->cmd, "'%s' wants a file name (missing value)", flag), -1;
-        const char **slot = is_out ? &r->out : &r->svg;
+        const char **slot = is_out ? &r->out : is_svg ? &r->svg : &r->rules_out;
         if (*slot)
             return cli_usage(r->cmd, "%s is given twice", flag), -1;
         *slot = value;
@@ -148,7 +163,7 @@ static int parse(cli_run *r, int argc, char **argv, pk_log *log)
 static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
 {
     pk_step_op op = pk_step_kind(r->step);
-    if (op != PK_STEP_DIFF && !r->out)
+    if (op != PK_STEP_DIFF && op != PK_STEP_CHECK && !r->out)
         return cli_usage(r->cmd, "no output given (-o OUT)");
     if (r->out && cli_output_format(r->out, PK_FMT_VPD) == PK_FMT_UNKNOWN)
         return cli_usage(r->cmd, "cannot tell the output format of '%s': use .vmd or .vpd", r->out);
@@ -168,6 +183,17 @@ static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
     if (stdin_inputs > 1)
         return cli_usage(r->cmd, "standard input ('-') can be read once; %zu inputs name it",
                          stdin_inputs);
+    if (r->rules_out) {
+        for (size_t i = 0; i < n; i++)
+            if (pk_path_same_file(r->rules_out, inputs[i]) || strcmp(r->rules_out, inputs[i]) == 0)
+                return cli_usage(r->cmd, "--suggest-rules '%s' is an input: it would be overwritten",
+                                 r->rules_out);
+        if (strcmp(r->rules_out, "-") == 0)
+            return cli_usage(r->cmd, "--suggest-rules - would mix the rules with the report on "
+                                     "standard output: name a .yaml file");
+        if (cli_is_folder(r->rules_out))
+            return cli_usage(r->cmd, "--suggest-rules names a folder ('%s')", r->rules_out);
+    }
     if (r->svg) {
         if (strcmp(r->svg, "-") == 0)
             return cli_usage(r->cmd, "--svg - would mix the picture with the report on standard "
@@ -228,7 +254,8 @@ static void print_summary(const cli_run *r, const pk_step_result *res)
     pk_buf_init(&b);
     pk_step_summary(r->step, res, &b);
     char prefix[64];
-    if (op == PK_STEP_OVERLAY || op == PK_STEP_MERGE)
+    if (op == PK_STEP_OVERLAY || op == PK_STEP_MERGE || op == PK_STEP_REDUCE ||
+        op == PK_STEP_BAKE)
         snprintf(prefix, sizeof prefix, "posekit: %s: ", r->cmd);
     else
         snprintf(prefix, sizeof prefix, "posekit %s: ", r->cmd);
@@ -247,10 +274,41 @@ static void print_summary(const cli_run *r, const pk_step_result *res)
     }
 }
 
+/* The step's report in fmt on standard output. */
+static int print_report(const cli_run *r, const pk_step_result *res, pk_report_format fmt)
+{
+    pk_buf b;
+    pk_buf_init(&b);
+    int rc = pk_step_report(r->step, res, fmt, &b);
+    if (rc == 0 && b.len && fwrite(b.data, 1, b.len, stdout) != b.len)
+        rc = -1;
+    pk_buf_free(&b);
+    if (rc != 0 || fflush(stdout) != 0) {
+        fprintf(stderr, "posekit: cannot write standard output\n");
+        return EXIT_ERROR;
+    }
+    return EXIT_OK;
+}
+
 static int report(const cli_run *r, const pk_step_result *res, const char *const *in, size_t n,
                   bool motions)
 {
     pk_step_op op = pk_step_kind(r->step);
+    if (op == PK_STEP_CHECK) {
+        if (print_report(r, res, r->json ? PK_REPORT_JSON : PK_REPORT_TEXT) != EXIT_OK)
+            return EXIT_ERROR;
+        if (r->rules_out) {
+            pk_buf b;
+            pk_buf_init(&b);
+            int rc = pk_step_report(r->step, res, PK_REPORT_RULES, &b) == 0
+                         ? cli_write(r->rules_out, &b)
+                         : (fprintf(stderr, "posekit: out of memory\n"), EXIT_ERROR);
+            pk_buf_free(&b);
+            if (rc != EXIT_OK)
+                return EXIT_ERROR;
+        }
+        return res->check->missing ? EXIT_DIFF : EXIT_OK;
+    }
     if (op == PK_STEP_DIFF) {
         if (r->svg && write_svg(r, res, in, motions) != EXIT_OK)
             return EXIT_ERROR;
@@ -311,7 +369,7 @@ int cli_step_main(const char *cmd, int argc, char **argv, const char *help)
         goto done;
     }
     pk_step_op op = pk_step_kind(r.step);
-    if (op != PK_STEP_DIFF && !r.out) {
+    if (op != PK_STEP_DIFF && op != PK_STEP_CHECK && !r.out) {
         /* a missing input is said first, then a missing output */
         n = pk_step_inputs(r.step, &in);
         if (n == 0 && pk_step_check(r.step, &log) != 0)
@@ -404,13 +462,15 @@ int cli_step_main(const char *cmd, int argc, char **argv, const char *help)
         rc = report(&r, &res, in, n, motions);
     else
         rc = EXIT_OK;
-    if (rc == EXIT_ERROR || op == PK_STEP_DIFF)
+    if (rc == EXIT_ERROR || op == PK_STEP_DIFF || op == PK_STEP_CHECK)
         goto done;
     cli_save_options so;
     memset(&so, 0, sizeof so);
     so.vpd = res.vpd;
     rc = cli_save(r.out, &res.out, &so);
-    if (rc == EXIT_OK && op != PK_STEP_OVERLAY && op != PK_STEP_MERGE)
+    if (rc == EXIT_OK && r.json && (op == PK_STEP_REDUCE || op == PK_STEP_BAKE))
+        rc = print_report(&r, &res, PK_REPORT_JSON);
+    else if (rc == EXIT_OK && op != PK_STEP_OVERLAY && op != PK_STEP_MERGE)
         print_summary(&r, &res);
 done:
     pk_step_result_free(&res);

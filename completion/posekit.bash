@@ -1,14 +1,20 @@
 # bash completion for posekit(1)                          -*- shell-script -*-
 #
 # Installed to share/bash-completion/completions/posekit.  Completes the
-# command, each command's options (the getopt tables of cli/cmd_*.c; the
-# test tests/cli/cases/completion_bash.sh checks they agree), option values
+# command, each command's options (the step table, engine/step/step.c,
+# and each command's help; the test tests/cli/cases/completion_bash.sh
+# checks they agree), option values
 # (layouts, modes, policies, @groups), and files by kind: motions and poses
 # (.vmd/.vpd), models (.pmx/.pmd), rule and job files (.yaml/.yml).
 
 _posekit_commands="info dump convert diff rename mirror retarget overlay reduce bake merge run check help"
 
-# Options per command, as in each command's getopt table.
+# Options per command, as in each command's help.  A job file's step OP
+# (posekit run) takes the options of the command OP without the leading
+# dashes ("--max-deg 0.05" is "max_deg: 0.05" or "max-deg: 0.05"); its
+# inputs (in, a, b, base, pose), rules and model name entries of the job's
+# inputs and rules; -o/--json/--csv/--svg/--suggest-rules are the job's
+# outputs (README "Job files").
 _posekit_opts_info="--json --strict --help"
 _posekit_opts_dump="--strict --help"
 _posekit_opts_convert="-o --output --frame --layout --no-morphs --strict --help"
@@ -18,8 +24,8 @@ _posekit_opts_mirror="--rules -o --output -v --verbose --strict --help"
 _posekit_opts_retarget="--rules -o --output -v --verbose --strict --help"
 _posekit_opts_overlay="--pose --pose-frame --bones --model --rules --frames --mode --fade -o --output --strict --help"
 _posekit_opts_merge="-o --output --offset --sections --within --prefer --json --strict --help"
-_posekit_opts_reduce="-o --output --max-deg --max-pos --max-morph --bones --rules --frames --no-morphs --camera --json --step --strict --help"
-_posekit_opts_bake="-o --output --bones --rules --frames --step --no-morphs --strict --help"
+_posekit_opts_reduce="-o --output --max-deg --max-pos --max-morph --bones --rules --frames --no-morphs --camera --json --strict --help"
+_posekit_opts_bake="-o --output --bones --rules --frames --step --no-morphs --camera --json --strict --help"
 _posekit_opts_run="--dry-run --strict --help"
 _posekit_opts_check="--model --json --suggest-rules --strict --help"
 

@@ -384,6 +384,69 @@ size_t pk_cp932_boundary(const void *raw, size_t len)
     return len;
 }
 
+bool pk_cp932_is_boundary(const uint8_t *raw, size_t len, size_t pos)
+{
+    size_t i = 0;
+    while (i < pos && i < len)
+        i += (raw[i] >= 0x81 && raw[i] <= 0x9F) || (raw[i] >= 0xE0 && raw[i] <= 0xFC) ? 2 : 1;
+    return i == pos;
+}
+
+/* ---- MMD's cut names ---- */
+
+static const size_t name_fields[2] = {PK_VMD_NAME_BYTES, PK_VPD_NAME_BYTES};
+
+size_t pk_name_cuts(const uint8_t *full, size_t len, size_t cuts[4])
+{
+    size_t n = 0;
+    for (size_t f = 0; f < 2; f++) {
+        size_t field = name_fields[f];
+        if (len <= field)
+            continue;
+        size_t two[2] = {field, pk_cp932_boundary(full, field)};
+        for (size_t k = 0; k < 2; k++) {
+            bool seen = false;
+            for (size_t i = 0; i < n; i++)
+                seen |= cuts[i] == two[k];
+            if (!seen && two[k] > 0)
+                cuts[n++] = two[k];
+        }
+    }
+    return n;
+}
+
+bool pk_name_stored_as(const uint8_t *full, size_t flen, const uint8_t *stored, size_t slen,
+                       size_t field)
+{
+    if (flen <= field)
+        return slen == flen && memcmp(full, stored, flen) == 0;
+    if (slen != field && slen != pk_cp932_boundary(full, field))
+        return false;
+    return memcmp(full, stored, slen) == 0;
+}
+
+bool pk_name_matches(const uint8_t *full, size_t flen, const uint8_t *stored, size_t slen)
+{
+    if (slen == flen)
+        return memcmp(full, stored, flen) == 0;
+    size_t cuts[4];
+    size_t n = pk_name_cuts(full, flen, cuts);
+    for (size_t i = 0; i < n; i++)
+        if (slen == cuts[i] && memcmp(full, stored, slen) == 0)
+            return true;
+    return false;
+}
+
+pk_name_id pk_names_find_stored(const pk_names *t, const uint8_t *full, size_t len)
+{
+    pk_name_id id = pk_names_find(t, full, len);
+    size_t cuts[4];
+    size_t n = id == PK_NO_NAME ? pk_name_cuts(full, len, cuts) : 0;
+    for (size_t i = 0; i < n && id == PK_NO_NAME; i++)
+        id = pk_names_find(t, full, cuts[i]);
+    return id;
+}
+
 pk_name_id pk_names_intern_utf8(pk_names *t, const char *utf8, size_t max_bytes, const char *what,
                                 pk_log *log)
 {

@@ -45,6 +45,7 @@
 #include "posekit.h"
 #include "common/bytes.h"
 #include "format/read_internal.h"
+#include "platform/platform.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -212,6 +213,7 @@ static bool reserve(void **arr, size_t *cap, size_t n, size_t size, pk_log *log,
         pk_log_add(log, PK_ERROR, (int64_t)offset, 0, 0, "out of memory (%zu records)", n);
         return false;
     }
+    pk_os_advise_huge(p, n * size); /* few page faults while the records are filled */
     *arr = p;
     *cap = n;
     return true;

@@ -924,7 +924,12 @@ PK_API int pk_pose_retarget_models(pk_pose *p, const pk_rules *r, const pk_retar
  *    integer frame): edge keys are added, a base segment crossed by an edge
  *    is split by de Casteljau subdivision when the two halves fit MMD's
  *    0..127 control-point grid within tolerance (checked at every integer
- *    frame), otherwise that piece is baked into one key per frame;
+ *    frame), otherwise the piece is FITTED: described by the fewest keys
+ *    whose curves the shared fitter (the one `reduce` uses) finds within
+ *    PK_OVERLAY_FIT_DEG / PK_OVERLAY_FIT_POS, each checked with the sampler
+ *    at every integer frame (usually one key: a cut curve's piece is a
+ *    Bezier, just not always on the grid); with `exact`, or when fitting
+ *    fails, the piece is baked into one key per frame;
  *  - inside, replace: the pose's value; add: base rotation x pose rotation
  *    and base translation + pose translation (the base's keys inside the
  *    range are kept, multiplied);
@@ -941,6 +946,11 @@ typedef enum pk_overlay_mode { PK_OVERLAY_REPLACE = 0, PK_OVERLAY_ADD = 1 } pk_o
 
 #define PK_OVERLAY_TOL_DEG 1e-4 /* rotation tolerance outside the window, degrees */
 #define PK_OVERLAY_TOL_POS 1e-5 /* translation tolerance, MMD units */
+/* Tolerances of a fitted piece (outside the window where a crossed curved
+ * segment could not be split exactly): the smallest differences diff
+ * reports by default. */
+#define PK_OVERLAY_FIT_DEG 0.01
+#define PK_OVERLAY_FIT_POS 1e-4
 /* The fade curve (x1, y1, x2, y2 on MMD's 0..127 grid): symmetric ease in
  * and out, the CSS "ease-in-out" (0.42, 0, 0.58, 1) rounded to the grid. */
 #define PK_FADE_CURVE                                                                              \
@@ -953,6 +963,8 @@ typedef struct pk_overlay_options {
     bool all_frames;      /* the whole motion: first/last/fade ignored */
     uint32_t first, last; /* [A, B], A <= B (--frames N: A = B = N) */
     uint32_t fade;        /* F */
+    bool exact;           /* no fitting: a piece that does not split within the
+                             PK_OVERLAY_TOL_* tolerances is baked (one key per frame) */
 } pk_overlay_options;
 
 typedef struct pk_overlay_stats {
@@ -962,6 +974,8 @@ typedef struct pk_overlay_stats {
     size_t keys_added;   /* records appended */
     size_t split;        /* crossed pieces re-curved within tolerance ... */
     size_t split_exact;  /* ... of which trivially (linear curve or no motion) */
+    size_t fitted;       /* pieces fitted within PK_OVERLAY_FIT_DEG / _POS ... */
+    size_t fitted_keys;  /* ... and the keys they needed inside the piece (0: one segment) */
     size_t baked;        /* pieces baked into per-frame keys */
     size_t baked_keys;   /* keys those bakes produced */
     size_t morphs;         /* morph tracks changed or created */
@@ -1100,7 +1114,7 @@ PK_API void pk_merge_report_free(pk_merge_report *r);
 
 /* ---- steps (engine/step/): one entry point per operation ----
  * Every operation (convert, diff, rename, mirror, retarget, overlay,
- * merge) is a step: one set of options, filled by name through one setter
+ * merge, reduce, bake, check) is a step: one set of options, filled by name through one setter
  * (the CLI's `--name VALUE` and a job file's `name: VALUE` alike, '-' and
  * '_' being the same), checked in one place, run on documents the caller
  * loaded, and reported by the engine's writers, so the command line and
@@ -1122,6 +1136,9 @@ typedef enum pk_step_op {
     PK_STEP_RETARGET,
     PK_STEP_OVERLAY,
     PK_STEP_MERGE,
+    PK_STEP_REDUCE,
+    PK_STEP_BAKE,
+    PK_STEP_CHECK,
     PK_STEP_COUNT
 } pk_step_op;
 
@@ -1171,6 +1188,11 @@ typedef struct pk_step_result {
     pk_merge_input *merge_in; /* merge: each input as merged: offset, sections, within (owned) */
     pk_merge_policy prefer; /* merge: the policy used */
     bool motion_in;         /* overlay: the base was a motion */
+    pk_reduce_stats reduce; /* reduce, bake */
+    struct pk_check_report *check;      /* check: the report (owned) */
+    const struct pk_model *check_model; /* check: the model (the caller's: it must outlive
+                                           the result for pk_step_report) */
+    size_t check_field;                 /* check: the input's name field, 15 (VMD) or 19 (VPD) */
 } pk_step_result;
 
 /* Runs the step on the documents named by pk_step_inputs (in that order)
@@ -1184,9 +1206,10 @@ PK_API void pk_step_result_free(pk_step_result *r);
 /* diff over frames: keep each row's largest difference in `bins` columns
  * (pk_diff_options.bins) for pictures; 0, the default, keeps none. */
 PK_API void pk_step_bins(pk_step *s, size_t bins);
-/* diff and overlay: the model option's value (a PMX/PMD path whose display
- * frames --bones may name as @frame:NAME), NULL when not given; and the
- * model the caller loaded for it (owned by the caller, used by pk_step_run). */
+/* diff, overlay and check: the model option's value (a PMX/PMD path; diff
+ * and overlay: its display frames --bones may name as @frame:NAME; check:
+ * the model checked against), NULL when not given; and the model the
+ * caller loaded for it (owned by the caller, used by pk_step_run). */
 PK_API const char *pk_step_model(const pk_step *s);
 PK_API void pk_step_use_model(pk_step *s, const struct pk_model *m);
 /* retarget: the from and to options' values (PMX/PMD paths; NULL when not
@@ -1194,12 +1217,27 @@ PK_API void pk_step_use_model(pk_step *s, const struct pk_model *m);
 PK_API const char *pk_step_model_from(const pk_step *s);
 PK_API const char *pk_step_model_to(const pk_step *s);
 PK_API void pk_step_use_models(pk_step *s, const struct pk_model *from, const struct pk_model *to);
+/* The strict option (every step; the CLI's --strict): warnings met reading
+ * the step's inputs and model, or running it, are errors.  The caller,
+ * which reads the inputs, applies it. */
+PK_API bool pk_step_strict(const pk_step *s);
 /* What a step did in one line, without a newline and without a prefix
  * ("3 of 5 bones swapped left/right, ..."; diff: the table's last line). */
 PK_API int pk_step_summary(const pk_step *s, const pk_step_result *r, pk_buf *out);
-/* The report: diff's table, JSON (one line) or CSV; the other steps'
- * summary line.  Appends to out; 0 or -1 (out of memory). */
-typedef enum pk_report_format { PK_REPORT_TEXT, PK_REPORT_JSON, PK_REPORT_CSV } pk_report_format;
+/* The report: diff's table, JSON (one line) or CSV; check's report as text
+ * or JSON (indented), and PK_REPORT_RULES, the rules file renaming each
+ * missing name to its near miss (`check --suggest-rules`); reduce's and
+ * bake's summary as JSON (one line); the other steps' summary line.
+ * Appends to out; 0, or -1 (out of memory, or a format the step does not
+ * write: pk_step_report_has). */
+typedef enum pk_report_format {
+    PK_REPORT_TEXT,
+    PK_REPORT_JSON,
+    PK_REPORT_CSV,
+    PK_REPORT_RULES
+} pk_report_format;
+/* Whether the step writes its report in that format. */
+PK_API bool pk_step_report_has(pk_step_op op, pk_report_format f);
 PK_API int pk_step_report(const pk_step *s, const pk_step_result *r, pk_report_format f,
                           pk_buf *out);
 

@@ -12,20 +12,24 @@ typedef struct where {
     int line, col;
 } where;
 
-typedef enum vkind { V_NONE, V_MOTION, V_POSE, V_REPORT } vkind;
+typedef enum vkind { V_NONE, V_MOTION, V_POSE, V_REPORT, V_MODEL } vkind;
 
-/* A named thing: an input, a rule set or a step's result. */
+/* A named thing: an input (a motion, pose or model), a rule set or a
+ * step's result. */
 typedef struct item {
     char *name;
     char *path; /* inputs and rules: resolved path */
     where at;
     bool is_rules;
+    bool is_model; /* an input whose path ends in .pmx or .pmd */
     vkind kind;
+    size_t warnings; /* inputs: warnings met reading it (a strict step fails on them) */
     pk_motion *motion;
     pk_pose *pose;
     pk_rules *rules;
+    pk_model *model;
     pk_vpd_options vpd;     /* how a pose is written unless its output says */
-    pk_step_result *report; /* a diff's result, written as .txt/.json/.csv */
+    pk_step_result *report; /* a diff's or check's result, written as .txt/.json/.csv/.yaml */
     const pk_step *by;      /* the step that made a report */
 } item;
 
@@ -37,7 +41,7 @@ typedef struct job_step {
     where at;
 } job_step;
 
-typedef enum report_kind { R_TEXT, R_JSON, R_CSV } report_kind;
+typedef enum report_kind { R_TEXT, R_JSON, R_CSV, R_RULES } report_kind;
 
 typedef struct outspec {
     where at;

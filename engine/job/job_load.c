@@ -1,6 +1,7 @@
 /* job_load.c — a job file read and checked (README "Job files"):
  *
- *   inputs:  {NAME: PATH, ...}                 VMD or VPD files
+ *   inputs:  {NAME: PATH, ...}                 VMD or VPD files, PMX or PMD
+ *                                              models (by the path's ending)
  *   rules:   {NAME: PATH, ...}                 rule files
  *   steps:   [ {OP: {OPTION: VALUE, ..., out: NAME}}, ... ]
  *                                              run in order; each makes
@@ -146,17 +147,34 @@ static bool relog(pk_log *tmp, pk_log *log, where at)
     return ok;
 }
 
-/* Input options name a motion or pose defined above; rules a rule set. */
-static bool is_input_key(const char *key)
+/* What an option names: input options a motion or pose defined above,
+ * rules a rule set, model a model input; other options take values. */
+typedef enum ref { REF_NONE, REF_DOC, REF_RULES, REF_MODEL } ref;
+
+static ref ref_of(pk_step_op op, const char *key)
 {
+    /* retarget's models (convert's `to` is a format) */
+    if (op == PK_STEP_RETARGET && (strcmp(key, "from") == 0 || strcmp(key, "to") == 0))
+        return REF_MODEL;
     static const char *const KEYS[] = {"in", "a", "b", "base", "pose"};
     for (size_t i = 0; i < sizeof KEYS / sizeof KEYS[0]; i++)
         if (strcmp(key, KEYS[i]) == 0)
-            return true;
-    return false;
+            return REF_DOC;
+    if (strcmp(key, "rules") == 0)
+        return REF_RULES;
+    if (strcmp(key, "model") == 0)
+        return REF_MODEL;
+    return REF_NONE;
 }
 
-static bool check_ref(pk_job *j, const yctx *y, const yaml_node_t *n, const char *what, bool rules)
+static const char *ref_what(const item *it)
+{
+    return it->is_rules   ? "a rule set"
+           : it->is_model ? "a model"
+                          : "a motion, pose or report";
+}
+
+static bool check_ref(pk_job *j, const yctx *y, const yaml_node_t *n, const char *what, ref want)
 {
     const char *s = scalar(n);
     item *it = s ? job_find(j, s) : NULL;
@@ -166,12 +184,27 @@ static bool check_ref(pk_job *j, const yctx *y, const yaml_node_t *n, const char
                s ? s : "?");
         return false;
     }
-    if (it->is_rules != rules) {
-        err_at(y->log, mark(n), "%s '%s' names %s", what, s,
-               it->is_rules ? "a rule set, not a motion or pose" : "a motion or pose, not rules");
+    ref has = it->is_rules ? REF_RULES : it->is_model ? REF_MODEL : REF_DOC;
+    if (has != want) {
+        static const char *const WANT[] = {"", "a motion or pose", "rules", "a model (an input "
+                                                                            "ending in .pmx or .pmd)"};
+        err_at(y->log, mark(n), "%s '%s' names %s, not %s", what, s, ref_what(it), WANT[want]);
         return false;
     }
     return true;
+}
+
+/* A model input: its path ends in .pmx or .pmd (any case). */
+static bool is_model_path(const char *path)
+{
+    size_t n = strlen(path);
+    if (n < 4 || path[n - 4] != '.')
+        return false;
+    char ext[4];
+    for (int i = 0; i < 3; i++)
+        ext[i] = (char)(path[n - 3 + i] | 0x20);
+    ext[3] = '\0';
+    return strcmp(ext, "pmx") == 0 || strcmp(ext, "pmd") == 0;
 }
 
 /* One `key: value` (a list sets the option once per item). */
@@ -184,7 +217,7 @@ static bool set_param(pk_job *j, const yctx *y, job_step *js, const char *key, c
         pk_step_set(js->step, key, "", &tmp); /* "OP has no option KEY" */
         return relog(&tmp, y->log, mark(k));
     }
-    bool input = is_input_key(key), rules = strcmp(key, "rules") == 0;
+    ref want = ref_of(pk_step_kind(js->step), key);
     if (v->type == YAML_SEQUENCE_NODE) {
         size_t n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
         if (n == 0) {
@@ -194,7 +227,7 @@ static bool set_param(pk_job *j, const yctx *y, job_step *js, const char *key, c
         for (size_t i = 0; i < n; i++) {
             const yaml_node_t *e = node(y, v->data.sequence.items.start[i]);
             const char *s = want_scalar(y, e, key);
-            if (!s || ((input || rules) && !check_ref(j, y, e, key, rules)))
+            if (!s || (want != REF_NONE && !check_ref(j, y, e, key, want)))
                 return false;
             pk_step_set(js->step, key, s, &tmp);
             if (!relog(&tmp, y->log, mark(e)))
@@ -207,10 +240,21 @@ static bool set_param(pk_job *j, const yctx *y, job_step *js, const char *key, c
         err_at(y->log, mark(v), "%s must be a value or a list of values", key);
         return false;
     }
-    if ((input || rules) && !check_ref(j, y, v, key, rules))
+    if (want != REF_NONE && !check_ref(j, y, v, key, want))
         return false;
     pk_step_set(js->step, key, s, &tmp);
     return relog(&tmp, y->log, mark(v));
+}
+
+/* "convert, diff, ..., check": every step. */
+static const char *op_list(void)
+{
+    static char list[160];
+    size_t o = 0;
+    for (int i = 0; i < PK_STEP_COUNT && o < sizeof list; i++)
+        o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", i ? ", " : "",
+                              pk_step_op_name((pk_step_op)i));
+    return list;
 }
 
 static bool parse_step(pk_job *j, const yctx *y, const yaml_node_t *n, job_step *js)
@@ -220,9 +264,7 @@ static bool parse_step(pk_job *j, const yctx *y, const yaml_node_t *n, job_step 
     js->at = mark(n);
     if (n->type != YAML_MAPPING_NODE ||
         n->data.mapping.pairs.top - n->data.mapping.pairs.start != 1) {
-        err_at(log, mark(n),
-               "a step is one operation: {overlay|rename|retarget|mirror|merge|"
-               "convert|diff: {...}}");
+        err_at(log, mark(n), "a step is one operation: {OP: {...}} (%s)", op_list());
         return false;
     }
     yaml_node_pair_t *pair = n->data.mapping.pairs.start;
@@ -233,10 +275,7 @@ static bool parse_step(pk_job *j, const yctx *y, const yaml_node_t *n, job_step 
     js->step = pk_step_new(opname ? opname : "?", "", &tmp);
     if (!js->step) {
         pk_log_free(&tmp);
-        err_at(log, mark(kn),
-               "unknown step '%s' (overlay, rename, retarget, mirror, merge, "
-               "convert, diff)",
-               opname ? opname : "?");
+        err_at(log, mark(kn), "unknown step '%s' (%s)", opname ? opname : "?", op_list());
         return false;
     }
     if (vn->type != YAML_MAPPING_NODE) {
@@ -265,14 +304,16 @@ static bool parse_step(pk_job *j, const yctx *y, const yaml_node_t *n, job_step 
         if (!set_param(j, y, js, key, k, v))
             return false;
     }
-    if (!js->out) {
+    /* every step names its result, except check, whose summary alone
+     * may be wanted (the run's report line) */
+    if (!js->out && pk_step_kind(js->step) != PK_STEP_CHECK) {
         err_at(log, js->at, "%s needs 'out'", opname);
         return false;
     }
     pk_step_check(js->step, &tmp);
     if (!relog(&tmp, log, js->at))
         return false;
-    return add_item(j, js->out, js->at, log) != NULL;
+    return !js->out || add_item(j, js->out, js->at, log) != NULL;
 }
 
 static bool parse_named_paths(pk_job *j, const yctx *y, const yaml_node_t *n, bool rules)
@@ -291,6 +332,7 @@ static bool parse_named_paths(pk_job *j, const yctx *y, const yaml_node_t *n, bo
         if (!it)
             return false;
         it->is_rules = rules;
+        it->is_model = !rules && is_model_path(path);
         it->path = resolve(j->dir, path);
         if (!it->path)
             return false;
@@ -311,6 +353,11 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
     item *it = job_find(j, name);
     if (!it || it->is_rules) {
         err_at(y->log, mark(k), "output '%s' names no input or step result", name);
+        return false;
+    }
+    if (it->is_model) {
+        err_at(y->log, mark(k), "output '%s' is a model: posekit reads models, it writes none",
+               name);
         return false;
     }
     o->name = strdup(name);
@@ -360,11 +407,14 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
     bool json = n >= 5 && strcmp(path + n - 5, ".json") == 0;
     bool csv = n >= 4 && strcmp(path + n - 4, ".csv") == 0;
     bool text = n >= 4 && strcmp(path + n - 4, ".txt") == 0;
-    os->report = json ? R_JSON : csv ? R_CSV : R_TEXT;
-    if (os->fmt == PK_FMT_UNKNOWN && !json && !text && !csv) {
+    bool yaml = (n >= 5 && strcmp(path + n - 5, ".yaml") == 0) ||
+                (n >= 4 && strcmp(path + n - 4, ".yml") == 0);
+    os->report = json ? R_JSON : csv ? R_CSV : yaml ? R_RULES : R_TEXT;
+    if (os->fmt == PK_FMT_UNKNOWN && !json && !text && !csv && !yaml) {
         err_at(y->log, mark(v),
                "cannot tell the format of '%s': use .vmd, .vpd (motions and "
-               "poses) or .txt, .json, .csv (diff reports)",
+               "poses), .txt, .json, .csv (diff and check reports) or .yaml (check's suggested "
+               "rules)",
                path);
         return false;
     }

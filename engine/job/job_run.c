@@ -22,11 +22,13 @@ void job_item_clear(item *it)
     pk_motion_free(it->motion);
     pk_pose_free(it->pose);
     pk_rules_free(it->rules);
+    pk_model_free(it->model);
     pk_step_result_free(it->report);
     free(it->report);
     it->motion = NULL;
     it->pose = NULL;
     it->rules = NULL;
+    it->model = NULL;
     it->report = NULL;
     it->by = NULL;
     it->kind = V_NONE;
@@ -57,7 +59,10 @@ static void report_line(pk_job *j, const job_step *js, const pk_step_result *res
         pk_buf_printf(&j->report, "%s ", pk_step_op_name(pk_step_kind(js->step)));
         for (size_t i = 0; i < n; i++)
             pk_buf_printf(&j->report, "%s%s", i ? ", " : "", names[i]);
-        pk_buf_printf(&j->report, " -> %s: ", js->out);
+        if (js->out)
+            pk_buf_printf(&j->report, " -> %s: ", js->out);
+        else
+            pk_buf_puts(&j->report, ": ");
         pk_buf_append(&j->report, sum.data, sum.len);
         pk_buf_putc(&j->report, '\n');
     }
@@ -66,19 +71,22 @@ static void report_line(pk_job *j, const job_step *js, const pk_step_result *res
 
 static int run_step(pk_job *j, const job_step *js, pk_log *log)
 {
-    item *res_item = job_find(j, js->out);
+    item *res_item = js->out ? job_find(j, js->out) : NULL;
     const char *const *names;
     size_t n = pk_step_inputs(js->step, &names);
     pk_step_op op = pk_step_kind(js->step);
     pk_doc *docs = calloc(n ? n : 1, sizeof *docs);
     pk_step_result *res = calloc(1, sizeof *res);
     int rc = -1;
-    if (!docs || !res || !res_item) {
+    if (!docs || !res || (js->out && !res_item)) {
         pk_error(log, "out of memory");
         goto done;
     }
+    size_t warned = 0; /* warnings met reading the step's inputs and model */
     for (size_t i = 0; i < n; i++) {
         item *it = job_find(j, names[i]);
+        if (it)
+            warned += it->warnings;
         if (!it || (it->kind != V_MOTION && it->kind != V_POSE)) {
             pk_log_add(log, PK_ERROR, -1, js->at.line, js->at.col,
                        "%s: '%s' is a report, not a motion or pose", pk_step_op_name(op), names[i]);
@@ -98,54 +106,53 @@ static int run_step(pk_job *j, const job_step *js, pk_log *log)
      * their own get the step's JOB:LINE:COL. */
     pk_log tmp;
     pk_log_init(&tmp);
-    pk_model *model = NULL;
-    const char *mp = pk_step_model(js->step);
-    if (mp) { /* a model path, relative to the job file like every path */
-        size_t len = strlen(j->dir) + strlen(mp) + 2;
-        char *path = malloc(len);
-        if (path) {
-            snprintf(path, len, "%s%s%s", mp[0] == '/' ? "" : j->dir,
-                     mp[0] == '/' || !*j->dir ? "" : "/", mp);
-            model = pk_model_load(path, log);
-            free(path);
-        }
-        if (!model) {
+    const char *mname = pk_step_model(js->step);
+    if (mname) { /* a model input (job_load.c checked the name) */
+        item *mi = job_find(j, mname);
+        if (!mi || !mi->model) {
+            pk_log_add(log, PK_ERROR, -1, js->at.line, js->at.col, "'%s' is not a model", mname);
             pk_log_free(&tmp);
             goto done;
         }
-        pk_step_use_model(js->step, model);
+        warned += mi->warnings;
+        pk_step_use_model(js->step, mi->model);
     }
-    pk_model *from = NULL, *to = NULL;
-    if (pk_step_model_from(js->step)) {
-        const char *mps[2] = {pk_step_model_from(js->step), pk_step_model_to(js->step)};
-        pk_model **dst[2] = {&from, &to};
-        for (int k = 0; k < 2; k++) {
-            size_t len = strlen(j->dir) + strlen(mps[k]) + 2;
-            char *path = malloc(len);
-            if (path) {
-                snprintf(path, len, "%s%s%s", mps[k][0] == '/' ? "" : j->dir,
-                         mps[k][0] == '/' || !*j->dir ? "" : "/", mps[k]);
-                *dst[k] = pk_model_load(path, log);
-                free(path);
-            } else {
-                pk_error(log, "out of memory");
-            }
-            if (!*dst[k]) {
-                pk_model_free(from);
-                pk_model_free(model);
-                pk_step_use_model(js->step, NULL);
-                pk_log_free(&tmp);
-                goto done;
-            }
+    if (pk_step_model_from(js->step)) { /* retarget's models, inputs as model is */
+        item *mf = job_find(j, pk_step_model_from(js->step));
+        item *mt = job_find(j, pk_step_model_to(js->step));
+        if (!mf || !mf->model || !mt || !mt->model) {
+            pk_log_add(log, PK_ERROR, -1, js->at.line, js->at.col, "'%s' is not a model",
+                       !mf || !mf->model ? pk_step_model_from(js->step)
+                                         : pk_step_model_to(js->step));
+            pk_log_free(&tmp);
+            goto done;
         }
-        pk_step_use_models(js->step, from, to);
+        warned += mf->warnings + mt->warnings;
+        pk_step_use_models(js->step, mf->model, mt->model);
     }
     int ran = pk_step_run(js->step, docs, n, rules_of(j, pk_step_rules(js->step)), res, &tmp);
+    /* strict: a warning reading its inputs or model, or running it, fails
+     * the step (the command's --strict) */
+    if (ran == 0 && pk_step_strict(js->step) && (warned || tmp.warnings)) {
+        pk_log_add(log, PK_ERROR, -1, js->at.line, js->at.col,
+                   "%s: strict: %zu warning%s (reading its inputs or running it) are errors",
+                   pk_step_op_name(op), warned + tmp.warnings,
+                   warned + tmp.warnings == 1 ? "" : "s");
+        ran = -1;
+    }
     pk_step_use_models(js->step, NULL, NULL);
-    pk_model_free(from);
-    pk_model_free(to);
     for (size_t i = 0; i < tmp.count; i++) {
         const pk_diag *d = &tmp.items[i];
+        /* a message about one of the step's inputs (by its job name):
+         * at the step, naming the input */
+        bool about_input = false;
+        for (size_t k = 0; d->path && d->offset < 0 && d->line <= 0 && k < n; k++)
+            about_input = about_input || strcmp(d->path, names[k]) == 0;
+        if (about_input) {
+            pk_log_set_path(log, j->path);
+            pk_log_add(log, d->severity, -1, js->at.line, js->at.col, "%s: %s", d->path, d->msg);
+            continue;
+        }
         bool placed = d->path || d->offset >= 0 || d->line > 0;
         pk_log_set_path(log, placed ? d->path : j->path);
         pk_log_add(log, d->severity, d->offset, placed ? d->line : js->at.line,
@@ -156,11 +163,12 @@ static int run_step(pk_job *j, const job_step *js, pk_log *log)
     pk_log_set_path(log, j->path);
     pk_log_free(&tmp);
     pk_step_use_model(js->step, NULL);
-    pk_model_free(model);
     if (ran != 0)
         goto done;
     report_line(j, js, res);
-    if (op == PK_STEP_DIFF) {
+    if (!res_item) {
+        /* a check without out: its line on the report is all */
+    } else if (op == PK_STEP_DIFF || op == PK_STEP_CHECK) {
         res_item->kind = V_REPORT;
         res_item->report = res;
         res_item->by = js->step;
@@ -182,7 +190,7 @@ done:
     free(res);
     if (rc != 0) {
         pk_log_add(log, PK_ERROR, -1, js->at.line, js->at.col, "step %s -> %s failed",
-                   pk_step_op_name(op), js->out);
+                   pk_step_op_name(op), js->out ? js->out : "(no out)");
         if (res_item)
             job_item_clear(res_item);
     }
@@ -199,14 +207,17 @@ static int encode(pk_job *j, size_t i, pk_log *log)
     if (!it) {
         pk_error(log, "'%s' is not defined", o->name);
     } else if (it->kind == V_REPORT) {
-        if (os->fmt != PK_FMT_UNKNOWN)
-            pk_error(log, "'%s' is a diff report: write it as .txt, .json or .csv", o->name);
+        pk_report_format f = os->report == R_JSON    ? PK_REPORT_JSON
+                             : os->report == R_CSV   ? PK_REPORT_CSV
+                             : os->report == R_RULES ? PK_REPORT_RULES
+                                                     : PK_REPORT_TEXT;
+        pk_step_op op = pk_step_kind(it->by);
+        if (os->fmt != PK_FMT_UNKNOWN || !pk_step_report_has(op, f))
+            pk_error(log, "'%s' is a %s report: write it as %s", o->name, pk_step_op_name(op),
+                     op == PK_STEP_CHECK ? ".txt, .json or .yaml (the suggested rules)"
+                                         : ".txt, .json or .csv");
         else
-            rc = pk_step_report(it->by, it->report,
-                                os->report == R_JSON  ? PK_REPORT_JSON
-                                : os->report == R_CSV ? PK_REPORT_CSV
-                                                      : PK_REPORT_TEXT,
-                                &o->data);
+            rc = pk_step_report(it->by, it->report, f, &o->data);
     } else if (os->fmt == PK_FMT_UNKNOWN) {
         pk_error(log, "'%s' is a %s: write it as .vmd or .vpd", o->name,
                  it->kind == V_MOTION ? "motion" : "pose");
@@ -253,11 +264,22 @@ int pk_job_run(pk_job *j, pk_log *log)
                 rc = -1;
             continue;
         }
+        size_t warnings = log->warnings;
+        if (it->is_model) {
+            it->model = pk_model_load(it->path, log);
+            it->warnings = log->warnings - warnings;
+            if (!it->model)
+                rc = -1;
+            else
+                it->kind = V_MODEL;
+            continue;
+        }
         pk_doc doc;
         if (pk_doc_load(it->path, &doc, log) != 0) {
             rc = -1;
             continue;
         }
+        it->warnings = log->warnings - warnings;
         it->kind = doc.motion ? V_MOTION : V_POSE;
         if (doc.pose)
             it->vpd.layout = doc.pose->layout;

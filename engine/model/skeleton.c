@@ -355,26 +355,3 @@ int pk_model_finish(pk_model *m, const pk_model_offsets *off, pk_log *log)
     }
     return rc;
 }
-
-pk_model *pk_model_read(const void *data, size_t len, pk_log *log)
-{
-    const uint8_t *p = data;
-    if (len >= 4 && memcmp(p, "PMX", 3) == 0)
-        return pk_pmx_read(data, len, log);
-    if (len >= 3 && memcmp(p, "Pmd", 3) == 0)
-        return pk_pmd_read(data, len, log);
-    pk_log_add(log, PK_ERROR, 0, 0, 0, "not a PMX or PMD model (no \"PMX \" or \"Pmd\" signature)");
-    return NULL;
-}
-
-pk_model *pk_model_load(const char *path, pk_log *log)
-{
-    pk_bytes b;
-    pk_log_set_path(log, path);
-    if (pk_file_read(path, &b, log) != 0)
-        return NULL;
-    pk_log_set_path(log, path);
-    pk_model *m = pk_model_read(b.data, b.len, log);
-    pk_bytes_free(&b);
-    return m;
-}

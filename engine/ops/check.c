@@ -7,6 +7,7 @@
  * ASCII), then spaces and letter case, then common spellings of the same
  * bone.
  */
+#include "format/names_internal.h"
 #include "posekit.h"
 
 #include <stdlib.h>
@@ -192,10 +193,7 @@ static long lookup(const pk_model *model, bool morph, const uint8_t *raw, size_t
             continue;
         size_t ml;
         const uint8_t *mr = pk_names_raw(model->names, id, &ml);
-        if (ml <= cut)
-            continue;
-        size_t b = pk_cp932_boundary(mr, cut);
-        if ((len == cut || len == b) && memcmp(mr, raw, len) == 0) {
+        if (ml > cut && pk_name_stored_as(mr, ml, raw, len, cut)) {
             *st = PK_CHECK_CUT;
             return (long)k;
         }

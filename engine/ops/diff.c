@@ -2,13 +2,15 @@
  *
  * Matching is on raw CP932 name bytes (names are interned per document, so
  * ids of the two sides are unrelated).  MMD cuts VMD bone and morph names
- * at 15 bytes, VPD names at 19, so a name longer than 15 bytes also
- * matches its 15-byte prefix on the other side (doc/formats.md §4).
+ * at 15 bytes, VPD names at 19, so a long name also matches the name as
+ * MMD stored it on the other side: cut at the raw byte or at the last whole
+ * character (names.c's one rule, pk_names_find_stored; doc/formats.md §4).
  *
  * A bone or morph on one side only is compared with the rest pose: that is
  * what the model shows for it, so a VPD that lists every bone at identity
  * does not differ from a motion that simply has no keys for them.
  */
+#include "format/names_internal.h"
 #include "ops/diff_internal.h"
 #include "posekit.h"
 
@@ -54,16 +56,6 @@ void pk_diff_free(pk_diff *d)
 
 /* ---- name matching ---- */
 
-/* The id in t of raw (or of its 15-byte prefix when longer), else
- * PK_NO_NAME. */
-static pk_name_id match_name(const pk_names *t, const uint8_t *raw, size_t len)
-{
-    pk_name_id id = pk_names_find(t, raw, len);
-    if (id == PK_NO_NAME && len > PK_VMD_NAME_BYTES)
-        id = pk_names_find(t, raw, PK_VMD_NAME_BYTES);
-    return id;
-}
-
 /* One item (bone or morph) of the union of both sides: the name ids on
  * each side (PK_NO_NAME when absent) and which table names it. */
 typedef struct pair {
@@ -91,7 +83,7 @@ static bool pairs_push(pairs *p, pk_name_id a, pk_name_id b)
 
 /* Builds the union of the names listed (ids_a[i] in table ta, ids_b[j] in
  * tb, each list already free of duplicates): A's order, then B-only
- * names.  A B name claimed by a longer A name (15-byte cut) is not listed
+ * names.  A B name claimed by a longer A name (MMD's cut) is not listed
  * again; nor is a longer B name whose cut form A has. */
 static bool union_names(const pk_names *ta, const pk_name_id *ids_a, size_t na, const pk_names *tb,
                         const pk_name_id *ids_b, size_t nb, const pk_diff_options *o, bool filter,
@@ -114,7 +106,7 @@ static bool union_names(const pk_names *ta, const pk_name_id *ids_a, size_t na, 
         const uint8_t *raw = pk_names_raw(ta, ids_a[i], &len);
         if (filter && o->bone_filter && !o->bone_filter(o->filter_ctx, raw, len))
             continue;
-        pk_name_id b = match_name(tb, raw, len);
+        pk_name_id b = pk_names_find_stored(tb, raw, len);
         if (b != PK_NO_NAME && (!listed_b[b] || claimed[b]))
             b = PK_NO_NAME; /* a name in B's table that B does not use here */
         if (b != PK_NO_NAME)
@@ -129,20 +121,19 @@ static bool union_names(const pk_names *ta, const pk_name_id *ids_a, size_t na, 
         const uint8_t *raw = pk_names_raw(tb, b, &len);
         if (filter && o->bone_filter && !o->bone_filter(o->filter_ctx, raw, len))
             continue;
-        /* B's long name whose 15-byte cut A lists: matched already? */
-        if (len > PK_VMD_NAME_BYTES) {
-            pk_name_id a = pk_names_find(ta, raw, PK_VMD_NAME_BYTES);
-            bool dup = false;
-            for (size_t k = 0; a != PK_NO_NAME && k < out->n && !dup; k++)
-                dup = out->v[k].a == a && out->v[k].b == PK_NO_NAME;
-            if (dup) {
-                for (size_t k = 0; k < out->n; k++)
-                    if (out->v[k].a == a && out->v[k].b == PK_NO_NAME)
-                        out->v[k].b = b;
-                continue;
-            }
+        /* B's long name whose cut A lists (A-only so far): pair them. */
+        size_t cuts[4], ncuts = pk_name_cuts(raw, len, cuts);
+        bool paired = false;
+        for (size_t c = 0; c < ncuts && !paired; c++) {
+            pk_name_id a = pk_names_find(ta, raw, cuts[c]);
+            for (size_t k = 0; a != PK_NO_NAME && k < out->n && !paired; k++)
+                if (out->v[k].a == a && out->v[k].b == PK_NO_NAME) {
+                    out->v[k].b = b;
+                    paired = true;
+                }
         }
-        ok = pairs_push(out, PK_NO_NAME, b);
+        if (!paired)
+            ok = pairs_push(out, PK_NO_NAME, b);
     }
     free(claimed);
     free(listed_b);

@@ -35,6 +35,7 @@
  * not followed; the fade is a smooth hand-over between two held values,
  * which is what an animator keys by hand in MMD (two keys, ease curve).
  */
+#include "format/names_internal.h"
 #include "ops/overlay_internal.h"
 #include "posekit.h"
 #include "math/curve.h"
@@ -83,6 +84,7 @@ typedef struct ctx {
     klist out;
     bool oom;
     bool too_long; /* a crossed segment longer than PIECE_MAX frames */
+    bool fit;      /* fit pieces that do not split exactly (overlay), else bake */
 } ctx;
 
 /* Crossed pieces are checked (and maybe baked) frame by frame; a segment
@@ -198,8 +200,10 @@ static bool fit_channel(const uint8_t cp[4], double f0, double f1, double u, dou
 }
 
 /* Checks with the real sampler that the keys (u: start, end) reproduce the
- * target at every integer frame strictly between them. */
-static bool piece_check(ctx *c, uint32_t u, const val *start, const nkey *end, bool inside)
+ * target at every integer frame strictly between them, within tol_deg and
+ * tol_pos. */
+static bool piece_check_tol(ctx *c, uint32_t u, const val *start, const nkey *end, bool inside,
+                            double tol_deg, double tol_pos)
 {
     pk_bone_key *k0 = &c->scratch->bones[0], *k1 = &c->scratch->bones[1];
     k0->frame = u;
@@ -213,13 +217,130 @@ static bool piece_check(ctx *c, uint32_t u, const val *start, const nkey *end, b
         val got, want;
         pk_sample_bone(c->scratch, &c->scratch_t, f, got.pos, got.rot);
         target_at(c, f, inside, &want);
-        if (pk_quat_angle_deg(got.rot, want.rot) > PK_OVERLAY_TOL_DEG)
+        if (pk_quat_angle_deg(got.rot, want.rot) > tol_deg)
             return false;
         for (int a = 0; a < 3; a++)
-            if (fabs((double)got.pos[a] - want.pos[a]) > PK_OVERLAY_TOL_POS)
+            if (fabs((double)got.pos[a] - want.pos[a]) > tol_pos)
                 return false;
     }
     return true;
+}
+
+static bool piece_check(ctx *c, uint32_t u, const val *start, const nkey *end, bool inside)
+{
+    return piece_check_tol(c, u, start, end, inside, PK_OVERLAY_TOL_DEG, PK_OVERLAY_TOL_POS);
+}
+
+/* ---- fitting a piece that does not split exactly ----
+ *
+ * The piece's target is sampled at every integer frame u..v and described
+ * by the fewest keys whose curves the shared fitter (math/curve.h, the one
+ * keyframe reduction uses) finds within PK_OVERLAY_FIT_DEG and
+ * PK_OVERLAY_FIT_POS: from each key the farthest end that fits, the whole
+ * piece first (a cut curve's piece is one Bezier, usually one key).  Every
+ * segment is checked with the real sampler against the target before it
+ * is taken; a one-frame segment always holds (no frame in between). */
+
+typedef struct fitbuf {
+    val *v;         /* targets at u .. v */
+    float *ch;      /* one channel of a segment */
+    float (*q)[4];  /* rotations of a segment */
+} fitbuf;
+
+/* Curves for the segment of samples a < b (all four channels), or false. */
+static bool seg_curves(const fitbuf *fb, size_t a, size_t b, uint8_t cp[4][4])
+{
+    size_t n = b - a;
+    set_curves(cp, LINEAR_CP);
+    if (n < 2)
+        return true;
+    for (int ax = 0; ax < 3; ax++) {
+        for (size_t i = 0; i <= n; i++)
+            fb->ch[i] = fb->v[a + i].pos[ax];
+        if (pk_curve_fit_scalar(fb->ch, n, PK_OVERLAY_FIT_POS * 0.9, cp[ax], NULL) != 1)
+            return false;
+    }
+    for (size_t i = 0; i <= n; i++)
+        memcpy(fb->q[i], fb->v[a + i].rot, sizeof fb->q[i]);
+    return pk_curve_fit_rot((const float(*)[4])fb->q, n, PK_OVERLAY_FIT_DEG * 0.9, cp[3], NULL) ==
+           1;
+}
+
+/* Does the segment a < b of the piece starting at frame u hold?  end gets
+ * its key. */
+static bool seg_holds(ctx *c, const fitbuf *fb, uint32_t u, size_t a, size_t b, bool inside,
+                      bool physics_off, nkey *end)
+{
+    memset(end, 0, sizeof *end);
+    end->frame = u + (uint32_t)b;
+    end->v = fb->v[b];
+    end->physics_off = physics_off;
+    if (!seg_curves(fb, a, b, end->cp))
+        return false;
+    return b - a < 2 || piece_check_tol(c, u + (uint32_t)a, &fb->v[a], end, inside,
+                                        PK_OVERLAY_FIT_DEG, PK_OVERLAY_FIT_POS);
+}
+
+/* Emits the fitted keys of the piece [u, v] (the key at v last); false
+ * when it could not (out of memory): the caller bakes. */
+static bool fit_piece(ctx *c, const pk_bone_key *k1, uint32_t u, const val *start, uint32_t v,
+                      const val *end_val, bool end_orig, bool inside, bool physics_off)
+{
+    size_t n = v - u;
+    fitbuf fb;
+    fb.v = malloc((n + 1) * sizeof *fb.v);
+    fb.ch = malloc((n + 1) * sizeof *fb.ch);
+    fb.q = malloc((n + 1) * sizeof *fb.q);
+    bool ok = fb.v && fb.ch && fb.q;
+    if (ok) {
+        fb.v[0] = *start;
+        for (size_t i = 1; i < n; i++)
+            target_at(c, (double)u + (double)i, inside, &fb.v[i]);
+        fb.v[n] = *end_val;
+    }
+    size_t a = 0, keys = 0;
+    while (ok && a < n) {
+        nkey end, best;
+        size_t b = n;
+        if (!seg_holds(c, &fb, u, a, n, inside, physics_off, &best)) {
+            /* the farthest end that holds: a + 1 always does */
+            size_t good = a + 1, bad = n;
+            seg_holds(c, &fb, u, a, good, inside, physics_off, &best);
+            while (bad - good > 1) {
+                size_t mid = good + (bad - good) / 2;
+                if (seg_holds(c, &fb, u, a, mid, inside, physics_off, &end)) {
+                    good = mid;
+                    best = end;
+                } else {
+                    bad = mid;
+                }
+            }
+            b = good;
+        }
+        nkey *k = push(c, best.frame);
+        if (!k) {
+            ok = false;
+            break;
+        }
+        *k = best;
+        if (b == n && end_orig) { /* the base key with its own curves: original */
+            uint8_t now[4][4];
+            for (int ax = 0; ax < 4; ax++)
+                pk_interp_curve(k1->interp, ax, now[ax]);
+            if (memcmp(now, best.cp, sizeof now) == 0)
+                k->orig = true;
+        }
+        keys++;
+        a = b;
+    }
+    free(fb.v);
+    free(fb.ch);
+    free(fb.q);
+    if (ok) {
+        c->st->fitted++;
+        c->st->fitted_keys += keys - 1;
+    }
+    return ok;
 }
 
 /* The piece [u, v] of base segment (keys i-1, i): emits the keys that make
@@ -279,6 +400,14 @@ static void piece(ctx *c, size_t i, uint32_t u, const val *start, uint32_t v, co
         if (k)
             *k = end;
         return;
+    }
+    if (c->fit) {
+        size_t mark = c->out.n;
+        if (fit_piece(c, k1, u, start, v, end_val, end_orig, inside, physics_off))
+            return;
+        c->out.n = mark;
+        if (c->oom)
+            return;
     }
     /* Bake: one key per frame, each segment one frame long. */
     c->st->baked++;
@@ -550,17 +679,11 @@ static bool frame_is_orig(const klist *l, uint32_t f)
     return lo < l->n && l->v[lo].frame == f && l->v[lo].orig;
 }
 
-/* The base track a pose bone lands on: same bytes, or the pose name cut to
- * the VMD's 15 bytes (MMD cuts long names; doc/formats.md §4). */
+/* The base track a pose bone lands on: same bytes, or the pose name as MMD
+ * stored it cut (names.c's one rule; doc/formats.md §4). */
 static pk_name_id base_name_for(const pk_motion *m, const uint8_t *raw, size_t len)
 {
-    pk_name_id id = pk_names_find(m->names, raw, len);
-    if (id != PK_NO_NAME || len <= PK_VMD_NAME_BYTES)
-        return id;
-    id = pk_names_find(m->names, raw, PK_VMD_NAME_BYTES);
-    if (id != PK_NO_NAME)
-        return id;
-    return pk_names_find(m->names, raw, pk_cp932_boundary(raw, PK_VMD_NAME_BYTES));
+    return pk_names_find_stored(m->names, raw, len);
 }
 
 static bool valid_opts(const pk_overlay_options *o, pk_log *log)
@@ -727,6 +850,7 @@ pk_motion *pk_overlay_motion(const pk_motion *base, const pk_pose *pose, const p
         c.scratch_t.keys = c.scratch_keys;
         c.scratch_t.count = 2;
         c.st = st;
+        c.fit = !opt->exact;
         if (opt->all_frames)
             rebuild_all(&c);
         else
@@ -1265,7 +1389,7 @@ pk_motion *pk_splice_motion(const pk_motion *base, const pk_motion *src, uint32_
     pk_overlay_stats local;
     pk_overlay_stats *st = stats ? stats : &local;
     memset(st, 0, sizeof *st);
-    pk_overlay_options o = {PK_OVERLAY_REPLACE, false, a, b, 0};
+    pk_overlay_options o = {PK_OVERLAY_REPLACE, false, a, b, 0, true};
     if (!valid_opts(&o, log))
         return NULL;
     pk_log quiet;
@@ -1429,7 +1553,7 @@ pk_motion *pk_motion_cut_before(const pk_motion *m, uint32_t cut, size_t *droppe
     *added = 0;
     pk_overlay_stats st;
     memset(&st, 0, sizeof st);
-    pk_overlay_options o = {PK_OVERLAY_REPLACE, false, cut, cut, 0};
+    pk_overlay_options o = {PK_OVERLAY_REPLACE, false, cut, cut, 0, true};
     pk_log quiet;
     pk_log_init(&quiet);
     pk_tracks *t = pk_tracks_build(m, &quiet);

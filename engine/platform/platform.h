@@ -36,6 +36,12 @@ int pk_os_read(const char *path, const uint8_t **data, size_t *len, pk_region **
  * them); advice only, for a mapping; a no-op otherwise. */
 void pk_os_drop_consumed(pk_region *r, size_t upto);
 void pk_os_release(pk_region *r); /* NULL is fine */
+/* Advice for a large heap block about to be filled front to back (a
+ * section's key array): back it with transparent huge pages where the
+ * system offers them on request (Linux THP "madvise" mode), so filling
+ * 50 MB costs hundreds of page faults, not tens of thousands.  Blocks
+ * under 2 MB are left alone; advice only, a no-op where unsupported. */
+void pk_os_advise_huge(void *p, size_t n);
 
 /* ---- writing ---- */
 

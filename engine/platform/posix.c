@@ -152,6 +152,22 @@ void pk_os_drop_consumed(pk_region *r, size_t upto)
         madvise(r->base, n, MADV_DONTNEED); /* advice: a failure changes nothing */
 }
 
+void pk_os_advise_huge(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    if (!p || n < huge)
+        return;
+    uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+    uintptr_t e = ((uintptr_t)p + n) & ~(huge - 1);
+    if (e > a)
+        madvise((void *)a, e - a, MADV_HUGEPAGE); /* advice: a failure changes nothing */
+#else
+    (void)p;
+    (void)n;
+#endif
+}
+
 void pk_os_release(pk_region *r)
 {
     if (!r)

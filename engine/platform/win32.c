@@ -206,6 +206,12 @@ int pk_os_read(const char *path, const uint8_t **data, size_t *len, pk_region **
     return rc;
 }
 
+void pk_os_advise_huge(void *p, size_t n)
+{
+    (void)p; /* large pages on Windows need a privilege users do not have */
+    (void)n;
+}
+
 void pk_os_drop_consumed(pk_region *r, size_t upto)
 {
     /* Advice only: Windows has no per-range "drop these pages" for a file

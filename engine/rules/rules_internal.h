@@ -4,26 +4,14 @@
  * view is the rules section of posekit.h.
  *
  * Every name in a rule is kept as CP932 bytes (what files hold) plus the
- * UTF-8 text it was written as (for messages).  A glob keeps its star as a
- * byte offset: 0x2A is never a CP932 trail byte, so a '*' in the encoded
- * bytes is always the glob character.
+ * UTF-8 text it was written as (for messages); names and globs are the
+ * patterns of rules/pattern.h.
  */
 #ifndef PK_RULES_INTERNAL_H
 #define PK_RULES_INTERNAL_H
 
 #include "posekit.h"
-
-/* Longest name any rule may produce or match (IK fields are 20 bytes;
- * longer names are rejected before they reach the patterns). */
-#define PK_PATTERN_MAX 64
-
-/* A name or a glob with one '*': raw[0..star) is the prefix, raw[star..len)
- * the suffix (the '*' itself is not stored).  star < 0: exact name. */
-typedef struct pk_pattern {
-    uint8_t raw[PK_PATTERN_MAX];
-    size_t len;
-    long star;
-} pk_pattern;
+#include "rules/pattern.h"
 
 /* Where a rule came from, for messages: file (owned by pk_rules.files),
  * 1-based line and column of the YAML node. */
@@ -106,21 +94,6 @@ struct pk_rules {
     pk_scale_rule *scale;
     size_t nscale;
 };
-
-/* ---- patterns (select.c) ---- */
-
-/* Compiles a UTF-8 name or glob into p.  Returns 0, or -1 with *why set to
- * a static message ("does not encode to CP932", "has more than one '*'",
- * "is longer than ... bytes"). */
-int pk_pattern_compile(const char *utf8, bool allow_glob, pk_pattern *p, const char **why);
-/* Whether name raw[0..len) matches p.  Exact patterns also match the name
- * cut by MMD at 15 or 19 bytes (raw cut, and cut at a character boundary).
- * For a glob, cap_off and cap_len (may be NULL) receive where the star
- * matched and how long. */
-bool pk_pattern_match(const pk_pattern *p, const uint8_t *raw, size_t len, size_t *cap_off,
-                      size_t *cap_len);
-/* Whether byte offset pos of raw[0..len) starts a CP932 character. */
-bool pk_cp932_is_boundary(const uint8_t *raw, size_t len, size_t pos);
 
 /* ---- groups (rules.c) ---- */
 const pk_group *pk_rules_find_group(const pk_rules *r, const char *name, bool morph);

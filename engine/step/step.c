@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const OP_NAMES[PK_STEP_COUNT] = {"convert",  "diff",    "rename", "mirror",
-                                                    "retarget", "overlay", "merge"};
+static const char *const OP_NAMES[PK_STEP_COUNT] = {
+    "convert", "diff", "rename", "mirror", "retarget", "overlay", "merge", "reduce", "bake", "check"};
 
 typedef enum kind {
     K_INPUT,  /* a document's name; slot = its place in run order */
@@ -22,6 +22,8 @@ typedef enum kind {
     K_BOOL,
     K_U32,
     K_DOUBLE, /* a number of 0 or more */
+    K_POSITIVE, /* a number above 0 */
+    K_COUNT,    /* a whole number of 1 or more */
     K_FRAMES, /* A-B, N or all */
     K_ENUM,
     K_OFFSET,   /* merge: repeated whole numbers */
@@ -31,6 +33,8 @@ typedef enum kind {
 
 #define M(op) (1u << (op))
 #define ALL_EDITS (M(PK_STEP_RENAME) | M(PK_STEP_MIRROR) | M(PK_STEP_RETARGET))
+#define KEYS (M(PK_STEP_REDUCE) | M(PK_STEP_BAKE))
+#define ALL_OPS ((1u << PK_STEP_COUNT) - 1)
 
 typedef struct option {
     const char *name; /* with '_' (the CLI spells it with '-') */
@@ -45,25 +49,26 @@ typedef struct option {
 #define OFF(f) offsetof(pk_step_opts, f)
 
 static const option TABLE[] = {
-    {"in", K_INPUT, M(PK_STEP_CONVERT) | ALL_EDITS, 0, 0, NULL, "a file"},
+    {"in", K_INPUT, M(PK_STEP_CONVERT) | ALL_EDITS | KEYS | M(PK_STEP_CHECK), 0, 0, NULL, "a file"},
     {"in", K_INPUTS, M(PK_STEP_MERGE), 0, 0, NULL, "a file"},
     {"a", K_INPUT, M(PK_STEP_DIFF), 0, 0, NULL, "a file"},
     {"b", K_INPUT, M(PK_STEP_DIFF), 0, 1, NULL, "a file"},
     {"base", K_INPUT, M(PK_STEP_OVERLAY), 0, 0, NULL, "a file"},
     {"pose", K_INPUT, M(PK_STEP_OVERLAY), 0, 1, NULL, "a file"},
-    {"rules", K_STRING, M(PK_STEP_DIFF) | ALL_EDITS | M(PK_STEP_OVERLAY), OFF(rules), 0, NULL,
-     "a rules file"},
-    {"bones", K_STRING, M(PK_STEP_DIFF) | M(PK_STEP_OVERLAY), OFF(bones), 0, NULL,
+    {"rules", K_STRING, M(PK_STEP_DIFF) | ALL_EDITS | M(PK_STEP_OVERLAY) | KEYS, OFF(rules), 0,
+     NULL, "a rules file"},
+    {"bones", K_STRING, M(PK_STEP_DIFF) | M(PK_STEP_OVERLAY) | KEYS, OFF(bones), 0, NULL,
      "names, globs or @groups"},
-    {"model", K_STRING, M(PK_STEP_DIFF) | M(PK_STEP_OVERLAY), OFF(model), 0, NULL,
-     "a PMX or PMD model"},
+    {"model", K_STRING, M(PK_STEP_DIFF) | M(PK_STEP_OVERLAY) | M(PK_STEP_CHECK), OFF(model), 0,
+     NULL, "a PMX or PMD model"},
     {"to", K_ENUM, M(PK_STEP_CONVERT), OFF(to), 0, "|vmd|vpd", NULL},
     {"frame", K_U32, M(PK_STEP_CONVERT) | M(PK_STEP_DIFF), OFF(frame), 0, NULL,
      "a frame number (0 or more)"},
-    {"frames", K_FRAMES, M(PK_STEP_DIFF) | M(PK_STEP_OVERLAY), 0, 0, NULL,
+    {"frames", K_FRAMES, M(PK_STEP_DIFF) | M(PK_STEP_OVERLAY) | KEYS, 0, 0, NULL,
      "A-B (A <= B), N or 'all'"},
     {"layout", K_ENUM, M(PK_STEP_CONVERT), OFF(layout), 0, "text|hybrid", NULL},
-    {"no_morphs", K_BOOL, M(PK_STEP_CONVERT) | M(PK_STEP_DIFF), OFF(no_morphs), 0, NULL, NULL},
+    {"no_morphs", K_BOOL, M(PK_STEP_CONVERT) | M(PK_STEP_DIFF) | KEYS, OFF(no_morphs), 0, NULL,
+     NULL},
     {"threshold", K_DOUBLE, M(PK_STEP_DIFF), OFF(threshold), 0, NULL, "a number of 0 or more"},
     {"pos_threshold", K_DOUBLE, M(PK_STEP_DIFF), OFF(pos_threshold), 0, NULL,
      "a number of 0 or more"},
@@ -86,6 +91,15 @@ static const option TABLE[] = {
     {"no_fold", K_BOOL, M(PK_STEP_RETARGET), OFF(no_fold), 0, NULL, NULL},
     {"fingers", K_BOOL, M(PK_STEP_RETARGET), OFF(fingers), 0, NULL, NULL},
     {"verbose", K_BOOL, M(PK_STEP_RETARGET), OFF(verbose), 0, NULL, NULL},
+    {"max_deg", K_POSITIVE, M(PK_STEP_REDUCE), OFF(max_deg), 0, NULL,
+     "a positive number of degrees"},
+    {"max_pos", K_POSITIVE, M(PK_STEP_REDUCE), OFF(max_pos), 0, NULL,
+     "a positive number of units"},
+    {"max_morph", K_POSITIVE, M(PK_STEP_REDUCE), OFF(max_morph), 0, NULL,
+     "a positive morph weight"},
+    {"step", K_COUNT, M(PK_STEP_BAKE), OFF(step), 0, NULL, "a number of frames (1 or more)"},
+    {"camera", K_BOOL, KEYS, OFF(camera), 0, NULL, NULL},
+    {"strict", K_BOOL, ALL_OPS, OFF(strict), 0, NULL, NULL},
 };
 #define NOPTIONS (sizeof TABLE / sizeof TABLE[0])
 _Static_assert(NOPTIONS <= PK_STEP_MAX_OPTIONS, "pk_step.given is too small");
@@ -100,6 +114,16 @@ pk_step_op pk_step_kind(const pk_step *s)
     return s->op;
 }
 
+/* "convert, diff, ..." */
+static void op_list(char *out, size_t size)
+{
+    size_t o = 0;
+    if (size)
+        out[0] = '\0';
+    for (int i = 0; i < PK_STEP_COUNT && o < size; i++)
+        o += (size_t)snprintf(out + o, size - o, "%s%s", i ? ", " : "", OP_NAMES[i]);
+}
+
 pk_step *pk_step_new(const char *op, const char *opt_prefix, pk_log *log)
 {
     int found = -1;
@@ -107,10 +131,9 @@ pk_step *pk_step_new(const char *op, const char *opt_prefix, pk_log *log)
         if (strcmp(op, OP_NAMES[i]) == 0)
             found = i;
     if (found < 0) {
-        pk_error(log,
-                 "unknown operation '%s' (convert, diff, rename, mirror, retarget, overlay, "
-                 "merge)",
-                 op ? op : "?");
+        char list[160];
+        op_list(list, sizeof list);
+        pk_error(log, "unknown operation '%s' (%s)", op ? op : "?", list);
         return NULL;
     }
     pk_step *s = calloc(1, sizeof *s);
@@ -125,6 +148,10 @@ pk_step *pk_step_new(const char *op, const char *opt_prefix, pk_log *log)
     s->o.threshold = 0.01;
     s->o.pos_threshold = 0.0001;
     s->o.frames_all = true;
+    s->o.max_deg = PK_REDUCE_DEG;
+    s->o.max_pos = PK_REDUCE_POS;
+    s->o.max_morph = PK_REDUCE_MORPH;
+    s->o.step = 1;
     return s;
 }
 
@@ -355,6 +382,24 @@ int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log)
         *(double *)field = v;
         break;
     }
+    case K_POSITIVE: {
+        double v;
+        if (!pk_num_double(value, &v) || !(v > 0.0) || !isfinite(v)) {
+            pk_error(log, "%s wants %s, not '%s'", name, o->wants, value);
+            return -1;
+        }
+        *(double *)field = v;
+        break;
+    }
+    case K_COUNT: {
+        uint32_t v;
+        if (!pk_num_u32(value, &v) || v == 0) {
+            pk_error(log, "%s wants %s, not '%s'", name, o->wants, value);
+            return -1;
+        }
+        *(uint32_t *)field = v;
+        break;
+    }
     case K_FRAMES:
         if (strcmp(value, "all") == 0) {
             s->o.frames_all = true;
@@ -475,6 +520,11 @@ const char *pk_step_model(const pk_step *s)
     return s->o.model;
 }
 
+bool pk_step_strict(const pk_step *s)
+{
+    return s->o.strict;
+}
+
 void pk_step_use_model(pk_step *s, const struct pk_model *m)
 {
     s->model = m;
@@ -555,6 +605,8 @@ int pk_step_check(const pk_step *s, pk_log *log)
             return fail(log, "%s is part of the stance step, which %s turns off",
                         spell(s, "fingers", n1), spell(s, "no_stance", n2));
     }
+    if (s->op == PK_STEP_CHECK && !o->model)
+        return fail(log, "no model given (%s MODEL)", spell(s, "model", n1));
     if (s->op == PK_STEP_CONVERT && o->to == PK_FMT_UNKNOWN)
         return fail(log, "no output format given (%s vmd|vpd)", spell(s, "to", n1));
     /* Options that exclude each other or would do nothing. */
@@ -568,6 +620,9 @@ int pk_step_check(const pk_step *s, pk_log *log)
     if (s->op == PK_STEP_OVERLAY && pk_step_given(s, "fade") && o->frames_all && o->fade)
         return fail(log, "%s needs %s A-B (the whole motion has no edges)", spell(s, "fade", n1),
                     spell(s, "frames", n2));
+    if ((s->op == PK_STEP_REDUCE || s->op == PK_STEP_BAKE) && o->camera)
+        return fail(log, "%s is not supported yet (camera keys are kept as they are)",
+                    spell(s, "camera", n1));
     if (s->op == PK_STEP_MERGE && o->noffsets > s->ninputs)
         return fail(log, "%zu %s options for %zu inputs", o->noffsets, spell(s, "offset", n1),
                     s->ninputs);

@@ -24,6 +24,10 @@ typedef struct pk_step_opts {
     int to;                          /* convert: pk_format */
     int layout;                      /* convert: pk_vpd_layout */
     bool no_morphs, all, groups, reverse;
+    double max_deg, max_pos, max_morph; /* reduce: tolerances */
+    uint32_t step;                      /* bake: a key every step frames */
+    bool camera;                        /* reduce, bake: camera keys too (not yet) */
+    bool strict;                        /* check: warnings are errors */
     int64_t *offsets; /* merge: --offset, per input in order */
     size_t noffsets;
     unsigned *sections; /* merge: --sections, per input in order */

@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *plural(size_t n)
@@ -520,6 +521,368 @@ static void diff_json(const pk_step *s, const pk_step_result *res, pk_buf *f)
     pk_buf_printf(f, ",\"differ\":%s}}\n", pk_diff_any(d) ? "true" : "false");
 }
 
+/* ------------------------------------------------------ reduce and bake */
+
+static const char *const SEC_NAMES[PK_SEC_COUNT] = {"bones", "morphs", "camera",
+                                                    "light", "shadow", "ik"};
+
+static void keys_summary(const pk_step *s, const pk_reduce_stats *st, pk_buf *f)
+{
+    pk_buf_printf(f,
+                  "bone keys %zu -> %zu, morph keys %zu -> %zu (%zu bone and %zu morph tracks "
+                  "rewritten)",
+                  st->keys_before[PK_SEC_BONE], st->keys_after[PK_SEC_BONE],
+                  st->keys_before[PK_SEC_MORPH], st->keys_after[PK_SEC_MORPH], st->bone_tracks,
+                  st->morph_tracks);
+    if (s->op == PK_STEP_REDUCE)
+        pk_buf_printf(f, "; worst error %.4g deg, %.4g units, %.4g weight; %zu jump%s kept",
+                      st->worst_deg, st->worst_pos, st->worst_morph, st->discontinuities,
+                      plural(st->discontinuities));
+}
+
+/* One line: keys before and after per section, tracks, and (reduce) the
+ * worst error met. */
+static void keys_json(const pk_step *s, const pk_reduce_stats *st, pk_buf *f)
+{
+    pk_buf_printf(f, "{\"command\": \"%s\", \"sections\": {", pk_step_op_name(s->op));
+    for (int i = 0; i < PK_SEC_COUNT; i++)
+        pk_buf_printf(f, "%s\"%s\": {\"before\": %zu, \"after\": %zu}", i ? ", " : "",
+                      SEC_NAMES[i], st->keys_before[i], st->keys_after[i]);
+    pk_buf_printf(f, "}, \"bone_tracks\": %zu, \"morph_tracks\": %zu", st->bone_tracks,
+                  st->morph_tracks);
+    if (s->op == PK_STEP_REDUCE)
+        pk_buf_printf(f,
+                      ", \"discontinuities\": %zu, \"refitted\": %zu, \"worst\": {\"deg\": %.6g, "
+                      "\"pos\": %.6g, \"morph\": %.6g}",
+                      st->discontinuities, st->refitted, st->worst_deg, st->worst_pos,
+                      st->worst_morph);
+    pk_buf_puts(f, "}\n");
+}
+
+/* ---------------------------------------------------------------- check */
+
+static const char *status_word(pk_check_status st)
+{
+    return st == PK_CHECK_FOUND ? "found" : st == PK_CHECK_CUT ? "cut" : "missing";
+}
+
+/* The model's name for an item: found or cut, the match; missing, the
+ * near miss; NULL when none. */
+static const char *model_name(const pk_model *m, const pk_check_item *it)
+{
+    if (it->index < 0)
+        return NULL;
+    return it->morph ? m->morphs[it->index].name : m->bones[it->index].name;
+}
+
+/* Whether the model's bone is one the motion could key but never does. */
+static bool unkeyed(const pk_model *m, const pk_check_report *r, const pk_model_frame_item *x)
+{
+    return x->kind == 0 && !r->keyed[x->index] && (m->bones[x->index].flags & PK_BONE_OPERABLE);
+}
+
+static void check_counts(const pk_check_report *r, size_t *nb, size_t *nm, size_t *mb, size_t *mm)
+{
+    *nb = *nm = *mb = *mm = 0;
+    for (size_t i = 0; i < r->nitems; i++) {
+        const pk_check_item *it = &r->items[i];
+        *(it->morph ? nm : nb) += 1;
+        if (it->status == PK_CHECK_MISSING)
+            *(it->morph ? mm : mb) += 1;
+    }
+}
+
+static void check_summary(const pk_step_result *res, pk_buf *f)
+{
+    const pk_check_report *r = res->check;
+    size_t nb, nm, mb, mm;
+    check_counts(r, &nb, &nm, &mb, &mm);
+    pk_buf_printf(f, "bones keyed: %zu, missing on the model: %zu; morphs keyed: %zu, missing on "
+                     "the model: %zu",
+                  nb, mb, nm, mm);
+    if (r->near)
+        pk_buf_printf(f, "; %zu near miss%s", r->near, r->near == 1 ? "" : "es");
+    if (r->cut)
+        pk_buf_printf(f, "; %zu found through MMD's %zu-byte cut", r->cut, res->check_field);
+    if (r->unusable)
+        pk_buf_printf(f, "; %zu with keys the model cannot use", r->unusable);
+}
+
+static void check_text(const pk_step *s, const pk_step_result *res, pk_buf *f)
+{
+    const pk_check_report *r = res->check;
+    const pk_model *m = res->check_model;
+    size_t nb, nm, mb, mm;
+    check_counts(r, &nb, &nm, &mb, &mm);
+    pk_buf_printf(f, "%s on %s (%s)\n", s->inputs[0], s->o.model, m->name);
+    pk_buf_printf(f, "  bones keyed: %zu, missing on the model: %zu\n", nb, mb);
+    pk_buf_printf(f, "  morphs keyed: %zu, missing on the model: %zu\n", nm, mm);
+    if (r->missing) {
+        pk_buf_puts(f, "missing (MMD ignores their keys):\n");
+        for (size_t i = 0; i < r->nitems; i++) {
+            const pk_check_item *it = &r->items[i];
+            if (it->status != PK_CHECK_MISSING)
+                continue;
+            pk_buf_printf(f, "  %-5s %s (%zu keys)", it->morph ? "morph" : "bone", it->name,
+                          it->keys);
+            if (it->index >= 0)
+                pk_buf_printf(f, "  near miss: %s (%s)", model_name(m, it), it->why);
+            pk_buf_putc(f, '\n');
+        }
+    }
+    if (r->cut) {
+        pk_buf_printf(f, "found through MMD's %zu-byte cut of the model's name:\n",
+                      res->check_field);
+        for (size_t i = 0; i < r->nitems; i++) {
+            const pk_check_item *it = &r->items[i];
+            if (it->status == PK_CHECK_CUT)
+                pk_buf_printf(f, "  %-5s %s (%zu keys) = %s\n", it->morph ? "morph" : "bone",
+                              it->name, it->keys, model_name(m, it));
+        }
+    }
+    if (r->unusable) {
+        pk_buf_puts(f, "keys the model cannot use:\n");
+        for (size_t i = 0; i < r->nitems; i++) {
+            const pk_check_item *it = &r->items[i];
+            if (it->move_unusable)
+                pk_buf_printf(f, "  bone  %s: %zu keys translate it; the model does not let it "
+                                 "move\n",
+                              it->name, it->move_unusable);
+            if (it->rotate_unusable)
+                pk_buf_printf(f, "  bone  %s: %zu keys rotate it; the model does not let it "
+                                 "rotate\n",
+                              it->name, it->rotate_unusable);
+        }
+    }
+    /* informative: operable bones never keyed, by display frame */
+    bool header = false;
+    for (size_t fr = 0; fr < m->nframes; fr++) {
+        const pk_model_frame *d = &m->frames[fr];
+        bool any = false;
+        for (size_t k = 0; k < d->nitems; k++) {
+            if (!unkeyed(m, r, &d->items[k]))
+                continue;
+            if (!header)
+                pk_buf_puts(f, "model bones the motion never keys (by display frame):\n");
+            header = true;
+            if (!any)
+                pk_buf_printf(f, "  %s:", d->name);
+            any = true;
+            pk_buf_printf(f, " %s", m->bones[d->items[k].index].name);
+        }
+        if (any)
+            pk_buf_putc(f, '\n');
+    }
+}
+
+/* Indented JSON, byte for byte what jansson prints with JSON_INDENT(2)
+ * (empty containers as {} and [], ", " nowhere, ": " after keys). */
+typedef struct jout {
+    pk_buf *f;
+    int depth;
+    size_t count[8];
+} jout;
+
+static void jo_item(jout *j)
+{
+    if (j->depth == 0)
+        return;
+    if (j->count[j->depth]++)
+        pk_buf_putc(j->f, ',');
+    pk_buf_putc(j->f, '\n');
+    for (int i = 0; i < j->depth * 2; i++)
+        pk_buf_putc(j->f, ' ');
+}
+
+static void jo_open(jout *j, char c)
+{
+    pk_buf_putc(j->f, (uint8_t)c);
+    j->depth++;
+    j->count[j->depth] = 0;
+}
+
+static void jo_close(jout *j, char c)
+{
+    bool any = j->count[j->depth] > 0;
+    j->depth--;
+    if (any) {
+        pk_buf_putc(j->f, '\n');
+        for (int i = 0; i < j->depth * 2; i++)
+            pk_buf_putc(j->f, ' ');
+    }
+    pk_buf_putc(j->f, (uint8_t)c);
+}
+
+static void jo_key(jout *j, const char *k)
+{
+    jo_item(j);
+    j_str(j->f, k);
+    pk_buf_puts(j->f, ": ");
+}
+
+static void jo_str(jout *j, const char *k, const char *v)
+{
+    jo_key(j, k);
+    j_str(j->f, v);
+}
+
+static void jo_int(jout *j, const char *k, size_t v)
+{
+    jo_key(j, k);
+    pk_buf_printf(j->f, "%zu", v);
+}
+
+static void check_json(const pk_step *s, const pk_step_result *res, pk_buf *f)
+{
+    const pk_check_report *r = res->check;
+    const pk_model *m = res->check_model;
+    jout j = {f, 0, {0}};
+    jo_open(&j, '{');
+    jo_str(&j, "file", s->inputs[0]);
+    jo_str(&j, "model_file", s->o.model);
+    jo_str(&j, "model", m->name);
+    jo_int(&j, "missing", r->missing);
+    jo_int(&j, "cut", r->cut);
+    for (int morphs = 0; morphs < 2; morphs++) {
+        jo_key(&j, morphs ? "morphs" : "bones");
+        jo_open(&j, '[');
+        for (size_t i = 0; i < r->nitems; i++) {
+            const pk_check_item *it = &r->items[i];
+            if (it->morph != (morphs == 1))
+                continue;
+            jo_item(&j);
+            jo_open(&j, '{');
+            jo_str(&j, "name", it->name);
+            jo_int(&j, "keys", it->keys);
+            jo_str(&j, "status", status_word(it->status));
+            const char *mn = model_name(m, it);
+            if (it->status != PK_CHECK_MISSING) {
+                jo_str(&j, "model_name", mn);
+            } else if (mn) {
+                jo_key(&j, "near_miss");
+                jo_open(&j, '{');
+                jo_str(&j, "name", mn);
+                jo_str(&j, "why", it->why);
+                jo_close(&j, '}');
+            } else {
+                jo_key(&j, "near_miss");
+                pk_buf_puts(f, "null");
+            }
+            if (!it->morph) {
+                jo_int(&j, "move_unusable", it->move_unusable);
+                jo_int(&j, "rotate_unusable", it->rotate_unusable);
+            }
+            jo_close(&j, '}');
+        }
+        jo_close(&j, ']');
+    }
+    jo_key(&j, "unkeyed");
+    jo_open(&j, '[');
+    for (size_t fr = 0; fr < m->nframes; fr++) {
+        const pk_model_frame *d = &m->frames[fr];
+        size_t n = 0;
+        for (size_t k = 0; k < d->nitems; k++)
+            n += unkeyed(m, r, &d->items[k]);
+        if (!n)
+            continue;
+        jo_item(&j);
+        jo_open(&j, '{');
+        jo_str(&j, "frame", d->name);
+        jo_key(&j, "bones");
+        jo_open(&j, '[');
+        for (size_t k = 0; k < d->nitems; k++)
+            if (unkeyed(m, r, &d->items[k])) {
+                jo_item(&j);
+                j_str(f, m->bones[d->items[k].index].name);
+            }
+        jo_close(&j, ']');
+        jo_close(&j, '}');
+    }
+    jo_close(&j, ']');
+    jo_close(&j, '}');
+    pk_buf_putc(f, '\n');
+}
+
+static void yaml_quoted(pk_buf *b, const char *s)
+{
+    pk_buf_putc(b, '"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            pk_buf_putc(b, '\\');
+        pk_buf_putc(b, (uint8_t)*s);
+    }
+    pk_buf_putc(b, '"');
+}
+
+/* The rules file (rules/README.md): for each missing name with a near
+ * miss, a rename to the model's name (cut to the field on a character
+ * boundary when the model's name is longer, which MMD then matches by its
+ * cut), one comment per rule saying why. */
+static void check_rules(const pk_step *s, const pk_step_result *res, pk_buf *b)
+{
+    const pk_check_report *r = res->check;
+    const pk_model *m = res->check_model;
+    const char *path = s->inputs[0];
+    pk_buf_printf(b,
+                  "# Suggested by `posekit check %s --model %s`:\n"
+                  "# each missing name renamed to the model's closest name.\n"
+                  "# Apply with: posekit rename %s --rules THIS_FILE -o OUT\n",
+                  path, s->o.model, path);
+    for (int pass = 0; pass < 2; pass++) {
+        bool any = false;
+        for (size_t i = 0; i < r->nitems; i++) {
+            const pk_check_item *it = &r->items[i];
+            if (it->morph != (pass == 1) || it->status != PK_CHECK_MISSING)
+                continue;
+            if (!any)
+                pk_buf_puts(b, pass ? "morphs:\n" : "rename:\n");
+            any = true;
+            if (it->index < 0) {
+                pk_buf_printf(b, "  # %s (%zu keys): no near miss on the model; left as is\n",
+                              it->name, it->keys);
+                continue;
+            }
+            pk_name_id id = it->morph ? m->morphs[it->index].cp932 : m->bones[it->index].cp932;
+            const char *target = model_name(m, it);
+            /* a target another keyed name already has, or a second source
+             * for one target, would make the rename fail */
+            bool clash = false;
+            for (size_t k = 0; k < r->nitems; k++) {
+                const pk_check_item *o = &r->items[k];
+                if (k == i || o->morph != it->morph || o->index != it->index)
+                    continue;
+                if (o->status != PK_CHECK_MISSING || k < i)
+                    clash = true;
+            }
+            if (clash || id == PK_NO_NAME) {
+                pk_buf_printf(b, "  # %s -> %s not suggested: %s\n", it->name, target,
+                              clash ? "the motion already keys that name (or an earlier rule "
+                                      "maps to it)"
+                                    : "CP932 cannot hold the model's name");
+                continue;
+            }
+            size_t len;
+            const uint8_t *raw = pk_names_raw(m->names, id, &len);
+            char *cut = NULL;
+            if (len > res->check_field) {
+                cut = pk_cp932_to_utf8(raw, pk_cp932_boundary(raw, res->check_field), NULL);
+                if (!cut) {
+                    b->oom = true;
+                    return;
+                }
+            }
+            pk_buf_printf(b, "  # %s (%zu keys) -> %s: %s%s\n", it->name, it->keys, target,
+                          it->why, cut ? "; cut to the field, which MMD matches" : "");
+            pk_buf_puts(b, "  ");
+            yaml_quoted(b, it->name);
+            pk_buf_puts(b, ": ");
+            yaml_quoted(b, cut ? cut : target);
+            pk_buf_putc(b, '\n');
+            free(cut);
+        }
+    }
+}
+
 /* ------------------------------------------------------------ summaries */
 
 /* retarget with models: one line per step that ran (fold, stance, scale),
@@ -618,9 +981,19 @@ int pk_step_summary(const pk_step *s, const pk_step_result *r, pk_buf *out)
         if (r->motion_in)
             pk_buf_printf(out,
                           ", %zu key%s removed, %zu added; crossed segments: %zu split (%zu of "
-                          "them linear or still), %zu baked into %zu keys",
+                          "them linear or still), %zu fitted (%zu inner key%s), %zu baked into "
+                          "%zu keys",
                           o->keys_removed, plural(o->keys_removed), o->keys_added, o->split,
-                          o->split_exact, o->baked, o->baked_keys);
+                          o->split_exact, o->fitted, o->fitted_keys, plural(o->fitted_keys),
+                          o->baked, o->baked_keys);
+        break;
+    case PK_STEP_REDUCE:
+    case PK_STEP_BAKE:
+        keys_summary(s, &r->reduce, out);
+        break;
+    case PK_STEP_CHECK:
+        if (r->check)
+            check_summary(r, out);
         break;
     case PK_STEP_MERGE: {
         const pk_merge_report *m = &r->merge;
@@ -645,8 +1018,39 @@ int pk_step_summary(const pk_step *s, const pk_step_result *r, pk_buf *out)
     return out->oom ? -1 : 0;
 }
 
+bool pk_step_report_has(pk_step_op op, pk_report_format f)
+{
+    switch (f) {
+    case PK_REPORT_TEXT:
+        return (unsigned)op < PK_STEP_COUNT;
+    case PK_REPORT_JSON:
+        return op == PK_STEP_DIFF || op == PK_STEP_CHECK || op == PK_STEP_REDUCE ||
+               op == PK_STEP_BAKE;
+    case PK_REPORT_CSV:
+        return op == PK_STEP_DIFF;
+    case PK_REPORT_RULES:
+        return op == PK_STEP_CHECK;
+    }
+    return false;
+}
+
 int pk_step_report(const pk_step *s, const pk_step_result *r, pk_report_format fmt, pk_buf *out)
 {
+    if (!pk_step_report_has(s->op, fmt))
+        return -1;
+    if (s->op == PK_STEP_CHECK && r->check && r->check_model) {
+        if (fmt == PK_REPORT_JSON)
+            check_json(s, r, out);
+        else if (fmt == PK_REPORT_RULES)
+            check_rules(s, r, out);
+        else
+            check_text(s, r, out);
+        return out->oom ? -1 : 0;
+    }
+    if ((s->op == PK_STEP_REDUCE || s->op == PK_STEP_BAKE) && fmt == PK_REPORT_JSON) {
+        keys_json(s, &r->reduce, out);
+        return out->oom ? -1 : 0;
+    }
     if (s->op == PK_STEP_DIFF && r->diff) {
         if (fmt == PK_REPORT_JSON)
             diff_json(s, r, out);

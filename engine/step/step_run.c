@@ -369,6 +369,60 @@ static int run_merge(const pk_step *s, const pk_doc *in, size_t n, pk_step_resul
     return res->out.motion ? 0 : -1;
 }
 
+/* reduce and bake: a motion in, a motion out. */
+static int run_keys(const pk_step *s, const pk_doc *in, const pk_rules *rules, pk_step_result *res,
+                    pk_log *log)
+{
+    const pk_step_opts *o = &s->o;
+    const char *cmd = pk_step_op_name(s->op);
+    if (!in->motion) {
+        pk_error(log, "%s: %s works on a VMD motion (a pose has no keys to %s)", s->inputs[0], cmd,
+                 cmd);
+        return -1;
+    }
+    pk_reduce_options opt;
+    pk_reduce_options_init(&opt);
+    opt.max_deg = o->max_deg;
+    opt.max_pos = o->max_pos;
+    opt.max_morph = o->max_morph;
+    opt.all_frames = o->frames_all;
+    opt.first = o->first;
+    opt.last = o->last;
+    opt.morphs = !o->no_morphs;
+    opt.step = o->step;
+    pk_selection *sel = NULL;
+    if (o->bones && !(sel = pk_selection_parse(rules, o->bones, log)))
+        return -1;
+    opt.bones = sel;
+    /* what it says about the motion's keys names the input (the caller's
+     * path comes back after) */
+    char *caller = log->path ? strdup(log->path) : NULL;
+    pk_log_set_path(log, s->inputs[0]);
+    res->out.format = PK_FMT_VMD;
+    res->out.motion = s->op == PK_STEP_REDUCE ? pk_motion_reduce(in->motion, &opt, &res->reduce, log)
+                                              : pk_motion_bake(in->motion, &opt, &res->reduce, log);
+    pk_log_set_path(log, caller);
+    free(caller);
+    pk_selection_free(sel);
+    return res->out.motion ? 0 : -1;
+}
+
+/* check: the input against the model the caller loaded. */
+static int run_check(const pk_step *s, const pk_doc *in, pk_step_result *res, pk_log *log)
+{
+    if (!s->model) {
+        pk_error(log, "check: the model '%s' is not loaded", s->o.model);
+        return -1;
+    }
+    res->check = in->motion ? pk_check_motion(s->model, in->motion, log)
+                            : pk_check_pose(s->model, in->pose, log);
+    if (!res->check)
+        return -1;
+    res->check_model = s->model;
+    res->check_field = in->motion ? PK_VMD_NAME_BYTES : PK_VPD_NAME_BYTES;
+    return 0;
+}
+
 int pk_step_run(const pk_step *s, pk_doc *in, size_t n, const pk_rules *rules, pk_step_result *res,
                 pk_log *log)
 {
@@ -388,6 +442,11 @@ int pk_step_run(const pk_step *s, pk_doc *in, size_t n, const pk_rules *rules, p
         return run_overlay(s, in, rules, res, log);
     case PK_STEP_MERGE:
         return run_merge(s, in, n, res, log);
+    case PK_STEP_REDUCE:
+    case PK_STEP_BAKE:
+        return run_keys(s, in, rules, res, log);
+    case PK_STEP_CHECK:
+        return run_check(s, in, res, log);
     default:
         return run_edit(s, in, rules, res, log);
     }
@@ -405,6 +464,7 @@ void pk_step_result_free(pk_step_result *r)
     pk_edit_stats_free(&r->edit);
     pk_merge_report_free(&r->merge);
     free(r->merge_in);
+    pk_check_free(r->check);
     memset(r, 0, sizeof *r);
 }
 

@@ -4,7 +4,8 @@
  * dances (every bone at every frame), and an overlay of the right-hand
  * group (@hand_R: wrist and 15 finger bones) across a dance, over a window
  * with fades and over the whole motion.  Inputs are generated in memory
- * with the public API (bench_util.c); setup is not timed.
+ * with the public API (bench_util.c); setup is not timed.  Times are CPU
+ * time (pure computation: a loaded machine slows the wall clock, not this).
  *
  * usage: bench_ops [--reps N]
  */
@@ -54,6 +55,18 @@ static int setup(void *p)
     return c->sel ? 0 : -1;
 }
 
+/* Two dance-like motions of about 4 MB each (bench_dance: 100 bones, a
+ * key every 1-15 frames with its own random curve, 7 bones translating),
+ * the same names, other values. */
+static int setup_dance(void *p)
+{
+    ops_ctx *c = p;
+    uint32_t rng = 12345u;
+    c->a = bench_dance(100, 3000, BENCH_DANCE, &rng);
+    c->b = bench_dance(100, 3000, BENCH_DANCE, &rng);
+    return pk_motion_frame_range(c->a, &c->first, &c->last) ? 0 : -1;
+}
+
 static void teardown(void *p)
 {
     ops_ctx *c = p;
@@ -71,9 +84,37 @@ static int diff_all(void *p)
     pk_diff_options o;
     pk_diff_options_init(&o);
     pk_diff *d = pk_diff_motions(c->a, c->b, c->first, c->last, &o, &log);
-    int rc = d && d->nbones == 64 ? 0 : -1;
+    int rc = d && (d->nbones == 64 || d->nbones == 100) ? 0 : -1;
     pk_diff_free(d);
     pk_log_free(&log);
+    return rc;
+}
+
+/* The diff's own inputs sampled through the cursor, every bone at every
+ * frame of one dance, track by track as the diff walks them: what a
+ * diff costs at least twice over (it samples both dances). */
+static int sample_one(void *p)
+{
+    ops_ctx *c = p;
+    pk_log log;
+    pk_log_init(&log);
+    pk_tracks *t = pk_tracks_build(c->a, &log);
+    pk_log_free(&log);
+    if (!t)
+        return -1;
+    volatile float sink = 0.0f;
+    for (size_t i = 0; i < t->nbones; i++) {
+        pk_cursor cur;
+        pk_cursor_init(&cur, c->a, &t->bones[i]);
+        for (uint32_t f = c->first; f <= c->last; f++) {
+            float pos[3], rot[4];
+            pk_cursor_bone(&cur, (double)f, pos, rot);
+            sink += rot[3];
+        }
+    }
+    (void)sink;
+    int rc = t->nbones == 64 || t->nbones == 100 ? 0 : -1;
+    pk_tracks_free(t);
     return rc;
 }
 
@@ -114,7 +155,7 @@ int main(int argc, char **argv)
     double frames = (double)(last - first + 1);
 
     bench_table_header();
-    ops_ctx cd = {0}, cw = {0}, cf = {0};
+    ops_ctx cd = {0}, cs = {0}, cd2 = {0}, cs2 = {0}, cw = {0}, cf = {0};
     cw.opt.mode = PK_OVERLAY_REPLACE;
     cw.opt.first = 300;
     cw.opt.last = 900;
@@ -130,21 +171,48 @@ int main(int argc, char **argv)
          .teardown = teardown,
          .ctx = &cd,
          .items = 64 * frames,
-         .unit = "bone-frames"},
+         .unit = "bone-frames",
+         .cpu = 1},
+        {.name = "sample 1 of those dances (cursor)",
+         .setup = setup,
+         .body = sample_one,
+         .teardown = teardown,
+         .ctx = &cs,
+         .items = 64 * frames,
+         .unit = "bone-frames",
+         .cpu = 1},
+        {.name = "diff 2 dance-like 4 MB, 0-2999",
+         .setup = setup_dance,
+         .body = diff_all,
+         .teardown = teardown,
+         .ctx = &cd2,
+         .items = 100 * 3000.0,
+         .unit = "bone-frames",
+         .cpu = 1},
+        {.name = "sample 1 of those dances (cursor)",
+         .setup = setup_dance,
+         .body = sample_one,
+         .teardown = teardown,
+         .ctx = &cs2,
+         .items = 100 * 3000.0,
+         .unit = "bone-frames",
+         .cpu = 1},
         {.name = "overlay @hand_R 300-900 fade 10",
          .setup = setup,
          .body = overlay,
          .teardown = teardown,
          .ctx = &cw,
          .items = 16 * 601,
-         .unit = "bone-frames"},
+         .unit = "bone-frames",
+         .cpu = 1},
         {.name = "overlay @hand_R whole dance (add)",
          .setup = setup,
          .body = overlay,
          .teardown = teardown,
          .ctx = &cf,
          .items = 16 * frames,
-         .unit = "bone-frames"},
+         .unit = "bone-frames",
+         .cpu = 1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         bench_run(&cases[i], reps);

@@ -26,6 +26,7 @@
  * sampled values are summed into a checksum so the work cannot be
  * optimised away.
  */
+#include "bench_util.h"
 #include "posekit.h"
 
 #include <dirent.h>
@@ -115,72 +116,6 @@ static void run(const char *label, const pk_motion *m, int reps)
     pk_log_free(&log);
 }
 
-static uint32_t rng_state = 12345u;
-static uint32_t rnd(void) /* xorshift32: deterministic across libcs */
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 17;
-    rng_state ^= rng_state << 5;
-    return rng_state;
-}
-
-typedef enum { GEN_DANCE, GEN_WORST, GEN_PRESET } gen_kind;
-
-/* A random non-linear curve (x1, y1, x2, y2). */
-static void random_curve(uint8_t cp[4])
-{
-    do {
-        for (int j = 0; j < 4; j++)
-            cp[j] = (uint8_t)(rnd() % 128);
-    } while (cp[0] == cp[1] && cp[2] == cp[3]);
-}
-
-/* The generated motions described at the top of this file. */
-static pk_motion *generate(size_t nbones, uint32_t frames, gen_kind kind)
-{
-    static const uint8_t presets[8][4] = {
-        {127, 0, 127, 127}, {0, 127, 0, 127},  {127, 0, 0, 127},  {64, 0, 64, 127},
-        {40, 10, 90, 120},  {10, 40, 120, 90}, {90, 20, 40, 110}, {20, 60, 100, 127},
-    };
-    pk_motion *m = pk_motion_new();
-    if (!m)
-        exit(1);
-    for (size_t b = 0; b < nbones; b++) {
-        char name[16];
-        snprintf(name, sizeof name, "bone%03zu", b);
-        pk_name_id id = pk_names_intern(m->names, name, strlen(name));
-        bool moves = kind != GEN_DANCE || b < 7; /* parent, centre, groove, 4 IK */
-        for (uint32_t f = 0; f < frames; f += 1 + rnd() % 15) {
-            pk_bone_key *k = pk_motion_push_bone(m);
-            if (!k)
-                exit(1);
-            k->name = id;
-            k->frame = f;
-            for (int i = 0; i < 3; i++)
-                k->pos[i] = moves ? (float)(rnd() % 2000) / 100.0f - 10.0f : 0.0f;
-            for (int i = 0; i < 4; i++)
-                k->rot[i] = (float)(rnd() % 2001) / 1000.0f - 1.0f;
-            uint8_t cp[4][4];
-            uint32_t preset = rnd() % 8;
-            for (int a = 0; a < 4; a++) {
-                if (kind == GEN_PRESET)
-                    memcpy(cp[a], presets[preset], 4);
-                else
-                    random_curve(cp[a]);
-            }
-            pk_interp_set(k->interp, (const uint8_t(*)[4])cp, false);
-        }
-    }
-    /* MMD's file order is not per track: shuffle the records. */
-    for (size_t i = m->nbones; i > 1; i--) {
-        size_t j = rnd() % i;
-        pk_bone_key tmp = m->bones[i - 1];
-        m->bones[i - 1] = m->bones[j];
-        m->bones[j] = tmp;
-    }
-    return m;
-}
-
 /* The largest .vmd in $PK_CORPUS, or NULL. */
 static char *largest_corpus_vmd(void)
 {
@@ -246,15 +181,15 @@ int main(int argc, char **argv)
     }
     static const struct {
         const char *name, *label;
-        gen_kind kind;
-    } gen[] = {{"dance", "generated, dance-like", GEN_DANCE},
-               {"worst", "generated, worst case", GEN_WORST},
-               {"preset", "generated, preset curves", GEN_PRESET}};
+        bench_dance_kind kind;
+    } gen[] = {{"dance", "generated, dance-like", BENCH_DANCE},
+               {"worst", "generated, worst case", BENCH_WORST},
+               {"preset", "generated, preset curves", BENCH_PRESET}};
     for (size_t g = 0; g < sizeof gen / sizeof gen[0]; g++) {
-        rng_state = 12345u; /* each motion the same whichever cases run */
+        uint32_t rng = 12345u; /* each motion the same whichever cases run */
         if (!WANT(gen[g].name))
             continue;
-        pk_motion *m = generate(100, 10000, gen[g].kind);
+        pk_motion *m = bench_dance(100, 10000, gen[g].kind, &rng);
         run(gen[g].label, m, reps);
         pk_motion_free(m);
     }

@@ -30,6 +30,8 @@ typedef struct bench_case {
     const char *unit; /* items' unit, e.g. "bone-frames" */
     double file_size; /* for the peak-memory ratio (0: none) */
     long base_kib;    /* RSS subtracted in the ratio (0: the child baseline) */
+    int cpu;          /* 1: time is the process's CPU time (pure computation on a
+                         shared machine); 0: wall-clock time (I/O, fsync) */
 } bench_case;
 
 typedef struct bench_result {
@@ -47,6 +49,7 @@ void bench_table_header(void);
 long bench_baseline_kib(void);
 
 double bench_now(void); /* monotonic seconds */
+double bench_cpu_now(void); /* this process's CPU seconds */
 
 /* Builds a synthetic motion with the public API: `nbones` bone tracks of
  * `keys` keys each (CP932 names, curved interpolation, moving values), and
@@ -54,6 +57,12 @@ double bench_now(void); /* monotonic seconds */
  * frame-0 keys first, then track by track.  Caller frees with
  * pk_motion_free; aborts on failure. */
 pk_motion *bench_motion(size_t nbones, size_t keys, size_t nmorphs, uint32_t seed);
+/* The generated motions of bench_sample.c (its top comment says what
+ * each kind holds): nbones tracks over `frames` frames, a key every 1-15
+ * frames, records shuffled as in MMD's files; *rng is the xorshift32
+ * state (the same state, the same motion).  Aborts on failure. */
+typedef enum { BENCH_DANCE, BENCH_WORST, BENCH_PRESET } bench_dance_kind;
+pk_motion *bench_dance(size_t nbones, uint32_t frames, bench_dance_kind kind, uint32_t *rng);
 /* Writes a motion to path (via pk_vmd_write + pk_file_write_atomic);
  * returns the file size; aborts on failure. */
 size_t bench_write_vmd(const pk_motion *m, const char *path);

@@ -39,6 +39,8 @@ printf -- '- kernel: %s; file system of %s: %s\n' "$(uname -r)" "${TMPDIR:-/tmp}
 printf -- '- compiler: %s, meson buildtype %s\n' "$(cc --version | head -1)" \
     "$(meson introspect --buildoptions "$build" 2>/dev/null |
        python3 -c 'import json,sys; print([o["value"] for o in json.load(sys.stdin) if o["name"]=="buildtype"][0])' 2>/dev/null || echo '?')"
+printf -- '- transparent huge pages: %s\n' \
+    "$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo 'not offered')"
 printf -- '- load average at start: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "## I/O (best of $reps; peak RSS per case, in its own process)"

@@ -177,9 +177,21 @@ static void filter_and_cut_names(void **state)
     /* a 17-byte VPD name vs the 15 bytes MMD keeps in a VMD */
     pbone(a, "abcdefghijklmnopq", x10, 0);
     pbone(b, "abcdefghijklmno", id, 0);
+    /* 8 two-byte characters (16 bytes) cut at the last whole character (14
+     * bytes), on either side */
+    pbone(a, "\x83\x5A\x83\x93\x83\x5E\x81\x5B\x83\x5A\x83\x93\x83\x5E\x81\x5B", x10, 0);
+    pbone(b, "\x83\x5A\x83\x93\x83\x5E\x81\x5B\x83\x5A\x83\x93\x83\x5E", id, 0);
+    pbone(a, "\x83\x5A\x83\x5A\x83\x5A\x83\x5A\x83\x5A\x83\x5A\x83\x5A", x10, 0);
+    pbone(b, "\x83\x5A\x83\x5A\x83\x5A\x83\x5A\x83\x5A\x83\x5A\x83\x5A\x83\x5A", id, 0);
     pk_diff *d = pk_diff_poses(a, b, NULL, NULL);
-    assert_int_equal(d->nbones, 3);
+    assert_int_equal(d->nbones, 5);
     const pk_diff_bone *r = find_bone(d, "abcdefghijklmnopq");
+    assert_int_equal(r->only_in, PK_DIFF_BOTH);
+    assert_float_equal(r->angle_deg, 10.0, 1e-4);
+    r = find_bone(d, "センターセンター");
+    assert_int_equal(r->only_in, PK_DIFF_BOTH);
+    assert_float_equal(r->angle_deg, 10.0, 1e-4);
+    r = find_bone(d, "セセセセセセセ"); /* A's cut name, B's full name */
     assert_int_equal(r->only_in, PK_DIFF_BOTH);
     assert_float_equal(r->angle_deg, 10.0, 1e-4);
     pk_diff_free(d);

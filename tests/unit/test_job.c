@@ -1,8 +1,10 @@
 /* test_job.c — job files: a full pipeline on the samples, the result equal
- * to calling the operations directly, atomicity (an error in the last step
+ * to calling the operations directly (also for the check, reduce and bake
+ * steps and model inputs), atomicity (an error in the last step
  * writes nothing, not even the outputs of earlier steps; a write failing
  * on the last output puts none in place), and JOB:LINE:COL
  * errors for mistakes in the job file. */
+#include "pmxgen.h"
 #include "testutil.h"
 
 #include <stdio.h>
@@ -119,8 +121,8 @@ static void test_pipeline_matches_direct_calls(void **state)
     assert_int_equal(pk_doc_load(sample("hands/right_fist.vpd"), &fist, &log), 0);
     assert_int_equal(pk_doc_load(sample("hands/right_peace.vpd"), &peace, &log), 0);
     pk_selection *sel = pk_selection_parse(NULL, "@fingers_R", &log);
-    pk_overlay_options o1 = {PK_OVERLAY_REPLACE, false, 30, 60, 6};
-    pk_overlay_options o2 = {PK_OVERLAY_REPLACE, false, 90, 120, 6};
+    pk_overlay_options o1 = {PK_OVERLAY_REPLACE, false, 30, 60, 6, false};
+    pk_overlay_options o2 = {PK_OVERLAY_REPLACE, false, 90, 120, 6, false};
     pk_motion *a = pk_overlay_motion(dance.motion, fist.pose, sel, &o1, NULL, &log);
     pk_motion *b = pk_overlay_motion(a, peace.pose, sel, &o2, NULL, &log);
     assert_non_null(b);
@@ -336,6 +338,245 @@ static void test_missing_input(void **state)
     pk_log_free(&log);
 }
 
+
+/* A small PMX: bones センター and 右腕 (the dance keys both and more),
+ * morph あ. */
+static void write_model(const char *path)
+{
+    const int sizes[6] = {1, 1, 1, 1, 1, 1};
+    pg g;
+    pg_header(&g, 2.0f, 0, 0, sizes);
+    for (int k = 0; k < 4; k++)
+        pg_i32(&g, 0);
+    pg_i32(&g, 2);
+    pg_bone_simple(&g, "センター", "center", 0, -1);
+    pg_bone_simple(&g, "右腕", "arm_R", 1, 0);
+    pg_i32(&g, 1);
+    pg_text(&g, "あ");
+    pg_text(&g, "");
+    pg_u8(&g, 3);
+    pg_u8(&g, 1);
+    pg_i32(&g, 0);
+    pg_i32(&g, 0);
+    pg_no_physics(&g);
+    tu_write_file(path, g.b.data, g.b.len);
+    pk_buf_free(&g.b);
+}
+
+static char *read_text(const char *path)
+{
+    size_t len;
+    uint8_t *data = tu_read_file(path, &len);
+    char *t = calloc(len + 1, 1);
+    assert_non_null(t);
+    memcpy(t, data, len);
+    free(data);
+    return t;
+}
+
+/* check, bake and reduce as job steps, with a model input: the outputs
+ * are what the operations give when called directly, the check report in
+ * each of its forms. */
+static void test_check_reduce_bake_steps(void **state)
+{
+    (void)state;
+    if (!sample("dance.vmd"))
+        skip();
+    const char *dir = tu_tmpdir();
+    char path[4096], text[8192];
+    snprintf(path, sizeof path, "%s/m.pmx", dir);
+    write_model(path);
+    snprintf(text, sizeof text,
+             "inputs: {dance: %s, m: m.pmx}\n"
+             "steps:\n"
+             "  - check: {in: dance, model: m, out: c}\n"
+             "  - check: {in: dance, model: m, out: c2}\n"
+             "  - check: {in: dance, model: m, out: c3}\n"
+             "  - bake: {in: dance, step: 2, bones: \"@arms\", out: baked}\n"
+             "  - reduce: {in: baked, max_deg: 0.05, max-pos: 1e-3, no_morphs: true, out: r}\n"
+             "outputs: {c: out/c.txt, c2: out/c.json, c3: out/c.yaml, r: out/r.vmd}\n",
+             sample("dance.vmd"));
+    char job[4096];
+    snprintf(job, sizeof job, "%s/job.yaml", dir);
+    write_text(job, text);
+    pk_log log;
+    pk_log_init(&log);
+    pk_job *j = pk_job_load(job, &log);
+    assert_non_null(j);
+    assert_int_equal(pk_job_run(j, &log), 0);
+    assert_int_equal(pk_job_write(j, &log), 0);
+
+    /* directly: the same check and the same bake then reduce */
+    pk_doc dance;
+    assert_int_equal(pk_doc_load(sample("dance.vmd"), &dance, &log), 0);
+    pk_model *m = pk_model_load(path, &log);
+    assert_non_null(m);
+    pk_check_report *cr = pk_check_motion(m, dance.motion, &log);
+    assert_non_null(cr);
+    assert_true(cr->missing > 0);
+    assert_true(cr->found >= 2);
+    char want[256];
+    /* the report line counts the bones and morphs the report holds */
+    size_t nb = 0, mb = 0;
+    for (size_t i = 0; i < cr->nitems; i++)
+        if (!cr->items[i].morph) {
+            nb++;
+            mb += cr->items[i].status == PK_CHECK_MISSING;
+        }
+    snprintf(want, sizeof want, "check dance -> c: bones keyed: %zu, missing on the model: %zu;",
+             nb, mb);
+    assert_non_null(strstr(pk_job_report(j), want));
+
+    snprintf(path, sizeof path, "%s/out/c.txt", dir);
+    char *t = read_text(path);
+    assert_true(strncmp(t, "dance on m (テスト)\n", strlen("dance on m (テスト)\n")) == 0);
+    assert_non_null(strstr(t, "missing (MMD ignores their keys):\n"));
+    free(t);
+    snprintf(path, sizeof path, "%s/out/c.json", dir);
+    t = read_text(path);
+    snprintf(want, sizeof want, "\n  \"missing\": %zu,\n", cr->missing);
+    assert_non_null(strstr(t, "{\n  \"file\": \"dance\",\n  \"model_file\": \"m\",\n"));
+    assert_non_null(strstr(t, want));
+    free(t);
+    snprintf(path, sizeof path, "%s/out/c.yaml", dir);
+    t = read_text(path);
+    assert_non_null(strstr(t, "# Suggested by `posekit check dance --model m`:\n"));
+    assert_non_null(strstr(t, "rename:\n"));
+    free(t);
+
+    pk_selection *sel = pk_selection_parse(NULL, "@arms", &log);
+    pk_reduce_options o;
+    pk_reduce_options_init(&o);
+    o.bones = sel;
+    o.step = 2;
+    pk_motion *baked = pk_motion_bake(dance.motion, &o, NULL, &log);
+    assert_non_null(baked);
+    pk_reduce_options_init(&o);
+    o.max_deg = 0.05;
+    o.max_pos = 1e-3;
+    o.morphs = false;
+    pk_motion *red = pk_motion_reduce(baked, &o, NULL, &log);
+    assert_non_null(red);
+    pk_buf b;
+    pk_buf_init(&b);
+    assert_int_equal(pk_vmd_write(red, &b, &log), 0);
+    snprintf(path, sizeof path, "%s/out/r.vmd", dir);
+    size_t len;
+    uint8_t *got = tu_read_file(path, &len);
+    assert_int_equal(len, b.len);
+    assert_memory_equal(got, b.data, len);
+    free(got);
+    pk_buf_free(&b);
+    pk_motion_free(red);
+    pk_motion_free(baked);
+    pk_selection_free(sel);
+    pk_check_free(cr);
+    pk_model_free(m);
+    pk_doc_free(&dance);
+    pk_job_free(j);
+    pk_log_free(&log);
+}
+
+/* The step table's checks for the new steps, through the setter both the
+ * command line and jobs use. */
+static void test_step_options(void **state)
+{
+    (void)state;
+    pk_log log;
+    pk_log_init(&log);
+    pk_step *s = pk_step_new("reduce", "--", &log);
+    assert_non_null(s);
+    assert_int_equal(pk_step_option(s, "max-deg"), 1);
+    assert_int_equal(pk_step_option(s, "step"), -1); /* bake's */
+    assert_int_equal(pk_step_option(s, "camera"), 0);
+    assert_int_equal(pk_step_set(s, "max_deg", "0", &log), -1);
+    tu_assert_log_has(&log, "--max-deg wants a positive number of degrees, not '0'");
+    assert_int_equal(pk_step_set(s, "max-pos", "1e-3", &log), 0);
+    assert_int_equal(pk_step_operand(s, "a.vmd", &log), 0);
+    assert_int_equal(pk_step_check(s, &log), 0);
+    assert_int_equal(pk_step_set(s, "camera", NULL, &log), 0);
+    assert_int_equal(pk_step_check(s, &log), -1);
+    tu_assert_log_has(&log, "--camera is not supported yet");
+    pk_step_free(s);
+    s = pk_step_new("bake", "", &log);
+    assert_int_equal(pk_step_set(s, "step", "0", &log), -1);
+    tu_assert_log_has(&log, "step wants a number of frames (1 or more), not '0'");
+    assert_int_equal(pk_step_option(s, "max_deg"), -1);
+    pk_step_free(s);
+    s = pk_step_new("check", "", &log);
+    assert_int_equal(pk_step_operand(s, "a.vmd", &log), 0);
+    assert_int_equal(pk_step_check(s, &log), -1);
+    tu_assert_log_has(&log, "no model given (model MODEL)");
+    assert_int_equal(pk_step_set(s, "model", "m", &log), 0);
+    assert_false(pk_step_strict(s));
+    assert_int_equal(pk_step_set(s, "strict", "true", &log), 0);
+    assert_true(pk_step_strict(s));
+    assert_int_equal(pk_step_check(s, &log), 0);
+    assert_true(pk_step_report_has(PK_STEP_CHECK, PK_REPORT_RULES));
+    assert_false(pk_step_report_has(PK_STEP_CHECK, PK_REPORT_CSV));
+    assert_false(pk_step_report_has(PK_STEP_DIFF, PK_REPORT_RULES));
+    pk_step_free(s);
+    pk_log_free(&log);
+}
+
+/* Model inputs: named by the step's model option, never as a motion, never
+ * written; a check report only as .txt, .json or .yaml. */
+static void test_model_input_errors(void **state)
+{
+    (void)state;
+    expect_load_error("inputs: {a: x.vmd, m: m.pmx}\nsteps:\n  - check: {in: a, model: a, out: "
+                      "c}\noutputs: {c: c.txt}\n",
+                      "job.yaml:3:27: model 'a' names a motion, pose or report, not a model");
+    expect_load_error("inputs: {a: x.vmd, m: m.PMD}\nsteps:\n  - check: {in: m, model: m, out: "
+                      "c}\noutputs: {c: c.txt}\n",
+                      "job.yaml:3:17: in 'm' names a model, not a motion or pose");
+    expect_load_error("inputs: {a: x.vmd, m: m.pmx}\noutputs: {m: m2.pmx}\n",
+                      "output 'm' is a model");
+    expect_load_error("inputs: {a: x.vmd, m: m.pmx}\nsteps:\n  - check: {in: a, out: c}\n"
+                      "outputs: {c: c.txt}\n",
+                      "job.yaml:3:5: no model given (model MODEL)");
+    expect_load_error("inputs: {a: x.vmd}\nsteps:\n  - reduce: {in: a, max_deg: -1, out: c}\n"
+                      "outputs: {c: c.vmd}\n",
+                      "job.yaml:3:30: max_deg wants a positive number of degrees, not '-1'");
+    expect_load_error("inputs: {a: x.vmd}\nsteps:\n  - reduce: {in: a}\noutputs: {a: c.vmd}\n",
+                      "reduce needs 'out'");
+}
+
+/* A strict step fails on the warnings its input met when read. */
+static void test_strict_step(void **state)
+{
+    (void)state;
+    const char *dir = tu_tmpdir();
+    char path[4096], job[4096];
+    snprintf(path, sizeof path, "%s/m.pmx", dir);
+    write_model(path);
+    /* a pose with a bone listed twice: a warning when read */
+    snprintf(path, sizeof path, "%s/p.vpd", dir);
+    write_text(path, "Vocaloid Pose Data file\n\nm.osm;\n2;\n\n"
+                     "Bone0{\x83\x5a\x83\x93\x83\x5e\x81\x5b\n0,0,0;\n0,0,0,1;\n}\n\n"
+                     "Bone1{\x83\x5a\x83\x93\x83\x5e\x81\x5b\n0,0,0;\n0,0,0,1;\n}\n");
+    snprintf(job, sizeof job, "%s/job.yaml", dir);
+    for (int strict = 0; strict < 2; strict++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "inputs: {p: p.vpd, m: m.pmx}\nsteps:\n  - check: {in: p, model: m, strict: %s, "
+                 "out: c}\noutputs: {c: c.txt}\n",
+                 strict ? "true" : "false");
+        write_text(job, text);
+        pk_log log;
+        pk_log_init(&log);
+        pk_job *j = pk_job_load(job, &log);
+        assert_non_null(j);
+        assert_true(log.warnings == 0);
+        assert_int_equal(pk_job_run(j, &log), strict ? -1 : 0);
+        assert_true(log.warnings > 0);
+        if (strict)
+            tu_assert_log_has(&log, "job.yaml:3:5: check: strict: ");
+        pk_job_free(j);
+        pk_log_free(&log);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -344,6 +585,10 @@ int main(void)
         cmocka_unit_test(test_failed_output_writes_none),
         cmocka_unit_test(test_job_file_errors),
         cmocka_unit_test(test_missing_input),
+        cmocka_unit_test(test_check_reduce_bake_steps),
+        cmocka_unit_test(test_step_options),
+        cmocka_unit_test(test_model_input_errors),
+        cmocka_unit_test(test_strict_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -129,7 +129,8 @@ typedef struct cfg {
 } cfg;
 
 typedef struct totals {
-    size_t runs, frames, split, split_exact, baked, baked_keys;
+    size_t runs, frames, split, split_exact, baked, baked_keys, fitted, fitted_keys;
+    size_t keys_exact, keys_fitted; /* bone records out, both modes */
 } totals;
 
 static totals g_tot;
@@ -273,11 +274,16 @@ static void check_morph(const char *file, const char *morph, const cfg *c, const
     }
 }
 
-/* Runs one overlay and checks every frame of every selected bone. */
-static void run_cfg(const char *file, const pk_motion *base, const pk_pose *pose,
-                    const pk_selection *sel, const cfg *c)
+/* Runs one overlay and checks every frame of every selected bone: exact
+ * (pieces split within PK_OVERLAY_TOL_* or baked) against TOL_DEG/TOL_POS,
+ * fitting (the default) against PK_OVERLAY_FIT_DEG/POS.  Returns the
+ * output's bone records. */
+static size_t run_one(const char *file, const pk_motion *base, const pk_pose *pose,
+                      const pk_selection *sel, const cfg *c, bool exact)
 {
-    pk_overlay_options o = {c->mode, c->all, c->a, c->b, c->f};
+    pk_overlay_options o = {c->mode, c->all, c->a, c->b, c->f, exact};
+    const double tol_deg = exact ? TOL_DEG : PK_OVERLAY_FIT_DEG;
+    const double tol_pos = exact ? TOL_POS : PK_OVERLAY_FIT_POS;
     pk_overlay_stats st;
     pk_log log;
     pk_log_init(&log);
@@ -293,6 +299,12 @@ static void run_cfg(const char *file, const pk_motion *base, const pk_pose *pose
     g_tot.split_exact += st.split_exact;
     g_tot.baked += st.baked;
     g_tot.baked_keys += st.baked_keys;
+    g_tot.fitted += st.fitted;
+    g_tot.fitted_keys += st.fitted_keys;
+    if (exact)
+        assert_int_equal(st.fitted, 0);
+    else
+        assert_int_equal(st.baked, 0); /* a one-frame segment always holds */
 
     pk_log_init(&log);
     pk_tracks *tb = pk_tracks_build(base, &log), *to = pk_tracks_build(out, &log);
@@ -337,10 +349,10 @@ static void run_cfg(const char *file, const pk_motion *base, const pk_pose *pose
                 over(c, &bv, &pv, &want);
                 expect_close(file, bone, c, f, "whole motion", &got, &want, TOL_DEG, TOL_POS);
             } else if ((has_left && f <= e0) || f >= e1) {
-                expect_close(file, bone, c, f, "outside", &got, &bv, TOL_DEG, TOL_POS);
+                expect_close(file, bone, c, f, "outside", &got, &bv, tol_deg, tol_pos);
             } else if (f >= c->a && f <= c->b) {
                 over(c, &bv, &pv, &want);
-                expect_close(file, bone, c, f, "inside", &got, &want, TOL_DEG, TOL_POS);
+                expect_close(file, bone, c, f, "inside", &got, &want, tol_deg, tol_pos);
             } else if (f < c->a) { /* fade in: one eased segment E0 -> A */
                 double w = ref_ease((double)(f - e0) / (double)(c->a - e0));
                 dslerp(s_e0.rot, o_a.rot, w, want.rot);
@@ -375,7 +387,23 @@ static void run_cfg(const char *file, const pk_motion *base, const pk_pose *pose
     pk_tracks_free(tb);
     pk_tracks_free(to);
     pk_log_free(&log);
+    size_t keys = out->nbones;
     pk_motion_free(out);
+    return keys;
+}
+
+/* Both modes; fitting never gives more keys than baking. */
+static void run_cfg(const char *file, const pk_motion *base, const pk_pose *pose,
+                    const pk_selection *sel, const cfg *c)
+{
+    size_t exact = run_one(file, base, pose, sel, c, true);
+    size_t fitted = run_one(file, base, pose, sel, c, false);
+    if (fitted > exact) {
+        print_error("%s: %s: %zu bone keys fitted, %zu baked\n", file, c->what, fitted, exact);
+        fail();
+    }
+    g_tot.keys_exact += exact;
+    g_tot.keys_fitted += fitted;
 }
 
 /* ---- corpus ---- */
@@ -571,9 +599,15 @@ static void test_corpus_every_frame(void **state)
     assert_true(tested >= 5);
     printf("overlay corpus: %zu motions (%zu with morphs), %zu overlays, %zu frames checked "
            "(bones and morphs); crossed pieces: "
-           "%zu split (%zu trivially: linear or still), %zu baked into %zu keys\n",
+           "%zu split (%zu trivially: linear or still), %zu fitted (%zu inner keys), %zu baked "
+           "into %zu keys (exact mode); bone records: %zu exact, %zu fitted\n",
            tested, g_morph_motions, g_tot.runs, g_tot.frames, g_tot.split, g_tot.split_exact,
-           g_tot.baked, g_tot.baked_keys);
+           g_tot.fitted, g_tot.fitted_keys, g_tot.baked, g_tot.baked_keys, g_tot.keys_exact,
+           g_tot.keys_fitted);
+    /* Fitting is what removes the baked runs: with it the corpus overlays
+     * need fewer keys (it fails when fitting is off). */
+    assert_true(g_tot.baked > 0 && g_tot.fitted > 0);
+    assert_true(g_tot.keys_fitted < g_tot.keys_exact);
 }
 
 /* ---- hand-made cases ---- */
@@ -636,7 +670,7 @@ static void test_linear_split_exact(void **state)
     key(m, "センター", 0, 0, 1); /* untouched */
     pk_pose *p = one_bone_pose("右人指１", 90);
     pk_selection *s = sel_of("右人指１");
-    pk_overlay_options o = {PK_OVERLAY_REPLACE, false, 30, 60, 5};
+    pk_overlay_options o = {PK_OVERLAY_REPLACE, false, 30, 60, 5, false};
     pk_overlay_stats st;
     pk_log log;
     pk_log_init(&log);
@@ -681,9 +715,10 @@ static void test_linear_split_exact(void **state)
 }
 
 /* A strongly eased 90-degree segment cut in the middle cannot be re-curved
- * on the 0..127 grid within 1e-4 degrees: it is baked, one key per frame,
- * and those keys carry the exact base values. */
-static void test_curved_segment_baked(void **state)
+ * on the 0..127 grid within 1e-4 degrees.  Exact mode bakes it, one key
+ * per frame carrying the exact base values; by default each piece is
+ * fitted within PK_OVERLAY_FIT_DEG by a few keys. */
+static void test_curved_segment_fitted(void **state)
 {
     (void)state;
     pk_motion *m = pk_motion_new();
@@ -694,35 +729,49 @@ static void test_curved_segment_baked(void **state)
     pk_interp_set(k->interp, (const uint8_t(*)[4])cp, false);
     pk_pose *p = one_bone_pose("右手首", -30);
     pk_selection *s = sel_of("右手首");
-    pk_overlay_options o = {PK_OVERLAY_REPLACE, false, 20, 40, 0};
-    pk_overlay_stats st;
-    pk_log log;
-    pk_log_init(&log);
-    pk_motion *out = pk_overlay_motion(m, p, s, &o, &st, &log);
-    assert_non_null(out);
-    assert_int_equal(st.split + st.baked, 2);
-    assert_true(st.baked >= 1);
-    /* 0..19 before: 18 baked keys (1..18) if the left piece was baked */
-    pk_tracks *tb = pk_tracks_build(m, &log), *to = pk_tracks_build(out, &log);
-    pk_name_id id = m->bones[0].name;
-    for (uint32_t f = 0; f <= 70; f++) {
-        float p0[3], r0[4], p1[3], r1[4];
-        pk_sample_bone(m, pk_tracks_bone(tb, id), f, p0, r0);
-        pk_sample_bone(out, pk_tracks_bone(to, id), f, p1, r1);
-        if (f < 20 || f > 40)
-            assert_true(pk_quat_angle_deg(r0, r1) <= TOL_DEG);
-        else
-            assert_true(fabs(2.0 * atan2(r1[2], r1[3]) * 180.0 / 3.14159265358979323846 + 30.0) <
-                        1e-3);
+    size_t keys[2];
+    for (int exact = 1; exact >= 0; exact--) {
+        pk_overlay_options o = {PK_OVERLAY_REPLACE, false, 20, 40, 0, exact};
+        pk_overlay_stats st;
+        pk_log log;
+        pk_log_init(&log);
+        pk_motion *out = pk_overlay_motion(m, p, s, &o, &st, &log);
+        assert_non_null(out);
+        keys[exact] = out->nbones;
+        if (exact) {
+            assert_int_equal(st.split + st.baked, 2);
+            assert_true(st.baked >= 1);
+            assert_int_equal(st.fitted, 0);
+        } else {
+            assert_int_equal(st.split + st.fitted, 2);
+            assert_true(st.fitted >= 1);
+            assert_int_equal(st.baked, 0);
+            assert_int_equal(st.baked_keys, 0);
+        }
+        double tol = exact ? TOL_DEG : PK_OVERLAY_FIT_DEG;
+        pk_tracks *tb = pk_tracks_build(m, &log), *to = pk_tracks_build(out, &log);
+        pk_name_id id = m->bones[0].name;
+        for (uint32_t f = 0; f <= 70; f++) {
+            float p0[3], r0[4], p1[3], r1[4];
+            pk_sample_bone(m, pk_tracks_bone(tb, id), f, p0, r0);
+            pk_sample_bone(out, pk_tracks_bone(to, id), f, p1, r1);
+            if (f < 20 || f > 40)
+                assert_true(pk_quat_angle_deg(r0, r1) <= tol);
+            else
+                assert_true(fabs(2.0 * atan2(r1[2], r1[3]) * 180.0 / 3.14159265358979323846 +
+                                 30.0) < 1e-3);
+        }
+        pk_tracks_free(tb);
+        pk_tracks_free(to);
+        pk_motion_free(out);
+        pk_log_free(&log);
     }
-    /* The original key at 60 is kept byte-identical when its piece was baked. */
-    pk_tracks_free(tb);
-    pk_tracks_free(to);
-    pk_motion_free(out);
+    /* 0, 19, 20, 40, 41, 60 and 18 + 18 baked keys; fitted: a few */
+    assert_true(keys[1] >= 40);
+    assert_true(keys[0] <= 10);
     pk_selection_free(s);
     pk_pose_free(p);
     pk_motion_free(m);
-    pk_log_free(&log);
 }
 
 /* Add mode keeps the base's keys inside the range, multiplied. */
@@ -735,7 +784,7 @@ static void test_add_keeps_inner_keys(void **state)
     pk_pose *p = one_bone_pose("左中指１", 20);
     p->bones[0].pos[1] = 2.0f;
     pk_selection *s = sel_of("左中指１");
-    pk_overlay_options o = {PK_OVERLAY_ADD, false, 30, 70, 0};
+    pk_overlay_options o = {PK_OVERLAY_ADD, false, 30, 70, 0, false};
     pk_overlay_stats st;
     pk_log log;
     pk_log_init(&log);
@@ -772,8 +821,8 @@ static void test_overlays_compose(void **state)
     key(m, "右人指１", 200, 40, 0);
     pk_pose *fist = one_bone_pose("右人指１", 80), *open = one_bone_pose("右人指１", -5);
     pk_selection *s = sel_of("右人指１");
-    pk_overlay_options o1 = {PK_OVERLAY_REPLACE, false, 30, 60, 4};
-    pk_overlay_options o2 = {PK_OVERLAY_REPLACE, false, 90, 120, 4};
+    pk_overlay_options o1 = {PK_OVERLAY_REPLACE, false, 30, 60, 4, false};
+    pk_overlay_options o2 = {PK_OVERLAY_REPLACE, false, 90, 120, 4, false};
     pk_log log;
     pk_log_init(&log);
     pk_motion *a = pk_overlay_motion(m, fist, s, &o1, NULL, &log);
@@ -815,7 +864,7 @@ static void test_missing_and_new_bones(void **state)
     key(m, "右小指１", 50, 20, 0);
     pk_pose *p = one_bone_pose("右薬指１", 60);
     pk_selection *s = sel_of("右小指１,右薬指１");
-    pk_overlay_options o = {PK_OVERLAY_REPLACE, false, 10, 20, 0};
+    pk_overlay_options o = {PK_OVERLAY_REPLACE, false, 10, 20, 0, false};
     pk_overlay_stats st;
     pk_log log;
     pk_log_init(&log);
@@ -890,7 +939,7 @@ static void test_huge_segment_refused(void **state)
     pk_interp_set(k->interp, (const uint8_t(*)[4])cp, false);
     pk_pose *p = one_bone_pose("頭", 10);
     pk_selection *s = sel_of("頭");
-    pk_overlay_options o = {PK_OVERLAY_REPLACE, false, 10, 20, 0};
+    pk_overlay_options o = {PK_OVERLAY_REPLACE, false, 10, 20, 0, false};
     pk_log log;
     pk_log_init(&log);
     assert_null(pk_overlay_motion(m, p, s, &o, NULL, &log));
@@ -927,7 +976,7 @@ static void test_morph_overlay(void **state)
     pm->name = intern(p->names, "まばたき");
     pm->weight = 0.5f;
     pk_selection *s = sel_of("@eyes");
-    pk_overlay_options o = {PK_OVERLAY_REPLACE, false, 30, 60, 10};
+    pk_overlay_options o = {PK_OVERLAY_REPLACE, false, 30, 60, 10, false};
     pk_overlay_stats st;
     pk_log log;
     pk_log_init(&log);
@@ -1006,7 +1055,7 @@ static void test_overlay_warnings(void **state)
     pm->name = intern(p->names, "笑い");
     pm->weight = 1.0f;
     pk_selection *s = sel_of("@mouth");
-    pk_overlay_options o = {PK_OVERLAY_REPLACE, false, 3, 10, 6};
+    pk_overlay_options o = {PK_OVERLAY_REPLACE, false, 3, 10, 6, false};
     pk_overlay_stats st;
     pk_log log;
     pk_log_init(&log);
@@ -1030,7 +1079,7 @@ static void test_overlay_warnings(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_linear_split_exact),    cmocka_unit_test(test_curved_segment_baked),
+        cmocka_unit_test(test_linear_split_exact),    cmocka_unit_test(test_curved_segment_fitted),
         cmocka_unit_test(test_add_keeps_inner_keys),  cmocka_unit_test(test_overlays_compose),
         cmocka_unit_test(test_missing_and_new_bones), cmocka_unit_test(test_pose_base),
         cmocka_unit_test(test_huge_segment_refused),  cmocka_unit_test(test_morph_overlay),

@@ -12,7 +12,7 @@ expect_no_file samples/out
 
 expect_exit 0 "$POSEKIT" run samples/hand-overlay.yaml
 # each step's summary is the one the command prints
-expect_stdout_contains 'overlay dance, fist -> with_fist: 15 bones changed, 0 morphs changed, 15 keys removed'
+expect_stdout_contains 'overlay dance, fist -> with_fist: 15 bones changed, 0 morphs changed, 30 keys removed'
 expect_stdout_contains 'diff dance, hands -> changes: frames 0-150: 15 of 41 bones differ (largest 95.000 deg: 右中指２ at frame 45)'
 expect_stdout_contains 'wrote samples/out/dance-hands-en.vmd'
 expect_file samples/out/dance-hands.vmd

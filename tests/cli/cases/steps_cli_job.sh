@@ -13,20 +13,24 @@ cp "$PK_SOURCE/rules/a-to-t-stance.yaml" stance.yaml
 vpd_text 'mdl' 'abcdefghijklmnopq|0,0,0|0,0,0,1' '右手首|0,0,0|0,0.2,0,0.98' >long.vpd
 # ... and a motion whose keys start at frame 100 (the dance shifted).
 expect_exit 0 "$POSEKIT" merge dance.vmd --offset 100 -o late.vmd
+# ... and the dance with a key on every frame (reduce's input).
+expect_exit 0 "$POSEKIT" bake dance.vmd -o baked.vmd
+# Models (check's) when the corpus is there: more inputs for every job.
+MODEL_INPUTS=
 
 # job STEP OUTPUT-EXT [OUTPUT-KEYS]: writes job.yaml with every input and
 # rule file, one step (the YAML mapping given) whose result is `r`,
 # written to job_out.EXT.
 job() {
     cat >job.yaml <<YAML
-inputs: {dance.vmd: dance.vmd, fist.vpd: fist.vpd, peace.vpd: peace.vpd, long.vpd: long.vpd, late.vmd: late.vmd}
+inputs: {dance.vmd: dance.vmd, fist.vpd: fist.vpd, peace.vpd: peace.vpd, long.vpd: long.vpd, late.vmd: late.vmd, baked.vmd: baked.vmd$MODEL_INPUTS}
 rules: {en.yaml: en.yaml, stance.yaml: stance.yaml}
 steps:
   - $1
 outputs: {r: job_out.$2}
 YAML
     rm -f job_out.*
-    expect_exit 0 "$POSEKIT" run job.yaml
+    expect_exit "${JOB_EXIT:-0}" "$POSEKIT" run job.yaml
     # the step's summary: what follows "-> r: " on its report line
     sed -n 's/^[a-z]* .* -> r: //p' "$OUT" >job_summary.txt
 }
@@ -139,3 +143,106 @@ cp "$OUT" cli.txt
 job '{diff: {a: long.vpd, b: dance.vmd, frames: 0-5, out: r}}' txt
 expect_same_bytes cli.txt job_out.txt
 grep -q 'abcdefghijklmnopq' job_out.txt || fail "the long name is not in the job's report"
+
+# ---- reduce and bake: every option of each, both ways
+expect_exit 0 "$POSEKIT" bake dance.vmd --step 3 --frames 10-80 --bones @arms,@fingers_R \
+    --rules en.yaml --no-morphs -o cli.vmd
+cli_summary 'posekit: bake: '
+job '{bake: {in: dance.vmd, step: 3, frames: 10-80, bones: "@arms,@fingers_R", rules: en.yaml, no_morphs: true, out: r}}' vmd
+expect_same_bytes cli.vmd job_out.vmd
+same_summary bake
+expect_exit 0 "$POSEKIT" reduce baked.vmd --max-deg 5e-2 --max-pos 0.001 --max-morph 1e-3 -o cli.vmd
+cli_summary 'posekit: reduce: '
+job '{reduce: {in: baked.vmd, max_deg: 5e-2, max-pos: 0.001, max_morph: 1e-3, out: r}}' vmd
+expect_same_bytes cli.vmd job_out.vmd
+same_summary reduce
+grep -q 'worst error' job_summary.txt || fail "reduce's summary has no worst error: $(cat job_summary.txt)"
+expect_exit 0 "$POSEKIT" reduce baked.vmd --bones @hand_R --rules en.yaml --frames 20-90 --no-morphs -o cli.vmd
+cli_summary 'posekit: reduce: '
+job '{reduce: {in: baked.vmd, bones: "@hand_R", rules: en.yaml, frames: 20-90, no_morphs: true, out: r}}' vmd
+expect_same_bytes cli.vmd job_out.vmd
+same_summary 'reduce --bones --frames'
+# the same checks, the same messages (the job's at its LINE:COL)
+bad_both() { # CLI-ARGS... -- JOB-STEP MESSAGE
+    local args=() step msg
+    while [ "$1" != -- ]; do args+=("$1"); shift; done
+    step=$2 msg=$3
+    expect_exit 2 "$POSEKIT" "${args[@]}"
+    expect_stderr_contains "$msg"
+    cat >job.yaml <<YAML
+inputs: {dance.vmd: dance.vmd, fist.vpd: fist.vpd}
+steps:
+  - $step
+outputs: {r: job_out.vmd}
+YAML
+    rm -f job_out.*
+    expect_exit 2 "$POSEKIT" run job.yaml
+    expect_stderr_contains "${msg//--/}"
+    expect_no_file job_out.vmd
+}
+bad_both reduce dance.vmd --max-deg 0 -o x.vmd -- '{reduce: {in: dance.vmd, max-deg: 0, out: r}}' \
+    "wants a positive number of degrees, not '0'"
+bad_both bake dance.vmd --step 0 -o x.vmd -- '{bake: {in: dance.vmd, step: 0, out: r}}' \
+    "step wants a number of frames (1 or more), not '0'"
+bad_both reduce dance.vmd --step 2 -o x.vmd -- '{reduce: {in: dance.vmd, step: 2, out: r}}' \
+    "unknown option"
+bad_both bake dance.vmd --max-pos 1 -o x.vmd -- '{bake: {in: dance.vmd, max_pos: 1, out: r}}' \
+    "unknown option"
+bad_both reduce dance.vmd --camera -o x.vmd -- '{reduce: {in: dance.vmd, camera: true, out: r}}' \
+    "camera is not supported yet"
+bad_both bake fist.vpd -o x.vmd -- '{bake: {in: fist.vpd, out: r}}' \
+    "bake works on a VMD motion (a pose has no keys to bake)"
+expect_no_file x.vmd
+
+# ---- check (a motion and a pose against a model): the text report, the
+# JSON and the suggested rules, byte for byte; strict both ways
+need_corpus
+cp "$(corpus pmx_nanoem_miku_bones.pmx)" miku.pmx
+cp "$(corpus vmd_mmdagent_stand.vmd)" stand.vmd
+cp "$(corpus vpd_damaged_utf8_fffd_pose.vpd)" damaged.vpd
+MODEL_INPUTS=", miku.pmx: miku.pmx, stand.vmd: stand.vmd, damaged.vpd: damaged.vpd"
+for fmt in txt json; do
+    flag=
+    [ $fmt = json ] && flag=--json
+    expect_exit 1 "$POSEKIT" check stand.vmd --model miku.pmx $flag --suggest-rules cli.yaml
+    cp "$OUT" cli.$fmt
+    job '{check: {in: stand.vmd, model: miku.pmx, out: r}}' $fmt
+    expect_same_bytes cli.$fmt job_out.$fmt
+    job '{check: {in: stand.vmd, model: miku.pmx, out: r}}' yaml
+    expect_same_bytes cli.yaml job_out.yaml
+done
+grep -q '^  "左人指先": "左人差指先"$' job_out.yaml || fail "no rule for 左人指先: $(cat job_out.yaml)"
+expect_exit 1 "$POSEKIT" check fist.vpd --model miku.pmx
+cp "$OUT" cli.txt
+job '{check: {in: fist.vpd, model: miku.pmx, strict: true, out: r}}' txt
+expect_same_bytes cli.txt job_out.txt
+# the job's report line is the step's summary (a check needs no out)
+cat >job2.yaml <<YAML
+inputs: {stand.vmd: stand.vmd, miku.pmx: miku.pmx, fist.vpd: fist.vpd}
+steps:
+  - check: {in: stand.vmd, model: miku.pmx}
+outputs: {fist.vpd: job_out.vpd}
+YAML
+expect_exit 0 "$POSEKIT" run job2.yaml
+grep -q '^check stand.vmd: bones keyed: 222, missing on the model: 149; morphs keyed: 178, missing on the model: 154' "$OUT" ||
+    fail "check's report line: $(cat "$OUT")"
+# strict: the pose's warnings (read) are errors, both ways
+expect_exit 1 "$POSEKIT" check damaged.vpd --model miku.pmx
+expect_exit 2 "$POSEKIT" check damaged.vpd --model miku.pmx --strict
+expect_stderr_contains 'warnings are errors'
+job '{check: {in: damaged.vpd, model: miku.pmx, out: r}}' txt
+JOB_EXIT=2 job '{check: {in: damaged.vpd, model: miku.pmx, strict: true, out: r}}' txt
+expect_stderr_contains 'check: strict: 13 warnings (reading its inputs or running it) are errors'
+expect_no_file job_out.txt
+# no model: the same message both ways; a model must be a model input
+expect_exit 2 "$POSEKIT" check stand.vmd
+expect_stderr_contains 'no model given (--model MODEL)'
+JOB_EXIT=2 job '{check: {in: stand.vmd, out: r}}' txt
+expect_stderr_contains 'no model given (model MODEL)'
+JOB_EXIT=2 job '{check: {in: stand.vmd, model: dance.vmd, out: r}}' txt
+expect_stderr_contains "model 'dance.vmd' names a motion, pose or report, not a model"
+JOB_EXIT=2 job '{check: {in: miku.pmx, model: miku.pmx, out: r}}' txt
+expect_stderr_contains "in 'miku.pmx' names a model, not a motion or pose"
+# a check report is .txt, .json or .yaml
+JOB_EXIT=2 job '{check: {in: stand.vmd, model: miku.pmx, out: r}}' csv
+expect_stderr_contains "'r' is a check report: write it as .txt, .json or .yaml"

@@ -1,0 +1,81 @@
+/*
+ * pattern.c — name patterns: an exact name or a glob with one '*'.
+ *
+ * Matching is on CP932 bytes, never on decoded text: the file's bytes are
+ * the truth and decoding can fail on names MMD cut in the middle of a
+ * character.  An exact pattern longer than a format's field also matches
+ * the name as MMD would have stored it (names.c's pk_name_matches: cut at
+ * 15 or 19 bytes, at the raw byte or the last character boundary;
+ * doc/formats.md §4).
+ *
+ * This file depends on the name codec only, so the rules (rules.c) and
+ * the selections (select.c) both build on it without needing each other
+ * both ways.
+ */
+#include "rules/pattern.h"
+#include "format/names_internal.h"
+#include "posekit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int pk_pattern_compile(const char *utf8, bool allow_glob, pk_pattern *p, const char **why)
+{
+    memset(p, 0, sizeof *p);
+    p->star = -1;
+    uint8_t *raw;
+    size_t len;
+    if (pk_utf8_to_cp932(utf8, &raw, &len) != 0) {
+        *why = "does not encode to CP932";
+        return -1;
+    }
+    int rc = 0;
+    size_t stars = 0;
+    for (size_t i = 0; i < len; i++)
+        stars += raw[i] == '*';
+    if (len == 0) {
+        *why = "is empty";
+        rc = -1;
+    } else if (stars > 1) {
+        *why = "has more than one '*'";
+        rc = -1;
+    } else if (stars == 1 && !allow_glob) {
+        *why = "may not contain '*' here";
+        rc = -1;
+    } else if (len - stars > PK_PATTERN_MAX) {
+        *why = "is too long";
+        rc = -1;
+    } else {
+        size_t o = 0;
+        for (size_t i = 0; i < len; i++) {
+            if (raw[i] == '*')
+                p->star = (long)i;
+            else
+                p->raw[o++] = raw[i];
+        }
+        p->len = o;
+    }
+    free(raw);
+    return rc;
+}
+
+bool pk_pattern_match(const pk_pattern *p, const uint8_t *raw, size_t len, size_t *cap_off,
+                      size_t *cap_len)
+{
+    if (p->star < 0)
+        return pk_name_matches(p->raw, p->len, raw, len);
+    size_t pre = (size_t)p->star, suf = p->len - pre;
+    if (len < pre + suf)
+        return false;
+    if (memcmp(raw, p->raw, pre) != 0 || memcmp(raw + len - suf, p->raw + pre, suf) != 0)
+        return false;
+    /* The suffix must start a character: "*左" must not match a name whose
+     * last double-byte character merely ends in the byte 0x8D. */
+    if (suf && !pk_cp932_is_boundary(raw, len, len - suf))
+        return false;
+    if (cap_off)
+        *cap_off = pre;
+    if (cap_len)
+        *cap_len = len - pre - suf;
+    return true;
+}

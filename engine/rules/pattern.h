@@ -1,0 +1,39 @@
+/*
+ * pattern.h — private: a bone or morph name, or a glob with one '*', as
+ * CP932 bytes (rules/pattern.c).  Used by the rules (rules.c), selections
+ * (select.c) and the name-changing operations (rename.c, mirror.c,
+ * retarget.c).
+ *
+ * A glob keeps its star as a byte offset: 0x2A is never a CP932 trail
+ * byte, so a '*' in the encoded bytes is always the glob character.
+ */
+#ifndef PK_PATTERN_H
+#define PK_PATTERN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Longest name any rule may produce or match (IK fields are 20 bytes;
+ * longer names are rejected before they reach the patterns). */
+#define PK_PATTERN_MAX 64
+
+/* A name or a glob with one '*': raw[0..star) is the prefix, raw[star..len)
+ * the suffix (the '*' itself is not stored).  star < 0: exact name. */
+typedef struct pk_pattern {
+    uint8_t raw[PK_PATTERN_MAX];
+    size_t len;
+    long star;
+} pk_pattern;
+
+/* Compiles a UTF-8 name or glob into p.  Returns 0, or -1 with *why set to
+ * a static message ("does not encode to CP932", "has more than one '*'",
+ * "is longer than ... bytes"). */
+int pk_pattern_compile(const char *utf8, bool allow_glob, pk_pattern *p, const char **why);
+/* Whether name raw[0..len) matches p.  Exact patterns also match the name
+ * as MMD stores it cut (pk_name_matches, format/names_internal.h).
+ * For a glob, cap_off and cap_len (may be NULL) receive where the star
+ * matched and how long. */
+bool pk_pattern_match(const pk_pattern *p, const uint8_t *raw, size_t len, size_t *cap_off,
+                      size_t *cap_len);
+#endif
