@@ -18,7 +18,7 @@ expect_stdout_contains 'wrote samples/out/dance-hands-en.vmd'
 expect_file samples/out/dance-hands.vmd
 expect_file samples/out/dance-hands-diff.txt
 # the .txt report is diff's table
-grep -q '   95.000     45    31.339     0.0000      0     0.0000  右人指２' samples/out/dance-hands-diff.txt ||
+grep -q '   95.000     45    31.340     0.0000      0     0.0000  右人指２' samples/out/dance-hands-diff.txt ||
     fail "the report file is not diff's table"
 expect_exit 0 "$POSEKIT" info samples/out/dance-hands-en.vmd
 expect_stdout_contains 'fore1_R'
