@@ -587,8 +587,8 @@ int pk_step_check(const pk_step *s, pk_log *log)
         return fail(log, "no rules given (%s R.yaml)", spell(s, "rules", n1));
     if (s->op == PK_STEP_RETARGET) {
         if (!o->rules && !o->from && !o->to_model)
-            return fail(log, "no models (%s A.pmx %s B.pmx) and no rules (%s R.yaml) given",
-                        spell(s, "from", n1), spell(s, "to", n2), spell(s, "rules", n3));
+            return fail(log, "no rules given (%s R.yaml) and no models (%s A.pmx %s B.pmx)",
+                        spell(s, "rules", n1), spell(s, "from", n2), spell(s, "to", n3));
         if (!o->from != !o->to_model)
             return fail(log, "%s and %s go together (the model the input was made for, and the "
                         "one it is for)", spell(s, "from", n1), spell(s, "to", n2));
