@@ -1,4 +1,5 @@
 /* buf.c — a growable byte buffer; writers append, one OOM flag to check. */
+#include "common/grow.h"
 #include "posekit.h"
 
 #include <stdio.h>
@@ -24,20 +25,11 @@ bool pk_buf_reserve(pk_buf *b, size_t extra)
         return false;
     if (extra <= b->cap - b->len)
         return true;
-    if (extra > SIZE_MAX / 2 - b->len) {
+    if (extra > SIZE_MAX / 2 - b->len ||
+        pk_grow_reserve(&b->data, &b->cap, b->len + extra, 1) != 0) {
         b->oom = true;
         return false;
     }
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap - b->len < extra)
-        cap *= 2;
-    uint8_t *d = realloc(b->data, cap);
-    if (!d) {
-        b->oom = true;
-        return false;
-    }
-    b->data = d;
-    b->cap = cap;
     return true;
 }
 

@@ -1,4 +1,5 @@
 /* diag.c — the diagnostic log: errors and warnings with a position. */
+#include "common/grow.h"
 #include "posekit.h"
 #include "common/diag_internal.h"
 
@@ -42,14 +43,8 @@ void pk_log_vadd_at(pk_log *log, pk_severity sev, const char *path, int64_t offs
         log->errors++;
     else
         log->warnings++;
-    if (log->count == log->cap) {
-        size_t cap = log->cap ? log->cap * 2 : 8;
-        pk_diag *items = realloc(log->items, cap * sizeof *items);
-        if (!items)
-            return;
-        log->items = items;
-        log->cap = cap;
-    }
+    if (pk_grow_reserve(&log->items, &log->cap, log->count + 1, sizeof *log->items) != 0)
+        return;
     va_list copy;
     va_copy(copy, ap);
     int n = vsnprintf(NULL, 0, fmt, copy);

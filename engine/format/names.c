@@ -12,6 +12,7 @@
  * alone when MMD cut a name at 15 or 19 bytes — are shown as the text \xNN
  * so the UTF-8 form is always valid and the raw bytes are never lost.
  */
+#include "common/grow.h"
 #include "posekit.h"
 #include "format/names_internal.h"
 #include "platform/platform.h"
@@ -194,14 +195,8 @@ pk_name_id pk_names_intern(pk_names *t, const void *raw, size_t len)
         return PK_NO_NAME;
     if ((t->n + 1) * 2 > t->index_cap && !grow_index(t))
         return PK_NO_NAME;
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 32;
-        entry *v = realloc(t->v, cap * sizeof *v);
-        if (!v)
-            return PK_NO_NAME;
-        t->v = v;
-        t->cap = cap;
-    }
+    if (pk_grow_reserve(&t->v, &t->cap, t->n + 1, sizeof *t->v) != 0)
+        return PK_NO_NAME;
     if (!t->conv)
         t->conv = pk_os_cp932_open();
     uint8_t *copy = arena_alloc(t, len + 1);

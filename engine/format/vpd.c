@@ -59,6 +59,7 @@
  * error naming the bone, since no VPD reader accepts them.  Numbers beyond
  * the float range (1e39) are errors: no float holds them.
  */
+#include "common/grow.h"
 #include "posekit.h"
 #include "common/bytes.h"
 #include "common/number.h"
@@ -175,15 +176,10 @@ typedef struct seen_set {
 static int seen_mark(seen_set *s, pk_name_id id, uint8_t flag)
 {
     if (id >= s->cap) {
-        size_t cap = s->cap ? s->cap : 64;
-        while (cap <= id)
-            cap *= 2;
-        uint8_t *v = realloc(s->v, cap);
-        if (!v)
+        size_t old = s->cap;
+        if (pk_grow_reserve(&s->v, &s->cap, (size_t)id + 1, 1) != 0)
             return -1;
-        memset(v + s->cap, 0, cap - s->cap);
-        s->v = v;
-        s->cap = cap;
+        memset(s->v + old, 0, s->cap - old);
     }
     int old = s->v[id];
     s->v[id] |= flag;

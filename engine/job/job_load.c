@@ -14,6 +14,7 @@
  * command accept the same things.  Errors read JOB:LINE:COL.  Paths are
  * relative to the job file's folder.  Running and writing: job_run.c.
  */
+#include "common/grow.h"
 #include "job/job_internal.h"
 #include "rules/yaml_extra.h"
 
@@ -62,15 +63,9 @@ static item *add_item(pk_job *j, const char *name, where at, pk_log *log)
         err_at(log, at, "the name '%s' is already used (line %d)", name, old->at.line);
         return NULL;
     }
-    if (j->nitems == j->cap_items) {
-        size_t ncap = j->cap_items ? j->cap_items * 2 : 16;
-        item *p = realloc(j->items, ncap * sizeof *p);
-        if (!p) {
-            pk_error(log, "out of memory");
-            return NULL;
-        }
-        j->items = p;
-        j->cap_items = ncap;
+    if (pk_grow_reserve(&j->items, &j->cap_items, j->nitems + 1, sizeof *j->items) != 0) {
+        pk_error(log, "out of memory");
+        return NULL;
     }
     item *it = &j->items[j->nitems];
     memset(it, 0, sizeof *it);

@@ -10,6 +10,7 @@
  * what the model shows for it, so a VPD that lists every bone at identity
  * does not differ from a motion that simply has no keys for them.
  */
+#include "common/grow.h"
 #include "format/names_internal.h"
 #include "ops/diff_internal.h"
 #include "posekit.h"
@@ -69,15 +70,10 @@ typedef struct pairs {
 
 static bool pairs_push(pairs *p, pk_name_id a, pk_name_id b)
 {
-    if (p->n == p->cap) {
-        size_t cap = p->cap ? p->cap * 2 : 64;
-        pair *v = realloc(p->v, cap * sizeof *v);
-        if (!v)
-            return false;
-        p->v = v;
-        p->cap = cap;
-    }
-    p->v[p->n++] = (pair){a, b};
+    pair *v = pk_grow_push(&p->v, &p->n, &p->cap, sizeof *p->v);
+    if (!v)
+        return false;
+    *v = (pair){a, b};
     return true;
 }
 

@@ -15,6 +15,7 @@
  * point where the file ended and trailing bytes come from the first input
  * that has records, and name paddings travel with their records.
  */
+#include "common/grow.h"
 #include "ops/overlay_internal.h"
 #include "posekit.h"
 
@@ -117,15 +118,10 @@ static bool shift(const merger *g, size_t i, uint32_t frame, uint32_t *out, size
 static int add_entry(merger *g, pk_section sec, pk_name_id name, uint32_t frame, size_t input,
                      size_t rec)
 {
-    if (g->ne == g->cap) {
-        size_t ncap = g->cap ? g->cap * 2 : 256;
-        entry *p = realloc(g->e, ncap * sizeof *p);
-        if (!p)
-            return -1;
-        g->e = p;
-        g->cap = ncap;
-    }
-    g->e[g->ne++] = (entry){(uint32_t)sec, name, frame, (uint32_t)input, (uint32_t)rec, false};
+    entry *e = pk_grow_push(&g->e, &g->ne, &g->cap, sizeof *g->e);
+    if (!e)
+        return -1;
+    *e = (entry){(uint32_t)sec, name, frame, (uint32_t)input, (uint32_t)rec, false};
     return 0;
 }
 
@@ -261,14 +257,8 @@ static const char *const SEC_NAMES[PK_SEC_COUNT] = {"bone",  "morph",  "camera",
 
 static int add_conflict(merger *g, pk_merge_report *rep, const entry *kept, const entry *lost)
 {
-    if (rep->count == rep->cap) {
-        size_t ncap = rep->cap ? rep->cap * 2 : 16;
-        pk_merge_conflict *p = realloc(rep->items, ncap * sizeof *p);
-        if (!p)
-            return -1;
-        rep->items = p;
-        rep->cap = ncap;
-    }
+    if (pk_grow_reserve(&rep->items, &rep->cap, rep->count + 1, sizeof *rep->items) != 0)
+        return -1;
     pk_merge_conflict *c = &rep->items[rep->count];
     memset(c, 0, sizeof *c);
     c->section = (pk_section)kept->sec;
@@ -337,14 +327,9 @@ static bool ranges_overlap(uint32_t fa, uint32_t la, uint32_t fb, uint32_t lb)
 
 static int add_overlap(merger *g, pk_merge_report *rep, const entry *e, size_t a, size_t b)
 {
-    if (rep->noverlaps == rep->cap_overlaps) {
-        size_t ncap = rep->cap_overlaps ? rep->cap_overlaps * 2 : 16;
-        pk_merge_overlap *p = realloc(rep->overlaps, ncap * sizeof *p);
-        if (!p)
-            return -1;
-        rep->overlaps = p;
-        rep->cap_overlaps = ncap;
-    }
+    if (pk_grow_reserve(&rep->overlaps, &rep->cap_overlaps, rep->noverlaps + 1,
+                        sizeof *rep->overlaps) != 0)
+        return -1;
     pk_merge_overlap *o = &rep->overlaps[rep->noverlaps];
     memset(o, 0, sizeof *o);
     o->section = (pk_section)e->sec;

@@ -35,6 +35,7 @@
  * not followed; the fade is a smooth hand-over between two held values,
  * which is what an animator keys by hand in MMD (two keys, ease curve).
  */
+#include "common/grow.h"
 #include "format/names_internal.h"
 #include "ops/overlay_internal.h"
 #include "posekit.h"
@@ -101,18 +102,11 @@ static void set_curves(uint8_t cp[4][4], const uint8_t c[4])
 static nkey *push(ctx *c, uint32_t frame)
 {
     klist *l = &c->out;
-    if (l->n == l->cap) {
-        size_t ncap = l->cap ? l->cap * 2 : 32;
-        nkey *p = realloc(l->v, ncap * sizeof *p);
-        if (!p) {
-            c->oom = true;
-            return NULL;
-        }
-        l->v = p;
-        l->cap = ncap;
+    nkey *k = pk_grow_push(&l->v, &l->n, &l->cap, sizeof *l->v);
+    if (!k) {
+        c->oom = true;
+        return NULL;
     }
-    nkey *k = &l->v[l->n++];
-    memset(k, 0, sizeof *k);
     k->frame = frame;
     set_curves(k->cp, LINEAR_CP);
     return k;
@@ -934,17 +928,11 @@ typedef struct mctx {
 static mkey *mpush(mctx *c, uint32_t frame, bool orig, float w)
 {
     mlist *l = &c->out;
-    if (l->n == l->cap) {
-        size_t ncap = l->cap ? l->cap * 2 : 16;
-        mkey *p = realloc(l->v, ncap * sizeof *p);
-        if (!p) {
-            c->oom = true;
-            return NULL;
-        }
-        l->v = p;
-        l->cap = ncap;
+    mkey *k = pk_grow_push(&l->v, &l->n, &l->cap, sizeof *l->v);
+    if (!k) {
+        c->oom = true;
+        return NULL;
     }
-    mkey *k = &l->v[l->n++];
     k->frame = frame;
     k->orig = orig;
     k->w = w;

@@ -31,6 +31,7 @@
  * keys are appended after the other records of their section, track by
  * track, in frame order.
  */
+#include "common/grow.h"
 #include "posekit.h"
 #include "math/curve.h"
 
@@ -84,16 +85,9 @@ typedef struct plans {
 
 static rkey *rpush(rlist *l, uint32_t frame)
 {
-    if (l->n == l->cap) {
-        size_t ncap = l->cap ? l->cap * 2 : 16;
-        rkey *p = realloc(l->v, ncap * sizeof *p);
-        if (!p)
-            return NULL;
-        l->v = p;
-        l->cap = ncap;
-    }
-    rkey *k = &l->v[l->n++];
-    memset(k, 0, sizeof *k);
+    rkey *k = pk_grow_push(&l->v, &l->n, &l->cap, sizeof *l->v);
+    if (!k)
+        return NULL;
     k->frame = frame;
     for (int a = 0; a < 4; a++)
         memcpy(k->cp[a], pk_curve_linear, 4);
@@ -102,17 +96,7 @@ static rkey *rpush(rlist *l, uint32_t frame)
 
 static plan *ppush(plans *p)
 {
-    if (p->n == p->cap) {
-        size_t ncap = p->cap ? p->cap * 2 : 16;
-        plan *q = realloc(p->v, ncap * sizeof *q);
-        if (!q)
-            return NULL;
-        p->v = q;
-        p->cap = ncap;
-    }
-    plan *r = &p->v[p->n++];
-    memset(r, 0, sizeof *r);
-    return r;
+    return pk_grow_push(&p->v, &p->n, &p->cap, sizeof *p->v);
 }
 
 static void plans_free(plans *p)

@@ -25,6 +25,7 @@
  * with the longest literal part; ties go to the rule loaded last (a file
  * overrides its includes), then to the first in the file.
  */
+#include "common/grow.h"
 #include "common/diag_internal.h"
 #include "ops/bone_set.h"
 #include "rules/rules_internal.h"
@@ -361,10 +362,8 @@ void pk_edit_stats_add_unmatched(pk_edit_stats *s, const char *utf8)
 {
     if (!s)
         return;
-    char **nv = realloc(s->unmatched, (s->nunmatched + 1) * sizeof *nv);
-    if (!nv)
+    if (pk_grow_to(&s->unmatched, s->nunmatched + 1, sizeof *s->unmatched) != 0)
         return;
-    s->unmatched = nv;
     size_t n = strlen(utf8) + 1;
     char *d = malloc(n);
     if (!d)

@@ -26,6 +26,7 @@
  * goes on after a validation error so one run reports them all, and the
  * result is NULL when any error was logged.
  */
+#include "common/grow.h"
 #include "common/diag_internal.h"
 #include "common/number.h"
 #include "platform/platform.h"
@@ -260,16 +261,10 @@ static void load_map(loader *L, const yfile *f, yaml_node_t *n, pk_map *map, con
             map->v[i] = rule;
             continue;
         }
-        if (map->n == map->cap) {
-            size_t cap = map->cap ? map->cap * 2 : 64;
-            pk_map_rule *nv = realloc(map->v, cap * sizeof *nv);
-            if (!nv) {
-                free_rule(&rule);
-                errorf(L, f->path, 0, 0, "out of memory");
-                return;
-            }
-            map->v = nv;
-            map->cap = cap;
+        if (pk_grow_reserve(&map->v, &map->cap, map->n + 1, sizeof *map->v) != 0) {
+            free_rule(&rule);
+            errorf(L, f->path, 0, 0, "out of memory");
+            return;
         }
         map->v[map->n++] = rule;
     }
@@ -326,16 +321,10 @@ static void group_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
         errorf(L, f->path, 0, 0, "out of memory");
         return;
     }
-    if (g->n == g->cap) {
-        size_t cap = g->cap ? g->cap * 2 : 16;
-        pk_group_item *nv = realloc(g->v, cap * sizeof *nv);
-        if (!nv) {
-            free(it.text);
-            errorf(L, f->path, 0, 0, "out of memory");
-            return;
-        }
-        g->v = nv;
-        g->cap = cap;
+    if (pk_grow_reserve(&g->v, &g->cap, g->n + 1, sizeof *g->v) != 0) {
+        free(it.text);
+        errorf(L, f->path, 0, 0, "out of memory");
+        return;
     }
     g->v[g->n++] = it;
 }
@@ -371,16 +360,10 @@ static void load_groups(loader *L, const yfile *f, yaml_node_t *n, pk_group_set 
             set->v[i] = g;
             continue;
         }
-        if (set->n == set->cap) {
-            size_t cap = set->cap ? set->cap * 2 : 32;
-            pk_group *nv = realloc(set->v, cap * sizeof *nv);
-            if (!nv) {
-                free_group(&g);
-                errorf(L, f->path, 0, 0, "out of memory");
-                return;
-            }
-            set->v = nv;
-            set->cap = cap;
+        if (pk_grow_reserve(&set->v, &set->cap, set->n + 1, sizeof *set->v) != 0) {
+            free_group(&g);
+            errorf(L, f->path, 0, 0, "out of memory");
+            return;
         }
         set->v[set->n++] = g;
     }
@@ -469,14 +452,12 @@ static void mirror_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
     }
     pk_mirror_pair **list = morph ? &r->morph_mirror : &r->mirror;
     size_t *count = morph ? &r->nmorph_mirror : &r->nmirror;
-    pk_mirror_pair *nv = realloc(*list, (*count + 1) * sizeof *nv);
-    if (!nv)
+    if (pk_grow_to(list, *count + 1, sizeof **list) != 0)
         return;
-    *list = nv;
     pair.a_utf8 = strdup(scalar(a));
     pair.b_utf8 = strdup(scalar(b));
     pair.at = where_of(f, n);
-    nv[(*count)++] = pair;
+    (*list)[(*count)++] = pair;
 }
 
 static void clear_mirror(pk_rules *r)
@@ -602,13 +583,11 @@ static void stance_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
         ok = false;
     }
     pk_rules *r = L->r;
-    pk_stance_rule *nv = ok ? realloc(r->stance, (r->nstance + 1) * sizeof *nv) : NULL;
-    if (!nv) {
+    if (!ok || pk_grow_to(&r->stance, r->nstance + 1, sizeof *r->stance) != 0) {
         free(st.bone_utf8);
         free_group(&st.chain);
         return;
     }
-    r->stance = nv;
     pk_euler_deg_to_quat(st.rotate_deg, st.r);
     /* A later file's entry for the same bone replaces the earlier one. */
     for (size_t i = 0; i < r->nstance; i++)
@@ -675,10 +654,8 @@ static void load_scale(loader *L, const yfile *f, yaml_node_t *n)
             if (i < r->nscale) {
                 free(r->scale[i].bone_utf8);
             } else {
-                pk_scale_rule *nv = realloc(r->scale, (r->nscale + 1) * sizeof *nv);
-                if (!nv)
+                if (pk_grow_to(&r->scale, r->nscale + 1, sizeof *r->scale) != 0)
                     continue;
-                r->scale = nv;
                 r->nscale++;
             }
             s.bone_utf8 = strdup(scalar(bk));
@@ -691,10 +668,8 @@ static void load_scale(loader *L, const yfile *f, yaml_node_t *n)
 
 static const char *keep_path(loader *L, const char *path)
 {
-    char **nv = realloc(L->r->files, (L->r->nfiles + 1) * sizeof *nv);
-    if (!nv)
+    if (pk_grow_to(&L->r->files, L->r->nfiles + 1, sizeof *L->r->files) != 0)
         return NULL;
-    L->r->files = nv;
     char *d = strdup(path);
     if (!d)
         return NULL;

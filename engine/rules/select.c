@@ -3,6 +3,7 @@
  * patterns of rules/pattern.c, with @group references expanded from the
  * rules (rules.c).
  */
+#include "common/grow.h"
 #include "rules/rules_internal.h"
 
 #include <stdlib.h>
@@ -21,16 +22,7 @@ static int sel_push(pk_selection *s, const pk_pattern *p)
         if (s->v[i].star == p->star && s->v[i].len == p->len &&
             memcmp(s->v[i].raw, p->raw, p->len) == 0)
             return 0;
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 32;
-        pk_pattern *v = realloc(s->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        s->v = v;
-        s->cap = cap;
-    }
-    s->v[s->n++] = *p;
-    return 0;
+    return pk_grow_append(&s->v, &s->n, &s->cap, sizeof *s->v, p, 1);
 }
 
 int pk_selection_add_group(pk_selection *s, const pk_rules *r, const pk_group *g, pk_log *log,

@@ -1,6 +1,7 @@
 /* step.c — the options of every operation, in one table: the setter the
  * CLI's argv parser and the job loader share, and every check that needs
  * no document (posekit.h, "steps"). */
+#include "common/grow.h"
 #include "step/step_internal.h"
 
 #include "common/number.h"
@@ -221,12 +222,10 @@ static const char *spell(const pk_step *s, const char *name, char buf[64])
 static bool slot_set(pk_step *s, size_t slot, const char *value)
 {
     if (slot >= s->ninputs) {
-        char **p = realloc(s->inputs, (slot + 1) * sizeof *p);
-        if (!p)
+        if (pk_grow_to(&s->inputs, slot + 1, sizeof *s->inputs) != 0)
             return false;
         for (size_t i = s->ninputs; i <= slot; i++)
-            p[i] = NULL;
-        s->inputs = p;
+            s->inputs[i] = NULL;
         s->ninputs = slot + 1;
     }
     free(s->inputs[slot]);
@@ -427,12 +426,9 @@ int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log)
             pk_error(log, "%s wants %s, not '%s'", name, o->wants, value);
             return -1;
         }
-        int64_t *p = realloc(s->o.offsets, (s->o.noffsets + 1) * sizeof *p);
-        ok = p != NULL;
-        if (ok) {
-            s->o.offsets = p;
-            p[s->o.noffsets++] = v;
-        }
+        ok = pk_grow_to(&s->o.offsets, s->o.noffsets + 1, sizeof *s->o.offsets) == 0;
+        if (ok)
+            s->o.offsets[s->o.noffsets++] = v;
         break;
     }
     case K_SECTIONS: {
@@ -442,12 +438,9 @@ int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log)
             pk_error(log, "%s takes %s, not '%s'", name, o->wants, bad);
             return -1;
         }
-        unsigned *p = realloc(s->o.sections, (s->o.nsections + 1) * sizeof *p);
-        ok = p != NULL;
-        if (ok) {
-            s->o.sections = p;
-            p[s->o.nsections++] = bits;
-        }
+        ok = pk_grow_to(&s->o.sections, s->o.nsections + 1, sizeof *s->o.sections) == 0;
+        if (ok)
+            s->o.sections[s->o.nsections++] = bits;
         break;
     }
     case K_WITHIN: {
@@ -456,12 +449,9 @@ int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log)
             pk_error(log, "%s wants %s, not '%s'", name, o->wants, value);
             return -1;
         }
-        uint32_t *p = realloc(s->o.within, (s->o.nwithin + 1) * sizeof *p);
-        ok = p != NULL;
-        if (ok) {
-            s->o.within = p;
-            p[s->o.nwithin++] = k;
-        }
+        ok = pk_grow_to(&s->o.within, s->o.nwithin + 1, sizeof *s->o.within) == 0;
+        if (ok)
+            s->o.within[s->o.nwithin++] = k;
         break;
     }
     }
