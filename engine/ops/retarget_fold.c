@@ -30,6 +30,7 @@
  * rewritten tracks' records are dropped and the new keys appended.
  */
 #include "common/diag_internal.h"
+#include "common/grow.h"
 #include "math/curve.h"
 #include "math/quat_internal.h"
 #include "ops/retarget_internal.h"
@@ -157,14 +158,12 @@ void pk_fold_report_free(pk_fold_report *r)
 
 static bool push_str(char ***v, size_t *n, const char *s)
 {
-    char **p = realloc(*v, (*n + 1) * sizeof *p);
-    if (!p)
+    char *c = strdup(s);
+    if (!c || pk_grow_to(v, *n + 1, sizeof **v) != 0) {
+        free(c);
         return false;
-    *v = p;
-    p[*n] = strdup(s);
-    if (!p[*n])
-        return false;
-    (*n)++;
+    }
+    (*v)[(*n)++] = c;
     return true;
 }
 
@@ -351,17 +350,7 @@ typedef struct keys {
 
 static pk_bone_key *kpush(keys *k)
 {
-    if (k->n == k->cap) {
-        size_t c = k->cap ? 2 * k->cap : 256;
-        pk_bone_key *p = realloc(k->v, c * sizeof *p);
-        if (!p)
-            return NULL;
-        k->v = p;
-        k->cap = c;
-    }
-    pk_bone_key *r = &k->v[k->n++];
-    memset(r, 0, sizeof *r);
-    return r;
+    return pk_grow_push(&k->v, &k->n, &k->cap, sizeof *k->v);
 }
 
 typedef struct fitter {
