@@ -159,6 +159,7 @@ void merge_print_json(const pk_step *s, const pk_step_result *res, const char *c
     json_object_set_new(root, "within_baked", json_integer((json_int_t)r->within_baked));
     json_object_set_new(root, "identical", json_integer((json_int_t)r->identical));
     json_object_set_new(root, "below_zero", json_integer((json_int_t)r->below_zero));
+    json_object_set_new(root, "past_end", json_integer((json_int_t)r->past_end));
     if (out) {
         json_t *o = json_object();
         json_object_set_new(o, "bones", json_integer((json_int_t)out->nbones));

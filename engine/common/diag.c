@@ -116,3 +116,72 @@ int pk_diag_format(const pk_diag *d, char *buf, size_t size)
         return snprintf(buf, size, "%s:%" PRId64 ": %s%s", d->path, d->offset, w, m);
     return snprintf(buf, size, "%s: %s%s", d->path, w, m);
 }
+
+/* ------------------------------------------------------------- sums */
+
+void pk_log_sum_init(pk_log_sum *s)
+{
+    memset(s, 0, sizeof *s);
+}
+
+static char *vformat(const char *fmt, va_list ap)
+{
+    va_list copy;
+    va_copy(copy, ap);
+    int n = vsnprintf(NULL, 0, fmt, copy);
+    va_end(copy);
+    char *msg = n < 0 ? NULL : malloc((size_t)n + 1);
+    if (msg)
+        vsnprintf(msg, (size_t)n + 1, fmt, ap);
+    return msg;
+}
+
+void pk_log_sum_add(pk_log_sum *s, int64_t offset, int line, int col, const char *item,
+                    const char *fmt, ...)
+{
+    if (s->count == 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        s->one = vformat(fmt, ap);
+        va_end(ap);
+        s->offset = offset;
+        s->line = line;
+        s->col = col;
+    }
+    if (s->count < PK_LOG_SUM_SHOWN)
+        s->shown[s->count] = strdup(item);
+    s->count++;
+}
+
+void pk_log_sum_end(pk_log_sum *s, pk_log *log, pk_severity sev, const char *tail,
+                    const char *fmt, ...)
+{
+    if (s->count == 1) {
+        pk_log_add(log, sev, s->offset, s->line, s->col, "%s",
+                   s->one ? s->one : "(message lost: out of memory)");
+    } else if (s->count > 1) {
+        va_list ap;
+        va_start(ap, fmt);
+        char *head = vformat(fmt, ap);
+        va_end(ap);
+        char names[512];
+        size_t o = 0;
+        names[0] = '\0';
+        size_t shown = s->count < PK_LOG_SUM_SHOWN ? s->count : PK_LOG_SUM_SHOWN;
+        for (size_t i = 0; i < shown && o < sizeof names; i++)
+            o += (size_t)snprintf(names + o, sizeof names - o, "%s%s",
+                                  i == 0                                ? ""
+                                  : i + 1 == shown && shown == s->count ? " and "
+                                                                        : ", ",
+                                  s->shown[i] ? s->shown[i] : "?");
+        if (s->count > shown && o < sizeof names)
+            snprintf(names + o, sizeof names - o, " and %zu more", s->count - shown);
+        pk_log_add(log, sev, -1, 0, 0, "%s: %s%s", head ? head : "several warnings", names,
+                   tail ? tail : "");
+        free(head);
+    }
+    free(s->one);
+    for (size_t i = 0; i < PK_LOG_SUM_SHOWN; i++)
+        free(s->shown[i]);
+    pk_log_sum_init(s);
+}

@@ -96,6 +96,17 @@ static int parse(const void *data, size_t len, const char *path, pk_doc *doc, pk
         return -1;
     }
     doc->format = f;
+    if (doc->motion) {
+        /* Duplicate keys are told once, here, with the file's name; the
+         * operations that build tracks later only count them. */
+        pk_tracks *t = pk_tracks_build(doc->motion, log);
+        if (!t) {
+            pk_doc_free(doc);
+            return -1;
+        }
+        pk_tracks_free(t);
+        doc->motion->duplicates_told = true;
+    }
     return 0;
 }
 

@@ -62,6 +62,7 @@
 #include "common/grow.h"
 #include "posekit.h"
 #include "common/bytes.h"
+#include "common/diag_internal.h"
 #include "common/number.h"
 #include "format/names_internal.h"
 
@@ -186,7 +187,6 @@ static int seen_mark(seen_set *s, pk_name_id id, uint8_t flag)
     return old;
 }
 
-#define DUP_REPORT_MAX 5
 
 /* ======================================================================
  * Text reader
@@ -207,7 +207,8 @@ typedef struct txt {
     bool in_seg;
     int eof_line, eof_col; /* position reported for "unexpected end of file" */
     seen_set seen;
-    size_t dups;
+    pk_log_sum dups;  /* duplicate names, said in one line (diag_internal.h) */
+    pk_log_sum longs; /* names longer than MMD reads, the same way */
     bool warned_seq[2]; /* out-of-sequence BoneN / MorphN reported once each */
     bool failed;
     bool utf8; /* a UTF-8 file: names are converted to CP932 */
@@ -458,11 +459,25 @@ static int read_block_end(txt *t, const char *blk)
 
 static void warn_duplicate(txt *t, pk_name_id id, const char *kind, const char *blk)
 {
-    t->dups++;
-    if (t->dups <= DUP_REPORT_MAX)
-        pk_log_add(t->log, PK_WARNING, -1, t->lineno, col_of(t, t->p),
+    const char *u = pk_names_utf8(t->pose->names, id);
+    char item[160];
+    snprintf(item, sizeof item, "%s '%s' (line %d)", kind, u, t->lineno);
+    pk_log_sum_add(&t->dups, -1, t->lineno, col_of(t, t->p), item,
                    "duplicate %s name '%s' in %s: all records are kept, lookups find the last",
-                   kind, pk_names_utf8(t->pose->names, id), blk);
+                   kind, u, blk);
+}
+
+/* The duplicate names of a file, in one line when several. */
+static void end_longs(pk_log_sum *longs, pk_log *log)
+{
+    pk_log_sum_end(longs, log, PK_WARNING, "; MMD cuts VPD names at 19 bytes",
+                   "%zu names are longer than 19 bytes", longs->count);
+}
+
+static void end_duplicates(pk_log_sum *dups, pk_log *log)
+{
+    pk_log_sum_end(dups, log, PK_WARNING, "; all records are kept, lookups find the last",
+                   "%zu names are listed more than once", dups->count);
 }
 
 /* Parses the block whose header line is the current segment. */
@@ -528,11 +543,14 @@ static int read_block(txt *t, size_t *next_bone, size_t *next_morph)
                    kw, (unsigned long long)index, kw, *seq);
     }
     (*seq)++;
-    if (nlen > PK_VPD_NAME_BYTES)
-        pk_log_add(t->log, PK_WARNING, -1, t->lineno, col_of(t, p),
-                   "%s name '%s' is %zu bytes; MMD cuts VPD names at %d bytes",
-                   bone ? "bone" : "morph", pk_names_utf8(t->pose->names, id), nlen,
-                   PK_VPD_NAME_BYTES);
+    if (nlen > PK_VPD_NAME_BYTES) {
+        const char *u = pk_names_utf8(t->pose->names, id);
+        char item[160];
+        snprintf(item, sizeof item, "'%s' (line %d, %zu bytes)", u, t->lineno, nlen);
+        pk_log_sum_add(&t->longs, -1, t->lineno, col_of(t, p), item,
+                       "%s name '%s' is %zu bytes; MMD cuts VPD names at %d bytes",
+                       bone ? "bone" : "morph", u, nlen, PK_VPD_NAME_BYTES);
+    }
     t->p = p; /* for the duplicate warning's column */
     int old = seen_mark(&t->seen, id, bone ? 1 : 2);
     if (old < 0) {
@@ -713,8 +731,8 @@ static pk_pose *text_read(const uint8_t *d, size_t len, pk_log *log)
         if (read_block(&t, &nb, &nm) < 0)
             goto fail;
     }
-    if (t.dups > DUP_REPORT_MAX)
-        pk_warning(log, "%zu more duplicate names not listed", t.dups - DUP_REPORT_MAX);
+    end_longs(&t.longs, log);
+    end_duplicates(&t.dups, log);
     if (count != pose->nbones)
         pk_log_add(log, PK_WARNING, -1, count_line, count_col,
                    "the bone count line says %llu but the file has %zu Bone blocks",
@@ -722,6 +740,8 @@ static pk_pose *text_read(const uint8_t *d, size_t len, pk_log *log)
     free(t.seen.v);
     return pose;
 fail:
+    end_longs(&t.longs, log);
+    end_duplicates(&t.dups, log);
     free(t.seen.v);
     pk_pose_free(pose);
     return NULL;
@@ -827,7 +847,8 @@ static pk_pose *hybrid_read(const uint8_t *d, size_t len, pk_log *log)
         goto fail;
     size_t off = HYB_HEADER, lf_lines = 0, crlf_lines = 0;
     seen_set seen = {NULL, 0};
-    size_t dups = 0;
+    pk_log_sum dups;
+    pk_log_sum_init(&dups);
     for (uint32_t i = 0; i < count; i++) {
         if (len - off < HYB_NAME) {
             pk_log_add(log, PK_ERROR, (int64_t)off, 0, 0,
@@ -845,11 +866,15 @@ static pk_pose *hybrid_read(const uint8_t *d, size_t len, pk_log *log)
             pk_error(log, "out of memory");
             goto fail_seen;
         }
-        if (old && ++dups <= DUP_REPORT_MAX)
-            pk_log_add(log, PK_WARNING, (int64_t)off, 0, 0,
-                       "duplicate bone name '%s' (bone %u): all records are kept, lookups find "
-                       "the last",
-                       pk_names_utf8(pose->names, id), i);
+        if (old) {
+            const char *u = pk_names_utf8(pose->names, id);
+            char item[160];
+            snprintf(item, sizeof item, "bone '%s' (bone %u)", u, i);
+            pk_log_sum_add(&dups, (int64_t)off, 0, 0, item,
+                           "duplicate bone name '%s' (bone %u): all records are kept, lookups "
+                           "find the last",
+                           u, i);
+        }
         size_t ls = off + HYB_NAME;
         const uint8_t *lf = memchr(d + ls, '\n', len - ls);
         if (!lf && i + 1 < count) {
@@ -905,8 +930,7 @@ static pk_pose *hybrid_read(const uint8_t *d, size_t len, pk_log *log)
         memcpy(b->rot, v + 3, sizeof b->rot);
         off = next;
     }
-    if (dups > DUP_REPORT_MAX)
-        pk_warning(log, "%zu more duplicate names not listed", dups - DUP_REPORT_MAX);
+    end_duplicates(&dups, log);
     if (off < len)
         pk_log_add(log, PK_WARNING, (int64_t)off, 0, 0, "%zu bytes after the last bone are ignored",
                    len - off);
@@ -914,6 +938,7 @@ static pk_pose *hybrid_read(const uint8_t *d, size_t len, pk_log *log)
     free(seen.v);
     return pose;
 fail_seen:
+    end_duplicates(&dups, log);
     free(seen.v);
 fail:
     pk_pose_free(pose);

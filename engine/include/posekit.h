@@ -291,6 +291,12 @@ typedef struct pk_motion {
 
     uint8_t *trailing; /* bytes after the last section, owned; usually NULL */
     size_t ntrailing;
+
+    /* Set by pk_doc_load / pk_doc_parse, which warn about the file's
+     * duplicate keys once (naming the file): pk_tracks_build then counts
+     * them without warning again.  Clear it after an edit that may make
+     * new duplicates the user should hear of. */
+    bool duplicates_told;
 } pk_motion;
 
 /* A new empty v2 motion (header "Vocaloid Motion Data 0002", zero filler,
@@ -481,7 +487,9 @@ typedef struct pk_doc {
     pk_pose *pose;
 } pk_doc;
 
-/* Reads and parses a file; sets the log's path for the diagnostics. */
+/* Reads and parses a file; sets the log's path for the diagnostics.  A
+ * motion's duplicate keys are warned about here, once per kind of
+ * duplicate (engine/model/tracks.c), and motion->duplicates_told is set. */
 PK_API int pk_doc_load(const char *path, pk_doc *doc, pk_log *log);
 PK_API int pk_doc_parse(const void *data, size_t len, const char *path, pk_doc *doc, pk_log *log);
 PK_API void pk_doc_free(pk_doc *doc); /* frees the motion/pose and zeroes doc */
@@ -1063,6 +1071,7 @@ typedef struct pk_merge_input {
                                 segments split or baked).  Inputs with `within` are laid in
                                 order after the others are merged; their camera, light, shadow
                                 and IK records merge key by key. */
+    const char *name;        /* how messages name it (its file); NULL: "input K" */
 } pk_merge_input;
 
 /* One conflict: the same track and frame with different values in two
@@ -1097,6 +1106,7 @@ typedef struct pk_merge_report {
     size_t cut_keys;      /* keys added at a negative offset's cut (the pose kept there) */
     size_t within_tracks; /* bone and morph tracks replaced inside a `within` input's range */
     size_t within_baked;  /* crossed pieces baked (one key per frame) by those */
+    size_t past_end;      /* keys dropped because their offset frame was > 4294967295 */
 } pk_merge_report;
 
 /* Combines the inputs' tracks.  Header, model name and end-of-file layout
@@ -1395,6 +1405,49 @@ PK_API long pk_model_find_bone(const pk_model *m, const void *raw, size_t len);
 PK_API long pk_model_find_morph(const pk_model *m, const void *raw, size_t len);
 /* "vertices", "faces", ... (for reports). */
 PK_API const char *pk_model_section_name(pk_model_section s);
+
+/* ---- skeleton evaluation (engine/model/eval.c) ----
+ * A local pose (per model bone: the key's translation and rotation, as a
+ * VMD or VPD holds them) -> every bone's world transform, as MMD computes
+ * it: deform layer then model order, after-physics bones last; parent
+ * chain from the rest positions; append/inherit rotation and translation
+ * with ratio (local append too); fixed axis (only the twist about it is
+ * kept); IK with MMD's CCD solver (loop count, per-step angle limit,
+ * per-link limits, the knee rule: a link named ひざ without limits of its
+ * own, as in every PMD, turns about X between -180 and -0.5 degrees).
+ * No physics: bones moved by rigid bodies follow their parents as keyed.
+ * A world transform maps a point p of the rest model attached to bone i
+ * to rot·(p - rest_i) + pos: pos is where the bone's origin is.
+ * The rig holds scratch space: one evaluation at a time per rig. */
+typedef struct pk_rig pk_rig;
+typedef struct pk_bone_local {
+    float pos[3]; /* translation from the rest offset */
+    float rot[4]; /* x, y, z, w; all zero or non-finite: none */
+} pk_bone_local;
+typedef struct pk_bone_world {
+    double pos[3]; /* the bone's origin in model space */
+    double rot[4]; /* x, y, z, w */
+} pk_bone_world;
+#define PK_EVAL_NO_IK 1u     /* skip every IK solver */
+#define PK_EVAL_NO_APPEND 2u /* skip append/inherit (with NO_IK: plain forward kinematics) */
+/* The evaluation plan of a model (the model must outlive it); NULL on OOM. */
+PK_API pk_rig *pk_rig_new(const pk_model *m, pk_log *log);
+PK_API void pk_rig_free(pk_rig *r);
+PK_API const pk_model *pk_rig_model(const pk_rig *r);
+/* local: model->nbones entries (NULL: the rest pose); ik_on: per model
+ * bone, whether its IK is on (NULL: all on); out: nbones entries. */
+PK_API void pk_rig_eval(pk_rig *r, const pk_bone_local *local, const bool *ik_on, unsigned flags,
+                        pk_bone_world *out);
+/* Fills local with the rest pose (no translation, no rotation). */
+PK_API void pk_rig_rest(const pk_rig *r, pk_bone_local *local);
+/* local from a pose / a motion at a frame, bones matched by CP932 name
+ * (also through MMD's cut of a longer model name: 19 bytes VPD, 15 VMD);
+ * bones the pose lacks stay at rest.  ik_on (may be NULL): the VMD's IK
+ * section at that frame (the last record at or before it; on when none).
+ * Return the number of model bones found. */
+PK_API size_t pk_rig_pose_local(const pk_rig *r, const pk_pose *p, pk_bone_local *local);
+PK_API size_t pk_rig_motion_local(const pk_rig *r, const pk_motion *m, const pk_tracks *t,
+                                  double frame, pk_bone_local *local, bool *ik_on);
 
 /* ---- check: a motion or pose against a model (engine/ops/check.c) ----
  * Every bone and morph name the motion keys is looked up in the model by

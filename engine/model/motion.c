@@ -105,6 +105,7 @@ pk_motion *pk_motion_clone(const pk_motion *m)
     memcpy(c->header, m->header, sizeof c->header);
     memcpy(c->model, m->model, sizeof c->model);
     c->sections = m->sections;
+    c->duplicates_told = m->duplicates_told;
     c->names = pk_names_clone(m->names);
     c->pads = pk_names_clone(m->pads);
     bool ok = c->names && c->pads;

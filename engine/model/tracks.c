@@ -13,6 +13,9 @@
  */
 #include "posekit.h"
 
+#include "common/diag_internal.h"
+
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,6 +84,31 @@ static size_t sort_track(const recs *r, uint32_t *keys, size_t n, uint64_t *tmp,
         keys[out++] = keys[i];
     }
     return out;
+}
+
+/* One duplicated track, into sums[0] (plain) or sums[1] (a name that
+ * fills the whole VMD field: most likely two longer names that MMD cut to
+ * the same 15 bytes, so two bones' keys collide). */
+static void tell_duplicates(const pk_motion *m, pk_name_id id, const char *what, size_t dups,
+                            uint32_t frame, pk_log_sum *sums)
+{
+    size_t len = 0;
+    pk_names_raw(m->names, id, &len);
+    const char *u = pk_names_utf8(m->names, id);
+    char item[160];
+    snprintf(item, sizeof item, "\"%s\" (%zu duplicate%s, first at frame %u)", u, dups,
+             dups == 1 ? "" : "s", frame);
+    if (len == PK_VMD_NAME_BYTES)
+        pk_log_sum_add(&sums[1], -1, 0, 0, item,
+                       "%s \"%s\": %zu duplicate key%s (first at frame %u): the name fills all "
+                       "15 bytes, so these are likely two %ss whose names MMD cut to the same "
+                       "name; the later record in the file wins",
+                       what, u, dups, dups == 1 ? "" : "s", frame, what);
+    else
+        pk_log_sum_add(&sums[0], -1, 0, 0, item,
+                       "%s \"%s\": %zu duplicate key%s (first at frame %u); the later record "
+                       "in the file wins",
+                       what, u, dups, dups == 1 ? "" : "s", frame);
 }
 
 /* Groups the name-keyed records (bones or morphs) into tracks. */
@@ -156,6 +184,9 @@ static bool build_named(const pk_motion *m, const recs *r, size_t n, size_t name
         ok = tmp != NULL;
     }
     if (ok) {
+        pk_log_sum sums[2];
+        pk_log_sum_init(&sums[0]);
+        pk_log_sum_init(&sums[1]);
         for (size_t k = 0; k < ntracks; k++) {
             pk_track *t = &tracks[k];
             t->keys = keys + start[k];
@@ -167,13 +198,19 @@ static bool build_named(const pk_motion *m, const recs *r, size_t n, size_t name
             t->count = sort_track(r, t->keys, t->count, tmp, &dups, &dup_frame);
             if (dups) {
                 *dups_total += dups;
-                pk_warning(log,
-                           "%s \"%s\": %zu duplicate key%s (first at frame %u); the later "
-                           "record in the file wins",
-                           what, pk_names_utf8(m->names, id), dups, dups == 1 ? "" : "s",
-                           dup_frame);
+                if (!m->duplicates_told)
+                    tell_duplicates(m, id, what, dups, dup_frame, sums);
             }
         }
+        /* One line per kind: plain duplicates, then names that fill the
+         * whole field (two names MMD cut to the same bytes). */
+        pk_log_sum_end(&sums[0], log, PK_WARNING, "; the later record in the file wins",
+                       "%zu %ss have duplicate keys (name, frame)", sums[0].count, what);
+        pk_log_sum_end(&sums[1], log, PK_WARNING,
+                       "; each is likely two or more names MMD cut to the same 15 bytes, "
+                       "and the later record in the file wins",
+                       "%zu %ss whose names fill all 15 bytes have duplicate keys", sums[1].count,
+                       what);
     } else {
         pk_error(log, "out of memory sorting %s keys", what);
     }
@@ -196,7 +233,7 @@ static bool build_named(const pk_motion *m, const recs *r, size_t n, size_t name
 
 /* Sorted, de-duplicated indices of a section without names. */
 static bool build_plain(const recs *r, size_t n, const char *what, uint32_t **out, size_t *nout,
-                        size_t *dups_total, pk_log *log)
+                        size_t *dups_total, bool told, pk_log *log)
 {
     *out = NULL;
     *nout = 0;
@@ -222,7 +259,8 @@ static bool build_plain(const recs *r, size_t n, const char *what, uint32_t **ou
     free(tmp);
     if (dups) {
         *dups_total += dups;
-        pk_warning(log,
+        if (!told)
+            pk_warning(log,
                    "%s: %zu duplicate key%s (first at frame %u); the later record in the file "
                    "wins",
                    what, dups, dups == 1 ? "" : "s", dup_frame);
@@ -251,11 +289,11 @@ pk_tracks *pk_tracks_build(const pk_motion *m, pk_log *log)
         build_named(m, &rm, m->nmorphs, offsetof(pk_morph_key, name), "morph", &t->morphs,
                     &t->nmorphs, &ti->morph_slot, &ti->nmorph_slot, &ti->morph_keys, &t->duplicates,
                     log) &&
-        build_plain(&rc, m->ncameras, "camera", &t->cameras, &t->ncameras, &t->duplicates, log) &&
-        build_plain(&rl, m->nlights, "light", &t->lights, &t->nlights, &t->duplicates, log) &&
+        build_plain(&rc, m->ncameras, "camera", &t->cameras, &t->ncameras, &t->duplicates, m->duplicates_told, log) &&
+        build_plain(&rl, m->nlights, "light", &t->lights, &t->nlights, &t->duplicates, m->duplicates_told, log) &&
         build_plain(&rs, m->nshadows, "self-shadow", &t->shadows, &t->nshadows, &t->duplicates,
-                    log) &&
-        build_plain(&ri, m->niks, "show/IK", &t->iks, &t->niks, &t->duplicates, log);
+                    m->duplicates_told, log) &&
+        build_plain(&ri, m->niks, "show/IK", &t->iks, &t->niks, &t->duplicates, m->duplicates_told, log);
     if (!ok) {
         pk_tracks_free(t);
         return NULL;

@@ -18,7 +18,9 @@
 #include "common/grow.h"
 #include "ops/overlay_internal.h"
 #include "posekit.h"
+#include "common/diag_internal.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +59,7 @@ typedef struct merger {
     uint32_t **pad_map;
     entry *e;
     size_t ne, cap;
-    size_t below_zero, cut_keys;
+    size_t below_zero, past_end, cut_keys;
     bool *own;       /* src[i] is the merger's (a pose's motion, a cut motion) */
     uint32_t *first; /* per input, scratch for the overlap check */
     uint32_t *last;
@@ -100,7 +102,11 @@ static uint32_t map_pad(merger *g, size_t i, uint32_t pad)
     return *slot == PK_NO_NAME ? 0 : *slot + 1;
 }
 
-static bool shift(const merger *g, size_t i, uint32_t frame, uint32_t *out, size_t *below)
+/* Input i's frame shifted by its offset; false (counted in *below or
+ * *past) when it falls before frame 0 or after the last frame a VMD can
+ * hold. */
+static bool shift(const merger *g, size_t i, uint32_t frame, uint32_t *out, size_t *below,
+                  size_t *past)
 {
     int64_t f = (int64_t)frame + g->in[i].offset;
     if (f < 0) {
@@ -108,11 +114,40 @@ static bool shift(const merger *g, size_t i, uint32_t frame, uint32_t *out, size
         return false;
     }
     if (f > (int64_t)UINT32_MAX) {
-        (*below)++; /* cannot happen with sane offsets; counted, not wrapped */
+        (*past)++;
         return false;
     }
     *out = (uint32_t)f;
     return true;
+}
+
+/* Input i as messages name it: "input K (FILE)", or "input K" without a
+ * name (pk_merge_input.name).  The text lives in buf. */
+static const char *input_name(const merger *g, size_t i, char *buf, size_t size)
+{
+    if (g->in[i].name)
+        snprintf(buf, size, "input %zu (%s)", i + 1, g->in[i].name);
+    else
+        snprintf(buf, size, "input %zu", i + 1);
+    return buf;
+}
+
+/* A warning about input i, under its file's name (pk_log_add_at). */
+static void warn_input(const merger *g, size_t i, const char *fmt, ...) PK_PRINTF(3, 4);
+static void warn_input(const merger *g, size_t i, const char *fmt, ...)
+{
+    char buf[64];
+    va_list ap;
+    va_start(ap, fmt);
+    if (g->in[i].name) {
+        pk_log_vadd_at(g->log, PK_WARNING, g->in[i].name, -1, 0, 0, fmt, ap);
+    } else {
+        char msg[512];
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        pk_log_add_at(g->log, PK_WARNING, NULL, -1, 0, 0, "%s: %s",
+                      input_name(g, i, buf, sizeof buf), msg);
+    }
+    va_end(ap);
 }
 
 static int add_entry(merger *g, pk_section sec, pk_name_id name, uint32_t frame, size_t input,
@@ -148,7 +183,7 @@ static int collect(merger *g)
 {
     for (size_t i = 0; i < g->n; i++) {
         const pk_motion *m = g->src[i];
-        size_t below = 0;
+        size_t below = 0, past = 0;
         for (int s = 0; s < PK_SEC_COUNT; s++) {
             pk_section sec = (pk_section)s;
             if (!takes(g, i, sec))
@@ -156,7 +191,7 @@ static int collect(merger *g)
             size_t cnt = pk_motion_count(m, sec);
             for (size_t r = 0; r < cnt; r++) {
                 uint32_t f;
-                if (!shift(g, i, rec_frame(m, sec, r), &f, &below))
+                if (!shift(g, i, rec_frame(m, sec, r), &f, &below, &past))
                     continue;
                 pk_name_id name = 0;
                 if (sec == PK_SEC_BONE || sec == PK_SEC_MORPH) {
@@ -170,9 +205,15 @@ static int collect(merger *g)
             }
         }
         g->below_zero += below;
+        g->past_end += past;
         if (below)
-            pk_warning(g->log, "input %zu: %zu key%s shifted below frame 0 dropped", i + 1, below,
-                       below == 1 ? "" : "s");
+            warn_input(g, i, "offset %lld: %zu key%s shifted below frame 0 dropped",
+                       (long long)g->in[i].offset, below, below == 1 ? "" : "s");
+        if (past)
+            warn_input(g, i,
+                       "offset %lld: %zu key%s shifted past frame 4294967295 (the last frame a "
+                       "VMD holds) dropped",
+                       (long long)g->in[i].offset, past, past == 1 ? "" : "s");
     }
     return 0;
 }
@@ -303,9 +344,12 @@ static int resolve(merger *g, size_t lo, size_t hi, pk_merge_policy policy, pk_m
             return -1;
         if (policy == PK_MERGE_ERROR) {
             const pk_merge_conflict *c = &rep->items[rep->count - 1];
-            pk_error(g->log, "conflict: %s %s%s%sframe %u differs between inputs %zu and %zu",
+            char b1[512], b2[512];
+            pk_error(g->log, "conflict: %s %s%s%sframe %u differs between %s and %s",
                      SEC_NAMES[c->section], c->name ? "'" : "", c->name ? c->name : "",
-                     c->name ? "' at " : "at ", c->frame, c->dropped + 1, c->kept + 1);
+                     c->name ? "' at " : "at ", c->frame,
+                     input_name(g, c->dropped, b1, sizeof b1),
+                     input_name(g, c->kept, b2, sizeof b2));
         }
     }
     return 0;
@@ -383,12 +427,13 @@ static int track_overlaps(merger *g, size_t lo, size_t hi, pk_merge_policy polic
                 return -1;
             if (policy == PK_MERGE_ERROR) {
                 const pk_merge_overlap *o = &rep->overlaps[rep->noverlaps - 1];
+                const char *na = g->in[a].name, *nb = g->in[b].name;
                 pk_error(g->log,
-                         "overlap: %s%s%s%s keyed by inputs %zu (frames %u-%u) and %zu (frames "
-                         "%u-%u) over overlapping frames",
+                         "overlap: %s%s%s%s keyed by input %zu (%s%sframes %u-%u) and input %zu "
+                         "(%s%sframes %u-%u) over overlapping frames",
                          SEC_NAMES[o->section], o->name ? " '" : "", o->name ? o->name : "",
-                         o->name ? "'" : "", a + 1, o->a_first, o->a_last, b + 1, o->b_first,
-                         o->b_last);
+                         o->name ? "'" : "", a + 1, na ? na : "", na ? ", " : "", o->a_first,
+                         o->a_last, b + 1, nb ? nb : "", nb ? ", " : "", o->b_first, o->b_last);
             }
         }
     }
@@ -584,10 +629,10 @@ static int cut_input(merger *g, size_t i)
     g->own[i] = true;
     g->below_zero += dropped;
     g->cut_keys += added;
-    pk_warning(g->log,
-               "input %zu: offset %lld cuts it at its frame %u: %zu key%s before the cut dropped, "
+    warn_input(g, i,
+               "offset %lld cuts it at its frame %u: %zu key%s before the cut dropped, "
                "the pose at the cut kept as %zu key%s at frame 0",
-               i + 1, (long long)off, cut, dropped, dropped == 1 ? "" : "s", added,
+               (long long)off, cut, dropped, dropped == 1 ? "" : "s", added,
                added == 1 ? "" : "s");
     return 0;
 }
@@ -612,7 +657,8 @@ static int lay_within(merger *g, size_t i, pk_merge_report *rep)
 {
     unsigned bm = (1u << PK_SEC_BONE) | (1u << PK_SEC_MORPH);
     pk_merge_input one = {g->src[i], NULL, g->in[i].offset,
-                          (g->in[i].sections ? g->in[i].sections : ~0u) & bm, false};
+                          (g->in[i].sections ? g->in[i].sections : ~0u) & bm, false,
+                          g->in[i].name};
     if (!one.sections)
         return 0;
     size_t others = 0;
@@ -620,10 +666,10 @@ static int lay_within(merger *g, size_t i, pk_merge_report *rep)
         if (takes(g, i, (pk_section)s))
             others += pk_motion_count(g->src[i], (pk_section)s);
     if (others)
-        pk_warning(g->log,
-                   "input %zu: only bones and morphs are laid within its frame range; its %zu "
+        warn_input(g, i,
+                   "only bones and morphs are laid within its frame range; its %zu "
                    "camera, light, shadow and IK record%s merge key by key",
-                   i + 1, others, others == 1 ? "" : "s");
+                   others, others == 1 ? "" : "s");
     pk_motion *shifted = pk_merge(&one, 1, PK_MERGE_LAST, NULL, g->log);
     if (!shifted)
         return -1;
@@ -688,6 +734,7 @@ pk_motion *pk_merge(const pk_merge_input *in, size_t n, pk_merge_policy policy,
     if (failed || start_output(&g) != 0 || collect(&g) != 0)
         goto fail;
     rep->below_zero = g.below_zero;
+    rep->past_end = g.past_end;
     rep->cut_keys = g.cut_keys;
     qsort(g.e, g.ne, sizeof *g.e, cmp_entry);
     for (size_t lo = 0; lo < g.ne;) {

@@ -1003,6 +1003,8 @@ int pk_step_summary(const pk_step *s, const pk_step_result *r, pk_buf *out)
                       "below frame 0 dropped",
                       m->count, plural(m->count), s->prefix, POL[s->o.prefer % 3], m->identical,
                       plural(m->identical), m->below_zero, plural(m->below_zero));
+        if (m->past_end)
+            pk_buf_printf(out, ", %zu past frame 4294967295", m->past_end);
         pk_buf_printf(out, "; %zu overlapping track%s", m->noverlaps, plural(m->noverlaps));
         if (m->cut_keys)
             pk_buf_printf(out, ", %zu key%s kept at a cut", m->cut_keys, plural(m->cut_keys));

@@ -2,6 +2,8 @@
  * "steps"): the one place where each operation meets its options. */
 #include "step/step_internal.h"
 
+#include "common/diag_internal.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +56,24 @@ static pk_motion *hold_pose(const pk_pose *p, pk_log *log)
     return m;
 }
 
+/* Messages of an operation about one document name its file: the log's
+ * path is that document's while the operation runs (what_about), then
+ * the caller's again (restore).  A job re-places them at its step. */
+static char *what_about(pk_log *log, const char *name)
+{
+    char *old = log && log->path ? strdup(log->path) : NULL;
+    if (log && name)
+        pk_log_set_path(log, name);
+    return old;
+}
+
+static void restore(pk_log *log, char *old)
+{
+    if (log)
+        pk_log_set_path(log, old);
+    free(old);
+}
+
 static void take(pk_doc *to, pk_doc *from)
 {
     *to = *from;
@@ -77,14 +97,13 @@ static int run_convert(const pk_step *s, pk_doc *in, pk_step_result *res, pk_log
         return 0;
     }
     res->out.format = to;
-    if (to == PK_FMT_VPD) {
+    char *old = what_about(log, s->inputs[0]);
+    if (to == PK_FMT_VPD)
         res->out.pose = pk_motion_sample(in->motion, NULL, (double)o->frame, log);
-        return res->out.pose ? 0 : -1;
-    }
-    /* One key per bone and morph at the frame, linear curves; a name too
-     * long for the 15-byte field is an error naming it. */
-    res->out.motion = pk_pose_to_motion(in->pose, o->frame, log);
-    return res->out.motion ? 0 : -1;
+    else /* one key per bone and morph at the frame, linear curves */
+        res->out.motion = pk_pose_to_motion(in->pose, o->frame, log);
+    restore(log, old);
+    return res->out.pose || res->out.motion ? 0 : -1;
 }
 
 static int run_edit(const pk_step *s, pk_doc *in, const pk_rules *r, pk_step_result *res,
@@ -95,28 +114,37 @@ static int run_edit(const pk_step *s, pk_doc *in, const pk_rules *r, pk_step_res
     if (d->pose)
         res->vpd.layout = d->pose->layout;
     pk_edit_stats *st = &res->edit;
+    char *old = what_about(log, s->inputs[0]);
+    int rc;
     switch (s->op) {
     case PK_STEP_RENAME:
-        return d->motion ? pk_motion_rename(d->motion, r, s->o.reverse, st, log)
-                         : pk_pose_rename(d->pose, r, s->o.reverse, st, log);
+        rc = d->motion ? pk_motion_rename(d->motion, r, s->o.reverse, st, log)
+                       : pk_pose_rename(d->pose, r, s->o.reverse, st, log);
+        break;
     case PK_STEP_MIRROR:
-        return d->motion ? pk_motion_mirror(d->motion, r, st, log)
-                         : pk_pose_mirror(d->pose, r, st, log);
+        rc = d->motion ? pk_motion_mirror(d->motion, r, st, log)
+                       : pk_pose_mirror(d->pose, r, st, log);
+        break;
     default:
+        if (!s->o.from) {
+            rc = d->motion ? pk_motion_retarget(d->motion, r, st, log)
+                           : pk_pose_retarget(d->pose, r, st, log);
+            break;
+        }
+        if (!s->from || !s->to) {
+            pk_error(log, "retarget: the models were not loaded");
+            rc = -1;
+            break;
+        }
+        pk_retarget_options ro = {s->from, s->to, s->o.no_stance, s->o.no_scale, s->o.no_fold,
+                                  s->o.fingers};
+        res->retarget_models = true;
+        rc = d->motion ? pk_motion_retarget_models(d->motion, r, &ro, st, &res->retarget, log)
+                       : pk_pose_retarget_models(d->pose, r, &ro, st, &res->retarget, log);
         break;
     }
-    if (!s->o.from)
-        return d->motion ? pk_motion_retarget(d->motion, r, st, log)
-                         : pk_pose_retarget(d->pose, r, st, log);
-    if (!s->from || !s->to) {
-        pk_error(log, "retarget: the models were not loaded");
-        return -1;
-    }
-    pk_retarget_options ro = {s->from, s->to, s->o.no_stance, s->o.no_scale, s->o.no_fold,
-                              s->o.fingers};
-    res->retarget_models = true;
-    return d->motion ? pk_motion_retarget_models(d->motion, r, &ro, st, &res->retarget, log)
-                     : pk_pose_retarget_models(d->pose, r, &ro, st, &res->retarget, log);
+    restore(log, old);
+    return rc;
 }
 
 static int run_diff(const pk_step *s, const pk_doc *in, const pk_rules *rules, pk_step_result *res,
@@ -263,7 +291,9 @@ static void warn_missing_names(const pk_step *s, const pk_doc *base, const pk_po
                 pk_doc pd = {PK_FMT_VPD, NULL, (pk_pose *)pose};
                 bool found = doc_holds(&pd, one) || doc_holds(base, one);
                 if (!found)
-                    pk_warning(log, "bone or morph '%s' is not in the pose %s", item, s->inputs[1]);
+                    pk_log_add_at(log, PK_WARNING, s->inputs[1], -1, 0, 0,
+                                  "bone or morph '%s' is not in the pose (nor in the base)",
+                                  item);
                 pk_selection_free(one);
             }
             free(item);
@@ -304,6 +334,9 @@ static int run_overlay(const pk_step *s, const pk_doc *in, const pk_rules *rules
         opt.last = o->last;
         opt.fade = o->fade;
         res->motion_in = base->motion != NULL;
+        /* what the engine says is about the pose: what it lacks, what it
+         * overlaid */
+        char *old = what_about(log, s->inputs[1]);
         if (base->motion) {
             res->out.format = PK_FMT_VMD;
             res->out.motion = pk_overlay_motion(base->motion, pose, sel, &opt, &res->overlay, log);
@@ -314,6 +347,7 @@ static int run_overlay(const pk_step *s, const pk_doc *in, const pk_rules *rules
             res->out.pose = pk_overlay_pose(base->pose, pose, sel, opt.mode, &res->overlay, log);
             rc = res->out.pose ? 0 : -1;
         }
+        restore(log, old);
     }
     pk_selection_free(sel);
     pk_pose_free(own);
@@ -361,6 +395,7 @@ static int run_merge(const pk_step *s, const pk_doc *in, size_t n, pk_step_resul
         mi[i].pose = in[i].pose;
         mi[i].offset = i < o->noffsets ? o->offsets[i] : 0;
         mi[i].sections = i < o->nsections ? o->sections[i] : 0;
+        mi[i].name = s->inputs[i];
     }
     for (size_t k = 0; k < o->nwithin; k++)
         mi[o->within[k] - 1].within = true;

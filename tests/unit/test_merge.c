@@ -71,8 +71,8 @@ static void test_empty_is_identity_corpus(void **state)
         write_vmd(m, &want);
         bool has = m->nbones || m->nmorphs || m->ncameras || m->nlights || m->nshadows || m->niks;
         for (int order = 0; order < (has ? 2 : 1); order++) {
-            pk_merge_input in[2] = {{order ? empty : m, NULL, 0, 0, false},
-                                    {order ? m : empty, NULL, 0, 0, false}};
+            pk_merge_input in[2] = {{order ? empty : m, NULL, 0, 0, false, NULL},
+                                    {order ? m : empty, NULL, 0, 0, false, NULL}};
             pk_merge_report rep;
             pk_motion *out = pk_merge(in, 2, PK_MERGE_ERROR, &rep, &log);
             assert_non_null(out);
@@ -109,7 +109,7 @@ static void test_policies(void **state)
     bone(b, "センター", 10, 3.0f);  /* conflict */
     morph(b, "まばたき", 10, 0.5f); /* same value: not a conflict */
     bone(b, "頭", 10, 4.0f);
-    pk_merge_input in[2] = {{a, NULL, 0, 0, false}, {b, NULL, 0, 0, false}};
+    pk_merge_input in[2] = {{a, NULL, 0, 0, false, NULL}, {b, NULL, 0, 0, false, NULL}};
     pk_log log;
     pk_log_init(&log);
     pk_merge_report rep;
@@ -162,7 +162,7 @@ static void test_offsets(void **state)
     pk_camera_key *c = pk_motion_push_camera(a);
     c->frame = 20;
     c->fov = 30;
-    pk_merge_input in[2] = {{a, NULL, 0, 0, false}, {a, NULL, 100, 0, false}};
+    pk_merge_input in[2] = {{a, NULL, 0, 0, false, NULL}, {a, NULL, 100, 0, false, NULL}};
     pk_log log;
     pk_log_init(&log);
     pk_merge_report rep;
@@ -176,7 +176,7 @@ static void test_offsets(void **state)
     pk_merge_report_free(&rep);
     pk_motion_free(m);
 
-    pk_merge_input neg[1] = {{a, NULL, -25, 0, false}};
+    pk_merge_input neg[1] = {{a, NULL, -25, 0, false, NULL}};
     m = pk_merge(neg, 1, PK_MERGE_LAST, &rep, &log);
     assert_non_null(m);
     assert_int_equal(rep.below_zero, 2); /* bone at 0 and camera at 20 */
@@ -220,7 +220,7 @@ static void test_pose_input_and_camera(void **state)
     c2->frame = 5;
     c2->fov = 40;
     pk_merge_input in[3] = {
-        {a, NULL, 0, 0, false}, {NULL, p, 45, 0, false}, {b, NULL, 0, 0, false}};
+        {a, NULL, 0, 0, false, NULL}, {NULL, p, 45, 0, false, NULL}, {b, NULL, 0, 0, false, NULL}};
     pk_merge_report rep;
     pk_motion *m = pk_merge(in, 3, PK_MERGE_LAST, &rep, &log);
     assert_non_null(m);
@@ -299,7 +299,7 @@ static void test_negative_offset_keeps_pose_corpus(void **state)
             continue;
         }
         uint32_t cut = last / 3 + 1;
-        pk_merge_input in = {m, NULL, -(int64_t)cut, 0, false};
+        pk_merge_input in = {m, NULL, -(int64_t)cut, 0, false, NULL};
         pk_merge_report rep;
         pk_motion *out = pk_merge(&in, 1, PK_MERGE_LAST, &rep, &log);
         if (!out) {
@@ -359,7 +359,7 @@ static void test_overlaps(void **state)
     pk_log log;
     pk_log_init(&log);
     pk_merge_report rep;
-    pk_merge_input in[2] = {{dance, NULL, 0, 0, false}, {fist, NULL, 0, 0, false}};
+    pk_merge_input in[2] = {{dance, NULL, 0, 0, false, NULL}, {fist, NULL, 0, 0, false, NULL}};
     pk_motion *m = pk_merge(in, 2, PK_MERGE_LAST, &rep, &log);
     assert_non_null(m);
     assert_int_equal(rep.noverlaps, 1);
@@ -376,7 +376,7 @@ static void test_overlaps(void **state)
     pk_motion_free(m);
     /* --prefer error refuses overlaps too. */
     assert_null(pk_merge(in, 2, PK_MERGE_ERROR, &rep, &log));
-    tu_assert_log_has(&log, "overlap: bone '右手首' keyed by inputs 1 (frames 0-100) and 2");
+    tu_assert_log_has(&log, "overlap: bone '右手首' keyed by input 1 (frames 0-100) and input 2");
     pk_merge_report_free(&rep);
     in[1].motion = after;
     m = pk_merge(in, 2, PK_MERGE_ERROR, &rep, &log);
@@ -403,7 +403,7 @@ static void test_sections(void **state)
     pk_log log;
     pk_log_init(&log);
     pk_merge_report rep;
-    pk_merge_input in[2] = {{dance, NULL, 0, 0, false}, {face, NULL, 0, 1u << PK_SEC_MORPH, false}};
+    pk_merge_input in[2] = {{dance, NULL, 0, 0, false, NULL}, {face, NULL, 0, 1u << PK_SEC_MORPH, false, NULL}};
     pk_motion *m = pk_merge(in, 2, PK_MERGE_ERROR, &rep, &log);
     assert_non_null(m);
     assert_int_equal(rep.count, 0);
@@ -469,7 +469,7 @@ static void test_within_corpus(void **state)
             mk->frame = (a + b) / 2;
             mk->weight = 0.9f;
         }
-        pk_merge_input in[2] = {{m, NULL, 0, 0, false}, {src, NULL, 0, 0, true}};
+        pk_merge_input in[2] = {{m, NULL, 0, 0, false, NULL}, {src, NULL, 0, 0, true, NULL}};
         pk_merge_report rep;
         pk_motion *out = pk_merge(in, 2, PK_MERGE_LAST, &rep, &log);
         assert_non_null(out);

@@ -575,7 +575,7 @@ static void test_corpus_every_frame(void **state)
             const char *file = strrchr(paths[i], '/') ? strrchr(paths[i], '/') + 1 : paths[i];
             run_all_cfgs(file, m, pose, sel, busy);
             /* Before the first key: the same motion 60 frames later. */
-            pk_merge_input in = {m, NULL, 60, 0, false};
+            pk_merge_input in = {m, NULL, 60, 0, false, NULL};
             pk_motion *late = pk_merge(&in, 1, PK_MERGE_LAST, NULL, &log);
             assert_non_null(late);
             cfg before[] = {

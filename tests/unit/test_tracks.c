@@ -97,16 +97,81 @@ static void duplicates_keep_the_later_record_and_warn_once_per_track(void **stat
     assert_int_equal(t->cameras[0], 1);
     assert_int_equal(t->cameras[1], 2);
     assert_int_equal(t->duplicates, 2 + 1 + 2 + 1);
-    /* one warning per track, naming the track and the frame */
+    /* one line per kind: the two bone tracks summed up (count, names,
+     * frames), the morph and the camera each alone */
     assert_int_equal(log.errors, 0);
-    assert_int_equal(log.warnings, 4);
+    assert_int_equal(log.warnings, 3);
     char line[512];
     pk_diag_format(&log.items[0], line, sizeof line);
-    assert_non_null(strstr(line, "\"A\""));
-    assert_non_null(strstr(line, "frame 10"));
-    assert_non_null(strstr(line, "2 duplicate keys"));
-    pk_diag_format(&log.items[2], line, sizeof line);
-    assert_non_null(strstr(line, "morph \"base\""));
+    assert_non_null(strstr(line, "2 bones have duplicate keys"));
+    assert_non_null(strstr(line, "\"A\" (2 duplicates, first at frame 10)"));
+    assert_non_null(strstr(line, "\"B\" (1 duplicate, first at frame 5)"));
+    pk_diag_format(&log.items[1], line, sizeof line);
+    assert_non_null(strstr(line, "morph \"base\": 2 duplicate keys"));
+    assert_null(strstr(line, "15 bytes"));
+    pk_tracks_free(t);
+    pk_log_free(&log);
+    pk_motion_free(m);
+}
+
+/* A name that fills the whole 15-byte field and has duplicate keys is
+ * said to be two names MMD cut to the same bytes (issue 11 item 14). */
+static void full_width_name_is_two_cut_names(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    bone(m, "abcdefghijklmno", 0, 0.0f);
+    bone(m, "abcdefghijklmno", 0, 1.0f);
+    pk_log log;
+    pk_log_init(&log);
+    pk_tracks *t = pk_tracks_build(m, &log);
+    assert_non_null(t);
+    assert_int_equal(log.warnings, 1);
+    char line[512];
+    pk_diag_format(&log.items[0], line, sizeof line);
+    assert_non_null(strstr(line, "fills all 15 bytes"));
+    assert_non_null(strstr(line, "two bones whose names MMD cut to the same name"));
+    pk_tracks_free(t);
+    pk_log_free(&log);
+    pk_motion_free(m);
+}
+
+/* 13 duplicated morphs are one line with the count and the first three
+ * names; a motion whose duplicates were told (pk_doc_load) is not warned
+ * about again, but they are still counted. */
+static void many_duplicates_one_line_and_told_once(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    char name[8];
+    for (int i = 0; i < 13; i++)
+        for (int k = 0; k < 2; k++) {
+            pk_morph_key *mk = pk_motion_push_morph(m);
+            snprintf(name, sizeof name, "m%02d", i);
+            mk->name = pk_names_intern(m->names, name, strlen(name));
+            mk->frame = 3;
+        }
+    pk_log log;
+    pk_log_init(&log);
+    pk_tracks *t = pk_tracks_build(m, &log);
+    assert_non_null(t);
+    assert_int_equal(log.warnings, 1);
+    char line[1024];
+    pk_diag_format(&log.items[0], line, sizeof line);
+    assert_non_null(strstr(line, "13 morphs have duplicate keys"));
+    assert_non_null(strstr(line, "\"m00\""));
+    assert_non_null(strstr(line, "\"m02\""));
+    assert_null(strstr(line, "\"m03\""));
+    assert_non_null(strstr(line, "and 10 more"));
+    pk_tracks_free(t);
+    pk_log_free(&log);
+
+    m->duplicates_told = true;
+    pk_log_init(&log);
+    t = pk_tracks_build(m, &log);
+    assert_non_null(t);
+    assert_int_equal(log.warnings, 0);
+    assert_int_equal(t->duplicates, 13);
     pk_tracks_free(t);
     pk_log_free(&log);
     pk_motion_free(m);
@@ -175,6 +240,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sorted_per_track_in_first_appearance_order),
         cmocka_unit_test(duplicates_keep_the_later_record_and_warn_once_per_track),
+        cmocka_unit_test(full_width_name_is_two_cut_names),
+        cmocka_unit_test(many_duplicates_one_line_and_told_once),
         cmocka_unit_test(empty_motion),
         cmocka_unit_test(large_shuffled_motion),
     };

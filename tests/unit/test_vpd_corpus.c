@@ -277,7 +277,11 @@ static void test_damaged(void **state)
     assert_non_null(p);
     assert_int_equal(log.errors, 0);
     tu_assert_log_has(&log, "names look damaged");
-    tu_assert_log_has(&log, "duplicate bone name");
+    /* 7 duplicate names and 6 over-long ones: one line each, with the
+     * count and the first names (issue 11 item 14) */
+    tu_assert_log_has(&log, "7 names are listed more than once");
+    tu_assert_log_has(&log, "6 names are longer than 19 bytes");
+    assert_int_equal(log.warnings, 3);
     assert_int_equal(p->eol, PK_EOL_CRLF); /* the one file whose CRLF survived */
     assert_int_equal(p->nbones, 42);
     /* センター became EF BF BD 5A EF BF BD EF BF BD EF BF BD 5E EF BF BD 5B

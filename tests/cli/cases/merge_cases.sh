@@ -28,7 +28,7 @@ expect_stderr_contains '15 conflicts (--prefer last), 1 identical key kept once'
 expect_exit 0 "$POSEKIT" merge "$S/dance.vmd" "$S/hands/right_fist.vpd" --prefer first -o first.vmd
 expect_same_bytes "$S/dance.vmd" first.vmd
 expect_exit 2 "$POSEKIT" merge "$S/dance.vmd" "$S/hands/right_fist.vpd" --prefer error -o err.vmd
-expect_stderr_contains "conflict: bone '右親指０' at frame 0 differs between inputs 1 and 2"
+expect_stderr_contains "conflict: bone '右親指０' at frame 0 differs between input 1 ($S/dance.vmd) and input 2 ($S/hands/right_fist.vpd)"
 expect_no_file err.vmd
 
 # The JSON report on stdout.
@@ -43,7 +43,7 @@ expect_eq "$(json_eval _stdout 'd["conflicts"][0]["kept"], d["conflicts"][0]["dr
 # keeps 100..150) and keeps the pose at the cut: frame 0 of the result is
 # frame 100 of the dance, for every bone and morph (issue 11 item 19).
 expect_exit 0 "$POSEKIT" merge "$S/dance.vmd" --offset -100 -o early.vmd
-expect_stderr_contains 'warning: input 1: offset -100 cuts it at its frame 100: 144 keys before the cut dropped, the pose at the cut kept as 44 keys at frame 0'
+expect_stderr_contains 'dance.vmd: warning: offset -100 cuts it at its frame 100: 144 keys before the cut dropped, the pose at the cut kept as 44 keys at frame 0'
 expect_exit 0 "$POSEKIT" convert early.vmd --frame 0 -o early0.vpd
 expect_exit 0 "$POSEKIT" convert "$S/dance.vmd" --frame 100 -o dance100.vpd
 expect_exit 0 "$POSEKIT" diff early0.vpd dance100.vpd --threshold 0.0001

@@ -24,7 +24,7 @@ expect_no_file out.vmd
 printf 'rename:\n  センター: center\n' > collide.yaml
 expect_exit 2 "$POSEKIT" rename in.vmd --rules collide.yaml -o out.vmd
 expect_stderr <<'ERR'
-posekit: bone 'センター' and bone 'center' would both be named 'center'; nothing was renamed
+posekit: in.vmd: bone 'センター' and bone 'center' would both be named 'center'; nothing was renamed
 ERR
 expect_no_file out.vmd
 

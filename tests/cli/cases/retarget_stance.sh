@@ -13,7 +13,7 @@ printf 'include: [a-to-t-stance.yaml]\nscale:\n  bones: {センター: 0.5}\n' >
 cp "$PK_SOURCE/rules/a-to-t-stance.yaml" .
 expect_exit 0 "$POSEKIT" retarget in.vmd --rules r.yaml -o out.vmd
 expect_stderr <<'ERR'
-posekit: warning: stance bone '右腕' is not in the motion and no bone of its chain is; nothing added for it
+posekit: in.vmd: warning: stance bone '右腕' is not in the motion and no bone of its chain is; nothing added for it
 posekit retarget: 0 of 2 bones renamed, 0 of 0 morphs renamed; 2 keys changed, 0 added
 ERR
 expect_exit 0 "$POSEKIT" dump out.vmd

@@ -108,4 +108,4 @@ steps:
 outputs: {r: r.vmd}
 YAML
 expect_exit 0 "$POSEKIT" run warn.yaml --dry-run
-expect_stderr_contains "posekit: warn.yaml:3:5: warning: bone or morph 'nosuchbone' is not in the pose f"
+expect_stderr_contains "posekit: warn.yaml:3:5: warning: f: bone or morph 'nosuchbone' is not in the pose"

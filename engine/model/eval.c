@@ -1,0 +1,866 @@
+/*
+ * eval.c — a model's skeleton evaluated as MMD does (posekit.h, "Skeleton
+ * evaluation"): local pose -> world transform of every bone.
+ *
+ *  1. every bone's local transform from the pose: translation = rest offset
+ *     from the parent + the key's translation, rotation = the key's (a
+ *     fixed-axis bone keeps only the twist about its axis);
+ *  2. world transforms down the parent chain (parents first, whatever the
+ *     file order: a topological order made once by pk_rig_new);
+ *  3. in MMD's order (deform layer, then model order, after-physics bones
+ *     last): a bone with append/inherit takes `ratio` of its append
+ *     parent's rotation and/or translation, and an IK bone runs MMD's CCD
+ *     solver on its links; each change is carried down the bone's subtree
+ *     (contiguous in the topological order).
+ *
+ * No physics: bones driven by rigid bodies follow their parents as keyed.
+ * Every number is a double; nothing here allocates after pk_rig_new.
+ */
+#include "posekit.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PI 3.14159265358979323846
+
+typedef struct ik_link {
+    int32_t bone;
+    bool limited, plane; /* plane: only one axis may turn (knees) */
+    int axis;            /* plane: 0 x, 1 y, 2 z */
+    double min[3], max[3];
+    double plane_angle; /* plane: the angle so far in this solve */
+    double saved[4];    /* best ik rotation so far */
+} ik_link;
+
+typedef struct ik_chain {
+    int32_t bone, target;
+    int loops;
+    double limit;   /* per-step angle limit (radians) */
+    ik_link *links; /* nlinks */
+    size_t nlinks;
+    int32_t *path; /* topological order: the top link down to the target */
+    size_t npath;
+    int32_t *subtrees; /* bones whose subtree is refreshed after the solve */
+    size_t nsubtrees;
+} ik_chain;
+
+struct pk_rig {
+    const pk_model *m;
+    size_t n;
+    int32_t *parent;
+    double (*off)[3];  /* rest offset from the parent (root: rest position) */
+    int32_t *topo;     /* parents before children, subtrees contiguous */
+    size_t *topo_at;   /* bone -> place in topo */
+    size_t *topo_end;  /* bone -> end of its subtree in topo */
+    int32_t *order;    /* MMD's evaluation order */
+    int32_t *ik_of;    /* bone -> chain index, or -1 */
+    ik_chain *chains;
+    size_t nchains;
+    bool *is_link; /* bone is an IK link: its ik rotation counts for append */
+    /* Scratch of one evaluation. */
+    double (*anim_rot)[4], (*anim_pos)[3];
+    double (*ik_rot)[4], (*app_rot)[4], (*app_pos)[3];
+    double (*loc_rot)[4], (*loc_pos)[3];
+    pk_bone_world *w; /* the caller's output, during pk_rig_eval */
+    bool *has_app_rot, *has_app_pos;
+};
+
+/* ---- small double quaternion helpers (x, y, z, w) ---- */
+
+static inline void qmul(const double a[4], const double b[4], double o[4])
+{
+    double x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+    double y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+    double z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+    double w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+    o[0] = x;
+    o[1] = y;
+    o[2] = z;
+    o[3] = w;
+}
+
+static inline void qconj(const double q[4], double o[4])
+{
+    o[0] = -q[0];
+    o[1] = -q[1];
+    o[2] = -q[2];
+    o[3] = q[3];
+}
+
+/* v turned by the unit q (o may alias v). */
+static inline void qrot(const double q[4], const double v[3], double o[3])
+{
+    /* t = 2 q.xyz x v; o = v + w t + q.xyz x t */
+    double tx = 2.0 * (q[1] * v[2] - q[2] * v[1]);
+    double ty = 2.0 * (q[2] * v[0] - q[0] * v[2]);
+    double tz = 2.0 * (q[0] * v[1] - q[1] * v[0]);
+    double x = v[0] + q[3] * tx + (q[1] * tz - q[2] * ty);
+    double y = v[1] + q[3] * ty + (q[2] * tx - q[0] * tz);
+    double z = v[2] + q[3] * tz + (q[0] * ty - q[1] * tx);
+    o[0] = x;
+    o[1] = y;
+    o[2] = z;
+}
+
+static inline void qident(double q[4])
+{
+    q[0] = q[1] = q[2] = 0.0;
+    q[3] = 1.0;
+}
+
+static inline bool qis_ident(const double q[4])
+{
+    return q[0] == 0.0 && q[1] == 0.0 && q[2] == 0.0;
+}
+
+static void qnorm(double q[4])
+{
+    double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    if (!(n > 1e-30) || !isfinite(n)) {
+        qident(q);
+        return;
+    }
+    for (int i = 0; i < 4; i++)
+        q[i] /= n;
+}
+
+static void qaxis(const double axis[3], double angle, double o[4])
+{
+    double s = sin(angle / 2.0);
+    o[0] = axis[0] * s;
+    o[1] = axis[1] * s;
+    o[2] = axis[2] * s;
+    o[3] = cos(angle / 2.0);
+}
+
+/* q^t: the rotation q scaled to t times its angle (the short way round;
+ * MMD's slerp(identity, q, t), t may be negative or above 1). */
+static void qpow(const double q[4], double t, double o[4])
+{
+    double a[4] = {q[0], q[1], q[2], q[3]};
+    if (a[3] < 0.0)
+        for (int i = 0; i < 4; i++)
+            a[i] = -a[i];
+    double s = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+    if (s < 1e-300) {
+        qident(o);
+        return;
+    }
+    double half = atan2(s, a[3]) * t;
+    double k = sin(half) / s;
+    o[0] = a[0] * k;
+    o[1] = a[1] * k;
+    o[2] = a[2] * k;
+    o[3] = cos(half);
+}
+
+/* ---- building ---- */
+
+#define CALLOC(p, n) ((p) = calloc((n) ? (n) : 1, sizeof *(p)))
+
+void pk_rig_free(pk_rig *r)
+{
+    if (!r)
+        return;
+    for (size_t c = 0; c < r->nchains; c++) {
+        free(r->chains[c].links);
+        free(r->chains[c].path);
+        free(r->chains[c].subtrees);
+    }
+    free(r->chains);
+    free(r->parent);
+    free(r->off);
+    free(r->topo);
+    free(r->topo_at);
+    free(r->topo_end);
+    free(r->order);
+    free(r->ik_of);
+    free(r->is_link);
+    free(r->anim_rot);
+    free(r->anim_pos);
+    free(r->ik_rot);
+    free(r->app_rot);
+    free(r->app_pos);
+    free(r->loc_rot);
+    free(r->loc_pos);
+    free(r->has_app_rot);
+    free(r->has_app_pos);
+    free(r);
+}
+
+static const pk_model *sort_model; /* only during qsort in pk_rig_new */
+
+static int by_mmd_order(const void *pa, const void *pb)
+{
+    int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+    const pk_model_bone *x = &sort_model->bones[a], *y = &sort_model->bones[b];
+    int ax = (x->flags & PK_BONE_AFTER_PHYSICS) != 0, ay = (y->flags & PK_BONE_AFTER_PHYSICS) != 0;
+    if (ax != ay)
+        return ax - ay;
+    if (x->layer != y->layer)
+        return x->layer < y->layer ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+/* The knee rule: a link named ひざ (PMD models have no limits at all)
+ * without limits of its own turns about X only, between -180 and -0.5
+ * degrees (MMD's coordinates: a knee bends backwards with positive X). */
+static bool is_knee(const char *name)
+{
+    return strstr(name, "ひざ") != NULL || strstr(name, "膝") != NULL;
+}
+
+static bool in_subtree(const pk_rig *r, int32_t root, int32_t b)
+{
+    return r->topo_at[b] >= r->topo_at[root] && r->topo_at[b] < r->topo_end[root];
+}
+
+static int build_chain(pk_rig *r, int32_t bone, ik_chain *c)
+{
+    const pk_model_bone *b = &r->m->bones[bone];
+    c->bone = bone;
+    c->target = b->ik_target;
+    c->loops = b->ik_loops > 0 ? b->ik_loops : 0;
+    if (c->loops > 1000)
+        c->loops = 1000;
+    c->limit = b->ik_limit > 0.0f && isfinite(b->ik_limit) ? (double)b->ik_limit : PI;
+    c->nlinks = b->nik_links;
+    if (!CALLOC(c->links, c->nlinks) || !CALLOC(c->path, r->n) || !CALLOC(c->subtrees, c->nlinks))
+        return -1;
+    for (size_t k = 0; k < c->nlinks; k++) {
+        const pk_model_ik_link *l = &b->ik_links[k];
+        ik_link *d = &c->links[k];
+        d->bone = l->bone;
+        r->is_link[l->bone] = true;
+        if (l->limited) {
+            d->limited = true;
+            for (int a = 0; a < 3; a++) {
+                d->min[a] = fmin(l->min[a], l->max[a]);
+                d->max[a] = fmax(l->min[a], l->max[a]);
+            }
+        } else if (is_knee(r->m->bones[l->bone].name)) {
+            d->limited = true;
+            d->min[0] = -PI;
+            d->max[0] = -0.5 * PI / 180.0;
+        }
+        if (d->limited) {
+            int turning = 0, axis = 0;
+            for (int a = 0; a < 3; a++)
+                if (d->min[a] != 0.0 || d->max[a] != 0.0) {
+                    turning++;
+                    axis = a;
+                }
+            d->plane = turning == 1;
+            d->axis = axis;
+        }
+    }
+    /* The path: the target's parent chain up to the highest link on it. */
+    if (c->target >= 0 && (size_t)c->target < r->n) {
+        size_t top = 0, len = 0;
+        int32_t *up = c->path; /* filled leaf-first, reversed below */
+        for (int32_t j = c->target; j >= 0 && len < r->n; j = r->parent[j]) {
+            up[len++] = j;
+            for (size_t k = 0; k < c->nlinks; k++)
+                if (c->links[k].bone == j)
+                    top = len;
+        }
+        c->npath = top;
+        for (size_t i = 0; i < top / 2; i++) {
+            int32_t t = up[i];
+            up[i] = up[top - 1 - i];
+            up[top - 1 - i] = t;
+        }
+    }
+    /* After the solve: the subtrees of the links that no other link holds. */
+    for (size_t k = 0; k < c->nlinks; k++) {
+        int32_t lb = c->links[k].bone;
+        bool held = false;
+        for (size_t q = 0; q < c->nlinks && !held; q++)
+            held = q != k && c->links[q].bone != lb && in_subtree(r, c->links[q].bone, lb);
+        for (size_t q = 0; q < c->nsubtrees && !held; q++)
+            held = c->subtrees[q] == lb;
+        if (!held)
+            c->subtrees[c->nsubtrees++] = lb;
+    }
+    return 0;
+}
+
+pk_rig *pk_rig_new(const pk_model *m, pk_log *log)
+{
+    pk_rig *r = calloc(1, sizeof *r);
+    size_t n = m ? m->nbones : 0;
+    bool ok = r != NULL;
+    if (ok) {
+        r->m = m;
+        r->n = n;
+        ok = CALLOC(r->parent, n) && CALLOC(r->off, n) && CALLOC(r->topo, n) &&
+             CALLOC(r->topo_at, n) && CALLOC(r->topo_end, n) && CALLOC(r->order, n) &&
+             CALLOC(r->ik_of, n) && CALLOC(r->is_link, n) && CALLOC(r->anim_rot, n) &&
+             CALLOC(r->anim_pos, n) && CALLOC(r->ik_rot, n) && CALLOC(r->app_rot, n) &&
+             CALLOC(r->app_pos, n) && CALLOC(r->loc_rot, n) && CALLOC(r->loc_pos, n) &&
+             CALLOC(r->has_app_rot, n) &&
+             CALLOC(r->has_app_pos, n);
+    }
+    int32_t *first = NULL, *next = NULL, *stack = NULL;
+    ok = ok && CALLOC(first, n) && CALLOC(next, n) && CALLOC(stack, n + 1);
+    if (ok) {
+        /* Children lists (by index), then a depth-first walk from each
+         * root: parents first and every subtree contiguous.  pk_model_finish
+         * has refused parent cycles and parents outside the model. */
+        for (size_t i = 0; i < n; i++) {
+            first[i] = -1;
+            r->ik_of[i] = -1;
+        }
+        for (size_t i = n; i-- > 0;) {
+            int32_t p = m->bones[i].parent;
+            r->parent[i] = p >= 0 && (size_t)p < n && (size_t)p != i ? p : -1;
+            if (r->parent[i] >= 0) {
+                next[i] = first[p];
+                first[p] = (int32_t)i;
+            }
+        }
+        size_t t = 0;
+        for (size_t root = 0; root < n; root++) {
+            if (r->parent[root] != -1)
+                continue;
+            /* iterative preorder; topo_end set when a subtree closes */
+            size_t sp = 0;
+            stack[sp++] = (int32_t)root;
+            r->topo_at[root] = t;
+            r->topo[t++] = (int32_t)root;
+            while (sp) {
+                int32_t b = stack[sp - 1];
+                int32_t c = first[b];
+                if (c >= 0) {
+                    first[b] = next[c]; /* consume the child */
+                    r->topo_at[c] = t;
+                    r->topo[t++] = c;
+                    stack[sp++] = c;
+                } else {
+                    r->topo_end[b] = t;
+                    sp--;
+                }
+            }
+        }
+        ok = t == n;
+        for (size_t i = 0; i < n; i++) {
+            const pk_model_bone *b = &m->bones[i];
+            int32_t p = r->parent[i];
+            for (int a = 0; a < 3; a++)
+                r->off[i][a] = (double)b->pos[a] - (p >= 0 ? (double)m->bones[p].pos[a] : 0.0);
+            r->order[i] = (int32_t)i;
+        }
+        sort_model = m;
+        qsort(r->order, n, sizeof *r->order, by_mmd_order);
+        sort_model = NULL;
+        for (size_t i = 0; i < n; i++) {
+            const pk_model_bone *b = &m->bones[i];
+            if ((b->flags & PK_BONE_IK) && b->ik_target >= 0 && (size_t)b->ik_target < n &&
+                b->nik_links > 0)
+                r->nchains++;
+        }
+        ok = ok && CALLOC(r->chains, r->nchains);
+        size_t c = 0;
+        for (size_t i = 0; ok && i < n; i++) {
+            const pk_model_bone *b = &m->bones[i];
+            if ((b->flags & PK_BONE_IK) && b->ik_target >= 0 && (size_t)b->ik_target < n &&
+                b->nik_links > 0) {
+                r->ik_of[i] = (int32_t)c;
+                ok = build_chain(r, (int32_t)i, &r->chains[c++]) == 0;
+            }
+        }
+    }
+    free(first);
+    free(next);
+    free(stack);
+    if (!ok) {
+        pk_rig_free(r);
+        pk_error(log, "out of memory");
+        return NULL;
+    }
+    return r;
+}
+
+const pk_model *pk_rig_model(const pk_rig *r)
+{
+    return r->m;
+}
+
+/* ---- evaluation ---- */
+
+static inline void local_of(pk_rig *r, int32_t i)
+{
+    double t[4];
+    qmul(r->ik_rot[i], r->anim_rot[i], t);
+    if (r->has_app_rot[i])
+        qmul(t, r->app_rot[i], r->loc_rot[i]);
+    else
+        memcpy(r->loc_rot[i], t, sizeof t);
+    for (int a = 0; a < 3; a++)
+        r->loc_pos[i][a] = r->off[i][a] + r->anim_pos[i][a] + r->app_pos[i][a];
+}
+
+static inline void world_of(pk_rig *r, int32_t i)
+{
+    int32_t p = r->parent[i];
+    if (p < 0) {
+        memcpy(r->w[i].rot, r->loc_rot[i], sizeof r->w[i].rot);
+        memcpy(r->w[i].pos, r->loc_pos[i], sizeof r->w[i].pos);
+        return;
+    }
+    qmul(r->w[p].rot, r->loc_rot[i], r->w[i].rot);
+    double v[3];
+    qrot(r->w[p].rot, r->loc_pos[i], v);
+    for (int a = 0; a < 3; a++)
+        r->w[i].pos[a] = r->w[p].pos[a] + v[a];
+}
+
+static void subtree(pk_rig *r, int32_t b)
+{
+    for (size_t t = r->topo_at[b]; t < r->topo_end[b]; t++)
+        world_of(r, r->topo[t]);
+}
+
+static void append_of(pk_rig *r, int32_t i)
+{
+    const pk_model_bone *b = &r->m->bones[i];
+    int32_t ap = b->append_parent;
+    bool local = (b->flags & PK_BONE_LOCAL_APPEND) != 0;
+    double ratio = (double)b->append_ratio;
+    if (b->flags & PK_BONE_APPEND_ROTATE) {
+        double q[4];
+        if (!local && r->has_app_rot[ap])
+            memcpy(q, r->app_rot[ap], sizeof q);
+        else
+            memcpy(q, r->anim_rot[ap], sizeof q);
+        if (r->is_link[ap])
+            qmul(r->ik_rot[ap], q, q);
+        qpow(q, ratio, r->app_rot[i]);
+        r->has_app_rot[i] = !qis_ident(r->app_rot[i]);
+    }
+    if (b->flags & PK_BONE_APPEND_MOVE) {
+        const double *v = !local && r->has_app_pos[ap] ? r->app_pos[ap] : r->anim_pos[ap];
+        for (int a = 0; a < 3; a++)
+            r->app_pos[i][a] = v[a] * ratio;
+        r->has_app_pos[i] = r->app_pos[i][0] != 0.0 || r->app_pos[i][1] != 0.0 ||
+                            r->app_pos[i][2] != 0.0;
+    }
+}
+
+/* q as X, Y, Z angles with q = qx·qy·qz. */
+static void to_euler(const double q[4], double e[3])
+{
+    double x = q[0], y = q[1], z = q[2], w = q[3];
+    double r02 = 2.0 * (x * z + y * w);
+    double r12 = 2.0 * (y * z - x * w), r22 = 1.0 - 2.0 * (x * x + y * y);
+    double r01 = 2.0 * (x * y - z * w), r00 = 1.0 - 2.0 * (y * y + z * z);
+    e[1] = asin(r02 > 1.0 ? 1.0 : r02 < -1.0 ? -1.0 : r02);
+    e[0] = atan2(-r12, r22);
+    e[2] = atan2(-r01, r00);
+}
+
+static void from_euler(const double e[3], double q[4])
+{
+    static const double X[3] = {1, 0, 0}, Y[3] = {0, 1, 0}, Z[3] = {0, 0, 1};
+    double a[4], b[4], c[4];
+    qaxis(X, e[0], a);
+    qaxis(Y, e[1], b);
+    qaxis(Z, e[2], c);
+    qmul(a, b, q);
+    qmul(q, c, q);
+}
+
+static void local_point(const pk_rig *r, int32_t j, const double p[3], double o[3])
+{
+    double d[3] = {p[0] - r->w[j].pos[0], p[1] - r->w[j].pos[1], p[2] - r->w[j].pos[2]}, inv[4];
+    qconj(r->w[j].rot, inv);
+    qrot(inv, d, o);
+}
+
+static bool unit(double v[3])
+{
+    double n = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (!(n > 1e-12))
+        return false;
+    v[0] /= n;
+    v[1] /= n;
+    v[2] /= n;
+    return true;
+}
+
+/* After link k's ik rotation changed: its local, and the worlds from it
+ * down the path to the target (or its whole subtree off the path). */
+static void link_changed(pk_rig *r, const ik_chain *c, int32_t lb)
+{
+    local_of(r, lb);
+    size_t i = 0;
+    while (i < c->npath && c->path[i] != lb)
+        i++;
+    if (i == c->npath) {
+        subtree(r, lb);
+        return;
+    }
+    for (; i < c->npath; i++)
+        world_of(r, c->path[i]);
+}
+
+static double dist(const pk_rig *r, const ik_chain *c)
+{
+    const double *a = r->w[c->target].pos, *b = r->w[c->bone].pos;
+    double d0 = a[0] - b[0], d1 = a[1] - b[1], d2 = a[2] - b[2];
+    return sqrt(d0 * d0 + d1 * d1 + d2 * d2);
+}
+
+/* A plane link (a knee) whose next link is above it (the hip): the angle
+ * that puts the target as far from the hip as the IK bone is (the
+ * triangle thigh, shin, hip-to-goal), nearest to the angle so far within
+ * the limits; false when the geometry gives none.  CCD's own knee step
+ * crawls when the leg is nearly straight (a tenth of the gap per loop);
+ * this one lands in a step, and the hip's CCD step then aims the leg. */
+static bool knee_triangle(pk_rig *r, const ik_chain *c, const ik_link *l, int32_t hip, double *out)
+{
+    static const double AX[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    int32_t j = l->bone;
+    double frot[4], inv[4], v0[3], h[3], d[3];
+    /* the hip in the knee's frame without its own rotation */
+    qconj(r->loc_rot[j], inv);
+    qmul(r->w[j].rot, inv, frot);
+    qconj(frot, inv);
+    /* the target in the knee's own frame (it turns with the knee) */
+    local_point(r, j, r->w[c->target].pos, v0);
+    for (int a = 0; a < 3; a++)
+        d[a] = r->w[hip].pos[a] - r->w[j].pos[a];
+    qrot(inv, d, h);
+    double g2 = 0, vv = 0, hh = 0;
+    for (int a = 0; a < 3; a++) {
+        double e = r->w[c->bone].pos[a] - r->w[hip].pos[a];
+        g2 += e * e;
+        vv += v0[a] * v0[a];
+        hh += h[a] * h[a];
+    }
+    const double *u = AX[l->axis];
+    double along = v0[0] * u[0] + v0[1] * u[1] + v0[2] * u[2];
+    double vp[3] = {v0[0] - along * u[0], v0[1] - along * u[1], v0[2] - along * u[2]};
+    double ux[3] = {u[1] * vp[2] - u[2] * vp[1], u[2] * vp[0] - u[0] * vp[2],
+                    u[0] * vp[1] - u[1] * vp[0]};
+    double A = along * (h[0] * u[0] + h[1] * u[1] + h[2] * u[2]);
+    double B = h[0] * vp[0] + h[1] * vp[1] + h[2] * vp[2];
+    double C = h[0] * ux[0] + h[1] * ux[1] + h[2] * ux[2];
+    double R = sqrt(B * B + C * C);
+    if (!(R > 1e-12))
+        return false;
+    double k = ((vv + hh - g2) / 2.0 - A) / R;
+    k = k > 1.0 ? 1.0 : k < -1.0 ? -1.0 : k;
+    double phi = atan2(C, B), delta = acos(k);
+    double lo = l->min[l->axis], hi = l->max[l->axis], best = 0.0, err = INFINITY;
+    for (int s = -1; s <= 1; s += 2) {
+        double t = phi + s * delta;
+        for (int w = -1; w <= 1; w++) { /* the same angle a turn away */
+            double a = t + w * 2.0 * PI;
+            double cl = a < lo ? lo : a > hi ? hi : a;
+            double e = fabs(cl - a) * 1e3 + fabs(cl - l->plane_angle);
+            if (e < err) {
+                err = e;
+                best = cl;
+            }
+        }
+    }
+    *out = best;
+    return true;
+}
+
+static void solve_plane(pk_rig *r, const ik_chain *c, ik_link *l, int iteration)
+{
+    static const double AX[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    int32_t j = l->bone;
+    double iv[3], tv[3];
+    local_point(r, j, r->w[c->bone].pos, iv);
+    local_point(r, j, r->w[c->target].pos, tv);
+    if (!unit(iv) || !unit(tv))
+        return;
+    const double *axis = AX[l->axis];
+    double a;
+    size_t k = (size_t)(l - c->links);
+    if (k + 1 < c->nlinks && r->parent[l->bone] == c->links[k + 1].bone &&
+        knee_triangle(r, c, l, c->links[k + 1].bone, &a))
+        goto set;
+    double d = iv[0] * tv[0] + iv[1] * tv[1] + iv[2] * tv[2];
+    double angle = acos(d > 1.0 ? 1.0 : d < -1.0 ? -1.0 : d);
+    if (angle > c->limit)
+        angle = c->limit;
+    double q1[4], q2[4], t1[3], t2[3];
+    qaxis(axis, angle, q1);
+    qaxis(axis, -angle, q2);
+    qrot(q1, tv, t1);
+    qrot(q2, tv, t2);
+    double d1 = t1[0] * iv[0] + t1[1] * iv[1] + t1[2] * iv[2];
+    double d2 = t2[0] * iv[0] + t2[1] * iv[1] + t2[2] * iv[2];
+    a = l->plane_angle + (d1 > d2 ? angle : -angle);
+    double lo = l->min[l->axis], hi = l->max[l->axis];
+    if (iteration == 0 && (a < lo || a > hi)) {
+        /* MMD's first step may take the mirror angle to enter the range */
+        if (-a > lo && -a < hi)
+            a = -a;
+        else {
+            double half = (lo + hi) / 2.0;
+            if (fabs(half - a) > fabs(half + a))
+                a = -a;
+        }
+    }
+    a = a < lo ? lo : a > hi ? hi : a;
+set:
+    l->plane_angle = a;
+    double q[4], inv[4];
+    qaxis(axis, a, q);
+    qconj(r->anim_rot[j], inv);
+    qmul(q, inv, r->ik_rot[j]);
+    link_changed(r, c, j);
+}
+
+static void solve_core(pk_rig *r, ik_chain *c, int iteration)
+{
+    for (size_t k = 0; k < c->nlinks; k++) {
+        ik_link *l = &c->links[k];
+        int32_t j = l->bone;
+        if (j == c->target)
+            continue;
+        if (l->plane) {
+            solve_plane(r, c, l, iteration);
+            continue;
+        }
+        double iv[3], tv[3];
+        local_point(r, j, r->w[c->bone].pos, iv);
+        local_point(r, j, r->w[c->target].pos, tv);
+        if (!unit(iv) || !unit(tv))
+            continue;
+        double d = iv[0] * tv[0] + iv[1] * tv[1] + iv[2] * tv[2];
+        double angle = acos(d > 1.0 ? 1.0 : d < -1.0 ? -1.0 : d);
+        if (angle < 1e-3 * PI / 180.0)
+            continue;
+        if (angle > c->limit)
+            angle = c->limit;
+        double axis[3] = {tv[1] * iv[2] - tv[2] * iv[1], tv[2] * iv[0] - tv[0] * iv[2],
+                          tv[0] * iv[1] - tv[1] * iv[0]};
+        if (!unit(axis))
+            continue;
+        double step[4], rot[4], inv[4];
+        qaxis(axis, angle, step);
+        qmul(r->ik_rot[j], r->anim_rot[j], rot);
+        qmul(rot, step, rot);
+        if (l->limited) {
+            double e[3];
+            to_euler(rot, e);
+            for (int a = 0; a < 3; a++)
+                e[a] = e[a] < l->min[a] ? l->min[a] : e[a] > l->max[a] ? l->max[a] : e[a];
+            from_euler(e, rot);
+        }
+        qnorm(rot);
+        qconj(r->anim_rot[j], inv);
+        qmul(rot, inv, r->ik_rot[j]);
+        link_changed(r, c, j);
+    }
+}
+
+/* Whether every limited link's keyed rotation is within its limits (a
+ * solve would keep it), so that a target already reached can be left. */
+static bool keyed_within_limits(const pk_rig *r, const ik_chain *c)
+{
+    for (size_t k = 0; k < c->nlinks; k++) {
+        const ik_link *l = &c->links[k];
+        if (!l->limited)
+            continue;
+        double e[3];
+        to_euler(r->anim_rot[l->bone], e);
+        for (int a = 0; a < 3; a++)
+            if (e[a] < l->min[a] - 1e-9 || e[a] > l->max[a] + 1e-9)
+                return false;
+    }
+    return true;
+}
+
+/* MMD's CCD: up to `loops` passes over the links (effector end first),
+ * each turn at most `limit`; stops when a pass no longer brings the
+ * target closer and keeps the best pass.  A target already on the IK bone
+ * is left as keyed. */
+static void solve(pk_rig *r, ik_chain *c)
+{
+    if (c->npath == 0 && c->nlinks == 0)
+        return;
+    const double reached = 1e-6;
+    if (dist(r, c) < reached && keyed_within_limits(r, c))
+        return;
+    double best = INFINITY;
+    for (size_t k = 0; k < c->nlinks; k++) {
+        c->links[k].plane_angle = 0.0;
+        qident(c->links[k].saved);
+    }
+    for (int it = 0; it < c->loops; it++) {
+        solve_core(r, c, it);
+        double d = dist(r, c);
+
+
+        if (d < best) {
+            best = d;
+            for (size_t k = 0; k < c->nlinks; k++)
+                memcpy(c->links[k].saved, r->ik_rot[c->links[k].bone], sizeof c->links[k].saved);
+            if (d < reached)
+                break;
+        }
+    }
+    if (dist(r, c) > best)
+        for (size_t k = 0; k < c->nlinks; k++) {
+            memcpy(r->ik_rot[c->links[k].bone], c->links[k].saved, sizeof c->links[k].saved);
+            local_of(r, c->links[k].bone);
+        }
+    for (size_t s = 0; s < c->nsubtrees; s++)
+        subtree(r, c->subtrees[s]);
+}
+
+void pk_rig_eval(pk_rig *r, const pk_bone_local *local, const bool *ik_on, unsigned flags,
+                 pk_bone_world *out)
+{
+    const pk_model *m = r->m;
+    size_t n = r->n;
+    r->w = out;
+    for (size_t i = 0; i < n; i++) {
+        const pk_model_bone *b = &m->bones[i];
+        double *q = r->anim_rot[i], *v = r->anim_pos[i];
+        if (local) {
+            for (int a = 0; a < 4; a++)
+                q[a] = (double)local[i].rot[a];
+            double s = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+            if (!(s > 1e-60) || !(s < INFINITY)) {
+                qident(q);
+            } else if (s != 1.0) {
+                double k = 1.0 / sqrt(s);
+                for (int a = 0; a < 4; a++)
+                    q[a] *= k;
+            }
+            for (int a = 0; a < 3; a++)
+                v[a] = (double)local[i].pos[a];
+            double t = v[0] + v[1] + v[2];
+            if (!(t - t == 0.0)) /* one NaN or infinity test for the three */
+                v[0] = v[1] = v[2] = 0.0;
+        } else {
+            qident(q);
+            v[0] = v[1] = v[2] = 0.0;
+        }
+        if (b->flags & PK_BONE_FIXED_AXIS) {
+            /* the twist about the axis: what the axis lets the bone do */
+            double ax[3] = {b->fixed_axis[0], b->fixed_axis[1], b->fixed_axis[2]};
+            if (unit(ax)) {
+                double d = q[0] * ax[0] + q[1] * ax[1] + q[2] * ax[2];
+                q[0] = ax[0] * d;
+                q[1] = ax[1] * d;
+                q[2] = ax[2] * d;
+                qnorm(q);
+            }
+        }
+        qident(r->ik_rot[i]);
+        r->has_app_rot[i] = r->has_app_pos[i] = false;
+        qident(r->app_rot[i]);
+        r->app_pos[i][0] = r->app_pos[i][1] = r->app_pos[i][2] = 0.0;
+        memcpy(r->loc_rot[i], q, sizeof r->loc_rot[i]);
+        for (int a = 0; a < 3; a++)
+            r->loc_pos[i][a] = r->off[i][a] + v[a];
+    }
+    for (size_t t = 0; t < n; t++)
+        world_of(r, r->topo[t]);
+    bool do_app = !(flags & PK_EVAL_NO_APPEND), do_ik = !(flags & PK_EVAL_NO_IK);
+    if (do_app || do_ik) {
+        for (size_t o = 0; o < n; o++) {
+            int32_t i = r->order[o];
+            const pk_model_bone *b = &m->bones[i];
+            if (do_app && (b->flags & (PK_BONE_APPEND_ROTATE | PK_BONE_APPEND_MOVE)) &&
+                b->append_parent >= 0 && (size_t)b->append_parent < n && b->append_parent != i) {
+                append_of(r, i);
+                if (r->has_app_rot[i] || r->has_app_pos[i]) {
+                    local_of(r, i);
+                    subtree(r, i);
+                }
+            }
+            if (do_ik && r->ik_of[i] >= 0 && (!ik_on || ik_on[i]))
+                solve(r, &r->chains[r->ik_of[i]]);
+        }
+    }
+    r->w = NULL;
+}
+
+/* ---- the local pose from a pose or a motion ---- */
+
+void pk_rig_rest(const pk_rig *r, pk_bone_local *local)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        memset(local[i].pos, 0, sizeof local[i].pos);
+        local[i].rot[0] = local[i].rot[1] = local[i].rot[2] = 0.0f;
+        local[i].rot[3] = 1.0f;
+    }
+}
+
+/* The id in `names` of model bone i's name, or of its first `cut` bytes
+ * (MMD's cut of a longer name: 15 in VMD, 19 in VPD). */
+static pk_name_id name_in(const pk_model *m, size_t i, const pk_names *names, size_t cut)
+{
+    size_t len;
+    if (m->bones[i].cp932 == PK_NO_NAME)
+        return PK_NO_NAME;
+    const uint8_t *raw = pk_names_raw(m->names, m->bones[i].cp932, &len);
+    pk_name_id id = pk_names_find(names, raw, len);
+    if (id == PK_NO_NAME && len > cut)
+        id = pk_names_find(names, raw, pk_cp932_boundary(raw, cut));
+    return id;
+}
+
+size_t pk_rig_pose_local(const pk_rig *r, const pk_pose *p, pk_bone_local *local)
+{
+    pk_rig_rest(r, local);
+    size_t found = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        pk_name_id id = name_in(r->m, i, p->names, PK_VPD_NAME_BYTES);
+        long k = id == PK_NO_NAME ? -1 : pk_pose_find_bone(p, id);
+        if (k < 0)
+            continue;
+        memcpy(local[i].pos, p->bones[k].pos, sizeof local[i].pos);
+        memcpy(local[i].rot, p->bones[k].rot, sizeof local[i].rot);
+        found++;
+    }
+    return found;
+}
+
+size_t pk_rig_motion_local(const pk_rig *r, const pk_motion *mo, const pk_tracks *t, double frame,
+                           pk_bone_local *local, bool *ik_on)
+{
+    pk_rig_rest(r, local);
+    size_t found = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        pk_name_id id = name_in(r->m, i, mo->names, PK_VMD_NAME_BYTES);
+        const pk_track *tr = id == PK_NO_NAME ? NULL : pk_tracks_bone(t, id);
+        if (!tr)
+            continue;
+        pk_sample_bone(mo, tr, frame, local[i].pos, local[i].rot);
+        found++;
+    }
+    if (ik_on) {
+        for (size_t i = 0; i < r->n; i++)
+            ik_on[i] = true;
+        /* The IK section holds states, not curves: the last record at or
+         * before the frame decides. */
+        const pk_ik_key *at = NULL;
+        for (size_t k = 0; k < t->niks; k++) {
+            const pk_ik_key *key = &mo->iks[t->iks[k]];
+            if ((double)key->frame <= frame)
+                at = key;
+            else
+                break;
+        }
+        for (uint32_t s = 0; at && s < at->count; s++) {
+            size_t len;
+            const uint8_t *raw = pk_names_raw(mo->names, at->ik[s].name, &len);
+            long b = pk_model_find_bone(r->m, raw, len);
+            if (b >= 0)
+                ik_on[b] = at->ik[s].enabled != 0;
+        }
+    }
+    return found;
+}
