@@ -921,10 +921,17 @@ static void retarget_summary(const pk_step *s, const pk_retarget_report *t, pk_b
                                "keys, or none of them)");
         }
         if (f->nkept) {
-            pk_buf_printf(out, "\nfold: left alone (only the source model has them, nothing "
-                               "below them on the target): ");
-            for (size_t i = 0; i < f->nkept; i++)
+            /* hair and cloth bones of a rich model can be a hundred names:
+             * the first few unless asked */
+            size_t shown = s->o.verbose || f->nkept <= 8 ? f->nkept : 6;
+            pk_buf_printf(out, "\nfold: %zu bone%s only the source model has left alone (nothing "
+                               "below them on the target): ",
+                          f->nkept, plural(f->nkept));
+            for (size_t i = 0; i < shown; i++)
                 pk_buf_printf(out, "%s%s", i ? ", " : "", f->kept[i]);
+            if (shown < f->nkept)
+                pk_buf_printf(out, " and %zu more (%sverbose lists them)", f->nkept - shown,
+                              s->prefix);
         }
     }
     if (t->stance_done) {
@@ -950,12 +957,14 @@ static void retarget_summary(const pk_step *s, const pk_retarget_report *t, pk_b
     }
     if (t->scale_done) {
         const pk_leg_scale *c = &t->scale;
+        double v[6]; /* no "-0.000" */
+        for (int k = 0; k < 6; k++)
+            v[k] = fabs(c->ik_shift[k / 3][k % 3]) < 0.0005 ? 0.0 : c->ik_shift[k / 3][k % 3];
         pk_buf_printf(out,
                       "\nscale: XZ %.4f (leg %.3f -> %.3f), Y %.4f (height %.3f -> %.3f); "
                       "feet moved by (%.3f, %.3f, %.3f) left, (%.3f, %.3f, %.3f) right",
-                      c->xz, c->len_a, c->len_b, c->y, c->height_a, c->height_b,
-                      c->ik_shift[0][0], c->ik_shift[0][1], c->ik_shift[0][2], c->ik_shift[1][0],
-                      c->ik_shift[1][1], c->ik_shift[1][2]);
+                      c->xz, c->len_a, c->len_b, c->y, c->height_a, c->height_b, v[0], v[1], v[2],
+                      v[3], v[4], v[5]);
     }
 }
 
