@@ -402,7 +402,7 @@ static bool fit_piece(fitter *ft, uint32_t a, uint32_t b, uint8_t cp[4][4], doub
             continue;
         }
         double worst = 0;
-        int rc = pk_curve_fit_scalar_ex(v, n, PK_FOLD_TOL_POS, PK_FIT_FULL, ft->cache, cp[axis],
+        int rc = pk_curve_fit_scalar_ex(v, n, PK_FOLD_TOL_POS, PK_FIT_FAST, ft->cache, cp[axis],
                                         &worst);
         if (rc != 1)
             return false;
@@ -417,19 +417,28 @@ static bool fit_piece(fitter *ft, uint32_t a, uint32_t b, uint8_t cp[4][4], doub
         return true;
     }
     double worst = 0;
-    int rc = pk_curve_fit_rot_ex(q, n, PK_FOLD_TOL_DEG, PK_FIT_FULL, ft->cache, cp[3], &worst);
+    int rc = pk_curve_fit_rot_ex(q, n, PK_FOLD_TOL_DEG, PK_FIT_FAST, ft->cache, cp[3], &worst);
     if (rc != 1)
         return false;
     w[0] = fmax(w[0], worst);
     return true;
 }
 
+/* Pieces this short get a key at every frame instead of a fit. */
+#define SHORT 2
+
 static void fit_range(fitter *ft, uint32_t a, uint32_t b)
 {
     uint8_t cp[4][4];
     linear_cp(cp);
     double w[2] = {0, 0};
-    if (b - a == 1 || fit_piece(ft, a, b, cp, w)) {
+    if (b - a <= SHORT) { /* a key per frame: cheaper than a fit that may fail */
+        for (uint32_t f = a + 1; f <= b && !ft->oom; f++)
+            emit(ft, f, cp);
+        ft->rep->splits += b - a - 1;
+        return;
+    }
+    if (fit_piece(ft, a, b, cp, w)) {
         ft->rep->worst_deg = fmax(ft->rep->worst_deg, w[0]);
         ft->rep->worst_pos = fmax(ft->rep->worst_pos, w[1]);
         emit(ft, b, cp);
