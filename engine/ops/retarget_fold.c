@@ -359,7 +359,8 @@ typedef struct fitter {
     const float (*pos)[3]; /* samples from frame f0 */
     const float (*rot)[4];
     uint32_t f0;
-    float *scratch; /* 3 x (n+1) floats */
+    float *scratch;   /* n+1 floats */
+    double *progress; /* n doubles */
     pk_curve_cache *cache;
     pk_fold_report *rep;
     bool oom;
@@ -386,13 +387,50 @@ static void linear_cp(uint8_t cp[4][4])
         memcpy(cp[c], pk_curve_linear, 4);
 }
 
-/* One channel of the piece [a, b]: a curve within tol, or false. */
+/* Whether curve cp (from another channel of the piece) already fits the
+ * scalar samples v[0..n] within tol: progress (v_i - v_0) / (v_n - v_0)
+ * at s = i/n, errors in value units.  Saves a fit: the channels of one
+ * folded bone move together (a translation follows Q). */
+static bool reuse_fits(const float *v, size_t n, const uint8_t cp[4], double tol, double *p,
+                       double *w)
+{
+    double span = (double)v[n] - v[0];
+    if (span == 0.0)
+        return false;
+    for (size_t i = 1; i < n; i++)
+        p[i - 1] = ((double)v[i] - v[0]) / span;
+    double e = pk_curve_error(cp, p, n - 1, fabs(span));
+    if (e > 0.9 * tol)
+        return false;
+    *w = fmax(*w, e);
+    return true;
+}
+
+/* The piece [a, b]: one curve per channel within tolerance, or false.
+ * The rotation first; each translation axis then tries the curves found
+ * so far before a fit of its own. */
 static bool fit_piece(fitter *ft, uint32_t a, uint32_t b, uint8_t cp[4][4], double w[2])
 {
     size_t n = b - a;
+    const float(*q)[4] = &ft->rot[a - ft->f0];
+    bool flat = true;
+    for (size_t i = 1; i <= n && flat; i++)
+        flat = memcmp(q[i], q[0], sizeof q[0]) == 0;
+    if (flat) {
+        memcpy(cp[3], pk_curve_linear, 4);
+    } else {
+        double worst = 0;
+        int rc = pk_curve_fit_rot_ex(q, n, PK_FOLD_TOL_DEG, PK_FIT_FAST, ft->cache, cp[3], &worst);
+        if (rc != 1)
+            return false;
+        w[0] = fmax(w[0], worst);
+    }
     float *v = ft->scratch;
+    double *p = ft->progress;
+    int ncand = flat ? 0 : 1;
+    const uint8_t *cand[4] = {cp[3], NULL, NULL, NULL};
     for (int axis = 0; axis < 3; axis++) {
-        bool flat = true;
+        flat = true;
         for (size_t i = 0; i <= n; i++) {
             v[i] = ft->pos[a - ft->f0 + i][axis];
             flat &= v[i] == v[0];
@@ -401,26 +439,22 @@ static bool fit_piece(fitter *ft, uint32_t a, uint32_t b, uint8_t cp[4][4], doub
             memcpy(cp[axis], pk_curve_linear, 4);
             continue;
         }
-        double worst = 0;
-        int rc = pk_curve_fit_scalar_ex(v, n, PK_FOLD_TOL_POS, PK_FIT_FAST, ft->cache, cp[axis],
-                                        &worst);
-        if (rc != 1)
-            return false;
-        w[1] = fmax(w[1], worst);
+        bool done = false;
+        for (int c = 0; c < ncand && !done; c++)
+            if (reuse_fits(v, n, cand[c], PK_FOLD_TOL_POS, p, &w[1])) {
+                memcpy(cp[axis], cand[c], 4);
+                done = true;
+            }
+        if (!done) {
+            double worst = 0;
+            int rc = pk_curve_fit_scalar_ex(v, n, PK_FOLD_TOL_POS, PK_FIT_FAST, ft->cache,
+                                            cp[axis], &worst);
+            if (rc != 1)
+                return false;
+            w[1] = fmax(w[1], worst);
+        }
+        cand[ncand++] = cp[axis];
     }
-    const float(*q)[4] = &ft->rot[a - ft->f0];
-    bool flat = true;
-    for (size_t i = 1; i <= n && flat; i++)
-        flat = memcmp(q[i], q[0], sizeof q[0]) == 0;
-    if (flat) {
-        memcpy(cp[3], pk_curve_linear, 4);
-        return true;
-    }
-    double worst = 0;
-    int rc = pk_curve_fit_rot_ex(q, n, PK_FOLD_TOL_DEG, PK_FIT_FAST, ft->cache, cp[3], &worst);
-    if (rc != 1)
-        return false;
-    w[0] = fmax(w[0], worst);
     return true;
 }
 
@@ -501,8 +535,10 @@ static int fold_job(fold *f, const pk_motion *m, const job *j, keys *out, pk_cur
     float(*pos)[3] = malloc(span * sizeof *pos);
     float(*rot)[4] = malloc(span * sizeof *rot);
     float *scratch = malloc((span + 1) * sizeof *scratch);
+    double *progress = malloc((span + 1) * sizeof *progress);
     pk_cursor *cur = malloc(nin * sizeof *cur);
-    if (!pos || !rot || !scratch || !cur) {
+    if (!pos || !rot || !scratch || !progress || !cur) {
+        free(progress);
         free(fr);
         free(pos);
         free(rot);
@@ -535,8 +571,8 @@ static int fold_job(fold *f, const pk_motion *m, const job *j, keys *out, pk_cur
         memset(f->val[in[i]], 0, sizeof f->val[in[i]]);
         f->val[in[i]][6] = 1.0;
     }
-    fitter ft = {out, f->name[j->ca], (const float(*)[3])pos, (const float(*)[4])rot, f0,
-                 scratch, cache, rep, false};
+    fitter ft = {out,     f->name[j->ca], (const float(*)[3])pos, (const float(*)[4])rot, f0,
+                 scratch, progress,       cache,                  rep,                    false};
     uint8_t cp[4][4];
     linear_cp(cp);
     size_t before = out->n;
@@ -548,6 +584,7 @@ static int fold_job(fold *f, const pk_motion *m, const job *j, keys *out, pk_cur
     free(pos);
     free(rot);
     free(scratch);
+    free(progress);
     free(cur);
     if (ft.oom) {
         pk_error(log, "out of memory");
