@@ -625,10 +625,13 @@ static size_t greedy(const work *w, const size_t *cand, size_t nc, const uint8_t
             else
                 bad = mid;
         }
-        /* The camera (one track, a few thousand frames): every farther end
-         * down to the one found, since its whole-degree fov makes fits far
-         * from monotonic in the end frame. */
-        for (size_t j = lim; w->cam && j > good + 1; j--)
+        /* Fits are not monotonic in the end frame (a grid curve may fit the
+         * whole of a baked segment but not a piece of it; and a camera's
+         * fov is whole degrees): before the next forced key at most 64
+         * frames on (the camera: one track, any distance), every farther
+         * end is tried, the farthest first. */
+        bool near = w->cam || cand[lim] - cand[i] <= 64;
+        for (size_t j = lim - 1; near && j > good + 1; j--)
             if (fits(w, cand[i], cand[j], cp)) {
                 good = j;
                 break;
@@ -638,6 +641,15 @@ static size_t greedy(const work *w, const size_t *cand, size_t nc, const uint8_t
         i = good;
     }
     return nk;
+}
+
+/* fits() into a local array, then the key: GCC's -Wstringop-overflow
+ * (with -fsanitize=address) loses the size of k->cp through grow.h. */
+static void fit_into(const work *w, size_t a, size_t b, rkey *k)
+{
+    uint8_t cp[6][4];
+    fits(w, a, b, cp);
+    memcpy(k->cp, cp, sizeof cp);
 }
 
 /* Builds the plan for keep[0..nk-1]: values from the samples, curves from
@@ -671,13 +683,13 @@ static bool build_plan(const work *w, const size_t *keep, size_t nk, rlist *out)
             k->w = w->ch[CAM_DIST][b];
             k->fov = (uint32_t)w->ch[CAM_FOV][b];
             k->persp = w->persp[b];
-            fits(w, a, b, k->cp);
+            fit_into(w, a, b, k);
             continue;
         }
         for (int c = 0; c < 3; c++)
             k->pos[c] = w->ch[c][b];
         memcpy(k->rot, w->rot[b], sizeof k->rot);
-        fits(w, a, b, k->cp);
+        fit_into(w, a, b, k);
         /* the physics flag of the input segment the key falls in */
         uint32_t f = k->frame;
         size_t lo = w->k0, hi = w->k1;

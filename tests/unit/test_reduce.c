@@ -80,6 +80,10 @@ static void every_corpus_motion_baked(void **state)
         if (d > o.max_deg || p > o.max_pos || w > o.max_morph)
             fail_msg("%s baked: worst %g deg %g units %g weight", paths[i], d, p, w);
         assert_true(red->nbones <= baked->nbones);
+        /* The recovery goal (issue 13): at most 1.25 x the original's keys. */
+        if ((double)(red->nbones + red->nmorphs) > 1.25 * (double)(m->nbones + m->nmorphs))
+            fail_msg("%s: %zu keys baked and reduced, the original has %zu", paths[i],
+                     red->nbones + red->nmorphs, m->nbones + m->nmorphs);
         /* The baked motion is the original at every frame. */
         worst(m, baked, &d, &p, &w);
         assert_true(d < 1e-3 && p < 1e-5 && w < 1e-6);
@@ -329,6 +333,95 @@ static void frames_range(void **state)
     pk_log_free(&log);
 }
 
+/* A curve on the edge of the grid (x1 = 0, x2 = 127) followed by a hold
+ * (babylon's physics-toggle file): the pieces 0..14 to 0..18 of the baked
+ * segment fit no grid curve the fast search finds, the whole 0..20 does.
+ * Reduced it is its three keys again. */
+static void edge_curve_recovered(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    bone(m, "D4", 0, 0.0, 0.0f);
+    pk_bone_key *k = bone(m, "D4", 20, 72.0, 0.0f);
+    uint8_t cp[4][4] = {{0, 127, 127, 0}, {0, 93, 33, 127}, {0, 0, 127, 52}, {0, 17, 127, 117}};
+    pk_interp_set(k->interp, (const uint8_t(*)[4])cp, false);
+    bone(m, "D4", 21, 72.0, 0.0f);
+    pk_log log;
+    pk_log_init(&log);
+    pk_reduce_options o = tight();
+    pk_motion *b = pk_motion_bake(m, &o, NULL, &log);
+    assert_int_equal(b->nbones, 22);
+    pk_motion *r = pk_motion_reduce(b, &o, NULL, &log);
+    assert_non_null(r);
+    assert_int_equal(r->nbones, 3);
+    double d, p, w;
+    worst(b, r, &d, &p, &w);
+    assert_true(d <= o.max_deg && p <= o.max_pos);
+    pk_motion_free(r);
+    pk_motion_free(b);
+    pk_motion_free(m);
+    pk_log_free(&log);
+}
+
+static double noise(uint32_t *s)
+{
+    *s = *s * 1664525u + 1013904223u;
+    return ((double)(*s >> 8) / (double)(1u << 24)) * 2.0 - 1.0;
+}
+
+/* The dense-capture goal (issue 13): a smooth motion plus 0.2 degrees of
+ * noise, a key per frame, reduced with 1 degree / 0.05 units keeps at most
+ * 10% of the keys, every frame within tolerance (sampled). */
+static void dense_capture(void **state)
+{
+    (void)state;
+    enum { BONES = 8, FRAMES = 1500 };
+    pk_motion *m = pk_motion_new();
+    uint32_t seed = 11;
+    const double rad = 3.14159265358979323846 / 180.0;
+    for (int bn = 0; bn < BONES; bn++) {
+        char name[16];
+        snprintf(name, sizeof name, "bone%02d", bn);
+        pk_name_id id = pk_names_intern(m->names, name, strlen(name));
+        for (int f = 0; f < FRAMES; f++) {
+            pk_bone_key *k = pk_motion_push_bone(m);
+            k->name = id;
+            k->frame = (uint32_t)f;
+            pk_interp_linear(k->interp);
+            double ax = 20.0 * sin(f * 0.031 + bn) + 6.0 * sin(f * 0.11 + 2 * bn) +
+                        0.2 * noise(&seed);
+            double ay = 15.0 * sin(f * 0.017 + 3 * bn) + 0.2 * noise(&seed);
+            double az = 10.0 * sin(f * 0.023 + 5 * bn) + 0.2 * noise(&seed);
+            double cx = cos(ax * rad / 2), sx = sin(ax * rad / 2), cy = cos(ay * rad / 2),
+                   sy = sin(ay * rad / 2), cz = cos(az * rad / 2), sz = sin(az * rad / 2);
+            k->rot[0] = (float)(sx * cy * cz - cx * sy * sz);
+            k->rot[1] = (float)(cx * sy * cz + sx * cy * sz);
+            k->rot[2] = (float)(cx * cy * sz - sx * sy * cz);
+            k->rot[3] = (float)(cx * cy * cz + sx * sy * sz);
+            if (bn == 0)
+                for (int a = 0; a < 3; a++)
+                    k->pos[a] = (float)(2.0 * sin(f * 0.02 + a) + 0.002 * noise(&seed));
+        }
+    }
+    pk_log log;
+    pk_log_init(&log);
+    pk_reduce_options o;
+    pk_reduce_options_init(&o);
+    o.max_deg = 1.0;
+    o.max_pos = 0.05;
+    pk_motion *r = pk_motion_reduce(m, &o, NULL, &log);
+    assert_non_null(r);
+    double d, p, w;
+    worst(m, r, &d, &p, &w);
+    assert_true(d <= o.max_deg && p <= o.max_pos);
+    print_message("  dense capture: %zu -> %zu keys (%.1f%%)\n", m->nbones, r->nbones,
+                  100.0 * (double)r->nbones / (double)m->nbones);
+    assert_true((double)r->nbones <= 0.10 * (double)m->nbones);
+    pk_motion_free(r);
+    pk_motion_free(m);
+    pk_log_free(&log);
+}
+
 /* Worst camera error of b against a at every integer frame of a's camera
  * (the sampler's values; Euler angles in degrees); fov and perspective
  * must be equal (*exact false otherwise). */
@@ -499,6 +592,7 @@ int main(void)
         cmocka_unit_test(constant_one_key),          cmocka_unit_test(morph_triangle),
         cmocka_unit_test(curve_recovered),           cmocka_unit_test(frames_range),
         cmocka_unit_test(camera_corpus),             cmocka_unit_test(camera_recovered),
+        cmocka_unit_test(edge_curve_recovered),      cmocka_unit_test(dense_capture),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
