@@ -8,9 +8,10 @@
  *    translation of VMD bytes or of a VPD's own line ends).
  *  - Drag and drop: files dropped on posekit.exe arrive as arguments with
  *    no command (the first names an existing file or folder; a mistyped
- *    command is not a drop).  Then posekit prints `info` for each, and when the
- *    console is its own (it was started by Explorer, not from a prompt)
- *    waits for Enter so the window does not vanish before it is read.
+ *    command is not a drop).  Then posekit prints `info` for each, and
+ *    when the console is its own (it was started by Explorer, not from a
+ *    prompt) waits for Enter so the window does not vanish before it is
+ *    read.  tests/windows/wine.sh checks both cases under Wine.
  */
 #include "cli.h"
 
