@@ -250,3 +250,18 @@ expect_stderr_contains "in 'miku.pmx' names a model, not a motion or pose"
 # a check report is .txt, .json or .yaml
 JOB_EXIT=2 job '{check: {in: stand.vmd, model: miku.pmx, out: r}}' csv
 expect_stderr_contains "'r' is a check report: write it as .txt, .json or .yaml"
+
+# ---- bake and reduce a camera motion (--camera / camera: true) both ways
+cp "$(corpus vmd_wavefile_camera.vmd)" cam.vmd
+MODEL_INPUTS="$MODEL_INPUTS, cam.vmd: cam.vmd, cam_baked.vmd: cam_baked.vmd"
+expect_exit 0 "$POSEKIT" bake cam.vmd --camera -o cam_baked.vmd
+cli_summary 'posekit: bake: '
+job '{bake: {in: cam.vmd, camera: true, out: r}}' vmd
+expect_same_bytes cam_baked.vmd job_out.vmd
+same_summary 'bake --camera'
+expect_exit 0 "$POSEKIT" reduce cam_baked.vmd --camera --max-deg 0.05 --max-pos 0.001 -o cli.vmd
+cli_summary 'posekit: reduce: '
+job '{reduce: {in: cam_baked.vmd, camera: true, max_deg: 0.05, max_pos: 0.001, out: r}}' vmd
+expect_same_bytes cli.vmd job_out.vmd
+same_summary 'reduce --camera'
+grep -q 'camera keys 2817 -> ' job_summary.txt || fail "camera keys: $(cat job_summary.txt)"

@@ -109,3 +109,27 @@ outputs: {r: r.vmd}
 YAML
 expect_exit 0 "$POSEKIT" run warn.yaml --dry-run
 expect_stderr_contains "posekit: warn.yaml:3:5: warning: f: bone or morph 'nosuchbone' is not in the pose"
+
+# 1, 2, 4 for check, reduce and bake: --suggest-rules never replaces an
+# input nor goes to standard output; reduce and bake write motions (.vmd);
+# --json and -o - are one stream too many
+need_corpus
+cp "$(corpus pmx_nanoem_miku_bones.pmx)" m.pmx
+remember dance.vmd
+expect_exit 2 "$POSEKIT" check dance.vmd --model m.pmx --suggest-rules ./dance.vmd
+expect_stderr_contains "--suggest-rules './dance.vmd' is an input: it would be overwritten"
+expect_unchanged dance.vmd
+expect_exit 2 "$POSEKIT" check dance.vmd --model m.pmx --suggest-rules -
+expect_stderr_contains 'name a .yaml file'
+expect_stdout_empty
+for cmd in reduce bake; do
+    expect_exit 2 "$POSEKIT" $cmd dance.vmd -o z.vpd
+    expect_stderr_contains 'convert --frame N takes one pose out of a motion'
+    expect_no_file z.vpd
+    expect_exit 2 "$POSEKIT" $cmd dance.vmd -o - --json
+    expect_stderr_contains '--json and -o - would both write standard output'
+    expect_stdout_empty
+done
+# a model is not a motion, a motion not a model
+expect_exit 2 "$POSEKIT" check m.pmx --model dance.vmd
+expect_stderr_contains 'a PMX model, not a motion or pose'
