@@ -4,7 +4,7 @@
 const char help_overlay[] =
     "usage: posekit overlay BASE --pose P [--pose-frame N] --bones LIST|@GROUP\n"
     "                       [--rules R] [--frames A-B|N|all] [--mode replace|add]\n"
-    "                       [--fade F] -o OUT [--strict]\n"
+    "                       [--fade F] -o OUT [--cut-names] [--strict]\n"
     "\n"
     "Lays the pose P over the selected bones and morphs of BASE and writes\n"
     "OUT.\n"
@@ -40,6 +40,9 @@ const char help_overlay[] =
     "  --mode M           replace (default) or add\n"
     "  --fade F           frames of fade on each side (default 0)\n"
     "  -o, --output OUT   output (.vmd, or .vpd for a VPD base); atomic\n"
+    "  --cut-names        cut the pose's names longer than a VMD field (15\n"
+    "                     bytes) as MMD does, a warning per name (else each\n"
+    "                     is an error; VMD base only)\n"
     "  --strict           warnings are errors (e.g. a selected bone the pose\n"
     "                     lacks, an overlay that changes nothing)\n"
     "  -h, --help         this text\n"
