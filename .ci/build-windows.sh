@@ -91,10 +91,15 @@ cat > "$out/deps.ini" <<INI
 [properties]
 pkg_config_libdir = '$prefix/lib/pkgconfig'
 INI
-if [ ! -f "$out/posekit/build.ninja" ]; then
-    meson setup "$out/posekit" --cross-file .ci/mingw-w64.ini --cross-file "$out/deps.ini" \
-        --buildtype=release -Ddefault_library=static -Dprefer_static=true \
-        -Dc_link_args=-static -Dtests=false -Dman=disabled
+# -Dwerror=true as in the Linux builds of tests/run.sh: the Windows build
+# is held to the same warnings (engine/platform/mingw_math.h).
+setup_opts=(--cross-file .ci/mingw-w64.ini --cross-file "$out/deps.ini"
+    --buildtype=release -Ddefault_library=static -Dprefer_static=true
+    -Dc_link_args=-static -Dtests=false -Dman=disabled -Dwerror=true)
+if [ -f "$out/posekit/build.ninja" ]; then
+    meson setup --reconfigure "$out/posekit" "${setup_opts[@]}" >/dev/null
+else
+    meson setup "$out/posekit" "${setup_opts[@]}" >/dev/null
 fi
 ninja -C "$out/posekit"
 exe=$out/posekit/cli/posekit.exe

@@ -2,7 +2,8 @@
 # .ci/setup.sh — makes a Debian 12 machine ready to build and test posekit.
 #
 # Installs only the Debian packages that are missing (checked with dpkg
-# first, so a ready machine costs about a second), generates the
+# first, so a ready machine costs about a second), adds a deb-src entry
+# (the Windows build's `apt-get source`) when there is none, generates the
 # de_DE.UTF-8 locale for the comma-decimal-separator test, and installs the
 # interop test's npm package (tests/interop, from its lock file).  Run as
 # root (or with sudo available).  Safe to run again.
@@ -18,9 +19,17 @@ cd "$(dirname "$0")/.."
 #   nodejs npm                         interop test with three.js's mmd-parser
 #   perl python3                       CLI cases build test files and read JSON
 #   libxml2-utils                      xmllint: diff --svg output is well-formed XML
+#   gcc-mingw-w64-x86-64 cmake dpkg-dev zip unzip wine64
+#                                      stage W (tests/windows/wine.sh): the
+#                                      Windows zip of .ci/build-windows.sh
+#                                      (cmake builds Debian's libyaml and
+#                                      jansson sources, fetched with
+#                                      dpkg-dev's `apt-get source` from the
+#                                      deb-src entry added below) run under Wine
 # clang is not installed here: only tests/fuzz/fuzz.sh needs it (libFuzzer).
 required=(meson ninja-build pkg-config gcc libyaml-dev libcmocka-dev
-    libjansson-dev locales perl python3 libxml2-utils)
+    libjansson-dev locales perl python3 libxml2-utils
+    gcc-mingw-w64-x86-64 cmake dpkg-dev zip unzip wine64)
 optional=(scdoc)
 # node and npm may come from elsewhere (e.g. a nodesource nodejs that bundles
 # npm and conflicts with Debian's npm): only ask Debian when a command is missing.
@@ -45,9 +54,21 @@ not_installed() {
     done
 }
 
+# Source packages (libyaml and jansson for the Windows build) need a
+# deb-src entry: the machine's own deb entries, as deb-src.  The same check
+# as in .ci/build-windows.sh, so whichever runs first adds it.
+update=0
+if ! grep -rqs '^Types:.*deb-src\|^deb-src ' /etc/apt/sources.list /etc/apt/sources.list.d/ &&
+    [ -f /etc/apt/sources.list.d/debian.sources ]; then
+    echo "setup: adding deb-src entries (/etc/apt/sources.list.d/posekit-deb-src.sources)"
+    sed -e 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources |
+        as_root tee /etc/apt/sources.list.d/posekit-deb-src.sources >/dev/null
+    update=1
+fi
+
 mapfile -t need < <(not_installed "${required[@]}")
 mapfile -t want < <(not_installed "${optional[@]}")
-if [ "${#need[@]}" -gt 0 ] || [ "${#want[@]}" -gt 0 ]; then
+if [ "${#need[@]}" -gt 0 ] || [ "${#want[@]}" -gt 0 ] || [ "$update" = 1 ]; then
     export DEBIAN_FRONTEND=noninteractive
     as_root apt-get update -q
 fi

@@ -7,9 +7,11 @@
  *    as text; standard input and output are in binary mode (no CRLF
  *    translation of VMD bytes or of a VPD's own line ends).
  *  - Drag and drop: files dropped on posekit.exe arrive as arguments with
- *    no command.  Then posekit prints `info` for each, and when the
- *    console is its own (it was started by Explorer, not from a prompt)
- *    waits for Enter so the window does not vanish before it is read.
+ *    no command (the first names an existing file or folder; a mistyped
+ *    command is not a drop).  Then posekit prints `info` for each, and
+ *    when the console is its own (it was started by Explorer, not from a
+ *    prompt) waits for Enter so the window does not vanish before it is
+ *    read.  tests/windows/wine.sh checks both cases under Wine.
  */
 #include "cli.h"
 
@@ -41,12 +43,22 @@ static bool owns_console(void)
     return GetConsoleProcessList(ids, 2) == 1;
 }
 
+int wmain(int argc, wchar_t **wargv); /* the entry point (-municode) */
+
 int wmain(int argc, wchar_t **wargv)
 {
     SetConsoleOutputCP(CP_UTF8);
     _setmode(_fileno(stdin), _O_BINARY);
     _setmode(_fileno(stdout), _O_BINARY);
     _setmode(_fileno(stderr), _O_BINARY);
+    /* A console gets whole lines, not single bytes: written one byte at a
+     * time (stdio leaves a console unbuffered), each byte of a UTF-8
+     * character arrives alone and shows as U+FFFD.  Flushed at exit and
+     * before the drag-and-drop prompt. */
+    if (GetFileType(GetStdHandle(STD_OUTPUT_HANDLE)) == FILE_TYPE_CHAR)
+        setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+    if (GetFileType(GetStdHandle(STD_ERROR_HANDLE)) == FILE_TYPE_CHAR)
+        setvbuf(stderr, NULL, _IOFBF, 1 << 12);
 
     /* argv: room for an inserted "info" and the terminating NULL. */
     char **argv = calloc((size_t)argc + 2, sizeof *argv);
@@ -56,7 +68,11 @@ int wmain(int argc, wchar_t **wargv)
     }
     int n = 0;
     argv[n++] = to_utf8(wargv[0]);
-    bool dropped = argc > 1 && wargv[1][0] != L'-';
+    /* A drop: the first argument names an existing file or folder (Explorer
+     * passes full paths) and is not a command.  Anything else, such as a
+     * mistyped command, goes to the CLI and gets its usual error. */
+    bool dropped = argc > 1 && wargv[1][0] != L'-' &&
+                   GetFileAttributesW(wargv[1]) != INVALID_FILE_ATTRIBUTES;
     for (int i = 1; i < argc; i++) {
         argv[i] = to_utf8(wargv[i]);
         if (!argv[i]) {
@@ -74,6 +90,8 @@ int wmain(int argc, wchar_t **wargv)
         argv[1] = (char *)"info";
         status = cli_main(n + 1, argv);
         if (owns_console()) {
+            fflush(stdout);
+            fflush(stderr);
             fputs("\nPress Enter to close this window.\n", stdout);
             fflush(stdout);
             (void)getchar();

@@ -2,9 +2,12 @@
 # tests/run.sh — THE test command (README "Tests"; .ci/run calls it).
 #
 # From a fresh clone on Debian 12 as root: installs what is missing
-# (.ci/setup.sh), then builds and tests twice:
+# (.ci/setup.sh), then builds and tests three times:
 #   A  gcc, -Dwerror=true
 #   B  gcc, -Dwerror=true, ASan + UBSan with -fno-sanitize-recover=all
+#   W  Windows: the zip of .ci/build-windows.sh (mingw-w64, -Dwerror=true),
+#      posekit.exe run under Wine against build A's Linux binary
+#      (tests/windows/wine.sh; its checks count like test cases)
 # The shared corpus is passed with -Dcorpus_dir when ../shared/corpus (or
 # $PK_CORPUS_DIR) exists.  Prints the results of each build, then one plain
 # line "N passed, N failed, N skipped" counting individual test cases: each
@@ -12,8 +15,8 @@
 # suite), every other test counts once.  Exit status 0 only when nothing
 # failed.
 #
-# Environment: PK_CORPUS_DIR (corpus folder), PK_BUILDS ("a b" by default;
-# "a" runs build A only), PK_JOBS (parallel tests; default: cores).
+# Environment: PK_CORPUS_DIR (corpus folder), PK_BUILDS ("a b w" by
+# default; "a" runs build A only), PK_JOBS (parallel tests; default: cores).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 src=$(pwd)
@@ -80,6 +83,7 @@ run_build() { # NAME DIR DESCRIPTION MESON-OPTIONS...
     shift 3
     local t0 t1 p f s bad logs="$dir-logs"
     t0=$(date +%s)
+    built_ok=0
     mkdir -p "$logs"
     echo
     echo "=== build $name: $desc"
@@ -102,6 +106,7 @@ run_build() { # NAME DIR DESCRIPTION MESON-OPTIONS...
         total_f=$((total_f + 1))
         return
     fi
+    built_ok=1
     rm -f "$dir/meson-logs/testlog.json"
     meson test -C "$dir" --no-rebuild --print-errorlogs --num-processes "$jobs"
     read -r p f s bad < <(count_results "$dir")
@@ -112,12 +117,42 @@ run_build() { # NAME DIR DESCRIPTION MESON-OPTIONS...
     summary+=("$line")
 }
 
-builds=${PK_BUILDS:-a b}
+# Stage W: tests/windows/wine.sh, compared with build A's binary when build
+# A was built in this run (else wine.sh builds a Linux reference itself).
+a_built=0
+run_wine() {
+    local t0 p f s line
+    t0=$(date +%s)
+    echo
+    echo "=== build W: Windows (mingw-w64 -Dwerror=true) under Wine"
+    mkdir -p build-windows
+    local ref=()
+    [ "$a_built" = 1 ] && ref=(env "PK_LINUX_BUILD=$src/build-test-a")
+    "${ref[@]}" env PK_CORPUS_DIR="$corpus" PK_JOBS="$jobs" bash tests/windows/wine.sh |
+        tee build-windows/wine.log
+    line=$(grep -E '^wine: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' build-windows/wine.log | tail -n 1)
+    if [ -z "$line" ]; then
+        summary+=("build W: tests/windows/wine.sh ended without a result line")
+        total_f=$((total_f + 1))
+        return
+    fi
+    read -r p f s < <(sed -E 's/^wine: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1 \2 \3/' <<<"$line")
+    total_p=$((total_p + p)) total_f=$((total_f + f)) total_s=$((total_s + s))
+    line="build W (Windows under Wine): $p passed, $f failed, $s skipped in $(($(date +%s) - t0)) s"
+    local bad
+    bad=$(grep -E '^wine: failing: ' build-windows/wine.log | sed 's/^wine: failing: //')
+    [ -n "$bad" ] && line="$line; failing: $bad"
+    summary+=("$line")
+}
+
+builds=${PK_BUILDS:-a b w}
 for b in $builds; do
     case $b in
-        a) run_build A build-test-a "gcc -Dwerror=true" -Dwerror=true -Dbuildtype=debugoptimized ;;
+        a) run_build A build-test-a "gcc -Dwerror=true" -Dwerror=true -Dbuildtype=debugoptimized
+            a_built=$built_ok ;;
         b) run_build B build-test-b "gcc -Dwerror=true ASan+UBSan" -Dwerror=true \
             -Db_sanitize=address,undefined -Dc_args=-fno-sanitize-recover=all -Db_lundef=false ;;
+        w) run_wine ;;
         *) echo "tests/run.sh: unknown build '$b'" >&2; exit 2 ;;
     esac
 done

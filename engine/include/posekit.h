@@ -936,6 +936,9 @@ typedef struct pk_reduce_options {
     bool all_frames;                    /* the whole motion: first/last ignored */
     uint32_t first, last;               /* [A, B] */
     bool morphs;                        /* morph tracks too (all of them) */
+    bool camera;                        /* the camera too: centre and distance within
+                                           max_pos, Euler angles within max_deg, fov
+                                           (whole degrees) and perspective exact */
     uint32_t step;                      /* bake: a key every step frames (0 = 1) */
 } pk_reduce_options;
 
@@ -945,9 +948,11 @@ PK_API void pk_reduce_options_init(pk_reduce_options *o);
 typedef struct pk_reduce_stats {
     size_t keys_before[PK_SEC_COUNT], keys_after[PK_SEC_COUNT]; /* records per section */
     size_t bone_tracks, morph_tracks; /* tracks rewritten */
+    size_t camera_tracks;             /* 1 when the camera was rewritten */
     size_t discontinuities;           /* jumps kept as adjacent keys */
     size_t refitted; /* segments the sampler rejected, replaced by one key per frame */
     double worst_deg, worst_pos, worst_morph; /* largest error met at an integer frame */
+    double worst_cam_deg, worst_cam_pos;      /* the camera's (Euler angles; centre, distance) */
 } pk_reduce_stats;
 
 /* Return a new motion (caller frees with pk_motion_free) or NULL (error

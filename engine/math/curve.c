@@ -124,19 +124,30 @@ bool pk_curve_round(const double n[4], const double *want, size_t nf, double spa
 /* ---- fitting sampled channels ---- */
 
 /* Error of grid curve q against wanted progress p[0..n-2] (samples at
- * s = i/n, i = 1..n-1), in value units, plus the per-sample extra. */
-static double fit_error(const uint8_t q[4], const double *p, size_t n, double span,
-                        const double *extra)
+ * s = i/n, i = 1..n-1), in value units, plus the per-sample extra.  Stops
+ * at the first sample whose error passes `bound` (the caller only asks
+ * whether q beats it): the result is then some error above bound. */
+static double fit_error_below(const uint8_t q[4], const double *p, size_t n, double span,
+                              const double *extra, double bound)
 {
     double worst = 0.0, hint = -1.0;
     for (size_t i = 1; i < n; i++) {
         double s = (double)i / (double)n;
         double y = pk_bezier_solve(q[0], q[1], q[2], q[3], s, &hint);
         double e = fabs(y - p[i - 1]) * span + (extra ? extra[i - 1] : 0.0);
-        if (e > worst)
+        if (e > worst) {
             worst = e;
+            if (worst > bound)
+                break;
+        }
     }
     return worst;
+}
+
+static double fit_error(const uint8_t q[4], const double *p, size_t n, double span,
+                        const double *extra)
+{
+    return fit_error_below(q, p, n, span, extra, INFINITY);
 }
 
 /* For the x bytes (x1, x2), the real y1, y2 that fit the chosen samples
@@ -344,6 +355,10 @@ int pk_curve_fit_progress_ex(const double *p, size_t n, double span, const doubl
         cand c = best[k];
         if (!isfinite(c.score))
             continue;
+        /* FAST: even the coarse grid's best is far outside tol (a margin
+         * of 16: the descent rarely gains more) */
+        if (effort == PK_FIT_FAST && c.score * span > 16.0 * tol)
+            continue;
         for (int step = scan > 2 ? scan / 2 : 2; step >= 1; step /= 2) {
             bool moved = true;
             while (moved) {
@@ -362,6 +377,10 @@ int pk_curve_fit_progress_ex(const double *p, size_t n, double span, const doubl
             }
         }
         best[k] = c;
+        /* FAST: the best real curve is far outside tol; no rounding of it
+         * will do (a margin of 4: the score is least squares, not minimax) */
+        if (effort == PK_FIT_FAST && c.score * span > 4.0 * tol)
+            continue;
         /* Round y to the grid; try the neighbours of the rounding. */
         int y1 = (int)lround(c.y[0] * 127.0), y2 = (int)lround(c.y[1] * 127.0);
         for (int a = -1; a <= 1; a++)
@@ -369,7 +388,10 @@ int pk_curve_fit_progress_ex(const double *p, size_t n, double span, const doubl
                 if (y1 + a < 0 || y1 + a > 127 || y2 + b < 0 || y2 + b > 127)
                     continue;
                 uint8_t q[4] = {(uint8_t)c.x1, (uint8_t)(y1 + a), (uint8_t)c.x2, (uint8_t)(y2 + b)};
-                double e = fit_error(q, p, n, span, extra);
+                /* FAST takes the first curve within tol */
+                if (effort == PK_FIT_FAST && found <= tol)
+                    continue;
+                double e = fit_error_below(q, p, n, span, extra, found);
                 if (e < found) {
                     found = e;
                     memcpy(cp, q, 4);
@@ -396,7 +418,7 @@ int pk_curve_fit_progress_ex(const double *p, size_t n, double span, const doubl
                     uint8_t q[4];
                     if (try_grid(x1, x2, s, ps, es, m, span, q) > tol)
                         continue;
-                    double e = fit_error(q, p, n, span, extra);
+                    double e = fit_error_below(q, p, n, span, extra, found);
                     if (e < found) {
                         found = e;
                         memcpy(cp, q, 4);

@@ -33,13 +33,17 @@
  */
 #include "common/grow.h"
 #include "posekit.h"
+#include "math/bezier_internal.h"
 #include "math/curve.h"
+#include "ops/sample_internal.h"
 
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define RAD2DEG (180.0 / 3.14159265358979323846)
 
 void pk_reduce_options_init(pk_reduce_options *o)
 {
@@ -60,10 +64,13 @@ void pk_reduce_options_init(pk_reduce_options *o)
 typedef struct rkey {
     uint32_t frame;
     bool orig;        /* keep the input record at this frame */
-    float pos[3];     /* bones */
-    float rot[4];     /* bones */
-    float w;          /* morphs */
-    uint8_t cp[4][4]; /* curves of the segment ending here (bones) */
+    float pos[3];     /* bones, camera centre */
+    float rot[4];     /* bones; camera: rot[0..2] Euler angles */
+    float w;          /* morphs; camera: distance */
+    uint32_t fov;     /* camera */
+    uint8_t persp;    /* camera */
+    uint8_t cp[6][4]; /* curves of the segment ending here (bones: X, Y, Z, R;
+                         camera: X, Y, Z, rotation, distance, fov), {x1, y1, x2, y2} */
     bool physics_off;
 } rkey;
 
@@ -89,7 +96,7 @@ static rkey *rpush(rlist *l, uint32_t frame)
     if (!k)
         return NULL;
     k->frame = frame;
-    for (int a = 0; a < 4; a++)
+    for (int a = 0; a < 6; a++)
         memcpy(k->cp[a], pk_curve_linear, 4);
     return k;
 }
@@ -203,28 +210,79 @@ static int apply_morphs(pk_motion *out, const plans *p, size_t *removed, size_t 
     return 0;
 }
 
+/* Camera curves {x1, y1, x2, y2} into the record's (x1, x2, y1, y2) groups. */
+static void cam_interp_set(uint8_t ip[24], const uint8_t cp[6][4])
+{
+    for (int g = 0; g < 6; g++) {
+        ip[4 * g + 0] = cp[g][0];
+        ip[4 * g + 1] = cp[g][2];
+        ip[4 * g + 2] = cp[g][1];
+        ip[4 * g + 3] = cp[g][3];
+    }
+}
+
+static int apply_camera(pk_motion *out, const plan *p, size_t *removed, size_t *added)
+{
+    size_t w = 0;
+    for (size_t r = 0; r < out->ncameras; r++) {
+        const pk_camera_key *k = &out->cameras[r];
+        if (!is_orig(p, k->frame)) {
+            (*removed)++;
+            continue;
+        }
+        out->cameras[w++] = *k;
+    }
+    out->ncameras = w;
+    for (size_t j = 0; j < p->keys.n; j++) {
+        const rkey *nk = &p->keys.v[j];
+        if (nk->orig)
+            continue;
+        pk_camera_key *k = pk_motion_push_camera(out);
+        if (!k)
+            return -1;
+        k->frame = nk->frame;
+        memcpy(k->pos, nk->pos, sizeof k->pos);
+        memcpy(k->rot, nk->rot, sizeof k->rot);
+        k->distance = nk->w;
+        k->fov = nk->fov;
+        k->perspective = nk->persp;
+        cam_interp_set(k->interp, (const uint8_t(*)[4])nk->cp);
+        (*added)++;
+    }
+    return 0;
+}
+
 /* ---- one track's working set ---- */
+
+/* Camera channels in work.ch: centre X, Y, Z, Euler X, Y, Z (radians),
+ * distance, fov (whole degrees, as float). */
+enum { CAM_ROT = 3, CAM_DIST = 6, CAM_FOV = 7, CAM_NCH = 8 };
 
 typedef struct work {
     const pk_motion *m;
     const pk_track *t;
+    const pk_tracks *tr; /* camera: the motion's tracks (the sampler's view) */
     bool morph;
+    bool cam;
     size_t k0, k1; /* the range's first and last key (indices in t->keys) */
     uint32_t f0;   /* frame of sample 0 (= key k0's frame) */
     size_t n;      /* samples: frames f0 .. f0 + n - 1 */
-    float *ch[4];  /* bones: X, Y, Z samples; morphs: ch[0] = weight */
+    float *ch[CAM_NCH]; /* bones: X, Y, Z samples; morphs: ch[0] = weight; camera: CAM_* */
     float (*rot)[4];
-    bool moves[4];  /* channel changes anywhere in the range */
+    uint8_t *persp;          /* camera: the perspective byte */
+    bool moves[CAM_NCH];     /* channel changes anywhere in the range (bones: 3 = rotation) */
     uint8_t *iskey; /* sample i is an input key frame */
-    double tol[2];  /* bones: rotation (deg), translation; morphs: weight */
-    double tol_fit[2];
+    double tol[3];  /* bones: rotation (deg), translation; morphs: weight; camera: [2]
+                       Euler angles (radians, from the degrees) */
+    double tol_fit[3];
     pk_curve_cache *cache;
 } work;
 
 static void work_free(work *w)
 {
-    for (int a = 0; a < 4; a++)
+    for (int a = 0; a < CAM_NCH; a++)
         free(w->ch[a]);
+    free(w->persp);
     free(w->rot);
     free(w->iskey);
 }
@@ -236,12 +294,44 @@ static const pk_bone_key *bkey(const work *w, size_t i)
 
 static uint32_t key_frame(const work *w, size_t i)
 {
+    if (w->cam)
+        return w->m->cameras[w->t->keys[i]].frame;
     return w->morph ? w->m->morphs[w->t->keys[i]].frame : bkey(w, i)->frame;
+}
+
+/* Samples the camera at every frame of the range. */
+static bool cam_sample(work *w)
+{
+    for (int a = 0; a < CAM_NCH; a++)
+        if (!(w->ch[a] = malloc(w->n * sizeof(float))))
+            return false;
+    if (!(w->persp = malloc(w->n)) || !(w->iskey = calloc(w->n, 1)))
+        return false;
+    for (size_t i = w->k0; i <= w->k1; i++)
+        w->iskey[key_frame(w, i) - w->f0] = 1;
+    for (size_t i = 0; i < w->n; i++) {
+        pk_camera_key c;
+        pk_sample_camera(w->m, w->tr, (double)w->f0 + (double)i, &c);
+        for (int a = 0; a < 3; a++) {
+            w->ch[a][i] = c.pos[a];
+            w->ch[CAM_ROT + a][i] = c.rot[a];
+        }
+        w->ch[CAM_DIST][i] = c.distance;
+        w->ch[CAM_FOV][i] = (float)c.fov;
+        w->persp[i] = c.perspective;
+    }
+    for (int a = 0; a < CAM_NCH; a++)
+        for (size_t i = 1; i < w->n && !w->moves[a]; i++)
+            if (w->ch[a][i] != w->ch[a][0])
+                w->moves[a] = true;
+    return true;
 }
 
 /* Samples the input; false on OOM. */
 static bool work_sample(work *w)
 {
+    if (w->cam)
+        return cam_sample(w);
     int nch = w->morph ? 1 : 3;
     for (int a = 0; a < nch; a++)
         if (!(w->ch[a] = malloc(w->n * sizeof(float))))
@@ -296,14 +386,91 @@ static bool monotone(const float *v, size_t n, double tol)
     return true;
 }
 
+/* Camera rotation: three Euler angles share one curve.  The channel that
+ * moves most is fitted; the others must follow the same progress. */
+static bool cam_rot_fits(const work *w, size_t a, size_t n, uint8_t cp[4])
+{
+    int prim = -1;
+    double big = 0.0;
+    for (int c = CAM_ROT; c < CAM_ROT + 3; c++) {
+        double d = fabs((double)w->ch[c][a + n] - w->ch[c][a]);
+        if (w->moves[c] && (prim < 0 || d > big)) {
+            prim = c;
+            big = d;
+        }
+    }
+    if (prim < 0)
+        return true;
+    double tol = w->tol_fit[2];
+    for (int c = CAM_ROT; c < CAM_ROT + 3; c++)
+        if (w->moves[c] && !monotone(w->ch[c] + a, n, tol))
+            return false;
+    if (pk_curve_fit_scalar_ex(w->ch[prim] + a, n, tol, PK_FIT_FAST, w->cache, cp, NULL) != 1)
+        return false;
+    for (int c = CAM_ROT; c < CAM_ROT + 3; c++) {
+        if (c == prim || !w->moves[c])
+            continue;
+        const float *v = w->ch[c] + a;
+        for (size_t i = 1; i < n; i++) {
+            double p = pk_curve_progress(cp, (double)i / (double)n);
+            if (fabs((double)v[0] + ((double)v[n] - v[0]) * p - v[i]) > tol)
+                return false;
+        }
+    }
+    return true;
+}
+
+/* Camera: six curves (X, Y, Z, rotation, distance, fov) and one
+ * perspective over the segment. */
+static bool cam_fits(const work *w, size_t a, size_t n, uint8_t cp[6][4])
+{
+    for (size_t i = a + 1; i < a + n; i++)
+        if (w->persp[i] != w->persp[a])
+            return false;
+    static const int chan[5] = {0, 1, 2, CAM_DIST, CAM_FOV};
+    static const int curve[5] = {0, 1, 2, 4, 5};
+    /* fov is whole degrees: the curve must round to every sample (within
+     * half a degree, then checked the sampler's way below) */
+    const double fov_tol = 0.5001;
+    for (int k = 0; k < 5; k++) {
+        int c = chan[k];
+        double tol = c == CAM_FOV ? fov_tol : w->tol_fit[1];
+        if (w->moves[c] && !monotone(w->ch[c] + a, n, tol))
+            return false;
+    }
+    for (int k = 0; k < 5; k++) {
+        int c = chan[k];
+        if (!w->moves[c])
+            continue;
+        double tol = c == CAM_FOV ? fov_tol : w->tol_fit[1];
+        if (pk_curve_fit_scalar_ex(w->ch[c] + a, n, tol, PK_FIT_FAST, w->cache, cp[curve[k]],
+                                   NULL) != 1) {
+            return false;
+        }
+    }
+    if (w->moves[CAM_FOV]) {
+        const float *v = w->ch[CAM_FOV] + a;
+        const uint8_t *q = cp[5];
+        for (size_t i = 1; i < n; i++) {
+            double u = pk_bezier_solve(q[0], q[1], q[2], q[3], (double)i / (double)n, NULL);
+            double fov = pk_lerp(v[0], v[n], u);
+            if ((fov <= 0.0 ? 0.0 : floor(fov + 0.5)) != (double)v[i])
+                return false;
+        }
+    }
+    return cam_rot_fits(w, a, n, cp[3]);
+}
+
 /* Does the segment of samples a < b fit one key?  cp gets the curves. */
-static bool fits(const work *w, size_t a, size_t b, uint8_t cp[4][4])
+static bool fits(const work *w, size_t a, size_t b, uint8_t cp[6][4])
 {
     size_t n = b - a;
-    for (int c = 0; c < 4; c++)
+    for (int c = 0; c < 6; c++)
         memcpy(cp[c], pk_curve_linear, 4);
     if (n < 2)
         return true;
+    if (w->cam)
+        return cam_fits(w, a, n, cp);
     if (w->morph) {
         const float *v = w->ch[0] + a;
         double tol = w->tol_fit[0];
@@ -361,6 +528,14 @@ static bool input_segment(const work *w, size_t a, size_t b, size_t *key)
 /* Step size of sample i -> i+1 in tolerances (the larger channel). */
 static double step_tols(const work *w, size_t i)
 {
+    if (w->cam) {
+        double d = 0.0;
+        for (int a = 0; a < CAM_NCH; a++) {
+            double tol = a == CAM_FOV ? 0.5 : a >= CAM_ROT && a < CAM_DIST ? w->tol[2] : w->tol[1];
+            d = fmax(d, fabs((double)w->ch[a][i + 1] - w->ch[a][i]) / tol);
+        }
+        return d;
+    }
     if (w->morph)
         return fabs((double)w->ch[0][i + 1] - w->ch[0][i]) / w->tol[0];
     double d = pk_quat_angle_deg(w->rot[i], w->rot[i + 1]) / w->tol[0];
@@ -378,6 +553,13 @@ static size_t forced_keys(const work *w, size_t *out, size_t *jumps)
     size_t n = 0;
     out[n++] = 0;
     for (size_t i = 0; i + 1 < w->n; i++) {
+        if (w->cam && w->persp[i] != w->persp[i + 1]) {
+            /* a perspective switch: a segment holds its first key's
+             * perspective, so a key where the new one starts */
+            out[n++] = i + 1;
+            (*jumps)++;
+            continue;
+        }
         if (!w->iskey[i] || !w->iskey[i + 1])
             continue;
         double d = step_tols(w, i);
@@ -401,7 +583,7 @@ static size_t greedy(const work *w, const size_t *cand, size_t nc, const uint8_t
                      size_t *keep)
 {
     size_t nk = 0, i = 0;
-    uint8_t cp[4][4];
+    uint8_t cp[6][4];
     keep[nk++] = cand[0];
     size_t guess = 1;
     while (i + 1 < nc) {
@@ -411,9 +593,12 @@ static size_t greedy(const work *w, const size_t *cand, size_t nc, const uint8_t
             lim++;
         size_t good = i + 1, bad = lim + 1;
         /* Fits are not monotonic in the end frame: a baked curve's pieces
-         * may miss the grid where the whole segment is exact.  A short
-         * run to the next forced key is tried whole first. */
-        if (lim > i + 1 && cand[lim] - cand[i] <= 64 && fits(w, cand[i], cand[lim], cp)) {
+         * may miss the grid where the whole segment is exact (and a
+         * camera's fov is rounded to whole degrees at every frame).  A
+         * short run to the next forced key (the camera: any) is tried
+         * whole first. */
+        if (lim > i + 1 && (w->cam || cand[lim] - cand[i] <= 64) &&
+            fits(w, cand[i], cand[lim], cp)) {
             keep[nk++] = cand[lim];
             guess = lim - i;
             i = lim;
@@ -440,11 +625,31 @@ static size_t greedy(const work *w, const size_t *cand, size_t nc, const uint8_t
             else
                 bad = mid;
         }
+        /* Fits are not monotonic in the end frame (a grid curve may fit the
+         * whole of a baked segment but not a piece of it; and a camera's
+         * fov is whole degrees): before the next forced key at most 64
+         * frames on (the camera: one track, any distance), every farther
+         * end is tried, the farthest first. */
+        bool near = w->cam || cand[lim] - cand[i] <= 64;
+        for (size_t j = lim - 1; near && j > good + 1; j--)
+            if (fits(w, cand[i], cand[j], cp)) {
+                good = j;
+                break;
+            }
         guess = good - i;
         keep[nk++] = cand[good];
         i = good;
     }
     return nk;
+}
+
+/* fits() into a local array, then the key: GCC's -Wstringop-overflow
+ * (with -fsanitize=address) loses the size of k->cp through grow.h. */
+static void fit_into(const work *w, size_t a, size_t b, rkey *k)
+{
+    uint8_t cp[6][4];
+    fits(w, a, b, cp);
+    memcpy(k->cp, cp, sizeof cp);
 }
 
 /* Builds the plan for keep[0..nk-1]: values from the samples, curves from
@@ -470,10 +675,21 @@ static bool build_plan(const work *w, const size_t *keep, size_t nk, rlist *out)
             k->w = w->ch[0][b];
             continue;
         }
+        if (w->cam) {
+            for (int c = 0; c < 3; c++) {
+                k->pos[c] = w->ch[c][b];
+                k->rot[c] = w->ch[CAM_ROT + c][b];
+            }
+            k->w = w->ch[CAM_DIST][b];
+            k->fov = (uint32_t)w->ch[CAM_FOV][b];
+            k->persp = w->persp[b];
+            fit_into(w, a, b, k);
+            continue;
+        }
         for (int c = 0; c < 3; c++)
             k->pos[c] = w->ch[c][b];
         memcpy(k->rot, w->rot[b], sizeof k->rot);
-        fits(w, a, b, k->cp);
+        fit_into(w, a, b, k);
         /* the physics flag of the input segment the key falls in */
         uint32_t f = k->frame;
         size_t lo = w->k0, hi = w->k1;
@@ -501,6 +717,7 @@ static bool scratch_fill(scratch *s, const work *w, const rlist *l)
 {
     s->m->nbones = 0;
     s->m->nmorphs = 0;
+    s->m->ncameras = 0;
     free(s->idx);
     s->idx = malloc((l->n ? l->n : 1) * sizeof *s->idx);
     if (!s->idx)
@@ -510,7 +727,23 @@ static bool scratch_fill(scratch *s, const work *w, const rlist *l)
         const rkey *nk = &l->v[j];
         while (ki <= w->k1 && key_frame(w, ki) < nk->frame)
             ki++;
-        if (w->morph) {
+        if (w->cam) {
+            pk_camera_key *k = pk_motion_push_camera(s->m);
+            if (!k)
+                return false;
+            if (nk->orig) {
+                *k = w->m->cameras[w->t->keys[ki]];
+            } else {
+                memset(k, 0, sizeof *k);
+                k->frame = nk->frame;
+                memcpy(k->pos, nk->pos, sizeof k->pos);
+                memcpy(k->rot, nk->rot, sizeof k->rot);
+                k->distance = nk->w;
+                k->fov = nk->fov;
+                k->perspective = nk->persp;
+                cam_interp_set(k->interp, (const uint8_t(*)[4])nk->cp);
+            }
+        } else if (w->morph) {
             pk_morph_key *k = pk_motion_push_morph(s->m);
             if (!k)
                 return false;
@@ -556,7 +789,22 @@ static bool verify(const work *w, scratch *s, const rlist *l, double err[2], uin
         while (seg < l->n && l->v[seg].frame < f)
             seg++;
         double e0 = 0.0, e1 = 0.0;
-        if (w->morph) {
+        if (w->cam) {
+            pk_tracks view;
+            memset(&view, 0, sizeof view);
+            view.cameras = s->t.keys;
+            view.ncameras = s->t.count;
+            pk_camera_key got;
+            pk_sample_camera(s->m, &view, f, &got);
+            for (int a = 0; a < 3; a++) {
+                e1 = fmax(e1, fabs((double)got.pos[a] - w->ch[a][i]));
+                e0 = fmax(e0, fabs((double)got.rot[a] - w->ch[CAM_ROT + a][i]) * RAD2DEG);
+            }
+            e1 = fmax(e1, fabs((double)got.distance - w->ch[CAM_DIST][i]));
+            /* fov (whole degrees) and the perspective switch must be exact */
+            if ((double)got.fov != (double)w->ch[CAM_FOV][i] || got.perspective != w->persp[i])
+                e0 = INFINITY;
+        } else if (w->morph) {
             e0 = fabs((double)pk_cursor_morph(&c, f) - w->ch[0][i]);
         } else {
             float pos[3], rot[4];
@@ -593,6 +841,18 @@ static size_t densify(const work *w, const size_t *keep, size_t nk, const uint8_
 /* Constant within tolerance of the first sample? */
 static bool constant(const work *w)
 {
+    if (w->cam) {
+        for (int a = 0; a < CAM_NCH; a++)
+            for (size_t i = 1; i < w->n; i++) {
+                double tol = a == CAM_FOV ? 0.0 : a >= CAM_ROT && a < CAM_DIST ? w->tol[2] : w->tol[1];
+                if (fabs((double)w->ch[a][i] - w->ch[a][0]) > tol)
+                    return false;
+            }
+        for (size_t i = 1; i < w->n; i++)
+            if (w->persp[i] != w->persp[0])
+                return false;
+        return true;
+    }
     for (size_t i = 1; i < w->n; i++) {
         if (w->morph) {
             if (fabs((double)w->ch[0][i] - w->ch[0][0]) > w->tol[0])
@@ -609,16 +869,14 @@ static bool constant(const work *w)
 }
 
 /* The range's keys [k0, k1] of a track (false: fewer than two). */
-static bool key_range(const pk_motion *m, const pk_track *t, bool morph, bool all, uint32_t a,
-                      uint32_t b, size_t *k0, size_t *k1)
+static bool key_range(const work *w, bool all, uint32_t a, uint32_t b, size_t *k0, size_t *k1)
 {
+    const pk_track *t = w->t;
     size_t i = 0, j = t->count;
     if (!all) {
-        while (i < t->count &&
-               (morph ? m->morphs[t->keys[i]].frame : m->bones[t->keys[i]].frame) < a)
+        while (i < t->count && key_frame(w, i) < a)
             i++;
-        while (j > i &&
-               (morph ? m->morphs[t->keys[j - 1]].frame : m->bones[t->keys[j - 1]].frame) > b)
+        while (j > i && key_frame(w, j - 1) > b)
             j--;
     }
     if (j < i + 2)
@@ -636,8 +894,10 @@ typedef struct run {
     bool oom;
 } run;
 
-/* Reduces one track into plan p (p->keys empty: leave the track alone). */
-static void reduce_track(run *r, const pk_motion *m, const pk_track *t, bool morph, plan *p)
+/* Reduces one track into plan p (p->keys empty: leave the track alone).
+ * The camera is the track t over tr->cameras (tr: the sampler's view). */
+static void reduce_track(run *r, const pk_motion *m, const pk_track *t, bool morph,
+                         const pk_tracks *tr, plan *p)
 {
     const pk_reduce_options *o = r->o;
     work w;
@@ -645,8 +905,10 @@ static void reduce_track(run *r, const pk_motion *m, const pk_track *t, bool mor
     w.m = m;
     w.t = t;
     w.morph = morph;
+    w.cam = tr != NULL;
+    w.tr = tr;
     w.cache = r->cache;
-    if (!key_range(m, t, morph, o->all_frames, o->first, o->last, &w.k0, &w.k1))
+    if (!key_range(&w, o->all_frames, o->first, o->last, &w.k0, &w.k1))
         return;
     w.f0 = key_frame(&w, w.k0);
     uint32_t span = key_frame(&w, w.k1) - w.f0;
@@ -663,6 +925,8 @@ static void reduce_track(run *r, const pk_motion *m, const pk_track *t, bool mor
         w.tol[1] = o->max_pos;
         w.tol_fit[0] = o->max_deg * 0.999;
         w.tol_fit[1] = o->max_pos * 0.999;
+        w.tol[2] = o->max_deg / RAD2DEG;
+        w.tol_fit[2] = w.tol[2] * 0.999;
     }
     size_t nin = w.k1 - w.k0 + 1;
     size_t *forced = NULL, *cand = NULL, *keep = NULL, *keep2 = NULL, *dense = NULL;
@@ -725,7 +989,10 @@ static void reduce_track(run *r, const pk_motion *m, const pk_track *t, bool mor
         p->keys.n = 0;
         goto done;
     }
-    if (morph) {
+    if (w.cam) {
+        r->st->worst_cam_deg = fmax(r->st->worst_cam_deg, err[0]);
+        r->st->worst_cam_pos = fmax(r->st->worst_cam_pos, err[1]);
+    } else if (morph) {
         r->st->worst_morph = fmax(r->st->worst_morph, err[0]);
     } else {
         r->st->worst_deg = fmax(r->st->worst_deg, err[0]);
@@ -747,7 +1014,8 @@ done:
 
 /* ---- bake ---- */
 
-static void bake_track(run *r, const pk_motion *m, const pk_track *t, bool morph, plan *p)
+static void bake_track(run *r, const pk_motion *m, const pk_track *t, bool morph,
+                       const pk_tracks *tr, plan *p)
 {
     const pk_reduce_options *o = r->o;
     work w;
@@ -755,6 +1023,8 @@ static void bake_track(run *r, const pk_motion *m, const pk_track *t, bool morph
     w.m = m;
     w.t = t;
     w.morph = morph;
+    w.cam = tr != NULL;
+    w.tr = tr;
     /* The range grows to the input keys around it so that frames outside
      * keep their values. */
     size_t k0 = 0, k1 = t->count - 1;
@@ -796,7 +1066,15 @@ static void bake_track(run *r, const pk_motion *m, const pk_track *t, bool morph
             k->orig = true;
             continue;
         }
-        if (morph) {
+        if (w.cam) {
+            for (int c = 0; c < 3; c++) {
+                k->pos[c] = w.ch[c][i];
+                k->rot[c] = w.ch[CAM_ROT + c][i];
+            }
+            k->w = w.ch[CAM_DIST][i];
+            k->fov = (uint32_t)w.ch[CAM_FOV][i];
+            k->persp = w.persp[i];
+        } else if (morph) {
             k->w = w.ch[0][i];
         } else {
             for (int c = 0; c < 3; c++)
@@ -863,9 +1141,9 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
             goto oom;
         p->name = tr->bones[i].name;
         if (bake)
-            bake_track(&r, m, &tr->bones[i], false, p);
+            bake_track(&r, m, &tr->bones[i], false, NULL, p);
         else
-            reduce_track(&r, m, &tr->bones[i], false, p);
+            reduce_track(&r, m, &tr->bones[i], false, NULL, p);
         if (p->keys.n == 0) { /* left alone */
             free(p->keys.v);
             pb.n--;
@@ -879,9 +1157,9 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
             goto oom;
         p->name = tr->morphs[i].name;
         if (bake)
-            bake_track(&r, m, &tr->morphs[i], true, p);
+            bake_track(&r, m, &tr->morphs[i], true, NULL, p);
         else
-            reduce_track(&r, m, &tr->morphs[i], true, p);
+            reduce_track(&r, m, &tr->morphs[i], true, NULL, p);
         if (p->keys.n == 0) { /* left alone */
             free(p->keys.v);
             pm.n--;
@@ -889,11 +1167,27 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
             st->morph_tracks++;
         }
     }
-    if (r.oom)
+    /* the camera: one track over the sorted camera keys */
+    plan pc;
+    memset(&pc, 0, sizeof pc);
+    if (o->camera && tr->ncameras && !r.oom) {
+        pk_track ct = {0, tr->cameras, tr->ncameras};
+        if (bake)
+            bake_track(&r, m, &ct, false, tr, &pc);
+        else
+            reduce_track(&r, m, &ct, false, tr, &pc);
+        st->camera_tracks = pc.keys.n > 0;
+    }
+    if (r.oom) {
+        free(pc.keys.v);
         goto oom;
+    }
     size_t removed = 0, added = 0;
-    if (apply_bones(out, &pb, &removed, &added) != 0 ||
-        apply_morphs(out, &pm, &removed, &added) != 0)
+    int rc = apply_bones(out, &pb, &removed, &added) != 0 ||
+             apply_morphs(out, &pm, &removed, &added) != 0 ||
+             (pc.keys.n && apply_camera(out, &pc, &removed, &added) != 0);
+    free(pc.keys.v);
+    if (rc)
         goto oom;
     for (int s = 0; s < PK_SEC_COUNT; s++)
         st->keys_after[s] = pk_motion_count(out, (pk_section)s);

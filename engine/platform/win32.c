@@ -11,13 +11,15 @@
  * folder (same volume), every write is checked, FlushFileBuffers makes
  * them durable, and MoveFileExW(MOVEFILE_REPLACE_EXISTING |
  * MOVEFILE_WRITE_THROUGH) puts the file in place.  On any failure the
- * temporary file is deleted and the target is untouched; a read-only
- * target is refused by the move itself.
+ * temporary file is deleted and the target is untouched.  A read-only
+ * target (FILE_ATTRIBUTE_READONLY) is refused before anything is written,
+ * as Windows programs do; the move would refuse it as well.
  *
  * CP932 is Windows code page 932 (MultiByteToWideChar /
  * WideCharToMultiByte), the table MMD itself uses; undecodable bytes and
  * characters with no CP932 form fail exactly as with iconv (no best-fit
- * substitutes).
+ * substitutes), and the 14 places where the two tables differ follow
+ * glibc (cp932_one_way below), so both builds convert names alike.
  */
 #include "platform/platform.h"
 
@@ -286,6 +288,13 @@ pk_os_temp *pk_os_temp_create(const char *path, bool *in_place, pk_log *log)
     if (attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_DIRECTORY)) {
         free(w);
         pk_error(log, "is a directory");
+        return NULL;
+    }
+    if (attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_READONLY)) {
+        /* Windows' own rule: a read-only file is not replaced (MoveFileExW
+         * would refuse it too, but only after the whole output was written). */
+        free(w);
+        pk_error(log, "cannot replace the file: it is read-only");
         return NULL;
     }
     if (attr == INVALID_FILE_ATTRIBUTES && (wcsncmp(w, L"\\\\.\\", 4) == 0 ||
@@ -597,8 +606,14 @@ char *pk_os_join(const char *dir, const char *name)
     bool sep = pk_os_is_separator(dir[dl - 1]) || (dl == 2 && dir[1] == ':');
     size_t n = dl + !sep + strlen(name) + 1;
     char *p = malloc(n);
-    if (p)
+    if (p) {
         snprintf(p, n, "%s%s%s", dir, sep ? "" : "\\", name);
+        /* One kind of separator in what is printed: a job's "out/x.vmd"
+         * beside "samples" is "samples\out\x.vmd", not "samples\out/x.vmd". */
+        for (char *c = p; *c; c++)
+            if (*c == '/')
+                *c = '\\';
+    }
     return p;
 }
 
@@ -668,6 +683,31 @@ void pk_os_cp932_close(pk_os_cp932 *c)
     free(c);
 }
 
+/* Code page 932 and glibc's CP932 differ in 14 places (found by
+ * tests/windows/cp932_table.c, every byte sequence and code point both
+ * ways); these make posekit's table on Windows glibc's, so a name converts
+ * the same on both systems:
+ *  - Windows decodes the single bytes 0x80 to U+0080 (and, on Windows
+ *    itself though not under Wine, 0xA0 and 0xFD-0xFF to U+F8F0-U+F8F3)
+ *    and encodes those code points back; glibc has no such characters.
+ *  - glibc encodes nine JIS-style code points one way to their Microsoft
+ *    counterparts' bytes (U+301C WAVE DASH to 0x8160, the bytes of
+ *    U+FF5E ...); Windows calls these best-fit and, asked for no best fit,
+ *    refuses them.  The table below gives glibc's bytes. */
+static bool cp932_extra(wchar_t w)
+{
+    return w == 0x80 || (w >= 0xF8F0 && w <= 0xF8F3);
+}
+
+static const struct {
+    wchar_t w;
+    uint8_t b[2];
+} cp932_one_way[] = {
+    {0x00A2, {0x81, 0x91}}, {0x00A3, {0x81, 0x92}}, {0x00A5, {0x5C, 0}},
+    {0x00AC, {0x81, 0xCA}}, {0x2014, {0x81, 0x5C}}, {0x2016, {0x81, 0x61}},
+    {0x203E, {0x7E, 0}},    {0x2212, {0x81, 0x7C}}, {0x301C, {0x81, 0x60}},
+};
+
 int pk_os_cp932_decode(pk_os_cp932 *c, const uint8_t *in, size_t n, char out[8])
 {
     if (!c || n == 0 || n > 2)
@@ -676,6 +716,9 @@ int pk_os_cp932_decode(pk_os_cp932 *c, const uint8_t *in, size_t n, char out[8])
     int nw = MultiByteToWideChar(932, MB_ERR_INVALID_CHARS, (const char *)in, (int)n, w, 4);
     if (nw <= 0)
         return -1;
+    for (int i = 0; i < nw; i++)
+        if (cp932_extra(w[i]))
+            return -1;
     int nu = WideCharToMultiByte(CP_UTF8, 0, w, nw, out, 8, NULL, NULL);
     return nu > 0 ? nu : -1;
 }
@@ -688,6 +731,14 @@ int pk_os_cp932_encode(pk_os_cp932 *c, const char *in, size_t n, uint8_t out[4])
     int nw = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, in, (int)n, w, 4);
     if (nw <= 0)
         return -1;
+    if (nw == 1 && cp932_extra(w[0]))
+        return -1;
+    for (size_t i = 0; nw == 1 && i < sizeof cp932_one_way / sizeof cp932_one_way[0]; i++)
+        if (cp932_one_way[i].w == w[0]) {
+            out[0] = cp932_one_way[i].b[0];
+            out[1] = cp932_one_way[i].b[1];
+            return out[1] ? 2 : 1;
+        }
     BOOL defaulted = FALSE;
     int nb = WideCharToMultiByte(932, WC_NO_BEST_FIT_CHARS, w, nw, (char *)out, 4, NULL,
                                  &defaulted);

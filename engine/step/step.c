@@ -570,9 +570,6 @@ int pk_step_check(const pk_step *s, pk_log *log)
     if (s->op == PK_STEP_OVERLAY && pk_step_given(s, "fade") && o->frames_all && o->fade)
         return fail(log, "%s needs %s A-B (the whole motion has no edges)", spell(s, "fade", n1),
                     spell(s, "frames", n2));
-    if ((s->op == PK_STEP_REDUCE || s->op == PK_STEP_BAKE) && o->camera)
-        return fail(log, "%s is not supported yet (camera keys are kept as they are)",
-                    spell(s, "camera", n1));
     if (s->op == PK_STEP_MERGE && o->noffsets > s->ninputs)
         return fail(log, "%zu %s options for %zu inputs", o->noffsets, spell(s, "offset", n1),
                     s->ninputs);

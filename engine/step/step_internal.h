@@ -25,7 +25,7 @@ typedef struct pk_step_opts {
     bool cut_names; /* convert, overlay, merge: over-long names cut for the VMD field */
     double max_deg, max_pos, max_morph; /* reduce: tolerances */
     uint32_t step;                      /* bake: a key every step frames */
-    bool camera;                        /* reduce, bake: camera keys too (not yet) */
+    bool camera;                        /* reduce, bake: the camera too */
     bool strict;                        /* check: warnings are errors */
     int64_t *offsets; /* merge: --offset, per input in order */
     size_t noffsets;

@@ -534,10 +534,17 @@ static void keys_summary(const pk_step *s, const pk_reduce_stats *st, pk_buf *f)
                   st->keys_before[PK_SEC_BONE], st->keys_after[PK_SEC_BONE],
                   st->keys_before[PK_SEC_MORPH], st->keys_after[PK_SEC_MORPH], st->bone_tracks,
                   st->morph_tracks);
-    if (s->op == PK_STEP_REDUCE)
-        pk_buf_printf(f, "; worst error %.4g deg, %.4g units, %.4g weight; %zu jump%s kept",
-                      st->worst_deg, st->worst_pos, st->worst_morph, st->discontinuities,
-                      plural(st->discontinuities));
+    if (s->o.camera)
+        pk_buf_printf(f, ", camera keys %zu -> %zu", st->keys_before[PK_SEC_CAMERA],
+                      st->keys_after[PK_SEC_CAMERA]);
+    if (s->op == PK_STEP_REDUCE) {
+        pk_buf_printf(f, "; worst error %.4g deg, %.4g units, %.4g weight", st->worst_deg,
+                      st->worst_pos, st->worst_morph);
+        if (s->o.camera)
+            pk_buf_printf(f, ", camera %.4g deg, %.4g units", st->worst_cam_deg,
+                          st->worst_cam_pos);
+        pk_buf_printf(f, "; %zu jump%s kept", st->discontinuities, plural(st->discontinuities));
+    }
 }
 
 /* One line: keys before and after per section, tracks, and (reduce) the
@@ -550,12 +557,19 @@ static void keys_json(const pk_step *s, const pk_reduce_stats *st, pk_buf *f)
                       SEC_NAMES[i], st->keys_before[i], st->keys_after[i]);
     pk_buf_printf(f, "}, \"bone_tracks\": %zu, \"morph_tracks\": %zu", st->bone_tracks,
                   st->morph_tracks);
-    if (s->op == PK_STEP_REDUCE)
+    if (s->o.camera)
+        pk_buf_printf(f, ", \"camera_tracks\": %zu", st->camera_tracks);
+    if (s->op == PK_STEP_REDUCE) {
         pk_buf_printf(f,
                       ", \"discontinuities\": %zu, \"refitted\": %zu, \"worst\": {\"deg\": %.6g, "
-                      "\"pos\": %.6g, \"morph\": %.6g}",
+                      "\"pos\": %.6g, \"morph\": %.6g",
                       st->discontinuities, st->refitted, st->worst_deg, st->worst_pos,
                       st->worst_morph);
+        if (s->o.camera)
+            pk_buf_printf(f, ", \"camera_deg\": %.6g, \"camera_pos\": %.6g", st->worst_cam_deg,
+                          st->worst_cam_pos);
+        pk_buf_puts(f, "}");
+    }
     pk_buf_puts(f, "}\n");
 }
 

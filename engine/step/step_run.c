@@ -474,6 +474,7 @@ static int run_keys(const pk_step *s, const pk_doc *in, const pk_rules *rules, p
     opt.first = o->first;
     opt.last = o->last;
     opt.morphs = !o->no_morphs;
+    opt.camera = o->camera;
     opt.step = o->step;
     pk_selection *sel = NULL;
     if (o->bones && !(sel = pk_selection_parse(rules, o->bones, log)))

@@ -80,6 +80,10 @@ static void every_corpus_motion_baked(void **state)
         if (d > o.max_deg || p > o.max_pos || w > o.max_morph)
             fail_msg("%s baked: worst %g deg %g units %g weight", paths[i], d, p, w);
         assert_true(red->nbones <= baked->nbones);
+        /* The recovery goal (issue 13): at most 1.25 x the original's keys. */
+        if ((double)(red->nbones + red->nmorphs) > 1.25 * (double)(m->nbones + m->nmorphs))
+            fail_msg("%s: %zu keys baked and reduced, the original has %zu", paths[i],
+                     red->nbones + red->nmorphs, m->nbones + m->nmorphs);
         /* The baked motion is the original at every frame. */
         worst(m, baked, &d, &p, &w);
         assert_true(d < 1e-3 && p < 1e-5 && w < 1e-6);
@@ -329,12 +333,266 @@ static void frames_range(void **state)
     pk_log_free(&log);
 }
 
+/* A curve on the edge of the grid (x1 = 0, x2 = 127) followed by a hold
+ * (babylon's physics-toggle file): the pieces 0..14 to 0..18 of the baked
+ * segment fit no grid curve the fast search finds, the whole 0..20 does.
+ * Reduced it is its three keys again. */
+static void edge_curve_recovered(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    bone(m, "D4", 0, 0.0, 0.0f);
+    pk_bone_key *k = bone(m, "D4", 20, 72.0, 0.0f);
+    uint8_t cp[4][4] = {{0, 127, 127, 0}, {0, 93, 33, 127}, {0, 0, 127, 52}, {0, 17, 127, 117}};
+    pk_interp_set(k->interp, (const uint8_t(*)[4])cp, false);
+    bone(m, "D4", 21, 72.0, 0.0f);
+    pk_log log;
+    pk_log_init(&log);
+    pk_reduce_options o = tight();
+    pk_motion *b = pk_motion_bake(m, &o, NULL, &log);
+    assert_int_equal(b->nbones, 22);
+    pk_motion *r = pk_motion_reduce(b, &o, NULL, &log);
+    assert_non_null(r);
+    assert_int_equal(r->nbones, 3);
+    double d, p, w;
+    worst(b, r, &d, &p, &w);
+    assert_true(d <= o.max_deg && p <= o.max_pos);
+    pk_motion_free(r);
+    pk_motion_free(b);
+    pk_motion_free(m);
+    pk_log_free(&log);
+}
+
+static double noise(uint32_t *s)
+{
+    *s = *s * 1664525u + 1013904223u;
+    return ((double)(*s >> 8) / (double)(1u << 24)) * 2.0 - 1.0;
+}
+
+/* The dense-capture goal (issue 13): a smooth motion plus 0.2 degrees of
+ * noise, a key per frame, reduced with 1 degree / 0.05 units keeps at most
+ * 10% of the keys, every frame within tolerance (sampled). */
+static void dense_capture(void **state)
+{
+    (void)state;
+    enum { BONES = 8, FRAMES = 1500 };
+    pk_motion *m = pk_motion_new();
+    uint32_t seed = 11;
+    const double rad = 3.14159265358979323846 / 180.0;
+    for (int bn = 0; bn < BONES; bn++) {
+        char name[16];
+        snprintf(name, sizeof name, "bone%02d", bn);
+        pk_name_id id = pk_names_intern(m->names, name, strlen(name));
+        for (int f = 0; f < FRAMES; f++) {
+            pk_bone_key *k = pk_motion_push_bone(m);
+            k->name = id;
+            k->frame = (uint32_t)f;
+            pk_interp_linear(k->interp);
+            double ax = 20.0 * sin(f * 0.031 + bn) + 6.0 * sin(f * 0.11 + 2 * bn) +
+                        0.2 * noise(&seed);
+            double ay = 15.0 * sin(f * 0.017 + 3 * bn) + 0.2 * noise(&seed);
+            double az = 10.0 * sin(f * 0.023 + 5 * bn) + 0.2 * noise(&seed);
+            double cx = cos(ax * rad / 2), sx = sin(ax * rad / 2), cy = cos(ay * rad / 2),
+                   sy = sin(ay * rad / 2), cz = cos(az * rad / 2), sz = sin(az * rad / 2);
+            k->rot[0] = (float)(sx * cy * cz - cx * sy * sz);
+            k->rot[1] = (float)(cx * sy * cz + sx * cy * sz);
+            k->rot[2] = (float)(cx * cy * sz - sx * sy * cz);
+            k->rot[3] = (float)(cx * cy * cz + sx * sy * sz);
+            if (bn == 0)
+                for (int a = 0; a < 3; a++)
+                    k->pos[a] = (float)(2.0 * sin(f * 0.02 + a) + 0.002 * noise(&seed));
+        }
+    }
+    pk_log log;
+    pk_log_init(&log);
+    pk_reduce_options o;
+    pk_reduce_options_init(&o);
+    o.max_deg = 1.0;
+    o.max_pos = 0.05;
+    pk_motion *r = pk_motion_reduce(m, &o, NULL, &log);
+    assert_non_null(r);
+    double d, p, w;
+    worst(m, r, &d, &p, &w);
+    assert_true(d <= o.max_deg && p <= o.max_pos);
+    print_message("  dense capture: %zu -> %zu keys (%.1f%%)\n", m->nbones, r->nbones,
+                  100.0 * (double)r->nbones / (double)m->nbones);
+    assert_true((double)r->nbones <= 0.10 * (double)m->nbones);
+    pk_motion_free(r);
+    pk_motion_free(m);
+    pk_log_free(&log);
+}
+
+/* Worst camera error of b against a at every integer frame of a's camera
+ * (the sampler's values; Euler angles in degrees); fov and perspective
+ * must be equal (*exact false otherwise). */
+static void cam_worst(const pk_motion *a, const pk_motion *b, double *deg, double *pos, bool *exact)
+{
+    pk_tracks *ta = pk_tracks_build(a, NULL), *tb = pk_tracks_build(b, NULL);
+    assert_non_null(ta);
+    assert_non_null(tb);
+    *deg = *pos = 0.0;
+    *exact = true;
+    if (ta->ncameras) {
+        uint32_t f0 = a->cameras[ta->cameras[0]].frame;
+        uint32_t f1 = a->cameras[ta->cameras[ta->ncameras - 1]].frame;
+        for (uint32_t f = f0; f <= f1; f++) {
+            pk_camera_key x, y;
+            assert_true(pk_sample_camera(a, ta, f, &x));
+            assert_true(pk_sample_camera(b, tb, f, &y));
+            for (int k = 0; k < 3; k++) {
+                *pos = fmax(*pos, fabs((double)x.pos[k] - y.pos[k]));
+                *deg = fmax(*deg, fabs((double)x.rot[k] - y.rot[k]) * 180.0 / 3.14159265358979323846);
+            }
+            *pos = fmax(*pos, fabs((double)x.distance - y.distance));
+            if (x.fov != y.fov || x.perspective != y.perspective)
+                *exact = false;
+        }
+    }
+    pk_tracks_free(ta);
+    pk_tracks_free(tb);
+}
+
+/* --camera: every corpus camera baked (a key per frame) and reduced: every
+ * integer frame within tolerance by sampling, fov and perspective exact,
+ * bone and morph records untouched; the original reduced never gains keys. */
+static void camera_corpus(void **state)
+{
+    (void)state;
+    char **paths;
+    size_t n = tu_corpus_list(".vmd", &paths);
+    if (n == 0)
+        skip();
+    size_t done = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        uint8_t *data = tu_read_file(paths[i], &len);
+        pk_log log;
+        pk_log_init(&log);
+        pk_motion *m = pk_vmd_read(data, len, &log);
+        free(data);
+        if (!m || m->ncameras < 2) {
+            pk_motion_free(m);
+            pk_log_free(&log);
+            continue;
+        }
+        pk_reduce_options o = tight();
+        o.camera = true;
+        pk_reduce_stats st;
+        pk_motion *baked = pk_motion_bake(m, &o, &st, &log);
+        assert_non_null(baked);
+        assert_int_equal(st.camera_tracks, 1);
+        double d, p;
+        bool exact;
+        cam_worst(m, baked, &d, &p, &exact);
+        assert_true(d < 1e-4 && p < 1e-5 && exact);
+        pk_motion *red = pk_motion_reduce(baked, &o, &st, &log);
+        assert_non_null(red);
+        cam_worst(baked, red, &d, &p, &exact);
+        if (d > o.max_deg || p > o.max_pos || !exact)
+            fail_msg("%s baked: camera worst %g deg %g units, fov/perspective %s", paths[i], d, p,
+                     exact ? "exact" : "DIFFER");
+        assert_true(st.worst_cam_deg <= o.max_deg && st.worst_cam_pos <= o.max_pos);
+        assert_true(red->ncameras < baked->ncameras);
+        assert_int_equal(red->nbones, baked->nbones);
+        pk_motion *again = pk_motion_reduce(m, &o, NULL, &log);
+        assert_non_null(again);
+        assert_true(again->ncameras <= m->ncameras);
+        cam_worst(m, again, &d, &p, &exact);
+        assert_true(d <= o.max_deg && p <= o.max_pos && exact);
+        /* without --camera the camera records stay as they are */
+        o.camera = false;
+        pk_motion *left = pk_motion_reduce(baked, &o, NULL, &log);
+        assert_int_equal(left->ncameras, baked->ncameras);
+        assert_memory_equal(left->cameras, baked->cameras, baked->ncameras * sizeof *baked->cameras);
+        print_message("  %s: camera %zu keys, baked %zu, reduced %zu\n", strrchr(paths[i], '/') + 1,
+                      m->ncameras, baked->ncameras, red->ncameras);
+        done++;
+        pk_motion_free(left);
+        pk_motion_free(again);
+        pk_motion_free(red);
+        pk_motion_free(baked);
+        pk_motion_free(m);
+        pk_log_free(&log);
+    }
+    tu_free_list(paths, n);
+    assert_true(done >= 2);
+}
+
+static pk_camera_key *cam(pk_motion *m, uint32_t f, float dist, float x, float rx, uint32_t fov)
+{
+    pk_camera_key *k = pk_motion_push_camera(m);
+    assert_non_null(k);
+    memset(k, 0, sizeof *k);
+    k->frame = f;
+    k->distance = dist;
+    k->pos[0] = x;
+    k->pos[1] = 10.0f;
+    k->rot[0] = rx;
+    k->rot[1] = rx * 0.5f;
+    k->fov = fov;
+    pk_camera_interp_linear(k->interp);
+    return k;
+}
+
+/* A hand-made camera: eased moves, a cut (keys one frame apart), a
+ * perspective switch.  Baked and reduced it is its own keys again (at most
+ * one more), and every frame samples within tolerance. */
+static void camera_recovered(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    cam(m, 0, -45.0f, 0.0f, 0.0f, 30);
+    pk_camera_key *k = cam(m, 40, -30.0f, 5.0f, 0.6f, 30);
+    /* (x1, x2, y1, y2) per group: X eased, rotation eased, distance linear */
+    const uint8_t ease[4] = {64, 64, 0, 127};
+    memcpy(k->interp + 0, ease, 4);
+    memcpy(k->interp + 12, ease, 4);
+    cam(m, 41, -60.0f, -3.0f, -0.2f, 40); /* a cut */
+    k = cam(m, 90, -60.0f, 2.0f, 0.4f, 20);
+    const uint8_t slow[4] = {90, 30, 10, 120};
+    memcpy(k->interp + 12, slow, 4);
+    k = cam(m, 120, -20.0f, 2.0f, 0.4f, 20);
+    k->perspective = 1; /* orthographic from 120 on */
+    cam(m, 150, -25.0f, 1.0f, 0.1f, 20)->perspective = 1;
+    pk_log log;
+    pk_log_init(&log);
+    pk_reduce_options o = tight();
+    o.camera = true;
+    pk_motion *b = pk_motion_bake(m, &o, NULL, &log);
+    assert_non_null(b);
+    assert_int_equal(b->ncameras, 151);
+    pk_reduce_stats st;
+    pk_motion *r = pk_motion_reduce(b, &o, &st, &log);
+    assert_non_null(r);
+    double d, p;
+    bool exact;
+    cam_worst(m, r, &d, &p, &exact);
+    assert_true(d <= o.max_deg && p <= o.max_pos && exact);
+    assert_true(r->ncameras <= m->ncameras + 1);
+    assert_int_equal(st.keys_before[PK_SEC_CAMERA], 151);
+    assert_int_equal(st.keys_after[PK_SEC_CAMERA], r->ncameras);
+    /* the cut's two frames and the switch are keys */
+    bool k40 = false, k41 = false, k120 = false;
+    for (size_t i = 0; i < r->ncameras; i++) {
+        k40 |= r->cameras[i].frame == 40;
+        k41 |= r->cameras[i].frame == 41;
+        k120 |= r->cameras[i].frame == 120 && r->cameras[i].perspective == 1;
+    }
+    assert_true(k40 && k41 && k120);
+    pk_motion_free(r);
+    pk_motion_free(b);
+    pk_motion_free(m);
+    pk_log_free(&log);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_corpus_motion_baked), cmocka_unit_test(jump_kept),
         cmocka_unit_test(constant_one_key),          cmocka_unit_test(morph_triangle),
         cmocka_unit_test(curve_recovered),           cmocka_unit_test(frames_range),
+        cmocka_unit_test(camera_corpus),             cmocka_unit_test(camera_recovered),
+        cmocka_unit_test(edge_curve_recovered),      cmocka_unit_test(dense_capture),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

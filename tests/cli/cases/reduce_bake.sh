@@ -16,6 +16,18 @@ expect_stdout_contains ': 0 of '
 # a selection leaves the other bones' records alone
 expect_exit 0 "$POSEKIT" reduce baked.vmd -o one.vmd --bones 右腕
 expect_stderr_matches '1 bone and 0 morph tracks rewritten'
+# --camera: the camera baked (a key per frame) and reduced again, within
+# tolerance at every frame by diff's camera rows; without --camera the
+# camera records are the same bytes
+cam=$(corpus vmd_wavefile_camera.vmd)
+expect_exit 0 "$POSEKIT" bake "$cam" --camera -o cam_baked.vmd
+expect_stderr_contains 'camera keys 70 -> 2817'
+expect_exit 0 "$POSEKIT" reduce cam_baked.vmd --camera --max-deg 0.05 --max-pos 0.001 -o cam_back.vmd
+expect_stderr_matches 'camera keys 2817 -> [0-9]{2}; worst error .*, camera [0-9.e-]+ deg'
+expect_exit 0 "$POSEKIT" diff "$cam" cam_back.vmd --threshold 0.06 --pos-threshold 0.0018 --frames all
+expect_stdout_contains '0 of 5 camera/light/shadow channels differ'
+expect_exit 0 "$POSEKIT" reduce cam_baked.vmd -o cam_kept.vmd
+expect_same_bytes cam_baked.vmd cam_kept.vmd
 # errors
 expect_exit 2 "$POSEKIT" reduce baked.vmd -o x.vmd --max-deg -1
 expect_exit 2 "$POSEKIT" reduce baked.vmd -o x.vmd --step 2

@@ -162,6 +162,12 @@ cli_summary 'posekit: reduce: '
 job '{reduce: {in: baked.vmd, bones: "@hand_R", rules: en.yaml, frames: 20-90, no_morphs: true, out: r}}' vmd
 expect_same_bytes cli.vmd job_out.vmd
 same_summary 'reduce --bones --frames'
+expect_exit 0 "$POSEKIT" reduce baked.vmd --camera -o cli.vmd
+cli_summary 'posekit: reduce: '
+job '{reduce: {in: baked.vmd, camera: true, out: r}}' vmd
+expect_same_bytes cli.vmd job_out.vmd
+same_summary 'reduce --camera'
+grep -q 'camera keys 0 -> 0' job_summary.txt || fail "reduce --camera's summary: $(cat job_summary.txt)"
 # the same checks, the same messages (the job's at its LINE:COL)
 bad_both() { # CLI-ARGS... -- JOB-STEP MESSAGE
     local args=() step msg
@@ -188,8 +194,6 @@ bad_both reduce dance.vmd --step 2 -o x.vmd -- '{reduce: {in: dance.vmd, step: 2
     "unknown option"
 bad_both bake dance.vmd --max-pos 1 -o x.vmd -- '{bake: {in: dance.vmd, max_pos: 1, out: r}}' \
     "unknown option"
-bad_both reduce dance.vmd --camera -o x.vmd -- '{reduce: {in: dance.vmd, camera: true, out: r}}' \
-    "camera is not supported yet"
 bad_both bake fist.vpd -o x.vmd -- '{bake: {in: fist.vpd, out: r}}' \
     "bake works on a VMD motion (a pose has no keys to bake)"
 expect_no_file x.vmd

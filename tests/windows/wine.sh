@@ -1,0 +1,370 @@
+#!/bin/bash
+# tests/windows/wine.sh — stage W of tests/run.sh: the Windows build, run
+# under Wine (README "Windows").
+#
+#  1. builds the zip with .ci/build-windows.sh (-Dwerror=true) and unpacks
+#     it: the tests run the posekit.exe users get, rules\ beside it;
+#  2. a Linux reference: $PK_LINUX_BUILD (tests/run.sh passes build A's
+#     folder when build A ran) or its own build in build-windows/linux;
+#  3. Wine in its own prefix, build-windows/wineprefix (WINEDEBUG=-all),
+#     with one persistent wineserver for the whole run;
+#  4. checks, each counted once:
+#     corpus   every corpus file: `info` and `dump` give the Linux binary's
+#              exit status, stdout and stderr byte for byte; VMD and VPD
+#              `convert` give the Linux binary's bytes, and a VMD its own;
+#     names    a file and a folder with Japanese names (and a space),
+#              relative, absolute (Z:\...) and in a job that makes folders;
+#     same     output over its input (convert, rename), no temp files left;
+#     readonly a read-only target is refused (exit 2), left as it was,
+#              nothing left behind; a read-only input reads;
+#     drop     file arguments and no command: `info` of each; the "Press
+#              Enter" wait only with a console of its own (a pty: alone, or
+#              under cmd.exe); a mistyped command or a missing file is not
+#              a drop; Japanese text reaches the console whole;
+#     cp932    tests/windows/cp932_table.c, built for Linux (glibc iconv) and
+#              for Windows (code page 932): the same table, both ways;
+#     cases    the CLI cases named in tests/windows/cases.txt, through
+#              tests/cli/run-case.sh with POSEKIT = a wine wrapper.
+# Last line: "wine: N passed, N failed, N skipped in T s".  Exit status 0
+# only when nothing failed.  Logs: build-windows/wine-logs/.
+#
+# Environment: PK_CORPUS_DIR (as tests/run.sh), PK_LINUX_BUILD (a Linux
+# build folder of this tree), PK_JOBS (parallel cases; default 2),
+# PK_WINE_CASES=all (also the cases cases.txt marks "slow").
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+src=$(pwd)
+out=$src/build-windows
+logs=$out/wine-logs
+work=$out/wine-test
+t_start=$(date +%s)
+rm -rf "$logs" "$work"
+mkdir -p "$logs" "$work"
+
+pass=0 failn=0 skipn=0
+failed=()
+ok() { pass=$((pass + 1)); echo "PASS $1"; }
+bad() { # NAME WHY
+    failn=$((failn + 1))
+    failed+=("$1")
+    echo "FAIL $1: $2"
+}
+finish() {
+    [ -n "${wineserver:-}" ] && "$wineserver" -k 2>/dev/null
+    local t=$(($(date +%s) - t_start))
+    [ ${#failed[@]} -gt 0 ] && echo "wine: failing: ${failed[*]}"
+    echo "wine: $pass passed, $failn failed, $skipn skipped in $t s"
+    [ "$failn" -eq 0 ]
+    exit
+}
+stamp() { echo "wine: $1 ($(($(date +%s) - t_start)) s)"; }
+
+corpus=${PK_CORPUS_DIR:-}
+if [ -z "$corpus" ] && [ -d ../shared/corpus ]; then
+    corpus=$(cd ../shared/corpus && pwd)
+fi
+
+# ---- 1. the zip --------------------------------------------------------
+if bash .ci/build-windows.sh >"$logs/build-windows.log" 2>&1; then
+    ok build-windows
+else
+    tail -n 30 "$logs/build-windows.log"
+    bad build-windows "bash .ci/build-windows.sh failed (see $logs/build-windows.log)"
+    finish
+fi
+mkdir -p "$work/zip"
+(cd "$work/zip" && unzip -q "$out/posekit-windows-x86_64.zip") || {
+    bad unzip "cannot unpack the zip"
+    finish
+}
+exe=$work/zip/posekit/posekit.exe
+stamp "zip built"
+
+# ---- 2. the Linux reference --------------------------------------------
+lb=${PK_LINUX_BUILD:-}
+if [ -z "$lb" ]; then
+    lb=$out/linux
+    if [ ! -f "$lb/build.ninja" ]; then
+        meson setup "$lb" -Dtests=false -Dman=disabled -Dbuildtype=debugoptimized \
+            >"$logs/linux-setup.log" 2>&1 || { bad linux-build "meson setup failed"; finish; }
+    fi
+    ninja -C "$lb" >"$logs/linux-build.log" 2>&1 || { bad linux-build "ninja failed"; finish; }
+    stamp "Linux reference built"
+fi
+linux=$lb/cli/posekit
+[ -x "$linux" ] || { bad linux-build "no Linux posekit at $linux"; finish; }
+
+# ---- 3. Wine -----------------------------------------------------------
+wine=$(command -v wine64 || echo /usr/lib/wine/wine64)
+wineserver=$(command -v wineserver || echo /usr/lib/wine/wineserver)
+[ -x "$wine" ] || { bad wine "wine64 is not installed (.ci/setup.sh installs it)"; finish; }
+export WINEPREFIX=$out/wineprefix WINEDEBUG=-all WINEDLLOVERRIDES='mscoree,mshtml='
+# Wine reads its arguments in the locale's character set: UTF-8, always.
+export LC_ALL=C.UTF-8 LANG=C.UTF-8
+unset DISPLAY WAYLAND_DISPLAY
+if [ ! -f "$WINEPREFIX/system.reg" ]; then
+    "$wine" wineboot -i >"$logs/wineboot.log" 2>&1 ||
+        { bad wine "wineboot failed (see $logs/wineboot.log)"; finish; }
+fi
+"$wineserver" -p # one server for every run below (-k in finish)
+"$wine" "$exe" version >/dev/null 2>&1 </dev/null # warm up
+stamp "Wine prefix ready"
+
+pkw=$work/posekit-wine # POSEKIT for the CLI cases
+printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$wine" "$exe" >"$pkw"
+chmod +x "$pkw"
+W() { "$wine" "$exe" "$@" </dev/null; }
+L() { "$linux" "$@" </dev/null; }
+
+# same_run NAME ARGS...: Wine and Linux give the same exit status, stdout
+# and stderr for posekit ARGS (run in the current folder).
+same_run() {
+    local name=$1 wr lr
+    shift
+    W "$@" >"$work/w.out" 2>"$work/w.err"
+    wr=$?
+    L "$@" >"$work/l.out" 2>"$work/l.err"
+    lr=$?
+    if [ $wr -ne $lr ]; then
+        bad "$name" "exit $wr under Wine, $lr on Linux: $(head -c 300 "$work/w.err")"
+    elif ! cmp -s "$work/w.out" "$work/l.out"; then
+        bad "$name" "stdout differs: $(diff "$work/l.out" "$work/w.out" | head -n 6 | tr '\n' ' ')"
+    elif ! cmp -s "$work/w.err" "$work/l.err"; then
+        bad "$name" "stderr differs: $(diff "$work/l.err" "$work/w.err" | head -n 6 | tr '\n' ' ')"
+    else
+        return 0
+    fi
+    return 1
+}
+no_temp_files() { # DIR: no ".NAME.XXXXXXXX.tmp" left
+    [ -z "$(find "$1" -name '.*.tmp' -print -quit)" ]
+}
+
+# ---- 4a. every corpus file ---------------------------------------------
+if [ -n "$corpus" ] && [ -d "$corpus" ]; then
+    d=$work/corpus
+    mkdir -p "$d/w" "$d/l"
+    cd "$d"
+    n=0
+    for f in "$corpus"/*.vmd "$corpus"/*.vpd "$corpus"/*.pmx "$corpus"/*.pmd; do
+        [ -f "$f" ] || continue
+        b=$(basename "$f")
+        n=$((n + 1))
+        same_run "info $b" info "$f" && ok "info $b"
+        same_run "dump $b" dump "$f" && ok "dump $b"
+        case $b in
+            *.vmd | *.vpd)
+                ext=${b##*.}
+                W convert "$f" -o "w/$b" >/dev/null 2>"$work/w.err"
+                wr=$?
+                L convert "$f" -o "l/$b" >/dev/null 2>&1
+                if [ $wr -ne 0 ]; then
+                    bad "convert $b" "exit $wr: $(head -c 300 "$work/w.err")"
+                elif ! cmp -s "w/$b" "l/$b"; then
+                    bad "convert $b" "not the Linux binary's bytes"
+                elif [ "$ext" = vmd ] && ! cmp -s "w/$b" "$f"; then
+                    bad "convert $b" "the VMD did not round-trip byte for byte"
+                else
+                    ok "convert $b"
+                fi
+                ;;
+        esac
+    done
+    no_temp_files "$d" && ok "corpus: no temporary files" || bad "corpus: no temporary files" "left: $(find "$d" -name '.*.tmp')"
+    [ "$n" -ge 33 ] || bad "corpus size" "only $n corpus files"
+    cd "$src"
+    stamp "corpus: $n files"
+else
+    skipn=$((skipn + 1))
+    echo "SKIP corpus (no corpus folder)"
+fi
+
+# ---- 4b. Japanese file and folder names --------------------------------
+d=$work/names
+mkdir -p "$d"
+cd "$d"
+jd='モーション 集'
+mkdir "$jd"
+cp "$src/samples/dance.vmd" "$jd/ダンス.vmd"
+cp "$src/samples/hands/right_fist.vpd" "$jd/右手グー.vpd"
+same_run "names: info" info "$jd/ダンス.vmd" "$jd/右手グー.vpd" && ok "names: info"
+same_run "names: dump" dump "$jd/右手グー.vpd" && ok "names: dump"
+if W convert "$jd/ダンス.vmd" -o "$jd/コピー.vmd" >/dev/null 2>&1 &&
+    cmp -s "$jd/ダンス.vmd" "$jd/コピー.vmd"; then
+    ok "names: convert into the folder"
+else
+    bad "names: convert into the folder" "no byte-identical コピー.vmd"
+fi
+# an absolute Windows path with backslashes (Wine's Z: is /)
+wpath="Z:$(printf '%s' "$d/$jd/ダンス.vmd" | tr '/' '\\')"
+if W info "$wpath" >"$work/w.out" 2>"$work/w.err" && L info "$jd/ダンス.vmd" >"$work/l.out" &&
+    [ "$(head -n 1 "$work/w.out")" = "$wpath" ] &&
+    cmp -s <(tail -n +2 "$work/w.out") <(tail -n +2 "$work/l.out"); then
+    ok "names: absolute path Z:\\...\\ダンス.vmd"
+else
+    bad "names: absolute path" "$(head -c 300 "$work/w.err")"
+fi
+# a job in a Japanese folder: relative inputs, rules, outputs into a folder
+# it makes; "wrote" lines use one kind of separator
+mkdir -p "サンプル/人/hands" "サンプル/rules"
+cp "$src/samples/dance.vmd" "$src/samples/hand-overlay.yaml" "サンプル/人/"
+cp "$src/samples/hands/"*.vpd "サンプル/人/hands/"
+cp "$src/rules/ja-en.yaml" "サンプル/rules/"
+cp -r "サンプル" "linux-サンプル"
+W run "サンプル/人/hand-overlay.yaml" >"$work/w.out" 2>"$work/w.err"
+wr=$?
+L run "linux-サンプル/人/hand-overlay.yaml" >/dev/null 2>&1
+sums_ok=1
+for o in dance-hands.vmd dance-hands-en.vmd dance-hands-diff.txt; do
+    cmp -s "サンプル/人/out/$o" "linux-サンプル/人/out/$o" || sums_ok=0
+done
+if [ $wr -ne 0 ]; then
+    bad "names: job" "exit $wr: $(head -c 300 "$work/w.err")"
+elif [ $sums_ok -ne 1 ]; then
+    bad "names: job" "its outputs differ from the Linux binary's"
+elif ! grep -qF 'wrote サンプル\人\out\dance-hands.vmd (' "$work/w.out"; then
+    bad "names: job" "no 'wrote サンプル\\人\\out\\dance-hands.vmd' line: $(grep wrote "$work/w.out" | head -n 1)"
+else
+    ok "names: job writes into a new folder"
+fi
+no_temp_files "$d" && ok "names: no temporary files" || bad "names: no temporary files" "left: $(find "$d" -name '.*.tmp')"
+cd "$src"
+
+# ---- 4c. output over its input -----------------------------------------
+d=$work/same
+mkdir -p "$d/w" "$d/l"
+cd "$d"
+for s in w l; do cp "$src/samples/dance.vmd" "$s/in.vmd"; done
+if W convert w/in.vmd -o w/in.vmd >/dev/null 2>&1 && cmp -s w/in.vmd "$src/samples/dance.vmd"; then
+    ok "same: convert over its input"
+else
+    bad "same: convert over its input" "exit or bytes differ"
+fi
+W rename w/in.vmd --rules ja-en.yaml -o w/in.vmd >"$work/w.out" 2>"$work/w.err"
+wr=$?
+L rename l/in.vmd --rules ja-en.yaml -o l/in.vmd >/dev/null 2>&1
+if [ $wr -eq 0 ] && cmp -s w/in.vmd l/in.vmd && ! cmp -s w/in.vmd "$src/samples/dance.vmd"; then
+    ok "same: rename over its input (rules\\ beside posekit.exe)"
+else
+    bad "same: rename over its input" "exit $wr: $(head -c 300 "$work/w.err")"
+fi
+[ "$(ls -A w)" = in.vmd ] && ok "same: nothing left beside it" || bad "same: nothing left beside it" "$(ls -A w | tr '\n' ' ')"
+cd "$src"
+
+# ---- 4d. a read-only target --------------------------------------------
+d=$work/readonly
+mkdir -p "$d"
+cd "$d"
+cp "$src/samples/dance.vmd" ro.vmd
+cp "$src/samples/hands/right_fist.vpd" in.vpd
+chmod 444 ro.vmd # Wine shows a file without write bits as FILE_ATTRIBUTE_READONLY
+before=$(cksum <ro.vmd)
+W convert in.vpd -o ro.vmd >"$work/w.out" 2>"$work/w.err"
+wr=$?
+if [ $wr -ne 2 ]; then
+    bad "readonly: refused" "exit $wr, expected 2: $(head -c 300 "$work/w.err")"
+elif ! grep -qxF 'posekit: ro.vmd: cannot replace the file: it is read-only' "$work/w.err"; then
+    bad "readonly: refused" "message: $(head -c 300 "$work/w.err")"
+else
+    ok "readonly: refused"
+fi
+[ "$(cksum <ro.vmd)" = "$before" ] && ok "readonly: target untouched" || bad "readonly: target untouched" "ro.vmd changed"
+W convert ro.vmd -o ro.vmd >/dev/null 2>&1
+wr=$?
+[ $wr -eq 2 ] && [ "$(cksum <ro.vmd)" = "$before" ] && ok "readonly: not over itself" ||
+    bad "readonly: not over itself" "exit $wr"
+same_run "readonly: input reads" info ro.vmd && ok "readonly: input reads"
+[ "$(ls -A)" = "$(printf 'in.vpd\nro.vmd')" ] && ok "readonly: nothing left behind" ||
+    bad "readonly: nothing left behind" "$(ls -A | tr '\n' ' ')"
+chmod 644 ro.vmd
+cd "$src"
+
+# ---- 4e. drag and drop -------------------------------------------------
+d=$work/drop
+mkdir -p "$d"
+cd "$d"
+cp "$src/samples/dance.vmd" "ダンス.vmd"
+cp "$src/samples/hands/right_peace.vpd" peace.vpd
+# no console of its own (output to files): info of each file, no wait
+W "ダンス.vmd" peace.vpd >"$work/w.out" 2>"$work/w.err"
+wr=$?
+L info "ダンス.vmd" peace.vpd >"$work/l.out" 2>/dev/null
+if [ $wr -eq 0 ] && cmp -s "$work/w.out" "$work/l.out"; then
+    ok "drop: info of each file, no wait without a console"
+else
+    bad "drop: info of each file" "exit $wr; $(diff "$work/l.out" "$work/w.out" | head -n 4 | tr '\n' ' ')"
+fi
+same_run "drop: a mistyped command is not a drop" frobnicate && ok "drop: a mistyped command is not a drop"
+same_run "drop: a missing file is not a drop" nothere.vmd && ok "drop: a missing file is not a drop"
+# a console of its own: Wine in a pty gives the process a console it alone
+# is attached to (as Explorer does); under cmd.exe the console is shared.
+pty() { # FILE COMMAND: runs COMMAND in a pty, Enter typed, screen text in FILE
+    # Enter every half second: one typed before Wine's console is set up is
+    # flushed away; more than one does no harm.
+    { for _ in $(seq 60); do sleep 0.5; printf '\r'; done 2>/dev/null; } |
+        timeout 60 script -qec "$2" /dev/null 2>&1 |
+        sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g' | tr -d '\r' >"$1"
+}
+if command -v script >/dev/null; then
+    pty "$work/pty1" "'$wine' '$exe' 'ダンス.vmd'"
+    if grep -q 'Press Enter to close this window' "$work/pty1" &&
+        grep -q 'model: 初音ミク' "$work/pty1"; then
+        ok "drop: own console waits for Enter, Japanese shown whole"
+    else
+        bad "drop: own console" "$(head -n 3 "$work/pty1" | tr '\n' ' ')"
+    fi
+    pty "$work/pty2" "'$wine' cmd /c '$exe' 'ダンス.vmd'"
+    if grep -q 'model: 初音ミク' "$work/pty2" && ! grep -q 'Press Enter' "$work/pty2"; then
+        ok "drop: under cmd.exe, no wait"
+    else
+        bad "drop: under cmd.exe" "$(head -n 3 "$work/pty2" | tr '\n' ' ')"
+    fi
+else
+    skipn=$((skipn + 2))
+    echo "SKIP drop: console cases ('script' is not installed)"
+fi
+cd "$src"
+
+# ---- 4f. CP932: code page 932 against glibc ----------------------------
+d=$work/cp932
+mkdir -p "$d"
+inc=(-Iengine -Iengine/include)
+if ! gcc -std=gnu11 -O2 "${inc[@]}" -I"$lb/engine" tests/windows/cp932_table.c \
+    "$lb/engine/libposekit_internal.a" -o "$d/cp932_linux" 2>"$d/cc-linux.log"; then
+    bad "cp932: table" "Linux build failed: $(head -c 300 "$d/cc-linux.log")"
+elif ! x86_64-w64-mingw32-gcc -std=gnu11 -O2 "${inc[@]}" -I"$out/posekit/engine" \
+    tests/windows/cp932_table.c "$out/posekit/engine/libposekit_internal.a" -static \
+    -o "$d/cp932_win.exe" 2>"$d/cc-win.log"; then
+    bad "cp932: table" "Windows build failed: $(head -c 300 "$d/cc-win.log")"
+else
+    "$d/cp932_linux" >"$d/linux.txt"
+    "$wine" "$d/cp932_win.exe" </dev/null | tr -d '\r' >"$d/windows.txt"
+    if [ "$(tail -n 1 "$d/linux.txt")" != "total d 21828 e 9406" ]; then
+        bad "cp932: table" "glibc's table is not the expected size: $(tail -n 1 "$d/linux.txt")"
+    elif cmp -s "$d/linux.txt" "$d/windows.txt"; then
+        ok "cp932: code page 932 = glibc CP932, every byte sequence and code point both ways"
+    else
+        bad "cp932: table" "differs: $(diff "$d/linux.txt" "$d/windows.txt" | head -n 8 | tr '\n' ' ')"
+    fi
+fi
+stamp "drop, names, read-only, cp932 done"
+
+# ---- 4g. the CLI cases -------------------------------------------------
+mapfile -t cases < <(sed -e 's/#.*//' tests/windows/cases.txt |
+    awk -v all="${PK_WINE_CASES:-}" 'NF && ($2 != "slow" || all == "all") {print $1}')
+export POSEKIT=$pkw PK_CORPUS=$corpus PK_SOURCE=$src PK_TESTDATA=$src/tests/data
+mkdir -p "$logs/cases"
+printf '%s\n' "${cases[@]}" | xargs -P "${PK_JOBS:-2}" -I{} sh -c \
+    'bash tests/cli/run-case.sh "tests/cli/cases/$1.sh" >"$2/cases/$1.log" 2>&1; echo "$? $1"' \
+    _ {} "$logs" >"$logs/cases.rc"
+while read -r rc c; do
+    case $rc in
+        0) ok "case $c" ;;
+        77) skipn=$((skipn + 1)) && echo "SKIP case $c" ;;
+        *) bad "case $c" "exit $rc: $(grep -m 3 FAIL "$logs/cases/$c.log" | tr '\n' ' ')" ;;
+    esac
+done < <(sort -k2 "$logs/cases.rc")
+[ "$(wc -l <"$logs/cases.rc")" -eq "${#cases[@]}" ] || bad cases "not every case reported"
+stamp "${#cases[@]} CLI cases"
+
+finish
