@@ -4,7 +4,7 @@
 const char help_overlay[] =
     "usage: posekit overlay BASE --pose P [--pose-frame N] --bones LIST|@GROUP\n"
     "                       [--rules R] [--frames A-B|N|all] [--mode replace|add]\n"
-    "                       [--fade F] -o OUT [--cut-names] [--strict]\n"
+    "                       [--fade F] -o OUT [--json] [--cut-names] [--strict]\n"
     "\n"
     "Lays the pose P over the selected bones and morphs of BASE and writes\n"
     "OUT.\n"
@@ -43,6 +43,9 @@ const char help_overlay[] =
     "  --cut-names        cut the pose's names longer than a VMD field (15\n"
     "                     bytes) as MMD does, a warning per name (else each\n"
     "                     is an error; VMD base only)\n"
+    "  --json             the summary as JSON on stdout (one line): bones,\n"
+    "                     morphs, keys removed and added, crossed pieces\n"
+    "                     split, fitted and baked\n"
     "  --strict           warnings are errors (e.g. a selected bone the pose\n"
     "                     lacks, an overlay that changes nothing)\n"
     "  -h, --help         this text\n"
