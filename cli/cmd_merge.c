@@ -7,7 +7,7 @@
 const char help_merge[] =
     "usage: posekit merge IN... -o OUT [--offset N]... [--sections LIST]...\n"
     "                     [--within K]... [--prefer first|last|error] [--json]\n"
-    "                     [--strict]\n"
+    "                     [--cut-names] [--strict]\n"
     "\n"
     "Combines the tracks of every input (VMDs; a VPD counts as a one-frame\n"
     "motion) into one motion.  Records keep their file order, input after\n"
@@ -39,6 +39,9 @@ const char help_merge[] =
     "                     another in MMD), first, or error (exit 2)\n"
     "  --json             the report as JSON on stdout instead of text on\n"
     "                     stderr (not with -o -)\n"
+    "  --cut-names        cut a VPD input's names longer than a VMD field\n"
+    "                     (15 bytes) as MMD does, a warning per name (else\n"
+    "                     each is an error)\n"
     "  --strict           warnings are errors\n"
     "  -h, --help         this text\n"
     "\n"

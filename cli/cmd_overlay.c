@@ -4,7 +4,7 @@
 const char help_overlay[] =
     "usage: posekit overlay BASE --pose P [--pose-frame N] --bones LIST|@GROUP\n"
     "                       [--rules R] [--frames A-B|N|all] [--mode replace|add]\n"
-    "                       [--fade F] -o OUT [--strict]\n"
+    "                       [--fade F] -o OUT [--json] [--cut-names] [--strict]\n"
     "\n"
     "Lays the pose P over the selected bones and morphs of BASE and writes\n"
     "OUT.\n"
@@ -40,6 +40,9 @@ const char help_overlay[] =
     "  --mode M           replace (default) or add\n"
     "  --fade F           frames of fade on each side (default 0)\n"
     "  -o, --output OUT   output (.vmd, or .vpd for a VPD base); atomic\n"
+    "  --cut-names        cut the pose's names longer than a VMD field (15\n"
+    "                     bytes) as MMD does, a warning per name (else each\n"
+    "                     is an error; VMD base only)\n"
     "  --json             the summary as JSON on stdout (one line): bones,\n"
     "                     morphs, keys removed and added, crossed pieces\n"
     "                     split, fitted and baked\n"

@@ -65,8 +65,27 @@ int cli_main(int argc, char **argv)
             print_overview(stdout);
             return EXIT_OK;
         }
-        if (strcmp(argv[2], "help") == 0) { /* `posekit help help`: the overview says it */
-            print_overview(stdout);
+        if (argc > 3) {
+            fprintf(stderr, "posekit help: one command name at a time ('%s' is extra); see "
+                            "'posekit help help'\n",
+                    argv[3]);
+            return EXIT_ERROR;
+        }
+        if (strcmp(argv[2], "help") == 0) { /* help's own usage, not the overview */
+            printf("usage: posekit help [COMMAND]\n\n"
+                   "Without COMMAND, lists the commands.  With COMMAND, describes it: its\n"
+                   "options and what it prints (the same text as 'posekit COMMAND --help').\n"
+                   "COMMAND is one of:\n ");
+            size_t col = 1;
+            for (size_t i = 0; i < ncommands; i++) {
+                size_t w = strlen(commands[i].name) + 2;
+                if (col + w > 72) {
+                    printf("\n ");
+                    col = 1;
+                }
+                printf(" %s%s", commands[i].name, i + 1 < ncommands ? "," : ".\n");
+                col += w;
+            }
             return EXIT_OK;
         }
         const cli_command *c = find_command(argv[2]);

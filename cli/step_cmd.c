@@ -197,10 +197,10 @@ static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
         return check_draw_output(r, inputs, n);
     if (op != PK_STEP_DIFF && op != PK_STEP_CHECK && !r->out)
         return cli_usage(r->cmd, "no output given (-o OUT)");
+    if (r->out && cli_is_folder(r->out))
+        return cli_usage(r->cmd, "-o names a folder ('%s'): name the file to write in it", r->out);
     if (r->out && cli_output_format(r->out, PK_FMT_VPD) == PK_FMT_UNKNOWN)
         return cli_usage(r->cmd, "cannot tell the output format of '%s': use .vmd or .vpd", r->out);
-    if (r->out && cli_is_folder(r->out))
-        return cli_usage(r->cmd, "-o names a folder ('%s'): name the file to write", r->out);
     if (r->out && op != PK_STEP_CONVERT && op != PK_STEP_MERGE && has_ext(r->out, ".vpd")) {
         /* only convert --frame turns a motion into one pose: checked once
          * the inputs are read (a pose may be written as a .vpd) */
@@ -233,10 +233,11 @@ static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
         for (size_t i = 0; i < n; i++)
             if (pk_path_same_file(r->svg, inputs[i]) || strcmp(r->svg, inputs[i]) == 0)
                 return cli_usage(r->cmd, "--svg '%s' is an input: it would be overwritten", r->svg);
+        if (cli_is_folder(r->svg))
+            return cli_usage(r->cmd, "--svg names a folder ('%s'): name the file to write in it",
+                             r->svg);
         if (!has_ext(r->svg, ".svg"))
             return cli_usage(r->cmd, "--svg writes an SVG picture: name it .svg, not '%s'", r->svg);
-        if (cli_is_folder(r->svg))
-            return cli_usage(r->cmd, "--svg names a folder ('%s')", r->svg);
     }
     return EXIT_OK;
 }

@@ -477,3 +477,66 @@ pk_names *pk_names_clone(const pk_names *t)
     }
     return c;
 }
+
+/* ------------------------------------------------------ cutting names */
+
+pk_name_id pk_names_cut(pk_names *t, pk_name_id id, size_t width)
+{
+    size_t len;
+    const uint8_t *raw = pk_names_raw(t, id, &len);
+    if (!raw || len <= width)
+        return id;
+    return pk_names_intern(t, raw, pk_cp932_boundary(raw, width));
+}
+
+/* One name of a pose cut for the VMD field, with its warning; the id of
+ * the name to use, PK_NO_NAME on OOM. */
+static pk_name_id cut_one(pk_pose *p, pk_name_id id, const char *what, pk_log *log)
+{
+    size_t len;
+    pk_names_raw(p->names, id, &len);
+    pk_name_id cut = pk_names_cut(p->names, id, PK_VMD_NAME_BYTES);
+    if (cut == PK_NO_NAME) {
+        pk_error(log, "out of memory");
+        return PK_NO_NAME;
+    }
+    if (cut != id) {
+        size_t clen;
+        pk_names_raw(p->names, cut, &clen);
+        pk_warning(log, "%s '%s' (%zu bytes) cut to '%s' (%zu bytes) for the VMD field, as MMD "
+                   "cuts it (--cut-names)",
+                   what, pk_names_utf8(p->names, id), len, pk_names_utf8(p->names, cut), clen);
+    }
+    return cut;
+}
+
+long pk_pose_cut_names(pk_pose *p, pk_log *log)
+{
+    size_t n = pk_names_count(p->names);
+    /* each distinct name is cut (and warned about) once */
+    pk_name_id *map = malloc((n ? n : 1) * sizeof *map);
+    if (!map) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        map[i] = PK_NO_NAME;
+    long cut = 0;
+    for (size_t k = 0; k < p->nbones + p->nmorphs; k++) {
+        bool bone = k < p->nbones;
+        pk_name_id *name = bone ? &p->bones[k].name : &p->morphs[k - p->nbones].name;
+        if (*name >= n)
+            continue;
+        if (map[*name] == PK_NO_NAME) {
+            map[*name] = cut_one(p, *name, bone ? "bone" : "morph", log);
+            if (map[*name] == PK_NO_NAME) {
+                free(map);
+                return -1;
+            }
+            cut += map[*name] != *name;
+        }
+        *name = map[*name];
+    }
+    free(map);
+    return cut;
+}

@@ -37,4 +37,8 @@ bool pk_name_matches(const uint8_t *full, size_t flen, const uint8_t *stored, si
  * order) that t holds; PK_NO_NAME when none. */
 pk_name_id pk_names_find_stored(const pk_names *t, const uint8_t *full, size_t len);
 
+/* The id of name id cut to at most width bytes on a CP932 character
+ * boundary (interned in t); id itself when it fits; PK_NO_NAME on OOM. */
+pk_name_id pk_names_cut(pk_names *t, pk_name_id id, size_t width);
+
 #endif

@@ -381,6 +381,11 @@ PK_API int pk_pose_set_model(pk_pose *p, const void *raw, size_t len, pk_log *lo
 /* Index of the last bone/morph with this name id, or -1. */
 PK_API long pk_pose_find_bone(const pk_pose *p, pk_name_id name);
 PK_API long pk_pose_find_morph(const pk_pose *p, pk_name_id name);
+/* Every bone and morph name of the pose longer than a VMD name field (15
+ * bytes) cut as MMD cuts it, but on a CP932 character boundary; one
+ * warning per name (engine/format/names.c, the CLI's --cut-names).
+ * Returns how many distinct names were cut, -1 on OOM. */
+PK_API long pk_pose_cut_names(pk_pose *p, pk_log *log);
 
 /* ======================================================================
  * Codecs (engine/format/vmd.c, engine/format/vpd.c) — memory in, memory out.

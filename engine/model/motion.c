@@ -288,6 +288,25 @@ pk_motion *pk_pose_to_motion(const pk_pose *p, uint32_t frame, pk_log *log)
         if (pk_motion_set_model(m, p->model, len, log) != 0)
             goto fail;
     }
+    /* every name too long for the field, all at once */
+    bool too_long = false;
+    for (size_t k = 0; k < p->nbones + p->nmorphs; k++) {
+        bool bone = k < p->nbones;
+        pk_name_id id = bone ? p->bones[k].name : p->morphs[k - p->nbones].name;
+        size_t len;
+        pk_names_raw(p->names, id, &len);
+        if (len <= PK_VMD_NAME_BYTES ||
+            (bone ? pk_pose_find_bone(p, id) : pk_pose_find_morph(p, id) + (long)p->nbones) !=
+                (long)k)
+            continue; /* fits, or said at its last record */
+        pk_error(log, "%s '%s' is %zu bytes in CP932; a VMD %s name holds at most %d "
+                 "(--cut-names cuts it as MMD does)",
+                 bone ? "bone" : "morph", pk_names_utf8(p->names, id), len,
+                 bone ? "bone" : "morph", PK_VMD_NAME_BYTES);
+        too_long = true;
+    }
+    if (too_long)
+        goto fail;
     for (size_t i = 0; i < p->nbones; i++) {
         pk_name_id id = carry_name(m, p, p->bones[i].name, "bone", log);
         if (id == PK_NO_NAME)

@@ -720,7 +720,17 @@ pk_motion *pk_merge(const pk_merge_input *in, size_t n, pk_merge_policy policy,
             failed = true;
             break;
         }
-        g.src[i] = in[i].motion ? in[i].motion : pk_pose_to_motion(in[i].pose, 0, log);
+        if (in[i].motion) {
+            g.src[i] = in[i].motion;
+        } else { /* what the pose cannot be as a motion names its file */
+            char *keep = log && log->path ? strdup(log->path) : NULL;
+            if (log && in[i].name)
+                pk_log_set_path(log, in[i].name);
+            g.src[i] = pk_pose_to_motion(in[i].pose, 0, log);
+            if (log && in[i].name)
+                pk_log_set_path(log, keep);
+            free(keep);
+        }
         g.own[i] = in[i].pose != NULL;
         if (!g.src[i] || cut_input(&g, i) != 0) {
             failed = true;

@@ -808,6 +808,26 @@ pk_motion *pk_overlay_motion(const pk_motion *base, const pk_pose *pose, const p
     if (!tracks || !out || !scratch || !plans || !done || !pk_motion_push_bone(scratch) ||
         !pk_motion_push_bone(scratch))
         goto oom;
+    /* every new bone name too long for the VMD field, all at once */
+    bool too_long = false;
+    for (size_t i = 0; i < pose->nbones; i++) {
+        pk_name_id pid = pose->bones[i].name;
+        size_t len;
+        const uint8_t *raw = pk_names_raw(pose->names, pid, &len);
+        if (len <= PK_VMD_NAME_BYTES || pk_pose_find_bone(pose, pid) != (long)i ||
+            !pk_selection_has(sel, raw, len))
+            continue;
+        pk_name_id bid = base_name_for(base, raw, len);
+        if (bid == PK_NO_NAME || !pk_tracks_bone(tracks, bid)) {
+            pk_error(log,
+                     "bone '%s' is %zu bytes; a VMD bone name holds at most %d (--cut-names "
+                     "cuts it as MMD does)",
+                     pk_names_utf8(pose->names, pid), len, PK_VMD_NAME_BYTES);
+            too_long = true;
+        }
+    }
+    if (too_long)
+        goto fail;
     for (size_t i = 0; i < pose->nbones; i++) {
         pk_name_id pid = pose->bones[i].name;
         if (pk_pose_find_bone(pose, pid) != (long)i)
@@ -819,9 +839,7 @@ pk_motion *pk_overlay_motion(const pk_motion *base, const pk_pose *pose, const p
         pk_name_id bid = base_name_for(base, raw, len);
         const pk_track *t = bid == PK_NO_NAME ? NULL : pk_tracks_bone(tracks, bid);
         if (!t) {
-            if (len > PK_VMD_NAME_BYTES) {
-                pk_error(log, "bone '%s' is %zu bytes; a VMD bone name holds at most %d",
-                         pk_names_utf8(pose->names, pid), len, PK_VMD_NAME_BYTES);
+            if (len > PK_VMD_NAME_BYTES) { /* said above */
                 goto fail;
             }
             bid = pk_names_intern(out->names, raw, len);
@@ -1123,6 +1141,29 @@ static int overlay_morphs(const pk_motion *base, const pk_tracks *tracks, pk_mot
     size_t np = 0;
     if (!plans || !done)
         goto oom;
+    /* every new morph name too long for the VMD field, all at once */
+    bool too_long = false;
+    for (size_t i = 0; i < pose->nmorphs; i++) {
+        pk_name_id pid = pose->morphs[i].name;
+        size_t len;
+        const uint8_t *raw = pk_names_raw(pose->names, pid, &len);
+        if (len <= PK_VMD_NAME_BYTES || pk_pose_find_morph(pose, pid) != (long)i ||
+            !pk_selection_has(sel, raw, len))
+            continue;
+        pk_name_id bid = base_name_for(base, raw, len);
+        if (bid == PK_NO_NAME || !pk_tracks_morph(tracks, bid)) {
+            pk_error(log,
+                     "morph '%s' is %zu bytes; a VMD morph name holds at most %d (--cut-names "
+                     "cuts it as MMD does)",
+                     pk_names_utf8(pose->names, pid), len, PK_VMD_NAME_BYTES);
+            too_long = true;
+        }
+    }
+    if (too_long) {
+        free(plans);
+        free(done);
+        return -1;
+    }
     for (size_t i = 0; i < pose->nmorphs; i++) {
         pk_name_id pid = pose->morphs[i].name;
         if (pk_pose_find_morph(pose, pid) != (long)i)

@@ -106,6 +106,8 @@ static const option TABLE[] = {
     {"vs_model", K_STRING, M(PK_STEP_DRAW), OFF(vs_model), 0, NULL, "a PMX or PMD model"},
     {"every", K_COUNT, M(PK_STEP_DRAW), OFF(every), 0, NULL, "a number of frames (1 or more)"},
     {"view", K_ENUM, M(PK_STEP_DRAW), OFF(view), 0, "front|side|top|all", NULL},
+    {"cut_names", K_BOOL, M(PK_STEP_CONVERT) | M(PK_STEP_OVERLAY) | M(PK_STEP_MERGE),
+     OFF(cut_names), 0, NULL, NULL},
 };
 #define NOPTIONS (sizeof TABLE / sizeof TABLE[0])
 _Static_assert(NOPTIONS <= PK_STEP_MAX_OPTIONS, "pk_step.given is too small");
@@ -626,6 +628,9 @@ int pk_step_check(const pk_step *s, pk_log *log)
         (pk_step_given(s, "layout") || pk_step_given(s, "no_morphs")))
         return fail(log, "%s and %s apply to VPD output only", spell(s, "layout", n1),
                     spell(s, "no_morphs", n2));
+    if (s->op == PK_STEP_CONVERT && o->to == PK_FMT_VPD && pk_step_given(s, "cut_names"))
+        return fail(log, "%s applies to VMD output only (a VPD name holds what it is given)",
+                    spell(s, "cut_names", n1));
     if ((s->op == PK_STEP_DIFF || s->op == PK_STEP_DRAW) && pk_step_given(s, "frame") &&
         pk_step_given(s, "frames"))
         return fail(log, "%s and %s exclude each other", spell(s, "frame", n1),

@@ -24,6 +24,7 @@ typedef struct pk_step_opts {
     int to;                          /* convert: pk_format */
     int layout;                      /* convert: pk_vpd_layout */
     bool no_morphs, all, groups, reverse;
+    bool cut_names; /* convert, overlay, merge: over-long names cut for the VMD field */
     double max_deg, max_pos, max_morph; /* reduce: tolerances */
     uint32_t step;                      /* bake: a key every step frames */
     bool camera;                        /* reduce, bake: the camera too */

@@ -80,6 +80,35 @@ static void take(pk_doc *to, pk_doc *from)
     memset(from, 0, sizeof *from);
 }
 
+/* A copy of the pose whose over-long names are cut for the VMD field
+ * (cut_names), or the pose itself; *own is the copy to free. */
+static const pk_pose *cut_pose(const pk_step *s, const pk_pose *p, pk_pose **own, pk_log *log)
+{
+    *own = NULL;
+    if (!s->o.cut_names || !p)
+        return p;
+    *own = pk_pose_clone(p);
+    if (!*own) {
+        pk_error(log, "out of memory");
+        return NULL;
+    }
+    if (pk_pose_cut_names(*own, log) < 0) {
+        pk_pose_free(*own);
+        *own = NULL;
+        return NULL;
+    }
+    return *own;
+}
+
+static pk_motion *pose_to_vmd(const pk_step *s, const pk_pose *p, uint32_t frame, pk_log *log)
+{
+    pk_pose *own;
+    const pk_pose *use = cut_pose(s, p, &own, log);
+    pk_motion *m = use ? pk_pose_to_motion(use, frame, log) : NULL;
+    pk_pose_free(own);
+    return m;
+}
+
 static int run_convert(const pk_step *s, pk_doc *in, pk_step_result *res, pk_log *log)
 {
     const pk_step_opts *o = &s->o;
@@ -101,7 +130,7 @@ static int run_convert(const pk_step *s, pk_doc *in, pk_step_result *res, pk_log
     if (to == PK_FMT_VPD)
         res->out.pose = pk_motion_sample(in->motion, NULL, (double)o->frame, log);
     else /* one key per bone and morph at the frame, linear curves */
-        res->out.motion = pk_pose_to_motion(in->pose, o->frame, log);
+        res->out.motion = pose_to_vmd(s, in->pose, o->frame, log);
     restore(log, old);
     return res->out.pose || res->out.motion ? 0 : -1;
 }
@@ -318,10 +347,20 @@ static int run_overlay(const pk_step *s, const pk_doc *in, const pk_rules *rules
                  s->inputs[0]);
         return -1;
     }
-    pk_pose *own = NULL;
+    if (base->pose && pk_step_given(s, "cut_names")) {
+        pk_error(log, "%scut%snames applies to a VMD output; the base %s is a VPD", s->prefix,
+                 *s->prefix ? "-" : "_", s->inputs[0]);
+        return -1;
+    }
+    pk_pose *own = NULL, *cut = NULL;
     const pk_pose *pose = pd->pose;
     if (!pose)
         pose = own = pk_motion_sample(pd->motion, NULL, (double)o->pose_frame, log);
+    if (pose && o->cut_names) { /* the pose's names as a VMD holds them */
+        char *old = what_about(log, s->inputs[1]);
+        pose = cut_pose(s, pose, &cut, log);
+        restore(log, old);
+    }
     pk_selection *sel = pose ? pk_selection_parse_model(rules, s->model, o->bones, log) : NULL;
     int rc = -1;
     if (sel) {
@@ -351,6 +390,7 @@ static int run_overlay(const pk_step *s, const pk_doc *in, const pk_rules *rules
     }
     pk_selection_free(sel);
     pk_pose_free(own);
+    pk_pose_free(cut);
     return rc;
 }
 
@@ -393,6 +433,24 @@ static int run_merge(const pk_step *s, const pk_doc *in, size_t n, pk_step_resul
     for (size_t i = 0; i < n; i++) {
         mi[i].motion = in[i].motion;
         mi[i].pose = in[i].pose;
+        if (in[i].pose && o->cut_names) { /* the pose's names as a VMD holds them */
+            char *old = what_about(log, s->inputs[i]);
+            pk_pose *c = pk_pose_clone(in[i].pose);
+            long cut = c ? pk_pose_cut_names(c, log) : -1;
+            restore(log, old);
+            if (cut < 0) {
+                if (!c)
+                    pk_error(log, "out of memory");
+                pk_pose_free(c);
+                for (size_t k = 0; k < i; k++)
+                    if (mi[k].pose != in[k].pose) {
+                        pk_pose_free((pk_pose *)mi[k].pose);
+                        mi[k].pose = in[k].pose;
+                    }
+                return -1;
+            }
+            mi[i].pose = c; /* freed below, after the merge */
+        }
         mi[i].offset = i < o->noffsets ? o->offsets[i] : 0;
         mi[i].sections = i < o->nsections ? o->sections[i] : 0;
         mi[i].name = s->inputs[i];
@@ -401,6 +459,11 @@ static int run_merge(const pk_step *s, const pk_doc *in, size_t n, pk_step_resul
         mi[o->within[k] - 1].within = true;
     res->out.format = PK_FMT_VMD;
     res->out.motion = pk_merge(mi, n, res->prefer, &res->merge, log);
+    for (size_t i = 0; i < n; i++)
+        if (mi[i].pose != in[i].pose) { /* a copy with its names cut */
+            pk_pose_free((pk_pose *)mi[i].pose);
+            mi[i].pose = in[i].pose;
+        }
     return res->out.motion ? 0 : -1;
 }
 

@@ -77,7 +77,7 @@ expect_stderr_contains "-o names a folder ('folder.vpd')"
 expect_exit 2 "$POSEKIT" diff - - </dev/null
 expect_stderr_contains "standard input ('-') can be read once"
 expect_exit 0 "$POSEKIT" help help
-expect_stdout_contains 'usage: posekit COMMAND'
+expect_stdout_contains 'usage: posekit help [COMMAND]'
 expect_exit 2 "$POSEKIT" convert dance.vmd --frame 4294967296 -o z.vpd
 expect_stderr_contains '(the largest is 4294967295)'
 expect_stderr_lacks 'below frame 0'
