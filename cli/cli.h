@@ -37,11 +37,13 @@ int cmd_overlay(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_draw(int argc, char **argv);
 int cmd_reduce(int argc, char **argv);
 int cmd_bake(int argc, char **argv);
 extern const char help_reduce[], help_bake[];
 extern const char help_info[], help_dump[], help_convert[], help_diff[], help_rename[],
-    help_mirror[], help_retarget[], help_overlay[], help_merge[], help_run[], help_check[];
+    help_mirror[], help_retarget[], help_overlay[], help_merge[], help_run[], help_check[],
+    help_draw[];
 
 /* ---- model.c: models (PMX, PMD) ---- */
 /* True when the file starts with a PMX or PMD signature. */

@@ -20,6 +20,8 @@ static const cli_command commands[] = {
     {"run", cmd_run, "run a job file: inputs, steps, outputs", help_run},
     {"check", cmd_check, "does a motion or pose fit a model (PMX/PMD)? missing names, near misses",
      help_check},
+    {"draw", cmd_draw, "a pose on a model as a stick-figure picture (SVG), or world positions",
+     help_draw},
 };
 static const size_t ncommands = sizeof commands / sizeof commands[0];
 

@@ -64,7 +64,7 @@ static int cli_option(cli_run *r, const char *name, const char *value, bool *use
     }
     if (strcmp(name, "json") == 0 && (op == PK_STEP_DIFF || op == PK_STEP_MERGE ||
                                       op == PK_STEP_REDUCE || op == PK_STEP_BAKE ||
-                                      op == PK_STEP_CHECK)) {
+                                      op == PK_STEP_CHECK || op == PK_STEP_DRAW)) {
         r->json = true;
         return 1;
     }
@@ -155,9 +155,38 @@ static int parse(cli_run *r, int argc, char **argv, pk_log *log)
 
 /* Side outputs: never one of the inputs, and named for what they hold;
  * with the main output on standard output, no second stream there. */
+/* draw: -o names the picture (.svg) or, with --json, the world transforms
+ * (.json; none or '-': standard output); never an input or a model. */
+static int check_draw_output(const cli_run *r, const char *const *inputs, size_t n)
+{
+    const char *ext = r->json ? ".json" : ".svg";
+    if (!r->out && !r->json)
+        return cli_usage(r->cmd, "no output given (-o OUT.svg)");
+    if (!r->out || strcmp(r->out, "-") == 0) {
+        if (!r->json)
+            return cli_usage(r->cmd, "-o - would write the picture to standard output: name a "
+                                     ".svg file (--json writes to standard output)");
+        return EXIT_OK;
+    }
+    const char *models[2] = {pk_step_model(r->step), pk_step_vs_model(r->step)};
+    for (size_t i = 0; i < n + 2; i++) {
+        const char *p = i < n ? inputs[i] : models[i - n];
+        if (p && (strcmp(r->out, p) == 0 || pk_path_same_file(r->out, p)))
+            return cli_usage(r->cmd, "-o '%s' is an input: it would be overwritten", r->out);
+    }
+    if (cli_is_folder(r->out))
+        return cli_usage(r->cmd, "-o names a folder ('%s'): name the file to write", r->out);
+    if (!has_ext(r->out, ext))
+        return cli_usage(r->cmd, "%s writes %s: name the output %s, not '%s'", r->cmd,
+                         r->json ? "JSON (--json)" : "an SVG picture", ext, r->out);
+    return EXIT_OK;
+}
+
 static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
 {
     pk_step_op op = pk_step_kind(r->step);
+    if (op == PK_STEP_DRAW)
+        return check_draw_output(r, inputs, n);
     if (op != PK_STEP_DIFF && op != PK_STEP_CHECK && !r->out)
         return cli_usage(r->cmd, "no output given (-o OUT)");
     if (r->out && cli_output_format(r->out, PK_FMT_VPD) == PK_FMT_UNKNOWN)
@@ -323,6 +352,28 @@ static int report(const cli_run *r, const pk_step_result *res, const char *const
         }
         return pk_diff_any(res->diff) ? EXIT_DIFF : EXIT_OK;
     }
+    if (op == PK_STEP_DRAW) {
+        pk_buf b;
+        pk_buf_init(&b);
+        if (pk_step_report(r->step, res, r->json ? PK_REPORT_JSON : PK_REPORT_SVG, &b) != 0) {
+            pk_buf_free(&b);
+            fprintf(stderr, "posekit: out of memory\n");
+            return EXIT_ERROR;
+        }
+        int rc = EXIT_OK;
+        if (!r->out || strcmp(r->out, "-") == 0) {
+            if (fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout) != 0) {
+                fprintf(stderr, "posekit: cannot write standard output\n");
+                rc = EXIT_ERROR;
+            }
+        } else {
+            rc = cli_write(r->out, &b);
+            if (rc == EXIT_OK)
+                print_summary(r, res);
+        }
+        pk_buf_free(&b);
+        return rc;
+    }
     if (op == PK_STEP_MERGE) {
         if (!res->merge_in) /* stopped before merging */
             return EXIT_OK;
@@ -351,7 +402,7 @@ int cli_step_main(const char *cmd, int argc, char **argv, const char *help)
     }
     int rc = parse(&r, argc, argv, &log);
     pk_rules *rules = NULL;
-    pk_model *model = NULL;
+    pk_model *model = NULL, *vs_model = NULL;
     pk_doc *docs = NULL;
     const char *const *in = NULL;
     size_t n = 0;
@@ -364,7 +415,7 @@ int cli_step_main(const char *cmd, int argc, char **argv, const char *help)
         goto done;
     }
     pk_step_op op = pk_step_kind(r.step);
-    if (op != PK_STEP_DIFF && op != PK_STEP_CHECK && !r.out) {
+    if (op != PK_STEP_DIFF && op != PK_STEP_CHECK && !r.out && !(op == PK_STEP_DRAW && r.json)) {
         /* a missing input is said first, then a missing output */
         n = pk_step_inputs(r.step, &in);
         if (n == 0 && pk_step_check(r.step, &log) != 0)
@@ -421,7 +472,7 @@ int cli_step_main(const char *cmd, int argc, char **argv, const char *help)
     }
     /* A .vpd holds one pose: only convert (--frame) takes one out of a
      * motion. */
-    if (r.out && op != PK_STEP_CONVERT && op != PK_STEP_DIFF &&
+    if (r.out && op != PK_STEP_CONVERT && op != PK_STEP_DIFF && op != PK_STEP_DRAW &&
         cli_output_format(r.out, PK_FMT_VMD) == PK_FMT_VPD) {
         bool motion = op == PK_STEP_MERGE || docs[0].motion;
         if (motion) {
@@ -438,6 +489,12 @@ int cli_step_main(const char *cmd, int argc, char **argv, const char *help)
             goto done;
         pk_step_use_model(r.step, model);
     }
+    if (pk_step_vs_model(r.step)) {
+        vs_model = cli_load_model(pk_step_vs_model(r.step), cli_strict);
+        if (!vs_model)
+            goto done;
+        pk_step_use_vs_model(r.step, vs_model);
+    }
     int run = pk_step_run(r.step, docs, n, rules, &res, &log);
     bool motions = n > 0 && (docs[0].motion || (n > 1 && docs[1].motion));
     if (op == PK_STEP_MERGE)
@@ -450,7 +507,7 @@ int cli_step_main(const char *cmd, int argc, char **argv, const char *help)
         rc = report(&r, &res, in, n, motions);
     else
         rc = EXIT_OK;
-    if (rc == EXIT_ERROR || op == PK_STEP_DIFF || op == PK_STEP_CHECK)
+    if (rc == EXIT_ERROR || op == PK_STEP_DIFF || op == PK_STEP_CHECK || op == PK_STEP_DRAW)
         goto done;
     cli_save_options so;
     memset(&so, 0, sizeof so);
@@ -467,6 +524,7 @@ done:
     free(docs);
     pk_rules_free(rules);
     pk_model_free(model);
+    pk_model_free(vs_model);
     pk_step_free(r.step);
     pk_log_free(&log);
     return rc;

@@ -7,7 +7,7 @@
 # (layouts, modes, policies, @groups), and files by kind: motions and poses
 # (.vmd/.vpd), models (.pmx/.pmd), rule and job files (.yaml/.yml).
 
-_posekit_commands="info dump convert diff rename mirror retarget overlay reduce bake merge run check help"
+_posekit_commands="info dump convert diff rename mirror retarget overlay reduce bake merge run check draw help"
 
 # Options per command, as in each command's help.  A job file's step OP
 # (posekit run) takes the options of the command OP without the leading
@@ -28,6 +28,7 @@ _posekit_opts_reduce="-o --output --max-deg --max-pos --max-morph --bones --rule
 _posekit_opts_bake="-o --output --bones --rules --frames --step --no-morphs --camera --json --strict --help"
 _posekit_opts_run="--dry-run --strict --help"
 _posekit_opts_check="--model --json --suggest-rules --strict --help"
+_posekit_opts_draw="--model --frame --frames --every --vs --vs-model --view --bones --rules --json -o --output --strict --help"
 
 # Groups every rule set has (rules/standard.yaml, built in).
 _posekit_std_groups="root trunk head eyes thumb_L index_L middle_L ring_L little_L thumb_R index_R middle_R ring_R little_R fingers_L fingers_R hand_L hand_R arm_L arm_R arm_below_L arm_below_R leg_L leg_R ik hands arms legs"
@@ -88,15 +89,27 @@ _posekit()
     local mm='@(vmd|vpd|VMD|VPD)' yaml='@(yaml|yml|YAML|YML)'
     case $prev in
         -o | --output | --pose)
-            _posekit_files "$mm"
+            if [[ $cmd == draw ]]; then
+                _posekit_files '@(svg|SVG|json|JSON)'
+            else
+                _posekit_files "$mm"
+            fi
             return 0
             ;;
         --rules | --suggest-rules)
             _posekit_files "$yaml"
             return 0
             ;;
-        --model)
+        --model | --vs-model)
             _posekit_files '@(pmx|pmd|PMX|PMD)'
+            return 0
+            ;;
+        --vs)
+            _posekit_files "$mm"
+            return 0
+            ;;
+        --view)
+            COMPREPLY=($(compgen -W "front side top all" -- "$cur"))
             return 0
             ;;
         --svg)

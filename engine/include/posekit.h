@@ -1057,6 +1057,7 @@ typedef enum pk_step_op {
     PK_STEP_REDUCE,
     PK_STEP_BAKE,
     PK_STEP_CHECK,
+    PK_STEP_DRAW,
     PK_STEP_COUNT
 } pk_step_op;
 
@@ -1109,6 +1110,7 @@ typedef struct pk_step_result {
     const struct pk_model *check_model; /* check: the model (the caller's: it must outlive
                                            the result for pk_step_report) */
     size_t check_field;                 /* check: the input's name field, 15 (VMD) or 19 (VPD) */
+    struct pk_drawing *drawing; /* draw: the figures, written by pk_step_report (SVG, JSON) */
 } pk_step_result;
 
 /* Runs the step on the documents named by pk_step_inputs (in that order)
@@ -1128,6 +1130,10 @@ PK_API void pk_step_bins(pk_step *s, size_t bins);
  * caller loaded for it (owned by the caller, used by pk_step_run). */
 PK_API const char *pk_step_model(const pk_step *s);
 PK_API void pk_step_use_model(pk_step *s, const struct pk_model *m);
+/* draw: the second pose's model (vs_model; NULL: the same model) and the
+ * model the caller loaded for it. */
+PK_API const char *pk_step_vs_model(const pk_step *s);
+PK_API void pk_step_use_vs_model(pk_step *s, const struct pk_model *m);
 /* The strict option (every step; the CLI's --strict): warnings met reading
  * the step's inputs and model, or running it, are errors.  The caller,
  * which reads the inputs, applies it. */
@@ -1145,7 +1151,8 @@ typedef enum pk_report_format {
     PK_REPORT_TEXT,
     PK_REPORT_JSON,
     PK_REPORT_CSV,
-    PK_REPORT_RULES
+    PK_REPORT_RULES,
+    PK_REPORT_SVG /* draw: the picture (draw's JSON: world transforms) */
 } pk_report_format;
 /* Whether the step writes its report in that format. */
 PK_API bool pk_step_report_has(pk_step_op op, pk_report_format f);
@@ -1349,6 +1356,47 @@ PK_API void pk_rig_rest(const pk_rig *r, pk_bone_local *local);
 PK_API size_t pk_rig_pose_local(const pk_rig *r, const pk_pose *p, pk_bone_local *local);
 PK_API size_t pk_rig_motion_local(const pk_rig *r, const pk_motion *m, const pk_tracks *t,
                                   double frame, pk_bone_local *local, bool *ik_on);
+
+/* ---- pictures of poses (engine/ops/draw.c) ----
+ * A pose (or a motion at frames) on a model, evaluated (pk_rig_eval) and
+ * drawn as a stick figure: a line per visible bone to its tail (a bone or
+ * an offset), joints as dots, left (左) and right (右) in two colours, IK
+ * goals as diamonds (hollow where the VMD's IK section turns the IK off),
+ * the ground, one scale for every panel, a legend for every colour and
+ * bone names on hover (<title>).  With a second pose (vs, on its own model
+ * or the same), the second figure is drawn underneath, each bone shaded
+ * by its rotation difference (the same degrees as diff).  A drawing holds
+ * copies of everything it shows: the models may be freed before it is
+ * written. */
+/* The font list of every SVG posekit writes (covers Japanese first). */
+#define PK_SVG_FONTS "'Noto Sans CJK JP', 'Noto Sans JP', 'IPAexGothic', 'IPAGothic', sans-serif"
+typedef enum pk_draw_view { PK_VIEW_FRONT, PK_VIEW_SIDE, PK_VIEW_TOP, PK_VIEW_ALL } pk_draw_view;
+typedef struct pk_draw_input {
+    const pk_model *model;
+    const pk_doc *doc;      /* a pose or a motion */
+    const char *name;       /* for the title: the file's name */
+    const char *model_name; /* for the title: the model's file name */
+} pk_draw_input;
+typedef struct pk_draw_options {
+    pk_draw_input a, b;        /* b.doc NULL: one pose */
+    bool range;                /* frames first..last every `every` (else `frame`) */
+    uint32_t frame, first, last, every;
+    pk_draw_view view;
+    const pk_selection *bones, *vs_bones; /* NULL: every visible bone (of a / of b) */
+    const pk_selection *body; /* drawn in colour; other bones (hair, clothes) light grey
+                                 (NULL: every bone in colour) */
+} pk_draw_options;
+typedef struct pk_drawing pk_drawing;
+/* Evaluates every figure (at most 60); NULL (logged) on error. */
+PK_API pk_drawing *pk_draw(const pk_draw_options *o, pk_log *log);
+PK_API void pk_drawing_free(pk_drawing *d);
+/* Figures drawn (frames; a pair with a vs counts once). */
+PK_API size_t pk_drawing_figures(const pk_drawing *d);
+/* The picture as an SVG document / every bone's world position and
+ * rotation as JSON ({"figures":[{"input","model","frame","bones":[{"name",
+ * "pos":[x,y,z],"rot":[x,y,z,w],"ik","diff_deg"}]}]}).  0 or -1 (OOM). */
+PK_API int pk_draw_svg(const pk_drawing *d, pk_buf *out);
+PK_API int pk_draw_json(const pk_drawing *d, pk_buf *out);
 
 /* ---- check: a motion or pose against a model (engine/ops/check.c) ----
  * Every bone and morph name the motion keys is looked up in the model by

@@ -41,7 +41,7 @@ typedef struct job_step {
     where at;
 } job_step;
 
-typedef enum report_kind { R_TEXT, R_JSON, R_CSV, R_RULES } report_kind;
+typedef enum report_kind { R_TEXT, R_JSON, R_CSV, R_RULES, R_SVG } report_kind;
 
 typedef struct outspec {
     where at;

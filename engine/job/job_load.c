@@ -148,13 +148,14 @@ typedef enum ref { REF_NONE, REF_DOC, REF_RULES, REF_MODEL } ref;
 
 static ref ref_of(const char *key)
 {
-    static const char *const KEYS[] = {"in", "a", "b", "base", "pose"};
+    static const char *const KEYS[] = {"in", "a", "b", "base", "pose", "vs"};
     for (size_t i = 0; i < sizeof KEYS / sizeof KEYS[0]; i++)
         if (strcmp(key, KEYS[i]) == 0)
             return REF_DOC;
     if (strcmp(key, "rules") == 0)
         return REF_RULES;
-    if (strcmp(key, "model") == 0)
+    if (strcmp(key, "model") == 0 || strcmp(key, "vs_model") == 0 ||
+        strcmp(key, "vs-model") == 0)
         return REF_MODEL;
     return REF_NONE;
 }
@@ -401,12 +402,13 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
     bool text = n >= 4 && strcmp(path + n - 4, ".txt") == 0;
     bool yaml = (n >= 5 && strcmp(path + n - 5, ".yaml") == 0) ||
                 (n >= 4 && strcmp(path + n - 4, ".yml") == 0);
-    os->report = json ? R_JSON : csv ? R_CSV : yaml ? R_RULES : R_TEXT;
-    if (os->fmt == PK_FMT_UNKNOWN && !json && !text && !csv && !yaml) {
+    bool svg = n >= 4 && strcmp(path + n - 4, ".svg") == 0;
+    os->report = json ? R_JSON : csv ? R_CSV : yaml ? R_RULES : svg ? R_SVG : R_TEXT;
+    if (os->fmt == PK_FMT_UNKNOWN && !json && !text && !csv && !yaml && !svg) {
         err_at(y->log, mark(v),
                "cannot tell the format of '%s': use .vmd, .vpd (motions and "
-               "poses), .txt, .json, .csv (diff and check reports) or .yaml (check's suggested "
-               "rules)",
+               "poses), .txt, .json, .csv (diff and check reports), .yaml (check's suggested "
+               "rules) or .svg (draw's picture)",
                path);
         return false;
     }

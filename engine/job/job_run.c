@@ -117,6 +117,17 @@ static int run_step(pk_job *j, const job_step *js, pk_log *log)
         warned += mi->warnings;
         pk_step_use_model(js->step, mi->model);
     }
+    const char *vname = pk_step_vs_model(js->step);
+    if (vname) { /* draw's second model, an input like the first */
+        item *mi = job_find(j, vname);
+        if (!mi || !mi->model) {
+            pk_log_add(log, PK_ERROR, -1, js->at.line, js->at.col, "'%s' is not a model", vname);
+            pk_log_free(&tmp);
+            goto done;
+        }
+        warned += mi->warnings;
+        pk_step_use_vs_model(js->step, mi->model);
+    }
     int ran = pk_step_run(js->step, docs, n, rules_of(j, pk_step_rules(js->step)), res, &tmp);
     /* strict: a warning reading its inputs or model, or running it, fails
      * the step (the command's --strict) */
@@ -149,12 +160,13 @@ static int run_step(pk_job *j, const job_step *js, pk_log *log)
     pk_log_set_path(log, j->path);
     pk_log_free(&tmp);
     pk_step_use_model(js->step, NULL);
+    pk_step_use_vs_model(js->step, NULL);
     if (ran != 0)
         goto done;
     report_line(j, js, res);
     if (!res_item) {
         /* a check without out: its line on the report is all */
-    } else if (op == PK_STEP_DIFF || op == PK_STEP_CHECK) {
+    } else if (op == PK_STEP_DIFF || op == PK_STEP_CHECK || op == PK_STEP_DRAW) {
         res_item->kind = V_REPORT;
         res_item->report = res;
         res_item->by = js->step;
@@ -196,12 +208,15 @@ static int encode(pk_job *j, size_t i, pk_log *log)
         pk_report_format f = os->report == R_JSON    ? PK_REPORT_JSON
                              : os->report == R_CSV   ? PK_REPORT_CSV
                              : os->report == R_RULES ? PK_REPORT_RULES
+                             : os->report == R_SVG   ? PK_REPORT_SVG
                                                      : PK_REPORT_TEXT;
         pk_step_op op = pk_step_kind(it->by);
         if (os->fmt != PK_FMT_UNKNOWN || !pk_step_report_has(op, f))
             pk_error(log, "'%s' is a %s report: write it as %s", o->name, pk_step_op_name(op),
-                     op == PK_STEP_CHECK ? ".txt, .json or .yaml (the suggested rules)"
-                                         : ".txt, .json or .csv");
+                     op == PK_STEP_CHECK  ? ".txt, .json or .yaml (the suggested rules)"
+                     : op == PK_STEP_DRAW ? ".svg (the picture), .json (world transforms) or "
+                                            ".txt"
+                                          : ".txt, .json or .csv");
         else
             rc = pk_step_report(it->by, it->report, f, &o->data);
     } else if (os->fmt == PK_FMT_UNKNOWN) {

@@ -30,6 +30,7 @@ typedef struct ik_link {
     int axis;            /* plane: 0 x, 1 y, 2 z */
     double min[3], max[3];
     double plane_angle; /* plane: the angle so far in this solve */
+    size_t path_at;     /* its place in the chain's path (npath: not on it) */
     double saved[4];    /* best ik rotation so far */
 } ik_link;
 
@@ -41,6 +42,8 @@ typedef struct ik_chain {
     size_t nlinks;
     int32_t *path; /* topological order: the top link down to the target */
     size_t npath;
+    bool has_triangle; /* a plane link right below the next link (a knee) */
+    double reach;      /* the path's length from the top link to the target */
     int32_t *subtrees; /* bones whose subtree is refreshed after the solve */
     size_t nsubtrees;
 } ik_chain;
@@ -255,6 +258,9 @@ static int build_chain(pk_rig *r, int32_t bone, ik_chain *c)
             d->axis = axis;
         }
     }
+    for (size_t k = 0; k + 1 < c->nlinks; k++)
+        if (c->links[k].plane && r->parent[c->links[k].bone] == c->links[k + 1].bone)
+            c->has_triangle = true;
     /* The path: the target's parent chain up to the highest link on it. */
     if (c->target >= 0 && (size_t)c->target < r->n) {
         size_t top = 0, len = 0;
@@ -271,6 +277,16 @@ static int build_chain(pk_rig *r, int32_t bone, ik_chain *c)
             up[i] = up[top - 1 - i];
             up[top - 1 - i] = t;
         }
+    }
+    for (size_t k = 0; k < c->nlinks; k++) {
+        c->links[k].path_at = c->npath;
+        for (size_t i = 0; i < c->npath; i++)
+            if (c->path[i] == c->links[k].bone)
+                c->links[k].path_at = i;
+    }
+    for (size_t i = 1; i < c->npath; i++) {
+        const double *o = r->off[c->path[i]];
+        c->reach += sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]);
     }
     /* After the solve: the subtrees of the links that no other link holds. */
     for (size_t k = 0; k < c->nlinks; k++) {
@@ -491,17 +507,14 @@ static bool unit(double v[3])
 
 /* After link k's ik rotation changed: its local, and the worlds from it
  * down the path to the target (or its whole subtree off the path). */
-static void link_changed(pk_rig *r, const ik_chain *c, int32_t lb)
+static void link_changed(pk_rig *r, const ik_chain *c, const ik_link *l)
 {
-    local_of(r, lb);
-    size_t i = 0;
-    while (i < c->npath && c->path[i] != lb)
-        i++;
-    if (i == c->npath) {
-        subtree(r, lb);
+    local_of(r, l->bone);
+    if (l->path_at == c->npath) {
+        subtree(r, l->bone);
         return;
     }
-    for (; i < c->npath; i++)
+    for (size_t i = l->path_at; i < c->npath; i++)
         world_of(r, c->path[i]);
 }
 
@@ -570,7 +583,7 @@ static bool knee_triangle(pk_rig *r, const ik_chain *c, const ik_link *l, int32_
     return true;
 }
 
-static void solve_plane(pk_rig *r, const ik_chain *c, ik_link *l, int iteration)
+static void solve_plane(pk_rig *r, const ik_chain *c, ik_link *l, int iteration, bool triangle)
 {
     static const double AX[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
     int32_t j = l->bone;
@@ -582,7 +595,7 @@ static void solve_plane(pk_rig *r, const ik_chain *c, ik_link *l, int iteration)
     const double *axis = AX[l->axis];
     double a;
     size_t k = (size_t)(l - c->links);
-    if (k + 1 < c->nlinks && r->parent[l->bone] == c->links[k + 1].bone &&
+    if (triangle && k + 1 < c->nlinks && r->parent[l->bone] == c->links[k + 1].bone &&
         knee_triangle(r, c, l, c->links[k + 1].bone, &a))
         goto set;
     double d = iv[0] * tv[0] + iv[1] * tv[1] + iv[2] * tv[2];
@@ -615,10 +628,10 @@ set:
     qaxis(axis, a, q);
     qconj(r->anim_rot[j], inv);
     qmul(q, inv, r->ik_rot[j]);
-    link_changed(r, c, j);
+    link_changed(r, c, l);
 }
 
-static void solve_core(pk_rig *r, ik_chain *c, int iteration)
+static void solve_core(pk_rig *r, ik_chain *c, int iteration, bool triangle)
 {
     for (size_t k = 0; k < c->nlinks; k++) {
         ik_link *l = &c->links[k];
@@ -626,7 +639,7 @@ static void solve_core(pk_rig *r, ik_chain *c, int iteration)
         if (j == c->target)
             continue;
         if (l->plane) {
-            solve_plane(r, c, l, iteration);
+            solve_plane(r, c, l, iteration, triangle);
             continue;
         }
         double iv[3], tv[3];
@@ -658,7 +671,7 @@ static void solve_core(pk_rig *r, ik_chain *c, int iteration)
         qnorm(rot);
         qconj(r->anim_rot[j], inv);
         qmul(rot, inv, r->ik_rot[j]);
-        link_changed(r, c, j);
+        link_changed(r, c, l);
     }
 }
 
@@ -683,11 +696,28 @@ static bool keyed_within_limits(const pk_rig *r, const ik_chain *c)
  * each turn at most `limit`; stops when a pass no longer brings the
  * target closer and keeps the best pass.  A target already on the IK bone
  * is left as keyed. */
+static void keep_best(pk_rig *r, ik_chain *c)
+{
+    for (size_t k = 0; k < c->nlinks; k++)
+        memcpy(c->links[k].saved, r->ik_rot[c->links[k].bone], sizeof c->links[k].saved);
+}
+
+/* Back to the best pass: the links' locals and the path to the target. */
+static void restore_best(pk_rig *r, ik_chain *c)
+{
+    for (size_t k = 0; k < c->nlinks; k++) {
+        memcpy(r->ik_rot[c->links[k].bone], c->links[k].saved, sizeof c->links[k].saved);
+        local_of(r, c->links[k].bone);
+    }
+    for (size_t i = 0; i < c->npath; i++)
+        world_of(r, c->path[i]);
+}
+
 static void solve(pk_rig *r, ik_chain *c)
 {
     if (c->npath == 0 && c->nlinks == 0)
         return;
-    const double reached = 1e-6;
+    const double reached = 1e-6, close = 1e-4;
     if (dist(r, c) < reached && keyed_within_limits(r, c))
         return;
     double best = INFINITY;
@@ -695,24 +725,47 @@ static void solve(pk_rig *r, ik_chain *c)
         c->links[k].plane_angle = 0.0;
         qident(c->links[k].saved);
     }
+    /* MMD's passes: stop when a pass no longer brings the target closer.
+     * A goal within the leg's reach that MMD's knee step only crawls
+     * towards (less than a quarter closer per pass) is handed to the
+     * passes below, which set each knee by its triangle (knee_triangle):
+     * the first passes still choose how the leg turns, as in MMD. */
+    bool within = false;
+    if (c->has_triangle && c->npath > 0) {
+        const double *a = r->w[c->path[0]].pos, *b = r->w[c->bone].pos;
+        double d0 = a[0] - b[0], d1 = a[1] - b[1], d2 = a[2] - b[2];
+        within = sqrt(d0 * d0 + d1 * d1 + d2 * d2) < c->reach * (1.0 - 1e-9);
+    }
     for (int it = 0; it < c->loops; it++) {
-        solve_core(r, c, it);
-        double d = dist(r, c);
-
-
+        solve_core(r, c, it, false);
+        double d = dist(r, c), before = best;
         if (d < best) {
             best = d;
-            for (size_t k = 0; k < c->nlinks; k++)
-                memcpy(c->links[k].saved, r->ik_rot[c->links[k].bone], sizeof c->links[k].saved);
-            if (d < reached)
+            keep_best(r, c);
+            if (d < reached || (within && it > 0 && d > 0.75 * before))
                 break;
+        } else {
+            break;
         }
     }
     if (dist(r, c) > best)
-        for (size_t k = 0; k < c->nlinks; k++) {
-            memcpy(r->ik_rot[c->links[k].bone], c->links[k].saved, sizeof c->links[k].saved);
-            local_of(r, c->links[k].bone);
+        restore_best(r, c);
+    if (within && best > close) {
+        for (int it = 0; it < c->loops; it++) {
+            solve_core(r, c, 1, true);
+            double d = dist(r, c);
+            if (d < best) {
+                best = d;
+                keep_best(r, c);
+                if (d < reached)
+                    break;
+            } else {
+                break;
+            }
         }
+        if (dist(r, c) > best)
+            restore_best(r, c);
+    }
     for (size_t s = 0; s < c->nsubtrees; s++)
         subtree(r, c->subtrees[s]);
 }

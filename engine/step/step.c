@@ -14,7 +14,7 @@
 #include <string.h>
 
 static const char *const OP_NAMES[PK_STEP_COUNT] = {
-    "convert", "diff", "rename", "mirror", "retarget", "overlay", "merge", "reduce", "bake", "check"};
+    "convert", "diff", "rename", "mirror", "retarget", "overlay", "merge", "reduce", "bake", "check", "draw"};
 
 typedef enum kind {
     K_INPUT,  /* a document's name; slot = its place in run order */
@@ -50,22 +50,24 @@ typedef struct option {
 #define OFF(f) offsetof(pk_step_opts, f)
 
 static const option TABLE[] = {
-    {"in", K_INPUT, M(PK_STEP_CONVERT) | ALL_EDITS | KEYS | M(PK_STEP_CHECK), 0, 0, NULL, "a file"},
+    {"in", K_INPUT, M(PK_STEP_CONVERT) | ALL_EDITS | KEYS | M(PK_STEP_CHECK) | M(PK_STEP_DRAW), 0,
+     0, NULL, "a file"},
+    {"vs", K_INPUT, M(PK_STEP_DRAW), 0, 1, NULL, "a file"},
     {"in", K_INPUTS, M(PK_STEP_MERGE), 0, 0, NULL, "a file"},
     {"a", K_INPUT, M(PK_STEP_DIFF), 0, 0, NULL, "a file"},
     {"b", K_INPUT, M(PK_STEP_DIFF), 0, 1, NULL, "a file"},
     {"base", K_INPUT, M(PK_STEP_OVERLAY), 0, 0, NULL, "a file"},
     {"pose", K_INPUT, M(PK_STEP_OVERLAY), 0, 1, NULL, "a file"},
-    {"rules", K_STRING, M(PK_STEP_DIFF) | ALL_EDITS | M(PK_STEP_OVERLAY) | KEYS, OFF(rules), 0,
+    {"rules", K_STRING, M(PK_STEP_DIFF) | ALL_EDITS | M(PK_STEP_OVERLAY) | KEYS | M(PK_STEP_DRAW), OFF(rules), 0,
      NULL, "a rules file"},
-    {"bones", K_STRING, M(PK_STEP_DIFF) | M(PK_STEP_OVERLAY) | KEYS, OFF(bones), 0, NULL,
+    {"bones", K_STRING, M(PK_STEP_DIFF) | M(PK_STEP_OVERLAY) | KEYS | M(PK_STEP_DRAW), OFF(bones), 0, NULL,
      "names, globs or @groups"},
-    {"model", K_STRING, M(PK_STEP_DIFF) | M(PK_STEP_OVERLAY) | M(PK_STEP_CHECK), OFF(model), 0,
+    {"model", K_STRING, M(PK_STEP_DIFF) | M(PK_STEP_OVERLAY) | M(PK_STEP_CHECK) | M(PK_STEP_DRAW), OFF(model), 0,
      NULL, "a PMX or PMD model"},
     {"to", K_ENUM, M(PK_STEP_CONVERT), OFF(to), 0, "|vmd|vpd", NULL},
-    {"frame", K_U32, M(PK_STEP_CONVERT) | M(PK_STEP_DIFF), OFF(frame), 0, NULL,
+    {"frame", K_U32, M(PK_STEP_CONVERT) | M(PK_STEP_DIFF) | M(PK_STEP_DRAW), OFF(frame), 0, NULL,
      "a frame number (0 or more)"},
-    {"frames", K_FRAMES, M(PK_STEP_DIFF) | M(PK_STEP_OVERLAY) | KEYS, 0, 0, NULL,
+    {"frames", K_FRAMES, M(PK_STEP_DIFF) | M(PK_STEP_OVERLAY) | KEYS | M(PK_STEP_DRAW), 0, 0, NULL,
      "A-B (A <= B), N or 'all'"},
     {"layout", K_ENUM, M(PK_STEP_CONVERT), OFF(layout), 0, "text|hybrid", NULL},
     {"no_morphs", K_BOOL, M(PK_STEP_CONVERT) | M(PK_STEP_DIFF) | KEYS, OFF(no_morphs), 0, NULL,
@@ -94,6 +96,9 @@ static const option TABLE[] = {
     {"step", K_COUNT, M(PK_STEP_BAKE), OFF(step), 0, NULL, "a number of frames (1 or more)"},
     {"camera", K_BOOL, KEYS, OFF(camera), 0, NULL, NULL},
     {"strict", K_BOOL, ALL_OPS, OFF(strict), 0, NULL, NULL},
+    {"vs_model", K_STRING, M(PK_STEP_DRAW), OFF(vs_model), 0, NULL, "a PMX or PMD model"},
+    {"every", K_COUNT, M(PK_STEP_DRAW), OFF(every), 0, NULL, "a number of frames (1 or more)"},
+    {"view", K_ENUM, M(PK_STEP_DRAW), OFF(view), 0, "front|side|top|all", NULL},
 };
 #define NOPTIONS (sizeof TABLE / sizeof TABLE[0])
 _Static_assert(NOPTIONS <= PK_STEP_MAX_OPTIONS, "pk_step.given is too small");
@@ -159,6 +164,7 @@ void pk_step_free(pk_step *s)
     free(s->o.rules);
     free(s->o.bones);
     free(s->o.model);
+    free(s->o.vs_model);
     free(s->o.offsets);
     free(s->o.sections);
     free(s->o.within);
@@ -511,6 +517,16 @@ void pk_step_use_model(pk_step *s, const struct pk_model *m)
     s->model = m;
 }
 
+const char *pk_step_vs_model(const pk_step *s)
+{
+    return s->o.vs_model;
+}
+
+void pk_step_use_vs_model(pk_step *s, const struct pk_model *m)
+{
+    s->vs_model = m;
+}
+
 static int fail(pk_log *log, const char *fmt, ...) PK_PRINTF(2, 3);
 static int fail(pk_log *log, const char *fmt, ...)
 {
@@ -550,8 +566,14 @@ int pk_step_check(const pk_step *s, pk_log *log)
     }
     if ((s->op == PK_STEP_RENAME || s->op == PK_STEP_RETARGET) && !o->rules)
         return fail(log, "no rules given (%s R.yaml)", spell(s, "rules", n1));
-    if (s->op == PK_STEP_CHECK && !o->model)
+    if ((s->op == PK_STEP_CHECK || s->op == PK_STEP_DRAW) && !o->model)
         return fail(log, "no model given (%s MODEL)", spell(s, "model", n1));
+    if (s->op == PK_STEP_DRAW && o->vs_model && (s->ninputs < 2 || !s->inputs[1]))
+        return fail(log, "%s needs %s OTHER (the pose it is the model of)",
+                    spell(s, "vs_model", n1), spell(s, "vs", n2));
+    if (s->op == PK_STEP_DRAW && pk_step_given(s, "every") && !pk_step_given(s, "frames"))
+        return fail(log, "%s needs %s A-B (a strip of frames)", spell(s, "every", n1),
+                    spell(s, "frames", n2));
     if (s->op == PK_STEP_CONVERT && o->to == PK_FMT_UNKNOWN)
         return fail(log, "no output format given (%s vmd|vpd)", spell(s, "to", n1));
     /* Options that exclude each other or would do nothing. */
@@ -559,7 +581,8 @@ int pk_step_check(const pk_step *s, pk_log *log)
         (pk_step_given(s, "layout") || pk_step_given(s, "no_morphs")))
         return fail(log, "%s and %s apply to VPD output only", spell(s, "layout", n1),
                     spell(s, "no_morphs", n2));
-    if (s->op == PK_STEP_DIFF && pk_step_given(s, "frame") && pk_step_given(s, "frames"))
+    if ((s->op == PK_STEP_DIFF || s->op == PK_STEP_DRAW) && pk_step_given(s, "frame") &&
+        pk_step_given(s, "frames"))
         return fail(log, "%s and %s exclude each other", spell(s, "frame", n1),
                     spell(s, "frames", n2));
     if (s->op == PK_STEP_OVERLAY && pk_step_given(s, "fade") && o->frames_all && o->fade)

@@ -26,6 +26,9 @@ typedef struct pk_step_opts {
     uint32_t step;                      /* bake: a key every step frames */
     bool camera;                        /* reduce, bake: the camera too */
     bool strict;                        /* check: warnings are errors */
+    char *vs_model;                     /* draw: the vs pose's model */
+    uint32_t every;                     /* draw: a figure every K frames */
+    int view;                           /* draw: pk_draw_view */
     int64_t *offsets; /* merge: --offset, per input in order */
     size_t noffsets;
     unsigned *sections; /* merge: --sections, per input in order */
@@ -45,6 +48,7 @@ struct pk_step {
     bool given[PK_STEP_MAX_OPTIONS]; /* by table row */
     size_t bins;                     /* diff: pk_diff_options.bins (pictures) */
     const struct pk_model *model;    /* the caller's, for the model option */
+    const struct pk_model *vs_model; /* the caller's, for draw's vs_model option */
 };
 
 /* Whether option `name` was given. */

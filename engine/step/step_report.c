@@ -947,6 +947,12 @@ int pk_step_summary(const pk_step *s, const pk_step_result *r, pk_buf *out)
         if (r->check)
             check_summary(r, out);
         break;
+    case PK_STEP_DRAW:
+        if (r->drawing) {
+            size_t n = pk_drawing_figures(r->drawing);
+            pk_buf_printf(out, "%zu figure%s drawn", n, plural(n));
+        }
+        break;
     case PK_STEP_MERGE: {
         const pk_merge_report *m = &r->merge;
         static const char *const POL[] = {"last", "first", "error"};
@@ -979,7 +985,9 @@ bool pk_step_report_has(pk_step_op op, pk_report_format f)
         return (unsigned)op < PK_STEP_COUNT;
     case PK_REPORT_JSON:
         return op == PK_STEP_DIFF || op == PK_STEP_CHECK || op == PK_STEP_REDUCE ||
-               op == PK_STEP_BAKE;
+               op == PK_STEP_BAKE || op == PK_STEP_DRAW;
+    case PK_REPORT_SVG:
+        return op == PK_STEP_DRAW;
     case PK_REPORT_CSV:
         return op == PK_STEP_DIFF;
     case PK_REPORT_RULES:
@@ -1001,6 +1009,9 @@ int pk_step_report(const pk_step *s, const pk_step_result *r, pk_report_format f
             check_text(s, r, out);
         return out->oom ? -1 : 0;
     }
+    if (s->op == PK_STEP_DRAW && r->drawing && fmt != PK_REPORT_TEXT)
+        return fmt == PK_REPORT_SVG ? pk_draw_svg(r->drawing, out)
+                                    : pk_draw_json(r->drawing, out);
     if ((s->op == PK_STEP_REDUCE || s->op == PK_STEP_BAKE) && fmt == PK_REPORT_JSON) {
         keys_json(s, &r->reduce, out);
         return out->oom ? -1 : 0;

@@ -430,6 +430,91 @@ static int run_keys(const pk_step *s, const pk_doc *in, const pk_rules *rules, p
     return res->out.motion ? 0 : -1;
 }
 
+/* draw: the pose (and the vs pose) on the models the caller loaded, as
+ * figures; written later by pk_step_report (SVG or JSON). */
+static int run_draw(const pk_step *s, const pk_doc *in, size_t n, const pk_rules *rules,
+                    pk_step_result *res, pk_log *log)
+{
+    const pk_step_opts *o = &s->o;
+    bool vs = n > 1 && s->inputs[1];
+    const pk_model *mb = s->vs_model ? s->vs_model : s->model;
+    if (!s->model || (vs && s->o.vs_model && !s->vs_model)) {
+        pk_error(log, "draw: the model '%s' is not loaded",
+                 !s->model ? o->model : o->vs_model);
+        return -1;
+    }
+    bool range = pk_step_given(s, "frames");
+    bool any_motion = in[0].motion || (vs && in[1].motion);
+    if (!any_motion && (range || pk_step_given(s, "frame"))) {
+        pk_error(log, "%s%s applies to a motion (VMD); %s a pose", s->prefix,
+                 range ? "frames" : "frame", vs ? "both inputs are" : "the input is");
+        return -1;
+    }
+    pk_draw_options d;
+    memset(&d, 0, sizeof d);
+    d.a.model = s->model;
+    d.a.doc = &in[0];
+    d.a.name = s->inputs[0];
+    d.a.model_name = o->model;
+    if (vs) {
+        d.b.model = mb;
+        d.b.doc = &in[1];
+        d.b.name = s->inputs[1];
+        d.b.model_name = o->vs_model ? o->vs_model : o->model;
+    }
+    d.range = range;
+    d.frame = o->frame;
+    d.first = o->first;
+    d.last = o->last;
+    d.every = o->every ? o->every : 1;
+    if (range && o->frames_all) {
+        /* every frame of the motion(s), a figure every K */
+        bool any = false;
+        for (size_t i = 0; i < (vs ? 2u : 1u); i++) {
+            uint32_t lo, hi;
+            if (in[i].motion && pk_motion_frame_range(in[i].motion, &lo, &hi)) {
+                d.first = any && d.first < lo ? d.first : lo;
+                d.last = any && d.last > hi ? d.last : hi;
+                any = true;
+            }
+        }
+        if (!any)
+            d.first = d.last = 0;
+    }
+    if (range && !pk_step_given(s, "every")) /* about 8 figures */
+        d.every = (uint32_t)(((uint64_t)d.last - d.first) / 7 + 1);
+    d.view = (pk_draw_view)o->view;
+    pk_selection *sel[2] = {NULL, NULL};
+    int rc = -1;
+    if (o->bones) {
+        sel[0] = pk_selection_parse_model(rules, s->model, o->bones, log);
+        if (!sel[0])
+            return -1;
+        if (vs && !(sel[1] = pk_selection_parse_model(rules, mb, o->bones, log))) {
+            pk_selection_free(sel[0]);
+            return -1;
+        }
+    }
+    d.bones = sel[0];
+    d.vs_bones = sel[1];
+    /* the body in colour: the standard groups of the rules (or of the
+     * built-in rules) */
+    pk_log quiet;
+    pk_log_init(&quiet);
+    pk_rules *own = rules ? NULL : pk_rules_default(&quiet);
+    pk_selection *body = pk_selection_parse(rules ? rules : own,
+                                            "@root,@trunk,@head,@arms,@hands,@legs,@ik", &quiet);
+    pk_log_free(&quiet);
+    d.body = body;
+    res->drawing = pk_draw(&d, log);
+    rc = res->drawing ? 0 : -1;
+    pk_selection_free(body);
+    pk_rules_free(own);
+    pk_selection_free(sel[0]);
+    pk_selection_free(sel[1]);
+    return rc;
+}
+
 /* check: the input against the model the caller loaded. */
 static int run_check(const pk_step *s, const pk_doc *in, pk_step_result *res, pk_log *log)
 {
@@ -470,6 +555,8 @@ int pk_step_run(const pk_step *s, pk_doc *in, size_t n, const pk_rules *rules, p
         return run_keys(s, in, rules, res, log);
     case PK_STEP_CHECK:
         return run_check(s, in, res, log);
+    case PK_STEP_DRAW:
+        return run_draw(s, in, n, rules, res, log);
     default:
         return run_edit(s, in, rules, res, log);
     }
@@ -487,6 +574,7 @@ void pk_step_result_free(pk_step_result *r)
     pk_merge_report_free(&r->merge);
     free(r->merge_in);
     pk_check_free(r->check);
+    pk_drawing_free(r->drawing);
     memset(r, 0, sizeof *r);
 }
 

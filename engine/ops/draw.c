@@ -1,0 +1,746 @@
+/*
+ * draw.c — pictures of poses (posekit.h, "Pictures of poses"): every
+ * figure is evaluated (engine/model/eval.c) into a drawing that owns all
+ * it needs (names, world positions, line ends, differences), so it can be
+ * written as SVG or JSON after the models are gone.
+ *
+ * SVG: hand-written SVG 1.1 (<line>, <circle>, <path>, <text>), sized to
+ * what it holds.  One panel per figure and view, all at one scale (units
+ * to pixels), the ground (y = 0) as a dashed line, a scale bar, a legend
+ * for every colour.  Views: front (the model faces the viewer, its right
+ * side on the viewer's left), side (seen from its left, front to the
+ * right), top (from above, front down).  Numbers are printed with %.1f /
+ * %.9g, which do not depend on the locale (posekit never calls setlocale).
+ */
+#include "posekit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_FIGURES = 60, STRIP_COLUMNS = 6 };
+
+typedef struct dbone {
+    char *name;      /* UTF-8 */
+    char *name_en;   /* may be "" */
+    int side;        /* 0 centre, 1 left (左), 2 right (右) */
+    bool drawn;      /* a line (or a dot) in the picture */
+    bool other;      /* not a body bone: light grey */
+    bool ik;         /* an IK bone: drawn as its goal's marker */
+    long match;      /* the other model's bone of the same name, or -1 */
+} dbone;
+
+typedef struct dmodel {
+    char *label; /* the model's file name */
+    dbone *bones;
+    size_t nbones;
+} dmodel;
+
+typedef struct dfig {
+    int who;        /* 0: the pose, 1: --vs */
+    uint32_t frame; /* motions: the frame */
+    bool motion;
+    double (*pos)[3], (*end)[3], (*rot)[4];
+    bool *has_end, *ik_on;
+    double *diff; /* who 0 with a vs: degrees per bone, NaN where none */
+} dfig;
+
+struct pk_drawing {
+    dmodel m[2]; /* m[1] used with a vs */
+    bool vs;
+    char *name[2];
+    dfig *figs;
+    size_t nfigs;
+    pk_draw_view view;
+    bool range;
+    uint32_t first, last, every, frame;
+    bool any_motion;
+    double max_diff;
+};
+
+static char *dup(const char *s)
+{
+    char *d = malloc(strlen(s ? s : "") + 1);
+    if (d)
+        strcpy(d, s ? s : "");
+    return d;
+}
+
+void pk_drawing_free(pk_drawing *d)
+{
+    if (!d)
+        return;
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; i < d->m[k].nbones; i++) {
+            free(d->m[k].bones[i].name);
+            free(d->m[k].bones[i].name_en);
+        }
+        free(d->m[k].bones);
+        free(d->m[k].label);
+        free(d->name[k]);
+    }
+    for (size_t f = 0; f < d->nfigs; f++) {
+        free(d->figs[f].pos);
+        free(d->figs[f].end);
+        free(d->figs[f].rot);
+        free(d->figs[f].has_end);
+        free(d->figs[f].ik_on);
+        free(d->figs[f].diff);
+    }
+    free(d->figs);
+    free(d);
+}
+
+static int side_of(const char *name)
+{
+    if (strncmp(name, "左", strlen("左")) == 0)
+        return 1;
+    if (strncmp(name, "右", strlen("右")) == 0)
+        return 2;
+    return 0;
+}
+
+static bool copy_model(dmodel *dm, const pk_model *m, const char *label,
+                       const pk_selection *sel, const pk_selection *body)
+{
+    dm->label = dup(label);
+    dm->nbones = m->nbones;
+    dm->bones = calloc(m->nbones ? m->nbones : 1, sizeof *dm->bones);
+    if (!dm->label || !dm->bones)
+        return false;
+    for (size_t i = 0; i < m->nbones; i++) {
+        const pk_model_bone *b = &m->bones[i];
+        dbone *db = &dm->bones[i];
+        db->name = dup(b->name);
+        db->name_en = dup(b->name_en);
+        if (!db->name || !db->name_en)
+            return false;
+        db->side = side_of(b->name);
+        db->ik = (b->flags & PK_BONE_IK) != 0;
+        db->match = -1;
+        size_t len = 0;
+        const uint8_t *raw =
+            b->cp932 == PK_NO_NAME ? NULL : pk_names_raw(m->names, b->cp932, &len);
+        bool chosen = !sel || (raw && pk_selection_has(sel, raw, len));
+        db->other = body && !(raw && pk_selection_has(body, raw, len));
+        db->drawn = chosen && (b->flags & PK_BONE_VISIBLE) != 0;
+    }
+    return true;
+}
+
+static bool fig_alloc(dfig *f, size_t n, bool diff)
+{
+    n = n ? n : 1;
+    f->pos = calloc(n, sizeof *f->pos);
+    f->end = calloc(n, sizeof *f->end);
+    f->rot = calloc(n, sizeof *f->rot);
+    f->has_end = calloc(n, sizeof *f->has_end);
+    f->ik_on = calloc(n, sizeof *f->ik_on);
+    f->diff = diff ? calloc(n, sizeof *f->diff) : NULL;
+    return f->pos && f->end && f->rot && f->has_end && f->ik_on && (!diff || f->diff);
+}
+
+static void turn(const double q[4], const double v[3], double o[3])
+{
+    double tx = 2.0 * (q[1] * v[2] - q[2] * v[1]);
+    double ty = 2.0 * (q[2] * v[0] - q[0] * v[2]);
+    double tz = 2.0 * (q[0] * v[1] - q[1] * v[0]);
+    o[0] = v[0] + q[3] * tx + (q[1] * tz - q[2] * ty);
+    o[1] = v[1] + q[3] * ty + (q[2] * tx - q[0] * tz);
+    o[2] = v[2] + q[3] * tz + (q[0] * ty - q[1] * tx);
+}
+
+/* One figure: the local pose of doc at frame, evaluated. */
+static bool figure(dfig *f, pk_rig *r, const pk_model *m, const pk_doc *doc, const pk_tracks *t,
+                   uint32_t frame, pk_bone_local *loc, pk_bone_world *w)
+{
+    bool *on = f->ik_on;
+    if (doc->motion) {
+        pk_rig_motion_local(r, doc->motion, t, frame, loc, on);
+    } else {
+        pk_rig_pose_local(r, doc->pose, loc);
+        for (size_t i = 0; i < m->nbones; i++)
+            on[i] = true;
+    }
+    f->frame = frame;
+    f->motion = doc->motion != NULL;
+    pk_rig_eval(r, loc, on, 0, w);
+    for (size_t i = 0; i < m->nbones; i++) {
+        const pk_model_bone *b = &m->bones[i];
+        memcpy(f->pos[i], w[i].pos, sizeof f->pos[i]);
+        memcpy(f->rot[i], w[i].rot, sizeof f->rot[i]);
+        if (b->flags & PK_BONE_TAIL_IS_BONE) {
+            int32_t tb = b->tail_bone;
+            f->has_end[i] = tb >= 0 && (size_t)tb < m->nbones && (size_t)tb != i;
+            if (f->has_end[i])
+                memcpy(f->end[i], w[tb].pos, sizeof f->end[i]);
+        } else {
+            double v[3] = {b->tail[0], b->tail[1], b->tail[2]}, o[3];
+            f->has_end[i] = v[0] != 0.0 || v[1] != 0.0 || v[2] != 0.0;
+            turn(w[i].rot, v, o);
+            for (int a = 0; a < 3; a++)
+                f->end[i][a] = w[i].pos[a] + o[a];
+        }
+    }
+    return true;
+}
+
+/* The frames to draw: one, or first..last every k. */
+static size_t frame_list(const pk_draw_options *o, uint32_t *out)
+{
+    if (!o->range) {
+        out[0] = o->frame;
+        return 1;
+    }
+    size_t n = 0;
+    uint32_t every = o->every ? o->every : 1;
+    for (uint64_t f = o->first; f <= o->last && n < MAX_FIGURES + 1; f += every)
+        out[n++] = (uint32_t)f;
+    return n;
+}
+
+pk_drawing *pk_draw(const pk_draw_options *o, pk_log *log)
+{
+    const pk_draw_input *in[2] = {&o->a, &o->b};
+    bool vs = o->b.doc != NULL;
+    if (!o->a.model || !o->a.doc || (vs && !o->b.model)) {
+        pk_error(log, "draw: a pose and a model are needed");
+        return NULL;
+    }
+    uint32_t frames[MAX_FIGURES + 1];
+    size_t nframes = frame_list(o, frames);
+    if (nframes > MAX_FIGURES) {
+        uint64_t span = (uint64_t)o->last - o->first + 1;
+        pk_error(log,
+                 "draw: frames %u-%u every %u would make more than %d figures: take every %llu",
+                 o->first, o->last, o->every ? o->every : 1, MAX_FIGURES,
+                 (unsigned long long)((span + MAX_FIGURES - 1) / MAX_FIGURES));
+        return NULL;
+    }
+    pk_drawing *d = calloc(1, sizeof *d);
+    if (!d) {
+        pk_error(log, "out of memory");
+        return NULL;
+    }
+    d->vs = vs;
+    d->view = o->view;
+    d->range = o->range;
+    d->first = o->first;
+    d->last = o->last;
+    d->every = o->every ? o->every : 1;
+    d->frame = o->frame;
+    bool ok = true;
+    for (int k = 0; k < (vs ? 2 : 1) && ok; k++) {
+        d->name[k] = dup(in[k]->name);
+        ok = d->name[k] && copy_model(&d->m[k], in[k]->model, in[k]->model_name,
+                                      k == 0 ? o->bones : o->vs_bones, o->body);
+        d->any_motion = d->any_motion || in[k]->doc->motion;
+    }
+    /* the same bone in the other model, by CP932 name */
+    for (size_t i = 0; vs && ok && i < o->a.model->nbones; i++) {
+        const pk_model_bone *b = &o->a.model->bones[i];
+        size_t len = 0;
+        const uint8_t *raw =
+            b->cp932 == PK_NO_NAME ? NULL : pk_names_raw(o->a.model->names, b->cp932, &len);
+        long j = raw ? pk_model_find_bone(o->b.model, raw, len) : -1;
+        d->m[0].bones[i].match = j;
+        if (j >= 0)
+            d->m[1].bones[j].match = (long)i;
+    }
+    /* a pose holds at every frame: one figure for it */
+    bool a_motion = o->a.doc->motion != NULL, b_motion = vs && o->b.doc->motion;
+    size_t nfig = (a_motion || b_motion) ? nframes : 1;
+    d->figs = calloc(nfig * (vs ? 2 : 1), sizeof *d->figs);
+    ok = ok && d->figs;
+    pk_rig *rig[2] = {NULL, NULL};
+    pk_tracks *tr[2] = {NULL, NULL};
+    pk_bone_local *loc[2] = {NULL, NULL};
+    pk_bone_world *w = NULL;
+    size_t wn = o->a.model->nbones;
+    if (vs && o->b.model->nbones > wn)
+        wn = o->b.model->nbones;
+    w = calloc(wn ? wn : 1, sizeof *w);
+    ok = ok && w;
+    for (int k = 0; k < (vs ? 2 : 1) && ok; k++) {
+        rig[k] = pk_rig_new(in[k]->model, log);
+        loc[k] = calloc(in[k]->model->nbones ? in[k]->model->nbones : 1, sizeof *loc[k]);
+        ok = rig[k] && loc[k];
+        if (ok && in[k]->doc->motion)
+            ok = (tr[k] = pk_tracks_build(in[k]->doc->motion, log)) != NULL;
+    }
+    for (size_t fi = 0; ok && fi < nfig; fi++) {
+        uint32_t frame = frames[fi];
+        for (int k = 0; k < (vs ? 2 : 1) && ok; k++) {
+            dfig *f = &d->figs[d->nfigs];
+            f->who = k;
+            ok = fig_alloc(f, in[k]->model->nbones, vs && k == 0);
+            d->nfigs++;
+            if (ok)
+                figure(f, rig[k], in[k]->model, in[k]->doc, tr[k], frame, loc[k], w);
+        }
+        if (ok && vs) {
+            /* the same degrees as diff: the two keys' geodesic angle */
+            dfig *f = &d->figs[d->nfigs - 2];
+            for (size_t i = 0; i < o->a.model->nbones; i++) {
+                long j = d->m[0].bones[i].match;
+                f->diff[i] = j < 0 ? NAN : pk_quat_angle_deg(loc[0][i].rot, loc[1][j].rot);
+                if (j >= 0 && d->m[0].bones[i].drawn && f->diff[i] > d->max_diff)
+                    d->max_diff = f->diff[i];
+            }
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        pk_rig_free(rig[k]);
+        pk_tracks_free(tr[k]);
+        free(loc[k]);
+    }
+    free(w);
+    if (!ok) {
+        pk_error(log, "out of memory");
+        pk_drawing_free(d);
+        return NULL;
+    }
+    return d;
+}
+
+size_t pk_drawing_figures(const pk_drawing *d)
+{
+    return d->vs ? d->nfigs / 2 : d->nfigs;
+}
+
+/* ---- JSON ---- */
+
+static void json_str(pk_buf *b, const char *s)
+{
+    pk_buf_putc(b, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            pk_buf_printf(b, "\\%c", *p);
+        else if (*p < 0x20)
+            pk_buf_printf(b, "\\u%04x", *p);
+        else
+            pk_buf_putc(b, *p);
+    }
+    pk_buf_putc(b, '"');
+}
+
+int pk_draw_json(const pk_drawing *d, pk_buf *out)
+{
+    pk_buf_puts(out, "{\"figures\":[");
+    for (size_t f = 0; f < d->nfigs; f++) {
+        const dfig *g = &d->figs[f];
+        const dmodel *m = &d->m[g->who];
+        pk_buf_puts(out, f ? ",\n{" : "\n{");
+        pk_buf_puts(out, "\"input\":");
+        json_str(out, d->name[g->who]);
+        pk_buf_puts(out, ",\"model\":");
+        json_str(out, m->label);
+        if (g->motion)
+            pk_buf_printf(out, ",\"frame\":%u", g->frame);
+        pk_buf_puts(out, ",\"bones\":[");
+        for (size_t i = 0; i < m->nbones; i++) {
+            pk_buf_puts(out, i ? ",\n " : "\n ");
+            pk_buf_puts(out, "{\"name\":");
+            json_str(out, m->bones[i].name);
+            pk_buf_printf(out, ",\"pos\":[%.9g,%.9g,%.9g],\"rot\":[%.9g,%.9g,%.9g,%.9g]",
+                          g->pos[i][0], g->pos[i][1], g->pos[i][2], g->rot[i][0], g->rot[i][1],
+                          g->rot[i][2], g->rot[i][3]);
+            if (m->bones[i].ik)
+                pk_buf_printf(out, ",\"ik\":%s", g->ik_on[i] ? "true" : "false");
+            if (g->diff && !isnan(g->diff[i]))
+                pk_buf_printf(out, ",\"diff_deg\":%.6f", g->diff[i]);
+            pk_buf_putc(out, '}');
+        }
+        pk_buf_puts(out, "]}");
+    }
+    pk_buf_puts(out, "\n]}\n");
+    return out->oom ? -1 : 0;
+}
+
+/* ---- SVG ---- */
+
+static void xml_text(pk_buf *b, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        switch (c) {
+        case '&':
+            pk_buf_puts(b, "&amp;");
+            break;
+        case '<':
+            pk_buf_puts(b, "&lt;");
+            break;
+        case '>':
+            pk_buf_puts(b, "&gt;");
+            break;
+        case '"':
+            pk_buf_puts(b, "&quot;");
+            break;
+        default:
+            pk_buf_putc(b, c < 0x20 && c != '\t' ? '?' : c);
+        }
+    }
+}
+
+/* Estimated width of UTF-8 text (0.55 em ASCII, 1 em CJK). */
+static double text_w(const char *s, double size)
+{
+    double w = 0.0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        w += *p < 0x80 ? 0.55 : *p >= 0xE0 ? 1.0 : *p >= 0xC0 ? 0.65 : 0.0;
+    return w * size;
+}
+
+static const char *const SIDE_COLOUR[3] = {"#444444", "#1f77b4", "#d62728"};
+static const char *const SIDE_NAME[3] = {"centre", "left (左)", "right (右)"};
+static const char *const OTHER_COLOUR = "#c8c8c8";
+static const char *const VIEW_NAME[3] = {"front", "side", "top"};
+
+/* Screen coordinates (x right, y down) of a model point in a view. */
+static void project(int view, const double p[3], double *x, double *y)
+{
+    switch (view) {
+    case 0: /* front: viewer on -Z looking +Z */
+        *x = p[0];
+        *y = -p[1];
+        break;
+    case 1: /* side: from the model's left, its front (-Z) to the right */
+        *x = -p[2];
+        *y = -p[1];
+        break;
+    default: /* top: from above, front (-Z) down */
+        *x = p[0];
+        *y = -p[2];
+        break;
+    }
+}
+
+/* The difference colour: light orange (0) to dark red (max). */
+static void heat(double u, char out[16])
+{
+    u = u < 0 ? 0 : u > 1 ? 1 : u;
+    int r = (int)lround(253 + (140 - 253) * u), g = (int)lround(190 + (0 - 190) * u),
+        b = (int)lround(133 + (0 - 133) * u);
+    snprintf(out, 16, "#%02x%02x%02x", r, g, b);
+}
+
+typedef struct box {
+    double x0, y0, x1, y1;
+} box;
+
+static void grow(box *b, double x, double y)
+{
+    b->x0 = fmin(b->x0, x);
+    b->y0 = fmin(b->y0, y);
+    b->x1 = fmax(b->x1, x);
+    b->y1 = fmax(b->y1, y);
+}
+
+/* Everything a view shows, over every figure (ground included). */
+static box bounds(const pk_drawing *d, int view)
+{
+    box b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+    for (size_t f = 0; f < d->nfigs; f++) {
+        const dfig *g = &d->figs[f];
+        const dmodel *m = &d->m[g->who];
+        for (size_t i = 0; i < m->nbones; i++) {
+            if (!m->bones[i].drawn)
+                continue;
+            double x, y;
+            project(view, g->pos[i], &x, &y);
+            grow(&b, x, y);
+            if (g->has_end[i] && !m->bones[i].ik) {
+                project(view, g->end[i], &x, &y);
+                grow(&b, x, y);
+            }
+        }
+    }
+    if (!(b.x0 <= b.x1)) {
+        b.x0 = b.y0 = -1;
+        b.x1 = b.y1 = 1;
+    }
+    if (view != 2) { /* the ground */
+        b.y1 = fmax(b.y1, 0.0);
+        b.y0 = fmin(b.y0, 0.0);
+    }
+    return b;
+}
+
+typedef struct canvas {
+    pk_buf *b;
+    double w, h;
+} canvas;
+
+static void text_at(canvas *c, double x, double y, const char *anchor, double size,
+                    const char *attrs, const char *s)
+{
+    pk_buf_printf(c->b, "<text x=\"%.1f\" y=\"%.1f\"", x, y);
+    if (strcmp(anchor, "start") != 0)
+        pk_buf_printf(c->b, " text-anchor=\"%s\"", anchor);
+    if (size != 12)
+        pk_buf_printf(c->b, " font-size=\"%g\"", size);
+    if (attrs && *attrs)
+        pk_buf_printf(c->b, " %s", attrs);
+    pk_buf_putc(c->b, '>');
+    xml_text(c->b, s);
+    pk_buf_puts(c->b, "</text>\n");
+    double w = text_w(s, size);
+    double right = strcmp(anchor, "start") == 0 ? x + w : strcmp(anchor, "middle") == 0 ? x + w / 2 : x;
+    c->w = fmax(c->w, right + 10);
+    c->h = fmax(c->h, y + 6);
+}
+
+static void bone_title(pk_buf *b, const dbone *db, const dfig *g, size_t i, const char *extra)
+{
+    pk_buf_puts(b, "<title>");
+    xml_text(b, db->name);
+    if (db->name_en[0]) {
+        pk_buf_puts(b, " (");
+        xml_text(b, db->name_en);
+        pk_buf_putc(b, ')');
+    }
+    if (g && g->diff && !isnan(g->diff[i]))
+        pk_buf_printf(b, ": %.2f deg", g->diff[i]);
+    if (extra)
+        xml_text(b, extra);
+    pk_buf_puts(b, "</title>");
+}
+
+/* One figure in one view, its origin at (ox, oy) in pixels. */
+static void draw_figure(canvas *c, const pk_drawing *d, const dfig *g, int view, double ox,
+                        double oy, double scale, bool under)
+{
+    const dmodel *m = &d->m[g->who];
+    pk_buf *b = c->b;
+    /* lines: centre first, then the sides (the near side last in the side
+     * view: the left, seen from the left) */
+    static const int ORDER[3][3] = {{0, 1, 2}, {2, 0, 1}, {0, 1, 2}};
+    for (int pass = 0; pass < 6; pass++) {
+        int side = ORDER[view][pass % 3];
+        bool others = pass < 3; /* the grey bones first, underneath */
+        for (size_t i = 0; i < m->nbones; i++) {
+            const dbone *db = &m->bones[i];
+            if (!db->drawn || db->ik || !g->has_end[i] || db->side != side ||
+                db->other != others)
+                continue;
+            double x1, y1, x2, y2;
+            project(view, g->pos[i], &x1, &y1);
+            project(view, g->end[i], &x2, &y2);
+            char colour[16];
+            const char *stroke = db->other ? OTHER_COLOUR : SIDE_COLOUR[side];
+            if (under) {
+                /* the vs figure: thick, shaded by the difference */
+                const dfig *a = g - 1; /* its pose's figure */
+                double deg = db->match >= 0 ? a->diff[db->match] : NAN;
+                if (isnan(deg))
+                    snprintf(colour, sizeof colour, "#cccccc");
+                else
+                    heat(d->max_diff > 0 ? deg / d->max_diff : 0, colour);
+                stroke = colour;
+            }
+            pk_buf_printf(b,
+                          "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                          "stroke=\"%s\" stroke-width=\"%s\" stroke-linecap=\"round\"%s>",
+                          under ? "vsbone" : "bone", ox + x1 * scale, oy + y1 * scale,
+                          ox + x2 * scale, oy + y2 * scale, stroke,
+                          under ? "5" : db->other ? "1" : "1.8",
+                          under ? " stroke-opacity=\"0.75\"" : "");
+            bone_title(b, db, under ? NULL : g, i, under ? " (vs)" : NULL);
+            pk_buf_puts(b, "</line>\n");
+        }
+    }
+    if (under)
+        return;
+    for (size_t i = 0; i < m->nbones; i++) {
+        const dbone *db = &m->bones[i];
+        if (!db->drawn)
+            continue;
+        double x, y;
+        project(view, g->pos[i], &x, &y);
+        x = ox + x * scale;
+        y = oy + y * scale;
+        if (db->ik) {
+            /* the IK goal: a diamond, hollow when the VMD turns it off */
+            bool on = g->ik_on[i];
+            pk_buf_printf(b,
+                          "<path class=\"ik\" d=\"M%.1f %.1fl4 4l-4 4l-4 -4z\" fill=\"%s\" "
+                          "stroke=\"#2ca02c\" stroke-width=\"1.2\">",
+                          x, y - 4, on ? "#2ca02c" : "white");
+            bone_title(b, db, NULL, i, on ? " (IK goal)" : " (IK goal, IK off)");
+            pk_buf_puts(b, "</path>\n");
+            continue;
+        }
+        pk_buf_printf(b, "<circle class=\"joint\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\">",
+                      x, y, db->other ? "1.2" : "2", db->other ? OTHER_COLOUR : SIDE_COLOUR[db->side]);
+        bone_title(b, db, g, i, NULL);
+        pk_buf_puts(b, "</circle>\n");
+    }
+}
+
+static void frame_label(char *buf, size_t cap, const pk_drawing *d, const dfig *g, int view,
+                        bool views)
+{
+    char fr[32] = "";
+    if (g->motion || (d->vs && (g + 1)->motion))
+        snprintf(fr, sizeof fr, "frame %u", g->motion ? g->frame : (g + 1)->frame);
+    snprintf(buf, cap, "%s%s%s", views ? VIEW_NAME[view] : "", views && fr[0] ? ", " : "", fr);
+}
+
+int pk_draw_svg(const pk_drawing *d, pk_buf *out)
+{
+    pk_buf body;
+    pk_buf_init(&body);
+    canvas c = {&body, 0, 0};
+    int views[3], nviews = 0;
+    if (d->view == PK_VIEW_ALL)
+        for (int v = 0; v < 3; v++)
+            views[nviews++] = v;
+    else
+        views[nviews++] = (int)d->view;
+    size_t per = d->vs ? 2 : 1, nf = d->nfigs / per;
+    box bx[3];
+    double ext = 1e-9;
+    for (int k = 0; k < nviews; k++) {
+        bx[k] = bounds(d, views[k]);
+        ext = fmax(ext, fmax(bx[k].x1 - bx[k].x0, bx[k].y1 - bx[k].y0));
+    }
+    /* one scale for every panel: the largest extent fills `size` pixels */
+    double size = nf == 1 && nviews == 1 ? 440 : nf == 1 ? 300 : 170;
+    double scale = size / ext, pad = 14, label_h = 18;
+    /* title */
+    double y = 24;
+    char title[1024], line[512];
+    snprintf(title, sizeof title, "%s%s%s on %s", d->name[0], d->vs ? " vs " : "",
+             d->vs ? d->name[1] : "", d->m[0].label);
+    if (d->vs && strcmp(d->m[0].label, d->m[1].label) != 0)
+        snprintf(title + strlen(title), sizeof title - strlen(title), " (%s on %s)", d->name[1],
+                 d->m[1].label);
+    if (d->any_motion && d->range)
+        snprintf(title + strlen(title), sizeof title - strlen(title), ", frames %u-%u every %u",
+                 d->first, d->last, d->every);
+    else if (d->any_motion)
+        snprintf(title + strlen(title), sizeof title - strlen(title), ", frame %u", d->frame);
+    text_at(&c, 10, y, "start", 15, "font-weight=\"bold\"", title);
+    y += 14;
+    /* panels: a row per figure group (strip: STRIP_COLUMNS figures a row
+     * for one view; all views: one figure a row) */
+    size_t cols = nviews > 1 ? 1 : (nf < STRIP_COLUMNS ? nf : STRIP_COLUMNS);
+    double x = 10, row_h = 0, top = y;
+    size_t col = 0;
+    for (size_t fi = 0; fi < nf; fi++) {
+        const dfig *g = &d->figs[fi * per];
+        for (int k = 0; k < nviews; k++) {
+            int v = views[k];
+            double pw = (bx[k].x1 - bx[k].x0) * scale + 2 * pad;
+            double ph = (bx[k].y1 - bx[k].y0) * scale + 2 * pad + label_h;
+            pw = fmax(pw, 90);
+            double ox = x + pad - bx[k].x0 * scale, oy = top + label_h + pad - bx[k].y0 * scale;
+            pk_buf_printf(&body,
+                          "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                          "fill=\"none\" stroke=\"#e0e0e0\"/>\n",
+                          x, top, pw, ph);
+            frame_label(line, sizeof line, d, g, v, nviews > 1);
+            if (line[0])
+                text_at(&c, x + 6, top + 14, "start", 11, "fill=\"#555\"", line);
+            if (v != 2)
+                pk_buf_printf(&body,
+                              "<line class=\"ground\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+                              "y2=\"%.1f\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>\n",
+                              x + 4, oy, x + pw - 4, oy);
+            if (d->vs)
+                draw_figure(&c, d, g + 1, v, ox, oy, scale, true);
+            draw_figure(&c, d, g, v, ox, oy, scale, false);
+            x += pw + 8;
+            c.w = fmax(c.w, x + 2);
+            row_h = fmax(row_h, ph);
+        }
+        if (++col == cols || fi + 1 == nf) {
+            col = 0;
+            x = 10;
+            top += row_h + 8;
+            row_h = 0;
+        }
+    }
+    y = top + 8;
+    /* scale bar: a round number of units near 80 pixels */
+    double units = pow(10.0, floor(log10(80.0 / scale)));
+    if (units * scale * 5 <= 120)
+        units *= 5;
+    else if (units * scale * 2 <= 120)
+        units *= 2;
+    pk_buf_printf(&body,
+                  "<line x1=\"10\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" "
+                  "stroke-width=\"2\"/>\n",
+                  y, 10 + units * scale, y);
+    snprintf(line, sizeof line, "%g units (%.2f px per unit)", units, scale);
+    text_at(&c, 16 + units * scale, y + 4, "start", 11, "", line);
+    y += 22;
+    /* legend: every colour */
+    double lx = 10;
+    for (int s = 0; s < 3; s++) {
+        pk_buf_printf(&body,
+                      "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                      "stroke-width=\"2\"/>\n",
+                      lx, y - 4, lx + 18, y - 4, SIDE_COLOUR[s]);
+        text_at(&c, lx + 22, y, "start", 11, "", SIDE_NAME[s]);
+        lx += 30 + text_w(SIDE_NAME[s], 11);
+    }
+    bool any_other = false;
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < d->m[k].nbones; i++)
+            any_other = any_other || (d->m[k].bones[i].other && d->m[k].bones[i].drawn);
+    if (any_other) {
+        static const char OTHER[] = "other bones (hair, clothes, helpers)";
+        pk_buf_printf(&body,
+                      "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                      "stroke-width=\"2\"/>\n",
+                      lx, y - 4, lx + 18, y - 4, OTHER_COLOUR);
+        text_at(&c, lx + 22, y, "start", 11, "", OTHER);
+        lx += 30 + text_w(OTHER, 11);
+    }
+    pk_buf_printf(&body,
+                  "<path d=\"M%.1f %.1fl4 4l-4 4l-4 -4z\" fill=\"#2ca02c\" stroke=\"#2ca02c\"/>\n",
+                  lx + 4, y - 8);
+    text_at(&c, lx + 12, y, "start", 11, "", "IK goal (hollow: IK off at this frame)");
+    y += 18;
+    text_at(&c, 10, y, "start", 11, "fill=\"#555\"",
+            "dashed: the ground (y = 0); no physics (bones moved by rigid bodies follow their "
+            "parents)");
+    if (d->vs) {
+        y += 20;
+        snprintf(line, sizeof line, "thin: %s; thick underneath: %s, shaded by each bone's "
+                                    "rotation difference (as diff):",
+                 d->name[0], d->name[1]);
+        text_at(&c, 10, y, "start", 11, "", line);
+        y += 10;
+        for (int k = 0; k < 10; k++) {
+            char shade[16];
+            heat(k / 9.0, shade);
+            pk_buf_printf(&body,
+                          "<rect x=\"%.1f\" y=\"%.1f\" width=\"18\" height=\"10\" fill=\"%s\"/>\n",
+                          10.0 + 18 * k, y, shade);
+        }
+        text_at(&c, 10, y + 24, "start", 10, "", "0");
+        snprintf(line, sizeof line, "%.2f deg", d->max_diff);
+        text_at(&c, 190, y + 24, "end", 10, "", line);
+        pk_buf_printf(&body,
+                      "<rect x=\"200\" y=\"%.1f\" width=\"18\" height=\"10\" fill=\"#cccccc\"/>\n",
+                      y);
+        text_at(&c, 222, y + 9, "start", 10, "", "bone absent from the pose's model");
+        y += 26;
+    }
+    c.h = fmax(c.h, y + 10);
+    int W = (int)ceil(c.w), H = (int)ceil(c.h);
+    pk_buf_printf(out,
+                  "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                  "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                  "viewBox=\"0 0 %d %d\" font-family=\"%s\" font-size=\"12\">\n"
+                  "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+                  W, H, W, H, PK_SVG_FONTS);
+    pk_buf_append(out, body.data, body.len);
+    pk_buf_puts(out, "</svg>\n");
+    bool oom = body.oom || out->oom;
+    pk_buf_free(&body);
+    return oom ? -1 : 0;
+}

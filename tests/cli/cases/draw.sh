@@ -1,0 +1,110 @@
+# draw: a pose on a model as a stick figure.  Well-formed SVG (xmllint),
+# one bone line per visible bone with a tail (counted from the model's own
+# dump), per view and per figure; --vs draws the second figure's lines;
+# --json gives every bone's world transform (a moved センター lands where
+# the key puts it); the output rules; and the job step `draw` writes the
+# same bytes as the command (.svg and .json).
+need_corpus
+need_cmd xmllint
+cp "$(corpus pmx_nanoem_miku_bones.pmx)" miku.pmx
+cp "$(corpus vpd_keitel_03.vpd)" k3.vpd
+cp "$(corpus vpd_keitel_04.vpd)" k4.vpd
+cp "$PK_SOURCE/samples/dance.vmd" dance.vmd
+# センター moved up 2 and right 1, 上半身 turned 90 degrees about Y
+vpd_text 'm' '\x83\x5a\x83\x93\x83\x5e\x81\x5b|1,2,0|0,0,0,1' \
+    '\x8f\xe3\x94\xbc\x90\x67|0,0,0|0,0.7071068,0,0.7071068' >moved.vpd
+
+expect_exit 0 "$POSEKIT" dump miku.pmx
+lines=$(json_eval "$OUT" 'sum(1 for i, b in enumerate(d["bones"]) if b["flags"] & 8 and not b["flags"] & 32 and ((isinstance(b["tail"], int) and b["tail"] >= 0 and b["tail"] != i) or (isinstance(b["tail"], list) and any(b["tail"]))))')
+[ "$lines" -gt 50 ] || fail "expected many drawable bones, counted $lines"
+nbones=$(json_eval "$OUT" 'len(d["bones"])')
+
+count() { grep -o "class=\"$1\"" "$2" | wc -l; }
+
+expect_exit 0 "$POSEKIT" draw k3.vpd --model miku.pmx -o one.svg
+expect_stderr_contains 'posekit draw: 1 figure drawn'
+xmllint --noout one.svg || fail "one.svg is not well-formed"
+expect_eq "$(count bone one.svg)" "$lines" "bone lines"
+grep -q '<title>左ひじ (arm_L' one.svg || grep -q '<title>左ひじ' one.svg || fail "no hover name"
+grep -q "Noto Sans CJK JP" one.svg || fail "no CJK font list"
+grep -q 'class="ik"' one.svg || fail "no IK goal marked"
+grep -q 'class="ground"' one.svg || fail "no ground line"
+grep -q 'k3.vpd on miku.pmx' one.svg || fail "title names the files"
+
+expect_exit 0 "$POSEKIT" draw k3.vpd --model miku.pmx --view all -o all.svg
+xmllint --noout all.svg || fail "all.svg is not well-formed"
+expect_eq "$(count bone all.svg)" "$((3 * lines))" "bone lines, three views"
+
+expect_exit 0 "$POSEKIT" draw dance.vmd --model miku.pmx --frames 0-150 --every 30 -o strip.svg
+expect_stderr_contains '6 figures drawn'
+xmllint --noout strip.svg || fail "strip.svg is not well-formed"
+expect_eq "$(count bone strip.svg)" "$((6 * lines))" "bone lines, 6 figures"
+grep -q 'frames 0-150 every 30' strip.svg || fail "strip title"
+grep -q '>frame 150<' strip.svg || fail "the last figure's label"
+
+expect_exit 0 "$POSEKIT" draw k3.vpd --vs k4.vpd --model miku.pmx -o vs.svg
+xmllint --noout vs.svg || fail "vs.svg is not well-formed"
+expect_eq "$(count bone vs.svg)" "$lines" "bone lines of the pose"
+expect_eq "$(count vsbone vs.svg)" "$lines" "bone lines of the vs pose"
+grep -q 'shaded by each bone' vs.svg || fail "no legend for the shading"
+grep -q ' deg</title>' vs.svg || fail "no degrees on hover"
+
+expect_exit 0 "$POSEKIT" draw k3.vpd --model miku.pmx --bones '左ひじ,左手首' -o sel.svg
+expect_eq "$(count bone sel.svg)" 2 "bone lines of a selection"
+
+# --json: world transforms; センター at rest (0,8,0) moved by (1,2,0)
+expect_exit 0 "$POSEKIT" draw moved.vpd --model miku.pmx --json
+expect_eq "$(json_eval "$OUT" 'len(d["figures"][0]["bones"])')" "$nbones" "bones in the JSON"
+expect_eq "$(json_eval "$OUT" '[round(float(v), 6) for v in d["figures"][0]["bones"][0]["pos"]]')" "[1.0, 10.0, 0.0]"
+expect_eq "$(json_eval "$OUT" 'd["figures"][0]["bones"][0]["name"]')" "センター"
+# 上半身 turned 90 degrees about Y: its child 首 swings from -z to x
+expect_eq "$(json_eval "$OUT" '[round(b["rot"][1], 4) for b in d["figures"][0]["bones"] if b["name"] == "首"]')" "[0.7071]"
+expect_exit 0 "$POSEKIT" draw moved.vpd --model miku.pmx --json -o w.json
+expect_file w.json
+
+# output rules: never an input or the model, .svg (.json with --json)
+expect_exit 2 "$POSEKIT" draw k3.vpd --model miku.pmx -o k3.vpd
+expect_stderr_contains 'is an input'
+expect_exit 2 "$POSEKIT" draw k3.vpd --model miku.pmx -o out.png
+expect_stderr_contains 'name the output .svg'
+expect_exit 2 "$POSEKIT" draw k3.vpd --model miku.pmx --json -o out.svg
+expect_stderr_contains 'name the output .json'
+cp miku.pmx m2.svg
+expect_exit 2 "$POSEKIT" draw k3.vpd --model m2.svg -o m2.svg
+expect_stderr_contains 'is an input'
+expect_exit 2 "$POSEKIT" draw k3.vpd -o x.svg
+expect_stderr_contains 'no model given'
+expect_exit 2 "$POSEKIT" draw dance.vmd --model miku.pmx --every 5 -o x.svg
+expect_stderr_contains '--every needs --frames'
+expect_exit 2 "$POSEKIT" draw k3.vpd --model miku.pmx --frame 3 -o x.svg
+expect_stderr_contains 'applies to a motion'
+expect_exit 2 "$POSEKIT" draw dance.vmd --model miku.pmx --frames 0-150 --every 1 -o x.svg
+expect_stderr_contains 'more than 60 figures'
+expect_no_file x.svg
+
+# the job step: the same bytes as the command, as .svg and as .json
+cat >job.yaml <<'YAML'
+inputs: {k3.vpd: k3.vpd, k4.vpd: k4.vpd, dance.vmd: dance.vmd, miku.pmx: miku.pmx}
+steps:
+  - draw: {in: k3.vpd, vs: k4.vpd, model: miku.pmx, view: all, out: pic}
+  - draw: {in: dance.vmd, model: miku.pmx, frames: 0-150, every: 30, out: strip}
+outputs: {pic: job_vs.svg, strip: job_strip.svg}
+YAML
+expect_exit 0 "$POSEKIT" run job.yaml
+expect_stdout_contains 'draw k3.vpd, k4.vpd -> pic: 1 figure drawn'
+expect_stdout_contains 'draw dance.vmd -> strip: 6 figures drawn'
+expect_exit 0 "$POSEKIT" draw k3.vpd --vs k4.vpd --model miku.pmx --view all -o cli_vs.svg
+expect_same_bytes cli_vs.svg job_vs.svg
+expect_same_bytes strip.svg job_strip.svg
+cat >job2.yaml <<'YAML'
+inputs: {moved.vpd: moved.vpd, miku.pmx: miku.pmx}
+steps:
+  - draw: {in: moved.vpd, model: miku.pmx, out: w}
+outputs: {w: job_w.json}
+YAML
+expect_exit 0 "$POSEKIT" run job2.yaml
+expect_same_bytes w.json job_w.json
+# a picture is not a motion: refused as .vmd
+sed 's/job_w.json/job_w.vmd/' job2.yaml >job3.yaml
+expect_exit 2 "$POSEKIT" run job3.yaml
+expect_stderr_contains 'write it as .svg'
