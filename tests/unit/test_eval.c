@@ -177,8 +177,10 @@ static size_t for_each_pose(pose_fn fn, void *ctx)
         bool *on = calloc(m->nbones + 1, 1);
         for (size_t v = 0; v < c.nvpds; v++) {
             pk_doc d;
-            if (pk_doc_load(c.vpds[v], &d, &log) != 0 || !d.pose)
+            if (pk_doc_load(c.vpds[v], &d, &log) != 0 || !d.pose) {
+                pk_doc_free(&d); /* a VMD saved as .vpd, or a failed read */
                 continue;
+            }
             pk_rig_pose_local(r, d.pose, loc);
             fn(ctx, m, r, loc, NULL, c.vpds[v]);
             evals++;
@@ -188,8 +190,7 @@ static size_t for_each_pose(pose_fn fn, void *ctx)
             const char *path = v < c.nvmds ? c.vmds[v] : dance;
             pk_doc d;
             if (pk_doc_load(path, &d, &log) != 0 || !d.motion || d.motion->nbones == 0) {
-                if (v == c.nvmds)
-                    pk_doc_free(&d);
+                pk_doc_free(&d); /* pk_doc_load zeroes d first: always safe */
                 continue;
             }
             pk_tracks *t = pk_tracks_build(d.motion, &log);
