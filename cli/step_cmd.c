@@ -64,6 +64,7 @@ static int cli_option(cli_run *r, const char *name, const char *value, bool *use
     }
     if (strcmp(name, "json") == 0 && (op == PK_STEP_DIFF || op == PK_STEP_MERGE ||
                                       op == PK_STEP_REDUCE || op == PK_STEP_BAKE ||
+                                      op == PK_STEP_OVERLAY ||
                                       op == PK_STEP_CHECK || op == PK_STEP_DRAW)) {
         r->json = true;
         return 1;
@@ -383,7 +384,7 @@ static int report(const cli_run *r, const pk_step_result *res, const char *const
             merge_print_text(r->step, res, in);
         return EXIT_OK;
     }
-    if (op == PK_STEP_OVERLAY)
+    if (op == PK_STEP_OVERLAY && !r->json)
         print_summary(r, res);
     return EXIT_OK;
 }
@@ -513,7 +514,8 @@ int cli_step_main(const char *cmd, int argc, char **argv, const char *help)
     memset(&so, 0, sizeof so);
     so.vpd = res.vpd;
     rc = cli_save(r.out, &res.out, &so);
-    if (rc == EXIT_OK && r.json && (op == PK_STEP_REDUCE || op == PK_STEP_BAKE))
+    if (rc == EXIT_OK && r.json &&
+        (op == PK_STEP_REDUCE || op == PK_STEP_BAKE || op == PK_STEP_OVERLAY))
         rc = print_report(&r, &res, PK_REPORT_JSON);
     else if (rc == EXIT_OK && op != PK_STEP_OVERLAY && op != PK_STEP_MERGE)
         print_summary(&r, &res);

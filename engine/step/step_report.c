@@ -985,7 +985,7 @@ bool pk_step_report_has(pk_step_op op, pk_report_format f)
         return (unsigned)op < PK_STEP_COUNT;
     case PK_REPORT_JSON:
         return op == PK_STEP_DIFF || op == PK_STEP_CHECK || op == PK_STEP_REDUCE ||
-               op == PK_STEP_BAKE || op == PK_STEP_DRAW;
+               op == PK_STEP_BAKE || op == PK_STEP_DRAW || op == PK_STEP_OVERLAY;
     case PK_REPORT_SVG:
         return op == PK_STEP_DRAW;
     case PK_REPORT_CSV:
@@ -1014,6 +1014,18 @@ int pk_step_report(const pk_step *s, const pk_step_result *r, pk_report_format f
                                     : pk_draw_json(r->drawing, out);
     if ((s->op == PK_STEP_REDUCE || s->op == PK_STEP_BAKE) && fmt == PK_REPORT_JSON) {
         keys_json(s, &r->reduce, out);
+        return out->oom ? -1 : 0;
+    }
+    if (s->op == PK_STEP_OVERLAY && fmt == PK_REPORT_JSON) {
+        const pk_overlay_stats *o = &r->overlay;
+        pk_buf_printf(out,
+                      "{\"command\": \"overlay\", \"bones\": %zu, \"morphs\": %zu, \"missing\": %zu, "
+                      "\"morphs_missing\": %zu, \"keys_removed\": %zu, \"keys_added\": %zu, "
+                      "\"crossed\": {\"split\": %zu, \"split_exact\": %zu, \"fitted\": %zu, "
+                      "\"fitted_keys\": %zu, \"baked\": %zu, \"baked_keys\": %zu}}\n",
+                      o->bones, o->morphs, o->missing, o->morphs_missing, o->keys_removed,
+                      o->keys_added, o->split, o->split_exact, o->fitted, o->fitted_keys, o->baked,
+                      o->baked_keys);
         return out->oom ? -1 : 0;
     }
     if (s->op == PK_STEP_DIFF && r->diff) {
