@@ -337,20 +337,9 @@ static int report(const cli_run *r, const pk_step_result *res, const char *const
     if (op == PK_STEP_DIFF) {
         if (r->svg && write_svg(r, res, in, motions) != EXIT_OK)
             return EXIT_ERROR;
-        pk_buf b;
-        pk_buf_init(&b);
-        int rc = pk_step_report(r->step, res,
-                                r->json  ? PK_REPORT_JSON
-                                : r->csv ? PK_REPORT_CSV
-                                         : PK_REPORT_TEXT,
-                                &b);
-        if (rc == 0 && b.len && fwrite(b.data, 1, b.len, stdout) != b.len)
-            rc = -1;
-        pk_buf_free(&b);
-        if (rc != 0 || fflush(stdout) != 0) {
-            fprintf(stderr, "posekit: cannot write standard output\n");
+        pk_report_format fmt = r->json ? PK_REPORT_JSON : r->csv ? PK_REPORT_CSV : PK_REPORT_TEXT;
+        if (print_report(r, res, fmt) != EXIT_OK)
             return EXIT_ERROR;
-        }
         return pk_diff_any(res->diff) ? EXIT_DIFF : EXIT_OK;
     }
     if (op == PK_STEP_DRAW) {

@@ -9,7 +9,7 @@
  *  - pk_rd (the cursor): every take is checked; `pos` never passes `len`,
  *    and a failed take leaves the cursor where it was, so the caller can
  *    report the exact offset of the field that did not fit.
- * File bytes are never cast to structs or to cglm types (alignment):
+ * File bytes are never cast to structs or to vector types (alignment):
  * values are assembled byte by byte or copied with memcpy.
  */
 #ifndef PK_COMMON_BYTES_H

@@ -6,6 +6,7 @@
  * display-frame members) live in one chunked arena owned by the model, so
  * a model is freed in a handful of calls however many bones it has.
  */
+#include "common/utf8.h"
 #include "posekit.h"
 #include "common/bytes.h"
 #include "model/skeleton_internal.h"
@@ -69,30 +70,6 @@ const char *pk_model_str(pk_model *m, const void *s, size_t n)
     return d;
 }
 
-static size_t put_utf8(char *d, uint32_t c)
-{
-    if (c < 0x80) {
-        d[0] = (char)c;
-        return 1;
-    }
-    if (c < 0x800) {
-        d[0] = (char)(0xC0 | c >> 6);
-        d[1] = (char)(0x80 | (c & 0x3F));
-        return 2;
-    }
-    if (c < 0x10000) {
-        d[0] = (char)(0xE0 | c >> 12);
-        d[1] = (char)(0x80 | (c >> 6 & 0x3F));
-        d[2] = (char)(0x80 | (c & 0x3F));
-        return 3;
-    }
-    d[0] = (char)(0xF0 | c >> 18);
-    d[1] = (char)(0x80 | (c >> 12 & 0x3F));
-    d[2] = (char)(0x80 | (c >> 6 & 0x3F));
-    d[3] = (char)(0x80 | (c & 0x3F));
-    return 4;
-}
-
 const char *pk_model_utf16(pk_model *m, const uint8_t *s, size_t n)
 {
     size_t units = n / 2;
@@ -118,7 +95,7 @@ const char *pk_model_utf16(pk_model *m, const uint8_t *s, size_t n)
         }
         if (c == 0) /* a NUL ends the text (as it does every C string) */
             break;
-        o += put_utf8(d + o, c);
+        o += pk_utf8_put(d + o, c);
     }
     d[o] = '\0';
     return d;

@@ -9,6 +9,7 @@
 #define PK_BONE_SET_H
 
 #include "posekit.h"
+#include "rules/rules_internal.h"
 
 /* One bone key: pointers into the model's record. */
 typedef struct pk_bone_ref {
@@ -49,5 +50,25 @@ size_t pk_bone_set_changed(const pk_bone_set *s, const float *before, size_t n);
 /* Copies the translation and rotation of every key (7 floats each,
  * malloc'd; the caller frees), NULL on out-of-memory. */
 float *pk_bone_set_snapshot(const pk_bone_set *s);
+
+/* A renaming of a set's bone names (and a motion's IK names) and morph
+ * names, planned by the caller (rename's map rules, mirror's pairs) into
+ * `bones` and `morphs`, then checked and applied as one (rename.c):
+ *   pk_set_plan_init    marks the names the set uses
+ *   pk_set_plan_check   every width and collision problem, all reported
+ *   pk_set_plan_apply   interns the new names, renames the records
+ *   pk_set_plan_count   adds the bone, IK and morph counts to st
+ * Nothing changes when a check fails. */
+typedef struct pk_set_plan {
+    pk_name_plan bones, morphs;
+    bool *in_bones, *in_ik; /* per name id: a bone key's name, an IK state's name */
+    size_t n;               /* names in the set's table when planned */
+} pk_set_plan;
+
+int pk_set_plan_init(pk_set_plan *p, const pk_bone_set *s, pk_log *log);
+int pk_set_plan_check(const pk_set_plan *p, const pk_bone_set *s, pk_log *log);
+int pk_set_plan_apply(const pk_set_plan *p, pk_bone_set *s, pk_log *log);
+void pk_set_plan_count(const pk_set_plan *p, pk_edit_stats *st);
+void pk_set_plan_free(pk_set_plan *p);
 
 #endif

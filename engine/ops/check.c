@@ -7,60 +7,12 @@
  * ASCII), then spaces and letter case, then common spellings of the same
  * bone.
  */
+#include "common/utf8.h"
 #include "format/names_internal.h"
 #include "posekit.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* One UTF-8 sequence at s: the code point and its length. */
-static size_t next_cp(const char *s, uint32_t *c)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    if (p[0] < 0x80) {
-        *c = p[0];
-        return 1;
-    }
-    if (p[0] >= 0xC0 && p[0] < 0xE0 && (p[1] & 0xC0) == 0x80) {
-        *c = (uint32_t)(p[0] & 0x1F) << 6 | (p[1] & 0x3F);
-        return 2;
-    }
-    if (p[0] >= 0xE0 && p[0] < 0xF0 && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80) {
-        *c = (uint32_t)(p[0] & 0x0F) << 12 | (uint32_t)(p[1] & 0x3F) << 6 | (p[2] & 0x3F);
-        return 3;
-    }
-    if (p[0] >= 0xF0 && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80 && (p[3] & 0xC0) == 0x80) {
-        *c = (uint32_t)(p[0] & 0x07) << 18 | (uint32_t)(p[1] & 0x3F) << 12 |
-             (uint32_t)(p[2] & 0x3F) << 6 | (p[3] & 0x3F);
-        return 4;
-    }
-    *c = p[0];
-    return 1;
-}
-
-static size_t put_cp(char *d, uint32_t c)
-{
-    if (c < 0x80) {
-        d[0] = (char)c;
-        return 1;
-    }
-    if (c < 0x800) {
-        d[0] = (char)(0xC0 | c >> 6);
-        d[1] = (char)(0x80 | (c & 0x3F));
-        return 2;
-    }
-    if (c < 0x10000) {
-        d[0] = (char)(0xE0 | c >> 12);
-        d[1] = (char)(0x80 | (c >> 6 & 0x3F));
-        d[2] = (char)(0x80 | (c & 0x3F));
-        return 3;
-    }
-    d[0] = (char)(0xF0 | c >> 18);
-    d[1] = (char)(0x80 | (c >> 12 & 0x3F));
-    d[2] = (char)(0x80 | (c >> 6 & 0x3F));
-    d[3] = (char)(0x80 | (c & 0x3F));
-    return 4;
-}
 
 /* Spellings of the same bone: the first (longer) form becomes the second
  * when folding, so a fold never grows the text. */
@@ -83,7 +35,7 @@ static char *fold(const char *s, int level)
     size_t o = 0;
     for (size_t i = 0; i < n;) {
         uint32_t c;
-        i += next_cp(s + i, &c);
+        i += pk_utf8_next(s + i, &c);
         if (c >= 0xFF01 && c <= 0xFF5E)
             c -= 0xFEE0;
         if (level >= 2) {
@@ -92,7 +44,7 @@ static char *fold(const char *s, int level)
             if (c >= 'A' && c <= 'Z')
                 c += 32;
         }
-        o += put_cp(d + o, c);
+        o += pk_utf8_put(d + o, c);
     }
     d[o] = '\0';
     if (level >= 3) {
@@ -137,43 +89,44 @@ static const char *synonym_why(const char *a, const char *b)
 }
 static const char WHY_EN[] = "the model's English name for this bone";
 
+/* The first of the n names whose fold at `level` equals name's; -1 when
+ * none does, -2 on OOM.  Empty names are passed over when skip_empty. */
+static long find_folded(const char *name, const char *const *list, size_t n, int level,
+                        bool skip_empty)
+{
+    char *a = fold(name, level);
+    if (!a)
+        return -2;
+    long found = -1;
+    for (size_t i = 0; i < n && found == -1; i++) {
+        if (skip_empty && !list[i][0])
+            continue;
+        char *b = fold(list[i], level);
+        if (b && strcmp(a, b) == 0)
+            found = (long)i;
+        free(b);
+    }
+    free(a);
+    return found;
+}
+
 /* The best near miss of a missing name among n model names. */
 static long near_miss(const char *name, const char *const *jp, const char *const *en, size_t n,
                       const char **why)
 {
     for (int level = 1; level <= 3; level++) {
-        char *a = fold(name, level);
-        if (!a)
+        long i = find_folded(name, jp, n, level, false);
+        if (i == -2)
             return -1;
-        for (size_t i = 0; i < n; i++) {
-            char *b = fold(jp[i], level);
-            bool eq = b && strcmp(a, b) == 0;
-            free(b);
-            if (eq) {
-                free(a);
-                *why = level < 3 ? WHY[level] : synonym_why(name, jp[i]);
-                return (long)i;
-            }
+        if (i >= 0) {
+            *why = level < 3 ? WHY[level] : synonym_why(name, jp[i]);
+            return i;
         }
-        free(a);
     }
-    if (en) {
-        char *a = fold(name, 2);
-        for (size_t i = 0; a && i < n; i++) {
-            if (!en[i][0])
-                continue;
-            char *b = fold(en[i], 2);
-            bool eq = b && strcmp(a, b) == 0;
-            free(b);
-            if (eq) {
-                free(a);
-                *why = WHY_EN;
-                return (long)i;
-            }
-        }
-        free(a);
-    }
-    return -1;
+    long i = en ? find_folded(name, en, n, 2, true) : -1;
+    if (i >= 0)
+        *why = WHY_EN;
+    return i >= 0 ? i : -1;
 }
 
 /* The model's bone or morph with exactly these bytes, or whose name MMD

@@ -180,66 +180,21 @@ static int mirror_set(pk_bone_set *s, const pk_rules *r, pk_edit_stats *st, pk_l
     pairs bone_pairs = {r->mirror, NULL, r->nmirror, 0};
     pairs morph_pairs = {r->mirror, r->morph_mirror, r->nmirror, r->nmorph_mirror};
     pk_motion *m = s->m;
-    size_t n = pk_names_count(s->names);
-    pk_name_plan bones, morphs;
-    bool *in_bones = calloc(n ? n : 1, 1), *in_ik = calloc(n ? n : 1, 1);
-    bool ok_b = in_bones && in_ik && pk_name_plan_init(&bones, n) == 0;
-    bool ok_m = ok_b && pk_name_plan_init(&morphs, n) == 0;
-    if (!ok_m) {
-        if (ok_b)
-            pk_name_plan_free(&bones);
-        free(in_bones);
-        free(in_ik);
+    pk_set_plan p;
+    if (pk_set_plan_init(&p, s, log) != 0) {
         pk_rules_free(builtin);
-        pk_error(log, "out of memory");
         return -1;
     }
-    size_t nb = pk_bone_set_count(s), nm = pk_bone_set_morphs(s);
-    for (size_t i = 0; i < nb; i++) {
-        pk_name_id id = *pk_bone_set_at(s, i).name;
-        in_bones[id] = bones.used[id] = true;
-    }
-    for (size_t i = 0; m && i < m->niks; i++)
-        for (uint32_t j = 0; j < m->iks[i].count; j++)
-            in_ik[m->iks[i].ik[j].name] = bones.used[m->iks[i].ik[j].name] = true;
-    for (size_t i = 0; i < nm; i++)
-        morphs.used[*pk_bone_set_morph_name(s, i)] = true;
     size_t renamed = 0, morphs_renamed = 0;
-    int rc = plan_mirror(&bones, s->names, &bone_pairs, "bone", &renamed, st, log);
+    int rc = plan_mirror(&p.bones, s->names, &bone_pairs, "bone", &renamed, st, log);
     if (!rc)
-        rc = plan_mirror(&morphs, s->names, &morph_pairs, "morph", &morphs_renamed, NULL, log);
+        rc = plan_mirror(&p.morphs, s->names, &morph_pairs, "morph", &morphs_renamed, NULL, log);
+    if (!rc)
+        rc = pk_set_plan_check(&p, s, log);
+    if (!rc)
+        rc = pk_set_plan_apply(&p, s, log);
     if (!rc) {
-        if (pk_name_plan_check_width(&bones, s->names, in_bones, s->name_bytes, "bone", log))
-            rc = -1;
-        if (m && pk_name_plan_check_width(&bones, s->names, in_ik, PK_VMD_IK_BYTES, "IK name", log))
-            rc = -1;
-        if (pk_name_plan_check_width(&morphs, s->names, NULL, s->name_bytes, "morph", log))
-            rc = -1;
-        if (pk_name_plan_check_collisions(&bones, s->names, "bone", log))
-            rc = -1;
-        if (pk_name_plan_check_collisions(&morphs, s->names, "morph", log))
-            rc = -1;
-    }
-    pk_name_id *bmap = NULL, *mmap = NULL;
-    if (!rc && (pk_name_plan_commit(&bones, s->names, &bmap, log) != 0 ||
-                pk_name_plan_commit(&morphs, s->names, &mmap, log) != 0))
-        rc = -1;
-    if (!rc) {
-        if (m) {
-            if (pk_motion_apply_names(m, bmap, mmap) != 0) {
-                pk_error(log, "out of memory");
-                rc = -1;
-            }
-        } else {
-            for (size_t i = 0; i < nb; i++) {
-                pk_name_id *id = pk_bone_set_at(s, i).name;
-                *id = bmap[*id];
-            }
-            for (size_t i = 0; i < nm; i++) {
-                pk_name_id *id = pk_bone_set_morph_name(s, i);
-                *id = mmap[*id];
-            }
-        }
+        size_t nb = pk_bone_set_count(s);
         pk_bone_set_each(s, mirror_fn, NULL);
         for (size_t i = 0; m && i < m->ncameras; i++) {
             neg(&m->cameras[i].pos[0]);
@@ -249,22 +204,12 @@ static int mirror_set(pk_bone_set *s, const pk_rules *r, pk_edit_stats *st, pk_l
         for (size_t i = 0; m && i < m->nlights; i++)
             neg(&m->lights[i].direction[0]);
         if (st) {
-            for (size_t i = 0; i < n; i++) {
-                st->bones += in_bones[i];
-                st->bones_renamed += in_bones[i] && bones.changed[i];
-                st->ik_renamed += in_ik[i] && bones.changed[i];
-                st->morphs += morphs.used[i];
-            }
+            pk_set_plan_count(&p, st);
             st->morphs_renamed += morphs_renamed;
             st->keys_changed += nb + (m ? m->ncameras + m->nlights : 0);
         }
     }
-    free(bmap);
-    free(mmap);
-    pk_name_plan_free(&bones);
-    pk_name_plan_free(&morphs);
-    free(in_bones);
-    free(in_ik);
+    pk_set_plan_free(&p);
     pk_rules_free(builtin);
     return rc;
 }

@@ -1,4 +1,5 @@
-/* reduce.c — keyframe reduction and baking of bone and morph tracks.
+/* reduce.c — keyframe reduction and baking of bone and morph tracks and
+ * (with the `camera` option) the camera.
  *
  * Reduction, per selected track, over the keys inside the frame range
  * (the whole track by default):
@@ -13,7 +14,9 @@
  *     frame whose segment fits (all four channels of a bone at once: X, Y,
  *     Z each by pk_curve_fit_scalar, rotation by pk_curve_fit_rot; a morph
  *     linearly), found by exponential then binary search over candidate
- *     end frames.  Two candidate sets are tried and the one with fewer
+ *     end frames, then (fits are not monotonic in the end frame) every
+ *     farther end before a forced key at most 64 frames on (the camera:
+ *     any distance).  Two candidate sets are tried and the one with fewer
  *     keys wins: every integer frame, and only the input's own key frames
  *     (a segment between two adjacent input keys keeps its input curve,
  *     so this never has more keys than the input).
@@ -23,6 +26,14 @@
  *     key per frame, which reproduces the samples exactly.
  *  5. A track whose samples all stay within tolerance of its first key
  *     (whole-track reduction only) becomes that one key.
+ *
+ * The camera is one track of eight channels (centre X, Y, Z, three Euler
+ * angles, distance, fov) under six curves: the angles share the rotation
+ * curve (the one that moves most is fitted, the others must follow it),
+ * centre and distance stay within max_pos, the angles within max_deg,
+ * fov (whole degrees, rounded by the sampler) and the perspective byte
+ * exactly; a key starts every perspective switch (a segment holds its
+ * first key's perspective).
  *
  * Records: keys of unselected tracks, keys outside the range and every
  * other section stay byte-identical and in file order.  The first key of

@@ -451,94 +451,131 @@ static void warn_ambiguous(const pk_name_plan *pl, const pk_names *names, const 
 
 /* ---- a motion or a pose ---- */
 
+int pk_set_plan_init(pk_set_plan *p, const pk_bone_set *s, pk_log *log)
+{
+    memset(p, 0, sizeof *p);
+    size_t n = pk_names_count(s->names);
+    p->n = n;
+    p->in_bones = calloc(n ? n : 1, 1);
+    p->in_ik = calloc(n ? n : 1, 1);
+    bool ok_b = p->in_bones && p->in_ik && pk_name_plan_init(&p->bones, n) == 0;
+    bool ok_m = ok_b && pk_name_plan_init(&p->morphs, n) == 0;
+    if (!ok_m) {
+        if (ok_b)
+            pk_name_plan_free(&p->bones);
+        free(p->in_bones);
+        free(p->in_ik);
+        memset(p, 0, sizeof *p);
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    const pk_motion *m = s->m;
+    size_t nb = pk_bone_set_count(s), nm = pk_bone_set_morphs(s);
+    for (size_t i = 0; i < nb; i++) {
+        pk_name_id id = *pk_bone_set_at(s, i).name;
+        p->in_bones[id] = p->bones.used[id] = true;
+    }
+    for (size_t i = 0; m && i < m->niks; i++)
+        for (uint32_t j = 0; j < m->iks[i].count; j++)
+            p->in_ik[m->iks[i].ik[j].name] = p->bones.used[m->iks[i].ik[j].name] = true;
+    for (size_t i = 0; i < nm; i++)
+        p->morphs.used[*pk_bone_set_morph_name(s, i)] = true;
+    return 0;
+}
+
+int pk_set_plan_check(const pk_set_plan *p, const pk_bone_set *s, pk_log *log)
+{
+    /* Every check before any change; all problems reported at once. */
+    int rc = 0;
+    if (pk_name_plan_check_width(&p->bones, s->names, p->in_bones, s->name_bytes, "bone", log))
+        rc = -1;
+    if (s->m &&
+        pk_name_plan_check_width(&p->bones, s->names, p->in_ik, PK_VMD_IK_BYTES, "IK name", log))
+        rc = -1;
+    if (pk_name_plan_check_width(&p->morphs, s->names, NULL, s->name_bytes, "morph", log))
+        rc = -1;
+    if (pk_name_plan_check_collisions(&p->bones, s->names, "bone", log))
+        rc = -1;
+    if (pk_name_plan_check_collisions(&p->morphs, s->names, "morph", log))
+        rc = -1;
+    return rc;
+}
+
+int pk_set_plan_apply(const pk_set_plan *p, pk_bone_set *s, pk_log *log)
+{
+    pk_name_id *bmap = NULL, *mmap = NULL;
+    int rc = 0;
+    if (pk_name_plan_commit(&p->bones, s->names, &bmap, log) != 0 ||
+        pk_name_plan_commit(&p->morphs, s->names, &mmap, log) != 0) {
+        rc = -1;
+    } else if (s->m) {
+        if (pk_motion_apply_names(s->m, bmap, mmap) != 0) {
+            pk_error(log, "out of memory");
+            rc = -1;
+        }
+    } else {
+        size_t nb = pk_bone_set_count(s), nm = pk_bone_set_morphs(s);
+        for (size_t i = 0; i < nb; i++) {
+            pk_name_id *id = pk_bone_set_at(s, i).name;
+            *id = bmap[*id];
+        }
+        for (size_t i = 0; i < nm; i++) {
+            pk_name_id *id = pk_bone_set_morph_name(s, i);
+            *id = mmap[*id];
+        }
+    }
+    free(bmap);
+    free(mmap);
+    return rc;
+}
+
+void pk_set_plan_count(const pk_set_plan *p, pk_edit_stats *st)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        st->bones += p->in_bones[i];
+        st->bones_renamed += p->in_bones[i] && p->bones.changed[i];
+        st->ik_renamed += p->in_ik[i] && p->bones.changed[i];
+        st->morphs += p->morphs.used[i];
+    }
+}
+
+void pk_set_plan_free(pk_set_plan *p)
+{
+    pk_name_plan_free(&p->bones);
+    pk_name_plan_free(&p->morphs);
+    free(p->in_bones);
+    free(p->in_ik);
+    memset(p, 0, sizeof *p);
+}
+
 /* Renames the bone keys (and a motion's IK names) and morphs of s. */
 static int rename_set(pk_bone_set *s, const pk_rules *r, bool reverse, pk_edit_stats *st,
                       pk_log *log)
 {
     if (reverse && (reverse_check(&r->rename, log) || reverse_check(&r->morphs, log)))
         return -1;
-    pk_motion *m = s->m;
-    size_t n = pk_names_count(s->names);
-    pk_name_plan bones, morphs;
-    bool *in_bones = calloc(n ? n : 1, 1), *in_ik = calloc(n ? n : 1, 1);
-    bool ok_b = in_bones && in_ik && pk_name_plan_init(&bones, n) == 0;
-    bool ok_m = ok_b && pk_name_plan_init(&morphs, n) == 0;
-    if (!ok_m) {
-        if (ok_b)
-            pk_name_plan_free(&bones);
-        free(in_bones);
-        free(in_ik);
-        pk_error(log, "out of memory");
+    pk_set_plan p;
+    if (pk_set_plan_init(&p, s, log) != 0)
         return -1;
-    }
-    size_t nb = pk_bone_set_count(s), nm = pk_bone_set_morphs(s);
-    for (size_t i = 0; i < nb; i++) {
-        pk_name_id id = *pk_bone_set_at(s, i).name;
-        in_bones[id] = bones.used[id] = true;
-    }
-    for (size_t i = 0; m && i < m->niks; i++)
-        for (uint32_t j = 0; j < m->iks[i].count; j++)
-            in_ik[m->iks[i].ik[j].name] = bones.used[m->iks[i].ik[j].name] = true;
-    for (size_t i = 0; i < nm; i++)
-        morphs.used[*pk_bone_set_morph_name(s, i)] = true;
-
     pk_edit_stats local = {0};
     if (!st)
         st = &local;
-    int rc = 0;
     size_t bone_renamed = 0, morph_renamed = 0;
-    if (plan_map(&bones, s->names, &r->rename, reverse, st, &bone_renamed, log) != 0 ||
-        plan_map(&morphs, s->names, &r->morphs, reverse, st, &morph_renamed, log) != 0)
+    int rc = 0;
+    if (plan_map(&p.bones, s->names, &r->rename, reverse, st, &bone_renamed, log) != 0 ||
+        plan_map(&p.morphs, s->names, &r->morphs, reverse, st, &morph_renamed, log) != 0)
         rc = -1;
+    if (!rc)
+        rc = pk_set_plan_check(&p, s, log);
+    if (!rc)
+        rc = pk_set_plan_apply(&p, s, log);
     if (!rc) {
-        /* Every check before any change; all problems reported at once. */
-        if (pk_name_plan_check_width(&bones, s->names, in_bones, s->name_bytes, "bone", log))
-            rc = -1;
-        if (m && pk_name_plan_check_width(&bones, s->names, in_ik, PK_VMD_IK_BYTES, "IK name", log))
-            rc = -1;
-        if (pk_name_plan_check_width(&morphs, s->names, NULL, s->name_bytes, "morph", log))
-            rc = -1;
-        if (pk_name_plan_check_collisions(&bones, s->names, "bone", log))
-            rc = -1;
-        if (pk_name_plan_check_collisions(&morphs, s->names, "morph", log))
-            rc = -1;
-    }
-    pk_name_id *bmap = NULL, *mmap = NULL;
-    if (!rc && (pk_name_plan_commit(&bones, s->names, &bmap, log) != 0 ||
-                pk_name_plan_commit(&morphs, s->names, &mmap, log) != 0))
-        rc = -1;
-    if (!rc) {
-        warn_ambiguous(&bones, s->names, &r->rename, reverse, "bone", log);
-        warn_ambiguous(&morphs, s->names, &r->morphs, reverse, "morph", log);
-        if (m) {
-            if (pk_motion_apply_names(m, bmap, mmap) != 0) {
-                pk_error(log, "out of memory");
-                rc = -1;
-            }
-        } else {
-            for (size_t i = 0; i < nb; i++) {
-                pk_name_id *id = pk_bone_set_at(s, i).name;
-                *id = bmap[*id];
-            }
-            for (size_t i = 0; i < nm; i++) {
-                pk_name_id *id = pk_bone_set_morph_name(s, i);
-                *id = mmap[*id];
-            }
-        }
-        for (size_t i = 0; i < n; i++) {
-            st->bones += in_bones[i];
-            st->bones_renamed += in_bones[i] && bones.changed[i];
-            st->ik_renamed += in_ik[i] && bones.changed[i];
-            st->morphs += morphs.used[i];
-        }
+        warn_ambiguous(&p.bones, s->names, &r->rename, reverse, "bone", log);
+        warn_ambiguous(&p.morphs, s->names, &r->morphs, reverse, "morph", log);
+        pk_set_plan_count(&p, st);
         st->morphs_renamed += morph_renamed;
     }
-    free(bmap);
-    free(mmap);
-    pk_name_plan_free(&bones);
-    pk_name_plan_free(&morphs);
-    free(in_bones);
-    free(in_ik);
+    pk_set_plan_free(&p);
     pk_edit_stats_free(&local);
     return rc;
 }

@@ -6,7 +6,7 @@
  * replacing a file atomically, making folders, what a path names, path
  * syntax, where the data (rule) files are, and the CP932 <-> UTF-8
  * character conversion.  One file implements them per platform:
- * posix.c (POSIX, glibc iconv) now, win32.c later; meson picks which one
+ * posix.c (POSIX, glibc iconv) and win32.c (Windows); meson picks which one
  * is compiled, and no other file has an #ifdef for the system.
  *
  * Paths are NUL-terminated UTF-8 strings as the user gave them (POSIX:

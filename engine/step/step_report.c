@@ -1,6 +1,7 @@
 /* step_report.c — what a step did, as text the CLI prints and a job writes
  * byte for byte: the summary lines, and diff's table, JSON and CSV
  * (posekit.h, "steps"). */
+#include "common/utf8.h"
 #include "step/step_internal.h"
 
 #include <math.h>
@@ -250,38 +251,13 @@ static void diff_csv(const pk_step *s, const pk_step_result *res, pk_buf *f)
 
 /* ---- JSON, compact, byte for byte what jansson prints with 9 digits ---- */
 
-static size_t utf8_seq(const unsigned char *s)
-{
-    unsigned char c = s[0];
-    if (c < 0x80)
-        return 1;
-    size_t n;
-    unsigned min, cp;
-    if (c >= 0xC2 && c <= 0xDF)
-        n = 2, cp = c & 0x1F, min = 0x80;
-    else if (c >= 0xE0 && c <= 0xEF)
-        n = 3, cp = c & 0x0F, min = 0x800;
-    else if (c >= 0xF0 && c <= 0xF4)
-        n = 4, cp = c & 0x07, min = 0x10000;
-    else
-        return 0;
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return n;
-}
-
 /* A JSON string's body; a byte that is not UTF-8 becomes the text \xNN. */
 static void j_body(pk_buf *f, const char *s)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     while (*p) {
         unsigned char c = *p;
-        size_t n = utf8_seq(p);
+        size_t n = pk_utf8_seq(p);
         if (n == 0) {
             pk_buf_printf(f, "\\\\x%02X", c);
             p++;
@@ -359,6 +335,31 @@ static void j_key(pk_buf *f, bool *first, const char *k)
     pk_buf_putc(f, ':');
 }
 
+/* A member holding a number rounded to 6 decimals, or a frame. */
+static void j_num(pk_buf *f, bool *first, const char *k, double v)
+{
+    j_key(f, first, k);
+    j_real(f, round6(v));
+}
+
+static void j_frame(pk_buf *f, bool *first, const char *k, uint32_t frame)
+{
+    j_key(f, first, k);
+    pk_buf_printf(f, "%u", frame);
+}
+
+/* The end of a diff row (bone, morph, scene channel): where it is found
+ * when on one side only, whether it differs, and the closing brace. */
+static void j_row_end(pk_buf *f, bool *first, int only_in, bool differs)
+{
+    if (only_in) {
+        j_key(f, first, "only_in");
+        j_str(f, only_text(only_in));
+    }
+    j_key(f, first, "differs");
+    pk_buf_puts(f, differs ? "true}" : "false}");
+}
+
 static void diff_json(const pk_step *s, const pk_step_result *res, pk_buf *f)
 {
     const pk_diff *d = res->diff;
@@ -391,26 +392,15 @@ static void diff_json(const pk_step *s, const pk_step_result *res, pk_buf *f)
         pk_buf_puts(f, i ? ",{" : "{");
         j_key(f, &k, "name");
         j_str(f, r->name);
-        j_key(f, &k, "angle_deg");
-        j_real(f, round6(r->angle_deg));
-        j_key(f, &k, "pos_delta");
-        j_real(f, round6(r->pos_delta));
+        j_num(f, &k, "angle_deg", r->angle_deg);
+        j_num(f, &k, "pos_delta", r->pos_delta);
         if (d->range) {
-            j_key(f, &k, "angle_frame");
-            pk_buf_printf(f, "%u", r->angle_frame);
-            j_key(f, &k, "angle_mean");
-            j_real(f, round6(r->angle_mean));
-            j_key(f, &k, "pos_frame");
-            pk_buf_printf(f, "%u", r->pos_frame);
-            j_key(f, &k, "pos_mean");
-            j_real(f, round6(r->pos_mean));
+            j_frame(f, &k, "angle_frame", r->angle_frame);
+            j_num(f, &k, "angle_mean", r->angle_mean);
+            j_frame(f, &k, "pos_frame", r->pos_frame);
+            j_num(f, &k, "pos_mean", r->pos_mean);
         }
-        if (r->only_in) {
-            j_key(f, &k, "only_in");
-            j_str(f, only_text(r->only_in));
-        }
-        j_key(f, &k, "differs");
-        pk_buf_puts(f, r->differs ? "true}" : "false}");
+        j_row_end(f, &k, r->only_in, r->differs);
     }
     pk_buf_putc(f, ']');
     j_key(f, &first, "morphs");
@@ -421,24 +411,14 @@ static void diff_json(const pk_step *s, const pk_step_result *res, pk_buf *f)
         pk_buf_puts(f, i ? ",{" : "{");
         j_key(f, &k, "name");
         j_str(f, r->name);
-        j_key(f, &k, "weight_a");
-        j_real(f, round6(r->weight_a));
-        j_key(f, &k, "weight_b");
-        j_real(f, round6(r->weight_b));
-        j_key(f, &k, "delta");
-        j_real(f, round6(r->delta));
+        j_num(f, &k, "weight_a", r->weight_a);
+        j_num(f, &k, "weight_b", r->weight_b);
+        j_num(f, &k, "delta", r->delta);
         if (d->range) {
-            j_key(f, &k, "frame");
-            pk_buf_printf(f, "%u", r->frame);
-            j_key(f, &k, "mean");
-            j_real(f, round6(r->mean));
+            j_frame(f, &k, "frame", r->frame);
+            j_num(f, &k, "mean", r->mean);
         }
-        if (r->only_in) {
-            j_key(f, &k, "only_in");
-            j_str(f, only_text(r->only_in));
-        }
-        j_key(f, &k, "differs");
-        pk_buf_puts(f, r->differs ? "true}" : "false}");
+        j_row_end(f, &k, r->only_in, r->differs);
     }
     pk_buf_putc(f, ']');
     if (d->nscene) { /* only when A or B keys a camera, light or shadow */
@@ -452,20 +432,12 @@ static void diff_json(const pk_step *s, const pk_step_result *res, pk_buf *f)
             j_str(f, r->name);
             j_key(f, &k, "unit");
             j_str(f, r->unit);
-            j_key(f, &k, "delta");
-            j_real(f, round6(r->delta));
+            j_num(f, &k, "delta", r->delta);
             if (d->range) {
-                j_key(f, &k, "frame");
-                pk_buf_printf(f, "%u", r->frame);
-                j_key(f, &k, "mean");
-                j_real(f, round6(r->mean));
+                j_frame(f, &k, "frame", r->frame);
+                j_num(f, &k, "mean", r->mean);
             }
-            if (r->only_in) {
-                j_key(f, &k, "only_in");
-                j_str(f, only_text(r->only_in));
-            }
-            j_key(f, &k, "differs");
-            pk_buf_puts(f, r->differs ? "true}" : "false}");
+            j_row_end(f, &k, r->only_in, r->differs);
         }
         pk_buf_putc(f, ']');
     }
@@ -484,8 +456,7 @@ static void diff_json(const pk_step *s, const pk_step_result *res, pk_buf *f)
             pk_buf_printf(f, "%zu", g->bones);
             j_key(f, &k, "bones_differ");
             pk_buf_printf(f, "%zu", g->bones_differ);
-            j_key(f, &k, "max_angle_deg");
-            j_real(f, round6(group_deg(g)));
+            j_num(f, &k, "max_angle_deg", group_deg(g));
             j_key(f, &k, "max_bone");
             if (g->top)
                 j_str(f, g->top->name);
@@ -498,8 +469,7 @@ static void diff_json(const pk_step *s, const pk_step_result *res, pk_buf *f)
                 else
                     pk_buf_puts(f, "null");
             }
-            j_key(f, &k, "max_pos_delta");
-            j_real(f, round6(g->max_pos));
+            j_num(f, &k, "max_pos_delta", g->max_pos);
             j_key(f, &k, "differs");
             pk_buf_puts(f, g->bones_differ > 0 ? "true}" : "false}");
         }

@@ -1,6 +1,7 @@
 /* test_core.c — the shared core: name interning, CP932 decoding (not
  * Shift_JIS) and escapes, the log, the buffer, the motion and pose models. */
 #include "testutil.h"
+#include "common/utf8.h"
 #include "format/names_internal.h"
 
 #include <stdio.h>
@@ -223,6 +224,32 @@ static void name_cut_rule(void **state)
     pk_names_free(t);
 }
 
+/* common/utf8.h: one code point at a time. */
+static void utf8_code_points(void **state)
+{
+    (void)state;
+    char buf[4];
+    static const uint32_t cps[] = {0x41, 0xE9, 0x30BB, 0x1F600};
+    for (size_t i = 0; i < 4; i++) {
+        size_t n = pk_utf8_put(buf, cps[i]);
+        assert_int_equal(n, i + 1);
+        char z[5] = {0};
+        memcpy(z, buf, n);
+        assert_int_equal(pk_utf8_seq((const unsigned char *)z), n);
+        uint32_t c;
+        assert_int_equal(pk_utf8_next(z, &c), n);
+        assert_int_equal(c, cps[i]);
+    }
+    /* not well-formed: overlong, surrogate, stray continuation, cut short */
+    assert_int_equal(pk_utf8_seq((const unsigned char *)"\xC0\x80"), 0);
+    assert_int_equal(pk_utf8_seq((const unsigned char *)"\xED\xA0\x80"), 0);
+    assert_int_equal(pk_utf8_seq((const unsigned char *)"\x80"), 0);
+    assert_int_equal(pk_utf8_seq((const unsigned char *)"\xE3\x82"), 0);
+    uint32_t c;
+    assert_int_equal(pk_utf8_next("\x83Z", &c), 1); /* a CP932 lead byte: itself */
+    assert_int_equal(c, 0x83);
+}
+
 static void log_formats_positions(void **state)
 {
     (void)state;
@@ -418,6 +445,7 @@ int main(void)
         cmocka_unit_test(encodes_utf8_to_cp932_with_limits),
         cmocka_unit_test(character_boundary),
         cmocka_unit_test(name_cut_rule),
+        cmocka_unit_test(utf8_code_points),
         cmocka_unit_test(log_formats_positions),
         cmocka_unit_test(buffer_appends_little_endian),
         cmocka_unit_test(motion_model_basics),

@@ -8,19 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static pk_name_id intern(pk_names *t, const char *utf8)
-{
-    uint8_t *raw;
-    size_t len;
-    assert_int_equal(pk_utf8_to_cp932(utf8, &raw, &len), 0);
-    pk_name_id id = pk_names_intern(t, raw, len);
-    free(raw);
-    return id;
-}
-
 static pk_bone_key *add_bone(pk_motion *m, const char *name)
 {
-    pk_name_id id = intern(m->names, name);
+    pk_name_id id = tu_intern(m->names, name);
     pk_bone_key *k = pk_motion_push_bone(m);
     assert_non_null(k);
     k->name = id;
@@ -49,7 +39,7 @@ static void test_names_and_values(void **state)
     add_bone(m, "センター");
     add_bone(m, "左右"); /* the prefix wins: 右右, and back */
     pk_morph_key *mk = pk_motion_push_morph(m);
-    mk->name = intern(m->names, "ウィンク右");
+    mk->name = tu_intern(m->names, "ウィンク右");
     pk_log log;
     pk_log_init(&log);
     pk_edit_stats st;
@@ -104,7 +94,7 @@ static void test_morphs(void **state)
                            "困り左",   "右手グー",   "あ"};
     for (uint32_t i = 0; i < 7; i++) {
         pk_morph_key *k = pk_motion_push_morph(m);
-        k->name = intern(m->names, names[i]);
+        k->name = tu_intern(m->names, names[i]);
         k->frame = i;
         k->weight = 0.1f * (float)i;
     }
@@ -129,7 +119,7 @@ static void test_morphs(void **state)
     /* a pose: the same transform */
     pk_pose *p = pk_pose_new();
     pk_pose_morph *pm = pk_pose_push_morph(p);
-    pm->name = intern(p->names, "ウィンク");
+    pm->name = tu_intern(p->names, "ウィンク");
     assert_int_equal(pk_pose_mirror(p, NULL, NULL, &log), 0);
     assert_string_equal(pk_names_utf8(p->names, p->morphs[0].name), "ウィンク右");
     pk_pose_free(p);
@@ -142,7 +132,7 @@ static void test_morphs(void **state)
     const char *n2[] = {"eye_close_L", "ウィンク"};
     for (uint32_t i = 0; i < 2; i++) {
         pk_morph_key *k = pk_motion_push_morph(m2);
-        k->name = intern(m2->names, n2[i]);
+        k->name = tu_intern(m2->names, n2[i]);
     }
     assert_int_equal(pk_motion_mirror(m2, r, NULL, &log), 0);
     assert_string_equal(mname(m2, 0), "wink_R");
@@ -154,7 +144,7 @@ static void test_morphs(void **state)
     pk_log_free(&log);
     pk_log_init(&log);
     pk_morph_key *k = pk_motion_push_morph(m2);
-    k->name = intern(m2->names, "あ"); /* あ -> ウィンク右 -> ウィンク */
+    k->name = tu_intern(m2->names, "あ"); /* あ -> ウィンク右 -> ウィンク */
     assert_int_equal(pk_motion_mirror(m2, rb, NULL, &log), -1);
     tu_assert_log_has(&log, "mirror pairs are not symmetric for morph 'あ'");
     assert_string_equal(mname(m2, 1), "ウィンク"); /* nothing changed */
@@ -182,7 +172,7 @@ static void test_rotation_is_reflection(void **state)
     (void)state;
     pk_pose *p = pk_pose_new();
     pk_pose_bone *b = pk_pose_push_bone(p);
-    b->name = intern(p->names, "左腕");
+    b->name = tu_intern(p->names, "左腕");
     /* A unit quaternion: about (1,2,3)/|.| by 50 degrees. */
     double s = 0.42261826174069944 / 3.7416573867739413; /* sin 25° / |(1,2,3)| */
     float q[4] = {(float)s, (float)(2 * s), (float)(3 * s), 0.90630778703665f};
@@ -231,22 +221,12 @@ static void test_camera_light(void **state)
     pk_motion_free(m);
 }
 
-static pk_rules *rules(const char *yaml)
-{
-    pk_log log;
-    pk_log_init(&log);
-    pk_rules *r = pk_rules_parse(yaml, strlen(yaml), "m.yaml", &log);
-    assert_non_null(r);
-    pk_log_free(&log);
-    return r;
-}
-
 /* Rules' pairs replace the default; asymmetric pairs are refused before
  * anything changes; collisions name both bones. */
 static void test_rules_pairs(void **state)
 {
     (void)state;
-    pk_rules *r = rules("mirror:\n  - [_L, _R]\n");
+    pk_rules *r = tu_rules("mirror:\n  - [_L, _R]\n", "m.yaml");
     pk_motion *m = pk_motion_new();
     add_bone(m, "arm_L");
     add_bone(m, "左腕"); /* 左/右 is not in these rules */
@@ -260,7 +240,7 @@ static void test_rules_pairs(void **state)
 
     /* L and 左 both become 右: 左X -> 右X but 右X -> 左X, so LX would not
      * come back. */
-    r = rules("mirror:\n  - [左, 右]\n  - [L, 右]\n");
+    r = tu_rules("mirror:\n  - [左, 右]\n  - [L, 右]\n", "m.yaml");
     m = pk_motion_new();
     add_bone(m, "LX");
     add_bone(m, "左X");
@@ -273,7 +253,7 @@ static void test_rules_pairs(void **state)
     pk_log_free(&log);
 
     /* A swap that makes a name too long for VMD is an error naming it. */
-    r = rules("mirror:\n  - [左, 右側の長い名前]\n");
+    r = tu_rules("mirror:\n  - [左, 右側の長い名前]\n", "m.yaml");
     m = pk_motion_new();
     add_bone(m, "左腕捩れの骨");
     pk_log_init(&log);

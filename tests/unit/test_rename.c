@@ -8,29 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static pk_rules *rules(const char *yaml)
-{
-    pk_log log;
-    pk_log_init(&log);
-    pk_rules *r = pk_rules_parse(yaml, strlen(yaml), "t.yaml", &log);
-    assert_non_null(r);
-    pk_log_free(&log);
-    return r;
-}
-
-static pk_name_id intern(pk_names *t, const char *utf8)
-{
-    uint8_t *raw;
-    size_t len;
-    assert_int_equal(pk_utf8_to_cp932(utf8, &raw, &len), 0);
-    pk_name_id id = pk_names_intern(t, raw, len);
-    free(raw);
-    return id;
-}
-
 static void add_bone(pk_motion *m, const char *name, uint32_t frame)
 {
-    pk_name_id id = intern(m->names, name);
+    pk_name_id id = tu_intern(m->names, name);
     pk_bone_key *k = pk_motion_push_bone(m);
     assert_non_null(k);
     k->name = id;
@@ -42,7 +22,7 @@ static void add_bone(pk_motion *m, const char *name, uint32_t frame)
 
 static void add_morph(pk_motion *m, const char *name)
 {
-    pk_name_id id = intern(m->names, name);
+    pk_name_id id = tu_intern(m->names, name);
     pk_morph_key *k = pk_motion_push_morph(m);
     assert_non_null(k);
     k->name = id;
@@ -57,8 +37,9 @@ static const char *bone_name(const pk_motion *m, size_t i)
 static void test_exact_and_glob(void **state)
 {
     (void)state;
-    pk_rules *r = rules("rename:\n  センター: center\n  \"右*\": \"*_R\"\n  右腕: arm_R\n"
-                        "  \"右腕*\": \"arm*_R\"\nmorphs:\n  まばたき: blink\n");
+    pk_rules *r = tu_rules("rename:\n  センター: center\n  \"右*\": \"*_R\"\n  右腕: arm_R\n"
+                           "  \"右腕*\": \"arm*_R\"\nmorphs:\n  まばたき: blink\n",
+                           "t.yaml");
     pk_motion *m = pk_motion_new();
     add_bone(m, "センター", 0);
     add_bone(m, "右ひじ", 0);
@@ -108,7 +89,7 @@ static void test_exact_and_glob(void **state)
 static void test_reverse_needs_star(void **state)
 {
     (void)state;
-    pk_rules *r = rules("rename:\n  \"右*\": right\n");
+    pk_rules *r = tu_rules("rename:\n  \"右*\": right\n", "t.yaml");
     pk_motion *m = pk_motion_new();
     add_bone(m, "right", 0);
     pk_log log;
@@ -125,7 +106,7 @@ static void test_reverse_needs_star(void **state)
 static void test_collision(void **state)
 {
     (void)state;
-    pk_rules *r = rules("rename:\n  センター: center\n  グルーブ: groove\n");
+    pk_rules *r = tu_rules("rename:\n  センター: center\n  グルーブ: groove\n", "t.yaml");
     pk_motion *m = pk_motion_new();
     add_bone(m, "グルーブ", 0);
     add_bone(m, "センター", 0);
@@ -141,9 +122,9 @@ static void test_collision(void **state)
     /* Same in a pose. */
     pk_pose *p = pk_pose_new();
     pk_pose_bone *b = pk_pose_push_bone(p);
-    b->name = intern(p->names, "センター");
+    b->name = tu_intern(p->names, "センター");
     b = pk_pose_push_bone(p);
-    b->name = intern(p->names, "center");
+    b->name = tu_intern(p->names, "center");
     pk_log_init(&log);
     assert_int_equal(pk_pose_rename(p, r, false, NULL, &log), -1);
     tu_assert_log_has(&log, "would both be named 'center'");
@@ -158,7 +139,7 @@ static void test_width(void **state)
 {
     (void)state;
     /* "sixteen_bytes_ab" is 16 bytes: fine for a VPD, too long for a VMD. */
-    pk_rules *r = rules("rename:\n  センター: sixteen_bytes_ab\n");
+    pk_rules *r = tu_rules("rename:\n  センター: sixteen_bytes_ab\n", "t.yaml");
     pk_motion *m = pk_motion_new();
     add_bone(m, "センター", 0);
     pk_log log;
@@ -172,7 +153,7 @@ static void test_width(void **state)
 
     pk_pose *p = pk_pose_new();
     pk_pose_bone *b = pk_pose_push_bone(p);
-    b->name = intern(p->names, "センター");
+    b->name = tu_intern(p->names, "センター");
     pk_log_init(&log);
     assert_int_equal(pk_pose_rename(p, r, false, NULL, &log), 0);
     assert_string_equal(pk_names_utf8(p->names, p->bones[0].name), "sixteen_bytes_ab");
@@ -182,7 +163,7 @@ static void test_width(void **state)
 
     /* A glob's result is checked too: 右 + 13 bytes of capture + _R = 15 OK,
      * one more byte is 16. */
-    r = rules("rename:\n  \"右*\": \"*_RR\"\n");
+    r = tu_rules("rename:\n  \"右*\": \"*_RR\"\n", "t.yaml");
     m = pk_motion_new();
     add_bone(m, "右abcdefghijkl", 0);  /* capture 12 bytes -> 15 */
     add_bone(m, "右abcdefghijklm", 0); /* capture 13 bytes -> 16: too long */
@@ -200,8 +181,9 @@ static void test_width(void **state)
 static void test_log_path_kept(void **state)
 {
     (void)state;
-    pk_rules *r = rules("rename:\n  センター: sixteen_bytes_ab\n  \"右*\": right\n"
-                        "  グルーブ: center\n");
+    pk_rules *r = tu_rules("rename:\n  センター: sixteen_bytes_ab\n  \"右*\": right\n"
+                           "  グルーブ: center\n",
+                           "t.yaml");
     pk_motion *m = pk_motion_new();
     add_bone(m, "センター", 0);
     pk_log log;
@@ -235,15 +217,16 @@ static void test_log_path_kept(void **state)
 static void test_ik_names(void **state)
 {
     (void)state;
-    pk_rules *r = rules("rename:\n  左足ＩＫ: leg_IK_L\n  右足ＩＫ: seventeen_bytes_R\n");
+    pk_rules *r =
+        tu_rules("rename:\n  左足ＩＫ: leg_IK_L\n  右足ＩＫ: seventeen_bytes_R\n", "t.yaml");
     pk_motion *m = pk_motion_new();
     add_bone(m, "左足ＩＫ", 0);
     pk_ik_key *k = pk_motion_push_ik(m, 2);
     assert_non_null(k);
     k->show = 1;
-    k->ik[0].name = intern(m->names, "左足ＩＫ");
+    k->ik[0].name = tu_intern(m->names, "左足ＩＫ");
     k->ik[0].enabled = 1;
-    k->ik[1].name = intern(m->names, "右足ＩＫ"); /* IK only: 20 bytes allowed */
+    k->ik[1].name = tu_intern(m->names, "右足ＩＫ"); /* IK only: 20 bytes allowed */
     pk_log log;
     pk_log_init(&log);
     pk_edit_stats st;
@@ -271,7 +254,7 @@ static void test_truncated(void **state)
     (void)state;
     /* 左人差し指先端ボーンです is 24 bytes; MMD stored its first 15 (the last
      * one a lone lead byte) or 14 (cut at a character). */
-    pk_rules *r = rules("rename:\n  左人差し指先端ボーンです: index_tip_L\n");
+    pk_rules *r = tu_rules("rename:\n  左人差し指先端ボーンです: index_tip_L\n", "t.yaml");
     uint8_t *raw;
     size_t len;
     assert_int_equal(pk_utf8_to_cp932("左人差し指先端ボーンです", &raw, &len), 0);
@@ -325,7 +308,7 @@ static void test_padding_round_trip(void **state)
     pk_log_init(&log);
     pk_motion *m = pk_vmd_read(f, sizeof f, &log);
     assert_non_null(m);
-    pk_rules *r = rules("rename:\n  センター: center\n");
+    pk_rules *r = tu_rules("rename:\n  センター: center\n", "t.yaml");
     assert_int_equal(pk_motion_rename(m, r, false, NULL, &log), 0);
     pk_buf b;
     pk_buf_init(&b);
@@ -448,7 +431,7 @@ static void corpus_property(const char *rules_yaml, const char *shipped_name)
     size_t nvmd = tu_corpus_list(".vmd", &vmds), nvpd = tu_corpus_list(".vpd", &vpds);
     if (!nvmd && !nvpd)
         skip();
-    pk_rules *r = shipped_name ? shipped(shipped_name) : rules(rules_yaml);
+    pk_rules *r = shipped_name ? shipped(shipped_name) : tu_rules(rules_yaml, "t.yaml");
     if (!r) {
         tu_free_list(vmds, nvmd);
         tu_free_list(vpds, nvpd);
@@ -486,11 +469,11 @@ static void test_corpus_globs(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_exact_and_glob),     cmocka_unit_test(test_reverse_needs_star),
-        cmocka_unit_test(test_collision),          cmocka_unit_test(test_width),
-        cmocka_unit_test(test_log_path_kept),      cmocka_unit_test(test_ik_names),           cmocka_unit_test(test_truncated),
-        cmocka_unit_test(test_padding_round_trip), cmocka_unit_test(test_corpus_ja_en),
-        cmocka_unit_test(test_corpus_globs),
+        cmocka_unit_test(test_exact_and_glob), cmocka_unit_test(test_reverse_needs_star),
+        cmocka_unit_test(test_collision),      cmocka_unit_test(test_width),
+        cmocka_unit_test(test_log_path_kept),  cmocka_unit_test(test_ik_names),
+        cmocka_unit_test(test_truncated),      cmocka_unit_test(test_padding_round_trip),
+        cmocka_unit_test(test_corpus_ja_en),   cmocka_unit_test(test_corpus_globs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

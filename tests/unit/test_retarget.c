@@ -47,21 +47,11 @@ static void axis_angle(double x, double y, double z, double deg, double q[4])
     q[3] = cos(h);
 }
 
-static pk_name_id intern(pk_names *t, const char *utf8)
-{
-    uint8_t *raw;
-    size_t len;
-    assert_int_equal(pk_utf8_to_cp932(utf8, &raw, &len), 0);
-    pk_name_id id = pk_names_intern(t, raw, len);
-    free(raw);
-    return id;
-}
-
 static pk_pose_bone *pose_bone(pk_pose *p, const char *name, const double q[4])
 {
     pk_pose_bone *b = pk_pose_push_bone(p);
     assert_non_null(b);
-    b->name = intern(p->names, name);
+    b->name = tu_intern(p->names, name);
     for (int i = 0; i < 4; i++)
         b->rot[i] = (float)q[i];
     return b;
@@ -83,16 +73,6 @@ static void get_q(const pk_pose_bone *b, double q[4])
 {
     for (int i = 0; i < 4; i++)
         q[i] = b->rot[i];
-}
-
-static pk_rules *rules_text(const char *yaml)
-{
-    pk_log log;
-    pk_log_init(&log);
-    pk_rules *r = pk_rules_parse(yaml, strlen(yaml), "s.yaml", &log);
-    assert_non_null(r);
-    pk_log_free(&log);
-    return r;
 }
 
 static pk_rules *rules_file(const char *name)
@@ -123,7 +103,8 @@ static pk_rules *rules_file(const char *name)
 static void test_worked_example(void **state)
 {
     (void)state;
-    pk_rules *r = rules_text("stance:\n  - {bone: 左腕, rotate: [0, 0, 35], chain: [左ひじ]}\n");
+    pk_rules *r =
+        tu_rules("stance:\n  - {bone: 左腕, rotate: [0, 0, 35], chain: [左ひじ]}\n", "s.yaml");
     pk_pose *p = pk_pose_new();
     double id[4] = {0, 0, 0, 1}, qx[4] = {0.70710678118654752, 0, 0, 0.70710678118654752};
     pose_bone(p, "左腕", id);
@@ -230,7 +211,7 @@ static void test_inverse_files(void **state)
     const char *names[] = {"左腕", "左ひじ", "右腕", "右手首", "センター"};
     for (int i = 0; i < 5; i++) {
         pk_bone_key *k = pk_motion_push_bone(m);
-        k->name = intern(m->names, names[i]);
+        k->name = tu_intern(m->names, names[i]);
         double q[4];
         axis_angle(i + 1.0, 2.0 - i, 0.5, 20.0 * (i + 1), q);
         for (int j = 0; j < 4; j++)
@@ -260,10 +241,11 @@ static void test_inverse_files(void **state)
 static void test_added_key(void **state)
 {
     (void)state;
-    pk_rules *r = rules_text("stance:\n  - {bone: 左腕, rotate: [0, 0, 35], chain: [センター]}\n");
+    pk_rules *r =
+        tu_rules("stance:\n  - {bone: 左腕, rotate: [0, 0, 35], chain: [センター]}\n", "s.yaml");
     pk_motion *m = pk_motion_new();
     pk_bone_key *k = pk_motion_push_bone(m);
-    k->name = intern(m->names, "センター");
+    k->name = tu_intern(m->names, "センター");
     k->frame = 10;
     k->rot[3] = 1;
     pk_log log;
@@ -285,11 +267,12 @@ static void test_added_key(void **state)
     /* a stance bone that needs a new key but has no VMD form (16 bytes):
      * an error at the rule's line and column, nothing added */
     pk_rules *longr =
-        rules_text("scale: {default: 1}\nstance:\n"
-                   "  - {bone: sixteen_bytes_ab, rotate: [0, 0, 35], chain: [センター]}\n");
+        tu_rules("scale: {default: 1}\nstance:\n"
+                 "  - {bone: sixteen_bytes_ab, rotate: [0, 0, 35], chain: [センター]}\n",
+                 "s.yaml");
     m = pk_motion_new();
     k = pk_motion_push_bone(m);
-    k->name = intern(m->names, "センター");
+    k->name = tu_intern(m->names, "センター");
     k->rot[3] = 1;
     assert_int_equal(pk_motion_retarget(m, longr, NULL, &log), -1);
     tu_assert_log_has(&log, "s.yaml:3:");
@@ -310,7 +293,7 @@ static void test_added_key(void **state)
 
     m = pk_motion_new();
     pk_morph_key *mk = pk_motion_push_morph(m);
-    mk->name = intern(m->names, "あ");
+    mk->name = tu_intern(m->names, "あ");
     assert_int_equal(pk_motion_retarget(m, r, NULL, &log), 0);
     assert_int_equal(m->nbones, 0);
     pk_motion_free(m);
@@ -324,10 +307,11 @@ static void test_added_key(void **state)
 static void test_absent_stance_adds_nothing(void **state)
 {
     (void)state;
-    pk_rules *r = rules_text("stance:\n  - {bone: 左腕, rotate: [0, 0, 35], chain: [左ひじ]}\n");
+    pk_rules *r =
+        tu_rules("stance:\n  - {bone: 左腕, rotate: [0, 0, 35], chain: [左ひじ]}\n", "s.yaml");
     pk_motion *m = pk_motion_new();
     pk_bone_key *k = pk_motion_push_bone(m);
-    k->name = intern(m->names, "arm_L");
+    k->name = tu_intern(m->names, "arm_L");
     k->rot[3] = 1;
     pk_log log;
     pk_log_init(&log);
@@ -357,14 +341,15 @@ static void test_absent_stance_adds_nothing(void **state)
 static void test_keys_changed_counts_bytes(void **state)
 {
     (void)state;
-    pk_rules *r = rules_text("stance:\n  - {bone: 左腕, rotate: [0, 0, 35], chain: [左ひじ]}\n"
-                             "  - {bone: 右腕, rotate: [0, 0, -35], chain: [左ひじ]}\n"
-                             "scale:\n  default: 2\n");
+    pk_rules *r = tu_rules("stance:\n  - {bone: 左腕, rotate: [0, 0, 35], chain: [左ひじ]}\n"
+                           "  - {bone: 右腕, rotate: [0, 0, -35], chain: [左ひじ]}\n"
+                           "scale:\n  default: 2\n",
+                           "s.yaml");
     pk_motion *m = pk_motion_new();
     const char *names[] = {"センター", "左ひじ", "左ひじ", "左腕", "右腕"};
     for (int i = 0; i < 5; i++) {
         pk_bone_key *k = pk_motion_push_bone(m);
-        k->name = intern(m->names, names[i]);
+        k->name = tu_intern(m->names, names[i]);
         k->frame = (uint32_t)i;
         k->rot[3] = 1;
     }
@@ -389,14 +374,15 @@ static void test_keys_changed_counts_bytes(void **state)
 static void test_degenerate_rotation_is_identity(void **state)
 {
     (void)state;
-    pk_rules *r = rules_text("stance:\n  - {bone: 左腕, rotate: [0, 0, 35], chain: [左ひじ]}\n");
+    pk_rules *r =
+        tu_rules("stance:\n  - {bone: 左腕, rotate: [0, 0, 35], chain: [左ひじ]}\n", "s.yaml");
     pk_motion *m = pk_motion_new();
     const char *names[] = {"左腕", "左腕", "左腕", "左ひじ", "左ひじ"};
     const float rots[5][4] = {
         {0, 0, 0, 1}, {0, 0, 0, 0}, {NAN, 0, 0, NAN}, {0, 0, 0, 1}, {0, 0, 0, 0}};
     for (int i = 0; i < 5; i++) {
         pk_bone_key *k = pk_motion_push_bone(m);
-        k->name = intern(m->names, names[i]);
+        k->name = tu_intern(m->names, names[i]);
         k->frame = (uint32_t)(i % 3);
         memcpy(k->rot, rots[i], sizeof k->rot);
     }
@@ -417,9 +403,10 @@ static void test_degenerate_rotation_is_identity(void **state)
 static void test_rename_scale(void **state)
 {
     (void)state;
-    pk_rules *r = rules_text("rename:\n  センター: center\n  左腕: arm_L\n"
-                             "stance:\n  - {bone: arm_L, rotate: [0, 0, 35]}\n"
-                             "scale:\n  default: 0.5\n  bones: {center: 0.9, \"*IK\": 2}\n");
+    pk_rules *r = tu_rules("rename:\n  センター: center\n  左腕: arm_L\n"
+                           "stance:\n  - {bone: arm_L, rotate: [0, 0, 35]}\n"
+                           "scale:\n  default: 0.5\n  bones: {center: 0.9, \"*IK\": 2}\n",
+                           "s.yaml");
     pk_pose *p = pk_pose_new();
     double id[4] = {0, 0, 0, 1};
     pk_pose_bone *b = pose_bone(p, "センター", id);
@@ -447,11 +434,12 @@ static void test_rename_scale(void **state)
 static void test_failure_untouched(void **state)
 {
     (void)state;
-    pk_rules *r = rules_text("rename:\n  センター: sixteen_bytes_ab\n"
-                             "scale:\n  default: 2\n");
+    pk_rules *r = tu_rules("rename:\n  センター: sixteen_bytes_ab\n"
+                           "scale:\n  default: 2\n",
+                           "s.yaml");
     pk_motion *m = pk_motion_new();
     pk_bone_key *k = pk_motion_push_bone(m);
-    k->name = intern(m->names, "センター");
+    k->name = tu_intern(m->names, "センター");
     k->pos[0] = 1;
     k->rot[3] = 1;
     pk_log log;

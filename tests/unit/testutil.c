@@ -117,3 +117,24 @@ void tu_assert_log_has(const pk_log *log, const char *needle)
     }
     fail_msg("no diagnostic contains \"%s\"", needle);
 }
+
+pk_name_id tu_intern(pk_names *t, const char *utf8)
+{
+    uint8_t *raw;
+    size_t len;
+    assert_int_equal(pk_utf8_to_cp932(utf8, &raw, &len), 0);
+    pk_name_id id = pk_names_intern(t, raw, len);
+    free(raw);
+    assert_int_not_equal(id, PK_NO_NAME);
+    return id;
+}
+
+pk_rules *tu_rules(const char *yaml, const char *path)
+{
+    pk_log log;
+    pk_log_init(&log);
+    pk_rules *r = pk_rules_parse(yaml, strlen(yaml), path, &log);
+    assert_non_null(r);
+    pk_log_free(&log);
+    return r;
+}

@@ -28,5 +28,11 @@ void tu_write_file(const char *path, const void *data, size_t len);
 const char *tu_tmpdir(void);
 /* Asserts that the log holds an error whose formatted text contains `needle`. */
 void tu_assert_log_has(const pk_log *log, const char *needle);
+/* A UTF-8 name interned in t as its CP932 bytes (fails the test when it
+ * has no CP932 form). */
+pk_name_id tu_intern(pk_names *t, const char *utf8);
+/* Rules parsed from YAML text as if read from a file named `path` (for
+ * messages); fails the test on an error.  Free with pk_rules_free. */
+pk_rules *tu_rules(const char *yaml, const char *path);
 
 #endif
