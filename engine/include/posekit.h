@@ -1248,7 +1248,9 @@ PK_API void pk_step_use_vs_model(pk_step *s, const struct pk_model *m);
  * which reads the inputs, applies it. */
 PK_API bool pk_step_strict(const pk_step *s);
 /* What a step did in one line, without a newline and without a prefix
- * ("3 of 5 bones swapped left/right, ..."; diff: the table's last line). */
+ * ("3 of 5 bones swapped left/right, ..."; diff: the table's last line;
+ * retarget with models: then a line each for fold, stance and scale,
+ * joined by newlines, the last without one). */
 PK_API int pk_step_summary(const pk_step *s, const pk_step_result *r, pk_buf *out);
 /* The report: diff's table, JSON (one line) or CSV; check's report as text
  * or JSON (indented), and PK_REPORT_RULES, the rules file renaming each
