@@ -12,7 +12,7 @@ static const cli_command commands[] = {
     {"diff", cmd_diff, "compare two poses or motions bone by bone, in degrees", help_diff},
     {"rename", cmd_rename, "rename bones and morphs by YAML rules", help_rename},
     {"mirror", cmd_mirror, "swap left and right: names and transforms", help_mirror},
-    {"retarget", cmd_retarget, "rename, then stance and translation scale", help_retarget},
+    {"retarget", cmd_retarget, "to another model: fold, stance and scale from the models", help_retarget},
     {"overlay", cmd_overlay, "lay a pose over chosen bones and frames of a motion", help_overlay},
     {"reduce", cmd_reduce, "the fewest keys within tolerances (MMD curves fitted)", help_reduce},
     {"bake", cmd_bake, "a key at every frame (or every N) with linear curves", help_bake},

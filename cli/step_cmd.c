@@ -56,6 +56,11 @@ static int cli_option(cli_run *r, const char *name, const char *value, bool *use
     if ((strcmp(name, "verbose") == 0 || strcmp(name, "v") == 0) &&
         (op == PK_STEP_RENAME || op == PK_STEP_MIRROR || op == PK_STEP_RETARGET)) {
         cli_verbose = true;
+        pk_log quiet; /* a second -v is no error */
+        pk_log_init(&quiet);
+        if (op == PK_STEP_RETARGET)
+            pk_step_set(r->step, "verbose", NULL, &quiet);
+        pk_log_free(&quiet);
         return 1;
     }
     if (strcmp(name, "help") == 0 || strcmp(name, "h") == 0) {
@@ -393,7 +398,7 @@ int cli_step_main(const char *cmd, int argc, char **argv, const char *help)
     }
     int rc = parse(&r, argc, argv, &log);
     pk_rules *rules = NULL;
-    pk_model *model = NULL, *vs_model = NULL;
+    pk_model *model = NULL, *vs_model = NULL, *from = NULL, *to = NULL;
     pk_doc *docs = NULL;
     const char *const *in = NULL;
     size_t n = 0;
@@ -480,6 +485,13 @@ int cli_step_main(const char *cmd, int argc, char **argv, const char *help)
             goto done;
         pk_step_use_model(r.step, model);
     }
+    if (pk_step_model_from(r.step)) {
+        from = cli_load_model(pk_step_model_from(r.step), cli_strict);
+        to = from ? cli_load_model(pk_step_model_to(r.step), cli_strict) : NULL;
+        if (!to)
+            goto done;
+        pk_step_use_models(r.step, from, to);
+    }
     if (pk_step_vs_model(r.step)) {
         vs_model = cli_load_model(pk_step_vs_model(r.step), cli_strict);
         if (!vs_model)
@@ -516,6 +528,8 @@ done:
     free(docs);
     pk_rules_free(rules);
     pk_model_free(model);
+    pk_model_free(from);
+    pk_model_free(to);
     pk_model_free(vs_model);
     pk_step_free(r.step);
     pk_log_free(&log);

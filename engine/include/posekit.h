@@ -828,6 +828,103 @@ PK_API int pk_pose_mirror(pk_pose *p, const pk_rules *r, pk_edit_stats *stats, p
 PK_API int pk_motion_retarget(pk_motion *m, const pk_rules *r, pk_edit_stats *stats, pk_log *log);
 PK_API int pk_pose_retarget(pk_pose *p, const pk_rules *r, pk_edit_stats *stats, pk_log *log);
 
+/* ---- retarget between two models (engine/ops/retarget_model.c,
+ * engine/ops/retarget_fold.c; README "Retarget between two models") ----
+ * A motion or pose made for model A (`from`), played on model B (`to`):
+ *  - fold: bones A has and B lacks (上半身2, グルーブ, 腕捩, 全ての親, ...) are
+ *    carried into the bones B has below them (rotation: q_C' = Q·q_C with
+ *    Q the product of the missing bones' rotations; translation: into the
+ *    nearest movable bone), so every bone B has keeps its world rotation;
+ *    a motion's folded track gets keys at the union of the frames with
+ *    curves fitted (engine/math/curve.h) within PK_FOLD_TOL_DEG /
+ *    PK_FOLD_TOL_POS of the exact composition at every integer frame;
+ *  - stance: per side and arm segment (腕→ひじ, ひじ→手首; with fingers
+ *    手首→中指１ and every finger joint) the rotation r that turns A's rest
+ *    direction into B's, applied as the rules' stance is (the bone's keys
+ *    q·r⁻¹, the bones below it that both models have r·q·r⁻¹, their
+ *    translations r·t);
+ *  - scale: translations of 全ての親, センター, グルーブ, 足IK親, 足ＩＫ,
+ *    つま先ＩＫ times B's leg over A's (XZ: the straight 足→足首 distance;
+ *    Y: the height 足.y − 足首.y; both legs averaged); 足ＩＫ then moves by
+ *    the difference in where the two models' feet stand at rest.
+ * Bones are found by their standard Japanese names in both models (after
+ * the rules' rename).  A rules file still renames first; its `stance`
+ * entries win over the computed segment of the same bone and its `scale`
+ * over the computed factors. */
+#define PK_FOLD_TOL_DEG 0.002 /* folded rotations, degrees, at every integer frame */
+#define PK_FOLD_TOL_POS 0.0005 /* folded translations, MMD units */
+#define PK_STANCE_MAX 48
+
+typedef struct pk_stance_segment {
+    char bone[40], child[40]; /* UTF-8 names of the segment's ends (左腕, 左ひじ) */
+    double r[4];   /* unit quaternion: A's rest direction (as the segments above it
+                      left it) turned into B's */
+    double deg;    /* the angle of r */
+    bool by_rules; /* a rules `stance` entry names the bone: the rules win */
+} pk_stance_segment;
+
+typedef struct pk_stance {
+    pk_stance_segment seg[PK_STANCE_MAX]; /* top down, left side first */
+    size_t n;
+} pk_stance;
+
+struct pk_model;
+/* Every segment both models have (both ends found by name); fingers adds
+ * the hand (手首→中指１) and the finger joints.  0, or -1 (logged) when
+ * neither model has a single arm segment. */
+PK_API int pk_retarget_stance(const struct pk_model *a, const struct pk_model *b, bool fingers,
+                              pk_stance *out, pk_log *log);
+
+typedef struct pk_leg_scale {
+    double xz, y;                   /* B's leg over A's */
+    double len_a, len_b;            /* 足→足首 distance (mean of both legs) */
+    double height_a, height_b;      /* 足.y − 足首.y (mean of both legs) */
+    double ik_shift[2][3];          /* 左足ＩＫ, 右足ＩＫ: added after scaling */
+} pk_leg_scale;
+/* 0, or -1 (logged) when a model has neither leg (足 and 足首). */
+PK_API int pk_retarget_scale(const struct pk_model *a, const struct pk_model *b, pk_leg_scale *out,
+                             pk_log *log);
+
+typedef struct pk_fold_report {
+    char **folded; /* UTF-8, one per folded bone: "上半身2 -> 首, 左肩, 右肩" */
+    size_t nfolded;
+    char **kept; /* UTF-8: keyed bones only A has that nothing below could take (left alone) */
+    size_t nkept;
+    size_t tracks;        /* tracks of B's bones rewritten */
+    size_t keys_removed;  /* records dropped (folded bones, rewritten tracks) */
+    size_t keys_added;    /* records of the rewritten tracks */
+    size_t splits;        /* segments that no one curve fitted: a key added between */
+    double worst_deg, worst_pos; /* the fits' largest error at an integer frame */
+} pk_fold_report;
+PK_API void pk_fold_report_free(pk_fold_report *r);
+/* rep may be NULL; it is zeroed first. */
+PK_API int pk_motion_fold(pk_motion *m, const struct pk_model *a, const struct pk_model *b,
+                          pk_fold_report *rep, pk_log *log);
+PK_API int pk_pose_fold(pk_pose *p, const struct pk_model *a, const struct pk_model *b,
+                        pk_fold_report *rep, pk_log *log);
+
+typedef struct pk_retarget_options {
+    const struct pk_model *from, *to;
+    bool no_stance, no_scale, no_fold, fingers;
+} pk_retarget_options;
+
+typedef struct pk_retarget_report {
+    bool stance_done, scale_done, fold_done;
+    pk_stance stance;
+    pk_leg_scale scale;
+    pk_fold_report fold;
+    size_t keys_changed; /* by stance and scale */
+    size_t keys_added;   /* stance bones given a key at frame 0 */
+} pk_retarget_report;
+PK_API void pk_retarget_report_free(pk_retarget_report *r);
+/* Rename (r may be NULL), fold, stance, the rules' stance and scale, then
+ * the computed scale.  On failure m is untouched.  st and rep may be NULL. */
+PK_API int pk_motion_retarget_models(pk_motion *m, const pk_rules *r,
+                                     const pk_retarget_options *o, pk_edit_stats *st,
+                                     pk_retarget_report *rep, pk_log *log);
+PK_API int pk_pose_retarget_models(pk_pose *p, const pk_rules *r, const pk_retarget_options *o,
+                                   pk_edit_stats *st, pk_retarget_report *rep, pk_log *log);
+
 /* ======================================================================
  * Overlay, merge, job (engine/ops/overlay.c, engine/ops/merge.c, engine/job/job.c)
  * ====================================================================== */
@@ -1105,6 +1202,8 @@ typedef struct pk_step_result {
     size_t ngroups;
     pk_rules *own_rules; /* the default rules groups point into */
     pk_edit_stats edit;  /* rename, mirror, retarget */
+    pk_retarget_report retarget; /* retarget with models */
+    bool retarget_models;        /* ... was run */
     pk_overlay_stats overlay;
     pk_merge_report merge;
     pk_merge_input *merge_in; /* merge: each input as merged: offset, sections, within (owned) */
@@ -1135,6 +1234,11 @@ PK_API void pk_step_bins(pk_step *s, size_t bins);
  * caller loaded for it (owned by the caller, used by pk_step_run). */
 PK_API const char *pk_step_model(const pk_step *s);
 PK_API void pk_step_use_model(pk_step *s, const struct pk_model *m);
+/* retarget: the from and to options' values (PMX/PMD paths; NULL when not
+ * given), and the models the caller loaded for them (owned by the caller). */
+PK_API const char *pk_step_model_from(const pk_step *s);
+PK_API const char *pk_step_model_to(const pk_step *s);
+PK_API void pk_step_use_models(pk_step *s, const struct pk_model *from, const struct pk_model *to);
 /* draw: the second pose's model (vs_model; NULL: the same model) and the
  * model the caller loaded for it. */
 PK_API const char *pk_step_vs_model(const pk_step *s);

@@ -146,8 +146,11 @@ static bool relog(pk_log *tmp, pk_log *log, where at)
  * rules a rule set, model a model input; other options take values. */
 typedef enum ref { REF_NONE, REF_DOC, REF_RULES, REF_MODEL } ref;
 
-static ref ref_of(const char *key)
+static ref ref_of(pk_step_op op, const char *key)
 {
+    /* retarget's models (convert's `to` is a format) */
+    if (op == PK_STEP_RETARGET && (strcmp(key, "from") == 0 || strcmp(key, "to") == 0))
+        return REF_MODEL;
     static const char *const KEYS[] = {"in", "a", "b", "base", "pose", "vs"};
     for (size_t i = 0; i < sizeof KEYS / sizeof KEYS[0]; i++)
         if (strcmp(key, KEYS[i]) == 0)
@@ -210,7 +213,7 @@ static bool set_param(pk_job *j, const yctx *y, job_step *js, const char *key, c
         pk_step_set(js->step, key, "", &tmp); /* "OP has no option KEY" */
         return relog(&tmp, y->log, mark(k));
     }
-    ref want = ref_of(key);
+    ref want = ref_of(pk_step_kind(js->step), key);
     if (v->type == YAML_SEQUENCE_NODE) {
         size_t n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
         if (n == 0) {

@@ -117,6 +117,19 @@ static int run_step(pk_job *j, const job_step *js, pk_log *log)
         warned += mi->warnings;
         pk_step_use_model(js->step, mi->model);
     }
+    if (pk_step_model_from(js->step)) { /* retarget's models, inputs as model is */
+        item *mf = job_find(j, pk_step_model_from(js->step));
+        item *mt = job_find(j, pk_step_model_to(js->step));
+        if (!mf || !mf->model || !mt || !mt->model) {
+            pk_log_add(log, PK_ERROR, -1, js->at.line, js->at.col, "'%s' is not a model",
+                       !mf || !mf->model ? pk_step_model_from(js->step)
+                                         : pk_step_model_to(js->step));
+            pk_log_free(&tmp);
+            goto done;
+        }
+        warned += mf->warnings + mt->warnings;
+        pk_step_use_models(js->step, mf->model, mt->model);
+    }
     const char *vname = pk_step_vs_model(js->step);
     if (vname) { /* draw's second model, an input like the first */
         item *mi = job_find(j, vname);
@@ -138,6 +151,7 @@ static int run_step(pk_job *j, const job_step *js, pk_log *log)
                    warned + tmp.warnings == 1 ? "" : "s");
         ran = -1;
     }
+    pk_step_use_models(js->step, NULL, NULL);
     for (size_t i = 0; i < tmp.count; i++) {
         const pk_diag *d = &tmp.items[i];
         /* a message about one of the step's inputs (by its job name):

@@ -40,6 +40,7 @@
 #include "common/diag_internal.h"
 #include "math/quat_internal.h"
 #include "ops/bone_set.h"
+#include "ops/retarget_internal.h"
 #include "rules/rules_internal.h"
 
 #include <math.h>
@@ -189,7 +190,7 @@ static void scale_fn(void *ctx, const uint8_t *raw, size_t len, pk_bone_ref k)
  * (its rest orientation must still turn); when neither the bone nor its
  * chain is in s, the rule does not apply to this model: a warning, and
  * nothing is added.  keys_changed counts keys whose bytes changed. */
-static int retarget_set(pk_bone_set *s, const pk_rules *r, pk_edit_stats *st, pk_log *log)
+int pk_retarget_rules_apply(pk_bone_set *s, const pk_rules *r, pk_edit_stats *st, pk_log *log)
 {
     size_t n0 = pk_bone_set_count(s);
     if (!n0 || (!r->nstance && !r->scale_set && !r->nscale))
@@ -236,6 +237,19 @@ static int retarget_set(pk_bone_set *s, const pk_rules *r, pk_edit_stats *st, pk
     return rc;
 }
 
+bool pk_retarget_rules_stance(const pk_rules *r, const uint8_t *raw, size_t len)
+{
+    for (size_t i = 0; r && i < r->nstance; i++)
+        if (pk_pattern_match(&r->stance[i].bone, raw, len, NULL, NULL))
+            return true;
+    return false;
+}
+
+bool pk_retarget_rules_scale(const pk_rules *r)
+{
+    return r && (r->scale_set || r->nscale);
+}
+
 int pk_motion_retarget(pk_motion *m, const pk_rules *r, pk_edit_stats *st, pk_log *log)
 {
     /* Work on a copy so a failure in a later step leaves m untouched. */
@@ -246,7 +260,7 @@ int pk_motion_retarget(pk_motion *m, const pk_rules *r, pk_edit_stats *st, pk_lo
     }
     pk_bone_set s;
     pk_bone_set_of_motion(&s, c);
-    if (pk_motion_rename(c, r, false, st, log) != 0 || retarget_set(&s, r, st, log) != 0) {
+    if (pk_motion_rename(c, r, false, st, log) != 0 || pk_retarget_rules_apply(&s, r, st, log) != 0) {
         pk_motion_free(c);
         return -1;
     }
@@ -266,7 +280,7 @@ int pk_pose_retarget(pk_pose *p, const pk_rules *r, pk_edit_stats *st, pk_log *l
     }
     pk_bone_set s;
     pk_bone_set_of_pose(&s, c);
-    if (pk_pose_rename(c, r, false, st, log) != 0 || retarget_set(&s, r, st, log) != 0) {
+    if (pk_pose_rename(c, r, false, st, log) != 0 || pk_retarget_rules_apply(&s, r, st, log) != 0) {
         pk_pose_free(c);
         return -1;
     }

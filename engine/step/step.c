@@ -87,6 +87,13 @@ static const option TABLE[] = {
     {"sections", K_SECTIONS, M(PK_STEP_MERGE), 0, 0, NULL,
      "bones, morphs, camera, light, shadow, ik or all (comma-separated)"},
     {"within", K_WITHIN, M(PK_STEP_MERGE), 0, 0, NULL, "an input number (1 for the first)"},
+    {"from", K_STRING, M(PK_STEP_RETARGET), OFF(from), 0, NULL, "a PMX or PMD model"},
+    {"to", K_STRING, M(PK_STEP_RETARGET), OFF(to_model), 0, NULL, "a PMX or PMD model"},
+    {"no_stance", K_BOOL, M(PK_STEP_RETARGET), OFF(no_stance), 0, NULL, NULL},
+    {"no_scale", K_BOOL, M(PK_STEP_RETARGET), OFF(no_scale), 0, NULL, NULL},
+    {"no_fold", K_BOOL, M(PK_STEP_RETARGET), OFF(no_fold), 0, NULL, NULL},
+    {"fingers", K_BOOL, M(PK_STEP_RETARGET), OFF(fingers), 0, NULL, NULL},
+    {"verbose", K_BOOL, M(PK_STEP_RETARGET), OFF(verbose), 0, NULL, NULL},
     {"max_deg", K_POSITIVE, M(PK_STEP_REDUCE), OFF(max_deg), 0, NULL,
      "a positive number of degrees"},
     {"max_pos", K_POSITIVE, M(PK_STEP_REDUCE), OFF(max_pos), 0, NULL,
@@ -166,6 +173,8 @@ void pk_step_free(pk_step *s)
     free(s->o.rules);
     free(s->o.bones);
     free(s->o.model);
+    free(s->o.from);
+    free(s->o.to_model);
     free(s->o.vs_model);
     free(s->o.offsets);
     free(s->o.sections);
@@ -519,6 +528,22 @@ void pk_step_use_model(pk_step *s, const struct pk_model *m)
     s->model = m;
 }
 
+const char *pk_step_model_from(const pk_step *s)
+{
+    return s->o.from;
+}
+
+const char *pk_step_model_to(const pk_step *s)
+{
+    return s->o.to_model;
+}
+
+void pk_step_use_models(pk_step *s, const struct pk_model *from, const struct pk_model *to)
+{
+    s->from = from;
+    s->to = to;
+}
+
 const char *pk_step_vs_model(const pk_step *s)
 {
     return s->o.vs_model;
@@ -541,7 +566,7 @@ static int fail(pk_log *log, const char *fmt, ...)
 
 int pk_step_check(const pk_step *s, pk_log *log)
 {
-    char n1[64], n2[64];
+    char n1[64], n2[64], n3[64];
     const pk_step_opts *o = &s->o;
     /* Required inputs. */
     switch (s->op) {
@@ -566,8 +591,28 @@ int pk_step_check(const pk_step *s, pk_log *log)
             return fail(log, "no input file given");
         break;
     }
-    if ((s->op == PK_STEP_RENAME || s->op == PK_STEP_RETARGET) && !o->rules)
+    if (s->op == PK_STEP_RENAME && !o->rules)
         return fail(log, "no rules given (%s R.yaml)", spell(s, "rules", n1));
+    if (s->op == PK_STEP_RETARGET) {
+        if (!o->rules && !o->from && !o->to_model)
+            return fail(log, "no rules given (%s R.yaml) and no models (%s A.pmx %s B.pmx)",
+                        spell(s, "rules", n1), spell(s, "from", n2), spell(s, "to", n3));
+        if (!o->from != !o->to_model)
+            return fail(log, "%s and %s go together (the model the input was made for, and the "
+                        "one it is for)", spell(s, "from", n1), spell(s, "to", n2));
+        static const char *const MODEL_ONLY[] = {"no_stance", "no_scale", "no_fold", "fingers"};
+        for (size_t i = 0; i < 4; i++)
+            if (!o->from && pk_step_given(s, MODEL_ONLY[i]))
+                return fail(log, "%s applies with %s and %s", spell(s, MODEL_ONLY[i], n1),
+                            spell(s, "from", n2), spell(s, "to", n3));
+        if (o->from && o->no_stance && o->no_scale && o->no_fold && !o->rules)
+            return fail(log, "%s, %s and %s together leave nothing to do",
+                        spell(s, "no_stance", n1), spell(s, "no_scale", n2),
+                        spell(s, "no_fold", n3));
+        if (o->fingers && o->no_stance)
+            return fail(log, "%s is part of the stance step, which %s turns off",
+                        spell(s, "fingers", n1), spell(s, "no_stance", n2));
+    }
     if ((s->op == PK_STEP_CHECK || s->op == PK_STEP_DRAW) && !o->model)
         return fail(log, "no model given (%s MODEL)", spell(s, "model", n1));
     if (s->op == PK_STEP_DRAW && o->vs_model && (s->ninputs < 2 || !s->inputs[1]))

@@ -12,6 +12,8 @@
  * which option is the table in step.c. */
 typedef struct pk_step_opts {
     char *rules, *bones, *model;
+    char *from, *to_model;           /* retarget: the models (--from, --to) */
+    bool no_stance, no_scale, no_fold, fingers, verbose; /* retarget with models */
     uint32_t frame;                  /* convert, diff */
     bool frames_all;                 /* diff, overlay: --frames all */
     uint32_t first, last;            /* --frames A-B */
@@ -49,6 +51,7 @@ struct pk_step {
     bool given[PK_STEP_MAX_OPTIONS]; /* by table row */
     size_t bins;                     /* diff: pk_diff_options.bins (pictures) */
     const struct pk_model *model;    /* the caller's, for the model option */
+    const struct pk_model *from, *to; /* the caller's, for retarget's from and to */
     const struct pk_model *vs_model; /* the caller's, for draw's vs_model option */
 };
 

@@ -869,6 +869,75 @@ static void check_rules(const pk_step *s, const pk_step_result *res, pk_buf *b)
 
 /* ------------------------------------------------------------ summaries */
 
+/* retarget with models: one line per step that ran (fold, stance, scale),
+ * after the rename line. */
+static void retarget_summary(const pk_step *s, const pk_retarget_report *t, pk_buf *out)
+{
+    const pk_fold_report *f = &t->fold;
+    if (t->fold_done) {
+        if (f->nfolded) {
+            pk_buf_printf(out, "\nfold: ");
+            for (size_t i = 0; i < f->nfolded; i++)
+                pk_buf_printf(out, "%s%s", i ? "; " : "", f->folded[i]);
+            pk_buf_printf(out, " (%zu track%s rewritten, %zu key%s removed, %zu added",
+                          f->tracks, plural(f->tracks), f->keys_removed, plural(f->keys_removed),
+                          f->keys_added);
+            if (s->o.verbose)
+                pk_buf_printf(out, "; %zu piece%s cut in two, fitted within %.4f deg / %.5f",
+                              f->splits, plural(f->splits), f->worst_deg, f->worst_pos);
+            pk_buf_printf(out, ")");
+        } else {
+            pk_buf_printf(out, "\nfold: nothing to fold (the target has every bone the input "
+                               "keys, or none of them)");
+        }
+        if (f->nkept) {
+            /* hair and cloth bones of a rich model can be a hundred names:
+             * the first few unless asked */
+            size_t shown = s->o.verbose || f->nkept <= 8 ? f->nkept : 6;
+            pk_buf_printf(out, "\nfold: %zu bone%s only the source model has left alone (nothing "
+                               "below them on the target): ",
+                          f->nkept, plural(f->nkept));
+            for (size_t i = 0; i < shown; i++)
+                pk_buf_printf(out, "%s%s", i ? ", " : "", f->kept[i]);
+            if (shown < f->nkept)
+                pk_buf_printf(out, " and %zu more (%sverbose lists them)", f->nkept - shown,
+                              s->prefix);
+        }
+    }
+    if (t->stance_done) {
+        const pk_stance *st = &t->stance;
+        pk_buf_printf(out, "\nstance:");
+        size_t fingers = 0;
+        double fmax = 0;
+        for (size_t i = 0; i < st->n; i++) {
+            const pk_stance_segment *g = &st->seg[i];
+            bool arm = strstr(g->bone, "腕") || strstr(g->bone, "ひじ");
+            if (!arm && !s->o.verbose) {
+                fingers++;
+                if (g->deg > fmax)
+                    fmax = g->deg;
+                continue;
+            }
+            pk_buf_printf(out, "%s %s->%s %.2f deg%s", i ? "," : "", g->bone, g->child, g->deg,
+                          g->by_rules ? " (rules win)" : "");
+        }
+        if (fingers)
+            pk_buf_printf(out, ", hand and fingers: %zu segment%s, up to %.2f deg", fingers,
+                          plural(fingers), fmax);
+    }
+    if (t->scale_done) {
+        const pk_leg_scale *c = &t->scale;
+        double v[6]; /* no "-0.000" */
+        for (int k = 0; k < 6; k++)
+            v[k] = fabs(c->ik_shift[k / 3][k % 3]) < 0.0005 ? 0.0 : c->ik_shift[k / 3][k % 3];
+        pk_buf_printf(out,
+                      "\nscale: XZ %.4f (leg %.3f -> %.3f), Y %.4f (height %.3f -> %.3f); "
+                      "feet moved by (%.3f, %.3f, %.3f) left, (%.3f, %.3f, %.3f) right",
+                      c->xz, c->len_a, c->len_b, c->y, c->height_a, c->height_b, v[0], v[1], v[2],
+                      v[3], v[4], v[5]);
+    }
+}
+
 int pk_step_summary(const pk_step *s, const pk_step_result *r, pk_buf *out)
 {
     const pk_edit_stats *e = &r->edit;
@@ -896,6 +965,8 @@ int pk_step_summary(const pk_step *s, const pk_step_result *r, pk_buf *out)
             pk_buf_printf(out, ", %zu IK names renamed", e->ik_renamed);
         if (s->op == PK_STEP_RETARGET)
             pk_buf_printf(out, "; %zu keys changed, %zu added", e->keys_changed, e->keys_added);
+        if (s->op == PK_STEP_RETARGET && r->retarget_models)
+            retarget_summary(s, &r->retarget, out);
         break;
     case PK_STEP_OVERLAY:
         pk_buf_printf(out, "%zu bone%s changed, %zu morph%s changed", o->bones, plural(o->bones),

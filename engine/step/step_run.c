@@ -155,8 +155,21 @@ static int run_edit(const pk_step *s, pk_doc *in, const pk_rules *r, pk_step_res
                        : pk_pose_mirror(d->pose, r, st, log);
         break;
     default:
-        rc = d->motion ? pk_motion_retarget(d->motion, r, st, log)
-                       : pk_pose_retarget(d->pose, r, st, log);
+        if (!s->o.from) {
+            rc = d->motion ? pk_motion_retarget(d->motion, r, st, log)
+                           : pk_pose_retarget(d->pose, r, st, log);
+            break;
+        }
+        if (!s->from || !s->to) {
+            pk_error(log, "retarget: the models were not loaded");
+            rc = -1;
+            break;
+        }
+        pk_retarget_options ro = {s->from, s->to, s->o.no_stance, s->o.no_scale, s->o.no_fold,
+                                  s->o.fingers};
+        res->retarget_models = true;
+        rc = d->motion ? pk_motion_retarget_models(d->motion, r, &ro, st, &res->retarget, log)
+                       : pk_pose_retarget_models(d->pose, r, &ro, st, &res->retarget, log);
         break;
     }
     restore(log, old);
@@ -633,6 +646,7 @@ void pk_step_result_free(pk_step_result *r)
     pk_diff_free(r->diff);
     free(r->groups);
     pk_rules_free(r->own_rules);
+    pk_retarget_report_free(&r->retarget);
     pk_edit_stats_free(&r->edit);
     pk_merge_report_free(&r->merge);
     free(r->merge_in);

@@ -66,3 +66,11 @@ if [ -n "${PK_CORPUS:-}" ]; then
 else
     echo "(PK_CORPUS not set: bench_model skipped)"
 fi
+echo
+echo "## retarget between two models (a 4 MB dance, the corpus models; needs PK_CORPUS)"
+echo
+if [ -n "${PK_CORPUS:-}" ]; then
+    "$build/tests/bench/bench_retarget" --reps "$reps"
+else
+    echo "(PK_CORPUS not set: bench_retarget skipped)"
+fi

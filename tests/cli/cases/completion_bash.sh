@@ -87,6 +87,10 @@ touch a.vmd b.vpd c.yaml notes.txt
 expect "input files" "a.vmd b.vpd d " "$(complete_line posekit info '')"
 expect "rules files" "c.yaml d " "$(complete_line posekit rename a.vmd --rules '')"
 expect "job files" "c.yaml d " "$(complete_line posekit run '')"
+touch m.pmx m2.PMD
+expect "retarget models after --from" "d m.pmx m2.PMD " "$(complete_line posekit retarget a.vmd --from '')"
+expect "retarget models after --to" "d m.pmx m2.PMD " "$(complete_line posekit retarget a.vmd --from m.pmx --to '')"
+expect "retarget options --no-s" "--no-scale --no-stance " "$(complete_line posekit retarget a.vmd --no-s)"
 printf 'groups:\n  my_hand: [a]\n  "other": [b]\nrename:\n  x: y\n' > r.yaml
 expect "groups from --rules" "@my_hand " "$(complete_line posekit overlay --rules r.yaml --bones @my)"
 

@@ -1,0 +1,777 @@
+/*
+ * retarget_fold.c — bones model A has and model B lacks, carried into the
+ * bones B has (posekit.h, pk_motion_fold / pk_pose_fold).
+ *
+ * Gaps.  For every bone C that both models have, its "gap" is the run of
+ * A's bones between C and its nearest ancestor P (in A's tree) that B also
+ * has: g_1 (top) .. g_k.  On A, C's world rotation is W_P·q_1···q_k·q_C; on
+ * B, where C hangs from P directly, it is W_P·q_C'.  So
+ *     q_C' = Q·q_C,   Q = q_1···q_k,
+ * keeps C's world rotation exactly.  Positions: the gap's last head sits,
+ * in P's axes, at Σ Q_{<i}·(o_i + t_i) (o_i the rest offset of g_i from the
+ * one above, t_i its translation), D = that − Σ o_i away from rest; C's head
+ * then at D + Q·(o_C + t_C).  On B it is at o_C + t_C', so a movable C takes
+ *     t_C' = D + Q·(o_C + t_C) − o_C.
+ * When every bone B hangs from P has the same gap (グルーブ between センター
+ * and 上半身/下半身) and P is movable, D goes into P instead, as MMD users
+ * fold a groove into the centre: t_P' = t_P + q_P·D, and each C then takes
+ * only Q·(o_C + t_C) − o_C.  A bone that cannot move on B keeps its own
+ * translation (its position then follows B's skeleton; rotations are exact).
+ *
+ * Keys.  A rewritten track gets keys at the union of the frames of every
+ * track it is made of.  The exact composition is computed at every integer
+ * frame (cursors, one pass), and each piece between two union frames is
+ * fitted by the shared fitter (engine/math/curve.h, as keyframe reduction
+ * uses it): one grid curve per channel within PK_FOLD_TOL_DEG /
+ * PK_FOLD_TOL_POS, else the piece is cut in two at its middle frame (the
+ * exact value as a key) and each half fitted, down to one-frame pieces
+ * that need no curve.  Records of other bones, morphs, camera, light,
+ * shadow and IK stay byte-identical and in order; the folded bones' and
+ * rewritten tracks' records are dropped and the new keys appended.
+ */
+#include "common/diag_internal.h"
+#include "common/grow.h"
+#include "math/curve.h"
+#include "math/quat_internal.h"
+#include "ops/retarget_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GAP_MAX 16
+
+typedef struct gap {
+    long bone[GAP_MAX]; /* A indices, top down */
+    int n;
+    long p; /* the nearest ancestor B has (A index), -1: none */
+    bool keyed;
+} gap;
+
+typedef struct job {
+    long ca;           /* A index of the bone rewritten (B has it) */
+    long cb;           /* its B index */
+    int up;            /* its own gap (folded into it), -1 none */
+    bool up_d;         /* the up gap's D goes into this bone */
+    int down;          /* a gap whose D this bone takes as P, -1 none */
+    bool movable;      /* on B */
+} job;
+
+typedef struct fold {
+    const pk_model *a, *b;
+    long *a2b;                /* per A bone: B index or -1 */
+    const pk_track **track;   /* per A bone: the motion's track or NULL */
+    pk_name_id *name;         /* per A bone: the motion's name id or PK_NO_NAME */
+    gap *gaps;
+    size_t ngaps;
+    job *jobs;
+    size_t njobs;
+    double (*val)[7];         /* per A bone: t[3], q[4] at the current frame */
+} fold;
+
+static void rest_off(const pk_model *m, long from, long to, double o[3])
+{
+    for (int k = 0; k < 3; k++)
+        o[k] = (double)m->bones[to].pos[k] - (from >= 0 ? (double)m->bones[from].pos[k] : 0.0);
+}
+
+/* Q and D of gap g from the current values. */
+static void gap_eval(const fold *f, const gap *g, double Q[4], double D[3])
+{
+    double pos[3] = {0, 0, 0}, rest[3] = {0, 0, 0};
+    Q[0] = Q[1] = Q[2] = 0;
+    Q[3] = 1;
+    long prev = g->p;
+    for (int i = 0; i < g->n; i++) {
+        long bi = g->bone[i];
+        double o[3], v[3], w[3];
+        rest_off(f->a, prev, bi, o);
+        for (int k = 0; k < 3; k++) {
+            v[k] = o[k] + f->val[bi][k];
+            rest[k] += o[k];
+        }
+        pk_qd_rotate(Q, v, w);
+        for (int k = 0; k < 3; k++)
+            pos[k] += w[k];
+        double t[4];
+        pk_qd_mul(Q, &f->val[bi][3], t);
+        memcpy(Q, t, sizeof t);
+        prev = bi;
+    }
+    for (int k = 0; k < 3; k++)
+        D[k] = pos[k] - rest[k];
+}
+
+/* The rewritten value of job j from the current values. */
+static void job_eval(const fold *f, const job *j, double t[3], double q[4])
+{
+    memcpy(t, f->val[j->ca], 3 * sizeof *t);
+    memcpy(q, &f->val[j->ca][3], 4 * sizeof *q);
+    if (j->down >= 0) {
+        double Q[4], D[3], w[3];
+        gap_eval(f, &f->gaps[j->down], Q, D);
+        pk_qd_rotate(q, D, w);
+        for (int k = 0; k < 3; k++)
+            t[k] += w[k];
+    }
+    if (j->up >= 0) {
+        const gap *g = &f->gaps[j->up];
+        double Q[4], D[3], o[3], v[3], w[3], nq[4];
+        gap_eval(f, g, Q, D);
+        pk_qd_mul(Q, q, nq);
+        memcpy(q, nq, sizeof nq);
+        if (j->movable) {
+            rest_off(f->a, g->bone[g->n - 1], j->ca, o);
+            for (int k = 0; k < 3; k++)
+                v[k] = o[k] + t[k];
+            pk_qd_rotate(Q, v, w);
+            for (int k = 0; k < 3; k++)
+                t[k] = w[k] - o[k] + (j->up_d ? D[k] : 0.0);
+        }
+    }
+}
+
+static bool same_gap(const gap *x, const gap *y)
+{
+    if (x->n != y->n || x->p != y->p)
+        return false;
+    for (int i = 0; i < x->n; i++)
+        if (x->bone[i] != y->bone[i])
+            return false;
+    return true;
+}
+
+void pk_fold_report_free(pk_fold_report *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->nfolded; i++)
+        free(r->folded[i]);
+    for (size_t i = 0; i < r->nkept; i++)
+        free(r->kept[i]);
+    free(r->folded);
+    free(r->kept);
+    r->folded = r->kept = NULL;
+    r->nfolded = r->nkept = 0;
+}
+
+static bool push_str(char ***v, size_t *n, const char *s)
+{
+    char *c = strdup(s);
+    if (!c || pk_grow_to(v, *n + 1, sizeof **v) != 0) {
+        free(c);
+        return false;
+    }
+    (*v)[(*n)++] = c;
+    return true;
+}
+
+static void fold_free(fold *f)
+{
+    free(f->a2b);
+    free(f->track);
+    free(f->name);
+    free(f->gaps);
+    free(f->jobs);
+    free(f->val);
+}
+
+/* Gaps and jobs, from the models and which A bones are keyed (keyed[ai]).
+ * Fills the report's folded and kept lists.  false on OOM. */
+static bool plan(fold *f, const bool *keyed, pk_fold_report *rep)
+{
+    const pk_model *a = f->a, *b = f->b;
+    size_t na = a->nbones;
+    f->gaps = calloc(na + 1, sizeof *f->gaps);
+    f->jobs = calloc(na + 1, sizeof *f->jobs);
+    int *up = malloc((na + 1) * sizeof *up);
+    bool *used = calloc(na + 1, sizeof *used); /* keyed A-only bones folded somewhere */
+    if (!f->gaps || !f->jobs || !up || !used) {
+        free(up);
+        free(used);
+        return false;
+    }
+    /* Each bone both have: its gap (only those with a keyed bone count). */
+    for (size_t c = 0; c < na; c++) {
+        up[c] = -1;
+        if (f->a2b[c] < 0)
+            continue;
+        gap g = {.n = 0, .p = -1, .keyed = false};
+        long j = a->bones[c].parent;
+        long chain[GAP_MAX];
+        int n = 0;
+        while (j >= 0 && f->a2b[j] < 0 && n < GAP_MAX) {
+            chain[n++] = j;
+            j = a->bones[j].parent;
+        }
+        if (j >= 0 && f->a2b[j] < 0)
+            continue; /* deeper than GAP_MAX: left alone */
+        g.p = j;
+        for (int i = 0; i < n; i++) {
+            g.bone[i] = chain[n - 1 - i];
+            g.keyed |= keyed[g.bone[i]];
+        }
+        g.n = n;
+        if (!n || !g.keyed)
+            continue;
+        int gi = -1;
+        for (size_t k = 0; k < f->ngaps; k++)
+            if (same_gap(&f->gaps[k], &g))
+                gi = (int)k;
+        if (gi < 0) {
+            gi = (int)f->ngaps;
+            f->gaps[f->ngaps++] = g;
+        }
+        up[c] = gi;
+        for (int i = 0; i < n; i++)
+            used[g.bone[i]] |= keyed[g.bone[i]];
+    }
+    /* Jobs: every bone with a gap; D into P where every bone hanging from
+     * P has that same gap and P can move on B. */
+    long *job_of = malloc((na + 1) * sizeof *job_of);
+    if (!job_of) {
+        free(up);
+        free(used);
+        return false;
+    }
+    for (size_t c = 0; c < na; c++)
+        job_of[c] = -1;
+    for (size_t c = 0; c < na; c++) {
+        if (up[c] < 0)
+            continue;
+        job *jb = &f->jobs[f->njobs];
+        jb->ca = (long)c;
+        jb->cb = f->a2b[c];
+        jb->up = up[c];
+        jb->up_d = true;
+        jb->down = -1;
+        jb->movable = (b->bones[jb->cb].flags & PK_BONE_MOVE) != 0;
+        job_of[c] = (long)f->njobs++;
+    }
+    for (size_t gi = 0; gi < f->ngaps; gi++) {
+        long p = f->gaps[gi].p;
+        if (p < 0 || !(b->bones[f->a2b[p]].flags & PK_BONE_MOVE))
+            continue;
+        bool all = true;
+        for (size_t c = 0; c < na && all; c++) {
+            if (f->a2b[c] < 0 || (long)c == p)
+                continue;
+            long j = a->bones[c].parent;
+            while (j >= 0 && f->a2b[j] < 0)
+                j = a->bones[j].parent;
+            if (j != p)
+                continue;
+            /* c hangs from p on B: it must have exactly this gap */
+            all = up[c] == (int)gi;
+        }
+        if (!all)
+            continue;
+        for (size_t c = 0; c < na; c++)
+            if (up[c] == (int)gi)
+                f->jobs[job_of[c]].up_d = false;
+        if (job_of[p] < 0) {
+            job *jb = &f->jobs[f->njobs];
+            jb->ca = p;
+            jb->cb = f->a2b[p];
+            jb->up = -1;
+            jb->up_d = false;
+            jb->movable = true;
+            job_of[p] = (long)f->njobs++;
+        }
+        f->jobs[job_of[p]].down = (int)gi;
+    }
+    /* The report: each folded bone and where it went; the rest kept. */
+    bool ok = true;
+    for (size_t x = 0; x < na && ok; x++) {
+        if (!keyed[x] || f->a2b[x] >= 0)
+            continue;
+        char line[1024];
+        size_t o = (size_t)snprintf(line, sizeof line, "%s", a->bones[x].name);
+        if (!used[x]) {
+            ok = push_str(&rep->kept, &rep->nkept, line);
+            continue;
+        }
+        int k = 0;
+        for (size_t j = 0; j < f->njobs && o < sizeof line - 64; j++) {
+            const job *jb = &f->jobs[j];
+            bool into = false;
+            for (int s = 0; jb->up >= 0 && s < f->gaps[jb->up].n; s++)
+                into |= f->gaps[jb->up].bone[s] == (long)x;
+            for (int s = 0; jb->down >= 0 && s < f->gaps[jb->down].n; s++)
+                into |= f->gaps[jb->down].bone[s] == (long)x;
+            if (into)
+                o += (size_t)snprintf(line + o, sizeof line - o, "%s%s", k++ ? ", " : " -> ",
+                                      a->bones[jb->ca].name);
+        }
+        ok = push_str(&rep->folded, &rep->nfolded, line);
+    }
+    free(up);
+    free(used);
+    free(job_of);
+    return ok;
+}
+
+/* Model bone lookups and the A bones the motion (or pose) keys. */
+static bool setup(fold *f, const pk_model *a, const pk_model *b, const pk_names *names)
+{
+    memset(f, 0, sizeof *f);
+    f->a = a;
+    f->b = b;
+    size_t na = a->nbones;
+    f->a2b = malloc((na + 1) * sizeof *f->a2b);
+    f->track = calloc(na + 1, sizeof *f->track);
+    f->name = malloc((na + 1) * sizeof *f->name);
+    f->val = calloc(na + 1, sizeof *f->val);
+    if (!f->a2b || !f->track || !f->name || !f->val)
+        return false;
+    for (size_t i = 0; i < na; i++) {
+        f->a2b[i] = -1;
+        f->name[i] = PK_NO_NAME;
+        f->val[i][6] = 1.0;
+        size_t len;
+        const uint8_t *raw = a->bones[i].cp932 == PK_NO_NAME
+                                 ? NULL
+                                 : pk_names_raw(a->names, a->bones[i].cp932, &len);
+        if (!raw)
+            continue;
+        f->a2b[i] = pk_model_find_bone(b, raw, len);
+        f->name[i] = pk_names_find(names, raw, len);
+    }
+    return true;
+}
+
+/* ---- motion ---- */
+
+typedef struct keys {
+    pk_bone_key *v;
+    size_t n, cap;
+} keys;
+
+static pk_bone_key *kpush(keys *k)
+{
+    return pk_grow_push(&k->v, &k->n, &k->cap, sizeof *k->v);
+}
+
+typedef struct fitter {
+    keys *out;
+    pk_name_id name;
+    const float (*pos)[3]; /* samples from frame f0 */
+    const float (*rot)[4];
+    uint32_t f0;
+    float *scratch;   /* n+1 floats */
+    double *progress; /* n doubles */
+    pk_curve_cache *cache;
+    pk_fold_report *rep;
+    bool oom;
+} fitter;
+
+static bool emit(fitter *ft, uint32_t frame, uint8_t cp[4][4])
+{
+    pk_bone_key *k = kpush(ft->out);
+    if (!k) {
+        ft->oom = true;
+        return false;
+    }
+    k->name = ft->name;
+    k->frame = frame;
+    memcpy(k->pos, ft->pos[frame - ft->f0], sizeof k->pos);
+    memcpy(k->rot, ft->rot[frame - ft->f0], sizeof k->rot);
+    pk_interp_set(k->interp, (const uint8_t(*)[4])cp, false);
+    return true;
+}
+
+static void linear_cp(uint8_t cp[4][4])
+{
+    for (int c = 0; c < 4; c++)
+        memcpy(cp[c], pk_curve_linear, 4);
+}
+
+/* Whether curve cp (from another channel of the piece) already fits the
+ * scalar samples v[0..n] within tol: progress (v_i - v_0) / (v_n - v_0)
+ * at s = i/n, errors in value units.  Saves a fit: the channels of one
+ * folded bone move together (a translation follows Q). */
+static bool reuse_fits(const float *v, size_t n, const uint8_t cp[4], double tol, double *p,
+                       double *w)
+{
+    double span = (double)v[n] - v[0];
+    if (span == 0.0)
+        return false;
+    for (size_t i = 1; i < n; i++)
+        p[i - 1] = ((double)v[i] - v[0]) / span;
+    double e = pk_curve_error(cp, p, n - 1, fabs(span));
+    if (e > 0.9 * tol)
+        return false;
+    *w = fmax(*w, e);
+    return true;
+}
+
+/* The piece [a, b]: one curve per channel within tolerance, or false.
+ * The rotation first; each translation axis then tries the curves found
+ * so far before a fit of its own. */
+static bool fit_piece(fitter *ft, uint32_t a, uint32_t b, uint8_t cp[4][4], double w[2])
+{
+    size_t n = b - a;
+    const float(*q)[4] = &ft->rot[a - ft->f0];
+    bool flat = true;
+    for (size_t i = 1; i <= n && flat; i++)
+        flat = memcmp(q[i], q[0], sizeof q[0]) == 0;
+    if (flat) {
+        memcpy(cp[3], pk_curve_linear, 4);
+    } else {
+        double worst = 0;
+        int rc = pk_curve_fit_rot_ex(q, n, PK_FOLD_TOL_DEG, PK_FIT_FAST, ft->cache, cp[3], &worst);
+        if (rc != 1)
+            return false;
+        w[0] = fmax(w[0], worst);
+    }
+    float *v = ft->scratch;
+    double *p = ft->progress;
+    int ncand = flat ? 0 : 1;
+    const uint8_t *cand[4] = {cp[3], NULL, NULL, NULL};
+    for (int axis = 0; axis < 3; axis++) {
+        flat = true;
+        for (size_t i = 0; i <= n; i++) {
+            v[i] = ft->pos[a - ft->f0 + i][axis];
+            flat &= v[i] == v[0];
+        }
+        if (flat) {
+            memcpy(cp[axis], pk_curve_linear, 4);
+            continue;
+        }
+        bool done = false;
+        for (int c = 0; c < ncand && !done; c++)
+            if (reuse_fits(v, n, cand[c], PK_FOLD_TOL_POS, p, &w[1])) {
+                memcpy(cp[axis], cand[c], 4);
+                done = true;
+            }
+        if (!done) {
+            double worst = 0;
+            int rc = pk_curve_fit_scalar_ex(v, n, PK_FOLD_TOL_POS, PK_FIT_FAST, ft->cache,
+                                            cp[axis], &worst);
+            if (rc != 1)
+                return false;
+            w[1] = fmax(w[1], worst);
+        }
+        cand[ncand++] = cp[axis];
+    }
+    return true;
+}
+
+/* Pieces this short get a key at every frame instead of a fit. */
+#define SHORT 2
+
+static void fit_range(fitter *ft, uint32_t a, uint32_t b)
+{
+    uint8_t cp[4][4];
+    linear_cp(cp);
+    double w[2] = {0, 0};
+    if (b - a <= SHORT) { /* a key per frame: cheaper than a fit that may fail */
+        for (uint32_t f = a + 1; f <= b && !ft->oom; f++)
+            emit(ft, f, cp);
+        ft->rep->splits += b - a - 1;
+        return;
+    }
+    if (fit_piece(ft, a, b, cp, w)) {
+        ft->rep->worst_deg = fmax(ft->rep->worst_deg, w[0]);
+        ft->rep->worst_pos = fmax(ft->rep->worst_pos, w[1]);
+        emit(ft, b, cp);
+        return;
+    }
+    uint32_t m = a + (b - a) / 2;
+    ft->rep->splits++;
+    fit_range(ft, a, m);
+    if (!ft->oom)
+        fit_range(ft, m, b);
+}
+
+static int cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* The A bones job j reads (own, both gaps' keyed bones). */
+static size_t job_inputs(const fold *f, const job *j, long *in)
+{
+    size_t n = 0;
+    in[n++] = j->ca;
+    int gs[2] = {j->up, j->down};
+    for (int s = 0; s < 2; s++)
+        for (int i = 0; gs[s] >= 0 && i < f->gaps[gs[s]].n; i++)
+            if (f->track[f->gaps[gs[s]].bone[i]])
+                in[n++] = f->gaps[gs[s]].bone[i];
+    return n;
+}
+
+static int fold_job(fold *f, const pk_motion *m, const job *j, keys *out, pk_curve_cache *cache,
+                    pk_fold_report *rep, pk_log *log)
+{
+    long in[2 * GAP_MAX + 1];
+    size_t nin = job_inputs(f, j, in);
+    /* the union of their key frames */
+    size_t total = 0;
+    for (size_t i = 0; i < nin; i++)
+        total += f->track[in[i]] ? f->track[in[i]]->count : 0;
+    uint32_t *fr = malloc((total + 1) * sizeof *fr);
+    if (!fr) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    size_t nf = 0;
+    for (size_t i = 0; i < nin; i++) {
+        const pk_track *t = f->track[in[i]];
+        for (size_t k = 0; t && k < t->count; k++)
+            fr[nf++] = m->bones[t->keys[k]].frame;
+    }
+    qsort(fr, nf, sizeof *fr, cmp_u32);
+    size_t u = 0;
+    for (size_t i = 0; i < nf; i++)
+        if (!u || fr[i] != fr[u - 1])
+            fr[u++] = fr[i];
+    nf = u;
+    uint32_t f0 = fr[0], f1 = fr[nf - 1];
+    size_t span = (size_t)(f1 - f0) + 1;
+    float(*pos)[3] = malloc(span * sizeof *pos);
+    float(*rot)[4] = malloc(span * sizeof *rot);
+    float *scratch = malloc((span + 1) * sizeof *scratch);
+    double *progress = malloc((span + 1) * sizeof *progress);
+    pk_cursor *cur = malloc(nin * sizeof *cur);
+    if (!pos || !rot || !scratch || !progress || !cur) {
+        free(progress);
+        free(fr);
+        free(pos);
+        free(rot);
+        free(scratch);
+        free(cur);
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < nin; i++)
+        pk_cursor_init(&cur[i], m, f->track[in[i]]);
+    for (uint32_t fi = f0;; fi++) {
+        for (size_t i = 0; i < nin; i++) {
+            float p[3], r[4];
+            pk_cursor_bone(&cur[i], fi, p, r);
+            for (int k = 0; k < 3; k++)
+                f->val[in[i]][k] = p[k];
+            for (int k = 0; k < 4; k++)
+                f->val[in[i]][3 + k] = r[k];
+        }
+        double t[3], q[4];
+        job_eval(f, j, t, q);
+        for (int k = 0; k < 3; k++)
+            pos[fi - f0][k] = (float)t[k];
+        for (int k = 0; k < 4; k++)
+            rot[fi - f0][k] = (float)q[k];
+        if (fi == f1)
+            break;
+    }
+    for (size_t i = 0; i < nin; i++) { /* back to rest for the next job */
+        memset(f->val[in[i]], 0, sizeof f->val[in[i]]);
+        f->val[in[i]][6] = 1.0;
+    }
+    fitter ft = {out,     f->name[j->ca], (const float(*)[3])pos, (const float(*)[4])rot, f0,
+                 scratch, progress,       cache,                  rep,                    false};
+    uint8_t cp[4][4];
+    linear_cp(cp);
+    size_t before = out->n;
+    emit(&ft, f0, cp);
+    for (size_t i = 1; i < nf && !ft.oom; i++)
+        fit_range(&ft, fr[i - 1], fr[i]);
+    rep->keys_added += out->n - before;
+    free(fr);
+    free(pos);
+    free(rot);
+    free(scratch);
+    free(progress);
+    free(cur);
+    if (ft.oom) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+static pk_name_id intern_model_name(pk_names *names, const pk_model *a, long ai)
+{
+    size_t len;
+    const uint8_t *raw = pk_names_raw(a->names, a->bones[ai].cp932, &len);
+    return raw ? pk_names_intern(names, raw, len) : PK_NO_NAME;
+}
+
+int pk_motion_fold(pk_motion *m, const pk_model *a, const pk_model *b, pk_fold_report *rep,
+                   pk_log *log)
+{
+    pk_fold_report own;
+    if (!rep)
+        rep = &own;
+    memset(rep, 0, sizeof *rep);
+    fold f;
+    pk_tracks *tr = NULL;
+    bool *keyed = NULL;
+    keys out = {0};
+    pk_curve_cache *cache = NULL;
+    bool *drop = NULL;
+    int rc = -1;
+    if (!setup(&f, a, b, m->names))
+        goto oom;
+    tr = pk_tracks_build(m, NULL);
+    keyed = calloc(a->nbones + 1, sizeof *keyed);
+    if (!tr || !keyed)
+        goto oom;
+    for (size_t i = 0; i < a->nbones; i++) {
+        f.track[i] = f.name[i] == PK_NO_NAME ? NULL : pk_tracks_bone(tr, f.name[i]);
+        if (f.track[i] && !f.track[i]->count)
+            f.track[i] = NULL;
+        keyed[i] = f.track[i] != NULL;
+    }
+    if (!plan(&f, keyed, rep))
+        goto oom;
+    cache = pk_curve_cache_new();
+    if (!cache && f.njobs)
+        goto oom;
+    for (size_t j = 0; j < f.njobs; j++) {
+        job *jb = &f.jobs[j];
+        if (f.name[jb->ca] == PK_NO_NAME) {
+            f.name[jb->ca] = intern_model_name(m->names, a, jb->ca);
+            if (f.name[jb->ca] == PK_NO_NAME)
+                goto oom;
+        }
+        if (fold_job(&f, m, jb, &out, cache, rep, log) != 0)
+            goto done;
+    }
+    rep->tracks = f.njobs;
+    /* Drop the folded bones' records and the rewritten tracks' old ones. */
+    size_t nn = pk_names_count(m->names);
+    drop = calloc(nn + 1, sizeof *drop);
+    if (!drop)
+        goto oom;
+    for (size_t j = 0; j < f.njobs; j++)
+        drop[f.name[f.jobs[j].ca]] = true;
+    for (size_t g = 0; g < f.ngaps; g++)
+        for (int i = 0; i < f.gaps[g].n; i++)
+            if (f.name[f.gaps[g].bone[i]] != PK_NO_NAME)
+                drop[f.name[f.gaps[g].bone[i]]] = true;
+    pk_tracks_free(tr);
+    tr = NULL;
+    if (f.njobs) {
+        size_t w = 0;
+        for (size_t i = 0; i < m->nbones; i++) {
+            if ((size_t)m->bones[i].name <= nn && drop[m->bones[i].name]) {
+                rep->keys_removed++;
+                continue;
+            }
+            if (w != i)
+                m->bones[w] = m->bones[i];
+            w++;
+        }
+        m->nbones = w;
+        for (size_t i = 0; i < out.n; i++) {
+            pk_bone_key *k = pk_motion_push_bone(m);
+            if (!k)
+                goto oom;
+            *k = out.v[i];
+        }
+    }
+    rc = 0;
+    goto done;
+oom:
+    pk_error(log, "out of memory");
+done:
+    pk_curve_cache_free(cache);
+    pk_tracks_free(tr);
+    free(keyed);
+    free(drop);
+    free(out.v);
+    fold_free(&f);
+    if (rep == &own || rc != 0)
+        pk_fold_report_free(rep);
+    return rc;
+}
+
+/* ---- pose ---- */
+
+int pk_pose_fold(pk_pose *p, const pk_model *a, const pk_model *b, pk_fold_report *rep,
+                 pk_log *log)
+{
+    pk_fold_report own;
+    if (!rep)
+        rep = &own;
+    memset(rep, 0, sizeof *rep);
+    fold f;
+    bool *keyed = NULL;
+    int rc = -1;
+    if (!setup(&f, a, b, p->names))
+        goto oom;
+    keyed = calloc(a->nbones + 1, sizeof *keyed);
+    if (!keyed)
+        goto oom;
+    for (size_t i = 0; i < a->nbones; i++) {
+        long k = f.name[i] == PK_NO_NAME ? -1 : pk_pose_find_bone(p, f.name[i]);
+        keyed[i] = k >= 0;
+        if (k < 0)
+            continue;
+        double q[4];
+        pk_qd_from_key(p->bones[k].rot, q);
+        double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+        for (int c = 0; c < 3; c++)
+            f.val[i][c] = p->bones[k].pos[c];
+        for (int c = 0; c < 4; c++)
+            f.val[i][3 + c] = q[c] / n;
+    }
+    if (!plan(&f, keyed, rep))
+        goto oom;
+    /* Every job's value from the pose as read, then written. */
+    double(*res)[7] = malloc((f.njobs + 1) * sizeof *res);
+    if (!res)
+        goto oom;
+    for (size_t j = 0; j < f.njobs; j++)
+        job_eval(&f, &f.jobs[j], res[j], res[j] + 3);
+    bool ok = true;
+    for (size_t j = 0; j < f.njobs && ok; j++) {
+        long ca = f.jobs[j].ca;
+        if (f.name[ca] == PK_NO_NAME)
+            f.name[ca] = intern_model_name(p->names, a, ca);
+        long k = f.name[ca] == PK_NO_NAME ? -1 : pk_pose_find_bone(p, f.name[ca]);
+        pk_pose_bone *bn = k >= 0 ? &p->bones[k] : pk_pose_push_bone(p);
+        ok = bn != NULL && f.name[ca] != PK_NO_NAME;
+        if (!ok)
+            break;
+        if (k < 0)
+            rep->keys_added++;
+        bn->name = f.name[ca];
+        for (int c = 0; c < 3; c++)
+            bn->pos[c] = (float)res[j][c];
+        for (int c = 0; c < 4; c++)
+            bn->rot[c] = (float)res[j][3 + c];
+    }
+    free(res);
+    if (!ok)
+        goto oom;
+    rep->tracks = f.njobs;
+    /* drop the folded bones */
+    size_t w = 0;
+    for (size_t i = 0; i < p->nbones; i++) {
+        bool gone = false;
+        for (size_t g = 0; g < f.ngaps && !gone; g++)
+            for (int s = 0; s < f.gaps[g].n && !gone; s++)
+                gone = f.name[f.gaps[g].bone[s]] == p->bones[i].name;
+        if (gone) {
+            rep->keys_removed++;
+            continue;
+        }
+        p->bones[w++] = p->bones[i];
+    }
+    p->nbones = w;
+    rc = 0;
+    goto done;
+oom:
+    pk_error(log, "out of memory");
+done:
+    free(keyed);
+    fold_free(&f);
+    if (rep == &own || rc != 0)
+        pk_fold_report_free(rep);
+    return rc;
+}

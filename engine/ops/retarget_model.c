@@ -1,0 +1,600 @@
+/*
+ * retarget_model.c — retarget computed from two models (posekit.h,
+ * "retarget between two models"): the stance of every arm segment and the
+ * leg scale from the models' rest positions, and the whole run (rename,
+ * fold, stance, the rules' own steps, scale).
+ *
+ * Stance.  A segment X→Y (左腕→左ひじ) rests along d_A in model A and d_B
+ * in B.  The rules' stance step (retarget.c) turns the keys of X into
+ * q·r⁻¹ and those of every bone below X into r·q·r⁻¹ (translations r·t):
+ * with r·d = d_B the segment's world direction on B equals A's at every
+ * frame.  Segments along one chain are applied top down, and a lower
+ * segment's r starts from A's direction as the segments above turned it:
+ * r_k turns (r_{k-1}···r_1)·d_A into d_B.  With both corrections applied
+ * the forearm's world direction on B is
+ *     P·q_1·r_1⁻¹ · r_1·q_2·r_1⁻¹·r_2⁻¹ · e_B = P·q_1·q_2·r_1⁻¹·r_2⁻¹·e_B
+ * and r_2⁻¹·e_B = r_1·e_A, so it is P·q_1·q_2·e_A, A's.  Retargeting back
+ * (B→A) gives r_1' = r_1⁻¹ and r_2' = r_1⁻¹·r_2⁻¹·r_1 (the shortest arc is
+ * unique), which undo the first run exactly.
+ *
+ * Scale (doc/formats.md §11.3, as VMDSizing does): XZ by the straight
+ * 足→足首 distance, Y by the height 足.y − 足首.y, B over A, the mean of
+ * both legs.  The leg IK targets also move: a foot keyed at t (relative to
+ * its rest point IK_A) stands at IK_A + t, s⊙(IK_A + t − 足_A) from A's hip;
+ * on B it should stand as far, scaled, from B's hip:
+ *     t' = s⊙t + (足_B − IK_B) + s⊙(IK_A − 足_A),
+ * the constant part being ik_shift.  Undone exactly by the way back.
+ */
+#include "common/diag_internal.h"
+#include "math/quat_internal.h"
+#include "ops/retarget_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- model lookups ---- */
+
+long pk_retarget_find(const pk_model *m, const char *utf8)
+{
+    uint8_t *raw;
+    size_t len;
+    if (!m || pk_utf8_to_cp932(utf8, &raw, &len) != 0)
+        return -1;
+    long i = pk_model_find_bone(m, raw, len);
+    free(raw);
+    return i;
+}
+
+long pk_retarget_bone_of(const pk_model *m, const pk_names *names, pk_name_id id)
+{
+    size_t len;
+    const uint8_t *raw = pk_names_raw(names, id, &len);
+    return raw ? pk_model_find_bone(m, raw, len) : -1;
+}
+
+/* ---- stance ---- */
+
+static void sub3(const float a[3], const float b[3], double out[3])
+{
+    for (int k = 0; k < 3; k++)
+        out[k] = (double)a[k] - b[k];
+}
+
+static double norm3(const double v[3])
+{
+    return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+}
+
+/* The shortest-arc rotation turning direction u into v (both nonzero). */
+static void arc(const double u0[3], const double v0[3], double q[4])
+{
+    double nu = norm3(u0), nv = norm3(v0), u[3], v[3];
+    for (int k = 0; k < 3; k++) {
+        u[k] = u0[k] / nu;
+        v[k] = v0[k] / nv;
+    }
+    double d = u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
+    double c[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+    if (d < -1 + 1e-12) {
+        /* opposite: half a turn about any axis perpendicular to u */
+        double ax[3] = {0, -u[2], u[1]};
+        if (norm3(ax) < 1e-6) {
+            ax[0] = u[2];
+            ax[1] = 0;
+            ax[2] = -u[0];
+        }
+        double n = norm3(ax);
+        q[0] = ax[0] / n;
+        q[1] = ax[1] / n;
+        q[2] = ax[2] / n;
+        q[3] = 0;
+        return;
+    }
+    q[0] = c[0];
+    q[1] = c[1];
+    q[2] = c[2];
+    q[3] = 1 + d;
+    double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (int k = 0; k < 4; k++)
+        q[k] /= n;
+}
+
+static double quat_deg(const double q[4])
+{
+    double w = fabs(q[3]);
+    return 2.0 * acos(w > 1 ? 1 : w) * (180.0 / 3.14159265358979323846);
+}
+
+static void add_segment(pk_stance *out, const pk_model *a, const pk_model *b, const char *x,
+                        const char *y, long *bi_of)
+{
+    long xa = pk_retarget_find(a, x), ya = pk_retarget_find(a, y);
+    long xb = pk_retarget_find(b, x), yb = pk_retarget_find(b, y);
+    if (xa < 0 || ya < 0 || xb < 0 || yb < 0 || out->n >= PK_STANCE_MAX)
+        return;
+    double da[3], db[3];
+    sub3(a->bones[ya].pos, a->bones[xa].pos, da);
+    sub3(b->bones[yb].pos, b->bones[xb].pos, db);
+    if (norm3(da) < 1e-6 || norm3(db) < 1e-6)
+        return;
+    /* A's direction as the segments above X (in B's tree) turned it:
+     * nearest first, so acc = r_near ··· r_top. */
+    double acc[4] = {0, 0, 0, 1};
+    for (long j = b->bones[xb].parent; j >= 0; j = b->bones[j].parent)
+        for (size_t s = 0; s < out->n; s++)
+            if (bi_of[s] == j) {
+                double t[4];
+                pk_qd_mul(acc, out->seg[s].r, t); /* acc·r_s: r_s applied earlier */
+                memcpy(acc, t, sizeof t);
+            }
+    double d2[3];
+    pk_qd_rotate(acc, da, d2);
+    pk_stance_segment *g = &out->seg[out->n];
+    memset(g, 0, sizeof *g);
+    snprintf(g->bone, sizeof g->bone, "%s", x);
+    snprintf(g->child, sizeof g->child, "%s", y);
+    arc(d2, db, g->r);
+    g->deg = quat_deg(g->r);
+    bi_of[out->n++] = xb;
+}
+
+int pk_retarget_stance(const pk_model *a, const pk_model *b, bool fingers, pk_stance *out,
+                       pk_log *log)
+{
+    static const char *const FINGERS[5][4] = {
+        {"親指０", "親指１", "親指２", NULL},
+        {"人指１", "人指２", "人指３", NULL},
+        {"中指１", "中指２", "中指３", NULL},
+        {"薬指１", "薬指２", "薬指３", NULL},
+        {"小指１", "小指２", "小指３", NULL},
+    };
+    memset(out, 0, sizeof *out);
+    long bi_of[PK_STANCE_MAX];
+    size_t arms = 0;
+    for (int side = 0; side < 2; side++) {
+        const char *s = side ? "右" : "左";
+        char x[64], y[64];
+#define SEG(X, Y)                                                                                  \
+    do {                                                                                           \
+        snprintf(x, sizeof x, "%s%s", s, X);                                                       \
+        snprintf(y, sizeof y, "%s%s", s, Y);                                                       \
+        add_segment(out, a, b, x, y, bi_of);                                                       \
+    } while (0)
+        SEG("腕", "ひじ");
+        SEG("ひじ", "手首");
+        arms = out->n;
+        if (!fingers)
+            continue;
+        SEG("手首", "中指１");
+        for (int f = 0; f < 5; f++)
+            for (int k = 0; FINGERS[f][k + 1]; k++) {
+                /* a missing 親指０: the thumb starts at 親指１ */
+                SEG(FINGERS[f][k], FINGERS[f][k + 1]);
+            }
+#undef SEG
+    }
+    if (arms == 0) {
+        pk_error(log,
+                 "no arm segment (腕→ひじ, ひじ→手首) is in both models: cannot compute the "
+                 "stance (--no-stance skips it)");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- scale ---- */
+
+/* Mean 足→足首 distance and height over the legs model m has. */
+static bool leg_of(const pk_model *m, double *len, double *h)
+{
+    int n = 0;
+    *len = *h = 0;
+    for (int side = 0; side < 2; side++) {
+        long hip = pk_retarget_find(m, side ? "右足" : "左足");
+        long ank = pk_retarget_find(m, side ? "右足首" : "左足首");
+        if (hip < 0 || ank < 0)
+            continue;
+        double d[3];
+        sub3(m->bones[hip].pos, m->bones[ank].pos, d);
+        *len += norm3(d);
+        *h += d[1];
+        n++;
+    }
+    if (!n || !(*len > 0) || !(*h > 0))
+        return false;
+    *len /= n;
+    *h /= n;
+    return true;
+}
+
+int pk_retarget_scale(const pk_model *a, const pk_model *b, pk_leg_scale *out, pk_log *log)
+{
+    memset(out, 0, sizeof *out);
+    if (!leg_of(a, &out->len_a, &out->height_a) || !leg_of(b, &out->len_b, &out->height_b)) {
+        pk_error(log, "the %s model has no leg (足 above 足首): cannot compute the scale "
+                      "(--no-scale skips it)",
+                 !leg_of(a, &out->len_a, &out->height_a) ? "source" : "target");
+        return -1;
+    }
+    out->xz = out->len_b / out->len_a;
+    out->y = out->height_b / out->height_a;
+    double s[3] = {out->xz, out->y, out->xz};
+    for (int side = 0; side < 2; side++) {
+        const char *hip = side ? "右足" : "左足", *ik = side ? "右足ＩＫ" : "左足ＩＫ";
+        long ha = pk_retarget_find(a, hip), ia = pk_retarget_find(a, ik);
+        long hb = pk_retarget_find(b, hip), ib = pk_retarget_find(b, ik);
+        if (ha < 0 || ia < 0 || hb < 0 || ib < 0)
+            continue;
+        for (int k = 0; k < 3; k++)
+            out->ik_shift[side][k] =
+                ((double)b->bones[hb].pos[k] - b->bones[ib].pos[k]) +
+                s[k] * ((double)a->bones[ia].pos[k] - a->bones[ha].pos[k]);
+    }
+    return 0;
+}
+
+/* ---- applying stance and scale to a bone set ---- */
+
+typedef struct xform {
+    /* per motion name id: what each stance segment does to its keys */
+    uint8_t *role; /* [nnames * nseg]: 0 nothing, 1 stance bone, 2 below it */
+    size_t nnames, nseg;
+    const pk_stance *st;
+    const bool *use; /* per segment: applied (not left to the rules) */
+    /* scale */
+    int8_t *scaled; /* per name id: -1 no, 0 scaled, 1 左足ＩＫ, 2 右足ＩＫ */
+    const pk_leg_scale *sc;
+} xform;
+
+static void stance_fn(void *ctx, const uint8_t *raw, size_t len, pk_bone_ref k)
+{
+    (void)raw;
+    (void)len;
+    xform *x = ctx;
+    pk_name_id id = *k.name;
+    if ((size_t)id >= x->nnames)
+        return;
+    double q[4];
+    bool any = false;
+    for (size_t s = 0; s < x->nseg; s++) {
+        uint8_t role = x->role[(size_t)id * x->nseg + s];
+        if (!role || !x->use[s])
+            continue;
+        if (!any)
+            pk_qd_from_key(k.rot, q);
+        any = true;
+        const double *r = x->st->seg[s].r;
+        double ri[4] = {-r[0], -r[1], -r[2], r[3]}, t[4];
+        if (role == 1) {
+            pk_qd_mul(q, ri, t);
+            memcpy(q, t, sizeof t);
+        } else {
+            pk_qd_mul(r, q, t);
+            pk_qd_mul(t, ri, q);
+            double p[3] = {k.pos[0], k.pos[1], k.pos[2]}, po[3];
+            pk_qd_rotate(r, p, po);
+            for (int j = 0; j < 3; j++)
+                k.pos[j] = (float)po[j];
+        }
+    }
+    if (any)
+        for (int j = 0; j < 4; j++)
+            k.rot[j] = (float)q[j];
+}
+
+static void scale_fn(void *ctx, const uint8_t *raw, size_t len, pk_bone_ref k)
+{
+    (void)raw;
+    (void)len;
+    xform *x = ctx;
+    pk_name_id id = *k.name;
+    if ((size_t)id >= x->nnames || x->scaled[id] < 0)
+        return;
+    double s[3] = {x->sc->xz, x->sc->y, x->sc->xz};
+    for (int j = 0; j < 3; j++) {
+        double v = k.pos[j] * s[j];
+        if (x->scaled[id] > 0)
+            v += x->sc->ik_shift[x->scaled[id] - 1][j];
+        k.pos[j] = (float)v;
+    }
+}
+
+static const char *const SCALED[] = {"全ての親", "センター", "グルーブ",     "左足IK親",
+                                     "右足IK親", "左足ＩＫ", "右足ＩＫ",     "左つま先ＩＫ",
+                                     "右つま先ＩＫ"};
+
+static pk_name_id intern_utf8(pk_names *names, const char *utf8)
+{
+    uint8_t *raw;
+    size_t len;
+    if (pk_utf8_to_cp932(utf8, &raw, &len) != 0)
+        return PK_NO_NAME;
+    pk_name_id id = pk_names_intern(names, raw, len);
+    free(raw);
+    return id;
+}
+
+/* Per name id of s: the B bone it names (-1: none) and whether s keys it. */
+static bool name_map(const pk_bone_set *s, const pk_model *b, long **bi, bool **keyed, size_t *n)
+{
+    *n = pk_names_count(s->names);
+    *bi = malloc((*n + 1) * sizeof **bi);
+    *keyed = calloc(*n + 1, sizeof **keyed);
+    if (!*bi || !*keyed) {
+        free(*bi);
+        free(*keyed);
+        return false;
+    }
+    for (size_t id = 0; id < *n; id++)
+        (*bi)[id] = pk_retarget_bone_of(b, s->names, (pk_name_id)id);
+    for (size_t k = 0; k < pk_bone_set_count(s); k++) {
+        pk_name_id id = *pk_bone_set_at(s, k).name;
+        if ((size_t)id < *n)
+            (*keyed)[id] = true;
+    }
+    return true;
+}
+
+/* Stance (the segments not left to the rules) on s, keys for stance bones
+ * without any; counts into rep. */
+static int apply_stance(pk_bone_set *s, const pk_model *a, const pk_model *b, const pk_rules *r,
+                        pk_retarget_report *rep, pk_log *log)
+{
+    pk_stance *st = &rep->stance;
+    bool use[PK_STANCE_MAX];
+    long top[PK_STANCE_MAX];
+    for (size_t i = 0; i < st->n; i++) {
+        uint8_t *raw;
+        size_t len;
+        st->seg[i].by_rules = false;
+        if (pk_utf8_to_cp932(st->seg[i].bone, &raw, &len) == 0) {
+            st->seg[i].by_rules = pk_retarget_rules_stance(r, raw, len);
+            free(raw);
+        }
+        use[i] = !st->seg[i].by_rules;
+        top[i] = pk_retarget_find(b, st->seg[i].bone);
+    }
+    bool *below = calloc(st->n * b->nbones + 1, sizeof *below);
+    long *bi = NULL;
+    bool *keyed = NULL;
+    size_t nn = 0;
+    if (!below || !name_map(s, b, &bi, &keyed, &nn)) {
+        free(below);
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < st->n; i++)
+        for (size_t j = 0; j < b->nbones; j++)
+            for (long k = (long)j; k >= 0; k = b->bones[k].parent)
+                if (k == top[i]) {
+                    below[i * b->nbones + j] = true;
+                    break;
+                }
+    /* Stance bones the set lacks get a key at rest when anything below
+     * them is keyed (their rest orientation must still turn). */
+    int rc = 0;
+    for (size_t i = 0; i < st->n && !rc; i++) {
+        if (!use[i])
+            continue;
+        bool has = false, chain = false;
+        for (size_t id = 0; id < nn; id++) {
+            if (!keyed[id] || bi[id] < 0)
+                continue;
+            if (bi[id] == top[i])
+                has = true;
+            else if (below[i * b->nbones + (size_t)bi[id]])
+                chain = true;
+        }
+        if (has || !chain)
+            continue;
+        pk_name_id id = intern_utf8(s->names, st->seg[i].bone);
+        pk_bone_ref ref;
+        if (id == PK_NO_NAME || !pk_bone_set_add(s, id, &ref)) {
+            pk_error(log, "out of memory");
+            rc = -1;
+            break;
+        }
+        rep->keys_added++;
+    }
+    free(bi);
+    free(keyed);
+    xform x = {0};
+    if (!rc && !name_map(s, b, &bi, &keyed, &nn)) {
+        pk_error(log, "out of memory");
+        rc = -1;
+    }
+    if (rc) {
+        free(below);
+        return rc;
+    }
+    free(keyed);
+    x.nnames = nn;
+    x.nseg = st->n;
+    x.st = st;
+    x.use = use;
+    x.role = calloc(x.nnames * x.nseg + 1, 1);
+    if (!x.role) {
+        free(below);
+        free(bi);
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    /* Bones only B has are left alone (as bones only A has are): the
+     * chain is what both models have, so B→A undoes A→B. */
+    for (size_t i = 0; i < st->n; i++)
+        for (size_t id = 0; id < x.nnames; id++)
+            if (bi[id] >= 0 && below[i * b->nbones + (size_t)bi[id]] &&
+                (bi[id] == top[i] || pk_retarget_bone_of(a, s->names, (pk_name_id)id) >= 0))
+                x.role[id * x.nseg + i] = bi[id] == top[i] ? 1 : 2;
+    pk_bone_set_each(s, stance_fn, &x);
+    free(x.role);
+    free(below);
+    free(bi);
+    return 0;
+}
+
+static int apply_scale(pk_bone_set *s, const pk_leg_scale *sc, pk_log *log)
+{
+    xform x = {0};
+    x.nnames = pk_names_count(s->names);
+    x.sc = sc;
+    x.scaled = malloc(x.nnames + 1);
+    if (!x.scaled) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    memset(x.scaled, -1, x.nnames + 1);
+    for (size_t i = 0; i < sizeof SCALED / sizeof *SCALED; i++) {
+        uint8_t *raw;
+        size_t len;
+        if (pk_utf8_to_cp932(SCALED[i], &raw, &len) != 0)
+            continue;
+        pk_name_id id = pk_names_find(s->names, raw, len);
+        free(raw);
+        if (id != PK_NO_NAME && (size_t)id < x.nnames)
+            x.scaled[id] = (int8_t)(i == 5 ? 1 : i == 6 ? 2 : 0);
+    }
+    pk_bone_set_each(s, scale_fn, &x);
+    free(x.scaled);
+    return 0;
+}
+
+void pk_retarget_report_free(pk_retarget_report *r)
+{
+    if (r)
+        pk_fold_report_free(&r->fold);
+}
+
+/* Without rules nothing is renamed: the distinct names are still counted. */
+static bool count_names(const pk_bone_set *s, pk_edit_stats *st)
+{
+    size_t nn = pk_names_count(s->names);
+    uint8_t *seen = calloc(nn + 1, 1);
+    if (!seen)
+        return false;
+    for (size_t i = 0; i < pk_bone_set_count(s); i++) {
+        pk_name_id id = *pk_bone_set_at(s, i).name;
+        if ((size_t)id < nn && !(seen[id] & 1)) {
+            seen[id] |= 1;
+            st->bones++;
+        }
+    }
+    for (size_t i = 0; i < pk_bone_set_morphs(s); i++) {
+        pk_name_id id = *pk_bone_set_morph_name(s, i);
+        if ((size_t)id < nn && !(seen[id] & 2)) {
+            seen[id] |= 2;
+            st->morphs++;
+        }
+    }
+    free(seen);
+    return true;
+}
+
+static int run(pk_bone_set *s, pk_motion *m, pk_pose *p, const pk_rules *r,
+               const pk_retarget_options *o, pk_edit_stats *st, pk_retarget_report *rep,
+               pk_log *log)
+{
+    if (!o || !o->from || !o->to) {
+        pk_error(log, "retarget between models needs both models (from and to)");
+        return -1;
+    }
+    if (r && (m ? pk_motion_rename(m, r, false, st, log) : pk_pose_rename(p, r, false, st, log)))
+        return -1;
+    if (!r && st && !count_names(s, st)) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    if (!o->no_fold) {
+        int rc = m ? pk_motion_fold(m, o->from, o->to, &rep->fold, log)
+                   : pk_pose_fold(p, o->from, o->to, &rep->fold, log);
+        if (rc != 0)
+            return -1;
+        rep->fold_done = true;
+        /* the fold may have moved records: the set views the same model */
+    }
+    size_t n0 = pk_bone_set_count(s);
+    float *before = pk_bone_set_snapshot(s);
+    if (!before) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    int rc = 0;
+    if (!o->no_stance) {
+        rc = pk_retarget_stance(o->from, o->to, o->fingers, &rep->stance, log);
+        if (!rc)
+            rc = apply_stance(s, o->from, o->to, r, rep, log);
+        rep->stance_done = !rc;
+    }
+    pk_edit_stats rules_st = {0};
+    if (!rc && r)
+        rc = pk_retarget_rules_apply(s, r, &rules_st, log);
+    rep->keys_added += rules_st.keys_added;
+    if (!rc && !o->no_scale && !pk_retarget_rules_scale(r)) {
+        rc = pk_retarget_scale(o->from, o->to, &rep->scale, log);
+        if (!rc)
+            rc = apply_scale(s, &rep->scale, log);
+        rep->scale_done = !rc;
+    }
+    if (!rc)
+        rep->keys_changed = pk_bone_set_changed(s, before, n0);
+    free(before);
+    if (!rc && st) {
+        st->keys_changed += rep->keys_changed;
+        st->keys_added += rep->keys_added;
+    }
+    return rc;
+}
+
+int pk_motion_retarget_models(pk_motion *m, const pk_rules *r, const pk_retarget_options *o,
+                              pk_edit_stats *st, pk_retarget_report *rep, pk_log *log)
+{
+    pk_retarget_report own;
+    if (!rep)
+        rep = &own;
+    memset(rep, 0, sizeof *rep);
+    pk_motion *c = pk_motion_clone(m);
+    if (!c) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    pk_bone_set s;
+    pk_bone_set_of_motion(&s, c);
+    int rc = run(&s, c, NULL, r, o, st, rep, log);
+    if (rc == 0) {
+        pk_motion tmp = *m;
+        *m = *c;
+        *c = tmp;
+    }
+    pk_motion_free(c);
+    if (rep == &own)
+        pk_retarget_report_free(&own);
+    return rc;
+}
+
+int pk_pose_retarget_models(pk_pose *p, const pk_rules *r, const pk_retarget_options *o,
+                            pk_edit_stats *st, pk_retarget_report *rep, pk_log *log)
+{
+    pk_retarget_report own;
+    if (!rep)
+        rep = &own;
+    memset(rep, 0, sizeof *rep);
+    pk_pose *c = pk_pose_clone(p);
+    if (!c) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    pk_bone_set s;
+    pk_bone_set_of_pose(&s, c);
+    int rc = run(&s, NULL, c, r, o, st, rep, log);
+    if (rc == 0) {
+        pk_pose tmp = *p;
+        *p = *c;
+        *c = tmp;
+    }
+    pk_pose_free(c);
+    if (rep == &own)
+        pk_retarget_report_free(&own);
+    return rc;
+}

@@ -1,0 +1,66 @@
+# retarget --from A --to B: every step computed from two corpus models.
+# The MMDAgent "stand" motion (made for Gene) onto the classic skeleton
+# (nanoem: no 全ての親, グルーブ, 上半身2): the report names what was folded,
+# each arm segment's angle and the scale factors (worked by hand in
+# test_retarget_model).  A job's retarget step with from:/to: writes the
+# same bytes.  Gene -> mmt -> Gene gives the classic dance back within
+# 0.001 degrees and 0.0001 units (posekit diff).  Option errors exit 2 and
+# write nothing.
+need_corpus
+cp "$(corpus vmd_mmdagent_stand.vmd)" stand.vmd
+cp "$(corpus vmd_wavefile_v2.vmd)" dance.vmd
+cp "$(corpus pmx_gene.pmx)" gene.pmx
+cp "$(corpus pmx_nanoem_miku_bones.pmx)" classic.pmx
+cp "$(corpus pmx_mmt_test_model.pmx)" mmt.pmx
+
+expect_exit 0 "$POSEKIT" retarget stand.vmd --from gene.pmx --to classic.pmx -o out.vmd
+expect_stderr_contains "posekit retarget: 0 of 222 bones renamed, 0 of 178 morphs renamed; 227 keys changed, 0 added"
+expect_stderr_contains "posekit retarget: fold: 全ての親 -> センター, 左足ＩＫ, 右足ＩＫ; グルーブ -> センター, 下半身, 上半身; 上半身補 -> 首, 左肩, 右肩; 上半身2 -> 首, 左肩, 右肩; 左親指０ -> 左親指１; 右親指０ -> 右親指１; 左足IK親 -> 左足ＩＫ; 右足IK親 -> 右足ＩＫ (10 tracks rewritten, 58 keys removed, 50 added)"
+expect_stderr_contains "posekit retarget: fold: 140 bones only the source model has left alone (nothing below them on the target): 左腕捩連, 左手捩連, 右腕捩連, 右手捩連, 右肩連, 右腕xca and 134 more (--verbose lists them)"
+expect_stderr_contains "posekit retarget: stance: 左腕->左ひじ 4.74 deg, 左ひじ->左手首 11.18 deg, 右腕->右ひじ 4.74 deg, 右ひじ->右手首 11.18 deg"
+expect_stderr_contains "posekit retarget: scale: XZ 1.0266 (leg 9.170 -> 9.413), Y 1.0282 (height 9.154 -> 9.413); feet moved by (-0.079, 0.000, 0.477) left, (0.078, 0.000, 0.477) right"
+expect_file out.vmd
+expect_different_bytes out.vmd stand.vmd
+
+# the same step in a job file
+cat > job.yaml <<'YAML'
+inputs: {stand.vmd: stand.vmd, gene.pmx: gene.pmx, classic.pmx: classic.pmx}
+steps:
+  - retarget: {in: stand.vmd, from: gene.pmx, to: classic.pmx, out: r}
+outputs: {r: job_out.vmd}
+YAML
+expect_exit 0 "$POSEKIT" run job.yaml
+expect_stdout_contains "retarget stand.vmd -> r: 0 of 222 bones renamed"
+expect_same_bytes job_out.vmd out.vmd
+
+# there and back: nothing folded (the classic dance), so the input comes back
+expect_exit 0 "$POSEKIT" retarget dance.vmd --from gene.pmx --to mmt.pmx -o there.vmd
+expect_exit 0 "$POSEKIT" retarget there.vmd --from mmt.pmx --to gene.pmx -o back.vmd
+expect_exit 0 "$POSEKIT" diff dance.vmd back.vmd --frames all --threshold 0.001 --pos-threshold 0.0001
+expect_exit 1 "$POSEKIT" diff dance.vmd there.vmd --frames all --threshold 0.001 --pos-threshold 0.0001
+
+# each step can be left out; left out, the arms are as they were
+expect_exit 0 "$POSEKIT" retarget dance.vmd --from gene.pmx --to mmt.pmx --no-stance --no-scale -o none.vmd
+expect_stderr_contains "fold: nothing to fold"
+expect_stderr_lacks "stance:"
+expect_same_bytes none.vmd dance.vmd
+
+# errors: nothing written
+expect_exit 2 "$POSEKIT" retarget dance.vmd --from gene.pmx -o e1.vmd
+expect_stderr_contains "--from and --to go together"
+expect_exit 2 "$POSEKIT" retarget dance.vmd --no-stance --rules r.yaml -o e2.vmd
+expect_stderr_contains "--no-stance applies with --from and --to"
+expect_exit 2 "$POSEKIT" retarget dance.vmd --from gene.pmx --to mmt.pmx --no-stance --fingers -o e3.vmd
+expect_stderr_contains "--fingers is part of the stance step"
+expect_exit 2 "$POSEKIT" retarget dance.vmd --from gene.pmx --to nothere.pmx -o e4.vmd
+expect_exit 2 "$POSEKIT" retarget dance.vmd --from dance.vmd --to mmt.pmx -o e5.vmd
+expect_no_file e1.vmd
+expect_no_file e2.vmd
+expect_no_file e3.vmd
+expect_no_file e4.vmd
+expect_no_file e5.vmd
+
+# a rules file's stance entry wins over the computed segment of its bone
+cp "$PK_SOURCE/rules/a-to-t-stance.yaml" .
+expect_exit 0 "$POSEKIT" retarget dance.vmd --from gene.pmx --to mmt.pmx --rules a-to-t-stance.yaml -o rules.vmd
+expect_stderr_contains "stance: 左腕->左ひじ 3.58 deg (rules win), 左ひじ->左手首 1.60 deg, 右腕->右ひじ 3.58 deg (rules win)"

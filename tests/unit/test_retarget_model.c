@@ -1,0 +1,509 @@
+/* test_retarget_model.c — retarget between two corpus models (issue 14).
+ *
+ * Forward kinematics written here, independently of the engine: every
+ * bone's world rotation is its parent's times its own key, its head sits
+ * at the parent's head plus the parent's world rotation applied to (rest
+ * offset + translation).  Append and IK are left out (the arm chains do
+ * not need them).  Checked, on corpus dances and models, both directions:
+ *   - stance: the world direction of every arm segment (腕→ひじ, ひじ→手首)
+ *     on B playing OUT equals A playing IN at every 5th frame (0.5° worst,
+ *     0.1° mean), and without the stance step it does not (several °);
+ *   - fold: onto the classic skeleton (no 全ての親/グルーブ/上半身2) every
+ *     bone B has keeps its world rotation (0.01°) at every integer frame;
+ *   - scale: factors worked by hand from the bone positions;
+ *   - A→B→A gives the input back (0.001°, 1e-4 units) where nothing was
+ *     folded. */
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double PI = 3.14159265358979323846;
+
+#define NEAR(a, b, e)                                                                              \
+    do {                                                                                           \
+        double a_ = (a), b_ = (b);                                                                 \
+        if (!(fabs(a_ - b_) <= (e)))                                                               \
+            fail_msg("%s = %.7f, want %.7f within %g", #a, a_, b_, (double)(e));                   \
+    } while (0)
+
+/* ---- independent quaternion math (Hamilton, x,y,z,w; v' = q v q*) ---- */
+
+static void qmul(const double a[4], const double b[4], double o[4])
+{
+    double r[4] = {
+        a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+        a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+        a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+        a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
+    };
+    memcpy(o, r, sizeof r);
+}
+
+static void qrot(const double q[4], const double v[3], double o[3])
+{
+    double p[4] = {v[0], v[1], v[2], 0}, c[4] = {-q[0], -q[1], -q[2], q[3]}, t[4];
+    qmul(q, p, t);
+    qmul(t, c, t);
+    o[0] = t[0];
+    o[1] = t[1];
+    o[2] = t[2];
+}
+
+/* The angle of a·b⁻¹ from its vector and scalar parts (atan2: exact for
+ * tiny angles and for quaternions a float's rounding left off unit). */
+static double qangle(const double a[4], const double b[4])
+{
+    double c[4] = {-b[0], -b[1], -b[2], b[3]}, d[4];
+    qmul(a, c, d);
+    double v = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    return 2 * atan2(v, fabs(d[3])) * 180 / PI;
+}
+
+static double vangle(const double a[3], const double b[3])
+{
+    double d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    double na = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+    double nb = sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]);
+    double c = d / (na * nb);
+    return acos(c > 1 ? 1 : c < -1 ? -1 : c) * 180 / PI;
+}
+
+/* ---- models and motions ---- */
+
+static pk_model *model(const char *name)
+{
+    const char *p = tu_corpus_path(name);
+    if (!p)
+        return NULL;
+    pk_log log;
+    pk_log_init(&log);
+    pk_model *m = pk_model_load(p, &log);
+    pk_log_free(&log);
+    assert_non_null(m);
+    return m;
+}
+
+static pk_motion *motion(const char *name)
+{
+    const char *p = tu_corpus_path(name);
+    if (!p)
+        return NULL;
+    pk_log log;
+    pk_log_init(&log);
+    pk_doc d;
+    assert_int_equal(pk_doc_load(p, &d, &log), 0);
+    pk_log_free(&log);
+    assert_non_null(d.motion);
+    return d.motion;
+}
+
+static long bone(const pk_model *m, const char *utf8)
+{
+    uint8_t *raw;
+    size_t len;
+    assert_int_equal(pk_utf8_to_cp932(utf8, &raw, &len), 0);
+    long i = pk_model_find_bone(m, raw, len);
+    free(raw);
+    return i;
+}
+
+/* A motion's pose on a model: per model bone, its track (or none). */
+typedef struct player {
+    const pk_model *mdl;
+    const pk_motion *m;
+    pk_tracks *t;
+    const pk_track **track;
+    double (*rot)[4], (*pos)[3];
+    uint8_t *done;
+} player;
+
+static void player_init(player *p, const pk_model *mdl, const pk_motion *m)
+{
+    p->mdl = mdl;
+    p->m = m;
+    p->t = pk_tracks_build(m, NULL);
+    assert_non_null(p->t);
+    p->track = calloc(mdl->nbones + 1, sizeof *p->track);
+    p->rot = calloc(mdl->nbones + 1, sizeof *p->rot);
+    p->pos = calloc(mdl->nbones + 1, sizeof *p->pos);
+    p->done = calloc(mdl->nbones + 1, 1);
+    for (size_t i = 0; i < mdl->nbones; i++) {
+        size_t len;
+        const uint8_t *raw = pk_names_raw(mdl->names, mdl->bones[i].cp932, &len);
+        pk_name_id id = raw ? pk_names_find(m->names, raw, len) : PK_NO_NAME;
+        p->track[i] = id == PK_NO_NAME ? NULL : pk_tracks_bone(p->t, id);
+    }
+}
+
+static void player_free(player *p)
+{
+    pk_tracks_free(p->t);
+    free(p->track);
+    free(p->rot);
+    free(p->pos);
+    free(p->done);
+}
+
+static void fk_bone(player *p, long i, double frame)
+{
+    if (p->done[i])
+        return;
+    const pk_model_bone *b = &p->mdl->bones[i];
+    float kp[3] = {0, 0, 0}, kr[4] = {0, 0, 0, 1};
+    if (p->track[i])
+        pk_sample_bone(p->m, p->track[i], frame, kp, kr);
+    double q[4] = {kr[0], kr[1], kr[2], kr[3]};
+    double off[3];
+    if (b->parent >= 0) {
+        fk_bone(p, b->parent, frame);
+        const double *pr = p->rot[b->parent];
+        for (int k = 0; k < 3; k++)
+            off[k] = (double)b->pos[k] - p->mdl->bones[b->parent].pos[k] + kp[k];
+        double w[3];
+        qrot(pr, off, w);
+        for (int k = 0; k < 3; k++)
+            p->pos[i][k] = p->pos[b->parent][k] + w[k];
+        qmul(pr, q, p->rot[i]);
+    } else {
+        for (int k = 0; k < 3; k++)
+            p->pos[i][k] = (double)b->pos[k] + kp[k];
+        memcpy(p->rot[i], q, sizeof q);
+    }
+    p->done[i] = 1;
+}
+
+static void fk(player *p, double frame)
+{
+    memset(p->done, 0, p->mdl->nbones);
+    for (size_t i = 0; i < p->mdl->nbones; i++)
+        fk_bone(p, (long)i, frame);
+}
+
+/* ---- running the step ---- */
+
+static pk_motion *retarget(const pk_motion *in, const pk_model *a, const pk_model *b, bool stance,
+                           bool scale, bool fold, pk_retarget_report *rep)
+{
+    pk_motion *m = pk_motion_clone(in);
+    assert_non_null(m);
+    pk_retarget_options o = {a, b, !stance, !scale, !fold, false};
+    pk_log log;
+    pk_log_init(&log);
+    pk_retarget_report own;
+    int rc = pk_motion_retarget_models(m, NULL, &o, NULL, rep ? rep : &own, &log);
+    if (rc != 0)
+        for (size_t i = 0; i < log.count; i++)
+            fprintf(stderr, "%s\n", log.items[i].msg);
+    assert_int_equal(rc, 0);
+    if (!rep)
+        pk_retarget_report_free(&own);
+    pk_log_free(&log);
+    return m;
+}
+
+static const char *const SEGS[4][2] = {
+    {"左腕", "左ひじ"}, {"左ひじ", "左手首"}, {"右腕", "右ひじ"}, {"右ひじ", "右手首"}};
+
+/* Arm segment directions of A playing `in` against B playing `out` at
+ * every 5th frame: worst and mean angle (degrees). */
+static void arm_measure(const pk_model *a, const pk_motion *in, const pk_model *b,
+                        const pk_motion *out, double *worst, double *mean)
+{
+    player pa, pb;
+    player_init(&pa, a, in);
+    player_init(&pb, b, out);
+    uint32_t f0, f1;
+    assert_true(pk_motion_frame_range(in, &f0, &f1));
+    long ia[4][2], ib[4][2];
+    for (int s = 0; s < 4; s++)
+        for (int e = 0; e < 2; e++) {
+            ia[s][e] = bone(a, SEGS[s][e]);
+            ib[s][e] = bone(b, SEGS[s][e]);
+            assert_true(ia[s][e] >= 0 && ib[s][e] >= 0);
+        }
+    double sum = 0;
+    size_t n = 0;
+    *worst = 0;
+    for (uint32_t f = 0; f <= f1; f += 5) {
+        fk(&pa, f);
+        fk(&pb, f);
+        for (int s = 0; s < 4; s++) {
+            double da[3], db[3];
+            for (int k = 0; k < 3; k++) {
+                da[k] = pa.pos[ia[s][1]][k] - pa.pos[ia[s][0]][k];
+                db[k] = pb.pos[ib[s][1]][k] - pb.pos[ib[s][0]][k];
+            }
+            double d = vangle(da, db);
+            *worst = fmax(*worst, d);
+            sum += d;
+            n++;
+        }
+    }
+    *mean = sum / (double)n;
+    player_free(&pa);
+    player_free(&pb);
+}
+
+static const char *const MODELS[3] = {"pmx_gene.pmx", "pmx_nanoem_miku_bones.pmx",
+                                      "pmx_mmt_test_model.pmx"};
+static const char *const DANCES[3] = {"vmd_wavefile_v2.vmd", "vmd_mmdtools_test.vmd",
+                                      "vmd_mmdagent_stand.vmd"};
+
+/* Stance: every ordered pair of corpus models, every dance. */
+static void test_stance_pairs(void **state)
+{
+    (void)state;
+    if (!tu_corpus_path("x"))
+        skip();
+    pk_model *mdl[3];
+    for (int i = 0; i < 3; i++)
+        mdl[i] = model(MODELS[i]);
+    /* Each dance with the models it was made for as the source: the
+     * classic dance with all three, the others with their own skeleton
+     * (they key bones the other models lack, 肩P or 腕捩連, which the
+     * source model would not show). */
+    static const int SOURCES[3][3] = {{0, 1, 2}, {2, -1, -1}, {0, -1, -1}};
+    for (int d = 0; d < 3; d++) {
+        pk_motion *in = motion(DANCES[d]);
+        for (int ai = 0; ai < 3; ai++)
+            for (int b = 0; b < 3; b++) {
+                int a = SOURCES[d][ai];
+                if (a < 0 || a == b)
+                    continue;
+                double w1, m1, w0, m0;
+                pk_motion *out = retarget(in, mdl[a], mdl[b], true, true, true, NULL);
+                arm_measure(mdl[a], in, mdl[b], out, &w1, &m1);
+                pk_motion_free(out);
+                out = retarget(in, mdl[a], mdl[b], false, true, true, NULL);
+                arm_measure(mdl[a], in, mdl[b], out, &w0, &m0);
+                pk_motion_free(out);
+                printf("# stance %-22s %-26s -> %-26s with: worst %.6f mean %.6f; without: "
+                       "worst %.3f mean %.3f\n",
+                       DANCES[d], MODELS[a], MODELS[b], w1, m1, w0, m0);
+                assert_true(w1 <= 0.5);
+                assert_true(m1 <= 0.1);
+                assert_true(w0 >= 2.0); /* the step is what makes the difference */
+                assert_true(m0 >= 1.0);
+            }
+        pk_motion_free(in);
+    }
+    for (int i = 0; i < 3; i++)
+        pk_model_free(mdl[i]);
+}
+
+/* Fold: onto the classic skeleton, every bone it has keeps its world
+ * rotation at every integer frame. */
+static void fold_check(const char *dance, const char *from, const char *to, size_t want_folded)
+{
+    pk_model *a = model(from), *b = model(to);
+    pk_motion *in = motion(dance);
+    pk_retarget_report rep;
+    pk_motion *out = retarget(in, a, b, false, false, true, &rep);
+    assert_true(rep.fold_done);
+    assert_true(rep.fold.nfolded >= want_folded);
+    player pa, pb;
+    player_init(&pa, a, in);
+    player_init(&pb, b, out);
+    uint32_t f0, f1;
+    assert_true(pk_motion_frame_range(in, &f0, &f1));
+    double worst = 0;
+    for (uint32_t f = 0; f <= f1; f++) {
+        fk(&pa, f);
+        fk(&pb, f);
+        for (size_t i = 0; i < b->nbones; i++) {
+            size_t len;
+            const uint8_t *raw = pk_names_raw(b->names, b->bones[i].cp932, &len);
+            long ai = raw ? pk_model_find_bone(a, raw, len) : -1;
+            if (ai < 0)
+                continue;
+            double e = qangle(pa.rot[ai], pb.rot[i]);
+            worst = fmax(worst, e);
+        }
+    }
+    printf("# fold %s %s -> %s: %zu folded, %zu tracks, worst world rotation %.6f deg "
+           "(fit %.6f)\n",
+           dance, from, to, rep.fold.nfolded, rep.fold.tracks, worst, rep.fold.worst_deg);
+    assert_true(worst <= 0.01);
+    player_free(&pa);
+    player_free(&pb);
+    pk_retarget_report_free(&rep);
+    pk_motion_free(in);
+    pk_motion_free(out);
+    pk_model_free(a);
+    pk_model_free(b);
+}
+
+static void test_fold_classic(void **state)
+{
+    (void)state;
+    if (!tu_corpus_path("x"))
+        skip();
+    /* 全ての親, グルーブ, 腰, 上半身2, 肩P, 親指０, 足IK親 */
+    fold_check("vmd_mmdtools_test.vmd", "pmx_mmt_test_model.pmx", "pmx_nanoem_miku_bones.pmx", 7);
+    fold_check("vmd_mmdagent_stand.vmd", "pmx_gene.pmx", "pmx_nanoem_miku_bones.pmx", 3);
+}
+
+/* Scale factors by hand from the bone positions (pmx dump):
+ *   Gene    左足 (0.881216, 10.483547, -0.373168)  左足首 (0.881216, 1.329297, 0.161933)
+ *           → distance √(9.154250² + 0.535101²) = 9.169877, height 9.154250
+ *           (右 the same to 1e-6: x differs by 0.0003)
+ *   nanoem  左足 (0.796811, 10.752734, -0.072743)  左足首 (0.875424, 1.34, 0)
+ *           → √(0.078613² + 9.412734² + 0.072743²) = 9.413344, height 9.412734
+ *   mmt     左足 (1.12055, 14.312964, -0.475875)   左足首 (1.266258, 1.661360, 0.761826)
+ *           → √(0.145708² + 12.651604² + 1.237701²) = 12.712842, height 12.651604
+ * Gene→nanoem: XZ 9.413344 / 9.169877 = 1.026551, Y 9.412734 / 9.154250 = 1.028237;
+ * the left foot moves by (足_B − IK_B) + s⊙(IK_A − 足_A) =
+ *   (−0.078613 + 0, 9.412734 − 1.028237·9.154230, −0.072743 + 1.026551·0.535642)
+ *   = (−0.078613, 0.000039, 0.477121). */
+static void test_scale_by_hand(void **state)
+{
+    (void)state;
+    if (!tu_corpus_path("x"))
+        skip();
+    pk_model *g = model("pmx_gene.pmx"), *n = model("pmx_nanoem_miku_bones.pmx"),
+             *t = model("pmx_mmt_test_model.pmx");
+    pk_log log;
+    pk_log_init(&log);
+    pk_leg_scale s;
+    assert_int_equal(pk_retarget_scale(g, n, &s, &log), 0);
+    NEAR(s.len_a, 9.169877, 2e-5);
+    NEAR(s.height_a, 9.154250, 2e-5);
+    NEAR(s.len_b, 9.413344, 2e-5);
+    NEAR(s.height_b, 9.412734, 2e-5);
+    NEAR(s.xz, 1.026551, 2e-6);
+    NEAR(s.y, 1.028237, 2e-6);
+    NEAR(s.ik_shift[0][0], -0.078613, 2e-5);
+    NEAR(s.ik_shift[0][1], 0.000039, 3e-5);
+    NEAR(s.ik_shift[0][2], 0.477121, 2e-5);
+    assert_int_equal(pk_retarget_scale(t, g, &s, &log), 0);
+    NEAR(s.len_a, 12.712842, 5e-5);
+    NEAR(s.height_a, 12.651604, 2e-5);
+    NEAR(s.xz, 9.169877 / 12.712842, 5e-6);
+    NEAR(s.y, 9.154250 / 12.651604, 5e-6);
+    pk_log_free(&log);
+    pk_model_free(g);
+    pk_model_free(n);
+    pk_model_free(t);
+}
+
+/* A→B→A: every track back within 0.001° and 1e-4 units at every frame
+ * (the pairs where nothing is folded: the classic dance on any model). */
+static void test_round_trip(void **state)
+{
+    (void)state;
+    if (!tu_corpus_path("x"))
+        skip();
+    pk_model *mdl[3];
+    for (int i = 0; i < 3; i++)
+        mdl[i] = model(MODELS[i]);
+    pk_motion *in = motion("vmd_wavefile_v2.vmd");
+    double worst_deg = 0, worst_pos = 0;
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) {
+            if (a == b)
+                continue;
+            pk_retarget_report r1, r2;
+            pk_motion *mid = retarget(in, mdl[a], mdl[b], true, true, true, &r1);
+            pk_motion *back = retarget(mid, mdl[b], mdl[a], true, true, true, &r2);
+            assert_int_equal(r1.fold.nfolded + r2.fold.nfolded, 0);
+            assert_int_equal(back->nbones, in->nbones);
+            pk_tracks *ti = pk_tracks_build(in, NULL), *tb = pk_tracks_build(back, NULL);
+            uint32_t f0, f1;
+            pk_motion_frame_range(in, &f0, &f1);
+            double wd = 0, wp = 0;
+            for (size_t k = 0; k < ti->nbones; k++) {
+                const pk_track *x = &ti->bones[k], *y = pk_tracks_bone(tb, x->name);
+                assert_non_null(y);
+                pk_cursor cx, cy;
+                pk_cursor_init(&cx, in, x);
+                pk_cursor_init(&cy, back, y);
+                for (uint32_t f = f0; f <= f1; f++) {
+                    float p0[3], r0[4], p1[3], r1q[4];
+                    pk_cursor_bone(&cx, f, p0, r0);
+                    pk_cursor_bone(&cy, f, p1, r1q);
+                    wd = fmax(wd, pk_quat_angle_deg(r0, r1q));
+                    for (int c = 0; c < 3; c++) {
+                        if (fabs((double)p0[c] - p1[c]) > wp && fabs((double)p0[c] - p1[c]) > 1e-4)
+                            printf("#   %s at %u: %g\n", pk_names_utf8(in->names, x->name), f,
+                                   fabs((double)p0[c] - p1[c]));
+                        wp = fmax(wp, fabs((double)p0[c] - p1[c]));
+                    }
+                }
+            }
+            printf("# round trip %s -> %s -> back: %.7f deg, %.7f units\n", MODELS[a], MODELS[b],
+                   wd, wp);
+            worst_deg = fmax(worst_deg, wd);
+            worst_pos = fmax(worst_pos, wp);
+            pk_tracks_free(ti);
+            pk_tracks_free(tb);
+            pk_retarget_report_free(&r1);
+            pk_retarget_report_free(&r2);
+            pk_motion_free(mid);
+            pk_motion_free(back);
+        }
+    assert_true(worst_deg <= 0.001);
+    assert_true(worst_pos <= 1e-4);
+    pk_motion_free(in);
+    for (int i = 0; i < 3; i++)
+        pk_model_free(mdl[i]);
+}
+
+/* Records the steps do not touch stay byte-identical and in order. */
+static void test_untouched(void **state)
+{
+    (void)state;
+    if (!tu_corpus_path("x"))
+        skip();
+    pk_model *a = model("pmx_mmt_test_model.pmx"), *b = model("pmx_nanoem_miku_bones.pmx");
+    pk_motion *in = motion("vmd_mmdtools_test.vmd");
+    pk_motion *out = retarget(in, a, b, true, true, true, NULL);
+    assert_int_equal(out->nmorphs, in->nmorphs);
+    assert_int_equal(out->ncameras, in->ncameras);
+    assert_int_equal(out->nlights, in->nlights);
+    assert_int_equal(out->nshadows, in->nshadows);
+    assert_int_equal(out->niks, in->niks);
+    for (size_t i = 0; i < in->ncameras; i++)
+        assert_memory_equal(&in->cameras[i], &out->cameras[i], sizeof in->cameras[i]);
+    /* a bone no step touches (頭: not folded into, not in an arm chain,
+     * not scaled) keeps its records as they were */
+    size_t len;
+    uint8_t *raw;
+    assert_int_equal(pk_utf8_to_cp932("頭", &raw, &len), 0);
+    pk_name_id hi = pk_names_find(in->names, raw, len), ho = pk_names_find(out->names, raw, len);
+    free(raw);
+    size_t ni = 0, no = 0;
+    for (size_t i = 0; i < in->nbones; i++)
+        ni += in->bones[i].name == hi;
+    for (size_t i = 0; i < out->nbones; i++)
+        if (out->bones[i].name == ho) {
+            const pk_bone_key *k = &out->bones[i];
+            size_t j = 0, seen = 0;
+            for (; j < in->nbones; j++)
+                if (in->bones[j].name == hi && seen++ == no)
+                    break;
+            assert_true(j < in->nbones);
+            assert_memory_equal(k->pos, in->bones[j].pos, sizeof k->pos);
+            assert_memory_equal(k->rot, in->bones[j].rot, sizeof k->rot);
+            assert_memory_equal(k->interp, in->bones[j].interp, sizeof k->interp);
+            no++;
+        }
+    assert_true(ni > 0);
+    assert_int_equal(ni, no);
+    pk_motion_free(in);
+    pk_motion_free(out);
+    pk_model_free(a);
+    pk_model_free(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_scale_by_hand), cmocka_unit_test(test_stance_pairs),
+        cmocka_unit_test(test_fold_classic),  cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_untouched),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
