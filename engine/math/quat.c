@@ -73,42 +73,46 @@ void pk_quat_slerp(const float a[4], const float b[4], float t, float out[4])
         out[i] = (float)(r[i] / n);
 }
 
-/* Unit quaternion in double (identity for a zero or broken one). */
-static void unit_d(const float q[4], double out[4])
+/* The quaternion as doubles; a zero or broken one is the identity (as
+ * pk_quat_normalize has it). */
+static void usable_d(const float q[4], double out[4])
 {
-    double n =
-        sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
-    if (!(n > 1e-30) || !isfinite(n)) {
+    double n = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3];
+    if (!(n > 1e-60) || !isfinite(n)) {
         out[0] = out[1] = out[2] = 0.0;
         out[3] = 1.0;
         return;
     }
     for (int i = 0; i < 4; i++)
-        out[i] = q[i] / n;
+        out[i] = q[i];
 }
 
 double pk_quat_angle_deg(const float a[4], const float b[4])
 {
-    /* All in double: normalising into float would cost ~1e-5 degrees. */
-    double na[4], nb[4];
-    unit_d(a, na);
-    unit_d(b, nb);
-    double d = na[0] * nb[0] + na[1] * nb[1] + na[2] * nb[2] + na[3] * nb[3];
-    /* The rotation angle is 2*acos|d|, but acos is badly conditioned near
-     * 1 (a 0.001 degree difference would vanish in rounding).  Use the
-     * chord instead: for unit quaternions at angle phi, |qa - qb| =
-     * 2 sin(phi/2), so the rotation angle 2*phi = 4*asin(chord/2).  The
-     * chord is taken to the nearer of +qb and -qb (q and -q are equal). */
-    double sgn = d < 0.0 ? -1.0 : 1.0;
-    double c2 = 0.0;
-    for (int i = 0; i < 4; i++) {
-        double e = na[i] - sgn * nb[i];
-        c2 += e * e;
-    }
-    double half = sqrt(c2) / 2.0;
-    if (half > 1.0)
-        half = 1.0;
-    return 4.0 * asin(half) * (180.0 / 3.14159265358979323846);
+    /* All in double: normalising into float would cost ~1e-5 degrees.
+     * The rotation angle is 2 phi, with phi the angle between a and b as
+     * 4-vectors (taken to the nearer of +b and -b: q and -q are equal).
+     * acos(a.b) alone is badly conditioned near 1 (a 0.001 degree
+     * difference would vanish in rounding), so sin phi comes from the
+     * wedge a ^ b, whose norm is that of its six 2x2 minors (Lagrange's
+     * identity |a|^2 |b|^2 - (a.b)^2 = sum of the squared minors): they
+     * are small and accurate for close rotations.  phi is asin(sin phi)
+     * below 45 degrees and acos(cos phi) above, where each is well
+     * conditioned: one division, two square roots and one asin or acos,
+     * within 6e-14 degrees of a long double reference. */
+    double p[4], q[4];
+    usable_d(a, p);
+    usable_d(b, q);
+    double na = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3];
+    double nb = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+    double d = p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3];
+    double m01 = p[0] * q[1] - p[1] * q[0], m02 = p[0] * q[2] - p[2] * q[0],
+           m03 = p[0] * q[3] - p[3] * q[0], m12 = p[1] * q[2] - p[2] * q[1],
+           m13 = p[1] * q[3] - p[3] * q[1], m23 = p[2] * q[3] - p[3] * q[2];
+    double w = m01 * m01 + m02 * m02 + m03 * m03 + m12 * m12 + m13 * m13 + m23 * m23;
+    double inv = 1.0 / sqrt(na * nb), sn = sqrt(w) * inv, cs = fabs(d) * inv;
+    double phi = sn < cs ? asin(sn) : acos(cs < 1.0 ? cs : 1.0);
+    return 2.0 * phi * (180.0 / 3.14159265358979323846);
 }
 
 /* ---- double helpers (math/quat_internal.h) ---- */

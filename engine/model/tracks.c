@@ -8,7 +8,7 @@
  * and warn once per track.
  *
  * Cost: records are grouped by name id with a counting sort (O(n + ids)),
- * then each track is checked for order and only sorted when needed, so a
+ * then each track is checked for order and radix-sorted only when needed, so a
  * 450k-key motion builds in a few milliseconds.
  */
 #include "posekit.h"
@@ -47,30 +47,50 @@ static uint32_t rec_frame(const recs *r, uint32_t i)
     return f;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Sorts keys[0..n) (record indices in file order) by frame, stably, and
  * drops every record followed by one with the same frame (the later record
- * in the file wins).  tmp has room for n entries.  Returns the new count;
+ * in the file wins).  tmp has room for 2 n entries.  Returns the new count;
  * *dups and *dup_frame receive how many were dropped and the first frame
- * that had a duplicate. */
+ * that had a duplicate.
+ *
+ * The sort is a least-significant-digit radix sort on the frame, 8 bits a
+ * pass, of (frame << 32 | index) pairs: every pass is stable and the pairs
+ * start in file order, so equal frames stay in file order.  Digits above
+ * the largest frame's are skipped (two passes for frames below 65536): a
+ * few nanoseconds a key where qsort took ~60. */
 static size_t sort_track(const recs *r, uint32_t *keys, size_t n, uint64_t *tmp, size_t *dups,
                          uint32_t *dup_frame)
 {
     bool sorted = true;
-    for (size_t i = 1; i < n && sorted; i++)
-        sorted = rec_frame(r, keys[i - 1]) <= rec_frame(r, keys[i]);
+    uint32_t top = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t f = rec_frame(r, keys[i]);
+        if (i && rec_frame(r, keys[i - 1]) > f)
+            sorted = false;
+        top |= f;
+    }
     if (!sorted) {
-        /* (frame, index) pairs are unique, so any sort is a stable sort. */
+        uint64_t *src = tmp, *dst = tmp + n;
         for (size_t i = 0; i < n; i++)
-            tmp[i] = (uint64_t)rec_frame(r, keys[i]) << 32 | keys[i];
-        qsort(tmp, n, sizeof *tmp, cmp_u64);
+            src[i] = (uint64_t)rec_frame(r, keys[i]) << 32 | keys[i];
+        for (unsigned shift = 32; shift < 64 && (top >> (shift - 32)) != 0; shift += 8) {
+            size_t count[256] = {0};
+            for (size_t i = 0; i < n; i++)
+                count[(src[i] >> shift) & 0xff]++;
+            size_t at = 0;
+            for (size_t d = 0; d < 256; d++) {
+                size_t c = count[d];
+                count[d] = at;
+                at += c;
+            }
+            for (size_t i = 0; i < n; i++)
+                dst[count[(src[i] >> shift) & 0xff]++] = src[i];
+            uint64_t *swap = src;
+            src = dst;
+            dst = swap;
+        }
         for (size_t i = 0; i < n; i++)
-            keys[i] = (uint32_t)tmp[i];
+            keys[i] = (uint32_t)src[i];
     }
     size_t out = 0;
     *dups = 0;
@@ -180,7 +200,7 @@ static bool build_named(const pk_motion *m, const recs *r, size_t n, size_t name
             if (s != NO_SLOT)
                 keys[start[s] + tracks[s].count++] = (uint32_t)i;
         }
-        tmp = malloc((longest ? longest : 1) * sizeof *tmp);
+        tmp = malloc((longest ? 2 * longest : 1) * sizeof *tmp);
         ok = tmp != NULL;
     }
     if (ok) {
@@ -244,7 +264,7 @@ static bool build_plain(const recs *r, size_t n, const char *what, uint32_t **ou
         return false;
     }
     uint32_t *keys = malloc(n * sizeof *keys);
-    uint64_t *tmp = malloc(n * sizeof *tmp);
+    uint64_t *tmp = malloc(2 * n * sizeof *tmp);
     if (!keys || !tmp) {
         free(keys);
         free(tmp);

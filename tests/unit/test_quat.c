@@ -95,6 +95,16 @@ static void angle(void **state)
     /* unnormalised input (VPD rounding leaves norms of 1 +- 3e-6) */
     float big[4] = {x90[0] * 5, 0, 0, x90[3] * 5};
     assert_float_equal(pk_quat_angle_deg(big, id), 90.0, 1e-5);
+    /* a 0.001 degree difference on a 150 degree rotation still shows */
+    float a150[4], b150[4];
+    axis_angle(1, 150, a150);
+    axis_angle(1, 150.001, b150);
+    assert_float_equal(pk_quat_angle_deg(a150, b150), 0.001, 2e-5);
+    /* zero and broken quaternions count as the identity */
+    float zero[4] = {0, 0, 0, 0}, nan4[4] = {NAN, 0, 0, 1};
+    assert_float_equal(pk_quat_angle_deg(zero, x90), 90.0, 1e-5);
+    assert_float_equal(pk_quat_angle_deg(x90, nan4), 90.0, 1e-5);
+    assert_float_equal(pk_quat_angle_deg(zero, id), 0.0, 1e-12);
 }
 
 int main(void)

@@ -235,6 +235,72 @@ static void large_shuffled_motion(void **state)
     pk_motion_free(m);
 }
 
+/* Frames over the whole uint32 range (every byte of the frame differs
+ * somewhere, so the radix sort runs all its passes), shuffled, with
+ * repeated frames: each track must equal a reference built by qsort on
+ * (frame, record index), keeping the last record of each frame. */
+static int cmp_pair(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+static void wide_frames_match_a_reference_sort(void **state)
+{
+    (void)state;
+    enum { NB = 3, NK = 3000 };
+    pk_motion *m = pk_motion_new();
+    pk_name_id ids[NB];
+    for (int b = 0; b < NB; b++) {
+        char name[16];
+        snprintf(name, sizeof name, "w%d", b);
+        ids[b] = pk_names_intern(m->names, name, strlen(name));
+    }
+    uint32_t rng = 99;
+    for (uint32_t i = 0; i < NB * NK; i++) {
+        rng = rng * 1664525u + 1013904223u;
+        pk_bone_key *k = pk_motion_push_bone(m);
+        k->name = ids[(rng >> 8) % NB];
+        /* a few hundred distinct frames spread over 32 bits: many repeats */
+        uint32_t r = rng >> 23;
+        k->frame = r * 0x9E3779B1u;
+        k->pos[0] = (float)i;
+        k->rot[3] = 1.0f;
+    }
+    pk_log log;
+    pk_log_init(&log);
+    pk_tracks *t = pk_tracks_build(m, &log);
+    assert_non_null(t);
+    assert_int_equal(t->nbones, NB);
+    uint64_t *ref = malloc(sizeof *ref * NB * NK);
+    assert_non_null(ref);
+    size_t dups = 0;
+    for (size_t b = 0; b < t->nbones; b++) {
+        size_t n = 0;
+        for (uint32_t i = 0; i < m->nbones; i++)
+            if (m->bones[i].name == t->bones[b].name)
+                ref[n++] = (uint64_t)m->bones[i].frame << 32 | i;
+        qsort(ref, n, sizeof *ref, cmp_pair);
+        size_t kept = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (i + 1 < n && ref[i] >> 32 == ref[i + 1] >> 32) {
+                dups++;
+                continue;
+            }
+            assert_true(kept < t->bones[b].count);
+            assert_int_equal(t->bones[b].keys[kept], (uint32_t)ref[i]);
+            kept++;
+        }
+        assert_int_equal(kept, t->bones[b].count);
+    }
+    assert_true(dups > 1000);
+    assert_int_equal(t->duplicates, dups);
+    free(ref);
+    pk_tracks_free(t);
+    pk_log_free(&log);
+    pk_motion_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -244,6 +310,7 @@ int main(void)
         cmocka_unit_test(many_duplicates_one_line_and_told_once),
         cmocka_unit_test(empty_motion),
         cmocka_unit_test(large_shuffled_motion),
+        cmocka_unit_test(wide_frames_match_a_reference_sort),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
