@@ -64,7 +64,7 @@
 #include "common/bytes.h"
 #include "common/diag_internal.h"
 #include "common/number.h"
-#include "format/names_internal.h"
+#include "model/names_internal.h"
 
 #include <float.h>
 #include <math.h>

@@ -139,7 +139,7 @@ PK_API void pk_buf_u32le(pk_buf *b, uint32_t v);
 PK_API void pk_buf_f32le(pk_buf *b, float v); /* bit-exact: NaN payloads survive */
 
 /* ======================================================================
- * Names (engine/format/names.c) — CP932 bytes interned, decoded once.
+ * Names (engine/model/names.c) — CP932 bytes interned, decoded once.
  * ====================================================================== */
 
 typedef uint32_t pk_name_id;
@@ -383,7 +383,7 @@ PK_API long pk_pose_find_bone(const pk_pose *p, pk_name_id name);
 PK_API long pk_pose_find_morph(const pk_pose *p, pk_name_id name);
 /* Every bone and morph name of the pose longer than a VMD name field (15
  * bytes) cut as MMD cuts it, but on a CP932 character boundary; one
- * warning per name (engine/format/names.c, the CLI's --cut-names).
+ * warning per name (engine/model/names.c, the CLI's --cut-names).
  * Returns how many distinct names were cut, -1 on OOM. */
 PK_API long pk_pose_cut_names(pk_pose *p, pk_log *log);
 
@@ -1425,7 +1425,7 @@ PK_API long pk_model_find_morph(const pk_model *m, const void *raw, size_t len);
 /* "vertices", "faces", ... (for reports). */
 PK_API const char *pk_model_section_name(pk_model_section s);
 
-/* ---- skeleton evaluation (engine/model/eval.c) ----
+/* ---- skeleton evaluation (engine/ops/eval.c) ----
  * A local pose (per model bone: the key's translation and rotation, as a
  * VMD or VPD holds them) -> every bone's world transform, as MMD computes
  * it: deform layer then model order, after-physics bones last; parent

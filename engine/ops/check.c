@@ -8,7 +8,7 @@
  * bone.
  */
 #include "common/utf8.h"
-#include "format/names_internal.h"
+#include "model/names_internal.h"
 #include "posekit.h"
 
 #include <stdlib.h>

@@ -11,7 +11,7 @@
  * does not differ from a motion that simply has no keys for them.
  */
 #include "common/grow.h"
-#include "format/names_internal.h"
+#include "model/names_internal.h"
 #include "ops/diff_internal.h"
 #include "posekit.h"
 

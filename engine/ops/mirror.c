@@ -30,7 +30,7 @@
  * names must map back too, which is checked (f(f(name)) == name) together
  * with collisions and field widths before anything changes.
  */
-#include "format/names_internal.h"
+#include "model/names_internal.h"
 #include "ops/bone_set.h"
 #include "rules/rules_internal.h"
 

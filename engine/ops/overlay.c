@@ -36,7 +36,7 @@
  * which is what an animator keys by hand in MMD (two keys, ease curve).
  */
 #include "common/grow.h"
-#include "format/names_internal.h"
+#include "model/names_internal.h"
 #include "ops/overlay_internal.h"
 #include "posekit.h"
 #include "math/curve.h"

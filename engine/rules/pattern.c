@@ -13,7 +13,7 @@
  * both ways.
  */
 #include "rules/pattern.h"
-#include "format/names_internal.h"
+#include "model/names_internal.h"
 #include "posekit.h"
 
 #include <stdlib.h>

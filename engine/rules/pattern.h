@@ -31,7 +31,7 @@ typedef struct pk_pattern {
  * "is longer than ... bytes"). */
 int pk_pattern_compile(const char *utf8, bool allow_glob, pk_pattern *p, const char **why);
 /* Whether name raw[0..len) matches p.  Exact patterns also match the name
- * as MMD stores it cut (pk_name_matches, format/names_internal.h).
+ * as MMD stores it cut (pk_name_matches, model/names_internal.h).
  * For a glob, cap_off and cap_len (may be NULL) receive where the star
  * matched and how long. */
 bool pk_pattern_match(const pk_pattern *p, const uint8_t *raw, size_t len, size_t *cap_off,

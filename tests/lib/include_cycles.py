@@ -2,7 +2,7 @@
 """include_cycles.py SOURCE_ROOT ARCHIVE — the engine's files depend on each
 other one way (issue 18 §3, doc/architecture.md).
 
-Two graphs, neither may have a cycle:
+Three graphs, none may have a cycle:
   1. #include "..." among engine/ files (a header that ends up including
      itself).
   2. What each engine object calls: object A -> object B when A has an
@@ -12,6 +12,8 @@ Two graphs, neither may have a cycle:
      A module may span several files named after it (diff.c, diff_walk.c,
      diff_scene.c; job_load.c, job_run.c): files of one folder whose names
      share the first word (up to '_') are one node.
+  3. The same calls between folders (the layers: common, platform, model,
+     format, math, rules, ops, step, job): a layer never calls one above it.
 Exits 1 naming every cycle found."""
 import collections
 import os
@@ -127,10 +129,27 @@ def main():
         for l in links:
             print('  ' + l)
         status = 1
+    fg, fwhy = collections.defaultdict(set), {}
+    for a in sorted(cg):
+        for b in sorted(cg[a]):
+            fa, fb = a.split('/')[0], b.split('/')[0]
+            if fa != fb:
+                fg[fa].add(fb)
+                fwhy.setdefault((fa, fb), '%s -> %s (%s)' % (a, b, why[(a, b)]))
+    for c in cycles(fg):
+        print('layers that call each other: ' + ', '.join(c))
+        for a in c:
+            for b in sorted(fg[a]):
+                if b in c:
+                    print('  ' + fwhy[(a, b)])
+        status = 1
     if status == 0:
         nedges = sum(len(v) for v in cg.values())
-        print('no cycle: %d engine files by #include; %d modules, %d one-way links by calls'
-              % (len(files), len(set(cg) | {b for v in cg.values() for b in v}), nedges))
+        print('no cycle: %d engine files by #include; %d modules, %d one-way links by calls; '
+              '%d layers, %d one-way links'
+              % (len(files), len(set(cg) | {b for v in cg.values() for b in v}), nedges,
+                 len(set(fg) | {b for v in fg.values() for b in v}),
+                 sum(len(v) for v in fg.values())))
     return status
 
 

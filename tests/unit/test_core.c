@@ -2,7 +2,7 @@
  * Shift_JIS) and escapes, the log, the buffer, the motion and pose models. */
 #include "testutil.h"
 #include "common/utf8.h"
-#include "format/names_internal.h"
+#include "model/names_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
-/* names_internal.h — name conversions the codecs need beyond posekit.h. */
+/* names_internal.h — the name table's conversions and cut rule beyond posekit.h
+ * (for the codecs, rules and operations). */
 #ifndef PK_NAMES_INTERNAL_H
 #define PK_NAMES_INTERNAL_H
 

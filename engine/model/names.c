@@ -14,7 +14,7 @@
  */
 #include "common/grow.h"
 #include "posekit.h"
-#include "format/names_internal.h"
+#include "model/names_internal.h"
 #include "platform/platform.h"
 
 #include <stdio.h>
