@@ -342,6 +342,66 @@ static void motion_ranges(void **state)
     pk_motion_free(b);
 }
 
+/* Tracks with the same key bytes in both motions take a short way (no
+ * sampling); it must give what the walk gives: 0 everywhere, maxima at the
+ * range's first frame, the per-frame array zeroed.  A track that differs
+ * only in one curve byte, or only in a key's frame, must still be walked. */
+static void same_tracks_take_the_short_way(void **state)
+{
+    (void)state;
+    pk_motion *a = pk_motion_new(), *b = pk_motion_new();
+    float id[4] = {0, 0, 0, 1}, x90[4];
+    axis_angle(0, 90, x90);
+    const char *names[] = {"same", "curve", "moved"};
+    for (int m = 0; m < 2; m++) {
+        pk_motion *mo = m ? b : a;
+        for (int i = 0; i < 3; i++) {
+            mkey(mo, names[i], 0, id);
+            pk_bone_key *k = mkey(mo, names[i], i == 2 && m ? 21 : 20, x90);
+            k->pos[1] = 2.0f;
+            k->interp[16 * 3 + 0] = 100; /* an eased rotation curve: x1 */
+            if (i == 1 && m)
+                k->interp[16 * 3 + 4] = 90; /* y1 differs in B only */
+        }
+        pk_morph_key *mk = pk_motion_push_morph(mo);
+        mk->name = pk_names_intern(mo->names, "blink", 5);
+        mk->frame = 12;
+        mk->weight = 0.75f;
+    }
+    pk_diff_options o;
+    pk_diff_options_init(&o);
+    o.keep_frames = true;
+    o.bins = 4;
+    pk_diff *d = pk_diff_motions(a, b, 3, 30, &o, NULL);
+    assert_non_null(d);
+    const pk_diff_bone *r = find_bone(d, "same");
+    assert_false(r->differs);
+    assert_true(r->angle_deg == 0.0 && r->pos_delta == 0.0);
+    assert_true(r->angle_mean == 0.0 && r->pos_mean == 0.0);
+    assert_int_equal(r->angle_frame, 3);
+    assert_int_equal(r->pos_frame, 3);
+    for (int f = 0; f <= 27; f++)
+        assert_true(r->frames[f] == 0.0f);
+    for (int i = 0; i < 4; i++)
+        assert_true(r->bin_deg[i] == 0.0f && r->bin_pos[i] == 0.0f);
+    r = find_bone(d, "curve");
+    assert_true(r->differs);
+    assert_true(r->angle_deg > 0.1);
+    assert_float_equal(r->pos_delta, 0.0, 0); /* X/Y/Z curves are the same */
+    r = find_bone(d, "moved");
+    assert_true(r->differs);
+    assert_true(r->pos_delta > 0.0);
+    assert_int_equal(d->nmorphs, 1);
+    assert_false(d->morphs[0].differs);
+    assert_int_equal(d->morphs[0].frame, 3);
+    assert_float_equal(d->morphs[0].weight_a, 0.75, 0);
+    assert_float_equal(d->morphs[0].weight_b, 0.75, 0);
+    assert_true(d->morphs[0].delta == 0.0 && d->morphs[0].mean == 0.0);
+    pk_diff_free(d);
+    pk_motion_free(a);
+    pk_motion_free(b);
+}
+
 static void identical_corpus_motion_has_no_difference(void **state)
 {
     (void)state;
@@ -608,6 +668,7 @@ int main(void)
         cmocka_unit_test(identical_corpus_motion_has_no_difference),
         cmocka_unit_test(filter_selects_morphs_and_must_match),
         cmocka_unit_test(bins_and_tails),
+        cmocka_unit_test(same_tracks_take_the_short_way),
         cmocka_unit_test(scene_channels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
