@@ -33,10 +33,21 @@ static int usage_from(const char *cmd, pk_log *log)
     return rc;
 }
 
+/* Does path end in ext (".svg"), in any letter case (pic.SVG is a picture
+ * on Windows too)? */
 static bool has_ext(const char *path, const char *ext)
 {
     size_t n = strlen(path), e = strlen(ext);
-    return n > e && strcmp(path + n - e, ext) == 0;
+    if (n <= e)
+        return false;
+    for (size_t i = 0; i < e; i++) {
+        char a = path[n - e + i], b = ext[i];
+        if (a >= 'A' && a <= 'Z')
+            a = (char)(a - 'A' + 'a');
+        if (a != b)
+            return false;
+    }
+    return true;
 }
 
 /* Options of the command line itself (not of the step). */
@@ -163,6 +174,23 @@ static int parse(cli_run *r, int argc, char **argv, pk_log *log)
 
 /* Side outputs: never one of the inputs, and named for what they hold;
  * with the main output on standard output, no second stream there. */
+
+/* Does path name a file the command reads: an input, a model (--model,
+ * --vs-model, --from, --to) or the rules file?  By name and, where both
+ * exist, by identity (another spelling, a link). */
+static bool names_a_source(const cli_run *r, const char *path, const char *const *inputs, size_t n)
+{
+    const char *other[] = {pk_step_model(r->step), pk_step_vs_model(r->step),
+                           pk_step_model_from(r->step), pk_step_model_to(r->step),
+                           pk_step_rules(r->step)};
+    size_t nother = sizeof other / sizeof *other;
+    for (size_t i = 0; i < n + nother; i++) {
+        const char *p = i < n ? inputs[i] : other[i - n];
+        if (p && strcmp(p, "-") != 0 && (strcmp(path, p) == 0 || pk_path_same_file(path, p)))
+            return true;
+    }
+    return false;
+}
 /* draw: -o names the picture (.svg) or, with --json, the world transforms
  * (.json; none or '-': standard output); never an input or a model. */
 static int check_draw_output(const cli_run *r, const char *const *inputs, size_t n)
@@ -176,12 +204,8 @@ static int check_draw_output(const cli_run *r, const char *const *inputs, size_t
                                      ".svg file (--json writes to standard output)");
         return EXIT_OK;
     }
-    const char *models[2] = {pk_step_model(r->step), pk_step_vs_model(r->step)};
-    for (size_t i = 0; i < n + 2; i++) {
-        const char *p = i < n ? inputs[i] : models[i - n];
-        if (p && (strcmp(r->out, p) == 0 || pk_path_same_file(r->out, p)))
-            return cli_usage(r->cmd, "-o '%s' is an input: it would be overwritten", r->out);
-    }
+    if (names_a_source(r, r->out, inputs, n))
+        return cli_usage(r->cmd, "-o '%s' is an input: it would be overwritten", r->out);
     if (cli_is_folder(r->out))
         return cli_usage(r->cmd, "-o names a folder ('%s'): name the file to write", r->out);
     if (!has_ext(r->out, ext))
@@ -216,23 +240,24 @@ static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
         return cli_usage(r->cmd, "standard input ('-') can be read once; %zu inputs name it",
                          stdin_inputs);
     if (r->rules_out) {
-        for (size_t i = 0; i < n; i++)
-            if (pk_path_same_file(r->rules_out, inputs[i]) || strcmp(r->rules_out, inputs[i]) == 0)
-                return cli_usage(r->cmd, "--suggest-rules '%s' is an input: it would be overwritten",
-                                 r->rules_out);
         if (strcmp(r->rules_out, "-") == 0)
             return cli_usage(r->cmd, "--suggest-rules - would mix the rules with the report on "
                                      "standard output: name a .yaml file");
+        if (names_a_source(r, r->rules_out, inputs, n))
+            return cli_usage(r->cmd, "--suggest-rules '%s' is an input: it would be overwritten",
+                             r->rules_out);
         if (cli_is_folder(r->rules_out))
             return cli_usage(r->cmd, "--suggest-rules names a folder ('%s')", r->rules_out);
+        if (!has_ext(r->rules_out, ".yaml") && !has_ext(r->rules_out, ".yml"))
+            return cli_usage(r->cmd, "--suggest-rules writes a rules file: name it .yaml, not '%s'",
+                             r->rules_out);
     }
     if (r->svg) {
         if (strcmp(r->svg, "-") == 0)
             return cli_usage(r->cmd, "--svg - would mix the picture with the report on standard "
                                      "output: name a .svg file");
-        for (size_t i = 0; i < n; i++)
-            if (pk_path_same_file(r->svg, inputs[i]) || strcmp(r->svg, inputs[i]) == 0)
-                return cli_usage(r->cmd, "--svg '%s' is an input: it would be overwritten", r->svg);
+        if (names_a_source(r, r->svg, inputs, n))
+            return cli_usage(r->cmd, "--svg '%s' is an input: it would be overwritten", r->svg);
         if (cli_is_folder(r->svg))
             return cli_usage(r->cmd, "--svg names a folder ('%s'): name the file to write in it",
                              r->svg);

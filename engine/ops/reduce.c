@@ -1131,6 +1131,15 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
         pk_error(log, "tolerances must be positive numbers");
         return NULL;
     }
+    /* A range outside every key would do nothing: say so rather than
+     * report success. */
+    uint32_t lo, hi;
+    if (!o->all_frames && pk_motion_frame_range(m, &lo, &hi) && (o->last < lo || o->first > hi)) {
+        pk_error(log, "frames %u-%u hold no key of the motion (its keys are at frames %u-%u): "
+                      "nothing to %s",
+                 o->first, o->last, lo, hi, bake ? "bake" : "reduce");
+        return NULL;
+    }
     for (int s = 0; s < PK_SEC_COUNT; s++)
         st->keys_before[s] = pk_motion_count(m, (pk_section)s);
     pk_tracks *tr = pk_tracks_build(m, log);
@@ -1144,9 +1153,11 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
     plans pb = {0}, pm = {0};
     if (!tr || !out || !r.s.m || (!bake && !r.cache))
         goto oom;
+    size_t nselected = 0;
     for (size_t i = 0; i < tr->nbones && !r.oom; i++) {
         if (!selected(m, o->bones, tr->bones[i].name))
             continue;
+        nselected++;
         plan *p = ppush(&pb);
         if (!p)
             goto oom;
@@ -1161,6 +1172,17 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
         } else {
             st->bone_tracks++;
         }
+    }
+    if (o->bones && nselected == 0 && !r.oom) {
+        pk_error(log, "the bone selection matches no bone the motion keys: nothing to %s",
+                 bake ? "bake" : "reduce");
+        plans_free(&pb);
+        pk_motion_free(r.s.m);
+        pk_curve_cache_free(r.cache);
+        free(r.s.idx);
+        pk_tracks_free(tr);
+        pk_motion_free(out);
+        return NULL;
     }
     for (size_t i = 0; o->morphs && i < tr->nmorphs && !r.oom; i++) {
         plan *p = ppush(&pm);

@@ -122,6 +122,31 @@ expect_unchanged dance.vmd
 expect_exit 2 "$POSEKIT" check dance.vmd --model m.pmx --suggest-rules -
 expect_stderr_contains 'name a .yaml file'
 expect_stdout_empty
+# ... nor the model, nor a file that is not named .yaml (it holds rules)
+remember m.pmx
+expect_exit 2 "$POSEKIT" check dance.vmd --model m.pmx --suggest-rules m.pmx
+expect_stderr_contains "--suggest-rules 'm.pmx' is an input: it would be overwritten"
+expect_unchanged m.pmx
+expect_exit 2 "$POSEKIT" check dance.vmd --model m.pmx --suggest-rules fix.txt
+expect_stderr_contains "--suggest-rules writes a rules file: name it .yaml, not 'fix.txt'"
+expect_no_file fix.txt
+expect_exit 1 "$POSEKIT" check dance.vmd --model m.pmx --suggest-rules FIX.YML
+expect_file FIX.YML
+# diff --svg never replaces the model either; .SVG is a picture name too
+expect_exit 2 "$POSEKIT" diff dance.vmd dance.vmd --model m.pmx --svg ./m.pmx
+expect_stderr_contains "--svg './m.pmx' is an input: it would be overwritten"
+expect_unchanged m.pmx
+expect_exit 0 "$POSEKIT" diff dance.vmd dance.vmd --frames 0-10 --svg PIC.SVG
+expect_file PIC.SVG
+# reduce and bake that would do nothing say so: a selection that matches
+# no bone, a range that holds no key
+for cmd in reduce bake; do
+    expect_exit 2 "$POSEKIT" $cmd dance.vmd -o z.vmd --bones nosuchbone
+    expect_stderr_contains 'the bone selection matches no bone the motion keys: nothing to '"$cmd"
+    expect_exit 2 "$POSEKIT" $cmd dance.vmd -o z.vmd --frames 900-1000
+    expect_stderr_contains 'frames 900-1000 hold no key of the motion (its keys are at frames 0-'
+    expect_no_file z.vmd
+done
 for cmd in reduce bake; do
     expect_exit 2 "$POSEKIT" $cmd dance.vmd -o z.vpd
     expect_stderr_contains 'convert --frame N takes one pose out of a motion'
