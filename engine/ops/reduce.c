@@ -1176,13 +1176,7 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
     if (o->bones && nselected == 0 && !r.oom) {
         pk_error(log, "the bone selection matches no bone the motion keys: nothing to %s",
                  bake ? "bake" : "reduce");
-        plans_free(&pb);
-        pk_motion_free(r.s.m);
-        pk_curve_cache_free(r.cache);
-        free(r.s.idx);
-        pk_tracks_free(tr);
-        pk_motion_free(out);
-        return NULL;
+        goto fail;
     }
     for (size_t i = 0; o->morphs && i < tr->nmorphs && !r.oom; i++) {
         plan *p = ppush(&pm);
@@ -1233,6 +1227,7 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
     return out;
 oom:
     pk_error(log, "out of memory");
+fail:
     plans_free(&pb);
     plans_free(&pm);
     pk_motion_free(r.s.m);
