@@ -117,37 +117,6 @@ double pk_quat_angle_deg(const float a[4], const float b[4])
 
 /* ---- double helpers (math/quat_internal.h) ---- */
 
-void pk_qd_mul(const double a[4], const double b[4], double out[4])
-{
-    double x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    double y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    double z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    double w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    out[0] = x;
-    out[1] = y;
-    out[2] = z;
-    out[3] = w;
-}
-
-void pk_qd_conj(const double q[4], double out[4])
-{
-    out[0] = -q[0];
-    out[1] = -q[1];
-    out[2] = -q[2];
-    out[3] = q[3];
-}
-
-void pk_qd_rotate(const double q[4], const double v[3], double out[3])
-{
-    double p[4] = {v[0], v[1], v[2], 0}, qi[4], t[4], u[4];
-    pk_qd_conj(q, qi);
-    pk_qd_mul(q, p, t);
-    pk_qd_mul(t, qi, u);
-    out[0] = u[0];
-    out[1] = u[1];
-    out[2] = u[2];
-}
-
 bool pk_quat_degenerate(const float q[4])
 {
     double n = 0.0;

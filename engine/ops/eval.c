@@ -17,6 +17,7 @@
  * Every number is a double; nothing here allocates after pk_rig_new.
  */
 #include "posekit.h"
+#include "math/quat_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -70,41 +71,6 @@ struct pk_rig {
 };
 
 /* ---- small double quaternion helpers (x, y, z, w) ---- */
-
-static inline void qmul(const double a[4], const double b[4], double o[4])
-{
-    double x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    double y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    double z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    double w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    o[0] = x;
-    o[1] = y;
-    o[2] = z;
-    o[3] = w;
-}
-
-static inline void qconj(const double q[4], double o[4])
-{
-    o[0] = -q[0];
-    o[1] = -q[1];
-    o[2] = -q[2];
-    o[3] = q[3];
-}
-
-/* v turned by the unit q (o may alias v). */
-static inline void qrot(const double q[4], const double v[3], double o[3])
-{
-    /* t = 2 q.xyz x v; o = v + w t + q.xyz x t */
-    double tx = 2.0 * (q[1] * v[2] - q[2] * v[1]);
-    double ty = 2.0 * (q[2] * v[0] - q[0] * v[2]);
-    double tz = 2.0 * (q[0] * v[1] - q[1] * v[0]);
-    double x = v[0] + q[3] * tx + (q[1] * tz - q[2] * ty);
-    double y = v[1] + q[3] * ty + (q[2] * tx - q[0] * tz);
-    double z = v[2] + q[3] * tz + (q[0] * ty - q[1] * tx);
-    o[0] = x;
-    o[1] = y;
-    o[2] = z;
-}
 
 static inline void qident(double q[4])
 {
@@ -408,9 +374,9 @@ const pk_model *pk_rig_model(const pk_rig *r)
 static inline void local_of(pk_rig *r, int32_t i)
 {
     double t[4];
-    qmul(r->ik_rot[i], r->anim_rot[i], t);
+    pk_qd_mul(r->ik_rot[i], r->anim_rot[i], t);
     if (r->has_app_rot[i])
-        qmul(t, r->app_rot[i], r->loc_rot[i]);
+        pk_qd_mul(t, r->app_rot[i], r->loc_rot[i]);
     else
         memcpy(r->loc_rot[i], t, sizeof t);
     for (int a = 0; a < 3; a++)
@@ -425,9 +391,9 @@ static inline void world_of(pk_rig *r, int32_t i)
         memcpy(r->w[i].pos, r->loc_pos[i], sizeof r->w[i].pos);
         return;
     }
-    qmul(r->w[p].rot, r->loc_rot[i], r->w[i].rot);
+    pk_qd_mul(r->w[p].rot, r->loc_rot[i], r->w[i].rot);
     double v[3];
-    qrot(r->w[p].rot, r->loc_pos[i], v);
+    pk_qd_rotate(r->w[p].rot, r->loc_pos[i], v);
     for (int a = 0; a < 3; a++)
         r->w[i].pos[a] = r->w[p].pos[a] + v[a];
 }
@@ -451,7 +417,7 @@ static void append_of(pk_rig *r, int32_t i)
         else
             memcpy(q, r->anim_rot[ap], sizeof q);
         if (r->is_link[ap])
-            qmul(r->ik_rot[ap], q, q);
+            pk_qd_mul(r->ik_rot[ap], q, q);
         qpow(q, ratio, r->app_rot[i]);
         r->has_app_rot[i] = !qis_ident(r->app_rot[i]);
     }
@@ -483,15 +449,15 @@ static void from_euler(const double e[3], double q[4])
     qaxis(X, e[0], a);
     qaxis(Y, e[1], b);
     qaxis(Z, e[2], c);
-    qmul(a, b, q);
-    qmul(q, c, q);
+    pk_qd_mul(a, b, q);
+    pk_qd_mul(q, c, q);
 }
 
 static void local_point(const pk_rig *r, int32_t j, const double p[3], double o[3])
 {
     double d[3] = {p[0] - r->w[j].pos[0], p[1] - r->w[j].pos[1], p[2] - r->w[j].pos[2]}, inv[4];
-    qconj(r->w[j].rot, inv);
-    qrot(inv, d, o);
+    pk_qd_conj(r->w[j].rot, inv);
+    pk_qd_rotate(inv, d, o);
 }
 
 static bool unit(double v[3])
@@ -537,14 +503,14 @@ static bool knee_triangle(pk_rig *r, const ik_chain *c, const ik_link *l, int32_
     int32_t j = l->bone;
     double frot[4], inv[4], v0[3], h[3], d[3];
     /* the hip in the knee's frame without its own rotation */
-    qconj(r->loc_rot[j], inv);
-    qmul(r->w[j].rot, inv, frot);
-    qconj(frot, inv);
+    pk_qd_conj(r->loc_rot[j], inv);
+    pk_qd_mul(r->w[j].rot, inv, frot);
+    pk_qd_conj(frot, inv);
     /* the target in the knee's own frame (it turns with the knee) */
     local_point(r, j, r->w[c->target].pos, v0);
     for (int a = 0; a < 3; a++)
         d[a] = r->w[hip].pos[a] - r->w[j].pos[a];
-    qrot(inv, d, h);
+    pk_qd_rotate(inv, d, h);
     double g2 = 0, vv = 0, hh = 0;
     for (int a = 0; a < 3; a++) {
         double e = r->w[c->bone].pos[a] - r->w[hip].pos[a];
@@ -605,8 +571,8 @@ static void solve_plane(pk_rig *r, const ik_chain *c, ik_link *l, int iteration,
     double q1[4], q2[4], t1[3], t2[3];
     qaxis(axis, angle, q1);
     qaxis(axis, -angle, q2);
-    qrot(q1, tv, t1);
-    qrot(q2, tv, t2);
+    pk_qd_rotate(q1, tv, t1);
+    pk_qd_rotate(q2, tv, t2);
     double d1 = t1[0] * iv[0] + t1[1] * iv[1] + t1[2] * iv[2];
     double d2 = t2[0] * iv[0] + t2[1] * iv[1] + t2[2] * iv[2];
     a = l->plane_angle + (d1 > d2 ? angle : -angle);
@@ -626,8 +592,8 @@ set:
     l->plane_angle = a;
     double q[4], inv[4];
     qaxis(axis, a, q);
-    qconj(r->anim_rot[j], inv);
-    qmul(q, inv, r->ik_rot[j]);
+    pk_qd_conj(r->anim_rot[j], inv);
+    pk_qd_mul(q, inv, r->ik_rot[j]);
     link_changed(r, c, l);
 }
 
@@ -659,8 +625,8 @@ static void solve_core(pk_rig *r, ik_chain *c, int iteration, bool triangle)
             continue;
         double step[4], rot[4], inv[4];
         qaxis(axis, angle, step);
-        qmul(r->ik_rot[j], r->anim_rot[j], rot);
-        qmul(rot, step, rot);
+        pk_qd_mul(r->ik_rot[j], r->anim_rot[j], rot);
+        pk_qd_mul(rot, step, rot);
         if (l->limited) {
             double e[3];
             to_euler(rot, e);
@@ -669,8 +635,8 @@ static void solve_core(pk_rig *r, ik_chain *c, int iteration, bool triangle)
             from_euler(e, rot);
         }
         qnorm(rot);
-        qconj(r->anim_rot[j], inv);
-        qmul(rot, inv, r->ik_rot[j]);
+        pk_qd_conj(r->anim_rot[j], inv);
+        pk_qd_mul(rot, inv, r->ik_rot[j]);
         link_changed(r, c, l);
     }
 }
