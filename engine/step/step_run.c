@@ -522,8 +522,12 @@ static int run_draw(const pk_step *s, const pk_doc *in, size_t n, const pk_rules
     bool range = pk_step_given(s, "frames");
     bool any_motion = in[0].motion || (vs && in[1].motion);
     if (!any_motion && (range || pk_step_given(s, "frame"))) {
-        pk_error(log, "%s%s applies to a motion (VMD); %s a pose", s->prefix,
-                 range ? "frames" : "frame", vs ? "both inputs are" : "the input is");
+        if (vs)
+            pk_error(log, "%s%s applies to a motion (VMD); %s and %s are poses", s->prefix,
+                     range ? "frames" : "frame", s->inputs[0], s->inputs[1]);
+        else
+            pk_error(log, "%s%s applies to a motion (VMD); %s is a pose", s->prefix,
+                     range ? "frames" : "frame", s->inputs[0]);
         return -1;
     }
     pk_draw_options d;

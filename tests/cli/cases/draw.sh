@@ -77,7 +77,9 @@ expect_stderr_contains 'no model given'
 expect_exit 2 "$POSEKIT" draw dance.vmd --model miku.pmx --every 5 -o x.svg
 expect_stderr_contains '--every needs --frames'
 expect_exit 2 "$POSEKIT" draw k3.vpd --model miku.pmx --frame 3 -o x.svg
-expect_stderr_contains 'applies to a motion'
+expect_stderr_contains '--frame applies to a motion (VMD); k3.vpd is a pose'
+expect_exit 2 "$POSEKIT" draw k3.vpd --vs k4.vpd --model miku.pmx --frames 0-9 -o x.svg
+expect_stderr_contains '--frames applies to a motion (VMD); k3.vpd and k4.vpd are poses'
 expect_exit 2 "$POSEKIT" draw dance.vmd --model miku.pmx --frames 0-150 --every 1 -o x.svg
 expect_stderr_contains 'more than 60 figures'
 expect_no_file x.svg
