@@ -242,15 +242,20 @@ static bool set_param(pk_job *j, const yctx *y, job_step *js, const char *key, c
     return relog(&tmp, y->log, mark(v));
 }
 
-/* "convert, diff, ..., check": every step. */
-static const char *op_list(void)
+/* "convert, diff, ..., check": every step, into the caller's buffer (no
+ * static storage: jobs may be loaded on several threads at once). */
+typedef struct op_names {
+    char s[256];
+} op_names;
+
+static const char *op_list(op_names *buf)
 {
-    static char list[160];
     size_t o = 0;
-    for (int i = 0; i < PK_STEP_COUNT && o < sizeof list; i++)
-        o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", i ? ", " : "",
+    buf->s[0] = '\0';
+    for (int i = 0; i < PK_STEP_COUNT && o < sizeof buf->s; i++)
+        o += (size_t)snprintf(buf->s + o, sizeof buf->s - o, "%s%s", i ? ", " : "",
                               pk_step_op_name((pk_step_op)i));
-    return list;
+    return buf->s;
 }
 
 static bool parse_step(pk_job *j, const yctx *y, const yaml_node_t *n, job_step *js)
@@ -260,7 +265,8 @@ static bool parse_step(pk_job *j, const yctx *y, const yaml_node_t *n, job_step 
     js->at = mark(n);
     if (n->type != YAML_MAPPING_NODE ||
         n->data.mapping.pairs.top - n->data.mapping.pairs.start != 1) {
-        err_at(log, mark(n), "a step is one operation: {OP: {...}} (%s)", op_list());
+        op_names ops;
+        err_at(log, mark(n), "a step is one operation: {OP: {...}} (%s)", op_list(&ops));
         return false;
     }
     yaml_node_pair_t *pair = n->data.mapping.pairs.start;
@@ -271,7 +277,8 @@ static bool parse_step(pk_job *j, const yctx *y, const yaml_node_t *n, job_step 
     js->step = pk_step_new(opname ? opname : "?", "", &tmp);
     if (!js->step) {
         pk_log_free(&tmp);
-        err_at(log, mark(kn), "unknown step '%s' (%s)", opname ? opname : "?", op_list());
+        op_names ops;
+        err_at(log, mark(kn), "unknown step '%s' (%s)", opname ? opname : "?", op_list(&ops));
         return false;
     }
     if (vn->type != YAML_MAPPING_NODE) {

@@ -158,18 +158,21 @@ void pk_rig_free(pk_rig *r)
     free(r);
 }
 
-static const pk_model *sort_model; /* only during qsort in pk_rig_new */
-
-static int by_mmd_order(const void *pa, const void *pb)
+/* MMD's evaluation order as one sortable number: after-physics bones
+ * last, then by deform layer, then by index (a bone count fits 31 bits:
+ * PMX counts are int32).  No comparator state, so pk_rig_new may run on
+ * several threads at once. */
+static uint64_t mmd_order_key(const pk_model_bone *b, size_t i)
 {
-    int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
-    const pk_model_bone *x = &sort_model->bones[a], *y = &sort_model->bones[b];
-    int ax = (x->flags & PK_BONE_AFTER_PHYSICS) != 0, ay = (y->flags & PK_BONE_AFTER_PHYSICS) != 0;
-    if (ax != ay)
-        return ax - ay;
-    if (x->layer != y->layer)
-        return x->layer < y->layer ? -1 : 1;
-    return a < b ? -1 : a > b;
+    uint64_t after = (b->flags & PK_BONE_AFTER_PHYSICS) != 0;
+    uint64_t layer = (uint32_t)b->layer ^ 0x80000000u; /* signed order as unsigned */
+    return after << 63 | layer << 31 | (uint64_t)(i & 0x7fffffff);
+}
+
+static int cmp_u64(const void *pa, const void *pb)
+{
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return (a > b) - (a < b);
 }
 
 /* The knee rule: a link named ひざ (PMD models have no limits at all)
@@ -331,11 +334,16 @@ pk_rig *pk_rig_new(const pk_model *m, pk_log *log)
             int32_t p = r->parent[i];
             for (int a = 0; a < 3; a++)
                 r->off[i][a] = (double)b->pos[a] - (p >= 0 ? (double)m->bones[p].pos[a] : 0.0);
-            r->order[i] = (int32_t)i;
         }
-        sort_model = m;
-        qsort(r->order, n, sizeof *r->order, by_mmd_order);
-        sort_model = NULL;
+        uint64_t *keys = ok ? malloc((n ? n : 1) * sizeof *keys) : NULL;
+        ok = ok && keys;
+        for (size_t i = 0; ok && i < n; i++)
+            keys[i] = mmd_order_key(&m->bones[i], i);
+        if (ok)
+            qsort(keys, n, sizeof *keys, cmp_u64);
+        for (size_t i = 0; ok && i < n; i++)
+            r->order[i] = (int32_t)(keys[i] & 0x7fffffff);
+        free(keys);
         for (size_t i = 0; i < n; i++) {
             const pk_model_bone *b = &m->bones[i];
             if ((b->flags & PK_BONE_IK) && b->ik_target >= 0 && (size_t)b->ik_target < n &&
