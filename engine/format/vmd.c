@@ -879,6 +879,8 @@ int pk_vmd_write(const pk_motion *m, pk_buf *out, pk_log *log)
         pk_log_add(log, PK_ERROR, -1, 0, 0, "out of memory (%zu bytes)", size);
         return -1;
     }
+    /* the whole file is about to be written into fresh pages: few faults */
+    pk_os_advise_huge(out->data + start, size);
     writer wr;
     writer_init(&wr, m, log);
     wr.w = out->data + start;

@@ -38,10 +38,11 @@ typedef struct bench_result {
     int ok;
     double seconds;  /* fastest run */
     long peak_kib;   /* child's ru_maxrss */
+    long minflt;     /* minor page faults of the fastest run (getrusage ru_minflt) */
 } bench_result;
 
 /* Runs the case `reps` times in a child and prints one table row:
- * | case | time | throughput | peak RSS | peak / file |. */
+ * | case | time | throughput | peak RSS | peak / file | minor faults |. */
 bench_result bench_run(const bench_case *c, int reps);
 /* The header rows of the table, and the child's baseline RSS (a case that
  * does nothing), printed once so the ratios can be judged. */
