@@ -890,6 +890,9 @@ typedef struct pk_fold_report {
     size_t nfolded;
     char **kept; /* UTF-8: keyed bones only A has that nothing below could take (left alone) */
     size_t nkept;
+    char **twisted; /* UTF-8: keyed bones with a fixed axis on A and not on B, rewritten to
+                       the twist about that axis (what A shows) */
+    size_t ntwisted;
     size_t tracks;        /* tracks of B's bones rewritten */
     size_t keys_removed;  /* records dropped (folded bones, rewritten tracks) */
     size_t keys_added;    /* records of the rewritten tracks */
@@ -897,7 +900,10 @@ typedef struct pk_fold_report {
     double worst_deg, worst_pos; /* the fits' largest error at an integer frame */
 } pk_fold_report;
 PK_API void pk_fold_report_free(pk_fold_report *r);
-/* rep may be NULL; it is zeroed first. */
+/* Bones A has and B lacks, carried into the bones B has below them so
+ * that every bone B has keeps the world rotation MMD shows on A (appends
+ * and A's fixed axes included; engine/ops/retarget_fold.c).  rep may be
+ * NULL; it is zeroed first. */
 PK_API int pk_motion_fold(pk_motion *m, const struct pk_model *a, const struct pk_model *b,
                           pk_fold_report *rep, pk_log *log);
 PK_API int pk_pose_fold(pk_pose *p, const struct pk_model *a, const struct pk_model *b,

@@ -117,6 +117,26 @@ double pk_quat_angle_deg(const float a[4], const float b[4])
 
 /* ---- double helpers (math/quat_internal.h) ---- */
 
+void pk_qd_pow(const double q[4], double t, double out[4])
+{
+    double a[4] = {q[0], q[1], q[2], q[3]};
+    if (a[3] < 0.0)
+        for (int i = 0; i < 4; i++)
+            a[i] = -a[i];
+    double s = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+    if (s < 1e-300) {
+        out[0] = out[1] = out[2] = 0.0;
+        out[3] = 1.0;
+        return;
+    }
+    double half = atan2(s, a[3]) * t;
+    double k = sin(half) / s;
+    out[0] = a[0] * k;
+    out[1] = a[1] * k;
+    out[2] = a[2] * k;
+    out[3] = cos(half);
+}
+
 bool pk_quat_degenerate(const float q[4])
 {
     double n = 0.0;

@@ -56,6 +56,9 @@ static inline void pk_qd_rotate(const double q[4], const double v[3], double out
     out[2] = z;
 }
 
+/* out = q^t for a unit q: the rotation q scaled to t times its angle, the
+ * short way round (t may be negative or above 1: MMD's append ratios). */
+void pk_qd_pow(const double q[4], double t, double out[4]);
 /* A stored rotation in double: as stored, except that an all-zero or
  * non-finite one is the identity, as every operation reads it. */
 void pk_qd_from_key(const float rot[4], double out[4]);

@@ -105,25 +105,6 @@ static void qaxis(const double axis[3], double angle, double o[4])
 
 /* q^t: the rotation q scaled to t times its angle (the short way round;
  * MMD's slerp(identity, q, t), t may be negative or above 1). */
-static void qpow(const double q[4], double t, double o[4])
-{
-    double a[4] = {q[0], q[1], q[2], q[3]};
-    if (a[3] < 0.0)
-        for (int i = 0; i < 4; i++)
-            a[i] = -a[i];
-    double s = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
-    if (s < 1e-300) {
-        qident(o);
-        return;
-    }
-    double half = atan2(s, a[3]) * t;
-    double k = sin(half) / s;
-    o[0] = a[0] * k;
-    o[1] = a[1] * k;
-    o[2] = a[2] * k;
-    o[3] = cos(half);
-}
-
 /* ---- building ---- */
 
 #define CALLOC(p, n) ((p) = calloc((n) ? (n) : 1, sizeof *(p)))
@@ -426,7 +407,7 @@ static void append_of(pk_rig *r, int32_t i)
             memcpy(q, r->anim_rot[ap], sizeof q);
         if (r->is_link[ap])
             pk_qd_mul(r->ik_rot[ap], q, q);
-        qpow(q, ratio, r->app_rot[i]);
+        pk_qd_pow(q, ratio, r->app_rot[i]);
         r->has_app_rot[i] = !qis_ident(r->app_rot[i]);
     }
     if (b->flags & PK_BONE_APPEND_MOVE) {

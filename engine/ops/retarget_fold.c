@@ -18,6 +18,21 @@
  * only Q·(o_C + t_C) − o_C.  A bone that cannot move on B keeps its own
  * translation (its position then follows B's skeleton; rotations are exact).
  *
+ * Append (付与).  A's bones turn as MMD turns them: a gap bone with an
+ * append parent takes `ratio` of that parent's rotation (its append
+ * rotation when it has one and the append is not local) after its own, and
+ * of its translation, as ops/eval.c evaluates it.  So mmt-style 肩P/肩C
+ * pairs fold exactly: 肩P's turn goes into 肩 and 肩C's cancelling turn
+ * (append 肩P x -1) into 腕, and the arm keeps its world rotation.  A gap
+ * moved only through an append counts as keyed, and the append sources'
+ * tracks are read with the gap's.
+ *
+ * Fixed axes.  A bone with a fixed axis on A turns only about that axis,
+ * whatever its keys say (MMD keeps the key's twist about the axis).  Gap
+ * bones and append sources are read that way; a keyed bone B has whose
+ * axis is fixed on A but not (or otherwise) on B is rewritten to the
+ * twist A shows (a job of its own when it has no gap).
+ *
  * Keys.  A rewritten track gets keys at the union of the frames of every
  * track it is made of.  The exact composition is computed at every integer
  * frame (cursors, one pass), and each piece between two union frames is
@@ -56,6 +71,7 @@ typedef struct job {
     bool up_d;         /* the up gap's D goes into this bone */
     int down;          /* a gap whose D this bone takes as P, -1 none */
     bool movable;      /* on B */
+    bool project;      /* keep only the twist about A's fixed axis (B's differs) */
 } job;
 
 typedef struct fold {
@@ -76,6 +92,109 @@ static void rest_off(const pk_model *m, long from, long to, double o[3])
         o[k] = (double)m->bones[to].pos[k] - (from >= 0 ? (double)m->bones[from].pos[k] : 0.0);
 }
 
+/* A's fixed axis of bone i as a unit vector, or false. */
+static bool fixed_axis(const pk_model *m, long i, double ax[3])
+{
+    const pk_model_bone *b = &m->bones[i];
+    if (!(b->flags & PK_BONE_FIXED_AXIS))
+        return false;
+    double n = 0.0;
+    for (int k = 0; k < 3; k++) {
+        ax[k] = b->fixed_axis[k];
+        n += ax[k] * ax[k];
+    }
+    n = sqrt(n);
+    if (!(n > 1e-12) || !isfinite(n))
+        return false;
+    for (int k = 0; k < 3; k++)
+        ax[k] /= n;
+    return true;
+}
+
+/* The rotation A bone i shows for the keyed rotation q: q itself, or its
+ * twist about A's fixed axis (as ops/eval.c projects it). */
+static void shown(const pk_model *m, long i, const double q[4], double out[4])
+{
+    double ax[3];
+    memcpy(out, q, 4 * sizeof *out);
+    if (!fixed_axis(m, i, ax))
+        return;
+    double d = q[0] * ax[0] + q[1] * ax[1] + q[2] * ax[2];
+    double r[4] = {ax[0] * d, ax[1] * d, ax[2] * d, q[3]};
+    double n = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+    if (!(n > 1e-300)) {
+        out[0] = out[1] = out[2] = 0.0;
+        out[3] = 1.0;
+        return;
+    }
+    for (int k = 0; k < 4; k++)
+        out[k] = r[k] / n;
+}
+
+/* Does the keyed rotation q turn A bone i off its fixed axis (by more
+ * than rounding)? */
+static bool turns_off_axis(const pk_model *m, long i, const float rot[4])
+{
+    double q[4], t[4];
+    pk_qd_from_key(rot, q);
+    shown(m, i, q, t);
+    double d = fabs(q[0] * t[0] + q[1] * t[1] + q[2] * t[2] + q[3] * t[3]);
+    double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    return n > 0.0 && d / n < 1.0 - 1e-12;
+}
+
+/* Must bone ca's keys be cut to A's twist for B: A fixes its axis and
+ * B's bone cb does not fix the same one?  (A bone free on A and fixed on
+ * B cannot be helped: B shows less than the keys say, whatever they are.) */
+static bool needs_twist(const pk_model *a, long ca, const pk_model *b, long cb)
+{
+    double x[3], y[3];
+    if (!fixed_axis(a, ca, x))
+        return false;
+    return !fixed_axis(b, cb, y) || x[0] * y[0] + x[1] * y[1] + x[2] * y[2] < 1.0 - 1e-9;
+}
+
+/* Does A bone i inherit (append) from a valid other bone? */
+static long append_parent(const pk_model *a, long i)
+{
+    const pk_model_bone *b = &a->bones[i];
+    long ap = b->append_parent;
+    if (!(b->flags & (PK_BONE_APPEND_ROTATE | PK_BONE_APPEND_MOVE)) || ap < 0 ||
+        (size_t)ap >= a->nbones || ap == i)
+        return -1;
+    return ap;
+}
+
+/* A bone i's append rotation and translation at the current values, as
+ * ops/eval.c has them (IK aside): ratio x the append parent's append
+ * value when the append is not local and the parent's is not nothing,
+ * else ratio x the parent's own keyed value.  depth bounds a cycle. */
+static void append_value(const fold *f, long i, double q[4], double t[3], int depth)
+{
+    q[0] = q[1] = q[2] = 0.0;
+    q[3] = 1.0;
+    t[0] = t[1] = t[2] = 0.0;
+    long ap = append_parent(f->a, i);
+    if (ap < 0 || depth > GAP_MAX)
+        return;
+    const pk_model_bone *b = &f->a->bones[i];
+    bool local = (b->flags & PK_BONE_LOCAL_APPEND) != 0;
+    double pq[4], pt[3];
+    append_value(f, ap, pq, pt, depth + 1);
+    bool prot = pq[0] != 0.0 || pq[1] != 0.0 || pq[2] != 0.0;
+    bool ppos = pt[0] != 0.0 || pt[1] != 0.0 || pt[2] != 0.0;
+    double aq[4];
+    shown(f->a, ap, &f->val[ap][3], aq);
+    const double *sq = !local && prot ? pq : aq;
+    const double *st = !local && ppos ? pt : f->val[ap];
+    double ratio = (double)b->append_ratio;
+    if (b->flags & PK_BONE_APPEND_ROTATE)
+        pk_qd_pow(sq, ratio, q);
+    if (b->flags & PK_BONE_APPEND_MOVE)
+        for (int k = 0; k < 3; k++)
+            t[k] = st[k] * ratio;
+}
+
 /* Q and D of gap g from the current values. */
 static void gap_eval(const fold *f, const gap *g, double Q[4], double D[3])
 {
@@ -85,17 +204,21 @@ static void gap_eval(const fold *f, const gap *g, double Q[4], double D[3])
     long prev = g->p;
     for (int i = 0; i < g->n; i++) {
         long bi = g->bone[i];
-        double o[3], v[3], w[3];
+        double o[3], v[3], w[3], aq[4], at[3], lq[4];
         rest_off(f->a, prev, bi, o);
+        append_value(f, bi, aq, at, 0);
         for (int k = 0; k < 3; k++) {
-            v[k] = o[k] + f->val[bi][k];
+            v[k] = o[k] + f->val[bi][k] + at[k];
             rest[k] += o[k];
         }
         pk_qd_rotate(Q, v, w);
         for (int k = 0; k < 3; k++)
             pos[k] += w[k];
         double t[4];
-        pk_qd_mul(Q, &f->val[bi][3], t);
+        double own[4];
+        shown(f->a, bi, &f->val[bi][3], own);
+        pk_qd_mul(own, aq, lq); /* its own turn, then the appended one */
+        pk_qd_mul(Q, lq, t);
         memcpy(Q, t, sizeof t);
         prev = bi;
     }
@@ -108,6 +231,8 @@ static void job_eval(const fold *f, const job *j, double t[3], double q[4])
 {
     memcpy(t, f->val[j->ca], 3 * sizeof *t);
     memcpy(q, &f->val[j->ca][3], 4 * sizeof *q);
+    if (j->project)
+        shown(f->a, j->ca, &f->val[j->ca][3], q);
     if (j->down >= 0) {
         double Q[4], D[3], w[3];
         gap_eval(f, &f->gaps[j->down], Q, D);
@@ -150,10 +275,13 @@ void pk_fold_report_free(pk_fold_report *r)
         free(r->folded[i]);
     for (size_t i = 0; i < r->nkept; i++)
         free(r->kept[i]);
+    for (size_t i = 0; i < r->ntwisted; i++)
+        free(r->twisted[i]);
     free(r->folded);
     free(r->kept);
-    r->folded = r->kept = NULL;
-    r->nfolded = r->nkept = 0;
+    free(r->twisted);
+    r->folded = r->kept = r->twisted = NULL;
+    r->nfolded = r->nkept = r->ntwisted = 0;
 }
 
 static bool push_str(char ***v, size_t *n, const char *s)
@@ -177,9 +305,36 @@ static void fold_free(fold *f)
     free(f->val);
 }
 
-/* Gaps and jobs, from the models and which A bones are keyed (keyed[ai]).
+/* Does A bone i turn or move through an append from a keyed bone (along
+ * its chain of append parents)? */
+static bool append_keyed(const pk_model *a, const bool *keyed, long i)
+{
+    for (int d = 0; d <= GAP_MAX; d++) {
+        long ap = append_parent(a, i);
+        if (ap < 0)
+            return false;
+        if (keyed[ap])
+            return true;
+        i = ap;
+    }
+    return false;
+}
+
+/* Is gap bone g bone x, or does it inherit from x through appends? */
+static bool feeds(const pk_model *a, long g, long x)
+{
+    for (int d = 0; d <= GAP_MAX + 1 && g >= 0; d++) {
+        if (g == x)
+            return true;
+        g = append_parent(a, g);
+    }
+    return false;
+}
+
+/* Gaps and jobs, from the models, which A bones are keyed (keyed[ai]) and
+ * which have a key that turns off their fixed axis on A (off_axis[ai]).
  * Fills the report's folded and kept lists.  false on OOM. */
-static bool plan(fold *f, const bool *keyed, pk_fold_report *rep)
+static bool plan(fold *f, const bool *keyed, const bool *off_axis, pk_fold_report *rep)
 {
     const pk_model *a = f->a, *b = f->b;
     size_t na = a->nbones;
@@ -210,7 +365,7 @@ static bool plan(fold *f, const bool *keyed, pk_fold_report *rep)
         g.p = j;
         for (int i = 0; i < n; i++) {
             g.bone[i] = chain[n - 1 - i];
-            g.keyed |= keyed[g.bone[i]];
+            g.keyed |= keyed[g.bone[i]] || append_keyed(a, keyed, g.bone[i]);
         }
         g.n = n;
         if (!n || !g.keyed)
@@ -224,8 +379,13 @@ static bool plan(fold *f, const bool *keyed, pk_fold_report *rep)
             f->gaps[f->ngaps++] = g;
         }
         up[c] = gi;
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++) {
             used[g.bone[i]] |= keyed[g.bone[i]];
+            /* and the keyed bones it inherits from */
+            long x = g.bone[i];
+            for (int d = 0; d <= GAP_MAX && (x = append_parent(a, x)) >= 0; d++)
+                used[x] |= keyed[x];
+        }
     }
     /* Jobs: every bone with a gap; D into P where every bone hanging from
      * P has that same gap and P can move on B. */
@@ -247,6 +407,7 @@ static bool plan(fold *f, const bool *keyed, pk_fold_report *rep)
         jb->up_d = true;
         jb->down = -1;
         jb->movable = (b->bones[jb->cb].flags & PK_BONE_MOVE) != 0;
+        jb->project = off_axis[jb->ca] && needs_twist(a, jb->ca, b, jb->cb);
         job_of[c] = (long)f->njobs++;
     }
     for (size_t gi = 0; gi < f->ngaps; gi++) {
@@ -277,12 +438,34 @@ static bool plan(fold *f, const bool *keyed, pk_fold_report *rep)
             jb->up = -1;
             jb->up_d = false;
             jb->movable = true;
+            jb->project = off_axis[jb->ca] && needs_twist(a, jb->ca, b, jb->cb);
             job_of[p] = (long)f->njobs++;
         }
         f->jobs[job_of[p]].down = (int)gi;
     }
-    /* The report: each folded bone and where it went; the rest kept. */
+    /* Keyed bones without a gap whose axis is fixed on A, not on B: the
+     * twist A shows, as a job of their own. */
+    for (size_t c = 0; c < na; c++) {
+        if (job_of[c] >= 0 || f->a2b[c] < 0 || !off_axis[c] || !needs_twist(a, (long)c, b, f->a2b[c]))
+            continue;
+        job *jb = &f->jobs[f->njobs];
+        memset(jb, 0, sizeof *jb);
+        jb->ca = (long)c;
+        jb->cb = f->a2b[c];
+        jb->up = jb->down = -1;
+        jb->movable = (b->bones[jb->cb].flags & PK_BONE_MOVE) != 0;
+        jb->project = true;
+        job_of[c] = (long)f->njobs++;
+    }
+    /* The report: bones cut to A's twist; each folded bone and where it
+     * went; the rest kept. */
     bool ok = true;
+    for (size_t j = 0; j < f->njobs && ok; j++) {
+        const job *jb = &f->jobs[j];
+        if (!jb->project || !keyed[jb->ca])
+            continue;
+        ok = push_str(&rep->twisted, &rep->ntwisted, a->bones[jb->ca].name);
+    }
     for (size_t x = 0; x < na && ok; x++) {
         if (!keyed[x] || f->a2b[x] >= 0)
             continue;
@@ -297,9 +480,9 @@ static bool plan(fold *f, const bool *keyed, pk_fold_report *rep)
             const job *jb = &f->jobs[j];
             bool into = false;
             for (int s = 0; jb->up >= 0 && s < f->gaps[jb->up].n; s++)
-                into |= f->gaps[jb->up].bone[s] == (long)x;
+                into |= feeds(a, f->gaps[jb->up].bone[s], (long)x);
             for (int s = 0; jb->down >= 0 && s < f->gaps[jb->down].n; s++)
-                into |= f->gaps[jb->down].bone[s] == (long)x;
+                into |= feeds(a, f->gaps[jb->down].bone[s], (long)x);
             if (into)
                 o += (size_t)snprintf(line + o, sizeof line - o, "%s%s", k++ ? ", " : " -> ",
                                       a->bones[jb->ca].name);
@@ -491,23 +674,41 @@ static int cmp_u32(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-/* The A bones job j reads (own, both gaps' keyed bones). */
+enum { IN_MAX = 4 * GAP_MAX + 1 };
+
+static void add_input(long *in, size_t *n, long x)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (in[i] == x)
+            return;
+    if (*n < IN_MAX)
+        in[(*n)++] = x;
+}
+
+/* The A bones job j reads: its own, both gaps' keyed bones and the keyed
+ * bones they inherit from (appends).  Bones without a track stay at rest
+ * and need no reading. */
 static size_t job_inputs(const fold *f, const job *j, long *in)
 {
     size_t n = 0;
     in[n++] = j->ca;
     int gs[2] = {j->up, j->down};
     for (int s = 0; s < 2; s++)
-        for (int i = 0; gs[s] >= 0 && i < f->gaps[gs[s]].n; i++)
-            if (f->track[f->gaps[gs[s]].bone[i]])
-                in[n++] = f->gaps[gs[s]].bone[i];
+        for (int i = 0; gs[s] >= 0 && i < f->gaps[gs[s]].n; i++) {
+            long x = f->gaps[gs[s]].bone[i];
+            if (f->track[x])
+                add_input(in, &n, x);
+            for (int d = 0; d <= GAP_MAX && (x = append_parent(f->a, x)) >= 0; d++)
+                if (f->track[x])
+                    add_input(in, &n, x);
+        }
     return n;
 }
 
 static int fold_job(fold *f, const pk_motion *m, const job *j, keys *out, pk_curve_cache *cache,
                     pk_fold_report *rep, pk_log *log)
 {
-    long in[2 * GAP_MAX + 1];
+    long in[IN_MAX];
     size_t nin = job_inputs(f, j, in);
     /* the union of their key frames */
     size_t total = 0;
@@ -609,7 +810,7 @@ int pk_motion_fold(pk_motion *m, const pk_model *a, const pk_model *b, pk_fold_r
     memset(rep, 0, sizeof *rep);
     fold f;
     pk_tracks *tr = NULL;
-    bool *keyed = NULL;
+    bool *keyed = NULL, *off_axis = NULL;
     keys out = {0};
     pk_curve_cache *cache = NULL;
     bool *drop = NULL;
@@ -620,13 +821,18 @@ int pk_motion_fold(pk_motion *m, const pk_model *a, const pk_model *b, pk_fold_r
     keyed = calloc(a->nbones + 1, sizeof *keyed);
     if (!tr || !keyed)
         goto oom;
+    off_axis = calloc(a->nbones + 1, sizeof *off_axis);
+    if (!off_axis)
+        goto oom;
     for (size_t i = 0; i < a->nbones; i++) {
         f.track[i] = f.name[i] == PK_NO_NAME ? NULL : pk_tracks_bone(tr, f.name[i]);
         if (f.track[i] && !f.track[i]->count)
             f.track[i] = NULL;
         keyed[i] = f.track[i] != NULL;
+        for (size_t k = 0; f.track[i] && k < f.track[i]->count && !off_axis[i]; k++)
+            off_axis[i] = turns_off_axis(a, (long)i, m->bones[f.track[i]->keys[k]].rot);
     }
-    if (!plan(&f, keyed, rep))
+    if (!plan(&f, keyed, off_axis, rep))
         goto oom;
     cache = pk_curve_cache_new();
     if (!cache && f.njobs)
@@ -682,6 +888,7 @@ done:
     pk_curve_cache_free(cache);
     pk_tracks_free(tr);
     free(keyed);
+    free(off_axis);
     free(drop);
     free(out.v);
     fold_free(&f);
@@ -700,18 +907,20 @@ int pk_pose_fold(pk_pose *p, const pk_model *a, const pk_model *b, pk_fold_repor
         rep = &own;
     memset(rep, 0, sizeof *rep);
     fold f;
-    bool *keyed = NULL;
+    bool *keyed = NULL, *off_axis = NULL;
     int rc = -1;
     if (!setup(&f, a, b, p->names))
         goto oom;
     keyed = calloc(a->nbones + 1, sizeof *keyed);
-    if (!keyed)
+    off_axis = calloc(a->nbones + 1, sizeof *off_axis);
+    if (!keyed || !off_axis)
         goto oom;
     for (size_t i = 0; i < a->nbones; i++) {
         long k = f.name[i] == PK_NO_NAME ? -1 : pk_pose_find_bone(p, f.name[i]);
         keyed[i] = k >= 0;
         if (k < 0)
             continue;
+        off_axis[i] = turns_off_axis(a, (long)i, p->bones[k].rot);
         double q[4];
         pk_qd_from_key(p->bones[k].rot, q);
         double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
@@ -720,7 +929,7 @@ int pk_pose_fold(pk_pose *p, const pk_model *a, const pk_model *b, pk_fold_repor
         for (int c = 0; c < 4; c++)
             f.val[i][3 + c] = q[c] / n;
     }
-    if (!plan(&f, keyed, rep))
+    if (!plan(&f, keyed, off_axis, rep))
         goto oom;
     /* Every job's value from the pose as read, then written. */
     double(*res)[7] = malloc((f.njobs + 1) * sizeof *res);
@@ -770,6 +979,7 @@ oom:
     pk_error(log, "out of memory");
 done:
     free(keyed);
+    free(off_axis);
     fold_free(&f);
     if (rep == &own || rc != 0)
         pk_fold_report_free(rep);

@@ -886,9 +886,22 @@ static void retarget_summary(const pk_step *s, const pk_retarget_report *t, pk_b
                 pk_buf_printf(out, "; %zu piece%s cut in two, fitted within %.4f deg / %.5f",
                               f->splits, plural(f->splits), f->worst_deg, f->worst_pos);
             pk_buf_printf(out, ")");
-        } else {
+        } else if (!f->ntwisted) {
             pk_buf_printf(out, "\nfold: nothing to fold (the target has every bone the input "
                                "keys, or none of them)");
+        }
+        if (f->ntwisted) {
+            pk_buf_printf(out, "\nfold: %zu bone%s turned only about the fixed axis the source "
+                               "model gives %s: ",
+                          f->ntwisted, plural(f->ntwisted), f->ntwisted == 1 ? "it" : "them");
+            for (size_t i = 0; i < f->ntwisted; i++)
+                pk_buf_printf(out, "%s%s", i ? ", " : "", f->twisted[i]);
+            pk_buf_printf(out, " (keys cut to that twist: the target has no such axis");
+            if (!f->nfolded)
+                pk_buf_printf(out, "; %zu track%s rewritten, %zu key%s removed, %zu added",
+                              f->tracks, plural(f->tracks), f->keys_removed,
+                              plural(f->keys_removed), f->keys_added);
+            pk_buf_printf(out, ")");
         }
         if (f->nkept) {
             /* hair and cloth bones of a rich model can be a hundred names:
