@@ -137,6 +137,20 @@ void pk_qd_pow(const double q[4], double t, double out[4])
     out[3] = cos(half);
 }
 
+void pk_qd_twist(const double q[4], const double axis[3], double out[4])
+{
+    double d = q[0] * axis[0] + q[1] * axis[1] + q[2] * axis[2];
+    double r[4] = {axis[0] * d, axis[1] * d, axis[2] * d, q[3]};
+    double n = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+    if (!(n > 1e-30) || !isfinite(n)) {
+        out[0] = out[1] = out[2] = 0.0;
+        out[3] = 1.0;
+        return;
+    }
+    for (int i = 0; i < 4; i++)
+        out[i] = r[i] / n;
+}
+
 bool pk_quat_degenerate(const float q[4])
 {
     double n = 0.0;

@@ -59,6 +59,10 @@ static inline void pk_qd_rotate(const double q[4], const double v[3], double out
 /* out = q^t for a unit q: the rotation q scaled to t times its angle, the
  * short way round (t may be negative or above 1: MMD's append ratios). */
 void pk_qd_pow(const double q[4], double t, double out[4]);
+/* out = the twist of q about the unit axis: the part of the rotation
+ * about that axis (what a fixed-axis bone shows), normalised; the identity
+ * when nothing is left (out may alias q). */
+void pk_qd_twist(const double q[4], const double axis[3], double out[4]);
 /* A stored rotation in double: as stored, except that an all-zero or
  * non-finite one is the identity, as every operation reads it. */
 void pk_qd_from_key(const float rot[4], double out[4]);

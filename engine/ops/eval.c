@@ -757,13 +757,8 @@ void pk_rig_eval(pk_rig *r, const pk_bone_local *local, const bool *ik_on, unsig
         if (b->flags & PK_BONE_FIXED_AXIS) {
             /* the twist about the axis: what the axis lets the bone do */
             double ax[3] = {b->fixed_axis[0], b->fixed_axis[1], b->fixed_axis[2]};
-            if (unit(ax)) {
-                double d = q[0] * ax[0] + q[1] * ax[1] + q[2] * ax[2];
-                q[0] = ax[0] * d;
-                q[1] = ax[1] * d;
-                q[2] = ax[2] * d;
-                qnorm(q);
-            }
+            if (unit(ax))
+                pk_qd_twist(q, ax, q);
         }
         qident(r->ik_rot[i]);
         r->has_app_rot[i] = r->has_app_pos[i] = false;

@@ -116,19 +116,10 @@ static bool fixed_axis(const pk_model *m, long i, double ax[3])
 static void shown(const pk_model *m, long i, const double q[4], double out[4])
 {
     double ax[3];
-    memcpy(out, q, 4 * sizeof *out);
-    if (!fixed_axis(m, i, ax))
-        return;
-    double d = q[0] * ax[0] + q[1] * ax[1] + q[2] * ax[2];
-    double r[4] = {ax[0] * d, ax[1] * d, ax[2] * d, q[3]};
-    double n = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
-    if (!(n > 1e-300)) {
-        out[0] = out[1] = out[2] = 0.0;
-        out[3] = 1.0;
-        return;
-    }
-    for (int k = 0; k < 4; k++)
-        out[k] = r[k] / n;
+    if (fixed_axis(m, i, ax))
+        pk_qd_twist(q, ax, out);
+    else
+        memcpy(out, q, 4 * sizeof *out);
 }
 
 /* Does the keyed rotation q turn A bone i off its fixed axis (by more
