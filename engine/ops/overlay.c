@@ -35,6 +35,7 @@
  * not followed; the fade is a smooth hand-over between two held values,
  * which is what an animator keys by hand in MMD (two keys, ease curve).
  */
+#include "common/diag_internal.h"
 #include "common/grow.h"
 #include "model/names_internal.h"
 #include "ops/overlay_internal.h"
@@ -790,6 +791,23 @@ static void warn_fade_cut(const pk_overlay_options *o, pk_log *log)
                    o->fade, o->first, o->first == 1 ? "" : "s", o->first);
 }
 
+/* Selected base bones the pose lacks: one warning, or one line for many
+ * ("16 selected bones are not in the pose, left as they are: '右手首',
+ * '右親指０', '右親指１' and 13 more"). */
+static void absent_bone(pk_log_sum *sum, const char *name)
+{
+    char item[96];
+    snprintf(item, sizeof item, "'%s'", name);
+    pk_log_sum_add(sum, -1, 0, 0, item, "selected bone '%s' is not in the pose; left as it is",
+                   name);
+}
+
+static void absent_end(pk_log_sum *sum, pk_log *log)
+{
+    pk_log_sum_end(sum, log, PK_WARNING, NULL,
+                   "%zu selected bones are not in the pose, left as they are", sum->count);
+}
+
 static void warn_nothing(const pk_overlay_stats *st, pk_log *log)
 {
     if (st->bones + st->morphs == 0)
@@ -894,15 +912,17 @@ pk_motion *pk_overlay_motion(const pk_motion *base, const pk_pose *pose, const p
             goto fail;
         }
     }
+    pk_log_sum absent;
+    pk_log_sum_init(&absent);
     for (size_t ti = 0; ti < tracks->nbones; ti++) {
         size_t len;
         const uint8_t *raw = pk_names_raw(base->names, tracks->bones[ti].name, &len);
         if (done[ti] || !pk_selection_has(sel, raw, len))
             continue;
         st->missing++;
-        pk_warning(log, "selected bone '%s' is not in the pose; left as it is",
-                   pk_names_utf8(base->names, tracks->bones[ti].name));
+        absent_bone(&absent, pk_names_utf8(base->names, tracks->bones[ti].name));
     }
+    absent_end(&absent, log);
     if (apply_plans(out, plans, np, st) != 0)
         goto oom;
     if (overlay_morphs(base, tracks, out, pose, sel, opt, st, log) != 0)
@@ -1363,6 +1383,8 @@ pk_pose *pk_overlay_pose(const pk_pose *base, const pk_pose *pose, const pk_sele
         }
         st->bones++;
     }
+    pk_log_sum absent;
+    pk_log_sum_init(&absent);
     for (size_t i = 0; i < nbase; i++) {
         size_t len;
         const uint8_t *raw = pk_names_raw(out->names, out->bones[i].name, &len);
@@ -1371,9 +1393,9 @@ pk_pose *pk_overlay_pose(const pk_pose *base, const pk_pose *pose, const pk_sele
         if (pk_pose_find_bone(out, out->bones[i].name) != (long)i)
             continue;
         st->missing++;
-        pk_warning(log, "selected bone '%s' is not in the pose; left as it is",
-                   pk_names_utf8(out->names, out->bones[i].name));
+        absent_bone(&absent, pk_names_utf8(out->names, out->bones[i].name));
     }
+    absent_end(&absent, log);
     free(hit);
     if (overlay_pose_morphs(out, pose, sel, mode, st, log) != 0)
         goto oom_out;

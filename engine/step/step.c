@@ -585,6 +585,11 @@ int pk_step_check(const pk_step *s, pk_log *log)
     case PK_STEP_MERGE:
         if (s->ninputs == 0)
             return fail(log, "no input files given");
+        /* one input is for shifting, cutting or picking sections of it */
+        if (s->ninputs == 1 && !o->noffsets && !o->nsections && !o->nwithin)
+            return fail(log, "one input and no %s, %s or %s: merge would only copy it (give "
+                             "two or more inputs)",
+                        spell(s, "offset", n1), spell(s, "sections", n2), spell(s, "within", n3));
         break;
     default:
         if (s->ninputs < 1 || !s->inputs[0])

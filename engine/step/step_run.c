@@ -172,6 +172,15 @@ static int run_edit(const pk_step *s, pk_doc *in, const pk_rules *r, pk_step_res
                        : pk_pose_retarget_models(d->pose, r, &ro, st, &res->retarget, log);
         break;
     }
+    /* a run that changed nothing says so (a warning: --strict fails it) */
+    size_t renamed = st->bones_renamed + st->morphs_renamed + st->ik_renamed;
+    if (rc == 0 && s->op == PK_STEP_RENAME && renamed == 0)
+        pk_warning(log, "no rename rule matched a bone or morph of the input: the output is "
+                        "the input unchanged");
+    else if (rc == 0 && (s->op == PK_STEP_MIRROR || (s->op == PK_STEP_RETARGET && !s->o.from)) &&
+             renamed == 0 && st->keys_changed == 0 && st->keys_added == 0)
+        pk_warning(log, "nothing to %s: no key changed, the output is the input unchanged",
+                   pk_step_op_name(s->op));
     restore(log, old);
     return rc;
 }

@@ -51,6 +51,11 @@ expect_eq "$got" "$want" "右人指２ after a VPD overlay"
 expect_exit 0 "$POSEKIT" overlay "$S/dance.vmd" --pose "$S/hands/right_fist.vpd" \
     --bones '右人指１,左人指１' --frames 10 -o warn.vmd
 expect_stderr_contains "warning: selected bone '左人指１' is not in the pose"
+# many of them: one line with a count and the first names
+expect_exit 0 "$POSEKIT" overlay "$S/dance.vmd" --pose "$S/hands/right_fist.vpd" \
+    --bones '右人指１,@fingers_L' --frames 10 -o warn2.vmd
+expect_stderr_contains "selected bones are not in the pose, left as they are: '"
+[ "$(grep -c 'not in the pose' "$ERR")" = 1 ] || fail "absent bones not summed in one line"
 expect_exit 2 "$POSEKIT" overlay "$S/dance.vmd" --pose "$S/hands/right_fist.vpd" \
     --bones '右人指１,左人指１' --frames 10 --strict -o strict.vmd
 expect_no_file strict.vmd

@@ -110,6 +110,27 @@ YAML
 expect_exit 0 "$POSEKIT" run warn.yaml --dry-run
 expect_stderr_contains "posekit: warn.yaml:3:5: warning: f: bone or morph 'nosuchbone' is not in the pose"
 
+# a command that would change nothing says so: merge of one input without
+# an offset, sections or a range is refused (CLI and job); rename whose
+# rules match nothing warns (--strict: an error, nothing written)
+expect_exit 2 "$POSEKIT" merge dance.vmd -o one.vmd
+expect_stderr_contains 'one input and no --offset, --sections or --within: merge would only copy it'
+expect_no_file one.vmd
+cat >one.yaml <<'YAML'
+inputs: {d: dance.vmd}
+steps:
+  - merge: {in: [d], out: m}
+outputs: {m: one.vmd}
+YAML
+expect_exit 2 "$POSEKIT" run one.yaml
+expect_stderr_contains 'one.yaml:3:5: one input and no offset, sections or within'
+expect_no_file one.vmd
+printf 'rename:\n  "nosuchbone": "other"\n' >none.yaml
+expect_exit 0 "$POSEKIT" rename dance.vmd --rules none.yaml -o same.vmd
+expect_stderr_contains 'warning: no rename rule matched a bone or morph of the input'
+expect_exit 2 "$POSEKIT" rename dance.vmd --rules none.yaml --strict -o strict_same.vmd
+expect_no_file strict_same.vmd
+
 # 1, 2, 4 for check, reduce and bake: --suggest-rules never replaces an
 # input nor goes to standard output; reduce and bake write motions (.vmd);
 # --json and -o - are one stream too many
