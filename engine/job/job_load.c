@@ -422,7 +422,12 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
                path);
         return false;
     }
-    /* An output never replaces one of the job's inputs or rule files. */
+    /* An output never replaces the job file itself, one of its inputs or
+     * rule files. */
+    if (j->path && (pk_path_same_file(j->path, o->path) || strcmp(j->path, o->path) == 0)) {
+        err_at(y->log, mark(v), "'%s' is the job file itself: it would be overwritten", path);
+        return false;
+    }
     for (size_t i = 0; i < j->nitems; i++)
         if (j->items[i].path &&
             (pk_path_same_file(j->items[i].path, o->path) || strcmp(j->items[i].path, o->path) == 0)) {

@@ -125,6 +125,17 @@ YAML
 expect_exit 2 "$POSEKIT" run one.yaml
 expect_stderr_contains 'one.yaml:3:5: one input and no offset, sections or within'
 expect_no_file one.vmd
+# a job's output never replaces the job file itself
+cat >self.txt <<'YAML'
+inputs: {d: dance.vmd}
+steps:
+  - diff: {a: d, b: d, out: r}
+outputs: {r: ./self.txt}
+YAML
+remember self.txt
+expect_exit 2 "$POSEKIT" run self.txt
+expect_stderr_contains "self.txt:4:14: './self.txt' is the job file itself: it would be overwritten"
+expect_unchanged self.txt
 printf 'rename:\n  "nosuchbone": "other"\n' >none.yaml
 expect_exit 0 "$POSEKIT" rename dance.vmd --rules none.yaml -o same.vmd
 expect_stderr_contains 'warning: no rename rule matched a bone or morph of the input'
