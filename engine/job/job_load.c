@@ -48,6 +48,64 @@ static char *resolve(const char *dir, const char *path)
     return pk_os_join(dir, path);
 }
 
+/* path with "." components and "x/.." pairs taken out and separators
+ * made one, for comparing targets that do not exist yet (malloc'd; NULL
+ * on OOM). */
+static char *lexical(const char *path)
+{
+    size_t n = strlen(path);
+    char *out = malloc(n + 2);
+    size_t *starts = malloc((n + 1) * sizeof *starts); /* where each kept part begins */
+    if (!out || !starts) {
+        free(out);
+        free(starts);
+        return NULL;
+    }
+    size_t o = 0, nparts = 0, i = 0;
+    if (n && pk_os_is_separator(path[0]))
+        out[o++] = '/';
+    size_t root = o;
+    while (i < n) {
+        while (i < n && pk_os_is_separator(path[i]))
+            i++;
+        size_t b = i;
+        while (i < n && !pk_os_is_separator(path[i]))
+            i++;
+        size_t len = i - b;
+        if (len == 0 || (len == 1 && path[b] == '.'))
+            continue;
+        if (len == 2 && path[b] == '.' && path[b + 1] == '.' && nparts &&
+            !(o - starts[nparts - 1] == 2 && out[starts[nparts - 1]] == '.' &&
+              out[starts[nparts - 1] + 1] == '.')) {
+            o = starts[--nparts];
+            if (o > root)
+                o--; /* the separator before it */
+            continue;
+        }
+        if (o > root)
+            out[o++] = '/';
+        starts[nparts++] = o;
+        memcpy(out + o, path + b, len);
+        o += len;
+    }
+    out[o] = '\0';
+    free(starts);
+    return out;
+}
+
+/* Do two paths name one target: the same file, or (for targets that do
+ * not exist yet) the same path once "." and ".." are taken out? */
+static bool same_target(const char *a, const char *b)
+{
+    if (strcmp(a, b) == 0 || pk_path_same_file(a, b))
+        return true;
+    char *x = lexical(a), *y = lexical(b);
+    bool same = x && y && strcmp(x, y) == 0;
+    free(x);
+    free(y);
+    return same;
+}
+
 item *job_find(const pk_job *j, const char *name)
 {
     for (size_t i = 0; i < j->nitems; i++)
@@ -424,19 +482,18 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
     }
     /* An output never replaces the job file itself, one of its inputs or
      * rule files. */
-    if (j->path && (pk_path_same_file(j->path, o->path) || strcmp(j->path, o->path) == 0)) {
+    if (j->path && same_target(j->path, o->path)) {
         err_at(y->log, mark(v), "'%s' is the job file itself: it would be overwritten", path);
         return false;
     }
     for (size_t i = 0; i < j->nitems; i++)
-        if (j->items[i].path &&
-            (pk_path_same_file(j->items[i].path, o->path) || strcmp(j->items[i].path, o->path) == 0)) {
+        if (j->items[i].path && same_target(j->items[i].path, o->path)) {
             err_at(y->log, mark(v), "'%s' is the job's %s '%s': it would be overwritten", path,
                    j->items[i].is_rules ? "rule file" : "input", j->items[i].name);
             return false;
         }
     for (size_t i = 0; i < idx; i++)
-        if (strcmp(j->outs[i].path, o->path) == 0) {
+        if (same_target(j->outs[i].path, o->path)) {
             err_at(y->log, mark(v), "'%s' is written twice (line %d)", path, j->ospec[i].at.line);
             return false;
         }

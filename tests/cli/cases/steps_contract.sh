@@ -136,6 +136,19 @@ remember self.txt
 expect_exit 2 "$POSEKIT" run self.txt
 expect_stderr_contains "self.txt:4:14: './self.txt' is the job file itself: it would be overwritten"
 expect_unchanged self.txt
+# two outputs spelled differently that are one file: refused, nothing written
+cat >twice.yaml <<'YAML'
+inputs: {d: dance.vmd}
+steps:
+  - mirror: {in: d, out: m}
+  - convert: {in: d, to: vmd, out: c}
+outputs:
+  m: o6/x.vmd
+  c: ./o6/sub/..//x.vmd
+YAML
+expect_exit 2 "$POSEKIT" run twice.yaml
+expect_stderr_contains "twice.yaml:7:6: './o6/sub/..//x.vmd' is written twice (line 6)"
+expect_no_file o6/x.vmd
 printf 'rename:\n  "nosuchbone": "other"\n' >none.yaml
 expect_exit 0 "$POSEKIT" rename dance.vmd --rules none.yaml -o same.vmd
 expect_stderr_contains 'warning: no rename rule matched a bone or morph of the input'
