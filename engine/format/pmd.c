@@ -92,7 +92,11 @@ static bool oom(pd *d)
 static void flags_from_kind(pk_model_bone *b, uint8_t kind, int16_t tail, int16_t ik)
 {
     uint16_t f = PK_BONE_ROTATE | PK_BONE_TAIL_IS_BONE;
-    b->tail_bone = tail;
+    /* A chain's end has tail 0xFFFF in the format's description, but
+     * PMD writers (PMDEditor, PMX-to-PMD converters: every bone of the
+     * corpus's pmd_gene whose PMX tail is an offset) write 0.  Bone 0 is
+     * the root, never another bone's tail: 0 means none too. */
+    b->tail_bone = tail == 0 ? -1 : tail;
     b->append_parent = -1;
     b->ik_target = -1;
     switch (kind) {

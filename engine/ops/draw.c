@@ -13,6 +13,7 @@
  * %.9g, which do not depend on the locale (posekit never calls setlocale).
  */
 #include "posekit.h"
+#include "math/quat_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -141,14 +142,21 @@ static bool fig_alloc(dfig *f, size_t n, bool diff)
     return f->pos && f->end && f->rot && f->has_end && f->ik_on && (!diff || f->diff);
 }
 
-static void turn(const double q[4], const double v[3], double o[3])
+/* Where a bone whose file names no tail (PMD writes 0 for none) points:
+ * its one visible child, or nowhere (-1: a dot) when it has none or
+ * several (a knee's foot and helper bones: a guess would draw a wrong
+ * line). */
+static int32_t only_visible_child(const pk_model *m, size_t i)
 {
-    double tx = 2.0 * (q[1] * v[2] - q[2] * v[1]);
-    double ty = 2.0 * (q[2] * v[0] - q[0] * v[2]);
-    double tz = 2.0 * (q[0] * v[1] - q[1] * v[0]);
-    o[0] = v[0] + q[3] * tx + (q[1] * tz - q[2] * ty);
-    o[1] = v[1] + q[3] * ty + (q[2] * tx - q[0] * tz);
-    o[2] = v[2] + q[3] * tz + (q[0] * ty - q[1] * tx);
+    int32_t found = -1;
+    for (size_t c = 0; c < m->nbones; c++) {
+        if (c == i || m->bones[c].parent != (int32_t)i || !(m->bones[c].flags & PK_BONE_VISIBLE))
+            continue;
+        if (found >= 0)
+            return -1;
+        found = (int32_t)c;
+    }
+    return found;
 }
 
 /* One figure: the local pose of doc at frame, evaluated. */
@@ -171,14 +179,14 @@ static bool figure(dfig *f, pk_rig *r, const pk_model *m, const pk_doc *doc, con
         memcpy(f->pos[i], w[i].pos, sizeof f->pos[i]);
         memcpy(f->rot[i], w[i].rot, sizeof f->rot[i]);
         if (b->flags & PK_BONE_TAIL_IS_BONE) {
-            int32_t tb = b->tail_bone;
+            int32_t tb = b->tail_bone >= 0 ? b->tail_bone : only_visible_child(m, i);
             f->has_end[i] = tb >= 0 && (size_t)tb < m->nbones && (size_t)tb != i;
             if (f->has_end[i])
                 memcpy(f->end[i], w[tb].pos, sizeof f->end[i]);
         } else {
             double v[3] = {b->tail[0], b->tail[1], b->tail[2]}, o[3];
             f->has_end[i] = v[0] != 0.0 || v[1] != 0.0 || v[2] != 0.0;
-            turn(w[i].rot, v, o);
+            pk_qd_rotate(w[i].rot, v, o);
             for (int a = 0; a < 3; a++)
                 f->end[i][a] = w[i].pos[a] + o[a];
         }

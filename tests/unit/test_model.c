@@ -569,7 +569,7 @@ static void build_pmd(pk_buf *b, bool english)
     } bones[5] = {{"\x83\x5A\x83\x93\x83\x5E\x81\x5B", -1, 1, 1, 0, 8},
                   {"\x89\x45\x91\xAB", 0, 2, 4, 0, 6},
                   {"\x89\x45\x82\xD0\x82\xB4", 1, -1, 4, 0, 4},
-                  {"\x89\x45\x91\xAB\x82\x68\x82\x6A", 0, -1, 2, 0, 1},
+                  {"\x89\x45\x91\xAB\x82\x68\x82\x6A", 0, 0, 2, 0, 1}, /* tail 0: none */
                   {"\x8D\xB6\x96\xDA", 0, 1, 9, 50, 10}};
     for (int i = 0; i < 5; i++) {
         pd_name(b, bones[i].name, 20);
@@ -649,6 +649,8 @@ static void test_pmd_records(void **state)
         assert_false(m->bones[1].flags & PK_BONE_MOVE);
         assert_int_equal(m->bones[1].pmd_kind, 4);
         assert_int_equal(m->bones[0].tail_bone, 1);
+        assert_int_equal(m->bones[2].tail_bone, -1); /* 0xFFFF */
+        assert_int_equal(m->bones[3].tail_bone, -1); /* 0, as PMD writers write "none" */
         const pk_model_bone *ik = &m->bones[3];
         assert_true(ik->flags & PK_BONE_IK);
         assert_int_equal(ik->ik_target, 2);
