@@ -353,7 +353,9 @@ static int apply_stance(pk_bone_set *s, const pk_model *a, const pk_model *b, co
             st->seg[i].by_rules = pk_retarget_rules_stance(r, raw, len);
             free(raw);
         }
-        use[i] = !st->seg[i].by_rules;
+        /* a segment the two models already agree on (under 1e-9 degrees:
+         * the same skeleton in PMD and PMX) would only round its keys */
+        use[i] = !st->seg[i].by_rules && st->seg[i].deg >= 1e-9;
         top[i] = pk_retarget_find(b, st->seg[i].bone);
     }
     bool *below = calloc(st->n * b->nbones + 1, sizeof *below);

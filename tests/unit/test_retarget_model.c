@@ -364,6 +364,34 @@ static void test_fold_pose_appends(void **state)
     pk_model_free(b);
 }
 
+/* The same skeleton as PMD and as PMX: nothing to fold, stance segments
+ * under 1e-9 degrees and a scale of exactly 1 leave every key's bytes as
+ * they were (before, the stance rounded 50 keys of the sample dance). */
+static void test_same_skeleton_untouched(void **state)
+{
+    (void)state;
+    if (!tu_corpus_path("x"))
+        skip();
+    pk_model *a = model("pmd_gene.pmd"), *b = model("pmx_gene.pmx");
+    pk_motion *in = motion("vmd_wavefile_v2.vmd");
+    pk_retarget_report rep;
+    pk_motion *out = retarget(in, a, b, true, true, true, &rep);
+    pk_buf x, y;
+    pk_buf_init(&x);
+    pk_buf_init(&y);
+    assert_int_equal(pk_vmd_write(in, &x, NULL), 0);
+    assert_int_equal(pk_vmd_write(out, &y, NULL), 0);
+    assert_int_equal(x.len, y.len);
+    assert_memory_equal(x.data, y.data, x.len);
+    pk_buf_free(&x);
+    pk_buf_free(&y);
+    pk_retarget_report_free(&rep);
+    pk_motion_free(in);
+    pk_motion_free(out);
+    pk_model_free(a);
+    pk_model_free(b);
+}
+
 static void test_fold_classic(void **state)
 {
     (void)state;
@@ -531,7 +559,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scale_by_hand), cmocka_unit_test(test_stance_pairs),
         cmocka_unit_test(test_fold_classic),  cmocka_unit_test(test_fold_pose_appends),
-        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_round_trip),    cmocka_unit_test(test_same_skeleton_untouched),
         cmocka_unit_test(test_untouched),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
