@@ -232,6 +232,20 @@ static void cam_interp_set(uint8_t ip[24], const uint8_t cp[6][4])
     }
 }
 
+/* A new camera record from a key the search made (all of it written:
+ * the record starts zeroed). */
+static void camera_key_of(const rkey *nk, pk_camera_key *k)
+{
+    memset(k, 0, sizeof *k);
+    k->frame = nk->frame;
+    memcpy(k->pos, nk->pos, sizeof k->pos);
+    memcpy(k->rot, nk->rot, sizeof k->rot);
+    k->distance = nk->w;
+    k->fov = nk->fov;
+    k->perspective = nk->persp;
+    cam_interp_set(k->interp, (const uint8_t(*)[4])nk->cp);
+}
+
 static int apply_camera(pk_motion *out, const plan *p, size_t *removed, size_t *added)
 {
     size_t w = 0;
@@ -251,13 +265,7 @@ static int apply_camera(pk_motion *out, const plan *p, size_t *removed, size_t *
         pk_camera_key *k = pk_motion_push_camera(out);
         if (!k)
             return -1;
-        k->frame = nk->frame;
-        memcpy(k->pos, nk->pos, sizeof k->pos);
-        memcpy(k->rot, nk->rot, sizeof k->rot);
-        k->distance = nk->w;
-        k->fov = nk->fov;
-        k->perspective = nk->persp;
-        cam_interp_set(k->interp, (const uint8_t(*)[4])nk->cp);
+        camera_key_of(nk, k);
         (*added)++;
     }
     return 0;
@@ -742,18 +750,10 @@ static bool scratch_fill(scratch *s, const work *w, const rlist *l)
             pk_camera_key *k = pk_motion_push_camera(s->m);
             if (!k)
                 return false;
-            if (nk->orig) {
+            if (nk->orig)
                 *k = w->m->cameras[w->t->keys[ki]];
-            } else {
-                memset(k, 0, sizeof *k);
-                k->frame = nk->frame;
-                memcpy(k->pos, nk->pos, sizeof k->pos);
-                memcpy(k->rot, nk->rot, sizeof k->rot);
-                k->distance = nk->w;
-                k->fov = nk->fov;
-                k->perspective = nk->persp;
-                cam_interp_set(k->interp, (const uint8_t(*)[4])nk->cp);
-            }
+            else
+                camera_key_of(nk, k);
         } else if (w->morph) {
             pk_morph_key *k = pk_motion_push_morph(s->m);
             if (!k)
