@@ -32,29 +32,6 @@ enum {
 
 /* ---- text ---- */
 
-static void put_escaped(pk_buf *b, const char *s)
-{
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        switch (c) {
-        case '&':
-            pk_buf_puts(b, "&amp;");
-            break;
-        case '<':
-            pk_buf_puts(b, "&lt;");
-            break;
-        case '>':
-            pk_buf_puts(b, "&gt;");
-            break;
-        case '"':
-            pk_buf_puts(b, "&quot;");
-            break;
-        default:
-            pk_buf_putc(b, c < 0x20 && c != '\t' ? '?' : c);
-        }
-    }
-}
-
 /* Estimated width in pixels of UTF-8 text at a font size. */
 static double text_w(const char *s, double size)
 {
@@ -98,7 +75,7 @@ static void text(pic *p, double x, int y, const char *anchor, const char *attrs,
     if (*attrs)
         pk_buf_printf(p->b, " %s", attrs);
     pk_buf_putc(p->b, '>');
-    put_escaped(p->b, s);
+    pk_buf_puts_xml(p->b, s);
     pk_buf_puts(p->b, "</text>\n");
     double w = text_w(s, size);
     double right = strcmp(anchor, "start") == 0    ? x + w

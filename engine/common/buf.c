@@ -55,6 +55,29 @@ void pk_buf_puts(pk_buf *b, const char *s)
     pk_buf_append(b, s, strlen(s));
 }
 
+void pk_buf_puts_xml(pk_buf *b, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        switch (c) {
+        case '&':
+            pk_buf_puts(b, "&amp;");
+            break;
+        case '<':
+            pk_buf_puts(b, "&lt;");
+            break;
+        case '>':
+            pk_buf_puts(b, "&gt;");
+            break;
+        case '"':
+            pk_buf_puts(b, "&quot;");
+            break;
+        default:
+            pk_buf_putc(b, c < 0x20 && c != '\t' ? '?' : c);
+        }
+    }
+}
+
 void pk_buf_printf(pk_buf *b, const char *fmt, ...)
 {
     va_list ap;

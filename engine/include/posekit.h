@@ -134,6 +134,10 @@ typedef int (*pk_sink)(void *ctx, const void *data, size_t len);
 PK_API void pk_buf_append(pk_buf *b, const void *data, size_t len);
 PK_API void pk_buf_putc(pk_buf *b, uint8_t c);
 PK_API void pk_buf_puts(pk_buf *b, const char *s);
+/* s as XML/SVG text or attribute value: & < > " escaped, control bytes
+ * other than tab written as '?' (the one escape every posekit picture
+ * uses: ops/draw.c, the CLI's diff pictures). */
+PK_API void pk_buf_puts_xml(pk_buf *b, const char *s);
 PK_API void pk_buf_printf(pk_buf *b, const char *fmt, ...) PK_PRINTF(2, 3);
 PK_API void pk_buf_u32le(pk_buf *b, uint32_t v);
 PK_API void pk_buf_f32le(pk_buf *b, float v); /* bit-exact: NaN payloads survive */

@@ -368,29 +368,6 @@ int pk_draw_json(const pk_drawing *d, pk_buf *out)
 
 /* ---- SVG ---- */
 
-static void xml_text(pk_buf *b, const char *s)
-{
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        switch (c) {
-        case '&':
-            pk_buf_puts(b, "&amp;");
-            break;
-        case '<':
-            pk_buf_puts(b, "&lt;");
-            break;
-        case '>':
-            pk_buf_puts(b, "&gt;");
-            break;
-        case '"':
-            pk_buf_puts(b, "&quot;");
-            break;
-        default:
-            pk_buf_putc(b, c < 0x20 && c != '\t' ? '?' : c);
-        }
-    }
-}
-
 /* Estimated width of UTF-8 text (0.55 em ASCII, 1 em CJK). */
 static double text_w(const char *s, double size)
 {
@@ -491,7 +468,7 @@ static void text_at(canvas *c, double x, double y, const char *anchor, double si
     if (attrs && *attrs)
         pk_buf_printf(c->b, " %s", attrs);
     pk_buf_putc(c->b, '>');
-    xml_text(c->b, s);
+    pk_buf_puts_xml(c->b, s);
     pk_buf_puts(c->b, "</text>\n");
     double w = text_w(s, size);
     double right = strcmp(anchor, "start") == 0 ? x + w : strcmp(anchor, "middle") == 0 ? x + w / 2 : x;
@@ -502,16 +479,16 @@ static void text_at(canvas *c, double x, double y, const char *anchor, double si
 static void bone_title(pk_buf *b, const dbone *db, const dfig *g, size_t i, const char *extra)
 {
     pk_buf_puts(b, "<title>");
-    xml_text(b, db->name);
+    pk_buf_puts_xml(b, db->name);
     if (db->name_en[0]) {
         pk_buf_puts(b, " (");
-        xml_text(b, db->name_en);
+        pk_buf_puts_xml(b, db->name_en);
         pk_buf_putc(b, ')');
     }
     if (g && g->diff && !isnan(g->diff[i]))
         pk_buf_printf(b, ": %.2f deg", g->diff[i]);
     if (extra)
-        xml_text(b, extra);
+        pk_buf_puts_xml(b, extra);
     pk_buf_puts(b, "</title>");
 }
 
