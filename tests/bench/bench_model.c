@@ -58,15 +58,9 @@ static int load(void *p)
 
 int main(int argc, char **argv)
 {
-    int reps = 20;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
-            reps = atoi(argv[++i]);
-        else {
-            fprintf(stderr, "usage: PK_CORPUS=DIR bench_model [--reps N]\n");
-            return 2;
-        }
-    }
+    int reps = bench_reps(argc, argv, 20, "PK_CORPUS=DIR bench_model [--reps N]");
+    if (reps < 0)
+        return 2;
     const char *dir = getenv("PK_CORPUS");
     if (!dir || !*dir) {
         fprintf(stderr, "bench_model: set PK_CORPUS to the corpus folder\n");

@@ -136,17 +136,9 @@ static int overlay(void *p)
 
 int main(int argc, char **argv)
 {
-    int reps = 5;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
-            reps = atoi(argv[++i]);
-        else {
-            fprintf(stderr, "usage: bench_ops [--reps N]\n");
-            return 2;
-        }
-    }
-    if (reps < 1)
-        reps = 1;
+    int reps = bench_reps(argc, argv, 5, "bench_ops [--reps N]");
+    if (reps < 0)
+        return 2;
     /* The frame range of the generated dance, for the rates below. */
     pk_motion *probe = bench_motion(64, 560, 12, 11);
     uint32_t first = 0, last = 0;

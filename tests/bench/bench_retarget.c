@@ -109,15 +109,9 @@ static int body(void *p)
 
 int main(int argc, char **argv)
 {
-    int reps = 5;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
-            reps = atoi(argv[++i]);
-        else {
-            fprintf(stderr, "usage: PK_CORPUS=DIR bench_retarget [--reps N]\n");
-            return 2;
-        }
-    }
+    int reps = bench_reps(argc, argv, 5, "PK_CORPUS=DIR bench_retarget [--reps N]");
+    if (reps < 0)
+        return 2;
     if (!getenv("PK_CORPUS") || !*getenv("PK_CORPUS")) {
         fprintf(stderr, "bench_retarget: PK_CORPUS names no corpus: skipped\n");
         return 0;

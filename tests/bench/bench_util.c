@@ -282,6 +282,20 @@ bench_result bench_run(const bench_case *c, int reps)
     return res;
 }
 
+int bench_reps(int argc, char **argv, int dflt, const char *usage)
+{
+    int reps = dflt;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
+            reps = atoi(argv[++i]);
+        } else {
+            fprintf(stderr, "usage: %s\n", usage);
+            return -1;
+        }
+    }
+    return reps < 1 ? 1 : reps;
+}
+
 void bench_table_header(void)
 {
     long b = bench_baseline_kib();

@@ -44,6 +44,9 @@ typedef struct bench_result {
 /* Runs the case `reps` times in a child and prints one table row:
  * | case | time | throughput | peak RSS | peak / file | minor faults |. */
 bench_result bench_run(const bench_case *c, int reps);
+/* The command line of a benchmark that takes only [--reps N]: N (at least
+ * 1; dflt when not given), or -1 after printing usage on stderr. */
+int bench_reps(int argc, char **argv, int dflt, const char *usage);
 /* The header rows of the table, and the child's baseline RSS (a case that
  * does nothing), printed once so the ratios can be judged. */
 void bench_table_header(void);
