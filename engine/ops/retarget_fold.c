@@ -84,6 +84,8 @@ typedef struct fold {
     job *jobs;
     size_t njobs;
     double (*val)[7];         /* per A bone: t[3], q[4] at the current frame */
+    double (*axis)[3];        /* per A bone: its unit fixed axis ... */
+    bool *has_axis;           /* ... when it has one (worked out once) */
 } fold;
 
 static void rest_off(const pk_model *m, long from, long to, double o[3])
@@ -113,22 +115,21 @@ static bool fixed_axis(const pk_model *m, long i, double ax[3])
 
 /* The rotation A bone i shows for the keyed rotation q: q itself, or its
  * twist about A's fixed axis (as ops/eval.c projects it). */
-static void shown(const pk_model *m, long i, const double q[4], double out[4])
+static void shown(const fold *f, long i, const double q[4], double out[4])
 {
-    double ax[3];
-    if (fixed_axis(m, i, ax))
-        pk_qd_twist(q, ax, out);
+    if (f->has_axis[i])
+        pk_qd_twist(q, f->axis[i], out);
     else
         memcpy(out, q, 4 * sizeof *out);
 }
 
 /* Does the keyed rotation q turn A bone i off its fixed axis (by more
  * than rounding)? */
-static bool turns_off_axis(const pk_model *m, long i, const float rot[4])
+static bool turns_off_axis(const fold *f, long i, const float rot[4])
 {
     double q[4], t[4];
     pk_qd_from_key(rot, q);
-    shown(m, i, q, t);
+    shown(f, i, q, t);
     double d = fabs(q[0] * t[0] + q[1] * t[1] + q[2] * t[2] + q[3] * t[3]);
     double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
     return n > 0.0 && d / n < 1.0 - 1e-12;
@@ -175,7 +176,7 @@ static void append_value(const fold *f, long i, double q[4], double t[3], int de
     bool prot = pq[0] != 0.0 || pq[1] != 0.0 || pq[2] != 0.0;
     bool ppos = pt[0] != 0.0 || pt[1] != 0.0 || pt[2] != 0.0;
     double aq[4];
-    shown(f->a, ap, &f->val[ap][3], aq);
+    shown(f, ap, &f->val[ap][3], aq);
     const double *sq = !local && prot ? pq : aq;
     const double *st = !local && ppos ? pt : f->val[ap];
     double ratio = (double)b->append_ratio;
@@ -207,7 +208,7 @@ static void gap_eval(const fold *f, const gap *g, double Q[4], double D[3])
             pos[k] += w[k];
         double t[4];
         double own[4];
-        shown(f->a, bi, &f->val[bi][3], own);
+        shown(f, bi, &f->val[bi][3], own);
         pk_qd_mul(own, aq, lq); /* its own turn, then the appended one */
         pk_qd_mul(Q, lq, t);
         memcpy(Q, t, sizeof t);
@@ -223,7 +224,7 @@ static void job_eval(const fold *f, const job *j, double t[3], double q[4])
     memcpy(t, f->val[j->ca], 3 * sizeof *t);
     memcpy(q, &f->val[j->ca][3], 4 * sizeof *q);
     if (j->project)
-        shown(f->a, j->ca, &f->val[j->ca][3], q);
+        shown(f, j->ca, &f->val[j->ca][3], q);
     if (j->down >= 0) {
         double Q[4], D[3], w[3];
         gap_eval(f, &f->gaps[j->down], Q, D);
@@ -294,6 +295,8 @@ static void fold_free(fold *f)
     free(f->gaps);
     free(f->jobs);
     free(f->val);
+    free(f->axis);
+    free(f->has_axis);
 }
 
 /* Does A bone i turn or move through an append from a keyed bone (along
@@ -497,9 +500,12 @@ static bool setup(fold *f, const pk_model *a, const pk_model *b, const pk_names 
     f->track = calloc(na + 1, sizeof *f->track);
     f->name = malloc((na + 1) * sizeof *f->name);
     f->val = calloc(na + 1, sizeof *f->val);
-    if (!f->a2b || !f->track || !f->name || !f->val)
+    f->axis = calloc(na + 1, sizeof *f->axis);
+    f->has_axis = calloc(na + 1, sizeof *f->has_axis);
+    if (!f->a2b || !f->track || !f->name || !f->val || !f->axis || !f->has_axis)
         return false;
     for (size_t i = 0; i < na; i++) {
+        f->has_axis[i] = fixed_axis(a, (long)i, f->axis[i]);
         f->a2b[i] = -1;
         f->name[i] = PK_NO_NAME;
         f->val[i][6] = 1.0;
@@ -821,7 +827,7 @@ int pk_motion_fold(pk_motion *m, const pk_model *a, const pk_model *b, pk_fold_r
             f.track[i] = NULL;
         keyed[i] = f.track[i] != NULL;
         for (size_t k = 0; f.track[i] && k < f.track[i]->count && !off_axis[i]; k++)
-            off_axis[i] = turns_off_axis(a, (long)i, m->bones[f.track[i]->keys[k]].rot);
+            off_axis[i] = turns_off_axis(&f, (long)i, m->bones[f.track[i]->keys[k]].rot);
     }
     if (!plan(&f, keyed, off_axis, rep))
         goto oom;
@@ -911,7 +917,7 @@ int pk_pose_fold(pk_pose *p, const pk_model *a, const pk_model *b, pk_fold_repor
         keyed[i] = k >= 0;
         if (k < 0)
             continue;
-        off_axis[i] = turns_off_axis(a, (long)i, p->bones[k].rot);
+        off_axis[i] = turns_off_axis(&f, (long)i, p->bones[k].rot);
         double q[4];
         pk_qd_from_key(p->bones[k].rot, q);
         double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
