@@ -107,6 +107,76 @@ static void angle(void **state)
     assert_float_equal(pk_quat_angle_deg(zero, id), 0.0, 1e-12);
 }
 
+/* The angle against the same geometry in long double with the C
+ * library's atan2l, over pairs at every distance: random rotations, a
+ * rotation and a copy nudged by a few float steps (differences of 1e-5
+ * degrees and less, where acos would lose everything), near-opposite
+ * pairs (close to 180 degrees) and pairs at the polynomial's seams
+ * (22.5 * 2 and 67.5 * 2 degrees between the 4-vectors). */
+static long double angle_ref(const float a[4], const float b[4])
+{
+    long double d = 0, w = 0;
+    for (int i = 0; i < 4; i++)
+        d += (long double)a[i] * b[i];
+    for (int i = 0; i < 4; i++)
+        for (int j = i + 1; j < 4; j++) {
+            long double m = (long double)a[i] * b[j] - (long double)a[j] * b[i];
+            w += m * m;
+        }
+    return 2.0L * atan2l(sqrtl(w), fabsl(d)) * (180.0L / 3.14159265358979323846264338327950288L);
+}
+
+static float unit_rand(uint32_t *s)
+{
+    *s = *s * 1664525u + 1013904223u;
+    return (float)((*s >> 8) * (2.0 / 16777216.0) - 1.0);
+}
+
+static void angle_accuracy(void **state)
+{
+    (void)state;
+    uint32_t s = 7;
+    double worst = 0.0, worst_rel = 0.0;
+    for (int n = 0; n < 200000; n++) {
+        float a[4], b[4];
+        for (int i = 0; i < 4; i++)
+            a[i] = unit_rand(&s);
+        switch (n % 4) {
+        case 0: /* unrelated */
+            for (int i = 0; i < 4; i++)
+                b[i] = unit_rand(&s);
+            break;
+        case 1: /* a few float steps apart */
+            for (int i = 0; i < 4; i++)
+                b[i] = nextafterf(a[i], unit_rand(&s) > 0 ? 2.0f : -2.0f);
+            break;
+        case 2: /* nearly opposite rotations: b ~ a rotated by ~180 degrees */
+            b[0] = -a[1] + 1e-4f * unit_rand(&s);
+            b[1] = a[0];
+            b[2] = -a[3];
+            b[3] = a[2] + 1e-4f * unit_rand(&s);
+            break;
+        default: { /* 45 or 135 degrees between the 4-vectors, nudged */
+            double t = (n % 8 == 3 ? 3.14159265358979 / 8 : 3 * 3.14159265358979 / 8) +
+                       1e-6 * unit_rand(&s);
+            b[0] = (float)(cos(t) * a[0] - sin(t) * a[1]);
+            b[1] = (float)(sin(t) * a[0] + cos(t) * a[1]);
+            b[2] = (float)(cos(t) * a[2] - sin(t) * a[3]);
+            b[3] = (float)(sin(t) * a[2] + cos(t) * a[3]);
+        }
+        }
+        long double want = angle_ref(a, b);
+        double got = pk_quat_angle_deg(a, b), e = fabs((double)(got - want));
+        if (e > worst)
+            worst = e;
+        if (want > 0 && e / (double)want > worst_rel)
+            worst_rel = e / (double)want;
+    }
+    /* A few units of double rounding, relative to the angle itself. */
+    if (worst > 2e-13 || worst_rel > 1e-14)
+        fail_msg("worst error %.3g degrees, %.3g relative", worst, worst_rel);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -114,6 +184,7 @@ int main(void)
         cmocka_unit_test(multiply),
         cmocka_unit_test(slerp),
         cmocka_unit_test(angle),
+        cmocka_unit_test(angle_accuracy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
