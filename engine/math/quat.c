@@ -87,38 +87,6 @@ static void usable_d(const float q[4], double out[4])
         out[i] = q[i];
 }
 
-/* atan r / r as a polynomial in z = r^2 for |r| <= tan(pi/8): a
- * least-squares fit of degree 10 on Chebyshev nodes (mpmath.chebyfit),
- * error below 4e-17, under the rounding of a double.  Estrin's form: the
- * angle is a chain of dependent operations in a diff's frame loop. */
-static double atan_small(double r)
-{
-    double z = r * r, z2 = z * z, z4 = z2 * z2, z8 = z4 * z4;
-    double p01 = 0.99999999999999996532 - 0.33333333333328438572 * z;
-    double p23 = 0.19999999998855110134 - 0.1428571418097646683 * z;
-    double p45 = 0.1111110618045594522 - 0.090907730748084137897 * z;
-    double p67 = 0.076899534963068577563 - 0.066402339304294085887 * z;
-    double p89 = 0.056883492268090104794 - 0.043480522157164624777 * z;
-    double p03 = p01 + z2 * p23, p47 = p45 + z2 * p67, p8a = p89 + z2 * 0.021135373157693245206;
-    return r * ((p03 + z4 * p47) + z8 * p8a);
-}
-
-/* atan2(y, x) for y, x >= 0, not both 0, in [0, pi/2]: one division into
- * |r| <= tan(pi/8) (atan y/x, pi/4 + atan((y - x) / (y + x)) or pi/2 -
- * atan x/y), then the polynomial.  The angle it gives agrees with long
- * double atan2l to 6e-16 of itself (tests/unit/test_quat.c holds it to
- * 1e-14); the asin/acos pair it replaced was no closer, and 1.5 to 3 times
- * slower in a diff. */
-static double atan2_quadrant(double y, double x)
-{
-    const double t8 = 0.41421356237309504880; /* tan(pi/8) */
-    if (y <= t8 * x)
-        return atan_small(y / x);
-    if (x <= t8 * y)
-        return 1.57079632679489661923 - atan_small(x / y);
-    return 0.78539816339744830962 + atan_small((y - x) / (y + x));
-}
-
 double pk_quat_angle_deg(const float a[4], const float b[4])
 {
     /* All in double: normalising into float would cost ~1e-5 degrees.
@@ -136,13 +104,7 @@ double pk_quat_angle_deg(const float a[4], const float b[4])
     double p[4], q[4];
     usable_d(a, p);
     usable_d(b, q);
-    double d = p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3];
-    double m01 = p[0] * q[1] - p[1] * q[0], m02 = p[0] * q[2] - p[2] * q[0],
-           m03 = p[0] * q[3] - p[3] * q[0], m12 = p[1] * q[2] - p[2] * q[1],
-           m13 = p[1] * q[3] - p[3] * q[1], m23 = p[2] * q[3] - p[3] * q[2];
-    double w = m01 * m01 + m02 * m02 + m03 * m03 + m12 * m12 + m13 * m13 + m23 * m23;
-    double phi = atan2_quadrant(sqrt(w), fabs(d));
-    return 2.0 * phi * (180.0 / 3.14159265358979323846);
+    return pk_qd_angle_deg(p, q);
 }
 
 /* ---- double helpers (math/quat_internal.h) ---- */

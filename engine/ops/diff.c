@@ -11,6 +11,7 @@
  * does not differ from a motion that simply has no keys for them.
  */
 #include "common/grow.h"
+#include "math/quat_internal.h"
 #include "model/names_internal.h"
 #include "ops/diff_internal.h"
 #include "posekit.h"
@@ -323,7 +324,9 @@ static void bone_sample(void *ctx, uint32_t f, double *v)
     float pa[3], qa[4], pb[3], qb[4];
     pk_cursor_bone(&w->ca, (double)f, pa, qa);
     pk_cursor_bone(&w->cb, (double)f, pb, qb);
-    v[0] = pk_quat_angle_deg(qa, qb);
+    /* the cursor's rotations are unit and finite: no checks needed */
+    double da[4] = {qa[0], qa[1], qa[2], qa[3]}, db[4] = {qb[0], qb[1], qb[2], qb[3]};
+    v[0] = pk_qd_angle_deg(da, db);
     v[1] = distance3(pa, pb);
 }
 
