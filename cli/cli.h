@@ -142,7 +142,7 @@ bool cli_is_folder(const char *path);
 /* merge's reports (cmd_merge.c): conflicts and summary on stderr, or the
  * JSON report on stdout. */
 void merge_print_text(const pk_step *s, const pk_step_result *res, const char *const *inputs);
-void merge_print_json(const pk_step *s, const pk_step_result *res, const char *const *inputs,
-                      size_t n);
+int merge_print_json(const pk_step *s, const pk_step_result *res, const char *const *inputs,
+                     size_t n);
 
 #endif

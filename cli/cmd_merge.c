@@ -101,8 +101,8 @@ void merge_print_text(const pk_step *s, const pk_step_result *res, const char *c
     pk_buf_free(&b);
 }
 
-void merge_print_json(const pk_step *s, const pk_step_result *res, const char *const *inputs,
-                      size_t n)
+int merge_print_json(const pk_step *s, const pk_step_result *res, const char *const *inputs,
+                     size_t n)
 {
     (void)s;
     const pk_merge_report *r = &res->merge;
@@ -118,7 +118,7 @@ void merge_print_json(const pk_step *s, const pk_step_result *res, const char *c
         json_t *secs = json_array();
         for (int k = 0; k < PK_SEC_COUNT; k++)
             if (!in[i].sections || (in[i].sections & (1u << k)))
-                json_array_append_new(secs, json_string(SEC[k]));
+                json_array_append_new(secs, json_string(pk_section_word((pk_section)k)));
         json_object_set_new(o, "sections", secs);
         json_object_set_new(o, "within", json_boolean(in[i].within));
         json_array_append_new(ins, o);
@@ -175,8 +175,9 @@ void merge_print_json(const pk_step *s, const pk_step_result *res, const char *c
     } else {
         json_object_set_new(root, "records", json_null());
     }
-    cj_print(stdout, root, 2);
+    int rc = cj_print(stdout, root, 2);
     json_decref(root);
+    return rc != 0 || fflush(stdout) != 0 ? -1 : 0;
 }
 
 int cmd_merge(int argc, char **argv)

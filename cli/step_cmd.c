@@ -452,16 +452,19 @@ static int report(const cli_run *r, const pk_step_result *res, const char *const
         return rc;
     }
     if (op == PK_STEP_MERGE) {
-        if (!res->merge_in) /* stopped before merging */
-            return EXIT_OK;
-        if (r->json)
-            merge_print_json(r->step, res, in, n);
-        else if (res->prefer != PK_MERGE_ERROR)
+        if (!r->json) {
             merge_print_text(r->step, res, in);
+            return EXIT_OK;
+        }
+        if (merge_print_json(r->step, res, in, n) != 0) {
+            fprintf(stderr, "posekit: cannot write standard output\n");
+            return EXIT_ERROR;
+        }
         return EXIT_OK;
     }
-    if (op == PK_STEP_OVERLAY && !r->json)
-        print_summary(r, res);
+    if (r->json)
+        return print_report(r, res, PK_REPORT_JSON);
+    print_summary(r, res);
     return EXIT_OK;
 }
 
@@ -583,27 +586,23 @@ int cli_step_main(const char *cmd, int argc, char **argv, const char *help)
     r.model = model;
     int run = pk_step_run(r.step, docs, n, rules, &res, &log);
     bool motions = n > 0 && (docs[0].motion || (n > 1 && docs[1].motion));
-    if (op == PK_STEP_MERGE)
-        report(&r, &res, in, n, motions);
     if (cli_flush_log(&log, cli_strict) != EXIT_OK || run != 0) {
         rc = EXIT_ERROR;
         goto done;
     }
-    if (op != PK_STEP_MERGE)
+    /* diff, check and draw report what they found (draw writes its
+     * picture there); every other command saves first and reports only
+     * what was written: a failed save prints no summary. */
+    if (op == PK_STEP_DIFF || op == PK_STEP_CHECK || op == PK_STEP_DRAW) {
         rc = report(&r, &res, in, n, motions);
-    else
-        rc = EXIT_OK;
-    if (rc == EXIT_ERROR || op == PK_STEP_DIFF || op == PK_STEP_CHECK || op == PK_STEP_DRAW)
         goto done;
+    }
     cli_save_options so;
     memset(&so, 0, sizeof so);
     so.vpd = res.vpd;
     rc = cli_save(r.out, &res.out, &so);
-    if (rc == EXIT_OK && r.json &&
-        (op == PK_STEP_REDUCE || op == PK_STEP_BAKE || op == PK_STEP_OVERLAY))
-        rc = print_report(&r, &res, PK_REPORT_JSON);
-    else if (rc == EXIT_OK && op != PK_STEP_OVERLAY && op != PK_STEP_MERGE)
-        print_summary(&r, &res);
+    if (rc == EXIT_OK)
+        rc = report(&r, &res, in, n, motions);
 done:
     pk_step_result_free(&res);
     for (size_t i = 0; docs && i < n; i++)

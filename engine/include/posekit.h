@@ -338,6 +338,10 @@ struct pk_pose;
 PK_API pk_motion *pk_pose_to_motion(const struct pk_pose *p, uint32_t frame, pk_log *log);
 /* Number of records in one section. */
 PK_API size_t pk_motion_count(const pk_motion *m, pk_section s);
+/* The section's word in options and reports: "bones", "morphs", "camera",
+ * "light", "shadow", "ik" (merge --sections, reduce's summary); a static
+ * string, "?" for a value out of range. */
+PK_API const char *pk_section_word(pk_section s);
 /* Frame range over every section; returns false when the motion is empty. */
 PK_API bool pk_motion_frame_range(const pk_motion *m, uint32_t *first, uint32_t *last);
 

@@ -220,6 +220,13 @@ size_t pk_motion_count(const pk_motion *m, pk_section s)
     }
 }
 
+const char *pk_section_word(pk_section s)
+{
+    static const char *const WORDS[PK_SEC_COUNT] = {"bones", "morphs", "camera",
+                                                    "light", "shadow", "ik"};
+    return (unsigned)s < PK_SEC_COUNT ? WORDS[s] : "?";
+}
+
 static void widen(uint32_t f, bool *any, uint32_t *lo, uint32_t *hi)
 {
     if (!*any || f < *lo)

@@ -288,8 +288,6 @@ static void enum_list(const char *choices, char *out, size_t size)
  * word) on an unknown word. */
 static bool parse_sections(const char *arg, unsigned *out, const char **bad)
 {
-    static const char *const WORDS[PK_SEC_COUNT] = {"bones", "morphs", "camera",
-                                                    "light", "shadow", "ik"};
     *out = 0;
     const char *p = arg;
     for (;;) {
@@ -299,11 +297,13 @@ static bool parse_sections(const char *arg, unsigned *out, const char **bad)
             *out = (1u << PK_SEC_COUNT) - 1;
             ok = true;
         }
-        for (int i = 0; i < PK_SEC_COUNT && !ok; i++)
-            if (strlen(WORDS[i]) == len && strncmp(p, WORDS[i], len) == 0) {
+        for (int i = 0; i < PK_SEC_COUNT && !ok; i++) {
+            const char *w = pk_section_word((pk_section)i);
+            if (strlen(w) == len && strncmp(p, w, len) == 0) {
                 *out |= 1u << i;
                 ok = true;
             }
+        }
         if (!ok) {
             *bad = p;
             return false;

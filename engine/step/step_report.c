@@ -493,8 +493,6 @@ static void diff_json(const pk_step *s, const pk_step_result *res, pk_buf *f)
 
 /* ------------------------------------------------------ reduce and bake */
 
-static const char *const SEC_NAMES[PK_SEC_COUNT] = {"bones", "morphs", "camera",
-                                                    "light", "shadow", "ik"};
 
 static void keys_summary(const pk_step *s, const pk_reduce_stats *st, pk_buf *f)
 {
@@ -524,7 +522,7 @@ static void keys_json(const pk_step *s, const pk_reduce_stats *st, pk_buf *f)
     pk_buf_printf(f, "{\"command\": \"%s\", \"sections\": {", pk_step_op_name(s->op));
     for (int i = 0; i < PK_SEC_COUNT; i++)
         pk_buf_printf(f, "%s\"%s\": {\"before\": %zu, \"after\": %zu}", i ? ", " : "",
-                      SEC_NAMES[i], st->keys_before[i], st->keys_after[i]);
+                      pk_section_word((pk_section)i), st->keys_before[i], st->keys_after[i]);
     pk_buf_printf(f, "}, \"bone_tracks\": %zu, \"morph_tracks\": %zu", st->bone_tracks,
                   st->morph_tracks);
     if (s->o.camera)

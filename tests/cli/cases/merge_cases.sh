@@ -90,3 +90,27 @@ expect_same_bytes "$S/dance.vmd" nofist.vmd
 expect_exit 2 "$POSEKIT" merge "$S/dance.vmd" fist60.vmd --sections all --sections faces -o x.vmd
 expect_stderr_contains "--sections takes bones, morphs, camera, light, shadow, ik or all (comma-separated), not 'faces'"
 expect_no_temp_files .
+
+# A merge that cannot be saved reports nothing: no JSON on stdout, no
+# summary on stderr, only the error; a report that cannot be written is an
+# error too.  --prefer error prints its summary when it succeeds.
+expect_exit 2 "$POSEKIT" merge "$S/dance.vmd" "$S/hands/right_fist.vpd" --json -o nodir/x.vmd
+expect_stdout_empty
+expect_stderr_contains 'nodir/x.vmd: cannot create'
+expect_exit 2 "$POSEKIT" merge "$S/dance.vmd" "$S/hands/right_fist.vpd" -o nodir/x.vmd
+expect_stderr_lacks 'conflicts (--prefer'
+if [ -w /dev/full ]; then
+    set +e
+    "$POSEKIT" merge "$S/dance.vmd" "$S/hands/right_fist.vpd" --json -o full.vmd >/dev/full 2>"$ERR"
+    rc=$?
+    set -e
+    expect_eq "$rc" 2 "merge --json into /dev/full"
+    expect_stderr_contains 'cannot write standard output'
+fi
+expect_exit 0 "$POSEKIT" merge "$S/dance.vmd" "$S/hands/right_fist.vpd" --offset 0 --offset 200 \
+    --prefer error -o pe.vmd
+expect_stderr_contains 'merge: 0 conflicts (--prefer error)'
+# The JSON names sections as --sections does.
+expect_exit 0 "$POSEKIT" merge "$S/dance.vmd" "$S/hands/right_fist.vpd" --sections all \
+    --sections morphs --json -o sm.vmd
+expect_eq "$(json_eval _stdout 'd["inputs"][1]["sections"]')" "['morphs']" "sections of input 2"
