@@ -703,6 +703,7 @@ static pk_pose *text_read(const uint8_t *d, size_t len, pk_log *log)
     int count_line = t.lineno;
     int count_col = col_of(&t, t.p);
     uint64_t count = 0;
+    size_t count_at = t.p, count_digits; /* the number as written, for the warning */
     {
         size_t q = t.p;
         while (q < t.e && is_digit(d[q])) {
@@ -711,6 +712,7 @@ static pk_pose *text_read(const uint8_t *d, size_t len, pk_log *log)
             q++;
         }
         size_t dend = q;
+        count_digits = dend - t.p;
         while (q < t.e && is_blank(d[q]))
             q++;
         if (dend == t.p || q + 1 != t.e || d[q] != ';') {
@@ -733,10 +735,11 @@ static pk_pose *text_read(const uint8_t *d, size_t len, pk_log *log)
     }
     end_longs(&t.longs, log);
     end_duplicates(&t.dups, log);
-    if (count != pose->nbones)
+    if (count != pose->nbones) /* count stops growing at 2^32: quote the digits */
         pk_log_add(log, PK_WARNING, -1, count_line, count_col,
-                   "the bone count line says %llu but the file has %zu Bone blocks",
-                   (unsigned long long)count, pose->nbones);
+                   "the bone count line says %.*s%s but the file has %zu Bone blocks",
+                   (int)(count_digits > 24 ? 24 : count_digits), (const char *)d + count_at,
+                   count_digits > 24 ? "..." : "", pose->nbones);
     free(t.seen.v);
     return pose;
 fail:

@@ -746,7 +746,8 @@ pk_motion *pk_merge(const pk_merge_input *in, size_t n, pk_merge_policy policy,
     rep->below_zero = g.below_zero;
     rep->past_end = g.past_end;
     rep->cut_keys = g.cut_keys;
-    qsort(g.e, g.ne, sizeof *g.e, cmp_entry);
+    if (g.ne) /* qsort's pointer must not be null, even for 0 entries */
+        qsort(g.e, g.ne, sizeof *g.e, cmp_entry);
     for (size_t lo = 0; lo < g.ne;) {
         size_t hi = lo + 1;
         while (hi < g.ne && g.e[hi].sec == g.e[lo].sec && g.e[hi].name == g.e[lo].name &&
@@ -763,7 +764,8 @@ pk_motion *pk_merge(const pk_merge_input *in, size_t n, pk_merge_policy policy,
                  rep->count == 1 ? "" : "s", rep->noverlaps, rep->noverlaps == 1 ? "" : "s");
         goto fail_quiet;
     }
-    qsort(g.e, g.ne, sizeof *g.e, cmp_order);
+    if (g.ne)
+        qsort(g.e, g.ne, sizeof *g.e, cmp_order);
     for (size_t k = 0; k < g.ne; k++)
         if (!g.e[k].drop && emit(&g, &g.e[k]) != 0)
             goto fail;

@@ -127,9 +127,25 @@ static int run_convert(const pk_step *s, pk_doc *in, pk_step_result *res, pk_log
     }
     res->out.format = to;
     char *old = what_about(log, s->inputs[0]);
-    if (to == PK_FMT_VPD)
-        res->out.pose = pk_motion_sample(in->motion, NULL, (double)o->frame, log);
-    else /* one key per bone and morph at the frame, linear curves */
+    if (to == PK_FMT_VPD) {
+        /* A pose holds bones and morphs: say what of the motion it cannot
+         * hold (a camera-only motion would give an empty pose silently). */
+        const pk_motion *m = in->motion;
+        size_t k[3] = {m->ncameras, m->nlights, m->nshadows};
+        static const char *const what[3] = {"camera", "light", "shadow"};
+        char list[160];
+        size_t len = 0, parts = 0;
+        list[0] = 0;
+        for (int i = 0; i < 3; i++)
+            if (k[i] && len < sizeof list)
+                len += (size_t)snprintf(list + len, sizeof list - len, "%s%zu %s key%s",
+                                        parts++ ? ", " : "", k[i], what[i], k[i] == 1 ? "" : "s");
+        if (parts)
+            pk_warning(log, "a VPD holds bones and morphs only: the motion's %s %s not in the pose%s",
+                       list, parts == 1 && k[0] + k[1] + k[2] == 1 ? "is" : "are",
+                       m->nbones || m->nmorphs ? "" : ", which is empty");
+        res->out.pose = pk_motion_sample(m, NULL, (double)o->frame, log);
+    } else /* one key per bone and morph at the frame, linear curves */
         res->out.motion = pose_to_vmd(s, in->pose, o->frame, log);
     restore(log, old);
     return res->out.pose || res->out.motion ? 0 : -1;
@@ -473,7 +489,11 @@ static int run_merge(const pk_step *s, const pk_doc *in, size_t n, pk_step_resul
             pk_pose_free((pk_pose *)mi[i].pose);
             mi[i].pose = in[i].pose;
         }
-    return res->out.motion ? 0 : -1;
+    const pk_motion *m = res->out.motion;
+    if (m && !m->nbones && !m->nmorphs && !m->ncameras && !m->nlights && !m->nshadows && !m->niks)
+        pk_warning(log, "nothing to merge: %s no record, the output is an empty motion",
+                   o->nsections ? "the sections taken from the inputs hold" : "the inputs hold");
+    return m ? 0 : -1;
 }
 
 /* reduce and bake: a motion in, a motion out. */

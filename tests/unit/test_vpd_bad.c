@@ -151,6 +151,35 @@ static void test_broken_lines(void **state)
                  "found 2");
 }
 
+/* The count line is advisory: a wrong count is a warning that quotes the
+ * number as written, however large (the parser stops counting at 2^32). */
+static void expect_count_warning(const char *text, const char *needle)
+{
+    pk_log log;
+    pk_pose *p = read_checked((const uint8_t *)text, strlen(text), &log);
+    assert_non_null(p);
+    bool found = false;
+    for (size_t i = 0; i < log.count; i++)
+        if (log.items[i].severity == PK_WARNING && strstr(log.items[i].msg, needle))
+            found = true;
+    if (!found)
+        fail_msg("no warning containing \"%s\" (%zu messages)", needle, log.count);
+    pk_pose_free(p);
+    pk_log_free(&log);
+}
+
+static void test_count_line(void **state)
+{
+    (void)state;
+    expect_count_warning("Vocaloid Pose Data file\n\nm.osm;\n3;\n",
+                         "the bone count line says 3 but the file has 0 Bone blocks");
+    expect_count_warning("Vocaloid Pose Data file\n\nm.osm;\n99999999999;\n",
+                         "says 99999999999 but");
+    expect_count_warning("Vocaloid Pose Data file\n\nm.osm;\n"
+                         "123456789012345678901234567890;\n",
+                         "says 123456789012345678901234... but");
+}
+
 static void test_garbage(void **state)
 {
     (void)state;
@@ -331,7 +360,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_broken_lines),     cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_truncated_corpus), cmocka_unit_test(test_truncated_hybrid),
-        cmocka_unit_test(test_hybrid_errors),
+        cmocka_unit_test(test_hybrid_errors),      cmocka_unit_test(test_count_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -48,3 +48,16 @@ perl -e 'binmode STDIN; binmode STDOUT; local $/; my $b = <STDIN>;
   substr($b, 54+47, 64) = $row; substr($b, 54+111+47, 64) = $row; print $b' <lin.vmd >linear.vmd
 expect_exit 0 "$POSEKIT" convert linear.vmd -o half.vpd --frame 5
 grep -a -q '^  1.000000,2.000000,-4.000000;' half.vpd || { cat -A half.vpd >&2; fail "frame 5 should be halfway"; }
+
+# A pose holds bones and morphs: a motion's camera keys are not in it, and
+# a camera-only motion gives an empty pose; both said (error with --strict).
+{
+    vmd_header 'cam'
+    pack V 0 0 1
+    pack 'V f f3 f3 C24 V C' 0 -45 0 10 0 0 0 0 $(printf '20 %.0s' $(seq 12)) $(printf '107 %.0s' $(seq 12)) 30 0
+    pack V 0 0
+} >camonly.vmd
+expect_exit 0 "$POSEKIT" convert camonly.vmd --frame 0 -o cam.vpd
+expect_stderr_contains "warning: a VPD holds bones and morphs only: the motion's 1 camera key is not in the pose, which is empty"
+expect_exit 2 "$POSEKIT" convert camonly.vmd --frame 0 --strict -o cam2.vpd
+expect_no_file cam2.vpd

@@ -114,3 +114,10 @@ expect_stderr_contains 'merge: 0 conflicts (--prefer error)'
 expect_exit 0 "$POSEKIT" merge "$S/dance.vmd" "$S/hands/right_fist.vpd" --sections all \
     --sections morphs --json -o sm.vmd
 expect_eq "$(json_eval _stdout 'd["inputs"][1]["sections"]')" "['morphs']" "sections of input 2"
+
+# A merge of nothing says so (an error with --strict, nothing written).
+expect_exit 0 "$POSEKIT" merge "$S/dance.vmd" "$S/dance.vmd" --sections camera --sections camera -o e.vmd
+expect_stderr_contains 'warning: nothing to merge: the sections taken from the inputs hold no record'
+expect_exit 2 "$POSEKIT" merge "$S/dance.vmd" "$S/dance.vmd" --sections light --sections light \
+    --strict -o e2.vmd
+expect_no_file e2.vmd
