@@ -123,6 +123,10 @@ extern bool cli_verbose;
 /* For getopt_long's '?' (set opterr = 0 first): a usage error naming the
  * offending argument (argv[optind - 1]); returns EXIT_ERROR. */
 int cli_bad_option(const char *cmd, char **argv);
+/* A flag's optional value, as the step options take booleans: --json,
+ * --json=true (or yes) set *on, --json=false (or no) clear it; anything
+ * else is a usage error (EXIT_ERROR, said). */
+int cli_flag(const char *cmd, const char *flag, const char *value, bool *on);
 
 /* The format cli_save writes to out_path: by extension (.vmd/.vpd); "-" and
  * existing non-regular files (/dev/stdout, a pipe, /dev/full) get the

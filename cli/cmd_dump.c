@@ -160,20 +160,27 @@ static void dump_pose(FILE *f, const pk_pose *p)
 int cmd_dump(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"strict", no_argument, NULL, 's'},
-        {"help", no_argument, NULL, 'h'},
+        {"strict", optional_argument, NULL, 's'},
+        {"help", optional_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     int c;
+    bool on;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (c) {
         case 's':
-            cli_strict = true;
+            if (cli_flag("dump", "strict", optarg, &on) != EXIT_OK)
+                return EXIT_ERROR;
+            cli_strict = cli_strict || on;
             break;
         case 'h':
-            return cli_help(help_dump);
+            if (cli_flag("dump", "help", optarg, &on) != EXIT_OK)
+                return EXIT_ERROR;
+            if (on)
+                return cli_help(help_dump);
+            break;
         default:
             return cli_bad_option("dump", argv);
         }

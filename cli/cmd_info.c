@@ -289,25 +289,32 @@ static json_t *info_json(const info *in)
 int cmd_info(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"json", no_argument, NULL, 'j'},
-        {"strict", no_argument, NULL, 's'},
-        {"help", no_argument, NULL, 'h'},
+        {"json", optional_argument, NULL, 'j'},
+        {"strict", optional_argument, NULL, 's'},
+        {"help", optional_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    bool as_json = false;
+    bool as_json = false, on;
     int c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (c) {
         case 'j':
-            as_json = true;
+            if (cli_flag("info", "json", optarg, &as_json) != EXIT_OK)
+                return EXIT_ERROR;
             break;
         case 's':
-            cli_strict = true;
+            if (cli_flag("info", "strict", optarg, &on) != EXIT_OK)
+                return EXIT_ERROR;
+            cli_strict = cli_strict || on;
             break;
         case 'h':
-            return cli_help(help_info);
+            if (cli_flag("info", "help", optarg, &on) != EXIT_OK)
+                return EXIT_ERROR;
+            if (on)
+                return cli_help(help_info);
+            break;
         default:
             return cli_bad_option("info", argv);
         }

@@ -30,25 +30,32 @@ enum { OPT_DRY = 256, OPT_STRICT };
 int cmd_run(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"dry-run", no_argument, NULL, OPT_DRY},
-        {"strict", no_argument, NULL, OPT_STRICT},
-        {"help", no_argument, NULL, 'h'},
+        {"dry-run", optional_argument, NULL, OPT_DRY},
+        {"strict", optional_argument, NULL, OPT_STRICT},
+        {"help", optional_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    bool dry = false;
+    bool dry = false, on;
     int c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (c) {
         case OPT_DRY:
-            dry = true;
+            if (cli_flag("run", "dry-run", optarg, &dry) != EXIT_OK)
+                return EXIT_ERROR;
             break;
         case OPT_STRICT:
-            cli_strict = true;
+            if (cli_flag("run", "strict", optarg, &on) != EXIT_OK)
+                return EXIT_ERROR;
+            cli_strict = cli_strict || on;
             break;
         case 'h':
-            return cli_help(help_run);
+            if (cli_flag("run", "help", optarg, &on) != EXIT_OK)
+                return EXIT_ERROR;
+            if (on)
+                return cli_help(help_run);
+            break;
         default:
             return cli_bad_option("run", argv);
         }

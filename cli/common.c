@@ -210,6 +210,19 @@ int cli_one_operand(const char *cmd, const char *what, int argc, char **argv, in
     return EXIT_OK;
 }
 
+int cli_flag(const char *cmd, const char *flag, const char *value, bool *on)
+{
+    if (!value || strcmp(value, "true") == 0 || strcmp(value, "yes") == 0) {
+        *on = true;
+        return EXIT_OK;
+    }
+    if (strcmp(value, "false") == 0 || strcmp(value, "no") == 0) {
+        *on = false;
+        return EXIT_OK;
+    }
+    return cli_usage(cmd, "--%s is true or false, not '%s'", flag, value);
+}
+
 int cli_bad_option(const char *cmd, char **argv)
 {
     const char *arg = optind > 0 ? argv[optind - 1] : "?";

@@ -51,11 +51,20 @@ static bool has_ext(const char *path, const char *ext)
 }
 
 /* Options of the command line itself (not of the step). */
-static int cli_option(cli_run *r, const char *name, const char *value, bool *used_value)
+static int cli_option(cli_run *r, const char *name, const char *inline_value, const char *value,
+                      bool *used_value)
 {
     pk_step_op op = pk_step_kind(r->step);
     *used_value = false;
+    /* the flags below take an optional =true/=false, as step booleans do */
+    bool on = true;
+    if ((strcmp(name, "strict") == 0 || strcmp(name, "verbose") == 0 || strcmp(name, "help") == 0 ||
+         strcmp(name, "json") == 0 || strcmp(name, "csv") == 0) &&
+        cli_flag(r->cmd, name, inline_value, &on) != EXIT_OK)
+        return -1;
     if (strcmp(name, "strict") == 0) {
+        if (!on)
+            return 1;
         /* the CLI reads the inputs: it applies strictness; the step's
          * option says it too (a job's strict: true) */
         cli_strict = true;
@@ -68,6 +77,8 @@ static int cli_option(cli_run *r, const char *name, const char *value, bool *use
     }
     if ((strcmp(name, "verbose") == 0 || strcmp(name, "v") == 0) &&
         (op == PK_STEP_RENAME || op == PK_STEP_MIRROR || op == PK_STEP_RETARGET)) {
+        if (!on)
+            return 1;
         cli_verbose = true;
         pk_log quiet; /* a second -v is no error */
         pk_log_init(&quiet);
@@ -77,18 +88,18 @@ static int cli_option(cli_run *r, const char *name, const char *value, bool *use
         return 1;
     }
     if (strcmp(name, "help") == 0 || strcmp(name, "h") == 0) {
-        r->help = true;
+        r->help = on;
         return 1;
     }
     if (strcmp(name, "json") == 0 && (op == PK_STEP_DIFF || op == PK_STEP_MERGE ||
                                       op == PK_STEP_REDUCE || op == PK_STEP_BAKE ||
                                       op == PK_STEP_OVERLAY ||
                                       op == PK_STEP_CHECK || op == PK_STEP_DRAW)) {
-        r->json = true;
+        r->json = on;
         return 1;
     }
     if (strcmp(name, "csv") == 0 && op == PK_STEP_DIFF) {
-        r->csv = true;
+        r->csv = on;
         return 1;
     }
     bool is_out = (strcmp(name, "output") == 0 || strcmp(name, "o") == 0) &&
@@ -145,7 +156,7 @@ static int parse(cli_run *r, int argc, char **argv, pk_log *log)
         }
         const char *next = inline_value ? inline_value : i + 1 < argc ? argv[i + 1] : NULL;
         bool used = false;
-        int c = cli_option(r, name, next, &used);
+        int c = cli_option(r, name, inline_value, next, &used);
         if (c < 0)
             return EXIT_ERROR;
         if (c > 0) {
