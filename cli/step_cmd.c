@@ -273,7 +273,7 @@ static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
             return cli_usage(r->cmd, "--svg names a folder ('%s'): name the file to write in it",
                              r->svg);
         if (!has_ext(r->svg, ".svg"))
-            return cli_usage(r->cmd, "--svg writes an SVG picture: name it .svg, not '%s'", r->svg);
+            return cli_usage(r->cmd, "--svg writes an SVG picture: name it NAME.svg, not '%s'", r->svg);
     }
     return EXIT_OK;
 }

@@ -644,15 +644,19 @@ int pk_step_check(const pk_step *s, pk_log *log)
         return fail(log, "%s needs %s A-B (the whole motion has no edges)", spell(s, "fade", n1),
                     spell(s, "frames", n2));
     if (s->op == PK_STEP_MERGE && o->noffsets > s->ninputs)
-        return fail(log, "%zu %s options for %zu inputs", o->noffsets, spell(s, "offset", n1),
-                    s->ninputs);
+        return fail(log, "%zu %s options for %zu input%s", o->noffsets, spell(s, "offset", n1),
+                    s->ninputs, s->ninputs == 1 ? "" : "s");
     if (s->op == PK_STEP_MERGE && o->nsections > s->ninputs)
-        return fail(log, "%zu %s options for %zu inputs", o->nsections, spell(s, "sections", n1),
-                    s->ninputs);
-    for (size_t k = 0; s->op == PK_STEP_MERGE && k < o->nwithin; k++)
+        return fail(log, "%zu %s options for %zu input%s", o->nsections,
+                    spell(s, "sections", n1), s->ninputs, s->ninputs == 1 ? "" : "s");
+    for (size_t k = 0; s->op == PK_STEP_MERGE && k < o->nwithin; k++) {
         if (o->within[k] > s->ninputs)
             return fail(log, "%s %u: there %s only %zu input%s", spell(s, "within", n1),
                         o->within[k], s->ninputs == 1 ? "is" : "are", s->ninputs,
                         s->ninputs == 1 ? "" : "s");
+        for (size_t j = 0; j < k; j++)
+            if (o->within[j] == o->within[k])
+                return fail(log, "%s %u is given twice", spell(s, "within", n1), o->within[k]);
+    }
     return 0;
 }

@@ -50,7 +50,7 @@ expect_exit 0 "$POSEKIT" diff early0.vpd dance100.vpd --threshold 0.0001
 expect_exit 2 "$POSEKIT" merge "$S/dance.vmd" --offset -100 --strict -o strict.vmd
 expect_no_file strict.vmd
 expect_exit 2 "$POSEKIT" merge "$S/dance.vmd" --offset 1 --offset 2 -o x.vmd
-expect_stderr_contains '2 --offset options for 1 inputs'
+expect_stderr_contains '2 --offset options for 1 input'
 expect_no_temp_files .
 
 # --offset given fewer times than inputs says which input it shifts.
@@ -121,3 +121,7 @@ expect_stderr_contains 'warning: nothing to merge: the sections taken from the i
 expect_exit 2 "$POSEKIT" merge "$S/dance.vmd" "$S/dance.vmd" --sections light --sections light \
     --strict -o e2.vmd
 expect_no_file e2.vmd
+
+# The same input laid within twice does nothing more: refused.
+expect_exit 2 "$POSEKIT" merge "$S/dance.vmd" fist60.vmd --within 2 --within 2 -o w2.vmd
+expect_stderr_contains '--within 2 is given twice'

@@ -19,7 +19,7 @@ expect_exit 2 "$POSEKIT" diff f.vpd o.vpd --svg link.svg
 expect_stderr_contains 'is an input'
 expect_unchanged f.vpd
 expect_exit 2 "$POSEKIT" diff f.vpd o.vpd --svg picture.png
-expect_stderr_contains 'name it .svg'
+expect_stderr_contains 'name it NAME.svg'
 expect_no_file picture.png
 # ... nor does a job output
 mkdir j
