@@ -176,7 +176,7 @@ static const char *section_title(section s)
         "Bone rotation difference (degrees)",
         "Bone translation distance (units)",
         "Morph weight difference, B \xe2\x88\x92 A",
-        "Camera, light, self-shadow",
+        "Camera, light, self-shadow, IK",
     };
     return t[s];
 }
@@ -544,9 +544,14 @@ static int heat_section(pic *p, const pk_diff *d, section s, bool all, const pk_
     if (s != SEC_SCENE)
         legend(p, s, g->x0 + g->cw * (double)g->cols - (16 + LEGEND_STEPS * 8 + 80), y - 10, max,
                section_unit(d, s, 0));
-    else
-        text(p, g->x0 + g->cw * (double)g->cols, y, "end", "fill=\"#555\"", 11,
-             "each row: white 0, darkest its own maximum (square-root scale)");
+    else {
+        /* right-aligned with the grid, but never over the title (a range
+         * of a few frames makes a narrow grid; the picture widens) */
+        static const char caption[] = "each row: white 0, darkest its own maximum (square-root scale)";
+        double end = g->x0 + g->cw * (double)g->cols,
+               least = MARGIN + 1.1 * text_w(section_title(s), 13) + 16 + text_w(caption, 11);
+        text(p, end > least ? end : least, y, "end", "fill=\"#555\"", 11, caption);
+    }
     y += s != SEC_SCENE ? 30 : 20; /* below the legend's middle label */
     size_t rows = nrows < MAX_ROWS ? nrows : MAX_ROWS;
     frame_axis(p, g, y, false, 0);

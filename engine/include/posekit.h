@@ -684,7 +684,13 @@ typedef struct pk_diff_morph {
  *   light direction    angle between the directions (deg; deg)
  *   shadow mode        1 when the modes differ (differs above 0.5)
  *   shadow distance    |B - A| in MMD's 0..9999 slider units (pos)
- * Self-shadow keys hold until the next key. */
+ *   ik switches        how many IK bones are on in one motion and off in
+ *                      the other (differs above 0.5)
+ *   model display      1 when one motion shows the model and the other
+ *                      hides it (differs above 0.5)
+ * Self-shadow, IK and display keys hold until the next key; an IK bone a
+ * key does not list, or a motion without IK keys, has MMD's default (on,
+ * shown). */
 typedef struct pk_diff_scene {
     const char *name; /* static, as listed above */
     const char *unit; /* static: "units", "deg" or "" */
@@ -705,7 +711,7 @@ typedef struct pk_diff {
     size_t nmorphs;
     size_t bones_differ, morphs_differ; /* rows beyond the thresholds */
     size_t only_a, only_b;              /* rows (bones + morphs) on one side only */
-    pk_diff_scene *scene;               /* camera, light, shadow channels keyed in A or B */
+    pk_diff_scene *scene;               /* camera, light, shadow, IK channels keyed in A or B */
     size_t nscene, scene_differ;
     size_t nbins; /* range diff made with bins: the rows' bin arrays hold this many */
 } pk_diff;

@@ -1,5 +1,6 @@
-/* diff_scene.c — the camera, light and self-shadow of two motions compared
- * channel by channel (pk_diff_add_scene; channels and units in posekit.h).
+/* diff_scene.c — the camera, light, self-shadow and IK switches of two
+ * motions compared channel by channel (pk_diff_add_scene; channels and
+ * units in posekit.h).
  *
  * A section keyed on one side only is compared with what MMD shows when a
  * motion has no keys for it (its defaults), like a bone on one side only
@@ -13,7 +14,7 @@
 
 #define RAD2DEG (180.0 / 3.14159265358979323846)
 
-enum { CAM_CHANNELS = 5, LIGHT_CHANNELS = 2, SHADOW_CHANNELS = 2 };
+enum { CAM_CHANNELS = 5, LIGHT_CHANNELS = 2, SHADOW_CHANNELS = 2, IK_CHANNELS = 2 };
 
 /* Which threshold of the options a channel uses. */
 enum { TH_POS, TH_DEG, TH_MORPH, TH_SWITCH };
@@ -35,6 +36,11 @@ static const channel light_channels[LIGHT_CHANNELS] = {
 static const channel shadow_channels[SHADOW_CHANNELS] = {
     {"shadow mode", "", TH_SWITCH},
     {"shadow distance", "", TH_POS},
+};
+
+static const channel ik_channels[IK_CHANNELS] = {
+    {"ik switches", "", TH_SWITCH},
+    {"model display", "", TH_SWITCH},
 };
 
 static pk_camera_key default_camera(void)
@@ -74,6 +80,61 @@ static pk_shadow_key sample_shadow(const pk_motion *m, const pk_tracks *t, uint3
             hi = mid;
     }
     return m->shadows[t->shadows[lo]];
+}
+
+/* IK and display keys hold until the next key, like self-shadow ones;
+ * NULL when the motion has none (every IK on, the model shown). */
+static const pk_ik_key *ik_at(const pk_motion *m, const pk_tracks *t, uint32_t f)
+{
+    if (!t->niks)
+        return NULL;
+    size_t lo = 0, hi = t->niks;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->iks[t->iks[mid]].frame <= f)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return &m->iks[t->iks[lo]];
+}
+
+/* Whether IK `name` (raw bytes) is on in key k of m: a bone the key does
+ * not list keeps MMD's default, on. */
+static bool ik_on(const pk_motion *m, const pk_ik_key *k, const uint8_t *name, size_t len)
+{
+    for (uint32_t i = 0; k && i < k->count; i++) {
+        size_t l;
+        const uint8_t *r = pk_names_raw(m->names, k->ik[i].name, &l);
+        if (l == len && memcmp(r, name, len) == 0)
+            return k->ik[i].enabled != 0;
+    }
+    return true;
+}
+
+/* How many IK bones are on in one motion and off in the other, listed by
+ * either key. */
+static size_t ik_switches(const pk_motion *ma, const pk_ik_key *ka, const pk_motion *mb,
+                          const pk_ik_key *kb)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; ka && i < ka->count; i++) {
+        size_t l;
+        const uint8_t *r = pk_names_raw(ma->names, ka->ik[i].name, &l);
+        n += (ka->ik[i].enabled != 0) != ik_on(mb, kb, r, l);
+    }
+    for (uint32_t i = 0; kb && i < kb->count; i++) { /* those A does not list: on in A */
+        size_t l;
+        const uint8_t *r = pk_names_raw(mb->names, kb->ik[i].name, &l);
+        bool listed = false;
+        for (uint32_t j = 0; ka && j < ka->count && !listed; j++) {
+            size_t la;
+            const uint8_t *ra = pk_names_raw(ma->names, ka->ik[j].name, &la);
+            listed = la == l && memcmp(ra, r, l) == 0;
+        }
+        n += !listed && !kb->ik[i].enabled;
+    }
+    return n;
 }
 
 static double dist3(const float a[3], const float b[3])
@@ -156,6 +217,14 @@ static void shadow_sample(void *ctx, uint32_t f, double *v)
     v[1] = fabs((double)b.distance - a.distance) * 100000.0; /* slider units */
 }
 
+static void ik_sample(void *ctx, uint32_t f, double *v)
+{
+    const scene_walk *w = ctx;
+    const pk_ik_key *a = ik_at(w->ma, w->ta, f), *b = ik_at(w->mb, w->tb, f);
+    v[0] = (double)ik_switches(w->ma, a, w->mb, b);
+    v[1] = (a ? a->show != 0 : true) != (b ? b->show != 0 : true) ? 1.0 : 0.0;
+}
+
 /* The frame of a section's last key (0 when it has none). */
 #define LAST_FRAME(m, t, what, n) ((t)->n ? (m)->what[(t)->what[(t)->n - 1]].frame : 0u)
 
@@ -228,12 +297,14 @@ bool pk_diff_add_scene(pk_diff *d, const pk_motion *a, const pk_motion *b, uint3
     free(d->scene);
     d->scene = NULL;
     d->nscene = d->scene_differ = 0;
-    if (!a->ncameras && !b->ncameras && !a->nlights && !b->nlights && !a->nshadows && !b->nshadows)
+    if (!a->ncameras && !b->ncameras && !a->nlights && !b->nlights && !a->nshadows &&
+        !b->nshadows && !a->niks && !b->niks)
         return true;
     if (first > last)
         return true;
     pk_tracks *ta = pk_tracks_build(a, NULL), *tb = ta ? pk_tracks_build(b, NULL) : NULL;
-    d->scene = calloc(CAM_CHANNELS + LIGHT_CHANNELS + SHADOW_CHANNELS, sizeof *d->scene);
+    d->scene = calloc(CAM_CHANNELS + LIGHT_CHANNELS + SHADOW_CHANNELS + IK_CHANNELS,
+                      sizeof *d->scene);
     bool ok = ta && tb && d->scene;
     if (ok) {
         scene_walk w = {a, b, ta, tb};
@@ -243,16 +314,19 @@ bool pk_diff_add_scene(pk_diff *d, const pk_motion *a, const pk_motion *b, uint3
             max_u32(LAST_FRAME(a, ta, lights, nlights), LAST_FRAME(b, tb, lights, nlights));
         uint32_t ts =
             max_u32(LAST_FRAME(a, ta, shadows, nshadows), LAST_FRAME(b, tb, shadows, nshadows));
+        uint32_t ti = max_u32(LAST_FRAME(a, ta, iks, niks), LAST_FRAME(b, tb, iks, niks));
         ok = add_section(d, cam_channels, CAM_CHANNELS, ta->ncameras, tb->ncameras, tc,
                          camera_sample, &w, first, last, o) &&
              add_section(d, light_channels, LIGHT_CHANNELS, ta->nlights, tb->nlights, tl,
                          light_sample, &w, first, last, o) &&
              add_section(d, shadow_channels, SHADOW_CHANNELS, ta->nshadows, tb->nshadows, ts,
-                         shadow_sample, &w, first, last, o);
+                         shadow_sample, &w, first, last, o) &&
+             add_section(d, ik_channels, IK_CHANNELS, ta->niks, tb->niks, ti, ik_sample, &w,
+                         first, last, o);
     }
     pk_tracks_free(ta);
     pk_tracks_free(tb);
     if (!ok)
-        pk_error(log, "out of memory comparing cameras and lights");
+        pk_error(log, "out of memory comparing cameras, lights and IK switches");
     return ok;
 }

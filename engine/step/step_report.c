@@ -63,7 +63,7 @@ static void diff_summary(const pk_step *s, const pk_diff *d, pk_buf *f)
     if (!s->o.no_morphs)
         pk_buf_printf(f, ", %zu of %zu morphs differ", d->morphs_differ, d->nmorphs);
     if (d->nscene)
-        pk_buf_printf(f, ", %zu of %zu camera/light/shadow channels differ", d->scene_differ,
+        pk_buf_printf(f, ", %zu of %zu camera/light/shadow/IK channels differ", d->scene_differ,
                       d->nscene);
     if (d->only_a || d->only_b)
         pk_buf_printf(f, "; only in A: %zu, only in B: %zu", d->only_a, d->only_b);
@@ -155,9 +155,9 @@ static void diff_table(const pk_step *s, const pk_step_result *res, pk_buf *f)
         if (!head) {
             if (d->range)
                 pk_buf_printf(f, "%9s %6s %9s  %s\n", "max", "frame", "mean",
-                              "camera, light, shadow");
+                              "camera, light, shadow, IK");
             else
-                pk_buf_printf(f, "%9s  %s\n", "delta", "camera, light, shadow");
+                pk_buf_printf(f, "%9s  %s\n", "delta", "camera, light, shadow, IK");
             head = true;
         }
         if (d->range)

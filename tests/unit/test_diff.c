@@ -655,6 +655,68 @@ static void scene_channels(void **state)
     pk_motion_free(b);
 }
 
+/* IK on/off and model display: keys hold until the next one; a bone a key
+ * does not list, and a motion without IK keys, has IK on and the model
+ * shown.  A has the legs' IK off from frame 10 and hides the model from
+ * 20; B lists only the left leg, off from frame 15, in another name table
+ * order. */
+static void ik_switches(void **state)
+{
+    (void)state;
+    pk_motion *a = pk_motion_new(), *b = pk_motion_new();
+    pk_name_id la = pk_names_intern_utf8(a->names, "左足ＩＫ", 20, "IK", NULL);
+    pk_name_id ra = pk_names_intern_utf8(a->names, "右足ＩＫ", 20, "IK", NULL);
+    pk_ik_key *k = pk_motion_push_ik(a, 2);
+    k->frame = 0;
+    k->show = 1;
+    k->ik[0] = (pk_ik_state){la, 0, 1};
+    k->ik[1] = (pk_ik_state){ra, 0, 1};
+    k = pk_motion_push_ik(a, 2);
+    k->frame = 10;
+    k->show = 1;
+    k->ik[0] = (pk_ik_state){la, 0, 0};
+    k->ik[1] = (pk_ik_state){ra, 0, 0};
+    k = pk_motion_push_ik(a, 2);
+    k->frame = 20;
+    k->show = 0;
+    k->ik[0] = (pk_ik_state){la, 0, 0};
+    k->ik[1] = (pk_ik_state){ra, 0, 0};
+    pk_names_intern_utf8(b->names, "センター", 20, "bone", NULL); /* other ids than A's */
+    pk_name_id lb = pk_names_intern_utf8(b->names, "左足ＩＫ", 20, "IK", NULL);
+    k = pk_motion_push_ik(b, 1);
+    k->frame = 15;
+    k->show = 1;
+    k->ik[0] = (pk_ik_state){lb, 0, 0};
+    pk_diff *d = pk_diff_motions(a, b, 0, 29, NULL, NULL);
+    assert_non_null(d);
+    const pk_diff_scene *sw = find_scene(d, "ik switches"), *show = find_scene(d, "model display");
+    /* 0-9 both on (B's only key, at 15, holds before it: left off, so 1);
+     * 10-14 A both off, B left off: 1 (right); 15-29 the same: 1 */
+    assert_float_equal(sw->delta, 1.0, 0);
+    assert_int_equal(sw->frame, 0);
+    assert_float_equal(sw->mean, 1.0, 1e-12);
+    assert_true(sw->differs);
+    assert_float_equal(show->delta, 1.0, 0);
+    assert_int_equal(show->frame, 20);
+    assert_true(fabs(show->mean - 10.0 / 30.0) < 1e-12);
+    assert_int_equal(d->scene_differ, 2);
+    pk_diff_free(d);
+    /* against a motion without IK keys: A's legs off from 10 = 2 switches */
+    pk_motion *c = pk_motion_new();
+    d = pk_diff_motions(a, c, 0, 29, NULL, NULL);
+    sw = find_scene(d, "ik switches");
+    assert_float_equal(sw->delta, 2.0, 0);
+    assert_int_equal(sw->frame, 10);
+    assert_int_equal(sw->only_in, PK_DIFF_ONLY_A);
+    pk_diff_free(d);
+    d = pk_diff_motions(a, a, 0, 29, NULL, NULL);
+    assert_false(pk_diff_any(d));
+    pk_diff_free(d);
+    pk_motion_free(a);
+    pk_motion_free(b);
+    pk_motion_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -670,6 +732,7 @@ int main(void)
         cmocka_unit_test(bins_and_tails),
         cmocka_unit_test(same_tracks_take_the_short_way),
         cmocka_unit_test(scene_channels),
+        cmocka_unit_test(ik_switches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,13 +32,13 @@ CAM="$(corpus vmd_vmd2xml_camera.vmd)"
 "$POSEKIT" mirror "$CAM" -o cm.vmd 2>/dev/null
 expect_exit 1 "$POSEKIT" diff "$CAM" cm.vmd --frames all
 expect_stdout_contains 'camera rotation (deg)'
-expect_stdout_contains '1 of 5 camera/light/shadow channels differ'
+expect_stdout_contains '1 of 5 camera/light/shadow/IK channels differ'
 expect_stdout_lacks 'camera position'
 # a pose diff of two motions compares the camera at that frame
 expect_exit 1 "$POSEKIT" diff "$CAM" cm.vmd --frame 5
 expect_stdout_contains 'camera rotation'
 expect_exit 0 "$POSEKIT" diff "$CAM" "$CAM" --frames all
-expect_stdout_contains '0 of 5 camera/light/shadow channels differ'
+expect_stdout_contains '0 of 5 camera/light/shadow/IK channels differ'
 expect_exit 1 "$POSEKIT" diff "$CAM" cm.vmd --frames all --json
 json_eval _stdout 'd["summary"]["scene_differ"] == 1 and d["scene"][2]["name"] == "camera rotation" and d["scene"][2]["unit"] == "deg" and d["scene"][2]["differs"]' | grep -q True ||
     fail "JSON should hold the camera channels"

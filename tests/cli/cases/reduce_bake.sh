@@ -25,7 +25,7 @@ expect_stderr_contains 'camera keys 70 -> 2817'
 expect_exit 0 "$POSEKIT" reduce cam_baked.vmd --camera --max-deg 0.05 --max-pos 0.001 -o cam_back.vmd
 expect_stderr_matches 'camera keys 2817 -> [0-9]{2}; worst error .*, camera [0-9.e-]+ deg'
 expect_exit 0 "$POSEKIT" diff "$cam" cam_back.vmd --threshold 0.06 --pos-threshold 0.0018 --frames all
-expect_stdout_contains '0 of 5 camera/light/shadow channels differ'
+expect_stdout_contains '0 of 5 camera/light/shadow/IK channels differ'
 expect_exit 0 "$POSEKIT" reduce cam_baked.vmd -o cam_kept.vmd
 expect_same_bytes cam_baked.vmd cam_kept.vmd
 # errors
