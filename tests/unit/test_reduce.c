@@ -452,9 +452,24 @@ static void cam_worst(const pk_motion *a, const pk_motion *b, double *deg, doubl
     pk_tracks_free(tb);
 }
 
+/* The corpus cameras' key counts: as keyed, baked, and the baked camera
+ * reduced at 0.05 deg / 0.001 units (README, "reduce, bake").  The
+ * reduced count is an upper bound: the fitter's shortcuts once refused
+ * every segment of a long camera move (hashi4 27 -> 64 keys) and nothing
+ * failed. */
+static const struct {
+    const char *file;
+    size_t keys, baked, reduced;
+} cam_counts[] = {
+    {"vmd_wavefile_camera.vmd", 70, 2817, 82},
+    {"vmd_hashi4_projectile_camera.vmd", 30, 1516, 27},
+    {"vmd_vmd2xml_camera.vmd", 3, 11, 3},
+};
+
 /* --camera: every corpus camera baked (a key per frame) and reduced: every
  * integer frame within tolerance by sampling, fov and perspective exact,
- * bone and morph records untouched; the original reduced never gains keys. */
+ * bone and morph records untouched, the key counts above met; the original
+ * reduced never gains keys. */
 static void camera_corpus(void **state)
 {
     (void)state;
@@ -462,7 +477,7 @@ static void camera_corpus(void **state)
     size_t n = tu_corpus_list(".vmd", &paths);
     if (n == 0)
         skip();
-    size_t done = 0;
+    size_t done = 0, counted = 0;
     for (size_t i = 0; i < n; i++) {
         size_t len;
         uint8_t *data = tu_read_file(paths[i], &len);
@@ -504,8 +519,19 @@ static void camera_corpus(void **state)
         pk_motion *left = pk_motion_reduce(baked, &o, NULL, &log);
         assert_int_equal(left->ncameras, baked->ncameras);
         assert_memory_equal(left->cameras, baked->cameras, baked->ncameras * sizeof *baked->cameras);
-        print_message("  %s: camera %zu keys, baked %zu, reduced %zu\n", strrchr(paths[i], '/') + 1,
-                      m->ncameras, baked->ncameras, red->ncameras);
+        const char *file = strrchr(paths[i], '/') + 1;
+        print_message("  %s: camera %zu keys, baked %zu, reduced %zu\n", file, m->ncameras,
+                      baked->ncameras, red->ncameras);
+        for (size_t c = 0; c < sizeof cam_counts / sizeof *cam_counts; c++) {
+            if (strcmp(file, cam_counts[c].file) != 0)
+                continue;
+            if (m->ncameras != cam_counts[c].keys || baked->ncameras != cam_counts[c].baked ||
+                red->ncameras > cam_counts[c].reduced)
+                fail_msg("%s: camera %zu -> %zu -> %zu keys, want %zu -> %zu -> at most %zu", file,
+                         m->ncameras, baked->ncameras, red->ncameras, cam_counts[c].keys,
+                         cam_counts[c].baked, cam_counts[c].reduced);
+            counted++;
+        }
         done++;
         pk_motion_free(left);
         pk_motion_free(again);
@@ -516,6 +542,7 @@ static void camera_corpus(void **state)
     }
     tu_free_list(paths, n);
     assert_true(done >= 2);
+    assert_int_equal(counted, sizeof cam_counts / sizeof *cam_counts);
 }
 
 static pk_camera_key *cam(pk_motion *m, uint32_t f, float dist, float x, float rx, uint32_t fov)
