@@ -457,6 +457,13 @@ int pk_curve_fit_scalar(const float *v, size_t n, double tol, uint8_t cp[4], dou
 int pk_curve_fit_scalar_ex(const float *v, size_t n, double tol, pk_fit_effort effort,
                            pk_curve_cache *cache, uint8_t cp[4], double *worst)
 {
+    return pk_curve_fit_scalar_extra_ex(v, n, NULL, tol, effort, cache, cp, worst);
+}
+
+int pk_curve_fit_scalar_extra_ex(const float *v, size_t n, const double *extra, double tol,
+                                 pk_fit_effort effort, pk_curve_cache *cache, uint8_t cp[4],
+                                 double *worst)
+{
     if (n == 0)
         return -1;
     for (size_t i = 0; i <= n; i++)
@@ -466,8 +473,8 @@ int pk_curve_fit_scalar_ex(const float *v, size_t n, double tol, pk_fit_effort e
     if (span == 0.0) { /* a still segment: every sample must be the value */
         double e = 0.0;
         for (size_t i = 1; i < n; i++)
-            if (fabs(v[i] - a) > e)
-                e = fabs(v[i] - a);
+            if (fabs(v[i] - a) + (extra ? extra[i - 1] : 0.0) > e)
+                e = fabs(v[i] - a) + (extra ? extra[i - 1] : 0.0);
         memcpy(cp, pk_curve_linear, 4);
         if (worst)
             *worst = e;
@@ -481,7 +488,7 @@ int pk_curve_fit_scalar_ex(const float *v, size_t n, double tol, pk_fit_effort e
     /* The sampler's result is a float: keep a margin of its rounding. */
     double big = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
     double margin = 2.0 * FLT_EPSILON * big;
-    int rc = pk_curve_fit_progress_ex(p, n, span, NULL, margin < tol / 2 ? tol - margin : tol / 2,
+    int rc = pk_curve_fit_progress_ex(p, n, span, extra, margin < tol / 2 ? tol - margin : tol / 2,
                                       effort, cache, cp, worst);
     free(p);
     return rc;

@@ -102,6 +102,14 @@ int pk_curve_fit_progress_ex(const double *p, size_t n, double span, const doubl
                              uint8_t cp[4], double *worst);
 int pk_curve_fit_scalar_ex(const float *v, size_t n, double tol, pk_fit_effort effort,
                            pk_curve_cache *cache, uint8_t cp[4], double *worst);
+/* pk_curve_fit_scalar_ex with extra[i - 1] >= 0 (value units) added to the
+ * error of sample i = 1..n-1, as in pk_curve_fit_progress: sample i must
+ * come within tol - extra[i - 1] (NULL: within tol).  Reduction fits the
+ * axes of a translation one after another, each within what the earlier
+ * ones left of a distance. */
+int pk_curve_fit_scalar_extra_ex(const float *v, size_t n, const double *extra, double tol,
+                                 pk_fit_effort effort, pk_curve_cache *cache, uint8_t cp[4],
+                                 double *worst);
 int pk_curve_fit_rot_ex(const float (*q)[4], size_t n, double tol_deg, pk_fit_effort effort,
                         pk_curve_cache *cache, uint8_t cp[4], double *worst);
 
