@@ -1056,7 +1056,7 @@ PK_API void pk_reduce_options_init(pk_reduce_options *o);
 
 typedef struct pk_reduce_stats {
     size_t keys_before[PK_SEC_COUNT], keys_after[PK_SEC_COUNT]; /* records per section */
-    size_t bone_tracks, morph_tracks; /* tracks rewritten */
+    size_t bone_tracks, morph_tracks; /* tracks rewritten: a record dropped or added */
     size_t camera_tracks;             /* 1 when the camera was rewritten */
     size_t discontinuities;           /* jumps kept as adjacent keys */
     size_t refitted; /* segments the sampler rejected, replaced by one key per frame */

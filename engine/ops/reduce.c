@@ -95,6 +95,7 @@ typedef struct plan {
     pk_name_id name;
     uint32_t lo, hi; /* the frames rewritten: records outside stay */
     rlist keys;
+    bool changed; /* set by apply_*: a record of the track dropped or added */
 } plan;
 
 typedef struct plans {
@@ -144,7 +145,7 @@ static bool is_orig(const plan *p, uint32_t f)
 
 /* Replaces the records of the planned tracks: originals stay in place, the
  * rest of those tracks is dropped, new keys are appended. */
-static int apply_bones(pk_motion *out, const plans *p, size_t *removed, size_t *added)
+static int apply_bones(pk_motion *out, plans *p, size_t *removed, size_t *added)
 {
     size_t nn = pk_names_count(out->names);
     long *slot = malloc((nn ? nn : 1) * sizeof *slot);
@@ -160,6 +161,7 @@ static int apply_bones(pk_motion *out, const plans *p, size_t *removed, size_t *
         long s = k->name < nn ? slot[k->name] : -1;
         if (s >= 0 && !is_orig(&p->v[s], k->frame)) {
             (*removed)++;
+            p->v[s].changed = true;
             continue;
         }
         out->bones[w++] = *k;
@@ -180,11 +182,12 @@ static int apply_bones(pk_motion *out, const plans *p, size_t *removed, size_t *
             memcpy(k->rot, nk->rot, sizeof k->rot);
             pk_interp_set(k->interp, (const uint8_t(*)[4])nk->cp, nk->physics_off);
             (*added)++;
+            p->v[i].changed = true;
         }
     return 0;
 }
 
-static int apply_morphs(pk_motion *out, const plans *p, size_t *removed, size_t *added)
+static int apply_morphs(pk_motion *out, plans *p, size_t *removed, size_t *added)
 {
     size_t nn = pk_names_count(out->names);
     long *slot = malloc((nn ? nn : 1) * sizeof *slot);
@@ -200,6 +203,7 @@ static int apply_morphs(pk_motion *out, const plans *p, size_t *removed, size_t 
         long s = k->name < nn ? slot[k->name] : -1;
         if (s >= 0 && !is_orig(&p->v[s], k->frame)) {
             (*removed)++;
+            p->v[s].changed = true;
             continue;
         }
         out->morphs[w++] = *k;
@@ -218,6 +222,7 @@ static int apply_morphs(pk_motion *out, const plans *p, size_t *removed, size_t 
             k->frame = nk->frame;
             k->weight = nk->w;
             (*added)++;
+            p->v[i].changed = true;
         }
     return 0;
 }
@@ -247,13 +252,14 @@ static void camera_key_of(const rkey *nk, pk_camera_key *k)
     cam_interp_set(k->interp, (const uint8_t(*)[4])nk->cp);
 }
 
-static int apply_camera(pk_motion *out, const plan *p, size_t *removed, size_t *added)
+static int apply_camera(pk_motion *out, plan *p, size_t *removed, size_t *added)
 {
     size_t w = 0;
     for (size_t r = 0; r < out->ncameras; r++) {
         const pk_camera_key *k = &out->cameras[r];
         if (!is_orig(p, k->frame)) {
             (*removed)++;
+            p->changed = true;
             continue;
         }
         out->cameras[w++] = *k;
@@ -268,6 +274,7 @@ static int apply_camera(pk_motion *out, const plan *p, size_t *removed, size_t *
             return -1;
         camera_key_of(nk, k);
         (*added)++;
+        p->changed = true;
     }
     return 0;
 }
@@ -1263,8 +1270,6 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
         if (p->keys.n == 0) { /* left alone */
             free(p->keys.v);
             pb.n--;
-        } else {
-            st->bone_tracks++;
         }
     }
     if (o->bones && nselected == 0 && !r.oom) {
@@ -1284,8 +1289,6 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
         if (p->keys.n == 0) { /* left alone */
             free(p->keys.v);
             pm.n--;
-        } else {
-            st->morph_tracks++;
         }
     }
     /* the camera: one track over the sorted camera keys */
@@ -1297,7 +1300,6 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
             bake_track(&r, m, &ct, false, tr, &pc);
         else
             reduce_track(&r, m, &ct, false, tr, &pc);
-        st->camera_tracks = pc.keys.n > 0;
     }
     if (r.oom) {
         free(pc.keys.v);
@@ -1310,6 +1312,13 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
     free(pc.keys.v);
     if (rc)
         goto oom;
+    /* rewritten: a track whose records changed (a plan may keep every
+     * record, as baking a baked track does) */
+    for (size_t i = 0; i < pb.n; i++)
+        st->bone_tracks += pb.v[i].changed;
+    for (size_t i = 0; i < pm.n; i++)
+        st->morph_tracks += pm.v[i].changed;
+    st->camera_tracks = pc.changed;
     for (int s = 0; s < PK_SEC_COUNT; s++)
         st->keys_after[s] = pk_motion_count(out, (pk_section)s);
     plans_free(&pb);
