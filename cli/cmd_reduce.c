@@ -4,8 +4,8 @@
 
 const char help_reduce[] =
     "usage: posekit reduce IN -o OUT [--max-deg D] [--max-pos U] [--max-morph W]\n"
-    "                      [--bones SEL] [--frames A-B|N] [--no-morphs] [--camera]\n"
-    "                      [--json] [--strict]\n"
+    "                      [--bones SEL] [--rules R] [--frames A-B|N] [--no-morphs]\n"
+    "                      [--camera] [--json] [--strict]\n"
     "\n"
     "Removes keys from a VMD motion: per bone track the fewest keys (each\n"
     "with the MMD curves fitted to what it replaces) such that every integer\n"
