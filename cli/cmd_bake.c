@@ -3,8 +3,8 @@
  * (engine/step/). */
 #include "cli.h"
 
-const char help_bake[] = "usage: posekit bake IN -o OUT [--bones SEL] [--frames A-B|N] [--step N]\n"
-                         "                    [--no-morphs] [--camera] [--json] [--strict]\n"
+const char help_bake[] = "usage: posekit bake IN -o OUT [--bones SEL] [--rules R] [--frames A-B|N]\n"
+                         "                    [--step N] [--no-morphs] [--camera] [--json] [--strict]\n"
                          "\n"
                          "Writes a key at every frame (or every N frames, and at the last) of\n"
                          "the selected bone tracks and of every morph track, each with linear\n"

@@ -7,6 +7,7 @@
 
 const char help_check[] =
     "usage: posekit check MOTION|POSE --model MODEL [--json] [--suggest-rules OUT.yaml]\n"
+    "                     [--strict]\n"
     "\n"
     "Checks every bone and morph a VMD motion or VPD pose keys against a PMX\n"
     "or PMD model: found, found only through MMD's cut of a longer model name\n"

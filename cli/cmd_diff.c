@@ -3,9 +3,9 @@
 
 const char help_diff[] =
     "usage: posekit diff A B [--frame N | --frames A-B | --frames all]\n"
-    "                    [--bones LIST|@GROUP] [--rules R] [--threshold DEG]\n"
-    "                    [--pos-threshold U] [--json | --csv] [--svg FILE] [--all]\n"
-    "                    [--groups] [--no-morphs] [--strict]\n"
+    "                    [--bones LIST|@GROUP] [--rules R] [--model MODEL]\n"
+    "                    [--threshold DEG] [--pos-threshold U] [--json | --csv]\n"
+    "                    [--svg FILE] [--all] [--groups] [--no-morphs] [--strict]\n"
     "\n"
     "Compares A and B (each a VPD or a VMD) bone by bone: the rotation\n"
     "difference in degrees (the geodesic angle 2*acos|q1.q2|; q and -q are the\n"

@@ -7,7 +7,7 @@
 const char help_draw[] =
     "usage: posekit draw POSE|MOTION --model MODEL [--frame N | --frames A-B [--every K]]\n"
     "                    [--vs OTHER [--vs-model MODEL2]] [--view front|side|top|all]\n"
-    "                    [--bones SPEC [--rules R.yaml]] -o OUT.svg\n"
+    "                    [--bones SPEC [--rules R.yaml]] -o OUT.svg [--strict]\n"
     "       posekit draw ... --json [-o OUT.json]\n"
     "\n"
     "Evaluates the pose (a VPD, or a VMD motion at a frame) on a PMX or PMD\n"

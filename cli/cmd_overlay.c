@@ -3,8 +3,9 @@
 
 const char help_overlay[] =
     "usage: posekit overlay BASE --pose P [--pose-frame N] --bones LIST|@GROUP\n"
-    "                       [--rules R] [--frames A-B|N|all] [--mode replace|add]\n"
-    "                       [--fade F] -o OUT [--json] [--cut-names] [--strict]\n"
+    "                       [--rules R] [--model MODEL] [--frames A-B|N|all]\n"
+    "                       [--mode replace|add] [--fade F] -o OUT [--json]\n"
+    "                       [--cut-names] [--strict]\n"
     "\n"
     "Lays the pose P over the selected bones and morphs of BASE and writes\n"
     "OUT.\n"

@@ -4,7 +4,8 @@
 const char help_retarget[] =
     "usage: posekit retarget IN --from A.pmx --to B.pmx [--rules R.yaml] -o OUT\n"
     "                           [--no-stance] [--no-scale] [--no-fold] [--fingers]\n"
-    "       posekit retarget IN --rules R.yaml -o OUT\n"
+    "                           [--verbose] [--strict]\n"
+    "       posekit retarget IN --rules R.yaml -o OUT [--verbose] [--strict]\n"
     "\n"
     "Adapts a VMD motion or VPD pose made for model A to model B.  With the\n"
     "two models (PMX or PMD) every step is computed from their bones:\n"

@@ -1029,8 +1029,9 @@ PK_API pk_pose *pk_overlay_pose(const pk_pose *base, const pk_pose *pose, const 
  * Reduce: per selected bone track (and every morph track unless `morphs`
  * is false), the fewest keys such that every integer frame between the
  * range's first and last key samples within the tolerances of the input
- * (rotation: degrees between the quaternions, translation: units per
- * axis, morph: weight); checked with the sampler, never by trusting the
+ * (rotation: degrees between the quaternions, translation: the distance
+ * in units, as pk_motion_diff measures it, morph: weight); checked with
+ * the sampler, never by trusting the
  * fitter.  The four curves of a bone key are chosen together.  Kept: the
  * range's first and last key, both keys of every discontinuity (two input
  * keys on adjacent frames with a step much larger than its neighbours').
@@ -1053,8 +1054,9 @@ typedef struct pk_reduce_options {
     bool all_frames;                    /* the whole motion: first/last ignored */
     uint32_t first, last;               /* [A, B] */
     bool morphs;                        /* morph tracks too (all of them) */
-    bool camera;                        /* the camera too: centre and distance within
-                                           max_pos, Euler angles within max_deg, fov
+    bool camera;                        /* the camera too: centre (as a distance) and
+                                           distance within max_pos, Euler angles within
+                                           max_deg, fov
                                            (whole degrees) and perspective exact */
     uint32_t step;                      /* bake: a key every step frames (0 = 1) */
 } pk_reduce_options;
@@ -1064,11 +1066,12 @@ PK_API void pk_reduce_options_init(pk_reduce_options *o);
 
 typedef struct pk_reduce_stats {
     size_t keys_before[PK_SEC_COUNT], keys_after[PK_SEC_COUNT]; /* records per section */
-    size_t bone_tracks, morph_tracks; /* tracks rewritten */
+    size_t bone_tracks, morph_tracks; /* tracks rewritten: a record dropped or added */
     size_t camera_tracks;             /* 1 when the camera was rewritten */
     size_t discontinuities;           /* jumps kept as adjacent keys */
     size_t refitted; /* segments the sampler rejected, replaced by one key per frame */
-    double worst_deg, worst_pos, worst_morph; /* largest error met at an integer frame */
+    double worst_deg, worst_pos, worst_morph; /* largest error met at an integer frame
+                                                 (worst_pos: a distance) */
     double worst_cam_deg, worst_cam_pos;      /* the camera's (Euler angles; centre, distance) */
 } pk_reduce_stats;
 

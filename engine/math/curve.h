@@ -83,9 +83,11 @@ int pk_curve_fit_progress(const double *p, size_t n, double span, const double *
  * reduce.c, probes thousands of segments, most of which cannot fit):
  * PK_FIT_FULL is what the functions above do; PK_FIT_FAST refuses data
  * that is not within tol of a monotonic run first, scans the x bytes in
- * steps of 8 before descending and skips the final ring search.  FAST may
- * refuse a segment FULL would fit (never the other way round: a curve it
- * returns is checked against every sample the same way). */
+ * steps of 16 before descending, refuses a candidate whose least-squares
+ * curve is far outside tol, takes the first grid curve within tol and
+ * skips the final ring search.  FAST may refuse a segment FULL would fit
+ * (never the other way round: a curve it returns is checked against every
+ * sample the same way). */
 typedef enum pk_fit_effort { PK_FIT_FULL = 0, PK_FIT_FAST = 1 } pk_fit_effort;
 /* A cache of x(t) = s solutions per x-byte pair (a table of t at 257
  * values of s, built on first use, about 1 KB a pair) that steers the
@@ -100,6 +102,14 @@ int pk_curve_fit_progress_ex(const double *p, size_t n, double span, const doubl
                              uint8_t cp[4], double *worst);
 int pk_curve_fit_scalar_ex(const float *v, size_t n, double tol, pk_fit_effort effort,
                            pk_curve_cache *cache, uint8_t cp[4], double *worst);
+/* pk_curve_fit_scalar_ex with extra[i - 1] >= 0 (value units) added to the
+ * error of sample i = 1..n-1, as in pk_curve_fit_progress: sample i must
+ * come within tol - extra[i - 1] (NULL: within tol).  Reduction fits the
+ * axes of a translation one after another, each within what the earlier
+ * ones left of a distance. */
+int pk_curve_fit_scalar_extra_ex(const float *v, size_t n, const double *extra, double tol,
+                                 pk_fit_effort effort, pk_curve_cache *cache, uint8_t cp[4],
+                                 double *worst);
 int pk_curve_fit_rot_ex(const float (*q)[4], size_t n, double tol_deg, pk_fit_effort effort,
                         pk_curve_cache *cache, uint8_t cp[4], double *worst);
 

@@ -529,6 +529,20 @@ static int run_keys(const pk_step *s, const pk_doc *in, const pk_rules *rules, p
     res->out.format = PK_FMT_VMD;
     res->out.motion = s->op == PK_STEP_REDUCE ? pk_motion_reduce(in->motion, &opt, &res->reduce, log)
                                               : pk_motion_bake(in->motion, &opt, &res->reduce, log);
+    /* a run that changed nothing says so, as rename and mirror do (a
+     * warning: --strict fails it); a motion whose camera alone could
+     * change is told where the camera went */
+    const pk_reduce_stats *st = &res->reduce;
+    if (res->out.motion && st->bone_tracks + st->morph_tracks + st->camera_tracks == 0) {
+        if (!o->camera && in->motion->ncameras > 1)
+            pk_warning(log,
+                       "nothing to %s: no key changed, the output is the input unchanged; its %zu "
+                       "camera keys are left alone without %scamera%s",
+                       cmd, in->motion->ncameras, s->prefix, *s->prefix ? "" : ": true");
+        else
+            pk_warning(log, "nothing to %s: no key changed, the output is the input unchanged",
+                       cmd);
+    }
     pk_log_set_path(log, caller);
     free(caller);
     pk_selection_free(sel);

@@ -56,8 +56,11 @@ static void worst(const pk_motion *a, const pk_motion *b, double *deg, double *p
             pk_cursor_bone(&ca, f, p0, r0);
             pk_cursor_bone(&cb, f, p1, r1);
             *deg = fmax(*deg, pk_quat_angle_deg(r0, r1));
+            /* the distance: --max-pos bounds it, not each axis */
+            double dd = 0.0;
             for (int k = 0; k < 3; k++)
-                *pos = fmax(*pos, fabs((double)p0[k] - p1[k]));
+                dd += ((double)p0[k] - p1[k]) * ((double)p0[k] - p1[k]);
+            *pos = fmax(*pos, sqrt(dd));
         }
     }
     for (size_t i = 0; i < ta->nmorphs; i++) {

@@ -9,6 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The distance between two translations: --max-pos bounds it (diff
+ * measures it), not each axis. */
+static double dist3(const float a[3], const float b[3])
+{
+    double d = 0.0;
+    for (int k = 0; k < 3; k++)
+        d += ((double)a[k] - b[k]) * ((double)a[k] - b[k]);
+    return sqrt(d);
+}
+
 /* Worst error of b against a at every integer frame of a's tracks. */
 static void worst(const pk_motion *a, const pk_motion *b, double *deg, double *pos, double *w)
 {
@@ -25,8 +35,7 @@ static void worst(const pk_motion *a, const pk_motion *b, double *deg, double *p
             pk_sample_bone(a, x, f, p0, r0);
             pk_sample_bone(b, y, f, p1, r1);
             *deg = fmax(*deg, pk_quat_angle_deg(r0, r1));
-            for (int k = 0; k < 3; k++)
-                *pos = fmax(*pos, fabs((double)p0[k] - p1[k]));
+            *pos = fmax(*pos, dist3(p0, p1));
         }
     }
     for (size_t i = 0; i < ta->nmorphs; i++) {
@@ -263,7 +272,8 @@ static void morph_triangle(void **state)
     pk_log_free(&log);
 }
 
-/* A curved segment baked is one key again, with a curve. */
+/* A curved segment baked is one key again, with a curve; baked twice it
+ * is the same (and bake says no track was rewritten). */
 static void curve_recovered(void **state)
 {
     (void)state;
@@ -275,8 +285,17 @@ static void curve_recovered(void **state)
     pk_log log;
     pk_log_init(&log);
     pk_reduce_options o = tight();
-    pk_motion *b = pk_motion_bake(m, &o, NULL, &log);
+    pk_reduce_stats st;
+    pk_motion *b = pk_motion_bake(m, &o, &st, &log);
     assert_int_equal(b->nbones, 41);
+    assert_int_equal(st.bone_tracks, 1);
+    /* baked again: every record stays, so no track counts as rewritten */
+    pk_motion *bb = pk_motion_bake(b, &o, &st, &log);
+    assert_int_equal(bb->nbones, b->nbones);
+    assert_memory_equal(bb->bones, b->bones, b->nbones * sizeof *b->bones);
+    assert_int_equal(st.bone_tracks, 0);
+    assert_int_equal(st.morph_tracks, 0);
+    pk_motion_free(bb);
     for (size_t i = 1; i < b->nbones; i++) { /* linear curves */
         uint8_t c[4];
         pk_interp_curve(b->bones[i].interp, 3, c);
@@ -363,6 +382,53 @@ static void edge_curve_recovered(void **state)
     pk_log_free(&log);
 }
 
+/* --max-pos bounds the distance at every frame, as diff measures it: a
+ * bone keyed at every frame along the diagonal, X, Y and Z by one ease no
+ * grid curve holds.  Fitting each axis within 0.001 on its own left the
+ * three errors together up to sqrt(3) times that; the reported worst is
+ * the distance too. */
+static void pos_tolerance_is_distance(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    assert_non_null(m);
+    for (uint32_t f = 0; f <= 240; f++) {
+        double s = f / 240.0, ease = s * s * (3.0 - 2.0 * s) + 0.02 * sin(9.0 * s);
+        pk_bone_key *k = bone(m, "center", f, 0.0, 0.0f);
+        for (int a = 0; a < 3; a++)
+            k->pos[a] = (float)(10.0 * ease);
+    }
+    pk_log log;
+    pk_log_init(&log);
+    pk_reduce_options o = tight();
+    pk_reduce_stats st;
+    pk_motion *r = pk_motion_reduce(m, &o, &st, &log);
+    assert_non_null(r);
+    assert_true(r->nbones < m->nbones / 4);
+    double d, p, w, axis = 0.0;
+    worst(m, r, &d, &p, &w);
+    pk_tracks *ta = pk_tracks_build(m, NULL), *tb = pk_tracks_build(r, NULL);
+    assert_non_null(ta);
+    assert_non_null(tb);
+    for (uint32_t f = 0; f <= 240; f++) {
+        float p0[3], r0[4], p1[3], r1[4];
+        pk_sample_bone(m, &ta->bones[0], f, p0, r0);
+        pk_sample_bone(r, &tb->bones[0], f, p1, r1);
+        for (int a = 0; a < 3; a++)
+            axis = fmax(axis, fabs((double)p0[a] - p1[a]));
+    }
+    print_message("  %zu -> %zu keys, worst distance %g, worst axis %g, reported %g\n", m->nbones,
+                  r->nbones, p, axis, st.worst_pos);
+    if (p > o.max_pos)
+        fail_msg("worst distance %g units > %g (worst axis %g)", p, o.max_pos, axis);
+    assert_true(fabs(st.worst_pos - p) <= 1e-9);
+    pk_tracks_free(ta);
+    pk_tracks_free(tb);
+    pk_motion_free(r);
+    pk_motion_free(m);
+    pk_log_free(&log);
+}
+
 static double noise(uint32_t *s)
 {
     *s = *s * 1664525u + 1013904223u;
@@ -439,10 +505,9 @@ static void cam_worst(const pk_motion *a, const pk_motion *b, double *deg, doubl
             pk_camera_key x, y;
             assert_true(pk_sample_camera(a, ta, f, &x));
             assert_true(pk_sample_camera(b, tb, f, &y));
-            for (int k = 0; k < 3; k++) {
-                *pos = fmax(*pos, fabs((double)x.pos[k] - y.pos[k]));
+            *pos = fmax(*pos, dist3(x.pos, y.pos));
+            for (int k = 0; k < 3; k++)
                 *deg = fmax(*deg, fabs((double)x.rot[k] - y.rot[k]) * 180.0 / 3.14159265358979323846);
-            }
             *pos = fmax(*pos, fabs((double)x.distance - y.distance));
             if (x.fov != y.fov || x.perspective != y.perspective)
                 *exact = false;
@@ -452,9 +517,24 @@ static void cam_worst(const pk_motion *a, const pk_motion *b, double *deg, doubl
     pk_tracks_free(tb);
 }
 
+/* The corpus cameras' key counts: as keyed, baked, and the baked camera
+ * reduced at 0.05 deg / 0.001 units (README, "reduce, bake").  The
+ * reduced count is an upper bound: the fitter's shortcuts once refused
+ * every segment of a long camera move (hashi4 27 -> 64 keys) and nothing
+ * failed. */
+static const struct {
+    const char *file;
+    size_t keys, baked, reduced;
+} cam_counts[] = {
+    {"vmd_wavefile_camera.vmd", 70, 2817, 82},
+    {"vmd_hashi4_projectile_camera.vmd", 30, 1516, 27},
+    {"vmd_vmd2xml_camera.vmd", 3, 11, 3},
+};
+
 /* --camera: every corpus camera baked (a key per frame) and reduced: every
  * integer frame within tolerance by sampling, fov and perspective exact,
- * bone and morph records untouched; the original reduced never gains keys. */
+ * bone and morph records untouched, the key counts above met; the original
+ * reduced never gains keys. */
 static void camera_corpus(void **state)
 {
     (void)state;
@@ -462,7 +542,7 @@ static void camera_corpus(void **state)
     size_t n = tu_corpus_list(".vmd", &paths);
     if (n == 0)
         skip();
-    size_t done = 0;
+    size_t done = 0, counted = 0;
     for (size_t i = 0; i < n; i++) {
         size_t len;
         uint8_t *data = tu_read_file(paths[i], &len);
@@ -504,8 +584,19 @@ static void camera_corpus(void **state)
         pk_motion *left = pk_motion_reduce(baked, &o, NULL, &log);
         assert_int_equal(left->ncameras, baked->ncameras);
         assert_memory_equal(left->cameras, baked->cameras, baked->ncameras * sizeof *baked->cameras);
-        print_message("  %s: camera %zu keys, baked %zu, reduced %zu\n", strrchr(paths[i], '/') + 1,
-                      m->ncameras, baked->ncameras, red->ncameras);
+        const char *file = strrchr(paths[i], '/') + 1;
+        print_message("  %s: camera %zu keys, baked %zu, reduced %zu\n", file, m->ncameras,
+                      baked->ncameras, red->ncameras);
+        for (size_t c = 0; c < sizeof cam_counts / sizeof *cam_counts; c++) {
+            if (strcmp(file, cam_counts[c].file) != 0)
+                continue;
+            if (m->ncameras != cam_counts[c].keys || baked->ncameras != cam_counts[c].baked ||
+                red->ncameras > cam_counts[c].reduced)
+                fail_msg("%s: camera %zu -> %zu -> %zu keys, want %zu -> %zu -> at most %zu", file,
+                         m->ncameras, baked->ncameras, red->ncameras, cam_counts[c].keys,
+                         cam_counts[c].baked, cam_counts[c].reduced);
+            counted++;
+        }
         done++;
         pk_motion_free(left);
         pk_motion_free(again);
@@ -516,6 +607,7 @@ static void camera_corpus(void **state)
     }
     tu_free_list(paths, n);
     assert_true(done >= 2);
+    assert_int_equal(counted, sizeof cam_counts / sizeof *cam_counts);
 }
 
 static pk_camera_key *cam(pk_motion *m, uint32_t f, float dist, float x, float rx, uint32_t fov)
@@ -593,6 +685,7 @@ int main(void)
         cmocka_unit_test(curve_recovered),           cmocka_unit_test(frames_range),
         cmocka_unit_test(camera_corpus),             cmocka_unit_test(camera_recovered),
         cmocka_unit_test(edge_curve_recovered),      cmocka_unit_test(dense_capture),
+        cmocka_unit_test(pos_tolerance_is_distance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,3 +37,16 @@ expect_exit 0 "$POSEKIT" help convert
 for o in -o --frame --layout --no-morphs --strict; do expect_stdout_contains -- "$o"; done
 expect_exit 0 "$POSEKIT" help info
 for o in --json --strict; do expect_stdout_contains "$o"; done
+
+# The usage lines name every option the list below them gives (reduce's
+# and bake's lacked --rules, five others --model, --strict or --verbose);
+# -h/--help and -o/--output aside.
+expect_exit 0 "$POSEKIT" help
+for c in $(grep -E '^  [a-z]+ ' "$OUT" | awk '{ print $1 }'); do
+    expect_exit 0 "$POSEKIT" help "$c"
+    usage=$(awk '/^usage:/ { u = 1 } u && /^$/ { exit } u' "$OUT")
+    for o in $(grep -oE '^  (-[a-z], )?--[a-z-]+' "$OUT" | grep -oE -- '--[a-z-]+'); do
+        case $o in --help | --output) continue ;; esac
+        grep -qE -- "$o( |\]|\||$)" <<<"$usage" || fail "$c: the usage lines lack $o"
+    done
+done
