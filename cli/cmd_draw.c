@@ -28,6 +28,7 @@ const char help_draw[] =
     "  --vs-model MODEL2    the second pose's model (default: MODEL)\n"
     "  --view V             front (default), side, top, or all three\n"
     "  --bones SPEC         only these bones: names, globs, @groups, @frame:NAME\n"
+    "                       (a selection that leaves no bone to draw is an error)\n"
     "  --rules R.yaml       groups for --bones, and which bones are the body\n"
     "                       (drawn in colour; the others light grey)\n"
     "  --json               every bone's world position and rotation as JSON\n"

@@ -1503,7 +1503,10 @@ typedef struct pk_draw_options {
     bool range;                /* frames first..last every `every` (else `frame`) */
     uint32_t frame, first, last, every;
     pk_draw_view view;
-    const pk_selection *bones, *vs_bones; /* NULL: every visible bone (of a / of b) */
+    const pk_selection *bones, *vs_bones; /* NULL: every visible bone (of a / of b); a
+                                             selection that leaves no bone to draw in
+                                             either is an error */
+    const char *bones_spec;                  /* the selection's text, for that message */
     const pk_selection *body; /* drawn in colour; other bones (hair, clothes) light grey
                                  (NULL: every bone in colour) */
 } pk_draw_options;

@@ -142,6 +142,44 @@ static bool fig_alloc(dfig *f, size_t n, bool diff)
     return f->pos && f->end && f->rot && f->has_end && f->ik_on && (!diff || f->diff);
 }
 
+/* A selection that leaves nothing to draw is an error, as in diff: an
+ * empty frame saying "1 figure drawn" looks like success.  Selected bones
+ * that MMD hides (not visible) are named apart: the name was right. */
+static bool selection_drawn(const pk_drawing *d, const pk_draw_options *o, pk_log *log)
+{
+    if (!o->bones && !o->vs_bones)
+        return true;
+    size_t chosen = 0;
+    for (int k = 0; k < (d->vs ? 2 : 1); k++) {
+        const pk_model *m = k == 0 ? o->a.model : o->b.model;
+        const pk_selection *sel = k == 0 ? o->bones : o->vs_bones;
+        for (size_t i = 0; i < d->m[k].nbones; i++) {
+            if (d->m[k].bones[i].drawn)
+                return true;
+            size_t len = 0;
+            const uint8_t *raw = m->bones[i].cp932 == PK_NO_NAME
+                                     ? NULL
+                                     : pk_names_raw(m->names, m->bones[i].cp932, &len);
+            chosen += !sel || (raw && pk_selection_has(sel, raw, len));
+        }
+    }
+    char models[512];
+    snprintf(models, sizeof models, "%s", d->m[0].label);
+    if (d->vs && strcmp(d->m[0].label, d->m[1].label) != 0)
+        snprintf(models + strlen(models), sizeof models - strlen(models), " or %s",
+                 d->m[1].label);
+    const char *spec = o->bones_spec ? o->bones_spec : "";
+    if (chosen)
+        pk_error(log,
+                 "draw: the selection '%s' matches %zu bone%s of %s, none of them visible (MMD "
+                 "hides them): nothing to draw",
+                 spec, chosen, chosen == 1 ? "" : "s", models);
+    else
+        pk_error(log, "draw: the selection '%s' matches no bone of %s: nothing to draw", spec,
+                 models);
+    return false;
+}
+
 /* Where a bone whose file names no tail (PMD writes 0 for none) points:
  * its one visible child, or nowhere (-1: a dot) when it has none or
  * several (a knee's foot and helper bones: a guess would draw a wrong
@@ -244,6 +282,10 @@ pk_drawing *pk_draw(const pk_draw_options *o, pk_log *log)
         ok = d->name[k] && copy_model(&d->m[k], in[k]->model, in[k]->model_name,
                                       k == 0 ? o->bones : o->vs_bones, o->body);
         d->any_motion = d->any_motion || in[k]->doc->motion;
+    }
+    if (ok && !selection_drawn(d, o, log)) {
+        pk_drawing_free(d);
+        return NULL;
     }
     /* the same bone in the other model, by CP932 name */
     for (size_t i = 0; vs && ok && i < o->a.model->nbones; i++) {

@@ -585,6 +585,7 @@ static int run_draw(const pk_step *s, const pk_doc *in, size_t n, const pk_rules
         }
     }
     d.bones = sel[0];
+    d.bones_spec = o->bones;
     d.vs_bones = sel[1];
     /* the body in colour: the standard groups of the rules (or of the
      * built-in rules) */

@@ -51,6 +51,30 @@ grep -q ' deg</title>' vs.svg || fail "no degrees on hover"
 
 expect_exit 0 "$POSEKIT" draw k3.vpd --model miku.pmx --bones '左ひじ,左手首' -o sel.svg
 expect_eq "$(count bone sel.svg)" 2 "bone lines of a selection"
+# a selection that leaves nothing to draw is an error (as in diff), not an
+# empty frame: no bone of that name, a glob that matches none, bones MMD
+# hides; with --json too, and as a job step
+for spec in 存在しない 'zz*'; do
+    expect_exit 2 "$POSEKIT" draw dance.vmd --model miku.pmx --bones "$spec" -o none.svg
+    expect_stderr_contains "draw: the selection '$spec' matches no bone of miku.pmx: nothing to draw"
+    expect_stderr_lacks 'drawn'
+    expect_no_file none.svg
+done
+expect_exit 2 "$POSEKIT" draw dance.vmd --model miku.pmx --bones '頭先,左目先' --json -o none.json
+expect_stderr_contains "the selection '頭先,左目先' matches 2 bones of miku.pmx, none of them visible"
+expect_no_file none.json
+expect_exit 2 "$POSEKIT" draw k3.vpd --vs k4.vpd --model miku.pmx --bones 'zz*' -o none.svg
+expect_stderr_contains "the selection 'zz*' matches no bone of miku.pmx"
+expect_no_file none.svg
+cat >none.yaml <<'YAML'
+inputs: {dance.vmd: dance.vmd, miku.pmx: miku.pmx}
+steps:
+  - draw: {in: dance.vmd, model: miku.pmx, bones: "zz*", out: pic}
+outputs: {pic: none.svg}
+YAML
+expect_exit 2 "$POSEKIT" run none.yaml
+expect_stderr_contains "draw: the selection 'zz*' matches no bone of miku.pmx: nothing to draw"
+expect_no_file none.svg
 
 # --json: world transforms; センター at rest (0,8,0) moved by (1,2,0)
 expect_exit 0 "$POSEKIT" draw moved.vpd --model miku.pmx --json
