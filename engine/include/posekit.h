@@ -1500,8 +1500,10 @@ typedef struct pk_draw_input {
 } pk_draw_input;
 typedef struct pk_draw_options {
     pk_draw_input a, b;        /* b.doc NULL: one pose */
-    bool range;                /* frames first..last every `every` (else `frame`) */
-    uint32_t frame, first, last, every;
+    bool range;                /* frames first..last every `every` (else `frame`); a range
+                                  past the motions' last key stops there (warned: after it
+                                  a motion holds its last pose), one after it is an error */
+    uint32_t frame, first, last, every; /* every 0: about 8 figures over the range */
     pk_draw_view view;
     const pk_selection *bones, *vs_bones; /* NULL: every visible bone (of a / of b); a
                                              selection that leaves no bone to draw in

@@ -232,18 +232,60 @@ static bool figure(dfig *f, pk_rig *r, const pk_model *m, const pk_doc *doc, con
     return true;
 }
 
+/* The frames a drawing shows: one, or first..last every `every`. */
+typedef struct span {
+    bool range;
+    uint32_t frame, first, last, every;
+} span;
+
 /* The frames to draw: one, or first..last every k. */
-static size_t frame_list(const pk_draw_options *o, uint32_t *out)
+static size_t frame_list(const span *sp, uint32_t *out)
 {
-    if (!o->range) {
-        out[0] = o->frame;
+    if (!sp->range) {
+        out[0] = sp->frame;
         return 1;
     }
     size_t n = 0;
-    uint32_t every = o->every ? o->every : 1;
-    for (uint64_t f = o->first; f <= o->last && n < MAX_FIGURES + 1; f += every)
+    for (uint64_t f = sp->first; f <= sp->last && n < MAX_FIGURES + 1; f += sp->every)
         out[n++] = (uint32_t)f;
     return n;
+}
+
+/* A range that runs past the last key: after it a motion holds its last
+ * pose (as in MMD), so every figure there would be the same picture (a
+ * user who types 0-10000 for "to the end" would get copies of the last
+ * pose and none of the dance).  The range stops at the last key of the
+ * longer motion, with a warning; a range that starts after it holds no
+ * frame of the motion and is an error.  Poses hold at every frame and
+ * set no end.  false (logged) on error. */
+static bool fit_range(const pk_draw_options *o, span *sp, pk_log *log)
+{
+    const pk_draw_input *in[2] = {&o->a, &o->b};
+    const char *who = NULL;
+    uint32_t end = 0;
+    for (int k = 0; k < 2; k++) {
+        uint32_t lo, hi;
+        const pk_motion *m = in[k]->doc ? in[k]->doc->motion : NULL;
+        if (m && pk_motion_frame_range(m, &lo, &hi) && (!who || hi > end)) {
+            end = hi;
+            who = in[k]->name ? in[k]->name : "the motion";
+        }
+    }
+    if (!sp->range || !who || sp->last <= end)
+        return true;
+    if (sp->first > end) {
+        pk_error(log,
+                 "draw: frames %u-%u lie after the last key of %s (frame %u): a motion holds its "
+                 "last pose there, so every figure would be that pose (--frame %u draws it once)",
+                 sp->first, sp->last, who, end, sp->first);
+        return false;
+    }
+    pk_warning(log,
+               "draw: frames %u-%u run past the last key of %s (frame %u), after which a motion "
+               "holds its last pose: drawing frames %u-%u",
+               sp->first, sp->last, who, end, sp->first, end);
+    sp->last = end;
+    return true;
 }
 
 pk_drawing *pk_draw(const pk_draw_options *o, pk_log *log)
@@ -254,14 +296,19 @@ pk_drawing *pk_draw(const pk_draw_options *o, pk_log *log)
         pk_error(log, "draw: a pose and a model are needed");
         return NULL;
     }
+    span sp = {o->range, o->frame, o->first, o->last, o->every};
+    if (!fit_range(o, &sp, log))
+        return NULL;
+    if (sp.every == 0) /* about 8 figures */
+        sp.every = (uint32_t)(((uint64_t)sp.last - sp.first) / 7 + 1);
     uint32_t frames[MAX_FIGURES + 1];
-    size_t nframes = frame_list(o, frames);
+    size_t nframes = frame_list(&sp, frames);
     if (nframes > MAX_FIGURES) {
-        uint64_t span = (uint64_t)o->last - o->first + 1;
+        uint64_t n = (uint64_t)sp.last - sp.first + 1;
         pk_error(log,
                  "draw: frames %u-%u every %u would make more than %d figures: take every %llu",
-                 o->first, o->last, o->every ? o->every : 1, MAX_FIGURES,
-                 (unsigned long long)((span + MAX_FIGURES - 1) / MAX_FIGURES));
+                 sp.first, sp.last, sp.every, MAX_FIGURES,
+                 (unsigned long long)((n + MAX_FIGURES - 1) / MAX_FIGURES));
         return NULL;
     }
     pk_drawing *d = calloc(1, sizeof *d);
@@ -271,11 +318,11 @@ pk_drawing *pk_draw(const pk_draw_options *o, pk_log *log)
     }
     d->vs = vs;
     d->view = o->view;
-    d->range = o->range;
-    d->first = o->first;
-    d->last = o->last;
-    d->every = o->every ? o->every : 1;
-    d->frame = o->frame;
+    d->range = sp.range;
+    d->first = sp.first;
+    d->last = sp.last;
+    d->every = sp.every;
+    d->frame = sp.frame;
     bool ok = true;
     for (int k = 0; k < (vs ? 2 : 1) && ok; k++) {
         d->name[k] = dup(in[k]->name);

@@ -555,7 +555,7 @@ static int run_draw(const pk_step *s, const pk_doc *in, size_t n, const pk_rules
     d.frame = o->frame;
     d.first = o->first;
     d.last = o->last;
-    d.every = o->every ? o->every : 1;
+    d.every = pk_step_given(s, "every") ? o->every : 0; /* 0: about 8 figures */
     if (range && o->frames_all) {
         /* every frame of the motion(s), a figure every K */
         bool any = false;
@@ -570,8 +570,6 @@ static int run_draw(const pk_step *s, const pk_doc *in, size_t n, const pk_rules
         if (!any)
             d.first = d.last = 0;
     }
-    if (range && !pk_step_given(s, "every")) /* about 8 figures */
-        d.every = (uint32_t)(((uint64_t)d.last - d.first) / 7 + 1);
     d.view = (pk_draw_view)o->view;
     pk_selection *sel[2] = {NULL, NULL};
     int rc = -1;

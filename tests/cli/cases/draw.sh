@@ -41,6 +41,27 @@ xmllint --noout strip.svg || fail "strip.svg is not well-formed"
 expect_eq "$(count bone strip.svg)" "$((6 * lines))" "bone lines, 6 figures"
 grep -q 'frames 0-150 every 30' strip.svg || fail "strip title"
 grep -q '>frame 150<' strip.svg || fail "the last figure's label"
+# a range past the last key (150) stops there, warned: after it the motion
+# holds its last pose, and 0-10000 would draw frames 0, 1429, ... 8574,
+# every one that pose; --strict refuses it; a range wholly after the last
+# key has no frame of the motion to draw
+expect_exit 0 "$POSEKIT" draw dance.vmd --model miku.pmx --frames 0-10000 -o past.svg
+expect_stderr_contains 'warning: draw: frames 0-10000 run past the last key of dance.vmd (frame 150), after which a motion holds its last pose: drawing frames 0-150'
+expect_stderr_contains '7 figures drawn'
+grep -q 'frames 0-150 every 22' past.svg || fail "past.svg: the range within the motion"
+grep -q '>frame 132<' past.svg || fail "past.svg: frame 132"
+grep -q '>frame 1429<' past.svg && fail "past.svg: a frame after the last key"
+expect_exit 0 "$POSEKIT" draw dance.vmd --model miku.pmx --frames 100-10000 --every 25 -o past2.svg
+expect_stderr_contains 'drawing frames 100-150'
+expect_stderr_contains '3 figures drawn'
+expect_exit 2 "$POSEKIT" draw dance.vmd --model miku.pmx --frames 0-10000 --strict -o strict.svg
+expect_no_file strict.svg
+expect_exit 2 "$POSEKIT" draw dance.vmd --model miku.pmx --frames 200-300 -o after.svg
+expect_stderr_contains 'draw: frames 200-300 lie after the last key of dance.vmd (frame 150)'
+expect_no_file after.svg
+# a pose holds at every frame: with --vs it sets no end, the motion does
+expect_exit 0 "$POSEKIT" draw k3.vpd --vs dance.vmd --model miku.pmx --frames 0-400 -o pv.svg
+expect_stderr_contains 'run past the last key of dance.vmd (frame 150)'
 
 expect_exit 0 "$POSEKIT" draw k3.vpd --vs k4.vpd --model miku.pmx -o vs.svg
 xmllint --noout vs.svg || fail "vs.svg is not well-formed"
