@@ -1520,7 +1520,9 @@ PK_API void pk_drawing_free(pk_drawing *d);
 PK_API size_t pk_drawing_figures(const pk_drawing *d);
 /* The picture as an SVG document / every bone's world position and
  * rotation as JSON ({"figures":[{"input","model","frame","bones":[{"name",
- * "pos":[x,y,z],"rot":[x,y,z,w],"ik","diff_deg"}]}]}).  0 or -1 (OOM). */
+ * "pos":[x,y,z],"rot":[x,y,z,w],"ik","diff_deg"}]}]}; a bone that has no
+ * position, under a model's NaN rest position, gets nulls in JSON and is
+ * left out of the SVG, which says so).  0 or -1 (OOM). */
 PK_API int pk_draw_svg(const pk_drawing *d, pk_buf *out);
 PK_API int pk_draw_json(const pk_drawing *d, pk_buf *out);
 

@@ -9,10 +9,13 @@
  * to pixels), the ground (y = 0) as a dashed line, a scale bar, a legend
  * for every colour.  Views: front (the model faces the viewer, its right
  * side on the viewer's left), side (seen from its left, front to the
- * right), top (from above, front down).  Numbers are printed with %.1f /
- * %.9g, which do not depend on the locale (posekit never calls setlocale).
+ * right), top (from above, front down).  SVG numbers are printed with
+ * %.1f, which does not depend on the locale (posekit never calls
+ * setlocale); JSON numbers as every engine JSON (pk_num_json: null for
+ * NaN).
  */
 #include "posekit.h"
+#include "common/number.h"
 #include "math/quat_internal.h"
 
 #include <math.h>
@@ -422,6 +425,17 @@ static void json_str(pk_buf *b, const char *s)
     pk_buf_putc(b, '"');
 }
 
+static void json_nums(pk_buf *b, const double *v, int n)
+{
+    pk_buf_putc(b, '[');
+    for (int i = 0; i < n; i++) {
+        if (i)
+            pk_buf_putc(b, ',');
+        pk_num_json(b, v[i]);
+    }
+    pk_buf_putc(b, ']');
+}
+
 int pk_draw_json(const pk_drawing *d, pk_buf *out)
 {
     pk_buf_puts(out, "{\"figures\":[");
@@ -440,9 +454,12 @@ int pk_draw_json(const pk_drawing *d, pk_buf *out)
             pk_buf_puts(out, i ? ",\n " : "\n ");
             pk_buf_puts(out, "{\"name\":");
             json_str(out, m->bones[i].name);
-            pk_buf_printf(out, ",\"pos\":[%.9g,%.9g,%.9g],\"rot\":[%.9g,%.9g,%.9g,%.9g]",
-                          g->pos[i][0], g->pos[i][1], g->pos[i][2], g->rot[i][0], g->rot[i][1],
-                          g->rot[i][2], g->rot[i][3]);
+            /* a bone under a NaN rest position has none: null, as dump
+             * writes such numbers (nan is no JSON) */
+            pk_buf_puts(out, ",\"pos\":");
+            json_nums(out, g->pos[i], 3);
+            pk_buf_puts(out, ",\"rot\":");
+            json_nums(out, g->rot[i], 4);
             if (m->bones[i].ik)
                 pk_buf_printf(out, ",\"ik\":%s", g->ik_on[i] ? "true" : "false");
             if (g->diff && !isnan(g->diff[i]))
@@ -511,6 +528,15 @@ static void grow(box *b, double x, double y)
     b->y1 = fmax(b->y1, y);
 }
 
+/* A point the picture can place: a model's NaN or infinite rest position
+ * (warned when it was read) spreads to every bone under it, and "nan" is
+ * no SVG number.  Such joints and lines are left out (the legend counts
+ * them), and they do not stretch the panels. */
+static bool placed(const double p[3])
+{
+    return isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]);
+}
+
 /* Everything a view shows, over every figure (ground included). */
 static box bounds(const pk_drawing *d, int view)
 {
@@ -519,12 +545,12 @@ static box bounds(const pk_drawing *d, int view)
         const dfig *g = &d->figs[f];
         const dmodel *m = &d->m[g->who];
         for (size_t i = 0; i < m->nbones; i++) {
-            if (!m->bones[i].drawn)
+            if (!m->bones[i].drawn || !placed(g->pos[i]))
                 continue;
             double x, y;
             project(view, g->pos[i], &x, &y);
             grow(&b, x, y);
-            if (g->has_end[i] && !m->bones[i].ik) {
+            if (g->has_end[i] && !m->bones[i].ik && placed(g->end[i])) {
                 project(view, g->end[i], &x, &y);
                 grow(&b, x, y);
             }
@@ -596,7 +622,7 @@ static void draw_figure(canvas *c, const pk_drawing *d, const dfig *g, int view,
         for (size_t i = 0; i < m->nbones; i++) {
             const dbone *db = &m->bones[i];
             if (!db->drawn || db->ik || !g->has_end[i] || db->side != side ||
-                db->other != others)
+                db->other != others || !placed(g->pos[i]) || !placed(g->end[i]))
                 continue;
             double x1, y1, x2, y2;
             project(view, g->pos[i], &x1, &y1);
@@ -628,7 +654,7 @@ static void draw_figure(canvas *c, const pk_drawing *d, const dfig *g, int view,
         return;
     for (size_t i = 0; i < m->nbones; i++) {
         const dbone *db = &m->bones[i];
-        if (!db->drawn)
+        if (!db->drawn || !placed(g->pos[i]))
             continue;
         double x, y;
         project(view, g->pos[i], &x, &y);
@@ -650,6 +676,32 @@ static void draw_figure(canvas *c, const pk_drawing *d, const dfig *g, int view,
         bone_title(b, db, g, i, NULL);
         pk_buf_puts(b, "</circle>\n");
     }
+}
+
+/* Selected bones some figure cannot place (placed), counted once each;
+ * the first three named in names. */
+static size_t unplaced(const pk_drawing *d, char *names, size_t cap)
+{
+    size_t n = 0;
+    names[0] = '\0';
+    for (int k = 0; k < (d->vs ? 2 : 1); k++) {
+        for (size_t i = 0; i < d->m[k].nbones; i++) {
+            if (!d->m[k].bones[i].drawn)
+                continue;
+            bool out = false;
+            for (size_t f = 0; f < d->nfigs && !out; f++)
+                out = d->figs[f].who == k && !placed(d->figs[f].pos[i]);
+            if (!out)
+                continue;
+            size_t l = strlen(names);
+            if (n < 3)
+                snprintf(names + l, cap - l, "%s%s", n ? ", " : "", d->m[k].bones[i].name);
+            else if (n == 3)
+                snprintf(names + l, cap - l, ", ...");
+            n++;
+        }
+    }
+    return n;
 }
 
 static void frame_label(char *buf, size_t cap, const pk_drawing *d, const dfig *g, int view,
@@ -781,6 +833,16 @@ int pk_draw_svg(const pk_drawing *d, pk_buf *out)
     text_at(&c, 10, y, "start", 11, "fill=\"#555\"",
             "dashed: the ground (y = 0); no physics (bones moved by rigid bodies follow their "
             "parents)");
+    char names[256];
+    size_t nout = unplaced(d, names, sizeof names);
+    if (nout) {
+        y += 18;
+        snprintf(line, sizeof line,
+                 "left out: %zu bone%s without a position (a NaN or infinite rest position in "
+                 "the model, or under one): %s",
+                 nout, nout == 1 ? "" : "s", names);
+        text_at(&c, 10, y, "start", 11, "fill=\"#b00\"", line);
+    }
     if (d->vs) {
         y += 20;
         snprintf(line, sizeof line, "thin: %s; thick underneath: %s, shaded by each bone's "

@@ -1,6 +1,7 @@
 /* step_report.c — what a step did, as text the CLI prints and a job writes
  * byte for byte: the summary lines, and diff's table, JSON and CSV
  * (posekit.h, "steps"). */
+#include "common/number.h"
 #include "common/utf8.h"
 #include "step/step_internal.h"
 
@@ -290,42 +291,6 @@ static void j_str(pk_buf *f, const char *s)
     pk_buf_putc(f, '"');
 }
 
-/* %.9g with '.' whatever the locale, ".0" on integral values, and the
- * exponent without '+' or leading zeros; null for NaN and infinities. */
-static void j_real(pk_buf *f, double v)
-{
-    if (!isfinite(v)) {
-        pk_buf_puts(f, "null");
-        return;
-    }
-    char raw[64], out[64];
-    snprintf(raw, sizeof raw, "%.9g", v);
-    size_t o = 0;
-    bool point = false;
-    for (const char *p = raw; *p && o < sizeof out - 3; p++) {
-        bool plain = (*p >= '0' && *p <= '9') || *p == '-' || *p == '+' || *p == 'e';
-        if (plain)
-            out[o++] = *p;
-        else if (!point || out[o - 1] != '.')
-            out[o++] = '.', point = true; /* the locale's decimal point */
-    }
-    out[o] = '\0';
-    char *e = strchr(out, 'e');
-    if (!point && !e) {
-        strcat(out, ".0");
-    } else if (e) {
-        char *q = e + 1, *r = e + 1;
-        if (*r == '+')
-            r++;
-        else if (*r == '-')
-            q++, r++;
-        while (*r == '0' && r[1])
-            r++;
-        memmove(q, r, strlen(r) + 1);
-    }
-    pk_buf_puts(f, out);
-}
-
 static void j_key(pk_buf *f, bool *first, const char *k)
 {
     if (!*first)
@@ -339,7 +304,7 @@ static void j_key(pk_buf *f, bool *first, const char *k)
 static void j_num(pk_buf *f, bool *first, const char *k, double v)
 {
     j_key(f, first, k);
-    j_real(f, round6(v));
+    pk_num_json(f, round6(v));
 }
 
 static void j_frame(pk_buf *f, bool *first, const char *k, uint32_t frame)
@@ -378,11 +343,11 @@ static void diff_json(const pk_step *s, const pk_step_result *res, pk_buf *f)
     }
     j_key(f, &first, "thresholds");
     pk_buf_puts(f, "{\"deg\":");
-    j_real(f, s->o.threshold);
+    pk_num_json(f, s->o.threshold);
     pk_buf_puts(f, ",\"pos\":");
-    j_real(f, s->o.pos_threshold);
+    pk_num_json(f, s->o.pos_threshold);
     pk_buf_puts(f, ",\"morph\":");
-    j_real(f, 0.0001);
+    pk_num_json(f, 0.0001);
     pk_buf_putc(f, '}');
     j_key(f, &first, "bones");
     pk_buf_putc(f, '[');
@@ -487,7 +452,7 @@ static void diff_json(const pk_step *s, const pk_step_result *res, pk_buf *f)
     if (d->nscene)
         pk_buf_printf(f, "\"scene\":%zu,\"scene_differ\":%zu,", d->nscene, d->scene_differ);
     pk_buf_puts(f, "\"max_angle_deg\":");
-    j_real(f, round6(max));
+    pk_num_json(f, round6(max));
     pk_buf_printf(f, ",\"differ\":%s}}\n", pk_diff_any(d) ? "true" : "false");
 }
 
