@@ -1483,8 +1483,8 @@ PK_API size_t pk_rig_motion_local(const pk_rig *r, const pk_motion *m, const pk_
  * drawn as a stick figure: a line per visible bone to its tail (a bone or
  * an offset), joints as dots, left (左) and right (右) in two colours, IK
  * goals as diamonds (hollow where the VMD's IK section turns the IK off),
- * the ground, one scale for every panel, a legend for every colour and
- * bone names on hover (<title>).  With a second pose (vs, on its own model
+ * the ground, one scale for every panel, a legend for every colour it
+ * uses and bone names on hover (<title>).  With a second pose (vs, on its own model
  * or the same), the second figure is drawn underneath, each bone shaded
  * by its rotation difference (the same degrees as diff).  A drawing holds
  * copies of everything it shows: the models may be freed before it is

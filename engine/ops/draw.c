@@ -7,7 +7,7 @@
  * SVG: hand-written SVG 1.1 (<line>, <circle>, <path>, <text>), sized to
  * what it holds.  One panel per figure and view, all at one scale (units
  * to pixels), the ground (y = 0) as a dashed line, a scale bar, a legend
- * for every colour.  Views: front (the model faces the viewer, its right
+ * for every colour drawn.  Views: front (the model faces the viewer, its right
  * side on the viewer's left), side (seen from its left, front to the
  * right), top (from above, front down).  SVG numbers are printed with
  * %.1f, which does not depend on the locale (posekit never calls
@@ -474,13 +474,27 @@ int pk_draw_json(const pk_drawing *d, pk_buf *out)
 
 /* ---- SVG ---- */
 
-/* Estimated width of UTF-8 text (0.55 em ASCII, 1 em CJK). */
-static double text_w(const char *s, double size)
+/* Estimated width of UTF-8 text, a little over what the fonts of
+ * PK_SVG_FONTS draw (measured with rsvg-convert: Noto Sans CJK JP, and
+ * DejaVu Sans where no Japanese font is installed, the wider of the two):
+ * narrow ASCII letters and punctuation 0.36 em, m and w 0.95, other
+ * capitals 0.72, other ASCII 0.62, CJK 1 em; bold 8% wider.  A single
+ * 0.55 em, which fits regular text, let a long bold title run past the
+ * picture's right edge (the --vs title lost its frame number). */
+static double text_w(const char *s, double size, bool bold)
 {
     double w = 0.0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        w += *p < 0x80 ? 0.55 : *p >= 0xE0 ? 1.0 : *p >= 0xC0 ? 0.65 : 0.0;
-    return w * size;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p >= 0x80)
+            w += *p >= 0xE0 ? 1.0 : *p >= 0xC0 ? 0.65 : 0.0;
+        else if (strchr(" ijl',.:;|!Ift()[]-/", *p))
+            w += 0.36;
+        else if (strchr("mwMW@%", *p))
+            w += 0.95;
+        else
+            w += *p >= 'A' && *p <= 'Z' ? 0.72 : 0.62;
+    }
+    return w * size * (bold ? 1.08 : 1.0);
 }
 
 static const char *const SIDE_COLOUR[3] = {"#444444", "#1f77b4", "#d62728"};
@@ -585,7 +599,7 @@ static void text_at(canvas *c, double x, double y, const char *anchor, double si
     pk_buf_putc(c->b, '>');
     pk_buf_puts_xml(c->b, s);
     pk_buf_puts(c->b, "</text>\n");
-    double w = text_w(s, size);
+    double w = text_w(s, size, attrs && strstr(attrs, "bold"));
     double right = strcmp(anchor, "start") == 0 ? x + w : strcmp(anchor, "middle") == 0 ? x + w / 2 : x;
     c->w = fmax(c->w, right + 10);
     c->h = fmax(c->h, y + 6);
@@ -802,20 +816,32 @@ int pk_draw_svg(const pk_drawing *d, pk_buf *out)
     snprintf(line, sizeof line, "%g units (%.2f px per unit)", units, scale);
     text_at(&c, 16 + units * scale, y + 4, "start", 11, "", line);
     y += 22;
-    /* legend: every colour */
+    /* legend: every colour the pose's figure uses (the vs figure is
+     * shaded, its own legend below); an entry for something not drawn
+     * (an IK goal under --bones 右腕) would promise what is not there */
+    bool side_used[3] = {false, false, false}, any_other = false, any_ik = false;
+    for (size_t i = 0; i < d->m[0].nbones; i++) {
+        const dbone *db = &d->m[0].bones[i];
+        if (!db->drawn)
+            continue;
+        if (db->ik)
+            any_ik = true;
+        else if (db->other)
+            any_other = true;
+        else
+            side_used[db->side] = true;
+    }
     double lx = 10;
     for (int s = 0; s < 3; s++) {
+        if (!side_used[s])
+            continue;
         pk_buf_printf(&body,
                       "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
                       "stroke-width=\"2\"/>\n",
                       lx, y - 4, lx + 18, y - 4, SIDE_COLOUR[s]);
         text_at(&c, lx + 22, y, "start", 11, "", SIDE_NAME[s]);
-        lx += 30 + text_w(SIDE_NAME[s], 11);
+        lx += 30 + text_w(SIDE_NAME[s], 11, false);
     }
-    bool any_other = false;
-    for (int k = 0; k < 2; k++)
-        for (size_t i = 0; i < d->m[k].nbones; i++)
-            any_other = any_other || (d->m[k].bones[i].other && d->m[k].bones[i].drawn);
     if (any_other) {
         static const char OTHER[] = "other bones (hair, clothes, helpers)";
         pk_buf_printf(&body,
@@ -823,12 +849,15 @@ int pk_draw_svg(const pk_drawing *d, pk_buf *out)
                       "stroke-width=\"2\"/>\n",
                       lx, y - 4, lx + 18, y - 4, OTHER_COLOUR);
         text_at(&c, lx + 22, y, "start", 11, "", OTHER);
-        lx += 30 + text_w(OTHER, 11);
+        lx += 30 + text_w(OTHER, 11, false);
     }
-    pk_buf_printf(&body,
-                  "<path d=\"M%.1f %.1fl4 4l-4 4l-4 -4z\" fill=\"#2ca02c\" stroke=\"#2ca02c\"/>\n",
-                  lx + 4, y - 8);
-    text_at(&c, lx + 12, y, "start", 11, "", "IK goal (hollow: IK off at this frame)");
+    if (any_ik) {
+        pk_buf_printf(&body,
+                      "<path class=\"legend-ik\" d=\"M%.1f %.1fl4 4l-4 4l-4 -4z\" fill=\"#2ca02c\" "
+                      "stroke=\"#2ca02c\"/>\n",
+                      lx + 4, y - 8);
+        text_at(&c, lx + 12, y, "start", 11, "", "IK goal (hollow: IK off at this frame)");
+    }
     y += 18;
     text_at(&c, 10, y, "start", 11, "fill=\"#555\"",
             "dashed: the ground (y = 0); no physics (bones moved by rigid bodies follow their "

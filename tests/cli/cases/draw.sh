@@ -69,9 +69,33 @@ expect_eq "$(count bone vs.svg)" "$lines" "bone lines of the pose"
 expect_eq "$(count vsbone vs.svg)" "$lines" "bone lines of the vs pose"
 grep -q 'shaded by each bone' vs.svg || fail "no legend for the shading"
 grep -q ' deg</title>' vs.svg || fail "no degrees on hover"
+# a long bold title widens the picture: at least 0.62 em a character
+# (Noto Sans CJK JP Bold draws this one at 0.56, DejaVu Sans Bold at 0.64);
+# the --vs title used to be estimated at 0.55 and lost its frame number
+cp k4.vpd a_rather_long_second_pose_name.vpd
+cp miku.pmx second_model_with_a_long_name.pmx
+expect_exit 0 "$POSEKIT" draw dance.vmd --frame 45 --model miku.pmx \
+    --vs a_rather_long_second_pose_name.vpd --vs-model second_model_with_a_long_name.pmx -o long.svg
+python3 - long.svg <<'PY' || fail "long.svg: the title is wider than the picture"
+import re, sys
+svg = open(sys.argv[1], encoding="utf-8").read()
+width = int(re.search(r'<svg [^>]*width="(\d+)"', svg).group(1))
+title = re.search(r'font-weight="bold">([^<]*)<', svg).group(1)
+assert title.endswith(", frame 45"), title
+assert width >= 10 + 0.62 * 15 * len(title), (width, len(title))
+PY
 
 expect_exit 0 "$POSEKIT" draw k3.vpd --model miku.pmx --bones '左ひじ,左手首' -o sel.svg
 expect_eq "$(count bone sel.svg)" 2 "bone lines of a selection"
+# the legend lists what the picture shows: no IK goal, centre or right
+# side for two left arm bones; all of them for the whole figure
+grep -q '>left (左)<' sel.svg || fail "sel.svg: no legend for the left side"
+for absent in 'IK goal' '>centre<' '>right (右)<'; do
+    grep -q "$absent" sel.svg && fail "sel.svg: the legend lists '$absent', which is not drawn"
+done
+for present in 'IK goal (hollow' '>centre<' '>left (左)<' '>right (右)<'; do
+    grep -q "$present" one.svg || fail "one.svg: the legend lacks '$present'"
+done
 # a selection that leaves nothing to draw is an error (as in diff), not an
 # empty frame: no bone of that name, a glob that matches none, bones MMD
 # hides; with --json too, and as a job step
