@@ -1426,7 +1426,10 @@ PK_API pk_model *pk_pmx_read(const void *data, size_t len, pk_log *log);
 PK_API pk_model *pk_pmd_read(const void *data, size_t len, pk_log *log);
 /* By content ("PMX " / "Pmd"); other bytes are an error. */
 PK_API pk_model *pk_model_read(const void *data, size_t len, pk_log *log);
-/* Reads a file and pk_model_read's it; sets the log's path. */
+/* Reads a file and pk_model_read's it; sets the log's path.  A file with
+ * neither signature named .pmx or .pmd is read by that format's reader,
+ * whose error is about that format ("not a PMX file", "the file ends
+ * inside its signature"). */
 PK_API pk_model *pk_model_load(const char *path, pk_log *log);
 PK_API void pk_model_free(pk_model *m);
 /* Index of the bone / morph whose CP932 name is raw[0..len), or -1. */
