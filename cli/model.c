@@ -158,7 +158,7 @@ static void print_model_text(const char *path, const pk_model *m, size_t warning
 static json_t *model_json(const char *path, const pk_model *m, size_t warnings)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "file", cj_string(path));
+    json_object_set_new(o, "path", cj_string(path)); /* the key motions and poses use */
     json_object_set_new(o, "format", json_string(m->format == PK_FMT_PMX ? "pmx" : "pmd"));
     json_object_set_new(o, "version", cj_float(m->version));
     json_object_set_new(o, "encoding", json_string(encoding_name(m->encoding)));
