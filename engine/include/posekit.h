@@ -1552,6 +1552,10 @@ typedef struct pk_check_item {
     pk_check_status status;
     size_t keys;    /* records of this name */
     long index;     /* found/cut: the model's bone or morph; missing: the near miss or -1 */
+    long *matches;  /* cut: every model bone or morph whose name MMD cuts to this one, in
+                       model order (matches[0] == index; more than one: the cut name is
+                       ambiguous and keys them all); owned; NULL otherwise */
+    size_t nmatches;
     const char *why; /* missing with a near miss: why it was chosen (static text) */
     size_t move_unusable;   /* keys translating a bone the model does not let move */
     size_t rotate_unusable; /* keys rotating a bone the model does not let rotate */

@@ -524,6 +524,13 @@ static const char *model_name(const pk_model *m, const pk_check_item *it)
     return it->morph ? m->morphs[it->index].name : m->bones[it->index].name;
 }
 
+/* The k-th model name a cut name matches (pk_check_item.matches). */
+static const char *match_name(const pk_model *m, const pk_check_item *it, size_t k)
+{
+    long i = it->matches[k];
+    return it->morph ? m->morphs[i].name : m->bones[i].name;
+}
+
 /* Whether the model's bone is one the motion could key but never does. */
 static bool unkeyed(const pk_model *m, const pk_check_report *r, const pk_model_frame_item *x)
 {
@@ -584,9 +591,20 @@ static void check_text(const pk_step *s, const pk_step_result *res, pk_buf *f)
                       res->check_field);
         for (size_t i = 0; i < r->nitems; i++) {
             const pk_check_item *it = &r->items[i];
-            if (it->status == PK_CHECK_CUT)
-                pk_buf_printf(f, "  %-5s %s (%zu keys) = %s\n", it->morph ? "morph" : "bone",
-                              it->name, it->keys, model_name(m, it));
+            if (it->status != PK_CHECK_CUT)
+                continue;
+            pk_buf_printf(f, "  %-5s %s (%zu keys) = %s", it->morph ? "morph" : "bone",
+                          it->name, it->keys, model_name(m, it));
+            /* several model names cut to the same bytes: the file cannot
+             * say which was meant (posekit's evaluation gives the keys to
+             * all of them, README "check") */
+            for (size_t k = 1; k < it->nmatches; k++)
+                pk_buf_printf(f, ", %s", match_name(m, it, k));
+            if (it->nmatches > 1)
+                pk_buf_printf(f, " (ambiguous: %zu model %s cut to this name; the file "
+                                 "cannot say which it keys)",
+                              it->nmatches, it->morph ? "morphs" : "bones");
+            pk_buf_putc(f, '\n');
         }
     }
     if (r->unusable) {
@@ -707,6 +725,15 @@ static void check_json(const pk_step *s, const pk_step_result *res, pk_buf *f)
             const char *mn = model_name(m, it);
             if (it->status != PK_CHECK_MISSING) {
                 jo_str(&j, "model_name", mn);
+                if (it->status == PK_CHECK_CUT) { /* every name cut to it, model_name first */
+                    jo_key(&j, "model_names");
+                    jo_open(&j, '[');
+                    for (size_t k = 0; k < it->nmatches; k++) {
+                        jo_item(&j);
+                        j_str(f, match_name(m, it, k));
+                    }
+                    jo_close(&j, ']');
+                }
             } else if (mn) {
                 jo_key(&j, "near_miss");
                 jo_open(&j, '{');
