@@ -46,7 +46,9 @@ extern const char help_info[], help_dump[], help_convert[], help_diff[], help_re
     help_draw[];
 
 /* ---- model.c: models (PMX, PMD) ---- */
-/* True when the file starts with a PMX or PMD signature. */
+/* True when the file starts with a PMX or PMD signature, or is named
+ * .pmx or .pmd (a junk or cut model is then reported by the model reader,
+ * not as "not a VMD or VPD file"). */
 bool cli_is_model(const char *path);
 /* pk_model_load with its diagnostics printed; NULL on error (and on
  * warnings when strict). */
@@ -127,6 +129,9 @@ int cli_bad_option(const char *cmd, char **argv);
  * --json=true (or yes) set *on, --json=false (or no) clear it; anything
  * else is a usage error (EXIT_ERROR, said). */
 int cli_flag(const char *cmd, const char *flag, const char *value, bool *on);
+
+/* Does path end in ext (".svg"), in any letter case? */
+bool cli_has_ext(const char *path, const char *ext);
 
 /* The format cli_save writes to out_path: by extension (.vmd/.vpd); "-" and
  * existing non-regular files (/dev/stdout, a pipe, /dev/full) get the

@@ -230,3 +230,20 @@ int cli_bad_option(const char *cmd, char **argv)
         return cli_usage(cmd, "unknown option or missing value: '-%c'", optopt);
     return cli_usage(cmd, "unknown option or missing value: '%s'", arg);
 }
+
+/* Does path end in ext (".svg"), in any letter case (pic.SVG is a picture
+ * on Windows too)? */
+bool cli_has_ext(const char *path, const char *ext)
+{
+    size_t n = strlen(path), e = strlen(ext);
+    if (n <= e)
+        return false;
+    for (size_t i = 0; i < e; i++) {
+        char a = path[n - e + i], b = ext[i];
+        if (a >= 'A' && a <= 'Z')
+            a = (char)(a - 'A' + 'a');
+        if (a != b)
+            return false;
+    }
+    return true;
+}

@@ -16,12 +16,17 @@ bool cli_is_model(const char *path)
     pk_log_init(&quiet);
     pk_bytes b;
     pk_format fmt = PK_FMT_UNKNOWN;
-    if (pk_file_read(path, &b, &quiet) == 0) {
-        fmt = pk_format_detect(b.data, b.len < 4 ? b.len : 4, NULL);
+    bool read = pk_file_read(path, &b, &quiet) == 0;
+    if (read) {
+        fmt = pk_format_detect(b.data, b.len, NULL);
         pk_bytes_free(&b);
     }
     pk_log_free(&quiet);
-    return fmt == PK_FMT_PMX || fmt == PK_FMT_PMD;
+    /* no signature at all: the name decides, so that a cut or junk .pmx is
+     * reported by the model reader (a VMD or VPD signature still wins) */
+    return fmt == PK_FMT_PMX || fmt == PK_FMT_PMD ||
+           (read && fmt == PK_FMT_UNKNOWN &&
+            (cli_has_ext(path, ".pmx") || cli_has_ext(path, ".pmd")));
 }
 
 pk_model *cli_load_model(const char *path, bool strict)
@@ -153,7 +158,7 @@ static void print_model_text(const char *path, const pk_model *m, size_t warning
 static json_t *model_json(const char *path, const pk_model *m, size_t warnings)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "file", cj_string(path));
+    json_object_set_new(o, "path", cj_string(path)); /* the key motions and poses use */
     json_object_set_new(o, "format", json_string(m->format == PK_FMT_PMX ? "pmx" : "pmd"));
     json_object_set_new(o, "version", cj_float(m->version));
     json_object_set_new(o, "encoding", json_string(encoding_name(m->encoding)));

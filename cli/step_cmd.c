@@ -33,23 +33,6 @@ static int usage_from(const char *cmd, pk_log *log)
     return rc;
 }
 
-/* Does path end in ext (".svg"), in any letter case (pic.SVG is a picture
- * on Windows too)? */
-static bool has_ext(const char *path, const char *ext)
-{
-    size_t n = strlen(path), e = strlen(ext);
-    if (n <= e)
-        return false;
-    for (size_t i = 0; i < e; i++) {
-        char a = path[n - e + i], b = ext[i];
-        if (a >= 'A' && a <= 'Z')
-            a = (char)(a - 'A' + 'a');
-        if (a != b)
-            return false;
-    }
-    return true;
-}
-
 /* Options of the command line itself (not of the step). */
 static int cli_option(cli_run *r, const char *name, const char *inline_value, const char *value,
                       bool *used_value)
@@ -219,7 +202,7 @@ static int check_draw_output(const cli_run *r, const char *const *inputs, size_t
         return cli_usage(r->cmd, "-o '%s' is an input: it would be overwritten", r->out);
     if (cli_is_folder(r->out))
         return cli_usage(r->cmd, "-o names a folder ('%s'): name the file to write", r->out);
-    if (!has_ext(r->out, ext))
+    if (!cli_has_ext(r->out, ext))
         return cli_usage(r->cmd, "%s writes %s: name the output %s, not '%s'", r->cmd,
                          r->json ? "JSON (--json)" : "an SVG picture", ext, r->out);
     return EXIT_OK;
@@ -236,7 +219,7 @@ static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
         return cli_usage(r->cmd, "-o names a folder ('%s'): name the file to write in it", r->out);
     if (r->out && cli_output_format(r->out, PK_FMT_VPD) == PK_FMT_UNKNOWN)
         return cli_usage(r->cmd, "cannot tell the output format of '%s': use .vmd or .vpd", r->out);
-    if (r->out && op != PK_STEP_CONVERT && op != PK_STEP_MERGE && has_ext(r->out, ".vpd")) {
+    if (r->out && op != PK_STEP_CONVERT && op != PK_STEP_MERGE && cli_has_ext(r->out, ".vpd")) {
         /* only convert --frame turns a motion into one pose: checked once
          * the inputs are read (a pose may be written as a .vpd) */
     }
@@ -259,7 +242,7 @@ static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
                              r->rules_out);
         if (cli_is_folder(r->rules_out))
             return cli_usage(r->cmd, "--suggest-rules names a folder ('%s')", r->rules_out);
-        if (!has_ext(r->rules_out, ".yaml") && !has_ext(r->rules_out, ".yml"))
+        if (!cli_has_ext(r->rules_out, ".yaml") && !cli_has_ext(r->rules_out, ".yml"))
             return cli_usage(r->cmd, "--suggest-rules writes a rules file: name it .yaml, not '%s'",
                              r->rules_out);
     }
@@ -272,8 +255,9 @@ static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
         if (cli_is_folder(r->svg))
             return cli_usage(r->cmd, "--svg names a folder ('%s'): name the file to write in it",
                              r->svg);
-        if (!has_ext(r->svg, ".svg"))
-            return cli_usage(r->cmd, "--svg writes an SVG picture: name it NAME.svg, not '%s'", r->svg);
+        if (!cli_has_ext(r->svg, ".svg"))
+            return cli_usage(r->cmd, "--svg writes an SVG picture: name it NAME.svg, not '%s'",
+                             r->svg);
     }
     return EXIT_OK;
 }
@@ -298,7 +282,7 @@ static int figures(const cli_run *r, const pk_step_result *res, const char *cons
         o.range = true;
         o.first = d->first;
         o.last = d->last;
-        o.every = (uint32_t)(((uint64_t)d->last - d->first) / 7 + 1);
+        o.every = 0; /* about 8 figures */
     }
     o.view = PK_VIEW_FRONT;
     pk_log log;

@@ -1,4 +1,5 @@
-/* number.c — decimal text to numbers, locale-free (common/number.h). */
+/* number.c — decimal text to numbers and back, locale-free
+ * (common/number.h). */
 #include "common/number.h"
 
 #include <errno.h>
@@ -497,4 +498,38 @@ bool pk_num_range(const char *s, uint32_t *a, uint32_t *b)
     *a = x;
     *b = y;
     return true;
+}
+
+void pk_num_json(pk_buf *f, double v)
+{
+    if (!isfinite(v)) {
+        pk_buf_puts(f, "null");
+        return;
+    }
+    char raw[64], out[64];
+    snprintf(raw, sizeof raw, "%.9g", v);
+    size_t o = 0;
+    bool point = false;
+    for (const char *p = raw; *p && o < sizeof out - 3; p++) {
+        bool plain = (*p >= '0' && *p <= '9') || *p == '-' || *p == '+' || *p == 'e';
+        if (plain)
+            out[o++] = *p;
+        else if (!point || out[o - 1] != '.')
+            out[o++] = '.', point = true; /* the locale's decimal point */
+    }
+    out[o] = '\0';
+    char *e = strchr(out, 'e');
+    if (!point && !e) {
+        strcat(out, ".0");
+    } else if (e) {
+        char *q = e + 1, *r = e + 1;
+        if (*r == '+')
+            r++;
+        else if (*r == '-')
+            q++, r++;
+        while (*r == '0' && r[1])
+            r++;
+        memmove(q, r, strlen(r) + 1);
+    }
+    pk_buf_puts(f, out);
 }

@@ -1,6 +1,7 @@
 /*
  * number.h — private: the one reader of decimal text numbers (VPD values,
- * rules files, job files, step options given on the command line).
+ * rules files, job files, step options given on the command line), and
+ * the writers of number text (%.6f without printf, JSON numbers).
  *
  * Locale-free by construction: no strtod on the caller's text.  The
  * grammar is [+-] (digits [. digits] | . digits) [(e|E) [+-] digits], '.'
@@ -40,5 +41,11 @@ pk_num_status pk_num_scan_float(const uint8_t *s, size_t n, size_t *used, float 
  * into out and returns its length. */
 #define PK_NUM_F6_MAX 64 /* 39 integer digits + '.' + 6 + sign + NUL */
 size_t pk_num_format_f6(float x, char out[PK_NUM_F6_MAX]);
+
+/* v as a JSON number: %.9g with '.' whatever the locale, ".0" on integral
+ * values, the exponent without '+' or leading zeros; null for NaN and
+ * infinities, which JSON cannot hold (dump writes them so too).  Every
+ * JSON the engine writes (step reports, draw) goes through it. */
+void pk_num_json(pk_buf *f, double v);
 
 #endif

@@ -153,6 +153,21 @@ pk_model *pk_model_read(const void *data, size_t len, pk_log *log)
     return NULL;
 }
 
+/* A file with neither signature named .pmx or .pmd is read by that
+ * reader, whose error says what is wrong with it as that format ("not a
+ * PMX file", "the file ends inside its signature"); other names get
+ * pk_model_read's "not a PMX or PMD model". */
+static pk_model *read_named(const pk_bytes *b, const char *path, pk_log *log)
+{
+    pk_format f = pk_format_detect(b->data, b->len, NULL);
+    const char *dot = strrchr(pk_os_base_name(path), '.');
+    if (f != PK_FMT_PMX && f != PK_FMT_PMD && dot && ascii_iequal(dot, ".pmx"))
+        return pk_pmx_read(b->data, b->len, log);
+    if (f != PK_FMT_PMX && f != PK_FMT_PMD && dot && ascii_iequal(dot, ".pmd"))
+        return pk_pmd_read(b->data, b->len, log);
+    return pk_model_read(b->data, b->len, log);
+}
+
 pk_model *pk_model_load(const char *path, pk_log *log)
 {
     pk_bytes b;
@@ -160,7 +175,7 @@ pk_model *pk_model_load(const char *path, pk_log *log)
     if (pk_file_read(path, &b, log) != 0)
         return NULL;
     pk_log_set_path(log, path);
-    pk_model *m = pk_model_read(b.data, b.len, log);
+    pk_model *m = read_named(&b, path, log);
     pk_bytes_free(&b);
     return m;
 }

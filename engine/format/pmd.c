@@ -272,13 +272,16 @@ pk_model *pk_pmd_read(const void *data, size_t len, pk_log *log)
     }
     pk_model *m = d.m;
     m->encoding = PK_TEXT_CP932;
+    /* the signature first: a short file of other bytes is foreign, not
+     * a cut PMD */
+    size_t have = len < 3 ? len : 3;
+    if (have && memcmp(data, "Pmd", have) != 0) {
+        fail(&d, 0, "not a PMD file (no \"Pmd\" signature)");
+        goto done;
+    }
     const uint8_t *h = pk_rd_take(&d.r, 283);
     if (!h) {
         fail(&d, 0, "header: the file ends inside the 283-byte header (%zu bytes)", len);
-        goto done;
-    }
-    if (memcmp(h, "Pmd", 3) != 0) {
-        fail(&d, 0, "not a PMD file (no \"Pmd\" signature)");
         goto done;
     }
     m->version = pk_get_f32(h + 3);

@@ -138,6 +138,10 @@ static bool header(px *x)
 {
     pk_rd *r = &x->r;
     set_what(x, "header");
+    /* a file cut inside the signature is said to be cut, not foreign */
+    size_t have = pk_rd_left(r) < 4 ? pk_rd_left(r) : 4;
+    if (have < 4 && (have == 0 || memcmp(r->data, "PMX ", have) == 0))
+        return short_read(x, "signature");
     const uint8_t *sig = pk_rd_take(r, 4);
     if (!sig || memcmp(sig, "PMX", 3) != 0 || (sig[3] != ' ' && sig[3] != 0xA0))
         return fail_at(x, 0, "not a PMX file (no \"PMX \" signature)");

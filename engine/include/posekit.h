@@ -1439,7 +1439,10 @@ PK_API pk_model *pk_pmx_read(const void *data, size_t len, pk_log *log);
 PK_API pk_model *pk_pmd_read(const void *data, size_t len, pk_log *log);
 /* By content ("PMX " / "Pmd"); other bytes are an error. */
 PK_API pk_model *pk_model_read(const void *data, size_t len, pk_log *log);
-/* Reads a file and pk_model_read's it; sets the log's path. */
+/* Reads a file and pk_model_read's it; sets the log's path.  A file with
+ * neither signature named .pmx or .pmd is read by that format's reader,
+ * whose error is about that format ("not a PMX file", "the file ends
+ * inside its signature"). */
 PK_API pk_model *pk_model_load(const char *path, pk_log *log);
 PK_API void pk_model_free(pk_model *m);
 /* Index of the bone / morph whose CP932 name is raw[0..len), or -1. */
@@ -1496,8 +1499,8 @@ PK_API size_t pk_rig_motion_local(const pk_rig *r, const pk_motion *m, const pk_
  * drawn as a stick figure: a line per visible bone to its tail (a bone or
  * an offset), joints as dots, left (左) and right (右) in two colours, IK
  * goals as diamonds (hollow where the VMD's IK section turns the IK off),
- * the ground, one scale for every panel, a legend for every colour and
- * bone names on hover (<title>).  With a second pose (vs, on its own model
+ * the ground, one scale for every panel, a legend for every colour it
+ * uses and bone names on hover (<title>).  With a second pose (vs, on its own model
  * or the same), the second figure is drawn underneath, each bone shaded
  * by its rotation difference (the same degrees as diff).  A drawing holds
  * copies of everything it shows: the models may be freed before it is
@@ -1513,10 +1516,15 @@ typedef struct pk_draw_input {
 } pk_draw_input;
 typedef struct pk_draw_options {
     pk_draw_input a, b;        /* b.doc NULL: one pose */
-    bool range;                /* frames first..last every `every` (else `frame`) */
-    uint32_t frame, first, last, every;
+    bool range;                /* frames first..last every `every` (else `frame`); a range
+                                  past the motions' last key stops there (warned: after it
+                                  a motion holds its last pose), one after it is an error */
+    uint32_t frame, first, last, every; /* every 0: about 8 figures over the range */
     pk_draw_view view;
-    const pk_selection *bones, *vs_bones; /* NULL: every visible bone (of a / of b) */
+    const pk_selection *bones, *vs_bones; /* NULL: every visible bone (of a / of b); a
+                                             selection that leaves no bone to draw in
+                                             either is an error */
+    const char *bones_spec;                  /* the selection's text, for that message */
     const pk_selection *body; /* drawn in colour; other bones (hair, clothes) light grey
                                  (NULL: every bone in colour) */
 } pk_draw_options;
@@ -1528,7 +1536,9 @@ PK_API void pk_drawing_free(pk_drawing *d);
 PK_API size_t pk_drawing_figures(const pk_drawing *d);
 /* The picture as an SVG document / every bone's world position and
  * rotation as JSON ({"figures":[{"input","model","frame","bones":[{"name",
- * "pos":[x,y,z],"rot":[x,y,z,w],"ik","diff_deg"}]}]}).  0 or -1 (OOM). */
+ * "pos":[x,y,z],"rot":[x,y,z,w],"ik","diff_deg"}]}]}; a bone that has no
+ * position, under a model's NaN rest position, gets nulls in JSON and is
+ * left out of the SVG, which says so).  0 or -1 (OOM). */
 PK_API int pk_draw_svg(const pk_drawing *d, pk_buf *out);
 PK_API int pk_draw_json(const pk_drawing *d, pk_buf *out);
 
@@ -1555,6 +1565,10 @@ typedef struct pk_check_item {
     pk_check_status status;
     size_t keys;    /* records of this name */
     long index;     /* found/cut: the model's bone or morph; missing: the near miss or -1 */
+    long *matches;  /* cut: every model bone or morph whose name MMD cuts to this one, in
+                       model order (matches[0] == index; more than one: the cut name is
+                       ambiguous and keys them all); owned; NULL otherwise */
+    size_t nmatches;
     const char *why; /* missing with a near miss: why it was chosen (static text) */
     size_t move_unusable;   /* keys translating a bone the model does not let move */
     size_t rotate_unusable; /* keys rotating a bone the model does not let rotate */

@@ -11,6 +11,7 @@
 #include "common/bytes.h"
 #include "model/skeleton_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -238,6 +239,27 @@ static bool in_range(const pk_model *m, int32_t i)
     return i >= 0 && (size_t)i < m->nbones;
 }
 
+/* A NaN or infinite rest position is valid bytes but no place: the model
+ * keeps it (nothing is normalised on read) and the reader warns once,
+ * naming the first such bone, as the VMD reader does for keys, so --strict
+ * can refuse the model.  Evaluated, such a bone and everything under it
+ * has no position (draw leaves them out, its JSON writes null). */
+static void warn_nonfinite(const pk_model *m, const pk_model_offsets *off, pk_log *log)
+{
+    size_t count = 0, first = 0;
+    for (size_t i = 0; i < m->nbones; i++) {
+        const float *p = m->bones[i].pos;
+        if ((!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2])) && !count++)
+            first = i;
+    }
+    if (!count)
+        return;
+    pk_log_add(log, PK_WARNING, off && off->bones ? off->bones[first] : -1, 0, 0,
+               "%zu bone%s with a NaN or infinite position (first: bone %zu \"%s\"): such a "
+               "bone and the bones under it cannot be placed",
+               count, count == 1 ? "" : "s", first, m->bones[first].name);
+}
+
 int pk_model_finish(pk_model *m, const pk_model_offsets *off, pk_log *log)
 {
     if (m->format != PK_FMT_PMD && intern_names(m, log) != 0)
@@ -285,6 +307,7 @@ int pk_model_finish(pk_model *m, const pk_model_offsets *off, pk_log *log)
     }
     if (rc != 0)
         return rc;
+    warn_nonfinite(m, off, log);
     /* Cycles: walk each bone's parent chain; more than nbones steps means a
      * loop.  Marks (0 new, 1 on the current walk, 2 known to reach a root)
      * keep it linear. */

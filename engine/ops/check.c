@@ -155,6 +155,30 @@ static long lookup(const pk_model *model, bool morph, const uint8_t *raw, size_t
     return -1;
 }
 
+/* Every model bone or morph whose name MMD cuts to raw (in model order;
+ * malloc'd, *n of them).  Several long names can share their first 15
+ * bytes (Gene's 前クローク2_1xca, 前クローク2_1xc+ and 前クローク2_1xcIK):
+ * the file cannot say which one was meant, and posekit's evaluation,
+ * which looks each model bone up by its cut name, gives the keys to all
+ * of them. */
+static long *cut_matches(const pk_model *model, bool morph, const uint8_t *raw, size_t len,
+                         size_t cut, size_t *n)
+{
+    size_t count = morph ? model->nmorphs : model->nbones;
+    long *all = malloc((count ? count : 1) * sizeof *all);
+    *n = 0;
+    for (size_t k = 0; all && k < count; k++) {
+        pk_name_id id = morph ? model->morphs[k].cp932 : model->bones[k].cp932;
+        if (id == PK_NO_NAME)
+            continue;
+        size_t ml;
+        const uint8_t *mr = pk_names_raw(model->names, id, &ml);
+        if (ml > cut && pk_name_stored_as(mr, ml, raw, len, cut))
+            all[(*n)++] = (long)k;
+    }
+    return all;
+}
+
 typedef struct builder {
     pk_check_report *r;
     const pk_model *model;
@@ -181,6 +205,8 @@ static pk_check_item *item(builder *b, pk_name_id id, bool morph)
     it->raw_len = len;
     it->morph = morph;
     it->index = lookup(b->model, morph, raw, len, b->cut, &it->status);
+    if (it->status == PK_CHECK_CUT)
+        it->matches = cut_matches(b->model, morph, raw, len, b->cut, &it->nmatches);
     if (it->status == PK_CHECK_MISSING && it->name)
         it->index = morph ? near_miss(it->name, b->mjp, b->men, b->model->nmorphs, &it->why)
                           : near_miss(it->name, b->jp, b->en, b->model->nbones, &it->why);
@@ -193,11 +219,22 @@ static void key(builder *b, pk_name_id id, bool morph, const float *pos, const f
     it->keys++;
     if (morph || it->status == PK_CHECK_MISSING)
         return;
-    const pk_model_bone *mb = &b->model->bones[it->index];
-    b->r->keyed[it->index] = true;
-    if (!(mb->flags & PK_BONE_MOVE) && (pos[0] != 0 || pos[1] != 0 || pos[2] != 0))
+    /* a cut name keys every bone it matches: each is keyed, and a key is
+     * unusable when one of them cannot use it */
+    size_t n = it->matches ? it->nmatches : 1;
+    bool move = pos[0] != 0 || pos[1] != 0 || pos[2] != 0;
+    bool turn = rot[0] != 0 || rot[1] != 0 || rot[2] != 0;
+    bool cannot_move = false, cannot_turn = false;
+    for (size_t k = 0; k < n; k++) {
+        long i = it->matches ? it->matches[k] : it->index;
+        const pk_model_bone *mb = &b->model->bones[i];
+        b->r->keyed[i] = true;
+        cannot_move = cannot_move || !(mb->flags & PK_BONE_MOVE);
+        cannot_turn = cannot_turn || !(mb->flags & PK_BONE_ROTATE);
+    }
+    if (move && cannot_move)
         it->move_unusable++;
-    if (!(mb->flags & PK_BONE_ROTATE) && (rot[0] != 0 || rot[1] != 0 || rot[2] != 0))
+    if (turn && cannot_turn)
         it->rotate_unusable++;
 }
 
@@ -261,7 +298,7 @@ static pk_check_report *run(const pk_model *model, const pk_names *names, size_t
         }
         for (size_t i = 0; ok && i < b.r->nitems; i++) {
             pk_check_item *it = &b.r->items[i];
-            if (!it->name || !it->raw)
+            if (!it->name || !it->raw || (it->status == PK_CHECK_CUT && !it->matches))
                 ok = false;
             else if (it->status == PK_CHECK_FOUND)
                 b.r->found++;
@@ -310,6 +347,7 @@ void pk_check_free(pk_check_report *r)
     for (size_t i = 0; i < r->nitems; i++) {
         free(r->items[i].name);
         free(r->items[i].raw);
+        free(r->items[i].matches);
     }
     free(r->items);
     free(r->keyed);

@@ -7,12 +7,15 @@
  * SVG: hand-written SVG 1.1 (<line>, <circle>, <path>, <text>), sized to
  * what it holds.  One panel per figure and view, all at one scale (units
  * to pixels), the ground (y = 0) as a dashed line, a scale bar, a legend
- * for every colour.  Views: front (the model faces the viewer, its right
+ * for every colour drawn.  Views: front (the model faces the viewer, its right
  * side on the viewer's left), side (seen from its left, front to the
- * right), top (from above, front down).  Numbers are printed with %.1f /
- * %.9g, which do not depend on the locale (posekit never calls setlocale).
+ * right), top (from above, front down).  SVG numbers are printed with
+ * %.1f, which does not depend on the locale (posekit never calls
+ * setlocale); JSON numbers as every engine JSON (pk_num_json: null for
+ * NaN).
  */
 #include "posekit.h"
+#include "common/number.h"
 #include "math/quat_internal.h"
 
 #include <math.h>
@@ -142,6 +145,44 @@ static bool fig_alloc(dfig *f, size_t n, bool diff)
     return f->pos && f->end && f->rot && f->has_end && f->ik_on && (!diff || f->diff);
 }
 
+/* A selection that leaves nothing to draw is an error, as in diff: an
+ * empty frame saying "1 figure drawn" looks like success.  Selected bones
+ * that MMD hides (not visible) are named apart: the name was right. */
+static bool selection_drawn(const pk_drawing *d, const pk_draw_options *o, pk_log *log)
+{
+    if (!o->bones && !o->vs_bones)
+        return true;
+    size_t chosen = 0;
+    for (int k = 0; k < (d->vs ? 2 : 1); k++) {
+        const pk_model *m = k == 0 ? o->a.model : o->b.model;
+        const pk_selection *sel = k == 0 ? o->bones : o->vs_bones;
+        for (size_t i = 0; i < d->m[k].nbones; i++) {
+            if (d->m[k].bones[i].drawn)
+                return true;
+            size_t len = 0;
+            const uint8_t *raw = m->bones[i].cp932 == PK_NO_NAME
+                                     ? NULL
+                                     : pk_names_raw(m->names, m->bones[i].cp932, &len);
+            chosen += !sel || (raw && pk_selection_has(sel, raw, len));
+        }
+    }
+    char models[512];
+    snprintf(models, sizeof models, "%s", d->m[0].label);
+    if (d->vs && strcmp(d->m[0].label, d->m[1].label) != 0)
+        snprintf(models + strlen(models), sizeof models - strlen(models), " or %s",
+                 d->m[1].label);
+    const char *spec = o->bones_spec ? o->bones_spec : "";
+    if (chosen)
+        pk_error(log,
+                 "draw: the selection '%s' matches %zu bone%s of %s, none of them visible (MMD "
+                 "hides them): nothing to draw",
+                 spec, chosen, chosen == 1 ? "" : "s", models);
+    else
+        pk_error(log, "draw: the selection '%s' matches no bone of %s: nothing to draw", spec,
+                 models);
+    return false;
+}
+
 /* Where a bone whose file names no tail (PMD writes 0 for none) points:
  * its one visible child, or nowhere (-1: a dot) when it has none or
  * several (a knee's foot and helper bones: a guess would draw a wrong
@@ -194,18 +235,60 @@ static bool figure(dfig *f, pk_rig *r, const pk_model *m, const pk_doc *doc, con
     return true;
 }
 
+/* The frames a drawing shows: one, or first..last every `every`. */
+typedef struct span {
+    bool range;
+    uint32_t frame, first, last, every;
+} span;
+
 /* The frames to draw: one, or first..last every k. */
-static size_t frame_list(const pk_draw_options *o, uint32_t *out)
+static size_t frame_list(const span *sp, uint32_t *out)
 {
-    if (!o->range) {
-        out[0] = o->frame;
+    if (!sp->range) {
+        out[0] = sp->frame;
         return 1;
     }
     size_t n = 0;
-    uint32_t every = o->every ? o->every : 1;
-    for (uint64_t f = o->first; f <= o->last && n < MAX_FIGURES + 1; f += every)
+    for (uint64_t f = sp->first; f <= sp->last && n < MAX_FIGURES + 1; f += sp->every)
         out[n++] = (uint32_t)f;
     return n;
+}
+
+/* A range that runs past the last key: after it a motion holds its last
+ * pose (as in MMD), so every figure there would be the same picture (a
+ * user who types 0-10000 for "to the end" would get copies of the last
+ * pose and none of the dance).  The range stops at the last key of the
+ * longer motion, with a warning; a range that starts after it holds no
+ * frame of the motion and is an error.  Poses hold at every frame and
+ * set no end.  false (logged) on error. */
+static bool fit_range(const pk_draw_options *o, span *sp, pk_log *log)
+{
+    const pk_draw_input *in[2] = {&o->a, &o->b};
+    const char *who = NULL;
+    uint32_t end = 0;
+    for (int k = 0; k < 2; k++) {
+        uint32_t lo, hi;
+        const pk_motion *m = in[k]->doc ? in[k]->doc->motion : NULL;
+        if (m && pk_motion_frame_range(m, &lo, &hi) && (!who || hi > end)) {
+            end = hi;
+            who = in[k]->name ? in[k]->name : "the motion";
+        }
+    }
+    if (!sp->range || !who || sp->last <= end)
+        return true;
+    if (sp->first > end) {
+        pk_error(log,
+                 "draw: frames %u-%u lie after the last key of %s (frame %u): a motion holds its "
+                 "last pose there, so every figure would be that pose (--frame %u draws it once)",
+                 sp->first, sp->last, who, end, sp->first);
+        return false;
+    }
+    pk_warning(log,
+               "draw: frames %u-%u run past the last key of %s (frame %u), after which a motion "
+               "holds its last pose: drawing frames %u-%u",
+               sp->first, sp->last, who, end, sp->first, end);
+    sp->last = end;
+    return true;
 }
 
 pk_drawing *pk_draw(const pk_draw_options *o, pk_log *log)
@@ -216,14 +299,19 @@ pk_drawing *pk_draw(const pk_draw_options *o, pk_log *log)
         pk_error(log, "draw: a pose and a model are needed");
         return NULL;
     }
+    span sp = {o->range, o->frame, o->first, o->last, o->every};
+    if (!fit_range(o, &sp, log))
+        return NULL;
+    if (sp.every == 0) /* about 8 figures */
+        sp.every = (uint32_t)(((uint64_t)sp.last - sp.first) / 7 + 1);
     uint32_t frames[MAX_FIGURES + 1];
-    size_t nframes = frame_list(o, frames);
+    size_t nframes = frame_list(&sp, frames);
     if (nframes > MAX_FIGURES) {
-        uint64_t span = (uint64_t)o->last - o->first + 1;
+        uint64_t n = (uint64_t)sp.last - sp.first + 1;
         pk_error(log,
                  "draw: frames %u-%u every %u would make more than %d figures: take every %llu",
-                 o->first, o->last, o->every ? o->every : 1, MAX_FIGURES,
-                 (unsigned long long)((span + MAX_FIGURES - 1) / MAX_FIGURES));
+                 sp.first, sp.last, sp.every, MAX_FIGURES,
+                 (unsigned long long)((n + MAX_FIGURES - 1) / MAX_FIGURES));
         return NULL;
     }
     pk_drawing *d = calloc(1, sizeof *d);
@@ -233,17 +321,21 @@ pk_drawing *pk_draw(const pk_draw_options *o, pk_log *log)
     }
     d->vs = vs;
     d->view = o->view;
-    d->range = o->range;
-    d->first = o->first;
-    d->last = o->last;
-    d->every = o->every ? o->every : 1;
-    d->frame = o->frame;
+    d->range = sp.range;
+    d->first = sp.first;
+    d->last = sp.last;
+    d->every = sp.every;
+    d->frame = sp.frame;
     bool ok = true;
     for (int k = 0; k < (vs ? 2 : 1) && ok; k++) {
         d->name[k] = dup(in[k]->name);
         ok = d->name[k] && copy_model(&d->m[k], in[k]->model, in[k]->model_name,
                                       k == 0 ? o->bones : o->vs_bones, o->body);
         d->any_motion = d->any_motion || in[k]->doc->motion;
+    }
+    if (ok && !selection_drawn(d, o, log)) {
+        pk_drawing_free(d);
+        return NULL;
     }
     /* the same bone in the other model, by CP932 name */
     for (size_t i = 0; vs && ok && i < o->a.model->nbones; i++) {
@@ -333,6 +425,17 @@ static void json_str(pk_buf *b, const char *s)
     pk_buf_putc(b, '"');
 }
 
+static void json_nums(pk_buf *b, const double *v, int n)
+{
+    pk_buf_putc(b, '[');
+    for (int i = 0; i < n; i++) {
+        if (i)
+            pk_buf_putc(b, ',');
+        pk_num_json(b, v[i]);
+    }
+    pk_buf_putc(b, ']');
+}
+
 int pk_draw_json(const pk_drawing *d, pk_buf *out)
 {
     pk_buf_puts(out, "{\"figures\":[");
@@ -351,9 +454,12 @@ int pk_draw_json(const pk_drawing *d, pk_buf *out)
             pk_buf_puts(out, i ? ",\n " : "\n ");
             pk_buf_puts(out, "{\"name\":");
             json_str(out, m->bones[i].name);
-            pk_buf_printf(out, ",\"pos\":[%.9g,%.9g,%.9g],\"rot\":[%.9g,%.9g,%.9g,%.9g]",
-                          g->pos[i][0], g->pos[i][1], g->pos[i][2], g->rot[i][0], g->rot[i][1],
-                          g->rot[i][2], g->rot[i][3]);
+            /* a bone under a NaN rest position has none: null, as dump
+             * writes such numbers (nan is no JSON) */
+            pk_buf_puts(out, ",\"pos\":");
+            json_nums(out, g->pos[i], 3);
+            pk_buf_puts(out, ",\"rot\":");
+            json_nums(out, g->rot[i], 4);
             if (m->bones[i].ik)
                 pk_buf_printf(out, ",\"ik\":%s", g->ik_on[i] ? "true" : "false");
             if (g->diff && !isnan(g->diff[i]))
@@ -368,13 +474,27 @@ int pk_draw_json(const pk_drawing *d, pk_buf *out)
 
 /* ---- SVG ---- */
 
-/* Estimated width of UTF-8 text (0.55 em ASCII, 1 em CJK). */
-static double text_w(const char *s, double size)
+/* Estimated width of UTF-8 text, a little over what the fonts of
+ * PK_SVG_FONTS draw (measured with rsvg-convert: Noto Sans CJK JP, and
+ * DejaVu Sans where no Japanese font is installed, the wider of the two):
+ * narrow ASCII letters and punctuation 0.36 em, m and w 0.95, other
+ * capitals 0.72, other ASCII 0.62, CJK 1 em; bold 8% wider.  A single
+ * 0.55 em, which fits regular text, let a long bold title run past the
+ * picture's right edge (the --vs title lost its frame number). */
+static double text_w(const char *s, double size, bool bold)
 {
     double w = 0.0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        w += *p < 0x80 ? 0.55 : *p >= 0xE0 ? 1.0 : *p >= 0xC0 ? 0.65 : 0.0;
-    return w * size;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p >= 0x80)
+            w += *p >= 0xE0 ? 1.0 : *p >= 0xC0 ? 0.65 : 0.0;
+        else if (strchr(" ijl',.:;|!Ift()[]-/", *p))
+            w += 0.36;
+        else if (strchr("mwMW@%", *p))
+            w += 0.95;
+        else
+            w += *p >= 'A' && *p <= 'Z' ? 0.72 : 0.62;
+    }
+    return w * size * (bold ? 1.08 : 1.0);
 }
 
 static const char *const SIDE_COLOUR[3] = {"#444444", "#1f77b4", "#d62728"};
@@ -422,6 +542,15 @@ static void grow(box *b, double x, double y)
     b->y1 = fmax(b->y1, y);
 }
 
+/* A point the picture can place: a model's NaN or infinite rest position
+ * (warned when it was read) spreads to every bone under it, and "nan" is
+ * no SVG number.  Such joints and lines are left out (the legend counts
+ * them), and they do not stretch the panels. */
+static bool placed(const double p[3])
+{
+    return isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]);
+}
+
 /* Everything a view shows, over every figure (ground included). */
 static box bounds(const pk_drawing *d, int view)
 {
@@ -430,12 +559,12 @@ static box bounds(const pk_drawing *d, int view)
         const dfig *g = &d->figs[f];
         const dmodel *m = &d->m[g->who];
         for (size_t i = 0; i < m->nbones; i++) {
-            if (!m->bones[i].drawn)
+            if (!m->bones[i].drawn || !placed(g->pos[i]))
                 continue;
             double x, y;
             project(view, g->pos[i], &x, &y);
             grow(&b, x, y);
-            if (g->has_end[i] && !m->bones[i].ik) {
+            if (g->has_end[i] && !m->bones[i].ik && placed(g->end[i])) {
                 project(view, g->end[i], &x, &y);
                 grow(&b, x, y);
             }
@@ -470,7 +599,7 @@ static void text_at(canvas *c, double x, double y, const char *anchor, double si
     pk_buf_putc(c->b, '>');
     pk_buf_puts_xml(c->b, s);
     pk_buf_puts(c->b, "</text>\n");
-    double w = text_w(s, size);
+    double w = text_w(s, size, attrs && strstr(attrs, "bold"));
     double right = strcmp(anchor, "start") == 0 ? x + w : strcmp(anchor, "middle") == 0 ? x + w / 2 : x;
     c->w = fmax(c->w, right + 10);
     c->h = fmax(c->h, y + 6);
@@ -507,7 +636,7 @@ static void draw_figure(canvas *c, const pk_drawing *d, const dfig *g, int view,
         for (size_t i = 0; i < m->nbones; i++) {
             const dbone *db = &m->bones[i];
             if (!db->drawn || db->ik || !g->has_end[i] || db->side != side ||
-                db->other != others)
+                db->other != others || !placed(g->pos[i]) || !placed(g->end[i]))
                 continue;
             double x1, y1, x2, y2;
             project(view, g->pos[i], &x1, &y1);
@@ -539,7 +668,7 @@ static void draw_figure(canvas *c, const pk_drawing *d, const dfig *g, int view,
         return;
     for (size_t i = 0; i < m->nbones; i++) {
         const dbone *db = &m->bones[i];
-        if (!db->drawn)
+        if (!db->drawn || !placed(g->pos[i]))
             continue;
         double x, y;
         project(view, g->pos[i], &x, &y);
@@ -561,6 +690,32 @@ static void draw_figure(canvas *c, const pk_drawing *d, const dfig *g, int view,
         bone_title(b, db, g, i, NULL);
         pk_buf_puts(b, "</circle>\n");
     }
+}
+
+/* Selected bones some figure cannot place (placed), counted once each;
+ * the first three named in names. */
+static size_t unplaced(const pk_drawing *d, char *names, size_t cap)
+{
+    size_t n = 0;
+    names[0] = '\0';
+    for (int k = 0; k < (d->vs ? 2 : 1); k++) {
+        for (size_t i = 0; i < d->m[k].nbones; i++) {
+            if (!d->m[k].bones[i].drawn)
+                continue;
+            bool out = false;
+            for (size_t f = 0; f < d->nfigs && !out; f++)
+                out = d->figs[f].who == k && !placed(d->figs[f].pos[i]);
+            if (!out)
+                continue;
+            size_t l = strlen(names);
+            if (n < 3)
+                snprintf(names + l, cap - l, "%s%s", n ? ", " : "", d->m[k].bones[i].name);
+            else if (n == 3)
+                snprintf(names + l, cap - l, ", ...");
+            n++;
+        }
+    }
+    return n;
 }
 
 static void frame_label(char *buf, size_t cap, const pk_drawing *d, const dfig *g, int view,
@@ -661,20 +816,32 @@ int pk_draw_svg(const pk_drawing *d, pk_buf *out)
     snprintf(line, sizeof line, "%g units (%.2f px per unit)", units, scale);
     text_at(&c, 16 + units * scale, y + 4, "start", 11, "", line);
     y += 22;
-    /* legend: every colour */
+    /* legend: every colour the pose's figure uses (the vs figure is
+     * shaded, its own legend below); an entry for something not drawn
+     * (an IK goal under --bones 右腕) would promise what is not there */
+    bool side_used[3] = {false, false, false}, any_other = false, any_ik = false;
+    for (size_t i = 0; i < d->m[0].nbones; i++) {
+        const dbone *db = &d->m[0].bones[i];
+        if (!db->drawn)
+            continue;
+        if (db->ik)
+            any_ik = true;
+        else if (db->other)
+            any_other = true;
+        else
+            side_used[db->side] = true;
+    }
     double lx = 10;
     for (int s = 0; s < 3; s++) {
+        if (!side_used[s])
+            continue;
         pk_buf_printf(&body,
                       "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
                       "stroke-width=\"2\"/>\n",
                       lx, y - 4, lx + 18, y - 4, SIDE_COLOUR[s]);
         text_at(&c, lx + 22, y, "start", 11, "", SIDE_NAME[s]);
-        lx += 30 + text_w(SIDE_NAME[s], 11);
+        lx += 30 + text_w(SIDE_NAME[s], 11, false);
     }
-    bool any_other = false;
-    for (int k = 0; k < 2; k++)
-        for (size_t i = 0; i < d->m[k].nbones; i++)
-            any_other = any_other || (d->m[k].bones[i].other && d->m[k].bones[i].drawn);
     if (any_other) {
         static const char OTHER[] = "other bones (hair, clothes, helpers)";
         pk_buf_printf(&body,
@@ -682,16 +849,29 @@ int pk_draw_svg(const pk_drawing *d, pk_buf *out)
                       "stroke-width=\"2\"/>\n",
                       lx, y - 4, lx + 18, y - 4, OTHER_COLOUR);
         text_at(&c, lx + 22, y, "start", 11, "", OTHER);
-        lx += 30 + text_w(OTHER, 11);
+        lx += 30 + text_w(OTHER, 11, false);
     }
-    pk_buf_printf(&body,
-                  "<path d=\"M%.1f %.1fl4 4l-4 4l-4 -4z\" fill=\"#2ca02c\" stroke=\"#2ca02c\"/>\n",
-                  lx + 4, y - 8);
-    text_at(&c, lx + 12, y, "start", 11, "", "IK goal (hollow: IK off at this frame)");
+    if (any_ik) {
+        pk_buf_printf(&body,
+                      "<path class=\"legend-ik\" d=\"M%.1f %.1fl4 4l-4 4l-4 -4z\" fill=\"#2ca02c\" "
+                      "stroke=\"#2ca02c\"/>\n",
+                      lx + 4, y - 8);
+        text_at(&c, lx + 12, y, "start", 11, "", "IK goal (hollow: IK off at this frame)");
+    }
     y += 18;
     text_at(&c, 10, y, "start", 11, "fill=\"#555\"",
             "dashed: the ground (y = 0); no physics (bones moved by rigid bodies follow their "
             "parents)");
+    char names[256];
+    size_t nout = unplaced(d, names, sizeof names);
+    if (nout) {
+        y += 18;
+        snprintf(line, sizeof line,
+                 "left out: %zu bone%s without a position (a NaN or infinite rest position in "
+                 "the model, or under one): %s",
+                 nout, nout == 1 ? "" : "s", names);
+        text_at(&c, 10, y, "start", 11, "fill=\"#b00\"", line);
+    }
     if (d->vs) {
         y += 20;
         snprintf(line, sizeof line, "thin: %s; thick underneath: %s, shaded by each bone's "

@@ -1,6 +1,7 @@
 /* step_report.c — what a step did, as text the CLI prints and a job writes
  * byte for byte: the summary lines, and diff's table, JSON and CSV
  * (posekit.h, "steps"). */
+#include "common/number.h"
 #include "common/utf8.h"
 #include "step/step_internal.h"
 
@@ -290,42 +291,6 @@ static void j_str(pk_buf *f, const char *s)
     pk_buf_putc(f, '"');
 }
 
-/* %.9g with '.' whatever the locale, ".0" on integral values, and the
- * exponent without '+' or leading zeros; null for NaN and infinities. */
-static void j_real(pk_buf *f, double v)
-{
-    if (!isfinite(v)) {
-        pk_buf_puts(f, "null");
-        return;
-    }
-    char raw[64], out[64];
-    snprintf(raw, sizeof raw, "%.9g", v);
-    size_t o = 0;
-    bool point = false;
-    for (const char *p = raw; *p && o < sizeof out - 3; p++) {
-        bool plain = (*p >= '0' && *p <= '9') || *p == '-' || *p == '+' || *p == 'e';
-        if (plain)
-            out[o++] = *p;
-        else if (!point || out[o - 1] != '.')
-            out[o++] = '.', point = true; /* the locale's decimal point */
-    }
-    out[o] = '\0';
-    char *e = strchr(out, 'e');
-    if (!point && !e) {
-        strcat(out, ".0");
-    } else if (e) {
-        char *q = e + 1, *r = e + 1;
-        if (*r == '+')
-            r++;
-        else if (*r == '-')
-            q++, r++;
-        while (*r == '0' && r[1])
-            r++;
-        memmove(q, r, strlen(r) + 1);
-    }
-    pk_buf_puts(f, out);
-}
-
 static void j_key(pk_buf *f, bool *first, const char *k)
 {
     if (!*first)
@@ -339,7 +304,7 @@ static void j_key(pk_buf *f, bool *first, const char *k)
 static void j_num(pk_buf *f, bool *first, const char *k, double v)
 {
     j_key(f, first, k);
-    j_real(f, round6(v));
+    pk_num_json(f, round6(v));
 }
 
 static void j_frame(pk_buf *f, bool *first, const char *k, uint32_t frame)
@@ -378,11 +343,11 @@ static void diff_json(const pk_step *s, const pk_step_result *res, pk_buf *f)
     }
     j_key(f, &first, "thresholds");
     pk_buf_puts(f, "{\"deg\":");
-    j_real(f, s->o.threshold);
+    pk_num_json(f, s->o.threshold);
     pk_buf_puts(f, ",\"pos\":");
-    j_real(f, s->o.pos_threshold);
+    pk_num_json(f, s->o.pos_threshold);
     pk_buf_puts(f, ",\"morph\":");
-    j_real(f, 0.0001);
+    pk_num_json(f, 0.0001);
     pk_buf_putc(f, '}');
     j_key(f, &first, "bones");
     pk_buf_putc(f, '[');
@@ -487,7 +452,7 @@ static void diff_json(const pk_step *s, const pk_step_result *res, pk_buf *f)
     if (d->nscene)
         pk_buf_printf(f, "\"scene\":%zu,\"scene_differ\":%zu,", d->nscene, d->scene_differ);
     pk_buf_puts(f, "\"max_angle_deg\":");
-    j_real(f, round6(max));
+    pk_num_json(f, round6(max));
     pk_buf_printf(f, ",\"differ\":%s}}\n", pk_diff_any(d) ? "true" : "false");
 }
 
@@ -557,6 +522,13 @@ static const char *model_name(const pk_model *m, const pk_check_item *it)
     return it->morph ? m->morphs[it->index].name : m->bones[it->index].name;
 }
 
+/* The k-th model name a cut name matches (pk_check_item.matches). */
+static const char *match_name(const pk_model *m, const pk_check_item *it, size_t k)
+{
+    long i = it->matches[k];
+    return it->morph ? m->morphs[i].name : m->bones[i].name;
+}
+
 /* Whether the model's bone is one the motion could key but never does. */
 static bool unkeyed(const pk_model *m, const pk_check_report *r, const pk_model_frame_item *x)
 {
@@ -617,9 +589,20 @@ static void check_text(const pk_step *s, const pk_step_result *res, pk_buf *f)
                       res->check_field);
         for (size_t i = 0; i < r->nitems; i++) {
             const pk_check_item *it = &r->items[i];
-            if (it->status == PK_CHECK_CUT)
-                pk_buf_printf(f, "  %-5s %s (%zu keys) = %s\n", it->morph ? "morph" : "bone",
-                              it->name, it->keys, model_name(m, it));
+            if (it->status != PK_CHECK_CUT)
+                continue;
+            pk_buf_printf(f, "  %-5s %s (%zu keys) = %s", it->morph ? "morph" : "bone",
+                          it->name, it->keys, model_name(m, it));
+            /* several model names cut to the same bytes: the file cannot
+             * say which was meant (posekit's evaluation gives the keys to
+             * all of them, README "check") */
+            for (size_t k = 1; k < it->nmatches; k++)
+                pk_buf_printf(f, ", %s", match_name(m, it, k));
+            if (it->nmatches > 1)
+                pk_buf_printf(f, " (ambiguous: %zu model %s cut to this name; the file "
+                                 "cannot say which it keys)",
+                              it->nmatches, it->morph ? "morphs" : "bones");
+            pk_buf_putc(f, '\n');
         }
     }
     if (r->unusable) {
@@ -740,6 +723,15 @@ static void check_json(const pk_step *s, const pk_step_result *res, pk_buf *f)
             const char *mn = model_name(m, it);
             if (it->status != PK_CHECK_MISSING) {
                 jo_str(&j, "model_name", mn);
+                if (it->status == PK_CHECK_CUT) { /* every name cut to it, model_name first */
+                    jo_key(&j, "model_names");
+                    jo_open(&j, '[');
+                    for (size_t k = 0; k < it->nmatches; k++) {
+                        jo_item(&j);
+                        j_str(f, match_name(m, it, k));
+                    }
+                    jo_close(&j, ']');
+                }
             } else if (mn) {
                 jo_key(&j, "near_miss");
                 jo_open(&j, '{');

@@ -589,7 +589,7 @@ static int run_draw(const pk_step *s, const pk_doc *in, size_t n, const pk_rules
     d.frame = o->frame;
     d.first = o->first;
     d.last = o->last;
-    d.every = o->every ? o->every : 1;
+    d.every = pk_step_given(s, "every") ? o->every : 0; /* 0: about 8 figures */
     if (range && o->frames_all) {
         /* every frame of the motion(s), a figure every K */
         bool any = false;
@@ -604,8 +604,6 @@ static int run_draw(const pk_step *s, const pk_doc *in, size_t n, const pk_rules
         if (!any)
             d.first = d.last = 0;
     }
-    if (range && !pk_step_given(s, "every")) /* about 8 figures */
-        d.every = (uint32_t)(((uint64_t)d.last - d.first) / 7 + 1);
     d.view = (pk_draw_view)o->view;
     pk_selection *sel[2] = {NULL, NULL};
     int rc = -1;
@@ -619,6 +617,7 @@ static int run_draw(const pk_step *s, const pk_doc *in, size_t n, const pk_rules
         }
     }
     d.bones = sel[0];
+    d.bones_spec = o->bones;
     d.vs_bones = sel[1];
     /* the body in colour: the standard groups of the rules (or of the
      * built-in rules) */

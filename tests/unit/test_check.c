@@ -1,7 +1,8 @@
 /* test_check.c — pk_check_motion / pk_check_pose (engine/ops/check.c):
  * found, found through MMD's cut (15 bytes VMD, 19 VPD; raw cut and cut on
- * a character boundary), missing with each kind of near miss, keys the
- * model cannot use, and which model bones are keyed. */
+ * a character boundary; a cut several model names share), missing with
+ * each kind of near miss, keys the model cannot use, and which model bones
+ * are keyed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,11 +193,70 @@ static void test_check_pose(void **state)
     pk_model_free(m);
 }
 
+/* Long names that share their first 15 bytes (Gene's cloak bones): the
+ * cut name matches all of them, listed in model order, each keyed; a key
+ * one of them cannot use counts as unusable. */
+static void test_check_ambiguous_cut(void **state)
+{
+    (void)state;
+    static const char *const names[4] = {"センター", "前クローク2_1xca", "前クローク2_1xc+",
+                                         "前クローク2_1xcIK"};
+    static const uint16_t flags[4] = {0x1E, 0x1E, 0x1E, 0x1A}; /* the last cannot move */
+    const int sizes[6] = {1, 1, 1, 1, 1, 1};
+    pg g;
+    pg_header(&g, 2.0f, 0, 0, sizes);
+    for (int k = 0; k < 4; k++)
+        pg_i32(&g, 0);
+    pg_i32(&g, 4);
+    for (int i = 0; i < 4; i++) {
+        pg_text(&g, names[i]);
+        pg_text(&g, "");
+        pg_f3(&g, 0, 0, 0);
+        pg_idx(&g, PG_BONE, i ? 0 : -1);
+        pg_i32(&g, 0);
+        pg_u16(&g, flags[i]);
+        pg_f3(&g, 0, 1, 0);
+    }
+    pg_i32(&g, 0);
+    pg_i32(&g, 0);
+    pg_no_physics(&g);
+    pk_log log;
+    pk_log_init(&log);
+    pk_model *m = pk_model_read(g.b.data, g.b.len, &log);
+    assert_non_null(m);
+    pk_buf_free(&g.b);
+    pk_motion *mo = pk_motion_new();
+    size_t len;
+    const uint8_t *raw = pk_names_raw(m->names, m->bones[1].cp932, &len);
+    assert_int_equal(len, 16);
+    add_bone(mo, raw, 15, 1, 0); /* 前クローク2_1xc, moved */
+    add_bone_utf8(mo, "センター", 0, 0);
+    pk_check_report *r = pk_check_motion(m, mo, &log);
+    assert_non_null(r);
+    const pk_check_item *c = &r->items[0];
+    assert_int_equal(c->status, PK_CHECK_CUT);
+    assert_int_equal(c->index, 1);
+    assert_int_equal(c->nmatches, 3);
+    assert_int_equal(c->matches[0], 1);
+    assert_int_equal(c->matches[1], 2);
+    assert_int_equal(c->matches[2], 3);
+    assert_true(r->keyed[1] && r->keyed[2] && r->keyed[3]);
+    assert_int_equal(c->move_unusable, 1);
+    /* a name found whole has no list */
+    assert_int_equal(r->items[1].status, PK_CHECK_FOUND);
+    assert_null(r->items[1].matches);
+    pk_check_free(r);
+    pk_motion_free(mo);
+    pk_log_free(&log);
+    pk_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_check_motion),
         cmocka_unit_test(test_check_pose),
+        cmocka_unit_test(test_check_ambiguous_cut),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -451,6 +451,36 @@ static void test_pmx_warnings(void **state)
     pk_buf_free(&g.b);
 }
 
+/* A NaN or infinite rest position: kept as read, one warning naming the
+ * first such bone at its record's offset (--strict then refuses the
+ * model). */
+static void test_pmx_nonfinite_position(void **state)
+{
+    (void)state;
+    int32_t parents[4] = {-1, 0, 1, 0};
+    pg g;
+    build_bones(&g, parents, 4, -2);
+    /* a record of build_bones: name "bN" and "" (8 + 4), position (0, N,
+     * 0), parent, layer, flags, tail offset; bone 0 starts as in
+     * test_pmx_graph_errors.  Bone 2's x becomes NaN, bone 3's y infinite. */
+    size_t rec = 4 + 4 + 4 + 12 + 2 + 4 + 2 + 12;
+    size_t bone0 = 17 + 10 + 12 + 12 + 18 + 16 + 4, bone2 = bone0 + 2 * rec;
+    float nan = NAN, inf = INFINITY;
+    memcpy(g.b.data + bone2 + 12, &nan, 4);
+    memcpy(g.b.data + bone2 + rec + 12 + 4, &inf, 4);
+    pk_log log;
+    pk_model *m = read_ok(&g, &log);
+    assert_int_equal(log.errors, 0);
+    assert_int_equal(log.warnings, 1);
+    tu_assert_log_has(&log, "2 bones with a NaN or infinite position (first: bone 2 \"b2\")");
+    assert_int_equal(log.items[0].offset, (int64_t)bone2);
+    assert_true(isnan(m->bones[2].pos[0]));
+    assert_true(isinf(m->bones[3].pos[1]));
+    pk_model_free(m);
+    pk_log_free(&log);
+    pk_buf_free(&g.b);
+}
+
 /* A name CP932 cannot hold is kept (UTF-8) and reported. */
 static void test_pmx_unencodable(void **state)
 {
@@ -788,6 +818,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pmx_every_record), cmocka_unit_test(test_pmx_index_signedness),
         cmocka_unit_test(test_pmx_graph_errors), cmocka_unit_test(test_pmx_warnings),
+        cmocka_unit_test(test_pmx_nonfinite_position),
         cmocka_unit_test(test_pmx_unencodable),  cmocka_unit_test(test_pmx_truncate_generated),
         cmocka_unit_test(test_pmd_records),      cmocka_unit_test(test_corpus_truncate),
         cmocka_unit_test(test_corpus_facts),     cmocka_unit_test(test_corpus_gene_agree),

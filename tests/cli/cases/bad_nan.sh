@@ -75,6 +75,64 @@ rc=$?
 sanity "convert vpd->vmd"
 case $rc in 0 | 2) ;; *) bad "convert nan.vpd -o .vmd exited $rc" ;; esac
 
+# A model with a NaN rest position (bone 4 左目 at x = NaN; bone 5 under
+# it): reading warns, naming the file, the record's offset and the bone
+# (--strict refuses it); draw places every other bone, writes null in its
+# JSON (nan is no JSON) and leaves the two out of the SVG, saying so.
+python3 - <<'PY'
+import struct
+def t(s):
+    b = s.encode("utf-16le")
+    return struct.pack("<i", len(b)) + b
+def bone(name, pos, parent, tail):
+    return (t(name) + t("") + struct.pack("<3f", *pos) + struct.pack("<bi", parent, 0) +
+            struct.pack("<H", 0x1F) + struct.pack("<b", tail))
+nan = float("nan")
+bones = [bone("センター", (0, 8, 0), -1, 1), bone("左足", (1, 10, 0), 0, 2),
+         bone("左ひざ", (1, 5, 0), 1, 3), bone("左足首", (1, 1, 0), 2, -1),
+         bone("左目", (nan, 15, 0), 0, 5), bone("左目先", (1, 16, 0), 4, -1)]
+pmx = (b"PMX " + struct.pack("<f", 2.0) + bytes([8, 0, 0, 1, 1, 1, 1, 1, 1]) +
+       t("nan") + t("nan") + t("") + t("") + struct.pack("<4i", 0, 0, 0, 0) +
+       struct.pack("<i", len(bones)) + b"".join(bones) + struct.pack("<4i", 0, 0, 0, 0))
+open("nanbone.pmx", "wb").write(pmx)
+open("still.vpd", "wb").write(
+    "Vocaloid Pose Data file\r\n\r\nm.osm;\r\n1;\r\n\r\nBone0{センター\r\n"
+    "  0.000000,1.000000,0.000000;\r\n  0.000000,0.000000,0.000000,1.000000;\r\n}\r\n"
+    .encode("cp932"))
+PY
+"$POSEKIT" info nanbone.pmx >out.txt 2>err.txt
+rc=$?
+sanity "info nanbone.pmx"
+[ $rc -eq 0 ] || bad "info nanbone.pmx exited $rc: $(head -3 err.txt)"
+grep -Eq '^posekit: nanbone\.pmx:[0-9]+: warning: 1 bone with a NaN or infinite position \(first: bone 4 "左目"\)' err.txt ||
+    bad "no warning naming the bone with a NaN position: $(head -3 err.txt)"
+"$POSEKIT" info --strict nanbone.pmx >/dev/null 2>err.txt
+[ $? -eq 2 ] || bad "info --strict nanbone.pmx did not fail"
+"$POSEKIT" draw still.vpd --model nanbone.pmx --json -o o/nan.json >/dev/null 2>err.txt
+rc=$?
+sanity "draw --json"
+[ $rc -eq 0 ] || bad "draw --json exited $rc: $(head -3 err.txt)"
+grep -q 'warning: 1 bone with a NaN' err.txt || bad "draw does not pass the model's warning on"
+python3 - o/nan.json <<'PY' || bad "draw --json with a NaN position: not the JSON expected"
+import json, sys
+def no_constant(c):
+    raise ValueError("not JSON: " + c)
+d = json.load(open(sys.argv[1], encoding="utf-8"), parse_constant=no_constant)
+pos = {b["name"]: b["pos"] for b in d["figures"][0]["bones"]}
+assert pos["左目"] == [None, None, None] and pos["左目先"] == [None, None, None], pos
+assert pos["センター"] == [0.0, 9.0, 0.0], pos
+PY
+"$POSEKIT" draw still.vpd --model nanbone.pmx -o o/nan.svg >/dev/null 2>err.txt
+rc=$?
+sanity "draw svg"
+[ $rc -eq 0 ] || bad "draw exited $rc: $(head -3 err.txt)"
+if grep -Eiq '="[^"]*(nan|inf)' o/nan.svg; then bad "nan or inf in the SVG: $(grep -Ei '="[^"]*(nan|inf)' o/nan.svg | head -2)"; fi
+[ "$(grep -c 'class="joint"' o/nan.svg)" -eq 4 ] || bad "expected the 4 placed joints in the SVG"
+grep -q 'left out: 2 bones without a position.*: 左目, 左目先<' o/nan.svg || bad "the SVG does not say which bones are left out"
+"$POSEKIT" draw still.vpd --model nanbone.pmx --strict -o o/strict.svg >/dev/null 2>err.txt
+[ $? -eq 2 ] || bad "draw --strict with a NaN model did not fail"
+[ ! -e o/strict.svg ] || bad "draw --strict wrote o/strict.svg"
+
 if "$POSEKIT" help diff >/dev/null 2>&1; then
     "$POSEKIT" diff nan.vmd nan.vmd --frames all >out.txt 2>err.txt
     rc=$?

@@ -56,3 +56,19 @@ expect_exit 2 "$POSEKIT" check ok.vmd --model cut.pmx
 expect_stderr_contains 'cut.pmx:77: texture 0: path length 20 does not fit in the 19 bytes left'
 expect_exit 2 "$POSEKIT" check "$model" --model "$model"
 expect_stderr_contains 'a PMX model, not a motion or pose'
+
+# A cut name several model names share (Gene's cloak bones and brow
+# morphs, keyed by MMDAgent's stand motion): every one is listed, and the
+# report says the file cannot tell which it keys; JSON gives them all in
+# model_names (model_name stays the first).
+gene=$(corpus pmx_gene.pmx)
+stand=$(corpus vmd_mmdagent_stand.vmd)
+expect_exit 0 "$POSEKIT" check "$stand" --model "$gene"
+expect_stdout_contains 'bone  前クローク2_1xc (3 keys) = 前クローク2_1xca, 前クローク2_1xc+, 前クローク2_1xcIK (ambiguous: 3 model bones cut to this name; the file cannot say which it keys)'
+expect_stdout_contains 'morph brow_laugh_geo_ (2 keys) = brow_laugh_geo_L, brow_laugh_geo_R (ambiguous: 2 model morphs'
+expect_stdout_contains 'morph browOuterUpRigh (1 keys) = browOuterUpRight'
+expect_stdout_lacks 'browOuterUpRight (ambiguous'
+expect_exit 0 "$POSEKIT" check "$stand" --model "$gene" --json
+expect_eq "$(json_eval "$OUT" '[(b["model_name"], b["model_names"]) for b in d["bones"] if b["status"] == "cut"]')" \
+    "[('前クローク2_1xca', ['前クローク2_1xca', '前クローク2_1xc+', '前クローク2_1xcIK'])]"
+expect_eq "$(json_eval "$OUT" '[m["model_names"] for m in d["morphs"] if m["name"] == "browOuterUpRigh"]')" "[['browOuterUpRight']]"

@@ -41,6 +41,27 @@ xmllint --noout strip.svg || fail "strip.svg is not well-formed"
 expect_eq "$(count bone strip.svg)" "$((6 * lines))" "bone lines, 6 figures"
 grep -q 'frames 0-150 every 30' strip.svg || fail "strip title"
 grep -q '>frame 150<' strip.svg || fail "the last figure's label"
+# a range past the last key (150) stops there, warned: after it the motion
+# holds its last pose, and 0-10000 would draw frames 0, 1429, ... 8574,
+# every one that pose; --strict refuses it; a range wholly after the last
+# key has no frame of the motion to draw
+expect_exit 0 "$POSEKIT" draw dance.vmd --model miku.pmx --frames 0-10000 -o past.svg
+expect_stderr_contains 'warning: draw: frames 0-10000 run past the last key of dance.vmd (frame 150), after which a motion holds its last pose: drawing frames 0-150'
+expect_stderr_contains '7 figures drawn'
+grep -q 'frames 0-150 every 22' past.svg || fail "past.svg: the range within the motion"
+grep -q '>frame 132<' past.svg || fail "past.svg: frame 132"
+grep -q '>frame 1429<' past.svg && fail "past.svg: a frame after the last key"
+expect_exit 0 "$POSEKIT" draw dance.vmd --model miku.pmx --frames 100-10000 --every 25 -o past2.svg
+expect_stderr_contains 'drawing frames 100-150'
+expect_stderr_contains '3 figures drawn'
+expect_exit 2 "$POSEKIT" draw dance.vmd --model miku.pmx --frames 0-10000 --strict -o strict.svg
+expect_no_file strict.svg
+expect_exit 2 "$POSEKIT" draw dance.vmd --model miku.pmx --frames 200-300 -o after.svg
+expect_stderr_contains 'draw: frames 200-300 lie after the last key of dance.vmd (frame 150)'
+expect_no_file after.svg
+# a pose holds at every frame: with --vs it sets no end, the motion does
+expect_exit 0 "$POSEKIT" draw k3.vpd --vs dance.vmd --model miku.pmx --frames 0-400 -o pv.svg
+expect_stderr_contains 'run past the last key of dance.vmd (frame 150)'
 
 expect_exit 0 "$POSEKIT" draw k3.vpd --vs k4.vpd --model miku.pmx -o vs.svg
 xmllint --noout vs.svg || fail "vs.svg is not well-formed"
@@ -48,9 +69,57 @@ expect_eq "$(count bone vs.svg)" "$lines" "bone lines of the pose"
 expect_eq "$(count vsbone vs.svg)" "$lines" "bone lines of the vs pose"
 grep -q 'shaded by each bone' vs.svg || fail "no legend for the shading"
 grep -q ' deg</title>' vs.svg || fail "no degrees on hover"
+# a long bold title widens the picture: at least 0.62 em a character
+# (Noto Sans CJK JP Bold draws this one at 0.56, DejaVu Sans Bold at 0.64);
+# the --vs title used to be estimated at 0.55 and lost its frame number
+cp k4.vpd a_rather_long_second_pose_name.vpd
+cp miku.pmx second_model_with_a_long_name.pmx
+expect_exit 0 "$POSEKIT" draw dance.vmd --frame 45 --model miku.pmx \
+    --vs a_rather_long_second_pose_name.vpd --vs-model second_model_with_a_long_name.pmx -o long.svg
+python3 - long.svg <<'PY' || fail "long.svg: the title is wider than the picture"
+import re, sys
+svg = open(sys.argv[1], encoding="utf-8").read()
+width = int(re.search(r'<svg [^>]*width="(\d+)"', svg).group(1))
+title = re.search(r'font-weight="bold">([^<]*)<', svg).group(1)
+assert title.endswith(", frame 45"), title
+assert width >= 10 + 0.62 * 15 * len(title), (width, len(title))
+PY
 
 expect_exit 0 "$POSEKIT" draw k3.vpd --model miku.pmx --bones '左ひじ,左手首' -o sel.svg
 expect_eq "$(count bone sel.svg)" 2 "bone lines of a selection"
+# the legend lists what the picture shows: no IK goal, centre or right
+# side for two left arm bones; all of them for the whole figure
+grep -q '>left (左)<' sel.svg || fail "sel.svg: no legend for the left side"
+for absent in 'IK goal' '>centre<' '>right (右)<'; do
+    grep -q "$absent" sel.svg && fail "sel.svg: the legend lists '$absent', which is not drawn"
+done
+for present in 'IK goal (hollow' '>centre<' '>left (左)<' '>right (右)<'; do
+    grep -q "$present" one.svg || fail "one.svg: the legend lacks '$present'"
+done
+# a selection that leaves nothing to draw is an error (as in diff), not an
+# empty frame: no bone of that name, a glob that matches none, bones MMD
+# hides; with --json too, and as a job step
+for spec in 存在しない 'zz*'; do
+    expect_exit 2 "$POSEKIT" draw dance.vmd --model miku.pmx --bones "$spec" -o none.svg
+    expect_stderr_contains "draw: the selection '$spec' matches no bone of miku.pmx: nothing to draw"
+    expect_stderr_lacks 'drawn'
+    expect_no_file none.svg
+done
+expect_exit 2 "$POSEKIT" draw dance.vmd --model miku.pmx --bones '頭先,左目先' --json -o none.json
+expect_stderr_contains "the selection '頭先,左目先' matches 2 bones of miku.pmx, none of them visible"
+expect_no_file none.json
+expect_exit 2 "$POSEKIT" draw k3.vpd --vs k4.vpd --model miku.pmx --bones 'zz*' -o none.svg
+expect_stderr_contains "the selection 'zz*' matches no bone of miku.pmx"
+expect_no_file none.svg
+cat >none.yaml <<'YAML'
+inputs: {dance.vmd: dance.vmd, miku.pmx: miku.pmx}
+steps:
+  - draw: {in: dance.vmd, model: miku.pmx, bones: "zz*", out: pic}
+outputs: {pic: none.svg}
+YAML
+expect_exit 2 "$POSEKIT" run none.yaml
+expect_stderr_contains "draw: the selection 'zz*' matches no bone of miku.pmx: nothing to draw"
+expect_no_file none.svg
 
 # --json: world transforms; センター at rest (0,8,0) moved by (1,2,0)
 expect_exit 0 "$POSEKIT" draw moved.vpd --model miku.pmx --json

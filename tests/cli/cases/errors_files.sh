@@ -35,5 +35,38 @@ expect_stderr_contains 'not a VMD or VPD file'
 : >empty.vmd
 expect_exit 2 "$POSEKIT" info empty.vmd
 expect_stderr_matches '^posekit: empty\.vmd(:[0-9]+)?: '
+# A junk or cut file named .pmx or .pmd is reported as the model it claims
+# to be, by info and dump as by check --model (not as "not a VMD or VPD
+# file"); a motion named .pmx is still read as the motion it is.
+printf 'hello\n' >junk.pmx
+printf 'hello\n' >junk.PMD
+printf 'PMX' >cut.pmx
+printf 'Pmd' >cut.pmd
+for cmd in info dump; do
+    expect_exit 2 "$POSEKIT" $cmd junk.pmx
+    expect_stderr <<'ERR'
+posekit: junk.pmx:0: header: not a PMX file (no "PMX " signature)
+ERR
+    expect_exit 2 "$POSEKIT" $cmd junk.PMD
+    expect_stderr <<'ERR'
+posekit: junk.PMD:0: not a PMD file (no "Pmd" signature)
+ERR
+    expect_exit 2 "$POSEKIT" $cmd cut.pmx
+    expect_stderr <<'ERR'
+posekit: cut.pmx:0: header: the file ends inside its signature (3 bytes left)
+ERR
+    expect_exit 2 "$POSEKIT" $cmd cut.pmd
+    expect_stderr <<'ERR'
+posekit: cut.pmd:0: header: the file ends inside the 283-byte header (3 bytes)
+ERR
+done
+expect_exit 2 "$POSEKIT" info --json p.vpd junk.pmx
+expect_stderr_contains 'junk.pmx:0: header: not a PMX file'
+expect_stdout_contains '"path": "p.vpd"'
+vpd_text 'mdl' 'a|1.5,2,3|0,0,0,1' >pose.pmx
+expect_exit 0 "$POSEKIT" info pose.pmx
+expect_stdout_contains 'format: VPD text layout'
+expect_exit 2 "$POSEKIT" check p.vpd --model junk.pmx
+expect_stderr_contains 'junk.pmx:0: header: not a PMX file (no "PMX " signature)'
 expect_unchanged p.vpd
 expect_no_temp_files .

@@ -21,3 +21,18 @@ expect_eq "$(json_eval "$OUT" 'd["format"], d["layout"], d["eol"], d["model"], d
 
 expect_exit 0 "$POSEKIT" info --json g.vmd p.vpd
 expect_eq "$(json_eval "$OUT" '[x["path"] for x in d]')" "['g.vmd', 'p.vpd']" "array of two"
+
+# a model among motions: the same "path" key (models wrote "file" before)
+python3 - <<'PY'
+import struct
+def t(s):
+    b = s.encode("utf-16le")
+    return struct.pack("<i", len(b)) + b
+bone = t("センター") + t("center") + struct.pack("<3f", 0, 8, 0) + struct.pack("<bi", -1, 0) + \
+    struct.pack("<H", 0x1E) + struct.pack("<3f", 0, 1, 0)
+open("m.pmx", "wb").write(b"PMX " + struct.pack("<f", 2.0) + bytes([8, 0, 0, 1, 1, 1, 1, 1, 1]) +
+                          t("m") + t("m") + t("") + t("") + struct.pack("<5i", 0, 0, 0, 0, 1) +
+                          bone + struct.pack("<4i", 0, 0, 0, 0))
+PY
+expect_exit 0 "$POSEKIT" info --json m.pmx g.vmd
+expect_eq "$(json_eval "$OUT" '[(x["path"], x["format"], "file" in x) for x in d]')" "[('m.pmx', 'pmx', False), ('g.vmd', 'vmd', False)]" "one key for every file"
