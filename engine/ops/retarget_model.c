@@ -375,7 +375,23 @@ static int apply_stance(pk_bone_set *s, const pk_model *a, const pk_model *b, co
                     break;
                 }
     /* Stance bones the set lacks get a key at rest when anything below
-     * them is keyed (their rest orientation must still turn). */
+     * them moves (their rest orientation must still turn).  Keys at rest
+     * do not count, as in the rules' stance (retarget.c): MMD shows them as
+     * no key, and a motion renamed to English keeps resting Japanese finger
+     * tips below B's 左腕 while its own arm is arm_L. */
+    bool *moving = calloc(nn + 1, sizeof *moving);
+    if (!moving) {
+        free(below);
+        free(bi);
+        free(keyed);
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    for (size_t k = 0; k < pk_bone_set_count(s); k++) {
+        pk_bone_ref ref = pk_bone_set_at(s, k);
+        if ((size_t)*ref.name < nn && !pk_bone_ref_at_rest(ref))
+            moving[*ref.name] = true;
+    }
     int rc = 0;
     for (size_t i = 0; i < st->n && !rc; i++) {
         if (!use[i])
@@ -386,7 +402,7 @@ static int apply_stance(pk_bone_set *s, const pk_model *a, const pk_model *b, co
                 continue;
             if (bi[id] == top[i])
                 has = true;
-            else if (below[i * b->nbones + (size_t)bi[id]])
+            else if (moving[id] && below[i * b->nbones + (size_t)bi[id]])
                 chain = true;
         }
         if (has || !chain)
@@ -400,6 +416,7 @@ static int apply_stance(pk_bone_set *s, const pk_model *a, const pk_model *b, co
         }
         rep->keys_added++;
     }
+    free(moving);
     free(bi);
     free(keyed);
     xform x = {0};

@@ -554,13 +554,47 @@ static void test_untouched(void **state)
     pk_model_free(b);
 }
 
+/* A stance bone the motion lacks gets a key only when a bone below it
+ * moves: keys at rest show in MMD as no key (the rules' stance has the
+ * same law, test_retarget).  Before, a resting 左ひじ (or the resting
+ * Japanese finger tips of a motion renamed to English) gave 左腕 a key. */
+static void test_stance_key_needs_motion_below(void **state)
+{
+    (void)state;
+    if (!tu_corpus_path("x"))
+        skip();
+    pk_model *a = model("pmx_gene.pmx"), *b = model("pmx_nanoem_miku_bones.pmx");
+    pk_motion *in = pk_motion_new();
+    pk_bone_key *k = pk_motion_push_bone(in);
+    k->name = tu_intern(in->names, "左ひじ");
+    k->rot[3] = 1;
+    pk_retarget_report rep;
+    pk_motion *out = retarget(in, a, b, true, false, false, &rep);
+    assert_int_equal(rep.keys_added, 0);
+    assert_int_equal(out->nbones, 1);
+    pk_retarget_report_free(&rep);
+    pk_motion_free(out);
+    /* bent: 左腕 must turn from rest, it gets its key */
+    in->bones[0].rot[1] = 0.6f;
+    in->bones[0].rot[3] = 0.8f;
+    out = retarget(in, a, b, true, false, false, &rep);
+    assert_int_equal(rep.keys_added, 1);
+    assert_int_equal(out->nbones, 2);
+    assert_string_equal(pk_names_utf8(out->names, out->bones[1].name), "左腕");
+    pk_retarget_report_free(&rep);
+    pk_motion_free(out);
+    pk_motion_free(in);
+    pk_model_free(a);
+    pk_model_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scale_by_hand), cmocka_unit_test(test_stance_pairs),
         cmocka_unit_test(test_fold_classic),  cmocka_unit_test(test_fold_pose_appends),
         cmocka_unit_test(test_round_trip),    cmocka_unit_test(test_same_skeleton_untouched),
-        cmocka_unit_test(test_untouched),
+        cmocka_unit_test(test_untouched),     cmocka_unit_test(test_stance_key_needs_motion_below),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
