@@ -460,8 +460,6 @@ static int report(const cli_run *r, const pk_step_result *res, const char *const
             merge_print_text(r->step, res, in);
         return EXIT_OK;
     }
-    if (op == PK_STEP_OVERLAY && !r->json)
-        print_summary(r, res);
     return EXIT_OK;
 }
 
@@ -602,7 +600,7 @@ int cli_step_main(const char *cmd, int argc, char **argv, const char *help)
     if (rc == EXIT_OK && r.json &&
         (op == PK_STEP_REDUCE || op == PK_STEP_BAKE || op == PK_STEP_OVERLAY))
         rc = print_report(&r, &res, PK_REPORT_JSON);
-    else if (rc == EXIT_OK && op != PK_STEP_OVERLAY && op != PK_STEP_MERGE)
+    else if (rc == EXIT_OK && op != PK_STEP_MERGE) /* what was written, once it was */
         print_summary(&r, &res);
 done:
     pk_step_result_free(&res);
