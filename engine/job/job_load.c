@@ -605,10 +605,10 @@ pk_job *pk_job_load(const char *path, pk_log *log)
     if (yaml_parser_initialize(&parser)) {
         yaml_parser_set_input_string(&parser, bytes.data, bytes.len);
         if (!yaml_parser_load(&parser, &doc)) {
+            char why[512];
             pk_log_add(log, PK_ERROR, -1, (int)parser.problem_mark.line + 1,
-                       (int)parser.problem_mark.column + 1, "YAML: %s%s%s",
-                       parser.problem ? parser.problem : "syntax error", parser.context ? " " : "",
-                       parser.context ? parser.context : "");
+                       (int)parser.problem_mark.column + 1, "%s",
+                       pk_yaml_syntax_error(&parser, why, sizeof why));
         } else {
             have_doc = true;
             int dl, dc;

@@ -303,6 +303,8 @@ static void test_job_file_errors(void **state)
     expect_load_error("inputs: {a: x.vmd}\noutputs: {b: b.vmd}\n", "output 'b' names no input");
     expect_load_error("inputs: {a: x.vmd, a: y.vmd}\noutputs: {a: b.vmd}\n", "already used");
     expect_load_error("inputs: [x.vmd\n", "job.yaml:");
+    /* worded as a rule file's syntax error is (test_rules) */
+    expect_load_error("inputs: [x.vmd\n", "YAML syntax error: did not find expected ',' or ']'");
     /* a key given twice is an error at the second, naming the first */
     expect_load_error("inputs: {a: a.vmd}\noutputs: {y: y.vmd}\nsteps:\n"
                       "  - mirror: {in: a, in: a, out: y}\n",
