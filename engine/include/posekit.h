@@ -916,6 +916,9 @@ PK_API int pk_pose_fold(pk_pose *p, const struct pk_model *a, const struct pk_mo
 typedef struct pk_retarget_options {
     const struct pk_model *from, *to;
     bool no_stance, no_scale, no_fold, fingers;
+    /* the models' names for messages (their files, or a job's names);
+     * NULL: "the source model", "the target model" */
+    const char *from_name, *to_name;
 } pk_retarget_options;
 
 typedef struct pk_retarget_report {
@@ -925,10 +928,19 @@ typedef struct pk_retarget_report {
     pk_fold_report fold;
     size_t keys_changed; /* by stance and scale */
     size_t keys_added;   /* stance bones given a key at frame 0 */
+    /* Bones the input moves (a key off rest) that A lacks and B has: MMD
+     * plays none of their keys on A, so B would show what A does not;
+     * their keys are left out (a warning names them). */
+    char **dropped; /* UTF-8 names, in the input's order */
+    size_t ndropped;
+    size_t dropped_keys;
+    size_t bones_keyed;     /* distinct bones the input keys (after the rename) */
+    size_t bones_on_target; /* ... of them B has */
 } pk_retarget_report;
 PK_API void pk_retarget_report_free(pk_retarget_report *r);
-/* Rename (r may be NULL), fold, stance, the rules' stance and scale, then
- * the computed scale.  On failure m is untouched.  st and rep may be NULL. */
+/* Rename (r may be NULL), leave out the keys of bones A lacks and B has,
+ * fold, stance, the rules' stance and scale, then the computed scale.  On
+ * failure m is untouched.  st and rep may be NULL. */
 PK_API int pk_motion_retarget_models(pk_motion *m, const pk_rules *r,
                                      const pk_retarget_options *o, pk_edit_stats *st,
                                      pk_retarget_report *rep, pk_log *log);

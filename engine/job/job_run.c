@@ -154,11 +154,15 @@ static int run_step(pk_job *j, const job_step *js, pk_log *log)
     pk_step_use_models(js->step, NULL, NULL);
     for (size_t i = 0; i < tmp.count; i++) {
         const pk_diag *d = &tmp.items[i];
-        /* a message about one of the step's inputs (by its job name):
-         * at the step, naming the input */
+        /* a message about one of the step's inputs or models (by its job
+         * name): at the step, naming the input */
+        const char *models[4] = {pk_step_model(js->step), pk_step_vs_model(js->step),
+                                 pk_step_model_from(js->step), pk_step_model_to(js->step)};
         bool about_input = false;
-        for (size_t k = 0; d->path && d->offset < 0 && d->line <= 0 && k < n; k++)
-            about_input = about_input || strcmp(d->path, names[k]) == 0;
+        for (size_t k = 0; d->path && d->offset < 0 && d->line <= 0 && k < n + 4; k++) {
+            const char *nm = k < n ? names[k] : models[k - n];
+            about_input = about_input || (nm && strcmp(d->path, nm) == 0);
+        }
         if (about_input) {
             pk_log_set_path(log, j->path);
             pk_log_add(log, d->severity, -1, js->at.line, js->at.col, "%s: %s", d->path, d->msg);

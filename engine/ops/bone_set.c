@@ -28,8 +28,8 @@ bool pk_bone_ref_at_rest(pk_bone_ref k)
 {
     double q[4];
     pk_qd_from_key(k.rot, q);
-    return k.pos[0] == 0.0f && k.pos[1] == 0.0f && k.pos[2] == 0.0f && q[0] == 0.0 &&
-           q[1] == 0.0 && q[2] == 0.0;
+    return k.pos[0] == 0.0f && k.pos[1] == 0.0f && k.pos[2] == 0.0f && q[0] == 0.0 && q[1] == 0.0 &&
+           q[2] == 0.0;
 }
 
 size_t pk_bone_set_count(const pk_bone_set *s)

@@ -13,8 +13,7 @@
 /* libyaml's reason for a failed load, worded one way for rule files and
  * job files alike: "YAML syntax error: PROBLEM CONTEXT" into buf (the
  * caller places it at the parser's problem_mark). */
-static inline const char *pk_yaml_syntax_error(const yaml_parser_t *parser, char *buf,
-                                               size_t size)
+static inline const char *pk_yaml_syntax_error(const yaml_parser_t *parser, char *buf, size_t size)
 {
     snprintf(buf, size, "YAML syntax error: %s%s%s",
              parser->problem ? parser->problem : "malformed", parser->context ? " " : "",
