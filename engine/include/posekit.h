@@ -1289,6 +1289,11 @@ typedef enum pk_report_format {
 } pk_report_format;
 /* Whether the step writes its report in that format. */
 PK_API bool pk_step_report_has(pk_step_op op, pk_report_format f);
+/* What a checked step makes when its first input is `in` (PK_FMT_VMD, a
+ * motion; PK_FMT_VPD, a pose): a motion, a pose, or PK_FMT_UNKNOWN for a
+ * report (diff, check, draw).  A job checks its outputs with it before any
+ * step runs. */
+PK_API pk_format pk_step_makes(const pk_step *s, pk_format in);
 PK_API int pk_step_report(const pk_step *s, const pk_step_result *r, pk_report_format f,
                           pk_buf *out);
 
