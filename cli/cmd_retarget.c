@@ -25,6 +25,8 @@ const char help_retarget[] =
     "              its height); 足ＩＫ moves by the difference in where the\n"
     "              models' feet rest, so feet land under B's hips\n"
     "\n"
+    "Before the fold, keys of bones A lacks and B has (off rest) are left out\n"
+    "with a warning: MMD ignores them on A, so B must not play them.\n"
     "The report says what was folded, each segment's angle and the factors.\n"
     "A rules file's `stance` entries win over the computed segment of the same\n"
     "bone, its `scale` over the computed factors.  Without models the rules\n"

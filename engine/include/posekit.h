@@ -926,6 +926,9 @@ PK_API int pk_pose_fold(pk_pose *p, const struct pk_model *a, const struct pk_mo
 typedef struct pk_retarget_options {
     const struct pk_model *from, *to;
     bool no_stance, no_scale, no_fold, fingers;
+    /* the models' names for messages (their files, or a job's names);
+     * NULL: "the source model", "the target model" */
+    const char *from_name, *to_name;
 } pk_retarget_options;
 
 typedef struct pk_retarget_report {
@@ -935,10 +938,19 @@ typedef struct pk_retarget_report {
     pk_fold_report fold;
     size_t keys_changed; /* by stance and scale */
     size_t keys_added;   /* stance bones given a key at frame 0 */
+    /* Bones the input moves (a key off rest) that A lacks and B has: MMD
+     * plays none of their keys on A, so B would show what A does not;
+     * their keys are left out (a warning names them). */
+    char **dropped; /* UTF-8 names, in the input's order */
+    size_t ndropped;
+    size_t dropped_keys;
+    size_t bones_keyed;     /* distinct bones the input keys (after the rename) */
+    size_t bones_on_target; /* ... of them B has */
 } pk_retarget_report;
 PK_API void pk_retarget_report_free(pk_retarget_report *r);
-/* Rename (r may be NULL), fold, stance, the rules' stance and scale, then
- * the computed scale.  On failure m is untouched.  st and rep may be NULL. */
+/* Rename (r may be NULL), leave out the keys of bones A lacks and B has,
+ * fold, stance, the rules' stance and scale, then the computed scale.  On
+ * failure m is untouched.  st and rep may be NULL. */
 PK_API int pk_motion_retarget_models(pk_motion *m, const pk_rules *r,
                                      const pk_retarget_options *o, pk_edit_stats *st,
                                      pk_retarget_report *rep, pk_log *log);
@@ -1290,6 +1302,11 @@ typedef enum pk_report_format {
 } pk_report_format;
 /* Whether the step writes its report in that format. */
 PK_API bool pk_step_report_has(pk_step_op op, pk_report_format f);
+/* What a checked step makes when its first input is `in` (PK_FMT_VMD, a
+ * motion; PK_FMT_VPD, a pose): a motion, a pose, or PK_FMT_UNKNOWN for a
+ * report (diff, check, draw).  A job checks its outputs with it before any
+ * step runs. */
+PK_API pk_format pk_step_makes(const pk_step *s, pk_format in);
 PK_API int pk_step_report(const pk_step *s, const pk_step_result *r, pk_report_format f,
                           pk_buf *out);
 

@@ -20,6 +20,7 @@ typedef struct item {
     char *name;
     char *path; /* inputs and rules: resolved path */
     where at;
+    where path_at; /* inputs and rules: the path's place in the job file */
     bool is_rules;
     bool is_model; /* an input whose path ends in .pmx or .pmd */
     vkind kind;
@@ -45,6 +46,7 @@ typedef enum report_kind { R_TEXT, R_JSON, R_CSV, R_RULES, R_SVG } report_kind;
 
 typedef struct outspec {
     where at;
+    where path_at; /* the path's place in the job file */
     uint32_t frame;
     pk_vpd_options vpd;
     bool layout_set, no_morphs_set;

@@ -393,6 +393,7 @@ static bool parse_named_paths(pk_job *j, const yctx *y, const yaml_node_t *n, bo
         if (!it)
             return false;
         it->is_rules = rules;
+        it->path_at = mark(v);
         it->is_model = !rules && is_model_path(path);
         it->path = resolve(j->dir, path);
         if (!it->path)
@@ -423,15 +424,17 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
     }
     o->name = strdup(name);
     const char *path = NULL;
+    os->path_at = mark(v);
     if (v->type == YAML_MAPPING_NODE) {
         for (yaml_node_pair_t *p = v->data.mapping.pairs.start; p < v->data.mapping.pairs.top;
              p++) {
             const yaml_node_t *kk = node(y, p->key), *vv = node(y, p->value);
             const char *key = scalar(kk);
             bool ok;
-            if (key && strcmp(key, "path") == 0)
+            if (key && strcmp(key, "path") == 0) {
                 ok = (path = want_scalar(y, vv, "path")) != NULL;
-            else if (key && strcmp(key, "frame") == 0)
+                os->path_at = mark(vv);
+            } else if (key && strcmp(key, "frame") == 0)
                 ok = want_u32(y, vv, "frame", &os->frame);
             else if (key && strcmp(key, "no_morphs") == 0)
                 ok = os->no_morphs_set = want_bool(y, vv, "no_morphs", &os->vpd.no_morphs);
@@ -463,7 +466,13 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
     o->path = resolve(j->dir, path);
     if (!o->name || !o->path)
         return false;
+    /* a folder is refused before anything runs, as the command's -o is */
     size_t n = strlen(path);
+    if (pk_os_is_separator(path[n - 1]) || pk_path_kind_of(o->path) == PK_PATH_FOLDER) {
+        err_at(y->log, os->path_at,
+               "output '%s' names a folder ('%s'): name the file to write in it", name, path);
+        return false;
+    }
     os->fmt = pk_format_from_path(path);
     bool json = n >= 5 && strcmp(path + n - 5, ".json") == 0;
     bool csv = n >= 4 && strcmp(path + n - 4, ".csv") == 0;
@@ -558,9 +567,14 @@ static bool parse_root(pk_job *j, const yctx *y)
         return false;
     }
     const yaml_node_t *outs = sec[3];
-    if (outs->type != YAML_MAPPING_NODE ||
-        outs->data.mapping.pairs.top == outs->data.mapping.pairs.start) {
+    if (outs->type != YAML_MAPPING_NODE) {
         err_at(y->log, mark(outs), "outputs must be a mapping of NAME: PATH");
+        return false;
+    }
+    if (outs->data.mapping.pairs.top == outs->data.mapping.pairs.start) {
+        /* a job that writes nothing would run every step for nothing */
+        err_at(y->log, mark(outs),
+               "outputs is empty: name at least one result to write (NAME: PATH)");
         return false;
     }
     size_t n = (size_t)(outs->data.mapping.pairs.top - outs->data.mapping.pairs.start);
@@ -605,10 +619,10 @@ pk_job *pk_job_load(const char *path, pk_log *log)
     if (yaml_parser_initialize(&parser)) {
         yaml_parser_set_input_string(&parser, bytes.data, bytes.len);
         if (!yaml_parser_load(&parser, &doc)) {
+            char why[512];
             pk_log_add(log, PK_ERROR, -1, (int)parser.problem_mark.line + 1,
-                       (int)parser.problem_mark.column + 1, "YAML: %s%s%s",
-                       parser.problem ? parser.problem : "syntax error", parser.context ? " " : "",
-                       parser.context ? parser.context : "");
+                       (int)parser.problem_mark.column + 1, "%s",
+                       pk_yaml_syntax_error(&parser, why, sizeof why));
         } else {
             have_doc = true;
             int dl, dc;

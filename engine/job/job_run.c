@@ -154,11 +154,15 @@ static int run_step(pk_job *j, const job_step *js, pk_log *log)
     pk_step_use_models(js->step, NULL, NULL);
     for (size_t i = 0; i < tmp.count; i++) {
         const pk_diag *d = &tmp.items[i];
-        /* a message about one of the step's inputs (by its job name):
-         * at the step, naming the input */
+        /* a message about one of the step's inputs or models (by its job
+         * name): at the step, naming the input */
+        const char *models[4] = {pk_step_model(js->step), pk_step_vs_model(js->step),
+                                 pk_step_model_from(js->step), pk_step_model_to(js->step)};
         bool about_input = false;
-        for (size_t k = 0; d->path && d->offset < 0 && d->line <= 0 && k < n; k++)
-            about_input = about_input || strcmp(d->path, names[k]) == 0;
+        for (size_t k = 0; d->path && d->offset < 0 && d->line <= 0 && k < n + 4; k++) {
+            const char *nm = k < n ? names[k] : models[k - n];
+            about_input = about_input || (nm && strcmp(d->path, nm) == 0);
+        }
         if (about_input) {
             pk_log_set_path(log, j->path);
             pk_log_add(log, d->severity, -1, js->at.line, js->at.col, "%s: %s", d->path, d->msg);
@@ -209,44 +213,114 @@ done:
     return rc;
 }
 
+static pk_report_format report_format(report_kind k)
+{
+    return k == R_JSON    ? PK_REPORT_JSON
+           : k == R_CSV   ? PK_REPORT_CSV
+           : k == R_RULES ? PK_REPORT_RULES
+           : k == R_SVG   ? PK_REPORT_SVG
+                          : PK_REPORT_TEXT;
+}
+
+/* Can output i hold a `kind` (a report made by step op `by`)?  An error at
+ * the output's path in the job file when not.  Checked before any step
+ * runs (with the kinds the steps will make) and again when encoding. */
+static bool output_fits(const pk_job *j, size_t i, vkind kind, pk_step_op by, pk_log *log)
+{
+    const pk_job_output *o = &j->outs[i];
+    const outspec *os = &j->ospec[i];
+    const char *what = NULL;
+    char why[256];
+    if (kind == V_REPORT) {
+        if (os->fmt != PK_FMT_UNKNOWN || !pk_step_report_has(by, report_format(os->report))) {
+            snprintf(why, sizeof why, "a %s report: write it as %s", pk_step_op_name(by),
+                     by == PK_STEP_CHECK  ? ".txt, .json or .yaml (the suggested rules)"
+                     : by == PK_STEP_DRAW ? ".svg (the picture), .json (world transforms) or .txt"
+                                          : ".txt, .json or .csv");
+            what = why;
+        }
+    } else if (kind == V_MOTION || kind == V_POSE) {
+        if (os->fmt == PK_FMT_UNKNOWN)
+            what = kind == V_MOTION ? "a motion: write it as .vmd or .vpd"
+                                    : "a pose: write it as .vmd or .vpd";
+        else if (os->fmt == PK_FMT_VPD && kind == V_MOTION) {
+            /* only a convert step turns a motion into one pose */
+            snprintf(why, sizeof why,
+                     "a motion: a .vpd holds one pose (take one with a step convert: {in: %s, "
+                     "to: vpd, frame: N, out: ...})",
+                     o->name);
+            what = why;
+        }
+    }
+    if (!what)
+        return true;
+    pk_log_set_path(log, j->path);
+    pk_log_add(log, PK_ERROR, -1, os->path_at.line, os->path_at.col, "%s: '%s' is %s", o->path,
+               o->name, what);
+    return false;
+}
+
+/* Every output against what its name will hold, before any step runs:
+ * inputs as read, step results as pk_step_makes says, in step order. */
+static int check_outputs(const pk_job *j, pk_log *log)
+{
+    vkind *kind = calloc(j->nitems + 1, sizeof *kind);
+    pk_step_op *by = calloc(j->nitems + 1, sizeof *by);
+    if (!kind || !by) {
+        free(kind);
+        free(by);
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < j->nitems; i++)
+        kind[i] = j->items[i].kind;
+    for (size_t s = 0; s < j->nsteps; s++) {
+        const job_step *js = &j->steps[s];
+        item *res = js->out ? job_find(j, js->out) : NULL;
+        if (!res)
+            continue;
+        const char *const *names;
+        size_t n = pk_step_inputs(js->step, &names);
+        item *first = n ? job_find(j, names[0]) : NULL;
+        vkind in = first ? kind[first - j->items] : V_NONE;
+        size_t r = (size_t)(res - j->items);
+        by[r] = pk_step_kind(js->step);
+        if (in != V_MOTION && in != V_POSE) {
+            kind[r] = V_NONE; /* a step on a report fails when it runs, saying so */
+            continue;
+        }
+        pk_format makes = pk_step_makes(js->step, in == V_POSE ? PK_FMT_VPD : PK_FMT_VMD);
+        kind[r] = makes == PK_FMT_VMD ? V_MOTION : makes == PK_FMT_VPD ? V_POSE : V_REPORT;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < j->nouts; i++) {
+        item *it = job_find(j, j->outs[i].name);
+        if (it && !output_fits(j, i, kind[it - j->items], by[it - j->items], log))
+            rc = -1;
+    }
+    free(kind);
+    free(by);
+    return rc;
+}
+
 static int encode(pk_job *j, size_t i, pk_log *log)
 {
     pk_job_output *o = &j->outs[i];
     const outspec *os = &j->ospec[i];
     item *it = job_find(j, o->name);
-    pk_log_set_path(log, o->path);
     int rc = -1;
+    if (it && !output_fits(j, i, it->kind, it->by ? pk_step_kind(it->by) : PK_STEP_COUNT, log))
+        return -1;
+    pk_log_set_path(log, o->path);
     if (!it) {
         pk_error(log, "'%s' is not defined", o->name);
     } else if (it->kind == V_REPORT) {
-        pk_report_format f = os->report == R_JSON    ? PK_REPORT_JSON
-                             : os->report == R_CSV   ? PK_REPORT_CSV
-                             : os->report == R_RULES ? PK_REPORT_RULES
-                             : os->report == R_SVG   ? PK_REPORT_SVG
-                                                     : PK_REPORT_TEXT;
-        pk_step_op op = pk_step_kind(it->by);
-        if (os->fmt != PK_FMT_UNKNOWN || !pk_step_report_has(op, f))
-            pk_error(log, "'%s' is a %s report: write it as %s", o->name, pk_step_op_name(op),
-                     op == PK_STEP_CHECK  ? ".txt, .json or .yaml (the suggested rules)"
-                     : op == PK_STEP_DRAW ? ".svg (the picture), .json (world transforms) or "
-                                            ".txt"
-                                          : ".txt, .json or .csv");
-        else
-            rc = pk_step_report(it->by, it->report, f, &o->data);
-    } else if (os->fmt == PK_FMT_UNKNOWN) {
-        pk_error(log, "'%s' is a %s: write it as .vmd or .vpd", o->name,
-                 it->kind == V_MOTION ? "motion" : "pose");
+        rc = pk_step_report(it->by, it->report, report_format(os->report), &o->data);
     } else if (os->fmt == PK_FMT_VMD) {
         pk_motion *tmp = it->kind == V_POSE ? pk_pose_to_motion(it->pose, os->frame, log) : NULL;
         const pk_motion *m = it->kind == V_MOTION ? it->motion : tmp;
         rc = m ? pk_vmd_write(m, &o->data, log) : -1;
         pk_motion_free(tmp);
-    } else if (it->kind == V_MOTION) {
-        /* only a convert step turns a motion into one pose */
-        pk_error(log,
-                 "'%s' is a motion: a .vpd holds one pose (take one with a step "
-                 "convert: {in: %s, to: vpd, frame: N, out: ...})",
-                 o->name, o->name);
     } else {
         /* the step's layout (a VPD input's own, convert's layout:) unless
          * the output names one */
@@ -265,44 +339,66 @@ static int encode(pk_job *j, size_t i, pk_log *log)
     return rc;
 }
 
+/* Reads one input or rule file.  What is said about the file has its
+ * place in it (byte offset, line); what has none ("cannot open", "is a
+ * directory") is about the entry that names it, so it gets the entry's
+ * JOB:LINE:COL, naming the input and its path. */
+static int load_item(pk_job *j, item *it, pk_log *log)
+{
+    pk_log tmp;
+    pk_log_init(&tmp);
+    int rc = 0;
+    if (it->is_rules) {
+        it->rules = pk_rules_load(it->path, &tmp);
+        rc = it->rules ? 0 : -1;
+    } else if (it->is_model) {
+        it->model = pk_model_load(it->path, &tmp);
+        rc = it->model ? 0 : -1;
+        if (it->model)
+            it->kind = V_MODEL;
+    } else {
+        pk_doc doc;
+        rc = pk_doc_load(it->path, &doc, &tmp);
+        if (rc == 0) {
+            it->kind = doc.motion ? V_MOTION : V_POSE;
+            if (doc.pose)
+                it->vpd.layout = doc.pose->layout;
+            it->motion = doc.motion;
+            it->pose = doc.pose;
+        }
+    }
+    it->warnings = tmp.warnings;
+    for (size_t i = 0; i < tmp.count; i++) {
+        const pk_diag *d = &tmp.items[i];
+        if (d->severity == PK_ERROR && d->offset < 0 && d->line <= 0) {
+            pk_log_set_path(log, j->path);
+            pk_log_add(log, d->severity, -1, it->path_at.line, it->path_at.col, "%s '%s' (%s): %s",
+                       it->is_rules ? "rules" : "input", it->name, d->path ? d->path : it->path,
+                       d->msg);
+            continue;
+        }
+        pk_log_set_path(log, d->path);
+        pk_log_add(log, d->severity, d->offset, d->line, d->col, "%s", d->msg);
+    }
+    if (tmp.errors + tmp.warnings > tmp.count && tmp.errors > 0)
+        pk_error(log, "out of memory");
+    pk_log_free(&tmp);
+    return rc;
+}
+
 int pk_job_run(pk_job *j, pk_log *log)
 {
     /* Phase 1: every input and rule file, read and checked. */
     int rc = 0;
-    for (size_t i = 0; i < j->nitems; i++) {
-        item *it = &j->items[i];
-        if (!it->path)
-            continue;
-        if (it->is_rules) {
-            it->rules = pk_rules_load(it->path, log);
-            if (!it->rules)
-                rc = -1;
-            continue;
-        }
-        size_t warnings = log->warnings;
-        if (it->is_model) {
-            it->model = pk_model_load(it->path, log);
-            it->warnings = log->warnings - warnings;
-            if (!it->model)
-                rc = -1;
-            else
-                it->kind = V_MODEL;
-            continue;
-        }
-        pk_doc doc;
-        if (pk_doc_load(it->path, &doc, log) != 0) {
+    for (size_t i = 0; i < j->nitems; i++)
+        if (j->items[i].path && load_item(j, &j->items[i], log) != 0)
             rc = -1;
-            continue;
-        }
-        it->warnings = log->warnings - warnings;
-        it->kind = doc.motion ? V_MOTION : V_POSE;
-        if (doc.pose)
-            it->vpd.layout = doc.pose->layout;
-        it->motion = doc.motion;
-        it->pose = doc.pose;
-    }
     pk_log_set_path(log, j->path);
     if (rc != 0)
+        return -1;
+    /* Every output against what it will hold, before any step runs (the
+     * command refuses -o OUT.vpd for a motion before it reads a key). */
+    if (check_outputs(j, log) != 0)
         return -1;
     /* Phase 2: the steps, in order. */
     for (size_t s = 0; s < j->nsteps; s++) {

@@ -1,6 +1,8 @@
 /* bone_set.c — motion keys and pose bones seen alike (ops/bone_set.h). */
 #include "ops/bone_set.h"
 
+#include "math/quat_internal.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +22,14 @@ void pk_bone_set_of_pose(pk_bone_set *s, pk_pose *p)
     s->names = p->names;
     s->name_bytes = PK_VPD_NAME_BYTES;
     s->format = "VPD";
+}
+
+bool pk_bone_ref_at_rest(pk_bone_ref k)
+{
+    double q[4];
+    pk_qd_from_key(k.rot, q);
+    return k.pos[0] == 0.0f && k.pos[1] == 0.0f && k.pos[2] == 0.0f && q[0] == 0.0 && q[1] == 0.0 &&
+           q[2] == 0.0;
 }
 
 size_t pk_bone_set_count(const pk_bone_set *s)

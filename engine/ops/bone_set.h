@@ -37,6 +37,11 @@ bool pk_bone_set_add(pk_bone_set *s, pk_name_id name, pk_bone_ref *out);
 size_t pk_bone_set_morphs(const pk_bone_set *s);
 pk_name_id *pk_bone_set_morph_name(const pk_bone_set *s, size_t i);
 
+/* A key at rest: no translation and the identity rotation (stored as all
+ * zeros or NaN too: the readers take that as no rotation).  MMD shows a
+ * bone whose keys all rest as it shows a bone with no key. */
+bool pk_bone_ref_at_rest(pk_bone_ref k);
+
 /* A transform of one bone key; `raw`/`len` is the key's name. */
 typedef void (*pk_bone_fn)(void *ctx, const uint8_t *raw, size_t len, pk_bone_ref k);
 

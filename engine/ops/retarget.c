@@ -27,10 +27,17 @@
  * t)·c and the shortest-path choice is unchanged; the rewritten keys give
  * the rewritten pose at every frame, and the curves are kept.
  *
- * When a motion keys bones but not the stance bone itself, the rest pose of
- * that bone must still change (q = identity becomes r⁻¹), so a key is added
- * at frame 0 with linear curves.  A motion with no bone keys at all (a face
- * or camera motion) is left alone.
+ * When a motion moves bones of the chain but does not key the stance bone
+ * itself, the rest pose of that bone must still change (q = identity
+ * becomes r⁻¹), so a key is added at frame 0 with linear curves.  Only a
+ * chain key off rest counts: MMD shows a bone whose keys are all at rest
+ * as it shows a bone with no key, and exporters key every bone of their
+ * model at rest at frame 0, so resting keys say nothing about whether the
+ * motion drives this arm.  A motion renamed to English keeps such keys for
+ * the bones the rename left alone (左中指先, which the Japanese chain's
+ * globs still match) while its arm is arm_L: adding a Japanese 左腕 there
+ * would turn nothing the motion moves.  A motion with no bone keys at all
+ * (a face or camera motion) is left alone.
  *
  * Scale: every bone translation is multiplied by its bone's factor (rules'
  * scale.bones: exact names, then the glob with the longest literal part)
@@ -160,8 +167,10 @@ static pk_name_id stance_bone_name(pk_names *names, const stance_c *sc, size_t m
 
 typedef struct stance_run {
     const stance_c *sc;
-    bool keyed;        /* the stance bone has keys */
-    size_t chain_keys; /* keys of bones in its chain */
+    bool keyed;             /* the stance bone has keys */
+    size_t chain_keys;      /* keys of bones in its chain */
+    size_t chain_moving;    /* ... of them off rest */
+    pk_name_id first_chain; /* the first chain key's bone, for the warning */
 } stance_run;
 
 static void stance_fn(void *ctx, const uint8_t *raw, size_t len, pk_bone_ref k)
@@ -171,8 +180,10 @@ static void stance_fn(void *ctx, const uint8_t *raw, size_t len, pk_bone_ref k)
         stance_bone_key(run->sc->r, k.rot);
         run->keyed = true;
     } else if (pk_selection_has(run->sc->chain, raw, len)) {
+        if (!run->chain_keys++)
+            run->first_chain = *k.name;
+        run->chain_moving += !pk_bone_ref_at_rest(k);
         chain_key(run->sc->r, k.pos, k.rot);
-        run->chain_keys++;
     }
 }
 
@@ -186,10 +197,11 @@ static void scale_fn(void *ctx, const uint8_t *raw, size_t len, pk_bone_ref k)
 }
 
 /* Stance corrections, then the translation scale, on the bone keys of s.
- * A stance bone without keys gets one at rest when its chain has keys
- * (its rest orientation must still turn); when neither the bone nor its
- * chain is in s, the rule does not apply to this model: a warning, and
- * nothing is added.  keys_changed counts keys whose bytes changed. */
+ * A stance bone without keys gets one at rest when a key of its chain is
+ * off rest (its rest orientation must still turn); when neither the bone
+ * nor a moving chain key is in s, the rule does not apply to this model:
+ * a warning, and nothing is added.  keys_changed counts keys whose bytes
+ * changed. */
 int pk_retarget_rules_apply(pk_bone_set *s, const pk_rules *r, pk_edit_stats *st, pk_log *log)
 {
     size_t n0 = pk_bone_set_count(s);
@@ -205,7 +217,7 @@ int pk_retarget_rules_apply(pk_bone_set *s, const pk_rules *r, pk_edit_stats *st
     }
     int rc = 0;
     for (size_t i = 0; i < r->nstance && !rc; i++) {
-        stance_run run = {&sc[i], false, 0};
+        stance_run run = {&sc[i], false, 0, 0, PK_NO_NAME};
         pk_bone_set_each(s, stance_fn, &run);
         if (run.keyed)
             continue;
@@ -214,6 +226,15 @@ int pk_retarget_rules_apply(pk_bone_set *s, const pk_rules *r, pk_edit_stats *st
                        "stance bone '%s' is not in the %s and no bone of its chain is; "
                        "nothing added for it",
                        sc[i].rule->bone_utf8, s->m ? "motion" : "pose");
+            continue;
+        }
+        if (!run.chain_moving) {
+            const char *first = pk_names_utf8(s->names, run.first_chain);
+            pk_warning(log,
+                       "stance bone '%s' is not in the %s and no bone of its chain moves "
+                       "(%zu key%s of it, all at rest, the first '%s'); nothing added for it",
+                       sc[i].rule->bone_utf8, s->m ? "motion" : "pose", run.chain_keys,
+                       run.chain_keys == 1 ? "" : "s", first ? first : "?");
             continue;
         }
         pk_name_id id = stance_bone_name(s->names, &sc[i], s->name_bytes, s->format, log);

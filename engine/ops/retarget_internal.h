@@ -15,6 +15,13 @@ bool pk_retarget_rules_stance(const pk_rules *r, const uint8_t *raw, size_t len)
 /* Whether the rules scale translations (a `scale` key). */
 bool pk_retarget_rules_scale(const pk_rules *r);
 
+/* Leaves out the keys of bones o->from lacks and o->to has (MMD plays
+ * them on the target, not on the source), with a warning naming them;
+ * counts into rep (dropped, bones_keyed, bones_on_target).  0, or -1 on
+ * OOM (logged). */
+int pk_retarget_drop_absent(pk_bone_set *s, const pk_retarget_options *o,
+                            pk_retarget_report *rep, pk_log *log);
+
 /* Model bone lookups by UTF-8 standard name (-1 when absent). */
 long pk_retarget_find(const pk_model *m, const char *utf8);
 

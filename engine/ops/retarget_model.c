@@ -2,7 +2,8 @@
  * retarget_model.c — retarget computed from two models (posekit.h,
  * "retarget between two models"): the stance of every arm segment and the
  * leg scale from the models' rest positions, and the whole run (rename,
- * fold, stance, the rules' own steps, scale).
+ * the keys the source does not play left out (retarget_absent.c), fold,
+ * stance, the rules' own steps, scale).
  *
  * Stance.  A segment X→Y (左腕→左ひじ) rests along d_A in model A and d_B
  * in B.  The rules' stance step (retarget.c) turns the keys of X into
@@ -30,6 +31,7 @@
 #include "ops/retarget_internal.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,8 +142,34 @@ static void add_segment(pk_stance *out, const pk_model *a, const pk_model *b, co
     bi_of[out->n++] = xb;
 }
 
-int pk_retarget_stance(const pk_model *a, const pk_model *b, bool fingers, pk_stance *out,
-                       pk_log *log)
+/* An error about one model: at its name (its file, or a job's name for
+ * it) when the caller gave one, else at the log's path.  The motion is
+ * not what is wrong. */
+static void model_error(pk_log *log, const char *name, const char *fmt, ...) PK_PRINTF(3, 4);
+static void model_error(pk_log *log, const char *name, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (name)
+        pk_log_vadd_at(log, PK_ERROR, name, -1, 0, 0, fmt, ap);
+    else
+        pk_log_vadd(log, PK_ERROR, -1, 0, 0, fmt, ap);
+    va_end(ap);
+}
+
+/* Does m have an arm segment (腕→ひじ or ひじ→手首, either side)? */
+static bool has_arm(const pk_model *m)
+{
+    static const char *const ENDS[4][2] = {
+        {"左腕", "左ひじ"}, {"左ひじ", "左手首"}, {"右腕", "右ひじ"}, {"右ひじ", "右手首"}};
+    for (int i = 0; i < 4; i++)
+        if (pk_retarget_find(m, ENDS[i][0]) >= 0 && pk_retarget_find(m, ENDS[i][1]) >= 0)
+            return true;
+    return false;
+}
+
+static int stance_named(const pk_model *a, const pk_model *b, bool fingers, pk_stance *out,
+                        const char *a_name, const char *b_name, pk_log *log)
 {
     static const char *const FINGERS[5][4] = {
         {"親指０", "親指１", "親指２", NULL},
@@ -176,12 +204,32 @@ int pk_retarget_stance(const pk_model *a, const pk_model *b, bool fingers, pk_st
 #undef SEG
     }
     if (arms == 0) {
-        pk_error(log,
-                 "no arm segment (腕→ひじ, ひじ→手首) is in both models: cannot compute the "
-                 "stance (--no-stance skips it)");
+        /* name the model that lacks the arm (both when neither has one) */
+        bool in_a = has_arm(a), in_b = has_arm(b);
+        if (!in_a)
+            model_error(log, a_name,
+                        "the source model has no arm segment (腕→ひじ, ひじ→手首): cannot "
+                        "compute the stance (--no-stance skips it)");
+        if (!in_b)
+            model_error(log, b_name,
+                        "the target model has no arm segment (腕→ひじ, ひじ→手首): cannot "
+                        "compute the stance (--no-stance skips it)");
+        if (in_a && in_b)
+            model_error(log, NULL,
+                        "no arm segment (腕→ひじ, ひじ→手首) is in both models%s%s%s%s%s: "
+                        "cannot compute the stance (--no-stance skips it)",
+                        a_name && b_name ? " (" : "", a_name && b_name ? a_name : "",
+                        a_name && b_name ? ", " : "", a_name && b_name ? b_name : "",
+                        a_name && b_name ? ")" : "");
         return -1;
     }
     return 0;
+}
+
+int pk_retarget_stance(const pk_model *a, const pk_model *b, bool fingers, pk_stance *out,
+                       pk_log *log)
+{
+    return stance_named(a, b, fingers, out, NULL, NULL, log);
 }
 
 /* ---- scale ---- */
@@ -209,13 +257,16 @@ static bool leg_of(const pk_model *m, double *len, double *h)
     return true;
 }
 
-int pk_retarget_scale(const pk_model *a, const pk_model *b, pk_leg_scale *out, pk_log *log)
+static int scale_named(const pk_model *a, const pk_model *b, pk_leg_scale *out, const char *a_name,
+                       const char *b_name, pk_log *log)
 {
     memset(out, 0, sizeof *out);
     if (!leg_of(a, &out->len_a, &out->height_a) || !leg_of(b, &out->len_b, &out->height_b)) {
-        pk_error(log, "the %s model has no leg (足 above 足首): cannot compute the scale "
-                      "(--no-scale skips it)",
-                 !leg_of(a, &out->len_a, &out->height_a) ? "source" : "target");
+        bool src = !leg_of(a, &out->len_a, &out->height_a);
+        model_error(log, src ? a_name : b_name,
+                    "the %s model has no leg (足 above 足首): cannot compute the scale "
+                    "(--no-scale skips it)",
+                    src ? "source" : "target");
         return -1;
     }
     out->xz = out->len_b / out->len_a;
@@ -233,6 +284,11 @@ int pk_retarget_scale(const pk_model *a, const pk_model *b, pk_leg_scale *out, p
                 s[k] * ((double)a->bones[ia].pos[k] - a->bones[ha].pos[k]);
     }
     return 0;
+}
+
+int pk_retarget_scale(const pk_model *a, const pk_model *b, pk_leg_scale *out, pk_log *log)
+{
+    return scale_named(a, b, out, NULL, NULL, log);
 }
 
 /* ---- applying stance and scale to a bone set ---- */
@@ -375,7 +431,23 @@ static int apply_stance(pk_bone_set *s, const pk_model *a, const pk_model *b, co
                     break;
                 }
     /* Stance bones the set lacks get a key at rest when anything below
-     * them is keyed (their rest orientation must still turn). */
+     * them moves (their rest orientation must still turn).  Keys at rest
+     * do not count, as in the rules' stance (retarget.c): MMD shows them as
+     * no key, and a motion renamed to English keeps resting Japanese finger
+     * tips below B's 左腕 while its own arm is arm_L. */
+    bool *moving = calloc(nn + 1, sizeof *moving);
+    if (!moving) {
+        free(below);
+        free(bi);
+        free(keyed);
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    for (size_t k = 0; k < pk_bone_set_count(s); k++) {
+        pk_bone_ref ref = pk_bone_set_at(s, k);
+        if ((size_t)*ref.name < nn && !pk_bone_ref_at_rest(ref))
+            moving[*ref.name] = true;
+    }
     int rc = 0;
     for (size_t i = 0; i < st->n && !rc; i++) {
         if (!use[i])
@@ -386,7 +458,7 @@ static int apply_stance(pk_bone_set *s, const pk_model *a, const pk_model *b, co
                 continue;
             if (bi[id] == top[i])
                 has = true;
-            else if (below[i * b->nbones + (size_t)bi[id]])
+            else if (moving[id] && below[i * b->nbones + (size_t)bi[id]])
                 chain = true;
         }
         if (has || !chain)
@@ -400,6 +472,7 @@ static int apply_stance(pk_bone_set *s, const pk_model *a, const pk_model *b, co
         }
         rep->keys_added++;
     }
+    free(moving);
     free(bi);
     free(keyed);
     xform x = {0};
@@ -465,8 +538,14 @@ static int apply_scale(pk_bone_set *s, const pk_leg_scale *sc, pk_log *log)
 
 void pk_retarget_report_free(pk_retarget_report *r)
 {
-    if (r)
-        pk_fold_report_free(&r->fold);
+    if (!r)
+        return;
+    pk_fold_report_free(&r->fold);
+    for (size_t i = 0; i < r->ndropped; i++)
+        free(r->dropped[i]);
+    free(r->dropped);
+    r->dropped = NULL;
+    r->ndropped = 0;
 }
 
 /* Without rules nothing is renamed: the distinct names are still counted. */
@@ -508,6 +587,9 @@ static int run(pk_bone_set *s, pk_motion *m, pk_pose *p, const pk_rules *r,
         pk_error(log, "out of memory");
         return -1;
     }
+    /* before the fold: what A does not play is not A's pose to carry */
+    if (pk_retarget_drop_absent(s, o, rep, log) != 0)
+        return -1;
     if (!o->no_fold) {
         int rc = m ? pk_motion_fold(m, o->from, o->to, &rep->fold, log)
                    : pk_pose_fold(p, o->from, o->to, &rep->fold, log);
@@ -524,7 +606,8 @@ static int run(pk_bone_set *s, pk_motion *m, pk_pose *p, const pk_rules *r,
     }
     int rc = 0;
     if (!o->no_stance) {
-        rc = pk_retarget_stance(o->from, o->to, o->fingers, &rep->stance, log);
+        rc = stance_named(o->from, o->to, o->fingers, &rep->stance, o->from_name, o->to_name,
+                          log);
         if (!rc)
             rc = apply_stance(s, o->from, o->to, r, rep, log);
         rep->stance_done = !rc;
@@ -534,7 +617,7 @@ static int run(pk_bone_set *s, pk_motion *m, pk_pose *p, const pk_rules *r,
         rc = pk_retarget_rules_apply(s, r, &rules_st, log);
     rep->keys_added += rules_st.keys_added;
     if (!rc && !o->no_scale && !pk_retarget_rules_scale(r)) {
-        rc = pk_retarget_scale(o->from, o->to, &rep->scale, log);
+        rc = scale_named(o->from, o->to, &rep->scale, o->from_name, o->to_name, log);
         if (!rc)
             rc = apply_scale(s, &rep->scale, log);
         rep->scale_done = !rc;

@@ -909,9 +909,9 @@ static int load_buffer(loader *L, const char *data, size_t len, const char *path
     yaml_parser_set_input_string(&parser, (const unsigned char *)data, len);
     int rc = 0;
     if (!yaml_parser_load(&parser, &f.doc)) {
+        char why[512];
         errorf(L, path, (int)parser.problem_mark.line + 1, (int)parser.problem_mark.column + 1,
-               "YAML syntax error: %s%s%s", parser.problem ? parser.problem : "malformed",
-               parser.context ? " " : "", parser.context ? parser.context : "");
+               "%s", pk_yaml_syntax_error(&parser, why, sizeof why));
         yaml_parser_delete(&parser);
         return -1;
     }

@@ -1,13 +1,25 @@
 /*
  * yaml_extra.h — private: shared libyaml checks for the rules and job
- * loaders (engine/rules/rules.c, engine/job/job.c).
+ * loaders (engine/rules/rules.c, engine/job/job_load.c).
  */
 #ifndef PK_YAML_EXTRA_H
 #define PK_YAML_EXTRA_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <yaml.h>
+
+/* libyaml's reason for a failed load, worded one way for rule files and
+ * job files alike: "YAML syntax error: PROBLEM CONTEXT" into buf (the
+ * caller places it at the parser's problem_mark). */
+static inline const char *pk_yaml_syntax_error(const yaml_parser_t *parser, char *buf, size_t size)
+{
+    snprintf(buf, size, "YAML syntax error: %s%s%s",
+             parser->problem ? parser->problem : "malformed", parser->context ? " " : "",
+             parser->context ? parser->context : "");
+    return buf;
+}
 
 /* After the first document was loaded: true when the stream holds a
  * second one (a `---` the user probably did not mean), with its 1-based

@@ -122,6 +122,24 @@ pk_step_op pk_step_kind(const pk_step *s)
     return s->op;
 }
 
+pk_format pk_step_makes(const pk_step *s, pk_format in)
+{
+    switch (s->op) {
+    case PK_STEP_DIFF:
+    case PK_STEP_CHECK:
+    case PK_STEP_DRAW:
+        return PK_FMT_UNKNOWN;
+    case PK_STEP_CONVERT:
+        return (pk_format)s->o.to;
+    case PK_STEP_MERGE: /* a pose merges as a one-frame motion */
+    case PK_STEP_REDUCE:
+    case PK_STEP_BAKE:
+        return PK_FMT_VMD;
+    default: /* rename, mirror, retarget, overlay: what the input (base) is */
+        return in;
+    }
+}
+
 /* "convert, diff, ..." */
 static void op_list(char *out, size_t size)
 {

@@ -151,6 +151,33 @@ static int run_convert(const pk_step *s, pk_doc *in, pk_step_result *res, pk_log
     return res->out.pose || res->out.motion ? 0 : -1;
 }
 
+/* Did a retarget between models change a record (beyond the stance and
+ * scale keys its caller counts): a folded track, a key left out? */
+static bool retarget_moved(const pk_retarget_report *t)
+{
+    return t->fold.tracks || t->fold.keys_removed || t->fold.keys_added || t->ndropped;
+}
+
+/* A retarget between models that changed nothing says so and why, as a
+ * rename or mirror that changes nothing does: a camera-only motion, a
+ * target with none of the input's bones, or two models that agree (the
+ * same model twice). */
+static void unchanged_retarget(const pk_retarget_report *t, const char *what, pk_log *log)
+{
+    if (!t->bones_keyed)
+        pk_warning(log, "nothing to retarget: the %s has no bone keys, the output is the input "
+                        "unchanged",
+                   what);
+    else if (!t->bones_on_target)
+        pk_warning(log, "nothing to retarget: the target model has none of the %zu bone%s the %s "
+                        "keys, the output is the input unchanged",
+                   t->bones_keyed, t->bones_keyed == 1 ? "" : "s", what);
+    else
+        pk_warning(log, "nothing to retarget: no key changed (the models differ in nothing the "
+                        "%s keys), the output is the input unchanged",
+                   what);
+}
+
 static int run_edit(const pk_step *s, pk_doc *in, const pk_rules *r, pk_step_result *res,
                     pk_log *log)
 {
@@ -181,8 +208,10 @@ static int run_edit(const pk_step *s, pk_doc *in, const pk_rules *r, pk_step_res
             rc = -1;
             break;
         }
-        pk_retarget_options ro = {s->from, s->to, s->o.no_stance, s->o.no_scale, s->o.no_fold,
-                                  s->o.fingers};
+        /* the models by the names the user gave them (files, or a job's
+         * names, which the job places at the step) */
+        pk_retarget_options ro = {s->from,      s->to,        s->o.no_stance, s->o.no_scale,
+                                  s->o.no_fold, s->o.fingers, s->o.from,      s->o.to_model};
         res->retarget_models = true;
         rc = d->motion ? pk_motion_retarget_models(d->motion, r, &ro, st, &res->retarget, log)
                        : pk_pose_retarget_models(d->pose, r, &ro, st, &res->retarget, log);
@@ -197,6 +226,9 @@ static int run_edit(const pk_step *s, pk_doc *in, const pk_rules *r, pk_step_res
              renamed == 0 && st->keys_changed == 0 && st->keys_added == 0)
         pk_warning(log, "nothing to %s: no key changed, the output is the input unchanged",
                    pk_step_op_name(s->op));
+    else if (rc == 0 && s->op == PK_STEP_RETARGET && renamed == 0 && st->keys_changed == 0 &&
+             st->keys_added == 0 && !retarget_moved(&res->retarget))
+        unchanged_retarget(&res->retarget, d->motion ? "motion" : "pose", log);
     restore(log, old);
     return rc;
 }

@@ -200,10 +200,12 @@ static void test_error_in_last_step_writes_nothing(void **state)
     pk_log_free(&log);
 }
 
-/* Writing fails on the last output (its target is a folder): the outputs
- * before it, already encoded and written to their temporary files, are not
- * renamed into place either; an existing target keeps its bytes and no
- * temporary file is left behind. */
+/* Writing fails on the last output (its target became a folder after the
+ * job was loaded and run): the outputs before it, already encoded and
+ * written to their temporary files, are not renamed into place either; an
+ * existing target keeps its bytes and no temporary file is left behind.
+ * A target that is a folder when the job is loaded is refused then, at
+ * its line, before any step runs (the command's -o is, too). */
 static void test_failed_output_writes_none(void **state)
 {
     (void)state;
@@ -221,9 +223,16 @@ static void test_failed_output_writes_none(void **state)
     assert_int_equal(mkdir(path, 0777), 0);
     pk_log log;
     pk_log_init(&log);
+    assert_null(pk_job_load(job, &log));
+    tu_assert_log_has(&log, "job.yaml:13:11: output 'report' names a folder ('out/report.txt'): "
+                            "name the file to write in it");
+    pk_log_free(&log);
+    pk_log_init(&log);
+    assert_int_equal(rmdir(path), 0);
     pk_job *j = pk_job_load(job, &log);
     assert_non_null(j);
     assert_int_equal(pk_job_run(j, &log), 0);
+    assert_int_equal(mkdir(path, 0777), 0);
     assert_int_equal(pk_job_write(j, &log), -1);
     tu_assert_log_has(&log, "report.txt");
     tu_assert_log_has(&log, "is a directory");
@@ -303,6 +312,8 @@ static void test_job_file_errors(void **state)
     expect_load_error("inputs: {a: x.vmd}\noutputs: {b: b.vmd}\n", "output 'b' names no input");
     expect_load_error("inputs: {a: x.vmd, a: y.vmd}\noutputs: {a: b.vmd}\n", "already used");
     expect_load_error("inputs: [x.vmd\n", "job.yaml:");
+    /* worded as a rule file's syntax error is (test_rules) */
+    expect_load_error("inputs: [x.vmd\n", "YAML syntax error: did not find expected ',' or ']'");
     /* a key given twice is an error at the second, naming the first */
     expect_load_error("inputs: {a: a.vmd}\noutputs: {y: y.vmd}\nsteps:\n"
                       "  - mirror: {in: a, in: a, out: y}\n",
@@ -315,6 +326,91 @@ static void test_job_file_errors(void **state)
     expect_load_error("inputs: {a: x.vmd}\nsteps:\n  - overlay: {base: a, pose: a, bones: X, "
                       "frames: 9-3, out: c}\noutputs: {c: c.vmd}\n",
                       "job.yaml:3:");
+}
+
+/* Runs a job that must fail (load fine, run -1) and checks the log has
+ * `needle` and that no step ran: none of the log's lines says a step
+ * failed, although the job's steps would (a merge that refuses its
+ * conflicts), so the check came first. */
+static void expect_run_error(const char *outputs, const char *needle)
+{
+    const char *dir = tu_tmpdir();
+    char job[4096], body[8192];
+    snprintf(job, sizeof job, "%s/job.yaml", dir);
+    snprintf(body, sizeof body,
+             "inputs:\n  dance: %s\n  fist: %s\nsteps:\n"
+             "  - merge: {in: [dance, fist], offsets: [0, 45], prefer: error, out: clash}\n"
+             "  - reduce: {in: dance, out: c}\n"
+             "  - diff: {a: dance, b: c, out: report}\n"
+             "outputs:\n%s",
+             sample("dance.vmd"), sample("hands/right_fist.vpd"), outputs);
+    write_text(job, body);
+    pk_log log;
+    pk_log_init(&log);
+    pk_job *j = pk_job_load(job, &log);
+    assert_non_null(j);
+    assert_int_equal(pk_job_run(j, &log), -1);
+    tu_assert_log_has(&log, needle);
+    char line[2048];
+    for (size_t i = 0; i < log.count; i++) {
+        pk_diag_format(&log.items[i], line, sizeof line);
+        if (strstr(line, "failed") || strstr(line, "conflict")) {
+            print_error("a step ran: %s\n", line);
+            fail();
+        }
+    }
+    assert_string_equal(pk_job_report(j), "");
+    assert_int_equal(pk_job_write(j, &log), -1);
+    pk_job_free(j);
+    pk_log_free(&log);
+}
+
+/* Outputs that cannot hold what their name will be (probe-3 item 5) are
+ * errors at the output's path in the job file (JOB:LINE:COL), found
+ * before any step runs, as the command refuses -o OUT.vpd for a motion
+ * before it works; a missing input is an error at its entry; outputs: {}
+ * says it is empty. */
+static void test_output_errors_at_their_line(void **state)
+{
+    (void)state;
+    if (!sample("dance.vmd"))
+        skip();
+    static const char C_VPD[] = "  clash: out/clash.vmd\n  c: out/c.vpd\n";
+    expect_run_error(C_VPD, "job.yaml:10:6: ");
+    expect_run_error(C_VPD, "out/c.vpd: 'c' is a motion: a .vpd holds one pose (take one with a "
+                            "step convert: {in: c, to: vpd, frame: N, out: ...})");
+    static const char C_TXT[] = "  clash: out/clash.vmd\n  c: {path: out/c.txt}\n";
+    expect_run_error(C_TXT, "job.yaml:10:13: ");
+    expect_run_error(C_TXT, "out/c.txt: 'c' is a motion: write it as .vmd or .vpd");
+    static const char REPORT[] = "  report: out/report.vmd\n";
+    expect_run_error(REPORT, "job.yaml:9:11: ");
+    expect_run_error(REPORT, "'report' is a diff report: write it as .txt, .json or .csv");
+    /* an input named directly: a pose may be a .vpd, a motion not */
+    static const char INPUTS[] = "  fist: out/fist.vpd\n  dance: out/dance.vpd\n";
+    expect_run_error(INPUTS, "job.yaml:10:10: ");
+    expect_run_error(INPUTS, "out/dance.vpd: 'dance' is a motion");
+
+    /* a missing input: at its entry, naming it */
+    const char *dir = tu_tmpdir();
+    char job[4096];
+    snprintf(job, sizeof job, "%s/job.yaml", dir);
+    write_text(job, "inputs:\n  dance: nofile.vmd\noutputs: {dance: out.vmd}\n");
+    pk_log log;
+    pk_log_init(&log);
+    pk_job *j = pk_job_load(job, &log);
+    assert_non_null(j);
+    assert_int_equal(pk_job_run(j, &log), -1);
+    tu_assert_log_has(&log, "job.yaml:2:10: input 'dance' (");
+    tu_assert_log_has(&log, "nofile.vmd): cannot open");
+    pk_job_free(j);
+    pk_log_free(&log);
+
+    expect_load_error("inputs: {a: x.vmd}\noutputs: {}\n",
+                      "job.yaml:2:10: outputs is empty: name at least one result to write");
+    expect_load_error("inputs: {a: x.vmd}\noutputs: [a.vmd]\n",
+                      "job.yaml:2:10: outputs must be a mapping of NAME: PATH");
+    expect_load_error("inputs: {a: x.vmd}\noutputs: {a: out/}\n",
+                      "job.yaml:2:14: output 'a' names a folder ('out/')");
 }
 
 /* A missing input is found before anything runs or is written. */
@@ -584,6 +680,7 @@ int main(void)
         cmocka_unit_test(test_failed_output_writes_none),
         cmocka_unit_test(test_job_file_errors),
         cmocka_unit_test(test_missing_input),
+        cmocka_unit_test(test_output_errors_at_their_line),
         cmocka_unit_test(test_check_reduce_bake_steps),
         cmocka_unit_test(test_step_options),
         cmocka_unit_test(test_model_input_errors),

@@ -236,8 +236,8 @@ static void test_inverse_files(void **state)
     pk_rules_free(b);
 }
 
-/* A motion keying its chain but not the stance bone gets a frame-0 key;
- * a motion without bone keys is left alone. */
+/* A motion moving its chain but not keying the stance bone gets a frame-0
+ * key; a motion without bone keys is left alone. */
 static void test_added_key(void **state)
 {
     (void)state;
@@ -247,6 +247,7 @@ static void test_added_key(void **state)
     pk_bone_key *k = pk_motion_push_bone(m);
     k->name = tu_intern(m->names, "センター");
     k->frame = 10;
+    k->pos[1] = 1; /* off rest: the chain moves */
     k->rot[3] = 1;
     pk_log log;
     pk_log_init(&log);
@@ -273,6 +274,7 @@ static void test_added_key(void **state)
     m = pk_motion_new();
     k = pk_motion_push_bone(m);
     k->name = tu_intern(m->names, "センター");
+    k->pos[1] = 1;
     k->rot[3] = 1;
     assert_int_equal(pk_motion_retarget(m, longr, NULL, &log), -1);
     tu_assert_log_has(&log, "s.yaml:3:");
@@ -282,8 +284,8 @@ static void test_added_key(void **state)
     pk_motion_free(m);
     /* the same name fits a VPD (19 bytes): the pose gets an entry */
     pk_pose *p = pk_pose_new();
-    const double id[4] = {0, 0, 0, 1};
-    pose_bone(p, "センター", id);
+    const double turned[4] = {0, 0.6, 0, 0.8};
+    pose_bone(p, "センター", turned);
     assert_int_equal(pk_pose_retarget(p, longr, NULL, &log), 0);
     assert_int_equal(p->nbones, 2);
     assert_string_equal(pk_names_utf8(p->names, p->bones[1].name), "sixteen_bytes_ab");
@@ -329,6 +331,56 @@ static void test_absent_stance_adds_nothing(void **state)
     assert_int_equal(p->nbones, 1);
     assert_int_equal(log.warnings, 2);
     pk_pose_free(p);
+    pk_edit_stats_free(&st);
+    pk_log_free(&log);
+    pk_motion_free(m);
+    pk_rules_free(r);
+}
+
+/* A chain whose keys are all at rest is not "there": MMD shows a resting
+ * key as it shows no key, and exporters key every bone at rest at frame 0.
+ * The README's case (probe-3 item 2): a motion renamed to English by
+ * ja-en.yaml keeps the Japanese finger tips (左中指先 ...), resting, which
+ * @arm_below_L's globs match; its arm is arm_L.  Adding 左腕 at -35° would
+ * turn nothing the motion moves: a warning naming the resting chain, no
+ * key.  One chain key off rest and the key is added again. */
+static void test_resting_chain_adds_nothing(void **state)
+{
+    (void)state;
+    pk_rules *r = tu_rules("stance:\n  - {bone: 左腕, rotate: [0, 0, 35], chain: "
+                           "[\"@arm_below_L\"]}\n",
+                           "s.yaml");
+    pk_motion *m = pk_motion_new();
+    static const char *const names[] = {"arm_L", "elbow_L", "左中指先", "左小指先"};
+    for (size_t i = 0; i < 4; i++) {
+        pk_bone_key *k = pk_motion_push_bone(m);
+        k->name = tu_intern(m->names, names[i]);
+        /* the English bones move; the Japanese tips rest, one of them
+         * stored as all zeros (the identity too) */
+        k->rot[2] = i < 2 ? 0.3f : 0.0f;
+        k->rot[3] = i < 2 ? 0.9539392f : i == 3 ? 0.0f : 1.0f;
+    }
+    pk_log log;
+    pk_log_init(&log);
+    pk_edit_stats st;
+    memset(&st, 0, sizeof st);
+    assert_int_equal(pk_motion_retarget(m, r, &st, &log), 0);
+    assert_int_equal(m->nbones, 4);
+    assert_int_equal(st.keys_added, 0);
+    assert_int_equal(log.warnings, 1);
+    tu_assert_log_has(&log, "stance bone '左腕' is not in the motion and no bone of its chain "
+                            "moves (2 keys of it, all at rest, the first '左中指先'); nothing "
+                            "added for it");
+    pk_edit_stats_free(&st);
+    /* the same tip bent: the chain moves, 左腕 gets its key */
+    m->bones[2].rot[0] = 0.2f;
+    m->bones[2].rot[3] = 0.9797959f;
+    memset(&st, 0, sizeof st);
+    assert_int_equal(pk_motion_retarget(m, r, &st, &log), 0);
+    assert_int_equal(m->nbones, 5);
+    assert_int_equal(st.keys_added, 1);
+    assert_string_equal(pk_names_utf8(m->names, m->bones[4].name), "左腕");
+    assert_int_equal(log.warnings, 1);
     pk_edit_stats_free(&st);
     pk_log_free(&log);
     pk_motion_free(m);
@@ -460,6 +512,7 @@ int main(void)
         cmocka_unit_test(test_world_direction_kept),
         cmocka_unit_test(test_inverse_files),
         cmocka_unit_test(test_added_key),
+        cmocka_unit_test(test_resting_chain_adds_nothing),
         cmocka_unit_test(test_absent_stance_adds_nothing),
         cmocka_unit_test(test_keys_changed_counts_bytes),
         cmocka_unit_test(test_degenerate_rotation_is_identity),

@@ -15,6 +15,14 @@ expect_stdout_contains '"crossed": {"split": 0, "split_exact": 0, "fitted": 30, 
 expect_stderr_empty
 expect_same_bytes fist_json.vmd fist.vmd
 expect_file fist.vmd
+# A write that fails (a missing folder) prints the error alone, as bake,
+# reduce and mirror do: no summary of a result that was never written.
+expect_exit 2 "$POSEKIT" overlay "$S/dance.vmd" --pose "$S/hands/right_fist.vpd" \
+    --bones @fingers_R --frames 30-60 --fade 6 -o nodir/x.vmd
+expect_stderr <<'ERR'
+posekit: nodir/x.vmd: cannot create a file in the output folder: No such file or directory
+ERR
+expect_no_file nodir
 # Every record of the other bones and of the morphs is unchanged, in order.
 "$POSEKIT" dump "$S/dance.vmd" | grep -Ev "$fingers" | sed -E 's/\}\]?,?$/}/' >before.txt
 "$POSEKIT" dump fist.vmd | grep -Ev "$fingers" | sed -E 's/\}\]?,?$/}/' >after.txt

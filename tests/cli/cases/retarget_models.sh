@@ -5,7 +5,8 @@
 # test_retarget_model).  A job's retarget step with from:/to: writes the
 # same bytes.  Gene -> mmt -> Gene gives the classic dance back within
 # 0.001 degrees and 0.0001 units (posekit diff).  Option errors exit 2 and
-# write nothing.
+# write nothing.  Runs that change nothing warn; keys the source model
+# does not play are left out with a warning.
 need_corpus
 cp "$(corpus vmd_mmdagent_stand.vmd)" stand.vmd
 cp "$(corpus vmd_wavefile_v2.vmd)" dance.vmd
@@ -39,11 +40,70 @@ expect_exit 0 "$POSEKIT" retarget there.vmd --from mmt.pmx --to gene.pmx -o back
 expect_exit 0 "$POSEKIT" diff dance.vmd back.vmd --frames all --threshold 0.001 --pos-threshold 0.0001
 expect_exit 1 "$POSEKIT" diff dance.vmd there.vmd --frames all --threshold 0.001 --pos-threshold 0.0001
 
-# each step can be left out; left out, the arms are as they were
+# each step can be left out; left out, the arms are as they were, and a
+# run that changes nothing says so (--strict: an error)
 expect_exit 0 "$POSEKIT" retarget dance.vmd --from gene.pmx --to mmt.pmx --no-stance --no-scale -o none.vmd
 expect_stderr_contains "fold: nothing to fold"
+expect_stderr_contains "posekit: dance.vmd: warning: nothing to retarget: no key changed (the models differ in nothing the motion keys), the output is the input unchanged"
 expect_stderr_lacks "stance:"
 expect_same_bytes none.vmd dance.vmd
+
+# Runs that write the input unchanged warn as rename and mirror do
+# (probe-2 item 10): the same model twice, a target that has none of the
+# motion's bones, a camera-only motion; --strict makes each an error.
+cp "$(corpus pmx_babylon_bone_hierarchy_test.pmx)" babylon.pmx
+cp "$(corpus vmd_wavefile_camera.vmd)" camera.vmd
+expect_exit 0 "$POSEKIT" retarget dance.vmd --from gene.pmx --to gene.pmx -o same.vmd
+expect_stderr_contains "posekit: dance.vmd: warning: nothing to retarget: no key changed (the models differ in nothing the motion keys), the output is the input unchanged"
+expect_same_bytes same.vmd dance.vmd
+expect_exit 2 "$POSEKIT" retarget dance.vmd --from gene.pmx --to gene.pmx -o same2.vmd --strict
+expect_no_file same2.vmd
+expect_exit 0 "$POSEKIT" retarget dance.vmd --from gene.pmx --to babylon.pmx --no-stance --no-scale -o nob.vmd
+expect_stderr_contains "posekit: dance.vmd: warning: nothing to retarget: the target model has none of the 140 bones the motion keys, the output is the input unchanged"
+expect_exit 0 "$POSEKIT" retarget camera.vmd --from gene.pmx --to classic.pmx -o cam.vmd
+expect_stderr_contains "posekit: camera.vmd: warning: nothing to retarget: the motion has no bone keys, the output is the input unchanged"
+expect_same_bytes cam.vmd camera.vmd
+expect_exit 2 "$POSEKIT" retarget camera.vmd --from gene.pmx --to classic.pmx -o cam2.vmd --strict
+expect_no_file cam2.vmd
+# a model without arms: the error names that model, not the motion
+expect_exit 2 "$POSEKIT" retarget dance.vmd --from gene.pmx --to babylon.pmx -o noarm.vmd
+expect_stderr_contains "posekit: babylon.pmx: the target model has no arm segment (腕→ひじ, ひじ→手首): cannot compute the stance (--no-stance skips it)"
+expect_stderr_lacks "dance.vmd"
+expect_no_file noarm.vmd
+# in a job, at the step, naming the model's job name
+cat > noarm.yaml <<'YAML'
+inputs: {d: dance.vmd, gene: gene.pmx, bab: babylon.pmx}
+steps:
+  - retarget: {in: d, from: gene, to: bab, out: r}
+outputs: {r: noarm_job.vmd}
+YAML
+expect_exit 2 "$POSEKIT" run noarm.yaml
+expect_stderr_contains "posekit: noarm.yaml:3:5: bab: the target model has no arm segment"
+expect_no_file noarm_job.vmd
+expect_exit 2 "$POSEKIT" retarget dance.vmd --from babylon.pmx --to gene.pmx --no-stance -o noleg.vmd
+expect_stderr_contains "posekit: babylon.pmx: the source model has no leg"
+expect_no_file noleg.vmd
+
+# Keys of bones the source model lacks do nothing there (MMD ignores
+# them); the target has them, so copied they would act (probe-2 item 1:
+# the sample dance's 親指０ turned mmt's thumbs 16.9° from what the
+# classic model shows at frame 105).  They are left out, with a warning
+# naming the bones and the count (--strict: an error, nothing written).
+cp "$PK_SOURCE/samples/dance.vmd" sdance.vmd
+expect_exit 0 "$POSEKIT" retarget sdance.vmd --from classic.pmx --to mmt.pmx -o sd_ab.vmd
+expect_stderr_contains "posekit: sdance.vmd: warning: 2 bones the source model (classic.pmx) lacks and the target (mmt.pmx) has are keyed: 右親指０, 左親指０; their 10 keys are left out (MMD ignores them on the source, so on the target they would show what the source does not)"
+expect_exit 0 "$POSEKIT" dump sd_ab.vmd
+expect_stdout_lacks '親指０'
+expect_stdout_contains '"name":"右親指１"'
+expect_exit 2 "$POSEKIT" retarget sdance.vmd --from classic.pmx --to mmt.pmx -o sd_strict.vmd --strict
+expect_stderr_contains "2 bones the source model (classic.pmx) lacks"
+expect_no_file sd_strict.vmd
+# and back: every bone the classic model has comes back (the 親指０ keys
+# were never the classic model's to show)
+expect_exit 0 "$POSEKIT" retarget sd_ab.vmd --from mmt.pmx --to classic.pmx -o sd_aba.vmd
+expect_stderr_lacks "warning"
+expect_exit 1 "$POSEKIT" diff sdance.vmd sd_aba.vmd --frames all --threshold 0.001 --pos-threshold 0.0001
+expect_stdout_contains "frames 0-150: 2 of 41 bones differ (largest 15.000 deg: 右親指０ at frame 105), 0 of 3 morphs differ; only in A: 2, only in B: 0"
 
 # errors: nothing written
 expect_exit 2 "$POSEKIT" retarget dance.vmd --from gene.pmx -o e1.vmd

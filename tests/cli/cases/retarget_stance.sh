@@ -25,22 +25,56 @@ expect_exit 2 "$POSEKIT" retarget in.vmd --rules r.yaml -o strict.vmd --strict
 expect_stderr_contains "stance bone '右腕' is not in the motion"
 expect_no_file strict.vmd
 
-# A key of the chain (右ひじ) without the stance bone: the right arm's rest
-# orientation must turn, so it gets a key at frame 0 with (0, 0, +0.300706,
-# 0.953717), and the elbow key (at rest) is conjugated: r·1·r⁻¹ = 1, the
-# same bytes, so it does not count as changed.
+# A key of the chain (右ひじ) off rest without the stance bone: the right
+# arm's rest orientation must turn, so it gets a key at frame 0 with (0, 0,
+# +0.300706, 0.953717), and the bent elbow key is conjugated (changed).
 vmd_header 'model' > in2.vmd
 pack 'V' 2 >> in2.vmd
 vmd_bone '\x8d\xb6\x98\x72' 0 0 0 0 0 0 0 1 >> in2.vmd        # 左腕 at rest
-vmd_bone '\x89\x45\x82\xd0\x82\xb6' 5 0 0 0 0 0 0 1 >> in2.vmd   # 右ひじ at rest
+vmd_bone '\x89\x45\x82\xd0\x82\xb6' 5 0 0 0 0 0.6 0 0.8 >> in2.vmd   # 右ひじ bent
 pack 'V' 0 >> in2.vmd
 expect_exit 0 "$POSEKIT" retarget in2.vmd --rules a-to-t-stance.yaml -o chain.vmd --strict
 expect_stderr <<'ERR'
-posekit retarget: 0 of 2 bones renamed, 0 of 0 morphs renamed; 1 keys changed, 1 added
+posekit retarget: 0 of 2 bones renamed, 0 of 0 morphs renamed; 2 keys changed, 1 added
 ERR
 expect_exit 0 "$POSEKIT" dump chain.vmd
 expect_eq "$(json_eval _stdout 'd["bones"][2]["name"]')" "右腕" added
 expect_eq "$(json_eval _stdout '[round(x, 6) for x in d["bones"][2]["rot"]]')" "[0.0, 0.0, 0.300706, 0.953717]" right
+
+# The same elbow at rest: MMD shows a resting key as no key, so the chain
+# does not move and the rule does not apply to the right arm (a warning
+# naming the resting chain; no key).  The left arm's key is rewritten.
+vmd_header 'model' > in3.vmd
+pack 'V' 2 >> in3.vmd
+vmd_bone '\x8d\xb6\x98\x72' 0 0 0 0 0 0 0 1 >> in3.vmd        # 左腕 at rest
+vmd_bone '\x89\x45\x82\xd0\x82\xb6' 5 0 0 0 0 0 0 1 >> in3.vmd   # 右ひじ at rest
+pack 'V' 0 >> in3.vmd
+expect_exit 0 "$POSEKIT" retarget in3.vmd --rules a-to-t-stance.yaml -o rest.vmd
+expect_stderr <<'ERR'
+posekit: in3.vmd: warning: stance bone '右腕' is not in the motion and no bone of its chain moves (1 key of it, all at rest, the first '右ひじ'); nothing added for it
+posekit retarget: 0 of 2 bones renamed, 0 of 0 morphs renamed; 1 keys changed, 0 added
+ERR
+
+# README's own case (probe-3 item 2): the stand motion renamed to English,
+# played with the Japanese stance rules.  ja-en leaves the finger tips
+# (左中指先 ...) Japanese and resting, and @arm_below_L's globs match them;
+# the arms are arm_L/arm_R.  Neither arm gets a (Japanese) key: a warning
+# each, the run changes nothing (--strict: an error, nothing written).
+if [ -n "${PK_CORPUS:-}" ] && [ -d "$PK_CORPUS" ]; then
+    cp "$PK_SOURCE/rules/ja-en.yaml" .
+    expect_exit 0 "$POSEKIT" rename "$PK_CORPUS/vmd_mmdagent_stand.vmd" --rules ja-en.yaml -o stand_en.vmd
+    expect_exit 0 "$POSEKIT" retarget stand_en.vmd --rules a-to-t-stance.yaml -o rt2.vmd
+    expect_stderr_contains "posekit: stand_en.vmd: warning: stance bone '左腕' is not in the motion and no bone of its chain moves (13 keys of it, all at rest, the first '左親指先'); nothing added for it"
+    expect_stderr_contains "posekit: stand_en.vmd: warning: stance bone '右腕' is not in the motion and no bone of its chain moves"
+    expect_stderr_contains "nothing to retarget: no key changed, the output is the input unchanged"
+    expect_stderr_contains "posekit retarget: 0 of 222 bones renamed, 0 of 178 morphs renamed; 0 keys changed, 0 added"
+    expect_same_bytes stand_en.vmd rt2.vmd
+    expect_exit 2 "$POSEKIT" retarget stand_en.vmd --rules a-to-t-stance.yaml -o rt2s.vmd --strict
+    expect_no_file rt2s.vmd
+    # the Japanese motion itself: its arms are keyed, rewritten as before
+    expect_exit 0 "$POSEKIT" retarget "$PK_CORPUS/vmd_mmdagent_stand.vmd" --rules a-to-t-stance.yaml -o stand_t.vmd
+    expect_stderr_contains "posekit retarget: 0 of 222 bones renamed, 0 of 178 morphs renamed; 70 keys changed, 0 added"
+fi
 
 # Scale only: every key of a bone with a factor is multiplied, but a key
 # at the origin keeps its bytes and is not counted (issue 11 item 13).

@@ -1,6 +1,7 @@
 # run: the sample job on a copy of the samples (paths relative to the job
 # file), --dry-run writes nothing, an error in the last step writes
-# nothing, errors in the job file carry JOB:LINE:COL.
+# nothing, errors in the job file carry JOB:LINE:COL (outputs that cannot
+# be written and missing inputs too, found before any step runs).
 mkdir -p samples/hands rules
 cp "$PK_SOURCE/samples/dance.vmd" "$PK_SOURCE/samples/hand-overlay.yaml" samples/
 cp "$PK_SOURCE/samples/hands/"*.vpd samples/hands/
@@ -46,3 +47,46 @@ printf 'inputs: {dance: dance.vmd}\noutputs: {dance: out.gif}\n' >samples/fmt.ya
 expect_exit 2 "$POSEKIT" run samples/fmt.yaml
 expect_stderr_contains 'samples/fmt.yaml:2:'
 expect_no_file samples/out.gif
+
+# Outputs are checked before any step runs (probe-3 item 5): a target that
+# is a folder, and a motion written as .vpd or .txt, are errors at the
+# output's JOB:LINE:COL; no step's summary is printed, nothing is written.
+mkdir -p samples/out/isdir.vmd
+cat >samples/outs.yaml <<'YAML'
+inputs:
+  dance: dance.vmd
+steps:
+  - reduce: {in: dance, out: c}
+  - bake: {in: dance, out: d}
+outputs:
+  d: out/keep.vmd
+  c: out/isdir.vmd
+YAML
+expect_exit 2 "$POSEKIT" run samples/outs.yaml
+expect_stderr <<'ERR'
+posekit: samples/outs.yaml:8:6: output 'c' names a folder ('out/isdir.vmd'): name the file to write in it
+ERR
+expect_stdout_empty
+expect_no_file samples/out/keep.vmd
+sed -i 's|c: out/isdir.vmd|c: out/c.vpd|' samples/outs.yaml
+expect_exit 2 "$POSEKIT" run samples/outs.yaml
+expect_stderr <<'ERR'
+posekit: samples/outs.yaml:8:6: samples/out/c.vpd: 'c' is a motion: a .vpd holds one pose (take one with a step convert: {in: c, to: vpd, frame: N, out: ...})
+ERR
+expect_stdout_empty
+sed -i 's|c: out/c.vpd|c: out/c.txt|' samples/outs.yaml
+expect_exit 2 "$POSEKIT" run samples/outs.yaml
+expect_stderr <<'ERR'
+posekit: samples/outs.yaml:8:6: samples/out/c.txt: 'c' is a motion: write it as .vmd or .vpd
+ERR
+expect_no_file samples/out/keep.vmd
+# a missing input: at its entry
+printf 'inputs:\n  dance: nofile.vmd\nsteps:\n  - reduce: {in: dance, out: c}\noutputs:\n  c: out/c.vmd\n' >samples/nofile.yaml
+expect_exit 2 "$POSEKIT" run samples/nofile.yaml
+expect_stderr <<'ERR'
+posekit: samples/nofile.yaml:2:10: input 'dance' (samples/nofile.vmd): cannot open: No such file or directory
+ERR
+# an empty outputs mapping says so
+printf 'inputs:\n  dance: dance.vmd\nsteps: []\noutputs: {}\n' >samples/empty.yaml
+expect_exit 2 "$POSEKIT" run samples/empty.yaml
+expect_stderr_contains "samples/empty.yaml:4:10: outputs is empty: name at least one result to write (NAME: PATH)"
