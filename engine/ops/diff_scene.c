@@ -9,6 +9,7 @@
 #include "posekit.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,21 +66,32 @@ static pk_shadow_key default_shadow(void)
     return k;
 }
 
+/* The last of n keys (idx into records of `size` bytes at base, frame at
+ * `off`) with frame <= f, or the first when all come later. */
+static size_t held_key(const uint32_t *idx, size_t n, const void *base, size_t size, size_t off,
+                       uint32_t f)
+{
+    size_t lo = 0, hi = n;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint32_t fm;
+        memcpy(&fm, (const uint8_t *)base + (size_t)idx[mid] * size + off, sizeof fm);
+        if (fm <= f)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return idx[lo];
+}
+
 /* Self-shadow keys hold until the next key (no curve); before the first
  * key the first one holds. */
 static pk_shadow_key sample_shadow(const pk_motion *m, const pk_tracks *t, uint32_t f)
 {
     if (!t->nshadows)
         return default_shadow();
-    size_t lo = 0, hi = t->nshadows; /* last key with frame <= f */
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (m->shadows[t->shadows[mid]].frame <= f)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return m->shadows[t->shadows[lo]];
+    return m->shadows[held_key(t->shadows, t->nshadows, m->shadows, sizeof *m->shadows,
+                               offsetof(pk_shadow_key, frame), f)];
 }
 
 /* IK and display keys hold until the next key, like self-shadow ones;
@@ -88,15 +100,8 @@ static const pk_ik_key *ik_at(const pk_motion *m, const pk_tracks *t, uint32_t f
 {
     if (!t->niks)
         return NULL;
-    size_t lo = 0, hi = t->niks;
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (m->iks[t->iks[mid]].frame <= f)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return &m->iks[t->iks[lo]];
+    return &m->iks[held_key(t->iks, t->niks, m->iks, sizeof *m->iks, offsetof(pk_ik_key, frame),
+                            f)];
 }
 
 /* Whether IK `name` (raw bytes) is on in key k of m: a bone the key does
