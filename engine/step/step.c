@@ -224,7 +224,12 @@ static const option *find(const pk_step *s, const char *key, size_t *row)
 bool pk_step_given(const pk_step *s, const char *name)
 {
     size_t row;
-    return find(s, name, &row) && s->given[row];
+    const option *o = find(s, name, &row);
+    if (!o || !s->given[row])
+        return false;
+    /* a flag said false (--no-morphs=false, no_stance: false) is the same
+     * as a flag left out: it never "does nothing" */
+    return o->kind != K_BOOL || *(const bool *)((const char *)&s->o + o->offset);
 }
 
 int pk_step_option(const pk_step *s, const char *key)

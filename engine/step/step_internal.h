@@ -55,7 +55,7 @@ struct pk_step {
     const struct pk_model *vs_model; /* the caller's, for draw's vs_model option */
 };
 
-/* Whether option `name` was given. */
+/* Whether option `name` was given (a flag: given true; false is as absent). */
 bool pk_step_given(const pk_step *s, const char *name);
 
 #endif

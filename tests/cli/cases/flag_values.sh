@@ -28,3 +28,11 @@ printf 'Vocaloid Pose Data file\r\n\r\nm.osm;\r\n3;\r\n\r\n' >count.vpd
 expect_exit 0 "$POSEKIT" convert count.vpd -o c1.vpd --strict=false
 expect_exit 2 "$POSEKIT" convert count.vpd -o c2.vpd --strict=true
 expect_no_file c2.vpd
+
+# A flag said false is the flag left out: never "an option that does nothing".
+expect_exit 0 "$POSEKIT" convert "$S/dance.vmd" -o nm.vmd --no-morphs=false
+expect_same_bytes "$S/dance.vmd" nm.vmd
+expect_exit 2 "$POSEKIT" convert "$S/dance.vmd" -o nm2.vmd --no-morphs
+expect_stderr_contains 'apply to VPD output only'
+expect_exit 0 "$POSEKIT" retarget "$S/dance.vmd" --rules "$PK_SOURCE/rules/ja-en.yaml" \
+    --no-stance=false -o r.vmd
