@@ -84,7 +84,7 @@ int cmd_run(int argc, char **argv)
     for (size_t i = 0; i < n; i++)
         printf("%s %s (%zu bytes)\n", dry ? "would write" : "wrote", outs[i].path,
                outs[i].data.len);
-    rc = EXIT_OK;
+    rc = EXIT_OK; /* main checks that the report reached standard output */
 done:
     pk_log_free(&log);
     pk_job_free(job);

@@ -49,7 +49,7 @@ bool cli_is_command(const char *name)
     return find_command(name) != NULL;
 }
 
-int cli_main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         print_overview(stderr);
@@ -102,4 +102,16 @@ int cli_main(int argc, char **argv)
         return EXIT_ERROR;
     }
     return c->run(argc - 1, argv + 1);
+}
+
+int cli_main(int argc, char **argv)
+{
+    int rc = dispatch(argc, argv);
+    /* Whatever went to standard output (help, --version, run's report) must
+     * have got there: a full disk or a closed pipe is an error, once. */
+    if (rc != EXIT_ERROR && (fflush(stdout) != 0 || ferror(stdout))) {
+        fprintf(stderr, "posekit: cannot write standard output\n");
+        rc = EXIT_ERROR;
+    }
+    return rc;
 }

@@ -42,3 +42,17 @@ expect_stderr_contains "--layout is 'text' or 'hybrid', not 'binary'"
 # Usage errors are found before any file is touched: in.vpd does not exist.
 expect_no_file out.vmd
 expect_no_file out.vpd
+
+# Standard output that cannot be written is an error for every command,
+# help and --version included (a full disk, a closed pipe).
+if [ -w /dev/full ]; then
+    for args in "--version" "help" "diff --help" "help merge"; do
+        set +e
+        # shellcheck disable=SC2086
+        "$POSEKIT" $args >/dev/full 2>"$ERR"
+        rc=$?
+        set -e
+        expect_eq "$rc" 2 "posekit $args into /dev/full"
+        expect_stderr_contains 'cannot write standard output'
+    done
+fi
