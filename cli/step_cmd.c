@@ -217,6 +217,12 @@ static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
         return cli_usage(r->cmd, "no output given (-o OUT)");
     if (r->out && cli_is_folder(r->out))
         return cli_usage(r->cmd, "-o names a folder ('%s'): name the file to write in it", r->out);
+    /* -o may name the input (rewritten in place), never a model or the
+     * rules file the command reads beside it (as in a job) */
+    if (r->out && strcmp(r->out, "-") != 0 && names_a_source(r, r->out, NULL, 0))
+        return cli_usage(r->cmd, "-o '%s' is a model or rules file this command reads: it would "
+                                 "be overwritten",
+                         r->out);
     if (r->out && cli_output_format(r->out, PK_FMT_VPD) == PK_FMT_UNKNOWN)
         return cli_usage(r->cmd, "cannot tell the output format of '%s': use .vmd or .vpd", r->out);
     if (r->out && op != PK_STEP_CONVERT && op != PK_STEP_MERGE && cli_has_ext(r->out, ".vpd")) {
