@@ -73,6 +73,20 @@ pk_selection *pk_selection_parse_model(const pk_rules *r, const pk_model *m, con
         pk_error(log, "no selection given");
         return NULL;
     }
+    /* An empty item ('a,', ',a', 'a,,b') is a mistake, as in
+     * pk_selection_parse (strtok_r below would skip it silently). */
+    for (const char *p = spec;;) {
+        size_t len = strcspn(p, ","), k = 0;
+        while (k < len && (p[k] == ' ' || p[k] == '\t'))
+            k++;
+        if (k == len) {
+            pk_error(log, "empty name in selection '%s'", spec);
+            return NULL;
+        }
+        if (!p[len])
+            break;
+        p += len + 1;
+    }
     char *copy = strdup(spec);
     pk_buf b;
     pk_buf_init(&b);
