@@ -212,14 +212,12 @@ int cli_one_operand(const char *cmd, const char *what, int argc, char **argv, in
 
 int cli_flag(const char *cmd, const char *flag, const char *value, bool *on)
 {
-    if (!value || strcmp(value, "true") == 0 || strcmp(value, "yes") == 0) {
+    if (!value) { /* a bare --flag */
         *on = true;
         return EXIT_OK;
     }
-    if (strcmp(value, "false") == 0 || strcmp(value, "no") == 0) {
-        *on = false;
+    if (pk_num_bool(value, on))
         return EXIT_OK;
-    }
     return cli_usage(cmd, "--%s is true or false, not '%s'", flag, value);
 }
 

@@ -479,6 +479,19 @@ bool pk_num_i64(const char *s, int64_t *out)
     return true;
 }
 
+bool pk_num_bool(const char *s, bool *out)
+{
+    if (s && (strcmp(s, "true") == 0 || strcmp(s, "yes") == 0)) {
+        *out = true;
+        return true;
+    }
+    if (s && (strcmp(s, "false") == 0 || strcmp(s, "no") == 0)) {
+        *out = false;
+        return true;
+    }
+    return false;
+}
+
 bool pk_num_range(const char *s, uint32_t *a, uint32_t *b)
 {
     if (!s)

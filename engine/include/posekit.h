@@ -114,6 +114,7 @@ PK_API bool pk_num_double(const char *s, double *out); /* finite; nan/inf refuse
 PK_API bool pk_num_u32(const char *s, uint32_t *out);  /* digits only, 0..4294967295 */
 PK_API bool pk_num_i64(const char *s, int64_t *out);   /* [+-]digits within +-4294967295 */
 PK_API bool pk_num_range(const char *s, uint32_t *a, uint32_t *b); /* "A-B" (A <= B) or "N" */
+PK_API bool pk_num_bool(const char *s, bool *out); /* "true"/"yes" or "false"/"no" (options, jobs) */
 
 /* ======================================================================
  * Growable byte buffer (engine/common/buf.c) — what writers produce.

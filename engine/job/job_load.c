@@ -173,15 +173,8 @@ static bool want_u32(const yctx *y, const yaml_node_t *n, const char *what, uint
 
 static bool want_bool(const yctx *y, const yaml_node_t *n, const char *what, bool *out)
 {
-    const char *s = scalar(n);
-    if (s && (strcmp(s, "true") == 0 || strcmp(s, "yes") == 0)) {
-        *out = true;
+    if (pk_num_bool(scalar(n), out))
         return true;
-    }
-    if (s && (strcmp(s, "false") == 0 || strcmp(s, "no") == 0)) {
-        *out = false;
-        return true;
-    }
     err_at(y->log, mark(n), "%s must be true or false", what);
     return false;
 }

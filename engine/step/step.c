@@ -337,17 +337,14 @@ static bool parse_sections(const char *arg, unsigned *out, const char **bad)
     }
 }
 
+/* A flag's value: none (a bare --flag) is true. */
 static bool parse_bool(const char *v, bool *out)
 {
-    if (!v || strcmp(v, "true") == 0 || strcmp(v, "yes") == 0) {
+    if (!v) {
         *out = true;
         return true;
     }
-    if (strcmp(v, "false") == 0 || strcmp(v, "no") == 0) {
-        *out = false;
-        return true;
-    }
-    return false;
+    return pk_num_bool(v, out);
 }
 
 int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log)

@@ -435,9 +435,29 @@ static void pose_becomes_one_key_per_bone_and_morph(void **state)
     pk_pose_free(p);
 }
 
+/* The one reader of option and job booleans: four words, nothing else;
+ * anything else leaves *out alone. */
+static void bool_words(void **state)
+{
+    (void)state;
+    bool v = false;
+    assert_true(pk_num_bool("true", &v) && v);
+    assert_true(pk_num_bool("no", &v) && !v);
+    assert_true(pk_num_bool("yes", &v) && v);
+    assert_true(pk_num_bool("false", &v) && !v);
+    v = true;
+    assert_false(pk_num_bool("False", &v));
+    assert_false(pk_num_bool("1", &v));
+    assert_false(pk_num_bool("", &v));
+    assert_false(pk_num_bool(" true", &v));
+    assert_false(pk_num_bool(NULL, &v));
+    assert_true(v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bool_words),
         cmocka_unit_test(intern_gives_one_id_per_distinct_name),
         cmocka_unit_test(many_names_survive_rehashing),
         cmocka_unit_test(decodes_as_cp932),
