@@ -166,9 +166,6 @@ static int parse(cli_run *r, int argc, char **argv, pk_log *log)
     return EXIT_OK;
 }
 
-/* Side outputs: never one of the inputs, and named for what they hold;
- * with the main output on standard output, no second stream there. */
-
 /* Does path name a file the command reads: an input, a model (--model,
  * --vs-model, --from, --to) or the rules file?  By name and, where both
  * exist, by identity (another spelling, a link). */
@@ -208,6 +205,9 @@ static int check_draw_output(const cli_run *r, const char *const *inputs, size_t
     return EXIT_OK;
 }
 
+/* The main output and the side outputs: never an input (side outputs) or a
+ * file the command reads beside its inputs, and named for what they hold;
+ * with the main output on standard output, no second stream there. */
 static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
 {
     pk_step_op op = pk_step_kind(r->step);
@@ -225,10 +225,9 @@ static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
                          r->out);
     if (r->out && cli_output_format(r->out, PK_FMT_VPD) == PK_FMT_UNKNOWN)
         return cli_usage(r->cmd, "cannot tell the output format of '%s': use .vmd or .vpd", r->out);
-    if (r->out && op != PK_STEP_CONVERT && op != PK_STEP_MERGE && cli_has_ext(r->out, ".vpd")) {
-        /* only convert --frame turns a motion into one pose: checked once
-         * the inputs are read (a pose may be written as a .vpd) */
-    }
+    /* A .vpd output holding a motion (only convert --frame turns a motion
+     * into one pose) is checked once the inputs are read: a pose may be
+     * written as a .vpd. */
     if (r->json && r->csv)
         return cli_usage(r->cmd, "--json and --csv exclude each other");
     if (r->json && r->out && strcmp(r->out, "-") == 0)
