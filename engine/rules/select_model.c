@@ -73,20 +73,6 @@ pk_selection *pk_selection_parse_model(const pk_rules *r, const pk_model *m, con
         pk_error(log, "no selection given");
         return NULL;
     }
-    /* An empty item ('a,', ',a', 'a,,b') is a mistake, as in
-     * pk_selection_parse (strtok_r below would skip it silently). */
-    for (const char *p = spec;;) {
-        size_t len = strcspn(p, ","), k = 0;
-        while (k < len && (p[k] == ' ' || p[k] == '\t'))
-            k++;
-        if (k == len) {
-            pk_error(log, "empty name in selection '%s'", spec);
-            return NULL;
-        }
-        if (!p[len])
-            break;
-        p += len + 1;
-    }
     char *copy = strdup(spec);
     pk_buf b;
     pk_buf_init(&b);
@@ -96,13 +82,19 @@ pk_selection *pk_selection_parse_model(const pk_rules *r, const pk_model *m, con
     }
     bool first = true;
     int rc = 0;
-    char *save = NULL;
-    for (char *item = strtok_r(copy, ",", &save); item && rc == 0;
-         item = strtok_r(NULL, ",", &save)) {
+    /* item by item, splitting at each comma: an empty item ('a,', ',a',
+     * 'a,,b') is a mistake, as in pk_selection_parse */
+    for (char *item = copy; item && rc == 0;) {
+        char *comma = strchr(item, ',');
+        if (comma)
+            *comma = '\0';
         const char *t = item;
         while (*t == ' ' || *t == '\t')
             t++;
-        if (strncmp(t, FRAME_PREFIX, strlen(FRAME_PREFIX)) == 0) {
+        if (!*t) {
+            pk_error(log, "empty name in selection '%s'", spec);
+            rc = -1;
+        } else if (strncmp(t, FRAME_PREFIX, strlen(FRAME_PREFIX)) == 0) {
             if (!m) {
                 pk_error(log, "%s: a display frame needs a model (--model MODEL)", t);
                 rc = -1;
@@ -113,10 +105,11 @@ pk_selection *pk_selection_parse_model(const pk_rules *r, const pk_model *m, con
                     name[--n] = '\0';
                 rc = expand(&b, m, name, &first, log);
             }
-            continue;
+        } else {
+            pk_buf_printf(&b, "%s%s", first ? "" : ",", item);
+            first = false;
         }
-        pk_buf_printf(&b, "%s%s", first ? "" : ",", item);
-        first = false;
+        item = comma ? comma + 1 : NULL;
     }
     free(copy);
     pk_buf_putc(&b, 0);
