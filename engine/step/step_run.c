@@ -131,18 +131,20 @@ static int run_convert(const pk_step *s, pk_doc *in, pk_step_result *res, pk_log
         /* A pose holds bones and morphs: say what of the motion it cannot
          * hold (a camera-only motion would give an empty pose silently). */
         const pk_motion *m = in->motion;
-        size_t k[3] = {m->ncameras, m->nlights, m->nshadows};
-        static const char *const what[3] = {"camera", "light", "shadow"};
         char list[160];
-        size_t len = 0, parts = 0;
+        size_t len = 0, parts = 0, keys = 0;
         list[0] = 0;
-        for (int i = 0; i < 3; i++)
-            if (k[i] && len < sizeof list)
+        for (pk_section sec = PK_SEC_CAMERA; sec <= PK_SEC_SHADOW; sec++) {
+            size_t k = pk_motion_count(m, sec);
+            keys += k;
+            if (k && len < sizeof list)
                 len += (size_t)snprintf(list + len, sizeof list - len, "%s%zu %s key%s",
-                                        parts++ ? ", " : "", k[i], what[i], k[i] == 1 ? "" : "s");
+                                        parts++ ? ", " : "", k, pk_section_word(sec),
+                                        k == 1 ? "" : "s");
+        }
         if (parts)
             pk_warning(log, "a VPD holds bones and morphs only: the motion's %s %s not in the pose%s",
-                       list, parts == 1 && k[0] + k[1] + k[2] == 1 ? "is" : "are",
+                       list, keys == 1 ? "is" : "are",
                        m->nbones || m->nmorphs ? "" : ", which is empty");
         res->out.pose = pk_motion_sample(m, NULL, (double)o->frame, log);
     } else /* one key per bone and morph at the frame, linear curves */
@@ -522,7 +524,10 @@ static int run_merge(const pk_step *s, const pk_doc *in, size_t n, pk_step_resul
             mi[i].pose = in[i].pose;
         }
     const pk_motion *m = res->out.motion;
-    if (m && !m->nbones && !m->nmorphs && !m->ncameras && !m->nlights && !m->nshadows && !m->niks)
+    size_t records = 0;
+    for (pk_section sec = 0; m && sec < PK_SEC_COUNT; sec++)
+        records += pk_motion_count(m, sec);
+    if (m && records == 0)
         pk_warning(log, "nothing to merge: %s no record, the output is an empty motion",
                    o->nsections ? "the sections taken from the inputs hold" : "the inputs hold");
     return m ? 0 : -1;
