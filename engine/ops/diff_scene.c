@@ -104,21 +104,22 @@ static const pk_ik_key *ik_at(const pk_motion *m, const pk_tracks *t, uint32_t f
                             f)];
 }
 
-/* Whether IK `name` (raw bytes) is on in key k of m: a bone the key does
- * not list keeps MMD's default, on. */
-static bool ik_on(const pk_motion *m, const pk_ik_key *k, const uint8_t *name, size_t len)
+/* IK `name` (raw bytes) in key k of m, or NULL when the key does not list
+ * it (or there is no key). */
+static const pk_ik_state *ik_listed(const pk_motion *m, const pk_ik_key *k, const uint8_t *name,
+                                    size_t len)
 {
     for (uint32_t i = 0; k && i < k->count; i++) {
         size_t l;
         const uint8_t *r = pk_names_raw(m->names, k->ik[i].name, &l);
         if (l == len && memcmp(r, name, len) == 0)
-            return k->ik[i].enabled != 0;
+            return &k->ik[i];
     }
-    return true;
+    return NULL;
 }
 
 /* How many IK bones are on in one motion and off in the other, listed by
- * either key. */
+ * either key; a bone a key does not list keeps MMD's default, on. */
 static size_t ik_switches(const pk_motion *ma, const pk_ik_key *ka, const pk_motion *mb,
                           const pk_ik_key *kb)
 {
@@ -126,18 +127,13 @@ static size_t ik_switches(const pk_motion *ma, const pk_ik_key *ka, const pk_mot
     for (uint32_t i = 0; ka && i < ka->count; i++) {
         size_t l;
         const uint8_t *r = pk_names_raw(ma->names, ka->ik[i].name, &l);
-        n += (ka->ik[i].enabled != 0) != ik_on(mb, kb, r, l);
+        const pk_ik_state *b = ik_listed(mb, kb, r, l);
+        n += (ka->ik[i].enabled != 0) != (b ? b->enabled != 0 : true);
     }
     for (uint32_t i = 0; kb && i < kb->count; i++) { /* those A does not list: on in A */
         size_t l;
         const uint8_t *r = pk_names_raw(mb->names, kb->ik[i].name, &l);
-        bool listed = false;
-        for (uint32_t j = 0; ka && j < ka->count && !listed; j++) {
-            size_t la;
-            const uint8_t *ra = pk_names_raw(ma->names, ka->ik[j].name, &la);
-            listed = la == l && memcmp(ra, r, l) == 0;
-        }
-        n += !listed && !kb->ik[i].enabled;
+        n += !ik_listed(ma, ka, r, l) && !kb->ik[i].enabled;
     }
     return n;
 }
