@@ -42,4 +42,12 @@ pk_name_id pk_names_find_stored(const pk_names *t, const uint8_t *full, size_t l
  * boundary (interned in t); id itself when it fits; PK_NO_NAME on OOM. */
 pk_name_id pk_names_cut(pk_names *t, pk_name_id id, size_t width);
 
+/* The CP932 bytes of model bone i's name (*len set), or NULL when the name
+ * could not be encoded (the reader warned). */
+static inline const uint8_t *pk_model_bone_raw(const pk_model *m, size_t i, size_t *len)
+{
+    *len = 0;
+    return m->bones[i].cp932 == PK_NO_NAME ? NULL : pk_names_raw(m->names, m->bones[i].cp932, len);
+}
+
 #endif

@@ -17,6 +17,7 @@
 #include "posekit.h"
 #include "common/number.h"
 #include "math/quat_internal.h"
+#include "model/names_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -159,10 +160,8 @@ static bool selection_drawn(const pk_drawing *d, const pk_draw_options *o, pk_lo
         for (size_t i = 0; i < d->m[k].nbones; i++) {
             if (d->m[k].bones[i].drawn)
                 return true;
-            size_t len = 0;
-            const uint8_t *raw = m->bones[i].cp932 == PK_NO_NAME
-                                     ? NULL
-                                     : pk_names_raw(m->names, m->bones[i].cp932, &len);
+            size_t len;
+            const uint8_t *raw = pk_model_bone_raw(m, i, &len);
             chosen += !sel || (raw && pk_selection_has(sel, raw, len));
         }
     }

@@ -43,9 +43,7 @@ static void mark_model(const pk_model *m, const pk_names *names, size_t field, u
 {
     for (size_t i = 0; i < m->nbones; i++) {
         size_t len;
-        const uint8_t *raw = m->bones[i].cp932 == PK_NO_NAME
-                                 ? NULL
-                                 : pk_names_raw(m->names, m->bones[i].cp932, &len);
+        const uint8_t *raw = pk_model_bone_raw(m, i, &len);
         if (!raw)
             continue;
         pk_name_id id = pk_names_find(names, raw, len);

@@ -48,6 +48,7 @@
 #include "common/grow.h"
 #include "math/curve.h"
 #include "math/quat_internal.h"
+#include "model/names_internal.h"
 #include "ops/retarget_internal.h"
 
 #include <math.h>
@@ -510,9 +511,7 @@ static bool setup(fold *f, const pk_model *a, const pk_model *b, const pk_names 
         f->name[i] = PK_NO_NAME;
         f->val[i][6] = 1.0;
         size_t len;
-        const uint8_t *raw = a->bones[i].cp932 == PK_NO_NAME
-                                 ? NULL
-                                 : pk_names_raw(a->names, a->bones[i].cp932, &len);
+        const uint8_t *raw = pk_model_bone_raw(a, i, &len);
         if (!raw)
             continue;
         f->a2b[i] = pk_model_find_bone(b, raw, len);
