@@ -652,3 +652,12 @@ void pk_cursor_bone(pk_cursor *pc, double frame, float pos[3], float rot[4])
 {
     cursor_bone(state(pc), frame, pos, rot);
 }
+
+void pk_cursor_bone_run(pk_cursor *pc, uint32_t first, size_t n, float (*pos)[3], float (*rot)[4])
+{
+    /* cursor_bone inlined in one loop: no call per frame (a loop that kept
+     * the solve's state in registers across a segment measured slower). */
+    cursor *c = state(pc);
+    for (size_t j = 0; j < n; j++)
+        cursor_bone(c, (double)first + (double)j, pos[j], rot[j]);
+}

@@ -14,6 +14,7 @@
 #include "math/quat_internal.h"
 #include "model/names_internal.h"
 #include "ops/diff_internal.h"
+#include "ops/sample_internal.h"
 #include "posekit.h"
 
 #include <math.h>
@@ -318,16 +319,19 @@ typedef struct bone_walk {
     pk_cursor ca, cb;
 } bone_walk;
 
-static void bone_sample(void *ctx, uint32_t f, double *v)
+static void bone_block(void *ctx, uint32_t first, size_t n, double *v)
 {
     bone_walk *w = ctx;
-    float pa[3], qa[4], pb[3], qb[4];
-    pk_cursor_bone(&w->ca, (double)f, pa, qa);
-    pk_cursor_bone(&w->cb, (double)f, pb, qb);
+    float pa[PK_DIFF_BLOCK][3], qa[PK_DIFF_BLOCK][4], pb[PK_DIFF_BLOCK][3], qb[PK_DIFF_BLOCK][4];
+    pk_cursor_bone_run(&w->ca, first, n, pa, qa);
+    pk_cursor_bone_run(&w->cb, first, n, pb, qb);
     /* the cursor's rotations are unit and finite: no checks needed */
-    double da[4] = {qa[0], qa[1], qa[2], qa[3]}, db[4] = {qb[0], qb[1], qb[2], qb[3]};
-    v[0] = pk_qd_angle_deg(da, db);
-    v[1] = distance3(pa, pb);
+    for (size_t j = 0; j < n; j++) {
+        double da[4] = {qa[j][0], qa[j][1], qa[j][2], qa[j][3]};
+        double db[4] = {qb[j][0], qb[j][1], qb[j][2], qb[j][3]};
+        v[2 * j] = pk_qd_angle_deg(da, db);
+        v[2 * j + 1] = distance3(pa[j], pb[j]);
+    }
 }
 
 /* Two tracks whose keys are the same bytes (frame, values, curves), all
@@ -391,8 +395,8 @@ static void bone_over_range(const pk_motion *ma, const pk_track *ta, const pk_mo
     pk_cursor_init(&w.cb, mb, tb);
     pk_diff_chan ch[2] = {{.max = -1.0, .bins = r->bin_deg, .frames = r->frames},
                           {.max = -1.0, .bins = r->bin_pos}};
-    pk_diff_walk(first, last, max_u32(bone_tail(ma, ta), bone_tail(mb, tb)), nbins, bone_sample, &w,
-                 ch, 2);
+    pk_diff_walk_blocks(first, last, max_u32(bone_tail(ma, ta), bone_tail(mb, tb)), nbins,
+                        bone_block, &w, ch, 2);
     double n = (double)last - first + 1.0;
     r->angle_deg = ch[0].max;
     r->angle_frame = ch[0].frame;

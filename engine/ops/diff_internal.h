@@ -19,6 +19,14 @@ typedef struct pk_diff_chan {
  * in increasing order. */
 typedef void (*pk_diff_sample_fn)(void *ctx, uint32_t frame, double *v);
 
+/* Fills v[j k + i] with difference i at frame first + j, for j < n <=
+ * PK_DIFF_BLOCK (k differences per frame, as pk_diff_walk_blocks was
+ * told).  Called with blocks in increasing order.  A block of frames at
+ * once lets a sampler step each input through it in a tight loop and
+ * then compare them in another, with no call per frame. */
+enum { PK_DIFF_BLOCK = 128 };
+typedef void (*pk_diff_block_fn)(void *ctx, uint32_t first, size_t n, double *v);
+
 /* Walks first..last, folding the k differences fn gives into ch[0..k-1]
  * (each starts with max = -1, sum = 0).  From frame `tail` on the values
  * no longer change (every key lies at or before it): they are sampled
@@ -26,6 +34,9 @@ typedef void (*pk_diff_sample_fn)(void *ctx, uint32_t frame, double *v);
  * past both motions' last key costs one sample. */
 void pk_diff_walk(uint32_t first, uint32_t last, uint32_t tail, size_t nbins, pk_diff_sample_fn fn,
                   void *ctx, pk_diff_chan *ch, size_t k);
+/* The same walk with a sampler of blocks (k <= 8). */
+void pk_diff_walk_blocks(uint32_t first, uint32_t last, uint32_t tail, size_t nbins,
+                         pk_diff_block_fn fn, void *ctx, pk_diff_chan *ch, size_t k);
 
 /* The bin of offset o (0-based from first) in a range of n frames split
  * into nbins runs (the layout pk_diff_options.bins describes). */

@@ -31,26 +31,49 @@ static void fold(pk_diff_chan *c, double v, uint32_t first, uint64_t o, uint64_t
             c->frames[o + i] = (float)v;
 }
 
-void pk_diff_walk(uint32_t first, uint32_t last, uint32_t tail, size_t nbins, pk_diff_sample_fn fn,
-                  void *ctx, pk_diff_chan *ch, size_t k)
+void pk_diff_walk_blocks(uint32_t first, uint32_t last, uint32_t tail, size_t nbins,
+                         pk_diff_block_fn fn, void *ctx, pk_diff_chan *ch, size_t k)
 {
     uint64_t n = (uint64_t)last - first + 1;
     if (nbins > n)
         nbins = (size_t)n;
-    double v[MAX_CHANNELS];
+    double v[PK_DIFF_BLOCK * MAX_CHANNELS];
     if (k > MAX_CHANNELS)
         k = MAX_CHANNELS;
     uint64_t stop = tail <= first ? 0 : (uint64_t)tail - first; /* offsets sampled one by one */
     if (stop > n)
         stop = n;
-    for (uint64_t o = 0; o < stop; o++) {
-        fn(ctx, (uint32_t)(first + o), v);
-        for (size_t i = 0; i < k; i++)
-            fold(&ch[i], v[i], first, o, 1, n, nbins);
+    for (uint64_t o = 0; o < stop; o += PK_DIFF_BLOCK) {
+        size_t nb = stop - o < PK_DIFF_BLOCK ? (size_t)(stop - o) : PK_DIFF_BLOCK;
+        fn(ctx, (uint32_t)(first + o), nb, v);
+        for (size_t j = 0; j < nb; j++)
+            for (size_t i = 0; i < k; i++)
+                fold(&ch[i], v[j * k + i], first, o + j, 1, n, nbins);
     }
     if (stop < n) {
-        fn(ctx, (uint32_t)(first + stop), v);
+        fn(ctx, (uint32_t)(first + stop), 1, v);
         for (size_t i = 0; i < k; i++)
             fold(&ch[i], v[i], first, stop, n - stop, n, nbins);
     }
+}
+
+/* pk_diff_walk's frame sampler as a block sampler. */
+typedef struct per_frame {
+    pk_diff_sample_fn fn;
+    void *ctx;
+    size_t k;
+} per_frame;
+
+static void frames_as_block(void *ctx, uint32_t first, size_t n, double *v)
+{
+    const per_frame *p = ctx;
+    for (size_t j = 0; j < n; j++)
+        p->fn(p->ctx, first + (uint32_t)j, v + j * p->k);
+}
+
+void pk_diff_walk(uint32_t first, uint32_t last, uint32_t tail, size_t nbins, pk_diff_sample_fn fn,
+                  void *ctx, pk_diff_chan *ch, size_t k)
+{
+    per_frame p = {fn, ctx, k > MAX_CHANNELS ? MAX_CHANNELS : k};
+    pk_diff_walk_blocks(first, last, tail, nbins, frames_as_block, &p, ch, k);
 }

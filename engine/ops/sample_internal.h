@@ -1,5 +1,6 @@
 /* sample_internal.h — small pieces shared by sample.c (stateless sampling)
- * and cursor.c (stepping through frames); not part of the public API. */
+ * and cursor.c (stepping through frames), and cursor.c's runs of frames
+ * for diff.c; not part of the public API. */
 #ifndef PK_SAMPLE_INTERNAL_H
 #define PK_SAMPLE_INTERNAL_H
 
@@ -25,6 +26,11 @@ static inline size_t pk_seg_search(const uint32_t *keys, size_t n, double f, con
     }
     return lo;
 }
+
+/* pk_cursor_bone at the n consecutive frames first, first + 1, ...:
+ * pos[j] and rot[j] receive frame first + j, exactly as n calls would
+ * give them (cursor.c; for a diff's blocks). */
+void pk_cursor_bone_run(pk_cursor *c, uint32_t first, size_t n, float (*pos)[3], float (*rot)[4]);
 
 /* The rest pose: no translation, the identity rotation. */
 static inline void pk_rest_pose(float pos[3], float rot[4])

@@ -11,6 +11,7 @@
  * Tolerances: translation within 1e-6 + 2e-7 |value| (half a float ulp
  * plus the solver's 5e-11 in t), rotation within 3e-7 per component. */
 #include "testutil.h"
+#include "ops/sample_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -246,6 +247,36 @@ static int cmp_frame(const void *a, const void *b)
     return (x->frame > y->frame) - (x->frame < y->frame);
 }
 
+/* pk_cursor_bone_run (a diff's blocks of frames) gives what one call per
+ * frame gives, bit for bit, whatever the block sizes: from frame 0 (before
+ * or at the first key) to past the last, in blocks of 1 to 130 frames. */
+static void check_runs(const pk_motion *m, const pk_track *tr, uint32_t last)
+{
+    enum { MAXN = 130 };
+    float pos[MAXN][3], rot[MAXN][4];
+    pk_cursor one, run;
+    pk_cursor_init(&one, m, tr);
+    pk_cursor_init(&run, m, tr);
+    size_t blocks = 0;
+    for (uint32_t f = 0; f <= last + 3; blocks++) {
+        size_t n = 1 + rnd() % MAXN;
+        if (n > last + 4 - f)
+            n = last + 4 - f;
+        pk_cursor_bone_run(&run, f, n, pos, rot);
+        for (size_t j = 0; j < n; j++) {
+            float p[3], q[4];
+            pk_cursor_bone(&one, (double)(f + j), p, q);
+            if (memcmp(p, pos[j], sizeof p) != 0 || memcmp(q, rot[j], sizeof q) != 0)
+                fail_msg("frame %u (block of %zu at %u): run gives rot %.9g %.9g %.9g %.9g, "
+                         "one by one %.9g %.9g %.9g %.9g",
+                         f + (uint32_t)j, n, f, rot[j][0], rot[j][1], rot[j][2], rot[j][3], q[0],
+                         q[1], q[2], q[3]);
+        }
+        f += (uint32_t)n;
+    }
+    assert_true(blocks > 1);
+}
+
 /* Walks one generated track in every order against the reference. */
 static void walk(const curve_mix *mix, size_t nkeys)
 {
@@ -278,6 +309,7 @@ static void walk(const curve_mix *mix, size_t nkeys)
         check_at(&c, sorted, n, f + 1);
         check_at(&c, sorted, n, f);
     }
+    check_runs(m, tr, (uint32_t)last);
     free(sorted);
     pk_tracks_free(t);
     pk_motion_free(m);

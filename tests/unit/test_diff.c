@@ -579,6 +579,64 @@ static void bins_and_tails(void **state)
     pk_motion_free(b);
 }
 
+/* A range diff walks bones in blocks of frames (PK_DIFF_BLOCK, 128): its
+ * maximum, frame, mean and per-frame values over 600 frames of random keys
+ * match the sampler's poses compared frame by frame. */
+static void blocks_match_frame_by_frame(void **state)
+{
+    (void)state;
+    pk_motion *a = pk_motion_new(), *b = pk_motion_new();
+    uint32_t s = 99;
+    for (int side = 0; side < 2; side++) {
+        pk_motion *m = side ? b : a;
+        for (uint32_t f = side * 3; f <= 450; f += 1 + (s = s * 1103515245u + 12345u) % 23) {
+            float q[4];
+            for (int i = 0; i < 4; i++)
+                q[i] = (float)((s = s * 1103515245u + 12345u) >> 8) / 16777216.0f - 0.5f;
+            pk_bone_key *k = mkey(m, "arm", f, q);
+            k->pos[0] = (float)(f % 7);
+            uint8_t cp[4][4] = {{20, 0, 100, 127}, {20, 0, 100, 127}, {20, 0, 100, 127},
+                                {(uint8_t)(f % 128), 10, 90, 117}};
+            pk_interp_set(k->interp, (const uint8_t(*)[4])cp, false);
+        }
+    }
+    pk_diff_options o;
+    pk_diff_options_init(&o);
+    o.keep_frames = true;
+    const uint32_t first = 7, last = 606; /* blocks end mid-range; a tail past 450 */
+    pk_diff *d = pk_diff_motions(a, b, first, last, &o, NULL);
+    assert_non_null(d);
+    const pk_diff_bone *r = find_bone(d, "arm");
+    pk_tracks *ta = pk_tracks_build(a, NULL), *tb = pk_tracks_build(b, NULL);
+    double max = -1.0, sum = 0.0, pmax = -1.0;
+    uint32_t at = 0;
+    for (uint32_t f = first; f <= last; f++) {
+        pk_pose *pa = pk_motion_sample(a, ta, f, NULL), *pb = pk_motion_sample(b, tb, f, NULL);
+        double deg = pk_quat_angle_deg(pa->bones[0].rot, pb->bones[0].rot);
+        double dx = (double)pa->bones[0].pos[0] - pb->bones[0].pos[0];
+        assert_true(fabs(r->frames[f - first] - deg) <= 1e-4);
+        if (deg > max) {
+            max = deg;
+            at = f;
+        }
+        if (fabs(dx) > pmax)
+            pmax = fabs(dx);
+        sum += deg;
+        pk_pose_free(pa);
+        pk_pose_free(pb);
+    }
+    assert_true(max > 10.0);
+    assert_true(fabs(r->angle_deg - max) <= 1e-4);
+    assert_int_equal(r->angle_frame, at);
+    assert_true(fabs(r->angle_mean - sum / (double)(last - first + 1)) <= 1e-4);
+    assert_true(fabs(r->pos_delta - pmax) <= 1e-5);
+    pk_tracks_free(ta);
+    pk_tracks_free(tb);
+    pk_diff_free(d);
+    pk_motion_free(a);
+    pk_motion_free(b);
+}
+
 static const pk_diff_scene *find_scene(const pk_diff *d, const char *name)
 {
     for (size_t i = 0; i < d->nscene; i++)
@@ -730,6 +788,7 @@ int main(void)
         cmocka_unit_test(identical_corpus_motion_has_no_difference),
         cmocka_unit_test(filter_selects_morphs_and_must_match),
         cmocka_unit_test(bins_and_tails),
+        cmocka_unit_test(blocks_match_frame_by_frame),
         cmocka_unit_test(same_tracks_take_the_short_way),
         cmocka_unit_test(scene_channels),
         cmocka_unit_test(ik_switches),
