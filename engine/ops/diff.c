@@ -317,6 +317,7 @@ static uint32_t max_u32(uint32_t a, uint32_t b)
 
 typedef struct bone_walk {
     pk_cursor ca, cb;
+    bool angle_only; /* the distance never changes: one value per frame */
 } bone_walk;
 
 static void bone_block(void *ctx, uint32_t first, size_t n, double *v)
@@ -329,15 +330,16 @@ static void bone_block(void *ctx, uint32_t first, size_t n, double *v)
     for (size_t j = 0; j < n; j++) {
         double da[4] = {qa[j][0], qa[j][1], qa[j][2], qa[j][3]};
         double db[4] = {qb[j][0], qb[j][1], qb[j][2], qb[j][3]};
-        v[2 * j] = pk_qd_angle_deg(da, db);
+        v[j] = pk_qd_angle_deg(da, db);
+    }
+    if (w->angle_only)
+        return;
+    for (size_t j = n; j-- > 0;) { /* spread to angle, distance pairs */
+        v[2 * j] = v[j];
         v[2 * j + 1] = distance3(pa[j], pb[j]);
     }
 }
 
-/* Two tracks whose keys are the same bytes (frame, values, curves), all
- * finite, sample alike at every frame: their difference is 0 throughout,
- * exactly what the walk would find one frame at a time.  A diff of a
- * motion with an edited copy of itself is mostly such tracks. */
 static bool finite_n(const float *v, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -346,6 +348,27 @@ static bool finite_n(const float *v, size_t n)
     return true;
 }
 
+/* True when every frame of track t (NULL or empty: the rest pose) has
+ * the translation *pos: all its keys hold the same finite bytes, so the
+ * cursor gives exactly that (a translation that does not change is never
+ * computed).  Most bones of a dance never move. */
+static bool still_pos(const pk_motion *m, const pk_track *t, float pos[3])
+{
+    static const float rest[3] = {0.0f, 0.0f, 0.0f};
+    const float *p = t && t->count ? m->bones[t->keys[0]].pos : rest;
+    if (!finite_n(p, 3))
+        return false;
+    for (size_t i = 1; t && i < t->count; i++)
+        if (memcmp(m->bones[t->keys[i]].pos, p, 3 * sizeof *p) != 0)
+            return false;
+    memcpy(pos, p, 3 * sizeof *p);
+    return true;
+}
+
+/* Two tracks whose keys are the same bytes (frame, values, curves), all
+ * finite, sample alike at every frame: their difference is 0 throughout,
+ * exactly what the walk would find one frame at a time.  A diff of a
+ * motion with an edited copy of itself is mostly such tracks. */
 static bool same_bone_track(const pk_motion *ma, const pk_track *ta, const pk_motion *mb,
                             const pk_track *tb)
 {
@@ -395,8 +418,12 @@ static void bone_over_range(const pk_motion *ma, const pk_track *ta, const pk_mo
     pk_cursor_init(&w.cb, mb, tb);
     pk_diff_chan ch[2] = {{.max = -1.0, .bins = r->bin_deg, .frames = r->frames},
                           {.max = -1.0, .bins = r->bin_pos}};
+    float pa[3], pb[3];
+    w.angle_only = still_pos(ma, ta, pa) && still_pos(mb, tb, pb);
+    if (w.angle_only)
+        pk_diff_fold_const(&ch[1], distance3(pa, pb), first, last, nbins);
     pk_diff_walk_blocks(first, last, max_u32(bone_tail(ma, ta), bone_tail(mb, tb)), nbins,
-                        bone_block, &w, ch, 2);
+                        bone_block, &w, ch, w.angle_only ? 1 : 2);
     double n = (double)last - first + 1.0;
     r->angle_deg = ch[0].max;
     r->angle_frame = ch[0].frame;

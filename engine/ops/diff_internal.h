@@ -38,6 +38,10 @@ void pk_diff_walk(uint32_t first, uint32_t last, uint32_t tail, size_t nbins, pk
 void pk_diff_walk_blocks(uint32_t first, uint32_t last, uint32_t tail, size_t nbins,
                          pk_diff_block_fn fn, void *ctx, pk_diff_chan *ch, size_t k);
 
+/* Folds v, which holds over the whole range first..last, into c: what
+ * the walk would give for a difference that never changes. */
+void pk_diff_fold_const(pk_diff_chan *c, double v, uint32_t first, uint32_t last, size_t nbins);
+
 /* The bin of offset o (0-based from first) in a range of n frames split
  * into nbins runs (the layout pk_diff_options.bins describes). */
 size_t pk_diff_bin_of(uint64_t o, uint64_t n, size_t nbins);

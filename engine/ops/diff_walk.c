@@ -57,6 +57,12 @@ void pk_diff_walk_blocks(uint32_t first, uint32_t last, uint32_t tail, size_t nb
     }
 }
 
+void pk_diff_fold_const(pk_diff_chan *c, double v, uint32_t first, uint32_t last, size_t nbins)
+{
+    uint64_t n = (uint64_t)last - first + 1;
+    fold(c, v, first, 0, n, n, nbins > n ? (size_t)n : nbins);
+}
+
 /* pk_diff_walk's frame sampler as a block sampler. */
 typedef struct per_frame {
     pk_diff_sample_fn fn;

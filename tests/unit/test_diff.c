@@ -580,56 +580,90 @@ static void bins_and_tails(void **state)
 }
 
 /* A range diff walks bones in blocks of frames (PK_DIFF_BLOCK, 128): its
- * maximum, frame, mean and per-frame values over 600 frames of random keys
- * match the sampler's poses compared frame by frame. */
+ * maxima, frames, means and per-frame angles over 600 frames of random
+ * keys match the sampler's poses compared frame by frame.  "arm" moves on
+ * both sides; "still" keeps one translation throughout on each side (2
+ * apart), which the diff folds in at once instead of frame by frame. */
 static void blocks_match_frame_by_frame(void **state)
 {
     (void)state;
+    static const char *const names[2] = {"arm", "still"};
     pk_motion *a = pk_motion_new(), *b = pk_motion_new();
     uint32_t s = 99;
     for (int side = 0; side < 2; side++) {
         pk_motion *m = side ? b : a;
-        for (uint32_t f = side * 3; f <= 450; f += 1 + (s = s * 1103515245u + 12345u) % 23) {
-            float q[4];
-            for (int i = 0; i < 4; i++)
-                q[i] = (float)((s = s * 1103515245u + 12345u) >> 8) / 16777216.0f - 0.5f;
-            pk_bone_key *k = mkey(m, "arm", f, q);
-            k->pos[0] = (float)(f % 7);
-            uint8_t cp[4][4] = {{20, 0, 100, 127}, {20, 0, 100, 127}, {20, 0, 100, 127},
-                                {(uint8_t)(f % 128), 10, 90, 117}};
-            pk_interp_set(k->interp, (const uint8_t(*)[4])cp, false);
-        }
+        for (int bone = 0; bone < 2; bone++)
+            for (uint32_t f = side * 3u + bone; f <= 450;
+                 f += 1 + (s = s * 1103515245u + 12345u) % 23) {
+                float q[4];
+                for (int i = 0; i < 4; i++)
+                    q[i] = (float)((s = s * 1103515245u + 12345u) >> 8) / 16777216.0f - 0.5f;
+                pk_bone_key *k = mkey(m, names[bone], f, q);
+                if (bone == 0) {
+                    k->pos[0] = (float)(f % 7);
+                } else {
+                    k->pos[0] = 1.0f;
+                    k->pos[2] = side ? 5.0f : 3.0f;
+                }
+                uint8_t cp[4][4] = {{20, 0, 100, 127}, {20, 0, 100, 127}, {20, 0, 100, 127},
+                                    {(uint8_t)(f % 128), 10, 90, 117}};
+                pk_interp_set(k->interp, (const uint8_t(*)[4])cp, false);
+            }
     }
     pk_diff_options o;
     pk_diff_options_init(&o);
     o.keep_frames = true;
+    o.bins = 7;
     const uint32_t first = 7, last = 606; /* blocks end mid-range; a tail past 450 */
+    const size_t n = last - first + 1;
     pk_diff *d = pk_diff_motions(a, b, first, last, &o, NULL);
     assert_non_null(d);
-    const pk_diff_bone *r = find_bone(d, "arm");
     pk_tracks *ta = pk_tracks_build(a, NULL), *tb = pk_tracks_build(b, NULL);
-    double max = -1.0, sum = 0.0, pmax = -1.0;
-    uint32_t at = 0;
-    for (uint32_t f = first; f <= last; f++) {
-        pk_pose *pa = pk_motion_sample(a, ta, f, NULL), *pb = pk_motion_sample(b, tb, f, NULL);
-        double deg = pk_quat_angle_deg(pa->bones[0].rot, pb->bones[0].rot);
-        double dx = (double)pa->bones[0].pos[0] - pb->bones[0].pos[0];
-        assert_true(fabs(r->frames[f - first] - deg) <= 1e-4);
-        if (deg > max) {
-            max = deg;
-            at = f;
+    for (int bone = 0; bone < 2; bone++) {
+        const pk_diff_bone *r = find_bone(d, names[bone]);
+        double max = -1.0, sum = 0.0, pmax = -1.0, psum = 0.0, bins[7] = {0}, pbins[7] = {0};
+        uint32_t at = 0, pat = 0;
+        for (uint32_t f = first; f <= last; f++) {
+            pk_pose *pa = pk_motion_sample(a, ta, f, NULL), *pb = pk_motion_sample(b, tb, f, NULL);
+            const pk_pose_bone *xa = &pa->bones[bone], *xb = &pb->bones[bone];
+            assert_string_equal(pk_names_utf8(pa->names, xa->name), names[bone]);
+            double deg = pk_quat_angle_deg(xa->rot, xb->rot), dist = 0.0;
+            for (int i = 0; i < 3; i++)
+                dist += ((double)xa->pos[i] - xb->pos[i]) * ((double)xa->pos[i] - xb->pos[i]);
+            dist = sqrt(dist);
+            assert_true(fabs(r->frames[f - first] - deg) <= 1e-4);
+            if (deg > max) {
+                max = deg;
+                at = f;
+            }
+            if (dist > pmax) {
+                pmax = dist;
+                pat = f;
+            }
+            sum += deg;
+            psum += dist;
+            size_t bin = 0; /* bin c: offsets c n / 7 .. (c + 1) n / 7 - 1 */
+            while ((bin + 1) * n / 7 <= f - first)
+                bin++;
+            bins[bin] = fmax(bins[bin], deg);
+            pbins[bin] = fmax(pbins[bin], dist);
+            pk_pose_free(pa);
+            pk_pose_free(pb);
         }
-        if (fabs(dx) > pmax)
-            pmax = fabs(dx);
-        sum += deg;
-        pk_pose_free(pa);
-        pk_pose_free(pb);
+        assert_true(max > 10.0);
+        assert_true(fabs(r->angle_deg - max) <= 1e-4);
+        assert_int_equal(r->angle_frame, at);
+        assert_true(fabs(r->angle_mean - sum / (double)n) <= 1e-4);
+        assert_true(fabs(r->pos_delta - pmax) <= 1e-5);
+        assert_int_equal(r->pos_frame, pat);
+        assert_true(fabs(r->pos_mean - psum / (double)n) <= 1e-5);
+        for (int c = 0; c < 7; c++) {
+            assert_true(fabs(r->bin_deg[c] - bins[c]) <= 1e-4);
+            assert_true(fabs(r->bin_pos[c] - pbins[c]) <= 1e-5);
+        }
     }
-    assert_true(max > 10.0);
-    assert_true(fabs(r->angle_deg - max) <= 1e-4);
-    assert_int_equal(r->angle_frame, at);
-    assert_true(fabs(r->angle_mean - sum / (double)(last - first + 1)) <= 1e-4);
-    assert_true(fabs(r->pos_delta - pmax) <= 1e-5);
+    const pk_diff_bone *still = find_bone(d, "still");
+    assert_true(fabs(still->pos_delta - 2.0) <= 1e-6 && still->pos_frame == first);
     pk_tracks_free(ta);
     pk_tracks_free(tb);
     pk_diff_free(d);
