@@ -298,16 +298,43 @@ static pk_name_id *track_ids(const pk_track *t, size_t n)
     return ids;
 }
 
-/* The frame from which a track no longer changes: its last key's (0 for
- * a missing or empty track, which holds the rest pose throughout). */
+/* The frame from which a track no longer changes: the first key of its
+ * trailing run of keys with the same finite values (bytes), or its last
+ * key (0 for a missing or empty track, which holds the rest pose
+ * throughout).  From that key on every segment starts and ends on the
+ * same value, which the cursor gives exactly, and the last key's value
+ * holds after it.  A bone a dance keys again without moving it, or only
+ * at the start and the end, is walked no further than that. */
+static bool finite_n(const float *v, size_t n);
+
 static uint32_t bone_tail(const pk_motion *m, const pk_track *t)
 {
-    return t && t->count ? m->bones[t->keys[t->count - 1]].frame : 0;
+    if (!t || !t->count)
+        return 0;
+    size_t i = t->count - 1;
+    const pk_bone_key *end = &m->bones[t->keys[i]];
+    if (finite_n(end->pos, 3) && finite_n(end->rot, 4))
+        while (i > 0) {
+            const pk_bone_key *k = &m->bones[t->keys[i - 1]];
+            if (memcmp(k->pos, end->pos, sizeof k->pos) != 0 ||
+                memcmp(k->rot, end->rot, sizeof k->rot) != 0)
+                break;
+            i--;
+        }
+    return m->bones[t->keys[i]].frame;
 }
 
 static uint32_t morph_tail(const pk_motion *m, const pk_track *t)
 {
-    return t && t->count ? m->morphs[t->keys[t->count - 1]].frame : 0;
+    if (!t || !t->count)
+        return 0;
+    size_t i = t->count - 1;
+    const pk_morph_key *end = &m->morphs[t->keys[i]];
+    if (isfinite(end->weight))
+        while (i > 0 &&
+               memcmp(&m->morphs[t->keys[i - 1]].weight, &end->weight, sizeof end->weight) == 0)
+            i--;
+    return m->morphs[t->keys[i]].frame;
 }
 
 static uint32_t max_u32(uint32_t a, uint32_t b)

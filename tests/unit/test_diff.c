@@ -583,24 +583,29 @@ static void bins_and_tails(void **state)
  * maxima, frames, means and per-frame angles over 600 frames of random
  * keys match the sampler's poses compared frame by frame.  "arm" moves on
  * both sides; "still" keeps one translation throughout on each side (2
- * apart), which the diff folds in at once instead of frame by frame. */
+ * apart), which the diff folds in at once instead of frame by frame;
+ * "settles" stops turning at frame ~200 and moving at ~300 but is keyed
+ * again up to 450 (the walk stops at ~300 and folds in the rest at once). */
 static void blocks_match_frame_by_frame(void **state)
 {
     (void)state;
-    static const char *const names[2] = {"arm", "still"};
+    static const char *const names[3] = {"arm", "still", "settles"};
     pk_motion *a = pk_motion_new(), *b = pk_motion_new();
     uint32_t s = 99;
     for (int side = 0; side < 2; side++) {
         pk_motion *m = side ? b : a;
-        for (int bone = 0; bone < 2; bone++)
+        for (int bone = 0; bone < 3; bone++) {
+            float q[4] = {0.0f, 0.0f, 0.0f, 1.0f};
             for (uint32_t f = side * 3u + bone; f <= 450;
                  f += 1 + (s = s * 1103515245u + 12345u) % 23) {
-                float q[4];
-                for (int i = 0; i < 4; i++)
-                    q[i] = (float)((s = s * 1103515245u + 12345u) >> 8) / 16777216.0f - 0.5f;
+                if (bone < 2 || f < 200 + side * 9u) /* "settles": rotation still from ~200 */
+                    for (int i = 0; i < 4; i++)
+                        q[i] = (float)((s = s * 1103515245u + 12345u) >> 8) / 16777216.0f - 0.5f;
                 pk_bone_key *k = mkey(m, names[bone], f, q);
                 if (bone == 0) {
                     k->pos[0] = (float)(f % 7);
+                } else if (bone == 2) {
+                    k->pos[1] = f < 300 ? (float)(f % 5) : 4.0f; /* still from ~300 */
                 } else {
                     k->pos[0] = 1.0f;
                     k->pos[2] = side ? 5.0f : 3.0f;
@@ -609,6 +614,7 @@ static void blocks_match_frame_by_frame(void **state)
                                     {(uint8_t)(f % 128), 10, 90, 117}};
                 pk_interp_set(k->interp, (const uint8_t(*)[4])cp, false);
             }
+        }
     }
     pk_diff_options o;
     pk_diff_options_init(&o);
@@ -619,7 +625,7 @@ static void blocks_match_frame_by_frame(void **state)
     pk_diff *d = pk_diff_motions(a, b, first, last, &o, NULL);
     assert_non_null(d);
     pk_tracks *ta = pk_tracks_build(a, NULL), *tb = pk_tracks_build(b, NULL);
-    for (int bone = 0; bone < 2; bone++) {
+    for (int bone = 0; bone < 3; bone++) {
         const pk_diff_bone *r = find_bone(d, names[bone]);
         double max = -1.0, sum = 0.0, pmax = -1.0, psum = 0.0, bins[7] = {0}, pbins[7] = {0};
         uint32_t at = 0, pat = 0;
@@ -666,6 +672,42 @@ static void blocks_match_frame_by_frame(void **state)
     assert_true(fabs(still->pos_delta - 2.0) <= 1e-6 && still->pos_frame == first);
     pk_tracks_free(ta);
     pk_tracks_free(tb);
+    pk_diff_free(d);
+    pk_motion_free(a);
+    pk_motion_free(b);
+}
+
+/* A morph keyed again at the weight it already holds stops changing at
+ * the first of those keys: the walk folds in the rest at once, and the
+ * rows are what every frame gives (linear between keys). */
+static void morph_still_after_repeated_keys(void **state)
+{
+    (void)state;
+    pk_motion *a = pk_motion_new(), *b = pk_motion_new();
+    static const uint32_t frames[5] = {0, 50, 100, 200, 300};
+    static const float weights[5] = {0.0f, 1.0f, 0.5f, 0.5f, 0.5f};
+    for (int i = 0; i < 5; i++) {
+        pk_morph_key *k = pk_motion_push_morph(a);
+        k->name = pk_names_intern(a->names, "smile", 5);
+        k->frame = frames[i];
+        k->weight = weights[i];
+    }
+    pk_morph_key *k = pk_motion_push_morph(b);
+    k->name = pk_names_intern(b->names, "smile", 5);
+    k->frame = 0;
+    k->weight = 0.25f;
+    pk_diff_options o;
+    pk_diff_options_init(&o);
+    pk_diff *d = pk_diff_motions(a, b, 20, 400, &o, NULL);
+    assert_int_equal(d->nmorphs, 1);
+    double sum = 0.0;
+    for (uint32_t f = 20; f <= 400; f++) {
+        double w = f <= 50 ? f / 50.0 : f <= 100 ? 1.0 - 0.5 * (f - 50) / 50.0 : 0.5;
+        sum += fabs(w - 0.25);
+    }
+    assert_true(fabs(fabs(d->morphs[0].delta) - 0.75) <= 1e-6);
+    assert_int_equal(d->morphs[0].frame, 50);
+    assert_true(fabs(d->morphs[0].mean - sum / 381.0) <= 1e-6);
     pk_diff_free(d);
     pk_motion_free(a);
     pk_motion_free(b);
@@ -823,6 +865,7 @@ int main(void)
         cmocka_unit_test(filter_selects_morphs_and_must_match),
         cmocka_unit_test(bins_and_tails),
         cmocka_unit_test(blocks_match_frame_by_frame),
+        cmocka_unit_test(morph_still_after_repeated_keys),
         cmocka_unit_test(same_tracks_take_the_short_way),
         cmocka_unit_test(scene_channels),
         cmocka_unit_test(ik_switches),
