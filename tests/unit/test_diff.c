@@ -301,10 +301,7 @@ static void motion_ranges(void **state)
     mkey(b, "arm", 0, id);
     mkey(b, "still", 0, id);
     mkey(a, "still", 0, id);
-    pk_morph_key *mk = pk_motion_push_morph(b);
-    mk->name = pk_names_intern(b->names, "blink", 5);
-    mk->frame = 4;
-    mk->weight = 1.0f;
+    tu_morph_key(b, "blink", 4, 1.0f);
     pk_diff_options o;
     pk_diff_options_init(&o);
     o.keep_frames = true;
@@ -363,10 +360,7 @@ static void same_tracks_take_the_short_way(void **state)
             if (i == 1 && m)
                 k->interp[16 * 3 + 4] = 90; /* y1 differs in B only */
         }
-        pk_morph_key *mk = pk_motion_push_morph(mo);
-        mk->name = pk_names_intern(mo->names, "blink", 5);
-        mk->frame = 12;
-        mk->weight = 0.75f;
+        tu_morph_key(mo, "blink", 12, 0.75f);
     }
     pk_diff_options o;
     pk_diff_options_init(&o);
@@ -529,10 +523,7 @@ static void bins_and_tails(void **state)
     mkey(b, "arm", 0, id);
     pk_bone_key *k = mkey(b, "move", 5, id);
     k->pos[1] = 2.0f; /* only in B: 2 units from the rest pose throughout */
-    pk_morph_key *mk = pk_motion_push_morph(a);
-    mk->name = pk_names_intern(a->names, "blink", 5);
-    mk->frame = 3;
-    mk->weight = 0.5f;
+    tu_morph_key(a, "blink", 3, 0.5f);
     pk_diff_options o;
     pk_diff_options_init(&o);
     o.bins = 4;
@@ -687,15 +678,9 @@ static void morph_still_after_repeated_keys(void **state)
     static const uint32_t frames[5] = {0, 50, 100, 200, 300};
     static const float weights[5] = {0.0f, 1.0f, 0.5f, 0.5f, 0.5f};
     for (int i = 0; i < 5; i++) {
-        pk_morph_key *k = pk_motion_push_morph(a);
-        k->name = pk_names_intern(a->names, "smile", 5);
-        k->frame = frames[i];
-        k->weight = weights[i];
+        tu_morph_key(a, "smile", frames[i], weights[i]);
     }
-    pk_morph_key *k = pk_motion_push_morph(b);
-    k->name = pk_names_intern(b->names, "smile", 5);
-    k->frame = 0;
-    k->weight = 0.25f;
+    tu_morph_key(b, "smile", 0, 0.25f);
     pk_diff_options o;
     pk_diff_options_init(&o);
     pk_diff *d = pk_diff_motions(a, b, 20, 400, &o, NULL);

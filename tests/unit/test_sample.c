@@ -254,10 +254,7 @@ static void morphs_are_linear(void **state)
     const uint32_t frames[] = {4, 0, 8};
     const float w[] = {1.0f, 0.0f, 0.5f};
     for (int i = 0; i < 3; i++) {
-        pk_morph_key *k = pk_motion_push_morph(m);
-        k->name = pk_names_intern(m->names, "smile", 5);
-        k->frame = frames[i];
-        k->weight = w[i];
+        tu_morph_key(m, "smile", frames[i], w[i]);
     }
     pk_tracks *t = pk_tracks_build(m, NULL);
     const pk_track *tr = pk_tracks_morph(t, pk_names_find(m->names, "smile", 5));
@@ -396,10 +393,7 @@ static void motion_sample_gives_a_pose(void **state)
     key(m, "arm", 0, 0, 0, 0, id);
     key(m, "center", 0, 0, 0, 0, id);
     key(m, "arm", 10, 0, 0, 0, x90);
-    pk_morph_key *mk = pk_motion_push_morph(m);
-    mk->name = pk_names_intern(m->names, "blink", 5);
-    mk->frame = 0;
-    mk->weight = 0.75f;
+    tu_morph_key(m, "blink", 0, 0.75f);
     pk_log log;
     pk_log_init(&log);
     pk_pose *p = pk_motion_sample(m, NULL, 5, &log);

@@ -129,6 +129,16 @@ pk_name_id tu_intern(pk_names *t, const char *utf8)
     return id;
 }
 
+pk_morph_key *tu_morph_key(pk_motion *m, const char *utf8, uint32_t frame, float weight)
+{
+    pk_morph_key *k = pk_motion_push_morph(m);
+    assert_non_null(k);
+    k->name = tu_intern(m->names, utf8);
+    k->frame = frame;
+    k->weight = weight;
+    return k;
+}
+
 pk_rules *tu_rules(const char *yaml, const char *path)
 {
     pk_log log;

@@ -31,6 +31,9 @@ void tu_assert_log_has(const pk_log *log, const char *needle);
 /* A UTF-8 name interned in t as its CP932 bytes (fails the test when it
  * has no CP932 form). */
 pk_name_id tu_intern(pk_names *t, const char *utf8);
+/* Appends a morph key (UTF-8 name, frame, weight) to m; fails the test
+ * when it cannot. */
+pk_morph_key *tu_morph_key(pk_motion *m, const char *utf8, uint32_t frame, float weight);
 /* Rules parsed from YAML text as if read from a file named `path` (for
  * messages); fails the test on an error.  Free with pk_rules_free. */
 pk_rules *tu_rules(const char *yaml, const char *path);
