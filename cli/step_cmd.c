@@ -14,6 +14,7 @@ typedef struct cli_run {
     pk_step *step;
     const char *out, *svg, *rules_out;
     bool json, csv, help;
+    bool json_given, csv_given; /* each may be given once, as step flags */
     const pk_doc *docs;     /* diff --svg --model: the two inputs, as read */
     const pk_model *model;  /* diff --svg --model: the model */
 } cli_run;
@@ -78,10 +79,16 @@ static int cli_option(cli_run *r, const char *name, const char *inline_value, co
                                       op == PK_STEP_REDUCE || op == PK_STEP_BAKE ||
                                       op == PK_STEP_OVERLAY ||
                                       op == PK_STEP_CHECK || op == PK_STEP_DRAW)) {
+        if (r->json_given)
+            return cli_usage(r->cmd, "--json is given twice"), -1;
+        r->json_given = true;
         r->json = on;
         return 1;
     }
     if (strcmp(name, "csv") == 0 && op == PK_STEP_DIFF) {
+        if (r->csv_given)
+            return cli_usage(r->cmd, "--csv is given twice"), -1;
+        r->csv_given = true;
         r->csv = on;
         return 1;
     }

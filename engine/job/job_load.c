@@ -48,6 +48,34 @@ static char *resolve(const char *dir, const char *path)
     return pk_os_join(dir, path);
 }
 
+/* The nearest existing path above path, if it is a file: the file that
+ * stands where an output's folder would be (malloc'd), or NULL when the
+ * output's folders exist or can be made. */
+static char *file_in_the_way(const char *path)
+{
+    size_t n = strlen(path);
+    char *p = malloc(n + 1);
+    if (!p)
+        return NULL;
+    memcpy(p, path, n + 1);
+    for (;;) {
+        while (n > 0 && !pk_os_is_separator(p[n - 1])) /* drop the last part */
+            n--;
+        while (n > 1 && pk_os_is_separator(p[n - 1])) /* and its separators */
+            n--;
+        if (n == 0 || (n == 1 && pk_os_is_separator(p[0])) || (n == 2 && p[1] == ':'))
+            break; /* no parent left, the root, or a drive ("C:") */
+        p[n] = '\0';
+        pk_path_kind k = pk_path_kind_of(p);
+        if (k == PK_PATH_FILE)
+            return p;
+        if (k != PK_PATH_MISSING) /* a folder (or a share, a device: left to the write) */
+            break;
+    }
+    free(p);
+    return NULL;
+}
+
 /* path with "." components and "x/.." pairs taken out and separators
  * made one, for comparing targets that do not exist yet (malloc'd; NULL
  * on OOM). */
@@ -464,6 +492,16 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
     if (pk_os_is_separator(path[n - 1]) || pk_path_kind_of(o->path) == PK_PATH_FOLDER) {
         err_at(y->log, os->path_at,
                "output '%s' names a folder ('%s'): name the file to write in it", name, path);
+        return false;
+    }
+    /* Missing folders are made when writing; one that is a file cannot
+     * be: refused now, before anything runs, not after the steps. */
+    char *blocker = file_in_the_way(o->path);
+    if (blocker) {
+        err_at(y->log, os->path_at,
+               "output '%s' cannot be written: '%s' is a file, not a folder to write in", name,
+               blocker);
+        free(blocker);
         return false;
     }
     os->fmt = pk_format_from_path(path);

@@ -661,8 +661,10 @@ int pk_step_check(const pk_step *s, pk_log *log)
         return fail(log, "%s and %s exclude each other", spell(s, "frame", n1),
                     spell(s, "frames", n2));
     if (s->op == PK_STEP_OVERLAY && pk_step_given(s, "fade") && o->frames_all && o->fade)
-        return fail(log, "%s needs %s A-B (the whole motion has no edges)", spell(s, "fade", n1),
-                    spell(s, "frames", n2));
+        return fail(log,
+                    "%s needs %s A-B (the whole motion has no edges to fade; a VPD base takes "
+                    "neither)",
+                    spell(s, "fade", n1), spell(s, "frames", n2));
     if (s->op == PK_STEP_MERGE && o->noffsets > s->ninputs)
         return fail(log, "%zu %s options for %zu input%s", o->noffsets, spell(s, "offset", n1),
                     s->ninputs, s->ninputs == 1 ? "" : "s");

@@ -80,6 +80,19 @@ expect_stderr <<'ERR'
 posekit: samples/outs.yaml:8:6: samples/out/c.txt: 'c' is a motion: write it as .vmd or .vpd
 ERR
 expect_no_file samples/out/keep.vmd
+# a file where an output's folder would be (missing folders are made):
+# at the output's entry too, not after the steps
+echo x >samples/out/plain
+sed -i 's|c: out/c.txt|c: out/plain/sub/c.vmd|' samples/outs.yaml
+expect_exit 2 "$POSEKIT" run samples/outs.yaml
+expect_stderr <<'ERR'
+posekit: samples/outs.yaml:8:6: output 'c' cannot be written: 'samples/out/plain' is a file, not a folder to write in
+ERR
+expect_stdout_empty
+expect_no_file samples/out/keep.vmd
+sed -i 's|c: out/plain/sub/c.vmd|c: out/new/sub/c.vmd|' samples/outs.yaml
+expect_exit 0 "$POSEKIT" run samples/outs.yaml
+expect_file samples/out/new/sub/c.vmd
 # a missing input: at its entry
 printf 'inputs:\n  dance: nofile.vmd\nsteps:\n  - reduce: {in: dance, out: c}\noutputs:\n  c: out/c.vmd\n' >samples/nofile.yaml
 expect_exit 2 "$POSEKIT" run samples/nofile.yaml

@@ -91,9 +91,19 @@ expect_exit 2 "$POSEKIT" diff f.vpd o.vpd --threshold 1 --threshold 2
 expect_stderr_contains '--threshold is given twice'
 expect_exit 2 "$POSEKIT" mirror f.vpd -o a.vpd -o b.vpd
 expect_stderr_contains '-o is given twice'
+expect_exit 2 "$POSEKIT" diff f.vpd o.vpd --csv --csv
+expect_stderr_contains '--csv is given twice'
+expect_exit 2 "$POSEKIT" diff f.vpd o.vpd --json=false --json
+expect_stderr_contains '--json is given twice'
 expect_exit 2 "$POSEKIT" overlay f.vpd --pose o.vpd --bones @fingers_R --frames 3-9 -o v.vpd
 expect_stderr_contains '--frames and --fade do not apply to a VPD base'
 expect_no_file v.vpd
+expect_exit 2 "$POSEKIT" overlay f.vpd --pose o.vpd --bones @fingers_R --fade 5 -o v.vpd
+expect_stderr_contains '--fade needs --frames A-B (the whole motion has no edges to fade; a VPD base takes neither)'
+expect_exit 2 "$POSEKIT" overlay dance.vmd --pose o.vpd --bones @fingers_R --fade 5 -o v.vmd
+expect_stderr_contains '--fade needs --frames A-B'
+expect_no_file v.vpd
+expect_no_file v.vmd
 expect_exit 2 "$POSEKIT" overlay dance.vmd --pose o.vpd --pose-frame 3 --bones @fingers_R -o v.vmd
 expect_stderr_contains '--pose-frame applies to a VMD pose only'
 expect_no_file v.vmd
