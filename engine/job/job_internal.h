@@ -49,7 +49,8 @@ typedef struct outspec {
     where path_at; /* the path's place in the job file */
     uint32_t frame;
     pk_vpd_options vpd;
-    bool layout_set, no_morphs_set;
+    bool frame_set, layout_set, no_morphs_set;
+    where frame_at, vpd_at; /* the frame key's place; layout's or no_morphs' */
     report_kind report;
     pk_format fmt; /* PK_FMT_UNKNOWN = a report */
 } outspec;

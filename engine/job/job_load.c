@@ -455,11 +455,15 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
             if (key && strcmp(key, "path") == 0) {
                 ok = (path = want_scalar(y, vv, "path")) != NULL;
                 os->path_at = mark(vv);
-            } else if (key && strcmp(key, "frame") == 0)
-                ok = want_u32(y, vv, "frame", &os->frame);
-            else if (key && strcmp(key, "no_morphs") == 0)
+            } else if (key && strcmp(key, "frame") == 0) {
+                ok = os->frame_set = want_u32(y, vv, "frame", &os->frame);
+                os->frame_at = mark(kk);
+            } else if (key && strcmp(key, "no_morphs") == 0) {
                 ok = os->no_morphs_set = want_bool(y, vv, "no_morphs", &os->vpd.no_morphs);
-            else if (key && strcmp(key, "layout") == 0) {
+                if (os->vpd.no_morphs) /* no_morphs: false is the key left out */
+                    os->vpd_at = mark(kk);
+            } else if (key && strcmp(key, "layout") == 0) {
+                os->vpd_at = mark(kk);
                 const char *l = scalar(vv);
                 ok = l && (strcmp(l, "text") == 0 || strcmp(l, "hybrid") == 0);
                 os->layout_set = ok;
@@ -505,6 +509,19 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
         return false;
     }
     os->fmt = pk_format_from_path(path);
+    /* output keys that would do nothing are errors, as the commands'
+     * options that would do nothing */
+    if ((os->layout_set || (os->no_morphs_set && os->vpd.no_morphs)) && os->fmt != PK_FMT_VPD) {
+        err_at(y->log, os->vpd_at, "layout and no_morphs apply to a .vpd output; '%s' is not one",
+               path);
+        return false;
+    }
+    if (os->frame_set && os->fmt != PK_FMT_VMD) {
+        err_at(y->log, os->frame_at,
+               "frame applies to a pose written as .vmd (its keys' frame); '%s' is not a .vmd",
+               path);
+        return false;
+    }
     bool json = n >= 5 && strcmp(path + n - 5, ".json") == 0;
     bool csv = n >= 4 && strcmp(path + n - 4, ".csv") == 0;
     bool text = n >= 4 && strcmp(path + n - 4, ".txt") == 0;

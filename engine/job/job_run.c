@@ -239,6 +239,9 @@ static bool output_fits(const pk_job *j, size_t i, vkind kind, pk_step_op by, pk
                                           : ".txt, .json or .csv");
             what = why;
         }
+    } else if (kind == V_MOTION && os->frame_set && os->fmt == PK_FMT_VMD) {
+        what = "a motion: frame applies to a pose written as .vmd (a motion keeps its keys' "
+               "frames)";
     } else if (kind == V_MOTION || kind == V_POSE) {
         if (os->fmt == PK_FMT_UNKNOWN)
             what = kind == V_MOTION ? "a motion: write it as .vmd or .vpd"

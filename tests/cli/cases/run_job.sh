@@ -93,6 +93,28 @@ expect_no_file samples/out/keep.vmd
 sed -i 's|c: out/plain/sub/c.vmd|c: out/new/sub/c.vmd|' samples/outs.yaml
 expect_exit 0 "$POSEKIT" run samples/outs.yaml
 expect_file samples/out/new/sub/c.vmd
+# output keys that would do nothing are errors (as the commands' options):
+# layout and no_morphs on anything but a .vpd, frame on anything but a
+# .vmd (at load), and frame on a motion (its keys keep their frames)
+sed -i 's|c: out/new/sub/c.vmd|c: {path: out/c2.vmd, layout: hybrid}|' samples/outs.yaml
+expect_exit 2 "$POSEKIT" run samples/outs.yaml
+expect_stderr <<'ERR'
+posekit: samples/outs.yaml:8:25: layout and no_morphs apply to a .vpd output; 'out/c2.vmd' is not one
+ERR
+sed -i 's|layout: hybrid|no_morphs: false|' samples/outs.yaml
+expect_exit 0 "$POSEKIT" run samples/outs.yaml
+sed -i 's|no_morphs: false|no_morphs: true|' samples/outs.yaml
+expect_exit 2 "$POSEKIT" run samples/outs.yaml
+expect_stderr_contains "samples/outs.yaml:8:25: layout and no_morphs apply to a .vpd output"
+sed -i 's|c: {path: out/c2.vmd, no_morphs: true}|c: {path: out/c2.txt, frame: 3}|' samples/outs.yaml
+expect_exit 2 "$POSEKIT" run samples/outs.yaml
+expect_stderr_contains "samples/outs.yaml:8:25: frame applies to a pose written as .vmd (its keys' frame); 'out/c2.txt' is not a .vmd"
+sed -i 's|c: {path: out/c2.txt, frame: 3}|c: {path: out/c3.vmd, frame: 3}|' samples/outs.yaml
+expect_exit 2 "$POSEKIT" run samples/outs.yaml
+expect_stderr <<'ERR'
+posekit: samples/outs.yaml:8:13: samples/out/c3.vmd: 'c' is a motion: frame applies to a pose written as .vmd (a motion keeps its keys' frames)
+ERR
+expect_no_file samples/out/c3.vmd
 # a missing input: at its entry
 printf 'inputs:\n  dance: nofile.vmd\nsteps:\n  - reduce: {in: dance, out: c}\noutputs:\n  c: out/c.vmd\n' >samples/nofile.yaml
 expect_exit 2 "$POSEKIT" run samples/nofile.yaml
