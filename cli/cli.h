@@ -121,6 +121,9 @@ int cli_one_operand(const char *cmd, const char *what, int argc, char **argv, in
 /* Global flags valid on every command (parsed by each command's getopt). */
 extern bool cli_strict;
 extern bool cli_verbose;
+/* The command being run (main.c sets it): a diagnostic about no file is
+ * printed "posekit COMMAND: ...", one about a file "posekit: FILE...". */
+extern const char *cli_cmd_name;
 
 /* For getopt_long's '?' (set opterr = 0 first): a usage error naming the
  * offending argument (argv[optind - 1]); returns EXIT_ERROR. */

@@ -9,8 +9,23 @@
 
 bool cli_strict = false;
 bool cli_verbose = false;
+const char *cli_cmd_name = NULL;
 
 /* ------------------------------------------------------------ diagnostics */
+
+/* "posekit: " before a diagnostic about a file (it starts with the
+ * file's name), "posekit COMMAND: " before one about none. */
+static void print_diag(const pk_diag *d, const char *text, const char *more)
+{
+    if (!d->path && cli_cmd_name) {
+        size_t n = strlen(cli_cmd_name);
+        if (strncmp(text, cli_cmd_name, n) == 0 && text[n] == ':' && text[n + 1] == ' ')
+            text += n + 2; /* the message named the command itself */
+        fprintf(stderr, "posekit %s: %s%s\n", cli_cmd_name, text, more);
+    } else {
+        fprintf(stderr, "posekit: %s%s\n", text, more);
+    }
+}
 
 void cli_print_log(const pk_log *log)
 {
@@ -21,16 +36,16 @@ void cli_print_log(const pk_log *log)
         if (n < 0)
             continue;
         if ((size_t)n < sizeof small) {
-            fprintf(stderr, "posekit: %s\n", small);
+            print_diag(d, small, "");
             continue;
         }
         char *big = malloc((size_t)n + 1);
         if (!big) {
-            fprintf(stderr, "posekit: %s...\n", small);
+            print_diag(d, small, "...");
             continue;
         }
         pk_diag_format(d, big, (size_t)n + 1);
-        fprintf(stderr, "posekit: %s\n", big);
+        print_diag(d, big, "");
         free(big);
     }
     /* The log drops a message it had no memory for but still counts it. */

@@ -101,6 +101,7 @@ static int dispatch(int argc, char **argv)
         fprintf(stderr, "posekit: no such command '%s'; see 'posekit help'\n", name);
         return EXIT_ERROR;
     }
+    cli_cmd_name = c->name;
     return c->run(argc - 1, argv + 1);
 }
 

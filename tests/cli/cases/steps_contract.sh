@@ -96,7 +96,7 @@ expect_stderr_contains '--csv is given twice'
 expect_exit 2 "$POSEKIT" diff f.vpd o.vpd --json=false --json
 expect_stderr_contains '--json is given twice'
 expect_exit 2 "$POSEKIT" overlay f.vpd --pose o.vpd --bones @fingers_R --frames 3-9 -o v.vpd
-expect_stderr_contains '--frames and --fade do not apply to a VPD base'
+expect_stderr_contains 'posekit overlay: --frames and --fade do not apply to a VPD base'
 expect_no_file v.vpd
 expect_exit 2 "$POSEKIT" overlay f.vpd --pose o.vpd --bones @fingers_R --fade 5 -o v.vpd
 expect_stderr_contains '--fade needs --frames A-B (the whole motion has no edges to fade; a VPD base takes neither)'
