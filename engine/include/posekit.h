@@ -1553,7 +1553,8 @@ PK_API void pk_drawing_free(pk_drawing *d);
 /* Figures drawn (frames; a pair with a vs counts once). */
 PK_API size_t pk_drawing_figures(const pk_drawing *d);
 /* The picture as an SVG document / every bone's world position and
- * rotation as JSON ({"figures":[{"input","model","frame","bones":[{"name",
+ * rotation as JSON (with a bones selection, every bone it names, visible
+ * or not) ({"figures":[{"input","model","frame","bones":[{"name",
  * "pos":[x,y,z],"rot":[x,y,z,w],"ik","diff_deg"}]}]}; a bone that has no
  * position, under a model's NaN rest position, gets nulls in JSON and is
  * left out of the SVG, which says so).  0 or -1 (OOM). */

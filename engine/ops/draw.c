@@ -30,7 +30,8 @@ typedef struct dbone {
     char *name;      /* UTF-8 */
     char *name_en;   /* may be "" */
     int side;        /* 0 centre, 1 left (左), 2 right (右) */
-    bool drawn;      /* a line (or a dot) in the picture */
+    bool chosen;     /* in --bones (every bone without one): in the JSON */
+    bool drawn;      /* chosen and visible: a line (or a dot) in the picture */
     bool other;      /* not a body bone: light grey */
     bool ik;         /* an IK bone: drawn as its goal's marker */
     long match;      /* the other model's bone of the same name, or -1 */
@@ -127,9 +128,9 @@ static bool copy_model(dmodel *dm, const pk_model *m, const char *label,
         size_t len = 0;
         const uint8_t *raw =
             b->cp932 == PK_NO_NAME ? NULL : pk_names_raw(m->names, b->cp932, &len);
-        bool chosen = !sel || (raw && pk_selection_has(sel, raw, len));
+        db->chosen = !sel || (raw && pk_selection_has(sel, raw, len));
         db->other = body && !(raw && pk_selection_has(body, raw, len));
-        db->drawn = chosen && (b->flags & PK_BONE_VISIBLE) != 0;
+        db->drawn = db->chosen && (b->flags & PK_BONE_VISIBLE) != 0;
     }
     return true;
 }
@@ -449,8 +450,12 @@ int pk_draw_json(const pk_drawing *d, pk_buf *out)
         if (g->motion)
             pk_buf_printf(out, ",\"frame\":%u", g->frame);
         pk_buf_puts(out, ",\"bones\":[");
+        bool first = true;
         for (size_t i = 0; i < m->nbones; i++) {
-            pk_buf_puts(out, i ? ",\n " : "\n ");
+            if (!m->bones[i].chosen) /* --bones: only the bones it names */
+                continue;
+            pk_buf_puts(out, first ? "\n " : ",\n ");
+            first = false;
             pk_buf_puts(out, "{\"name\":");
             json_str(out, m->bones[i].name);
             /* a bone under a NaN rest position has none: null, as dump

@@ -130,6 +130,11 @@ expect_eq "$(json_eval "$OUT" 'd["figures"][0]["bones"][0]["name"]')" "センタ
 expect_eq "$(json_eval "$OUT" '[round(b["rot"][1], 4) for b in d["figures"][0]["bones"] if b["name"] == "首"]')" "[0.7071]"
 expect_exit 0 "$POSEKIT" draw moved.vpd --model miku.pmx --json -o w.json
 expect_file w.json
+# --bones with --json: the bones the selection names, in model order,
+# visible or not (頭先 is hidden)
+expect_exit 0 "$POSEKIT" draw moved.vpd --model miku.pmx --json --bones '首,センター,頭先'
+expect_eq "$(json_eval "$OUT" '[b["name"] for b in d["figures"][0]["bones"]]')" "['センター', '首', '頭先']"
+expect_eq "$(json_eval "$OUT" '[round(b["rot"][1], 4) for b in d["figures"][0]["bones"] if b["name"] == "首"]')" "[0.7071]"
 
 # output rules: never an input or the model, .svg (.json with --json)
 expect_exit 2 "$POSEKIT" draw k3.vpd --model miku.pmx -o k3.vpd
