@@ -27,14 +27,14 @@
 enum { MAX_FIGURES = 60, STRIP_COLUMNS = 6 };
 
 typedef struct dbone {
-    char *name;      /* UTF-8 */
-    char *name_en;   /* may be "" */
-    int side;        /* 0 centre, 1 left (左), 2 right (右) */
-    bool chosen;     /* in --bones (every bone without one): in the JSON */
-    bool drawn;      /* chosen and visible: a line (or a dot) in the picture */
-    bool other;      /* not a body bone: light grey */
-    bool ik;         /* an IK bone: drawn as its goal's marker */
-    long match;      /* the other model's bone of the same name, or -1 */
+    char *name;    /* UTF-8 */
+    char *name_en; /* may be "" */
+    int side;      /* 0 centre, 1 left (左), 2 right (右) */
+    bool chosen;   /* in --bones (every bone without one): in the JSON */
+    bool drawn;    /* chosen and visible: a line (or a dot) in the picture */
+    bool other;    /* not a body bone: light grey */
+    bool ik;       /* an IK bone: drawn as its goal's marker */
+    long match;    /* the other model's bone of the same name, or -1 */
 } dbone;
 
 typedef struct dmodel {

@@ -691,6 +691,39 @@ static pk_name_id base_name_for(const pk_motion *m, const uint8_t *raw, size_t l
     return pk_names_find_stored(m->names, raw, len);
 }
 
+/* True when every selected pose name (of bones, or of morphs) that the
+ * base lacks fits the VMD field; otherwise each one that does not is an
+ * error, all at once (a name the base has, cut as MMD stores it, lands on
+ * that track and needs no room). */
+static bool new_names_fit(const pk_pose *pose, const pk_motion *base, const pk_tracks *tracks,
+                          const pk_selection *sel, bool morphs, pk_log *log)
+{
+    const char *word = morphs ? "morph" : "bone";
+    size_t n = morphs ? pose->nmorphs : pose->nbones;
+    bool fit = true;
+    for (size_t i = 0; i < n; i++) {
+        pk_name_id pid = morphs ? pose->morphs[i].name : pose->bones[i].name;
+        size_t len;
+        const uint8_t *raw = pk_names_raw(pose->names, pid, &len);
+        long first = morphs ? pk_pose_find_morph(pose, pid) : pk_pose_find_bone(pose, pid);
+        if (len <= PK_VMD_NAME_BYTES || first != (long)i || !pk_selection_has(sel, raw, len))
+            continue;
+        pk_name_id bid = base_name_for(base, raw, len);
+        bool has = false;
+        if (bid != PK_NO_NAME)
+            has =
+                morphs ? pk_tracks_morph(tracks, bid) != NULL : pk_tracks_bone(tracks, bid) != NULL;
+        if (!has) {
+            pk_error(log,
+                     "%s '%s' is %zu bytes; a VMD %s name holds at most %d (--cut-names cuts it "
+                     "as MMD does)",
+                     word, pk_names_utf8(pose->names, pid), len, word, PK_VMD_NAME_BYTES);
+            fit = false;
+        }
+    }
+    return fit;
+}
+
 static bool valid_opts(const pk_overlay_options *o, pk_log *log)
 {
     if (o->all_frames)
@@ -838,25 +871,7 @@ pk_motion *pk_overlay_motion(const pk_motion *base, const pk_pose *pose, const p
     if (!tracks || !out || !scratch || !plans || !done || !pk_motion_push_bone(scratch) ||
         !pk_motion_push_bone(scratch))
         goto oom;
-    /* every new bone name too long for the VMD field, all at once */
-    bool too_long = false;
-    for (size_t i = 0; i < pose->nbones; i++) {
-        pk_name_id pid = pose->bones[i].name;
-        size_t len;
-        const uint8_t *raw = pk_names_raw(pose->names, pid, &len);
-        if (len <= PK_VMD_NAME_BYTES || pk_pose_find_bone(pose, pid) != (long)i ||
-            !pk_selection_has(sel, raw, len))
-            continue;
-        pk_name_id bid = base_name_for(base, raw, len);
-        if (bid == PK_NO_NAME || !pk_tracks_bone(tracks, bid)) {
-            pk_error(log,
-                     "bone '%s' is %zu bytes; a VMD bone name holds at most %d (--cut-names "
-                     "cuts it as MMD does)",
-                     pk_names_utf8(pose->names, pid), len, PK_VMD_NAME_BYTES);
-            too_long = true;
-        }
-    }
-    if (too_long)
+    if (!new_names_fit(pose, base, tracks, sel, false, log))
         goto fail;
     for (size_t i = 0; i < pose->nbones; i++) {
         pk_name_id pid = pose->bones[i].name;
@@ -1176,25 +1191,7 @@ static int overlay_morphs(const pk_motion *base, const pk_tracks *tracks, pk_mot
     size_t np = 0;
     if (!plans || !done)
         goto oom;
-    /* every new morph name too long for the VMD field, all at once */
-    bool too_long = false;
-    for (size_t i = 0; i < pose->nmorphs; i++) {
-        pk_name_id pid = pose->morphs[i].name;
-        size_t len;
-        const uint8_t *raw = pk_names_raw(pose->names, pid, &len);
-        if (len <= PK_VMD_NAME_BYTES || pk_pose_find_morph(pose, pid) != (long)i ||
-            !pk_selection_has(sel, raw, len))
-            continue;
-        pk_name_id bid = base_name_for(base, raw, len);
-        if (bid == PK_NO_NAME || !pk_tracks_morph(tracks, bid)) {
-            pk_error(log,
-                     "morph '%s' is %zu bytes; a VMD morph name holds at most %d (--cut-names "
-                     "cuts it as MMD does)",
-                     pk_names_utf8(pose->names, pid), len, PK_VMD_NAME_BYTES);
-            too_long = true;
-        }
-    }
-    if (too_long) {
+    if (!new_names_fit(pose, base, tracks, sel, true, log)) {
         free(plans);
         free(done);
         return -1;

@@ -601,7 +601,9 @@ static void blocks_match_frame_by_frame(void **state)
                     k->pos[0] = 1.0f;
                     k->pos[2] = side ? 5.0f : 3.0f;
                 }
-                uint8_t cp[4][4] = {{20, 0, 100, 127}, {20, 0, 100, 127}, {20, 0, 100, 127},
+                uint8_t cp[4][4] = {{20, 0, 100, 127},
+                                    {20, 0, 100, 127},
+                                    {20, 0, 100, 127},
                                     {(uint8_t)(f % 128), 10, 90, 117}};
                 pk_interp_set(k->interp, (const uint8_t(*)[4])cp, false);
             }
