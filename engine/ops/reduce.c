@@ -145,29 +145,50 @@ static bool is_orig(const plan *p, uint32_t f)
 
 /* Replaces the records of the planned tracks: originals stay in place, the
  * rest of those tracks is dropped, new keys are appended. */
-static int apply_bones(pk_motion *out, plans *p, size_t *removed, size_t *added)
+/* Keeps, in order, the n records (size bytes each, name and frame at the
+ * given offsets) that are not planned keys to drop: a record of a planned
+ * track stays only where the plan keeps an original.  Returns how many
+ * are kept; SIZE_MAX on OOM. */
+static size_t keep_unplanned(const pk_motion *out, uint8_t *base, size_t n, size_t size,
+                             size_t name_off, size_t frame_off, plans *p, size_t *removed)
 {
     size_t nn = pk_names_count(out->names);
     long *slot = malloc((nn ? nn : 1) * sizeof *slot);
     if (!slot)
-        return -1;
+        return SIZE_MAX;
     for (size_t i = 0; i < nn; i++)
         slot[i] = -1;
     for (size_t i = 0; i < p->n; i++)
         slot[p->v[i].name] = (long)i;
     size_t w = 0;
-    for (size_t r = 0; r < out->nbones; r++) {
-        const pk_bone_key *k = &out->bones[r];
-        long s = k->name < nn ? slot[k->name] : -1;
-        if (s >= 0 && !is_orig(&p->v[s], k->frame)) {
+    for (size_t r = 0; r < n; r++) {
+        uint8_t *rec = base + r * size;
+        pk_name_id name;
+        uint32_t frame;
+        memcpy(&name, rec + name_off, sizeof name);
+        memcpy(&frame, rec + frame_off, sizeof frame);
+        long s = name < nn ? slot[name] : -1;
+        if (s >= 0 && !is_orig(&p->v[s], frame)) {
             (*removed)++;
             p->v[s].changed = true;
             continue;
         }
-        out->bones[w++] = *k;
+        if (w != r)
+            memcpy(base + w * size, rec, size);
+        w++;
     }
-    out->nbones = w;
     free(slot);
+    return w;
+}
+
+static int apply_bones(pk_motion *out, plans *p, size_t *removed, size_t *added)
+{
+    size_t w =
+        keep_unplanned(out, (uint8_t *)out->bones, out->nbones, sizeof *out->bones,
+                       offsetof(pk_bone_key, name), offsetof(pk_bone_key, frame), p, removed);
+    if (w == SIZE_MAX)
+        return -1;
+    out->nbones = w;
     for (size_t i = 0; i < p->n; i++)
         for (size_t j = 0; j < p->v[i].keys.n; j++) {
             const rkey *nk = &p->v[i].keys.v[j];
@@ -189,27 +210,12 @@ static int apply_bones(pk_motion *out, plans *p, size_t *removed, size_t *added)
 
 static int apply_morphs(pk_motion *out, plans *p, size_t *removed, size_t *added)
 {
-    size_t nn = pk_names_count(out->names);
-    long *slot = malloc((nn ? nn : 1) * sizeof *slot);
-    if (!slot)
+    size_t w =
+        keep_unplanned(out, (uint8_t *)out->morphs, out->nmorphs, sizeof *out->morphs,
+                       offsetof(pk_morph_key, name), offsetof(pk_morph_key, frame), p, removed);
+    if (w == SIZE_MAX)
         return -1;
-    for (size_t i = 0; i < nn; i++)
-        slot[i] = -1;
-    for (size_t i = 0; i < p->n; i++)
-        slot[p->v[i].name] = (long)i;
-    size_t w = 0;
-    for (size_t r = 0; r < out->nmorphs; r++) {
-        const pk_morph_key *k = &out->morphs[r];
-        long s = k->name < nn ? slot[k->name] : -1;
-        if (s >= 0 && !is_orig(&p->v[s], k->frame)) {
-            (*removed)++;
-            p->v[s].changed = true;
-            continue;
-        }
-        out->morphs[w++] = *k;
-    }
     out->nmorphs = w;
-    free(slot);
     for (size_t i = 0; i < p->n; i++)
         for (size_t j = 0; j < p->v[i].keys.n; j++) {
             const rkey *nk = &p->v[i].keys.v[j];
