@@ -755,6 +755,10 @@ typedef struct pk_rules pk_rules;
  * looked up in the installed rules folder (PREFIX/share/posekit/rules), so
  * "ja-en.yaml" names the shipped file.  Caller frees with pk_rules_free. */
 PK_API pk_rules *pk_rules_load(const char *path, pk_log *log);
+/* pk_rules_load for a path written in a file in folder dir (a job file):
+ * relative to dir, and a bare name not in dir names the shipped file,
+ * whatever the current folder (dir NULL or "": the current folder). */
+PK_API pk_rules *pk_rules_load_in(const char *dir, const char *path, pk_log *log);
 /* Only the built-in standard groups and the default mirror pairs. */
 PK_API pk_rules *pk_rules_default(pk_log *log);
 PK_API void pk_rules_free(pk_rules *r);

@@ -18,7 +18,8 @@ typedef enum vkind { V_NONE, V_MOTION, V_POSE, V_REPORT, V_MODEL } vkind;
  * step's result. */
 typedef struct item {
     char *name;
-    char *path; /* inputs and rules: resolved path */
+    char *path;    /* inputs and rules: resolved path */
+    char *written; /* rules: the path as the job file writes it (a bare name may be shipped) */
     where at;
     where path_at; /* inputs and rules: the path's place in the job file */
     bool is_rules;

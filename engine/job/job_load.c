@@ -417,7 +417,8 @@ static bool parse_named_paths(pk_job *j, const yctx *y, const yaml_node_t *n, bo
         it->path_at = mark(v);
         it->is_model = !rules && is_model_path(path);
         it->path = resolve(j->dir, path);
-        if (!it->path)
+        it->written = rules ? strdup(path) : NULL;
+        if (!it->path || (rules && !it->written))
             return false;
     }
     return true;
@@ -707,6 +708,7 @@ void pk_job_free(pk_job *j)
         job_item_clear(&j->items[i]);
         free(j->items[i].name);
         free(j->items[i].path);
+        free(j->items[i].written);
     }
     free(j->items);
     for (size_t i = 0; i < j->nsteps; i++) {

@@ -352,7 +352,7 @@ static int load_item(pk_job *j, item *it, pk_log *log)
     pk_log_init(&tmp);
     int rc = 0;
     if (it->is_rules) {
-        it->rules = pk_rules_load(it->path, &tmp);
+        it->rules = pk_rules_load_in(j->dir, it->written, &tmp);
         rc = it->rules ? 0 : -1;
     } else if (it->is_model) {
         it->model = pk_model_load(it->path, &tmp);

@@ -1006,29 +1006,41 @@ pk_rules *pk_rules_default(pk_log *log)
     return finish(&L);
 }
 
-pk_rules *pk_rules_load(const char *path, pk_log *log)
+pk_rules *pk_rules_load_in(const char *dir, const char *path, pk_log *log)
 {
     loader L;
     if (!start(&L, log))
         return NULL;
-    /* A bare file name that is not in the current folder names a shipped
-     * rule file: `--rules ja-en.yaml` works from anywhere (installed, or
-     * run from the build tree). */
-    bool bare = pk_os_base_name(path) == path;
-    if (bare && !file_exists(path)) {
-        char *shipped = find_in_data_dirs(path);
-        if (!shipped) {
-            char *where = looked_in(path, path);
-            errorf(&L, path, 0, 0, "cannot find rules: looked in %s", where ? where : "?");
-            free(where);
-            return finish(&L);
-        }
-        load_path(&L, shipped, NULL, 0, 0);
-        free(shipped);
+    char *full = pk_os_join(dir, path);
+    if (!full) {
+        errorf(&L, path, 0, 0, "out of memory");
         return finish(&L);
     }
-    load_path(&L, path, NULL, 0, 0);
+    /* A bare file name that is not in the folder names a shipped rule
+     * file: `--rules ja-en.yaml` works from anywhere (installed, or run
+     * from the build tree). */
+    bool bare = pk_os_base_name(path) == path;
+    if (bare && !file_exists(full)) {
+        char *shipped = find_in_data_dirs(path);
+        if (!shipped) {
+            char *where = looked_in(full, path);
+            errorf(&L, full, 0, 0, "cannot find rules: looked in %s", where ? where : "?");
+            free(where);
+        } else {
+            load_path(&L, shipped, NULL, 0, 0);
+            free(shipped);
+        }
+        free(full);
+        return finish(&L);
+    }
+    load_path(&L, full, NULL, 0, 0);
+    free(full);
     return finish(&L);
+}
+
+pk_rules *pk_rules_load(const char *path, pk_log *log)
+{
+    return pk_rules_load_in(NULL, path, log);
 }
 
 pk_rules *pk_rules_parse(const char *yaml, size_t len, const char *path, pk_log *log)

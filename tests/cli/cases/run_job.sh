@@ -125,3 +125,16 @@ ERR
 printf 'inputs:\n  dance: dance.vmd\nsteps: []\noutputs: {}\n' >samples/empty.yaml
 expect_exit 2 "$POSEKIT" run samples/empty.yaml
 expect_stderr_contains "samples/empty.yaml:4:10: outputs is empty: name at least one result to write (NAME: PATH)"
+# a bare rules name means the same from every folder: beside the job
+# file, else the shipped rules (probe A #3: it depended on the current
+# folder), and a missing one lists where it was looked for
+mkdir -p jobs && cp samples/dance.vmd jobs/
+printf 'inputs: {dance: dance.vmd}\nrules: {s: ja-en.yaml}\nsteps:\n  - rename: {in: dance, rules: s, out: en}\noutputs:\n  en: out/en.vmd\n' >jobs/shipped.yaml
+expect_exit 0 "$POSEKIT" run jobs/shipped.yaml
+mv jobs/out/en.vmd from_parent.vmd
+(cd jobs && "$POSEKIT" run shipped.yaml >/dev/null) || fail "run from the job's folder failed"
+expect_same_bytes jobs/out/en.vmd from_parent.vmd
+expect_exit 0 "$POSEKIT" run "$PWD/jobs/shipped.yaml" --dry-run
+sed -i 's/ja-en.yaml/nope.yaml/' jobs/shipped.yaml
+expect_exit 2 "$POSEKIT" run jobs/shipped.yaml
+expect_stderr_contains "jobs/shipped.yaml:2:12: rules 's' (jobs/nope.yaml): cannot find rules: looked in jobs/nope.yaml, "
