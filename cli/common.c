@@ -248,15 +248,5 @@ int cli_bad_option(const char *cmd, char **argv)
  * on Windows too)? */
 bool cli_has_ext(const char *path, const char *ext)
 {
-    size_t n = strlen(path), e = strlen(ext);
-    if (n <= e)
-        return false;
-    for (size_t i = 0; i < e; i++) {
-        char a = path[n - e + i], b = ext[i];
-        if (a >= 'A' && a <= 'Z')
-            a = (char)(a - 'A' + 'a');
-        if (a != b)
-            return false;
-    }
-    return true;
+    return pk_path_has_ext(path, ext);
 }

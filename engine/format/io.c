@@ -47,6 +47,21 @@ void pk_bytes_free(pk_bytes *b)
     memset(b, 0, sizeof *b);
 }
 
+bool pk_path_has_ext(const char *path, const char *ext)
+{
+    size_t n = strlen(path), e = strlen(ext);
+    if (n <= e)
+        return false;
+    for (size_t i = 0; i < e; i++) {
+        char a = path[n - e + i], b = ext[i];
+        a = a >= 'A' && a <= 'Z' ? (char)(a - 'A' + 'a') : a;
+        b = b >= 'A' && b <= 'Z' ? (char)(b - 'A' + 'a') : b;
+        if (a != b)
+            return false;
+    }
+    return true;
+}
+
 pk_path_kind pk_path_kind_of(const char *path)
 {
     return pk_os_kind(path, NULL);

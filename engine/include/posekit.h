@@ -483,6 +483,9 @@ PK_API pk_path_kind pk_path_kind_of(const char *path);
 /* True when both paths name one existing file (through links or other
  * names included); false when either is "-" or missing. */
 PK_API bool pk_path_same_file(const char *a, const char *b);
+/* True when path ends in ext (".json"), ASCII letters in either case, and
+ * has more before it: "pic.SVG" is a picture on every system. */
+PK_API bool pk_path_has_ext(const char *path, const char *ext);
 
 typedef enum pk_format { PK_FMT_UNKNOWN = 0, PK_FMT_VMD, PK_FMT_VPD, PK_FMT_PMX, PK_FMT_PMD } pk_format;
 

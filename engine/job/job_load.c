@@ -272,14 +272,7 @@ static bool check_ref(pk_job *j, const yctx *y, const yaml_node_t *n, const char
 /* A model input: its path ends in .pmx or .pmd (any case). */
 static bool is_model_path(const char *path)
 {
-    size_t n = strlen(path);
-    if (n < 4 || path[n - 4] != '.')
-        return false;
-    char ext[4];
-    for (int i = 0; i < 3; i++)
-        ext[i] = (char)(path[n - 3 + i] | 0x20);
-    ext[3] = '\0';
-    return strcmp(ext, "pmx") == 0 || strcmp(ext, "pmd") == 0;
+    return pk_path_has_ext(path, ".pmx") || pk_path_has_ext(path, ".pmd");
 }
 
 /* One `key: value` (a list sets the option once per item). */
@@ -452,6 +445,12 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
              p++) {
             const yaml_node_t *kk = node(y, p->key), *vv = node(y, p->value);
             const char *key = scalar(kk);
+            const yaml_node_t *first = pk_yaml_earlier_key(y->doc, v, p);
+            if (key && first) {
+                err_at(y->log, mark(kk), "'%s' is given twice (first on line %d)", key,
+                       (int)first->start_mark.line + 1);
+                return false;
+            }
             bool ok;
             if (key && strcmp(key, "path") == 0) {
                 ok = (path = want_scalar(y, vv, "path")) != NULL;
@@ -523,12 +522,9 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
                path);
         return false;
     }
-    bool json = n >= 5 && strcmp(path + n - 5, ".json") == 0;
-    bool csv = n >= 4 && strcmp(path + n - 4, ".csv") == 0;
-    bool text = n >= 4 && strcmp(path + n - 4, ".txt") == 0;
-    bool yaml = (n >= 5 && strcmp(path + n - 5, ".yaml") == 0) ||
-                (n >= 4 && strcmp(path + n - 4, ".yml") == 0);
-    bool svg = n >= 4 && strcmp(path + n - 4, ".svg") == 0;
+    bool json = pk_path_has_ext(path, ".json"), csv = pk_path_has_ext(path, ".csv");
+    bool text = pk_path_has_ext(path, ".txt"), svg = pk_path_has_ext(path, ".svg");
+    bool yaml = pk_path_has_ext(path, ".yaml") || pk_path_has_ext(path, ".yml");
     os->report = json ? R_JSON : csv ? R_CSV : yaml ? R_RULES : svg ? R_SVG : R_TEXT;
     if (os->fmt == PK_FMT_UNKNOWN && !json && !text && !csv && !yaml && !svg) {
         err_at(y->log, mark(v),
@@ -635,6 +631,13 @@ static bool parse_root(pk_job *j, const yctx *y)
         yaml_node_pair_t *p = &outs->data.mapping.pairs.start[i];
         j->nouts = i + 1;
         pk_buf_init(&j->outs[i].data);
+        const yaml_node_t *first = pk_yaml_earlier_key(y->doc, outs, p);
+        if (first) {
+            const yaml_node_t *kn = node(y, p->key);
+            err_at(y->log, mark(kn), "output '%s' is given twice (first on line %d)", scalar(kn),
+                   (int)first->start_mark.line + 1);
+            return false;
+        }
         if (!parse_output(j, y, node(y, p->key), node(y, p->value), i))
             return false;
     }

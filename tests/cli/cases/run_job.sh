@@ -138,3 +138,17 @@ expect_exit 0 "$POSEKIT" run "$PWD/jobs/shipped.yaml" --dry-run
 sed -i 's/ja-en.yaml/nope.yaml/' jobs/shipped.yaml
 expect_exit 2 "$POSEKIT" run jobs/shipped.yaml
 expect_stderr_contains "jobs/shipped.yaml:2:12: rules 's' (jobs/nope.yaml): cannot find rules: looked in jobs/nope.yaml, "
+# a key given twice in outputs, or in one output, is an error as elsewhere
+# (the last one won); report extensions in any case, as .VMD and the CLI
+printf 'inputs: {dance: dance.vmd}\nsteps:\n  - mirror: {in: dance, out: m}\noutputs:\n  m: out/a.vmd\n  m: out/b.vmd\n' >samples/twice.yaml
+expect_exit 2 "$POSEKIT" run samples/twice.yaml
+expect_stderr_contains "samples/twice.yaml:6:3: output 'm' is given twice (first on line 5)"
+expect_no_file samples/out/a.vmd
+printf 'inputs: {dance: dance.vmd}\noutputs:\n  dance: {path: out/f.vmd, path: out/g.vmd}\n' >samples/twice.yaml
+expect_exit 2 "$POSEKIT" run samples/twice.yaml
+expect_stderr_contains "samples/twice.yaml:3:28: 'path' is given twice (first on line 3)"
+expect_no_file samples/out/g.vmd
+printf 'inputs: {dance: dance.vmd, fist: fist.vpd}\nsteps:\n  - diff: {a: dance, b: fist, out: d}\noutputs:\n  d: out/d.JSON\n' >samples/upper.yaml
+cp samples/hands/right_fist.vpd samples/fist.vpd
+expect_exit 0 "$POSEKIT" run samples/upper.yaml
+expect_file samples/out/d.JSON
