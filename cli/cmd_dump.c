@@ -191,7 +191,7 @@ int cmd_dump(int argc, char **argv)
     if (cli_is_model(path)) {
         int rc = cli_model_dump(path);
         if (fflush(stdout) != 0 || ferror(stdout)) {
-            fprintf(stderr, "posekit: cannot write to standard output\n");
+            fprintf(stderr, "posekit dump: cannot write standard output\n");
             return EXIT_ERROR;
         }
         return rc;
@@ -205,7 +205,7 @@ int cmd_dump(int argc, char **argv)
         dump_pose(stdout, doc.pose);
     pk_doc_free(&doc);
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "posekit: cannot write to standard output\n");
+        fprintf(stderr, "posekit dump: cannot write standard output\n");
         return EXIT_ERROR;
     }
     return EXIT_OK;

@@ -358,7 +358,7 @@ int cmd_info(int argc, char **argv)
         json_decref(all);
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "posekit: cannot write to standard output\n");
+        fprintf(stderr, "posekit info: cannot write standard output\n");
         return EXIT_ERROR;
     }
     return status;

@@ -8,9 +8,9 @@ const char help_run[] = "usage: posekit run JOB.yaml [--dry-run] [--strict]\n"
                         "\n"
                         "Runs a job file: named inputs (VMD, VPD; PMX and PMD models), rule\n"
                         "files, steps (convert, diff, rename, mirror, retarget, overlay, merge,\n"
-                        "reduce, bake, check; each takes the options of the command of its name)\n"
-                        "that each make a named result, and outputs that write results to files\n"
-                        "(motions, poses, and diff and check reports).  Paths are relative to\n"
+                        "reduce, bake, check, draw; each takes the options of the command of its\n"
+                        "name) that each make a named result, and outputs that write results to\n"
+                        "files (motions, poses; diff, check and draw reports).  Paths are relative to\n"
                         "the job file.  Every input is read and checked, every step run and every\n"
                         "output encoded before the first file is written; outputs are then\n"
                         "written atomically (missing folders are created).  Any error writes\n"
@@ -22,8 +22,8 @@ const char help_run[] = "usage: posekit run JOB.yaml [--dry-run] [--strict]\n"
                         "\n"
                         "What the steps report (each step's summary line) goes to\n"
                         "stdout, followed by one line per output: 'wrote PATH (N bytes)' or\n"
-                        "'would write PATH (N bytes)'.  Schema and a full example: README,\n"
-                        "\"Job files\".\n";
+                        "'would write PATH (N bytes)', all after the outputs are written.\n"
+                        "Schema and a full example: README, \"run (job files)\".\n";
 
 enum { OPT_DRY = 256, OPT_STRICT };
 
@@ -74,13 +74,15 @@ int cmd_run(int argc, char **argv)
     }
     if (cli_flush_log(&log, cli_strict) != EXIT_OK)
         goto done;
-    fputs(pk_job_report(job), stdout);
     size_t n;
     const pk_job_output *outs = pk_job_outputs(job, &n);
     if (!dry && pk_job_write(job, &log) != 0) {
         cli_flush_log(&log, false);
         goto done;
     }
+    /* the steps' lines after the write, as a command's report after its
+     * save: a job that wrote nothing prints no success */
+    fputs(pk_job_report(job), stdout);
     for (size_t i = 0; i < n; i++)
         printf("%s %s (%zu bytes)\n", dry ? "would write" : "wrote", outs[i].path,
                outs[i].data.len);

@@ -61,7 +61,10 @@ int cli_flush_log(pk_log *log, bool strict)
     if (log->errors) {
         rc = EXIT_ERROR;
     } else if (strict && log->warnings) {
-        fprintf(stderr, "posekit: warnings are errors (--strict)\n");
+        if (cli_cmd_name)
+            fprintf(stderr, "posekit %s: warnings are errors (--strict)\n", cli_cmd_name);
+        else
+            fprintf(stderr, "posekit: warnings are errors (--strict)\n");
         rc = EXIT_ERROR;
     }
     pk_log_free(log);

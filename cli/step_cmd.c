@@ -346,7 +346,7 @@ static int write_svg(const cli_run *r, const pk_step_result *res, const char *co
         pk_buf_free(&fig);
     }
     if (!ok)
-        fprintf(stderr, "posekit: cannot draw the picture\n");
+        fprintf(stderr, "posekit %s: cannot draw the picture\n", r->cmd);
     else
         rc = cli_write(r->svg, &buf);
     free(title);
@@ -403,7 +403,7 @@ static int print_report(const cli_run *r, const pk_step_result *res, pk_report_f
         rc = -1;
     pk_buf_free(&b);
     if (rc != 0 || fflush(stdout) != 0) {
-        fprintf(stderr, "posekit: cannot write standard output\n");
+        fprintf(stderr, "posekit %s: cannot write standard output\n", r->cmd);
         return EXIT_ERROR;
     }
     return EXIT_OK;
@@ -414,18 +414,19 @@ static int report(const cli_run *r, const pk_step_result *res, const char *const
 {
     pk_step_op op = pk_step_kind(r->step);
     if (op == PK_STEP_CHECK) {
-        if (print_report(r, res, r->json ? PK_REPORT_JSON : PK_REPORT_TEXT) != EXIT_OK)
-            return EXIT_ERROR;
+        /* the rules file first, as every saved file before its report */
         if (r->rules_out) {
             pk_buf b;
             pk_buf_init(&b);
             int rc = pk_step_report(r->step, res, PK_REPORT_RULES, &b) == 0
                          ? cli_write(r->rules_out, &b)
-                         : (fprintf(stderr, "posekit: out of memory\n"), EXIT_ERROR);
+                         : (fprintf(stderr, "posekit %s: out of memory\n", r->cmd), EXIT_ERROR);
             pk_buf_free(&b);
             if (rc != EXIT_OK)
                 return EXIT_ERROR;
         }
+        if (print_report(r, res, r->json ? PK_REPORT_JSON : PK_REPORT_TEXT) != EXIT_OK)
+            return EXIT_ERROR;
         return res->check->missing ? EXIT_DIFF : EXIT_OK;
     }
     if (op == PK_STEP_DIFF) {
@@ -441,13 +442,13 @@ static int report(const cli_run *r, const pk_step_result *res, const char *const
         pk_buf_init(&b);
         if (pk_step_report(r->step, res, r->json ? PK_REPORT_JSON : PK_REPORT_SVG, &b) != 0) {
             pk_buf_free(&b);
-            fprintf(stderr, "posekit: out of memory\n");
+            fprintf(stderr, "posekit %s: out of memory\n", r->cmd);
             return EXIT_ERROR;
         }
         int rc = EXIT_OK;
         if (!r->out || strcmp(r->out, "-") == 0) {
             if (fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout) != 0) {
-                fprintf(stderr, "posekit: cannot write standard output\n");
+                fprintf(stderr, "posekit %s: cannot write standard output\n", r->cmd);
                 rc = EXIT_ERROR;
             }
         } else {
@@ -464,7 +465,7 @@ static int report(const cli_run *r, const pk_step_result *res, const char *const
             return EXIT_OK;
         }
         if (merge_print_json(r->step, res, in, n) != 0) {
-            fprintf(stderr, "posekit: cannot write standard output\n");
+            fprintf(stderr, "posekit %s: cannot write standard output\n", r->cmd);
             return EXIT_ERROR;
         }
         return EXIT_OK;
@@ -544,7 +545,7 @@ int cli_step_main(const char *cmd, int argc, char **argv, const char *help)
     }
     docs = calloc(n ? n : 1, sizeof *docs);
     if (!docs) {
-        fprintf(stderr, "posekit: out of memory\n");
+        fprintf(stderr, "posekit %s: out of memory\n", r.cmd);
         goto done;
     }
     for (size_t i = 0; i < n; i++)

@@ -28,6 +28,11 @@ expect_stdout_contains 'bone  ない (1 keys)'
 expect_stdout_contains '上半身: 1 keys translate it; the model does not let it move'
 expect_stdout_contains 'model bones the motion never keys (by display frame):'
 expect_file s.yaml
+# the rules file is written before the report: a failed write prints none
+ln -sf /dev/full full.yaml
+expect_exit 2 "$POSEKIT" check m.vmd --model "$model" --suggest-rules full.yaml
+expect_stderr_contains 'full.yaml: write failed'
+expect_stdout_empty
 grep -q '^  "左人差指１": "左人指１"$' s.yaml || fail "rule for 左人差指１ missing: $(cat s.yaml)"
 grep -q '# ない (1 keys): no near miss' s.yaml || fail "no comment for ない"
 [ "$(grep -c '^  #' s.yaml)" -eq 5 ] || fail "one comment per rule expected: $(cat s.yaml)"

@@ -14,7 +14,7 @@ expect_same_bytes t.vmd out.vmd
 
 for cmd in "convert t.vmd -o strict.vmd" "dump t.vmd" "info t.vmd"; do
     expect_exit 2 "$POSEKIT" $cmd --strict
-    expect_stderr_contains 'posekit: warnings are errors (--strict)'
+    expect_stderr_contains "posekit ${cmd%% *}: warnings are errors (--strict)"
     expect_stdout_empty
 done
 expect_no_file strict.vmd

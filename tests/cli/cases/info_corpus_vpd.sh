@@ -35,5 +35,5 @@ expect_stderr_contains 'warning: '
 expect_stdout_lacks '  warnings: 0'
 # --strict turns those warnings into an error: exit 2, no report.
 expect_exit 2 "$POSEKIT" info --strict "$(corpus vpd_damaged_utf8_fffd_pose.vpd)"
-expect_stderr_contains 'posekit: warnings are errors (--strict)'
+expect_stderr_contains 'posekit info: warnings are errors (--strict)'
 expect_stdout_empty

@@ -152,3 +152,10 @@ printf 'inputs: {dance: dance.vmd, fist: fist.vpd}\nsteps:\n  - diff: {a: dance,
 cp samples/hands/right_fist.vpd samples/fist.vpd
 expect_exit 0 "$POSEKIT" run samples/upper.yaml
 expect_file samples/out/d.JSON
+# a job whose write fails prints no step line (probe A #6): the report
+# comes after the outputs are written
+ln -sf /dev/full samples/full.vmd
+printf 'inputs: {dance: dance.vmd}\nsteps:\n  - mirror: {in: dance, out: m}\noutputs:\n  m: full.vmd\n' >samples/full.yaml
+expect_exit 2 "$POSEKIT" run samples/full.yaml
+expect_stderr_contains 'samples/full.vmd: write failed'
+expect_stdout_empty
