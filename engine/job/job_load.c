@@ -121,17 +121,39 @@ static char *lexical(const char *path)
     return out;
 }
 
+/* Where a write to path lands (pk_os_target_key, "." and ".." taken out
+ * of the part that does not exist yet); malloc'd, NULL on OOM. */
+static char *target_key(const char *path)
+{
+    char *k = pk_os_target_key(path);
+    char *l = k ? lexical(k) : NULL;
+    free(k);
+    return l;
+}
+
 /* Do two paths name one target: the same file, or (for targets that do
- * not exist yet) the same path once "." and ".." are taken out? */
+ * not exist yet) the same place once links and the existing folders are
+ * resolved (a link to a folder, a dangling link to the other output)? */
 static bool same_target(const char *a, const char *b)
 {
     if (strcmp(a, b) == 0 || pk_path_same_file(a, b))
         return true;
-    char *x = lexical(a), *y = lexical(b);
+    char *x = target_key(a), *y = target_key(b);
     bool same = x && y && strcmp(x, y) == 0;
     free(x);
     free(y);
     return same;
+}
+
+/* Would a write to inner land inside outer, as if outer were a folder? */
+static bool target_inside(const char *outer, const char *inner)
+{
+    char *x = target_key(outer), *y = target_key(inner);
+    size_t n = x ? strlen(x) : 0;
+    bool in = x && y && n && strncmp(x, y, n) == 0 && y[n] == '/';
+    free(x);
+    free(y);
+    return in;
 }
 
 item *job_find(const pk_job *j, const char *name)
@@ -546,11 +568,19 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
                    j->items[i].is_rules ? "rule file" : "input", j->items[i].name);
             return false;
         }
-    for (size_t i = 0; i < idx; i++)
+    for (size_t i = 0; i < idx; i++) {
         if (same_target(j->outs[i].path, o->path)) {
             err_at(y->log, mark(v), "'%s' is written twice (line %d)", path, j->ospec[i].at.line);
             return false;
         }
+        bool in = target_inside(j->outs[i].path, o->path);
+        if (in || target_inside(o->path, j->outs[i].path)) {
+            err_at(y->log, mark(v), "output '%s' would be written %s output '%s' (line %d): a file "
+                   "cannot be a folder too", name, in ? "inside" : "around",
+                   j->outs[i].name, j->ospec[i].at.line);
+            return false;
+        }
+    }
     return true;
 }
 

@@ -87,6 +87,13 @@ bool pk_os_same_file(const char *a, const char *b);
 /* The absolute path with links and "." / ".." resolved, malloc'd (caller
  * frees); NULL when path does not exist (errno set) or on OOM. */
 char *pk_os_canonical(const char *path);
+/* Where a write to path lands, as a comparable key (malloc'd; NULL on
+ * OOM): links at its end followed (a dangling link: where it points), the
+ * deepest existing folder above that made canonical, the missing rest as
+ * written.  Two outputs whose keys are equal after "." and ".." are taken
+ * out of the rest name one file even when neither exists yet (Windows:
+ * the full path, letters folded, as its file names ignore case). */
+char *pk_os_target_key(const char *path);
 /* The system's text for an errno value (strerror, or its Windows kin). */
 const char *pk_os_error_text(int err);
 

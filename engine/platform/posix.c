@@ -239,6 +239,32 @@ static char *follow_links(const char *path)
     return NULL;
 }
 
+char *pk_os_target_key(const char *path)
+{
+    char *t = follow_links(path);
+    if (!t)
+        return path ? strdup(path) : NULL;
+    /* the deepest existing folder above t, canonical, then the rest */
+    size_t cut = strlen(t);
+    for (;;) {
+        while (cut > 0 && t[cut - 1] != '/')
+            cut--;
+        size_t dl = cut > 1 ? cut - 1 : cut; /* "a/b/" -> "a/b"; "/" stays */
+        char *dir = dl ? strndup(t, dl) : strdup(".");
+        char *real = dir ? realpath(dir, NULL) : NULL;
+        free(dir);
+        if (real) {
+            char *key = pk_os_join(real, t + cut);
+            free(real);
+            free(t);
+            return key;
+        }
+        if (cut == 0)
+            return t; /* nothing above exists (cannot happen for "."): as written */
+        cut--;        /* the separator; look one folder higher */
+    }
+}
+
 pk_os_temp *pk_os_temp_create(const char *path, bool *in_place, pk_log *log)
 {
     *in_place = false;

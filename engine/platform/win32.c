@@ -537,6 +537,23 @@ char *pk_os_canonical(const char *path)
     return out;
 }
 
+char *pk_os_target_key(const char *path)
+{
+    wchar_t *w = widen(path);
+    if (!w)
+        return NULL;
+    DWORD n = GetFullPathNameW(w, 0, NULL, NULL);
+    wchar_t *full = n ? malloc((size_t)n * sizeof *full) : NULL;
+    char *out = NULL;
+    if (full && GetFullPathNameW(w, n, full, NULL) > 0) {
+        CharLowerBuffW(full, (DWORD)wcslen(full)); /* NTFS names ignore case */
+        out = narrow(full);
+    }
+    free(full);
+    free(w);
+    return out ? out : strdup(path);
+}
+
 const char *pk_os_error_text(int err)
 {
     return strerror(err);

@@ -159,3 +159,22 @@ printf 'inputs: {dance: dance.vmd}\nsteps:\n  - mirror: {in: dance, out: m}\nout
 expect_exit 2 "$POSEKIT" run samples/full.yaml
 expect_stderr_contains 'samples/full.vmd: write failed'
 expect_stdout_empty
+# two outputs that land on one new file through a link to a folder or a
+# dangling link, and an output inside another output, are refused at load
+# (probe A #2, #4); a path through a link's ".." is where it leads (#15)
+mkdir -p t2/o t2/elsewhere/inner && cp samples/dance.vmd t2/
+ln -s o t2/lnk && ln -s o/new2.vmd t2/dangling.vmd && ln -s elsewhere/inner t2/lk
+printf 'inputs: {dance: dance.vmd}\nsteps:\n  - mirror: {in: dance, out: m}\noutputs:\n  dance: o/new.vmd\n  m: lnk/new.vmd\n' >t2/j1.yaml
+expect_exit 2 "$POSEKIT" run t2/j1.yaml
+expect_stderr_contains "t2/j1.yaml:6:6: 'lnk/new.vmd' is written twice (line 5)"
+printf 'inputs: {dance: dance.vmd}\nsteps:\n  - mirror: {in: dance, out: m}\noutputs:\n  m: o/new2.vmd\n  dance: dangling.vmd\n' >t2/j2.yaml
+expect_exit 2 "$POSEKIT" run t2/j2.yaml
+expect_stderr_contains "t2/j2.yaml:6:10: 'dangling.vmd' is written twice (line 5)"
+printf 'inputs: {dance: dance.vmd}\nsteps:\n  - mirror: {in: dance, out: m}\noutputs:\n  dance: o/x.vmd\n  m: o/x.vmd/y.vmd\n' >t2/j3.yaml
+expect_exit 2 "$POSEKIT" run t2/j3.yaml --dry-run
+expect_stderr_contains "t2/j3.yaml:6:6: output 'm' would be written inside output 'dance' (line 5): a file cannot be a folder too"
+expect_no_file t2/o/x.vmd
+printf 'inputs: {dance: dance.vmd}\nsteps:\n  - mirror: {in: dance, out: m}\noutputs:\n  m: lk/../dance.vmd\n' >t2/j4.yaml
+expect_exit 0 "$POSEKIT" run t2/j4.yaml
+expect_file t2/elsewhere/dance.vmd
+expect_same_bytes t2/dance.vmd samples/dance.vmd
