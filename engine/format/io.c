@@ -193,6 +193,70 @@ void pk_file_discard(pk_staged *s)
     staged_free(s);
 }
 
+int pk_file_commit_all(pk_staged **s, size_t n, pk_log *log)
+{
+    char **target = calloc(n ? n : 1, sizeof *target), **kept = calloc(n ? n : 1, sizeof *kept);
+    bool *renamed = calloc(n ? n : 1, sizeof *renamed), *in_place = calloc(n ? n : 1, 1);
+    int rc = target && kept && renamed && in_place ? 0 : -1;
+    if (rc != 0)
+        pk_error(log, "out of memory");
+    /* 1. every target's present file kept under a second name */
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        in_place[i] = !s[i]->temp;
+        if (in_place[i])
+            continue;
+        pk_log_set_path(log, s[i]->path);
+        target[i] = strdup(pk_os_temp_target(s[i]->temp));
+        if (!target[i]) {
+            pk_error(log, "out of memory");
+            rc = -1;
+        } else {
+            rc = pk_os_keep_old(target[i], &kept[i], log);
+        }
+    }
+    /* 2. the renames; 3. then what is written in place (a device, "-"),
+     * which cannot be taken back, so it goes last */
+    for (size_t i = 0; i < n && rc == 0; i++)
+        if (!in_place[i]) {
+            pk_log_set_path(log, s[i]->path);
+            rc = pk_os_temp_commit(s[i]->temp, log);
+            s[i]->temp = NULL; /* freed by the commit, done or not */
+            renamed[i] = rc == 0;
+        }
+    for (size_t i = 0; i < n && rc == 0; i++)
+        if (in_place[i]) {
+            pk_log_set_path(log, s[i]->path);
+            rc = pk_os_write_in_place(s[i]->path, s[i]->data, s[i]->len, log);
+        }
+    /* on failure, every replaced target gets its old file back (a new one
+     * is removed); the second names go either way */
+    for (size_t i = n; i-- > 0;) {
+        if (rc != 0 && renamed && renamed[i]) {
+            pk_log_set_path(log, s[i]->path);
+            if (pk_os_put_back(target[i], kept ? kept[i] : NULL, log) == 0 && kept)
+                continue; /* the kept name is the target again */
+            if (kept && kept[i])
+                continue; /* could not put it back: the kept name stays, and says where */
+        }
+        if (kept)
+            pk_os_drop_kept(kept[i]);
+    }
+    for (size_t i = 0; i < n; i++) {
+        pk_file_discard(s[i]); /* a temporary file not renamed is removed */
+        s[i] = NULL;
+        if (target)
+            free(target[i]);
+        if (kept)
+            free(kept[i]);
+    }
+    pk_log_set_path(log, NULL);
+    free(target);
+    free(kept);
+    free(renamed);
+    free(in_place);
+    return rc;
+}
+
 int pk_file_write_atomic(const char *path, const void *data, size_t len, pk_log *log)
 {
     pk_staged *s = pk_file_stage(path, data, len, log);

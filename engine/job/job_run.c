@@ -6,7 +6,8 @@
  *   pk_job_run    read every input and rule file, run every step, encode
  *                 every output into memory;
  *   pk_job_write  create missing output folders, write every output to
- *                 its temporary file, then rename them all into place.
+ *                 its temporary file, then rename them all into place as a
+ *                 group (pk_file_commit_all: all or none).
  */
 #include "job/job_internal.h"
 #include "platform/platform.h"
@@ -435,8 +436,11 @@ const char *pk_job_report(const pk_job *j)
 }
 
 /* mkdir -p of the folder holding path. */
-static int make_parents(const char *path, pk_log *log)
+/* Makes the folders above path that are missing; *made: the highest one
+ * made (malloc'd) or NULL, to take them away again if the job fails. */
+static int make_parents(const char *path, char **made, pk_log *log)
 {
+    *made = NULL;
     size_t n = pk_os_dir_len(path);
     if (n == 0)
         return 0;
@@ -445,9 +449,23 @@ static int make_parents(const char *path, pk_log *log)
         pk_error(log, "out of memory");
         return -1;
     }
-    int rc = pk_os_make_dirs(dir, log);
+    pk_log_set_path(log, NULL);
+    int rc = pk_os_make_dirs(dir, made, log);
     free(dir);
     return rc;
+}
+
+/* Takes away the folders make_parents made for every output, deepest
+ * first (each only when empty: nothing was written in them). */
+static void unmake_parents(const pk_job *j, char **made)
+{
+    for (size_t i = j->nouts; i-- > 0;) {
+        char *dir = made[i] ? pk_os_dir_of(j->outs[i].path) : NULL;
+        if (dir)
+            pk_os_unmake_dirs(dir, made[i]);
+        free(dir);
+        free(made[i]);
+    }
 }
 
 int pk_job_write(const pk_job *j, pk_log *log)
@@ -456,35 +474,38 @@ int pk_job_write(const pk_job *j, pk_log *log)
         pk_error(log, "the job has not run (or failed): nothing to write");
         return -1;
     }
-    for (size_t i = 0; i < j->nouts; i++)
-        if (make_parents(j->outs[i].path, log) != 0)
-            return -1;
-    /* Every output goes to its temporary file first; only when all of them
-     * are written and fsync'd are they renamed into place, so a full disk
-     * or an unwritable target on the last output leaves none written. */
     pk_staged **st = calloc(j->nouts ? j->nouts : 1, sizeof *st);
-    if (!st) {
+    char **made = calloc(j->nouts ? j->nouts : 1, sizeof *made);
+    if (!st || !made) {
+        free(st);
+        free(made);
         pk_error(log, "out of memory");
         return -1;
     }
     int rc = 0;
+    for (size_t i = 0; i < j->nouts && rc == 0; i++)
+        rc = make_parents(j->outs[i].path, &made[i], log);
+    /* Every output goes to its temporary file first; only when all of them
+     * are written and fsync'd are they renamed into place, as a group: a
+     * full disk, an unwritable target or a failed rename leaves every
+     * target as it was, and the folders made for them are taken away. */
     size_t i = 0;
     for (; i < j->nouts && rc == 0; i++)
         if (!(st[i] =
                   pk_file_stage(j->outs[i].path, j->outs[i].data.data, j->outs[i].data.len, log)))
             rc = -1;
-    if (rc != 0) {
+    if (rc == 0) {
+        rc = pk_file_commit_all(st, j->nouts, log);
+    } else {
         while (i-- > 0)
             pk_file_discard(st[i]);
-        free(st);
-        return -1;
     }
-    for (i = 0; i < j->nouts; i++) {
-        if (rc == 0)
-            rc = pk_file_commit(st[i], log);
-        else
-            pk_file_discard(st[i]); /* a rename failed: keep the rest out */
-    }
+    if (rc != 0)
+        unmake_parents(j, made);
+    else
+        for (i = 0; i < j->nouts; i++)
+            free(made[i]);
+    free(made);
     free(st);
     return rc;
 }

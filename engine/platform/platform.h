@@ -69,6 +69,20 @@ int pk_os_temp_finish(pk_os_temp *t, pk_log *log);
 int pk_os_temp_commit(pk_os_temp *t, pk_log *log);
 /* Removes the temporary file and frees t (NULL is fine). */
 void pk_os_temp_discard(pk_os_temp *t);
+/* The file t will replace: the target with its links followed. */
+const char *pk_os_temp_target(const pk_os_temp *t);
+
+/* Undoing a replacement, for outputs written as a group (a job: all or
+ * none).  pk_os_keep_old keeps target's present file under a second name
+ * beside it (a hard link; a copy where the file system has none); *kept
+ * receives that name (malloc'd), or NULL when target is no regular file
+ * (nothing to keep).  0, or -1 logged: then target must not be replaced.
+ * pk_os_put_back undoes the replacement: kept back over target, or (kept
+ * NULL) target removed; 0, or -1 logged.  pk_os_drop_kept removes the
+ * second name once it is not needed (NULL is fine; errors ignored). */
+int pk_os_keep_old(const char *target, char **kept, pk_log *log);
+int pk_os_put_back(const char *target, const char *kept, pk_log *log);
+void pk_os_drop_kept(const char *kept);
 /* Writes data to a target that cannot be replaced ("-" = standard output)
  * without truncating it first on failure to open; every write checked. */
 int pk_os_write_in_place(const char *path, const void *data, size_t len, pk_log *log);
@@ -76,8 +90,14 @@ int pk_os_write_in_place(const char *path, const void *data, size_t len, pk_log 
 /* ---- folders and file facts ---- */
 
 /* Creates the folder and every missing parent ("mkdir -p"); an existing
- * folder is fine.  Errors name the folder that could not be made. */
-int pk_os_make_dirs(const char *dir, pk_log *log);
+ * folder is fine.  Errors name the folder that could not be made.  *made
+ * (made may be NULL) receives the highest folder it created (malloc'd),
+ * or NULL when it created none. */
+int pk_os_make_dirs(const char *dir, char **made, pk_log *log);
+/* Removes dir and the folders above it up to and including made, each
+ * only when empty: what pk_os_make_dirs(dir, &made) created (made NULL:
+ * nothing; errors ignored). */
+void pk_os_unmake_dirs(const char *dir, const char *made);
 /* What path names, links followed (pk_path_kind, posekit.h); *size (may be
  * NULL) receives a regular file's size. */
 pk_path_kind pk_os_kind(const char *path, uint64_t *size);

@@ -345,6 +345,11 @@ int pk_os_temp_finish(pk_os_temp *t, pk_log *log)
     return 0;
 }
 
+const char *pk_os_temp_target(const pk_os_temp *t)
+{
+    return t->target;
+}
+
 int pk_os_temp_commit(pk_os_temp *t, pk_log *log)
 {
     if (rename(t->tmp, t->target) != 0) {
@@ -408,8 +413,24 @@ int pk_os_write_in_place(const char *path, const void *data, size_t len, pk_log 
 
 /* ---- folders and file facts ---- */
 
-int pk_os_make_dirs(const char *dir, pk_log *log)
+/* mkdir p; notes p in *made when it is the first folder made. */
+static int make_one(const char *p, char **made, pk_log *log)
 {
+    if (mkdir(p, 0777) == 0) {
+        if (made && !*made)
+            *made = strdup(p);
+        return 0;
+    }
+    if (errno == EEXIST)
+        return 0;
+    pk_error(log, "cannot create folder %s: %s", p, strerror(errno));
+    return -1;
+}
+
+int pk_os_make_dirs(const char *dir, char **made, pk_log *log)
+{
+    if (made)
+        *made = NULL;
     char *p = strdup(dir);
     if (!p) {
         pk_error(log, "out of memory");
@@ -418,24 +439,131 @@ int pk_os_make_dirs(const char *dir, pk_log *log)
     size_t n = strlen(p);
     while (n > 1 && p[n - 1] == '/')
         p[--n] = '\0';
-    for (char *q = p + 1; *q; q++) {
+    int rc = 0;
+    for (char *q = p + 1; *q && rc == 0; q++) {
         if (*q != '/')
             continue;
         *q = '\0';
-        if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-            pk_error(log, "cannot create folder %s: %s", p, strerror(errno));
-            free(p);
-            return -1;
-        }
+        rc = make_one(p, made, log);
         *q = '/';
     }
-    if (*p && mkdir(p, 0777) != 0 && errno != EEXIST) {
-        pk_error(log, "cannot create folder %s: %s", p, strerror(errno));
-        free(p);
-        return -1;
+    if (rc == 0 && *p)
+        rc = make_one(p, made, log);
+    free(p);
+    return rc;
+}
+
+void pk_os_unmake_dirs(const char *dir, const char *made)
+{
+    if (!made)
+        return;
+    char *p = strdup(dir);
+    size_t n = p ? strlen(p) : 0;
+    while (n > 1 && p[n - 1] == '/')
+        p[--n] = '\0';
+    while (p && *p) {
+        rmdir(p); /* only an empty folder goes */
+        if (strcmp(p, made) == 0)
+            break;
+        char *slash = strrchr(p, '/');
+        if (!slash || slash == p)
+            break;
+        *slash = '\0';
     }
     free(p);
+}
+
+/* A new, unused name beside path ("DIR/.NAME.old.XXXXXX"), created empty
+ * and open (its descriptor in *fd); malloc'd, NULL (errno set) on failure. */
+static char *name_beside(const char *path, int *fd)
+{
+    size_t dirlen = pk_os_dir_len(path);
+    const char *base = pk_os_base_name(path);
+    size_t len = dirlen + strlen(base) + 16;
+    char *name = malloc(len);
+    if (!name)
+        return NULL;
+    if (base == path)
+        snprintf(name, len, ".%s.old.XXXXXX", base);
+    else
+        snprintf(name, len, "%.*s/.%s.old.XXXXXX", (int)(base - 1 - path), path, base);
+    *fd = mkstemp(name);
+    if (*fd < 0) {
+        free(name);
+        return NULL;
+    }
+    return name;
+}
+
+/* Copies the file at from into the open file fd (a file system without
+ * hard links); 0 or -1 (errno set). */
+static int copy_into(const char *from, int fd)
+{
+    int in = open(from, O_RDONLY | O_CLOEXEC);
+    if (in < 0)
+        return -1;
+    char buf[1 << 16];
+    ssize_t r;
+    while ((r = read(in, buf, sizeof buf)) > 0)
+        if (write_all(fd, buf, (size_t)r) != 0) {
+            r = -1;
+            break;
+        }
+    int err = errno;
+    close(in);
+    errno = err;
+    return r < 0 || fsync(fd) != 0 ? -1 : 0;
+}
+
+int pk_os_keep_old(const char *target, char **kept, pk_log *log)
+{
+    *kept = NULL;
+    struct stat st;
+    if (stat(target, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0; /* nothing there to keep */
+    int fd;
+    char *name = name_beside(target, &fd);
+    if (!name) {
+        pk_error(log, "cannot keep the present file aside: %s", strerror(errno));
+        return -1;
+    }
+    /* the reserved name becomes a second link to the file; where links
+     * cannot be made, a copy of it */
+    close(fd);
+    bool linked = unlink(name) == 0 && link(target, name) == 0;
+    if (!linked) {
+        fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, st.st_mode & 07777);
+        if (fd < 0 || copy_into(target, fd) != 0) {
+            pk_error(log, "cannot keep the present file aside: %s", strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            unlink(name);
+            free(name);
+            return -1;
+        }
+        close(fd);
+    }
+    *kept = name;
     return 0;
+}
+
+int pk_os_put_back(const char *target, const char *kept, pk_log *log)
+{
+    if (kept ? rename(kept, target) != 0 : unlink(target) != 0) {
+        if (kept)
+            pk_error(log, "cannot put the old file back (it is kept as %s): %s", kept,
+                     strerror(errno));
+        else
+            pk_error(log, "cannot remove the new file: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+void pk_os_drop_kept(const char *kept)
+{
+    if (kept)
+        unlink(kept);
 }
 
 pk_path_kind pk_os_kind(const char *path, uint64_t *size)

@@ -237,6 +237,7 @@ void pk_os_release(pk_region *r)
 
 struct pk_os_temp {
     wchar_t *target;
+    char *target_u8; /* the same, UTF-8, for pk_os_temp_target */
     wchar_t *tmp;
     HANDLE h; /* INVALID_HANDLE_VALUE once closed */
 };
@@ -311,6 +312,11 @@ pk_os_temp *pk_os_temp_create(const char *path, bool *in_place, pk_log *log)
     }
     t->target = w;
     t->h = INVALID_HANDLE_VALUE;
+    if (!(t->target_u8 = narrow(w))) {
+        pk_error(log, "out of memory");
+        pk_os_temp_discard(t);
+        return NULL;
+    }
     size_t dl = wdir_len(w);
     const wchar_t *base = w + dl;
     while (*base == L'\\' || *base == L'/')
@@ -367,6 +373,11 @@ int pk_os_temp_finish(pk_os_temp *t, pk_log *log)
     return 0;
 }
 
+const char *pk_os_temp_target(const pk_os_temp *t)
+{
+    return t->target_u8;
+}
+
 int pk_os_temp_commit(pk_os_temp *t, pk_log *log)
 {
     if (!MoveFileExW(t->tmp, t->target, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)) {
@@ -390,6 +401,7 @@ void pk_os_temp_discard(pk_os_temp *t)
         DeleteFileW(t->tmp);
     free(t->tmp);
     free(t->target);
+    free(t->target_u8);
     free(t);
 }
 
@@ -426,8 +438,10 @@ int pk_os_write_in_place(const char *path, const void *data, size_t len, pk_log 
 
 /* ---- folders and file facts ---- */
 
-int pk_os_make_dirs(const char *dir, pk_log *log)
+int pk_os_make_dirs(const char *dir, char **made, pk_log *log)
 {
+    if (made)
+        *made = NULL;
     wchar_t *p = widen(dir);
     if (!p) {
         pk_error(log, "cannot create folder %s: %s", dir,
@@ -452,7 +466,10 @@ int pk_os_make_dirs(const char *dir, pk_log *log)
             continue;
         wchar_t keep = p[i];
         p[i] = 0;
-        if (!CreateDirectoryW(p, NULL) && GetLastError() != ERROR_ALREADY_EXISTS) {
+        if (CreateDirectoryW(p, NULL)) {
+            if (made && !*made)
+                *made = narrow(p);
+        } else if (GetLastError() != ERROR_ALREADY_EXISTS) {
             char *u = narrow(p);
             char buf[512];
             pk_error(log, "cannot create folder %s: %s", u ? u : dir,
@@ -465,6 +482,97 @@ int pk_os_make_dirs(const char *dir, pk_log *log)
     }
     free(p);
     return 0;
+}
+
+void pk_os_unmake_dirs(const char *dir, const char *made)
+{
+    if (!made)
+        return;
+    wchar_t *p = widen(dir), *m = widen(made);
+    size_t n = p ? wcslen(p) : 0;
+    while (n > 1 && (p[n - 1] == L'\\' || p[n - 1] == L'/'))
+        p[--n] = 0;
+    while (p && m && *p) {
+        RemoveDirectoryW(p); /* only an empty folder goes */
+        if (_wcsicmp(p, m) == 0)
+            break;
+        wchar_t *a = wcsrchr(p, L'\\'), *b = wcsrchr(p, L'/');
+        wchar_t *sep = a > b ? a : b;
+        if (!sep || sep == p || sep[-1] == L':')
+            break;
+        *sep = 0;
+    }
+    free(p);
+    free(m);
+}
+
+int pk_os_keep_old(const char *target, char **kept, pk_log *log)
+{
+    *kept = NULL;
+    wchar_t *w = widen(target);
+    if (!w) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    DWORD attr = GetFileAttributesW(w);
+    if (attr == INVALID_FILE_ATTRIBUTES || (attr & FILE_ATTRIBUTE_DIRECTORY)) {
+        free(w);
+        return 0; /* nothing there to keep */
+    }
+    size_t n = wcslen(w) + 24;
+    wchar_t *name = malloc(n * sizeof *name);
+    bool ok = false;
+    unsigned seed = (unsigned)GetTickCount() ^ (unsigned)GetCurrentProcessId() << 16;
+    for (int attempt = 0; name && attempt < 100 && !ok; attempt++) {
+        swprintf(name, n, L"%ls.%08x.old", w, seed + (unsigned)attempt * 2654435761u);
+        if (GetFileAttributesW(name) != INVALID_FILE_ATTRIBUTES)
+            continue;
+        /* a second link to the file; where links cannot be made, a copy */
+        ok = CreateHardLinkW(name, w, NULL) || CopyFileW(w, name, TRUE);
+        if (!ok && GetLastError() != ERROR_FILE_EXISTS && GetLastError() != ERROR_ALREADY_EXISTS)
+            break;
+    }
+    if (!ok) {
+        log_last(log, "cannot keep the present file aside");
+        free(name);
+        free(w);
+        return -1;
+    }
+    *kept = narrow(name);
+    free(name);
+    free(w);
+    if (!*kept) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+int pk_os_put_back(const char *target, const char *kept, pk_log *log)
+{
+    wchar_t *t = widen(target), *k = kept ? widen(kept) : NULL;
+    bool ok = t && (kept ? k && MoveFileExW(k, t, MOVEFILE_REPLACE_EXISTING |
+                                                      MOVEFILE_WRITE_THROUGH)
+                         : DeleteFileW(t));
+    if (!ok) {
+        char msg[600];
+        if (kept)
+            snprintf(msg, sizeof msg, "cannot put the old file back (it is kept as %s)", kept);
+        else
+            snprintf(msg, sizeof msg, "cannot remove the new file");
+        log_last(log, msg);
+    }
+    free(t);
+    free(k);
+    return ok ? 0 : -1;
+}
+
+void pk_os_drop_kept(const char *kept)
+{
+    wchar_t *k = kept ? widen(kept) : NULL;
+    if (k)
+        DeleteFileW(k);
+    free(k);
 }
 
 pk_path_kind pk_os_kind(const char *path, uint64_t *size)

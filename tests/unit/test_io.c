@@ -166,6 +166,67 @@ static void stage_then_commit_or_discard(void **state)
     free(b);
 }
 
+/* Removes the temporary file staged for `name` in dir (".NAME.*"): its
+ * rename then fails, as when something took it away in between. */
+static void remove_temp_of(const char *dir, const char *name)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    size_t n = strlen(name);
+    int removed = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        if (e->d_name[0] == '.' && strncmp(e->d_name + 1, name, n) == 0 &&
+            e->d_name[1 + n] == '.' && strstr(e->d_name + 1 + n, ".old") == NULL) {
+            char *p = path_in(dir, e->d_name);
+            assert_int_equal(unlink(p), 0);
+            free(p);
+            removed++;
+        }
+    closedir(d);
+    assert_int_equal(removed, 1);
+}
+
+/* pk_file_commit_all, a group all or none (probe A #1: a rename failing
+ * after others left them replaced): each replaced target gets its old
+ * file back, a new one goes again, no second name or temporary file is
+ * left; with nothing failing, every target is new and nothing else is
+ * there. */
+static void commit_all_or_none(void **state)
+{
+    const char *dir = *state;
+    char *a = path_in(dir, "a.vmd"), *b = path_in(dir, "b.vpd"), *c = path_in(dir, "c.txt");
+    pk_log log;
+    pk_log_init(&log);
+    put_file(a, "old a");
+    for (int broken = 1; broken < 3; broken++) { /* b, then c cannot be renamed */
+        pk_staged *st[3] = {pk_file_stage(a, "new a", 5, &log), pk_file_stage(b, "new b", 5, &log),
+                            pk_file_stage(c, "new c", 5, &log)};
+        assert_true(st[0] && st[1] && st[2]);
+        remove_temp_of(dir, broken == 1 ? "b.vpd" : "c.txt");
+        assert_int_equal(pk_file_commit_all(st, 3, &log), -1);
+        tu_assert_log_has(&log, "cannot replace the file");
+        assert_file_is(a, "old a", 5);
+        assert_int_equal(access(b, F_OK), -1);
+        assert_int_equal(access(c, F_OK), -1);
+        size_t hidden;
+        assert_int_equal(count_entries(dir, &hidden), 1);
+        assert_int_equal(hidden, 0);
+    }
+    pk_staged *st[3] = {pk_file_stage(a, "new a", 5, &log), pk_file_stage(b, "new b", 5, &log),
+                        pk_file_stage(c, "new c", 5, &log)};
+    assert_int_equal(pk_file_commit_all(st, 3, &log), 0);
+    assert_file_is(a, "new a", 5);
+    assert_file_is(b, "new b", 5);
+    assert_file_is(c, "new c", 5);
+    size_t hidden;
+    assert_int_equal(count_entries(dir, &hidden), 3);
+    assert_int_equal(hidden, 0);
+    pk_log_free(&log);
+    free(a);
+    free(b);
+    free(c);
+}
+
 /* pk_file_stage_from: bytes from a producer, in pieces, into the
  * temporary file; a producer that fails half-way (after writing) leaves
  * the old target and no temporary file. */
@@ -507,6 +568,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(write_new_file, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(stage_then_commit_or_discard, setup_dir, teardown_dir),
+        cmocka_unit_test_setup_teardown(commit_all_or_none, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(stage_from_producer, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(drop_prefix_releases_pages, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(replace_keeps_mode, setup_dir, teardown_dir),

@@ -275,6 +275,66 @@ static void test_failed_output_writes_none(void **state)
     pk_log_free(&log);
 }
 
+/* The entries of folder dir other than "." and "..", one per line. */
+static void list_dir(const char *dir, char *out, size_t cap)
+{
+    size_t w = 0;
+    out[0] = '\0';
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d));)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            w += (size_t)snprintf(out + w, cap - w, "%s\n", e->d_name);
+    closedir(d);
+}
+
+/* A write that fails takes away the folders it made for the other
+ * outputs (probe A #5: they were left behind). */
+static void test_failed_write_unmakes_folders(void **state)
+{
+    (void)state;
+    if (!sample("dance.vmd"))
+        skip();
+    const char *dir = tu_tmpdir();
+    char job[4096], text[8192], blocked[4096], made[4096], listing[4096];
+    snprintf(job, sizeof job, "%s/job.yaml", dir);
+    snprintf(text, sizeof text,
+             "inputs: {dance: %s}\nsteps:\n  - mirror: {in: dance, out: m}\n"
+             "outputs:\n  m: new1/deep/m.vmd\n  dance: blocked/d.vmd\n",
+             sample("dance.vmd"));
+    write_text(job, text);
+    pk_log log;
+    pk_log_init(&log);
+    pk_job *j = pk_job_load(job, &log);
+    assert_non_null(j);
+    assert_int_equal(pk_job_run(j, &log), 0);
+    /* the second target became a folder after the job was checked */
+    snprintf(blocked, sizeof blocked, "%s/blocked", dir);
+    assert_int_equal(mkdir(blocked, 0777), 0);
+    snprintf(blocked, sizeof blocked, "%s/blocked/d.vmd", dir);
+    assert_int_equal(mkdir(blocked, 0777), 0);
+    assert_int_equal(pk_job_write(j, &log), -1);
+    tu_assert_log_has(&log, "is a directory");
+    snprintf(made, sizeof made, "%s/new1", dir);
+    assert_false(exists(made));
+    snprintf(made, sizeof made, "%s/blocked", dir);
+    list_dir(made, listing, sizeof listing);
+    assert_string_equal(listing, "d.vmd\n");
+    /* a folder that was there stays, with what it held */
+    snprintf(made, sizeof made, "%s/new1", dir);
+    assert_int_equal(mkdir(made, 0777), 0);
+    assert_int_equal(pk_job_write(j, &log), -1);
+    assert_true(exists(made));
+    snprintf(made, sizeof made, "%s/new1/deep", dir);
+    assert_false(exists(made));
+    assert_int_equal(rmdir(blocked), 0);
+    assert_int_equal(pk_job_write(j, &log), 0);
+    snprintf(made, sizeof made, "%s/new1/deep/m.vmd", dir);
+    assert_true(exists(made));
+    pk_job_free(j);
+    pk_log_free(&log);
+}
+
 /* Mistakes in the job file carry JOB:LINE:COL. */
 static void expect_load_error(const char *text, const char *needle)
 {
@@ -678,6 +738,7 @@ int main(void)
         cmocka_unit_test(test_pipeline_matches_direct_calls),
         cmocka_unit_test(test_error_in_last_step_writes_nothing),
         cmocka_unit_test(test_failed_output_writes_none),
+        cmocka_unit_test(test_failed_write_unmakes_folders),
         cmocka_unit_test(test_job_file_errors),
         cmocka_unit_test(test_missing_input),
         cmocka_unit_test(test_output_errors_at_their_line),

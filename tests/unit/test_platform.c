@@ -45,8 +45,8 @@ static void file_facts(void **state)
     snprintf(deep, sizeof deep, "%s/x/y/z", dir);
     pk_log log;
     pk_log_init(&log);
-    assert_int_equal(pk_os_make_dirs(deep, &log), 0);
-    assert_int_equal(pk_os_make_dirs(deep, &log), 0); /* existing: fine */
+    assert_int_equal(pk_os_make_dirs(deep, NULL, &log), 0);
+    assert_int_equal(pk_os_make_dirs(deep, NULL, &log), 0); /* existing: fine */
     assert_int_equal(pk_os_kind(deep, NULL), PK_PATH_FOLDER);
     snprintf(file, sizeof file, "%s/f.bin", dir);
     tu_write_file(file, "abc", 3);
