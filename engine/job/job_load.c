@@ -575,9 +575,10 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
         }
         bool in = target_inside(j->outs[i].path, o->path);
         if (in || target_inside(o->path, j->outs[i].path)) {
-            err_at(y->log, mark(v), "output '%s' would be written %s output '%s' (line %d): a file "
-                   "cannot be a folder too", name, in ? "inside" : "around",
-                   j->outs[i].name, j->ospec[i].at.line);
+            err_at(y->log, mark(v),
+                   "output '%s' would be written %s output '%s' (line %d): a file "
+                   "cannot be a folder too",
+                   name, in ? "inside" : "around", j->outs[i].name, j->ospec[i].at.line);
             return false;
         }
     }

@@ -551,9 +551,9 @@ int pk_os_keep_old(const char *target, char **kept, pk_log *log)
 int pk_os_put_back(const char *target, const char *kept, pk_log *log)
 {
     wchar_t *t = widen(target), *k = kept ? widen(kept) : NULL;
-    bool ok = t && (kept ? k && MoveFileExW(k, t, MOVEFILE_REPLACE_EXISTING |
-                                                      MOVEFILE_WRITE_THROUGH)
-                         : DeleteFileW(t));
+    bool ok =
+        t && (kept ? k && MoveFileExW(k, t, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)
+                   : DeleteFileW(t));
     if (!ok) {
         char msg[600];
         if (kept)
