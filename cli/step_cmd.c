@@ -176,7 +176,10 @@ static int parse(cli_run *r, int argc, char **argv, pk_log *log)
 /* Does path name a file the command reads: an input, a model (--model,
  * --vs-model, --from, --to) or the rules file?  By name and, where both
  * exist, by identity (another spelling, a link). */
-static bool names_a_source(const cli_run *r, const char *path, const char *const *inputs, size_t n)
+/* What path names among the files the command reads: "an input", "the
+ * model", "the rules file", or NULL for none of them. */
+static const char *source_named(const cli_run *r, const char *path, const char *const *inputs,
+                                size_t n)
 {
     const char *other[] = {pk_step_model(r->step), pk_step_vs_model(r->step),
                            pk_step_model_from(r->step), pk_step_model_to(r->step),
@@ -185,9 +188,9 @@ static bool names_a_source(const cli_run *r, const char *path, const char *const
     for (size_t i = 0; i < n + nother; i++) {
         const char *p = i < n ? inputs[i] : other[i - n];
         if (p && strcmp(p, "-") != 0 && (strcmp(path, p) == 0 || pk_path_same_file(path, p)))
-            return true;
+            return i < n ? "an input" : i + 1 < n + nother ? "the model" : "the rules file";
     }
-    return false;
+    return NULL;
 }
 /* draw: -o names the picture (.svg) or, with --json, the world transforms
  * (.json; none or '-': standard output); never an input or a model. */
@@ -202,8 +205,9 @@ static int check_draw_output(const cli_run *r, const char *const *inputs, size_t
                                      ".svg file (--json writes to standard output)");
         return EXIT_OK;
     }
-    if (names_a_source(r, r->out, inputs, n))
-        return cli_usage(r->cmd, "-o '%s' is an input: it would be overwritten", r->out);
+    const char *src = source_named(r, r->out, inputs, n);
+    if (src)
+        return cli_usage(r->cmd, "-o '%s' is %s: it would be overwritten", r->out, src);
     if (cli_is_folder(r->out))
         return cli_usage(r->cmd, "-o names a folder ('%s'): name the file to write", r->out);
     if (!cli_has_ext(r->out, ext))
@@ -226,10 +230,10 @@ static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
         return cli_usage(r->cmd, "-o names a folder ('%s'): name the file to write in it", r->out);
     /* -o may name the input (rewritten in place), never a model or the
      * rules file the command reads beside it (as in a job) */
-    if (r->out && strcmp(r->out, "-") != 0 && names_a_source(r, r->out, NULL, 0))
-        return cli_usage(r->cmd, "-o '%s' is a model or rules file this command reads: it would "
-                                 "be overwritten",
-                         r->out);
+    const char *read = r->out && strcmp(r->out, "-") != 0 ? source_named(r, r->out, NULL, 0) : NULL;
+    if (read)
+        return cli_usage(r->cmd, "-o '%s' is %s this command reads: it would be overwritten",
+                         r->out, read);
     if (r->out && cli_output_format(r->out, PK_FMT_VPD) == PK_FMT_UNKNOWN)
         return cli_usage(r->cmd, "cannot tell the output format of '%s': use .vmd or .vpd", r->out);
     /* A .vpd output holding a motion (only convert --frame turns a motion
@@ -249,9 +253,10 @@ static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
         if (strcmp(r->rules_out, "-") == 0)
             return cli_usage(r->cmd, "--suggest-rules - would mix the rules with the report on "
                                      "standard output: name a .yaml file");
-        if (names_a_source(r, r->rules_out, inputs, n))
-            return cli_usage(r->cmd, "--suggest-rules '%s' is an input: it would be overwritten",
-                             r->rules_out);
+        const char *src = source_named(r, r->rules_out, inputs, n);
+        if (src)
+            return cli_usage(r->cmd, "--suggest-rules '%s' is %s: it would be overwritten",
+                             r->rules_out, src);
         if (cli_is_folder(r->rules_out))
             return cli_usage(r->cmd, "--suggest-rules names a folder ('%s')", r->rules_out);
         if (!cli_has_ext(r->rules_out, ".yaml") && !cli_has_ext(r->rules_out, ".yml"))
@@ -262,8 +267,9 @@ static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
         if (strcmp(r->svg, "-") == 0)
             return cli_usage(r->cmd, "--svg - would mix the picture with the report on standard "
                                      "output: name a .svg file");
-        if (names_a_source(r, r->svg, inputs, n))
-            return cli_usage(r->cmd, "--svg '%s' is an input: it would be overwritten", r->svg);
+        const char *src = source_named(r, r->svg, inputs, n);
+        if (src)
+            return cli_usage(r->cmd, "--svg '%s' is %s: it would be overwritten", r->svg, src);
         if (cli_is_folder(r->svg))
             return cli_usage(r->cmd, "--svg names a folder ('%s'): name the file to write in it",
                              r->svg);

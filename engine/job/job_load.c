@@ -450,8 +450,15 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
     if (!name)
         return false;
     item *it = job_find(j, name);
-    if (!it || it->is_rules) {
+    if (!it) {
         err_at(y->log, mark(k), "output '%s' names no input or step result", name);
+        return false;
+    }
+    if (it->is_rules) {
+        err_at(y->log, mark(k),
+               "output '%s' is a rule set: posekit reads rule files, outputs write inputs and "
+               "step results",
+               name);
         return false;
     }
     if (it->is_model) {

@@ -147,9 +147,10 @@ static int run_step(pk_job *j, const job_step *js, pk_log *log)
      * the step (the command's --strict) */
     if (ran == 0 && pk_step_strict(js->step) && (warned || tmp.warnings)) {
         pk_log_add(log, PK_ERROR, -1, js->at.line, js->at.col,
-                   "%s: strict: %zu warning%s (reading its inputs or running it) are errors",
+                   "%s: strict: %zu warning%s (reading its inputs or running it) %s",
                    pk_step_op_name(op), warned + tmp.warnings,
-                   warned + tmp.warnings == 1 ? "" : "s");
+                   warned + tmp.warnings == 1 ? "" : "s",
+                   warned + tmp.warnings == 1 ? "is an error" : "are errors");
         ran = -1;
     }
     pk_step_use_models(js->step, NULL, NULL);
@@ -245,8 +246,10 @@ static bool output_fits(const pk_job *j, size_t i, vkind kind, pk_step_op by, pk
                "frames)";
     } else if (kind == V_MOTION || kind == V_POSE) {
         if (os->fmt == PK_FMT_UNKNOWN)
-            what = kind == V_MOTION ? "a motion: write it as .vmd or .vpd"
-                                    : "a pose: write it as .vmd or .vpd";
+            what = kind == V_MOTION
+                       ? "a motion: write it as .vmd (or take a pose with a step convert: "
+                         "{..., to: vpd, frame: N} and write that as .vpd)"
+                       : "a pose: write it as .vpd or .vmd";
         else if (os->fmt == PK_FMT_VPD && kind == V_MOTION) {
             /* only a convert step turns a motion into one pose */
             snprintf(why, sizeof why,

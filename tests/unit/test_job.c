@@ -441,7 +441,7 @@ static void test_output_errors_at_their_line(void **state)
                             "step convert: {in: c, to: vpd, frame: N, out: ...})");
     static const char C_TXT[] = "  clash: out/clash.vmd\n  c: {path: out/c.txt}\n";
     expect_run_error(C_TXT, "job.yaml:10:13: ");
-    expect_run_error(C_TXT, "out/c.txt: 'c' is a motion: write it as .vmd or .vpd");
+    expect_run_error(C_TXT, "out/c.txt: 'c' is a motion: write it as .vmd (or take a pose with a step convert");
     static const char REPORT[] = "  report: out/report.vmd\n";
     expect_run_error(REPORT, "job.yaml:9:11: ");
     expect_run_error(REPORT, "'report' is a diff report: write it as .txt, .json or .csv");

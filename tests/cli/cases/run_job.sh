@@ -77,7 +77,7 @@ expect_stdout_empty
 sed -i 's|c: out/c.vpd|c: out/c.txt|' samples/outs.yaml
 expect_exit 2 "$POSEKIT" run samples/outs.yaml
 expect_stderr <<'ERR'
-posekit: samples/outs.yaml:8:6: samples/out/c.txt: 'c' is a motion: write it as .vmd or .vpd
+posekit: samples/outs.yaml:8:6: samples/out/c.txt: 'c' is a motion: write it as .vmd (or take a pose with a step convert: {..., to: vpd, frame: N} and write that as .vpd)
 ERR
 expect_no_file samples/out/keep.vmd
 # a file where an output's folder would be (missing folders are made):

@@ -180,7 +180,7 @@ expect_stdout_empty
 # ... nor the model, nor a file that is not named .yaml (it holds rules)
 remember m.pmx
 expect_exit 2 "$POSEKIT" check dance.vmd --model m.pmx --suggest-rules m.pmx
-expect_stderr_contains "--suggest-rules 'm.pmx' is an input: it would be overwritten"
+expect_stderr_contains "--suggest-rules 'm.pmx' is the model: it would be overwritten"
 expect_unchanged m.pmx
 expect_exit 2 "$POSEKIT" check dance.vmd --model m.pmx --suggest-rules fix.txt
 expect_stderr_contains "--suggest-rules writes a rules file: name it .yaml, not 'fix.txt'"
@@ -189,7 +189,7 @@ expect_exit 1 "$POSEKIT" check dance.vmd --model m.pmx --suggest-rules FIX.YML
 expect_file FIX.YML
 # diff --svg never replaces the model either; .SVG is a picture name too
 expect_exit 2 "$POSEKIT" diff dance.vmd dance.vmd --model m.pmx --svg ./m.pmx
-expect_stderr_contains "--svg './m.pmx' is an input: it would be overwritten"
+expect_stderr_contains "--svg './m.pmx' is the model: it would be overwritten"
 expect_unchanged m.pmx
 expect_exit 0 "$POSEKIT" diff dance.vmd dance.vmd --frames 0-10 --svg PIC.SVG
 expect_file PIC.SVG
@@ -218,5 +218,5 @@ expect_stderr_contains 'a PMX model, not a motion or pose'
 # (a rules file misnamed .vmd would be replaced by a motion).
 cp "$PK_SOURCE/rules/ja-en.yaml" rules-as.vmd
 expect_exit 2 "$POSEKIT" rename "$PK_SOURCE/samples/dance.vmd" --rules rules-as.vmd -o rules-as.vmd
-expect_stderr_contains "-o 'rules-as.vmd' is a model or rules file this command reads"
+expect_stderr_contains "-o 'rules-as.vmd' is the rules file this command reads"
 expect_same_bytes "$PK_SOURCE/rules/ja-en.yaml" rules-as.vmd
