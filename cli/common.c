@@ -17,11 +17,13 @@ const char *cli_cmd_name = NULL;
  * file's name), "posekit COMMAND: " before one about none. */
 static void print_diag(const pk_diag *d, const char *text, const char *more)
 {
-    if (!d->path && cli_cmd_name) {
+    if (!d->path && cli_cmd_name && d->msg) {
+        const char *m = d->msg;
         size_t n = strlen(cli_cmd_name);
-        if (strncmp(text, cli_cmd_name, n) == 0 && text[n] == ':' && text[n + 1] == ' ')
-            text += n + 2; /* the message named the command itself */
-        fprintf(stderr, "posekit %s: %s%s\n", cli_cmd_name, text, more);
+        if (strncmp(m, cli_cmd_name, n) == 0 && m[n] == ':' && m[n + 1] == ' ')
+            m += n + 2; /* the message named the command itself */
+        fprintf(stderr, "posekit %s: %s%s%s\n", cli_cmd_name,
+                d->severity == PK_WARNING ? "warning: " : "", m, more);
     } else {
         fprintf(stderr, "posekit: %s%s\n", text, more);
     }

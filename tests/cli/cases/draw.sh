@@ -46,7 +46,7 @@ grep -q '>frame 150<' strip.svg || fail "the last figure's label"
 # every one that pose; --strict refuses it; a range wholly after the last
 # key has no frame of the motion to draw
 expect_exit 0 "$POSEKIT" draw dance.vmd --model miku.pmx --frames 0-10000 -o past.svg
-expect_stderr_contains 'warning: draw: frames 0-10000 run past the last key of dance.vmd (frame 150), after which a motion holds its last pose: drawing frames 0-150'
+expect_stderr_contains 'posekit draw: warning: frames 0-10000 run past the last key of dance.vmd (frame 150), after which a motion holds its last pose: drawing frames 0-150'
 expect_stderr_contains '7 figures drawn'
 grep -q 'frames 0-150 every 22' past.svg || fail "past.svg: the range within the motion"
 grep -q '>frame 132<' past.svg || fail "past.svg: frame 132"
