@@ -104,7 +104,11 @@ static int cli_option(cli_run *r, const char *name, const char *inline_value, co
         const char **slot = is_out ? &r->out : is_svg ? &r->svg : &r->rules_out;
         if (*slot)
             return cli_usage(r->cmd, "%s is given twice", flag), -1;
-        *slot = value;
+        /* the standard output by its device names is "-": written in place
+         * in the input's format, wherever the shell sent it (a file too) */
+        bool stdout_alias = strcmp(value, "/dev/stdout") == 0 || strcmp(value, "/dev/fd/1") == 0 ||
+                            strcmp(value, "/proc/self/fd/1") == 0;
+        *slot = is_out && stdout_alias ? "-" : value;
         *used_value = true;
         return 1;
     }

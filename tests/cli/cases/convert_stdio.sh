@@ -9,3 +9,7 @@ expect_exit_in 0 p.vmd "$POSEKIT" convert - -o -
 expect_stdout_file p.vmd
 expect_exit_in 0 p.vpd "$POSEKIT" convert - -o s.vmd
 expect_same_bytes p.vmd s.vmd
+# /dev/stdout is '-', also when the shell sends it to a file (it was
+# refused there: a file without an extension)
+"$POSEKIT" convert p.vmd -o /dev/stdout >redirected.vmd || fail "-o /dev/stdout into a file failed"
+expect_same_bytes p.vmd redirected.vmd
