@@ -66,8 +66,7 @@ static int cli_option(cli_run *r, const char *name, const char *inline_value, co
         cli_verbose = true;
         pk_log quiet; /* a second -v is no error */
         pk_log_init(&quiet);
-        if (op == PK_STEP_RETARGET)
-            pk_step_set(r->step, "verbose", NULL, &quiet);
+        pk_step_set(r->step, "verbose", NULL, &quiet);
         pk_log_free(&quiet);
         return 1;
     }
@@ -391,16 +390,6 @@ static void print_summary(const cli_run *r, const pk_step_result *res)
     if (b.len)
         print_lines(stderr, prefix, &b);
     pk_buf_free(&b);
-    if (cli_verbose) {
-        const pk_edit_stats *st = &res->edit;
-        for (size_t i = 0; i < st->nunmatched; i++) {
-            if (op == PK_STEP_MIRROR)
-                fprintf(stderr, "posekit mirror: no partner for '%s' (mirrored in place)\n",
-                        st->unmatched[i]);
-            else
-                fprintf(stderr, "posekit %s: no rule for '%s'\n", r->cmd, st->unmatched[i]);
-        }
-    }
 }
 
 /* The step's report in fmt on standard output. */

@@ -487,7 +487,7 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
             } else if (key && strcmp(key, "frame") == 0) {
                 ok = os->frame_set = want_u32(y, vv, "frame", &os->frame);
                 os->frame_at = mark(kk);
-            } else if (key && strcmp(key, "no_morphs") == 0) {
+            } else if (key && (strcmp(key, "no_morphs") == 0 || strcmp(key, "no-morphs") == 0)) {
                 ok = os->no_morphs_set = want_bool(y, vv, "no_morphs", &os->vpd.no_morphs);
                 if (os->vpd.no_morphs) /* no_morphs: false is the key left out */
                     os->vpd_at = mark(kk);

@@ -959,6 +959,8 @@ int pk_step_summary(const pk_step *s, const pk_step_result *r, pk_buf *out)
         if (e->morphs_renamed)
             pk_buf_printf(out, ", %zu of %zu morphs swapped", e->morphs_renamed, e->morphs);
         pk_buf_printf(out, ", %zu keys mirrored", e->keys_changed);
+        for (size_t i = 0; s->o.verbose && i < e->nunmatched; i++)
+            pk_buf_printf(out, "\nno partner for '%s' (mirrored in place)", e->unmatched[i]);
         break;
     case PK_STEP_RENAME:
     case PK_STEP_RETARGET:
@@ -970,6 +972,8 @@ int pk_step_summary(const pk_step *s, const pk_step_result *r, pk_buf *out)
             pk_buf_printf(out, "; %zu keys changed, %zu added", e->keys_changed, e->keys_added);
         if (s->op == PK_STEP_RETARGET && r->retarget_models)
             retarget_summary(s, &r->retarget, out);
+        for (size_t i = 0; s->o.verbose && i < e->nunmatched; i++)
+            pk_buf_printf(out, "\nno rule for '%s'", e->unmatched[i]);
         break;
     case PK_STEP_OVERLAY:
         pk_buf_printf(out, "%zu bone%s changed, %zu morph%s changed", o->bones, plural(o->bones),

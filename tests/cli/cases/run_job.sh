@@ -178,3 +178,12 @@ printf 'inputs: {dance: dance.vmd}\nsteps:\n  - mirror: {in: dance, out: m}\nout
 expect_exit 0 "$POSEKIT" run t2/j4.yaml
 expect_file t2/elsewhere/dance.vmd
 expect_same_bytes t2/dance.vmd samples/dance.vmd
+# verbose, as the command's -v, for rename and mirror steps too: the names
+# left alone follow the step's line
+printf 'rename:\n  センター: center\n' >samples/one.yaml
+printf 'inputs: {dance: dance.vmd}\nrules: {one: one.yaml}\nsteps:\n  - rename: {in: dance, rules: one, verbose: true, out: en}\n  - mirror: {in: dance, verbose: true, out: m}\noutputs:\n  en: out/v-en.vmd\n  m: out/v-m.vmd\n' >samples/verbose.yaml
+expect_exit 0 "$POSEKIT" run samples/verbose.yaml
+expect_stdout_contains "no rule for '上半身'"
+expect_stdout_contains "no partner for '上半身' (mirrored in place)"
+"$POSEKIT" rename samples/dance.vmd --rules samples/one.yaml -v -o cli-en.vmd 2>cli-v.txt || fail "rename -v failed"
+grep -q "^posekit rename: no rule for '上半身'$" cli-v.txt || fail "rename -v lacks the unmatched names: $(head -3 cli-v.txt)"
