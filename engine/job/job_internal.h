@@ -24,6 +24,7 @@ typedef struct item {
     where path_at; /* inputs and rules: the path's place in the job file */
     bool is_rules;
     bool is_model; /* an input whose path ends in .pmx or .pmd */
+    int report_of; /* a step result that is a report: 1 + the step's op; 0 otherwise */
     vkind kind;
     size_t warnings; /* inputs: warnings met reading it (a strict step fails on them) */
     pk_motion *motion;

@@ -282,6 +282,12 @@ static bool check_ref(pk_job *j, const yctx *y, const yaml_node_t *n, const char
         return false;
     }
     ref has = it->is_rules ? REF_RULES : it->is_model ? REF_MODEL : REF_DOC;
+    if (has == REF_DOC && want == REF_DOC && it->report_of) {
+        /* known when the job is loaded: no step need run to find it */
+        err_at(y->log, mark(n), "%s '%s' is a %s report, not a motion or pose", what, s,
+               pk_step_op_name((pk_step_op)(it->report_of - 1)));
+        return false;
+    }
     if (has != want) {
         static const char *const WANT[] = {"", "a motion or pose", "rules", "a model (an input "
                                                                             "ending in .pmx or .pmd)"};
@@ -410,7 +416,13 @@ static bool parse_step(pk_job *j, const yctx *y, const yaml_node_t *n, job_step 
     pk_step_check(js->step, &tmp);
     if (!relog(&tmp, log, js->at))
         return false;
-    return !js->out || add_item(j, js->out, js->at, log) != NULL;
+    if (!js->out)
+        return true;
+    item *res = add_item(j, js->out, js->at, log);
+    pk_step_op op = pk_step_kind(js->step);
+    if (res && (op == PK_STEP_DIFF || op == PK_STEP_CHECK || op == PK_STEP_DRAW))
+        res->report_of = 1 + (int)op;
+    return res != NULL;
 }
 
 static bool parse_named_paths(pk_job *j, const yctx *y, const yaml_node_t *n, bool rules)

@@ -187,3 +187,11 @@ expect_stdout_contains "no rule for '上半身'"
 expect_stdout_contains "no partner for '上半身' (mirrored in place)"
 "$POSEKIT" rename samples/dance.vmd --rules samples/one.yaml -v -o cli-en.vmd 2>cli-v.txt || fail "rename -v failed"
 grep -q "^posekit rename: no rule for '上半身'$" cli-v.txt || fail "rename -v lacks the unmatched names: $(head -3 cli-v.txt)"
+# a report used as a step's input is refused when the job is loaded, at
+# the reference (it was found only after the earlier steps had run)
+printf 'inputs: {dance: dance.vmd, fist: fist.vpd}\nsteps:\n  - diff: {a: dance, b: fist, out: d}\n  - mirror: {in: d, out: m}\noutputs:\n  m: out/m.vmd\n' >samples/rep.yaml
+expect_exit 2 "$POSEKIT" run samples/rep.yaml --dry-run
+expect_stderr <<'ERR'
+posekit: samples/rep.yaml:4:18: in 'd' is a diff report, not a motion or pose
+ERR
+expect_stdout_empty
