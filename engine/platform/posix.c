@@ -302,7 +302,10 @@ pk_os_temp *pk_os_temp_create(const char *path, bool *in_place, pk_log *log)
         snprintf(t->tmp, tlen, "%.*s/.%s.XXXXXX", (int)(base - 1 - t->target), t->target, base);
     t->fd = mkstemp(t->tmp);
     if (t->fd < 0) {
-        pk_error(log, "cannot create a file in the output folder: %s", strerror(errno));
+        if (errno == ENOENT) /* the commands make no folders (jobs do) */
+            pk_error(log, "the output folder does not exist");
+        else
+            pk_error(log, "cannot create a file in the output folder: %s", strerror(errno));
         free(t->tmp);
         t->tmp = NULL; /* no file to remove */
         pk_os_temp_discard(t);

@@ -341,7 +341,10 @@ pk_os_temp *pk_os_temp_create(const char *path, bool *in_place, pk_log *log)
             break;
     }
     if (t->h == INVALID_HANDLE_VALUE) {
-        log_last(log, "cannot create a file in the output folder");
+        if (GetLastError() == ERROR_PATH_NOT_FOUND) /* the commands make no folders */
+            pk_error(log, "the output folder does not exist");
+        else
+            log_last(log, "cannot create a file in the output folder");
         free(t->tmp);
         t->tmp = NULL; /* no file to remove */
         pk_os_temp_discard(t);

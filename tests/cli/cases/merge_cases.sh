@@ -96,7 +96,7 @@ expect_no_temp_files .
 # error too.  --prefer error prints its summary when it succeeds.
 expect_exit 2 "$POSEKIT" merge "$S/dance.vmd" "$S/hands/right_fist.vpd" --json -o nodir/x.vmd
 expect_stdout_empty
-expect_stderr_contains 'nodir/x.vmd: cannot create'
+expect_stderr_contains 'nodir/x.vmd: the output folder does not exist'
 expect_exit 2 "$POSEKIT" merge "$S/dance.vmd" "$S/hands/right_fist.vpd" -o nodir/x.vmd
 expect_stderr_lacks 'conflicts (--prefer'
 if [ -w /dev/full ]; then

@@ -20,7 +20,7 @@ expect_file fist.vmd
 expect_exit 2 "$POSEKIT" overlay "$S/dance.vmd" --pose "$S/hands/right_fist.vpd" \
     --bones @fingers_R --frames 30-60 --fade 6 -o nodir/x.vmd
 expect_stderr <<'ERR'
-posekit: nodir/x.vmd: cannot create a file in the output folder: No such file or directory
+posekit: nodir/x.vmd: the output folder does not exist
 ERR
 expect_no_file nodir
 # Every record of the other bones and of the morphs is unchanged, in order.
