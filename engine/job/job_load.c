@@ -297,6 +297,17 @@ static bool check_ref(pk_job *j, const yctx *y, const yaml_node_t *n, const char
     return true;
 }
 
+/* A key left empty, or given YAML's null (~, null) in plain style: as if
+ * the key were not there. */
+static bool yaml_null(const yaml_node_t *n)
+{
+    if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+        return n->type == YAML_SCALAR_NODE && !*scalar(n);
+    const char *v = scalar(n);
+    return !*v || strcmp(v, "~") == 0 || strcmp(v, "null") == 0 || strcmp(v, "Null") == 0 ||
+           strcmp(v, "NULL") == 0;
+}
+
 /* A model input: its path ends in .pmx or .pmd (any case). */
 static bool is_model_path(const char *path)
 {
@@ -644,8 +655,7 @@ static bool parse_root(pk_job *j, const yctx *y)
     }
     if (!parse_named_paths(j, y, sec[0], false))
         return false;
-    if (sec[1] && !(sec[1]->type == YAML_SCALAR_NODE && !*scalar(sec[1])) &&
-        !parse_named_paths(j, y, sec[1], true))
+    if (sec[1] && !yaml_null(sec[1]) && !parse_named_paths(j, y, sec[1], true))
         return false;
     if (sec[2] && sec[2]->type == YAML_SEQUENCE_NODE) {
         size_t n = (size_t)(sec[2]->data.sequence.items.top - sec[2]->data.sequence.items.start);
@@ -657,7 +667,7 @@ static bool parse_root(pk_job *j, const yctx *y)
             if (!parse_step(j, y, node(y, sec[2]->data.sequence.items.start[i]), &j->steps[i]))
                 return false;
         }
-    } else if (sec[2] && !(sec[2]->type == YAML_SCALAR_NODE && !*scalar(sec[2]))) {
+    } else if (sec[2] && !yaml_null(sec[2])) {
         err_at(y->log, mark(sec[2]), "steps must be a list");
         return false;
     }

@@ -195,3 +195,7 @@ expect_stderr <<'ERR'
 posekit: samples/rep.yaml:4:18: in 'd' is a diff report, not a motion or pose
 ERR
 expect_stdout_empty
+# rules and steps given YAML's null are the keys left empty, not errors
+printf 'inputs: {dance: dance.vmd}\nrules: ~\nsteps: null\noutputs:\n  dance: out/n.vmd\n' >samples/null.yaml
+expect_exit 0 "$POSEKIT" run samples/null.yaml --dry-run
+expect_stdout_contains 'would write samples/out/n.vmd'
