@@ -1226,6 +1226,9 @@ PK_API const char *pk_step_op_name(pk_step_op op); /* "diff", ...; NULL past the
 /* Whether the step has an option `key`: 1 it takes a value, 0 it is a
  * switch (a value, if given, is true/false/yes/no), -1 no such option. */
 PK_API int pk_step_option(const pk_step *s, const char *key);
+/* Whether option `key` may be given more than once (an input list,
+ * merge's offset, sections, within): a job may give it a list. */
+PK_API bool pk_step_option_repeats(const pk_step *s, const char *key);
 /* Sets option `key` from text (value NULL: a switch turned on).  An input
  * option (in, a, b, base, pose) takes the name the caller will load (a
  * path, a job's name), rules the name of a rule set.  Errors (logged, -1):

@@ -326,6 +326,10 @@ static bool set_param(pk_job *j, const yctx *y, job_step *js, const char *key, c
     }
     ref want = ref_of(pk_step_kind(js->step), key);
     if (v->type == YAML_SEQUENCE_NODE) {
+        if (!pk_step_option_repeats(js->step, key)) {
+            err_at(y->log, mark(v), "%s takes one value, not a list", key);
+            return false;
+        }
         size_t n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
         if (n == 0) {
             err_at(y->log, mark(v), "%s is an empty list", key);

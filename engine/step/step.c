@@ -239,6 +239,18 @@ int pk_step_option(const pk_step *s, const char *key)
     return !o ? -1 : o->kind == K_BOOL ? 0 : 1;
 }
 
+static bool repeatable(const option *o)
+{
+    return o->kind == K_INPUTS || o->kind == K_OFFSET || o->kind == K_SECTIONS ||
+           o->kind == K_WITHIN;
+}
+
+bool pk_step_option_repeats(const pk_step *s, const char *key)
+{
+    const option *o = find(s, key, NULL);
+    return o && repeatable(o);
+}
+
 /* The option's name as the caller spells it ("--pos-threshold"). */
 static const char *spell(const pk_step *s, const char *name, char buf[64])
 {
@@ -359,9 +371,7 @@ int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log)
         return -1;
     }
     spell(s, o->name, name);
-    bool repeatable =
-        o->kind == K_INPUTS || o->kind == K_OFFSET || o->kind == K_SECTIONS || o->kind == K_WITHIN;
-    if (s->given[row] && !repeatable) {
+    if (s->given[row] && !repeatable(o)) {
         pk_error(log, "%s is given twice", name);
         return -1;
     }

@@ -199,3 +199,7 @@ expect_stdout_empty
 printf 'inputs: {dance: dance.vmd}\nrules: ~\nsteps: null\noutputs:\n  dance: out/n.vmd\n' >samples/null.yaml
 expect_exit 0 "$POSEKIT" run samples/null.yaml --dry-run
 expect_stdout_contains 'would write samples/out/n.vmd'
+# a list for a one-value option says so (it said "given twice")
+printf 'inputs: {dance: dance.vmd, fist: fist.vpd}\nsteps:\n  - diff: {a: dance, b: fist, threshold: [1, 2], out: d}\noutputs:\n  d: out/d.txt\n' >samples/list.yaml
+expect_exit 2 "$POSEKIT" run samples/list.yaml
+expect_stderr_contains 'samples/list.yaml:3:42: threshold takes one value, not a list'
