@@ -1051,12 +1051,17 @@ static void reduce_track(run *r, const pk_motion *m, const pk_track *t, bool mor
     uint8_t *isforced = NULL, *bad = NULL;
     if (!work_sample(&w))
         goto oom;
+    double err[2];
     if (o->all_frames && constant(&w)) {
         rkey *k = rpush(&p->keys, w.f0);
         if (!k)
             goto oom;
         k->orig = true;
-        goto done;
+        /* its error counts like any other plan's: measured, not assumed 0 */
+        if (!scratch_fill(&r->s, &w, &p->keys))
+            goto oom;
+        verify(&w, &r->s, &p->keys, err, NULL);
+        goto worst;
     }
     forced = malloc(w.n * sizeof *forced);
     cand = calloc(w.n, sizeof *cand);
@@ -1091,7 +1096,6 @@ static void reduce_track(run *r, const pk_motion *m, const pk_track *t, bool mor
     bad = calloc(nk, 1);
     if (!bad)
         goto oom;
-    double err[2];
     if (!verify(&w, &r->s, &p->keys, err, bad)) {
         dense = malloc(w.n * sizeof *dense);
         if (!dense)
@@ -1107,6 +1111,7 @@ static void reduce_track(run *r, const pk_motion *m, const pk_track *t, bool mor
         p->keys.n = 0;
         goto done;
     }
+worst:
     if (w.cam) {
         r->st->worst_cam_deg = fmax(r->st->worst_cam_deg, err[0]);
         r->st->worst_cam_pos = fmax(r->st->worst_cam_pos, err[1]);

@@ -237,6 +237,38 @@ static void constant_one_key(void **state)
     pk_log_free(&log);
 }
 
+/* A track that moves within tolerance becomes one key, and its error
+ * counts in the worst errors (probe B #1: they said 0): a nod of 0.08 deg
+ * and a sway of 0.004 units under the default tolerances (0.1 deg, 0.005)
+ * report what the diff of input and output finds. */
+static void collapsed_track_error_is_reported(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    for (uint32_t f = 0; f <= 40; f += 10) {
+        bone(m, "head", f, (f / 10) % 2 ? 0.08 : 0.0, 0.0f);
+        bone(m, "center", f, 0.0, (f / 10) % 2 ? 0.004f : 0.0f);
+    }
+    pk_log log;
+    pk_log_init(&log);
+    pk_reduce_options o;
+    pk_reduce_options_init(&o);
+    pk_reduce_stats st;
+    pk_motion *r = pk_motion_reduce(m, &o, &st, &log);
+    assert_non_null(r);
+    uint32_t fr[8];
+    assert_int_equal(keys_of(r, "head", fr, 8), 1);
+    assert_int_equal(keys_of(r, "center", fr, 8), 1);
+    double d, p, w;
+    worst(m, r, &d, &p, &w);
+    assert_true(d > 0.07 && p > 0.0035); /* the collapse did cost that much */
+    assert_true(fabs(st.worst_deg - d) <= 1e-4);
+    assert_true(fabs(st.worst_pos - p) <= 1e-6);
+    pk_motion_free(r);
+    pk_motion_free(m);
+    pk_log_free(&log);
+}
+
 /* Morphs: a triangle keyed at every frame is three linear keys. */
 static void morph_triangle(void **state)
 {
@@ -682,6 +714,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_corpus_motion_baked), cmocka_unit_test(jump_kept),
         cmocka_unit_test(constant_one_key),          cmocka_unit_test(morph_triangle),
+        cmocka_unit_test(collapsed_track_error_is_reported),
         cmocka_unit_test(curve_recovered),           cmocka_unit_test(frames_range),
         cmocka_unit_test(camera_corpus),             cmocka_unit_test(camera_recovered),
         cmocka_unit_test(edge_curve_recovered),      cmocka_unit_test(dense_capture),
