@@ -255,7 +255,8 @@ pk_diff *pk_diff_poses(const pk_pose *a, const pk_pose *b, const pk_diff_options
         r->pos_delta = distance3(x ? x->pos : rest_pos, y ? y->pos : rest_pos);
         r->angle_mean = r->angle_deg;
         r->pos_mean = r->pos_delta;
-        r->differs = r->angle_deg > o->threshold_deg || r->pos_delta > o->pos_threshold;
+        r->differs = pk_diff_over(r->angle_deg, o->threshold_deg) ||
+                     pk_diff_over(r->pos_delta, o->pos_threshold);
     }
     for (size_t i = 0; ok && i < pm.n; i++) {
         pk_diff_morph *r = &d->morphs[d->nmorphs++];
@@ -266,7 +267,7 @@ pk_diff *pk_diff_poses(const pk_pose *a, const pk_pose *b, const pk_diff_options
             pm.v[i].b == PK_NO_NAME ? 0.0 : b->morphs[pk_pose_find_morph(b, pm.v[i].b)].weight;
         r->delta = r->weight_b - r->weight_a;
         r->mean = fabs(r->delta);
-        r->differs = fabs(r->delta) > o->morph_threshold;
+        r->differs = pk_diff_over(fabs(r->delta), o->morph_threshold);
     }
     free(ba);
     free(bb);
@@ -458,7 +459,8 @@ static void bone_over_range(const pk_motion *ma, const pk_track *ta, const pk_mo
     r->pos_delta = ch[1].max;
     r->pos_frame = ch[1].frame;
     r->pos_mean = ch[1].sum / n;
-    r->differs = r->angle_deg > o->threshold_deg || r->pos_delta > o->pos_threshold;
+    r->differs = pk_diff_over(r->angle_deg, o->threshold_deg) ||
+                 pk_diff_over(r->pos_delta, o->pos_threshold);
 }
 
 typedef struct morph_walk {
@@ -494,7 +496,7 @@ static void morph_over_range(const pk_motion *ma, const pk_track *ta, const pk_m
     r->weight_b = pk_sample_morph(mb, tb, (double)r->frame);
     r->delta = r->weight_b - r->weight_a;
     r->mean = ch.sum / ((double)last - first + 1.0);
-    r->differs = fabs(r->delta) > o->morph_threshold;
+    r->differs = pk_diff_over(fabs(r->delta), o->morph_threshold);
 }
 
 pk_diff *pk_diff_motions(const pk_motion *a, const pk_motion *b, uint32_t first, uint32_t last,

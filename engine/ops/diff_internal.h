@@ -38,6 +38,13 @@ void pk_diff_walk(uint32_t first, uint32_t last, uint32_t tail, size_t nbins, pk
 void pk_diff_walk_blocks(uint32_t first, uint32_t last, uint32_t tail, size_t nbins,
                          pk_diff_block_fn fn, void *ctx, pk_diff_chan *ch, size_t k);
 
+/* Does a difference v exceed threshold t?  NaN does (a NaN value against
+ * anything is not "the same"), as infinity does. */
+static inline bool pk_diff_over(double v, double t)
+{
+    return !(v <= t);
+}
+
 /* Folds v, which holds over the whole range first..last, into c: what
  * the walk would give for a difference that never changes. */
 void pk_diff_fold_const(pk_diff_chan *c, double v, uint32_t first, uint32_t last, size_t nbins);

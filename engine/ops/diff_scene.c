@@ -279,7 +279,7 @@ static bool add_section(pk_diff *d, const channel *chs, size_t k, size_t na, siz
         rows[i].delta = acc[i].max;
         rows[i].frame = acc[i].frame;
         rows[i].mean = acc[i].sum / n;
-        rows[i].differs = rows[i].delta > threshold(o, chs[i].threshold);
+        rows[i].differs = pk_diff_over(rows[i].delta, threshold(o, chs[i].threshold));
         d->scene_differ += rows[i].differs;
     }
     return true;

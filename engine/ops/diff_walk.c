@@ -2,6 +2,8 @@
  * per-bin maxima, and a tail past the last key folded in at once. */
 #include "ops/diff_internal.h"
 
+#include <math.h>
+
 enum { MAX_CHANNELS = 8 };
 
 size_t pk_diff_bin_of(uint64_t o, uint64_t n, size_t nbins)
@@ -15,7 +17,9 @@ size_t pk_diff_bin_of(uint64_t o, uint64_t n, size_t nbins)
 static void fold(pk_diff_chan *c, double v, uint32_t first, uint64_t o, uint64_t count, uint64_t n,
                  size_t nbins)
 {
-    if (v > c->max) {
+    /* NaN is the largest difference, and stays (a NaN value is never
+     * "the same"); the maximum starts at -1, below every distance */
+    if (isnan(v) ? !isnan(c->max) : v > c->max) {
         c->max = v;
         c->frame = (uint32_t)(first + o);
     }

@@ -700,6 +700,37 @@ static void morph_still_after_repeated_keys(void **state)
     pk_motion_free(b);
 }
 
+/* A NaN translation or weight is a difference, at a frame and over a
+ * range, and a distance is never the walk's -1 start (probe B #2: "0 of 1
+ * differ", exit 0, and -1.0 as the largest distance). */
+static void nan_differs(void **state)
+{
+    (void)state;
+    pk_motion *a = pk_motion_new(), *b = pk_motion_new();
+    float id[4] = {0, 0, 0, 1};
+    pk_bone_key *k = mkey(a, "neck", 0, id);
+    k->pos[0] = NAN;
+    mkey(a, "neck", 10, id); /* finite again from frame 10 */
+    mkey(b, "neck", 0, id);
+    tu_morph_key(a, "a", 0, NAN);
+    tu_morph_key(b, "a", 0, 0.0f);
+    pk_diff_options o;
+    pk_diff_options_init(&o);
+    for (int range = 0; range < 2; range++) {
+        pk_diff *d = pk_diff_motions(a, b, 0, range ? 20 : 0, &o, NULL);
+        assert_non_null(d);
+        const pk_diff_bone *r = find_bone(d, "neck");
+        assert_true(isnan(r->pos_delta));
+        assert_int_equal(r->pos_frame, 0);
+        assert_true(r->differs);
+        assert_true(d->morphs[0].differs);
+        assert_int_equal(d->bones_differ, 1);
+        pk_diff_free(d);
+    }
+    pk_motion_free(a);
+    pk_motion_free(b);
+}
+
 static const pk_diff_scene *find_scene(const pk_diff *d, const char *name)
 {
     for (size_t i = 0; i < d->nscene; i++)
@@ -853,6 +884,7 @@ int main(void)
         cmocka_unit_test(bins_and_tails),
         cmocka_unit_test(blocks_match_frame_by_frame),
         cmocka_unit_test(morph_still_after_repeated_keys),
+        cmocka_unit_test(nan_differs),
         cmocka_unit_test(same_tracks_take_the_short_way),
         cmocka_unit_test(scene_channels),
         cmocka_unit_test(ik_switches),
