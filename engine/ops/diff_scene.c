@@ -144,11 +144,17 @@ static double dist3(const float a[3], const float b[3])
     return sqrt(dx * dx + dy * dy + dz * dz);
 }
 
-static double max_abs3(const float a[3], const float b[3])
+/* The largest |a[i] - b[i]|; NaN when any is (a NaN is no match).
+ * turn > 0: the values are angles of that period, and a difference is
+ * taken the short way round (179 and -179 degrees are 2 apart). */
+static double max_abs3(const float a[3], const float b[3], double turn)
 {
     double m = 0.0;
     for (int i = 0; i < 3; i++) {
-        double v = fabs((double)a[i] - b[i]);
+        double d = (double)a[i] - b[i];
+        double v = fabs(turn > 0.0 ? remainder(d, turn) : d);
+        if (isnan(v))
+            return v;
         m = v > m ? v : m;
     }
     return m;
@@ -197,7 +203,7 @@ static void camera_sample(void *ctx, uint32_t f, double *v)
     pk_camera_key a = camera_at(w->ma, w->ta, f), b = camera_at(w->mb, w->tb, f);
     v[0] = dist3(a.pos, b.pos);
     v[1] = fabs((double)b.distance - a.distance);
-    v[2] = max_abs3(a.rot, b.rot) * RAD2DEG;
+    v[2] = max_abs3(a.rot, b.rot, 2.0 * 3.14159265358979323846) * RAD2DEG;
     v[3] = fabs((double)b.fov - (double)a.fov);
     v[4] = (a.perspective != 0) != (b.perspective != 0) ? 1.0 : 0.0;
 }
@@ -206,7 +212,7 @@ static void light_sample(void *ctx, uint32_t f, double *v)
 {
     const scene_walk *w = ctx;
     pk_light_key a = light_at(w->ma, w->ta, f), b = light_at(w->mb, w->tb, f);
-    v[0] = max_abs3(a.color, b.color);
+    v[0] = max_abs3(a.color, b.color, 0.0);
     v[1] = angle3(a.direction, b.direction);
 }
 

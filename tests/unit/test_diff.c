@@ -789,6 +789,15 @@ static void scene_channels(void **state)
     assert_int_equal(d->scene_differ, 8);
     assert_true(pk_diff_any(d));
     pk_diff_free(d);
+    /* camera angles differ the short way round (probe B #3: 179 and -179
+     * degrees of yaw were 358 apart) */
+    a->cameras[0].rot[1] = (float)(179 * DEG);
+    b->cameras[0].rot[1] = (float)(-179 * DEG);
+    d = pk_diff_motions(a, b, 0, 0, NULL, NULL);
+    assert_float_equal(find_scene(d, "camera rotation")->delta, 2.0, 1e-4);
+    pk_diff_free(d);
+    a->cameras[0].rot[1] = 0.0f;
+    b->cameras[0].rot[1] = (float)(20 * DEG);
     /* the same motion: nothing differs; a pose diff adds the rows at a frame */
     d = pk_diff_motions(a, a, 0, 20, NULL, NULL);
     assert_int_equal(d->nscene, 7);
