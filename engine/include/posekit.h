@@ -1261,7 +1261,7 @@ typedef struct pk_step_result {
     pk_merge_report merge;
     pk_merge_input *merge_in; /* merge: each input as merged: offset, sections, within (owned) */
     pk_merge_policy prefer; /* merge: the policy used */
-    bool motion_in;         /* overlay: the base was a motion */
+    bool motion_in;         /* overlay: the base was a motion; diff: an input was one */
     pk_reduce_stats reduce; /* reduce, bake */
     struct pk_check_report *check;      /* check: the report (owned) */
     const struct pk_model *check_model; /* check: the model (the caller's: it must outlive

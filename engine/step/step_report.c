@@ -32,7 +32,7 @@ static double group_deg(const pk_diff_group *g)
     return g->top ? g->top->angle_deg : 0.0;
 }
 
-static void diff_summary(const pk_step *s, const pk_diff *d, pk_buf *f)
+static void diff_summary(const pk_step *s, const pk_diff *d, bool motion_in, pk_buf *f)
 {
     const pk_diff_bone *top = NULL, *far = NULL;
     for (size_t i = 0; i < d->nbones; i++) {
@@ -46,7 +46,7 @@ static void diff_summary(const pk_step *s, const pk_diff *d, pk_buf *f)
     }
     if (d->range)
         pk_buf_printf(f, "frames %u-%u: ", d->first, d->last);
-    else if (pk_step_given(s, "frame"))
+    else if (pk_step_given(s, "frame") || motion_in) /* a motion is compared at a frame */
         pk_buf_printf(f, "frame %u: ", s->o.frame);
     pk_buf_printf(f, "%zu of %zu bones differ", d->bones_differ, d->nbones);
     if (top && top->angle_deg > s->o.threshold) {
@@ -68,6 +68,9 @@ static void diff_summary(const pk_step *s, const pk_diff *d, pk_buf *f)
                       d->nscene);
     if (d->only_a || d->only_b)
         pk_buf_printf(f, "; only in A: %zu, only in B: %zu", d->only_a, d->only_b);
+    if (motion_in && !d->range && !pk_step_given(s, "frame"))
+        pk_buf_printf(f, " (a motion at frame 0 only: %sframes all compares every frame)",
+                      *s->prefix ? "--" : "");
 }
 
 static void diff_groups_table(const pk_step *s, const pk_step_result *r, pk_buf *f)
@@ -172,7 +175,7 @@ static void diff_table(const pk_step *s, const pk_step_result *res, pk_buf *f)
         pk_buf_putc(f, '\n');
     }
     diff_groups_table(s, res, f);
-    diff_summary(s, d, f);
+    diff_summary(s, d, res->motion_in, f);
     pk_buf_putc(f, '\n');
 }
 
@@ -950,7 +953,7 @@ int pk_step_summary(const pk_step *s, const pk_step_result *r, pk_buf *out)
         break;
     case PK_STEP_DIFF:
         if (r->diff)
-            diff_summary(s, r->diff, out);
+            diff_summary(s, r->diff, r->motion_in, out);
         break;
     case PK_STEP_MIRROR:
         pk_buf_printf(out, "%zu of %zu bones swapped left/right", e->bones_renamed, e->bones);

@@ -238,6 +238,7 @@ static int run_edit(const pk_step *s, pk_doc *in, const pk_rules *r, pk_step_res
 static int run_diff(const pk_step *s, const pk_doc *in, const pk_rules *rules, pk_step_result *res,
                     pk_log *log)
 {
+    res->motion_in = in[0].motion || in[1].motion;
     const pk_step_opts *o = &s->o;
     bool range = pk_step_given(s, "frames");
     bool any_vmd = in[0].motion || in[1].motion;
