@@ -141,6 +141,20 @@ static const char *row_name(const pk_diff *d, section s, size_t i, int *only_in)
     return d->bones[i].name;
 }
 
+/* Is a row the picture shows keyed in one input only (so compared with
+ * the rest pose)? */
+static bool any_one_sided(const pk_diff *d, bool all, const pk_diff_options *th)
+{
+    for (int sec = 0; sec < SEC_COUNT; sec++)
+        for (size_t i = 0; i < section_len(d, (section)sec); i++) {
+            int only;
+            row_name(d, (section)sec, i, &only);
+            if (only && shown(d, (section)sec, i, all, th))
+                return true;
+        }
+    return false;
+}
+
 /* The row's value in a section (the maximum for ranges). */
 static double row_value(const pk_diff *d, section s, size_t i)
 {
@@ -540,11 +554,18 @@ static int heat_section(pic *p, const pk_diff *d, section s, bool all, const pk_
         if (shown(d, s, i, all, th) && row_value(d, s, i) > max)
             max = row_value(d, s, i);
     y += 22;
-    text(p, MARGIN, y, "start", "font-weight=\"bold\"", 13, section_title(s));
-    if (s != SEC_SCENE)
-        legend(p, s, g->x0 + g->cw * (double)g->cols - (16 + LEGEND_STEPS * 8 + 80), y - 10, max,
-               section_unit(d, s, 0));
-    else {
+    /* a column holds a bin's largest |B - A|: the heading says so */
+    const char *title = s == SEC_MORPH ? "Morph weight difference, |B \xe2\x88\x92 A|"
+                                       : section_title(s);
+    text(p, MARGIN, y, "start", "font-weight=\"bold\"", 13, title);
+    if (s != SEC_SCENE) {
+        /* right-aligned with the grid, but never over the heading (a
+         * short range makes a narrow grid: the picture widens instead) */
+        double lw = 16 + LEGEND_STEPS * 8 + 80;
+        double lx = g->x0 + g->cw * (double)g->cols - lw;
+        double least = MARGIN + 1.1 * text_w(title, 13) + 16;
+        legend(p, s, lx > least ? lx : least, y - 10, max, section_unit(d, s, 0));
+    } else {
         /* right-aligned with the grid, but never over the title (a range
          * of a few frames makes a narrow grid; the picture widens) */
         static const char caption[] = "each row: white 0, darkest its own maximum (square-root scale)";
@@ -655,7 +676,7 @@ static int heatmap(const pk_diff *d, const pk_diff_options *o, const char *title
                  d->first, d->last, (unsigned long long)(g.n / g.cols), (unsigned long long)per);
     else
         snprintf(buf, sizeof buf, "frames %u-%u across, one column per frame", d->first, d->last);
-    if (d->only_a || d->only_b)
+    if (any_one_sided(d, all, &th))
         snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
                  "; (only A/B): compared with the rest pose");
     text(&p, MARGIN, 40, "start", "fill=\"#555\"", 12, buf);
