@@ -239,6 +239,7 @@ static bool figure(dfig *f, pk_rig *r, const pk_model *m, const pk_doc *doc, con
 typedef struct span {
     bool range;
     uint32_t frame, first, last, every;
+    bool to_end; /* about 8 figures: the range's last frame is one of them */
 } span;
 
 /* The frames to draw: one, or first..last every k. */
@@ -251,6 +252,8 @@ static size_t frame_list(const span *sp, uint32_t *out)
     size_t n = 0;
     for (uint64_t f = sp->first; f <= sp->last && n < MAX_FIGURES + 1; f += sp->every)
         out[n++] = (uint32_t)f;
+    if (sp->to_end && n && out[n - 1] != sp->last && n < MAX_FIGURES + 1)
+        out[n++] = sp->last;
     return n;
 }
 
@@ -299,11 +302,13 @@ pk_drawing *pk_draw(const pk_draw_options *o, pk_log *log)
         pk_error(log, "draw: a pose and a model are needed");
         return NULL;
     }
-    span sp = {o->range, o->frame, o->first, o->last, o->every};
+    span sp = {o->range, o->frame, o->first, o->last, o->every, o->every == 0};
     if (!fit_range(o, &sp, log))
         return NULL;
-    if (sp.every == 0) /* about 8 figures */
-        sp.every = (uint32_t)(((uint64_t)sp.last - sp.first) / 7 + 1);
+    if (sp.every == 0) { /* about 8 figures, the last at the range's end */
+        uint64_t span_len = (uint64_t)sp.last - sp.first;
+        sp.every = (uint32_t)(span_len ? (span_len + 6) / 7 : 1);
+    }
     uint32_t frames[MAX_FIGURES + 1];
     size_t nframes = frame_list(&sp, frames);
     if (nframes > MAX_FIGURES) {

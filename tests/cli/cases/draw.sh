@@ -47,7 +47,7 @@ grep -q '>frame 150<' strip.svg || fail "the last figure's label"
 # key has no frame of the motion to draw
 expect_exit 0 "$POSEKIT" draw dance.vmd --model miku.pmx --frames 0-10000 -o past.svg
 expect_stderr_contains 'posekit draw: warning: frames 0-10000 run past the last key of dance.vmd (frame 150), after which a motion holds its last pose: drawing frames 0-150'
-expect_stderr_contains '7 figures drawn'
+expect_stderr_contains "8 figures drawn"
 grep -q 'frames 0-150 every 22' past.svg || fail "past.svg: the range within the motion"
 grep -q '>frame 132<' past.svg || fail "past.svg: frame 132"
 grep -q '>frame 1429<' past.svg && fail "past.svg: a frame after the last key"
@@ -196,4 +196,4 @@ expect_exit 1 "$POSEKIT" diff k3.vpd k4.vpd --svg plain.svg
 expect_eq "$(count bone plain.svg)" 0 "no figures without --model"
 expect_exit 0 "$POSEKIT" diff dance.vmd dance.vmd --frames 0-150 --model miku.pmx --svg dr.svg
 xmllint --noout dr.svg || fail "dr.svg is not well-formed"
-expect_eq "$(count bone dr.svg)" "$((7 * lines))" "a strip (frames 0, 22, ... 132) under a range diff"
+expect_eq "$(count bone dr.svg)" "$((8 * lines))" "a strip (frames 0, 22, ... 132 and 150) under a range diff"
