@@ -1002,6 +1002,8 @@ int pk_step_summary(const pk_step *s, const pk_step_result *r, pk_buf *out)
         if (r->drawing) {
             size_t n = pk_drawing_figures(r->drawing);
             pk_buf_printf(out, "%zu figure%s drawn", n, plural(n));
+            if (pk_step_given(s, "vs")) /* the JSON lists both of each pair */
+                pk_buf_printf(out, ", the two poses overlaid in each");
         }
         break;
     case PK_STEP_MERGE: {
