@@ -167,7 +167,7 @@ steps:
 outputs: {pic: job_vs.svg, strip: job_strip.svg}
 YAML
 expect_exit 0 "$POSEKIT" run job.yaml
-expect_stdout_contains 'draw k3.vpd, k4.vpd -> pic: 1 figure drawn'
+expect_stdout_contains 'draw k3.vpd, k4.vpd -> pic: 1 figure drawn, the two poses overlaid in each'
 expect_stdout_contains 'draw dance.vmd -> strip: 6 figures drawn'
 expect_exit 0 "$POSEKIT" draw k3.vpd --vs k4.vpd --model miku.pmx --view all -o cli_vs.svg
 expect_same_bytes cli_vs.svg job_vs.svg
