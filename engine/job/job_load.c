@@ -708,6 +708,47 @@ static bool parse_root(pk_job *j, const yctx *y)
     return true;
 }
 
+static void mark_used(const pk_job *j, const char *name, bool *used)
+{
+    for (size_t i = 0; name && i < j->nitems; i++)
+        if (strcmp(j->items[i].name, name) == 0)
+            used[i] = true;
+}
+
+/* An input, rule set or step result that no step and no output names is
+ * a warning at its entry: likely a typo in `outputs` or in a step (the
+ * step still runs, the file is still read). */
+static bool warn_unused(const pk_job *j, pk_log *log)
+{
+    bool *used = calloc(j->nitems ? j->nitems : 1, sizeof *used);
+    if (!used)
+        return false;
+    for (size_t k = 0; k < j->nsteps; k++) {
+        const pk_step *st = j->steps[k].step;
+        const char *const *names;
+        size_t n = pk_step_inputs(st, &names);
+        for (size_t i = 0; i < n; i++)
+            mark_used(j, names[i], used);
+        const char *other[] = {pk_step_rules(st), pk_step_model(st), pk_step_vs_model(st),
+                               pk_step_model_from(st), pk_step_model_to(st)};
+        for (size_t i = 0; i < sizeof other / sizeof *other; i++)
+            mark_used(j, other[i], used);
+    }
+    for (size_t i = 0; i < j->nouts; i++)
+        mark_used(j, j->outs[i].name, used);
+    for (size_t i = 0; i < j->nitems; i++) {
+        const item *it = &j->items[i];
+        if (used[i])
+            continue;
+        bool input = it->path != NULL;
+        pk_log_add(log, PK_WARNING, -1, it->at.line, it->at.col,
+                   "%s '%s' is never used: no step and no output names it",
+                   it->is_rules ? "rule set" : input ? "input" : "step result", it->name);
+    }
+    free(used);
+    return true;
+}
+
 pk_job *pk_job_load(const char *path, pk_log *log)
 {
     pk_job *j = calloc(1, sizeof *j);
@@ -747,7 +788,7 @@ pk_job *pk_job_load(const char *path, pk_log *log)
                            "a job file holds one YAML document; a second one starts here");
             } else {
                 yctx y = {&doc, log};
-                ok = parse_root(j, &y);
+                ok = parse_root(j, &y) && warn_unused(j, log);
             }
             if (!ok && log->errors == 0)
                 pk_error(log, "out of memory");

@@ -203,3 +203,11 @@ expect_stdout_contains 'would write samples/out/n.vmd'
 printf 'inputs: {dance: dance.vmd, fist: fist.vpd}\nsteps:\n  - diff: {a: dance, b: fist, threshold: [1, 2], out: d}\noutputs:\n  d: out/d.txt\n' >samples/list.yaml
 expect_exit 2 "$POSEKIT" run samples/list.yaml
 expect_stderr_contains 'samples/list.yaml:3:42: threshold takes one value, not a list'
+# an input, rule set or step result nothing names is a warning at its
+# entry (probe A #18: a typo in outputs went unnoticed)
+printf 'inputs: {dance: dance.vmd, fist: fist.vpd}\nsteps:\n  - mirror: {in: dance, out: m}\n  - bake: {in: dance, out: bk}\noutputs:\n  bk: out/bk.vmd\n' >samples/unused.yaml
+expect_exit 0 "$POSEKIT" run samples/unused.yaml --dry-run
+expect_stderr_contains "samples/unused.yaml:1:28: warning: input 'fist' is never used: no step and no output names it"
+expect_stderr_contains "samples/unused.yaml:3:5: warning: step result 'm' is never used: no step and no output names it"
+expect_exit 2 "$POSEKIT" run samples/unused.yaml --strict
+expect_no_file samples/out/bk.vmd
