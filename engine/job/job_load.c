@@ -378,6 +378,7 @@ static bool parse_step(pk_job *j, const yctx *y, const yaml_node_t *n, job_step 
     pk_log *log = y->log;
     memset(js, 0, sizeof *js);
     js->at = mark(n);
+    where out_at = js->at; /* the out: value's place, once read */
     if (n->type != YAML_MAPPING_NODE ||
         n->data.mapping.pairs.top - n->data.mapping.pairs.start != 1) {
         op_names ops;
@@ -413,6 +414,7 @@ static bool parse_step(pk_job *j, const yctx *y, const yaml_node_t *n, job_step 
             const char *o = want_scalar(y, v, "out");
             if (!o || !(js->out = strdup(o)))
                 return false;
+            out_at = mark(v);
             continue;
         }
         if (!key) {
@@ -433,7 +435,9 @@ static bool parse_step(pk_job *j, const yctx *y, const yaml_node_t *n, job_step 
         return false;
     if (!js->out)
         return true;
-    item *res = add_item(j, js->out, js->at, log);
+    item *res = add_item(j, js->out, out_at, log);
+    if (res)
+        res->at = js->at; /* a result is its step's */
     pk_step_op op = pk_step_kind(js->step);
     if (res && (op == PK_STEP_DIFF || op == PK_STEP_CHECK || op == PK_STEP_DRAW))
         res->report_of = 1 + (int)op;

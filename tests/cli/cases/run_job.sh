@@ -211,3 +211,7 @@ expect_stderr_contains "samples/unused.yaml:1:28: warning: input 'fist' is never
 expect_stderr_contains "samples/unused.yaml:3:5: warning: step result 'm' is never used: no step and no output names it"
 expect_exit 2 "$POSEKIT" run samples/unused.yaml --strict
 expect_no_file samples/out/bk.vmd
+# a step's out that reuses a name points at that out: value
+printf 'inputs: {dance: dance.vmd}\nsteps:\n  - mirror: {in: dance, out: dance}\noutputs:\n  dance: out/x.vmd\n' >samples/reuse.yaml
+expect_exit 2 "$POSEKIT" run samples/reuse.yaml
+expect_stderr_contains "samples/reuse.yaml:3:30: the name 'dance' is already used (line 1)"
