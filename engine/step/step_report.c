@@ -203,8 +203,8 @@ static void diff_csv(const pk_step *s, const pk_step_result *res, pk_buf *f)
     bool groups = s->o.groups;
     pk_buf_puts(f, "kind,name,angle_deg,pos_delta,angle_frame,angle_mean,pos_frame,pos_mean,"
                    "weight_a,weight_b,delta,morph_frame,morph_mean,only_in,differs");
-    pk_buf_puts(f, groups ? ",group_bones,group_differ\n" : "\n");
-    const char *tail = groups ? ",," : ""; /* the group columns of other rows */
+    pk_buf_puts(f, groups ? ",group_bones,group_differ,group_max_bone\n" : "\n");
+    const char *tail = groups ? ",,," : ""; /* the group columns of other rows */
     for (size_t i = 0; i < d->nbones; i++) {
         const pk_diff_bone *r = &d->bones[i];
         pk_buf_puts(f, "bone,");
@@ -244,12 +244,15 @@ static void diff_csv(const pk_step *s, const pk_step_result *res, pk_buf *f)
         pk_buf_puts(f, "group,@");
         csv_name(f, g->name);
         if (d->range)
-            pk_buf_printf(f, ",%.6f,%.6f,%u,,,,,,,,,,%d,%zu,%zu\n", group_deg(g), g->max_pos,
+            pk_buf_printf(f, ",%.6f,%.6f,%u,,,,,,,,,,%d,%zu,%zu,", group_deg(g), g->max_pos,
                           g->top ? g->top->angle_frame : 0, g->bones_differ > 0, g->bones,
                           g->bones_differ);
         else
-            pk_buf_printf(f, ",%.6f,%.6f,,,,,,,,,,,%d,%zu,%zu\n", group_deg(g), g->max_pos,
+            pk_buf_printf(f, ",%.6f,%.6f,,,,,,,,,,,%d,%zu,%zu,", group_deg(g), g->max_pos,
                           g->bones_differ > 0, g->bones, g->bones_differ);
+        if (g->top) /* the bone the table shows in brackets, JSON's max_bone */
+            csv_name(f, g->top->name);
+        pk_buf_putc(f, '\n');
     }
 }
 

@@ -73,9 +73,9 @@ expect_eq "$(json_eval _stdout '"groups" in d')" False "groups without --groups"
 
 # CSV: group rows with two more columns, empty on the other rows
 expect_exit 1 "$POSEKIT" diff A.vpd B.vpd --groups --csv
-expect_stdout_contains 'kind,name,angle_deg,pos_delta,angle_frame,angle_mean,pos_frame,pos_mean,weight_a,weight_b,delta,morph_frame,morph_mean,only_in,differs,group_bones,group_differ'
-expect_stdout_contains 'bone,右手首,90.000000,0.000000,,,,,,,,,,,1,,'
-expect_stdout_contains 'group,@hands,90.000000,0.000000,,,,,,,,,,,1,3,2'
+expect_stdout_contains 'kind,name,angle_deg,pos_delta,angle_frame,angle_mean,pos_frame,pos_mean,weight_a,weight_b,delta,morph_frame,morph_mean,only_in,differs,group_bones,group_differ,group_max_bone'
+expect_stdout_contains 'bone,右手首,90.000000,0.000000,,,,,,,,,,,1,,,'
+expect_stdout_contains 'group,@hands,90.000000,0.000000,,,,,,,,,,,1,3,2,右手首'
 expect_stdout_contains 'group,@trunk,0.000000,5.000000,,,,,,,,,,,1,1,1'
 
 # over a range: the frame of each group's largest angle
