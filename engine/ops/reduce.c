@@ -181,52 +181,44 @@ static size_t keep_unplanned(const pk_motion *out, uint8_t *base, size_t n, size
     return w;
 }
 
-static int apply_bones(pk_motion *out, plans *p, size_t *removed, size_t *added)
+/* The planned tracks of bones (morphs: of morphs) into out: their
+ * records that the plan does not keep dropped, its new keys appended. */
+static int apply_plans(pk_motion *out, plans *p, bool morphs, size_t *removed, size_t *added)
 {
-    size_t w =
-        keep_unplanned(out, (uint8_t *)out->bones, out->nbones, sizeof *out->bones,
-                       offsetof(pk_bone_key, name), offsetof(pk_bone_key, frame), p, removed);
+    size_t w = morphs ? keep_unplanned(out, (uint8_t *)out->morphs, out->nmorphs,
+                                       sizeof *out->morphs, offsetof(pk_morph_key, name),
+                                       offsetof(pk_morph_key, frame), p, removed)
+                      : keep_unplanned(out, (uint8_t *)out->bones, out->nbones,
+                                       sizeof *out->bones, offsetof(pk_bone_key, name),
+                                       offsetof(pk_bone_key, frame), p, removed);
     if (w == SIZE_MAX)
         return -1;
-    out->nbones = w;
+    if (morphs)
+        out->nmorphs = w;
+    else
+        out->nbones = w;
     for (size_t i = 0; i < p->n; i++)
         for (size_t j = 0; j < p->v[i].keys.n; j++) {
             const rkey *nk = &p->v[i].keys.v[j];
             if (nk->orig)
                 continue;
-            pk_bone_key *k = pk_motion_push_bone(out);
-            if (!k)
-                return -1;
-            k->name = p->v[i].name;
-            k->frame = nk->frame;
-            memcpy(k->pos, nk->pos, sizeof k->pos);
-            memcpy(k->rot, nk->rot, sizeof k->rot);
-            pk_interp_set(k->interp, (const uint8_t(*)[4])nk->cp, nk->physics_off);
-            (*added)++;
-            p->v[i].changed = true;
-        }
-    return 0;
-}
-
-static int apply_morphs(pk_motion *out, plans *p, size_t *removed, size_t *added)
-{
-    size_t w =
-        keep_unplanned(out, (uint8_t *)out->morphs, out->nmorphs, sizeof *out->morphs,
-                       offsetof(pk_morph_key, name), offsetof(pk_morph_key, frame), p, removed);
-    if (w == SIZE_MAX)
-        return -1;
-    out->nmorphs = w;
-    for (size_t i = 0; i < p->n; i++)
-        for (size_t j = 0; j < p->v[i].keys.n; j++) {
-            const rkey *nk = &p->v[i].keys.v[j];
-            if (nk->orig)
-                continue;
-            pk_morph_key *k = pk_motion_push_morph(out);
-            if (!k)
-                return -1;
-            k->name = p->v[i].name;
-            k->frame = nk->frame;
-            k->weight = nk->w;
+            if (morphs) {
+                pk_morph_key *k = pk_motion_push_morph(out);
+                if (!k)
+                    return -1;
+                k->name = p->v[i].name;
+                k->frame = nk->frame;
+                k->weight = nk->w;
+            } else {
+                pk_bone_key *k = pk_motion_push_bone(out);
+                if (!k)
+                    return -1;
+                k->name = p->v[i].name;
+                k->frame = nk->frame;
+                memcpy(k->pos, nk->pos, sizeof k->pos);
+                memcpy(k->rot, nk->rot, sizeof k->rot);
+                pk_interp_set(k->interp, (const uint8_t(*)[4])nk->cp, nk->physics_off);
+            }
             (*added)++;
             p->v[i].changed = true;
         }
@@ -1317,8 +1309,8 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
         goto oom;
     }
     size_t removed = 0, added = 0;
-    int rc = apply_bones(out, &pb, &removed, &added) != 0 ||
-             apply_morphs(out, &pm, &removed, &added) != 0 ||
+    int rc = apply_plans(out, &pb, false, &removed, &added) != 0 ||
+             apply_plans(out, &pm, true, &removed, &added) != 0 ||
              (pc.keys.n && apply_camera(out, &pc, &removed, &added) != 0);
     free(pc.keys.v);
     if (rc)
