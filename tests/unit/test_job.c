@@ -40,6 +40,15 @@ static bool exists(const char *path)
     return stat(path, &st) == 0;
 }
 
+/* Loads and runs the job at path, both of which must work. */
+static pk_job *load_and_run(const char *path, pk_log *log)
+{
+    pk_job *j = pk_job_load(path, log);
+    assert_non_null(j);
+    assert_int_equal(pk_job_run(j, log), 0);
+    return j;
+}
+
 static const char JOB[] = "inputs:\n"
                           "  dance: %s\n"
                           "  fist: %s\n"
@@ -90,9 +99,7 @@ static void test_pipeline_matches_direct_calls(void **state)
     snprintf(job, sizeof job, "%s/job.yaml", dir);
     pk_log log;
     pk_log_init(&log);
-    pk_job *j = pk_job_load(job, &log);
-    assert_non_null(j);
-    assert_int_equal(pk_job_run(j, &log), 0);
+    pk_job *j = load_and_run(job, &log);
     snprintf(out, sizeof out, "%s/out/b.vmd", dir);
     assert_false(exists(out)); /* nothing before pk_job_write */
     assert_int_equal(pk_job_write(j, &log), 0);
@@ -229,9 +236,7 @@ static void test_failed_output_writes_none(void **state)
     pk_log_free(&log);
     pk_log_init(&log);
     assert_int_equal(rmdir(path), 0);
-    pk_job *j = pk_job_load(job, &log);
-    assert_non_null(j);
-    assert_int_equal(pk_job_run(j, &log), 0);
+    pk_job *j = load_and_run(job, &log);
     assert_int_equal(mkdir(path, 0777), 0);
     assert_int_equal(pk_job_write(j, &log), -1);
     tu_assert_log_has(&log, "report.txt");
@@ -305,9 +310,7 @@ static void test_failed_write_unmakes_folders(void **state)
     write_text(job, text);
     pk_log log;
     pk_log_init(&log);
-    pk_job *j = pk_job_load(job, &log);
-    assert_non_null(j);
-    assert_int_equal(pk_job_run(j, &log), 0);
+    pk_job *j = load_and_run(job, &log);
     /* the second target became a folder after the job was checked */
     snprintf(blocked, sizeof blocked, "%s/blocked", dir);
     assert_int_equal(mkdir(blocked, 0777), 0);
@@ -557,9 +560,7 @@ static void test_check_reduce_bake_steps(void **state)
     write_text(job, text);
     pk_log log;
     pk_log_init(&log);
-    pk_job *j = pk_job_load(job, &log);
-    assert_non_null(j);
-    assert_int_equal(pk_job_run(j, &log), 0);
+    pk_job *j = load_and_run(job, &log);
     assert_int_equal(pk_job_write(j, &log), 0);
 
     /* directly: the same check and the same bake then reduce */
