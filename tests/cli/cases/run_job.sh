@@ -157,7 +157,7 @@ expect_file samples/out/d.JSON
 ln -sf /dev/full samples/full.vmd
 printf 'inputs: {dance: dance.vmd}\nsteps:\n  - mirror: {in: dance, out: m}\noutputs:\n  m: full.vmd\n' >samples/full.yaml
 expect_exit 2 "$POSEKIT" run samples/full.yaml
-expect_stderr_contains 'samples/full.vmd: write failed'
+expect_stderr_contains 'posekit: samples/full.vmd: '
 expect_stdout_empty
 # two outputs that land on one new file through a link to a folder or a
 # dangling link, and an output inside another output, are refused at load
