@@ -76,7 +76,7 @@ int cmd_run(int argc, char **argv)
         goto done;
     size_t n;
     const pk_job_output *outs = pk_job_outputs(job, &n);
-    if (!dry && pk_job_write(job, &log) != 0) {
+    if (dry ? pk_job_check_write(job, &log) != 0 : pk_job_write(job, &log) != 0) {
         cli_flush_log(&log, false);
         goto done;
     }

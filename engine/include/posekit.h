@@ -1333,8 +1333,9 @@ PK_API int pk_step_report(const pk_step *s, const pk_step_result *r, pk_report_f
  * and outputs.  pk_job_run reads and validates every input, runs every step
  * and encodes every output in memory; nothing touches the disk until
  * pk_job_write, which writes every output to its temporary file first and
- * renames them into place only when all are written (pk_file_stage), so
- * the outputs appear together or not at all.  Errors in the job file
+ * renames them into place only when all are written, as a group
+ * (pk_file_commit_all: old files put back if a rename fails), so the
+ * outputs appear together or not at all.  Errors in the job file
  * carry JOB:LINE:COL. */
 typedef struct pk_job pk_job;
 
@@ -1352,6 +1353,11 @@ PK_API const pk_job_output *pk_job_outputs(const pk_job *job, size_t *n);
  * line each; NUL-terminated, owned by the job. */
 PK_API const char *pk_job_report(const pk_job *job);
 PK_API int pk_job_write(const pk_job *job, pk_log *log);
+/* What pk_job_write would meet that is known without writing (run
+ * --dry-run): an output whose folder cannot be written in (no permission,
+ * a read-only file system).  0, or -1 with an error at each such output's
+ * JOB:LINE:COL. */
+PK_API int pk_job_check_write(const pk_job *job, pk_log *log);
 PK_API void pk_job_free(pk_job *job);
 
 /* ======================================================================

@@ -471,6 +471,24 @@ static void unmake_parents(const pk_job *j, char **made)
     }
 }
 
+int pk_job_check_write(const pk_job *j, pk_log *log)
+{
+    int rc = 0;
+    pk_log_set_path(log, j->path);
+    for (size_t i = 0; i < j->nouts; i++) {
+        int err = pk_os_folder_writable(j->outs[i].path);
+        if (err) {
+            const outspec *os = &j->ospec[i];
+            pk_log_add(log, PK_ERROR, -1, os->path_at.line, os->path_at.col,
+                       "%s: cannot write in its folder: %s", j->outs[i].path,
+                       pk_os_error_text(err));
+            rc = -1;
+        }
+    }
+    pk_log_set_path(log, NULL);
+    return rc;
+}
+
 int pk_job_write(const pk_job *j, pk_log *log)
 {
     if (!j->ran) {

@@ -98,6 +98,11 @@ int pk_os_make_dirs(const char *dir, char **made, pk_log *log);
  * only when empty: what pk_os_make_dirs(dir, &made) created (made NULL:
  * nothing; errors ignored). */
 void pk_os_unmake_dirs(const char *dir, const char *made);
+/* Could a file be created in the folder path would be written in (the
+ * deepest one that exists, for folders still to be made)?  0, or the
+ * reason (an errno value: EACCES, EROFS).  Windows: always 0 (known only
+ * by trying). */
+int pk_os_folder_writable(const char *path);
 /* What path names, links followed (pk_path_kind, posekit.h); *size (may be
  * NULL) receives a regular file's size. */
 pk_path_kind pk_os_kind(const char *path, uint64_t *size);

@@ -569,6 +569,35 @@ void pk_os_drop_kept(const char *kept)
         unlink(kept);
 }
 
+int pk_os_folder_writable(const char *path)
+{
+    char *t = follow_links(path);
+    if (!t)
+        return ENOMEM;
+    int rc = 0;
+    for (;;) {
+        char *slash = strrchr(t, '/');
+        if (slash == t) {
+            t[1] = '\0'; /* the root */
+        } else if (slash) {
+            *slash = '\0';
+        } else {
+            t[0] = '.';
+            t[1] = '\0';
+        }
+        struct stat st;
+        if (stat(t, &st) == 0) {
+            if (access(t, W_OK | X_OK) != 0)
+                rc = errno;
+            break;
+        }
+        if (strcmp(t, ".") == 0 || strcmp(t, "/") == 0)
+            break;
+    }
+    free(t);
+    return rc;
+}
+
 pk_path_kind pk_os_kind(const char *path, uint64_t *size)
 {
     if (size)

@@ -578,6 +578,12 @@ void pk_os_drop_kept(const char *kept)
     free(k);
 }
 
+int pk_os_folder_writable(const char *path)
+{
+    (void)path; /* Windows tells only by trying: the write will */
+    return 0;
+}
+
 pk_path_kind pk_os_kind(const char *path, uint64_t *size)
 {
     if (size)
