@@ -200,7 +200,14 @@ int pk_file_commit_all(pk_staged **s, size_t n, pk_log *log)
     int rc = target && kept && renamed && in_place ? 0 : -1;
     if (rc != 0)
         pk_error(log, "out of memory");
-    /* 1. every target's present file kept under a second name */
+    /* 1. every target's present file kept under a second name; one that
+     * cannot be kept (unreadable, no room) is replaced without a way back,
+     * so after all the others */
+    bool *unkept = calloc(n ? n : 1, sizeof *unkept);
+    if (rc == 0 && !unkept) {
+        pk_error(log, "out of memory");
+        rc = -1;
+    }
     for (size_t i = 0; i < n && rc == 0; i++) {
         in_place[i] = !s[i]->temp;
         if (in_place[i])
@@ -211,18 +218,19 @@ int pk_file_commit_all(pk_staged **s, size_t n, pk_log *log)
             pk_error(log, "out of memory");
             rc = -1;
         } else {
-            rc = pk_os_keep_old(target[i], &kept[i], log);
+            unkept[i] = pk_os_keep_old(target[i], &kept[i], NULL) != 0;
         }
     }
-    /* 2. the renames; 3. then what is written in place (a device, "-"),
-     * which cannot be taken back, so it goes last */
-    for (size_t i = 0; i < n && rc == 0; i++)
-        if (!in_place[i]) {
-            pk_log_set_path(log, s[i]->path);
-            rc = pk_os_temp_commit(s[i]->temp, log);
-            s[i]->temp = NULL; /* freed by the commit, done or not */
-            renamed[i] = rc == 0;
-        }
+    /* 2. the renames, those with a way back first; 3. then what is written
+     * in place (a device, "-"), which cannot be taken back, so it goes last */
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < n && rc == 0; i++)
+            if (!in_place[i] && unkept[i] == (pass == 1)) {
+                pk_log_set_path(log, s[i]->path);
+                rc = pk_os_temp_commit(s[i]->temp, log);
+                s[i]->temp = NULL; /* freed by the commit, done or not */
+                renamed[i] = rc == 0;
+            }
     for (size_t i = 0; i < n && rc == 0; i++)
         if (in_place[i]) {
             pk_log_set_path(log, s[i]->path);
@@ -233,6 +241,10 @@ int pk_file_commit_all(pk_staged **s, size_t n, pk_log *log)
     for (size_t i = n; i-- > 0;) {
         if (rc != 0 && renamed && renamed[i]) {
             pk_log_set_path(log, s[i]->path);
+            if (unkept && unkept[i]) {
+                pk_error(log, "replaced already: its old file could not be kept to put back");
+                continue;
+            }
             if (pk_os_put_back(target[i], kept ? kept[i] : NULL, log) == 0 && kept)
                 continue; /* the kept name is the target again */
             if (kept && kept[i])
@@ -254,6 +266,7 @@ int pk_file_commit_all(pk_staged **s, size_t n, pk_log *log)
     free(kept);
     free(renamed);
     free(in_place);
+    free(unkept);
     return rc;
 }
 

@@ -464,11 +464,13 @@ PK_API pk_staged *pk_file_stage(const char *path, const void *data, size_t len, 
 PK_API int pk_file_commit(pk_staged *s, pk_log *log);
 PK_API void pk_file_discard(pk_staged *s);
 /* Commits n staged files as a group, all or none: each target's present
- * file is first kept under a second name beside it (a hard link, else a
- * copy), then the renames; if one fails, every target already replaced
- * gets its old file back (a new one is removed).  Targets written in
- * place (a device, "-") go last, as they cannot be taken back.  Frees
- * every s[i].  0, or -1 (logged, naming the file). */
+ * file is first kept under a second name beside it (a hard link to our
+ * own file, else a copy), then the renames; if one fails, every target
+ * already replaced gets its old file back (a new one is removed).  A
+ * target whose file cannot be kept (unreadable) is renamed after the
+ * others, and targets written in place (a device, "-") last, as neither
+ * can be taken back.  Frees every s[i].  0, or -1 (logged, naming the
+ * file). */
 PK_API int pk_file_commit_all(pk_staged **s, size_t n, pk_log *log);
 /* pk_file_stage with the bytes made by produce(ctx, sink, sink_ctx, log)
  * straight into the temporary file (no buffer of the file's size);

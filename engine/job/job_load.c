@@ -470,6 +470,26 @@ static bool parse_named_paths(pk_job *j, const yctx *y, const yaml_node_t *n, bo
     return true;
 }
 
+/* A key of mapping map before pair p that is key spelled either way
+ * (no_morphs, no-morphs), or NULL. */
+static const yaml_node_t *earlier_spelling(const yctx *y, const yaml_node_t *map,
+                                           const yaml_node_pair_t *p, const char *key)
+{
+    for (const yaml_node_pair_t *q = map->data.mapping.pairs.start; q < p; q++) {
+        const yaml_node_t *qk = node(y, q->key);
+        const char *a = scalar(qk), *b = key;
+        if (!a)
+            continue;
+        while (*a && *b && (*a == *b || ((*a == '-' || *a == '_') && (*b == '-' || *b == '_')))) {
+            a++;
+            b++;
+        }
+        if (!*a && !*b)
+            return qk;
+    }
+    return NULL;
+}
+
 static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const yaml_node_t *v,
                          size_t idx)
 {
@@ -505,8 +525,8 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
              p++) {
             const yaml_node_t *kk = node(y, p->key), *vv = node(y, p->value);
             const char *key = scalar(kk);
-            const yaml_node_t *first = pk_yaml_earlier_key(y->doc, v, p);
-            if (key && first) {
+            const yaml_node_t *first = key ? earlier_spelling(y, v, p, key) : NULL;
+            if (first) {
                 err_at(y->log, mark(kk), "'%s' is given twice (first on line %d)", key,
                        (int)first->start_mark.line + 1);
                 return false;

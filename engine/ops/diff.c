@@ -163,8 +163,10 @@ static bool set_names(const pk_names *ta, const pk_names *tb, pair p, char **nam
 
 static double distance3(const float a[3], const float b[3])
 {
-    double dx = (double)a[0] - b[0], dy = (double)a[1] - b[1], dz = (double)a[2] - b[2];
-    return sqrt(dx * dx + dy * dy + dz * dz);
+    double dx = pk_diff_sub(b[0], a[0]), dy = pk_diff_sub(b[1], a[1]),
+           dz = pk_diff_sub(b[2], a[2]);
+    double d = sqrt(dx * dx + dy * dy + dz * dz);
+    return isnan(d) ? (double)NAN : d;
 }
 
 static void count_rows(pk_diff *d)
@@ -265,7 +267,7 @@ pk_diff *pk_diff_poses(const pk_pose *a, const pk_pose *b, const pk_diff_options
             pm.v[i].a == PK_NO_NAME ? 0.0 : a->morphs[pk_pose_find_morph(a, pm.v[i].a)].weight;
         r->weight_b =
             pm.v[i].b == PK_NO_NAME ? 0.0 : b->morphs[pk_pose_find_morph(b, pm.v[i].b)].weight;
-        r->delta = r->weight_b - r->weight_a;
+        r->delta = pk_diff_sub(r->weight_b, r->weight_a);
         r->mean = fabs(r->delta);
         r->differs = pk_diff_over(fabs(r->delta), o->morph_threshold);
     }
@@ -470,7 +472,7 @@ typedef struct morph_walk {
 static void morph_sample(void *ctx, uint32_t f, double *v)
 {
     morph_walk *w = ctx;
-    v[0] = fabs((double)pk_cursor_morph(&w->cb, (double)f) - pk_cursor_morph(&w->ca, (double)f));
+    v[0] = fabs(pk_diff_sub(pk_cursor_morph(&w->cb, (double)f), pk_cursor_morph(&w->ca, (double)f)));
 }
 
 static void morph_over_range(const pk_motion *ma, const pk_track *ta, const pk_motion *mb,
@@ -494,7 +496,7 @@ static void morph_over_range(const pk_motion *ma, const pk_track *ta, const pk_m
     r->frame = ch.frame;
     r->weight_a = pk_sample_morph(ma, ta, (double)r->frame);
     r->weight_b = pk_sample_morph(mb, tb, (double)r->frame);
-    r->delta = r->weight_b - r->weight_a;
+    r->delta = pk_diff_sub(r->weight_b, r->weight_a);
     r->mean = ch.sum / ((double)last - first + 1.0);
     r->differs = pk_diff_over(fabs(r->delta), o->morph_threshold);
 }

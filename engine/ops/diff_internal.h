@@ -4,6 +4,8 @@
 
 #include "posekit.h"
 
+#include <math.h>
+
 /* One difference measured over a range: its largest value, the first
  * frame of that maximum, the sum (for the mean), and optionally the
  * maximum per bin and the value per frame. */
@@ -37,6 +39,18 @@ void pk_diff_walk(uint32_t first, uint32_t last, uint32_t tail, size_t nbins, pk
 /* The same walk with a sampler of blocks (k <= 8). */
 void pk_diff_walk_blocks(uint32_t first, uint32_t last, uint32_t tail, size_t nbins,
                          pk_diff_block_fn fn, void *ctx, pk_diff_chan *ch, size_t k);
+
+/* b - a as a difference: 0 for two equal values, also two infinities of
+ * one sign or two NaNs (a file compared with itself is the same, whatever
+ * it holds); a NaN against a number is NaN (a positive one, printed
+ * "nan"). */
+static inline double pk_diff_sub(double b, double a)
+{
+    if (a == b || (isnan(a) && isnan(b)))
+        return 0.0;
+    double d = b - a;
+    return isnan(d) ? (double)NAN : d;
+}
 
 /* Does a difference v exceed threshold t?  NaN does (a NaN value against
  * anything is not "the same"), as infinity does. */

@@ -140,8 +140,10 @@ static size_t ik_switches(const pk_motion *ma, const pk_ik_key *ka, const pk_mot
 
 static double dist3(const float a[3], const float b[3])
 {
-    double dx = (double)a[0] - b[0], dy = (double)a[1] - b[1], dz = (double)a[2] - b[2];
-    return sqrt(dx * dx + dy * dy + dz * dz);
+    double dx = pk_diff_sub(b[0], a[0]), dy = pk_diff_sub(b[1], a[1]),
+           dz = pk_diff_sub(b[2], a[2]);
+    double d = sqrt(dx * dx + dy * dy + dz * dz);
+    return isnan(d) ? (double)NAN : d;
 }
 
 /* The largest |a[i] - b[i]|; NaN when any is (a NaN is no match).
@@ -151,8 +153,8 @@ static double max_abs3(const float a[3], const float b[3], double turn)
 {
     double m = 0.0;
     for (int i = 0; i < 3; i++) {
-        double d = (double)a[i] - b[i];
-        double v = fabs(turn > 0.0 ? remainder(d, turn) : d);
+        double d = pk_diff_sub(b[i], a[i]);
+        double v = fabs(turn > 0.0 && isfinite(d) ? remainder(d, turn) : d);
         if (isnan(v))
             return v;
         m = v > m ? v : m;
@@ -202,9 +204,9 @@ static void camera_sample(void *ctx, uint32_t f, double *v)
     const scene_walk *w = ctx;
     pk_camera_key a = camera_at(w->ma, w->ta, f), b = camera_at(w->mb, w->tb, f);
     v[0] = dist3(a.pos, b.pos);
-    v[1] = fabs((double)b.distance - a.distance);
+    v[1] = fabs(pk_diff_sub(b.distance, a.distance));
     v[2] = max_abs3(a.rot, b.rot, 2.0 * 3.14159265358979323846) * RAD2DEG;
-    v[3] = fabs((double)b.fov - (double)a.fov);
+    v[3] = fabs(pk_diff_sub(b.fov, a.fov));
     v[4] = (a.perspective != 0) != (b.perspective != 0) ? 1.0 : 0.0;
 }
 
@@ -221,7 +223,7 @@ static void shadow_sample(void *ctx, uint32_t f, double *v)
     const scene_walk *w = ctx;
     pk_shadow_key a = sample_shadow(w->ma, w->ta, f), b = sample_shadow(w->mb, w->tb, f);
     v[0] = a.mode != b.mode ? 1.0 : 0.0;
-    v[1] = fabs((double)b.distance - a.distance) * 100000.0; /* slider units */
+    v[1] = fabs(pk_diff_sub(b.distance, a.distance)) * 100000.0; /* slider units */
 }
 
 static void ik_sample(void *ctx, uint32_t f, double *v)

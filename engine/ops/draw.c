@@ -174,11 +174,11 @@ static bool selection_drawn(const pk_drawing *d, const pk_draw_options *o, pk_lo
     const char *spec = o->bones_spec ? o->bones_spec : "";
     if (chosen)
         pk_error(log,
-                 "draw: the selection '%s' matches %zu bone%s of %s, none of them visible (MMD "
+                 "the selection '%s' matches %zu bone%s of %s, none of them visible (MMD "
                  "hides them): nothing to draw",
                  spec, chosen, chosen == 1 ? "" : "s", models);
     else
-        pk_error(log, "draw: the selection '%s' matches no bone of %s: nothing to draw", spec,
+        pk_error(log, "the selection '%s' matches no bone of %s: nothing to draw", spec,
                  models);
     return false;
 }
@@ -281,13 +281,13 @@ static bool fit_range(const pk_draw_options *o, span *sp, pk_log *log)
         return true;
     if (sp->first > end) {
         pk_error(log,
-                 "draw: frames %u-%u lie after the last key of %s (frame %u): a motion holds its "
+                 "frames %u-%u lie after the last key of %s (frame %u): a motion holds its "
                  "last pose there, so every figure would be that pose (--frame %u draws it once)",
                  sp->first, sp->last, who, end, sp->first);
         return false;
     }
     pk_warning(log,
-               "draw: frames %u-%u run past the last key of %s (frame %u), after which a motion "
+               "frames %u-%u run past the last key of %s (frame %u), after which a motion "
                "holds its last pose: drawing frames %u-%u",
                sp->first, sp->last, who, end, sp->first, end);
     sp->last = end;
@@ -299,7 +299,7 @@ pk_drawing *pk_draw(const pk_draw_options *o, pk_log *log)
     const pk_draw_input *in[2] = {&o->a, &o->b};
     bool vs = o->b.doc != NULL;
     if (!o->a.model || !o->a.doc || (vs && !o->b.model)) {
-        pk_error(log, "draw: a pose and a model are needed");
+        pk_error(log, "a pose and a model are needed");
         return NULL;
     }
     span sp = {o->range, o->frame, o->first, o->last, o->every, o->every == 0};
@@ -314,7 +314,7 @@ pk_drawing *pk_draw(const pk_draw_options *o, pk_log *log)
     if (nframes > MAX_FIGURES) {
         uint64_t n = (uint64_t)sp.last - sp.first + 1;
         pk_error(log,
-                 "draw: frames %u-%u every %u would make more than %d figures: take every %llu",
+                 "frames %u-%u every %u would make more than %d figures: take every %llu",
                  sp.first, sp.last, sp.every, MAX_FIGURES,
                  (unsigned long long)((n + MAX_FIGURES - 1) / MAX_FIGURES));
         return NULL;

@@ -531,9 +531,10 @@ int pk_os_keep_old(const char *target, char **kept, pk_log *log)
         return -1;
     }
     /* the reserved name becomes a second link to the file; where links
-     * cannot be made, a copy of it */
+     * cannot be made, a copy of it.  Another user's file is copied, not
+     * linked: in a shared (sticky) folder we could not remove the link. */
     close(fd);
-    bool linked = unlink(name) == 0 && link(target, name) == 0;
+    bool linked = st.st_uid == geteuid() && unlink(name) == 0 && link(target, name) == 0;
     if (!linked) {
         fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, st.st_mode & 07777);
         if (fd < 0 || copy_into(target, fd) != 0) {

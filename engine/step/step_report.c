@@ -68,9 +68,8 @@ static void diff_summary(const pk_step *s, const pk_diff *d, bool motion_in, pk_
                       d->nscene);
     if (d->only_a || d->only_b)
         pk_buf_printf(f, "; only in A: %zu, only in B: %zu", d->only_a, d->only_b);
-    if (motion_in && !d->range && !pk_step_given(s, "frame"))
-        pk_buf_printf(f, " (a motion at frame 0 only: %sframes all compares every frame)",
-                      *s->prefix ? "--" : "");
+    if (motion_in && !d->range && !pk_step_given(s, "frame")) /* the same words in a job */
+        pk_buf_printf(f, " (a motion at frame 0 only: frames all compares every frame)");
 }
 
 static void diff_groups_table(const pk_step *s, const pk_step_result *r, pk_buf *f)

@@ -596,7 +596,7 @@ static int run_draw(const pk_step *s, const pk_doc *in, size_t n, const pk_rules
     bool vs = n > 1 && s->inputs[1];
     const pk_model *mb = s->vs_model ? s->vs_model : s->model;
     if (!s->model || (vs && s->o.vs_model && !s->vs_model)) {
-        pk_error(log, "draw: the model '%s' is not loaded",
+        pk_error(log, "the model '%s' is not loaded",
                  !s->model ? o->model : o->vs_model);
         return -1;
     }

@@ -726,6 +726,15 @@ static void nan_differs(void **state)
         assert_true(d->morphs[0].differs);
         assert_int_equal(d->bones_differ, 1);
         pk_diff_free(d);
+        /* a motion compared with itself is the same, NaN and infinity
+         * included (probe C N1: it "differed" by nan) */
+        a->bones[1].pos[1] = INFINITY;
+        d = pk_diff_motions(a, a, 0, range ? 20 : 0, &o, NULL);
+        assert_int_equal(d->bones_differ, 0);
+        assert_int_equal(d->morphs_differ, 0);
+        assert_true(find_bone(d, "neck")->pos_delta == 0.0);
+        pk_diff_free(d);
+        a->bones[1].pos[1] = 0.0f;
     }
     pk_motion_free(a);
     pk_motion_free(b);

@@ -67,6 +67,6 @@ expect_exit 0 "$POSEKIT" diff rest.vpd A.vmd --frames 0-0
 # so (probe B #4: "0 of 1 bones differ" read as "the same")
 expect_exit 1 "$POSEKIT" diff A.vmd B.vmd
 expect_stdout_contains 'frame 0: '
-expect_stdout_contains '(a motion at frame 0 only: --frames all compares every frame)'
+expect_stdout_contains '(a motion at frame 0 only: frames all compares every frame)'
 expect_exit 1 "$POSEKIT" diff A.vmd B.vmd --frame 0
 expect_stdout_lacks 'a motion at frame 0 only'

@@ -118,7 +118,7 @@ steps:
 outputs: {pic: none.svg}
 YAML
 expect_exit 2 "$POSEKIT" run none.yaml
-expect_stderr_contains "draw: the selection 'zz*' matches no bone of miku.pmx: nothing to draw"
+expect_stderr_contains "none.yaml:3:5: the selection 'zz*' matches no bone of miku.pmx: nothing to draw"
 expect_no_file none.svg
 
 # --json: world transforms; センター at rest (0,8,0) moved by (1,2,0)

@@ -215,3 +215,7 @@ expect_no_file samples/out/bk.vmd
 printf 'inputs: {dance: dance.vmd}\nsteps:\n  - mirror: {in: dance, out: dance}\noutputs:\n  dance: out/x.vmd\n' >samples/reuse.yaml
 expect_exit 2 "$POSEKIT" run samples/reuse.yaml
 expect_stderr_contains "samples/reuse.yaml:3:30: the name 'dance' is already used (line 1)"
+# an output key given in both spellings is given twice
+printf 'inputs: {fist: fist.vpd}\noutputs:\n  fist: {path: out/n.vpd, no_morphs: true, no-morphs: false}\n' >samples/spell.yaml
+expect_exit 2 "$POSEKIT" run samples/spell.yaml
+expect_stderr_contains "samples/spell.yaml:3:44: 'no-morphs' is given twice (first on line 3)"
