@@ -11,6 +11,7 @@
  * which is replaced; the link stays.
  */
 #define _DEFAULT_SOURCE 1 /* madvise(MADV_DONTNEED), realpath, readlink */
+#include "common/diag_internal.h"
 #include "platform/platform.h"
 #include "platform_config.h"
 
@@ -392,7 +393,7 @@ int pk_os_write_in_place(const char *path, const void *data, size_t len, pk_log 
 {
     if (strcmp(path, "-") == 0) {
         if (write_all(STDOUT_FILENO, data, len) != 0) {
-            pk_error(log, "write to standard output failed: %s", strerror(errno));
+            pk_error(log, "cannot write standard output: %s", strerror(errno));
             return -1;
         }
         return 0;
@@ -426,7 +427,7 @@ static int make_one(const char *p, char **made, pk_log *log)
     }
     if (errno == EEXIST)
         return 0;
-    pk_error(log, "cannot create folder %s: %s", p, strerror(errno));
+    pk_log_add_at(log, PK_ERROR, p, -1, 0, 0, "cannot create the folder: %s", strerror(errno));
     return -1;
 }
 

@@ -21,6 +21,7 @@
  * substitutes), and the 14 places where the two tables differ follow
  * glibc (cp932_one_way below), so both builds convert names alike.
  */
+#include "common/diag_internal.h"
 #include "platform/platform.h"
 
 #include <errno.h>
@@ -413,7 +414,7 @@ int pk_os_write_in_place(const char *path, const void *data, size_t len, pk_log 
     if (strcmp(path, "-") == 0) {
         fflush(stdout); /* whatever the CLI printed first stays first */
         if (write_handle(GetStdHandle(STD_OUTPUT_HANDLE), data, len) != 0) {
-            log_last(log, "write to standard output failed");
+            log_last(log, "cannot write standard output");
             return -1;
         }
         return 0;
@@ -447,8 +448,8 @@ int pk_os_make_dirs(const char *dir, char **made, pk_log *log)
         *made = NULL;
     wchar_t *p = widen(dir);
     if (!p) {
-        pk_error(log, "cannot create folder %s: %s", dir,
-                 errno == EILSEQ ? "the name is not valid UTF-8" : "out of memory");
+        pk_log_add_at(log, PK_ERROR, dir, -1, 0, 0, "cannot create the folder: %s",
+                      errno == EILSEQ ? "the name is not valid UTF-8" : "out of memory");
         return -1;
     }
     size_t n = wcslen(p);
@@ -475,8 +476,8 @@ int pk_os_make_dirs(const char *dir, char **made, pk_log *log)
         } else if (GetLastError() != ERROR_ALREADY_EXISTS) {
             char *u = narrow(p);
             char buf[512];
-            pk_error(log, "cannot create folder %s: %s", u ? u : dir,
-                     win_text(GetLastError(), buf, sizeof buf));
+            pk_log_add_at(log, PK_ERROR, u ? u : dir, -1, 0, 0, "cannot create the folder: %s",
+                          win_text(GetLastError(), buf, sizeof buf));
             free(u);
             free(p);
             return -1;
