@@ -16,7 +16,8 @@
 #              relative, absolute (Z:\...) and in a job that makes folders;
 #     same     output over its input (convert, rename), no temp files left;
 #     readonly a read-only target is refused (exit 2), left as it was,
-#              nothing left behind; a read-only input reads;
+#              nothing left behind; a read-only input reads; a job whose
+#              second output is read-only puts the first back;
 #     drop     file arguments and no command: `info` of each; the "Press
 #              Enter" wait only with a console of its own (a pty: alone, or
 #              under cmd.exe); a mistyped command or a missing file is not
@@ -276,6 +277,20 @@ wr=$?
 same_run "readonly: input reads" info ro.vmd && ok "readonly: input reads"
 [ "$(ls -A)" = "$(printf 'in.vpd\nro.vmd')" ] && ok "readonly: nothing left behind" ||
     bad "readonly: nothing left behind" "$(ls -A | tr '\n' ' ')"
+# a job's outputs as a group: the read-only second target fails its
+# rename, so the first, already replaced, gets its old file back
+# (CreateHardLinkW, MoveFileExW back), and no second name stays
+printf 'old first\n' >first.vmd
+printf 'inputs: {in: in.vpd}\nsteps:\n  - convert: {in: in, to: vmd, out: m}\noutputs:\n  m: first.vmd\n  in: ro.vmd\n' >group.yaml
+W run group.yaml >"$work/w.out" 2>"$work/w.err"
+wr=$?
+if [ $wr -eq 2 ] && [ "$(cat first.vmd)" = "old first" ] && [ "$(cksum <ro.vmd)" = "$before" ] &&
+    [ "$(ls -A)" = "$(printf 'first.vmd\ngroup.yaml\nin.vpd\nro.vmd')" ]; then
+    ok "readonly: a job's outputs all or none (the first put back)"
+else
+    bad "readonly: a job's outputs all or none" "exit $wr: $(head -c 300 "$work/w.err"); $(ls -A | tr '\n' ' ')"
+fi
+rm -f first.vmd group.yaml
 chmod 644 ro.vmd
 cd "$src"
 
