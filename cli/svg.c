@@ -110,11 +110,11 @@ typedef enum { SEC_ROT, SEC_POS, SEC_MORPH, SEC_SCENE, SEC_COUNT } section;
 static bool shown(const pk_diff *d, section s, size_t i, bool all, const pk_diff_options *th)
 {
     switch (s) {
-    case SEC_ROT:
-        return all || (d->bones[i].differs && d->bones[i].angle_deg > th->threshold_deg);
+    case SEC_ROT: /* !(v <= t): a NaN shows, as it differs */
+        return all || (d->bones[i].differs && !(d->bones[i].angle_deg <= th->threshold_deg));
     case SEC_POS:
-        return (all && d->bones[i].pos_delta > 0) ||
-               (d->bones[i].differs && d->bones[i].pos_delta > th->pos_threshold);
+        return (all && !(d->bones[i].pos_delta <= 0)) ||
+               (d->bones[i].differs && !(d->bones[i].pos_delta <= th->pos_threshold));
     case SEC_MORPH:
         return all || d->morphs[i].differs;
     default:
@@ -546,13 +546,29 @@ static double cell_threshold(const pk_diff *d, section s, size_t i, const pk_dif
     }
 }
 
+/* The largest finite value of n bins (0 for none, or no bins). */
+static double finite_max(const float *bins, size_t n)
+{
+    double m = 0;
+    for (size_t c = 0; bins && c < n; c++)
+        if (isfinite(bins[c]) && bins[c] > m)
+            m = bins[c];
+    return m;
+}
+
 static int heat_section(pic *p, const pk_diff *d, section s, bool all, const pk_diff_options *th,
                         const grid *g, double label_x, size_t nrows, int y)
 {
-    double max = 0;
-    for (size_t i = 0; i < section_len(d, s); i++)
-        if (shown(d, s, i, all, th) && row_value(d, s, i) > max)
-            max = row_value(d, s, i);
+    double max = 0; /* the largest finite value: NaN and infinity have their own cells */
+    for (size_t i = 0; i < section_len(d, s); i++) {
+        if (!shown(d, s, i, all, th))
+            continue;
+        double v = row_value(d, s, i);
+        if (!isfinite(v)) /* the row's finite cells */
+            v = finite_max(row_bins(d, s, i), g->cols);
+        if (v > max)
+            max = v;
+    }
     y += 22;
     /* a column holds a bin's largest |B - A|: the heading says so */
     const char *title = s == SEC_MORPH ? "Morph weight difference, |B \xe2\x88\x92 A|"
@@ -599,12 +615,16 @@ static int heat_section(pic *p, const pk_diff *d, section s, bool all, const pk_
         double rmax = s == SEC_SCENE ? row_value(d, s, i) : max;
         double floor_v = cell_threshold(d, s, i, th);
         const float *bins = row_bins(d, s, i);
+        if (!isfinite(rmax)) /* a NaN or infinite row: scaled by its finite cells */
+            rmax = finite_max(bins, g->cols);
         int run_level = -1;
         size_t run_start = 0;
         for (size_t c = 0; bins && c <= g->cols; c++) {
             int level = -1;
-            if (c < g->cols) {
-                double u = rmax > 0 ? sqrt(bins[c] / rmax) : 0; /* square-root scale */
+            if (c < g->cols && isnan(bins[c])) {
+                level = HEAT_LEVELS; /* NaN: grey, as the table's "nan" */
+            } else if (c < g->cols) {
+                double u = rmax > 0 ? sqrt(bins[c] / rmax) : 1; /* square-root scale */
                 level = (int)lround((HEAT_LEVELS - 1) * (u > 1 ? 1 : u));
                 if (bins[c] <= floor_v)
                     level = 0; /* within the threshold: white */
@@ -613,7 +633,10 @@ static int heat_section(pic *p, const pk_diff *d, section s, bool all, const pk_
             }
             if (level != run_level) {
                 if (run_level > 0) {
-                    heat_colour(s, (double)run_level / (HEAT_LEVELS - 1), col);
+                    if (run_level == HEAT_LEVELS)
+                        snprintf(col, sizeof col, "#777777");
+                    else
+                        heat_colour(s, (double)run_level / (HEAT_LEVELS - 1), col);
                     rect(p, g->x0 + (double)run_start * g->cw, ry + 1,
                          (double)(c - run_start) * g->cw, ROW_H - 2, col);
                 }

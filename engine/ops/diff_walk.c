@@ -27,7 +27,7 @@ static void fold(pk_diff_chan *c, double v, uint32_t first, uint64_t o, uint64_t
     if (c->bins) {
         size_t b0 = pk_diff_bin_of(o, n, nbins), b1 = pk_diff_bin_of(o + count - 1, n, nbins);
         for (size_t b = b0; b <= b1; b++)
-            if ((float)v > c->bins[b])
+            if (isnan(v) || (float)v > c->bins[b]) /* NaN stays, as in the maximum */
                 c->bins[b] = (float)v;
     }
     if (c->frames)

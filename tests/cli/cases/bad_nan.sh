@@ -138,5 +138,27 @@ if "$POSEKIT" help diff >/dev/null 2>&1; then
     rc=$?
     sanity diff
     case $rc in 0 | 1 | 2) ;; *) bad "diff exited $rc" ;; esac
+    # a motion with itself is the same, NaN and infinity included
+    [ $rc -eq 0 ] || bad "diff nan.vmd nan.vmd: exit $rc, expected 0: $(tail -1 out.txt)"
+    # against a clean motion the NaN translation differs, and the heatmap
+    # shows its cells grey (they were white, the row left out)
+    python3 - <<'PY'
+import struct
+LINEAR = bytes([20, 20, 0, 0, 20, 20, 20, 20] + [107] * 8)
+ip = b"".join((LINEAR + b"\0\0\0")[r:r + 16] for r in range(4))
+head = b"Vocaloid Motion Data 0002" + b"\0" * 5 + b"model".ljust(20, b"\0")
+def bone(name, frame, vals):
+    return name.ljust(15, b"\0") + struct.pack("<I7f", frame, *vals) + ip
+body = (struct.pack("<I", 2) + bone(b"a", 0, (0, 0, 0, 0, 0, 0, 1)) +
+        bone(b"a", 10, (1, 0, 0, 0, 0, 0, 1)) + struct.pack("<5I", 0, 0, 0, 0, 0))
+open("clean.vmd", "wb").write(head + body)
+PY
+    "$POSEKIT" diff nan.vmd clean.vmd --frames all --no-morphs --svg nan.svg >out.txt 2>err.txt
+    rc=$?
+    sanity "diff --svg"
+    [ $rc -eq 1 ] || bad "diff nan.vmd clean.vmd: exit $rc, expected 1"
+    grep -q 'nan *[0-9]* *nan  a$' out.txt || bad "no nan row for bone a: $(head -4 out.txt)"
+    grep -q '#777777' nan.svg || bad "the heatmap has no grey NaN cells"
+    grep -q '>nan units<' nan.svg || bad "the heatmap row of bone a lacks its nan value"
 fi
 exit $fail
