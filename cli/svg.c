@@ -571,8 +571,8 @@ static int heat_section(pic *p, const pk_diff *d, section s, bool all, const pk_
     }
     y += 22;
     /* a column holds a bin's largest |B - A|: the heading says so */
-    const char *title = s == SEC_MORPH ? "Morph weight difference, |B \xe2\x88\x92 A|"
-                                       : section_title(s);
+    const char *title =
+        s == SEC_MORPH ? "Morph weight difference, |B \xe2\x88\x92 A|" : section_title(s);
     text(p, MARGIN, y, "start", "font-weight=\"bold\"", 13, title);
     if (s != SEC_SCENE) {
         /* right-aligned with the grid, but never over the heading (a
