@@ -161,14 +161,6 @@ static bool set_names(const pk_names *ta, const pk_names *tb, pair p, char **nam
     return true;
 }
 
-static double distance3(const float a[3], const float b[3])
-{
-    double dx = pk_diff_sub(b[0], a[0]), dy = pk_diff_sub(b[1], a[1]),
-           dz = pk_diff_sub(b[2], a[2]);
-    double d = sqrt(dx * dx + dy * dy + dz * dz);
-    return isnan(d) ? (double)NAN : d;
-}
-
 static void count_rows(pk_diff *d)
 {
     d->bones_differ = d->morphs_differ = d->only_a = d->only_b = 0;
@@ -254,7 +246,7 @@ pk_diff *pk_diff_poses(const pk_pose *a, const pk_pose *b, const pk_diff_options
         const pk_pose_bone *y =
             pb.v[i].b == PK_NO_NAME ? NULL : &b->bones[pk_pose_find_bone(b, pb.v[i].b)];
         r->angle_deg = pk_quat_angle_deg(x ? x->rot : rest_rot, y ? y->rot : rest_rot);
-        r->pos_delta = distance3(x ? x->pos : rest_pos, y ? y->pos : rest_pos);
+        r->pos_delta = pk_diff_distance(x ? x->pos : rest_pos, y ? y->pos : rest_pos);
         r->angle_mean = r->angle_deg;
         r->pos_mean = r->pos_delta;
         r->differs = pk_diff_over(r->angle_deg, o->threshold_deg) ||
@@ -301,6 +293,14 @@ static pk_name_id *track_ids(const pk_track *t, size_t n)
     return ids;
 }
 
+static bool finite_n(const float *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(v[i]))
+            return false;
+    return true;
+}
+
 /* The frame from which a track no longer changes: the first key of its
  * trailing run of keys with the same finite values (bytes), or its last
  * key (0 for a missing or empty track, which holds the rest pose
@@ -308,8 +308,6 @@ static pk_name_id *track_ids(const pk_track *t, size_t n)
  * same value, which the cursor gives exactly, and the last key's value
  * holds after it.  A bone a dance keys again without moving it, or only
  * at the start and the end, is walked no further than that. */
-static bool finite_n(const float *v, size_t n);
-
 static uint32_t bone_tail(const pk_motion *m, const pk_track *t)
 {
     if (!t || !t->count)
@@ -366,16 +364,8 @@ static void bone_block(void *ctx, uint32_t first, size_t n, double *v)
         return;
     for (size_t j = n; j-- > 0;) { /* spread to angle, distance pairs */
         v[2 * j] = v[j];
-        v[2 * j + 1] = distance3(pa[j], pb[j]);
+        v[2 * j + 1] = pk_diff_distance(pa[j], pb[j]);
     }
-}
-
-static bool finite_n(const float *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(v[i]))
-            return false;
-    return true;
 }
 
 /* True when every frame of track t (NULL or empty: the rest pose) has
@@ -451,7 +441,7 @@ static void bone_over_range(const pk_motion *ma, const pk_track *ta, const pk_mo
     float pa[3], pb[3];
     w.angle_only = still_pos(ma, ta, pa) && still_pos(mb, tb, pb);
     if (w.angle_only)
-        pk_diff_fold_const(&ch[1], distance3(pa, pb), first, last, nbins);
+        pk_diff_fold_const(&ch[1], pk_diff_distance(pa, pb), first, last, nbins);
     pk_diff_walk_blocks(first, last, max_u32(bone_tail(ma, ta), bone_tail(mb, tb)), nbins,
                         bone_block, &w, ch, w.angle_only ? 1 : 2);
     double n = (double)last - first + 1.0;

@@ -52,6 +52,16 @@ static inline double pk_diff_sub(double b, double a)
     return isnan(d) ? (double)NAN : d;
 }
 
+/* |b - a| of two translations (pk_diff_sub per axis: NaN against a
+ * number is NaN, the same values 0). */
+static inline double pk_diff_distance(const float a[3], const float b[3])
+{
+    double dx = pk_diff_sub(b[0], a[0]), dy = pk_diff_sub(b[1], a[1]),
+           dz = pk_diff_sub(b[2], a[2]);
+    double d = sqrt(dx * dx + dy * dy + dz * dz);
+    return isnan(d) ? (double)NAN : d;
+}
+
 /* Does a difference v exceed threshold t?  NaN does (a NaN value against
  * anything is not "the same"), as infinity does. */
 static inline bool pk_diff_over(double v, double t)

@@ -138,14 +138,6 @@ static size_t ik_switches(const pk_motion *ma, const pk_ik_key *ka, const pk_mot
     return n;
 }
 
-static double dist3(const float a[3], const float b[3])
-{
-    double dx = pk_diff_sub(b[0], a[0]), dy = pk_diff_sub(b[1], a[1]),
-           dz = pk_diff_sub(b[2], a[2]);
-    double d = sqrt(dx * dx + dy * dy + dz * dz);
-    return isnan(d) ? (double)NAN : d;
-}
-
 /* The largest |a[i] - b[i]|; NaN when any is (a NaN is no match).
  * turn > 0: the values are angles of that period, and a difference is
  * taken the short way round (179 and -179 degrees are 2 apart). */
@@ -167,7 +159,7 @@ static double max_abs3(const float a[3], const float b[3], double turn)
 static double angle3(const float a[3], const float b[3])
 {
     static const float zero[3] = {0, 0, 0};
-    double la = dist3(a, zero), lb = dist3(b, zero), ch = 0.0;
+    double la = pk_diff_distance(a, zero), lb = pk_diff_distance(b, zero), ch = 0.0;
     if (la == 0.0 || lb == 0.0)
         return 0.0;
     for (int i = 0; i < 3; i++) {
@@ -203,7 +195,7 @@ static void camera_sample(void *ctx, uint32_t f, double *v)
 {
     const scene_walk *w = ctx;
     pk_camera_key a = camera_at(w->ma, w->ta, f), b = camera_at(w->mb, w->tb, f);
-    v[0] = dist3(a.pos, b.pos);
+    v[0] = pk_diff_distance(a.pos, b.pos);
     v[1] = fabs(pk_diff_sub(b.distance, a.distance));
     v[2] = max_abs3(a.rot, b.rot, 2.0 * 3.14159265358979323846) * RAD2DEG;
     v[3] = fabs(pk_diff_sub(b.fov, a.fov));
