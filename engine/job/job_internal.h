@@ -53,6 +53,7 @@ typedef struct outspec {
     pk_vpd_options vpd;
     bool frame_set, layout_set, no_morphs_set;
     where frame_at, vpd_at; /* the frame key's place; layout's or no_morphs' */
+    char *key; /* where the write lands (owned), to compare outputs with each other */
     report_kind report;
     pk_format fmt; /* PK_FMT_UNKNOWN = a report */
 } outspec;

@@ -145,15 +145,12 @@ static bool same_target(const char *a, const char *b)
     return same;
 }
 
-/* Would a write to inner land inside outer, as if outer were a folder? */
-static bool target_inside(const char *outer, const char *inner)
+/* Would a write landing at key inner be inside outer's, as if outer were
+ * a folder?  (keys of target_key) */
+static bool key_inside(const char *outer, const char *inner)
 {
-    char *x = target_key(outer), *y = target_key(inner);
-    size_t n = x ? strlen(x) : 0;
-    bool in = x && y && n && strncmp(x, y, n) == 0 && y[n] == '/';
-    free(x);
-    free(y);
-    return in;
+    size_t n = strlen(outer);
+    return n && strncmp(outer, inner, n) == 0 && inner[n] == '/';
 }
 
 item *job_find(const pk_job *j, const char *name)
@@ -626,13 +623,18 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
                    j->items[i].is_rules ? "rule file" : "input", j->items[i].name);
             return false;
         }
+    /* each output's key is worked out once (it resolves links and
+     * folders), then compared with every earlier one's */
+    if (!(os->key = target_key(o->path)))
+        return false;
     for (size_t i = 0; i < idx; i++) {
-        if (same_target(j->outs[i].path, o->path)) {
+        const char *other = j->ospec[i].key;
+        if (strcmp(other, os->key) == 0 || pk_path_same_file(j->outs[i].path, o->path)) {
             err_at(y->log, mark(v), "'%s' is written twice (line %d)", path, j->ospec[i].at.line);
             return false;
         }
-        bool in = target_inside(j->outs[i].path, o->path);
-        if (in || target_inside(o->path, j->outs[i].path)) {
+        bool in = key_inside(other, os->key);
+        if (in || key_inside(os->key, other)) {
             err_at(y->log, mark(v),
                    "output '%s' would be written %s output '%s' (line %d): a file "
                    "cannot be a folder too",
@@ -734,9 +736,9 @@ static bool parse_root(pk_job *j, const yctx *y)
 
 static void mark_used(const pk_job *j, const char *name, bool *used)
 {
-    for (size_t i = 0; name && i < j->nitems; i++)
-        if (strcmp(j->items[i].name, name) == 0)
-            used[i] = true;
+    const item *it = name ? job_find(j, name) : NULL;
+    if (it)
+        used[it - j->items] = true;
 }
 
 /* An input, rule set or step result that no step and no output names is
@@ -852,6 +854,7 @@ void pk_job_free(pk_job *j)
         free(j->outs[i].name);
         free(j->outs[i].path);
         pk_buf_free(&j->outs[i].data);
+        free(j->ospec[i].key);
     }
     free(j->outs);
     free(j->ospec);
