@@ -195,26 +195,22 @@ void pk_file_discard(pk_staged *s)
 
 int pk_file_commit_all(pk_staged **s, size_t n, pk_log *log)
 {
-    char **target = calloc(n ? n : 1, sizeof *target), **kept = calloc(n ? n : 1, sizeof *kept);
-    bool *renamed = calloc(n ? n : 1, sizeof *renamed), *in_place = calloc(n ? n : 1, 1);
-    int rc = target && kept && renamed && in_place ? 0 : -1;
-    if (rc != 0)
-        pk_error(log, "out of memory");
-    /* 1. every target's present file kept under a second name; one that
-     * cannot be kept (unreadable, no room) is replaced without a way back,
-     * so after all the others */
-    bool *unkept = calloc(n ? n : 1, sizeof *unkept);
-    if (rc == 0 && !unkept) {
+    size_t m = n ? n : 1;
+    char **target = calloc(m, sizeof *target), **kept = calloc(m, sizeof *kept);
+    bool *renamed = calloc(m, sizeof *renamed), *unkept = calloc(m, sizeof *unkept);
+    int rc = 0;
+    if (!target || !kept || !renamed || !unkept) {
         pk_error(log, "out of memory");
         rc = -1;
     }
+    /* 1. every target's present file kept under a second name; one that
+     * cannot be kept (unreadable, no room) is replaced without a way back,
+     * so after all the others (a target written in place has no temp) */
     for (size_t i = 0; i < n && rc == 0; i++) {
-        in_place[i] = !s[i]->temp;
-        if (in_place[i])
+        if (!s[i]->temp)
             continue;
-        pk_log_set_path(log, s[i]->path);
-        target[i] = strdup(pk_os_temp_target(s[i]->temp));
-        if (!target[i]) {
+        if (!(target[i] = strdup(pk_os_temp_target(s[i]->temp)))) {
+            pk_log_set_path(log, s[i]->path);
             pk_error(log, "out of memory");
             rc = -1;
         } else {
@@ -225,33 +221,30 @@ int pk_file_commit_all(pk_staged **s, size_t n, pk_log *log)
      * in place (a device, "-"), which cannot be taken back, so it goes last */
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < n && rc == 0; i++)
-            if (!in_place[i] && unkept[i] == (pass == 1)) {
+            if (target[i] && unkept[i] == (pass == 1)) {
                 pk_log_set_path(log, s[i]->path);
                 rc = pk_os_temp_commit(s[i]->temp, log);
                 s[i]->temp = NULL; /* freed by the commit, done or not */
                 renamed[i] = rc == 0;
             }
     for (size_t i = 0; i < n && rc == 0; i++)
-        if (in_place[i]) {
+        if (!target[i]) {
             pk_log_set_path(log, s[i]->path);
             rc = pk_os_write_in_place(s[i]->path, s[i]->data, s[i]->len, log);
         }
     /* on failure, every replaced target gets its old file back (a new one
      * is removed); the second names go either way */
-    for (size_t i = n; i-- > 0;) {
-        if (rc != 0 && renamed && renamed[i]) {
+    for (size_t i = n; kept && renamed && unkept && i-- > 0;) {
+        if (rc != 0 && renamed[i]) {
             pk_log_set_path(log, s[i]->path);
-            if (unkept && unkept[i]) {
+            if (unkept[i]) {
                 pk_error(log, "replaced already: its old file could not be kept to put back");
                 continue;
             }
-            if (pk_os_put_back(target[i], kept ? kept[i] : NULL, log) == 0 && kept)
-                continue; /* the kept name is the target again */
-            if (kept && kept[i])
-                continue; /* could not put it back: the kept name stays, and says where */
+            if (pk_os_put_back(target[i], kept[i], log) == 0 || kept[i])
+                continue; /* the kept name is the target again, or stays and says where */
         }
-        if (kept)
-            pk_os_drop_kept(kept[i]);
+        pk_os_drop_kept(kept[i]);
     }
     for (size_t i = 0; i < n; i++) {
         pk_file_discard(s[i]); /* a temporary file not renamed is removed */
@@ -265,7 +258,6 @@ int pk_file_commit_all(pk_staged **s, size_t n, pk_log *log)
     free(target);
     free(kept);
     free(renamed);
-    free(in_place);
     free(unkept);
     return rc;
 }
