@@ -240,30 +240,74 @@ static char *follow_links(const char *path)
     return NULL;
 }
 
+/* Where, in path, the deepest folder above it that exists ends: the
+ * length of that folder's name ("/" for the root), with *rest the offset
+ * of what follows it; 0 (and *rest 0) when none above exists, that is,
+ * the current folder. */
+static size_t existing_dir(const char *t, size_t *rest)
+{
+    size_t cut = strlen(t);
+    for (;;) {
+        while (cut > 0 && t[cut - 1] != '/')
+            cut--;
+        *rest = cut;
+        if (cut == 0)
+            return 0;
+        size_t dl = cut > 1 ? cut - 1 : cut; /* "a/b/" -> "a/b"; "/" stays */
+        char *dir = strndup(t, dl);
+        struct stat st;
+        bool there = dir && stat(dir, &st) == 0;
+        free(dir);
+        if (there)
+            return dl;
+        cut--; /* the separator; look one folder higher */
+    }
+}
+
 char *pk_os_target_key(const char *path)
 {
     char *t = follow_links(path);
     if (!t)
         return path ? strdup(path) : NULL;
     /* the deepest existing folder above t, canonical, then the rest */
-    size_t cut = strlen(t);
-    for (;;) {
-        while (cut > 0 && t[cut - 1] != '/')
-            cut--;
-        size_t dl = cut > 1 ? cut - 1 : cut; /* "a/b/" -> "a/b"; "/" stays */
-        char *dir = dl ? strndup(t, dl) : strdup(".");
-        char *real = dir ? realpath(dir, NULL) : NULL;
-        free(dir);
-        if (real) {
-            char *key = pk_os_join(real, t + cut);
-            free(real);
-            free(t);
-            return key;
-        }
-        if (cut == 0)
-            return t; /* nothing above exists (cannot happen for "."): as written */
-        cut--;        /* the separator; look one folder higher */
+    size_t rest, dl = existing_dir(t, &rest);
+    char *dir = dl ? strndup(t, dl) : strdup(".");
+    char *real = dir ? realpath(dir, NULL) : NULL;
+    free(dir);
+    char *key = real ? pk_os_join(real, t + rest) : NULL;
+    free(real);
+    if (!key)
+        return t; /* as written */
+    free(t);
+    return key;
+}
+
+/* A new, unused name beside path, "DIR/.NAME<tag>.XXXXXX" (tag "" for a
+ * temporary file, ".old" for a kept one), created empty and open (its
+ * descriptor in *fd); malloc'd, NULL (errno set: ENOMEM, or mkstemp's)
+ * on failure. */
+static char *name_beside(const char *path, const char *tag, int *fd)
+{
+    size_t dirlen = pk_os_dir_len(path);
+    const char *base = pk_os_base_name(path);
+    size_t len = dirlen + 2 + strlen(base) + strlen(tag) + 8;
+    char *name = malloc(len);
+    if (!name) {
+        errno = ENOMEM;
+        return NULL;
     }
+    if (base == path)
+        snprintf(name, len, ".%s%s.XXXXXX", base, tag);
+    else
+        snprintf(name, len, "%.*s/.%s%s.XXXXXX", (int)(base - 1 - path), path, base, tag);
+    *fd = mkstemp(name);
+    if (*fd < 0) {
+        int err = errno;
+        free(name);
+        errno = err;
+        return NULL;
+    }
+    return name;
 }
 
 pk_os_temp *pk_os_temp_create(const char *path, bool *in_place, pk_log *log)
@@ -289,27 +333,14 @@ pk_os_temp *pk_os_temp_create(const char *path, bool *in_place, pk_log *log)
     }
     t->fd = -1;
     /* Temporary file beside the target: "DIR/.NAME.XXXXXX". */
-    size_t dirlen = pk_os_dir_len(t->target);
-    const char *base = pk_os_base_name(t->target);
-    size_t tlen = dirlen + 2 + strlen(base) + 8;
-    if (!(t->tmp = malloc(tlen))) {
-        pk_error(log, "out of memory");
-        pk_os_temp_discard(t);
-        return NULL;
-    }
-    if (base == t->target)
-        snprintf(t->tmp, tlen, ".%s.XXXXXX", base);
-    else
-        snprintf(t->tmp, tlen, "%.*s/.%s.XXXXXX", (int)(base - 1 - t->target), t->target, base);
-    t->fd = mkstemp(t->tmp);
-    if (t->fd < 0) {
-        if (errno == ENOENT) /* the commands make no folders (jobs do) */
+    if (!(t->tmp = name_beside(t->target, "", &t->fd))) {
+        if (errno == ENOMEM)
+            pk_error(log, "out of memory");
+        else if (errno == ENOENT) /* the commands make no folders (jobs do) */
             pk_error(log, "the output folder does not exist");
         else
             pk_error(log, "cannot create a file in the output folder: %s", strerror(errno));
-        free(t->tmp);
-        t->tmp = NULL; /* no file to remove */
-        pk_os_temp_discard(t);
+        pk_os_temp_discard(t); /* t->tmp NULL: no file to remove */
         return NULL;
     }
     mode_t mode;
@@ -477,28 +508,6 @@ void pk_os_unmake_dirs(const char *dir, const char *made)
     free(p);
 }
 
-/* A new, unused name beside path ("DIR/.NAME.old.XXXXXX"), created empty
- * and open (its descriptor in *fd); malloc'd, NULL (errno set) on failure. */
-static char *name_beside(const char *path, int *fd)
-{
-    size_t dirlen = pk_os_dir_len(path);
-    const char *base = pk_os_base_name(path);
-    size_t len = dirlen + strlen(base) + 16;
-    char *name = malloc(len);
-    if (!name)
-        return NULL;
-    if (base == path)
-        snprintf(name, len, ".%s.old.XXXXXX", base);
-    else
-        snprintf(name, len, "%.*s/.%s.old.XXXXXX", (int)(base - 1 - path), path, base);
-    *fd = mkstemp(name);
-    if (*fd < 0) {
-        free(name);
-        return NULL;
-    }
-    return name;
-}
-
 /* Copies the file at from into the open file fd (a file system without
  * hard links); 0 or -1 (errno set). */
 static int copy_into(const char *from, int fd)
@@ -526,7 +535,7 @@ int pk_os_keep_old(const char *target, char **kept, pk_log *log)
     if (stat(target, &st) != 0 || !S_ISREG(st.st_mode))
         return 0; /* nothing there to keep */
     int fd;
-    char *name = name_beside(target, &fd);
+    char *name = name_beside(target, ".old", &fd);
     if (!name) {
         pk_error(log, "cannot keep the present file aside: %s", strerror(errno));
         return -1;
@@ -576,26 +585,10 @@ int pk_os_folder_writable(const char *path)
     char *t = follow_links(path);
     if (!t)
         return ENOMEM;
-    int rc = 0;
-    for (;;) {
-        char *slash = strrchr(t, '/');
-        if (slash == t) {
-            t[1] = '\0'; /* the root */
-        } else if (slash) {
-            *slash = '\0';
-        } else {
-            t[0] = '.';
-            t[1] = '\0';
-        }
-        struct stat st;
-        if (stat(t, &st) == 0) {
-            if (access(t, W_OK | X_OK) != 0)
-                rc = errno;
-            break;
-        }
-        if (strcmp(t, ".") == 0 || strcmp(t, "/") == 0)
-            break;
-    }
+    size_t rest, dl = existing_dir(t, &rest);
+    (void)rest;
+    t[dl] = '\0';
+    int rc = access(dl ? t : ".", W_OK | X_OK) != 0 ? errno : 0;
     free(t);
     return rc;
 }
