@@ -635,6 +635,22 @@ bool pk_os_same_file(const char *a, const char *b)
            ia.nFileIndexHigh == ib.nFileIndexHigh && ia.nFileIndexLow == ib.nFileIndexLow;
 }
 
+/* w as a full path (GetFullPathNameW), UTF-8, letters folded to lower
+ * case when fold; malloc'd, NULL on failure. */
+static char *full_path(const wchar_t *w, bool fold)
+{
+    DWORD n = GetFullPathNameW(w, 0, NULL, NULL);
+    wchar_t *full = n ? malloc((size_t)n * sizeof *full) : NULL;
+    char *out = NULL;
+    if (full && GetFullPathNameW(w, n, full, NULL) > 0) {
+        if (fold)
+            CharLowerBuffW(full, (DWORD)wcslen(full));
+        out = narrow(full);
+    }
+    free(full);
+    return out;
+}
+
 char *pk_os_canonical(const char *path)
 {
     wchar_t *w = widen(path);
@@ -645,12 +661,7 @@ char *pk_os_canonical(const char *path)
         errno = ENOENT;
         return NULL;
     }
-    DWORD n = GetFullPathNameW(w, 0, NULL, NULL);
-    wchar_t *full = n ? malloc((size_t)n * sizeof *full) : NULL;
-    char *out = NULL;
-    if (full && GetFullPathNameW(w, n, full, NULL) > 0)
-        out = narrow(full);
-    free(full);
+    char *out = full_path(w, false);
     free(w);
     return out;
 }
@@ -660,14 +671,7 @@ char *pk_os_target_key(const char *path)
     wchar_t *w = widen(path);
     if (!w)
         return NULL;
-    DWORD n = GetFullPathNameW(w, 0, NULL, NULL);
-    wchar_t *full = n ? malloc((size_t)n * sizeof *full) : NULL;
-    char *out = NULL;
-    if (full && GetFullPathNameW(w, n, full, NULL) > 0) {
-        CharLowerBuffW(full, (DWORD)wcslen(full)); /* NTFS names ignore case */
-        out = narrow(full);
-    }
-    free(full);
+    char *out = full_path(w, true); /* NTFS names ignore case */
     free(w);
     return out ? out : strdup(path);
 }
