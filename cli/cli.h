@@ -120,7 +120,6 @@ int cli_one_operand(const char *cmd, const char *what, int argc, char **argv, in
 
 /* Global flags valid on every command (parsed by each command's getopt). */
 extern bool cli_strict;
-extern bool cli_verbose;
 /* The command being run (main.c sets it): a diagnostic about no file is
  * printed "posekit COMMAND: ...", one about a file "posekit: FILE...". */
 extern const char *cli_cmd_name;

@@ -8,7 +8,6 @@
 #include <string.h>
 
 bool cli_strict = false;
-bool cli_verbose = false;
 const char *cli_cmd_name = NULL;
 
 /* ------------------------------------------------------------ diagnostics */
@@ -63,10 +62,8 @@ int cli_flush_log(pk_log *log, bool strict)
     if (log->errors) {
         rc = EXIT_ERROR;
     } else if (strict && log->warnings) {
-        if (cli_cmd_name)
-            fprintf(stderr, "posekit %s: warnings are errors (--strict)\n", cli_cmd_name);
-        else
-            fprintf(stderr, "posekit: warnings are errors (--strict)\n");
+        fprintf(stderr, "posekit%s%s: warnings are errors (--strict)\n", cli_cmd_name ? " " : "",
+                cli_cmd_name ? cli_cmd_name : "");
         rc = EXIT_ERROR;
     }
     pk_log_free(log);

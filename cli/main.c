@@ -111,10 +111,8 @@ int cli_main(int argc, char **argv)
     /* Whatever went to standard output (help, --version, run's report) must
      * have got there: a full disk or a closed pipe is an error, once. */
     if (rc != EXIT_ERROR && (fflush(stdout) != 0 || ferror(stdout))) {
-        if (cli_cmd_name)
-            fprintf(stderr, "posekit %s: cannot write standard output\n", cli_cmd_name);
-        else
-            fprintf(stderr, "posekit: cannot write standard output\n");
+        fprintf(stderr, "posekit%s%s: cannot write standard output\n", cli_cmd_name ? " " : "",
+                cli_cmd_name ? cli_cmd_name : "");
         rc = EXIT_ERROR;
     }
     return rc;

@@ -63,7 +63,6 @@ static int cli_option(cli_run *r, const char *name, const char *inline_value, co
         (op == PK_STEP_RENAME || op == PK_STEP_MIRROR || op == PK_STEP_RETARGET)) {
         if (!on)
             return 1;
-        cli_verbose = true;
         pk_log quiet; /* a second -v is no error */
         pk_log_init(&quiet);
         pk_step_set(r->step, "verbose", NULL, &quiet);
