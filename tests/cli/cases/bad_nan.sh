@@ -19,6 +19,10 @@ body = (struct.pack("<I", 3) + bone(b"a", 0, (0, 0, 0, 0, 0, 0, 1)) +
         struct.pack("<I", 1) + b"m".ljust(15, b"\0") + struct.pack("<If", 0, nan) +
         struct.pack("<4I", 0, 0, 0, 0))
 open("nan.vmd", "wb").write(head + body)
+# the same bone keyed with finite values, for diff against nan.vmd
+clean = (struct.pack("<I", 2) + bone(b"a", 0, (0, 0, 0, 0, 0, 0, 1)) +
+         bone(b"a", 10, (1, 0, 0, 0, 0, 0, 1)) + struct.pack("<5I", 0, 0, 0, 0, 0))
+open("clean.vmd", "wb").write(head + clean)
 PY
 sanity() { if grep -Eq 'Sanitizer|runtime error:' err.txt; then bad "$1: sanitizer report"; fi; }
 
@@ -142,17 +146,6 @@ if "$POSEKIT" help diff >/dev/null 2>&1; then
     [ $rc -eq 0 ] || bad "diff nan.vmd nan.vmd: exit $rc, expected 0: $(tail -1 out.txt)"
     # against a clean motion the NaN translation differs, and the heatmap
     # shows its cells grey (they were white, the row left out)
-    python3 - <<'PY'
-import struct
-LINEAR = bytes([20, 20, 0, 0, 20, 20, 20, 20] + [107] * 8)
-ip = b"".join((LINEAR + b"\0\0\0")[r:r + 16] for r in range(4))
-head = b"Vocaloid Motion Data 0002" + b"\0" * 5 + b"model".ljust(20, b"\0")
-def bone(name, frame, vals):
-    return name.ljust(15, b"\0") + struct.pack("<I7f", frame, *vals) + ip
-body = (struct.pack("<I", 2) + bone(b"a", 0, (0, 0, 0, 0, 0, 0, 1)) +
-        bone(b"a", 10, (1, 0, 0, 0, 0, 0, 1)) + struct.pack("<5I", 0, 0, 0, 0, 0))
-open("clean.vmd", "wb").write(head + body)
-PY
     "$POSEKIT" diff nan.vmd clean.vmd --frames all --no-morphs --svg nan.svg >out.txt 2>err.txt
     rc=$?
     sanity "diff --svg"
