@@ -1,5 +1,5 @@
 /* cmd_bake.c — `posekit bake IN -o OUT`: a key at every frame (or every
- * N) with linear curves (engine/ops/reduce.c), run as a step
+ * N) with linear curves (engine/ops/keys/reduce.c), run as a step
  * (engine/step/). */
 #include "cli.h"
 

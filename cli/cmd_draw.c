@@ -1,6 +1,6 @@
 /* cmd_draw.c — `posekit draw POSE|MOTION --model MODEL -o OUT.svg`: a pose
  * on a model as a stick figure (README "draw").  The step layer
- * (engine/step/, engine/ops/draw.c) evaluates and draws; this file is its
+ * (engine/step/, engine/ops/skeleton/draw.c) evaluates and draws; this file is its
  * help. */
 #include "cli.h"
 

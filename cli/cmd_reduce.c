@@ -1,5 +1,5 @@
 /* cmd_reduce.c — `posekit reduce IN -o OUT`: the fewest keys within
- * tolerances (engine/ops/reduce.c), run as a step (engine/step/). */
+ * tolerances (engine/ops/keys/reduce.c), run as a step (engine/step/). */
 #include "cli.h"
 
 const char help_reduce[] =

@@ -283,7 +283,7 @@ static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
 }
 
 /* diff --svg --model: A's figure with B's underneath, shaded by each
- * bone's rotation difference (engine/ops/draw.c), at the diff's frame, or
+ * bone's rotation difference (engine/ops/skeleton/draw.c), at the diff's frame, or
  * a strip of about 8 figures over its range. */
 static int figures(const cli_run *r, const pk_step_result *res, const char *const *in,
                    pk_buf *out)

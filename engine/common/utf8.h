@@ -1,7 +1,7 @@
 /*
  * utf8.h — private: UTF-8 one code point at a time, for the few places
  * that walk UTF-8 text themselves (PMX names: model/skeleton.c; name
- * folding: ops/check.c; JSON strings: step/step_report.c).  CP932 <->
+ * folding: ops/skeleton/check.c; JSON strings: step/step_report.c).  CP932 <->
  * UTF-8 conversion is model/names.c's (through the platform edge).
  */
 #ifndef PK_UTF8_H

@@ -137,7 +137,7 @@ PK_API void pk_buf_putc(pk_buf *b, uint8_t c);
 PK_API void pk_buf_puts(pk_buf *b, const char *s);
 /* s as XML/SVG text or attribute value: & < > " escaped, control bytes
  * other than tab written as '?' (the one escape every posekit picture
- * uses: ops/draw.c, the CLI's diff pictures). */
+ * uses: ops/skeleton/draw.c, the CLI's diff pictures). */
 PK_API void pk_buf_puts_xml(pk_buf *b, const char *s);
 PK_API void pk_buf_printf(pk_buf *b, const char *fmt, ...) PK_PRINTF(2, 3);
 PK_API void pk_buf_u32le(pk_buf *b, uint32_t v);
@@ -615,7 +615,7 @@ PK_API void pk_quat_slerp(const float a[4], const float b[4], float t, float out
 PK_API double pk_quat_angle_deg(const float a[4], const float b[4]);
 
 /* ======================================================================
- * Diff (engine/ops/diff.c)
+ * Diff (engine/ops/diff/diff.c)
  * ====================================================================== */
 
 /* Bone-by-bone differences between two poses, or between two motions over
@@ -755,7 +755,7 @@ PK_API void pk_diff_free(pk_diff *d);
 
 /* ======================================================================
  * Rules, selections and renaming (engine/rules/rules.c, engine/rules/select.c,
- * engine/ops/rename.c, engine/ops/mirror.c, engine/ops/retarget.c)
+ * engine/ops/names/rename.c, engine/ops/names/mirror.c, engine/ops/retarget/retarget.c)
  * ====================================================================== */
 
 /* Compiled mapping rules (YAML, see rules/README.md). */
@@ -806,7 +806,7 @@ PK_API bool pk_rules_has_group(const pk_rules *r, const char *name);
 /* Number of distinct patterns a selection holds (0 for NULL). */
 PK_API size_t pk_selection_count(const pk_selection *s);
 
-/* The diff summed up per bone group (engine/ops/diff_groups.c): one row per
+/* The diff summed up per bone group (engine/ops/diff/diff_groups.c): one row per
  * group of r (standard groups included; r may be the pk_rules_default set)
  * that holds at least one compared bone, largest difference first.  Rows
  * point into d and r: valid while both live and d is not re-sorted.
@@ -855,12 +855,12 @@ PK_API int pk_motion_mirror(pk_motion *m, const pk_rules *r, pk_edit_stats *stat
 PK_API int pk_pose_mirror(pk_pose *p, const pk_rules *r, pk_edit_stats *stats, pk_log *log);
 
 /* Retarget: rename (forward), then the rules' stance corrections, then the
- * translation scale.  See engine/ops/retarget.c for the math. */
+ * translation scale.  See engine/ops/retarget/retarget.c for the math. */
 PK_API int pk_motion_retarget(pk_motion *m, const pk_rules *r, pk_edit_stats *stats, pk_log *log);
 PK_API int pk_pose_retarget(pk_pose *p, const pk_rules *r, pk_edit_stats *stats, pk_log *log);
 
-/* ---- retarget between two models (engine/ops/retarget_model.c,
- * engine/ops/retarget_fold.c; README "Retarget between two models") ----
+/* ---- retarget between two models (engine/ops/retarget/retarget_model.c,
+ * engine/ops/retarget/retarget_fold.c; README "Retarget between two models") ----
  * A motion or pose made for model A (`from`), played on model B (`to`):
  *  - fold: bones A has and B lacks (上半身2, グルーブ, 腕捩, 全ての親, ...) are
  *    carried into the bones B has below them (rotation: q_C' = Q·q_C with
@@ -933,7 +933,7 @@ typedef struct pk_fold_report {
 PK_API void pk_fold_report_free(pk_fold_report *r);
 /* Bones A has and B lacks, carried into the bones B has below them so
  * that every bone B has keeps the world rotation MMD shows on A (appends
- * and A's fixed axes included; engine/ops/retarget_fold.c).  rep may be
+ * and A's fixed axes included; engine/ops/retarget/retarget_fold.c).  rep may be
  * NULL; it is zeroed first. */
 PK_API int pk_motion_fold(pk_motion *m, const struct pk_model *a, const struct pk_model *b,
                           pk_fold_report *rep, pk_log *log);
@@ -975,10 +975,10 @@ PK_API int pk_pose_retarget_models(pk_pose *p, const pk_rules *r, const pk_retar
                                    pk_edit_stats *st, pk_retarget_report *rep, pk_log *log);
 
 /* ======================================================================
- * Overlay, merge, job (engine/ops/overlay.c, engine/ops/merge.c, engine/job/job.c)
+ * Overlay, merge, job (engine/ops/keys/overlay.c, engine/ops/keys/merge.c, engine/job/job.c)
  * ====================================================================== */
 
-/* ---- overlay (engine/ops/overlay.c) ----
+/* ---- overlay (engine/ops/keys/overlay.c) ----
  * Lays a pose over chosen bones of a motion for frames [first, last] with
  * `fade` frames of fade on each side (doc/architecture.md "Overlay"):
  *  - outside [first-fade, last+fade] every selected bone samples exactly as
@@ -1054,7 +1054,7 @@ PK_API pk_motion *pk_overlay_motion(const pk_motion *base, const pk_pose *pose, 
 PK_API pk_pose *pk_overlay_pose(const pk_pose *base, const pk_pose *pose, const pk_selection *sel,
                          pk_overlay_mode mode, pk_overlay_stats *stats, pk_log *log);
 
-/* ---- keyframe reduction and baking (engine/ops/reduce.c) ----
+/* ---- keyframe reduction and baking (engine/ops/keys/reduce.c) ----
  * Reduce: per selected bone track (and every morph track unless `morphs`
  * is false), the fewest keys such that every integer frame between the
  * range's first and last key samples within the tolerances of the input
@@ -1111,7 +1111,7 @@ PK_API pk_motion *pk_motion_reduce(const pk_motion *m, const pk_reduce_options *
 PK_API pk_motion *pk_motion_bake(const pk_motion *m, const pk_reduce_options *o,
                                  pk_reduce_stats *stats, pk_log *log);
 
-/* ---- merge (engine/ops/merge.c) ---- */
+/* ---- merge (engine/ops/keys/merge.c) ---- */
 typedef enum pk_merge_policy {
     PK_MERGE_LAST = 0, /* the later input wins (MMD loading motions one after another) */
     PK_MERGE_FIRST = 1,
@@ -1364,7 +1364,7 @@ PK_API void pk_job_free(pk_job *job);
 
 /* ======================================================================
  * Models (engine/format/pmx.c, engine/format/pmd.c, engine/model/skeleton.c,
- * engine/ops/check.c) — read only: the skeleton a motion plays on.
+ * engine/ops/skeleton/check.c) — read only: the skeleton a motion plays on.
  * ====================================================================== */
 
 /* PMX bone flags, as stored (PMD bones get the equivalent set from their
@@ -1494,7 +1494,7 @@ PK_API long pk_model_find_morph(const pk_model *m, const void *raw, size_t len);
 /* "vertices", "faces", ... (for reports). */
 PK_API const char *pk_model_section_name(pk_model_section s);
 
-/* ---- skeleton evaluation (engine/ops/eval.c) ----
+/* ---- skeleton evaluation (engine/ops/skeleton/eval.c) ----
  * A local pose (per model bone: the key's translation and rotation, as a
  * VMD or VPD holds them) -> every bone's world transform, as MMD computes
  * it: deform layer then model order, after-physics bones last; parent
@@ -1537,7 +1537,7 @@ PK_API size_t pk_rig_pose_local(const pk_rig *r, const pk_pose *p, pk_bone_local
 PK_API size_t pk_rig_motion_local(const pk_rig *r, const pk_motion *m, const pk_tracks *t,
                                   double frame, pk_bone_local *local, bool *ik_on);
 
-/* ---- pictures of poses (engine/ops/draw.c) ----
+/* ---- pictures of poses (engine/ops/skeleton/draw.c) ----
  * A pose (or a motion at frames) on a model, evaluated (pk_rig_eval) and
  * drawn as a stick figure: a line per visible bone to its tail (a bone or
  * an offset), joints as dots, left (左) and right (右) in two colours, IK
@@ -1586,7 +1586,7 @@ PK_API size_t pk_drawing_figures(const pk_drawing *d);
 PK_API int pk_draw_svg(const pk_drawing *d, pk_buf *out);
 PK_API int pk_draw_json(const pk_drawing *d, pk_buf *out);
 
-/* ---- check: a motion or pose against a model (engine/ops/check.c) ----
+/* ---- check: a motion or pose against a model (engine/ops/skeleton/check.c) ----
  * Every bone and morph name the motion keys is looked up in the model by
  * its CP932 bytes: found, found only through MMD's cut (the model's name
  * is longer than the field, 15 bytes in VMD, 19 in VPD, and the motion

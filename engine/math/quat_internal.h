@@ -18,7 +18,7 @@
 #include <stdbool.h>
 
 /* The three products every chain of rotations uses, inline: forward
- * kinematics (ops/eval.c) calls them for every bone of every evaluation. */
+ * kinematics (ops/skeleton/eval.c) calls them for every bone of every evaluation. */
 
 /* out = a·b (out may alias a or b). */
 static inline void pk_qd_mul(const double a[4], const double b[4], double out[4])

@@ -1,5 +1,5 @@
 /*
- * bench_eval.c — skeleton evaluation (engine/ops/eval.c): the corpus's
+ * bench_eval.c — skeleton evaluation (engine/ops/skeleton/eval.c): the corpus's
  * pmx_gene.pmx (224 bones, 5 IK chains: two legs with 40 loops, two toes,
  * one cloak) and pmd_gene.pmd, posed by 120 frames spread over the corpus
  * dance vmd_wavefile_v2.vmd (its local poses sampled beforehand, untimed).

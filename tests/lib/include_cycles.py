@@ -79,7 +79,7 @@ def include_graph(root):
 
 
 def module_of(obj):
-    # meson names the objects of engine/ops/diff_walk.c "ops_diff_walk.c.o"
+    # meson names the objects of engine/ops/diff/diff_walk.c "ops_diff_walk.c.o"
     stem = re.sub(r'\.c\.o$', '', os.path.basename(obj))
     folder, _, name = stem.partition('_')
     return folder + '/' + name.split('_')[0]

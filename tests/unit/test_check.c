@@ -1,4 +1,4 @@
-/* test_check.c — pk_check_motion / pk_check_pose (engine/ops/check.c):
+/* test_check.c — pk_check_motion / pk_check_pose (engine/ops/skeleton/check.c):
  * found, found through MMD's cut (15 bytes VMD, 19 VPD; raw cut and cut on
  * a character boundary; a cut several model names share), missing with
  * each kind of near miss, keys the model cannot use, and which model bones

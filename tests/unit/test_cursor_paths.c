@@ -1,5 +1,5 @@
 /* test_cursor_paths.c — every path of the cursor's frame-by-frame sampler
- * (engine/ops/sample.c) against an independent reference written here: the
+ * (engine/ops/sample/sample.c) against an independent reference written here: the
  * Bezier solved by bisection in long double, slerp by its textbook
  * formula in long double.  The cursor skips channels that do not change,
  * shares one solve between channels with the same x bytes, predicts t from
@@ -11,7 +11,7 @@
  * Tolerances: translation within 1e-6 + 2e-7 |value| (half a float ulp
  * plus the solver's 5e-11 in t), rotation within 3e-7 per component. */
 #include "testutil.h"
-#include "ops/sample_internal.h"
+#include "ops/sample/sample_internal.h"
 
 #include <math.h>
 #include <stdlib.h>

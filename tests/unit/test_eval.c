@@ -1,4 +1,4 @@
-/* test_eval.c — skeleton evaluation (engine/ops/eval.c): forward
+/* test_eval.c — skeleton evaluation (engine/ops/skeleton/eval.c): forward
  * kinematics against an independent matrix computation over the corpus
  * (every pose and sampled frames of every dance on every model), append
  * with ratio (hand-built skeletons and babylon-mmd's bone flag fixture),

@@ -1,4 +1,4 @@
-/* test_reduce.c — keyframe reduction and baking (engine/ops/reduce.c):
+/* test_reduce.c — keyframe reduction and baking (engine/ops/keys/reduce.c):
  * tolerance at every integer frame checked by sampling (never by trusting
  * the fitter) on every corpus VMD baked and as it is, jumps kept,
  * constant tracks one key, morph tracks, untouched records, bake. */

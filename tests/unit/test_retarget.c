@@ -1,6 +1,6 @@
 /* test_retarget.c — rename, then stance, then scale.
  *
- * The stance math (engine/ops/retarget.c): with r the rotation that turns the
+ * The stance math (engine/ops/retarget/retarget.c): with r the rotation that turns the
  * source model's rest direction into the target's, the stance bone's
  * rotation q becomes q·r⁻¹ and every bone below it r·q·r⁻¹ (translations
  * r·t).  Checked three ways: a worked numeric example computed by hand, a

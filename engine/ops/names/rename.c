@@ -27,7 +27,7 @@
  */
 #include "common/grow.h"
 #include "common/diag_internal.h"
-#include "ops/bone_set.h"
+#include "ops/names/bone_set.h"
 #include "rules/rules_internal.h"
 
 #include <stdlib.h>

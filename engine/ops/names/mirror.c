@@ -24,14 +24,14 @@
  * kept.  Without rules the built-in ones (standard.yaml) are used.
  *
  * The key transform (mirror_fn) is written once and applied to a motion's
- * keys or a pose's bones alike (ops/bone_set.h).
+ * keys or a pose's bones alike (ops/names/bone_set.h).
  *
  * Only sign bits change, so mirroring twice gives back the same bytes; the
  * names must map back too, which is checked (f(f(name)) == name) together
  * with collisions and field widths before anything changes.
  */
 #include "model/names_internal.h"
-#include "ops/bone_set.h"
+#include "ops/names/bone_set.h"
 #include "rules/rules_internal.h"
 
 #include <stdlib.h>

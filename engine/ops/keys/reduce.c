@@ -47,7 +47,7 @@
 #include "posekit.h"
 #include "math/bezier_internal.h"
 #include "math/curve.h"
-#include "ops/sample_internal.h"
+#include "ops/sample/sample_internal.h"
 
 #include <float.h>
 #include <math.h>

@@ -1,5 +1,5 @@
-/* bone_set.c — motion keys and pose bones seen alike (ops/bone_set.h). */
-#include "ops/bone_set.h"
+/* bone_set.c — motion keys and pose bones seen alike (ops/names/bone_set.h). */
+#include "ops/names/bone_set.h"
 
 #include "math/quat_internal.h"
 

@@ -24,7 +24,7 @@
  */
 #include "common/grow.h"
 #include "model/names_internal.h"
-#include "ops/retarget_internal.h"
+#include "ops/retarget/retarget_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -38,7 +38,7 @@
 #include "common/diag_internal.h"
 #include "common/grow.h"
 #include "model/names_internal.h"
-#include "ops/overlay_internal.h"
+#include "ops/keys/overlay_internal.h"
 #include "posekit.h"
 #include "math/curve.h"
 

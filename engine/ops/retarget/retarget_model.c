@@ -28,7 +28,7 @@
  */
 #include "common/diag_internal.h"
 #include "math/quat_internal.h"
-#include "ops/retarget_internal.h"
+#include "ops/retarget/retarget_internal.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -16,7 +16,7 @@
  * that has records, and name paddings travel with their records.
  */
 #include "common/grow.h"
-#include "ops/overlay_internal.h"
+#include "ops/keys/overlay_internal.h"
 #include "posekit.h"
 #include "common/diag_internal.h"
 

@@ -4,7 +4,7 @@
 #ifndef PK_RETARGET_INTERNAL_H
 #define PK_RETARGET_INTERNAL_H
 
-#include "ops/bone_set.h"
+#include "ops/names/bone_set.h"
 #include "posekit.h"
 
 /* The rules' stance corrections, then their translation scale, on the

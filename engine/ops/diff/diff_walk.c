@@ -1,6 +1,6 @@
 /* diff_walk.c — one pass over a frame range for a diff row: maxima, means,
  * per-bin maxima, and a tail past the last key folded in at once. */
-#include "ops/diff_internal.h"
+#include "ops/diff/diff_internal.h"
 
 #include <math.h>
 

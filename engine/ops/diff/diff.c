@@ -13,8 +13,8 @@
 #include "common/grow.h"
 #include "math/quat_internal.h"
 #include "model/names_internal.h"
-#include "ops/diff_internal.h"
-#include "ops/sample_internal.h"
+#include "ops/diff/diff_internal.h"
+#include "ops/sample/sample_internal.h"
 #include "posekit.h"
 
 #include <math.h>

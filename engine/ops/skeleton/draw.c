@@ -1,6 +1,6 @@
 /*
  * draw.c — pictures of poses (posekit.h, "Pictures of poses"): every
- * figure is evaluated (engine/ops/eval.c) into a drawing that owns all
+ * figure is evaluated (engine/ops/skeleton/eval.c) into a drawing that owns all
  * it needs (names, world positions, line ends, differences), so it can be
  * written as SVG or JSON after the models are gone.
  *

@@ -5,7 +5,7 @@
  * A section keyed on one side only is compared with what MMD shows when a
  * motion has no keys for it (its defaults), like a bone on one side only
  * is compared with the rest pose. */
-#include "ops/diff_internal.h"
+#include "ops/diff/diff_internal.h"
 #include "posekit.h"
 
 #include <math.h>

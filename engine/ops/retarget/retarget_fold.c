@@ -21,7 +21,7 @@
  * Append (付与).  A's bones turn as MMD turns them: a gap bone with an
  * append parent takes `ratio` of that parent's rotation (its append
  * rotation when it has one and the append is not local) after its own, and
- * of its translation, as ops/eval.c evaluates it.  So mmt-style 肩P/肩C
+ * of its translation, as ops/skeleton/eval.c evaluates it.  So mmt-style 肩P/肩C
  * pairs fold exactly: 肩P's turn goes into 肩 and 肩C's cancelling turn
  * (append 肩P x -1) into 腕, and the arm keeps its world rotation.  A gap
  * moved only through an append counts as keyed, and the append sources'
@@ -49,7 +49,7 @@
 #include "math/curve.h"
 #include "math/quat_internal.h"
 #include "model/names_internal.h"
-#include "ops/retarget_internal.h"
+#include "ops/retarget/retarget_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -115,7 +115,7 @@ static bool fixed_axis(const pk_model *m, long i, double ax[3])
 }
 
 /* The rotation A bone i shows for the keyed rotation q: q itself, or its
- * twist about A's fixed axis (as ops/eval.c projects it). */
+ * twist about A's fixed axis (as ops/skeleton/eval.c projects it). */
 static void shown(const fold *f, long i, const double q[4], double out[4])
 {
     if (f->has_axis[i])
@@ -159,7 +159,7 @@ static long append_parent(const pk_model *a, long i)
 }
 
 /* A bone i's append rotation and translation at the current values, as
- * ops/eval.c has them (IK aside): ratio x the append parent's append
+ * ops/skeleton/eval.c has them (IK aside): ratio x the append parent's append
  * value when the append is not local and the parent's is not nothing,
  * else ratio x the parent's own keyed value.  depth bounds a cycle. */
 static void append_value(const fold *f, long i, double q[4], double t[3], int depth)

@@ -46,8 +46,8 @@
  */
 #include "common/diag_internal.h"
 #include "math/quat_internal.h"
-#include "ops/bone_set.h"
-#include "ops/retarget_internal.h"
+#include "ops/names/bone_set.h"
+#include "ops/retarget/retarget_internal.h"
 #include "rules/rules_internal.h"
 
 #include <math.h>

@@ -8,7 +8,7 @@
 #include "posekit.h"
 #include "math/bezier_internal.h"
 #include "math/quat_internal.h"
-#include "ops/sample_internal.h"
+#include "ops/sample/sample_internal.h"
 
 #include <math.h>
 #include <string.h>
