@@ -10,7 +10,7 @@
 #ifndef POSEKIT_CLI_H
 #define POSEKIT_CLI_H
 
-#include "posekit.h"
+#include "posekit_tool.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -25,25 +25,12 @@ typedef struct cli_command {
     const char *help;    /* full text for `posekit help NAME` and NAME --help */
 } cli_command;
 
-/* Commands (one file each: cli/cmd_NAME.c) and their help texts. */
+/* The commands that are not steps (one file each: cli/cmd_NAME.c) and
+ * their help texts; the steps' are the engine's (posekit_tool.h). */
 int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
-int cmd_convert(int argc, char **argv);
-int cmd_diff(int argc, char **argv);
-int cmd_rename(int argc, char **argv);
-int cmd_mirror(int argc, char **argv);
-int cmd_retarget(int argc, char **argv);
-int cmd_overlay(int argc, char **argv);
-int cmd_merge(int argc, char **argv);
 int cmd_run(int argc, char **argv);
-int cmd_check(int argc, char **argv);
-int cmd_draw(int argc, char **argv);
-int cmd_reduce(int argc, char **argv);
-int cmd_bake(int argc, char **argv);
-extern const char help_reduce[], help_bake[];
-extern const char help_info[], help_dump[], help_convert[], help_diff[], help_rename[],
-    help_mirror[], help_retarget[], help_overlay[], help_merge[], help_run[], help_check[],
-    help_draw[];
+extern const char help_info[], help_dump[], help_run[];
 
 /* ---- model.c: models (PMX, PMD) ---- */
 /* True when the file starts with a PMX or PMD signature, or is named
@@ -54,20 +41,12 @@ bool cli_is_model(const char *path);
  * warnings when strict). */
 pk_model *cli_load_model(const char *path, bool strict);
 /* info for a model: text (a blank line first unless first) or a JSON
- * object appended to all (a json_t array); EXIT_OK or EXIT_ERROR. */
+ * object appended to all (a json_t array); EXIT_OK or EXIT_ERROR (and on
+ * warnings when strict). */
 struct json_t;
-int cli_model_info(const char *path, bool as_json, struct json_t *all, bool first);
+int cli_model_info(const char *path, bool as_json, struct json_t *all, bool first, bool strict);
 /* dump for a model (README "dump", model schema). */
-int cli_model_dump(const char *path);
-
-/* ---- main.c ---- */
-
-/* Runs posekit with UTF-8 arguments (argv[1] the command); returns the
- * exit status.  Called by the platform's entry point (main_posix.c,
- * main_win32.c). */
-int cli_main(int argc, char **argv);
-/* True when name is one of the commands. */
-bool cli_is_command(const char *name);
+int cli_model_dump(const char *path, bool strict);
 
 /* ---- main.c ---- */
 
@@ -102,7 +81,7 @@ typedef struct cli_save_options {
     uint32_t frame;
     pk_vpd_options vpd;
 } cli_save_options;
-int cli_save(const char *out_path, const pk_doc *doc, const cli_save_options *opts);
+int cli_save(const char *out_path, const pk_doc *doc, const cli_save_options *opts, bool strict);
 /* Writes an already encoded buffer atomically; prints errors. */
 int cli_write(const char *out_path, const pk_buf *buf);
 
@@ -111,29 +90,44 @@ int cli_write(const char *out_path, const pk_buf *buf);
 int cli_usage(const char *cmd, const char *fmt, ...) PK_PRINTF(2, 3);
 /* Prints help text to stdout and returns EXIT_OK (for --help). */
 int cli_help(const char *text);
-/* After getopt: exactly one operand.  Sets *operand and returns EXIT_OK, or
- * prints "no WHAT given" / "one WHAT at a time ('X' is extra)" as a usage
- * error and returns EXIT_ERROR. */
-int cli_one_operand(const char *cmd, const char *what, int argc, char **argv, int first,
+/* Exactly one operand: sets *operand and returns EXIT_OK, or prints "no
+ * WHAT given" / "one WHAT at a time ('X' is extra)" as a usage error and
+ * returns EXIT_ERROR. */
+int cli_one_operand(const char *cmd, const char *what, const char *const *operands, size_t n,
                     const char **operand);
 
-
-/* Global flags valid on every command (parsed by each command's getopt). */
-extern bool cli_strict;
 /* The command being run (main.c sets it): a diagnostic about no file is
  * printed "posekit COMMAND: ...", one about a file "posekit: FILE...". */
 extern const char *cli_cmd_name;
 
-/* For getopt_long's '?' (set opterr = 0 first): a usage error naming the
- * offending argument (argv[optind - 1]); returns EXIT_ERROR. */
-int cli_bad_option(const char *cmd, char **argv);
+/* The one option grammar of every command: walks argv[1..], options
+ * anywhere, "--" ends them.  --name, --name=VALUE and --name VALUE; -o
+ * VALUE, -oVALUE, -v and -h (no other short option).  For each option it
+ * calls opt(ctx, name, inline_value, next, long_form): inline_value is
+ * the text after '=' (or after -o), NULL when none; next the argument
+ * after it (NULL at the end).  opt returns 1 (taken), 2 (taken with
+ * next), 0 (no such option: "unknown option 'ARG'") or -1 (an error
+ * opt printed).  operand(ctx, arg) takes each operand and returns EXIT_OK
+ * or an error it printed.  Returns EXIT_OK or EXIT_ERROR. */
+typedef int (*cli_opt_fn)(void *ctx, const char *name, const char *inline_value, const char *next,
+                          bool long_form);
+typedef int (*cli_operand_fn)(void *ctx, const char *arg);
+int cli_walk(const char *cmd, int argc, char **argv, cli_opt_fn opt, cli_operand_fn operand,
+             void *ctx);
+/* The options of a command that is not a step: switches, each
+ * --NAME[=BOOL] setting its bool (-h is help).  *operands (free it)
+ * receives the operands in order, *n how many.  EXIT_OK or EXIT_ERROR
+ * (said). */
+typedef struct cli_switch {
+    const char *name; /* NULL ends the list */
+    bool *on;
+} cli_switch;
+int cli_walk_switches(const char *cmd, int argc, char **argv, const cli_switch *sw,
+                      const char ***operands, size_t *n);
 /* A flag's optional value, as the step options take booleans: --json,
  * --json=true (or yes) set *on, --json=false (or no) clear it; anything
  * else is a usage error (EXIT_ERROR, said). */
 int cli_flag(const char *cmd, const char *flag, const char *value, bool *on);
-
-/* Does path end in ext (".svg"), in any letter case? */
-bool cli_has_ext(const char *path, const char *ext);
 
 /* The format cli_save writes to out_path: by extension (.vmd/.vpd); "-" and
  * existing non-regular files (/dev/stdout, a pipe, /dev/full) get the
@@ -143,17 +137,11 @@ pk_format cli_output_format(const char *out_path, pk_format input);
 /* ---- step_cmd.c: the commands that are steps ---- */
 
 /* Parses argv (argv[0] is the command) into the step named cmd, loads its
- * inputs and rules, runs it, writes its output and prints its report.
- * Returns the exit status. */
-int cli_step_main(const char *cmd, int argc, char **argv, const char *help);
+ * inputs, rules and models, runs it, writes its output and prints its
+ * report.  Returns the exit status. */
+int cli_step_main(const char *cmd, int argc, char **argv);
 
 /* Whether path names an existing folder. */
 bool cli_is_folder(const char *path);
-
-/* merge's reports (cmd_merge.c): conflicts and summary on stderr, or the
- * JSON report on stdout. */
-void merge_print_text(const pk_step *s, const pk_step_result *res, const char *const *inputs);
-int merge_print_json(const pk_step *s, const pk_step_result *res, const char *const *inputs,
-                     size_t n);
 
 #endif

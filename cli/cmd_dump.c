@@ -7,7 +7,6 @@
 #include "cli.h"
 #include "json.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 
 const char help_dump[] =
@@ -29,10 +28,12 @@ const char help_dump[] =
     "  VPD: {\"format\":\"vpd\",\"layout\":\"text\",\"model\":\"...\",\n"
     "        \"bones\":[{\"name\",\"pos\",\"rot\"}],\"morphs\":[{\"name\",\"weight\"}]}\n"
     "  PMX/PMD: {\"format\":\"pmx\",\"version\",\"encoding\",\"model\",\"model_en\",\n"
-    "        \"bones\":[{\"name\",\"name_en\",\"parent\",\"position\",\"layer\",\"flags\",\"tail\",\n"
+    "        "
+    "\"bones\":[{\"name\",\"name_en\",\"parent\",\"position\",\"layer\",\"flags\",\"tail\",\n"
     "                 \"append\":null|{\"parent\",\"ratio\",\"rotate\",\"move\",\"local\"},\n"
     "                 \"fixed_axis\",\"local_axes\":null|{\"x\",\"z\"},\n"
-    "                 \"ik\":null|{\"target\",\"loops\",\"limit\",\"links\":[{\"bone\",\"min\",\"max\"}]}}],\n"
+    "                 "
+    "\"ik\":null|{\"target\",\"loops\",\"limit\",\"links\":[{\"bone\",\"min\",\"max\"}]}}],\n"
     "        \"morphs\":[{\"name\",\"name_en\",\"panel\",\"kind\"}],\n"
     "        \"frames\":[{\"name\",\"bones\":[names],\"morphs\":[names]}]}\n"
     "\n"
@@ -157,39 +158,14 @@ static void dump_pose(FILE *f, const pk_pose *p)
     fputs("]}\n", f);
 }
 
-int cmd_dump(int argc, char **argv)
+/* Dumps the one file given. */
+static int dump_file(const char *const *files, size_t n, bool strict)
 {
-    static const struct option longopts[] = {
-        {"strict", optional_argument, NULL, 's'},
-        {"help", optional_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    int c;
-    bool on;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 's':
-            if (cli_flag("dump", "strict", optarg, &on) != EXIT_OK)
-                return EXIT_ERROR;
-            cli_strict = cli_strict || on;
-            break;
-        case 'h':
-            if (cli_flag("dump", "help", optarg, &on) != EXIT_OK)
-                return EXIT_ERROR;
-            if (on)
-                return cli_help(help_dump);
-            break;
-        default:
-            return cli_bad_option("dump", argv);
-        }
-    }
     const char *path;
-    if (cli_one_operand("dump", "file", argc, argv, optind, &path) != EXIT_OK)
+    if (cli_one_operand("dump", "file", files, n, &path) != EXIT_OK)
         return EXIT_ERROR;
     if (cli_is_model(path)) {
-        int rc = cli_model_dump(path);
+        int rc = cli_model_dump(path, strict);
         if (fflush(stdout) != 0 || ferror(stdout)) {
             fprintf(stderr, "posekit dump: cannot write standard output\n");
             return EXIT_ERROR;
@@ -197,7 +173,7 @@ int cmd_dump(int argc, char **argv)
         return rc;
     }
     pk_doc doc;
-    if (cli_load(path, &doc, cli_strict) != EXIT_OK)
+    if (cli_load(path, &doc, strict) != EXIT_OK)
         return EXIT_ERROR;
     if (doc.motion)
         dump_motion(stdout, doc.motion);
@@ -209,4 +185,17 @@ int cmd_dump(int argc, char **argv)
         return EXIT_ERROR;
     }
     return EXIT_OK;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+    bool strict = false, help = false;
+    const cli_switch sw[] = {{"strict", &strict}, {"help", &help}, {NULL, NULL}};
+    const char **files;
+    size_t n;
+    int status = cli_walk_switches("dump", argc, argv, sw, &files, &n);
+    if (status == EXIT_OK)
+        status = help ? cli_help(help_dump) : dump_file(files, n, strict);
+    free(files);
+    return status;
 }

@@ -2,7 +2,6 @@
 #include "cli.h"
 #include "json.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -286,56 +285,25 @@ static json_t *info_json(const info *in)
     return o;
 }
 
-int cmd_info(int argc, char **argv)
+/* Describes each file (cli_walk gave them). */
+static int info_files(const char *const *files, size_t nfiles, bool as_json, bool strict)
 {
-    static const struct option longopts[] = {
-        {"json", optional_argument, NULL, 'j'},
-        {"strict", optional_argument, NULL, 's'},
-        {"help", optional_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    bool as_json = false, on;
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'j':
-            if (cli_flag("info", "json", optarg, &as_json) != EXIT_OK)
-                return EXIT_ERROR;
-            break;
-        case 's':
-            if (cli_flag("info", "strict", optarg, &on) != EXIT_OK)
-                return EXIT_ERROR;
-            cli_strict = cli_strict || on;
-            break;
-        case 'h':
-            if (cli_flag("info", "help", optarg, &on) != EXIT_OK)
-                return EXIT_ERROR;
-            if (on)
-                return cli_help(help_info);
-            break;
-        default:
-            return cli_bad_option("info", argv);
-        }
-    }
-    if (optind >= argc)
+    if (nfiles == 0)
         return cli_usage("info", "no file given");
-    int nfiles = argc - optind;
     int status = EXIT_OK;
     json_t *all = as_json ? json_array() : NULL;
     bool first = true;
-    for (int i = optind; i < argc; i++) {
+    for (size_t i = 0; i < nfiles; i++) {
         info in;
         memset(&in, 0, sizeof in);
-        in.path = argv[i];
-        if (cli_is_model(argv[i])) {
-            if (cli_model_info(argv[i], as_json, all, first) != EXIT_OK)
+        in.path = files[i];
+        if (cli_is_model(files[i])) {
+            if (cli_model_info(files[i], as_json, all, first, strict) != EXIT_OK)
                 status = EXIT_ERROR;
             first = false;
             continue;
         }
-        if (load(&in, cli_strict) != EXIT_OK) {
+        if (load(&in, strict) != EXIT_OK) {
             status = EXIT_ERROR;
             info_free(&in);
             continue;
@@ -361,5 +329,18 @@ int cmd_info(int argc, char **argv)
         fprintf(stderr, "posekit info: cannot write standard output\n");
         return EXIT_ERROR;
     }
+    return status;
+}
+
+int cmd_info(int argc, char **argv)
+{
+    bool json = false, strict = false, help = false;
+    const cli_switch sw[] = {{"json", &json}, {"strict", &strict}, {"help", &help}, {NULL, NULL}};
+    const char **files;
+    size_t n;
+    int status = cli_walk_switches("info", argc, argv, sw, &files, &n);
+    if (status == EXIT_OK)
+        status = help ? cli_help(help_info) : info_files(files, n, json, strict);
+    free(files);
     return status;
 }

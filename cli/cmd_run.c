@@ -1,78 +1,46 @@
 /* cmd_run.c — `posekit run JOB.yaml [--dry-run]`: a pipeline from a file. */
 #include "cli.h"
 
-#include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
-const char help_run[] = "usage: posekit run JOB.yaml [--dry-run] [--strict]\n"
-                        "\n"
-                        "Runs a job file: named inputs (VMD, VPD; PMX and PMD models), rule\n"
-                        "files, steps (convert, diff, rename, mirror, retarget, overlay, merge,\n"
-                        "reduce, bake, check, draw; each takes the options of the command of its\n"
-                        "name) that each make a named result, and outputs that write results to\n"
-                        "files (motions, poses; diff, check and draw reports).  Paths are relative to\n"
-                        "the job file.  Every input is read and checked, every step run and every\n"
-                        "output encoded before the first file is written; outputs are then\n"
-                        "written atomically (missing folders are created).  Any error writes\n"
-                        "nothing.  Errors in the job file read JOB:LINE:COL.\n"
-                        "\n"
-                        "  --dry-run   do everything except writing; print what would be written\n"
-                        "  --strict    warnings are errors\n"
-                        "  -h, --help  this text\n"
-                        "\n"
-                        "What the steps report (each step's summary line) goes to\n"
-                        "stdout, followed by one line per output: 'wrote PATH (N bytes)' or\n"
-                        "'would write PATH (N bytes)', all after the outputs are written.\n"
-                        "Schema and a full example: README, \"run (job files)\".\n";
+const char help_run[] =
+    "usage: posekit run JOB.yaml [--dry-run] [--strict]\n"
+    "\n"
+    "Runs a job file: named inputs (VMD, VPD; PMX and PMD models), rule\n"
+    "files, steps (convert, diff, rename, mirror, retarget, overlay, merge,\n"
+    "reduce, bake, check, draw; each takes the options of the command of its\n"
+    "name) that each make a named result, and outputs that write results to\n"
+    "files (motions, poses; diff, check and draw reports).  Paths are relative to\n"
+    "the job file.  Every input is read and checked, every step run and every\n"
+    "output encoded before the first file is written; outputs are then\n"
+    "written atomically (missing folders are created).  Any error writes\n"
+    "nothing.  Errors in the job file read JOB:LINE:COL.\n"
+    "\n"
+    "  --dry-run   do everything except writing; print what would be written\n"
+    "  --strict    warnings are errors\n"
+    "  -h, --help  this text\n"
+    "\n"
+    "What the steps report (each step's summary line) goes to\n"
+    "stdout, followed by one line per output: 'wrote PATH (N bytes)' or\n"
+    "'would write PATH (N bytes)', all after the outputs are written.\n"
+    "Schema and a full example: README, \"run (job files)\".\n";
 
-enum { OPT_DRY = 256, OPT_STRICT };
-
-int cmd_run(int argc, char **argv)
+/* Runs the one job file given. */
+static int run_job(const char *const *files, size_t nfiles, bool dry, bool strict)
 {
-    static const struct option longopts[] = {
-        {"dry-run", optional_argument, NULL, OPT_DRY},
-        {"strict", optional_argument, NULL, OPT_STRICT},
-        {"help", optional_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    bool dry = false, on;
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        switch (c) {
-        case OPT_DRY:
-            if (cli_flag("run", "dry-run", optarg, &dry) != EXIT_OK)
-                return EXIT_ERROR;
-            break;
-        case OPT_STRICT:
-            if (cli_flag("run", "strict", optarg, &on) != EXIT_OK)
-                return EXIT_ERROR;
-            cli_strict = cli_strict || on;
-            break;
-        case 'h':
-            if (cli_flag("run", "help", optarg, &on) != EXIT_OK)
-                return EXIT_ERROR;
-            if (on)
-                return cli_help(help_run);
-            break;
-        default:
-            return cli_bad_option("run", argv);
-        }
-    }
     const char *path;
-    if (cli_one_operand("run", "job file", argc, argv, optind, &path) != EXIT_OK)
+    if (cli_one_operand("run", "job file", files, nfiles, &path) != EXIT_OK)
         return EXIT_ERROR;
-
     pk_log log;
     pk_log_init(&log);
     pk_job *job = pk_job_load(path, &log);
     int rc = EXIT_ERROR;
     if (!job || pk_job_run(job, &log) != 0) {
-        cli_flush_log(&log, cli_strict);
+        cli_flush_log(&log, strict);
         goto done;
     }
-    if (cli_flush_log(&log, cli_strict) != EXIT_OK)
+    if (cli_flush_log(&log, strict) != EXIT_OK)
         goto done;
     size_t n;
     const pk_job_output *outs = pk_job_outputs(job, &n);
@@ -91,4 +59,17 @@ done:
     pk_log_free(&log);
     pk_job_free(job);
     return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    bool dry = false, strict = false, help = false;
+    const cli_switch sw[] = {{"dry-run", &dry}, {"strict", &strict}, {"help", &help}, {NULL, NULL}};
+    const char **files;
+    size_t n;
+    int status = cli_walk_switches("run", argc, argv, sw, &files, &n);
+    if (status == EXIT_OK)
+        status = help ? cli_help(help_run) : run_job(files, n, dry, strict);
+    free(files);
+    return status;
 }

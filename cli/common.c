@@ -2,12 +2,10 @@
  * usage errors and option parsing (declared in cli.h). */
 #include "cli.h"
 
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-bool cli_strict = false;
 const char *cli_cmd_name = NULL;
 
 /* ------------------------------------------------------------ diagnostics */
@@ -151,7 +149,7 @@ static int commit(pk_staged *st, const char *out_path, pk_log *log)
     return cli_flush_log(log, false);
 }
 
-int cli_save(const char *out_path, const pk_doc *doc, const cli_save_options *opts)
+int cli_save(const char *out_path, const pk_doc *doc, const cli_save_options *opts, bool strict)
 {
     pk_log log;
     pk_log_init(&log);
@@ -169,7 +167,7 @@ int cli_save(const char *out_path, const pk_doc *doc, const cli_save_options *op
     /* Encoding problems (and, with --strict, warnings such as duplicate
      * keys met while sampling) stop the run before anything is put in
      * place. */
-    int status = cli_flush_log(&log, cli_strict);
+    int status = cli_flush_log(&log, strict);
     if (st && status == EXIT_OK) {
         status = commit(st, out_path, &log);
     } else {
@@ -216,14 +214,14 @@ int cli_help(const char *text)
     return EXIT_OK;
 }
 
-int cli_one_operand(const char *cmd, const char *what, int argc, char **argv, int first,
+int cli_one_operand(const char *cmd, const char *what, const char *const *operands, size_t n,
                     const char **operand)
 {
-    if (first >= argc)
+    if (n == 0)
         return cli_usage(cmd, "no %s given", what);
-    if (argc - first > 1)
-        return cli_usage(cmd, "one %s at a time ('%s' is extra)", what, argv[first + 1]);
-    *operand = argv[first];
+    if (n > 1)
+        return cli_usage(cmd, "one %s at a time ('%s' is extra)", what, operands[1]);
+    *operand = operands[0];
     return EXIT_OK;
 }
 
@@ -238,17 +236,90 @@ int cli_flag(const char *cmd, const char *flag, const char *value, bool *on)
     return cli_usage(cmd, "--%s is true or false, not '%s'", flag, value);
 }
 
-int cli_bad_option(const char *cmd, char **argv)
+int cli_walk(const char *cmd, int argc, char **argv, cli_opt_fn opt, cli_operand_fn operand,
+             void *ctx)
 {
-    const char *arg = optind > 0 ? argv[optind - 1] : "?";
-    if (optopt && optopt < 256 && !(arg[0] == '-' && arg[1] == '-'))
-        return cli_usage(cmd, "unknown option or missing value: '-%c'", optopt);
-    return cli_usage(cmd, "unknown option or missing value: '%s'", arg);
+    bool options = true;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!options || arg[0] != '-' || arg[1] == '\0') {
+            if (operand(ctx, arg) != EXIT_OK)
+                return EXIT_ERROR;
+            continue;
+        }
+        if (strcmp(arg, "--") == 0) {
+            options = false;
+            continue;
+        }
+        /* --name, --name=value, --name value; -o value, -oVALUE, -v, -h */
+        char name[64];
+        const char *inline_value = NULL;
+        bool long_form = arg[1] == '-';
+        if (long_form) {
+            const char *eq = strchr(arg + 2, '=');
+            size_t n = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+            if (n >= sizeof name)
+                n = sizeof name - 1;
+            memcpy(name, arg + 2, n);
+            name[n] = '\0';
+            inline_value = eq ? eq + 1 : NULL;
+        } else {
+            name[0] = arg[1];
+            name[1] = '\0';
+            inline_value = arg[2] ? arg + 2 : NULL;
+            if (arg[1] != 'o' && arg[1] != 'v' && arg[1] != 'h')
+                return cli_usage(cmd, "unknown option '%s'", arg);
+        }
+        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+        int c = opt(ctx, name, inline_value, next, long_form);
+        if (c < 0)
+            return EXIT_ERROR;
+        if (c == 0)
+            return cli_usage(cmd, "unknown option '%s'", arg);
+        if (c == 2)
+            i++;
+    }
+    return EXIT_OK;
 }
 
-/* Does path end in ext (".svg"), in any letter case (pic.SVG is a picture
- * on Windows too)? */
-bool cli_has_ext(const char *path, const char *ext)
+/* cli_walk_switches's state. */
+typedef struct switches {
+    const char *cmd;
+    const cli_switch *sw;
+    const char **operands;
+    size_t n;
+} switches;
+
+static int switch_option(void *ctx, const char *name, const char *inline_value, const char *next,
+                         bool long_form)
 {
-    return pk_path_has_ext(path, ext);
+    (void)next;
+    switches *w = ctx;
+    const char *full = long_form ? name : strcmp(name, "h") == 0 ? "help" : NULL;
+    for (const cli_switch *s = w->sw; full && s->name; s++)
+        if (strcmp(s->name, full) == 0)
+            return cli_flag(w->cmd, full, inline_value, s->on) == EXIT_OK ? 1 : -1;
+    return 0;
+}
+
+static int switch_operand(void *ctx, const char *arg)
+{
+    switches *w = ctx;
+    w->operands[w->n++] = arg;
+    return EXIT_OK;
+}
+
+int cli_walk_switches(const char *cmd, int argc, char **argv, const cli_switch *sw,
+                      const char ***operands, size_t *n)
+{
+    switches w = {cmd, sw, calloc((size_t)argc + 1, sizeof *w.operands), 0};
+    *operands = w.operands;
+    *n = 0;
+    if (!w.operands) {
+        fprintf(stderr, "posekit %s: out of memory\n", cmd);
+        return EXIT_ERROR;
+    }
+    int rc = cli_walk(cmd, argc, argv, switch_option, switch_operand, &w);
+    *n = w.n;
+    return rc;
 }

@@ -4,33 +4,45 @@
 
 #include <string.h>
 
-/* Every command: name, entry point, one-line summary, help text. */
+/* The commands that are not steps: name, entry point, one-line summary,
+ * help text.  The steps are the engine's registry (posekit_tool.h):
+ * `posekit NAME` runs step NAME through cli_step_main. */
 static const cli_command commands[] = {
     {"info", cmd_info, "format, model, counts, frame range, bones and morphs of files", help_info},
     {"dump", cmd_dump, "every record of a file as JSON, in file order", help_dump},
-    {"convert", cmd_convert, "VPD<->VMD, rewrite, or a motion's pose at a frame", help_convert},
-    {"diff", cmd_diff, "compare two poses or motions bone by bone, in degrees", help_diff},
-    {"rename", cmd_rename, "rename bones and morphs by YAML rules", help_rename},
-    {"mirror", cmd_mirror, "swap left and right: names and transforms", help_mirror},
-    {"retarget", cmd_retarget, "to another model: fold, stance and scale from the models", help_retarget},
-    {"overlay", cmd_overlay, "lay a pose over chosen bones and frames of a motion", help_overlay},
-    {"reduce", cmd_reduce, "the fewest keys within tolerances (MMD curves fitted)", help_reduce},
-    {"bake", cmd_bake, "a key at every frame (or every N) with linear curves", help_bake},
-    {"merge", cmd_merge, "combine motions, conflicts resolved by policy", help_merge},
     {"run", cmd_run, "run a job file: inputs, steps, outputs", help_run},
-    {"check", cmd_check, "does a motion or pose fit a model (PMX/PMD)? missing names, near misses",
-     help_check},
-    {"draw", cmd_draw, "a pose on a model as a stick-figure picture (SVG), or world positions",
-     help_draw},
 };
-static const size_t ncommands = sizeof commands / sizeof commands[0];
+enum {
+    NFIXED = sizeof commands / sizeof commands[0],
+    NFIRST = 2 /* info, dump before the steps */
+};
 
-static const cli_command *find_command(const char *name)
+/* Every command in the order help lists them: info, dump, the steps, run.
+ * *c receives the k-th; false past the end. */
+static bool command_at(size_t k, cli_command *c)
 {
-    for (size_t i = 0; i < ncommands; i++)
-        if (strcmp(commands[i].name, name) == 0)
-            return &commands[i];
-    return NULL;
+    size_t nsteps = 0;
+    while (pk_step_op_name(nsteps))
+        nsteps++;
+    if (k < NFIRST || (k >= NFIRST + nsteps && k < NFIXED + nsteps)) {
+        *c = commands[k < NFIRST ? k : k - nsteps];
+        return true;
+    }
+    if (k >= NFIRST + nsteps)
+        return false;
+    c->name = pk_step_op_name(k - NFIRST);
+    c->run = NULL; /* a step */
+    c->summary = pk_step_op_about(k - NFIRST);
+    c->help = pk_step_op_help(k - NFIRST);
+    return true;
+}
+
+static bool find_command(const char *name, cli_command *c)
+{
+    for (size_t k = 0; command_at(k, c); k++)
+        if (strcmp(c->name, name) == 0)
+            return true;
+    return false;
 }
 
 static void print_overview(FILE *f)
@@ -38,15 +50,17 @@ static void print_overview(FILE *f)
     fprintf(f, "usage: posekit COMMAND [options] [FILE...]\n\n"
                "MikuMikuDance poses (VPD) and motions (VMD): read, compare, rename,\n"
                "layer and write them losslessly.\n\ncommands:\n");
-    for (size_t i = 0; i < ncommands; i++)
-        fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    cli_command c;
+    for (size_t k = 0; command_at(k, &c); k++)
+        fprintf(f, "  %-9s %s\n", c.name, c.summary);
     fprintf(f, "\n'posekit help COMMAND' or 'posekit COMMAND --help' describes one command.\n"
                "Exit status: 0 success, 1 differences found (diff), 2 error.\n");
 }
 
 bool cli_is_command(const char *name)
 {
-    return find_command(name) != NULL;
+    cli_command c;
+    return find_command(name, &c);
 }
 
 static int dispatch(int argc, char **argv)
@@ -66,8 +80,9 @@ static int dispatch(int argc, char **argv)
             return EXIT_OK;
         }
         if (argc > 3) {
-            fprintf(stderr, "posekit help: one command name at a time ('%s' is extra); see "
-                            "'posekit help help'\n",
+            fprintf(stderr,
+                    "posekit help: one command name at a time ('%s' is extra); see "
+                    "'posekit help help'\n",
                     argv[3]);
             return EXIT_ERROR;
         }
@@ -77,32 +92,33 @@ static int dispatch(int argc, char **argv)
                    "options and what it prints (the same text as 'posekit COMMAND --help').\n"
                    "COMMAND is one of:\n ");
             size_t col = 1;
-            for (size_t i = 0; i < ncommands; i++) {
-                size_t w = strlen(commands[i].name) + 2;
+            cli_command c, next;
+            for (size_t k = 0; command_at(k, &c); k++) {
+                size_t w = strlen(c.name) + 2;
                 if (col + w > 72) {
                     printf("\n ");
                     col = 1;
                 }
-                printf(" %s%s", commands[i].name, i + 1 < ncommands ? "," : ".\n");
+                printf(" %s%s", c.name, command_at(k + 1, &next) ? "," : ".\n");
                 col += w;
             }
             return EXIT_OK;
         }
-        const cli_command *c = find_command(argv[2]);
-        if (!c) {
+        cli_command c;
+        if (!find_command(argv[2], &c)) {
             fprintf(stderr, "posekit: no such command '%s'; see 'posekit help'\n", argv[2]);
             return EXIT_ERROR;
         }
-        fputs(c->help, stdout);
+        fputs(c.help, stdout);
         return EXIT_OK;
     }
-    const cli_command *c = find_command(name);
-    if (!c) {
+    cli_command c;
+    if (!find_command(name, &c)) {
         fprintf(stderr, "posekit: no such command '%s'; see 'posekit help'\n", name);
         return EXIT_ERROR;
     }
-    cli_cmd_name = c->name;
-    return c->run(argc - 1, argv + 1);
+    cli_cmd_name = c.name;
+    return c.run ? c.run(argc - 1, argv + 1) : cli_step_main(c.name, argc - 1, argv + 1);
 }
 
 int cli_main(int argc, char **argv)

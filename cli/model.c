@@ -26,7 +26,7 @@ bool cli_is_model(const char *path)
      * reported by the model reader (a VMD or VPD signature still wins) */
     return fmt == PK_FMT_PMX || fmt == PK_FMT_PMD ||
            (read && fmt == PK_FMT_UNKNOWN &&
-            (cli_has_ext(path, ".pmx") || cli_has_ext(path, ".pmd")));
+            (pk_path_has_ext(path, ".pmx") || pk_path_has_ext(path, ".pmd")));
 }
 
 pk_model *cli_load_model(const char *path, bool strict)
@@ -232,13 +232,13 @@ static json_t *model_json(const char *path, const pk_model *m, size_t warnings)
     return o;
 }
 
-int cli_model_info(const char *path, bool as_json, json_t *all, bool first)
+int cli_model_info(const char *path, bool as_json, json_t *all, bool first, bool strict)
 {
     pk_log log;
     pk_log_init(&log);
     pk_model *m = pk_model_load(path, &log);
     size_t warnings = log.warnings;
-    if (cli_flush_log(&log, cli_strict) != EXIT_OK || !m) {
+    if (cli_flush_log(&log, strict) != EXIT_OK || !m) {
         pk_model_free(m);
         return EXIT_ERROR;
     }
@@ -263,9 +263,9 @@ static void put_f3_or_null(FILE *f, bool present, const float v[3])
         fputs("null", f);
 }
 
-int cli_model_dump(const char *path)
+int cli_model_dump(const char *path, bool strict)
 {
-    pk_model *m = cli_load_model(path, cli_strict);
+    pk_model *m = cli_load_model(path, strict);
     if (!m)
         return EXIT_ERROR;
     FILE *f = stdout;

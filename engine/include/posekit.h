@@ -86,15 +86,16 @@ typedef struct pk_log {
 } pk_log;
 
 PK_API void pk_log_init(pk_log *log);
-PK_API void pk_log_free(pk_log *log); /* frees every diagnostic; log may be reused after pk_log_init */
+PK_API void
+pk_log_free(pk_log *log); /* frees every diagnostic; log may be reused after pk_log_init */
 PK_API void pk_log_set_path(pk_log *log, const char *path); /* copies path; NULL clears */
 /* Appends one diagnostic.  offset < 0 and line == 0 mean "no position".
  * Never fails visibly: on out-of-memory the message is dropped but the
  * error/warning counters are still incremented. */
-PK_API void pk_log_add(pk_log *log, pk_severity sev, int64_t offset, int line, int col, const char *fmt,
-                ...) PK_PRINTF(6, 7);
-PK_API void pk_log_vadd(pk_log *log, pk_severity sev, int64_t offset, int line, int col, const char *fmt,
-                 va_list ap) PK_PRINTF(6, 0);
+PK_API void pk_log_add(pk_log *log, pk_severity sev, int64_t offset, int line, int col,
+                       const char *fmt, ...) PK_PRINTF(6, 7);
+PK_API void pk_log_vadd(pk_log *log, pk_severity sev, int64_t offset, int line, int col,
+                        const char *fmt, va_list ap) PK_PRINTF(6, 0);
 /* Shorthands for the common cases. */
 PK_API void pk_error(pk_log *log, const char *fmt, ...) PK_PRINTF(2, 3);   /* no position */
 PK_API void pk_warning(pk_log *log, const char *fmt, ...) PK_PRINTF(2, 3); /* no position */
@@ -114,7 +115,8 @@ PK_API bool pk_num_double(const char *s, double *out); /* finite; nan/inf refuse
 PK_API bool pk_num_u32(const char *s, uint32_t *out);  /* digits only, 0..4294967295 */
 PK_API bool pk_num_i64(const char *s, int64_t *out);   /* [+-]digits within +-4294967295 */
 PK_API bool pk_num_range(const char *s, uint32_t *a, uint32_t *b); /* "A-B" (A <= B) or "N" */
-PK_API bool pk_num_bool(const char *s, bool *out); /* "true"/"yes" or "false"/"no" (options, jobs) */
+PK_API bool pk_num_bool(const char *s,
+                        bool *out); /* "true"/"yes" or "false"/"no" (options, jobs) */
 
 /* ======================================================================
  * Growable byte buffer (engine/common/buf.c) — what writers produce.
@@ -181,8 +183,8 @@ PK_API bool pk_names_clean(const pk_names *t, pk_name_id id);
 /* Encodes a UTF-8 name to CP932 and interns it.  Fails (PK_NO_NAME, with an
  * error naming the name) when it does not encode or is longer than
  * max_bytes.  `what` describes the field for the message, e.g. "VMD bone". */
-PK_API pk_name_id pk_names_intern_utf8(pk_names *t, const char *utf8, size_t max_bytes, const char *what,
-                                pk_log *log);
+PK_API pk_name_id pk_names_intern_utf8(pk_names *t, const char *utf8, size_t max_bytes,
+                                       const char *what, pk_log *log);
 
 /* Stand-alone conversions (iconv "CP932"; never "SHIFT_JIS").
  * pk_cp932_to_utf8: returns a malloc'd NUL-terminated string (caller frees)
@@ -355,7 +357,11 @@ typedef enum pk_eol { PK_EOL_CRLF = 0, PK_EOL_LF = 1, PK_EOL_CR = 2 } pk_eol;
 /* How a file's text was encoded (PMX: UTF-16LE or UTF-8; PMD: CP932; VPD:
  * CP932, or UTF-8 from some exporters).  A pose's names are CP932 either
  * way (a UTF-8 VPD's names are converted when read); writers write CP932. */
-typedef enum pk_text_encoding { PK_TEXT_UTF16LE = 0, PK_TEXT_UTF8 = 1, PK_TEXT_CP932 = 2 } pk_text_encoding;
+typedef enum pk_text_encoding {
+    PK_TEXT_UTF16LE = 0,
+    PK_TEXT_UTF8 = 1,
+    PK_TEXT_CP932 = 2
+} pk_text_encoding;
 
 typedef struct pk_pose_bone {
     pk_name_id name; /* in pose->names */
@@ -372,8 +378,8 @@ typedef struct pk_pose {
     pk_names *names;
     uint8_t *model; /* raw CP932 model name, ".osm" stripped; owned; may be NULL */
     size_t model_len;
-    pk_vpd_layout layout; /* how it was read / will be written */
-    pk_eol eol;           /* line ending it was read with (writers use CRLF unless told) */
+    pk_vpd_layout layout;      /* how it was read / will be written */
+    pk_eol eol;                /* line ending it was read with (writers use CRLF unless told) */
     pk_text_encoding encoding; /* the VPD's text as read: PK_TEXT_CP932 or _UTF8 */
     pk_pose_bone *bones;
     size_t nbones, cap_bones;
@@ -496,7 +502,13 @@ PK_API bool pk_path_same_file(const char *a, const char *b);
  * has more before it: "pic.SVG" is a picture on every system. */
 PK_API bool pk_path_has_ext(const char *path, const char *ext);
 
-typedef enum pk_format { PK_FMT_UNKNOWN = 0, PK_FMT_VMD, PK_FMT_VPD, PK_FMT_PMX, PK_FMT_PMD } pk_format;
+typedef enum pk_format {
+    PK_FMT_UNKNOWN = 0,
+    PK_FMT_VMD,
+    PK_FMT_VPD,
+    PK_FMT_PMX,
+    PK_FMT_PMD
+} pk_format;
 
 /* By content (signatures, after an optional UTF-8 BOM), then by the path's
  * extension (path may be NULL).  PMX and PMD models are recognised too
@@ -574,12 +586,14 @@ PK_API void pk_interp_set(uint8_t interp[64], const uint8_t cp[4][4], bool physi
  * normalised quaternions, hold before the first / after the last key.
  * rot is normalised.  A NULL or empty track gives the rest pose. */
 PK_API void pk_sample_bone(const pk_motion *m, const pk_track *t, double frame, float pos[3],
-                    float rot[4]);
+                           float rot[4]);
 PK_API float pk_sample_morph(const pk_motion *m, const pk_track *t, double frame);
 /* Camera (per-channel curves, one-frame gaps are cuts) and light (linear);
  * return false when the motion has no such keys. */
-PK_API bool pk_sample_camera(const pk_motion *m, const pk_tracks *t, double frame, pk_camera_key *out);
-PK_API bool pk_sample_light(const pk_motion *m, const pk_tracks *t, double frame, pk_light_key *out);
+PK_API bool pk_sample_camera(const pk_motion *m, const pk_tracks *t, double frame,
+                             pk_camera_key *out);
+PK_API bool pk_sample_light(const pk_motion *m, const pk_tracks *t, double frame,
+                            pk_light_key *out);
 
 /* A cursor for stepping one track through frames in increasing order
  * without searching from scratch (amortised O(1) per step); going
@@ -608,8 +622,9 @@ PK_API pk_pose *pk_motion_sample(const pk_motion *m, const pk_tracks *t, double 
 
 /* ---- quaternion helpers (engine/math/quat.c), x,y,z,w order ---- */
 PK_API void pk_quat_normalize(const float q[4], float out[4]);
-PK_API void pk_quat_mul(const float a[4], const float b[4], float out[4]);            /* a*b */
-PK_API void pk_quat_slerp(const float a[4], const float b[4], float t, float out[4]); /* shortest path */
+PK_API void pk_quat_mul(const float a[4], const float b[4], float out[4]); /* a*b */
+PK_API void pk_quat_slerp(const float a[4], const float b[4], float t,
+                          float out[4]); /* shortest path */
 /* Geodesic angle between two rotations in degrees: 2*acos|a.b| after
  * normalising (q and -q are the same rotation). */
 PK_API double pk_quat_angle_deg(const float a[4], const float b[4]);
@@ -638,8 +653,8 @@ typedef struct pk_diff_options {
      * camera, light and self-shadow are not compared. */
     bool (*bone_filter)(void *ctx, const uint8_t *raw, size_t len);
     void *filter_ctx;
-    bool no_morphs;   /* leave morphs out */
-    bool keep_frames; /* range diffs: keep each bone's angle per frame */
+    bool no_morphs;          /* leave morphs out */
+    bool keep_frames;        /* range diffs: keep each bone's angle per frame */
     const char *filter_spec; /* the filter as the user wrote it, for messages (may be NULL) */
     bool no_scene;           /* motions: leave camera, light and self-shadow out */
     /* Range diffs: split first..last into this many runs of frames (bin c
@@ -730,15 +745,16 @@ typedef struct pk_diff {
 } pk_diff;
 
 /* Compares two poses.  Caller frees with pk_diff_free; NULL on OOM. */
-PK_API pk_diff *pk_diff_poses(const pk_pose *a, const pk_pose *b, const pk_diff_options *o, pk_log *log);
+PK_API pk_diff *pk_diff_poses(const pk_pose *a, const pk_pose *b, const pk_diff_options *o,
+                              pk_log *log);
 /* Compares two motions frame by frame over first..last (every integer
  * frame, sampled with MMD's rules; duplicate keys are warned about).
  * A range longer than PK_DIFF_MAX_FRAMES is an error (a damaged file with
  * a key at frame 4e9 would otherwise mean hours of sampling).
  * Caller frees with pk_diff_free; NULL on error. */
 #define PK_DIFF_MAX_FRAMES 1000000u /* 9.2 hours at 30 fps */
-PK_API pk_diff *pk_diff_motions(const pk_motion *a, const pk_motion *b, uint32_t first, uint32_t last,
-                         const pk_diff_options *o, pk_log *log);
+PK_API pk_diff *pk_diff_motions(const pk_motion *a, const pk_motion *b, uint32_t first,
+                                uint32_t last, const pk_diff_options *o, pk_log *log);
 /* Adds (or replaces) d's camera, light and self-shadow rows from motions a
  * and b over first..last (a pose diff of two motions sampled at frame N:
  * N..N; a range diff: d's range).  pk_diff_motions calls it unless the
@@ -842,8 +858,9 @@ PK_API void pk_edit_stats_free(pk_edit_stats *s); /* frees unmatched; s itself i
  * padding are kept, so rename then reverse gives back the same bytes.
  * stats may be NULL. */
 PK_API int pk_motion_rename(pk_motion *m, const pk_rules *r, bool reverse, pk_edit_stats *stats,
-                     pk_log *log);
-PK_API int pk_pose_rename(pk_pose *p, const pk_rules *r, bool reverse, pk_edit_stats *stats, pk_log *log);
+                            pk_log *log);
+PK_API int pk_pose_rename(pk_pose *p, const pk_rules *r, bool reverse, pk_edit_stats *stats,
+                          pk_log *log);
 
 /* Mirrors left and right: names by the rules' mirror fragments (r NULL:
  * 左/右), each swapped at the start or the end of a name; transforms of
@@ -882,16 +899,16 @@ PK_API int pk_pose_retarget(pk_pose *p, const pk_rules *r, pk_edit_stats *stats,
  * the rules' rename).  A rules file still renames first; its `stance`
  * entries win over the computed segment of the same bone and its `scale`
  * over the computed factors. */
-#define PK_FOLD_TOL_DEG 0.002 /* folded rotations, degrees, at every integer frame */
+#define PK_FOLD_TOL_DEG 0.002  /* folded rotations, degrees, at every integer frame */
 #define PK_FOLD_TOL_POS 0.0005 /* folded translations, MMD units */
 #define PK_STANCE_MAX 48
 
 typedef struct pk_stance_segment {
     char bone[40], child[40]; /* UTF-8 names of the segment's ends (左腕, 左ひじ) */
-    double r[4];   /* unit quaternion: A's rest direction (as the segments above it
-                      left it) turned into B's */
-    double deg;    /* the angle of r */
-    bool by_rules; /* a rules `stance` entry names the bone: the rules win */
+    double r[4];              /* unit quaternion: A's rest direction (as the segments above it
+                                 left it) turned into B's */
+    double deg;               /* the angle of r */
+    bool by_rules;            /* a rules `stance` entry names the bone: the rules win */
 } pk_stance_segment;
 
 typedef struct pk_stance {
@@ -907,10 +924,10 @@ PK_API int pk_retarget_stance(const struct pk_model *a, const struct pk_model *b
                               pk_stance *out, pk_log *log);
 
 typedef struct pk_leg_scale {
-    double xz, y;                   /* B's leg over A's */
-    double len_a, len_b;            /* 足→足首 distance (mean of both legs) */
-    double height_a, height_b;      /* 足.y − 足首.y (mean of both legs) */
-    double ik_shift[2][3];          /* 左足ＩＫ, 右足ＩＫ: added after scaling */
+    double xz, y;              /* B's leg over A's */
+    double len_a, len_b;       /* 足→足首 distance (mean of both legs) */
+    double height_a, height_b; /* 足.y − 足首.y (mean of both legs) */
+    double ik_shift[2][3];     /* 左足ＩＫ, 右足ＩＫ: added after scaling */
 } pk_leg_scale;
 /* 0, or -1 (logged) when a model has neither leg (足 and 足首). */
 PK_API int pk_retarget_scale(const struct pk_model *a, const struct pk_model *b, pk_leg_scale *out,
@@ -924,10 +941,10 @@ typedef struct pk_fold_report {
     char **twisted; /* UTF-8: keyed bones with a fixed axis on A and not on B, rewritten to
                        the twist about that axis (what A shows) */
     size_t ntwisted;
-    size_t tracks;        /* tracks of B's bones rewritten */
-    size_t keys_removed;  /* records dropped (folded bones, rewritten tracks) */
-    size_t keys_added;    /* records of the rewritten tracks */
-    size_t splits;        /* segments that no one curve fitted: a key added between */
+    size_t tracks;               /* tracks of B's bones rewritten */
+    size_t keys_removed;         /* records dropped (folded bones, rewritten tracks) */
+    size_t keys_added;           /* records of the rewritten tracks */
+    size_t splits;               /* segments that no one curve fitted: a key added between */
     double worst_deg, worst_pos; /* the fits' largest error at an integer frame */
 } pk_fold_report;
 PK_API void pk_fold_report_free(pk_fold_report *r);
@@ -968,14 +985,13 @@ PK_API void pk_retarget_report_free(pk_retarget_report *r);
 /* Rename (r may be NULL), leave out the keys of bones A lacks and B has,
  * fold, stance, the rules' stance and scale, then the computed scale.  On
  * failure m is untouched.  st and rep may be NULL. */
-PK_API int pk_motion_retarget_models(pk_motion *m, const pk_rules *r,
-                                     const pk_retarget_options *o, pk_edit_stats *st,
-                                     pk_retarget_report *rep, pk_log *log);
+PK_API int pk_motion_retarget_models(pk_motion *m, const pk_rules *r, const pk_retarget_options *o,
+                                     pk_edit_stats *st, pk_retarget_report *rep, pk_log *log);
 PK_API int pk_pose_retarget_models(pk_pose *p, const pk_rules *r, const pk_retarget_options *o,
                                    pk_edit_stats *st, pk_retarget_report *rep, pk_log *log);
 
 /* ======================================================================
- * Overlay, merge, job (engine/ops/keys/overlay.c, engine/ops/keys/merge.c, engine/job/job.c)
+ * Overlay, merge (engine/ops/keys/overlay.c, engine/ops/keys/merge.c)
  * ====================================================================== */
 
 /* ---- overlay (engine/ops/keys/overlay.c) ----
@@ -1030,29 +1046,30 @@ typedef struct pk_overlay_options {
 } pk_overlay_options;
 
 typedef struct pk_overlay_stats {
-    size_t bones;        /* bone tracks changed or created */
-    size_t missing;      /* selected base bones absent from the pose (warned) */
-    size_t keys_removed; /* records of selected bones dropped */
-    size_t keys_added;   /* records appended */
-    size_t split;        /* crossed pieces re-curved within tolerance ... */
-    size_t split_exact;  /* ... of which trivially (linear curve or no motion) */
-    size_t fitted;       /* pieces fitted within PK_OVERLAY_FIT_DEG / _POS ... */
-    size_t fitted_keys;  /* ... and the keys they needed inside the piece (0: one segment) */
-    size_t baked;        /* pieces baked into per-frame keys */
-    size_t baked_keys;   /* keys those bakes produced */
+    size_t bones;          /* bone tracks changed or created */
+    size_t missing;        /* selected base bones absent from the pose (warned) */
+    size_t keys_removed;   /* records of selected bones dropped */
+    size_t keys_added;     /* records appended */
+    size_t split;          /* crossed pieces re-curved within tolerance ... */
+    size_t split_exact;    /* ... of which trivially (linear curve or no motion) */
+    size_t fitted;         /* pieces fitted within PK_OVERLAY_FIT_DEG / _POS ... */
+    size_t fitted_keys;    /* ... and the keys they needed inside the piece (0: one segment) */
+    size_t baked;          /* pieces baked into per-frame keys */
+    size_t baked_keys;     /* keys those bakes produced */
     size_t morphs;         /* morph tracks changed or created */
     size_t morphs_missing; /* selected base morphs absent from the pose (warned in one line) */
 } pk_overlay_stats;
 
 /* VMD base.  Returns a new motion (caller frees with pk_motion_free) or
  * NULL.  stats may be NULL; it is zeroed first. */
-PK_API pk_motion *pk_overlay_motion(const pk_motion *base, const pk_pose *pose, const pk_selection *sel,
-                             const pk_overlay_options *opt, pk_overlay_stats *stats, pk_log *log);
+PK_API pk_motion *pk_overlay_motion(const pk_motion *base, const pk_pose *pose,
+                                    const pk_selection *sel, const pk_overlay_options *opt,
+                                    pk_overlay_stats *stats, pk_log *log);
 /* VPD base: selected bones take the pose's values (replace) or are
  * composed (add); bones only in the pose are appended.  Returns a new pose
  * (caller frees with pk_pose_free) or NULL. */
 PK_API pk_pose *pk_overlay_pose(const pk_pose *base, const pk_pose *pose, const pk_selection *sel,
-                         pk_overlay_mode mode, pk_overlay_stats *stats, pk_log *log);
+                                pk_overlay_mode mode, pk_overlay_stats *stats, pk_log *log);
 
 /* ---- keyframe reduction and baking (engine/ops/keys/reduce.c) ----
  * Reduce: per selected bone track (and every morph track unless `morphs`
@@ -1073,8 +1090,8 @@ PK_API pk_pose *pk_overlay_pose(const pk_pose *base, const pk_pose *pose, const 
  * last frame) with linear curves holding the sampled values; with a frame
  * range the baked span grows to the input keys around it, so frames
  * outside the range keep their values. */
-#define PK_REDUCE_DEG 0.1    /* default rotation tolerance, degrees */
-#define PK_REDUCE_POS 0.005  /* default translation tolerance, MMD units */
+#define PK_REDUCE_DEG 0.1     /* default rotation tolerance, degrees */
+#define PK_REDUCE_POS 0.005   /* default translation tolerance, MMD units */
 #define PK_REDUCE_MORPH 0.002 /* default morph weight tolerance */
 
 typedef struct pk_reduce_options {
@@ -1153,7 +1170,7 @@ typedef struct pk_merge_conflict {
  * with `within` do not overlap (they replace their range). */
 typedef struct pk_merge_overlap {
     pk_section section;
-    char *name; /* UTF-8, owned by the report; NULL for camera, light, shadow, IK */
+    char *name;  /* UTF-8, owned by the report; NULL for camera, light, shadow, IK */
     size_t a, b; /* input indices, a < b */
     uint32_t a_first, a_last, b_first, b_last; /* their keys' frames, after the offsets */
 } pk_merge_overlap;
@@ -1161,8 +1178,8 @@ typedef struct pk_merge_overlap {
 typedef struct pk_merge_report {
     pk_merge_conflict *items; /* owned; free with pk_merge_report_free */
     size_t count, cap;
-    size_t below_zero; /* keys dropped because their offset frame was < 0 */
-    size_t identical;  /* keys present with the same value in several inputs (kept once) */
+    size_t below_zero;          /* keys dropped because their offset frame was < 0 */
+    size_t identical;           /* keys present with the same value in several inputs (kept once) */
     pk_merge_overlap *overlaps; /* owned; free with pk_merge_report_free */
     size_t noverlaps, cap_overlaps;
     size_t cut_keys;      /* keys added at a negative offset's cut (the pose kept there) */
@@ -1179,188 +1196,10 @@ typedef struct pk_merge_report {
  * every overlap is an error, returns NULL.
  * report may be NULL.  Returns a new motion (pk_motion_free) or NULL. */
 PK_API pk_motion *pk_merge(const pk_merge_input *in, size_t n, pk_merge_policy policy,
-                    pk_merge_report *report, pk_log *log);
+                           pk_merge_report *report, pk_log *log);
 PK_API void pk_merge_report_free(pk_merge_report *r);
 
 /* A pose as a motion: pk_pose_to_motion (model section above). */
-
-/* ---- steps (engine/step/): one entry point per operation ----
- * Every operation (convert, diff, rename, mirror, retarget, overlay,
- * merge, reduce, bake, check) is a step: one set of options, filled by name through one setter
- * (the CLI's `--name VALUE` and a job file's `name: VALUE` alike, '-' and
- * '_' being the same), checked in one place, run on documents the caller
- * loaded, and reported by the engine's writers, so the command line and
- * job files accept the same options and print the same bytes.
- *
- *   pk_step *s = pk_step_new("diff", "--", log);
- *   pk_step_operand(s, "a.vmd", log); pk_step_operand(s, "b.vmd", log);
- *   pk_step_set(s, "frames", "all", log);
- *   pk_step_check(s, log);            // every rule about the options
- *   ... load the documents pk_step_inputs names (and pk_step_rules) ...
- *   pk_step_run(s, docs, n, rules, &res, log);
- *   pk_step_report(s, &res, PK_REPORT_TEXT, &buf);
- */
-typedef enum pk_step_op {
-    PK_STEP_CONVERT,
-    PK_STEP_DIFF,
-    PK_STEP_RENAME,
-    PK_STEP_MIRROR,
-    PK_STEP_RETARGET,
-    PK_STEP_OVERLAY,
-    PK_STEP_MERGE,
-    PK_STEP_REDUCE,
-    PK_STEP_BAKE,
-    PK_STEP_CHECK,
-    PK_STEP_DRAW,
-    PK_STEP_COUNT
-} pk_step_op;
-
-typedef struct pk_step pk_step;
-
-/* A new step for the operation named `op`; NULL (logged) when no operation
- * has that name.  opt_prefix spells option names in messages: "--" gives
- * "--pos-threshold" (the CLI), "" gives "pos_threshold" (job files).  Free
- * with pk_step_free. */
-PK_API pk_step *pk_step_new(const char *op, const char *opt_prefix, pk_log *log);
-PK_API void pk_step_free(pk_step *s);
-PK_API pk_step_op pk_step_kind(const pk_step *s);
-PK_API const char *pk_step_op_name(pk_step_op op); /* "diff", ...; NULL past the end */
-/* Whether the step has an option `key`: 1 it takes a value, 0 it is a
- * switch (a value, if given, is true/false/yes/no), -1 no such option. */
-PK_API int pk_step_option(const pk_step *s, const char *key);
-/* Whether option `key` may be given more than once (an input list,
- * merge's offset, sections, within): a job may give it a list. */
-PK_API bool pk_step_option_repeats(const pk_step *s, const char *key);
-/* Sets option `key` from text (value NULL: a switch turned on).  An input
- * option (in, a, b, base, pose) takes the name the caller will load (a
- * path, a job's name), rules the name of a rule set.  Errors (logged, -1):
- * unknown option, bad value, a single-value option given twice. */
-PK_API int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log);
-/* A positional operand: the next input in the operation's order (diff: a
- * then b; overlay: base; merge: every input). */
-PK_API int pk_step_operand(pk_step *s, const char *value, pk_log *log);
-/* Every rule that needs no document: required inputs and options, options
- * that exclude each other or would do nothing.  0 or -1 (logged). */
-PK_API int pk_step_check(const pk_step *s, pk_log *log);
-/* The inputs the step reads, as given, in run order (the array lives as
- * long as s); and the rule set's name (NULL when none). */
-PK_API size_t pk_step_inputs(const pk_step *s, const char *const **names);
-PK_API const char *pk_step_rules(const pk_step *s);
-typedef struct pk_step_result {
-    pk_doc out;         /* the document made (diff: none) */
-    pk_vpd_options vpd; /* how to write out.pose */
-    pk_diff *diff;      /* diff: sorted */
-    pk_diff_options diff_opts; /* diff: the options it ran with (for pictures) */
-    bool diff_all;             /* diff: every row wanted (all), not only those that differ */
-    uint32_t diff_frame;       /* diff of two poses: the frame motions were sampled at */
-    pk_diff_group *groups; /* diff with groups: the per-group rows */
-    size_t ngroups;
-    pk_rules *own_rules; /* the default rules groups point into */
-    pk_edit_stats edit;  /* rename, mirror, retarget */
-    pk_retarget_report retarget; /* retarget with models */
-    bool retarget_models;        /* ... was run */
-    pk_overlay_stats overlay;
-    pk_merge_report merge;
-    pk_merge_input *merge_in; /* merge: each input as merged: offset, sections, within (owned) */
-    pk_merge_policy prefer; /* merge: the policy used */
-    bool motion_in;         /* overlay: the base was a motion; diff: an input was one */
-    pk_reduce_stats reduce; /* reduce, bake */
-    struct pk_check_report *check;      /* check: the report (owned) */
-    const struct pk_model *check_model; /* check: the model (the caller's: it must outlive
-                                           the result for pk_step_report) */
-    size_t check_field;                 /* check: the input's name field, 15 (VMD) or 19 (VPD) */
-    struct pk_drawing *drawing; /* draw: the figures, written by pk_step_report (SVG, JSON) */
-} pk_step_result;
-
-/* Runs the step on the documents named by pk_step_inputs (in that order)
- * and the rule set (NULL: none).  A step that edits or converts (convert,
- * rename, mirror, retarget) takes in[0] over and zeroes it; the others
- * only read.  res is zeroed first; free it with pk_step_result_free.
- * 0, or -1 (logged). */
-PK_API int pk_step_run(const pk_step *s, pk_doc *in, size_t n, const pk_rules *rules,
-                       pk_step_result *res, pk_log *log);
-PK_API void pk_step_result_free(pk_step_result *r);
-/* diff over frames: keep each row's largest difference in `bins` columns
- * (pk_diff_options.bins) for pictures; 0, the default, keeps none. */
-PK_API void pk_step_bins(pk_step *s, size_t bins);
-/* diff, overlay and check: the model option's value (a PMX/PMD path; diff
- * and overlay: its display frames --bones may name as @frame:NAME; check:
- * the model checked against), NULL when not given; and the model the
- * caller loaded for it (owned by the caller, used by pk_step_run). */
-PK_API const char *pk_step_model(const pk_step *s);
-PK_API void pk_step_use_model(pk_step *s, const struct pk_model *m);
-/* retarget: the from and to options' values (PMX/PMD paths; NULL when not
- * given), and the models the caller loaded for them (owned by the caller). */
-PK_API const char *pk_step_model_from(const pk_step *s);
-PK_API const char *pk_step_model_to(const pk_step *s);
-PK_API void pk_step_use_models(pk_step *s, const struct pk_model *from, const struct pk_model *to);
-/* draw: the second pose's model (vs_model; NULL: the same model) and the
- * model the caller loaded for it. */
-PK_API const char *pk_step_vs_model(const pk_step *s);
-PK_API void pk_step_use_vs_model(pk_step *s, const struct pk_model *m);
-/* The strict option (every step; the CLI's --strict): warnings met reading
- * the step's inputs and model, or running it, are errors.  The caller,
- * which reads the inputs, applies it. */
-PK_API bool pk_step_strict(const pk_step *s);
-/* What a step did in one line, without a newline and without a prefix
- * ("3 of 5 bones swapped left/right, ..."; diff: the table's last line;
- * retarget with models: then a line each for fold, stance and scale,
- * joined by newlines, the last without one). */
-PK_API int pk_step_summary(const pk_step *s, const pk_step_result *r, pk_buf *out);
-/* The report: diff's table, JSON (one line) or CSV; check's report as text
- * or JSON (indented), and PK_REPORT_RULES, the rules file renaming each
- * missing name to its near miss (`check --suggest-rules`); reduce's and
- * bake's summary as JSON (one line); the other steps' summary line.
- * Appends to out; 0, or -1 (out of memory, or a format the step does not
- * write: pk_step_report_has). */
-typedef enum pk_report_format {
-    PK_REPORT_TEXT,
-    PK_REPORT_JSON,
-    PK_REPORT_CSV,
-    PK_REPORT_RULES,
-    PK_REPORT_SVG /* draw: the picture (draw's JSON: world transforms) */
-} pk_report_format;
-/* Whether the step writes its report in that format. */
-PK_API bool pk_step_report_has(pk_step_op op, pk_report_format f);
-/* What a checked step makes when its first input is `in` (PK_FMT_VMD, a
- * motion; PK_FMT_VPD, a pose): a motion, a pose, or PK_FMT_UNKNOWN for a
- * report (diff, check, draw).  A job checks its outputs with it before any
- * step runs. */
-PK_API pk_format pk_step_makes(const pk_step *s, pk_format in);
-PK_API int pk_step_report(const pk_step *s, const pk_step_result *r, pk_report_format f,
-                          pk_buf *out);
-
-/* ---- job files (engine/job/job.c) ----
- * A YAML job (schema in README "Job files") names inputs, rule files, steps
- * and outputs.  pk_job_run reads and validates every input, runs every step
- * and encodes every output in memory; nothing touches the disk until
- * pk_job_write, which writes every output to its temporary file first and
- * renames them into place only when all are written, as a group
- * (pk_file_commit_all: old files put back if a rename fails), so the
- * outputs appear together or not at all.  Errors in the job file
- * carry JOB:LINE:COL. */
-typedef struct pk_job pk_job;
-
-typedef struct pk_job_output {
-    char *name;  /* the result it writes */
-    char *path;  /* resolved against the job file's folder */
-    pk_buf data; /* encoded bytes, filled by pk_job_run */
-} pk_job_output;
-
-PK_API pk_job *pk_job_load(const char *path, pk_log *log); /* parse + check; free with pk_job_free */
-PK_API int pk_job_run(pk_job *job, pk_log *log);
-/* The outputs in job-file order (valid until pk_job_free). */
-PK_API const pk_job_output *pk_job_outputs(const pk_job *job, size_t *n);
-/* What the steps had to say (overlay statistics, diff summaries), one
- * line each; NUL-terminated, owned by the job. */
-PK_API const char *pk_job_report(const pk_job *job);
-PK_API int pk_job_write(const pk_job *job, pk_log *log);
-/* What pk_job_write would meet that is known without writing (run
- * --dry-run): an output whose folder cannot be written in (no permission,
- * a read-only file system).  0, or -1 with an error at each such output's
- * JOB:LINE:COL. */
-PK_API int pk_job_check_write(const pk_job *job, pk_log *log);
-PK_API void pk_job_free(pk_job *job);
 
 /* ======================================================================
  * Models (engine/format/pmx.c, engine/format/pmd.c, engine/model/skeleton.c,
@@ -1384,8 +1223,8 @@ PK_API void pk_job_free(pk_job *job);
 #define PK_BONE_EXTERNAL_PARENT 0x2000
 
 typedef struct pk_model_ik_link {
-    int32_t bone;     /* bone index */
-    bool limited;     /* min/max hold per-axis limits (radians) */
+    int32_t bone; /* bone index */
+    bool limited; /* min/max hold per-axis limits (radians) */
     float min[3], max[3];
 } pk_model_ik_link;
 
@@ -1393,14 +1232,14 @@ typedef struct pk_model_ik_link {
  * UTF-8, NUL-terminated, owned by the model ("" when empty). */
 typedef struct pk_model_bone {
     const char *name, *name_en;
-    pk_name_id cp932;   /* the name as CP932 bytes in model->names (what VMD and
-                           VPD keys hold); PK_NO_NAME when CP932 cannot encode it */
+    pk_name_id cp932; /* the name as CP932 bytes in model->names (what VMD and
+                         VPD keys hold); PK_NO_NAME when CP932 cannot encode it */
     int32_t parent;
-    float pos[3];       /* rest position, model space */
-    int32_t layer;      /* deform layer */
-    uint16_t flags;     /* PK_BONE_*; unknown bits kept */
-    int32_t tail_bone;  /* flags & PK_BONE_TAIL_IS_BONE: the tail bone (or -1) */
-    float tail[3];      /* otherwise: the tail offset */
+    float pos[3];          /* rest position, model space */
+    int32_t layer;         /* deform layer */
+    uint16_t flags;        /* PK_BONE_*; unknown bits kept */
+    int32_t tail_bone;     /* flags & PK_BONE_TAIL_IS_BONE: the tail bone (or -1) */
+    float tail[3];         /* otherwise: the tail offset */
     int32_t append_parent; /* APPEND_ROTATE/APPEND_MOVE: inherit from (-1 otherwise) */
     float append_ratio;
     float fixed_axis[3];
@@ -1408,10 +1247,10 @@ typedef struct pk_model_bone {
     int32_t external_key; /* EXTERNAL_PARENT: the key (0 otherwise) */
     int32_t ik_target;    /* IK: the target bone (-1 when not an IK bone) */
     int32_t ik_loops;
-    float ik_limit;       /* per-step angle limit in radians (PMD: stored value x 4) */
+    float ik_limit;             /* per-step angle limit in radians (PMD: stored value x 4) */
     pk_model_ik_link *ik_links; /* owned by the model */
     size_t nik_links;
-    int pmd_kind;         /* PMD: the bone kind byte 0..9; PMX: -1 */
+    int pmd_kind; /* PMD: the bone kind byte 0..9; PMX: -1 */
 } pk_model_bone;
 
 typedef struct pk_model_morph {
@@ -1430,11 +1269,10 @@ typedef struct pk_model_frame_item {
 /* A display frame: the model author's group of bones or morphs. */
 typedef struct pk_model_frame {
     const char *name, *name_en;
-    uint8_t special; /* 1: the Root and 表情 frames */
+    uint8_t special;            /* 1: the Root and 表情 frames */
     pk_model_frame_item *items; /* owned by the model */
     size_t nitems;
 } pk_model_frame;
-
 
 /* Sections of a model file, for pk_model.counts. */
 typedef enum pk_model_section {
@@ -1452,8 +1290,8 @@ typedef enum pk_model_section {
 } pk_model_section;
 
 typedef struct pk_model {
-    int format;         /* PK_FMT_PMX or PK_FMT_PMD (a pk_format) */
-    float version;      /* 2.0 / 2.1 (PMX), 1.0 (PMD) */
+    int format;    /* PK_FMT_PMX or PK_FMT_PMD (a pk_format) */
+    float version; /* 2.0 / 2.1 (PMX), 1.0 (PMD) */
     pk_text_encoding encoding;
     int extra_uv;          /* PMX: extra vec4 per vertex (0..4) */
     uint8_t index_size[6]; /* PMX: vertex, texture, material, bone, morph, rigid */
@@ -1467,7 +1305,7 @@ typedef struct pk_model {
     size_t nmorphs;
     pk_model_frame *frames;
     size_t nframes;
-    size_t unencodable; /* bone and morph names CP932 cannot hold (warned) */
+    size_t unencodable;            /* bone and morph names CP932 cannot hold (warned) */
     struct pk_model_arena *arena_; /* private: the chunks its strings and arrays live in */
 } pk_model;
 
@@ -1558,18 +1396,18 @@ typedef struct pk_draw_input {
     const char *model_name; /* for the title: the model's file name */
 } pk_draw_input;
 typedef struct pk_draw_options {
-    pk_draw_input a, b;        /* b.doc NULL: one pose */
-    bool range;                /* frames first..last every `every` (else `frame`); a range
-                                  past the motions' last key stops there (warned: after it
-                                  a motion holds its last pose), one after it is an error */
+    pk_draw_input a, b;                 /* b.doc NULL: one pose */
+    bool range;                         /* frames first..last every `every` (else `frame`); a range
+                                           past the motions' last key stops there (warned: after it
+                                           a motion holds its last pose), one after it is an error */
     uint32_t frame, first, last, every; /* every 0: about 8 figures over the range */
     pk_draw_view view;
     const pk_selection *bones, *vs_bones; /* NULL: every visible bone (of a / of b); a
                                              selection that leaves no bone to draw in
                                              either is an error */
-    const char *bones_spec;                  /* the selection's text, for that message */
-    const pk_selection *body; /* drawn in colour; other bones (hair, clothes) light grey
-                                 (NULL: every bone in colour) */
+    const char *bones_spec;               /* the selection's text, for that message */
+    const pk_selection *body;             /* drawn in colour; other bones (hair, clothes) light grey
+                                             (NULL: every bone in colour) */
 } pk_draw_options;
 typedef struct pk_drawing pk_drawing;
 /* Evaluates every figure (at most 60); NULL (logged) on error. */
@@ -1597,23 +1435,23 @@ PK_API int pk_draw_json(const pk_drawing *d, pk_buf *out);
  * the model's English name for a bone. */
 typedef enum pk_check_status {
     PK_CHECK_FOUND = 0,
-    PK_CHECK_CUT = 1,    /* found through MMD's cut of the model's longer name */
+    PK_CHECK_CUT = 1, /* found through MMD's cut of the model's longer name */
     PK_CHECK_MISSING = 2
 } pk_check_status;
 
 typedef struct pk_check_item {
-    char *name;     /* UTF-8, owned by the report */
-    uint8_t *raw;   /* the CP932 bytes the motion holds, owned */
+    char *name;   /* UTF-8, owned by the report */
+    uint8_t *raw; /* the CP932 bytes the motion holds, owned */
     size_t raw_len;
     bool morph;
     pk_check_status status;
-    size_t keys;    /* records of this name */
-    long index;     /* found/cut: the model's bone or morph; missing: the near miss or -1 */
-    long *matches;  /* cut: every model bone or morph whose name MMD cuts to this one, in
-                       model order (matches[0] == index; more than one: the cut name is
-                       ambiguous and keys them all); owned; NULL otherwise */
+    size_t keys;   /* records of this name */
+    long index;    /* found/cut: the model's bone or morph; missing: the near miss or -1 */
+    long *matches; /* cut: every model bone or morph whose name MMD cuts to this one, in
+                      model order (matches[0] == index; more than one: the cut name is
+                      ambiguous and keys them all); owned; NULL otherwise */
     size_t nmatches;
-    const char *why; /* missing with a near miss: why it was chosen (static text) */
+    const char *why;        /* missing with a near miss: why it was chosen (static text) */
     size_t move_unusable;   /* keys translating a bone the model does not let move */
     size_t rotate_unusable; /* keys rotating a bone the model does not let rotate */
 } pk_check_item;

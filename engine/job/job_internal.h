@@ -6,7 +6,7 @@
 #ifndef PK_JOB_INTERNAL_H
 #define PK_JOB_INTERNAL_H
 
-#include "posekit.h"
+#include "posekit_tool.h"
 
 typedef struct where {
     int line, col;
@@ -23,8 +23,9 @@ typedef struct item {
     where at;
     where path_at; /* inputs and rules: the path's place in the job file */
     bool is_rules;
-    bool is_model; /* an input whose path ends in .pmx or .pmd */
-    int report_of; /* a step result that is a report: 1 + the step's op; 0 otherwise */
+    bool is_model;  /* an input whose path ends in .pmx or .pmd */
+    pk_step *by;    /* a step's result: the step that makes it */
+    bool is_report; /* ... and it makes a report (diff, check, draw) */
     vkind kind;
     size_t warnings; /* inputs: warnings met reading it (a strict step fails on them) */
     pk_motion *motion;
@@ -32,8 +33,7 @@ typedef struct item {
     pk_rules *rules;
     pk_model *model;
     pk_vpd_options vpd;     /* how a pose is written unless its output says */
-    pk_step_result *report; /* a diff's or check's result, written as .txt/.json/.csv/.yaml */
-    const pk_step *by;      /* the step that made a report */
+    pk_step_result *report; /* a report step's result, written as .txt/.json/.csv/.yaml/.svg */
 } item;
 
 /* One step of the job: the engine's step (every option, checked) and the
@@ -44,18 +44,16 @@ typedef struct job_step {
     where at;
 } job_step;
 
-typedef enum report_kind { R_TEXT, R_JSON, R_CSV, R_RULES, R_SVG } report_kind;
-
 typedef struct outspec {
     where at;
     where path_at; /* the path's place in the job file */
     uint32_t frame;
     pk_vpd_options vpd;
     bool frame_set, layout_set, no_morphs_set;
-    where frame_at, vpd_at; /* the frame key's place; layout's or no_morphs' */
-    char *key; /* where the write lands (owned), to compare outputs with each other */
-    report_kind report;
-    pk_format fmt; /* PK_FMT_UNKNOWN = a report */
+    where frame_at, vpd_at;  /* the frame key's place; layout's or no_morphs' */
+    char *key;               /* where the write lands (owned), to compare outputs with each other */
+    pk_report_format report; /* a report: the format its extension names */
+    pk_format fmt;           /* PK_FMT_UNKNOWN = a report */
 } outspec;
 
 struct pk_job {

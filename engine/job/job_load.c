@@ -241,31 +241,18 @@ static bool relog(pk_log *tmp, pk_log *log, where at)
 }
 
 /* What an option names: input options a motion or pose defined above,
- * rules a rule set, model a model input; other options take values. */
-typedef enum ref { REF_NONE, REF_DOC, REF_RULES, REF_MODEL } ref;
-
-static ref ref_of(pk_step_op op, const char *key)
-{
-    /* retarget's models (convert's `to` is a format) */
-    if (op == PK_STEP_RETARGET && (strcmp(key, "from") == 0 || strcmp(key, "to") == 0))
-        return REF_MODEL;
-    static const char *const KEYS[] = {"in", "a", "b", "base", "pose", "vs"};
-    for (size_t i = 0; i < sizeof KEYS / sizeof KEYS[0]; i++)
-        if (strcmp(key, KEYS[i]) == 0)
-            return REF_DOC;
-    if (strcmp(key, "rules") == 0)
-        return REF_RULES;
-    if (strcmp(key, "model") == 0 || strcmp(key, "vs_model") == 0 ||
-        strcmp(key, "vs-model") == 0)
-        return REF_MODEL;
-    return REF_NONE;
-}
+ * rules a rule set, models a model input (pk_need_kind); other options
+ * take values. */
+typedef enum ref {
+    REF_NONE = -1,
+    REF_DOC = PK_NEED_DOC,
+    REF_RULES = PK_NEED_RULES,
+    REF_MODEL = PK_NEED_MODEL
+} ref;
 
 static const char *ref_what(const item *it)
 {
-    return it->is_rules   ? "a rule set"
-           : it->is_model ? "a model"
-                          : "a motion, pose or report";
+    return it->is_rules ? "a rule set" : it->is_model ? "a model" : "a motion, pose or report";
 }
 
 static bool check_ref(pk_job *j, const yctx *y, const yaml_node_t *n, const char *what, ref want)
@@ -279,15 +266,15 @@ static bool check_ref(pk_job *j, const yctx *y, const yaml_node_t *n, const char
         return false;
     }
     ref has = it->is_rules ? REF_RULES : it->is_model ? REF_MODEL : REF_DOC;
-    if (has == REF_DOC && want == REF_DOC && it->report_of) {
+    if (has == REF_DOC && want == REF_DOC && it->is_report) {
         /* known when the job is loaded: no step need run to find it */
         err_at(y->log, mark(n), "%s '%s' is a %s report, not a motion or pose", what, s,
-               pk_step_op_name((pk_step_op)(it->report_of - 1)));
+               pk_step_name(it->by));
         return false;
     }
     if (has != want) {
-        static const char *const WANT[] = {"", "a motion or pose", "rules", "a model (an input "
-                                                                            "ending in .pmx or .pmd)"};
+        static const char *const WANT[] = {"a motion or pose", "rules",
+                                           "a model (an input ending in .pmx or .pmd)"};
         err_at(y->log, mark(n), "%s '%s' names %s, not %s", what, s, ref_what(it), WANT[want]);
         return false;
     }
@@ -321,7 +308,7 @@ static bool set_param(pk_job *j, const yctx *y, job_step *js, const char *key, c
         pk_step_set(js->step, key, "", &tmp); /* "OP has no option KEY" */
         return relog(&tmp, y->log, mark(k));
     }
-    ref want = ref_of(pk_step_kind(js->step), key);
+    ref want = (ref)pk_step_option_need(js->step, key);
     if (v->type == YAML_SEQUENCE_NODE) {
         if (!pk_step_option_repeats(js->step, key)) {
             err_at(y->log, mark(v), "%s takes one value, not a list", key);
@@ -364,9 +351,9 @@ static const char *op_list(op_names *buf)
 {
     size_t o = 0;
     buf->s[0] = '\0';
-    for (int i = 0; i < PK_STEP_COUNT && o < sizeof buf->s; i++)
+    for (size_t i = 0; pk_step_op_name(i) && o < sizeof buf->s; i++)
         o += (size_t)snprintf(buf->s + o, sizeof buf->s - o, "%s%s", i ? ", " : "",
-                              pk_step_op_name((pk_step_op)i));
+                              pk_step_op_name(i));
     return buf->s;
 }
 
@@ -421,23 +408,24 @@ static bool parse_step(pk_job *j, const yctx *y, const yaml_node_t *n, job_step 
         if (!set_param(j, y, js, key, k, v))
             return false;
     }
-    /* every step names its result, except check, whose summary alone
-     * may be wanted (the run's report line) */
-    if (!js->out && pk_step_kind(js->step) != PK_STEP_CHECK) {
-        err_at(log, js->at, "%s needs 'out'", opname);
-        return false;
-    }
     pk_step_check(js->step, &tmp);
     if (!relog(&tmp, log, js->at))
         return false;
+    /* every step that makes a motion or pose names its result; a report
+     * alone may be wanted for its summary (the run's report line) */
+    bool report = pk_step_makes(js->step, PK_FMT_VMD) == PK_FMT_UNKNOWN;
+    if (!js->out && !report) {
+        err_at(log, js->at, "%s needs 'out'", opname);
+        return false;
+    }
     if (!js->out)
         return true;
     item *res = add_item(j, js->out, out_at, log);
-    if (res)
+    if (res) {
         res->at = js->at; /* a result is its step's */
-    pk_step_op op = pk_step_kind(js->step);
-    if (res && (op == PK_STEP_DIFF || op == PK_STEP_CHECK || op == PK_STEP_DRAW))
-        res->report_of = 1 + (int)op;
+        res->by = js->step;
+        res->is_report = report;
+    }
     return res != NULL;
 }
 
@@ -602,7 +590,11 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
     bool json = pk_path_has_ext(path, ".json"), csv = pk_path_has_ext(path, ".csv");
     bool text = pk_path_has_ext(path, ".txt"), svg = pk_path_has_ext(path, ".svg");
     bool yaml = pk_path_has_ext(path, ".yaml") || pk_path_has_ext(path, ".yml");
-    os->report = json ? R_JSON : csv ? R_CSV : yaml ? R_RULES : svg ? R_SVG : R_TEXT;
+    os->report = json   ? PK_REPORT_JSON
+                 : csv  ? PK_REPORT_CSV
+                 : yaml ? PK_REPORT_RULES
+                 : svg  ? PK_REPORT_SVG
+                        : PK_REPORT_TEXT;
     if (os->fmt == PK_FMT_UNKNOWN && !json && !text && !csv && !yaml && !svg) {
         err_at(y->log, mark(v),
                "cannot tell the format of '%s': use .vmd, .vpd (motions and "
@@ -611,6 +603,8 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
                path);
         return false;
     }
+    if (it->is_report) /* diff: a picture keeps its heatmap's bins */
+        pk_step_want(it->by, os->report);
     /* An output never replaces the job file itself, one of its inputs or
      * rule files. */
     if (j->path && same_target(j->path, o->path)) {
@@ -751,14 +745,16 @@ static bool warn_unused(const pk_job *j, pk_log *log)
         return false;
     for (size_t k = 0; k < j->nsteps; k++) {
         const pk_step *st = j->steps[k].step;
-        const char *const *names;
-        size_t n = pk_step_inputs(st, &names);
+        size_t n = pk_step_needs(st, NULL, 0);
+        pk_step_need *need = calloc(n ? n : 1, sizeof *need);
+        if (!need) {
+            free(used);
+            return false;
+        }
+        pk_step_needs(st, need, n);
         for (size_t i = 0; i < n; i++)
-            mark_used(j, names[i], used);
-        const char *other[] = {pk_step_rules(st), pk_step_model(st), pk_step_vs_model(st),
-                               pk_step_model_from(st), pk_step_model_to(st)};
-        for (size_t i = 0; i < sizeof other / sizeof *other; i++)
-            mark_used(j, other[i], used);
+            mark_used(j, need[i].name, used);
+        free(need);
     }
     for (size_t i = 0; i < j->nouts; i++)
         mark_used(j, j->outs[i].name, used);
@@ -769,7 +765,10 @@ static bool warn_unused(const pk_job *j, pk_log *log)
         bool input = it->path != NULL;
         pk_log_add(log, PK_WARNING, -1, it->at.line, it->at.col,
                    "%s '%s' is never used: no step and no output names it",
-                   it->is_rules ? "rule set" : input ? "input" : "step result", it->name);
+                   it->is_rules ? "rule set"
+                   : input      ? "input"
+                                : "step result",
+                   it->name);
     }
     free(used);
     return true;

@@ -31,20 +31,7 @@ void job_item_clear(item *it)
     it->rules = NULL;
     it->model = NULL;
     it->report = NULL;
-    it->by = NULL;
     it->kind = V_NONE;
-}
-
-static pk_rules *rules_of(const pk_job *j, const char *name)
-{
-    item *it = name ? job_find(j, name) : NULL;
-    return it ? it->rules : NULL;
-}
-
-static bool takes_input(pk_step_op op)
-{
-    return op == PK_STEP_CONVERT || op == PK_STEP_RENAME || op == PK_STEP_MIRROR ||
-           op == PK_STEP_RETARGET;
 }
 
 /* "OP IN, IN -> OUT: summary" on the job's report (nothing for a step
@@ -57,7 +44,7 @@ static void report_line(pk_job *j, const job_step *js, const pk_step_result *res
     if (sum.len) {
         const char *const *names;
         size_t n = pk_step_inputs(js->step, &names);
-        pk_buf_printf(&j->report, "%s ", pk_step_op_name(pk_step_kind(js->step)));
+        pk_buf_printf(&j->report, "%s ", pk_step_name(js->step));
         for (size_t i = 0; i < n; i++)
             pk_buf_printf(&j->report, "%s%s", i ? ", " : "", names[i]);
         if (js->out)
@@ -70,101 +57,73 @@ static void report_line(pk_job *j, const job_step *js, const pk_step_result *res
     pk_buf_free(&sum);
 }
 
-static int run_step(pk_job *j, const job_step *js, pk_log *log)
+/* The documents of a step's inputs (a step that edits its input edits a
+ * copy: the item stays); *warned += the warnings met reading them.  -1
+ * (logged) when one is a report. */
+static int gather_docs(const pk_job *j, const job_step *js, pk_doc *docs, size_t *warned,
+                       pk_log *log)
 {
-    item *res_item = js->out ? job_find(j, js->out) : NULL;
     const char *const *names;
     size_t n = pk_step_inputs(js->step, &names);
-    pk_step_op op = pk_step_kind(js->step);
-    pk_doc *docs = calloc(n ? n : 1, sizeof *docs);
-    pk_step_result *res = calloc(1, sizeof *res);
-    int rc = -1;
-    if (!docs || !res || (js->out && !res_item)) {
-        pk_error(log, "out of memory");
-        goto done;
-    }
-    size_t warned = 0; /* warnings met reading the step's inputs and model */
     for (size_t i = 0; i < n; i++) {
         item *it = job_find(j, names[i]);
         if (it)
-            warned += it->warnings;
+            *warned += it->warnings;
         if (!it || (it->kind != V_MOTION && it->kind != V_POSE)) {
             pk_log_add(log, PK_ERROR, -1, js->at.line, js->at.col,
-                       "%s: '%s' is a report, not a motion or pose", pk_step_op_name(op), names[i]);
-            goto done;
+                       "%s: '%s' is a report, not a motion or pose", pk_step_name(js->step),
+                       names[i]);
+            return -1;
         }
         docs[i].format = it->kind == V_MOTION ? PK_FMT_VMD : PK_FMT_VPD;
-        /* a step that edits its input edits a copy: the item stays */
-        bool copy = i == 0 && takes_input(op);
+        bool copy = i == 0 && pk_step_takes_input(js->step);
         docs[i].motion = it->motion && copy ? pk_motion_clone(it->motion) : it->motion;
         docs[i].pose = it->pose && copy ? pk_pose_clone(it->pose) : it->pose;
         if (!docs[i].motion && !docs[i].pose) {
             pk_error(log, "out of memory");
-            goto done;
+            return -1;
         }
     }
-    /* What the step says is about the step: messages without a place of
-     * their own get the step's JOB:LINE:COL. */
-    pk_log tmp;
-    pk_log_init(&tmp);
-    const char *mname = pk_step_model(js->step);
-    if (mname) { /* a model input (job_load.c checked the name) */
-        item *mi = job_find(j, mname);
-        if (!mi || !mi->model) {
-            pk_log_add(log, PK_ERROR, -1, js->at.line, js->at.col, "'%s' is not a model", mname);
-            pk_log_free(&tmp);
-            goto done;
-        }
-        warned += mi->warnings;
-        pk_step_use_model(js->step, mi->model);
-    }
-    if (pk_step_model_from(js->step)) { /* retarget's models, inputs as model is */
-        item *mf = job_find(j, pk_step_model_from(js->step));
-        item *mt = job_find(j, pk_step_model_to(js->step));
-        if (!mf || !mf->model || !mt || !mt->model) {
+    return 0;
+}
+
+/* Hands the step the rule sets and models it names (inputs the loader
+ * checked); *warned += the warnings met reading them.  -1 (logged) when
+ * a model is not one. */
+static int give_things(const pk_job *j, const job_step *js, const pk_step_need *need, size_t nneed,
+                       size_t *warned, pk_log *log)
+{
+    for (size_t i = 0; i < nneed; i++) {
+        if (need[i].kind == PK_NEED_DOC)
+            continue;
+        item *it = job_find(j, need[i].name);
+        const void *thing = !it                             ? NULL
+                            : need[i].kind == PK_NEED_RULES ? (const void *)it->rules
+                                                            : (const void *)it->model;
+        if (need[i].kind == PK_NEED_MODEL && !thing) {
             pk_log_add(log, PK_ERROR, -1, js->at.line, js->at.col, "'%s' is not a model",
-                       !mf || !mf->model ? pk_step_model_from(js->step)
-                                         : pk_step_model_to(js->step));
-            pk_log_free(&tmp);
-            goto done;
+                       need[i].name);
+            return -1;
         }
-        warned += mf->warnings + mt->warnings;
-        pk_step_use_models(js->step, mf->model, mt->model);
+        if (it)
+            *warned += it->warnings;
+        pk_step_give(js->step, i, thing);
     }
-    const char *vname = pk_step_vs_model(js->step);
-    if (vname) { /* draw's second model, an input like the first */
-        item *mi = job_find(j, vname);
-        if (!mi || !mi->model) {
-            pk_log_add(log, PK_ERROR, -1, js->at.line, js->at.col, "'%s' is not a model", vname);
-            pk_log_free(&tmp);
-            goto done;
-        }
-        warned += mi->warnings;
-        pk_step_use_vs_model(js->step, mi->model);
-    }
-    int ran = pk_step_run(js->step, docs, n, rules_of(j, pk_step_rules(js->step)), res, &tmp);
-    /* strict: a warning reading its inputs or model, or running it, fails
-     * the step (the command's --strict) */
-    if (ran == 0 && pk_step_strict(js->step) && (warned || tmp.warnings)) {
-        pk_log_add(log, PK_ERROR, -1, js->at.line, js->at.col,
-                   "%s: strict: %zu warning%s (reading its inputs or running it) %s",
-                   pk_step_op_name(op), warned + tmp.warnings,
-                   warned + tmp.warnings == 1 ? "" : "s",
-                   warned + tmp.warnings == 1 ? "is an error" : "are errors");
-        ran = -1;
-    }
-    pk_step_use_models(js->step, NULL, NULL);
-    for (size_t i = 0; i < tmp.count; i++) {
-        const pk_diag *d = &tmp.items[i];
-        /* a message about one of the step's inputs or models (by its job
-         * name): at the step, naming the input */
-        const char *models[4] = {pk_step_model(js->step), pk_step_vs_model(js->step),
-                                 pk_step_model_from(js->step), pk_step_model_to(js->step)};
+    return 0;
+}
+
+/* What the step said, moved to the job's log: messages without a place
+ * of their own get the step's JOB:LINE:COL; one about an input or model
+ * by its job name is at the step, naming it. */
+static void relog_step(const pk_job *j, const job_step *js, const pk_step_need *need, size_t nneed,
+                       pk_log *tmp, pk_log *log)
+{
+    for (size_t i = 0; i < tmp->count; i++) {
+        const pk_diag *d = &tmp->items[i];
         bool about_input = false;
-        for (size_t k = 0; d->path && d->offset < 0 && d->line <= 0 && k < n + 4; k++) {
-            const char *nm = k < n ? names[k] : models[k - n];
-            about_input = about_input || (nm && strcmp(d->path, nm) == 0);
-        }
+        for (size_t k = 0; d->path && d->offset < 0 && d->line <= 0 && k < nneed; k++)
+            about_input = about_input ||
+                          (need[k].kind != PK_NEED_RULES && strcmp(d->path, need[k].name) == 0);
         if (about_input) {
             pk_log_set_path(log, j->path);
             pk_log_add(log, d->severity, -1, js->at.line, js->at.col, "%s: %s", d->path, d->msg);
@@ -175,70 +134,98 @@ static int run_step(pk_job *j, const job_step *js, pk_log *log)
         pk_log_add(log, d->severity, d->offset, placed ? d->line : js->at.line,
                    placed ? d->col : js->at.col, "%s", d->msg);
     }
-    if (tmp.errors + tmp.warnings > tmp.count && tmp.errors > 0)
+    if (tmp->errors + tmp->warnings > tmp->count && tmp->errors > 0)
         pk_error(log, "out of memory");
     pk_log_set_path(log, j->path);
+}
+
+/* The step's result into its item: a report kept whole, a document
+ * taken out of it. */
+static void keep_result(item *res_item, pk_step_result **res)
+{
+    if (res_item->is_report) {
+        res_item->kind = V_REPORT;
+        res_item->report = *res;
+        *res = NULL;
+        return;
+    }
+    res_item->kind = (*res)->out.motion ? V_MOTION : V_POSE;
+    res_item->vpd = (*res)->vpd;
+    res_item->motion = (*res)->out.motion;
+    res_item->pose = (*res)->out.pose;
+    (*res)->out.motion = NULL;
+    (*res)->out.pose = NULL;
+}
+
+static int run_step(pk_job *j, const job_step *js, pk_log *log)
+{
+    item *res_item = js->out ? job_find(j, js->out) : NULL;
+    const char *const *names;
+    size_t n = pk_step_inputs(js->step, &names);
+    size_t nneed = pk_step_needs(js->step, NULL, 0);
+    pk_doc *docs = calloc(n ? n : 1, sizeof *docs);
+    pk_step_need *need = calloc(nneed ? nneed : 1, sizeof *need);
+    pk_step_result *res = calloc(1, sizeof *res);
+    int rc = -1;
+    size_t warned = 0; /* warnings met reading the step's inputs, rules and models */
+    if (!docs || !need || !res || (js->out && !res_item)) {
+        pk_error(log, "out of memory");
+        goto done;
+    }
+    pk_step_needs(js->step, need, nneed);
+    if (gather_docs(j, js, docs, &warned, log) != 0 ||
+        give_things(j, js, need, nneed, &warned, log) != 0)
+        goto done;
+    pk_log tmp;
+    pk_log_init(&tmp);
+    int ran = pk_step_run(js->step, docs, n, res, &tmp);
+    /* strict: a warning reading its inputs or model, or running it, fails
+     * the step (the command's --strict) */
+    if (ran == 0 && pk_step_strict(js->step) && (warned || tmp.warnings)) {
+        pk_log_add(log, PK_ERROR, -1, js->at.line, js->at.col,
+                   "%s: strict: %zu warning%s (reading its inputs or running it) %s",
+                   pk_step_name(js->step), warned + tmp.warnings,
+                   warned + tmp.warnings == 1 ? "" : "s",
+                   warned + tmp.warnings == 1 ? "is an error" : "are errors");
+        ran = -1;
+    }
+    relog_step(j, js, need, nneed, &tmp, log);
     pk_log_free(&tmp);
-    pk_step_use_model(js->step, NULL);
-    pk_step_use_vs_model(js->step, NULL);
     if (ran != 0)
         goto done;
     report_line(j, js, res);
-    if (!res_item) {
-        /* a check without out: its line on the report is all */
-    } else if (op == PK_STEP_DIFF || op == PK_STEP_CHECK || op == PK_STEP_DRAW) {
-        res_item->kind = V_REPORT;
-        res_item->report = res;
-        res_item->by = js->step;
-        res = NULL;
-    } else {
-        res_item->kind = res->out.motion ? V_MOTION : V_POSE;
-        res_item->vpd = res->vpd;
-        res_item->motion = res->out.motion;
-        res_item->pose = res->out.pose;
-        res->out.motion = NULL;
-        res->out.pose = NULL;
-    }
+    if (res_item) /* a report without out: its line on the run's report is all */
+        keep_result(res_item, &res);
     rc = 0;
 done:
-    if (docs && n && takes_input(op))
+    if (docs && n && pk_step_takes_input(js->step))
         pk_doc_free(&docs[0]); /* a copy (or zeroed when the step took it) */
     free(docs);
+    free(need);
     pk_step_result_free(res);
     free(res);
     if (rc != 0) {
         pk_log_add(log, PK_ERROR, -1, js->at.line, js->at.col, "step %s -> %s failed",
-                   pk_step_op_name(op), js->out ? js->out : "(no out)");
+                   pk_step_name(js->step), js->out ? js->out : "(no out)");
         if (res_item)
             job_item_clear(res_item);
     }
     return rc;
 }
 
-static pk_report_format report_format(report_kind k)
-{
-    return k == R_JSON    ? PK_REPORT_JSON
-           : k == R_CSV   ? PK_REPORT_CSV
-           : k == R_RULES ? PK_REPORT_RULES
-           : k == R_SVG   ? PK_REPORT_SVG
-                          : PK_REPORT_TEXT;
-}
-
-/* Can output i hold a `kind` (a report made by step op `by`)?  An error at
+/* Can output i hold a `kind` (a report made by step `by`)?  An error at
  * the output's path in the job file when not.  Checked before any step
  * runs (with the kinds the steps will make) and again when encoding. */
-static bool output_fits(const pk_job *j, size_t i, vkind kind, pk_step_op by, pk_log *log)
+static bool output_fits(const pk_job *j, size_t i, vkind kind, const pk_step *by, pk_log *log)
 {
     const pk_job_output *o = &j->outs[i];
     const outspec *os = &j->ospec[i];
     const char *what = NULL;
     char why[256];
     if (kind == V_REPORT) {
-        if (os->fmt != PK_FMT_UNKNOWN || !pk_step_report_has(by, report_format(os->report))) {
-            snprintf(why, sizeof why, "a %s report: write it as %s", pk_step_op_name(by),
-                     by == PK_STEP_CHECK  ? ".txt, .json or .yaml (the suggested rules)"
-                     : by == PK_STEP_DRAW ? ".svg (the picture), .json (world transforms) or .txt"
-                                          : ".txt, .json or .csv");
+        if (os->fmt != PK_FMT_UNKNOWN || !pk_step_reports(by, os->report)) {
+            snprintf(why, sizeof why, "a %s report: write it as %s", pk_step_name(by),
+                     pk_step_report_exts(by));
             what = why;
         }
     } else if (kind == V_MOTION && os->frame_set && os->fmt == PK_FMT_VMD) {
@@ -272,10 +259,7 @@ static bool output_fits(const pk_job *j, size_t i, vkind kind, pk_step_op by, pk
 static int check_outputs(const pk_job *j, pk_log *log)
 {
     vkind *kind = calloc(j->nitems + 1, sizeof *kind);
-    pk_step_op *by = calloc(j->nitems + 1, sizeof *by);
-    if (!kind || !by) {
-        free(kind);
-        free(by);
+    if (!kind) {
         pk_error(log, "out of memory");
         return -1;
     }
@@ -291,7 +275,6 @@ static int check_outputs(const pk_job *j, pk_log *log)
         item *first = n ? job_find(j, names[0]) : NULL;
         vkind in = first ? kind[first - j->items] : V_NONE;
         size_t r = (size_t)(res - j->items);
-        by[r] = pk_step_kind(js->step);
         if (in != V_MOTION && in != V_POSE) {
             kind[r] = V_NONE; /* a step on a report fails when it runs, saying so */
             continue;
@@ -302,11 +285,10 @@ static int check_outputs(const pk_job *j, pk_log *log)
     int rc = 0;
     for (size_t i = 0; i < j->nouts; i++) {
         item *it = job_find(j, j->outs[i].name);
-        if (it && !output_fits(j, i, kind[it - j->items], by[it - j->items], log))
+        if (it && !output_fits(j, i, kind[it - j->items], it->by, log))
             rc = -1;
     }
     free(kind);
-    free(by);
     return rc;
 }
 
@@ -316,13 +298,13 @@ static int encode(pk_job *j, size_t i, pk_log *log)
     const outspec *os = &j->ospec[i];
     item *it = job_find(j, o->name);
     int rc = -1;
-    if (it && !output_fits(j, i, it->kind, it->by ? pk_step_kind(it->by) : PK_STEP_COUNT, log))
+    if (it && !output_fits(j, i, it->kind, it->by, log))
         return -1;
     pk_log_set_path(log, o->path);
     if (!it) {
         pk_error(log, "'%s' is not defined", o->name);
     } else if (it->kind == V_REPORT) {
-        rc = pk_step_report(it->by, it->report, report_format(os->report), &o->data);
+        rc = pk_step_report(it->by, it->report, os->report, &o->data, log);
     } else if (os->fmt == PK_FMT_VMD) {
         pk_motion *tmp = it->kind == V_POSE ? pk_pose_to_motion(it->pose, os->frame, log) : NULL;
         const pk_motion *m = it->kind == V_MOTION ? it->motion : tmp;

@@ -1,61 +1,252 @@
 /*
- * step_internal.h — private: the options of a step (engine/step/), shared
- * by the option table (step.c), the runner (step_run.c) and the report
- * writers (step_report.c).
+ * step_internal.h — private: what an operation is to the step layer
+ * (engine/step/).  Each operation is one file, step_NAME.c, holding one
+ * descriptor (pki_step_def): its option rows, its checks, its run, its
+ * summary and reports, what it makes, and what the command line shows of
+ * it.  step.c holds the registry (one row per operation) and everything
+ * that works the same for every operation: the option setter the command
+ * line and job files share, operands, needs, run and report dispatch.
+ * step_run.c holds the small pieces several operations' runs share.
  */
 #ifndef PK_STEP_INTERNAL_H
 #define PK_STEP_INTERNAL_H
 
-#include "posekit.h"
+#include "posekit_tool.h"
 
-/* Every option of every operation, one field each.  Which operation has
- * which option is the table in step.c. */
-typedef struct pk_step_opts {
-    char *rules, *bones, *model;
-    char *from, *to_model;           /* retarget: the models (--from, --to) */
-    bool no_stance, no_scale, no_fold, fingers, verbose; /* retarget with models */
-    uint32_t frame;                  /* convert, diff */
-    bool frames_all;                 /* diff, overlay: --frames all */
-    uint32_t first, last;            /* --frames A-B */
-    uint32_t pose_frame, fade;       /* overlay */
-    double threshold, pos_threshold; /* diff */
-    int mode;                        /* overlay: pk_overlay_mode */
-    int prefer;                      /* merge: pk_merge_policy */
-    int to;                          /* convert: pk_format */
-    int layout;                      /* convert: pk_vpd_layout */
-    bool no_morphs, all, groups, reverse;
-    bool cut_names; /* convert, overlay, merge: over-long names cut for the VMD field */
-    double max_deg, max_pos, max_morph; /* reduce: tolerances */
-    uint32_t step;                      /* bake: a key every step frames */
-    bool camera;                        /* reduce, bake: the camera too */
-    bool strict;                        /* check: warnings are errors */
-    char *vs_model;                     /* draw: the vs pose's model */
-    uint32_t every;                     /* draw: a figure every K frames */
-    int view;                           /* draw: pk_draw_view */
-    int64_t *offsets; /* merge: --offset, per input in order */
-    size_t noffsets;
-    unsigned *sections; /* merge: --sections, per input in order */
-    size_t nsections;
-    uint32_t *within; /* merge: --within K (1-based) */
-    size_t nwithin;
-} pk_step_opts;
+#include <stddef.h>
 
-enum { PK_STEP_MAX_OPTIONS = 64 };
+/* ---- option rows ---- */
+
+typedef enum pki_opt_kind {
+    PKI_OPT_INPUT,    /* a document's name; slot = its place in run order */
+    PKI_OPT_INPUTS,   /* every input, repeated (merge) */
+    PKI_OPT_RULES,    /* a rule set's name (char *); the rules given go to `thing` */
+    PKI_OPT_MODEL,    /* a model's name (char *); the model given goes to `thing` */
+    PKI_OPT_STRING,   /* char * */
+    PKI_OPT_BOOL,     /* bool */
+    PKI_OPT_U32,      /* uint32_t */
+    PKI_OPT_DOUBLE,   /* double, 0 or more */
+    PKI_OPT_POSITIVE, /* double above 0 */
+    PKI_OPT_COUNT,    /* uint32_t, 1 or more */
+    PKI_OPT_FRAMES,   /* pki_frames: A-B, N or all */
+    PKI_OPT_ENUM,     /* int: the index in choices */
+    PKI_OPT_OFFSET,   /* pki_list of int64_t, repeated whole numbers */
+    PKI_OPT_SECTIONS, /* pki_list of unsigned section bits, repeated */
+    PKI_OPT_WITHIN,   /* pki_list of uint32_t input numbers (1-based), repeated */
+} pki_opt_kind;
+
+/* --frames: every frame, or first..last. */
+typedef struct pki_frames {
+    bool all;
+    uint32_t first, last;
+} pki_frames;
+
+/* A repeated option's values, in the order given (owned by the step). */
+typedef struct pki_list {
+    void *v;
+    size_t n;
+} pki_list;
+
+/* One option of an operation. */
+typedef struct pki_option {
+    const char *name; /* with '_' (the command line spells it with '-') */
+    pki_opt_kind kind;
+    size_t offset;       /* the value's field in the operation's options */
+    size_t thing;        /* RULES, MODEL: the field receiving what the caller loaded */
+    int slot;            /* INPUT: place in run order */
+    const char *choices; /* ENUM: "a|b|c", the value is the index */
+    const char *wants;   /* what a value must be, for messages */
+} pki_option;
+
+/* Rows most operations share; T is the operation's options type. */
+#define PKI_ROW_INPUT(name, slot)                                                                  \
+    {                                                                                              \
+        name, PKI_OPT_INPUT, 0, 0, slot, NULL, "a file"                                            \
+    }
+#define PKI_ROW_RULES(T)                                                                           \
+    {                                                                                              \
+        "rules", PKI_OPT_RULES, offsetof(T, rules_name), offsetof(T, rules), 0, NULL,              \
+            "a rules file"                                                                         \
+    }
+#define PKI_ROW_MODEL(T, name, field, thing)                                                       \
+    {                                                                                              \
+        name, PKI_OPT_MODEL, offsetof(T, field), offsetof(T, thing), 0, NULL, "a PMX or PMD model" \
+    }
+#define PKI_ROW_BONES(T)                                                                           \
+    {                                                                                              \
+        "bones", PKI_OPT_STRING, offsetof(T, bones), 0, 0, NULL, "names, globs or @groups"         \
+    }
+#define PKI_ROW_FRAMES(T)                                                                          \
+    {                                                                                              \
+        "frames", PKI_OPT_FRAMES, offsetof(T, frames), 0, 0, NULL, "A-B (A <= B), N or 'all'"      \
+    }
+#define PKI_ROW_BOOL(T, name, field)                                                               \
+    {                                                                                              \
+        name, PKI_OPT_BOOL, offsetof(T, field), 0, 0, NULL, NULL                                   \
+    }
+#define PKI_ROWS(rows) rows, sizeof rows / sizeof rows[0]
+
+/* ---- the descriptor ---- */
+
+/* What the command line shows of an operation (posekit_tool.h,
+ * pk_step_cli). */
+typedef pk_step_cli pki_step_cli;
+
+typedef struct pki_step_def {
+    const char *name;  /* "diff" */
+    const char *about; /* one line for `posekit help` */
+    const char *help;  /* the command's help text */
+    const pki_option *options;
+    size_t noptions;
+    size_t opts_size;         /* the operation's options struct */
+    void (*init)(void *opts); /* its defaults (NULL: zeros) */
+    /* Positional operands: the input options they fill, in order,
+     * comma-separated ("a,b"); the last one repeats when its option does
+     * (merge's "in").  too_many: "two files" in "two files at a time". */
+    const char *operands;
+    const char *too_many;
+    /* Every rule that needs no document, beyond the values' own (NULL:
+     * one input is needed). */
+    int (*check)(const pk_step *s, pk_log *log);
+    /* The run: n documents in run order (checked: n == the inputs). */
+    int (*run)(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_log *log);
+    /* What it did in one line (none: nothing to say). */
+    void (*summary)(const pk_step *s, const pk_step_result *res, pk_buf *out);
+    unsigned reports; /* PKI_REPORT(f) bits: the formats pk_step_report writes */
+    /* A report in a format of `reports` (NULL, or returning 1: the
+     * summary line, for TEXT). */
+    int (*report)(const pk_step *s, const pk_step_result *res, pk_report_format f, pk_buf *out,
+                  pk_log *log);
+    /* The caller will ask for a report in f (diff: SVG keeps bins). */
+    void (*want)(pk_step *s, pk_report_format f);
+    /* What it makes from a first input of format `in`: PK_FMT_VMD,
+     * PK_FMT_VPD, or PK_FMT_UNKNOWN for a report. */
+    pk_format (*makes)(const pk_step *s, pk_format in);
+    bool takes_input;               /* takes in[0] over (and edits it) */
+    void (*free_result)(void *own); /* pk_step_result.own */
+    const char *report_exts;        /* a job's report output: "write it as ..." */
+    pki_step_cli cli;
+} pki_step_def;
+
+#define PKI_REPORT(f) (1u << (f))
+
+enum { PKI_STEP_MAX_OPTIONS = 48 };
 
 struct pk_step {
-    pk_step_op op;
-    char *prefix;
+    const pki_step_def *def;
+    char *prefix;  /* option names in messages: "--" or "" */
     char **inputs; /* run order */
     size_t ninputs;
-    pk_step_opts o;
-    bool given[PK_STEP_MAX_OPTIONS]; /* by table row */
-    size_t bins;                     /* diff: pk_diff_options.bins (pictures) */
-    const struct pk_model *model;    /* the caller's, for the model option */
-    const struct pk_model *from, *to; /* the caller's, for retarget's from and to */
-    const struct pk_model *vs_model; /* the caller's, for draw's vs_model option */
+    void *o;                          /* the operation's options (def->opts_size bytes) */
+    bool strict;                      /* the option every operation has */
+    bool given[PKI_STEP_MAX_OPTIONS]; /* by row; the common rows after def's */
+    size_t bins;                      /* diff: pk_diff_options.bins for its picture */
 };
 
 /* Whether option `name` was given (a flag: given true; false is as absent). */
-bool pk_step_given(const pk_step *s, const char *name);
+bool pki_step_given(const pk_step *s, const char *name);
+/* The option's name as the caller spells it ("--pos-threshold"). */
+const char *pki_step_spell(const pk_step *s, const char *name, char buf[64]);
+/* An error with no position; returns -1. */
+int pki_step_fail(pk_log *log, const char *fmt, ...) PK_PRINTF(2, 3);
+
+/* ---- pieces the runs share (step_run.c) ---- */
+
+/* Messages of an operation about one document name its file: the log's
+ * path is that document's while the operation runs (pki_about), then the
+ * caller's again (pki_restore, which frees what pki_about returned). */
+char *pki_about(pk_log *log, const char *name);
+void pki_restore(pk_log *log, char *old);
+/* *to = *from, and from zeroed (a document taken over). */
+void pki_take(pk_doc *to, pk_doc *from);
+/* A copy of the pose with its over-long names cut for the VMD field when
+ * cut is set (*own the copy to free), or the pose itself; NULL on error. */
+const pk_pose *pki_cut_pose(bool cut, const pk_pose *p, pk_pose **own, pk_log *log);
+/* "s" unless n is 1. */
+const char *pki_plural(size_t n);
+/* first..last over every frame of the motions among docs[0..n) (a pose
+ * holds at any frame); 0..0 when none is a motion. */
+void pki_frame_span(const pk_doc *docs, size_t n, uint32_t *first, uint32_t *last);
+/* Whether a selection has the raw name (a pk_diff_options.bone_filter). */
+bool pki_selection_filter(void *sel, const uint8_t *raw, size_t len);
+/* The body in colour of a picture: the standard groups of the rules (or of
+ * the built-in ones); NULL when none (every bone in colour).  *own: rules
+ * to free after. */
+pk_selection *pki_body(const pk_rules *rules, pk_rules **own);
+
+/* ---- what reports share (step_report.c) ---- */
+
+/* JSON, compact, byte for byte what jansson prints with 9 digits: a
+ * string's body (a byte that is not UTF-8 becomes the text \xNN), the
+ * string quoted, a member's key (',' before all but the first), a member
+ * holding a number rounded to 6 decimals, one holding a frame. */
+void pki_json_body(pk_buf *f, const char *s);
+void pki_json_str(pk_buf *f, const char *s);
+void pki_json_key(pk_buf *f, bool *first, const char *k);
+void pki_json_num6(pk_buf *f, bool *first, const char *k, double v);
+void pki_json_frame(pk_buf *f, bool *first, const char *k, uint32_t frame);
+double pki_round6(double x);
+/* Indented JSON, byte for byte what jansson prints with JSON_INDENT(2)
+ * (empty containers as {} and [], ": " after keys). */
+typedef struct pki_jout {
+    pk_buf *f;
+    int depth;
+    size_t count[8];
+} pki_jout;
+void pki_jo_item(pki_jout *j); /* before an array's item */
+void pki_jo_open(pki_jout *j, char c);
+void pki_jo_close(pki_jout *j, char c);
+void pki_jo_key(pki_jout *j, const char *k);
+void pki_jo_str(pki_jout *j, const char *k, const char *v);
+void pki_jo_int(pki_jout *j, const char *k, long long v);
+/* A CSV field, quoted when it holds a comma, a quote or a line break. */
+void pki_csv_field(pk_buf *f, const char *s);
+/* A YAML double-quoted string. */
+void pki_yaml_quoted(pk_buf *b, const char *s);
+
+/* ---- diff's picture (step_diff_svg.c) ---- */
+
+/* Heatmap columns at most: a range diff drawn with pki_diff_svg is made
+ * with pk_diff_options.bins = PKI_DIFF_SVG_COLUMNS, so its memory does not
+ * grow with the range. */
+#define PKI_DIFF_SVG_COLUMNS 600
+/* Appends an SVG document for d (sorted with pk_diff_sort; o: the options
+ * it was made with, whose thresholds pick the rows) to out, sized to its
+ * text, fonts that cover Japanese first:
+ *  - a pose diff (or a range diff made without bins): per bone a rotation
+ *    bar (degrees) and a translation bar (units), per morph a bar of
+ *    B - A around 0, the camera/light/shadow channels as numbers;
+ *  - a range diff made with bins: one heatmap per kind (bone rotation,
+ *    bone translation, morph weight, camera/light/shadow), one row per
+ *    row that differs and one column per bin (the largest difference of
+ *    its frames), each with a colour scale, the frame axis labelled every
+ *    few frames, and the row's maximum on the right.
+ * Rows: those that differ, largest first (all: every row), at most 200
+ * per kind; `title` (UTF-8) heads the picture and should name the frame
+ * or range.  Returns 0, or -1 on OOM. */
+int pki_diff_svg(const pk_diff *d, const pk_diff_options *o, const char *title, bool all,
+                 pk_buf *out);
+/* One SVG document of two: `top`'s picture above `bottom`'s (each written
+ * by pki_diff_svg or pk_draw_svg), the canvas as wide as the wider.
+ * Returns 0, or -1 on OOM or when either is not such a document. */
+int pki_svg_stack(const pk_buf *top, const pk_buf *bottom, pk_buf *out);
+
+/* ---- rename's pieces retarget and mirror share (step_rename.c) ---- */
+
+/* Takes in[0] over as res->out and gives res->own a pk_edit_stats (freed
+ * by pki_edit_free); NULL (logged) on OOM. */
+pk_edit_stats *pki_edit_start(pk_doc *in, pk_step_result *res, pk_log *log);
+void pki_edit_free(void *stats);
+/* Names renamed: bones, morphs and IK names. */
+size_t pki_edit_renamed(const pk_edit_stats *st);
+/* "N of M bones renamed, ..." and the names no rule matched. */
+void pki_rename_summary(const pk_edit_stats *e, pk_buf *out);
+void pki_unmatched(const pk_edit_stats *e, pk_buf *out);
+
+/* What makes functions several operations share: the first input's
+ * format, a motion, a report. */
+pk_format pki_makes_input(const pk_step *s, pk_format in);
+pk_format pki_makes_motion(const pk_step *s, pk_format in);
+pk_format pki_makes_report(const pk_step *s, pk_format in);
 
 #endif

@@ -8,6 +8,7 @@
  * a loaded job lists outputs with a name and a path.
  */
 #include "fuzz_common.h"
+#include "posekit_tool.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,6 +6,7 @@
  * errors for mistakes in the job file. */
 #include "pmxgen.h"
 #include "testutil.h"
+#include "posekit_tool.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -444,10 +445,12 @@ static void test_output_errors_at_their_line(void **state)
                             "step convert: {in: c, to: vpd, frame: N, out: ...})");
     static const char C_TXT[] = "  clash: out/clash.vmd\n  c: {path: out/c.txt}\n";
     expect_run_error(C_TXT, "job.yaml:10:13: ");
-    expect_run_error(C_TXT, "out/c.txt: 'c' is a motion: write it as .vmd (or take a pose with a step convert");
+    expect_run_error(
+        C_TXT, "out/c.txt: 'c' is a motion: write it as .vmd (or take a pose with a step convert");
     static const char REPORT[] = "  report: out/report.vmd\n";
     expect_run_error(REPORT, "job.yaml:9:11: ");
-    expect_run_error(REPORT, "'report' is a diff report: write it as .txt, .json or .csv");
+    expect_run_error(
+        REPORT, "'report' is a diff report: write it as .txt, .json, .csv or .svg (the picture)");
     /* an input named directly: a pose may be a .vpd, a motion not */
     static const char INPUTS[] = "  fist: out/fist.vpd\n  dance: out/dance.vpd\n";
     expect_run_error(INPUTS, "job.yaml:10:10: ");
@@ -496,7 +499,6 @@ static void test_missing_input(void **state)
     pk_job_free(j);
     pk_log_free(&log);
 }
-
 
 /* A small PMX: bones センター and 右腕 (the dance keys both and more),
  * morph あ. */
@@ -668,9 +670,12 @@ static void test_step_options(void **state)
     assert_int_equal(pk_step_set(s, "strict", "true", &log), 0);
     assert_true(pk_step_strict(s));
     assert_int_equal(pk_step_check(s, &log), 0);
-    assert_true(pk_step_report_has(PK_STEP_CHECK, PK_REPORT_RULES));
-    assert_false(pk_step_report_has(PK_STEP_CHECK, PK_REPORT_CSV));
-    assert_false(pk_step_report_has(PK_STEP_DIFF, PK_REPORT_RULES));
+    assert_true(pk_step_reports(s, PK_REPORT_RULES));
+    assert_false(pk_step_reports(s, PK_REPORT_CSV));
+    pk_step_free(s);
+    s = pk_step_new("diff", "", &log);
+    assert_false(pk_step_reports(s, PK_REPORT_RULES));
+    assert_true(pk_step_reports(s, PK_REPORT_CSV));
     pk_step_free(s);
     pk_log_free(&log);
 }

@@ -140,9 +140,9 @@ expect_eq "$(json_eval "$OUT" '[round(b["rot"][1], 4) for b in d["figures"][0]["
 expect_exit 2 "$POSEKIT" draw k3.vpd --model miku.pmx -o k3.vpd
 expect_stderr_contains 'is an input'
 expect_exit 2 "$POSEKIT" draw k3.vpd --model miku.pmx -o out.png
-expect_stderr_contains 'name the output .svg'
+expect_stderr_contains 'name it NAME.svg'
 expect_exit 2 "$POSEKIT" draw k3.vpd --model miku.pmx --json -o out.svg
-expect_stderr_contains 'name the output .json'
+expect_stderr_contains 'name it NAME.json'
 cp miku.pmx m2.svg
 expect_exit 2 "$POSEKIT" draw k3.vpd --model m2.svg -o m2.svg
 expect_stderr_contains "-o 'm2.svg' is the model: it would be overwritten"

@@ -13,7 +13,7 @@ expect_stderr_contains "no such command 'frobnicate'"
 expect_exit 2 "$POSEKIT" info --bogus x.vmd
 expect_stdout_empty
 expect_stderr <<'ERR'
-posekit info: unknown option or missing value: '--bogus'
+posekit info: unknown option '--bogus'
 Try 'posekit help info'.
 ERR
 

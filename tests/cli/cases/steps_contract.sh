@@ -183,7 +183,7 @@ expect_exit 2 "$POSEKIT" check dance.vmd --model m.pmx --suggest-rules m.pmx
 expect_stderr_contains "--suggest-rules 'm.pmx' is the model: it would be overwritten"
 expect_unchanged m.pmx
 expect_exit 2 "$POSEKIT" check dance.vmd --model m.pmx --suggest-rules fix.txt
-expect_stderr_contains "--suggest-rules writes a rules file: name it .yaml, not 'fix.txt'"
+expect_stderr_contains "--suggest-rules writes a rules file: name it NAME.yaml, not 'fix.txt'"
 expect_no_file fix.txt
 expect_exit 1 "$POSEKIT" check dance.vmd --model m.pmx --suggest-rules FIX.YML
 expect_file FIX.YML

@@ -1,4 +1,5 @@
-/* svg.c — diff pictures as plain SVG (see svg.h).
+/* step_diff_svg.c — diff's pictures as plain SVG (step_internal.h,
+ * pki_diff_svg).
  *
  * Hand-written SVG 1.1: <rect>, <line> and <text> elements with absolute
  * coordinates, so the file opens in any browser and stays small.  The body
@@ -8,8 +9,8 @@
  * characters); the font list names fonts that cover Japanese.  Names are
  * XML-escaped; characters XML forbids (C0 controls) become '?'.  Numbers
  * are printed with %d / %.3f, which do not depend on the locale here
- * because the CLI never calls setlocale. */
-#include "svg.h"
+ * because posekit never calls setlocale. */
+#include "step/step_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -28,7 +29,7 @@ enum {
     LEGEND_STEPS = 16,
 };
 
-#define FONTS PK_SVG_FONTS /* the list every posekit picture names (posekit.h) */
+#define FONTS PK_SVG_FONTS /* the list every posekit picture names */
 
 /* ---- text ---- */
 
@@ -584,7 +585,8 @@ static int heat_section(pic *p, const pk_diff *d, section s, bool all, const pk_
     } else {
         /* right-aligned with the grid, but never over the title (a range
          * of a few frames makes a narrow grid; the picture widens) */
-        static const char caption[] = "each row: white 0, darkest its own maximum (square-root scale)";
+        static const char caption[] =
+            "each row: white 0, darkest its own maximum (square-root scale)";
         double end = g->x0 + g->cw * (double)g->cols,
                least = MARGIN + 1.1 * text_w(section_title(s), 13) + 16 + text_w(caption, 11);
         text(p, end > least ? end : least, y, "end", "fill=\"#555\"", 11, caption);
@@ -723,7 +725,8 @@ static int heatmap(const pk_diff *d, const pk_diff_options *o, const char *title
     return finish(&p, &body, out);
 }
 
-int svg_diff(const pk_diff *d, const pk_diff_options *o, const char *title, bool all, pk_buf *out)
+int pki_diff_svg(const pk_diff *d, const pk_diff_options *o, const char *title, bool all,
+                 pk_buf *out)
 {
     return d->range && d->nbins ? heatmap(d, o, title, all, out) : bars(d, o, title, all, out);
 }
@@ -745,7 +748,7 @@ static bool root_of(const pk_buf *b, size_t *start, long *w, long *h)
     const char *gt = memchr(p, '>', (size_t)(end - p));
     if (!wp || !hp || !gt || wp > gt || hp > gt)
         return false;
-    /* the sizes svg_diff and pk_draw_svg write: whole pixels */
+    /* the sizes pki_diff_svg and pk_draw_svg write: whole pixels */
     *w = *h = 0;
     for (const char *d = wp + 8; *d >= '0' && *d <= '9' && *w < 1000000; d++)
         *w = *w * 10 + (*d - '0');
@@ -754,7 +757,7 @@ static bool root_of(const pk_buf *b, size_t *start, long *w, long *h)
     return *w > 0 && *h > 0;
 }
 
-int svg_stack(const pk_buf *top, const pk_buf *bottom, pk_buf *out)
+int pki_svg_stack(const pk_buf *top, const pk_buf *bottom, pk_buf *out)
 {
     size_t s1, s2;
     long w1, h1, w2, h2;

@@ -1,0 +1,427 @@
+/* step_check.c — check: a motion or pose against a model
+ * (engine/ops/skeleton/check.c); its report as text, as JSON, and the
+ * rules file renaming each missing name to its near miss. */
+#include "step/step_internal.h"
+
+#include <stdlib.h>
+
+typedef struct check_opts {
+    char *model_name;
+    const pk_model *model;
+} check_opts;
+
+#define T check_opts
+static const pki_option OPTIONS[] = {
+    PKI_ROW_INPUT("in", 0),
+    PKI_ROW_MODEL(T, "model", model_name, model),
+};
+#undef T
+
+typedef struct check_result {
+    pk_check_report *report;
+    const pk_model *model; /* the caller's: it must outlive the result */
+    size_t field;          /* the input's name field, 15 (VMD) or 19 (VPD) */
+} check_result;
+
+static void free_result(void *p)
+{
+    check_result *r = p;
+    if (r)
+        pk_check_free(r->report);
+    free(r);
+}
+
+static int check(const pk_step *s, pk_log *log)
+{
+    char n1[64];
+    if (s->ninputs < 1 || !s->inputs[0])
+        return pki_step_fail(log, "no input file given");
+    if (!((const check_opts *)s->o)->model_name)
+        return pki_step_fail(log, "no model given (%s MODEL)", pki_step_spell(s, "model", n1));
+    return 0;
+}
+
+/* The input against the model the caller loaded. */
+static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_log *log)
+{
+    (void)n;
+    const check_opts *o = s->o;
+    if (!o->model) {
+        pk_error(log, "check: the model '%s' is not loaded", o->model_name);
+        return -1;
+    }
+    check_result *cr = res->own = calloc(1, sizeof *cr);
+    if (!cr) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    cr->report = in->motion ? pk_check_motion(o->model, in->motion, log)
+                            : pk_check_pose(o->model, in->pose, log);
+    if (!cr->report)
+        return -1;
+    cr->model = o->model;
+    cr->field = in->motion ? PK_VMD_NAME_BYTES : PK_VPD_NAME_BYTES;
+    res->found = cr->report->missing > 0;
+    return 0;
+}
+
+static const char *status_word(pk_check_status st)
+{
+    return st == PK_CHECK_FOUND ? "found" : st == PK_CHECK_CUT ? "cut" : "missing";
+}
+
+/* The model's name for an item: found or cut, the match; missing, the
+ * near miss; NULL when none. */
+static const char *model_name(const pk_model *m, const pk_check_item *it)
+{
+    if (it->index < 0)
+        return NULL;
+    return it->morph ? m->morphs[it->index].name : m->bones[it->index].name;
+}
+
+/* The k-th model name a cut name matches (pk_check_item.matches). */
+static const char *match_name(const pk_model *m, const pk_check_item *it, size_t k)
+{
+    long i = it->matches[k];
+    return it->morph ? m->morphs[i].name : m->bones[i].name;
+}
+
+/* Whether the model's bone is one the motion could key but never does. */
+static bool unkeyed(const pk_model *m, const pk_check_report *r, const pk_model_frame_item *x)
+{
+    return x->kind == 0 && !r->keyed[x->index] && (m->bones[x->index].flags & PK_BONE_OPERABLE);
+}
+
+static void check_counts(const pk_check_report *r, size_t *nb, size_t *nm, size_t *mb, size_t *mm)
+{
+    *nb = *nm = *mb = *mm = 0;
+    for (size_t i = 0; i < r->nitems; i++) {
+        const pk_check_item *it = &r->items[i];
+        *(it->morph ? nm : nb) += 1;
+        if (it->status == PK_CHECK_MISSING)
+            *(it->morph ? mm : mb) += 1;
+    }
+}
+
+static void check_summary(const check_result *cr, pk_buf *f)
+{
+    const pk_check_report *r = cr->report;
+    size_t nb, nm, mb, mm;
+    check_counts(r, &nb, &nm, &mb, &mm);
+    pk_buf_printf(f,
+                  "bones keyed: %zu, missing on the model: %zu; morphs keyed: %zu, missing on "
+                  "the model: %zu",
+                  nb, mb, nm, mm);
+    if (r->near)
+        pk_buf_printf(f, "; %zu near miss%s", r->near, r->near == 1 ? "" : "es");
+    if (r->cut)
+        pk_buf_printf(f, "; %zu found through MMD's %zu-byte cut", r->cut, cr->field);
+    if (r->unusable)
+        pk_buf_printf(f, "; %zu with keys the model cannot use", r->unusable);
+}
+
+static void check_text(const pk_step *s, const check_result *cr, pk_buf *f)
+{
+    const check_opts *o = s->o;
+    const pk_check_report *r = cr->report;
+    const pk_model *m = cr->model;
+    size_t nb, nm, mb, mm;
+    check_counts(r, &nb, &nm, &mb, &mm);
+    pk_buf_printf(f, "%s on %s (%s)\n", s->inputs[0], o->model_name, m->name);
+    pk_buf_printf(f, "  bones keyed: %zu, missing on the model: %zu\n", nb, mb);
+    pk_buf_printf(f, "  morphs keyed: %zu, missing on the model: %zu\n", nm, mm);
+    if (r->missing) {
+        pk_buf_puts(f, "missing (MMD ignores their keys):\n");
+        for (size_t i = 0; i < r->nitems; i++) {
+            const pk_check_item *it = &r->items[i];
+            if (it->status != PK_CHECK_MISSING)
+                continue;
+            pk_buf_printf(f, "  %-5s %s (%zu keys)", it->morph ? "morph" : "bone", it->name,
+                          it->keys);
+            if (it->index >= 0)
+                pk_buf_printf(f, "  near miss: %s (%s)", model_name(m, it), it->why);
+            pk_buf_putc(f, '\n');
+        }
+    }
+    if (r->cut) {
+        pk_buf_printf(f, "found through MMD's %zu-byte cut of the model's name:\n", cr->field);
+        for (size_t i = 0; i < r->nitems; i++) {
+            const pk_check_item *it = &r->items[i];
+            if (it->status != PK_CHECK_CUT)
+                continue;
+            pk_buf_printf(f, "  %-5s %s (%zu keys) = %s", it->morph ? "morph" : "bone", it->name,
+                          it->keys, model_name(m, it));
+            /* several model names cut to the same bytes: the file cannot
+             * say which was meant (posekit's evaluation gives the keys to
+             * all of them, README "check") */
+            for (size_t k = 1; k < it->nmatches; k++)
+                pk_buf_printf(f, ", %s", match_name(m, it, k));
+            if (it->nmatches > 1)
+                pk_buf_printf(f,
+                              " (ambiguous: %zu model %s cut to this name; the file "
+                              "cannot say which it keys)",
+                              it->nmatches, it->morph ? "morphs" : "bones");
+            pk_buf_putc(f, '\n');
+        }
+    }
+    if (r->unusable) {
+        pk_buf_puts(f, "keys the model cannot use:\n");
+        for (size_t i = 0; i < r->nitems; i++) {
+            const pk_check_item *it = &r->items[i];
+            if (it->move_unusable)
+                pk_buf_printf(f,
+                              "  bone  %s: %zu keys translate it; the model does not let it "
+                              "move\n",
+                              it->name, it->move_unusable);
+            if (it->rotate_unusable)
+                pk_buf_printf(f,
+                              "  bone  %s: %zu keys rotate it; the model does not let it "
+                              "rotate\n",
+                              it->name, it->rotate_unusable);
+        }
+    }
+    /* informative: operable bones never keyed, by display frame */
+    bool header = false;
+    for (size_t fr = 0; fr < m->nframes; fr++) {
+        const pk_model_frame *d = &m->frames[fr];
+        bool any = false;
+        for (size_t k = 0; k < d->nitems; k++) {
+            if (!unkeyed(m, r, &d->items[k]))
+                continue;
+            if (!header)
+                pk_buf_puts(f, "model bones the motion never keys (by display frame):\n");
+            header = true;
+            if (!any)
+                pk_buf_printf(f, "  %s:", d->name);
+            any = true;
+            pk_buf_printf(f, " %s", m->bones[d->items[k].index].name);
+        }
+        if (any)
+            pk_buf_putc(f, '\n');
+    }
+}
+
+static void check_json(const pk_step *s, const check_result *cr, pk_buf *f)
+{
+    const check_opts *o = s->o;
+    const pk_check_report *r = cr->report;
+    const pk_model *m = cr->model;
+    pki_jout j = {f, 0, {0}};
+    pki_jo_open(&j, '{');
+    pki_jo_str(&j, "file", s->inputs[0]);
+    pki_jo_str(&j, "model_file", o->model_name);
+    pki_jo_str(&j, "model", m->name);
+    pki_jo_int(&j, "missing", r->missing);
+    pki_jo_int(&j, "cut", r->cut);
+    for (int morphs = 0; morphs < 2; morphs++) {
+        pki_jo_key(&j, morphs ? "morphs" : "bones");
+        pki_jo_open(&j, '[');
+        for (size_t i = 0; i < r->nitems; i++) {
+            const pk_check_item *it = &r->items[i];
+            if (it->morph != (morphs == 1))
+                continue;
+            pki_jo_item(&j);
+            pki_jo_open(&j, '{');
+            pki_jo_str(&j, "name", it->name);
+            pki_jo_int(&j, "keys", it->keys);
+            pki_jo_str(&j, "status", status_word(it->status));
+            const char *mn = model_name(m, it);
+            if (it->status != PK_CHECK_MISSING) {
+                pki_jo_str(&j, "model_name", mn);
+                if (it->status == PK_CHECK_CUT) { /* every name cut to it, model_name first */
+                    pki_jo_key(&j, "model_names");
+                    pki_jo_open(&j, '[');
+                    for (size_t k = 0; k < it->nmatches; k++) {
+                        pki_jo_item(&j);
+                        pki_json_str(f, match_name(m, it, k));
+                    }
+                    pki_jo_close(&j, ']');
+                }
+            } else if (mn) {
+                pki_jo_key(&j, "near_miss");
+                pki_jo_open(&j, '{');
+                pki_jo_str(&j, "name", mn);
+                pki_jo_str(&j, "why", it->why);
+                pki_jo_close(&j, '}');
+            } else {
+                pki_jo_key(&j, "near_miss");
+                pk_buf_puts(f, "null");
+            }
+            if (!it->morph) {
+                pki_jo_int(&j, "move_unusable", it->move_unusable);
+                pki_jo_int(&j, "rotate_unusable", it->rotate_unusable);
+            }
+            pki_jo_close(&j, '}');
+        }
+        pki_jo_close(&j, ']');
+    }
+    pki_jo_key(&j, "unkeyed");
+    pki_jo_open(&j, '[');
+    for (size_t fr = 0; fr < m->nframes; fr++) {
+        const pk_model_frame *d = &m->frames[fr];
+        size_t n = 0;
+        for (size_t k = 0; k < d->nitems; k++)
+            n += unkeyed(m, r, &d->items[k]);
+        if (!n)
+            continue;
+        pki_jo_item(&j);
+        pki_jo_open(&j, '{');
+        pki_jo_str(&j, "frame", d->name);
+        pki_jo_key(&j, "bones");
+        pki_jo_open(&j, '[');
+        for (size_t k = 0; k < d->nitems; k++)
+            if (unkeyed(m, r, &d->items[k])) {
+                pki_jo_item(&j);
+                pki_json_str(f, m->bones[d->items[k].index].name);
+            }
+        pki_jo_close(&j, ']');
+        pki_jo_close(&j, '}');
+    }
+    pki_jo_close(&j, ']');
+    pki_jo_close(&j, '}');
+    pk_buf_putc(f, '\n');
+}
+
+/* The rules file (rules/README.md): for each missing name with a near
+ * miss, a rename to the model's name (cut to the field on a character
+ * boundary when the model's name is longer, which MMD then matches by its
+ * cut), one comment per rule saying why. */
+static void check_rules(const pk_step *s, const check_result *cr, pk_buf *b)
+{
+    const check_opts *o = s->o;
+    const pk_check_report *r = cr->report;
+    const pk_model *m = cr->model;
+    const char *path = s->inputs[0];
+    pk_buf_printf(b,
+                  "# Suggested by `posekit check %s --model %s`:\n"
+                  "# each missing name renamed to the model's closest name.\n"
+                  "# Apply with: posekit rename %s --rules THIS_FILE -o OUT\n",
+                  path, o->model_name, path);
+    for (int pass = 0; pass < 2; pass++) {
+        bool any = false;
+        for (size_t i = 0; i < r->nitems; i++) {
+            const pk_check_item *it = &r->items[i];
+            if (it->morph != (pass == 1) || it->status != PK_CHECK_MISSING)
+                continue;
+            if (!any)
+                pk_buf_puts(b, pass ? "morphs:\n" : "rename:\n");
+            any = true;
+            if (it->index < 0) {
+                pk_buf_printf(b, "  # %s (%zu keys): no near miss on the model; left as is\n",
+                              it->name, it->keys);
+                continue;
+            }
+            pk_name_id id = it->morph ? m->morphs[it->index].cp932 : m->bones[it->index].cp932;
+            const char *target = model_name(m, it);
+            /* a target another keyed name already has, or a second source
+             * for one target, would make the rename fail */
+            bool clash = false;
+            for (size_t k = 0; k < r->nitems; k++) {
+                const pk_check_item *other = &r->items[k];
+                if (k == i || other->morph != it->morph || other->index != it->index)
+                    continue;
+                if (other->status != PK_CHECK_MISSING || k < i)
+                    clash = true;
+            }
+            if (clash || id == PK_NO_NAME) {
+                pk_buf_printf(b, "  # %s -> %s not suggested: %s\n", it->name, target,
+                              clash ? "the motion already keys that name (or an earlier rule "
+                                      "maps to it)"
+                                    : "CP932 cannot hold the model's name");
+                continue;
+            }
+            size_t len;
+            const uint8_t *raw = pk_names_raw(m->names, id, &len);
+            char *cut = NULL;
+            if (len > cr->field) {
+                cut = pk_cp932_to_utf8(raw, pk_cp932_boundary(raw, cr->field), NULL);
+                if (!cut) {
+                    b->oom = true;
+                    return;
+                }
+            }
+            pk_buf_printf(b, "  # %s (%zu keys) -> %s: %s%s\n", it->name, it->keys, target, it->why,
+                          cut ? "; cut to the field, which MMD matches" : "");
+            pk_buf_puts(b, "  ");
+            pki_yaml_quoted(b, it->name);
+            pk_buf_puts(b, ": ");
+            pki_yaml_quoted(b, cut ? cut : target);
+            pk_buf_putc(b, '\n');
+            free(cut);
+        }
+    }
+}
+
+static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
+{
+    (void)s;
+    const check_result *cr = res->own;
+    if (cr && cr->report)
+        check_summary(cr, out);
+}
+
+static int report(const pk_step *s, const pk_step_result *res, pk_report_format f, pk_buf *out,
+                  pk_log *log)
+{
+    (void)log;
+    const check_result *cr = res->own;
+    if (!cr || !cr->report || !cr->model)
+        return 1;
+    if (f == PK_REPORT_JSON)
+        check_json(s, cr, out);
+    else if (f == PK_REPORT_RULES)
+        check_rules(s, cr, out);
+    else
+        check_text(s, cr, out);
+    return 0;
+}
+
+static const char HELP[] =
+    "usage: posekit check MOTION|POSE --model MODEL [--json] [--suggest-rules OUT.yaml]\n"
+    "                     [--strict]\n"
+    "\n"
+    "Checks every bone and morph a VMD motion or VPD pose keys against a PMX\n"
+    "or PMD model: found, found only through MMD's cut of a longer model name\n"
+    "(15 bytes in VMD, 19 in VPD), or missing (MMD ignores those keys).  For\n"
+    "a missing name the closest model name is proposed when they differ only\n"
+    "by full-width/half-width forms (ＩＫ/IK, ０/0), spaces or case, by a\n"
+    "common spelling (人指/人差指, ひじ/肘, ひざ/膝, つま先/爪先), or when the\n"
+    "motion uses the model's English name.  Also lists keys the model cannot\n"
+    "use (translating a bone that is not movable, rotating one that is not\n"
+    "rotatable) and, for information, the model's operable bones the motion\n"
+    "never keys, by display frame.\n"
+    "\n"
+    "  --model MODEL           the PMX or PMD model (required)\n"
+    "  --json                  the report as JSON\n"
+    "  --suggest-rules OUT     write a rules file renaming each missing name\n"
+    "                          that has a near miss to the model's name, one\n"
+    "                          comment per rule saying why\n"
+    "  --strict                treat warnings as errors\n"
+    "  -h, --help              this text\n"
+    "\n"
+    "Exit status: 0 every keyed bone and morph exists on the model, 1 some are\n"
+    "missing, 2 error.\n";
+
+const pki_step_def pki_step_check = {
+    .name = "check",
+    .about = "does a motion or pose fit a model (PMX/PMD)? missing names, near misses",
+    .help = HELP,
+    .options = PKI_ROWS(OPTIONS),
+    .opts_size = sizeof(check_opts),
+    .operands = "in",
+    .too_many = "one input file",
+    .check = check,
+    .run = run,
+    .summary = summary,
+    .reports =
+        PKI_REPORT(PK_REPORT_TEXT) | PKI_REPORT(PK_REPORT_JSON) | PKI_REPORT(PK_REPORT_RULES),
+    .report = report,
+    .makes = pki_makes_report,
+    .free_result = free_result,
+    .report_exts = ".txt, .json or .yaml (the suggested rules)",
+    .cli = {.output = PK_CLI_OUT_NONE,
+            .side_option = "suggest-rules",
+            .side_format = PK_REPORT_RULES,
+            .side_what = "a rules file",
+            .side_exts = ".yaml|.yml"},
+};

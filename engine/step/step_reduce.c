@@ -1,0 +1,263 @@
+/* step_reduce.c — reduce and bake, the two operations that rewrite a
+ * motion's keys (engine/ops/keys/reduce.c holds both): the fewest keys
+ * within tolerances, or a key at every frame; their summary and JSON. */
+#include "step/step_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+extern const pki_step_def pki_step_reduce;
+
+typedef struct keys_opts {
+    char *rules_name, *bones;
+    const pk_rules *rules;
+    pki_frames frames;
+    double max_deg, max_pos, max_morph; /* reduce: tolerances */
+    uint32_t step;                      /* bake: a key every step frames */
+    bool no_morphs, camera;
+} keys_opts;
+
+#define T keys_opts
+static const pki_option REDUCE_OPTIONS[] = {
+    PKI_ROW_INPUT("in", 0),
+    PKI_ROW_RULES(T),
+    PKI_ROW_BONES(T),
+    PKI_ROW_FRAMES(T),
+    PKI_ROW_BOOL(T, "no_morphs", no_morphs),
+    {"max_deg", PKI_OPT_POSITIVE, offsetof(T, max_deg), 0, 0, NULL, "a positive number of degrees"},
+    {"max_pos", PKI_OPT_POSITIVE, offsetof(T, max_pos), 0, 0, NULL, "a positive number of units"},
+    {"max_morph", PKI_OPT_POSITIVE, offsetof(T, max_morph), 0, 0, NULL, "a positive morph weight"},
+    PKI_ROW_BOOL(T, "camera", camera),
+};
+static const pki_option BAKE_OPTIONS[] = {
+    PKI_ROW_INPUT("in", 0),
+    PKI_ROW_RULES(T),
+    PKI_ROW_BONES(T),
+    PKI_ROW_FRAMES(T),
+    PKI_ROW_BOOL(T, "no_morphs", no_morphs),
+    {"step", PKI_OPT_COUNT, offsetof(T, step), 0, 0, NULL, "a number of frames (1 or more)"},
+    PKI_ROW_BOOL(T, "camera", camera),
+};
+#undef T
+
+static void init(void *p)
+{
+    keys_opts *o = p;
+    o->max_deg = PK_REDUCE_DEG;
+    o->max_pos = PK_REDUCE_POS;
+    o->max_morph = PK_REDUCE_MORPH;
+    o->step = 1;
+}
+
+static bool is_reduce(const pk_step *s)
+{
+    return s->def == &pki_step_reduce;
+}
+
+static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_log *log)
+{
+    (void)n;
+    const keys_opts *o = s->o;
+    const char *cmd = s->def->name;
+    if (!in->motion) {
+        pk_error(log, "%s: %s works on a VMD motion (a pose has no keys to %s)", s->inputs[0], cmd,
+                 cmd);
+        return -1;
+    }
+    pk_reduce_stats *st = res->own = calloc(1, sizeof *st);
+    if (!st) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    pk_reduce_options opt;
+    pk_reduce_options_init(&opt);
+    opt.max_deg = o->max_deg;
+    opt.max_pos = o->max_pos;
+    opt.max_morph = o->max_morph;
+    opt.all_frames = o->frames.all;
+    opt.first = o->frames.first;
+    opt.last = o->frames.last;
+    opt.morphs = !o->no_morphs;
+    opt.camera = o->camera;
+    opt.step = o->step;
+    pk_selection *sel = NULL;
+    if (o->bones && !(sel = pk_selection_parse(o->rules, o->bones, log)))
+        return -1;
+    opt.bones = sel;
+    /* what it says about the motion's keys names the input */
+    char *old = pki_about(log, s->inputs[0]);
+    res->out.format = PK_FMT_VMD;
+    res->out.motion = is_reduce(s) ? pk_motion_reduce(in->motion, &opt, st, log)
+                                   : pk_motion_bake(in->motion, &opt, st, log);
+    /* a run that changed nothing says so, as rename and mirror do (a
+     * warning: strict fails it); a motion whose camera alone could
+     * change is told where the camera went */
+    if (res->out.motion && st->bone_tracks + st->morph_tracks + st->camera_tracks == 0) {
+        if (!o->camera && in->motion->ncameras > 1)
+            pk_warning(log,
+                       "nothing to %s: no key changed, the output is the input unchanged; its %zu "
+                       "camera keys are left alone without %scamera%s",
+                       cmd, in->motion->ncameras, s->prefix, *s->prefix ? "" : ": true");
+        else
+            pk_warning(log, "nothing to %s: no key changed, the output is the input unchanged",
+                       cmd);
+    }
+    pki_restore(log, old);
+    pk_selection_free(sel);
+    return res->out.motion ? 0 : -1;
+}
+
+static void summary(const pk_step *s, const pk_step_result *res, pk_buf *f)
+{
+    const keys_opts *o = s->o;
+    const pk_reduce_stats *st = res->own;
+    if (!st)
+        return;
+    pk_buf_printf(f,
+                  "bone keys %zu -> %zu, morph keys %zu -> %zu (%zu bone and %zu morph tracks "
+                  "rewritten)",
+                  st->keys_before[PK_SEC_BONE], st->keys_after[PK_SEC_BONE],
+                  st->keys_before[PK_SEC_MORPH], st->keys_after[PK_SEC_MORPH], st->bone_tracks,
+                  st->morph_tracks);
+    if (o->camera)
+        pk_buf_printf(f, ", camera keys %zu -> %zu", st->keys_before[PK_SEC_CAMERA],
+                      st->keys_after[PK_SEC_CAMERA]);
+    if (is_reduce(s)) {
+        pk_buf_printf(f, "; worst error %.4g deg, %.4g units, %.4g weight", st->worst_deg,
+                      st->worst_pos, st->worst_morph);
+        if (o->camera)
+            pk_buf_printf(f, ", camera %.4g deg, %.4g units", st->worst_cam_deg, st->worst_cam_pos);
+        pk_buf_printf(f, "; %zu jump%s kept", st->discontinuities, pki_plural(st->discontinuities));
+    }
+}
+
+/* One line: keys before and after per section, tracks, and (reduce) the
+ * worst error met. */
+static int report(const pk_step *s, const pk_step_result *res, pk_report_format fmt, pk_buf *f,
+                  pk_log *log)
+{
+    (void)log;
+    const keys_opts *o = s->o;
+    pk_reduce_stats none;
+    memset(&none, 0, sizeof none);
+    const pk_reduce_stats *st = res->own ? res->own : &none;
+    if (fmt != PK_REPORT_JSON)
+        return 1;
+    pk_buf_printf(f, "{\"command\": \"%s\", \"sections\": {", s->def->name);
+    for (int i = 0; i < PK_SEC_COUNT; i++)
+        pk_buf_printf(f, "%s\"%s\": {\"before\": %zu, \"after\": %zu}", i ? ", " : "",
+                      pk_section_word((pk_section)i), st->keys_before[i], st->keys_after[i]);
+    pk_buf_printf(f, "}, \"bone_tracks\": %zu, \"morph_tracks\": %zu", st->bone_tracks,
+                  st->morph_tracks);
+    if (o->camera)
+        pk_buf_printf(f, ", \"camera_tracks\": %zu", st->camera_tracks);
+    if (is_reduce(s)) {
+        pk_buf_printf(f,
+                      ", \"discontinuities\": %zu, \"refitted\": %zu, \"worst\": {\"deg\": %.6g, "
+                      "\"pos\": %.6g, \"morph\": %.6g",
+                      st->discontinuities, st->refitted, st->worst_deg, st->worst_pos,
+                      st->worst_morph);
+        if (o->camera)
+            pk_buf_printf(f, ", \"camera_deg\": %.6g, \"camera_pos\": %.6g", st->worst_cam_deg,
+                          st->worst_cam_pos);
+        pk_buf_puts(f, "}");
+    }
+    pk_buf_puts(f, "}\n");
+    return 0;
+}
+
+static const char HELP_REDUCE[] =
+    "usage: posekit reduce IN -o OUT [--max-deg D] [--max-pos U] [--max-morph W]\n"
+    "                      [--bones SEL] [--rules R] [--frames A-B|N] [--no-morphs]\n"
+    "                      [--camera] [--json] [--strict]\n"
+    "\n"
+    "Removes keys from a VMD motion: per bone track the fewest keys (each\n"
+    "with the MMD curves fitted to what it replaces) such that every integer\n"
+    "frame stays within the tolerances of IN, checked by sampling the result\n"
+    "with MMD's interpolation; per morph track the fewest linear keys.  The\n"
+    "first and last key of every track are kept, and both keys of every\n"
+    "jump (keys on adjacent frames with a step much larger than around it).\n"
+    "A track that never leaves its first key's value becomes that one key.\n"
+    "No track gets more keys than it had.  Other tracks, keys outside\n"
+    "--frames, the camera (without --camera), light, shadow and IK records\n"
+    "stay byte-identical.\n"
+    "\n"
+    "  --max-deg D      rotation tolerance in degrees (default 0.1)\n"
+    "  --max-pos U      translation tolerance in MMD units, a distance (as\n"
+    "                   diff measures it), not per axis (default 0.005)\n"
+    "  --max-morph W    morph weight tolerance (default 0.002)\n"
+    "  --bones SEL      bone names, globs and @groups (default: every bone)\n"
+    "  --rules R        rule file for @groups\n"
+    "  --frames A-B|N   only the keys inside A..B (their first key is kept)\n"
+    "  --no-morphs      leave morph tracks alone\n"
+    "  --camera         the camera too, with its six curves: centre (a\n"
+    "                   distance) and distance within --max-pos, angles\n"
+    "                   within --max-deg, fov and the perspective switch\n"
+    "                   exact\n"
+    "  --json           the summary as JSON on stdout (one line)\n"
+    "  -o, --output OUT output (.vmd); written atomically; may name IN\n"
+    "  --strict         warnings are errors\n"
+    "  -h, --help       this text\n"
+    "\n"
+    "A summary goes to stderr: keys before and after per section and the\n"
+    "largest error met at any frame.\n";
+
+const pki_step_def pki_step_reduce = {
+    .name = "reduce",
+    .about = "the fewest keys within tolerances (MMD curves fitted)",
+    .help = HELP_REDUCE,
+    .options = PKI_ROWS(REDUCE_OPTIONS),
+    .opts_size = sizeof(keys_opts),
+    .init = init,
+    .operands = "in",
+    .too_many = "one input file",
+    .run = run,
+    .summary = summary,
+    .reports = PKI_REPORT(PK_REPORT_TEXT) | PKI_REPORT(PK_REPORT_JSON),
+    .report = report,
+    .makes = pki_makes_motion,
+    .free_result = free,
+    .cli = {.output = PK_CLI_OUT_DOC, .summary_as_file = true},
+};
+
+static const char HELP_BAKE[] =
+    "usage: posekit bake IN -o OUT [--bones SEL] [--rules R] [--frames A-B|N]\n"
+    "                    [--step N] [--no-morphs] [--camera] [--json] [--strict]\n"
+    "\n"
+    "Writes a key at every frame (or every N frames, and at the last) of\n"
+    "the selected bone tracks and of every morph track, each with linear\n"
+    "curves holding MMD's interpolated value: dense data for tools that want\n"
+    "it, and the input of `reduce`'s tests.  With --frames the baked span\n"
+    "grows to the keys around A..B so that frames outside keep their values.\n"
+    "Other tracks, the camera (without --camera), light, shadow and IK\n"
+    "records stay byte-identical.\n"
+    "\n"
+    "  --bones SEL      bone names, globs and @groups (default: every bone)\n"
+    "  --rules R        rule file for @groups\n"
+    "  --frames A-B|N   the range (all, the default: the whole motion)\n"
+    "  --step N         a key every N frames (default 1)\n"
+    "  --no-morphs      leave morph tracks alone\n"
+    "  --camera         the camera too (a key per frame: MMD takes keys one\n"
+    "                   frame apart as a cut, so every frame keeps its value)\n"
+    "  --json           the summary as JSON on stdout (one line)\n"
+    "  -o, --output OUT output (.vmd); written atomically; may name IN\n"
+    "  --strict         warnings are errors\n"
+    "  -h, --help       this text\n";
+
+const pki_step_def pki_step_bake = {
+    .name = "bake",
+    .about = "a key at every frame (or every N) with linear curves",
+    .help = HELP_BAKE,
+    .options = PKI_ROWS(BAKE_OPTIONS),
+    .opts_size = sizeof(keys_opts),
+    .init = init,
+    .operands = "in",
+    .too_many = "one input file",
+    .run = run,
+    .summary = summary,
+    .reports = PKI_REPORT(PK_REPORT_TEXT) | PKI_REPORT(PK_REPORT_JSON),
+    .report = report,
+    .makes = pki_makes_motion,
+    .free_result = free,
+    .cli = {.output = PK_CLI_OUT_DOC, .summary_as_file = true},
+};

@@ -1,0 +1,146 @@
+/* step_rename.c — rename: bones and morphs renamed by the rules' maps
+ * (engine/ops/names/rename.c), and the summary line retarget shares. */
+#include "step/step_internal.h"
+
+#include <stdlib.h>
+
+typedef struct rename_opts {
+    char *rules_name;
+    const pk_rules *rules;
+    bool reverse, verbose;
+} rename_opts;
+
+#define T rename_opts
+static const pki_option OPTIONS[] = {
+    PKI_ROW_INPUT("in", 0),
+    PKI_ROW_RULES(T),
+    PKI_ROW_BOOL(T, "reverse", reverse),
+    PKI_ROW_BOOL(T, "verbose", verbose),
+};
+#undef T
+
+static int check(const pk_step *s, pk_log *log)
+{
+    const rename_opts *o = s->o;
+    char n1[64];
+    if (s->ninputs < 1 || !s->inputs[0])
+        return pki_step_fail(log, "no input file given");
+    if (!o->rules_name)
+        return pki_step_fail(log, "no rules given (%s R.yaml)", pki_step_spell(s, "rules", n1));
+    return 0;
+}
+
+pk_edit_stats *pki_edit_start(pk_doc *in, pk_step_result *res, pk_log *log)
+{
+    pk_edit_stats *st = res->own = calloc(1, sizeof *st);
+    if (!st) {
+        pk_error(log, "out of memory");
+        return NULL;
+    }
+    pki_take(&res->out, in);
+    if (res->out.pose)
+        res->vpd.layout = res->out.pose->layout;
+    return st;
+}
+
+void pki_edit_free(void *p)
+{
+    pk_edit_stats_free(p);
+    free(p);
+}
+
+size_t pki_edit_renamed(const pk_edit_stats *st)
+{
+    return st->bones_renamed + st->morphs_renamed + st->ik_renamed;
+}
+
+static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_log *log)
+{
+    (void)n;
+    const rename_opts *o = s->o;
+    pk_edit_stats *st = pki_edit_start(in, res, log);
+    if (!st)
+        return -1;
+    pk_doc *d = &res->out;
+    char *old = pki_about(log, s->inputs[0]);
+    int rc = d->motion ? pk_motion_rename(d->motion, o->rules, o->reverse, st, log)
+                       : pk_pose_rename(d->pose, o->rules, o->reverse, st, log);
+    /* a run that changed nothing says so (a warning: strict fails it) */
+    if (rc == 0 && pki_edit_renamed(st) == 0)
+        pk_warning(log, "no rename rule matched a bone or morph of the input: the output is "
+                        "the input unchanged");
+    pki_restore(log, old);
+    return rc;
+}
+
+void pki_rename_summary(const pk_edit_stats *e, pk_buf *out)
+{
+    pk_buf_printf(out, "%zu of %zu bones renamed, %zu of %zu morphs renamed", e->bones_renamed,
+                  e->bones, e->morphs_renamed, e->morphs);
+    if (e->ik_renamed)
+        pk_buf_printf(out, ", %zu IK names renamed", e->ik_renamed);
+}
+
+void pki_unmatched(const pk_edit_stats *e, pk_buf *out)
+{
+    for (size_t i = 0; i < e->nunmatched; i++)
+        pk_buf_printf(out, "\nno rule for '%s'", e->unmatched[i]);
+}
+
+static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
+{
+    const pk_edit_stats *e = res->own;
+    if (!e)
+        return;
+    pki_rename_summary(e, out);
+    if (((const rename_opts *)s->o)->verbose)
+        pki_unmatched(e, out);
+}
+
+static const char HELP[] =
+    "usage: posekit rename IN --rules R.yaml [--reverse] -o OUT [--strict]\n"
+    "                      [--verbose]\n"
+    "\n"
+    "Renames the bones (and IK names) of a VMD motion or VPD pose by the\n"
+    "rules' `rename` map and its morphs by `morphs`.  A rule is an exact name\n"
+    "or a glob with one '*' whose match is put where the target's '*' is:\n"
+    "\n"
+    "  rename:\n"
+    "    センター: center\n"
+    "    \"右*\": \"*_R\"\n"
+    "\n"
+    "Names no rule matches are kept.  Names MMD cut at 15 bytes (VMD) or 19\n"
+    "(VPD) still match the rule for the full name.  Key order, values and\n"
+    "name padding are kept, so `rename` then `rename --reverse` gives back\n"
+    "the original file byte for byte.  Errors, with nothing written: a new\n"
+    "name that does not fit its field (15 bytes in VMD, 20 for IK names, 19\n"
+    "in VPD), and two bones (or morphs) that would end up with one name.\n"
+    "\n"
+    "  --rules R.yaml   the rules (rules/README.md; ja-en.yaml is shipped)\n"
+    "  --reverse        invert the maps: target -> source (a glob inverts when\n"
+    "                   its target has a '*')\n"
+    "  -o, --output OUT output file (.vmd or .vpd; a motion written as .vpd is\n"
+    "                   an error: convert --frame takes one pose); may name IN\n"
+    "  --strict         treat warnings as errors\n"
+    "  -v, --verbose    list the names that no rule matched\n"
+    "  -h, --help       this text\n"
+    "\n"
+    "A summary (tracks renamed) goes to standard error.\n";
+
+const pki_step_def pki_step_rename = {
+    .name = "rename",
+    .about = "rename bones and morphs by YAML rules",
+    .help = HELP,
+    .options = PKI_ROWS(OPTIONS),
+    .opts_size = sizeof(rename_opts),
+    .operands = "in",
+    .too_many = "one input file",
+    .check = check,
+    .run = run,
+    .summary = summary,
+    .reports = PKI_REPORT(PK_REPORT_TEXT),
+    .makes = pki_makes_input,
+    .takes_input = true,
+    .free_result = pki_edit_free,
+    .cli = {.output = PK_CLI_OUT_DOC},
+};

@@ -1,0 +1,320 @@
+/* step_retarget.c — retarget: a motion or pose made for one model
+ * adapted to another, by rules or from the two models
+ * (engine/ops/retarget/), and its summary: the rename line, then a line
+ * for each of fold, stance and scale that ran. */
+#include "step/step_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct retarget_opts {
+    char *rules_name, *from_name, *to_name;
+    const pk_rules *rules;
+    const pk_model *from, *to;
+    bool no_stance, no_scale, no_fold, fingers, verbose;
+} retarget_opts;
+
+#define T retarget_opts
+static const pki_option OPTIONS[] = {
+    PKI_ROW_INPUT("in", 0),
+    PKI_ROW_RULES(T),
+    PKI_ROW_MODEL(T, "from", from_name, from),
+    PKI_ROW_MODEL(T, "to", to_name, to),
+    PKI_ROW_BOOL(T, "no_stance", no_stance),
+    PKI_ROW_BOOL(T, "no_scale", no_scale),
+    PKI_ROW_BOOL(T, "no_fold", no_fold),
+    PKI_ROW_BOOL(T, "fingers", fingers),
+    PKI_ROW_BOOL(T, "verbose", verbose),
+};
+#undef T
+
+typedef struct retarget_result {
+    pk_edit_stats edit; /* first: pki_edit_start's */
+    pk_retarget_report report;
+    bool models; /* the run between models */
+} retarget_result;
+
+static void free_result(void *p)
+{
+    retarget_result *r = p;
+    if (!r)
+        return;
+    pk_edit_stats_free(&r->edit);
+    pk_retarget_report_free(&r->report);
+    free(r);
+}
+
+static int check(const pk_step *s, pk_log *log)
+{
+    const retarget_opts *o = s->o;
+    char n1[64], n2[64], n3[64];
+    if (s->ninputs < 1 || !s->inputs[0])
+        return pki_step_fail(log, "no input file given");
+    if (!o->rules_name && !o->from_name && !o->to_name)
+        return pki_step_fail(log, "no rules given (%s R.yaml) and no models (%s A.pmx %s B.pmx)",
+                             pki_step_spell(s, "rules", n1), pki_step_spell(s, "from", n2),
+                             pki_step_spell(s, "to", n3));
+    if (!o->from_name != !o->to_name)
+        return pki_step_fail(log,
+                             "%s and %s go together (the model the input was made for, and the "
+                             "one it is for)",
+                             pki_step_spell(s, "from", n1), pki_step_spell(s, "to", n2));
+    static const char *const MODEL_ONLY[] = {"no_stance", "no_scale", "no_fold", "fingers"};
+    for (size_t i = 0; i < 4; i++)
+        if (!o->from_name && pki_step_given(s, MODEL_ONLY[i]))
+            return pki_step_fail(log, "%s applies with %s and %s",
+                                 pki_step_spell(s, MODEL_ONLY[i], n1),
+                                 pki_step_spell(s, "from", n2), pki_step_spell(s, "to", n3));
+    if (o->from_name && o->no_stance && o->no_scale && o->no_fold && !o->rules_name)
+        return pki_step_fail(log, "%s, %s and %s together leave nothing to do",
+                             pki_step_spell(s, "no_stance", n1), pki_step_spell(s, "no_scale", n2),
+                             pki_step_spell(s, "no_fold", n3));
+    if (o->fingers && o->no_stance)
+        return pki_step_fail(log, "%s is part of the stance step, which %s turns off",
+                             pki_step_spell(s, "fingers", n1), pki_step_spell(s, "no_stance", n2));
+    return 0;
+}
+
+/* Did a retarget between models change a record (beyond the stance and
+ * scale keys its caller counts): a folded track, a key left out? */
+static bool retarget_moved(const pk_retarget_report *t)
+{
+    return t->fold.tracks || t->fold.keys_removed || t->fold.keys_added || t->ndropped;
+}
+
+/* A retarget between models that changed nothing says so and why, as a
+ * rename or mirror that changes nothing does: a camera-only motion, a
+ * target with none of the input's bones, or two models that agree (the
+ * same model twice). */
+static void unchanged_retarget(const pk_retarget_report *t, const char *what, pk_log *log)
+{
+    if (!t->bones_keyed)
+        pk_warning(log,
+                   "nothing to retarget: the %s has no bone keys, the output is the input "
+                   "unchanged",
+                   what);
+    else if (!t->bones_on_target)
+        pk_warning(log,
+                   "nothing to retarget: the target model has none of the %zu bone%s the %s "
+                   "keys, the output is the input unchanged",
+                   t->bones_keyed, t->bones_keyed == 1 ? "" : "s", what);
+    else
+        pk_warning(log,
+                   "nothing to retarget: no key changed (the models differ in nothing the "
+                   "%s keys), the output is the input unchanged",
+                   what);
+}
+
+static int between_models(const pk_step *s, pk_doc *d, retarget_result *rr, pk_log *log)
+{
+    const retarget_opts *o = s->o;
+    if (!o->from || !o->to) {
+        pk_error(log, "retarget: the models were not loaded");
+        return -1;
+    }
+    /* the models by the names the user gave them (files, or a job's
+     * names, which the job places at the step) */
+    pk_retarget_options ro = {o->from,    o->to,      o->no_stance, o->no_scale,
+                              o->no_fold, o->fingers, o->from_name, o->to_name};
+    rr->models = true;
+    return d->motion
+               ? pk_motion_retarget_models(d->motion, o->rules, &ro, &rr->edit, &rr->report, log)
+               : pk_pose_retarget_models(d->pose, o->rules, &ro, &rr->edit, &rr->report, log);
+}
+
+static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_log *log)
+{
+    (void)n;
+    const retarget_opts *o = s->o;
+    retarget_result *rr = res->own = calloc(1, sizeof *rr);
+    if (!rr) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    pki_take(&res->out, in);
+    pk_doc *d = &res->out;
+    if (d->pose)
+        res->vpd.layout = d->pose->layout;
+    pk_edit_stats *st = &rr->edit;
+    char *old = pki_about(log, s->inputs[0]);
+    int rc;
+    if (o->from_name)
+        rc = between_models(s, d, rr, log);
+    else
+        rc = d->motion ? pk_motion_retarget(d->motion, o->rules, st, log)
+                       : pk_pose_retarget(d->pose, o->rules, st, log);
+    /* a run that changed nothing says so (a warning: strict fails it) */
+    bool same = pki_edit_renamed(st) == 0 && st->keys_changed == 0 && st->keys_added == 0;
+    if (rc == 0 && same && !o->from_name)
+        pk_warning(log, "nothing to retarget: no key changed, the output is the input unchanged");
+    else if (rc == 0 && same && !retarget_moved(&rr->report))
+        unchanged_retarget(&rr->report, d->motion ? "motion" : "pose", log);
+    pki_restore(log, old);
+    return rc;
+}
+
+static void fold_summary(const pk_step *s, const pk_fold_report *f, pk_buf *out)
+{
+    bool verbose = ((const retarget_opts *)s->o)->verbose;
+    if (f->nfolded) {
+        pk_buf_printf(out, "\nfold: ");
+        for (size_t i = 0; i < f->nfolded; i++)
+            pk_buf_printf(out, "%s%s", i ? "; " : "", f->folded[i]);
+        pk_buf_printf(out, " (%zu track%s rewritten, %zu key%s removed, %zu added", f->tracks,
+                      pki_plural(f->tracks), f->keys_removed, pki_plural(f->keys_removed),
+                      f->keys_added);
+        if (verbose)
+            pk_buf_printf(out, "; %zu piece%s cut in two, fitted within %.4f deg / %.5f", f->splits,
+                          pki_plural(f->splits), f->worst_deg, f->worst_pos);
+        pk_buf_printf(out, ")");
+    } else if (!f->ntwisted) {
+        pk_buf_printf(out, "\nfold: nothing to fold (the target has every bone the input "
+                           "keys, or none of them)");
+    }
+    if (f->ntwisted) {
+        pk_buf_printf(out,
+                      "\nfold: %zu bone%s turned only about the fixed axis the source "
+                      "model gives %s: ",
+                      f->ntwisted, pki_plural(f->ntwisted), f->ntwisted == 1 ? "it" : "them");
+        for (size_t i = 0; i < f->ntwisted; i++)
+            pk_buf_printf(out, "%s%s", i ? ", " : "", f->twisted[i]);
+        pk_buf_printf(out, " (keys cut to that twist: the target has no such axis");
+        if (!f->nfolded)
+            pk_buf_printf(out, "; %zu track%s rewritten, %zu key%s removed, %zu added", f->tracks,
+                          pki_plural(f->tracks), f->keys_removed, pki_plural(f->keys_removed),
+                          f->keys_added);
+        pk_buf_printf(out, ")");
+    }
+    if (f->nkept) {
+        /* hair and cloth bones of a rich model can be a hundred names:
+         * the first few unless asked */
+        size_t shown = verbose || f->nkept <= 8 ? f->nkept : 6;
+        pk_buf_printf(out,
+                      "\nfold: %zu bone%s only the source model has left alone (nothing "
+                      "below them on the target): ",
+                      f->nkept, pki_plural(f->nkept));
+        for (size_t i = 0; i < shown; i++)
+            pk_buf_printf(out, "%s%s", i ? ", " : "", f->kept[i]);
+        if (shown < f->nkept)
+            pk_buf_printf(out, " and %zu more (%sverbose lists them)", f->nkept - shown, s->prefix);
+    }
+}
+
+static void stance_summary(const pk_step *s, const pk_stance *st, pk_buf *out)
+{
+    bool verbose = ((const retarget_opts *)s->o)->verbose;
+    pk_buf_printf(out, "\nstance:");
+    size_t fingers = 0;
+    double fmax = 0;
+    for (size_t i = 0; i < st->n; i++) {
+        const pk_stance_segment *g = &st->seg[i];
+        bool arm = strstr(g->bone, "腕") || strstr(g->bone, "ひじ");
+        if (!arm && !verbose) {
+            fingers++;
+            if (g->deg > fmax)
+                fmax = g->deg;
+            continue;
+        }
+        pk_buf_printf(out, "%s %s->%s %.2f deg%s", i ? "," : "", g->bone, g->child, g->deg,
+                      g->by_rules ? " (rules win)" : "");
+    }
+    if (fingers)
+        pk_buf_printf(out, ", hand and fingers: %zu segment%s, up to %.2f deg", fingers,
+                      pki_plural(fingers), fmax);
+}
+
+static void scale_summary(const pk_leg_scale *c, pk_buf *out)
+{
+    double v[6]; /* no "-0.000" */
+    for (int k = 0; k < 6; k++)
+        v[k] = fabs(c->ik_shift[k / 3][k % 3]) < 0.0005 ? 0.0 : c->ik_shift[k / 3][k % 3];
+    pk_buf_printf(out,
+                  "\nscale: XZ %.4f (leg %.3f -> %.3f), Y %.4f (height %.3f -> %.3f); "
+                  "feet moved by (%.3f, %.3f, %.3f) left, (%.3f, %.3f, %.3f) right",
+                  c->xz, c->len_a, c->len_b, c->y, c->height_a, c->height_b, v[0], v[1], v[2], v[3],
+                  v[4], v[5]);
+}
+
+static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
+{
+    const retarget_result *rr = res->own;
+    if (!rr)
+        return;
+    const pk_edit_stats *e = &rr->edit;
+    const pk_retarget_report *t = &rr->report;
+    pki_rename_summary(e, out);
+    pk_buf_printf(out, "; %zu keys changed, %zu added", e->keys_changed, e->keys_added);
+    if (rr->models && t->fold_done)
+        fold_summary(s, &t->fold, out);
+    if (rr->models && t->stance_done)
+        stance_summary(s, &t->stance, out);
+    if (rr->models && t->scale_done)
+        scale_summary(&t->scale, out);
+    if (((const retarget_opts *)s->o)->verbose)
+        pki_unmatched(e, out);
+}
+
+static const char HELP[] =
+    "usage: posekit retarget IN --from A.pmx --to B.pmx [--rules R.yaml] -o OUT\n"
+    "                           [--no-stance] [--no-scale] [--no-fold] [--fingers]\n"
+    "                           [--verbose] [--strict]\n"
+    "       posekit retarget IN --rules R.yaml -o OUT [--verbose] [--strict]\n"
+    "\n"
+    "Adapts a VMD motion or VPD pose made for model A to model B.  With the\n"
+    "two models (PMX or PMD) every step is computed from their bones:\n"
+    "\n"
+    "  1. rename   bones by the rules' `rename`, morphs by `morphs` (with --rules)\n"
+    "  2. fold     bones A has and B lacks (上半身2, グルーブ, 全ての親, 腕捩, ...)\n"
+    "              are carried into the bones B has below them, so each of\n"
+    "              B's bones keeps its world rotation; a motion's rewritten\n"
+    "              track gets keys at the union of the frames, curves within\n"
+    "              0.002 degrees at every frame\n"
+    "  3. stance   per side, 腕->ひじ and ひじ->手首 (--fingers: the hand and\n"
+    "              every finger joint too): the rotation r that turns A's rest\n"
+    "              direction into B's; the bone's rotations q become q*r^-1,\n"
+    "              those below it r*q*r^-1, so the arm points where it did\n"
+    "  4. scale    translations of 全ての親, センター, グルーブ, 足IK親, 足ＩＫ and\n"
+    "              つま先ＩＫ times B's leg over A's (XZ: 足->足首 distance, Y:\n"
+    "              its height); 足ＩＫ moves by the difference in where the\n"
+    "              models' feet rest, so feet land under B's hips\n"
+    "\n"
+    "Before the fold, keys of bones A lacks and B has (off rest) are left out\n"
+    "with a warning: MMD ignores them on A, so B must not play them.\n"
+    "The report says what was folded, each segment's angle and the factors.\n"
+    "A rules file's `stance` entries win over the computed segment of the same\n"
+    "bone, its `scale` over the computed factors.  Without models the rules\n"
+    "do it all: `stance` {bone, rotate: [X,Y,Z] degrees, chain} and `scale`\n"
+    "(rules/a-to-t-stance.yaml).\n"
+    "\n"
+    "  --from A         the model IN was made for (.pmx or .pmd)\n"
+    "  --to B           the model it is for\n"
+    "  --rules R.yaml   rename first; stance and scale entries that win\n"
+    "  --no-stance      leave the arms' rotations alone\n"
+    "  --no-scale       leave translations alone\n"
+    "  --no-fold        leave bones B lacks as they are (MMD ignores them)\n"
+    "  --fingers        the stance of the hand and each finger joint too\n"
+    "  -o, --output OUT output file (.vmd or .vpd; a motion written as .vpd is\n"
+    "                   an error: convert --frame takes one pose); may name IN\n"
+    "  --strict         treat warnings as errors\n"
+    "  -v, --verbose    list the names no rename rule matched, every segment,\n"
+    "                   every bone left alone, and the fold's fit\n"
+    "  -h, --help       this text\n";
+
+const pki_step_def pki_step_retarget = {
+    .name = "retarget",
+    .about = "to another model: fold, stance and scale from the models",
+    .help = HELP,
+    .options = PKI_ROWS(OPTIONS),
+    .opts_size = sizeof(retarget_opts),
+    .operands = "in",
+    .too_many = "one input file",
+    .check = check,
+    .run = run,
+    .summary = summary,
+    .reports = PKI_REPORT(PK_REPORT_TEXT),
+    .makes = pki_makes_input,
+    .takes_input = true,
+    .free_result = free_result,
+    .cli = {.output = PK_CLI_OUT_DOC},
+};
