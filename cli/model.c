@@ -84,6 +84,42 @@ static const char *format_title(const pk_model *m)
     return m->format == PK_FMT_PMX ? (m->version > 2.05f ? "PMX 2.1" : "PMX 2.0") : "PMD 1.0";
 }
 
+/* Rigid bodies per physics mode (PK_RIGID_*; [3]: any other mode). */
+static void rigid_modes(const pk_model *m, size_t n[4])
+{
+    n[0] = n[1] = n[2] = n[3] = 0;
+    for (size_t i = 0; i < m->nrigids; i++)
+        n[m->rigids[i].mode <= PK_RIGID_PHYSICS_BONE ? m->rigids[i].mode : 3]++;
+}
+
+/* The summary: bodies by mode, then the bones physics drives. */
+static void print_rigids_text(const pk_model *m)
+{
+    size_t n[4];
+    rigid_modes(m, n);
+    printf("  rigid bodies: %zu", m->nrigids);
+    if (m->nrigids) {
+        printf(" (%zu follow their bone, %zu physics, %zu physics with bone position", n[0], n[1],
+               n[2]);
+        if (n[3])
+            printf(", %zu of an unknown mode", n[3]);
+        printf(")");
+    }
+    printf("\n");
+    bool *driven = calloc(m->nbones ? m->nbones : 1, sizeof *driven);
+    if (!driven)
+        return;
+    size_t nd = pk_model_physics_bones(m, driven);
+    if (nd) {
+        printf("    bones driven by physics (%zu):", nd);
+        for (size_t i = 0; i < m->nbones; i++)
+            if (driven[i])
+                printf(" %s", m->bones[i].name);
+        printf("\n");
+    }
+    free(driven);
+}
+
 static void print_model_text(const char *path, const pk_model *m, size_t warnings)
 {
     printf("%s\n", path);
@@ -153,6 +189,30 @@ static void print_model_text(const char *path, const pk_model *m, size_t warning
                 printf(" %s", m->bones[fr->items[k].index].name);
         printf("\n");
     }
+    print_rigids_text(m);
+}
+
+/* {"follow_bone", "physics", "physics_bone", "unknown": counts of rigid
+ * bodies by mode, "driven": [the bones physics drives]}. */
+static json_t *physics_json(const pk_model *m)
+{
+    size_t n[4];
+    rigid_modes(m, n);
+    json_t *o = json_object(), *a = json_array();
+    json_object_set_new(o, "follow_bone", json_integer((json_int_t)n[0]));
+    json_object_set_new(o, "physics", json_integer((json_int_t)n[1]));
+    json_object_set_new(o, "physics_bone", json_integer((json_int_t)n[2]));
+    json_object_set_new(o, "unknown", json_integer((json_int_t)n[3]));
+    bool *driven = calloc(m->nbones ? m->nbones : 1, sizeof *driven);
+    if (driven) {
+        pk_model_physics_bones(m, driven);
+        for (size_t i = 0; i < m->nbones; i++)
+            if (driven[i])
+                json_array_append_new(a, cj_string(m->bones[i].name));
+        free(driven);
+    }
+    json_object_set_new(o, "driven", a);
+    return o;
 }
 
 static json_t *model_json(const char *path, const pk_model *m, size_t warnings)
@@ -229,6 +289,7 @@ static json_t *model_json(const char *path, const pk_model *m, size_t warnings)
         json_array_append_new(frames, jf);
     }
     json_object_set_new(o, "frames", frames);
+    json_object_set_new(o, "physics", physics_json(m));
     return o;
 }
 
@@ -261,6 +322,34 @@ static void put_f3_or_null(FILE *f, bool present, const float v[3])
         cj_put_floats(f, v, 3);
     else
         fputs("null", f);
+}
+
+/* One rigid body as a dump record (every field as stored; position in
+ * model space, README "Models"). */
+static void put_rigid(FILE *f, const pk_model_rigid *rb, bool first)
+{
+    fputs(first ? "\n{\"name\":" : ",\n{\"name\":", f);
+    cj_put_string(f, rb->name);
+    fputs(",\"name_en\":", f);
+    cj_put_string(f, rb->name_en);
+    fprintf(f, ",\"bone\":%d,\"group\":%u,\"mask\":%u,\"shape\":%u,\"size\":", (int)rb->bone,
+            rb->group, rb->mask, rb->shape);
+    cj_put_floats(f, rb->size, 3);
+    fputs(",\"position\":", f);
+    cj_put_floats(f, rb->pos, 3);
+    fputs(",\"rotation\":", f);
+    cj_put_floats(f, rb->rot, 3);
+    fputs(",\"mass\":", f);
+    cj_put_float(f, rb->mass);
+    fputs(",\"linear_damping\":", f);
+    cj_put_float(f, rb->linear_damping);
+    fputs(",\"angular_damping\":", f);
+    cj_put_float(f, rb->angular_damping);
+    fputs(",\"restitution\":", f);
+    cj_put_float(f, rb->restitution);
+    fputs(",\"friction\":", f);
+    cj_put_float(f, rb->friction);
+    fprintf(f, ",\"mode\":%u}", rb->mode);
 }
 
 int cli_model_dump(const char *path, bool strict)
@@ -360,6 +449,9 @@ int cli_model_dump(const char *path, bool strict)
         }
         fputs("]}", f);
     }
+    fputs("],\n\"rigid_bodies\":[", f);
+    for (size_t i = 0; i < m->nrigids; i++)
+        put_rigid(f, &m->rigids[i], i == 0);
     fputs("]}\n", f);
     pk_model_free(m);
     (void)KINDS;

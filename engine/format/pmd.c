@@ -8,7 +8,8 @@
  * uses it).  Morph 0, the base, is not a morph a motion can key and is
  * not kept.  Display frames: "Root" (the first bone), "表情" (the morph
  * list), then the named bone frames.  The optional English, toon and
- * physics extensions are read when present.
+ * physics extensions are read when present; rigid bodies are kept, their
+ * positions in model space as PMX has them.
  */
 #include "posekit.h"
 #include "common/bytes.h"
@@ -255,6 +256,54 @@ static bool morphs(pd *d, size_t *nraw)
     return true;
 }
 
+/* The rigid bodies (83-byte records): a CP932 name, int16 bone (-1
+ * none), group, mask, shape, size, position relative to the bone's rest
+ * position (bone 0's when it names none, as MMD places it), rotation, five
+ * physics floats, mode.  The position is kept in model space, as PMX
+ * stores it; a bone outside the model adds nothing (pk_model_finish warns). */
+static bool rigids(pd *d, int64_t **offsets)
+{
+    size_t at = d->r.pos;
+    uint32_t n;
+    if (!pk_rd_u32(&d->r, &n))
+        return ends(d, "rigid body count");
+    if (!section(d, at, n, 83, "rigid bodies"))
+        return false;
+    pk_model *m = d->m;
+    m->counts[PK_MSEC_RIGIDS] = n;
+    m->rigids = calloc(n ? n : 1, sizeof *m->rigids);
+    *offsets = malloc((n ? n : 1) * sizeof **offsets);
+    if (!m->rigids || !*offsets)
+        return oom(d);
+    for (size_t i = 0; i < n; i++) {
+        (*offsets)[i] = (int64_t)d->r.pos;
+        const uint8_t *p = pk_rd_take(&d->r, 83); /* fits: checked above */
+        pk_model_rigid *rb = &m->rigids[i];
+        if (!(rb->name = field_utf8(d, p, 20)))
+            return oom(d);
+        rb->name_en = "";
+        rb->bone = (int16_t)pk_get_u16(p + 20);
+        rb->group = p[22];
+        rb->mask = pk_get_u16(p + 23);
+        rb->shape = p[25];
+        pk_get_f32s(p + 26, rb->size, 3);
+        pk_get_f32s(p + 38, rb->pos, 3);
+        pk_get_f32s(p + 50, rb->rot, 3);
+        rb->mass = pk_get_f32(p + 62);
+        rb->linear_damping = pk_get_f32(p + 66);
+        rb->angular_damping = pk_get_f32(p + 70);
+        rb->restitution = pk_get_f32(p + 74);
+        rb->friction = pk_get_f32(p + 78);
+        rb->mode = p[82];
+        int32_t base = rb->bone == -1 ? 0 : rb->bone;
+        if (base >= 0 && (size_t)base < m->nbones)
+            for (int k = 0; k < 3; k++)
+                rb->pos[k] += m->bones[base].pos[k];
+        m->nrigids = i + 1;
+    }
+    return true;
+}
+
 pk_model *pk_pmd_read(const void *data, size_t len, pk_log *log)
 {
     pd d;
@@ -263,7 +312,7 @@ pk_model *pk_pmd_read(const void *data, size_t len, pk_log *log)
     d.log = log;
     d.m = pk_model_alloc(PK_FMT_PMD);
     d.text = pk_names_new();
-    int64_t *bone_off = NULL;
+    int64_t *bone_off = NULL, *rigid_off = NULL;
     const uint8_t *frame_names = NULL, *bone_disp = NULL;
     bool ok = false;
     if (!d.m || !d.text) {
@@ -444,33 +493,31 @@ pk_model *pk_pmd_read(const void *data, size_t len, pk_log *log)
         ends(&d, "toon texture names (10 x 100 bytes)");
         goto done;
     }
-    static const struct {
-        const char *what;
-        size_t size;
-        pk_model_section sec;
-    } phys[2] = {{"rigid bodies", 83, PK_MSEC_RIGIDS}, {"joints", 124, PK_MSEC_JOINTS}};
-    for (int s = 0; s < 2 && pk_rd_left(&d.r) > 0; s++) {
+    if (pk_rd_left(&d.r) > 0 && !rigids(&d, &rigid_off))
+        goto done;
+    if (pk_rd_left(&d.r) > 0) {
         at = d.r.pos;
         uint32_t n;
         if (!pk_rd_u32(&d.r, &n)) {
-            ends(&d, phys[s].what);
+            ends(&d, "joints");
             goto done;
         }
-        if (!section(&d, at, n, phys[s].size, phys[s].what))
+        if (!section(&d, at, n, 124, "joints"))
             goto done;
-        pk_rd_skip(&d.r, (size_t)n * phys[s].size);
-        m->counts[phys[s].sec] = n;
+        pk_rd_skip(&d.r, (size_t)n * 124);
+        m->counts[PK_MSEC_JOINTS] = n;
     }
     if (pk_rd_left(&d.r) > 0)
         pk_log_add(log, PK_WARNING, (int64_t)d.r.pos, 0, 0,
                    "%zu bytes after the last section ignored", pk_rd_left(&d.r));
-    pk_model_offsets off = {bone_off, NULL};
+    pk_model_offsets off = {bone_off, NULL, rigid_off};
     ok = pk_model_finish(m, &off, log) == 0;
     goto done;
 oom:
     pk_error(log, "out of memory");
 done:
     free(bone_off);
+    free(rigid_off);
     pk_names_free(d.text);
     if (!ok) {
         pk_model_free(d.m);

@@ -3,7 +3,8 @@
  *
  * Every section is walked so the byte position is always known (vertex
  * records are variable length: each deform type is read), but only the
- * skeleton is kept: names, bones, morph names and kinds, display frames.
+ * skeleton is kept: names, bones, morph names and kinds, display frames,
+ * rigid bodies.
  * Counts are checked against the bytes left (times the smallest record of
  * the section) before anything is allocated; every error carries the
  * offset of the field that failed and names the record.
@@ -502,17 +503,45 @@ static bool frames(px *x, int64_t **offsets)
     return true;
 }
 
-static bool rigids(px *x)
+/* The rigid bodies: name, bone, collision group and mask, shape and size,
+ * position, rotation, mass and the other physics values, mode. */
+static bool rigids(px *x, int64_t **offsets)
 {
     size_t n, fixed = 1 + 2 + 1 + 12 + 12 + 12 + 20 + 1;
     if (!count(x, "rigid bodies", 2 * min_text() + (size_t)x->isz[IX_BONE] + fixed, &n))
         return false;
     x->m->counts[PK_MSEC_RIGIDS] = n;
+    x->m->rigids = calloc(n ? n : 1, sizeof *x->m->rigids);
+    *offsets = malloc((n ? n : 1) * sizeof **offsets);
+    if (!x->m->rigids || !*offsets) {
+        pk_error(x->log, "out of memory");
+        return false;
+    }
     for (size_t i = 0; i < n; i++) {
+        pk_model_rigid *rb = &x->m->rigids[i];
+        (*offsets)[i] = (int64_t)x->r.pos;
         set_what(x, "rigid body %zu", i);
-        if (!text(x, NULL, "name") || !text(x, NULL, "English name") ||
-            !skip(x, (size_t)x->isz[IX_BONE] + fixed, "bone, shape and physics"))
+        if (!text(x, &rb->name, "name") || !text(x, &rb->name_en, "English name"))
             return false;
+        set_what(x, "rigid body %zu \"%s\"", i, rb->name);
+        if (!idx(x, IX_BONE, &rb->bone, "bone index"))
+            return false;
+        const uint8_t *p = pk_rd_take(&x->r, fixed);
+        if (!p)
+            return short_read(x, "shape and physics");
+        rb->group = p[0];
+        rb->mask = pk_get_u16(p + 1);
+        rb->shape = p[3];
+        pk_get_f32s(p + 4, rb->size, 3);
+        pk_get_f32s(p + 16, rb->pos, 3);
+        pk_get_f32s(p + 28, rb->rot, 3);
+        rb->mass = pk_get_f32(p + 40);
+        rb->linear_damping = pk_get_f32(p + 44);
+        rb->angular_damping = pk_get_f32(p + 48);
+        rb->restitution = pk_get_f32(p + 52);
+        rb->friction = pk_get_f32(p + 56);
+        rb->mode = p[60];
+        x->m->nrigids = i + 1;
     }
     return true;
 }
@@ -573,21 +602,22 @@ pk_model *pk_pmx_read(const void *data, size_t len, pk_log *log)
         pk_error(log, "out of memory");
         return NULL;
     }
-    int64_t *bone_off = NULL, *frame_off = NULL;
+    int64_t *bone_off = NULL, *frame_off = NULL, *rigid_off = NULL;
     bool ok = header(&x) && vertices(&x) && faces(&x) && textures(&x) && materials(&x) &&
-              bones(&x, &bone_off) && morphs(&x) && frames(&x, &frame_off) && rigids(&x) &&
-              joints(&x);
+              bones(&x, &bone_off) && morphs(&x) && frames(&x, &frame_off) &&
+              rigids(&x, &rigid_off) && joints(&x);
     if (ok && x.v21 && pk_rd_left(&x.r) > 0)
         ok = soft_bodies(&x);
     if (ok && pk_rd_left(&x.r) > 0)
         pk_log_add(log, PK_WARNING, (int64_t)x.r.pos, 0, 0,
                    "%zu bytes after the last section ignored", pk_rd_left(&x.r));
     if (ok) {
-        pk_model_offsets off = {bone_off, frame_off};
+        pk_model_offsets off = {bone_off, frame_off, rigid_off};
         ok = pk_model_finish(x.m, &off, log) == 0;
     }
     free(bone_off);
     free(frame_off);
+    free(rigid_off);
     if (!ok) {
         pk_model_free(x.m);
         return NULL;

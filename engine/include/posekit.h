@@ -86,8 +86,8 @@ typedef struct pk_log {
 } pk_log;
 
 PK_API void pk_log_init(pk_log *log);
-PK_API void
-pk_log_free(pk_log *log); /* frees every diagnostic; log may be reused after pk_log_init */
+/* Frees every diagnostic; log may be reused after pk_log_init. */
+PK_API void pk_log_free(pk_log *log);
 PK_API void pk_log_set_path(pk_log *log, const char *path); /* copies path; NULL clears */
 /* Appends one diagnostic.  offset < 0 and line == 0 mean "no position".
  * Never fails visibly: on out-of-memory the message is dropped but the
@@ -1274,6 +1274,33 @@ typedef struct pk_model_frame {
     size_t nitems;
 } pk_model_frame;
 
+/* Rigid body shapes and physics modes (doc/formats.md, "Rigid bodies"). */
+#define PK_RIGID_SPHERE 0
+#define PK_RIGID_BOX 1
+#define PK_RIGID_CAPSULE 2
+#define PK_RIGID_FOLLOW_BONE 0  /* moves with its bone: the bone's keys rule */
+#define PK_RIGID_PHYSICS 1      /* drives its bone: MMD overwrites the bone's keys */
+#define PK_RIGID_PHYSICS_BONE 2 /* drives its bone's rotation; the position follows the bone */
+
+/* One rigid body, as stored, except that a PMD body's position (stored
+ * relative to its bone's rest position, or to bone 0's when it names
+ * none, as MMD places it) is given in model space like a PMX body's. */
+typedef struct pk_model_rigid {
+    const char *name, *name_en; /* UTF-8, owned by the model ("" when empty; PMD: no English) */
+    int32_t bone;               /* the bone it follows or drives; -1 none */
+    uint8_t group;              /* collision group 0..15 (PMX Editor shows 1..16) */
+    uint16_t mask;              /* bit g set: collides with group g (PMX Editor's
+                                   "non-collision" boxes are the cleared bits) */
+    uint8_t shape;              /* PK_RIGID_SPHERE, _BOX, _CAPSULE; other values kept (warned) */
+    float size[3];              /* sphere: radius; box: half extents x, y, z; capsule:
+                                   radius, height (of the cylinder between the caps) */
+    float pos[3];               /* centre at rest, model space */
+    float rot[3];               /* rest rotation: Euler angles in radians, as stored */
+    float mass, linear_damping, angular_damping, restitution, friction;
+    uint8_t mode;               /* PK_RIGID_FOLLOW_BONE, _PHYSICS, _PHYSICS_BONE; others kept
+                                   (warned) */
+} pk_model_rigid;
+
 /* Sections of a model file, for pk_model.counts. */
 typedef enum pk_model_section {
     PK_MSEC_VERTICES = 0,
@@ -1305,13 +1332,15 @@ typedef struct pk_model {
     size_t nmorphs;
     pk_model_frame *frames;
     size_t nframes;
-    size_t unencodable;            /* bone and morph names CP932 cannot hold (warned) */
+    pk_model_rigid *rigids; /* in file order (the indices joints and morphs use) */
+    size_t nrigids;
+    size_t unencodable; /* bone and morph names CP932 cannot hold (warned) */
     struct pk_model_arena *arena_; /* private: the chunks its strings and arrays live in */
 } pk_model;
 
 /* Read a PMX 2.0/2.1 or a PMD 1.0 model.  Every section is walked (so a
  * damaged file is found wherever it is damaged) but only the skeleton,
- * morph names and display frames are kept.  Counts are checked against
+ * morph names, display frames and rigid bodies are kept.  Counts are checked against
  * the bytes left before anything is allocated; errors are "offset:
  * message" naming the record.  A parent or IK index outside the model, a
  * parent cycle: see README "Models" for which are errors and which
@@ -1331,6 +1360,10 @@ PK_API long pk_model_find_bone(const pk_model *m, const void *raw, size_t len);
 PK_API long pk_model_find_morph(const pk_model *m, const void *raw, size_t len);
 /* "vertices", "faces", ... (for reports). */
 PK_API const char *pk_model_section_name(pk_model_section s);
+/* Bones a rigid body of mode PK_RIGID_PHYSICS or PK_RIGID_PHYSICS_BONE
+ * drives (MMD overwrites their keys while physics is on): driven[i] for
+ * each of the model's nbones (driven may be NULL); returns how many. */
+PK_API size_t pk_model_physics_bones(const pk_model *m, bool *driven);
 
 /* ---- skeleton evaluation (engine/ops/skeleton/eval.c) ----
  * A local pose (per model bone: the key's translation and rotation, as a

@@ -115,6 +115,7 @@ void pk_model_free(pk_model *m)
     free(m->bones);
     free(m->morphs);
     free(m->frames);
+    free(m->rigids);
     free(m);
 }
 
@@ -150,6 +151,34 @@ const char *pk_model_section_name(pk_model_section s)
         "vertices", "faces",  "textures",     "materials", "bones",
         "morphs",   "frames", "rigid_bodies", "joints",    "soft_bodies"};
     return (unsigned)s < PK_MSEC_COUNT ? names[s] : "unknown";
+}
+
+static bool drives(const pk_model *m, const pk_model_rigid *rb)
+{
+    return rb->bone >= 0 && (size_t)rb->bone < m->nbones &&
+           (rb->mode == PK_RIGID_PHYSICS || rb->mode == PK_RIGID_PHYSICS_BONE);
+}
+
+size_t pk_model_physics_bones(const pk_model *m, bool *driven)
+{
+    if (driven)
+        memset(driven, 0, m->nbones * sizeof *driven);
+    size_t n = 0;
+    for (size_t i = 0; i < m->nrigids; i++) {
+        const pk_model_rigid *rb = &m->rigids[i];
+        if (!drives(m, rb))
+            continue;
+        /* a bone several bodies drive counts once */
+        bool seen = false;
+        if (driven)
+            seen = driven[rb->bone];
+        for (size_t k = 0; !driven && k < i && !seen; k++)
+            seen = drives(m, &m->rigids[k]) && m->rigids[k].bone == rb->bone;
+        if (driven)
+            driven[rb->bone] = true;
+        n += !seen;
+    }
+    return n;
 }
 
 /* ---- names to CP932 ---- */
@@ -260,6 +289,32 @@ static void warn_nonfinite(const pk_model *m, const pk_model_offsets *off, pk_lo
                count, count == 1 ? "" : "s", first, m->bones[first].name);
 }
 
+/* A rigid body's bone outside the model: warned and dropped (the body
+ * follows nothing); an unknown shape or mode: warned, kept. */
+static void check_rigids(pk_model *m, const pk_model_offsets *off, pk_log *log)
+{
+    for (size_t i = 0; i < m->nrigids; i++) {
+        pk_model_rigid *rb = &m->rigids[i];
+        int64_t at = off && off->rigids ? off->rigids[i] : -1;
+        if (rb->bone != -1 && !in_range(m, rb->bone)) {
+            pk_log_add(log, PK_WARNING, at, 0, 0,
+                       "rigid body %zu \"%s\": bone %d is outside the model (%zu bones); "
+                       "ignored",
+                       i, rb->name, (int)rb->bone, m->nbones);
+            rb->bone = -1;
+        }
+        if (rb->shape > PK_RIGID_CAPSULE)
+            pk_log_add(log, PK_WARNING, at, 0, 0,
+                       "rigid body %zu \"%s\": shape %u is not 0-2 (sphere, box, capsule)", i,
+                       rb->name, rb->shape);
+        if (rb->mode > PK_RIGID_PHYSICS_BONE)
+            pk_log_add(log, PK_WARNING, at, 0, 0,
+                       "rigid body %zu \"%s\": physics mode %u is not 0-2 (follow bone, "
+                       "physics, physics with bone position)",
+                       i, rb->name, rb->mode);
+    }
+}
+
 int pk_model_finish(pk_model *m, const pk_model_offsets *off, pk_log *log)
 {
     if (m->format != PK_FMT_PMD && intern_names(m, log) != 0)
@@ -307,6 +362,7 @@ int pk_model_finish(pk_model *m, const pk_model_offsets *off, pk_log *log)
     }
     if (rc != 0)
         return rc;
+    check_rigids(m, off, log);
     warn_nonfinite(m, off, log);
     /* Cycles: walk each bone's parent chain; more than nbones steps means a
      * loop.  Marks (0 new, 1 on the current walk, 2 known to reach a root)

@@ -22,13 +22,16 @@ const char *pk_model_utf16(pk_model *m, const uint8_t *s, size_t n);
 typedef struct pk_model_offsets {
     const int64_t *bones;  /* nbones entries */
     const int64_t *frames; /* nframes entries */
+    const int64_t *rigids; /* nrigids entries (NULL: none known) */
 } pk_model_offsets;
 
 /* The last step of every reader: bone and morph names to CP932 (interned
  * in m->names; unencodable ones warned and counted), then the graph
  * checks (README "Models"): parent out of range or a parent cycle, an IK
- * target or link outside the model are errors; a tail, append parent or
- * display-frame member outside the model is a warning and is dropped.
+ * target or link outside the model are errors; a tail, append parent,
+ * display-frame member or rigid body's bone outside the model is a
+ * warning and is dropped; a rigid body's unknown shape or mode is a
+ * warning, kept.
  * Returns 0 or -1 (logged). */
 int pk_model_finish(pk_model *m, const pk_model_offsets *off, pk_log *log);
 

@@ -270,6 +270,17 @@ void fz_check_model(const pk_model *m, size_t size)
             if (it->kind > 1 || it->index < 0 || (size_t)it->index >= limit)
                 fz_fail("frame %zu member %zu: kind %u index %d", f, k, it->kind, (int)it->index);
         }
+    /* a rigid body takes at least 8 + 1 + 61 bytes (PMX) or 83 (PMD) */
+    if (m->nrigids > size / 70 || m->nrigids != m->counts[PK_MSEC_RIGIDS])
+        fz_fail("%zu rigid bodies (count %zu) from %zu bytes", m->nrigids,
+                m->counts[PK_MSEC_RIGIDS], size);
+    for (size_t i = 0; i < m->nrigids; i++) {
+        const pk_model_rigid *rb = &m->rigids[i];
+        if (rb->bone < -1 || rb->bone >= (int32_t)m->nbones)
+            fz_fail("rigid body %zu: bone %d", i, (int)rb->bone);
+        if (!rb->name || !rb->name_en)
+            fz_fail("rigid body %zu: no name", i);
+    }
     if (!m->name || !m->name_en || !m->comment || !m->comment_en)
         fz_fail("model texts missing");
 }

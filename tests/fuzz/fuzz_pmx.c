@@ -3,8 +3,9 @@
  *
  * Beyond "no crash, no leak": a failed read leaves an error in the log; a
  * model that reads has counts the input could hold, every parent, IK
- * target, IK link and display-frame member inside the model, no parent
- * cycle, and lookups by its own CP932 names find the bones.
+ * target, IK link, display-frame member and rigid body bone inside the
+ * model, no parent cycle, and lookups by its own CP932 names find the
+ * bones.
  */
 #include "fuzz_common.h"
 

@@ -133,6 +133,36 @@ static inline void pg_bone_simple(pg *g, const char *name, const char *en, float
     pg_f3(g, 0, 1, 0);
 }
 
+/* A rigid body record: names, bone, group, mask, shape, size, position,
+ * rotation, mass, the four other physics values (0.5, 0.6, 0.7, 0.8),
+ * mode. */
+typedef struct pg_rigid_def {
+    const char *name, *en;
+    int32_t bone;
+    unsigned group, mask, shape;
+    float size[3], pos[3], rot[3], mass;
+    unsigned mode;
+} pg_rigid_def;
+
+static inline void pg_rigid(pg *g, const pg_rigid_def *r)
+{
+    pg_text(g, r->name);
+    pg_text(g, r->en);
+    pg_idx(g, PG_BONE, r->bone);
+    pg_u8(g, r->group);
+    pg_u16(g, r->mask);
+    pg_u8(g, r->shape);
+    pg_f3(g, r->size[0], r->size[1], r->size[2]);
+    pg_f3(g, r->pos[0], r->pos[1], r->pos[2]);
+    pg_f3(g, r->rot[0], r->rot[1], r->rot[2]);
+    pg_f32(g, r->mass);
+    pg_f32(g, 0.5f);
+    pg_f32(g, 0.6f);
+    pg_f32(g, 0.7f);
+    pg_f32(g, 0.8f);
+    pg_u8(g, r->mode);
+}
+
 /* Empty rigid, joint sections (the end of a 2.0 file). */
 static inline void pg_no_physics(pg *g)
 {

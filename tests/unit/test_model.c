@@ -560,6 +560,147 @@ static void test_pmx_truncate_generated(void **state)
         }
 }
 
+/* ---- rigid bodies ---- */
+
+/* name, English, bone, group, mask, shape (0 sphere, 1 box, 2 capsule),
+ * size, position, rotation, mass, mode (0 follow bone, 1 physics, 2 physics
+ * with bone position) */
+static const pg_rigid_def RIGIDS[4] = {
+    {"頭", "head", 1, 2, 0xFFFB, 1, {1, 2, 3}, {4, 5, 6}, {0.1f, 0.2f, 0.3f}, 2, 0},
+    {"髪", "hair", 2, 3, 0xFFF7, 2, {0.5f, 1, 0}, {0, 9, -1}, {0, 0, 0}, 1, 1},
+    {"髪2", "", 2, 3, 0xFFFF, 0, {0.25f, 0, 0}, {0, 8, -1}, {0, 0, 0}, 1, 2},
+    {"none", "", -1, 0, 0, 0, {1, 0, 0}, {0, 0, 0}, {0, 0, 0}, 1, 1},
+};
+
+/* Three bones (b0 root, b1 and b2 under it), then the rigid bodies given,
+ * one joint.  Where each body's record starts: at[i]. */
+static void build_rigids(pg *g, int enc, int isz, const pg_rigid_def *r, int n, size_t *at)
+{
+    const int sizes[6] = {isz, isz, isz, isz, isz, isz};
+    pg_header(g, 2.0f, enc, 0, sizes);
+    for (int k = 0; k < 4; k++)
+        pg_i32(g, 0);
+    pg_i32(g, 3);
+    pg_bone_simple(g, "b0", "", 0, -1);
+    pg_bone_simple(g, "b1", "", 10, 0);
+    pg_bone_simple(g, "b2", "", 9, 1);
+    pg_i32(g, 0);
+    pg_i32(g, 0);
+    pg_i32(g, n);
+    for (int i = 0; i < n; i++) {
+        at[i] = g->b.len;
+        pg_rigid(g, &r[i]);
+    }
+    pg_i32(g, 1);
+    pg_text(g, "joint");
+    pg_text(g, "");
+    pg_u8(g, 0);
+    pg_idx(g, PG_RIGID, 0);
+    pg_idx(g, PG_RIGID, 1);
+    pg_zeros(g, 96);
+}
+
+static void assert_f3(const float *got, const float *want)
+{
+    for (int k = 0; k < 3; k++)
+        assert_true(got[k] == want[k]);
+}
+
+/* Every field of every body, in both encodings and every index size; the
+ * bones physics drives (b2, by two bodies, counts once; a body on no bone
+ * drives none). */
+static void test_pmx_rigids(void **state)
+{
+    (void)state;
+    static const int sizes[3] = {1, 2, 4};
+    for (int enc = 0; enc < 2; enc++)
+        for (int s = 0; s < 3; s++) {
+            pg g;
+            size_t at[4];
+            build_rigids(&g, enc, sizes[s], RIGIDS, 4, at);
+            pk_log log;
+            pk_model *m = read_ok(&g, &log);
+            assert_int_equal(log.errors + log.warnings, 0);
+            assert_int_equal(m->nrigids, 4);
+            assert_int_equal(m->counts[PK_MSEC_RIGIDS], 4);
+            for (int i = 0; i < 4; i++) {
+                const pk_model_rigid *rb = &m->rigids[i];
+                const pg_rigid_def *w = &RIGIDS[i];
+                assert_string_equal(rb->name, w->name);
+                assert_string_equal(rb->name_en, w->en);
+                assert_int_equal(rb->bone, w->bone);
+                assert_int_equal(rb->group, w->group);
+                assert_int_equal(rb->mask, w->mask);
+                assert_int_equal(rb->shape, w->shape);
+                assert_f3(rb->size, w->size);
+                assert_f3(rb->pos, w->pos);
+                assert_f3(rb->rot, w->rot);
+                assert_true(rb->mass == w->mass);
+                assert_true(rb->linear_damping == 0.5f && rb->angular_damping == 0.6f);
+                assert_true(rb->restitution == 0.7f && rb->friction == 0.8f);
+                assert_int_equal(rb->mode, w->mode);
+            }
+            bool driven[3];
+            assert_int_equal(pk_model_physics_bones(m, driven), 1);
+            assert_false(driven[0]);
+            assert_false(driven[1]);
+            assert_true(driven[2]);
+            assert_int_equal(pk_model_physics_bones(m, NULL), 1);
+            pk_model_free(m);
+            pk_log_free(&log);
+            pk_buf_free(&g.b);
+        }
+}
+
+/* A body's bone outside the model: warned at its record, dropped (-1); an
+ * unknown shape or mode: warned, kept.  The model reads. */
+static void test_pmx_rigid_warnings(void **state)
+{
+    (void)state;
+    pg_rigid_def bad[2] = {RIGIDS[0], RIGIDS[1]};
+    bad[1].bone = 9;
+    bad[1].shape = 3;
+    bad[1].mode = 4;
+    pg g;
+    size_t at[2];
+    build_rigids(&g, 0, 2, bad, 2, at);
+    pk_log log;
+    pk_model *m = read_ok(&g, &log);
+    assert_int_equal(log.errors, 0);
+    assert_int_equal(log.warnings, 3);
+    tu_assert_log_has(&log, "rigid body 1 \"髪\": bone 9 is outside the model (3 bones); ignored");
+    tu_assert_log_has(&log, "rigid body 1 \"髪\": shape 3 is not 0-2");
+    tu_assert_log_has(&log, "rigid body 1 \"髪\": physics mode 4 is not 0-2");
+    for (size_t i = 0; i < log.count; i++)
+        assert_int_equal(log.items[i].offset, (int64_t)at[1]);
+    assert_int_equal(m->rigids[1].bone, -1);
+    assert_int_equal(m->rigids[1].shape, 3);
+    assert_int_equal(m->rigids[1].mode, 4);
+    assert_int_equal(pk_model_physics_bones(m, NULL), 0);
+    pk_model_free(m);
+    pk_log_free(&log);
+    pk_buf_free(&g.b);
+}
+
+/* A damaged rigid body section: a count the bytes cannot hold, a record
+ * cut short; each an error at the field, naming the section or body. */
+static void test_pmx_rigid_damaged(void **state)
+{
+    (void)state;
+    pg g;
+    size_t at[2];
+    build_rigids(&g, 1, 2, RIGIDS, 2, at);
+    size_t count_at = at[0] - 4;
+    uint32_t huge = 0x01000000;
+    memcpy(g.b.data + count_at, &huge, 4);
+    expect_error(&g, "rigid bodies count: 16777216 rigid bodies need at least", (int64_t)count_at);
+    pk_buf_free(&g.b);
+    build_rigids(&g, 1, 2, RIGIDS, 2, at);
+    g.b.len = at[1] + 70; /* inside body 1's shape and physics (past what the count needs) */
+    expect_error(&g, "rigid body 1 \"髪\": the file ends inside its shape and physics", -1);
+    pk_buf_free(&g.b);
+}
+
 /* ---- PMD ---- */
 
 static void pd_name(pk_buf *b, const char *cp932, size_t field)
@@ -651,9 +792,34 @@ static void build_pmd(pk_buf *b, bool english)
     pd_name(b, "Legs", 50);
     for (int i = 0; i < 1000; i++)
         pk_buf_putc(b, 0);
-    pk_buf_u32le(b, 1);
-    for (int i = 0; i < 83; i++)
-        pk_buf_putc(b, 0);
+    /* rigid bodies, positions relative to their bone: 膝 on 右ひざ (y 4),
+     * a physics body on no bone (0xFFFF: relative to bone 0, y 8) */
+    pk_buf_u32le(b, 2);
+    static const struct {
+        const char *name;
+        unsigned bone, group, mask, shape, mode;
+        float size[3], pos[3], rot[3];
+    } rb[2] = {{"\x95\x47", 2, 1, 0xFFFD, 2, 0, {0.5f, 2, 0}, {0.25f, 1, 0}, {0, 0, 1.5f}},
+               {"\x94\xaf", 0xFFFF, 4, 0xFFEF, 1, 2, {1, 1, 1}, {0, 2, -1}, {0, 0, 0}}};
+    for (int i = 0; i < 2; i++) {
+        pd_name(b, rb[i].name, 20);
+        pd_u16(b, rb[i].bone);
+        pk_buf_putc(b, (uint8_t)rb[i].group);
+        pd_u16(b, rb[i].mask);
+        pk_buf_putc(b, (uint8_t)rb[i].shape);
+        for (int k = 0; k < 3; k++)
+            pk_buf_f32le(b, rb[i].size[k]);
+        for (int k = 0; k < 3; k++)
+            pk_buf_f32le(b, rb[i].pos[k]);
+        for (int k = 0; k < 3; k++)
+            pk_buf_f32le(b, rb[i].rot[k]);
+        pk_buf_f32le(b, 3);
+        pk_buf_f32le(b, 0.5f);
+        pk_buf_f32le(b, 0.6f);
+        pk_buf_f32le(b, 0.7f);
+        pk_buf_f32le(b, 0.8f);
+        pk_buf_putc(b, (uint8_t)rb[i].mode);
+    }
     pk_buf_u32le(b, 0);
 }
 
@@ -707,12 +873,54 @@ static void test_pmd_records(void **state)
         assert_string_equal(m->frames[2].name_en, en ? "Legs" : "");
         assert_int_equal(m->frames[2].nitems, 2);
         assert_int_equal(m->frames[2].items[1].index, 3);
-        assert_int_equal(m->counts[PK_MSEC_RIGIDS], en ? 1 : 0);
+        assert_int_equal(m->counts[PK_MSEC_RIGIDS], en ? 2 : 0);
+        assert_int_equal(m->nrigids, en ? 2 : 0);
+        if (en) {
+            const pk_model_rigid *knee = &m->rigids[0], *hair = &m->rigids[1];
+            assert_string_equal(knee->name, "膝");
+            assert_string_equal(knee->name_en, "");
+            assert_int_equal(knee->bone, 2);
+            assert_int_equal(knee->group, 1);
+            assert_int_equal(knee->mask, 0xFFFD);
+            assert_int_equal(knee->shape, PK_RIGID_CAPSULE);
+            assert_true(knee->size[0] == 0.5f && knee->size[1] == 2);
+            /* model space: 右ひざ's rest position (0, 4, 0) added */
+            assert_true(knee->pos[0] == 0.25f && knee->pos[1] == 5 && knee->pos[2] == 0);
+            assert_true(knee->rot[2] == 1.5f);
+            assert_true(knee->mass == 3 && knee->linear_damping == 0.5f &&
+                        knee->angular_damping == 0.6f && knee->restitution == 0.7f &&
+                        knee->friction == 0.8f);
+            assert_int_equal(knee->mode, PK_RIGID_FOLLOW_BONE);
+            assert_string_equal(hair->name, "髪");
+            assert_int_equal(hair->bone, -1);
+            assert_true(hair->pos[0] == 0 && hair->pos[1] == 10 && hair->pos[2] == -1);
+            assert_int_equal(hair->mode, PK_RIGID_PHYSICS_BONE);
+            assert_int_equal(hair->shape, PK_RIGID_BOX);
+            assert_int_equal(pk_model_physics_bones(m, NULL), 0); /* on no bone */
+        }
         pk_model_free(m);
         pk_log_free(&log);
         truncate_all(b.data, b.len, 1, b.len, true);
         pk_buf_free(&b);
     }
+}
+
+/* A PMD whose rigid body count the bytes cannot hold: an error at the
+ * count naming the section. */
+static void test_pmd_rigid_damaged(void **state)
+{
+    (void)state;
+    pk_buf b;
+    build_pmd(&b, true);
+    size_t count_at = b.len - 4 - 2 * 83 - 4;
+    b.data[count_at + 2] = 1; /* 2 + 65536 bodies */
+    pk_log log;
+    pk_log_init(&log);
+    assert_null(pk_model_read(b.data, b.len, &log));
+    tu_assert_log_has(&log, "rigid bodies: 65538 records of 83 bytes do not fit");
+    assert_int_equal(log.items[log.count - 1].offset, (int64_t)count_at);
+    pk_log_free(&log);
+    pk_buf_free(&b);
 }
 
 /* ---- corpus ---- */
@@ -784,6 +992,52 @@ static void test_corpus_facts(void **state)
     pk_model_free(m);
 }
 
+/* Rigid bodies of the corpus models (counts by mode and the bones driven,
+ * read independently of posekit: tests/cli/cases/model_rigids.sh), and
+ * pmx_gene.pmx and pmd_gene.pmd agreeing body for body once the PMD's
+ * bone-relative positions are in model space. */
+static void test_corpus_rigids(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        size_t n, mode[3], driven;
+    } facts[] = {
+        {"pmx_gene.pmx", 87, {25, 9, 53}, 62},         {"pmd_gene.pmd", 87, {25, 9, 53}, 62},
+        {"pmd_mei.pmd", 31, {11, 0, 20}, 20},          {"pmd_sd_mei.pmd", 41, {11, 0, 30}, 30},
+        {"pmx_mmt_test_model.pmx", 19, {19, 0, 0}, 0},
+    };
+    for (size_t f = 0; f < sizeof facts / sizeof *facts; f++) {
+        pk_model *m = load_corpus(facts[f].file);
+        if (!m)
+            skip();
+        assert_int_equal(m->nrigids, facts[f].n);
+        size_t mode[3] = {0, 0, 0};
+        for (size_t i = 0; i < m->nrigids; i++) {
+            assert_true(m->rigids[i].mode <= 2);
+            mode[m->rigids[i].mode]++;
+        }
+        for (int k = 0; k < 3; k++)
+            assert_int_equal(mode[k], facts[f].mode[k]);
+        assert_int_equal(pk_model_physics_bones(m, NULL), facts[f].driven);
+        pk_model_free(m);
+    }
+    pk_model *x = load_corpus("pmx_gene.pmx"), *d = load_corpus("pmd_gene.pmd");
+    for (size_t i = 0; i < x->nrigids; i++) {
+        const pk_model_rigid *a = &x->rigids[i], *b = &d->rigids[i];
+        assert_string_equal(a->name, b->name);
+        assert_int_equal(a->bone, b->bone);
+        assert_int_equal(a->shape, b->shape);
+        assert_int_equal(a->mode, b->mode);
+        for (int k = 0; k < 3; k++)
+            if (fabsf(a->pos[k] - b->pos[k]) > 1e-4f)
+                fail_msg("rigid body %zu \"%s\": position %d %g (PMX) vs %g (PMD)", i, a->name, k,
+                         (double)a->pos[k], (double)b->pos[k]);
+    }
+    pk_model_free(x);
+    pk_model_free(d);
+}
+
 /* pmx_gene.pmx and pmd_gene.pmd: the same skeleton, bone for bone. */
 static void test_corpus_gene_agree(void **state)
 {
@@ -816,12 +1070,22 @@ static void test_corpus_gene_agree(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_pmx_every_record), cmocka_unit_test(test_pmx_index_signedness),
-        cmocka_unit_test(test_pmx_graph_errors), cmocka_unit_test(test_pmx_warnings),
+        cmocka_unit_test(test_pmx_every_record),
+        cmocka_unit_test(test_pmx_index_signedness),
+        cmocka_unit_test(test_pmx_graph_errors),
+        cmocka_unit_test(test_pmx_warnings),
         cmocka_unit_test(test_pmx_nonfinite_position),
-        cmocka_unit_test(test_pmx_unencodable),  cmocka_unit_test(test_pmx_truncate_generated),
-        cmocka_unit_test(test_pmd_records),      cmocka_unit_test(test_corpus_truncate),
-        cmocka_unit_test(test_corpus_facts),     cmocka_unit_test(test_corpus_gene_agree),
+        cmocka_unit_test(test_pmx_unencodable),
+        cmocka_unit_test(test_pmx_truncate_generated),
+        cmocka_unit_test(test_pmx_rigids),
+        cmocka_unit_test(test_pmx_rigid_warnings),
+        cmocka_unit_test(test_pmx_rigid_damaged),
+        cmocka_unit_test(test_pmd_records),
+        cmocka_unit_test(test_pmd_rigid_damaged),
+        cmocka_unit_test(test_corpus_truncate),
+        cmocka_unit_test(test_corpus_rigids),
+        cmocka_unit_test(test_corpus_facts),
+        cmocka_unit_test(test_corpus_gene_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
