@@ -1,8 +1,9 @@
 /*
  * cli.h — shared pieces of the posekit command-line tool.
  *
- * The CLI is thin: it parses options, loads documents through the public
- * API (posekit.h only), calls one engine operation and writes the result.
+ * The CLI is thin: it parses options, loads documents through the API
+ * (posekit.h, and the tool's layer, posekit_tool.h: steps and jobs), runs
+ * one step or reads one file, and writes the result.
  * Every command is `int cmd_NAME(int argc, char **argv)` where argv[0] is
  * the command name; it returns the process exit status:
  *   0 success (diff: no difference), 1 diff found differences, 2 error.
@@ -40,11 +41,11 @@ bool cli_is_model(const char *path);
 /* pk_model_load with its diagnostics printed; NULL on error (and on
  * warnings when strict). */
 pk_model *cli_load_model(const char *path, bool strict);
-/* info for a model: text (a blank line first unless first) or a JSON
- * object appended to all (a json_t array); EXIT_OK or EXIT_ERROR (and on
+/* info for a model: text (a blank line first unless first) or, when json
+ * is given, a JSON object written to it; EXIT_OK or EXIT_ERROR (and on
  * warnings when strict). */
-struct json_t;
-int cli_model_info(const char *path, bool as_json, struct json_t *all, bool first, bool strict);
+struct pki_json;
+int cli_model_info(const char *path, struct pki_json *json, bool first, bool strict);
 /* dump for a model (README "dump", model schema). */
 int cli_model_dump(const char *path, bool strict);
 
@@ -73,15 +74,12 @@ int cli_flush_log(pk_log *log, bool strict);
  * warnings when strict). */
 int cli_load(const char *path, pk_doc *doc, bool strict);
 
-/* Encodes a document for an output path and writes it atomically:
- * .vmd gets VMD (a pose becomes one key per bone/morph at `frame`), .vpd
- * gets VPD (a pose only: a motion is an error), "-" keeps the document's own
- * format.  Nothing is written unless encoding succeeded. */
-typedef struct cli_save_options {
-    uint32_t frame;
-    pk_vpd_options vpd;
-} cli_save_options;
-int cli_save(const char *out_path, const pk_doc *doc, const cli_save_options *opts, bool strict);
+/* Encodes a document (pk_doc_encode) for an output path and writes it
+ * atomically: .vmd gets VMD (a pose becomes one key per bone/morph at
+ * opts->frame), .vpd gets VPD (a pose only: a motion is an error), "-"
+ * keeps the document's own format.  Nothing is written unless encoding
+ * succeeded (and, when strict, met no warning).  opts may be NULL. */
+int cli_save(const char *out_path, const pk_doc *doc, const pk_encode_options *opts, bool strict);
 /* Writes an already encoded buffer atomically; prints errors. */
 int cli_write(const char *out_path, const pk_buf *buf);
 

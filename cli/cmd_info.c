@@ -1,6 +1,6 @@
 /* cmd_info.c — `posekit info FILE... [--json]`: what a file holds. */
 #include "cli.h"
-#include "json.h"
+#include "util/json.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -210,79 +210,97 @@ static void print_text(const info *in)
 
 /* ------------------------------------------------------------------ json */
 
-static json_t *names_json(const name_counts *c, const pk_names *names)
+static void names_json(pki_json *j, const char *key, const name_counts *c, const pk_names *names)
 {
-    json_t *a = json_array();
-    for (size_t i = 0; a && i < c->n; i++) {
-        json_t *o = json_object();
-        json_object_set_new(o, "name", cj_name(names, c->order[i]));
-        json_object_set_new(o, "keys", json_integer((json_int_t)c->count[c->order[i]]));
-        json_array_append_new(a, o);
+    pki_json_key(j, key);
+    pki_json_open(j, '[');
+    for (size_t i = 0; i < c->n; i++) {
+        pki_json_item(j);
+        pki_json_open(j, '{');
+        pki_json_kstr(j, "name", pk_names_utf8(names, c->order[i]));
+        pki_json_kint(j, "keys", (long long)c->count[c->order[i]]);
+        pki_json_close(j, '}');
     }
-    return a;
+    pki_json_close(j, ']');
 }
 
-static json_t *info_json(const info *in)
+static void motion_json(pki_json *j, const info *in, const char *model)
 {
-    json_t *o = json_object();
-    char *model = model_utf8(&in->doc);
-    json_object_set_new(o, "path", cj_string(in->path));
-    json_object_set_new(o, "format", json_string(pk_format_name(in->doc.format)));
-    const pk_names *names;
-    if (in->doc.motion) {
-        const pk_motion *m = in->doc.motion;
-        names = m->names;
-        json_object_set_new(o, "version", json_integer(m->version));
-        json_object_set_new(o, "model", cj_string(model));
-        json_t *secs = json_array();
-        for (int s = 0; s < m->sections && s < PK_SEC_COUNT; s++)
-            json_array_append_new(secs, json_string(section_names[s]));
-        json_object_set_new(o, "sections", secs);
-        json_object_set_new(o, "complete", json_boolean(m->sections == PK_SEC_COUNT));
-        json_object_set_new(o, "trailing_bytes", json_integer((json_int_t)m->ntrailing));
-        json_t *counts = json_object();
-        json_object_set_new(counts, "bones", json_integer((json_int_t)m->nbones));
-        json_object_set_new(counts, "morphs", json_integer((json_int_t)m->nmorphs));
-        json_object_set_new(counts, "cameras", json_integer((json_int_t)m->ncameras));
-        json_object_set_new(counts, "lights", json_integer((json_int_t)m->nlights));
-        json_object_set_new(counts, "shadows", json_integer((json_int_t)m->nshadows));
-        json_object_set_new(counts, "ik", json_integer((json_int_t)m->niks));
-        json_object_set_new(o, "counts", counts);
-        uint32_t first, last;
-        if (pk_motion_frame_range(m, &first, &last)) {
-            json_t *r = json_array();
-            json_array_append_new(r, json_integer(first));
-            json_array_append_new(r, json_integer(last));
-            json_object_set_new(o, "frames", r);
-        } else {
-            json_object_set_new(o, "frames", json_null());
-        }
-        json_object_set_new(o, "duplicate_keys", json_integer((json_int_t)in->duplicates));
-    } else {
-        const pk_pose *p = in->doc.pose;
-        names = p->names;
-        json_object_set_new(o, "layout",
-                            json_string(p->layout == PK_VPD_HYBRID ? "hybrid" : "text"));
-        json_object_set_new(o, "eol", json_string(eol_name(p->eol)));
-        json_object_set_new(o, "encoding",
-                            json_string(p->encoding == PK_TEXT_UTF8 ? "utf-8" : "cp932"));
-        json_object_set_new(o, "model", cj_string(model));
-        json_t *counts = json_object();
-        json_object_set_new(counts, "bones", json_integer((json_int_t)p->nbones));
-        json_object_set_new(counts, "morphs", json_integer((json_int_t)p->nmorphs));
-        json_object_set_new(o, "counts", counts);
+    const pk_motion *m = in->doc.motion;
+    pki_json_kint(j, "version", m->version);
+    pki_json_kstr(j, "model", model);
+    pki_json_key(j, "sections");
+    pki_json_open(j, '[');
+    for (int s = 0; s < m->sections && s < PK_SEC_COUNT; s++) {
+        pki_json_item(j);
+        pki_json_str(j->b, section_names[s]);
     }
-    json_object_set_new(o, "bones", names_json(&in->bones, names));
-    json_object_set_new(o, "morphs", names_json(&in->morphs, names));
-    json_t *w = json_array();
+    pki_json_close(j, ']');
+    pki_json_kbool(j, "complete", m->sections == PK_SEC_COUNT);
+    pki_json_kint(j, "trailing_bytes", (long long)m->ntrailing);
+    pki_json_key(j, "counts");
+    pki_json_open(j, '{');
+    pki_json_kint(j, "bones", (long long)m->nbones);
+    pki_json_kint(j, "morphs", (long long)m->nmorphs);
+    pki_json_kint(j, "cameras", (long long)m->ncameras);
+    pki_json_kint(j, "lights", (long long)m->nlights);
+    pki_json_kint(j, "shadows", (long long)m->nshadows);
+    pki_json_kint(j, "ik", (long long)m->niks);
+    pki_json_close(j, '}');
+    uint32_t first, last;
+    pki_json_key(j, "frames");
+    if (pk_motion_frame_range(m, &first, &last)) {
+        pki_json_open(j, '[');
+        pki_json_item(j);
+        pk_buf_printf(j->b, "%u", first);
+        pki_json_item(j);
+        pk_buf_printf(j->b, "%u", last);
+        pki_json_close(j, ']');
+    } else {
+        pk_buf_puts(j->b, "null");
+    }
+    pki_json_kint(j, "duplicate_keys", (long long)in->duplicates);
+}
+
+static void pose_json(pki_json *j, const info *in, const char *model)
+{
+    const pk_pose *p = in->doc.pose;
+    pki_json_kstr(j, "layout", p->layout == PK_VPD_HYBRID ? "hybrid" : "text");
+    pki_json_kstr(j, "eol", eol_name(p->eol));
+    pki_json_kstr(j, "encoding", p->encoding == PK_TEXT_UTF8 ? "utf-8" : "cp932");
+    pki_json_kstr(j, "model", model);
+    pki_json_key(j, "counts");
+    pki_json_open(j, '{');
+    pki_json_kint(j, "bones", (long long)p->nbones);
+    pki_json_kint(j, "morphs", (long long)p->nmorphs);
+    pki_json_close(j, '}');
+}
+
+static void info_json(pki_json *j, const info *in)
+{
+    char *model = model_utf8(&in->doc);
+    pki_json_item(j);
+    pki_json_open(j, '{');
+    pki_json_kstr(j, "path", in->path);
+    pki_json_kstr(j, "format", pk_format_name(in->doc.format));
+    if (in->doc.motion)
+        motion_json(j, in, model ? model : "");
+    else
+        pose_json(j, in, model ? model : "");
+    const pk_names *names = in->doc.motion ? in->doc.motion->names : in->doc.pose->names;
+    names_json(j, "bones", &in->bones, names);
+    names_json(j, "morphs", &in->morphs, names);
+    pki_json_key(j, "warnings");
+    pki_json_open(j, '[');
     char buf[1024];
     for (size_t i = 0; i < in->warnings.count; i++) {
         pk_diag_format(&in->warnings.items[i], buf, sizeof buf);
-        json_array_append_new(w, cj_string(buf));
+        pki_json_item(j);
+        pki_json_str(j->b, buf);
     }
-    json_object_set_new(o, "warnings", w);
+    pki_json_close(j, ']');
+    pki_json_close(j, '}');
     free(model);
-    return o;
 }
 
 /* Describes each file (cli_walk gave them). */
@@ -291,14 +309,20 @@ static int info_files(const char *const *files, size_t nfiles, bool as_json, boo
     if (nfiles == 0)
         return cli_usage("info", "no file given");
     int status = EXIT_OK;
-    json_t *all = as_json ? json_array() : NULL;
+    /* JSON: one object for one file, an array of them for several */
+    pk_buf out;
+    pk_buf_init(&out);
+    pki_json json = pki_json_begin(&out, true);
+    pki_json *j = as_json ? &json : NULL;
+    if (j && nfiles > 1)
+        pki_json_open(j, '[');
     bool first = true;
     for (size_t i = 0; i < nfiles; i++) {
         info in;
         memset(&in, 0, sizeof in);
         in.path = files[i];
         if (cli_is_model(files[i])) {
-            if (cli_model_info(files[i], as_json, all, first, strict) != EXIT_OK)
+            if (cli_model_info(files[i], j, first, strict) != EXIT_OK)
                 status = EXIT_ERROR;
             first = false;
             continue;
@@ -308,8 +332,8 @@ static int info_files(const char *const *files, size_t nfiles, bool as_json, boo
             info_free(&in);
             continue;
         }
-        if (as_json) {
-            json_array_append_new(all, info_json(&in));
+        if (j) {
+            info_json(j, &in);
         } else {
             if (!first)
                 putchar('\n');
@@ -318,13 +342,13 @@ static int info_files(const char *const *files, size_t nfiles, bool as_json, boo
         }
         info_free(&in);
     }
-    if (as_json) {
-        if (nfiles == 1 && json_array_size(all) == 1)
-            cj_print(stdout, json_array_get(all, 0), 2);
-        else if (nfiles > 1)
-            cj_print(stdout, all, 2);
-        json_decref(all);
+    if (j && nfiles > 1)
+        pki_json_close(j, ']');
+    if (j && out.len) {
+        pk_buf_putc(&out, '\n');
+        fwrite(out.data, 1, out.len, stdout);
     }
+    pk_buf_free(&out);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "posekit info: cannot write standard output\n");
         return EXIT_ERROR;

@@ -1,6 +1,7 @@
 /* common.c — what every command shares: diagnostics, loading, saving,
  * usage errors and option parsing (declared in cli.h). */
 #include "cli.h"
+#include "util/number.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -93,50 +94,24 @@ pk_format cli_output_format(const char *out_path, pk_format input)
 {
     if (strcmp(out_path, "-") == 0)
         return input;
-    pk_format f = pk_format_from_path(out_path);
+    pk_format f = pk_output_format(out_path, NULL);
     if (f == PK_FMT_UNKNOWN && pk_path_kind_of(out_path) == PK_PATH_OTHER)
         return input;
     return f;
 }
 
-static int encode(const char *out_path, const pk_doc *doc, const cli_save_options *opts,
-                  pk_buf *buf, pk_log *log)
-{
-    pk_format want = cli_output_format(out_path, doc->format);
-    if (want == PK_FMT_UNKNOWN) {
-        pk_error(log, "cannot tell the output format: name the file .vmd or .vpd");
-        return -1;
-    }
-    uint32_t frame = opts ? opts->frame : 0;
-    pk_vpd_options vpd = {PK_VPD_TEXT, false};
-    if (opts)
-        vpd = opts->vpd;
-    int rc = -1;
-    if (want == PK_FMT_VMD && doc->pose) { /* (a motion is streamed: cli_save) */
-        /* One key per bone and morph at `frame`, linear curves; a name too
-         * long for the 15-byte field is an error naming it. */
-        pk_motion *m = pk_pose_to_motion(doc->pose, frame, log);
-        if (m)
-            rc = pk_vmd_write(m, buf, log);
-        pk_motion_free(m);
-    } else if (want == PK_FMT_VPD && doc->pose) {
-        rc = pk_vpd_write(doc->pose, &vpd, buf, log);
-    } else if (want == PK_FMT_VPD && doc->motion) {
-        /* the steps take a pose out of a motion (convert --frame) */
-        pk_error(log, "a .vpd holds one pose, not a motion");
-    } else {
-        pk_error(log, "nothing to write");
-    }
-    if (rc == 0 && buf->oom) {
-        pk_error(log, "out of memory");
-        rc = -1;
-    }
-    return rc;
-}
+/* pk_file_stage_from's producer: the document encoded straight into the
+ * temporary file. */
+typedef struct encoding {
+    const pk_doc *doc;
+    pk_format format;
+    pk_encode_options opts;
+} encoding;
 
-static int produce_vmd(void *ctx, pk_sink sink, void *sink_ctx, pk_log *log)
+static int produce(void *ctx, pk_sink sink, void *sink_ctx, pk_log *log)
 {
-    return pk_vmd_write_sink(ctx, sink, sink_ctx, log);
+    const encoding *e = ctx;
+    return pk_doc_encode(e->doc, e->format, &e->opts, sink, sink_ctx, log);
 }
 
 /* Puts a staged output in place; "-" first flushes what the command may
@@ -149,7 +124,7 @@ static int commit(pk_staged *st, const char *out_path, pk_log *log)
     return cli_flush_log(log, false);
 }
 
-int cli_save(const char *out_path, const pk_doc *doc, const cli_save_options *opts, bool strict)
+int cli_save(const char *out_path, const pk_doc *doc, const pk_encode_options *opts, bool strict)
 {
     pk_log log;
     pk_log_init(&log);
@@ -158,11 +133,14 @@ int cli_save(const char *out_path, const pk_doc *doc, const cli_save_options *op
     pk_buf_init(&buf);
     /* A motion written as a VMD is encoded straight into the temporary
      * file (no buffer the size of the output); anything else is encoded
-     * into buf first. */
+     * into buf first, so that an error in it comes before any file. */
+    encoding e = {doc, cli_output_format(out_path, doc->format), {0, {PK_VPD_TEXT, false}}};
+    if (opts)
+        e.opts = *opts;
     pk_staged *st = NULL;
-    if (doc->motion && cli_output_format(out_path, doc->format) == PK_FMT_VMD)
-        st = pk_file_stage_from(out_path, produce_vmd, (void *)doc->motion, &log);
-    else if (encode(out_path, doc, opts, &buf, &log) == 0)
+    if (doc->motion && e.format == PK_FMT_VMD)
+        st = pk_file_stage_from(out_path, produce, &e, &log);
+    else if (pk_doc_encode(doc, e.format, &e.opts, pk_buf_sink, &buf, &log) == 0)
         st = pk_file_stage(out_path, buf.data, buf.len, &log);
     /* Encoding problems (and, with --strict, warnings such as duplicate
      * keys met while sampling) stop the run before anything is put in
@@ -231,7 +209,7 @@ int cli_flag(const char *cmd, const char *flag, const char *value, bool *on)
         *on = true;
         return EXIT_OK;
     }
-    if (pk_num_bool(value, on))
+    if (pki_num_bool(value, on))
         return EXIT_OK;
     return cli_usage(cmd, "--%s is true or false, not '%s'", flag, value);
 }

@@ -2,31 +2,16 @@
  * `check`: what every command that takes a model shares. */
 #include "cli.h"
 #include "json.h"
+#include "util/json.h"
+#include "util/text.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 bool cli_is_model(const char *path)
 {
-    /* A regular file only ("-" or a pipe would be consumed); reading maps
-     * it, so only the first page is touched. */
-    if (pk_path_kind_of(path) != PK_PATH_FILE)
-        return false;
-    pk_log quiet;
-    pk_log_init(&quiet);
-    pk_bytes b;
-    pk_format fmt = PK_FMT_UNKNOWN;
-    bool read = pk_file_read(path, &b, &quiet) == 0;
-    if (read) {
-        fmt = pk_format_detect(b.data, b.len, NULL);
-        pk_bytes_free(&b);
-    }
-    pk_log_free(&quiet);
-    /* no signature at all: the name decides, so that a cut or junk .pmx is
-     * reported by the model reader (a VMD or VPD signature still wins) */
-    return fmt == PK_FMT_PMX || fmt == PK_FMT_PMD ||
-           (read && fmt == PK_FMT_UNKNOWN &&
-            (pk_path_has_ext(path, ".pmx") || pk_path_has_ext(path, ".pmd")));
+    pk_format f = pk_file_format(path);
+    return f == PK_FMT_PMX || f == PK_FMT_PMD;
 }
 
 pk_model *cli_load_model(const char *path, bool strict)
@@ -194,106 +179,134 @@ static void print_model_text(const char *path, const pk_model *m, size_t warning
 
 /* {"follow_bone", "physics", "physics_bone", "unknown": counts of rigid
  * bodies by mode, "driven": [the bones physics drives]}. */
-static json_t *physics_json(const pk_model *m)
+static void physics_json(pki_json *j, const pk_model *m)
 {
     size_t n[4];
     rigid_modes(m, n);
-    json_t *o = json_object(), *a = json_array();
-    json_object_set_new(o, "follow_bone", json_integer((json_int_t)n[0]));
-    json_object_set_new(o, "physics", json_integer((json_int_t)n[1]));
-    json_object_set_new(o, "physics_bone", json_integer((json_int_t)n[2]));
-    json_object_set_new(o, "unknown", json_integer((json_int_t)n[3]));
+    pki_json_open(j, '{');
+    pki_json_kint(j, "follow_bone", (long long)n[0]);
+    pki_json_kint(j, "physics", (long long)n[1]);
+    pki_json_kint(j, "physics_bone", (long long)n[2]);
+    pki_json_kint(j, "unknown", (long long)n[3]);
+    pki_json_key(j, "driven");
+    pki_json_open(j, '[');
     bool *driven = calloc(m->nbones ? m->nbones : 1, sizeof *driven);
     if (driven) {
         pk_model_physics_bones(m, driven);
         for (size_t i = 0; i < m->nbones; i++)
-            if (driven[i])
-                json_array_append_new(a, cj_string(m->bones[i].name));
+            if (driven[i]) {
+                pki_json_item(j);
+                pki_json_str(j->b, m->bones[i].name);
+            }
         free(driven);
     }
-    json_object_set_new(o, "driven", a);
-    return o;
+    pki_json_close(j, ']');
+    pki_json_close(j, '}');
 }
 
-static json_t *model_json(const char *path, const pk_model *m, size_t warnings)
+/* A model as info --json describes it. */
+static void model_json(pki_json *j, const char *path, const pk_model *m, size_t warnings)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "path", cj_string(path)); /* the key motions and poses use */
-    json_object_set_new(o, "format", json_string(m->format == PK_FMT_PMX ? "pmx" : "pmd"));
-    json_object_set_new(o, "version", cj_float(m->version));
-    json_object_set_new(o, "encoding", json_string(encoding_name(m->encoding)));
+    pki_json_open(j, '{');
+    pki_json_kstr(j, "path", path); /* the key motions and poses use */
+    pki_json_kstr(j, "format", m->format == PK_FMT_PMX ? "pmx" : "pmd");
+    pki_json_key(j, "version");
+    pki_json_float(j->b, m->version);
+    pki_json_kstr(j, "encoding", encoding_name(m->encoding));
     if (m->format == PK_FMT_PMX) {
         static const char *const ix[6] = {"vertex", "texture", "material",
                                           "bone",   "morph",   "rigid"};
-        json_t *is = json_object();
+        pki_json_key(j, "index_sizes");
+        pki_json_open(j, '{');
         for (int i = 0; i < 6; i++)
-            json_object_set_new(is, ix[i], json_integer(m->index_size[i]));
-        json_object_set_new(o, "index_sizes", is);
-        json_object_set_new(o, "extra_uv", json_integer(m->extra_uv));
+            pki_json_kint(j, ix[i], m->index_size[i]);
+        pki_json_close(j, '}');
+        pki_json_kint(j, "extra_uv", m->extra_uv);
     }
-    json_object_set_new(o, "model", cj_string(m->name));
-    json_object_set_new(o, "model_en", cj_string(m->name_en));
-    json_t *counts = json_object();
+    pki_json_kstr(j, "model", m->name);
+    pki_json_kstr(j, "model_en", m->name_en);
+    pki_json_key(j, "counts");
+    pki_json_open(j, '{');
     for (int s = 0; s < PK_MSEC_COUNT; s++)
-        json_object_set_new(counts, pk_model_section_name((pk_model_section)s),
-                            json_integer((json_int_t)m->counts[s]));
-    json_object_set_new(o, "counts", counts);
-    json_object_set_new(o, "unencodable", json_integer((json_int_t)m->unencodable));
-    json_object_set_new(o, "warnings", json_integer((json_int_t)warnings));
-    json_t *bones = json_array();
+        pki_json_kint(j, pk_model_section_name((pk_model_section)s), (long long)m->counts[s]);
+    pki_json_close(j, '}');
+    pki_json_kint(j, "unencodable", (long long)m->unencodable);
+    pki_json_kint(j, "warnings", (long long)warnings);
+    pki_json_key(j, "bones");
+    pki_json_open(j, '[');
     for (size_t i = 0; i < m->nbones; i++) {
         const pk_model_bone *b = &m->bones[i];
-        json_t *jb = json_object();
-        json_object_set_new(jb, "name", cj_string(b->name));
-        json_object_set_new(jb, "name_en", cj_string(b->name_en));
-        json_object_set_new(jb, "parent", json_integer(b->parent));
-        json_t *fl = json_array();
+        pki_json_item(j);
+        pki_json_open(j, '{');
+        pki_json_kstr(j, "name", b->name);
+        pki_json_kstr(j, "name_en", b->name_en);
+        pki_json_kint(j, "parent", b->parent);
+        pki_json_key(j, "flags");
+        pki_json_open(j, '[');
         for (size_t k = 0; k < sizeof FLAG_WORDS / sizeof *FLAG_WORDS; k++)
-            if (b->flags & FLAG_WORDS[k].bit)
-                json_array_append_new(fl, json_string(FLAG_WORDS[k].word));
-        json_object_set_new(jb, "flags", fl);
+            if (b->flags & FLAG_WORDS[k].bit) {
+                pki_json_item(j);
+                pki_json_str(j->b, FLAG_WORDS[k].word);
+            }
+        pki_json_close(j, ']');
         if (b->flags & PK_BONE_IK) {
-            json_t *ik = json_object(), *links = json_array();
-            json_object_set_new(ik, "target", cj_string(m->bones[b->ik_target].name));
-            for (size_t k = 0; k < b->nik_links; k++)
-                json_array_append_new(links, cj_string(m->bones[b->ik_links[k].bone].name));
-            json_object_set_new(ik, "links", links);
-            json_object_set_new(jb, "ik", ik);
+            pki_json_key(j, "ik");
+            pki_json_open(j, '{');
+            pki_json_kstr(j, "target", m->bones[b->ik_target].name);
+            pki_json_key(j, "links");
+            pki_json_open(j, '[');
+            for (size_t k = 0; k < b->nik_links; k++) {
+                pki_json_item(j);
+                pki_json_str(j->b, m->bones[b->ik_links[k].bone].name);
+            }
+            pki_json_close(j, ']');
+            pki_json_close(j, '}');
         }
-        json_array_append_new(bones, jb);
+        pki_json_close(j, '}');
     }
-    json_object_set_new(o, "bones", bones);
-    json_t *panels = json_object();
+    pki_json_close(j, ']');
+    pki_json_key(j, "morphs");
+    pki_json_open(j, '{');
     for (int p = 0; p < 5; p++) {
-        json_t *a = json_array();
+        pki_json_key(j, PANELS[p]);
+        pki_json_open(j, '[');
         for (size_t i = 0; i < m->nmorphs; i++)
-            if (m->morphs[i].panel == p)
-                json_array_append_new(a, cj_string(m->morphs[i].name));
-        json_object_set_new(panels, PANELS[p], a);
+            if (m->morphs[i].panel == p) {
+                pki_json_item(j);
+                pki_json_str(j->b, m->morphs[i].name);
+            }
+        pki_json_close(j, ']');
     }
-    json_object_set_new(o, "morphs", panels);
-    json_t *frames = json_array();
+    pki_json_close(j, '}');
+    pki_json_key(j, "frames");
+    pki_json_open(j, '[');
     for (size_t f = 0; f < m->nframes; f++) {
-        json_t *jf = json_object(), *jbones = json_array();
         size_t nm = 0;
+        pki_json_item(j);
+        pki_json_open(j, '{');
+        pki_json_kstr(j, "name", m->frames[f].name);
+        pki_json_key(j, "bones");
+        pki_json_open(j, '[');
         for (size_t k = 0; k < m->frames[f].nitems; k++) {
             const pk_model_frame_item *it = &m->frames[f].items[k];
-            if (it->kind == 0)
-                json_array_append_new(jbones, cj_string(m->bones[it->index].name));
-            else
+            if (it->kind == 0) {
+                pki_json_item(j);
+                pki_json_str(j->b, m->bones[it->index].name);
+            } else {
                 nm++;
+            }
         }
-        json_object_set_new(jf, "name", cj_string(m->frames[f].name));
-        json_object_set_new(jf, "bones", jbones);
-        json_object_set_new(jf, "morphs", json_integer((json_int_t)nm));
-        json_array_append_new(frames, jf);
+        pki_json_close(j, ']');
+        pki_json_kint(j, "morphs", (long long)nm);
+        pki_json_close(j, '}');
     }
-    json_object_set_new(o, "frames", frames);
-    json_object_set_new(o, "physics", physics_json(m));
-    return o;
+    pki_json_close(j, ']');
+    pki_json_key(j, "physics");
+    physics_json(j, m);
+    pki_json_close(j, '}');
 }
 
-int cli_model_info(const char *path, bool as_json, json_t *all, bool first, bool strict)
+int cli_model_info(const char *path, struct pki_json *json, bool first, bool strict)
 {
     pk_log log;
     pk_log_init(&log);
@@ -303,8 +316,9 @@ int cli_model_info(const char *path, bool as_json, json_t *all, bool first, bool
         pk_model_free(m);
         return EXIT_ERROR;
     }
-    if (as_json) {
-        json_array_append_new(all, model_json(path, m, warnings));
+    if (json) {
+        pki_json_item(json);
+        model_json(json, path, m, warnings);
     } else {
         if (!first)
             putchar('\n');

@@ -5,6 +5,7 @@
  * prints, by what the step says of itself (pk_step_cli_of), never by its
  * name (cli.h). */
 #include "cli.h"
+#include "util/text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -130,8 +131,8 @@ static int operand(void *ctx, const char *arg)
 }
 
 /* What path names among the files the command reads: "an input", "the
- * model", "the rules file", or NULL for none of them.  By name and, where
- * both exist, by identity (another spelling, a link).  Inputs only when
+ * model", "the rules file", or NULL for none of them
+ * (pk_path_same_target).  Inputs only when
  * with_inputs (a document made may be written over its input). */
 static const char *source_named(const cli_run *r, const char *path, bool with_inputs)
 {
@@ -145,7 +146,7 @@ static const char *source_named(const cli_run *r, const char *path, bool with_in
         const char *p = need[i].name;
         if (need[i].kind == PK_NEED_DOC && !with_inputs)
             continue;
-        if (p && strcmp(p, "-") != 0 && (strcmp(path, p) == 0 || pk_path_same_file(path, p)))
+        if (p && strcmp(p, "-") != 0 && pk_path_same_target(path, p))
             what = need[i].kind == PK_NEED_DOC     ? "an input"
                    : need[i].kind == PK_NEED_MODEL ? "the model"
                                                    : "the rules file";
@@ -161,7 +162,7 @@ static bool named(const char *path, const char *exts)
         size_t n = strcspn(p, "|");
         char ext[16];
         snprintf(ext, sizeof ext, "%.*s", (int)n, p);
-        if (pk_path_has_ext(path, ext))
+        if (pki_path_has_ext(path, ext))
             return true;
         p += n + (p[n] == '|');
     }
@@ -230,8 +231,12 @@ static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
     if (read)
         return cli_usage(r->cmd, "-o '%s' is %s this command reads: it would be overwritten",
                          r->out, read);
-    if (r->out && cli_output_format(r->out, PK_FMT_VPD) == PK_FMT_UNKNOWN)
-        return cli_usage(r->cmd, "cannot tell the output format of '%s': use .vmd or .vpd", r->out);
+    char why[512];
+    /* what it will hold is known once the inputs are read: a pose for now
+     * (which .vmd and .vpd both hold) */
+    if (r->out && pk_output_refusal(PK_FMT_VPD, r->step, cli_output_format(r->out, PK_FMT_VPD), -1,
+                                    r->out, NULL, why, sizeof why))
+        return cli_usage(r->cmd, "%s", why);
     /* A .vpd output holding a motion is checked once the inputs are read:
      * a pose may be written as a .vpd. */
     if (r->json && r->csv)
@@ -400,18 +405,18 @@ static void set_format(cli_run *r, bool *later)
         *later = true;
 }
 
-/* A .vpd holds one pose: a step that makes a motion cannot write one
- * (convert --frame takes one pose out of a motion). */
+/* -o against what the step makes of the inputs read (a .vpd holds one
+ * pose: a step that makes a motion cannot write one). */
 static int check_pose_output(const cli_run *r, const pk_doc *first)
 {
-    if (!r->out || r->cli->output != PK_CLI_OUT_DOC ||
-        cli_output_format(r->out, PK_FMT_VMD) != PK_FMT_VPD ||
-        pk_step_makes(r->step, first->format) != PK_FMT_VMD)
+    if (!r->out || r->cli->output != PK_CLI_OUT_DOC)
         return EXIT_OK;
-    return cli_usage(r->cmd,
-                     "'%s' would hold one frame of a motion: write a .vmd (posekit convert "
-                     "--frame N takes one pose out of a motion)",
-                     r->out);
+    char why[512];
+    pk_format holds = pk_step_makes(r->step, first->format);
+    if (pk_output_refusal(holds, r->step, cli_output_format(r->out, holds), -1, r->out, NULL, why,
+                          sizeof why))
+        return cli_usage(r->cmd, "%s", why);
+    return EXIT_OK;
 }
 
 /* After the options: help, the output given, every check that needs no
@@ -475,7 +480,7 @@ static int run(cli_run *r, pk_doc *docs, size_t n, pk_step_result *res)
     if (cli_flush_log(r->log, pk_step_strict(r->step)) != EXIT_OK || ran != 0)
         return EXIT_ERROR;
     if (r->cli->output == PK_CLI_OUT_DOC) {
-        cli_save_options so;
+        pk_encode_options so;
         memset(&so, 0, sizeof so);
         so.vpd = res->vpd;
         if (cli_save(r->out, &res->out, &so, pk_step_strict(r->step)) != EXIT_OK)

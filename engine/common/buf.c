@@ -2,6 +2,7 @@
 #include "common/grow.h"
 #include "posekit.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,29 +56,6 @@ void pk_buf_puts(pk_buf *b, const char *s)
     pk_buf_append(b, s, strlen(s));
 }
 
-void pk_buf_puts_xml(pk_buf *b, const char *s)
-{
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        switch (c) {
-        case '&':
-            pk_buf_puts(b, "&amp;");
-            break;
-        case '<':
-            pk_buf_puts(b, "&lt;");
-            break;
-        case '>':
-            pk_buf_puts(b, "&gt;");
-            break;
-        case '"':
-            pk_buf_puts(b, "&quot;");
-            break;
-        default:
-            pk_buf_putc(b, c < 0x20 && c != '\t' ? '?' : c);
-        }
-    }
-}
-
 void pk_buf_printf(pk_buf *b, const char *fmt, ...)
 {
     va_list ap;
@@ -108,4 +86,15 @@ void pk_buf_f32le(pk_buf *b, float v)
     uint32_t u;
     memcpy(&u, &v, 4);
     pk_buf_u32le(b, u);
+}
+
+int pk_buf_sink(void *buf, const void *data, size_t len)
+{
+    pk_buf *b = buf;
+    pk_buf_append(b, data, len);
+    if (b->oom) {
+        errno = ENOMEM;
+        return -1;
+    }
+    return 0;
 }

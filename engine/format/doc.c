@@ -1,39 +1,68 @@
 /* doc.c — format detection and "load whatever this file is" (motions and
  * poses as pk_doc, models by their PMX or PMD signature). */
-#include "posekit.h"
+#include "posekit_tool.h"
 #include "format/read_internal.h"
 #include "platform/platform.h"
+#include "util/text.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char VMD_SIG[] = "Vocaloid Motion Data";
 static const char VPD_SIG[] = "Vocaloid Pose Data file";
 
-/* ASCII-only case-insensitive equality (file extensions; no locale). */
-static bool ascii_iequal(const char *a, const char *b)
-{
-    for (; *a && *b; a++, b++) {
-        char x = *a >= 'A' && *a <= 'Z' ? (char)(*a + 32) : *a;
-        char y = *b >= 'A' && *b <= 'Z' ? (char)(*b + 32) : *b;
-        if (x != y)
-            return false;
-    }
-    return *a == *b;
-}
-
 pk_format pk_format_from_path(const char *path)
 {
-    if (!path)
-        return PK_FMT_UNKNOWN;
-    const char *dot = strrchr(pk_os_base_name(path), '.');
-    if (!dot)
-        return PK_FMT_UNKNOWN;
-    if (ascii_iequal(dot, ".vmd"))
-        return PK_FMT_VMD;
-    if (ascii_iequal(dot, ".vpd"))
-        return PK_FMT_VPD;
+    static const char *const EXT[] = {NULL, ".vmd", ".vpd", ".pmx", ".pmd"};
+    for (int f = PK_FMT_VMD; path && f <= PK_FMT_PMD; f++)
+        if (pki_path_has_ext(pk_os_base_name(path), EXT[f]))
+            return (pk_format)f;
     return PK_FMT_UNKNOWN;
+}
+
+/* What a motion or pose file holds by its name: .vmd, .vpd (a model's
+ * name says nothing of a document). */
+static pk_format doc_from_path(const char *path)
+{
+    pk_format f = pk_format_from_path(path);
+    return f == PK_FMT_VMD || f == PK_FMT_VPD ? f : PK_FMT_UNKNOWN;
+}
+
+pk_format pk_output_format(const char *path, int *report)
+{
+    static const struct {
+        const char *ext;
+        pk_report_format f;
+    } REPORTS[] = {{".txt", PK_REPORT_TEXT},   {".json", PK_REPORT_JSON}, {".csv", PK_REPORT_CSV},
+                   {".yaml", PK_REPORT_RULES}, {".yml", PK_REPORT_RULES}, {".svg", PK_REPORT_SVG}};
+    if (report) {
+        *report = -1;
+        for (size_t i = 0; i < sizeof REPORTS / sizeof REPORTS[0]; i++)
+            if (pki_path_has_ext(path, REPORTS[i].ext))
+                *report = (int)REPORTS[i].f;
+    }
+    return doc_from_path(path);
+}
+
+pk_format pk_file_format(const char *path)
+{
+    pk_path_kind kind = pk_os_kind(path, NULL);
+    if (kind == PK_PATH_MISSING)
+        return pk_format_from_path(path);
+    if (kind != PK_PATH_FILE) /* "-", a pipe or a device would be consumed */
+        return PK_FMT_UNKNOWN;
+    /* reading maps the file: only the first page is touched */
+    pk_log quiet;
+    pk_log_init(&quiet);
+    pk_bytes b;
+    pk_format f = PK_FMT_UNKNOWN;
+    if (pk_file_read(path, &b, &quiet) == 0) {
+        f = pk_format_detect(b.data, b.len, NULL);
+        pk_bytes_free(&b);
+    }
+    pk_log_free(&quiet);
+    return f != PK_FMT_UNKNOWN ? f : pk_format_from_path(path);
 }
 
 pk_format pk_format_detect(const void *data, size_t len, const char *path)
@@ -51,7 +80,7 @@ pk_format pk_format_detect(const void *data, size_t len, const char *path)
     }
     if (len >= sizeof VPD_SIG - 1 && memcmp(p, VPD_SIG, sizeof VPD_SIG - 1) == 0)
         return PK_FMT_VPD;
-    return pk_format_from_path(path);
+    return doc_from_path(path);
 }
 
 const char *pk_format_name(pk_format f)
@@ -133,6 +162,48 @@ int pk_doc_load(const char *path, pk_doc *doc, pk_log *log)
     return rc;
 }
 
+/* A pose written as a whole into a buffer, then handed to the sink. */
+static int encode_pose(const pk_pose *p, pk_format format, const pk_encode_options *opts,
+                       pk_sink sink, void *ctx, pk_log *log)
+{
+    pk_buf buf;
+    pk_buf_init(&buf);
+    int rc = -1;
+    if (format == PK_FMT_VMD) {
+        pk_motion *m = pk_pose_to_motion(p, opts ? opts->frame : 0, log);
+        rc = m ? pk_vmd_write(m, &buf, log) : -1;
+        pk_motion_free(m);
+    } else {
+        rc = pk_vpd_write(p, opts ? &opts->vpd : NULL, &buf, log);
+    }
+    if (rc == 0 && buf.oom) {
+        pk_error(log, "out of memory");
+        rc = -1;
+    }
+    if (rc == 0 && sink(ctx, buf.data, buf.len) != 0) {
+        pk_error(log, "write failed: %s", pk_os_error_text(errno));
+        rc = -1;
+    }
+    pk_buf_free(&buf);
+    return rc;
+}
+
+int pk_doc_encode(const pk_doc *doc, pk_format format, const pk_encode_options *opts, pk_sink sink,
+                  void *ctx, pk_log *log)
+{
+    if (format != PK_FMT_VMD && format != PK_FMT_VPD) {
+        pk_error(log, "cannot tell the output format: name the file .vmd or .vpd");
+        return -1;
+    }
+    if (doc->motion && format == PK_FMT_VMD)
+        return pk_vmd_write_sink(doc->motion, sink, ctx, log);
+    if (doc->pose)
+        return encode_pose(doc->pose, format, opts, sink, ctx, log);
+    /* the steps take a pose out of a motion (convert's frame) */
+    pk_error(log, doc->motion ? "a .vpd holds one pose, not a motion" : "nothing to write");
+    return -1;
+}
+
 void pk_doc_free(pk_doc *doc)
 {
     if (!doc)
@@ -160,10 +231,10 @@ pk_model *pk_model_read(const void *data, size_t len, pk_log *log)
 static pk_model *read_named(const pk_bytes *b, const char *path, pk_log *log)
 {
     pk_format f = pk_format_detect(b->data, b->len, NULL);
-    const char *dot = strrchr(pk_os_base_name(path), '.');
-    if (f != PK_FMT_PMX && f != PK_FMT_PMD && dot && ascii_iequal(dot, ".pmx"))
+    pk_format named = pk_format_from_path(path);
+    if (f != PK_FMT_PMX && f != PK_FMT_PMD && named == PK_FMT_PMX)
         return pk_pmx_read(b->data, b->len, log);
-    if (f != PK_FMT_PMX && f != PK_FMT_PMD && dot && ascii_iequal(dot, ".pmd"))
+    if (f != PK_FMT_PMX && f != PK_FMT_PMD && named == PK_FMT_PMD)
         return pk_pmd_read(b->data, b->len, log);
     return pk_model_read(b->data, b->len, log);
 }

@@ -18,7 +18,7 @@
  * from a producer (pk_vmd_write_sink) as they are made, so a large output
  * never needs a buffer of its size.
  */
-#include "posekit.h"
+#include "posekit_tool.h"
 #include "format/read_internal.h"
 #include "platform/platform.h"
 
@@ -47,21 +47,6 @@ void pk_bytes_free(pk_bytes *b)
     memset(b, 0, sizeof *b);
 }
 
-bool pk_path_has_ext(const char *path, const char *ext)
-{
-    size_t n = strlen(path), e = strlen(ext);
-    if (n <= e)
-        return false;
-    for (size_t i = 0; i < e; i++) {
-        char a = path[n - e + i], b = ext[i];
-        a = a >= 'A' && a <= 'Z' ? (char)(a - 'A' + 'a') : a;
-        b = b >= 'A' && b <= 'Z' ? (char)(b - 'A' + 'a') : b;
-        if (a != b)
-            return false;
-    }
-    return true;
-}
-
 pk_path_kind pk_path_kind_of(const char *path)
 {
     return pk_os_kind(path, NULL);
@@ -70,6 +55,75 @@ pk_path_kind pk_path_kind_of(const char *path)
 bool pk_path_same_file(const char *a, const char *b)
 {
     return pk_os_same_file(a, b);
+}
+
+/* path with "." components and "x/.." pairs taken out and separators
+ * made one, for comparing targets that do not exist yet (malloc'd; NULL
+ * on OOM). */
+static char *lexical(const char *path)
+{
+    size_t n = strlen(path);
+    char *out = malloc(n + 2);
+    size_t *starts = malloc((n + 1) * sizeof *starts); /* where each kept part begins */
+    if (!out || !starts) {
+        free(out);
+        free(starts);
+        return NULL;
+    }
+    size_t o = 0, nparts = 0, i = 0;
+    if (n && pk_os_is_separator(path[0]))
+        out[o++] = '/';
+    size_t root = o;
+    while (i < n) {
+        while (i < n && pk_os_is_separator(path[i]))
+            i++;
+        size_t b = i;
+        while (i < n && !pk_os_is_separator(path[i]))
+            i++;
+        size_t len = i - b;
+        if (len == 0 || (len == 1 && path[b] == '.'))
+            continue;
+        if (len == 2 && path[b] == '.' && path[b + 1] == '.' && nparts &&
+            !(o - starts[nparts - 1] == 2 && out[starts[nparts - 1]] == '.' &&
+              out[starts[nparts - 1] + 1] == '.')) {
+            o = starts[--nparts];
+            if (o > root)
+                o--; /* the separator before it */
+            continue;
+        }
+        if (o > root)
+            out[o++] = '/';
+        starts[nparts++] = o;
+        memcpy(out + o, path + b, len);
+        o += len;
+    }
+    out[o] = '\0';
+    free(starts);
+    return out;
+}
+
+/* Where a write to path lands (pk_os_target_key, "." and ".." taken out
+ * of the part that does not exist yet); malloc'd, NULL on OOM. */
+char *pk_path_target_key(const char *path)
+{
+    char *k = pk_os_target_key(path);
+    char *l = k ? lexical(k) : NULL;
+    free(k);
+    return l;
+}
+
+/* Do two paths name one target: the same file, or (for targets that do
+ * not exist yet) the same place once links and the existing folders are
+ * resolved (a link to a folder, a dangling link to the other output)? */
+bool pk_path_same_target(const char *a, const char *b)
+{
+    if (strcmp(a, b) == 0 || pk_path_same_file(a, b))
+        return true;
+    char *x = pk_path_target_key(a), *y = pk_path_target_key(b);
+    bool same = x && y && strcmp(x, y) == 0;
+    free(x);
+    free(y);
+    return same;
 }
 
 /* A write prepared by pk_file_stage(_from).  temp == NULL: a target that
@@ -90,17 +144,6 @@ static void staged_free(pk_staged *s)
     free(s->path);
     pk_buf_free(&s->mem);
     free(s);
-}
-
-static int mem_sink(void *ctx, const void *data, size_t len)
-{
-    pk_buf *b = ctx;
-    pk_buf_append(b, data, len);
-    if (b->oom) {
-        errno = ENOMEM;
-        return -1;
-    }
-    return 0;
 }
 
 /* pk_file_stage's bytes as a producer. */
@@ -142,7 +185,7 @@ static pk_staged *stage(const char *path, pk_producer produce, void *ctx, const 
         if (direct) {
             s->data = direct->data;
             s->len = direct->len;
-        } else if (produce(ctx, mem_sink, &s->mem, log) != 0) {
+        } else if (produce(ctx, pk_buf_sink, &s->mem, log) != 0) {
             staged_free(s);
             return NULL;
         } else {

@@ -63,7 +63,7 @@
 #include "posekit.h"
 #include "common/bytes.h"
 #include "common/diag_internal.h"
-#include "common/number.h"
+#include "util/number.h"
 #include "model/names_internal.h"
 
 #include <float.h>
@@ -376,13 +376,13 @@ static int read_group(txt *t, float *v, int want, const char *what, const char *
         }
         size_t used = 0;
         float x = 0.0f;
-        pk_num_status st = pk_num_scan_float(seg_ptr(t), t->e - t->p, &used, &x);
-        if ((st == PK_NUM_OK || st == PK_NUM_NONFINITE) && t->p + used < t->e) {
+        pki_num_status st = pki_num_scan_float(seg_ptr(t), t->e - t->p, &used, &x);
+        if ((st == PKI_NUM_OK || st == PKI_NUM_NONFINITE) && t->p + used < t->e) {
             uint8_t nx = t->d[t->p + used];
             if (!is_blank(nx) && nx != ',' && nx != ';')
-                st = PK_NUM_SYNTAX;
+                st = PKI_NUM_SYNTAX;
         }
-        if (st == PK_NUM_SYNTAX) {
+        if (st == PKI_NUM_SYNTAX) {
             if (c == '}' && found == 0)
                 txt_err(t, t->p, "expected %d number%s for the %s of %s, found '}'", want,
                         want == 1 ? "" : "s", what, blk);
@@ -391,12 +391,12 @@ static int read_group(txt *t, float *v, int want, const char *what, const char *
                         excerpt(seg_ptr(t), token_len(t), ex));
             return -1;
         }
-        if (st == PK_NUM_RANGE) {
+        if (st == PKI_NUM_RANGE) {
             txt_err(t, t->p, "number '%s' is out of range for a float (%s of %s)",
                     excerpt(seg_ptr(t), token_len(t), ex), what, blk);
             return -1;
         }
-        if (st == PK_NUM_NONFINITE)
+        if (st == PKI_NUM_NONFINITE)
             pk_log_add(t->log, PK_WARNING, -1, t->lineno, col_of(t, t->p),
                        "non-finite value '%s' in the %s of %s; VPD writers refuse it",
                        excerpt(seg_ptr(t), used, ex), what, blk);
@@ -773,19 +773,19 @@ static int hyb_numbers(const uint8_t *s, size_t n, size_t *i, float *v, int want
             (*i)++;
         size_t used = 0;
         float x = 0.0f;
-        pk_num_status st = pk_num_scan_float(s + *i, n - *i, &used, &x);
-        if ((st == PK_NUM_OK || st == PK_NUM_NONFINITE) && *i + used < n &&
+        pki_num_status st = pki_num_scan_float(s + *i, n - *i, &used, &x);
+        if ((st == PKI_NUM_OK || st == PKI_NUM_NONFINITE) && *i + used < n &&
             !is_blank(s[*i + used]) && s[*i + used] != ',' && s[*i + used] != ';')
-            st = PK_NUM_SYNTAX;
-        if (st == PK_NUM_NONFINITE)
+            st = PKI_NUM_SYNTAX;
+        if (st == PKI_NUM_NONFINITE)
             pk_log_add(log, PK_WARNING, (int64_t)(base + *i), 0, 0,
                        "non-finite value '%s' in the %s of bone %u; VPD writers refuse it",
                        excerpt(s + *i, used, ex), what, bone);
-        else if (st != PK_NUM_OK) {
+        else if (st != PKI_NUM_OK) {
             size_t k = *i;
             while (k < n && s[k] != ',' && s[k] != ';')
                 k++;
-            if (st == PK_NUM_RANGE)
+            if (st == PKI_NUM_RANGE)
                 pk_log_add(log, PK_ERROR, (int64_t)(base + *i), 0, 0,
                            "number '%s' is out of range for a float (%s of bone %u)",
                            excerpt(s + *i, k - *i, ex), what, bone);
@@ -993,8 +993,8 @@ static pk_pose *read_any(const void *data, size_t len, pk_log *log)
 
 static void put_num(pk_buf *out, float x)
 {
-    char s[PK_NUM_F6_MAX];
-    pk_buf_append(out, s, pk_num_format_f6(x, s));
+    char s[PKI_NUM_F6_MAX];
+    pk_buf_append(out, s, pki_num_format_f6(x, s));
 }
 
 static bool all_finite(const float *v, int n)

@@ -105,20 +105,6 @@ PK_API void pk_warning(pk_log *log, const char *fmt, ...) PK_PRINTF(2, 3); /* no
 PK_API int pk_diag_format(const pk_diag *d, char *buf, size_t size);
 
 /* ======================================================================
- * Numbers (engine/common/number.c) — the one locale-free reader of text
- * numbers (options, job files, rules, VPD values use it).
- * ====================================================================== */
-
-/* Whole-string readers (NUL-terminated; no blanks, nothing after the
- * number).  They return false on any other text and leave *out alone. */
-PK_API bool pk_num_double(const char *s, double *out); /* finite; nan/inf refused */
-PK_API bool pk_num_u32(const char *s, uint32_t *out);  /* digits only, 0..4294967295 */
-PK_API bool pk_num_i64(const char *s, int64_t *out);   /* [+-]digits within +-4294967295 */
-PK_API bool pk_num_range(const char *s, uint32_t *a, uint32_t *b); /* "A-B" (A <= B) or "N" */
-PK_API bool pk_num_bool(const char *s,
-                        bool *out); /* "true"/"yes" or "false"/"no" (options, jobs) */
-
-/* ======================================================================
  * Growable byte buffer (engine/common/buf.c) — what writers produce.
  * ====================================================================== */
 
@@ -134,13 +120,11 @@ PK_API bool pk_buf_reserve(pk_buf *b, size_t extra);
 /* Where streamed bytes go (pk_vmd_write_sink, pk_file_stage_from): called
  * with each piece in order; returns 0, or -1 (errno set) to stop. */
 typedef int (*pk_sink)(void *ctx, const void *data, size_t len);
+/* A pk_sink that appends to the pk_buf ctx (-1, errno ENOMEM, on OOM). */
+PK_API int pk_buf_sink(void *buf, const void *data, size_t len);
 PK_API void pk_buf_append(pk_buf *b, const void *data, size_t len);
 PK_API void pk_buf_putc(pk_buf *b, uint8_t c);
 PK_API void pk_buf_puts(pk_buf *b, const char *s);
-/* s as XML/SVG text or attribute value: & < > " escaped, control bytes
- * other than tab written as '?' (the one escape every posekit picture
- * uses: ops/skeleton/draw.c, the CLI's diff pictures). */
-PK_API void pk_buf_puts_xml(pk_buf *b, const char *s);
 PK_API void pk_buf_printf(pk_buf *b, const char *fmt, ...) PK_PRINTF(2, 3);
 PK_API void pk_buf_u32le(pk_buf *b, uint32_t v);
 PK_API void pk_buf_f32le(pk_buf *b, float v); /* bit-exact: NaN payloads survive */
@@ -486,22 +470,6 @@ PK_API int pk_file_commit_all(pk_staged **s, size_t n, pk_log *log);
 typedef int (*pk_producer)(void *ctx, pk_sink sink, void *sink_ctx, pk_log *log);
 PK_API pk_staged *pk_file_stage_from(const char *path, pk_producer produce, void *ctx, pk_log *log);
 
-/* What a path names, symbolic links followed: nothing, a regular file, a
- * folder, or something else (a device, a pipe, a terminal; "-" too). */
-typedef enum pk_path_kind {
-    PK_PATH_MISSING = 0,
-    PK_PATH_FILE,
-    PK_PATH_FOLDER,
-    PK_PATH_OTHER
-} pk_path_kind;
-PK_API pk_path_kind pk_path_kind_of(const char *path);
-/* True when both paths name one existing file (through links or other
- * names included); false when either is "-" or missing. */
-PK_API bool pk_path_same_file(const char *a, const char *b);
-/* True when path ends in ext (".json"), ASCII letters in either case, and
- * has more before it: "pic.SVG" is a picture on every system. */
-PK_API bool pk_path_has_ext(const char *path, const char *ext);
-
 typedef enum pk_format {
     PK_FMT_UNKNOWN = 0,
     PK_FMT_VMD,
@@ -511,10 +479,12 @@ typedef enum pk_format {
 } pk_format;
 
 /* By content (signatures, after an optional UTF-8 BOM), then by the path's
- * extension (path may be NULL).  PMX and PMD models are recognised too
- * (read them with pk_model_read; pk_doc_* refuse them with an error). */
+ * extension, .vmd or .vpd (path may be NULL).  PMX and PMD models are
+ * recognised by their signatures (read them with pk_model_read; pk_doc_*
+ * refuse them with an error). */
 PK_API pk_format pk_format_detect(const void *data, size_t len, const char *path);
-/* By extension only (.vmd / .vpd, case-insensitive); for output paths. */
+/* By extension only: .vmd, .vpd, .pmx, .pmd, ASCII letters in either
+ * case. */
 PK_API pk_format pk_format_from_path(const char *path);
 PK_API const char *pk_format_name(pk_format f); /* "vmd", "vpd", "pmx", "pmd", "unknown" */
 
@@ -531,6 +501,22 @@ typedef struct pk_doc {
 PK_API int pk_doc_load(const char *path, pk_doc *doc, pk_log *log);
 PK_API int pk_doc_parse(const void *data, size_t len, const char *path, pk_doc *doc, pk_log *log);
 PK_API void pk_doc_free(pk_doc *doc); /* frees the motion/pose and zeroes doc */
+
+/* How pk_doc_encode writes a pose: as VPD (layout, morphs), or as VMD (one
+ * linear key per bone and morph at `frame`). */
+typedef struct pk_encode_options {
+    uint32_t frame;
+    pk_vpd_options vpd;
+} pk_encode_options;
+/* The one encoder of a document as `format`: a motion as VMD (streamed in
+ * pieces, pk_vmd_write_sink); a pose as VPD, or as VMD through
+ * pk_pose_to_motion (a name too long for the 15-byte field is an error
+ * naming it).  A motion as VPD is an error: a .vpd holds one pose (take
+ * one with pk_motion_sample).  opts may be NULL (frame 0, text layout with
+ * morphs).  The bytes go to sink in order; on failure (-1, logged) the
+ * sink may have seen a prefix, which the caller throws away. */
+PK_API int pk_doc_encode(const pk_doc *doc, pk_format format, const pk_encode_options *opts,
+                         pk_sink sink, void *ctx, pk_log *log);
 
 /* ======================================================================
  * Tracks and sampling (engine/model/tracks.c, sample.c, cursor.c)
@@ -1419,8 +1405,6 @@ PK_API size_t pk_rig_motion_local(const pk_rig *r, const pk_motion *m, const pk_
  * by its rotation difference (the same degrees as diff).  A drawing holds
  * copies of everything it shows: the models may be freed before it is
  * written. */
-/* The font list of every SVG posekit writes (covers Japanese first). */
-#define PK_SVG_FONTS "'Noto Sans CJK JP', 'Noto Sans JP', 'IPAexGothic', 'IPAGothic', sans-serif"
 typedef enum pk_draw_view { PK_VIEW_FRONT, PK_VIEW_SIDE, PK_VIEW_TOP, PK_VIEW_ALL } pk_draw_view;
 typedef struct pk_draw_input {
     const pk_model *model;

@@ -20,6 +20,45 @@ extern "C" {
 #endif
 
 /* ======================================================================
+ * Paths and files as the command line and job files decide about them
+ * (engine/format/io.c, engine/format/doc.c)
+ * ====================================================================== */
+
+/* What a path names, symbolic links followed: nothing, a regular file, a
+ * folder, or something else (a device, a pipe, a terminal; "-" too). */
+typedef enum pk_path_kind {
+    PK_PATH_MISSING = 0,
+    PK_PATH_FILE,
+    PK_PATH_FOLDER,
+    PK_PATH_OTHER
+} pk_path_kind;
+PK_API pk_path_kind pk_path_kind_of(const char *path);
+/* True when both paths name one existing file (through links or other
+ * names included); false when either is "-" or missing. */
+PK_API bool pk_path_same_file(const char *a, const char *b);
+/* The one rule of what a file is, for the inputs of the command line and
+ * of job files: by its content (the signatures of pk_format_detect) when
+ * it is a regular file that has one, else by its name
+ * (pk_format_from_path: a junk or cut .pmx is a model, for the model
+ * reader to refuse); PK_FMT_UNKNOWN for "-", pipes and devices, which
+ * would be consumed. */
+PK_API pk_format pk_file_format(const char *path);
+/* What an output's name says it holds: PK_FMT_VMD (.vmd), PK_FMT_VPD
+ * (.vpd), else PK_FMT_UNKNOWN (posekit writes no models); and in *report
+ * (may be NULL) the report its extension names (.txt PK_REPORT_TEXT,
+ * .json, .csv, .yaml or .yml PK_REPORT_RULES, .svg), or -1. */
+PK_API pk_format pk_output_format(const char *path, int *report);
+/* Where a write to path lands: links and the existing folders resolved,
+ * "." and ".." taken out of the part that does not exist yet (malloc'd;
+ * NULL on OOM).  Two writes with one key write one file. */
+PK_API char *pk_path_target_key(const char *path);
+/* The one test of whether two paths name one file: the same text, one
+ * existing file (another spelling, a link), or one target key (files
+ * that do not exist yet).  An output never names a file read beside it
+ * (the command line's -o and side files, a job's outputs). */
+PK_API bool pk_path_same_target(const char *a, const char *b);
+
+/* ======================================================================
  * Steps (engine/step/): one entry point per operation
  * ====================================================================== */
 
@@ -155,6 +194,18 @@ PK_API int pk_step_report(const pk_step *s, const pk_step_result *r, pk_report_f
 /* The extensions a job may write the step's report as, for messages
  * (".txt, .json or .csv"); NULL for a step that makes a document. */
 PK_API const char *pk_step_report_exts(const pk_step *s);
+
+/* The one check of whether an output can hold what it is given: a motion
+ * (holds PK_FMT_VMD) goes to .vmd; a pose (PK_FMT_VPD) to .vpd or .vmd
+ * (one key per bone); the report of step `by` (holds PK_FMT_UNKNOWN) to an
+ * extension naming a format the step writes.  fmt and report are what the
+ * output's name says (pk_output_format; the command line's "-" and
+ * devices hold what they are given: fmt = holds).  NULL when it can;
+ * else the reason, written into why[size] and returned, worded for the
+ * command line (name NULL: about the file path) or for a job (about its
+ * output `name`, written to path). */
+PK_API const char *pk_output_refusal(pk_format holds, const pk_step *by, pk_format fmt, int report,
+                                     const char *path, const char *name, char *why, size_t size);
 
 /* What the command line shows of a step. */
 typedef enum pk_cli_output {

@@ -1,7 +1,7 @@
 /* job_load.c — a job file read and checked (README "Job files"):
  *
  *   inputs:  {NAME: PATH, ...}                 VMD or VPD files, PMX or PMD
- *                                              models (by the path's ending)
+ *                                              models (pk_file_format)
  *   rules:   {NAME: PATH, ...}                 rule files
  *   steps:   [ {OP: {OPTION: VALUE, ..., out: NAME}}, ... ]
  *                                              run in order; each makes
@@ -18,8 +18,9 @@
 #include "job/job_internal.h"
 #include "rules/yaml_extra.h"
 
-#include "common/number.h"
+#include "util/number.h"
 #include "platform/platform.h"
+#include "util/text.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -76,77 +77,8 @@ static char *file_in_the_way(const char *path)
     return NULL;
 }
 
-/* path with "." components and "x/.." pairs taken out and separators
- * made one, for comparing targets that do not exist yet (malloc'd; NULL
- * on OOM). */
-static char *lexical(const char *path)
-{
-    size_t n = strlen(path);
-    char *out = malloc(n + 2);
-    size_t *starts = malloc((n + 1) * sizeof *starts); /* where each kept part begins */
-    if (!out || !starts) {
-        free(out);
-        free(starts);
-        return NULL;
-    }
-    size_t o = 0, nparts = 0, i = 0;
-    if (n && pk_os_is_separator(path[0]))
-        out[o++] = '/';
-    size_t root = o;
-    while (i < n) {
-        while (i < n && pk_os_is_separator(path[i]))
-            i++;
-        size_t b = i;
-        while (i < n && !pk_os_is_separator(path[i]))
-            i++;
-        size_t len = i - b;
-        if (len == 0 || (len == 1 && path[b] == '.'))
-            continue;
-        if (len == 2 && path[b] == '.' && path[b + 1] == '.' && nparts &&
-            !(o - starts[nparts - 1] == 2 && out[starts[nparts - 1]] == '.' &&
-              out[starts[nparts - 1] + 1] == '.')) {
-            o = starts[--nparts];
-            if (o > root)
-                o--; /* the separator before it */
-            continue;
-        }
-        if (o > root)
-            out[o++] = '/';
-        starts[nparts++] = o;
-        memcpy(out + o, path + b, len);
-        o += len;
-    }
-    out[o] = '\0';
-    free(starts);
-    return out;
-}
-
-/* Where a write to path lands (pk_os_target_key, "." and ".." taken out
- * of the part that does not exist yet); malloc'd, NULL on OOM. */
-static char *target_key(const char *path)
-{
-    char *k = pk_os_target_key(path);
-    char *l = k ? lexical(k) : NULL;
-    free(k);
-    return l;
-}
-
-/* Do two paths name one target: the same file, or (for targets that do
- * not exist yet) the same place once links and the existing folders are
- * resolved (a link to a folder, a dangling link to the other output)? */
-static bool same_target(const char *a, const char *b)
-{
-    if (strcmp(a, b) == 0 || pk_path_same_file(a, b))
-        return true;
-    char *x = target_key(a), *y = target_key(b);
-    bool same = x && y && strcmp(x, y) == 0;
-    free(x);
-    free(y);
-    return same;
-}
-
 /* Would a write landing at key inner be inside outer's, as if outer were
- * a folder?  (keys of target_key) */
+ * a folder?  (keys of pk_path_target_key) */
 static bool key_inside(const char *outer, const char *inner)
 {
     size_t n = strlen(outer);
@@ -211,7 +143,7 @@ static const char *want_scalar(const yctx *y, const yaml_node_t *n, const char *
 
 static bool want_u32(const yctx *y, const yaml_node_t *n, const char *what, uint32_t *out)
 {
-    if (!pk_num_u32(scalar(n), out)) {
+    if (!pki_num_u32(scalar(n), out)) {
         err_at(y->log, mark(n), "%s must be a whole number of frames (0 or more)", what);
         return false;
     }
@@ -220,7 +152,7 @@ static bool want_u32(const yctx *y, const yaml_node_t *n, const char *what, uint
 
 static bool want_bool(const yctx *y, const yaml_node_t *n, const char *what, bool *out)
 {
-    if (pk_num_bool(scalar(n), out))
+    if (pki_num_bool(scalar(n), out))
         return true;
     err_at(y->log, mark(n), "%s must be true or false", what);
     return false;
@@ -274,7 +206,7 @@ static bool check_ref(pk_job *j, const yctx *y, const yaml_node_t *n, const char
     }
     if (has != want) {
         static const char *const WANT[] = {"a motion or pose", "rules",
-                                           "a model (an input ending in .pmx or .pmd)"};
+                                           "a model (a PMX or PMD input)"};
         err_at(y->log, mark(n), "%s '%s' names %s, not %s", what, s, ref_what(it), WANT[want]);
         return false;
     }
@@ -290,12 +222,6 @@ static bool yaml_null(const yaml_node_t *n)
     const char *v = scalar(n);
     return !*v || strcmp(v, "~") == 0 || strcmp(v, "null") == 0 || strcmp(v, "Null") == 0 ||
            strcmp(v, "NULL") == 0;
-}
-
-/* A model input: its path ends in .pmx or .pmd (any case). */
-static bool is_model_path(const char *path)
-{
-    return pk_path_has_ext(path, ".pmx") || pk_path_has_ext(path, ".pmd");
 }
 
 /* One `key: value` (a list sets the option once per item). */
@@ -446,8 +372,9 @@ static bool parse_named_paths(pk_job *j, const yctx *y, const yaml_node_t *n, bo
             return false;
         it->is_rules = rules;
         it->path_at = mark(v);
-        it->is_model = !rules && is_model_path(path);
         it->path = resolve(j->dir, path);
+        pk_format f = it->path && !rules ? pk_file_format(it->path) : PK_FMT_UNKNOWN;
+        it->is_model = f == PK_FMT_PMX || f == PK_FMT_PMD;
         it->written = rules ? strdup(path) : NULL;
         if (!it->path || (rules && !it->written))
             return false;
@@ -573,7 +500,8 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
         free(blocker);
         return false;
     }
-    os->fmt = pk_format_from_path(path);
+    int report;
+    os->fmt = pk_output_format(path, &report);
     /* output keys that would do nothing are errors, as the commands'
      * options that would do nothing */
     if ((os->layout_set || (os->no_morphs_set && os->vpd.no_morphs)) && os->fmt != PK_FMT_VPD) {
@@ -587,19 +515,12 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
                path);
         return false;
     }
-    bool json = pk_path_has_ext(path, ".json"), csv = pk_path_has_ext(path, ".csv");
-    bool text = pk_path_has_ext(path, ".txt"), svg = pk_path_has_ext(path, ".svg");
-    bool yaml = pk_path_has_ext(path, ".yaml") || pk_path_has_ext(path, ".yml");
-    os->report = json   ? PK_REPORT_JSON
-                 : csv  ? PK_REPORT_CSV
-                 : yaml ? PK_REPORT_RULES
-                 : svg  ? PK_REPORT_SVG
-                        : PK_REPORT_TEXT;
-    if (os->fmt == PK_FMT_UNKNOWN && !json && !text && !csv && !yaml && !svg) {
+    os->report = report < 0 ? PK_REPORT_TEXT : (pk_report_format)report;
+    if (os->fmt == PK_FMT_UNKNOWN && report < 0) {
         err_at(y->log, mark(v),
                "cannot tell the format of '%s': use .vmd, .vpd (motions and "
                "poses), .txt, .json, .csv (diff and check reports), .yaml (check's suggested "
-               "rules) or .svg (draw's picture)",
+               "rules) or .svg (diff's and draw's pictures)",
                path);
         return false;
     }
@@ -607,19 +528,19 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
         pk_step_want(it->by, os->report);
     /* An output never replaces the job file itself, one of its inputs or
      * rule files. */
-    if (j->path && same_target(j->path, o->path)) {
+    if (j->path && pk_path_same_target(j->path, o->path)) {
         err_at(y->log, mark(v), "'%s' is the job file itself: it would be overwritten", path);
         return false;
     }
     for (size_t i = 0; i < j->nitems; i++)
-        if (j->items[i].path && same_target(j->items[i].path, o->path)) {
+        if (j->items[i].path && pk_path_same_target(j->items[i].path, o->path)) {
             err_at(y->log, mark(v), "'%s' is the job's %s '%s': it would be overwritten", path,
                    j->items[i].is_rules ? "rule file" : "input", j->items[i].name);
             return false;
         }
     /* each output's key is worked out once (it resolves links and
      * folders), then compared with every earlier one's */
-    if (!(os->key = target_key(o->path)))
+    if (!(os->key = pk_path_target_key(o->path)))
         return false;
     for (size_t i = 0; i < idx; i++) {
         const char *other = j->ospec[i].key;

@@ -220,37 +220,25 @@ static bool output_fits(const pk_job *j, size_t i, vkind kind, const pk_step *by
 {
     const pk_job_output *o = &j->outs[i];
     const outspec *os = &j->ospec[i];
+    char why[512];
     const char *what = NULL;
-    char why[256];
-    if (kind == V_REPORT) {
-        if (os->fmt != PK_FMT_UNKNOWN || !pk_step_reports(by, os->report)) {
-            snprintf(why, sizeof why, "a %s report: write it as %s", pk_step_name(by),
-                     pk_step_report_exts(by));
-            what = why;
-        }
-    } else if (kind == V_MOTION && os->frame_set && os->fmt == PK_FMT_VMD) {
-        what = "a motion: frame applies to a pose written as .vmd (a motion keeps its keys' "
-               "frames)";
-    } else if (kind == V_MOTION || kind == V_POSE) {
-        if (os->fmt == PK_FMT_UNKNOWN)
-            what = kind == V_MOTION
-                       ? "a motion: write it as .vmd (or take a pose with a step convert: "
-                         "{..., to: vpd, frame: N} and write that as .vpd)"
-                       : "a pose: write it as .vpd or .vmd";
-        else if (os->fmt == PK_FMT_VPD && kind == V_MOTION) {
-            /* only a convert step turns a motion into one pose */
-            snprintf(why, sizeof why,
-                     "a motion: a .vpd holds one pose (take one with a step convert: {in: %s, "
-                     "to: vpd, frame: N, out: ...})",
-                     o->name);
-            what = why;
-        }
+    if (kind == V_MOTION && os->frame_set && os->fmt == PK_FMT_VMD) {
+        snprintf(why, sizeof why,
+                 "%s: '%s' is a motion: frame applies to a pose written as .vmd (a motion keeps "
+                 "its keys' frames)",
+                 o->path, o->name);
+        what = why;
+    } else if (kind == V_MOTION || kind == V_POSE || kind == V_REPORT) {
+        pk_format holds = kind == V_MOTION ? PK_FMT_VMD
+                          : kind == V_POSE ? PK_FMT_VPD
+                                           : PK_FMT_UNKNOWN;
+        int report = os->fmt == PK_FMT_UNKNOWN ? (int)os->report : -1;
+        what = pk_output_refusal(holds, by, os->fmt, report, o->path, o->name, why, sizeof why);
     }
     if (!what)
         return true;
     pk_log_set_path(log, j->path);
-    pk_log_add(log, PK_ERROR, -1, os->path_at.line, os->path_at.col, "%s: '%s' is %s", o->path,
-               o->name, what);
+    pk_log_add(log, PK_ERROR, -1, os->path_at.line, os->path_at.col, "%s", what);
     return false;
 }
 
@@ -305,20 +293,16 @@ static int encode(pk_job *j, size_t i, pk_log *log)
         pk_error(log, "'%s' is not defined", o->name);
     } else if (it->kind == V_REPORT) {
         rc = pk_step_report(it->by, it->report, os->report, &o->data, log);
-    } else if (os->fmt == PK_FMT_VMD) {
-        pk_motion *tmp = it->kind == V_POSE ? pk_pose_to_motion(it->pose, os->frame, log) : NULL;
-        const pk_motion *m = it->kind == V_MOTION ? it->motion : tmp;
-        rc = m ? pk_vmd_write(m, &o->data, log) : -1;
-        pk_motion_free(tmp);
     } else {
         /* the step's layout (a VPD input's own, convert's layout:) unless
          * the output names one */
-        pk_vpd_options vpd = it->vpd;
+        pk_encode_options eo = {os->frame, it->vpd};
         if (os->layout_set)
-            vpd.layout = os->vpd.layout;
+            eo.vpd.layout = os->vpd.layout;
         if (os->no_morphs_set)
-            vpd.no_morphs = os->vpd.no_morphs;
-        rc = pk_vpd_write(it->pose, &vpd, &o->data, log);
+            eo.vpd.no_morphs = os->vpd.no_morphs;
+        pk_doc d = {it->kind == V_MOTION ? PK_FMT_VMD : PK_FMT_VPD, it->motion, it->pose};
+        rc = pk_doc_encode(&d, os->fmt, &eo, pk_buf_sink, &o->data, log);
     }
     if (rc == 0 && o->data.oom) {
         pk_error(log, "out of memory");

@@ -6,7 +6,7 @@
  * display-frame members) live in one chunked arena owned by the model, so
  * a model is freed in a handful of calls however many bones it has.
  */
-#include "common/utf8.h"
+#include "util/utf8.h"
 #include "posekit.h"
 #include "common/bytes.h"
 #include "model/skeleton_internal.h"
@@ -96,7 +96,7 @@ const char *pk_model_utf16(pk_model *m, const uint8_t *s, size_t n)
         }
         if (c == 0) /* a NUL ends the text (as it does every C string) */
             break;
-        o += pk_utf8_put(d + o, c);
+        o += pki_utf8_put(d + o, c);
     }
     d[o] = '\0';
     return d;

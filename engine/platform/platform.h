@@ -19,7 +19,7 @@
 #ifndef PK_PLATFORM_H
 #define PK_PLATFORM_H
 
-#include "posekit.h"
+#include "posekit_tool.h"
 
 /* ---- reading ---- */
 

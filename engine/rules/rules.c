@@ -28,7 +28,7 @@
  */
 #include "common/grow.h"
 #include "common/diag_internal.h"
-#include "common/number.h"
+#include "util/number.h"
 #include "platform/platform.h"
 #include "rules/rules_internal.h"
 #include "rules/yaml_extra.h"
@@ -136,7 +136,7 @@ static bool want_number(loader *L, const yfile *f, const yaml_node_t *n, const c
     }
     const char *s = scalar(n);
     double v;
-    if (!pk_num_double(s, &v)) {
+    if (!pki_num_double(s, &v)) {
         NODE_ERR(L, f, n, "%s must be a number, not '%s'", what, s);
         return false;
     }

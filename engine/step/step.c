@@ -5,7 +5,7 @@
 #include "common/grow.h"
 #include "step/step_internal.h"
 
-#include "common/number.h"
+#include "util/number.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -344,7 +344,7 @@ static bool parse_bool(const char *v, bool *out)
         *out = true;
         return true;
     }
-    return pk_num_bool(v, out);
+    return pki_num_bool(v, out);
 }
 
 /* Appends one value of size `size` to a repeated option's list. */
@@ -389,7 +389,7 @@ static int set_value(pk_step *s, const pki_option *o, char *field, const char *n
         }
         return 0;
     case PKI_OPT_U32:
-        if (!pk_num_u32(value, (uint32_t *)field)) {
+        if (!pki_num_u32(value, (uint32_t *)field)) {
             pk_error(log, "%s wants %s, not '%s'%s", name, o->wants, value,
                      value[0] >= '0' && value[0] <= '9' &&
                              strspn(value, "0123456789") == strlen(value)
@@ -402,14 +402,14 @@ static int set_value(pk_step *s, const pki_option *o, char *field, const char *n
     case PKI_OPT_POSITIVE: {
         double v;
         bool positive = o->kind == PKI_OPT_POSITIVE;
-        if (!pk_num_double(value, &v) || !(positive ? v > 0.0 : v >= 0.0) || !isfinite(v))
+        if (!pki_num_double(value, &v) || !(positive ? v > 0.0 : v >= 0.0) || !isfinite(v))
             return refuse(log, name, o, value);
         *(double *)field = v;
         return 0;
     }
     case PKI_OPT_COUNT: {
         uint32_t v;
-        if (!pk_num_u32(value, &v) || v == 0)
+        if (!pki_num_u32(value, &v) || v == 0)
             return refuse(log, name, o, value);
         *(uint32_t *)field = v;
         return 0;
@@ -418,7 +418,7 @@ static int set_value(pk_step *s, const pki_option *o, char *field, const char *n
         pki_frames *f = (pki_frames *)field;
         if (strcmp(value, "all") == 0)
             f->all = true;
-        else if (pk_num_range(value, &f->first, &f->last))
+        else if (pki_num_range(value, &f->first, &f->last))
             f->all = false;
         else
             return refuse(log, name, o, value);
@@ -437,7 +437,7 @@ static int set_value(pk_step *s, const pki_option *o, char *field, const char *n
     }
     case PKI_OPT_OFFSET: {
         int64_t v;
-        if (!pk_num_i64(value, &v))
+        if (!pki_num_i64(value, &v))
             return refuse(log, name, o, value);
         return list_push((pki_list *)field, &v, sizeof v) ? 0 : 1;
     }
@@ -452,7 +452,7 @@ static int set_value(pk_step *s, const pki_option *o, char *field, const char *n
     }
     case PKI_OPT_WITHIN: {
         uint32_t k;
-        if (!pk_num_u32(value, &k) || k == 0)
+        if (!pki_num_u32(value, &k) || k == 0)
             return refuse(log, name, o, value);
         return list_push((pki_list *)field, &k, sizeof k) ? 0 : 1;
     }
@@ -637,4 +637,40 @@ int pk_step_report(const pk_step *s, const pk_step_result *r, pk_report_format f
     if (log->errors == errors)
         pk_error(log, "out of memory");
     return -1;
+}
+
+const char *pk_output_refusal(pk_format holds, const pk_step *by, pk_format fmt, int report,
+                              const char *path, const char *name, char *why, size_t size)
+{
+    bool job = name != NULL;
+    if (holds != PK_FMT_VMD && holds != PK_FMT_VPD) { /* a report */
+        if (fmt == PK_FMT_UNKNOWN && report >= 0 && pk_step_reports(by, (pk_report_format)report))
+            return NULL;
+        if (job)
+            snprintf(why, size, "%s: '%s' is a %s report: write it as %s", path, name,
+                     by->def->name, by->def->report_exts);
+        else
+            snprintf(why, size, "'%s' cannot hold a %s report: name it %s", path, by->def->name,
+                     by->def->report_exts);
+        return why;
+    }
+    if (fmt == PK_FMT_VMD || (fmt == PK_FMT_VPD && holds == PK_FMT_VPD))
+        return NULL;
+    if (fmt == PK_FMT_VPD) /* a motion: only convert takes one pose out of it */
+        snprintf(why, size,
+                 job ? "%s: '%s' is a motion: a .vpd holds one pose (take one with a step convert: "
+                       "{in: %s, to: vpd, frame: N, out: ...})"
+                     : "'%s' would hold one frame of a motion: write a .vmd (posekit convert "
+                       "--frame N takes one pose out of a motion)",
+                 path, name, name);
+    else if (!job)
+        snprintf(why, size, "cannot tell the output format of '%s': use .vmd or .vpd", path);
+    else if (holds == PK_FMT_VMD)
+        snprintf(why, size,
+                 "%s: '%s' is a motion: write it as .vmd (or take a pose with a step convert: "
+                 "{..., to: vpd, frame: N} and write that as .vpd)",
+                 path, name);
+    else
+        snprintf(why, size, "%s: '%s' is a pose: write it as .vpd or .vmd", path, name);
+    return why;
 }

@@ -3,6 +3,8 @@
  * rules file renaming each missing name to its near miss. */
 #include "step/step_internal.h"
 
+#include "util/json.h"
+
 #include <stdlib.h>
 
 typedef struct check_opts {
@@ -206,57 +208,57 @@ static void check_json(const pk_step *s, const check_result *cr, pk_buf *f)
     const check_opts *o = s->o;
     const pk_check_report *r = cr->report;
     const pk_model *m = cr->model;
-    pki_jout j = {f, 0, {0}};
-    pki_jo_open(&j, '{');
-    pki_jo_str(&j, "file", s->inputs[0]);
-    pki_jo_str(&j, "model_file", o->model_name);
-    pki_jo_str(&j, "model", m->name);
-    pki_jo_int(&j, "missing", r->missing);
-    pki_jo_int(&j, "cut", r->cut);
+    pki_json j = pki_json_begin(f, true);
+    pki_json_open(&j, '{');
+    pki_json_kstr(&j, "file", s->inputs[0]);
+    pki_json_kstr(&j, "model_file", o->model_name);
+    pki_json_kstr(&j, "model", m->name);
+    pki_json_kint(&j, "missing", r->missing);
+    pki_json_kint(&j, "cut", r->cut);
     for (int morphs = 0; morphs < 2; morphs++) {
-        pki_jo_key(&j, morphs ? "morphs" : "bones");
-        pki_jo_open(&j, '[');
+        pki_json_key(&j, morphs ? "morphs" : "bones");
+        pki_json_open(&j, '[');
         for (size_t i = 0; i < r->nitems; i++) {
             const pk_check_item *it = &r->items[i];
             if (it->morph != (morphs == 1))
                 continue;
-            pki_jo_item(&j);
-            pki_jo_open(&j, '{');
-            pki_jo_str(&j, "name", it->name);
-            pki_jo_int(&j, "keys", it->keys);
-            pki_jo_str(&j, "status", status_word(it->status));
+            pki_json_item(&j);
+            pki_json_open(&j, '{');
+            pki_json_kstr(&j, "name", it->name);
+            pki_json_kint(&j, "keys", it->keys);
+            pki_json_kstr(&j, "status", status_word(it->status));
             const char *mn = model_name(m, it);
             if (it->status != PK_CHECK_MISSING) {
-                pki_jo_str(&j, "model_name", mn);
+                pki_json_kstr(&j, "model_name", mn);
                 if (it->status == PK_CHECK_CUT) { /* every name cut to it, model_name first */
-                    pki_jo_key(&j, "model_names");
-                    pki_jo_open(&j, '[');
+                    pki_json_key(&j, "model_names");
+                    pki_json_open(&j, '[');
                     for (size_t k = 0; k < it->nmatches; k++) {
-                        pki_jo_item(&j);
-                        pki_json_str(f, match_name(m, it, k));
+                        pki_json_item(&j);
+                        pki_json_str(j.b, match_name(m, it, k));
                     }
-                    pki_jo_close(&j, ']');
+                    pki_json_close(&j, ']');
                 }
             } else if (mn) {
-                pki_jo_key(&j, "near_miss");
-                pki_jo_open(&j, '{');
-                pki_jo_str(&j, "name", mn);
-                pki_jo_str(&j, "why", it->why);
-                pki_jo_close(&j, '}');
+                pki_json_key(&j, "near_miss");
+                pki_json_open(&j, '{');
+                pki_json_kstr(&j, "name", mn);
+                pki_json_kstr(&j, "why", it->why);
+                pki_json_close(&j, '}');
             } else {
-                pki_jo_key(&j, "near_miss");
+                pki_json_key(&j, "near_miss");
                 pk_buf_puts(f, "null");
             }
             if (!it->morph) {
-                pki_jo_int(&j, "move_unusable", it->move_unusable);
-                pki_jo_int(&j, "rotate_unusable", it->rotate_unusable);
+                pki_json_kint(&j, "move_unusable", it->move_unusable);
+                pki_json_kint(&j, "rotate_unusable", it->rotate_unusable);
             }
-            pki_jo_close(&j, '}');
+            pki_json_close(&j, '}');
         }
-        pki_jo_close(&j, ']');
+        pki_json_close(&j, ']');
     }
-    pki_jo_key(&j, "unkeyed");
-    pki_jo_open(&j, '[');
+    pki_json_key(&j, "unkeyed");
+    pki_json_open(&j, '[');
     for (size_t fr = 0; fr < m->nframes; fr++) {
         const pk_model_frame *d = &m->frames[fr];
         size_t n = 0;
@@ -264,21 +266,21 @@ static void check_json(const pk_step *s, const check_result *cr, pk_buf *f)
             n += unkeyed(m, r, &d->items[k]);
         if (!n)
             continue;
-        pki_jo_item(&j);
-        pki_jo_open(&j, '{');
-        pki_jo_str(&j, "frame", d->name);
-        pki_jo_key(&j, "bones");
-        pki_jo_open(&j, '[');
+        pki_json_item(&j);
+        pki_json_open(&j, '{');
+        pki_json_kstr(&j, "frame", d->name);
+        pki_json_key(&j, "bones");
+        pki_json_open(&j, '[');
         for (size_t k = 0; k < d->nitems; k++)
             if (unkeyed(m, r, &d->items[k])) {
-                pki_jo_item(&j);
-                pki_json_str(f, m->bones[d->items[k].index].name);
+                pki_json_item(&j);
+                pki_json_str(j.b, m->bones[d->items[k].index].name);
             }
-        pki_jo_close(&j, ']');
-        pki_jo_close(&j, '}');
+        pki_json_close(&j, ']');
+        pki_json_close(&j, '}');
     }
-    pki_jo_close(&j, ']');
-    pki_jo_close(&j, '}');
+    pki_json_close(&j, ']');
+    pki_json_close(&j, '}');
     pk_buf_putc(f, '\n');
 }
 

@@ -4,7 +4,7 @@
  * under it). */
 #include "step/step_internal.h"
 
-#include "common/number.h"
+#include "util/json.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -456,152 +456,153 @@ static void csv(const pk_step *s, const diff_result *dr, pk_buf *f)
 
 /* The end of a row (bone, morph, scene channel): where it is found when
  * on one side only, whether it differs, and the closing brace. */
-static void j_row_end(pk_buf *f, bool *first, int only_in, bool differs)
+static void j_row_end(pki_json *j, int only_in, bool differs)
 {
-    if (only_in) {
-        pki_json_key(f, first, "only_in");
-        pki_json_str(f, only_text(only_in));
-    }
-    pki_json_key(f, first, "differs");
-    pk_buf_puts(f, differs ? "true}" : "false}");
+    if (only_in)
+        pki_json_kstr(j, "only_in", only_text(only_in));
+    pki_json_kbool(j, "differs", differs);
+    pki_json_close(j, '}');
 }
 
-static void json_groups(const diff_result *dr, pk_buf *f)
+/* A member holding a number rounded to 6 decimals. */
+static void j_num6(pki_json *j, const char *k, double v)
+{
+    pki_json_knum(j, k, pki_round6(v));
+}
+
+static void json_groups(const diff_result *dr, pki_json *j)
 {
     const pk_diff *d = dr->diff;
-    pk_buf_putc(f, '[');
+    pki_json_open(j, '[');
     for (size_t i = 0; i < dr->ngroups; i++) {
         const pk_diff_group *g = &dr->groups[i];
-        bool k = true;
-        pk_buf_puts(f, i ? ",{" : "{");
-        pki_json_key(f, &k, "name");
-        pk_buf_puts(f, "\"@");
-        pki_json_body(f, g->name);
-        pk_buf_putc(f, '"');
-        pki_json_key(f, &k, "bones");
-        pk_buf_printf(f, "%zu", g->bones);
-        pki_json_key(f, &k, "bones_differ");
-        pk_buf_printf(f, "%zu", g->bones_differ);
-        pki_json_num6(f, &k, "max_angle_deg", group_deg(g));
-        pki_json_key(f, &k, "max_bone");
-        if (g->top)
-            pki_json_str(f, g->top->name);
-        else
-            pk_buf_puts(f, "null");
+        pki_json_item(j);
+        pki_json_open(j, '{');
+        pki_json_key(j, "name");
+        pk_buf_puts(j->b, "\"@");
+        pki_json_body(j->b, g->name);
+        pk_buf_putc(j->b, '"');
+        pki_json_kint(j, "bones", (long long)g->bones);
+        pki_json_kint(j, "bones_differ", (long long)g->bones_differ);
+        j_num6(j, "max_angle_deg", group_deg(g));
+        pki_json_kstr(j, "max_bone", g->top ? g->top->name : NULL);
         if (d->range) {
-            pki_json_key(f, &k, "max_frame");
+            pki_json_key(j, "max_frame");
             if (g->top)
-                pk_buf_printf(f, "%u", g->top->angle_frame);
+                pk_buf_printf(j->b, "%u", g->top->angle_frame);
             else
-                pk_buf_puts(f, "null");
+                pk_buf_puts(j->b, "null");
         }
-        pki_json_num6(f, &k, "max_pos_delta", g->max_pos);
-        pki_json_key(f, &k, "differs");
-        pk_buf_puts(f, g->bones_differ > 0 ? "true}" : "false}");
+        j_num6(j, "max_pos_delta", g->max_pos);
+        pki_json_kbool(j, "differs", g->bones_differ > 0);
+        pki_json_close(j, '}');
     }
-    pk_buf_putc(f, ']');
+    pki_json_close(j, ']');
+}
+
+static void json_rows(const pk_diff *d, pki_json *j)
+{
+    pki_json_key(j, "bones");
+    pki_json_open(j, '[');
+    for (size_t i = 0; i < d->nbones; i++) {
+        const pk_diff_bone *r = &d->bones[i];
+        pki_json_item(j);
+        pki_json_open(j, '{');
+        pki_json_kstr(j, "name", r->name);
+        j_num6(j, "angle_deg", r->angle_deg);
+        j_num6(j, "pos_delta", r->pos_delta);
+        if (d->range) {
+            pki_json_kint(j, "angle_frame", r->angle_frame);
+            j_num6(j, "angle_mean", r->angle_mean);
+            pki_json_kint(j, "pos_frame", r->pos_frame);
+            j_num6(j, "pos_mean", r->pos_mean);
+        }
+        j_row_end(j, r->only_in, r->differs);
+    }
+    pki_json_close(j, ']');
+    pki_json_key(j, "morphs");
+    pki_json_open(j, '[');
+    for (size_t i = 0; i < d->nmorphs; i++) {
+        const pk_diff_morph *r = &d->morphs[i];
+        pki_json_item(j);
+        pki_json_open(j, '{');
+        pki_json_kstr(j, "name", r->name);
+        j_num6(j, "weight_a", r->weight_a);
+        j_num6(j, "weight_b", r->weight_b);
+        j_num6(j, "delta", r->delta);
+        if (d->range) {
+            pki_json_kint(j, "frame", r->frame);
+            j_num6(j, "mean", r->mean);
+        }
+        j_row_end(j, r->only_in, r->differs);
+    }
+    pki_json_close(j, ']');
+    if (!d->nscene) /* only when A or B keys a camera, light or shadow */
+        return;
+    pki_json_key(j, "scene");
+    pki_json_open(j, '[');
+    for (size_t i = 0; i < d->nscene; i++) {
+        const pk_diff_scene *r = &d->scene[i];
+        pki_json_item(j);
+        pki_json_open(j, '{');
+        pki_json_kstr(j, "name", r->name);
+        pki_json_kstr(j, "unit", r->unit);
+        j_num6(j, "delta", r->delta);
+        if (d->range) {
+            pki_json_kint(j, "frame", r->frame);
+            j_num6(j, "mean", r->mean);
+        }
+        j_row_end(j, r->only_in, r->differs);
+    }
+    pki_json_close(j, ']');
 }
 
 static void json(const pk_step *s, const diff_result *dr, pk_buf *f)
 {
     const diff_opts *o = s->o;
     const pk_diff *d = dr->diff;
-    bool first = true;
-    pk_buf_putc(f, '{');
-    pki_json_key(f, &first, "a");
-    pki_json_str(f, s->inputs[0]);
-    pki_json_key(f, &first, "b");
-    pki_json_str(f, s->inputs[1]);
+    pki_json j = pki_json_begin(f, false);
+    pki_json_open(&j, '{');
+    pki_json_kstr(&j, "a", s->inputs[0]);
+    pki_json_kstr(&j, "b", s->inputs[1]);
     if (d->range) {
-        pki_json_key(f, &first, "frames");
+        pki_json_key(&j, "frames");
         pk_buf_printf(f, "[%u,%u]", d->first, d->last);
     } else {
-        pki_json_key(f, &first, "frame");
-        pk_buf_printf(f, "%u", o->frame);
+        pki_json_kint(&j, "frame", o->frame);
     }
-    pki_json_key(f, &first, "thresholds");
-    pk_buf_puts(f, "{\"deg\":");
-    pk_num_json(f, o->threshold);
-    pk_buf_puts(f, ",\"pos\":");
-    pk_num_json(f, o->pos_threshold);
-    pk_buf_puts(f, ",\"morph\":");
-    pk_num_json(f, 0.0001);
-    pk_buf_putc(f, '}');
-    pki_json_key(f, &first, "bones");
-    pk_buf_putc(f, '[');
-    for (size_t i = 0; i < d->nbones; i++) {
-        const pk_diff_bone *r = &d->bones[i];
-        bool k = true;
-        pk_buf_puts(f, i ? ",{" : "{");
-        pki_json_key(f, &k, "name");
-        pki_json_str(f, r->name);
-        pki_json_num6(f, &k, "angle_deg", r->angle_deg);
-        pki_json_num6(f, &k, "pos_delta", r->pos_delta);
-        if (d->range) {
-            pki_json_frame(f, &k, "angle_frame", r->angle_frame);
-            pki_json_num6(f, &k, "angle_mean", r->angle_mean);
-            pki_json_frame(f, &k, "pos_frame", r->pos_frame);
-            pki_json_num6(f, &k, "pos_mean", r->pos_mean);
-        }
-        j_row_end(f, &k, r->only_in, r->differs);
-    }
-    pk_buf_putc(f, ']');
-    pki_json_key(f, &first, "morphs");
-    pk_buf_putc(f, '[');
-    for (size_t i = 0; i < d->nmorphs; i++) {
-        const pk_diff_morph *r = &d->morphs[i];
-        bool k = true;
-        pk_buf_puts(f, i ? ",{" : "{");
-        pki_json_key(f, &k, "name");
-        pki_json_str(f, r->name);
-        pki_json_num6(f, &k, "weight_a", r->weight_a);
-        pki_json_num6(f, &k, "weight_b", r->weight_b);
-        pki_json_num6(f, &k, "delta", r->delta);
-        if (d->range) {
-            pki_json_frame(f, &k, "frame", r->frame);
-            pki_json_num6(f, &k, "mean", r->mean);
-        }
-        j_row_end(f, &k, r->only_in, r->differs);
-    }
-    pk_buf_putc(f, ']');
-    if (d->nscene) { /* only when A or B keys a camera, light or shadow */
-        pki_json_key(f, &first, "scene");
-        pk_buf_putc(f, '[');
-        for (size_t i = 0; i < d->nscene; i++) {
-            const pk_diff_scene *r = &d->scene[i];
-            bool k = true;
-            pk_buf_puts(f, i ? ",{" : "{");
-            pki_json_key(f, &k, "name");
-            pki_json_str(f, r->name);
-            pki_json_key(f, &k, "unit");
-            pki_json_str(f, r->unit);
-            pki_json_num6(f, &k, "delta", r->delta);
-            if (d->range) {
-                pki_json_frame(f, &k, "frame", r->frame);
-                pki_json_num6(f, &k, "mean", r->mean);
-            }
-            j_row_end(f, &k, r->only_in, r->differs);
-        }
-        pk_buf_putc(f, ']');
-    }
+    pki_json_key(&j, "thresholds");
+    pki_json_open(&j, '{');
+    pki_json_knum(&j, "deg", o->threshold);
+    pki_json_knum(&j, "pos", o->pos_threshold);
+    pki_json_knum(&j, "morph", 0.0001);
+    pki_json_close(&j, '}');
+    json_rows(d, &j);
     if (o->groups) {
-        pki_json_key(f, &first, "groups");
-        json_groups(dr, f);
+        pki_json_key(&j, "groups");
+        json_groups(dr, &j);
     }
     double max = 0.0;
     for (size_t i = 0; i < d->nbones; i++)
         if (d->bones[i].angle_deg > max)
             max = d->bones[i].angle_deg;
-    pki_json_key(f, &first, "summary");
-    pk_buf_printf(f,
-                  "{\"bones\":%zu,\"bones_differ\":%zu,\"morphs\":%zu,\"morphs_differ\":%zu,"
-                  "\"only_in_a\":%zu,\"only_in_b\":%zu,",
-                  d->nbones, d->bones_differ, d->nmorphs, d->morphs_differ, d->only_a, d->only_b);
-    if (d->nscene)
-        pk_buf_printf(f, "\"scene\":%zu,\"scene_differ\":%zu,", d->nscene, d->scene_differ);
-    pk_buf_puts(f, "\"max_angle_deg\":");
-    pk_num_json(f, pki_round6(max));
-    pk_buf_printf(f, ",\"differ\":%s}}\n", pk_diff_any(d) ? "true" : "false");
+    pki_json_key(&j, "summary");
+    pki_json_open(&j, '{');
+    pki_json_kint(&j, "bones", (long long)d->nbones);
+    pki_json_kint(&j, "bones_differ", (long long)d->bones_differ);
+    pki_json_kint(&j, "morphs", (long long)d->nmorphs);
+    pki_json_kint(&j, "morphs_differ", (long long)d->morphs_differ);
+    pki_json_kint(&j, "only_in_a", (long long)d->only_a);
+    pki_json_kint(&j, "only_in_b", (long long)d->only_b);
+    if (d->nscene) {
+        pki_json_kint(&j, "scene", (long long)d->nscene);
+        pki_json_kint(&j, "scene_differ", (long long)d->scene_differ);
+    }
+    j_num6(&j, "max_angle_deg", max);
+    pki_json_kbool(&j, "differ", pk_diff_any(d));
+    pki_json_close(&j, '}');
+    pki_json_close(&j, '}');
+    pk_buf_putc(f, '\n');
 }
 
 /* ---- the picture ---- */

@@ -5,12 +5,13 @@
  * coordinates, so the file opens in any browser and stays small.  The body
  * is drawn first into its own buffer while the widest text and the lowest
  * row are tracked, so the canvas is sized to what it holds.  Text widths
- * are estimated (0.6 em for ASCII, 1 em for CJK and other wide
- * characters); the font list names fonts that cover Japanese.  Names are
+ * are estimated as in every posekit picture (pki_text_width); the font
+ * list names fonts that cover Japanese.  Names are
  * XML-escaped; characters XML forbids (C0 controls) become '?'.  Numbers
  * are printed with %d / %.3f, which do not depend on the locale here
  * because posekit never calls setlocale. */
 #include "step/step_internal.h"
+#include "util/text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -29,23 +30,15 @@ enum {
     LEGEND_STEPS = 16,
 };
 
-#define FONTS PK_SVG_FONTS /* the list every posekit picture names */
+#define FONTS PKI_SVG_FONTS /* the list every posekit picture names */
 
 /* ---- text ---- */
 
-/* Estimated width in pixels of UTF-8 text at a font size. */
+/* Estimated width in pixels of UTF-8 text at a font size (the one
+ * estimate every picture uses, util/text.h). */
 static double text_w(const char *s, double size)
 {
-    double w = 0.0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p < 0x80)
-            w += 0.6;
-        else if (*p >= 0xE0) /* lead of a 3- or 4-byte sequence: CJK and the like */
-            w += 1.0;
-        else if (*p >= 0xC0)
-            w += 0.65;
-    }
-    return w * size;
+    return pki_text_width(s, size, false);
 }
 
 /* The picture being drawn: body text, and how far it reaches. */
@@ -76,7 +69,7 @@ static void text(pic *p, double x, int y, const char *anchor, const char *attrs,
     if (*attrs)
         pk_buf_printf(p->b, " %s", attrs);
     pk_buf_putc(p->b, '>');
-    pk_buf_puts_xml(p->b, s);
+    pki_buf_puts_xml(p->b, s);
     pk_buf_puts(p->b, "</text>\n");
     double w = text_w(s, size);
     double right = strcmp(anchor, "start") == 0    ? x + w

@@ -176,29 +176,8 @@ pk_selection *pki_body(const pk_rules *rules, pk_rules **own);
 
 /* ---- what reports share (step_report.c) ---- */
 
-/* JSON, compact, byte for byte what jansson prints with 9 digits: a
- * string's body (a byte that is not UTF-8 becomes the text \xNN), the
- * string quoted, a member's key (',' before all but the first), a member
- * holding a number rounded to 6 decimals, one holding a frame. */
-void pki_json_body(pk_buf *f, const char *s);
-void pki_json_str(pk_buf *f, const char *s);
-void pki_json_key(pk_buf *f, bool *first, const char *k);
-void pki_json_num6(pk_buf *f, bool *first, const char *k, double v);
-void pki_json_frame(pk_buf *f, bool *first, const char *k, uint32_t frame);
+/* x rounded to 6 decimals (the JSON of diff's rows). */
 double pki_round6(double x);
-/* Indented JSON, byte for byte what jansson prints with JSON_INDENT(2)
- * (empty containers as {} and [], ": " after keys). */
-typedef struct pki_jout {
-    pk_buf *f;
-    int depth;
-    size_t count[8];
-} pki_jout;
-void pki_jo_item(pki_jout *j); /* before an array's item */
-void pki_jo_open(pki_jout *j, char c);
-void pki_jo_close(pki_jout *j, char c);
-void pki_jo_key(pki_jout *j, const char *k);
-void pki_jo_str(pki_jout *j, const char *k, const char *v);
-void pki_jo_int(pki_jout *j, const char *k, long long v);
 /* A CSV field, quoted when it holds a comma, a quote or a line break. */
 void pki_csv_field(pk_buf *f, const char *s);
 /* A YAML double-quoted string. */

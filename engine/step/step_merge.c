@@ -3,6 +3,8 @@
  * overlaps and conflicts, one line each, then the summary; and its JSON. */
 #include "step/step_internal.h"
 
+#include "util/json.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,66 +248,66 @@ static void text(const pk_step *s, const merge_result *mr, const pk_step_result 
 }
 
 /* The name of a conflict or overlap: a string, or null (camera, ...). */
-static void name_or_null(pki_jout *j, const char *name)
+static void name_or_null(pki_json *j, const char *name)
 {
-    pki_jo_key(j, "name");
+    pki_json_key(j, "name");
     if (name)
-        pki_json_str(j->f, name);
+        pki_json_str(j->b, name);
     else
-        pk_buf_puts(j->f, "null");
+        pk_buf_puts(j->b, "null");
 }
 
-static void json_inputs(const pk_step *s, const merge_result *mr, pki_jout *j)
+static void json_inputs(const pk_step *s, const merge_result *mr, pki_json *j)
 {
-    pki_jo_key(j, "inputs");
-    pki_jo_open(j, '[');
+    pki_json_key(j, "inputs");
+    pki_json_open(j, '[');
     for (size_t i = 0; i < mr->n; i++) {
         const pk_merge_input *in = &mr->in[i];
-        pki_jo_item(j);
-        pki_jo_open(j, '{');
-        pki_jo_str(j, "path", s->inputs[i]);
-        pki_jo_int(j, "offset", in->offset);
-        pki_jo_key(j, "sections");
-        pki_jo_open(j, '[');
+        pki_json_item(j);
+        pki_json_open(j, '{');
+        pki_json_kstr(j, "path", s->inputs[i]);
+        pki_json_kint(j, "offset", in->offset);
+        pki_json_key(j, "sections");
+        pki_json_open(j, '[');
         for (int k = 0; k < PK_SEC_COUNT; k++)
             if (!in->sections || (in->sections & (1u << k))) {
-                pki_jo_item(j);
-                pki_json_str(j->f, pk_section_word((pk_section)k));
+                pki_json_item(j);
+                pki_json_str(j->b, pk_section_word((pk_section)k));
             }
-        pki_jo_close(j, ']');
-        pki_jo_key(j, "within");
-        pk_buf_puts(j->f, in->within ? "true" : "false");
-        pki_jo_close(j, '}');
+        pki_json_close(j, ']');
+        pki_json_key(j, "within");
+        pk_buf_puts(j->b, in->within ? "true" : "false");
+        pki_json_close(j, '}');
     }
-    pki_jo_close(j, ']');
+    pki_json_close(j, ']');
 }
 
-static void json_overlaps(const pk_step *s, const pk_merge_report *r, pki_jout *j)
+static void json_overlaps(const pk_step *s, const pk_merge_report *r, pki_json *j)
 {
-    pki_jo_key(j, "overlaps");
-    pki_jo_open(j, '[');
+    pki_json_key(j, "overlaps");
+    pki_json_open(j, '[');
     for (size_t i = 0; i < r->noverlaps; i++) {
         const pk_merge_overlap *c = &r->overlaps[i];
-        pki_jo_item(j);
-        pki_jo_open(j, '{');
-        pki_jo_str(j, "section", SEC[c->section]);
+        pki_json_item(j);
+        pki_json_open(j, '{');
+        pki_json_kstr(j, "section", SEC[c->section]);
         name_or_null(j, c->name);
-        pki_jo_key(j, "inputs");
-        pki_jo_open(j, '[');
+        pki_json_key(j, "inputs");
+        pki_json_open(j, '[');
         for (int k = 0; k < 2; k++) {
             size_t idx = k ? c->b : c->a;
-            pki_jo_item(j);
-            pki_jo_open(j, '{');
-            pki_jo_int(j, "input", (long long)idx + 1);
-            pki_jo_str(j, "path", s->inputs[idx]);
-            pki_jo_int(j, "first", k ? c->b_first : c->a_first);
-            pki_jo_int(j, "last", k ? c->b_last : c->a_last);
-            pki_jo_close(j, '}');
+            pki_json_item(j);
+            pki_json_open(j, '{');
+            pki_json_kint(j, "input", (long long)idx + 1);
+            pki_json_kstr(j, "path", s->inputs[idx]);
+            pki_json_kint(j, "first", k ? c->b_first : c->a_first);
+            pki_json_kint(j, "last", k ? c->b_last : c->a_last);
+            pki_json_close(j, '}');
         }
-        pki_jo_close(j, ']');
-        pki_jo_close(j, '}');
+        pki_json_close(j, ']');
+        pki_json_close(j, '}');
     }
-    pki_jo_close(j, ']');
+    pki_json_close(j, ']');
 }
 
 /* Indented: the inputs as merged, the policy, every conflict and
@@ -313,46 +315,46 @@ static void json_overlaps(const pk_step *s, const pk_merge_report *r, pki_jout *
 static void json(const pk_step *s, const merge_result *mr, const pk_step_result *res, pk_buf *out)
 {
     const pk_merge_report *r = &mr->report;
-    pki_jout j = {out, 0, {0}};
-    pki_jo_open(&j, '{');
+    pki_json j = pki_json_begin(out, true);
+    pki_json_open(&j, '{');
     json_inputs(s, mr, &j);
-    pki_jo_str(&j, "prefer", policy_name(((const merge_opts *)s->o)->prefer));
-    pki_jo_key(&j, "conflicts");
-    pki_jo_open(&j, '[');
+    pki_json_kstr(&j, "prefer", policy_name(((const merge_opts *)s->o)->prefer));
+    pki_json_key(&j, "conflicts");
+    pki_json_open(&j, '[');
     for (size_t i = 0; i < r->count; i++) {
         const pk_merge_conflict *c = &r->items[i];
-        pki_jo_item(&j);
-        pki_jo_open(&j, '{');
-        pki_jo_str(&j, "section", SEC[c->section]);
+        pki_json_item(&j);
+        pki_json_open(&j, '{');
+        pki_json_kstr(&j, "section", SEC[c->section]);
         name_or_null(&j, c->name);
-        pki_jo_int(&j, "frame", c->frame);
-        pki_jo_int(&j, "kept", (long long)c->kept + 1);
-        pki_jo_int(&j, "dropped", (long long)c->dropped + 1);
-        pki_jo_close(&j, '}');
+        pki_json_kint(&j, "frame", c->frame);
+        pki_json_kint(&j, "kept", (long long)c->kept + 1);
+        pki_json_kint(&j, "dropped", (long long)c->dropped + 1);
+        pki_json_close(&j, '}');
     }
-    pki_jo_close(&j, ']');
+    pki_json_close(&j, ']');
     json_overlaps(s, r, &j);
-    pki_jo_int(&j, "cut_keys", (long long)r->cut_keys);
-    pki_jo_int(&j, "within_tracks", (long long)r->within_tracks);
-    pki_jo_int(&j, "within_baked", (long long)r->within_baked);
-    pki_jo_int(&j, "identical", (long long)r->identical);
-    pki_jo_int(&j, "below_zero", (long long)r->below_zero);
-    pki_jo_int(&j, "past_end", (long long)r->past_end);
+    pki_json_kint(&j, "cut_keys", (long long)r->cut_keys);
+    pki_json_kint(&j, "within_tracks", (long long)r->within_tracks);
+    pki_json_kint(&j, "within_baked", (long long)r->within_baked);
+    pki_json_kint(&j, "identical", (long long)r->identical);
+    pki_json_kint(&j, "below_zero", (long long)r->below_zero);
+    pki_json_kint(&j, "past_end", (long long)r->past_end);
     const pk_motion *m = res->out.motion;
-    pki_jo_key(&j, "records");
+    pki_json_key(&j, "records");
     if (m) {
-        pki_jo_open(&j, '{');
-        pki_jo_int(&j, "bones", (long long)m->nbones);
-        pki_jo_int(&j, "morphs", (long long)m->nmorphs);
-        pki_jo_int(&j, "cameras", (long long)m->ncameras);
-        pki_jo_int(&j, "lights", (long long)m->nlights);
-        pki_jo_int(&j, "shadows", (long long)m->nshadows);
-        pki_jo_int(&j, "ik", (long long)m->niks);
-        pki_jo_close(&j, '}');
+        pki_json_open(&j, '{');
+        pki_json_kint(&j, "bones", (long long)m->nbones);
+        pki_json_kint(&j, "morphs", (long long)m->nmorphs);
+        pki_json_kint(&j, "cameras", (long long)m->ncameras);
+        pki_json_kint(&j, "lights", (long long)m->nlights);
+        pki_json_kint(&j, "shadows", (long long)m->nshadows);
+        pki_json_kint(&j, "ik", (long long)m->niks);
+        pki_json_close(&j, '}');
     } else {
         pk_buf_puts(out, "null");
     }
-    pki_jo_close(&j, '}');
+    pki_json_close(&j, '}');
     pk_buf_putc(out, '\n');
 }
 

@@ -1,8 +1,9 @@
 /* test_core.c — the shared core: name interning, CP932 decoding (not
  * Shift_JIS) and escapes, the log, the buffer, the motion and pose models. */
 #include "testutil.h"
-#include "common/utf8.h"
+#include "util/utf8.h"
 #include "model/names_internal.h"
+#include "util/number.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -231,22 +232,22 @@ static void utf8_code_points(void **state)
     char buf[4];
     static const uint32_t cps[] = {0x41, 0xE9, 0x30BB, 0x1F600};
     for (size_t i = 0; i < 4; i++) {
-        size_t n = pk_utf8_put(buf, cps[i]);
+        size_t n = pki_utf8_put(buf, cps[i]);
         assert_int_equal(n, i + 1);
         char z[5] = {0};
         memcpy(z, buf, n);
-        assert_int_equal(pk_utf8_seq((const unsigned char *)z), n);
+        assert_int_equal(pki_utf8_seq((const unsigned char *)z), n);
         uint32_t c;
-        assert_int_equal(pk_utf8_next(z, &c), n);
+        assert_int_equal(pki_utf8_next(z, &c), n);
         assert_int_equal(c, cps[i]);
     }
     /* not well-formed: overlong, surrogate, stray continuation, cut short */
-    assert_int_equal(pk_utf8_seq((const unsigned char *)"\xC0\x80"), 0);
-    assert_int_equal(pk_utf8_seq((const unsigned char *)"\xED\xA0\x80"), 0);
-    assert_int_equal(pk_utf8_seq((const unsigned char *)"\x80"), 0);
-    assert_int_equal(pk_utf8_seq((const unsigned char *)"\xE3\x82"), 0);
+    assert_int_equal(pki_utf8_seq((const unsigned char *)"\xC0\x80"), 0);
+    assert_int_equal(pki_utf8_seq((const unsigned char *)"\xED\xA0\x80"), 0);
+    assert_int_equal(pki_utf8_seq((const unsigned char *)"\x80"), 0);
+    assert_int_equal(pki_utf8_seq((const unsigned char *)"\xE3\x82"), 0);
     uint32_t c;
-    assert_int_equal(pk_utf8_next("\x83Z", &c), 1); /* a CP932 lead byte: itself */
+    assert_int_equal(pki_utf8_next("\x83Z", &c), 1); /* a CP932 lead byte: itself */
     assert_int_equal(c, 0x83);
 }
 
@@ -441,16 +442,16 @@ static void bool_words(void **state)
 {
     (void)state;
     bool v = false;
-    assert_true(pk_num_bool("true", &v) && v);
-    assert_true(pk_num_bool("no", &v) && !v);
-    assert_true(pk_num_bool("yes", &v) && v);
-    assert_true(pk_num_bool("false", &v) && !v);
+    assert_true(pki_num_bool("true", &v) && v);
+    assert_true(pki_num_bool("no", &v) && !v);
+    assert_true(pki_num_bool("yes", &v) && v);
+    assert_true(pki_num_bool("false", &v) && !v);
     v = true;
-    assert_false(pk_num_bool("False", &v));
-    assert_false(pk_num_bool("1", &v));
-    assert_false(pk_num_bool("", &v));
-    assert_false(pk_num_bool(" true", &v));
-    assert_false(pk_num_bool(NULL, &v));
+    assert_false(pki_num_bool("False", &v));
+    assert_false(pki_num_bool("1", &v));
+    assert_false(pki_num_bool("", &v));
+    assert_false(pki_num_bool(" true", &v));
+    assert_false(pki_num_bool(NULL, &v));
     assert_true(v);
 }
 

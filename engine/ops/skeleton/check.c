@@ -7,7 +7,7 @@
  * ASCII), then spaces and letter case, then common spellings of the same
  * bone.
  */
-#include "common/utf8.h"
+#include "util/utf8.h"
 #include "model/names_internal.h"
 #include "posekit.h"
 
@@ -35,7 +35,7 @@ static char *fold(const char *s, int level)
     size_t o = 0;
     for (size_t i = 0; i < n;) {
         uint32_t c;
-        i += pk_utf8_next(s + i, &c);
+        i += pki_utf8_next(s + i, &c);
         if (c >= 0xFF01 && c <= 0xFF5E)
             c -= 0xFEE0;
         if (level >= 2) {
@@ -44,7 +44,7 @@ static char *fold(const char *s, int level)
             if (c >= 'A' && c <= 'Z')
                 c += 32;
         }
-        o += pk_utf8_put(d + o, c);
+        o += pki_utf8_put(d + o, c);
     }
     d[o] = '\0';
     if (level >= 3) {

@@ -11,13 +11,14 @@
  * side on the viewer's left), side (seen from its left, front to the
  * right), top (from above, front down).  SVG numbers are printed with
  * %.1f, which does not depend on the locale (posekit never calls
- * setlocale); JSON numbers as every engine JSON (pk_num_json: null for
+ * setlocale); JSON numbers as every engine JSON (pki_json_num: null for
  * NaN).
  */
 #include "posekit.h"
-#include "common/number.h"
 #include "math/quat_internal.h"
 #include "model/names_internal.h"
+#include "util/json.h"
+#include "util/text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -416,27 +417,13 @@ size_t pk_drawing_figures(const pk_drawing *d)
 
 /* ---- JSON ---- */
 
-static void json_str(pk_buf *b, const char *s)
-{
-    pk_buf_putc(b, '"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            pk_buf_printf(b, "\\%c", *p);
-        else if (*p < 0x20)
-            pk_buf_printf(b, "\\u%04x", *p);
-        else
-            pk_buf_putc(b, *p);
-    }
-    pk_buf_putc(b, '"');
-}
-
 static void json_nums(pk_buf *b, const double *v, int n)
 {
     pk_buf_putc(b, '[');
     for (int i = 0; i < n; i++) {
         if (i)
             pk_buf_putc(b, ',');
-        pk_num_json(b, v[i]);
+        pki_json_num(b, v[i]);
     }
     pk_buf_putc(b, ']');
 }
@@ -449,9 +436,9 @@ int pk_draw_json(const pk_drawing *d, pk_buf *out)
         const dmodel *m = &d->m[g->who];
         pk_buf_puts(out, f ? ",\n{" : "\n{");
         pk_buf_puts(out, "\"input\":");
-        json_str(out, d->name[g->who]);
+        pki_json_str(out, d->name[g->who]);
         pk_buf_puts(out, ",\"model\":");
-        json_str(out, m->label);
+        pki_json_str(out, m->label);
         if (g->motion)
             pk_buf_printf(out, ",\"frame\":%u", g->frame);
         pk_buf_puts(out, ",\"bones\":[");
@@ -462,7 +449,7 @@ int pk_draw_json(const pk_drawing *d, pk_buf *out)
             pk_buf_puts(out, first ? "\n " : ",\n ");
             first = false;
             pk_buf_puts(out, "{\"name\":");
-            json_str(out, m->bones[i].name);
+            pki_json_str(out, m->bones[i].name);
             /* a bone under a NaN rest position has none: null, as dump
              * writes such numbers (nan is no JSON) */
             pk_buf_puts(out, ",\"pos\":");
@@ -482,29 +469,6 @@ int pk_draw_json(const pk_drawing *d, pk_buf *out)
 }
 
 /* ---- SVG ---- */
-
-/* Estimated width of UTF-8 text, a little over what the fonts of
- * PK_SVG_FONTS draw (measured with rsvg-convert: Noto Sans CJK JP, and
- * DejaVu Sans where no Japanese font is installed, the wider of the two):
- * narrow ASCII letters and punctuation 0.36 em, m and w 0.95, other
- * capitals 0.72, other ASCII 0.62, CJK 1 em; bold 8% wider.  A single
- * 0.55 em, which fits regular text, let a long bold title run past the
- * picture's right edge (the --vs title lost its frame number). */
-static double text_w(const char *s, double size, bool bold)
-{
-    double w = 0.0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p >= 0x80)
-            w += *p >= 0xE0 ? 1.0 : *p >= 0xC0 ? 0.65 : 0.0;
-        else if (strchr(" ijl',.:;|!Ift()[]-/", *p))
-            w += 0.36;
-        else if (strchr("mwMW@%", *p))
-            w += 0.95;
-        else
-            w += *p >= 'A' && *p <= 'Z' ? 0.72 : 0.62;
-    }
-    return w * size * (bold ? 1.08 : 1.0);
-}
 
 static const char *const SIDE_COLOUR[3] = {"#444444", "#1f77b4", "#d62728"};
 static const char *const SIDE_NAME[3] = {"centre", "left (左)", "right (右)"};
@@ -606,9 +570,9 @@ static void text_at(canvas *c, double x, double y, const char *anchor, double si
     if (attrs && *attrs)
         pk_buf_printf(c->b, " %s", attrs);
     pk_buf_putc(c->b, '>');
-    pk_buf_puts_xml(c->b, s);
+    pki_buf_puts_xml(c->b, s);
     pk_buf_puts(c->b, "</text>\n");
-    double w = text_w(s, size, attrs && strstr(attrs, "bold"));
+    double w = pki_text_width(s, size, attrs && strstr(attrs, "bold"));
     double right = strcmp(anchor, "start") == 0 ? x + w : strcmp(anchor, "middle") == 0 ? x + w / 2 : x;
     c->w = fmax(c->w, right + 10);
     c->h = fmax(c->h, y + 6);
@@ -617,16 +581,16 @@ static void text_at(canvas *c, double x, double y, const char *anchor, double si
 static void bone_title(pk_buf *b, const dbone *db, const dfig *g, size_t i, const char *extra)
 {
     pk_buf_puts(b, "<title>");
-    pk_buf_puts_xml(b, db->name);
+    pki_buf_puts_xml(b, db->name);
     if (db->name_en[0]) {
         pk_buf_puts(b, " (");
-        pk_buf_puts_xml(b, db->name_en);
+        pki_buf_puts_xml(b, db->name_en);
         pk_buf_putc(b, ')');
     }
     if (g && g->diff && !isnan(g->diff[i]))
         pk_buf_printf(b, ": %.2f deg", g->diff[i]);
     if (extra)
-        pk_buf_puts_xml(b, extra);
+        pki_buf_puts_xml(b, extra);
     pk_buf_puts(b, "</title>");
 }
 
@@ -849,7 +813,7 @@ int pk_draw_svg(const pk_drawing *d, pk_buf *out)
                       "stroke-width=\"2\"/>\n",
                       lx, y - 4, lx + 18, y - 4, SIDE_COLOUR[s]);
         text_at(&c, lx + 22, y, "start", 11, "", SIDE_NAME[s]);
-        lx += 30 + text_w(SIDE_NAME[s], 11, false);
+        lx += 30 + pki_text_width(SIDE_NAME[s], 11, false);
     }
     if (any_other) {
         static const char OTHER[] = "other bones (hair, clothes, helpers)";
@@ -858,7 +822,7 @@ int pk_draw_svg(const pk_drawing *d, pk_buf *out)
                       "stroke-width=\"2\"/>\n",
                       lx, y - 4, lx + 18, y - 4, OTHER_COLOUR);
         text_at(&c, lx + 22, y, "start", 11, "", OTHER);
-        lx += 30 + text_w(OTHER, 11, false);
+        lx += 30 + pki_text_width(OTHER, 11, false);
     }
     if (any_ik) {
         pk_buf_printf(&body,
@@ -911,7 +875,7 @@ int pk_draw_svg(const pk_drawing *d, pk_buf *out)
                   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
                   "viewBox=\"0 0 %d %d\" font-family=\"%s\" font-size=\"12\">\n"
                   "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-                  W, H, W, H, PK_SVG_FONTS);
+                  W, H, W, H, PKI_SVG_FONTS);
     pk_buf_append(out, body.data, body.len);
     pk_buf_puts(out, "</svg>\n");
     bool oom = body.oom || out->oom;

@@ -7,7 +7,7 @@ expect_stdout <<'OUT'
 {"format":"vpd","layout":"text","model":"mdl",
 "bones":[
 {"name":"a","pos":[1.5,2.0,3.0],"rot":[0.0,0.0,0.0,1.0]},
-{"name":"b","pos":[0.1,-1e-06,0.001],"rot":[0.5,0.5,0.5,0.5]}],
+{"name":"b","pos":[0.1,-1e-6,0.001],"rot":[0.5,0.5,0.5,0.5]}],
 "morphs":[]}
 OUT
 

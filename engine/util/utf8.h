@@ -13,7 +13,7 @@
 /* Length (1..4) of the well-formed UTF-8 sequence at s, or 0 when it is
  * not one (a stray continuation byte, an overlong form, a surrogate, a
  * code point past U+10FFFF, or a sequence cut short by s's NUL). */
-static inline size_t pk_utf8_seq(const unsigned char *s)
+static inline size_t pki_utf8_seq(const unsigned char *s)
 {
     unsigned char c = s[0];
     if (c < 0x80)
@@ -40,10 +40,10 @@ static inline size_t pk_utf8_seq(const unsigned char *s)
 
 /* The code point at s into *c and its length; a byte that does not start
  * a well-formed sequence is taken as itself, length 1. */
-static inline size_t pk_utf8_next(const char *s, uint32_t *c)
+static inline size_t pki_utf8_next(const char *s, uint32_t *c)
 {
     const unsigned char *p = (const unsigned char *)s;
-    size_t n = pk_utf8_seq(p);
+    size_t n = pki_utf8_seq(p);
     if (n <= 1) {
         *c = p[0];
         return 1;
@@ -57,7 +57,7 @@ static inline size_t pk_utf8_next(const char *s, uint32_t *c)
 
 /* Writes code point c (at most U+10FFFF) as UTF-8 at d (room for 4
  * bytes); returns how many bytes. */
-static inline size_t pk_utf8_put(char *d, uint32_t c)
+static inline size_t pki_utf8_put(char *d, uint32_t c)
 {
     if (c < 0x80) {
         d[0] = (char)c;

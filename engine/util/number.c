@@ -1,6 +1,6 @@
 /* number.c — decimal text to numbers and back, locale-free
- * (common/number.h). */
-#include "common/number.h"
+ * (util/number.h). */
+#include "util/number.h"
 
 #include <errno.h>
 #include <float.h>
@@ -249,7 +249,7 @@ static size_t match_word(const uint8_t *s, size_t n, const char *lower)
     return k;
 }
 
-pk_num_status pk_num_scan_float(const uint8_t *s, size_t n, size_t *used, float *out)
+pki_num_status pki_num_scan_float(const uint8_t *s, size_t n, size_t *used, float *out)
 {
     size_t i = 0;
     bool neg = false;
@@ -259,13 +259,13 @@ pk_num_status pk_num_scan_float(const uint8_t *s, size_t n, size_t *used, float 
     if ((w = match_word(s + i, n - i, "nan")) != 0) {
         *used = i + w;
         *out = neg ? -NAN : NAN;
-        return PK_NUM_NONFINITE;
+        return PKI_NUM_NONFINITE;
     }
     if ((w = match_word(s + i, n - i, "infinity")) != 0 ||
         (w = match_word(s + i, n - i, "inf")) != 0) {
         *used = i + w;
         *out = neg ? -INFINITY : INFINITY;
-        return PK_NUM_NONFINITE;
+        return PKI_NUM_NONFINITE;
     }
     uint8_t digits[MAX_DIGITS + 1];
     int nd = 0, e10 = 0;
@@ -301,14 +301,14 @@ pk_num_status pk_num_scan_float(const uint8_t *s, size_t n, size_t *used, float 
         }
     }
     if (!any)
-        return PK_NUM_SYNTAX;
+        return PKI_NUM_SYNTAX;
     if (i < n && (s[i] == 'e' || s[i] == 'E')) {
         size_t j = i + 1;
         bool eneg = false;
         if (j < n && (s[j] == '+' || s[j] == '-'))
             eneg = s[j++] == '-';
         if (j >= n || !is_digit(s[j]))
-            return PK_NUM_SYNTAX;
+            return PKI_NUM_SYNTAX;
         int ex = 0;
         for (; j < n && is_digit(s[j]); j++)
             if (ex < 100000)
@@ -329,13 +329,13 @@ pk_num_status pk_num_scan_float(const uint8_t *s, size_t n, size_t *used, float 
     if (nd == 0 || nd + e10 < -45) /* below 10^-46 < half the smallest subnormal */
         v = 0.0f;
     else if (nd + e10 > 39) /* at least 10^39 > FLT_MAX */
-        return PK_NUM_RANGE;
+        return PKI_NUM_RANGE;
     else
         v = dec_to_float(digits, nd, e10);
     if (isinf(v))
-        return PK_NUM_RANGE;
+        return PKI_NUM_RANGE;
     *out = neg ? -v : v;
-    return PK_NUM_OK;
+    return PKI_NUM_OK;
 }
 
 /* ======================================================================
@@ -344,7 +344,7 @@ pk_num_status pk_num_scan_float(const uint8_t *s, size_t n, size_t *used, float 
 
 /* Writes the text into out (NUL-terminated) and returns its length.  x
  * must be finite. */
-size_t pk_num_format_f6(float x, char out[PK_NUM_F6_MAX])
+size_t pki_num_format_f6(float x, char out[PKI_NUM_F6_MAX])
 {
     uint32_t u;
     memcpy(&u, &x, 4);
@@ -352,7 +352,7 @@ size_t pk_num_format_f6(float x, char out[PK_NUM_F6_MAX])
     uint32_t sig = bexp ? mant | 0x800000u : mant;
     int e2 = bexp ? (int)bexp - 150 : -149;
     /* N = round_half_even(sig * 10^6 * 2^e2), in decimal digits */
-    char rev[PK_NUM_F6_MAX];
+    char rev[PKI_NUM_F6_MAX];
     size_t nr = 0;
     uint64_t a = (uint64_t)sig * 1000000u; /* < 2^44 */
     if (e2 <= 19) {                        /* fits in 64 bits */
@@ -398,7 +398,7 @@ size_t pk_num_format_f6(float x, char out[PK_NUM_F6_MAX])
  * Whole-string readers.
  * ====================================================================== */
 
-bool pk_num_double(const char *s, double *out)
+bool pki_num_double(const char *s, double *out)
 {
     if (!s)
         return false;
@@ -451,7 +451,7 @@ bool pk_num_double(const char *s, double *out)
     return ok;
 }
 
-bool pk_num_u32(const char *s, uint32_t *out)
+bool pki_num_u32(const char *s, uint32_t *out)
 {
     if (!s || !*s)
         return false;
@@ -467,19 +467,19 @@ bool pk_num_u32(const char *s, uint32_t *out)
     return true;
 }
 
-bool pk_num_i64(const char *s, int64_t *out)
+bool pki_num_i64(const char *s, int64_t *out)
 {
     if (!s)
         return false;
     bool neg = *s == '-';
     uint32_t v;
-    if (!pk_num_u32(s + (*s == '-' || *s == '+'), &v))
+    if (!pki_num_u32(s + (*s == '-' || *s == '+'), &v))
         return false;
     *out = neg ? -(int64_t)v : (int64_t)v;
     return true;
 }
 
-bool pk_num_bool(const char *s, bool *out)
+bool pki_num_bool(const char *s, bool *out)
 {
     if (s && (strcmp(s, "true") == 0 || strcmp(s, "yes") == 0)) {
         *out = true;
@@ -492,13 +492,13 @@ bool pk_num_bool(const char *s, bool *out)
     return false;
 }
 
-bool pk_num_range(const char *s, uint32_t *a, uint32_t *b)
+bool pki_num_range(const char *s, uint32_t *a, uint32_t *b)
 {
     if (!s)
         return false;
     const char *dash = strchr(s, '-');
     if (!dash)
-        return pk_num_u32(s, a) && (*b = *a, true);
+        return pki_num_u32(s, a) && (*b = *a, true);
     size_t n = (size_t)(dash - s);
     char first[16];
     if (n == 0 || n >= sizeof first)
@@ -506,43 +506,9 @@ bool pk_num_range(const char *s, uint32_t *a, uint32_t *b)
     memcpy(first, s, n);
     first[n] = '\0';
     uint32_t x, y;
-    if (!pk_num_u32(first, &x) || !pk_num_u32(dash + 1, &y) || x > y)
+    if (!pki_num_u32(first, &x) || !pki_num_u32(dash + 1, &y) || x > y)
         return false;
     *a = x;
     *b = y;
     return true;
-}
-
-void pk_num_json(pk_buf *f, double v)
-{
-    if (!isfinite(v)) {
-        pk_buf_puts(f, "null");
-        return;
-    }
-    char raw[64], out[64];
-    snprintf(raw, sizeof raw, "%.9g", v);
-    size_t o = 0;
-    bool point = false;
-    for (const char *p = raw; *p && o < sizeof out - 3; p++) {
-        bool plain = (*p >= '0' && *p <= '9') || *p == '-' || *p == '+' || *p == 'e';
-        if (plain)
-            out[o++] = *p;
-        else if (!point || out[o - 1] != '.')
-            out[o++] = '.', point = true; /* the locale's decimal point */
-    }
-    out[o] = '\0';
-    char *e = strchr(out, 'e');
-    if (!point && !e) {
-        strcat(out, ".0");
-    } else if (e) {
-        char *q = e + 1, *r = e + 1;
-        if (*r == '+')
-            r++;
-        else if (*r == '-')
-            q++, r++;
-        while (*r == '0' && r[1])
-            r++;
-        memmove(q, r, strlen(r) + 1);
-    }
-    pk_buf_puts(f, out);
 }

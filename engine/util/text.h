@@ -1,0 +1,33 @@
+/*
+ * text.h — internal (util/, linked into the library and the posekit
+ * program): small text rules posekit keeps in one place: the extension
+ * test, XML text, and the pictures' fonts and text widths.
+ */
+#ifndef PKI_UTIL_TEXT_H
+#define PKI_UTIL_TEXT_H
+
+#include "posekit.h"
+
+/* The one case-insensitive extension test: path ends in ext (".json"),
+ * ASCII letters in either case, with more before it ("pic.SVG" is a
+ * picture on every system; ".svg" alone names nothing). */
+bool pki_path_has_ext(const char *path, const char *ext);
+
+/* s as XML/SVG text or attribute value: & < > " escaped, control bytes
+ * other than tab written as '?' (the one escape every posekit picture
+ * uses). */
+void pki_buf_puts_xml(pk_buf *b, const char *s);
+
+/* The font list of every SVG posekit writes (covers Japanese first). */
+#define PKI_SVG_FONTS "'Noto Sans CJK JP', 'Noto Sans JP', 'IPAexGothic', 'IPAGothic', sans-serif"
+
+/* The one estimate of the width in pixels of UTF-8 text at a font size,
+ * a little over what the fonts of PKI_SVG_FONTS draw (measured with
+ * rsvg-convert: Noto Sans CJK JP, and DejaVu Sans where no Japanese font
+ * is installed, the wider of the two): narrow ASCII letters and
+ * punctuation 0.36 em, m and w 0.95, other capitals 0.72, other ASCII
+ * 0.62, CJK 1 em, other non-ASCII 0.65; bold 8% wider.  Pictures size
+ * their canvas and columns with it, so text is never cut. */
+double pki_text_width(const char *utf8, double size, bool bold);
+
+#endif
