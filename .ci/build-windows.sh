@@ -6,10 +6,10 @@
 #  1. installs what is missing: mingw-w64, cmake, dpkg-dev (apt-get source),
 #     zip, wine64 (the tests);
 #  2. adds a deb-src entry for the machine's own Debian suites when there is
-#     none, and fetches Debian's source packages of libyaml and jansson with
+#     none, and fetches Debian's source package of libyaml with
 #     `apt-get source` (apt checks them against the signed archive);
-#  3. builds both as static libraries for the target with CMake (their own
-#     build files) into build-windows/deps/prefix, with pkg-config files;
+#  3. builds it as a static library for the target with CMake (its own
+#     build files) into build-windows/deps/prefix, with a pkg-config file;
 #  4. builds posekit with meson (.ci/mingw-w64.ini), linked statically:
 #     no DLL beyond Windows' own;
 #  5. packs posekit.exe, the rule files, README, licence and samples.
@@ -43,11 +43,10 @@ fi
 
 mkdir -p "$deps"
 cd "$deps"
-if [ ! -d libyaml-src ] || [ ! -d jansson-src ]; then
-    rm -rf libyaml-* jansson-* libyaml_* jansson_*
-    apt-get source -q libyaml jansson
+if [ ! -d libyaml-src ]; then
+    rm -rf libyaml-* libyaml_*
+    apt-get source -q libyaml
     mv libyaml-[0-9]* libyaml-src
-    mv jansson-[0-9]* jansson-src
 fi
 
 cat > mingw.cmake <<'CMAKE'
@@ -71,8 +70,6 @@ cmake_build() { # NAME SRC OPTIONS...
         { echo "build-windows: building $name failed (see $deps/build-$name.log)" >&2; exit 2; }
 }
 cmake_build yaml libyaml-src -DBUILD_SHARED_LIBS=OFF -DBUILD_TESTING=OFF
-cmake_build jansson jansson-src -DJANSSON_BUILD_SHARED_LIBS=OFF -DJANSSON_EXAMPLES=OFF \
-    -DJANSSON_BUILD_DOCS=OFF -DJANSSON_WITHOUT_TESTS=ON
 
 # pkg-config files for the target (libyaml's CMake build writes none; a
 # static libyaml wants YAML_DECLARE_STATIC or yaml.h asks for a DLL).

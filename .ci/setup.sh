@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 
 # What each package is for:
 #   meson ninja-build pkg-config gcc   build (gcc: the CI and ASan/UBSan builds)
-#   libyaml-dev libjansson-dev         engine and CLI libraries
+#   libyaml-dev                        rules and job files
 #   libcmocka-dev                      unit tests
 #   scdoc                              the man page
 #   locales                            de_DE.UTF-8 for the comma-locale test
@@ -22,13 +22,13 @@ cd "$(dirname "$0")/.."
 #   gcc-mingw-w64-x86-64 cmake dpkg-dev zip unzip wine64
 #                                      stage W (tests/windows/wine.sh): the
 #                                      Windows zip of .ci/build-windows.sh
-#                                      (cmake builds Debian's libyaml and
-#                                      jansson sources, fetched with
+#                                      (cmake builds Debian's libyaml
+#                                      sources, fetched with
 #                                      dpkg-dev's `apt-get source` from the
 #                                      deb-src entry added below) run under Wine
 # clang is not installed here: only tests/fuzz/fuzz.sh needs it (libFuzzer).
 required=(meson ninja-build pkg-config gcc libyaml-dev libcmocka-dev
-    libjansson-dev locales perl python3 libxml2-utils
+    locales perl python3 libxml2-utils
     gcc-mingw-w64-x86-64 cmake dpkg-dev zip unzip wine64)
 optional=(scdoc)
 # node and npm may come from elsewhere (e.g. a nodesource nodejs that bundles
@@ -54,7 +54,7 @@ not_installed() {
     done
 }
 
-# Source packages (libyaml and jansson for the Windows build) need a
+# Source packages (libyaml for the Windows build) need a
 # deb-src entry: the machine's own deb entries, as deb-src.  The same check
 # as in .ci/build-windows.sh, so whichever runs first adds it.
 update=0

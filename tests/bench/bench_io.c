@@ -408,7 +408,7 @@ int main(int argc, char **argv)
          .file_size = sdance},
     };
     /* The CLI rows' ratio subtracts what posekit itself occupies (libc,
-     * libyaml, iconv, jansson), measured on `posekit --version`. */
+     * libyaml, iconv), measured on `posekit --version`. */
     if (posekit) {
         io_ctx ver = {.posekit = posekit};
         bench_case vc = {.name = "posekit --version (CLI baseline)", .body = run_cli, .ctx = &ver};
