@@ -69,7 +69,10 @@ struct pk_job {
     bool ran;
 };
 
+/* job_load.c holds the job (load, find, free); job_run.c runs it and
+ * calls these, never the other way. */
 item *job_find(const pk_job *j, const char *name);
+/* Frees what an item holds (its document, rules, model or report). */
 void job_item_clear(item *it);
 
 #endif

@@ -213,17 +213,6 @@ static bool check_ref(pk_job *j, const yctx *y, const yaml_node_t *n, const char
     return true;
 }
 
-/* A key left empty, or given YAML's null (~, null) in plain style: as if
- * the key were not there. */
-static bool yaml_null(const yaml_node_t *n)
-{
-    if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-        return n->type == YAML_SCALAR_NODE && !*scalar(n);
-    const char *v = scalar(n);
-    return !*v || strcmp(v, "~") == 0 || strcmp(v, "null") == 0 || strcmp(v, "Null") == 0 ||
-           strcmp(v, "NULL") == 0;
-}
-
 /* One `key: value` (a list sets the option once per item). */
 static bool set_param(pk_job *j, const yctx *y, job_step *js, const char *key, const yaml_node_t *k,
                       const yaml_node_t *v)
@@ -600,7 +589,7 @@ static bool parse_root(pk_job *j, const yctx *y)
     }
     if (!parse_named_paths(j, y, sec[0], false))
         return false;
-    if (sec[1] && !yaml_null(sec[1]) && !parse_named_paths(j, y, sec[1], true))
+    if (sec[1] && !pk_yaml_is_null(sec[1]) && !parse_named_paths(j, y, sec[1], true))
         return false;
     if (sec[2] && sec[2]->type == YAML_SEQUENCE_NODE) {
         size_t n = (size_t)(sec[2]->data.sequence.items.top - sec[2]->data.sequence.items.start);
@@ -612,7 +601,7 @@ static bool parse_root(pk_job *j, const yctx *y)
             if (!parse_step(j, y, node(y, sec[2]->data.sequence.items.start[i]), &j->steps[i]))
                 return false;
         }
-    } else if (sec[2] && !yaml_null(sec[2])) {
+    } else if (sec[2] && !pk_yaml_is_null(sec[2])) {
         err_at(y->log, mark(sec[2]), "steps must be a list");
         return false;
     }
@@ -752,6 +741,22 @@ pk_job *pk_job_load(const char *path, pk_log *log)
         return NULL;
     }
     return j;
+}
+
+void job_item_clear(item *it)
+{
+    pk_motion_free(it->motion);
+    pk_pose_free(it->pose);
+    pk_rules_free(it->rules);
+    pk_model_free(it->model);
+    pk_step_result_free(it->report);
+    free(it->report);
+    it->motion = NULL;
+    it->pose = NULL;
+    it->rules = NULL;
+    it->model = NULL;
+    it->report = NULL;
+    it->kind = V_NONE;
 }
 
 void pk_job_free(pk_job *j)

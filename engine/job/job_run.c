@@ -18,22 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void job_item_clear(item *it)
-{
-    pk_motion_free(it->motion);
-    pk_pose_free(it->pose);
-    pk_rules_free(it->rules);
-    pk_model_free(it->model);
-    pk_step_result_free(it->report);
-    free(it->report);
-    it->motion = NULL;
-    it->pose = NULL;
-    it->rules = NULL;
-    it->model = NULL;
-    it->report = NULL;
-    it->kind = V_NONE;
-}
-
 /* "OP IN, IN -> OUT: summary" on the job's report (nothing for a step
  * with nothing to say, as the command prints nothing). */
 static void report_line(pk_job *j, const job_step *js, const pk_step_result *res)

@@ -106,13 +106,10 @@ static const char *scalar(const yaml_node_t *n)
     return (const char *)n->data.scalar.value;
 }
 
-/* An empty plain scalar or `~`/`null`: a key given with no value. */
+/* A key given with no value (yaml_extra.h). */
 static bool is_null(const yaml_node_t *n)
 {
-    if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-        return false;
-    const char *s = scalar(n);
-    return !*s || strcmp(s, "~") == 0 || strcmp(s, "null") == 0;
+    return pk_yaml_is_null(n);
 }
 
 static bool want_string(loader *L, const yfile *f, const yaml_node_t *n, const char *what)

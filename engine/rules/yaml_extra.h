@@ -1,6 +1,6 @@
 /*
- * yaml_extra.h — private: shared libyaml checks for the rules and job
- * loaders (engine/rules/rules.c, engine/job/job_load.c).
+ * yaml_extra.h — private: the one set of libyaml helpers of the rules and
+ * job loaders (engine/rules/rules.c, engine/job/job_load.c).
  */
 #ifndef PK_YAML_EXTRA_H
 #define PK_YAML_EXTRA_H
@@ -9,6 +9,19 @@
 #include <stdio.h>
 #include <string.h>
 #include <yaml.h>
+
+/* YAML's null, the one rule for rule files and job files: a plain
+ * (unquoted) scalar that is empty, `~`, `null`, `Null` or `NULL` (YAML
+ * 1.2's core schema); a key given with no value is as if it were not
+ * there.  A quoted "" or "null" is a string. */
+static inline bool pk_yaml_is_null(const yaml_node_t *n)
+{
+    if (!n || n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+        return false;
+    const char *v = (const char *)n->data.scalar.value;
+    return !*v || strcmp(v, "~") == 0 || strcmp(v, "null") == 0 || strcmp(v, "Null") == 0 ||
+           strcmp(v, "NULL") == 0;
+}
 
 /* libyaml's reason for a failed load, worded one way for rule files and
  * job files alike: "YAML syntax error: PROBLEM CONTEXT" into buf (the

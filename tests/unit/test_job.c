@@ -360,6 +360,30 @@ static void expect_load_error(const char *text, const char *needle)
 static void test_job_file_errors(void **state)
 {
     (void)state;
+    /* a quoted "" is a string (YAML's null is plain: rules.c's rule too) */
+    expect_load_error("inputs: {a: x.vmd}\nrules: \"\"\noutputs: {a: c.vmd}\n",
+                      "rules must be a mapping of NAME: PATH");
+    expect_load_error("inputs: {a: x.vmd}\nsteps: \"null\"\noutputs: {a: c.vmd}\n",
+                      "steps must be a list");
+    static const char *const NULLS[] = {"", "~", "null", "Null", "NULL"};
+    for (size_t i = 0; i < sizeof NULLS / sizeof NULLS[0]; i++) {
+        const char *dir = tu_tmpdir();
+        char job[4096], text[256];
+        snprintf(job, sizeof job, "%s/null.yaml", dir);
+        snprintf(text, sizeof text,
+                 "inputs: {a: x.vmd}\nrules: %s\nsteps: %s\noutputs: {a: c.vmd}\n", NULLS[i],
+                 NULLS[i]);
+        write_text(job, text);
+        pk_log log;
+        pk_log_init(&log);
+        pk_job *j = pk_job_load(job, &log);
+        if (!j)
+            print_error("rules and steps '%s' are not null: %s\n", NULLS[i],
+                        log.count ? log.items[0].msg : "?");
+        assert_non_null(j);
+        pk_job_free(j);
+        pk_log_free(&log);
+    }
     expect_load_error("inputs: {a: x.vmd}\nsteps:\n  - overlay: {base: a, pose: b, bones: X, "
                       "out: c}\noutputs: {c: c.vmd}\n",
                       "job.yaml:3:");

@@ -367,6 +367,23 @@ static void test_include_builtin(void **state)
 }
 
 /* The shipped rule files load cleanly. */
+/* YAML's null (a plain empty value, ~, null, Null, NULL) is a key with no
+ * value, in rule files as in job files; a quoted "" or "null" is a
+ * string, which a map cannot be. */
+static void test_yaml_null(void **state)
+{
+    (void)state;
+    static const char *const NULLS[] = {"", "~", "null", "Null", "NULL"};
+    for (size_t i = 0; i < sizeof NULLS / sizeof NULLS[0]; i++) {
+        char yaml[64];
+        snprintf(yaml, sizeof yaml, "rename: %s\nmirror: %s\n", NULLS[i], NULLS[i]);
+        pk_rules_free(parse_ok(yaml));
+    }
+    expect_error("rename: \"\"\n", 1, 9, "must be a mapping");
+    expect_error("rename: \"null\"\n", 1, 9, "must be a mapping");
+    expect_error("rename: nul\n", 1, 9, "must be a mapping");
+}
+
 static void test_shipped(void **state)
 {
     (void)state;
@@ -406,6 +423,7 @@ int main(void)
         cmocka_unit_test(test_err_target),        cmocka_unit_test(test_include),
         cmocka_unit_test(test_include_cycle),     cmocka_unit_test(test_include_missing),
         cmocka_unit_test(test_include_builtin),   cmocka_unit_test(test_shipped),
+        cmocka_unit_test(test_yaml_null),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
