@@ -16,9 +16,20 @@
 
 /* Every operation, in the order help and messages list them: one row
  * each (its descriptor is step_NAME.c's pki_step_NAME). */
-#define PKI_STEPS(X)                                                                               \
-    X(convert)                                                                                     \
-    X(diff) X(rename) X(mirror) X(retarget) X(overlay) X(merge) X(reduce) X(bake) X(check) X(draw)
+/* clang-format off */
+#define PKI_STEPS(X) \
+    X(convert) \
+    X(diff) \
+    X(rename) \
+    X(mirror) \
+    X(retarget) \
+    X(overlay) \
+    X(merge) \
+    X(reduce) \
+    X(bake) \
+    X(check) \
+    X(draw)
+/* clang-format on */
 
 #define DECLARE(n) extern const pki_step_def pki_step_##n;
 PKI_STEPS(DECLARE)
