@@ -100,12 +100,25 @@ static void test_registry(void **state)
         pk_step_free(s);
         pk_log_free(&log);
     }
-    assert_int_equal(n, 11);
+    /* every operation of the command line and job files is registered */
+    static const char *const KNOWN[] = {"convert",  "diff",    "rename", "mirror",
+                                        "retarget", "overlay", "merge",  "reduce",
+                                        "bake",     "check",   "draw"};
+    for (size_t k = 0; k < sizeof KNOWN / sizeof KNOWN[0]; k++) {
+        bool found = false;
+        for (size_t i = 0; i < n; i++)
+            found = found || strcmp(pk_step_op_name(i), KNOWN[k]) == 0;
+        assert_true(found);
+    }
+    /* an unknown one is told with the list of every one */
+    char want[512] = "unknown operation 'twirl' (";
+    for (size_t i = 0; i < n; i++)
+        snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", i ? ", " : "",
+                 pk_step_op_name(i));
     pk_log log;
     pk_log_init(&log);
     assert_null(pk_step_new("twirl", "", &log));
-    tu_assert_log_has(&log, "unknown operation 'twirl' (convert, diff, rename, mirror, retarget, "
-                            "overlay, merge, reduce, bake, check, draw)");
+    tu_assert_log_has(&log, want);
     pk_log_free(&log);
 }
 
