@@ -27,7 +27,7 @@ bool pk_buf_reserve(pk_buf *b, size_t extra)
     if (extra <= b->cap - b->len)
         return true;
     if (extra > SIZE_MAX / 2 - b->len ||
-        pk_grow_reserve(&b->data, &b->cap, b->len + extra, 1) != 0) {
+        pki_grow_reserve(&b->data, &b->cap, b->len + extra, 1) != 0) {
         b->oom = true;
         return false;
     }

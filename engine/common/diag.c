@@ -1,7 +1,7 @@
 /* diag.c — the diagnostic log: errors and warnings with a position. */
 #include "common/grow.h"
 #include "posekit.h"
-#include "common/diag_internal.h"
+#include "common/diag.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -32,8 +32,8 @@ void pk_log_set_path(pk_log *log, const char *path)
     log->path = path ? strdup(path) : NULL;
 }
 
-void pk_log_vadd_at(pk_log *log, pk_severity sev, const char *path, int64_t offset, int line,
-                    int col, const char *fmt, va_list ap)
+void pki_log_vadd_at(pk_log *log, pk_severity sev, const char *path, int64_t offset, int line,
+                     int col, const char *fmt, va_list ap)
 {
     if (!log)
         return;
@@ -43,7 +43,7 @@ void pk_log_vadd_at(pk_log *log, pk_severity sev, const char *path, int64_t offs
         log->errors++;
     else
         log->warnings++;
-    if (pk_grow_reserve(&log->items, &log->cap, log->count + 1, sizeof *log->items) != 0)
+    if (pki_grow_reserve(&log->items, &log->cap, log->count + 1, sizeof *log->items) != 0)
         return;
     va_list copy;
     va_copy(copy, ap);
@@ -67,15 +67,15 @@ void pk_log_vadd_at(pk_log *log, pk_severity sev, const char *path, int64_t offs
 void pk_log_vadd(pk_log *log, pk_severity sev, int64_t offset, int line, int col, const char *fmt,
                  va_list ap)
 {
-    pk_log_vadd_at(log, sev, log ? log->path : NULL, offset, line, col, fmt, ap);
+    pki_log_vadd_at(log, sev, log ? log->path : NULL, offset, line, col, fmt, ap);
 }
 
-void pk_log_add_at(pk_log *log, pk_severity sev, const char *path, int64_t offset, int line,
-                   int col, const char *fmt, ...)
+void pki_log_add_at(pk_log *log, pk_severity sev, const char *path, int64_t offset, int line,
+                    int col, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    pk_log_vadd_at(log, sev, path, offset, line, col, fmt, ap);
+    pki_log_vadd_at(log, sev, path, offset, line, col, fmt, ap);
     va_end(ap);
 }
 
@@ -119,7 +119,7 @@ int pk_diag_format(const pk_diag *d, char *buf, size_t size)
 
 /* ------------------------------------------------------------- sums */
 
-void pk_log_sum_init(pk_log_sum *s)
+void pki_log_sum_init(pki_log_sum *s)
 {
     memset(s, 0, sizeof *s);
 }
@@ -136,8 +136,8 @@ static char *vformat(const char *fmt, va_list ap)
     return msg;
 }
 
-void pk_log_sum_add(pk_log_sum *s, int64_t offset, int line, int col, const char *item,
-                    const char *fmt, ...)
+void pki_log_sum_add(pki_log_sum *s, int64_t offset, int line, int col, const char *item,
+                     const char *fmt, ...)
 {
     if (s->count == 0) {
         va_list ap;
@@ -148,13 +148,13 @@ void pk_log_sum_add(pk_log_sum *s, int64_t offset, int line, int col, const char
         s->line = line;
         s->col = col;
     }
-    if (s->count < PK_LOG_SUM_SHOWN)
+    if (s->count < PKI_LOG_SUM_SHOWN)
         s->shown[s->count] = strdup(item);
     s->count++;
 }
 
-void pk_log_sum_end(pk_log_sum *s, pk_log *log, pk_severity sev, const char *tail,
-                    const char *fmt, ...)
+void pki_log_sum_end(pki_log_sum *s, pk_log *log, pk_severity sev, const char *tail,
+                     const char *fmt, ...)
 {
     if (s->count == 1) {
         pk_log_add(log, sev, s->offset, s->line, s->col, "%s",
@@ -167,7 +167,7 @@ void pk_log_sum_end(pk_log_sum *s, pk_log *log, pk_severity sev, const char *tai
         char names[512];
         size_t o = 0;
         names[0] = '\0';
-        size_t shown = s->count < PK_LOG_SUM_SHOWN ? s->count : PK_LOG_SUM_SHOWN;
+        size_t shown = s->count < PKI_LOG_SUM_SHOWN ? s->count : PKI_LOG_SUM_SHOWN;
         for (size_t i = 0; i < shown && o < sizeof names; i++)
             o += (size_t)snprintf(names + o, sizeof names - o, "%s%s",
                                   i == 0                                ? ""
@@ -181,7 +181,7 @@ void pk_log_sum_end(pk_log_sum *s, pk_log *log, pk_severity sev, const char *tai
         free(head);
     }
     free(s->one);
-    for (size_t i = 0; i < PK_LOG_SUM_SHOWN; i++)
+    for (size_t i = 0; i < PKI_LOG_SUM_SHOWN; i++)
         free(s->shown[i]);
-    pk_log_sum_init(s);
+    pki_log_sum_init(s);
 }

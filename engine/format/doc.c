@@ -1,7 +1,7 @@
 /* doc.c — format detection and "load whatever this file is" (motions and
  * poses as pk_doc, models by their PMX or PMD signature). */
 #include "posekit_tool.h"
-#include "format/read_internal.h"
+#include "format/read.h"
 #include "platform/platform.h"
 #include "util/text.h"
 
@@ -16,7 +16,7 @@ pk_format pk_format_from_path(const char *path)
 {
     static const char *const EXT[] = {NULL, ".vmd", ".vpd", ".pmx", ".pmd"};
     for (int f = PK_FMT_VMD; path && f <= PK_FMT_PMD; f++)
-        if (pki_path_has_ext(pk_os_base_name(path), EXT[f]))
+        if (pki_path_has_ext(pki_os_base_name(path), EXT[f]))
             return (pk_format)f;
     return PK_FMT_UNKNOWN;
 }
@@ -47,7 +47,7 @@ pk_format pk_output_format(const char *path, int *report)
 
 pk_format pk_file_format(const char *path)
 {
-    pk_path_kind kind = pk_os_kind(path, NULL);
+    pk_path_kind kind = pki_os_kind(path, NULL);
     if (kind == PK_PATH_MISSING)
         return pk_format_from_path(path);
     if (kind != PK_PATH_FILE) /* "-", a pipe or a device would be consumed */
@@ -107,7 +107,7 @@ static int parse(const void *data, size_t len, const char *path, pk_doc *doc, pk
     pk_log_set_path(log, path);
     pk_format f = pk_format_detect(data, len, path);
     if (f == PK_FMT_VMD) {
-        doc->motion = pk_vmd_read_front(data, len, log, consumed, ctx);
+        doc->motion = pki_vmd_read_front(data, len, log, consumed, ctx);
         if (!doc->motion)
             return -1;
     } else if (f == PK_FMT_VPD) {
@@ -146,7 +146,7 @@ int pk_doc_parse(const void *data, size_t len, const char *path, pk_doc *doc, pk
 
 static void drop_input(void *ctx, size_t upto)
 {
-    pk_bytes_drop_prefix(ctx, upto);
+    pki_bytes_drop_prefix(ctx, upto);
 }
 
 int pk_doc_load(const char *path, pk_doc *doc, pk_log *log)
@@ -156,7 +156,7 @@ int pk_doc_load(const char *path, pk_doc *doc, pk_log *log)
     if (pk_file_read(path, &bytes, log) != 0)
         return -1;
     /* A VMD is read front to back: its pages go back to the kernel as the
-     * records are decoded (read_internal.h). */
+     * records are decoded (read.h). */
     int rc = parse(bytes.data, bytes.len, path, doc, log, drop_input, &bytes);
     pk_bytes_free(&bytes);
     return rc;
@@ -181,7 +181,7 @@ static int encode_pose(const pk_pose *p, pk_format format, const pk_encode_optio
         rc = -1;
     }
     if (rc == 0 && sink(ctx, buf.data, buf.len) != 0) {
-        pk_error(log, "write failed: %s", pk_os_error_text(errno));
+        pk_error(log, "write failed: %s", pki_os_error_text(errno));
         rc = -1;
     }
     pk_buf_free(&buf);

@@ -19,7 +19,7 @@
  * never needs a buffer of its size.
  */
 #include "posekit_tool.h"
-#include "format/read_internal.h"
+#include "format/read.h"
 #include "platform/platform.h"
 
 #include <errno.h>
@@ -30,31 +30,31 @@ int pk_file_read(const char *path, pk_bytes *out, pk_log *log)
 {
     memset(out, 0, sizeof *out);
     pk_log_set_path(log, path);
-    return pk_os_read(path, &out->data, &out->len, &out->region_, log);
+    return pki_os_read(path, &out->data, &out->len, &out->region_, log);
 }
 
-void pk_bytes_drop_prefix(pk_bytes *b, size_t upto)
+void pki_bytes_drop_prefix(pk_bytes *b, size_t upto)
 {
     if (b)
-        pk_os_drop_consumed(b->region_, upto);
+        pki_os_drop_consumed(b->region_, upto);
 }
 
 void pk_bytes_free(pk_bytes *b)
 {
     if (!b)
         return;
-    pk_os_release(b->region_);
+    pki_os_release(b->region_);
     memset(b, 0, sizeof *b);
 }
 
 pk_path_kind pk_path_kind_of(const char *path)
 {
-    return pk_os_kind(path, NULL);
+    return pki_os_kind(path, NULL);
 }
 
 bool pk_path_same_file(const char *a, const char *b)
 {
-    return pk_os_same_file(a, b);
+    return pki_os_same_file(a, b);
 }
 
 /* path with "." components and "x/.." pairs taken out and separators
@@ -71,14 +71,14 @@ static char *lexical(const char *path)
         return NULL;
     }
     size_t o = 0, nparts = 0, i = 0;
-    if (n && pk_os_is_separator(path[0]))
+    if (n && pki_os_is_separator(path[0]))
         out[o++] = '/';
     size_t root = o;
     while (i < n) {
-        while (i < n && pk_os_is_separator(path[i]))
+        while (i < n && pki_os_is_separator(path[i]))
             i++;
         size_t b = i;
-        while (i < n && !pk_os_is_separator(path[i]))
+        while (i < n && !pki_os_is_separator(path[i]))
             i++;
         size_t len = i - b;
         if (len == 0 || (len == 1 && path[b] == '.'))
@@ -102,11 +102,11 @@ static char *lexical(const char *path)
     return out;
 }
 
-/* Where a write to path lands (pk_os_target_key, "." and ".." taken out
+/* Where a write to path lands (pki_os_target_key, "." and ".." taken out
  * of the part that does not exist yet); malloc'd, NULL on OOM. */
 char *pk_path_target_key(const char *path)
 {
-    char *k = pk_os_target_key(path);
+    char *k = pki_os_target_key(path);
     char *l = k ? lexical(k) : NULL;
     free(k);
     return l;
@@ -131,7 +131,7 @@ bool pk_path_same_target(const char *a, const char *b)
  * written at commit from data (the caller's bytes, or mem's). */
 struct pk_staged {
     char *path;
-    pk_os_temp *temp;
+    pki_os_temp *temp;
     const void *data;
     size_t len;
     pk_buf mem; /* pk_file_stage_from's bytes for such a target */
@@ -156,7 +156,7 @@ static int produce_bytes(void *ctx, pk_sink sink, void *sink_ctx, pk_log *log)
 {
     const bytes *b = ctx;
     if (sink(sink_ctx, b->data, b->len) != 0) {
-        pk_error(log, "write failed: %s", pk_os_error_text(errno));
+        pk_error(log, "write failed: %s", pki_os_error_text(errno));
         return -1;
     }
     return 0;
@@ -176,7 +176,7 @@ static pk_staged *stage(const char *path, pk_producer produce, void *ctx, const 
     }
     pk_buf_init(&s->mem);
     bool in_place;
-    s->temp = pk_os_temp_create(path, &in_place, log);
+    s->temp = pki_os_temp_create(path, &in_place, log);
     if (!s->temp && !in_place) {
         staged_free(s);
         return NULL;
@@ -194,8 +194,8 @@ static pk_staged *stage(const char *path, pk_producer produce, void *ctx, const 
         }
         return s;
     }
-    if (produce(ctx, pk_os_temp_write, s->temp, log) != 0 ||
-        pk_os_temp_finish(s->temp, log) != 0) {
+    if (produce(ctx, pki_os_temp_write, s->temp, log) != 0 ||
+        pki_os_temp_finish(s->temp, log) != 0) {
         pk_file_discard(s);
         return NULL;
     }
@@ -220,10 +220,10 @@ int pk_file_commit(pk_staged *s, pk_log *log)
     pk_log_set_path(log, s->path);
     int rc;
     if (s->temp) {
-        rc = pk_os_temp_commit(s->temp, log);
+        rc = pki_os_temp_commit(s->temp, log);
         s->temp = NULL;
     } else {
-        rc = pk_os_write_in_place(s->path, s->data, s->len, log);
+        rc = pki_os_write_in_place(s->path, s->data, s->len, log);
     }
     staged_free(s);
     return rc;
@@ -232,7 +232,7 @@ int pk_file_commit(pk_staged *s, pk_log *log)
 void pk_file_discard(pk_staged *s)
 {
     if (s)
-        pk_os_temp_discard(s->temp);
+        pki_os_temp_discard(s->temp);
     staged_free(s);
 }
 
@@ -252,12 +252,12 @@ int pk_file_commit_all(pk_staged **s, size_t n, pk_log *log)
     for (size_t i = 0; i < n && rc == 0; i++) {
         if (!s[i]->temp)
             continue;
-        if (!(target[i] = strdup(pk_os_temp_target(s[i]->temp)))) {
+        if (!(target[i] = strdup(pki_os_temp_target(s[i]->temp)))) {
             pk_log_set_path(log, s[i]->path);
             pk_error(log, "out of memory");
             rc = -1;
         } else {
-            unkept[i] = pk_os_keep_old(target[i], &kept[i], NULL) != 0;
+            unkept[i] = pki_os_keep_old(target[i], &kept[i], NULL) != 0;
         }
     }
     /* 2. the renames, those with a way back first; 3. then what is written
@@ -266,14 +266,14 @@ int pk_file_commit_all(pk_staged **s, size_t n, pk_log *log)
         for (size_t i = 0; i < n && rc == 0; i++)
             if (target[i] && unkept[i] == (pass == 1)) {
                 pk_log_set_path(log, s[i]->path);
-                rc = pk_os_temp_commit(s[i]->temp, log);
+                rc = pki_os_temp_commit(s[i]->temp, log);
                 s[i]->temp = NULL; /* freed by the commit, done or not */
                 renamed[i] = rc == 0;
             }
     for (size_t i = 0; i < n && rc == 0; i++)
         if (!target[i]) {
             pk_log_set_path(log, s[i]->path);
-            rc = pk_os_write_in_place(s[i]->path, s[i]->data, s[i]->len, log);
+            rc = pki_os_write_in_place(s[i]->path, s[i]->data, s[i]->len, log);
         }
     /* on failure, every replaced target gets its old file back (a new one
      * is removed); the second names go either way */
@@ -284,10 +284,10 @@ int pk_file_commit_all(pk_staged **s, size_t n, pk_log *log)
                 pk_error(log, "replaced already: its old file could not be kept to put back");
                 continue;
             }
-            if (pk_os_put_back(target[i], kept[i], log) == 0 || kept[i])
+            if (pki_os_put_back(target[i], kept[i], log) == 0 || kept[i])
                 continue; /* the kept name is the target again, or stays and says where */
         }
-        pk_os_drop_kept(kept[i]);
+        pki_os_drop_kept(kept[i]);
     }
     for (size_t i = 0; i < n; i++) {
         pk_file_discard(s[i]); /* a temporary file not renamed is removed */

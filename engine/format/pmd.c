@@ -13,7 +13,7 @@
  */
 #include "posekit.h"
 #include "common/bytes.h"
-#include "model/skeleton_internal.h"
+#include "model/skeleton.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -22,7 +22,7 @@
 #include <string.h>
 
 typedef struct pd {
-    pk_rd r;
+    pki_rd r;
     pk_log *log;
     pk_model *m;
     pk_names *text; /* CP932 -> UTF-8 for texts that are not bone or morph names */
@@ -40,7 +40,7 @@ static bool fail(pd *d, size_t at, const char *fmt, ...)
 
 static bool ends(pd *d, const char *what)
 {
-    return fail(d, d->r.pos, "%s: the file ends here (%zu bytes left)", what, pk_rd_left(&d->r));
+    return fail(d, d->r.pos, "%s: the file ends here (%zu bytes left)", what, pki_rd_left(&d->r));
 }
 
 static size_t field_len(const uint8_t *p, size_t n)
@@ -60,7 +60,7 @@ static const char *field_utf8(pd *d, const uint8_t *p, size_t n)
     if (id == PK_NO_NAME)
         return NULL;
     const char *u = pk_names_utf8(d->text, id);
-    return pk_model_str(d->m, u, strlen(u));
+    return pki_model_str(d->m, u, strlen(u));
 }
 
 /* A bone or morph name: interned as CP932 in the model's names. */
@@ -71,17 +71,17 @@ static bool name_field(pd *d, const uint8_t *p, const char **utf8, pk_name_id *i
     if (*id == PK_NO_NAME)
         return false;
     const char *u = pk_names_utf8(d->m->names, *id);
-    *utf8 = pk_model_str(d->m, u, strlen(u));
+    *utf8 = pki_model_str(d->m, u, strlen(u));
     return *utf8 != NULL;
 }
 
 /* count records of size bytes: checked against what is left. */
 static bool section(pd *d, size_t at, uint64_t n, size_t size, const char *what)
 {
-    if (pk_rd_fits(&d->r, n, size))
+    if (pki_rd_fits(&d->r, n, size))
         return true;
     return fail(d, at, "%s: %llu records of %zu bytes do not fit in the %zu bytes left", what,
-                (unsigned long long)n, size, pk_rd_left(&d->r));
+                (unsigned long long)n, size, pki_rd_left(&d->r));
 }
 
 static bool oom(pd *d)
@@ -133,7 +133,7 @@ static bool bones(pd *d, int64_t **offsets)
 {
     size_t at = d->r.pos;
     uint16_t n;
-    if (!pk_rd_u16(&d->r, &n))
+    if (!pki_rd_u16(&d->r, &n))
         return ends(d, "bone count");
     if (!section(d, at, n, 39, "bones"))
         return false;
@@ -146,16 +146,16 @@ static bool bones(pd *d, int64_t **offsets)
     m->nbones = n;
     for (size_t i = 0; i < n; i++) {
         (*offsets)[i] = (int64_t)d->r.pos;
-        const uint8_t *p = pk_rd_take(&d->r, 39); /* fits: checked above */
+        const uint8_t *p = pki_rd_take(&d->r, 39); /* fits: checked above */
         pk_model_bone *b = &m->bones[i];
         if (!name_field(d, p, &b->name, &b->cp932))
             return oom(d);
         b->name_en = "";
-        int16_t parent = (int16_t)pk_get_u16(p + 20), tail = (int16_t)pk_get_u16(p + 22);
-        int16_t ik = (int16_t)pk_get_u16(p + 25);
+        int16_t parent = (int16_t)pki_get_u16(p + 20), tail = (int16_t)pki_get_u16(p + 22);
+        int16_t ik = (int16_t)pki_get_u16(p + 25);
         b->parent = parent;
         b->pmd_kind = p[24];
-        pk_get_f32s(p + 27, b->pos, 3);
+        pki_get_f32s(p + 27, b->pos, 3);
         flags_from_kind(b, p[24], tail, ik);
     }
     /* Twist axes: the direction to the tail bone, once every position is known. */
@@ -179,18 +179,18 @@ static bool iks(pd *d)
 {
     size_t at = d->r.pos;
     uint16_t n;
-    if (!pk_rd_u16(&d->r, &n))
+    if (!pki_rd_u16(&d->r, &n))
         return ends(d, "IK count");
     if (!section(d, at, n, 11, "IK chains"))
         return false;
     for (size_t i = 0; i < n; i++) {
         size_t rec = d->r.pos;
-        const uint8_t *p = pk_rd_take(&d->r, 11);
+        const uint8_t *p = pki_rd_take(&d->r, 11);
         if (!p)
             return ends(d, "IK chain");
-        int16_t bone = (int16_t)pk_get_u16(p), target = (int16_t)pk_get_u16(p + 2);
+        int16_t bone = (int16_t)pki_get_u16(p), target = (int16_t)pki_get_u16(p + 2);
         uint8_t nl = p[4];
-        const uint8_t *links = pk_rd_take(&d->r, 2 * (size_t)nl);
+        const uint8_t *links = pki_rd_take(&d->r, 2 * (size_t)nl);
         if (!links)
             return ends(d, "IK links");
         if (bone < 0 || (size_t)bone >= d->m->nbones)
@@ -205,15 +205,15 @@ static bool iks(pd *d)
         }
         b->flags |= PK_BONE_IK;
         b->ik_target = target;
-        b->ik_loops = pk_get_u16(p + 5);
-        b->ik_limit = 4.0f * pk_get_f32(p + 7);
-        b->ik_links = pk_model_mem(d->m, (size_t)nl * sizeof *b->ik_links);
+        b->ik_loops = pki_get_u16(p + 5);
+        b->ik_limit = 4.0f * pki_get_f32(p + 7);
+        b->ik_links = pki_model_mem(d->m, (size_t)nl * sizeof *b->ik_links);
         if (!b->ik_links && nl)
             return oom(d);
         b->nik_links = nl;
         for (size_t k = 0; k < nl; k++) {
             memset(&b->ik_links[k], 0, sizeof b->ik_links[k]);
-            b->ik_links[k].bone = (int16_t)pk_get_u16(links + 2 * k);
+            b->ik_links[k].bone = (int16_t)pki_get_u16(links + 2 * k);
         }
     }
     return true;
@@ -223,7 +223,7 @@ static bool morphs(pd *d, size_t *nraw)
 {
     size_t at = d->r.pos;
     uint16_t n;
-    if (!pk_rd_u16(&d->r, &n))
+    if (!pki_rd_u16(&d->r, &n))
         return ends(d, "morph count");
     if (!section(d, at, n, 25, "morphs"))
         return false;
@@ -234,15 +234,15 @@ static bool morphs(pd *d, size_t *nraw)
         return oom(d);
     for (size_t i = 0; i < n; i++) {
         size_t rec = d->r.pos;
-        const uint8_t *p = pk_rd_take(&d->r, 25);
+        const uint8_t *p = pki_rd_take(&d->r, 25);
         if (!p)
             return ends(d, "morph");
-        uint32_t k = pk_get_u32(p + 20);
-        if (!pk_rd_fits(&d->r, k, 16))
+        uint32_t k = pki_get_u32(p + 20);
+        if (!pki_rd_fits(&d->r, k, 16))
             return fail(d, rec + 20,
                         "morph %zu: %u vertices of 16 bytes do not fit in the %zu bytes left", i, k,
-                        pk_rd_left(&d->r));
-        pk_rd_skip(&d->r, (size_t)k * 16);
+                        pki_rd_left(&d->r));
+        pki_rd_skip(&d->r, (size_t)k * 16);
         if (p[24] == 0 && i == 0)
             continue; /* the base morph */
         pk_model_morph *mo = &m->morphs[m->nmorphs++];
@@ -260,12 +260,12 @@ static bool morphs(pd *d, size_t *nraw)
  * none), group, mask, shape, size, position relative to the bone's rest
  * position (bone 0's when it names none, as MMD places it), rotation, five
  * physics floats, mode.  The position is kept in model space, as PMX
- * stores it; a bone outside the model adds nothing (pk_model_finish warns). */
+ * stores it; a bone outside the model adds nothing (pki_model_finish warns). */
 static bool rigids(pd *d, int64_t **offsets)
 {
     size_t at = d->r.pos;
     uint32_t n;
-    if (!pk_rd_u32(&d->r, &n))
+    if (!pki_rd_u32(&d->r, &n))
         return ends(d, "rigid body count");
     if (!section(d, at, n, 83, "rigid bodies"))
         return false;
@@ -277,23 +277,23 @@ static bool rigids(pd *d, int64_t **offsets)
         return oom(d);
     for (size_t i = 0; i < n; i++) {
         (*offsets)[i] = (int64_t)d->r.pos;
-        const uint8_t *p = pk_rd_take(&d->r, 83); /* fits: checked above */
+        const uint8_t *p = pki_rd_take(&d->r, 83); /* fits: checked above */
         pk_model_rigid *rb = &m->rigids[i];
         if (!(rb->name = field_utf8(d, p, 20)))
             return oom(d);
         rb->name_en = "";
-        rb->bone = (int16_t)pk_get_u16(p + 20);
+        rb->bone = (int16_t)pki_get_u16(p + 20);
         rb->group = p[22];
-        rb->mask = pk_get_u16(p + 23);
+        rb->mask = pki_get_u16(p + 23);
         rb->shape = p[25];
-        pk_get_f32s(p + 26, rb->size, 3);
-        pk_get_f32s(p + 38, rb->pos, 3);
-        pk_get_f32s(p + 50, rb->rot, 3);
-        rb->mass = pk_get_f32(p + 62);
-        rb->linear_damping = pk_get_f32(p + 66);
-        rb->angular_damping = pk_get_f32(p + 70);
-        rb->restitution = pk_get_f32(p + 74);
-        rb->friction = pk_get_f32(p + 78);
+        pki_get_f32s(p + 26, rb->size, 3);
+        pki_get_f32s(p + 38, rb->pos, 3);
+        pki_get_f32s(p + 50, rb->rot, 3);
+        rb->mass = pki_get_f32(p + 62);
+        rb->linear_damping = pki_get_f32(p + 66);
+        rb->angular_damping = pki_get_f32(p + 70);
+        rb->restitution = pki_get_f32(p + 74);
+        rb->friction = pki_get_f32(p + 78);
         rb->mode = p[82];
         int32_t base = rb->bone == -1 ? 0 : rb->bone;
         if (base >= 0 && (size_t)base < m->nbones)
@@ -308,9 +308,9 @@ pk_model *pk_pmd_read(const void *data, size_t len, pk_log *log)
 {
     pd d;
     memset(&d, 0, sizeof d);
-    d.r = pk_rd_init(data, len);
+    d.r = pki_rd_init(data, len);
     d.log = log;
-    d.m = pk_model_alloc(PK_FMT_PMD);
+    d.m = pki_model_alloc(PK_FMT_PMD);
     d.text = pk_names_new();
     int64_t *bone_off = NULL, *rigid_off = NULL;
     const uint8_t *frame_names = NULL, *bone_disp = NULL;
@@ -328,12 +328,12 @@ pk_model *pk_pmd_read(const void *data, size_t len, pk_log *log)
         fail(&d, 0, "not a PMD file (no \"Pmd\" signature)");
         goto done;
     }
-    const uint8_t *h = pk_rd_take(&d.r, 283);
+    const uint8_t *h = pki_rd_take(&d.r, 283);
     if (!h) {
         fail(&d, 0, "header: the file ends inside the 283-byte header (%zu bytes)", len);
         goto done;
     }
-    m->version = pk_get_f32(h + 3);
+    m->version = pki_get_f32(h + 3);
     if (m->version != 1.0f)
         pk_log_add(log, PK_WARNING, 3, 0, 0, "PMD version %g (1.0 expected)", (double)m->version);
     if (!(m->name = field_utf8(&d, h + 7, 20)) || !(m->comment = field_utf8(&d, h + 27, 256)))
@@ -349,13 +349,13 @@ pk_model *pk_pmd_read(const void *data, size_t len, pk_log *log)
     for (int s = 0; s < 3; s++) {
         size_t at = d.r.pos;
         uint32_t n;
-        if (!pk_rd_u32(&d.r, &n)) {
+        if (!pki_rd_u32(&d.r, &n)) {
             ends(&d, skips[s].what);
             goto done;
         }
         if (!section(&d, at, n, skips[s].size, skips[s].what))
             goto done;
-        pk_rd_skip(&d.r, (size_t)n * skips[s].size);
+        pki_rd_skip(&d.r, (size_t)n * skips[s].size);
         m->counts[skips[s].sec] = skips[s].sec == PK_MSEC_FACES ? n / 3 : n;
     }
     size_t nraw_morphs = 0;
@@ -364,36 +364,36 @@ pk_model *pk_pmd_read(const void *data, size_t len, pk_log *log)
     /* display lists */
     size_t at = d.r.pos;
     uint8_t nmd, nfn;
-    if (!pk_rd_u8(&d.r, &nmd)) {
+    if (!pki_rd_u8(&d.r, &nmd)) {
         ends(&d, "morph display count");
         goto done;
     }
-    const uint8_t *md = pk_rd_take(&d.r, 2 * (size_t)nmd);
+    const uint8_t *md = pki_rd_take(&d.r, 2 * (size_t)nmd);
     if (!md) {
         fail(&d, at, "morph display list: %u entries do not fit in the %zu bytes left", nmd,
-             pk_rd_left(&d.r));
+             pki_rd_left(&d.r));
         goto done;
     }
     at = d.r.pos;
-    if (!pk_rd_u8(&d.r, &nfn)) {
+    if (!pki_rd_u8(&d.r, &nfn)) {
         ends(&d, "bone frame count");
         goto done;
     }
-    frame_names = pk_rd_take(&d.r, 50 * (size_t)nfn);
+    frame_names = pki_rd_take(&d.r, 50 * (size_t)nfn);
     if (!frame_names) {
         fail(&d, at, "bone frame names: %u names of 50 bytes do not fit in the %zu bytes left", nfn,
-             pk_rd_left(&d.r));
+             pki_rd_left(&d.r));
         goto done;
     }
     at = d.r.pos;
     uint32_t nbd;
-    if (!pk_rd_u32(&d.r, &nbd)) {
+    if (!pki_rd_u32(&d.r, &nbd)) {
         ends(&d, "bone display count");
         goto done;
     }
     if (!section(&d, at, nbd, 3, "bone display list"))
         goto done;
-    bone_disp = pk_rd_take(&d.r, 3 * (size_t)nbd);
+    bone_disp = pki_rd_take(&d.r, 3 * (size_t)nbd);
     /* frames: Root, 表情, then the named ones */
     m->nframes = 2 + (size_t)nfn;
     m->counts[PK_MSEC_FRAMES] = m->nframes;
@@ -403,7 +403,7 @@ pk_model *pk_pmd_read(const void *data, size_t len, pk_log *log)
     m->frames[0].name = "Root";
     m->frames[0].name_en = "Root";
     m->frames[0].special = 1;
-    m->frames[0].items = pk_model_mem(m, sizeof *m->frames[0].items);
+    m->frames[0].items = pki_model_mem(m, sizeof *m->frames[0].items);
     if (!m->frames[0].items)
         goto oom;
     if (m->nbones) {
@@ -414,13 +414,13 @@ pk_model *pk_pmd_read(const void *data, size_t len, pk_log *log)
     m->frames[1].name = "表情";
     m->frames[1].name_en = "Exp";
     m->frames[1].special = 1;
-    m->frames[1].items = pk_model_mem(m, (nmd ? nmd : 1) * sizeof *m->frames[1].items);
+    m->frames[1].items = pki_model_mem(m, (nmd ? nmd : 1) * sizeof *m->frames[1].items);
     if (!m->frames[1].items)
         goto oom;
     for (size_t i = 0; i < nmd; i++) {
         /* PMD counts the base as morph 0; the model does not keep it. */
         m->frames[1].items[i].kind = 1;
-        m->frames[1].items[i].index = (int32_t)pk_get_u16(md + 2 * i) - 1;
+        m->frames[1].items[i].index = (int32_t)pki_get_u16(md + 2 * i) - 1;
     }
     m->frames[1].nitems = nmd;
     size_t *fill = calloc((size_t)nfn + 1, sizeof *fill);
@@ -435,7 +435,7 @@ pk_model *pk_pmd_read(const void *data, size_t len, pk_log *log)
         pk_model_frame *fr = &m->frames[2 + f];
         fr->name = field_utf8(&d, frame_names + 50 * f, 50);
         fr->name_en = "";
-        fr->items = pk_model_mem(m, (fill[f + 1] ? fill[f + 1] : 1) * sizeof *fr->items);
+        fr->items = pki_model_mem(m, (fill[f + 1] ? fill[f + 1] : 1) * sizeof *fr->items);
         if (!fr->name || !fr->items) {
             free(fill);
             goto oom;
@@ -451,21 +451,21 @@ pk_model *pk_pmd_read(const void *data, size_t len, pk_log *log)
         }
         pk_model_frame *fr = &m->frames[1 + fi];
         fr->items[fr->nitems].kind = 0;
-        fr->items[fr->nitems].index = pk_get_u16(bone_disp + 3 * i);
+        fr->items[fr->nitems].index = pki_get_u16(bone_disp + 3 * i);
         fr->nitems++;
     }
     free(fill);
     /* English extension */
     uint8_t has_en = 0;
-    if (pk_rd_left(&d.r) > 0) {
-        pk_rd_u8(&d.r, &has_en);
+    if (pki_rd_left(&d.r) > 0) {
+        pki_rd_u8(&d.r, &has_en);
         if (has_en) {
             at = d.r.pos;
             size_t need =
                 276 + 20 * m->nbones + 20 * (nraw_morphs ? nraw_morphs - 1 : 0) + 50 * (size_t)nfn;
-            const uint8_t *e = pk_rd_take(&d.r, need);
+            const uint8_t *e = pki_rd_take(&d.r, need);
             if (!e) {
-                fail(&d, at, "English names: %zu bytes needed, %zu left", need, pk_rd_left(&d.r));
+                fail(&d, at, "English names: %zu bytes needed, %zu left", need, pki_rd_left(&d.r));
                 goto done;
             }
             m->has_english = true;
@@ -489,29 +489,29 @@ pk_model *pk_pmd_read(const void *data, size_t len, pk_log *log)
         }
     }
     /* toon textures, then physics */
-    if (pk_rd_left(&d.r) > 0 && !pk_rd_skip(&d.r, 1000)) {
+    if (pki_rd_left(&d.r) > 0 && !pki_rd_skip(&d.r, 1000)) {
         ends(&d, "toon texture names (10 x 100 bytes)");
         goto done;
     }
-    if (pk_rd_left(&d.r) > 0 && !rigids(&d, &rigid_off))
+    if (pki_rd_left(&d.r) > 0 && !rigids(&d, &rigid_off))
         goto done;
-    if (pk_rd_left(&d.r) > 0) {
+    if (pki_rd_left(&d.r) > 0) {
         at = d.r.pos;
         uint32_t n;
-        if (!pk_rd_u32(&d.r, &n)) {
+        if (!pki_rd_u32(&d.r, &n)) {
             ends(&d, "joints");
             goto done;
         }
         if (!section(&d, at, n, 124, "joints"))
             goto done;
-        pk_rd_skip(&d.r, (size_t)n * 124);
+        pki_rd_skip(&d.r, (size_t)n * 124);
         m->counts[PK_MSEC_JOINTS] = n;
     }
-    if (pk_rd_left(&d.r) > 0)
+    if (pki_rd_left(&d.r) > 0)
         pk_log_add(log, PK_WARNING, (int64_t)d.r.pos, 0, 0,
-                   "%zu bytes after the last section ignored", pk_rd_left(&d.r));
-    pk_model_offsets off = {bone_off, NULL, rigid_off};
-    ok = pk_model_finish(m, &off, log) == 0;
+                   "%zu bytes after the last section ignored", pki_rd_left(&d.r));
+    pki_model_offsets off = {bone_off, NULL, rigid_off};
+    ok = pki_model_finish(m, &off, log) == 0;
     goto done;
 oom:
     pk_error(log, "out of memory");

@@ -11,7 +11,7 @@
  */
 #include "posekit.h"
 #include "common/bytes.h"
-#include "model/skeleton_internal.h"
+#include "model/skeleton.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,7 +21,7 @@
 enum { IX_VERTEX, IX_TEXTURE, IX_MATERIAL, IX_BONE, IX_MORPH, IX_RIGID };
 
 typedef struct px {
-    pk_rd r;
+    pki_rd r;
     pk_log *log;
     pk_model *m;
     int enc;    /* 0 UTF-16LE, 1 UTF-8 */
@@ -47,7 +47,7 @@ static bool fail_at(px *x, size_t at, const char *fmt, ...)
 static bool short_read(px *x, const char *field)
 {
     return fail_at(x, x->r.pos, "the file ends inside its %s (%zu bytes left)", field,
-                   pk_rd_left(&x->r));
+                   pki_rd_left(&x->r));
 }
 
 static void set_what(px *x, const char *fmt, ...) PK_PRINTF(2, 3);
@@ -65,23 +65,23 @@ static bool text(px *x, const char **out, const char *field)
 {
     size_t at = x->r.pos;
     int32_t n;
-    if (!pk_rd_i32(&x->r, &n))
+    if (!pki_rd_i32(&x->r, &n))
         return short_read(x, field);
-    if (n < 0 || (size_t)n > pk_rd_left(&x->r)) {
+    if (n < 0 || (size_t)n > pki_rd_left(&x->r)) {
         x->r.pos = at;
         return fail_at(x, at, "%s length %d does not fit in the %zu bytes left", field, (int)n,
-                       pk_rd_left(&x->r) - 4);
+                       pki_rd_left(&x->r) - 4);
     }
-    const uint8_t *p = pk_rd_take(&x->r, (size_t)n);
+    const uint8_t *p = pki_rd_take(&x->r, (size_t)n);
     if (!out)
         return true;
-    *out = x->enc == 0 ? pk_model_utf16(x->m, p, (size_t)n) : pk_model_str(x->m, p, (size_t)n);
+    *out = x->enc == 0 ? pki_model_utf16(x->m, p, (size_t)n) : pki_model_str(x->m, p, (size_t)n);
     if (!*out) {
         pk_error(x->log, "out of memory");
         return false;
     }
     if (x->enc == 1 && memchr(p, 0, (size_t)n)) /* keep C strings whole */
-        *out = pk_model_str(x->m, p, strnlen((const char *)p, (size_t)n));
+        *out = pki_model_str(x->m, p, strnlen((const char *)p, (size_t)n));
     return *out != NULL;
 }
 
@@ -89,7 +89,7 @@ static bool text(px *x, const char **out, const char *field)
  * other index signed (i8, i16, i32; -1 = none). */
 static bool idx(px *x, int k, int32_t *out, const char *field)
 {
-    const uint8_t *p = pk_rd_take(&x->r, (size_t)x->isz[k]);
+    const uint8_t *p = pki_rd_take(&x->r, (size_t)x->isz[k]);
     if (!p)
         return short_read(x, field);
     switch (x->isz[k]) {
@@ -97,10 +97,10 @@ static bool idx(px *x, int k, int32_t *out, const char *field)
         *out = k == IX_VERTEX ? (int32_t)p[0] : (int32_t)(int8_t)p[0];
         break;
     case 2:
-        *out = k == IX_VERTEX ? (int32_t)pk_get_u16(p) : (int32_t)(int16_t)pk_get_u16(p);
+        *out = k == IX_VERTEX ? (int32_t)pki_get_u16(p) : (int32_t)(int16_t)pki_get_u16(p);
         break;
     default:
-        *out = pk_get_i32(p);
+        *out = pki_get_i32(p);
         break;
     }
     return true;
@@ -108,7 +108,7 @@ static bool idx(px *x, int k, int32_t *out, const char *field)
 
 static bool skip(px *x, size_t n, const char *field)
 {
-    return pk_rd_skip(&x->r, n) || short_read(x, field);
+    return pki_rd_skip(&x->r, n) || short_read(x, field);
 }
 
 /* A section count: int32, not negative, and count x min_size must fit in
@@ -118,14 +118,14 @@ static bool count(px *x, const char *section, size_t min_size, size_t *out)
     size_t at = x->r.pos;
     int32_t n;
     set_what(x, "%s count", section);
-    if (!pk_rd_i32(&x->r, &n))
+    if (!pki_rd_i32(&x->r, &n))
         return fail_at(x, at, "the file ends before the %s section (%zu bytes left)", section,
-                       pk_rd_left(&x->r));
+                       pki_rd_left(&x->r));
     if (n < 0)
         return fail_at(x, at, "negative %s count %d", section, (int)n);
-    if (!pk_rd_fits(&x->r, (uint64_t)n, min_size))
+    if (!pki_rd_fits(&x->r, (uint64_t)n, min_size))
         return fail_at(x, at, "%d %s need at least %zu bytes each; %zu bytes are left", (int)n,
-                       section, min_size, pk_rd_left(&x->r));
+                       section, min_size, pki_rd_left(&x->r));
     *out = (size_t)n;
     return true;
 }
@@ -137,28 +137,28 @@ static size_t min_text(void)
 
 static bool header(px *x)
 {
-    pk_rd *r = &x->r;
+    pki_rd *r = &x->r;
     set_what(x, "header");
     /* a file cut inside the signature is said to be cut, not foreign */
-    size_t have = pk_rd_left(r) < 4 ? pk_rd_left(r) : 4;
+    size_t have = pki_rd_left(r) < 4 ? pki_rd_left(r) : 4;
     if (have < 4 && (have == 0 || memcmp(r->data, "PMX ", have) == 0))
         return short_read(x, "signature");
-    const uint8_t *sig = pk_rd_take(r, 4);
+    const uint8_t *sig = pki_rd_take(r, 4);
     if (!sig || memcmp(sig, "PMX", 3) != 0 || (sig[3] != ' ' && sig[3] != 0xA0))
         return fail_at(x, 0, "not a PMX file (no \"PMX \" signature)");
     float ver;
-    if (!pk_rd_f32(r, &ver))
+    if (!pki_rd_f32(r, &ver))
         return short_read(x, "version");
     if (!(ver == 2.0f || ver == 2.1f))
         return fail_at(x, 4, "PMX version %g is not 2.0 or 2.1", (double)ver);
     x->m->version = ver;
     x->v21 = ver == 2.1f;
     uint8_t n;
-    if (!pk_rd_u8(r, &n))
+    if (!pki_rd_u8(r, &n))
         return short_read(x, "globals count");
     if (n < 8)
         return fail_at(x, 8, "%u globals; PMX needs 8", n);
-    const uint8_t *g = pk_rd_take(r, n);
+    const uint8_t *g = pki_rd_take(r, n);
     if (!g)
         return short_read(x, "globals");
     if (g[0] > 1)
@@ -194,7 +194,7 @@ static bool vertices(px *x)
         return false;
     x->m->counts[PK_MSEC_VERTICES] = n;
     for (size_t i = 0; i < n; i++) {
-        const uint8_t *p = pk_rd_take(&x->r, fixed + 1);
+        const uint8_t *p = pki_rd_take(&x->r, fixed + 1);
         if (!p) {
             set_what(x, "vertex %zu", i);
             return short_read(x, "position, normal and UVs");
@@ -228,7 +228,7 @@ static bool vertices(px *x)
             return fail_at(x, x->r.pos - 1,
                            "deform type %u is not 0-4 (BDEF1, BDEF2, BDEF4, SDEF, QDEF)", type);
         }
-        if (!pk_rd_skip(&x->r, w + 4)) {
+        if (!pki_rd_skip(&x->r, w + 4)) {
             set_what(x, "vertex %zu", i);
             return short_read(x, "weights and edge scale");
         }
@@ -245,7 +245,7 @@ static bool faces(px *x)
         pk_log_add(x->log, PK_WARNING, (int64_t)(x->r.pos - 4), 0, 0,
                    "%zu face indices is not a multiple of 3", n);
     x->m->counts[PK_MSEC_FACES] = n / 3;
-    pk_rd_skip(&x->r, n * (size_t)x->isz[IX_VERTEX]); /* fits: checked by count */
+    pki_rd_skip(&x->r, n * (size_t)x->isz[IX_VERTEX]); /* fits: checked by count */
     return true;
 }
 
@@ -276,7 +276,7 @@ static bool materials(px *x)
             !skip(x, fixed + 2 * t + 1, "colours and textures"))
             return false;
         uint8_t shared;
-        if (!pk_rd_u8(&x->r, &shared))
+        if (!pki_rd_u8(&x->r, &shared))
             return short_read(x, "toon flag");
         if (!skip(x, shared ? 1 : t, "toon") || !text(x, NULL, "memo") ||
             !skip(x, 4, "index count"))
@@ -287,19 +287,19 @@ static bool materials(px *x)
 
 static bool bone(px *x, size_t i, pk_model_bone *bn)
 {
-    pk_rd *r = &x->r;
+    pki_rd *r = &x->r;
     set_what(x, "bone %zu", i);
     if (!text(x, &bn->name, "name") || !text(x, &bn->name_en, "English name"))
         return false;
     set_what(x, "bone %zu \"%s\"", i, bn->name);
     uint16_t flags;
-    if (!pk_rd_f32s(r, bn->pos, 3))
+    if (!pki_rd_f32s(r, bn->pos, 3))
         return short_read(x, "position");
     if (!idx(x, IX_BONE, &bn->parent, "parent index"))
         return false;
-    if (!pk_rd_i32(r, &bn->layer))
+    if (!pki_rd_i32(r, &bn->layer))
         return short_read(x, "deform layer");
-    if (!pk_rd_u16(r, &flags))
+    if (!pki_rd_u16(r, &flags))
         return short_read(x, "flags");
     bn->flags = flags;
     bn->tail_bone = -1;
@@ -309,35 +309,35 @@ static bool bone(px *x, size_t i, pk_model_bone *bn)
     if (flags & PK_BONE_TAIL_IS_BONE) {
         if (!idx(x, IX_BONE, &bn->tail_bone, "tail bone"))
             return false;
-    } else if (!pk_rd_f32s(r, bn->tail, 3)) {
+    } else if (!pki_rd_f32s(r, bn->tail, 3)) {
         return short_read(x, "tail offset");
     }
     if (flags & (PK_BONE_APPEND_ROTATE | PK_BONE_APPEND_MOVE)) {
         if (!idx(x, IX_BONE, &bn->append_parent, "append parent") ||
-            !(pk_rd_f32(r, &bn->append_ratio) || short_read(x, "append ratio")))
+            !(pki_rd_f32(r, &bn->append_ratio) || short_read(x, "append ratio")))
             return false;
     }
-    if ((flags & PK_BONE_FIXED_AXIS) && !pk_rd_f32s(r, bn->fixed_axis, 3))
+    if ((flags & PK_BONE_FIXED_AXIS) && !pki_rd_f32s(r, bn->fixed_axis, 3))
         return short_read(x, "fixed axis");
     if ((flags & PK_BONE_LOCAL_AXES) &&
-        (!pk_rd_f32s(r, bn->local_x, 3) || !pk_rd_f32s(r, bn->local_z, 3)))
+        (!pki_rd_f32s(r, bn->local_x, 3) || !pki_rd_f32s(r, bn->local_z, 3)))
         return short_read(x, "local axes");
-    if ((flags & PK_BONE_EXTERNAL_PARENT) && !pk_rd_i32(r, &bn->external_key))
+    if ((flags & PK_BONE_EXTERNAL_PARENT) && !pki_rd_i32(r, &bn->external_key))
         return short_read(x, "external parent key");
     if (flags & PK_BONE_IK) {
         int32_t nl;
         if (!idx(x, IX_BONE, &bn->ik_target, "IK target"))
             return false;
-        if (!pk_rd_i32(r, &bn->ik_loops) || !pk_rd_f32(r, &bn->ik_limit))
+        if (!pki_rd_i32(r, &bn->ik_loops) || !pki_rd_f32(r, &bn->ik_limit))
             return short_read(x, "IK loop count and angle limit");
         size_t at = r->pos;
-        if (!pk_rd_i32(r, &nl))
+        if (!pki_rd_i32(r, &nl))
             return short_read(x, "IK link count");
         size_t min_link = (size_t)x->isz[IX_BONE] + 1;
-        if (nl < 0 || !pk_rd_fits(r, (uint64_t)nl, min_link))
+        if (nl < 0 || !pki_rd_fits(r, (uint64_t)nl, min_link))
             return fail_at(x, at, "IK link count %d does not fit in the %zu bytes left", (int)nl,
-                           pk_rd_left(r));
-        bn->ik_links = pk_model_mem(x->m, (size_t)nl * sizeof *bn->ik_links);
+                           pki_rd_left(r));
+        bn->ik_links = pki_model_mem(x->m, (size_t)nl * sizeof *bn->ik_links);
         if (!bn->ik_links) {
             pk_error(x->log, "out of memory");
             return false;
@@ -349,10 +349,10 @@ static bool bone(px *x, size_t i, pk_model_bone *bn)
             memset(l, 0, sizeof *l);
             if (!idx(x, IX_BONE, &l->bone, "IK link"))
                 return false;
-            if (!pk_rd_u8(r, &lim))
+            if (!pki_rd_u8(r, &lim))
                 return short_read(x, "IK link limit flag");
             l->limited = lim != 0;
-            if (lim && (!pk_rd_f32s(r, l->min, 3) || !pk_rd_f32s(r, l->max, 3)))
+            if (lim && (!pki_rd_f32s(r, l->min, 3) || !pki_rd_f32s(r, l->max, 3)))
                 return short_read(x, "IK link limits");
         }
     }
@@ -424,7 +424,7 @@ static bool morphs(px *x)
         if (!text(x, &mo->name, "name") || !text(x, &mo->name_en, "English name"))
             return false;
         set_what(x, "morph %zu \"%s\"", i, mo->name);
-        const uint8_t *p = pk_rd_take(&x->r, 2);
+        const uint8_t *p = pki_rd_take(&x->r, 2);
         if (!p)
             return short_read(x, "panel and kind");
         mo->panel = p[0];
@@ -441,12 +441,12 @@ static bool morphs(px *x)
                        mo->kind == 9 ? "flip" : "impulse");
         size_t at = x->r.pos;
         int32_t k;
-        if (!pk_rd_i32(&x->r, &k))
+        if (!pki_rd_i32(&x->r, &k))
             return short_read(x, "offset count");
-        if (k < 0 || !pk_rd_fits(&x->r, (uint64_t)k, size))
+        if (k < 0 || !pki_rd_fits(&x->r, (uint64_t)k, size))
             return fail_at(x, at, "%d offsets of %zu bytes do not fit in the %zu bytes left",
-                           (int)k, size, pk_rd_left(&x->r));
-        pk_rd_skip(&x->r, (size_t)k * size);
+                           (int)k, size, pki_rd_left(&x->r));
+        pki_rd_skip(&x->r, (size_t)k * size);
     }
     return true;
 }
@@ -473,23 +473,23 @@ static bool frames(px *x, int64_t **offsets)
         if (!text(x, &f->name, "name") || !text(x, &f->name_en, "English name"))
             return false;
         set_what(x, "display frame %zu \"%s\"", i, f->name);
-        if (!pk_rd_u8(&x->r, &f->special))
+        if (!pki_rd_u8(&x->r, &f->special))
             return short_read(x, "special flag");
         size_t at = x->r.pos;
         int32_t k;
-        if (!pk_rd_i32(&x->r, &k))
+        if (!pki_rd_i32(&x->r, &k))
             return short_read(x, "member count");
-        if (k < 0 || !pk_rd_fits(&x->r, (uint64_t)k, min_item))
+        if (k < 0 || !pki_rd_fits(&x->r, (uint64_t)k, min_item))
             return fail_at(x, at, "%d members do not fit in the %zu bytes left", (int)k,
-                           pk_rd_left(&x->r));
-        f->items = pk_model_mem(x->m, (size_t)k * sizeof *f->items);
+                           pki_rd_left(&x->r));
+        f->items = pki_model_mem(x->m, (size_t)k * sizeof *f->items);
         if (!f->items) {
             pk_error(x->log, "out of memory");
             return false;
         }
         for (size_t j = 0; j < (size_t)k; j++) {
             uint8_t kind;
-            if (!pk_rd_u8(&x->r, &kind))
+            if (!pki_rd_u8(&x->r, &kind))
                 return short_read(x, "member kind");
             if (kind > 1)
                 return fail_at(x, x->r.pos - 1,
@@ -526,20 +526,20 @@ static bool rigids(px *x, int64_t **offsets)
         set_what(x, "rigid body %zu \"%s\"", i, rb->name);
         if (!idx(x, IX_BONE, &rb->bone, "bone index"))
             return false;
-        const uint8_t *p = pk_rd_take(&x->r, fixed);
+        const uint8_t *p = pki_rd_take(&x->r, fixed);
         if (!p)
             return short_read(x, "shape and physics");
         rb->group = p[0];
-        rb->mask = pk_get_u16(p + 1);
+        rb->mask = pki_get_u16(p + 1);
         rb->shape = p[3];
-        pk_get_f32s(p + 4, rb->size, 3);
-        pk_get_f32s(p + 16, rb->pos, 3);
-        pk_get_f32s(p + 28, rb->rot, 3);
-        rb->mass = pk_get_f32(p + 40);
-        rb->linear_damping = pk_get_f32(p + 44);
-        rb->angular_damping = pk_get_f32(p + 48);
-        rb->restitution = pk_get_f32(p + 52);
-        rb->friction = pk_get_f32(p + 56);
+        pki_get_f32s(p + 4, rb->size, 3);
+        pki_get_f32s(p + 16, rb->pos, 3);
+        pki_get_f32s(p + 28, rb->rot, 3);
+        rb->mass = pki_get_f32(p + 40);
+        rb->linear_damping = pki_get_f32(p + 44);
+        rb->angular_damping = pki_get_f32(p + 48);
+        rb->restitution = pki_get_f32(p + 52);
+        rb->friction = pki_get_f32(p + 56);
         rb->mode = p[60];
         x->m->nrigids = i + 1;
     }
@@ -580,12 +580,12 @@ static bool soft_bodies(px *x)
             size_t size = part == 0 ? anchor : (size_t)x->isz[IX_VERTEX];
             size_t at = x->r.pos;
             int32_t k;
-            if (!pk_rd_i32(&x->r, &k))
+            if (!pki_rd_i32(&x->r, &k))
                 return short_read(x, part == 0 ? "anchor count" : "pin count");
-            if (k < 0 || !pk_rd_fits(&x->r, (uint64_t)k, size))
+            if (k < 0 || !pki_rd_fits(&x->r, (uint64_t)k, size))
                 return fail_at(x, at, "%d %s do not fit in the %zu bytes left", (int)k,
-                               part == 0 ? "anchors" : "pins", pk_rd_left(&x->r));
-            pk_rd_skip(&x->r, (size_t)k * size);
+                               part == 0 ? "anchors" : "pins", pki_rd_left(&x->r));
+            pki_rd_skip(&x->r, (size_t)k * size);
         }
     }
     return true;
@@ -595,9 +595,9 @@ pk_model *pk_pmx_read(const void *data, size_t len, pk_log *log)
 {
     px x;
     memset(&x, 0, sizeof x);
-    x.r = pk_rd_init(data, len);
+    x.r = pki_rd_init(data, len);
     x.log = log;
-    x.m = pk_model_alloc(PK_FMT_PMX);
+    x.m = pki_model_alloc(PK_FMT_PMX);
     if (!x.m) {
         pk_error(log, "out of memory");
         return NULL;
@@ -606,14 +606,14 @@ pk_model *pk_pmx_read(const void *data, size_t len, pk_log *log)
     bool ok = header(&x) && vertices(&x) && faces(&x) && textures(&x) && materials(&x) &&
               bones(&x, &bone_off) && morphs(&x) && frames(&x, &frame_off) &&
               rigids(&x, &rigid_off) && joints(&x);
-    if (ok && x.v21 && pk_rd_left(&x.r) > 0)
+    if (ok && x.v21 && pki_rd_left(&x.r) > 0)
         ok = soft_bodies(&x);
-    if (ok && pk_rd_left(&x.r) > 0)
+    if (ok && pki_rd_left(&x.r) > 0)
         pk_log_add(log, PK_WARNING, (int64_t)x.r.pos, 0, 0,
-                   "%zu bytes after the last section ignored", pk_rd_left(&x.r));
+                   "%zu bytes after the last section ignored", pki_rd_left(&x.r));
     if (ok) {
-        pk_model_offsets off = {bone_off, frame_off, rigid_off};
-        ok = pk_model_finish(x.m, &off, log) == 0;
+        pki_model_offsets off = {bone_off, frame_off, rigid_off};
+        ok = pki_model_finish(x.m, &off, log) == 0;
     }
     free(bone_off);
     free(frame_off);

@@ -38,13 +38,13 @@
  * layout.  Keystone documents a different v1 camera record (4 interpolation
  * bytes, no fov/perspective); that is unverified and not implemented.
  *
- * Bytes are never cast to structs: a bounds-checked pk_rd reads each
+ * Bytes are never cast to structs: a bounds-checked pki_rd reads each
  * field, floats are copied bit-exactly (NaN payloads survive), and every
  * count is checked against the bytes left before anything is allocated.
  */
 #include "posekit.h"
 #include "common/bytes.h"
-#include "format/read_internal.h"
+#include "format/read.h"
 #include "platform/platform.h"
 
 #include <errno.h>
@@ -78,8 +78,8 @@ static const size_t RECORD_BYTES[PK_SEC_COUNT] = {
     BONE_BYTES, MORPH_BYTES, CAMERA_BYTES, LIGHT_BYTES, SHADOW_BYTES, IK_HEAD_BYTES,
 };
 
-/* Little-endian access (pk_get_u32, pk_put_f32s ...) and the bounds-checked
- * cursor (pk_rd) are common/bytes.h's.  The reader checks whole records
+/* Little-endian access (pki_get_u32, pki_put_f32s ...) and the bounds-checked
+ * cursor (pki_rd) are common/bytes.h's.  The reader checks whole records
  * against the bytes left once, then decodes fields without further checks. */
 
 /* ---------------------------------------------------------------------
@@ -122,11 +122,11 @@ static inline size_t field_hash(const uint8_t *f, size_t w)
 }
 
 typedef struct reader {
-    pk_rd c;
+    pki_rd c;
     pk_motion *m;
     pk_log *log;
     size_t sec_at[PK_SEC_COUNT];              /* offset of each section's first record */
-    void (*consumed)(void *ctx, size_t upto); /* pk_vmd_read_front */
+    void (*consumed)(void *ctx, size_t upto); /* pki_vmd_read_front */
     void *consumed_ctx;
     size_t reported; /* the last offset given to consumed */
     field_slot cache[FIELD_CACHE_SLOTS];
@@ -213,7 +213,7 @@ static bool reserve(void **arr, size_t *cap, size_t n, size_t size, pk_log *log,
         pk_log_add(log, PK_ERROR, (int64_t)offset, 0, 0, "out of memory (%zu records)", n);
         return false;
     }
-    pk_os_advise_huge(p, n * size); /* few page faults while the records are filled */
+    pki_os_advise_huge(p, n * size); /* few page faults while the records are filled */
     *arr = p;
     *cap = n;
     return true;
@@ -230,9 +230,9 @@ static bool read_bones(reader *r, const uint8_t *base, uint32_t n, size_t at)
         pk_bone_key *k = &m->bones[m->nbones];
         if (!read_name(r, p, PK_VMD_NAME_BYTES, off, "bone", &k->name, &k->pad))
             return false;
-        k->frame = pk_get_u32(p + 15);
-        pk_get_f32s(p + 19, k->pos, 3);
-        pk_get_f32s(p + 31, k->rot, 4);
+        k->frame = pki_get_u32(p + 15);
+        pki_get_f32s(p + 19, k->pos, 3);
+        pki_get_f32s(p + 31, k->rot, 4);
         memcpy(k->interp, p + 47, 64);
         m->nbones++;
         if ((i + 1) % PROGRESS_RECORDS == 0)
@@ -252,8 +252,8 @@ static bool read_morphs(reader *r, const uint8_t *base, uint32_t n, size_t at)
         pk_morph_key *k = &m->morphs[m->nmorphs];
         if (!read_name(r, p, PK_VMD_NAME_BYTES, off, "morph", &k->name, &k->pad))
             return false;
-        k->frame = pk_get_u32(p + 15);
-        k->weight = pk_get_f32(p + 19);
+        k->frame = pki_get_u32(p + 15);
+        k->weight = pki_get_f32(p + 19);
         m->nmorphs++;
     }
     return true;
@@ -268,12 +268,12 @@ static bool read_cameras(reader *r, const uint8_t *base, uint32_t n, size_t at)
         const uint8_t *p = base + (size_t)i * CAMERA_BYTES;
         pk_camera_key *k = &m->cameras[m->ncameras++];
         memset(k, 0, sizeof *k); /* struct padding: keep copies deterministic */
-        k->frame = pk_get_u32(p);
-        k->distance = pk_get_f32(p + 4);
-        pk_get_f32s(p + 8, k->pos, 3);
-        pk_get_f32s(p + 20, k->rot, 3);
+        k->frame = pki_get_u32(p);
+        k->distance = pki_get_f32(p + 4);
+        pki_get_f32s(p + 8, k->pos, 3);
+        pki_get_f32s(p + 20, k->rot, 3);
         memcpy(k->interp, p + 32, 24);
-        k->fov = pk_get_u32(p + 56);
+        k->fov = pki_get_u32(p + 56);
         k->perspective = p[60];
     }
     return true;
@@ -287,9 +287,9 @@ static bool read_lights(reader *r, const uint8_t *base, uint32_t n, size_t at)
     for (uint32_t i = 0; i < n; i++) {
         const uint8_t *p = base + (size_t)i * LIGHT_BYTES;
         pk_light_key *k = &m->lights[m->nlights++];
-        k->frame = pk_get_u32(p);
-        pk_get_f32s(p + 4, k->color, 3);
-        pk_get_f32s(p + 16, k->direction, 3);
+        k->frame = pki_get_u32(p);
+        pki_get_f32s(p + 4, k->color, 3);
+        pki_get_f32s(p + 16, k->direction, 3);
     }
     return true;
 }
@@ -303,9 +303,9 @@ static bool read_shadows(reader *r, const uint8_t *base, uint32_t n, size_t at)
         const uint8_t *p = base + (size_t)i * SHADOW_BYTES;
         pk_shadow_key *k = &m->shadows[m->nshadows++];
         memset(k, 0, sizeof *k);
-        k->frame = pk_get_u32(p);
+        k->frame = pki_get_u32(p);
         k->mode = p[4];
-        k->distance = pk_get_f32(p + 5);
+        k->distance = pki_get_f32(p + 5);
     }
     return true;
 }
@@ -320,20 +320,20 @@ static bool read_iks(reader *r, uint32_t n, size_t at)
         return false;
     for (uint32_t i = 0; i < n; i++) {
         size_t off = r->c.pos;
-        const uint8_t *p = pk_rd_take(&r->c, IK_HEAD_BYTES);
+        const uint8_t *p = pki_rd_take(&r->c, IK_HEAD_BYTES);
         if (!p) {
             pk_log_add(r->log, PK_ERROR, (int64_t)off, 0, 0,
                        "show/IK key %" PRIu32 " of %" PRIu32 " needs %d bytes, %zu left", i + 1, n,
-                       IK_HEAD_BYTES, pk_rd_left(&r->c));
+                       IK_HEAD_BYTES, pki_rd_left(&r->c));
             return false;
         }
-        uint32_t k = pk_get_u32(p + 5);
+        uint32_t k = pki_get_u32(p + 5);
         uint64_t need = (uint64_t)k * IK_STATE_BYTES;
-        if (need > pk_rd_left(&r->c)) {
+        if (need > pki_rd_left(&r->c)) {
             pk_log_add(r->log, PK_ERROR, (int64_t)(off + 5), 0, 0,
                        "show/IK key %" PRIu32 ": IK count %" PRIu32 " needs %" PRIu64
                        " bytes, %zu left",
-                       i + 1, k, need, pk_rd_left(&r->c));
+                       i + 1, k, need, pki_rd_left(&r->c));
             return false;
         }
         pk_ik_key *key = pk_motion_push_ik(m, k);
@@ -341,11 +341,11 @@ static bool read_iks(reader *r, uint32_t n, size_t at)
             pk_log_add(r->log, PK_ERROR, (int64_t)off, 0, 0, "out of memory");
             return false;
         }
-        key->frame = pk_get_u32(p);
+        key->frame = pki_get_u32(p);
         key->show = p[4];
         for (uint32_t j = 0; j < k; j++) {
             size_t soff = r->c.pos;
-            const uint8_t *s = pk_rd_take(&r->c, IK_STATE_BYTES); /* fits: checked above */
+            const uint8_t *s = pki_rd_take(&r->c, IK_STATE_BYTES); /* fits: checked above */
             if (!s)
                 return false;
             pk_ik_state *st = &key->ik[j];
@@ -386,7 +386,7 @@ static int read_signature(const uint8_t *h, bool *bare)
 static bool read_header(reader *r)
 {
     pk_motion *m = r->m;
-    const uint8_t *h = pk_rd_take(&r->c, HEADER_BYTES);
+    const uint8_t *h = pki_rd_take(&r->c, HEADER_BYTES);
     if (!h) {
         pk_log_add(r->log, PK_ERROR, 0, 0, 0,
                    "not a VMD file: %zu bytes, shorter than the %d-byte signature", r->c.len,
@@ -407,11 +407,11 @@ static bool read_header(reader *r)
     m->version = version;
     memcpy(m->header, h, HEADER_BYTES);
     size_t mw = version == 1 ? V1_MODEL_BYTES : PK_VMD_MODEL_BYTES;
-    const uint8_t *model = pk_rd_take(&r->c, mw);
+    const uint8_t *model = pki_rd_take(&r->c, mw);
     if (!model) {
         pk_log_add(r->log, PK_ERROR, HEADER_BYTES, 0, 0,
                    "file ends inside the %zu-byte model name (%zu bytes left)", mw,
-                   pk_rd_left(&r->c));
+                   pki_rd_left(&r->c));
         return false;
     }
     memset(m->model, 0, sizeof m->model);
@@ -421,7 +421,7 @@ static bool read_header(reader *r)
 
 static bool keep_trailing(reader *r, const char *where)
 {
-    size_t n = pk_rd_left(&r->c);
+    size_t n = pki_rd_left(&r->c);
     size_t off = r->c.pos;
     r->m->trailing = malloc(n);
     if (!r->m->trailing) {
@@ -525,11 +525,11 @@ static void warn_nonfinite(reader *r)
 
 pk_motion *pk_vmd_read(const void *data, size_t len, pk_log *log)
 {
-    return pk_vmd_read_front(data, len, log, NULL, NULL);
+    return pki_vmd_read_front(data, len, log, NULL, NULL);
 }
 
-pk_motion *pk_vmd_read_front(const void *data, size_t len, pk_log *log,
-                             void (*consumed)(void *ctx, size_t upto), void *ctx)
+pk_motion *pki_vmd_read_front(const void *data, size_t len, pk_log *log,
+                              void (*consumed)(void *ctx, size_t upto), void *ctx)
 {
     pk_motion *m = pk_motion_new();
     if (!m) {
@@ -549,7 +549,7 @@ pk_motion *pk_vmd_read_front(const void *data, size_t len, pk_log *log,
         goto fail;
     m->sections = 0;
     for (int s = 0; s < PK_SEC_COUNT; s++) {
-        size_t left = pk_rd_left(&r.c);
+        size_t left = pki_rd_left(&r.c);
         if (left == 0)
             break; /* the file ends after the previous count: normal */
         if (left < 4) {
@@ -558,16 +558,16 @@ pk_motion *pk_vmd_read_front(const void *data, size_t len, pk_log *log,
             break;
         }
         size_t at = r.c.pos;
-        const uint8_t *cp = pk_rd_take(&r.c, 4); /* cannot fail: left >= 4 */
+        const uint8_t *cp = pki_rd_take(&r.c, 4); /* cannot fail: left >= 4 */
         if (!cp)
             goto fail;
-        uint32_t n = pk_get_u32(cp);
+        uint32_t n = pki_get_u32(cp);
         m->sections = s + 1;
         uint64_t need = (uint64_t)n * RECORD_BYTES[s];
-        if (need > pk_rd_left(&r.c)) {
+        if (need > pki_rd_left(&r.c)) {
             pk_log_add(log, PK_ERROR, (int64_t)at, 0, 0,
                        "%s count %" PRIu32 " needs %s%" PRIu64 " bytes, %zu left", SECTION_NAME[s],
-                       n, s == PK_SEC_IK ? "at least " : "", need, pk_rd_left(&r.c));
+                       n, s == PK_SEC_IK ? "at least " : "", need, pki_rd_left(&r.c));
             goto fail;
         }
         if (s == PK_SEC_IK) {
@@ -577,12 +577,12 @@ pk_motion *pk_vmd_read_front(const void *data, size_t len, pk_log *log,
         }
         size_t first = r.c.pos;
         r.sec_at[s] = first;
-        const uint8_t *base = pk_rd_take(&r.c, (size_t)need);
+        const uint8_t *base = pki_rd_take(&r.c, (size_t)need);
         if (!base || !SECTION_READER[s](&r, base, n, first))
             goto fail;
         progress(&r, r.c.pos);
     }
-    if (pk_rd_left(&r.c) > 0 && !keep_trailing(&r, "after the last section"))
+    if (pki_rd_left(&r.c) > 0 && !keep_trailing(&r, "after the last section"))
         goto fail;
     warn_nonfinite(&r);
     return m;
@@ -700,9 +700,9 @@ static bool write_bones(writer *wr)
         if (!room(wr, BONE_BYTES) ||
             !write_name(wr, k->name, k->pad, PK_VMD_NAME_BYTES, "bone", i, k->frame))
             return false;
-        uint8_t *w = pk_put_u32(wr->w, k->frame);
-        w = pk_put_f32s(w, k->pos, 3);
-        w = pk_put_f32s(w, k->rot, 4);
+        uint8_t *w = pki_put_u32(wr->w, k->frame);
+        w = pki_put_f32s(w, k->pos, 3);
+        w = pki_put_f32s(w, k->rot, 4);
         memcpy(w, k->interp, 64);
         wr->w = w + 64;
     }
@@ -717,8 +717,8 @@ static bool write_morphs(writer *wr)
         if (!room(wr, MORPH_BYTES) ||
             !write_name(wr, k->name, k->pad, PK_VMD_NAME_BYTES, "morph", i, k->frame))
             return false;
-        uint8_t *w = pk_put_u32(wr->w, k->frame);
-        wr->w = pk_put_f32s(w, &k->weight, 1);
+        uint8_t *w = pki_put_u32(wr->w, k->frame);
+        wr->w = pki_put_f32s(w, &k->weight, 1);
     }
     return true;
 }
@@ -730,12 +730,12 @@ static bool write_cameras(writer *wr)
         const pk_camera_key *k = &m->cameras[i];
         if (!room(wr, CAMERA_BYTES))
             return false;
-        uint8_t *w = pk_put_u32(wr->w, k->frame);
-        w = pk_put_f32s(w, &k->distance, 1);
-        w = pk_put_f32s(w, k->pos, 3);
-        w = pk_put_f32s(w, k->rot, 3);
+        uint8_t *w = pki_put_u32(wr->w, k->frame);
+        w = pki_put_f32s(w, &k->distance, 1);
+        w = pki_put_f32s(w, k->pos, 3);
+        w = pki_put_f32s(w, k->rot, 3);
         memcpy(w, k->interp, 24);
-        w = pk_put_u32(w + 24, k->fov);
+        w = pki_put_u32(w + 24, k->fov);
         *w++ = k->perspective;
         wr->w = w;
     }
@@ -749,9 +749,9 @@ static bool write_lights(writer *wr)
         const pk_light_key *k = &m->lights[i];
         if (!room(wr, LIGHT_BYTES))
             return false;
-        uint8_t *w = pk_put_u32(wr->w, k->frame);
-        w = pk_put_f32s(w, k->color, 3);
-        wr->w = pk_put_f32s(w, k->direction, 3);
+        uint8_t *w = pki_put_u32(wr->w, k->frame);
+        w = pki_put_f32s(w, k->color, 3);
+        wr->w = pki_put_f32s(w, k->direction, 3);
     }
     return true;
 }
@@ -763,9 +763,9 @@ static bool write_shadows(writer *wr)
         const pk_shadow_key *k = &m->shadows[i];
         if (!room(wr, SHADOW_BYTES))
             return false;
-        uint8_t *w = pk_put_u32(wr->w, k->frame);
+        uint8_t *w = pki_put_u32(wr->w, k->frame);
         *w++ = k->mode;
-        wr->w = pk_put_f32s(w, &k->distance, 1);
+        wr->w = pki_put_f32s(w, &k->distance, 1);
     }
     return true;
 }
@@ -777,9 +777,9 @@ static bool write_iks(writer *wr)
         const pk_ik_key *k = &m->iks[i];
         if (!room(wr, IK_HEAD_BYTES))
             return false;
-        uint8_t *w = pk_put_u32(wr->w, k->frame);
+        uint8_t *w = pki_put_u32(wr->w, k->frame);
         *w++ = k->show;
-        wr->w = pk_put_u32(w, k->count);
+        wr->w = pki_put_u32(w, k->count);
         for (uint32_t j = 0; j < k->count; j++) {
             const pk_ik_state *st = &k->ik[j];
             if (!room(wr, IK_STATE_BYTES) ||
@@ -845,7 +845,7 @@ static bool write_all_sections(writer *wr, int nsec)
     for (int s = 0; s < nsec; s++) {
         if (!room(wr, 4))
             return false;
-        wr->w = pk_put_u32(wr->w, (uint32_t)pk_motion_count(m, s));
+        wr->w = pki_put_u32(wr->w, (uint32_t)pk_motion_count(m, s));
         if (!SECTION_WRITER[s](wr))
             return false;
     }
@@ -880,7 +880,7 @@ int pk_vmd_write(const pk_motion *m, pk_buf *out, pk_log *log)
         return -1;
     }
     /* the whole file is about to be written into fresh pages: few faults */
-    pk_os_advise_huge(out->data + start, size);
+    pki_os_advise_huge(out->data + start, size);
     writer wr;
     writer_init(&wr, m, log);
     wr.w = out->data + start;

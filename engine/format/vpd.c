@@ -62,9 +62,9 @@
 #include "common/grow.h"
 #include "posekit.h"
 #include "common/bytes.h"
-#include "common/diag_internal.h"
+#include "common/diag.h"
 #include "util/number.h"
-#include "model/names_internal.h"
+#include "model/names.h"
 
 #include <float.h>
 #include <math.h>
@@ -178,7 +178,7 @@ static int seen_mark(seen_set *s, pk_name_id id, uint8_t flag)
 {
     if (id >= s->cap) {
         size_t old = s->cap;
-        if (pk_grow_reserve(&s->v, &s->cap, (size_t)id + 1, 1) != 0)
+        if (pki_grow_reserve(&s->v, &s->cap, (size_t)id + 1, 1) != 0)
             return -1;
         memset(s->v + old, 0, s->cap - old);
     }
@@ -207,8 +207,8 @@ typedef struct txt {
     bool in_seg;
     int eof_line, eof_col; /* position reported for "unexpected end of file" */
     seen_set seen;
-    pk_log_sum dups;  /* duplicate names, said in one line (diag_internal.h) */
-    pk_log_sum longs; /* names longer than MMD reads, the same way */
+    pki_log_sum dups;   /* duplicate names, said in one line (diag.h) */
+    pki_log_sum longs;  /* names longer than MMD reads, the same way */
     bool warned_seq[2]; /* out-of-sequence BoneN / MorphN reported once each */
     bool failed;
     bool utf8; /* a UTF-8 file: names are converted to CP932 */
@@ -234,7 +234,7 @@ static int name_bytes(txt *t, const uint8_t *s, size_t n, size_t at, const uint8
     *out_len = n;
     if (!t->utf8)
         return 0;
-    if (pk_utf8_to_cp932_exact((const char *)s, n, own, out_len) != 0) {
+    if (pki_utf8_to_cp932_exact((const char *)s, n, own, out_len) != 0) {
         char ex[128];
         pk_log_add(t->log, PK_ERROR, -1, t->lineno, col_of(t, at),
                    "name '%s' (the file is UTF-8) has no CP932 form", excerpt(s, n, ex));
@@ -462,22 +462,22 @@ static void warn_duplicate(txt *t, pk_name_id id, const char *kind, const char *
     const char *u = pk_names_utf8(t->pose->names, id);
     char item[160];
     snprintf(item, sizeof item, "%s '%s' (line %d)", kind, u, t->lineno);
-    pk_log_sum_add(&t->dups, -1, t->lineno, col_of(t, t->p), item,
-                   "duplicate %s name '%s' in %s: all records are kept, lookups find the last",
-                   kind, u, blk);
+    pki_log_sum_add(&t->dups, -1, t->lineno, col_of(t, t->p), item,
+                    "duplicate %s name '%s' in %s: all records are kept, lookups find the last",
+                    kind, u, blk);
 }
 
 /* The duplicate names of a file, in one line when several. */
-static void end_longs(pk_log_sum *longs, pk_log *log)
+static void end_longs(pki_log_sum *longs, pk_log *log)
 {
-    pk_log_sum_end(longs, log, PK_WARNING, "; MMD cuts VPD names at 19 bytes",
-                   "%zu names are longer than 19 bytes", longs->count);
+    pki_log_sum_end(longs, log, PK_WARNING, "; MMD cuts VPD names at 19 bytes",
+                    "%zu names are longer than 19 bytes", longs->count);
 }
 
-static void end_duplicates(pk_log_sum *dups, pk_log *log)
+static void end_duplicates(pki_log_sum *dups, pk_log *log)
 {
-    pk_log_sum_end(dups, log, PK_WARNING, "; all records are kept, lookups find the last",
-                   "%zu names are listed more than once", dups->count);
+    pki_log_sum_end(dups, log, PK_WARNING, "; all records are kept, lookups find the last",
+                    "%zu names are listed more than once", dups->count);
 }
 
 /* Parses the block whose header line is the current segment. */
@@ -547,9 +547,9 @@ static int read_block(txt *t, size_t *next_bone, size_t *next_morph)
         const char *u = pk_names_utf8(t->pose->names, id);
         char item[160];
         snprintf(item, sizeof item, "'%s' (line %d, %zu bytes)", u, t->lineno, nlen);
-        pk_log_sum_add(&t->longs, -1, t->lineno, col_of(t, p), item,
-                       "%s name '%s' is %zu bytes; MMD cuts VPD names at %d bytes",
-                       bone ? "bone" : "morph", u, nlen, PK_VPD_NAME_BYTES);
+        pki_log_sum_add(&t->longs, -1, t->lineno, col_of(t, p), item,
+                        "%s name '%s' is %zu bytes; MMD cuts VPD names at %d bytes",
+                        bone ? "bone" : "morph", u, nlen, PK_VPD_NAME_BYTES);
     }
     t->p = p; /* for the duplicate warning's column */
     int old = seen_mark(&t->seen, id, bone ? 1 : 2);
@@ -643,7 +643,7 @@ static pk_pose *text_read(const uint8_t *d, size_t len, pk_log *log)
     bool non_ascii, fffd;
     size_t skip = bom ? 3 : 0;
     if (valid_utf8(d + skip, len - skip, &non_ascii, &fffd) && non_ascii) {
-        if (!fffd && !pk_cp932_valid(d + skip, len - skip)) {
+        if (!fffd && !pki_cp932_valid(d + skip, len - skip)) {
             /* Valid UTF-8 and not CP932: read it as the UTF-8 it is. */
             t.utf8 = true;
             pose->encoding = PK_TEXT_UTF8;
@@ -832,7 +832,7 @@ static pk_pose *hybrid_read(const uint8_t *d, size_t len, pk_log *log)
                    HYB_HEADER, len);
         return NULL;
     }
-    uint32_t count = pk_get_u32(d + 50);
+    uint32_t count = pki_get_u32(d + 50);
     size_t left = len - HYB_HEADER;
     if ((uint64_t)count * HYB_MIN_RECORD > left) {
         pk_log_add(log, PK_ERROR, 50, 0, 0,
@@ -850,8 +850,8 @@ static pk_pose *hybrid_read(const uint8_t *d, size_t len, pk_log *log)
         goto fail;
     size_t off = HYB_HEADER, lf_lines = 0, crlf_lines = 0;
     seen_set seen = {NULL, 0};
-    pk_log_sum dups;
-    pk_log_sum_init(&dups);
+    pki_log_sum dups;
+    pki_log_sum_init(&dups);
     for (uint32_t i = 0; i < count; i++) {
         if (len - off < HYB_NAME) {
             pk_log_add(log, PK_ERROR, (int64_t)off, 0, 0,
@@ -873,10 +873,10 @@ static pk_pose *hybrid_read(const uint8_t *d, size_t len, pk_log *log)
             const char *u = pk_names_utf8(pose->names, id);
             char item[160];
             snprintf(item, sizeof item, "bone '%s' (bone %u)", u, i);
-            pk_log_sum_add(&dups, (int64_t)off, 0, 0, item,
-                           "duplicate bone name '%s' (bone %u): all records are kept, lookups "
-                           "find the last",
-                           u, i);
+            pki_log_sum_add(&dups, (int64_t)off, 0, 0, item,
+                            "duplicate bone name '%s' (bone %u): all records are kept, lookups "
+                            "find the last",
+                            u, i);
         }
         size_t ls = off + HYB_NAME;
         const uint8_t *lf = memchr(d + ls, '\n', len - ls);

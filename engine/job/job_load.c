@@ -15,7 +15,7 @@
  * relative to the job file's folder.  Running and writing: job_run.c.
  */
 #include "common/grow.h"
-#include "job/job_internal.h"
+#include "job/job.h"
 #include "rules/yaml_extra.h"
 
 #include "util/number.h"
@@ -28,8 +28,8 @@
 #include <string.h>
 #include <yaml.h>
 
-static void err_at(pk_log *log, where at, const char *fmt, ...) PK_PRINTF(3, 4);
-static void err_at(pk_log *log, where at, const char *fmt, ...)
+static void err_at(pk_log *log, pki_job_at at, const char *fmt, ...) PK_PRINTF(3, 4);
+static void err_at(pk_log *log, pki_job_at at, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -37,20 +37,20 @@ static void err_at(pk_log *log, where at, const char *fmt, ...)
     va_end(ap);
 }
 
-static where mark(const yaml_node_t *n)
+static pki_job_at mark(const yaml_node_t *n)
 {
     if (!n)
-        return (where){0, 0};
-    return (where){(int)n->start_mark.line + 1, (int)n->start_mark.column + 1};
+        return (pki_job_at){0, 0};
+    return (pki_job_at){(int)n->start_mark.line + 1, (int)n->start_mark.column + 1};
 }
 
 static char *resolve(const char *dir, const char *path)
 {
-    return pk_os_join(dir, path);
+    return pki_os_join(dir, path);
 }
 
 /* The nearest existing path above path, if it is a file: the file that
- * stands where an output's folder would be (malloc'd), or NULL when the
+ * stands pki_job_at an output's folder would be (malloc'd), or NULL when the
  * output's folders exist or can be made. */
 static char *file_in_the_way(const char *path)
 {
@@ -60,11 +60,11 @@ static char *file_in_the_way(const char *path)
         return NULL;
     memcpy(p, path, n + 1);
     for (;;) {
-        while (n > 0 && !pk_os_is_separator(p[n - 1])) /* drop the last part */
+        while (n > 0 && !pki_os_is_separator(p[n - 1])) /* drop the last part */
             n--;
-        while (n > 1 && pk_os_is_separator(p[n - 1])) /* and its separators */
+        while (n > 1 && pki_os_is_separator(p[n - 1])) /* and its separators */
             n--;
-        if (n == 0 || (n == 1 && pk_os_is_separator(p[0])) || (n == 2 && p[1] == ':'))
+        if (n == 0 || (n == 1 && pki_os_is_separator(p[0])) || (n == 2 && p[1] == ':'))
             break; /* no parent left, the root, or a drive ("C:") */
         p[n] = '\0';
         pk_path_kind k = pk_path_kind_of(p);
@@ -85,7 +85,7 @@ static bool key_inside(const char *outer, const char *inner)
     return n && strncmp(outer, inner, n) == 0 && inner[n] == '/';
 }
 
-item *job_find(const pk_job *j, const char *name)
+pki_job_item *pki_job_find(const pk_job *j, const char *name)
 {
     for (size_t i = 0; i < j->nitems; i++)
         if (strcmp(j->items[i].name, name) == 0)
@@ -93,18 +93,18 @@ item *job_find(const pk_job *j, const char *name)
     return NULL;
 }
 
-static item *add_item(pk_job *j, const char *name, where at, pk_log *log)
+static pki_job_item *add_item(pk_job *j, const char *name, pki_job_at at, pk_log *log)
 {
-    item *old = job_find(j, name);
+    pki_job_item *old = pki_job_find(j, name);
     if (old) {
         err_at(log, at, "the name '%s' is already used (line %d)", name, old->at.line);
         return NULL;
     }
-    if (pk_grow_reserve(&j->items, &j->cap_items, j->nitems + 1, sizeof *j->items) != 0) {
+    if (pki_grow_reserve(&j->items, &j->cap_items, j->nitems + 1, sizeof *j->items) != 0) {
         pk_error(log, "out of memory");
         return NULL;
     }
-    item *it = &j->items[j->nitems];
+    pki_job_item *it = &j->items[j->nitems];
     memset(it, 0, sizeof *it);
     it->name = strdup(name);
     it->at = at;
@@ -162,7 +162,7 @@ static bool want_bool(const yctx *y, const yaml_node_t *n, const char *what, boo
 
 /* The messages a step's setter or check logged, moved to the job's log at
  * `at` (the key or value they are about). */
-static bool relog(pk_log *tmp, pk_log *log, where at)
+static bool relog(pk_log *tmp, pk_log *log, pki_job_at at)
 {
     bool ok = tmp->errors == 0;
     for (size_t i = 0; i < tmp->count; i++)
@@ -182,7 +182,7 @@ typedef enum ref {
     REF_MODEL = PK_NEED_MODEL
 } ref;
 
-static const char *ref_what(const item *it)
+static const char *ref_what(const pki_job_item *it)
 {
     return it->is_rules ? "a rule set" : it->is_model ? "a model" : "a motion, pose or report";
 }
@@ -190,7 +190,7 @@ static const char *ref_what(const item *it)
 static bool check_ref(pk_job *j, const yctx *y, const yaml_node_t *n, const char *what, ref want)
 {
     const char *s = scalar(n);
-    item *it = s ? job_find(j, s) : NULL;
+    pki_job_item *it = s ? pki_job_find(j, s) : NULL;
     if (!it) {
         err_at(y->log, mark(n),
                "%s '%s' is not defined above (inputs, rules or an earlier step's out)", what,
@@ -213,9 +213,9 @@ static bool check_ref(pk_job *j, const yctx *y, const yaml_node_t *n, const char
     return true;
 }
 
-/* One `key: value` (a list sets the option once per item). */
-static bool set_param(pk_job *j, const yctx *y, job_step *js, const char *key, const yaml_node_t *k,
-                      const yaml_node_t *v)
+/* One `key: value` (a list sets the option once per pki_job_item). */
+static bool set_param(pk_job *j, const yctx *y, pki_job_step *js, const char *key,
+                      const yaml_node_t *k, const yaml_node_t *v)
 {
     pk_log tmp;
     pk_log_init(&tmp);
@@ -272,12 +272,12 @@ static const char *op_list(op_names *buf)
     return buf->s;
 }
 
-static bool parse_step(pk_job *j, const yctx *y, const yaml_node_t *n, job_step *js)
+static bool parse_step(pk_job *j, const yctx *y, const yaml_node_t *n, pki_job_step *js)
 {
     pk_log *log = y->log;
     memset(js, 0, sizeof *js);
     js->at = mark(n);
-    where out_at = js->at; /* the out: value's place, once read */
+    pki_job_at out_at = js->at; /* the out: value's place, once read */
     if (n->type != YAML_MAPPING_NODE ||
         n->data.mapping.pairs.top - n->data.mapping.pairs.start != 1) {
         op_names ops;
@@ -303,7 +303,7 @@ static bool parse_step(pk_job *j, const yctx *y, const yaml_node_t *n, job_step 
     for (yaml_node_pair_t *p = vn->data.mapping.pairs.start; p < vn->data.mapping.pairs.top; p++) {
         const yaml_node_t *k = node(y, p->key), *v = node(y, p->value);
         const char *key = scalar(k);
-        const yaml_node_t *first = pk_yaml_earlier_key(y->doc, vn, p);
+        const yaml_node_t *first = pki_yaml_earlier_key(y->doc, vn, p);
         if (key && first) {
             err_at(log, mark(k), "parameter '%s' is given twice (first on line %d)", key,
                    mark(first).line);
@@ -335,7 +335,7 @@ static bool parse_step(pk_job *j, const yctx *y, const yaml_node_t *n, job_step 
     }
     if (!js->out)
         return true;
-    item *res = add_item(j, js->out, out_at, log);
+    pki_job_item *res = add_item(j, js->out, out_at, log);
     if (res) {
         res->at = js->at; /* a result is its step's */
         res->by = js->step;
@@ -356,7 +356,7 @@ static bool parse_named_paths(pk_job *j, const yctx *y, const yaml_node_t *n, bo
         const char *path = want_scalar(y, v, "a path");
         if (!name || !path)
             return false;
-        item *it = add_item(j, name, mark(k), y->log);
+        pki_job_item *it = add_item(j, name, mark(k), y->log);
         if (!it)
             return false;
         it->is_rules = rules;
@@ -395,13 +395,13 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
                          size_t idx)
 {
     pk_job_output *o = &j->outs[idx];
-    outspec *os = &j->ospec[idx];
+    pki_job_out *os = &j->ospec[idx];
     memset(os, 0, sizeof *os);
     os->at = mark(k);
     const char *name = want_scalar(y, k, "an output name");
     if (!name)
         return false;
-    item *it = job_find(j, name);
+    pki_job_item *it = pki_job_find(j, name);
     if (!it) {
         err_at(y->log, mark(k), "output '%s' names no input or step result", name);
         return false;
@@ -474,7 +474,7 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
         return false;
     /* a folder is refused before anything runs, as the command's -o is */
     size_t n = strlen(path);
-    if (pk_os_is_separator(path[n - 1]) || pk_path_kind_of(o->path) == PK_PATH_FOLDER) {
+    if (pki_os_is_separator(path[n - 1]) || pk_path_kind_of(o->path) == PK_PATH_FOLDER) {
         err_at(y->log, os->path_at,
                "output '%s' names a folder ('%s'): name the file to write in it", name, path);
         return false;
@@ -553,7 +553,7 @@ static bool parse_root(pk_job *j, const yctx *y)
 {
     yaml_node_t *root = yaml_document_get_root_node(y->doc);
     if (!root) {
-        err_at(y->log, (where){1, 1}, "the job file is empty");
+        err_at(y->log, (pki_job_at){1, 1}, "the job file is empty");
         return false;
     }
     if (root->type != YAML_MAPPING_NODE) {
@@ -575,7 +575,7 @@ static bool parse_root(pk_job *j, const yctx *y)
                    key ? key : "?");
             return false;
         }
-        const yaml_node_t *first = pk_yaml_earlier_key(y->doc, root, p);
+        const yaml_node_t *first = pki_yaml_earlier_key(y->doc, root, p);
         if (first) {
             err_at(y->log, mark(k), "'%s' is given twice (first on line %d)", key,
                    mark(first).line);
@@ -589,7 +589,7 @@ static bool parse_root(pk_job *j, const yctx *y)
     }
     if (!parse_named_paths(j, y, sec[0], false))
         return false;
-    if (sec[1] && !pk_yaml_is_null(sec[1]) && !parse_named_paths(j, y, sec[1], true))
+    if (sec[1] && !pki_yaml_is_null(sec[1]) && !parse_named_paths(j, y, sec[1], true))
         return false;
     if (sec[2] && sec[2]->type == YAML_SEQUENCE_NODE) {
         size_t n = (size_t)(sec[2]->data.sequence.items.top - sec[2]->data.sequence.items.start);
@@ -601,7 +601,7 @@ static bool parse_root(pk_job *j, const yctx *y)
             if (!parse_step(j, y, node(y, sec[2]->data.sequence.items.start[i]), &j->steps[i]))
                 return false;
         }
-    } else if (sec[2] && !pk_yaml_is_null(sec[2])) {
+    } else if (sec[2] && !pki_yaml_is_null(sec[2])) {
         err_at(y->log, mark(sec[2]), "steps must be a list");
         return false;
     }
@@ -625,7 +625,7 @@ static bool parse_root(pk_job *j, const yctx *y)
         yaml_node_pair_t *p = &outs->data.mapping.pairs.start[i];
         j->nouts = i + 1;
         pk_buf_init(&j->outs[i].data);
-        const yaml_node_t *first = pk_yaml_earlier_key(y->doc, outs, p);
+        const yaml_node_t *first = pki_yaml_earlier_key(y->doc, outs, p);
         if (first) {
             const yaml_node_t *kn = node(y, p->key);
             err_at(y->log, mark(kn), "output '%s' is given twice (first on line %d)", scalar(kn),
@@ -640,7 +640,7 @@ static bool parse_root(pk_job *j, const yctx *y)
 
 static void mark_used(const pk_job *j, const char *name, bool *used)
 {
-    const item *it = name ? job_find(j, name) : NULL;
+    const pki_job_item *it = name ? pki_job_find(j, name) : NULL;
     if (it)
         used[it - j->items] = true;
 }
@@ -669,7 +669,7 @@ static bool warn_unused(const pk_job *j, pk_log *log)
     for (size_t i = 0; i < j->nouts; i++)
         mark_used(j, j->outs[i].name, used);
     for (size_t i = 0; i < j->nitems; i++) {
-        const item *it = &j->items[i];
+        const pki_job_item *it = &j->items[i];
         if (used[i])
             continue;
         bool input = it->path != NULL;
@@ -693,7 +693,7 @@ pk_job *pk_job_load(const char *path, pk_log *log)
     }
     pk_buf_init(&j->report);
     j->path = strdup(path);
-    j->dir = pk_os_dir_of(path); /* "/x.yaml" keeps "/" */
+    j->dir = pki_os_dir_of(path); /* "/x.yaml" keeps "/" */
     if (!j->path || !j->dir) {
         pk_error(log, "out of memory");
         pk_job_free(j);
@@ -714,11 +714,11 @@ pk_job *pk_job_load(const char *path, pk_log *log)
             char why[512];
             pk_log_add(log, PK_ERROR, -1, (int)parser.problem_mark.line + 1,
                        (int)parser.problem_mark.column + 1, "%s",
-                       pk_yaml_syntax_error(&parser, why, sizeof why));
+                       pki_yaml_syntax_error(&parser, why, sizeof why));
         } else {
             have_doc = true;
             int dl, dc;
-            if (pk_yaml_has_second_document(&parser, &dl, &dc)) {
+            if (pki_yaml_has_second_document(&parser, &dl, &dc)) {
                 pk_log_add(log, PK_ERROR, -1, dl, dc,
                            "a job file holds one YAML document; a second one starts here");
             } else {
@@ -743,7 +743,7 @@ pk_job *pk_job_load(const char *path, pk_log *log)
     return j;
 }
 
-void job_item_clear(item *it)
+void pki_job_item_clear(pki_job_item *it)
 {
     pk_motion_free(it->motion);
     pk_pose_free(it->pose);
@@ -756,7 +756,7 @@ void job_item_clear(item *it)
     it->rules = NULL;
     it->model = NULL;
     it->report = NULL;
-    it->kind = V_NONE;
+    it->kind = PKI_JOB_NONE;
 }
 
 void pk_job_free(pk_job *j)
@@ -764,7 +764,7 @@ void pk_job_free(pk_job *j)
     if (!j)
         return;
     for (size_t i = 0; i < j->nitems; i++) {
-        job_item_clear(&j->items[i]);
+        pki_job_item_clear(&j->items[i]);
         free(j->items[i].name);
         free(j->items[i].path);
         free(j->items[i].written);

@@ -9,7 +9,7 @@
  *                 its temporary file, then rename them all into place as a
  *                 group (pk_file_commit_all: all or none).
  */
-#include "job/job_internal.h"
+#include "job/job.h"
 #include "platform/platform.h"
 
 #include <errno.h>
@@ -20,7 +20,7 @@
 
 /* "OP IN, IN -> OUT: summary" on the job's report (nothing for a step
  * with nothing to say, as the command prints nothing). */
-static void report_line(pk_job *j, const job_step *js, const pk_step_result *res)
+static void report_line(pk_job *j, const pki_job_step *js, const pk_step_result *res)
 {
     pk_buf sum;
     pk_buf_init(&sum);
@@ -42,24 +42,24 @@ static void report_line(pk_job *j, const job_step *js, const pk_step_result *res
 }
 
 /* The documents of a step's inputs (a step that edits its input edits a
- * copy: the item stays); *warned += the warnings met reading them.  -1
+ * copy: the pki_job_item stays); *warned += the warnings met reading them.  -1
  * (logged) when one is a report. */
-static int gather_docs(const pk_job *j, const job_step *js, pk_doc *docs, size_t *warned,
+static int gather_docs(const pk_job *j, const pki_job_step *js, pk_doc *docs, size_t *warned,
                        pk_log *log)
 {
     const char *const *names;
     size_t n = pk_step_inputs(js->step, &names);
     for (size_t i = 0; i < n; i++) {
-        item *it = job_find(j, names[i]);
+        pki_job_item *it = pki_job_find(j, names[i]);
         if (it)
             *warned += it->warnings;
-        if (!it || (it->kind != V_MOTION && it->kind != V_POSE)) {
+        if (!it || (it->kind != PKI_JOB_MOTION && it->kind != PKI_JOB_POSE)) {
             pk_log_add(log, PK_ERROR, -1, js->at.line, js->at.col,
                        "%s: '%s' is a report, not a motion or pose", pk_step_name(js->step),
                        names[i]);
             return -1;
         }
-        docs[i].format = it->kind == V_MOTION ? PK_FMT_VMD : PK_FMT_VPD;
+        docs[i].format = it->kind == PKI_JOB_MOTION ? PK_FMT_VMD : PK_FMT_VPD;
         bool copy = i == 0 && pk_step_takes_input(js->step);
         docs[i].motion = it->motion && copy ? pk_motion_clone(it->motion) : it->motion;
         docs[i].pose = it->pose && copy ? pk_pose_clone(it->pose) : it->pose;
@@ -74,13 +74,13 @@ static int gather_docs(const pk_job *j, const job_step *js, pk_doc *docs, size_t
 /* Hands the step the rule sets and models it names (inputs the loader
  * checked); *warned += the warnings met reading them.  -1 (logged) when
  * a model is not one. */
-static int give_things(const pk_job *j, const job_step *js, const pk_step_need *need, size_t nneed,
-                       size_t *warned, pk_log *log)
+static int give_things(const pk_job *j, const pki_job_step *js, const pk_step_need *need,
+                       size_t nneed, size_t *warned, pk_log *log)
 {
     for (size_t i = 0; i < nneed; i++) {
         if (need[i].kind == PK_NEED_DOC)
             continue;
-        item *it = job_find(j, need[i].name);
+        pki_job_item *it = pki_job_find(j, need[i].name);
         const void *thing = !it                             ? NULL
                             : need[i].kind == PK_NEED_RULES ? (const void *)it->rules
                                                             : (const void *)it->model;
@@ -99,8 +99,8 @@ static int give_things(const pk_job *j, const job_step *js, const pk_step_need *
 /* What the step said, moved to the job's log: messages without a place
  * of their own get the step's JOB:LINE:COL; one about an input or model
  * by its job name is at the step, naming it. */
-static void relog_step(const pk_job *j, const job_step *js, const pk_step_need *need, size_t nneed,
-                       pk_log *tmp, pk_log *log)
+static void relog_step(const pk_job *j, const pki_job_step *js, const pk_step_need *need,
+                       size_t nneed, pk_log *tmp, pk_log *log)
 {
     for (size_t i = 0; i < tmp->count; i++) {
         const pk_diag *d = &tmp->items[i];
@@ -123,17 +123,17 @@ static void relog_step(const pk_job *j, const job_step *js, const pk_step_need *
     pk_log_set_path(log, j->path);
 }
 
-/* The step's result into its item: a report kept whole, a document
+/* The step's result into its pki_job_item: a report kept whole, a document
  * taken out of it. */
-static void keep_result(item *res_item, pk_step_result **res)
+static void keep_result(pki_job_item *res_item, pk_step_result **res)
 {
     if (res_item->is_report) {
-        res_item->kind = V_REPORT;
+        res_item->kind = PKI_JOB_REPORT;
         res_item->report = *res;
         *res = NULL;
         return;
     }
-    res_item->kind = (*res)->out.motion ? V_MOTION : V_POSE;
+    res_item->kind = (*res)->out.motion ? PKI_JOB_MOTION : PKI_JOB_POSE;
     res_item->vpd = (*res)->vpd;
     res_item->motion = (*res)->out.motion;
     res_item->pose = (*res)->out.pose;
@@ -141,9 +141,9 @@ static void keep_result(item *res_item, pk_step_result **res)
     (*res)->out.pose = NULL;
 }
 
-static int run_step(pk_job *j, const job_step *js, pk_log *log)
+static int run_step(pk_job *j, const pki_job_step *js, pk_log *log)
 {
-    item *res_item = js->out ? job_find(j, js->out) : NULL;
+    pki_job_item *res_item = js->out ? pki_job_find(j, js->out) : NULL;
     const char *const *names;
     size_t n = pk_step_inputs(js->step, &names);
     size_t nneed = pk_step_needs(js->step, NULL, 0);
@@ -192,7 +192,7 @@ done:
         pk_log_add(log, PK_ERROR, -1, js->at.line, js->at.col, "step %s -> %s failed",
                    pk_step_name(js->step), js->out ? js->out : "(no out)");
         if (res_item)
-            job_item_clear(res_item);
+            pki_job_item_clear(res_item);
     }
     return rc;
 }
@@ -200,22 +200,23 @@ done:
 /* Can output i hold a `kind` (a report made by step `by`)?  An error at
  * the output's path in the job file when not.  Checked before any step
  * runs (with the kinds the steps will make) and again when encoding. */
-static bool output_fits(const pk_job *j, size_t i, vkind kind, const pk_step *by, pk_log *log)
+static bool output_fits(const pk_job *j, size_t i, pki_job_kind kind, const pk_step *by,
+                        pk_log *log)
 {
     const pk_job_output *o = &j->outs[i];
-    const outspec *os = &j->ospec[i];
+    const pki_job_out *os = &j->ospec[i];
     char why[512];
     const char *what = NULL;
-    if (kind == V_MOTION && os->frame_set && os->fmt == PK_FMT_VMD) {
+    if (kind == PKI_JOB_MOTION && os->frame_set && os->fmt == PK_FMT_VMD) {
         snprintf(why, sizeof why,
                  "%s: '%s' is a motion: frame applies to a pose written as .vmd (a motion keeps "
                  "its keys' frames)",
                  o->path, o->name);
         what = why;
-    } else if (kind == V_MOTION || kind == V_POSE || kind == V_REPORT) {
-        pk_format holds = kind == V_MOTION ? PK_FMT_VMD
-                          : kind == V_POSE ? PK_FMT_VPD
-                                           : PK_FMT_UNKNOWN;
+    } else if (kind == PKI_JOB_MOTION || kind == PKI_JOB_POSE || kind == PKI_JOB_REPORT) {
+        pk_format holds = kind == PKI_JOB_MOTION ? PK_FMT_VMD
+                          : kind == PKI_JOB_POSE ? PK_FMT_VPD
+                                                 : PK_FMT_UNKNOWN;
         int report = os->fmt == PK_FMT_UNKNOWN ? (int)os->report : -1;
         what = pk_output_refusal(holds, by, os->fmt, report, o->path, o->name, why, sizeof why);
     }
@@ -230,7 +231,7 @@ static bool output_fits(const pk_job *j, size_t i, vkind kind, const pk_step *by
  * inputs as read, step results as pk_step_makes says, in step order. */
 static int check_outputs(const pk_job *j, pk_log *log)
 {
-    vkind *kind = calloc(j->nitems + 1, sizeof *kind);
+    pki_job_kind *kind = calloc(j->nitems + 1, sizeof *kind);
     if (!kind) {
         pk_error(log, "out of memory");
         return -1;
@@ -238,25 +239,27 @@ static int check_outputs(const pk_job *j, pk_log *log)
     for (size_t i = 0; i < j->nitems; i++)
         kind[i] = j->items[i].kind;
     for (size_t s = 0; s < j->nsteps; s++) {
-        const job_step *js = &j->steps[s];
-        item *res = js->out ? job_find(j, js->out) : NULL;
+        const pki_job_step *js = &j->steps[s];
+        pki_job_item *res = js->out ? pki_job_find(j, js->out) : NULL;
         if (!res)
             continue;
         const char *const *names;
         size_t n = pk_step_inputs(js->step, &names);
-        item *first = n ? job_find(j, names[0]) : NULL;
-        vkind in = first ? kind[first - j->items] : V_NONE;
+        pki_job_item *first = n ? pki_job_find(j, names[0]) : NULL;
+        pki_job_kind in = first ? kind[first - j->items] : PKI_JOB_NONE;
         size_t r = (size_t)(res - j->items);
-        if (in != V_MOTION && in != V_POSE) {
-            kind[r] = V_NONE; /* a step on a report fails when it runs, saying so */
+        if (in != PKI_JOB_MOTION && in != PKI_JOB_POSE) {
+            kind[r] = PKI_JOB_NONE; /* a step on a report fails when it runs, saying so */
             continue;
         }
-        pk_format makes = pk_step_makes(js->step, in == V_POSE ? PK_FMT_VPD : PK_FMT_VMD);
-        kind[r] = makes == PK_FMT_VMD ? V_MOTION : makes == PK_FMT_VPD ? V_POSE : V_REPORT;
+        pk_format makes = pk_step_makes(js->step, in == PKI_JOB_POSE ? PK_FMT_VPD : PK_FMT_VMD);
+        kind[r] = makes == PK_FMT_VMD   ? PKI_JOB_MOTION
+                  : makes == PK_FMT_VPD ? PKI_JOB_POSE
+                                        : PKI_JOB_REPORT;
     }
     int rc = 0;
     for (size_t i = 0; i < j->nouts; i++) {
-        item *it = job_find(j, j->outs[i].name);
+        pki_job_item *it = pki_job_find(j, j->outs[i].name);
         if (it && !output_fits(j, i, kind[it - j->items], it->by, log))
             rc = -1;
     }
@@ -267,15 +270,15 @@ static int check_outputs(const pk_job *j, pk_log *log)
 static int encode(pk_job *j, size_t i, pk_log *log)
 {
     pk_job_output *o = &j->outs[i];
-    const outspec *os = &j->ospec[i];
-    item *it = job_find(j, o->name);
+    const pki_job_out *os = &j->ospec[i];
+    pki_job_item *it = pki_job_find(j, o->name);
     int rc = -1;
     if (it && !output_fits(j, i, it->kind, it->by, log))
         return -1;
     pk_log_set_path(log, o->path);
     if (!it) {
         pk_error(log, "'%s' is not defined", o->name);
-    } else if (it->kind == V_REPORT) {
+    } else if (it->kind == PKI_JOB_REPORT) {
         rc = pk_step_report(it->by, it->report, os->report, &o->data, log);
     } else {
         /* the step's layout (a VPD input's own, convert's layout:) unless
@@ -285,7 +288,7 @@ static int encode(pk_job *j, size_t i, pk_log *log)
             eo.vpd.layout = os->vpd.layout;
         if (os->no_morphs_set)
             eo.vpd.no_morphs = os->vpd.no_morphs;
-        pk_doc d = {it->kind == V_MOTION ? PK_FMT_VMD : PK_FMT_VPD, it->motion, it->pose};
+        pk_doc d = {it->kind == PKI_JOB_MOTION ? PK_FMT_VMD : PK_FMT_VPD, it->motion, it->pose};
         rc = pk_doc_encode(&d, os->fmt, &eo, pk_buf_sink, &o->data, log);
     }
     if (rc == 0 && o->data.oom) {
@@ -300,7 +303,7 @@ static int encode(pk_job *j, size_t i, pk_log *log)
  * place in it (byte offset, line); what has none ("cannot open", "is a
  * directory") is about the entry that names it, so it gets the entry's
  * JOB:LINE:COL, naming the input and its path. */
-static int load_item(pk_job *j, item *it, pk_log *log)
+static int load_item(pk_job *j, pki_job_item *it, pk_log *log)
 {
     pk_log tmp;
     pk_log_init(&tmp);
@@ -312,12 +315,12 @@ static int load_item(pk_job *j, item *it, pk_log *log)
         it->model = pk_model_load(it->path, &tmp);
         rc = it->model ? 0 : -1;
         if (it->model)
-            it->kind = V_MODEL;
+            it->kind = PKI_JOB_MODEL;
     } else {
         pk_doc doc;
         rc = pk_doc_load(it->path, &doc, &tmp);
         if (rc == 0) {
-            it->kind = doc.motion ? V_MOTION : V_POSE;
+            it->kind = doc.motion ? PKI_JOB_MOTION : PKI_JOB_POSE;
             if (doc.pose)
                 it->vpd.layout = doc.pose->layout;
             it->motion = doc.motion;
@@ -394,16 +397,16 @@ const char *pk_job_report(const pk_job *j)
 static int make_parents(const char *path, char **made, pk_log *log)
 {
     *made = NULL;
-    size_t n = pk_os_dir_len(path);
+    size_t n = pki_os_dir_len(path);
     if (n == 0)
         return 0;
-    char *dir = pk_os_dir_of(path);
+    char *dir = pki_os_dir_of(path);
     if (!dir) {
         pk_error(log, "out of memory");
         return -1;
     }
     pk_log_set_path(log, NULL);
-    int rc = pk_os_make_dirs(dir, made, log);
+    int rc = pki_os_make_dirs(dir, made, log);
     free(dir);
     return rc;
 }
@@ -413,9 +416,9 @@ static int make_parents(const char *path, char **made, pk_log *log)
 static void unmake_parents(const pk_job *j, char **made)
 {
     for (size_t i = j->nouts; i-- > 0;) {
-        char *dir = made[i] ? pk_os_dir_of(j->outs[i].path) : NULL;
+        char *dir = made[i] ? pki_os_dir_of(j->outs[i].path) : NULL;
         if (dir)
-            pk_os_unmake_dirs(dir, made[i]);
+            pki_os_unmake_dirs(dir, made[i]);
         free(dir);
         free(made[i]);
     }
@@ -426,12 +429,12 @@ int pk_job_check_write(const pk_job *j, pk_log *log)
     int rc = 0;
     pk_log_set_path(log, j->path);
     for (size_t i = 0; i < j->nouts; i++) {
-        int err = pk_os_folder_writable(j->outs[i].path);
+        int err = pki_os_folder_writable(j->outs[i].path);
         if (err) {
-            const outspec *os = &j->ospec[i];
+            const pki_job_out *os = &j->ospec[i];
             pk_log_add(log, PK_ERROR, -1, os->path_at.line, os->path_at.col,
                        "%s: cannot write in its folder: %s", j->outs[i].path,
-                       pk_os_error_text(err));
+                       pki_os_error_text(err));
             rc = -1;
         }
     }

@@ -18,12 +18,12 @@
  * MMD files and are never read as curve data.
  */
 #include "posekit.h"
-#include "math/bezier_internal.h"
+#include "math/bezier.h"
 
 #include <math.h>
 #include <string.h>
 
-double pk_bezier_param(uint8_t x1, uint8_t x2, double s, double hint)
+double pki_bezier_param(uint8_t x1, uint8_t x2, double s, double hint)
 {
     if (!(s > 0.0)) /* also catches NaN */
         return 0.0;
@@ -68,7 +68,7 @@ double pk_bezier_param(uint8_t x1, uint8_t x2, double s, double hint)
     return t;
 }
 
-double pk_bezier_solve(uint8_t x1, uint8_t y1, uint8_t x2, uint8_t y2, double s, double *hint)
+double pki_bezier_solve(uint8_t x1, uint8_t y1, uint8_t x2, uint8_t y2, double s, double *hint)
 {
     if (!(s > 0.0)) /* also catches NaN */
         return 0.0;
@@ -76,7 +76,7 @@ double pk_bezier_solve(uint8_t x1, uint8_t y1, uint8_t x2, uint8_t y2, double s,
         return 1.0;
     if (x1 == y1 && x2 == y2) /* the identity curve (MMDAgent's shortcut) */
         return s;
-    double t = pk_bezier_param(x1, x2, s, hint ? *hint : -1.0);
+    double t = pki_bezier_param(x1, x2, s, hint ? *hint : -1.0);
     if (hint)
         *hint = t;
     double py1 = (y1 > 127 ? 127 : y1) / 127.0, py2 = (y2 > 127 ? 127 : y2) / 127.0;
@@ -86,7 +86,7 @@ double pk_bezier_solve(uint8_t x1, uint8_t y1, uint8_t x2, uint8_t y2, double s,
 
 float pk_bezier(uint8_t x1, uint8_t y1, uint8_t x2, uint8_t y2, float s)
 {
-    return (float)pk_bezier_solve(x1, y1, x2, y2, s, NULL);
+    return (float)pki_bezier_solve(x1, y1, x2, y2, s, NULL);
 }
 
 void pk_interp_curve(const uint8_t interp[64], int axis, uint8_t cp[4])

@@ -1,9 +1,9 @@
 /* curve.c — MMD's interpolation curves as geometry: evaluation in double,
  * de Casteljau subdivision, rounding to the 0..127 grid (math/curve.h).
- * The root solver x(t) = s is pk_bezier_param (bezier.c), the one the
+ * The root solver x(t) = s is pki_bezier_param (bezier.c), the one the
  * sampler uses. */
 #include "posekit.h"
-#include "math/bezier_internal.h"
+#include "math/bezier.h"
 #include "math/curve.h"
 
 #include <float.h>
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const uint8_t pk_curve_linear[4] = {20, 20, 107, 107};
+const uint8_t pki_curve_linear[4] = {20, 20, 107, 107};
 
 typedef struct pt {
     double x, y;
@@ -24,16 +24,16 @@ static double cubic(double p1, double p2, double t)
     return 3.0 * u * u * t * p1 + 3.0 * u * t * t * p2 + t * t * t;
 }
 
-bool pk_curve_is_linear(const uint8_t cp[4])
+bool pki_curve_is_linear(const uint8_t cp[4])
 {
     return cp[0] == cp[1] && cp[2] == cp[3];
 }
 
-double pk_curve_progress(const uint8_t cp[4], double s)
+double pki_curve_progress(const uint8_t cp[4], double s)
 {
-    if (pk_curve_is_linear(cp))
+    if (pki_curve_is_linear(cp))
         return s < 0.0 ? 0.0 : s > 1.0 ? 1.0 : s;
-    double t = pk_bezier_param(cp[0], cp[2], s, -1.0);
+    double t = pki_bezier_param(cp[0], cp[2], s, -1.0);
     return cubic(cp[1] / 127.0, cp[3] / 127.0, t);
 }
 
@@ -59,12 +59,12 @@ static void sub_curve(const pt p[4], double t0, double t1, pt out[4])
     out[3] = l[3];
 }
 
-bool pk_curve_sub(const uint8_t cp[4], double s0, double s1, double n[4])
+bool pki_curve_sub(const uint8_t cp[4], double s0, double s1, double n[4])
 {
     double x1 = cp[0] / 127.0, y1 = cp[1] / 127.0, x2 = cp[2] / 127.0, y2 = cp[3] / 127.0;
     pt p[4] = {{0, 0}, {x1, y1}, {x2, y2}, {1, 1}}, s[4];
-    double t0 = pk_bezier_param(cp[0], cp[2], s0, -1.0);
-    double t1 = pk_bezier_param(cp[0], cp[2], s1, -1.0);
+    double t0 = pki_bezier_param(cp[0], cp[2], s0, -1.0);
+    double t1 = pki_bezier_param(cp[0], cp[2], s1, -1.0);
     sub_curve(p, t0, t1, s);
     double dx = s[3].x - s[0].x, dy = s[3].y - s[0].y;
     if (!(dx > 1e-12) || !(fabs(dy) > 1e-12))
@@ -76,7 +76,7 @@ bool pk_curve_sub(const uint8_t cp[4], double s0, double s1, double n[4])
     return true;
 }
 
-double pk_curve_error(const uint8_t q[4], const double *want, size_t nf, double span)
+double pki_curve_error(const uint8_t q[4], const double *want, size_t nf, double span)
 {
     double worst = 0.0;
     for (size_t i = 0; i < nf; i++) {
@@ -88,8 +88,8 @@ double pk_curve_error(const uint8_t q[4], const double *want, size_t nf, double 
     return worst;
 }
 
-bool pk_curve_round(const double n[4], const double *want, size_t nf, double span, double tol,
-                    uint8_t q[4])
+bool pki_curve_round(const double n[4], const double *want, size_t nf, double span, double tol,
+                     uint8_t q[4])
 {
     int base[4];
     for (int j = 0; j < 4; j++)
@@ -111,7 +111,7 @@ bool pk_curve_round(const double n[4], const double *want, size_t nf, double spa
                             continue;
                         for (int j = 0; j < 4; j++)
                             cand[j] = (uint8_t)w[j];
-                        double e = pk_curve_error(cand, want, nf, span);
+                        double e = pki_curve_error(cand, want, nf, span);
                         if (e < best) {
                             best = e;
                             memcpy(q, cand, 4);
@@ -133,7 +133,7 @@ static double fit_error_below(const uint8_t q[4], const double *p, size_t n, dou
     double worst = 0.0, hint = -1.0;
     for (size_t i = 1; i < n; i++) {
         double s = (double)i / (double)n;
-        double y = pk_bezier_solve(q[0], q[1], q[2], q[3], s, &hint);
+        double y = pki_bezier_solve(q[0], q[1], q[2], q[3], s, &hint);
         double e = fabs(y - p[i - 1]) * span + (extra ? extra[i - 1] : 0.0);
         if (e > worst) {
             worst = e;
@@ -157,16 +157,16 @@ static double fit_error(const uint8_t q[4], const double *p, size_t n, double sp
 
 #define TAB_N 256 /* intervals of s per x-byte pair */
 
-struct pk_curve_cache {
+struct pki_curve_cache {
     float *tab[128 * 128]; /* t at s = k / TAB_N, built on first use */
 };
 
-pk_curve_cache *pk_curve_cache_new(void)
+pki_curve_cache *pki_curve_cache_new(void)
 {
-    return calloc(1, sizeof(pk_curve_cache));
+    return calloc(1, sizeof(pki_curve_cache));
 }
 
-void pk_curve_cache_free(pk_curve_cache *c)
+void pki_curve_cache_free(pki_curve_cache *c)
 {
     if (!c)
         return;
@@ -177,14 +177,14 @@ void pk_curve_cache_free(pk_curve_cache *c)
 
 /* t with x(t) = s for x bytes (x1, x2): from the table (linear between its
  * entries; used to steer the search only) or exactly when there is none. */
-static double param(pk_curve_cache *c, int x1, int x2, double s, double hint)
+static double param(pki_curve_cache *c, int x1, int x2, double s, double hint)
 {
     if (c) {
         float **slot = &c->tab[x1 * 128 + x2];
         if (!*slot && (*slot = malloc((TAB_N + 1) * sizeof(float))) != NULL) {
             double h = -1.0;
             for (int k = 0; k <= TAB_N; k++) {
-                h = pk_bezier_param((uint8_t)x1, (uint8_t)x2, (double)k / TAB_N, h);
+                h = pki_bezier_param((uint8_t)x1, (uint8_t)x2, (double)k / TAB_N, h);
                 (*slot)[k] = (float)h;
             }
         }
@@ -199,10 +199,10 @@ static double param(pk_curve_cache *c, int x1, int x2, double s, double hint)
             return (*slot)[k] + ((*slot)[k + 1] - (*slot)[k]) * f;
         }
     }
-    return pk_bezier_param((uint8_t)x1, (uint8_t)x2, s, hint);
+    return pki_bezier_param((uint8_t)x1, (uint8_t)x2, s, hint);
 }
 
-static double fit_y(pk_curve_cache *cache, int x1, int x2, const double *s, const double *p,
+static double fit_y(pki_curve_cache *cache, int x1, int x2, const double *s, const double *p,
                     size_t m, double y[2], double *t)
 {
     double a11 = 0, a12 = 0, a22 = 0, r1 = 0, r2 = 0, hint = -1.0;
@@ -284,10 +284,10 @@ typedef struct cand {
     double score, y[2];
 } cand;
 
-int pk_curve_fit_progress(const double *p, size_t n, double span, const double *extra, double tol,
-                          uint8_t cp[4], double *worst)
+int pki_curve_fit_progress(const double *p, size_t n, double span, const double *extra, double tol,
+                           uint8_t cp[4], double *worst)
 {
-    return pk_curve_fit_progress_ex(p, n, span, extra, tol, PK_FIT_FULL, NULL, cp, worst);
+    return pki_curve_fit_progress_ex(p, n, span, extra, tol, PKI_FIT_FULL, NULL, cp, worst);
 }
 
 /* Within tol (value units) of some non-decreasing run? (v[j] - v[i] >=
@@ -304,17 +304,17 @@ static bool progress_monotone(const double *p, size_t n, double slack)
     return 1.0 >= run - 2.0 * slack;
 }
 
-int pk_curve_fit_progress_ex(const double *p, size_t n, double span, const double *extra,
-                             double tol, pk_fit_effort effort, pk_curve_cache *cache,
-                             uint8_t cp[4], double *worst)
+int pki_curve_fit_progress_ex(const double *p, size_t n, double span, const double *extra,
+                              double tol, pki_fit_effort effort, pki_curve_cache *cache,
+                              uint8_t cp[4], double *worst)
 {
     if (n == 0 || !(span >= 0.0) || !isfinite(span) || !(tol >= 0.0))
         return -1;
     for (size_t i = 0; i + 1 < n; i++)
         if (!isfinite(p[i]) || (extra && !(extra[i] >= 0.0 && isfinite(extra[i]))))
             return -1;
-    double w = fit_error(pk_curve_linear, p, n, span, extra);
-    memcpy(cp, pk_curve_linear, 4);
+    double w = fit_error(pki_curve_linear, p, n, span, extra);
+    memcpy(cp, pki_curve_linear, 4);
     if (w <= tol || n < 2) { /* MMD's default first: it fits, or nothing else is asked */
         if (worst)
             *worst = w;
@@ -328,14 +328,14 @@ int pk_curve_fit_progress_ex(const double *p, size_t n, double span, const doubl
                 *worst = w;
             return 0;
         }
-    if (effort == PK_FIT_FAST && !progress_monotone(p, n, slack)) {
+    if (effort == PKI_FIT_FAST && !progress_monotone(p, n, slack)) {
         if (worst)
             *worst = w;
         return 0;
     }
     /* Up to 64 evenly spread samples steer the search; all are checked. */
     double s[64], ps[64], es[64], t[64];
-    size_t mmax = effort == PK_FIT_FAST ? 8 : 12;
+    size_t mmax = effort == PKI_FIT_FAST ? 8 : 12;
     size_t m = n - 1 < mmax ? n - 1 : mmax;
     for (size_t k = 0; k < m; k++) {
         size_t i = m == n - 1 ? k + 1 : 1 + (k * (n - 2)) / (m - 1);
@@ -348,7 +348,7 @@ int pk_curve_fit_progress_ex(const double *p, size_t n, double span, const doubl
     cand best[KEEP];
     for (int k = 0; k < KEEP; k++)
         best[k] = (cand){0, 0, INFINITY, {0, 0}};
-    int scan = effort == PK_FIT_FAST ? 16 : 1;
+    int scan = effort == PKI_FIT_FAST ? 16 : 1;
     for (int x1 = 0; x1 <= 128; x1 += scan)
         for (int x2 = 0; x2 <= 128; x2 += scan) {
             cand c = {x1 > 127 ? 127 : x1, x2 > 127 ? 127 : x2, 0, {0, 0}};
@@ -361,7 +361,7 @@ int pk_curve_fit_progress_ex(const double *p, size_t n, double span, const doubl
                 }
         }
     double found = w;
-    int keep = effort == PK_FIT_FAST ? 2 : KEEP;
+    int keep = effort == PKI_FIT_FAST ? 2 : KEEP;
     for (int k = 0; k < keep; k++) {
         cand c = best[k];
         if (!isfinite(c.score))
@@ -369,7 +369,7 @@ int pk_curve_fit_progress_ex(const double *p, size_t n, double span, const doubl
         /* FAST: even the coarse grid's best is far outside tol (a margin
          * of 16: the descent rarely gains more) and farther off than the
          * coarse grid leaves data that lie on a grid curve */
-        if (effort == PK_FIT_FAST && c.score * span > 16.0 * tol && c.score > COARSE_RES)
+        if (effort == PKI_FIT_FAST && c.score * span > 16.0 * tol && c.score > COARSE_RES)
             continue;
         for (int step = scan > 2 ? scan / 2 : 2; step >= 1; step /= 2) {
             bool moved = true;
@@ -395,10 +395,10 @@ int pk_curve_fit_progress_ex(const double *p, size_t n, double span, const doubl
          * many tolerances on a long move (5.9 on a camera's 75-unit move
          * at 0.001, where a grid curve fits): the score is taken again
          * with exact t before refusing. */
-        if (effort == PK_FIT_FAST && c.score * span > 4.0 * tol)
+        if (effort == PKI_FIT_FAST && c.score * span > 4.0 * tol)
             c.score = fit_y(NULL, c.x1, c.x2, s, ps, m, c.y, t);
         best[k] = c;
-        if (effort == PK_FIT_FAST && c.score * span > 4.0 * tol)
+        if (effort == PKI_FIT_FAST && c.score * span > 4.0 * tol)
             continue;
         /* Round y to the grid; try the neighbours of the rounding. */
         int y1 = (int)lround(c.y[0] * 127.0), y2 = (int)lround(c.y[1] * 127.0);
@@ -408,7 +408,7 @@ int pk_curve_fit_progress_ex(const double *p, size_t n, double span, const doubl
                     continue;
                 uint8_t q[4] = {(uint8_t)c.x1, (uint8_t)(y1 + a), (uint8_t)c.x2, (uint8_t)(y2 + b)};
                 /* FAST takes the first curve within tol */
-                if (effort == PK_FIT_FAST && found <= tol)
+                if (effort == PKI_FIT_FAST && found <= tol)
                     continue;
                 double e = fit_error_below(q, p, n, span, extra, found);
                 if (e < found) {
@@ -426,7 +426,7 @@ int pk_curve_fit_progress_ex(const double *p, size_t n, double span, const doubl
     for (int k = 1; k < KEEP; k++)
         if (best[k].score < best[top].score)
             top = k;
-    if (found > tol && best[top].score * span <= 4.0 * tol && effort == PK_FIT_FULL) {
+    if (found > tol && best[top].score * span <= 4.0 * tol && effort == PKI_FIT_FULL) {
         int cx = best[top].x1, cy = best[top].x2;
         for (int r = 1; r < 128 && found > tol; r++)
             for (int dx = -r; dx <= r && found > tol; dx++)
@@ -449,20 +449,20 @@ int pk_curve_fit_progress_ex(const double *p, size_t n, double span, const doubl
     return found <= tol;
 }
 
-int pk_curve_fit_scalar(const float *v, size_t n, double tol, uint8_t cp[4], double *worst)
+int pki_curve_fit_scalar(const float *v, size_t n, double tol, uint8_t cp[4], double *worst)
 {
-    return pk_curve_fit_scalar_ex(v, n, tol, PK_FIT_FULL, NULL, cp, worst);
+    return pki_curve_fit_scalar_ex(v, n, tol, PKI_FIT_FULL, NULL, cp, worst);
 }
 
-int pk_curve_fit_scalar_ex(const float *v, size_t n, double tol, pk_fit_effort effort,
-                           pk_curve_cache *cache, uint8_t cp[4], double *worst)
+int pki_curve_fit_scalar_ex(const float *v, size_t n, double tol, pki_fit_effort effort,
+                            pki_curve_cache *cache, uint8_t cp[4], double *worst)
 {
-    return pk_curve_fit_scalar_extra_ex(v, n, NULL, tol, effort, cache, cp, worst);
+    return pki_curve_fit_scalar_extra_ex(v, n, NULL, tol, effort, cache, cp, worst);
 }
 
-int pk_curve_fit_scalar_extra_ex(const float *v, size_t n, const double *extra, double tol,
-                                 pk_fit_effort effort, pk_curve_cache *cache, uint8_t cp[4],
-                                 double *worst)
+int pki_curve_fit_scalar_extra_ex(const float *v, size_t n, const double *extra, double tol,
+                                  pki_fit_effort effort, pki_curve_cache *cache, uint8_t cp[4],
+                                  double *worst)
 {
     if (n == 0)
         return -1;
@@ -475,7 +475,7 @@ int pk_curve_fit_scalar_extra_ex(const float *v, size_t n, const double *extra, 
         for (size_t i = 1; i < n; i++)
             if (fabs(v[i] - a) + (extra ? extra[i - 1] : 0.0) > e)
                 e = fabs(v[i] - a) + (extra ? extra[i - 1] : 0.0);
-        memcpy(cp, pk_curve_linear, 4);
+        memcpy(cp, pki_curve_linear, 4);
         if (worst)
             *worst = e;
         return e <= tol;
@@ -488,8 +488,8 @@ int pk_curve_fit_scalar_extra_ex(const float *v, size_t n, const double *extra, 
     /* The sampler's result is a float: keep a margin of its rounding. */
     double big = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
     double margin = 2.0 * FLT_EPSILON * big;
-    int rc = pk_curve_fit_progress_ex(p, n, span, extra, margin < tol / 2 ? tol - margin : tol / 2,
-                                      effort, cache, cp, worst);
+    int rc = pki_curve_fit_progress_ex(p, n, span, extra, margin < tol / 2 ? tol - margin : tol / 2,
+                                       effort, cache, cp, worst);
     free(p);
     return rc;
 }
@@ -516,13 +516,13 @@ static bool unit4(const float q[4], double out[4])
 
 #define DEG (180.0 / 3.14159265358979323846)
 
-int pk_curve_fit_rot(const float (*q)[4], size_t n, double tol_deg, uint8_t cp[4], double *worst)
+int pki_curve_fit_rot(const float (*q)[4], size_t n, double tol_deg, uint8_t cp[4], double *worst)
 {
-    return pk_curve_fit_rot_ex(q, n, tol_deg, PK_FIT_FULL, NULL, cp, worst);
+    return pki_curve_fit_rot_ex(q, n, tol_deg, PKI_FIT_FULL, NULL, cp, worst);
 }
 
-int pk_curve_fit_rot_ex(const float (*q)[4], size_t n, double tol_deg, pk_fit_effort effort,
-                        pk_curve_cache *cache, uint8_t cp[4], double *worst)
+int pki_curve_fit_rot_ex(const float (*q)[4], size_t n, double tol_deg, pki_fit_effort effort,
+                         pki_curve_cache *cache, uint8_t cp[4], double *worst)
 {
     if (n == 0)
         return -1;
@@ -570,15 +570,15 @@ int pk_curve_fit_rot_ex(const float (*q)[4], size_t n, double tol_deg, pk_fit_ef
             for (size_t i = 1; i < n; i++)
                 if (extra[i - 1] > e)
                     e = extra[i - 1];
-            memcpy(cp, pk_curve_linear, 4);
+            memcpy(cp, pki_curve_linear, 4);
             if (worst)
                 *worst = e;
             rc = e <= tol_deg;
         } else {
             /* The sampler slerps in float: keep a margin for its rounding. */
             double margin = tol_deg > 4e-5 ? 2e-5 : tol_deg / 2.0;
-            rc = pk_curve_fit_progress_ex(p, n, 2.0 * th * DEG, extra, tol_deg - margin, effort,
-                                          cache, cp, worst);
+            rc = pki_curve_fit_progress_ex(p, n, 2.0 * th * DEG, extra, tol_deg - margin, effort,
+                                           cache, cp, worst);
         }
     }
     free(p);

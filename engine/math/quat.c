@@ -4,7 +4,7 @@
  * files as float, and doing the trigonometry in double keeps slerp and the
  * geodesic angle accurate to well below float resolution. */
 #include "posekit.h"
-#include "math/quat_internal.h"
+#include "math/quat.h"
 
 #include <math.h>
 
@@ -104,12 +104,12 @@ double pk_quat_angle_deg(const float a[4], const float b[4])
     double p[4], q[4];
     usable_d(a, p);
     usable_d(b, q);
-    return pk_qd_angle_deg(p, q);
+    return pki_qd_angle_deg(p, q);
 }
 
-/* ---- double helpers (math/quat_internal.h) ---- */
+/* ---- double helpers (math/quat.h) ---- */
 
-void pk_qd_pow(const double q[4], double t, double out[4])
+void pki_qd_pow(const double q[4], double t, double out[4])
 {
     double a[4] = {q[0], q[1], q[2], q[3]};
     if (a[3] < 0.0)
@@ -129,7 +129,7 @@ void pk_qd_pow(const double q[4], double t, double out[4])
     out[3] = cos(half);
 }
 
-void pk_qd_twist(const double q[4], const double axis[3], double out[4])
+void pki_qd_twist(const double q[4], const double axis[3], double out[4])
 {
     double d = q[0] * axis[0] + q[1] * axis[1] + q[2] * axis[2];
     double r[4] = {axis[0] * d, axis[1] * d, axis[2] * d, q[3]};
@@ -143,7 +143,7 @@ void pk_qd_twist(const double q[4], const double axis[3], double out[4])
         out[i] = r[i] / n;
 }
 
-bool pk_quat_degenerate(const float q[4])
+bool pki_quat_degenerate(const float q[4])
 {
     double n = 0.0;
     for (int i = 0; i < 4; i++)
@@ -151,9 +151,9 @@ bool pk_quat_degenerate(const float q[4])
     return !(n > 1e-60) || !isfinite(n);
 }
 
-void pk_qd_from_key(const float rot[4], double out[4])
+void pki_qd_from_key(const float rot[4], double out[4])
 {
-    if (pk_quat_degenerate(rot)) {
+    if (pki_quat_degenerate(rot)) {
         out[0] = out[1] = out[2] = 0.0;
         out[3] = 1.0;
         return;

@@ -42,7 +42,7 @@ void pk_motion_free(pk_motion *m)
     free(m);
 }
 
-#define PUSH(m, arr, n, cap) pk_grow_push(&(m)->arr, &(m)->n, &(m)->cap, sizeof *(m)->arr)
+#define PUSH(m, arr, n, cap) pki_grow_push(&(m)->arr, &(m)->n, &(m)->cap, sizeof *(m)->arr)
 
 pk_bone_key *pk_motion_push_bone(pk_motion *m)
 {

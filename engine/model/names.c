@@ -14,7 +14,7 @@
  */
 #include "common/grow.h"
 #include "posekit.h"
-#include "model/names_internal.h"
+#include "model/names.h"
 #include "platform/platform.h"
 
 #include <stdio.h>
@@ -41,7 +41,7 @@ struct pk_names {
     uint32_t *index;  /* id + 1, 0 = empty slot */
     size_t index_cap; /* power of two */
     chunk *arena;
-    pk_os_cp932 *conv; /* opened with the first name */
+    pki_os_cp932 *conv; /* opened with the first name */
 };
 
 #define CHUNK_SIZE 16384
@@ -91,7 +91,7 @@ void pk_names_free(pk_names *t)
         free(c);
         c = next;
     }
-    pk_os_cp932_close(t->conv);
+    pki_os_cp932_close(t->conv);
     free(t->v);
     free(t->index);
     free(t);
@@ -141,7 +141,7 @@ static bool grow_index(pk_names *t)
 static int utf8_to_cp932(const char *utf8, size_t n, bool escapes, uint8_t **out,
                          size_t *out_len);
 
-static size_t decode_into(pk_os_cp932 *cd, const uint8_t *raw, size_t len, char *dst, bool *clean)
+static size_t decode_into(pki_os_cp932 *cd, const uint8_t *raw, size_t len, char *dst, bool *clean)
 {
     size_t out = 0;
     bool ok = true;
@@ -157,7 +157,7 @@ static size_t decode_into(pk_os_cp932 *cd, const uint8_t *raw, size_t len, char 
         if (((b >= 0x81 && b <= 0x9F) || (b >= 0xE0 && b <= 0xFC)) && i + 1 < len)
             clen = 2;
         char tmp[8];
-        int r = b != 0 ? pk_os_cp932_decode(cd, raw + i, clen, tmp) : -1;
+        int r = b != 0 ? pki_os_cp932_decode(cd, raw + i, clen, tmp) : -1;
         if (r > 0) {
             memcpy(dst + out, tmp, (size_t)r);
             out += (size_t)r;
@@ -195,10 +195,10 @@ pk_name_id pk_names_intern(pk_names *t, const void *raw, size_t len)
         return PK_NO_NAME;
     if ((t->n + 1) * 2 > t->index_cap && !grow_index(t))
         return PK_NO_NAME;
-    if (pk_grow_reserve(&t->v, &t->cap, t->n + 1, sizeof *t->v) != 0)
+    if (pki_grow_reserve(&t->v, &t->cap, t->n + 1, sizeof *t->v) != 0)
         return PK_NO_NAME;
     if (!t->conv)
-        t->conv = pk_os_cp932_open();
+        t->conv = pki_os_cp932_open();
     uint8_t *copy = arena_alloc(t, len + 1);
     char *utf8 = arena_alloc(t, 4 * len + 1);
     if (!copy || !utf8)
@@ -252,9 +252,9 @@ char *pk_cp932_to_utf8(const void *raw, size_t len, bool *clean)
     char *dst = malloc(4 * len + 1);
     if (!dst)
         return NULL;
-    pk_os_cp932 *cd = pk_os_cp932_open();
+    pki_os_cp932 *cd = pki_os_cp932_open();
     decode_into(cd, raw, len, dst, clean);
-    pk_os_cp932_close(cd);
+    pki_os_cp932_close(cd);
     return dst;
 }
 
@@ -274,30 +274,30 @@ int pk_utf8_to_cp932(const char *utf8, uint8_t **out, size_t *out_len)
     return utf8_to_cp932(utf8, strlen(utf8), true, out, out_len);
 }
 
-int pk_utf8_to_cp932_exact(const char *utf8, size_t n, uint8_t **out, size_t *out_len)
+int pki_utf8_to_cp932_exact(const char *utf8, size_t n, uint8_t **out, size_t *out_len)
 {
     return utf8_to_cp932(utf8, n, false, out, out_len);
 }
 
-bool pk_cp932_valid(const void *raw, size_t len)
+bool pki_cp932_valid(const void *raw, size_t len)
 {
     const uint8_t *p = raw;
-    pk_os_cp932 *cd = NULL;
+    pki_os_cp932 *cd = NULL;
     bool ok = true;
     for (size_t i = 0; i < len && ok;) {
         if (p[i] < 0x80) {
             i++;
             continue;
         }
-        if (!cd && !(cd = pk_os_cp932_open()))
+        if (!cd && !(cd = pki_os_cp932_open()))
             return false;
         uint8_t b = p[i];
         size_t clen = ((b >= 0x81 && b <= 0x9F) || (b >= 0xE0 && b <= 0xFC)) && i + 1 < len ? 2 : 1;
         char tmp[8];
-        ok = pk_os_cp932_decode(cd, p + i, clen, tmp) > 0;
+        ok = pki_os_cp932_decode(cd, p + i, clen, tmp) > 0;
         i += clen;
     }
-    pk_os_cp932_close(cd);
+    pki_os_cp932_close(cd);
     return ok;
 }
 
@@ -309,7 +309,7 @@ static int utf8_to_cp932(const char *utf8, size_t n, bool escapes, uint8_t **out
     uint8_t *dst = malloc(n + 1); /* CP932 is never longer than UTF-8 */
     if (!dst)
         return -1;
-    pk_os_cp932 *cd = pk_os_cp932_open();
+    pki_os_cp932 *cd = pki_os_cp932_open();
     if (!cd) {
         free(dst);
         return -1;
@@ -342,7 +342,7 @@ static int utf8_to_cp932(const char *utf8, size_t n, bool escapes, uint8_t **out
             break;
         }
         uint8_t enc[4];
-        int r = pk_os_cp932_encode(cd, utf8 + i, seq, enc);
+        int r = pki_os_cp932_encode(cd, utf8 + i, seq, enc);
         if (r <= 0 || o + (size_t)r > n) {
             rc = -1;
             break;
@@ -351,7 +351,7 @@ static int utf8_to_cp932(const char *utf8, size_t n, bool escapes, uint8_t **out
         o += (size_t)r;
         i += seq;
     }
-    pk_os_cp932_close(cd);
+    pki_os_cp932_close(cd);
     if (rc) {
         free(dst);
         return -1;
@@ -379,7 +379,7 @@ size_t pk_cp932_boundary(const void *raw, size_t len)
     return len;
 }
 
-bool pk_cp932_is_boundary(const uint8_t *raw, size_t len, size_t pos)
+bool pki_cp932_is_boundary(const uint8_t *raw, size_t len, size_t pos)
 {
     size_t i = 0;
     while (i < pos && i < len)
@@ -391,7 +391,7 @@ bool pk_cp932_is_boundary(const uint8_t *raw, size_t len, size_t pos)
 
 static const size_t name_fields[2] = {PK_VMD_NAME_BYTES, PK_VPD_NAME_BYTES};
 
-size_t pk_name_cuts(const uint8_t *full, size_t len, size_t cuts[4])
+size_t pki_name_cuts(const uint8_t *full, size_t len, size_t cuts[4])
 {
     size_t n = 0;
     for (size_t f = 0; f < 2; f++) {
@@ -410,8 +410,8 @@ size_t pk_name_cuts(const uint8_t *full, size_t len, size_t cuts[4])
     return n;
 }
 
-bool pk_name_stored_as(const uint8_t *full, size_t flen, const uint8_t *stored, size_t slen,
-                       size_t field)
+bool pki_name_stored_as(const uint8_t *full, size_t flen, const uint8_t *stored, size_t slen,
+                        size_t field)
 {
     if (flen <= field)
         return slen == flen && memcmp(full, stored, flen) == 0;
@@ -420,23 +420,23 @@ bool pk_name_stored_as(const uint8_t *full, size_t flen, const uint8_t *stored, 
     return memcmp(full, stored, slen) == 0;
 }
 
-bool pk_name_matches(const uint8_t *full, size_t flen, const uint8_t *stored, size_t slen)
+bool pki_name_matches(const uint8_t *full, size_t flen, const uint8_t *stored, size_t slen)
 {
     if (slen == flen)
         return memcmp(full, stored, flen) == 0;
     size_t cuts[4];
-    size_t n = pk_name_cuts(full, flen, cuts);
+    size_t n = pki_name_cuts(full, flen, cuts);
     for (size_t i = 0; i < n; i++)
         if (slen == cuts[i] && memcmp(full, stored, slen) == 0)
             return true;
     return false;
 }
 
-pk_name_id pk_names_find_stored(const pk_names *t, const uint8_t *full, size_t len)
+pk_name_id pki_names_find_stored(const pk_names *t, const uint8_t *full, size_t len)
 {
     pk_name_id id = pk_names_find(t, full, len);
     size_t cuts[4];
-    size_t n = id == PK_NO_NAME ? pk_name_cuts(full, len, cuts) : 0;
+    size_t n = id == PK_NO_NAME ? pki_name_cuts(full, len, cuts) : 0;
     for (size_t i = 0; i < n && id == PK_NO_NAME; i++)
         id = pk_names_find(t, full, cuts[i]);
     return id;
@@ -480,7 +480,7 @@ pk_names *pk_names_clone(const pk_names *t)
 
 /* ------------------------------------------------------ cutting names */
 
-pk_name_id pk_names_cut(pk_names *t, pk_name_id id, size_t width)
+pk_name_id pki_names_cut(pk_names *t, pk_name_id id, size_t width)
 {
     size_t len;
     const uint8_t *raw = pk_names_raw(t, id, &len);
@@ -495,7 +495,7 @@ static pk_name_id cut_one(pk_pose *p, pk_name_id id, const char *what, pk_log *l
 {
     size_t len;
     pk_names_raw(p->names, id, &len);
-    pk_name_id cut = pk_names_cut(p->names, id, PK_VMD_NAME_BYTES);
+    pk_name_id cut = pki_names_cut(p->names, id, PK_VMD_NAME_BYTES);
     if (cut == PK_NO_NAME) {
         pk_error(log, "out of memory");
         return PK_NO_NAME;

@@ -34,7 +34,7 @@ void pk_pose_free(pk_pose *p)
 
 pk_pose_bone *pk_pose_push_bone(pk_pose *p)
 {
-    pk_pose_bone *b = pk_grow_push(&p->bones, &p->nbones, &p->cap_bones, sizeof *p->bones);
+    pk_pose_bone *b = pki_grow_push(&p->bones, &p->nbones, &p->cap_bones, sizeof *p->bones);
     if (b)
         b->rot[3] = 1.0f; /* a new bone starts at rest: identity rotation */
     return b;
@@ -42,7 +42,7 @@ pk_pose_bone *pk_pose_push_bone(pk_pose *p)
 
 pk_pose_morph *pk_pose_push_morph(pk_pose *p)
 {
-    return pk_grow_push(&p->morphs, &p->nmorphs, &p->cap_morphs, sizeof *p->morphs);
+    return pki_grow_push(&p->morphs, &p->nmorphs, &p->cap_morphs, sizeof *p->morphs);
 }
 
 int pk_pose_set_model(pk_pose *p, const void *raw, size_t len, pk_log *log)

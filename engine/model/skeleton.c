@@ -9,7 +9,7 @@
 #include "util/utf8.h"
 #include "posekit.h"
 #include "common/bytes.h"
-#include "model/skeleton_internal.h"
+#include "model/skeleton.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -23,7 +23,7 @@ typedef struct pk_model_arena {
 
 #define CHUNK_BYTES 32768
 
-pk_model *pk_model_alloc(int format)
+pk_model *pki_model_alloc(int format)
 {
     pk_model *m = calloc(1, sizeof *m);
     if (!m)
@@ -38,7 +38,7 @@ pk_model *pk_model_alloc(int format)
     return m;
 }
 
-void *pk_model_mem(pk_model *m, size_t n)
+void *pki_model_mem(pk_model *m, size_t n)
 {
     n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
     if (n == 0)
@@ -59,11 +59,11 @@ void *pk_model_mem(pk_model *m, size_t n)
     return p;
 }
 
-const char *pk_model_str(pk_model *m, const void *s, size_t n)
+const char *pki_model_str(pk_model *m, const void *s, size_t n)
 {
     if (n == 0)
         return "";
-    char *d = pk_model_mem(m, n + 1);
+    char *d = pki_model_mem(m, n + 1);
     if (!d)
         return NULL;
     memcpy(d, s, n);
@@ -71,20 +71,20 @@ const char *pk_model_str(pk_model *m, const void *s, size_t n)
     return d;
 }
 
-const char *pk_model_utf16(pk_model *m, const uint8_t *s, size_t n)
+const char *pki_model_utf16(pk_model *m, const uint8_t *s, size_t n)
 {
     size_t units = n / 2;
     if (units == 0)
         return "";
     /* A unit gives at most 3 UTF-8 bytes (a pair: 4 bytes for 2 units). */
-    char *d = pk_model_mem(m, 3 * units + 1);
+    char *d = pki_model_mem(m, 3 * units + 1);
     if (!d)
         return NULL;
     size_t o = 0;
     for (size_t i = 0; i < units; i++) {
-        uint32_t c = pk_get_u16(s + 2 * i);
+        uint32_t c = pki_get_u16(s + 2 * i);
         if (c >= 0xD800 && c <= 0xDBFF && i + 1 < units) {
-            uint32_t lo = pk_get_u16(s + 2 * i + 2);
+            uint32_t lo = pki_get_u16(s + 2 * i + 2);
             if (lo >= 0xDC00 && lo <= 0xDFFF) {
                 c = 0x10000 + ((c - 0xD800) << 10) + (lo - 0xDC00);
                 i++;
@@ -273,7 +273,7 @@ static bool in_range(const pk_model *m, int32_t i)
  * naming the first such bone, as the VMD reader does for keys, so --strict
  * can refuse the model.  Evaluated, such a bone and everything under it
  * has no position (draw leaves them out, its JSON writes null). */
-static void warn_nonfinite(const pk_model *m, const pk_model_offsets *off, pk_log *log)
+static void warn_nonfinite(const pk_model *m, const pki_model_offsets *off, pk_log *log)
 {
     size_t count = 0, first = 0;
     for (size_t i = 0; i < m->nbones; i++) {
@@ -291,7 +291,7 @@ static void warn_nonfinite(const pk_model *m, const pk_model_offsets *off, pk_lo
 
 /* A rigid body's bone outside the model: warned and dropped (the body
  * follows nothing); an unknown shape or mode: warned, kept. */
-static void check_rigids(pk_model *m, const pk_model_offsets *off, pk_log *log)
+static void check_rigids(pk_model *m, const pki_model_offsets *off, pk_log *log)
 {
     for (size_t i = 0; i < m->nrigids; i++) {
         pk_model_rigid *rb = &m->rigids[i];
@@ -315,7 +315,7 @@ static void check_rigids(pk_model *m, const pk_model_offsets *off, pk_log *log)
     }
 }
 
-int pk_model_finish(pk_model *m, const pk_model_offsets *off, pk_log *log)
+int pki_model_finish(pk_model *m, const pki_model_offsets *off, pk_log *log)
 {
     if (m->format != PK_FMT_PMD && intern_names(m, log) != 0)
         return -1;

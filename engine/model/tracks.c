@@ -13,7 +13,7 @@
  */
 #include "posekit.h"
 
-#include "common/diag_internal.h"
+#include "common/diag.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,7 +110,7 @@ static size_t sort_track(const recs *r, uint32_t *keys, size_t n, uint64_t *tmp,
  * fills the whole VMD field: most likely two longer names that MMD cut to
  * the same 15 bytes, so two bones' keys collide). */
 static void tell_duplicates(const pk_motion *m, pk_name_id id, const char *what, size_t dups,
-                            uint32_t frame, pk_log_sum *sums)
+                            uint32_t frame, pki_log_sum *sums)
 {
     size_t len = 0;
     pk_names_raw(m->names, id, &len);
@@ -119,16 +119,16 @@ static void tell_duplicates(const pk_motion *m, pk_name_id id, const char *what,
     snprintf(item, sizeof item, "\"%s\" (%zu duplicate%s, first at frame %u)", u, dups,
              dups == 1 ? "" : "s", frame);
     if (len == PK_VMD_NAME_BYTES)
-        pk_log_sum_add(&sums[1], -1, 0, 0, item,
-                       "%s \"%s\": %zu duplicate key%s (first at frame %u): the name fills all "
-                       "15 bytes, so these are likely two %ss whose names MMD cut to the same "
-                       "name; the later record in the file wins",
-                       what, u, dups, dups == 1 ? "" : "s", frame, what);
+        pki_log_sum_add(&sums[1], -1, 0, 0, item,
+                        "%s \"%s\": %zu duplicate key%s (first at frame %u): the name fills all "
+                        "15 bytes, so these are likely two %ss whose names MMD cut to the same "
+                        "name; the later record in the file wins",
+                        what, u, dups, dups == 1 ? "" : "s", frame, what);
     else
-        pk_log_sum_add(&sums[0], -1, 0, 0, item,
-                       "%s \"%s\": %zu duplicate key%s (first at frame %u); the later record "
-                       "in the file wins",
-                       what, u, dups, dups == 1 ? "" : "s", frame);
+        pki_log_sum_add(&sums[0], -1, 0, 0, item,
+                        "%s \"%s\": %zu duplicate key%s (first at frame %u); the later record "
+                        "in the file wins",
+                        what, u, dups, dups == 1 ? "" : "s", frame);
 }
 
 /* Groups the name-keyed records (bones or morphs) into tracks. */
@@ -204,9 +204,9 @@ static bool build_named(const pk_motion *m, const recs *r, size_t n, size_t name
         ok = tmp != NULL;
     }
     if (ok) {
-        pk_log_sum sums[2];
-        pk_log_sum_init(&sums[0]);
-        pk_log_sum_init(&sums[1]);
+        pki_log_sum sums[2];
+        pki_log_sum_init(&sums[0]);
+        pki_log_sum_init(&sums[1]);
         for (size_t k = 0; k < ntracks; k++) {
             pk_track *t = &tracks[k];
             t->keys = keys + start[k];
@@ -224,13 +224,13 @@ static bool build_named(const pk_motion *m, const recs *r, size_t n, size_t name
         }
         /* One line per kind: plain duplicates, then names that fill the
          * whole field (two names MMD cut to the same bytes). */
-        pk_log_sum_end(&sums[0], log, PK_WARNING, "; the later record in the file wins",
-                       "%zu %ss have duplicate keys (name, frame)", sums[0].count, what);
-        pk_log_sum_end(&sums[1], log, PK_WARNING,
-                       "; each is likely two or more names MMD cut to the same 15 bytes, "
-                       "and the later record in the file wins",
-                       "%zu %ss whose names fill all 15 bytes have duplicate keys", sums[1].count,
-                       what);
+        pki_log_sum_end(&sums[0], log, PK_WARNING, "; the later record in the file wins",
+                        "%zu %ss have duplicate keys (name, frame)", sums[0].count, what);
+        pki_log_sum_end(&sums[1], log, PK_WARNING,
+                        "; each is likely two or more names MMD cut to the same 15 bytes, "
+                        "and the later record in the file wins",
+                        "%zu %ss whose names fill all 15 bytes have duplicate keys", sums[1].count,
+                        what);
     } else {
         pk_error(log, "out of memory sorting %s keys", what);
     }

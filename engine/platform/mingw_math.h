@@ -12,8 +12,8 @@
  * <math.h> has defined them (its include guard keeps it from redefining
  * them later).  Nothing else changes: no source file needs an #ifdef.
  */
-#ifndef PK_MINGW_MATH_H
-#define PK_MINGW_MATH_H
+#ifndef PKI_PLATFORM_MINGW_MATH_H
+#define PKI_PLATFORM_MINGW_MATH_H
 
 #include <math.h>
 

@@ -16,8 +16,8 @@
  * Functions that log never change the log's path (pk_log_set_path):
  * the caller has set it to the file being worked on.
  */
-#ifndef PK_PLATFORM_H
-#define PK_PLATFORM_H
+#ifndef PKI_PLATFORM_PLATFORM_H
+#define PKI_PLATFORM_PLATFORM_H
 
 #include "posekit_tool.h"
 
@@ -28,25 +28,25 @@ typedef struct pk_region pk_region;
 
 /* Reads the whole file at path ("-" = standard input).  On success *data
  * and *len are the bytes and *region what holds them (NULL for an empty
- * file: nothing to release); release with pk_os_release.  Errors: "cannot
+ * file: nothing to release); release with pki_os_release.  Errors: "cannot
  * open: ...", "is a directory, not a file", "cannot read: ...". */
-int pk_os_read(const char *path, const uint8_t **data, size_t *len, pk_region **region,
-               pk_log *log);
+int pki_os_read(const char *path, const uint8_t **data, size_t *len, pk_region **region,
+                pk_log *log);
 /* Hands the pages before `upto` back to the system (a reader is past
  * them); advice only, for a mapping; a no-op otherwise. */
-void pk_os_drop_consumed(pk_region *r, size_t upto);
-void pk_os_release(pk_region *r); /* NULL is fine */
+void pki_os_drop_consumed(pk_region *r, size_t upto);
+void pki_os_release(pk_region *r); /* NULL is fine */
 /* Advice for a large heap block about to be filled front to back (a
  * section's key array): back it with transparent huge pages where the
  * system offers them on request (Linux THP "madvise" mode), so filling
  * 50 MB costs hundreds of page faults, not tens of thousands.  Blocks
  * under 2 MB are left alone; advice only, a no-op where unsupported. */
-void pk_os_advise_huge(void *p, size_t n);
+void pki_os_advise_huge(void *p, size_t n);
 
 /* ---- writing ---- */
 
 /* A temporary file beside the file it will replace. */
-typedef struct pk_os_temp pk_os_temp;
+typedef struct pki_os_temp pki_os_temp;
 
 /* Starts replacing `path`.  Symbolic links are followed: the file a link
  * names is replaced and the link kept.  Returns a temporary file in the
@@ -54,38 +54,38 @@ typedef struct pk_os_temp pk_os_temp;
  * the target's permissions (a new file: what the umask allows).  Returns
  * NULL with *in_place = true and nothing logged when the target cannot be
  * renamed over ("-", a terminal, a pipe, a device): write it with
- * pk_os_write_in_place.  Returns NULL with an error logged otherwise (a
+ * pki_os_write_in_place.  Returns NULL with an error logged otherwise (a
  * folder, no permission). */
-pk_os_temp *pk_os_temp_create(const char *path, bool *in_place, pk_log *log);
-/* A pk_sink writing to the temporary file (ctx is the pk_os_temp *):
+pki_os_temp *pki_os_temp_create(const char *path, bool *in_place, pk_log *log);
+/* A pk_sink writing to the temporary file (ctx is the pki_os_temp *):
  * 0, or -1 with errno set. */
-int pk_os_temp_write(void *temp, const void *data, size_t len);
+int pki_os_temp_write(void *temp, const void *data, size_t len);
 /* Flushes the temporary file to the disk and closes it; -1 (logged) on
  * failure, and the temporary file is then still there to discard. */
-int pk_os_temp_finish(pk_os_temp *t, pk_log *log);
+int pki_os_temp_finish(pki_os_temp *t, pk_log *log);
 /* Renames the finished temporary file over the target and makes the
  * rename durable; frees t.  On failure (logged) the temporary file is
  * removed and the target untouched. */
-int pk_os_temp_commit(pk_os_temp *t, pk_log *log);
+int pki_os_temp_commit(pki_os_temp *t, pk_log *log);
 /* Removes the temporary file and frees t (NULL is fine). */
-void pk_os_temp_discard(pk_os_temp *t);
+void pki_os_temp_discard(pki_os_temp *t);
 /* The file t will replace: the target with its links followed. */
-const char *pk_os_temp_target(const pk_os_temp *t);
+const char *pki_os_temp_target(const pki_os_temp *t);
 
 /* Undoing a replacement, for outputs written as a group (a job: all or
- * none).  pk_os_keep_old keeps target's present file under a second name
+ * none).  pki_os_keep_old keeps target's present file under a second name
  * beside it (a hard link; a copy where the file system has none); *kept
  * receives that name (malloc'd), or NULL when target is no regular file
  * (nothing to keep).  0, or -1 logged: then target must not be replaced.
- * pk_os_put_back undoes the replacement: kept back over target, or (kept
- * NULL) target removed; 0, or -1 logged.  pk_os_drop_kept removes the
+ * pki_os_put_back undoes the replacement: kept back over target, or (kept
+ * NULL) target removed; 0, or -1 logged.  pki_os_drop_kept removes the
  * second name once it is not needed (NULL is fine; errors ignored). */
-int pk_os_keep_old(const char *target, char **kept, pk_log *log);
-int pk_os_put_back(const char *target, const char *kept, pk_log *log);
-void pk_os_drop_kept(const char *kept);
+int pki_os_keep_old(const char *target, char **kept, pk_log *log);
+int pki_os_put_back(const char *target, const char *kept, pk_log *log);
+void pki_os_drop_kept(const char *kept);
 /* Writes data to a target that cannot be replaced ("-" = standard output)
  * without truncating it first on failure to open; every write checked. */
-int pk_os_write_in_place(const char *path, const void *data, size_t len, pk_log *log);
+int pki_os_write_in_place(const char *path, const void *data, size_t len, pk_log *log);
 
 /* ---- folders and file facts ---- */
 
@@ -93,56 +93,56 @@ int pk_os_write_in_place(const char *path, const void *data, size_t len, pk_log 
  * folder is fine.  Errors name the folder that could not be made.  *made
  * (made may be NULL) receives the highest folder it created (malloc'd),
  * or NULL when it created none. */
-int pk_os_make_dirs(const char *dir, char **made, pk_log *log);
+int pki_os_make_dirs(const char *dir, char **made, pk_log *log);
 /* Removes dir and the folders above it up to and including made, each
- * only when empty: what pk_os_make_dirs(dir, &made) created (made NULL:
+ * only when empty: what pki_os_make_dirs(dir, &made) created (made NULL:
  * nothing; errors ignored). */
-void pk_os_unmake_dirs(const char *dir, const char *made);
+void pki_os_unmake_dirs(const char *dir, const char *made);
 /* Could a file be created in the folder path would be written in (the
  * deepest one that exists, for folders still to be made)?  0, or the
  * reason (an errno value: EACCES, EROFS).  Windows: always 0 (known only
  * by trying). */
-int pk_os_folder_writable(const char *path);
+int pki_os_folder_writable(const char *path);
 /* What path names, links followed (pk_path_kind, posekit.h); *size (may be
  * NULL) receives a regular file's size. */
-pk_path_kind pk_os_kind(const char *path, uint64_t *size);
+pk_path_kind pki_os_kind(const char *path, uint64_t *size);
 /* True when both paths name one existing file (links and other names for
  * the same file included). */
-bool pk_os_same_file(const char *a, const char *b);
+bool pki_os_same_file(const char *a, const char *b);
 /* The absolute path with links and "." / ".." resolved, malloc'd (caller
  * frees); NULL when path does not exist (errno set) or on OOM. */
-char *pk_os_canonical(const char *path);
+char *pki_os_canonical(const char *path);
 /* Where a write to path lands, as a comparable key (malloc'd; NULL on
  * OOM): links at its end followed (a dangling link: where it points), the
  * deepest existing folder above that made canonical, the missing rest as
  * written.  Two outputs whose keys are equal after "." and ".." are taken
  * out of the rest name one file even when neither exists yet (Windows:
  * the full path, letters folded, as its file names ignore case). */
-char *pk_os_target_key(const char *path);
+char *pki_os_target_key(const char *path);
 /* The system's text for an errno value (strerror, or its Windows kin). */
-const char *pk_os_error_text(int err);
+const char *pki_os_error_text(int err);
 
 /* ---- path syntax ---- */
 
 /* The separator paths are joined with ('/'; Windows: '\\'). */
-char pk_os_separator(void);
+char pki_os_separator(void);
 /* True for a character that separates folders ('/'; Windows: '/' and '\\'). */
-bool pk_os_is_separator(char c);
+bool pki_os_is_separator(char c);
 /* True for a path that does not depend on the current folder. */
-bool pk_os_is_absolute(const char *path);
+bool pki_os_is_absolute(const char *path);
 /* The last component: what follows the last separator (path itself when
  * it has none). */
-const char *pk_os_base_name(const char *path);
+const char *pki_os_base_name(const char *path);
 /* Length of the folder part: 0 when path has no separator, the root's
  * length for a file in the root ("/x" -> 1), else up to, not including,
  * the last separator ("a/b/c" -> 3). */
-size_t pk_os_dir_len(const char *path);
-/* The folder part of path (its first pk_os_dir_len bytes) as a malloc'd
+size_t pki_os_dir_len(const char *path);
+/* The folder part of path (its first pki_os_dir_len bytes) as a malloc'd
  * string (caller frees); "" when path has none; NULL on OOM. */
-char *pk_os_dir_of(const char *path);
+char *pki_os_dir_of(const char *path);
 /* dir joined with name by the separator, malloc'd (caller frees; NULL on
  * OOM).  name absolute, or dir NULL or empty: a copy of name. */
-char *pk_os_join(const char *dir, const char *name);
+char *pki_os_join(const char *dir, const char *name);
 
 /* ---- the data folder ---- */
 
@@ -151,23 +151,23 @@ char *pk_os_join(const char *dir, const char *name);
  * tree's rules/ (so an uninstalled build works); then the installed
  * folder (PREFIX/share/posekit/rules; Windows later: beside the
  * executable).  Returns a malloc'd array of *n malloc'd paths (caller
- * frees with pk_os_free_list); NULL with *n = 0 on OOM. */
-char **pk_os_data_dirs(size_t *n);
-void pk_os_free_list(char **list, size_t n);
+ * frees with pki_os_free_list); NULL with *n = 0 on OOM. */
+char **pki_os_data_dirs(size_t *n);
+void pki_os_free_list(char **list, size_t n);
 
 /* ---- CP932 <-> UTF-8, one character at a time ---- */
 
 /* A converter (glibc iconv "CP932", Windows code page 932).  NULL when the
  * system has none; the calls below then fail on every non-ASCII
- * character.  Close with pk_os_cp932_close (NULL is fine). */
-typedef struct pk_os_cp932 pk_os_cp932;
-pk_os_cp932 *pk_os_cp932_open(void);
-void pk_os_cp932_close(pk_os_cp932 *c);
+ * character.  Close with pki_os_cp932_close (NULL is fine). */
+typedef struct pki_os_cp932 pki_os_cp932;
+pki_os_cp932 *pki_os_cp932_open(void);
+void pki_os_cp932_close(pki_os_cp932 *c);
 /* One CP932 character in[0..n) (n = 1 or 2) to UTF-8 in out (up to 4
  * bytes); returns the UTF-8 length, or -1 when it does not decode. */
-int pk_os_cp932_decode(pk_os_cp932 *c, const uint8_t *in, size_t n, char out[8]);
+int pki_os_cp932_decode(pki_os_cp932 *c, const uint8_t *in, size_t n, char out[8]);
 /* One UTF-8 character in[0..n) to CP932 in out; returns the CP932 length
  * (1 or 2), or -1 when it has no CP932 form. */
-int pk_os_cp932_encode(pk_os_cp932 *c, const char *in, size_t n, uint8_t out[4]);
+int pki_os_cp932_encode(pki_os_cp932 *c, const char *in, size_t n, uint8_t out[4]);
 
 #endif

@@ -11,7 +11,7 @@
  * which is replaced; the link stays.
  */
 #define _DEFAULT_SOURCE 1 /* madvise(MADV_DONTNEED), realpath, readlink */
-#include "common/diag_internal.h"
+#include "common/diag.h"
 #include "platform/platform.h"
 #include "platform_config.h"
 
@@ -93,8 +93,8 @@ static int read_all_fd(int fd, const uint8_t **data, size_t *len_out, pk_region 
     return 0;
 }
 
-int pk_os_read(const char *path, const uint8_t **data, size_t *len, pk_region **region,
-               pk_log *log)
+int pki_os_read(const char *path, const uint8_t **data, size_t *len, pk_region **region,
+                pk_log *log)
 {
     *data = (const uint8_t *)"";
     *len = 0;
@@ -140,7 +140,7 @@ int pk_os_read(const char *path, const uint8_t **data, size_t *len, pk_region **
     return rc;
 }
 
-void pk_os_drop_consumed(pk_region *r, size_t upto)
+void pki_os_drop_consumed(pk_region *r, size_t upto)
 {
     if (!r || r->own != OWN_MMAP)
         return;
@@ -153,7 +153,7 @@ void pk_os_drop_consumed(pk_region *r, size_t upto)
         madvise(r->base, n, MADV_DONTNEED); /* advice: a failure changes nothing */
 }
 
-void pk_os_advise_huge(void *p, size_t n)
+void pki_os_advise_huge(void *p, size_t n)
 {
 #ifdef MADV_HUGEPAGE
     const uintptr_t huge = (uintptr_t)2 << 20;
@@ -169,7 +169,7 @@ void pk_os_advise_huge(void *p, size_t n)
 #endif
 }
 
-void pk_os_release(pk_region *r)
+void pki_os_release(pk_region *r)
 {
     if (!r)
         return;
@@ -182,7 +182,7 @@ void pk_os_release(pk_region *r)
 
 /* ---- writing ---- */
 
-struct pk_os_temp {
+struct pki_os_temp {
     char *target; /* the file replaced: path with its links followed */
     char *tmp;
     int fd; /* -1 once closed */
@@ -225,9 +225,9 @@ static char *follow_links(const char *path)
         if (to[0] == '/') {
             next = to;
         } else {
-            size_t dl = pk_os_dir_len(p);
+            size_t dl = pki_os_dir_len(p);
             char *dir = strndup(p, dl);
-            next = dir ? pk_os_join(dir, to) : NULL;
+            next = dir ? pki_os_join(dir, to) : NULL;
             free(dir);
             free(to);
         }
@@ -264,7 +264,7 @@ static size_t existing_dir(const char *t, size_t *rest)
     }
 }
 
-char *pk_os_target_key(const char *path)
+char *pki_os_target_key(const char *path)
 {
     char *t = follow_links(path);
     if (!t)
@@ -274,7 +274,7 @@ char *pk_os_target_key(const char *path)
     char *dir = dl ? strndup(t, dl) : strdup(".");
     char *real = dir ? realpath(dir, NULL) : NULL;
     free(dir);
-    char *key = real ? pk_os_join(real, t + rest) : NULL;
+    char *key = real ? pki_os_join(real, t + rest) : NULL;
     free(real);
     if (!key)
         return t; /* as written */
@@ -288,8 +288,8 @@ char *pk_os_target_key(const char *path)
  * on failure. */
 static char *name_beside(const char *path, const char *tag, int *fd)
 {
-    size_t dirlen = pk_os_dir_len(path);
-    const char *base = pk_os_base_name(path);
+    size_t dirlen = pki_os_dir_len(path);
+    const char *base = pki_os_base_name(path);
     size_t len = dirlen + 2 + strlen(base) + strlen(tag) + 8;
     char *name = malloc(len);
     if (!name) {
@@ -310,7 +310,7 @@ static char *name_beside(const char *path, const char *tag, int *fd)
     return name;
 }
 
-pk_os_temp *pk_os_temp_create(const char *path, bool *in_place, pk_log *log)
+pki_os_temp *pki_os_temp_create(const char *path, bool *in_place, pk_log *log)
 {
     *in_place = false;
     struct stat st;
@@ -324,7 +324,7 @@ pk_os_temp *pk_os_temp_create(const char *path, bool *in_place, pk_log *log)
         *in_place = true;
         return NULL;
     }
-    pk_os_temp *t = calloc(1, sizeof *t);
+    pki_os_temp *t = calloc(1, sizeof *t);
     if (!t || !(t->target = follow_links(path))) {
         pk_error(log, "%s", t && errno == ELOOP ? "too many levels of symbolic links"
                                                 : "out of memory");
@@ -340,7 +340,7 @@ pk_os_temp *pk_os_temp_create(const char *path, bool *in_place, pk_log *log)
             pk_error(log, "the output folder does not exist");
         else
             pk_error(log, "cannot create a file in the output folder: %s", strerror(errno));
-        pk_os_temp_discard(t); /* t->tmp NULL: no file to remove */
+        pki_os_temp_discard(t); /* t->tmp NULL: no file to remove */
         return NULL;
     }
     mode_t mode;
@@ -353,18 +353,18 @@ pk_os_temp *pk_os_temp_create(const char *path, bool *in_place, pk_log *log)
     }
     if (fchmod(t->fd, mode) != 0) {
         pk_error(log, "cannot set permissions: %s", strerror(errno));
-        pk_os_temp_discard(t);
+        pki_os_temp_discard(t);
         return NULL;
     }
     return t;
 }
 
-int pk_os_temp_write(void *temp, const void *data, size_t len)
+int pki_os_temp_write(void *temp, const void *data, size_t len)
 {
-    return write_all(((pk_os_temp *)temp)->fd, data, len);
+    return write_all(((pki_os_temp *)temp)->fd, data, len);
 }
 
-int pk_os_temp_finish(pk_os_temp *t, pk_log *log)
+int pki_os_temp_finish(pki_os_temp *t, pk_log *log)
 {
     const char *what = NULL;
     int err = 0;
@@ -380,20 +380,20 @@ int pk_os_temp_finish(pk_os_temp *t, pk_log *log)
     return 0;
 }
 
-const char *pk_os_temp_target(const pk_os_temp *t)
+const char *pki_os_temp_target(const pki_os_temp *t)
 {
     return t->target;
 }
 
-int pk_os_temp_commit(pk_os_temp *t, pk_log *log)
+int pki_os_temp_commit(pki_os_temp *t, pk_log *log)
 {
     if (rename(t->tmp, t->target) != 0) {
         pk_error(log, "cannot replace the file: %s", strerror(errno));
-        pk_os_temp_discard(t);
+        pki_os_temp_discard(t);
         return -1;
     }
     /* Make the rename itself durable. */
-    size_t dl = pk_os_dir_len(t->target);
+    size_t dl = pki_os_dir_len(t->target);
     char *dir = dl ? strndup(t->target, dl) : NULL;
     int dfd = open(dir ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd >= 0) {
@@ -403,11 +403,11 @@ int pk_os_temp_commit(pk_os_temp *t, pk_log *log)
     free(dir);
     free(t->tmp);
     t->tmp = NULL;
-    pk_os_temp_discard(t);
+    pki_os_temp_discard(t);
     return 0;
 }
 
-void pk_os_temp_discard(pk_os_temp *t)
+void pki_os_temp_discard(pki_os_temp *t)
 {
     if (!t)
         return;
@@ -420,7 +420,7 @@ void pk_os_temp_discard(pk_os_temp *t)
     free(t);
 }
 
-int pk_os_write_in_place(const char *path, const void *data, size_t len, pk_log *log)
+int pki_os_write_in_place(const char *path, const void *data, size_t len, pk_log *log)
 {
     if (strcmp(path, "-") == 0) {
         if (write_all(STDOUT_FILENO, data, len) != 0) {
@@ -458,11 +458,11 @@ static int make_one(const char *p, char **made, pk_log *log)
     }
     if (errno == EEXIST)
         return 0;
-    pk_log_add_at(log, PK_ERROR, p, -1, 0, 0, "cannot create the folder: %s", strerror(errno));
+    pki_log_add_at(log, PK_ERROR, p, -1, 0, 0, "cannot create the folder: %s", strerror(errno));
     return -1;
 }
 
-int pk_os_make_dirs(const char *dir, char **made, pk_log *log)
+int pki_os_make_dirs(const char *dir, char **made, pk_log *log)
 {
     if (made)
         *made = NULL;
@@ -488,7 +488,7 @@ int pk_os_make_dirs(const char *dir, char **made, pk_log *log)
     return rc;
 }
 
-void pk_os_unmake_dirs(const char *dir, const char *made)
+void pki_os_unmake_dirs(const char *dir, const char *made)
 {
     if (!made)
         return;
@@ -528,7 +528,7 @@ static int copy_into(const char *from, int fd)
     return r < 0 || fsync(fd) != 0 ? -1 : 0;
 }
 
-int pk_os_keep_old(const char *target, char **kept, pk_log *log)
+int pki_os_keep_old(const char *target, char **kept, pk_log *log)
 {
     *kept = NULL;
     struct stat st;
@@ -561,7 +561,7 @@ int pk_os_keep_old(const char *target, char **kept, pk_log *log)
     return 0;
 }
 
-int pk_os_put_back(const char *target, const char *kept, pk_log *log)
+int pki_os_put_back(const char *target, const char *kept, pk_log *log)
 {
     if (kept ? rename(kept, target) != 0 : unlink(target) != 0) {
         if (kept)
@@ -574,13 +574,13 @@ int pk_os_put_back(const char *target, const char *kept, pk_log *log)
     return 0;
 }
 
-void pk_os_drop_kept(const char *kept)
+void pki_os_drop_kept(const char *kept)
 {
     if (kept)
         unlink(kept);
 }
 
-int pk_os_folder_writable(const char *path)
+int pki_os_folder_writable(const char *path)
 {
     char *t = follow_links(path);
     if (!t)
@@ -593,7 +593,7 @@ int pk_os_folder_writable(const char *path)
     return rc;
 }
 
-pk_path_kind pk_os_kind(const char *path, uint64_t *size)
+pk_path_kind pki_os_kind(const char *path, uint64_t *size)
 {
     if (size)
         *size = 0;
@@ -611,7 +611,7 @@ pk_path_kind pk_os_kind(const char *path, uint64_t *size)
     return PK_PATH_FILE;
 }
 
-bool pk_os_same_file(const char *a, const char *b)
+bool pki_os_same_file(const char *a, const char *b)
 {
     struct stat sa, sb;
     if (strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
@@ -620,40 +620,40 @@ bool pk_os_same_file(const char *a, const char *b)
            sa.st_ino == sb.st_ino;
 }
 
-char *pk_os_canonical(const char *path)
+char *pki_os_canonical(const char *path)
 {
     return realpath(path, NULL);
 }
 
-const char *pk_os_error_text(int err)
+const char *pki_os_error_text(int err)
 {
     return strerror(err);
 }
 
 /* ---- path syntax ---- */
 
-char pk_os_separator(void)
+char pki_os_separator(void)
 {
     return '/';
 }
 
-bool pk_os_is_separator(char c)
+bool pki_os_is_separator(char c)
 {
     return c == '/';
 }
 
-bool pk_os_is_absolute(const char *path)
+bool pki_os_is_absolute(const char *path)
 {
     return path[0] == '/';
 }
 
-const char *pk_os_base_name(const char *path)
+const char *pki_os_base_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
     return slash ? slash + 1 : path;
 }
 
-size_t pk_os_dir_len(const char *path)
+size_t pki_os_dir_len(const char *path)
 {
     const char *slash = strrchr(path, '/');
     if (!slash)
@@ -661,9 +661,9 @@ size_t pk_os_dir_len(const char *path)
     return slash == path ? 1 : (size_t)(slash - path);
 }
 
-char *pk_os_dir_of(const char *path)
+char *pki_os_dir_of(const char *path)
 {
-    size_t n = pk_os_dir_len(path);
+    size_t n = pki_os_dir_len(path);
     char *d = malloc(n + 1);
     if (d) {
         memcpy(d, path, n);
@@ -672,9 +672,9 @@ char *pk_os_dir_of(const char *path)
     return d;
 }
 
-char *pk_os_join(const char *dir, const char *name)
+char *pki_os_join(const char *dir, const char *name)
 {
-    if (!dir || !*dir || pk_os_is_absolute(name))
+    if (!dir || !*dir || pki_os_is_absolute(name))
         return strdup(name);
     size_t dl = strlen(dir);
     bool sep = dir[dl - 1] == '/';
@@ -703,25 +703,25 @@ static bool run_from_build_tree(void)
     return in;
 }
 
-char **pk_os_data_dirs(size_t *n)
+char **pki_os_data_dirs(size_t *n)
 {
     *n = 0;
     char **v = calloc(2, sizeof *v);
     if (!v)
         return NULL;
     size_t k = 0;
-    if (run_from_build_tree() && !(v[k++] = pk_os_join(PK_SOURCE_ROOT, "rules")))
+    if (run_from_build_tree() && !(v[k++] = pki_os_join(PK_SOURCE_ROOT, "rules")))
         goto oom;
     if (!(v[k++] = strdup(PK_INSTALLED_RULES)))
         goto oom;
     *n = k;
     return v;
 oom:
-    pk_os_free_list(v, k);
+    pki_os_free_list(v, k);
     return NULL;
 }
 
-void pk_os_free_list(char **list, size_t n)
+void pki_os_free_list(char **list, size_t n)
 {
     if (!list)
         return;
@@ -732,13 +732,13 @@ void pk_os_free_list(char **list, size_t n)
 
 /* ---- CP932 ---- */
 
-struct pk_os_cp932 {
+struct pki_os_cp932 {
     iconv_t dec, enc; /* each opened when first needed */
 };
 
-pk_os_cp932 *pk_os_cp932_open(void)
+pki_os_cp932 *pki_os_cp932_open(void)
 {
-    pk_os_cp932 *c = malloc(sizeof *c);
+    pki_os_cp932 *c = malloc(sizeof *c);
     if (c) {
         c->dec = (iconv_t)-1;
         c->enc = (iconv_t)-1;
@@ -746,7 +746,7 @@ pk_os_cp932 *pk_os_cp932_open(void)
     return c;
 }
 
-void pk_os_cp932_close(pk_os_cp932 *c)
+void pki_os_cp932_close(pki_os_cp932 *c)
 {
     if (!c)
         return;
@@ -774,12 +774,12 @@ static int convert(iconv_t *cd, const char *to, const char *from, const void *in
     return (int)(op - out);
 }
 
-int pk_os_cp932_decode(pk_os_cp932 *c, const uint8_t *in, size_t n, char out[8])
+int pki_os_cp932_decode(pki_os_cp932 *c, const uint8_t *in, size_t n, char out[8])
 {
     return convert(c ? &c->dec : NULL, "UTF-8", "CP932", in, n, out, 8);
 }
 
-int pk_os_cp932_encode(pk_os_cp932 *c, const char *in, size_t n, uint8_t out[4])
+int pki_os_cp932_encode(pki_os_cp932 *c, const char *in, size_t n, uint8_t out[4])
 {
     return convert(c ? &c->enc : NULL, "CP932", "UTF-8", in, n, (char *)out, 4);
 }

@@ -21,7 +21,7 @@
  * substitutes), and the 14 places where the two tables differ follow
  * glibc (cp932_one_way below), so both builds convert names alike.
  */
-#include "common/diag_internal.h"
+#include "common/diag.h"
 #include "platform/platform.h"
 
 #include <errno.h>
@@ -152,8 +152,8 @@ static int read_all(HANDLE h, const uint8_t **data, size_t *len_out, pk_region *
     return 0;
 }
 
-int pk_os_read(const char *path, const uint8_t **data, size_t *len, pk_region **region,
-               pk_log *log)
+int pki_os_read(const char *path, const uint8_t **data, size_t *len, pk_region **region,
+                pk_log *log)
 {
     *data = (const uint8_t *)"";
     *len = 0;
@@ -209,13 +209,13 @@ int pk_os_read(const char *path, const uint8_t **data, size_t *len, pk_region **
     return rc;
 }
 
-void pk_os_advise_huge(void *p, size_t n)
+void pki_os_advise_huge(void *p, size_t n)
 {
     (void)p; /* large pages on Windows need a privilege users do not have */
     (void)n;
 }
 
-void pk_os_drop_consumed(pk_region *r, size_t upto)
+void pki_os_drop_consumed(pk_region *r, size_t upto)
 {
     /* Advice only: Windows has no per-range "drop these pages" for a file
      * view that is as cheap as madvise; the working set trims itself. */
@@ -223,7 +223,7 @@ void pk_os_drop_consumed(pk_region *r, size_t upto)
     (void)upto;
 }
 
-void pk_os_release(pk_region *r)
+void pki_os_release(pk_region *r)
 {
     if (!r)
         return;
@@ -236,9 +236,9 @@ void pk_os_release(pk_region *r)
 
 /* ---- writing ---- */
 
-struct pk_os_temp {
+struct pki_os_temp {
     wchar_t *target;
-    char *target_u8; /* the same, UTF-8, for pk_os_temp_target */
+    char *target_u8; /* the same, UTF-8, for pki_os_temp_target */
     wchar_t *tmp;
     HANDLE h; /* INVALID_HANDLE_VALUE once closed */
 };
@@ -258,7 +258,7 @@ static int write_handle(HANDLE h, const void *data, size_t len)
     return 0;
 }
 
-/* Length of the folder part of a wide path (as pk_os_dir_len). */
+/* Length of the folder part of a wide path (as pki_os_dir_len). */
 static size_t wdir_len(const wchar_t *p)
 {
     size_t last = (size_t)-1, root = 0;
@@ -274,7 +274,7 @@ static size_t wdir_len(const wchar_t *p)
     return last;
 }
 
-pk_os_temp *pk_os_temp_create(const char *path, bool *in_place, pk_log *log)
+pki_os_temp *pki_os_temp_create(const char *path, bool *in_place, pk_log *log)
 {
     *in_place = false;
     if (strcmp(path, "-") == 0) {
@@ -305,7 +305,7 @@ pk_os_temp *pk_os_temp_create(const char *path, bool *in_place, pk_log *log)
         *in_place = true; /* a device: write it as it is */
         return NULL;
     }
-    pk_os_temp *t = calloc(1, sizeof *t);
+    pki_os_temp *t = calloc(1, sizeof *t);
     if (!t) {
         free(w);
         pk_error(log, "out of memory");
@@ -315,7 +315,7 @@ pk_os_temp *pk_os_temp_create(const char *path, bool *in_place, pk_log *log)
     t->h = INVALID_HANDLE_VALUE;
     if (!(t->target_u8 = narrow(w))) {
         pk_error(log, "out of memory");
-        pk_os_temp_discard(t);
+        pki_os_temp_discard(t);
         return NULL;
     }
     size_t dl = wdir_len(w);
@@ -325,7 +325,7 @@ pk_os_temp *pk_os_temp_create(const char *path, bool *in_place, pk_log *log)
     size_t cap = dl + 1 + wcslen(base) + 32;
     if (!(t->tmp = malloc(cap * sizeof *t->tmp))) {
         pk_error(log, "out of memory");
-        pk_os_temp_discard(t);
+        pki_os_temp_discard(t);
         return NULL;
     }
     unsigned seed = (unsigned)GetTickCount() ^ (unsigned)GetCurrentProcessId() << 16;
@@ -348,18 +348,18 @@ pk_os_temp *pk_os_temp_create(const char *path, bool *in_place, pk_log *log)
             log_last(log, "cannot create a file in the output folder");
         free(t->tmp);
         t->tmp = NULL; /* no file to remove */
-        pk_os_temp_discard(t);
+        pki_os_temp_discard(t);
         return NULL;
     }
     return t;
 }
 
-int pk_os_temp_write(void *temp, const void *data, size_t len)
+int pki_os_temp_write(void *temp, const void *data, size_t len)
 {
-    return write_handle(((pk_os_temp *)temp)->h, data, len);
+    return write_handle(((pki_os_temp *)temp)->h, data, len);
 }
 
-int pk_os_temp_finish(pk_os_temp *t, pk_log *log)
+int pki_os_temp_finish(pki_os_temp *t, pk_log *log)
 {
     bool ok = FlushFileBuffers(t->h);
     DWORD e = ok ? 0 : GetLastError();
@@ -377,25 +377,25 @@ int pk_os_temp_finish(pk_os_temp *t, pk_log *log)
     return 0;
 }
 
-const char *pk_os_temp_target(const pk_os_temp *t)
+const char *pki_os_temp_target(const pki_os_temp *t)
 {
     return t->target_u8;
 }
 
-int pk_os_temp_commit(pk_os_temp *t, pk_log *log)
+int pki_os_temp_commit(pki_os_temp *t, pk_log *log)
 {
     if (!MoveFileExW(t->tmp, t->target, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)) {
         log_last(log, "cannot replace the file");
-        pk_os_temp_discard(t);
+        pki_os_temp_discard(t);
         return -1;
     }
     free(t->tmp);
     t->tmp = NULL;
-    pk_os_temp_discard(t);
+    pki_os_temp_discard(t);
     return 0;
 }
 
-void pk_os_temp_discard(pk_os_temp *t)
+void pki_os_temp_discard(pki_os_temp *t)
 {
     if (!t)
         return;
@@ -409,7 +409,7 @@ void pk_os_temp_discard(pk_os_temp *t)
     free(t);
 }
 
-int pk_os_write_in_place(const char *path, const void *data, size_t len, pk_log *log)
+int pki_os_write_in_place(const char *path, const void *data, size_t len, pk_log *log)
 {
     if (strcmp(path, "-") == 0) {
         fflush(stdout); /* whatever the CLI printed first stays first */
@@ -442,14 +442,14 @@ int pk_os_write_in_place(const char *path, const void *data, size_t len, pk_log 
 
 /* ---- folders and file facts ---- */
 
-int pk_os_make_dirs(const char *dir, char **made, pk_log *log)
+int pki_os_make_dirs(const char *dir, char **made, pk_log *log)
 {
     if (made)
         *made = NULL;
     wchar_t *p = widen(dir);
     if (!p) {
-        pk_log_add_at(log, PK_ERROR, dir, -1, 0, 0, "cannot create the folder: %s",
-                      errno == EILSEQ ? "the name is not valid UTF-8" : "out of memory");
+        pki_log_add_at(log, PK_ERROR, dir, -1, 0, 0, "cannot create the folder: %s",
+                       errno == EILSEQ ? "the name is not valid UTF-8" : "out of memory");
         return -1;
     }
     size_t n = wcslen(p);
@@ -476,8 +476,8 @@ int pk_os_make_dirs(const char *dir, char **made, pk_log *log)
         } else if (GetLastError() != ERROR_ALREADY_EXISTS) {
             char *u = narrow(p);
             char buf[512];
-            pk_log_add_at(log, PK_ERROR, u ? u : dir, -1, 0, 0, "cannot create the folder: %s",
-                          win_text(GetLastError(), buf, sizeof buf));
+            pki_log_add_at(log, PK_ERROR, u ? u : dir, -1, 0, 0, "cannot create the folder: %s",
+                           win_text(GetLastError(), buf, sizeof buf));
             free(u);
             free(p);
             return -1;
@@ -488,7 +488,7 @@ int pk_os_make_dirs(const char *dir, char **made, pk_log *log)
     return 0;
 }
 
-void pk_os_unmake_dirs(const char *dir, const char *made)
+void pki_os_unmake_dirs(const char *dir, const char *made)
 {
     if (!made)
         return;
@@ -510,7 +510,7 @@ void pk_os_unmake_dirs(const char *dir, const char *made)
     free(m);
 }
 
-int pk_os_keep_old(const char *target, char **kept, pk_log *log)
+int pki_os_keep_old(const char *target, char **kept, pk_log *log)
 {
     *kept = NULL;
     wchar_t *w = widen(target);
@@ -552,7 +552,7 @@ int pk_os_keep_old(const char *target, char **kept, pk_log *log)
     return 0;
 }
 
-int pk_os_put_back(const char *target, const char *kept, pk_log *log)
+int pki_os_put_back(const char *target, const char *kept, pk_log *log)
 {
     wchar_t *t = widen(target), *k = kept ? widen(kept) : NULL;
     bool ok =
@@ -571,7 +571,7 @@ int pk_os_put_back(const char *target, const char *kept, pk_log *log)
     return ok ? 0 : -1;
 }
 
-void pk_os_drop_kept(const char *kept)
+void pki_os_drop_kept(const char *kept)
 {
     wchar_t *k = kept ? widen(kept) : NULL;
     if (k)
@@ -579,13 +579,13 @@ void pk_os_drop_kept(const char *kept)
     free(k);
 }
 
-int pk_os_folder_writable(const char *path)
+int pki_os_folder_writable(const char *path)
 {
     (void)path; /* Windows tells only by trying: the write will */
     return 0;
 }
 
-pk_path_kind pk_os_kind(const char *path, uint64_t *size)
+pk_path_kind pki_os_kind(const char *path, uint64_t *size)
 {
     if (size)
         *size = 0;
@@ -625,7 +625,7 @@ static bool file_id(const char *path, BY_HANDLE_FILE_INFORMATION *info)
     return ok;
 }
 
-bool pk_os_same_file(const char *a, const char *b)
+bool pki_os_same_file(const char *a, const char *b)
 {
     BY_HANDLE_FILE_INFORMATION ia, ib;
     if (strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
@@ -651,7 +651,7 @@ static char *full_path(const wchar_t *w, bool fold)
     return out;
 }
 
-char *pk_os_canonical(const char *path)
+char *pki_os_canonical(const char *path)
 {
     wchar_t *w = widen(path);
     if (!w)
@@ -666,7 +666,7 @@ char *pk_os_canonical(const char *path)
     return out;
 }
 
-char *pk_os_target_key(const char *path)
+char *pki_os_target_key(const char *path)
 {
     wchar_t *w = widen(path);
     if (!w)
@@ -676,48 +676,48 @@ char *pk_os_target_key(const char *path)
     return out ? out : strdup(path);
 }
 
-const char *pk_os_error_text(int err)
+const char *pki_os_error_text(int err)
 {
     return strerror(err);
 }
 
 /* ---- path syntax ---- */
 
-char pk_os_separator(void)
+char pki_os_separator(void)
 {
     return '\\';
 }
 
-bool pk_os_is_separator(char c)
+bool pki_os_is_separator(char c)
 {
     return c == '/' || c == '\\';
 }
 
-bool pk_os_is_absolute(const char *path)
+bool pki_os_is_absolute(const char *path)
 {
-    if (pk_os_is_separator(path[0]))
+    if (pki_os_is_separator(path[0]))
         return true; /* "\x" (the current drive's root) and "\\server\share" */
     return ((path[0] >= 'A' && path[0] <= 'Z') || (path[0] >= 'a' && path[0] <= 'z')) &&
-           path[1] == ':' && pk_os_is_separator(path[2]);
+           path[1] == ':' && pki_os_is_separator(path[2]);
 }
 
-const char *pk_os_base_name(const char *path)
+const char *pki_os_base_name(const char *path)
 {
     const char *base = path;
     if (path[0] && path[1] == ':')
         base = path + 2;
     for (const char *p = base; *p; p++)
-        if (pk_os_is_separator(*p))
+        if (pki_os_is_separator(*p))
             base = p + 1;
     return base;
 }
 
-size_t pk_os_dir_len(const char *path)
+size_t pki_os_dir_len(const char *path)
 {
     size_t root = path[0] && path[1] == ':' ? 2 : 0;
     size_t last = (size_t)-1;
     for (size_t i = 0; path[i]; i++)
-        if (pk_os_is_separator(path[i]))
+        if (pki_os_is_separator(path[i]))
             last = i;
     if (last == (size_t)-1)
         return root;
@@ -726,9 +726,9 @@ size_t pk_os_dir_len(const char *path)
     return last;
 }
 
-char *pk_os_dir_of(const char *path)
+char *pki_os_dir_of(const char *path)
 {
-    size_t n = pk_os_dir_len(path);
+    size_t n = pki_os_dir_len(path);
     char *d = malloc(n + 1);
     if (d) {
         memcpy(d, path, n);
@@ -737,12 +737,12 @@ char *pk_os_dir_of(const char *path)
     return d;
 }
 
-char *pk_os_join(const char *dir, const char *name)
+char *pki_os_join(const char *dir, const char *name)
 {
-    if (!dir || !*dir || pk_os_is_absolute(name))
+    if (!dir || !*dir || pki_os_is_absolute(name))
         return strdup(name);
     size_t dl = strlen(dir);
-    bool sep = pk_os_is_separator(dir[dl - 1]) || (dl == 2 && dir[1] == ':');
+    bool sep = pki_os_is_separator(dir[dl - 1]) || (dl == 2 && dir[1] == ':');
     size_t n = dl + !sep + strlen(name) + 1;
     char *p = malloc(n);
     if (p) {
@@ -781,13 +781,13 @@ static char *exe_dir(void)
     return NULL;
 }
 
-char **pk_os_data_dirs(size_t *n)
+char **pki_os_data_dirs(size_t *n)
 {
     /* The zip puts rules\ beside posekit.exe: that is the one place. */
     *n = 0;
     char **v = calloc(1, sizeof *v);
     char *dir = exe_dir();
-    if (!v || !dir || !(v[0] = pk_os_join(dir, "rules"))) {
+    if (!v || !dir || !(v[0] = pki_os_join(dir, "rules"))) {
         free(dir);
         free(v);
         return NULL;
@@ -797,7 +797,7 @@ char **pk_os_data_dirs(size_t *n)
     return v;
 }
 
-void pk_os_free_list(char **list, size_t n)
+void pki_os_free_list(char **list, size_t n)
 {
     if (!list)
         return;
@@ -808,16 +808,16 @@ void pk_os_free_list(char **list, size_t n)
 
 /* ---- CP932: code page 932 ---- */
 
-struct pk_os_cp932 {
+struct pki_os_cp932 {
     int unused; /* the code page needs no state */
 };
 
-pk_os_cp932 *pk_os_cp932_open(void)
+pki_os_cp932 *pki_os_cp932_open(void)
 {
-    return calloc(1, sizeof(pk_os_cp932));
+    return calloc(1, sizeof(pki_os_cp932));
 }
 
-void pk_os_cp932_close(pk_os_cp932 *c)
+void pki_os_cp932_close(pki_os_cp932 *c)
 {
     free(c);
 }
@@ -847,7 +847,7 @@ static const struct {
     {0x203E, {0x7E, 0}},    {0x2212, {0x81, 0x7C}}, {0x301C, {0x81, 0x60}},
 };
 
-int pk_os_cp932_decode(pk_os_cp932 *c, const uint8_t *in, size_t n, char out[8])
+int pki_os_cp932_decode(pki_os_cp932 *c, const uint8_t *in, size_t n, char out[8])
 {
     if (!c || n == 0 || n > 2)
         return -1;
@@ -862,7 +862,7 @@ int pk_os_cp932_decode(pk_os_cp932 *c, const uint8_t *in, size_t n, char out[8])
     return nu > 0 ? nu : -1;
 }
 
-int pk_os_cp932_encode(pk_os_cp932 *c, const char *in, size_t n, uint8_t out[4])
+int pki_os_cp932_encode(pki_os_cp932 *c, const char *in, size_t n, uint8_t out[4])
 {
     if (!c || n == 0 || n > 4)
         return -1;

@@ -4,7 +4,7 @@
  * Matching is on CP932 bytes, never on decoded text: the file's bytes are
  * the truth and decoding can fail on names MMD cut in the middle of a
  * character.  An exact pattern longer than a format's field also matches
- * the name as MMD would have stored it (names.c's pk_name_matches: cut at
+ * the name as MMD would have stored it (names.c's pki_name_matches: cut at
  * 15 or 19 bytes, at the raw byte or the last character boundary;
  * doc/formats.md §4).
  *
@@ -13,13 +13,13 @@
  * both ways.
  */
 #include "rules/pattern.h"
-#include "model/names_internal.h"
+#include "model/names.h"
 #include "posekit.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-int pk_pattern_compile(const char *utf8, bool allow_glob, pk_pattern *p, const char **why)
+int pki_pattern_compile(const char *utf8, bool allow_glob, pki_pattern *p, const char **why)
 {
     memset(p, 0, sizeof *p);
     p->star = -1;
@@ -42,7 +42,7 @@ int pk_pattern_compile(const char *utf8, bool allow_glob, pk_pattern *p, const c
     } else if (stars == 1 && !allow_glob) {
         *why = "may not contain '*' here";
         rc = -1;
-    } else if (len - stars > PK_PATTERN_MAX) {
+    } else if (len - stars > PKI_PATTERN_MAX) {
         *why = "is too long";
         rc = -1;
     } else {
@@ -59,11 +59,11 @@ int pk_pattern_compile(const char *utf8, bool allow_glob, pk_pattern *p, const c
     return rc;
 }
 
-bool pk_pattern_match(const pk_pattern *p, const uint8_t *raw, size_t len, size_t *cap_off,
-                      size_t *cap_len)
+bool pki_pattern_match(const pki_pattern *p, const uint8_t *raw, size_t len, size_t *cap_off,
+                       size_t *cap_len)
 {
     if (p->star < 0)
-        return pk_name_matches(p->raw, p->len, raw, len);
+        return pki_name_matches(p->raw, p->len, raw, len);
     size_t pre = (size_t)p->star, suf = p->len - pre;
     if (len < pre + suf)
         return false;
@@ -71,7 +71,7 @@ bool pk_pattern_match(const pk_pattern *p, const uint8_t *raw, size_t len, size_
         return false;
     /* The suffix must start a character: "*左" must not match a name whose
      * last double-byte character merely ends in the byte 0x8D. */
-    if (suf && !pk_cp932_is_boundary(raw, len, len - suf))
+    if (suf && !pki_cp932_is_boundary(raw, len, len - suf))
         return false;
     if (cap_off)
         *cap_off = pre;

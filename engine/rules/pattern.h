@@ -7,8 +7,8 @@
  * A glob keeps its star as a byte offset: 0x2A is never a CP932 trail
  * byte, so a '*' in the encoded bytes is always the glob character.
  */
-#ifndef PK_PATTERN_H
-#define PK_PATTERN_H
+#ifndef PKI_RULES_PATTERN_H
+#define PKI_RULES_PATTERN_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,24 +16,24 @@
 
 /* Longest name any rule may produce or match (IK fields are 20 bytes;
  * longer names are rejected before they reach the patterns). */
-#define PK_PATTERN_MAX 64
+#define PKI_PATTERN_MAX 64
 
 /* A name or a glob with one '*': raw[0..star) is the prefix, raw[star..len)
  * the suffix (the '*' itself is not stored).  star < 0: exact name. */
-typedef struct pk_pattern {
-    uint8_t raw[PK_PATTERN_MAX];
+typedef struct pki_pattern {
+    uint8_t raw[PKI_PATTERN_MAX];
     size_t len;
     long star;
-} pk_pattern;
+} pki_pattern;
 
 /* Compiles a UTF-8 name or glob into p.  Returns 0, or -1 with *why set to
  * a static message ("does not encode to CP932", "has more than one '*'",
  * "is longer than ... bytes"). */
-int pk_pattern_compile(const char *utf8, bool allow_glob, pk_pattern *p, const char **why);
+int pki_pattern_compile(const char *utf8, bool allow_glob, pki_pattern *p, const char **why);
 /* Whether name raw[0..len) matches p.  Exact patterns also match the name
- * as MMD stores it cut (pk_name_matches, model/names_internal.h).
+ * as MMD stores it cut (pki_name_matches, model/names.h).
  * For a glob, cap_off and cap_len (may be NULL) receive where the star
  * matched and how long. */
-bool pk_pattern_match(const pk_pattern *p, const uint8_t *raw, size_t len, size_t *cap_off,
-                      size_t *cap_len);
+bool pki_pattern_match(const pki_pattern *p, const uint8_t *raw, size_t len, size_t *cap_off,
+                       size_t *cap_len);
 #endif

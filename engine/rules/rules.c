@@ -27,10 +27,10 @@
  * result is NULL when any error was logged.
  */
 #include "common/grow.h"
-#include "common/diag_internal.h"
+#include "common/diag.h"
 #include "util/number.h"
 #include "platform/platform.h"
-#include "rules/rules_internal.h"
+#include "rules/rules.h"
 #include "rules/yaml_extra.h"
 
 #include <errno.h>
@@ -42,8 +42,8 @@
 #include <yaml.h>
 
 /* Generated from rules/standard.yaml at build time (rules_embed.py). */
-extern const unsigned char pk_rules_builtin_yaml[];
-extern const size_t pk_rules_builtin_len;
+extern const unsigned char pki_rules_builtin_yaml[];
+extern const size_t pki_rules_builtin_len;
 
 #define BUILTIN_NAME "standard.yaml (built-in)"
 #define MAX_INCLUDE_DEPTH 32
@@ -71,14 +71,14 @@ static void errorf(loader *L, const char *file, int line, int col, const char *f
 {
     va_list ap;
     va_start(ap, fmt);
-    pk_log_vadd_at(L->log, PK_ERROR, file, -1, line, col, fmt, ap);
+    pki_log_vadd_at(L->log, PK_ERROR, file, -1, line, col, fmt, ap);
     va_end(ap);
     L->errors++;
 }
 
-static pk_where where_of(const yfile *f, const yaml_node_t *n)
+static pki_where where_of(const yfile *f, const yaml_node_t *n)
 {
-    pk_where w = {f->path, (int)n->start_mark.line + 1, (int)n->start_mark.column + 1};
+    pki_where w = {f->path, (int)n->start_mark.line + 1, (int)n->start_mark.column + 1};
     return w;
 }
 
@@ -109,7 +109,7 @@ static const char *scalar(const yaml_node_t *n)
 /* A key given with no value (yaml_extra.h). */
 static bool is_null(const yaml_node_t *n)
 {
-    return pk_yaml_is_null(n);
+    return pki_yaml_is_null(n);
 }
 
 static bool want_string(loader *L, const yfile *f, const yaml_node_t *n, const char *what)
@@ -190,10 +190,10 @@ static bool dup_key(loader *L, const yfile *f, yaml_node_t *map, yaml_node_pair_
 }
 
 static bool compile(loader *L, const yfile *f, const yaml_node_t *n, const char *text, bool glob,
-                    pk_pattern *p, const char *what)
+                    pki_pattern *p, const char *what)
 {
     const char *why;
-    if (pk_pattern_compile(text, glob, p, &why) == 0)
+    if (pki_pattern_compile(text, glob, p, &why) == 0)
         return true;
     NODE_ERR(L, f, n, "%s '%s' %s", what, text, why);
     return false;
@@ -201,18 +201,18 @@ static bool compile(loader *L, const yfile *f, const yaml_node_t *n, const char 
 
 /* ---- rename / morphs ---- */
 
-static bool same_pattern(const pk_pattern *a, const pk_pattern *b)
+static bool same_pattern(const pki_pattern *a, const pki_pattern *b)
 {
     return a->star == b->star && a->len == b->len && memcmp(a->raw, b->raw, a->len) == 0;
 }
 
-static void free_rule(pk_map_rule *m)
+static void free_rule(pki_map_rule *m)
 {
     free(m->from_utf8);
     free(m->to_utf8);
 }
 
-static void load_map(loader *L, const yfile *f, yaml_node_t *n, pk_map *map, const char *key)
+static void load_map(loader *L, const yfile *f, yaml_node_t *n, pki_map *map, const char *key)
 {
     if (!want_mapping(L, f, n, key))
         return;
@@ -222,7 +222,7 @@ static void load_map(loader *L, const yfile *f, yaml_node_t *n, pk_map *map, con
             continue;
         if (!want_string(L, f, v, "a rename target"))
             continue;
-        pk_map_rule rule = {0};
+        pki_map_rule rule = {0};
         if (!compile(L, f, k, scalar(k), true, &rule.from, "name") ||
             !compile(L, f, v, scalar(v), true, &rule.to, "target"))
             continue;
@@ -258,7 +258,7 @@ static void load_map(loader *L, const yfile *f, yaml_node_t *n, pk_map *map, con
             map->v[i] = rule;
             continue;
         }
-        if (pk_grow_reserve(&map->v, &map->cap, map->n + 1, sizeof *map->v) != 0) {
+        if (pki_grow_reserve(&map->v, &map->cap, map->n + 1, sizeof *map->v) != 0) {
             free_rule(&rule);
             errorf(L, f->path, 0, 0, "out of memory");
             return;
@@ -269,14 +269,14 @@ static void load_map(loader *L, const yfile *f, yaml_node_t *n, pk_map *map, con
 
 /* One-to-one: two sources may not share a target (checked on the merged
  * map so that overrides across files are taken into account). */
-static void check_one_to_one(loader *L, const pk_map *map, const char *what)
+static void check_one_to_one(loader *L, const pki_map *map, const char *what)
 {
     for (size_t i = 0; i < map->n; i++)
         for (size_t j = 0; j < i; j++)
             if (same_pattern(&map->v[i].to, &map->v[j].to)) {
-                const pk_map_rule *a = &map->v[j], *b = &map->v[i];
-                const pk_map_rule *late = a->layer > b->layer ? a : b;
-                const pk_map_rule *early = late == a ? b : a;
+                const pki_map_rule *a = &map->v[j], *b = &map->v[i];
+                const pki_map_rule *late = a->layer > b->layer ? a : b;
+                const pki_map_rule *early = late == a ? b : a;
                 errorf(L, late->to_at.file, late->to_at.line, late->to_at.col,
                        "%s '%s' and '%s' both map to '%s' (rules must be one-to-one)", what,
                        early->from_utf8, late->from_utf8, late->to_utf8);
@@ -285,7 +285,7 @@ static void check_one_to_one(loader *L, const pk_map *map, const char *what)
 
 /* ---- groups ---- */
 
-static void free_group(pk_group *g)
+static void free_group(pki_group *g)
 {
     for (size_t i = 0; i < g->n; i++)
         free(g->v[i].text);
@@ -296,11 +296,11 @@ static void free_group(pk_group *g)
 
 static void group_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
 {
-    pk_group *g = ctx;
+    pki_group *g = ctx;
     if (!want_string(L, f, n, "a group item"))
         return;
     const char *s = scalar(n);
-    pk_group_item it = {0};
+    pki_group_item it = {0};
     it.at = where_of(f, n);
     if (s[0] == '@') {
         if (!s[1]) {
@@ -318,7 +318,7 @@ static void group_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
         errorf(L, f->path, 0, 0, "out of memory");
         return;
     }
-    if (pk_grow_reserve(&g->v, &g->cap, g->n + 1, sizeof *g->v) != 0) {
+    if (pki_grow_reserve(&g->v, &g->cap, g->n + 1, sizeof *g->v) != 0) {
         free(it.text);
         errorf(L, f->path, 0, 0, "out of memory");
         return;
@@ -326,7 +326,7 @@ static void group_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
     g->v[g->n++] = it;
 }
 
-static void load_groups(loader *L, const yfile *f, yaml_node_t *n, pk_group_set *set,
+static void load_groups(loader *L, const yfile *f, yaml_node_t *n, pki_group_set *set,
                         const char *key)
 {
     if (!want_mapping(L, f, n, key))
@@ -344,7 +344,7 @@ static void load_groups(loader *L, const yfile *f, yaml_node_t *n, pk_group_set 
             NODE_ERR(L, f, v, "group '%s' must be a list, not %s", name, node_type_name(v));
             continue;
         }
-        pk_group g = {0};
+        pki_group g = {0};
         g.at = where_of(f, k);
         g.name = strdup(name);
         each_item(L, f, v, false, "a group", group_item, &g);
@@ -357,7 +357,7 @@ static void load_groups(loader *L, const yfile *f, yaml_node_t *n, pk_group_set 
             set->v[i] = g;
             continue;
         }
-        if (pk_grow_reserve(&set->v, &set->cap, set->n + 1, sizeof *set->v) != 0) {
+        if (pki_grow_reserve(&set->v, &set->cap, set->n + 1, sizeof *set->v) != 0) {
             free_group(&g);
             errorf(L, f->path, 0, 0, "out of memory");
             return;
@@ -366,9 +366,9 @@ static void load_groups(loader *L, const yfile *f, yaml_node_t *n, pk_group_set 
     }
 }
 
-const pk_group *pk_rules_find_group(const pk_rules *r, const char *name, bool morph)
+const pki_group *pki_rules_find_group(const pk_rules *r, const char *name, bool morph)
 {
-    const pk_group_set *set = morph ? &r->morph_groups : &r->groups;
+    const pki_group_set *set = morph ? &r->morph_groups : &r->groups;
     for (size_t i = 0; i < set->n; i++)
         if (strcmp(set->v[i].name, name) == 0)
             return &set->v[i];
@@ -377,18 +377,18 @@ const pk_group *pk_rules_find_group(const pk_rules *r, const char *name, bool mo
 
 /* Every @ref must name a group (bone or morph set); no group may reach
  * itself through references. */
-static void check_refs(loader *L, const pk_group *g, const char *label)
+static void check_refs(loader *L, const pki_group *g, const char *label)
 {
     for (size_t i = 0; i < g->n; i++) {
-        const pk_group_item *it = &g->v[i];
-        if (it->ref && !pk_rules_find_group(L->r, it->text, false) &&
-            !pk_rules_find_group(L->r, it->text, true))
+        const pki_group_item *it = &g->v[i];
+        if (it->ref && !pki_rules_find_group(L->r, it->text, false) &&
+            !pki_rules_find_group(L->r, it->text, true))
             errorf(L, it->at.file, it->at.line, it->at.col, "%s references unknown group @%s",
                    label, it->text);
     }
 }
 
-static bool reaches(const pk_rules *r, const pk_group *from, const pk_group *target, int depth)
+static bool reaches(const pk_rules *r, const pki_group *from, const pki_group *target, int depth)
 {
     if (depth > 64)
         return true;
@@ -396,7 +396,7 @@ static bool reaches(const pk_rules *r, const pk_group *from, const pk_group *tar
         if (!from->v[i].ref)
             continue;
         for (int m = 0; m < 2; m++) {
-            const pk_group *g = pk_rules_find_group(r, from->v[i].text, m == 1);
+            const pki_group *g = pki_rules_find_group(r, from->v[i].text, m == 1);
             if (g && (g == target || reaches(r, g, target, depth + 1)))
                 return true;
         }
@@ -407,7 +407,7 @@ static bool reaches(const pk_rules *r, const pk_group *from, const pk_group *tar
 static void check_groups(loader *L)
 {
     for (int m = 0; m < 2; m++) {
-        const pk_group_set *set = m ? &L->r->morph_groups : &L->r->groups;
+        const pki_group_set *set = m ? &L->r->morph_groups : &L->r->groups;
         for (size_t i = 0; i < set->n; i++) {
             char label[160];
             snprintf(label, sizeof label, "group '%s'", set->v[i].name);
@@ -439,7 +439,7 @@ static void mirror_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
     yaml_node_t *b = node(f, n->data.sequence.items.start[1]);
     if (!want_string(L, f, a, "a mirror fragment") || !want_string(L, f, b, "a mirror fragment"))
         return;
-    pk_mirror_pair pair = {0};
+    pki_mirror_pair pair = {0};
     if (!compile(L, f, a, scalar(a), false, &pair.a, "mirror fragment") ||
         !compile(L, f, b, scalar(b), false, &pair.b, "mirror fragment"))
         return;
@@ -447,9 +447,9 @@ static void mirror_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
         NODE_ERR(L, f, n, "mirror pair swaps '%s' with itself", scalar(a));
         return;
     }
-    pk_mirror_pair **list = morph ? &r->morph_mirror : &r->mirror;
+    pki_mirror_pair **list = morph ? &r->morph_mirror : &r->mirror;
     size_t *count = morph ? &r->nmorph_mirror : &r->nmirror;
-    if (pk_grow_to(list, *count + 1, sizeof **list) != 0)
+    if (pki_grow_to(list, *count + 1, sizeof **list) != 0)
         return;
     pair.a_utf8 = strdup(scalar(a));
     pair.b_utf8 = strdup(scalar(b));
@@ -510,7 +510,7 @@ static void load_morph_mirror(loader *L, const yfile *f, yaml_node_t *n)
 /* r from Euler angles in degrees: rotate about X first, then Y, then Z
  * (r = qz·qy·qx).  A single-axis rotation, the usual case, is the same in
  * every order. */
-void pk_euler_deg_to_quat(const double deg[3], float q[4])
+void pki_euler_deg_to_quat(const double deg[3], float q[4])
 {
     double h[3];
     for (int i = 0; i < 3; i++)
@@ -532,7 +532,7 @@ static void stance_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
                  node_type_name(n));
         return;
     }
-    pk_stance_rule st = {0};
+    pki_stance_rule st = {0};
     st.at = where_of(f, n);
     bool have_bone = false, have_rot = false, ok = true;
     for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
@@ -580,12 +580,12 @@ static void stance_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
         ok = false;
     }
     pk_rules *r = L->r;
-    if (!ok || pk_grow_to(&r->stance, r->nstance + 1, sizeof *r->stance) != 0) {
+    if (!ok || pki_grow_to(&r->stance, r->nstance + 1, sizeof *r->stance) != 0) {
         free(st.bone_utf8);
         free_group(&st.chain);
         return;
     }
-    pk_euler_deg_to_quat(st.rotate_deg, st.r);
+    pki_euler_deg_to_quat(st.rotate_deg, st.r);
     /* A later file's entry for the same bone replaces the earlier one. */
     for (size_t i = 0; i < r->nstance; i++)
         if (same_pattern(&r->stance[i].bone, &st.bone)) {
@@ -638,7 +638,7 @@ static void load_scale(loader *L, const yfile *f, yaml_node_t *n)
             yaml_node_t *bk = node(f, q->key), *bv = node(f, q->value);
             if (!want_string(L, f, bk, "a bone name") || dup_key(L, f, v, q, bk))
                 continue;
-            pk_scale_rule s = {0};
+            pki_scale_rule s = {0};
             if (!compile(L, f, bk, scalar(bk), true, &s.bone, "bone") ||
                 !want_number(L, f, bv, "a scale factor", &s.factor))
                 continue;
@@ -651,7 +651,7 @@ static void load_scale(loader *L, const yfile *f, yaml_node_t *n)
             if (i < r->nscale) {
                 free(r->scale[i].bone_utf8);
             } else {
-                if (pk_grow_to(&r->scale, r->nscale + 1, sizeof *r->scale) != 0)
+                if (pki_grow_to(&r->scale, r->nscale + 1, sizeof *r->scale) != 0)
                     continue;
                 r->nscale++;
             }
@@ -665,7 +665,7 @@ static void load_scale(loader *L, const yfile *f, yaml_node_t *n)
 
 static const char *keep_path(loader *L, const char *path)
 {
-    if (pk_grow_to(&L->r->files, L->r->nfiles + 1, sizeof *L->r->files) != 0)
+    if (pki_grow_to(&L->r->files, L->r->nfiles + 1, sizeof *L->r->files) != 0)
         return NULL;
     char *d = strdup(path);
     if (!d)
@@ -679,7 +679,7 @@ static int load_buffer(loader *L, const char *data, size_t len, const char *path
 
 static bool file_exists(const char *path)
 {
-    return pk_os_kind(path, NULL) != PK_PATH_MISSING;
+    return pki_os_kind(path, NULL) != PK_PATH_MISSING;
 }
 
 /* Rule files are small; anything bigger is a mistake (or a device). */
@@ -687,18 +687,18 @@ static bool file_exists(const char *path)
 
 static int load_path(loader *L, const char *path, const char *inc_file, int line, int col)
 {
-    char *canon = pk_os_canonical(path);
+    char *canon = pki_os_canonical(path);
     if (!canon) {
         if (inc_file)
             errorf(L, inc_file, line, col, "cannot open included file '%s': %s", path,
-                   pk_os_error_text(errno));
+                   pki_os_error_text(errno));
         else
-            errorf(L, path, 0, 0, "cannot open rules: %s", pk_os_error_text(errno));
+            errorf(L, path, 0, 0, "cannot open rules: %s", pki_os_error_text(errno));
         return -1;
     }
     /* Only regular files: a device such as /dev/zero would never end. */
     uint64_t size;
-    pk_path_kind kind = pk_os_kind(canon, &size);
+    pk_path_kind kind = pki_os_kind(canon, &size);
     if (kind != PK_PATH_FILE || size > RULES_MAX_BYTES) {
         const char *why = kind == PK_PATH_MISSING ? "no such file"
                           : kind != PK_PATH_FILE  ? "not a regular file"
@@ -732,17 +732,17 @@ static int load_path(loader *L, const char *path, const char *inc_file, int line
 static char *looked_in(const char *first, const char *name)
 {
     size_t n;
-    char **dirs = pk_os_data_dirs(&n);
+    char **dirs = pki_os_data_dirs(&n);
     pk_buf b;
     pk_buf_init(&b);
     if (first)
         pk_buf_puts(&b, first);
     for (size_t i = 0; i < n; i++) {
-        char *p = pk_os_join(dirs[i], name);
+        char *p = pki_os_join(dirs[i], name);
         pk_buf_printf(&b, "%s%s", first || i ? ", " : "", p ? p : "?");
         free(p);
     }
-    pk_os_free_list(dirs, n);
+    pki_os_free_list(dirs, n);
     pk_buf_putc(&b, 0);
     if (b.oom) {
         pk_buf_free(&b);
@@ -751,27 +751,27 @@ static char *looked_in(const char *first, const char *name)
     return (char *)b.data;
 }
 
-/* The first data folder (pk_os_data_dirs) holding `name`, joined: malloc'd,
+/* The first data folder (pki_os_data_dirs) holding `name`, joined: malloc'd,
  * NULL when none does. */
 static char *find_in_data_dirs(const char *name)
 {
     size_t n;
-    char **dirs = pk_os_data_dirs(&n);
+    char **dirs = pki_os_data_dirs(&n);
     char *found = NULL;
     for (size_t i = 0; i < n && !found; i++) {
-        char *p = pk_os_join(dirs[i], name);
+        char *p = pki_os_join(dirs[i], name);
         if (p && file_exists(p))
             found = p;
         else
             free(p);
     }
-    pk_os_free_list(dirs, n);
+    pki_os_free_list(dirs, n);
     return found;
 }
 
 static int load_builtin(loader *L)
 {
-    return load_buffer(L, (const char *)pk_rules_builtin_yaml, pk_rules_builtin_len, BUILTIN_NAME,
+    return load_buffer(L, (const char *)pki_rules_builtin_yaml, pki_rules_builtin_len, BUILTIN_NAME,
                        BUILTIN_NAME);
 }
 
@@ -786,12 +786,12 @@ static void include_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
     int line = (int)n->start_mark.line + 1, col = (int)n->start_mark.column + 1;
     char *found = NULL, *beside = NULL;
     bool builtin = strcmp(f->path, BUILTIN_NAME) == 0;
-    if (pk_os_is_absolute(name)) {
+    if (pki_os_is_absolute(name)) {
         found = strdup(name);
     } else {
         if (!builtin) {
-            char *dir = pk_os_dir_of(f->path);
-            beside = dir ? pk_os_join(dir, name) : NULL;
+            char *dir = pki_os_dir_of(f->path);
+            beside = dir ? pki_os_join(dir, name) : NULL;
             free(dir);
             if (beside && file_exists(beside))
                 found = strdup(beside);
@@ -819,7 +819,7 @@ static void include_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
         return;
     }
     free(beside);
-    char *canon = pk_os_canonical(found);
+    char *canon = pki_os_canonical(found);
     if (canon) {
         for (size_t i = 0; i < L->depth; i++)
             if (strcmp(L->stack[i], canon) == 0) {
@@ -908,12 +908,12 @@ static int load_buffer(loader *L, const char *data, size_t len, const char *path
     if (!yaml_parser_load(&parser, &f.doc)) {
         char why[512];
         errorf(L, path, (int)parser.problem_mark.line + 1, (int)parser.problem_mark.column + 1,
-               "%s", pk_yaml_syntax_error(&parser, why, sizeof why));
+               "%s", pki_yaml_syntax_error(&parser, why, sizeof why));
         yaml_parser_delete(&parser);
         return -1;
     }
     int dl, dc;
-    if (pk_yaml_has_second_document(&parser, &dl, &dc)) {
+    if (pki_yaml_has_second_document(&parser, &dl, &dc)) {
         errorf(L, path, dl, dc, "a rules file holds one YAML document; a second one starts here");
         yaml_document_delete(&f.doc);
         yaml_parser_delete(&parser);
@@ -937,11 +937,11 @@ void pk_rules_free(pk_rules *r)
         free(r->files[i]);
     free(r->files);
     for (int m = 0; m < 2; m++) {
-        pk_map *map = m ? &r->morphs : &r->rename;
+        pki_map *map = m ? &r->morphs : &r->rename;
         for (size_t i = 0; i < map->n; i++)
             free_rule(&map->v[i]);
         free(map->v);
-        pk_group_set *set = m ? &r->morph_groups : &r->groups;
+        pki_group_set *set = m ? &r->morph_groups : &r->groups;
         for (size_t i = 0; i < set->n; i++)
             free_group(&set->v[i]);
         free(set->v);
@@ -1008,7 +1008,7 @@ pk_rules *pk_rules_load_in(const char *dir, const char *path, pk_log *log)
     loader L;
     if (!start(&L, log))
         return NULL;
-    char *full = pk_os_join(dir, path);
+    char *full = pki_os_join(dir, path);
     if (!full) {
         errorf(&L, path, 0, 0, "out of memory");
         return finish(&L);
@@ -1016,7 +1016,7 @@ pk_rules *pk_rules_load_in(const char *dir, const char *path, pk_log *log)
     /* A bare file name that is not in the folder names a shipped rule
      * file: `--rules ja-en.yaml` works from anywhere (installed, or run
      * from the build tree). */
-    bool bare = pk_os_base_name(path) == path;
+    bool bare = pki_os_base_name(path) == path;
     if (bare && !file_exists(full)) {
         char *shipped = find_in_data_dirs(path);
         if (!shipped) {
@@ -1046,7 +1046,7 @@ pk_rules *pk_rules_parse(const char *yaml, size_t len, const char *path, pk_log 
     if (!start(&L, log))
         return NULL;
     const char *p = path ? path : "<rules>";
-    char *canon = path ? pk_os_canonical(path) : NULL;
+    char *canon = path ? pki_os_canonical(path) : NULL;
     load_buffer(&L, yaml, len, p, canon ? canon : p);
     free(canon);
     return finish(&L);
@@ -1064,5 +1064,5 @@ const char *pk_rules_group_name(const pk_rules *r, size_t i)
 
 bool pk_rules_has_group(const pk_rules *r, const char *name)
 {
-    return r && (pk_rules_find_group(r, name, false) || pk_rules_find_group(r, name, true));
+    return r && (pki_rules_find_group(r, name, false) || pki_rules_find_group(r, name, true));
 }

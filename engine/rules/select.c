@@ -4,36 +4,36 @@
  * rules (rules.c).
  */
 #include "common/grow.h"
-#include "rules/rules_internal.h"
+#include "rules/rules.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 struct pk_selection {
-    pk_pattern *v;
+    pki_pattern *v;
     size_t n, cap;
 };
 
 /* ---- selections ---- */
 
-static int sel_push(pk_selection *s, const pk_pattern *p)
+static int sel_push(pk_selection *s, const pki_pattern *p)
 {
     for (size_t i = 0; i < s->n; i++)
         if (s->v[i].star == p->star && s->v[i].len == p->len &&
             memcmp(s->v[i].raw, p->raw, p->len) == 0)
             return 0;
-    return pk_grow_append(&s->v, &s->n, &s->cap, sizeof *s->v, p, 1);
+    return pki_grow_append(&s->v, &s->n, &s->cap, sizeof *s->v, p, 1);
 }
 
-int pk_selection_add_group(pk_selection *s, const pk_rules *r, const pk_group *g, pk_log *log,
-                           int depth)
+int pki_selection_add_group(pk_selection *s, const pk_rules *r, const pki_group *g, pk_log *log,
+                            int depth)
 {
     if (depth > 64) {
         pk_error(log, "group @%s: references nest too deep (a cycle?)", g->name ? g->name : "");
         return -1;
     }
     for (size_t i = 0; i < g->n; i++) {
-        const pk_group_item *it = &g->v[i];
+        const pki_group_item *it = &g->v[i];
         if (!it->ref) {
             if (sel_push(s, &it->pat) != 0) {
                 pk_error(log, "out of memory");
@@ -41,15 +41,15 @@ int pk_selection_add_group(pk_selection *s, const pk_rules *r, const pk_group *g
             }
             continue;
         }
-        const pk_group *b = pk_rules_find_group(r, it->text, false);
-        const pk_group *m = pk_rules_find_group(r, it->text, true);
+        const pki_group *b = pki_rules_find_group(r, it->text, false);
+        const pki_group *m = pki_rules_find_group(r, it->text, true);
         if (!b && !m) {
             pk_error(log, "unknown group @%s", it->text);
             return -1;
         }
-        if (b && pk_selection_add_group(s, r, b, log, depth + 1) != 0)
+        if (b && pki_selection_add_group(s, r, b, log, depth + 1) != 0)
             return -1;
-        if (m && pk_selection_add_group(s, r, m, log, depth + 1) != 0)
+        if (m && pki_selection_add_group(s, r, m, log, depth + 1) != 0)
             return -1;
     }
     return 0;
@@ -58,21 +58,21 @@ int pk_selection_add_group(pk_selection *s, const pk_rules *r, const pk_group *g
 static int add_item(pk_selection *s, const pk_rules *r, const char *item, pk_log *log)
 {
     if (item[0] == '@') {
-        const pk_group *b = pk_rules_find_group(r, item + 1, false);
-        const pk_group *m = pk_rules_find_group(r, item + 1, true);
+        const pki_group *b = pki_rules_find_group(r, item + 1, false);
+        const pki_group *m = pki_rules_find_group(r, item + 1, true);
         if (!b && !m) {
             pk_error(log, "unknown group '%s'", item);
             return -1;
         }
-        if (b && pk_selection_add_group(s, r, b, log, 0) != 0)
+        if (b && pki_selection_add_group(s, r, b, log, 0) != 0)
             return -1;
-        if (m && pk_selection_add_group(s, r, m, log, 0) != 0)
+        if (m && pki_selection_add_group(s, r, m, log, 0) != 0)
             return -1;
         return 0;
     }
-    pk_pattern p;
+    pki_pattern p;
     const char *why;
-    if (pk_pattern_compile(item, true, &p, &why) != 0) {
+    if (pki_pattern_compile(item, true, &p, &why) != 0) {
         pk_error(log, "name '%s' in selection %s", item, why);
         return -1;
     }
@@ -140,7 +140,7 @@ pk_selection *pk_selection_parse(const pk_rules *r, const char *spec, pk_log *lo
     return s;
 }
 
-pk_selection *pk_selection_new_empty(void)
+pk_selection *pki_selection_new_empty(void)
 {
     return calloc(1, sizeof(pk_selection));
 }
@@ -158,7 +158,7 @@ bool pk_selection_has(const pk_selection *s, const void *raw, size_t len)
     if (!s)
         return false;
     for (size_t i = 0; i < s->n; i++)
-        if (pk_pattern_match(&s->v[i], raw, len, NULL, NULL))
+        if (pki_pattern_match(&s->v[i], raw, len, NULL, NULL))
             return true;
     return false;
 }

@@ -2,8 +2,8 @@
  * yaml_extra.h — private: the one set of libyaml helpers of the rules and
  * job loaders (engine/rules/rules.c, engine/job/job_load.c).
  */
-#ifndef PK_YAML_EXTRA_H
-#define PK_YAML_EXTRA_H
+#ifndef PKI_RULES_YAML_EXTRA_H
+#define PKI_RULES_YAML_EXTRA_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -14,7 +14,7 @@
  * (unquoted) scalar that is empty, `~`, `null`, `Null` or `NULL` (YAML
  * 1.2's core schema); a key given with no value is as if it were not
  * there.  A quoted "" or "null" is a string. */
-static inline bool pk_yaml_is_null(const yaml_node_t *n)
+static inline bool pki_yaml_is_null(const yaml_node_t *n)
 {
     if (!n || n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
         return false;
@@ -26,7 +26,7 @@ static inline bool pk_yaml_is_null(const yaml_node_t *n)
 /* libyaml's reason for a failed load, worded one way for rule files and
  * job files alike: "YAML syntax error: PROBLEM CONTEXT" into buf (the
  * caller places it at the parser's problem_mark). */
-static inline const char *pk_yaml_syntax_error(const yaml_parser_t *parser, char *buf, size_t size)
+static inline const char *pki_yaml_syntax_error(const yaml_parser_t *parser, char *buf, size_t size)
 {
     snprintf(buf, size, "YAML syntax error: %s%s%s",
              parser->problem ? parser->problem : "malformed", parser->context ? " " : "",
@@ -39,7 +39,7 @@ static inline const char *pk_yaml_syntax_error(const yaml_parser_t *parser, char
  * position in *line and *col.  A syntax error after the first document counts
  * as a second document too, at the error's position.  Silently ignoring
  * the rest of a file would drop rules without a word. */
-static inline bool pk_yaml_has_second_document(yaml_parser_t *parser, int *line, int *col)
+static inline bool pki_yaml_has_second_document(yaml_parser_t *parser, int *line, int *col)
 {
     yaml_document_t next;
     if (!yaml_parser_load(parser, &next)) {
@@ -60,8 +60,8 @@ static inline bool pk_yaml_has_second_document(yaml_parser_t *parser, int *line,
 /* In a mapping, the earlier pair whose key is the same scalar as pair p's,
  * or NULL.  libyaml keeps duplicate keys; a loader that took the last one
  * (or both) would silently drop what the user wrote first. */
-static inline const yaml_node_t *pk_yaml_earlier_key(yaml_document_t *doc, const yaml_node_t *map,
-                                                     const yaml_node_pair_t *p)
+static inline const yaml_node_t *pki_yaml_earlier_key(yaml_document_t *doc, const yaml_node_t *map,
+                                                      const yaml_node_pair_t *p)
 {
     const yaml_node_t *k = yaml_document_get_node(doc, p->key);
     if (!k || k->type != YAML_SCALAR_NODE)

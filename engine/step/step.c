@@ -3,7 +3,7 @@
  * share, operands, what a step reads, and the dispatch of run, summary and
  * reports to the operation's descriptor (posekit_tool.h, "steps"). */
 #include "common/grow.h"
-#include "step/step_internal.h"
+#include "step/step.h"
 
 #include "util/number.h"
 
@@ -264,7 +264,7 @@ int pki_step_fail(pk_log *log, const char *fmt, ...)
 static bool slot_set(pk_step *s, size_t slot, const char *value)
 {
     if (slot >= s->ninputs) {
-        if (pk_grow_to(&s->inputs, slot + 1, sizeof *s->inputs) != 0)
+        if (pki_grow_to(&s->inputs, slot + 1, sizeof *s->inputs) != 0)
             return false;
         for (size_t i = s->ninputs; i <= slot; i++)
             s->inputs[i] = NULL;
@@ -361,7 +361,7 @@ static bool parse_bool(const char *v, bool *out)
 /* Appends one value of size `size` to a repeated option's list. */
 static bool list_push(pki_list *l, const void *v, size_t size)
 {
-    if (pk_grow_to(&l->v, l->n + 1, size) != 0)
+    if (pki_grow_to(&l->v, l->n + 1, size) != 0)
         return false;
     memcpy((char *)l->v + l->n * size, v, size);
     l->n++;

@@ -1,7 +1,7 @@
 /* step_check.c — check: a motion or pose against a model
  * (engine/ops/skeleton/check.c); its report as text, as JSON, and the
  * rules file renaming each missing name to its near miss. */
-#include "step/step_internal.h"
+#include "step/step.h"
 
 #include "util/json.h"
 

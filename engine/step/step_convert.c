@@ -1,6 +1,6 @@
 /* step_convert.c — convert: a pose as a motion (one key per bone and
  * morph at a frame), a motion as its pose at a frame, or a rewrite. */
-#include "step/step_internal.h"
+#include "step/step.h"
 
 #include <stdio.h>
 

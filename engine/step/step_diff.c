@@ -2,7 +2,7 @@
  * (engine/ops/diff/), and what it reports: the table and summary, JSON,
  * CSV, and the picture (step_diff_svg.c; with a model, the two poses drawn
  * under it). */
-#include "step/step_internal.h"
+#include "step/step.h"
 
 #include "util/json.h"
 

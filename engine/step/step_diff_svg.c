@@ -1,4 +1,4 @@
-/* step_diff_svg.c — diff's pictures as plain SVG (step_internal.h,
+/* step_diff_svg.c — diff's pictures as plain SVG (step.h,
  * pki_diff_svg).
  *
  * Hand-written SVG 1.1: <rect>, <line> and <text> elements with absolute
@@ -10,7 +10,7 @@
  * XML-escaped; characters XML forbids (C0 controls) become '?'.  Numbers
  * are printed with %d / %.3f, which do not depend on the locale here
  * because posekit never calls setlocale. */
-#include "step/step_internal.h"
+#include "step/step.h"
 #include "util/text.h"
 
 #include <math.h>

@@ -1,7 +1,7 @@
 /* step_draw.c — draw: a pose (and a second one under it) on a model as a
  * stick figure (engine/ops/skeleton/draw.c): the picture (SVG) or every
  * bone's world transform (JSON). */
-#include "step/step_internal.h"
+#include "step/step.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* step_merge.c — merge: motions (a pose as a one-frame motion) shifted,
  * cut and combined into one (engine/ops/keys/merge.c); its report: the
  * overlaps and conflicts, one line each, then the summary; and its JSON. */
-#include "step/step_internal.h"
+#include "step/step.h"
 
 #include "util/json.h"
 

@@ -1,6 +1,6 @@
 /* step_mirror.c — mirror: left and right swapped, names and transforms
  * (engine/ops/names/mirror.c). */
-#include "step/step_internal.h"
+#include "step/step.h"
 
 typedef struct mirror_opts {
     char *rules_name;

@@ -1,8 +1,8 @@
 /* step_overlay.c — overlay: a pose laid over chosen bones and frames of a
  * motion or pose (engine/ops/keys/overlay.c), its summary and its JSON. */
-#include "step/step_internal.h"
+#include "step/step.h"
 
-#include "common/diag_internal.h"
+#include "common/diag.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,8 +112,8 @@ static void warn_missing_names(const pk_step *s, const pk_doc *base, const pk_po
                 pk_doc pd = {PK_FMT_VPD, NULL, (pk_pose *)pose};
                 bool found = doc_holds(&pd, one) || doc_holds(base, one);
                 if (!found)
-                    pk_log_add_at(log, PK_WARNING, s->inputs[1], -1, 0, 0,
-                                  "bone or morph '%s' is not in the pose (nor in the base)", item);
+                    pki_log_add_at(log, PK_WARNING, s->inputs[1], -1, 0, 0,
+                                   "bone or morph '%s' is not in the pose (nor in the base)", item);
                 pk_selection_free(one);
             }
             free(item);

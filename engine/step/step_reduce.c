@@ -1,7 +1,7 @@
 /* step_reduce.c — reduce and bake, the two operations that rewrite a
  * motion's keys (engine/ops/keys/reduce.c holds both): the fewest keys
  * within tolerances, or a key at every frame; their summary and JSON. */
-#include "step/step_internal.h"
+#include "step/step.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* step_rename.c — rename: bones and morphs renamed by the rules' maps
  * (engine/ops/names/rename.c), and the summary line retarget shares. */
-#include "step/step_internal.h"
+#include "step/step.h"
 
 #include <stdlib.h>
 

@@ -1,7 +1,7 @@
 /* step_report.c — what the operations' reports share beyond JSON
  * (util/json.h): numbers rounded for reports, CSV fields and YAML strings
- * (step_internal.h). */
-#include "step/step_internal.h"
+ * (step.h). */
+#include "step/step.h"
 
 #include <math.h>
 #include <stdio.h>

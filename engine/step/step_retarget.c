@@ -2,7 +2,7 @@
  * adapted to another, by rules or from the two models
  * (engine/ops/retarget/), and its summary: the rename line, then a line
  * for each of fold, stance and scale that ran. */
-#include "step/step_internal.h"
+#include "step/step.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* step_run.c — the small pieces several operations' runs share
- * (step_internal.h). */
-#include "step/step_internal.h"
+ * (step.h). */
+#include "step/step.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,8 +4,8 @@
  * folding: ops/skeleton/check.c; JSON strings: step/step_report.c).  CP932 <->
  * UTF-8 conversion is model/names.c's (through the platform edge).
  */
-#ifndef PK_UTF8_H
-#define PK_UTF8_H
+#ifndef PKI_UTIL_UTF8_H
+#define PKI_UTIL_UTF8_H
 
 #include <stddef.h>
 #include <stdint.h>

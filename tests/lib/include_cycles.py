@@ -8,7 +8,7 @@ Three graphs, none may have a cycle:
   2. What each engine object calls: object A -> object B when A has an
      undefined symbol that B defines (`nm` on the static archive).  This is
      the cycle the headers hide: rules.c calling select.c's pattern code
-     while select.c called rules.c's groups, both through rules_internal.h.
+     while select.c called rules.c's groups, both through rules.h.
      A module may span several files named after it (diff.c, diff_walk.c,
      diff_scene.c; job_load.c, job_run.c): files of one folder whose names
      share the first word (up to '_') are one node.

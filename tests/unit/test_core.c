@@ -2,7 +2,7 @@
  * Shift_JIS) and escapes, the log, the buffer, the motion and pose models. */
 #include "testutil.h"
 #include "util/utf8.h"
-#include "model/names_internal.h"
+#include "model/names.h"
 #include "util/number.h"
 
 #include <stdio.h>
@@ -178,50 +178,50 @@ static void name_cut_rule(void **state)
     for (size_t i = 1; i < sizeof odd; i += 2)
         odd[i] = 0x83, odd[i + 1] = 0x5A; /* セ */
     size_t cuts[4];
-    assert_int_equal(pk_name_cuts(odd, sizeof odd, cuts), 2);
+    assert_int_equal(pki_name_cuts(odd, sizeof odd, cuts), 2);
     assert_int_equal(cuts[0], 15);
     assert_int_equal(cuts[1], 19);
     /* 10 two-byte characters (20 bytes): the raw cut leaves a lone lead
      * byte, the character cut one byte less */
     const uint8_t *even = odd + 1;
-    size_t n = pk_name_cuts(even, 20, cuts);
+    size_t n = pki_name_cuts(even, 20, cuts);
     assert_int_equal(n, 4);
     assert_int_equal(cuts[0], 15);
     assert_int_equal(cuts[1], 14);
     assert_int_equal(cuts[2], 19);
     assert_int_equal(cuts[3], 18);
     /* a name that fits every field has no cut */
-    assert_int_equal(pk_name_cuts(even, 14, cuts), 0);
-    assert_int_equal(pk_name_cuts((const uint8_t *)"abcdefghijklmnop", 16, cuts), 1);
+    assert_int_equal(pki_name_cuts(even, 14, cuts), 0);
+    assert_int_equal(pki_name_cuts((const uint8_t *)"abcdefghijklmnop", 16, cuts), 1);
 
-    assert_true(pk_name_matches(even, 20, even, 20));
-    assert_true(pk_name_matches(even, 20, even, 15));
-    assert_true(pk_name_matches(even, 20, even, 14));
-    assert_true(pk_name_matches(even, 20, even, 19));
-    assert_true(pk_name_matches(even, 20, even, 18));
-    assert_false(pk_name_matches(even, 20, even, 16)); /* no field is 16 bytes */
-    assert_false(pk_name_matches(even, 20, even, 12)); /* a prefix is not a cut */
-    assert_false(pk_name_matches(even, 14, even, 12));
-    assert_false(pk_name_matches(even, 20, odd, 15)); /* other bytes */
+    assert_true(pki_name_matches(even, 20, even, 20));
+    assert_true(pki_name_matches(even, 20, even, 15));
+    assert_true(pki_name_matches(even, 20, even, 14));
+    assert_true(pki_name_matches(even, 20, even, 19));
+    assert_true(pki_name_matches(even, 20, even, 18));
+    assert_false(pki_name_matches(even, 20, even, 16)); /* no field is 16 bytes */
+    assert_false(pki_name_matches(even, 20, even, 12)); /* a prefix is not a cut */
+    assert_false(pki_name_matches(even, 14, even, 12));
+    assert_false(pki_name_matches(even, 20, odd, 15)); /* other bytes */
     /* the cut is of the full name: a short name never matches a long one */
-    assert_false(pk_name_matches(even, 15, even, 20));
+    assert_false(pki_name_matches(even, 15, even, 20));
 
     /* one field at a time (check: a VMD holds only 15-byte cuts) */
-    assert_true(pk_name_stored_as(even, 20, even, 14, PK_VMD_NAME_BYTES));
-    assert_false(pk_name_stored_as(even, 20, even, 18, PK_VMD_NAME_BYTES));
-    assert_true(pk_name_stored_as(even, 20, even, 18, PK_VPD_NAME_BYTES));
-    assert_true(pk_name_stored_as(even, 10, even, 10, PK_VMD_NAME_BYTES));
+    assert_true(pki_name_stored_as(even, 20, even, 14, PK_VMD_NAME_BYTES));
+    assert_false(pki_name_stored_as(even, 20, even, 18, PK_VMD_NAME_BYTES));
+    assert_true(pki_name_stored_as(even, 20, even, 18, PK_VPD_NAME_BYTES));
+    assert_true(pki_name_stored_as(even, 10, even, 10, PK_VMD_NAME_BYTES));
 
     /* looking a full name up in a table that holds a cut form */
     pk_names *t = pk_names_new();
     assert_non_null(t);
     pk_name_id c14 = pk_names_intern(t, even, 14);
-    assert_int_equal(pk_names_find_stored(t, even, 20), c14);
+    assert_int_equal(pki_names_find_stored(t, even, 20), c14);
     pk_name_id c15 = pk_names_intern(t, even, 15);
-    assert_int_equal(pk_names_find_stored(t, even, 20), c15); /* raw cut first */
+    assert_int_equal(pki_names_find_stored(t, even, 20), c15); /* raw cut first */
     pk_name_id full = pk_names_intern(t, even, 20);
-    assert_int_equal(pk_names_find_stored(t, even, 20), full); /* the name itself first */
-    assert_int_equal(pk_names_find_stored(t, odd, 21), PK_NO_NAME);
+    assert_int_equal(pki_names_find_stored(t, even, 20), full); /* the name itself first */
+    assert_int_equal(pki_names_find_stored(t, odd, 21), PK_NO_NAME);
     pk_names_free(t);
 }
 

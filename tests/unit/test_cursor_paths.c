@@ -11,7 +11,7 @@
  * Tolerances: translation within 1e-6 + 2e-7 |value| (half a float ulp
  * plus the solver's 5e-11 in t), rotation within 3e-7 per component. */
 #include "testutil.h"
-#include "ops/sample/sample_internal.h"
+#include "ops/sample/sample.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -247,7 +247,7 @@ static int cmp_frame(const void *a, const void *b)
     return (x->frame > y->frame) - (x->frame < y->frame);
 }
 
-/* pk_cursor_bone_run (a diff's blocks of frames) gives what one call per
+/* pki_cursor_bone_run (a diff's blocks of frames) gives what one call per
  * frame gives, bit for bit, whatever the block sizes: from frame 0 (before
  * or at the first key) to past the last, in blocks of 1 to 130 frames. */
 static void check_runs(const pk_motion *m, const pk_track *tr, uint32_t last)
@@ -262,7 +262,7 @@ static void check_runs(const pk_motion *m, const pk_track *tr, uint32_t last)
         size_t n = 1 + rnd() % MAXN;
         if (n > last + 4 - f)
             n = last + 4 - f;
-        pk_cursor_bone_run(&run, f, n, pos, rot);
+        pki_cursor_bone_run(&run, f, n, pos, rot);
         for (size_t j = 0; j < n; j++) {
             float p[3], q[4];
             pk_cursor_bone(&one, (double)(f + j), p, q);

@@ -7,7 +7,7 @@
  * Refusal: data no grid curve can follow (a step, an overshoot, a still
  * segment with a bump, a rotation off the slerp arc) is refused. */
 #include "testutil.h"
-#include "math/bezier_internal.h"
+#include "math/bezier.h"
 #include "math/curve.h"
 
 #include <math.h>
@@ -31,7 +31,7 @@ static double uniform(double lo, double hi)
 /* The value the sampler gives for a translation channel (sample.c). */
 static float sample_pos(float a, float b, const uint8_t cp[4], double s)
 {
-    return (float)(a + ((double)b - a) * pk_bezier_solve(cp[0], cp[1], cp[2], cp[3], s, NULL));
+    return (float)(a + ((double)b - a) * pki_bezier_solve(cp[0], cp[1], cp[2], cp[3], s, NULL));
 }
 
 static void sub_of_whole_is_itself(void **state)
@@ -39,14 +39,14 @@ static void sub_of_whole_is_itself(void **state)
     (void)state;
     const uint8_t cp[4] = {53, 0, 74, 127};
     double n[4];
-    assert_true(pk_curve_sub(cp, 0.0, 1.0, n));
+    assert_true(pki_curve_sub(cp, 0.0, 1.0, n));
     for (int j = 0; j < 4; j++)
         assert_true(fabs(n[j] - cp[j] / 127.0) < 1e-12);
     /* the right half of the linear-in-x ease curve, and no extent */
     const uint8_t lin[4] = {20, 20, 107, 107};
-    assert_true(pk_curve_sub(lin, 0.5, 1.0, n));
+    assert_true(pki_curve_sub(lin, 0.5, 1.0, n));
     assert_true(fabs(n[1] - n[0]) < 1e-12 && fabs(n[3] - n[2]) < 1e-12);
-    assert_false(pk_curve_sub(cp, 0.3, 0.3, n)); /* no extent */
+    assert_false(pki_curve_sub(cp, 0.3, 0.3, n)); /* no extent */
 }
 
 static void random_grid_curves_are_found_again(void **state)
@@ -64,7 +64,7 @@ static void random_grid_curves_are_found_again(void **state)
             v[i] = sample_pos(a, b, cp, (double)i / (double)n);
         uint8_t got[4];
         double worst = -1;
-        int rc = pk_curve_fit_scalar(v, n, 1e-4, got, &worst);
+        int rc = pki_curve_fit_scalar(v, n, 1e-4, got, &worst);
         if (rc != 1)
             fail_msg("curve %d %d %d %d, n %zu, %g -> %g: not found (worst %g)", cp[0], cp[1],
                      cp[2], cp[3], n, a, b, worst);
@@ -107,19 +107,19 @@ static void random_rotation_curves_are_found_again(void **state)
         for (size_t i = 1; i < n; i++)
             pk_quat_slerp(
                 q[0], q[n],
-                (float)pk_bezier_solve(cp[0], cp[1], cp[2], cp[3], (double)i / (double)n, NULL),
+                (float)pki_bezier_solve(cp[0], cp[1], cp[2], cp[3], (double)i / (double)n, NULL),
                 q[i]);
         uint8_t got[4];
         double worst = -1;
-        if (pk_curve_fit_rot((const float(*)[4])q, n, 1e-3, got, &worst) != 1)
+        if (pki_curve_fit_rot((const float(*)[4])q, n, 1e-3, got, &worst) != 1)
             fail_msg("rotation curve %d %d %d %d, n %zu: not found (worst %g deg)", cp[0], cp[1],
                      cp[2], cp[3], n, worst);
         for (size_t i = 1; i < n; i++) {
             float r[4];
-            pk_quat_slerp(
-                q[0], q[n],
-                (float)pk_bezier_solve(got[0], got[1], got[2], got[3], (double)i / (double)n, NULL),
-                r);
+            pk_quat_slerp(q[0], q[n],
+                          (float)pki_bezier_solve(got[0], got[1], got[2], got[3],
+                                                  (double)i / (double)n, NULL),
+                          r);
             double e = pk_quat_angle_deg(r, q[i]);
             if (e > 1e-3)
                 fail_msg("rotation curve %d %d %d %d: fitted one %g deg off at %zu", cp[0], cp[1],
@@ -135,30 +135,30 @@ static void impossible_data_is_refused(void **state)
     double worst;
     /* a step: held, then a jump between two frames */
     const float step[] = {0, 0, 0, 0, 1, 1, 1, 1};
-    assert_int_equal(pk_curve_fit_scalar(step, 7, 1e-3, cp, &worst), 0);
+    assert_int_equal(pki_curve_fit_scalar(step, 7, 1e-3, cp, &worst), 0);
     assert_true(worst > 1e-3);
     /* an overshoot past the end value and back */
     const float over[] = {0, 0.3f, 0.8f, 1.2f, 1.3f, 1.1f, 1.0f};
-    assert_int_equal(pk_curve_fit_scalar(over, 6, 1e-3, cp, &worst), 0);
+    assert_int_equal(pki_curve_fit_scalar(over, 6, 1e-3, cp, &worst), 0);
     /* going backwards first */
     const float back[] = {0, -0.2f, 0.1f, 0.6f, 1.0f};
-    assert_int_equal(pk_curve_fit_scalar(back, 4, 1e-3, cp, &worst), 0);
+    assert_int_equal(pki_curve_fit_scalar(back, 4, 1e-3, cp, &worst), 0);
     /* a still segment with a bump */
     const float bump[] = {2, 2, 2.5f, 2, 2};
-    assert_int_equal(pk_curve_fit_scalar(bump, 4, 1e-3, cp, &worst), 0);
+    assert_int_equal(pki_curve_fit_scalar(bump, 4, 1e-3, cp, &worst), 0);
     assert_true(fabs(worst - 0.5) < 1e-6);
     /* still, and within tolerance: the linear curve */
     const float still[] = {2, 2, 2.00001f, 2, 2};
-    assert_int_equal(pk_curve_fit_scalar(still, 4, 1e-3, cp, &worst), 1);
-    assert_memory_equal(cp, pk_curve_linear, 4);
+    assert_int_equal(pki_curve_fit_scalar(still, 4, 1e-3, cp, &worst), 1);
+    assert_memory_equal(cp, pki_curve_linear, 4);
     /* a linear ramp fits MMD's default linear curve */
     const float ramp[] = {0, 1, 2, 3, 4};
-    assert_int_equal(pk_curve_fit_scalar(ramp, 4, 1e-6, cp, &worst), 1);
-    assert_memory_equal(cp, pk_curve_linear, 4);
+    assert_int_equal(pki_curve_fit_scalar(ramp, 4, 1e-6, cp, &worst), 1);
+    assert_memory_equal(cp, pki_curve_linear, 4);
     /* bad input */
     const float nan[] = {0, NAN, 1};
-    assert_int_equal(pk_curve_fit_scalar(nan, 2, 1e-3, cp, NULL), -1);
-    assert_int_equal(pk_curve_fit_scalar(ramp, 0, 1e-3, cp, NULL), -1);
+    assert_int_equal(pki_curve_fit_scalar(nan, 2, 1e-3, cp, NULL), -1);
+    assert_int_equal(pki_curve_fit_scalar(ramp, 0, 1e-3, cp, NULL), -1);
     /* a rotation off the arc: the middle sample turns about another axis */
     float q[5][4] = {{0, 0, 0, 1}, {0, 0, 0, 1}, {0, 0, 0, 1}, {0, 0, 0, 1}, {0, 0, 0, 1}};
     random_axis(q[4], 90);
@@ -168,7 +168,7 @@ static void impossible_data_is_refused(void **state)
     float mid[4];
     pk_quat_slerp(q[0], q[4], 0.5f, mid);
     pk_quat_mul(tilt, mid, q[2]);
-    assert_int_equal(pk_curve_fit_rot((const float(*)[4])q, 4, 0.01, cp, &worst), 0);
+    assert_int_equal(pki_curve_fit_rot((const float(*)[4])q, 4, 0.01, cp, &worst), 0);
     assert_true(worst > 1.0);
 }
 

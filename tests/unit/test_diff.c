@@ -570,7 +570,7 @@ static void bins_and_tails(void **state)
     pk_motion_free(b);
 }
 
-/* A range diff walks bones in blocks of frames (PK_DIFF_BLOCK, 128): its
+/* A range diff walks bones in blocks of frames (PKI_DIFF_BLOCK, 128): its
  * maxima, frames, means and per-frame angles over 600 frames of random
  * keys match the sampler's poses compared frame by frame.  "arm" moves on
  * both sides; "still" keeps one translation throughout on each side (2

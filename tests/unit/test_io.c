@@ -9,7 +9,7 @@
  * created, which is the case that matters for "target untouched".
  */
 #include "testutil.h"
-#include "format/read_internal.h"
+#include "format/read.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -283,7 +283,7 @@ static size_t resident_bytes(void)
     return (size_t)res * (size_t)sysconf(_SC_PAGESIZE);
 }
 
-/* pk_bytes_drop_prefix: the dropped pages of a mapped file leave the
+/* pki_bytes_drop_prefix: the dropped pages of a mapped file leave the
  * process, and reading them again still gives the file's bytes. */
 static void drop_prefix_releases_pages(void **state)
 {
@@ -304,14 +304,14 @@ static void drop_prefix_releases_pages(void **state)
         sum ^= b.data[i]; /* every page resident */
     (void)sum;
     size_t before = resident_bytes();
-    pk_bytes_drop_prefix(&b, 12u << 20);
+    pki_bytes_drop_prefix(&b, 12u << 20);
     size_t after = resident_bytes();
     if (!(before > after + (10u << 20)))
         fail_msg("resident %zu bytes before, %zu after dropping 12 MB", before, after);
     assert_memory_equal(b.data, want, len); /* read back from the file */
     pk_bytes_free(&b);
     /* bytes read into memory (not a mapping) are left alone */
-    pk_bytes_drop_prefix(NULL, 1);
+    pki_bytes_drop_prefix(NULL, 1);
     pk_log_free(&log);
     free(want);
     unlink(path);

@@ -18,24 +18,24 @@
 static void path_syntax(void **state)
 {
     (void)state;
-    assert_int_equal(pk_os_separator(), '/');
-    assert_true(pk_os_is_absolute("/x"));
-    assert_false(pk_os_is_absolute("x/y"));
-    assert_string_equal(pk_os_base_name("a/b/c.vmd"), "c.vmd");
-    assert_string_equal(pk_os_base_name("c.vmd"), "c.vmd");
-    assert_int_equal(pk_os_dir_len("a/b/c"), 3);
-    assert_int_equal(pk_os_dir_len("/x"), 1);
-    assert_int_equal(pk_os_dir_len("x"), 0);
-    char *p = pk_os_join("a/b", "c.yaml");
+    assert_int_equal(pki_os_separator(), '/');
+    assert_true(pki_os_is_absolute("/x"));
+    assert_false(pki_os_is_absolute("x/y"));
+    assert_string_equal(pki_os_base_name("a/b/c.vmd"), "c.vmd");
+    assert_string_equal(pki_os_base_name("c.vmd"), "c.vmd");
+    assert_int_equal(pki_os_dir_len("a/b/c"), 3);
+    assert_int_equal(pki_os_dir_len("/x"), 1);
+    assert_int_equal(pki_os_dir_len("x"), 0);
+    char *p = pki_os_join("a/b", "c.yaml");
     assert_string_equal(p, "a/b/c.yaml");
     free(p);
-    p = pk_os_join("a/", "c.yaml");
+    p = pki_os_join("a/", "c.yaml");
     assert_string_equal(p, "a/c.yaml");
     free(p);
-    p = pk_os_join("a", "/abs.yaml");
+    p = pki_os_join("a", "/abs.yaml");
     assert_string_equal(p, "/abs.yaml");
     free(p);
-    p = pk_os_join("", "c.yaml");
+    p = pki_os_join("", "c.yaml");
     assert_string_equal(p, "c.yaml");
     free(p);
 }
@@ -48,13 +48,13 @@ static void file_facts(void **state)
     snprintf(deep, sizeof deep, "%s/x/y/z", dir);
     pk_log log;
     pk_log_init(&log);
-    assert_int_equal(pk_os_make_dirs(deep, NULL, &log), 0);
-    assert_int_equal(pk_os_make_dirs(deep, NULL, &log), 0); /* existing: fine */
-    assert_int_equal(pk_os_kind(deep, NULL), PK_PATH_FOLDER);
+    assert_int_equal(pki_os_make_dirs(deep, NULL, &log), 0);
+    assert_int_equal(pki_os_make_dirs(deep, NULL, &log), 0); /* existing: fine */
+    assert_int_equal(pki_os_kind(deep, NULL), PK_PATH_FOLDER);
     snprintf(file, sizeof file, "%s/f.bin", dir);
     tu_write_file(file, "abc", 3);
     uint64_t size = 0;
-    assert_int_equal(pk_os_kind(file, &size), PK_PATH_FILE);
+    assert_int_equal(pki_os_kind(file, &size), PK_PATH_FILE);
     assert_int_equal(size, 3);
     assert_int_equal(pk_path_kind_of("-"), PK_PATH_OTHER);
     assert_int_equal(pk_path_kind_of("/dev/null"), PK_PATH_OTHER);
@@ -66,10 +66,10 @@ static void file_facts(void **state)
     assert_false(pk_path_same_file(file, "-"));
     /* A write through the link replaces the file and keeps the link. */
     assert_int_equal(pk_file_write_atomic(link, "xyzw", 4, &log), 0);
-    assert_int_equal(pk_os_kind(file, &size), PK_PATH_FILE);
+    assert_int_equal(pki_os_kind(file, &size), PK_PATH_FILE);
     assert_int_equal(size, 4);
-    char *canon = pk_os_canonical(link);
-    char *canon_file = pk_os_canonical(file);
+    char *canon = pki_os_canonical(link);
+    char *canon_file = pki_os_canonical(file);
     assert_string_equal(canon, canon_file);
     free(canon);
     free(canon_file);
@@ -83,35 +83,35 @@ static void data_dirs(void **state)
 {
     (void)state;
     size_t n;
-    char **d = pk_os_data_dirs(&n);
+    char **d = pki_os_data_dirs(&n);
     /* This test runs from the build tree: the source tree's rules/ first,
      * then the installed folder. */
     assert_int_equal(n, 2);
     const char *src = getenv("PK_SOURCE");
     if (src) {
-        char *want = pk_os_join(src, "rules");
+        char *want = pki_os_join(src, "rules");
         assert_string_equal(d[0], want);
         free(want);
     }
     assert_non_null(strstr(d[1], "posekit/rules"));
-    pk_os_free_list(d, n);
+    pki_os_free_list(d, n);
 }
 
 static void cp932_characters(void **state)
 {
     (void)state;
-    pk_os_cp932 *c = pk_os_cp932_open();
+    pki_os_cp932 *c = pki_os_cp932_open();
     char out[8];
     const uint8_t so[] = {0x83, 0x5C}; /* ソ: a trail byte that is '\' */
-    assert_int_equal(pk_os_cp932_decode(c, so, 2, out), 3);
+    assert_int_equal(pki_os_cp932_decode(c, so, 2, out), 3);
     assert_memory_equal(out, "ソ", 3);
     const uint8_t bad[] = {0x81};
-    assert_int_equal(pk_os_cp932_decode(c, bad, 1, out), -1);
+    assert_int_equal(pki_os_cp932_decode(c, bad, 1, out), -1);
     uint8_t enc[4];
-    assert_int_equal(pk_os_cp932_encode(c, "ソ", 3, enc), 2);
+    assert_int_equal(pki_os_cp932_encode(c, "ソ", 3, enc), 2);
     assert_memory_equal(enc, so, 2);
-    assert_int_equal(pk_os_cp932_encode(c, "😀", 4, enc), -1);
-    pk_os_cp932_close(c);
+    assert_int_equal(pki_os_cp932_encode(c, "😀", 4, enc), -1);
+    pki_os_cp932_close(c);
 }
 
 /* kB of transparent huge pages backing the mapping that holds p
@@ -141,7 +141,7 @@ static long huge_kb_at(const void *p)
  * gives them on request (THP "madvise" mode, as on the machines the
  * benchmark table was measured on): that is what cuts a 50 MB read's page
  * faults tenfold.  Elsewhere the advice is a no-op and the case skips. */
-/* pk_os_folder_writable (run --dry-run): a folder to be made is judged by
+/* pki_os_folder_writable (run --dry-run): a folder to be made is judged by
  * the deepest one that exists; one the user may not write in says why.
  * As root (which may write anywhere) the locked case runs as "nobody". */
 static void folder_writable(void **state)
@@ -155,16 +155,16 @@ static void folder_writable(void **state)
     assert_int_equal(chmod(locked, 0555), 0);
     snprintf(inside, sizeof inside, "%s/new/deeper/x.vmd", locked);
     snprintf(free_out, sizeof free_out, "%s/new/deeper/x.vmd", dir);
-    assert_int_equal(pk_os_folder_writable(free_out), 0);
+    assert_int_equal(pki_os_folder_writable(free_out), 0);
     if (getuid() != 0) {
-        assert_int_equal(pk_os_folder_writable(inside), EACCES);
+        assert_int_equal(pki_os_folder_writable(inside), EACCES);
     } else {
         pid_t pid = fork();
         assert_true(pid >= 0);
         if (pid == 0)
             _exit(setgid(65534) == 0 && setuid(65534) == 0 &&
-                          pk_os_folder_writable(inside) == EACCES &&
-                          pk_os_folder_writable(free_out) == EACCES /* dir is root's 0755 */
+                          pki_os_folder_writable(inside) == EACCES &&
+                          pki_os_folder_writable(free_out) == EACCES /* dir is root's 0755 */
                       ? 0
                       : 1);
         int st;
@@ -195,8 +195,8 @@ static void huge_pages_on_request(void **state)
     uint8_t *big = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     assert_non_null(small);
     assert_true(big != MAP_FAILED);
-    pk_os_advise_huge(small, (size_t)1 << 20); /* under 2 MB: left alone */
-    pk_os_advise_huge(big, n);
+    pki_os_advise_huge(small, (size_t)1 << 20); /* under 2 MB: left alone */
+    pki_os_advise_huge(big, n);
     memset(big, 1, n);
     long kb = huge_kb_at(big + n / 2);
     free(small);
@@ -206,7 +206,7 @@ static void huge_pages_on_request(void **state)
         return;
     }
     assert_true(kb >= 2048);
-    pk_os_advise_huge(NULL, n); /* harmless */
+    pki_os_advise_huge(NULL, n); /* harmless */
 }
 
 int main(void)

@@ -9,7 +9,7 @@
 #include "pmxgen.h"
 #include "testutil.h"
 #include "posekit_tool.h"
-#include "step/step_internal.h"
+#include "step/step.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "format/read_internal.h"
+#include "format/read.h"
 
 typedef struct loaded {
     uint8_t *data;
@@ -218,7 +218,7 @@ static void test_streamed_write(void **state)
     pk_log_free(&log);
 }
 
-/* pk_vmd_read_front reports its progress in increasing offsets at least
+/* pki_vmd_read_front reports its progress in increasing offsets at least
  * 1 MB apart, never past the end; pk_doc_load, which drops the pages
  * behind that point, reads a 20 MB file to the same model (its bytes
  * written back are the file's). */
@@ -254,7 +254,7 @@ static void test_read_front_progress(void **state)
     pk_buf_init(&bytes);
     assert_int_equal(pk_vmd_write(m, &bytes, &log), 0);
     marks k = {0, 0, bytes.len};
-    pk_motion *back = pk_vmd_read_front(bytes.data, bytes.len, &log, mark, &k);
+    pk_motion *back = pki_vmd_read_front(bytes.data, bytes.len, &log, mark, &k);
     assert_non_null(back);
     assert_true(k.n >= 10);
     assert_int_equal(back->nbones, 190000);

@@ -1,6 +1,6 @@
 /*
  * cp932_table.c — prints posekit's whole CP932 table, both ways, through
- * the platform edge (pk_os_cp932_decode / pk_os_cp932_encode).
+ * the platform edge (pki_os_cp932_decode / pki_os_cp932_encode).
  *
  * Built twice by tests/windows/wine.sh: for Linux (engine/platform/posix.c:
  * glibc iconv "CP932") and for Windows (engine/platform/win32.c: code page
@@ -76,7 +76,7 @@ static void print_decoded(const uint8_t *in, size_t n, const char *u, int nu, un
 
 int main(void)
 {
-    pk_os_cp932 *c = pk_os_cp932_open();
+    pki_os_cp932 *c = pki_os_cp932_open();
     if (!c) {
         fprintf(stderr, "cp932_table: no CP932 converter\n");
         return 2;
@@ -85,14 +85,14 @@ int main(void)
     char u[8];
     for (unsigned b = 0; b < 0x100; b++) {
         uint8_t in[2] = {(uint8_t)b, 0};
-        int nu = pk_os_cp932_decode(c, in, 1, u);
+        int nu = pki_os_cp932_decode(c, in, 1, u);
         if (nu > 0)
             print_decoded(in, 1, u, nu, &nd);
     }
     for (unsigned lead = 0x80; lead < 0x100; lead++)
         for (unsigned trail = 0; trail < 0x100; trail++) {
             uint8_t in[2] = {(uint8_t)lead, (uint8_t)trail};
-            int nu = pk_os_cp932_decode(c, in, 2, u);
+            int nu = pki_os_cp932_decode(c, in, 2, u);
             if (nu > 0)
                 print_decoded(in, 2, u, nu, &nd);
         }
@@ -102,7 +102,7 @@ int main(void)
         char s[4];
         int ns = utf8_encode(cp, s);
         uint8_t out[4];
-        int nb = pk_os_cp932_encode(c, s, (size_t)ns, out);
+        int nb = pki_os_cp932_encode(c, s, (size_t)ns, out);
         if (nb == 1)
             printf("e U+%04X %02X\n", cp, out[0]);
         else if (nb == 2)
@@ -113,6 +113,6 @@ int main(void)
             ne++;
     }
     printf("total d %lu e %lu\n", nd, ne);
-    pk_os_cp932_close(c);
+    pki_os_cp932_close(c);
     return fflush(stdout) == 0 ? 0 : 2;
 }

@@ -4,17 +4,17 @@
  * ids of the two sides are unrelated).  MMD cuts VMD bone and morph names
  * at 15 bytes, VPD names at 19, so a long name also matches the name as
  * MMD stored it on the other side: cut at the raw byte or at the last whole
- * character (names.c's one rule, pk_names_find_stored; doc/formats.md §4).
+ * character (names.c's one rule, pki_names_find_stored; doc/formats.md §4).
  *
  * A bone or morph on one side only is compared with the rest pose: that is
  * what the model shows for it, so a VPD that lists every bone at identity
  * does not differ from a motion that simply has no keys for them.
  */
 #include "common/grow.h"
-#include "math/quat_internal.h"
-#include "model/names_internal.h"
-#include "ops/diff/diff_internal.h"
-#include "ops/sample/sample_internal.h"
+#include "math/quat.h"
+#include "model/names.h"
+#include "ops/diff/diff.h"
+#include "ops/sample/sample.h"
 #include "posekit.h"
 
 #include <math.h>
@@ -72,7 +72,7 @@ typedef struct pairs {
 
 static bool pairs_push(pairs *p, pk_name_id a, pk_name_id b)
 {
-    pair *v = pk_grow_push(&p->v, &p->n, &p->cap, sizeof *p->v);
+    pair *v = pki_grow_push(&p->v, &p->n, &p->cap, sizeof *p->v);
     if (!v)
         return false;
     *v = (pair){a, b};
@@ -104,7 +104,7 @@ static bool union_names(const pk_names *ta, const pk_name_id *ids_a, size_t na, 
         const uint8_t *raw = pk_names_raw(ta, ids_a[i], &len);
         if (filter && o->bone_filter && !o->bone_filter(o->filter_ctx, raw, len))
             continue;
-        pk_name_id b = pk_names_find_stored(tb, raw, len);
+        pk_name_id b = pki_names_find_stored(tb, raw, len);
         if (b != PK_NO_NAME && (!listed_b[b] || claimed[b]))
             b = PK_NO_NAME; /* a name in B's table that B does not use here */
         if (b != PK_NO_NAME)
@@ -120,7 +120,7 @@ static bool union_names(const pk_names *ta, const pk_name_id *ids_a, size_t na, 
         if (filter && o->bone_filter && !o->bone_filter(o->filter_ctx, raw, len))
             continue;
         /* B's long name whose cut A lists (A-only so far): pair them. */
-        size_t cuts[4], ncuts = pk_name_cuts(raw, len, cuts);
+        size_t cuts[4], ncuts = pki_name_cuts(raw, len, cuts);
         bool paired = false;
         for (size_t c = 0; c < ncuts && !paired; c++) {
             pk_name_id a = pk_names_find(ta, raw, cuts[c]);
@@ -246,11 +246,11 @@ pk_diff *pk_diff_poses(const pk_pose *a, const pk_pose *b, const pk_diff_options
         const pk_pose_bone *y =
             pb.v[i].b == PK_NO_NAME ? NULL : &b->bones[pk_pose_find_bone(b, pb.v[i].b)];
         r->angle_deg = pk_quat_angle_deg(x ? x->rot : rest_rot, y ? y->rot : rest_rot);
-        r->pos_delta = pk_diff_distance(x ? x->pos : rest_pos, y ? y->pos : rest_pos);
+        r->pos_delta = pki_diff_distance(x ? x->pos : rest_pos, y ? y->pos : rest_pos);
         r->angle_mean = r->angle_deg;
         r->pos_mean = r->pos_delta;
-        r->differs = pk_diff_over(r->angle_deg, o->threshold_deg) ||
-                     pk_diff_over(r->pos_delta, o->pos_threshold);
+        r->differs = pki_diff_over(r->angle_deg, o->threshold_deg) ||
+                     pki_diff_over(r->pos_delta, o->pos_threshold);
     }
     for (size_t i = 0; ok && i < pm.n; i++) {
         pk_diff_morph *r = &d->morphs[d->nmorphs++];
@@ -259,9 +259,9 @@ pk_diff *pk_diff_poses(const pk_pose *a, const pk_pose *b, const pk_diff_options
             pm.v[i].a == PK_NO_NAME ? 0.0 : a->morphs[pk_pose_find_morph(a, pm.v[i].a)].weight;
         r->weight_b =
             pm.v[i].b == PK_NO_NAME ? 0.0 : b->morphs[pk_pose_find_morph(b, pm.v[i].b)].weight;
-        r->delta = pk_diff_sub(r->weight_b, r->weight_a);
+        r->delta = pki_diff_sub(r->weight_b, r->weight_a);
         r->mean = fabs(r->delta);
-        r->differs = pk_diff_over(fabs(r->delta), o->morph_threshold);
+        r->differs = pki_diff_over(fabs(r->delta), o->morph_threshold);
     }
     free(ba);
     free(bb);
@@ -351,20 +351,21 @@ typedef struct bone_walk {
 static void bone_block(void *ctx, uint32_t first, size_t n, double *v)
 {
     bone_walk *w = ctx;
-    float pa[PK_DIFF_BLOCK][3], qa[PK_DIFF_BLOCK][4], pb[PK_DIFF_BLOCK][3], qb[PK_DIFF_BLOCK][4];
-    pk_cursor_bone_run(&w->ca, first, n, pa, qa);
-    pk_cursor_bone_run(&w->cb, first, n, pb, qb);
+    float pa[PKI_DIFF_BLOCK][3], qa[PKI_DIFF_BLOCK][4], pb[PKI_DIFF_BLOCK][3],
+        qb[PKI_DIFF_BLOCK][4];
+    pki_cursor_bone_run(&w->ca, first, n, pa, qa);
+    pki_cursor_bone_run(&w->cb, first, n, pb, qb);
     /* the cursor's rotations are unit and finite: no checks needed */
     for (size_t j = 0; j < n; j++) {
         double da[4] = {qa[j][0], qa[j][1], qa[j][2], qa[j][3]};
         double db[4] = {qb[j][0], qb[j][1], qb[j][2], qb[j][3]};
-        v[j] = pk_qd_angle_deg(da, db);
+        v[j] = pki_qd_angle_deg(da, db);
     }
     if (w->angle_only)
         return;
     for (size_t j = n; j-- > 0;) { /* spread to angle, distance pairs */
         v[2 * j] = v[j];
-        v[2 * j + 1] = pk_diff_distance(pa[j], pb[j]);
+        v[2 * j + 1] = pki_diff_distance(pa[j], pb[j]);
     }
 }
 
@@ -436,14 +437,14 @@ static void bone_over_range(const pk_motion *ma, const pk_track *ta, const pk_mo
     bone_walk w;
     pk_cursor_init(&w.ca, ma, ta);
     pk_cursor_init(&w.cb, mb, tb);
-    pk_diff_chan ch[2] = {{.max = -1.0, .bins = r->bin_deg, .frames = r->frames},
-                          {.max = -1.0, .bins = r->bin_pos}};
+    pki_diff_chan ch[2] = {{.max = -1.0, .bins = r->bin_deg, .frames = r->frames},
+                           {.max = -1.0, .bins = r->bin_pos}};
     float pa[3], pb[3];
     w.angle_only = still_pos(ma, ta, pa) && still_pos(mb, tb, pb);
     if (w.angle_only)
-        pk_diff_fold_const(&ch[1], pk_diff_distance(pa, pb), first, last, nbins);
-    pk_diff_walk_blocks(first, last, max_u32(bone_tail(ma, ta), bone_tail(mb, tb)), nbins,
-                        bone_block, &w, ch, w.angle_only ? 1 : 2);
+        pki_diff_fold_const(&ch[1], pki_diff_distance(pa, pb), first, last, nbins);
+    pki_diff_walk_blocks(first, last, max_u32(bone_tail(ma, ta), bone_tail(mb, tb)), nbins,
+                         bone_block, &w, ch, w.angle_only ? 1 : 2);
     double n = (double)last - first + 1.0;
     r->angle_deg = ch[0].max;
     r->angle_frame = ch[0].frame;
@@ -451,8 +452,8 @@ static void bone_over_range(const pk_motion *ma, const pk_track *ta, const pk_mo
     r->pos_delta = ch[1].max;
     r->pos_frame = ch[1].frame;
     r->pos_mean = ch[1].sum / n;
-    r->differs = pk_diff_over(r->angle_deg, o->threshold_deg) ||
-                 pk_diff_over(r->pos_delta, o->pos_threshold);
+    r->differs = pki_diff_over(r->angle_deg, o->threshold_deg) ||
+                 pki_diff_over(r->pos_delta, o->pos_threshold);
 }
 
 typedef struct morph_walk {
@@ -462,7 +463,8 @@ typedef struct morph_walk {
 static void morph_sample(void *ctx, uint32_t f, double *v)
 {
     morph_walk *w = ctx;
-    v[0] = fabs(pk_diff_sub(pk_cursor_morph(&w->cb, (double)f), pk_cursor_morph(&w->ca, (double)f)));
+    v[0] =
+        fabs(pki_diff_sub(pk_cursor_morph(&w->cb, (double)f), pk_cursor_morph(&w->ca, (double)f)));
 }
 
 static void morph_over_range(const pk_motion *ma, const pk_track *ta, const pk_motion *mb,
@@ -479,16 +481,16 @@ static void morph_over_range(const pk_motion *ma, const pk_track *ta, const pk_m
     morph_walk w;
     pk_cursor_init(&w.ca, ma, ta);
     pk_cursor_init(&w.cb, mb, tb);
-    pk_diff_chan ch = {.max = -1.0, .bins = r->bins};
-    pk_diff_walk(first, last, max_u32(morph_tail(ma, ta), morph_tail(mb, tb)), nbins, morph_sample,
-                 &w, &ch, 1);
+    pki_diff_chan ch = {.max = -1.0, .bins = r->bins};
+    pki_diff_walk(first, last, max_u32(morph_tail(ma, ta), morph_tail(mb, tb)), nbins, morph_sample,
+                  &w, &ch, 1);
     /* the weights (and the sign) at the first frame of the maximum */
     r->frame = ch.frame;
     r->weight_a = pk_sample_morph(ma, ta, (double)r->frame);
     r->weight_b = pk_sample_morph(mb, tb, (double)r->frame);
-    r->delta = pk_diff_sub(r->weight_b, r->weight_a);
+    r->delta = pki_diff_sub(r->weight_b, r->weight_a);
     r->mean = ch.sum / ((double)last - first + 1.0);
-    r->differs = pk_diff_over(fabs(r->delta), o->morph_threshold);
+    r->differs = pki_diff_over(fabs(r->delta), o->morph_threshold);
 }
 
 pk_diff *pk_diff_motions(const pk_motion *a, const pk_motion *b, uint32_t first, uint32_t last,

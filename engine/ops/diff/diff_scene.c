@@ -5,7 +5,7 @@
  * A section keyed on one side only is compared with what MMD shows when a
  * motion has no keys for it (its defaults), like a bone on one side only
  * is compared with the rest pose. */
-#include "ops/diff/diff_internal.h"
+#include "ops/diff/diff.h"
 #include "posekit.h"
 
 #include <math.h>
@@ -145,7 +145,7 @@ static double max_abs3(const float a[3], const float b[3], double turn)
 {
     double m = 0.0;
     for (int i = 0; i < 3; i++) {
-        double d = pk_diff_sub(b[i], a[i]);
+        double d = pki_diff_sub(b[i], a[i]);
         double v = fabs(turn > 0.0 && isfinite(d) ? remainder(d, turn) : d);
         if (isnan(v))
             return v;
@@ -159,7 +159,7 @@ static double max_abs3(const float a[3], const float b[3], double turn)
 static double angle3(const float a[3], const float b[3])
 {
     static const float zero[3] = {0, 0, 0};
-    double la = pk_diff_distance(a, zero), lb = pk_diff_distance(b, zero), ch = 0.0;
+    double la = pki_diff_distance(a, zero), lb = pki_diff_distance(b, zero), ch = 0.0;
     if (la == 0.0 || lb == 0.0)
         return 0.0;
     for (int i = 0; i < 3; i++) {
@@ -195,10 +195,10 @@ static void camera_sample(void *ctx, uint32_t f, double *v)
 {
     const scene_walk *w = ctx;
     pk_camera_key a = camera_at(w->ma, w->ta, f), b = camera_at(w->mb, w->tb, f);
-    v[0] = pk_diff_distance(a.pos, b.pos);
-    v[1] = fabs(pk_diff_sub(b.distance, a.distance));
+    v[0] = pki_diff_distance(a.pos, b.pos);
+    v[1] = fabs(pki_diff_sub(b.distance, a.distance));
     v[2] = max_abs3(a.rot, b.rot, 2.0 * 3.14159265358979323846) * RAD2DEG;
-    v[3] = fabs(pk_diff_sub(b.fov, a.fov));
+    v[3] = fabs(pki_diff_sub(b.fov, a.fov));
     v[4] = (a.perspective != 0) != (b.perspective != 0) ? 1.0 : 0.0;
 }
 
@@ -215,7 +215,7 @@ static void shadow_sample(void *ctx, uint32_t f, double *v)
     const scene_walk *w = ctx;
     pk_shadow_key a = sample_shadow(w->ma, w->ta, f), b = sample_shadow(w->mb, w->tb, f);
     v[0] = a.mode != b.mode ? 1.0 : 0.0;
-    v[1] = fabs(pk_diff_sub(b.distance, a.distance)) * 100000.0; /* slider units */
+    v[1] = fabs(pki_diff_sub(b.distance, a.distance)) * 100000.0; /* slider units */
 }
 
 static void ik_sample(void *ctx, uint32_t f, double *v)
@@ -250,12 +250,12 @@ static double threshold(const pk_diff_options *o, int which)
 
 /* Appends one section's channels to d->scene (already large enough). */
 static bool add_section(pk_diff *d, const channel *chs, size_t k, size_t na, size_t nb,
-                        uint32_t tail, pk_diff_sample_fn fn, scene_walk *w, uint32_t first,
+                        uint32_t tail, pki_diff_sample_fn fn, scene_walk *w, uint32_t first,
                         uint32_t last, const pk_diff_options *o)
 {
     if (!na && !nb)
         return true;
-    pk_diff_chan acc[CAM_CHANNELS];
+    pki_diff_chan acc[CAM_CHANNELS];
     pk_diff_scene *rows = &d->scene[d->nscene];
     for (size_t i = 0; i < k; i++) {
         pk_diff_scene *r = &rows[i];
@@ -270,16 +270,16 @@ static bool add_section(pk_diff *d, const channel *chs, size_t k, size_t na, siz
                 return false;
             }
         }
-        acc[i] = (pk_diff_chan){.max = -1.0, .bins = r->bins};
+        acc[i] = (pki_diff_chan){.max = -1.0, .bins = r->bins};
     }
     d->nscene += k;
-    pk_diff_walk(first, last, tail, d->nbins, fn, w, acc, k);
+    pki_diff_walk(first, last, tail, d->nbins, fn, w, acc, k);
     double n = (double)last - first + 1.0;
     for (size_t i = 0; i < k; i++) {
         rows[i].delta = acc[i].max;
         rows[i].frame = acc[i].frame;
         rows[i].mean = acc[i].sum / n;
-        rows[i].differs = pk_diff_over(rows[i].delta, threshold(o, chs[i].threshold));
+        rows[i].differs = pki_diff_over(rows[i].delta, threshold(o, chs[i].threshold));
         d->scene_differ += rows[i].differs;
     }
     return true;

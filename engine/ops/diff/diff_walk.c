@@ -1,12 +1,12 @@
 /* diff_walk.c — one pass over a frame range for a diff row: maxima, means,
  * per-bin maxima, and a tail past the last key folded in at once. */
-#include "ops/diff/diff_internal.h"
+#include "ops/diff/diff.h"
 
 #include <math.h>
 
 enum { MAX_CHANNELS = 8 };
 
-size_t pk_diff_bin_of(uint64_t o, uint64_t n, size_t nbins)
+size_t pki_diff_bin_of(uint64_t o, uint64_t n, size_t nbins)
 {
     /* bin c starts at floor(c*n/nbins): the last c with c*n <= o*nbins
      * (floor(c*n/nbins) <= o  <=>  c*n < (o+1)*nbins). */
@@ -14,7 +14,7 @@ size_t pk_diff_bin_of(uint64_t o, uint64_t n, size_t nbins)
 }
 
 /* Folds value v, which holds for `count` frames from offset o, into c. */
-static void fold(pk_diff_chan *c, double v, uint32_t first, uint64_t o, uint64_t count, uint64_t n,
+static void fold(pki_diff_chan *c, double v, uint32_t first, uint64_t o, uint64_t count, uint64_t n,
                  size_t nbins)
 {
     /* NaN is the largest difference, and stays (a NaN value is never
@@ -25,7 +25,7 @@ static void fold(pk_diff_chan *c, double v, uint32_t first, uint64_t o, uint64_t
     }
     c->sum += v * (double)count;
     if (c->bins) {
-        size_t b0 = pk_diff_bin_of(o, n, nbins), b1 = pk_diff_bin_of(o + count - 1, n, nbins);
+        size_t b0 = pki_diff_bin_of(o, n, nbins), b1 = pki_diff_bin_of(o + count - 1, n, nbins);
         for (size_t b = b0; b <= b1; b++)
             if (isnan(v) || (float)v > c->bins[b]) /* NaN stays, as in the maximum */
                 c->bins[b] = (float)v;
@@ -35,20 +35,20 @@ static void fold(pk_diff_chan *c, double v, uint32_t first, uint64_t o, uint64_t
             c->frames[o + i] = (float)v;
 }
 
-void pk_diff_walk_blocks(uint32_t first, uint32_t last, uint32_t tail, size_t nbins,
-                         pk_diff_block_fn fn, void *ctx, pk_diff_chan *ch, size_t k)
+void pki_diff_walk_blocks(uint32_t first, uint32_t last, uint32_t tail, size_t nbins,
+                          pki_diff_block_fn fn, void *ctx, pki_diff_chan *ch, size_t k)
 {
     uint64_t n = (uint64_t)last - first + 1;
     if (nbins > n)
         nbins = (size_t)n;
-    double v[PK_DIFF_BLOCK * MAX_CHANNELS];
+    double v[PKI_DIFF_BLOCK * MAX_CHANNELS];
     if (k > MAX_CHANNELS)
         k = MAX_CHANNELS;
     uint64_t stop = tail <= first ? 0 : (uint64_t)tail - first; /* offsets sampled one by one */
     if (stop > n)
         stop = n;
-    for (uint64_t o = 0; o < stop; o += PK_DIFF_BLOCK) {
-        size_t nb = stop - o < PK_DIFF_BLOCK ? (size_t)(stop - o) : PK_DIFF_BLOCK;
+    for (uint64_t o = 0; o < stop; o += PKI_DIFF_BLOCK) {
+        size_t nb = stop - o < PKI_DIFF_BLOCK ? (size_t)(stop - o) : PKI_DIFF_BLOCK;
         fn(ctx, (uint32_t)(first + o), nb, v);
         for (size_t j = 0; j < nb; j++)
             for (size_t i = 0; i < k; i++)
@@ -61,15 +61,15 @@ void pk_diff_walk_blocks(uint32_t first, uint32_t last, uint32_t tail, size_t nb
     }
 }
 
-void pk_diff_fold_const(pk_diff_chan *c, double v, uint32_t first, uint32_t last, size_t nbins)
+void pki_diff_fold_const(pki_diff_chan *c, double v, uint32_t first, uint32_t last, size_t nbins)
 {
     uint64_t n = (uint64_t)last - first + 1;
     fold(c, v, first, 0, n, n, nbins > n ? (size_t)n : nbins);
 }
 
-/* pk_diff_walk's frame sampler as a block sampler. */
+/* pki_diff_walk's frame sampler as a block sampler. */
 typedef struct per_frame {
-    pk_diff_sample_fn fn;
+    pki_diff_sample_fn fn;
     void *ctx;
     size_t k;
 } per_frame;
@@ -81,9 +81,9 @@ static void frames_as_block(void *ctx, uint32_t first, size_t n, double *v)
         p->fn(p->ctx, first + (uint32_t)j, v + j * p->k);
 }
 
-void pk_diff_walk(uint32_t first, uint32_t last, uint32_t tail, size_t nbins, pk_diff_sample_fn fn,
-                  void *ctx, pk_diff_chan *ch, size_t k)
+void pki_diff_walk(uint32_t first, uint32_t last, uint32_t tail, size_t nbins,
+                   pki_diff_sample_fn fn, void *ctx, pki_diff_chan *ch, size_t k)
 {
     per_frame p = {fn, ctx, k > MAX_CHANNELS ? MAX_CHANNELS : k};
-    pk_diff_walk_blocks(first, last, tail, nbins, frames_as_block, &p, ch, k);
+    pki_diff_walk_blocks(first, last, tail, nbins, frames_as_block, &p, ch, k);
 }

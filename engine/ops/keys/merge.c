@@ -16,9 +16,9 @@
  * that has records, and name paddings travel with their records.
  */
 #include "common/grow.h"
-#include "ops/keys/overlay_internal.h"
+#include "ops/keys/overlay.h"
 #include "posekit.h"
-#include "common/diag_internal.h"
+#include "common/diag.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -132,7 +132,7 @@ static const char *input_name(const merger *g, size_t i, char *buf, size_t size)
     return buf;
 }
 
-/* A warning about input i, under its file's name (pk_log_add_at). */
+/* A warning about input i, under its file's name (pki_log_add_at). */
 static void warn_input(const merger *g, size_t i, const char *fmt, ...) PK_PRINTF(3, 4);
 static void warn_input(const merger *g, size_t i, const char *fmt, ...)
 {
@@ -140,12 +140,12 @@ static void warn_input(const merger *g, size_t i, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     if (g->in[i].name) {
-        pk_log_vadd_at(g->log, PK_WARNING, g->in[i].name, -1, 0, 0, fmt, ap);
+        pki_log_vadd_at(g->log, PK_WARNING, g->in[i].name, -1, 0, 0, fmt, ap);
     } else {
         char msg[512];
         vsnprintf(msg, sizeof msg, fmt, ap);
-        pk_log_add_at(g->log, PK_WARNING, NULL, -1, 0, 0, "%s: %s",
-                      input_name(g, i, buf, sizeof buf), msg);
+        pki_log_add_at(g->log, PK_WARNING, NULL, -1, 0, 0, "%s: %s",
+                       input_name(g, i, buf, sizeof buf), msg);
     }
     va_end(ap);
 }
@@ -153,7 +153,7 @@ static void warn_input(const merger *g, size_t i, const char *fmt, ...)
 static int add_entry(merger *g, pk_section sec, pk_name_id name, uint32_t frame, size_t input,
                      size_t rec)
 {
-    entry *e = pk_grow_push(&g->e, &g->ne, &g->cap, sizeof *g->e);
+    entry *e = pki_grow_push(&g->e, &g->ne, &g->cap, sizeof *g->e);
     if (!e)
         return -1;
     *e = (entry){(uint32_t)sec, name, frame, (uint32_t)input, (uint32_t)rec, false};
@@ -298,7 +298,7 @@ static const char *const SEC_NAMES[PK_SEC_COUNT] = {"bone",  "morph",  "camera",
 
 static int add_conflict(merger *g, pk_merge_report *rep, const entry *kept, const entry *lost)
 {
-    if (pk_grow_reserve(&rep->items, &rep->cap, rep->count + 1, sizeof *rep->items) != 0)
+    if (pki_grow_reserve(&rep->items, &rep->cap, rep->count + 1, sizeof *rep->items) != 0)
         return -1;
     pk_merge_conflict *c = &rep->items[rep->count];
     memset(c, 0, sizeof *c);
@@ -371,8 +371,8 @@ static bool ranges_overlap(uint32_t fa, uint32_t la, uint32_t fb, uint32_t lb)
 
 static int add_overlap(merger *g, pk_merge_report *rep, const entry *e, size_t a, size_t b)
 {
-    if (pk_grow_reserve(&rep->overlaps, &rep->cap_overlaps, rep->noverlaps + 1,
-                        sizeof *rep->overlaps) != 0)
+    if (pki_grow_reserve(&rep->overlaps, &rep->cap_overlaps, rep->noverlaps + 1,
+                         sizeof *rep->overlaps) != 0)
         return -1;
     pk_merge_overlap *o = &rep->overlaps[rep->noverlaps];
     memset(o, 0, sizeof *o);
@@ -620,7 +620,7 @@ static int cut_input(merger *g, size_t i)
     if (!pk_motion_frame_range(g->src[i], &first, &last) || first >= cut)
         return 0;
     size_t dropped, added;
-    pk_motion *c = pk_motion_cut_before(g->src[i], cut, &dropped, &added, g->log);
+    pk_motion *c = pki_motion_cut_before(g->src[i], cut, &dropped, &added, g->log);
     if (!c)
         return -1;
     if (g->own[i])
@@ -677,7 +677,7 @@ static int lay_within(merger *g, size_t i, pk_merge_report *rep)
     int rc = 0;
     if (bone_morph_range(shifted, &a, &b)) {
         pk_overlay_stats st;
-        pk_motion *o = pk_splice_motion(g->out, shifted, a, b, &st, g->log);
+        pk_motion *o = pki_splice_motion(g->out, shifted, a, b, &st, g->log);
         if (o) {
             pk_motion_free(g->out);
             g->out = o;

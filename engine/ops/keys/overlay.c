@@ -35,10 +35,10 @@
  * not followed; the fade is a smooth hand-over between two held values,
  * which is what an animator keys by hand in MMD (two keys, ease curve).
  */
-#include "common/diag_internal.h"
+#include "common/diag.h"
 #include "common/grow.h"
-#include "model/names_internal.h"
-#include "ops/keys/overlay_internal.h"
+#include "model/names.h"
+#include "ops/keys/overlay.h"
 #include "posekit.h"
 #include "math/curve.h"
 
@@ -87,7 +87,7 @@ typedef struct ctx {
     bool oom;
     bool too_long; /* a crossed segment longer than PIECE_MAX frames */
     bool fit;      /* fit pieces that do not split exactly (overlay), else bake */
-    pk_curve_cache *cache; /* the fitter's x(t) tables, shared by every piece (may be NULL) */
+    pki_curve_cache *cache; /* the fitter's x(t) tables, shared by every piece (may be NULL) */
 } ctx;
 
 /* Crossed pieces are checked (and maybe baked) frame by frame; a segment
@@ -104,7 +104,7 @@ static void set_curves(uint8_t cp[4][4], const uint8_t c[4])
 static nkey *push(ctx *c, uint32_t frame)
 {
     klist *l = &c->out;
-    nkey *k = pk_grow_push(&l->v, &l->n, &l->cap, sizeof *l->v);
+    nkey *k = pki_grow_push(&l->v, &l->n, &l->cap, sizeof *l->v);
     if (!k) {
         c->oom = true;
         return NULL;
@@ -173,24 +173,25 @@ static void target_at(const ctx *c, double f, bool inside, val *v)
 static bool fit_channel(const uint8_t cp[4], double f0, double f1, double u, double v, double span,
                         double tol, uint8_t q[4], bool *trivial)
 {
-    if (pk_curve_is_linear(cp) || span <= tol * 0.5) {
+    if (pki_curve_is_linear(cp) || span <= tol * 0.5) {
         memcpy(q, LINEAR_CP, 4);
         return true;
     }
     *trivial = false;
     double su = (u - f0) / (f1 - f0), sv = (v - f0) / (f1 - f0);
     double n[4];
-    if (!pk_curve_sub(cp, su, sv, n))
+    if (!pki_curve_sub(cp, su, sv, n))
         return false;
     /* Wanted progress at each integer frame strictly inside the piece. */
     size_t nf = (size_t)(v - u) - 1;
     double *exact = malloc((nf ? nf : 1) * sizeof *exact);
     if (!exact)
         return false;
-    double yu = pk_curve_progress(cp, su), yv = pk_curve_progress(cp, sv);
+    double yu = pki_curve_progress(cp, su), yv = pki_curve_progress(cp, sv);
     for (size_t i = 0; i < nf; i++)
-        exact[i] = (pk_curve_progress(cp, (u + (double)(i + 1) - f0) / (f1 - f0)) - yu) / (yv - yu);
-    bool ok = pk_curve_round(n, exact, nf, span, tol * 0.5, q);
+        exact[i] =
+            (pki_curve_progress(cp, (u + (double)(i + 1) - f0) / (f1 - f0)) - yu) / (yv - yu);
+    bool ok = pki_curve_round(n, exact, nf, span, tol * 0.5, q);
     free(exact);
     return ok;
 }
@@ -247,7 +248,7 @@ typedef struct fitbuf {
     val *v;                /* targets at u .. v */
     float *ch;             /* one channel of a segment */
     float (*q)[4];         /* rotations of a segment */
-    pk_curve_cache *cache; /* x(t) tables shared by every piece (NULL: none) */
+    pki_curve_cache *cache; /* x(t) tables shared by every piece (NULL: none) */
 } fitbuf;
 
 /* Curves for the segment of samples a < b (all four channels), or false. */
@@ -260,14 +261,14 @@ static bool seg_curves(const fitbuf *fb, size_t a, size_t b, uint8_t cp[4][4])
     for (int ax = 0; ax < 3; ax++) {
         for (size_t i = 0; i <= n; i++)
             fb->ch[i] = fb->v[a + i].pos[ax];
-        if (pk_curve_fit_scalar_ex(fb->ch, n, PK_OVERLAY_FIT_POS * 0.9, PK_FIT_FAST, fb->cache,
-                                   cp[ax], NULL) != 1)
+        if (pki_curve_fit_scalar_ex(fb->ch, n, PK_OVERLAY_FIT_POS * 0.9, PKI_FIT_FAST, fb->cache,
+                                    cp[ax], NULL) != 1)
             return false;
     }
     for (size_t i = 0; i <= n; i++)
         memcpy(fb->q[i], fb->v[a + i].rot, sizeof fb->q[i]);
-    return pk_curve_fit_rot_ex((const float(*)[4])fb->q, n, PK_OVERLAY_FIT_DEG * 0.9, PK_FIT_FAST,
-                               fb->cache, cp[3], NULL) == 1;
+    return pki_curve_fit_rot_ex((const float(*)[4])fb->q, n, PK_OVERLAY_FIT_DEG * 0.9, PKI_FIT_FAST,
+                                fb->cache, cp[3], NULL) == 1;
 }
 
 /* Does the segment a < b of the piece starting at frame u hold?  end gets
@@ -688,7 +689,7 @@ static bool frame_is_orig(const klist *l, uint32_t f)
  * stored it cut (names.c's one rule; doc/formats.md §4). */
 static pk_name_id base_name_for(const pk_motion *m, const uint8_t *raw, size_t len)
 {
-    return pk_names_find_stored(m->names, raw, len);
+    return pki_names_find_stored(m->names, raw, len);
 }
 
 /* True when every selected pose name (of bones, or of morphs) that the
@@ -827,18 +828,18 @@ static void warn_fade_cut(const pk_overlay_options *o, pk_log *log)
 /* Selected base bones the pose lacks: one warning, or one line for many
  * ("16 selected bones are not in the pose, left as they are: '右手首',
  * '右親指０', '右親指１' and 13 more"). */
-static void absent_bone(pk_log_sum *sum, const char *name)
+static void absent_bone(pki_log_sum *sum, const char *name)
 {
     char item[96];
     snprintf(item, sizeof item, "'%s'", name);
-    pk_log_sum_add(sum, -1, 0, 0, item, "selected bone '%s' is not in the pose; left as it is",
-                   name);
+    pki_log_sum_add(sum, -1, 0, 0, item, "selected bone '%s' is not in the pose; left as it is",
+                    name);
 }
 
-static void absent_end(pk_log_sum *sum, pk_log *log)
+static void absent_end(pki_log_sum *sum, pk_log *log)
 {
-    pk_log_sum_end(sum, log, PK_WARNING, NULL,
-                   "%zu selected bones are not in the pose, left as they are", sum->count);
+    pki_log_sum_end(sum, log, PK_WARNING, NULL,
+                    "%zu selected bones are not in the pose, left as they are", sum->count);
 }
 
 static void warn_nothing(const pk_overlay_stats *st, pk_log *log)
@@ -864,7 +865,7 @@ pk_motion *pk_overlay_motion(const pk_motion *base, const pk_pose *pose, const p
     pk_motion *out = pk_motion_clone(base);
     pk_motion *scratch = pk_motion_new();
     /* NULL (no memory) only slows the fitter down */
-    pk_curve_cache *cache = opt->exact ? NULL : pk_curve_cache_new();
+    pki_curve_cache *cache = opt->exact ? NULL : pki_curve_cache_new();
     plan *plans = calloc(pose->nbones ? pose->nbones : 1, sizeof *plans);
     size_t np = 0;
     bool *done = calloc(tracks ? tracks->nbones + 1 : 1, sizeof *done);
@@ -927,8 +928,8 @@ pk_motion *pk_overlay_motion(const pk_motion *base, const pk_pose *pose, const p
             goto fail;
         }
     }
-    pk_log_sum absent;
-    pk_log_sum_init(&absent);
+    pki_log_sum absent;
+    pki_log_sum_init(&absent);
     for (size_t ti = 0; ti < tracks->nbones; ti++) {
         size_t len;
         const uint8_t *raw = pk_names_raw(base->names, tracks->bones[ti].name, &len);
@@ -946,7 +947,7 @@ pk_motion *pk_overlay_motion(const pk_motion *base, const pk_pose *pose, const p
     free_plans(plans, np);
     free(done);
     pk_motion_free(scratch);
-    pk_curve_cache_free(cache);
+    pki_curve_cache_free(cache);
     pk_tracks_free(tracks);
     return out;
 oom:
@@ -955,7 +956,7 @@ fail:
     free_plans(plans, np);
     free(done);
     pk_motion_free(scratch);
-    pk_curve_cache_free(cache);
+    pki_curve_cache_free(cache);
     pk_motion_free(out);
     pk_tracks_free(tracks);
     return NULL;
@@ -996,7 +997,7 @@ typedef struct mctx {
 static mkey *mpush(mctx *c, uint32_t frame, bool orig, float w)
 {
     mlist *l = &c->out;
-    mkey *k = pk_grow_push(&l->v, &l->n, &l->cap, sizeof *l->v);
+    mkey *k = pki_grow_push(&l->v, &l->n, &l->cap, sizeof *l->v);
     if (!k) {
         c->oom = true;
         return NULL;
@@ -1380,8 +1381,8 @@ pk_pose *pk_overlay_pose(const pk_pose *base, const pk_pose *pose, const pk_sele
         }
         st->bones++;
     }
-    pk_log_sum absent;
-    pk_log_sum_init(&absent);
+    pki_log_sum absent;
+    pki_log_sum_init(&absent);
     for (size_t i = 0; i < nbase; i++) {
         size_t len;
         const uint8_t *raw = pk_names_raw(out->names, out->bones[i].name, &len);
@@ -1406,7 +1407,7 @@ oom_out:
     return NULL;
 }
 
-/* ---- splice and cut (for merge; overlay_internal.h) ---- */
+/* ---- splice and cut (for merge; overlay.h) ---- */
 
 /* A bone ctx over base track t with the scratch motion piece() checks on. */
 static void bone_ctx(ctx *c, const pk_motion *m, const pk_track *t, const pk_overlay_options *o,
@@ -1446,8 +1447,8 @@ static pk_name_id land(const pk_motion *base, pk_motion *out, const pk_names *sr
     return bid != PK_NO_NAME ? bid : pk_names_intern(out->names, raw, len);
 }
 
-pk_motion *pk_splice_motion(const pk_motion *base, const pk_motion *src, uint32_t a, uint32_t b,
-                            pk_overlay_stats *stats, pk_log *log)
+pk_motion *pki_splice_motion(const pk_motion *base, const pk_motion *src, uint32_t a, uint32_t b,
+                             pk_overlay_stats *stats, pk_log *log)
 {
     pk_overlay_stats local;
     pk_overlay_stats *st = stats ? stats : &local;
@@ -1609,8 +1610,8 @@ static int cut_others(const pk_motion *m, const pk_tracks *t, pk_motion *out, ui
     return 0;
 }
 
-pk_motion *pk_motion_cut_before(const pk_motion *m, uint32_t cut, size_t *dropped, size_t *added,
-                                pk_log *log)
+pk_motion *pki_motion_cut_before(const pk_motion *m, uint32_t cut, size_t *dropped, size_t *added,
+                                 pk_log *log)
 {
     *dropped = 0;
     *added = 0;

@@ -12,8 +12,8 @@
  *     on either side).
  *  3. Between forced keys, greedy: from each kept key the farthest end
  *     frame whose segment fits (all four channels of a bone at once: X, Y,
- *     Z each by pk_curve_fit_scalar but within max_pos as a distance
- *     together, rotation by pk_curve_fit_rot; a morph linearly), found by
+ *     Z each by pki_curve_fit_scalar but within max_pos as a distance
+ *     together, rotation by pki_curve_fit_rot; a morph linearly), found by
  *     exponential then binary search over candidate end frames, then
  *     (fits are not monotonic in the end frame) every farther end before
  *     a forced key at most 64 frames on (the camera: any distance).  Two
@@ -45,9 +45,9 @@
  */
 #include "common/grow.h"
 #include "posekit.h"
-#include "math/bezier_internal.h"
+#include "math/bezier.h"
 #include "math/curve.h"
-#include "ops/sample/sample_internal.h"
+#include "ops/sample/sample.h"
 
 #include <float.h>
 #include <math.h>
@@ -105,18 +105,18 @@ typedef struct plans {
 
 static rkey *rpush(rlist *l, uint32_t frame)
 {
-    rkey *k = pk_grow_push(&l->v, &l->n, &l->cap, sizeof *l->v);
+    rkey *k = pki_grow_push(&l->v, &l->n, &l->cap, sizeof *l->v);
     if (!k)
         return NULL;
     k->frame = frame;
     for (int a = 0; a < 6; a++)
-        memcpy(k->cp[a], pk_curve_linear, 4);
+        memcpy(k->cp[a], pki_curve_linear, 4);
     return k;
 }
 
 static plan *ppush(plans *p)
 {
-    return pk_grow_push(&p->v, &p->n, &p->cap, sizeof *p->v);
+    return pki_grow_push(&p->v, &p->n, &p->cap, sizeof *p->v);
 }
 
 static void plans_free(plans *p)
@@ -300,7 +300,7 @@ typedef struct work {
     double tol[3];  /* bones: rotation (deg), translation; morphs: weight; camera: [2]
                        Euler angles (radians, from the degrees) */
     double tol_fit[3];
-    pk_curve_cache *cache;
+    pki_curve_cache *cache;
     double *pos_sq, *pos_extra; /* bones, camera: pos_fits's scratch, a double a sample */
 } work;
 
@@ -468,8 +468,8 @@ static bool pos_fits(const work *w, float *const ch[3], size_t a, size_t n, uint
         }
         for (size_t i = 1; i < n; i++)
             extra[i - 1] = top - extra[i - 1];
-        if (pk_curve_fit_scalar_extra_ex(v, n, extra, top, PK_FIT_FAST, w->cache, cp[ax[j]],
-                                         NULL) != 1)
+        if (pki_curve_fit_scalar_extra_ex(v, n, extra, top, PKI_FIT_FAST, w->cache, cp[ax[j]],
+                                          NULL) != 1)
             return false;
         if (j + 1 == k)
             break;
@@ -477,8 +477,8 @@ static bool pos_fits(const work *w, float *const ch[3], size_t a, size_t n, uint
         const uint8_t *q = cp[ax[j]];
         double margin = 2.0 * FLT_EPSILON * fmax(fabs((double)v[0]), fabs((double)v[n]));
         for (size_t i = 1; i < n; i++) {
-            double u = pk_bezier_solve(q[0], q[1], q[2], q[3], (double)i / (double)n, NULL);
-            double e = fabs(pk_lerp(v[0], v[n], u) - v[i]) + margin;
+            double u = pki_bezier_solve(q[0], q[1], q[2], q[3], (double)i / (double)n, NULL);
+            double e = fabs(pki_lerp(v[0], v[n], u) - v[i]) + margin;
             sq[i - 1] += e * e;
         }
     }
@@ -504,14 +504,14 @@ static bool cam_rot_fits(const work *w, size_t a, size_t n, uint8_t cp[4])
     for (int c = CAM_ROT; c < CAM_ROT + 3; c++)
         if (w->moves[c] && !monotone(w->ch[c] + a, n, tol))
             return false;
-    if (pk_curve_fit_scalar_ex(w->ch[prim] + a, n, tol, PK_FIT_FAST, w->cache, cp, NULL) != 1)
+    if (pki_curve_fit_scalar_ex(w->ch[prim] + a, n, tol, PKI_FIT_FAST, w->cache, cp, NULL) != 1)
         return false;
     for (int c = CAM_ROT; c < CAM_ROT + 3; c++) {
         if (c == prim || !w->moves[c])
             continue;
         const float *v = w->ch[c] + a;
         for (size_t i = 1; i < n; i++) {
-            double p = pk_curve_progress(cp, (double)i / (double)n);
+            double p = pki_curve_progress(cp, (double)i / (double)n);
             if (fabs((double)v[0] + ((double)v[n] - v[0]) * p - v[i]) > tol)
                 return false;
         }
@@ -543,8 +543,8 @@ static bool cam_fits(const work *w, size_t a, size_t n, uint8_t cp[6][4])
         if (!w->moves[c])
             continue;
         double tol = c == CAM_FOV ? fov_tol : w->tol_fit[1];
-        if (pk_curve_fit_scalar_ex(w->ch[c] + a, n, tol, PK_FIT_FAST, w->cache, cp[curve[k]],
-                                   NULL) != 1) {
+        if (pki_curve_fit_scalar_ex(w->ch[c] + a, n, tol, PKI_FIT_FAST, w->cache, cp[curve[k]],
+                                    NULL) != 1) {
             return false;
         }
     }
@@ -554,8 +554,8 @@ static bool cam_fits(const work *w, size_t a, size_t n, uint8_t cp[6][4])
         const float *v = w->ch[CAM_FOV] + a;
         const uint8_t *q = cp[5];
         for (size_t i = 1; i < n; i++) {
-            double u = pk_bezier_solve(q[0], q[1], q[2], q[3], (double)i / (double)n, NULL);
-            double fov = pk_lerp(v[0], v[n], u);
+            double u = pki_bezier_solve(q[0], q[1], q[2], q[3], (double)i / (double)n, NULL);
+            double fov = pki_lerp(v[0], v[n], u);
             if ((fov <= 0.0 ? 0.0 : floor(fov + 0.5)) != (double)v[i])
                 return false;
         }
@@ -568,7 +568,7 @@ static bool fits(const work *w, size_t a, size_t b, uint8_t cp[6][4])
 {
     size_t n = b - a;
     for (int c = 0; c < 6; c++)
-        memcpy(cp[c], pk_curve_linear, 4);
+        memcpy(cp[c], pki_curve_linear, 4);
     if (n < 2)
         return true;
     if (w->cam)
@@ -593,8 +593,8 @@ static bool fits(const work *w, size_t a, size_t b, uint8_t cp[6][4])
     }
     if (!pos_fits(w, w->ch, a, n, cp))
         return false;
-    if (w->moves[3] && pk_curve_fit_rot_ex((const float(*)[4])(w->rot + a), n, w->tol_fit[0],
-                                           PK_FIT_FAST, w->cache, cp[3], NULL) != 1)
+    if (w->moves[3] && pki_curve_fit_rot_ex((const float(*)[4])(w->rot + a), n, w->tol_fit[0],
+                                            PKI_FIT_FAST, w->cache, cp[3], NULL) != 1)
         return false;
     return true;
 }
@@ -999,7 +999,7 @@ static bool key_range(const work *w, bool all, uint32_t a, uint32_t b, size_t *k
 typedef struct run {
     const pk_reduce_options *o;
     pk_reduce_stats *st;
-    pk_curve_cache *cache;
+    pki_curve_cache *cache;
     scratch s;
     bool oom;
 } run;
@@ -1253,7 +1253,7 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
     r.o = o;
     r.st = st;
     r.s.m = pk_motion_new();
-    r.cache = bake ? NULL : pk_curve_cache_new();
+    r.cache = bake ? NULL : pki_curve_cache_new();
     plans pb = {0}, pm = {0};
     if (!tr || !out || !r.s.m || (!bake && !r.cache))
         goto oom;
@@ -1327,7 +1327,7 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
     plans_free(&pb);
     plans_free(&pm);
     pk_motion_free(r.s.m);
-    pk_curve_cache_free(r.cache);
+    pki_curve_cache_free(r.cache);
     free(r.s.idx);
     pk_tracks_free(tr);
     return out;
@@ -1337,7 +1337,7 @@ fail:
     plans_free(&pb);
     plans_free(&pm);
     pk_motion_free(r.s.m);
-    pk_curve_cache_free(r.cache);
+    pki_curve_cache_free(r.cache);
     free(r.s.idx);
     pk_tracks_free(tr);
     pk_motion_free(out);

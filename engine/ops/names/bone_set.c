@@ -1,12 +1,12 @@
 /* bone_set.c — motion keys and pose bones seen alike (ops/names/bone_set.h). */
 #include "ops/names/bone_set.h"
 
-#include "math/quat_internal.h"
+#include "math/quat.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-void pk_bone_set_of_motion(pk_bone_set *s, pk_motion *m)
+void pki_bone_set_of_motion(pki_bone_set *s, pk_motion *m)
 {
     memset(s, 0, sizeof *s);
     s->m = m;
@@ -15,7 +15,7 @@ void pk_bone_set_of_motion(pk_bone_set *s, pk_motion *m)
     s->format = "VMD";
 }
 
-void pk_bone_set_of_pose(pk_bone_set *s, pk_pose *p)
+void pki_bone_set_of_pose(pki_bone_set *s, pk_pose *p)
 {
     memset(s, 0, sizeof *s);
     s->p = p;
@@ -24,30 +24,30 @@ void pk_bone_set_of_pose(pk_bone_set *s, pk_pose *p)
     s->format = "VPD";
 }
 
-bool pk_bone_ref_at_rest(pk_bone_ref k)
+bool pki_bone_ref_at_rest(pki_bone_ref k)
 {
     double q[4];
-    pk_qd_from_key(k.rot, q);
+    pki_qd_from_key(k.rot, q);
     return k.pos[0] == 0.0f && k.pos[1] == 0.0f && k.pos[2] == 0.0f && q[0] == 0.0 && q[1] == 0.0 &&
            q[2] == 0.0;
 }
 
-size_t pk_bone_set_count(const pk_bone_set *s)
+size_t pki_bone_set_count(const pki_bone_set *s)
 {
     return s->m ? s->m->nbones : s->p->nbones;
 }
 
-pk_bone_ref pk_bone_set_at(const pk_bone_set *s, size_t i)
+pki_bone_ref pki_bone_set_at(const pki_bone_set *s, size_t i)
 {
     if (s->m) {
         pk_bone_key *k = &s->m->bones[i];
-        return (pk_bone_ref){&k->name, k->pos, k->rot};
+        return (pki_bone_ref){&k->name, k->pos, k->rot};
     }
     pk_pose_bone *b = &s->p->bones[i];
-    return (pk_bone_ref){&b->name, b->pos, b->rot};
+    return (pki_bone_ref){&b->name, b->pos, b->rot};
 }
 
-bool pk_bone_set_add(pk_bone_set *s, pk_name_id name, pk_bone_ref *out)
+bool pki_bone_set_add(pki_bone_set *s, pk_name_id name, pki_bone_ref *out)
 {
     if (s->m) {
         pk_bone_key *k = pk_motion_push_bone(s->m);
@@ -57,7 +57,7 @@ bool pk_bone_set_add(pk_bone_set *s, pk_name_id name, pk_bone_ref *out)
         k->frame = 0;
         k->rot[3] = 1.0f;
         pk_interp_linear(k->interp);
-        *out = (pk_bone_ref){&k->name, k->pos, k->rot};
+        *out = (pki_bone_ref){&k->name, k->pos, k->rot};
         return true;
     }
     pk_pose_bone *b = pk_pose_push_bone(s->p);
@@ -65,25 +65,25 @@ bool pk_bone_set_add(pk_bone_set *s, pk_name_id name, pk_bone_ref *out)
         return false;
     b->name = name;
     b->rot[3] = 1.0f;
-    *out = (pk_bone_ref){&b->name, b->pos, b->rot};
+    *out = (pki_bone_ref){&b->name, b->pos, b->rot};
     return true;
 }
 
-size_t pk_bone_set_morphs(const pk_bone_set *s)
+size_t pki_bone_set_morphs(const pki_bone_set *s)
 {
     return s->m ? s->m->nmorphs : s->p->nmorphs;
 }
 
-pk_name_id *pk_bone_set_morph_name(const pk_bone_set *s, size_t i)
+pk_name_id *pki_bone_set_morph_name(const pki_bone_set *s, size_t i)
 {
     return s->m ? &s->m->morphs[i].name : &s->p->morphs[i].name;
 }
 
-size_t pk_bone_set_each(pk_bone_set *s, pk_bone_fn fn, void *ctx)
+size_t pki_bone_set_each(pki_bone_set *s, pki_bone_fn fn, void *ctx)
 {
-    size_t n = pk_bone_set_count(s), changed = 0;
+    size_t n = pki_bone_set_count(s), changed = 0;
     for (size_t i = 0; i < n; i++) {
-        pk_bone_ref k = pk_bone_set_at(s, i);
+        pki_bone_ref k = pki_bone_set_at(s, i);
         float before[7];
         memcpy(before, k.pos, 3 * sizeof *before);
         memcpy(before + 3, k.rot, 4 * sizeof *before);
@@ -96,25 +96,25 @@ size_t pk_bone_set_each(pk_bone_set *s, pk_bone_fn fn, void *ctx)
     return changed;
 }
 
-float *pk_bone_set_snapshot(const pk_bone_set *s)
+float *pki_bone_set_snapshot(const pki_bone_set *s)
 {
-    size_t n = pk_bone_set_count(s);
+    size_t n = pki_bone_set_count(s);
     float *v = malloc((n ? n : 1) * 7 * sizeof *v);
     if (!v)
         return NULL;
     for (size_t i = 0; i < n; i++) {
-        pk_bone_ref k = pk_bone_set_at(s, i);
+        pki_bone_ref k = pki_bone_set_at(s, i);
         memcpy(v + 7 * i, k.pos, 3 * sizeof *v);
         memcpy(v + 7 * i + 3, k.rot, 4 * sizeof *v);
     }
     return v;
 }
 
-size_t pk_bone_set_changed(const pk_bone_set *s, const float *before, size_t n)
+size_t pki_bone_set_changed(const pki_bone_set *s, const float *before, size_t n)
 {
     size_t changed = 0;
     for (size_t i = 0; i < n; i++) {
-        pk_bone_ref k = pk_bone_set_at(s, i);
+        pki_bone_ref k = pki_bone_set_at(s, i);
         changed += memcmp(before + 7 * i, k.pos, 3 * sizeof *before) != 0 ||
                    memcmp(before + 7 * i + 3, k.rot, 4 * sizeof *before) != 0;
     }

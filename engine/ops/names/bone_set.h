@@ -2,78 +2,78 @@
  *
  * rename, mirror and retarget transform one bone key at a time (its name,
  * translation and rotation in, the same out); each transform is written
- * once against a pk_bone_ref and applied to either model through a
- * pk_bone_set.  What only a motion has (IK names, name padding, camera and
+ * once against a pki_bone_ref and applied to either model through a
+ * pki_bone_set.  What only a motion has (IK names, name padding, camera and
  * light records, frames and curves) stays with the motion's caller. */
-#ifndef PK_BONE_SET_H
-#define PK_BONE_SET_H
+#ifndef PKI_OPS_NAMES_BONE_SET_H
+#define PKI_OPS_NAMES_BONE_SET_H
 
 #include "posekit.h"
-#include "rules/rules_internal.h"
+#include "rules/rules.h"
 
 /* One bone key: pointers into the model's record. */
-typedef struct pk_bone_ref {
+typedef struct pki_bone_ref {
     pk_name_id *name;
     float *pos; /* [3] */
     float *rot; /* [4] x, y, z, w as stored */
-} pk_bone_ref;
+} pki_bone_ref;
 
-typedef struct pk_bone_set {
+typedef struct pki_bone_set {
     pk_motion *m; /* exactly one of m and p */
     pk_pose *p;
     pk_names *names;
     size_t name_bytes;  /* the format's bone (and morph) name field: 15 VMD, 19 VPD */
     const char *format; /* "VMD" or "VPD", for messages */
-} pk_bone_set;
+} pki_bone_set;
 
-void pk_bone_set_of_motion(pk_bone_set *s, pk_motion *m);
-void pk_bone_set_of_pose(pk_bone_set *s, pk_pose *p);
-size_t pk_bone_set_count(const pk_bone_set *s);
-pk_bone_ref pk_bone_set_at(const pk_bone_set *s, size_t i);
+void pki_bone_set_of_motion(pki_bone_set *s, pk_motion *m);
+void pki_bone_set_of_pose(pki_bone_set *s, pk_pose *p);
+size_t pki_bone_set_count(const pki_bone_set *s);
+pki_bone_ref pki_bone_set_at(const pki_bone_set *s, size_t i);
 /* Appends a key of bone `name` at rest (frame 0 and linear curves in a
  * motion); false on out-of-memory. */
-bool pk_bone_set_add(pk_bone_set *s, pk_name_id name, pk_bone_ref *out);
+bool pki_bone_set_add(pki_bone_set *s, pk_name_id name, pki_bone_ref *out);
 /* Morph keys (motion) or morph entries (pose): count and name slot. */
-size_t pk_bone_set_morphs(const pk_bone_set *s);
-pk_name_id *pk_bone_set_morph_name(const pk_bone_set *s, size_t i);
+size_t pki_bone_set_morphs(const pki_bone_set *s);
+pk_name_id *pki_bone_set_morph_name(const pki_bone_set *s, size_t i);
 
 /* A key at rest: no translation and the identity rotation (stored as all
  * zeros or NaN too: the readers take that as no rotation).  MMD shows a
  * bone whose keys all rest as it shows a bone with no key. */
-bool pk_bone_ref_at_rest(pk_bone_ref k);
+bool pki_bone_ref_at_rest(pki_bone_ref k);
 
 /* A transform of one bone key; `raw`/`len` is the key's name. */
-typedef void (*pk_bone_fn)(void *ctx, const uint8_t *raw, size_t len, pk_bone_ref k);
+typedef void (*pki_bone_fn)(void *ctx, const uint8_t *raw, size_t len, pki_bone_ref k);
 
 /* Applies fn to every bone key of s in record order; returns how many
  * keys' translation or rotation bytes it changed. */
-size_t pk_bone_set_each(pk_bone_set *s, pk_bone_fn fn, void *ctx);
+size_t pki_bone_set_each(pki_bone_set *s, pki_bone_fn fn, void *ctx);
 
 /* Number of keys among the first n of s whose translation or rotation
  * bytes differ from `before` (a copy of those keys, 7 floats each). */
-size_t pk_bone_set_changed(const pk_bone_set *s, const float *before, size_t n);
+size_t pki_bone_set_changed(const pki_bone_set *s, const float *before, size_t n);
 /* Copies the translation and rotation of every key (7 floats each,
  * malloc'd; the caller frees), NULL on out-of-memory. */
-float *pk_bone_set_snapshot(const pk_bone_set *s);
+float *pki_bone_set_snapshot(const pki_bone_set *s);
 
 /* A renaming of a set's bone names (and a motion's IK names) and morph
  * names, planned by the caller (rename's map rules, mirror's pairs) into
  * `bones` and `morphs`, then checked and applied as one (rename.c):
- *   pk_set_plan_init    marks the names the set uses
- *   pk_set_plan_check   every width and collision problem, all reported
- *   pk_set_plan_apply   interns the new names, renames the records
- *   pk_set_plan_count   adds the bone, IK and morph counts to st
+ *   pki_set_plan_init    marks the names the set uses
+ *   pki_set_plan_check   every width and collision problem, all reported
+ *   pki_set_plan_apply   interns the new names, renames the records
+ *   pki_set_plan_count   adds the bone, IK and morph counts to st
  * Nothing changes when a check fails. */
-typedef struct pk_set_plan {
-    pk_name_plan bones, morphs;
+typedef struct pki_set_plan {
+    pki_name_plan bones, morphs;
     bool *in_bones, *in_ik; /* per name id: a bone key's name, an IK state's name */
     size_t n;               /* names in the set's table when planned */
-} pk_set_plan;
+} pki_set_plan;
 
-int pk_set_plan_init(pk_set_plan *p, const pk_bone_set *s, pk_log *log);
-int pk_set_plan_check(const pk_set_plan *p, const pk_bone_set *s, pk_log *log);
-int pk_set_plan_apply(const pk_set_plan *p, pk_bone_set *s, pk_log *log);
-void pk_set_plan_count(const pk_set_plan *p, pk_edit_stats *st);
-void pk_set_plan_free(pk_set_plan *p);
+int pki_set_plan_init(pki_set_plan *p, const pki_bone_set *s, pk_log *log);
+int pki_set_plan_check(const pki_set_plan *p, const pki_bone_set *s, pk_log *log);
+int pki_set_plan_apply(const pki_set_plan *p, pki_bone_set *s, pk_log *log);
+void pki_set_plan_count(const pki_set_plan *p, pk_edit_stats *st);
+void pki_set_plan_free(pki_set_plan *p);
 
 #endif

@@ -30,33 +30,33 @@
  * names must map back too, which is checked (f(f(name)) == name) together
  * with collisions and field widths before anything changes.
  */
-#include "model/names_internal.h"
+#include "model/names.h"
 #include "ops/names/bone_set.h"
-#include "rules/rules_internal.h"
+#include "rules/rules.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static bool starts(const uint8_t *raw, size_t len, const pk_pattern *f)
+static bool starts(const uint8_t *raw, size_t len, const pki_pattern *f)
 {
     return len >= f->len && memcmp(raw, f->raw, f->len) == 0;
 }
 
-static bool ends(const uint8_t *raw, size_t len, const pk_pattern *f)
+static bool ends(const uint8_t *raw, size_t len, const pki_pattern *f)
 {
     return len >= f->len && memcmp(raw + len - f->len, f->raw, f->len) == 0 &&
-           pk_cp932_is_boundary(raw, len, len - f->len);
+           pki_cp932_is_boundary(raw, len, len - f->len);
 }
 
-/* Writes the mirrored name into out (room for len + PK_PATTERN_MAX);
+/* Writes the mirrored name into out (room for len + PKI_PATTERN_MAX);
  * returns whether a pair applied. */
-static bool mirror_name(const pk_mirror_pair *pairs, size_t npairs, const uint8_t *raw, size_t len,
+static bool mirror_name(const pki_mirror_pair *pairs, size_t npairs, const uint8_t *raw, size_t len,
                         uint8_t *out, size_t *out_len)
 {
     for (size_t i = 0; i < npairs; i++) {
         for (int side = 0; side < 2; side++) {
-            const pk_pattern *from = side ? &pairs[i].b : &pairs[i].a;
-            const pk_pattern *to = side ? &pairs[i].a : &pairs[i].b;
+            const pki_pattern *from = side ? &pairs[i].b : &pairs[i].a;
+            const pki_pattern *to = side ? &pairs[i].a : &pairs[i].b;
             if (starts(raw, len, from)) {
                 memcpy(out, to->raw, to->len);
                 memcpy(out + to->len, raw + from->len, len - from->len);
@@ -65,8 +65,8 @@ static bool mirror_name(const pk_mirror_pair *pairs, size_t npairs, const uint8_
             }
         }
         for (int side = 0; side < 2; side++) {
-            const pk_pattern *from = side ? &pairs[i].b : &pairs[i].a;
-            const pk_pattern *to = side ? &pairs[i].a : &pairs[i].b;
+            const pki_pattern *from = side ? &pairs[i].b : &pairs[i].a;
+            const pki_pattern *to = side ? &pairs[i].a : &pairs[i].b;
             if (ends(raw, len, from)) {
                 memcpy(out, raw, len - from->len);
                 memcpy(out + len - from->len, to->raw, to->len);
@@ -79,13 +79,13 @@ static bool mirror_name(const pk_mirror_pair *pairs, size_t npairs, const uint8_
 }
 
 /* A whole-name pair (morph_mirror) that names raw: the other name. */
-static bool mirror_whole(const pk_mirror_pair *pairs, size_t npairs, const uint8_t *raw, size_t len,
-                         uint8_t *out, size_t *out_len)
+static bool mirror_whole(const pki_mirror_pair *pairs, size_t npairs, const uint8_t *raw,
+                         size_t len, uint8_t *out, size_t *out_len)
 {
     for (size_t i = 0; i < npairs; i++)
         for (int side = 0; side < 2; side++) {
-            const pk_pattern *from = side ? &pairs[i].b : &pairs[i].a;
-            const pk_pattern *to = side ? &pairs[i].a : &pairs[i].b;
+            const pki_pattern *from = side ? &pairs[i].b : &pairs[i].a;
+            const pki_pattern *to = side ? &pairs[i].a : &pairs[i].b;
             if (from->len == len && memcmp(raw, from->raw, len) == 0) {
                 memcpy(out, to->raw, to->len);
                 *out_len = to->len;
@@ -96,7 +96,7 @@ static bool mirror_whole(const pk_mirror_pair *pairs, size_t npairs, const uint8
 }
 
 typedef struct pairs {
-    const pk_mirror_pair *frag, *whole; /* fragments; whole names (morphs) */
+    const pki_mirror_pair *frag, *whole; /* fragments; whole names (morphs) */
     size_t nfrag, nwhole;
 } pairs;
 
@@ -109,7 +109,7 @@ static bool mirror_any(const pairs *p, const uint8_t *raw, size_t len, uint8_t *
 
 /* Plans the swap of every used name; errors when a name would not map back
  * to itself under a second mirror.  `what` names the kind in messages. */
-static int plan_mirror(pk_name_plan *pl, const pk_names *names, const pairs *pp, const char *what,
+static int plan_mirror(pki_name_plan *pl, const pk_names *names, const pairs *pp, const char *what,
                        size_t *renamed, pk_edit_stats *st, pk_log *log)
 {
     int rc = 0;
@@ -118,7 +118,7 @@ static int plan_mirror(pk_name_plan *pl, const pk_names *names, const pairs *pp,
             continue;
         size_t len;
         const uint8_t *raw = pk_names_raw(names, (pk_name_id)i, &len);
-        uint8_t *out = malloc(len + 2 * PK_PATTERN_MAX), *back = malloc(len + 3 * PK_PATTERN_MAX);
+        uint8_t *out = malloc(len + 2 * PKI_PATTERN_MAX), *back = malloc(len + 3 * PKI_PATTERN_MAX);
         size_t out_len, back_len;
         if (!out || !back) {
             free(out);
@@ -134,14 +134,14 @@ static int plan_mirror(pk_name_plan *pl, const pk_names *names, const pairs *pp,
                          "not give it back)",
                          what, pk_names_utf8(names, (pk_name_id)i));
                 rc = -1;
-            } else if (pk_name_plan_set(pl, (pk_name_id)i, out, out_len) != 0) {
+            } else if (pki_name_plan_set(pl, (pk_name_id)i, out, out_len) != 0) {
                 pk_error(log, "out of memory");
                 rc = -1;
             } else {
                 (*renamed)++;
             }
         } else {
-            pk_edit_stats_add_unmatched(st, pk_names_utf8(names, (pk_name_id)i));
+            pki_edit_stats_add_unmatched(st, pk_names_utf8(names, (pk_name_id)i));
         }
         free(out);
         free(back);
@@ -156,7 +156,7 @@ static void neg(float *v)
 
 /* The one bone-key transform: translation x and rotation y, z change sign
  * (the name is swapped by the plan). */
-static void mirror_fn(void *ctx, const uint8_t *raw, size_t len, pk_bone_ref k)
+static void mirror_fn(void *ctx, const uint8_t *raw, size_t len, pki_bone_ref k)
 {
     (void)ctx;
     (void)raw;
@@ -168,7 +168,7 @@ static void mirror_fn(void *ctx, const uint8_t *raw, size_t len, pk_bone_ref k)
 
 /* Mirrors the bone keys and morph names of s; a motion's IK names,
  * cameras and lights too. */
-static int mirror_set(pk_bone_set *s, const pk_rules *r, pk_edit_stats *st, pk_log *log)
+static int mirror_set(pki_bone_set *s, const pk_rules *r, pk_edit_stats *st, pk_log *log)
 {
     pk_rules *builtin = NULL;
     if (!r) {
@@ -180,8 +180,8 @@ static int mirror_set(pk_bone_set *s, const pk_rules *r, pk_edit_stats *st, pk_l
     pairs bone_pairs = {r->mirror, NULL, r->nmirror, 0};
     pairs morph_pairs = {r->mirror, r->morph_mirror, r->nmirror, r->nmorph_mirror};
     pk_motion *m = s->m;
-    pk_set_plan p;
-    if (pk_set_plan_init(&p, s, log) != 0) {
+    pki_set_plan p;
+    if (pki_set_plan_init(&p, s, log) != 0) {
         pk_rules_free(builtin);
         return -1;
     }
@@ -190,12 +190,12 @@ static int mirror_set(pk_bone_set *s, const pk_rules *r, pk_edit_stats *st, pk_l
     if (!rc)
         rc = plan_mirror(&p.morphs, s->names, &morph_pairs, "morph", &morphs_renamed, NULL, log);
     if (!rc)
-        rc = pk_set_plan_check(&p, s, log);
+        rc = pki_set_plan_check(&p, s, log);
     if (!rc)
-        rc = pk_set_plan_apply(&p, s, log);
+        rc = pki_set_plan_apply(&p, s, log);
     if (!rc) {
-        size_t nb = pk_bone_set_count(s);
-        pk_bone_set_each(s, mirror_fn, NULL);
+        size_t nb = pki_bone_set_count(s);
+        pki_bone_set_each(s, mirror_fn, NULL);
         for (size_t i = 0; m && i < m->ncameras; i++) {
             neg(&m->cameras[i].pos[0]);
             neg(&m->cameras[i].rot[1]);
@@ -204,26 +204,26 @@ static int mirror_set(pk_bone_set *s, const pk_rules *r, pk_edit_stats *st, pk_l
         for (size_t i = 0; m && i < m->nlights; i++)
             neg(&m->lights[i].direction[0]);
         if (st) {
-            pk_set_plan_count(&p, st);
+            pki_set_plan_count(&p, st);
             st->morphs_renamed += morphs_renamed;
             st->keys_changed += nb + (m ? m->ncameras + m->nlights : 0);
         }
     }
-    pk_set_plan_free(&p);
+    pki_set_plan_free(&p);
     pk_rules_free(builtin);
     return rc;
 }
 
 int pk_motion_mirror(pk_motion *m, const pk_rules *r, pk_edit_stats *st, pk_log *log)
 {
-    pk_bone_set s;
-    pk_bone_set_of_motion(&s, m);
+    pki_bone_set s;
+    pki_bone_set_of_motion(&s, m);
     return mirror_set(&s, r, st, log);
 }
 
 int pk_pose_mirror(pk_pose *p, const pk_rules *r, pk_edit_stats *st, pk_log *log)
 {
-    pk_bone_set s;
-    pk_bone_set_of_pose(&s, p);
+    pki_bone_set s;
+    pki_bone_set_of_pose(&s, p);
     return mirror_set(&s, r, st, log);
 }

@@ -9,7 +9,7 @@
  * Round trip.  Records keep their order and values.  Their padding (the
  * bytes after the name's NUL: zeros, 0xFD fill or leftover text) must
  * survive a rename *through a file*, so a renamed record's padding is
- * derived from its old field (pk_pad_transfer):
+ * derived from its old field (pki_pad_transfer):
  *   - same length: the padding is kept as it is;
  *   - a uniform fill (all 00 or all FD) stays that fill at the new length;
  *   - anything else (leftover text): the old field's bytes after the new
@@ -26,31 +26,31 @@
  * overrides its includes), then to the first in the file.
  */
 #include "common/grow.h"
-#include "common/diag_internal.h"
+#include "common/diag.h"
 #include "ops/names/bone_set.h"
-#include "rules/rules_internal.h"
+#include "rules/rules.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static int rule_score(const pk_pattern *from, size_t len)
+static int rule_score(const pki_pattern *from, size_t len)
 {
     if (from->star < 0)
         return from->len == len ? 3 : 2;
     return 1;
 }
 
-const pk_map_rule *pk_map_lookup(const pk_map *m, bool reverse, const uint8_t *raw, size_t len,
-                                 uint8_t *out, size_t *out_len)
+const pki_map_rule *pki_map_lookup(const pki_map *m, bool reverse, const uint8_t *raw, size_t len,
+                                   uint8_t *out, size_t *out_len)
 {
-    const pk_map_rule *best = NULL;
+    const pki_map_rule *best = NULL;
     int best_score = 0;
     size_t best_lit = 0, best_off = 0, best_cap = 0;
     for (size_t i = 0; i < m->n; i++) {
-        const pk_map_rule *rule = &m->v[i];
-        const pk_pattern *from = reverse ? &rule->to : &rule->from;
+        const pki_map_rule *rule = &m->v[i];
+        const pki_pattern *from = reverse ? &rule->to : &rule->from;
         size_t off = 0, cap = 0;
-        if (!pk_pattern_match(from, raw, len, &off, &cap))
+        if (!pki_pattern_match(from, raw, len, &off, &cap))
             continue;
         int score = rule_score(from, len);
         size_t lit = from->len;
@@ -65,8 +65,8 @@ const pk_map_rule *pk_map_lookup(const pk_map *m, bool reverse, const uint8_t *r
     }
     if (!best)
         return NULL;
-    const pk_pattern *to = reverse ? &best->from : &best->to;
-    const pk_pattern *from = reverse ? &best->to : &best->from;
+    const pki_pattern *to = reverse ? &best->from : &best->to;
+    const pki_pattern *from = reverse ? &best->to : &best->from;
     if (to->star < 0) {
         memcpy(out, to->raw, to->len);
         *out_len = to->len;
@@ -86,7 +86,7 @@ const pk_map_rule *pk_map_lookup(const pk_map *m, bool reverse, const uint8_t *r
 
 /* ---- plans ---- */
 
-int pk_name_plan_init(pk_name_plan *pl, size_t n)
+int pki_name_plan_init(pki_name_plan *pl, size_t n)
 {
     memset(pl, 0, sizeof *pl);
     pl->n = n;
@@ -97,13 +97,13 @@ int pk_name_plan_init(pk_name_plan *pl, size_t n)
     pl->to_len = calloc(k, sizeof *pl->to_len);
     pl->rule = calloc(k, sizeof *pl->rule);
     if (!pl->used || !pl->changed || !pl->to || !pl->to_len || !pl->rule) {
-        pk_name_plan_free(pl);
+        pki_name_plan_free(pl);
         return -1;
     }
     return 0;
 }
 
-void pk_name_plan_free(pk_name_plan *pl)
+void pki_name_plan_free(pki_name_plan *pl)
 {
     if (pl->to)
         for (size_t i = 0; i < pl->n; i++)
@@ -116,7 +116,7 @@ void pk_name_plan_free(pk_name_plan *pl)
     memset(pl, 0, sizeof *pl);
 }
 
-int pk_name_plan_set(pk_name_plan *pl, pk_name_id id, const uint8_t *raw, size_t len)
+int pki_name_plan_set(pki_name_plan *pl, pk_name_id id, const uint8_t *raw, size_t len)
 {
     uint8_t *copy = malloc(len ? len : 1);
     if (!copy)
@@ -129,7 +129,7 @@ int pk_name_plan_set(pk_name_plan *pl, pk_name_id id, const uint8_t *raw, size_t
     return 0;
 }
 
-static const uint8_t *final_name(const pk_name_plan *pl, const pk_names *names, size_t id,
+static const uint8_t *final_name(const pki_name_plan *pl, const pk_names *names, size_t id,
                                  size_t *len)
 {
     if (pl->changed[id]) {
@@ -140,7 +140,7 @@ static const uint8_t *final_name(const pk_name_plan *pl, const pk_names *names, 
 }
 
 typedef struct sort_ctx {
-    const pk_name_plan *pl;
+    const pki_name_plan *pl;
     const pk_names *names;
 } sort_ctx;
 
@@ -175,8 +175,8 @@ static void sort_ids(size_t *v, size_t *tmp, size_t n, const sort_ctx *c)
     memcpy(v, tmp, n * sizeof *v);
 }
 
-int pk_name_plan_check_collisions(const pk_name_plan *pl, const pk_names *names, const char *what,
-                                  pk_log *log)
+int pki_name_plan_check_collisions(const pki_name_plan *pl, const pk_names *names, const char *what,
+                                   pk_log *log)
 {
     size_t k = 0;
     for (size_t i = 0; i < pl->n; i++)
@@ -214,19 +214,20 @@ int pk_name_plan_check_collisions(const pk_name_plan *pl, const pk_names *names,
     return rc;
 }
 
-int pk_name_plan_check_width(const pk_name_plan *pl, const pk_names *names, const bool *subset,
-                             size_t max, const char *what, pk_log *log)
+int pki_name_plan_check_width(const pki_name_plan *pl, const pk_names *names, const bool *subset,
+                              size_t max, const char *what, pk_log *log)
 {
     int rc = 0;
     for (size_t i = 0; i < pl->n; i++) {
         if (!pl->changed[i] || !pl->used[i] || (subset && !subset[i]) || pl->to_len[i] <= max)
             continue;
         char *to = pk_cp932_to_utf8(pl->to[i], pl->to_len[i], NULL);
-        const pk_map_rule *r = pl->rule[i];
+        const pki_map_rule *r = pl->rule[i];
         if (r) {
-            pk_log_add_at(log, PK_ERROR, r->to_at.file, -1, r->to_at.line, r->to_at.col,
-                       "%s '%s' would become '%s', %zu bytes in CP932; the field holds %zu", what,
-                       pk_names_utf8(names, (pk_name_id)i), to ? to : "?", pl->to_len[i], max);
+            pki_log_add_at(log, PK_ERROR, r->to_at.file, -1, r->to_at.line, r->to_at.col,
+                           "%s '%s' would become '%s', %zu bytes in CP932; the field holds %zu",
+                           what, pk_names_utf8(names, (pk_name_id)i), to ? to : "?", pl->to_len[i],
+                           max);
         } else {
             pk_error(log, "%s '%s' would become '%s', %zu bytes in CP932; the field holds %zu",
                      what, pk_names_utf8(names, (pk_name_id)i), to ? to : "?", pl->to_len[i], max);
@@ -237,7 +238,7 @@ int pk_name_plan_check_width(const pk_name_plan *pl, const pk_names *names, cons
     return rc;
 }
 
-int pk_name_plan_commit(const pk_name_plan *pl, pk_names *names, pk_name_id **map, pk_log *log)
+int pki_name_plan_commit(const pki_name_plan *pl, pk_names *names, pk_name_id **map, pk_log *log)
 {
     pk_name_id *m = malloc((pl->n ? pl->n : 1) * sizeof *m);
     if (!m) {
@@ -261,8 +262,8 @@ int pk_name_plan_commit(const pk_name_plan *pl, pk_names *names, pk_name_id **ma
 
 /* ---- padding ---- */
 
-uint32_t pk_pad_transfer(pk_motion *m, pk_name_id old, uint32_t old_pad, pk_name_id new_id,
-                         size_t width)
+uint32_t pki_pad_transfer(pk_motion *m, pk_name_id old, uint32_t old_pad, pk_name_id new_id,
+                          size_t width)
 {
     size_t olen, nlen, plen = 0;
     const uint8_t *oraw = pk_names_raw(m->names, old, &olen);
@@ -297,9 +298,9 @@ uint32_t pk_pad_transfer(pk_motion *m, pk_name_id old, uint32_t old_pad, pk_name
 }
 
 /* Renames the records of m by the old -> new id maps, carrying padding
- * over (pk_pad_transfer); -1 on out-of-memory (records may then be
+ * over (pki_pad_transfer); -1 on out-of-memory (records may then be
  * partly renamed: callers run it on a copy or accept that on OOM). */
-int pk_motion_apply_names(pk_motion *m, const pk_name_id *bmap, const pk_name_id *mmap)
+int pki_motion_apply_names(pk_motion *m, const pk_name_id *bmap, const pk_name_id *mmap)
 {
     pk_name_id last_old = PK_NO_NAME;
     uint32_t last_pad = 0, last_new_pad = 0;
@@ -311,7 +312,7 @@ int pk_motion_apply_names(pk_motion *m, const pk_name_id *bmap, const pk_name_id
         if (k->name != last_old || k->pad != last_pad) {
             last_old = k->name;
             last_pad = k->pad;
-            last_new_pad = pk_pad_transfer(m, k->name, k->pad, nid, PK_VMD_NAME_BYTES);
+            last_new_pad = pki_pad_transfer(m, k->name, k->pad, nid, PK_VMD_NAME_BYTES);
             if (last_new_pad == UINT32_MAX)
                 return -1;
         }
@@ -324,7 +325,7 @@ int pk_motion_apply_names(pk_motion *m, const pk_name_id *bmap, const pk_name_id
             pk_name_id nid = mmap[k->name];
             if (nid == k->name)
                 continue;
-            uint32_t np = pk_pad_transfer(m, k->name, k->pad, nid, PK_VMD_NAME_BYTES);
+            uint32_t np = pki_pad_transfer(m, k->name, k->pad, nid, PK_VMD_NAME_BYTES);
             if (np == UINT32_MAX)
                 return -1;
             k->name = nid;
@@ -336,7 +337,7 @@ int pk_motion_apply_names(pk_motion *m, const pk_name_id *bmap, const pk_name_id
             pk_name_id nid = bmap[st->name];
             if (nid == st->name)
                 continue;
-            uint32_t np = pk_pad_transfer(m, st->name, st->pad, nid, PK_VMD_IK_BYTES);
+            uint32_t np = pki_pad_transfer(m, st->name, st->pad, nid, PK_VMD_IK_BYTES);
             if (np == UINT32_MAX)
                 return -1;
             st->name = nid;
@@ -358,11 +359,11 @@ void pk_edit_stats_free(pk_edit_stats *s)
     s->nunmatched = 0;
 }
 
-void pk_edit_stats_add_unmatched(pk_edit_stats *s, const char *utf8)
+void pki_edit_stats_add_unmatched(pk_edit_stats *s, const char *utf8)
 {
     if (!s)
         return;
-    if (pk_grow_to(&s->unmatched, s->nunmatched + 1, sizeof *s->unmatched) != 0)
+    if (pki_grow_to(&s->unmatched, s->nunmatched + 1, sizeof *s->unmatched) != 0)
         return;
     size_t n = strlen(utf8) + 1;
     char *d = malloc(n);
@@ -376,22 +377,22 @@ void pk_edit_stats_add_unmatched(pk_edit_stats *s, const char *utf8)
 
 /* --reverse needs every glob's target to hold the '*' that gives back the
  * capture. */
-static int reverse_check(const pk_map *m, pk_log *log)
+static int reverse_check(const pki_map *m, pk_log *log)
 {
     int rc = 0;
     for (size_t i = 0; i < m->n; i++) {
-        const pk_map_rule *r = &m->v[i];
+        const pki_map_rule *r = &m->v[i];
         if (r->from.star >= 0 && r->to.star < 0) {
-            pk_log_add_at(log, PK_ERROR, r->to_at.file, -1, r->to_at.line, r->to_at.col,
-                       "rule '%s': '%s' cannot be reversed (the target has no '*')", r->from_utf8,
-                       r->to_utf8);
+            pki_log_add_at(log, PK_ERROR, r->to_at.file, -1, r->to_at.line, r->to_at.col,
+                           "rule '%s': '%s' cannot be reversed (the target has no '*')",
+                           r->from_utf8, r->to_utf8);
             rc = -1;
         }
     }
     return rc;
 }
 
-static int plan_map(pk_name_plan *pl, const pk_names *names, const pk_map *m, bool reverse,
+static int plan_map(pki_name_plan *pl, const pk_names *names, const pki_map *m, bool reverse,
                     pk_edit_stats *st, size_t *renamed, pk_log *log)
 {
     for (size_t i = 0; i < pl->n; i++) {
@@ -399,17 +400,17 @@ static int plan_map(pk_name_plan *pl, const pk_names *names, const pk_map *m, bo
             continue;
         size_t len;
         const uint8_t *raw = pk_names_raw(names, (pk_name_id)i, &len);
-        uint8_t *out = malloc(len + 2 * PK_PATTERN_MAX);
+        uint8_t *out = malloc(len + 2 * PKI_PATTERN_MAX);
         if (!out) {
             pk_error(log, "out of memory");
             return -1;
         }
         size_t out_len;
-        const pk_map_rule *r = pk_map_lookup(m, reverse, raw, len, out, &out_len);
+        const pki_map_rule *r = pki_map_lookup(m, reverse, raw, len, out, &out_len);
         if (!r) {
-            pk_edit_stats_add_unmatched(st, pk_names_utf8(names, (pk_name_id)i));
+            pki_edit_stats_add_unmatched(st, pk_names_utf8(names, (pk_name_id)i));
         } else if (out_len != len || memcmp(out, raw, len) != 0) {
-            if (pk_name_plan_set(pl, (pk_name_id)i, out, out_len) != 0) {
+            if (pki_name_plan_set(pl, (pk_name_id)i, out, out_len) != 0) {
                 free(out);
                 pk_error(log, "out of memory");
                 return -1;
@@ -425,7 +426,7 @@ static int plan_map(pk_name_plan *pl, const pk_names *names, const pk_map *m, bo
 
 /* A name left alone that --reverse (or a forward run, after --reverse)
  * would rename is worth a warning: the round trip would not hold for it. */
-static void warn_ambiguous(const pk_name_plan *pl, const pk_names *names, const pk_map *m,
+static void warn_ambiguous(const pki_name_plan *pl, const pk_names *names, const pki_map *m,
                            bool reverse, const char *what, pk_log *log)
 {
     for (size_t i = 0; i < pl->n; i++) {
@@ -433,11 +434,11 @@ static void warn_ambiguous(const pk_name_plan *pl, const pk_names *names, const 
             continue;
         size_t len;
         const uint8_t *raw = pk_names_raw(names, (pk_name_id)i, &len);
-        uint8_t out[3 * PK_PATTERN_MAX];
+        uint8_t out[3 * PKI_PATTERN_MAX];
         size_t out_len;
-        if (len > PK_PATTERN_MAX)
+        if (len > PKI_PATTERN_MAX)
             continue;
-        const pk_map_rule *r = pk_map_lookup(m, !reverse, raw, len, out, &out_len);
+        const pki_map_rule *r = pki_map_lookup(m, !reverse, raw, len, out, &out_len);
         if (!r || (out_len == len && memcmp(out, raw, len) == 0))
             continue;
         char *to = pk_cp932_to_utf8(out, out_len, NULL);
@@ -451,18 +452,18 @@ static void warn_ambiguous(const pk_name_plan *pl, const pk_names *names, const 
 
 /* ---- a motion or a pose ---- */
 
-int pk_set_plan_init(pk_set_plan *p, const pk_bone_set *s, pk_log *log)
+int pki_set_plan_init(pki_set_plan *p, const pki_bone_set *s, pk_log *log)
 {
     memset(p, 0, sizeof *p);
     size_t n = pk_names_count(s->names);
     p->n = n;
     p->in_bones = calloc(n ? n : 1, 1);
     p->in_ik = calloc(n ? n : 1, 1);
-    bool ok_b = p->in_bones && p->in_ik && pk_name_plan_init(&p->bones, n) == 0;
-    bool ok_m = ok_b && pk_name_plan_init(&p->morphs, n) == 0;
+    bool ok_b = p->in_bones && p->in_ik && pki_name_plan_init(&p->bones, n) == 0;
+    bool ok_m = ok_b && pki_name_plan_init(&p->morphs, n) == 0;
     if (!ok_m) {
         if (ok_b)
-            pk_name_plan_free(&p->bones);
+            pki_name_plan_free(&p->bones);
         free(p->in_bones);
         free(p->in_ik);
         memset(p, 0, sizeof *p);
@@ -470,57 +471,57 @@ int pk_set_plan_init(pk_set_plan *p, const pk_bone_set *s, pk_log *log)
         return -1;
     }
     const pk_motion *m = s->m;
-    size_t nb = pk_bone_set_count(s), nm = pk_bone_set_morphs(s);
+    size_t nb = pki_bone_set_count(s), nm = pki_bone_set_morphs(s);
     for (size_t i = 0; i < nb; i++) {
-        pk_name_id id = *pk_bone_set_at(s, i).name;
+        pk_name_id id = *pki_bone_set_at(s, i).name;
         p->in_bones[id] = p->bones.used[id] = true;
     }
     for (size_t i = 0; m && i < m->niks; i++)
         for (uint32_t j = 0; j < m->iks[i].count; j++)
             p->in_ik[m->iks[i].ik[j].name] = p->bones.used[m->iks[i].ik[j].name] = true;
     for (size_t i = 0; i < nm; i++)
-        p->morphs.used[*pk_bone_set_morph_name(s, i)] = true;
+        p->morphs.used[*pki_bone_set_morph_name(s, i)] = true;
     return 0;
 }
 
-int pk_set_plan_check(const pk_set_plan *p, const pk_bone_set *s, pk_log *log)
+int pki_set_plan_check(const pki_set_plan *p, const pki_bone_set *s, pk_log *log)
 {
     /* Every check before any change; all problems reported at once. */
     int rc = 0;
-    if (pk_name_plan_check_width(&p->bones, s->names, p->in_bones, s->name_bytes, "bone", log))
+    if (pki_name_plan_check_width(&p->bones, s->names, p->in_bones, s->name_bytes, "bone", log))
         rc = -1;
     if (s->m &&
-        pk_name_plan_check_width(&p->bones, s->names, p->in_ik, PK_VMD_IK_BYTES, "IK name", log))
+        pki_name_plan_check_width(&p->bones, s->names, p->in_ik, PK_VMD_IK_BYTES, "IK name", log))
         rc = -1;
-    if (pk_name_plan_check_width(&p->morphs, s->names, NULL, s->name_bytes, "morph", log))
+    if (pki_name_plan_check_width(&p->morphs, s->names, NULL, s->name_bytes, "morph", log))
         rc = -1;
-    if (pk_name_plan_check_collisions(&p->bones, s->names, "bone", log))
+    if (pki_name_plan_check_collisions(&p->bones, s->names, "bone", log))
         rc = -1;
-    if (pk_name_plan_check_collisions(&p->morphs, s->names, "morph", log))
+    if (pki_name_plan_check_collisions(&p->morphs, s->names, "morph", log))
         rc = -1;
     return rc;
 }
 
-int pk_set_plan_apply(const pk_set_plan *p, pk_bone_set *s, pk_log *log)
+int pki_set_plan_apply(const pki_set_plan *p, pki_bone_set *s, pk_log *log)
 {
     pk_name_id *bmap = NULL, *mmap = NULL;
     int rc = 0;
-    if (pk_name_plan_commit(&p->bones, s->names, &bmap, log) != 0 ||
-        pk_name_plan_commit(&p->morphs, s->names, &mmap, log) != 0) {
+    if (pki_name_plan_commit(&p->bones, s->names, &bmap, log) != 0 ||
+        pki_name_plan_commit(&p->morphs, s->names, &mmap, log) != 0) {
         rc = -1;
     } else if (s->m) {
-        if (pk_motion_apply_names(s->m, bmap, mmap) != 0) {
+        if (pki_motion_apply_names(s->m, bmap, mmap) != 0) {
             pk_error(log, "out of memory");
             rc = -1;
         }
     } else {
-        size_t nb = pk_bone_set_count(s), nm = pk_bone_set_morphs(s);
+        size_t nb = pki_bone_set_count(s), nm = pki_bone_set_morphs(s);
         for (size_t i = 0; i < nb; i++) {
-            pk_name_id *id = pk_bone_set_at(s, i).name;
+            pk_name_id *id = pki_bone_set_at(s, i).name;
             *id = bmap[*id];
         }
         for (size_t i = 0; i < nm; i++) {
-            pk_name_id *id = pk_bone_set_morph_name(s, i);
+            pk_name_id *id = pki_bone_set_morph_name(s, i);
             *id = mmap[*id];
         }
     }
@@ -529,7 +530,7 @@ int pk_set_plan_apply(const pk_set_plan *p, pk_bone_set *s, pk_log *log)
     return rc;
 }
 
-void pk_set_plan_count(const pk_set_plan *p, pk_edit_stats *st)
+void pki_set_plan_count(const pki_set_plan *p, pk_edit_stats *st)
 {
     for (size_t i = 0; i < p->n; i++) {
         st->bones += p->in_bones[i];
@@ -539,23 +540,23 @@ void pk_set_plan_count(const pk_set_plan *p, pk_edit_stats *st)
     }
 }
 
-void pk_set_plan_free(pk_set_plan *p)
+void pki_set_plan_free(pki_set_plan *p)
 {
-    pk_name_plan_free(&p->bones);
-    pk_name_plan_free(&p->morphs);
+    pki_name_plan_free(&p->bones);
+    pki_name_plan_free(&p->morphs);
     free(p->in_bones);
     free(p->in_ik);
     memset(p, 0, sizeof *p);
 }
 
 /* Renames the bone keys (and a motion's IK names) and morphs of s. */
-static int rename_set(pk_bone_set *s, const pk_rules *r, bool reverse, pk_edit_stats *st,
+static int rename_set(pki_bone_set *s, const pk_rules *r, bool reverse, pk_edit_stats *st,
                       pk_log *log)
 {
     if (reverse && (reverse_check(&r->rename, log) || reverse_check(&r->morphs, log)))
         return -1;
-    pk_set_plan p;
-    if (pk_set_plan_init(&p, s, log) != 0)
+    pki_set_plan p;
+    if (pki_set_plan_init(&p, s, log) != 0)
         return -1;
     pk_edit_stats local = {0};
     if (!st)
@@ -566,30 +567,30 @@ static int rename_set(pk_bone_set *s, const pk_rules *r, bool reverse, pk_edit_s
         plan_map(&p.morphs, s->names, &r->morphs, reverse, st, &morph_renamed, log) != 0)
         rc = -1;
     if (!rc)
-        rc = pk_set_plan_check(&p, s, log);
+        rc = pki_set_plan_check(&p, s, log);
     if (!rc)
-        rc = pk_set_plan_apply(&p, s, log);
+        rc = pki_set_plan_apply(&p, s, log);
     if (!rc) {
         warn_ambiguous(&p.bones, s->names, &r->rename, reverse, "bone", log);
         warn_ambiguous(&p.morphs, s->names, &r->morphs, reverse, "morph", log);
-        pk_set_plan_count(&p, st);
+        pki_set_plan_count(&p, st);
         st->morphs_renamed += morph_renamed;
     }
-    pk_set_plan_free(&p);
+    pki_set_plan_free(&p);
     pk_edit_stats_free(&local);
     return rc;
 }
 
 int pk_motion_rename(pk_motion *m, const pk_rules *r, bool reverse, pk_edit_stats *st, pk_log *log)
 {
-    pk_bone_set s;
-    pk_bone_set_of_motion(&s, m);
+    pki_bone_set s;
+    pki_bone_set_of_motion(&s, m);
     return rename_set(&s, r, reverse, st, log);
 }
 
 int pk_pose_rename(pk_pose *p, const pk_rules *r, bool reverse, pk_edit_stats *st, pk_log *log)
 {
-    pk_bone_set s;
-    pk_bone_set_of_pose(&s, p);
+    pki_bone_set s;
+    pki_bone_set_of_pose(&s, p);
     return rename_set(&s, r, reverse, st, log);
 }

@@ -44,23 +44,23 @@
  * or by scale.default (1 when absent): centre, groove and IK targets
  * follow a taller or shorter model.
  */
-#include "common/diag_internal.h"
-#include "math/quat_internal.h"
+#include "common/diag.h"
+#include "math/quat.h"
 #include "ops/names/bone_set.h"
-#include "ops/retarget/retarget_internal.h"
-#include "rules/rules_internal.h"
+#include "ops/retarget/retarget.h"
+#include "rules/rules.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- the two key rewrites (quaternions in double: math/quat_internal.h) ---- */
+/* ---- the two key rewrites (quaternions in double: math/quat.h) ---- */
 
 static void stance_bone_key(const double r[4], float rot[4])
 {
     double q[4], ri[4] = {-r[0], -r[1], -r[2], r[3]}, o[4];
-    pk_qd_from_key(rot, q);
-    pk_qd_mul(q, ri, o);
+    pki_qd_from_key(rot, q);
+    pki_qd_mul(q, ri, o);
     for (int i = 0; i < 4; i++)
         rot[i] = (float)o[i];
 }
@@ -68,13 +68,13 @@ static void stance_bone_key(const double r[4], float rot[4])
 static void chain_key(const double r[4], float pos[3], float rot[4])
 {
     double q[4], ri[4] = {-r[0], -r[1], -r[2], r[3]}, t[4], o[4];
-    pk_qd_from_key(rot, q);
-    pk_qd_mul(r, q, t);
-    pk_qd_mul(t, ri, o);
+    pki_qd_from_key(rot, q);
+    pki_qd_mul(r, q, t);
+    pki_qd_mul(t, ri, o);
     for (int i = 0; i < 4; i++)
         rot[i] = (float)o[i];
     double p[3] = {pos[0], pos[1], pos[2]}, po[3];
-    pk_qd_rotate(r, p, po);
+    pki_qd_rotate(r, p, po);
     for (int i = 0; i < 3; i++)
         pos[i] = (float)po[i];
 }
@@ -82,7 +82,7 @@ static void chain_key(const double r[4], float pos[3], float rot[4])
 /* ---- compiled stance rules ---- */
 
 typedef struct stance_c {
-    const pk_stance_rule *rule;
+    const pki_stance_rule *rule;
     double r[4];
     pk_selection *chain;
 } stance_c;
@@ -102,7 +102,7 @@ static stance_c *compile_stances(const pk_rules *r, pk_log *log)
         return NULL;
     }
     for (size_t i = 0; i < r->nstance; i++) {
-        const pk_stance_rule *s = &r->stance[i];
+        const pki_stance_rule *s = &r->stance[i];
         v[i].rule = s;
         double n = 0;
         for (int k = 0; k < 4; k++)
@@ -112,13 +112,13 @@ static stance_c *compile_stances(const pk_rules *r, pk_log *log)
         for (int k = 0; k < 4; k++)
             v[i].r[k] = s->r[k] * n;
         /* The chain is an anonymous group: its items and @references. */
-        v[i].chain = pk_selection_new_empty();
+        v[i].chain = pki_selection_new_empty();
         if (!v[i].chain) {
             pk_error(log, "out of memory");
             free_stances(v, i);
             return NULL;
         }
-        if (pk_selection_add_group(v[i].chain, r, &s->chain, log, 0) != 0) {
+        if (pki_selection_add_group(v[i].chain, r, &s->chain, log, 0) != 0) {
             free_stances(v, i + 1);
             return NULL;
         }
@@ -128,11 +128,11 @@ static stance_c *compile_stances(const pk_rules *r, pk_log *log)
 
 static double scale_for(const pk_rules *r, const uint8_t *raw, size_t len)
 {
-    const pk_scale_rule *best = NULL;
+    const pki_scale_rule *best = NULL;
     int best_score = 0;
     for (size_t i = 0; i < r->nscale; i++) {
-        const pk_scale_rule *s = &r->scale[i];
-        if (!pk_pattern_match(&s->bone, raw, len, NULL, NULL))
+        const pki_scale_rule *s = &r->scale[i];
+        if (!pki_pattern_match(&s->bone, raw, len, NULL, NULL))
             continue;
         int score = s->bone.star < 0 ? 1000 : (int)s->bone.len;
         if (!best || score > best_score) {
@@ -149,12 +149,12 @@ static double scale_for(const pk_rules *r, const uint8_t *raw, size_t len)
 static pk_name_id stance_bone_name(pk_names *names, const stance_c *sc, size_t max,
                                    const char *format, pk_log *log)
 {
-    const pk_pattern *b = &sc->rule->bone;
+    const pki_pattern *b = &sc->rule->bone;
     if (b->len > max) {
-        pk_log_add_at(log, PK_ERROR, sc->rule->at.file, -1, sc->rule->at.line, sc->rule->at.col,
-                   "stance bone '%s' needs a key but its name is %zu bytes; a %s bone name "
-                   "holds %zu",
-                   sc->rule->bone_utf8, b->len, format, max);
+        pki_log_add_at(log, PK_ERROR, sc->rule->at.file, -1, sc->rule->at.line, sc->rule->at.col,
+                       "stance bone '%s' needs a key but its name is %zu bytes; a %s bone name "
+                       "holds %zu",
+                       sc->rule->bone_utf8, b->len, format, max);
         return PK_NO_NAME;
     }
     pk_name_id id = pk_names_intern(names, b->raw, b->len);
@@ -173,21 +173,21 @@ typedef struct stance_run {
     pk_name_id first_chain; /* the first chain key's bone, for the warning */
 } stance_run;
 
-static void stance_fn(void *ctx, const uint8_t *raw, size_t len, pk_bone_ref k)
+static void stance_fn(void *ctx, const uint8_t *raw, size_t len, pki_bone_ref k)
 {
     stance_run *run = ctx;
-    if (pk_pattern_match(&run->sc->rule->bone, raw, len, NULL, NULL)) {
+    if (pki_pattern_match(&run->sc->rule->bone, raw, len, NULL, NULL)) {
         stance_bone_key(run->sc->r, k.rot);
         run->keyed = true;
     } else if (pk_selection_has(run->sc->chain, raw, len)) {
         if (!run->chain_keys++)
             run->first_chain = *k.name;
-        run->chain_moving += !pk_bone_ref_at_rest(k);
+        run->chain_moving += !pki_bone_ref_at_rest(k);
         chain_key(run->sc->r, k.pos, k.rot);
     }
 }
 
-static void scale_fn(void *ctx, const uint8_t *raw, size_t len, pk_bone_ref k)
+static void scale_fn(void *ctx, const uint8_t *raw, size_t len, pki_bone_ref k)
 {
     double f = scale_for(ctx, raw, len);
     if (f == 1.0)
@@ -202,12 +202,12 @@ static void scale_fn(void *ctx, const uint8_t *raw, size_t len, pk_bone_ref k)
  * nor a moving chain key is in s, the rule does not apply to this model:
  * a warning, and nothing is added.  keys_changed counts keys whose bytes
  * changed. */
-int pk_retarget_rules_apply(pk_bone_set *s, const pk_rules *r, pk_edit_stats *st, pk_log *log)
+int pki_retarget_rules_apply(pki_bone_set *s, const pk_rules *r, pk_edit_stats *st, pk_log *log)
 {
-    size_t n0 = pk_bone_set_count(s);
+    size_t n0 = pki_bone_set_count(s);
     if (!n0 || (!r->nstance && !r->scale_set && !r->nscale))
         return 0;
-    float *before = pk_bone_set_snapshot(s);
+    float *before = pki_bone_set_snapshot(s);
     stance_c *sc = r->nstance ? compile_stances(r, log) : NULL;
     if (!before || (r->nstance && !sc)) {
         if (!before)
@@ -218,7 +218,7 @@ int pk_retarget_rules_apply(pk_bone_set *s, const pk_rules *r, pk_edit_stats *st
     int rc = 0;
     for (size_t i = 0; i < r->nstance && !rc; i++) {
         stance_run run = {&sc[i], false, 0, 0, PK_NO_NAME};
-        pk_bone_set_each(s, stance_fn, &run);
+        pki_bone_set_each(s, stance_fn, &run);
         if (run.keyed)
             continue;
         if (!run.chain_keys) {
@@ -238,8 +238,8 @@ int pk_retarget_rules_apply(pk_bone_set *s, const pk_rules *r, pk_edit_stats *st
             continue;
         }
         pk_name_id id = stance_bone_name(s->names, &sc[i], s->name_bytes, s->format, log);
-        pk_bone_ref k;
-        if (id == PK_NO_NAME || !pk_bone_set_add(s, id, &k)) {
+        pki_bone_ref k;
+        if (id == PK_NO_NAME || !pki_bone_set_add(s, id, &k)) {
             if (id != PK_NO_NAME)
                 pk_error(log, "out of memory");
             rc = -1;
@@ -250,23 +250,23 @@ int pk_retarget_rules_apply(pk_bone_set *s, const pk_rules *r, pk_edit_stats *st
             st->keys_added++;
     }
     if (!rc && (r->scale_set || r->nscale))
-        pk_bone_set_each(s, scale_fn, (void *)r);
+        pki_bone_set_each(s, scale_fn, (void *)r);
     if (!rc && st)
-        st->keys_changed += pk_bone_set_changed(s, before, n0);
+        st->keys_changed += pki_bone_set_changed(s, before, n0);
     free_stances(sc, r->nstance);
     free(before);
     return rc;
 }
 
-bool pk_retarget_rules_stance(const pk_rules *r, const uint8_t *raw, size_t len)
+bool pki_retarget_rules_stance(const pk_rules *r, const uint8_t *raw, size_t len)
 {
     for (size_t i = 0; r && i < r->nstance; i++)
-        if (pk_pattern_match(&r->stance[i].bone, raw, len, NULL, NULL))
+        if (pki_pattern_match(&r->stance[i].bone, raw, len, NULL, NULL))
             return true;
     return false;
 }
 
-bool pk_retarget_rules_scale(const pk_rules *r)
+bool pki_retarget_rules_scale(const pk_rules *r)
 {
     return r && (r->scale_set || r->nscale);
 }
@@ -279,9 +279,10 @@ int pk_motion_retarget(pk_motion *m, const pk_rules *r, pk_edit_stats *st, pk_lo
         pk_error(log, "out of memory");
         return -1;
     }
-    pk_bone_set s;
-    pk_bone_set_of_motion(&s, c);
-    if (pk_motion_rename(c, r, false, st, log) != 0 || pk_retarget_rules_apply(&s, r, st, log) != 0) {
+    pki_bone_set s;
+    pki_bone_set_of_motion(&s, c);
+    if (pk_motion_rename(c, r, false, st, log) != 0 ||
+        pki_retarget_rules_apply(&s, r, st, log) != 0) {
         pk_motion_free(c);
         return -1;
     }
@@ -299,9 +300,10 @@ int pk_pose_retarget(pk_pose *p, const pk_rules *r, pk_edit_stats *st, pk_log *l
         pk_error(log, "out of memory");
         return -1;
     }
-    pk_bone_set s;
-    pk_bone_set_of_pose(&s, c);
-    if (pk_pose_rename(c, r, false, st, log) != 0 || pk_retarget_rules_apply(&s, r, st, log) != 0) {
+    pki_bone_set s;
+    pki_bone_set_of_pose(&s, c);
+    if (pk_pose_rename(c, r, false, st, log) != 0 ||
+        pki_retarget_rules_apply(&s, r, st, log) != 0) {
         pk_pose_free(c);
         return -1;
     }

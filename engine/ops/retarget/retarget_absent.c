@@ -20,11 +20,11 @@
  *
  * A name counts as the model's when it is the model's name or, for a name
  * longer than the file's field, that name as MMD cuts it (15 bytes in a
- * VMD, 19 in a VPD: model/names_internal.h), as MMD matches it.
+ * VMD, 19 in a VPD: model/names.h), as MMD matches it.
  */
 #include "common/grow.h"
-#include "model/names_internal.h"
-#include "ops/retarget/retarget_internal.h"
+#include "model/names.h"
+#include "ops/retarget/retarget.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,15 +43,15 @@ static void mark_model(const pk_model *m, const pk_names *names, size_t field, u
 {
     for (size_t i = 0; i < m->nbones; i++) {
         size_t len;
-        const uint8_t *raw = pk_model_bone_raw(m, i, &len);
+        const uint8_t *raw = pki_model_bone_raw(m, i, &len);
         if (!raw)
             continue;
         pk_name_id id = pk_names_find(names, raw, len);
         if (id != PK_NO_NAME && (size_t)id < nn)
             flags[id] |= bit;
-        size_t cuts[4], n = pk_name_cuts(raw, len, cuts);
+        size_t cuts[4], n = pki_name_cuts(raw, len, cuts);
         for (size_t c = 0; c < n; c++) {
-            if (!pk_name_stored_as(raw, len, raw, cuts[c], field))
+            if (!pki_name_stored_as(raw, len, raw, cuts[c], field))
                 continue;
             id = pk_names_find(names, raw, cuts[c]);
             if (id != PK_NO_NAME && (size_t)id < nn)
@@ -60,7 +60,7 @@ static void mark_model(const pk_model *m, const pk_names *names, size_t field, u
     }
 }
 
-static pk_name_id key_name(const pk_bone_set *s, size_t i)
+static pk_name_id key_name(const pki_bone_set *s, size_t i)
 {
     return s->m ? s->m->bones[i].name : s->p->bones[i].name;
 }
@@ -89,10 +89,10 @@ static void warn(const pk_retarget_report *rep, const pk_retarget_options *o, pk
     pk_buf_free(&b);
 }
 
-int pk_retarget_drop_absent(pk_bone_set *s, const pk_retarget_options *o, pk_retarget_report *rep,
-                            pk_log *log)
+int pki_retarget_drop_absent(pki_bone_set *s, const pk_retarget_options *o, pk_retarget_report *rep,
+                             pk_log *log)
 {
-    size_t nn = pk_names_count(s->names), n = pk_bone_set_count(s);
+    size_t nn = pk_names_count(s->names), n = pki_bone_set_count(s);
     uint8_t *flags = calloc(nn + 1, 1);
     if (!flags) {
         pk_error(log, "out of memory");
@@ -101,8 +101,8 @@ int pk_retarget_drop_absent(pk_bone_set *s, const pk_retarget_options *o, pk_ret
     mark_model(o->from, s->names, s->name_bytes, flags, nn, IN_A);
     mark_model(o->to, s->names, s->name_bytes, flags, nn, IN_B);
     for (size_t i = 0; i < n; i++) {
-        pk_bone_ref k = pk_bone_set_at(s, i);
-        if ((size_t)*k.name < nn && !pk_bone_ref_at_rest(k))
+        pki_bone_ref k = pki_bone_set_at(s, i);
+        if ((size_t)*k.name < nn && !pki_bone_ref_at_rest(k))
             flags[*k.name] |= MOVES;
     }
     bool ok = true;
@@ -122,7 +122,7 @@ int pk_retarget_drop_absent(pk_bone_set *s, const pk_retarget_options *o, pk_ret
             continue;
         const char *u = pk_names_utf8(s->names, id);
         char *c = strdup(u ? u : "?");
-        ok = c && pk_grow_to(&rep->dropped, rep->ndropped + 1, sizeof *rep->dropped) == 0;
+        ok = c && pki_grow_to(&rep->dropped, rep->ndropped + 1, sizeof *rep->dropped) == 0;
         if (ok)
             rep->dropped[rep->ndropped++] = c;
         else

@@ -44,12 +44,12 @@
  * shadow and IK stay byte-identical and in order; the folded bones' and
  * rewritten tracks' records are dropped and the new keys appended.
  */
-#include "common/diag_internal.h"
+#include "common/diag.h"
 #include "common/grow.h"
 #include "math/curve.h"
-#include "math/quat_internal.h"
-#include "model/names_internal.h"
-#include "ops/retarget/retarget_internal.h"
+#include "math/quat.h"
+#include "model/names.h"
+#include "ops/retarget/retarget.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -119,7 +119,7 @@ static bool fixed_axis(const pk_model *m, long i, double ax[3])
 static void shown(const fold *f, long i, const double q[4], double out[4])
 {
     if (f->has_axis[i])
-        pk_qd_twist(q, f->axis[i], out);
+        pki_qd_twist(q, f->axis[i], out);
     else
         memcpy(out, q, 4 * sizeof *out);
 }
@@ -129,7 +129,7 @@ static void shown(const fold *f, long i, const double q[4], double out[4])
 static bool turns_off_axis(const fold *f, long i, const float rot[4])
 {
     double q[4], t[4];
-    pk_qd_from_key(rot, q);
+    pki_qd_from_key(rot, q);
     shown(f, i, q, t);
     double d = fabs(q[0] * t[0] + q[1] * t[1] + q[2] * t[2] + q[3] * t[3]);
     double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
@@ -182,7 +182,7 @@ static void append_value(const fold *f, long i, double q[4], double t[3], int de
     const double *st = !local && ppos ? pt : f->val[ap];
     double ratio = (double)b->append_ratio;
     if (b->flags & PK_BONE_APPEND_ROTATE)
-        pk_qd_pow(sq, ratio, q);
+        pki_qd_pow(sq, ratio, q);
     if (b->flags & PK_BONE_APPEND_MOVE)
         for (int k = 0; k < 3; k++)
             t[k] = st[k] * ratio;
@@ -204,14 +204,14 @@ static void gap_eval(const fold *f, const gap *g, double Q[4], double D[3])
             v[k] = o[k] + f->val[bi][k] + at[k];
             rest[k] += o[k];
         }
-        pk_qd_rotate(Q, v, w);
+        pki_qd_rotate(Q, v, w);
         for (int k = 0; k < 3; k++)
             pos[k] += w[k];
         double t[4];
         double own[4];
         shown(f, bi, &f->val[bi][3], own);
-        pk_qd_mul(own, aq, lq); /* its own turn, then the appended one */
-        pk_qd_mul(Q, lq, t);
+        pki_qd_mul(own, aq, lq); /* its own turn, then the appended one */
+        pki_qd_mul(Q, lq, t);
         memcpy(Q, t, sizeof t);
         prev = bi;
     }
@@ -229,7 +229,7 @@ static void job_eval(const fold *f, const job *j, double t[3], double q[4])
     if (j->down >= 0) {
         double Q[4], D[3], w[3];
         gap_eval(f, &f->gaps[j->down], Q, D);
-        pk_qd_rotate(q, D, w);
+        pki_qd_rotate(q, D, w);
         for (int k = 0; k < 3; k++)
             t[k] += w[k];
     }
@@ -237,13 +237,13 @@ static void job_eval(const fold *f, const job *j, double t[3], double q[4])
         const gap *g = &f->gaps[j->up];
         double Q[4], D[3], o[3], v[3], w[3], nq[4];
         gap_eval(f, g, Q, D);
-        pk_qd_mul(Q, q, nq);
+        pki_qd_mul(Q, q, nq);
         memcpy(q, nq, sizeof nq);
         if (j->movable) {
             rest_off(f->a, g->bone[g->n - 1], j->ca, o);
             for (int k = 0; k < 3; k++)
                 v[k] = o[k] + t[k];
-            pk_qd_rotate(Q, v, w);
+            pki_qd_rotate(Q, v, w);
             for (int k = 0; k < 3; k++)
                 t[k] = w[k] - o[k] + (j->up_d ? D[k] : 0.0);
         }
@@ -280,7 +280,7 @@ void pk_fold_report_free(pk_fold_report *r)
 static bool push_str(char ***v, size_t *n, const char *s)
 {
     char *c = strdup(s);
-    if (!c || pk_grow_to(v, *n + 1, sizeof **v) != 0) {
+    if (!c || pki_grow_to(v, *n + 1, sizeof **v) != 0) {
         free(c);
         return false;
     }
@@ -511,7 +511,7 @@ static bool setup(fold *f, const pk_model *a, const pk_model *b, const pk_names 
         f->name[i] = PK_NO_NAME;
         f->val[i][6] = 1.0;
         size_t len;
-        const uint8_t *raw = pk_model_bone_raw(a, i, &len);
+        const uint8_t *raw = pki_model_bone_raw(a, i, &len);
         if (!raw)
             continue;
         f->a2b[i] = pk_model_find_bone(b, raw, len);
@@ -529,7 +529,7 @@ typedef struct keys {
 
 static pk_bone_key *kpush(keys *k)
 {
-    return pk_grow_push(&k->v, &k->n, &k->cap, sizeof *k->v);
+    return pki_grow_push(&k->v, &k->n, &k->cap, sizeof *k->v);
 }
 
 typedef struct fitter {
@@ -540,7 +540,7 @@ typedef struct fitter {
     uint32_t f0;
     float *scratch;   /* n+1 floats */
     double *progress; /* n doubles */
-    pk_curve_cache *cache;
+    pki_curve_cache *cache;
     pk_fold_report *rep;
     bool oom;
 } fitter;
@@ -563,7 +563,7 @@ static bool emit(fitter *ft, uint32_t frame, uint8_t cp[4][4])
 static void linear_cp(uint8_t cp[4][4])
 {
     for (int c = 0; c < 4; c++)
-        memcpy(cp[c], pk_curve_linear, 4);
+        memcpy(cp[c], pki_curve_linear, 4);
 }
 
 /* Whether curve cp (from another channel of the piece) already fits the
@@ -578,7 +578,7 @@ static bool reuse_fits(const float *v, size_t n, const uint8_t cp[4], double tol
         return false;
     for (size_t i = 1; i < n; i++)
         p[i - 1] = ((double)v[i] - v[0]) / span;
-    double e = pk_curve_error(cp, p, n - 1, fabs(span));
+    double e = pki_curve_error(cp, p, n - 1, fabs(span));
     if (e > 0.9 * tol)
         return false;
     *w = fmax(*w, e);
@@ -596,10 +596,11 @@ static bool fit_piece(fitter *ft, uint32_t a, uint32_t b, uint8_t cp[4][4], doub
     for (size_t i = 1; i <= n && flat; i++)
         flat = memcmp(q[i], q[0], sizeof q[0]) == 0;
     if (flat) {
-        memcpy(cp[3], pk_curve_linear, 4);
+        memcpy(cp[3], pki_curve_linear, 4);
     } else {
         double worst = 0;
-        int rc = pk_curve_fit_rot_ex(q, n, PK_FOLD_TOL_DEG, PK_FIT_FAST, ft->cache, cp[3], &worst);
+        int rc =
+            pki_curve_fit_rot_ex(q, n, PK_FOLD_TOL_DEG, PKI_FIT_FAST, ft->cache, cp[3], &worst);
         if (rc != 1)
             return false;
         w[0] = fmax(w[0], worst);
@@ -615,7 +616,7 @@ static bool fit_piece(fitter *ft, uint32_t a, uint32_t b, uint8_t cp[4][4], doub
             flat &= v[i] == v[0];
         }
         if (flat) {
-            memcpy(cp[axis], pk_curve_linear, 4);
+            memcpy(cp[axis], pki_curve_linear, 4);
             continue;
         }
         bool done = false;
@@ -626,8 +627,8 @@ static bool fit_piece(fitter *ft, uint32_t a, uint32_t b, uint8_t cp[4][4], doub
             }
         if (!done) {
             double worst = 0;
-            int rc = pk_curve_fit_scalar_ex(v, n, PK_FOLD_TOL_POS, PK_FIT_FAST, ft->cache,
-                                            cp[axis], &worst);
+            int rc = pki_curve_fit_scalar_ex(v, n, PK_FOLD_TOL_POS, PKI_FIT_FAST, ft->cache,
+                                             cp[axis], &worst);
             if (rc != 1)
                 return false;
             w[1] = fmax(w[1], worst);
@@ -701,7 +702,7 @@ static size_t job_inputs(const fold *f, const job *j, long *in)
     return n;
 }
 
-static int fold_job(fold *f, const pk_motion *m, const job *j, keys *out, pk_curve_cache *cache,
+static int fold_job(fold *f, const pk_motion *m, const job *j, keys *out, pki_curve_cache *cache,
                     pk_fold_report *rep, pk_log *log)
 {
     long in[IN_MAX];
@@ -808,7 +809,7 @@ int pk_motion_fold(pk_motion *m, const pk_model *a, const pk_model *b, pk_fold_r
     pk_tracks *tr = NULL;
     bool *keyed = NULL, *off_axis = NULL;
     keys out = {0};
-    pk_curve_cache *cache = NULL;
+    pki_curve_cache *cache = NULL;
     bool *drop = NULL;
     int rc = -1;
     if (!setup(&f, a, b, m->names))
@@ -830,7 +831,7 @@ int pk_motion_fold(pk_motion *m, const pk_model *a, const pk_model *b, pk_fold_r
     }
     if (!plan(&f, keyed, off_axis, rep))
         goto oom;
-    cache = pk_curve_cache_new();
+    cache = pki_curve_cache_new();
     if (!cache && f.njobs)
         goto oom;
     for (size_t j = 0; j < f.njobs; j++) {
@@ -881,7 +882,7 @@ int pk_motion_fold(pk_motion *m, const pk_model *a, const pk_model *b, pk_fold_r
 oom:
     pk_error(log, "out of memory");
 done:
-    pk_curve_cache_free(cache);
+    pki_curve_cache_free(cache);
     pk_tracks_free(tr);
     free(keyed);
     free(off_axis);
@@ -918,7 +919,7 @@ int pk_pose_fold(pk_pose *p, const pk_model *a, const pk_model *b, pk_fold_repor
             continue;
         off_axis[i] = turns_off_axis(&f, (long)i, p->bones[k].rot);
         double q[4];
-        pk_qd_from_key(p->bones[k].rot, q);
+        pki_qd_from_key(p->bones[k].rot, q);
         double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
         for (int c = 0; c < 3; c++)
             f.val[i][c] = p->bones[k].pos[c];

@@ -26,9 +26,9 @@
  *     t' = s⊙t + (足_B − IK_B) + s⊙(IK_A − 足_A),
  * the constant part being ik_shift.  Undone exactly by the way back.
  */
-#include "common/diag_internal.h"
-#include "math/quat_internal.h"
-#include "ops/retarget/retarget_internal.h"
+#include "common/diag.h"
+#include "math/quat.h"
+#include "ops/retarget/retarget.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -38,7 +38,7 @@
 
 /* ---- model lookups ---- */
 
-long pk_retarget_find(const pk_model *m, const char *utf8)
+long pki_retarget_find(const pk_model *m, const char *utf8)
 {
     uint8_t *raw;
     size_t len;
@@ -49,7 +49,7 @@ long pk_retarget_find(const pk_model *m, const char *utf8)
     return i;
 }
 
-long pk_retarget_bone_of(const pk_model *m, const pk_names *names, pk_name_id id)
+long pki_retarget_bone_of(const pk_model *m, const pk_names *names, pk_name_id id)
 {
     size_t len;
     const uint8_t *raw = pk_names_raw(names, id, &len);
@@ -112,8 +112,8 @@ static double quat_deg(const double q[4])
 static void add_segment(pk_stance *out, const pk_model *a, const pk_model *b, const char *x,
                         const char *y, long *bi_of)
 {
-    long xa = pk_retarget_find(a, x), ya = pk_retarget_find(a, y);
-    long xb = pk_retarget_find(b, x), yb = pk_retarget_find(b, y);
+    long xa = pki_retarget_find(a, x), ya = pki_retarget_find(a, y);
+    long xb = pki_retarget_find(b, x), yb = pki_retarget_find(b, y);
     if (xa < 0 || ya < 0 || xb < 0 || yb < 0 || out->n >= PK_STANCE_MAX)
         return;
     double da[3], db[3];
@@ -128,11 +128,11 @@ static void add_segment(pk_stance *out, const pk_model *a, const pk_model *b, co
         for (size_t s = 0; s < out->n; s++)
             if (bi_of[s] == j) {
                 double t[4];
-                pk_qd_mul(acc, out->seg[s].r, t); /* acc·r_s: r_s applied earlier */
+                pki_qd_mul(acc, out->seg[s].r, t); /* acc·r_s: r_s applied earlier */
                 memcpy(acc, t, sizeof t);
             }
     double d2[3];
-    pk_qd_rotate(acc, da, d2);
+    pki_qd_rotate(acc, da, d2);
     pk_stance_segment *g = &out->seg[out->n];
     memset(g, 0, sizeof *g);
     snprintf(g->bone, sizeof g->bone, "%s", x);
@@ -151,7 +151,7 @@ static void model_error(pk_log *log, const char *name, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     if (name)
-        pk_log_vadd_at(log, PK_ERROR, name, -1, 0, 0, fmt, ap);
+        pki_log_vadd_at(log, PK_ERROR, name, -1, 0, 0, fmt, ap);
     else
         pk_log_vadd(log, PK_ERROR, -1, 0, 0, fmt, ap);
     va_end(ap);
@@ -163,7 +163,7 @@ static bool has_arm(const pk_model *m)
     static const char *const ENDS[4][2] = {
         {"左腕", "左ひじ"}, {"左ひじ", "左手首"}, {"右腕", "右ひじ"}, {"右ひじ", "右手首"}};
     for (int i = 0; i < 4; i++)
-        if (pk_retarget_find(m, ENDS[i][0]) >= 0 && pk_retarget_find(m, ENDS[i][1]) >= 0)
+        if (pki_retarget_find(m, ENDS[i][0]) >= 0 && pki_retarget_find(m, ENDS[i][1]) >= 0)
             return true;
     return false;
 }
@@ -240,8 +240,8 @@ static bool leg_of(const pk_model *m, double *len, double *h)
     int n = 0;
     *len = *h = 0;
     for (int side = 0; side < 2; side++) {
-        long hip = pk_retarget_find(m, side ? "右足" : "左足");
-        long ank = pk_retarget_find(m, side ? "右足首" : "左足首");
+        long hip = pki_retarget_find(m, side ? "右足" : "左足");
+        long ank = pki_retarget_find(m, side ? "右足首" : "左足首");
         if (hip < 0 || ank < 0)
             continue;
         double d[3];
@@ -274,8 +274,8 @@ static int scale_named(const pk_model *a, const pk_model *b, pk_leg_scale *out, 
     double s[3] = {out->xz, out->y, out->xz};
     for (int side = 0; side < 2; side++) {
         const char *hip = side ? "右足" : "左足", *ik = side ? "右足ＩＫ" : "左足ＩＫ";
-        long ha = pk_retarget_find(a, hip), ia = pk_retarget_find(a, ik);
-        long hb = pk_retarget_find(b, hip), ib = pk_retarget_find(b, ik);
+        long ha = pki_retarget_find(a, hip), ia = pki_retarget_find(a, ik);
+        long hb = pki_retarget_find(b, hip), ib = pki_retarget_find(b, ik);
         if (ha < 0 || ia < 0 || hb < 0 || ib < 0)
             continue;
         for (int k = 0; k < 3; k++)
@@ -304,7 +304,7 @@ typedef struct xform {
     const pk_leg_scale *sc;
 } xform;
 
-static void stance_fn(void *ctx, const uint8_t *raw, size_t len, pk_bone_ref k)
+static void stance_fn(void *ctx, const uint8_t *raw, size_t len, pki_bone_ref k)
 {
     (void)raw;
     (void)len;
@@ -319,18 +319,18 @@ static void stance_fn(void *ctx, const uint8_t *raw, size_t len, pk_bone_ref k)
         if (!role || !x->use[s])
             continue;
         if (!any)
-            pk_qd_from_key(k.rot, q);
+            pki_qd_from_key(k.rot, q);
         any = true;
         const double *r = x->st->seg[s].r;
         double ri[4] = {-r[0], -r[1], -r[2], r[3]}, t[4];
         if (role == 1) {
-            pk_qd_mul(q, ri, t);
+            pki_qd_mul(q, ri, t);
             memcpy(q, t, sizeof t);
         } else {
-            pk_qd_mul(r, q, t);
-            pk_qd_mul(t, ri, q);
+            pki_qd_mul(r, q, t);
+            pki_qd_mul(t, ri, q);
             double p[3] = {k.pos[0], k.pos[1], k.pos[2]}, po[3];
-            pk_qd_rotate(r, p, po);
+            pki_qd_rotate(r, p, po);
             for (int j = 0; j < 3; j++)
                 k.pos[j] = (float)po[j];
         }
@@ -340,7 +340,7 @@ static void stance_fn(void *ctx, const uint8_t *raw, size_t len, pk_bone_ref k)
             k.rot[j] = (float)q[j];
 }
 
-static void scale_fn(void *ctx, const uint8_t *raw, size_t len, pk_bone_ref k)
+static void scale_fn(void *ctx, const uint8_t *raw, size_t len, pki_bone_ref k)
 {
     (void)raw;
     (void)len;
@@ -373,7 +373,7 @@ static pk_name_id intern_utf8(pk_names *names, const char *utf8)
 }
 
 /* Per name id of s: the B bone it names (-1: none) and whether s keys it. */
-static bool name_map(const pk_bone_set *s, const pk_model *b, long **bi, bool **keyed, size_t *n)
+static bool name_map(const pki_bone_set *s, const pk_model *b, long **bi, bool **keyed, size_t *n)
 {
     *n = pk_names_count(s->names);
     *bi = malloc((*n + 1) * sizeof **bi);
@@ -384,9 +384,9 @@ static bool name_map(const pk_bone_set *s, const pk_model *b, long **bi, bool **
         return false;
     }
     for (size_t id = 0; id < *n; id++)
-        (*bi)[id] = pk_retarget_bone_of(b, s->names, (pk_name_id)id);
-    for (size_t k = 0; k < pk_bone_set_count(s); k++) {
-        pk_name_id id = *pk_bone_set_at(s, k).name;
+        (*bi)[id] = pki_retarget_bone_of(b, s->names, (pk_name_id)id);
+    for (size_t k = 0; k < pki_bone_set_count(s); k++) {
+        pk_name_id id = *pki_bone_set_at(s, k).name;
         if ((size_t)id < *n)
             (*keyed)[id] = true;
     }
@@ -395,7 +395,7 @@ static bool name_map(const pk_bone_set *s, const pk_model *b, long **bi, bool **
 
 /* Stance (the segments not left to the rules) on s, keys for stance bones
  * without any; counts into rep. */
-static int apply_stance(pk_bone_set *s, const pk_model *a, const pk_model *b, const pk_rules *r,
+static int apply_stance(pki_bone_set *s, const pk_model *a, const pk_model *b, const pk_rules *r,
                         pk_retarget_report *rep, pk_log *log)
 {
     pk_stance *st = &rep->stance;
@@ -406,13 +406,13 @@ static int apply_stance(pk_bone_set *s, const pk_model *a, const pk_model *b, co
         size_t len;
         st->seg[i].by_rules = false;
         if (pk_utf8_to_cp932(st->seg[i].bone, &raw, &len) == 0) {
-            st->seg[i].by_rules = pk_retarget_rules_stance(r, raw, len);
+            st->seg[i].by_rules = pki_retarget_rules_stance(r, raw, len);
             free(raw);
         }
         /* a segment the two models already agree on (under 1e-9 degrees:
          * the same skeleton in PMD and PMX) would only round its keys */
         use[i] = !st->seg[i].by_rules && st->seg[i].deg >= 1e-9;
-        top[i] = pk_retarget_find(b, st->seg[i].bone);
+        top[i] = pki_retarget_find(b, st->seg[i].bone);
     }
     bool *below = calloc(st->n * b->nbones + 1, sizeof *below);
     long *bi = NULL;
@@ -443,9 +443,9 @@ static int apply_stance(pk_bone_set *s, const pk_model *a, const pk_model *b, co
         pk_error(log, "out of memory");
         return -1;
     }
-    for (size_t k = 0; k < pk_bone_set_count(s); k++) {
-        pk_bone_ref ref = pk_bone_set_at(s, k);
-        if ((size_t)*ref.name < nn && !pk_bone_ref_at_rest(ref))
+    for (size_t k = 0; k < pki_bone_set_count(s); k++) {
+        pki_bone_ref ref = pki_bone_set_at(s, k);
+        if ((size_t)*ref.name < nn && !pki_bone_ref_at_rest(ref))
             moving[*ref.name] = true;
     }
     int rc = 0;
@@ -464,8 +464,8 @@ static int apply_stance(pk_bone_set *s, const pk_model *a, const pk_model *b, co
         if (has || !chain)
             continue;
         pk_name_id id = intern_utf8(s->names, st->seg[i].bone);
-        pk_bone_ref ref;
-        if (id == PK_NO_NAME || !pk_bone_set_add(s, id, &ref)) {
+        pki_bone_ref ref;
+        if (id == PK_NO_NAME || !pki_bone_set_add(s, id, &ref)) {
             pk_error(log, "out of memory");
             rc = -1;
             break;
@@ -501,16 +501,16 @@ static int apply_stance(pk_bone_set *s, const pk_model *a, const pk_model *b, co
     for (size_t i = 0; i < st->n; i++)
         for (size_t id = 0; id < x.nnames; id++)
             if (bi[id] >= 0 && below[i * b->nbones + (size_t)bi[id]] &&
-                (bi[id] == top[i] || pk_retarget_bone_of(a, s->names, (pk_name_id)id) >= 0))
+                (bi[id] == top[i] || pki_retarget_bone_of(a, s->names, (pk_name_id)id) >= 0))
                 x.role[id * x.nseg + i] = bi[id] == top[i] ? 1 : 2;
-    pk_bone_set_each(s, stance_fn, &x);
+    pki_bone_set_each(s, stance_fn, &x);
     free(x.role);
     free(below);
     free(bi);
     return 0;
 }
 
-static int apply_scale(pk_bone_set *s, const pk_leg_scale *sc, pk_log *log)
+static int apply_scale(pki_bone_set *s, const pk_leg_scale *sc, pk_log *log)
 {
     xform x = {0};
     x.nnames = pk_names_count(s->names);
@@ -531,7 +531,7 @@ static int apply_scale(pk_bone_set *s, const pk_leg_scale *sc, pk_log *log)
         if (id != PK_NO_NAME && (size_t)id < x.nnames)
             x.scaled[id] = (int8_t)(i == 5 ? 1 : i == 6 ? 2 : 0);
     }
-    pk_bone_set_each(s, scale_fn, &x);
+    pki_bone_set_each(s, scale_fn, &x);
     free(x.scaled);
     return 0;
 }
@@ -549,21 +549,21 @@ void pk_retarget_report_free(pk_retarget_report *r)
 }
 
 /* Without rules nothing is renamed: the distinct names are still counted. */
-static bool count_names(const pk_bone_set *s, pk_edit_stats *st)
+static bool count_names(const pki_bone_set *s, pk_edit_stats *st)
 {
     size_t nn = pk_names_count(s->names);
     uint8_t *seen = calloc(nn + 1, 1);
     if (!seen)
         return false;
-    for (size_t i = 0; i < pk_bone_set_count(s); i++) {
-        pk_name_id id = *pk_bone_set_at(s, i).name;
+    for (size_t i = 0; i < pki_bone_set_count(s); i++) {
+        pk_name_id id = *pki_bone_set_at(s, i).name;
         if ((size_t)id < nn && !(seen[id] & 1)) {
             seen[id] |= 1;
             st->bones++;
         }
     }
-    for (size_t i = 0; i < pk_bone_set_morphs(s); i++) {
-        pk_name_id id = *pk_bone_set_morph_name(s, i);
+    for (size_t i = 0; i < pki_bone_set_morphs(s); i++) {
+        pk_name_id id = *pki_bone_set_morph_name(s, i);
         if ((size_t)id < nn && !(seen[id] & 2)) {
             seen[id] |= 2;
             st->morphs++;
@@ -573,7 +573,7 @@ static bool count_names(const pk_bone_set *s, pk_edit_stats *st)
     return true;
 }
 
-static int run(pk_bone_set *s, pk_motion *m, pk_pose *p, const pk_rules *r,
+static int run(pki_bone_set *s, pk_motion *m, pk_pose *p, const pk_rules *r,
                const pk_retarget_options *o, pk_edit_stats *st, pk_retarget_report *rep,
                pk_log *log)
 {
@@ -588,7 +588,7 @@ static int run(pk_bone_set *s, pk_motion *m, pk_pose *p, const pk_rules *r,
         return -1;
     }
     /* before the fold: what A does not play is not A's pose to carry */
-    if (pk_retarget_drop_absent(s, o, rep, log) != 0)
+    if (pki_retarget_drop_absent(s, o, rep, log) != 0)
         return -1;
     if (!o->no_fold) {
         int rc = m ? pk_motion_fold(m, o->from, o->to, &rep->fold, log)
@@ -598,8 +598,8 @@ static int run(pk_bone_set *s, pk_motion *m, pk_pose *p, const pk_rules *r,
         rep->fold_done = true;
         /* the fold may have moved records: the set views the same model */
     }
-    size_t n0 = pk_bone_set_count(s);
-    float *before = pk_bone_set_snapshot(s);
+    size_t n0 = pki_bone_set_count(s);
+    float *before = pki_bone_set_snapshot(s);
     if (!before) {
         pk_error(log, "out of memory");
         return -1;
@@ -614,16 +614,16 @@ static int run(pk_bone_set *s, pk_motion *m, pk_pose *p, const pk_rules *r,
     }
     pk_edit_stats rules_st = {0};
     if (!rc && r)
-        rc = pk_retarget_rules_apply(s, r, &rules_st, log);
+        rc = pki_retarget_rules_apply(s, r, &rules_st, log);
     rep->keys_added += rules_st.keys_added;
-    if (!rc && !o->no_scale && !pk_retarget_rules_scale(r)) {
+    if (!rc && !o->no_scale && !pki_retarget_rules_scale(r)) {
         rc = scale_named(o->from, o->to, &rep->scale, o->from_name, o->to_name, log);
         if (!rc)
             rc = apply_scale(s, &rep->scale, log);
         rep->scale_done = !rc;
     }
     if (!rc)
-        rep->keys_changed = pk_bone_set_changed(s, before, n0);
+        rep->keys_changed = pki_bone_set_changed(s, before, n0);
     free(before);
     if (!rc && st) {
         st->keys_changed += rep->keys_changed;
@@ -644,8 +644,8 @@ int pk_motion_retarget_models(pk_motion *m, const pk_rules *r, const pk_retarget
         pk_error(log, "out of memory");
         return -1;
     }
-    pk_bone_set s;
-    pk_bone_set_of_motion(&s, c);
+    pki_bone_set s;
+    pki_bone_set_of_motion(&s, c);
     int rc = run(&s, c, NULL, r, o, st, rep, log);
     if (rc == 0) {
         pk_motion tmp = *m;
@@ -670,8 +670,8 @@ int pk_pose_retarget_models(pk_pose *p, const pk_rules *r, const pk_retarget_opt
         pk_error(log, "out of memory");
         return -1;
     }
-    pk_bone_set s;
-    pk_bone_set_of_pose(&s, c);
+    pki_bone_set s;
+    pki_bone_set_of_pose(&s, c);
     int rc = run(&s, NULL, c, r, o, st, rep, log);
     if (rc == 0) {
         pk_pose tmp = *p;

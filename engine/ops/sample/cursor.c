@@ -6,9 +6,9 @@
  * need, so consecutive frames cost O(1) each and no search.
  */
 #include "posekit.h"
-#include "math/bezier_internal.h"
-#include "math/quat_internal.h"
-#include "ops/sample/sample_internal.h"
+#include "math/bezier.h"
+#include "math/quat.h"
+#include "ops/sample/sample.h"
 
 #include <math.h>
 #include <string.h>
@@ -176,7 +176,7 @@ static void cursor_seek(cursor *c, double f, const void *base, size_t size, size
             while (FRAME_AT(i) <= f)
                 i++;
         } else {
-            i = pk_seg_search(t->keys, n, f, base, size, off);
+            i = pki_seg_search(t->keys, n, f, base, size, off);
         }
     }
     c->seg = i;
@@ -279,7 +279,7 @@ static void bone_enter(cursor *c)
      * acos(dot) loses half the digits), sin th and cos th by the double
      * angle formulas, no trigonometric call.  Segment entry is one chain
      * of dependent operations from the key's bytes to th: two square
-     * roots side by side, then pk_atan2_quadrant's one division and its
+     * roots side by side, then pki_atan2_quadrant's one division and its
      * Estrin polynomial. */
     double dm = 0.0, dpl = 0.0;
     for (int i = 0; i < 4; i++) {
@@ -289,7 +289,7 @@ static void bone_enter(cursor *c)
     changes[3] = dm > 0.0;
     double chm = sqrt(dm), chp = sqrt(dpl); /* |b - a|, |b + a| (>= |b - a|: dot >= 0) */
     double sn = 0.5 * chm * chp, cs = 0.25 * (dpl - dm);
-    double th = changes[3] ? 2.0 * pk_atan2_quadrant(chm, chp) : 0.0;
+    double th = changes[3] ? 2.0 * pki_atan2_quadrant(chm, chp) : 0.0;
     double isn = changes[3] ? 1.0 / sn : 0.0;
     for (int i = 0; i < 4; i++) {
         ca[C_Q0 + i] = a[i];
@@ -404,7 +404,7 @@ static NOINLINE double slot_finish(const double *v, double s, double t, uint8_t 
     }
     if (fabs(residual(v, s, t, d)) <= 1e-10 * *d)
         return t;
-    t = pk_bezier_param(x1, x2, s, t);
+    t = pki_bezier_param(x1, x2, s, t);
     residual(v, s, t, d);
     return t;
 }
@@ -416,7 +416,7 @@ static inline double slot_solve(double *v, double s, double sp, uint8_t x1, uint
     if (x1 >= 127 && x2 == 0) {
         /* x'(1/2) = 0: there x(t) - s rounds to 0 for t up to 2e-6 off,
          * so no residual test can tell; the closed form of bezier.c. */
-        double t = pk_bezier_param(x1, x2, s, -1.0), d;
+        double t = pki_bezier_param(x1, x2, s, -1.0), d;
         residual(v, s, t, &d);
         v[3] = t;
         v[4] = d > 0.0 ? 1.0 / d : 0.0;
@@ -528,7 +528,7 @@ static NOINLINE void bone_other(cursor *c, double frame, float pos[3], float rot
 {
     const double *ca = c->cache;
     if (!c->t || c->t->count == 0) {
-        pk_rest_pose(pos, rot);
+        pki_rest_pose(pos, rot);
         return;
     }
     /* A segment covers [lo_f, hi_f); a hold before the first key is valid
@@ -635,7 +635,7 @@ float pk_cursor_morph(pk_cursor *pc, double frame)
     if (c->cache_ok == 2)
         return (float)c->cache[0];
     double s = (frame - c->lo_f) / (c->hi_f - c->lo_f);
-    return (float)pk_lerp(c->cache[0], c->cache[1], s);
+    return (float)pki_lerp(c->cache[0], c->cache[1], s);
 }
 
 void pk_cursor_bone(pk_cursor *pc, double frame, float pos[3], float rot[4])
@@ -643,7 +643,7 @@ void pk_cursor_bone(pk_cursor *pc, double frame, float pos[3], float rot[4])
     cursor_bone(state(pc), frame, pos, rot);
 }
 
-void pk_cursor_bone_run(pk_cursor *pc, uint32_t first, size_t n, float (*pos)[3], float (*rot)[4])
+void pki_cursor_bone_run(pk_cursor *pc, uint32_t first, size_t n, float (*pos)[3], float (*rot)[4])
 {
     /* cursor_bone inlined in one loop: no call per frame (a loop that kept
      * the solve's state in registers across a segment measured slower). */

@@ -19,8 +19,8 @@
  * same values.
  */
 #include "posekit.h"
-#include "math/bezier_internal.h"
-#include "ops/sample/sample_internal.h"
+#include "math/bezier.h"
+#include "ops/sample/sample.h"
 
 #include <math.h>
 #include <string.h>
@@ -42,7 +42,7 @@ static void key_value(const pk_bone_key *k, float pos[3], float rot[4])
 static double curve(const uint8_t *ip, int a, double s)
 {
     const uint8_t *row = ip + 16 * a;
-    return pk_bezier_solve(row[0], row[4], row[8], row[12], s, NULL);
+    return pki_bezier_solve(row[0], row[4], row[8], row[12], s, NULL);
 }
 
 /* Slerp between unit quaternions a and b (already on the same side, i.e.
@@ -108,7 +108,7 @@ static void segment_value(const pk_bone_key *k0, const pk_bone_key *k1, double s
 void pk_sample_bone(const pk_motion *m, const pk_track *t, double frame, float pos[3], float rot[4])
 {
     if (!t || t->count == 0) {
-        pk_rest_pose(pos, rot);
+        pki_rest_pose(pos, rot);
         return;
     }
     size_t n = t->count;
@@ -121,7 +121,7 @@ void pk_sample_bone(const pk_motion *m, const pk_track *t, double frame, float p
         return;
     }
     size_t i =
-        pk_seg_search(t->keys, n, frame, m->bones, sizeof *m->bones, offsetof(pk_bone_key, frame));
+        pki_seg_search(t->keys, n, frame, m->bones, sizeof *m->bones, offsetof(pk_bone_key, frame));
     double f0 = key_frame(m, t, i - 1), f1 = key_frame(m, t, i);
     segment_value(&m->bones[t->keys[i - 1]], &m->bones[t->keys[i]], (frame - f0) / (f1 - f0), pos,
                   rot);
@@ -141,8 +141,8 @@ float pk_sample_morph(const pk_motion *m, const pk_track *t, double frame)
         return m->morphs[t->keys[0]].weight;
     if (frame >= morph_frame(m, t, n - 1))
         return m->morphs[t->keys[n - 1]].weight;
-    size_t i =
-        pk_seg_search(t->keys, n, frame, m->morphs, sizeof *m->morphs, offsetof(pk_morph_key, frame));
+    size_t i = pki_seg_search(t->keys, n, frame, m->morphs, sizeof *m->morphs,
+                              offsetof(pk_morph_key, frame));
     double f0 = morph_frame(m, t, i - 1), f1 = morph_frame(m, t, i);
     double w0 = m->morphs[t->keys[i - 1]].weight, w1 = m->morphs[t->keys[i]].weight;
     return (float)(w0 + (w1 - w0) * ((frame - f0) / (f1 - f0)));
@@ -153,7 +153,7 @@ float pk_sample_morph(const pk_motion *m, const pk_track *t, double frame)
 static double cam_curve(const uint8_t ip[24], int g, double s)
 {
     const uint8_t *c = ip + 4 * g;
-    return pk_bezier_solve(c[0], c[2], c[1], c[3], s, NULL);
+    return pki_bezier_solve(c[0], c[2], c[1], c[3], s, NULL);
 }
 
 
@@ -172,8 +172,8 @@ bool pk_sample_camera(const pk_motion *m, const pk_tracks *t, double frame, pk_c
         *out = *last;
         return true;
     }
-    size_t i =
-        pk_seg_search(keys, n, frame, m->cameras, sizeof *m->cameras, offsetof(pk_camera_key, frame));
+    size_t i = pki_seg_search(keys, n, frame, m->cameras, sizeof *m->cameras,
+                              offsetof(pk_camera_key, frame));
     const pk_camera_key *k0 = &m->cameras[keys[i - 1]], *k1 = &m->cameras[keys[i]];
     double f0 = k0->frame, f1 = k1->frame;
     if (f1 - f0 <= 1.0) {
@@ -186,12 +186,12 @@ bool pk_sample_camera(const pk_motion *m, const pk_tracks *t, double frame, pk_c
     *out = *k1; /* interp (the segment's curves) and anything not interpolated */
     out->frame = (uint32_t)floor(frame);
     for (int a = 0; a < 3; a++)
-        out->pos[a] = (float)pk_lerp(k0->pos[a], k1->pos[a], cam_curve(k1->interp, a, s));
+        out->pos[a] = (float)pki_lerp(k0->pos[a], k1->pos[a], cam_curve(k1->interp, a, s));
     double ur = cam_curve(k1->interp, 3, s);
     for (int a = 0; a < 3; a++)
-        out->rot[a] = (float)pk_lerp(k0->rot[a], k1->rot[a], ur);
-    out->distance = (float)pk_lerp(k0->distance, k1->distance, cam_curve(k1->interp, 4, s));
-    double fov = pk_lerp((double)k0->fov, (double)k1->fov, cam_curve(k1->interp, 5, s));
+        out->rot[a] = (float)pki_lerp(k0->rot[a], k1->rot[a], ur);
+    out->distance = (float)pki_lerp(k0->distance, k1->distance, cam_curve(k1->interp, 4, s));
+    double fov = pki_lerp((double)k0->fov, (double)k1->fov, cam_curve(k1->interp, 5, s));
     out->fov = fov <= 0.0 ? 0u : (uint32_t)floor(fov + 0.5); /* the file holds whole degrees */
     out->perspective = k0->perspective;                      /* a switch, not a value */
     return true;
@@ -213,13 +213,13 @@ bool pk_sample_light(const pk_motion *m, const pk_tracks *t, double frame, pk_li
         return true;
     }
     size_t i =
-        pk_seg_search(keys, n, frame, m->lights, sizeof *m->lights, offsetof(pk_light_key, frame));
+        pki_seg_search(keys, n, frame, m->lights, sizeof *m->lights, offsetof(pk_light_key, frame));
     const pk_light_key *k0 = &m->lights[keys[i - 1]], *k1 = &m->lights[keys[i]];
     double s = (frame - (double)k0->frame) / ((double)k1->frame - (double)k0->frame);
     out->frame = (uint32_t)floor(frame);
     for (int a = 0; a < 3; a++) {
-        out->color[a] = (float)pk_lerp(k0->color[a], k1->color[a], s);
-        out->direction[a] = (float)pk_lerp(k0->direction[a], k1->direction[a], s);
+        out->color[a] = (float)pki_lerp(k0->color[a], k1->color[a], s);
+        out->direction[a] = (float)pki_lerp(k0->direction[a], k1->direction[a], s);
     }
     return true;
 }

@@ -8,7 +8,7 @@
  * bone.
  */
 #include "util/utf8.h"
-#include "model/names_internal.h"
+#include "model/names.h"
 #include "posekit.h"
 
 #include <stdlib.h>
@@ -146,7 +146,7 @@ static long lookup(const pk_model *model, bool morph, const uint8_t *raw, size_t
             continue;
         size_t ml;
         const uint8_t *mr = pk_names_raw(model->names, id, &ml);
-        if (ml > cut && pk_name_stored_as(mr, ml, raw, len, cut)) {
+        if (ml > cut && pki_name_stored_as(mr, ml, raw, len, cut)) {
             *st = PK_CHECK_CUT;
             return (long)k;
         }
@@ -173,7 +173,7 @@ static long *cut_matches(const pk_model *model, bool morph, const uint8_t *raw, 
             continue;
         size_t ml;
         const uint8_t *mr = pk_names_raw(model->names, id, &ml);
-        if (ml > cut && pk_name_stored_as(mr, ml, raw, len, cut))
+        if (ml > cut && pki_name_stored_as(mr, ml, raw, len, cut))
             all[(*n)++] = (long)k;
     }
     return all;

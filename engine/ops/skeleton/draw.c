@@ -15,8 +15,8 @@
  * NaN).
  */
 #include "posekit.h"
-#include "math/quat_internal.h"
-#include "model/names_internal.h"
+#include "math/quat.h"
+#include "model/names.h"
 #include "util/json.h"
 #include "util/text.h"
 
@@ -163,7 +163,7 @@ static bool selection_drawn(const pk_drawing *d, const pk_draw_options *o, pk_lo
             if (d->m[k].bones[i].drawn)
                 return true;
             size_t len;
-            const uint8_t *raw = pk_model_bone_raw(m, i, &len);
+            const uint8_t *raw = pki_model_bone_raw(m, i, &len);
             chosen += !sel || (raw && pk_selection_has(sel, raw, len));
         }
     }
@@ -228,7 +228,7 @@ static bool figure(dfig *f, pk_rig *r, const pk_model *m, const pk_doc *doc, con
         } else {
             double v[3] = {b->tail[0], b->tail[1], b->tail[2]}, o[3];
             f->has_end[i] = v[0] != 0.0 || v[1] != 0.0 || v[2] != 0.0;
-            pk_qd_rotate(w[i].rot, v, o);
+            pki_qd_rotate(w[i].rot, v, o);
             for (int a = 0; a < 3; a++)
                 f->end[i][a] = w[i].pos[a] + o[a];
         }

@@ -17,7 +17,7 @@
  * Every number is a double; nothing here allocates after pk_rig_new.
  */
 #include "posekit.h"
-#include "math/quat_internal.h"
+#include "math/quat.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -272,7 +272,7 @@ pk_rig *pk_rig_new(const pk_model *m, pk_log *log)
     ok = ok && CALLOC(first, n) && CALLOC(next, n) && CALLOC(stack, n + 1);
     if (ok) {
         /* Children lists (by index), then a depth-first walk from each
-         * root: parents first and every subtree contiguous.  pk_model_finish
+         * root: parents first and every subtree contiguous.  pki_model_finish
          * has refused parent cycles and parents outside the model. */
         for (size_t i = 0; i < n; i++) {
             first[i] = -1;
@@ -363,9 +363,9 @@ const pk_model *pk_rig_model(const pk_rig *r)
 static inline void local_of(pk_rig *r, int32_t i)
 {
     double t[4];
-    pk_qd_mul(r->ik_rot[i], r->anim_rot[i], t);
+    pki_qd_mul(r->ik_rot[i], r->anim_rot[i], t);
     if (r->has_app_rot[i])
-        pk_qd_mul(t, r->app_rot[i], r->loc_rot[i]);
+        pki_qd_mul(t, r->app_rot[i], r->loc_rot[i]);
     else
         memcpy(r->loc_rot[i], t, sizeof t);
     for (int a = 0; a < 3; a++)
@@ -380,9 +380,9 @@ static inline void world_of(pk_rig *r, int32_t i)
         memcpy(r->w[i].pos, r->loc_pos[i], sizeof r->w[i].pos);
         return;
     }
-    pk_qd_mul(r->w[p].rot, r->loc_rot[i], r->w[i].rot);
+    pki_qd_mul(r->w[p].rot, r->loc_rot[i], r->w[i].rot);
     double v[3];
-    pk_qd_rotate(r->w[p].rot, r->loc_pos[i], v);
+    pki_qd_rotate(r->w[p].rot, r->loc_pos[i], v);
     for (int a = 0; a < 3; a++)
         r->w[i].pos[a] = r->w[p].pos[a] + v[a];
 }
@@ -406,8 +406,8 @@ static void append_of(pk_rig *r, int32_t i)
         else
             memcpy(q, r->anim_rot[ap], sizeof q);
         if (r->is_link[ap])
-            pk_qd_mul(r->ik_rot[ap], q, q);
-        pk_qd_pow(q, ratio, r->app_rot[i]);
+            pki_qd_mul(r->ik_rot[ap], q, q);
+        pki_qd_pow(q, ratio, r->app_rot[i]);
         r->has_app_rot[i] = !qis_ident(r->app_rot[i]);
     }
     if (b->flags & PK_BONE_APPEND_MOVE) {
@@ -438,15 +438,15 @@ static void from_euler(const double e[3], double q[4])
     qaxis(X, e[0], a);
     qaxis(Y, e[1], b);
     qaxis(Z, e[2], c);
-    pk_qd_mul(a, b, q);
-    pk_qd_mul(q, c, q);
+    pki_qd_mul(a, b, q);
+    pki_qd_mul(q, c, q);
 }
 
 static void local_point(const pk_rig *r, int32_t j, const double p[3], double o[3])
 {
     double d[3] = {p[0] - r->w[j].pos[0], p[1] - r->w[j].pos[1], p[2] - r->w[j].pos[2]}, inv[4];
-    pk_qd_conj(r->w[j].rot, inv);
-    pk_qd_rotate(inv, d, o);
+    pki_qd_conj(r->w[j].rot, inv);
+    pki_qd_rotate(inv, d, o);
 }
 
 static bool unit(double v[3])
@@ -492,14 +492,14 @@ static bool knee_triangle(pk_rig *r, const ik_chain *c, const ik_link *l, int32_
     int32_t j = l->bone;
     double frot[4], inv[4], v0[3], h[3], d[3];
     /* the hip in the knee's frame without its own rotation */
-    pk_qd_conj(r->loc_rot[j], inv);
-    pk_qd_mul(r->w[j].rot, inv, frot);
-    pk_qd_conj(frot, inv);
+    pki_qd_conj(r->loc_rot[j], inv);
+    pki_qd_mul(r->w[j].rot, inv, frot);
+    pki_qd_conj(frot, inv);
     /* the target in the knee's own frame (it turns with the knee) */
     local_point(r, j, r->w[c->target].pos, v0);
     for (int a = 0; a < 3; a++)
         d[a] = r->w[hip].pos[a] - r->w[j].pos[a];
-    pk_qd_rotate(inv, d, h);
+    pki_qd_rotate(inv, d, h);
     double g2 = 0, vv = 0, hh = 0;
     for (int a = 0; a < 3; a++) {
         double e = r->w[c->bone].pos[a] - r->w[hip].pos[a];
@@ -560,8 +560,8 @@ static void solve_plane(pk_rig *r, const ik_chain *c, ik_link *l, int iteration,
     double q1[4], q2[4], t1[3], t2[3];
     qaxis(axis, angle, q1);
     qaxis(axis, -angle, q2);
-    pk_qd_rotate(q1, tv, t1);
-    pk_qd_rotate(q2, tv, t2);
+    pki_qd_rotate(q1, tv, t1);
+    pki_qd_rotate(q2, tv, t2);
     double d1 = t1[0] * iv[0] + t1[1] * iv[1] + t1[2] * iv[2];
     double d2 = t2[0] * iv[0] + t2[1] * iv[1] + t2[2] * iv[2];
     a = l->plane_angle + (d1 > d2 ? angle : -angle);
@@ -581,8 +581,8 @@ set:
     l->plane_angle = a;
     double q[4], inv[4];
     qaxis(axis, a, q);
-    pk_qd_conj(r->anim_rot[j], inv);
-    pk_qd_mul(q, inv, r->ik_rot[j]);
+    pki_qd_conj(r->anim_rot[j], inv);
+    pki_qd_mul(q, inv, r->ik_rot[j]);
     link_changed(r, c, l);
 }
 
@@ -614,8 +614,8 @@ static void solve_core(pk_rig *r, ik_chain *c, int iteration, bool triangle)
             continue;
         double step[4], rot[4], inv[4];
         qaxis(axis, angle, step);
-        pk_qd_mul(r->ik_rot[j], r->anim_rot[j], rot);
-        pk_qd_mul(rot, step, rot);
+        pki_qd_mul(r->ik_rot[j], r->anim_rot[j], rot);
+        pki_qd_mul(rot, step, rot);
         if (l->limited) {
             double e[3];
             to_euler(rot, e);
@@ -624,8 +624,8 @@ static void solve_core(pk_rig *r, ik_chain *c, int iteration, bool triangle)
             from_euler(e, rot);
         }
         qnorm(rot);
-        pk_qd_conj(r->anim_rot[j], inv);
-        pk_qd_mul(rot, inv, r->ik_rot[j]);
+        pki_qd_conj(r->anim_rot[j], inv);
+        pki_qd_mul(rot, inv, r->ik_rot[j]);
         link_changed(r, c, l);
     }
 }
@@ -758,7 +758,7 @@ void pk_rig_eval(pk_rig *r, const pk_bone_local *local, const bool *ik_on, unsig
             /* the twist about the axis: what the axis lets the bone do */
             double ax[3] = {b->fixed_axis[0], b->fixed_axis[1], b->fixed_axis[2]};
             if (unit(ax))
-                pk_qd_twist(q, ax, q);
+                pki_qd_twist(q, ax, q);
         }
         qident(r->ik_rot[i]);
         r->has_app_rot[i] = r->has_app_pos[i] = false;

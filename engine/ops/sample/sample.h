@@ -1,8 +1,8 @@
-/* sample_internal.h — small pieces shared by sample.c (stateless sampling)
+/* sample.h — small pieces shared by sample.c (stateless sampling)
  * and cursor.c (stepping through frames), and cursor.c's runs of frames
  * for diff.c; not part of the public API. */
-#ifndef PK_SAMPLE_INTERNAL_H
-#define PK_SAMPLE_INTERNAL_H
+#ifndef PKI_OPS_SAMPLE_SAMPLE_H
+#define PKI_OPS_SAMPLE_SAMPLE_H
 
 #include "posekit.h"
 
@@ -11,8 +11,8 @@
 
 /* Index i >= 1 of the first key whose frame is > f, for f strictly inside
  * the track's range (first <= f < last). */
-static inline size_t pk_seg_search(const uint32_t *keys, size_t n, double f, const void *base, size_t size,
-                                   size_t off)
+static inline size_t pki_seg_search(const uint32_t *keys, size_t n, double f, const void *base,
+                                    size_t size, size_t off)
 {
     size_t lo = 1, hi = n - 1; /* answer in [lo, hi] */
     while (lo < hi) {
@@ -30,17 +30,17 @@ static inline size_t pk_seg_search(const uint32_t *keys, size_t n, double f, con
 /* pk_cursor_bone at the n consecutive frames first, first + 1, ...:
  * pos[j] and rot[j] receive frame first + j, exactly as n calls would
  * give them (cursor.c; for a diff's blocks). */
-void pk_cursor_bone_run(pk_cursor *c, uint32_t first, size_t n, float (*pos)[3], float (*rot)[4]);
+void pki_cursor_bone_run(pk_cursor *c, uint32_t first, size_t n, float (*pos)[3], float (*rot)[4]);
 
 /* The rest pose: no translation, the identity rotation. */
-static inline void pk_rest_pose(float pos[3], float rot[4])
+static inline void pki_rest_pose(float pos[3], float rot[4])
 {
     pos[0] = pos[1] = pos[2] = 0.0f;
     rot[0] = rot[1] = rot[2] = 0.0f;
     rot[3] = 1.0f;
 }
 
-static inline double pk_lerp(double a, double b, double u)
+static inline double pki_lerp(double a, double b, double u)
 {
     return a + (b - a) * u;
 }

@@ -1,6 +1,6 @@
-/* diff_internal.h — the range walk shared by diff.c and diff_scene.c. */
-#ifndef POSEKIT_OPS_DIFF_INTERNAL_H
-#define POSEKIT_OPS_DIFF_INTERNAL_H
+/* diff.h — the range walk shared by diff.c and diff_scene.c. */
+#ifndef PKI_OPS_DIFF_DIFF_H
+#define PKI_OPS_DIFF_DIFF_H
 
 #include "posekit.h"
 
@@ -9,42 +9,42 @@
 /* One difference measured over a range: its largest value, the first
  * frame of that maximum, the sum (for the mean), and optionally the
  * maximum per bin and the value per frame. */
-typedef struct pk_diff_chan {
+typedef struct pki_diff_chan {
     double max; /* -1 before the first frame */
     uint32_t frame;
     double sum;
     float *bins;   /* NULL, or nbins values (caller-owned, zeroed) */
     float *frames; /* NULL, or one value per frame (caller-owned) */
-} pk_diff_chan;
+} pki_diff_chan;
 
 /* Fills v[0..k-1] with the differences at a frame.  Called with frames
  * in increasing order. */
-typedef void (*pk_diff_sample_fn)(void *ctx, uint32_t frame, double *v);
+typedef void (*pki_diff_sample_fn)(void *ctx, uint32_t frame, double *v);
 
 /* Fills v[j k + i] with difference i at frame first + j, for j < n <=
- * PK_DIFF_BLOCK (k differences per frame, as pk_diff_walk_blocks was
+ * PKI_DIFF_BLOCK (k differences per frame, as pki_diff_walk_blocks was
  * told).  Called with blocks in increasing order.  A block of frames at
  * once lets a sampler step each input through it in a tight loop and
  * then compare them in another, with no call per frame. */
-enum { PK_DIFF_BLOCK = 128 };
-typedef void (*pk_diff_block_fn)(void *ctx, uint32_t first, size_t n, double *v);
+enum { PKI_DIFF_BLOCK = 128 };
+typedef void (*pki_diff_block_fn)(void *ctx, uint32_t first, size_t n, double *v);
 
 /* Walks first..last, folding the k differences fn gives into ch[0..k-1]
  * (each starts with max = -1, sum = 0).  From frame `tail` on the values
  * no longer change (every key lies at or before it): they are sampled
  * once and folded in for the rest of the range at once, so a range far
  * past both motions' last key costs one sample. */
-void pk_diff_walk(uint32_t first, uint32_t last, uint32_t tail, size_t nbins, pk_diff_sample_fn fn,
-                  void *ctx, pk_diff_chan *ch, size_t k);
+void pki_diff_walk(uint32_t first, uint32_t last, uint32_t tail, size_t nbins,
+                   pki_diff_sample_fn fn, void *ctx, pki_diff_chan *ch, size_t k);
 /* The same walk with a sampler of blocks (k <= 8). */
-void pk_diff_walk_blocks(uint32_t first, uint32_t last, uint32_t tail, size_t nbins,
-                         pk_diff_block_fn fn, void *ctx, pk_diff_chan *ch, size_t k);
+void pki_diff_walk_blocks(uint32_t first, uint32_t last, uint32_t tail, size_t nbins,
+                          pki_diff_block_fn fn, void *ctx, pki_diff_chan *ch, size_t k);
 
 /* b - a as a difference: 0 for two equal values, also two infinities of
  * one sign or two NaNs (a file compared with itself is the same, whatever
  * it holds); a NaN against a number is NaN (a positive one, printed
  * "nan"). */
-static inline double pk_diff_sub(double b, double a)
+static inline double pki_diff_sub(double b, double a)
 {
     if (a == b || (isnan(a) && isnan(b)))
         return 0.0;
@@ -52,29 +52,29 @@ static inline double pk_diff_sub(double b, double a)
     return isnan(d) ? (double)NAN : d;
 }
 
-/* |b - a| of two translations (pk_diff_sub per axis: NaN against a
+/* |b - a| of two translations (pki_diff_sub per axis: NaN against a
  * number is NaN, the same values 0). */
-static inline double pk_diff_distance(const float a[3], const float b[3])
+static inline double pki_diff_distance(const float a[3], const float b[3])
 {
-    double dx = pk_diff_sub(b[0], a[0]), dy = pk_diff_sub(b[1], a[1]),
-           dz = pk_diff_sub(b[2], a[2]);
+    double dx = pki_diff_sub(b[0], a[0]), dy = pki_diff_sub(b[1], a[1]),
+           dz = pki_diff_sub(b[2], a[2]);
     double d = sqrt(dx * dx + dy * dy + dz * dz);
     return isnan(d) ? (double)NAN : d;
 }
 
 /* Does a difference v exceed threshold t?  NaN does (a NaN value against
  * anything is not "the same"), as infinity does. */
-static inline bool pk_diff_over(double v, double t)
+static inline bool pki_diff_over(double v, double t)
 {
     return !(v <= t);
 }
 
 /* Folds v, which holds over the whole range first..last, into c: what
  * the walk would give for a difference that never changes. */
-void pk_diff_fold_const(pk_diff_chan *c, double v, uint32_t first, uint32_t last, size_t nbins);
+void pki_diff_fold_const(pki_diff_chan *c, double v, uint32_t first, uint32_t last, size_t nbins);
 
 /* The bin of offset o (0-based from first) in a range of n frames split
  * into nbins runs (the layout pk_diff_options.bins describes). */
-size_t pk_diff_bin_of(uint64_t o, uint64_t n, size_t nbins);
+size_t pki_diff_bin_of(uint64_t o, uint64_t n, size_t nbins);
 
 #endif

@@ -1,4 +1,4 @@
-/* overlay_internal.h — overlay's track surgery shared with merge (not part
+/* overlay.h — overlay's track surgery shared with merge (not part
  * of the public API).
  *
  * Both functions keep a base motion exactly (overlay's boundary law: within
@@ -8,8 +8,8 @@
  * piece()), and leave every record they do not change byte-identical and
  * in place; new keys are appended after their section's other records.
  */
-#ifndef PK_OVERLAY_INTERNAL_H
-#define PK_OVERLAY_INTERNAL_H
+#ifndef PKI_OPS_KEYS_OVERLAY_H
+#define PKI_OPS_KEYS_OVERLAY_H
 
 #include "posekit.h"
 
@@ -21,8 +21,8 @@
  * (may be NULL, zeroed first) counts tracks (bones, morphs), keys removed
  * and added and the crossed pieces split or baked.  Returns a new motion
  * (pk_motion_free) or NULL (logged). */
-pk_motion *pk_splice_motion(const pk_motion *base, const pk_motion *src, uint32_t a, uint32_t b,
-                            pk_overlay_stats *stats, pk_log *log);
+pk_motion *pki_splice_motion(const pk_motion *base, const pk_motion *src, uint32_t a, uint32_t b,
+                             pk_overlay_stats *stats, pk_log *log);
 
 /* The motion from frame `cut` on, every frame before it dropped: each
  * track that has keys before the cut keeps its value at the cut (a key at
@@ -31,7 +31,7 @@ pk_motion *pk_splice_motion(const pk_motion *base, const pk_motion *src, uint32_
  * sampled with the next key's curve kept).  Keys before the cut are
  * removed; *dropped counts them, *added the keys added at the cut.  Returns a new motion
  * (pk_motion_free) or NULL (logged). */
-pk_motion *pk_motion_cut_before(const pk_motion *m, uint32_t cut, size_t *dropped, size_t *added,
-                                pk_log *log);
+pk_motion *pki_motion_cut_before(const pk_motion *m, uint32_t cut, size_t *dropped, size_t *added,
+                                 pk_log *log);
 
 #endif

@@ -1,4 +1,4 @@
-/* quat_internal.h — quaternion helpers in double (internal), x, y, z, w.
+/* quat.h — quaternion helpers in double (internal), x, y, z, w.
  *
  * The public pk_quat_* take and give float (the files' precision) and
  * compute in double; these keep double throughout, for operations that
@@ -11,8 +11,8 @@
  * where posekit checks 1e-4 degrees; a few quaternion products per bone
  * and frame are not where time goes.  Model arrays and file bytes are
  * never cast to any vector type. */
-#ifndef PK_QUAT_INTERNAL_H
-#define PK_QUAT_INTERNAL_H
+#ifndef PKI_MATH_QUAT_H
+#define PKI_MATH_QUAT_H
 
 #include <math.h>
 #include <stdbool.h>
@@ -21,7 +21,7 @@
  * kinematics (ops/skeleton/eval.c) calls them for every bone of every evaluation. */
 
 /* out = a·b (out may alias a or b). */
-static inline void pk_qd_mul(const double a[4], const double b[4], double out[4])
+static inline void pki_qd_mul(const double a[4], const double b[4], double out[4])
 {
     double x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
     double y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
@@ -34,7 +34,7 @@ static inline void pk_qd_mul(const double a[4], const double b[4], double out[4]
 }
 
 /* out = q⁻¹ for a unit q (the conjugate). */
-static inline void pk_qd_conj(const double q[4], double out[4])
+static inline void pki_qd_conj(const double q[4], double out[4])
 {
     out[0] = -q[0];
     out[1] = -q[1];
@@ -44,7 +44,7 @@ static inline void pk_qd_conj(const double q[4], double out[4])
 
 /* out = q·v·q⁻¹ for a unit q: v turned by q (out may alias v), as
  * t = 2 q.xyz × v, out = v + w t + q.xyz × t. */
-static inline void pk_qd_rotate(const double q[4], const double v[3], double out[3])
+static inline void pki_qd_rotate(const double q[4], const double v[3], double out[3])
 {
     double tx = 2.0 * (q[1] * v[2] - q[2] * v[1]);
     double ty = 2.0 * (q[2] * v[0] - q[0] * v[2]);
@@ -61,7 +61,7 @@ static inline void pk_qd_rotate(const double q[4], const double v[3], double out
  * least-squares fit of degree 10 on Chebyshev nodes (mpmath.chebyfit),
  * error below 4e-17, under the rounding of a double.  Estrin's form: the
  * angle is a chain of dependent operations in a diff's frame loop. */
-static inline double pk_atan_small(double r)
+static inline double pki_atan_small(double r)
 {
     double z = r * r, z2 = z * z, z4 = z2 * z2, z8 = z4 * z4;
     double p01 = 0.99999999999999996532 - 0.33333333333328438572 * z;
@@ -79,40 +79,40 @@ static inline double pk_atan_small(double r)
  * double atan2l to 6e-16 of itself (tests/unit/test_quat.c holds it to
  * 1e-14); the asin/acos pair it replaced was no closer, and 1.5 to 3 times
  * slower in a diff. */
-static inline double pk_atan2_quadrant(double y, double x)
+static inline double pki_atan2_quadrant(double y, double x)
 {
     const double t8 = 0.41421356237309504880; /* tan(pi/8) */
     if (y <= t8 * x)
-        return pk_atan_small(y / x);
+        return pki_atan_small(y / x);
     if (x <= t8 * y)
-        return 1.57079632679489661923 - pk_atan_small(x / y);
-    return 0.78539816339744830962 + pk_atan_small((y - x) / (y + x));
+        return 1.57079632679489661923 - pki_atan_small(x / y);
+    return 0.78539816339744830962 + pki_atan_small((y - x) / (y + x));
 }
 
 /* The rotation angle in degrees between q and p, both nonzero and finite
  * (any lengths): pk_quat_angle_deg after its checks, inline for a diff's
  * frame loop, whose cursor gives unit quaternions. */
-static inline double pk_qd_angle_deg(const double p[4], const double q[4])
+static inline double pki_qd_angle_deg(const double p[4], const double q[4])
 {
     double d = p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3];
     double m01 = p[0] * q[1] - p[1] * q[0], m02 = p[0] * q[2] - p[2] * q[0],
            m03 = p[0] * q[3] - p[3] * q[0], m12 = p[1] * q[2] - p[2] * q[1],
            m13 = p[1] * q[3] - p[3] * q[1], m23 = p[2] * q[3] - p[3] * q[2];
     double w = m01 * m01 + m02 * m02 + m03 * m03 + m12 * m12 + m13 * m13 + m23 * m23;
-    return 2.0 * pk_atan2_quadrant(sqrt(w), fabs(d)) * (180.0 / 3.14159265358979323846);
+    return 2.0 * pki_atan2_quadrant(sqrt(w), fabs(d)) * (180.0 / 3.14159265358979323846);
 }
 
 /* out = q^t for a unit q: the rotation q scaled to t times its angle, the
  * short way round (t may be negative or above 1: MMD's append ratios). */
-void pk_qd_pow(const double q[4], double t, double out[4]);
+void pki_qd_pow(const double q[4], double t, double out[4]);
 /* out = the twist of q about the unit axis: the part of the rotation
  * about that axis (what a fixed-axis bone shows), normalised; the identity
  * when nothing is left (out may alias q). */
-void pk_qd_twist(const double q[4], const double axis[3], double out[4]);
+void pki_qd_twist(const double q[4], const double axis[3], double out[4]);
 /* A stored rotation in double: as stored, except that an all-zero or
  * non-finite one is the identity, as every operation reads it. */
-void pk_qd_from_key(const float rot[4], double out[4]);
+void pki_qd_from_key(const float rot[4], double out[4]);
 /* True when q is all zero or not finite: "no rotation". */
-bool pk_quat_degenerate(const float q[4]);
+bool pki_quat_degenerate(const float q[4]);
 
 #endif

@@ -1,29 +1,29 @@
-/* skeleton_internal.h — what the PMX and PMD readers share with
+/* skeleton.h — what the PMX and PMD readers share with
  * skeleton.c (not public API): the model's string arena, the UTF-16LE
  * decoder, and the final pass that interns CP932 names and checks the
  * bone graph.
  */
-#ifndef PK_SKELETON_INTERNAL_H
-#define PK_SKELETON_INTERNAL_H
+#ifndef PKI_MODEL_SKELETON_H
+#define PKI_MODEL_SKELETON_H
 
 #include "posekit.h"
 
 /* A new zeroed model with its arena; NULL on OOM. */
-pk_model *pk_model_alloc(int format);
+pk_model *pki_model_alloc(int format);
 /* n bytes from the model's arena (freed with the model); NULL on OOM. */
-void *pk_model_mem(pk_model *m, size_t n);
+void *pki_model_mem(pk_model *m, size_t n);
 /* A NUL-terminated copy of s[0..n) in the arena; NULL on OOM. */
-const char *pk_model_str(pk_model *m, const void *s, size_t n);
+const char *pki_model_str(pk_model *m, const void *s, size_t n);
 /* UTF-16LE bytes as UTF-8 in the arena (an unpaired surrogate becomes
  * U+FFFD, an odd last byte is dropped, a NUL ends the text); NULL on OOM. */
-const char *pk_model_utf16(pk_model *m, const uint8_t *s, size_t n);
+const char *pki_model_utf16(pk_model *m, const uint8_t *s, size_t n);
 
-/* Where each record started, for the messages of pk_model_finish. */
-typedef struct pk_model_offsets {
+/* Where each record started, for the messages of pki_model_finish. */
+typedef struct pki_model_offsets {
     const int64_t *bones;  /* nbones entries */
     const int64_t *frames; /* nframes entries */
     const int64_t *rigids; /* nrigids entries (NULL: none known) */
-} pk_model_offsets;
+} pki_model_offsets;
 
 /* The last step of every reader: bone and morph names to CP932 (interned
  * in m->names; unencodable ones warned and counted), then the graph
@@ -33,6 +33,6 @@ typedef struct pk_model_offsets {
  * warning and is dropped; a rigid body's unknown shape or mode is a
  * warning, kept.
  * Returns 0 or -1 (logged). */
-int pk_model_finish(pk_model *m, const pk_model_offsets *off, pk_log *log);
+int pki_model_finish(pk_model *m, const pki_model_offsets *off, pk_log *log);
 
 #endif

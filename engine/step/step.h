@@ -1,5 +1,5 @@
 /*
- * step_internal.h — private: what an operation is to the step layer
+ * step.h — private: what an operation is to the step layer
  * (engine/step/).  Each operation is one file, step_NAME.c, holding one
  * descriptor (pki_step_def): its option rows, its checks, its run, its
  * summary and reports, what it makes, and what the command line shows of
@@ -8,8 +8,8 @@
  * line and job files share, operands, needs, run and report dispatch.
  * step_run.c holds the small pieces several operations' runs share.
  */
-#ifndef PK_STEP_INTERNAL_H
-#define PK_STEP_INTERNAL_H
+#ifndef PKI_STEP_STEP_H
+#define PKI_STEP_STEP_H
 
 #include "posekit_tool.h"
 

@@ -1,32 +1,32 @@
-/* retarget_internal.h — what retarget.c (the rules' steps) shares with
+/* retarget.h — what retarget.c (the rules' steps) shares with
  * retarget_model.c and retarget_fold.c (steps computed from two models).
  * Not public API. */
-#ifndef PK_RETARGET_INTERNAL_H
-#define PK_RETARGET_INTERNAL_H
+#ifndef PKI_OPS_RETARGET_RETARGET_H
+#define PKI_OPS_RETARGET_RETARGET_H
 
 #include "ops/names/bone_set.h"
 #include "posekit.h"
 
 /* The rules' stance corrections, then their translation scale, on the
  * bone keys of s (retarget.c).  0 or -1 (logged). */
-int pk_retarget_rules_apply(pk_bone_set *s, const pk_rules *r, pk_edit_stats *st, pk_log *log);
+int pki_retarget_rules_apply(pki_bone_set *s, const pk_rules *r, pk_edit_stats *st, pk_log *log);
 /* Whether a rules `stance` entry names the bone raw[0..len). */
-bool pk_retarget_rules_stance(const pk_rules *r, const uint8_t *raw, size_t len);
+bool pki_retarget_rules_stance(const pk_rules *r, const uint8_t *raw, size_t len);
 /* Whether the rules scale translations (a `scale` key). */
-bool pk_retarget_rules_scale(const pk_rules *r);
+bool pki_retarget_rules_scale(const pk_rules *r);
 
 /* Leaves out the keys of bones o->from lacks and o->to has (MMD plays
  * them on the target, not on the source), with a warning naming them;
  * counts into rep (dropped, bones_keyed, bones_on_target).  0, or -1 on
  * OOM (logged). */
-int pk_retarget_drop_absent(pk_bone_set *s, const pk_retarget_options *o,
-                            pk_retarget_report *rep, pk_log *log);
+int pki_retarget_drop_absent(pki_bone_set *s, const pk_retarget_options *o, pk_retarget_report *rep,
+                             pk_log *log);
 
 /* Model bone lookups by UTF-8 standard name (-1 when absent). */
-long pk_retarget_find(const pk_model *m, const char *utf8);
+long pki_retarget_find(const pk_model *m, const char *utf8);
 
 /* The model bone a motion's name id stands for (-1: none); names are
  * matched by their CP932 bytes. */
-long pk_retarget_bone_of(const pk_model *m, const pk_names *names, pk_name_id id);
+long pki_retarget_bone_of(const pk_model *m, const pk_names *names, pk_name_id id);
 
 #endif
