@@ -121,7 +121,7 @@ static bool want_string(loader *L, const yfile *f, const yaml_node_t *n, const c
     return false;
 }
 
-/* A number (common/number.h: locale-free, so a German LC_NUMERIC does not
+/* A number (util/number.h: locale-free, so a German LC_NUMERIC does not
  * turn 0.9 into 0). */
 static bool want_number(loader *L, const yfile *f, const yaml_node_t *n, const char *what,
                         double *out)

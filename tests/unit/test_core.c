@@ -225,7 +225,7 @@ static void name_cut_rule(void **state)
     pk_names_free(t);
 }
 
-/* common/utf8.h: one code point at a time. */
+/* util/utf8.h: one code point at a time. */
 static void utf8_code_points(void **state)
 {
     (void)state;
