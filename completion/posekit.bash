@@ -1,9 +1,9 @@
 # bash completion for posekit(1)                          -*- shell-script -*-
 #
 # Installed to share/bash-completion/completions/posekit.  Completes the
-# command, each command's options (the step table, engine/step/step.c,
-# and each command's help; the test tests/cli/cases/completion_bash.sh
-# checks they agree), option values
+# command, each command's options (the steps' option rows,
+# engine/step/step_NAME.c, and each command's help; the test
+# tests/cli/cases/completion_bash.sh checks they agree), option values
 # (layouts, modes, policies, @groups), and files by kind: motions and poses
 # (.vmd/.vpd), models (.pmx/.pmd), rule and job files (.yaml/.yml).
 

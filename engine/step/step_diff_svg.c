@@ -180,7 +180,7 @@ static const float *row_bins(const pk_diff *d, section s, size_t i)
 
 static const char *section_title(section s)
 {
-    static const char *t[SEC_COUNT] = {
+    static const char *const t[SEC_COUNT] = {
         "Bone rotation difference (degrees)",
         "Bone translation distance (units)",
         "Morph weight difference, B \xe2\x88\x92 A",
