@@ -771,8 +771,8 @@ static void draw_links(canvas *c, const pk_drawing *d, const dfig *g, int view, 
         pk_buf_printf(c->b,
                       "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
                       "stroke=\"%s\" stroke-width=\"%s\" stroke-linecap=\"round\"%s>",
-                      under ? "vslink" : "link", ox + x1 * scale, oy + y1 * scale,
-                      ox + x2 * scale, oy + y2 * scale, colour, under ? "2.5" : "1",
+                      under ? "vslink" : "link", ox + x1 * scale, oy + y1 * scale, ox + x2 * scale,
+                      oy + y2 * scale, colour, under ? "2.5" : "1",
                       under ? " stroke-opacity=\"0.75\"" : "");
         pk_buf_puts(c->b, "<title>");
         pki_buf_puts_xml(c->b, m->bones[p].name);
@@ -804,12 +804,12 @@ static void draw_figure(canvas *c, const pk_drawing *d, const dfig *g, int view,
             project(view, g->end[i], &x2, &y2);
             char colour[16];
             stroke_of(d, g, i, under, colour);
+            const char *width = db->other ? (under ? "2.5" : "1") : under ? "5" : "1.8";
             pk_buf_printf(b,
                           "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
                           "stroke=\"%s\" stroke-width=\"%s\" stroke-linecap=\"round\"%s>",
                           under ? "vsbone" : "bone", ox + x1 * scale, oy + y1 * scale,
-                          ox + x2 * scale, oy + y2 * scale, colour,
-                          under ? (db->other ? "2.5" : "5") : db->other ? "1" : "1.8",
+                          ox + x2 * scale, oy + y2 * scale, colour, width,
                           under ? " stroke-opacity=\"0.75\"" : "");
             bone_title(b, db, under ? NULL : g, i, under ? " (vs)" : NULL);
             pk_buf_puts(b, "</line>\n");
@@ -1201,9 +1201,8 @@ int pk_draw_svg(const pk_drawing *d, pk_buf *out)
         snprintf(line, sizeof line, "%.2f deg", d->max_diff);
         text_at(&c, 190, y + 10, "end", 10, "", line);
         y += 18;
-        pk_buf_printf(&body,
-                      "<rect x=\"10\" y=\"%.1f\" width=\"18\" height=\"10\" fill=\"#cccccc\"/>\n",
-                      y);
+        pk_buf_printf(
+            &body, "<rect x=\"10\" y=\"%.1f\" width=\"18\" height=\"10\" fill=\"#cccccc\"/>\n", y);
         text_at(&c, 32, y + 9, "start", 10, "", "bone absent from the pose's model");
         y += 12;
     }
