@@ -130,11 +130,20 @@ static int32_t named(const pk_model *m, const char *name)
  *    ancestor of 上半身 and 下半身: グルーブ, 腰 or センター) and every
  *    bone above it (センター, 全ての親);
  *  - a bone whose children are all IK bones or handles (足IK親);
- *  - a root without children (操作中心). */
+ *  - a root without children (操作中心);
+ *  - by name, in a model without 上半身 or 下半身: 全ての親, 操作中心,
+ *    センター, グルーブ. */
 static void control_bones(dmodel *dm, const pk_model *m)
 {
+    static const char *const HANDLES[] = {"全ての親", "操作中心", "センター", "グルーブ"};
     size_t n = m->nbones;
     int32_t up = named(m, "上半身"), low = named(m, "下半身");
+    if (up < 0 || low < 0)
+        for (size_t k = 0; k < sizeof HANDLES / sizeof HANDLES[0]; k++) {
+            int32_t h = named(m, HANDLES[k]);
+            if (h >= 0 && !dm->bones[h].ik && !dm->bones[h].other)
+                dm->bones[h].control = true;
+        }
     if (up >= 0 && low >= 0) {
         int32_t lca = -1;
         for (int32_t a = m->bones[low].parent, d = 0; a >= 0 && lca < 0 && (size_t)d < n;
