@@ -91,8 +91,8 @@ static const spec FIG[NBONES] = {
 };
 
 /* The figure as a PMX file, read back (rest positions moved by `shift`
- * per bone when given: NaN tests). */
-static pk_model *figure_model(float (*shift)[3])
+ * per bone when given: NaN tests; bone `renamed` named `as`). */
+static pk_model *figure_model_as(float (*shift)[3], int renamed, const char *as)
 {
     const int sizes[6] = {1, 1, 1, 2, 1, 1};
     pg g;
@@ -102,7 +102,7 @@ static pk_model *figure_model(float (*shift)[3])
     pg_i32(&g, NBONES);
     for (int i = 0; i < NBONES; i++) {
         const spec *s = &FIG[i];
-        pg_text(&g, s->name);
+        pg_text(&g, i == renamed ? as : s->name);
         pg_text(&g, i == CENTRE ? "center" : "");
         float dx = shift ? shift[i][0] : 0, dy = shift ? shift[i][1] : 0;
         pg_f3(&g, s->x + dx, s->y + dy, s->z);
@@ -141,6 +141,11 @@ static pk_model *figure_model(float (*shift)[3])
     pk_log_free(&log);
     pk_buf_free(&g.b);
     return m;
+}
+
+static pk_model *figure_model(float (*shift)[3])
+{
+    return figure_model_as(shift, -1, NULL);
 }
 
 /* A pose: bone i moved by (x, y, z) and turned deg degrees about X. */
@@ -339,6 +344,30 @@ static void controls_are_marks(void **state)
         panel--;
     double bottom = attr(panel, "y") + attr(panel, "height");
     assert_true(bottom - floor_y < 15.0);
+    free(svg);
+    pk_log_free(&log);
+    scene_free(&s);
+}
+
+/* Without 上半身 (a model that names it otherwise), センター, グルーブ and
+ * 全ての親 are still handles, by name; the IK parents by structure. */
+static void controls_by_name(void **state)
+{
+    (void)state;
+    scene s;
+    scene_init(&s, 0);
+    pk_model_free(s.m);
+    s.m = figure_model_as(NULL, UPPER, "胴");
+    s.o.a.model = s.m;
+    pk_log log;
+    pk_log_init(&log);
+    char *svg = render(&s.o, false, &log);
+    assert_non_null(svg);
+    static const int CONTROL[] = {ROOT, CENTRE, GROOVE, IKP_L, IKP_R};
+    for (size_t k = 0; k < sizeof CONTROL / sizeof CONTROL[0]; k++)
+        assert_null(element(svg, "bone", FIG[CONTROL[k]].name));
+    assert_int_equal(count(svg, "<rect class=\"control\""), 5);
+    assert_non_null(element(svg, "bone", "胴"));
     free(svg);
     pk_log_free(&log);
     scene_free(&s);
@@ -614,10 +643,10 @@ static void unplaced_bones_left_out(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(json_is_the_evaluation),     cmocka_unit_test(controls_are_marks),
-        cmocka_unit_test(connectors_hold_the_figure), cmocka_unit_test(vs_shades_what_is_drawn),
-        cmocka_unit_test(canvas_fits_the_drawing),    cmocka_unit_test(frames_and_selections),
-        cmocka_unit_test(unplaced_bones_left_out),
+        cmocka_unit_test(json_is_the_evaluation),  cmocka_unit_test(controls_are_marks),
+        cmocka_unit_test(controls_by_name),        cmocka_unit_test(connectors_hold_the_figure),
+        cmocka_unit_test(vs_shades_what_is_drawn), cmocka_unit_test(canvas_fits_the_drawing),
+        cmocka_unit_test(frames_and_selections),   cmocka_unit_test(unplaced_bones_left_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
