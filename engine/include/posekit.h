@@ -1435,7 +1435,9 @@ PK_API size_t pk_drawing_figures(const pk_drawing *d);
 /* The picture as an SVG document / every bone's world position and
  * rotation as JSON (with a bones selection, every bone it names, visible
  * or not) ({"figures":[{"input","model","frame","bones":[{"name",
- * "pos":[x,y,z],"rot":[x,y,z,w],"ik","diff_deg"}]}]}; a bone that has no
+ * "pos":[x,y,z],"rot":[x,y,z,w],"ik","diff_deg","drawn_diff_deg"}]}]}: with
+ * a vs, the keys' difference as diff reports it and the angle between the
+ * bone's lines as drawn, IK included, which the SVG shades; a bone that has no
  * position, under a model's NaN rest position, gets nulls in JSON and is
  * left out of the SVG, which says so).  0 or -1 (OOM). */
 PK_API int pk_draw_svg(const pk_drawing *d, pk_buf *out);

@@ -2,8 +2,9 @@
  * kinematics against an independent matrix computation over the corpus
  * (every pose and sampled frames of every dance on every model), append
  * with ratio (hand-built skeletons and babylon-mmd's bone flag fixture),
- * IK (reach, knees, limits, IK switched off by the VMD), and hand-worked
- * cases. */
+ * IK (reach, knees, limits, IK switched off by the VMD, a small per-step
+ * limit, the reach law on every frame of every corpus dance), and
+ * hand-worked cases. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -594,6 +595,76 @@ static void ik_leg_hand_built(void **state)
     hb_free(&h);
 }
 
+/* A leg with Mei's proportions (pmd_mei.pmd: thigh 4.62, shin 5.45, the
+ * knee a little forward) and Mei's per-step limit (PMD 0.1 x 4 = 0.4
+ * radians, 40 loops), under a keyed 下半身: for keyed hips and knees
+ * turned every way and goals all round the hip between the fold the
+ * knee allows and 95% of the leg's length, the ankle meets the goal.
+ * With a small per-step limit the hip needs several passes to aim the
+ * leg once the knee has its bend; a solver that stops at the first pass
+ * that does not bring the ankle closer leaves the knee straight. */
+static void ik_leg_small_step_limit(void **state)
+{
+    (void)state;
+    hb h;
+    hb_init(&h);
+    int lower = hb_bone(&h, "下半身", -1, 0, 13.4f, -0.41f);
+    int hip = hb_bone(&h, "右足", lower, -0.977f, 11.583f, -0.707f);
+    int knee = hb_bone(&h, "右ひざ", hip, -0.977f, 6.961f, -0.533f);
+    int ankle = hb_bone(&h, "右足首", knee, -0.978f, 1.528f, -0.113f);
+    int ik = hb_bone(&h, "右足ＩＫ", -1, -0.978f, 1.528f, -0.113f);
+    h.b[ik].flags |= PK_BONE_IK;
+    h.b[ik].ik_target = ankle;
+    h.b[ik].ik_loops = 40;
+    h.b[ik].ik_limit = 0.4f;
+    h.l[0].bone = knee;
+    h.l[1].bone = hip;
+    h.b[ik].ik_links = h.l;
+    h.b[ik].nik_links = 2;
+    h.m.format = PK_FMT_PMD;
+    pk_rig *r = rig_of(&h.m);
+    pk_bone_local loc[5];
+    pk_bone_world w[5];
+    const double thigh = 4.6233, shin = 5.4493, len = thigh + shin;
+    size_t goals = 0, missed = 0;
+    double worst = 0;
+    for (int g = 0; g < 2000; g++) {
+        /* a fixed pseudo-random walk: hip and knee keys up to 90 degrees
+         * about any axis, the goal anywhere round the hip */
+        double u[9];
+        for (int k = 0; k < 9; k++)
+            u[k] = fmod(sin((g + 1) * (12.9898 + 7.233 * k)) * 43758.5453, 1.0);
+        pk_rig_rest(r, loc);
+        qaxis(u[0], u[1], u[2], 90 * u[3], loc[hip].rot);
+        qaxis(u[2], u[0], u[1], 60 * u[4], loc[knee].rot);
+        qaxis(1, 0, 0, 30 * u[5], loc[lower].rot);
+        double dir[3] = {u[6], u[7] - 0.5, u[8]}, n = 0;
+        for (int a = 0; a < 3; a++)
+            n += dir[a] * dir[a];
+        n = sqrt(n);
+        if (!(n > 1e-3))
+            continue;
+        pk_rig_eval(r, loc, NULL, PK_EVAL_NO_IK, w);
+        double want = (shin - thigh) * 1.05 + fabs(u[3]) * (0.95 * len - (shin - thigh) * 1.05);
+        for (int a = 0; a < 3; a++)
+            loc[ik].pos[a] = (float)(w[hip].pos[a] + dir[a] / n * want - (double)h.b[ik].pos[a]);
+        pk_rig_eval(r, loc, NULL, 0, w);
+        double d = gap(w, hip, ik);
+        if (d > 0.95 * len || d < (shin - thigh) * 1.05)
+            continue;
+        double miss = gap(w, ankle, ik);
+        goals++;
+        missed += miss > 0.01;
+        worst = fmax(worst, miss);
+    }
+    printf("Mei's leg, 0.4 radians a step: %zu goals within reach, %zu missed, worst %.4g\n", goals,
+           missed, worst);
+    assert_true(goals > 1500);
+    assert_int_equal(missed, 0);
+    pk_rig_free(r);
+    hb_free(&h);
+}
+
 /* Per-link limits (not the knee's plane case): a link limited to
  * [-10, 10] degrees about every axis never leaves them. */
 static void ik_limits_hold(void **state)
@@ -775,14 +846,123 @@ static void ik_corpus(void **state)
     assert_true(st.knees >= 100);
 }
 
+/* The law, on every frame of every corpus dance (and every corpus pose)
+ * on every corpus model: a foot goal (足ＩＫ with a knee and a hip)
+ * within 95% of the leg's length from the hip, and beyond the fold the
+ * knee allows (|thigh - shin|, with 5% to spare), is met within 0.01.
+ * Prints the goals and misses per model and motion. */
+typedef struct law_stats {
+    size_t goals, missed;
+    double worst;
+} law_stats;
+
+static void law_check(const pk_model *m, pk_rig *r, const pk_bone_local *loc, const bool *on,
+                      pk_bone_world *w, law_stats *st, const char *what, double frame)
+{
+    pk_rig_eval(r, loc, on, 0, w);
+    for (size_t i = 0; i < m->nbones; i++) {
+        const pk_model_bone *b = &m->bones[i];
+        if (!(b->flags & PK_BONE_IK) || b->nik_links != 2 || !strstr(b->name, "足ＩＫ") ||
+            (on && !on[i]))
+            continue;
+        int32_t knee = b->ik_links[0].bone, hip = b->ik_links[1].bone, tgt = b->ik_target;
+        if (tgt < 0 || m->bones[tgt].parent != knee || m->bones[knee].parent != hip)
+            continue;
+        double seg[2];
+        for (int s = 0; s < 2; s++) {
+            const float *a = m->bones[s ? tgt : knee].pos, *p = m->bones[s ? knee : hip].pos;
+            double d0 = a[0] - p[0], d1 = a[1] - p[1], d2 = a[2] - p[2];
+            seg[s] = sqrt(d0 * d0 + d1 * d1 + d2 * d2);
+        }
+        double d = gap(w, hip, (int)i);
+        if (d > 0.95 * (seg[0] + seg[1]) || d < 1.05 * fabs(seg[0] - seg[1]))
+            continue;
+        double miss = gap(w, tgt, (int)i);
+        st->goals++;
+        st->worst = fmax(st->worst, miss);
+        if (miss > 0.01 && st->missed++ < 5)
+            print_message("%s on %s, frame %g: %s ends %.4f from its goal (hip to goal %.3f, "
+                          "leg %.3f)\n",
+                          what, m->name, frame, b->name, miss, d, seg[0] + seg[1]);
+    }
+}
+
+static void ik_law_every_frame(void **state)
+{
+    (void)state;
+    corpus_set c;
+    if (!corpus_open(&c))
+        skip();
+    size_t goals = 0, missed = 0, frames = 0;
+    for (size_t mi = 0; mi < c.nmodels; mi++) {
+        pk_log log;
+        pk_log_init(&log);
+        pk_model *m = pk_model_load(c.models[mi], &log);
+        assert_non_null(m);
+        pk_rig *r = pk_rig_new(m, &log);
+        assert_non_null(r);
+        pk_bone_local *loc = calloc(m->nbones + 1, sizeof *loc);
+        pk_bone_world *w = calloc(m->nbones + 1, sizeof *w);
+        bool *on = calloc(m->nbones + 1, 1);
+        for (size_t v = 0; v < c.nvpds + c.nvmds; v++) {
+            const char *path = v < c.nvpds ? c.vpds[v] : c.vmds[v - c.nvpds];
+            pk_doc d;
+            law_stats st = {0};
+            if (pk_doc_load(path, &d, &log) != 0) {
+                pk_doc_free(&d);
+                continue;
+            }
+            if (d.pose) {
+                pk_rig_pose_local(r, d.pose, loc);
+                law_check(m, r, loc, NULL, w, &st, path, 0);
+                frames++;
+            } else if (d.motion && d.motion->nbones) {
+                pk_tracks *t = pk_tracks_build(d.motion, &log);
+                assert_non_null(t);
+                uint32_t lo, hi;
+                pk_motion_frame_range(d.motion, &lo, &hi);
+                for (uint64_t f = lo; f <= hi; f++, frames++) {
+                    pk_rig_motion_local(r, d.motion, t, (double)f, loc, on);
+                    law_check(m, r, loc, on, w, &st, path, (double)f);
+                }
+                pk_tracks_free(t);
+            }
+            if (st.goals) {
+                const char *mb = strrchr(c.models[mi], '/'), *pb = strrchr(path, '/');
+                printf("  %-30s %-32s %6zu goals within reach, %zu missed, worst %.2g\n",
+                       mb ? mb + 1 : c.models[mi], pb ? pb + 1 : path, st.goals, st.missed,
+                       st.worst);
+            }
+            goals += st.goals;
+            missed += st.missed;
+            pk_doc_free(&d);
+        }
+        free(loc);
+        free(w);
+        free(on);
+        pk_rig_free(r);
+        pk_model_free(m);
+        pk_log_free(&log);
+    }
+    corpus_close(&c);
+    printf("ik law: %zu evaluations, %zu foot goals within reach, %zu missed\n", frames, goals,
+           missed);
+    assert_true(goals >= 10000);
+    assert_int_equal(missed, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fk_hand_worked),      cmocka_unit_test(fk_corpus),
         cmocka_unit_test(append_ratio),        cmocka_unit_test(append_babylon_fixture),
         cmocka_unit_test(append_corpus),
-        cmocka_unit_test(ik_leg_hand_built),   cmocka_unit_test(ik_limits_hold),
-        cmocka_unit_test(ik_off_by_motion),    cmocka_unit_test(ik_corpus),
+        cmocka_unit_test(ik_leg_hand_built),
+        cmocka_unit_test(ik_leg_small_step_limit),
+        cmocka_unit_test(ik_limits_hold),
+        cmocka_unit_test(ik_off_by_motion),
+        cmocka_unit_test(ik_corpus),
+        cmocka_unit_test(ik_law_every_frame),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

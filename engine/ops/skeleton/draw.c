@@ -28,14 +28,17 @@
 enum { MAX_FIGURES = 60, STRIP_COLUMNS = 6 };
 
 typedef struct dbone {
-    char *name;    /* UTF-8 */
-    char *name_en; /* may be "" */
-    int side;      /* 0 centre, 1 left (左), 2 right (右) */
-    bool chosen;   /* in --bones (every bone without one): in the JSON */
-    bool drawn;    /* chosen and visible: a line (or a dot) in the picture */
-    bool other;    /* not a body bone: light grey */
-    bool ik;       /* an IK bone: drawn as its goal's marker */
-    long match;    /* the other model's bone of the same name, or -1 */
+    char *name;     /* UTF-8 */
+    char *name_en;  /* may be "" */
+    int32_t parent; /* -1: a root */
+    int side;       /* 0 centre, 1 left (左), 2 right (右) */
+    bool chosen;    /* in --bones (every bone without one): in the JSON */
+    bool drawn;     /* chosen and visible: a line (or a dot) in the picture */
+    bool other;     /* not a body bone: light grey */
+    bool control;   /* a handle, not body (control_bones): a mark, no line */
+    bool ik;        /* an IK bone: drawn as its goal's marker */
+    bool limb_goal; /* ik: its chain moves body bones (legs); else hair, clothes */
+    long match;     /* the other model's bone of the same name, or -1 */
 } dbone;
 
 typedef struct dmodel {
@@ -50,7 +53,8 @@ typedef struct dfig {
     bool motion;
     double (*pos)[3], (*end)[3], (*rot)[4];
     bool *has_end, *ik_on;
-    double *diff; /* who 0 with a vs: degrees per bone, NaN where none */
+    double *diff; /* who 0 with a vs: the keys' difference (as diff), degrees, NaN: none */
+    double *dir;  /* who 0 with a vs: the difference as drawn (drawn_diff), degrees */
 } dfig;
 
 struct pk_drawing {
@@ -94,6 +98,7 @@ void pk_drawing_free(pk_drawing *d)
         free(d->figs[f].has_end);
         free(d->figs[f].ik_on);
         free(d->figs[f].diff);
+        free(d->figs[f].dir);
     }
     free(d->figs);
     free(d);
@@ -106,6 +111,85 @@ static int side_of(const char *name)
     if (strncmp(name, "右", strlen("右")) == 0)
         return 2;
     return 0;
+}
+
+static int32_t named(const pk_model *m, const char *name)
+{
+    for (size_t i = 0; i < m->nbones; i++)
+        if (strcmp(m->bones[i].name, name) == 0)
+            return (int32_t)i;
+    return -1;
+}
+
+/* Bones that are handles, not body: MMD draws a line from each to its
+ * tail, but those lines are not limbs (センター's tail is an 8-unit pole
+ * down through the floor, 全ての親's runs from the origin to センター, an
+ * IK parent's along the floor).  They are, among the body bones that are
+ * not IK bones:
+ *  - the bone where the upper and lower body part (the nearest common
+ *    ancestor of 上半身 and 下半身: グルーブ, 腰 or センター) and every
+ *    bone above it (センター, 全ての親);
+ *  - a bone whose children are all IK bones or handles (足IK親);
+ *  - a root without children (操作中心);
+ *  - by name, in a model without 上半身 or 下半身: 全ての親, 操作中心,
+ *    センター, グルーブ. */
+static void control_bones(dmodel *dm, const pk_model *m)
+{
+    static const char *const HANDLES[] = {"全ての親", "操作中心", "センター", "グルーブ"};
+    size_t n = m->nbones;
+    int32_t up = named(m, "上半身"), low = named(m, "下半身");
+    if (up < 0 || low < 0)
+        for (size_t k = 0; k < sizeof HANDLES / sizeof HANDLES[0]; k++) {
+            int32_t h = named(m, HANDLES[k]);
+            if (h >= 0 && !dm->bones[h].ik && !dm->bones[h].other)
+                dm->bones[h].control = true;
+        }
+    if (up >= 0 && low >= 0) {
+        int32_t lca = -1;
+        for (int32_t a = m->bones[low].parent, d = 0; a >= 0 && lca < 0 && (size_t)d < n;
+             a = m->bones[a].parent, d++)
+            for (int32_t b = m->bones[up].parent, e = 0; b >= 0 && (size_t)e < n;
+                 b = m->bones[b].parent, e++)
+                if (a == b) {
+                    lca = a;
+                    break;
+                }
+        for (int32_t a = lca, d = 0; a >= 0 && (size_t)d < n; a = m->bones[a].parent, d++)
+            dm->bones[a].control = true;
+    }
+    /* handles above handles: repeat until nothing changes (a chain of IK
+     * parents is as long as the model allows) */
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t i = 0; i < n; i++) {
+            dbone *db = &dm->bones[i];
+            if (db->control || db->ik || db->other)
+                continue;
+            size_t kids = 0, handles = 0;
+            for (size_t c = 0; c < n; c++)
+                if (c != i && m->bones[c].parent == (int32_t)i) {
+                    kids++;
+                    handles += dm->bones[c].ik || dm->bones[c].control;
+                }
+            if ((kids && handles == kids) || (!kids && m->bones[i].parent < 0)) {
+                db->control = true;
+                changed = true;
+            }
+        }
+    }
+    /* an IK goal of a body chain (legs, toes) or of hair and clothes */
+    for (size_t i = 0; i < n; i++) {
+        const pk_model_bone *b = &m->bones[i];
+        if (!dm->bones[i].ik)
+            continue;
+        bool body = b->ik_target >= 0 && (size_t)b->ik_target < n &&
+                    !dm->bones[b->ik_target].other && !dm->bones[b->ik_target].control;
+        for (size_t k = 0; k < b->nik_links && !body; k++) {
+            int32_t l = b->ik_links[k].bone;
+            body = l >= 0 && (size_t)l < n && !dm->bones[l].other && !dm->bones[l].control;
+        }
+        dm->bones[i].limb_goal = body;
+    }
 }
 
 static bool copy_model(dmodel *dm, const pk_model *m, const char *label,
@@ -124,6 +208,7 @@ static bool copy_model(dmodel *dm, const pk_model *m, const char *label,
         if (!db->name || !db->name_en)
             return false;
         db->side = side_of(b->name);
+        db->parent = b->parent >= 0 && (size_t)b->parent < m->nbones ? b->parent : -1;
         db->ik = (b->flags & PK_BONE_IK) != 0;
         db->match = -1;
         size_t len = 0;
@@ -133,6 +218,7 @@ static bool copy_model(dmodel *dm, const pk_model *m, const char *label,
         db->other = body && !(raw && pk_selection_has(body, raw, len));
         db->drawn = db->chosen && (b->flags & PK_BONE_VISIBLE) != 0;
     }
+    control_bones(dm, m);
     return true;
 }
 
@@ -145,7 +231,8 @@ static bool fig_alloc(dfig *f, size_t n, bool diff)
     f->has_end = calloc(n, sizeof *f->has_end);
     f->ik_on = calloc(n, sizeof *f->ik_on);
     f->diff = diff ? calloc(n, sizeof *f->diff) : NULL;
-    return f->pos && f->end && f->rot && f->has_end && f->ik_on && (!diff || f->diff);
+    f->dir = diff ? calloc(n, sizeof *f->dir) : NULL;
+    return f->pos && f->end && f->rot && f->has_end && f->ik_on && (!diff || (f->diff && f->dir));
 }
 
 /* A selection that leaves nothing to draw is an error, as in diff: an
@@ -234,6 +321,31 @@ static bool figure(dfig *f, pk_rig *r, const pk_model *m, const pk_doc *doc, con
         }
     }
     return true;
+}
+
+/* How differently bone i of figure a and bone j of figure b are drawn,
+ * in degrees: the angle between their lines (world directions, after IK:
+ * a knee the IK bends differently shows although both keys are at rest),
+ * or between their world rotations where either has no line. */
+static double drawn_diff(const dfig *a, size_t i, const dfig *b, size_t j)
+{
+    double u[3], v[3], uu = 0, vv = 0, uv = 0;
+    for (int k = 0; k < 3; k++) {
+        u[k] = a->end[i][k] - a->pos[i][k];
+        v[k] = b->end[j][k] - b->pos[j][k];
+        uu += u[k] * u[k];
+        vv += v[k] * v[k];
+        uv += u[k] * v[k];
+    }
+    double c;
+    if (a->has_end[i] && b->has_end[j] && uu > 1e-18 && vv > 1e-18) {
+        c = uv / sqrt(uu * vv);
+        c = c > 1 ? 1 : c < -1 ? -1 : c;
+        return acos(c) * 180.0 / 3.14159265358979323846;
+    }
+    const double *p = a->rot[i], *q = b->rot[j];
+    c = fabs(p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3]);
+    return 2.0 * acos(c > 1 ? 1 : c) * 180.0 / 3.14159265358979323846;
 }
 
 /* The frames a drawing shows: one, or first..last every `every`. */
@@ -386,13 +498,17 @@ pk_drawing *pk_draw(const pk_draw_options *o, pk_log *log)
                 figure(f, rig[k], in[k]->model, in[k]->doc, tr[k], frame, loc[k], w);
         }
         if (ok && vs) {
-            /* the same degrees as diff: the two keys' geodesic angle */
+            /* the keys' geodesic angle (the degrees diff reports), and the
+             * difference as drawn, which the shading shows */
             dfig *f = &d->figs[d->nfigs - 2];
             for (size_t i = 0; i < o->a.model->nbones; i++) {
-                long j = d->m[0].bones[i].match;
+                const dbone *db = &d->m[0].bones[i];
+                long j = db->match;
                 f->diff[i] = j < 0 ? NAN : pk_quat_angle_deg(loc[0][i].rot, loc[1][j].rot);
-                if (j >= 0 && d->m[0].bones[i].drawn && f->diff[i] > d->max_diff)
-                    d->max_diff = f->diff[i];
+                f->dir[i] = j < 0 ? NAN : drawn_diff(f, i, f + 1, (size_t)j);
+                if (j >= 0 && db->drawn && !db->other && !db->ik && !db->control &&
+                    f->dir[i] > d->max_diff)
+                    d->max_diff = f->dir[i];
             }
         }
     }
@@ -459,7 +575,8 @@ int pk_draw_json(const pk_drawing *d, pk_buf *out)
             if (m->bones[i].ik)
                 pk_buf_printf(out, ",\"ik\":%s", g->ik_on[i] ? "true" : "false");
             if (g->diff && !isnan(g->diff[i]))
-                pk_buf_printf(out, ",\"diff_deg\":%.6f", g->diff[i]);
+                pk_buf_printf(out, ",\"diff_deg\":%.6f,\"drawn_diff_deg\":%.6f", g->diff[i],
+                              g->dir[i]);
             pk_buf_putc(out, '}');
         }
         pk_buf_puts(out, "]}");
@@ -494,13 +611,18 @@ static void project(int view, const double p[3], double *x, double *y)
     }
 }
 
-/* The difference colour: light orange (0) to dark red (max). */
-static void heat(double u, char out[16])
+/* The vs figure's colour: its side's colour (centre, left, right), light
+ * where the two poses are drawn alike (u = 0), full where they differ
+ * most (u = 1). */
+static void tint(int side, double u, char out[16])
 {
+    static const int RGB[3][3] = {{68, 68, 68}, {31, 119, 180}, {214, 39, 40}};
     u = u < 0 ? 0 : u > 1 ? 1 : u;
-    int r = (int)lround(253 + (140 - 253) * u), g = (int)lround(190 + (0 - 190) * u),
-        b = (int)lround(133 + (0 - 133) * u);
-    snprintf(out, 16, "#%02x%02x%02x", r, g, b);
+    double t = 0.18 + 0.82 * u;
+    int c[3];
+    for (int k = 0; k < 3; k++)
+        c[k] = (int)lround(255 + (RGB[side][k] - 255) * t);
+    snprintf(out, 16, "#%02x%02x%02x", c[0], c[1], c[2]);
 }
 
 typedef struct box {
@@ -537,7 +659,7 @@ static box bounds(const pk_drawing *d, int view)
             double x, y;
             project(view, g->pos[i], &x, &y);
             grow(&b, x, y);
-            if (g->has_end[i] && !m->bones[i].ik && placed(g->end[i])) {
+            if (g->has_end[i] && !m->bones[i].ik && !m->bones[i].control && placed(g->end[i])) {
                 project(view, g->end[i], &x, &y);
                 grow(&b, x, y);
             }
@@ -588,10 +710,85 @@ static void bone_title(pk_buf *b, const dbone *db, const dfig *g, size_t i, cons
         pk_buf_putc(b, ')');
     }
     if (g && g->diff && !isnan(g->diff[i]))
-        pk_buf_printf(b, ": %.2f deg", g->diff[i]);
+        pk_buf_printf(b, ": %.2f deg apart as drawn (keys %.2f deg)", g->dir[i], g->diff[i]);
     if (extra)
         pki_buf_puts_xml(b, extra);
     pk_buf_puts(b, "</title>");
+}
+
+/* The stroke of bone i of figure g: its side's colour (grey for other
+ * bones); in the vs figure (under) tinted by how differently the two
+ * poses draw it (grey where the pose's model lacks the bone). */
+static void stroke_of(const pk_drawing *d, const dfig *g, size_t i, bool under, char out[16])
+{
+    const dbone *db = &d->m[g->who].bones[i];
+    snprintf(out, 16, "%s", db->other ? OTHER_COLOUR : SIDE_COLOUR[db->side]);
+    if (!under || db->other)
+        return;
+    const dfig *a = g - 1; /* its pose's figure */
+    double deg = db->match >= 0 ? a->dir[db->match] : NAN;
+    if (isnan(deg))
+        snprintf(out, 16, "#cccccc");
+    else
+        tint(db->side, d->max_diff > 0 ? deg / d->max_diff : 0, out);
+}
+
+/* Whether bone i draws as body: a line or a dot in its side's colour. */
+static bool body_bone(const dbone *db)
+{
+    return db->drawn && !db->other && !db->control && !db->ik;
+}
+
+/* Where a body bone's origin is not on its parent's line (a parent
+ * without a tail, as PMD's 上半身2 with three children; or one whose tail
+ * points elsewhere, as 下半身's down between the legs, which hang from
+ * its sides): a thin connector from the nearest point of the parent's
+ * line (or its joint) to the bone's joint, so the figure holds together. */
+static void draw_links(canvas *c, const pk_drawing *d, const dfig *g, int view, double ox,
+                       double oy, double scale, bool under)
+{
+    const dmodel *m = &d->m[g->who];
+    for (size_t i = 0; i < m->nbones; i++) {
+        const dbone *db = &m->bones[i];
+        int32_t p = db->parent;
+        if (!body_bone(db) || p < 0 || !body_bone(&m->bones[p]) || !placed(g->pos[i]) ||
+            !placed(g->pos[p]))
+            continue;
+        const double *a = g->pos[p], *q = g->pos[i];
+        double seg[3] = {0, 0, 0}, ss = 0, t = 0, near[3], gap = 0;
+        bool line = g->has_end[p] && placed(g->end[p]);
+        for (int k = 0; line && k < 3; k++) {
+            seg[k] = g->end[p][k] - a[k];
+            ss += seg[k] * seg[k];
+        }
+        if (ss > 0) {
+            for (int k = 0; k < 3; k++)
+                t += (q[k] - a[k]) * seg[k];
+            t = t / ss < 0 ? 0 : t / ss > 1 ? 1 : t / ss;
+        }
+        for (int k = 0; k < 3; k++) {
+            near[k] = a[k] + t * seg[k];
+            gap += (q[k] - near[k]) * (q[k] - near[k]);
+        }
+        if (!(sqrt(gap) > fmax(0.02 * sqrt(ss), 1e-6)))
+            continue;
+        double x1, y1, x2, y2;
+        project(view, near, &x1, &y1);
+        project(view, q, &x2, &y2);
+        char colour[16];
+        stroke_of(d, g, i, under, colour);
+        pk_buf_printf(c->b,
+                      "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                      "stroke=\"%s\" stroke-width=\"%s\" stroke-linecap=\"round\"%s>",
+                      under ? "vslink" : "link", ox + x1 * scale, oy + y1 * scale, ox + x2 * scale,
+                      oy + y2 * scale, colour, under ? "2.5" : "1",
+                      under ? " stroke-opacity=\"0.75\"" : "");
+        pk_buf_puts(c->b, "<title>");
+        pki_buf_puts_xml(c->b, m->bones[p].name);
+        pk_buf_puts(c->b, " - ");
+        pki_buf_puts_xml(c->b, db->name);
+        pk_buf_puts(c->b, under ? " (vs)</title></line>\n" : "</title></line>\n");
+    }
 }
 
 /* One figure in one view, its origin at (ox, oy) in pixels. */
@@ -608,35 +805,26 @@ static void draw_figure(canvas *c, const pk_drawing *d, const dfig *g, int view,
         bool others = pass < 3; /* the grey bones first, underneath */
         for (size_t i = 0; i < m->nbones; i++) {
             const dbone *db = &m->bones[i];
-            if (!db->drawn || db->ik || !g->has_end[i] || db->side != side ||
+            if (!db->drawn || db->ik || db->control || !g->has_end[i] || db->side != side ||
                 db->other != others || !placed(g->pos[i]) || !placed(g->end[i]))
                 continue;
             double x1, y1, x2, y2;
             project(view, g->pos[i], &x1, &y1);
             project(view, g->end[i], &x2, &y2);
             char colour[16];
-            const char *stroke = db->other ? OTHER_COLOUR : SIDE_COLOUR[side];
-            if (under) {
-                /* the vs figure: thick, shaded by the difference */
-                const dfig *a = g - 1; /* its pose's figure */
-                double deg = db->match >= 0 ? a->diff[db->match] : NAN;
-                if (isnan(deg))
-                    snprintf(colour, sizeof colour, "#cccccc");
-                else
-                    heat(d->max_diff > 0 ? deg / d->max_diff : 0, colour);
-                stroke = colour;
-            }
+            stroke_of(d, g, i, under, colour);
+            const char *width = db->other ? (under ? "2.5" : "1") : under ? "5" : "1.8";
             pk_buf_printf(b,
                           "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
                           "stroke=\"%s\" stroke-width=\"%s\" stroke-linecap=\"round\"%s>",
                           under ? "vsbone" : "bone", ox + x1 * scale, oy + y1 * scale,
-                          ox + x2 * scale, oy + y2 * scale, stroke,
-                          under ? "5" : db->other ? "1" : "1.8",
+                          ox + x2 * scale, oy + y2 * scale, colour, width,
                           under ? " stroke-opacity=\"0.75\"" : "");
             bone_title(b, db, under ? NULL : g, i, under ? " (vs)" : NULL);
             pk_buf_puts(b, "</line>\n");
         }
     }
+    draw_links(c, d, g, view, ox, oy, scale, under);
     if (under)
         return;
     for (size_t i = 0; i < m->nbones; i++) {
@@ -648,14 +836,28 @@ static void draw_figure(canvas *c, const pk_drawing *d, const dfig *g, int view,
         x = ox + x * scale;
         y = oy + y * scale;
         if (db->ik) {
-            /* the IK goal: a diamond, hollow when the VMD turns it off */
-            bool on = g->ik_on[i];
+            /* the IK goal: a diamond, hollow when the VMD turns it off; a
+             * goal of hair or clothes small and grey */
+            bool on = g->ik_on[i], limb = db->limb_goal;
+            const char *colour = limb ? "#2ca02c" : "#999999";
             pk_buf_printf(b,
-                          "<path class=\"ik\" d=\"M%.1f %.1fl4 4l-4 4l-4 -4z\" fill=\"%s\" "
-                          "stroke=\"#2ca02c\" stroke-width=\"1.2\">",
-                          x, y - 4, on ? "#2ca02c" : "white");
+                          "<path class=\"%s\" d=\"M%.1f %.1fl%d %dl-%d %dl-%d -%dz\" fill=\"%s\" "
+                          "stroke=\"%s\" stroke-width=\"1.2\">",
+                          limb ? "ik" : "ik-other", x, y - (limb ? 4 : 3), limb ? 4 : 3,
+                          limb ? 4 : 3, limb ? 4 : 3, limb ? 4 : 3, limb ? 4 : 3, limb ? 4 : 3,
+                          on ? colour : "white", colour);
             bone_title(b, db, NULL, i, on ? " (IK goal)" : " (IK goal, IK off)");
             pk_buf_puts(b, "</path>\n");
+            continue;
+        }
+        if (db->control) {
+            /* a handle (センター, 全ての親, an IK parent): where it is, no line */
+            pk_buf_printf(b,
+                          "<rect class=\"control\" x=\"%.1f\" y=\"%.1f\" width=\"5\" "
+                          "height=\"5\" fill=\"none\" stroke=\"#888888\" stroke-width=\"1\">",
+                          x - 2.5, y - 2.5);
+            bone_title(b, db, NULL, i, " (control bone: its place)");
+            pk_buf_puts(b, "</rect>\n");
             continue;
         }
         pk_buf_printf(b, "<circle class=\"joint\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\">",
@@ -700,6 +902,111 @@ static void frame_label(char *buf, size_t cap, const pk_drawing *d, const dfig *
     snprintf(buf, cap, "%s%s%s", views ? VIEW_NAME[view] : "", views && fr[0] ? ", " : "", fr);
 }
 
+/* A file's name without its folders, for titles (the JSON keeps the
+ * path as given). */
+static const char *base_name(const char *path)
+{
+    const char *b = path;
+    for (const char *p = path; *p; p++)
+        if (*p == '/' || *p == '\\')
+            b = p + 1;
+    return *b ? b : path;
+}
+
+/* Text in lines no wider than maxw (estimated, pki_text_width): broken at spaces,
+ * and inside a word (between characters) only when the word alone is
+ * wider; the first line's baseline at y, the next ones step further.
+ * Returns the last line's baseline. */
+static double text_wrap(canvas *c, double x, double y, double size, const char *attrs,
+                        const char *s, double maxw, double step)
+{
+    bool bold = attrs && strstr(attrs, "bold");
+    char line[1024];
+    size_t n = 0, len = strlen(s), i = 0;
+    bool first = true;
+    while (i < len) {
+        /* the next word and the spaces after it */
+        size_t j = i;
+        while (j < len && s[j] != ' ')
+            j++;
+        while (j < len && s[j] == ' ')
+            j++;
+        char word[1024];
+        size_t wl = j - i < sizeof word - 1 ? j - i : sizeof word - 1;
+        memcpy(word, s + i, wl);
+        word[wl] = '\0';
+        line[n] = '\0';
+        char trial[2048];
+        snprintf(trial, sizeof trial, "%s%s", line, word);
+        if (n == 0 || pki_text_width(trial, size, bold) <= maxw) {
+            if (n == 0 && pki_text_width(word, size, bold) > maxw) {
+                /* a word wider than a line: as many characters as fit */
+                size_t k = 0, fit = 0;
+                while (k < wl) {
+                    size_t e = k + 1;
+                    while (e < wl && ((unsigned char)word[e] & 0xC0) == 0x80)
+                        e++;
+                    char part[1024];
+                    memcpy(part, word, e);
+                    part[e] = '\0';
+                    if (fit && pki_text_width(part, size, bold) > maxw)
+                        break;
+                    fit = e;
+                    k = e;
+                }
+                memcpy(line, word, fit);
+                line[fit] = '\0';
+                if (!first)
+                    y += step;
+                text_at(c, x, y, "start", size, attrs, line);
+                first = false;
+                n = 0;
+                i += fit;
+                continue;
+            }
+            size_t add = strlen(word) < sizeof line - 1 - n ? strlen(word) : sizeof line - 1 - n;
+            memcpy(line + n, word, add);
+            n += add;
+            i = j;
+            continue;
+        }
+        while (n && line[n - 1] == ' ')
+            n--;
+        line[n] = '\0';
+        if (!first)
+            y += step;
+        text_at(c, x, y, "start", size, attrs, line);
+        first = false;
+        n = 0;
+    }
+    while (n && line[n - 1] == ' ')
+        n--;
+    line[n] = '\0';
+    if (n) {
+        if (!first)
+            y += step;
+        text_at(c, x, y, "start", size, attrs, line);
+    }
+    return y;
+}
+
+/* A legend entry's place: after the one before it, or on a new row when
+ * it would pass the right edge. */
+typedef struct flow {
+    double x, y, right;
+} flow;
+
+static double flow_at(flow *f, double w)
+{
+    if (f->x > 10 && f->x + w > f->right) {
+        f->x = 10;
+        f->y += 16;
+    }
+    double at = f->x;
+    f->x += w;
+    return at;
+}
+
 int pk_draw_svg(const pk_drawing *d, pk_buf *out)
 {
     pk_buf body;
@@ -721,33 +1028,41 @@ int pk_draw_svg(const pk_drawing *d, pk_buf *out)
     /* one scale for every panel: the largest extent fills `size` pixels */
     double size = nf == 1 && nviews == 1 ? 440 : nf == 1 ? 300 : 170;
     double scale = size / ext, pad = 14, label_h = 18;
-    /* title */
-    double y = 24;
-    char title[1024], line[512];
-    snprintf(title, sizeof title, "%s%s%s on %s", d->name[0], d->vs ? " vs " : "",
-             d->vs ? d->name[1] : "", d->m[0].label);
+    /* panels: a row per figure group (strip: STRIP_COLUMNS figures a row
+     * for one view; all views: one figure a row); their widths first, so
+     * that the title and the legend fit the drawing, not the other way */
+    size_t cols = nviews > 1 ? 1 : (nf < STRIP_COLUMNS ? nf : STRIP_COLUMNS);
+    double pws[3], drawing_w = 0;
+    for (int k = 0; k < nviews; k++)
+        pws[k] = fmax((bx[k].x1 - bx[k].x0) * scale + 2 * pad, 90);
+    for (size_t col = 0; col < (nviews > 1 ? 1 : cols); col++)
+        for (int k = 0; k < nviews; k++)
+            drawing_w += pws[k] + 8;
+    /* text runs as wide as the drawing, and no narrower than a legend
+     * line needs to read well */
+    double text_right = 10 + fmax(drawing_w - 8, 400);
+    /* title: file names without their folders, wrapped to the drawing */
+    char title[1024], line[1024];
+    snprintf(title, sizeof title, "%s%s%s on %s", base_name(d->name[0]), d->vs ? " vs " : "",
+             d->vs ? base_name(d->name[1]) : "", base_name(d->m[0].label));
     if (d->vs && strcmp(d->m[0].label, d->m[1].label) != 0)
-        snprintf(title + strlen(title), sizeof title - strlen(title), " (%s on %s)", d->name[1],
-                 d->m[1].label);
+        snprintf(title + strlen(title), sizeof title - strlen(title), " (%s on %s)",
+                 base_name(d->name[1]), base_name(d->m[1].label));
     if (d->any_motion && d->range)
         snprintf(title + strlen(title), sizeof title - strlen(title), ", frames %u-%u every %u",
                  d->first, d->last, d->every);
     else if (d->any_motion)
         snprintf(title + strlen(title), sizeof title - strlen(title), ", frame %u", d->frame);
-    text_at(&c, 10, y, "start", 15, "font-weight=\"bold\"", title);
+    double y = text_wrap(&c, 10, 24, 15, "font-weight=\"bold\"", title, text_right - 10, 19);
     y += 14;
-    /* panels: a row per figure group (strip: STRIP_COLUMNS figures a row
-     * for one view; all views: one figure a row) */
-    size_t cols = nviews > 1 ? 1 : (nf < STRIP_COLUMNS ? nf : STRIP_COLUMNS);
     double x = 10, row_h = 0, top = y;
     size_t col = 0;
     for (size_t fi = 0; fi < nf; fi++) {
         const dfig *g = &d->figs[fi * per];
         for (int k = 0; k < nviews; k++) {
             int v = views[k];
-            double pw = (bx[k].x1 - bx[k].x0) * scale + 2 * pad;
+            double pw = pws[k];
             double ph = (bx[k].y1 - bx[k].y0) * scale + 2 * pad + label_h;
-            pw = fmax(pw, 90);
             double ox = x + pad - bx[k].x0 * scale, oy = top + label_h + pad - bx[k].y0 * scale;
             pk_buf_printf(&body,
                           "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
@@ -789,86 +1104,119 @@ int pk_draw_svg(const pk_drawing *d, pk_buf *out)
     snprintf(line, sizeof line, "%g units (%.2f px per unit)", units, scale);
     text_at(&c, 16 + units * scale, y + 4, "start", 11, "", line);
     y += 22;
-    /* legend: every colour the pose's figure uses (the vs figure is
-     * shaded, its own legend below); an entry for something not drawn
+    /* legend: every colour and mark the pose's figure uses (the vs figure
+     * is tinted, its own legend below); an entry for something not drawn
      * (an IK goal under --bones 右腕) would promise what is not there */
     bool side_used[3] = {false, false, false}, any_other = false, any_ik = false;
+    bool any_other_ik = false, any_control = false;
     for (size_t i = 0; i < d->m[0].nbones; i++) {
         const dbone *db = &d->m[0].bones[i];
         if (!db->drawn)
             continue;
-        if (db->ik)
+        if (db->ik && db->limb_goal)
             any_ik = true;
+        else if (db->ik)
+            any_other_ik = true;
+        else if (db->control)
+            any_control = true;
         else if (db->other)
             any_other = true;
         else
             side_used[db->side] = true;
     }
-    double lx = 10;
+    flow fl = {10, y, text_right};
     for (int s = 0; s < 3; s++) {
         if (!side_used[s])
             continue;
+        double lx = flow_at(&fl, 30 + pki_text_width(SIDE_NAME[s], 11, false));
         pk_buf_printf(&body,
                       "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
                       "stroke-width=\"2\"/>\n",
-                      lx, y - 4, lx + 18, y - 4, SIDE_COLOUR[s]);
-        text_at(&c, lx + 22, y, "start", 11, "", SIDE_NAME[s]);
-        lx += 30 + pki_text_width(SIDE_NAME[s], 11, false);
+                      lx, fl.y - 4, lx + 18, fl.y - 4, SIDE_COLOUR[s]);
+        text_at(&c, lx + 22, fl.y, "start", 11, "", SIDE_NAME[s]);
     }
     if (any_other) {
         static const char OTHER[] = "other bones (hair, clothes, helpers)";
+        double lx = flow_at(&fl, 30 + pki_text_width(OTHER, 11, false));
         pk_buf_printf(&body,
                       "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
                       "stroke-width=\"2\"/>\n",
-                      lx, y - 4, lx + 18, y - 4, OTHER_COLOUR);
-        text_at(&c, lx + 22, y, "start", 11, "", OTHER);
-        lx += 30 + pki_text_width(OTHER, 11, false);
+                      lx, fl.y - 4, lx + 18, fl.y - 4, OTHER_COLOUR);
+        text_at(&c, lx + 22, fl.y, "start", 11, "", OTHER);
     }
     if (any_ik) {
+        static const char IK[] = "IK goal (hollow: IK off at this frame)";
+        double lx = flow_at(&fl, 22 + pki_text_width(IK, 11, false));
         pk_buf_printf(&body,
                       "<path class=\"legend-ik\" d=\"M%.1f %.1fl4 4l-4 4l-4 -4z\" fill=\"#2ca02c\" "
                       "stroke=\"#2ca02c\"/>\n",
-                      lx + 4, y - 8);
-        text_at(&c, lx + 12, y, "start", 11, "", "IK goal (hollow: IK off at this frame)");
+                      lx + 4, fl.y - 8);
+        text_at(&c, lx + 12, fl.y, "start", 11, "", IK);
     }
-    y += 18;
-    text_at(&c, 10, y, "start", 11, "fill=\"#555\"",
-            "dashed: the ground (y = 0); no physics (bones moved by rigid bodies follow their "
-            "parents)");
+    if (any_other_ik) {
+        static const char OTHER_IK[] = "IK goal of hair or clothes";
+        double lx = flow_at(&fl, 22 + pki_text_width(OTHER_IK, 11, false));
+        pk_buf_printf(&body,
+                      "<path class=\"legend-ik-other\" d=\"M%.1f %.1fl3 3l-3 3l-3 -3z\" "
+                      "fill=\"#999999\" stroke=\"#999999\"/>\n",
+                      lx + 4, fl.y - 7);
+        text_at(&c, lx + 12, fl.y, "start", 11, "", OTHER_IK);
+    }
+    if (any_control) {
+        static const char CONTROL[] = "control bone (センター, 全ての親, IK parent): its place";
+        double lx = flow_at(&fl, 22 + pki_text_width(CONTROL, 11, false));
+        pk_buf_printf(&body,
+                      "<rect class=\"legend-control\" x=\"%.1f\" y=\"%.1f\" width=\"5\" "
+                      "height=\"5\" fill=\"none\" stroke=\"#888888\"/>\n",
+                      lx + 1.5, fl.y - 6.5);
+        text_at(&c, lx + 12, fl.y, "start", 11, "", CONTROL);
+    }
+    y = fl.y + 18;
+    y = text_wrap(&c, 10, y, 11, "fill=\"#555\"",
+                  "dashed: the ground (y = 0); thin lines join a bone to its parent where the "
+                  "parent's line does not reach it; no physics (bones moved by rigid bodies "
+                  "follow their parents)",
+                  text_right - 10, 14);
     char names[256];
     size_t nout = unplaced(d, names, sizeof names);
     if (nout) {
-        y += 18;
         snprintf(line, sizeof line,
                  "left out: %zu bone%s without a position (a NaN or infinite rest position in "
                  "the model, or under one): %s",
                  nout, nout == 1 ? "" : "s", names);
-        text_at(&c, 10, y, "start", 11, "fill=\"#b00\"", line);
+        y = text_wrap(&c, 10, y + 18, 11, "fill=\"#b00\"", line, text_right - 10, 14);
     }
     if (d->vs) {
-        y += 20;
-        snprintf(line, sizeof line, "thin: %s; thick underneath: %s, shaded by each bone's "
-                                    "rotation difference (as diff):",
-                 d->name[0], d->name[1]);
-        text_at(&c, 10, y, "start", 11, "", line);
-        y += 10;
-        for (int k = 0; k < 10; k++) {
-            char shade[16];
-            heat(k / 9.0, shade);
-            pk_buf_printf(&body,
-                          "<rect x=\"%.1f\" y=\"%.1f\" width=\"18\" height=\"10\" fill=\"%s\"/>\n",
-                          10.0 + 18 * k, y, shade);
+        snprintf(line, sizeof line,
+                 "thin: %s; thick underneath: %s, in its side's colour, the darker the more "
+                 "differently the two poses draw the bone (the angle between its lines, IK "
+                 "included):",
+                 base_name(d->name[0]), base_name(d->name[1]));
+        y = text_wrap(&c, 10, y + 20, 11, "", line, text_right - 10, 14);
+        y += 6;
+        for (int s = 0; s < 3; s++) {
+            for (int k = 0; k < 10; k++) {
+                char shade[16];
+                tint(s, k / 9.0, shade);
+                pk_buf_printf(&body,
+                              "<rect x=\"%.1f\" y=\"%.1f\" width=\"18\" height=\"10\" "
+                              "fill=\"%s\"/>\n",
+                              10.0 + 18 * k, y + 13.0 * s, shade);
+            }
+            text_at(&c, 196, y + 13.0 * s + 9, "start", 10, "", SIDE_NAME[s]);
         }
-        text_at(&c, 10, y + 24, "start", 10, "", "0");
+        y += 39;
+        text_at(&c, 10, y + 10, "start", 10, "", "0");
         snprintf(line, sizeof line, "%.2f deg", d->max_diff);
-        text_at(&c, 190, y + 24, "end", 10, "", line);
-        pk_buf_printf(&body,
-                      "<rect x=\"200\" y=\"%.1f\" width=\"18\" height=\"10\" fill=\"#cccccc\"/>\n",
-                      y);
-        text_at(&c, 222, y + 9, "start", 10, "", "bone absent from the pose's model");
-        y += 26;
+        text_at(&c, 190, y + 10, "end", 10, "", line);
+        y += 18;
+        pk_buf_printf(
+            &body, "<rect x=\"10\" y=\"%.1f\" width=\"18\" height=\"10\" fill=\"#cccccc\"/>\n", y);
+        text_at(&c, 32, y + 9, "start", 10, "", "bone absent from the pose's model");
+        y += 12;
     }
     c.h = fmax(c.h, y + 10);
+    c.w = fmax(c.w, text_right + 10);
     int W = (int)ceil(c.w), H = (int)ceil(c.h);
     pk_buf_printf(out,
                   "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

@@ -538,7 +538,8 @@ static bool knee_triangle(pk_rig *r, const ik_chain *c, const ik_link *l, int32_
     return true;
 }
 
-static void solve_plane(pk_rig *r, const ik_chain *c, ik_link *l, int iteration, bool triangle)
+/* One step of a plane link; true when the per-step limit cut it. */
+static bool solve_plane(pk_rig *r, const ik_chain *c, ik_link *l, int iteration, bool triangle)
 {
     static const double AX[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
     int32_t j = l->bone;
@@ -546,17 +547,20 @@ static void solve_plane(pk_rig *r, const ik_chain *c, ik_link *l, int iteration,
     local_point(r, j, r->w[c->bone].pos, iv);
     local_point(r, j, r->w[c->target].pos, tv);
     if (!unit(iv) || !unit(tv))
-        return;
+        return false;
     const double *axis = AX[l->axis];
     double a;
+    bool cut = false;
     size_t k = (size_t)(l - c->links);
     if (triangle && k + 1 < c->nlinks && r->parent[l->bone] == c->links[k + 1].bone &&
         knee_triangle(r, c, l, c->links[k + 1].bone, &a))
         goto set;
     double d = iv[0] * tv[0] + iv[1] * tv[1] + iv[2] * tv[2];
     double angle = acos(d > 1.0 ? 1.0 : d < -1.0 ? -1.0 : d);
-    if (angle > c->limit)
+    if (angle > c->limit) {
         angle = c->limit;
+        cut = true;
+    }
     double q1[4], q2[4], t1[3], t2[3];
     qaxis(axis, angle, q1);
     qaxis(axis, -angle, q2);
@@ -584,17 +588,21 @@ set:
     pki_qd_conj(r->anim_rot[j], inv);
     pki_qd_mul(q, inv, r->ik_rot[j]);
     link_changed(r, c, l);
+    return cut;
 }
 
-static void solve_core(pk_rig *r, ik_chain *c, int iteration, bool triangle)
+/* One pass over the links, effector end first; true when the per-step
+ * limit cut any link's turn (the chain is still turning towards the goal). */
+static bool solve_core(pk_rig *r, ik_chain *c, int iteration, bool triangle)
 {
+    bool cut = false;
     for (size_t k = 0; k < c->nlinks; k++) {
         ik_link *l = &c->links[k];
         int32_t j = l->bone;
         if (j == c->target)
             continue;
         if (l->plane) {
-            solve_plane(r, c, l, iteration, triangle);
+            cut |= solve_plane(r, c, l, iteration, triangle);
             continue;
         }
         double iv[3], tv[3];
@@ -606,8 +614,10 @@ static void solve_core(pk_rig *r, ik_chain *c, int iteration, bool triangle)
         double angle = acos(d > 1.0 ? 1.0 : d < -1.0 ? -1.0 : d);
         if (angle < 1e-3 * PI / 180.0)
             continue;
-        if (angle > c->limit)
+        if (angle > c->limit) {
             angle = c->limit;
+            cut = true;
+        }
         double axis[3] = {tv[1] * iv[2] - tv[2] * iv[1], tv[2] * iv[0] - tv[0] * iv[2],
                           tv[0] * iv[1] - tv[1] * iv[0]};
         if (!unit(axis))
@@ -628,6 +638,7 @@ static void solve_core(pk_rig *r, ik_chain *c, int iteration, bool triangle)
         pki_qd_mul(rot, inv, r->ik_rot[j]);
         link_changed(r, c, l);
     }
+    return cut;
 }
 
 /* Whether every limited link's keyed rotation is within its limits (a
@@ -682,9 +693,15 @@ static void solve(pk_rig *r, ik_chain *c)
     }
     /* MMD's passes: stop when a pass no longer brings the target closer.
      * A goal within the leg's reach that MMD's knee step only crawls
-     * towards (less than a quarter closer per pass) is handed to the
-     * passes below, which set each knee by its triangle (knee_triangle):
-     * the first passes still choose how the leg turns, as in MMD. */
+     * towards (less than a quarter closer per pass), or leaves behind a
+     * knee turned straight (CCD cannot bend a straight knee: the target
+     * and the goal lie on one line from it), is handed to the passes
+     * below, which set each knee by its triangle (knee_triangle): the
+     * first passes still choose how the leg turns, as in MMD.  The knee
+     * lands in one step but the hip turns at most `limit` a pass (a
+     * PMD's 0.1 x 4 = 0.4 radians on Mei), so a pass that ends further
+     * from the goal while a turn was still cut by the limit does not
+     * stop them: the hip is still on its way. */
     bool within = false;
     if (c->has_triangle && c->npath > 0) {
         const double *a = r->w[c->path[0]].pos, *b = r->w[c->bone].pos;
@@ -707,14 +724,14 @@ static void solve(pk_rig *r, ik_chain *c)
         restore_best(r, c);
     if (within && best > close) {
         for (int it = 0; it < c->loops; it++) {
-            solve_core(r, c, 1, true);
+            bool turning = solve_core(r, c, 1, true);
             double d = dist(r, c);
             if (d < best) {
                 best = d;
                 keep_best(r, c);
                 if (d < reached)
                     break;
-            } else {
+            } else if (!turning) {
                 break;
             }
         }

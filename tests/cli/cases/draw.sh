@@ -15,7 +15,10 @@ vpd_text 'm' '\x83\x5a\x83\x93\x83\x5e\x81\x5b|1,2,0|0,0,0,1' \
     '\x8f\xe3\x94\xbc\x90\x67|0,0,0|0,0.7071068,0,0.7071068' >moved.vpd
 
 expect_exit 0 "$POSEKIT" dump miku.pmx
-lines=$(json_eval "$OUT" 'sum(1 for i, b in enumerate(d["bones"]) if b["flags"] & 8 and not b["flags"] & 32 and ((isinstance(b["tail"], int) and b["tail"] >= 0 and b["tail"] != i) or (isinstance(b["tail"], list) and any(b["tail"]))))')
+# a line per visible bone with a tail, but for IK bones (a goal mark) and
+# the model's one control bone, センター (the parent of 上半身 and 下半身:
+# a mark at its place; its tail is a pole down through the floor)
+lines=$(json_eval "$OUT" 'sum(1 for i, b in enumerate(d["bones"]) if b["flags"] & 8 and not b["flags"] & 32 and b["name"] != "センター" and ((isinstance(b["tail"], int) and b["tail"] >= 0 and b["tail"] != i) or (isinstance(b["tail"], list) and any(b["tail"]))))')
 [ "$lines" -gt 50 ] || fail "expected many drawable bones, counted $lines"
 nbones=$(json_eval "$OUT" 'len(d["bones"])')
 
@@ -28,6 +31,12 @@ expect_eq "$(count bone one.svg)" "$lines" "bone lines"
 grep -q '<title>左ひじ (arm_L' one.svg || grep -q '<title>左ひじ' one.svg || fail "no hover name"
 grep -q "Noto Sans CJK JP" one.svg || fail "no CJK font list"
 grep -q 'class="ik"' one.svg || fail "no IK goal marked"
+expect_eq "$(grep -o '<rect class="control"[^>]*><title>[^<]*' one.svg | sed 's/.*<title>//')" \
+    "センター (center) (control bone: its place)" "control marks"
+# hair and necktie IK goals in their own style: the model's 左髪ＩＫ,
+# 右髪ＩＫ, ﾈｸﾀｲＩＫ
+expect_eq "$(grep -c 'class="ik-other"' one.svg)" 3 "IK goals of hair and clothes"
+expect_eq "$(grep -c 'class="ik"' one.svg)" 4 "IK goals of the legs and toes"
 grep -q 'class="ground"' one.svg || fail "no ground line"
 grep -q 'k3.vpd on miku.pmx' one.svg || fail "title names the files"
 
@@ -67,22 +76,33 @@ expect_exit 0 "$POSEKIT" draw k3.vpd --vs k4.vpd --model miku.pmx -o vs.svg
 xmllint --noout vs.svg || fail "vs.svg is not well-formed"
 expect_eq "$(count bone vs.svg)" "$lines" "bone lines of the pose"
 expect_eq "$(count vsbone vs.svg)" "$lines" "bone lines of the vs pose"
-grep -q 'shaded by each bone' vs.svg || fail "no legend for the shading"
-grep -q ' deg</title>' vs.svg || fail "no degrees on hover"
-# a long bold title widens the picture: at least 0.62 em a character
-# (Noto Sans CJK JP Bold draws this one at 0.56, DejaVu Sans Bold at 0.64);
-# the --vs title used to be estimated at 0.55 and lost its frame number
-cp k4.vpd a_rather_long_second_pose_name.vpd
-cp miku.pmx second_model_with_a_long_name.pmx
-expect_exit 0 "$POSEKIT" draw dance.vmd --frame 45 --model miku.pmx \
-    --vs a_rather_long_second_pose_name.vpd --vs-model second_model_with_a_long_name.pmx -o long.svg
-python3 - long.svg <<'PY' || fail "long.svg: the title is wider than the picture"
+grep -q '>thin: k3.vpd; thick underneath: k4.vpd, ' vs.svg || fail "no legend for the shading"
+grep -q ' deg apart as drawn (keys [0-9.]* deg)</title>' vs.svg || fail "no degrees on hover"
+# the picture is as wide as its drawing, not as its title: the title names
+# the files without their folders and wraps; every title line fits the
+# picture (at least 0.62 em a character: Noto Sans CJK JP Bold draws
+# this one at 0.56, DejaVu Sans Bold at 0.64)
+mkdir -p some/deep/folder
+cp k4.vpd some/deep/folder/a_rather_long_second_pose_name.vpd
+cp miku.pmx some/deep/folder/second_model_with_a_long_name.pmx
+expect_exit 0 "$POSEKIT" draw "$PWD/dance.vmd" --frame 45 --model "$PWD/miku.pmx" \
+    --vs some/deep/folder/a_rather_long_second_pose_name.vpd \
+    --vs-model some/deep/folder/second_model_with_a_long_name.pmx -o long.svg
+python3 - long.svg <<'PY' || fail "long.svg: the picture follows its title"
 import re, sys
 svg = open(sys.argv[1], encoding="utf-8").read()
 width = int(re.search(r'<svg [^>]*width="(\d+)"', svg).group(1))
-title = re.search(r'font-weight="bold">([^<]*)<', svg).group(1)
-assert title.endswith(", frame 45"), title
-assert width >= 10 + 0.62 * 15 * len(title), (width, len(title))
+panel = max(float(w) for w in re.findall(r'<rect x="[\d.]+" y="[\d.]+" width="([\d.]+)" height="[\d.]+" fill="none" stroke="#e0e0e0"', svg))
+title = re.findall(r'font-weight="bold">([^<]*)<', svg)
+assert len(title) > 1, title
+text = " ".join(title)
+assert "/" not in text, text
+assert text.startswith("dance.vmd vs a_rather_long_second_pose_name.vpd on miku.pmx"), text
+assert text.endswith("(a_rather_long_second_pose_name.vpd on second_model_with_a_long_name.pmx), frame 45"), text
+for t in title:
+    assert 10 + 0.62 * 15 * len(t) <= width, (t, width)
+# the canvas: the drawing, or the 400 px a legend line needs, and margins
+assert width <= max(panel, 400) + 30, (width, panel)
 PY
 
 expect_exit 0 "$POSEKIT" draw k3.vpd --model miku.pmx --bones '左ひじ,左手首' -o sel.svg
