@@ -949,6 +949,18 @@ typedef struct pk_retarget_options {
     /* the models' names for messages (their files, or a job's names);
      * NULL: "the source model", "the target model" */
     const char *from_name, *to_name;
+    /* scale: also move each 足ＩＫ by pk_leg_scale.ik_shift, so the foot
+     * stands where A's stands from A's hip (scaled), not at B's own rest;
+     * a key at rest on A is then not at rest on B.  Off (the default), a
+     * key at rest on A is at rest on B, but for the stance bones, which
+     * take A's rest direction of the arm. */
+    bool feet_from_source;
+    /* keep the keys of bones A lacks and B has (a --from that stands in
+     * for the model the motion was made for); else they are left out */
+    bool keep_absent;
+    /* the fold's tolerances at every integer frame (degrees, units);
+     * 0: PK_REDUCE_DEG, PK_REDUCE_POS */
+    double max_deg, max_pos;
 } pk_retarget_options;
 
 typedef struct pk_retarget_report {

@@ -13,6 +13,7 @@ typedef struct retarget_opts {
     const pk_rules *rules;
     const pk_model *from, *to;
     bool no_stance, no_scale, no_fold, fingers, verbose;
+    bool feet_from_source;
 } retarget_opts;
 
 #define T retarget_opts
@@ -25,6 +26,7 @@ static const pki_option OPTIONS[] = {
     PKI_ROW_BOOL(T, "no_scale", no_scale),
     PKI_ROW_BOOL(T, "no_fold", no_fold),
     PKI_ROW_BOOL(T, "fingers", fingers),
+    PKI_ROW_BOOL(T, "feet_from_source", feet_from_source),
     PKI_ROW_BOOL(T, "verbose", verbose),
 };
 #undef T
@@ -60,8 +62,9 @@ static int check(const pk_step *s, pk_log *log)
                              "%s and %s go together (the model the input was made for, and the "
                              "one it is for)",
                              pki_step_spell(s, "from", n1), pki_step_spell(s, "to", n2));
-    static const char *const MODEL_ONLY[] = {"no_stance", "no_scale", "no_fold", "fingers"};
-    for (size_t i = 0; i < 4; i++)
+    static const char *const MODEL_ONLY[] = {"no_stance", "no_scale", "no_fold", "fingers",
+                                             "feet_from_source"};
+    for (size_t i = 0; i < sizeof MODEL_ONLY / sizeof *MODEL_ONLY; i++)
         if (!o->from_name && pki_step_given(s, MODEL_ONLY[i]))
             return pki_step_fail(log, "%s applies with %s and %s",
                                  pki_step_spell(s, MODEL_ONLY[i], n1),
@@ -73,6 +76,10 @@ static int check(const pk_step *s, pk_log *log)
     if (o->fingers && o->no_stance)
         return pki_step_fail(log, "%s is part of the stance step, which %s turns off",
                              pki_step_spell(s, "fingers", n1), pki_step_spell(s, "no_stance", n2));
+    if (o->feet_from_source && o->no_scale)
+        return pki_step_fail(log, "%s is part of the scale step, which %s turns off",
+                             pki_step_spell(s, "feet_from_source", n1),
+                             pki_step_spell(s, "no_scale", n2));
     return 0;
 }
 
@@ -115,8 +122,15 @@ static int between_models(const pk_step *s, pk_doc *d, retarget_result *rr, pk_l
     }
     /* the models by the names the user gave them (files, or a job's
      * names, which the job places at the step) */
-    pk_retarget_options ro = {o->from,    o->to,      o->no_stance, o->no_scale,
-                              o->no_fold, o->fingers, o->from_name, o->to_name};
+    pk_retarget_options ro = {.from = o->from,
+                              .to = o->to,
+                              .no_stance = o->no_stance,
+                              .no_scale = o->no_scale,
+                              .no_fold = o->no_fold,
+                              .fingers = o->fingers,
+                              .from_name = o->from_name,
+                              .to_name = o->to_name,
+                              .feet_from_source = o->feet_from_source};
     rr->models = true;
     return d->motion
                ? pk_motion_retarget_models(d->motion, o->rules, &ro, &rr->edit, &rr->report, log)
@@ -224,16 +238,18 @@ static void stance_summary(const pk_step *s, const pk_stance *st, pk_buf *out)
                       pki_plural(fingers), fmax);
 }
 
-static void scale_summary(const pk_leg_scale *c, pk_buf *out)
+static void scale_summary(const pk_step *s, const pk_leg_scale *c, pk_buf *out)
 {
+    pk_buf_printf(out, "\nscale: XZ %.4f (leg %.3f -> %.3f), Y %.4f (height %.3f -> %.3f)", c->xz,
+                  c->len_a, c->len_b, c->y, c->height_a, c->height_b);
     double v[6]; /* no "-0.000" */
     for (int k = 0; k < 6; k++)
         v[k] = fabs(c->ik_shift[k / 3][k % 3]) < 0.0005 ? 0.0 : c->ik_shift[k / 3][k % 3];
-    pk_buf_printf(out,
-                  "\nscale: XZ %.4f (leg %.3f -> %.3f), Y %.4f (height %.3f -> %.3f); "
-                  "feet moved by (%.3f, %.3f, %.3f) left, (%.3f, %.3f, %.3f) right",
-                  c->xz, c->len_a, c->len_b, c->y, c->height_a, c->height_b, v[0], v[1], v[2], v[3],
-                  v[4], v[5]);
+    if (((const retarget_opts *)s->o)->feet_from_source)
+        pk_buf_printf(out,
+                      "; feet moved by (%.3f, %.3f, %.3f) left, (%.3f, %.3f, %.3f) right to "
+                      "stand from the hips as on the source model",
+                      v[0], v[1], v[2], v[3], v[4], v[5]);
 }
 
 static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
@@ -250,7 +266,7 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
     if (rr->models && t->stance_done)
         stance_summary(s, &t->stance, out);
     if (rr->models && t->scale_done)
-        scale_summary(&t->scale, out);
+        scale_summary(s, &t->scale, out);
     if (((const retarget_opts *)s->o)->verbose)
         pki_unmatched(e, out);
 }
@@ -258,7 +274,7 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
 static const char HELP[] =
     "usage: posekit retarget IN --from A.pmx --to B.pmx [--rules R.yaml] -o OUT\n"
     "                           [--no-stance] [--no-scale] [--no-fold] [--fingers]\n"
-    "                           [--verbose] [--strict]\n"
+    "                           [--feet-from-source] [--verbose] [--strict]\n"
     "       posekit retarget IN --rules R.yaml -o OUT [--verbose] [--strict]\n"
     "\n"
     "Adapts a VMD motion or VPD pose made for model A to model B.  With the\n"
@@ -276,8 +292,7 @@ static const char HELP[] =
     "              those below it r*q*r^-1, so the arm points where it did\n"
     "  4. scale    translations of 全ての親, センター, グルーブ, 足IK親, 足ＩＫ and\n"
     "              つま先ＩＫ times B's leg over A's (XZ: 足->足首 distance, Y:\n"
-    "              its height); 足ＩＫ moves by the difference in where the\n"
-    "              models' feet rest, so feet land under B's hips\n"
+    "              its height): a key at rest on A is at rest on B\n"
     "\n"
     "Before the fold, keys of bones A lacks and B has (off rest) are left out\n"
     "with a warning: MMD ignores them on A, so B must not play them.\n"
@@ -294,6 +309,9 @@ static const char HELP[] =
     "  --no-scale       leave translations alone\n"
     "  --no-fold        leave bones B lacks as they are (MMD ignores them)\n"
     "  --fingers        the stance of the hand and each finger joint too\n"
+    "  --feet-from-source  also move each 足ＩＫ so the foot stands from its hip\n"
+    "                   as on A (scaled), not at B's own rest: B's feet then\n"
+    "                   move (and its knees bend) even where A's keys rest\n"
     "  -o, --output OUT output file (.vmd or .vpd; a motion written as .vpd is\n"
     "                   an error: convert --frame takes one pose); may name IN\n"
     "  --strict         treat warnings as errors\n"

@@ -20,11 +20,15 @@
  *
  * Scale (doc/formats.md §11.3, as VMDSizing does): XZ by the straight
  * 足→足首 distance, Y by the height 足.y − 足首.y, B over A, the mean of
- * both legs.  The leg IK targets also move: a foot keyed at t (relative to
- * its rest point IK_A) stands at IK_A + t, s⊙(IK_A + t − 足_A) from A's hip;
- * on B it should stand as far, scaled, from B's hip:
+ * both legs: t' = s⊙t, so a translation at rest stays at rest and B's
+ * feet rest where B's model puts them.  With feet_from_source the leg IK
+ * targets also move: a foot keyed at t (relative to its rest point IK_A)
+ * stands at IK_A + t, s⊙(IK_A + t − 足_A) from A's hip; placed as far,
+ * scaled, from B's hip it takes
  *     t' = s⊙t + (足_B − IK_B) + s⊙(IK_A − 足_A),
- * the constant part being ik_shift.  Undone exactly by the way back.
+ * the constant part being ik_shift: a model whose ankles rest behind its
+ * hips then stands with its feet forward and its knees bent in A's rest
+ * pose.  Both are undone exactly by the way back.
  */
 #include "common/diag.h"
 #include "math/quat.h"
@@ -510,7 +514,9 @@ static int apply_stance(pki_bone_set *s, const pk_model *a, const pk_model *b, c
     return 0;
 }
 
-static int apply_scale(pki_bone_set *s, const pk_leg_scale *sc, pk_log *log)
+/* Scales the translations of SCALED; with feet, 足ＩＫ also moves by
+ * ik_shift (retarget options' feet_from_source). */
+static int apply_scale(pki_bone_set *s, const pk_leg_scale *sc, bool feet, pk_log *log)
 {
     xform x = {0};
     x.nnames = pk_names_count(s->names);
@@ -529,7 +535,7 @@ static int apply_scale(pki_bone_set *s, const pk_leg_scale *sc, pk_log *log)
         pk_name_id id = pk_names_find(s->names, raw, len);
         free(raw);
         if (id != PK_NO_NAME && (size_t)id < x.nnames)
-            x.scaled[id] = (int8_t)(i == 5 ? 1 : i == 6 ? 2 : 0);
+            x.scaled[id] = (int8_t)(!feet ? 0 : i == 5 ? 1 : i == 6 ? 2 : 0);
     }
     pki_bone_set_each(s, scale_fn, &x);
     free(x.scaled);
@@ -619,7 +625,7 @@ static int run(pki_bone_set *s, pk_motion *m, pk_pose *p, const pk_rules *r,
     if (!rc && !o->no_scale && !pki_retarget_rules_scale(r)) {
         rc = scale_named(o->from, o->to, &rep->scale, o->from_name, o->to_name, log);
         if (!rc)
-            rc = apply_scale(s, &rep->scale, log);
+            rc = apply_scale(s, &rep->scale, o->feet_from_source, log);
         rep->scale_done = !rc;
     }
     if (!rc)
