@@ -646,16 +646,27 @@ static bool fit_piece(const fitter *ft, uint32_t a, uint32_t b, uint8_t cp[4][4]
     return true;
 }
 
-/* The farthest of cand[lo..hi] (frames, ascending) whose piece from frame
- * a fits, or -1: exponential then binary search (fits are not monotonic
- * in the end frame; a near miss only costs a key). */
-static long farthest(const fitter *ft, uint32_t a, const uint32_t *cand, long lo, long hi)
+/* Whether the piece [a, b] fits; its curves into best when it does. */
+static bool fits_into(const fitter *ft, uint32_t a, uint32_t b, uint8_t best[4][4])
 {
     uint8_t cp[4][4];
+    if (!fit_piece(ft, a, b, cp))
+        return false;
+    memcpy(best, cp, sizeof cp);
+    return true;
+}
+
+/* The farthest of cand[lo..hi] (frames, ascending) whose piece from frame
+ * a fits, or -1; its curves into best.  Exponential then binary search
+ * (fits are not monotonic in the end frame; a near miss only costs a
+ * key). */
+static long farthest(const fitter *ft, uint32_t a, const uint32_t *cand, long lo, long hi,
+                     uint8_t best[4][4])
+{
     long good = -1, bad = hi + 1, step = 1;
     while (lo + step - 1 <= hi) {
         long j = lo + step - 1;
-        if (!fit_piece(ft, a, cand[j], cp)) {
+        if (!fits_into(ft, a, cand[j], best)) {
             bad = j;
             break;
         }
@@ -665,31 +676,39 @@ static long farthest(const fitter *ft, uint32_t a, const uint32_t *cand, long lo
     if (good < 0 && bad == lo)
         return -1;
     if (bad > hi && good < hi) { /* ran past the end: try the last */
-        if (fit_piece(ft, a, cand[hi], cp))
+        if (fits_into(ft, a, cand[hi], best))
             return hi;
         bad = hi;
     }
+    uint8_t cp[4][4];
     while (bad - good > 1) {
         long mid = good + (bad - good) / 2;
-        if (fit_piece(ft, a, cand[mid], cp))
+        if (fits_into(ft, a, cand[mid], cp)) {
             good = mid;
-        else
+            memcpy(best, cp, sizeof cp);
+        } else {
             bad = mid;
+        }
     }
     return good;
 }
 
 /* The key frames of samples f0..f1 (union frames fr[0..nf), fr[0] = f0,
- * fr[nf-1] = f1) into out[] (count returned; out has room for f1-f0+1). */
+ * fr[nf-1] = f1) into out[] and the curves of the piece ending at each
+ * into cps[] (count returned; both have room for f1-f0+1). */
 static size_t plan_keys(const fitter *ft, const uint32_t *fr, size_t nf, uint32_t *out,
-                        uint32_t *every)
+                        uint8_t (*cps)[4][4], uint32_t *every)
 {
     size_t n = 0;
+    for (int c = 0; c < 4; c++)
+        memcpy(cps[n][c], pki_curve_linear, 4);
     out[n++] = fr[0];
     size_t u = 1; /* the next union frame after the current key */
     while (u < nf) {
         uint32_t a = out[n - 1];
-        long j = farthest(ft, a, fr, (long)u, (long)nf - 1);
+        for (int c = 0; c < 4; c++) /* a one-frame piece needs no curve */
+            memcpy(cps[n][c], pki_curve_linear, 4);
+        long j = farthest(ft, a, fr, (long)u, (long)nf - 1, cps[n]);
         if (j >= 0) {
             out[n++] = fr[j];
             u = (size_t)j + 1;
@@ -699,17 +718,17 @@ static size_t plan_keys(const fitter *ft, const uint32_t *fr, size_t nf, uint32_
         uint32_t span = fr[u] - a - 1;
         for (uint32_t i = 0; i < span; i++)
             every[i] = a + 1 + i;
-        long e = span ? farthest(ft, a, every, 0, (long)span - 1) : -1;
+        long e = span ? farthest(ft, a, every, 0, (long)span - 1, cps[n]) : -1;
         out[n++] = e >= 0 ? every[e] : a + 1;
     }
     return n;
 }
 
 /* The keys of frames key[0..nk) into a motion's records, each with the
- * curves of the piece ending at it (the first: linear); bad[] (or NULL)
- * marks pieces that get a key at every frame instead. */
-static bool emit_keys(const fitter *ft, pk_name_id name, const uint32_t *key, size_t nk,
-                      const uint8_t *bad, pk_motion *out)
+ * curves cps[j] of the piece ending at it; bad[] (or NULL) marks pieces
+ * that get a key at every frame (linear curves) instead. */
+static bool emit_keys(const fitter *ft, pk_name_id name, const uint32_t *key,
+                      const uint8_t (*cps)[4][4], size_t nk, const uint8_t *bad, pk_motion *out)
 {
     static const uint8_t LINEAR[4][4] = {
         {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}};
@@ -717,9 +736,7 @@ static bool emit_keys(const fitter *ft, pk_name_id name, const uint32_t *key, si
         uint32_t a = j ? key[j - 1] : key[0], b = key[j];
         bool dense = j && bad && bad[j];
         for (uint32_t f = dense ? a + 1 : b; f <= b; f++) {
-            uint8_t cp[4][4];
-            if (dense || !j || !fit_piece(ft, a, b, cp))
-                memcpy(cp, LINEAR, sizeof cp);
+            const uint8_t(*cp)[4] = dense ? LINEAR : cps[j];
             pk_bone_key *k = pk_motion_push_bone(out);
             if (!k)
                 return false;
@@ -832,11 +849,12 @@ static int fold_job(fold *f, const pk_motion *m, const job *j, pk_name_id name, 
     float *scratch = malloc((span + 1) * sizeof *scratch);
     double *progress = malloc((span + 1) * sizeof *progress);
     uint32_t *key = malloc((span + 1) * sizeof *key);
+    uint8_t(*cps)[4][4] = malloc((span + 1) * sizeof *cps);
     uint32_t *every = malloc((span + 1) * sizeof *every);
     uint8_t *bad = calloc(span + 1, 1);
     pk_cursor *cur = malloc(nin * sizeof *cur);
     int rc = -1;
-    if (!pos || !rot || !scratch || !progress || !key || !every || !bad || !cur) {
+    if (!pos || !rot || !scratch || !progress || !key || !cps || !every || !bad || !cur) {
         pk_error(log, "out of memory");
         goto done;
     }
@@ -866,16 +884,16 @@ static int fold_job(fold *f, const pk_motion *m, const job *j, pk_name_id name, 
     }
     fitter ft = {(const float(*)[3])pos, (const float(*)[4])rot, f0, scratch, progress, cache,
                  tol_deg * 0.999,        tol_pos * 0.999};
-    size_t nk = plan_keys(&ft, fr, nf, key, every);
+    size_t nk = plan_keys(&ft, fr, nf, key, cps, every);
     size_t from = out->nbones;
     double w[2] = {0, 0};
-    if (!emit_keys(&ft, name, key, nk, NULL, out))
+    if (!emit_keys(&ft, name, key, (const uint8_t(*)[4][4])cps, nk, NULL, out))
         goto oom;
     if (!check_keys(&ft, out, from, key, nk, tol_deg, tol_pos, w, bad)) {
         /* again, with a key at every frame of each piece that missed */
         out->nbones = from;
         w[0] = w[1] = 0;
-        if (!emit_keys(&ft, name, key, nk, bad, out))
+        if (!emit_keys(&ft, name, key, (const uint8_t(*)[4][4])cps, nk, bad, out))
             goto oom;
         for (size_t i = 0; i < nk; i++)
             rep->refitted += bad[i];
@@ -895,6 +913,7 @@ done:
     free(scratch);
     free(progress);
     free(key);
+    free(cps);
     free(every);
     free(bad);
     free(cur);
