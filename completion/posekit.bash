@@ -21,7 +21,7 @@ _posekit_opts_convert="-o --output --frame --layout --no-morphs --cut-names --st
 _posekit_opts_diff="--frame --frames --bones --model --rules --threshold --pos-threshold --json --csv --svg --all --groups --no-morphs --strict --help"
 _posekit_opts_rename="--rules --reverse -o --output -v --verbose --strict --help"
 _posekit_opts_mirror="--rules -o --output -v --verbose --strict --help"
-_posekit_opts_retarget="--from --to --rules --no-stance --no-scale --no-fold --fingers -o --output -v --verbose --strict --help"
+_posekit_opts_retarget="--from --to --rules --no-stance --no-scale --no-fold --fingers --feet-from-source --keep-absent --max-deg --max-pos -o --output -v --verbose --strict --help"
 _posekit_opts_overlay="--pose --pose-frame --bones --model --rules --frames --mode --fade -o --output --json --cut-names --strict --help"
 _posekit_opts_merge="-o --output --offset --sections --within --prefer --json --cut-names --strict --help"
 _posekit_opts_reduce="-o --output --max-deg --max-pos --max-morph --bones --rules --frames --no-morphs --camera --json --strict --help"
@@ -150,7 +150,7 @@ _posekit()
             fi
             return 0
             ;;
-        --frame | --pose-frame | --threshold | --pos-threshold | --fade | --offset)
+        --frame | --pose-frame | --threshold | --pos-threshold | --fade | --offset | --max-deg | --max-pos | --max-morph)
             return 0 # a number
             ;;
     esac

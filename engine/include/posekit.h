@@ -556,6 +556,14 @@ PK_API void pk_tracks_free(pk_tracks *t);
 PK_API const pk_track *pk_tracks_bone(const pk_tracks *t, pk_name_id name);  /* NULL when absent */
 PK_API const pk_track *pk_tracks_morph(const pk_tracks *t, pk_name_id name); /* NULL when absent */
 
+/* Drops every record that a later one with the same key hides (bones and
+ * morphs: name and frame; camera, light, self-shadow, show/IK: frame; a
+ * pose: name), as MMD plays the later one; the rest keep their order and
+ * bytes (engine/model/dedupe.c).  *dropped gets how many; 0, or -1 (OOM,
+ * logged).  The editing steps run it on their inputs; convert does not. */
+PK_API int pk_motion_drop_duplicates(pk_motion *m, size_t *dropped, pk_log *log);
+PK_API int pk_pose_drop_duplicates(pk_pose *p, size_t *dropped, pk_log *log);
+
 /* Cubic Bezier from (0,0) through (x1,y1), (x2,y2) to (1,1), control points
  * as stored (0..127, divided by 127).  Solves x(t) = s and returns y(t). */
 PK_API float pk_bezier(uint8_t x1, uint8_t y1, uint8_t x2, uint8_t y2, float s);
@@ -828,8 +836,13 @@ typedef struct pk_edit_stats {
     size_t bones, bones_renamed;   /* distinct bone names / renamed ones */
     size_t morphs, morphs_renamed; /* distinct morph names / renamed ones */
     size_t ik_renamed;             /* distinct show/IK names renamed */
-    size_t keys_changed;           /* keys whose values changed (mirror, retarget) */
-    size_t keys_added;             /* keys added (retarget: stance bone without keys) */
+    size_t keys_changed;           /* mirror: keys whose values changed; retarget: keys at
+                                      the same (name, frame) with other values or curves */
+    /* retarget: records in and out (every section), and bone keys added
+     * and removed ((name, frame) in one and not the other): out = in -
+     * removed + added (engine/ops/retarget/retarget_tally.c) */
+    size_t keys_in, keys_out, keys_added, keys_removed;
+    size_t duplicates; /* the step: records dropped as duplicates (counted in keys_removed) */
     char **unmatched;              /* UTF-8 names no rule matched: bones, then morphs */
     size_t nunmatched;
 } pk_edit_stats;
@@ -857,8 +870,10 @@ PK_API int pk_pose_rename(pk_pose *p, const pk_rules *r, bool reverse, pk_edit_s
 PK_API int pk_motion_mirror(pk_motion *m, const pk_rules *r, pk_edit_stats *stats, pk_log *log);
 PK_API int pk_pose_mirror(pk_pose *p, const pk_rules *r, pk_edit_stats *stats, pk_log *log);
 
-/* Retarget: rename (forward), then the rules' stance corrections, then the
- * translation scale.  See engine/ops/retarget/retarget.c for the math. */
+/* Retarget: rename (forward), drop duplicate keys (the later record of a
+ * key wins, as MMD reads it), then the rules' stance corrections, then the
+ * translation scale.  See engine/ops/retarget/retarget.c for the math.
+ * stats counts the keys in, out, changed, added and removed. */
 PK_API int pk_motion_retarget(pk_motion *m, const pk_rules *r, pk_edit_stats *stats, pk_log *log);
 PK_API int pk_pose_retarget(pk_pose *p, const pk_rules *r, pk_edit_stats *stats, pk_log *log);
 
@@ -869,9 +884,11 @@ PK_API int pk_pose_retarget(pk_pose *p, const pk_rules *r, pk_edit_stats *stats,
  *    carried into the bones B has below them (rotation: q_C' = Q·q_C with
  *    Q the product of the missing bones' rotations; translation: into the
  *    nearest movable bone), so every bone B has keeps its world rotation;
- *    a motion's folded track gets keys at the union of the frames with
- *    curves fitted (engine/math/curve.h) within PK_FOLD_TOL_DEG /
- *    PK_FOLD_TOL_POS of the exact composition at every integer frame;
+ *    a motion's folded track gets the fewest keys (greedy, at the frames
+ *    its inputs key where it can) whose curves, fitted by the keyframe
+ *    reducer's fitter (engine/math/curve.h), stay within the options'
+ *    max_deg / max_pos (PK_REDUCE_DEG / PK_REDUCE_POS by default) of the
+ *    exact composition at every integer frame;
  *  - stance: per side and arm segment (腕→ひじ, ひじ→手首; with fingers
  *    手首→中指１ and every finger joint) the rotation r that turns A's rest
  *    direction into B's, applied as the rules' stance is (the bone's keys
@@ -885,8 +902,6 @@ PK_API int pk_pose_retarget(pk_pose *p, const pk_rules *r, pk_edit_stats *stats,
  * the rules' rename).  A rules file still renames first; its `stance`
  * entries win over the computed segment of the same bone and its `scale`
  * over the computed factors. */
-#define PK_FOLD_TOL_DEG 0.002  /* folded rotations, degrees, at every integer frame */
-#define PK_FOLD_TOL_POS 0.0005 /* folded translations, MMD units */
 #define PK_STANCE_MAX 48
 
 typedef struct pk_stance_segment {
@@ -927,11 +942,13 @@ typedef struct pk_fold_report {
     char **twisted; /* UTF-8: keyed bones with a fixed axis on A and not on B, rewritten to
                        the twist about that axis (what A shows) */
     size_t ntwisted;
-    size_t tracks;               /* tracks of B's bones rewritten */
-    size_t keys_removed;         /* records dropped (folded bones, rewritten tracks) */
-    size_t keys_added;           /* records of the rewritten tracks */
-    size_t splits;               /* segments that no one curve fitted: a key added between */
-    double worst_deg, worst_pos; /* the fits' largest error at an integer frame */
+    size_t tracks;       /* tracks of B's bones rewritten */
+    size_t keys_removed; /* records dropped (folded bones, rewritten tracks) */
+    size_t keys_added;   /* records of the rewritten tracks */
+    size_t union_keys;   /* frames the rewritten tracks' inputs key (per track, summed) */
+    size_t refitted;     /* pieces the sampler found out of tolerance: a key at every frame */
+    double worst_deg, worst_pos; /* the largest error at an integer frame (the sampler's:
+                                    degrees, and units as a distance) */
 } pk_fold_report;
 PK_API void pk_fold_report_free(pk_fold_report *r);
 /* Bones A has and B lacks, carried into the bones B has below them so
@@ -949,6 +966,18 @@ typedef struct pk_retarget_options {
     /* the models' names for messages (their files, or a job's names);
      * NULL: "the source model", "the target model" */
     const char *from_name, *to_name;
+    /* scale: also move each 足ＩＫ by pk_leg_scale.ik_shift, so the foot
+     * stands where A's stands from A's hip (scaled), not at B's own rest;
+     * a key at rest on A is then not at rest on B.  Off (the default), a
+     * key at rest on A is at rest on B, but for the stance bones, which
+     * take A's rest direction of the arm. */
+    bool feet_from_source;
+    /* keep the keys of bones A lacks and B has (a --from that stands in
+     * for the model the motion was made for); else they are left out */
+    bool keep_absent;
+    /* the fold's tolerances at every integer frame (degrees, units);
+     * 0: PK_REDUCE_DEG, PK_REDUCE_POS */
+    double max_deg, max_pos;
 } pk_retarget_options;
 
 typedef struct pk_retarget_report {
@@ -956,21 +985,27 @@ typedef struct pk_retarget_report {
     pk_stance stance;
     pk_leg_scale scale;
     pk_fold_report fold;
-    size_t keys_changed; /* by stance and scale */
-    size_t keys_added;   /* stance bones given a key at frame 0 */
+    size_t stance_keys;  /* keys the stance step changed or added */
+    size_t stance_added; /* ... of them stance bones given a key at frame 0 */
+    size_t rules_keys;   /* keys the rules' stance and scale changed or added */
+    size_t scale_keys;   /* keys the scale step changed */
     /* Bones the input moves (a key off rest) that A lacks and B has: MMD
      * plays none of their keys on A, so B would show what A does not;
-     * their keys are left out (a warning names them). */
+     * their keys are left out (a warning names them), or kept with the
+     * options' keep_absent (absent_kept). */
     char **dropped; /* UTF-8 names, in the input's order */
     size_t ndropped;
     size_t dropped_keys;
+    bool absent_kept;
     size_t bones_keyed;     /* distinct bones the input keys (after the rename) */
     size_t bones_on_target; /* ... of them B has */
 } pk_retarget_report;
 PK_API void pk_retarget_report_free(pk_retarget_report *r);
-/* Rename (r may be NULL), leave out the keys of bones A lacks and B has,
- * fold, stance, the rules' stance and scale, then the computed scale.  On
- * failure m is untouched.  st and rep may be NULL. */
+/* Rename (r may be NULL), drop duplicate keys, leave out the keys of bones
+ * A lacks and B has (unless keep_absent), fold, stance, the rules' stance
+ * and scale, then the computed scale; st counts the keys in, out,
+ * changed, added and removed.  On failure m is untouched.  st and rep may
+ * be NULL. */
 PK_API int pk_motion_retarget_models(pk_motion *m, const pk_rules *r, const pk_retarget_options *o,
                                      pk_edit_stats *st, pk_retarget_report *rep, pk_log *log);
 PK_API int pk_pose_retarget_models(pk_pose *p, const pk_rules *r, const pk_retarget_options *o,

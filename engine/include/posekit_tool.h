@@ -147,6 +147,9 @@ typedef struct pk_step_result {
     bool found;         /* diff: something differs; check: a name is missing (exit 1) */
     void *own;          /* private: the operation's own result */
     void (*free_own)(void *own);
+    /* records an editing step dropped as duplicates of a later record (the
+     * later wins, as MMD reads it): its output has none */
+    size_t duplicates;
 } pk_step_result;
 
 /* Runs the step on the documents named by pk_step_inputs (in that order),
@@ -165,9 +168,9 @@ PK_API pk_format pk_step_makes(const pk_step *s, pk_format in);
 
 /* What a step did in one line, without a newline and without a prefix
  * ("3 of 5 bones swapped left/right, ..."; diff: the table's last line;
- * retarget with models: then a line each for fold, stance and scale,
- * joined by newlines, the last without one).  Nothing when it has nothing
- * to say. */
+ * retarget with models: then a line for each step that changed a key,
+ * fold, stance and scale, joined by newlines, the last without one).
+ * Nothing when it has nothing to say. */
 PK_API int pk_step_summary(const pk_step *s, const pk_step_result *r, pk_buf *out);
 
 /* The reports: TEXT (diff's table; check's report; merge's overlaps and

@@ -164,6 +164,13 @@ void pki_take(pk_doc *to, pk_doc *from);
 const pk_pose *pki_cut_pose(bool cut, const pk_pose *p, pk_pose **own, pk_log *log);
 /* "s" unless n is 1. */
 const char *pki_plural(size_t n);
+/* An editing step's document without duplicate keys (the later record
+ * of a key wins, as MMD reads it), counted into res->duplicates: the
+ * output of an edit does not carry them on to every later reader.  0, or
+ * -1 (OOM, logged).  pki_duplicates_summary ends the step's summary line
+ * with how many (nothing when none). */
+int pki_drop_duplicates(pk_doc *d, pk_step_result *res, pk_log *log);
+void pki_duplicates_summary(const pk_step_result *res, pk_buf *out);
 /* first..last over every frame of the motions among docs[0..n) (a pose
  * holds at any frame); 0..0 when none is a motion. */
 void pki_frame_span(const pk_doc *docs, size_t n, uint32_t *first, uint32_t *last);

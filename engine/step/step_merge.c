@@ -157,6 +157,8 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     res->out.format = PK_FMT_VMD;
     res->out.motion = pk_merge(mi, n, (pk_merge_policy)o->prefer, &mr->report, log);
     uncut(mi, in, n);
+    if (res->out.motion && pki_drop_duplicates(&res->out, res, log) != 0)
+        return -1;
     const pk_motion *m = res->out.motion;
     size_t records = 0;
     for (pk_section sc = 0; m && sc < PK_SEC_COUNT; sc++)
@@ -193,6 +195,7 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
         pk_buf_printf(out, ", %zu track%s laid within (%zu crossed piece%s baked)",
                       m->within_tracks, pki_plural(m->within_tracks), m->within_baked,
                       pki_plural(m->within_baked));
+    pki_duplicates_summary(res, out);
 }
 
 static const char *const SEC[PK_SEC_COUNT] = {"bone", "morph", "camera", "light", "shadow", "ik"};

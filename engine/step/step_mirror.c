@@ -28,7 +28,7 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     int rc = d->motion ? pk_motion_mirror(d->motion, o->rules, st, log)
                        : pk_pose_mirror(d->pose, o->rules, st, log);
     /* a run that changed nothing says so (a warning: strict fails it) */
-    if (rc == 0 && pki_edit_renamed(st) == 0 && st->keys_changed == 0 && st->keys_added == 0)
+    if (rc == 0 && pki_edit_renamed(st) == 0 && st->keys_changed == 0 && !res->duplicates)
         pk_warning(log, "nothing to mirror: no key changed, the output is the input unchanged");
     pki_restore(log, old);
     return rc;
@@ -45,6 +45,7 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
     if (e->morphs_renamed)
         pk_buf_printf(out, ", %zu of %zu morphs swapped", e->morphs_renamed, e->morphs);
     pk_buf_printf(out, ", %zu keys mirrored", e->keys_changed);
+    pki_duplicates_summary(res, out);
     if (((const mirror_opts *)s->o)->verbose)
         for (size_t i = 0; i < e->nunmatched; i++)
             pk_buf_printf(out, "\nno partner for '%s' (mirrored in place)", e->unmatched[i]);

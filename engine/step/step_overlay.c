@@ -168,7 +168,9 @@ static int lay(const pk_step *s, const pk_doc *base, const pk_pose *pose, const 
         res->out.pose = pk_overlay_pose(base->pose, pose, sel, opt.mode, & or->stats, log);
     }
     pki_restore(log, old);
-    return res->out.motion || res->out.pose ? 0 : -1;
+    if (!res->out.motion && !res->out.pose)
+        return -1;
+    return pki_drop_duplicates(&res->out, res, log);
 }
 
 static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_log *log)
@@ -221,6 +223,7 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
                       o->keys_removed, pki_plural(o->keys_removed), o->keys_added, o->split,
                       o->split_exact, o->fitted, o->fitted_keys, pki_plural(o->fitted_keys),
                       o->baked, o->baked_keys);
+    pki_duplicates_summary(res, out);
 }
 
 static int report(const pk_step *s, const pk_step_result *res, pk_report_format f, pk_buf *out,
@@ -238,10 +241,11 @@ static int report(const pk_step *s, const pk_step_result *res, pk_report_format 
                   "{\"command\": \"overlay\", \"bones\": %zu, \"morphs\": %zu, \"missing\": %zu, "
                   "\"morphs_missing\": %zu, \"keys_removed\": %zu, \"keys_added\": %zu, "
                   "\"crossed\": {\"split\": %zu, \"split_exact\": %zu, \"fitted\": %zu, "
-                  "\"fitted_keys\": %zu, \"baked\": %zu, \"baked_keys\": %zu}}\n",
+                  "\"fitted_keys\": %zu, \"baked\": %zu, \"baked_keys\": %zu}, "
+                  "\"duplicates_dropped\": %zu}\n",
                   o->bones, o->morphs, o->missing, o->morphs_missing, o->keys_removed,
                   o->keys_added, o->split, o->split_exact, o->fitted, o->fitted_keys, o->baked,
-                  o->baked_keys);
+                  o->baked_keys, res->duplicates);
     return 0;
 }
 

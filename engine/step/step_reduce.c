@@ -92,7 +92,15 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     /* a run that changed nothing says so, as rename and mirror do (a
      * warning: strict fails it); a motion whose camera alone could
      * change is told where the camera went */
-    if (res->out.motion && st->bone_tracks + st->morph_tracks + st->camera_tracks == 0) {
+    if (res->out.motion && pki_drop_duplicates(&res->out, res, log) != 0) {
+        pki_restore(log, old);
+        pk_selection_free(sel);
+        return -1;
+    }
+    for (int i = 0; res->out.motion && i < PK_SEC_COUNT; i++) /* the records written */
+        st->keys_after[i] = pk_motion_count(res->out.motion, (pk_section)i);
+    if (res->out.motion && st->bone_tracks + st->morph_tracks + st->camera_tracks == 0 &&
+        !res->duplicates) {
         if (!o->camera && in->motion->ncameras > 1)
             pk_warning(log,
                        "nothing to %s: no key changed, the output is the input unchanged; its %zu "
@@ -129,6 +137,7 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *f)
             pk_buf_printf(f, ", camera %.4g deg, %.4g units", st->worst_cam_deg, st->worst_cam_pos);
         pk_buf_printf(f, "; %zu jump%s kept", st->discontinuities, pki_plural(st->discontinuities));
     }
+    pki_duplicates_summary(res, f);
 }
 
 /* One line: keys before and after per section, tracks, and (reduce) the
@@ -162,7 +171,7 @@ static int report(const pk_step *s, const pk_step_result *res, pk_report_format 
                           st->worst_cam_pos);
         pk_buf_puts(f, "}");
     }
-    pk_buf_puts(f, "}\n");
+    pk_buf_printf(f, ", \"duplicates_dropped\": %zu}\n", res->duplicates);
     return 0;
 }
 

@@ -40,7 +40,7 @@ pk_edit_stats *pki_edit_start(pk_doc *in, pk_step_result *res, pk_log *log)
     pki_take(&res->out, in);
     if (res->out.pose)
         res->vpd.layout = res->out.pose->layout;
-    return st;
+    return pki_drop_duplicates(&res->out, res, log) == 0 ? st : NULL;
 }
 
 void pki_edit_free(void *p)
@@ -66,7 +66,7 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     int rc = d->motion ? pk_motion_rename(d->motion, o->rules, o->reverse, st, log)
                        : pk_pose_rename(d->pose, o->rules, o->reverse, st, log);
     /* a run that changed nothing says so (a warning: strict fails it) */
-    if (rc == 0 && pki_edit_renamed(st) == 0)
+    if (rc == 0 && pki_edit_renamed(st) == 0 && !res->duplicates)
         pk_warning(log, "no rename rule matched a bone or morph of the input: the output is "
                         "the input unchanged");
     pki_restore(log, old);
@@ -93,6 +93,7 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
     if (!e)
         return;
     pki_rename_summary(e, out);
+    pki_duplicates_summary(res, out);
     if (((const rename_opts *)s->o)->verbose)
         pki_unmatched(e, out);
 }
@@ -112,7 +113,9 @@ static const char HELP[] =
     "Names no rule matches are kept.  Names MMD cut at 15 bytes (VMD) or 19\n"
     "(VPD) still match the rule for the full name.  Key order, values and\n"
     "name padding are kept, so `rename` then `rename --reverse` gives back\n"
-    "the original file byte for byte.  Errors, with nothing written: a new\n"
+    "the original file byte for byte, but for duplicate keys: of two\n"
+    "records of one key the earlier is dropped (MMD plays the later).\n"
+    "Errors, with nothing written: a new\n"
     "name that does not fit its field (15 bytes in VMD, 20 for IK names, 19\n"
     "in VPD), and two bones (or morphs) that would end up with one name.\n"
     "\n"

@@ -1,7 +1,8 @@
 /* step_retarget.c — retarget: a motion or pose made for one model
  * adapted to another, by rules or from the two models
- * (engine/ops/retarget/), and its summary: the rename line, then a line
- * for each of fold, stance and scale that ran. */
+ * (engine/ops/retarget/), and its summary: the rename line (with rules),
+ * the keys in, out, changed, added and removed, then a line for each
+ * step that changed a key (fold, stance, scale) and the keys kept. */
 #include "step/step.h"
 
 #include <math.h>
@@ -13,6 +14,8 @@ typedef struct retarget_opts {
     const pk_rules *rules;
     const pk_model *from, *to;
     bool no_stance, no_scale, no_fold, fingers, verbose;
+    bool feet_from_source, keep_absent;
+    double max_deg, max_pos; /* the fold's tolerances */
 } retarget_opts;
 
 #define T retarget_opts
@@ -25,9 +28,20 @@ static const pki_option OPTIONS[] = {
     PKI_ROW_BOOL(T, "no_scale", no_scale),
     PKI_ROW_BOOL(T, "no_fold", no_fold),
     PKI_ROW_BOOL(T, "fingers", fingers),
+    PKI_ROW_BOOL(T, "feet_from_source", feet_from_source),
+    PKI_ROW_BOOL(T, "keep_absent", keep_absent),
+    {"max_deg", PKI_OPT_POSITIVE, offsetof(T, max_deg), 0, 0, NULL, "a positive number of degrees"},
+    {"max_pos", PKI_OPT_POSITIVE, offsetof(T, max_pos), 0, 0, NULL, "a positive number of units"},
     PKI_ROW_BOOL(T, "verbose", verbose),
 };
 #undef T
+
+static void init(void *p)
+{
+    retarget_opts *o = p;
+    o->max_deg = PK_REDUCE_DEG;
+    o->max_pos = PK_REDUCE_POS;
+}
 
 typedef struct retarget_result {
     pk_edit_stats edit; /* first: pki_edit_start's */
@@ -60,8 +74,10 @@ static int check(const pk_step *s, pk_log *log)
                              "%s and %s go together (the model the input was made for, and the "
                              "one it is for)",
                              pki_step_spell(s, "from", n1), pki_step_spell(s, "to", n2));
-    static const char *const MODEL_ONLY[] = {"no_stance", "no_scale", "no_fold", "fingers"};
-    for (size_t i = 0; i < 4; i++)
+    static const char *const MODEL_ONLY[] = {"no_stance", "no_scale",         "no_fold",
+                                             "fingers",   "feet_from_source", "keep_absent",
+                                             "max_deg",   "max_pos"};
+    for (size_t i = 0; i < sizeof MODEL_ONLY / sizeof *MODEL_ONLY; i++)
         if (!o->from_name && pki_step_given(s, MODEL_ONLY[i]))
             return pki_step_fail(log, "%s applies with %s and %s",
                                  pki_step_spell(s, MODEL_ONLY[i], n1),
@@ -73,14 +89,16 @@ static int check(const pk_step *s, pk_log *log)
     if (o->fingers && o->no_stance)
         return pki_step_fail(log, "%s is part of the stance step, which %s turns off",
                              pki_step_spell(s, "fingers", n1), pki_step_spell(s, "no_stance", n2));
+    if (o->feet_from_source && o->no_scale)
+        return pki_step_fail(log, "%s is part of the scale step, which %s turns off",
+                             pki_step_spell(s, "feet_from_source", n1),
+                             pki_step_spell(s, "no_scale", n2));
+    for (int i = 0; i < 2; i++)
+        if (o->no_fold && pki_step_given(s, i ? "max_pos" : "max_deg"))
+            return pki_step_fail(log, "%s is the fold's tolerance, and %s turns the fold off",
+                                 pki_step_spell(s, i ? "max_pos" : "max_deg", n1),
+                                 pki_step_spell(s, "no_fold", n2));
     return 0;
-}
-
-/* Did a retarget between models change a record (beyond the stance and
- * scale keys its caller counts): a folded track, a key left out? */
-static bool retarget_moved(const pk_retarget_report *t)
-{
-    return t->fold.tracks || t->fold.keys_removed || t->fold.keys_added || t->ndropped;
 }
 
 /* A retarget between models that changed nothing says so and why, as a
@@ -115,8 +133,18 @@ static int between_models(const pk_step *s, pk_doc *d, retarget_result *rr, pk_l
     }
     /* the models by the names the user gave them (files, or a job's
      * names, which the job places at the step) */
-    pk_retarget_options ro = {o->from,    o->to,      o->no_stance, o->no_scale,
-                              o->no_fold, o->fingers, o->from_name, o->to_name};
+    pk_retarget_options ro = {.from = o->from,
+                              .to = o->to,
+                              .no_stance = o->no_stance,
+                              .no_scale = o->no_scale,
+                              .no_fold = o->no_fold,
+                              .fingers = o->fingers,
+                              .from_name = o->from_name,
+                              .to_name = o->to_name,
+                              .feet_from_source = o->feet_from_source,
+                              .keep_absent = o->keep_absent,
+                              .max_deg = o->max_deg,
+                              .max_pos = o->max_pos};
     rr->models = true;
     return d->motion
                ? pk_motion_retarget_models(d->motion, o->rules, &ro, &rr->edit, &rr->report, log)
@@ -145,60 +173,89 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
         rc = d->motion ? pk_motion_retarget(d->motion, o->rules, st, log)
                        : pk_pose_retarget(d->pose, o->rules, st, log);
     /* a run that changed nothing says so (a warning: strict fails it) */
-    bool same = pki_edit_renamed(st) == 0 && st->keys_changed == 0 && st->keys_added == 0;
+    bool same =
+        pki_edit_renamed(st) == 0 && st->keys_changed + st->keys_added + st->keys_removed == 0;
     if (rc == 0 && same && !o->from_name)
         pk_warning(log, "nothing to retarget: no key changed, the output is the input unchanged");
-    else if (rc == 0 && same && !retarget_moved(&rr->report))
+    else if (rc == 0 && same)
         unchanged_retarget(&rr->report, d->motion ? "motion" : "pose", log);
     pki_restore(log, old);
     return rc;
 }
 
-static void fold_summary(const pk_step *s, const pk_fold_report *f, pk_buf *out)
+/* "a, b, c and 3 more (--verbose lists them)" */
+static void name_list(const pk_step *s, char *const *v, size_t n, pk_buf *out)
 {
     bool verbose = ((const retarget_opts *)s->o)->verbose;
-    if (f->nfolded) {
+    size_t shown = verbose || n <= 8 ? n : 6;
+    for (size_t i = 0; i < shown; i++)
+        pk_buf_printf(out, "%s%s", i ? ", " : "", v[i]);
+    if (shown < n)
+        pk_buf_printf(out, " and %zu more (%sverbose lists them)", n - shown, s->prefix);
+}
+
+static void fold_summary(const pk_step *s, const pk_fold_report *f, pk_buf *out)
+{
+    const retarget_opts *o = s->o;
+    if (f->nfolded || f->ntwisted) {
         pk_buf_printf(out, "\nfold: ");
         for (size_t i = 0; i < f->nfolded; i++)
             pk_buf_printf(out, "%s%s", i ? "; " : "", f->folded[i]);
-        pk_buf_printf(out, " (%zu track%s rewritten, %zu key%s removed, %zu added", f->tracks,
-                      pki_plural(f->tracks), f->keys_removed, pki_plural(f->keys_removed),
-                      f->keys_added);
-        if (verbose)
-            pk_buf_printf(out, "; %zu piece%s cut in two, fitted within %.4f deg / %.5f", f->splits,
-                          pki_plural(f->splits), f->worst_deg, f->worst_pos);
-        pk_buf_printf(out, ")");
-    } else if (!f->ntwisted) {
-        pk_buf_printf(out, "\nfold: nothing to fold (the target has every bone the input "
-                           "keys, or none of them)");
-    }
-    if (f->ntwisted) {
-        pk_buf_printf(out,
-                      "\nfold: %zu bone%s turned only about the fixed axis the source "
-                      "model gives %s: ",
-                      f->ntwisted, pki_plural(f->ntwisted), f->ntwisted == 1 ? "it" : "them");
+        if (f->ntwisted)
+            pk_buf_printf(out,
+                          "%s%zu bone%s turned only about the fixed axis the source model gives "
+                          "%s (the target has no such axis): ",
+                          f->nfolded ? "; " : "", f->ntwisted, pki_plural(f->ntwisted),
+                          f->ntwisted == 1 ? "it" : "them");
         for (size_t i = 0; i < f->ntwisted; i++)
             pk_buf_printf(out, "%s%s", i ? ", " : "", f->twisted[i]);
-        pk_buf_printf(out, " (keys cut to that twist: the target has no such axis");
-        if (!f->nfolded)
-            pk_buf_printf(out, "; %zu track%s rewritten, %zu key%s removed, %zu added", f->tracks,
-                          pki_plural(f->tracks), f->keys_removed, pki_plural(f->keys_removed),
-                          f->keys_added);
+        pk_buf_printf(out,
+                      " (%zu track%s rewritten: %zu key%s in, %zu out, within %g deg and %g units "
+                      "of the exact fold at every frame, the worst %.4f deg, %.4f units",
+                      f->tracks, pki_plural(f->tracks), f->keys_removed,
+                      pki_plural(f->keys_removed), f->keys_added, o->max_deg, o->max_pos,
+                      f->worst_deg, f->worst_pos);
+        if (o->verbose)
+            pk_buf_printf(out,
+                          "; %zu frame%s keyed by the tracks folded in, %zu piece%s given a key "
+                          "at every frame",
+                          f->union_keys, pki_plural(f->union_keys), f->refitted,
+                          pki_plural(f->refitted));
         pk_buf_printf(out, ")");
     }
     if (f->nkept) {
         /* hair and cloth bones of a rich model can be a hundred names:
          * the first few unless asked */
-        size_t shown = verbose || f->nkept <= 8 ? f->nkept : 6;
         pk_buf_printf(out,
                       "\nfold: %zu bone%s only the source model has left alone (nothing "
                       "below them on the target): ",
                       f->nkept, pki_plural(f->nkept));
-        for (size_t i = 0; i < shown; i++)
-            pk_buf_printf(out, "%s%s", i ? ", " : "", f->kept[i]);
-        if (shown < f->nkept)
-            pk_buf_printf(out, " and %zu more (%sverbose lists them)", f->nkept - shown, s->prefix);
+        name_list(s, f->kept, f->nkept, out);
     }
+}
+
+/* Keys of bones the source model lacks, kept (keep_absent). */
+static void kept_summary(const pk_step *s, const pk_retarget_report *t, pk_buf *out)
+{
+    pk_buf_printf(out,
+                  "\nkept: %zu key%s of %zu bone%s the source model lacks and the target has "
+                  "(%skeep-absent): ",
+                  t->dropped_keys, pki_plural(t->dropped_keys), t->ndropped,
+                  pki_plural(t->ndropped), s->prefix);
+    name_list(s, t->dropped, t->ndropped, out);
+}
+
+/* What happened to the keys, one count (engine/ops/retarget/retarget_tally.c). */
+static void keys_summary(const pk_edit_stats *e, pk_buf *out)
+{
+    pk_buf_printf(out, "%zu key%s in, %zu out: %zu changed, %zu added, %zu removed", e->keys_in,
+                  pki_plural(e->keys_in), e->keys_out, e->keys_changed, e->keys_added,
+                  e->keys_removed);
+    if (e->duplicates)
+        pk_buf_printf(out,
+                      " (%zu of them duplicates: of two records of one key the later wins, as "
+                      "MMD reads them)",
+                      e->duplicates);
 }
 
 static void stance_summary(const pk_step *s, const pk_stance *st, pk_buf *out)
@@ -224,16 +281,18 @@ static void stance_summary(const pk_step *s, const pk_stance *st, pk_buf *out)
                       pki_plural(fingers), fmax);
 }
 
-static void scale_summary(const pk_leg_scale *c, pk_buf *out)
+static void scale_summary(const pk_step *s, const pk_leg_scale *c, pk_buf *out)
 {
+    pk_buf_printf(out, "\nscale: XZ %.4f (leg %.3f -> %.3f), Y %.4f (height %.3f -> %.3f)", c->xz,
+                  c->len_a, c->len_b, c->y, c->height_a, c->height_b);
     double v[6]; /* no "-0.000" */
     for (int k = 0; k < 6; k++)
         v[k] = fabs(c->ik_shift[k / 3][k % 3]) < 0.0005 ? 0.0 : c->ik_shift[k / 3][k % 3];
-    pk_buf_printf(out,
-                  "\nscale: XZ %.4f (leg %.3f -> %.3f), Y %.4f (height %.3f -> %.3f); "
-                  "feet moved by (%.3f, %.3f, %.3f) left, (%.3f, %.3f, %.3f) right",
-                  c->xz, c->len_a, c->len_b, c->y, c->height_a, c->height_b, v[0], v[1], v[2], v[3],
-                  v[4], v[5]);
+    if (((const retarget_opts *)s->o)->feet_from_source)
+        pk_buf_printf(out,
+                      "; feet moved by (%.3f, %.3f, %.3f) left, (%.3f, %.3f, %.3f) right to "
+                      "stand from the hips as on the source model",
+                      v[0], v[1], v[2], v[3], v[4], v[5]);
 }
 
 static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
@@ -243,14 +302,20 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
         return;
     const pk_edit_stats *e = &rr->edit;
     const pk_retarget_report *t = &rr->report;
-    pki_rename_summary(e, out);
-    pk_buf_printf(out, "; %zu keys changed, %zu added", e->keys_changed, e->keys_added);
+    /* the rename line only when rules rename */
+    if (((const retarget_opts *)s->o)->rules_name) {
+        pki_rename_summary(e, out);
+        pk_buf_puts(out, "; ");
+    }
+    keys_summary(e, out);
     if (rr->models && t->fold_done)
         fold_summary(s, &t->fold, out);
-    if (rr->models && t->stance_done)
+    if (rr->models && t->absent_kept)
+        kept_summary(s, t, out);
+    if (rr->models && t->stance_done && t->stance_keys)
         stance_summary(s, &t->stance, out);
-    if (rr->models && t->scale_done)
-        scale_summary(&t->scale, out);
+    if (rr->models && t->scale_done && t->scale_keys)
+        scale_summary(s, &t->scale, out);
     if (((const retarget_opts *)s->o)->verbose)
         pki_unmatched(e, out);
 }
@@ -258,7 +323,8 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
 static const char HELP[] =
     "usage: posekit retarget IN --from A.pmx --to B.pmx [--rules R.yaml] -o OUT\n"
     "                           [--no-stance] [--no-scale] [--no-fold] [--fingers]\n"
-    "                           [--verbose] [--strict]\n"
+    "                           [--feet-from-source] [--keep-absent]\n"
+    "                           [--max-deg D] [--max-pos P] [--verbose] [--strict]\n"
     "       posekit retarget IN --rules R.yaml -o OUT [--verbose] [--strict]\n"
     "\n"
     "Adapts a VMD motion or VPD pose made for model A to model B.  With the\n"
@@ -268,20 +334,23 @@ static const char HELP[] =
     "  2. fold     bones A has and B lacks (上半身2, グルーブ, 全ての親, 腕捩, ...)\n"
     "              are carried into the bones B has below them, so each of\n"
     "              B's bones keeps its world rotation; a motion's rewritten\n"
-    "              track gets keys at the union of the frames, curves within\n"
-    "              0.002 degrees at every frame\n"
+    "              track gets the fewest keys whose curves stay within\n"
+    "              --max-deg and --max-pos of it at every frame\n"
     "  3. stance   per side, 腕->ひじ and ひじ->手首 (--fingers: the hand and\n"
     "              every finger joint too): the rotation r that turns A's rest\n"
     "              direction into B's; the bone's rotations q become q*r^-1,\n"
     "              those below it r*q*r^-1, so the arm points where it did\n"
     "  4. scale    translations of 全ての親, センター, グルーブ, 足IK親, 足ＩＫ and\n"
     "              つま先ＩＫ times B's leg over A's (XZ: 足->足首 distance, Y:\n"
-    "              its height); 足ＩＫ moves by the difference in where the\n"
-    "              models' feet rest, so feet land under B's hips\n"
+    "              its height): a key at rest on A is at rest on B\n"
     "\n"
     "Before the fold, keys of bones A lacks and B has (off rest) are left out\n"
-    "with a warning: MMD ignores them on A, so B must not play them.\n"
-    "The report says what was folded, each segment's angle and the factors.\n"
+    "with a warning: MMD ignores them on A, so B must not play them\n"
+    "(--keep-absent keeps them).  Duplicate keys are dropped (the later\n"
+    "record wins, as MMD reads it).  The report counts the keys in, out,\n"
+    "changed, added and removed, and says what each step that changed a key\n"
+    "did: what was folded and the worst error, each segment's angle, the\n"
+    "factors.\n"
     "A rules file's `stance` entries win over the computed segment of the same\n"
     "bone, its `scale` over the computed factors.  Without models the rules\n"
     "do it all: `stance` {bone, rotate: [X,Y,Z] degrees, chain} and `scale`\n"
@@ -294,6 +363,13 @@ static const char HELP[] =
     "  --no-scale       leave translations alone\n"
     "  --no-fold        leave bones B lacks as they are (MMD ignores them)\n"
     "  --fingers        the stance of the hand and each finger joint too\n"
+    "  --feet-from-source  also move each 足ＩＫ so the foot stands from its hip\n"
+    "                   as on A (scaled), not at B's own rest: B's feet then\n"
+    "                   move (and its knees bend) even where A's keys rest\n"
+    "  --keep-absent    keep the keys of bones A lacks and B has (when A stands\n"
+    "                   in for the model the motion was made for)\n"
+    "  --max-deg D      the fold's rotation tolerance, degrees (default 0.1)\n"
+    "  --max-pos P      the fold's translation tolerance, units (default 0.005)\n"
     "  -o, --output OUT output file (.vmd or .vpd; a motion written as .vpd is\n"
     "                   an error: convert --frame takes one pose); may name IN\n"
     "  --strict         treat warnings as errors\n"
@@ -307,6 +383,7 @@ const pki_step_def pki_step_retarget = {
     .help = HELP,
     .options = PKI_ROWS(OPTIONS),
     .opts_size = sizeof(retarget_opts),
+    .init = init,
     .operands = "in",
     .too_many = "one input file",
     .check = check,

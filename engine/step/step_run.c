@@ -50,6 +50,25 @@ const char *pki_plural(size_t n)
     return n == 1 ? "" : "s";
 }
 
+int pki_drop_duplicates(pk_doc *d, pk_step_result *res, pk_log *log)
+{
+    size_t n = 0;
+    int rc = d->motion ? pk_motion_drop_duplicates(d->motion, &n, log)
+             : d->pose ? pk_pose_drop_duplicates(d->pose, &n, log)
+                       : 0;
+    res->duplicates += n;
+    return rc;
+}
+
+void pki_duplicates_summary(const pk_step_result *res, pk_buf *out)
+{
+    if (res->duplicates)
+        pk_buf_printf(out,
+                      "; %zu duplicate key%s dropped (of two records of one key the later wins, "
+                      "as MMD reads them)",
+                      res->duplicates, pki_plural(res->duplicates));
+}
+
 void pki_frame_span(const pk_doc *docs, size_t n, uint32_t *first, uint32_t *last)
 {
     bool any = false;

@@ -99,7 +99,7 @@ static int body(void *p)
         return -1;
     pk_log log;
     pk_log_init(&log);
-    pk_retarget_options o = {c->a, c->b, false, false, false, c->fingers, NULL, NULL};
+    pk_retarget_options o = {.from = c->a, .to = c->b, .fingers = c->fingers};
     pk_retarget_report rep;
     int rc = pk_motion_retarget_models(c->work, NULL, &o, NULL, &rep, &log);
     pk_retarget_report_free(&rep);

@@ -301,6 +301,65 @@ static void wide_frames_match_a_reference_sort(void **state)
     pk_motion_free(m);
 }
 
+/* Dropping duplicates (an editing step's input): the earlier of two
+ * records of one key goes, every section alike (bones and morphs by name
+ * and frame, the camera, light, shadow and IK by frame), and what stays
+ * keeps its order and bytes; a pose keeps the last entry of a name. */
+static void drop_duplicates_keeps_the_later_record(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    bone(m, "A", 0, 1); /* 0: hidden by 2 */
+    bone(m, "B", 0, 2); /* 1 */
+    bone(m, "A", 0, 3); /* 2 */
+    bone(m, "A", 5, 4); /* 3 */
+    for (int i = 0; i < 3; i++) {
+        pk_morph_key *k = pk_motion_push_morph(m);
+        k->name = pk_names_intern(m->names, "base", 4);
+        k->frame = i == 2 ? 9 : 0; /* the first hidden by the second */
+        k->weight = (float)i;
+    }
+    for (int i = 0; i < 2; i++) {
+        pk_camera_key *c = pk_motion_push_camera(m);
+        c->frame = 7;
+        c->distance = (float)i;
+        pk_ik_key *k = pk_motion_push_ik(m, 1);
+        k->frame = 3;
+        k->show = (uint8_t)i;
+    }
+    size_t n = 99;
+    assert_int_equal(pk_motion_drop_duplicates(m, &n, NULL), 0);
+    assert_int_equal(n, 4);
+    assert_int_equal(m->nbones, 3);
+    assert_true(m->bones[0].pos[0] == 2 && m->bones[1].pos[0] == 3 && m->bones[2].pos[0] == 4);
+    assert_int_equal(m->nmorphs, 2);
+    assert_true(m->morphs[0].weight == 1 && m->morphs[1].weight == 2);
+    assert_int_equal(m->ncameras, 1);
+    assert_true(m->cameras[0].distance == 1);
+    assert_int_equal(m->niks, 1);
+    assert_int_equal(m->iks[0].show, 1);
+    pk_tracks *t = pk_tracks_build(m, NULL);
+    assert_int_equal(t->duplicates, 0);
+    pk_tracks_free(t);
+    /* nothing left to drop */
+    assert_int_equal(pk_motion_drop_duplicates(m, &n, NULL), 0);
+    assert_int_equal(n, 0);
+    pk_motion_free(m);
+
+    pk_pose *p = pk_pose_new();
+    for (int i = 0; i < 3; i++) {
+        pk_pose_bone *b = pk_pose_push_bone(p);
+        b->name = pk_names_intern(p->names, i == 1 ? "B" : "A", 1);
+        b->pos[0] = (float)i;
+        b->rot[3] = 1;
+    }
+    assert_int_equal(pk_pose_drop_duplicates(p, &n, NULL), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(p->nbones, 2);
+    assert_true(p->bones[0].pos[0] == 1 && p->bones[1].pos[0] == 2);
+    pk_pose_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -311,6 +370,7 @@ int main(void)
         cmocka_unit_test(empty_motion),
         cmocka_unit_test(large_shuffled_motion),
         cmocka_unit_test(wide_frames_match_a_reference_sort),
+        cmocka_unit_test(drop_duplicates_keeps_the_later_record),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

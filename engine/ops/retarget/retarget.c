@@ -200,21 +200,14 @@ static void scale_fn(void *ctx, const uint8_t *raw, size_t len, pki_bone_ref k)
  * A stance bone without keys gets one at rest when a key of its chain is
  * off rest (its rest orientation must still turn); when neither the bone
  * nor a moving chain key is in s, the rule does not apply to this model:
- * a warning, and nothing is added.  keys_changed counts keys whose bytes
- * changed. */
-int pki_retarget_rules_apply(pki_bone_set *s, const pk_rules *r, pk_edit_stats *st, pk_log *log)
+ * a warning, and nothing is added. */
+int pki_retarget_rules_apply(pki_bone_set *s, const pk_rules *r, pk_log *log)
 {
-    size_t n0 = pki_bone_set_count(s);
-    if (!n0 || (!r->nstance && !r->scale_set && !r->nscale))
+    if (!pki_bone_set_count(s) || (!r->nstance && !r->scale_set && !r->nscale))
         return 0;
-    float *before = pki_bone_set_snapshot(s);
     stance_c *sc = r->nstance ? compile_stances(r, log) : NULL;
-    if (!before || (r->nstance && !sc)) {
-        if (!before)
-            pk_error(log, "out of memory");
-        free(before);
+    if (r->nstance && !sc)
         return -1;
-    }
     int rc = 0;
     for (size_t i = 0; i < r->nstance && !rc; i++) {
         stance_run run = {&sc[i], false, 0, 0, PK_NO_NAME};
@@ -246,15 +239,10 @@ int pki_retarget_rules_apply(pki_bone_set *s, const pk_rules *r, pk_edit_stats *
             break;
         }
         stance_bone_key(sc[i].r, k.rot);
-        if (st)
-            st->keys_added++;
     }
     if (!rc && (r->scale_set || r->nscale))
         pki_bone_set_each(s, scale_fn, (void *)r);
-    if (!rc && st)
-        st->keys_changed += pki_bone_set_changed(s, before, n0);
     free_stances(sc, r->nstance);
-    free(before);
     return rc;
 }
 
@@ -271,6 +259,26 @@ bool pki_retarget_rules_scale(const pk_rules *r)
     return r && (r->scale_set || r->nscale);
 }
 
+/* The rules' stance and scale on s, their keys counted into st. */
+static int rules_counted(pki_bone_set *s, const pk_rules *r, pk_edit_stats *st, pk_log *log)
+{
+    pki_retarget_tally t;
+    if (pki_retarget_tally_begin(&t, s) != 0) {
+        pki_retarget_tally_free(&t);
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    int rc = pki_retarget_drop_duplicates(s, st, log);
+    if (!rc)
+        rc = pki_retarget_rules_apply(s, r, log);
+    if (!rc && pki_retarget_tally_end(&t, s, st) != 0) {
+        pk_error(log, "out of memory");
+        rc = -1;
+    }
+    pki_retarget_tally_free(&t);
+    return rc;
+}
+
 int pk_motion_retarget(pk_motion *m, const pk_rules *r, pk_edit_stats *st, pk_log *log)
 {
     /* Work on a copy so a failure in a later step leaves m untouched. */
@@ -281,8 +289,7 @@ int pk_motion_retarget(pk_motion *m, const pk_rules *r, pk_edit_stats *st, pk_lo
     }
     pki_bone_set s;
     pki_bone_set_of_motion(&s, c);
-    if (pk_motion_rename(c, r, false, st, log) != 0 ||
-        pki_retarget_rules_apply(&s, r, st, log) != 0) {
+    if (pk_motion_rename(c, r, false, st, log) != 0 || rules_counted(&s, r, st, log) != 0) {
         pk_motion_free(c);
         return -1;
     }
@@ -302,8 +309,7 @@ int pk_pose_retarget(pk_pose *p, const pk_rules *r, pk_edit_stats *st, pk_log *l
     }
     pki_bone_set s;
     pki_bone_set_of_pose(&s, c);
-    if (pk_pose_rename(c, r, false, st, log) != 0 ||
-        pki_retarget_rules_apply(&s, r, st, log) != 0) {
+    if (pk_pose_rename(c, r, false, st, log) != 0 || rules_counted(&s, r, st, log) != 0) {
         pk_pose_free(c);
         return -1;
     }

@@ -9,7 +9,7 @@
 
 /* The rules' stance corrections, then their translation scale, on the
  * bone keys of s (retarget.c).  0 or -1 (logged). */
-int pki_retarget_rules_apply(pki_bone_set *s, const pk_rules *r, pk_edit_stats *st, pk_log *log);
+int pki_retarget_rules_apply(pki_bone_set *s, const pk_rules *r, pk_log *log);
 /* Whether a rules `stance` entry names the bone raw[0..len). */
 bool pki_retarget_rules_stance(const pk_rules *r, const uint8_t *raw, size_t len);
 /* Whether the rules scale translations (a `scale` key). */
@@ -21,6 +21,29 @@ bool pki_retarget_rules_scale(const pk_rules *r);
  * OOM (logged). */
 int pki_retarget_drop_absent(pki_bone_set *s, const pk_retarget_options *o, pk_retarget_report *rep,
                              pk_log *log);
+
+/* pk_motion_fold with the reduction's tolerances (degrees, units; 0: the
+ * PK_REDUCE_* defaults). */
+int pki_retarget_fold_motion(pk_motion *m, const pk_model *a, const pk_model *b, double max_deg,
+                             double max_pos, pk_fold_report *rep, pk_log *log);
+
+/* A copy of a set's bone keys before the steps, to count what they did
+ * (retarget_tally.c). */
+typedef struct pki_retarget_tally {
+    pk_bone_key *bones; /* a motion's */
+    pk_pose_bone *pose; /* a pose's */
+    size_t n;           /* bone keys */
+    size_t other;       /* records of the other sections */
+} pki_retarget_tally;
+/* 0, or -1 on OOM (the caller logs it). */
+int pki_retarget_tally_begin(pki_retarget_tally *t, const pki_bone_set *s);
+/* Adds keys in, out, changed, added and removed (s against the copy) to
+ * st (may be NULL); 0, or -1 on OOM. */
+int pki_retarget_tally_end(const pki_retarget_tally *t, const pki_bone_set *s, pk_edit_stats *st);
+void pki_retarget_tally_free(pki_retarget_tally *t);
+/* The set's duplicate keys dropped (pk_motion_drop_duplicates), counted
+ * into st->duplicates (st may be NULL); 0, or -1 (logged). */
+int pki_retarget_drop_duplicates(pki_bone_set *s, pk_edit_stats *st, pk_log *log);
 
 /* Model bone lookups by UTF-8 standard name (-1 when absent). */
 long pki_retarget_find(const pk_model *m, const char *utf8);

@@ -11,7 +11,9 @@
  * one frame of samples/dance.vmd).  A retarget promises that the target
  * shows what the source shows, so such a bone's keys are dropped, with a
  * warning naming the bones (a --from model that is not the one the motion
- * was made for is the likely reason).  Only a bone with a key off rest
+ * was made for is the likely reason).  Users rarely own that model and
+ * name a similar one instead: with keep_absent the keys stay, and the
+ * report names the bones as kept.  Only a bone with a key off rest
  * counts: a track whose keys all rest shows on the target what no track
  * shows (exporters key every bone of their model at rest, wavefile_v2 the
  * 腕捩1..3 and つま先 that Gene lacks), so it is kept, as are keys of bones
@@ -79,7 +81,8 @@ static void warn(const pk_retarget_report *rep, const pk_retarget_options *o, pk
     pk_warning(log,
                "%zu bone%s the source model%s%s%s lacks and the target%s%s%s has %s keyed: %s; "
                "%s %zu key%s left out (MMD ignores them on the source, so on the target they "
-               "would show what the source does not)",
+               "would show what the source does not; --keep-absent keeps them, for a source "
+               "model that stands in for the one the motion was made for)",
                rep->ndropped, rep->ndropped == 1 ? "" : "s", o->from_name ? " (" : "",
                o->from_name ? o->from_name : "", o->from_name ? ")" : "", o->to_name ? " (" : "",
                o->to_name ? o->to_name : "", o->to_name ? ")" : "",
@@ -132,6 +135,11 @@ int pki_retarget_drop_absent(pki_bone_set *s, const pk_retarget_options *o, pk_r
         free(flags);
         pk_error(log, "out of memory");
         return -1;
+    }
+    if (o->keep_absent) { /* the caller's choice: said in the report, not warned */
+        rep->absent_kept = rep->dropped_keys > 0;
+        free(flags);
+        return 0;
     }
     /* Drop them, the others keeping their order. */
     size_t w = 0;

@@ -33,16 +33,23 @@
  * axis is fixed on A but not (or otherwise) on B is rewritten to the
  * twist A shows (a job of its own when it has no gap).
  *
- * Keys.  A rewritten track gets keys at the union of the frames of every
- * track it is made of.  The exact composition is computed at every integer
- * frame (cursors, one pass), and each piece between two union frames is
- * fitted by the shared fitter (engine/math/curve.h, as keyframe reduction
- * uses it): one grid curve per channel within PK_FOLD_TOL_DEG /
- * PK_FOLD_TOL_POS, else the piece is cut in two at its middle frame (the
- * exact value as a key) and each half fitted, down to one-frame pieces
- * that need no curve.  Records of other bones, morphs, camera, light,
- * shadow and IK stay byte-identical and in order; the folded bones' and
- * rewritten tracks' records are dropped and the new keys appended.
+ * Keys.  The exact composition of a rewritten track is computed at every
+ * integer frame (cursors, one pass) and given the fewest keys a greedy
+ * search finds whose curves, fitted by the keyframe reducer's fitter
+ * (engine/math/curve.h), stay within the tolerances (max_deg, and max_pos
+ * as a distance; reduce's defaults): from each key, the farthest frame of
+ * the union of the frames its inputs key whose piece one curve per
+ * channel fits, else the farthest frame before the next union frame.  The
+ * sampler then checks every frame, and a piece out of tolerance gets a key
+ * at every frame.  Within the reducer's tolerances rather than a tighter
+ * fit: a tighter one cuts pieces until the track is nearly baked (a
+ * 2,810-frame dance's 上半身2 folded into 首 and the shoulders: 4,740 keys
+ * at 0.002 degrees, 1,816 at 0.1), and errors of that size are what
+ * `reduce` already accepts; the errors of rewritten tracks along a chain
+ * add up in the world (0.34 degrees at mmt's hands, four tracks deep).
+ * Records of other bones, morphs, camera, light, shadow and IK stay
+ * byte-identical and in order; the folded bones' and rewritten tracks'
+ * records are dropped and the new keys appended.
  */
 #include "common/diag.h"
 #include "common/grow.h"
@@ -522,156 +529,11 @@ static bool setup(fold *f, const pk_model *a, const pk_model *b, const pk_names 
 
 /* ---- motion ---- */
 
-typedef struct keys {
-    pk_bone_key *v;
-    size_t n, cap;
-} keys;
-
-static pk_bone_key *kpush(keys *k)
-{
-    return pki_grow_push(&k->v, &k->n, &k->cap, sizeof *k->v);
-}
-
-typedef struct fitter {
-    keys *out;
-    pk_name_id name;
-    const float (*pos)[3]; /* samples from frame f0 */
-    const float (*rot)[4];
-    uint32_t f0;
-    float *scratch;   /* n+1 floats */
-    double *progress; /* n doubles */
-    pki_curve_cache *cache;
-    pk_fold_report *rep;
-    bool oom;
-} fitter;
-
-static bool emit(fitter *ft, uint32_t frame, uint8_t cp[4][4])
-{
-    pk_bone_key *k = kpush(ft->out);
-    if (!k) {
-        ft->oom = true;
-        return false;
-    }
-    k->name = ft->name;
-    k->frame = frame;
-    memcpy(k->pos, ft->pos[frame - ft->f0], sizeof k->pos);
-    memcpy(k->rot, ft->rot[frame - ft->f0], sizeof k->rot);
-    pk_interp_set(k->interp, (const uint8_t(*)[4])cp, false);
-    return true;
-}
-
-static void linear_cp(uint8_t cp[4][4])
-{
-    for (int c = 0; c < 4; c++)
-        memcpy(cp[c], pki_curve_linear, 4);
-}
-
-/* Whether curve cp (from another channel of the piece) already fits the
- * scalar samples v[0..n] within tol: progress (v_i - v_0) / (v_n - v_0)
- * at s = i/n, errors in value units.  Saves a fit: the channels of one
- * folded bone move together (a translation follows Q). */
-static bool reuse_fits(const float *v, size_t n, const uint8_t cp[4], double tol, double *p,
-                       double *w)
-{
-    double span = (double)v[n] - v[0];
-    if (span == 0.0)
-        return false;
-    for (size_t i = 1; i < n; i++)
-        p[i - 1] = ((double)v[i] - v[0]) / span;
-    double e = pki_curve_error(cp, p, n - 1, fabs(span));
-    if (e > 0.9 * tol)
-        return false;
-    *w = fmax(*w, e);
-    return true;
-}
-
-/* The piece [a, b]: one curve per channel within tolerance, or false.
- * The rotation first; each translation axis then tries the curves found
- * so far before a fit of its own. */
-static bool fit_piece(fitter *ft, uint32_t a, uint32_t b, uint8_t cp[4][4], double w[2])
-{
-    size_t n = b - a;
-    const float(*q)[4] = &ft->rot[a - ft->f0];
-    bool flat = true;
-    for (size_t i = 1; i <= n && flat; i++)
-        flat = memcmp(q[i], q[0], sizeof q[0]) == 0;
-    if (flat) {
-        memcpy(cp[3], pki_curve_linear, 4);
-    } else {
-        double worst = 0;
-        int rc =
-            pki_curve_fit_rot_ex(q, n, PK_FOLD_TOL_DEG, PKI_FIT_FAST, ft->cache, cp[3], &worst);
-        if (rc != 1)
-            return false;
-        w[0] = fmax(w[0], worst);
-    }
-    float *v = ft->scratch;
-    double *p = ft->progress;
-    int ncand = flat ? 0 : 1;
-    const uint8_t *cand[4] = {cp[3], NULL, NULL, NULL};
-    for (int axis = 0; axis < 3; axis++) {
-        flat = true;
-        for (size_t i = 0; i <= n; i++) {
-            v[i] = ft->pos[a - ft->f0 + i][axis];
-            flat &= v[i] == v[0];
-        }
-        if (flat) {
-            memcpy(cp[axis], pki_curve_linear, 4);
-            continue;
-        }
-        bool done = false;
-        for (int c = 0; c < ncand && !done; c++)
-            if (reuse_fits(v, n, cand[c], PK_FOLD_TOL_POS, p, &w[1])) {
-                memcpy(cp[axis], cand[c], 4);
-                done = true;
-            }
-        if (!done) {
-            double worst = 0;
-            int rc = pki_curve_fit_scalar_ex(v, n, PK_FOLD_TOL_POS, PKI_FIT_FAST, ft->cache,
-                                             cp[axis], &worst);
-            if (rc != 1)
-                return false;
-            w[1] = fmax(w[1], worst);
-        }
-        cand[ncand++] = cp[axis];
-    }
-    return true;
-}
-
-/* Pieces this short get a key at every frame instead of a fit. */
-#define SHORT 2
-
-static void fit_range(fitter *ft, uint32_t a, uint32_t b)
-{
-    uint8_t cp[4][4];
-    linear_cp(cp);
-    double w[2] = {0, 0};
-    if (b - a <= SHORT) { /* a key per frame: cheaper than a fit that may fail */
-        for (uint32_t f = a + 1; f <= b && !ft->oom; f++)
-            emit(ft, f, cp);
-        ft->rep->splits += b - a - 1;
-        return;
-    }
-    if (fit_piece(ft, a, b, cp, w)) {
-        ft->rep->worst_deg = fmax(ft->rep->worst_deg, w[0]);
-        ft->rep->worst_pos = fmax(ft->rep->worst_pos, w[1]);
-        emit(ft, b, cp);
-        return;
-    }
-    uint32_t m = a + (b - a) / 2;
-    ft->rep->splits++;
-    fit_range(ft, a, m);
-    if (!ft->oom)
-        fit_range(ft, m, b);
-}
-
-static int cmp_u32(const void *x, const void *y)
-{
-    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-    return a < b ? -1 : a > b;
-}
-
 enum { IN_MAX = 4 * GAP_MAX + 1 };
+
+/* A job's composition at every integer frame is kept (then reduced) only
+ * for spans below this many frames: a longer one is a mistyped frame. */
+#define SPAN_MAX (1u << 22)
 
 static void add_input(long *in, size_t *n, long x)
 {
@@ -702,12 +564,251 @@ static size_t job_inputs(const fold *f, const job *j, long *in)
     return n;
 }
 
-static int fold_job(fold *f, const pk_motion *m, const job *j, keys *out, pki_curve_cache *cache,
-                    pk_fold_report *rep, pk_log *log)
+/* ---- fitting a rewritten track ----
+ * The exact composition at every frame (samples from frame f0) becomes
+ * the fewest keys whose curves stay within the tolerances at every frame
+ * (greedy): from each key, the farthest frame of the union (the frames the
+ * inputs key) whose piece one curve per channel fits; when not even the
+ * next union frame fits, the farthest frame before it that does.  Then
+ * the sampler checks every frame; a piece it finds out of tolerance (the
+ * fitter's float margins are estimates) gets a key at every frame. */
+
+typedef struct fitter {
+    const float (*pos)[3]; /* samples from frame f0 */
+    const float (*rot)[4];
+    uint32_t f0;
+    float *scratch;   /* n+1 floats */
+    double *progress; /* n doubles */
+    pki_curve_cache *cache;
+    double tol_deg, tol_pos; /* the fit's: a little inside the promise */
+} fitter;
+
+/* Whether curve cp (from another channel of the piece) already fits the
+ * scalar samples v[0..n] within tol: progress (v_i - v_0) / (v_n - v_0)
+ * at s = i/n, errors in value units.  Saves a fit: the channels of one
+ * folded bone move together (a translation follows Q). */
+static bool reuse_fits(const float *v, size_t n, const uint8_t cp[4], double tol, double *p)
+{
+    double span = (double)v[n] - v[0];
+    if (span == 0.0)
+        return false;
+    for (size_t i = 1; i < n; i++)
+        p[i - 1] = ((double)v[i] - v[0]) / span;
+    return pki_curve_error(cp, p, n - 1, fabs(span)) <= 0.9 * tol;
+}
+
+/* The piece of frames [a, b]: one curve per channel within tolerance, or
+ * false.  The rotation first; each translation axis then tries the curves
+ * found so far before a fit of its own, each within its share of the
+ * distance (tol_pos / sqrt(axes that move)). */
+static bool fit_piece(const fitter *ft, uint32_t a, uint32_t b, uint8_t cp[4][4])
+{
+    size_t n = b - a;
+    for (int c = 0; c < 4; c++)
+        memcpy(cp[c], pki_curve_linear, 4);
+    if (n < 2)
+        return true;
+    const float(*q)[4] = &ft->rot[a - ft->f0];
+    bool flat = true;
+    for (size_t i = 1; i <= n && flat; i++)
+        flat = memcmp(q[i], q[0], sizeof q[0]) == 0;
+    if (!flat && pki_curve_fit_rot_ex(q, n, ft->tol_deg, PKI_FIT_FAST, ft->cache, cp[3], NULL) != 1)
+        return false;
+    int moving = 0;
+    bool moves[3];
+    for (int axis = 0; axis < 3; axis++) {
+        moves[axis] = false;
+        for (size_t i = 1; i <= n && !moves[axis]; i++)
+            moves[axis] = ft->pos[a - ft->f0 + i][axis] != ft->pos[a - ft->f0][axis];
+        moving += moves[axis];
+    }
+    double tol = moving ? ft->tol_pos / sqrt((double)moving) : ft->tol_pos;
+    float *v = ft->scratch;
+    double *p = ft->progress;
+    int ncand = flat ? 0 : 1;
+    const uint8_t *cand[4] = {cp[3], NULL, NULL, NULL};
+    for (int axis = 0; axis < 3; axis++) {
+        if (!moves[axis])
+            continue;
+        for (size_t i = 0; i <= n; i++)
+            v[i] = ft->pos[a - ft->f0 + i][axis];
+        bool done = false;
+        for (int c = 0; c < ncand && !done; c++)
+            if (reuse_fits(v, n, cand[c], tol, p)) {
+                memcpy(cp[axis], cand[c], 4);
+                done = true;
+            }
+        if (!done &&
+            pki_curve_fit_scalar_ex(v, n, tol, PKI_FIT_FAST, ft->cache, cp[axis], NULL) != 1)
+            return false;
+        cand[ncand++] = cp[axis];
+    }
+    return true;
+}
+
+/* Whether the piece [a, b] fits; its curves into best when it does. */
+static bool fits_into(const fitter *ft, uint32_t a, uint32_t b, uint8_t best[4][4])
+{
+    uint8_t cp[4][4];
+    if (!fit_piece(ft, a, b, cp))
+        return false;
+    memcpy(best, cp, sizeof cp);
+    return true;
+}
+
+/* The farthest of cand[lo..hi] (frames, ascending) whose piece from frame
+ * a fits, or -1; its curves into best.  Exponential then binary search
+ * (fits are not monotonic in the end frame; a near miss only costs a
+ * key). */
+static long farthest(const fitter *ft, uint32_t a, const uint32_t *cand, long lo, long hi,
+                     uint8_t best[4][4])
+{
+    long good = -1, bad = hi + 1, step = 1;
+    while (lo + step - 1 <= hi) {
+        long j = lo + step - 1;
+        if (!fits_into(ft, a, cand[j], best)) {
+            bad = j;
+            break;
+        }
+        good = j;
+        step *= 2;
+    }
+    if (good < 0 && bad == lo)
+        return -1;
+    if (bad > hi && good < hi) { /* ran past the end: try the last */
+        if (fits_into(ft, a, cand[hi], best))
+            return hi;
+        bad = hi;
+    }
+    uint8_t cp[4][4];
+    while (bad - good > 1) {
+        long mid = good + (bad - good) / 2;
+        if (fits_into(ft, a, cand[mid], cp)) {
+            good = mid;
+            memcpy(best, cp, sizeof cp);
+        } else {
+            bad = mid;
+        }
+    }
+    return good;
+}
+
+/* The key frames of samples f0..f1 (union frames fr[0..nf), fr[0] = f0,
+ * fr[nf-1] = f1) into out[] and the curves of the piece ending at each
+ * into cps[] (count returned; both have room for f1-f0+1). */
+static size_t plan_keys(const fitter *ft, const uint32_t *fr, size_t nf, uint32_t *out,
+                        uint8_t (*cps)[4][4], uint32_t *every)
+{
+    size_t n = 0;
+    for (int c = 0; c < 4; c++)
+        memcpy(cps[n][c], pki_curve_linear, 4);
+    out[n++] = fr[0];
+    size_t u = 1; /* the next union frame after the current key */
+    while (u < nf) {
+        uint32_t a = out[n - 1];
+        for (int c = 0; c < 4; c++) /* a one-frame piece needs no curve */
+            memcpy(cps[n][c], pki_curve_linear, 4);
+        long j = farthest(ft, a, fr, (long)u, (long)nf - 1, cps[n]);
+        if (j >= 0) {
+            out[n++] = fr[j];
+            u = (size_t)j + 1;
+            continue;
+        }
+        /* not even fr[u]: the farthest frame before it (a + 1 always fits) */
+        uint32_t span = fr[u] - a - 1;
+        for (uint32_t i = 0; i < span; i++)
+            every[i] = a + 1 + i;
+        long e = span ? farthest(ft, a, every, 0, (long)span - 1, cps[n]) : -1;
+        out[n++] = e >= 0 ? every[e] : a + 1;
+    }
+    return n;
+}
+
+/* The keys of frames key[0..nk) into a motion's records, each with the
+ * curves cps[j] of the piece ending at it; bad[] (or NULL) marks pieces
+ * that get a key at every frame (linear curves) instead. */
+static bool emit_keys(const fitter *ft, pk_name_id name, const uint32_t *key,
+                      const uint8_t (*cps)[4][4], size_t nk, const uint8_t *bad, pk_motion *out)
+{
+    static const uint8_t LINEAR[4][4] = {
+        {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}};
+    for (size_t j = 0; j < nk; j++) {
+        uint32_t a = j ? key[j - 1] : key[0], b = key[j];
+        bool dense = j && bad && bad[j];
+        for (uint32_t f = dense ? a + 1 : b; f <= b; f++) {
+            const uint8_t(*cp)[4] = dense ? LINEAR : cps[j];
+            pk_bone_key *k = pk_motion_push_bone(out);
+            if (!k)
+                return false;
+            k->name = name;
+            k->frame = f;
+            memcpy(k->pos, ft->pos[f - ft->f0], sizeof k->pos);
+            memcpy(k->rot, ft->rot[f - ft->f0], sizeof k->rot);
+            pk_interp_set(k->interp, (const uint8_t(*)[4])cp, false);
+        }
+    }
+    return true;
+}
+
+/* The records out->bones[from..] (one track, frame order) sampled at every
+ * frame against the samples: the worst angle and distance into w, bad[j]
+ * set for each piece j (ending at key[j]) with a frame out of tolerance.
+ * Whether all hold. */
+static bool check_keys(const fitter *ft, const pk_motion *out, size_t from, const uint32_t *key,
+                       size_t nk, double tol_deg, double tol_pos, double w[2], uint8_t *bad)
+{
+    size_t n = out->nbones - from;
+    uint32_t *idx = malloc((n + 1) * sizeof *idx);
+    if (!idx)
+        return true; /* unchecked: the fit's own margins stand */
+    for (size_t i = 0; i < n; i++)
+        idx[i] = (uint32_t)(from + i);
+    pk_track t = {out->bones[from].name, idx, n};
+    pk_cursor c;
+    pk_cursor_init(&c, out, &t);
+    bool ok = true;
+    size_t seg = 0;
+    for (uint32_t f = key[0]; f <= key[nk - 1]; f++) {
+        while (seg < nk && key[seg] < f)
+            seg++;
+        float p[3], r[4];
+        pk_cursor_bone(&c, f, p, r);
+        const float *sp = ft->pos[f - ft->f0], *sr = ft->rot[f - ft->f0];
+        double d = 0;
+        for (int k = 0; k < 3; k++)
+            d += ((double)p[k] - sp[k]) * ((double)p[k] - sp[k]);
+        d = sqrt(d);
+        double e = pk_quat_angle_deg(r, sr);
+        w[0] = fmax(w[0], e);
+        w[1] = fmax(w[1], d);
+        if (e > tol_deg || d > tol_pos) {
+            ok = false;
+            if (seg < nk)
+                bad[seg] = 1;
+        }
+        if (f == key[nk - 1])
+            break;
+    }
+    free(idx);
+    return ok;
+}
+
+static int cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Job j: its exact composition at every integer frame from its inputs'
+ * first key to their last, fitted (plan_keys) and checked (check_keys),
+ * its keys appended to out under `name`.  A span of SPAN_MAX frames or
+ * more is an error naming the bone. */
+static int fold_job(fold *f, const pk_motion *m, const job *j, pk_name_id name, double tol_deg,
+                    double tol_pos, pki_curve_cache *cache, pk_motion *out, pk_fold_report *rep,
+                    pk_log *log)
 {
     long in[IN_MAX];
     size_t nin = job_inputs(f, j, in);
-    /* the union of their key frames */
     size_t total = 0;
     for (size_t i = 0; i < nin; i++)
         total += f->track[in[i]] ? f->track[in[i]]->count : 0;
@@ -722,6 +823,10 @@ static int fold_job(fold *f, const pk_motion *m, const job *j, keys *out, pki_cu
         for (size_t k = 0; t && k < t->count; k++)
             fr[nf++] = m->bones[t->keys[k]].frame;
     }
+    if (!nf) { /* nothing keyed: cannot happen for a planned job */
+        free(fr);
+        return 0;
+    }
     qsort(fr, nf, sizeof *fr, cmp_u32);
     size_t u = 0;
     for (size_t i = 0; i < nf; i++)
@@ -729,21 +834,29 @@ static int fold_job(fold *f, const pk_motion *m, const job *j, keys *out, pki_cu
             fr[u++] = fr[i];
     nf = u;
     uint32_t f0 = fr[0], f1 = fr[nf - 1];
+    if (f1 - f0 >= SPAN_MAX) {
+        pk_error(log,
+                 "folding into %s: its keys and those folded into it span frames %u-%u, more "
+                 "than %u frames (a mistyped frame?); fix the frame or leave the fold out "
+                 "(--no-fold)",
+                 f->a->bones[j->ca].name, f0, f1, SPAN_MAX);
+        free(fr);
+        return -1;
+    }
     size_t span = (size_t)(f1 - f0) + 1;
     float(*pos)[3] = malloc(span * sizeof *pos);
     float(*rot)[4] = malloc(span * sizeof *rot);
     float *scratch = malloc((span + 1) * sizeof *scratch);
     double *progress = malloc((span + 1) * sizeof *progress);
+    uint32_t *key = malloc((span + 1) * sizeof *key);
+    uint8_t(*cps)[4][4] = malloc((span + 1) * sizeof *cps);
+    uint32_t *every = malloc((span + 1) * sizeof *every);
+    uint8_t *bad = calloc(span + 1, 1);
     pk_cursor *cur = malloc(nin * sizeof *cur);
-    if (!pos || !rot || !scratch || !progress || !cur) {
-        free(progress);
-        free(fr);
-        free(pos);
-        free(rot);
-        free(scratch);
-        free(cur);
+    int rc = -1;
+    if (!pos || !rot || !scratch || !progress || !key || !cps || !every || !bad || !cur) {
         pk_error(log, "out of memory");
-        return -1;
+        goto done;
     }
     for (size_t i = 0; i < nin; i++)
         pk_cursor_init(&cur[i], m, f->track[in[i]]);
@@ -769,26 +882,42 @@ static int fold_job(fold *f, const pk_motion *m, const job *j, keys *out, pki_cu
         memset(f->val[in[i]], 0, sizeof f->val[in[i]]);
         f->val[in[i]][6] = 1.0;
     }
-    fitter ft = {out,     f->name[j->ca], (const float(*)[3])pos, (const float(*)[4])rot, f0,
-                 scratch, progress,       cache,                  rep,                    false};
-    uint8_t cp[4][4];
-    linear_cp(cp);
-    size_t before = out->n;
-    emit(&ft, f0, cp);
-    for (size_t i = 1; i < nf && !ft.oom; i++)
-        fit_range(&ft, fr[i - 1], fr[i]);
-    rep->keys_added += out->n - before;
+    fitter ft = {(const float(*)[3])pos, (const float(*)[4])rot, f0, scratch, progress, cache,
+                 tol_deg * 0.999,        tol_pos * 0.999};
+    size_t nk = plan_keys(&ft, fr, nf, key, cps, every);
+    size_t from = out->nbones;
+    double w[2] = {0, 0};
+    if (!emit_keys(&ft, name, key, (const uint8_t(*)[4][4])cps, nk, NULL, out))
+        goto oom;
+    if (!check_keys(&ft, out, from, key, nk, tol_deg, tol_pos, w, bad)) {
+        /* again, with a key at every frame of each piece that missed */
+        out->nbones = from;
+        w[0] = w[1] = 0;
+        if (!emit_keys(&ft, name, key, (const uint8_t(*)[4][4])cps, nk, bad, out))
+            goto oom;
+        for (size_t i = 0; i < nk; i++)
+            rep->refitted += bad[i];
+        check_keys(&ft, out, from, key, nk, tol_deg, tol_pos, w, bad);
+    }
+    rep->worst_deg = fmax(rep->worst_deg, w[0]);
+    rep->worst_pos = fmax(rep->worst_pos, w[1]);
+    rep->union_keys += nf;
+    rc = 0;
+    goto done;
+oom:
+    pk_error(log, "out of memory");
+done:
     free(fr);
     free(pos);
     free(rot);
     free(scratch);
     free(progress);
+    free(key);
+    free(cps);
+    free(every);
+    free(bad);
     free(cur);
-    if (ft.oom) {
-        pk_error(log, "out of memory");
-        return -1;
-    }
-    return 0;
+    return rc;
 }
 
 static pk_name_id intern_model_name(pk_names *names, const pk_model *a, long ai)
@@ -798,8 +927,8 @@ static pk_name_id intern_model_name(pk_names *names, const pk_model *a, long ai)
     return raw ? pk_names_intern(names, raw, len) : PK_NO_NAME;
 }
 
-int pk_motion_fold(pk_motion *m, const pk_model *a, const pk_model *b, pk_fold_report *rep,
-                   pk_log *log)
+int pki_retarget_fold_motion(pk_motion *m, const pk_model *a, const pk_model *b, double max_deg,
+                             double max_pos, pk_fold_report *rep, pk_log *log)
 {
     pk_fold_report own;
     if (!rep)
@@ -808,7 +937,7 @@ int pk_motion_fold(pk_motion *m, const pk_model *a, const pk_model *b, pk_fold_r
     fold f;
     pk_tracks *tr = NULL;
     bool *keyed = NULL, *off_axis = NULL;
-    keys out = {0};
+    pk_motion *out = NULL;
     pki_curve_cache *cache = NULL;
     bool *drop = NULL;
     int rc = -1;
@@ -831,9 +960,6 @@ int pk_motion_fold(pk_motion *m, const pk_model *a, const pk_model *b, pk_fold_r
     }
     if (!plan(&f, keyed, off_axis, rep))
         goto oom;
-    cache = pki_curve_cache_new();
-    if (!cache && f.njobs)
-        goto oom;
     for (size_t j = 0; j < f.njobs; j++) {
         job *jb = &f.jobs[j];
         if (f.name[jb->ca] == PK_NO_NAME) {
@@ -841,10 +967,17 @@ int pk_motion_fold(pk_motion *m, const pk_model *a, const pk_model *b, pk_fold_r
             if (f.name[jb->ca] == PK_NO_NAME)
                 goto oom;
         }
-        if (fold_job(&f, m, jb, &out, cache, rep, log) != 0)
-            goto done;
     }
+    out = pk_motion_new();
+    cache = pki_curve_cache_new();
+    if (!out || (!cache && f.njobs))
+        goto oom;
+    for (size_t j = 0; j < f.njobs; j++)
+        if (fold_job(&f, m, &f.jobs[j], f.name[f.jobs[j].ca], max_deg > 0 ? max_deg : PK_REDUCE_DEG,
+                     max_pos > 0 ? max_pos : PK_REDUCE_POS, cache, out, rep, log) != 0)
+            goto done;
     rep->tracks = f.njobs;
+    rep->keys_added = out->nbones;
     /* Drop the folded bones' records and the rewritten tracks' old ones. */
     size_t nn = pk_names_count(m->names);
     drop = calloc(nn + 1, sizeof *drop);
@@ -870,11 +1003,11 @@ int pk_motion_fold(pk_motion *m, const pk_model *a, const pk_model *b, pk_fold_r
             w++;
         }
         m->nbones = w;
-        for (size_t i = 0; i < out.n; i++) {
+        for (size_t i = 0; i < out->nbones; i++) {
             pk_bone_key *k = pk_motion_push_bone(m);
             if (!k)
                 goto oom;
-            *k = out.v[i];
+            *k = out->bones[i];
         }
     }
     rc = 0;
@@ -882,16 +1015,22 @@ int pk_motion_fold(pk_motion *m, const pk_model *a, const pk_model *b, pk_fold_r
 oom:
     pk_error(log, "out of memory");
 done:
+    pk_motion_free(out);
     pki_curve_cache_free(cache);
     pk_tracks_free(tr);
     free(keyed);
     free(off_axis);
     free(drop);
-    free(out.v);
     fold_free(&f);
     if (rep == &own || rc != 0)
         pk_fold_report_free(rep);
     return rc;
+}
+
+int pk_motion_fold(pk_motion *m, const pk_model *a, const pk_model *b, pk_fold_report *rep,
+                   pk_log *log)
+{
+    return pki_retarget_fold_motion(m, a, b, 0, 0, rep, log);
 }
 
 /* ---- pose ---- */

@@ -20,11 +20,15 @@
  *
  * Scale (doc/formats.md §11.3, as VMDSizing does): XZ by the straight
  * 足→足首 distance, Y by the height 足.y − 足首.y, B over A, the mean of
- * both legs.  The leg IK targets also move: a foot keyed at t (relative to
- * its rest point IK_A) stands at IK_A + t, s⊙(IK_A + t − 足_A) from A's hip;
- * on B it should stand as far, scaled, from B's hip:
+ * both legs: t' = s⊙t, so a translation at rest stays at rest and B's
+ * feet rest where B's model puts them.  With feet_from_source the leg IK
+ * targets also move: a foot keyed at t (relative to its rest point IK_A)
+ * stands at IK_A + t, s⊙(IK_A + t − 足_A) from A's hip; placed as far,
+ * scaled, from B's hip it takes
  *     t' = s⊙t + (足_B − IK_B) + s⊙(IK_A − 足_A),
- * the constant part being ik_shift.  Undone exactly by the way back.
+ * the constant part being ik_shift: a model whose ankles rest behind its
+ * hips then stands with its feet forward and its knees bent in A's rest
+ * pose.  Both are undone exactly by the way back.
  */
 #include "common/diag.h"
 #include "math/quat.h"
@@ -470,7 +474,7 @@ static int apply_stance(pki_bone_set *s, const pk_model *a, const pk_model *b, c
             rc = -1;
             break;
         }
-        rep->keys_added++;
+        rep->stance_added++;
     }
     free(moving);
     free(bi);
@@ -510,7 +514,9 @@ static int apply_stance(pki_bone_set *s, const pk_model *a, const pk_model *b, c
     return 0;
 }
 
-static int apply_scale(pki_bone_set *s, const pk_leg_scale *sc, pk_log *log)
+/* Scales the translations of SCALED; with feet, 足ＩＫ also moves by
+ * ik_shift (retarget options' feet_from_source). */
+static int apply_scale(pki_bone_set *s, const pk_leg_scale *sc, bool feet, pk_log *log)
 {
     xform x = {0};
     x.nnames = pk_names_count(s->names);
@@ -529,7 +535,7 @@ static int apply_scale(pki_bone_set *s, const pk_leg_scale *sc, pk_log *log)
         pk_name_id id = pk_names_find(s->names, raw, len);
         free(raw);
         if (id != PK_NO_NAME && (size_t)id < x.nnames)
-            x.scaled[id] = (int8_t)(i == 5 ? 1 : i == 6 ? 2 : 0);
+            x.scaled[id] = (int8_t)(!feet ? 0 : i == 5 ? 1 : i == 6 ? 2 : 0);
     }
     pki_bone_set_each(s, scale_fn, &x);
     free(x.scaled);
@@ -548,29 +554,55 @@ void pk_retarget_report_free(pk_retarget_report *r)
     r->ndropped = 0;
 }
 
-/* Without rules nothing is renamed: the distinct names are still counted. */
-static bool count_names(const pki_bone_set *s, pk_edit_stats *st)
+/* One step on s, counting the keys it changed or added into *keys. */
+typedef int (*step_fn)(pki_bone_set *s, const pk_model *a, const pk_model *b, const pk_rules *r,
+                       const pk_retarget_options *o, pk_retarget_report *rep, pk_log *log);
+
+static int counted(step_fn fn, pki_bone_set *s, const pk_rules *r, const pk_retarget_options *o,
+                   pk_retarget_report *rep, size_t *keys, pk_log *log)
 {
-    size_t nn = pk_names_count(s->names);
-    uint8_t *seen = calloc(nn + 1, 1);
-    if (!seen)
-        return false;
-    for (size_t i = 0; i < pki_bone_set_count(s); i++) {
-        pk_name_id id = *pki_bone_set_at(s, i).name;
-        if ((size_t)id < nn && !(seen[id] & 1)) {
-            seen[id] |= 1;
-            st->bones++;
-        }
+    size_t n0 = pki_bone_set_count(s);
+    float *before = pki_bone_set_snapshot(s);
+    if (!before) {
+        pk_error(log, "out of memory");
+        return -1;
     }
-    for (size_t i = 0; i < pki_bone_set_morphs(s); i++) {
-        pk_name_id id = *pki_bone_set_morph_name(s, i);
-        if ((size_t)id < nn && !(seen[id] & 2)) {
-            seen[id] |= 2;
-            st->morphs++;
-        }
-    }
-    free(seen);
-    return true;
+    int rc = fn(s, o->from, o->to, r, o, rep, log);
+    if (!rc)
+        *keys += pki_bone_set_changed(s, before, n0) + (pki_bone_set_count(s) - n0);
+    free(before);
+    return rc;
+}
+
+static int stance_step(pki_bone_set *s, const pk_model *a, const pk_model *b, const pk_rules *r,
+                       const pk_retarget_options *o, pk_retarget_report *rep, pk_log *log)
+{
+    int rc = stance_named(a, b, o->fingers, &rep->stance, o->from_name, o->to_name, log);
+    if (!rc)
+        rc = apply_stance(s, a, b, r, rep, log);
+    rep->stance_done = !rc;
+    return rc;
+}
+
+static int rules_step(pki_bone_set *s, const pk_model *a, const pk_model *b, const pk_rules *r,
+                      const pk_retarget_options *o, pk_retarget_report *rep, pk_log *log)
+{
+    (void)a;
+    (void)b;
+    (void)o;
+    (void)rep;
+    return pki_retarget_rules_apply(s, r, log);
+}
+
+static int scale_step(pki_bone_set *s, const pk_model *a, const pk_model *b, const pk_rules *r,
+                      const pk_retarget_options *o, pk_retarget_report *rep, pk_log *log)
+{
+    (void)r;
+    int rc = scale_named(a, b, &rep->scale, o->from_name, o->to_name, log);
+    if (!rc)
+        rc = apply_scale(s, &rep->scale, o->feet_from_source, log);
+    rep->scale_done = !rc;
+    return rc;
 }
 
 static int run(pki_bone_set *s, pk_motion *m, pk_pose *p, const pk_rules *r,
@@ -583,52 +615,35 @@ static int run(pki_bone_set *s, pk_motion *m, pk_pose *p, const pk_rules *r,
     }
     if (r && (m ? pk_motion_rename(m, r, false, st, log) : pk_pose_rename(p, r, false, st, log)))
         return -1;
-    if (!r && st && !count_names(s, st)) {
+    pki_retarget_tally t;
+    if (pki_retarget_tally_begin(&t, s) != 0) {
+        pki_retarget_tally_free(&t);
         pk_error(log, "out of memory");
         return -1;
     }
-    /* before the fold: what A does not play is not A's pose to carry */
-    if (pki_retarget_drop_absent(s, o, rep, log) != 0)
-        return -1;
-    if (!o->no_fold) {
-        int rc = m ? pk_motion_fold(m, o->from, o->to, &rep->fold, log)
-                   : pk_pose_fold(p, o->from, o->to, &rep->fold, log);
-        if (rc != 0)
-            return -1;
-        rep->fold_done = true;
+    /* what MMD does not play (duplicates hidden by a later record, keys of
+     * bones A lacks) is not A's pose to carry */
+    int rc = pki_retarget_drop_duplicates(s, st, log);
+    if (!rc)
+        rc = pki_retarget_drop_absent(s, o, rep, log);
+    if (!rc && !o->no_fold) {
+        rc =
+            m ? pki_retarget_fold_motion(m, o->from, o->to, o->max_deg, o->max_pos, &rep->fold, log)
+              : pk_pose_fold(p, o->from, o->to, &rep->fold, log);
+        rep->fold_done = !rc;
         /* the fold may have moved records: the set views the same model */
     }
-    size_t n0 = pki_bone_set_count(s);
-    float *before = pki_bone_set_snapshot(s);
-    if (!before) {
-        pk_error(log, "out of memory");
-        return -1;
-    }
-    int rc = 0;
-    if (!o->no_stance) {
-        rc = stance_named(o->from, o->to, o->fingers, &rep->stance, o->from_name, o->to_name,
-                          log);
-        if (!rc)
-            rc = apply_stance(s, o->from, o->to, r, rep, log);
-        rep->stance_done = !rc;
-    }
-    pk_edit_stats rules_st = {0};
+    if (!rc && !o->no_stance)
+        rc = counted(stance_step, s, r, o, rep, &rep->stance_keys, log);
     if (!rc && r)
-        rc = pki_retarget_rules_apply(s, r, &rules_st, log);
-    rep->keys_added += rules_st.keys_added;
-    if (!rc && !o->no_scale && !pki_retarget_rules_scale(r)) {
-        rc = scale_named(o->from, o->to, &rep->scale, o->from_name, o->to_name, log);
-        if (!rc)
-            rc = apply_scale(s, &rep->scale, log);
-        rep->scale_done = !rc;
+        rc = counted(rules_step, s, r, o, rep, &rep->rules_keys, log);
+    if (!rc && !o->no_scale && !pki_retarget_rules_scale(r))
+        rc = counted(scale_step, s, r, o, rep, &rep->scale_keys, log);
+    if (!rc && pki_retarget_tally_end(&t, s, st) != 0) {
+        pk_error(log, "out of memory");
+        rc = -1;
     }
-    if (!rc)
-        rep->keys_changed = pki_bone_set_changed(s, before, n0);
-    free(before);
-    if (!rc && st) {
-        st->keys_changed += rep->keys_changed;
-        st->keys_added += rep->keys_added;
-    }
+    pki_retarget_tally_free(&t);
     return rc;
 }
 

@@ -1,7 +1,7 @@
 # Every warning names its file (and a job's step), repeated warnings of one
 # kind are one line with a count and the first names, duplicate keys are
 # told once (when the file is read, not again by diff, convert --frame,
-# merge or run), merge names its input files, and a 15-byte name with
+# merge or run; merge's summary says how many it dropped), merge names its input files, and a 15-byte name with
 # duplicates is said to be names MMD cut alike (issue 11 item 14).
 DANCE="$PK_SOURCE/samples/dance.vmd"
 FIST="$PK_SOURCE/samples/hands/right_fist.vpd"
@@ -39,7 +39,8 @@ expect_exit 0 "$POSEKIT" convert dup.vmd --frame 0 -o p.vpd
 expect_eq "$(dup_lines)" 3 "duplicate-key lines of convert --frame"
 expect_stderr_lacks 'posekit: warning:'
 expect_exit 0 "$POSEKIT" merge dup.vmd "$DANCE" -o m.vmd
-expect_eq "$(dup_lines)" 3 "duplicate-key lines of merge"
+expect_eq "$(dup_lines)" 4 "duplicate-key lines of merge (the summary says it dropped them)"
+expect_stderr_contains '7 duplicate keys dropped (of two records of one key the later wins, as MMD reads them)'
 expect_stderr_contains 'dup.vmd: warning: 5 morphs have duplicate keys'
 expect_stderr_lacks 'posekit: warning:'
 

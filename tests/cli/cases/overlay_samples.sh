@@ -11,7 +11,7 @@ expect_stderr_contains '30 fitted (6 inner keys), 0 baked into 0 keys'
 # the same summary as JSON on stdout
 expect_exit 0 "$POSEKIT" overlay "$S/dance.vmd" --pose "$S/hands/right_fist.vpd" \
     --bones @fingers_R --frames 30-60 --fade 6 -o fist_json.vmd --json
-expect_stdout_contains '"crossed": {"split": 0, "split_exact": 0, "fitted": 30, "fitted_keys": 6, "baked": 0, "baked_keys": 0}}'
+expect_stdout_contains '"crossed": {"split": 0, "split_exact": 0, "fitted": 30, "fitted_keys": 6, "baked": 0, "baked_keys": 0}, "duplicates_dropped": 0}'
 expect_stderr_empty
 expect_same_bytes fist_json.vmd fist.vmd
 expect_file fist.vmd

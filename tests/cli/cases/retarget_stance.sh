@@ -3,7 +3,8 @@
 # (0, 0, -sin 17.5°, cos 17.5°) = (0, 0, -0.300706, 0.953717).  The right
 # arm has no key and no bone of its chain (@arm_below_R) has one either: the
 # rule does not apply to this motion, so a warning and no key (an error with
-# --strict); "keys changed" counts keys whose bytes changed (2).
+# --strict); the keys are counted once: in, out, changed (bytes differ),
+# added, removed (2 changed).
 vmd_header 'model' > in.vmd
 pack 'V' 2 >> in.vmd
 vmd_bone '\x8d\xb6\x98\x72' 0 0 0 0 0 0 0 1 >> in.vmd        # 左腕 at rest
@@ -14,7 +15,7 @@ cp "$PK_SOURCE/rules/a-to-t-stance.yaml" .
 expect_exit 0 "$POSEKIT" retarget in.vmd --rules r.yaml -o out.vmd
 expect_stderr <<'ERR'
 posekit: in.vmd: warning: stance bone '右腕' is not in the motion and no bone of its chain is; nothing added for it
-posekit retarget: 0 of 2 bones renamed, 0 of 0 morphs renamed; 2 keys changed, 0 added
+posekit retarget: 0 of 2 bones renamed, 0 of 0 morphs renamed; 2 keys in, 2 out: 2 changed, 0 added, 0 removed
 ERR
 expect_exit 0 "$POSEKIT" dump out.vmd
 need_cmd python3
@@ -35,7 +36,7 @@ vmd_bone '\x89\x45\x82\xd0\x82\xb6' 5 0 0 0 0 0.6 0 0.8 >> in2.vmd   # 右ひじ
 pack 'V' 0 >> in2.vmd
 expect_exit 0 "$POSEKIT" retarget in2.vmd --rules a-to-t-stance.yaml -o chain.vmd --strict
 expect_stderr <<'ERR'
-posekit retarget: 0 of 2 bones renamed, 0 of 0 morphs renamed; 2 keys changed, 1 added
+posekit retarget: 0 of 2 bones renamed, 0 of 0 morphs renamed; 2 keys in, 3 out: 2 changed, 1 added, 0 removed
 ERR
 expect_exit 0 "$POSEKIT" dump chain.vmd
 expect_eq "$(json_eval _stdout 'd["bones"][2]["name"]')" "右腕" added
@@ -52,7 +53,7 @@ pack 'V' 0 >> in3.vmd
 expect_exit 0 "$POSEKIT" retarget in3.vmd --rules a-to-t-stance.yaml -o rest.vmd
 expect_stderr <<'ERR'
 posekit: in3.vmd: warning: stance bone '右腕' is not in the motion and no bone of its chain moves (1 key of it, all at rest, the first '右ひじ'); nothing added for it
-posekit retarget: 0 of 2 bones renamed, 0 of 0 morphs renamed; 1 keys changed, 0 added
+posekit retarget: 0 of 2 bones renamed, 0 of 0 morphs renamed; 2 keys in, 2 out: 1 changed, 0 added, 0 removed
 ERR
 
 # README's own case (probe-3 item 2): the stand motion renamed to English,
@@ -67,21 +68,25 @@ if [ -n "${PK_CORPUS:-}" ] && [ -d "$PK_CORPUS" ]; then
     expect_stderr_contains "posekit: stand_en.vmd: warning: stance bone '左腕' is not in the motion and no bone of its chain moves (13 keys of it, all at rest, the first '左親指先'); nothing added for it"
     expect_stderr_contains "posekit: stand_en.vmd: warning: stance bone '右腕' is not in the motion and no bone of its chain moves"
     expect_stderr_contains "nothing to retarget: no key changed, the output is the input unchanged"
-    expect_stderr_contains "posekit retarget: 0 of 222 bones renamed, 0 of 178 morphs renamed; 0 keys changed, 0 added"
+    expect_stderr_contains "posekit retarget: 0 of 222 bones renamed, 0 of 178 morphs renamed; 647 keys in, 647 out: 0 changed, 0 added, 0 removed"
     expect_same_bytes stand_en.vmd rt2.vmd
     expect_exit 2 "$POSEKIT" retarget stand_en.vmd --rules a-to-t-stance.yaml -o rt2s.vmd --strict
     expect_no_file rt2s.vmd
-    # the Japanese motion itself: its arms are keyed, rewritten as before
+    # the Japanese motion itself: its arms are keyed, rewritten as before;
+    # its 8 duplicate keys (names MMD cut to the same 15 bytes) are dropped
+    # and counted among the removed
     expect_exit 0 "$POSEKIT" retarget "$PK_CORPUS/vmd_mmdagent_stand.vmd" --rules a-to-t-stance.yaml -o stand_t.vmd
-    expect_stderr_contains "posekit retarget: 0 of 222 bones renamed, 0 of 178 morphs renamed; 70 keys changed, 0 added"
+    expect_stderr_contains "posekit retarget: 0 of 222 bones renamed, 0 of 178 morphs renamed; 655 keys in, 647 out: 70 changed, 0 added, 8 removed (8 of them duplicates: of two records of one key the later wins, as MMD reads them)"
+    expect_exit 0 "$POSEKIT" info stand_t.vmd
+    expect_stderr_lacks "duplicate"
 fi
 
 # Scale only: every key of a bone with a factor is multiplied, but a key
-# at the origin keeps its bytes and is not counted (issue 11 item 13).
+# at the origin keeps its bytes and is not counted as changed.
 printf 'scale:\n  default: 2\n' > s.yaml
 expect_exit 0 "$POSEKIT" retarget in.vmd --rules s.yaml -o out3.vmd
 expect_stderr <<'ERR'
-posekit retarget: 0 of 2 bones renamed, 0 of 0 morphs renamed; 1 keys changed, 0 added
+posekit retarget: 0 of 2 bones renamed, 0 of 0 morphs renamed; 2 keys in, 2 out: 1 changed, 0 added, 0 removed
 ERR
 expect_exit 2 "$POSEKIT" retarget in.vmd -o out2.vmd
 expect_stderr_contains "no rules given"
