@@ -50,6 +50,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,6 +127,8 @@ typedef struct reader {
     pk_motion *m;
     pk_log *log;
     size_t sec_at[PK_SEC_COUNT];              /* offset of each section's first record */
+    size_t count_at[PK_SEC_COUNT];            /* offset of each section's count field */
+    uint32_t count[PK_SEC_COUNT];             /* each section's count as read */
     void (*consumed)(void *ctx, size_t upto); /* pki_vmd_read_front */
     void *consumed_ctx;
     size_t reported; /* the last offset given to consumed */
@@ -310,6 +313,106 @@ static bool read_shadows(reader *r, const uint8_t *base, uint32_t n, size_t at)
     return true;
 }
 
+/* ---------------------------------------------------------------------
+ * Damage: where it most likely is
+ *
+ * A count that does not fit the bytes left is an error.  Most often the
+ * file was cut short, or that count was damaged; but a count one too low
+ * in an earlier section makes the reader take that section's last record
+ * for the next count, and the error then names the wrong section.  So
+ * the error tries the counts read so far (the failing one included), each
+ * changed by 1 to MAX_COUNT_SLIP: a change with which every section reads
+ * to the exact end of the file, past the failing count and through at
+ * least the light section (where the oldest MMD files end), is where the
+ * damage most likely is.  Only one such change at the smallest distance
+ * is named; two equally good ones name none.
+ * --------------------------------------------------------------------- */
+
+enum { MAX_COUNT_SLIP = 4, MIN_COUNTS_AT_END = 4 };
+
+/* Walks the section structure from the first count (offset `from`), with
+ * section `fix`'s count taken as `fixed`: true when the counts and records
+ * end exactly at the end of the data after at least `min_counts` counts. */
+static bool walk_fits(const uint8_t *d, size_t len, size_t from, int fix, uint32_t fixed,
+                      int min_counts)
+{
+    pki_rd c = pki_rd_init(d, len);
+    if (!pki_rd_skip(&c, from))
+        return false;
+    int s = 0;
+    for (; s < PK_SEC_COUNT && pki_rd_left(&c) > 0; s++) {
+        uint32_t n;
+        if (!pki_rd_u32(&c, &n))
+            return false;
+        if (s == fix)
+            n = fixed;
+        if (s < PK_SEC_IK) {
+            if (!pki_rd_fits(&c, n, RECORD_BYTES[s]) || !pki_rd_skip(&c, (size_t)n * RECORD_BYTES[s]))
+                return false;
+            continue;
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            const uint8_t *p = pki_rd_take(&c, IK_HEAD_BYTES);
+            if (!p)
+                return false;
+            uint32_t k = pki_get_u32(p + 5);
+            if (!pki_rd_fits(&c, k, IK_STATE_BYTES) || !pki_rd_skip(&c, (size_t)k * IK_STATE_BYTES))
+                return false;
+        }
+    }
+    return pki_rd_left(&c) == 0 && s >= min_counts;
+}
+
+/* The one count change (section *sec, count *fixed) within MAX_COUNT_SLIP
+ * that makes the file read to its end, when the read failed in section
+ * `failed`; false when none or several equally near. */
+static bool likely_count(const reader *r, int failed, int *sec, uint32_t *fixed)
+{
+    int need = failed + 2 > MIN_COUNTS_AT_END ? failed + 2 : MIN_COUNTS_AT_END;
+    if (need > PK_SEC_COUNT)
+        need = PK_SEC_COUNT;
+    for (uint32_t slip = 1; slip <= MAX_COUNT_SLIP; slip++) {
+        int found = 0;
+        for (int s = failed; s >= 0; s--) {
+            uint32_t n = r->count[s];
+            uint32_t tries[2] = {n + slip, n - slip};
+            bool ok[2] = {n <= UINT32_MAX - slip, n >= slip};
+            for (int t = 0; t < 2; t++) {
+                if (ok[t] && walk_fits(r->c.data, r->c.len, r->count_at[0], s, tries[t], need)) {
+                    if (found++ == 0) {
+                        *sec = s;
+                        *fixed = tries[t];
+                    }
+                }
+            }
+        }
+        if (found)
+            return found == 1;
+    }
+    return false;
+}
+
+/* The error for damage met in section `failed` at `offset`; `what` gives
+ * the exact figures (the count, the bytes it needs, the bytes left). */
+static void report_damage(const reader *r, int failed, size_t offset, const char *what)
+{
+    int s = 0;
+    uint32_t fixed = 0;
+    if (!likely_count(r, failed, &s, &fixed)) {
+        pk_log_add(r->log, PK_ERROR, (int64_t)offset, 0, 0,
+                   "the file is damaged or cut short in its %s section (%s)", SECTION_NAME[failed],
+                   what);
+        return;
+    }
+    uint32_t n = r->count[s];
+    uint32_t slip = fixed > n ? fixed - n : n - fixed;
+    pk_log_add(r->log, PK_ERROR, (int64_t)r->count_at[s], 0, 0,
+               "the file is damaged in its %s section: its count, %" PRIu32
+               ", is most likely %" PRIu32 " too %s: with %" PRIu32
+               " the rest of the file reads to its end (as it is, at offset %zu: %s)",
+               SECTION_NAME[s], n, slip, fixed > n ? "low" : "high", fixed, offset, what);
+}
+
 /* Show/IK records vary in size: the count was checked against the minimum
  * record size; each record's IK count is checked again before its states
  * are allocated. */
@@ -322,18 +425,22 @@ static bool read_iks(reader *r, uint32_t n, size_t at)
         size_t off = r->c.pos;
         const uint8_t *p = pki_rd_take(&r->c, IK_HEAD_BYTES);
         if (!p) {
-            pk_log_add(r->log, PK_ERROR, (int64_t)off, 0, 0,
-                       "show/IK key %" PRIu32 " of %" PRIu32 " needs %d bytes, %zu left", i + 1, n,
-                       IK_HEAD_BYTES, pki_rd_left(&r->c));
+            char what[128];
+            snprintf(what, sizeof what,
+                     "show/IK key %" PRIu32 " of %" PRIu32 " needs %d bytes, %zu left", i + 1, n,
+                     IK_HEAD_BYTES, pki_rd_left(&r->c));
+            report_damage(r, PK_SEC_IK, off, what);
             return false;
         }
         uint32_t k = pki_get_u32(p + 5);
         uint64_t need = (uint64_t)k * IK_STATE_BYTES;
         if (need > pki_rd_left(&r->c)) {
-            pk_log_add(r->log, PK_ERROR, (int64_t)(off + 5), 0, 0,
-                       "show/IK key %" PRIu32 ": IK count %" PRIu32 " needs %" PRIu64
-                       " bytes, %zu left",
-                       i + 1, k, need, pki_rd_left(&r->c));
+            char what[160];
+            snprintf(what, sizeof what,
+                     "show/IK key %" PRIu32 ": IK count %" PRIu32 " needs %" PRIu64
+                     " bytes, %zu left",
+                     i + 1, k, need, pki_rd_left(&r->c));
+            report_damage(r, PK_SEC_IK, off + 5, what);
             return false;
         }
         pk_ik_key *key = pk_motion_push_ik(m, k);
@@ -410,8 +517,9 @@ static bool read_header(reader *r)
     const uint8_t *model = pki_rd_take(&r->c, mw);
     if (!model) {
         pk_log_add(r->log, PK_ERROR, HEADER_BYTES, 0, 0,
-                   "file ends inside the %zu-byte model name (%zu bytes left)", mw,
-                   pki_rd_left(&r->c));
+                   "the file is cut short in its header: it ends inside the %zu-byte model "
+                   "name (%zu bytes left)",
+                   mw, pki_rd_left(&r->c));
         return false;
     }
     memset(m->model, 0, sizeof m->model);
@@ -563,11 +671,14 @@ pk_motion *pki_vmd_read_front(const void *data, size_t len, pk_log *log,
             goto fail;
         uint32_t n = pki_get_u32(cp);
         m->sections = s + 1;
+        r.count_at[s] = at;
+        r.count[s] = n;
         uint64_t need = (uint64_t)n * RECORD_BYTES[s];
         if (need > pki_rd_left(&r.c)) {
-            pk_log_add(log, PK_ERROR, (int64_t)at, 0, 0,
-                       "%s count %" PRIu32 " needs %s%" PRIu64 " bytes, %zu left", SECTION_NAME[s],
-                       n, s == PK_SEC_IK ? "at least " : "", need, pki_rd_left(&r.c));
+            char what[128];
+            snprintf(what, sizeof what, "%s count %" PRIu32 " needs %s%" PRIu64 " bytes, %zu left",
+                     SECTION_NAME[s], n, s == PK_SEC_IK ? "at least " : "", need, pki_rd_left(&r.c));
+            report_damage(&r, s, at, what);
             goto fail;
         }
         if (s == PK_SEC_IK) {

@@ -253,6 +253,55 @@ static void test_huge_counts(void **state)
     vg_free(&g);
 }
 
+/* A count one too low makes the reader take the section's last record for
+ * the next count: the error names the section whose count is wrong, at
+ * that count's offset, and the count that reads the file to its end.  A
+ * file cut short names the section it ends in. */
+static void test_count_slips(void **state)
+{
+    (void)state;
+    vg g;
+    size_t counts[6], ikc;
+    build(&g, counts, &ikc);
+    static const uint32_t good[6] = {2, 1, 1, 1, 1, 2};
+    for (int s = 0; s < 6; s++) {
+        for (int low = 0; low < 2; low++) {
+            /* too high reads into the next section's bytes, which may well
+             * hold what the reader takes for records; one too low in the
+             * self-shadow section reads its record's frame 0 as an empty
+             * show/IK section, in show/IK leaves trailing bytes (both are
+             * read, with a warning) */
+            if ((s != 0 && s != 5 && !low) || (s >= 4 && low))
+                continue;
+            uint32_t bad = low ? good[s] - 1 : good[s] + 1;
+            vg_patch_u32(&g, counts[s], bad);
+            pk_log log;
+            pk_log_init(&log);
+            assert_null(pk_vmd_read(g.d, g.len, &log));
+            const pk_diag *e = &log.items[log.count - 1];
+            assert_int_equal(e->severity, PK_ERROR);
+            char want[160];
+            snprintf(want, sizeof want, "the file is damaged in its %s section", SECTION[s]);
+            assert_int_equal(e->offset, (int64_t)counts[s]);
+            tu_assert_log_has(&log, want);
+            snprintf(want, sizeof want, "its count, %u, is most likely 1 too %s: with %u", bad,
+                     low ? "low" : "high", good[s]);
+            tu_assert_log_has(&log, want);
+            pk_log_free(&log);
+            vg_patch_u32(&g, counts[s], good[s]);
+        }
+    }
+    /* cut inside the morph records: nothing to blame but the cut */
+    pk_log log;
+    pk_log_init(&log);
+    assert_null(pk_vmd_read(g.d, counts[1] + 10, &log));
+    assert_int_equal(log.items[log.count - 1].offset, (int64_t)counts[1]);
+    tu_assert_log_has(&log, "the file is damaged or cut short in its morph section (morph count 1 "
+                            "needs 23 bytes, 6 left)");
+    pk_log_free(&log);
+    vg_free(&g);
+}
+
 /* xorshift32: a fixed, portable sequence. */
 static uint32_t rnd(uint32_t *s)
 {
@@ -325,6 +374,7 @@ int main(void)
         cmocka_unit_test(test_truncate_generated),
         cmocka_unit_test(test_truncate_corpus),
         cmocka_unit_test(test_huge_counts),
+        cmocka_unit_test(test_count_slips),
         cmocka_unit_test(test_flips),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
