@@ -16,7 +16,7 @@
  * that has records, and name paddings travel with their records.
  */
 #include "common/grow.h"
-#include "ops/keys/overlay.h"
+#include "ops/keys/splice.h"
 #include "posekit.h"
 #include "common/diag.h"
 

@@ -57,7 +57,7 @@ expect_stderr_lacks 'input 2:'
 # overlay: what the pose lacks names the pose, not the base
 expect_exit 0 "$POSEKIT" overlay "$DANCE" --pose "$FIST" --bones @hand_R,あ,nothing -o o.vmd
 expect_stderr_contains "right_fist.vpd: warning: bone or morph 'nothing' is not in the pose"
-expect_stderr_contains "right_fist.vpd: warning: 1 selected morph is not in the pose"
+expect_stderr_contains "right_fist.vpd: warning: selected morph 'あ' is not in the pose; left as it is"
 expect_stderr_lacks 'posekit: warning:'
 
 # retarget: a stance bone the motion lacks names the motion

@@ -90,7 +90,7 @@ if [ -n "${PK_CORPUS:-}" ] && [ -d "$PK_CORPUS" ]; then
     expect_exit 0 "$POSEKIT" overlay "$S/dance.vmd" --pose "$smile" \
         --bones @mouth,@eyes,@brows --frames 30-60 --fade 5 -o smile.vmd
     expect_stderr_contains '0 bones changed, 4 morphs changed'
-    expect_stderr_contains "warning: 2 selected morphs are not in the pose, left as they are: 'まばたき', '笑い'"
+    expect_stderr_contains "warning: 2 selected morphs are not in the pose, left as they are: 'まばたき' and '笑い'"
     expect_exit 0 "$POSEKIT" convert smile.vmd --frame 45 -o smile45.vpd
     expect_exit 0 "$POSEKIT" dump smile45.vpd
     expect_eq "$(json_eval _stdout '[m["weight"] for m in d["morphs"] if m["name"]=="ウィンク２"][0]')" 1.0 "ウィンク２ at 45"

@@ -1,15 +1,15 @@
-/* overlay.h — overlay's track surgery shared with merge (not part
- * of the public API).
+/* splice_internal.h — merge's track surgery (splice.c; not part of the
+ * public API).
  *
  * Both functions keep a base motion exactly (overlay's boundary law: within
- * PK_OVERLAY_TOL_DEG / PK_OVERLAY_TOL_POS for bones, 1e-5 for morph
+ * PK_OVERLAY_TOL_DEG / PK_OVERLAY_TOL_POS for bones, exactly for morph
  * weights, at every integer frame) outside a window, splitting or baking
- * the base's bone segments that the window's edges cross (overlay.c's
- * piece()), and leave every record they do not change byte-identical and
- * in place; new keys are appended after their section's other records.
+ * the base's bone segments that the window's edges cross (rebuild.c), and
+ * leave every record they do not change byte-identical and in place; new
+ * keys are appended after their section's other records.
  */
-#ifndef PKI_OPS_KEYS_OVERLAY_H
-#define PKI_OPS_KEYS_OVERLAY_H
+#ifndef PKI_OPS_KEYS_SPLICE_H
+#define PKI_OPS_KEYS_SPLICE_H
 
 #include "posekit.h"
 
