@@ -1067,7 +1067,7 @@ typedef struct pk_overlay_options {
 } pk_overlay_options;
 
 typedef struct pk_overlay_stats {
-    size_t bones;          /* bone tracks changed or created */
+    size_t bones;          /* bone tracks changed or created (that sample differently) */
     size_t missing;        /* selected base bones absent from the pose (warned) */
     size_t keys_removed;   /* records of selected bones dropped */
     size_t keys_added;     /* records appended */
@@ -1079,6 +1079,9 @@ typedef struct pk_overlay_stats {
     size_t baked_keys;     /* keys those bakes produced */
     size_t morphs;         /* morph tracks changed or created */
     size_t morphs_missing; /* selected base morphs absent from the pose (warned in one line) */
+    size_t bones_same;     /* selected bones the pose holds that already sample as the
+                              overlay makes them (within PK_OVERLAY_TOL_*): left as they were */
+    size_t morphs_same;    /* the same for morphs (within 1e-5) */
 } pk_overlay_stats;
 
 /* VMD base.  Returns a new motion (caller frees with pk_motion_free) or

@@ -215,6 +215,12 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
     const pk_overlay_stats *o = &r->stats;
     pk_buf_printf(out, "%zu bone%s changed, %zu morph%s changed", o->bones, pki_plural(o->bones),
                   o->morphs, pki_plural(o->morphs));
+    if (o->bones_same + o->morphs_same)
+        pk_buf_printf(out,
+                      " (%zu bone%s and %zu morph%s already as the pose has them, left as "
+                      "they were)",
+                      o->bones_same, pki_plural(o->bones_same), o->morphs_same,
+                      pki_plural(o->morphs_same));
     if (r->motion_in)
         pk_buf_printf(out,
                       ", %zu key%s removed, %zu added; crossed segments: %zu split (%zu of "
@@ -239,13 +245,14 @@ static int report(const pk_step *s, const pk_step_result *res, pk_report_format 
     const pk_overlay_stats *o = r ? &r->stats : &none;
     pk_buf_printf(out,
                   "{\"command\": \"overlay\", \"bones\": %zu, \"morphs\": %zu, \"missing\": %zu, "
-                  "\"morphs_missing\": %zu, \"keys_removed\": %zu, \"keys_added\": %zu, "
+                  "\"morphs_missing\": %zu, \"bones_same\": %zu, \"morphs_same\": %zu, "
+                  "\"keys_removed\": %zu, \"keys_added\": %zu, "
                   "\"crossed\": {\"split\": %zu, \"split_exact\": %zu, \"fitted\": %zu, "
                   "\"fitted_keys\": %zu, \"baked\": %zu, \"baked_keys\": %zu}, "
                   "\"duplicates_dropped\": %zu}\n",
-                  o->bones, o->morphs, o->missing, o->morphs_missing, o->keys_removed,
-                  o->keys_added, o->split, o->split_exact, o->fitted, o->fitted_keys, o->baked,
-                  o->baked_keys, res->duplicates);
+                  o->bones, o->morphs, o->missing, o->morphs_missing, o->bones_same,
+                  o->morphs_same, o->keys_removed, o->keys_added, o->split, o->split_exact,
+                  o->fitted, o->fitted_keys, o->baked, o->baked_keys, res->duplicates);
     return 0;
 }
 

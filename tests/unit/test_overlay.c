@@ -758,8 +758,8 @@ static void test_curved_segment_fitted(void **state)
             if (f < 20 || f > 40)
                 assert_true(pk_quat_angle_deg(r0, r1) <= tol);
             else
-                assert_true(fabs(2.0 * atan2(r1[2], r1[3]) * 180.0 / 3.14159265358979323846 +
-                                 30.0) < 1e-3);
+                assert_true(
+                    fabs(2.0 * atan2(r1[2], r1[3]) * 180.0 / 3.14159265358979323846 + 30.0) < 1e-3);
         }
         pk_tracks_free(tb);
         pk_tracks_free(to);
@@ -1042,6 +1042,76 @@ static void test_morph_overlay(void **state)
     pk_log_free(&log);
 }
 
+/* A selected track the pose holds at the values it already has is left as
+ * it was: not counted as changed, its records not rewritten, no track
+ * made for a bone that would only hold the rest pose. */
+static void test_unchanged_tracks(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    key(m, "右人指１", 0, 0, 0);
+    key(m, "右人指１", 50, 20, 0); /* moves: changed */
+    key(m, "右中指１", 0, 0, 0);   /* at rest throughout */
+    key(m, "右薬指１", 0, 10, 0);
+    key(m, "右薬指１", 100, 10, 0); /* held at 10 degrees */
+    mkey_(m, "まばたき", 0, 0.5f);
+    pk_pose *p = one_bone_pose("右人指１", 60);
+    pk_pose_bone *b = pk_pose_push_bone(p);
+    b->name = intern(p->names, "右中指１");
+    b->rot[3] = 1.0f;
+    b = pk_pose_push_bone(p);
+    b->name = intern(p->names, "右薬指１");
+    b->rot[2] = m->bones[3].rot[2];
+    b->rot[3] = m->bones[3].rot[3];
+    b = pk_pose_push_bone(p);
+    b->name = intern(p->names, "右小指１"); /* not in the base, at rest */
+    b->rot[3] = 1.0f;
+    pk_pose_morph *pm = pk_pose_push_morph(p);
+    pm->name = intern(p->names, "まばたき");
+    pm->weight = 0.5f;
+    pk_selection *s = sel_of("右*,まばたき");
+    pk_log log;
+    pk_log_init(&log);
+    pk_overlay_stats st;
+    for (int all = 0; all < 2; all++) {
+        pk_overlay_options o = {PK_OVERLAY_REPLACE, all, 10, 20, 3, false};
+        pk_motion *out = pk_overlay_motion(m, p, s, &o, &st, &log);
+        assert_non_null(out);
+        assert_int_equal(st.bones, 1);
+        assert_int_equal(st.bones_same, 3);
+        assert_int_equal(st.morphs, 0);
+        assert_int_equal(st.morphs_same, 1);
+        /* the unchanged records kept as they were, in order; only
+         * 右人指１'keys are rewritten, no 右小指１ track */
+        size_t at = 0;
+        for (size_t i = 2; i < 5; i++) {
+            while (at < out->nbones && memcmp(&out->bones[at], &m->bones[i], sizeof m->bones[i]))
+                at++;
+            assert_true(at < out->nbones);
+        }
+        assert_int_equal(out->nmorphs, 1);
+        assert_memory_equal(&out->morphs[0], &m->morphs[0], sizeof m->morphs[0]);
+        for (size_t i = 0; i < out->nbones; i++)
+            assert_string_not_equal(pk_names_utf8(out->names, out->bones[i].name), "右小指１");
+        pk_motion_free(out);
+    }
+    /* a pose base: the same count, the same values kept */
+    pk_pose *base = pk_motion_sample(m, NULL, 0, &log);
+    assert_non_null(base);
+    pk_pose *r = pk_overlay_pose(base, p, s, PK_OVERLAY_REPLACE, &st, &log);
+    assert_non_null(r);
+    assert_int_equal(st.bones, 1);
+    assert_int_equal(st.bones_same, 3);
+    assert_int_equal(st.morphs_same, 1);
+    assert_int_equal(r->nbones, base->nbones); /* no rest bone appended */
+    pk_pose_free(r);
+    pk_pose_free(base);
+    pk_selection_free(s);
+    pk_pose_free(p);
+    pk_motion_free(m);
+    pk_log_free(&log);
+}
+
 /* An overlay that changes nothing says so; a fade that would start before
  * frame 0 says it was cut short. */
 static void test_overlay_warnings(void **state)
@@ -1083,7 +1153,8 @@ int main(void)
         cmocka_unit_test(test_add_keeps_inner_keys),  cmocka_unit_test(test_overlays_compose),
         cmocka_unit_test(test_missing_and_new_bones), cmocka_unit_test(test_pose_base),
         cmocka_unit_test(test_huge_segment_refused),  cmocka_unit_test(test_morph_overlay),
-        cmocka_unit_test(test_overlay_warnings),      cmocka_unit_test(test_corpus_every_frame),
+        cmocka_unit_test(test_unchanged_tracks),      cmocka_unit_test(test_overlay_warnings),
+        cmocka_unit_test(test_corpus_every_frame),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

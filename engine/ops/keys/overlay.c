@@ -16,6 +16,7 @@
 #include "posekit.h"
 #include "math/curve.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,9 +66,15 @@ static void absent_end(pki_log_sum *sum, bool morph, pk_log *log)
 
 static void warn_nothing(const pk_overlay_stats *st, pk_log *log)
 {
-    if (st->bones + st->morphs == 0)
+    if (st->bones + st->morphs > 0)
+        return;
+    if (st->bones_same + st->morphs_same == 0)
         pk_warning(log, "nothing overlaid: the pose holds none of the selected bones or morphs, "
                         "the output is the base");
+    else
+        pk_warning(log,
+                   "nothing changed: the selected bones and morphs the pose holds already have "
+                   "its values, the output is the base");
 }
 
 /* ---- a pose over a motion ---- */
@@ -124,6 +131,18 @@ static void warn_fade_cut(const pk_overlay_options *o, pk_log *log)
         pk_warning(log,
                    "fade %u cut short at frame 0: the fade-in runs over %u frame%s (frames 0-%u)",
                    o->fade, o->first, o->first == 1 ? "" : "s", o->first);
+}
+
+/* A track left as it was: the crossed pieces its rebuild split, fitted or
+ * baked are not counted. */
+static void keep_counts(pk_overlay_stats *st, const pk_overlay_stats *before)
+{
+    st->split = before->split;
+    st->split_exact = before->split_exact;
+    st->fitted = before->fitted;
+    st->fitted_keys = before->fitted_keys;
+    st->baked = before->baked;
+    st->baked_keys = before->baked_keys;
 }
 
 /* One run over a motion: the base, its tracks, the output. */
@@ -184,17 +203,30 @@ static int overlay_kind(const run *r, bool morph)
         pk_rb c;
         pki_rb_init(&c, r->env, t, morph);
         set_pose(&c, pose, morph, i);
+        pk_overlay_stats before = *st;
         if (r->env->opt->all_frames)
             pki_rb_all(&c);
         else
             pki_rb_range(&c);
+        bool ok = !c.oom, same = false;
+        if (ok && !c.too_long)
+            same = pki_rb_unchanged(&c, &ok);
+        if (same) { /* nothing to rewrite: the base's records stay */
+            free(c.out.v);
+            keep_counts(st, &before);
+            if (morph)
+                st->morphs_same++;
+            else
+                st->bones_same++;
+            continue;
+        }
         plans[np].name = bid;
         plans[np++].keys = c.out;
         if (morph)
             st->morphs++;
         else
             st->bones++;
-        if (c.oom)
+        if (!ok)
             goto oom;
         if (c.too_long) {
             pk_error(r->log,
@@ -305,17 +337,9 @@ static bool pose_append(pk_pose *out, const pk_pose *pose, bool morph, size_t i,
     return true;
 }
 
-/* Item bi of out takes item i of `pose`: replaced or composed. */
-static void pose_set(pk_pose *out, long bi, const pk_pose *pose, bool morph, size_t i,
-                     pk_overlay_mode mode)
+/* bb takes the pose's pb: replaced, or composed with it. */
+static void bone_compose(pk_pose_bone *bb, const pk_pose_bone *pb, pk_overlay_mode mode)
 {
-    if (morph) {
-        float w = pose->morphs[i].weight;
-        out->morphs[bi].weight = mode == PK_OVERLAY_REPLACE ? w : out->morphs[bi].weight + w;
-        return;
-    }
-    pk_pose_bone *bb = &out->bones[bi];
-    const pk_pose_bone *pb = &pose->bones[i];
     if (mode == PK_OVERLAY_REPLACE) {
         memcpy(bb->pos, pb->pos, sizeof bb->pos);
         memcpy(bb->rot, pb->rot, sizeof bb->rot);
@@ -327,6 +351,43 @@ static void pose_set(pk_pose *out, long bi, const pk_pose *pose, bool morph, siz
     pk_quat_mul(qa, qb, bb->rot);
     for (int a = 0; a < 3; a++)
         bb->pos[a] += pb->pos[a];
+}
+
+/* Item bi of out takes item i of `pose`: replaced or composed. */
+static void pose_set(pk_pose *out, long bi, const pk_pose *pose, bool morph, size_t i,
+                     pk_overlay_mode mode)
+{
+    if (morph) {
+        float w = pose->morphs[i].weight;
+        out->morphs[bi].weight = mode == PK_OVERLAY_REPLACE ? w : out->morphs[bi].weight + w;
+        return;
+    }
+    bone_compose(&out->bones[bi], &pose->bones[i], mode);
+}
+
+/* Would item i of `pose` leave out's item bi (-1: none, the rest pose)
+ * as it is, within PK_OVERLAY_TOL_* (morphs 1e-5)? */
+static bool pose_same(const pk_pose *out, long bi, const pk_pose *pose, bool morph, size_t i,
+                      pk_overlay_mode mode)
+{
+    if (morph) {
+        float was = bi < 0 ? 0.0f : out->morphs[bi].weight, w = pose->morphs[i].weight;
+        float now = mode == PK_OVERLAY_REPLACE ? w : was + w;
+        return fabs((double)now - was) <= 1e-5;
+    }
+    pk_pose_bone was, now;
+    memset(&was, 0, sizeof was);
+    was.rot[3] = 1.0f;
+    if (bi >= 0)
+        was = out->bones[bi];
+    now = was;
+    bone_compose(&now, &pose->bones[i], mode);
+    if (pk_quat_angle_deg(was.rot, now.rot) > PK_OVERLAY_TOL_DEG)
+        return false;
+    for (int a = 0; a < 3; a++)
+        if (fabs((double)now.pos[a] - was.pos[a]) > PK_OVERLAY_TOL_POS)
+            return false;
+    return true;
 }
 
 /* The selected bones (morphs) of `pose` over those of `out` (a clone of
@@ -347,6 +408,15 @@ static int pose_kind(pk_pose *out, const pk_pose *pose, const pk_selection *sel,
         if (!pk_selection_has(sel, raw, len))
             continue;
         long bi = pose_find(out, morph, pk_names_find(out->names, raw, len));
+        if (bi >= 0 && (size_t)bi < nbase)
+            hit[bi] = true;
+        if (pose_same(out, bi, pose, morph, i, mode)) {
+            if (morph)
+                st->morphs_same++;
+            else
+                st->bones_same++;
+            continue;
+        }
         if (morph)
             st->morphs++;
         else
@@ -359,8 +429,6 @@ static int pose_kind(pk_pose *out, const pk_pose *pose, const pk_selection *sel,
             st->keys_added++;
             continue;
         }
-        if ((size_t)bi < nbase)
-            hit[bi] = true;
         pose_set(out, bi, pose, morph, i, mode);
     }
     pki_log_sum absent;

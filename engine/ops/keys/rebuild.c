@@ -53,6 +53,9 @@
 static const uint8_t FADE_CP[4] = PK_FADE_CURVE;
 static const uint8_t LINEAR_CP[4] = {20, 20, 107, 107};
 
+/* Morph weights the same within this (pki_rb_unchanged). */
+#define MORPH_SAME 1e-5
+
 static void set_curves(uint8_t cp[4][4], const uint8_t c[4])
 {
     for (int a = 0; a < 4; a++)
@@ -746,6 +749,159 @@ void pki_rb_cut(pk_rb *c, uint32_t cut)
     if (c->out.n && !c->out.v[0].orig)
         at = c->out.v[0].v;
     after_edge(c, cut, &at);
+}
+
+/* ---- did anything change? ---- */
+
+/* A motion holding the rebuilt track's keys (originals copied from the
+ * base) as track *t (idx: its key indices, owned by the caller). */
+static pk_motion *rebuilt_motion(const pk_rb *c, pk_track *t, uint32_t **idx)
+{
+    const pki_rb_list *l = &c->out;
+    pk_motion *m = pk_motion_new();
+    *idx = malloc((l->n ? l->n : 1) * sizeof **idx);
+    if (!m || !*idx) {
+        pk_motion_free(m);
+        free(*idx);
+        *idx = NULL;
+        return NULL;
+    }
+    size_t ki = 0;
+    for (size_t j = 0; j < l->n; j++) {
+        const pki_rb_key *nk = &l->v[j];
+        while (ki < nkeys(c) && key_frame(c, ki) < nk->frame)
+            ki++;
+        bool ok;
+        if (c->morph) {
+            pk_morph_key *k = pk_motion_push_morph(m);
+            if ((ok = k != NULL)) {
+                if (nk->orig) {
+                    *k = c->env->m->morphs[c->t->keys[ki]];
+                } else {
+                    k->frame = nk->frame;
+                    k->weight = nk->v.w;
+                }
+            }
+        } else {
+            pk_bone_key *k = pk_motion_push_bone(m);
+            if ((ok = k != NULL)) {
+                if (nk->orig) {
+                    *k = *bkey(c, ki);
+                } else {
+                    k->frame = nk->frame;
+                    memcpy(k->pos, nk->v.pos, sizeof k->pos);
+                    memcpy(k->rot, nk->v.rot, sizeof k->rot);
+                    pk_interp_set(k->interp, (const uint8_t(*)[4])nk->cp, nk->physics_off);
+                }
+            }
+        }
+        if (!ok) {
+            pk_motion_free(m);
+            free(*idx);
+            *idx = NULL;
+            return NULL;
+        }
+        (*idx)[j] = (uint32_t)j;
+    }
+    t->name = 0;
+    t->keys = *idx;
+    t->count = l->n;
+    return m;
+}
+
+/* Is frame f a frame where the lists differ: a new key, or a base key the
+ * list does not keep? */
+static bool differs_at(const pk_rb *c, uint32_t f, size_t *li, size_t *bi)
+{
+    const pki_rb_list *l = &c->out;
+    while (*li < l->n && l->v[*li].frame < f)
+        (*li)++;
+    while (*bi < nkeys(c) && key_frame(c, *bi) < f)
+        (*bi)++;
+    bool in_list = *li < l->n && l->v[*li].frame == f;
+    bool in_base = *bi < nkeys(c) && key_frame(c, *bi) == f;
+    if (in_list)
+        return !l->v[*li].orig;
+    return in_base;
+}
+
+/* The frames [lo, hi] outside which the two tracks have the same keys
+ * and segments; false when they have the same keys everywhere. */
+static bool changed_window(const pk_rb *c, uint32_t *lo, uint32_t *hi)
+{
+    const pki_rb_list *l = &c->out;
+    size_t n = nkeys(c);
+    /* every frame that is a key of either, in order */
+    size_t li = 0, bi = 0, dl = 0, db = 0;
+    bool any = false;
+    uint32_t first = 0, last = 0;
+    while (li < l->n || bi < n) {
+        uint32_t fl = li < l->n ? l->v[li].frame : UINT32_MAX;
+        uint32_t fb = bi < n ? key_frame(c, bi) : UINT32_MAX;
+        uint32_t f = fl < fb ? fl : fb;
+        if (differs_at(c, f, &dl, &db)) {
+            if (!any)
+                first = f;
+            last = f;
+            any = true;
+        }
+        while (li < l->n && l->v[li].frame == f)
+            li++;
+        while (bi < n && key_frame(c, bi) == f)
+            bi++;
+    }
+    if (!any)
+        return false;
+    /* from the last common key before the first difference (frame 0 when
+     * none: the holds before the first keys may differ) to the first
+     * common key after the last one (the last difference when none: both
+     * hold their last keys after it) */
+    *lo = 0;
+    for (size_t i = 0; i < l->n && l->v[i].frame < first; i++)
+        if (l->v[i].orig)
+            *lo = l->v[i].frame;
+    *hi = last;
+    for (size_t i = 0; i < l->n; i++)
+        if (l->v[i].orig && l->v[i].frame > last) {
+            *hi = l->v[i].frame;
+            break;
+        }
+    return true;
+}
+
+bool pki_rb_unchanged(const pk_rb *c, bool *ok)
+{
+    *ok = true;
+    uint32_t lo, hi;
+    if (!changed_window(c, &lo, &hi))
+        return true;
+    pk_track t;
+    uint32_t *idx;
+    pk_motion *m = rebuilt_motion(c, &t, &idx);
+    if (!m) {
+        *ok = false;
+        return false;
+    }
+    pk_cursor a, b;
+    pk_cursor_init(&a, c->env->m, c->t);
+    pk_cursor_init(&b, m, &t);
+    bool same = true;
+    for (uint64_t f = lo; f <= hi && same; f++) {
+        if (c->morph) {
+            same = fabs((double)pk_cursor_morph(&a, (double)f) - pk_cursor_morph(&b, (double)f)) <=
+                   MORPH_SAME;
+            continue;
+        }
+        float pa[3], ra[4], pb[3], rb[4];
+        pk_cursor_bone(&a, (double)f, pa, ra);
+        pk_cursor_bone(&b, (double)f, pb, rb);
+        same = pk_quat_angle_deg(ra, rb) <= PK_OVERLAY_TOL_DEG;
+        for (int x = 0; x < 3 && same; x++)
+            same = fabs((double)pa[x] - pb[x]) <= PK_OVERLAY_TOL_POS;
+    }
+    pk_motion_free(m);
+    free(idx);
+    return same;
 }
 
 /* ---- applying the plans ---- */

@@ -101,6 +101,11 @@ void pki_rb_all(pk_rb *c);
  * segment crosses the cut). */
 void pki_rb_cut(pk_rb *c, uint32_t cut);
 
+/* Does the rebuilt track sample as the base at every integer frame
+ * (bones within PK_OVERLAY_TOL_DEG / PK_OVERLAY_TOL_POS, morphs within
+ * 1e-5)?  *ok is false on OOM. */
+bool pki_rb_unchanged(const pk_rb *c, bool *ok);
+
 /* A rebuilt track to apply: the name in the output motion, its keys. */
 typedef struct pki_rb_plan {
     pk_name_id name;
