@@ -1112,6 +1112,74 @@ static void test_unchanged_tracks(void **state)
     pk_log_free(&log);
 }
 
+/* Whether any diagnostic of the log holds needle. */
+static bool log_holds(const pk_log *log, const char *needle)
+{
+    for (size_t i = 0; i < log->count; i++)
+        if (strstr(log->items[i].msg, needle))
+            return true;
+    return false;
+}
+
+/* A hand pose from a model whose thumb is 親指１/２ over a motion for one
+ * with 親指０/１/２: the warning names the thumb mismatch and the rules
+ * that shift it; tip bones at rest are not listed as lacking. */
+static void test_thumb_and_tips(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    key(m, "右親指先", 0, 0, 0); /* a tip keyed at rest, as exporters do */
+    key(m, "右親指０", 0, 0, 0);
+    key(m, "右親指０", 40, 30, 0);
+    key(m, "右親指１", 0, 0, 0);
+    key(m, "右親指２", 0, 0, 0);
+    pk_pose *p = one_bone_pose("右親指１", 20);
+    pk_pose_bone *b = pk_pose_push_bone(p);
+    b->name = intern(p->names, "右親指２");
+    b->rot[2] = 0.2f;
+    b->rot[3] = 0.98f;
+    pk_selection *s = sel_of("右親指*");
+    pk_overlay_options o = {PK_OVERLAY_REPLACE, false, 10, 20, 0, false};
+    pk_overlay_stats st;
+    pk_log log;
+    pk_log_init(&log);
+    pk_motion *out = pk_overlay_motion(m, p, s, &o, &st, &log);
+    assert_non_null(out);
+    assert_int_equal(st.missing, 1); /* 右親指０; not the resting tip */
+    tu_assert_log_has(&log, "selected bone '右親指０' is not in the pose");
+    assert_false(log_holds(&log, "右親指先"));
+    tu_assert_log_has(&log, "the pose has 右親指１ but no 右親指０, which the base has");
+    tu_assert_log_has(&log, "thumb-shift.yaml");
+    pk_motion_free(out);
+    /* the same over a pose base */
+    pk_log_free(&log);
+    pk_log_init(&log);
+    pk_pose *base = pk_motion_sample(m, NULL, 40, &log);
+    pk_pose *r = pk_overlay_pose(base, p, s, PK_OVERLAY_REPLACE, &st, &log);
+    assert_non_null(r);
+    assert_int_equal(st.missing, 1);
+    assert_false(log_holds(&log, "右親指先"));
+    tu_assert_log_has(&log, "the pose has 右親指１ but no 右親指０");
+    pk_pose_free(r);
+    /* a moving tip is listed; a pose with 親指０ gives no thumb warning */
+    key(m, "右親指先", 30, 15, 0);
+    b = pk_pose_push_bone(p);
+    b->name = intern(p->names, "右親指０");
+    b->rot[3] = 1.0f;
+    pk_log_free(&log);
+    pk_log_init(&log);
+    out = pk_overlay_motion(m, p, s, &o, &st, &log);
+    assert_non_null(out);
+    tu_assert_log_has(&log, "selected bone '右親指先' is not in the pose");
+    assert_false(log_holds(&log, "but no 右親指０"));
+    pk_motion_free(out);
+    pk_pose_free(base);
+    pk_selection_free(s);
+    pk_pose_free(p);
+    pk_motion_free(m);
+    pk_log_free(&log);
+}
+
 /* An overlay that changes nothing says so; a fade that would start before
  * frame 0 says it was cut short. */
 static void test_overlay_warnings(void **state)
@@ -1154,7 +1222,7 @@ int main(void)
         cmocka_unit_test(test_missing_and_new_bones), cmocka_unit_test(test_pose_base),
         cmocka_unit_test(test_huge_segment_refused),  cmocka_unit_test(test_morph_overlay),
         cmocka_unit_test(test_unchanged_tracks),      cmocka_unit_test(test_overlay_warnings),
-        cmocka_unit_test(test_corpus_every_frame),
+        cmocka_unit_test(test_thumb_and_tips),        cmocka_unit_test(test_corpus_every_frame),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

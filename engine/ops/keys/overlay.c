@@ -64,6 +64,82 @@ static void absent_end(pki_log_sum *sum, bool morph, pk_log *log)
                    kind_word(morph));
 }
 
+/* A tip bone (…先: the end of a chain, a tail marker MMD never moves)
+ * whose keys all rest is left out of the warning: the pose lacking it
+ * changes nothing. */
+static bool is_tip(const char *utf8)
+{
+    static const char TIP[] = "先";
+    size_t n = strlen(utf8), t = sizeof TIP - 1;
+    return n >= t && memcmp(utf8 + n - t, TIP, t) == 0;
+}
+
+static bool at_rest(const float pos[3], const float rot[4])
+{
+    static const float id[4] = {0, 0, 0, 1};
+    for (int a = 0; a < 3; a++)
+        if (fabs((double)pos[a]) > PK_OVERLAY_TOL_POS)
+            return false;
+    return pk_quat_angle_deg(rot, id) <= PK_OVERLAY_TOL_DEG;
+}
+
+static bool track_at_rest(const pk_motion *m, const pk_track *t)
+{
+    for (size_t i = 0; i < t->count; i++)
+        if (!at_rest(m->bones[t->keys[i]].pos, m->bones[t->keys[i]].rot))
+            return false;
+    return true;
+}
+
+/* The thumb: a pose from a model whose thumb is 親指１ and 親指２ (the
+ * classic skeleton) laid on a motion for a model with 親指０, 親指１ and
+ * 親指２ puts its first joint's turn on the second joint there.  The sign:
+ * the pose holds a selected 親指１ but no 親指０, and the base has 親指０.
+ * rules/thumb-shift.yaml renames the pose's joints one down. */
+typedef bool (*has_name_fn)(const void *ctx, const uint8_t *raw, size_t len);
+
+static bool pose_has(const pk_pose *p, const uint8_t *raw, size_t len)
+{
+    pk_name_id id = pk_names_find(p->names, raw, len);
+    return id != PK_NO_NAME && pk_pose_find_bone(p, id) >= 0;
+}
+
+static void thumb_hint(const pk_pose *pose, const pk_selection *sel, has_name_fn base_has,
+                       const void *base, pk_log *log)
+{
+    static const char *const SIDE[2] = {"右", "左"};
+    char found[2][2][32]; /* per side found: 親指０, 親指１ */
+    int n = 0;
+    for (int s = 0; s < 2; s++) {
+        char name[2][32];
+        uint8_t *raw[2] = {NULL, NULL};
+        size_t len[2] = {0, 0};
+        bool ok = true;
+        for (int j = 0; j < 2; j++) {
+            snprintf(name[j], sizeof name[j], "%s親指%s", SIDE[s], j ? "１" : "０");
+            ok = ok && pk_utf8_to_cp932(name[j], &raw[j], &len[j]) == 0;
+        }
+        if (ok && pose_has(pose, raw[1], len[1]) && pk_selection_has(sel, raw[1], len[1]) &&
+            !pose_has(pose, raw[0], len[0]) && base_has(base, raw[0], len[0]))
+            memcpy(found[n++], name, sizeof name);
+        for (int j = 0; j < 2; j++)
+            free(raw[j]);
+    }
+    if (n == 0)
+        return;
+    char one[160], zero[160];
+    snprintf(one, sizeof one, "%s%s%s", found[0][1], n > 1 ? " and " : "",
+             n > 1 ? found[1][1] : "");
+    snprintf(zero, sizeof zero, "%s%s%s", found[0][0], n > 1 ? " or " : "",
+             n > 1 ? found[1][0] : "");
+    pk_warning(log,
+               "the pose has %s but no %s, which the base has: it is most likely from a model "
+               "whose thumb is 親指１ and 親指２ (this model's 親指０ and 親指１), so its %s %s "
+               "the second joint here; shift its thumb%s first: posekit rename POSE --rules "
+               "thumb-shift.yaml -o SHIFTED (rules/thumb-shift.yaml)",
+               one, zero, one, n > 1 ? "turn" : "turns", n > 1 ? "s" : "");
+}
+
 static void warn_nothing(const pk_overlay_stats *st, pk_log *log)
 {
     if (st->bones + st->morphs > 0)
@@ -244,6 +320,9 @@ static int overlay_kind(const run *r, bool morph)
         const uint8_t *raw = pk_names_raw(r->base->names, name, &len);
         if (done[ti] || !pk_selection_has(r->sel, raw, len))
             continue;
+        if (!morph && is_tip(pk_names_utf8(r->base->names, name)) &&
+            track_at_rest(r->base, &tracks->bones[ti]))
+            continue;
         if (morph)
             st->morphs_missing++;
         else
@@ -262,6 +341,12 @@ fail:
     pki_rb_plans_free(plans, np);
     free(done);
     return -1;
+}
+
+static bool base_has_track(const void *ctx, const uint8_t *raw, size_t len)
+{
+    const run *r = ctx;
+    return base_track(r->tracks, false, pk_names_find(r->base->names, raw, len)) != NULL;
 }
 
 pk_motion *pk_overlay_motion(const pk_motion *base, const pk_pose *pose, const pk_selection *sel,
@@ -288,6 +373,7 @@ pk_motion *pk_overlay_motion(const pk_motion *base, const pk_pose *pose, const p
     run r = {base, tracks, out, pose, sel, &env, log};
     if (overlay_kind(&r, false) != 0 || overlay_kind(&r, true) != 0)
         goto fail;
+    thumb_hint(pose, sel, base_has_track, &r, log);
     warn_nothing(st, log);
     pk_motion_free(env.scratch);
     pki_curve_cache_free(env.cache);
@@ -439,6 +525,9 @@ static int pose_kind(pk_pose *out, const pk_pose *pose, const pk_selection *sel,
         const uint8_t *raw = pk_names_raw(out->names, name, &len);
         if (hit[i] || !pk_selection_has(sel, raw, len) || !pose_first(out, morph, i))
             continue;
+        if (!morph && is_tip(pk_names_utf8(out->names, name)) &&
+            at_rest(out->bones[i].pos, out->bones[i].rot))
+            continue;
         if (morph)
             st->morphs_missing++;
         else
@@ -448,6 +537,11 @@ static int pose_kind(pk_pose *out, const pk_pose *pose, const pk_selection *sel,
     absent_end(&absent, morph, log);
     free(hit);
     return 0;
+}
+
+static bool base_pose_has(const void *ctx, const uint8_t *raw, size_t len)
+{
+    return pose_has(ctx, raw, len);
 }
 
 pk_pose *pk_overlay_pose(const pk_pose *base, const pk_pose *pose, const pk_selection *sel,
@@ -463,6 +557,7 @@ pk_pose *pk_overlay_pose(const pk_pose *base, const pk_pose *pose, const pk_sele
         pk_error(log, "out of memory");
         return NULL;
     }
+    thumb_hint(pose, sel, base_pose_has, base, log);
     warn_nothing(st, log);
     return out;
 }

@@ -99,6 +99,23 @@ if [ -n "${PK_CORPUS:-}" ] && [ -d "$PK_CORPUS" ]; then
     expect_exit 0 "$POSEKIT" diff "$S/dance.vmd" smile.vmd --frames 65-150
 fi
 
+# A hand pose from the classic skeleton (親指１/２, no 親指０) over the
+# dance, which keys 親指０: the warning names the thumb mismatch and the
+# rules that shift it; shifted with them, the pose's first thumb joint
+# lands on 親指０ and nothing is said.
+if [ -n "${PK_CORPUS:-}" ] && [ -d "$PK_CORPUS" ]; then
+    old=$(corpus vpd_keitel_01.vpd)
+    expect_exit 0 "$POSEKIT" overlay "$S/dance.vmd" --pose "$old" --bones @fingers_R \
+        --frames 30-60 -o oldthumb.vmd
+    expect_stderr_contains 'warning: the pose has 右親指１ but no 右親指０, which the base has'
+    expect_stderr_contains 'posekit rename POSE --rules thumb-shift.yaml'
+    expect_exit 0 "$POSEKIT" rename "$old" --rules thumb-shift.yaml -o shifted.vpd
+    expect_exit 0 "$POSEKIT" overlay "$S/dance.vmd" --pose shifted.vpd --bones @fingers_R \
+        --frames 30-60 -o newthumb.vmd
+    expect_stderr_lacks 'thumb'
+    expect_stderr_lacks '右親指０'
+fi
+
 # An overlay that changes nothing warns; --strict makes it an error.
 expect_exit 0 "$POSEKIT" overlay "$S/dance.vmd" --pose "$S/hands/right_fist.vpd" \
     --bones @mouth --frames 30-60 -o nothing.vmd
