@@ -44,12 +44,14 @@
  */
 #include "posekit.h"
 #include "common/bytes.h"
+#include "common/diag.h"
 #include "format/read.h"
 #include "platform/platform.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -631,6 +633,191 @@ static void warn_nonfinite(reader *r)
                    shadow_bad);
 }
 
+/* ---------------------------------------------------------------------
+ * Frames far beyond the rest
+ *
+ * A frame is a uint32 and any value reads, but a key more than FAR_GAP
+ * frames (30 minutes at MMD's 30 frames a second) after every other key
+ * of the motion is no motion anyone plays: real dances run 2 to 10
+ * minutes (3,600 to 18,000 frames; the corpus's longest ends at frame
+ * 2,816) and key every track over that span.  Such a key is a flipped
+ * high bit of its frame (bit 16 and up add 65,536 or more) or a mistyped
+ * frame number, and every command would otherwise work on hours or days
+ * of nothing (bake, reduce and diff sample every frame).  The reader
+ * warns, naming each track and its first far frame: the keys after the
+ * first gap of more than FAR_GAP frames between the motion's key frames,
+ * when they are fewer than the keys before it (a mistake is the few).
+ * --strict refuses the file.
+ * --------------------------------------------------------------------- */
+
+enum { FAR_GAP = 54000 };
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Every record's frame, any section, into *out (malloc'd); the count. */
+static size_t all_frames(const pk_motion *m, uint32_t **out)
+{
+    size_t n = m->nbones + m->nmorphs + m->ncameras + m->nlights + m->nshadows + m->niks, k = 0;
+    uint32_t *f = malloc((n ? n : 1) * sizeof *f);
+    *out = f;
+    if (!f)
+        return 0;
+    for (size_t i = 0; i < m->nbones; i++)
+        f[k++] = m->bones[i].frame;
+    for (size_t i = 0; i < m->nmorphs; i++)
+        f[k++] = m->morphs[i].frame;
+    for (size_t i = 0; i < m->ncameras; i++)
+        f[k++] = m->cameras[i].frame;
+    for (size_t i = 0; i < m->nlights; i++)
+        f[k++] = m->lights[i].frame;
+    for (size_t i = 0; i < m->nshadows; i++)
+        f[k++] = m->shadows[i].frame;
+    for (size_t i = 0; i < m->niks; i++)
+        f[k++] = m->iks[i].frame;
+    return n;
+}
+
+/* The last frame before the far keys (*near) when there are far keys. */
+static bool far_threshold(const pk_motion *m, uint32_t *near, bool *oom)
+{
+    uint32_t top = 0;
+    for (size_t i = 0; i < m->nbones; i++)
+        top = m->bones[i].frame > top ? m->bones[i].frame : top;
+    for (size_t i = 0; i < m->nmorphs; i++)
+        top = m->morphs[i].frame > top ? m->morphs[i].frame : top;
+    for (size_t i = 0; i < m->ncameras; i++)
+        top = m->cameras[i].frame > top ? m->cameras[i].frame : top;
+    for (size_t i = 0; i < m->nlights; i++)
+        top = m->lights[i].frame > top ? m->lights[i].frame : top;
+    for (size_t i = 0; i < m->nshadows; i++)
+        top = m->shadows[i].frame > top ? m->shadows[i].frame : top;
+    for (size_t i = 0; i < m->niks; i++)
+        top = m->iks[i].frame > top ? m->iks[i].frame : top;
+    if (top <= FAR_GAP) /* nearly every file: nothing can be far */
+        return false;
+    uint32_t *f;
+    size_t n = all_frames(m, &f);
+    if (!f) {
+        *oom = true;
+        return false;
+    }
+    qsort(f, n, sizeof *f, cmp_u32);
+    bool found = false;
+    for (size_t i = 1; i < n && !found; i++)
+        if (f[i] - f[i - 1] > FAR_GAP && n - i < i) {
+            *near = f[i - 1];
+            found = true;
+        }
+    free(f);
+    return found;
+}
+
+/* One warning item per track with far keys: its first far key's offset. */
+static void far_track(pki_log_sum *sum, int64_t at, const char *what, const char *name,
+                      uint32_t frame, size_t count, uint32_t near)
+{
+    char track[128], item[160], more[64];
+    if (name)
+        snprintf(track, sizeof track, "%s '%s'", what, name);
+    else
+        snprintf(track, sizeof track, "the %s track", what);
+    snprintf(item, sizeof item, "%s at frame %" PRIu32, track, frame);
+    if (count > 1)
+        snprintf(more, sizeof more, " (and %zu more keys after it)", count - 1);
+    else
+        more[0] = '\0';
+    pki_log_sum_add(sum, at, 0, 0, item,
+                   "%s has a key at frame %" PRIu32 "%s, more than %d frames (30 minutes) after "
+                   "every other key of the motion (they end at frame %" PRIu32
+                   "): a damaged or mistyped frame?",
+                   track, frame, more, FAR_GAP, near);
+}
+
+/* Bones and morphs: the far keys per name, in file order of their first. */
+static bool far_named(reader *r, pki_log_sum *sum, bool morph, uint32_t near)
+{
+    const pk_motion *m = r->m;
+    size_t nn = pk_names_count(m->names), n = morph ? m->nmorphs : m->nbones;
+    size_t *count = calloc(nn ? nn : 1, sizeof *count);
+    if (!count)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        pk_name_id id = morph ? m->morphs[i].name : m->bones[i].name;
+        uint32_t f = morph ? m->morphs[i].frame : m->bones[i].frame;
+        count[id] += f > near;
+    }
+    for (size_t i = 0; i < n; i++) {
+        pk_name_id id = morph ? m->morphs[i].name : m->bones[i].name;
+        uint32_t f = morph ? m->morphs[i].frame : m->bones[i].frame;
+        if (f <= near || count[id] == 0)
+            continue;
+        size_t at =
+            r->sec_at[morph ? PK_SEC_MORPH : PK_SEC_BONE] + i * (morph ? MORPH_BYTES : BONE_BYTES);
+        far_track(sum, (int64_t)at, morph ? "morph" : "bone", pk_names_utf8(m->names, id), f,
+                  count[id], near);
+        count[id] = 0; /* said */
+    }
+    free(count);
+    return true;
+}
+
+/* The camera, light, self-shadow and show/IK tracks: one each. */
+static void far_section(reader *r, pki_log_sum *sum, int s, const void *arr, size_t n, size_t stride,
+                        size_t frame_off, size_t record, uint32_t near)
+{
+    size_t count = 0, first = 0;
+    uint32_t frame = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t f;
+        memcpy(&f, (const uint8_t *)arr + i * stride + frame_off, sizeof f);
+        if (f > near && !count++) {
+            first = i;
+            frame = f;
+        }
+    }
+    if (count)
+        far_track(sum, (int64_t)(record ? r->sec_at[s] + first * record : r->count_at[s]),
+                  SECTION_NAME[s], NULL, frame, count, near);
+}
+
+/* Warns about keys far beyond every other key of the motion; false on OOM. */
+static bool warn_far_frames(reader *r)
+{
+    const pk_motion *m = r->m;
+    uint32_t near = 0;
+    bool oom = false;
+    if (!far_threshold(m, &near, &oom)) {
+        if (oom)
+            pk_log_add(r->log, PK_ERROR, -1, 0, 0, "out of memory");
+        return !oom;
+    }
+    pki_log_sum sum;
+    pki_log_sum_init(&sum);
+    bool ok = far_named(r, &sum, false, near) && far_named(r, &sum, true, near);
+    far_section(r, &sum, PK_SEC_CAMERA, m->cameras, m->ncameras, sizeof *m->cameras,
+                offsetof(pk_camera_key, frame), CAMERA_BYTES, near);
+    far_section(r, &sum, PK_SEC_LIGHT, m->lights, m->nlights, sizeof *m->lights,
+                offsetof(pk_light_key, frame), LIGHT_BYTES, near);
+    far_section(r, &sum, PK_SEC_SHADOW, m->shadows, m->nshadows, sizeof *m->shadows,
+                offsetof(pk_shadow_key, frame), SHADOW_BYTES, near);
+    far_section(r, &sum, PK_SEC_IK, m->iks, m->niks, sizeof *m->iks, offsetof(pk_ik_key, frame), 0,
+                near);
+    char tail[128];
+    snprintf(tail, sizeof tail,
+             " (more than %d frames, 30 minutes, after every other key, which end at frame "
+             "%" PRIu32 "): damaged or mistyped frames?",
+             FAR_GAP, near);
+    pki_log_sum_end(&sum, r->log, PK_WARNING, tail, "%zu tracks have keys far beyond the rest",
+                   sum.count);
+    if (!ok)
+        pk_log_add(r->log, PK_ERROR, -1, 0, 0, "out of memory");
+    return ok;
+}
+
 pk_motion *pk_vmd_read(const void *data, size_t len, pk_log *log)
 {
     return pki_vmd_read_front(data, len, log, NULL, NULL);
@@ -696,6 +883,8 @@ pk_motion *pki_vmd_read_front(const void *data, size_t len, pk_log *log,
     if (pki_rd_left(&r.c) > 0 && !keep_trailing(&r, "after the last section"))
         goto fail;
     warn_nonfinite(&r);
+    if (!warn_far_frames(&r))
+        goto fail;
     return m;
 fail:
     pk_motion_free(m);

@@ -742,6 +742,89 @@ static void test_many_names(void **state)
     vg_free(&g);
 }
 
+/* A motion of `n` bone keys of "a" at frames 0, 10, ... and one bone key
+ * of "far" at frame `far`, then a camera key at frame `cam`. */
+static void far_motion(vg *g, size_t n, uint32_t far, uint32_t cam)
+{
+    vg_init(g);
+    vg_header_v2(g, "m");
+    vg_u32(g, (uint32_t)n + 1);
+    for (size_t i = 0; i < n; i++)
+        vg_bone(g, "a", 0, (uint32_t)(10 * i), 0, 0, 0, 0, 0, 0, 1);
+    vg_bone(g, "far", 0, far, 0, 0, 0, 0, 0, 0, 1);
+    vg_u32(g, 0);
+    vg_u32(g, 1);
+    vg_camera(g, cam, -45, 0, 10, 0, 0, 0, 0, 30, 0);
+    vg_u32(g, 0);
+    vg_u32(g, 0);
+    vg_u32(g, 0);
+}
+
+/* A key more than 54000 frames after every other key of the motion is
+ * warned about, naming its track, frame and record; the file still reads
+ * and writes back the same bytes.  A gap of exactly 54000, or far keys that
+ * are most of the motion, are not. */
+static void test_far_frames(void **state)
+{
+    (void)state;
+    vg g;
+    pk_log log;
+    far_motion(&g, 269, 67109615, 2688); /* a 2,688-frame dance, one flipped frame */
+    pk_motion *m = read_ok(&g, &log);
+    assert_int_equal(log.warnings, 1);
+    assert_int_equal(log.items[0].offset, 54 + 269 * 111);
+    tu_assert_log_has(&log, "bone 'far' has a key at frame 67109615, more than 54000 frames "
+                            "(30 minutes) after every other key of the motion (they end at "
+                            "frame 2688)");
+    assert_writes_back(m, g.d, g.len);
+    pk_motion_free(m);
+    pk_log_free(&log);
+    vg_free(&g);
+
+    /* the camera far too: one line for both tracks */
+    far_motion(&g, 269, 5000000, 5000000);
+    m = read_ok(&g, &log);
+    assert_int_equal(log.warnings, 1);
+    tu_assert_log_has(&log, "2 tracks have keys far beyond the rest: bone 'far' at frame "
+                            "5000000 and the camera track at frame 5000000");
+    pk_motion_free(m);
+    pk_log_free(&log);
+    vg_free(&g);
+
+    far_motion(&g, 269, 2680 + 54000, 0); /* 54000 after the last (2680): not more */
+    m = read_ok(&g, &log);
+    assert_int_equal(log.warnings, 0);
+    pk_motion_free(m);
+    pk_log_free(&log);
+    vg_free(&g);
+
+    far_motion(&g, 1, 100000, 100000); /* a key at 0, the rest far: not a stray key */
+    m = read_ok(&g, &log);
+    assert_int_equal(log.warnings, 0);
+    pk_motion_free(m);
+    pk_log_free(&log);
+    vg_free(&g);
+
+    /* no corpus motion has one */
+    char **paths;
+    size_t n = tu_corpus_list(".vmd", &paths);
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        uint8_t *d = tu_read_file(paths[i], &len);
+        assert_non_null(d);
+        pk_log_init(&log);
+        m = pk_vmd_read(d, len, &log);
+        assert_non_null(m);
+        for (size_t k = 0; k < log.count; k++)
+            if (strstr(log.items[k].msg, "30 minutes"))
+                fail_msg("%s: %s", paths[i], log.items[k].msg);
+        pk_motion_free(m);
+        pk_log_free(&log);
+        free(d);
+    }
+    tu_free_list(paths, n);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -762,6 +845,7 @@ int main(void)
         cmocka_unit_test(test_name_too_long),
         cmocka_unit_test(test_built_motion),
         cmocka_unit_test(test_many_names),
+        cmocka_unit_test(test_far_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
