@@ -1110,10 +1110,14 @@ PK_API pk_pose *pk_overlay_pose(const pk_pose *base, const pk_pose *pose, const 
  * (other tracks, keys outside the range, camera, light, shadow, IK) stays
  * byte-identical and in file order; the range's first key keeps its
  * record; new keys are appended after the other records of their section.
+ * A track spanning 4,194,304 frames or more (a key far from the others) is
+ * reduced in pieces cut at its keys, each piece's end keys kept, a longer
+ * single segment kept as it is.
  * Bake: for the same selection, a key every `step` frames (and at the
  * last frame) with linear curves holding the sampled values; with a frame
  * range the baked span grows to the input keys around it, so frames
- * outside the range keep their values. */
+ * outside the range keep their values.  A track that would span 4,194,304
+ * frames or more is an error naming it (nothing is baked). */
 #define PK_REDUCE_DEG 0.1     /* default rotation tolerance, degrees */
 #define PK_REDUCE_POS 0.005   /* default translation tolerance, MMD units */
 #define PK_REDUCE_MORPH 0.002 /* default morph weight tolerance */

@@ -486,8 +486,8 @@ static void dense_capture(void **state)
             k->name = id;
             k->frame = (uint32_t)f;
             pk_interp_linear(k->interp);
-            double ax = 20.0 * sin(f * 0.031 + bn) + 6.0 * sin(f * 0.11 + 2 * bn) +
-                        0.2 * noise(&seed);
+            double ax =
+                20.0 * sin(f * 0.031 + bn) + 6.0 * sin(f * 0.11 + 2 * bn) + 0.2 * noise(&seed);
             double ay = 15.0 * sin(f * 0.017 + 3 * bn) + 0.2 * noise(&seed);
             double az = 10.0 * sin(f * 0.023 + 5 * bn) + 0.2 * noise(&seed);
             double cx = cos(ax * rad / 2), sx = sin(ax * rad / 2), cy = cos(ay * rad / 2),
@@ -539,7 +539,8 @@ static void cam_worst(const pk_motion *a, const pk_motion *b, double *deg, doubl
             assert_true(pk_sample_camera(b, tb, f, &y));
             *pos = fmax(*pos, dist3(x.pos, y.pos));
             for (int k = 0; k < 3; k++)
-                *deg = fmax(*deg, fabs((double)x.rot[k] - y.rot[k]) * 180.0 / 3.14159265358979323846);
+                *deg =
+                    fmax(*deg, fabs((double)x.rot[k] - y.rot[k]) * 180.0 / 3.14159265358979323846);
             *pos = fmax(*pos, fabs((double)x.distance - y.distance));
             if (x.fov != y.fov || x.perspective != y.perspective)
                 *exact = false;
@@ -615,7 +616,8 @@ static void camera_corpus(void **state)
         o.camera = false;
         pk_motion *left = pk_motion_reduce(baked, &o, NULL, &log);
         assert_int_equal(left->ncameras, baked->ncameras);
-        assert_memory_equal(left->cameras, baked->cameras, baked->ncameras * sizeof *baked->cameras);
+        assert_memory_equal(left->cameras, baked->cameras,
+                            baked->ncameras * sizeof *baked->cameras);
         const char *file = strrchr(paths[i], '/') + 1;
         print_message("  %s: camera %zu keys, baked %zu, reduced %zu\n", file, m->ncameras,
                       baked->ncameras, red->ncameras);
@@ -709,16 +711,66 @@ static void camera_recovered(void **state)
     pk_log_free(&log);
 }
 
+/* A dance track with a key dropped millions of frames away (a pose merged
+ * at a mistyped frame): reduce works in pieces (the dense runs on either
+ * side reduced, the long segment between kept as it is, every frame
+ * within tolerance); bake refuses with an error naming the track. */
+static void far_key_in_pieces(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    for (uint32_t f = 0; f <= 300; f++)
+        bone(m, "arm", f, f * 0.2, 0.0f);
+    for (uint32_t f = 0; f <= 100; f++)
+        bone(m, "arm", 5000000 + f, 30.0 + f * 0.3, 0.0f);
+    bone(m, "still", 0, 5.0, 0.0f);
+    pk_log log;
+    pk_log_init(&log);
+    pk_reduce_options o = tight();
+    pk_reduce_stats st;
+    pk_motion *r = pk_motion_reduce(m, &o, &st, &log);
+    assert_non_null(r);
+    assert_int_equal(st.bone_tracks, 1);
+    uint32_t fr[16];
+    size_t n = keys_of(r, "arm", fr, 16);
+    assert_int_equal(n, 4); /* 0, 300, 5000000, 5000100 */
+    pk_tracks *ta = pk_tracks_build(m, NULL), *tb = pk_tracks_build(r, NULL);
+    const pk_track *x = &ta->bones[0], *y = pk_tracks_bone(tb, x->name);
+    for (uint32_t f = 0; f <= 5000200; f += f < 400 || f >= 4999900 ? 1 : 997) {
+        float p0[3], r0[4], p1[3], r1[4];
+        pk_sample_bone(m, x, f, p0, r0);
+        pk_sample_bone(r, y, f, p1, r1);
+        if (pk_quat_angle_deg(r0, r1) > o.max_deg)
+            fail_msg("frame %u: %g degrees off", f, pk_quat_angle_deg(r0, r1));
+    }
+    pk_tracks_free(ta);
+    pk_tracks_free(tb);
+    pk_motion_free(r);
+
+    pk_motion *b = pk_motion_bake(m, &o, &st, &log);
+    assert_null(b);
+    tu_assert_log_has(&log, "bone 'arm' (frames 0-5000100) spans 5000101 frames: baking writes a "
+                            "key at every one");
+    pk_motion_free(m);
+    pk_log_free(&log);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(every_corpus_motion_baked), cmocka_unit_test(jump_kept),
-        cmocka_unit_test(constant_one_key),          cmocka_unit_test(morph_triangle),
+        cmocka_unit_test(every_corpus_motion_baked),
+        cmocka_unit_test(jump_kept),
+        cmocka_unit_test(constant_one_key),
+        cmocka_unit_test(morph_triangle),
         cmocka_unit_test(collapsed_track_error_is_reported),
-        cmocka_unit_test(curve_recovered),           cmocka_unit_test(frames_range),
-        cmocka_unit_test(camera_corpus),             cmocka_unit_test(camera_recovered),
-        cmocka_unit_test(edge_curve_recovered),      cmocka_unit_test(dense_capture),
+        cmocka_unit_test(curve_recovered),
+        cmocka_unit_test(frames_range),
+        cmocka_unit_test(camera_corpus),
+        cmocka_unit_test(camera_recovered),
+        cmocka_unit_test(edge_curve_recovered),
+        cmocka_unit_test(dense_capture),
         cmocka_unit_test(pos_tolerance_is_distance),
+        cmocka_unit_test(far_key_in_pieces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

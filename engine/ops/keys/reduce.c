@@ -43,6 +43,7 @@
  * keys are appended after the other records of their section, track by
  * track, in frame order.
  */
+#include "common/diag.h"
 #include "common/grow.h"
 #include "posekit.h"
 #include "math/bezier.h"
@@ -1002,12 +1003,16 @@ typedef struct run {
     pki_curve_cache *cache;
     scratch s;
     bool oom;
+    pki_log_sum too_long; /* bake: tracks spanning SPAN_MAX frames or more */
 } run;
 
-/* Reduces one track into plan p (p->keys empty: leave the track alone).
- * The camera is the track t over tr->cameras (tr: the sampler's view). */
-static void reduce_track(run *r, const pk_motion *m, const pk_track *t, bool morph,
-                         const pk_tracks *tr, plan *p)
+/* Reduces the keys k0..k1 of a track (spanning fewer than SPAN_MAX
+ * frames) into out (left empty: nothing gained, keep them).  `whole`: the
+ * whole track, which may become one key when it never leaves its first
+ * key's value.  The camera is the track t over tr->cameras (tr: the
+ * sampler's view). */
+static void reduce_piece(run *r, const pk_motion *m, const pk_track *t, bool morph,
+                         const pk_tracks *tr, size_t k0, size_t k1, bool whole, rlist *out)
 {
     const pk_reduce_options *o = r->o;
     work w;
@@ -1018,15 +1023,10 @@ static void reduce_track(run *r, const pk_motion *m, const pk_track *t, bool mor
     w.cam = tr != NULL;
     w.tr = tr;
     w.cache = r->cache;
-    if (!key_range(&w, o->all_frames, o->first, o->last, &w.k0, &w.k1))
-        return;
+    w.k0 = k0;
+    w.k1 = k1;
     w.f0 = key_frame(&w, w.k0);
-    uint32_t span = key_frame(&w, w.k1) - w.f0;
-    if (span >= SPAN_MAX)
-        return;
-    w.n = (size_t)span + 1;
-    p->lo = w.f0;
-    p->hi = w.f0 + span;
+    w.n = (size_t)(key_frame(&w, w.k1) - w.f0) + 1;
     if (morph) {
         w.tol[0] = o->max_morph;
         w.tol_fit[0] = o->max_morph * 0.999 - 2.0 * FLT_EPSILON;
@@ -1044,15 +1044,15 @@ static void reduce_track(run *r, const pk_motion *m, const pk_track *t, bool mor
     if (!work_sample(&w))
         goto oom;
     double err[2];
-    if (o->all_frames && constant(&w)) {
-        rkey *k = rpush(&p->keys, w.f0);
+    if (whole && constant(&w)) {
+        rkey *k = rpush(out, w.f0);
         if (!k)
             goto oom;
         k->orig = true;
         /* its error counts like any other plan's: measured, not assumed 0 */
-        if (!scratch_fill(&r->s, &w, &p->keys))
+        if (!scratch_fill(&r->s, &w, out))
             goto oom;
-        verify(&w, &r->s, &p->keys, err, NULL);
+        verify(&w, &r->s, out, err, NULL);
         goto worst;
     }
     forced = malloc(w.n * sizeof *forced);
@@ -1083,24 +1083,24 @@ static void reduce_track(run *r, const pk_motion *m, const pk_track *t, bool mor
             nk = nk2;
         }
     }
-    if (!build_plan(&w, keep, nk, &p->keys) || !scratch_fill(&r->s, &w, &p->keys))
+    if (!build_plan(&w, keep, nk, out) || !scratch_fill(&r->s, &w, out))
         goto oom;
     bad = calloc(nk, 1);
     if (!bad)
         goto oom;
-    if (!verify(&w, &r->s, &p->keys, err, bad)) {
+    if (!verify(&w, &r->s, out, err, bad)) {
         dense = malloc(w.n * sizeof *dense);
         if (!dense)
             goto oom;
         for (size_t j = 0; j < nk; j++)
             r->st->refitted += bad[j];
         nk = densify(&w, keep, nk, bad, dense);
-        if (!build_plan(&w, dense, nk, &p->keys) || !scratch_fill(&r->s, &w, &p->keys))
+        if (!build_plan(&w, dense, nk, out) || !scratch_fill(&r->s, &w, out))
             goto oom;
-        verify(&w, &r->s, &p->keys, err, NULL);
+        verify(&w, &r->s, out, err, NULL);
     }
     if (nk >= nin) { /* nothing gained (never more keys than the input): keep it */
-        p->keys.n = 0;
+        out->n = 0;
         goto done;
     }
 worst:
@@ -1127,7 +1127,81 @@ done:
     work_free(&w);
 }
 
+/* Reduces one track into plan p (p->keys empty: leave the track alone).
+ * The keys of the range are reduced in pieces of fewer than SPAN_MAX
+ * frames (a sample a frame costs memory), cut at input keys: a piece's
+ * first and last key stay, and a single input segment of SPAN_MAX frames
+ * or more (a key far from the others) stays as it is. */
+static void reduce_track(run *r, const pk_motion *m, const pk_track *t, bool morph,
+                         const pk_tracks *tr, plan *p)
+{
+    const pk_reduce_options *o = r->o;
+    work w;
+    memset(&w, 0, sizeof w);
+    w.m = m;
+    w.t = t;
+    w.morph = morph;
+    w.cam = tr != NULL;
+    size_t k0, k1;
+    if (!key_range(&w, o->all_frames, o->first, o->last, &k0, &k1))
+        return;
+    p->lo = key_frame(&w, k0);
+    p->hi = key_frame(&w, k1);
+    if (p->hi - p->lo < SPAN_MAX) {
+        reduce_piece(r, m, t, morph, tr, k0, k1, o->all_frames, &p->keys);
+        return;
+    }
+    for (size_t i = k0; i < k1 && !r->oom;) {
+        size_t j = i + 1;
+        while (j < k1 && key_frame(&w, j + 1) - key_frame(&w, i) < SPAN_MAX)
+            j++;
+        rlist piece;
+        memset(&piece, 0, sizeof piece);
+        if (key_frame(&w, j) - key_frame(&w, i) < SPAN_MAX)
+            reduce_piece(r, m, t, morph, tr, i, j, false, &piece);
+        /* the piece as it was: nothing gained, or one long input segment */
+        for (size_t k = p->keys.n ? i + 1 : i; piece.n == 0 && k <= j && !r->oom; k++) {
+            rkey *nk = rpush(&p->keys, key_frame(&w, k));
+            if (!nk)
+                r->oom = true;
+            else
+                nk->orig = true;
+        }
+        /* a piece's first key is the previous piece's last */
+        for (size_t k = p->keys.n ? 1 : 0; k < piece.n && !r->oom; k++) {
+            rkey *nk = rpush(&p->keys, piece.v[k].frame);
+            if (!nk)
+                r->oom = true;
+            else
+                *nk = piece.v[k];
+        }
+        free(piece.v);
+        i = j;
+    }
+    if (p->keys.n >= k1 - k0 + 1) /* nothing gained */
+        p->keys.n = 0;
+}
+
 /* ---- bake ---- */
+
+/* Baking writes a key a frame: a track spanning SPAN_MAX frames or more
+ * (millions of keys; in practice a key far from the others, a damaged or
+ * mistyped frame) is refused, every such track named in one error. */
+static void too_long(run *r, const pk_motion *m, const pk_track *t, bool cam, bool morph,
+                     uint32_t f0, uint32_t f1)
+{
+    char item[160];
+    if (cam)
+        snprintf(item, sizeof item, "the camera (frames %u-%u)", f0, f1);
+    else
+        snprintf(item, sizeof item, "%s '%s' (frames %u-%u)", morph ? "morph" : "bone",
+                 pk_names_utf8(m->names, t->name), f0, f1);
+    pki_log_sum_add(&r->too_long, -1, 0, 0, item,
+                   "%s spans %u frames: baking writes a key at every one, and a track may span "
+                   "at most %u; nothing baked (a key that far from the others is most likely a "
+                   "damaged or mistyped frame: fix it first)",
+                   item, f1 - f0 + 1, SPAN_MAX - 1);
+}
 
 static void bake_track(run *r, const pk_motion *m, const pk_track *t, bool morph,
                        const pk_tracks *tr, plan *p)
@@ -1157,8 +1231,10 @@ static void bake_track(run *r, const pk_motion *m, const pk_track *t, bool morph
     w.k1 = k1;
     w.f0 = key_frame(&w, k0);
     uint32_t span = key_frame(&w, k1) - w.f0;
-    if (span >= SPAN_MAX)
+    if (span >= SPAN_MAX) {
+        too_long(r, m, t, tr != NULL, morph, w.f0, w.f0 + span);
         return;
+    }
     w.n = (size_t)span + 1;
     p->lo = w.f0;
     p->hi = w.f0 + span;
@@ -1239,8 +1315,9 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
      * report success. */
     uint32_t lo, hi;
     if (!o->all_frames && pk_motion_frame_range(m, &lo, &hi) && (o->last < lo || o->first > hi)) {
-        pk_error(log, "frames %u-%u hold no key of the motion (its keys are at frames %u-%u): "
-                      "nothing to %s",
+        pk_error(log,
+                 "frames %u-%u hold no key of the motion (its keys are at frames %u-%u): "
+                 "nothing to %s",
                  o->first, o->last, lo, hi, bake ? "bake" : "reduce");
         return NULL;
     }
@@ -1250,6 +1327,7 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
     pk_motion *out = pk_motion_clone(m);
     run r;
     memset(&r, 0, sizeof r);
+    pki_log_sum_init(&r.too_long);
     r.o = o;
     r.st = st;
     r.s.m = pk_motion_new();
@@ -1308,6 +1386,18 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
         free(pc.keys.v);
         goto oom;
     }
+    if (r.too_long.count) {
+        free(pc.keys.v);
+        char tail[200];
+        snprintf(tail, sizeof tail,
+                 ": baking writes a key at every frame of a track, at most %u a track; nothing "
+                 "baked (a key that far from the others is most likely a damaged or mistyped "
+                 "frame: fix it first)",
+                 SPAN_MAX - 1);
+        pki_log_sum_end(&r.too_long, log, PK_ERROR, tail, "%zu tracks span too many frames to bake",
+                       r.too_long.count);
+        goto fail;
+    }
     size_t removed = 0, added = 0;
     int rc = apply_plans(out, &pb, false, &removed, &added) != 0 ||
              apply_plans(out, &pm, true, &removed, &added) != 0 ||
@@ -1334,6 +1424,8 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
 oom:
     pk_error(log, "out of memory");
 fail:
+    pki_log_sum_end(&r.too_long, log, PK_ERROR, NULL, "%zu tracks span too many frames to bake",
+                   r.too_long.count); /* said above, unless out of memory: frees it */
     plans_free(&pb);
     plans_free(&pm);
     pk_motion_free(r.s.m);
