@@ -1096,8 +1096,8 @@ PK_API pk_pose *pk_overlay_pose(const pk_pose *base, const pk_pose *pose, const 
                                 pk_overlay_mode mode, pk_overlay_stats *stats, pk_log *log);
 
 /* ---- keyframe reduction and baking (engine/ops/keys/reduce.c) ----
- * Reduce: per selected bone track (and every morph track unless `morphs`
- * is false), the fewest keys such that every integer frame between the
+ * Reduce: per selected bone and morph track (morphs unless `morphs` is
+ * false), the fewest keys such that every integer frame between the
  * range's first and last key samples within the tolerances of the input
  * (rotation: degrees between the quaternions, translation: the distance
  * in units, as pk_motion_diff measures it, morph: weight); checked with
@@ -1124,14 +1124,17 @@ PK_API pk_pose *pk_overlay_pose(const pk_pose *base, const pk_pose *pose, const 
 
 typedef struct pk_reduce_options {
     double max_deg, max_pos, max_morph; /* tolerances, > 0 (reduce) */
-    const pk_selection *bones;          /* bone tracks; NULL = every bone */
+    const pk_selection *bones;          /* bone and morph tracks, by name (as diff and
+                                           overlay select); NULL = every bone and morph */
     bool all_frames;                    /* the whole motion: first/last ignored */
     uint32_t first, last;               /* [A, B] */
-    bool morphs;                        /* morph tracks too (all of them) */
+    bool morphs;                        /* morph tracks too (those `bones` selects) */
     bool camera;                        /* the camera too: centre (as a distance) and
                                            distance within max_pos, Euler angles within
                                            max_deg, fov
-                                           (whole degrees) and perspective exact */
+                                           (whole degrees) and perspective exact; a motion
+                                           with camera keys and no bone or morph key has its
+                                           camera done without it (when bones is NULL) */
     uint32_t step;                      /* bake: a key every step frames (0 = 1) */
 } pk_reduce_options;
 
@@ -1147,6 +1150,7 @@ typedef struct pk_reduce_stats {
     double worst_deg, worst_pos, worst_morph; /* largest error met at an integer frame
                                                  (worst_pos: a distance) */
     double worst_cam_deg, worst_cam_pos;      /* the camera's (Euler angles; centre, distance) */
+    bool camera; /* the camera was done: the option, or a motion holding only camera keys */
 } pk_reduce_stats;
 
 /* Return a new motion (caller frees with pk_motion_free) or NULL (error

@@ -4,6 +4,7 @@
  * under it). */
 #include "step/step.h"
 
+#include "ops/names/select_check.h"
 #include "util/json.h"
 
 #include <stdio.h>
@@ -194,6 +195,11 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
         sel = pk_selection_parse_model(o->rules, o->model, o->bones, log);
         if (!sel)
             return -1;
+        if (pki_selection_check(sel, o->bones, in, 2, !o->no_morphs, "either input", "compare",
+                               log) != 0) {
+            pk_selection_free(sel);
+            return -1;
+        }
         opts.bone_filter = pki_selection_filter;
         opts.filter_ctx = sel;
         opts.filter_spec = o->bones;

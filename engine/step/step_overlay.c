@@ -3,6 +3,7 @@
 #include "step/step.h"
 
 #include "common/diag.h"
+#include "ops/names/select_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,71 +56,6 @@ static int check(const pk_step *s, pk_log *log)
                              "takes neither)",
                              pki_step_spell(s, "fade", n1), pki_step_spell(s, "frames", n2));
     return 0;
-}
-
-static bool has_raw(const pk_names *names, pk_name_id id, const pk_selection *one)
-{
-    size_t len;
-    const uint8_t *raw = pk_names_raw(names, id, &len);
-    return pk_selection_has(one, raw, len);
-}
-
-/* Whether a bone or morph of d matches. */
-static bool doc_holds(const pk_doc *d, const pk_selection *one)
-{
-    if (d->motion) {
-        for (size_t i = 0; i < d->motion->nbones; i++)
-            if (has_raw(d->motion->names, d->motion->bones[i].name, one))
-                return true;
-        for (size_t i = 0; i < d->motion->nmorphs; i++)
-            if (has_raw(d->motion->names, d->motion->morphs[i].name, one))
-                return true;
-        return false;
-    }
-    for (size_t i = 0; i < d->pose->nbones; i++)
-        if (has_raw(d->pose->names, d->pose->bones[i].name, one))
-            return true;
-    for (size_t i = 0; i < d->pose->nmorphs; i++)
-        if (has_raw(d->pose->names, d->pose->morphs[i].name, one))
-            return true;
-    return false;
-}
-
-/* Warns about plain names of the selection (not globs or @groups) that
- * neither the pose nor the base holds.  Names the base holds are left to
- * the engine, which warns about every selected base bone the pose lacks. */
-static void warn_missing_names(const pk_step *s, const pk_doc *base, const pk_pose *pose,
-                               pk_log *log)
-{
-    const char *spec = ((const overlay_opts *)s->o)->bones;
-    for (const char *p = spec; *p;) {
-        const char *comma = strchr(p, ',');
-        size_t n = comma ? (size_t)(comma - p) : strlen(p);
-        const char *next = comma ? comma + 1 : p + n;
-        while (n && (*p == ' ' || *p == '\t'))
-            p++, n--;
-        while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
-            n--;
-        char *item = n && *p != '@' && !memchr(p, '*', n) ? malloc(n + 1) : NULL;
-        if (item) {
-            memcpy(item, p, n);
-            item[n] = '\0';
-            pk_log quiet;
-            pk_log_init(&quiet);
-            pk_selection *one = pk_selection_parse(NULL, item, &quiet);
-            pk_log_free(&quiet);
-            if (one) {
-                pk_doc pd = {PK_FMT_VPD, NULL, (pk_pose *)pose};
-                bool found = doc_holds(&pd, one) || doc_holds(base, one);
-                if (!found)
-                    pki_log_add_at(log, PK_WARNING, s->inputs[1], -1, 0, 0,
-                                   "bone or morph '%s' is not in the pose (nor in the base)", item);
-                pk_selection_free(one);
-            }
-            free(item);
-        }
-        p = next;
-    }
 }
 
 /* Options that do not apply to the inputs as read: an error. */
@@ -196,10 +132,10 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     }
     pk_selection *sel = pose ? pk_selection_parse_model(o->rules, o->model, o->bones, log) : NULL;
     int rc = -1;
-    if (sel) {
-        warn_missing_names(s, base, pose, log);
+    pk_doc both[2] = {*base, {PK_FMT_VPD, NULL, (pk_pose *)pose}};
+    if (sel && pki_selection_check(sel, o->bones, both, 2, true, "the base or the pose", "overlay",
+                                  log) == 0)
         rc = lay(s, base, pose, sel, res, or, log);
-    }
     pk_selection_free(sel);
     pk_pose_free(own);
     pk_pose_free(cut);

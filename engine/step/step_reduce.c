@@ -3,6 +3,8 @@
  * within tolerances, or a key at every frame; their summary and JSON. */
 #include "step/step.h"
 
+#include "ops/names/select_check.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,6 +85,11 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     pk_selection *sel = NULL;
     if (o->bones && !(sel = pk_selection_parse(o->rules, o->bones, log)))
         return -1;
+    if (sel &&
+        pki_selection_check(sel, o->bones, in, 1, !o->no_morphs, "the motion", cmd, log) != 0) {
+        pk_selection_free(sel);
+        return -1;
+    }
     opt.bones = sel;
     /* what it says about the motion's keys names the input */
     char *old = pki_about(log, s->inputs[0]);
@@ -101,7 +108,7 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
         st->keys_after[i] = pk_motion_count(res->out.motion, (pk_section)i);
     if (res->out.motion && st->bone_tracks + st->morph_tracks + st->camera_tracks == 0 &&
         !res->duplicates) {
-        if (!o->camera && in->motion->ncameras > 1)
+        if (!st->camera && in->motion->ncameras > 1)
             pk_warning(log,
                        "nothing to %s: no key changed, the output is the input unchanged; its %zu "
                        "camera keys are left alone without %scamera%s",
@@ -127,13 +134,14 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *f)
                   st->keys_before[PK_SEC_BONE], st->keys_after[PK_SEC_BONE],
                   st->keys_before[PK_SEC_MORPH], st->keys_after[PK_SEC_MORPH], st->bone_tracks,
                   st->morph_tracks);
-    if (o->camera)
-        pk_buf_printf(f, ", camera keys %zu -> %zu", st->keys_before[PK_SEC_CAMERA],
-                      st->keys_after[PK_SEC_CAMERA]);
+    if (st->camera)
+        pk_buf_printf(f, ", camera keys %zu -> %zu%s", st->keys_before[PK_SEC_CAMERA],
+                      st->keys_after[PK_SEC_CAMERA],
+                      o->camera ? "" : " (a motion with camera keys alone)");
     if (is_reduce(s)) {
         pk_buf_printf(f, "; worst error %.4g deg, %.4g units, %.4g weight", st->worst_deg,
                       st->worst_pos, st->worst_morph);
-        if (o->camera)
+        if (st->camera)
             pk_buf_printf(f, ", camera %.4g deg, %.4g units", st->worst_cam_deg, st->worst_cam_pos);
         pk_buf_printf(f, "; %zu jump%s kept", st->discontinuities, pki_plural(st->discontinuities));
     }
@@ -146,7 +154,6 @@ static int report(const pk_step *s, const pk_step_result *res, pk_report_format 
                   pk_log *log)
 {
     (void)log;
-    const keys_opts *o = s->o;
     pk_reduce_stats none;
     memset(&none, 0, sizeof none);
     const pk_reduce_stats *st = res->own ? res->own : &none;
@@ -158,7 +165,7 @@ static int report(const pk_step *s, const pk_step_result *res, pk_report_format 
                       pk_section_word((pk_section)i), st->keys_before[i], st->keys_after[i]);
     pk_buf_printf(f, "}, \"bone_tracks\": %zu, \"morph_tracks\": %zu", st->bone_tracks,
                   st->morph_tracks);
-    if (o->camera)
+    if (st->camera)
         pk_buf_printf(f, ", \"camera_tracks\": %zu", st->camera_tracks);
     if (is_reduce(s)) {
         pk_buf_printf(f,
@@ -166,7 +173,7 @@ static int report(const pk_step *s, const pk_step_result *res, pk_report_format 
                       "\"pos\": %.6g, \"morph\": %.6g",
                       st->discontinuities, st->refitted, st->worst_deg, st->worst_pos,
                       st->worst_morph);
-        if (o->camera)
+        if (st->camera)
             pk_buf_printf(f, ", \"camera_deg\": %.6g, \"camera_pos\": %.6g", st->worst_cam_deg,
                           st->worst_cam_pos);
         pk_buf_puts(f, "}");

@@ -104,10 +104,13 @@ static void every_corpus_motion_baked(void **state)
         worst(m, again, &d, &p, &w);
         if (d > o.max_deg || p > o.max_pos || w > o.max_morph)
             fail_msg("%s: worst %g deg %g units %g weight", paths[i], d, p, w);
-        /* Sections reduce does not touch stay byte-identical. */
-        assert_int_equal(red->ncameras, m->ncameras);
-        if (m->ncameras)
-            assert_memory_equal(red->cameras, m->cameras, m->ncameras * sizeof *m->cameras);
+        /* Sections reduce does not touch stay byte-identical (a motion
+         * with camera keys alone has its camera done: camera_corpus). */
+        if (m->nbones + m->nmorphs) {
+            assert_int_equal(red->ncameras, m->ncameras);
+            if (m->ncameras)
+                assert_memory_equal(red->cameras, m->cameras, m->ncameras * sizeof *m->cameras);
+        }
         print_message("  %s: %zu keys, baked %zu, reduced %zu\n", strrchr(paths[i], '/') + 1,
                       m->nbones + m->nmorphs, baked->nbones + baked->nmorphs,
                       red->nbones + red->nmorphs);
@@ -206,7 +209,7 @@ static void constant_one_key(void **state)
     pk_reduce_options o;
     pk_reduce_options_init(&o);
     pk_log_init(&log);
-    pk_selection *sel = pk_selection_parse(NULL, "still", &log);
+    pk_selection *sel = pk_selection_parse(NULL, "still,smile", &log);
     assert_non_null(sel);
     o.bones = sel;
     pk_motion *r = pk_motion_reduce(m, &o, NULL, &log);
@@ -612,12 +615,13 @@ static void camera_corpus(void **state)
         assert_true(again->ncameras <= m->ncameras);
         cam_worst(m, again, &d, &p, &exact);
         assert_true(d <= o.max_deg && p <= o.max_pos && exact);
-        /* without --camera the camera records stay as they are */
+        /* without --camera the camera records stay as they are, unless
+         * the motion holds nothing else: then they are done all the same */
         o.camera = false;
         pk_motion *left = pk_motion_reduce(baked, &o, NULL, &log);
-        assert_int_equal(left->ncameras, baked->ncameras);
-        assert_memory_equal(left->cameras, baked->cameras,
-                            baked->ncameras * sizeof *baked->cameras);
+        const pk_motion *want = baked->nbones + baked->nmorphs ? baked : red;
+        assert_int_equal(left->ncameras, want->ncameras);
+        assert_memory_equal(left->cameras, want->cameras, want->ncameras * sizeof *want->cameras);
         const char *file = strrchr(paths[i], '/') + 1;
         print_message("  %s: camera %zu keys, baked %zu, reduced %zu\n", file, m->ncameras,
                       baked->ncameras, red->ncameras);
@@ -755,6 +759,80 @@ static void far_key_in_pieces(void **state)
     pk_log_free(&log);
 }
 
+/* A selection limits morphs as it limits bones (as diff and overlay
+ * read it): a bone selection bakes no morph, a morph name bakes that
+ * morph alone, a name the motion lacks is an error. */
+static void selection_limits_morphs(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    for (uint32_t f = 0; f <= 20; f += 10) {
+        bone(m, "arm", f, f * 1.0, 0.0f);
+        for (int k = 0; k < 2; k++) {
+            pk_morph_key *mk = pk_motion_push_morph(m);
+            mk->name = pk_names_intern(m->names, k ? "smile" : "blink", 5);
+            mk->frame = f;
+            mk->weight = (float)f / 20.0f;
+        }
+    }
+    pk_log log;
+    pk_log_init(&log);
+    pk_reduce_options o = tight();
+    pk_reduce_stats st;
+    o.bones = pk_selection_parse(NULL, "arm", &log);
+    pk_motion *b = pk_motion_bake(m, &o, &st, &log);
+    assert_non_null(b);
+    assert_int_equal(st.bone_tracks, 1);
+    assert_int_equal(st.morph_tracks, 0);
+    assert_int_equal(b->nmorphs, m->nmorphs);
+    assert_memory_equal(b->morphs, m->morphs, m->nmorphs * sizeof *m->morphs);
+    pk_motion_free(b);
+    pk_selection_free((pk_selection *)o.bones);
+    o.bones = pk_selection_parse(NULL, "smile", &log);
+    b = pk_motion_bake(m, &o, &st, &log);
+    assert_non_null(b);
+    assert_int_equal(st.bone_tracks, 0);
+    assert_int_equal(st.morph_tracks, 1);
+    assert_int_equal(b->nmorphs, 3 + 21);
+    pk_motion_free(b);
+    pk_selection_free((pk_selection *)o.bones);
+    o.bones = pk_selection_parse(NULL, "nothing", &log);
+    assert_null(pk_motion_reduce(m, &o, &st, &log));
+    tu_assert_log_has(&log, "the selection matches no bone or morph the motion keys");
+    pk_selection_free((pk_selection *)o.bones);
+    pk_motion_free(m);
+    pk_log_free(&log);
+}
+
+/* A motion with camera keys alone: its camera is what reduce and bake
+ * mean, without the camera option; with a bone key too, the camera is
+ * left alone. */
+static void camera_alone(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    for (uint32_t f = 0; f <= 60; f++)
+        cam(m, f, -45.0f + (float)f * 0.25f, (float)f * 0.1f, 0.0f, 30);
+    pk_log log;
+    pk_log_init(&log);
+    pk_reduce_options o = tight();
+    pk_reduce_stats st;
+    pk_motion *r = pk_motion_reduce(m, &o, &st, &log);
+    assert_non_null(r);
+    assert_true(st.camera);
+    assert_int_equal(st.camera_tracks, 1);
+    assert_int_equal(r->ncameras, 2);
+    pk_motion_free(r);
+    bone(m, "arm", 0, 0.0, 0.0f);
+    r = pk_motion_reduce(m, &o, &st, &log);
+    assert_non_null(r);
+    assert_false(st.camera);
+    assert_int_equal(r->ncameras, m->ncameras);
+    pk_motion_free(r);
+    pk_motion_free(m);
+    pk_log_free(&log);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -771,6 +849,7 @@ int main(void)
         cmocka_unit_test(dense_capture),
         cmocka_unit_test(pos_tolerance_is_distance),
         cmocka_unit_test(far_key_in_pieces),
+        cmocka_unit_test(selection_limits_morphs), cmocka_unit_test(camera_alone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

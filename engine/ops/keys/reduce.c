@@ -1353,12 +1353,10 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
             pb.n--;
         }
     }
-    if (o->bones && nselected == 0 && !r.oom) {
-        pk_error(log, "the bone selection matches no bone the motion keys: nothing to %s",
-                 bake ? "bake" : "reduce");
-        goto fail;
-    }
     for (size_t i = 0; o->morphs && i < tr->nmorphs && !r.oom; i++) {
+        if (!selected(m, o->bones, tr->morphs[i].name))
+            continue;
+        nselected++;
         plan *p = ppush(&pm);
         if (!p)
             goto oom;
@@ -1372,10 +1370,17 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
             pm.n--;
         }
     }
-    /* the camera: one track over the sorted camera keys */
+    if (o->bones && nselected == 0 && !r.oom) {
+        pk_error(log, "the selection matches no bone%s the motion keys: nothing to %s",
+                 o->morphs ? " or morph" : "", bake ? "bake" : "reduce");
+        goto fail;
+    }
+    /* the camera: one track over the sorted camera keys; a motion that
+     * holds nothing else has nothing else to mean */
+    st->camera = o->camera || (!o->bones && m->nbones == 0 && m->nmorphs == 0 && tr->ncameras);
     plan pc;
     memset(&pc, 0, sizeof pc);
-    if (o->camera && tr->ncameras && !r.oom) {
+    if (st->camera && tr->ncameras && !r.oom) {
         pk_track ct = {0, tr->cameras, tr->ncameras};
         if (bake)
             bake_track(&r, m, &ct, false, tr, &pc);

@@ -9,6 +9,7 @@
  */
 #include "util/utf8.h"
 #include "model/names.h"
+#include "ops/skeleton/check.h"
 #include "posekit.h"
 
 #include <stdlib.h>
@@ -352,4 +353,9 @@ void pk_check_free(pk_check_report *r)
     free(r->items);
     free(r->keyed);
     free(r);
+}
+
+long pki_check_near_miss(const char *name, const char *const *names, size_t n, const char **why)
+{
+    return near_miss(name, names, NULL, n, why);
 }

@@ -54,9 +54,11 @@ expect_exit 0 "$POSEKIT" merge "$DANCE" dup.vmd --offset 0 --offset -3 -o m.vmd
 expect_stderr_contains 'dup.vmd: warning: offset -3 cuts it at its frame 3'
 expect_stderr_lacks 'input 2:'
 
-# overlay: what the pose lacks names the pose, not the base
+# overlay: what the pose lacks names the pose, not the base; a name of
+# the selection that neither file holds names the command (it is an
+# option, no file's)
 expect_exit 0 "$POSEKIT" overlay "$DANCE" --pose "$FIST" --bones @hand_R,あ,nothing -o o.vmd
-expect_stderr_contains "right_fist.vpd: warning: bone or morph 'nothing' is not in the pose"
+expect_stderr_contains "posekit overlay: warning: 'nothing' in the selection matches no bone or morph of the base or the pose"
 expect_stderr_contains "right_fist.vpd: warning: selected morph 'あ' is not in the pose; left as it is"
 expect_stderr_lacks 'posekit: warning:'
 
@@ -72,4 +74,4 @@ cp "$DANCE" dance.vmd
 expect_exit 0 "$POSEKIT" run job.yaml
 expect_stderr_contains 'dup.vmd: warning: 5 morphs have duplicate keys'
 expect_eq "$(dup_lines)" 3 "duplicate-key lines of run"
-expect_stderr_contains "job.yaml:3:5: warning: fist: bone or morph 'nothing' is not in the pose"
+expect_stderr_contains "job.yaml:3:5: warning: 'nothing' in the selection matches no bone or morph of the base or the pose"

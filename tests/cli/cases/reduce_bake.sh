@@ -28,8 +28,19 @@ expect_exit 0 "$POSEKIT" reduce cam_baked.vmd --camera --max-deg 0.05 --max-pos 
 expect_stderr_matches 'camera keys 2817 -> [0-9]{2}; worst error .*, camera [0-9.e-]+ deg'
 expect_exit 0 "$POSEKIT" diff cam_baked.vmd cam_back.vmd --threshold 0.05 --pos-threshold 0.001 --frames all
 expect_stdout_contains '0 of 5 camera/light/shadow/IK channels differ'
-expect_exit 0 "$POSEKIT" reduce cam_baked.vmd -o cam_kept.vmd
-expect_same_bytes cam_baked.vmd cam_kept.vmd
+# a motion with camera keys alone: its camera is what reduce means
+expect_exit 0 "$POSEKIT" reduce cam_baked.vmd --max-deg 0.05 --max-pos 0.001 -o cam_alone.vmd
+expect_stderr_contains '(a motion with camera keys alone)'
+expect_same_bytes cam_back.vmd cam_alone.vmd
+# with bone keys too, the camera records stay the same bytes
+expect_exit 0 "$POSEKIT" merge "$PK_SOURCE/samples/dance.vmd" cam_baked.vmd -o mixed.vmd
+expect_exit 0 "$POSEKIT" reduce mixed.vmd -o mixed_r.vmd
+expect_exit 0 "$POSEKIT" dump mixed.vmd
+grep '"distance"' "$OUT" >cams_in.txt
+expect_exit 0 "$POSEKIT" dump mixed_r.vmd
+grep '"distance"' "$OUT" >cams_out.txt
+[ -s cams_in.txt ] || fail "no camera records dumped"
+cmp -s cams_in.txt cams_out.txt || fail "camera records changed without --camera"
 # errors
 expect_exit 2 "$POSEKIT" reduce baked.vmd -o x.vmd --max-deg -1
 expect_exit 2 "$POSEKIT" reduce baked.vmd -o x.vmd --step 2

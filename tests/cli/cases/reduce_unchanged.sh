@@ -1,13 +1,19 @@
 # reduce and bake that change nothing say so, as rename and mirror do: a
 # warning naming the input (with --strict an error, exit 2, nothing
-# written), in a job as on the command line; a camera-only motion reduced
-# without --camera is told that --camera takes the camera.  bake counts
-# only the tracks whose keys changed: baking a baked motion rewrites none
-# (it said 41 bone and 3 morph tracks, for byte-identical output).
+# written), in a job as on the command line; a motion with bone keys and a
+# camera, reduced without --camera, is told that --camera takes the
+# camera; a motion with camera keys alone has its camera reduced without
+# it.  bake counts only the tracks whose keys changed: baking a baked
+# motion rewrites none (it said 41 bone and 3 morph tracks, for
+# byte-identical output).
 S=$PK_SOURCE/samples
-{
+# cam_motion N: N bone keys (0 or 1, a one-key track: nothing to reduce),
+# then three camera keys on one straight line (reducible to two)
+cam_motion() {
     vmd_header 'camera'
-    pack V 0 0 3
+    pack V "$1"
+    [ "$1" = 0 ] || vmd_bone 'a' 0 0 0 0 0 0 0 1
+    pack V 0 3
     for f in 0 30 60; do
         pack V "$f"
         pack 'f<' -45 0 10 "$f" 0 0 0
@@ -16,7 +22,9 @@ S=$PK_SOURCE/samples
         pack C 0
     done
     pack V 0 0 0
-} >cam.vmd
+}
+cam_motion 0 >cam.vmd
+cam_motion 1 >boned.vmd
 
 # bake of a baked motion: the same bytes, no track rewritten, a warning
 expect_exit 0 "$POSEKIT" bake "$S/dance.vmd" --frames all -o y7.vmd
@@ -46,28 +54,38 @@ expect_same_bytes dance.vmd r2.vmd
 expect_exit 2 "$POSEKIT" reduce dance.vmd -o strict.vmd --strict
 expect_no_file strict.vmd
 
-# a camera-only motion without --camera: the hint; with it, no warning
-expect_exit 0 "$POSEKIT" reduce cam.vmd -o c0.vmd
-expect_stderr_contains 'cam.vmd: warning: nothing to reduce: no key changed, the output is the input unchanged; its 3 camera keys are left alone without --camera'
-expect_same_bytes cam.vmd c0.vmd
-expect_exit 2 "$POSEKIT" reduce cam.vmd -o strict.vmd --strict
+# bone keys and a camera, without --camera: the hint; with it, no warning
+expect_exit 0 "$POSEKIT" reduce boned.vmd -o c0.vmd
+expect_stderr_contains 'boned.vmd: warning: nothing to reduce: no key changed, the output is the input unchanged; its 3 camera keys are left alone without --camera'
+expect_same_bytes boned.vmd c0.vmd
+expect_exit 2 "$POSEKIT" reduce boned.vmd -o strict.vmd --strict
 expect_no_file strict.vmd
-expect_exit 0 "$POSEKIT" bake cam.vmd -o c1.vmd
+expect_exit 0 "$POSEKIT" bake boned.vmd -o c1.vmd
 expect_stderr_contains 'warning: nothing to bake: no key changed, the output is the input unchanged; its 3 camera keys are left alone without --camera'
-expect_exit 0 "$POSEKIT" reduce cam.vmd --camera -o c2.vmd
+expect_exit 0 "$POSEKIT" reduce boned.vmd --camera -o c2.vmd
 expect_stderr_lacks 'warning'
 expect_stderr_contains 'camera keys 3 -> 2'
+# camera keys alone: the camera is what reduce means, as with --camera
+expect_exit 0 "$POSEKIT" reduce cam.vmd -o c3.vmd --strict
+expect_stderr_contains 'camera keys 3 -> 2 (a motion with camera keys alone)'
+expect_exit 0 "$POSEKIT" reduce cam.vmd --camera -o c4.vmd
+expect_same_bytes c3.vmd c4.vmd
+expect_exit 0 "$POSEKIT" bake cam.vmd -o c5.vmd
+expect_stderr_contains 'camera keys 3 -> 61 (a motion with camera keys alone)'
+# a bone selection on it matches nothing: an error, as anywhere
+expect_exit 2 "$POSEKIT" reduce cam.vmd --bones センター -o c6.vmd
+expect_no_file c6.vmd
 
 # the step layer: a job gets the same warning (and fails it with --strict)
 cat >job.yaml <<'YAML'
-inputs: {c: cam.vmd}
+inputs: {c: boned.vmd}
 steps:
   - reduce: {in: c, out: r}
 outputs: {r: j.vmd}
 YAML
 expect_exit 0 "$POSEKIT" run job.yaml
 expect_stderr_contains 'job.yaml:3:5: warning: c: nothing to reduce: no key changed, the output is the input unchanged; its 3 camera keys are left alone without camera: true'
-expect_same_bytes cam.vmd j.vmd
+expect_same_bytes boned.vmd j.vmd
 rm j.vmd
 expect_exit 2 "$POSEKIT" run job.yaml --strict
 expect_no_file j.vmd

@@ -118,7 +118,7 @@ steps:
 outputs: {r: r.vmd}
 YAML
 expect_exit 0 "$POSEKIT" run warn.yaml --dry-run
-expect_stderr_contains "posekit: warn.yaml:3:5: warning: f: bone or morph 'nosuchbone' is not in the pose"
+expect_stderr_contains "posekit: warn.yaml:3:5: warning: 'nosuchbone' in the selection matches no bone or morph of the base or the pose"
 
 # a command that would change nothing says so: merge of one input without
 # an offset, sections or a range is refused (CLI and job); rename whose
@@ -197,7 +197,7 @@ expect_file PIC.SVG
 # no bone, a range that holds no key
 for cmd in reduce bake; do
     expect_exit 2 "$POSEKIT" $cmd dance.vmd -o z.vmd --bones nosuchbone
-    expect_stderr_contains 'the bone selection matches no bone the motion keys: nothing to '"$cmd"
+    expect_stderr_contains "the selection 'nosuchbone' matches no bone or morph of the motion: nothing to $cmd"
     expect_exit 2 "$POSEKIT" $cmd dance.vmd -o z.vmd --frames 900-1000
     expect_stderr_contains 'frames 900-1000 hold no key of the motion (its keys are at frames 0-'
     expect_no_file z.vmd
