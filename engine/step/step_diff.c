@@ -329,10 +329,13 @@ static void table(const pk_step *s, const diff_result *dr, pk_buf *f)
     const diff_opts *o = s->o;
     const pk_diff *d = dr->diff;
     bool head = false;
+    size_t hidden = 0; /* rows of one file only that do not differ from rest */
     for (size_t i = 0; i < d->nbones; i++) {
         const pk_diff_bone *r = &d->bones[i];
-        if (!o->all && !r->differs && !r->only_in)
+        if (!o->all && !r->differs) {
+            hidden += r->only_in != 0;
             continue;
+        }
         if (!head) {
             if (d->range)
                 pk_buf_printf(f, "%9s %6s %9s %10s %6s %10s  %s\n", "max_deg", "frame", "mean_deg",
@@ -351,8 +354,10 @@ static void table(const pk_step *s, const diff_result *dr, pk_buf *f)
     head = false;
     for (size_t i = 0; i < d->nmorphs; i++) {
         const pk_diff_morph *r = &d->morphs[i];
-        if (!o->all && !r->differs && !r->only_in)
+        if (!o->all && !r->differs) {
+            hidden += r->only_in != 0;
             continue;
+        }
         if (!head) {
             if (d->range)
                 pk_buf_printf(f, "%9s %6s %9s %17s  %s\n", "delta", "frame", "mean", "A -> B",
@@ -372,8 +377,10 @@ static void table(const pk_step *s, const diff_result *dr, pk_buf *f)
     head = false;
     for (size_t i = 0; i < d->nscene; i++) {
         const pk_diff_scene *r = &d->scene[i];
-        if (!o->all && !r->differs && !r->only_in)
+        if (!o->all && !r->differs) {
+            hidden += r->only_in != 0;
             continue;
+        }
         if (!head) {
             if (d->range)
                 pk_buf_printf(f, "%9s %6s %9s  %s\n", "max", "frame", "mean",
@@ -392,6 +399,11 @@ static void table(const pk_step *s, const diff_result *dr, pk_buf *f)
     }
     groups_table(s, dr, f);
     diff_summary(s, d, dr->motion_in, f);
+    if (hidden)
+        pk_buf_printf(f,
+                      " (%zu of them not differing from rest, not listed: the all option lists "
+                      "them)",
+                      hidden);
     pk_buf_putc(f, '\n');
 }
 
@@ -719,8 +731,9 @@ static const char HELP[] =
     "Compares A and B (each a VPD or a VMD) bone by bone: the rotation\n"
     "difference in degrees (the geodesic angle 2*acos|q1.q2|; q and -q are the\n"
     "same rotation), the translation distance, and each morph's weight\n"
-    "difference (B - A).  A bone or morph in one file only is listed as such and\n"
-    "measured against the rest pose, which is what the model shows for it.\n"
+    "difference (B - A).  A bone or morph in one file only is marked as such and\n"
+    "measured against the rest pose, which is what the model shows for it (the\n"
+    "table lists it when it differs from rest; the summary counts the others).\n"
     "Two motions also compare their camera, light and self-shadow.\n"
     "\n"
     "  --frame N          sample each VMD at frame N (default 0) and compare poses\n"

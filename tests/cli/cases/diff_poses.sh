@@ -5,7 +5,8 @@
 #   b: 30 deg about Z vs -60 deg about Z    -> 90.000, moved (1,0,0)->(1,3,4) = 5
 #   c: q vs -q                              -> 0 (not listed)
 #   d: only in B, 45 deg about Y vs rest    -> 45.000 (only in B)
-#   e: only in A, at rest                   -> 0.000 (only in A), not a difference
+#   e: only in A, at rest                   -> 0.000, not a difference: not
+#                                              listed (said in the summary)
 vpd_text 'mdl' \
     'a|0,0,0|0.707107,0,0,0.707107' \
     'b|1,0,0|0,0,0.258819,0.965926' \
@@ -24,8 +25,7 @@ angle_deg  pos_delta  bone
    90.000     5.0000  b
    90.000     0.0000  a
    45.000     0.0000  d  (only in B)
-    0.000     0.0000  e  (only in A)
-3 of 5 bones differ (largest 90.000 deg: b), 0 of 0 morphs differ; only in A: 1, only in B: 1
+3 of 5 bones differ (largest 90.000 deg: b), 0 of 0 morphs differ; only in A: 1, only in B: 1 (1 of them not differing from rest, not listed: the all option lists them)
 TXT
 
 # --all lists the equal bone too
@@ -39,14 +39,16 @@ expect_stdout <<'TXT'
 TXT
 
 # thresholds: nothing is above 90.01 degrees and 10 units (the rows on one
-# side are still listed); above 44 degrees only the rotations count
+# side are not listed either: they do not differ from rest by the
+# thresholds; --all lists them); above 44 degrees only the rotations count
 expect_exit 0 "$POSEKIT" diff A.vpd B.vpd --threshold 90.01 --pos-threshold 10
 expect_stdout <<'TXT'
-angle_deg  pos_delta  bone
-   45.000     0.0000  d  (only in B)
-    0.000     0.0000  e  (only in A)
-0 of 5 bones differ, 0 of 0 morphs differ; only in A: 1, only in B: 1
+0 of 5 bones differ, 0 of 0 morphs differ; only in A: 1, only in B: 1 (2 of them not differing from rest, not listed: the all option lists them)
 TXT
+expect_exit 0 "$POSEKIT" diff A.vpd B.vpd --threshold 90.01 --pos-threshold 10 --all
+expect_stdout_contains '   45.000     0.0000  d  (only in B)'
+expect_stdout_contains '    0.000     0.0000  e  (only in A)'
+expect_stdout_lacks 'not listed'
 expect_exit 1 "$POSEKIT" diff A.vpd B.vpd --threshold 44 --pos-threshold 10 --bones d
 expect_stdout_contains '1 of 1 bones differ (largest 45.000 deg: d)'
 

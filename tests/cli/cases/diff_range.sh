@@ -70,3 +70,29 @@ expect_stdout_contains 'frame 0: '
 expect_stdout_contains '(a motion at frame 0 only: frames all compares every frame)'
 expect_exit 1 "$POSEKIT" diff A.vmd B.vmd --frame 0
 expect_stdout_lacks 'a motion at frame 0 only'
+
+# Two versions of a facial motion: F1 keys many morphs at weight 0 (an
+# exporter's frame-0 keys) that F2 lacks, and both key 'smile', which
+# changed.  The table lists the change alone; the morphs of one file that
+# do not differ from rest are counted in the summary (--all lists them).
+{
+    vmd_header 'face'
+    pack V 0 7
+    for m in m1 m2 m3 m4 m5 m6; do vmd_morph "$m" 0 0; done
+    vmd_morph smile 5 0.5
+    pack V 0 0 0 0
+} >F1.vmd
+{
+    vmd_header 'face'
+    pack V 0 1
+    vmd_morph smile 5 0.75
+    pack V 0 0 0 0
+} >F2.vmd
+expect_exit 1 "$POSEKIT" diff F1.vmd F2.vmd --frames all
+expect_stdout_contains '  smile'
+expect_stdout_lacks 'm1'
+expect_stdout_lacks '(only in A)'
+expect_stdout_contains 'only in A: 6, only in B: 0 (6 of them not differing from rest, not listed: the all option lists them)'
+expect_exit 1 "$POSEKIT" diff F1.vmd F2.vmd --frames all --all
+expect_stdout_contains 'm1  (only in A)'
+expect_stdout_lacks 'not listed'
