@@ -828,7 +828,9 @@ static pk_pose *hybrid_read(const uint8_t *d, size_t len, pk_log *log)
                    len < HYB_MAGIC               ? 0
                    : len < HYB_MAGIC + HYB_MODEL ? HYB_MAGIC
                                                  : 50,
-                   0, 0, "hybrid VPD header cut short: it needs %d bytes, the file has %zu",
+                   0, 0,
+                   "the file is cut short in its header (a hybrid VPD header needs %d bytes, the "
+                   "file has %zu)",
                    HYB_HEADER, len);
         return NULL;
     }
@@ -836,8 +838,9 @@ static pk_pose *hybrid_read(const uint8_t *d, size_t len, pk_log *log)
     size_t left = len - HYB_HEADER;
     if ((uint64_t)count * HYB_MIN_RECORD > left) {
         pk_log_add(log, PK_ERROR, 50, 0, 0,
-                   "bone count %u needs at least %llu bytes, only %zu left", count,
-                   (unsigned long long)count * HYB_MIN_RECORD, left);
+                   "the file is damaged or cut short in its bone section (bone count %u needs at "
+                   "least %llu bytes, only %zu left)",
+                   count, (unsigned long long)count * HYB_MIN_RECORD, left);
         return NULL;
     }
     pk_pose *pose = pk_pose_new();

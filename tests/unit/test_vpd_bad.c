@@ -330,9 +330,12 @@ static void test_hybrid_errors(void **state)
     /* a count of 4 billion in a ~1 KB file: refused before any allocation */
     memcpy(d, h.data, h.len);
     memset(d + 50, 0xFF, 4);
-    expect_hybrid_error(d, h.len, 50, "bone count 4294967295 needs at least");
+    expect_hybrid_error(d, h.len, 50,
+                        "the file is damaged or cut short in its bone section (bone count "
+                        "4294967295 needs at least");
     /* header cut inside the model field */
-    expect_hybrid_error(h.data, 40, 30, "hybrid VPD header cut short");
+    expect_hybrid_error(h.data, 40, 30,
+                        "the file is cut short in its header (a hybrid VPD header needs");
     /* letters in the first bone's values: "0;0.000000,..." starts at 69 */
     memcpy(d, h.data, h.len);
     d[54 + 15 + 2] = 'x';
