@@ -223,7 +223,9 @@ static const char HELP[] =
     "  --pose P           a VPD, or a VMD sampled at --pose-frame (default 0;\n"
     "                     an error with a VPD pose)\n"
     "  --bones SEL        comma-separated bone or morph names, globs (右*指*)\n"
-    "                     and @groups (bone groups and morph_groups)\n"
+    "                     and @groups (bone groups and morph_groups); matching\n"
+    "                     nothing in either file is an error, a name matching\n"
+    "                     nothing a warning (both say the nearest name)\n"
     "  --rules R          rule file for @groups (standard groups always exist)\n"
     "  --model MODEL      PMX/PMD model whose display frames --bones may name\n"
     "                     as @frame:NAME\n"
@@ -242,10 +244,11 @@ static const char HELP[] =
     "                     lacks, an overlay that changes nothing)\n"
     "  -h, --help         this text\n"
     "\n"
-    "A summary goes to stderr: bones and morphs changed, keys removed and\n"
-    "added, and\n"
-    "how many crossed segments were split, fitted or baked.  Overlays compose: run\n"
-    "a second overlay on the first one's output.\n";
+    "A summary goes to stderr: bones and morphs changed (a selected track\n"
+    "that already holds the pose's values is left as it was and counted\n"
+    "apart), keys removed and added, and how many crossed segments were\n"
+    "split, fitted or baked.  Overlays compose: run a second overlay on the\n"
+    "first one's output.\n";
 
 const pki_step_def pki_step_overlay = {
     .name = "overlay",
