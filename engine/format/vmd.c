@@ -349,7 +349,8 @@ static bool walk_fits(const uint8_t *d, size_t len, size_t from, int fix, uint32
         if (s == fix)
             n = fixed;
         if (s < PK_SEC_IK) {
-            if (!pki_rd_fits(&c, n, RECORD_BYTES[s]) || !pki_rd_skip(&c, (size_t)n * RECORD_BYTES[s]))
+            if (!pki_rd_fits(&c, n, RECORD_BYTES[s]) ||
+                !pki_rd_skip(&c, (size_t)n * RECORD_BYTES[s]))
                 return false;
             continue;
         }
@@ -731,10 +732,10 @@ static void far_track(pki_log_sum *sum, int64_t at, const char *what, const char
     else
         more[0] = '\0';
     pki_log_sum_add(sum, at, 0, 0, item,
-                   "%s has a key at frame %" PRIu32 "%s, more than %d frames (30 minutes) after "
-                   "every other key of the motion (they end at frame %" PRIu32
-                   "): a damaged or mistyped frame?",
-                   track, frame, more, FAR_GAP, near);
+                    "%s has a key at frame %" PRIu32 "%s, more than %d frames (30 minutes) after "
+                    "every other key of the motion (they end at frame %" PRIu32
+                    "): a damaged or mistyped frame?",
+                    track, frame, more, FAR_GAP, near);
 }
 
 /* Bones and morphs: the far keys per name, in file order of their first. */
@@ -766,8 +767,8 @@ static bool far_named(reader *r, pki_log_sum *sum, bool morph, uint32_t near)
 }
 
 /* The camera, light, self-shadow and show/IK tracks: one each. */
-static void far_section(reader *r, pki_log_sum *sum, int s, const void *arr, size_t n, size_t stride,
-                        size_t frame_off, size_t record, uint32_t near)
+static void far_section(reader *r, pki_log_sum *sum, int s, const void *arr, size_t n,
+                        size_t stride, size_t frame_off, size_t record, uint32_t near)
 {
     size_t count = 0, first = 0;
     uint32_t frame = 0;
@@ -812,7 +813,7 @@ static bool warn_far_frames(reader *r)
              "%" PRIu32 "): damaged or mistyped frames?",
              FAR_GAP, near);
     pki_log_sum_end(&sum, r->log, PK_WARNING, tail, "%zu tracks have keys far beyond the rest",
-                   sum.count);
+                    sum.count);
     if (!ok)
         pk_log_add(r->log, PK_ERROR, -1, 0, 0, "out of memory");
     return ok;
@@ -864,7 +865,8 @@ pk_motion *pki_vmd_read_front(const void *data, size_t len, pk_log *log,
         if (need > pki_rd_left(&r.c)) {
             char what[128];
             snprintf(what, sizeof what, "%s count %" PRIu32 " needs %s%" PRIu64 " bytes, %zu left",
-                     SECTION_NAME[s], n, s == PK_SEC_IK ? "at least " : "", need, pki_rd_left(&r.c));
+                     SECTION_NAME[s], n, s == PK_SEC_IK ? "at least " : "", need,
+                     pki_rd_left(&r.c));
             report_damage(&r, s, at, what);
             goto fail;
         }

@@ -849,7 +849,8 @@ int main(void)
         cmocka_unit_test(dense_capture),
         cmocka_unit_test(pos_tolerance_is_distance),
         cmocka_unit_test(far_key_in_pieces),
-        cmocka_unit_test(selection_limits_morphs), cmocka_unit_test(camera_alone),
+        cmocka_unit_test(selection_limits_morphs),
+        cmocka_unit_test(camera_alone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

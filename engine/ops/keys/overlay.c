@@ -54,14 +54,14 @@ static void absent_add(pki_log_sum *sum, bool morph, const char *name)
     char item[96];
     snprintf(item, sizeof item, "'%s'", name);
     pki_log_sum_add(sum, -1, 0, 0, item, "selected %s '%s' is not in the pose; left as it is",
-                   kind_word(morph), name);
+                    kind_word(morph), name);
 }
 
 static void absent_end(pki_log_sum *sum, bool morph, pk_log *log)
 {
     pki_log_sum_end(sum, log, PK_WARNING, NULL,
-                   "%zu selected %ss are not in the pose, left as they are", sum->count,
-                   kind_word(morph));
+                    "%zu selected %ss are not in the pose, left as they are", sum->count,
+                    kind_word(morph));
 }
 
 /* A tip bone (…先: the end of a chain, a tail marker MMD never moves)
@@ -233,7 +233,7 @@ typedef struct run {
 } run;
 
 /* The pose's value of item i as the rebuild's overlay value. */
-static void set_pose(pk_rb *c, const pk_pose *pose, bool morph, size_t i)
+static void set_pose(pki_rb *c, const pk_pose *pose, bool morph, size_t i)
 {
     if (morph)
         pki_rb_set_morph_pose(c, pose->morphs[i].weight);
@@ -276,7 +276,7 @@ static int overlay_kind(const run *r, bool morph)
         } else {
             done[t - (morph ? tracks->morphs : tracks->bones)] = true;
         }
-        pk_rb c;
+        pki_rb c;
         pki_rb_init(&c, r->env, t, morph);
         set_pose(&c, pose, morph, i);
         pk_overlay_stats before = *st;
@@ -365,7 +365,8 @@ pk_motion *pk_overlay_motion(const pk_motion *base, const pk_pose *pose, const p
     pk_motion *out = pk_motion_clone(base);
     /* no cache (no memory) only slows the fitter down */
     pki_rb_env env = {
-        base, opt, st, pki_rb_scratch_new(), opt->exact ? NULL : pki_curve_cache_new(), !opt->exact};
+        base,       opt, st, pki_rb_scratch_new(), opt->exact ? NULL : pki_curve_cache_new(),
+        !opt->exact};
     if (!tracks || !out || !env.scratch) {
         pk_error(log, "out of memory");
         goto fail;

@@ -94,7 +94,7 @@ pk_motion *pki_rb_scratch_new(void)
     return s;
 }
 
-void pki_rb_init(pk_rb *c, const pki_rb_env *env, const pk_track *t, bool morph)
+void pki_rb_init(pki_rb *c, const pki_rb_env *env, const pk_track *t, bool morph)
 {
     memset(c, 0, sizeof *c);
     c->env = env;
@@ -108,19 +108,19 @@ void pki_rb_init(pk_rb *c, const pki_rb_env *env, const pk_track *t, bool morph)
     c->scratch_t.count = 2;
 }
 
-void pki_rb_set_bone_pose(pk_rb *c, const float pos[3], const float rot[4])
+void pki_rb_set_bone_pose(pki_rb *c, const float pos[3], const float rot[4])
 {
     memcpy(c->pose.pos, pos, sizeof c->pose.pos);
     memcpy(c->pose_raw, rot, sizeof c->pose_raw);
     pk_quat_normalize(c->pose_raw, c->pose.rot);
 }
 
-void pki_rb_set_morph_pose(pk_rb *c, float w)
+void pki_rb_set_morph_pose(pki_rb *c, float w)
 {
     c->pose.w = w;
 }
 
-static pki_rb_key *push(pk_rb *c, uint32_t frame)
+static pki_rb_key *push(pki_rb *c, uint32_t frame)
 {
     pki_rb_list *l = &c->out;
     pki_rb_key *k = pki_grow_push(&l->v, &l->n, &l->cap, sizeof *l->v);
@@ -135,30 +135,30 @@ static pki_rb_key *push(pk_rb *c, uint32_t frame)
 }
 
 /* An original key: the base's record at frame f stays. */
-static void push_orig(pk_rb *c, uint32_t f)
+static void push_orig(pki_rb *c, uint32_t f)
 {
     pki_rb_key *k = push(c, f);
     if (k)
         k->orig = true;
 }
 
-static size_t nkeys(const pk_rb *c)
+static size_t nkeys(const pki_rb *c)
 {
     return c->t ? c->t->count : 0;
 }
 
-static const pk_bone_key *bkey(const pk_rb *c, size_t i)
+static const pk_bone_key *bkey(const pki_rb *c, size_t i)
 {
     return &c->env->m->bones[c->t->keys[i]];
 }
 
-static uint32_t key_frame(const pk_rb *c, size_t i)
+static uint32_t key_frame(const pki_rb *c, size_t i)
 {
     return c->morph ? c->env->m->morphs[c->t->keys[i]].frame : bkey(c, i)->frame;
 }
 
 /* The value stored in base key i. */
-static void key_val(const pk_rb *c, size_t i, pki_rb_val *v)
+static void key_val(const pki_rb *c, size_t i, pki_rb_val *v)
 {
     memset(v, 0, sizeof *v);
     if (c->morph) {
@@ -171,7 +171,7 @@ static void key_val(const pk_rb *c, size_t i, pki_rb_val *v)
 }
 
 /* Base value at a frame (the sampler's result; a rotation normalised). */
-static void base_at(const pk_rb *c, double f, pki_rb_val *v)
+static void base_at(const pki_rb *c, double f, pki_rb_val *v)
 {
     memset(v, 0, sizeof *v);
     if (c->morph)
@@ -182,7 +182,7 @@ static void base_at(const pk_rb *c, double f, pki_rb_val *v)
 
 /* The overlay's value over a base value: replace = the pose, add =
  * base x pose and base + pose (morphs: base + pose). */
-static void compose(const pk_rb *c, const pki_rb_val *b, pki_rb_val *out)
+static void compose(const pki_rb *c, const pki_rb_val *b, pki_rb_val *out)
 {
     memset(out, 0, sizeof *out);
     if (c->morph) {
@@ -203,7 +203,7 @@ static void compose(const pk_rb *c, const pki_rb_val *b, pki_rb_val *out)
 
 /* Target at a frame for a piece: the base (outside) or the overlay over the
  * base (inside, add mode). */
-static void target_at(const pk_rb *c, double f, bool inside, pki_rb_val *v)
+static void target_at(const pki_rb *c, double f, bool inside, pki_rb_val *v)
 {
     pki_rb_val b;
     base_at(c, f, &b);
@@ -238,7 +238,8 @@ static bool fit_channel(const uint8_t cp[4], double f0, double f1, double u, dou
         return false;
     double yu = pki_curve_progress(cp, su), yv = pki_curve_progress(cp, sv);
     for (size_t i = 0; i < nf; i++)
-        exact[i] = (pki_curve_progress(cp, (u + (double)(i + 1) - f0) / (f1 - f0)) - yu) / (yv - yu);
+        exact[i] =
+            (pki_curve_progress(cp, (u + (double)(i + 1) - f0) / (f1 - f0)) - yu) / (yv - yu);
     bool ok = pki_curve_round(n, exact, nf, span, tol * 0.5, q);
     free(exact);
     return ok;
@@ -247,7 +248,7 @@ static bool fit_channel(const uint8_t cp[4], double f0, double f1, double u, dou
 /* Checks with the real sampler that the keys (u: start, end) reproduce the
  * target at every integer frame strictly between them, within tol_deg and
  * tol_pos. */
-static bool piece_check_tol(pk_rb *c, uint32_t u, const pki_rb_val *start, const pki_rb_key *end,
+static bool piece_check_tol(pki_rb *c, uint32_t u, const pki_rb_val *start, const pki_rb_key *end,
                             bool inside, double tol_deg, double tol_pos)
 {
     pk_motion *s = c->env->scratch;
@@ -272,7 +273,7 @@ static bool piece_check_tol(pk_rb *c, uint32_t u, const pki_rb_val *start, const
     return true;
 }
 
-static bool piece_check(pk_rb *c, uint32_t u, const pki_rb_val *start, const pki_rb_key *end,
+static bool piece_check(pki_rb *c, uint32_t u, const pki_rb_val *start, const pki_rb_key *end,
                         bool inside)
 {
     return piece_check_tol(c, u, start, end, inside, PK_OVERLAY_TOL_DEG, PK_OVERLAY_TOL_POS);
@@ -296,8 +297,8 @@ static bool piece_check(pk_rb *c, uint32_t u, const pki_rb_val *start, const pki
 
 typedef struct fitbuf {
     pki_rb_val *v;          /* targets at u .. v */
-    float *ch;             /* one channel of a segment */
-    float (*q)[4];         /* rotations of a segment */
+    float *ch;              /* one channel of a segment */
+    float (*q)[4];          /* rotations of a segment */
     pki_curve_cache *cache; /* x(t) tables shared by every piece (NULL: none) */
 } fitbuf;
 
@@ -312,18 +313,18 @@ static bool seg_curves(const fitbuf *fb, size_t a, size_t b, uint8_t cp[4][4])
         for (size_t i = 0; i <= n; i++)
             fb->ch[i] = fb->v[a + i].pos[ax];
         if (pki_curve_fit_scalar_ex(fb->ch, n, PK_OVERLAY_FIT_POS * 0.9, PKI_FIT_FAST, fb->cache,
-                                   cp[ax], NULL) != 1)
+                                    cp[ax], NULL) != 1)
             return false;
     }
     for (size_t i = 0; i <= n; i++)
         memcpy(fb->q[i], fb->v[a + i].rot, sizeof fb->q[i]);
     return pki_curve_fit_rot_ex((const float(*)[4])fb->q, n, PK_OVERLAY_FIT_DEG * 0.9, PKI_FIT_FAST,
-                               fb->cache, cp[3], NULL) == 1;
+                                fb->cache, cp[3], NULL) == 1;
 }
 
 /* Does the segment a < b of the piece starting at frame u hold?  end gets
  * its key. */
-static bool seg_holds(pk_rb *c, const fitbuf *fb, uint32_t u, size_t a, size_t b, bool inside,
+static bool seg_holds(pki_rb *c, const fitbuf *fb, uint32_t u, size_t a, size_t b, bool inside,
                       bool physics_off, pki_rb_key *end)
 {
     memset(end, 0, sizeof *end);
@@ -338,7 +339,7 @@ static bool seg_holds(pk_rb *c, const fitbuf *fb, uint32_t u, size_t a, size_t b
 
 /* Emits the fitted keys of the piece [u, v] (the key at v last); false
  * when it could not (out of memory): the caller bakes. */
-static bool fit_piece(pk_rb *c, const pk_bone_key *k1, uint32_t u, const pki_rb_val *start,
+static bool fit_piece(pki_rb *c, const pk_bone_key *k1, uint32_t u, const pki_rb_val *start,
                       uint32_t v, const pki_rb_val *end_val, bool end_orig, bool inside,
                       bool physics_off)
 {
@@ -405,7 +406,7 @@ static bool fit_piece(pk_rb *c, const pk_bone_key *k1, uint32_t u, const pki_rb_
  * `end_orig`: v is the base key i itself (kept byte-identical when the
  * piece is baked).  Otherwise the key at v gets value `end_val`.  A morph
  * segment is linear: the key at v alone reproduces it. */
-static void piece(pk_rb *c, size_t i, uint32_t u, const pki_rb_val *start, uint32_t v,
+static void piece(pki_rb *c, size_t i, uint32_t u, const pki_rb_val *start, uint32_t v,
                   const pki_rb_val *end_val, bool end_orig, bool inside)
 {
     if (c->morph) {
@@ -499,7 +500,7 @@ static void piece(pk_rb *c, size_t i, uint32_t u, const pki_rb_val *start, uint3
 
 /* Index of the base key at frame f, or of the last key before it (*at
  * tells which); SIZE_MAX when every key is after f. */
-static size_t find_le(const pk_rb *c, uint32_t f, bool *at)
+static size_t find_le(const pki_rb *c, uint32_t f, bool *at)
 {
     size_t lo = 0, hi = nkeys(c); /* first key with frame > f */
     while (lo < hi) {
@@ -515,7 +516,7 @@ static size_t find_le(const pk_rb *c, uint32_t f, bool *at)
 
 /* A new key at frame f carrying base key i's value and curves: what the
  * base key becomes inside an add window, or in a splice's source. */
-static void push_like(pk_rb *c, const pk_motion *m, const pk_track *t, size_t i, uint32_t frame,
+static void push_like(pki_rb *c, const pk_motion *m, const pk_track *t, size_t i, uint32_t frame,
                       const pki_rb_val *v)
 {
     pki_rb_key *k = push(c, frame);
@@ -533,7 +534,7 @@ static void push_like(pk_rb *c, const pk_motion *m, const pk_track *t, size_t i,
 /* Emits the key at an outer edge e (E0 or E1) carrying the base value.
  * For E0 the piece before it is split; at E1 the key ends the fade-out
  * (curve PK_FADE_CURVE when `fade`, else linear). */
-static void edge_key(pk_rb *c, uint32_t e, bool left, bool fade)
+static void edge_key(pki_rb *c, uint32_t e, bool left, bool fade)
 {
     bool at;
     size_t j = find_le(c, e, &at);
@@ -575,7 +576,7 @@ static void edge_key(pk_rb *c, uint32_t e, bool left, bool fade)
 
 /* Keys of the base after E1: the first one re-curved (or the piece baked),
  * the rest original. */
-static void after_edge(pk_rb *c, uint32_t e1, const pki_rb_val *at_e1)
+static void after_edge(pki_rb *c, uint32_t e1, const pki_rb_val *at_e1)
 {
     bool at;
     size_t j = find_le(c, e1, &at);
@@ -592,7 +593,7 @@ static void after_edge(pk_rb *c, uint32_t e1, const pki_rb_val *at_e1)
 }
 
 /* Add mode: the keys from A to B (A's key already emitted). */
-static void add_inside(pk_rb *c, uint32_t a, uint32_t b, const pki_rb_val *at_a)
+static void add_inside(pki_rb *c, uint32_t a, uint32_t b, const pki_rb_val *at_a)
 {
     size_t n = nkeys(c);
     bool at;
@@ -633,7 +634,7 @@ static void add_inside(pk_rb *c, uint32_t a, uint32_t b, const pki_rb_val *at_a)
 }
 
 /* The value stored in key i of the splice source's track. */
-static void src_val(const pk_rb *c, size_t i, pki_rb_val *v)
+static void src_val(const pki_rb *c, size_t i, pki_rb_val *v)
 {
     memset(v, 0, sizeof *v);
     uint32_t r = c->src_t->keys[i];
@@ -647,7 +648,7 @@ static void src_val(const pk_rb *c, size_t i, pki_rb_val *v)
 
 /* Splice: src's keys over [A, B], held to A before its first key and to B
  * after its last (src samples as a held value there). */
-static void splice_inside(pk_rb *c, uint32_t a, uint32_t b)
+static void splice_inside(pki_rb *c, uint32_t a, uint32_t b)
 {
     const pk_track *t = c->src_t;
     for (size_t i = 0; i < t->count; i++) {
@@ -672,7 +673,7 @@ static void splice_inside(pk_rb *c, uint32_t a, uint32_t b)
     }
 }
 
-void pki_rb_range(pk_rb *c)
+void pki_rb_range(pki_rb *c)
 {
     const pk_overlay_options *o = c->env->opt;
     uint32_t a = o->first, b = o->last, f = o->fade;
@@ -717,7 +718,7 @@ void pki_rb_range(pk_rb *c)
     after_edge(c, e1, &at_e1);
 }
 
-void pki_rb_all(pk_rb *c)
+void pki_rb_all(pki_rb *c)
 {
     size_t n = nkeys(c);
     if (c->env->opt->mode == PK_OVERLAY_REPLACE || n == 0) {
@@ -741,7 +742,7 @@ void pki_rb_all(pk_rb *c)
     }
 }
 
-void pki_rb_cut(pk_rb *c, uint32_t cut)
+void pki_rb_cut(pki_rb *c, uint32_t cut)
 {
     edge_key(c, cut, false, false);
     pki_rb_val at;
@@ -755,7 +756,7 @@ void pki_rb_cut(pk_rb *c, uint32_t cut)
 
 /* A motion holding the rebuilt track's keys (originals copied from the
  * base) as track *t (idx: its key indices, owned by the caller). */
-static pk_motion *rebuilt_motion(const pk_rb *c, pk_track *t, uint32_t **idx)
+static pk_motion *rebuilt_motion(const pki_rb *c, pk_track *t, uint32_t **idx)
 {
     const pki_rb_list *l = &c->out;
     pk_motion *m = pk_motion_new();
@@ -811,7 +812,7 @@ static pk_motion *rebuilt_motion(const pk_rb *c, pk_track *t, uint32_t **idx)
 
 /* Is frame f a frame where the lists differ: a new key, or a base key the
  * list does not keep? */
-static bool differs_at(const pk_rb *c, uint32_t f, size_t *li, size_t *bi)
+static bool differs_at(const pki_rb *c, uint32_t f, size_t *li, size_t *bi)
 {
     const pki_rb_list *l = &c->out;
     while (*li < l->n && l->v[*li].frame < f)
@@ -827,7 +828,7 @@ static bool differs_at(const pk_rb *c, uint32_t f, size_t *li, size_t *bi)
 
 /* The frames [lo, hi] outside which the two tracks have the same keys
  * and segments; false when they have the same keys everywhere. */
-static bool changed_window(const pk_rb *c, uint32_t *lo, uint32_t *hi)
+static bool changed_window(const pki_rb *c, uint32_t *lo, uint32_t *hi)
 {
     const pki_rb_list *l = &c->out;
     size_t n = nkeys(c);
@@ -869,7 +870,7 @@ static bool changed_window(const pk_rb *c, uint32_t *lo, uint32_t *hi)
     return true;
 }
 
-bool pki_rb_unchanged(const pk_rb *c, bool *ok)
+bool pki_rb_unchanged(const pki_rb *c, bool *ok)
 {
     *ok = true;
     uint32_t lo, hi;
@@ -947,8 +948,8 @@ static long *plan_slots(size_t nn, const pki_rb_plan *plans, size_t np)
  * drop (name and frame at the given offsets in records of `size` bytes);
  * returns how many are kept. */
 static size_t keep_unplanned(uint8_t *base, size_t n, size_t size, size_t name_off,
-                             size_t frame_off, const long *slot, size_t nn, const pki_rb_plan *plans,
-                             size_t *removed)
+                             size_t frame_off, const long *slot, size_t nn,
+                             const pki_rb_plan *plans, size_t *removed)
 {
     size_t w = 0;
     for (size_t r = 0; r < n; r++) {
@@ -970,7 +971,7 @@ static size_t keep_unplanned(uint8_t *base, size_t n, size_t size, size_t name_o
 }
 
 int pki_rb_apply(pk_motion *out, const pki_rb_plan *plans, size_t np, bool morphs,
-                pk_overlay_stats *st)
+                 pk_overlay_stats *st)
 {
     size_t nn = pk_names_count(out->names);
     long *slot = plan_slots(nn, plans, np);

@@ -49,25 +49,25 @@ typedef struct pki_rb_env {
     const pk_overlay_options *opt; /* mode, window, fade */
     pk_overlay_stats *st;          /* crossed pieces split, fitted, baked */
     pk_motion *scratch;            /* two bone keys: a piece checked with the sampler */
-    pki_curve_cache *cache;         /* the fitter's x(t) tables (may be NULL) */
+    pki_curve_cache *cache;        /* the fitter's x(t) tables (may be NULL) */
     bool fit;                      /* fit a bone piece that does not split exactly (else bake it) */
 } pki_rb_env;
 
 /* One track's rebuild. */
-typedef struct pk_rb {
+typedef struct pki_rb {
     const pki_rb_env *env;
     const pk_track *t; /* base track; NULL: the base has none (rest, weight 0) */
     bool morph;
     const pk_motion *src; /* splice: the keys laid in over the window (src's track src_t) */
     const pk_track *src_t;
-    pki_rb_val pose;    /* the overlay's value; rot normalised */
+    pki_rb_val pose;   /* the overlay's value; rot normalised */
     float pose_raw[4]; /* as stored in the pose (replace keeps it) */
     pk_track scratch_t;
     uint32_t scratch_keys[2];
     pki_rb_list out;
     bool oom;
     bool too_long; /* a crossed segment longer than PKI_RB_PIECE_MAX frames */
-} pk_rb;
+} pki_rb;
 
 /* Crossed bone pieces are checked (and maybe baked) frame by frame; a
  * segment longer than this (about 9.7 hours at 30 fps) is refused rather
@@ -84,27 +84,27 @@ pk_motion *pki_rb_scratch_new(void);
 
 /* Starts the rebuild of base track t (NULL: none) of the given kind; the
  * pose value is the rest pose (identity, weight 0) until set. */
-void pki_rb_init(pk_rb *c, const pki_rb_env *env, const pk_track *t, bool morph);
+void pki_rb_init(pki_rb *c, const pki_rb_env *env, const pk_track *t, bool morph);
 /* The pose value the overlay lays: a bone's translation and rotation as
  * stored, or a morph's weight. */
-void pki_rb_set_bone_pose(pk_rb *c, const float pos[3], const float rot[4]);
-void pki_rb_set_morph_pose(pk_rb *c, float w);
+void pki_rb_set_bone_pose(pki_rb *c, const float pos[3], const float rot[4]);
+void pki_rb_set_morph_pose(pki_rb *c, float w);
 
 /* The track over the window env->opt->first..last with its fades (or, with
  * c->src_t, src's keys laid in over it). */
-void pki_rb_range(pk_rb *c);
+void pki_rb_range(pki_rb *c);
 /* The whole track (opt->all_frames): replace holds the pose from frame 0;
  * add composes every base key. */
-void pki_rb_all(pk_rb *c);
+void pki_rb_all(pki_rb *c);
 /* The track from frame `cut` on: a key at the cut holding the base's value
  * there, the keys after it kept (the first one re-curved when a bone
  * segment crosses the cut). */
-void pki_rb_cut(pk_rb *c, uint32_t cut);
+void pki_rb_cut(pki_rb *c, uint32_t cut);
 
 /* Does the rebuilt track sample as the base at every integer frame
  * (bones within PK_OVERLAY_TOL_DEG / PK_OVERLAY_TOL_POS, morphs within
  * 1e-5)?  *ok is false on OOM. */
-bool pki_rb_unchanged(const pk_rb *c, bool *ok);
+bool pki_rb_unchanged(const pki_rb *c, bool *ok);
 
 /* A rebuilt track to apply: the name in the output motion, its keys. */
 typedef struct pki_rb_plan {
@@ -119,6 +119,6 @@ void pki_rb_plans_free(pki_rb_plan *p, size_t n);
  * in st->keys_removed), new keys are appended track by track in frame
  * order (st->keys_added).  -1 on OOM. */
 int pki_rb_apply(pk_motion *out, const pki_rb_plan *plans, size_t np, bool morphs,
-                pk_overlay_stats *st);
+                 pk_overlay_stats *st);
 
 #endif

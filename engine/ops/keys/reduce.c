@@ -1197,10 +1197,10 @@ static void too_long(run *r, const pk_motion *m, const pk_track *t, bool cam, bo
         snprintf(item, sizeof item, "%s '%s' (frames %u-%u)", morph ? "morph" : "bone",
                  pk_names_utf8(m->names, t->name), f0, f1);
     pki_log_sum_add(&r->too_long, -1, 0, 0, item,
-                   "%s spans %u frames: baking writes a key at every one, and a track may span "
-                   "at most %u; nothing baked (a key that far from the others is most likely a "
-                   "damaged or mistyped frame: fix it first)",
-                   item, f1 - f0 + 1, SPAN_MAX - 1);
+                    "%s spans %u frames: baking writes a key at every one, and a track may span "
+                    "at most %u; nothing baked (a key that far from the others is most likely a "
+                    "damaged or mistyped frame: fix it first)",
+                    item, f1 - f0 + 1, SPAN_MAX - 1);
 }
 
 static void bake_track(run *r, const pk_motion *m, const pk_track *t, bool morph,
@@ -1400,7 +1400,7 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
                  "frame: fix it first)",
                  SPAN_MAX - 1);
         pki_log_sum_end(&r.too_long, log, PK_ERROR, tail, "%zu tracks span too many frames to bake",
-                       r.too_long.count);
+                        r.too_long.count);
         goto fail;
     }
     size_t removed = 0, added = 0;
@@ -1430,7 +1430,7 @@ oom:
     pk_error(log, "out of memory");
 fail:
     pki_log_sum_end(&r.too_long, log, PK_ERROR, NULL, "%zu tracks span too many frames to bake",
-                   r.too_long.count); /* said above, unless out of memory: frees it */
+                    r.too_long.count); /* said above, unless out of memory: frees it */
     plans_free(&pb);
     plans_free(&pm);
     pk_motion_free(r.s.m);

@@ -43,7 +43,7 @@ static void plans_free(plans *p)
 }
 
 /* Takes the rebuilt track c as the plan of `name`; false on OOM. */
-static bool take(plans *p, pk_rb *c, pk_name_id name)
+static bool take(plans *p, pki_rb *c, pk_name_id name)
 {
     int k = c->morph;
     p->v[k][p->n[k]].name = name;
@@ -60,7 +60,7 @@ static int apply(pk_motion *out, const plans *p, pk_overlay_stats *st)
 }
 
 pk_motion *pki_splice_motion(const pk_motion *base, const pk_motion *src, uint32_t a, uint32_t b,
-                            pk_overlay_stats *stats, pk_log *log)
+                             pk_overlay_stats *stats, pk_log *log)
 {
     pk_overlay_stats local;
     pk_overlay_stats *st = stats ? stats : &local;
@@ -85,8 +85,9 @@ pk_motion *pki_splice_motion(const pk_motion *base, const pk_motion *src, uint32
             pk_name_id bid = land(base, out, src->names, s->name);
             if (bid == PK_NO_NAME)
                 goto oom;
-            pk_rb c;
-            pki_rb_init(&c, &env, morph ? pk_tracks_morph(tb, bid) : pk_tracks_bone(tb, bid), morph);
+            pki_rb c;
+            pki_rb_init(&c, &env, morph ? pk_tracks_morph(tb, bid) : pk_tracks_bone(tb, bid),
+                        morph);
             c.src = src;
             c.src_t = s;
             pki_rb_range(&c);
@@ -223,7 +224,7 @@ static void drop_others(pk_motion *out, uint32_t cut, size_t *dropped)
 }
 
 pk_motion *pki_motion_cut_before(const pk_motion *m, uint32_t cut, size_t *dropped, size_t *added,
-                                pk_log *log)
+                                 pk_log *log)
 {
     *dropped = 0;
     *added = 0;
@@ -249,7 +250,7 @@ pk_motion *pki_motion_cut_before(const pk_motion *m, uint32_t cut, size_t *dropp
                                             : m->bones[tr->keys[0]].frame;
             if (tr->count == 0 || first >= cut)
                 continue; /* nothing before the cut */
-            pk_rb c;
+            pki_rb c;
             pki_rb_init(&c, &env, tr, morph);
             pki_rb_cut(&c, cut);
             if (!take(&p, &c, tr->name))

@@ -17,6 +17,6 @@
  * `verb` what the command does ("nothing to reduce").
  * Returns 0, or -1 (the error logged). */
 int pki_selection_check(const pk_selection *sel, const char *spec, const pk_doc *docs, size_t n,
-                       bool morphs, const char *where, const char *verb, pk_log *log);
+                        bool morphs, const char *where, const char *verb, pk_log *log);
 
 #endif
