@@ -22,7 +22,27 @@ cd "$(dirname "$0")/.."
 src=$(pwd)
 start_all=$(date +%s)
 
+# Stage times: wall seconds and the CPU time (user, system) of the
+# commands the stage ran, from this shell's children totals
+# (/proc/self/stat fields cutime and cstime, in clock ticks).
+tick=$(getconf CLK_TCK 2>/dev/null || echo 100)
+stage_times=()
+stage_begin() {
+    local st
+    read -r -a st </proc/$$/stat
+    stage_t0=$(date +%s.%N) stage_u0=${st[15]} stage_s0=${st[16]}
+}
+stage_end() { # NAME
+    local st
+    read -r -a st </proc/$$/stat
+    stage_times+=("$(awk -v n="$1" -v t0="$stage_t0" -v t1="$(date +%s.%N)" -v tk="$tick" \
+        -v u="$((st[15] - stage_u0))" -v s="$((st[16] - stage_s0))" \
+        'BEGIN { printf "%-22s %7.1f s wall %8.1f s CPU (%.1f user, %.1f system)", n, t1 - t0, (u + s) / tk, u / tk, s / tk }')")
+}
+
+stage_begin
 bash .ci/setup.sh || { echo "tests/run.sh: setup failed" >&2; exit 2; }
+stage_end setup
 
 corpus=${PK_CORPUS_DIR:-}
 if [ -z "$corpus" ] && [ -d ../shared/corpus ]; then
@@ -84,6 +104,7 @@ run_build() { # NAME DIR DESCRIPTION MESON-OPTIONS...
     local t0 t1 p f s bad logs="$dir-logs"
     t0=$(date +%s)
     built_ok=0
+    stage_begin
     mkdir -p "$logs"
     echo
     echo "=== build $name: $desc"
@@ -107,9 +128,12 @@ run_build() { # NAME DIR DESCRIPTION MESON-OPTIONS...
         return
     fi
     built_ok=1
+    stage_end "$name compile"
+    stage_begin
     rm -f "$dir/meson-logs/testlog.json"
     meson test -C "$dir" --no-rebuild --print-errorlogs --num-processes "$jobs"
     read -r p f s bad < <(count_results "$dir")
+    stage_end "$name tests"
     t1=$(date +%s)
     total_p=$((total_p + p)) total_f=$((total_f + f)) total_s=$((total_s + s))
     local line="build $name ($desc): $p passed, $f failed, $s skipped in $((t1 - t0)) s"
@@ -123,6 +147,7 @@ a_built=0
 run_wine() {
     local t0 p f s line
     t0=$(date +%s)
+    stage_begin
     echo
     echo "=== build W: Windows (mingw-w64 -Dwerror=true) under Wine"
     mkdir -p build-windows
@@ -130,6 +155,7 @@ run_wine() {
     [ "$a_built" = 1 ] && ref=(env "PK_LINUX_BUILD=$src/build-test-a")
     "${ref[@]}" env PK_CORPUS_DIR="$corpus" PK_JOBS="$jobs" bash tests/windows/wine.sh |
         tee build-windows/wine.log
+    stage_end "W (zip and Wine)"
     line=$(grep -E '^wine: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' build-windows/wine.log | tail -n 1)
     if [ -z "$line" ]; then
         summary+=("build W: tests/windows/wine.sh ended without a result line")
@@ -160,6 +186,11 @@ done
 echo
 echo "=== results"
 for l in "${summary[@]}"; do echo "$l"; done
-echo "total time: $(($(date +%s) - start_all)) s"
-echo "$total_p passed, $total_f failed, $total_s skipped"
+echo
+echo "stage times:"
+for l in "${stage_times[@]}"; do echo "  $l"; done
+read -r -a st </proc/$$/stat
+echo "total time: $(($(date +%s) - start_all)) s wall, $(((st[15] + st[16]) / tick)) s CPU ($((st[15] / tick)) user, $((st[16] / tick)) system)"
+echo "$total_s skipped"
+echo "$total_p passed, $total_f failed"
 [ "$total_f" -eq 0 ]
