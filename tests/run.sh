@@ -57,6 +57,16 @@ else
 fi
 jobs=${PK_JOBS:-$(nproc 2>/dev/null || echo 2)}
 
+# The tests start python3 a few hundred times.  Where python3 is a version
+# manager's shim (pyenv's is a bash script that starts about ten programs
+# before the interpreter), they get the interpreter the shim picks, through
+# a link in build-test-bin/ put first on PATH.
+py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+if [ -n "$py" ] && [ -x "$py" ] && [ "$(command -v python3)" != "$py" ]; then
+    mkdir -p build-test-bin && ln -sfn "$py" build-test-bin/python3 &&
+        export PATH="$src/build-test-bin:$PATH"
+fi
+
 # count.py BUILD_DIR: "passed failed skipped" for one meson testlog.json.
 count_results() {
     python3 - "$1/meson-logs/testlog.json" <<'PY'
