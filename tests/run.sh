@@ -57,11 +57,14 @@ else
 fi
 jobs=${PK_JOBS:-$(nproc 2>/dev/null || echo 2)}
 
-# The tests start python3 a few hundred times.  Where python3 is a version
-# manager's shim (pyenv's is a bash script that starts about ten programs
-# before the interpreter), they get the interpreter the shim picks, through
-# a link in build-test-bin/ put first on PATH.
-py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+# The tests start python3 a few hundred times (standard library only).
+# They get the interpreter .ci/setup.sh installs, Debian's /usr/bin/python3
+# (about 10 ms a start), else the one python3 resolves to, through a link
+# in build-test-bin/ first on PATH: where python3 is a version manager's
+# shim (pyenv's is a bash script that starts about ten programs before the
+# interpreter, 100 ms), each start would cost ten.
+py=/usr/bin/python3
+[ -x "$py" ] || py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
 if [ -n "$py" ] && [ -x "$py" ] && [ "$(command -v python3)" != "$py" ]; then
     mkdir -p build-test-bin && ln -sfn "$py" build-test-bin/python3 &&
         export PATH="$src/build-test-bin:$PATH"
