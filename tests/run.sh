@@ -33,23 +33,27 @@ start_all=$(date +%s)
 # (/proc/PID/stat fields cutime and cstime, in clock ticks).
 tick=$(getconf CLK_TCK 2>/dev/null || echo 100)
 stage_times=()
-cpu_now() { # "user system" ticks of this (sub)shell's finished children
+cpu_now() { # sets cpu_u, cpu_s: this (sub)shell's finished children, in ticks
     local st
     read -r -a st </proc/$BASHPID/stat
-    echo "${st[15]} ${st[16]}"
+    cpu_u=${st[15]} cpu_s=${st[16]}
 }
 stage_begin() {
     stage_t0=$(date +%s.%N)
-    read -r stage_u0 stage_s0 < <(cpu_now)
+    cpu_now
+    stage_u0=$cpu_u stage_s0=$cpu_s
 }
-stage_line() { # NAME: the line for the stage begun last
-    local u s
-    read -r u s < <(cpu_now)
-    awk -v n="$1" -v t0="$stage_t0" -v t1="$(date +%s.%N)" -v tk="$tick" \
-        -v u="$((u - stage_u0))" -v s="$((s - stage_s0))" \
-        'BEGIN { printf "%-24s %7.1f s wall %8.1f s CPU (%.1f user, %.1f system)", n, t1 - t0, (u + s) / tk, u / tk, s / tk }'
+stage_line() { # NAME: sets stage_text, the line for the stage begun last
+    cpu_now
+    local u=$((cpu_u - stage_u0)) s=$((cpu_s - stage_s0))
+    stage_text=$(awk -v n="$1" -v t0="$stage_t0" -v t1="$(date +%s.%N)" -v tk="$tick" \
+        -v u="$u" -v s="$s" \
+        'BEGIN { printf "%-24s %7.1f s wall %8.1f s CPU (%.1f user, %.1f system)", n, t1 - t0, (u + s) / tk, u / tk, s / tk }')
 }
-stage_end() { stage_times+=("$(stage_line "$1")"); }
+stage_end() {
+    stage_line "$1"
+    stage_times+=("$stage_text")
+}
 
 stage_begin
 bash .ci/setup.sh || { echo "tests/run.sh: setup failed" >&2; exit 2; }
@@ -212,7 +216,8 @@ start_wine() { # [LINUX-BUILD-DIR]
         stage_begin
         "${ref[@]}" env PK_CORPUS_DIR="$corpus" PK_JOBS="$jobs" bash tests/windows/wine.sh \
             >build-windows/wine.log 2>&1
-        stage_line "W (zip and Wine)" >build-windows/wine-stage.txt
+        stage_line "W (zip and Wine)"
+        echo "$stage_text" >build-windows/wine-stage.txt
     ) &
     wine_pid=$!
 }
@@ -263,8 +268,9 @@ for l in "${summary[@]}"; do echo "$l"; done
 echo
 echo "stage times:"
 for l in "${stage_times[@]}"; do echo "  $l"; done
-read -r u s < <(cpu_now)
-echo "total time: $(($(date +%s) - start_all)) s wall, $(((u + s) / tick)) s CPU ($((u / tick)) user, $((s / tick)) system)"
+cpu_now
+echo "total time: $(($(date +%s) - start_all)) s wall, $(((cpu_u + cpu_s) / tick)) s CPU" \
+    "($((cpu_u / tick)) user, $((cpu_s / tick)) system)"
 if [ "$total_s" -gt 0 ]; then
     echo "$total_s skipped: ${skipped_names[*]}"
 else
