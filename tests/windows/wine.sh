@@ -58,7 +58,18 @@ finish() {
     [ "$failn" -eq 0 ]
     exit
 }
-stamp() { echo "wine: $1 ($(($(date +%s) - t_start)) s)"; }
+# stamp WHAT: the time since the start, and the CPU time (user, system)
+# of the commands run since the last stamp (this shell's finished children;
+# the wineserver's own time is not among them).
+tick=$(getconf CLK_TCK 2>/dev/null || echo 100)
+read -r -a cpu0 </proc/$$/stat
+stamp() {
+    local st
+    read -r -a st </proc/$$/stat
+    echo "wine: $1 ($(($(date +%s) - t_start)) s; CPU $(awk -v u=$((st[15] - cpu0[15])) \
+        -v s=$((st[16] - cpu0[16])) -v t="$tick" 'BEGIN { printf "%.1f s user, %.1f s system", u / t, s / t }'))"
+    cpu0=("${st[@]}")
+}
 
 corpus=${PK_CORPUS_DIR:-}
 if [ -z "$corpus" ] && [ -d ../shared/corpus ]; then

@@ -1,33 +1,143 @@
-# check over every corpus motion and pose against every corpus model: one
-# summary line per pair (exit status, bones keyed/cut/missing, morphs
-# keyed/missing, near misses, bones with unusable keys) compared with the
-# expected table in tests/data/check_corpus.expected.
+# check over every corpus motion and pose against every corpus model, as
+# many pairs as the corpus holds (motions x models, counted here):
+#  1. every pair against `info --json` of its two files: the bones and
+#     morphs listed, with their key counts, are the motion's; a found name
+#     is a model name; a cut name is not, and each model name given for it
+#     is longer than the field (15 bytes in VMD, 19 in VPD) and starts with
+#     it; a missing name is not a model name, nor the cut of one; a near
+#     miss is a model name; unusable counts are within the keys; the
+#     missing and cut totals count those statuses; exit 1 exactly when
+#     something is missing, 0 otherwise;
+#  2. every pair of tests/data/check_corpus.expected: its summary line
+#     (exit status, bones keyed/cut/missing, morphs keyed/missing, near
+#     misses, bones with unusable keys) exactly as there.
+# A pair the table lacks (a file added to the corpus) is checked by 1 and
+# listed; a table row whose files the corpus no longer holds is listed.
 need_corpus
 need_cmd python3
 : >pairs.txt
-i=0
+nmotions=0 nmodels=0 i=0
+for m in "$PK_CORPUS"/*.pmx "$PK_CORPUS"/*.pmd; do
+    [ -f "$m" ] || continue
+    nmodels=$((nmodels + 1))
+    expect_exit 0 "$POSEKIT" info --json "$m"
+    mv "$OUT" "model.${m##*/}.json"
+done
 for f in "$PK_CORPUS"/*.vmd "$PK_CORPUS"/*.vpd; do
+    [ -f "$f" ] || continue
+    nmotions=$((nmotions + 1))
+    expect_exit 0 "$POSEKIT" info --json "$f"
+    mv "$OUT" "motion.${f##*/}.json"
     for m in "$PK_CORPUS"/*.pmx "$PK_CORPUS"/*.pmd; do
+        [ -f "$m" ] || continue
         rc=0
         "$POSEKIT" check "$f" --model "$m" --json >out$i.json 2>err$i.txt || rc=$?
-        echo "$i $rc $(basename "$f") $(basename "$m")" >>pairs.txt
+        echo "$i $rc ${f##*/} ${m##*/}" >>pairs.txt
         i=$((i + 1))
     done
 done
-python3 - pairs.txt >table.txt <<'PY'
+[ "$nmotions" -gt 0 ] && [ "$nmodels" -gt 0 ] || fail "no motions or no models in $PK_CORPUS"
+expect_eq "$(wc -l <pairs.txt)" "$((nmotions * nmodels))" "pairs checked"
+
+python3 - pairs.txt "$PK_TESTDATA/check_corpus.expected" >table.txt 2>problems.txt <<'PY'
 import json, sys
+
+def load(path):
+    return json.load(open(path, encoding="utf-8"))
+
+def cp932(s):
+    return s.encode("cp932", errors="replace")
+
+problems = []
+models, motions = {}, {}
 for line in open(sys.argv[1], encoding="utf-8"):
     i, rc, f, m = line.split()
     if rc == "2":
-        print(f"{f} {m} exit 2: {open(f'err{i}.txt', encoding='utf-8').readline().strip()}")
+        first = open(f"err{i}.txt", encoding="utf-8").readline().strip()
+        print(f"{f} {m} exit 2: {first}")
+        problems.append(f"{f} on {m}: exit 2: {first}")
         continue
-    d = json.load(open(f"out{i}.json", encoding="utf-8"))
+    d = load(f"out{i}.json")
     n = lambda items, st: sum(1 for x in items if x["status"] == st)
     b, mo = d["bones"], d["morphs"]
     near = sum(1 for x in b + mo if x["status"] == "missing" and x["near_miss"])
     unusable = sum(1 for x in b if x["move_unusable"] or x["rotate_unusable"])
     print(f"{f} {m} exit {rc}: bones {len(b)} cut {n(b, 'cut')} missing {n(b, 'missing')}, "
           f"morphs {len(mo)} missing {n(mo, 'missing')}, near {near}, unusable {unusable}")
+
+    # 1. the pair against info of its two files
+    if m not in models:
+        info = load(f"model.{m}.json")
+        models[m] = {"bones": {x["name"] for x in info["bones"]},
+                     "morphs": {x for names in info["morphs"].values() for x in names}}
+    if f not in motions:
+        motions[f] = load(f"motion.{f}.json")
+    limit = 15 if f.endswith(".vmd") else 19
+    say = lambda what: problems.append(f"{f} on {m}: {what}")
+    missing = cut = 0
+    for kind in ("bones", "morphs"):
+        names = models[m][kind]
+        keyed = sorted((x["name"], x["keys"]) for x in motions[f].get(kind, []))
+        listed = sorted((x["name"], x["keys"]) for x in d[kind])
+        if keyed != listed:
+            say(f"{kind} listed {listed[:4]}..., info gives {keyed[:4]}...")
+        for x in d[kind]:
+            name, st = x["name"], x["status"]
+            if kind == "bones" and not (0 <= x["move_unusable"] <= x["keys"] and
+                                        0 <= x["rotate_unusable"] <= x["keys"]):
+                say(f"bone {name}: unusable counts beyond its {x['keys']} keys")
+            if st == "found":
+                if name not in names or x["model_name"] != name:
+                    say(f"{kind} {name} found, but the model has no such name")
+            elif st == "cut":
+                cut += 1
+                for full in x.get("model_names") or [x["model_name"]]:
+                    if (name in names or full not in names or
+                            not (len(cp932(full)) > limit >= len(cp932(name)) and
+                                 cp932(full).startswith(cp932(name)))):
+                        say(f"{kind} {name} given as the cut of {full}")
+            elif st == "missing":
+                missing += 1
+                if name in names:
+                    say(f"{kind} {name} missing, but the model has it")
+                for full in names:
+                    if (len(cp932(full)) > limit and len(cp932(name)) >= limit - 1 and
+                            cp932(full).startswith(cp932(name))):
+                        say(f"{kind} {name} missing, but {full} cuts to it")
+                near_miss = x["near_miss"]
+                if near_miss and near_miss["name"] not in names:
+                    say(f"{kind} {name}: near miss {near_miss['name']} is not a model name")
+            else:
+                say(f"{kind} {name}: status {st}")
+    if d["missing"] != missing or d["cut"] != cut:
+        say(f"totals missing {d['missing']} cut {d['cut']}, listed {missing} and {cut}")
+    if int(rc) != (1 if missing else 0):
+        say(f"exit {rc} with {missing} missing")
+for p in problems:
+    print(p, file=sys.stderr)
 PY
-expect_eq "$(wc -l <table.txt)" "$(wc -l <"$PK_TESTDATA/check_corpus.expected")" "pairs checked"
-diff -u "$PK_TESTDATA/check_corpus.expected" table.txt || fail "check over the corpus changed"
+if [ -s problems.txt ]; then
+    head -n 40 problems.txt >&2
+    fail "check disagrees with info on $(wc -l <problems.txt) points"
+fi
+
+# 2. the pairs of the expected table: "MOTION MODEL exit ..." lines
+awk 'NR == FNR { have[$1 " " $2] = 1; next } ($1 " " $2) in have' table.txt \
+    "$PK_TESTDATA/check_corpus.expected" >expected.txt
+awk 'NR == FNR { want[$1 " " $2] = 1; next } ($1 " " $2) in want' expected.txt table.txt >compared.txt
+diff -u expected.txt compared.txt || fail "check over the corpus changed"
+[ -s compared.txt ] || fail "no pair of the corpus is in check_corpus.expected"
+awk 'NR == FNR { want[$1 " " $2] = 1; next } !(($1 " " $2) in want)' expected.txt table.txt >new.txt
+awk 'NR == FNR { have[$1 " " $2] = 1; next } !(($1 " " $2) in have)' table.txt \
+    "$PK_TESTDATA/check_corpus.expected" >gone.txt
+echo "check_corpus: $(wc -l <table.txt) pairs ($nmotions motions x $nmodels models)," \
+    "$(wc -l <compared.txt) as in the table, $(wc -l <new.txt) not in it (checked against info)," \
+    "$(wc -l <gone.txt) table rows whose files the corpus lacks"
+if [ -s new.txt ]; then
+    echo "pairs not in tests/data/check_corpus.expected:"
+    cat new.txt
+fi
+if [ -s gone.txt ]; then
+    echo "rows of tests/data/check_corpus.expected for files not in the corpus:"
+    cat gone.txt
+fi
