@@ -278,6 +278,8 @@ static bool rigids(pd *d, int64_t **offsets)
     for (size_t i = 0; i < n; i++) {
         (*offsets)[i] = (int64_t)d->r.pos;
         const uint8_t *p = pki_rd_take(&d->r, 83); /* fits: checked above */
+        if (!p) /* never: section() measured it; tells the compiler p is set */
+            return ends(d, "rigid body");
         pk_model_rigid *rb = &m->rigids[i];
         if (!(rb->name = field_utf8(d, p, 20)))
             return oom(d);
