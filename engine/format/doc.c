@@ -1,7 +1,8 @@
 /* doc.c — format detection and "load whatever this file is" (motions and
  * poses as pk_doc, models by their PMX or PMD signature). */
 #include "posekit_tool.h"
-#include "format/read.h"
+#include "format/io.h"
+#include "format/vmd.h"
 #include "platform/platform.h"
 #include "util/text.h"
 
@@ -156,7 +157,7 @@ int pk_doc_load(const char *path, pk_doc *doc, pk_log *log)
     if (pk_file_read(path, &bytes, log) != 0)
         return -1;
     /* A VMD is read front to back: its pages go back to the kernel as the
-     * records are decoded (read.h). */
+     * records are decoded (io.h). */
     int rc = parse(bytes.data, bytes.len, path, doc, log, drop_input, &bytes);
     pk_bytes_free(&bytes);
     return rc;

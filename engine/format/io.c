@@ -19,7 +19,7 @@
  * never needs a buffer of its size.
  */
 #include "posekit_tool.h"
-#include "format/read.h"
+#include "format/io.h"
 #include "platform/platform.h"
 
 #include <errno.h>

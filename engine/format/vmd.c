@@ -45,7 +45,7 @@
 #include "posekit.h"
 #include "common/bytes.h"
 #include "common/diag.h"
-#include "format/read.h"
+#include "format/vmd.h"
 #include "platform/platform.h"
 
 #include <errno.h>

@@ -132,6 +132,17 @@ long pk_model_find_bone(const pk_model *m, const void *raw, size_t len)
     return -1;
 }
 
+long pki_model_find_bone_utf8(const pk_model *m, const char *utf8)
+{
+    uint8_t *raw;
+    size_t len;
+    if (!m || pk_utf8_to_cp932(utf8, &raw, &len) != 0)
+        return -1;
+    long i = pk_model_find_bone(m, raw, len);
+    free(raw);
+    return i;
+}
+
 long pk_model_find_morph(const pk_model *m, const void *raw, size_t len)
 {
     if (!m)

@@ -35,4 +35,8 @@ typedef struct pki_model_offsets {
  * Returns 0 or -1 (logged). */
 int pki_model_finish(pk_model *m, const pki_model_offsets *off, pk_log *log);
 
+/* pk_model_find_bone by a UTF-8 name ("左足"): the index, or -1 when the
+ * model (may be NULL) has no such bone or the name has no CP932 form. */
+long pki_model_find_bone_utf8(const pk_model *m, const char *utf8);
+
 #endif

@@ -28,6 +28,7 @@
  */
 #include "common/grow.h"
 #include "common/diag.h"
+#include "math/quat.h"
 #include "util/number.h"
 #include "platform/platform.h"
 #include "rules/rules.h"
@@ -506,23 +507,6 @@ static void load_morph_mirror(loader *L, const yfile *f, yaml_node_t *n)
 }
 
 /* ---- stance ---- */
-
-/* r from Euler angles in degrees: rotate about X first, then Y, then Z
- * (r = qz·qy·qx).  A single-axis rotation, the usual case, is the same in
- * every order. */
-void pki_euler_deg_to_quat(const double deg[3], float q[4])
-{
-    double h[3];
-    for (int i = 0; i < 3; i++)
-        h[i] = deg[i] * (3.14159265358979323846 / 180.0) * 0.5;
-    double cx = cos(h[0]), sx = sin(h[0]), cy = cos(h[1]), sy = sin(h[1]), cz = cos(h[2]),
-           sz = sin(h[2]);
-    /* qz·qy·qx expanded. */
-    q[0] = (float)(sx * cy * cz - cx * sy * sz);
-    q[1] = (float)(cx * sy * cz + sx * cy * sz);
-    q[2] = (float)(cx * cy * sz - sx * sy * cz);
-    q[3] = (float)(cx * cy * cz + sx * sy * sz);
-}
 
 static void stance_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
 {

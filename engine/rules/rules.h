@@ -1,6 +1,6 @@
 /*
- * rules.h — the compiled form of rule files, shared by rules.c,
- * select.c, rename.c, mirror.c and retarget.c.  Not installed; the public
+ * rules.h — the compiled form of rule files (rules.c), read by select.c,
+ * rename.c, mirror.c and retarget.c.  Not installed; the public
  * view is the rules section of posekit.h.
  *
  * Every name in a rule is kept as CP932 bytes (what files hold) plus the
@@ -97,59 +97,5 @@ struct pk_rules {
 
 /* ---- groups (rules.c) ---- */
 const pki_group *pki_rules_find_group(const pk_rules *r, const char *name, bool morph);
-
-/* A new empty selection (select.c); free with pk_selection_free. */
-pk_selection *pki_selection_new_empty(void);
-/* Adds the items of group g to a selection (recursively through @refs). */
-int pki_selection_add_group(pk_selection *s, const pk_rules *r, const pki_group *g, pk_log *log,
-                            int depth);
-
-/* ---- rename maps (rename.c) ---- */
-
-/* The best rule of map m for a name (exact rules first, then the glob
- * with the longest literal part, then the rule loaded last), in the given
- * direction.  On a match writes the new name into out (PKI_PATTERN_MAX*2
- * bytes) and returns the rule; NULL when nothing matches. */
-const pki_map_rule *pki_map_lookup(const pki_map *m, bool reverse, const uint8_t *raw, size_t len,
-                                   uint8_t *out, size_t *out_len);
-
-/* A planned renaming of the ids of one names table: to[id] is the new
- * name's bytes (or unchanged).  Built, checked for collisions and field
- * widths, then applied, so nothing changes when any check fails. */
-typedef struct pki_name_plan {
-    size_t n;
-    bool *used;    /* id occurs in the records being renamed */
-    bool *changed; /* to[id] differs from the old name */
-    uint8_t **to;  /* new raw bytes (owned) when changed */
-    size_t *to_len;
-    const pki_map_rule **rule; /* the rule that matched (NULL for mirror) */
-} pki_name_plan;
-
-int pki_name_plan_init(pki_name_plan *pl, size_t n);
-void pki_name_plan_free(pki_name_plan *pl);
-int pki_name_plan_set(pki_name_plan *pl, pk_name_id id, const uint8_t *raw, size_t len);
-/* Errors (naming both) when two distinct used ids would end with the same
- * bytes.  `what` is "bone" or "morph". */
-int pki_name_plan_check_collisions(const pki_name_plan *pl, const pk_names *names, const char *what,
-                                   pk_log *log);
-/* Errors (naming the bone) when a changed name is longer than max bytes. */
-int pki_name_plan_check_width(const pki_name_plan *pl, const pk_names *names, const bool *subset,
-                              size_t max, const char *what, pk_log *log);
-/* Interns the new names; *map receives old id -> new id (malloc'd). */
-int pki_name_plan_commit(const pki_name_plan *pl, pk_names *names, pk_name_id **map, pk_log *log);
-
-/* The padding id for a record renamed from `old` (with padding old_pad)
- * to new_id in a field of `width` bytes (see rename.c); UINT32_MAX on OOM. */
-uint32_t pki_pad_transfer(pk_motion *m, pk_name_id old, uint32_t old_pad, pk_name_id new_id,
-                          size_t width);
-/* Renames bone keys and IK states by bmap and morph keys by mmap (may be
- * NULL), old id -> new id, carrying padding over; -1 on OOM. */
-int pki_motion_apply_names(pk_motion *m, const pk_name_id *bmap, const pk_name_id *mmap);
-
-/* Appends a copy of a UTF-8 name to s->unmatched (s may be NULL). */
-void pki_edit_stats_add_unmatched(pk_edit_stats *s, const char *utf8);
-
-/* r from Euler angles in degrees (rules.c). */
-void pki_euler_deg_to_quat(const double deg[3], float q[4]);
 
 #endif

@@ -5,6 +5,7 @@
  */
 #include "common/grow.h"
 #include "rules/rules.h"
+#include "rules/select.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -11,7 +11,7 @@
  * Tolerances: translation within 1e-6 + 2e-7 |value| (half a float ulp
  * plus the solver's 5e-11 in t), rotation within 3e-7 per component. */
 #include "testutil.h"
-#include "ops/sample/sample.h"
+#include "ops/sample/cursor.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -9,7 +9,7 @@
  * created, which is the case that matters for "target untouched".
  */
 #include "testutil.h"
-#include "format/read.h"
+#include "format/io.h"
 
 #include <dirent.h>
 #include <errno.h>

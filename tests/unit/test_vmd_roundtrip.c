@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "format/read.h"
+#include "format/vmd.h"
 
 typedef struct loaded {
     uint8_t *data;

@@ -14,7 +14,7 @@
 #include "math/quat.h"
 #include "model/names.h"
 #include "ops/diff/diff.h"
-#include "ops/sample/sample.h"
+#include "ops/sample/cursor.h"
 #include "posekit.h"
 
 #include <math.h>

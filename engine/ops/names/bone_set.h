@@ -9,7 +9,6 @@
 #define PKI_OPS_NAMES_BONE_SET_H
 
 #include "posekit.h"
-#include "rules/rules.h"
 
 /* One bone key: pointers into the model's record. */
 typedef struct pki_bone_ref {
@@ -55,25 +54,5 @@ size_t pki_bone_set_changed(const pki_bone_set *s, const float *before, size_t n
 /* Copies the translation and rotation of every key (7 floats each,
  * malloc'd; the caller frees), NULL on out-of-memory. */
 float *pki_bone_set_snapshot(const pki_bone_set *s);
-
-/* A renaming of a set's bone names (and a motion's IK names) and morph
- * names, planned by the caller (rename's map rules, mirror's pairs) into
- * `bones` and `morphs`, then checked and applied as one (rename.c):
- *   pki_set_plan_init    marks the names the set uses
- *   pki_set_plan_check   every width and collision problem, all reported
- *   pki_set_plan_apply   interns the new names, renames the records
- *   pki_set_plan_count   adds the bone, IK and morph counts to st
- * Nothing changes when a check fails. */
-typedef struct pki_set_plan {
-    pki_name_plan bones, morphs;
-    bool *in_bones, *in_ik; /* per name id: a bone key's name, an IK state's name */
-    size_t n;               /* names in the set's table when planned */
-} pki_set_plan;
-
-int pki_set_plan_init(pki_set_plan *p, const pki_bone_set *s, pk_log *log);
-int pki_set_plan_check(const pki_set_plan *p, const pki_bone_set *s, pk_log *log);
-int pki_set_plan_apply(const pki_set_plan *p, pki_bone_set *s, pk_log *log);
-void pki_set_plan_count(const pki_set_plan *p, pk_edit_stats *st);
-void pki_set_plan_free(pki_set_plan *p);
 
 #endif

@@ -32,6 +32,7 @@
  */
 #include "model/names.h"
 #include "ops/names/bone_set.h"
+#include "ops/names/rename.h"
 #include "rules/rules.h"
 
 #include <stdlib.h>

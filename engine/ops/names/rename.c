@@ -9,7 +9,7 @@
  * Round trip.  Records keep their order and values.  Their padding (the
  * bytes after the name's NUL: zeros, 0xFD fill or leftover text) must
  * survive a rename *through a file*, so a renamed record's padding is
- * derived from its old field (pki_pad_transfer):
+ * derived from its old field (pad_transfer):
  *   - same length: the padding is kept as it is;
  *   - a uniform fill (all 00 or all FD) stays that fill at the new length;
  *   - anything else (leftover text): the old field's bytes after the new
@@ -28,6 +28,7 @@
 #include "common/grow.h"
 #include "common/diag.h"
 #include "ops/names/bone_set.h"
+#include "ops/names/rename.h"
 #include "rules/rules.h"
 
 #include <stdlib.h>
@@ -40,8 +41,8 @@ static int rule_score(const pki_pattern *from, size_t len)
     return 1;
 }
 
-const pki_map_rule *pki_map_lookup(const pki_map *m, bool reverse, const uint8_t *raw, size_t len,
-                                   uint8_t *out, size_t *out_len)
+static const pki_map_rule *map_lookup(const pki_map *m, bool reverse, const uint8_t *raw,
+                                      size_t len, uint8_t *out, size_t *out_len)
 {
     const pki_map_rule *best = NULL;
     int best_score = 0;
@@ -86,24 +87,7 @@ const pki_map_rule *pki_map_lookup(const pki_map *m, bool reverse, const uint8_t
 
 /* ---- plans ---- */
 
-int pki_name_plan_init(pki_name_plan *pl, size_t n)
-{
-    memset(pl, 0, sizeof *pl);
-    pl->n = n;
-    size_t k = n ? n : 1;
-    pl->used = calloc(k, sizeof *pl->used);
-    pl->changed = calloc(k, sizeof *pl->changed);
-    pl->to = calloc(k, sizeof *pl->to);
-    pl->to_len = calloc(k, sizeof *pl->to_len);
-    pl->rule = calloc(k, sizeof *pl->rule);
-    if (!pl->used || !pl->changed || !pl->to || !pl->to_len || !pl->rule) {
-        pki_name_plan_free(pl);
-        return -1;
-    }
-    return 0;
-}
-
-void pki_name_plan_free(pki_name_plan *pl)
+static void name_plan_free(pki_name_plan *pl)
 {
     if (pl->to)
         for (size_t i = 0; i < pl->n; i++)
@@ -114,6 +98,23 @@ void pki_name_plan_free(pki_name_plan *pl)
     free(pl->to_len);
     free(pl->rule);
     memset(pl, 0, sizeof *pl);
+}
+
+static int name_plan_init(pki_name_plan *pl, size_t n)
+{
+    memset(pl, 0, sizeof *pl);
+    pl->n = n;
+    size_t k = n ? n : 1;
+    pl->used = calloc(k, sizeof *pl->used);
+    pl->changed = calloc(k, sizeof *pl->changed);
+    pl->to = calloc(k, sizeof *pl->to);
+    pl->to_len = calloc(k, sizeof *pl->to_len);
+    pl->rule = calloc(k, sizeof *pl->rule);
+    if (!pl->used || !pl->changed || !pl->to || !pl->to_len || !pl->rule) {
+        name_plan_free(pl);
+        return -1;
+    }
+    return 0;
 }
 
 int pki_name_plan_set(pki_name_plan *pl, pk_name_id id, const uint8_t *raw, size_t len)
@@ -175,8 +176,8 @@ static void sort_ids(size_t *v, size_t *tmp, size_t n, const sort_ctx *c)
     memcpy(v, tmp, n * sizeof *v);
 }
 
-int pki_name_plan_check_collisions(const pki_name_plan *pl, const pk_names *names, const char *what,
-                                   pk_log *log)
+static int name_plan_check_collisions(const pki_name_plan *pl, const pk_names *names,
+                                      const char *what, pk_log *log)
 {
     size_t k = 0;
     for (size_t i = 0; i < pl->n; i++)
@@ -214,8 +215,8 @@ int pki_name_plan_check_collisions(const pki_name_plan *pl, const pk_names *name
     return rc;
 }
 
-int pki_name_plan_check_width(const pki_name_plan *pl, const pk_names *names, const bool *subset,
-                              size_t max, const char *what, pk_log *log)
+static int name_plan_check_width(const pki_name_plan *pl, const pk_names *names, const bool *subset,
+                                 size_t max, const char *what, pk_log *log)
 {
     int rc = 0;
     for (size_t i = 0; i < pl->n; i++) {
@@ -238,7 +239,7 @@ int pki_name_plan_check_width(const pki_name_plan *pl, const pk_names *names, co
     return rc;
 }
 
-int pki_name_plan_commit(const pki_name_plan *pl, pk_names *names, pk_name_id **map, pk_log *log)
+static int name_plan_commit(const pki_name_plan *pl, pk_names *names, pk_name_id **map, pk_log *log)
 {
     pk_name_id *m = malloc((pl->n ? pl->n : 1) * sizeof *m);
     if (!m) {
@@ -262,8 +263,8 @@ int pki_name_plan_commit(const pki_name_plan *pl, pk_names *names, pk_name_id **
 
 /* ---- padding ---- */
 
-uint32_t pki_pad_transfer(pk_motion *m, pk_name_id old, uint32_t old_pad, pk_name_id new_id,
-                          size_t width)
+static uint32_t pad_transfer(pk_motion *m, pk_name_id old, uint32_t old_pad, pk_name_id new_id,
+                             size_t width)
 {
     size_t olen, nlen, plen = 0;
     const uint8_t *oraw = pk_names_raw(m->names, old, &olen);
@@ -298,9 +299,9 @@ uint32_t pki_pad_transfer(pk_motion *m, pk_name_id old, uint32_t old_pad, pk_nam
 }
 
 /* Renames the records of m by the old -> new id maps, carrying padding
- * over (pki_pad_transfer); -1 on out-of-memory (records may then be
+ * over (pad_transfer); -1 on out-of-memory (records may then be
  * partly renamed: callers run it on a copy or accept that on OOM). */
-int pki_motion_apply_names(pk_motion *m, const pk_name_id *bmap, const pk_name_id *mmap)
+static int motion_apply_names(pk_motion *m, const pk_name_id *bmap, const pk_name_id *mmap)
 {
     pk_name_id last_old = PK_NO_NAME;
     uint32_t last_pad = 0, last_new_pad = 0;
@@ -312,7 +313,7 @@ int pki_motion_apply_names(pk_motion *m, const pk_name_id *bmap, const pk_name_i
         if (k->name != last_old || k->pad != last_pad) {
             last_old = k->name;
             last_pad = k->pad;
-            last_new_pad = pki_pad_transfer(m, k->name, k->pad, nid, PK_VMD_NAME_BYTES);
+            last_new_pad = pad_transfer(m, k->name, k->pad, nid, PK_VMD_NAME_BYTES);
             if (last_new_pad == UINT32_MAX)
                 return -1;
         }
@@ -325,7 +326,7 @@ int pki_motion_apply_names(pk_motion *m, const pk_name_id *bmap, const pk_name_i
             pk_name_id nid = mmap[k->name];
             if (nid == k->name)
                 continue;
-            uint32_t np = pki_pad_transfer(m, k->name, k->pad, nid, PK_VMD_NAME_BYTES);
+            uint32_t np = pad_transfer(m, k->name, k->pad, nid, PK_VMD_NAME_BYTES);
             if (np == UINT32_MAX)
                 return -1;
             k->name = nid;
@@ -337,7 +338,7 @@ int pki_motion_apply_names(pk_motion *m, const pk_name_id *bmap, const pk_name_i
             pk_name_id nid = bmap[st->name];
             if (nid == st->name)
                 continue;
-            uint32_t np = pki_pad_transfer(m, st->name, st->pad, nid, PK_VMD_IK_BYTES);
+            uint32_t np = pad_transfer(m, st->name, st->pad, nid, PK_VMD_IK_BYTES);
             if (np == UINT32_MAX)
                 return -1;
             st->name = nid;
@@ -406,7 +407,7 @@ static int plan_map(pki_name_plan *pl, const pk_names *names, const pki_map *m, 
             return -1;
         }
         size_t out_len;
-        const pki_map_rule *r = pki_map_lookup(m, reverse, raw, len, out, &out_len);
+        const pki_map_rule *r = map_lookup(m, reverse, raw, len, out, &out_len);
         if (!r) {
             pki_edit_stats_add_unmatched(st, pk_names_utf8(names, (pk_name_id)i));
         } else if (out_len != len || memcmp(out, raw, len) != 0) {
@@ -438,7 +439,7 @@ static void warn_ambiguous(const pki_name_plan *pl, const pk_names *names, const
         size_t out_len;
         if (len > PKI_PATTERN_MAX)
             continue;
-        const pki_map_rule *r = pki_map_lookup(m, !reverse, raw, len, out, &out_len);
+        const pki_map_rule *r = map_lookup(m, !reverse, raw, len, out, &out_len);
         if (!r || (out_len == len && memcmp(out, raw, len) == 0))
             continue;
         char *to = pk_cp932_to_utf8(out, out_len, NULL);
@@ -459,11 +460,11 @@ int pki_set_plan_init(pki_set_plan *p, const pki_bone_set *s, pk_log *log)
     p->n = n;
     p->in_bones = calloc(n ? n : 1, 1);
     p->in_ik = calloc(n ? n : 1, 1);
-    bool ok_b = p->in_bones && p->in_ik && pki_name_plan_init(&p->bones, n) == 0;
-    bool ok_m = ok_b && pki_name_plan_init(&p->morphs, n) == 0;
+    bool ok_b = p->in_bones && p->in_ik && name_plan_init(&p->bones, n) == 0;
+    bool ok_m = ok_b && name_plan_init(&p->morphs, n) == 0;
     if (!ok_m) {
         if (ok_b)
-            pki_name_plan_free(&p->bones);
+            name_plan_free(&p->bones);
         free(p->in_bones);
         free(p->in_ik);
         memset(p, 0, sizeof *p);
@@ -488,16 +489,16 @@ int pki_set_plan_check(const pki_set_plan *p, const pki_bone_set *s, pk_log *log
 {
     /* Every check before any change; all problems reported at once. */
     int rc = 0;
-    if (pki_name_plan_check_width(&p->bones, s->names, p->in_bones, s->name_bytes, "bone", log))
+    if (name_plan_check_width(&p->bones, s->names, p->in_bones, s->name_bytes, "bone", log))
         rc = -1;
     if (s->m &&
-        pki_name_plan_check_width(&p->bones, s->names, p->in_ik, PK_VMD_IK_BYTES, "IK name", log))
+        name_plan_check_width(&p->bones, s->names, p->in_ik, PK_VMD_IK_BYTES, "IK name", log))
         rc = -1;
-    if (pki_name_plan_check_width(&p->morphs, s->names, NULL, s->name_bytes, "morph", log))
+    if (name_plan_check_width(&p->morphs, s->names, NULL, s->name_bytes, "morph", log))
         rc = -1;
-    if (pki_name_plan_check_collisions(&p->bones, s->names, "bone", log))
+    if (name_plan_check_collisions(&p->bones, s->names, "bone", log))
         rc = -1;
-    if (pki_name_plan_check_collisions(&p->morphs, s->names, "morph", log))
+    if (name_plan_check_collisions(&p->morphs, s->names, "morph", log))
         rc = -1;
     return rc;
 }
@@ -506,11 +507,11 @@ int pki_set_plan_apply(const pki_set_plan *p, pki_bone_set *s, pk_log *log)
 {
     pk_name_id *bmap = NULL, *mmap = NULL;
     int rc = 0;
-    if (pki_name_plan_commit(&p->bones, s->names, &bmap, log) != 0 ||
-        pki_name_plan_commit(&p->morphs, s->names, &mmap, log) != 0) {
+    if (name_plan_commit(&p->bones, s->names, &bmap, log) != 0 ||
+        name_plan_commit(&p->morphs, s->names, &mmap, log) != 0) {
         rc = -1;
     } else if (s->m) {
-        if (pki_motion_apply_names(s->m, bmap, mmap) != 0) {
+        if (motion_apply_names(s->m, bmap, mmap) != 0) {
             pk_error(log, "out of memory");
             rc = -1;
         }
@@ -542,8 +543,8 @@ void pki_set_plan_count(const pki_set_plan *p, pk_edit_stats *st)
 
 void pki_set_plan_free(pki_set_plan *p)
 {
-    pki_name_plan_free(&p->bones);
-    pki_name_plan_free(&p->morphs);
+    name_plan_free(&p->bones);
+    name_plan_free(&p->morphs);
     free(p->in_bones);
     free(p->in_ik);
     memset(p, 0, sizeof *p);

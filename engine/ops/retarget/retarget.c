@@ -49,6 +49,7 @@
 #include "ops/names/bone_set.h"
 #include "ops/retarget/retarget.h"
 #include "rules/rules.h"
+#include "rules/select.h"
 
 #include <math.h>
 #include <stdlib.h>

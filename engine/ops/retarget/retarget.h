@@ -45,9 +45,6 @@ void pki_retarget_tally_free(pki_retarget_tally *t);
  * into st->duplicates (st may be NULL); 0, or -1 (logged). */
 int pki_retarget_drop_duplicates(pki_bone_set *s, pk_edit_stats *st, pk_log *log);
 
-/* Model bone lookups by UTF-8 standard name (-1 when absent). */
-long pki_retarget_find(const pk_model *m, const char *utf8);
-
 /* The model bone a motion's name id stands for (-1: none); names are
  * matched by their CP932 bytes. */
 long pki_retarget_bone_of(const pk_model *m, const pk_names *names, pk_name_id id);

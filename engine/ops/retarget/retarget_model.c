@@ -32,6 +32,7 @@
  */
 #include "common/diag.h"
 #include "math/quat.h"
+#include "model/skeleton.h"
 #include "ops/retarget/retarget.h"
 
 #include <math.h>
@@ -41,17 +42,6 @@
 #include <string.h>
 
 /* ---- model lookups ---- */
-
-long pki_retarget_find(const pk_model *m, const char *utf8)
-{
-    uint8_t *raw;
-    size_t len;
-    if (!m || pk_utf8_to_cp932(utf8, &raw, &len) != 0)
-        return -1;
-    long i = pk_model_find_bone(m, raw, len);
-    free(raw);
-    return i;
-}
 
 long pki_retarget_bone_of(const pk_model *m, const pk_names *names, pk_name_id id)
 {
@@ -116,8 +106,8 @@ static double quat_deg(const double q[4])
 static void add_segment(pk_stance *out, const pk_model *a, const pk_model *b, const char *x,
                         const char *y, long *bi_of)
 {
-    long xa = pki_retarget_find(a, x), ya = pki_retarget_find(a, y);
-    long xb = pki_retarget_find(b, x), yb = pki_retarget_find(b, y);
+    long xa = pki_model_find_bone_utf8(a, x), ya = pki_model_find_bone_utf8(a, y);
+    long xb = pki_model_find_bone_utf8(b, x), yb = pki_model_find_bone_utf8(b, y);
     if (xa < 0 || ya < 0 || xb < 0 || yb < 0 || out->n >= PK_STANCE_MAX)
         return;
     double da[3], db[3];
@@ -167,7 +157,8 @@ static bool has_arm(const pk_model *m)
     static const char *const ENDS[4][2] = {
         {"左腕", "左ひじ"}, {"左ひじ", "左手首"}, {"右腕", "右ひじ"}, {"右ひじ", "右手首"}};
     for (int i = 0; i < 4; i++)
-        if (pki_retarget_find(m, ENDS[i][0]) >= 0 && pki_retarget_find(m, ENDS[i][1]) >= 0)
+        if (pki_model_find_bone_utf8(m, ENDS[i][0]) >= 0 &&
+            pki_model_find_bone_utf8(m, ENDS[i][1]) >= 0)
             return true;
     return false;
 }
@@ -244,8 +235,8 @@ static bool leg_of(const pk_model *m, double *len, double *h)
     int n = 0;
     *len = *h = 0;
     for (int side = 0; side < 2; side++) {
-        long hip = pki_retarget_find(m, side ? "右足" : "左足");
-        long ank = pki_retarget_find(m, side ? "右足首" : "左足首");
+        long hip = pki_model_find_bone_utf8(m, side ? "右足" : "左足");
+        long ank = pki_model_find_bone_utf8(m, side ? "右足首" : "左足首");
         if (hip < 0 || ank < 0)
             continue;
         double d[3];
@@ -278,8 +269,8 @@ static int scale_named(const pk_model *a, const pk_model *b, pk_leg_scale *out, 
     double s[3] = {out->xz, out->y, out->xz};
     for (int side = 0; side < 2; side++) {
         const char *hip = side ? "右足" : "左足", *ik = side ? "右足ＩＫ" : "左足ＩＫ";
-        long ha = pki_retarget_find(a, hip), ia = pki_retarget_find(a, ik);
-        long hb = pki_retarget_find(b, hip), ib = pki_retarget_find(b, ik);
+        long ha = pki_model_find_bone_utf8(a, hip), ia = pki_model_find_bone_utf8(a, ik);
+        long hb = pki_model_find_bone_utf8(b, hip), ib = pki_model_find_bone_utf8(b, ik);
         if (ha < 0 || ia < 0 || hb < 0 || ib < 0)
             continue;
         for (int k = 0; k < 3; k++)
@@ -416,7 +407,7 @@ static int apply_stance(pki_bone_set *s, const pk_model *a, const pk_model *b, c
         /* a segment the two models already agree on (under 1e-9 degrees:
          * the same skeleton in PMD and PMX) would only round its keys */
         use[i] = !st->seg[i].by_rules && st->seg[i].deg >= 1e-9;
-        top[i] = pki_retarget_find(b, st->seg[i].bone);
+        top[i] = pki_model_find_bone_utf8(b, st->seg[i].bone);
     }
     bool *below = calloc(st->n * b->nbones + 1, sizeof *below);
     long *bi = NULL;

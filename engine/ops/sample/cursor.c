@@ -8,6 +8,7 @@
 #include "posekit.h"
 #include "math/bezier.h"
 #include "math/quat.h"
+#include "ops/sample/cursor.h"
 #include "ops/sample/sample.h"
 
 #include <math.h>

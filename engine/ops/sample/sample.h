@@ -1,6 +1,5 @@
-/* sample.h — small pieces shared by sample.c (stateless sampling)
- * and cursor.c (stepping through frames), and cursor.c's runs of frames
- * for diff.c; not part of the public API. */
+/* sample.h — small pieces shared by sample.c (stateless sampling) and
+ * cursor.c (stepping through frames); not part of the public API. */
 #ifndef PKI_OPS_SAMPLE_SAMPLE_H
 #define PKI_OPS_SAMPLE_SAMPLE_H
 
@@ -26,11 +25,6 @@ static inline size_t pki_seg_search(const uint32_t *keys, size_t n, double f, co
     }
     return lo;
 }
-
-/* pk_cursor_bone at the n consecutive frames first, first + 1, ...:
- * pos[j] and rot[j] receive frame first + j, exactly as n calls would
- * give them (cursor.c; for a diff's blocks). */
-void pki_cursor_bone_run(pk_cursor *c, uint32_t first, size_t n, float (*pos)[3], float (*rot)[4]);
 
 /* The rest pose: no translation, the identity rotation. */
 static inline void pki_rest_pose(float pos[3], float rot[4])
