@@ -21,14 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void pk_diff_options_init(pk_diff_options *o)
-{
-    memset(o, 0, sizeof *o);
-    o->threshold_deg = 0.01;
-    o->pos_threshold = 0.0001;
-    o->morph_threshold = 0.0001;
-}
-
 static void bone_free(pk_diff_bone *b)
 {
     free(b->name);
