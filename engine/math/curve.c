@@ -284,12 +284,6 @@ typedef struct cand {
     double score, y[2];
 } cand;
 
-int pki_curve_fit_progress(const double *p, size_t n, double span, const double *extra, double tol,
-                           uint8_t cp[4], double *worst)
-{
-    return pki_curve_fit_progress_ex(p, n, span, extra, tol, PKI_FIT_FULL, NULL, cp, worst);
-}
-
 /* Within tol (value units) of some non-decreasing run? (v[j] - v[i] >=
  * -2 tol for every i < j): necessary for any grid curve. */
 static bool progress_monotone(const double *p, size_t n, double slack)

@@ -72,13 +72,6 @@ int pki_curve_fit_scalar(const float *v, size_t n, double tol, uint8_t cp[4], do
  * their distance from it. */
 int pki_curve_fit_rot(const float (*q)[4], size_t n, double tol_deg, uint8_t cp[4], double *worst);
 
-/* The core of both: progress values p[i] wanted at s_i = i/n (p[0] = 0,
- * p[n] = 1 implied; p[1..n-1] given as p[0..n-2]), errors scaled by span
- * into value units, plus extra[i] >= 0 (an error no curve can remove,
- * e.g. off the slerp arc; NULL for none) added to each sample's error. */
-int pki_curve_fit_progress(const double *p, size_t n, double span, const double *extra, double tol,
-                           uint8_t cp[4], double *worst);
-
 /* The same fits with a choice of effort (keyframe reduction, engine/ops/
  * reduce.c, probes thousands of segments, most of which cannot fit):
  * PKI_FIT_FULL is what the functions above do; PKI_FIT_FAST refuses data
@@ -97,13 +90,18 @@ typedef enum pki_fit_effort { PKI_FIT_FULL = 0, PKI_FIT_FAST = 1 } pki_fit_effor
 typedef struct pki_curve_cache pki_curve_cache;
 pki_curve_cache *pki_curve_cache_new(void);
 void pki_curve_cache_free(pki_curve_cache *c);
+/* The core of every fit: progress values p[i] wanted at s_i = i/n (p[0]
+ * = 0, p[n] = 1 implied; p[1..n-1] given as p[0..n-2]), errors scaled by
+ * span into value units, plus extra[i] >= 0 (an error no curve can
+ * remove, e.g. off the slerp arc; NULL for none) added to each sample's
+ * error. */
 int pki_curve_fit_progress_ex(const double *p, size_t n, double span, const double *extra,
                               double tol, pki_fit_effort effort, pki_curve_cache *cache,
                               uint8_t cp[4], double *worst);
 int pki_curve_fit_scalar_ex(const float *v, size_t n, double tol, pki_fit_effort effort,
                             pki_curve_cache *cache, uint8_t cp[4], double *worst);
 /* pki_curve_fit_scalar_ex with extra[i - 1] >= 0 (value units) added to the
- * error of sample i = 1..n-1, as in pki_curve_fit_progress: sample i must
+ * error of sample i = 1..n-1, as in pki_curve_fit_progress_ex: sample i must
  * come within tol - extra[i - 1] (NULL: within tol).  Reduction fits the
  * axes of a translation one after another, each within what the earlier
  * ones left of a distance. */

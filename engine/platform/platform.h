@@ -124,8 +124,6 @@ const char *pki_os_error_text(int err);
 
 /* ---- path syntax ---- */
 
-/* The separator paths are joined with ('/'; Windows: '\\'). */
-char pki_os_separator(void);
 /* True for a character that separates folders ('/'; Windows: '/' and '\\'). */
 bool pki_os_is_separator(char c);
 /* True for a path that does not depend on the current folder. */
@@ -140,7 +138,8 @@ size_t pki_os_dir_len(const char *path);
 /* The folder part of path (its first pki_os_dir_len bytes) as a malloc'd
  * string (caller frees); "" when path has none; NULL on OOM. */
 char *pki_os_dir_of(const char *path);
-/* dir joined with name by the separator, malloc'd (caller frees; NULL on
+/* dir joined with name by the system's separator ('/'; Windows: '\\', and
+ * every '/' of the result turned into '\\'), malloc'd (caller frees; NULL on
  * OOM).  name absolute, or dir NULL or empty: a copy of name. */
 char *pki_os_join(const char *dir, const char *name);
 

@@ -683,11 +683,6 @@ const char *pki_os_error_text(int err)
 
 /* ---- path syntax ---- */
 
-char pki_os_separator(void)
-{
-    return '\\';
-}
-
 bool pki_os_is_separator(char c)
 {
     return c == '/' || c == '\\';
