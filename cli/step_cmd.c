@@ -66,9 +66,7 @@ static int file_option(cli_run *r, const char *flag, const char **slot, bool is_
         return cli_usage(r->cmd, "'%s' wants a file name (missing value)", flag), -1;
     if (*slot)
         return cli_usage(r->cmd, "%s is given twice", flag), -1;
-    bool stdout_alias = strcmp(value, "/dev/stdout") == 0 || strcmp(value, "/dev/fd/1") == 0 ||
-                        strcmp(value, "/proc/self/fd/1") == 0;
-    *slot = is_out && stdout_alias ? "-" : value;
+    *slot = is_out && pk_path_is_stdout(value) ? "-" : value;
     return inline_value ? 1 : 2;
 }
 

@@ -57,59 +57,9 @@ bool pk_path_same_file(const char *a, const char *b)
     return pki_os_same_file(a, b);
 }
 
-/* path with "." components and "x/.." pairs taken out and separators
- * made one, for comparing targets that do not exist yet (malloc'd; NULL
- * on OOM). */
-static char *lexical(const char *path)
-{
-    size_t n = strlen(path);
-    char *out = malloc(n + 2);
-    size_t *starts = malloc((n + 1) * sizeof *starts); /* where each kept part begins */
-    if (!out || !starts) {
-        free(out);
-        free(starts);
-        return NULL;
-    }
-    size_t o = 0, nparts = 0, i = 0;
-    if (n && pki_os_is_separator(path[0]))
-        out[o++] = '/';
-    size_t root = o;
-    while (i < n) {
-        while (i < n && pki_os_is_separator(path[i]))
-            i++;
-        size_t b = i;
-        while (i < n && !pki_os_is_separator(path[i]))
-            i++;
-        size_t len = i - b;
-        if (len == 0 || (len == 1 && path[b] == '.'))
-            continue;
-        if (len == 2 && path[b] == '.' && path[b + 1] == '.' && nparts &&
-            !(o - starts[nparts - 1] == 2 && out[starts[nparts - 1]] == '.' &&
-              out[starts[nparts - 1] + 1] == '.')) {
-            o = starts[--nparts];
-            if (o > root)
-                o--; /* the separator before it */
-            continue;
-        }
-        if (o > root)
-            out[o++] = '/';
-        starts[nparts++] = o;
-        memcpy(out + o, path + b, len);
-        o += len;
-    }
-    out[o] = '\0';
-    free(starts);
-    return out;
-}
-
-/* Where a write to path lands (pki_os_target_key, "." and ".." taken out
- * of the part that does not exist yet); malloc'd, NULL on OOM. */
 char *pk_path_target_key(const char *path)
 {
-    char *k = pki_os_target_key(path);
-    char *l = k ? lexical(k) : NULL;
-    free(k);
-    return l;
+    return pki_os_target_key(path);
 }
 
 /* Do two paths name one target: the same file, or (for targets that do
@@ -124,6 +74,11 @@ bool pk_path_same_target(const char *a, const char *b)
     free(x);
     free(y);
     return same;
+}
+
+bool pk_path_is_stdout(const char *path)
+{
+    return pki_os_is_stdout(path);
 }
 
 /* A write prepared by pk_file_stage(_from).  temp == NULL: a target that

@@ -774,8 +774,9 @@ typedef struct pk_rules pk_rules;
 /* Loads a rules file and its includes.  Errors as PATH:LINE:COL.  The
  * standard groups (rules/standard.yaml, compiled in) are always present.
  * A bare file name (no '/') that does not exist in the current folder is
- * looked up in the installed rules folder (PREFIX/share/posekit/rules), so
- * "ja-en.yaml" names the shipped file.  Caller frees with pk_rules_free. */
+ * looked up in the rules folders ($POSEKIT_RULES_DIR when set, then the
+ * installed PREFIX/share/posekit/rules), so "ja-en.yaml" names the shipped
+ * file.  Caller frees with pk_rules_free. */
 PK_API pk_rules *pk_rules_load(const char *path, pk_log *log);
 /* pk_rules_load for a path written in a file in folder dir (a job file):
  * relative to dir, and a bare name not in dir names the shipped file,

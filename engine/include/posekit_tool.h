@@ -57,6 +57,10 @@ PK_API char *pk_path_target_key(const char *path);
  * that do not exist yet).  An output never names a file read beside it
  * (the command line's -o and side files, a job's outputs). */
 PK_API bool pk_path_same_target(const char *a, const char *b);
+/* True when path names the standard output: "-", or a name the system
+ * gives it (/dev/stdout, /dev/fd/1, /proc/self/fd/1; the same names are
+ * taken on Windows, which has none of its own). */
+PK_API bool pk_path_is_stdout(const char *path);
 
 /* ======================================================================
  * Steps (engine/step/): one entry point per operation

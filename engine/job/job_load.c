@@ -49,42 +49,6 @@ static char *resolve(const char *dir, const char *path)
     return pki_os_join(dir, path);
 }
 
-/* The nearest existing path above path, if it is a file: the file that
- * stands pki_job_at an output's folder would be (malloc'd), or NULL when the
- * output's folders exist or can be made. */
-static char *file_in_the_way(const char *path)
-{
-    size_t n = strlen(path);
-    char *p = malloc(n + 1);
-    if (!p)
-        return NULL;
-    memcpy(p, path, n + 1);
-    for (;;) {
-        while (n > 0 && !pki_os_is_separator(p[n - 1])) /* drop the last part */
-            n--;
-        while (n > 1 && pki_os_is_separator(p[n - 1])) /* and its separators */
-            n--;
-        if (n == 0 || (n == 1 && pki_os_is_separator(p[0])) || (n == 2 && p[1] == ':'))
-            break; /* no parent left, the root, or a drive ("C:") */
-        p[n] = '\0';
-        pk_path_kind k = pk_path_kind_of(p);
-        if (k == PK_PATH_FILE)
-            return p;
-        if (k != PK_PATH_MISSING) /* a folder (or a share, a device: left to the write) */
-            break;
-    }
-    free(p);
-    return NULL;
-}
-
-/* Would a write landing at key inner be inside outer's, as if outer were
- * a folder?  (keys of pk_path_target_key) */
-static bool key_inside(const char *outer, const char *inner)
-{
-    size_t n = strlen(outer);
-    return n && strncmp(outer, inner, n) == 0 && inner[n] == '/';
-}
-
 pki_job_item *pki_job_find(const pk_job *j, const char *name)
 {
     for (size_t i = 0; i < j->nitems; i++)
@@ -481,7 +445,7 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
     }
     /* Missing folders are made when writing; one that is a file cannot
      * be: refused now, before anything runs, not after the steps. */
-    char *blocker = file_in_the_way(o->path);
+    char *blocker = pki_os_file_above(o->path);
     if (blocker) {
         err_at(y->log, os->path_at,
                "output '%s' cannot be written: '%s' is a file, not a folder to write in", name,
@@ -537,8 +501,8 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
             err_at(y->log, mark(v), "'%s' is written twice (line %d)", path, j->ospec[i].at.line);
             return false;
         }
-        bool in = key_inside(other, os->key);
-        if (in || key_inside(os->key, other)) {
+        bool in = pki_os_key_inside(other, os->key);
+        if (in || pki_os_key_inside(os->key, other)) {
             err_at(y->log, mark(v),
                    "output '%s' would be written %s output '%s' (line %d): a file "
                    "cannot be a folder too",

@@ -7,7 +7,8 @@
  * syntax, where the data (rule) files are, and the CP932 <-> UTF-8
  * character conversion.  One file implements them per platform:
  * posix.c (POSIX, glibc iconv) and win32.c (Windows); meson picks which one
- * is compiled, and no other file has an #ifdef for the system.
+ * is compiled, and no other file has an #ifdef for the system.  What is
+ * the same on every system is written once, in common.c.
  *
  * Paths are NUL-terminated UTF-8 strings as the user gave them (POSIX:
  * bytes passed through; Windows: converted to wide characters behind this
@@ -115,12 +116,25 @@ char *pki_os_canonical(const char *path);
 /* Where a write to path lands, as a comparable key (malloc'd; NULL on
  * OOM): links at its end followed (a dangling link: where it points), the
  * deepest existing folder above that made canonical, the missing rest as
- * written.  Two outputs whose keys are equal after "." and ".." are taken
- * out of the rest name one file even when neither exists yet (Windows:
- * the full path, letters folded, as its file names ignore case). */
+ * written, then "." and ".." taken out and the separators made one.  Two
+ * outputs with equal keys name one file even when neither exists yet
+ * (Windows: the full path, letters folded, as its file names ignore
+ * case).  A key is for comparing, never for opening. */
 char *pki_os_target_key(const char *path);
+/* Would a write landing at key inner be inside outer's, as if outer were
+ * a folder?  (two keys of pki_os_target_key) */
+bool pki_os_key_inside(const char *outer, const char *inner);
+/* The nearest existing path above path when it is a file: the file that
+ * stands where a folder of path would have to be made (malloc'd), or NULL
+ * when path's folders exist or can be made (or on OOM). */
+char *pki_os_file_above(const char *path);
 /* The system's text for an errno value (strerror, or its Windows kin). */
 const char *pki_os_error_text(int err);
+
+/* True when path names the standard output: "-", and the names POSIX
+ * systems give it (/dev/stdout, /dev/fd/1, /proc/self/fd/1), taken on
+ * every system. */
+bool pki_os_is_stdout(const char *path);
 
 /* ---- path syntax ---- */
 
@@ -145,11 +159,14 @@ char *pki_os_join(const char *dir, const char *name);
 
 /* ---- the data folder ---- */
 
+/* The environment variable naming a folder of rule files searched before
+ * the installed one (the tests point it at the source tree's rules/, so
+ * an uninstalled build finds the shipped files). */
+#define PKI_RULES_DIR_ENV "POSEKIT_RULES_DIR"
 /* The folders posekit's rule files may be in, in the order to search:
- * for a program run from the build tree it was built in, the source
- * tree's rules/ (so an uninstalled build works); then the installed
- * folder (PREFIX/share/posekit/rules; Windows later: beside the
- * executable).  Returns a malloc'd array of *n malloc'd paths (caller
+ * the folder $POSEKIT_RULES_DIR names, when set and not empty; then the
+ * installed folder (PREFIX/share/posekit/rules; Windows: rules\ beside
+ * the executable).  Returns a malloc'd array of *n malloc'd paths (caller
  * frees with pki_os_free_list); NULL with *n = 0 on OOM. */
 char **pki_os_data_dirs(size_t *n);
 void pki_os_free_list(char **list, size_t n);

@@ -12,7 +12,7 @@
  */
 #define _DEFAULT_SOURCE 1 /* madvise(MADV_DONTNEED), realpath, readlink */
 #include "common/diag.h"
-#include "platform/platform.h"
+#include "platform/system.h"
 #include "platform_config.h"
 
 #include <errno.h>
@@ -26,25 +26,6 @@
 #include <unistd.h>
 
 /* ---- reading ---- */
-
-enum { OWN_MALLOC = 1, OWN_MMAP = 2 };
-
-struct pk_region {
-    void *base;
-    size_t len;
-    int own;
-};
-
-static pk_region *region_new(void *base, size_t len, int own)
-{
-    pk_region *r = malloc(sizeof *r);
-    if (r) {
-        r->base = base;
-        r->len = len;
-        r->own = own;
-    }
-    return r;
-}
 
 static int read_all_fd(int fd, const uint8_t **data, size_t *len_out, pk_region **region,
                        pk_log *log)
@@ -83,7 +64,7 @@ static int read_all_fd(int fd, const uint8_t **data, size_t *len_out, pk_region 
             break;
         len += (size_t)r;
     }
-    if (!(*region = region_new(buf, len, OWN_MALLOC))) {
+    if (!(*region = pki_os_region_new(buf, len, PKI_OWN_MALLOC))) {
         free(buf);
         pk_error(log, "out of memory");
         return -1;
@@ -124,7 +105,7 @@ int pki_os_read(const char *path, const uint8_t **data, size_t *len, pk_region *
         void *p = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
         if (p == MAP_FAILED) {
             rc = read_all_fd(fd, data, len, region, log);
-        } else if (!(*region = region_new(p, n, OWN_MMAP))) {
+        } else if (!(*region = pki_os_region_new(p, n, PKI_OWN_MAP))) {
             munmap(p, n);
             pk_error(log, "out of memory");
             rc = -1;
@@ -142,7 +123,7 @@ int pki_os_read(const char *path, const uint8_t **data, size_t *len, pk_region *
 
 void pki_os_drop_consumed(pk_region *r, size_t upto)
 {
-    if (!r || r->own != OWN_MMAP)
+    if (!r || r->own != PKI_OWN_MAP)
         return;
     long page = sysconf(_SC_PAGESIZE);
     if (page <= 0)
@@ -173,7 +154,7 @@ void pki_os_release(pk_region *r)
 {
     if (!r)
         return;
-    if (r->own == OWN_MMAP)
+    if (r->own == PKI_OWN_MAP)
         munmap(r->base, r->len);
     else
         free(r->base);
@@ -264,7 +245,7 @@ static size_t existing_dir(const char *t, size_t *rest)
     }
 }
 
-char *pki_os_target_key(const char *path)
+char *pki_os_target_resolved(const char *path)
 {
     char *t = follow_links(path);
     if (!t)
@@ -625,11 +606,6 @@ char *pki_os_canonical(const char *path)
     return realpath(path, NULL);
 }
 
-const char *pki_os_error_text(int err)
-{
-    return strerror(err);
-}
-
 /* ---- path syntax ---- */
 
 bool pki_os_is_separator(char c)
@@ -656,17 +632,6 @@ size_t pki_os_dir_len(const char *path)
     return slash == path ? 1 : (size_t)(slash - path);
 }
 
-char *pki_os_dir_of(const char *path)
-{
-    size_t n = pki_os_dir_len(path);
-    char *d = malloc(n + 1);
-    if (d) {
-        memcpy(d, path, n);
-        d[n] = '\0';
-    }
-    return d;
-}
-
 char *pki_os_join(const char *dir, const char *name)
 {
     if (!dir || !*dir || pki_os_is_absolute(name))
@@ -682,47 +647,15 @@ char *pki_os_join(const char *dir, const char *name)
 
 /* ---- the data folder ---- */
 
-/* True when this program's executable lies in the build tree posekit was
- * built in (Linux: /proc/self/exe; elsewhere never). */
-static bool run_from_build_tree(void)
+char *pki_os_env(const char *name)
 {
-    char *exe = realpath("/proc/self/exe", NULL);
-    char *root = realpath(PK_BUILD_ROOT, NULL);
-    bool in = false;
-    if (exe && root) {
-        size_t n = strlen(root);
-        in = strncmp(exe, root, n) == 0 && exe[n] == '/';
-    }
-    free(exe);
-    free(root);
-    return in;
+    const char *v = getenv(name);
+    return v && *v ? strdup(v) : NULL;
 }
 
-char **pki_os_data_dirs(size_t *n)
+char *pki_os_installed_rules(void)
 {
-    *n = 0;
-    char **v = calloc(2, sizeof *v);
-    if (!v)
-        return NULL;
-    size_t k = 0;
-    if (run_from_build_tree() && !(v[k++] = pki_os_join(PK_SOURCE_ROOT, "rules")))
-        goto oom;
-    if (!(v[k++] = strdup(PK_INSTALLED_RULES)))
-        goto oom;
-    *n = k;
-    return v;
-oom:
-    pki_os_free_list(v, k);
-    return NULL;
-}
-
-void pki_os_free_list(char **list, size_t n)
-{
-    if (!list)
-        return;
-    for (size_t i = 0; i < n; i++)
-        free(list[i]);
-    free(list);
+    return strdup(PK_INSTALLED_RULES);
 }
 
 /* ---- CP932 ---- */

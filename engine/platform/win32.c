@@ -22,7 +22,7 @@
  * glibc (cp932_one_way below), so both builds convert names alike.
  */
 #include "common/diag.h"
-#include "platform/platform.h"
+#include "platform/system.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -88,25 +88,6 @@ static void log_last(pk_log *log, const char *what)
 
 /* ---- reading ---- */
 
-enum { OWN_MALLOC = 1, OWN_VIEW = 2 };
-
-struct pk_region {
-    void *base;
-    size_t len;
-    int own;
-};
-
-static pk_region *region_new(void *base, size_t len, int own)
-{
-    pk_region *r = malloc(sizeof *r);
-    if (r) {
-        r->base = base;
-        r->len = len;
-        r->own = own;
-    }
-    return r;
-}
-
 /* Reads a handle to its end into a heap copy (pipes, consoles, devices). */
 static int read_all(HANDLE h, const uint8_t **data, size_t *len_out, pk_region **region,
                     pk_log *log)
@@ -142,7 +123,7 @@ static int read_all(HANDLE h, const uint8_t **data, size_t *len_out, pk_region *
             break;
         len += got;
     }
-    if (!(*region = region_new(buf, len, OWN_MALLOC))) {
+    if (!(*region = pki_os_region_new(buf, len, PKI_OWN_MALLOC))) {
         free(buf);
         pk_error(log, "out of memory");
         return -1;
@@ -196,7 +177,7 @@ int pki_os_read(const char *path, const uint8_t **data, size_t *len, pk_region *
             CloseHandle(map); /* the view keeps the mapping alive */
         if (!p) {
             rc = read_all(h, data, len, region, log);
-        } else if (!(*region = region_new(p, n, OWN_VIEW))) {
+        } else if (!(*region = pki_os_region_new(p, n, PKI_OWN_MAP))) {
             UnmapViewOfFile(p);
             pk_error(log, "out of memory");
             rc = -1;
@@ -227,7 +208,7 @@ void pki_os_release(pk_region *r)
 {
     if (!r)
         return;
-    if (r->own == OWN_VIEW)
+    if (r->own == PKI_OWN_MAP)
         UnmapViewOfFile(r->base);
     else
         free(r->base);
@@ -666,7 +647,7 @@ char *pki_os_canonical(const char *path)
     return out;
 }
 
-char *pki_os_target_key(const char *path)
+char *pki_os_target_resolved(const char *path)
 {
     wchar_t *w = widen(path);
     if (!w)
@@ -674,11 +655,6 @@ char *pki_os_target_key(const char *path)
     char *out = full_path(w, true); /* NTFS names ignore case */
     free(w);
     return out ? out : strdup(path);
-}
-
-const char *pki_os_error_text(int err)
-{
-    return strerror(err);
 }
 
 /* ---- path syntax ---- */
@@ -719,17 +695,6 @@ size_t pki_os_dir_len(const char *path)
     if (last == root)
         return last + 1; /* "C:\x" -> 3, "\x" -> 1 */
     return last;
-}
-
-char *pki_os_dir_of(const char *path)
-{
-    size_t n = pki_os_dir_len(path);
-    char *d = malloc(n + 1);
-    if (d) {
-        memcpy(d, path, n);
-        d[n] = '\0';
-    }
-    return d;
 }
 
 char *pki_os_join(const char *dir, const char *name)
@@ -776,29 +741,22 @@ static char *exe_dir(void)
     return NULL;
 }
 
-char **pki_os_data_dirs(size_t *n)
+char *pki_os_installed_rules(void)
 {
-    /* The zip puts rules\ beside posekit.exe: that is the one place. */
-    *n = 0;
-    char **v = calloc(1, sizeof *v);
+    /* The zip puts rules\ beside posekit.exe. */
     char *dir = exe_dir();
-    if (!v || !dir || !(v[0] = pki_os_join(dir, "rules"))) {
-        free(dir);
-        free(v);
-        return NULL;
-    }
+    char *r = dir ? pki_os_join(dir, "rules") : NULL;
     free(dir);
-    *n = 1;
-    return v;
+    return r;
 }
 
-void pki_os_free_list(char **list, size_t n)
+char *pki_os_env(const char *name)
 {
-    if (!list)
-        return;
-    for (size_t i = 0; i < n; i++)
-        free(list[i]);
-    free(list);
+    /* the wide environment: the value as typed, whatever the ANSI code page */
+    wchar_t *w = widen(name);
+    const wchar_t *v = w ? _wgetenv(w) : NULL;
+    free(w);
+    return v && *v ? narrow(v) : NULL;
 }
 
 /* ---- CP932: code page 932 ---- */

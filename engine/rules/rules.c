@@ -998,8 +998,8 @@ pk_rules *pk_rules_load_in(const char *dir, const char *path, pk_log *log)
         return finish(&L);
     }
     /* A bare file name that is not in the folder names a shipped rule
-     * file: `--rules ja-en.yaml` works from anywhere (installed, or run
-     * from the build tree). */
+     * file: `--rules ja-en.yaml` works from anywhere (the rules folders,
+     * pki_os_data_dirs). */
     bool bare = pki_os_base_name(path) == path;
     if (bare && !file_exists(full)) {
         char *shipped = find_in_data_dirs(path);

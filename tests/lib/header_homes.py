@@ -23,6 +23,7 @@ import sys
 # Headers that stand for files of other names: header -> glob of its files.
 HOMES = {
     'platform/platform.h': 'platform/*.c',
+    'platform/system.h': 'platform/*.c',
 }
 
 KEYWORDS = {'const', 'volatile', 'struct', 'union', 'enum', 'unsigned', 'signed', 'extern',

@@ -81,19 +81,102 @@ static void file_facts(void **state)
 static void data_dirs(void **state)
 {
     (void)state;
+    /* The tests name the source tree's rules/ in $POSEKIT_RULES_DIR: it
+     * comes first, then the installed folder. */
+    const char *env = getenv(PKI_RULES_DIR_ENV);
+    assert_non_null(env);
+    char *keep = strdup(env);
     size_t n;
     char **d = pki_os_data_dirs(&n);
-    /* This test runs from the build tree: the source tree's rules/ first,
-     * then the installed folder. */
     assert_int_equal(n, 2);
-    const char *src = getenv("PK_SOURCE");
-    if (src) {
-        char *want = pki_os_join(src, "rules");
-        assert_string_equal(d[0], want);
-        free(want);
-    }
+    assert_string_equal(d[0], keep);
     assert_non_null(strstr(d[1], "posekit/rules"));
+    char *installed = strdup(d[1]);
     pki_os_free_list(d, n);
+    /* Unset or empty: the installed folder alone, the one path compiled
+     * in (no build or source tree: lib/no_build_paths). */
+    assert_int_equal(setenv(PKI_RULES_DIR_ENV, "", 1), 0);
+    d = pki_os_data_dirs(&n);
+    assert_int_equal(n, 1);
+    assert_string_equal(d[0], installed);
+    pki_os_free_list(d, n);
+    assert_int_equal(unsetenv(PKI_RULES_DIR_ENV), 0);
+    d = pki_os_data_dirs(&n);
+    assert_int_equal(n, 1);
+    assert_string_equal(d[0], installed);
+    pki_os_free_list(d, n);
+    assert_int_equal(setenv(PKI_RULES_DIR_ENV, keep, 1), 0);
+    free(keep);
+    free(installed);
+}
+
+/* The standard output by its names; other paths are files. */
+static void stdout_names(void **state)
+{
+    (void)state;
+    const char *yes[] = {"-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"};
+    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++) {
+        assert_true(pki_os_is_stdout(yes[i]));
+        assert_true(pk_path_is_stdout(yes[i]));
+    }
+    const char *no[] = {"", "--", "stdout", "/dev/stderr", "/dev/fd/2", "/dev/stdout/x", "./-"};
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++) {
+        assert_false(pki_os_is_stdout(no[i]));
+        assert_false(pk_path_is_stdout(no[i]));
+    }
+}
+
+/* Targets as keys: "." and ".." out of the part that does not exist yet,
+ * separators made one; a key inside another's; the file standing where a
+ * folder would have to be made. */
+static void target_keys(void **state)
+{
+    (void)state;
+    char dir[1024], p[2048], q[2048];
+    snprintf(dir, sizeof dir, "%s/keys", tu_tmpdir());
+    pk_log log;
+    pk_log_init(&log);
+    assert_int_equal(pki_os_make_dirs(dir, NULL, &log), 0);
+    char *real = pki_os_canonical(dir);
+    assert_non_null(real);
+    snprintf(p, sizeof p, "%s/new/./a//b/../x.vmd", dir);
+    char *k = pki_os_target_key(p);
+    snprintf(q, sizeof q, "%s/new/a/x.vmd", real);
+    assert_string_equal(k, q);
+    snprintf(p, sizeof p, "%s/new/a", dir);
+    char *outer = pki_os_target_key(p);
+    assert_true(pki_os_key_inside(outer, k));
+    assert_false(pki_os_key_inside(k, outer));
+    snprintf(p, sizeof p, "%s/new/ab", dir); /* a prefix of the name is not a folder of it */
+    char *other = pki_os_target_key(p);
+    snprintf(p, sizeof p, "%s/new/ab", real);
+    assert_string_equal(other, p);
+    snprintf(p, sizeof p, "%s/new/a", real);
+    assert_false(pki_os_key_inside(outer, other));
+    free(k);
+    free(outer);
+    free(other);
+    /* ".." above a missing folder goes back up through it */
+    snprintf(p, sizeof p, "%s/gone/../y.vmd", dir);
+    k = pki_os_target_key(p);
+    snprintf(q, sizeof q, "%s/y.vmd", real);
+    assert_string_equal(k, q);
+    free(k);
+    /* a file where a folder would have to be made */
+    snprintf(p, sizeof p, "%s/file", dir);
+    tu_write_file(p, "x", 1);
+    snprintf(q, sizeof q, "%s/file/sub/z.vmd", dir);
+    char *blocker = pki_os_file_above(q);
+    assert_non_null(blocker);
+    assert_string_equal(blocker, p);
+    free(blocker);
+    snprintf(q, sizeof q, "%s/missing/sub/z.vmd", dir);
+    assert_null(pki_os_file_above(q));
+    assert_null(pki_os_file_above("z.vmd"));
+    assert_null(pki_os_file_above("/z.vmd"));
+    free(real);
+    assert_int_equal(log.errors, 0);
+    pk_log_free(&log);
 }
 
 static void cp932_characters(void **state)
@@ -214,6 +297,8 @@ int main(void)
         cmocka_unit_test(path_syntax),
         cmocka_unit_test(file_facts),
         cmocka_unit_test(data_dirs),
+        cmocka_unit_test(stdout_names),
+        cmocka_unit_test(target_keys),
         cmocka_unit_test(cp932_characters),
         cmocka_unit_test(huge_pages_on_request),
         cmocka_unit_test(folder_writable),

@@ -126,7 +126,8 @@ pkw=$work/posekit-wine # POSEKIT for the CLI cases
 printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$wine" "$exe" >"$pkw"
 chmod +x "$pkw"
 W() { "$wine" "$exe" "$@" </dev/null; }
-L() { "$linux" "$@" </dev/null; }
+# The Linux binary is not installed: its shipped rules are the source tree's.
+L() { POSEKIT_RULES_DIR=$src/rules "$linux" "$@" </dev/null; }
 
 # same_run NAME ARGS...: Wine and Linux give the same exit status, stdout
 # and stderr for posekit ARGS (run in the current folder).

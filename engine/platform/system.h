@@ -1,0 +1,49 @@
+/* system.h — what the system's file (posix.c or win32.c) and
+ * the portable part of the edge (common.c) share; nothing outside
+ * engine/platform/ includes it.  common.c calls the system's file, never
+ * the other way round. */
+#ifndef PKI_PLATFORM_SYSTEM_H
+#define PKI_PLATFORM_SYSTEM_H
+
+#include "platform/platform.h"
+
+#include <stdlib.h>
+
+/* What holds a file's bytes: a heap copy (PKI_OWN_MALLOC) or the system's
+ * mapping of the file (PKI_OWN_MAP: mmap, a Windows file view). */
+enum { PKI_OWN_MALLOC = 1, PKI_OWN_MAP = 2 };
+
+struct pk_region {
+    void *base;
+    size_t len;
+    int own;
+};
+
+/* A new region over base[0..len); NULL on OOM. */
+static inline pk_region *pki_os_region_new(void *base, size_t len, int own)
+{
+    pk_region *r = malloc(sizeof *r);
+    if (r) {
+        r->base = base;
+        r->len = len;
+        r->own = own;
+    }
+    return r;
+}
+
+/* Where a write to path lands, before "." and ".." are taken out of it
+ * (the system's file): links at its end followed, the deepest existing
+ * folder above that made canonical, the missing rest as written
+ * (Windows: the full path, letters folded).  malloc'd; NULL on OOM. */
+char *pki_os_target_resolved(const char *path);
+
+/* The value of the environment variable name as UTF-8 (the system's
+ * file), malloc'd; NULL when it is not set, empty, or on OOM. */
+char *pki_os_env(const char *name);
+
+/* The folder the shipped rule files are installed in (the system's
+ * file: PREFIX/share/posekit/rules; Windows: rules\ beside the
+ * executable), malloc'd; NULL on failure. */
+char *pki_os_installed_rules(void);
+
+#endif
