@@ -95,8 +95,8 @@ static void copy_warnings(pk_log *dst, const pk_log *src)
         const pk_diag *d = &src->items[i];
         if (d->severity != PK_WARNING)
             continue;
-        pk_log_set_path(dst, d->path);
-        pk_log_add(dst, PK_WARNING, d->offset, d->line, d->col, "%s", d->msg ? d->msg : "");
+        pk_log_add_at(dst, PK_WARNING, d->path, d->offset, d->line, d->col, "%s",
+                      d->msg ? d->msg : "");
     }
 }
 
@@ -116,6 +116,7 @@ static int load(info *in, bool strict)
             rc = -1;
         pk_tracks_free(t);
     }
+    pk_log_place(&log, 0, in->path); /* what the sorted view says is about the file too */
     copy_warnings(&in->warnings, &log);
     int status = cli_flush_log(&log, strict);
     if (rc != 0 || status != EXIT_OK)

@@ -127,8 +127,7 @@ static int commit(pk_staged *st, const char *out_path, pk_log *log)
 int cli_save(const char *out_path, const pk_doc *doc, const pk_encode_options *opts, bool strict)
 {
     pk_log log;
-    pk_log_init(&log);
-    pk_log_set_path(&log, out_path);
+    pk_log_init(&log); /* what encoding and writing say is about the output */
     pk_buf buf;
     pk_buf_init(&buf);
     /* A motion written as a VMD is encoded straight into the temporary
@@ -145,6 +144,7 @@ int cli_save(const char *out_path, const pk_doc *doc, const pk_encode_options *o
     /* Encoding problems (and, with --strict, warnings such as duplicate
      * keys met while sampling) stop the run before anything is put in
      * place. */
+    pk_log_place(&log, 0, out_path);
     int status = cli_flush_log(&log, strict);
     if (st && status == EXIT_OK) {
         status = commit(st, out_path, &log);
@@ -163,8 +163,7 @@ int cli_write(const char *out_path, const pk_buf *buf)
     pk_log_init(&log);
     pk_staged *st = NULL;
     if (buf->oom) {
-        pk_log_set_path(&log, out_path);
-        pk_error(&log, "out of memory");
+        pk_log_add_at(&log, PK_ERROR, out_path, -1, 0, 0, "out of memory");
     } else {
         st = pk_file_stage(out_path, buf->data, buf->len, &log);
     }

@@ -22,18 +22,14 @@ void pk_log_free(pk_log *log)
         free(log->items[i].msg);
     }
     free(log->items);
-    free(log->path);
     memset(log, 0, sizeof *log);
 }
 
-void pk_log_set_path(pk_log *log, const char *path)
-{
-    free(log->path);
-    log->path = path ? strdup(path) : NULL;
-}
-
-void pki_log_vadd_at(pk_log *log, pk_severity sev, const char *path, int64_t offset, int line,
-                     int col, const char *fmt, va_list ap)
+/* Appends one diagnostic; placed: path is its file (NULL: none). */
+static void add(pk_log *log, pk_severity sev, bool placed, const char *path, int64_t offset,
+                int line, int col, const char *fmt, va_list ap) PK_PRINTF(8, 0);
+static void add(pk_log *log, pk_severity sev, bool placed, const char *path, int64_t offset,
+                int line, int col, const char *fmt, va_list ap)
 {
     if (!log)
         return;
@@ -62,20 +58,40 @@ void pki_log_vadd_at(pk_log *log, pk_severity sev, const char *path, int64_t off
     d->line = line > 0 ? line : 0;
     d->col = line > 0 ? col : 0;
     d->msg = msg;
+    d->placed = placed;
+}
+
+void pk_log_vadd_at(pk_log *log, pk_severity sev, const char *path, int64_t offset, int line,
+                    int col, const char *fmt, va_list ap)
+{
+    add(log, sev, true, path, offset, line, col, fmt, ap);
 }
 
 void pk_log_vadd(pk_log *log, pk_severity sev, int64_t offset, int line, int col, const char *fmt,
                  va_list ap)
 {
-    pki_log_vadd_at(log, sev, log ? log->path : NULL, offset, line, col, fmt, ap);
+    add(log, sev, false, NULL, offset, line, col, fmt, ap);
 }
 
-void pki_log_add_at(pk_log *log, pk_severity sev, const char *path, int64_t offset, int line,
-                    int col, const char *fmt, ...)
+void pk_log_place(pk_log *log, size_t from, const char *path)
+{
+    if (!log || !path)
+        return;
+    for (size_t i = from; i < log->count; i++) {
+        pk_diag *d = &log->items[i];
+        if (d->placed)
+            continue;
+        d->path = strdup(path); /* out of memory: the message stays, without its file */
+        d->placed = true;
+    }
+}
+
+void pk_log_add_at(pk_log *log, pk_severity sev, const char *path, int64_t offset, int line,
+                   int col, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    pki_log_vadd_at(log, sev, path, offset, line, col, fmt, ap);
+    pk_log_vadd_at(log, sev, path, offset, line, col, fmt, ap);
     va_end(ap);
 }
 

@@ -1,4 +1,4 @@
-/* diag.h — diagnostics about another file than the log's. */
+/* diag.h — repeated warnings summed up into one diagnostic. */
 #ifndef PKI_COMMON_DIAG_H
 #define PKI_COMMON_DIAG_H
 
@@ -6,15 +6,7 @@
 
 #include <stdarg.h>
 
-/* pk_log_add with the diagnostic's path given (NULL: no file) instead of
- * the log's: an operation reporting a rule file's line, or a message about
- * no file at all, leaves the caller's path (pk_log_set_path) as it was. */
-void pki_log_add_at(pk_log *log, pk_severity sev, const char *path, int64_t offset, int line,
-                    int col, const char *fmt, ...) PK_PRINTF(7, 8);
-void pki_log_vadd_at(pk_log *log, pk_severity sev, const char *path, int64_t offset, int line,
-                     int col, const char *fmt, va_list ap) PK_PRINTF(7, 0);
-
-/* Repeated warnings of one kind summed up into one line (issue 11 item 14):
+/* Repeated warnings of one kind summed up into one line:
  * 13 duplicate-morph warnings of one file become "13 morphs ...: 'a',
  * 'b', 'c' and 10 more".  Add each with pki_log_sum_add (its short form for
  * the summary line and its whole message for when it stays alone), then

@@ -100,12 +100,12 @@ const char *pk_format_name(pk_format f)
     }
 }
 
-/* pk_doc_parse; a VMD reader reports its progress to consumed (or not). */
-static int parse(const void *data, size_t len, const char *path, pk_doc *doc, pk_log *log,
-                 void (*consumed)(void *ctx, size_t upto), void *ctx)
+/* pk_doc_parse, its diagnostics not placed yet; a VMD reader reports its
+ * progress to consumed (or not). */
+static int parse_here(const void *data, size_t len, const char *path, pk_doc *doc, pk_log *log,
+                      void (*consumed)(void *ctx, size_t upto), void *ctx)
 {
     memset(doc, 0, sizeof *doc);
-    pk_log_set_path(log, path);
     pk_format f = pk_format_detect(data, len, path);
     if (f == PK_FMT_VMD) {
         doc->motion = pki_vmd_read_front(data, len, log, consumed, ctx);
@@ -138,6 +138,16 @@ static int parse(const void *data, size_t len, const char *path, pk_doc *doc, pk
         doc->motion->duplicates_told = true;
     }
     return 0;
+}
+
+/* parse_here, its diagnostics placed at path. */
+static int parse(const void *data, size_t len, const char *path, pk_doc *doc, pk_log *log,
+                 void (*consumed)(void *ctx, size_t upto), void *ctx)
+{
+    size_t from = log ? log->count : 0;
+    int rc = parse_here(data, len, path, doc, log, consumed, ctx);
+    pk_log_place(log, from, path);
+    return rc;
 }
 
 int pk_doc_parse(const void *data, size_t len, const char *path, pk_doc *doc, pk_log *log)
@@ -243,11 +253,11 @@ static pk_model *read_named(const pk_bytes *b, const char *path, pk_log *log)
 pk_model *pk_model_load(const char *path, pk_log *log)
 {
     pk_bytes b;
-    pk_log_set_path(log, path);
     if (pk_file_read(path, &b, log) != 0)
         return NULL;
-    pk_log_set_path(log, path);
+    size_t from = log ? log->count : 0;
     pk_model *m = read_named(&b, path, log);
+    pk_log_place(log, from, path);
     pk_bytes_free(&b);
     return m;
 }

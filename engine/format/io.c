@@ -29,8 +29,10 @@
 int pk_file_read(const char *path, pk_bytes *out, pk_log *log)
 {
     memset(out, 0, sizeof *out);
-    pk_log_set_path(log, path);
-    return pki_os_read(path, &out->data, &out->len, &out->region_, log);
+    size_t from = log ? log->count : 0;
+    int rc = pki_os_read(path, &out->data, &out->len, &out->region_, log);
+    pk_log_place(log, from, path);
+    return rc;
 }
 
 void pki_bytes_drop_prefix(pk_bytes *b, size_t upto)
@@ -119,10 +121,9 @@ static int produce_bytes(void *ctx, pk_sink sink, void *sink_ctx, pk_log *log)
 
 /* Everything but how the bytes are made.  direct: the caller's bytes, kept
  * by pointer for a target written at commit. */
-static pk_staged *stage(const char *path, pk_producer produce, void *ctx, const bytes *direct,
-                        pk_log *log)
+static pk_staged *stage_here(const char *path, pk_producer produce, void *ctx, const bytes *direct,
+                             pk_log *log)
 {
-    pk_log_set_path(log, path);
     pk_staged *s = calloc(1, sizeof *s);
     if (!s || !(s->path = strdup(path))) {
         pk_error(log, "out of memory");
@@ -157,6 +158,16 @@ static pk_staged *stage(const char *path, pk_producer produce, void *ctx, const 
     return s;
 }
 
+/* stage_here, its diagnostics (the producer's too) placed at path. */
+static pk_staged *stage(const char *path, pk_producer produce, void *ctx, const bytes *direct,
+                        pk_log *log)
+{
+    size_t from = log ? log->count : 0;
+    pk_staged *s = stage_here(path, produce, ctx, direct, log);
+    pk_log_place(log, from, path);
+    return s;
+}
+
 pk_staged *pk_file_stage(const char *path, const void *data, size_t len, pk_log *log)
 {
     bytes b = {data, len};
@@ -172,7 +183,7 @@ int pk_file_commit(pk_staged *s, pk_log *log)
 {
     if (!s)
         return -1;
-    pk_log_set_path(log, s->path);
+    size_t from = log ? log->count : 0;
     int rc;
     if (s->temp) {
         rc = pki_os_temp_commit(s->temp, log);
@@ -180,6 +191,7 @@ int pk_file_commit(pk_staged *s, pk_log *log)
     } else {
         rc = pki_os_write_in_place(s->path, s->data, s->len, log);
     }
+    pk_log_place(log, from, s->path);
     staged_free(s);
     return rc;
 }
@@ -208,8 +220,7 @@ int pk_file_commit_all(pk_staged **s, size_t n, pk_log *log)
         if (!s[i]->temp)
             continue;
         if (!(target[i] = strdup(pki_os_temp_target(s[i]->temp)))) {
-            pk_log_set_path(log, s[i]->path);
-            pk_error(log, "out of memory");
+            pk_log_add_at(log, PK_ERROR, s[i]->path, -1, 0, 0, "out of memory");
             rc = -1;
         } else {
             unkept[i] = pki_os_keep_old(target[i], &kept[i], NULL) != 0;
@@ -220,26 +231,31 @@ int pk_file_commit_all(pk_staged **s, size_t n, pk_log *log)
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < n && rc == 0; i++)
             if (target[i] && unkept[i] == (pass == 1)) {
-                pk_log_set_path(log, s[i]->path);
+                size_t from = log ? log->count : 0;
                 rc = pki_os_temp_commit(s[i]->temp, log);
+                pk_log_place(log, from, s[i]->path);
                 s[i]->temp = NULL; /* freed by the commit, done or not */
                 renamed[i] = rc == 0;
             }
     for (size_t i = 0; i < n && rc == 0; i++)
         if (!target[i]) {
-            pk_log_set_path(log, s[i]->path);
+            size_t from = log ? log->count : 0;
             rc = pki_os_write_in_place(s[i]->path, s[i]->data, s[i]->len, log);
+            pk_log_place(log, from, s[i]->path);
         }
     /* on failure, every replaced target gets its old file back (a new one
      * is removed); the second names go either way */
     for (size_t i = n; kept && renamed && unkept && i-- > 0;) {
         if (rc != 0 && renamed[i]) {
-            pk_log_set_path(log, s[i]->path);
             if (unkept[i]) {
-                pk_error(log, "replaced already: its old file could not be kept to put back");
+                pk_log_add_at(log, PK_ERROR, s[i]->path, -1, 0, 0,
+                              "replaced already: its old file could not be kept to put back");
                 continue;
             }
-            if (pki_os_put_back(target[i], kept[i], log) == 0 || kept[i])
+            size_t from = log ? log->count : 0;
+            int back = pki_os_put_back(target[i], kept[i], log);
+            pk_log_place(log, from, s[i]->path);
+            if (back == 0 || kept[i])
                 continue; /* the kept name is the target again, or stays and says where */
         }
         pki_os_drop_kept(kept[i]);
@@ -252,7 +268,6 @@ int pk_file_commit_all(pk_staged **s, size_t n, pk_log *log)
         if (kept)
             free(kept[i]);
     }
-    pk_log_set_path(log, NULL);
     free(target);
     free(kept);
     free(renamed);

@@ -66,39 +66,56 @@ extern "C" {
 typedef enum pk_severity { PK_WARNING = 1, PK_ERROR = 2 } pk_severity;
 
 /* One message about one place.  offset is a byte offset into a binary file
- * (or -1); line/col are 1-based positions in a text file (or 0). */
+ * (or -1); line/col are 1-based positions in a text file (or 0).
+ *
+ * The place is data of the diagnostic, decided by whoever knows the file:
+ * a codec or an operation works on memory and logs positions only
+ * (pk_log_add, pk_error: not placed yet); the caller that handed it the
+ * bytes of a file names that file for them with pk_log_place.  A
+ * diagnostic about another file, or about none, names it when it is added
+ * (pk_log_add_at: placed from the start). */
 typedef struct pk_diag {
     pk_severity severity;
     char *path;     /* owned by the log; NULL when no file is involved */
     int64_t offset; /* -1 when not applicable */
     int line, col;  /* 0 when not applicable */
     char *msg;      /* owned by the log */
+    bool placed;    /* path decided (pk_log_add_at, pk_log_place); false: the
+                       caller's file, not named yet */
 } pk_diag;
 
-/* An append-only list of diagnostics.  `path` is the file currently being
- * worked on: pk_log_add copies it into each new diagnostic.  Set it with
- * pk_log_set_path before handing the log to a codec. */
+/* An append-only list of diagnostics. */
 typedef struct pk_log {
     pk_diag *items;
     size_t count, cap;
     size_t errors, warnings;
-    char *path; /* owned copy; NULL = none */
 } pk_log;
 
 PK_API void pk_log_init(pk_log *log);
 /* Frees every diagnostic; log may be reused after pk_log_init. */
 PK_API void pk_log_free(pk_log *log);
-PK_API void pk_log_set_path(pk_log *log, const char *path); /* copies path; NULL clears */
-/* Appends one diagnostic.  offset < 0 and line == 0 mean "no position".
- * Never fails visibly: on out-of-memory the message is dropped but the
+/* Appends one diagnostic, not placed yet (its file is the caller's: see
+ * pk_log_place).  offset < 0 and line == 0 mean "no position".  Never
+ * fails visibly: on out-of-memory the message is dropped but the
  * error/warning counters are still incremented. */
 PK_API void pk_log_add(pk_log *log, pk_severity sev, int64_t offset, int line, int col,
                        const char *fmt, ...) PK_PRINTF(6, 7);
 PK_API void pk_log_vadd(pk_log *log, pk_severity sev, int64_t offset, int line, int col,
                         const char *fmt, va_list ap) PK_PRINTF(6, 0);
+/* pk_log_add with its file named (path copied; NULL: about no file). */
+PK_API void pk_log_add_at(pk_log *log, pk_severity sev, const char *path, int64_t offset, int line,
+                          int col, const char *fmt, ...) PK_PRINTF(7, 8);
+PK_API void pk_log_vadd_at(pk_log *log, pk_severity sev, const char *path, int64_t offset, int line,
+                           int col, const char *fmt, va_list ap) PK_PRINTF(7, 0);
 /* Shorthands for the common cases. */
 PK_API void pk_error(pk_log *log, const char *fmt, ...) PK_PRINTF(2, 3);   /* no position */
 PK_API void pk_warning(pk_log *log, const char *fmt, ...) PK_PRINTF(2, 3); /* no position */
+/* Names path (copied; NULL leaves them as they are) as the file of the
+ * diagnostics from index `from` on that are not placed yet: the caller of
+ * a codec or an operation, which works on memory, says which file that
+ * memory was.  Take `from` as log->count before the call.  log may be
+ * NULL. */
+PK_API void pk_log_place(pk_log *log, size_t from, const char *path);
 /* Formats "PATH:OFFSET: message", "PATH:LINE:COL: message", "PATH: message"
  * or "message" (with "warning: " before the message for warnings) into buf;
  * returns what snprintf returns. */
@@ -495,7 +512,7 @@ typedef struct pk_doc {
     pk_pose *pose;
 } pk_doc;
 
-/* Reads and parses a file; sets the log's path for the diagnostics.  A
+/* Reads and parses a file; its diagnostics name path (pk_log_place).  A
  * motion's duplicate keys are warned about here, once per kind of
  * duplicate (engine/model/tracks.c), and motion->duplicates_told is set. */
 PK_API int pk_doc_load(const char *path, pk_doc *doc, pk_log *log);
@@ -1382,7 +1399,7 @@ PK_API pk_model *pk_pmx_read(const void *data, size_t len, pk_log *log);
 PK_API pk_model *pk_pmd_read(const void *data, size_t len, pk_log *log);
 /* By content ("PMX " / "Pmd"); other bytes are an error. */
 PK_API pk_model *pk_model_read(const void *data, size_t len, pk_log *log);
-/* Reads a file and pk_model_read's it; sets the log's path.  A file with
+/* Reads a file and pk_model_read's it; its diagnostics name path.  A file with
  * neither signature named .pmx or .pmd is read by that format's reader,
  * whose error is about that format ("not a PMX file", "the file ends
  * inside its signature"). */

@@ -664,7 +664,7 @@ pk_job *pk_job_load(const char *path, pk_log *log)
         return NULL;
     }
     pk_bytes bytes;
-    pk_log_set_path(log, path);
+    size_t from = log->count; /* what is said from here on is about the job file */
     if (pk_file_read(path, &bytes, log) != 0) {
         pk_job_free(j);
         return NULL;
@@ -699,7 +699,7 @@ pk_job *pk_job_load(const char *path, pk_log *log)
     if (have_doc)
         yaml_document_delete(&doc);
     pk_bytes_free(&bytes);
-    pk_log_set_path(log, NULL);
+    pk_log_place(log, from, path);
     if (!ok) {
         pk_job_free(j);
         return NULL;

@@ -54,9 +54,9 @@ static int gather_docs(const pk_job *j, const pki_job_step *js, pk_doc *docs, si
         if (it)
             *warned += it->warnings;
         if (!it || (it->kind != PKI_JOB_MOTION && it->kind != PKI_JOB_POSE)) {
-            pk_log_add(log, PK_ERROR, -1, js->at.line, js->at.col,
-                       "%s: '%s' is a report, not a motion or pose", pk_step_name(js->step),
-                       names[i]);
+            pk_log_add_at(log, PK_ERROR, j->path, -1, js->at.line, js->at.col,
+                          "%s: '%s' is a report, not a motion or pose", pk_step_name(js->step),
+                          names[i]);
             return -1;
         }
         docs[i].format = it->kind == PKI_JOB_MOTION ? PK_FMT_VMD : PK_FMT_VPD;
@@ -64,7 +64,7 @@ static int gather_docs(const pk_job *j, const pki_job_step *js, pk_doc *docs, si
         docs[i].motion = it->motion && copy ? pk_motion_clone(it->motion) : it->motion;
         docs[i].pose = it->pose && copy ? pk_pose_clone(it->pose) : it->pose;
         if (!docs[i].motion && !docs[i].pose) {
-            pk_error(log, "out of memory");
+            pk_log_add_at(log, PK_ERROR, j->path, -1, 0, 0, "out of memory");
             return -1;
         }
     }
@@ -85,8 +85,8 @@ static int give_things(const pk_job *j, const pki_job_step *js, const pk_step_ne
                             : need[i].kind == PK_NEED_RULES ? (const void *)it->rules
                                                             : (const void *)it->model;
         if (need[i].kind == PK_NEED_MODEL && !thing) {
-            pk_log_add(log, PK_ERROR, -1, js->at.line, js->at.col, "'%s' is not a model",
-                       need[i].name);
+            pk_log_add_at(log, PK_ERROR, j->path, -1, js->at.line, js->at.col,
+                          "'%s' is not a model", need[i].name);
             return -1;
         }
         if (it)
@@ -109,18 +109,16 @@ static void relog_step(const pk_job *j, const pki_job_step *js, const pk_step_ne
             about_input = about_input ||
                           (need[k].kind != PK_NEED_RULES && strcmp(d->path, need[k].name) == 0);
         if (about_input) {
-            pk_log_set_path(log, j->path);
-            pk_log_add(log, d->severity, -1, js->at.line, js->at.col, "%s: %s", d->path, d->msg);
+            pk_log_add_at(log, d->severity, j->path, -1, js->at.line, js->at.col, "%s: %s", d->path,
+                          d->msg);
             continue;
         }
         bool placed = d->path || d->offset >= 0 || d->line > 0;
-        pk_log_set_path(log, placed ? d->path : j->path);
-        pk_log_add(log, d->severity, d->offset, placed ? d->line : js->at.line,
-                   placed ? d->col : js->at.col, "%s", d->msg);
+        pk_log_add_at(log, d->severity, placed ? d->path : j->path, d->offset,
+                      placed ? d->line : js->at.line, placed ? d->col : js->at.col, "%s", d->msg);
     }
     if (tmp->errors + tmp->warnings > tmp->count && tmp->errors > 0)
-        pk_error(log, "out of memory");
-    pk_log_set_path(log, j->path);
+        pk_log_add_at(log, PK_ERROR, j->path, -1, 0, 0, "out of memory");
 }
 
 /* The step's result into its pki_job_item: a report kept whole, a document
@@ -153,7 +151,7 @@ static int run_step(pk_job *j, const pki_job_step *js, pk_log *log)
     int rc = -1;
     size_t warned = 0; /* warnings met reading the step's inputs, rules and models */
     if (!docs || !need || !res || (js->out && !res_item)) {
-        pk_error(log, "out of memory");
+        pk_log_add_at(log, PK_ERROR, j->path, -1, 0, 0, "out of memory");
         goto done;
     }
     pk_step_needs(js->step, need, nneed);
@@ -166,11 +164,11 @@ static int run_step(pk_job *j, const pki_job_step *js, pk_log *log)
     /* strict: a warning reading its inputs or model, or running it, fails
      * the step (the command's --strict) */
     if (ran == 0 && pk_step_strict(js->step) && (warned || tmp.warnings)) {
-        pk_log_add(log, PK_ERROR, -1, js->at.line, js->at.col,
-                   "%s: strict: %zu warning%s (reading its inputs or running it) %s",
-                   pk_step_name(js->step), warned + tmp.warnings,
-                   warned + tmp.warnings == 1 ? "" : "s",
-                   warned + tmp.warnings == 1 ? "is an error" : "are errors");
+        pk_log_add_at(log, PK_ERROR, j->path, -1, js->at.line, js->at.col,
+                      "%s: strict: %zu warning%s (reading its inputs or running it) %s",
+                      pk_step_name(js->step), warned + tmp.warnings,
+                      warned + tmp.warnings == 1 ? "" : "s",
+                      warned + tmp.warnings == 1 ? "is an error" : "are errors");
         ran = -1;
     }
     relog_step(j, js, need, nneed, &tmp, log);
@@ -189,8 +187,8 @@ done:
     pk_step_result_free(res);
     free(res);
     if (rc != 0) {
-        pk_log_add(log, PK_ERROR, -1, js->at.line, js->at.col, "step %s -> %s failed",
-                   pk_step_name(js->step), js->out ? js->out : "(no out)");
+        pk_log_add_at(log, PK_ERROR, j->path, -1, js->at.line, js->at.col, "step %s -> %s failed",
+                      pk_step_name(js->step), js->out ? js->out : "(no out)");
         if (res_item)
             pki_job_item_clear(res_item);
     }
@@ -222,8 +220,7 @@ static bool output_fits(const pk_job *j, size_t i, pki_job_kind kind, const pk_s
     }
     if (!what)
         return true;
-    pk_log_set_path(log, j->path);
-    pk_log_add(log, PK_ERROR, -1, os->path_at.line, os->path_at.col, "%s", what);
+    pk_log_add_at(log, PK_ERROR, j->path, -1, os->path_at.line, os->path_at.col, "%s", what);
     return false;
 }
 
@@ -233,7 +230,7 @@ static int check_outputs(const pk_job *j, pk_log *log)
 {
     pki_job_kind *kind = calloc(j->nitems + 1, sizeof *kind);
     if (!kind) {
-        pk_error(log, "out of memory");
+        pk_log_add_at(log, PK_ERROR, j->path, -1, 0, 0, "out of memory");
         return -1;
     }
     for (size_t i = 0; i < j->nitems; i++)
@@ -275,7 +272,7 @@ static int encode(pk_job *j, size_t i, pk_log *log)
     int rc = -1;
     if (it && !output_fits(j, i, it->kind, it->by, log))
         return -1;
-    pk_log_set_path(log, o->path);
+    size_t from = log->count; /* what encoding says is about the output */
     if (!it) {
         pk_error(log, "'%s' is not defined", o->name);
     } else if (it->kind == PKI_JOB_REPORT) {
@@ -295,7 +292,7 @@ static int encode(pk_job *j, size_t i, pk_log *log)
         pk_error(log, "out of memory");
         rc = -1;
     }
-    pk_log_set_path(log, NULL);
+    pk_log_place(log, from, o->path);
     return rc;
 }
 
@@ -331,17 +328,15 @@ static int load_item(pk_job *j, pki_job_item *it, pk_log *log)
     for (size_t i = 0; i < tmp.count; i++) {
         const pk_diag *d = &tmp.items[i];
         if (d->severity == PK_ERROR && d->offset < 0 && d->line <= 0) {
-            pk_log_set_path(log, j->path);
-            pk_log_add(log, d->severity, -1, it->path_at.line, it->path_at.col, "%s '%s' (%s): %s",
-                       it->is_rules ? "rules" : "input", it->name, d->path ? d->path : it->path,
-                       d->msg);
+            pk_log_add_at(log, d->severity, j->path, -1, it->path_at.line, it->path_at.col,
+                          "%s '%s' (%s): %s", it->is_rules ? "rules" : "input", it->name,
+                          d->path ? d->path : it->path, d->msg);
             continue;
         }
-        pk_log_set_path(log, d->path);
-        pk_log_add(log, d->severity, d->offset, d->line, d->col, "%s", d->msg);
+        pk_log_add_at(log, d->severity, d->path, d->offset, d->line, d->col, "%s", d->msg);
     }
     if (tmp.errors + tmp.warnings > tmp.count && tmp.errors > 0)
-        pk_error(log, "out of memory");
+        pk_log_add_at(log, PK_ERROR, j->path, -1, 0, 0, "out of memory");
     pk_log_free(&tmp);
     return rc;
 }
@@ -353,7 +348,6 @@ int pk_job_run(pk_job *j, pk_log *log)
     for (size_t i = 0; i < j->nitems; i++)
         if (j->items[i].path && load_item(j, &j->items[i], log) != 0)
             rc = -1;
-    pk_log_set_path(log, j->path);
     if (rc != 0)
         return -1;
     /* Every output against what it will hold, before any step runs (the
@@ -361,12 +355,9 @@ int pk_job_run(pk_job *j, pk_log *log)
     if (check_outputs(j, log) != 0)
         return -1;
     /* Phase 2: the steps, in order. */
-    for (size_t s = 0; s < j->nsteps; s++) {
-        pk_log_set_path(log, j->path);
+    for (size_t s = 0; s < j->nsteps; s++)
         if (run_step(j, &j->steps[s], log) != 0)
             return -1;
-    }
-    pk_log_set_path(log, NULL);
     /* Phase 3: every output encoded in memory. */
     for (size_t i = 0; i < j->nouts; i++)
         if (encode(j, i, log) != 0)
@@ -405,7 +396,6 @@ static int make_parents(const char *path, char **made, pk_log *log)
         pk_error(log, "out of memory");
         return -1;
     }
-    pk_log_set_path(log, NULL);
     int rc = pki_os_make_dirs(dir, made, log);
     free(dir);
     return rc;
@@ -427,18 +417,16 @@ static void unmake_parents(const pk_job *j, char **made)
 int pk_job_check_write(const pk_job *j, pk_log *log)
 {
     int rc = 0;
-    pk_log_set_path(log, j->path);
     for (size_t i = 0; i < j->nouts; i++) {
         int err = pki_os_folder_writable(j->outs[i].path);
         if (err) {
             const pki_job_out *os = &j->ospec[i];
-            pk_log_add(log, PK_ERROR, -1, os->path_at.line, os->path_at.col,
-                       "%s: cannot write in its folder: %s", j->outs[i].path,
-                       pki_os_error_text(err));
+            pk_log_add_at(log, PK_ERROR, j->path, -1, os->path_at.line, os->path_at.col,
+                          "%s: cannot write in its folder: %s", j->outs[i].path,
+                          pki_os_error_text(err));
             rc = -1;
         }
     }
-    pk_log_set_path(log, NULL);
     return rc;
 }
 

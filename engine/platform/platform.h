@@ -14,8 +14,9 @@
  * bytes passed through; Windows: converted to wide characters behind this
  * interface, so "_wfopen", "MoveFileExW" and code page 932 stay in
  * win32.c).  "-" is standard input or output, always in binary mode.
- * Functions that log never change the log's path (pk_log_set_path):
- * the caller has set it to the file being worked on.
+ * Functions that log name the file they are about only when it is not
+ * the one the caller works on (pk_log_add_at: a folder being made); the
+ * caller places the rest at its file (pk_log_place).
  */
 #ifndef PKI_PLATFORM_PLATFORM_H
 #define PKI_PLATFORM_PLATFORM_H

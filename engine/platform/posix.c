@@ -439,7 +439,7 @@ static int make_one(const char *p, char **made, pk_log *log)
     }
     if (errno == EEXIST)
         return 0;
-    pki_log_add_at(log, PK_ERROR, p, -1, 0, 0, "cannot create the folder: %s", strerror(errno));
+    pk_log_add_at(log, PK_ERROR, p, -1, 0, 0, "cannot create the folder: %s", strerror(errno));
     return -1;
 }
 

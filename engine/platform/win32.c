@@ -429,8 +429,8 @@ int pki_os_make_dirs(const char *dir, char **made, pk_log *log)
         *made = NULL;
     wchar_t *p = widen(dir);
     if (!p) {
-        pki_log_add_at(log, PK_ERROR, dir, -1, 0, 0, "cannot create the folder: %s",
-                       errno == EILSEQ ? "the name is not valid UTF-8" : "out of memory");
+        pk_log_add_at(log, PK_ERROR, dir, -1, 0, 0, "cannot create the folder: %s",
+                      errno == EILSEQ ? "the name is not valid UTF-8" : "out of memory");
         return -1;
     }
     size_t n = wcslen(p);
@@ -457,8 +457,8 @@ int pki_os_make_dirs(const char *dir, char **made, pk_log *log)
         } else if (GetLastError() != ERROR_ALREADY_EXISTS) {
             char *u = narrow(p);
             char buf[512];
-            pki_log_add_at(log, PK_ERROR, u ? u : dir, -1, 0, 0, "cannot create the folder: %s",
-                           win_text(GetLastError(), buf, sizeof buf));
+            pk_log_add_at(log, PK_ERROR, u ? u : dir, -1, 0, 0, "cannot create the folder: %s",
+                          win_text(GetLastError(), buf, sizeof buf));
             free(u);
             free(p);
             return -1;

@@ -72,7 +72,7 @@ static void errorf(loader *L, const char *file, int line, int col, const char *f
 {
     va_list ap;
     va_start(ap, fmt);
-    pki_log_vadd_at(L->log, PK_ERROR, file, -1, line, col, fmt, ap);
+    pk_log_vadd_at(L->log, PK_ERROR, file, -1, line, col, fmt, ap);
     va_end(ap);
     L->errors++;
 }

@@ -152,11 +152,11 @@ int pki_step_fail(pk_log *log, const char *fmt, ...) PK_PRINTF(2, 3);
 
 /* ---- pieces the runs share (step_run.c) ---- */
 
-/* Messages of an operation about one document name its file: the log's
- * path is that document's while the operation runs (pki_about), then the
- * caller's again (pki_restore, which frees what pki_about returned). */
-char *pki_about(pk_log *log, const char *name);
-void pki_restore(pk_log *log, char *old);
+/* Messages of an operation about one document name its file: what it
+ * logs from pki_mark(log) on is placed at the document's name afterwards
+ * (pk_log_place; a NULL name leaves them to the caller).  A job re-places
+ * them at its step. */
+size_t pki_mark(const pk_log *log);
 /* *to = *from, and from zeroed (a document taken over). */
 void pki_take(pk_doc *to, pk_doc *from);
 /* A copy of the pose with its over-long names cut for the VMD field when

@@ -88,13 +88,13 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
         return 0;
     }
     res->out.format = to;
-    char *old = pki_about(log, s->inputs[0]);
+    size_t from = pki_mark(log);
     if (to == PK_FMT_VPD) {
         warn_lost(in->motion, log);
         res->out.pose = pk_motion_sample(in->motion, NULL, (double)o->frame, log);
     } else /* one key per bone and morph at the frame, linear curves */
         res->out.motion = pose_to_vmd(o, in->pose, log);
-    pki_restore(log, old);
+    pk_log_place(log, from, s->inputs[0]);
     return res->out.pose || res->out.motion ? 0 : -1;
 }
 

@@ -656,10 +656,8 @@ static int figures(const pk_step *s, const diff_result *dr, pk_buf *out, pk_log 
     int rc = dr_ ? pk_draw_svg(dr_, out) : -1;
     for (size_t i = 0; !dr_ && i < quiet.count; i++) {
         const pk_diag *g = &quiet.items[i];
-        pk_log_set_path(log, g->path);
-        pk_log_add(log, g->severity, g->offset, g->line, g->col, "%s", g->msg);
+        pk_log_add_at(log, g->severity, g->path, g->offset, g->line, g->col, "%s", g->msg);
     }
-    pk_log_set_path(log, NULL);
     pk_drawing_free(dr_);
     pk_selection_free((pk_selection *)o.body);
     pk_rules_free(own);

@@ -134,10 +134,10 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
         mi[i].motion = in[i].motion;
         mi[i].pose = in[i].pose;
         if (in[i].pose && o->cut_names) { /* the pose's names as a VMD holds them */
-            char *old = pki_about(log, s->inputs[i]);
+            size_t from = pki_mark(log);
             pk_pose *c = pk_pose_clone(in[i].pose);
             long cut = c ? pk_pose_cut_names(c, log) : -1;
-            pki_restore(log, old);
+            pk_log_place(log, from, s->inputs[i]);
             if (cut < 0) {
                 if (!c)
                     pk_error(log, "out of memory");

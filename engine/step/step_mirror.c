@@ -24,13 +24,13 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     if (!st)
         return -1;
     pk_doc *d = &res->out;
-    char *old = pki_about(log, s->inputs[0]);
+    size_t from = pki_mark(log);
     int rc = d->motion ? pk_motion_mirror(d->motion, o->rules, st, log)
                        : pk_pose_mirror(d->pose, o->rules, st, log);
     /* a run that changed nothing says so (a warning: strict fails it) */
     if (rc == 0 && pki_edit_renamed(st) == 0 && st->keys_changed == 0 && !res->duplicates)
         pk_warning(log, "nothing to mirror: no key changed, the output is the input unchanged");
-    pki_restore(log, old);
+    pk_log_place(log, from, s->inputs[0]);
     return rc;
 }
 

@@ -94,7 +94,7 @@ static int lay(const pk_step *s, const pk_doc *base, const pk_pose *pose, const 
     or->motion_in = base->motion != NULL;
     /* what the engine says is about the pose: what it lacks, what it
      * overlaid */
-    char *old = pki_about(log, s->inputs[1]);
+    size_t from = pki_mark(log);
     if (base->motion) {
         res->out.format = PK_FMT_VMD;
         res->out.motion = pk_overlay_motion(base->motion, pose, sel, &opt, & or->stats, log);
@@ -103,7 +103,7 @@ static int lay(const pk_step *s, const pk_doc *base, const pk_pose *pose, const 
         res->vpd.layout = base->pose->layout;
         res->out.pose = pk_overlay_pose(base->pose, pose, sel, opt.mode, & or->stats, log);
     }
-    pki_restore(log, old);
+    pk_log_place(log, from, s->inputs[1]);
     if (!res->out.motion && !res->out.pose)
         return -1;
     return pki_drop_duplicates(&res->out, res, log);
@@ -126,9 +126,9 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     if (!pose)
         pose = own = pk_motion_sample(pd->motion, NULL, (double)o->pose_frame, log);
     if (pose && o->cut_names) { /* the pose's names as a VMD holds them */
-        char *old = pki_about(log, s->inputs[1]);
+        size_t from = pki_mark(log);
         pose = pki_cut_pose(true, pose, &cut, log);
-        pki_restore(log, old);
+        pk_log_place(log, from, s->inputs[1]);
     }
     pk_selection *sel = pose ? pk_selection_parse_model(o->rules, o->model, o->bones, log) : NULL;
     int rc = -1;

@@ -92,7 +92,7 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     }
     opt.bones = sel;
     /* what it says about the motion's keys names the input */
-    char *old = pki_about(log, s->inputs[0]);
+    size_t from = pki_mark(log);
     res->out.format = PK_FMT_VMD;
     res->out.motion = is_reduce(s) ? pk_motion_reduce(in->motion, &opt, st, log)
                                    : pk_motion_bake(in->motion, &opt, st, log);
@@ -100,7 +100,7 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
      * warning: strict fails it); a motion whose camera alone could
      * change is told where the camera went */
     if (res->out.motion && pki_drop_duplicates(&res->out, res, log) != 0) {
-        pki_restore(log, old);
+        pk_log_place(log, from, s->inputs[0]);
         pk_selection_free(sel);
         return -1;
     }
@@ -117,7 +117,7 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
             pk_warning(log, "nothing to %s: no key changed, the output is the input unchanged",
                        cmd);
     }
-    pki_restore(log, old);
+    pk_log_place(log, from, s->inputs[0]);
     pk_selection_free(sel);
     return res->out.motion ? 0 : -1;
 }

@@ -62,14 +62,14 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     if (!st)
         return -1;
     pk_doc *d = &res->out;
-    char *old = pki_about(log, s->inputs[0]);
+    size_t from = pki_mark(log);
     int rc = d->motion ? pk_motion_rename(d->motion, o->rules, o->reverse, st, log)
                        : pk_pose_rename(d->pose, o->rules, o->reverse, st, log);
     /* a run that changed nothing says so (a warning: strict fails it) */
     if (rc == 0 && pki_edit_renamed(st) == 0 && !res->duplicates)
         pk_warning(log, "no rename rule matched a bone or morph of the input: the output is "
                         "the input unchanged");
-    pki_restore(log, old);
+    pk_log_place(log, from, s->inputs[0]);
     return rc;
 }
 

@@ -165,7 +165,7 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     if (d->pose)
         res->vpd.layout = d->pose->layout;
     pk_edit_stats *st = &rr->edit;
-    char *old = pki_about(log, s->inputs[0]);
+    size_t from = pki_mark(log);
     int rc;
     if (o->from_name)
         rc = between_models(s, d, rr, log);
@@ -179,7 +179,7 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
         pk_warning(log, "nothing to retarget: no key changed, the output is the input unchanged");
     else if (rc == 0 && same)
         unchanged_retarget(&rr->report, d->motion ? "motion" : "pose", log);
-    pki_restore(log, old);
+    pk_log_place(log, from, s->inputs[0]);
     return rc;
 }
 

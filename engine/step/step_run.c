@@ -6,19 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-char *pki_about(pk_log *log, const char *name)
+size_t pki_mark(const pk_log *log)
 {
-    char *old = log && log->path ? strdup(log->path) : NULL;
-    if (log && name)
-        pk_log_set_path(log, name);
-    return old;
-}
-
-void pki_restore(pk_log *log, char *old)
-{
-    if (log)
-        pk_log_set_path(log, old);
-    free(old);
+    return log ? log->count : 0;
 }
 
 void pki_take(pk_doc *to, pk_doc *from)

@@ -17,8 +17,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     pk_log log;
     pk_log_init(&log);
-    pk_log_set_path(&log, "fuzz.pmx");
     pk_model *m = pk_pmx_read(data, size, &log);
+    pk_log_place(&log, 0, "fuzz.pmx");
     fz_check_log(&log, m == NULL, "pk_pmx_read");
     if (m)
         fz_check_model(m, size);

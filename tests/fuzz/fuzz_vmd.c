@@ -104,8 +104,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     pk_log log;
     pk_log_init(&log);
-    pk_log_set_path(&log, "fuzz.vmd");
     pk_motion *m = pk_vmd_read(data, size, &log);
+    pk_log_place(&log, 0, "fuzz.vmd");
     fz_check_log(&log, m == NULL, "pk_vmd_read");
     if (m) {
         /* Record sizes from doc/formats.md §3: bone 111, morph 23, camera 61,

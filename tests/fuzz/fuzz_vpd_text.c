@@ -33,8 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     pk_log log;
     pk_log_init(&log);
-    pk_log_set_path(&log, "fuzz.vpd");
     pk_pose *p = pk_vpd_read(data, size, &log);
+    pk_log_place(&log, 0, "fuzz.vpd");
     fz_check_log(&log, p == NULL, "pk_vpd_read");
     if (p) {
         pk_buf out;

@@ -62,8 +62,9 @@ static pk_pose *read_vpd_exact(const uint8_t *d, size_t len, pk_log *log)
     assert_non_null(copy);
     if (len)
         memcpy(copy, d, len);
-    pk_log_set_path(log, "cut.vpd");
+    size_t from = log->count;
     pk_pose *p = pk_vpd_read(copy, len, log);
+    pk_log_place(log, from, "cut.vpd");
     assert_memory_equal(copy, d, len);
     free(copy);
     return p;
@@ -490,8 +491,8 @@ static void test_nan_inf_warned(void **state)
         k[47 + i] = 20;
     pk_log log;
     pk_log_init(&log);
-    pk_log_set_path(&log, "nan.vmd");
     pk_motion *m = pk_vmd_read(v, sizeof v, &log);
+    pk_log_place(&log, 0, "nan.vmd");
     assert_non_null(m);
     if (log.warnings == 0)
         fail_msg("a VMD bone key with NaN and infinite values was read without a warning "

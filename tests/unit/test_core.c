@@ -257,20 +257,37 @@ static void log_formats_positions(void **state)
     pk_log log;
     pk_log_init(&log);
     char line[256];
-    pk_log_set_path(&log, "a.vmd");
+    /* a codec's message has a position only; its caller names the file */
     pk_log_add(&log, PK_ERROR, 1234, 0, 0, "bone count %u too large", 7u);
-    pk_log_set_path(&log, "b.vpd");
-    pk_log_add(&log, PK_WARNING, -1, 12, 3, "count says %d", 93);
-    pk_log_set_path(&log, NULL);
+    assert_false(log.items[0].placed);
+    pk_diag_format(&log.items[0], line, sizeof line);
+    assert_string_equal(line, "bone count 7 too large");
+    pk_log_place(&log, 0, "a.vmd");
+    assert_true(log.items[0].placed);
+    /* a message about another file, or about none, is placed when added:
+     * a later pk_log_place leaves it alone */
+    pk_log_add_at(&log, PK_WARNING, "b.vpd", -1, 12, 3, "count says %d", 93);
+    pk_log_add_at(&log, PK_ERROR, NULL, -1, 0, 0, "about no file");
     pk_error(&log, "plain");
-    assert_int_equal(log.errors, 2);
-    assert_int_equal(log.warnings, 1);
+    pk_log_place(&log, 0, "c.vmd"); /* names the last one only */
+    pk_log_place(&log, 0, "d.vmd"); /* nothing left to place */
+    pk_log_place(NULL, 0, "e.vmd"); /* no log: nothing */
+    pk_log_add(&log, PK_WARNING, -1, 0, 0, "later");
+    pk_log_place(&log, log.count, "f.vmd"); /* from past it: nothing */
+    assert_int_equal(log.errors, 3);
+    assert_int_equal(log.warnings, 2);
     pk_diag_format(&log.items[0], line, sizeof line);
     assert_string_equal(line, "a.vmd:1234: bone count 7 too large");
     pk_diag_format(&log.items[1], line, sizeof line);
     assert_string_equal(line, "b.vpd:12:3: warning: count says 93");
     pk_diag_format(&log.items[2], line, sizeof line);
-    assert_string_equal(line, "plain");
+    assert_string_equal(line, "about no file");
+    assert_true(log.items[2].placed);
+    pk_diag_format(&log.items[3], line, sizeof line);
+    assert_string_equal(line, "c.vmd: plain");
+    pk_diag_format(&log.items[4], line, sizeof line);
+    assert_string_equal(line, "warning: later");
+    assert_false(log.items[4].placed);
     pk_log_free(&log);
 }
 

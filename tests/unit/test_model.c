@@ -363,8 +363,8 @@ static void expect_error(const pg *g, const char *needle, int64_t offset)
 {
     pk_log log;
     pk_log_init(&log);
-    pk_log_set_path(&log, "m.pmx");
     pk_model *m = pk_model_read(g->b.data, g->b.len, &log);
+    pk_log_place(&log, 0, "m.pmx");
     assert_null(m);
     tu_assert_log_has(&log, needle);
     if (offset >= 0) {

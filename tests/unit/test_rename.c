@@ -175,9 +175,9 @@ static void test_width(void **state)
     pk_rules_free(r);
 }
 
-/* An operation reports a rule's line with the rule file's path but leaves
- * the caller's path (the motion's file) as it was, and its other messages
- * name the caller's file. */
+/* An operation reports a rule's line with the rule file's path (placed
+ * when added); its other messages are left for the caller to place at
+ * the motion's file, which leaves the rule's alone. */
 static void test_log_path_kept(void **state)
 {
     (void)state;
@@ -188,12 +188,14 @@ static void test_log_path_kept(void **state)
     add_bone(m, "センター", 0);
     pk_log log;
     pk_log_init(&log);
-    pk_log_set_path(&log, "dance.vmd");
     assert_int_equal(pk_motion_rename(m, r, false, NULL, &log), -1); /* width: at the rule */
+    assert_int_equal(pk_motion_rename(m, r, true, NULL, &log), -1);  /* reverse: at the rule */
+    pk_log_place(&log, 0, "dance.vmd");
     tu_assert_log_has(&log, "t.yaml:2:9: bone 'センター' would become");
-    assert_string_equal(log.path, "dance.vmd");
-    assert_int_equal(pk_motion_rename(m, r, true, NULL, &log), -1); /* reverse: at the rule */
-    assert_string_equal(log.path, "dance.vmd");
+    for (size_t i = 0; i < log.count; i++) {
+        assert_non_null(log.items[i].path);
+        assert_string_equal(log.items[i].path, "t.yaml");
+    }
     pk_motion_free(m);
     m = pk_motion_new();
     add_bone(m, "グルーブ", 0);
@@ -201,15 +203,22 @@ static void test_log_path_kept(void **state)
     size_t before = log.count;
     assert_int_equal(pk_motion_rename(m, r, false, NULL, &log), -1); /* a collision */
     assert_true(log.count > before);
-    assert_string_equal(log.path, "dance.vmd");
+    assert_null(log.items[log.count - 1].path);
+    assert_false(log.items[log.count - 1].placed);
+    pk_log_place(&log, before, "dance.vmd");
     assert_non_null(log.items[log.count - 1].path);
     assert_string_equal(log.items[log.count - 1].path, "dance.vmd");
     pk_motion_free(m);
     pk_rules_free(r);
-    /* A rules file's own errors do not move the caller's path either. */
+    /* A rules file's own errors are placed at it, whatever the caller
+     * places after. */
+    before = log.count;
     r = pk_rules_parse("rename: [", 10, "bad.yaml", &log);
     assert_null(r);
-    assert_string_equal(log.path, "dance.vmd");
+    pk_log_place(&log, before, "dance.vmd");
+    assert_true(log.count > before);
+    for (size_t i = before; i < log.count; i++)
+        assert_string_equal(log.items[i].path, "bad.yaml");
     pk_log_free(&log);
 }
 

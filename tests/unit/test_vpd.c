@@ -13,8 +13,9 @@
 static pk_pose *rd(const char *text, size_t len, pk_log *log)
 {
     pk_log_init(log);
-    pk_log_set_path(log, "t.vpd");
-    return pk_vpd_read(text, len, log);
+    pk_pose *p = pk_vpd_read(text, len, log);
+    pk_log_place(log, 0, "t.vpd");
+    return p;
 }
 
 #define RD(lit, log) rd(lit, sizeof(lit) - 1, log)

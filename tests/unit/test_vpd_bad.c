@@ -36,8 +36,8 @@ static bool text_pos_inside(const uint8_t *d, size_t n, int line, int col)
 static pk_pose *read_checked(const uint8_t *d, size_t n, pk_log *log)
 {
     pk_log_init(log);
-    pk_log_set_path(log, "bad.vpd");
     pk_pose *p = pk_vpd_read(d, n, log);
+    pk_log_place(log, 0, "bad.vpd");
     if (p) {
         assert_int_equal(log->errors, 0);
         return p;

@@ -18,8 +18,9 @@ static pk_pose *load(const char *path, pk_log *log, uint8_t **data, size_t *len)
 {
     *data = tu_read_file(path, len);
     pk_log_init(log);
-    pk_log_set_path(log, path);
-    return pk_vpd_read(*data, *len, log);
+    pk_pose *p = pk_vpd_read(*data, *len, log);
+    pk_log_place(log, 0, path);
+    return p;
 }
 
 static void print_log(const pk_log *log)

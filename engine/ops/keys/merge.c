@@ -132,7 +132,7 @@ static const char *input_name(const merger *g, size_t i, char *buf, size_t size)
     return buf;
 }
 
-/* A warning about input i, under its file's name (pki_log_add_at). */
+/* A warning about input i, under its file's name (pk_log_add_at). */
 static void warn_input(const merger *g, size_t i, const char *fmt, ...) PK_PRINTF(3, 4);
 static void warn_input(const merger *g, size_t i, const char *fmt, ...)
 {
@@ -140,12 +140,12 @@ static void warn_input(const merger *g, size_t i, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     if (g->in[i].name) {
-        pki_log_vadd_at(g->log, PK_WARNING, g->in[i].name, -1, 0, 0, fmt, ap);
+        pk_log_vadd_at(g->log, PK_WARNING, g->in[i].name, -1, 0, 0, fmt, ap);
     } else {
         char msg[512];
         vsnprintf(msg, sizeof msg, fmt, ap);
-        pki_log_add_at(g->log, PK_WARNING, NULL, -1, 0, 0, "%s: %s",
-                       input_name(g, i, buf, sizeof buf), msg);
+        pk_log_add_at(g->log, PK_WARNING, NULL, -1, 0, 0, "%s: %s",
+                      input_name(g, i, buf, sizeof buf), msg);
     }
     va_end(ap);
 }
@@ -723,13 +723,9 @@ pk_motion *pk_merge(const pk_merge_input *in, size_t n, pk_merge_policy policy,
         if (in[i].motion) {
             g.src[i] = in[i].motion;
         } else { /* what the pose cannot be as a motion names its file */
-            char *keep = log && log->path ? strdup(log->path) : NULL;
-            if (log && in[i].name)
-                pk_log_set_path(log, in[i].name);
+            size_t from = log ? log->count : 0;
             g.src[i] = pk_pose_to_motion(in[i].pose, 0, log);
-            if (log && in[i].name)
-                pk_log_set_path(log, keep);
-            free(keep);
+            pk_log_place(log, from, in[i].name);
         }
         g.own[i] = in[i].pose != NULL;
         if (!g.src[i] || cut_input(&g, i) != 0) {

@@ -225,10 +225,10 @@ static int name_plan_check_width(const pki_name_plan *pl, const pk_names *names,
         char *to = pk_cp932_to_utf8(pl->to[i], pl->to_len[i], NULL);
         const pki_map_rule *r = pl->rule[i];
         if (r) {
-            pki_log_add_at(log, PK_ERROR, r->to_at.file, -1, r->to_at.line, r->to_at.col,
-                           "%s '%s' would become '%s', %zu bytes in CP932; the field holds %zu",
-                           what, pk_names_utf8(names, (pk_name_id)i), to ? to : "?", pl->to_len[i],
-                           max);
+            pk_log_add_at(log, PK_ERROR, r->to_at.file, -1, r->to_at.line, r->to_at.col,
+                          "%s '%s' would become '%s', %zu bytes in CP932; the field holds %zu",
+                          what, pk_names_utf8(names, (pk_name_id)i), to ? to : "?", pl->to_len[i],
+                          max);
         } else {
             pk_error(log, "%s '%s' would become '%s', %zu bytes in CP932; the field holds %zu",
                      what, pk_names_utf8(names, (pk_name_id)i), to ? to : "?", pl->to_len[i], max);
@@ -384,9 +384,9 @@ static int reverse_check(const pki_map *m, pk_log *log)
     for (size_t i = 0; i < m->n; i++) {
         const pki_map_rule *r = &m->v[i];
         if (r->from.star >= 0 && r->to.star < 0) {
-            pki_log_add_at(log, PK_ERROR, r->to_at.file, -1, r->to_at.line, r->to_at.col,
-                           "rule '%s': '%s' cannot be reversed (the target has no '*')",
-                           r->from_utf8, r->to_utf8);
+            pk_log_add_at(log, PK_ERROR, r->to_at.file, -1, r->to_at.line, r->to_at.col,
+                          "rule '%s': '%s' cannot be reversed (the target has no '*')",
+                          r->from_utf8, r->to_utf8);
             rc = -1;
         }
     }

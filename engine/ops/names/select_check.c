@@ -146,7 +146,7 @@ static bool plain_name(void *ctx, const char *item)
     }
     char hint[320] = "";
     suggest(w->l, item, "; ", hint, sizeof hint);
-    pki_log_add_at(w->log, PK_WARNING, NULL, -1, 0, 0,
+    pk_log_add_at(w->log, PK_WARNING, NULL, -1, 0, 0,
                    "'%s' in the selection matches no %s of %s%s", item, w->kinds, w->where, hint);
     return true;
 }
@@ -172,7 +172,7 @@ int pki_selection_check(const pk_selection *sel, const char *spec, const pk_doc 
         w.alone = !strchr(spec, ',') && !strchr(spec, '*') && spec[strspn(spec, " \t")] != '@';
         each_plain(spec, plain_name, &w);
         if (w.none) {
-            pki_log_add_at(log, PK_ERROR, NULL, -1, 0, 0,
+            pk_log_add_at(log, PK_ERROR, NULL, -1, 0, 0,
                            "the selection '%s' matches no %s of %s: nothing to %s%s%s", spec,
                            w.kinds, where, verb, hints[0] ? "; " : "", hints);
             rc = -1;

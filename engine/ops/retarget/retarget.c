@@ -152,10 +152,10 @@ static pk_name_id stance_bone_name(pk_names *names, const stance_c *sc, size_t m
 {
     const pki_pattern *b = &sc->rule->bone;
     if (b->len > max) {
-        pki_log_add_at(log, PK_ERROR, sc->rule->at.file, -1, sc->rule->at.line, sc->rule->at.col,
-                       "stance bone '%s' needs a key but its name is %zu bytes; a %s bone name "
-                       "holds %zu",
-                       sc->rule->bone_utf8, b->len, format, max);
+        pk_log_add_at(log, PK_ERROR, sc->rule->at.file, -1, sc->rule->at.line, sc->rule->at.col,
+                      "stance bone '%s' needs a key but its name is %zu bytes; a %s bone name "
+                      "holds %zu",
+                      sc->rule->bone_utf8, b->len, format, max);
         return PK_NO_NAME;
     }
     pk_name_id id = pk_names_intern(names, b->raw, b->len);

@@ -137,7 +137,7 @@ static void add_segment(pk_stance *out, const pk_model *a, const pk_model *b, co
 }
 
 /* An error about one model: at its name (its file, or a job's name for
- * it) when the caller gave one, else at the log's path.  The motion is
+ * it) when the caller gave one, else the caller's to place.  The motion is
  * not what is wrong. */
 static void model_error(pk_log *log, const char *name, const char *fmt, ...) PK_PRINTF(3, 4);
 static void model_error(pk_log *log, const char *name, const char *fmt, ...)
@@ -145,7 +145,7 @@ static void model_error(pk_log *log, const char *name, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     if (name)
-        pki_log_vadd_at(log, PK_ERROR, name, -1, 0, 0, fmt, ap);
+        pk_log_vadd_at(log, PK_ERROR, name, -1, 0, 0, fmt, ap);
     else
         pk_log_vadd(log, PK_ERROR, -1, 0, 0, fmt, ap);
     va_end(ap);
