@@ -95,7 +95,7 @@ static void copy_warnings(pk_log *dst, const pk_log *src)
         const pk_diag *d = &src->items[i];
         if (d->severity != PK_WARNING)
             continue;
-        pk_log_add_at(dst, PK_WARNING, d->path, d->offset, d->line, d->col, "%s",
+        pk_log_add_at(dst, PK_WARNING, d->code, d->path, d->offset, d->line, d->col, "%s",
                       d->msg ? d->msg : "");
     }
 }

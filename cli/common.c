@@ -163,7 +163,7 @@ int cli_write(const char *out_path, const pk_buf *buf)
     pk_log_init(&log);
     pk_staged *st = NULL;
     if (buf->oom) {
-        pk_log_add_at(&log, PK_ERROR, out_path, -1, 0, 0, "out of memory");
+        pk_log_add_at(&log, PK_ERROR, PK_E_NO_MEMORY, out_path, -1, 0, 0, "out of memory");
     } else {
         st = pk_file_stage(out_path, buf->data, buf->len, &log);
     }

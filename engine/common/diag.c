@@ -26,10 +26,10 @@ void pk_log_free(pk_log *log)
 }
 
 /* Appends one diagnostic; placed: path is its file (NULL: none). */
-static void add(pk_log *log, pk_severity sev, bool placed, const char *path, int64_t offset,
-                int line, int col, const char *fmt, va_list ap) PK_PRINTF(8, 0);
-static void add(pk_log *log, pk_severity sev, bool placed, const char *path, int64_t offset,
-                int line, int col, const char *fmt, va_list ap)
+static void add(pk_log *log, pk_severity sev, pk_diag_code code, bool placed, const char *path,
+                int64_t offset, int line, int col, const char *fmt, va_list ap) PK_PRINTF(9, 0);
+static void add(pk_log *log, pk_severity sev, pk_diag_code code, bool placed, const char *path,
+                int64_t offset, int line, int col, const char *fmt, va_list ap)
 {
     if (!log)
         return;
@@ -53,6 +53,7 @@ static void add(pk_log *log, pk_severity sev, bool placed, const char *path, int
     vsnprintf(msg, (size_t)n + 1, fmt, ap);
     pk_diag *d = &log->items[log->count++];
     d->severity = sev;
+    d->code = code;
     d->path = path ? strdup(path) : NULL;
     d->offset = line > 0 ? -1 : offset;
     d->line = line > 0 ? line : 0;
@@ -61,16 +62,16 @@ static void add(pk_log *log, pk_severity sev, bool placed, const char *path, int
     d->placed = placed;
 }
 
-void pk_log_vadd_at(pk_log *log, pk_severity sev, const char *path, int64_t offset, int line,
-                    int col, const char *fmt, va_list ap)
+void pk_log_vadd_at(pk_log *log, pk_severity sev, pk_diag_code code, const char *path,
+                    int64_t offset, int line, int col, const char *fmt, va_list ap)
 {
-    add(log, sev, true, path, offset, line, col, fmt, ap);
+    add(log, sev, code, true, path, offset, line, col, fmt, ap);
 }
 
-void pk_log_vadd(pk_log *log, pk_severity sev, int64_t offset, int line, int col, const char *fmt,
-                 va_list ap)
+void pk_log_vadd(pk_log *log, pk_severity sev, pk_diag_code code, int64_t offset, int line, int col,
+                 const char *fmt, va_list ap)
 {
-    add(log, sev, false, NULL, offset, line, col, fmt, ap);
+    add(log, sev, code, false, NULL, offset, line, col, fmt, ap);
 }
 
 void pk_log_place(pk_log *log, size_t from, const char *path)
@@ -86,38 +87,63 @@ void pk_log_place(pk_log *log, size_t from, const char *path)
     }
 }
 
-void pk_log_add_at(pk_log *log, pk_severity sev, const char *path, int64_t offset, int line,
-                   int col, const char *fmt, ...)
+void pk_log_add_at(pk_log *log, pk_severity sev, pk_diag_code code, const char *path,
+                   int64_t offset, int line, int col, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    pk_log_vadd_at(log, sev, path, offset, line, col, fmt, ap);
+    pk_log_vadd_at(log, sev, code, path, offset, line, col, fmt, ap);
     va_end(ap);
 }
 
-void pk_log_add(pk_log *log, pk_severity sev, int64_t offset, int line, int col, const char *fmt,
-                ...)
+void pk_log_add(pk_log *log, pk_severity sev, pk_diag_code code, int64_t offset, int line, int col,
+                const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    pk_log_vadd(log, sev, offset, line, col, fmt, ap);
+    pk_log_vadd(log, sev, code, offset, line, col, fmt, ap);
     va_end(ap);
 }
 
-void pk_error(pk_log *log, const char *fmt, ...)
+void pk_error(pk_log *log, pk_diag_code code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    pk_log_vadd(log, PK_ERROR, -1, 0, 0, fmt, ap);
+    pk_log_vadd(log, PK_ERROR, code, -1, 0, 0, fmt, ap);
     va_end(ap);
 }
 
-void pk_warning(pk_log *log, const char *fmt, ...)
+void pk_warning(pk_log *log, pk_diag_code code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    pk_log_vadd(log, PK_WARNING, -1, 0, 0, fmt, ap);
+    pk_log_vadd(log, PK_WARNING, code, -1, 0, 0, fmt, ap);
     va_end(ap);
+}
+
+const char *pk_diag_code_name(pk_diag_code code)
+{
+    switch (code) {
+    case PK_E_DAMAGED:
+        return "damaged";
+    case PK_E_IO:
+        return "io";
+    case PK_E_NOT_FOUND:
+        return "not-found";
+    case PK_E_USAGE:
+        return "usage";
+    case PK_E_UNSUPPORTED:
+        return "unsupported";
+    case PK_E_NO_MEMORY:
+        return "no-memory";
+    case PK_E_CONFLICT:
+        return "conflict";
+    case PK_E_NO_EFFECT:
+        return "no-effect";
+    case PK_E_LOSS:
+        return "loss";
+    }
+    return "?";
 }
 
 int pk_diag_format(const pk_diag *d, char *buf, size_t size)
@@ -169,11 +195,11 @@ void pki_log_sum_add(pki_log_sum *s, int64_t offset, int line, int col, const ch
     s->count++;
 }
 
-void pki_log_sum_end(pki_log_sum *s, pk_log *log, pk_severity sev, const char *tail,
-                     const char *fmt, ...)
+void pki_log_sum_end(pki_log_sum *s, pk_log *log, pk_severity sev, pk_diag_code code,
+                     const char *tail, const char *fmt, ...)
 {
     if (s->count == 1) {
-        pk_log_add(log, sev, s->offset, s->line, s->col, "%s",
+        pk_log_add(log, sev, code, s->offset, s->line, s->col, "%s",
                    s->one ? s->one : "(message lost: out of memory)");
     } else if (s->count > 1) {
         va_list ap;
@@ -192,7 +218,7 @@ void pki_log_sum_end(pki_log_sum *s, pk_log *log, pk_severity sev, const char *t
                                   s->shown[i] ? s->shown[i] : "?");
         if (s->count > shown && o < sizeof names)
             snprintf(names + o, sizeof names - o, " and %zu more", s->count - shown);
-        pk_log_add(log, sev, -1, 0, 0, "%s: %s%s", head ? head : "several warnings", names,
+        pk_log_add(log, sev, code, -1, 0, 0, "%s: %s%s", head ? head : "several warnings", names,
                    tail ? tail : "");
         free(head);
     }

@@ -24,10 +24,10 @@ typedef struct pki_log_sum {
 void pki_log_sum_init(pki_log_sum *s);
 void pki_log_sum_add(pki_log_sum *s, int64_t offset, int line, int col, const char *item,
                      const char *fmt, ...) PK_PRINTF(6, 7);
-/* Writes the sum (nothing when empty) and frees it.  Several: the line is
+/* Writes the sum (nothing when empty), of kind code, and frees it.  Several: the line is
  * fmt's text, ": ", the first short forms, " and N more" when there were
  * more, then tail (may be NULL); no position (the items carry theirs). */
-void pki_log_sum_end(pki_log_sum *s, pk_log *log, pk_severity sev, const char *tail,
-                     const char *fmt, ...) PK_PRINTF(5, 6);
+void pki_log_sum_end(pki_log_sum *s, pk_log *log, pk_severity sev, pk_diag_code code,
+                     const char *tail, const char *fmt, ...) PK_PRINTF(6, 7);
 
 #endif

@@ -116,12 +116,12 @@ static int parse_here(const void *data, size_t len, const char *path, pk_doc *do
         if (!doc->pose)
             return -1;
     } else if (f == PK_FMT_PMX || f == PK_FMT_PMD) {
-        pk_log_add(log, PK_ERROR, -1, 0, 0,
+        pk_log_add(log, PK_ERROR, PK_E_USAGE, -1, 0, 0,
                    "a %s model, not a motion or pose (models go with --model)",
                    f == PK_FMT_PMX ? "PMX" : "PMD");
         return -1;
     } else {
-        pk_log_add(log, PK_ERROR, 0, 0, 0,
+        pk_log_add(log, PK_ERROR, PK_E_DAMAGED, 0, 0, 0,
                    "not a VMD or VPD file (no signature and no .vmd/.vpd extension)");
         return -1;
     }
@@ -188,11 +188,11 @@ static int encode_pose(const pk_pose *p, pk_format format, const pk_encode_optio
         rc = pk_vpd_write(p, opts ? &opts->vpd : NULL, &buf, log);
     }
     if (rc == 0 && buf.oom) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         rc = -1;
     }
     if (rc == 0 && sink(ctx, buf.data, buf.len) != 0) {
-        pk_error(log, "write failed: %s", pki_os_error_text(errno));
+        pk_error(log, PK_E_IO, "write failed: %s", pki_os_error_text(errno));
         rc = -1;
     }
     pk_buf_free(&buf);
@@ -203,7 +203,7 @@ int pk_doc_encode(const pk_doc *doc, pk_format format, const pk_encode_options *
                   void *ctx, pk_log *log)
 {
     if (format != PK_FMT_VMD && format != PK_FMT_VPD) {
-        pk_error(log, "cannot tell the output format: name the file .vmd or .vpd");
+        pk_error(log, PK_E_USAGE, "cannot tell the output format: name the file .vmd or .vpd");
         return -1;
     }
     if (doc->motion && format == PK_FMT_VMD)
@@ -211,7 +211,8 @@ int pk_doc_encode(const pk_doc *doc, pk_format format, const pk_encode_options *
     if (doc->pose)
         return encode_pose(doc->pose, format, opts, sink, ctx, log);
     /* the steps take a pose out of a motion (convert's frame) */
-    pk_error(log, doc->motion ? "a .vpd holds one pose, not a motion" : "nothing to write");
+    pk_error(log, PK_E_USAGE,
+             doc->motion ? "a .vpd holds one pose, not a motion" : "nothing to write");
     return -1;
 }
 
@@ -231,7 +232,8 @@ pk_model *pk_model_read(const void *data, size_t len, pk_log *log)
         return pk_pmx_read(data, len, log);
     if (len >= 3 && memcmp(p, "Pmd", 3) == 0)
         return pk_pmd_read(data, len, log);
-    pk_log_add(log, PK_ERROR, 0, 0, 0, "not a PMX or PMD model (no \"PMX \" or \"Pmd\" signature)");
+    pk_log_add(log, PK_ERROR, PK_E_DAMAGED, 0, 0, 0,
+               "not a PMX or PMD model (no \"PMX \" or \"Pmd\" signature)");
     return NULL;
 }
 

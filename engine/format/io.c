@@ -113,7 +113,7 @@ static int produce_bytes(void *ctx, pk_sink sink, void *sink_ctx, pk_log *log)
 {
     const bytes *b = ctx;
     if (sink(sink_ctx, b->data, b->len) != 0) {
-        pk_error(log, "write failed: %s", pki_os_error_text(errno));
+        pk_error(log, PK_E_IO, "write failed: %s", pki_os_error_text(errno));
         return -1;
     }
     return 0;
@@ -126,7 +126,7 @@ static pk_staged *stage_here(const char *path, pk_producer produce, void *ctx, c
 {
     pk_staged *s = calloc(1, sizeof *s);
     if (!s || !(s->path = strdup(path))) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         free(s);
         return NULL;
     }
@@ -210,7 +210,7 @@ int pk_file_commit_all(pk_staged **s, size_t n, pk_log *log)
     bool *renamed = calloc(m, sizeof *renamed), *unkept = calloc(m, sizeof *unkept);
     int rc = 0;
     if (!target || !kept || !renamed || !unkept) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         rc = -1;
     }
     /* 1. every target's present file kept under a second name; one that
@@ -220,7 +220,7 @@ int pk_file_commit_all(pk_staged **s, size_t n, pk_log *log)
         if (!s[i]->temp)
             continue;
         if (!(target[i] = strdup(pki_os_temp_target(s[i]->temp)))) {
-            pk_log_add_at(log, PK_ERROR, s[i]->path, -1, 0, 0, "out of memory");
+            pk_log_add_at(log, PK_ERROR, PK_E_NO_MEMORY, s[i]->path, -1, 0, 0, "out of memory");
             rc = -1;
         } else {
             unkept[i] = pki_os_keep_old(target[i], &kept[i], NULL) != 0;
@@ -248,7 +248,7 @@ int pk_file_commit_all(pk_staged **s, size_t n, pk_log *log)
     for (size_t i = n; kept && renamed && unkept && i-- > 0;) {
         if (rc != 0 && renamed[i]) {
             if (unkept[i]) {
-                pk_log_add_at(log, PK_ERROR, s[i]->path, -1, 0, 0,
+                pk_log_add_at(log, PK_ERROR, PK_E_IO, s[i]->path, -1, 0, 0,
                               "replaced already: its old file could not be kept to put back");
                 continue;
             }

@@ -33,7 +33,7 @@ static bool fail(pd *d, size_t at, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    pk_log_vadd(d->log, PK_ERROR, (int64_t)at, 0, 0, fmt, ap);
+    pk_log_vadd(d->log, PK_ERROR, PK_E_DAMAGED, (int64_t)at, 0, 0, fmt, ap);
     va_end(ap);
     return false;
 }
@@ -86,7 +86,7 @@ static bool section(pd *d, size_t at, uint64_t n, size_t size, const char *what)
 
 static bool oom(pd *d)
 {
-    pk_error(d->log, "out of memory");
+    pk_error(d->log, PK_E_NO_MEMORY, "out of memory");
     return false;
 }
 
@@ -198,7 +198,7 @@ static bool iks(pd *d)
                         bone, d->m->nbones);
         pk_model_bone *b = &d->m->bones[bone];
         if (b->flags & PK_BONE_IK) {
-            pk_log_add(d->log, PK_WARNING, (int64_t)rec, 0, 0,
+            pk_log_add(d->log, PK_WARNING, PK_E_DAMAGED, (int64_t)rec, 0, 0,
                        "IK chain %zu: bone %d \"%s\" already has an IK chain; this one is ignored",
                        i, bone, b->name);
             continue;
@@ -318,7 +318,7 @@ pk_model *pk_pmd_read(const void *data, size_t len, pk_log *log)
     const uint8_t *frame_names = NULL, *bone_disp = NULL;
     bool ok = false;
     if (!d.m || !d.text) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         goto done;
     }
     pk_model *m = d.m;
@@ -337,7 +337,8 @@ pk_model *pk_pmd_read(const void *data, size_t len, pk_log *log)
     }
     m->version = pki_get_f32(h + 3);
     if (m->version != 1.0f)
-        pk_log_add(log, PK_WARNING, 3, 0, 0, "PMD version %g (1.0 expected)", (double)m->version);
+        pk_log_add(log, PK_WARNING, PK_E_DAMAGED, 3, 0, 0, "PMD version %g (1.0 expected)",
+                   (double)m->version);
     if (!(m->name = field_utf8(&d, h + 7, 20)) || !(m->comment = field_utf8(&d, h + 27, 256)))
         goto oom;
     /* vertices, faces, materials: skipped whole */
@@ -446,7 +447,7 @@ pk_model *pk_pmd_read(const void *data, size_t len, pk_log *log)
     for (size_t i = 0; i < nbd; i++) {
         uint8_t fi = bone_disp[3 * i + 2];
         if (fi < 1 || fi > nfn) {
-            pk_log_add(log, PK_WARNING, (int64_t)(d.r.pos - 3 * (nbd - i)), 0, 0,
+            pk_log_add(log, PK_WARNING, PK_E_DAMAGED, (int64_t)(d.r.pos - 3 * (nbd - i)), 0, 0,
                        "bone display entry %zu: frame %u does not exist (%u frames); ignored", i,
                        fi, nfn);
             continue;
@@ -510,13 +511,13 @@ pk_model *pk_pmd_read(const void *data, size_t len, pk_log *log)
         m->counts[PK_MSEC_JOINTS] = n;
     }
     if (pki_rd_left(&d.r) > 0)
-        pk_log_add(log, PK_WARNING, (int64_t)d.r.pos, 0, 0,
+        pk_log_add(log, PK_WARNING, PK_E_DAMAGED, (int64_t)d.r.pos, 0, 0,
                    "%zu bytes after the last section ignored", pki_rd_left(&d.r));
     pki_model_offsets off = {bone_off, NULL, rigid_off};
     ok = pki_model_finish(m, &off, log) == 0;
     goto done;
 oom:
-    pk_error(log, "out of memory");
+    pk_error(log, PK_E_NO_MEMORY, "out of memory");
 done:
     free(bone_off);
     free(rigid_off);

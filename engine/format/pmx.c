@@ -39,7 +39,7 @@ static bool fail_at(px *x, size_t at, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    pk_log_add(x->log, PK_ERROR, (int64_t)at, 0, 0, "%s: %s", x->what, msg);
+    pk_log_add(x->log, PK_ERROR, PK_E_DAMAGED, (int64_t)at, 0, 0, "%s: %s", x->what, msg);
     return false;
 }
 
@@ -77,7 +77,7 @@ static bool text(px *x, const char **out, const char *field)
         return true;
     *out = x->enc == 0 ? pki_model_utf16(x->m, p, (size_t)n) : pki_model_str(x->m, p, (size_t)n);
     if (!*out) {
-        pk_error(x->log, "out of memory");
+        pk_error(x->log, PK_E_NO_MEMORY, "out of memory");
         return false;
     }
     if (x->enc == 1 && memchr(p, 0, (size_t)n)) /* keep C strings whole */
@@ -178,7 +178,7 @@ static bool header(px *x)
         x->m->index_size[i] = s;
     }
     if (n > 8)
-        pk_log_add(x->log, PK_WARNING, 8, 0, 0,
+        pk_log_add(x->log, PK_WARNING, PK_E_DAMAGED, 8, 0, 0,
                    "header: %u globals; the %u after the 8 known are ignored", n, n - 8);
     set_what(x, "model info");
     return text(x, &x->m->name, "model name") && text(x, &x->m->name_en, "English model name") &&
@@ -216,7 +216,7 @@ static bool vertices(px *x)
             break;
         case 4: /* QDEF (2.1): as BDEF4 */
             if (!x->v21 && !x->qdef_warned) {
-                pk_log_add(x->log, PK_WARNING, (int64_t)(x->r.pos - 1), 0, 0,
+                pk_log_add(x->log, PK_WARNING, PK_E_DAMAGED, (int64_t)(x->r.pos - 1), 0, 0,
                            "vertex %zu: QDEF deform in a PMX 2.0 file (a 2.1 feature); read as 2.1",
                            i);
                 x->qdef_warned = true;
@@ -242,7 +242,7 @@ static bool faces(px *x)
     if (!count(x, "face indices", (size_t)x->isz[IX_VERTEX], &n))
         return false;
     if (n % 3 != 0)
-        pk_log_add(x->log, PK_WARNING, (int64_t)(x->r.pos - 4), 0, 0,
+        pk_log_add(x->log, PK_WARNING, PK_E_DAMAGED, (int64_t)(x->r.pos - 4), 0, 0,
                    "%zu face indices is not a multiple of 3", n);
     x->m->counts[PK_MSEC_FACES] = n / 3;
     pki_rd_skip(&x->r, n * (size_t)x->isz[IX_VERTEX]); /* fits: checked by count */
@@ -339,7 +339,7 @@ static bool bone(px *x, size_t i, pk_model_bone *bn)
                            pki_rd_left(r));
         bn->ik_links = pki_model_mem(x->m, (size_t)nl * sizeof *bn->ik_links);
         if (!bn->ik_links) {
-            pk_error(x->log, "out of memory");
+            pk_error(x->log, PK_E_NO_MEMORY, "out of memory");
             return false;
         }
         bn->nik_links = (size_t)nl;
@@ -368,7 +368,7 @@ static bool bones(px *x, int64_t **offsets)
     x->m->bones = calloc(n ? n : 1, sizeof *x->m->bones);
     *offsets = malloc((n ? n : 1) * sizeof **offsets);
     if (!x->m->bones || !*offsets) {
-        pk_error(x->log, "out of memory");
+        pk_error(x->log, PK_E_NO_MEMORY, "out of memory");
         return false;
     }
     for (size_t i = 0; i < n; i++) {
@@ -414,7 +414,7 @@ static bool morphs(px *x)
     x->m->counts[PK_MSEC_MORPHS] = n;
     x->m->morphs = calloc(n ? n : 1, sizeof *x->m->morphs);
     if (!x->m->morphs) {
-        pk_error(x->log, "out of memory");
+        pk_error(x->log, PK_E_NO_MEMORY, "out of memory");
         return false;
     }
     for (size_t i = 0; i < n; i++) {
@@ -430,13 +430,13 @@ static bool morphs(px *x)
         mo->panel = p[0];
         mo->kind = p[1];
         if (mo->panel > 4)
-            pk_log_add(x->log, PK_WARNING, (int64_t)(x->r.pos - 2), 0, 0, "%s: panel %u is not 0-4",
-                       x->what, mo->panel);
+            pk_log_add(x->log, PK_WARNING, PK_E_DAMAGED, (int64_t)(x->r.pos - 2), 0, 0,
+                       "%s: panel %u is not 0-4", x->what, mo->panel);
         size_t size = morph_offset_size(x, mo->kind);
         if (!size)
             return fail_at(x, x->r.pos - 1, "morph kind %u is not 0-10", mo->kind);
         if (mo->kind >= 9 && !x->v21)
-            pk_log_add(x->log, PK_WARNING, (int64_t)(x->r.pos - 1), 0, 0,
+            pk_log_add(x->log, PK_WARNING, PK_E_DAMAGED, (int64_t)(x->r.pos - 1), 0, 0,
                        "%s: kind %u (%s) is a PMX 2.1 kind in a 2.0 file", x->what, mo->kind,
                        mo->kind == 9 ? "flip" : "impulse");
         size_t at = x->r.pos;
@@ -460,7 +460,7 @@ static bool frames(px *x, int64_t **offsets)
     x->m->frames = calloc(n ? n : 1, sizeof *x->m->frames);
     *offsets = malloc((n ? n : 1) * sizeof **offsets);
     if (!x->m->frames || !*offsets) {
-        pk_error(x->log, "out of memory");
+        pk_error(x->log, PK_E_NO_MEMORY, "out of memory");
         return false;
     }
     size_t min_item =
@@ -484,7 +484,7 @@ static bool frames(px *x, int64_t **offsets)
                            pki_rd_left(&x->r));
         f->items = pki_model_mem(x->m, (size_t)k * sizeof *f->items);
         if (!f->items) {
-            pk_error(x->log, "out of memory");
+            pk_error(x->log, PK_E_NO_MEMORY, "out of memory");
             return false;
         }
         for (size_t j = 0; j < (size_t)k; j++) {
@@ -514,7 +514,7 @@ static bool rigids(px *x, int64_t **offsets)
     x->m->rigids = calloc(n ? n : 1, sizeof *x->m->rigids);
     *offsets = malloc((n ? n : 1) * sizeof **offsets);
     if (!x->m->rigids || !*offsets) {
-        pk_error(x->log, "out of memory");
+        pk_error(x->log, PK_E_NO_MEMORY, "out of memory");
         return false;
     }
     for (size_t i = 0; i < n; i++) {
@@ -599,7 +599,7 @@ pk_model *pk_pmx_read(const void *data, size_t len, pk_log *log)
     x.log = log;
     x.m = pki_model_alloc(PK_FMT_PMX);
     if (!x.m) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return NULL;
     }
     int64_t *bone_off = NULL, *frame_off = NULL, *rigid_off = NULL;
@@ -609,7 +609,7 @@ pk_model *pk_pmx_read(const void *data, size_t len, pk_log *log)
     if (ok && x.v21 && pki_rd_left(&x.r) > 0)
         ok = soft_bodies(&x);
     if (ok && pki_rd_left(&x.r) > 0)
-        pk_log_add(log, PK_WARNING, (int64_t)x.r.pos, 0, 0,
+        pk_log_add(log, PK_WARNING, PK_E_DAMAGED, (int64_t)x.r.pos, 0, 0,
                    "%zu bytes after the last section ignored", pki_rd_left(&x.r));
     if (ok) {
         pki_model_offsets off = {bone_off, frame_off, rigid_off};

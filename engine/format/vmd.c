@@ -158,12 +158,12 @@ static bool intern_field(reader *r, const uint8_t *field, size_t width, size_t o
     size_t before = pk_names_count(r->m->names);
     pk_name_id id = pk_names_intern(r->m->names, field, len);
     if (id == PK_NO_NAME) {
-        pk_log_add(r->log, PK_ERROR, (int64_t)offset, 0, 0, "out of memory");
+        pk_log_add(r->log, PK_ERROR, PK_E_NO_MEMORY, (int64_t)offset, 0, 0, "out of memory");
         return false;
     }
     /* Warn once per distinct name: only when this intern added it. */
     if (pk_names_count(r->m->names) > before && !pk_names_clean(r->m->names, id))
-        pk_log_add(r->log, PK_WARNING, (int64_t)offset, 0, 0,
+        pk_log_add(r->log, PK_WARNING, PK_E_DAMAGED, (int64_t)offset, 0, 0,
                    "%s name \"%s\" does not decode as CP932 (probably cut mid-character); "
                    "kept byte-exact",
                    what, pk_names_utf8(r->m->names, id));
@@ -177,7 +177,8 @@ static bool intern_field(reader *r, const uint8_t *field, size_t width, size_t o
         if (i < nrest) {
             pk_name_id pid = pk_names_intern(r->m->pads, rest, nrest);
             if (pid == PK_NO_NAME) {
-                pk_log_add(r->log, PK_ERROR, (int64_t)offset, 0, 0, "out of memory");
+                pk_log_add(r->log, PK_ERROR, PK_E_NO_MEMORY, (int64_t)offset, 0, 0,
+                           "out of memory");
                 return false;
             }
             p = pid + 1;
@@ -215,7 +216,8 @@ static bool reserve(void **arr, size_t *cap, size_t n, size_t size, pk_log *log,
         return true;
     void *p = malloc(n * size);
     if (!p) {
-        pk_log_add(log, PK_ERROR, (int64_t)offset, 0, 0, "out of memory (%zu records)", n);
+        pk_log_add(log, PK_ERROR, PK_E_NO_MEMORY, (int64_t)offset, 0, 0,
+                   "out of memory (%zu records)", n);
         return false;
     }
     pki_os_advise_huge(p, n * size); /* few page faults while the records are filled */
@@ -402,14 +404,14 @@ static void report_damage(const reader *r, int failed, size_t offset, const char
     int s = 0;
     uint32_t fixed = 0;
     if (!likely_count(r, failed, &s, &fixed)) {
-        pk_log_add(r->log, PK_ERROR, (int64_t)offset, 0, 0,
+        pk_log_add(r->log, PK_ERROR, PK_E_DAMAGED, (int64_t)offset, 0, 0,
                    "the file is damaged or cut short in its %s section (%s)", SECTION_NAME[failed],
                    what);
         return;
     }
     uint32_t n = r->count[s];
     uint32_t slip = fixed > n ? fixed - n : n - fixed;
-    pk_log_add(r->log, PK_ERROR, (int64_t)r->count_at[s], 0, 0,
+    pk_log_add(r->log, PK_ERROR, PK_E_DAMAGED, (int64_t)r->count_at[s], 0, 0,
                "the file is damaged in its %s section: its count, %" PRIu32
                ", is most likely %" PRIu32 " too %s: with %" PRIu32
                " the rest of the file reads to its end (as it is, at offset %zu: %s)",
@@ -448,7 +450,7 @@ static bool read_iks(reader *r, uint32_t n, size_t at)
         }
         pk_ik_key *key = pk_motion_push_ik(m, k);
         if (!key) {
-            pk_log_add(r->log, PK_ERROR, (int64_t)off, 0, 0, "out of memory");
+            pk_log_add(r->log, PK_ERROR, PK_E_NO_MEMORY, (int64_t)off, 0, 0, "out of memory");
             return false;
         }
         key->frame = pki_get_u32(p);
@@ -498,7 +500,7 @@ static bool read_header(reader *r)
     pk_motion *m = r->m;
     const uint8_t *h = pki_rd_take(&r->c, HEADER_BYTES);
     if (!h) {
-        pk_log_add(r->log, PK_ERROR, 0, 0, 0,
+        pk_log_add(r->log, PK_ERROR, PK_E_DAMAGED, 0, 0, 0,
                    "not a VMD file: %zu bytes, shorter than the %d-byte signature", r->c.len,
                    HEADER_BYTES);
         return false;
@@ -506,12 +508,12 @@ static bool read_header(reader *r)
     bool bare;
     int version = read_signature(h, &bare);
     if (!version) {
-        pk_log_add(r->log, PK_ERROR, 0, 0, 0, "not a VMD file: signature is not \"%s\" or \"%s\"",
-                   SIG_V2, SIG_V1);
+        pk_log_add(r->log, PK_ERROR, PK_E_DAMAGED, 0, 0, 0,
+                   "not a VMD file: signature is not \"%s\" or \"%s\"", SIG_V2, SIG_V1);
         return false;
     }
     if (bare)
-        pk_log_add(r->log, PK_WARNING, 0, 0, 0,
+        pk_log_add(r->log, PK_WARNING, PK_E_DAMAGED, 0, 0, 0,
                    "signature \"%s\" without a version (not written by MMD); read as \"%s\"",
                    SIG_BARE, SIG_V2);
     m->version = version;
@@ -519,7 +521,7 @@ static bool read_header(reader *r)
     size_t mw = version == 1 ? V1_MODEL_BYTES : PK_VMD_MODEL_BYTES;
     const uint8_t *model = pki_rd_take(&r->c, mw);
     if (!model) {
-        pk_log_add(r->log, PK_ERROR, HEADER_BYTES, 0, 0,
+        pk_log_add(r->log, PK_ERROR, PK_E_DAMAGED, HEADER_BYTES, 0, 0,
                    "the file is cut short in its header: it ends inside the %zu-byte model "
                    "name (%zu bytes left)",
                    mw, pki_rd_left(&r->c));
@@ -536,14 +538,14 @@ static bool keep_trailing(reader *r, const char *where)
     size_t off = r->c.pos;
     r->m->trailing = malloc(n);
     if (!r->m->trailing) {
-        pk_log_add(r->log, PK_ERROR, (int64_t)off, 0, 0, "out of memory");
+        pk_log_add(r->log, PK_ERROR, PK_E_NO_MEMORY, (int64_t)off, 0, 0, "out of memory");
         return false;
     }
     memcpy(r->m->trailing, r->c.data + off, n);
     r->m->ntrailing = n;
     r->c.pos = r->c.len;
-    pk_log_add(r->log, PK_WARNING, (int64_t)off, 0, 0, "%zu trailing byte%s %s (kept)", n,
-               n == 1 ? "" : "s", where);
+    pk_log_add(r->log, PK_WARNING, PK_E_DAMAGED, (int64_t)off, 0, 0,
+               "%zu trailing byte%s %s (kept)", n, n == 1 ? "" : "s", where);
     return true;
 }
 
@@ -560,7 +562,7 @@ static bool any_nonfinite(const float *v, int n)
 
 static void report_nonfinite(reader *r, int s, size_t first, size_t count, size_t record)
 {
-    pk_log_add(r->log, PK_WARNING, (int64_t)(r->sec_at[s] + first * record), 0, 0,
+    pk_log_add(r->log, PK_WARNING, PK_E_DAMAGED, (int64_t)(r->sec_at[s] + first * record), 0, 0,
                "%zu %s key%s with NaN or infinite values (first: key %zu)", count, SECTION_NAME[s],
                count == 1 ? "" : "s", first);
 }
@@ -614,7 +616,8 @@ static void warn_zero_rotations(reader *r)
             first = i;
     }
     if (count)
-        pk_log_add(r->log, PK_WARNING, (int64_t)(r->sec_at[PK_SEC_BONE] + first * BONE_BYTES), 0, 0,
+        pk_log_add(r->log, PK_WARNING, PK_E_DAMAGED,
+                   (int64_t)(r->sec_at[PK_SEC_BONE] + first * BONE_BYTES), 0, 0,
                    "%zu bone key%s with an all-zero rotation, read as no rotation (first: key %zu)",
                    count, count == 1 ? "" : "s", first);
 }
@@ -793,7 +796,7 @@ static bool warn_far_frames(reader *r)
     bool oom = false;
     if (!far_threshold(m, &near, &oom)) {
         if (oom)
-            pk_log_add(r->log, PK_ERROR, -1, 0, 0, "out of memory");
+            pk_log_add(r->log, PK_ERROR, PK_E_NO_MEMORY, -1, 0, 0, "out of memory");
         return !oom;
     }
     pki_log_sum sum;
@@ -812,10 +815,10 @@ static bool warn_far_frames(reader *r)
              " (more than %d frames, 30 minutes, after every other key, which end at frame "
              "%" PRIu32 "): damaged or mistyped frames?",
              FAR_GAP, near);
-    pki_log_sum_end(&sum, r->log, PK_WARNING, tail, "%zu tracks have keys far beyond the rest",
-                    sum.count);
+    pki_log_sum_end(&sum, r->log, PK_WARNING, PK_E_DAMAGED, tail,
+                    "%zu tracks have keys far beyond the rest", sum.count);
     if (!ok)
-        pk_log_add(r->log, PK_ERROR, -1, 0, 0, "out of memory");
+        pk_log_add(r->log, PK_ERROR, PK_E_NO_MEMORY, -1, 0, 0, "out of memory");
     return ok;
 }
 
@@ -829,7 +832,7 @@ pk_motion *pki_vmd_read_front(const void *data, size_t len, pk_log *log,
 {
     pk_motion *m = pk_motion_new();
     if (!m) {
-        pk_log_add(log, PK_ERROR, -1, 0, 0, "out of memory");
+        pk_log_add(log, PK_ERROR, PK_E_NO_MEMORY, -1, 0, 0, "out of memory");
         return NULL;
     }
     reader r;
@@ -925,7 +928,7 @@ enum { STREAM_CHUNK = 256 * 1024 }; /* bytes per sink call; >= any record */
 static bool sink_out(writer *wr, const void *p, size_t n)
 {
     if (n && wr->sink(wr->sink_ctx, p, n) != 0) {
-        pk_log_add(wr->log, PK_ERROR, -1, 0, 0, "write failed: %s", strerror(errno));
+        pk_log_add(wr->log, PK_ERROR, PK_E_IO, -1, 0, 0, "write failed: %s", strerror(errno));
         return false;
     }
     return true;
@@ -953,7 +956,7 @@ static bool encode_name(writer *wr, pk_name_id id, uint32_t pad, size_t width, c
     size_t len;
     const uint8_t *raw = pk_names_raw(wr->m->names, id, &len);
     if (len > width) {
-        pk_log_add(wr->log, PK_ERROR, -1, 0, 0,
+        pk_log_add(wr->log, PK_ERROR, PK_E_UNSUPPORTED, -1, 0, 0,
                    "%s name \"%s\" (key %zu, frame %" PRIu32 ") is %zu bytes; "
                    "a VMD %s name holds at most %zu",
                    what, pk_names_utf8(wr->m->names, id), index + 1, frame, len, what, width);
@@ -1173,12 +1176,12 @@ int pk_vmd_write(const pk_motion *m, pk_buf *out, pk_log *log)
     int nsec = sections_to_write(m);
     size_t size = output_size(m, nsec);
     if (size == 0) {
-        pk_log_add(log, PK_ERROR, -1, 0, 0, "motion too large for a VMD file");
+        pk_log_add(log, PK_ERROR, PK_E_UNSUPPORTED, -1, 0, 0, "motion too large for a VMD file");
         return -1;
     }
     size_t start = out->len;
     if (!pk_buf_reserve(out, size)) {
-        pk_log_add(log, PK_ERROR, -1, 0, 0, "out of memory (%zu bytes)", size);
+        pk_log_add(log, PK_ERROR, PK_E_NO_MEMORY, -1, 0, 0, "out of memory (%zu bytes)", size);
         return -1;
     }
     /* the whole file is about to be written into fresh pages: few faults */
@@ -1198,7 +1201,7 @@ int pk_vmd_write_sink(const pk_motion *m, pk_sink sink, void *ctx, pk_log *log)
 {
     int nsec = sections_to_write(m);
     if (output_size(m, nsec) == 0) {
-        pk_log_add(log, PK_ERROR, -1, 0, 0, "motion too large for a VMD file");
+        pk_log_add(log, PK_ERROR, PK_E_UNSUPPORTED, -1, 0, 0, "motion too large for a VMD file");
         return -1;
     }
     writer wr;
@@ -1207,7 +1210,7 @@ int pk_vmd_write_sink(const pk_motion *m, pk_sink sink, void *ctx, pk_log *log)
     wr.sink_ctx = ctx;
     wr.base = malloc(STREAM_CHUNK);
     if (!wr.base) {
-        pk_log_add(log, PK_ERROR, -1, 0, 0, "out of memory");
+        pk_log_add(log, PK_ERROR, PK_E_NO_MEMORY, -1, 0, 0, "out of memory");
         return -1;
     }
     wr.w = wr.base;

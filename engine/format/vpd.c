@@ -236,7 +236,7 @@ static int name_bytes(txt *t, const uint8_t *s, size_t n, size_t at, const uint8
         return 0;
     if (pki_utf8_to_cp932_exact((const char *)s, n, own, out_len) != 0) {
         char ex[128];
-        pk_log_add(t->log, PK_ERROR, -1, t->lineno, col_of(t, at),
+        pk_log_add(t->log, PK_ERROR, PK_E_UNSUPPORTED, -1, t->lineno, col_of(t, at),
                    "name '%s' (the file is UTF-8) has no CP932 form", excerpt(s, n, ex));
         t->failed = true;
         return -1;
@@ -250,7 +250,7 @@ static void txt_err(txt *t, size_t at, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    pk_log_vadd(t->log, PK_ERROR, -1, t->lineno, col_of(t, at), fmt, ap);
+    pk_log_vadd(t->log, PK_ERROR, PK_E_DAMAGED, -1, t->lineno, col_of(t, at), fmt, ap);
     va_end(ap);
     t->failed = true;
 }
@@ -260,7 +260,7 @@ static void txt_err_eof(txt *t, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    pk_log_vadd(t->log, PK_ERROR, -1, t->eof_line, t->eof_col, fmt, ap);
+    pk_log_vadd(t->log, PK_ERROR, PK_E_DAMAGED, -1, t->eof_line, t->eof_col, fmt, ap);
     va_end(ap);
     t->failed = true;
 }
@@ -397,7 +397,7 @@ static int read_group(txt *t, float *v, int want, const char *what, const char *
             return -1;
         }
         if (st == PKI_NUM_NONFINITE)
-            pk_log_add(t->log, PK_WARNING, -1, t->lineno, col_of(t, t->p),
+            pk_log_add(t->log, PK_WARNING, PK_E_DAMAGED, -1, t->lineno, col_of(t, t->p),
                        "non-finite value '%s' in the %s of %s; VPD writers refuse it",
                        excerpt(seg_ptr(t), used, ex), what, blk);
         if (found < want)
@@ -422,7 +422,8 @@ static int read_group(txt *t, float *v, int want, const char *what, const char *
     }
     if (found != want) {
         size_t c0 = start - start_ls + 1;
-        pk_log_add(t->log, PK_ERROR, -1, start_line, c0 > (size_t)INT32_MAX ? INT32_MAX : (int)c0,
+        pk_log_add(t->log, PK_ERROR, PK_E_DAMAGED, -1, start_line,
+                   c0 > (size_t)INT32_MAX ? INT32_MAX : (int)c0,
                    "expected %d number%s for the %s of %s, found %d%s", want, want == 1 ? "" : "s",
                    what, blk, found,
                    found > want ? " (is ',' used as the decimal separator?)" : "");
@@ -470,13 +471,14 @@ static void warn_duplicate(txt *t, pk_name_id id, const char *kind, const char *
 /* The duplicate names of a file, in one line when several. */
 static void end_longs(pki_log_sum *longs, pk_log *log)
 {
-    pki_log_sum_end(longs, log, PK_WARNING, "; MMD cuts VPD names at 19 bytes",
+    pki_log_sum_end(longs, log, PK_WARNING, PK_E_DAMAGED, "; MMD cuts VPD names at 19 bytes",
                     "%zu names are longer than 19 bytes", longs->count);
 }
 
 static void end_duplicates(pki_log_sum *dups, pk_log *log)
 {
-    pki_log_sum_end(dups, log, PK_WARNING, "; all records are kept, lookups find the last",
+    pki_log_sum_end(dups, log, PK_WARNING, PK_E_DAMAGED,
+                    "; all records are kept, lookups find the last",
                     "%zu names are listed more than once", dups->count);
 }
 
@@ -537,7 +539,7 @@ static int read_block(txt *t, size_t *next_bone, size_t *next_morph)
              ul < strlen(u8) ? "..." : "");
     if (index != *seq && !t->warned_seq[bone]) {
         t->warned_seq[bone] = true;
-        pk_log_add(t->log, PK_WARNING, -1, t->lineno, col_of(t, hdr),
+        pk_log_add(t->log, PK_WARNING, PK_E_DAMAGED, -1, t->lineno, col_of(t, hdr),
                    "%s%llu is out of sequence (expected %s%zu); blocks keep their file order "
                    "and are renumbered when written",
                    kw, (unsigned long long)index, kw, *seq);
@@ -626,7 +628,7 @@ static pk_pose *text_read(const uint8_t *d, size_t len, pk_log *log)
     char ex[128];
     pk_pose *pose = pk_pose_new();
     if (!pose) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return NULL;
     }
     txt t;
@@ -648,13 +650,15 @@ static pk_pose *text_read(const uint8_t *d, size_t len, pk_log *log)
             t.utf8 = true;
             pose->encoding = PK_TEXT_UTF8;
         } else if (fffd)
-            pk_warning(log, "names look damaged: the file decodes as UTF-8 and contains U+FFFD, "
-                            "so it was probably decoded as UTF-8 and re-saved, replacing every "
-                            "CP932 character; names are kept as read but will not match a "
-                            "model (doc/formats.md §1.5)");
+            pk_warning(log, PK_E_DAMAGED,
+                       "names look damaged: the file decodes as UTF-8 and contains U+FFFD, "
+                       "so it was probably decoded as UTF-8 and re-saved, replacing every "
+                       "CP932 character; names are kept as read but will not match a "
+                       "model (doc/formats.md §1.5)");
         else
-            pk_warning(log, "the file reads as UTF-8 and as CP932; VPD files are CP932, so it "
-                            "is read as CP932: names may not match a model if it is UTF-8");
+            pk_warning(log, PK_E_DAMAGED,
+                       "the file reads as UTF-8 and as CP932; VPD files are CP932, so it "
+                       "is read as CP932: names may not match a model if it is UTF-8");
     }
 
     /* signature */
@@ -736,7 +740,7 @@ static pk_pose *text_read(const uint8_t *d, size_t len, pk_log *log)
     end_longs(&t.longs, log);
     end_duplicates(&t.dups, log);
     if (count != pose->nbones) /* count stops growing at 2^32: quote the digits */
-        pk_log_add(log, PK_WARNING, -1, count_line, count_col,
+        pk_log_add(log, PK_WARNING, PK_E_DAMAGED, -1, count_line, count_col,
                    "the bone count line says %.*s%s but the file has %zu Bone blocks",
                    (int)(count_digits > 24 ? 24 : count_digits), (const char *)d + count_at,
                    count_digits > 24 ? "..." : "", pose->nbones);
@@ -778,7 +782,7 @@ static int hyb_numbers(const uint8_t *s, size_t n, size_t *i, float *v, int want
             !is_blank(s[*i + used]) && s[*i + used] != ',' && s[*i + used] != ';')
             st = PKI_NUM_SYNTAX;
         if (st == PKI_NUM_NONFINITE)
-            pk_log_add(log, PK_WARNING, (int64_t)(base + *i), 0, 0,
+            pk_log_add(log, PK_WARNING, PK_E_DAMAGED, (int64_t)(base + *i), 0, 0,
                        "non-finite value '%s' in the %s of bone %u; VPD writers refuse it",
                        excerpt(s + *i, used, ex), what, bone);
         else if (st != PKI_NUM_OK) {
@@ -786,11 +790,11 @@ static int hyb_numbers(const uint8_t *s, size_t n, size_t *i, float *v, int want
             while (k < n && s[k] != ',' && s[k] != ';')
                 k++;
             if (st == PKI_NUM_RANGE)
-                pk_log_add(log, PK_ERROR, (int64_t)(base + *i), 0, 0,
+                pk_log_add(log, PK_ERROR, PK_E_DAMAGED, (int64_t)(base + *i), 0, 0,
                            "number '%s' is out of range for a float (%s of bone %u)",
                            excerpt(s + *i, k - *i, ex), what, bone);
             else
-                pk_log_add(log, PK_ERROR, (int64_t)(base + *i), 0, 0,
+                pk_log_add(log, PK_ERROR, PK_E_DAMAGED, (int64_t)(base + *i), 0, 0,
                            "expected a number for the %s of bone %u, found '%s'", what, bone,
                            excerpt(s + *i, k - *i, ex));
             return -1;
@@ -809,12 +813,12 @@ static int hyb_numbers(const uint8_t *s, size_t n, size_t *i, float *v, int want
             (*i)++;
             break;
         }
-        pk_log_add(log, PK_ERROR, (int64_t)(base + *i), 0, 0,
+        pk_log_add(log, PK_ERROR, PK_E_DAMAGED, (int64_t)(base + *i), 0, 0,
                    "expected ',' or ';' after a number in the %s of bone %u", what, bone);
         return -1;
     }
     if (found != want) {
-        pk_log_add(log, PK_ERROR, (int64_t)(base + start), 0, 0,
+        pk_log_add(log, PK_ERROR, PK_E_DAMAGED, (int64_t)(base + start), 0, 0,
                    "expected %d numbers for the %s of bone %u, found %d", want, what, bone, found);
         return -1;
     }
@@ -824,7 +828,7 @@ static int hyb_numbers(const uint8_t *s, size_t n, size_t *i, float *v, int want
 static pk_pose *hybrid_read(const uint8_t *d, size_t len, pk_log *log)
 {
     if (len < HYB_HEADER) {
-        pk_log_add(log, PK_ERROR,
+        pk_log_add(log, PK_ERROR, PK_E_DAMAGED,
                    len < HYB_MAGIC               ? 0
                    : len < HYB_MAGIC + HYB_MODEL ? HYB_MAGIC
                                                  : 50,
@@ -837,7 +841,7 @@ static pk_pose *hybrid_read(const uint8_t *d, size_t len, pk_log *log)
     uint32_t count = pki_get_u32(d + 50);
     size_t left = len - HYB_HEADER;
     if ((uint64_t)count * HYB_MIN_RECORD > left) {
-        pk_log_add(log, PK_ERROR, 50, 0, 0,
+        pk_log_add(log, PK_ERROR, PK_E_DAMAGED, 50, 0, 0,
                    "the file is damaged or cut short in its bone section (bone count %u needs at "
                    "least %llu bytes, only %zu left)",
                    count, (unsigned long long)count * HYB_MIN_RECORD, left);
@@ -845,7 +849,7 @@ static pk_pose *hybrid_read(const uint8_t *d, size_t len, pk_log *log)
     }
     pk_pose *pose = pk_pose_new();
     if (!pose) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return NULL;
     }
     pose->layout = PK_VPD_HYBRID;
@@ -857,19 +861,19 @@ static pk_pose *hybrid_read(const uint8_t *d, size_t len, pk_log *log)
     pki_log_sum_init(&dups);
     for (uint32_t i = 0; i < count; i++) {
         if (len - off < HYB_NAME) {
-            pk_log_add(log, PK_ERROR, (int64_t)off, 0, 0,
+            pk_log_add(log, PK_ERROR, PK_E_DAMAGED, (int64_t)off, 0, 0,
                        "file ends inside the name field of bone %u", i);
             goto fail_seen;
         }
         size_t nlen = field_len(d + off, HYB_NAME);
         pk_name_id id = pk_names_intern(pose->names, d + off, nlen);
         if (id == PK_NO_NAME) {
-            pk_error(log, "out of memory");
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
             goto fail_seen;
         }
         int old = seen_mark(&seen, id, 1);
         if (old < 0) {
-            pk_error(log, "out of memory");
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
             goto fail_seen;
         }
         if (old) {
@@ -884,7 +888,7 @@ static pk_pose *hybrid_read(const uint8_t *d, size_t len, pk_log *log)
         size_t ls = off + HYB_NAME;
         const uint8_t *lf = memchr(d + ls, '\n', len - ls);
         if (!lf && i + 1 < count) {
-            pk_log_add(log, PK_ERROR, (int64_t)ls, 0, 0,
+            pk_log_add(log, PK_ERROR, PK_E_DAMAGED, (int64_t)ls, 0, 0,
                        "file ends inside the values of bone %u (no line end)", i);
             goto fail_seen;
         }
@@ -906,12 +910,12 @@ static pk_pose *hybrid_read(const uint8_t *d, size_t len, pk_log *log)
             k++;
         }
         if (k == 0 || k >= n || s[k] != ';') {
-            pk_log_add(log, PK_ERROR, (int64_t)(ls + k), 0, 0,
+            pk_log_add(log, PK_ERROR, PK_E_DAMAGED, (int64_t)(ls + k), 0, 0,
                        "expected 'index;' at the start of the values of bone %u", i);
             goto fail_seen;
         }
         if (index != i)
-            pk_log_add(log, PK_WARNING, (int64_t)ls, 0, 0,
+            pk_log_add(log, PK_WARNING, PK_E_DAMAGED, (int64_t)ls, 0, 0,
                        "bone %u carries index %llu; records keep their file order", i,
                        (unsigned long long)index);
         k++;
@@ -922,13 +926,13 @@ static pk_pose *hybrid_read(const uint8_t *d, size_t len, pk_log *log)
         while (k < n && is_blank(s[k]))
             k++;
         if (k != n) {
-            pk_log_add(log, PK_ERROR, (int64_t)(ls + k), 0, 0,
+            pk_log_add(log, PK_ERROR, PK_E_DAMAGED, (int64_t)(ls + k), 0, 0,
                        "unexpected text after the values of bone %u", i);
             goto fail_seen;
         }
         pk_pose_bone *b = pk_pose_push_bone(pose);
         if (!b) {
-            pk_error(log, "out of memory");
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
             goto fail_seen;
         }
         b->name = id;
@@ -938,8 +942,8 @@ static pk_pose *hybrid_read(const uint8_t *d, size_t len, pk_log *log)
     }
     end_duplicates(&dups, log);
     if (off < len)
-        pk_log_add(log, PK_WARNING, (int64_t)off, 0, 0, "%zu bytes after the last bone are ignored",
-                   len - off);
+        pk_log_add(log, PK_WARNING, PK_E_DAMAGED, (int64_t)off, 0, 0,
+                   "%zu bytes after the last bone are ignored", len - off);
     pose->eol = lf_lines > crlf_lines ? PK_EOL_LF : PK_EOL_CRLF;
     free(seen.v);
     return pose;
@@ -962,8 +966,9 @@ static pk_pose *warn_zero_rotations(pk_pose *p, pk_log *log)
             first = i;
     }
     if (count)
-        pk_warning(log, "%zu bone%s with an all-zero rotation, read as no rotation (first: '%s')",
-                   count, count == 1 ? "" : "s", pk_names_utf8(p->names, p->bones[first].name));
+        pk_warning(log, PK_E_DAMAGED,
+                   "%zu bone%s with an all-zero rotation, read as no rotation (first: '%s')", count,
+                   count == 1 ? "" : "s", pk_names_utf8(p->names, p->bones[first].name));
     return p;
 }
 
@@ -978,13 +983,14 @@ static pk_pose *read_any(const void *data, size_t len, pk_log *log)
 {
     const uint8_t *d = data;
     if (!d && len) {
-        pk_error(log, "no data");
+        pk_error(log, PK_E_DAMAGED, "no data");
         return NULL;
     }
     if (len > SIG_LEN && memcmp(d, SIG, SIG_LEN) == 0 && d[SIG_LEN] == 0)
         return hybrid_read(d, len, log);
     if (len == 0) {
-        pk_log_add(log, PK_ERROR, -1, 1, 1, "empty file: expected the signature '%s'", SIG);
+        pk_log_add(log, PK_ERROR, PK_E_DAMAGED, -1, 1, 1, "empty file: expected the signature '%s'",
+                   SIG);
         return NULL;
     }
     return text_read(d, len, log);
@@ -1022,12 +1028,14 @@ static int check_text(const pk_pose *p, bool morphs, pk_log *log)
     int bad = 0;
     const uint8_t *model = p->model ? p->model : (const uint8_t *)"";
     if (has_line_break(model, p->model_len)) {
-        pk_error(log, "the model name contains a line break, which a VPD cannot hold");
+        pk_error(log, PK_E_UNSUPPORTED,
+                 "the model name contains a line break, which a VPD cannot hold");
         bad = -1;
     }
     for (size_t i = 0; i + 1 < p->model_len; i++)
         if (model[i] == '/' && model[i + 1] == '/') {
-            pk_error(log, "the model name contains '//', which VPD readers take for a comment");
+            pk_error(log, PK_E_UNSUPPORTED,
+                     "the model name contains '//', which VPD readers take for a comment");
             bad = -1;
             break;
         }
@@ -1036,14 +1044,16 @@ static int check_text(const pk_pose *p, bool morphs, pk_log *log)
         const uint8_t *raw = pk_names_raw(p->names, p->bones[i].name, &n);
         const char *u = pk_names_utf8(p->names, p->bones[i].name);
         if (n > PK_VPD_NAME_BYTES)
-            pk_warning(log, "bone '%s' has a %zu-byte name; MMD reads only the first %d bytes", u,
-                       n, PK_VPD_NAME_BYTES);
+            pk_warning(log, PK_E_LOSS,
+                       "bone '%s' has a %zu-byte name; MMD reads only the first %d bytes", u, n,
+                       PK_VPD_NAME_BYTES);
         if (has_line_break(raw, n)) {
-            pk_error(log, "bone '%s' has a line break in its name", u);
+            pk_error(log, PK_E_UNSUPPORTED, "bone '%s' has a line break in its name", u);
             bad = -1;
         }
         if (!all_finite(p->bones[i].pos, 3) || !all_finite(p->bones[i].rot, 4)) {
-            pk_error(log, "bone '%s' has a non-finite value (NaN or infinity)", u);
+            pk_error(log, PK_E_UNSUPPORTED, "bone '%s' has a non-finite value (NaN or infinity)",
+                     u);
             bad = -1;
         }
     }
@@ -1052,14 +1062,16 @@ static int check_text(const pk_pose *p, bool morphs, pk_log *log)
         const uint8_t *raw = pk_names_raw(p->names, p->morphs[i].name, &n);
         const char *u = pk_names_utf8(p->names, p->morphs[i].name);
         if (n > PK_VPD_NAME_BYTES)
-            pk_warning(log, "morph '%s' has a %zu-byte name; MMD reads only the first %d bytes", u,
-                       n, PK_VPD_NAME_BYTES);
+            pk_warning(log, PK_E_LOSS,
+                       "morph '%s' has a %zu-byte name; MMD reads only the first %d bytes", u, n,
+                       PK_VPD_NAME_BYTES);
         if (has_line_break(raw, n)) {
-            pk_error(log, "morph '%s' has a line break in its name", u);
+            pk_error(log, PK_E_UNSUPPORTED, "morph '%s' has a line break in its name", u);
             bad = -1;
         }
         if (!isfinite(p->morphs[i].weight)) {
-            pk_error(log, "morph '%s' has a non-finite weight (NaN or infinity)", u);
+            pk_error(log, PK_E_UNSUPPORTED, "morph '%s' has a non-finite weight (NaN or infinity)",
+                     u);
             bad = -1;
         }
     }
@@ -1118,16 +1130,17 @@ static int check_hybrid(const pk_pose *p, pk_log *log)
 {
     int bad = 0;
     if (p->model_len > HYB_MODEL) {
-        pk_error(log, "the model name is %zu bytes; the hybrid layout's field holds %d",
-                 p->model_len, HYB_MODEL);
+        pk_error(log, PK_E_UNSUPPORTED,
+                 "the model name is %zu bytes; the hybrid layout's field holds %d", p->model_len,
+                 HYB_MODEL);
         bad = -1;
     }
     if (p->model_len && memchr(p->model, 0, p->model_len)) {
-        pk_error(log, "the model name contains a NUL byte");
+        pk_error(log, PK_E_UNSUPPORTED, "the model name contains a NUL byte");
         bad = -1;
     }
     if (p->nbones > UINT32_MAX) {
-        pk_error(log, "too many bones for the hybrid layout");
+        pk_error(log, PK_E_UNSUPPORTED, "too many bones for the hybrid layout");
         return -1;
     }
     for (size_t i = 0; i < p->nbones; i++) {
@@ -1135,16 +1148,18 @@ static int check_hybrid(const pk_pose *p, pk_log *log)
         const uint8_t *raw = pk_names_raw(p->names, p->bones[i].name, &n);
         const char *u = pk_names_utf8(p->names, p->bones[i].name);
         if (n > HYB_NAME) {
-            pk_error(log, "bone '%s' has a %zu-byte name; the hybrid layout holds at most %d bytes",
-                     u, n, HYB_NAME);
+            pk_error(log, PK_E_UNSUPPORTED,
+                     "bone '%s' has a %zu-byte name; the hybrid layout holds at most %d bytes", u,
+                     n, HYB_NAME);
             bad = -1;
         }
         if (n && memchr(raw, 0, n)) {
-            pk_error(log, "bone '%s' has a NUL byte in its name", u);
+            pk_error(log, PK_E_UNSUPPORTED, "bone '%s' has a NUL byte in its name", u);
             bad = -1;
         }
         if (!all_finite(p->bones[i].pos, 3) || !all_finite(p->bones[i].rot, 4)) {
-            pk_error(log, "bone '%s' has a non-finite value (NaN or infinity)", u);
+            pk_error(log, PK_E_UNSUPPORTED, "bone '%s' has a non-finite value (NaN or infinity)",
+                     u);
             bad = -1;
         }
     }
@@ -1187,8 +1202,8 @@ int pk_vpd_write(const pk_pose *p, const pk_vpd_options *opts, pk_buf *out, pk_l
         if (check_hybrid(p, log) < 0)
             return -1;
         if (p->nmorphs)
-            pk_warning(log, "the hybrid layout has no morphs: %zu morph%s left out", p->nmorphs,
-                       p->nmorphs == 1 ? "" : "s");
+            pk_warning(log, PK_E_LOSS, "the hybrid layout has no morphs: %zu morph%s left out",
+                       p->nmorphs, p->nmorphs == 1 ? "" : "s");
         hybrid_write(p, out);
     } else {
         if (check_text(p, !opts->no_morphs, log) < 0)
@@ -1197,7 +1212,7 @@ int pk_vpd_write(const pk_pose *p, const pk_vpd_options *opts, pk_buf *out, pk_l
     }
     if (out->oom) {
         out->len = start;
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     return 0;

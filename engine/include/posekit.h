@@ -65,6 +65,25 @@ extern "C" {
 
 typedef enum pk_severity { PK_WARNING = 1, PK_ERROR = 2 } pk_severity;
 
+/* What kind of problem a diagnostic reports, warning or error, so that a
+ * caller can act on it without reading its words. */
+typedef enum pk_diag_code {
+    PK_E_DAMAGED = 1, /* a file does not follow its format: VMD, VPD, PMX or PMD bytes or
+                         text, YAML syntax, a rule file's keys and values */
+    PK_E_IO,          /* the system refused to open, read, write, rename or make something */
+    PK_E_NOT_FOUND,   /* what was named is not there: a file, a folder, a group, a bone, a
+                         display frame, a job's entry */
+    PK_E_USAGE,       /* an option, an argument or a job file's entry that does not make
+                         sense (a value, a repeat, a kind of input the operation refuses) */
+    PK_E_UNSUPPORTED, /* valid, but more than the format written or posekit can hold or do: a
+                         name too long for its field or with no CP932 form, too many keys */
+    PK_E_NO_MEMORY,   /* out of memory */
+    PK_E_CONFLICT,    /* the inputs or rules disagree: merge conflicts and overlaps, two names
+                         renamed into one, mirror pairs that do not swap back */
+    PK_E_NO_EFFECT,   /* a run that changes nothing, an entry nothing uses */
+    PK_E_LOSS         /* what is written leaves out or cuts part of what was asked or read */
+} pk_diag_code;
+
 /* One message about one place.  offset is a byte offset into a binary file
  * (or -1); line/col are 1-based positions in a text file (or 0).
  *
@@ -76,6 +95,7 @@ typedef enum pk_severity { PK_WARNING = 1, PK_ERROR = 2 } pk_severity;
  * (pk_log_add_at: placed from the start). */
 typedef struct pk_diag {
     pk_severity severity;
+    pk_diag_code code;
     char *path;     /* owned by the log; NULL when no file is involved */
     int64_t offset; /* -1 when not applicable */
     int line, col;  /* 0 when not applicable */
@@ -98,24 +118,28 @@ PK_API void pk_log_free(pk_log *log);
  * pk_log_place).  offset < 0 and line == 0 mean "no position".  Never
  * fails visibly: on out-of-memory the message is dropped but the
  * error/warning counters are still incremented. */
-PK_API void pk_log_add(pk_log *log, pk_severity sev, int64_t offset, int line, int col,
-                       const char *fmt, ...) PK_PRINTF(6, 7);
-PK_API void pk_log_vadd(pk_log *log, pk_severity sev, int64_t offset, int line, int col,
-                        const char *fmt, va_list ap) PK_PRINTF(6, 0);
+PK_API void pk_log_add(pk_log *log, pk_severity sev, pk_diag_code code, int64_t offset, int line,
+                       int col, const char *fmt, ...) PK_PRINTF(7, 8);
+PK_API void pk_log_vadd(pk_log *log, pk_severity sev, pk_diag_code code, int64_t offset, int line,
+                        int col, const char *fmt, va_list ap) PK_PRINTF(7, 0);
 /* pk_log_add with its file named (path copied; NULL: about no file). */
-PK_API void pk_log_add_at(pk_log *log, pk_severity sev, const char *path, int64_t offset, int line,
-                          int col, const char *fmt, ...) PK_PRINTF(7, 8);
-PK_API void pk_log_vadd_at(pk_log *log, pk_severity sev, const char *path, int64_t offset, int line,
-                           int col, const char *fmt, va_list ap) PK_PRINTF(7, 0);
-/* Shorthands for the common cases. */
-PK_API void pk_error(pk_log *log, const char *fmt, ...) PK_PRINTF(2, 3);   /* no position */
-PK_API void pk_warning(pk_log *log, const char *fmt, ...) PK_PRINTF(2, 3); /* no position */
+PK_API void pk_log_add_at(pk_log *log, pk_severity sev, pk_diag_code code, const char *path,
+                          int64_t offset, int line, int col, const char *fmt, ...) PK_PRINTF(8, 9);
+PK_API void pk_log_vadd_at(pk_log *log, pk_severity sev, pk_diag_code code, const char *path,
+                           int64_t offset, int line, int col, const char *fmt, va_list ap)
+    PK_PRINTF(8, 0);
+/* Shorthands for the common cases (no position). */
+PK_API void pk_error(pk_log *log, pk_diag_code code, const char *fmt, ...) PK_PRINTF(3, 4);
+PK_API void pk_warning(pk_log *log, pk_diag_code code, const char *fmt, ...) PK_PRINTF(3, 4);
 /* Names path (copied; NULL leaves them as they are) as the file of the
  * diagnostics from index `from` on that are not placed yet: the caller of
  * a codec or an operation, which works on memory, says which file that
  * memory was.  Take `from` as log->count before the call.  log may be
  * NULL. */
 PK_API void pk_log_place(pk_log *log, size_t from, const char *path);
+/* "damaged", "io", "not-found", "usage", "unsupported", "no-memory",
+ * "conflict", "no-effect", "loss"; "?" for any other value. */
+PK_API const char *pk_diag_code_name(pk_diag_code code);
 /* Formats "PATH:OFFSET: message", "PATH:LINE:COL: message", "PATH: message"
  * or "message" (with "warning: " before the message for warnings) into buf;
  * returns what snprintf returns. */

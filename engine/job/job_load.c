@@ -33,7 +33,7 @@ static void err_at(pk_log *log, pki_job_at at, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    pk_log_vadd(log, PK_ERROR, -1, at.line, at.col, fmt, ap);
+    pk_log_vadd(log, PK_ERROR, PK_E_USAGE, -1, at.line, at.col, fmt, ap);
     va_end(ap);
 }
 
@@ -65,7 +65,7 @@ static pki_job_item *add_item(pk_job *j, const char *name, pki_job_at at, pk_log
         return NULL;
     }
     if (pki_grow_reserve(&j->items, &j->cap_items, j->nitems + 1, sizeof *j->items) != 0) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return NULL;
     }
     pki_job_item *it = &j->items[j->nitems];
@@ -73,7 +73,7 @@ static pki_job_item *add_item(pk_job *j, const char *name, pki_job_at at, pk_log
     it->name = strdup(name);
     it->at = at;
     if (!it->name) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return NULL;
     }
     j->nitems++;
@@ -130,7 +130,8 @@ static bool relog(pk_log *tmp, pk_log *log, pki_job_at at)
 {
     bool ok = tmp->errors == 0;
     for (size_t i = 0; i < tmp->count; i++)
-        pk_log_add(log, tmp->items[i].severity, -1, at.line, at.col, "%s", tmp->items[i].msg);
+        pk_log_add(log, tmp->items[i].severity, tmp->items[i].code, -1, at.line, at.col, "%s",
+                   tmp->items[i].msg);
     pk_log_free(tmp);
     pk_log_init(tmp);
     return ok;
@@ -637,7 +638,7 @@ static bool warn_unused(const pk_job *j, pk_log *log)
         if (used[i])
             continue;
         bool input = it->path != NULL;
-        pk_log_add(log, PK_WARNING, -1, it->at.line, it->at.col,
+        pk_log_add(log, PK_WARNING, PK_E_NO_EFFECT, -1, it->at.line, it->at.col,
                    "%s '%s' is never used: no step and no output names it",
                    it->is_rules ? "rule set"
                    : input      ? "input"
@@ -652,14 +653,14 @@ pk_job *pk_job_load(const char *path, pk_log *log)
 {
     pk_job *j = calloc(1, sizeof *j);
     if (!j) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return NULL;
     }
     pk_buf_init(&j->report);
     j->path = strdup(path);
     j->dir = pki_os_dir_of(path); /* "/x.yaml" keeps "/" */
     if (!j->path || !j->dir) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         pk_job_free(j);
         return NULL;
     }
@@ -676,25 +677,25 @@ pk_job *pk_job_load(const char *path, pk_log *log)
         yaml_parser_set_input_string(&parser, bytes.data, bytes.len);
         if (!yaml_parser_load(&parser, &doc)) {
             char why[512];
-            pk_log_add(log, PK_ERROR, -1, (int)parser.problem_mark.line + 1,
+            pk_log_add(log, PK_ERROR, PK_E_DAMAGED, -1, (int)parser.problem_mark.line + 1,
                        (int)parser.problem_mark.column + 1, "%s",
                        pki_yaml_syntax_error(&parser, why, sizeof why));
         } else {
             have_doc = true;
             int dl, dc;
             if (pki_yaml_has_second_document(&parser, &dl, &dc)) {
-                pk_log_add(log, PK_ERROR, -1, dl, dc,
+                pk_log_add(log, PK_ERROR, PK_E_DAMAGED, -1, dl, dc,
                            "a job file holds one YAML document; a second one starts here");
             } else {
                 yctx y = {&doc, log};
                 ok = parse_root(j, &y) && warn_unused(j, log);
             }
             if (!ok && log->errors == 0)
-                pk_error(log, "out of memory");
+                pk_error(log, PK_E_NO_MEMORY, "out of memory");
         }
         yaml_parser_delete(&parser);
     } else {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
     }
     if (have_doc)
         yaml_document_delete(&doc);

@@ -54,7 +54,7 @@ static int gather_docs(const pk_job *j, const pki_job_step *js, pk_doc *docs, si
         if (it)
             *warned += it->warnings;
         if (!it || (it->kind != PKI_JOB_MOTION && it->kind != PKI_JOB_POSE)) {
-            pk_log_add_at(log, PK_ERROR, j->path, -1, js->at.line, js->at.col,
+            pk_log_add_at(log, PK_ERROR, PK_E_USAGE, j->path, -1, js->at.line, js->at.col,
                           "%s: '%s' is a report, not a motion or pose", pk_step_name(js->step),
                           names[i]);
             return -1;
@@ -64,7 +64,7 @@ static int gather_docs(const pk_job *j, const pki_job_step *js, pk_doc *docs, si
         docs[i].motion = it->motion && copy ? pk_motion_clone(it->motion) : it->motion;
         docs[i].pose = it->pose && copy ? pk_pose_clone(it->pose) : it->pose;
         if (!docs[i].motion && !docs[i].pose) {
-            pk_log_add_at(log, PK_ERROR, j->path, -1, 0, 0, "out of memory");
+            pk_log_add_at(log, PK_ERROR, PK_E_NO_MEMORY, j->path, -1, 0, 0, "out of memory");
             return -1;
         }
     }
@@ -85,7 +85,7 @@ static int give_things(const pk_job *j, const pki_job_step *js, const pk_step_ne
                             : need[i].kind == PK_NEED_RULES ? (const void *)it->rules
                                                             : (const void *)it->model;
         if (need[i].kind == PK_NEED_MODEL && !thing) {
-            pk_log_add_at(log, PK_ERROR, j->path, -1, js->at.line, js->at.col,
+            pk_log_add_at(log, PK_ERROR, PK_E_USAGE, j->path, -1, js->at.line, js->at.col,
                           "'%s' is not a model", need[i].name);
             return -1;
         }
@@ -109,16 +109,16 @@ static void relog_step(const pk_job *j, const pki_job_step *js, const pk_step_ne
             about_input = about_input ||
                           (need[k].kind != PK_NEED_RULES && strcmp(d->path, need[k].name) == 0);
         if (about_input) {
-            pk_log_add_at(log, d->severity, j->path, -1, js->at.line, js->at.col, "%s: %s", d->path,
-                          d->msg);
+            pk_log_add_at(log, d->severity, d->code, j->path, -1, js->at.line, js->at.col, "%s: %s",
+                          d->path, d->msg);
             continue;
         }
         bool placed = d->path || d->offset >= 0 || d->line > 0;
-        pk_log_add_at(log, d->severity, placed ? d->path : j->path, d->offset,
+        pk_log_add_at(log, d->severity, d->code, placed ? d->path : j->path, d->offset,
                       placed ? d->line : js->at.line, placed ? d->col : js->at.col, "%s", d->msg);
     }
     if (tmp->errors + tmp->warnings > tmp->count && tmp->errors > 0)
-        pk_log_add_at(log, PK_ERROR, j->path, -1, 0, 0, "out of memory");
+        pk_log_add_at(log, PK_ERROR, PK_E_NO_MEMORY, j->path, -1, 0, 0, "out of memory");
 }
 
 /* The step's result into its pki_job_item: a report kept whole, a document
@@ -139,6 +139,15 @@ static void keep_result(pki_job_item *res_item, pk_step_result **res)
     (*res)->out.pose = NULL;
 }
 
+/* The kind of the last diagnostic of severity sev in log, or none. */
+static pk_diag_code last_code(const pk_log *log, pk_severity sev, pk_diag_code none)
+{
+    for (size_t i = log->count; i-- > 0;)
+        if (log->items[i].severity == sev)
+            return log->items[i].code;
+    return none;
+}
+
 static int run_step(pk_job *j, const pki_job_step *js, pk_log *log)
 {
     pki_job_item *res_item = js->out ? pki_job_find(j, js->out) : NULL;
@@ -151,7 +160,7 @@ static int run_step(pk_job *j, const pki_job_step *js, pk_log *log)
     int rc = -1;
     size_t warned = 0; /* warnings met reading the step's inputs, rules and models */
     if (!docs || !need || !res || (js->out && !res_item)) {
-        pk_log_add_at(log, PK_ERROR, j->path, -1, 0, 0, "out of memory");
+        pk_log_add_at(log, PK_ERROR, PK_E_NO_MEMORY, j->path, -1, 0, 0, "out of memory");
         goto done;
     }
     pk_step_needs(js->step, need, nneed);
@@ -164,7 +173,10 @@ static int run_step(pk_job *j, const pki_job_step *js, pk_log *log)
     /* strict: a warning reading its inputs or model, or running it, fails
      * the step (the command's --strict) */
     if (ran == 0 && pk_step_strict(js->step) && (warned || tmp.warnings)) {
-        pk_log_add_at(log, PK_ERROR, j->path, -1, js->at.line, js->at.col,
+        /* of the kind of the step's last warning (its inputs' are about
+         * what was read in them) */
+        pk_diag_code strict_code = last_code(&tmp, PK_WARNING, PK_E_DAMAGED);
+        pk_log_add_at(log, PK_ERROR, strict_code, j->path, -1, js->at.line, js->at.col,
                       "%s: strict: %zu warning%s (reading its inputs or running it) %s",
                       pk_step_name(js->step), warned + tmp.warnings,
                       warned + tmp.warnings == 1 ? "" : "s",
@@ -187,8 +199,9 @@ done:
     pk_step_result_free(res);
     free(res);
     if (rc != 0) {
-        pk_log_add_at(log, PK_ERROR, j->path, -1, js->at.line, js->at.col, "step %s -> %s failed",
-                      pk_step_name(js->step), js->out ? js->out : "(no out)");
+        pk_log_add_at(log, PK_ERROR, last_code(log, PK_ERROR, PK_E_USAGE), j->path, -1, js->at.line,
+                      js->at.col, "step %s -> %s failed", pk_step_name(js->step),
+                      js->out ? js->out : "(no out)");
         if (res_item)
             pki_job_item_clear(res_item);
     }
@@ -220,7 +233,8 @@ static bool output_fits(const pk_job *j, size_t i, pki_job_kind kind, const pk_s
     }
     if (!what)
         return true;
-    pk_log_add_at(log, PK_ERROR, j->path, -1, os->path_at.line, os->path_at.col, "%s", what);
+    pk_log_add_at(log, PK_ERROR, PK_E_USAGE, j->path, -1, os->path_at.line, os->path_at.col, "%s",
+                  what);
     return false;
 }
 
@@ -230,7 +244,7 @@ static int check_outputs(const pk_job *j, pk_log *log)
 {
     pki_job_kind *kind = calloc(j->nitems + 1, sizeof *kind);
     if (!kind) {
-        pk_log_add_at(log, PK_ERROR, j->path, -1, 0, 0, "out of memory");
+        pk_log_add_at(log, PK_ERROR, PK_E_NO_MEMORY, j->path, -1, 0, 0, "out of memory");
         return -1;
     }
     for (size_t i = 0; i < j->nitems; i++)
@@ -274,7 +288,7 @@ static int encode(pk_job *j, size_t i, pk_log *log)
         return -1;
     size_t from = log->count; /* what encoding says is about the output */
     if (!it) {
-        pk_error(log, "'%s' is not defined", o->name);
+        pk_error(log, PK_E_NOT_FOUND, "'%s' is not defined", o->name);
     } else if (it->kind == PKI_JOB_REPORT) {
         rc = pk_step_report(it->by, it->report, os->report, &o->data, log);
     } else {
@@ -289,7 +303,7 @@ static int encode(pk_job *j, size_t i, pk_log *log)
         rc = pk_doc_encode(&d, os->fmt, &eo, pk_buf_sink, &o->data, log);
     }
     if (rc == 0 && o->data.oom) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         rc = -1;
     }
     pk_log_place(log, from, o->path);
@@ -328,15 +342,15 @@ static int load_item(pk_job *j, pki_job_item *it, pk_log *log)
     for (size_t i = 0; i < tmp.count; i++) {
         const pk_diag *d = &tmp.items[i];
         if (d->severity == PK_ERROR && d->offset < 0 && d->line <= 0) {
-            pk_log_add_at(log, d->severity, j->path, -1, it->path_at.line, it->path_at.col,
+            pk_log_add_at(log, d->severity, d->code, j->path, -1, it->path_at.line, it->path_at.col,
                           "%s '%s' (%s): %s", it->is_rules ? "rules" : "input", it->name,
                           d->path ? d->path : it->path, d->msg);
             continue;
         }
-        pk_log_add_at(log, d->severity, d->path, d->offset, d->line, d->col, "%s", d->msg);
+        pk_log_add_at(log, d->severity, d->code, d->path, d->offset, d->line, d->col, "%s", d->msg);
     }
     if (tmp.errors + tmp.warnings > tmp.count && tmp.errors > 0)
-        pk_log_add_at(log, PK_ERROR, j->path, -1, 0, 0, "out of memory");
+        pk_log_add_at(log, PK_ERROR, PK_E_NO_MEMORY, j->path, -1, 0, 0, "out of memory");
     pk_log_free(&tmp);
     return rc;
 }
@@ -364,7 +378,7 @@ int pk_job_run(pk_job *j, pk_log *log)
             return -1;
     pk_buf_putc(&j->report, 0);
     if (j->report.oom) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     j->ran = true;
@@ -393,7 +407,7 @@ static int make_parents(const char *path, char **made, pk_log *log)
         return 0;
     char *dir = pki_os_dir_of(path);
     if (!dir) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     int rc = pki_os_make_dirs(dir, made, log);
@@ -421,7 +435,7 @@ int pk_job_check_write(const pk_job *j, pk_log *log)
         int err = pki_os_folder_writable(j->outs[i].path);
         if (err) {
             const pki_job_out *os = &j->ospec[i];
-            pk_log_add_at(log, PK_ERROR, j->path, -1, os->path_at.line, os->path_at.col,
+            pk_log_add_at(log, PK_ERROR, PK_E_IO, j->path, -1, os->path_at.line, os->path_at.col,
                           "%s: cannot write in its folder: %s", j->outs[i].path,
                           pki_os_error_text(err));
             rc = -1;
@@ -433,7 +447,7 @@ int pk_job_check_write(const pk_job *j, pk_log *log)
 int pk_job_write(const pk_job *j, pk_log *log)
 {
     if (!j->ran) {
-        pk_error(log, "the job has not run (or failed): nothing to write");
+        pk_error(log, PK_E_USAGE, "the job has not run (or failed): nothing to write");
         return -1;
     }
     pk_staged **st = calloc(j->nouts ? j->nouts : 1, sizeof *st);
@@ -441,7 +455,7 @@ int pk_job_write(const pk_job *j, pk_log *log)
     if (!st || !made) {
         free(st);
         free(made);
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     int rc = 0;

@@ -38,7 +38,7 @@ int pk_motion_drop_duplicates(pk_motion *m, size_t *dropped, pk_log *log)
     *dropped = 0;
     pk_tracks *t = pk_tracks_build(m, NULL);
     if (!t) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     if (!t->duplicates) {
@@ -52,7 +52,7 @@ int pk_motion_drop_duplicates(pk_motion *m, size_t *dropped, pk_log *log)
     uint8_t *keep = malloc(most + 1);
     if (!keep) {
         pk_tracks_free(t);
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     size_t before = 0, after = 0;
@@ -111,7 +111,7 @@ int pk_pose_drop_duplicates(pk_pose *p, size_t *dropped, pk_log *log)
     if (!seen || !keep) {
         free(seen);
         free(keep);
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     /* from the end: the last record of each name is kept */

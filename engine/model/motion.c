@@ -164,8 +164,8 @@ int pk_motion_set_model(pk_motion *m, const void *raw, size_t len, pk_log *log)
     size_t w = model_width(m);
     if (len > w) {
         char *u = pk_cp932_to_utf8(raw, len, NULL);
-        pk_error(log, "model name \"%s\" is %zu bytes; the VMD field holds %zu", u ? u : "?", len,
-                 w);
+        pk_error(log, PK_E_UNSUPPORTED, "model name \"%s\" is %zu bytes; the VMD field holds %zu",
+                 u ? u : "?", len, w);
         free(u);
         return -1;
     }
@@ -267,13 +267,14 @@ static pk_name_id carry_name(pk_motion *m, const pk_pose *p, pk_name_id id, cons
     size_t len;
     const uint8_t *raw = pk_names_raw(p->names, id, &len);
     if (len > PK_VMD_NAME_BYTES) {
-        pk_error(log, "%s '%s' is %zu bytes in CP932; a VMD %s name holds at most %d", what,
+        pk_error(log, PK_E_UNSUPPORTED,
+                 "%s '%s' is %zu bytes in CP932; a VMD %s name holds at most %d", what,
                  pk_names_utf8(p->names, id), len, what, PK_VMD_NAME_BYTES);
         return PK_NO_NAME;
     }
     pk_name_id out = pk_names_intern(m->names, raw, len);
     if (out == PK_NO_NAME)
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
     return out;
 }
 
@@ -281,7 +282,7 @@ pk_motion *pk_pose_to_motion(const pk_pose *p, uint32_t frame, pk_log *log)
 {
     pk_motion *m = pk_motion_new();
     if (!m) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return NULL;
     }
     if (p->model && p->model_len) {
@@ -290,7 +291,7 @@ pk_motion *pk_pose_to_motion(const pk_pose *p, uint32_t frame, pk_log *log)
         size_t len = p->model_len;
         if (len > PK_VMD_MODEL_BYTES) {
             len = pk_cp932_boundary(p->model, PK_VMD_MODEL_BYTES);
-            pk_warning(log, "model name cut to %zu bytes to fit the VMD header", len);
+            pk_warning(log, PK_E_LOSS, "model name cut to %zu bytes to fit the VMD header", len);
         }
         if (pk_motion_set_model(m, p->model, len, log) != 0)
             goto fail;
@@ -306,10 +307,11 @@ pk_motion *pk_pose_to_motion(const pk_pose *p, uint32_t frame, pk_log *log)
             (bone ? pk_pose_find_bone(p, id) : pk_pose_find_morph(p, id) + (long)p->nbones) !=
                 (long)k)
             continue; /* fits, or said at its last record */
-        pk_error(log, "%s '%s' is %zu bytes in CP932; a VMD %s name holds at most %d "
+        pk_error(log, PK_E_UNSUPPORTED,
+                 "%s '%s' is %zu bytes in CP932; a VMD %s name holds at most %d "
                  "(--cut-names cuts it as MMD does)",
-                 bone ? "bone" : "morph", pk_names_utf8(p->names, id), len,
-                 bone ? "bone" : "morph", PK_VMD_NAME_BYTES);
+                 bone ? "bone" : "morph", pk_names_utf8(p->names, id), len, bone ? "bone" : "morph",
+                 PK_VMD_NAME_BYTES);
         too_long = true;
     }
     if (too_long)
@@ -340,7 +342,7 @@ pk_motion *pk_pose_to_motion(const pk_pose *p, uint32_t frame, pk_log *log)
     }
     return m;
 oom:
-    pk_error(log, "out of memory");
+    pk_error(log, PK_E_NO_MEMORY, "out of memory");
 fail:
     pk_motion_free(m);
     return NULL;

@@ -448,19 +448,19 @@ pk_name_id pk_names_intern_utf8(pk_names *t, const char *utf8, size_t max_bytes,
     uint8_t *raw;
     size_t len;
     if (pk_utf8_to_cp932(utf8, &raw, &len) != 0) {
-        pk_error(log, "%s name \"%s\" cannot be encoded in CP932", what, utf8);
+        pk_error(log, PK_E_UNSUPPORTED, "%s name \"%s\" cannot be encoded in CP932", what, utf8);
         return PK_NO_NAME;
     }
     if (len > max_bytes) {
-        pk_error(log, "%s name \"%s\" is %zu bytes in CP932; the field holds %zu", what, utf8, len,
-                 max_bytes);
+        pk_error(log, PK_E_UNSUPPORTED, "%s name \"%s\" is %zu bytes in CP932; the field holds %zu",
+                 what, utf8, len, max_bytes);
         free(raw);
         return PK_NO_NAME;
     }
     pk_name_id id = pk_names_intern(t, raw, len);
     free(raw);
     if (id == PK_NO_NAME)
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
     return id;
 }
 
@@ -497,13 +497,14 @@ static pk_name_id cut_one(pk_pose *p, pk_name_id id, const char *what, pk_log *l
     pk_names_raw(p->names, id, &len);
     pk_name_id cut = pki_names_cut(p->names, id, PK_VMD_NAME_BYTES);
     if (cut == PK_NO_NAME) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return PK_NO_NAME;
     }
     if (cut != id) {
         size_t clen;
         pk_names_raw(p->names, cut, &clen);
-        pk_warning(log, "%s '%s' (%zu bytes) cut to '%s' (%zu bytes) for the VMD field, as MMD "
+        pk_warning(log, PK_E_LOSS,
+                   "%s '%s' (%zu bytes) cut to '%s' (%zu bytes) for the VMD field, as MMD "
                    "cuts it (--cut-names)",
                    what, pk_names_utf8(p->names, id), len, pk_names_utf8(p->names, cut), clen);
     }
@@ -516,7 +517,7 @@ long pk_pose_cut_names(pk_pose *p, pk_log *log)
     /* each distinct name is cut (and warned about) once */
     pk_name_id *map = malloc((n ? n : 1) * sizeof *map);
     if (!map) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     for (size_t i = 0; i < n; i++)

@@ -49,7 +49,7 @@ int pk_pose_set_model(pk_pose *p, const void *raw, size_t len, pk_log *log)
 {
     uint8_t *copy = malloc(len ? len : 1);
     if (!copy) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     if (len)

@@ -200,7 +200,7 @@ static pk_name_id intern_one(pk_model *m, const char *utf8, const char *what, pk
     uint8_t *raw;
     size_t len;
     if (pk_utf8_to_cp932(utf8, &raw, &len) != 0) {
-        pk_log_add(log, PK_WARNING, -1, 0, 0,
+        pk_log_add(log, PK_WARNING, PK_E_UNSUPPORTED, -1, 0, 0,
                    "%s name \"%s\" cannot be written in CP932: no VMD or VPD can key it", what,
                    utf8);
         m->unencodable++;
@@ -228,7 +228,7 @@ static int intern_names(pk_model *m, pk_log *log)
     if (!joined || !alone) {
         free(joined);
         free(alone);
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     size_t o = 0;
@@ -294,7 +294,7 @@ static void warn_nonfinite(const pk_model *m, const pki_model_offsets *off, pk_l
     }
     if (!count)
         return;
-    pk_log_add(log, PK_WARNING, off && off->bones ? off->bones[first] : -1, 0, 0,
+    pk_log_add(log, PK_WARNING, PK_E_DAMAGED, off && off->bones ? off->bones[first] : -1, 0, 0,
                "%zu bone%s with a NaN or infinite position (first: bone %zu \"%s\"): such a "
                "bone and the bones under it cannot be placed",
                count, count == 1 ? "" : "s", first, m->bones[first].name);
@@ -308,18 +308,18 @@ static void check_rigids(pk_model *m, const pki_model_offsets *off, pk_log *log)
         pk_model_rigid *rb = &m->rigids[i];
         int64_t at = off && off->rigids ? off->rigids[i] : -1;
         if (rb->bone != -1 && !in_range(m, rb->bone)) {
-            pk_log_add(log, PK_WARNING, at, 0, 0,
+            pk_log_add(log, PK_WARNING, PK_E_DAMAGED, at, 0, 0,
                        "rigid body %zu \"%s\": bone %d is outside the model (%zu bones); "
                        "ignored",
                        i, rb->name, (int)rb->bone, m->nbones);
             rb->bone = -1;
         }
         if (rb->shape > PK_RIGID_CAPSULE)
-            pk_log_add(log, PK_WARNING, at, 0, 0,
+            pk_log_add(log, PK_WARNING, PK_E_DAMAGED, at, 0, 0,
                        "rigid body %zu \"%s\": shape %u is not 0-2 (sphere, box, capsule)", i,
                        rb->name, rb->shape);
         if (rb->mode > PK_RIGID_PHYSICS_BONE)
-            pk_log_add(log, PK_WARNING, at, 0, 0,
+            pk_log_add(log, PK_WARNING, PK_E_DAMAGED, at, 0, 0,
                        "rigid body %zu \"%s\": physics mode %u is not 0-2 (follow bone, "
                        "physics, physics with bone position)",
                        i, rb->name, rb->mode);
@@ -335,14 +335,14 @@ int pki_model_finish(pk_model *m, const pki_model_offsets *off, pk_log *log)
         pk_model_bone *b = &m->bones[i];
         int64_t at = off && off->bones ? off->bones[i] : -1;
         if (b->parent != -1 && !in_range(m, b->parent)) {
-            pk_log_add(log, PK_ERROR, at, 0, 0,
+            pk_log_add(log, PK_ERROR, PK_E_DAMAGED, at, 0, 0,
                        "bone %zu \"%s\": parent %d is outside the model (%zu bones)", i, b->name,
                        (int)b->parent, m->nbones);
             rc = -1;
         }
         if (b->ik_target != -1 || (b->flags & PK_BONE_IK)) {
             if (!in_range(m, b->ik_target)) {
-                pk_log_add(log, PK_ERROR, at, 0, 0,
+                pk_log_add(log, PK_ERROR, PK_E_DAMAGED, at, 0, 0,
                            "bone %zu \"%s\": IK target %d is outside the model (%zu bones)", i,
                            b->name, (int)b->ik_target, m->nbones);
                 rc = -1;
@@ -350,7 +350,7 @@ int pki_model_finish(pk_model *m, const pki_model_offsets *off, pk_log *log)
             for (size_t k = 0; k < b->nik_links; k++) {
                 if (!in_range(m, b->ik_links[k].bone)) {
                     pk_log_add(
-                        log, PK_ERROR, at, 0, 0,
+                        log, PK_ERROR, PK_E_DAMAGED, at, 0, 0,
                         "bone %zu \"%s\": IK link %zu names bone %d, outside the model (%zu bones)",
                         i, b->name, k, (int)b->ik_links[k].bone, m->nbones);
                     rc = -1;
@@ -358,14 +358,14 @@ int pki_model_finish(pk_model *m, const pki_model_offsets *off, pk_log *log)
             }
         }
         if ((b->flags & PK_BONE_TAIL_IS_BONE) && b->tail_bone != -1 && !in_range(m, b->tail_bone)) {
-            pk_log_add(log, PK_WARNING, at, 0, 0,
+            pk_log_add(log, PK_WARNING, PK_E_DAMAGED, at, 0, 0,
                        "bone %zu \"%s\": tail bone %d is outside the model; ignored", i, b->name,
                        (int)b->tail_bone);
             b->tail_bone = -1;
         }
         if ((b->flags & (PK_BONE_APPEND_ROTATE | PK_BONE_APPEND_MOVE)) && b->append_parent != -1 &&
             !in_range(m, b->append_parent)) {
-            pk_log_add(log, PK_WARNING, at, 0, 0,
+            pk_log_add(log, PK_WARNING, PK_E_DAMAGED, at, 0, 0,
                        "bone %zu \"%s\": append parent %d is outside the model; ignored", i,
                        b->name, (int)b->append_parent);
             b->append_parent = -1;
@@ -380,7 +380,7 @@ int pki_model_finish(pk_model *m, const pki_model_offsets *off, pk_log *log)
      * keep it linear. */
     uint8_t *mark = calloc(m->nbones ? m->nbones : 1, 1);
     if (!mark) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     for (size_t i = 0; i < m->nbones && rc == 0; i++) {
@@ -390,7 +390,7 @@ int pki_model_finish(pk_model *m, const pki_model_offsets *off, pk_log *log)
             j = m->bones[j].parent;
         }
         if (j != -1 && mark[j] == 1) {
-            pk_log_add(log, PK_ERROR, off && off->bones ? off->bones[j] : -1, 0, 0,
+            pk_log_add(log, PK_ERROR, PK_E_DAMAGED, off && off->bones ? off->bones[j] : -1, 0, 0,
                        "bone %d \"%s\": its parent chain comes back to it (a parent cycle)", (int)j,
                        m->bones[j].name);
             rc = -1;
@@ -407,7 +407,7 @@ int pki_model_finish(pk_model *m, const pki_model_offsets *off, pk_log *log)
             size_t limit = it.kind == 0 ? m->nbones : m->nmorphs;
             if (it.kind > 1 || it.index < 0 || (size_t)it.index >= limit) {
                 pk_log_add(
-                    log, PK_WARNING, off && off->frames ? off->frames[f] : -1, 0, 0,
+                    log, PK_WARNING, PK_E_DAMAGED, off && off->frames ? off->frames[f] : -1, 0, 0,
                     "display frame %zu \"%s\": member %zu (%s %d) is outside the model; ignored", f,
                     fr->name, k,
                     it.kind == 0   ? "bone"

@@ -145,7 +145,7 @@ static bool build_named(const pk_motion *m, const recs *r, size_t n, size_t name
     if (n == 0)
         return true;
     if (n > UINT32_MAX) {
-        pk_error(log, "too many %s keys (%zu)", what, n);
+        pk_error(log, PK_E_UNSUPPORTED, "too many %s keys (%zu)", what, n);
         return false;
     }
     uint32_t maxid = 0;
@@ -224,15 +224,16 @@ static bool build_named(const pk_motion *m, const recs *r, size_t n, size_t name
         }
         /* One line per kind: plain duplicates, then names that fill the
          * whole field (two names MMD cut to the same bytes). */
-        pki_log_sum_end(&sums[0], log, PK_WARNING, "; the later record in the file wins",
+        pki_log_sum_end(&sums[0], log, PK_WARNING, PK_E_DAMAGED,
+                        "; the later record in the file wins",
                         "%zu %ss have duplicate keys (name, frame)", sums[0].count, what);
-        pki_log_sum_end(&sums[1], log, PK_WARNING,
+        pki_log_sum_end(&sums[1], log, PK_WARNING, PK_E_DAMAGED,
                         "; each is likely two or more names MMD cut to the same 15 bytes, "
                         "and the later record in the file wins",
                         "%zu %ss whose names fill all 15 bytes have duplicate keys", sums[1].count,
                         what);
     } else {
-        pk_error(log, "out of memory sorting %s keys", what);
+        pk_error(log, PK_E_NO_MEMORY, "out of memory sorting %s keys", what);
     }
     free(tmp);
     free(start);
@@ -260,7 +261,7 @@ static bool build_plain(const recs *r, size_t n, const char *what, uint32_t **ou
     if (n == 0)
         return true;
     if (n > UINT32_MAX) {
-        pk_error(log, "too many %s keys (%zu)", what, n);
+        pk_error(log, PK_E_UNSUPPORTED, "too many %s keys (%zu)", what, n);
         return false;
     }
     uint32_t *keys = malloc(n * sizeof *keys);
@@ -268,7 +269,7 @@ static bool build_plain(const recs *r, size_t n, const char *what, uint32_t **ou
     if (!keys || !tmp) {
         free(keys);
         free(tmp);
-        pk_error(log, "out of memory sorting %s keys", what);
+        pk_error(log, PK_E_NO_MEMORY, "out of memory sorting %s keys", what);
         return false;
     }
     for (size_t i = 0; i < n; i++)
@@ -280,10 +281,10 @@ static bool build_plain(const recs *r, size_t n, const char *what, uint32_t **ou
     if (dups) {
         *dups_total += dups;
         if (!told)
-            pk_warning(log,
-                   "%s: %zu duplicate key%s (first at frame %u); the later record in the file "
-                   "wins",
-                   what, dups, dups == 1 ? "" : "s", dup_frame);
+            pk_warning(log, PK_E_DAMAGED,
+                       "%s: %zu duplicate key%s (first at frame %u); the later record in the file "
+                       "wins",
+                       what, dups, dups == 1 ? "" : "s", dup_frame);
     }
     *out = keys;
     return true;
@@ -293,7 +294,7 @@ pk_tracks *pk_tracks_build(const pk_motion *m, pk_log *log)
 {
     tracks_impl *ti = calloc(1, sizeof *ti);
     if (!ti) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return NULL;
     }
     pk_tracks *t = &ti->pub;

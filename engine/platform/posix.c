@@ -33,20 +33,20 @@ static int read_all_fd(int fd, const uint8_t **data, size_t *len_out, pk_region 
     size_t cap = 1 << 16, len = 0;
     uint8_t *buf = malloc(cap);
     if (!buf) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     for (;;) {
         if (len == cap) {
             if (cap > SIZE_MAX / 2) {
                 free(buf);
-                pk_error(log, "input too large");
+                pk_error(log, PK_E_UNSUPPORTED, "input too large");
                 return -1;
             }
             uint8_t *nb = realloc(buf, cap * 2);
             if (!nb) {
                 free(buf);
-                pk_error(log, "out of memory");
+                pk_error(log, PK_E_NO_MEMORY, "out of memory");
                 return -1;
             }
             buf = nb;
@@ -56,7 +56,7 @@ static int read_all_fd(int fd, const uint8_t **data, size_t *len_out, pk_region 
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0) {
-            pk_error(log, "cannot read: %s", strerror(errno));
+            pk_error(log, PK_E_IO, "cannot read: %s", strerror(errno));
             free(buf);
             return -1;
         }
@@ -66,7 +66,7 @@ static int read_all_fd(int fd, const uint8_t **data, size_t *len_out, pk_region 
     }
     if (!(*region = pki_os_region_new(buf, len, PKI_OWN_MALLOC))) {
         free(buf);
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     *data = buf;
@@ -84,17 +84,18 @@ int pki_os_read(const char *path, const uint8_t **data, size_t *len, pk_region *
         return read_all_fd(STDIN_FILENO, data, len, region, log);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        pk_error(log, "cannot open: %s", strerror(errno));
+        pk_error(log, errno == ENOENT ? PK_E_NOT_FOUND : PK_E_IO, "cannot open: %s",
+                 strerror(errno));
         return -1;
     }
     struct stat st;
     if (fstat(fd, &st) != 0) {
-        pk_error(log, "cannot stat: %s", strerror(errno));
+        pk_error(log, PK_E_IO, "cannot stat: %s", strerror(errno));
         close(fd);
         return -1;
     }
     if (S_ISDIR(st.st_mode)) {
-        pk_error(log, "is a directory, not a file");
+        pk_error(log, PK_E_IO, "is a directory, not a file");
         close(fd);
         return -1;
     }
@@ -107,7 +108,7 @@ int pki_os_read(const char *path, const uint8_t **data, size_t *len, pk_region *
             rc = read_all_fd(fd, data, len, region, log);
         } else if (!(*region = pki_os_region_new(p, n, PKI_OWN_MAP))) {
             munmap(p, n);
-            pk_error(log, "out of memory");
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
             rc = -1;
         } else {
             posix_madvise(p, n, POSIX_MADV_SEQUENTIAL);
@@ -298,7 +299,7 @@ pki_os_temp *pki_os_temp_create(const char *path, bool *in_place, pk_log *log)
     bool dash = strcmp(path, "-") == 0;
     bool exists = !dash && stat(path, &st) == 0;
     if (exists && S_ISDIR(st.st_mode)) {
-        pk_error(log, "is a directory");
+        pk_error(log, PK_E_IO, "is a directory");
         return NULL;
     }
     if (dash || (exists && !S_ISREG(st.st_mode))) {
@@ -307,8 +308,8 @@ pki_os_temp *pki_os_temp_create(const char *path, bool *in_place, pk_log *log)
     }
     pki_os_temp *t = calloc(1, sizeof *t);
     if (!t || !(t->target = follow_links(path))) {
-        pk_error(log, "%s", t && errno == ELOOP ? "too many levels of symbolic links"
-                                                : "out of memory");
+        pk_error(log, t && errno == ELOOP ? PK_E_IO : PK_E_NO_MEMORY, "%s",
+                 t && errno == ELOOP ? "too many levels of symbolic links" : "out of memory");
         free(t);
         return NULL;
     }
@@ -316,11 +317,12 @@ pki_os_temp *pki_os_temp_create(const char *path, bool *in_place, pk_log *log)
     /* Temporary file beside the target: "DIR/.NAME.XXXXXX". */
     if (!(t->tmp = name_beside(t->target, "", &t->fd))) {
         if (errno == ENOMEM)
-            pk_error(log, "out of memory");
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
         else if (errno == ENOENT) /* the commands make no folders (jobs do) */
-            pk_error(log, "the output folder does not exist");
+            pk_error(log, PK_E_NOT_FOUND, "the output folder does not exist");
         else
-            pk_error(log, "cannot create a file in the output folder: %s", strerror(errno));
+            pk_error(log, PK_E_IO, "cannot create a file in the output folder: %s",
+                     strerror(errno));
         pki_os_temp_discard(t); /* t->tmp NULL: no file to remove */
         return NULL;
     }
@@ -333,7 +335,7 @@ pki_os_temp *pki_os_temp_create(const char *path, bool *in_place, pk_log *log)
         mode = 0666 & ~mask;
     }
     if (fchmod(t->fd, mode) != 0) {
-        pk_error(log, "cannot set permissions: %s", strerror(errno));
+        pk_error(log, PK_E_IO, "cannot set permissions: %s", strerror(errno));
         pki_os_temp_discard(t);
         return NULL;
     }
@@ -355,7 +357,7 @@ int pki_os_temp_finish(pki_os_temp *t, pk_log *log)
         what = "close failed", err = errno;
     t->fd = -1;
     if (what) {
-        pk_error(log, "%s: %s", what, strerror(err));
+        pk_error(log, PK_E_IO, "%s: %s", what, strerror(err));
         return -1;
     }
     return 0;
@@ -369,7 +371,7 @@ const char *pki_os_temp_target(const pki_os_temp *t)
 int pki_os_temp_commit(pki_os_temp *t, pk_log *log)
 {
     if (rename(t->tmp, t->target) != 0) {
-        pk_error(log, "cannot replace the file: %s", strerror(errno));
+        pk_error(log, PK_E_IO, "cannot replace the file: %s", strerror(errno));
         pki_os_temp_discard(t);
         return -1;
     }
@@ -405,23 +407,24 @@ int pki_os_write_in_place(const char *path, const void *data, size_t len, pk_log
 {
     if (strcmp(path, "-") == 0) {
         if (write_all(STDOUT_FILENO, data, len) != 0) {
-            pk_error(log, "cannot write standard output: %s", strerror(errno));
+            pk_error(log, PK_E_IO, "cannot write standard output: %s", strerror(errno));
             return -1;
         }
         return 0;
     }
     int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
     if (fd < 0) {
-        pk_error(log, "cannot open for writing: %s", strerror(errno));
+        pk_error(log, errno == ENOENT ? PK_E_NOT_FOUND : PK_E_IO, "cannot open for writing: %s",
+                 strerror(errno));
         return -1;
     }
     if (write_all(fd, data, len) != 0) {
-        pk_error(log, "write failed: %s", strerror(errno));
+        pk_error(log, PK_E_IO, "write failed: %s", strerror(errno));
         close(fd);
         return -1;
     }
     if (close(fd) != 0) {
-        pk_error(log, "close failed: %s", strerror(errno));
+        pk_error(log, PK_E_IO, "close failed: %s", strerror(errno));
         return -1;
     }
     return 0;
@@ -439,7 +442,8 @@ static int make_one(const char *p, char **made, pk_log *log)
     }
     if (errno == EEXIST)
         return 0;
-    pk_log_add_at(log, PK_ERROR, p, -1, 0, 0, "cannot create the folder: %s", strerror(errno));
+    pk_log_add_at(log, PK_ERROR, PK_E_IO, p, -1, 0, 0, "cannot create the folder: %s",
+                  strerror(errno));
     return -1;
 }
 
@@ -449,7 +453,7 @@ int pki_os_make_dirs(const char *dir, char **made, pk_log *log)
         *made = NULL;
     char *p = strdup(dir);
     if (!p) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     size_t n = strlen(p);
@@ -518,7 +522,7 @@ int pki_os_keep_old(const char *target, char **kept, pk_log *log)
     int fd;
     char *name = name_beside(target, ".old", &fd);
     if (!name) {
-        pk_error(log, "cannot keep the present file aside: %s", strerror(errno));
+        pk_error(log, PK_E_IO, "cannot keep the present file aside: %s", strerror(errno));
         return -1;
     }
     /* the reserved name becomes a second link to the file; where links
@@ -529,7 +533,7 @@ int pki_os_keep_old(const char *target, char **kept, pk_log *log)
     if (!linked) {
         fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, st.st_mode & 07777);
         if (fd < 0 || copy_into(target, fd) != 0) {
-            pk_error(log, "cannot keep the present file aside: %s", strerror(errno));
+            pk_error(log, PK_E_IO, "cannot keep the present file aside: %s", strerror(errno));
             if (fd >= 0)
                 close(fd);
             unlink(name);
@@ -546,10 +550,10 @@ int pki_os_put_back(const char *target, const char *kept, pk_log *log)
 {
     if (kept ? rename(kept, target) != 0 : unlink(target) != 0) {
         if (kept)
-            pk_error(log, "cannot put the old file back (it is kept as %s): %s", kept,
+            pk_error(log, PK_E_IO, "cannot put the old file back (it is kept as %s): %s", kept,
                      strerror(errno));
         else
-            pk_error(log, "cannot remove the new file: %s", strerror(errno));
+            pk_error(log, PK_E_IO, "cannot remove the new file: %s", strerror(errno));
         return -1;
     }
     return 0;

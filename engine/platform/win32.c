@@ -83,7 +83,10 @@ static void log_last(pk_log *log, const char *what)
 {
     char buf[512];
     DWORD code = GetLastError();
-    pk_error(log, "%s: %s", what, win_text(code, buf, sizeof buf));
+    pk_error(log,
+             code == ERROR_FILE_NOT_FOUND || code == ERROR_PATH_NOT_FOUND ? PK_E_NOT_FOUND
+                                                                          : PK_E_IO,
+             "%s: %s", what, win_text(code, buf, sizeof buf));
 }
 
 /* ---- reading ---- */
@@ -95,7 +98,7 @@ static int read_all(HANDLE h, const uint8_t **data, size_t *len_out, pk_region *
     size_t cap = 1 << 16, len = 0;
     uint8_t *buf = malloc(cap);
     if (!buf) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     for (;;) {
@@ -103,7 +106,7 @@ static int read_all(HANDLE h, const uint8_t **data, size_t *len_out, pk_region *
             uint8_t *nb = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
             if (!nb) {
                 free(buf);
-                pk_error(log, "out of memory");
+                pk_error(log, PK_E_NO_MEMORY, "out of memory");
                 return -1;
             }
             buf = nb;
@@ -125,7 +128,7 @@ static int read_all(HANDLE h, const uint8_t **data, size_t *len_out, pk_region *
     }
     if (!(*region = pki_os_region_new(buf, len, PKI_OWN_MALLOC))) {
         free(buf);
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     *data = buf;
@@ -143,14 +146,14 @@ int pki_os_read(const char *path, const uint8_t **data, size_t *len, pk_region *
         return read_all(GetStdHandle(STD_INPUT_HANDLE), data, len, region, log);
     wchar_t *w = widen(path);
     if (!w) {
-        pk_error(log, "cannot open: %s", errno == EILSEQ ? "the name is not valid UTF-8"
-                                                         : "out of memory");
+        pk_error(log, errno == EILSEQ ? PK_E_UNSUPPORTED : PK_E_NO_MEMORY, "cannot open: %s",
+                 errno == EILSEQ ? "the name is not valid UTF-8" : "out of memory");
         return -1;
     }
     DWORD attr = GetFileAttributesW(w);
     if (attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_DIRECTORY)) {
         free(w);
-        pk_error(log, "is a directory, not a file");
+        pk_error(log, PK_E_IO, "is a directory, not a file");
         return -1;
     }
     HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
@@ -166,7 +169,7 @@ int pki_os_read(const char *path, const uint8_t **data, size_t *len, pk_region *
         rc = read_all(h, data, len, region, log);
     } else if (size.QuadPart > 0) {
         if ((unsigned long long)size.QuadPart > SIZE_MAX) {
-            pk_error(log, "input too large");
+            pk_error(log, PK_E_UNSUPPORTED, "input too large");
             CloseHandle(h);
             return -1;
         }
@@ -179,7 +182,7 @@ int pki_os_read(const char *path, const uint8_t **data, size_t *len, pk_region *
             rc = read_all(h, data, len, region, log);
         } else if (!(*region = pki_os_region_new(p, n, PKI_OWN_MAP))) {
             UnmapViewOfFile(p);
-            pk_error(log, "out of memory");
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
             rc = -1;
         } else {
             *data = p;
@@ -264,20 +267,21 @@ pki_os_temp *pki_os_temp_create(const char *path, bool *in_place, pk_log *log)
     }
     wchar_t *w = widen(path);
     if (!w) {
-        pk_error(log, "%s", errno == EILSEQ ? "the name is not valid UTF-8" : "out of memory");
+        pk_error(log, errno == EILSEQ ? PK_E_UNSUPPORTED : PK_E_NO_MEMORY, "%s",
+                 errno == EILSEQ ? "the name is not valid UTF-8" : "out of memory");
         return NULL;
     }
     DWORD attr = GetFileAttributesW(w);
     if (attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_DIRECTORY)) {
         free(w);
-        pk_error(log, "is a directory");
+        pk_error(log, PK_E_IO, "is a directory");
         return NULL;
     }
     if (attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_READONLY)) {
         /* Windows' own rule: a read-only file is not replaced (MoveFileExW
          * would refuse it too, but only after the whole output was written). */
         free(w);
-        pk_error(log, "cannot replace the file: it is read-only");
+        pk_error(log, PK_E_IO, "cannot replace the file: it is read-only");
         return NULL;
     }
     if (attr == INVALID_FILE_ATTRIBUTES && (wcsncmp(w, L"\\\\.\\", 4) == 0 ||
@@ -289,13 +293,13 @@ pki_os_temp *pki_os_temp_create(const char *path, bool *in_place, pk_log *log)
     pki_os_temp *t = calloc(1, sizeof *t);
     if (!t) {
         free(w);
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return NULL;
     }
     t->target = w;
     t->h = INVALID_HANDLE_VALUE;
     if (!(t->target_u8 = narrow(w))) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         pki_os_temp_discard(t);
         return NULL;
     }
@@ -305,7 +309,7 @@ pki_os_temp *pki_os_temp_create(const char *path, bool *in_place, pk_log *log)
         base++;
     size_t cap = dl + 1 + wcslen(base) + 32;
     if (!(t->tmp = malloc(cap * sizeof *t->tmp))) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         pki_os_temp_discard(t);
         return NULL;
     }
@@ -324,7 +328,7 @@ pki_os_temp *pki_os_temp_create(const char *path, bool *in_place, pk_log *log)
     }
     if (t->h == INVALID_HANDLE_VALUE) {
         if (GetLastError() == ERROR_PATH_NOT_FOUND) /* the commands make no folders */
-            pk_error(log, "the output folder does not exist");
+            pk_error(log, PK_E_NOT_FOUND, "the output folder does not exist");
         else
             log_last(log, "cannot create a file in the output folder");
         free(t->tmp);
@@ -429,7 +433,8 @@ int pki_os_make_dirs(const char *dir, char **made, pk_log *log)
         *made = NULL;
     wchar_t *p = widen(dir);
     if (!p) {
-        pk_log_add_at(log, PK_ERROR, dir, -1, 0, 0, "cannot create the folder: %s",
+        pk_log_add_at(log, PK_ERROR, errno == EILSEQ ? PK_E_UNSUPPORTED : PK_E_NO_MEMORY, dir, -1,
+                      0, 0, "cannot create the folder: %s",
                       errno == EILSEQ ? "the name is not valid UTF-8" : "out of memory");
         return -1;
     }
@@ -457,7 +462,8 @@ int pki_os_make_dirs(const char *dir, char **made, pk_log *log)
         } else if (GetLastError() != ERROR_ALREADY_EXISTS) {
             char *u = narrow(p);
             char buf[512];
-            pk_log_add_at(log, PK_ERROR, u ? u : dir, -1, 0, 0, "cannot create the folder: %s",
+            pk_log_add_at(log, PK_ERROR, PK_E_IO, u ? u : dir, -1, 0, 0,
+                          "cannot create the folder: %s",
                           win_text(GetLastError(), buf, sizeof buf));
             free(u);
             free(p);
@@ -496,7 +502,7 @@ int pki_os_keep_old(const char *target, char **kept, pk_log *log)
     *kept = NULL;
     wchar_t *w = widen(target);
     if (!w) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     DWORD attr = GetFileAttributesW(w);
@@ -527,7 +533,7 @@ int pki_os_keep_old(const char *target, char **kept, pk_log *log)
     free(name);
     free(w);
     if (!*kept) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     return 0;

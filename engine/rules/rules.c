@@ -66,13 +66,14 @@ typedef struct yfile {
 
 /* ---- small helpers ---- */
 
-static void errorf(loader *L, const char *file, int line, int col, const char *fmt, ...)
-    PK_PRINTF(5, 6);
-static void errorf(loader *L, const char *file, int line, int col, const char *fmt, ...)
+static void errorf(loader *L, pk_diag_code code, const char *file, int line, int col,
+                   const char *fmt, ...) PK_PRINTF(6, 7);
+static void errorf(loader *L, pk_diag_code code, const char *file, int line, int col,
+                   const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    pk_log_vadd_at(L->log, PK_ERROR, file, -1, line, col, fmt, ap);
+    pk_log_vadd_at(L->log, PK_ERROR, code, file, -1, line, col, fmt, ap);
     va_end(ap);
     L->errors++;
 }
@@ -83,9 +84,12 @@ static pki_where where_of(const yfile *f, const yaml_node_t *n)
     return w;
 }
 
-#define NODE_ERR(L, f, n, ...)                                                                     \
-    errorf((L), (f)->path, (int)(n)->start_mark.line + 1, (int)(n)->start_mark.column + 1,         \
+/* An error at node n of rules file f: what the file says does not follow
+ * rules/README.md (NODE_ERR_AS: of another kind). */
+#define NODE_ERR_AS(L, code, f, n, ...)                                                            \
+    errorf((L), (code), (f)->path, (int)(n)->start_mark.line + 1, (int)(n)->start_mark.column + 1, \
            __VA_ARGS__)
+#define NODE_ERR(L, f, n, ...) NODE_ERR_AS(L, PK_E_DAMAGED, f, n, __VA_ARGS__)
 
 static const char *node_type_name(const yaml_node_t *n)
 {
@@ -235,8 +239,9 @@ static void load_map(loader *L, const yfile *f, yaml_node_t *n, pki_map *map, co
         /* No name field is wider than a VPD name; the exact width of the
          * output format (15 bytes in VMD) is checked when renaming. */
         if (rule.to.len > PK_VPD_NAME_BYTES) {
-            NODE_ERR(L, f, v, "target '%s' is %zu bytes in CP932; names hold at most %d", scalar(v),
-                     rule.to.len, PK_VPD_NAME_BYTES);
+            NODE_ERR_AS(L, PK_E_UNSUPPORTED, f, v,
+                        "target '%s' is %zu bytes in CP932; names hold at most %d", scalar(v),
+                        rule.to.len, PK_VPD_NAME_BYTES);
             continue;
         }
         rule.from_utf8 = strdup(scalar(k));
@@ -246,7 +251,7 @@ static void load_map(loader *L, const yfile *f, yaml_node_t *n, pki_map *map, co
         rule.layer = L->layer;
         if (!rule.from_utf8 || !rule.to_utf8) {
             free_rule(&rule);
-            errorf(L, f->path, 0, 0, "out of memory");
+            errorf(L, PK_E_NO_MEMORY, f->path, 0, 0, "out of memory");
             continue;
         }
         /* A later file's rule for the same source replaces the earlier one. */
@@ -261,7 +266,7 @@ static void load_map(loader *L, const yfile *f, yaml_node_t *n, pki_map *map, co
         }
         if (pki_grow_reserve(&map->v, &map->cap, map->n + 1, sizeof *map->v) != 0) {
             free_rule(&rule);
-            errorf(L, f->path, 0, 0, "out of memory");
+            errorf(L, PK_E_NO_MEMORY, f->path, 0, 0, "out of memory");
             return;
         }
         map->v[map->n++] = rule;
@@ -278,7 +283,7 @@ static void check_one_to_one(loader *L, const pki_map *map, const char *what)
                 const pki_map_rule *a = &map->v[j], *b = &map->v[i];
                 const pki_map_rule *late = a->layer > b->layer ? a : b;
                 const pki_map_rule *early = late == a ? b : a;
-                errorf(L, late->to_at.file, late->to_at.line, late->to_at.col,
+                errorf(L, PK_E_CONFLICT, late->to_at.file, late->to_at.line, late->to_at.col,
                        "%s '%s' and '%s' both map to '%s' (rules must be one-to-one)", what,
                        early->from_utf8, late->from_utf8, late->to_utf8);
             }
@@ -316,12 +321,12 @@ static void group_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
         it.text = strdup(s);
     }
     if (!it.text) {
-        errorf(L, f->path, 0, 0, "out of memory");
+        errorf(L, PK_E_NO_MEMORY, f->path, 0, 0, "out of memory");
         return;
     }
     if (pki_grow_reserve(&g->v, &g->cap, g->n + 1, sizeof *g->v) != 0) {
         free(it.text);
-        errorf(L, f->path, 0, 0, "out of memory");
+        errorf(L, PK_E_NO_MEMORY, f->path, 0, 0, "out of memory");
         return;
     }
     g->v[g->n++] = it;
@@ -360,7 +365,7 @@ static void load_groups(loader *L, const yfile *f, yaml_node_t *n, pki_group_set
         }
         if (pki_grow_reserve(&set->v, &set->cap, set->n + 1, sizeof *set->v) != 0) {
             free_group(&g);
-            errorf(L, f->path, 0, 0, "out of memory");
+            errorf(L, PK_E_NO_MEMORY, f->path, 0, 0, "out of memory");
             return;
         }
         set->v[set->n++] = g;
@@ -384,8 +389,8 @@ static void check_refs(loader *L, const pki_group *g, const char *label)
         const pki_group_item *it = &g->v[i];
         if (it->ref && !pki_rules_find_group(L->r, it->text, false) &&
             !pki_rules_find_group(L->r, it->text, true))
-            errorf(L, it->at.file, it->at.line, it->at.col, "%s references unknown group @%s",
-                   label, it->text);
+            errorf(L, PK_E_NOT_FOUND, it->at.file, it->at.line, it->at.col,
+                   "%s references unknown group @%s", label, it->text);
     }
 }
 
@@ -414,7 +419,7 @@ static void check_groups(loader *L)
             snprintf(label, sizeof label, "group '%s'", set->v[i].name);
             check_refs(L, &set->v[i], label);
             if (reaches(L->r, &set->v[i], &set->v[i], 0))
-                errorf(L, set->v[i].at.file, set->v[i].at.line, set->v[i].at.col,
+                errorf(L, PK_E_DAMAGED, set->v[i].at.file, set->v[i].at.line, set->v[i].at.col,
                        "group '%s' refers back to itself (a cycle of @references)", set->v[i].name);
         }
     }
@@ -674,10 +679,11 @@ static int load_path(loader *L, const char *path, const char *inc_file, int line
     char *canon = pki_os_canonical(path);
     if (!canon) {
         if (inc_file)
-            errorf(L, inc_file, line, col, "cannot open included file '%s': %s", path,
-                   pki_os_error_text(errno));
+            errorf(L, errno == ENOENT ? PK_E_NOT_FOUND : PK_E_IO, inc_file, line, col,
+                   "cannot open included file '%s': %s", path, pki_os_error_text(errno));
         else
-            errorf(L, path, 0, 0, "cannot open rules: %s", pki_os_error_text(errno));
+            errorf(L, errno == ENOENT ? PK_E_NOT_FOUND : PK_E_IO, path, 0, 0,
+                   "cannot open rules: %s", pki_os_error_text(errno));
         return -1;
     }
     /* Only regular files: a device such as /dev/zero would never end. */
@@ -687,8 +693,8 @@ static int load_path(loader *L, const char *path, const char *inc_file, int line
         const char *why = kind == PK_PATH_MISSING ? "no such file"
                           : kind != PK_PATH_FILE  ? "not a regular file"
                                                   : "larger than 16 MiB";
-        errorf(L, inc_file ? inc_file : path, line, col, "cannot read rules file '%s': %s", path,
-               why);
+        errorf(L, kind == PK_PATH_MISSING ? PK_E_NOT_FOUND : PK_E_UNSUPPORTED,
+               inc_file ? inc_file : path, line, col, "cannot read rules file '%s': %s", path, why);
         free(canon);
         return -1;
     }
@@ -697,7 +703,8 @@ static int load_path(loader *L, const char *path, const char *inc_file, int line
     pk_log_init(&quiet);
     int rc = pk_file_read(canon, &bytes, &quiet);
     if (rc != 0) {
-        errorf(L, inc_file ? inc_file : path, line, col, "cannot read rules file '%s': %s", path,
+        errorf(L, quiet.count ? quiet.items[0].code : PK_E_IO, inc_file ? inc_file : path, line,
+               col, "cannot read rules file '%s': %s", path,
                quiet.count ? quiet.items[0].msg : "read failed");
         pk_log_free(&quiet);
         free(canon);
@@ -787,7 +794,8 @@ static void include_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
         if (strcmp(name, "standard.yaml") == 0) {
             for (size_t i = 0; i < L->depth; i++)
                 if (strcmp(L->stack[i], BUILTIN_NAME) == 0) {
-                    errorf(L, f->path, line, col, "include cycle: '%s' includes itself", name);
+                    errorf(L, PK_E_DAMAGED, f->path, line, col,
+                           "include cycle: '%s' includes itself", name);
                     free(beside);
                     return;
                 }
@@ -796,8 +804,8 @@ static void include_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
             return;
         }
         char *where = looked_in(beside, name);
-        errorf(L, f->path, line, col, "cannot find included file '%s' (looked in %s)", name,
-               where ? where : "?");
+        errorf(L, PK_E_NOT_FOUND, f->path, line, col,
+               "cannot find included file '%s' (looked in %s)", name, where ? where : "?");
         free(where);
         free(beside);
         return;
@@ -807,7 +815,8 @@ static void include_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
     if (canon) {
         for (size_t i = 0; i < L->depth; i++)
             if (strcmp(L->stack[i], canon) == 0) {
-                errorf(L, f->path, line, col, "include cycle: '%s' is already being loaded", name);
+                errorf(L, PK_E_DAMAGED, f->path, line, col,
+                       "include cycle: '%s' is already being loaded", name);
                 free(canon);
                 free(found);
                 return;
@@ -872,33 +881,36 @@ static void load_doc(loader *L, const yfile *f)
 static int load_buffer(loader *L, const char *data, size_t len, const char *path, const char *canon)
 {
     if (L->depth == MAX_INCLUDE_DEPTH) {
-        errorf(L, path, 0, 0, "includes nest deeper than %d files", MAX_INCLUDE_DEPTH);
+        errorf(L, PK_E_UNSUPPORTED, path, 0, 0, "includes nest deeper than %d files",
+               MAX_INCLUDE_DEPTH);
         return -1;
     }
     yfile f;
     f.path = keep_path(L, path);
     const char *canon_kept = keep_path(L, canon);
     if (!f.path || !canon_kept) {
-        errorf(L, path, 0, 0, "out of memory");
+        errorf(L, PK_E_NO_MEMORY, path, 0, 0, "out of memory");
         return -1;
     }
     yaml_parser_t parser;
     if (!yaml_parser_initialize(&parser)) {
-        errorf(L, path, 0, 0, "out of memory");
+        errorf(L, PK_E_NO_MEMORY, path, 0, 0, "out of memory");
         return -1;
     }
     yaml_parser_set_input_string(&parser, (const unsigned char *)data, len);
     int rc = 0;
     if (!yaml_parser_load(&parser, &f.doc)) {
         char why[512];
-        errorf(L, path, (int)parser.problem_mark.line + 1, (int)parser.problem_mark.column + 1,
-               "%s", pki_yaml_syntax_error(&parser, why, sizeof why));
+        errorf(L, PK_E_DAMAGED, path, (int)parser.problem_mark.line + 1,
+               (int)parser.problem_mark.column + 1, "%s",
+               pki_yaml_syntax_error(&parser, why, sizeof why));
         yaml_parser_delete(&parser);
         return -1;
     }
     int dl, dc;
     if (pki_yaml_has_second_document(&parser, &dl, &dc)) {
-        errorf(L, path, dl, dc, "a rules file holds one YAML document; a second one starts here");
+        errorf(L, PK_E_DAMAGED, path, dl, dc,
+               "a rules file holds one YAML document; a second one starts here");
         yaml_document_delete(&f.doc);
         yaml_parser_delete(&parser);
         return -1;
@@ -964,7 +976,7 @@ static bool start(loader *L, pk_log *log)
     L->log = log;
     L->r = calloc(1, sizeof *L->r);
     if (!L->r) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return false;
     }
     L->r->scale_default = 1.0;
@@ -994,7 +1006,7 @@ pk_rules *pk_rules_load_in(const char *dir, const char *path, pk_log *log)
         return NULL;
     char *full = pki_os_join(dir, path);
     if (!full) {
-        errorf(&L, path, 0, 0, "out of memory");
+        errorf(&L, PK_E_NO_MEMORY, path, 0, 0, "out of memory");
         return finish(&L);
     }
     /* A bare file name that is not in the folder names a shipped rule
@@ -1005,7 +1017,8 @@ pk_rules *pk_rules_load_in(const char *dir, const char *path, pk_log *log)
         char *shipped = find_in_data_dirs(path);
         if (!shipped) {
             char *where = looked_in(full, path);
-            errorf(&L, full, 0, 0, "cannot find rules: looked in %s", where ? where : "?");
+            errorf(&L, PK_E_NOT_FOUND, full, 0, 0, "cannot find rules: looked in %s",
+                   where ? where : "?");
             free(where);
         } else {
             load_path(&L, shipped, NULL, 0, 0);

@@ -30,14 +30,15 @@ int pki_selection_add_group(pk_selection *s, const pk_rules *r, const pki_group 
                             int depth)
 {
     if (depth > 64) {
-        pk_error(log, "group @%s: references nest too deep (a cycle?)", g->name ? g->name : "");
+        pk_error(log, PK_E_DAMAGED, "group @%s: references nest too deep (a cycle?)",
+                 g->name ? g->name : "");
         return -1;
     }
     for (size_t i = 0; i < g->n; i++) {
         const pki_group_item *it = &g->v[i];
         if (!it->ref) {
             if (sel_push(s, &it->pat) != 0) {
-                pk_error(log, "out of memory");
+                pk_error(log, PK_E_NO_MEMORY, "out of memory");
                 return -1;
             }
             continue;
@@ -45,7 +46,7 @@ int pki_selection_add_group(pk_selection *s, const pk_rules *r, const pki_group 
         const pki_group *b = pki_rules_find_group(r, it->text, false);
         const pki_group *m = pki_rules_find_group(r, it->text, true);
         if (!b && !m) {
-            pk_error(log, "unknown group @%s", it->text);
+            pk_error(log, PK_E_NOT_FOUND, "unknown group @%s", it->text);
             return -1;
         }
         if (b && pki_selection_add_group(s, r, b, log, depth + 1) != 0)
@@ -62,7 +63,7 @@ static int add_item(pk_selection *s, const pk_rules *r, const char *item, pk_log
         const pki_group *b = pki_rules_find_group(r, item + 1, false);
         const pki_group *m = pki_rules_find_group(r, item + 1, true);
         if (!b && !m) {
-            pk_error(log, "unknown group '%s'", item);
+            pk_error(log, PK_E_NOT_FOUND, "unknown group '%s'", item);
             return -1;
         }
         if (b && pki_selection_add_group(s, r, b, log, 0) != 0)
@@ -74,11 +75,11 @@ static int add_item(pk_selection *s, const pk_rules *r, const char *item, pk_log
     pki_pattern p;
     const char *why;
     if (pki_pattern_compile(item, true, &p, &why) != 0) {
-        pk_error(log, "name '%s' in selection %s", item, why);
+        pk_error(log, PK_E_USAGE, "name '%s' in selection %s", item, why);
         return -1;
     }
     if (sel_push(s, &p) != 0) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     return 0;
@@ -91,7 +92,7 @@ static pk_selection *parse_with(const pk_rules *r, const char *spec, pk_log *log
     if (!s || !copy) {
         free(s);
         free(copy);
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return NULL;
     }
     strcpy(copy, spec);
@@ -108,7 +109,7 @@ static pk_selection *parse_with(const pk_rules *r, const char *spec, pk_log *log
         while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
             p[--n] = '\0';
         if (n == 0) {
-            pk_error(log, "empty name in selection '%s'", spec);
+            pk_error(log, PK_E_USAGE, "empty name in selection '%s'", spec);
             rc = -1;
         } else if (add_item(s, r, p, log) != 0) {
             rc = -1;
@@ -128,7 +129,7 @@ static pk_selection *parse_with(const pk_rules *r, const char *spec, pk_log *log
 pk_selection *pk_selection_parse(const pk_rules *r, const char *spec, pk_log *log)
 {
     if (!spec) {
-        pk_error(log, "no selection given");
+        pk_error(log, PK_E_USAGE, "no selection given");
         return NULL;
     }
     if (r)

@@ -38,7 +38,8 @@ static int expand(pk_buf *b, const pk_model *m, const char *name, bool *first, p
             if (m->frames[f].name[0])
                 pk_buf_printf(&known, "%s%s", known.len ? ", " : "", m->frames[f].name);
         pk_buf_putc(&known, 0);
-        pk_error(log, "@frame:%s: the model has no display frame of that name (it has: %s)", name,
+        pk_error(log, PK_E_NOT_FOUND,
+                 "@frame:%s: the model has no display frame of that name (it has: %s)", name,
                  known.data ? (const char *)known.data : "");
         pk_buf_free(&known);
         return -1;
@@ -51,7 +52,8 @@ static int expand(pk_buf *b, const pk_model *m, const char *name, bool *first, p
         if (bone->cp932 == PK_NO_NAME)
             continue; /* no VMD or VPD can key it */
         if (strpbrk(bone->name, ",*") || !bone->name[0] || bone->name[0] == '@') {
-            pk_warning(log, "@frame:%s: bone \"%s\" cannot be named in a selection; left out", name,
+            pk_warning(log, PK_E_UNSUPPORTED,
+                       "@frame:%s: bone \"%s\" cannot be named in a selection; left out", name,
                        bone->name);
             continue;
         }
@@ -60,7 +62,7 @@ static int expand(pk_buf *b, const pk_model *m, const char *name, bool *first, p
         added++;
     }
     if (!added) {
-        pk_error(log, "@frame:%s: the display frame holds no bones", name);
+        pk_error(log, PK_E_NOT_FOUND, "@frame:%s: the display frame holds no bones", name);
         return -1;
     }
     return 0;
@@ -70,14 +72,14 @@ pk_selection *pk_selection_parse_model(const pk_rules *r, const pk_model *m, con
                                        pk_log *log)
 {
     if (!spec) {
-        pk_error(log, "no selection given");
+        pk_error(log, PK_E_USAGE, "no selection given");
         return NULL;
     }
     char *copy = strdup(spec);
     pk_buf b;
     pk_buf_init(&b);
     if (!copy) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return NULL;
     }
     bool first = true;
@@ -92,11 +94,11 @@ pk_selection *pk_selection_parse_model(const pk_rules *r, const pk_model *m, con
         while (*t == ' ' || *t == '\t')
             t++;
         if (!*t) {
-            pk_error(log, "empty name in selection '%s'", spec);
+            pk_error(log, PK_E_USAGE, "empty name in selection '%s'", spec);
             rc = -1;
         } else if (strncmp(t, FRAME_PREFIX, strlen(FRAME_PREFIX)) == 0) {
             if (!m) {
-                pk_error(log, "%s: a display frame needs a model (--model MODEL)", t);
+                pk_error(log, PK_E_USAGE, "%s: a display frame needs a model (--model MODEL)", t);
                 rc = -1;
             } else {
                 char *name = item + (t - item) + strlen(FRAME_PREFIX);
@@ -115,7 +117,7 @@ pk_selection *pk_selection_parse_model(const pk_rules *r, const pk_model *m, con
     pk_buf_putc(&b, 0);
     pk_selection *s = NULL;
     if (rc == 0 && b.oom)
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
     else if (rc == 0)
         s = pk_selection_parse(r, (const char *)b.data, log);
     pk_buf_free(&b);

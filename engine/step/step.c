@@ -99,7 +99,7 @@ pk_step *pk_step_new(const char *op, const char *opt_prefix, pk_log *log)
     if (!def) {
         char list[160];
         op_list(list, sizeof list);
-        pk_error(log, "unknown operation '%s' (%s)", op ? op : "?", list);
+        pk_error(log, PK_E_USAGE, "unknown operation '%s' (%s)", op ? op : "?", list);
         return NULL;
     }
     pk_step *s = calloc(1, sizeof *s);
@@ -113,7 +113,7 @@ pk_step *pk_step_new(const char *op, const char *opt_prefix, pk_log *log)
             free(s->o);
         }
         free(s);
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return NULL;
     }
     s->def = def;
@@ -256,7 +256,7 @@ int pki_step_fail(pk_log *log, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    pk_log_vadd(log, PK_ERROR, -1, 0, 0, fmt, ap);
+    pk_log_vadd(log, PK_ERROR, PK_E_USAGE, -1, 0, 0, fmt, ap);
     va_end(ap);
     return -1;
 }
@@ -371,7 +371,7 @@ static bool list_push(pki_list *l, const void *v, size_t size)
 /* A value that is not what the option wants: -1, said. */
 static int refuse(pk_log *log, const char *name, const pki_option *o, const char *value)
 {
-    pk_error(log, "%s wants %s, not '%s'", name, o->wants, value);
+    pk_error(log, PK_E_USAGE, "%s wants %s, not '%s'", name, o->wants, value);
     return -1;
 }
 
@@ -395,13 +395,13 @@ static int set_value(pk_step *s, const pki_option *o, char *field, const char *n
     }
     case PKI_OPT_BOOL:
         if (!parse_bool(value, (bool *)field)) {
-            pk_error(log, "%s is true or false, not '%s'", name, value);
+            pk_error(log, PK_E_USAGE, "%s is true or false, not '%s'", name, value);
             return -1;
         }
         return 0;
     case PKI_OPT_U32:
         if (!pki_num_u32(value, (uint32_t *)field)) {
-            pk_error(log, "%s wants %s, not '%s'%s", name, o->wants, value,
+            pk_error(log, PK_E_USAGE, "%s wants %s, not '%s'%s", name, o->wants, value,
                      value[0] >= '0' && value[0] <= '9' &&
                              strspn(value, "0123456789") == strlen(value)
                          ? " (the largest is 4294967295)"
@@ -440,7 +440,7 @@ static int set_value(pk_step *s, const pki_option *o, char *field, const char *n
         if (idx < 0) {
             char list[128];
             enum_list(o->choices, list, sizeof list);
-            pk_error(log, "%s is %s, not '%s'", name, list, value);
+            pk_error(log, PK_E_USAGE, "%s is %s, not '%s'", name, list, value);
             return -1;
         }
         *(int *)field = idx;
@@ -456,7 +456,7 @@ static int set_value(pk_step *s, const pki_option *o, char *field, const char *n
         unsigned bits;
         const char *bad = NULL;
         if (!parse_sections(value, &bits, &bad)) {
-            pk_error(log, "%s takes %s, not '%s'", name, o->wants, bad);
+            pk_error(log, PK_E_USAGE, "%s takes %s, not '%s'", name, o->wants, bad);
             return -1;
         }
         return list_push((pki_list *)field, &bits, sizeof bits) ? 0 : 1;
@@ -477,22 +477,22 @@ int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log)
     const pki_option *o = find(s, key, &row);
     char name[64];
     if (!o) {
-        pk_error(log, "unknown option '%s' for %s", pki_step_spell(s, key ? key : "?", name),
-                 s->def->name);
+        pk_error(log, PK_E_USAGE, "unknown option '%s' for %s",
+                 pki_step_spell(s, key ? key : "?", name), s->def->name);
         return -1;
     }
     pki_step_spell(s, o->name, name);
     if (s->given[row] && !repeatable(o)) {
-        pk_error(log, "%s is given twice", name);
+        pk_error(log, PK_E_USAGE, "%s is given twice", name);
         return -1;
     }
     if (o->kind != PKI_OPT_BOOL && (!value || !*value)) {
-        pk_error(log, "%s wants %s", name, o->wants ? o->wants : "a value");
+        pk_error(log, PK_E_USAGE, "%s wants %s", name, o->wants ? o->wants : "a value");
         return -1;
     }
     int rc = set_value(s, o, field_of(s, row), name, value, log);
     if (rc > 0) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     if (rc < 0)
@@ -515,7 +515,7 @@ int pk_step_operand(pk_step *s, const char *value, pk_log *log)
         found = !pki_step_given(s, key) || (!*p && pk_step_option_repeats(s, key));
     }
     if (!found) {
-        pk_error(log, "%s at a time ('%s' is extra)", s->def->too_many, value);
+        pk_error(log, PK_E_USAGE, "%s at a time ('%s' is extra)", s->def->too_many, value);
         return -1;
     }
     return pk_step_set(s, key, value, log);
@@ -603,7 +603,7 @@ int pk_step_run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_
     if (pk_step_check(s, log) != 0)
         return -1;
     if (n != s->ninputs) {
-        pk_error(log, "%s: %zu documents for %zu inputs", s->def->name, n, s->ninputs);
+        pk_error(log, PK_E_USAGE, "%s: %zu documents for %zu inputs", s->def->name, n, s->ninputs);
         return -1;
     }
     res->free_own = s->def->free_result;
@@ -631,7 +631,7 @@ int pk_step_report(const pk_step *s, const pk_step_result *r, pk_report_format f
                    pk_log *log)
 {
     if (!pk_step_reports(s, fmt)) {
-        pk_error(log, "%s writes no such report", s->def->name);
+        pk_error(log, PK_E_USAGE, "%s writes no such report", s->def->name);
         return -1;
     }
     size_t errors = log->errors;
@@ -646,7 +646,7 @@ int pk_step_report(const pk_step *s, const pk_step_result *r, pk_report_format f
     if (rc == 0 && !out->oom)
         return 0;
     if (log->errors == errors)
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
     return -1;
 }
 

@@ -49,12 +49,12 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     (void)n;
     const check_opts *o = s->o;
     if (!o->model) {
-        pk_error(log, "check: the model '%s' is not loaded", o->model_name);
+        pk_error(log, PK_E_USAGE, "check: the model '%s' is not loaded", o->model_name);
         return -1;
     }
     check_result *cr = res->own = calloc(1, sizeof *cr);
     if (!cr) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     cr->report = in->motion ? pk_check_motion(o->model, in->motion, log)

@@ -65,9 +65,9 @@ static void warn_lost(const pk_motion *m, pk_log *log)
                                     parts++ ? ", " : "", k, pk_section_word(sec), pki_plural(k));
     }
     if (parts)
-        pk_warning(log, "a VPD holds bones and morphs only: the motion's %s %s not in the pose%s",
-                   list, keys == 1 ? "is" : "are",
-                   m->nbones || m->nmorphs ? "" : ", which is empty");
+        pk_warning(log, PK_E_LOSS,
+                   "a VPD holds bones and morphs only: the motion's %s %s not in the pose%s", list,
+                   keys == 1 ? "is" : "are", m->nbones || m->nmorphs ? "" : ", which is empty");
 }
 
 static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_log *log)
@@ -81,7 +81,7 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
         res->vpd.layout = (pk_vpd_layout)o->layout;
     if (in->format == to) {
         if (pki_step_given(s, "frame")) {
-            pk_error(log, "%sframe applies only between VPD and VMD", s->prefix);
+            pk_error(log, PK_E_USAGE, "%sframe applies only between VPD and VMD", s->prefix);
             return -1;
         }
         pki_take(&res->out, in);

@@ -122,7 +122,7 @@ static pk_motion *hold_pose(const pk_pose *p, pk_log *log)
         }
     }
     if (!ok) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         pk_motion_free(m);
         return NULL;
     }
@@ -173,7 +173,7 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     const diff_opts *o = s->o;
     diff_result *dr = res->own = calloc(1, sizeof *dr);
     if (!dr) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     dr->motion_in = in[0].motion || in[1].motion;
@@ -181,7 +181,7 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     dr->docs[1] = in[1];
     bool range = pki_step_given(s, "frames");
     if (!dr->motion_in && (range || pki_step_given(s, "frame"))) {
-        pk_error(log, "%s%s applies to VMD inputs; both files are poses", s->prefix,
+        pk_error(log, PK_E_USAGE, "%s%s applies to VMD inputs; both files are poses", s->prefix,
                  range ? "frames" : "frame");
         return -1;
     }
@@ -656,7 +656,7 @@ static int figures(const pk_step *s, const diff_result *dr, pk_buf *out, pk_log 
     int rc = dr_ ? pk_draw_svg(dr_, out) : -1;
     for (size_t i = 0; !dr_ && i < quiet.count; i++) {
         const pk_diag *g = &quiet.items[i];
-        pk_log_add_at(log, g->severity, g->path, g->offset, g->line, g->col, "%s", g->msg);
+        pk_log_add_at(log, g->severity, g->code, g->path, g->offset, g->line, g->col, "%s", g->msg);
     }
     pk_drawing_free(dr_);
     pk_selection_free((pk_selection *)o.body);
@@ -693,7 +693,7 @@ static int svg(const pk_step *s, const diff_result *dr, pk_buf *out, pk_log *log
         pk_buf_append(out, pic.data, pic.len);
     }
     if (!ok)
-        pk_error(log, "cannot draw the picture");
+        pk_error(log, PK_E_NO_MEMORY, "cannot draw the picture");
     free(title);
     pk_buf_free(&pic);
     return ok ? 0 : -1;

@@ -62,10 +62,10 @@ static int check_docs(const pk_step *s, const pk_doc *in, bool vs, pk_log *log)
     if (any_motion || !(range || pki_step_given(s, "frame")))
         return 0;
     if (vs)
-        pk_error(log, "%s%s applies to a motion (VMD); %s and %s are poses", s->prefix,
+        pk_error(log, PK_E_USAGE, "%s%s applies to a motion (VMD); %s and %s are poses", s->prefix,
                  range ? "frames" : "frame", s->inputs[0], s->inputs[1]);
     else
-        pk_error(log, "%s%s applies to a motion (VMD); %s is a pose", s->prefix,
+        pk_error(log, PK_E_USAGE, "%s%s applies to a motion (VMD); %s is a pose", s->prefix,
                  range ? "frames" : "frame", s->inputs[0]);
     return -1;
 }
@@ -78,7 +78,8 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     bool vs = n > 1 && s->inputs[1];
     const pk_model *mb = o->vs_model ? o->vs_model : o->model;
     if (!o->model || (vs && o->vs_model_name && !o->vs_model)) {
-        pk_error(log, "the model '%s' is not loaded", !o->model ? o->model_name : o->vs_model_name);
+        pk_error(log, PK_E_USAGE, "the model '%s' is not loaded",
+                 !o->model ? o->model_name : o->vs_model_name);
         return -1;
     }
     if (check_docs(s, in, vs, log) != 0)

@@ -101,8 +101,8 @@ static void warn_short(const pk_step *s, pk_log *log, const char *opt, const cha
         snprintf(rest, sizeof rest, "input %zu (%s) %s", n, inputs[n - 1], rest_one);
     else
         snprintf(rest, sizeof rest, "inputs %zu-%zu %s", given + 1, n, rest_many);
-    pk_warning(log, "%s%s given %zu time%s for %zu inputs: %s; %s", s->prefix, opt, given,
-               pki_plural(given), n, who, rest);
+    pk_warning(log, PK_E_USAGE, "%s%s given %zu time%s for %zu inputs: %s; %s", s->prefix, opt,
+               given, pki_plural(given), n, who, rest);
 }
 
 /* Puts back the inputs' own poses where copies with cut names stood. */
@@ -121,7 +121,7 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     merge_result *mr = res->own = calloc(1, sizeof *mr);
     pk_merge_input *mi = mr ? (mr->in = calloc(n ? n : 1, sizeof *mi)) : NULL;
     if (!mi) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     mr->n = n;
@@ -140,7 +140,7 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
             pk_log_place(log, from, s->inputs[i]);
             if (cut < 0) {
                 if (!c)
-                    pk_error(log, "out of memory");
+                    pk_error(log, PK_E_NO_MEMORY, "out of memory");
                 pk_pose_free(c);
                 uncut(mi, in, i);
                 return -1;
@@ -164,7 +164,8 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     for (pk_section sc = 0; m && sc < PK_SEC_COUNT; sc++)
         records += pk_motion_count(m, sc);
     if (m && records == 0)
-        pk_warning(log, "nothing to merge: %s no record, the output is an empty motion",
+        pk_warning(log, PK_E_NO_EFFECT,
+                   "nothing to merge: %s no record, the output is an empty motion",
                    o->sections.n ? "the sections taken from the inputs hold" : "the inputs hold");
     return m ? 0 : -1;
 }

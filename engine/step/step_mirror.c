@@ -29,7 +29,8 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
                        : pk_pose_mirror(d->pose, o->rules, st, log);
     /* a run that changed nothing says so (a warning: strict fails it) */
     if (rc == 0 && pki_edit_renamed(st) == 0 && st->keys_changed == 0 && !res->duplicates)
-        pk_warning(log, "nothing to mirror: no key changed, the output is the input unchanged");
+        pk_warning(log, PK_E_NO_EFFECT,
+                   "nothing to mirror: no key changed, the output is the input unchanged");
     pk_log_place(log, from, s->inputs[0]);
     return rc;
 }

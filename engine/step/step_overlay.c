@@ -64,17 +64,17 @@ static int check_docs(const pk_step *s, const pk_doc *base, const pk_doc *pd, pk
     char n1[64];
     snprintf(n1, sizeof n1, "%spose%sframe", s->prefix, *s->prefix ? "-" : "_");
     if (pd->pose && pki_step_given(s, "pose_frame")) {
-        pk_error(log, "%s applies to a VMD pose only; %s is a VPD", n1, s->inputs[1]);
+        pk_error(log, PK_E_USAGE, "%s applies to a VMD pose only; %s is a VPD", n1, s->inputs[1]);
         return -1;
     }
     if (base->pose && (pki_step_given(s, "frames") || pki_step_given(s, "fade"))) {
-        pk_error(log, "%sframes and %sfade do not apply to a VPD base (%s)", s->prefix, s->prefix,
-                 s->inputs[0]);
+        pk_error(log, PK_E_USAGE, "%sframes and %sfade do not apply to a VPD base (%s)", s->prefix,
+                 s->prefix, s->inputs[0]);
         return -1;
     }
     if (base->pose && pki_step_given(s, "cut_names")) {
-        pk_error(log, "%scut%snames applies to a VMD output; the base %s is a VPD", s->prefix,
-                 *s->prefix ? "-" : "_", s->inputs[0]);
+        pk_error(log, PK_E_USAGE, "%scut%snames applies to a VMD output; the base %s is a VPD",
+                 s->prefix, *s->prefix ? "-" : "_", s->inputs[0]);
         return -1;
     }
     return 0;
@@ -118,7 +118,7 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
         return -1;
     overlay_result * or = res->own = calloc(1, sizeof * or);
     if (! or) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     pk_pose *own = NULL, *cut = NULL;

@@ -62,13 +62,13 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     const keys_opts *o = s->o;
     const char *cmd = s->def->name;
     if (!in->motion) {
-        pk_error(log, "%s: %s works on a VMD motion (a pose has no keys to %s)", s->inputs[0], cmd,
-                 cmd);
+        pk_error(log, PK_E_USAGE, "%s: %s works on a VMD motion (a pose has no keys to %s)",
+                 s->inputs[0], cmd, cmd);
         return -1;
     }
     pk_reduce_stats *st = res->own = calloc(1, sizeof *st);
     if (!st) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     pk_reduce_options opt;
@@ -109,13 +109,13 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     if (res->out.motion && st->bone_tracks + st->morph_tracks + st->camera_tracks == 0 &&
         !res->duplicates) {
         if (!st->camera && in->motion->ncameras > 1)
-            pk_warning(log,
+            pk_warning(log, PK_E_NO_EFFECT,
                        "nothing to %s: no key changed, the output is the input unchanged; its %zu "
                        "camera keys are left alone without %scamera%s",
                        cmd, in->motion->ncameras, s->prefix, *s->prefix ? "" : ": true");
         else
-            pk_warning(log, "nothing to %s: no key changed, the output is the input unchanged",
-                       cmd);
+            pk_warning(log, PK_E_NO_EFFECT,
+                       "nothing to %s: no key changed, the output is the input unchanged", cmd);
     }
     pk_log_place(log, from, s->inputs[0]);
     pk_selection_free(sel);

@@ -34,7 +34,7 @@ pk_edit_stats *pki_edit_start(pk_doc *in, pk_step_result *res, pk_log *log)
 {
     pk_edit_stats *st = res->own = calloc(1, sizeof *st);
     if (!st) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return NULL;
     }
     pki_take(&res->out, in);
@@ -67,8 +67,9 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
                        : pk_pose_rename(d->pose, o->rules, o->reverse, st, log);
     /* a run that changed nothing says so (a warning: strict fails it) */
     if (rc == 0 && pki_edit_renamed(st) == 0 && !res->duplicates)
-        pk_warning(log, "no rename rule matched a bone or morph of the input: the output is "
-                        "the input unchanged");
+        pk_warning(log, PK_E_NO_EFFECT,
+                   "no rename rule matched a bone or morph of the input: the output is "
+                   "the input unchanged");
     pk_log_place(log, from, s->inputs[0]);
     return rc;
 }

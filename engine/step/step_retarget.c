@@ -108,17 +108,17 @@ static int check(const pk_step *s, pk_log *log)
 static void unchanged_retarget(const pk_retarget_report *t, const char *what, pk_log *log)
 {
     if (!t->bones_keyed)
-        pk_warning(log,
+        pk_warning(log, PK_E_NO_EFFECT,
                    "nothing to retarget: the %s has no bone keys, the output is the input "
                    "unchanged",
                    what);
     else if (!t->bones_on_target)
-        pk_warning(log,
+        pk_warning(log, PK_E_NO_EFFECT,
                    "nothing to retarget: the target model has none of the %zu bone%s the %s "
                    "keys, the output is the input unchanged",
                    t->bones_keyed, t->bones_keyed == 1 ? "" : "s", what);
     else
-        pk_warning(log,
+        pk_warning(log, PK_E_NO_EFFECT,
                    "nothing to retarget: no key changed (the models differ in nothing the "
                    "%s keys), the output is the input unchanged",
                    what);
@@ -128,7 +128,7 @@ static int between_models(const pk_step *s, pk_doc *d, retarget_result *rr, pk_l
 {
     const retarget_opts *o = s->o;
     if (!o->from || !o->to) {
-        pk_error(log, "retarget: the models were not loaded");
+        pk_error(log, PK_E_USAGE, "retarget: the models were not loaded");
         return -1;
     }
     /* the models by the names the user gave them (files, or a job's
@@ -157,7 +157,7 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     const retarget_opts *o = s->o;
     retarget_result *rr = res->own = calloc(1, sizeof *rr);
     if (!rr) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     pki_take(&res->out, in);
@@ -176,7 +176,8 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     bool same =
         pki_edit_renamed(st) == 0 && st->keys_changed + st->keys_added + st->keys_removed == 0;
     if (rc == 0 && same && !o->from_name)
-        pk_warning(log, "nothing to retarget: no key changed, the output is the input unchanged");
+        pk_warning(log, PK_E_NO_EFFECT,
+                   "nothing to retarget: no key changed, the output is the input unchanged");
     else if (rc == 0 && same)
         unchanged_retarget(&rr->report, d->motion ? "motion" : "pose", log);
     pk_log_place(log, from, s->inputs[0]);

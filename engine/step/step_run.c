@@ -24,7 +24,7 @@ const pk_pose *pki_cut_pose(bool cut, const pk_pose *p, pk_pose **own, pk_log *l
         return p;
     *own = pk_pose_clone(p);
     if (!*own) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return NULL;
     }
     if (pk_pose_cut_names(*own, log) < 0) {

@@ -258,7 +258,7 @@ static void log_formats_positions(void **state)
     pk_log_init(&log);
     char line[256];
     /* a codec's message has a position only; its caller names the file */
-    pk_log_add(&log, PK_ERROR, 1234, 0, 0, "bone count %u too large", 7u);
+    pk_log_add(&log, PK_ERROR, PK_E_DAMAGED, 1234, 0, 0, "bone count %u too large", 7u);
     assert_false(log.items[0].placed);
     pk_diag_format(&log.items[0], line, sizeof line);
     assert_string_equal(line, "bone count 7 too large");
@@ -266,13 +266,13 @@ static void log_formats_positions(void **state)
     assert_true(log.items[0].placed);
     /* a message about another file, or about none, is placed when added:
      * a later pk_log_place leaves it alone */
-    pk_log_add_at(&log, PK_WARNING, "b.vpd", -1, 12, 3, "count says %d", 93);
-    pk_log_add_at(&log, PK_ERROR, NULL, -1, 0, 0, "about no file");
-    pk_error(&log, "plain");
+    pk_log_add_at(&log, PK_WARNING, PK_E_DAMAGED, "b.vpd", -1, 12, 3, "count says %d", 93);
+    pk_log_add_at(&log, PK_ERROR, PK_E_USAGE, NULL, -1, 0, 0, "about no file");
+    pk_error(&log, PK_E_NO_MEMORY, "plain");
     pk_log_place(&log, 0, "c.vmd"); /* names the last one only */
     pk_log_place(&log, 0, "d.vmd"); /* nothing left to place */
     pk_log_place(NULL, 0, "e.vmd"); /* no log: nothing */
-    pk_log_add(&log, PK_WARNING, -1, 0, 0, "later");
+    pk_log_add(&log, PK_WARNING, PK_E_LOSS, -1, 0, 0, "later");
     pk_log_place(&log, log.count, "f.vmd"); /* from past it: nothing */
     assert_int_equal(log.errors, 3);
     assert_int_equal(log.warnings, 2);
@@ -288,6 +288,14 @@ static void log_formats_positions(void **state)
     pk_diag_format(&log.items[4], line, sizeof line);
     assert_string_equal(line, "warning: later");
     assert_false(log.items[4].placed);
+    /* each keeps its kind, named for callers that print or count them */
+    const pk_diag_code want[] = {PK_E_DAMAGED, PK_E_DAMAGED, PK_E_USAGE, PK_E_NO_MEMORY, PK_E_LOSS};
+    for (size_t i = 0; i < 5; i++)
+        assert_int_equal(log.items[i].code, want[i]);
+    assert_string_equal(pk_diag_code_name(PK_E_DAMAGED), "damaged");
+    assert_string_equal(pk_diag_code_name(PK_E_NOT_FOUND), "not-found");
+    assert_string_equal(pk_diag_code_name(PK_E_LOSS), "loss");
+    assert_string_equal(pk_diag_code_name((pk_diag_code)0), "?");
     pk_log_free(&log);
 }
 

@@ -236,7 +236,7 @@ static int produce_abc(void *ctx, pk_sink sink, void *sink_ctx, pk_log *log)
     if (sink(sink_ctx, "new ", 4) != 0 || sink(sink_ctx, "bytes", 5) != 0)
         return -1;
     if (fail) {
-        pk_error(log, "producer gave up");
+        pk_error(log, PK_E_USAGE, "producer gave up");
         return -1;
     }
     return 0;

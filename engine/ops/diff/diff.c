@@ -188,7 +188,7 @@ static bool selection_matched(const pk_diff *d, const pk_diff_options *o, pk_log
 {
     if (!o->bone_filter || d->nbones + d->nmorphs > 0)
         return true;
-    pk_error(log, "the selection '%s' matches no bone%s of either input",
+    pk_error(log, PK_E_NOT_FOUND, "the selection '%s' matches no bone%s of either input",
              o->filter_spec ? o->filter_spec : "", o->no_morphs ? "" : " or morph");
     return false;
 }
@@ -263,7 +263,7 @@ pk_diff *pk_diff_poses(const pk_pose *a, const pk_pose *b, const pk_diff_options
     free(pm.v);
     if (!ok) {
         pk_diff_free(d);
-        pk_error(log, "out of memory comparing poses");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory comparing poses");
         return NULL;
     }
     if (!selection_matched(d, o, log)) {
@@ -494,11 +494,11 @@ pk_diff *pk_diff_motions(const pk_motion *a, const pk_motion *b, uint32_t first,
         o = &defaults;
     }
     if (first > last) {
-        pk_error(log, "empty frame range %u-%u", first, last);
+        pk_error(log, PK_E_USAGE, "empty frame range %u-%u", first, last);
         return NULL;
     }
     if (last - first >= PK_DIFF_MAX_FRAMES) {
-        pk_error(log,
+        pk_error(log, PK_E_UNSUPPORTED,
                  "frame range %u-%u is %llu frames; at most %u can be compared (choose a "
                  "shorter range with --frames A-B)",
                  first, last, (unsigned long long)last - first + 1, PK_DIFF_MAX_FRAMES);
@@ -565,7 +565,7 @@ pk_diff *pk_diff_motions(const pk_motion *a, const pk_motion *b, uint32_t first,
     pk_tracks_free(tb);
     if (!ok) {
         pk_diff_free(d);
-        pk_error(log, "out of memory comparing motions");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory comparing motions");
         return NULL;
     }
     if (!selection_matched(d, o, log) ||

@@ -32,7 +32,7 @@ pk_diff_group *pk_diff_groups(const pk_diff *d, const pk_rules *r, size_t *n, pk
     size_t ng = pk_rules_group_count(r);
     pk_diff_group *g = calloc(ng ? ng : 1, sizeof *g);
     if (!g) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return NULL;
     }
     size_t k = 0;
@@ -41,7 +41,7 @@ pk_diff_group *pk_diff_groups(const pk_diff *d, const pk_rules *r, size_t *n, pk
         size_t len = strlen(name);
         char *spec = malloc(len + 2);
         if (!spec) {
-            pk_error(log, "out of memory");
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
             free(g);
             return NULL;
         }

@@ -328,6 +328,6 @@ bool pk_diff_add_scene(pk_diff *d, const pk_motion *a, const pk_motion *b, uint3
     pk_tracks_free(ta);
     pk_tracks_free(tb);
     if (!ok)
-        pk_error(log, "out of memory comparing cameras, lights and IK switches");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory comparing cameras, lights and IK switches");
     return ok;
 }

@@ -133,18 +133,19 @@ static const char *input_name(const merger *g, size_t i, char *buf, size_t size)
 }
 
 /* A warning about input i, under its file's name (pk_log_add_at). */
-static void warn_input(const merger *g, size_t i, const char *fmt, ...) PK_PRINTF(3, 4);
-static void warn_input(const merger *g, size_t i, const char *fmt, ...)
+static void warn_input(const merger *g, size_t i, pk_diag_code code, const char *fmt, ...)
+    PK_PRINTF(4, 5);
+static void warn_input(const merger *g, size_t i, pk_diag_code code, const char *fmt, ...)
 {
     char buf[64];
     va_list ap;
     va_start(ap, fmt);
     if (g->in[i].name) {
-        pk_log_vadd_at(g->log, PK_WARNING, g->in[i].name, -1, 0, 0, fmt, ap);
+        pk_log_vadd_at(g->log, PK_WARNING, code, g->in[i].name, -1, 0, 0, fmt, ap);
     } else {
         char msg[512];
         vsnprintf(msg, sizeof msg, fmt, ap);
-        pk_log_add_at(g->log, PK_WARNING, NULL, -1, 0, 0, "%s: %s",
+        pk_log_add_at(g->log, PK_WARNING, code, NULL, -1, 0, 0, "%s: %s",
                       input_name(g, i, buf, sizeof buf), msg);
     }
     va_end(ap);
@@ -207,10 +208,10 @@ static int collect(merger *g)
         g->below_zero += below;
         g->past_end += past;
         if (below)
-            warn_input(g, i, "offset %lld: %zu key%s shifted below frame 0 dropped",
+            warn_input(g, i, PK_E_LOSS, "offset %lld: %zu key%s shifted below frame 0 dropped",
                        (long long)g->in[i].offset, below, below == 1 ? "" : "s");
         if (past)
-            warn_input(g, i,
+            warn_input(g, i, PK_E_LOSS,
                        "offset %lld: %zu key%s shifted past frame 4294967295 (the last frame a "
                        "VMD holds) dropped",
                        (long long)g->in[i].offset, past, past == 1 ? "" : "s");
@@ -345,10 +346,9 @@ static int resolve(merger *g, size_t lo, size_t hi, pk_merge_policy policy, pk_m
         if (policy == PK_MERGE_ERROR) {
             const pk_merge_conflict *c = &rep->items[rep->count - 1];
             char b1[512], b2[512];
-            pk_error(g->log, "conflict: %s %s%s%sframe %u differs between %s and %s",
+            pk_error(g->log, PK_E_CONFLICT, "conflict: %s %s%s%sframe %u differs between %s and %s",
                      SEC_NAMES[c->section], c->name ? "'" : "", c->name ? c->name : "",
-                     c->name ? "' at " : "at ", c->frame,
-                     input_name(g, c->dropped, b1, sizeof b1),
+                     c->name ? "' at " : "at ", c->frame, input_name(g, c->dropped, b1, sizeof b1),
                      input_name(g, c->kept, b2, sizeof b2));
         }
     }
@@ -428,7 +428,7 @@ static int track_overlaps(merger *g, size_t lo, size_t hi, pk_merge_policy polic
             if (policy == PK_MERGE_ERROR) {
                 const pk_merge_overlap *o = &rep->overlaps[rep->noverlaps - 1];
                 const char *na = g->in[a].name, *nb = g->in[b].name;
-                pk_error(g->log,
+                pk_error(g->log, PK_E_CONFLICT,
                          "overlap: %s%s%s%s keyed by input %zu (%s%sframes %u-%u) and input %zu "
                          "(%s%sframes %u-%u) over overlapping frames",
                          SEC_NAMES[o->section], o->name ? " '" : "", o->name ? o->name : "",
@@ -629,11 +629,10 @@ static int cut_input(merger *g, size_t i)
     g->own[i] = true;
     g->below_zero += dropped;
     g->cut_keys += added;
-    warn_input(g, i,
+    warn_input(g, i, PK_E_LOSS,
                "offset %lld cuts it at its frame %u: %zu key%s before the cut dropped, "
                "the pose at the cut kept as %zu key%s at frame 0",
-               (long long)off, cut, dropped, dropped == 1 ? "" : "s", added,
-               added == 1 ? "" : "s");
+               (long long)off, cut, dropped, dropped == 1 ? "" : "s", added, added == 1 ? "" : "s");
     return 0;
 }
 
@@ -666,7 +665,7 @@ static int lay_within(merger *g, size_t i, pk_merge_report *rep)
         if (takes(g, i, (pk_section)s))
             others += pk_motion_count(g->src[i], (pk_section)s);
     if (others)
-        warn_input(g, i,
+        warn_input(g, i, PK_E_USAGE,
                    "only bones and morphs are laid within its frame range; its %zu "
                    "camera, light, shadow and IK record%s merge key by key",
                    others, others == 1 ? "" : "s");
@@ -698,7 +697,7 @@ pk_motion *pk_merge(const pk_merge_input *in, size_t n, pk_merge_policy policy,
     pk_merge_report *rep = report ? report : &local;
     memset(rep, 0, sizeof *rep);
     if (n == 0) {
-        pk_error(log, "merge needs at least one input");
+        pk_error(log, PK_E_USAGE, "merge needs at least one input");
         return NULL;
     }
     merger g;
@@ -716,7 +715,8 @@ pk_motion *pk_merge(const pk_merge_input *in, size_t n, pk_merge_policy policy,
     bool failed = !g.src || !g.name_map || !g.pad_map || !g.own || !g.first || !g.last || !g.out;
     for (size_t i = 0; i < n && !failed; i++) {
         if (!in[i].motion == !in[i].pose) {
-            pk_error(log, "merge input %zu: exactly one of motion and pose must be set", i + 1);
+            pk_error(log, PK_E_USAGE, "merge input %zu: exactly one of motion and pose must be set",
+                     i + 1);
             failed = true;
             break;
         }
@@ -756,8 +756,9 @@ pk_motion *pk_merge(const pk_merge_input *in, size_t n, pk_merge_policy policy,
     if (find_overlaps(&g, policy, rep) != 0)
         goto fail;
     if (policy == PK_MERGE_ERROR && (rep->count || rep->noverlaps)) {
-        pk_error(log, "%zu conflict%s, %zu overlapping track%s (--prefer error)", rep->count,
-                 rep->count == 1 ? "" : "s", rep->noverlaps, rep->noverlaps == 1 ? "" : "s");
+        pk_error(log, PK_E_CONFLICT, "%zu conflict%s, %zu overlapping track%s (--prefer error)",
+                 rep->count, rep->count == 1 ? "" : "s", rep->noverlaps,
+                 rep->noverlaps == 1 ? "" : "s");
         goto fail_quiet;
     }
     if (g.ne)
@@ -775,7 +776,7 @@ pk_motion *pk_merge(const pk_merge_input *in, size_t n, pk_merge_policy policy,
     return g.out;
 fail:
     if (log->errors == 0)
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
 fail_quiet:
     merger_free(&g);
     pk_motion_free(g.out);

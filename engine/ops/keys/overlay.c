@@ -59,7 +59,7 @@ static void absent_add(pki_log_sum *sum, bool morph, const char *name)
 
 static void absent_end(pki_log_sum *sum, bool morph, pk_log *log)
 {
-    pki_log_sum_end(sum, log, PK_WARNING, NULL,
+    pki_log_sum_end(sum, log, PK_WARNING, PK_E_NOT_FOUND, NULL,
                     "%zu selected %ss are not in the pose, left as they are", sum->count,
                     kind_word(morph));
 }
@@ -132,7 +132,7 @@ static void thumb_hint(const pk_pose *pose, const pk_selection *sel, has_name_fn
              n > 1 ? found[1][1] : "");
     snprintf(zero, sizeof zero, "%s%s%s", found[0][0], n > 1 ? " or " : "",
              n > 1 ? found[1][0] : "");
-    pk_warning(log,
+    pk_warning(log, PK_E_CONFLICT,
                "the pose has %s but no %s, which the base has: it is most likely from a model "
                "whose thumb is 親指１ and 親指２ (this model's 親指０ and 親指１), so its %s %s "
                "the second joint here; shift its thumb%s first: posekit rename POSE --rules "
@@ -145,10 +145,11 @@ static void warn_nothing(const pk_overlay_stats *st, pk_log *log)
     if (st->bones + st->morphs > 0)
         return;
     if (st->bones_same + st->morphs_same == 0)
-        pk_warning(log, "nothing overlaid: the pose holds none of the selected bones or morphs, "
-                        "the output is the base");
+        pk_warning(log, PK_E_NO_EFFECT,
+                   "nothing overlaid: the pose holds none of the selected bones or morphs, "
+                   "the output is the base");
     else
-        pk_warning(log,
+        pk_warning(log, PK_E_NO_EFFECT,
                    "nothing changed: the selected bones and morphs the pose holds already have "
                    "its values, the output is the base");
 }
@@ -186,7 +187,7 @@ static bool new_names_fit(const pk_pose *pose, const pk_motion *base, const pk_t
             !pk_selection_has(sel, raw, len))
             continue;
         if (!base_track(tracks, morph, base_name_for(base, raw, len))) {
-            pk_error(log,
+            pk_error(log, PK_E_UNSUPPORTED,
                      "%s '%s' is %zu bytes; a VMD %s name holds at most %d (--cut-names cuts it "
                      "as MMD does)",
                      word, pk_names_utf8(pose->names, pid), len, word, PK_VMD_NAME_BYTES);
@@ -202,9 +203,10 @@ static void warn_fade_cut(const pk_overlay_options *o, pk_log *log)
     if (o->all_frames || o->fade <= o->first)
         return;
     if (o->first == 0)
-        pk_warning(log, "fade %u: the range starts at frame 0, so there is no fade-in", o->fade);
+        pk_warning(log, PK_E_LOSS, "fade %u: the range starts at frame 0, so there is no fade-in",
+                   o->fade);
     else
-        pk_warning(log,
+        pk_warning(log, PK_E_LOSS,
                    "fade %u cut short at frame 0: the fade-in runs over %u frame%s (frames 0-%u)",
                    o->fade, o->first, o->first == 1 ? "" : "s", o->first);
 }
@@ -305,7 +307,7 @@ static int overlay_kind(const run *r, bool morph)
         if (!ok)
             goto oom;
         if (c.too_long) {
-            pk_error(r->log,
+            pk_error(r->log, PK_E_UNSUPPORTED,
                      "bone '%s': a segment crossed by the overlay's edges is longer than %u "
                      "frames; it cannot be checked frame by frame",
                      pk_names_utf8(pose->names, pid), PKI_RB_PIECE_MAX);
@@ -336,7 +338,7 @@ static int overlay_kind(const run *r, bool morph)
     free(done);
     return 0;
 oom:
-    pk_error(r->log, "out of memory");
+    pk_error(r->log, PK_E_NO_MEMORY, "out of memory");
 fail:
     pki_rb_plans_free(plans, np);
     free(done);
@@ -368,7 +370,7 @@ pk_motion *pk_overlay_motion(const pk_motion *base, const pk_pose *pose, const p
         base,       opt, st, pki_rb_scratch_new(), opt->exact ? NULL : pki_curve_cache_new(),
         !opt->exact};
     if (!tracks || !out || !env.scratch) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         goto fail;
     }
     run r = {base, tracks, out, pose, sel, &env, log};
@@ -555,7 +557,7 @@ pk_pose *pk_overlay_pose(const pk_pose *base, const pk_pose *pose, const pk_sele
     if (!out || pose_kind(out, pose, sel, false, mode, st, log) != 0 ||
         pose_kind(out, pose, sel, true, mode, st, log) != 0) {
         pk_pose_free(out);
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return NULL;
     }
     thumb_hint(pose, sel, base_pose_has, base, log);

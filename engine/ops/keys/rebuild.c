@@ -72,12 +72,13 @@ bool pki_rb_window_ok(const pk_overlay_options *o, pk_log *log)
     if (o->all_frames)
         return true;
     if (o->first > o->last) {
-        pk_error(log, "overlay range %u-%u is empty", o->first, o->last);
+        pk_error(log, PK_E_USAGE, "overlay range %u-%u is empty", o->first, o->last);
         return false;
     }
     uint64_t e1 = (uint64_t)o->last + (o->fade ? o->fade : 1);
     if (e1 > UINT32_MAX) {
-        pk_error(log, "overlay range %u-%u with fade %u runs past the last frame number", o->first,
+        pk_error(log, PK_E_USAGE,
+                 "overlay range %u-%u with fade %u runs past the last frame number", o->first,
                  o->last, o->fade);
         return false;
     }

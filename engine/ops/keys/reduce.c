@@ -1303,19 +1303,19 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
         st = &dummy;
     memset(st, 0, sizeof *st);
     if (!o->all_frames && o->first > o->last) {
-        pk_error(log, "frame range %u-%u is empty", o->first, o->last);
+        pk_error(log, PK_E_USAGE, "frame range %u-%u is empty", o->first, o->last);
         return NULL;
     }
     if (!bake && (!(o->max_deg > 0.0) || !(o->max_pos > 0.0) || !(o->max_morph > 0.0) ||
                   !isfinite(o->max_deg) || !isfinite(o->max_pos) || !isfinite(o->max_morph))) {
-        pk_error(log, "tolerances must be positive numbers");
+        pk_error(log, PK_E_USAGE, "tolerances must be positive numbers");
         return NULL;
     }
     /* A range outside every key would do nothing: say so rather than
      * report success. */
     uint32_t lo, hi;
     if (!o->all_frames && pk_motion_frame_range(m, &lo, &hi) && (o->last < lo || o->first > hi)) {
-        pk_error(log,
+        pk_error(log, PK_E_NO_EFFECT,
                  "frames %u-%u hold no key of the motion (its keys are at frames %u-%u): "
                  "nothing to %s",
                  o->first, o->last, lo, hi, bake ? "bake" : "reduce");
@@ -1371,7 +1371,8 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
         }
     }
     if (o->bones && nselected == 0 && !r.oom) {
-        pk_error(log, "the selection matches no bone%s the motion keys: nothing to %s",
+        pk_error(log, PK_E_NOT_FOUND,
+                 "the selection matches no bone%s the motion keys: nothing to %s",
                  o->morphs ? " or morph" : "", bake ? "bake" : "reduce");
         goto fail;
     }
@@ -1399,8 +1400,8 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
                  "baked (a key that far from the others is most likely a damaged or mistyped "
                  "frame: fix it first)",
                  SPAN_MAX - 1);
-        pki_log_sum_end(&r.too_long, log, PK_ERROR, tail, "%zu tracks span too many frames to bake",
-                        r.too_long.count);
+        pki_log_sum_end(&r.too_long, log, PK_ERROR, PK_E_UNSUPPORTED, tail,
+                        "%zu tracks span too many frames to bake", r.too_long.count);
         goto fail;
     }
     size_t removed = 0, added = 0;
@@ -1427,9 +1428,10 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
     pk_tracks_free(tr);
     return out;
 oom:
-    pk_error(log, "out of memory");
+    pk_error(log, PK_E_NO_MEMORY, "out of memory");
 fail:
-    pki_log_sum_end(&r.too_long, log, PK_ERROR, NULL, "%zu tracks span too many frames to bake",
+    pki_log_sum_end(&r.too_long, log, PK_ERROR, PK_E_UNSUPPORTED, NULL,
+                    "%zu tracks span too many frames to bake",
                     r.too_long.count); /* said above, unless out of memory: frees it */
     plans_free(&pb);
     plans_free(&pm);

@@ -98,7 +98,7 @@ pk_motion *pki_splice_motion(const pk_motion *base, const pk_motion *src, uint32
             if (!take(&p, &c, bid))
                 goto oom;
             if (c.too_long) {
-                pk_error(log,
+                pk_error(log, PK_E_UNSUPPORTED,
                          "bone '%s': a segment crossed by the edges of frames %u-%u is longer than "
                          "%u frames; it cannot be checked frame by frame",
                          pk_names_utf8(src->names, s->name), a, b, PKI_RB_PIECE_MAX);
@@ -114,7 +114,7 @@ pk_motion *pki_splice_motion(const pk_motion *base, const pk_motion *src, uint32
     pk_tracks_free(ts);
     return out;
 oom:
-    pk_error(log, "out of memory");
+    pk_error(log, PK_E_NO_MEMORY, "out of memory");
 fail:
     plans_free(&p);
     pk_motion_free(env.scratch);
@@ -256,7 +256,7 @@ pk_motion *pki_motion_cut_before(const pk_motion *m, uint32_t cut, size_t *dropp
             if (!take(&p, &c, tr->name))
                 goto oom;
             if (c.too_long) {
-                pk_error(log,
+                pk_error(log, PK_E_UNSUPPORTED,
                          "bone '%s': the segment the cut at frame %u crosses is longer than %u "
                          "frames; it cannot be checked frame by frame",
                          pk_names_utf8(m->names, tr->name), cut, PKI_RB_PIECE_MAX);
@@ -287,7 +287,7 @@ pk_motion *pki_motion_cut_before(const pk_motion *m, uint32_t cut, size_t *dropp
     pk_tracks_free(t);
     return out;
 oom:
-    pk_error(log, "out of memory");
+    pk_error(log, PK_E_NO_MEMORY, "out of memory");
 fail:
     plans_free(&p);
     pk_motion_free(env.scratch);

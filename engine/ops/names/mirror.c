@@ -124,19 +124,19 @@ static int plan_mirror(pki_name_plan *pl, const pk_names *names, const pairs *pp
         if (!out || !back) {
             free(out);
             free(back);
-            pk_error(log, "out of memory");
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
             return -1;
         }
         if (mirror_any(pp, raw, len, out, &out_len)) {
             if (!mirror_any(pp, out, out_len, back, &back_len) || back_len != len ||
                 memcmp(back, raw, len) != 0) {
-                pk_error(log,
+                pk_error(log, PK_E_CONFLICT,
                          "mirror pairs are not symmetric for %s '%s' (mirroring twice would "
                          "not give it back)",
                          what, pk_names_utf8(names, (pk_name_id)i));
                 rc = -1;
             } else if (pki_name_plan_set(pl, (pk_name_id)i, out, out_len) != 0) {
-                pk_error(log, "out of memory");
+                pk_error(log, PK_E_NO_MEMORY, "out of memory");
                 rc = -1;
             } else {
                 (*renamed)++;

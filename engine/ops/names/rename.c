@@ -188,7 +188,7 @@ static int name_plan_check_collisions(const pki_name_plan *pl, const pk_names *n
     if (!ids || !tmp) {
         free(ids);
         free(tmp);
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     k = 0;
@@ -204,7 +204,8 @@ static int name_plan_check_collisions(const pki_name_plan *pl, const pk_names *n
         size_t a = ids[i - 1], b = ids[i], len;
         const uint8_t *raw = final_name(pl, names, a, &len);
         char *to = pk_cp932_to_utf8(raw, len, NULL);
-        pk_error(log, "%s '%s' and %s '%s' would both be named '%s'; nothing was renamed", what,
+        pk_error(log, PK_E_CONFLICT,
+                 "%s '%s' and %s '%s' would both be named '%s'; nothing was renamed", what,
                  pk_names_utf8(names, (pk_name_id)a), what, pk_names_utf8(names, (pk_name_id)b),
                  to ? to : "?");
         free(to);
@@ -225,13 +226,14 @@ static int name_plan_check_width(const pki_name_plan *pl, const pk_names *names,
         char *to = pk_cp932_to_utf8(pl->to[i], pl->to_len[i], NULL);
         const pki_map_rule *r = pl->rule[i];
         if (r) {
-            pk_log_add_at(log, PK_ERROR, r->to_at.file, -1, r->to_at.line, r->to_at.col,
-                          "%s '%s' would become '%s', %zu bytes in CP932; the field holds %zu",
-                          what, pk_names_utf8(names, (pk_name_id)i), to ? to : "?", pl->to_len[i],
-                          max);
+            pk_log_add_at(
+                log, PK_ERROR, PK_E_UNSUPPORTED, r->to_at.file, -1, r->to_at.line, r->to_at.col,
+                "%s '%s' would become '%s', %zu bytes in CP932; the field holds %zu", what,
+                pk_names_utf8(names, (pk_name_id)i), to ? to : "?", pl->to_len[i], max);
         } else {
-            pk_error(log, "%s '%s' would become '%s', %zu bytes in CP932; the field holds %zu",
-                     what, pk_names_utf8(names, (pk_name_id)i), to ? to : "?", pl->to_len[i], max);
+            pk_error(log, PK_E_UNSUPPORTED,
+                     "%s '%s' would become '%s', %zu bytes in CP932; the field holds %zu", what,
+                     pk_names_utf8(names, (pk_name_id)i), to ? to : "?", pl->to_len[i], max);
         }
         free(to);
         rc = -1;
@@ -243,7 +245,7 @@ static int name_plan_commit(const pki_name_plan *pl, pk_names *names, pk_name_id
 {
     pk_name_id *m = malloc((pl->n ? pl->n : 1) * sizeof *m);
     if (!m) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     for (size_t i = 0; i < pl->n; i++) {
@@ -252,7 +254,7 @@ static int name_plan_commit(const pki_name_plan *pl, pk_names *names, pk_name_id
             m[i] = pk_names_intern(names, pl->to[i], pl->to_len[i]);
             if (m[i] == PK_NO_NAME) {
                 free(m);
-                pk_error(log, "out of memory");
+                pk_error(log, PK_E_NO_MEMORY, "out of memory");
                 return -1;
             }
         }
@@ -384,7 +386,7 @@ static int reverse_check(const pki_map *m, pk_log *log)
     for (size_t i = 0; i < m->n; i++) {
         const pki_map_rule *r = &m->v[i];
         if (r->from.star >= 0 && r->to.star < 0) {
-            pk_log_add_at(log, PK_ERROR, r->to_at.file, -1, r->to_at.line, r->to_at.col,
+            pk_log_add_at(log, PK_ERROR, PK_E_USAGE, r->to_at.file, -1, r->to_at.line, r->to_at.col,
                           "rule '%s': '%s' cannot be reversed (the target has no '*')",
                           r->from_utf8, r->to_utf8);
             rc = -1;
@@ -403,7 +405,7 @@ static int plan_map(pki_name_plan *pl, const pk_names *names, const pki_map *m, 
         const uint8_t *raw = pk_names_raw(names, (pk_name_id)i, &len);
         uint8_t *out = malloc(len + 2 * PKI_PATTERN_MAX);
         if (!out) {
-            pk_error(log, "out of memory");
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
             return -1;
         }
         size_t out_len;
@@ -413,7 +415,7 @@ static int plan_map(pki_name_plan *pl, const pk_names *names, const pki_map *m, 
         } else if (out_len != len || memcmp(out, raw, len) != 0) {
             if (pki_name_plan_set(pl, (pk_name_id)i, out, out_len) != 0) {
                 free(out);
-                pk_error(log, "out of memory");
+                pk_error(log, PK_E_NO_MEMORY, "out of memory");
                 return -1;
             }
             pl->rule[i] = r;
@@ -443,7 +445,7 @@ static void warn_ambiguous(const pki_name_plan *pl, const pk_names *names, const
         if (!r || (out_len == len && memcmp(out, raw, len) == 0))
             continue;
         char *to = pk_cp932_to_utf8(out, out_len, NULL);
-        pk_warning(log,
+        pk_warning(log, PK_E_CONFLICT,
                    "%s '%s' is kept but is itself a rename target; renaming back would turn it "
                    "into '%s'",
                    what, pk_names_utf8(names, (pk_name_id)i), to ? to : "?");
@@ -468,7 +470,7 @@ int pki_set_plan_init(pki_set_plan *p, const pki_bone_set *s, pk_log *log)
         free(p->in_bones);
         free(p->in_ik);
         memset(p, 0, sizeof *p);
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     const pk_motion *m = s->m;
@@ -512,7 +514,7 @@ int pki_set_plan_apply(const pki_set_plan *p, pki_bone_set *s, pk_log *log)
         rc = -1;
     } else if (s->m) {
         if (motion_apply_names(s->m, bmap, mmap) != 0) {
-            pk_error(log, "out of memory");
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
             rc = -1;
         }
     } else {

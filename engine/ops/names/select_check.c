@@ -146,8 +146,8 @@ static bool plain_name(void *ctx, const char *item)
     }
     char hint[320] = "";
     suggest(w->l, item, "; ", hint, sizeof hint);
-    pk_log_add_at(w->log, PK_WARNING, NULL, -1, 0, 0,
-                   "'%s' in the selection matches no %s of %s%s", item, w->kinds, w->where, hint);
+    pk_log_add_at(w->log, PK_WARNING, PK_E_NOT_FOUND, NULL, -1, 0, 0,
+                  "'%s' in the selection matches no %s of %s%s", item, w->kinds, w->where, hint);
     return true;
 }
 
@@ -161,7 +161,7 @@ int pki_selection_check(const pk_selection *sel, const char *spec, const pk_doc 
         ok = add_doc(&l, &docs[i], morphs);
     int rc = 0;
     if (!ok) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         rc = -1;
     } else {
         char hints[1024] = "";
@@ -172,9 +172,9 @@ int pki_selection_check(const pk_selection *sel, const char *spec, const pk_doc 
         w.alone = !strchr(spec, ',') && !strchr(spec, '*') && spec[strspn(spec, " \t")] != '@';
         each_plain(spec, plain_name, &w);
         if (w.none) {
-            pk_log_add_at(log, PK_ERROR, NULL, -1, 0, 0,
-                           "the selection '%s' matches no %s of %s: nothing to %s%s%s", spec,
-                           w.kinds, where, verb, hints[0] ? "; " : "", hints);
+            pk_log_add_at(log, PK_ERROR, PK_E_NOT_FOUND, NULL, -1, 0, 0,
+                          "the selection '%s' matches no %s of %s: nothing to %s%s%s", spec,
+                          w.kinds, where, verb, hints[0] ? "; " : "", hints);
             rc = -1;
         }
     }

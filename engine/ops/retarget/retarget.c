@@ -99,7 +99,7 @@ static stance_c *compile_stances(const pk_rules *r, pk_log *log)
 {
     stance_c *v = calloc(r->nstance ? r->nstance : 1, sizeof *v);
     if (!v) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return NULL;
     }
     for (size_t i = 0; i < r->nstance; i++) {
@@ -115,7 +115,7 @@ static stance_c *compile_stances(const pk_rules *r, pk_log *log)
         /* The chain is an anonymous group: its items and @references. */
         v[i].chain = pki_selection_new_empty();
         if (!v[i].chain) {
-            pk_error(log, "out of memory");
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
             free_stances(v, i);
             return NULL;
         }
@@ -152,7 +152,8 @@ static pk_name_id stance_bone_name(pk_names *names, const stance_c *sc, size_t m
 {
     const pki_pattern *b = &sc->rule->bone;
     if (b->len > max) {
-        pk_log_add_at(log, PK_ERROR, sc->rule->at.file, -1, sc->rule->at.line, sc->rule->at.col,
+        pk_log_add_at(log, PK_ERROR, PK_E_UNSUPPORTED, sc->rule->at.file, -1, sc->rule->at.line,
+                      sc->rule->at.col,
                       "stance bone '%s' needs a key but its name is %zu bytes; a %s bone name "
                       "holds %zu",
                       sc->rule->bone_utf8, b->len, format, max);
@@ -160,7 +161,7 @@ static pk_name_id stance_bone_name(pk_names *names, const stance_c *sc, size_t m
     }
     pk_name_id id = pk_names_intern(names, b->raw, b->len);
     if (id == PK_NO_NAME)
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
     return id;
 }
 
@@ -216,7 +217,7 @@ int pki_retarget_rules_apply(pki_bone_set *s, const pk_rules *r, pk_log *log)
         if (run.keyed)
             continue;
         if (!run.chain_keys) {
-            pk_warning(log,
+            pk_warning(log, PK_E_NOT_FOUND,
                        "stance bone '%s' is not in the %s and no bone of its chain is; "
                        "nothing added for it",
                        sc[i].rule->bone_utf8, s->m ? "motion" : "pose");
@@ -224,7 +225,7 @@ int pki_retarget_rules_apply(pki_bone_set *s, const pk_rules *r, pk_log *log)
         }
         if (!run.chain_moving) {
             const char *first = pk_names_utf8(s->names, run.first_chain);
-            pk_warning(log,
+            pk_warning(log, PK_E_NOT_FOUND,
                        "stance bone '%s' is not in the %s and no bone of its chain moves "
                        "(%zu key%s of it, all at rest, the first '%s'); nothing added for it",
                        sc[i].rule->bone_utf8, s->m ? "motion" : "pose", run.chain_keys,
@@ -235,7 +236,7 @@ int pki_retarget_rules_apply(pki_bone_set *s, const pk_rules *r, pk_log *log)
         pki_bone_ref k;
         if (id == PK_NO_NAME || !pki_bone_set_add(s, id, &k)) {
             if (id != PK_NO_NAME)
-                pk_error(log, "out of memory");
+                pk_error(log, PK_E_NO_MEMORY, "out of memory");
             rc = -1;
             break;
         }
@@ -266,14 +267,14 @@ static int rules_counted(pki_bone_set *s, const pk_rules *r, pk_edit_stats *st, 
     pki_retarget_tally t;
     if (pki_retarget_tally_begin(&t, s) != 0) {
         pki_retarget_tally_free(&t);
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     int rc = pki_retarget_drop_duplicates(s, st, log);
     if (!rc)
         rc = pki_retarget_rules_apply(s, r, log);
     if (!rc && pki_retarget_tally_end(&t, s, st) != 0) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         rc = -1;
     }
     pki_retarget_tally_free(&t);
@@ -285,7 +286,7 @@ int pk_motion_retarget(pk_motion *m, const pk_rules *r, pk_edit_stats *st, pk_lo
     /* Work on a copy so a failure in a later step leaves m untouched. */
     pk_motion *c = pk_motion_clone(m);
     if (!c) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     pki_bone_set s;
@@ -305,7 +306,7 @@ int pk_pose_retarget(pk_pose *p, const pk_rules *r, pk_edit_stats *st, pk_log *l
 {
     pk_pose *c = pk_pose_clone(p);
     if (!c) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     pki_bone_set s;

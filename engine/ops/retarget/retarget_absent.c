@@ -78,7 +78,7 @@ static void warn(const pk_retarget_report *rep, const pk_retarget_options *o, pk
         pk_buf_printf(&b, "%s%s", i ? ", " : "", rep->dropped[i]);
     if (shown < rep->ndropped)
         pk_buf_printf(&b, " and %zu more", rep->ndropped - shown);
-    pk_warning(log,
+    pk_warning(log, PK_E_LOSS,
                "%zu bone%s the source model%s%s%s lacks and the target%s%s%s has %s keyed: %s; "
                "%s %zu key%s left out (MMD ignores them on the source, so on the target they "
                "would show what the source does not; --keep-absent keeps them, for a source "
@@ -98,7 +98,7 @@ int pki_retarget_drop_absent(pki_bone_set *s, const pk_retarget_options *o, pk_r
     size_t nn = pk_names_count(s->names), n = pki_bone_set_count(s);
     uint8_t *flags = calloc(nn + 1, 1);
     if (!flags) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     mark_model(o->from, s->names, s->name_bytes, flags, nn, IN_A);
@@ -133,7 +133,7 @@ int pki_retarget_drop_absent(pki_bone_set *s, const pk_retarget_options *o, pk_r
     }
     if (!ok) {
         free(flags);
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     if (o->keep_absent) { /* the caller's choice: said in the report, not warned */

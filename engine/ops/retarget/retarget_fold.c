@@ -814,7 +814,7 @@ static int fold_job(fold *f, const pk_motion *m, const job *j, pk_name_id name, 
         total += f->track[in[i]] ? f->track[in[i]]->count : 0;
     uint32_t *fr = malloc((total + 1) * sizeof *fr);
     if (!fr) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     size_t nf = 0;
@@ -835,7 +835,7 @@ static int fold_job(fold *f, const pk_motion *m, const job *j, pk_name_id name, 
     nf = u;
     uint32_t f0 = fr[0], f1 = fr[nf - 1];
     if (f1 - f0 >= SPAN_MAX) {
-        pk_error(log,
+        pk_error(log, PK_E_UNSUPPORTED,
                  "folding into %s: its keys and those folded into it span frames %u-%u, more "
                  "than %u frames (a mistyped frame?); fix the frame or leave the fold out "
                  "(--no-fold)",
@@ -855,7 +855,7 @@ static int fold_job(fold *f, const pk_motion *m, const job *j, pk_name_id name, 
     pk_cursor *cur = malloc(nin * sizeof *cur);
     int rc = -1;
     if (!pos || !rot || !scratch || !progress || !key || !cps || !every || !bad || !cur) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         goto done;
     }
     for (size_t i = 0; i < nin; i++)
@@ -905,7 +905,7 @@ static int fold_job(fold *f, const pk_motion *m, const job *j, pk_name_id name, 
     rc = 0;
     goto done;
 oom:
-    pk_error(log, "out of memory");
+    pk_error(log, PK_E_NO_MEMORY, "out of memory");
 done:
     free(fr);
     free(pos);
@@ -1013,7 +1013,7 @@ int pki_retarget_fold_motion(pk_motion *m, const pk_model *a, const pk_model *b,
     rc = 0;
     goto done;
 oom:
-    pk_error(log, "out of memory");
+    pk_error(log, PK_E_NO_MEMORY, "out of memory");
 done:
     pk_motion_free(out);
     pki_curve_cache_free(cache);
@@ -1112,7 +1112,7 @@ int pk_pose_fold(pk_pose *p, const pk_model *a, const pk_model *b, pk_fold_repor
     rc = 0;
     goto done;
 oom:
-    pk_error(log, "out of memory");
+    pk_error(log, PK_E_NO_MEMORY, "out of memory");
 done:
     free(keyed);
     free(off_axis);

@@ -145,9 +145,9 @@ static void model_error(pk_log *log, const char *name, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     if (name)
-        pk_log_vadd_at(log, PK_ERROR, name, -1, 0, 0, fmt, ap);
+        pk_log_vadd_at(log, PK_ERROR, PK_E_NOT_FOUND, name, -1, 0, 0, fmt, ap);
     else
-        pk_log_vadd(log, PK_ERROR, -1, 0, 0, fmt, ap);
+        pk_log_vadd(log, PK_ERROR, PK_E_NOT_FOUND, -1, 0, 0, fmt, ap);
     va_end(ap);
 }
 
@@ -415,7 +415,7 @@ static int apply_stance(pki_bone_set *s, const pk_model *a, const pk_model *b, c
     size_t nn = 0;
     if (!below || !name_map(s, b, &bi, &keyed, &nn)) {
         free(below);
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     for (size_t i = 0; i < st->n; i++)
@@ -435,7 +435,7 @@ static int apply_stance(pki_bone_set *s, const pk_model *a, const pk_model *b, c
         free(below);
         free(bi);
         free(keyed);
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     for (size_t k = 0; k < pki_bone_set_count(s); k++) {
@@ -461,7 +461,7 @@ static int apply_stance(pki_bone_set *s, const pk_model *a, const pk_model *b, c
         pk_name_id id = intern_utf8(s->names, st->seg[i].bone);
         pki_bone_ref ref;
         if (id == PK_NO_NAME || !pki_bone_set_add(s, id, &ref)) {
-            pk_error(log, "out of memory");
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
             rc = -1;
             break;
         }
@@ -472,7 +472,7 @@ static int apply_stance(pki_bone_set *s, const pk_model *a, const pk_model *b, c
     free(keyed);
     xform x = {0};
     if (!rc && !name_map(s, b, &bi, &keyed, &nn)) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         rc = -1;
     }
     if (rc) {
@@ -488,7 +488,7 @@ static int apply_stance(pki_bone_set *s, const pk_model *a, const pk_model *b, c
     if (!x.role) {
         free(below);
         free(bi);
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     /* Bones only B has are left alone (as bones only A has are): the
@@ -514,7 +514,7 @@ static int apply_scale(pki_bone_set *s, const pk_leg_scale *sc, bool feet, pk_lo
     x.sc = sc;
     x.scaled = malloc(x.nnames + 1);
     if (!x.scaled) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     memset(x.scaled, -1, x.nnames + 1);
@@ -555,7 +555,7 @@ static int counted(step_fn fn, pki_bone_set *s, const pk_rules *r, const pk_reta
     size_t n0 = pki_bone_set_count(s);
     float *before = pki_bone_set_snapshot(s);
     if (!before) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     int rc = fn(s, o->from, o->to, r, o, rep, log);
@@ -601,7 +601,7 @@ static int run(pki_bone_set *s, pk_motion *m, pk_pose *p, const pk_rules *r,
                pk_log *log)
 {
     if (!o || !o->from || !o->to) {
-        pk_error(log, "retarget between models needs both models (from and to)");
+        pk_error(log, PK_E_USAGE, "retarget between models needs both models (from and to)");
         return -1;
     }
     if (r && (m ? pk_motion_rename(m, r, false, st, log) : pk_pose_rename(p, r, false, st, log)))
@@ -609,7 +609,7 @@ static int run(pki_bone_set *s, pk_motion *m, pk_pose *p, const pk_rules *r,
     pki_retarget_tally t;
     if (pki_retarget_tally_begin(&t, s) != 0) {
         pki_retarget_tally_free(&t);
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     /* what MMD does not play (duplicates hidden by a later record, keys of
@@ -631,7 +631,7 @@ static int run(pki_bone_set *s, pk_motion *m, pk_pose *p, const pk_rules *r,
     if (!rc && !o->no_scale && !pki_retarget_rules_scale(r))
         rc = counted(scale_step, s, r, o, rep, &rep->scale_keys, log);
     if (!rc && pki_retarget_tally_end(&t, s, st) != 0) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         rc = -1;
     }
     pki_retarget_tally_free(&t);
@@ -647,7 +647,7 @@ int pk_motion_retarget_models(pk_motion *m, const pk_rules *r, const pk_retarget
     memset(rep, 0, sizeof *rep);
     pk_motion *c = pk_motion_clone(m);
     if (!c) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     pki_bone_set s;
@@ -673,7 +673,7 @@ int pk_pose_retarget_models(pk_pose *p, const pk_rules *r, const pk_retarget_opt
     memset(rep, 0, sizeof *rep);
     pk_pose *c = pk_pose_clone(p);
     if (!c) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     pki_bone_set s;

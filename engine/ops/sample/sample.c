@@ -267,9 +267,9 @@ pk_pose *pk_motion_sample(const pk_motion *m, const pk_tracks *t, double frame, 
     pk_tracks_free(own);
     if (!ok) {
         if (p)
-            pk_error(log, "out of memory sampling the motion");
+            pk_error(log, PK_E_NO_MEMORY, "out of memory sampling the motion");
         else
-            pk_error(log, "out of memory");
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
         pk_pose_free(p);
         return NULL;
     }

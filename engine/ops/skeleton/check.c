@@ -321,7 +321,7 @@ static pk_check_report *run(const pk_model *model, const pk_names *names, size_t
     free(b.men);
     if (!ok) {
         pk_check_free(b.r);
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return NULL;
     }
     return b.r;

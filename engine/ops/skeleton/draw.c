@@ -261,13 +261,13 @@ static bool selection_drawn(const pk_drawing *d, const pk_draw_options *o, pk_lo
                  d->m[1].label);
     const char *spec = o->bones_spec ? o->bones_spec : "";
     if (chosen)
-        pk_error(log,
+        pk_error(log, PK_E_NOT_FOUND,
                  "the selection '%s' matches %zu bone%s of %s, none of them visible (MMD "
                  "hides them): nothing to draw",
                  spec, chosen, chosen == 1 ? "" : "s", models);
     else
-        pk_error(log, "the selection '%s' matches no bone of %s: nothing to draw", spec,
-                 models);
+        pk_error(log, PK_E_NOT_FOUND, "the selection '%s' matches no bone of %s: nothing to draw",
+                 spec, models);
     return false;
 }
 
@@ -393,13 +393,13 @@ static bool fit_range(const pk_draw_options *o, span *sp, pk_log *log)
     if (!sp->range || !who || sp->last <= end)
         return true;
     if (sp->first > end) {
-        pk_error(log,
+        pk_error(log, PK_E_USAGE,
                  "frames %u-%u lie after the last key of %s (frame %u): a motion holds its "
                  "last pose there, so every figure would be that pose (--frame %u draws it once)",
                  sp->first, sp->last, who, end, sp->first);
         return false;
     }
-    pk_warning(log,
+    pk_warning(log, PK_E_LOSS,
                "frames %u-%u run past the last key of %s (frame %u), after which a motion "
                "holds its last pose: drawing frames %u-%u",
                sp->first, sp->last, who, end, sp->first, end);
@@ -412,7 +412,7 @@ pk_drawing *pk_draw(const pk_draw_options *o, pk_log *log)
     const pk_draw_input *in[2] = {&o->a, &o->b};
     bool vs = o->b.doc != NULL;
     if (!o->a.model || !o->a.doc || (vs && !o->b.model)) {
-        pk_error(log, "a pose and a model are needed");
+        pk_error(log, PK_E_USAGE, "a pose and a model are needed");
         return NULL;
     }
     span sp = {o->range, o->frame, o->first, o->last, o->every, o->every == 0};
@@ -426,15 +426,15 @@ pk_drawing *pk_draw(const pk_draw_options *o, pk_log *log)
     size_t nframes = frame_list(&sp, frames);
     if (nframes > MAX_FIGURES) {
         uint64_t n = (uint64_t)sp.last - sp.first + 1;
-        pk_error(log,
-                 "frames %u-%u every %u would make more than %d figures: take every %llu",
-                 sp.first, sp.last, sp.every, MAX_FIGURES,
+        pk_error(log, PK_E_USAGE,
+                 "frames %u-%u every %u would make more than %d figures: take every %llu", sp.first,
+                 sp.last, sp.every, MAX_FIGURES,
                  (unsigned long long)((n + MAX_FIGURES - 1) / MAX_FIGURES));
         return NULL;
     }
     pk_drawing *d = calloc(1, sizeof *d);
     if (!d) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return NULL;
     }
     d->vs = vs;
@@ -519,7 +519,7 @@ pk_drawing *pk_draw(const pk_draw_options *o, pk_log *log)
     }
     free(w);
     if (!ok) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         pk_drawing_free(d);
         return NULL;
     }

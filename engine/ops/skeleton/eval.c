@@ -347,7 +347,7 @@ pk_rig *pk_rig_new(const pk_model *m, pk_log *log)
     free(stack);
     if (!ok) {
         pk_rig_free(r);
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return NULL;
     }
     return r;
