@@ -23,19 +23,25 @@ expect_stderr_matches '^posekit: syntax.yaml:[0-9]+:[0-9]+: YAML syntax error: '
 printf 'rename:\n  a: "\xf0\x9f\x98\x80"\n' > enc.yaml
 check enc.yaml "posekit: enc.yaml:2:6: target '😀' does not encode to CP932"
 # A bare name found nowhere says every place it was looked for: here, the
-# source tree's rules/ (this binary runs from its build tree) and the
-# installed folder.
+# folder $POSEKIT_RULES_DIR names (the tests set it to the source tree's
+# rules/) and the installed folder.
 expect_exit 2 "$POSEKIT" rename p.vpd --rules missing.yaml -o out.vpd
 expect_stderr_contains "posekit: missing.yaml: cannot find rules: looked in missing.yaml, $PK_SOURCE/rules/missing.yaml, "
 expect_stderr_matches "share/posekit/rules/missing.yaml\$"
 expect_no_file out.vpd
+# Without it the source tree is not looked in, even by a binary in the
+# build tree: no path of the tree it was built in is compiled in.
+POSEKIT_RULES_DIR= expect_exit 2 "$POSEKIT" rename p.vpd --rules missing.yaml -o out.vpd
+expect_stderr_lacks "$PK_SOURCE/rules/missing.yaml"
+expect_stderr_matches "looked in missing.yaml, [^,]*share/posekit/rules/missing.yaml\$"
 # A path that names a folder is not looked for elsewhere.
 expect_exit 2 "$POSEKIT" rename p.vpd --rules ./missing.yaml -o out.vpd
 expect_stderr_contains "posekit: ./missing.yaml: cannot open rules: No such file or directory"
 printf 'include: [zz_nowhere.yaml]\n' > inc.yaml
 check inc.yaml "posekit: inc.yaml:1:11: cannot find included file 'zz_nowhere.yaml' (looked in zz_nowhere.yaml, $PK_SOURCE/rules/zz_nowhere.yaml, "
 # Before `meson install`, the binary in the build tree finds the shipped
-# rule files by their bare names (README examples), from any folder.
+# rule files by their bare names (README examples) from any folder, through
+# $POSEKIT_RULES_DIR.
 [ ! -e ja-en.yaml ] || fail "test setup: ja-en.yaml here"
 vpd_text 'mdl' 'センター|0,0,0|0,0,0,1' | iconv -f utf-8 -t cp932 > c.vpd
 expect_exit 0 "$POSEKIT" rename c.vpd --rules ja-en.yaml -o en.vpd
