@@ -1,7 +1,7 @@
 #!/bin/bash
 # .ci/build-windows.sh — cross-builds a static posekit.exe for Windows x86-64
 # on Debian 12 and packs build-windows/posekit-windows-x86_64.zip
-# (README "Windows").
+# (doc/windows.md).
 #
 #  1. installs what is missing: mingw-w64, cmake, dpkg-dev (apt-get source),
 #     zip, wine64 (the tests);

@@ -46,7 +46,7 @@ pk_model *cli_load_model(const char *path, bool strict);
  * warnings when strict). */
 struct pki_json;
 int cli_model_info(const char *path, struct pki_json *json, bool first, bool strict);
-/* dump for a model (README "dump", model schema). */
+/* dump for a model (doc/commands.md "dump", model schema). */
 int cli_model_dump(const char *path, bool strict);
 
 /* ---- main.c ---- */

@@ -24,7 +24,7 @@ const char help_run[] =
     "What the steps report (each step's summary line) goes to\n"
     "stdout, followed by one line per output: 'wrote PATH (N bytes)' or\n"
     "'would write PATH (N bytes)', all after the outputs are written.\n"
-    "Schema and a full example: README, \"run (job files)\".\n";
+    "Schema and a full example: doc/jobs.md.\n";
 
 /* Runs the one job file given. */
 static int run_job(const char *const *files, size_t nfiles, bool dry, bool strict)

@@ -14,7 +14,7 @@ _posekit_commands="info dump convert diff rename mirror retarget overlay reduce 
 # dashes ("--max-deg 0.05" is "max_deg: 0.05" or "max-deg: 0.05"); its
 # inputs (in, a, b, base, pose), rules and model name entries of the job's
 # inputs and rules; -o/--json/--csv/--svg/--suggest-rules are the job's
-# outputs (README "Job files").
+# outputs (doc/jobs.md).
 _posekit_opts_info="--json --strict --help"
 _posekit_opts_dump="--strict --help"
 _posekit_opts_convert="-o --output --frame --layout --no-morphs --cut-names --strict --help"

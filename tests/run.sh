@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/run.sh — THE test command (README "Tests"; .ci/run calls it).
+# tests/run.sh — THE test command (doc/testing.md; .ci/run calls it).
 #
 # From a fresh clone on Debian 12 as root: installs what is missing
 # (.ci/setup.sh), then builds and tests three times:

@@ -1,6 +1,6 @@
 /*
- * grow.h — private: the one way the engine's arrays grow (issue 18 §3,
- * doc/architecture.md §4).  Nothing else in engine/ or cli/ calls realloc
+ * grow.h — private: the one way the engine's arrays grow
+ * (doc/architecture.md §4).  Nothing else in engine/ or cli/ calls realloc
  * (tests/lib/one_grow.sh checks).
  *
  * An array is a typed pointer T *v with a count n and, for arrays that grow

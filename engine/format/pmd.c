@@ -2,7 +2,7 @@
  * pmd.c — PMD 1.0 models, read only (doc/formats.md §11.2).
  *
  * Fixed-size records, CP932 names in NUL-terminated fields.  Bone kinds
- * become the PMX flags posekit works with (README "Models": kind 1 and 2
+ * become the PMX flags posekit works with (doc/commands.md "Models (PMX, PMD)": kind 1 and 2
  * are movable, 5 and 9 inherit a rotation, 8 has a fixed axis); the IK
  * list is attached to its IK bones (angle limit = stored value x 4, as MMD
  * uses it).  Morph 0, the base, is not a morph a motion can key and is

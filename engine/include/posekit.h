@@ -920,7 +920,7 @@ PK_API int pk_motion_retarget(pk_motion *m, const pk_rules *r, pk_edit_stats *st
 PK_API int pk_pose_retarget(pk_pose *p, const pk_rules *r, pk_edit_stats *stats, pk_log *log);
 
 /* ---- retarget between two models (engine/ops/retarget/retarget_model.c,
- * engine/ops/retarget/retarget_fold.c; README "Retarget between two models") ----
+ * engine/ops/retarget/retarget_fold.c; doc/commands.md "Between two models") ----
  * A motion or pose made for model A (`from`), played on model B (`to`):
  *  - fold: bones A has and B lacks (上半身2, グルーブ, 腕捩, 全ての親, ...) are
  *    carried into the bones B has below them (rotation: q_C' = Q·q_C with
@@ -1281,7 +1281,7 @@ PK_API void pk_merge_report_free(pk_merge_report *r);
  * ====================================================================== */
 
 /* PMX bone flags, as stored (PMD bones get the equivalent set from their
- * kind, README "Models"). */
+ * kind, doc/commands.md "Models (PMX, PMD)"). */
 #define PK_BONE_TAIL_IS_BONE 0x0001 /* tail is a bone index, else an offset */
 #define PK_BONE_ROTATE 0x0002
 #define PK_BONE_MOVE 0x0004
@@ -1417,7 +1417,7 @@ typedef struct pk_model {
  * morph names, display frames and rigid bodies are kept.  Counts are checked against
  * the bytes left before anything is allocated; errors are "offset:
  * message" naming the record.  A parent or IK index outside the model, a
- * parent cycle: see README "Models" for which are errors and which
+ * parent cycle: see doc/commands.md "Models (PMX, PMD)" for which are errors and which
  * warnings.  Returns a new model (caller frees with pk_model_free) or NULL. */
 PK_API pk_model *pk_pmx_read(const void *data, size_t len, pk_log *log);
 PK_API pk_model *pk_pmd_read(const void *data, size_t len, pk_log *log);

@@ -1,4 +1,4 @@
-/* job_load.c — a job file read and checked (README "Job files"):
+/* job_load.c — a job file read and checked (doc/jobs.md):
  *
  *   inputs:  {NAME: PATH, ...}                 VMD or VPD files, PMX or PMD
  *                                              models (pk_file_format)

@@ -5,12 +5,12 @@
  * chain several products (retarget's stance, forward kinematics for model
  * retargeting) and must not round to float between steps.
  *
- * No SIMD library (README, "Library"): cglm was a dependency until it was
- * measured: its float slerp is off by up to 0.6 degrees on long segments
- * and takes the long way for nearly equal rotations of opposite sign,
- * where posekit checks 1e-4 degrees; a few quaternion products per bone
- * and frame are not where time goes.  Model arrays and file bytes are
- * never cast to any vector type. */
+ * No SIMD library (doc/architecture.md "Quaternions in double"): a float
+ * SIMD slerp is off by up to 0.6 degrees on long segments and takes the
+ * long way for nearly equal rotations of opposite sign, where posekit
+ * checks 1e-4 degrees; a few quaternion products per bone and frame are
+ * not where time goes.  Model arrays and file bytes are never cast to any
+ * vector type. */
 #ifndef PKI_MATH_QUAT_H
 #define PKI_MATH_QUAT_H
 

@@ -1,5 +1,6 @@
 /*
- * bench_reduce.c — the goals of keyframe reduction (issue 13):
+ * bench_reduce.c — the goals of keyframe reduction (doc/performance.md
+ * "Keyframe reduction"):
  *
  *  recovery   every corpus VMD with bone keys ($PK_CORPUS) baked (every
  *             bone and morph, every frame), then reduced with 0.05 deg /

@@ -1,5 +1,5 @@
 /*
- * bench_retarget.c — retarget between two models (issue 14) on a 4 MB
+ * bench_retarget.c — retarget between two models on a 4 MB
  * dance (the generated dance of bench_ops: 64 standard bone tracks of 560
  * keys, 全ての親, グルーブ, 腰, 上半身2, 腕捩, 手捩 among them, 12 morph
  * tracks) with the corpus models: Gene to mmt (stance and scale, nothing

@@ -2,7 +2,7 @@
  * bench_sample.c — how fast pk_cursor steps through a motion: every bone
  * track sampled at every frame, in order, as an exporter or a diff over
  * a frame range does.  Not a test: run it by hand on a release build and
- * read the figure (README, "Performance / Sampling").
+ * read the figure (doc/performance.md "Sampling").
  *
  * usage: bench_sample [--reps N] [--only corpus|dance|worst|preset]
  *   1. the largest VMD of $PK_CORPUS (skipped when unset);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # run.sh — builds a release tree and prints the whole benchmark table
-# (README "Performance"): the machine, then bench_io, bench_ops and
+# (doc/performance.md): the machine, then bench_io, bench_ops and
 # bench_sample, and bench_model when PK_CORPUS is set.  Benchmarks are not
 # tests: nothing here passes or fails.
 #

@@ -1,5 +1,5 @@
 #!/bin/bash
-# one_grow.sh SOURCE_ROOT — arrays grow one way (issue 18 §3): no realloc
+# one_grow.sh SOURCE_ROOT — arrays grow one way (doc/architecture.md §4): no realloc
 # in engine/ or cli/ outside engine/common/grow.h (pki_grow_reserve, _push,
 # _append, _to) and the platform edge (engine/platform/).  Test code
 # (tests/) is not the library and may grow its own buffers.

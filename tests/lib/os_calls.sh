@@ -1,6 +1,6 @@
 #!/bin/bash
 # os_calls.sh ARCHIVE EXE — no operating-system call outside the platform
-# edge (engine/platform/, issue 18 §2): `nm` lists the undefined symbols of
+# edge (engine/platform/, doc/architecture.md "The platform edge"): `nm` lists the undefined symbols of
 # every object in the engine's static archive and of the CLI executable;
 # only the platform objects (platform_*.o) may reference the file, folder,
 # path and character-set calls below.  (Locale calls belong to the number

@@ -1,6 +1,7 @@
 #!/bin/bash
 # os_ifdef.sh SOURCE_ROOT — no conditional compilation on the operating
-# system outside the platform edge (issue 18 §2): no #if/#ifdef/#elif in
+# system outside the platform edge (doc/architecture.md "The platform
+# edge"): no #if/#ifdef/#elif in
 # engine/ or cli/ that names a system macro, except in engine/platform/
 # (the edge) and in the public header's two attribute macros (PK_API's
 # DLL import/export and PK_PRINTF's mingw format), which every compiler

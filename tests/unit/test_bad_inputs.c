@@ -496,8 +496,7 @@ static void test_nan_inf_warned(void **state)
     assert_non_null(m);
     if (log.warnings == 0)
         fail_msg("a VMD bone key with NaN and infinite values was read without a warning "
-                 "(issue 6: NaN/Inf in an input is a warning, an error with --strict; "
-                 "engine/format/vmd.c does not report them yet)");
+                 "(NaN/Inf in an input is a warning, an error with --strict)");
     pk_motion_free(m);
     pk_log_free(&log);
 }

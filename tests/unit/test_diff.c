@@ -464,7 +464,7 @@ static bool name_is(void *ctx, const uint8_t *raw, size_t len)
     return strlen(ctx) == len && memcmp(ctx, raw, len) == 0;
 }
 
-/* Issue 11 items 6 and 8: the filter applies to morphs too (a selection
+/* The filter applies to morphs too (a selection
  * that names no morph compares none), and a filter that keeps nothing on
  * either side is an error naming it, for poses and motions alike. */
 static void filter_selects_morphs_and_must_match(void **state)
@@ -508,7 +508,7 @@ static void filter_selects_morphs_and_must_match(void **state)
     pk_pose_free(b);
 }
 
-/* Issue 11 item 12: bins hold each run's largest difference, agree with
+/* Bins hold each run's largest difference, agree with
  * the per-frame values, and a range far past the last key costs one
  * sample for the tail while the maximum, its frame and the mean stay
  * exact. */
@@ -701,8 +701,8 @@ static void morph_still_after_repeated_keys(void **state)
 }
 
 /* A NaN translation or weight is a difference, at a frame and over a
- * range, and a distance is never the walk's -1 start (probe B #2: "0 of 1
- * differ", exit 0, and -1.0 as the largest distance). */
+ * range, and a distance is never the walk's -1 start (which would say
+ * "0 of 1 differ", exit 0, and -1.0 as the largest distance). */
 static void nan_differs(void **state)
 {
     (void)state;
@@ -727,7 +727,7 @@ static void nan_differs(void **state)
         assert_int_equal(d->bones_differ, 1);
         pk_diff_free(d);
         /* a motion compared with itself is the same, NaN and infinity
-         * included (probe C N1: it "differed" by nan) */
+         * included (it must not "differ" by nan) */
         a->bones[1].pos[1] = INFINITY;
         d = pk_diff_motions(a, a, 0, range ? 20 : 0, &o, NULL);
         assert_int_equal(d->bones_differ, 0);
@@ -749,7 +749,7 @@ static const pk_diff_scene *find_scene(const pk_diff *d, const char *name)
     abort();
 }
 
-/* Issue 11 item 6: cameras, lights and self-shadows are compared, in
+/* Cameras, lights and self-shadows are compared, in
  * their units; a section keyed on one side only against MMD's default. */
 static void scene_channels(void **state)
 {
@@ -798,8 +798,8 @@ static void scene_channels(void **state)
     assert_int_equal(d->scene_differ, 8);
     assert_true(pk_diff_any(d));
     pk_diff_free(d);
-    /* camera angles differ the short way round (probe B #3: 179 and -179
-     * degrees of yaw were 358 apart) */
+    /* camera angles differ the short way round (179 and -179 degrees of
+     * yaw are 2 apart, not 358) */
     a->cameras[0].rot[1] = (float)(179 * DEG);
     b->cameras[0].rot[1] = (float)(-179 * DEG);
     d = pk_diff_motions(a, b, 0, 0, NULL, NULL);

@@ -186,8 +186,8 @@ static void remove_temp_of(const char *dir, const char *name)
     assert_int_equal(removed, 1);
 }
 
-/* pk_file_commit_all, a group all or none (probe A #1: a rename failing
- * after others left them replaced): each replaced target gets its old
+/* pk_file_commit_all, a group all or none (a rename failing after
+ * others must not leave them replaced): each replaced target gets its old
  * file back, a new one goes again, no second name or temporary file is
  * left; with nothing failing, every target is new and nothing else is
  * there. */

@@ -295,7 +295,7 @@ static void list_dir(const char *dir, char *out, size_t cap)
 }
 
 /* A write that fails takes away the folders it made for the other
- * outputs (probe A #5: they were left behind). */
+ * outputs. */
 static void test_failed_write_unmakes_folders(void **state)
 {
     (void)state;
@@ -453,7 +453,7 @@ static void expect_run_error(const char *outputs, const char *needle)
     pk_log_free(&log);
 }
 
-/* Outputs that cannot hold what their name will be (probe-3 item 5) are
+/* Outputs that cannot hold what their name will be are
  * errors at the output's path in the job file (JOB:LINE:COL), found
  * before any step runs, as the command refuses -o OUT.vpd for a motion
  * before it works; a missing input is an error at its entry; outputs: {}

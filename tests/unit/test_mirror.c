@@ -82,7 +82,7 @@ static const char *mname(const pk_motion *m, size_t i)
     return pk_names_utf8(m->names, m->morphs[i].name);
 }
 
-/* Issue 11 item 19: morphs swap left and right.  Whole-name pairs first
+/* Morphs swap left and right.  Whole-name pairs first
  * (MMD's wink morphs name one side only), then the bone fragments (困り左,
  * 左手グー); an unpaired morph stays; twice gives the same names and keys;
  * a file's morph_mirror replaces the built-in pairs. */

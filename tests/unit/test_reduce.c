@@ -89,7 +89,7 @@ static void every_corpus_motion_baked(void **state)
         if (d > o.max_deg || p > o.max_pos || w > o.max_morph)
             fail_msg("%s baked: worst %g deg %g units %g weight", paths[i], d, p, w);
         assert_true(red->nbones <= baked->nbones);
-        /* The recovery goal (issue 13): at most 1.25 x the original's keys. */
+        /* The recovery goal: at most 1.25 x the original's keys. */
         if ((double)(red->nbones + red->nmorphs) > 1.25 * (double)(m->nbones + m->nmorphs))
             fail_msg("%s: %zu keys baked and reduced, the original has %zu", paths[i],
                      red->nbones + red->nmorphs, m->nbones + m->nmorphs);
@@ -241,7 +241,7 @@ static void constant_one_key(void **state)
 }
 
 /* A track that moves within tolerance becomes one key, and its error
- * counts in the worst errors (probe B #1: they said 0): a nod of 0.08 deg
+ * counts in the worst errors (not 0): a nod of 0.08 deg
  * and a sway of 0.004 units under the default tolerances (0.1 deg, 0.005)
  * report what the diff of input and output finds. */
 static void collapsed_track_error_is_reported(void **state)
@@ -470,7 +470,7 @@ static double noise(uint32_t *s)
     return ((double)(*s >> 8) / (double)(1u << 24)) * 2.0 - 1.0;
 }
 
-/* The dense-capture goal (issue 13): a smooth motion plus 0.2 degrees of
+/* The dense-capture goal: a smooth motion plus 0.2 degrees of
  * noise, a key per frame, reduced with 1 degree / 0.05 units keeps at most
  * 10% of the keys, every frame within tolerance (sampled). */
 static void dense_capture(void **state)
@@ -554,10 +554,9 @@ static void cam_worst(const pk_motion *a, const pk_motion *b, double *deg, doubl
 }
 
 /* The corpus cameras' key counts: as keyed, baked, and the baked camera
- * reduced at 0.05 deg / 0.001 units (README, "reduce, bake").  The
- * reduced count is an upper bound: the fitter's shortcuts once refused
- * every segment of a long camera move (hashi4 27 -> 64 keys) and nothing
- * failed. */
+ * reduced at 0.05 deg / 0.001 units (doc/commands.md "reduce").  The
+ * reduced count is an upper bound, so that a fitter refusing the segments
+ * of a long camera move (hashi4: 64 keys instead of 27) fails here. */
 static const struct {
     const char *file;
     size_t keys, baked, reduced;

@@ -192,7 +192,7 @@ static void test_world_direction_kept(void **state)
     /* And the arm really moved in local terms (the test could fail). */
     assert_true(fabs(t[0][2] - q[0][2]) > 0.1);
     /* The right arm had no entry and nothing of its chain has one: the rule
-     * does not apply, a warning and no entry (issue 11 item 5). */
+     * does not apply, a warning and no entry. */
     assert_int_equal(p->nbones, 3);
     assert_int_equal(log.warnings, 1);
     pk_log_free(&log);
@@ -303,7 +303,7 @@ static void test_added_key(void **state)
     pk_rules_free(r);
 }
 
-/* Issue 11 item 5: a stance bone that is absent, with no bone of its chain
+/* A stance bone that is absent, with no bone of its chain
  * keyed, does not apply to this model: a warning, nothing added (a motion
  * renamed to English keeps arm_L, and must not get a 左腕 key). */
 static void test_absent_stance_adds_nothing(void **state)
@@ -339,7 +339,7 @@ static void test_absent_stance_adds_nothing(void **state)
 
 /* A chain whose keys are all at rest is not "there": MMD shows a resting
  * key as it shows no key, and exporters key every bone at rest at frame 0.
- * The README's case (probe-3 item 2): a motion renamed to English by
+ * The case of doc/commands.md "With rules": a motion renamed to English by
  * ja-en.yaml keeps the Japanese finger tips (左中指先 ...), resting, which
  * @arm_below_L's globs match; its arm is arm_L.  Adding 左腕 at -35° would
  * turn nothing the motion moves: a warning naming the resting chain, no
@@ -387,7 +387,7 @@ static void test_resting_chain_adds_nothing(void **state)
     pk_rules_free(r);
 }
 
-/* Issue 11 item 13: keys changed are keys whose bytes changed, each once:
+/* Keys changed are keys whose bytes changed, each once:
  * a key at the origin under a scale, an identity key conjugated, and a key
  * in two stance chains count as what they are. */
 static void test_keys_changed_counts_bytes(void **state)
@@ -421,7 +421,7 @@ static void test_keys_changed_counts_bytes(void **state)
     pk_rules_free(r);
 }
 
-/* Issue 11 item 19: a zero or NaN rotation is no rotation for every
+/* A zero or NaN rotation is no rotation for every
  * operation; retarget turns it as it turns the identity. */
 static void test_degenerate_rotation_is_identity(void **state)
 {

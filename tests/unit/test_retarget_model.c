@@ -1,4 +1,4 @@
-/* test_retarget_model.c — retarget between two corpus models (issue 14).
+/* test_retarget_model.c — retarget between two corpus models.
  *
  * Forward kinematics written here, independently of the engine: every
  * bone's world rotation is its parent's times its own key, its head sits
@@ -632,9 +632,9 @@ static void test_stance_key_needs_motion_below(void **state)
 }
 
 /* Keys of a bone the source model lacks and the target has do nothing on
- * the source; copied, they would act on the target (probe-2 item 1: the
- * sample dance's 親指０ keys turned mmt's thumbs 16.9° from what the
- * classic model shows).  Such a bone's keys are left out with a warning
+ * the source; copied, they would act on the target (the sample dance's
+ * 親指０ keys would turn mmt's thumbs 16.9° from what the classic model
+ * shows).  Such a bone's keys are left out with a warning
  * naming it; a resting track of such a bone and keys of bones neither
  * model has stay, in order. */
 static void test_absent_on_source_left_out(void **state)

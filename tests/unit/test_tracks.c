@@ -115,7 +115,7 @@ static void duplicates_keep_the_later_record_and_warn_once_per_track(void **stat
 }
 
 /* A name that fills the whole 15-byte field and has duplicate keys is
- * said to be two names MMD cut to the same bytes (issue 11 item 14). */
+ * said to be two names MMD cut to the same bytes. */
 static void full_width_name_is_two_cut_names(void **state)
 {
     (void)state;

@@ -378,7 +378,7 @@ static void test_duplicates_and_long_names(void **state)
 }
 
 /* Python/.NET writers may print nan/inf: read with a warning at the value,
- * refused by the writer (issue 6: non-finite input is a warning). */
+ * refused by the writer (non-finite input is a warning). */
 static void test_non_finite_read(void **state)
 {
     (void)state;

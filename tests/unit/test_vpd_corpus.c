@@ -279,7 +279,7 @@ static void test_damaged(void **state)
     assert_int_equal(log.errors, 0);
     tu_assert_log_has(&log, "names look damaged");
     /* 7 duplicate names and 6 over-long ones: one line each, with the
-     * count and the first names (issue 11 item 14) */
+     * count and the first names */
     tu_assert_log_has(&log, "7 names are listed more than once");
     tu_assert_log_has(&log, "6 names are longer than 19 bytes");
     assert_int_equal(log.warnings, 3);

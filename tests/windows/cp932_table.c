@@ -5,8 +5,8 @@
  * Built twice by tests/windows/wine.sh: for Linux (engine/platform/posix.c:
  * glibc iconv "CP932") and for Windows (engine/platform/win32.c: code page
  * 932 through MultiByteToWideChar / WideCharToMultiByte, run under Wine).
- * The two outputs must be the same text; tests/windows/cp932_known.diff
- * holds the differences found and accepted (README "Windows").
+ * The two outputs must be the same text (doc/windows.md "Japanese paths
+ * and text").
  *
  * Output, one line per success (a failure prints nothing):
  *   d XXXX U+YYYY   CP932 bytes XX or XXXX decode to code point YYYY

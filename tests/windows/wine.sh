@@ -1,6 +1,6 @@
 #!/bin/bash
 # tests/windows/wine.sh — stage W of tests/run.sh: the Windows build, run
-# under Wine (README "Windows").
+# under Wine (doc/windows.md).
 #
 #  1. builds the zip with .ci/build-windows.sh (-Dwerror=true) and unpacks
 #     it: the tests run the posekit.exe users get, rules\ beside it;

@@ -1,6 +1,6 @@
 # Writing to a symbolic link writes through it: the file the link names is
 # replaced atomically (its temporary file beside it, in its own folder),
-# and the link stays a link (issue 11 item 19).
+# and the link stays a link.
 vpd_text 'mdl' 'a|1.5,2,3|0,0,0,1' >p.vpd
 mkdir real
 expect_exit 0 "$POSEKIT" convert p.vpd -o real/m.vmd

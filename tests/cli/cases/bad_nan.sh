@@ -1,5 +1,5 @@
 # bad_nan.sh — NaN and infinite values in an input are reported as a
-# warning (an error with --strict) and never crash an operation (issue 6).
+# warning (an error with --strict) and never crash an operation.
 # run-case.sh runs cases under -e -o pipefail; these cases check exit
 # statuses themselves.
 set -u +e +o pipefail

@@ -8,8 +8,8 @@ cp "$PK_SOURCE/samples/hands/"*.vpd samples/hands/
 cp "$PK_SOURCE/rules/ja-en.yaml" rules/
 expect_exit 0 "$POSEKIT" run samples/hand-overlay.yaml
 expect_stderr_empty
-# The crossed curved finger segments are fitted (issue 13), not baked: the
-# dance's 215 bone keys become 326 (baking them gave 1235).
+# The crossed curved finger segments are fitted, not baked: the dance's
+# 215 bone keys become 326 (baking them would give 1235).
 expect_stdout_contains '30 fitted'
 expect_stdout_lacks 'baked into [1-9]'
 expect_exit 0 "$POSEKIT" info samples/out/dance-hands.vmd

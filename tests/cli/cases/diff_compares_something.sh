@@ -1,4 +1,4 @@
-# diff never says "identical" when it compared nothing (issue 11 items 6, 8):
+# diff never says "identical" when it compared nothing:
 # a --bones selection that matches nothing is an error; a selection that
 # names no morph compares no morphs; cameras, lights and self-shadows are
 # compared channel by channel.

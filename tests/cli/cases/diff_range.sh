@@ -64,7 +64,7 @@ expect_exit 1 "$POSEKIT" diff rest.vpd A.vmd --frames 0-10 --no-morphs
 expect_stdout_contains '   90.000     10    45.000'
 expect_exit 0 "$POSEKIT" diff rest.vpd A.vmd --frames 0-0
 # two motions without --frame/--frames: frame 0 only, and the summary says
-# so (probe B #4: "0 of 1 bones differ" read as "the same")
+# so ("0 of 1 bones differ" alone reads as "the same")
 expect_exit 1 "$POSEKIT" diff A.vmd B.vmd
 expect_stdout_contains 'frame 0: '
 expect_stdout_contains '(a motion at frame 0 only: frames all compares every frame)'

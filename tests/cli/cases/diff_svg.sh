@@ -10,7 +10,7 @@ xmllint --noout bars.svg || fail "bars.svg is not well-formed XML"
 grep -q '<svg xmlns="http://www.w3.org/2000/svg"' bars.svg || fail "not an SVG document"
 grep -q '>b&amp;&lt;x&gt;</text>' bars.svg || fail "names must be XML-escaped"
 grep -q '180.000°' bars.svg || fail "the bar label should give the angle"
-# translations are drawn too, in their own column with units (issue 11 item 10)
+# translations are drawn too, in their own column with units
 grep -q 'Bone translation (units)' bars.svg || fail "translations need their own column"
 grep -q '>5.0000</text>' bars.svg || fail "the translation bar should give the distance"
 # fonts that cover Japanese come first
@@ -63,7 +63,7 @@ for f in 100 200 300 400 500; do
     grep -q "fill=\"#555\">$f</text>" heat.svg || fail "the frame axis should label frame $f"
 done
 
-# memory does not grow with the range (issue 11 item 12): a million frames
+# memory does not grow with the range: a million frames
 # in 200 MB of address space (ASan builds reserve terabytes: skipped there)
 if [ -z "${PK_SANITIZED:-}" ]; then
     A="$(corpus vmd_wavefile_v2.vmd)" B="$(corpus vmd_mmdtools_test.vmd)"

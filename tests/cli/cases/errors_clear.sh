@@ -1,4 +1,4 @@
-# Clear errors (issue 11 item 17): -o naming a folder says so (before
+# Clear errors: -o naming a folder says so (before
 # guessing a format from the name), -o without a value, `diff - -`,
 # `posekit help help` (help's own usage, not the overview), a frame past
 # 4294967295, every over-long name listed at once, and --cut-names, which

@@ -41,7 +41,7 @@ expect_eq "$(json_eval _stdout 'd["conflicts"][0]["kept"], d["conflicts"][0]["dr
 
 # A negative offset cuts the input (the dance has keys at 0..150; -100
 # keeps 100..150) and keeps the pose at the cut: frame 0 of the result is
-# frame 100 of the dance, for every bone and morph (issue 11 item 19).
+# frame 100 of the dance, for every bone and morph.
 expect_exit 0 "$POSEKIT" merge "$S/dance.vmd" --offset -100 -o early.vmd
 expect_stderr_contains 'dance.vmd: warning: offset -100 cuts it at its frame 100: 144 keys before the cut dropped, the pose at the cut kept as 44 keys at frame 0'
 expect_exit 0 "$POSEKIT" convert early.vmd --frame 0 -o early0.vpd
@@ -57,7 +57,7 @@ expect_no_temp_files .
 expect_exit 0 "$POSEKIT" merge "$S/dance.vmd" "$S/hands/right_fist.vpd" --offset 30 -o short.vmd
 expect_stderr_contains "warning: --offset given 1 time for 2 inputs: it shifts input 1 ($S/dance.vmd); input 2 ($S/hands/right_fist.vpd) is not shifted"
 
-# Issue 11 item 3: a one-frame fist merged into the dance at 60.  Key by
+# A one-frame fist merged into the dance at 60.  Key by
 # key, the 16 right-hand tracks are re-interpolated through frame 60 and
 # change before it: every one is reported as an overlap, naming both files.
 expect_exit 0 "$POSEKIT" convert "$S/hands/right_fist.vpd" --frame 60 -o fist60.vmd

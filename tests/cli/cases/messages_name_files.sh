@@ -2,7 +2,7 @@
 # kind are one line with a count and the first names, duplicate keys are
 # told once (when the file is read, not again by diff, convert --frame,
 # merge or run; merge's summary says how many it dropped), merge names its input files, and a 15-byte name with
-# duplicates is said to be names MMD cut alike (issue 11 item 14).
+# duplicates is said to be names MMD cut alike.
 DANCE="$PK_SOURCE/samples/dance.vmd"
 FIST="$PK_SOURCE/samples/hands/right_fist.vpd"
 

@@ -21,7 +21,7 @@ expect_eq "$(json_eval _stdout 'd["bones"][2]["pos"] + d["bones"][2]["rot"]')" "
 expect_exit 0 "$POSEKIT" mirror out.vmd -o back.vmd
 expect_same_bytes back.vmd in.vmd
 
-# Morphs swap too (issue 11 item 19): the wink pair by whole names, 困り左
+# Morphs swap too: the wink pair by whole names, 困り左
 # by the fragment; the summary counts them.
 vmd_header 'model' > face.vmd
 pack 'V' 0 >> face.vmd

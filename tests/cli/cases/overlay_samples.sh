@@ -82,7 +82,7 @@ expect_stderr_contains 'unknown group'
 expect_no_file x.vmd
 expect_no_temp_files .
 
-# Morphs (issue 11 item 7): a facial pose over the dance's face, selected
+# Morphs: a facial pose over the dance's face, selected
 # by morph groups.  The smile holds 6 morphs, 4 of them in @mouth/@eyes;
 # the dance's blink and laugh are selected but not in the pose (one line).
 if [ -n "${PK_CORPUS:-}" ] && [ -d "$PK_CORPUS" ]; then

@@ -53,8 +53,8 @@ expect_stderr_contains "posekit: dance.vmd: warning: nothing to retarget: no key
 expect_stderr_lacks "stance:"
 expect_same_bytes none.vmd dance.vmd
 
-# Runs that write the input unchanged warn as rename and mirror do
-# (probe-2 item 10): the same model twice, a target that has none of the
+# Runs that write the input unchanged warn as rename and mirror do:
+# the same model twice, a target that has none of the
 # motion's bones, a camera-only motion; --strict makes each an error.
 cp "$(corpus pmx_babylon_bone_hierarchy_test.pmx)" babylon.pmx
 cp "$(corpus vmd_wavefile_camera.vmd)" camera.vmd
@@ -90,9 +90,9 @@ expect_stderr_contains "posekit: babylon.pmx: the source model has no leg"
 expect_no_file noleg.vmd
 
 # Keys of bones the source model lacks do nothing there (MMD ignores
-# them); the target has them, so copied they would act (probe-2 item 1:
-# the sample dance's 親指０ turned mmt's thumbs 16.9° from what the
-# classic model shows at frame 105).  They are left out, with a warning
+# them); the target has them, so copied they would act (the sample
+# dance's 親指０ would turn mmt's thumbs 16.9° from what the classic
+# model shows at frame 105).  They are left out, with a warning
 # naming the bones and the count (--strict: an error, nothing written).
 cp "$PK_SOURCE/samples/dance.vmd" sdance.vmd
 expect_exit 0 "$POSEKIT" retarget sdance.vmd --from classic.pmx --to mmt.pmx -o sd_ab.vmd

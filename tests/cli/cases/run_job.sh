@@ -48,7 +48,7 @@ expect_exit 2 "$POSEKIT" run samples/fmt.yaml
 expect_stderr_contains 'samples/fmt.yaml:2:'
 expect_no_file samples/out.gif
 
-# Outputs are checked before any step runs (probe-3 item 5): a target that
+# Outputs are checked before any step runs: a target that
 # is a folder, and a motion written as .vpd or .txt, are errors at the
 # output's JOB:LINE:COL; no step's summary is printed, nothing is written.
 mkdir -p samples/out/isdir.vmd
@@ -126,8 +126,7 @@ printf 'inputs:\n  dance: dance.vmd\nsteps: []\noutputs: {}\n' >samples/empty.ya
 expect_exit 2 "$POSEKIT" run samples/empty.yaml
 expect_stderr_contains "samples/empty.yaml:4:10: outputs is empty: name at least one result to write (NAME: PATH)"
 # a bare rules name means the same from every folder: beside the job
-# file, else the shipped rules (probe A #3: it depended on the current
-# folder), and a missing one lists where it was looked for
+# file, else the shipped rules, whatever the current folder; a missing one lists where it was looked for
 mkdir -p jobs && cp samples/dance.vmd jobs/
 printf 'inputs: {dance: dance.vmd}\nrules: {s: ja-en.yaml}\nsteps:\n  - rename: {in: dance, rules: s, out: en}\noutputs:\n  en: out/en.vmd\n' >jobs/shipped.yaml
 expect_exit 0 "$POSEKIT" run jobs/shipped.yaml
@@ -152,7 +151,7 @@ printf 'inputs: {dance: dance.vmd, fist: fist.vpd}\nsteps:\n  - diff: {a: dance,
 cp samples/hands/right_fist.vpd samples/fist.vpd
 expect_exit 0 "$POSEKIT" run samples/upper.yaml
 expect_file samples/out/d.JSON
-# a job whose write fails prints no step line (probe A #6): the report
+# a job whose write fails prints no step line: the report
 # comes after the outputs are written
 ln -sf /dev/full samples/full.vmd
 printf 'inputs: {dance: dance.vmd}\nsteps:\n  - mirror: {in: dance, out: m}\noutputs:\n  m: full.vmd\n' >samples/full.yaml
@@ -160,8 +159,8 @@ expect_exit 2 "$POSEKIT" run samples/full.yaml
 expect_stderr_contains 'posekit: samples/full.vmd: '
 expect_stdout_empty
 # two outputs that land on one new file through a link to a folder or a
-# dangling link, and an output inside another output, are refused at load
-# (probe A #2, #4); a path through a link's ".." is where it leads (#15)
+# dangling link, and an output inside another output, are refused at
+# load; a path through a link's ".." is where it leads
 mkdir -p t2/o t2/elsewhere/inner && cp samples/dance.vmd t2/
 ln -s o t2/lnk && ln -s o/new2.vmd t2/dangling.vmd && ln -s elsewhere/inner t2/lk
 printf 'inputs: {dance: dance.vmd}\nsteps:\n  - mirror: {in: dance, out: m}\noutputs:\n  dance: o/new.vmd\n  m: lnk/new.vmd\n' >t2/j1.yaml
@@ -204,7 +203,7 @@ printf 'inputs: {dance: dance.vmd, fist: fist.vpd}\nsteps:\n  - diff: {a: dance,
 expect_exit 2 "$POSEKIT" run samples/list.yaml
 expect_stderr_contains 'samples/list.yaml:3:42: threshold takes one value, not a list'
 # an input, rule set or step result nothing names is a warning at its
-# entry (probe A #18: a typo in outputs went unnoticed)
+# entry (a typo in outputs would go unnoticed)
 printf 'inputs: {dance: dance.vmd, fist: fist.vpd}\nsteps:\n  - mirror: {in: dance, out: m}\n  - bake: {in: dance, out: bk}\noutputs:\n  bk: out/bk.vmd\n' >samples/unused.yaml
 expect_exit 0 "$POSEKIT" run samples/unused.yaml --dry-run
 expect_stderr_contains "samples/unused.yaml:1:28: warning: input 'fist' is never used: no step and no output names it"

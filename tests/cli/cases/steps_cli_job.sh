@@ -1,6 +1,6 @@
 # steps_cli_job: every command run both ways on the same inputs — as a
 # command and as a job step — gives the same output bytes and the same
-# report (issue 18: one step layer for the CLI and job files).  Inputs are
+# report (one step layer for the CLI and job files, doc/jobs.md).  Inputs are
 # named in the job by their file names, so that diff's JSON, which names
 # its inputs, is the same too.
 S=$PK_SOURCE/samples

@@ -1,5 +1,5 @@
-# steps_contract: the command/job contract of issue 11 (items 1, 2, 4, 11,
-# 17, 18): side outputs never replace an input, one stream per stdout, a
+# steps_contract: the command/job contract (doc/commands.md "Every
+# command"): side outputs never replace an input, one stream per stdout, a
 # motion becomes one pose only through convert, the summary says what
 # differs, clear errors, one option grammar.
 S=$PK_SOURCE/samples

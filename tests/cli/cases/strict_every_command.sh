@@ -1,8 +1,8 @@
-# --strict means the same in every command (issue 11 item 15): a warning
+# --strict means the same in every command: a warning
 # (here: duplicate keys, told when the file is read) is an error, exit 2,
 # nothing written; without --strict the same command warns and succeeds.
-# Before, info and diff failed on duplicate keys while convert, mirror,
-# rename and dump did not (they never built the tracks that warned).
+# Duplicate keys are told when the file is read, so every command sees
+# them, not only those that build tracks (info, diff).
 FIST="$PK_SOURCE/samples/hands/right_fist.vpd"
 {
     vmd_header 'test'

@@ -1,7 +1,7 @@
 # A VPD saved as UTF-8 (several exporters do) is read as UTF-8 when it is
 # valid UTF-8 with non-ASCII text and not valid CP932: names are converted
 # to CP932 in the model, so they match the CP932 original; info says so;
-# writers write CP932 (issue 11 item 9).
+# writers write CP932.
 need_cmd iconv
 H=$PK_SOURCE/samples/hands
 iconv -f cp932 -t utf-8 "$H/right_fist.vpd" >u.vpd

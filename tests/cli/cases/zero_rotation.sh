@@ -1,6 +1,6 @@
 # A bone key whose rotation is all zeros is read as no rotation (the
-# identity), as a NaN one is; the reader says so once per file (issue 11
-# item 19), and --strict refuses the file.
+# identity), as a NaN one is; the reader says so once per file, and
+# --strict refuses the file.
 vmd_header 'model' > z.vmd
 pack 'V' 3 >> z.vmd
 vmd_bone 'a' 0 0 0 0 0 0 0 0 >> z.vmd
