@@ -3,6 +3,9 @@
 the documents are what the binary prints (DOC: README.md and doc/*.md by
 default).
 
+The complete program of doc/library.md compiles against the build's
+library and writes what `posekit convert --frame 30` writes.
+
 doc/commands.md has one "## NAME" section for every command `posekit help`
 lists (and help), and each section's first block is the usage `posekit
 help NAME` prints, up to its first empty line.
@@ -29,6 +32,7 @@ import sys
 import tempfile
 
 posekit, root, corpus = sys.argv[1:4]
+posekit, root = os.path.abspath(posekit), os.path.abspath(root)
 docs = sys.argv[4:] or ['README.md'] + sorted(
     'doc/' + n for n in os.listdir(os.path.join(root, 'doc')) if n.endswith('.md'))
 
@@ -56,7 +60,53 @@ def usage_problems():
     return problems
 
 
-problems = usage_problems()
+def library_problems():
+    """doc/library.md's complete program, built and run."""
+    text = open(os.path.join(root, 'doc', 'library.md'), encoding='utf-8').read()
+    m = re.search(r'^## A complete program\n.*?^```c\n(.*?)^```', text, re.M | re.S)
+    if not m:
+        return ['doc/library.md: no C program under "## A complete program"']
+    cc = shutil.which(os.environ.get('CC', 'cc'))
+    if not cc:
+        print('doc examples: no C compiler: the library example is not built')
+        return []
+    work = tempfile.mkdtemp(prefix='pkdoclib.')
+    try:
+        with open(os.path.join(work, 'ex.c'), 'w', encoding='utf-8') as f:
+            f.write(m.group(1))
+        libdir = os.path.join(os.path.dirname(os.path.abspath(posekit)), '..', 'engine')
+        san = os.environ.get('PK_SANITIZED', '')
+        build = subprocess.run(
+            [cc, '-std=c11', '-Wall', '-Wextra', '-Werror', 'ex.c', '-o', 'ex',
+             '-I' + os.path.join(os.path.abspath(root), 'engine', 'include'), '-L' + libdir, '-lposekit',
+             '-Wl,-rpath,' + os.path.abspath(libdir)] + (['-fsanitize=' + san] if san else []),
+            cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        if build.returncode:
+            return ['doc/library.md: the complete program does not build:\n' +
+                    build.stdout.decode('utf-8', 'replace')]
+        dance = os.path.join(os.path.abspath(root), 'samples', 'dance.vmd')
+        run = subprocess.run(['./ex', dance], cwd=work, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT)
+        if run.returncode or not os.path.exists(os.path.join(work, 'frame30.vpd')):
+            return ['doc/library.md: the complete program did not write frame30.vpd:\n' +
+                    run.stdout.decode('utf-8', 'replace')]
+        subprocess.run([posekit, 'convert', dance, '--frame', '30', '-o', 'cli30.vpd'], cwd=work)
+        with open(os.path.join(work, 'frame30.vpd'), 'rb') as a, \
+                open(os.path.join(work, 'cli30.vpd'), 'rb') as b:
+            if a.read() != b.read():
+                return ['doc/library.md: the complete program wrote another frame30.vpd '
+                        'than posekit convert --frame 30']
+        run = subprocess.run(['./ex', 'nothere.vmd'], cwd=work, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT)
+        if run.returncode != 2 or b'nothere.vmd: cannot open' not in run.stdout:
+            return ['doc/library.md: on a missing file the program should print the error '
+                    'and exit 2, it exits %d:\n%s' % (run.returncode, run.stdout.decode())]
+        return []
+    finally:
+        shutil.rmtree(work)
+
+
+problems = usage_problems() + library_problems()
 for p in problems:
     print(p)
 if not corpus or not os.path.isdir(corpus):
