@@ -12,7 +12,9 @@
 #     build files) into build-windows/deps/prefix, with a pkg-config file;
 #  4. builds posekit with meson (.ci/mingw-w64.ini), linked statically:
 #     no DLL beyond Windows' own;
-#  5. packs posekit.exe, the rule files, README, licence and samples.
+#  5. packs posekit.exe, the rule files, README, the command reference
+#     (doc\commands.md, jobs.md, windows.md and their pictures), licence
+#     and samples.
 # Nothing third-party is committed: every source comes from Debian here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -102,7 +104,8 @@ ninja -C "$out/posekit"
 exe=$out/posekit/cli/posekit.exe
 x86_64-w64-mingw32-strip "$exe"
 
-# The zip: posekit.exe, rules/, samples/, README and licence (CRLF text).
+# The zip: posekit.exe, rules/, samples/, README, the command reference
+# and licence (CRLF text).
 stage=$out/stage/posekit
 rm -rf "$out/stage"
 mkdir -p "$stage"
@@ -111,6 +114,12 @@ mkdir -p "$stage/rules" "$stage/samples"
 cp rules/*.yaml rules/README.md "$stage/rules/"
 cp -r samples/dance.vmd samples/hands samples/hand-overlay.yaml samples/README.md "$stage/samples/"
 sed 's/$/\r/' README.md > "$stage/README.txt"
+# the documents README.txt links to for the reference
+mkdir -p "$stage/doc"
+for d in commands jobs windows; do
+    sed 's/$/\r/' "doc/$d.md" > "$stage/doc/$d.md"
+done
+cp -r doc/pictures "$stage/doc/"
 sed 's/$/\r/' doc/LICENSE > "$stage/LICENSE.txt"
 rm -f "$out/posekit-windows-x86_64.zip"
 (cd "$out/stage" && zip -qr -X "$out/posekit-windows-x86_64.zip" posekit)
