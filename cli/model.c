@@ -339,7 +339,7 @@ static void put_f3_or_null(FILE *f, bool present, const float v[3])
 }
 
 /* One rigid body as a dump record (every field as stored; position in
- * model space, README "Models"). */
+ * model space, doc/commands.md "Models (PMX, PMD)"). */
 static void put_rigid(FILE *f, const pk_model_rigid *rb, bool first)
 {
     fputs(first ? "\n{\"name\":" : ",\n{\"name\":", f);

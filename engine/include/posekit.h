@@ -1348,7 +1348,7 @@ typedef struct pk_model_frame {
     size_t nitems;
 } pk_model_frame;
 
-/* Rigid body shapes and physics modes (doc/formats.md, "Rigid bodies"). */
+/* Rigid body shapes and physics modes (doc/formats.md §11.1). */
 #define PK_RIGID_SPHERE 0
 #define PK_RIGID_BOX 1
 #define PK_RIGID_CAPSULE 2

@@ -238,7 +238,7 @@ PK_API const pk_step_cli *pk_step_cli_of(const pk_step *s);
  * Job files (engine/job/)
  * ====================================================================== */
 
-/* A YAML job (schema in README "Job files") names inputs, rule files, steps
+/* A YAML job (schema in doc/jobs.md) names inputs, rule files, steps
  * and outputs.  pk_job_run reads and validates every input, runs every step
  * and encodes every output in memory; nothing touches the disk until
  * pk_job_write, which writes every output to its temporary file first and

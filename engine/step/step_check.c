@@ -155,7 +155,7 @@ static void check_text(const pk_step *s, const check_result *cr, pk_buf *f)
                           it->keys, model_name(m, it));
             /* several model names cut to the same bytes: the file cannot
              * say which was meant (posekit's evaluation gives the keys to
-             * all of them, README "check") */
+             * all of them, doc/commands.md "check") */
             for (size_t k = 1; k < it->nmatches; k++)
                 pk_buf_printf(f, ", %s", match_name(m, it, k));
             if (it->nmatches > 1)

@@ -7,7 +7,7 @@ The complete program of doc/library.md compiles against the build's
 library and writes what `posekit convert --frame 30` writes.
 
 doc/commands.md has one "## NAME" section for every command `posekit help`
-lists (and help), and each section's first block is the usage `posekit
+lists (and help), in that order, and each section's first block is the usage `posekit
 help NAME` prints, up to its first empty line.
 
 A transcript is a fenced block holding a line "$ posekit ...": each
@@ -49,6 +49,10 @@ def usage_problems():
     if not listed:
         return ['posekit help lists no commands']
     problems = []
+    sections = [n for n in re.findall(r'^## (\S+)$', text, re.M) if n in listed + ['help']]
+    if sections != [n for n in listed + ['help'] if n in sections]:
+        problems.append('doc/commands.md: the command sections are not in the order of '
+                        '`posekit help`: ' + ', '.join(listed + ['help']))
     for name in listed + ['help']:
         m = re.search(r'^## ' + name + r'\n+```\n(.*?)\n```', text, re.M | re.S)
         usage = help_text(name).split('\n\n', 1)[0].rstrip('\n')
