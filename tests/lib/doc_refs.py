@@ -14,10 +14,13 @@ code and its comments, tests, build files, rule files, samples):
  - every relative Markdown link [text](path#anchor) names a file or folder
    that exists, and its anchor a heading of the target (GitHub's slugs);
  - every path of the tree cited in text (engine/ops/sample/cursor.c,
-   tests/cli/cases/*.sh, ops/keys/overlay_internal.h, .ci/setup.sh, ...)
-   exists; paths inside engine/ may drop the "engine/".  A path with a
-   placeholder in capitals (cli/cmd_NAME.c) or a glob names a pattern, which
-   must match at least one file.
+   tests/cli/cases/*.sh, ops/keys/overlay.h, .ci/setup.sh, ...) exists;
+   paths inside engine/ may drop the "engine/".  A path with a placeholder
+   in capitals (cli/cmd_NAME.c) or a glob names a pattern, which must match
+   at least one file;
+ - every name of the code a document cites (pk_doc_load, pki_qd_angle_deg,
+   PK_CURSOR_BYTES; pk_os_temp_* as a prefix) is defined or used in the
+   sources.
 Exits 1 listing every dangling reference as FILE:LINE.
 """
 import glob
@@ -172,6 +175,22 @@ def prose(rel, s):
     return ''.join(out)
 
 
+IDENT = re.compile(r'(?<![\w.])((?:pki?|PKI?)_[A-Za-z0-9_]+)(\*?)')
+
+
+def code_words():
+    words = set()
+    for top in ('engine', 'cli', 'tests'):
+        for d, dirs, names in os.walk(os.path.join(root, top)):
+            dirs[:] = [x for x in dirs if x not in SKIP_DIRS]
+            for n in names:
+                if n.endswith(('.c', '.h', '.py', '.sh', '.build')):
+                    t = text(os.path.relpath(os.path.join(d, n), root)) or ''
+                    words.update(re.findall(r'\b(?:pki?|PKI?)_\w+', t))
+    return words
+
+
+WORDS = code_words()
 problems, cited = [], 0
 for rel in files():
     s = text(rel)
@@ -234,6 +253,20 @@ for rel in files():
                 elif anchor and dest.endswith('.md') and anchor not in headings(dest)[2]:
                     problems.append(f'{rel}:{n}: link ({target}): no such heading in {dest}')
 
+    if rel.endswith(('.md', '.scd')):
+        for n, line in enumerate(lines, 1):
+            for m in IDENT.finditer(line):
+                name, star = m.group(1), m.group(2)
+                cited += 1
+                # a placeholder in capitals: PKI_FOLDER_NAME_H
+                pattern = re.sub(r'(?<=_)(?:FOLDER|NAME|CMD)(?=_|$)', '[A-Z0-9_]+',
+                                 re.escape(name).replace('\\_', '_'))
+                if star or name.endswith('_'):
+                    pattern += r'\w*'
+                ok = name in WORDS or any(re.fullmatch(pattern, w) for w in WORDS)
+                if not ok:
+                    problems.append(f'{rel}:{n}: {name}{star}: no such name in the code')
+
     for n, line in enumerate(prose(rel, s).split('\n'), 1):
         for m in PATH.finditer(line):
             if line[m.end():m.end() + 1] in ('$', '\\'):
@@ -247,5 +280,5 @@ for p in problems:
     print(p)
 if problems:
     sys.exit(1)
-print(f'doc refs: {cited} references (sections, headings, links, paths), all present; '
+print(f'doc refs: {cited} references (sections, headings, links, paths, names), all present; '
       'nothing cites the outside docs')
