@@ -56,7 +56,7 @@ posekit: in3.vmd: warning: stance bone '右腕' is not in the motion and no bone
 posekit retarget: 0 of 2 bones renamed, 0 of 0 morphs renamed; 2 keys in, 2 out: 1 changed, 0 added, 0 removed
 ERR
 
-# README's own case (probe-3 item 2): the stand motion renamed to English,
+# doc/commands.md's case ("With rules"): the stand motion renamed to English,
 # played with the Japanese stance rules.  ja-en leaves the finger tips
 # (左中指先 ...) Japanese and resting, and @arm_below_L's globs match them;
 # the arms are arm_L/arm_R.  Neither arm gets a (Japanese) key: a warning
