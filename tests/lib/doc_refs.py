@@ -135,7 +135,7 @@ def check_path(token, rel):
         return None  # "step/job" in prose is not a path
     if '/out/' in '/' + p or p.startswith('samples/out'):
         return None  # what the main job and the tests write
-    if top == 'cli' and exists(f'tests/cli/cases/{p[4:]}.sh'):
+    if top == 'cli' and (exists(f'tests/cli/cases/{p[4:]}.sh') or p in TEST_NAMES):
         return None  # a meson test's name (cli/CASE)
     candidates = [p] if re.fullmatch(TOP, top) else []
     candidates += ['engine/' + p, os.path.join(os.path.dirname(rel), p)]
@@ -151,6 +151,10 @@ def check_path(token, rel):
             return None
     return p
 
+
+# the names meson registers tests under: cli/CASE for every case, and
+# test('cli/NAME', ...) rows
+TEST_NAMES = set(re.findall(r"test\('([a-z]+/[\w-]+)'", text('tests/meson.build') or ''))
 
 C_COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"', re.S)
 HASH_COMMENT = re.compile(r'(?:^|(?<=\s))#(?![!{]).*$', re.M)
