@@ -491,10 +491,7 @@ static pk_check_item *item(builder *b, pk_name_id id, bool morph)
         it->matches = cut_matches(b->model, morph, raw, len, b->cut, &it->nmatches);
         b->oom |= it->matches == NULL;
     }
-    if (!it->name || !it->raw) {
-        b->oom = true;
-        return it;
-    }
+    b->oom |= !it->name || !it->raw;
     return it;
 }
 
