@@ -170,7 +170,9 @@ static void check_missing_moving(const check_result *cr, pk_buf *f)
 }
 
 /* The missing names whose keys are all at rest, most keys first, one line
- * per kind. */
+ * per kind; a dance made for a rich model can have hundreds (hair, skirt,
+ * helper bones): the first REST_SHOWN, the JSON report has every one. */
+#define REST_SHOWN 24
 static void check_missing_rest(const pk_check_report *r, size_t bones, size_t morphs, pk_buf *f)
 {
     pk_buf_printf(f, "missing, every key at rest (MMD shows nothing either way): ");
@@ -188,10 +190,15 @@ static void check_missing_rest(const pk_check_report *r, size_t bones, size_t mo
             const pk_check_item *it = &r->items[r->order[o]];
             if (it->status != PK_CHECK_MISSING || it->moving || it->morph != (kind == 1))
                 continue;
-            pk_buf_printf(f, "%s %s", n++ ? "," : "", it->name);
+            if (n++ == REST_SHOWN)
+                break;
+            pk_buf_printf(f, "%s %s", n > 1 ? "," : "", it->name);
             if (it->keys > 1)
                 key_counts(f, r, it);
         }
+        size_t all = kind ? morphs : bones;
+        if (all > REST_SHOWN)
+            pk_buf_printf(f, " and %zu more (the JSON report lists every one)", all - REST_SHOWN);
         pk_buf_putc(f, '\n');
     }
 }

@@ -159,3 +159,15 @@ expect_eq "$(json_eval "$OUT" '"全ての親" in sum((f["bones"] for f in d["unk
 expect_exit 1 "$POSEKIT" check mei_fixed.vmd --model "$mei"
 expect_stdout_contains 'driven by physics (MMD overwrites these keys while physics is on): 1 bone'
 expect_stdout_contains '  右髪１ (1 key, 1 off rest)'
+
+# hundreds of names keyed at rest only (a dance made for a rich model): the
+# first 24 of each kind, then how many more; JSON lists every one
+yyb=$(corpus vmd_babylon_physics_toggle_yyb10th.vmd)
+expect_exit 1 "$POSEKIT" check "$yyb" --model "$gene"
+expect_stdout_contains 'missing, every key at rest (MMD shows nothing either way): 360 bones, 75 morphs'
+grep -qE '^  bones: 操作中心 \(2 keys\)(, [^,]+){23} and 336 more \(the JSON report lists every one\)$' "$OUT" ||
+    fail "bones at rest: $(grep '^  bones:' "$OUT")"
+grep -qE '^  morphs: [^,]+(, [^,]+){23} and 51 more \(the JSON report lists every one\)$' "$OUT" ||
+    fail "morphs at rest: $(grep '^  morphs:' "$OUT")"
+expect_exit 1 "$POSEKIT" check "$yyb" --model "$gene" --json
+expect_eq "$(json_eval "$OUT" 'd["missing_at_rest"]')" 435 "names at rest in JSON"
