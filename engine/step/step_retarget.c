@@ -142,7 +142,8 @@ static int fit_models(const retarget_opts *o, const pk_doc *d, retarget_result *
     if (pk_check_compare(o->from, o->to, d->motion, d->pose, &rr->fit, log) != 0)
         return -1;
     rr->fit_done = true;
-    if (f->better > 0)
+    /* --keep-absent already says the source stands in for another model */
+    if (f->better > 0 && !o->keep_absent)
         pk_warning(log,
                    "the %s fits the target model better than the source model (it moves %zu "
                    "bone%s and %zu morph%s the source lacks, %zu and %zu the target lacks): is "
@@ -327,7 +328,7 @@ static void scale_summary(const pk_step *s, const pk_leg_scale *c, pk_buf *out)
 }
 
 /* One line: which model the input fits better. */
-static void fit_summary(const pk_check_fit *f, pk_buf *out)
+static void fit_summary(const pk_check_fit *f, bool keep_absent, pk_buf *out)
 {
     pk_buf_printf(out,
                   "\nfit: the input moves %zu bone%s (%zu key%s off rest) and %zu morph%s (%zu "
@@ -340,7 +341,10 @@ static void fit_summary(const pk_check_fit *f, pk_buf *out)
                   f->to_morphs, pki_plural(f->to_morphs), f->to_morph_keys,
                   pki_plural(f->to_morph_keys),
                   f->better < 0   ? "it fits the source better"
-                  : f->better > 0 ? "it fits the target better (warned)"
+                  : f->better > 0 ? (keep_absent ? "it fits the target better (the source "
+                                                   "stands in for another model: "
+                                                   "--keep-absent)"
+                                                 : "it fits the target better (warned)")
                                   : "it fits both alike");
 }
 
@@ -366,7 +370,7 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
     if (rr->models && t->scale_done && t->scale_keys)
         scale_summary(s, &t->scale, out);
     if (rr->fit_done)
-        fit_summary(&rr->fit, out);
+        fit_summary(&rr->fit, ((const retarget_opts *)s->o)->keep_absent, out);
     if (((const retarget_opts *)s->o)->verbose)
         pki_unmatched(e, out);
 }

@@ -114,6 +114,9 @@ expect_exit 0 "$POSEKIT" retarget sdance.vmd --from classic.pmx --to mmt.pmx -o 
 # mmt has no morphs at all, so the morphs it lacks say nothing)
 expect_stderr_contains "it fits the target better (warned)"
 expect_stderr_contains "posekit: sdance.vmd: warning: 2 bones the source model (classic.pmx) lacks and the target (mmt.pmx) has are keyed: 右親指０, 左親指０; their 10 keys are left out (MMD ignores them on the source, so on the target they would show what the source does not; --keep-absent keeps them, for a source model that stands in for the one the motion was made for)"
+# --keep-absent says the source stands in for another model: no warning
+expect_exit 0 "$POSEKIT" retarget sdance.vmd --from classic.pmx --to mmt.pmx --keep-absent -o sd_k.vmd --strict
+expect_stderr_contains "it fits the target better (the source stands in for another model: --keep-absent)"
 expect_exit 0 "$POSEKIT" dump sd_ab.vmd
 expect_stdout_lacks '親指０'
 expect_stdout_contains '"name":"右親指１"'
