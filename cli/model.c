@@ -127,7 +127,7 @@ static void print_model_text(const char *path, const pk_model *m, size_t warning
         char words[256];
         flag_words(b->flags, words, sizeof words);
         printf("    %4zu  %s", i, b->name);
-        if (b->name_en[0])
+        if (b->name_en[0] && strcmp(b->name_en, b->name) != 0) /* PMD writers copy it */
             printf(" (%s)", b->name_en);
         if (b->parent >= 0)
             printf("  parent %s", m->bones[b->parent].name);
@@ -168,7 +168,7 @@ static void print_model_text(const char *path, const pk_model *m, size_t warning
         size_t nb = 0;
         for (size_t k = 0; k < fr->nitems; k++)
             nb += fr->items[k].kind == 0;
-        printf("    %s (%zu bones, %zu morphs):", fr->name, nb, fr->nitems - nb);
+        printf("    %s (%zu bones, %zu morphs)%s", fr->name, nb, fr->nitems - nb, nb ? ":" : "");
         for (size_t k = 0; k < fr->nitems; k++)
             if (fr->items[k].kind == 0)
                 printf(" %s", m->bones[fr->items[k].index].name);

@@ -1535,11 +1535,22 @@ PK_API int pk_draw_json(const pk_drawing *d, pk_buf *out);
  * Every bone and morph name the motion keys is looked up in the model by
  * its CP932 bytes: found, found only through MMD's cut (the model's name
  * is longer than the field, 15 bytes in VMD, 19 in VPD, and the motion
- * holds its first bytes), or missing (MMD ignores those keys).  For a
- * missing name the closest model name is proposed when one differs only
- * by full-width/half-width forms (ＩＫ/IK, ０/0), spaces or letter case,
- * by a common spelling (人指/人差指, ひじ/肘, ひざ/膝, つま先/爪先), or is
- * the model's English name for a bone. */
+ * holds its first bytes), or missing (MMD ignores those keys).  A key is
+ * off rest when it moves or turns its bone (a translation or quaternion
+ * vector part beyond 1e-5) or, for a morph, has a weight beyond 1e-5:
+ * a missing name with keys off rest is a miss that shows ("moving"); one
+ * whose keys are all at rest shows nothing on any model.  For a missing
+ * name the closest model name is proposed when one differs only by
+ * full-width/half-width forms (ＩＫ/IK, ０/0), spaces, underscores or
+ * letter case, by a common spelling (人指/人差指, ひじ/肘, ひざ/膝,
+ * つま先/爪先), or is the model's English name; for a morph, else, the
+ * shortest model morph whose name contains it (発音「え」 for え).  The
+ * reason names each difference that is there.  A missing bone of the
+ * standard skeleton that sits between bones the model has (上半身2, 腰,
+ * グルーブ, 肩P, 親指０, 腕捩, 手捩) and moves lists the bones
+ * `retarget --from A --to B` folds its turn into.  Found bones a physics
+ * rigid body drives (pk_model_physics_bones) are marked: MMD overwrites
+ * their keys while physics is on. */
 typedef enum pk_check_status {
     PK_CHECK_FOUND = 0,
     PK_CHECK_CUT = 1, /* found through MMD's cut of the model's longer name */
@@ -1553,28 +1564,57 @@ typedef struct pk_check_item {
     bool morph;
     pk_check_status status;
     size_t keys;   /* records of this name */
+    size_t moving; /* ... of them off rest */
     long index;    /* found/cut: the model's bone or morph; missing: the near miss or -1 */
     long *matches; /* cut: every model bone or morph whose name MMD cuts to this one, in
                       model order (matches[0] == index; more than one: the cut name is
                       ambiguous and keys them all); owned; NULL otherwise */
     size_t nmatches;
-    const char *why;        /* missing with a near miss: why it was chosen (static text) */
+    char *why; /* missing with a near miss: why it was chosen (owned); NULL otherwise */
     size_t move_unusable;   /* keys translating a bone the model does not let move */
     size_t rotate_unusable; /* keys rotating a bone the model does not let rotate */
+    bool physics;           /* found/cut bone: a physics rigid body drives it */
+    long *fold_into;        /* missing moving bone the retarget fold carries: the model
+                               bones its turn goes into (owned); NULL otherwise */
+    size_t nfold_into;
 } pk_check_item;
 
 typedef struct pk_check_report {
     pk_check_item *items; /* bones in order of first appearance, then morphs */
     size_t nitems;
+    size_t *order;        /* item indices, most keys off rest first, then most keys,
+                             then first appearance (owned) */
     size_t found, cut, missing, near; /* items by status; near = missing with a near miss */
+    size_t missing_moving;            /* missing items with keys off rest */
     size_t unusable;                  /* items with unusable keys */
+    size_t physics;                   /* found bones physics drives */
     bool *keyed;                      /* per model bone: the motion keys it (owned) */
+    bool *driven;                     /* per model bone: physics drives it (owned) */
+    bool pose;                        /* the input is a pose (one entry per name) */
 } pk_check_report;
 
 /* Caller frees with pk_check_free; NULL on OOM (logged). */
 PK_API pk_check_report *pk_check_motion(const pk_model *model, const pk_motion *m, pk_log *log);
 PK_API pk_check_report *pk_check_pose(const pk_model *model, const pk_pose *p, pk_log *log);
 PK_API void pk_check_free(pk_check_report *r);
+
+/* Which of two models a motion (m) or pose (p, when m is NULL) fits
+ * better: the bones and morphs it moves (keys off rest) that each lacks,
+ * and those keys.  The one lacking fewer moving bone keys fits better
+ * (then fewer bones; then, when both models have morphs, fewer moving
+ * morph keys, fewer morphs; better 0: a tie).  A motion played on a model
+ * it was not made for lacks moving bones there.  0, or -1 on OOM
+ * (logged). */
+typedef struct pk_check_fit {
+    size_t from_bones, from_bone_keys;   /* moving bones the source model lacks, their keys
+                                            off rest */
+    size_t from_morphs, from_morph_keys; /* ... morphs */
+    size_t to_bones, to_bone_keys;       /* the same for the target model */
+    size_t to_morphs, to_morph_keys;
+    int better; /* -1: the source fits better, 1: the target, 0: neither */
+} pk_check_fit;
+PK_API int pk_check_compare(const pk_model *from, const pk_model *to, const pk_motion *m,
+                            const pk_pose *p, pk_check_fit *out, pk_log *log);
 
 #ifdef __cplusplus
 }

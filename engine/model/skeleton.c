@@ -300,6 +300,33 @@ static void warn_nonfinite(const pk_model *m, const pki_model_offsets *off, pk_l
                count, count == 1 ? "" : "s", first, m->bones[first].name);
 }
 
+/* IK values the solver cannot use as stored: warned, naming the bone, so
+ * that a damaged or hand-edited chain is not a silent no-op. */
+static void warn_ik(const pk_model *m, size_t i, int64_t at, pk_log *log)
+{
+    const pk_model_bone *b = &m->bones[i];
+    if (b->ik_loops < 1)
+        pk_log_add(log, PK_WARNING, PK_E_DAMAGED, at, 0, 0,
+                   "bone %zu \"%s\": IK loop count %d is below 1: its IK does nothing", i, b->name,
+                   (int)b->ik_loops);
+    if (!isfinite(b->ik_limit) || b->ik_limit <= 0)
+        pk_log_add(log, PK_WARNING, PK_E_DAMAGED, at, 0, 0,
+                   "bone %zu \"%s\": IK angle limit %g is not a positive number: each step "
+                   "turns without a limit",
+                   i, b->name, (double)b->ik_limit);
+    for (size_t k = 0; k < b->nik_links; k++) {
+        const pk_model_ik_link *l = &b->ik_links[k];
+        bool finite = true;
+        for (int a = 0; a < 3 && l->limited; a++)
+            finite = finite && isfinite(l->min[a]) && isfinite(l->max[a]);
+        if (!finite)
+            pk_log_add(log, PK_WARNING, PK_E_DAMAGED, at, 0, 0,
+                       "bone %zu \"%s\": IK link %zu (\"%s\") has a limit that is not a "
+                       "finite angle",
+                       i, b->name, k, m->bones[b->ik_links[k].bone].name);
+    }
+}
+
 /* A rigid body's bone outside the model: warned and dropped (the body
  * follows nothing); an unknown shape or mode: warned, kept. */
 static void check_rigids(pk_model *m, const pki_model_offsets *off, pk_log *log)
@@ -373,6 +400,9 @@ int pki_model_finish(pk_model *m, const pki_model_offsets *off, pk_log *log)
     }
     if (rc != 0)
         return rc;
+    for (size_t i = 0; i < m->nbones; i++)
+        if (m->bones[i].flags & PK_BONE_IK)
+            warn_ik(m, i, off && off->bones ? off->bones[i] : -1, log);
     check_rigids(m, off, log);
     warn_nonfinite(m, off, log);
     /* Cycles: walk each bone's parent chain; more than nbones steps means a

@@ -27,11 +27,12 @@ typedef struct pki_model_offsets {
 
 /* The last step of every reader: bone and morph names to CP932 (interned
  * in m->names; unencodable ones warned and counted), then the graph
- * checks (doc/commands.md "Models (PMX, PMD)"): parent out of range or a
- * parent cycle, an IK target or link outside the model are errors; a
- * tail, append parent, display-frame member or rigid body's bone outside
- * the model is a warning and is dropped; a rigid body's unknown shape or
- * mode is a warning, kept.
+ * checks (doc/commands.md "Models (PMX, PMD)"): parent out of range or
+ * a parent cycle, an IK target or link outside the model are errors; a tail, append parent,
+ * display-frame member or rigid body's bone outside the model is a
+ * warning and is dropped; IK values evaluation cannot use as stored (a
+ * loop count below 1, a per-step limit or link limit that is not a finite
+ * number) and a rigid body's unknown shape or mode are warnings, kept.
  * Returns 0 or -1 (logged). */
 int pki_model_finish(pk_model *m, const pki_model_offsets *off, pk_log *log);
 

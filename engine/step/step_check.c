@@ -63,7 +63,7 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
         return -1;
     cr->model = o->model;
     cr->field = in->motion ? PK_VMD_NAME_BYTES : PK_VPD_NAME_BYTES;
-    res->found = cr->report->missing > 0;
+    res->found = cr->report->missing_moving > 0; /* misses at rest show nothing */
     return 0;
 }
 
@@ -88,38 +88,119 @@ static const char *match_name(const pk_model *m, const pk_check_item *it, size_t
     return it->morph ? m->morphs[i].name : m->bones[i].name;
 }
 
-/* Whether the model's bone is one the motion could key but never does. */
+/* Whether the model's bone is one the motion could key but never does
+ * (bones physics drives are not: MMD moves them). */
 static bool unkeyed(const pk_model *m, const pk_check_report *r, const pk_model_frame_item *x)
 {
-    return x->kind == 0 && !r->keyed[x->index] && (m->bones[x->index].flags & PK_BONE_OPERABLE);
+    return x->kind == 0 && !r->keyed[x->index] && !r->driven[x->index] &&
+           (m->bones[x->index].flags & PK_BONE_OPERABLE);
 }
 
-static void check_counts(const pk_check_report *r, size_t *nb, size_t *nm, size_t *mb, size_t *mm)
+static void check_counts(const pk_check_report *r, size_t *nb, size_t *nm, size_t *mb, size_t *mm,
+                         size_t *vb, size_t *vm)
 {
-    *nb = *nm = *mb = *mm = 0;
+    *nb = *nm = *mb = *mm = *vb = *vm = 0;
     for (size_t i = 0; i < r->nitems; i++) {
         const pk_check_item *it = &r->items[i];
         *(it->morph ? nm : nb) += 1;
-        if (it->status == PK_CHECK_MISSING)
+        if (it->status == PK_CHECK_MISSING) {
             *(it->morph ? mm : mb) += 1;
+            *(it->morph ? vm : vb) += it->moving > 0;
+        }
     }
 }
 
 static void check_summary(const check_result *cr, pk_buf *f)
 {
     const pk_check_report *r = cr->report;
-    size_t nb, nm, mb, mm;
-    check_counts(r, &nb, &nm, &mb, &mm);
+    size_t nb, nm, mb, mm, vb, vm;
+    check_counts(r, &nb, &nm, &mb, &mm, &vb, &vm);
     pk_buf_printf(f,
-                  "bones keyed: %zu, missing on the model: %zu; morphs keyed: %zu, missing on "
-                  "the model: %zu",
-                  nb, mb, nm, mm);
+                  "bones keyed: %zu, missing on the model: %zu (%zu moving); morphs keyed: %zu, "
+                  "missing on the model: %zu (%zu moving)",
+                  nb, mb, vb, nm, mm, vm);
     if (r->near)
         pk_buf_printf(f, "; %zu near miss%s", r->near, r->near == 1 ? "" : "es");
     if (r->cut)
         pk_buf_printf(f, "; %zu found through MMD's %zu-byte cut", r->cut, cr->field);
     if (r->unusable)
         pk_buf_printf(f, "; %zu with keys the model cannot use", r->unusable);
+    if (r->physics)
+        pk_buf_printf(f, "; %zu driven by physics", r->physics);
+}
+
+/* "(12 keys, 3 off rest)" for a motion; nothing for a pose, which holds
+ * one entry per name (at_rest: whether to say a pose's entry is). */
+static void key_counts(pk_buf *f, const pk_check_report *r, const pk_check_item *it)
+{
+    if (r->pose) {
+        if (it->keys > 1)
+            pk_buf_printf(f, " (%zu entries)", it->keys);
+        return;
+    }
+    pk_buf_printf(f, " (%zu key%s", it->keys, pki_plural(it->keys));
+    if (it->moving)
+        pk_buf_printf(f, ", %zu off rest", it->moving);
+    pk_buf_putc(f, ')');
+}
+
+/* The missing names that move, most keys off rest first: each with its
+ * near miss, or the bones the retarget fold carries it into. */
+static void check_missing_moving(const check_result *cr, pk_buf *f)
+{
+    const pk_check_report *r = cr->report;
+    const pk_model *m = cr->model;
+    pk_buf_printf(f, "missing and moving (MMD ignores these keys: the model shows none of "
+                     "them):\n");
+    for (size_t o = 0; o < r->nitems; o++) {
+        const pk_check_item *it = &r->items[r->order[o]];
+        if (it->status != PK_CHECK_MISSING || !it->moving)
+            continue;
+        pk_buf_printf(f, "  %-5s %s", it->morph ? "morph" : "bone", it->name);
+        key_counts(f, r, it);
+        if (it->index >= 0)
+            pk_buf_printf(f, "  near miss: %s (%s)", model_name(m, it), it->why);
+        if (it->nfold_into) {
+            pk_buf_puts(f, "  retarget from its source model to this one folds its turn into");
+            for (size_t k = 0; k < it->nfold_into; k++)
+                pk_buf_printf(f, "%s %s", k ? "," : "", m->bones[it->fold_into[k]].name);
+        }
+        pk_buf_putc(f, '\n');
+    }
+}
+
+/* The missing names whose keys are all at rest, most keys first, one line
+ * per kind; a dance made for a rich model can have hundreds (hair, skirt,
+ * helper bones): the first REST_SHOWN, the JSON report has every one. */
+#define REST_SHOWN 24
+static void check_missing_rest(const pk_check_report *r, size_t bones, size_t morphs, pk_buf *f)
+{
+    pk_buf_printf(f, "missing, every key at rest (MMD shows nothing either way): ");
+    if (bones)
+        pk_buf_printf(f, "%zu bone%s%s", bones, pki_plural(bones), morphs ? ", " : "");
+    if (morphs)
+        pk_buf_printf(f, "%zu morph%s", morphs, pki_plural(morphs));
+    pk_buf_putc(f, '\n');
+    for (int kind = 0; kind < 2; kind++) {
+        if (!(kind ? morphs : bones))
+            continue;
+        pk_buf_printf(f, "  %s:", kind ? "morphs" : "bones");
+        size_t n = 0;
+        for (size_t o = 0; o < r->nitems; o++) {
+            const pk_check_item *it = &r->items[r->order[o]];
+            if (it->status != PK_CHECK_MISSING || it->moving || it->morph != (kind == 1))
+                continue;
+            if (n++ == REST_SHOWN)
+                break;
+            pk_buf_printf(f, "%s %s", n > 1 ? "," : "", it->name);
+            if (it->keys > 1)
+                key_counts(f, r, it);
+        }
+        size_t all = kind ? morphs : bones;
+        if (all > REST_SHOWN)
+            pk_buf_printf(f, " and %zu more (the JSON report lists every one)", all - REST_SHOWN);
+        pk_buf_putc(f, '\n');
+    }
 }
 
 static void check_text(const pk_step *s, const check_result *cr, pk_buf *f)
@@ -127,32 +208,24 @@ static void check_text(const pk_step *s, const check_result *cr, pk_buf *f)
     const check_opts *o = s->o;
     const pk_check_report *r = cr->report;
     const pk_model *m = cr->model;
-    size_t nb, nm, mb, mm;
-    check_counts(r, &nb, &nm, &mb, &mm);
+    size_t nb, nm, mb, mm, vb, vm;
+    check_counts(r, &nb, &nm, &mb, &mm, &vb, &vm);
     pk_buf_printf(f, "%s on %s (%s)\n", s->inputs[0], o->model_name, m->name);
-    pk_buf_printf(f, "  bones keyed: %zu, missing on the model: %zu\n", nb, mb);
-    pk_buf_printf(f, "  morphs keyed: %zu, missing on the model: %zu\n", nm, mm);
-    if (r->missing) {
-        pk_buf_puts(f, "missing (MMD ignores their keys):\n");
-        for (size_t i = 0; i < r->nitems; i++) {
-            const pk_check_item *it = &r->items[i];
-            if (it->status != PK_CHECK_MISSING)
-                continue;
-            pk_buf_printf(f, "  %-5s %s (%zu keys)", it->morph ? "morph" : "bone", it->name,
-                          it->keys);
-            if (it->index >= 0)
-                pk_buf_printf(f, "  near miss: %s (%s)", model_name(m, it), it->why);
-            pk_buf_putc(f, '\n');
-        }
-    }
+    pk_buf_printf(f, "  bones keyed: %zu, missing on the model: %zu (%zu moving)\n", nb, mb, vb);
+    pk_buf_printf(f, "  morphs keyed: %zu, missing on the model: %zu (%zu moving)\n", nm, mm, vm);
+    if (r->missing_moving)
+        check_missing_moving(cr, f);
+    if (r->missing > r->missing_moving)
+        check_missing_rest(r, mb - vb, mm - vm, f);
     if (r->cut) {
         pk_buf_printf(f, "found through MMD's %zu-byte cut of the model's name:\n", cr->field);
         for (size_t i = 0; i < r->nitems; i++) {
             const pk_check_item *it = &r->items[i];
             if (it->status != PK_CHECK_CUT)
                 continue;
-            pk_buf_printf(f, "  %-5s %s (%zu keys) = %s", it->morph ? "morph" : "bone", it->name,
-                          it->keys, model_name(m, it));
+            pk_buf_printf(f, "  %-5s %s", it->morph ? "morph" : "bone", it->name);
+            key_counts(f, r, it);
+            pk_buf_printf(f, " = %s", model_name(m, it));
             /* several model names cut to the same bytes: the file cannot
              * say which was meant (posekit's evaluation gives the keys to
              * all of them, doc/commands.md "check") */
@@ -182,6 +255,21 @@ static void check_text(const pk_step *s, const check_result *cr, pk_buf *f)
                               it->name, it->rotate_unusable);
         }
     }
+    if (r->physics) {
+        pk_buf_printf(f,
+                      "driven by physics (MMD overwrites these keys while physics is on): "
+                      "%zu bone%s\n ",
+                      r->physics, pki_plural(r->physics));
+        size_t n = 0;
+        for (size_t i = 0; i < r->nitems; i++) {
+            const pk_check_item *it = &r->items[r->order[i]];
+            if (!it->physics)
+                continue;
+            pk_buf_printf(f, "%s %s", n++ ? "," : "", it->name);
+            key_counts(f, r, it);
+        }
+        pk_buf_putc(f, '\n');
+    }
     /* informative: operable bones never keyed, by display frame */
     bool header = false;
     for (size_t fr = 0; fr < m->nframes; fr++) {
@@ -191,7 +279,8 @@ static void check_text(const pk_step *s, const check_result *cr, pk_buf *f)
             if (!unkeyed(m, r, &d->items[k]))
                 continue;
             if (!header)
-                pk_buf_puts(f, "model bones the motion never keys (by display frame):\n");
+                pk_buf_puts(f, "model bones the motion never keys (by display frame; bones "
+                               "physics drives left out):\n");
             header = true;
             if (!any)
                 pk_buf_printf(f, "  %s:", d->name);
@@ -210,11 +299,17 @@ static void check_json(const pk_step *s, const check_result *cr, pk_buf *f)
     const pk_model *m = cr->model;
     pki_json j = pki_json_begin(f, true);
     pki_json_open(&j, '{');
+    /* "path" as info says; "file" and "model_file" kept for older readers */
+    pki_json_kstr(&j, "path", s->inputs[0]);
+    pki_json_kstr(&j, "model_path", o->model_name);
     pki_json_kstr(&j, "file", s->inputs[0]);
     pki_json_kstr(&j, "model_file", o->model_name);
     pki_json_kstr(&j, "model", m->name);
     pki_json_kint(&j, "missing", r->missing);
+    pki_json_kint(&j, "missing_moving", r->missing_moving);
+    pki_json_kint(&j, "missing_at_rest", r->missing - r->missing_moving);
     pki_json_kint(&j, "cut", r->cut);
+    pki_json_kint(&j, "physics", r->physics);
     for (int morphs = 0; morphs < 2; morphs++) {
         pki_json_key(&j, morphs ? "morphs" : "bones");
         pki_json_open(&j, '[');
@@ -226,6 +321,7 @@ static void check_json(const pk_step *s, const check_result *cr, pk_buf *f)
             pki_json_open(&j, '{');
             pki_json_kstr(&j, "name", it->name);
             pki_json_kint(&j, "keys", it->keys);
+            pki_json_kint(&j, "moving", it->moving);
             pki_json_kstr(&j, "status", status_word(it->status));
             const char *mn = model_name(m, it);
             if (it->status != PK_CHECK_MISSING) {
@@ -252,6 +348,16 @@ static void check_json(const pk_step *s, const check_result *cr, pk_buf *f)
             if (!it->morph) {
                 pki_json_kint(&j, "move_unusable", it->move_unusable);
                 pki_json_kint(&j, "rotate_unusable", it->rotate_unusable);
+                pki_json_kbool(&j, "physics", it->physics);
+            }
+            if (!it->morph && it->status == PK_CHECK_MISSING) {
+                pki_json_key(&j, "fold_into");
+                pki_json_open(&j, '[');
+                for (size_t k = 0; k < it->nfold_into; k++) {
+                    pki_json_item(&j);
+                    pki_json_str(j.b, m->bones[it->fold_into[k]].name);
+                }
+                pki_json_close(&j, ']');
             }
             pki_json_close(&j, '}');
         }
@@ -299,18 +405,24 @@ static void check_rules(const pk_step *s, const check_result *cr, pk_buf *b)
                   "# each missing name renamed to the model's closest name.\n"
                   "# Apply with: posekit rename %s --rules THIS_FILE -o OUT\n",
                   path, o->model_name, path);
+    if (r->missing > r->missing_moving)
+        pk_buf_printf(b,
+                      "# %zu missing name%s whose keys are all at rest left out (MMD shows "
+                      "nothing for them either way).\n",
+                      r->missing - r->missing_moving, pki_plural(r->missing - r->missing_moving));
     for (int pass = 0; pass < 2; pass++) {
         bool any = false;
         for (size_t i = 0; i < r->nitems; i++) {
             const pk_check_item *it = &r->items[i];
-            if (it->morph != (pass == 1) || it->status != PK_CHECK_MISSING)
+            if (it->morph != (pass == 1) || it->status != PK_CHECK_MISSING || !it->moving)
                 continue;
             if (!any)
                 pk_buf_puts(b, pass ? "morphs:\n" : "rename:\n");
             any = true;
             if (it->index < 0) {
-                pk_buf_printf(b, "  # %s (%zu keys): no near miss on the model; left as is\n",
-                              it->name, it->keys);
+                pk_buf_printf(b, "  # %s", it->name);
+                key_counts(b, r, it);
+                pk_buf_puts(b, ": no near miss on the model; left as is\n");
                 continue;
             }
             pk_name_id id = it->morph ? m->morphs[it->index].cp932 : m->bones[it->index].cp932;
@@ -322,7 +434,7 @@ static void check_rules(const pk_step *s, const check_result *cr, pk_buf *b)
                 const pk_check_item *other = &r->items[k];
                 if (k == i || other->morph != it->morph || other->index != it->index)
                     continue;
-                if (other->status != PK_CHECK_MISSING || k < i)
+                if (other->status != PK_CHECK_MISSING || (k < i && other->moving))
                     clash = true;
             }
             if (clash || id == PK_NO_NAME) {
@@ -342,8 +454,14 @@ static void check_rules(const pk_step *s, const check_result *cr, pk_buf *b)
                     return;
                 }
             }
-            pk_buf_printf(b, "  # %s (%zu keys) -> %s: %s%s\n", it->name, it->keys, target, it->why,
-                          cut ? "; cut to the field, which MMD matches" : "");
+            pk_buf_printf(b, "  # %s", it->name);
+            key_counts(b, r, it);
+            pk_buf_printf(b, " -> %s: %s%s%s\n", target, it->why,
+                          cut ? "; cut to the field, which MMD matches" : "",
+                          !it->morph && r->driven[it->index]
+                              ? "; physics drives it on the model (MMD overwrites its keys "
+                                "while physics is on)"
+                              : "");
             pk_buf_puts(b, "  ");
             pki_yaml_quoted(b, it->name);
             pk_buf_puts(b, ": ");
@@ -384,25 +502,34 @@ static const char HELP[] =
     "\n"
     "Checks every bone and morph a VMD motion or VPD pose keys against a PMX\n"
     "or PMD model: found, found only through MMD's cut of a longer model name\n"
-    "(15 bytes in VMD, 19 in VPD), or missing (MMD ignores those keys).  For\n"
-    "a missing name the closest model name is proposed when they differ only\n"
-    "by full-width/half-width forms (ＩＫ/IK, ０/0), spaces or case, by a\n"
-    "common spelling (人指/人差指, ひじ/肘, ひざ/膝, つま先/爪先), or when the\n"
-    "motion uses the model's English name.  Also lists keys the model cannot\n"
-    "use (translating a bone that is not movable, rotating one that is not\n"
-    "rotatable) and, for information, the model's operable bones the motion\n"
-    "never keys, by display frame.\n"
+    "(15 bytes in VMD, 19 in VPD), or missing (MMD ignores those keys).\n"
+    "Missing names with keys off rest (moving or turning a bone, a morph\n"
+    "weight) come first, most such keys first; names whose keys are all at\n"
+    "rest (exporters key every bone at frame 0) are listed apart: MMD shows\n"
+    "nothing for them on any model.  For a missing name the closest model\n"
+    "name is proposed when they differ only by full-width/half-width forms\n"
+    "(ＩＫ/IK, ０/0), spaces, underscores or case, by a common spelling\n"
+    "(人指/人差指, ひじ/肘, ひざ/膝, つま先/爪先), when the motion uses the\n"
+    "model's English name, or (a morph) when a model morph's name contains it\n"
+    "(発音「え」 for え); the reason names each difference.  A moving bone the\n"
+    "model lacks between bones it has (上半身2, 腰, グルーブ, 肩P, 親指０,\n"
+    "腕捩, 手捩) is one `retarget --from SOURCE --to MODEL` folds.  Also lists\n"
+    "keys the model cannot use (translating a bone that is not movable,\n"
+    "rotating one that is not rotatable), keyed bones physics drives (MMD\n"
+    "overwrites their keys while physics is on) and, for information, the\n"
+    "model's operable bones the motion never keys (physics bones left out),\n"
+    "by display frame.\n"
     "\n"
     "  --model MODEL           the PMX or PMD model (required)\n"
     "  --json                  the report as JSON\n"
     "  --suggest-rules OUT     write a rules file renaming each missing name\n"
-    "                          that has a near miss to the model's name, one\n"
-    "                          comment per rule saying why\n"
+    "                          that moves and has a near miss to the model's\n"
+    "                          name, one comment per rule saying why\n"
     "  --strict                treat warnings as errors\n"
     "  -h, --help              this text\n"
     "\n"
-    "Exit status: 0 every keyed bone and morph exists on the model, 1 some are\n"
-    "missing, 2 error.\n";
+    "Exit status: 0 every name the motion moves exists on the model, 1 some\n"
+    "are missing (names whose keys are all at rest do not count), 2 error.\n";
 
 const pki_step_def pki_step_check = {
     .name = "check",

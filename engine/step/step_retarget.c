@@ -2,7 +2,9 @@
  * adapted to another, by rules or from the two models
  * (engine/ops/retarget/), and its summary: the rename line (with rules),
  * the keys in, out, changed, added and removed, then a line for each
- * step that changed a key (fold, stance, scale) and the keys kept. */
+ * step that changed a key (fold, stance, scale) and the keys kept, and
+ * one saying which of the two models the input fits better
+ * (engine/ops/skeleton/check.c). */
 #include "step/step.h"
 
 #include <math.h>
@@ -46,7 +48,9 @@ static void init(void *p)
 typedef struct retarget_result {
     pk_edit_stats edit; /* first: pki_edit_start's */
     pk_retarget_report report;
-    bool models; /* the run between models */
+    bool models;      /* the run between models */
+    pk_check_fit fit; /* ... which model the input fits better */
+    bool fit_done;
 } retarget_result;
 
 static void free_result(void *p)
@@ -124,6 +128,32 @@ static void unchanged_retarget(const pk_retarget_report *t, const char *what, pk
                    what);
 }
 
+/* Which model the input fits better (pk_check_compare), on the input as
+ * given (before the rules' renames); a source that fits worse than the
+ * target is warned about: the input was probably made for another model.
+ * An input without bone or morph keys has nothing to compare. */
+static int fit_models(const retarget_opts *o, const pk_doc *d, retarget_result *rr, pk_log *log)
+{
+    size_t names =
+        d->motion ? d->motion->nbones + d->motion->nmorphs : d->pose->nbones + d->pose->nmorphs;
+    if (!names) /* a camera motion: nothing to compare */
+        return 0;
+    const pk_check_fit *f = &rr->fit;
+    if (pk_check_compare(o->from, o->to, d->motion, d->pose, &rr->fit, log) != 0)
+        return -1;
+    rr->fit_done = true;
+    /* --keep-absent already says the source stands in for another model */
+    if (f->better > 0 && !o->keep_absent)
+        pk_warning(log, PK_E_CONFLICT,
+                   "the %s fits the target model better than the source model (it moves %zu "
+                   "bone%s and %zu morph%s the source lacks, %zu and %zu the target lacks): is "
+                   "%s the model it was made for?",
+                   d->motion ? "motion" : "pose", f->from_bones, pki_plural(f->from_bones),
+                   f->from_morphs, pki_plural(f->from_morphs), f->to_bones, f->to_morphs,
+                   o->from_name);
+    return 0;
+}
+
 static int between_models(const pk_step *s, pk_doc *d, retarget_result *rr, pk_log *log)
 {
     const retarget_opts *o = s->o;
@@ -146,6 +176,8 @@ static int between_models(const pk_step *s, pk_doc *d, retarget_result *rr, pk_l
                               .max_deg = o->max_deg,
                               .max_pos = o->max_pos};
     rr->models = true;
+    if (fit_models(o, d, rr, log) != 0)
+        return -1;
     return d->motion
                ? pk_motion_retarget_models(d->motion, o->rules, &ro, &rr->edit, &rr->report, log)
                : pk_pose_retarget_models(d->pose, o->rules, &ro, &rr->edit, &rr->report, log);
@@ -296,6 +328,27 @@ static void scale_summary(const pk_step *s, const pk_leg_scale *c, pk_buf *out)
                       v[0], v[1], v[2], v[3], v[4], v[5]);
 }
 
+/* One line: which model the input fits better. */
+static void fit_summary(const pk_check_fit *f, bool keep_absent, pk_buf *out)
+{
+    pk_buf_printf(out,
+                  "\nfit: the input moves %zu bone%s (%zu key%s off rest) and %zu morph%s (%zu "
+                  "key%s) the source model lacks, %zu bone%s (%zu key%s) and %zu morph%s (%zu "
+                  "key%s) the target lacks: %s",
+                  f->from_bones, pki_plural(f->from_bones), f->from_bone_keys,
+                  pki_plural(f->from_bone_keys), f->from_morphs, pki_plural(f->from_morphs),
+                  f->from_morph_keys, pki_plural(f->from_morph_keys), f->to_bones,
+                  pki_plural(f->to_bones), f->to_bone_keys, pki_plural(f->to_bone_keys),
+                  f->to_morphs, pki_plural(f->to_morphs), f->to_morph_keys,
+                  pki_plural(f->to_morph_keys),
+                  f->better < 0   ? "it fits the source better"
+                  : f->better > 0 ? (keep_absent ? "it fits the target better (the source "
+                                                   "stands in for another model: "
+                                                   "--keep-absent)"
+                                                 : "it fits the target better (warned)")
+                                  : "it fits both alike");
+}
+
 static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
 {
     const retarget_result *rr = res->own;
@@ -317,6 +370,8 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
         stance_summary(s, &t->stance, out);
     if (rr->models && t->scale_done && t->scale_keys)
         scale_summary(s, &t->scale, out);
+    if (rr->fit_done)
+        fit_summary(&rr->fit, ((const retarget_opts *)s->o)->keep_absent, out);
     if (((const retarget_opts *)s->o)->verbose)
         pki_unmatched(e, out);
 }

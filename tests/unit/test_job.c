@@ -600,25 +600,29 @@ static void test_check_reduce_bake_steps(void **state)
     assert_true(cr->found >= 2);
     char want[256];
     /* the report line counts the bones and morphs the report holds */
-    size_t nb = 0, mb = 0;
+    size_t nb = 0, mb = 0, vb = 0;
     for (size_t i = 0; i < cr->nitems; i++)
         if (!cr->items[i].morph) {
             nb++;
             mb += cr->items[i].status == PK_CHECK_MISSING;
+            vb += cr->items[i].status == PK_CHECK_MISSING && cr->items[i].moving;
         }
-    snprintf(want, sizeof want, "check dance -> c: bones keyed: %zu, missing on the model: %zu;",
-             nb, mb);
+    snprintf(want, sizeof want,
+             "check dance -> c: bones keyed: %zu, missing on the model: %zu (%zu moving);", nb, mb,
+             vb);
     assert_non_null(strstr(pk_job_report(j), want));
 
     snprintf(path, sizeof path, "%s/out/c.txt", dir);
     char *t = read_text(path);
     assert_true(strncmp(t, "dance on m (テスト)\n", strlen("dance on m (テスト)\n")) == 0);
-    assert_non_null(strstr(t, "missing (MMD ignores their keys):\n"));
+    assert_true(cr->missing_moving > 0);
+    assert_non_null(strstr(t, "missing and moving (MMD ignores these keys: the model shows none "
+                              "of them):\n"));
     free(t);
     snprintf(path, sizeof path, "%s/out/c.json", dir);
     t = read_text(path);
     snprintf(want, sizeof want, "\n  \"missing\": %zu,\n", cr->missing);
-    assert_non_null(strstr(t, "{\n  \"file\": \"dance\",\n  \"model_file\": \"m\",\n"));
+    assert_non_null(strstr(t, "{\n  \"path\": \"dance\",\n  \"model_path\": \"m\",\n"));
     assert_non_null(strstr(t, want));
     free(t);
     snprintf(path, sizeof path, "%s/out/c.yaml", dir);

@@ -701,6 +701,59 @@ static void test_pmx_rigid_damaged(void **state)
     pk_buf_free(&g.b);
 }
 
+/* IK values the solver cannot use as stored are warned at load, naming
+ * the bone: a loop count below 1, a NaN or non-positive per-step limit, a
+ * link limit that is not finite. */
+static void test_pmx_ik_warnings(void **state)
+{
+    (void)state;
+    const int sizes[6] = {1, 1, 1, 1, 1, 1};
+    for (int c = 0; c < 4; c++) {
+        pg g;
+        pg_header(&g, 2.0f, 1, 0, sizes);
+        for (int k = 0; k < 4; k++)
+            pg_i32(&g, 0);
+        pg_i32(&g, 3);
+        pg_bone_simple(&g, "足", "", 5, -1);
+        pg_bone_simple(&g, "足首", "", 1, 0);
+        size_t ik_at = g.b.len;
+        pg_text(&g, "足ＩＫ");
+        pg_text(&g, "");
+        pg_f3(&g, 0, 1, 0);
+        pg_idx(&g, PG_BONE, -1);
+        pg_i32(&g, 0);
+        pg_u16(&g, 0x003E);
+        pg_f3(&g, 0, 0, 0);
+        pg_idx(&g, PG_BONE, 1);
+        pg_i32(&g, c == 1 ? -5 : 40);
+        pg_f32(&g, c == 2 ? NAN : 1.0f);
+        pg_i32(&g, 1);
+        pg_idx(&g, PG_BONE, 0);
+        pg_u8(&g, 1);
+        pg_f3(&g, c == 3 ? NAN : -1.0f, 0, 0);
+        pg_f3(&g, 0, 0, 0);
+        pg_i32(&g, 0);
+        pg_i32(&g, 0);
+        pg_no_physics(&g);
+        pk_log log;
+        pk_model *m = read_ok(&g, &log);
+        assert_int_equal(log.errors, 0);
+        assert_int_equal(log.warnings, c == 0 ? 0 : 1);
+        if (c == 1)
+            tu_assert_log_has(&log, "bone 2 \"足ＩＫ\": IK loop count -5 is below 1");
+        if (c == 2)
+            tu_assert_log_has(&log, "bone 2 \"足ＩＫ\": IK angle limit nan is not a positive");
+        if (c == 3)
+            tu_assert_log_has(&log, "bone 2 \"足ＩＫ\": IK link 0 (\"足\") has a limit that is "
+                                    "not a finite angle");
+        if (c)
+            assert_int_equal(log.items[0].offset, (int64_t)ik_at);
+        pk_model_free(m);
+        pk_log_free(&log);
+        pk_buf_free(&g.b);
+    }
+}
+
 /* ---- PMD ---- */
 
 static void pd_name(pk_buf *b, const char *cp932, size_t field)
@@ -1070,21 +1123,14 @@ static void test_corpus_gene_agree(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_pmx_every_record),
-        cmocka_unit_test(test_pmx_index_signedness),
-        cmocka_unit_test(test_pmx_graph_errors),
-        cmocka_unit_test(test_pmx_warnings),
-        cmocka_unit_test(test_pmx_nonfinite_position),
-        cmocka_unit_test(test_pmx_unencodable),
-        cmocka_unit_test(test_pmx_truncate_generated),
-        cmocka_unit_test(test_pmx_rigids),
-        cmocka_unit_test(test_pmx_rigid_warnings),
-        cmocka_unit_test(test_pmx_rigid_damaged),
-        cmocka_unit_test(test_pmd_records),
-        cmocka_unit_test(test_pmd_rigid_damaged),
-        cmocka_unit_test(test_corpus_truncate),
-        cmocka_unit_test(test_corpus_rigids),
-        cmocka_unit_test(test_corpus_facts),
+        cmocka_unit_test(test_pmx_every_record),       cmocka_unit_test(test_pmx_index_signedness),
+        cmocka_unit_test(test_pmx_graph_errors),       cmocka_unit_test(test_pmx_warnings),
+        cmocka_unit_test(test_pmx_nonfinite_position), cmocka_unit_test(test_pmx_unencodable),
+        cmocka_unit_test(test_pmx_truncate_generated), cmocka_unit_test(test_pmx_rigids),
+        cmocka_unit_test(test_pmx_rigid_warnings),     cmocka_unit_test(test_pmx_rigid_damaged),
+        cmocka_unit_test(test_pmx_ik_warnings),        cmocka_unit_test(test_pmd_records),
+        cmocka_unit_test(test_pmd_rigid_damaged),      cmocka_unit_test(test_corpus_truncate),
+        cmocka_unit_test(test_corpus_rigids),          cmocka_unit_test(test_corpus_facts),
         cmocka_unit_test(test_corpus_gene_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

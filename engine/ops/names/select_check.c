@@ -78,14 +78,13 @@ static bool any_match(const names *l, const pk_selection *sel)
  * near it; `lead` goes before it. */
 static void suggest(const names *l, const char *item, const char *lead, char *buf, size_t size)
 {
-    const char *why = NULL;
+    char *why = NULL;
     long i = pki_check_near_miss(item, l->utf8, l->n, &why);
-    if (i < 0)
-        return;
     size_t o = strlen(buf);
-    if (o < size)
+    if (i >= 0 && o < size)
         snprintf(buf + o, size - o, "%sdid you mean '%s', %s?", lead, l->utf8[i],
                  why ? why : "a near name");
+    free(why);
 }
 
 /* Calls fn for each plain name of spec (trimmed, not a glob, not an

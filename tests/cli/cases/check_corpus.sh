@@ -6,11 +6,14 @@
 #     is longer than the field (15 bytes in VMD, 19 in VPD) and starts with
 #     it; a missing name is not a model name, nor the cut of one; a near
 #     miss is a model name; unusable counts are within the keys; the
-#     missing and cut totals count those statuses; exit 1 exactly when
-#     something is missing, 0 otherwise;
+#     missing and cut totals count those statuses; each name's keys off
+#     rest are those `dump` gives (a bone key moving or turning beyond
+#     1e-5, a morph weight beyond 1e-5, counted here); exit 1 exactly when
+#     a missing name has keys off rest, 0 otherwise;
 #  2. every pair of tests/data/check_corpus.expected: its summary line
-#     (exit status, bones keyed/cut/missing, morphs keyed/missing, near
-#     misses, bones with unusable keys) exactly as there.
+#     (exit status, bones keyed/cut/missing and missing with keys off
+#     rest, morphs keyed/missing and moving, near misses, bones with
+#     unusable keys, keyed bones physics drives) exactly as there.
 # A pair the table lacks (a file added to the corpus) is checked by 1 and
 # listed; a table row whose files the corpus no longer holds is listed.
 need_corpus
@@ -28,6 +31,8 @@ for f in "$PK_CORPUS"/*.vmd "$PK_CORPUS"/*.vpd; do
     nmotions=$((nmotions + 1))
     expect_exit 0 "$POSEKIT" info --json "$f"
     mv "$OUT" "motion.${f##*/}.json"
+    expect_exit 0 "$POSEKIT" dump "$f"
+    mv "$OUT" "dump.${f##*/}.json"
     for m in "$PK_CORPUS"/*.pmx "$PK_CORPUS"/*.pmd; do
         [ -f "$m" ] || continue
         rc=0
@@ -48,6 +53,23 @@ def load(path):
 def cp932(s):
     return s.encode("cp932", errors="replace")
 
+# keys off rest per (kind, name), from dump: a bone key that moves or turns
+# beyond 1e-5, a morph key whose weight is beyond 1e-5
+off = {}
+def off_rest(f):
+    if f not in off:
+        d = load(f"dump.{f}.json")
+        c = {}
+        for b in d.get("bones", []):
+            v = [abs(x) for x in b["pos"] + b["rot"][:3]]
+            k = ("bones", b["name"])
+            c[k] = c.get(k, 0) + any(not x <= 1e-5 for x in v)
+        for mk in d.get("morphs", []):
+            k = ("morphs", mk["name"])
+            c[k] = c.get(k, 0) + (not abs(mk["weight"]) <= 1e-5)
+        off[f] = c
+    return off[f]
+
 problems = []
 models, motions = {}, {}
 for line in open(sys.argv[1], encoding="utf-8"):
@@ -62,8 +84,11 @@ for line in open(sys.argv[1], encoding="utf-8"):
     b, mo = d["bones"], d["morphs"]
     near = sum(1 for x in b + mo if x["status"] == "missing" and x["near_miss"])
     unusable = sum(1 for x in b if x["move_unusable"] or x["rotate_unusable"])
-    print(f"{f} {m} exit {rc}: bones {len(b)} cut {n(b, 'cut')} missing {n(b, 'missing')}, "
-          f"morphs {len(mo)} missing {n(mo, 'missing')}, near {near}, unusable {unusable}")
+    moving = lambda items: sum(1 for x in items if x["status"] == "missing" and x["moving"])
+    physics = sum(1 for x in b if x["physics"])
+    print(f"{f} {m} exit {rc}: bones {len(b)} cut {n(b, 'cut')} missing {n(b, 'missing')} "
+          f"(moving {moving(b)}), morphs {len(mo)} missing {n(mo, 'missing')} "
+          f"(moving {moving(mo)}), near {near}, unusable {unusable}, physics {physics}")
 
     # 1. the pair against info of its two files
     if m not in models:
@@ -74,7 +99,7 @@ for line in open(sys.argv[1], encoding="utf-8"):
         motions[f] = load(f"motion.{f}.json")
     limit = 15 if f.endswith(".vmd") else 19
     say = lambda what: problems.append(f"{f} on {m}: {what}")
-    missing = cut = 0
+    missing = cut = missing_moving = 0
     for kind in ("bones", "morphs"):
         names = models[m][kind]
         keyed = sorted((x["name"], x["keys"]) for x in motions[f].get(kind, []))
@@ -83,6 +108,9 @@ for line in open(sys.argv[1], encoding="utf-8"):
             say(f"{kind} listed {listed[:4]}..., info gives {keyed[:4]}...")
         for x in d[kind]:
             name, st = x["name"], x["status"]
+            if x["moving"] != off_rest(f).get((kind, name)):
+                say(f"{kind} {name}: {x['moving']} keys off rest, dump gives "
+                    f"{off_rest(f).get((kind, name))}")
             if kind == "bones" and not (0 <= x["move_unusable"] <= x["keys"] and
                                         0 <= x["rotate_unusable"] <= x["keys"]):
                 say(f"bone {name}: unusable counts beyond its {x['keys']} keys")
@@ -98,6 +126,7 @@ for line in open(sys.argv[1], encoding="utf-8"):
                         say(f"{kind} {name} given as the cut of {full}")
             elif st == "missing":
                 missing += 1
+                missing_moving += x["moving"] > 0
                 if name in names:
                     say(f"{kind} {name} missing, but the model has it")
                 for full in names:
@@ -109,10 +138,11 @@ for line in open(sys.argv[1], encoding="utf-8"):
                     say(f"{kind} {name}: near miss {near_miss['name']} is not a model name")
             else:
                 say(f"{kind} {name}: status {st}")
-    if d["missing"] != missing or d["cut"] != cut:
-        say(f"totals missing {d['missing']} cut {d['cut']}, listed {missing} and {cut}")
-    if int(rc) != (1 if missing else 0):
-        say(f"exit {rc} with {missing} missing")
+    if d["missing"] != missing or d["cut"] != cut or d["missing_moving"] != missing_moving:
+        say(f"totals missing {d['missing']} ({d['missing_moving']} moving) cut {d['cut']}, "
+            f"listed {missing} ({missing_moving}) and {cut}")
+    if int(rc) != (1 if missing_moving else 0):
+        say(f"exit {rc} with {missing_moving} missing names off rest")
 for p in problems:
     print(p, file=sys.stderr)
 PY

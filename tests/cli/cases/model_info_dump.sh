@@ -35,6 +35,14 @@ for a, b in zip(x["bones"], d["bones"]):
         assert a["ik"]["target"] == b["ik"]["target"]
         assert [l["bone"] for l in a["ik"]["links"]] == [l["bone"] for l in b["ik"]["links"]]
 PY
+# a frame without bones ends without an empty list; an English name the
+# PMD writer copied from the Japanese one is not shown twice
+expect_exit 0 "$POSEKIT" info "$(corpus pmd_mei.pmd)"
+grep -qx '    表情 (0 bones, 28 morphs)' "$OUT" || fail "表情 frame line: $(grep '表情 (' "$OUT")"
+expect_stdout_contains '       0  全ての親  root'
+expect_stdout_lacks '(全ての親)'
+expect_exit 0 "$POSEKIT" info "$(corpus pmd_sd_mei.pmd)"
+expect_stdout_contains '       0  全ての親 (master)  root'
 head -c 5000 "$(corpus pmx_gene.pmx)" >cut.pmx
 expect_exit 2 "$POSEKIT" info cut.pmx
 expect_stderr_matches '^posekit: cut.pmx:327: vertices count: 28646 vertices need at least 39 bytes each; 4669 bytes are left'

@@ -25,6 +25,19 @@ expect_stderr_lacks "feet moved"
 expect_file out.vmd
 expect_different_bytes out.vmd stand.vmd
 
+# which model the input fits: stand keys 149 bones the classic model
+# lacks, every one at rest (a tie); the WAVEFILE dance moves 左袖 and 右袖,
+# which the classic model has and Gene lacks: from Gene it fits the target
+# better, and a warning asks whether Gene is the model it was made for
+expect_stderr_contains "posekit retarget: fit: the input moves 0 bones (0 keys off rest) and 0 morphs (0 keys) the source model lacks, 0 bones (0 keys) and 0 morphs (0 keys) the target lacks: it fits both alike"
+expect_stderr_lacks "fits the target model better"
+expect_exit 0 "$POSEKIT" retarget dance.vmd --from classic.pmx --to gene.pmx -o fit1.vmd
+expect_stderr_contains "posekit retarget: fit: the input moves 0 bones (0 keys off rest) and 0 morphs (0 keys) the source model lacks, 2 bones (20 keys) and 0 morphs (0 keys) the target lacks: it fits the source better"
+expect_stderr_lacks "fits the target model better"
+expect_exit 0 "$POSEKIT" retarget dance.vmd --from gene.pmx --to classic.pmx -o fit2.vmd
+expect_stderr_contains "posekit retarget: fit: the input moves 2 bones (20 keys off rest) and 0 morphs (0 keys) the source model lacks, 0 bones (0 keys) and 0 morphs (0 keys) the target lacks: it fits the target better (warned)"
+expect_stderr_contains "posekit: dance.vmd: warning: the motion fits the target model better than the source model (it moves 2 bones and 0 morphs the source lacks, 0 and 0 the target lacks): is gene.pmx the model it was made for?"
+
 # the same step in a job file
 cat > job.yaml <<'YAML'
 inputs: {stand.vmd: stand.vmd, gene.pmx: gene.pmx, classic.pmx: classic.pmx}
@@ -66,6 +79,7 @@ expect_no_file same2.vmd
 expect_exit 0 "$POSEKIT" retarget dance.vmd --from gene.pmx --to babylon.pmx --no-stance --no-scale -o nob.vmd
 expect_stderr_contains "posekit: dance.vmd: warning: nothing to retarget: the target model has none of the 140 bones the motion keys, the output is the input unchanged"
 expect_exit 0 "$POSEKIT" retarget camera.vmd --from gene.pmx --to classic.pmx -o cam.vmd
+expect_stderr_lacks "fit:" # nothing to compare
 expect_stderr_contains "posekit: camera.vmd: warning: nothing to retarget: the motion has no bone keys, the output is the input unchanged"
 expect_same_bytes cam.vmd camera.vmd
 expect_exit 2 "$POSEKIT" retarget camera.vmd --from gene.pmx --to classic.pmx -o cam2.vmd --strict
@@ -96,7 +110,13 @@ expect_no_file noleg.vmd
 # naming the bones and the count (--strict: an error, nothing written).
 cp "$PK_SOURCE/samples/dance.vmd" sdance.vmd
 expect_exit 0 "$POSEKIT" retarget sdance.vmd --from classic.pmx --to mmt.pmx -o sd_ab.vmd
+# (the thumbs are moving bones the classic model lacks: it fits mmt better;
+# mmt has no morphs at all, so the morphs it lacks say nothing)
+expect_stderr_contains "it fits the target better (warned)"
 expect_stderr_contains "posekit: sdance.vmd: warning: 2 bones the source model (classic.pmx) lacks and the target (mmt.pmx) has are keyed: 右親指０, 左親指０; their 10 keys are left out (MMD ignores them on the source, so on the target they would show what the source does not; --keep-absent keeps them, for a source model that stands in for the one the motion was made for)"
+# --keep-absent says the source stands in for another model: no warning
+expect_exit 0 "$POSEKIT" retarget sdance.vmd --from classic.pmx --to mmt.pmx --keep-absent -o sd_k.vmd --strict
+expect_stderr_contains "it fits the target better (the source stands in for another model: --keep-absent)"
 expect_exit 0 "$POSEKIT" dump sd_ab.vmd
 expect_stdout_lacks '親指０'
 expect_stdout_contains '"name":"右親指１"'
@@ -107,6 +127,7 @@ expect_no_file sd_strict.vmd
 # were never the classic model's to show)
 expect_exit 0 "$POSEKIT" retarget sd_ab.vmd --from mmt.pmx --to classic.pmx -o sd_aba.vmd
 expect_stderr_lacks "warning"
+expect_stderr_contains "it fits both alike"
 expect_exit 1 "$POSEKIT" diff sdance.vmd sd_aba.vmd --frames all --threshold 0.001 --pos-threshold 0.0001
 expect_stdout_contains "frames 0-150: 2 of 41 bones differ (largest 15.000 deg: 右親指０ at frame 105), 0 of 3 morphs differ; only in A: 2, only in B: 0"
 
