@@ -4,6 +4,7 @@
  * reports to the operation's descriptor (posekit_tool.h, "steps"). */
 #include "common/grow.h"
 #include "step/step.h"
+#include "step/step_option.h"
 
 #include "util/number.h"
 
@@ -38,12 +39,6 @@ PKI_STEPS(DECLARE)
 static const pki_step_def *const REGISTRY[] = {PKI_STEPS(ROW)};
 #undef ROW
 #define NOPS (sizeof REGISTRY / sizeof REGISTRY[0])
-
-/* The option every operation has. */
-static const pki_option COMMON[] = {
-    {"strict", PKI_OPT_BOOL, offsetof(pk_step, strict), 0, 0, NULL, NULL},
-};
-#define NCOMMON (sizeof COMMON / sizeof COMMON[0])
 
 const char *pk_step_op_name(size_t i)
 {
@@ -125,16 +120,6 @@ pk_step *pk_step_new(const char *op, const char *opt_prefix, pk_log *log)
     return s;
 }
 
-static bool is_list(pki_opt_kind k)
-{
-    return k == PKI_OPT_OFFSET || k == PKI_OPT_SECTIONS || k == PKI_OPT_WITHIN;
-}
-
-static bool is_text(pki_opt_kind k)
-{
-    return k == PKI_OPT_STRING || k == PKI_OPT_RULES || k == PKI_OPT_MODEL;
-}
-
 void pk_step_free(pk_step *s)
 {
     if (!s)
@@ -148,117 +133,19 @@ void pk_step_free(pk_step *s)
         bool shared = false; /* two names of one option (merge's offset, offsets) */
         for (size_t j = 0; j < i; j++) {
             const pki_option *e = &s->def->options[j];
-            shared = shared || ((is_text(e->kind) || is_list(e->kind)) && e->offset == o->offset);
+            shared = shared || ((pki_option_is_text(e->kind) || pki_option_is_list(e->kind)) &&
+                                e->offset == o->offset);
         }
-        if (shared || !(is_text(o->kind) || is_list(o->kind)))
+        if (shared || !(pki_option_is_text(o->kind) || pki_option_is_list(o->kind)))
             continue;
-        if (is_text(o->kind))
+        if (pki_option_is_text(o->kind))
             free(*(char **)field);
-        else if (is_list(o->kind))
+        else if (pki_option_is_list(o->kind))
             free(((pki_list *)field)->v);
     }
     free(s->o);
     free(s->prefix);
     free(s);
-}
-
-/* "pos-threshold" and "pos_threshold" are one name. */
-static bool same_name(const char *table, const char *key)
-{
-    for (; *table && *key; table++, key++)
-        if (*table != *key && !(*table == '_' && *key == '-'))
-            return false;
-    return *table == *key;
-}
-
-/* The row named key (*row: its index in given[]), or NULL. */
-static const pki_option *find(const pk_step *s, const char *key, size_t *row)
-{
-    const pki_step_def *d = s->def;
-    for (size_t i = 0; key && i < d->noptions + NCOMMON; i++) {
-        const pki_option *o = i < d->noptions ? &d->options[i] : &COMMON[i - d->noptions];
-        if (same_name(o->name, key)) {
-            if (row)
-                *row = i;
-            return o;
-        }
-    }
-    return NULL;
-}
-
-/* Where an option's value lives: the operation's options, or the step. */
-static char *field_of(const pk_step *s, size_t row)
-{
-    const pki_step_def *d = s->def;
-    if (row < d->noptions)
-        return (char *)s->o + d->options[row].offset;
-    return (char *)s + COMMON[row - d->noptions].offset;
-}
-
-bool pki_step_given(const pk_step *s, const char *name)
-{
-    size_t row;
-    const pki_option *o = find(s, name, &row);
-    if (!o || !s->given[row])
-        return false;
-    /* a flag said false (--no-morphs=false, no_stance: false) is the same
-     * as a flag left out: it never "does nothing" */
-    return o->kind != PKI_OPT_BOOL || *(const bool *)field_of(s, row);
-}
-
-int pk_step_option(const pk_step *s, const char *key)
-{
-    const pki_option *o = find(s, key, NULL);
-    return !o ? -1 : o->kind == PKI_OPT_BOOL ? 0 : 1;
-}
-
-static bool repeatable(const pki_option *o)
-{
-    return o->kind == PKI_OPT_INPUTS || is_list(o->kind);
-}
-
-bool pk_step_option_repeats(const pk_step *s, const char *key)
-{
-    const pki_option *o = find(s, key, NULL);
-    return o && repeatable(o);
-}
-
-int pk_step_option_need(const pk_step *s, const char *key)
-{
-    const pki_option *o = find(s, key, NULL);
-    if (!o)
-        return -1;
-    switch (o->kind) {
-    case PKI_OPT_INPUT:
-    case PKI_OPT_INPUTS:
-        return PK_NEED_DOC;
-    case PKI_OPT_RULES:
-        return PK_NEED_RULES;
-    case PKI_OPT_MODEL:
-        return PK_NEED_MODEL;
-    default:
-        return -1;
-    }
-}
-
-const char *pki_step_spell(const pk_step *s, const char *name, char buf[64])
-{
-    size_t n = strlen(s->prefix);
-    snprintf(buf, 64, "%s%s", s->prefix, name);
-    if (n)
-        for (char *p = buf + n; *p; p++)
-            if (*p == '_')
-                *p = '-';
-    return buf;
-}
-
-int pki_step_fail(pk_log *log, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    pk_log_vadd(log, PK_ERROR, PK_E_USAGE, -1, 0, 0, fmt, ap);
-    va_end(ap);
-    return -1;
 }
 
 static bool slot_set(pk_step *s, size_t slot, const char *value)
@@ -474,7 +361,7 @@ static int set_value(pk_step *s, const pki_option *o, char *field, const char *n
 int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log)
 {
     size_t row;
-    const pki_option *o = find(s, key, &row);
+    const pki_option *o = pki_step_find_option(s, key, &row);
     char name[64];
     if (!o) {
         pk_error(log, PK_E_USAGE, "unknown option '%s' for %s",
@@ -482,7 +369,7 @@ int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log)
         return -1;
     }
     pki_step_spell(s, o->name, name);
-    if (s->given[row] && !repeatable(o)) {
+    if (s->given[row] && !pki_option_repeats(o)) {
         pk_error(log, PK_E_USAGE, "%s is given twice", name);
         return -1;
     }
@@ -490,7 +377,7 @@ int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log)
         pk_error(log, PK_E_USAGE, "%s wants %s", name, o->wants ? o->wants : "a value");
         return -1;
     }
-    int rc = set_value(s, o, field_of(s, row), name, value, log);
+    int rc = set_value(s, o, pki_step_field(s, row), name, value, log);
     if (rc > 0) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;

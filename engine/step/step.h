@@ -6,6 +6,8 @@
  * it.  step.c holds the registry (one row per operation) and everything
  * that works the same for every operation: the option setter the command
  * line and job files share, operands, needs, run and report dispatch.
+ * step_option.c (step_option.h) finds a step's option rows by name, below
+ * both: descriptors read their options through it.
  * step_run.c holds the small pieces several operations' runs share.
  */
 #ifndef PKI_STEP_STEP_H
@@ -142,13 +144,6 @@ struct pk_step {
     bool given[PKI_STEP_MAX_OPTIONS]; /* by row; the common rows after def's */
     size_t bins;                      /* diff: pk_diff_options.bins for its picture */
 };
-
-/* Whether option `name` was given (a flag: given true; false is as absent). */
-bool pki_step_given(const pk_step *s, const char *name);
-/* The option's name as the caller spells it ("--pos-threshold"). */
-const char *pki_step_spell(const pk_step *s, const char *name, char buf[64]);
-/* An error with no position; returns -1. */
-int pki_step_fail(pk_log *log, const char *fmt, ...) PK_PRINTF(2, 3);
 
 /* ---- pieces the runs share (step_run.c) ---- */
 

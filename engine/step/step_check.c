@@ -2,6 +2,7 @@
  * (engine/ops/skeleton/check.c); its report as text, as JSON, and the
  * rules file renaming each missing name to its near miss. */
 #include "step/step.h"
+#include "step/step_option.h"
 
 #include "util/json.h"
 

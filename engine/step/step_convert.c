@@ -1,6 +1,7 @@
 /* step_convert.c — convert: a pose as a motion (one key per bone and
  * morph at a frame), a motion as its pose at a frame, or a rewrite. */
 #include "step/step.h"
+#include "step/step_option.h"
 
 #include <stdio.h>
 

@@ -3,6 +3,7 @@
  * CSV, and the picture (step_diff_svg.c; with a model, the two poses drawn
  * under it). */
 #include "step/step.h"
+#include "step/step_option.h"
 
 #include "ops/names/select_check.h"
 #include "util/json.h"

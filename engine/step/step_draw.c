@@ -2,6 +2,7 @@
  * stick figure (engine/ops/skeleton/draw.c): the picture (SVG) or every
  * bone's world transform (JSON). */
 #include "step/step.h"
+#include "step/step_option.h"
 
 #include <string.h>
 

@@ -2,6 +2,7 @@
  * cut and combined into one (engine/ops/keys/merge.c); its report: the
  * overlaps and conflicts, one line each, then the summary; and its JSON. */
 #include "step/step.h"
+#include "step/step_option.h"
 
 #include "util/json.h"
 

@@ -1,6 +1,7 @@
 /* step_overlay.c — overlay: a pose laid over chosen bones and frames of a
  * motion or pose (engine/ops/keys/overlay.c), its summary and its JSON. */
 #include "step/step.h"
+#include "step/step_option.h"
 
 #include "common/diag.h"
 #include "ops/names/select_check.h"

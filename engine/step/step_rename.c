@@ -1,6 +1,7 @@
 /* step_rename.c — rename: bones and morphs renamed by the rules' maps
  * (engine/ops/names/rename.c), and the summary line retarget shares. */
 #include "step/step.h"
+#include "step/step_option.h"
 
 #include <stdlib.h>
 

@@ -6,6 +6,7 @@
  * one saying which of the two models the input fits better
  * (engine/ops/skeleton/check.c). */
 #include "step/step.h"
+#include "step/step_option.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -19,11 +19,10 @@ Three graphs, none may have a cycle:
      layer never calls one above it.
 KNOWN_CYCLES names the cycles of graph 2 still being taken apart; each one
 is reported, and fails the test once it is gone (so the list is emptied
-with the code).  REGISTRIES names the tables of registered handlers: a
-registry's row names a handler's descriptor (a data object of callbacks)
-without calling into its file, which in turn calls the core it registers
-with (libarchive's formats, curl's protocol handlers); those references
-are not calls.  Exits 1 naming every other cycle found."""
+with the code).  A registry's table of handlers (step.c's row per
+operation) counts as a use of each handler's file like any call, so the
+handlers must not call back into it: what they share lives in a file below
+both (step_option.c).  Exits 1 naming every other cycle found."""
 import collections
 import os
 import re
@@ -33,14 +32,6 @@ import sys
 # Cycles between files that are known and being broken (none today): an
 # entry goes when its cycle does.
 KNOWN_CYCLES = []
-
-# Registry file -> the data symbols its table of handlers names: the step
-# registry (engine/step/step.c, one row per operation) names each
-# operation's descriptor, pki_step_NAME, defined in step_NAME.c.
-REGISTRIES = {
-    'engine/step/step.c': r'pki_step_[a-z]+',
-}
-
 
 def cycles(graph):
     """Strongly connected components with more than one node (Tarjan)."""
@@ -151,7 +142,6 @@ def call_graph(root, archive, exe):
     elif exe:
         print('no objects beside %s (looked for %s)' % (exe, objdir))
         return None, None, 0
-    data = set()
     for top, syms in sources:
         for obj, kind, sym in syms:
             node = node_of(top, obj, names)
@@ -159,14 +149,10 @@ def call_graph(root, archive, exe):
                 uses[node].add(sym)
             elif kind in 'TDBRC':
                 defs[sym] = node
-                if kind in 'DBRC':
-                    data.add(sym)
     graph, why = collections.defaultdict(set), {}
     for a, syms in uses.items():
         for s in sorted(syms):
             b = defs.get(s)
-            if a in REGISTRIES and s in data and re.fullmatch(REGISTRIES[a], s):
-                continue  # a row of the registry's table, not a call
             if b is not None and b != a:
                 graph[a].add(b)
                 why.setdefault((a, b), s)
