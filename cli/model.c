@@ -168,7 +168,8 @@ static void print_model_text(const char *path, const pk_model *m, size_t warning
         size_t nb = 0;
         for (size_t k = 0; k < fr->nitems; k++)
             nb += fr->items[k].kind == 0;
-        printf("    %s (%zu bones, %zu morphs)%s", fr->name, nb, fr->nitems - nb, nb ? ":" : "");
+        printf("    %s (%zu bone%s, %zu morph%s)%s", fr->name, nb, nb == 1 ? "" : "s",
+               fr->nitems - nb, fr->nitems - nb == 1 ? "" : "s", nb ? ":" : "");
         for (size_t k = 0; k < fr->nitems; k++)
             if (fr->items[k].kind == 0)
                 printf(" %s", m->bones[fr->items[k].index].name);

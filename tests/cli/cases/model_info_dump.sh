@@ -39,6 +39,7 @@ PY
 # PMD writer copied from the Japanese one is not shown twice
 expect_exit 0 "$POSEKIT" info "$(corpus pmd_mei.pmd)"
 grep -qx '    表情 (0 bones, 28 morphs)' "$OUT" || fail "表情 frame line: $(grep '表情 (' "$OUT")"
+grep -qx '    Root (1 bone, 0 morphs): 全ての親' "$OUT" || fail "Root frame line (one bone, singular): $(grep 'Root (' "$OUT")"
 expect_stdout_contains '       0  全ての親  root'
 expect_stdout_lacks '(全ての親)'
 expect_exit 0 "$POSEKIT" info "$(corpus pmd_sd_mei.pmd)"
