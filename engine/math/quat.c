@@ -77,7 +77,8 @@ void pk_quat_slerp(const float a[4], const float b[4], float t, float out[4])
  * pk_quat_normalize has it). */
 static void usable_d(const float q[4], double out[4])
 {
-    double n = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3];
+    double n =
+        (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3];
     if (!(n > 1e-60) || !isfinite(n)) {
         out[0] = out[1] = out[2] = 0.0;
         out[3] = 1.0;
@@ -143,7 +144,8 @@ void pki_qd_twist(const double q[4], const double axis[3], double out[4])
         out[i] = r[i] / n;
 }
 
-bool pki_quat_degenerate(const float q[4])
+/* True when q is all zero or not finite: "no rotation". */
+static bool quat_degenerate(const float q[4])
 {
     double n = 0.0;
     for (int i = 0; i < 4; i++)
@@ -153,7 +155,7 @@ bool pki_quat_degenerate(const float q[4])
 
 void pki_qd_from_key(const float rot[4], double out[4])
 {
-    if (pki_quat_degenerate(rot)) {
+    if (quat_degenerate(rot)) {
         out[0] = out[1] = out[2] = 0.0;
         out[3] = 1.0;
         return;

@@ -112,8 +112,6 @@ void pki_qd_twist(const double q[4], const double axis[3], double out[4]);
 /* A stored rotation in double: as stored, except that an all-zero or
  * non-finite one is the identity, as every operation reads it. */
 void pki_qd_from_key(const float rot[4], double out[4]);
-/* True when q is all zero or not finite: "no rotation". */
-bool pki_quat_degenerate(const float q[4]);
 /* q from Euler angles in degrees, X first, then Y, then Z (q = qz·qy·qx:
  * a rules file's `rotate`). */
 void pki_euler_deg_to_quat(const double deg[3], float q[4]);

@@ -8,9 +8,9 @@
  *
  * Decoding uses CP932 (Windows-31J: glibc iconv "CP932", Windows code page
  * 932, through the platform edge), never "SHIFT_JIS", which maps 0x5C to
- * YEN SIGN and rejects NEC/IBM extension characters (doc/formats.md §4.1).  Bytes that do not decode — typically a lead byte left
- * alone when MMD cut a name at 15 or 19 bytes — are shown as the text \xNN
- * so the UTF-8 form is always valid and the raw bytes are never lost.
+ * YEN SIGN and rejects NEC/IBM extension characters (doc/formats.md §4.1).  Bytes that do not
+ * decode — typically a lead byte left alone when MMD cut a name at 15 or 19 bytes — are shown as
+ * the text \xNN so the UTF-8 form is always valid and the raw bytes are never lost.
  */
 #include "common/grow.h"
 #include "posekit.h"
@@ -138,8 +138,7 @@ static bool grow_index(pk_names *t)
 /* Decodes raw CP932 into dst (UTF-8), escaping undecodable bytes.  dst
  * must hold 4*len+1 bytes (a CP932 byte never becomes more than 3 UTF-8
  * bytes per byte, and an escape is 4 bytes per byte).  Returns the length. */
-static int utf8_to_cp932(const char *utf8, size_t n, bool escapes, uint8_t **out,
-                         size_t *out_len);
+static int utf8_to_cp932(const char *utf8, size_t n, bool escapes, uint8_t **out, size_t *out_len);
 
 static size_t decode_into(pki_os_cp932 *cd, const uint8_t *raw, size_t len, char *dst, bool *clean)
 {
@@ -318,8 +317,8 @@ static int utf8_to_cp932(const char *utf8, size_t n, bool escapes, uint8_t **out
     int rc = 0;
     while (i < n) {
         /* \xNN: a byte that did not decode, given back verbatim. */
-        if (escapes && utf8[i] == '\\' && i + 4 <= n && utf8[i + 1] == 'x' && hexval(utf8[i + 2]) >= 0 &&
-            hexval(utf8[i + 3]) >= 0) {
+        if (escapes && utf8[i] == '\\' && i + 4 <= n && utf8[i + 1] == 'x' &&
+            hexval(utf8[i + 2]) >= 0 && hexval(utf8[i + 3]) >= 0) {
             dst[o++] = (uint8_t)(hexval(utf8[i + 2]) * 16 + hexval(utf8[i + 3]));
             i += 4;
             continue;
@@ -480,7 +479,9 @@ pk_names *pk_names_clone(const pk_names *t)
 
 /* ------------------------------------------------------ cutting names */
 
-pk_name_id pki_names_cut(pk_names *t, pk_name_id id, size_t width)
+/* The id of name id cut to at most width bytes on a CP932 character
+ * boundary (interned in t); id itself when it fits; PK_NO_NAME on OOM. */
+static pk_name_id names_cut(pk_names *t, pk_name_id id, size_t width)
 {
     size_t len;
     const uint8_t *raw = pk_names_raw(t, id, &len);
@@ -495,7 +496,7 @@ static pk_name_id cut_one(pk_pose *p, pk_name_id id, const char *what, pk_log *l
 {
     size_t len;
     pk_names_raw(p->names, id, &len);
-    pk_name_id cut = pki_names_cut(p->names, id, PK_VMD_NAME_BYTES);
+    pk_name_id cut = names_cut(p->names, id, PK_VMD_NAME_BYTES);
     if (cut == PK_NO_NAME) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return PK_NO_NAME;

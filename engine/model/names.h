@@ -38,10 +38,6 @@ bool pki_name_matches(const uint8_t *full, size_t flen, const uint8_t *stored, s
  * order) that t holds; PK_NO_NAME when none. */
 pk_name_id pki_names_find_stored(const pk_names *t, const uint8_t *full, size_t len);
 
-/* The id of name id cut to at most width bytes on a CP932 character
- * boundary (interned in t); id itself when it fits; PK_NO_NAME on OOM. */
-pk_name_id pki_names_cut(pk_names *t, pk_name_id id, size_t width);
-
 /* The CP932 bytes of model bone i's name (*len set), or NULL when the name
  * could not be encoded (the reader warned). */
 static inline const uint8_t *pki_model_bone_raw(const pk_model *m, size_t i, size_t *len)

@@ -73,8 +73,4 @@ static inline bool pki_diff_over(double v, double t)
  * the walk would give for a difference that never changes. */
 void pki_diff_fold_const(pki_diff_chan *c, double v, uint32_t first, uint32_t last, size_t nbins);
 
-/* The bin of offset o (0-based from first) in a range of n frames split
- * into nbins runs (the layout pk_diff_options.bins describes). */
-size_t pki_diff_bin_of(uint64_t o, uint64_t n, size_t nbins);
-
 #endif

@@ -6,7 +6,9 @@
 
 enum { MAX_CHANNELS = 8 };
 
-size_t pki_diff_bin_of(uint64_t o, uint64_t n, size_t nbins)
+/* The bin of offset o (0-based from first) in a range of n frames split
+ * into nbins runs (the layout pk_diff_options.bins describes). */
+static size_t diff_bin_of(uint64_t o, uint64_t n, size_t nbins)
 {
     /* bin c starts at floor(c*n/nbins): the last c with c*n <= o*nbins
      * (floor(c*n/nbins) <= o  <=>  c*n < (o+1)*nbins). */
@@ -25,7 +27,7 @@ static void fold(pki_diff_chan *c, double v, uint32_t first, uint64_t o, uint64_
     }
     c->sum += v * (double)count;
     if (c->bins) {
-        size_t b0 = pki_diff_bin_of(o, n, nbins), b1 = pki_diff_bin_of(o + count - 1, n, nbins);
+        size_t b0 = diff_bin_of(o, n, nbins), b1 = diff_bin_of(o + count - 1, n, nbins);
         for (size_t b = b0; b <= b1; b++)
             if (isnan(v) || (float)v > c->bins[b]) /* NaN stays, as in the maximum */
                 c->bins[b] = (float)v;
