@@ -183,7 +183,9 @@ def folder():
     return work, bindir
 
 
+# as a reader runs them: from the folder, no rules folder but the installed one
 env = dict(os.environ, LC_ALL='C.UTF-8', LANG='C.UTF-8')
+env.pop('POSEKIT_RULES_DIR', None)
 failed = checked = 0
 for doc in docs:
     work, bindir = folder()
