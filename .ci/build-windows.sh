@@ -104,14 +104,15 @@ ninja -C "$out/posekit"
 exe=$out/posekit/cli/posekit.exe
 x86_64-w64-mingw32-strip "$exe"
 
-# The zip: posekit.exe, rules/, samples/, README, the command reference
+# The zip: posekit.exe, rules/, bodies/, samples/, README, the command reference
 # and licence (CRLF text).
 stage=$out/stage/posekit
 rm -rf "$out/stage"
 mkdir -p "$stage"
 cp "$exe" "$stage/"
-mkdir -p "$stage/rules" "$stage/samples"
+mkdir -p "$stage/rules" "$stage/bodies" "$stage/samples"
 cp rules/*.yaml rules/README.md "$stage/rules/"
+cp bodies/*.yaml bodies/README.md "$stage/bodies/"
 cp -r samples/dance.vmd samples/hands samples/hand-overlay.yaml samples/README.md "$stage/samples/"
 sed 's/$/\r/' README.md > "$stage/README.txt"
 # the documents README.txt links to for the reference

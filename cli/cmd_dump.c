@@ -8,9 +8,11 @@
 #include "json.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 const char help_dump[] =
     "usage: posekit dump FILE [--strict]\n"
+    "       posekit dump --body MODEL [--bones SEL] [--strict]\n"
     "\n"
     "Prints every record of a VMD motion or VPD pose as JSON, in file order,\n"
     "one record per line:\n"
@@ -44,8 +46,18 @@ const char help_dump[] =
     "raw byte (0 = perspective).  Sections a VMD does not contain (it ended\n"
     "early) are empty arrays.\n"
     "\n"
-    "  --strict    treat warnings as errors\n"
-    "  -h, --help  this text\n";
+    "With --body, prints the model (PMX, PMD or a body) as a body: the YAML\n"
+    "description of its skeleton that --from, --to and --model take wherever a\n"
+    "model goes (bodies/README.md): bones with their parents, rest positions,\n"
+    "flags, tails, append, fixed and local axes and IK chains, morph names, and\n"
+    "rigid bodies.  It evaluates exactly as the model does.\n"
+    "\n"
+    "  --body       print the model as a body\n"
+    "  --bones SEL  with --body: only these bones (names, globs, @groups), and\n"
+    "               the bones they need (parents, append parents, IK targets,\n"
+    "               links and the IK bones turning them)\n"
+    "  --strict     treat warnings as errors\n"
+    "  -h, --help   this text\n";
 
 static void put_key(FILE *f, const char *key)
 {
@@ -187,15 +199,109 @@ static int dump_file(const char *const *files, size_t n, bool strict)
     return EXIT_OK;
 }
 
-int cmd_dump(int argc, char **argv)
-{
-    bool strict = false, help = false;
-    const cli_switch sw[] = {{"strict", &strict}, {"help", &help}, {NULL, NULL}};
+/* dump's options: switches and --bones. */
+typedef struct dump_opts {
+    bool strict, help, body;
+    const char *bones;
     const char **files;
     size_t n;
-    int status = cli_walk_switches("dump", argc, argv, sw, &files, &n);
-    if (status == EXIT_OK)
-        status = help ? cli_help(help_dump) : dump_file(files, n, strict);
-    free(files);
+} dump_opts;
+
+static int dump_option(void *ctx, const char *name, const char *inline_value, const char *next,
+                       bool long_form)
+{
+    dump_opts *o = ctx;
+    const char *full = long_form ? name : strcmp(name, "h") == 0 ? "help" : NULL;
+    if (!full)
+        return 0;
+    if (strcmp(full, "bones") == 0) {
+        const char *v = inline_value ? inline_value : next;
+        if (!v)
+            return cli_usage("dump", "--bones needs a selection (names, globs, @groups)"), -1;
+        o->bones = v;
+        return inline_value ? 1 : 2;
+    }
+    bool *flag = strcmp(full, "strict") == 0 ? &o->strict
+                 : strcmp(full, "help") == 0 ? &o->help
+                 : strcmp(full, "body") == 0 ? &o->body
+                                             : NULL;
+    if (!flag)
+        return 0;
+    return cli_flag("dump", full, inline_value, flag) == EXIT_OK ? 1 : -1;
+}
+
+static int dump_operand(void *ctx, const char *arg)
+{
+    dump_opts *o = ctx;
+    o->files[o->n++] = arg;
+    return EXIT_OK;
+}
+
+/* The model as a body on standard output. */
+static int dump_body(const dump_opts *o)
+{
+    const char *path;
+    if (cli_one_operand("dump", "model", o->files, o->n, &path) != EXIT_OK)
+        return EXIT_ERROR;
+    pk_model *m = cli_load_model(path, o->strict);
+    if (!m)
+        return EXIT_ERROR;
+    pk_log log;
+    pk_log_init(&log);
+    bool *keep = NULL;
+    pk_selection *sel = NULL;
+    int rc = EXIT_OK;
+    if (o->bones) {
+        sel = pk_selection_parse_model(NULL, m, o->bones, &log);
+        keep = calloc(m->nbones ? m->nbones : 1, sizeof *keep);
+        if (!sel || !keep)
+            rc = EXIT_ERROR;
+        size_t kept = 0;
+        for (size_t i = 0; sel && keep && i < m->nbones; i++) {
+            size_t len;
+            const uint8_t *raw = pk_names_raw(m->names, m->bones[i].cp932, &len);
+            keep[i] = raw && pk_selection_has(sel, raw, len);
+            kept += keep[i];
+        }
+        if (rc == EXIT_OK && kept == 0) {
+            pk_log_add(&log, PK_ERROR, -1, 0, 0, "--bones '%s' matches no bone of %s", o->bones,
+                       path);
+            rc = EXIT_ERROR;
+        }
+    }
+    pk_buf out;
+    pk_buf_init(&out);
+    if (rc == EXIT_OK && pk_body_write(m, keep, NULL, &out, &log) != 0)
+        rc = EXIT_ERROR;
+    if (cli_flush_log(&log, o->strict) != EXIT_OK)
+        rc = EXIT_ERROR;
+    if (rc == EXIT_OK && (fwrite(out.data, 1, out.len, stdout) != out.len || fflush(stdout) != 0 ||
+                          ferror(stdout))) {
+        fprintf(stderr, "posekit dump: cannot write standard output\n");
+        rc = EXIT_ERROR;
+    }
+    pk_buf_free(&out);
+    pk_selection_free(sel);
+    free(keep);
+    pk_model_free(m);
+    pk_log_free(&log);
+    return rc;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+    dump_opts o = {.files = calloc((size_t)argc + 1, sizeof *o.files)};
+    if (!o.files) {
+        fprintf(stderr, "posekit dump: out of memory\n");
+        return EXIT_ERROR;
+    }
+    int status = cli_walk("dump", argc, argv, dump_option, dump_operand, &o);
+    if (status == EXIT_OK && o.help)
+        status = cli_help(help_dump);
+    else if (status == EXIT_OK && o.bones && !o.body)
+        status = cli_usage("dump", "--bones goes with --body");
+    else if (status == EXIT_OK)
+        status = o.body ? dump_body(&o) : dump_file(o.files, o.n, o.strict);
+    free(o.files);
     return status;
 }

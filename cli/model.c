@@ -11,7 +11,7 @@
 bool cli_is_model(const char *path)
 {
     pk_format f = pk_file_format(path);
-    return f == PK_FMT_PMX || f == PK_FMT_PMD;
+    return f == PK_FMT_PMX || f == PK_FMT_PMD || f == PK_FMT_BODY;
 }
 
 pk_model *cli_load_model(const char *path, bool strict)
@@ -66,6 +66,8 @@ static void flag_words(uint16_t flags, char *buf, size_t size)
 
 static const char *format_title(const pk_model *m)
 {
+    if (m->format == PK_FMT_BODY)
+        return "posekit body 1";
     return m->format == PK_FMT_PMX ? (m->version > 2.05f ? "PMX 2.1" : "PMX 2.0") : "PMD 1.0";
 }
 
@@ -210,7 +212,7 @@ static void model_json(pki_json *j, const char *path, const pk_model *m, size_t 
 {
     pki_json_open(j, '{');
     pki_json_kstr(j, "path", path); /* the key motions and poses use */
-    pki_json_kstr(j, "format", m->format == PK_FMT_PMX ? "pmx" : "pmd");
+    pki_json_kstr(j, "format", pk_format_name((pk_format)m->format));
     pki_json_key(j, "version");
     pki_json_float(j->b, m->version);
     pki_json_kstr(j, "encoding", encoding_name(m->encoding));
@@ -373,7 +375,7 @@ int cli_model_dump(const char *path, bool strict)
     if (!m)
         return EXIT_ERROR;
     FILE *f = stdout;
-    fprintf(f, "{\"format\":\"%s\",\"version\":", m->format == PK_FMT_PMX ? "pmx" : "pmd");
+    fprintf(f, "{\"format\":\"%s\",\"version\":", pk_format_name((pk_format)m->format));
     cj_put_float(f, m->version);
     fprintf(f, ",\"encoding\":\"%s\",\"model\":", encoding_name(m->encoding));
     cj_put_string(f, m->name);

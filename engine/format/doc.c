@@ -7,6 +7,7 @@
 #include "util/text.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,8 @@ pk_format pk_output_format(const char *path, int *report)
 pk_format pk_file_format(const char *path)
 {
     pk_path_kind kind = pki_os_kind(path, NULL);
+    if (kind == PK_PATH_MISSING && path[0] == '@')
+        return PK_FMT_BODY; /* a built-in body's name (pk_model_load) */
     if (kind == PK_PATH_MISSING)
         return pk_format_from_path(path);
     if (kind != PK_PATH_FILE) /* "-", a pipe or a device would be consumed */
@@ -66,6 +69,36 @@ pk_format pk_file_format(const char *path)
     return f != PK_FMT_UNKNOWN ? f : pk_format_from_path(path);
 }
 
+/* A body's first key: after comments and blank lines (and a "---" or a
+ * JSON '{'), the key posekit_body, plain or quoted. */
+static bool body_key_first(const uint8_t *p, size_t len)
+{
+    static const char KEY[] = "posekit_body";
+    size_t i = 0;
+    for (;;) {
+        while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+            i++;
+        if (i < len && p[i] == '#') {
+            while (i < len && p[i] != '\n')
+                i++;
+            continue;
+        }
+        if (len - i >= 3 && memcmp(p + i, "---", 3) == 0) {
+            i += 3;
+            continue;
+        }
+        break;
+    }
+    if (i < len && p[i] == '{') {
+        i++;
+        while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+            i++;
+    }
+    if (i < len && (p[i] == '"' || p[i] == '\''))
+        i++;
+    return len - i >= sizeof KEY - 1 && memcmp(p + i, KEY, sizeof KEY - 1) == 0;
+}
+
 pk_format pk_format_detect(const void *data, size_t len, const char *path)
 {
     const uint8_t *p = data;
@@ -81,6 +114,8 @@ pk_format pk_format_detect(const void *data, size_t len, const char *path)
     }
     if (len >= sizeof VPD_SIG - 1 && memcmp(p, VPD_SIG, sizeof VPD_SIG - 1) == 0)
         return PK_FMT_VPD;
+    if (body_key_first(p, len < 65536 ? len : 65536))
+        return PK_FMT_BODY;
     return doc_from_path(path);
 }
 
@@ -95,6 +130,8 @@ const char *pk_format_name(pk_format f)
         return "pmx";
     case PK_FMT_PMD:
         return "pmd";
+    case PK_FMT_BODY:
+        return "body";
     default:
         return "unknown";
     }
@@ -115,10 +152,12 @@ static int parse_here(const void *data, size_t len, const char *path, pk_doc *do
         doc->pose = pk_vpd_read(data, len, log);
         if (!doc->pose)
             return -1;
-    } else if (f == PK_FMT_PMX || f == PK_FMT_PMD) {
+    } else if (f == PK_FMT_PMX || f == PK_FMT_PMD || f == PK_FMT_BODY) {
         pk_log_add(log, PK_ERROR, PK_E_USAGE, -1, 0, 0,
-                   "a %s model, not a motion or pose (models go with --model)",
-                   f == PK_FMT_PMX ? "PMX" : "PMD");
+                   "a %s, not a motion or pose (models go with --model)",
+                   f == PK_FMT_PMX   ? "PMX model"
+                   : f == PK_FMT_PMD ? "PMD model"
+                                     : "body (a model described as text)");
         return -1;
     } else {
         pk_log_add(log, PK_ERROR, PK_E_DAMAGED, 0, 0, 0,
@@ -232,6 +271,8 @@ pk_model *pk_model_read(const void *data, size_t len, pk_log *log)
         return pk_pmx_read(data, len, log);
     if (len >= 3 && memcmp(p, "Pmd", 3) == 0)
         return pk_pmd_read(data, len, log);
+    if (pk_format_detect(data, len, NULL) == PK_FMT_BODY)
+        return pk_body_read(data, len, log);
     pk_log_add(log, PK_ERROR, PK_E_DAMAGED, 0, 0, 0,
                "not a PMX or PMD model (no \"PMX \" or \"Pmd\" signature)");
     return NULL;
@@ -245,6 +286,11 @@ static pk_model *read_named(const pk_bytes *b, const char *path, pk_log *log)
 {
     pk_format f = pk_format_detect(b->data, b->len, NULL);
     pk_format named = pk_format_from_path(path);
+    const char *base = pki_os_base_name(path);
+    bool text = pki_path_has_ext(base, ".yaml") || pki_path_has_ext(base, ".yml") ||
+                pki_path_has_ext(base, ".json");
+    if (f == PK_FMT_BODY || (text && f != PK_FMT_PMX && f != PK_FMT_PMD))
+        return pk_body_read(b->data, b->len, log);
     if (f != PK_FMT_PMX && f != PK_FMT_PMD && named == PK_FMT_PMX)
         return pk_pmx_read(b->data, b->len, log);
     if (f != PK_FMT_PMX && f != PK_FMT_PMD && named == PK_FMT_PMD)
@@ -255,6 +301,13 @@ static pk_model *read_named(const pk_bytes *b, const char *path, pk_log *log)
 pk_model *pk_model_load(const char *path, pk_log *log)
 {
     pk_bytes b;
+    if (path[0] == '@' && pki_os_kind(path, NULL) == PK_PATH_MISSING) {
+        /* a built-in body: its messages name the file it is read from */
+        char *file = pk_body_find(path, log);
+        pk_model *m = file ? pk_model_load(file, log) : NULL;
+        free(file);
+        return m;
+    }
     if (pk_file_read(path, &b, log) != 0)
         return NULL;
     size_t from = log ? log->count : 0;
@@ -262,4 +315,41 @@ pk_model *pk_model_load(const char *path, pk_log *log)
     pk_log_place(log, from, path);
     pk_bytes_free(&b);
     return m;
+}
+
+/* Every built-in body, each read as "@NAME". */
+pk_bodies *pk_bodies_load(pk_log *log)
+{
+    pk_bodies *b = calloc(1, sizeof *b);
+    size_t n;
+    const char *const *names = pk_body_builtin_names(&n);
+    if (b)
+        b->models = calloc(n, sizeof *b->models);
+    if (!b || !b->models) {
+        free(b);
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        return NULL;
+    }
+    b->names = names;
+    b->n = n;
+    for (size_t i = 0; i < n; i++) {
+        char at[64];
+        snprintf(at, sizeof at, "@%s", names[i]);
+        b->models[i] = pk_model_load(at, log);
+        if (!b->models[i]) {
+            pk_bodies_free(b);
+            return NULL;
+        }
+    }
+    return b;
+}
+
+void pk_bodies_free(pk_bodies *b)
+{
+    if (!b)
+        return;
+    for (size_t i = 0; i < b->n; i++)
+        pk_model_free(b->models[i]);
+    free(b->models);
+    free(b);
 }

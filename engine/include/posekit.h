@@ -516,18 +516,21 @@ typedef enum pk_format {
     PK_FMT_VMD,
     PK_FMT_VPD,
     PK_FMT_PMX,
-    PK_FMT_PMD
+    PK_FMT_PMD,
+    PK_FMT_BODY /* a body: a model described as text (pk_body_read) */
 } pk_format;
 
 /* By content (signatures, after an optional UTF-8 BOM), then by the path's
  * extension, .vmd or .vpd (path may be NULL).  PMX and PMD models are
- * recognised by their signatures (read them with pk_model_read; pk_doc_*
- * refuse them with an error). */
+ * recognised by their signatures, bodies by their first key
+ * (posekit_body, pk_body_read) (read them with pk_model_read or
+ * pk_model_load; pk_doc_* refuse them with an error). */
 PK_API pk_format pk_format_detect(const void *data, size_t len, const char *path);
 /* By extension only: .vmd, .vpd, .pmx, .pmd, ASCII letters in either
  * case. */
 PK_API pk_format pk_format_from_path(const char *path);
-PK_API const char *pk_format_name(pk_format f); /* "vmd", "vpd", "pmx", "pmd", "unknown" */
+PK_API const char *pk_format_name(pk_format f); /* "vmd", "vpd", "pmx", "pmd", "body",
+                                                   "unknown" */
 
 /* A loaded file: exactly one of motion/pose is set. */
 typedef struct pk_doc {
@@ -1391,8 +1394,8 @@ typedef enum pk_model_section {
 } pk_model_section;
 
 typedef struct pk_model {
-    int format;    /* PK_FMT_PMX or PK_FMT_PMD (a pk_format) */
-    float version; /* 2.0 / 2.1 (PMX), 1.0 (PMD) */
+    int format;    /* PK_FMT_PMX, PK_FMT_PMD or PK_FMT_BODY (a pk_format) */
+    float version; /* 2.0 / 2.1 (PMX), 1.0 (PMD), the body format's (1) */
     pk_text_encoding encoding;
     int extra_uv;          /* PMX: extra vec4 per vertex (0..4) */
     uint8_t index_size[6]; /* PMX: vertex, texture, material, bone, morph, rigid */
@@ -1426,12 +1429,56 @@ PK_API pk_model *pk_model_read(const void *data, size_t len, pk_log *log);
 /* Reads a file and pk_model_read's it; its diagnostics name path.  A file with
  * neither signature named .pmx or .pmd is read by that format's reader,
  * whose error is about that format ("not a PMX file", "the file ends
- * inside its signature"). */
+ * inside its signature"); one named .yaml, .yml or .json, or starting with
+ * a body's first key, by the body reader (pk_body_read).  A name starting
+ * with '@' is a built-in body (pk_body_find): "@classic", "@standard". */
 PK_API pk_model *pk_model_load(const char *path, pk_log *log);
 PK_API void pk_model_free(pk_model *m);
 /* Index of the bone / morph whose CP932 name is raw[0..len), or -1. */
 PK_API long pk_model_find_bone(const pk_model *m, const void *raw, size_t len);
 PK_API long pk_model_find_morph(const pk_model *m, const void *raw, size_t len);
+/* ---- bodies (engine/format/body.c; bodies/README.md) ----
+ * A body is a model described as text, YAML (JSON is YAML too): what the
+ * evaluator, retarget and check read of a model (bones with their parents,
+ * rest positions, flags, tails, append/inherit, fixed and local axes, IK
+ * chains and limits; morph names; rigid bodies), by name, so that a dance
+ * can be sized without the model it was made for.  posekit ships two,
+ * found like the shipped rule files (in the data folders' bodies/):
+ * "@classic" (the classic Miku skeleton) and "@standard" (a full
+ * semi-standard skeleton). */
+#define PK_BODY_VERSION 1
+/* Reads a body.  Errors (a syntax error, an unknown key, a missing or
+ * wrong value, a name given twice or naming no bone, a parent cycle) are
+ * LINE:COL: message.  Returns a new model (format PK_FMT_BODY, UTF-8 names;
+ * caller frees with pk_model_free) or NULL. */
+PK_API pk_model *pk_body_read(const void *data, size_t len, pk_log *log);
+/* Writes m as a body: keep (NULL: every bone) selects bones, to which the
+ * bones they need are added (parents, append parents, IK targets and
+ * links, the IK bones turning a kept bone), so that every kept bone
+ * evaluates exactly as in m; a tail bone left out becomes the offset to
+ * it.  Rigid bodies of kept bones and every morph name are written too.
+ * header: text written first as '#' comment lines (NULL: none).  0, or -1
+ * (OOM, logged). */
+PK_API int pk_body_write(const pk_model *m, const bool *keep, const char *header, pk_buf *out,
+                         pk_log *log);
+/* The built-in bodies' names without '@' ("classic", "standard"), in the
+ * order check lists them; *n receives how many. */
+PK_API const char *const *pk_body_builtin_names(size_t *n);
+/* The file of the built-in body "@NAME" (name with or without '@'): the
+ * first data folder's bodies/NAME.yaml that exists (malloc'd, caller
+ * frees), or NULL with an error naming every place looked in (or the
+ * built-in names, for a name that is not one). */
+PK_API char *pk_body_find(const char *name, pk_log *log);
+/* Every built-in body, loaded (pk_model_load of "@NAME"). */
+typedef struct pk_bodies {
+    size_t n;
+    const char *const *names; /* without '@' (static) */
+    pk_model **models;        /* owned */
+} pk_bodies;
+/* NULL on error (logged, naming the body that failed). */
+PK_API pk_bodies *pk_bodies_load(pk_log *log);
+PK_API void pk_bodies_free(pk_bodies *b);
+
 /* "vertices", "faces", ... (for reports). */
 PK_API const char *pk_model_section_name(pk_model_section s);
 /* Bones a rigid body of mode PK_RIGID_PHYSICS or PK_RIGID_PHYSICS_BONE

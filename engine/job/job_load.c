@@ -16,7 +16,7 @@
  */
 #include "common/grow.h"
 #include "job/job.h"
-#include "rules/yaml_extra.h"
+#include "common/yaml_extra.h"
 
 #include "util/number.h"
 #include "platform/platform.h"
@@ -47,6 +47,13 @@ static pki_job_at mark(const yaml_node_t *n)
 static char *resolve(const char *dir, const char *path)
 {
     return pki_os_join(dir, path);
+}
+
+/* An input's path, relative to the job's folder; a built-in body's name
+ * ("@classic") stays a name. */
+static char *resolve_input(const char *dir, const char *path)
+{
+    return path[0] == '@' ? strdup(path) : resolve(dir, path);
 }
 
 pki_job_item *pki_job_find(const pk_job *j, const char *name)
@@ -326,9 +333,9 @@ static bool parse_named_paths(pk_job *j, const yctx *y, const yaml_node_t *n, bo
             return false;
         it->is_rules = rules;
         it->path_at = mark(v);
-        it->path = resolve(j->dir, path);
+        it->path = resolve_input(j->dir, path);
         pk_format f = it->path && !rules ? pk_file_format(it->path) : PK_FMT_UNKNOWN;
-        it->is_model = f == PK_FMT_PMX || f == PK_FMT_PMD;
+        it->is_model = f == PK_FMT_PMX || f == PK_FMT_PMD || f == PK_FMT_BODY;
         it->written = rules ? strdup(path) : NULL;
         if (!it->path || (rules && !it->written))
             return false;

@@ -116,16 +116,17 @@ char *pki_os_file_above(const char *path)
 
 /* ---- the data folder ---- */
 
-char **pki_os_data_dirs(size_t *n)
+char **pki_os_data_dirs(const char *sub, size_t *n)
 {
     *n = 0;
     char **v = calloc(2, sizeof *v);
     if (!v)
         return NULL;
     size_t k = 0;
-    if ((v[k] = pki_os_env(PKI_RULES_DIR_ENV)) != NULL)
+    const char *env = strcmp(sub, "bodies") == 0 ? PKI_BODIES_DIR_ENV : PKI_RULES_DIR_ENV;
+    if ((v[k] = pki_os_env(env)) != NULL)
         k++;
-    if (!(v[k] = pki_os_installed_rules())) {
+    if (!(v[k] = pki_os_installed_data(sub))) {
         pki_os_free_list(v, k);
         return NULL;
     }

@@ -160,16 +160,20 @@ char *pki_os_join(const char *dir, const char *name);
 
 /* ---- the data folder ---- */
 
-/* The environment variable naming a folder of rule files searched before
- * the installed one (the tests point it at the source tree's rules/, so
- * an uninstalled build finds the shipped files). */
+/* The environment variables naming a folder of rule files, and one of
+ * built-in bodies, searched before the installed one (the tests point
+ * them at the source tree's rules/ and bodies/, so an uninstalled build
+ * finds the shipped files). */
 #define PKI_RULES_DIR_ENV "POSEKIT_RULES_DIR"
-/* The folders posekit's rule files may be in, in the order to search:
- * the folder $POSEKIT_RULES_DIR names, when set and not empty; then the
- * installed folder (PREFIX/share/posekit/rules; Windows: rules\ beside
- * the executable).  Returns a malloc'd array of *n malloc'd paths (caller
+#define PKI_BODIES_DIR_ENV "POSEKIT_BODIES_DIR"
+/* The folders posekit's shipped data of one kind may be in, sub being the
+ * kind's folder ("rules": the rule files; "bodies": the built-in bodies),
+ * in the order to search: the folder $POSEKIT_RULES_DIR (rules) or
+ * $POSEKIT_BODIES_DIR (bodies) names, when set and not empty; then the
+ * installed folder (PREFIX/share/posekit/SUB; Windows: SUB\ beside the
+ * executable).  Returns a malloc'd array of *n malloc'd paths (caller
  * frees with pki_os_free_list); NULL with *n = 0 on OOM. */
-char **pki_os_data_dirs(size_t *n);
+char **pki_os_data_dirs(const char *sub, size_t *n);
 void pki_os_free_list(char **list, size_t n);
 
 /* ---- CP932 <-> UTF-8, one character at a time ---- */

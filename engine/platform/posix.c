@@ -657,9 +657,9 @@ char *pki_os_env(const char *name)
     return v && *v ? strdup(v) : NULL;
 }
 
-char *pki_os_installed_rules(void)
+char *pki_os_installed_data(const char *sub)
 {
-    return strdup(PK_INSTALLED_RULES);
+    return pki_os_join(PK_INSTALLED_DATA, sub);
 }
 
 /* ---- CP932 ---- */

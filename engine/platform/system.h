@@ -41,9 +41,9 @@ char *pki_os_target_resolved(const char *path);
  * file), malloc'd; NULL when it is not set, empty, or on OOM. */
 char *pki_os_env(const char *name);
 
-/* The folder the shipped rule files are installed in (the system's
- * file: PREFIX/share/posekit/rules; Windows: rules\ beside the
- * executable), malloc'd; NULL on failure. */
-char *pki_os_installed_rules(void);
+/* The folder the shipped data of one kind (sub: "rules", "bodies") is
+ * installed in (the system's file: PREFIX/share/posekit/SUB; Windows:
+ * SUB\ beside the executable), malloc'd; NULL on failure. */
+char *pki_os_installed_data(const char *sub);
 
 #endif

@@ -747,11 +747,11 @@ static char *exe_dir(void)
     return NULL;
 }
 
-char *pki_os_installed_rules(void)
+char *pki_os_installed_data(const char *sub)
 {
-    /* The zip puts rules\ beside posekit.exe. */
+    /* The zip puts rules\ and bodies\ beside posekit.exe. */
     char *dir = exe_dir();
-    char *r = dir ? pki_os_join(dir, "rules") : NULL;
+    char *r = dir ? pki_os_join(dir, sub) : NULL;
     free(dir);
     return r;
 }

@@ -32,7 +32,7 @@
 #include "util/number.h"
 #include "platform/platform.h"
 #include "rules/rules.h"
-#include "rules/yaml_extra.h"
+#include "common/yaml_extra.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -723,7 +723,7 @@ static int load_path(loader *L, const char *path, const char *inc_file, int line
 static char *looked_in(const char *first, const char *name)
 {
     size_t n;
-    char **dirs = pki_os_data_dirs(&n);
+    char **dirs = pki_os_data_dirs("rules", &n);
     pk_buf b;
     pk_buf_init(&b);
     if (first)
@@ -747,7 +747,7 @@ static char *looked_in(const char *first, const char *name)
 static char *find_in_data_dirs(const char *name)
 {
     size_t n;
-    char **dirs = pki_os_data_dirs(&n);
+    char **dirs = pki_os_data_dirs("rules", &n);
     char *found = NULL;
     for (size_t i = 0; i < n && !found; i++) {
         char *p = pki_os_join(dirs[i], name);

@@ -81,33 +81,40 @@ static void file_facts(void **state)
 static void data_dirs(void **state)
 {
     (void)state;
-    /* The tests name the source tree's rules/ in $POSEKIT_RULES_DIR: it
-     * comes first, then the installed folder. */
-    const char *env = getenv(PKI_RULES_DIR_ENV);
-    assert_non_null(env);
-    char *keep = strdup(env);
-    size_t n;
-    char **d = pki_os_data_dirs(&n);
-    assert_int_equal(n, 2);
-    assert_string_equal(d[0], keep);
-    assert_non_null(strstr(d[1], "posekit/rules"));
-    char *installed = strdup(d[1]);
-    pki_os_free_list(d, n);
-    /* Unset or empty: the installed folder alone, the one path compiled
-     * in (no build or source tree: lib/no_build_paths). */
-    assert_int_equal(setenv(PKI_RULES_DIR_ENV, "", 1), 0);
-    d = pki_os_data_dirs(&n);
-    assert_int_equal(n, 1);
-    assert_string_equal(d[0], installed);
-    pki_os_free_list(d, n);
-    assert_int_equal(unsetenv(PKI_RULES_DIR_ENV), 0);
-    d = pki_os_data_dirs(&n);
-    assert_int_equal(n, 1);
-    assert_string_equal(d[0], installed);
-    pki_os_free_list(d, n);
-    assert_int_equal(setenv(PKI_RULES_DIR_ENV, keep, 1), 0);
-    free(keep);
-    free(installed);
+    /* The tests name the source tree's rules/ and bodies/ in
+     * $POSEKIT_RULES_DIR and $POSEKIT_BODIES_DIR: each comes first, then
+     * the installed folder of its kind. */
+    static const char *const SUBS[] = {"rules", "bodies"};
+    static const char *const ENVS[] = {PKI_RULES_DIR_ENV, PKI_BODIES_DIR_ENV};
+    for (int k = 0; k < 2; k++) {
+        const char *env = getenv(ENVS[k]);
+        assert_non_null(env);
+        char *keep = strdup(env);
+        size_t n;
+        char **d = pki_os_data_dirs(SUBS[k], &n);
+        assert_int_equal(n, 2);
+        assert_string_equal(d[0], keep);
+        char tail[32];
+        snprintf(tail, sizeof tail, "posekit/%s", SUBS[k]);
+        assert_non_null(strstr(d[1], tail));
+        char *installed = strdup(d[1]);
+        pki_os_free_list(d, n);
+        /* Unset or empty: the installed folder alone, the one path
+         * compiled in (no build or source tree: lib/no_build_paths). */
+        assert_int_equal(setenv(ENVS[k], "", 1), 0);
+        d = pki_os_data_dirs(SUBS[k], &n);
+        assert_int_equal(n, 1);
+        assert_string_equal(d[0], installed);
+        pki_os_free_list(d, n);
+        assert_int_equal(unsetenv(ENVS[k]), 0);
+        d = pki_os_data_dirs(SUBS[k], &n);
+        assert_int_equal(n, 1);
+        assert_string_equal(d[0], installed);
+        pki_os_free_list(d, n);
+        assert_int_equal(setenv(ENVS[k], keep, 1), 0);
+        free(keep);
+        free(installed);
+    }
 }
 
 /* The standard output by its names; other paths are files. */

@@ -127,7 +127,7 @@ printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$wine" "$exe" >"$pkw"
 chmod +x "$pkw"
 W() { "$wine" "$exe" "$@" </dev/null; }
 # The Linux binary is not installed: its shipped rules are the source tree's.
-L() { POSEKIT_RULES_DIR=$src/rules "$linux" "$@" </dev/null; }
+L() { POSEKIT_RULES_DIR=$src/rules POSEKIT_BODIES_DIR=$src/bodies "$linux" "$@" </dev/null; }
 
 # same_run NAME ARGS...: Wine and Linux give the same exit status, stdout
 # and stderr for posekit ARGS (run in the current folder).
@@ -262,6 +262,17 @@ else
     bad "same: rename over its input" "exit $wr: $(head -c 300 "$work/w.err")"
 fi
 [ "$(ls -A w)" = in.vmd ] && ok "same: nothing left beside it" || bad "same: nothing left beside it" "$(ls -A w | tr '\n' ' ')"
+# the built-in bodies, found in bodies\ beside posekit.exe
+for b in classic standard; do
+    W info "@$b" >"$work/w.out" 2>"$work/w.err"
+    wr=$?
+    L info "@$b" >"$work/l.out" 2>/dev/null
+    if [ $wr -eq 0 ] && cmp -s "$work/w.out" "$work/l.out"; then
+        ok "bodies: info @$b (bodies\\ beside posekit.exe)"
+    else
+        bad "bodies: info @$b" "exit $wr: $(head -c 300 "$work/w.err")"
+    fi
+done
 cd "$src"
 
 # ---- 4d. a read-only target --------------------------------------------

@@ -48,6 +48,12 @@ fi
 export LD_LIBRARY_PATH=$libdir
 "$bin" --version | grep -q "^posekit " || fail "installed posekit --version"
 "$bin" help >/dev/null || fail "installed posekit help"
+# The built-in bodies are installed and found there.
+for b in classic standard; do
+    [ -f "$prefix/share/posekit/bodies/$b.yaml" ] || fail "no share/posekit/bodies/$b.yaml"
+    "$bin" info "@$b" >info.txt 2>&1 || { cat info.txt; fail "installed posekit info @$b"; }
+    grep -q 'format: posekit body 1' info.txt || fail "info @$b: $(head -3 info.txt)"
+done
 
 # 3. A tiny program against the installed library, through pkg-config.
 export PKG_CONFIG_PATH=$(dirname "$pc")

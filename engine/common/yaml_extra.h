@@ -1,16 +1,17 @@
 /*
- * yaml_extra.h — private: the one set of libyaml helpers of the rules and
- * job loaders (engine/rules/rules.c, engine/job/job_load.c).
+ * yaml_extra.h — private: the one set of libyaml helpers of the YAML
+ * readers: rule files, job files and body files (engine/rules/rules.c,
+ * engine/job/job_load.c, engine/format/body.c).
  */
-#ifndef PKI_RULES_YAML_EXTRA_H
-#define PKI_RULES_YAML_EXTRA_H
+#ifndef PKI_COMMON_YAML_EXTRA_H
+#define PKI_COMMON_YAML_EXTRA_H
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <yaml.h>
 
-/* YAML's null, the one rule for rule files and job files: a plain
+/* YAML's null, the one rule for rule, job and body files: a plain
  * (unquoted) scalar that is empty, `~`, `null`, `Null` or `NULL` (YAML
  * 1.2's core schema); a key given with no value is as if it were not
  * there.  A quoted "" or "null" is a string. */

@@ -1,0 +1,60 @@
+# Built-in bodies (bodies/): the shipped classic.yaml and standard.yaml
+# are what bodies/derive.sh makes of the corpus models, byte for byte;
+# `--from @classic` retargets exactly as the model it came from does, on
+# the command line and in a job (an input named "@standard"); a body file
+# of one's own is a model anywhere (info, check, retarget); a damaged body
+# is an error at its LINE:COL naming the file, exit 2, nothing written.
+need_corpus
+mkdir derived
+sh "$PK_SOURCE/bodies/derive.sh" "$POSEKIT" "$PK_CORPUS" derived
+expect_same_bytes derived/classic.yaml "$PK_SOURCE/bodies/classic.yaml"
+expect_same_bytes derived/standard.yaml "$PK_SOURCE/bodies/standard.yaml"
+
+cp "$(corpus vmd_wavefile_v2.vmd)" dance.vmd
+cp "$(corpus pmx_nanoem_miku_bones.pmx)" classic.pmx
+cp "$(corpus pmx_gene.pmx)" gene.pmx
+expect_exit 0 "$POSEKIT" retarget dance.vmd --from classic.pmx --to gene.pmx -o model.vmd
+expect_exit 0 "$POSEKIT" retarget dance.vmd --from @classic --to gene.pmx -o body.vmd
+expect_same_bytes body.vmd model.vmd
+expect_stderr_contains 'posekit retarget: stance: 左腕->左ひじ 4.74 deg'
+
+# a job names a built-in body as an input
+cat > job.yaml <<'YAML'
+inputs: {dance: dance.vmd, src: "@classic", dst: "@standard"}
+steps:
+  - retarget: {in: dance, from: src, to: dst, out: r}
+outputs: {r: job.vmd}
+YAML
+expect_exit 0 "$POSEKIT" run job.yaml
+expect_exit 0 "$POSEKIT" retarget dance.vmd --from @classic --to @standard -o cli.vmd
+expect_same_bytes job.vmd cli.vmd
+
+# one's own body: written from a model, read wherever a model is
+"$POSEKIT" dump --body gene.pmx --bones '@arms,@legs,@ik' > mine.yaml
+expect_exit 0 "$POSEKIT" info mine.yaml
+expect_stdout_contains 'format: posekit body 1, utf-8 text'
+expect_exit 1 "$POSEKIT" check dance.vmd --model mine.yaml # no trunk, hair, fingers
+expect_stdout_contains 'bones keyed: 140, missing on the model: 115'
+# JSON is YAML: the same body as a flow mapping in a .json file
+printf '{"posekit_body": 1, "bones": [{"name": "センター", "pos": [0, 8, 0]}]}' > tiny.json
+expect_exit 0 "$POSEKIT" info tiny.json
+expect_stdout_contains 'bones 1,'
+expect_exit 2 "$POSEKIT" dump --body gene.pmx --bones 'ないボーン'
+expect_stderr_contains 'matches no bone'
+expect_exit 2 "$POSEKIT" dump --bones '@arms' gene.pmx
+expect_stderr_contains '--bones goes with --body'
+
+# a damaged body: LINE:COL, exit 2, no output
+printf 'posekit_body: 1\nbones:\n  - {name: a, pos: [0, 0, 0]}\n  - {name: b, parent: c, pos: [0, 0, 0]}\n' > bad.yaml
+expect_exit 2 "$POSEKIT" retarget dance.vmd --from bad.yaml --to gene.pmx -o never.vmd
+expect_stderr_contains "posekit: bad.yaml:4:23: parent 'c' names no bone of the body"
+expect_no_file never.vmd
+printf 'posekit_body: 1\nbones: [{name: a, pos: [0, 0, 0]}\n' > syntax.yaml
+expect_exit 2 "$POSEKIT" check dance.vmd --model syntax.yaml
+expect_stderr_contains 'posekit: syntax.yaml:3:1: YAML syntax error'
+expect_exit 2 "$POSEKIT" check dance.vmd --model @nobody
+expect_stderr_contains '@nobody is not a built-in body'
+# a body is a model, not a motion
+expect_exit 2 "$POSEKIT" convert mine.yaml -o x.vmd
+expect_stderr_contains 'a body (a model described as text), not a motion or pose'
+expect_no_file x.vmd
