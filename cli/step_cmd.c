@@ -142,7 +142,7 @@ static const char *source_named(const cli_run *r, const char *path, bool with_in
     const char *what = NULL;
     for (size_t i = 0; i < n && !what; i++) {
         const char *p = need[i].name;
-        if (need[i].kind == PK_NEED_DOC && !with_inputs)
+        if ((need[i].kind == PK_NEED_DOC && !with_inputs) || need[i].kind == PK_NEED_BODIES)
             continue;
         if (p && strcmp(p, "-") != 0 && pk_path_same_target(path, p))
             what = need[i].kind == PK_NEED_DOC     ? "an input"
@@ -358,8 +358,9 @@ static int load_things(cli_run *r, pk_need_kind kind, void **things, bool strict
     for (size_t i = 0; i < n && rc == EXIT_OK; i++) {
         if (need[i].kind != kind)
             continue;
-        if (kind == PK_NEED_RULES) {
-            things[i] = pk_rules_load(need[i].name, r->log);
+        if (kind == PK_NEED_RULES || kind == PK_NEED_BODIES) {
+            things[i] = kind == PK_NEED_RULES ? (void *)pk_rules_load(need[i].name, r->log)
+                                              : (void *)pk_bodies_load(r->log);
             if (cli_flush_log(r->log, strict) != EXIT_OK || !things[i])
                 rc = EXIT_ERROR;
         } else {
@@ -384,6 +385,8 @@ static void free_things(const pk_step *s, void **things)
             pk_rules_free(things[i]);
         else if (need[i].kind == PK_NEED_MODEL)
             pk_model_free(things[i]);
+        else if (need[i].kind == PK_NEED_BODIES)
+            pk_bodies_free(things[i]);
     }
     free(need);
 }
@@ -449,7 +452,8 @@ static int prepare(cli_run *r, bool *later, bool *done)
 }
 
 /* Reads the inputs (rules first), then what the output's format waited
- * for, then the models.  EXIT_OK or EXIT_ERROR (said). */
+ * for, then the models and the built-in bodies.  EXIT_OK or EXIT_ERROR
+ * (said). */
 static int load_all(cli_run *r, pk_doc *docs, void **things, bool later)
 {
     bool strict = pk_step_strict(r->step);
@@ -467,7 +471,9 @@ static int load_all(cli_run *r, pk_doc *docs, void **things, bool later)
     }
     if (n && check_pose_output(r, &docs[0]) != EXIT_OK)
         return EXIT_ERROR;
-    return load_things(r, PK_NEED_MODEL, things, strict);
+    if (load_things(r, PK_NEED_MODEL, things, strict) != EXIT_OK)
+        return EXIT_ERROR;
+    return load_things(r, PK_NEED_BODIES, things, strict);
 }
 
 /* Runs the step; a step that makes a document saves it first and reports

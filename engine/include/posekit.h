@@ -1478,6 +1478,23 @@ typedef struct pk_bodies {
 /* NULL on error (logged, naming the body that failed). */
 PK_API pk_bodies *pk_bodies_load(pk_log *log);
 PK_API void pk_bodies_free(pk_bodies *b);
+/* Which model a motion or pose was made for (engine/ops/skeleton/
+ * body_fit.c): for each of models[0..n), how many of the bones the
+ * document keys (keys at rest too: MMD saves one for every bone of the
+ * model) it has, by check's matching (CP932 names, MMD's cut included),
+ * into fit[i].  The pick: the first model that has every bone keyed (so
+ * list the classic skeleton first); when none does, the one whose bones
+ * overlap the document's most (both over either).  Returns its index
+ * (whose has may be 0: no model has any of the bones), or -1 (logged) when
+ * the document keys no bone, or on OOM. */
+typedef struct pk_body_fit {
+    size_t keyed;   /* bone names the document keys */
+    size_t has;     /* of them, those the model has */
+    size_t bones;   /* the model's bones */
+    double overlap; /* has / (keyed + bones - has) */
+} pk_body_fit;
+PK_API long pk_body_fit_doc(const pk_model *const *models, size_t n, const pk_doc *doc,
+                            pk_body_fit *fit, pk_log *log);
 
 /* "vertices", "faces", ... (for reports). */
 PK_API const char *pk_model_section_name(pk_model_section s);

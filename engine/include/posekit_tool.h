@@ -127,8 +127,16 @@ PK_API bool pk_step_strict(const pk_step *s);
 
 /* What a step reads: its documents (in run order, as pk_step_inputs), then
  * the rule set and the models its options name (in the operation's order
- * of options), each by the name given and the option that names it. */
-typedef enum pk_need_kind { PK_NEED_DOC, PK_NEED_RULES, PK_NEED_MODEL } pk_need_kind;
+ * of options), each by the name given and the option that names it, then
+ * the built-in bodies when the step picks a model itself (retarget's
+ * `from: "@auto"`, check without a model): a pk_bodies * (pk_bodies_load),
+ * named "@auto", with option NULL. */
+typedef enum pk_need_kind {
+    PK_NEED_DOC,
+    PK_NEED_RULES,
+    PK_NEED_MODEL,
+    PK_NEED_BODIES
+} pk_need_kind;
 typedef struct pk_step_need {
     pk_need_kind kind;
     const char *name;   /* as given (owned by the step) */
@@ -137,9 +145,10 @@ typedef struct pk_step_need {
 /* Fills out[0..cap) and returns how many there are (call with cap 0 to
  * count). */
 PK_API size_t pk_step_needs(const pk_step *s, pk_step_need *out, size_t cap);
-/* Hands over need i, a rule set or a model (a pk_rules * or a pk_model *,
- * the caller's: it must outlive the run and the reports); documents are
- * pk_step_run's.  0, or -1 when need i is not one of them. */
+/* Hands over need i, a rule set, a model or the bodies (a pk_rules *, a
+ * pk_model * or a pk_bodies *, the caller's: it must outlive the run and
+ * the reports); documents are pk_step_run's.  0, or -1 when need i is not
+ * one of them. */
 PK_API int pk_step_give(pk_step *s, size_t i, const void *thing);
 /* What option `key` names: a pk_need_kind, or -1 for an option that names
  * no file (or no option). */

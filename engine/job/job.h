@@ -73,6 +73,7 @@ struct pk_job {
     size_t nouts;
     pk_buf report;
     bool ran;
+    pk_bodies *bodies; /* the built-in bodies, read when a step first needs them */
 };
 
 /* job_load.c holds the job (load, find, free); job_run.c runs it and

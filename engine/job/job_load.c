@@ -222,7 +222,9 @@ static bool set_param(pk_job *j, const yctx *y, pki_job_step *js, const char *ke
         err_at(y->log, mark(v), "%s must be a value or a list of values", key);
         return false;
     }
-    if (want != REF_NONE && !check_ref(j, y, v, key, want))
+    /* a model the step picks from the built-in bodies names no input */
+    bool picked = want == REF_MODEL && strcmp(s, "@auto") == 0;
+    if (want != REF_NONE && !picked && !check_ref(j, y, v, key, want))
         return false;
     pk_step_set(js->step, key, s, &tmp);
     return relog(&tmp, y->log, mark(v));
@@ -756,6 +758,7 @@ void pk_job_free(pk_job *j)
     free(j->outs);
     free(j->ospec);
     pk_buf_free(&j->report);
+    pk_bodies_free(j->bodies);
     free(j->path);
     free(j->dir);
     free(j);

@@ -74,12 +74,32 @@ static int gather_docs(const pk_job *j, const pki_job_step *js, pk_doc *docs, si
 /* Hands the step the rule sets and models it names (inputs the loader
  * checked); *warned += the warnings met reading them.  -1 (logged) when
  * a model is not one. */
-static int give_things(const pk_job *j, const pki_job_step *js, const pk_step_need *need,
-                       size_t nneed, size_t *warned, pk_log *log)
+static int give_things(pk_job *j, const pki_job_step *js, const pk_step_need *need, size_t nneed,
+                       size_t *warned, pk_log *log)
 {
     for (size_t i = 0; i < nneed; i++) {
         if (need[i].kind == PK_NEED_DOC)
             continue;
+        if (need[i].kind == PK_NEED_BODIES) {
+            /* the built-in bodies, read once for the job */
+            pk_log tmp;
+            pk_log_init(&tmp);
+            if (!j->bodies)
+                j->bodies = pk_bodies_load(&tmp);
+            for (size_t k = 0; k < tmp.count; k++) {
+                const pk_diag *d = &tmp.items[k];
+                pk_log_set_path(log, d->path ? d->path : j->path);
+                pk_log_add(log, d->severity, d->offset, d->path ? d->line : js->at.line,
+                           d->path ? d->col : js->at.col, "%s", d->msg);
+            }
+            pk_log_set_path(log, j->path);
+            *warned += tmp.warnings;
+            pk_log_free(&tmp);
+            if (!j->bodies)
+                return -1;
+            pk_step_give(js->step, i, j->bodies);
+            continue;
+        }
         pki_job_item *it = pki_job_find(j, need[i].name);
         const void *thing = !it                             ? NULL
                             : need[i].kind == PK_NEED_RULES ? (const void *)it->rules

@@ -430,15 +430,30 @@ bool pk_step_strict(const pk_step *s)
 
 /* The rows of rules and models given, in table order: need i is
  * s->ninputs + k for the k-th of them. */
+static bool wants_bodies(const pk_step *s)
+{
+    return s->def->wants_bodies && s->def->wants_bodies(s);
+}
+
+/* A model option given as "@auto" to a step that picks a body itself:
+ * no file to load (the bodies are a need of their own). */
+static bool auto_row(const pk_step *s, const pki_option *o)
+{
+    const char *v = *(char *const *)((const char *)s->o + o->offset);
+    return o->kind == PKI_OPT_MODEL && v && strcmp(v, PKI_AUTO_BODY) == 0 && wants_bodies(s);
+}
+
 static const pki_option *thing_row(const pk_step *s, size_t k)
 {
     for (size_t i = 0; i < s->def->noptions; i++) {
         const pki_option *o = &s->def->options[i];
-        if ((o->kind == PKI_OPT_RULES || o->kind == PKI_OPT_MODEL) && s->given[i] && k-- == 0)
+        if ((o->kind == PKI_OPT_RULES || o->kind == PKI_OPT_MODEL) && s->given[i] &&
+            !auto_row(s, o) && k-- == 0)
             return o;
     }
     return NULL;
 }
+
 
 size_t pk_step_needs(const pk_step *s, pk_step_need *out, size_t cap)
 {
@@ -456,11 +471,26 @@ size_t pk_step_needs(const pk_step *s, pk_step_need *out, size_t cap)
             out[n].name = *(char *const *)((const char *)s->o + o->offset);
             out[n].option = o->name;
         }
+    if (wants_bodies(s)) {
+        if (n < cap) {
+            out[n].kind = PK_NEED_BODIES;
+            out[n].name = PKI_AUTO_BODY;
+            out[n].option = NULL;
+        }
+        n++;
+    }
     return n;
 }
 
 int pk_step_give(pk_step *s, size_t i, const void *thing)
 {
+    size_t things = 0;
+    while (thing_row(s, things))
+        things++;
+    if (i == s->ninputs + things && wants_bodies(s)) {
+        *(const void **)((char *)s->o + s->def->bodies) = thing;
+        return 0;
+    }
     const pki_option *o = i >= s->ninputs ? thing_row(s, i - s->ninputs) : NULL;
     if (!o)
         return -1;

@@ -125,6 +125,11 @@ typedef struct pki_step_def {
      * PK_FMT_VPD, or PK_FMT_UNKNOWN for a report. */
     pk_format (*makes)(const pk_step *s, pk_format in);
     bool takes_input;               /* takes in[0] over (and edits it) */
+    /* The step picks a model from the built-in bodies (pk_step_needs adds
+     * them, and leaves out a model option given as "@auto"): whether it
+     * does with these options, and where the pk_bodies * goes in them. */
+    bool (*wants_bodies)(const pk_step *s);
+    size_t bodies;
     void (*free_result)(void *own); /* pk_step_result.own */
     const char *report_exts;        /* a job's report output: "write it as ..." */
     pki_step_cli cli;
@@ -144,6 +149,9 @@ struct pk_step {
     bool given[PKI_STEP_MAX_OPTIONS]; /* by row; the common rows after def's */
     size_t bins;                      /* diff: pk_diff_options.bins for its picture */
 };
+
+/* The model option value that asks the step to pick a built-in body. */
+#define PKI_AUTO_BODY "@auto"
 
 /* ---- pieces the runs share (step_run.c) ---- */
 

@@ -6,11 +6,15 @@
 
 #include "util/json.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct check_opts {
     char *model_name;
     const pk_model *model;
+    const pk_bodies *bodies; /* no model (or "@auto"): the built-in bodies to fit */
+    bool rules_wanted;       /* the suggested rules file was asked for */
 } check_opts;
 
 #define T check_opts
@@ -24,14 +28,33 @@ typedef struct check_result {
     pk_check_report *report;
     const pk_model *model; /* the caller's: it must outlive the result */
     size_t field;          /* the input's name field, 15 (VMD) or 19 (VPD) */
+    /* no model: how well each built-in body fits (the caller's bodies) */
+    const pk_bodies *bodies;
+    pk_body_fit *fit;
+    long best;
 } check_result;
 
 static void free_result(void *p)
 {
     check_result *r = p;
-    if (r)
+    if (r) {
         pk_check_free(r->report);
+        free(r->fit);
+    }
     free(r);
+}
+
+/* No model, or "@auto": which built-in body fits. */
+static bool fits_bodies(const pk_step *s)
+{
+    const check_opts *o = s->o;
+    return !o->model_name || strcmp(o->model_name, PKI_AUTO_BODY) == 0;
+}
+
+static void want(pk_step *s, pk_report_format f)
+{
+    if (f == PK_REPORT_RULES)
+        ((check_opts *)s->o)->rules_wanted = true;
 }
 
 static int check(const pk_step *s, pk_log *log)
@@ -39,9 +62,28 @@ static int check(const pk_step *s, pk_log *log)
     char n1[64];
     if (s->ninputs < 1 || !s->inputs[0])
         return pki_step_fail(log, "no input file given");
-    if (!((const check_opts *)s->o)->model_name)
-        return pki_step_fail(log, "no model given (%s MODEL)", pki_step_spell(s, "model", n1));
+    if (fits_bodies(s) && ((const check_opts *)s->o)->rules_wanted)
+        return pki_step_fail(log, "the suggested rules rename to a model's names: give %s MODEL",
+                             pki_step_spell(s, "model", n1));
     return 0;
+}
+
+/* Which built-in body the input fits best. */
+static int run_fit(const check_opts *o, const pk_doc *in, check_result *cr, pk_log *log)
+{
+    if (!o->bodies) {
+        pk_error(log, "check: the built-in bodies are not loaded");
+        return -1;
+    }
+    cr->bodies = o->bodies;
+    cr->fit = calloc(o->bodies->n + 1, sizeof *cr->fit);
+    if (!cr->fit) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    cr->best = pk_body_fit_doc((const pk_model *const *)o->bodies->models, o->bodies->n, in,
+                               cr->fit, log);
+    return cr->best < 0 ? -1 : 0;
 }
 
 /* The input against the model the caller loaded. */
@@ -49,6 +91,18 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
 {
     (void)n;
     const check_opts *o = s->o;
+    if (fits_bodies(s)) {
+        check_result *cr = res->own = calloc(1, sizeof *cr);
+        if (!cr) {
+            pk_error(log, "out of memory");
+            return -1;
+        }
+        char *old = pki_about(log, s->inputs[0]);
+        int rc = run_fit(o, in, cr, log);
+        pki_restore(log, old);
+        res->found = rc == 0 && !cr->fit[cr->best].has; /* nothing fits: exit 1 */
+        return rc;
+    }
     if (!o->model) {
         pk_error(log, PK_E_USAGE, "check: the model '%s' is not loaded", o->model_name);
         return -1;
@@ -473,12 +527,82 @@ static void check_rules(const pk_step *s, const check_result *cr, pk_buf *b)
     }
 }
 
+/* ---- no model: the built-in bodies ---- */
+
+static void fit_summary(const check_result *cr, pk_buf *f)
+{
+    const pk_body_fit *b = &cr->fit[cr->best];
+    if (!b->has) {
+        pk_buf_printf(f, "no built-in body has any of the %zu bones it keys", b->keyed);
+        return;
+    }
+    pk_buf_printf(f, "fits @%s best: %zu of the %zu bones it keys", cr->bodies->names[cr->best],
+                  b->has, b->keyed);
+    for (size_t i = 0; i < cr->bodies->n; i++)
+        if ((long)i != cr->best)
+            pk_buf_printf(f, "; @%s: %zu", cr->bodies->names[i], cr->fit[i].has);
+}
+
+static void fit_text(const pk_step *s, const check_result *cr, pk_buf *f)
+{
+    pk_buf_printf(f, "%s: no model given; the built-in bodies it fits:\n", s->inputs[0]);
+    for (size_t i = 0; i < cr->bodies->n; i++) {
+        const pk_model *m = cr->bodies->models[i];
+        pk_buf_printf(f, "  @%-9s has %zu of the %zu bones it keys (%s, %zu bones; overlap %.2f)\n",
+                      cr->bodies->names[i], cr->fit[i].has, cr->fit[i].keyed, m->name, m->nbones,
+                      cr->fit[i].overlap);
+    }
+    if (!cr->fit[cr->best].has)
+        pk_buf_puts(f, "best: none (the motion keys none of their bones: its names may need "
+                       "renaming, see check --model @classic)\n");
+    else
+        pk_buf_printf(f,
+                      "best: @%s (retarget --from @auto takes it; check --model @%s lists "
+                      "the bones it lacks)\n",
+                      cr->bodies->names[cr->best], cr->bodies->names[cr->best]);
+}
+
+static void fit_json(const pk_step *s, const check_result *cr, pk_buf *f)
+{
+    pki_json j = pki_json_begin(f, true);
+    pki_json_open(&j, '{');
+    pki_json_kstr(&j, "file", s->inputs[0]);
+    char best[64];
+    snprintf(best, sizeof best, "@%s", cr->bodies->names[cr->best]);
+    if (cr->fit[cr->best].has) {
+        pki_json_kstr(&j, "best", best);
+    } else {
+        pki_json_key(&j, "best");
+        pk_buf_puts(f, "null");
+    }
+    pki_json_key(&j, "bodies");
+    pki_json_open(&j, '[');
+    for (size_t i = 0; i < cr->bodies->n; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "@%s", cr->bodies->names[i]);
+        pki_json_item(&j);
+        pki_json_open(&j, '{');
+        pki_json_kstr(&j, "name", name);
+        pki_json_kstr(&j, "model", cr->bodies->models[i]->name);
+        pki_json_kint(&j, "bones", (long long)cr->fit[i].bones);
+        pki_json_kint(&j, "bones_keyed", (long long)cr->fit[i].keyed);
+        pki_json_kint(&j, "bones_it_has", (long long)cr->fit[i].has);
+        pki_json_knum(&j, "overlap", pki_round6(cr->fit[i].overlap));
+        pki_json_close(&j, '}');
+    }
+    pki_json_close(&j, ']');
+    pki_json_close(&j, '}');
+    pk_buf_putc(f, '\n');
+}
+
 static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
 {
     (void)s;
     const check_result *cr = res->own;
     if (cr && cr->report)
         check_summary(cr, out);
+    else if (cr && cr->fit && cr->best >= 0)
+        fit_summary(cr, out);
 }
 
 static int report(const pk_step *s, const pk_step_result *res, pk_report_format f, pk_buf *out,
@@ -486,6 +610,13 @@ static int report(const pk_step *s, const pk_step_result *res, pk_report_format 
 {
     (void)log;
     const check_result *cr = res->own;
+    if (cr && cr->fit && cr->best >= 0 && f != PK_REPORT_RULES) {
+        if (f == PK_REPORT_JSON)
+            fit_json(s, cr, out);
+        else
+            fit_text(s, cr, out);
+        return 0;
+    }
     if (!cr || !cr->report || !cr->model)
         return 1;
     if (f == PK_REPORT_JSON)
@@ -500,6 +631,7 @@ static int report(const pk_step *s, const pk_step_result *res, pk_report_format 
 static const char HELP[] =
     "usage: posekit check MOTION|POSE --model MODEL [--json] [--suggest-rules OUT.yaml]\n"
     "                     [--strict]\n"
+    "       posekit check MOTION|POSE [--json]\n"
     "\n"
     "Checks every bone and morph a VMD motion or VPD pose keys against a PMX\n"
     "or PMD model: found, found only through MMD's cut of a longer model name\n"
@@ -521,7 +653,15 @@ static const char HELP[] =
     "model's operable bones the motion never keys (physics bones left out),\n"
     "by display frame.\n"
     "\n"
-    "  --model MODEL           the PMX or PMD model (required)\n"
+    "Without a model (or with --model @auto) it tells which built-in body\n"
+    "(@classic, the classic Miku skeleton; @standard, a full semi-standard\n"
+    "skeleton) the motion was made for, which `retarget --from @auto` takes:\n"
+    "the first that has every bone the motion keys (MMD saves a key for every\n"
+    "bone of the model a dance is made on), else the one whose bones overlap\n"
+    "the motion's most (the bones both have over the bones either has).\n"
+    "\n"
+    "  --model MODEL           the PMX or PMD model, or a body (@classic,\n"
+    "                          @standard, a body file)\n"
     "  --json                  the report as JSON\n"
     "  --suggest-rules OUT     write a rules file renaming each missing name\n"
     "                          that moves and has a near miss to the model's\n"
@@ -529,8 +669,9 @@ static const char HELP[] =
     "  --strict                treat warnings as errors\n"
     "  -h, --help              this text\n"
     "\n"
-    "Exit status: 0 every name the motion moves exists on the model, 1 some\n"
-    "are missing (names whose keys are all at rest do not count), 2 error.\n";
+    "Exit status: 0 every name the motion moves exists on the model (without\n"
+    "a model: a body fits), 1 some are missing (names whose keys are all at\n"
+    "rest do not count), 2 error.\n";
 
 const pki_step_def pki_step_check = {
     .name = "check",
@@ -546,8 +687,11 @@ const pki_step_def pki_step_check = {
     .reports =
         PKI_REPORT(PK_REPORT_TEXT) | PKI_REPORT(PK_REPORT_JSON) | PKI_REPORT(PK_REPORT_RULES),
     .report = report,
+    .want = want,
     .makes = pki_makes_report,
     .free_result = free_result,
+    .wants_bodies = fits_bodies,
+    .bodies = offsetof(check_opts, bodies),
     .report_exts = ".txt, .json or .yaml (the suggested rules)",
     .cli = {.output = PK_CLI_OUT_NONE,
             .side_option = "suggest-rules",

@@ -16,6 +16,7 @@ typedef struct retarget_opts {
     char *rules_name, *from_name, *to_name;
     const pk_rules *rules;
     const pk_model *from, *to;
+    const pk_bodies *bodies; /* from "@auto": the built-in bodies to pick from */
     bool no_stance, no_scale, no_fold, fingers, verbose;
     bool feet_from_source, keep_absent;
     double max_deg, max_pos; /* the fold's tolerances */
@@ -52,6 +53,10 @@ typedef struct retarget_result {
     bool models;      /* the run between models */
     pk_check_fit fit; /* ... which model the input fits better */
     bool fit_done;
+    /* from "@auto": the body picked and how each fits */
+    long picked;
+    pk_body_fit auto_fit[4];
+    const pk_bodies *bodies;
 } retarget_result;
 
 static void free_result(void *p)
@@ -74,6 +79,11 @@ static int check(const pk_step *s, pk_log *log)
         return pki_step_fail(log, "no rules given (%s R.yaml) and no models (%s A.pmx %s B.pmx)",
                              pki_step_spell(s, "rules", n1), pki_step_spell(s, "from", n2),
                              pki_step_spell(s, "to", n3));
+    if (o->to_name && strcmp(o->to_name, PKI_AUTO_BODY) == 0)
+        return pki_step_fail(log,
+                             "%s @auto picks the model the input was made for; %s names the one "
+                             "it is for",
+                             pki_step_spell(s, "from", n1), pki_step_spell(s, "to", n2));
     if (!o->from_name != !o->to_name)
         return pki_step_fail(log,
                              "%s and %s go together (the model the input was made for, and the "
@@ -133,14 +143,15 @@ static void unchanged_retarget(const pk_retarget_report *t, const char *what, pk
  * given (before the rules' renames); a source that fits worse than the
  * target is warned about: the input was probably made for another model.
  * An input without bone or morph keys has nothing to compare. */
-static int fit_models(const retarget_opts *o, const pk_doc *d, retarget_result *rr, pk_log *log)
+static int fit_models(const retarget_opts *o, const pk_model *from, const pk_doc *d,
+                      retarget_result *rr, pk_log *log)
 {
     size_t names =
         d->motion ? d->motion->nbones + d->motion->nmorphs : d->pose->nbones + d->pose->nmorphs;
     if (!names) /* a camera motion: nothing to compare */
         return 0;
     const pk_check_fit *f = &rr->fit;
-    if (pk_check_compare(o->from, o->to, d->motion, d->pose, &rr->fit, log) != 0)
+    if (pk_check_compare(from, o->to, d->motion, d->pose, &rr->fit, log) != 0)
         return -1;
     rr->fit_done = true;
     /* --keep-absent already says the source stands in for another model */
@@ -155,16 +166,49 @@ static int fit_models(const retarget_opts *o, const pk_doc *d, retarget_result *
     return 0;
 }
 
+static bool picks_body(const pk_step *s)
+{
+    const char *f = ((const retarget_opts *)s->o)->from_name;
+    return f && strcmp(f, PKI_AUTO_BODY) == 0;
+}
+
+/* from "@auto": the built-in body the document fits best
+ * (pk_body_fit_doc), or NULL (logged). */
+static const pk_model *pick_body(const retarget_opts *o, const pk_doc *d, retarget_result *rr,
+                                 pk_log *log)
+{
+    const pk_bodies *b = o->bodies;
+    if (!b || b->n > sizeof rr->auto_fit / sizeof *rr->auto_fit) {
+        pk_error(log, PK_E_USAGE, "retarget: the built-in bodies were not loaded");
+        return NULL;
+    }
+    rr->bodies = b;
+    rr->picked = pk_body_fit_doc((const pk_model *const *)b->models, b->n, d, rr->auto_fit, log);
+    if (rr->picked < 0)
+        return NULL;
+    if (!rr->auto_fit[rr->picked].has) {
+        pk_error(log, PK_E_NOT_FOUND,
+                 "--from @auto: no built-in body has any of the %zu bones the %s keys (check "
+                 "--model @classic shows the near misses)",
+                 rr->auto_fit[rr->picked].keyed, d->motion ? "motion" : "pose");
+        return NULL;
+    }
+    return b->models[rr->picked];
+}
+
 static int between_models(const pk_step *s, pk_doc *d, retarget_result *rr, pk_log *log)
 {
     const retarget_opts *o = s->o;
-    if (!o->from || !o->to) {
+    const pk_model *from = picks_body(s) ? pick_body(o, d, rr, log) : o->from;
+    if (picks_body(s) && !from)
+        return -1;
+    if (!from || !o->to) {
         pk_error(log, PK_E_USAGE, "retarget: the models were not loaded");
         return -1;
     }
     /* the models by the names the user gave them (files, or a job's
      * names, which the job places at the step) */
-    pk_retarget_options ro = {.from = o->from,
+    pk_retarget_options ro = {.from = from,
                               .to = o->to,
                               .no_stance = o->no_stance,
                               .no_scale = o->no_scale,
@@ -177,7 +221,7 @@ static int between_models(const pk_step *s, pk_doc *d, retarget_result *rr, pk_l
                               .max_deg = o->max_deg,
                               .max_pos = o->max_pos};
     rr->models = true;
-    if (fit_models(o, d, rr, log) != 0)
+    if (fit_models(o, from, d, rr, log) != 0)
         return -1;
     return d->motion
                ? pk_motion_retarget_models(d->motion, o->rules, &ro, &rr->edit, &rr->report, log)
@@ -363,6 +407,15 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
         pk_buf_puts(out, "; ");
     }
     keys_summary(e, out);
+    if (rr->bodies) {
+        const pk_body_fit *b = &rr->auto_fit[rr->picked];
+        pk_buf_printf(out, "\nfrom: @auto is @%s (it has %zu of the %zu bones the input keys",
+                      rr->bodies->names[rr->picked], b->has, b->keyed);
+        for (size_t i = 0; i < rr->bodies->n; i++)
+            if ((long)i != rr->picked)
+                pk_buf_printf(out, "; @%s %zu", rr->bodies->names[i], rr->auto_fit[i].has);
+        pk_buf_putc(out, ')');
+    }
     if (rr->models && t->fold_done)
         fold_summary(s, &t->fold, out);
     if (rr->models && t->absent_kept)
@@ -413,7 +466,9 @@ static const char HELP[] =
     "do it all: `stance` {bone, rotate: [X,Y,Z] degrees, chain} and `scale`\n"
     "(rules/a-to-t-stance.yaml).\n"
     "\n"
-    "  --from A         the model IN was made for (.pmx or .pmd)\n"
+    "  --from A         the model IN was made for (.pmx, .pmd or a body: @classic,\n"
+    "                   @standard, a body file; @auto: the built-in body IN fits\n"
+    "                   best, as check without --model tells)\n"
     "  --to B           the model it is for\n"
     "  --rules R.yaml   rename first; stance and scale entries that win\n"
     "  --no-stance      leave the arms' rotations alone\n"
@@ -450,5 +505,7 @@ const pki_step_def pki_step_retarget = {
     .makes = pki_makes_input,
     .takes_input = true,
     .free_result = free_result,
+    .wants_bodies = picks_body,
+    .bodies = offsetof(retarget_opts, bodies),
     .cli = {.output = PK_CLI_OUT_DOC},
 };

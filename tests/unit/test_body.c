@@ -417,6 +417,121 @@ static void builtin_bodies(void **state)
     pk_log_free(&log);
 }
 
+/* ---- which body a motion fits ---- */
+
+static pk_model *body_of(const char *bones)
+{
+    char text[1024];
+    int o = snprintf(text, sizeof text, "posekit_body: 1\nbones:\n");
+    for (const char *p = bones; *p; p++)
+        o += snprintf(text + o, sizeof text - (size_t)o, "  - {name: %c, pos: [0, 0, 0]}\n", *p);
+    pk_log log;
+    pk_log_init(&log);
+    pk_model *m = read_text(text, &log);
+    assert_non_null(m);
+    pk_log_free(&log);
+    return m;
+}
+
+/* A motion keying each named bone once (at rest: keys at rest count). */
+static pk_doc motion_of(const char *bones)
+{
+    pk_doc d = {PK_FMT_VMD, pk_motion_new(), NULL};
+    for (const char *p = bones; *p; p++) {
+        pk_bone_key *k = pk_motion_push_bone(d.motion);
+        k->name = pk_names_intern(d.motion->names, p, 1);
+        k->rot[3] = 1;
+        pk_interp_linear(k->interp);
+    }
+    return d;
+}
+
+static void fit_picks(void **state)
+{
+    (void)state;
+    pk_model *m[2] = {body_of("xy"), body_of("xyz")};
+    static const struct {
+        const char *keys;
+        long pick;
+        size_t has0, has1;
+    } CASES[] = {
+        {"xy", 0, 2, 2},   /* both have every bone: the first */
+        {"xz", 1, 1, 2},   /* only the second has every bone */
+        {"xq", 0, 1, 1},   /* neither: the overlap, 1/3 against 1/4 */
+        {"xyzq", 1, 2, 3}, /* 2/4 against 3/4 */
+        {"q", 0, 0, 0},    /* none has any: the first, has 0 */
+    };
+    for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {
+        pk_log log;
+        pk_log_init(&log);
+        pk_doc d = motion_of(CASES[i].keys);
+        pk_body_fit fit[2];
+        long pick = pk_body_fit_doc((const pk_model *const *)m, 2, &d, fit, &log);
+        if (pick != CASES[i].pick || fit[0].has != CASES[i].has0 || fit[1].has != CASES[i].has1)
+            fail_msg("keys %s: picked %ld (%zu, %zu), want %ld (%zu, %zu)", CASES[i].keys, pick,
+                     fit[0].has, fit[1].has, CASES[i].pick, CASES[i].has0, CASES[i].has1);
+        assert_int_equal(fit[0].keyed, strlen(CASES[i].keys));
+        pk_doc_free(&d);
+        pk_log_free(&log);
+    }
+    pk_log log;
+    pk_log_init(&log);
+    /* every bone had beats a closer overlap: the motion cannot tell them
+     * apart, and the first is the older skeleton */
+    pk_model *big[2] = {body_of("xyzw"), body_of("xy")};
+    pk_doc d = motion_of("xy");
+    pk_body_fit fit[2];
+    assert_int_equal(pk_body_fit_doc((const pk_model *const *)big, 2, &d, fit, &log), 0);
+    assert_true(fit[1].overlap > fit[0].overlap);
+    pk_doc_free(&d);
+    pk_model_free(big[0]);
+    pk_model_free(big[1]);
+    d = motion_of("");
+    assert_int_equal(pk_body_fit_doc((const pk_model *const *)m, 2, &d, fit, &log), -1);
+    tu_assert_log_has(&log, "keys no bone");
+    pk_doc_free(&d);
+    pk_log_free(&log);
+    pk_model_free(m[0]);
+    pk_model_free(m[1]);
+}
+
+/* The corpus dances made for the classic skeleton, and those made on
+ * Gene and on semi-standard models. */
+static void fit_corpus(void **state)
+{
+    (void)state;
+    if (!tu_corpus_path("x"))
+        skip();
+    static const struct {
+        const char *file, *body;
+    } CASES[] = {
+        {"vmd_wavefile_v2.vmd", "classic"},
+        {"vmd_mmd4unity_IK_Test.vmd", "classic"},
+        {"vpd_keitel_01.vpd", "classic"},
+        {"vmd_imas_azusa_bow1.vmd", "classic"},
+        {"vmd_mmdagent_stand.vmd", "standard"},
+        {"vmd_mmdtools_test.vmd", "standard"},
+        {"vmd_babylon_physics_toggle_yyb10th.vmd", "standard"},
+    };
+    pk_log log;
+    pk_log_init(&log);
+    pk_bodies *b = pk_bodies_load(&log);
+    assert_non_null(b);
+    for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {
+        pk_doc d;
+        assert_int_equal(pk_doc_load(tu_corpus_path(CASES[i].file), &d, &log), 0);
+        pk_body_fit fit[2];
+        long pick = pk_body_fit_doc((const pk_model *const *)b->models, b->n, &d, fit, &log);
+        assert_true(pick >= 0);
+        if (strcmp(b->names[pick], CASES[i].body) != 0)
+            fail_msg("%s: @%s picked (has %zu, %zu of %zu), want @%s", CASES[i].file,
+                     b->names[pick], fit[0].has, fit[1].has, fit[0].keyed, CASES[i].body);
+        pk_doc_free(&d);
+    }
+    pk_bodies_free(b);
+    pk_log_free(&log);
+}
+
 /* ---- bad bodies ---- */
 
 typedef struct bad_case {
@@ -506,6 +621,8 @@ int main(void)
         cmocka_unit_test(corpus_models_evaluate_alike),
         cmocka_unit_test(selection_evaluates_alike),
         cmocka_unit_test(builtin_bodies),
+        cmocka_unit_test(fit_picks),
+        cmocka_unit_test(fit_corpus),
         cmocka_unit_test(bad_bodies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

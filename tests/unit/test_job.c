@@ -691,9 +691,14 @@ static void test_step_options(void **state)
     pk_step_free(s);
     s = pk_step_new("check", "", &log);
     assert_int_equal(pk_step_operand(s, "a.vmd", &log), 0);
-    assert_int_equal(pk_step_check(s, &log), -1);
-    tu_assert_log_has(&log, "no model given (model MODEL)");
+    /* no model: the built-in bodies are what it reads beside the input */
+    assert_int_equal(pk_step_check(s, &log), 0);
+    pk_step_need need[3];
+    assert_int_equal(pk_step_needs(s, need, 3), 2);
+    assert_int_equal(need[1].kind, PK_NEED_BODIES);
     assert_int_equal(pk_step_set(s, "model", "m", &log), 0);
+    assert_int_equal(pk_step_needs(s, need, 3), 2);
+    assert_int_equal(need[1].kind, PK_NEED_MODEL);
     assert_false(pk_step_strict(s));
     assert_int_equal(pk_step_set(s, "strict", "true", &log), 0);
     assert_true(pk_step_strict(s));
@@ -721,9 +726,7 @@ static void test_model_input_errors(void **state)
                       "job.yaml:3:17: in 'm' names a model, not a motion or pose");
     expect_load_error("inputs: {a: x.vmd, m: m.pmx}\noutputs: {m: m2.pmx}\n",
                       "output 'm' is a model");
-    expect_load_error("inputs: {a: x.vmd, m: m.pmx}\nsteps:\n  - check: {in: a, out: c}\n"
-                      "outputs: {c: c.txt}\n",
-                      "job.yaml:3:5: no model given (model MODEL)");
+
     expect_load_error("inputs: {a: x.vmd}\nsteps:\n  - reduce: {in: a, max_deg: -1, out: c}\n"
                       "outputs: {c: c.vmd}\n",
                       "job.yaml:3:30: max_deg wants a positive number of degrees, not '-1'");

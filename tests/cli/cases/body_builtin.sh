@@ -58,3 +58,42 @@ expect_stderr_contains '@nobody is not a built-in body'
 expect_exit 2 "$POSEKIT" convert mine.yaml -o x.vmd
 expect_stderr_contains 'a body (a model described as text), not a motion or pose'
 expect_no_file x.vmd
+
+# @auto: the body the dance fits (check without --model tells which)
+expect_exit 0 "$POSEKIT" check dance.vmd
+expect_stdout_contains '@classic   has 140 of the 140 bones it keys (初音ミク, 140 bones; overlap 1.00)'
+expect_stdout_contains 'best: @classic'
+expect_exit 0 "$POSEKIT" retarget dance.vmd --from @auto --to gene.pmx -o auto.vmd
+expect_stderr_contains 'posekit retarget: from: @auto is @classic (it has 140 of the 140 bones the input keys; @standard 66)'
+expect_same_bytes auto.vmd body.vmd
+cp "$(corpus vmd_mmdagent_stand.vmd)" stand.vmd
+expect_exit 0 "$POSEKIT" check stand.vmd
+expect_stdout_contains 'best: @standard'
+expect_exit 0 "$POSEKIT" retarget stand.vmd --from @auto --to classic.pmx -o stand_auto.vmd
+expect_stderr_contains 'from: @auto is @standard'
+expect_exit 0 "$POSEKIT" retarget stand.vmd --from @standard --to classic.pmx -o stand_std.vmd
+expect_same_bytes stand_auto.vmd stand_std.vmd
+# in a job: from: "@auto" names no input
+cat > job2.yaml <<'YAML'
+inputs: {dance: dance.vmd, gene: gene.pmx}
+steps:
+  - retarget: {in: dance, from: "@auto", to: gene, out: r}
+outputs: {r: job2.vmd}
+YAML
+expect_exit 0 "$POSEKIT" run job2.yaml
+expect_stdout_contains 'from: @auto is @classic'
+expect_same_bytes job2.vmd auto.vmd
+# nothing to fit: a motion of camera keys, or of names no body has
+cp "$(corpus vmd_wavefile_camera.vmd)" cam.vmd
+expect_exit 2 "$POSEKIT" retarget cam.vmd --from @auto --to gene.pmx -o never.vmd
+expect_stderr_contains 'cam.vmd: the motion keys no bone: there is nothing to fit a body to'
+expect_no_file never.vmd
+expect_exit 2 "$POSEKIT" check cam.vmd
+expect_stderr_contains 'the motion keys no bone'
+# @auto is retarget's --from (and check's), not a model to load elsewhere
+expect_exit 2 "$POSEKIT" retarget dance.vmd --from gene.pmx --to @auto -o never.vmd
+expect_stderr_contains '--from @auto picks the model the input was made for; --to names the one it is for'
+expect_no_file never.vmd
+expect_exit 2 "$POSEKIT" draw dance.vmd --model @auto --frame 0 -o never.svg
+expect_stderr_contains '@auto is not a built-in body'
+expect_no_file never.svg

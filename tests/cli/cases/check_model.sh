@@ -92,9 +92,10 @@ expect_exit 0 "$POSEKIT" check ok.vmd --model "$model"
 vpd_text 'm' '\x8e\xf1|0,0,0|0,0,0,1' >p.vpd
 expect_exit 0 "$POSEKIT" check p.vpd --model "$(corpus pmd_gene.pmd)"
 
-# errors: no model, a model that is not one, a motion given as the model
-expect_exit 2 "$POSEKIT" check ok.vmd
-expect_stderr_contains 'no model given'
+# no model: the built-in body that fits (センター: both do, the first wins)
+expect_exit 0 "$POSEKIT" check ok.vmd
+expect_stdout_contains 'best: @classic'
+# errors: a model that is not one, a motion given as the model
 head -c 100 "$model" >cut.pmx
 expect_exit 2 "$POSEKIT" check ok.vmd --model cut.pmx
 expect_stderr_contains 'cut.pmx:77: texture 0: path length 20 does not fit in the 19 bytes left'

@@ -241,11 +241,21 @@ job '{check: {in: damaged.vpd, model: miku.pmx, out: r}}' txt
 JOB_EXIT=2 job '{check: {in: damaged.vpd, model: miku.pmx, strict: true, out: r}}' txt
 expect_stderr_contains 'check: strict: 3 warnings (reading its inputs or running it) are errors'
 expect_no_file job_out.txt
-# no model: the same message both ways; a model must be a model input
-expect_exit 2 "$POSEKIT" check stand.vmd
-expect_stderr_contains 'no model given (--model MODEL)'
-JOB_EXIT=2 job '{check: {in: stand.vmd, out: r}}' txt
-expect_stderr_contains 'no model given (model MODEL)'
+# no model: which built-in body fits, the same report both ways (model
+# "@auto" is the same); a model must be a model input
+for fmt in txt json; do
+    flag=
+    [ $fmt = json ] && flag=--json
+    expect_exit 0 "$POSEKIT" check stand.vmd $flag
+    cp "$OUT" cli.$fmt
+    job '{check: {in: stand.vmd, out: r}}' $fmt
+    expect_same_bytes cli.$fmt job_out.$fmt
+    job '{check: {in: stand.vmd, model: "@auto", out: r}}' $fmt
+    expect_same_bytes cli.$fmt job_out.$fmt
+done
+grep -q '^best: @standard' cli.txt || fail "check without a model: $(cat cli.txt)"
+expect_exit 2 "$POSEKIT" check stand.vmd --suggest-rules s.yaml
+expect_stderr_contains 'the suggested rules rename to a model'"'"'s names: give --model MODEL'
 JOB_EXIT=2 job '{check: {in: stand.vmd, model: dance.vmd, out: r}}' txt
 expect_stderr_contains "model 'dance.vmd' names a motion, pose or report, not a model"
 JOB_EXIT=2 job '{check: {in: miku.pmx, model: miku.pmx, out: r}}' txt
