@@ -1056,6 +1056,71 @@ PK_API int pk_motion_retarget_models(pk_motion *m, const pk_rules *r, const pk_r
 PK_API int pk_pose_retarget_models(pk_pose *p, const pk_rules *r, const pk_retarget_options *o,
                                    pk_edit_stats *st, pk_retarget_report *rep, pk_log *log);
 
+/* ---- the camera (engine/ops/retarget/camera.c; カメラ補正) ----
+ * A camera motion made for a dance on model A, moved so that B, playing
+ * the dance as retargeted for it, is framed as A was.  MMD's camera: the
+ * eye is centre + R·(0, 0, distance) with R = Ry(−ry)·Rx(−rx)·Rz(−rz) (the
+ * key's Euler angles, roll applied first), looking along R·(0, 0, 1) with
+ * up R·(0, 1, 0); fov is the vertical view angle in degrees.  A point
+ * lands on the screen at (x, y) / (z · 2·tan(fov/2)) in screen heights
+ * (camera space x, y, z; the centre of the screen is 0).
+ *
+ * The points: the head (頭), both wrists (手首) and both ankles (足首) that
+ * both models have, evaluated with IK at every frame.  At each frame the
+ * eye moves (the angles and the view angle stay) so that B's points land
+ * where A's did through the original camera: least squares over the points
+ * on or near A's screen, from the eye that keeps their centroid in place
+ * at a distance scaled by the models' size; the look-at point then keeps
+ * its depth in the subject (distance scaled by the subject's depth), so a
+ * B that is A scaled by k gets every distance and centre scaled by k.
+ * Every key is moved at once, curves kept (least squares over every
+ * frame of the camera MMD plays from them); a stretch between keys whose
+ * worst frame stays more than PK_CAMERA_SMOOTH worse than the
+ * frame-by-frame correction (evened out, so the camera does not follow
+ * every hand movement) is fitted again from it by the keyframe reducer
+ * (pk_motion_reduce, the camera alone; max_deg, max_pos, when given, cap
+ * its tolerances).  Cuts stay cuts; keys come out sorted by frame.
+ * Orthographic frames (perspective byte not 0) are left as they are.
+ *
+ * Measured on every frame where A's head is on the screen (aspect: width
+ * over height), over the points A shows on it: how far from A's each of
+ * B's lands, in screen heights, with the camera unchanged (before) and
+ * corrected (after). */
+#define PK_CAMERA_SMOOTH 0.005 /* screen heights */
+#define PK_CAMERA_ASPECT (16.0 / 9.0)
+
+typedef struct pk_camera_options {
+    const struct pk_model *from, *to;
+    const pk_motion *dance_from; /* the dance as made for `from` */
+    const pk_motion *dance_to;   /* the dance as retargeted for `to` */
+    double aspect;               /* 0: PK_CAMERA_ASPECT */
+    double max_deg, max_pos;     /* caps on the refit's tolerances (0: a fifth of a percent of
+                                    the screen height) */
+} pk_camera_options;
+
+typedef struct pk_camera_report {
+    size_t points;              /* of the five, those both models have */
+    size_t frames;              /* frames looked at (the camera's and the dance's span) */
+    size_t frames_on_screen;    /* ... A's head on the screen: the frames measured */
+    size_t measured;            /* points measured over those frames */
+    double before_worst, before_mean; /* the camera unchanged, screen heights */
+    double after_worst, after_mean;   /* corrected */
+    double best_worst, best_mean;     /* the frame-by-frame correction itself */
+    uint32_t before_worst_frame, after_worst_frame;
+    size_t keys_in, keys_out; /* camera keys */
+    size_t kept;              /* keys moved with their curves kept */
+    size_t pieces;            /* stretches fitted again */
+    size_t piece_keys;        /* keys those stretches got */
+    size_t ortho;             /* orthographic frames left alone */
+} pk_camera_report;
+
+/* Corrects camera's camera keys in place (its other sections untouched;
+ * new keys appended after the others).  0, or -1 (logged; camera
+ * untouched) when camera has no camera key, the models share no point, or
+ * on OOM.  rep may be NULL. */
+PK_API int pk_motion_retarget_camera(pk_motion *camera, const pk_camera_options *o,
+                                     pk_camera_report *rep, pk_log *log);
+
 /* ======================================================================
  * Overlay, merge (engine/ops/keys/overlay.c, engine/ops/keys/merge.c)
  * ====================================================================== */

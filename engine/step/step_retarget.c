@@ -25,6 +25,7 @@ typedef struct retarget_opts {
 #define T retarget_opts
 static const pki_option OPTIONS[] = {
     PKI_ROW_INPUT("in", 0),
+    PKI_ROW_INPUT("motion", 1), /* IN is a camera: the dance it frames */
     PKI_ROW_RULES(T),
     PKI_ROW_MODEL(T, "from", from_name, from),
     PKI_ROW_MODEL(T, "to", to_name, to),
@@ -57,6 +58,10 @@ typedef struct retarget_result {
     long picked;
     pk_body_fit auto_fit[4];
     const pk_bodies *bodies;
+    /* with a motion: IN is its camera, corrected; edit and report are the
+     * dance's retarget */
+    bool camera;
+    pk_camera_report cam;
 } retarget_result;
 
 static void free_result(void *p)
@@ -104,6 +109,12 @@ static int check(const pk_step *s, pk_log *log)
     if (o->fingers && o->no_stance)
         return pki_step_fail(log, "%s is part of the stance step, which %s turns off",
                              pki_step_spell(s, "fingers", n1), pki_step_spell(s, "no_stance", n2));
+    if (s->ninputs > 1 && !o->from_name)
+        return pki_step_fail(log,
+                             "%s is the dance a camera frames: the camera moves from model %s "
+                             "to %s",
+                             pki_step_spell(s, "motion", n1), pki_step_spell(s, "from", n2),
+                             pki_step_spell(s, "to", n3));
     if (o->feet_from_source && o->no_scale)
         return pki_step_fail(log, "%s is part of the scale step, which %s turns off",
                              pki_step_spell(s, "feet_from_source", n1),
@@ -228,9 +239,57 @@ static int between_models(const pk_step *s, pk_doc *d, retarget_result *rr, pk_l
                : pk_pose_retarget_models(d->pose, o->rules, &ro, &rr->edit, &rr->report, log);
 }
 
+/* IN is a camera and in[1] the dance it frames: the dance is retargeted
+ * (every option as for a dance alone: the camera frames what B plays),
+ * then the camera moved for B (engine/ops/retarget/camera.c). */
+static int camera_run(const pk_step *s, pk_doc *in, pk_doc *d, retarget_result *rr, pk_log *log)
+{
+    const retarget_opts *o = s->o;
+    if (!d->motion || !d->motion->ncameras)
+        return pki_step_fail(log, "no camera key: with %s the input is the camera that frames "
+                                  "the dance",
+                             s->prefix[0] ? "--motion" : "motion");
+    if (d->motion->nbones)
+        return pki_step_fail(log, "the camera motion keys bones too: retarget its dance on its "
+                                  "own (the dance the camera frames goes with %s)",
+                             s->prefix[0] ? "--motion" : "motion");
+    if (!in[1].motion)
+        return pki_step_fail(log, "%s: a pose: the dance a camera frames is a motion (VMD)",
+                             s->inputs[1]);
+    pk_doc dance = {PK_FMT_VMD, pk_motion_clone(in[1].motion), NULL};
+    if (!dance.motion) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    rr->camera = true;
+    char *old = pki_about(log, s->inputs[1]);
+    int rc = between_models(s, &dance, rr, log);
+    pki_restore(log, old);
+    const pk_model *from = rr->bodies ? rr->bodies->models[rr->picked] : o->from;
+    pk_camera_options co = {.from = from,
+                            .to = o->to,
+                            .dance_from = in[1].motion,
+                            .dance_to = dance.motion};
+    if (!rc)
+        rc = pk_motion_retarget_camera(d->motion, &co, &rr->cam, log);
+    pk_doc_free(&dance);
+    return rc;
+}
+
 static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_log *log)
 {
-    (void)n;
+    if (n > 1) {
+        retarget_result *rr = res->own = calloc(1, sizeof *rr);
+        if (!rr) {
+            pk_error(log, "out of memory");
+            return -1;
+        }
+        pki_take(&res->out, in);
+        char *old = pki_about(log, s->inputs[0]);
+        int rc = camera_run(s, in, &res->out, rr, log);
+        pki_restore(log, old);
+        return rc;
+    }
     const retarget_opts *o = s->o;
     retarget_result *rr = res->own = calloc(1, sizeof *rr);
     if (!rr) {
@@ -394,6 +453,26 @@ static void fit_summary(const pk_check_fit *f, bool keep_absent, pk_buf *out)
                                   : "it fits both alike");
 }
 
+/* The camera's line: its keys, then where B's points land. */
+static void camera_summary(const pk_camera_report *c, pk_buf *out)
+{
+    pk_buf_printf(out, "camera: %zu key%s in, %zu out (%zu moved with their curves", c->keys_in,
+                  pki_plural(c->keys_in), c->keys_out, c->kept);
+    if (c->pieces)
+        pk_buf_printf(out, ", %zu stretch%s fitted again: %zu key%s", c->pieces,
+                      c->pieces == 1 ? "" : "es", c->piece_keys, pki_plural(c->piece_keys));
+    pk_buf_printf(out,
+                  "); on the %zu frame%s where A's head is on the screen, B's head, hands and "
+                  "feet land within %.2f%% of the screen height of A's (mean %.2f%%; frame by "
+                  "frame at best %.2f%%, mean %.2f%%; the camera unchanged: %.2f%%, mean %.2f%%)",
+                  c->frames_on_screen, pki_plural(c->frames_on_screen), 100 * c->after_worst,
+                  100 * c->after_mean, 100 * c->best_worst, 100 * c->best_mean,
+                  100 * c->before_worst, 100 * c->before_mean);
+    if (c->ortho)
+        pk_buf_printf(out, "; %zu orthographic frame%s left alone", c->ortho,
+                      pki_plural(c->ortho));
+}
+
 static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
 {
     const retarget_result *rr = res->own;
@@ -402,6 +481,10 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
     const pk_edit_stats *e = &rr->edit;
     const pk_retarget_report *t = &rr->report;
     /* the rename line only when rules rename */
+    if (rr->camera) {
+        camera_summary(&rr->cam, out);
+        pk_buf_puts(out, "\ndance: ");
+    }
     if (((const retarget_opts *)s->o)->rules_name) {
         pki_rename_summary(e, out);
         pk_buf_puts(out, "; ");
@@ -436,6 +519,7 @@ static const char HELP[] =
     "                           [--feet-from-source] [--keep-absent]\n"
     "                           [--max-deg D] [--max-pos P] [--verbose] [--strict]\n"
     "       posekit retarget IN --rules R.yaml -o OUT [--verbose] [--strict]\n"
+    "       posekit retarget CAMERA.vmd --from A --to B --motion DANCE.vmd -o OUT\n"
     "\n"
     "Adapts a VMD motion or VPD pose made for model A to model B.  With the\n"
     "two models (PMX or PMD) every step is computed from their bones:\n"
@@ -466,9 +550,8 @@ static const char HELP[] =
     "do it all: `stance` {bone, rotate: [X,Y,Z] degrees, chain} and `scale`\n"
     "(rules/a-to-t-stance.yaml).\n"
     "\n"
-    "  --from A         the model IN was made for (.pmx, .pmd or a body: @classic,\n"
-    "                   @standard, a body file; @auto: the built-in body IN fits\n"
-    "                   best, as check without --model tells)\n"
+    "  --from A         the model IN was made for (.pmx, .pmd, a body file,\n"
+    "                   @classic, @standard, or @auto: the one check picks)\n"
     "  --to B           the model it is for\n"
     "  --rules R.yaml   rename first; stance and scale entries that win\n"
     "  --no-stance      leave the arms' rotations alone\n"
@@ -480,6 +563,8 @@ static const char HELP[] =
     "                   move (and its knees bend) even where A's keys rest\n"
     "  --keep-absent    keep the keys of bones A lacks and B has (when A stands\n"
     "                   in for the model the motion was made for)\n"
+    "  --motion DANCE   IN is DANCE's camera: moved so that B, playing DANCE\n"
+    "                   retargeted, is framed as A was; it reports how close\n"
     "  --max-deg D      the fold's rotation tolerance, degrees (default 0.1)\n"
     "  --max-pos P      the fold's translation tolerance, units (default 0.005)\n"
     "  -o, --output OUT output file (.vmd or .vpd; a motion written as .vpd is\n"

@@ -1,0 +1,1118 @@
+/*
+ * camera.c — the camera moved for another model (posekit.h, "the camera";
+ * カメラ補正).
+ *
+ * MMD's camera (the key's fields as stored, MMD's left-handed space): the
+ * eye is centre + R·(0, 0, distance) with R = Ry(−ry)·Rx(−rx)·Rz(−rz), the
+ * camera looks along R·(0, 0, 1) with up R·(0, 1, 0) and right
+ * R·(1, 0, 0), and fov is the vertical view angle in degrees (babylon-mmd's
+ * MmdCamera; MMDAgent's view rotation Rz·Rx·Ry is its inverse).  In camera
+ * space (x, y, z) = Rᵀ·(p − eye) a point lands at (x, y) / (z·2·tan(fov/2))
+ * screen heights from the centre of the screen.
+ *
+ * Per frame (the frame-by-frame correction): the angles, the view angle
+ * and the projection stay; the eye e moves.  The points of A (head,
+ * wrists, ankles) are projected through the original camera, each
+ * weighted 1 on the screen, fading to 0 a quarter of the screen height
+ * beyond its edge (so a hand leaving the picture does not make the camera
+ * jump).  From e_ref = c_B + k·(e − c_A) (c: the weighted centroid of the
+ * points, k: B's head height over A's at rest), which keeps the centroid
+ * where it was and the subject's size, Gauss-Newton minimises the squared
+ * screen distances of B's points to A's plus 1e-4·|e − e_ref|²/D² (D the
+ * viewing distance: decides what the points cannot, such as the depth
+ * when only the head is in the picture).  The look-at point then keeps
+ * its depth in the subject: distance' = distance·z_B/z_A (z: the
+ * centroid's depth), centre' = e' − distance'·forward.  B equal to A
+ * scaled by k about any point makes e_ref exact: every centre and distance
+ * scales by k.
+ *
+ * The motion.  Played by MMD, the camera at a frame is one key's or a
+ * blend of two neighbours' by their curves, so the eye is linear in the
+ * keys' centres and distances: all keys are moved at once (least squares
+ * over every frame, curves and angles kept; below, "the keys, all at
+ * once").  A stretch between two keys (or after the last, while the dance
+ * goes on) whose worst frame is still more than PK_CAMERA_SMOOTH worse
+ * than the frame-by-frame correction, evened out (Whittaker's smoother:
+ * a camera that follows the subject, not every hand movement), is baked
+ * from that (a key a frame, easing in from a key a kept stretch shares)
+ * and reduced (pk_motion_reduce over the stretch, the camera alone,
+ * within FIT of the screen height).  Cuts (keys a frame apart) stay cuts;
+ * keys come out sorted by frame, of two records of one frame the later.
+ */
+#include "common/diag.h"
+#include "math/bezier.h"
+#include "ops/retarget/retarget.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PI 3.14159265358979323846
+#define NPOINTS 5
+#define NEAR 0.05           /* units in front of the eye a point must be */
+#define FADE 0.25           /* screen heights beyond the edge a point's weight fades over */
+#define REG 1e-4            /* the pull towards e_ref, per (viewing distance)² */
+#define BEHIND_ERR 1.0      /* a point B shows behind the eye: a screen height off */
+#define FIT 0.002 /* a refit's tolerance, screen heights */
+#define RAMP 15.0           /* frames a refit eases over from a key it shares */
+#define SMOOTH_MU 1e3 /* the refit's smoothing: swings slower than 2π·mu^¼ ≈ 35 frames pass */
+
+static const char *const POINTS[NPOINTS] = {"頭", "左手首", "右手首", "左足首", "右足首"};
+
+typedef struct view {
+    double R[3][3]; /* columns: right, up, forward */
+    double eye[3];
+    double t; /* 2·tan(fov/2) */
+    bool ortho;
+} view;
+
+/* One frame's points, A's and B's (world positions). */
+typedef struct frame_pts {
+    double a[NPOINTS][3], b[NPOINTS][3];
+} frame_pts;
+
+typedef struct scene {
+    const pk_camera_options *o;
+    double aspect, k;
+    bool have[NPOINTS];
+    size_t npoints;
+    uint32_t nframes; /* frames 0 .. nframes-1 */
+    frame_pts *pts;
+} scene;
+
+/* ---- the view ---- */
+
+static void mat_mul(const double a[3][3], const double b[3][3], double o[3][3])
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            o[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
+}
+
+/* R = Ry(−ry)·Rx(−rx)·Rz(−rz) */
+static void rot_of(const float r[3], double R[3][3])
+{
+    double cx = cos(-(double)r[0]), sx = sin(-(double)r[0]);
+    double cy = cos(-(double)r[1]), sy = sin(-(double)r[1]);
+    double cz = cos(-(double)r[2]), sz = sin(-(double)r[2]);
+    const double X[3][3] = {{1, 0, 0}, {0, cx, -sx}, {0, sx, cx}};
+    const double Y[3][3] = {{cy, 0, sy}, {0, 1, 0}, {-sy, 0, cy}};
+    const double Z[3][3] = {{cz, -sz, 0}, {sz, cz, 0}, {0, 0, 1}};
+    double t[3][3];
+    mat_mul(Y, X, t);
+    mat_mul((const double(*)[3])t, Z, R);
+}
+
+static void view_of(const pk_camera_key *k, view *v)
+{
+    rot_of(k->rot, v->R);
+    for (int a = 0; a < 3; a++)
+        v->eye[a] = (double)k->pos[a] + (double)k->distance * v->R[a][2];
+    double fov = k->fov < 1 ? 1.0 : k->fov > 179 ? 179.0 : (double)k->fov;
+    v->t = 2.0 * tan(fov * PI / 360.0);
+    v->ortho = k->perspective != 0;
+}
+
+static void cam_space(const view *v, const double eye[3], const double p[3], double q[3])
+{
+    double d[3] = {p[0] - eye[0], p[1] - eye[1], p[2] - eye[2]};
+    for (int j = 0; j < 3; j++)
+        q[j] = v->R[0][j] * d[0] + v->R[1][j] * d[1] + v->R[2][j] * d[2];
+}
+
+/* Where p lands (screen heights); false when it is not in front. */
+static bool screen(const view *v, const double eye[3], const double p[3], double s[2])
+{
+    double q[3];
+    cam_space(v, eye, p, q);
+    if (!(q[2] > NEAR))
+        return false;
+    s[0] = q[0] / (q[2] * v->t);
+    s[1] = q[1] / (q[2] * v->t);
+    return true;
+}
+
+bool pki_camera_screen(const pk_camera_key *cam, const double p[3], double s[2])
+{
+    view v;
+    view_of(cam, &v);
+    return screen(&v, v.eye, p, s);
+}
+
+static bool on_screen(const scene *sc, const double s[2])
+{
+    return fabs(s[1]) <= 0.5 && fabs(s[0]) <= 0.5 * sc->aspect;
+}
+
+/* 1 on the screen, fading to 0 at FADE beyond its edge. */
+static double weight_of(const scene *sc, const double s[2])
+{
+    double ox = fabs(s[0]) - 0.5 * sc->aspect, oy = fabs(s[1]) - 0.5;
+    double out = fmax(0.0, fmax(ox, oy));
+    return out >= FADE ? 0.0 : 1.0 - out / FADE;
+}
+
+/* ---- the frame-by-frame correction ---- */
+
+static bool solve3(double H[3][3], const double g[3], double x[3])
+{
+    double det = H[0][0] * (H[1][1] * H[2][2] - H[1][2] * H[2][1]) -
+                 H[0][1] * (H[1][0] * H[2][2] - H[1][2] * H[2][0]) +
+                 H[0][2] * (H[1][0] * H[2][1] - H[1][1] * H[2][0]);
+    if (!(fabs(det) > 1e-300) || !isfinite(det))
+        return false;
+    for (int c = 0; c < 3; c++) {
+        double M[3][3];
+        memcpy(M, H, sizeof M);
+        for (int r = 0; r < 3; r++)
+            M[r][c] = g[r];
+        x[c] = (M[0][0] * (M[1][1] * M[2][2] - M[1][2] * M[2][1]) -
+                M[0][1] * (M[1][0] * M[2][2] - M[1][2] * M[2][0]) +
+                M[0][2] * (M[1][0] * M[2][1] - M[1][1] * M[2][0])) /
+               det;
+    }
+    return true;
+}
+
+/* The eye e (from e_ref) that lands B's points where A's land (sa),
+ * weights w. */
+static void solve_eye(const view *v, const double (*pb)[3], const double (*sa)[2], const double *w,
+                      const double eref[3], double D, double e[3])
+{
+    memcpy(e, eref, 3 * sizeof *e);
+    double lam = REG / (D * D);
+    for (int it = 0; it < 30; it++) {
+        double H[3][3] = {{lam, 0, 0}, {0, lam, 0}, {0, 0, lam}};
+        double g[3] = {lam * (e[0] - eref[0]), lam * (e[1] - eref[1]), lam * (e[2] - eref[2])};
+        double zmin = INFINITY;
+        for (int i = 0; i < NPOINTS; i++) {
+            if (!(w[i] > 0))
+                continue;
+            double q[3];
+            cam_space(v, e, pb[i], q);
+            if (!(q[2] > NEAR))
+                continue;
+            zmin = fmin(zmin, q[2]);
+            double iz = 1.0 / (q[2] * v->t);
+            double r[2] = {q[0] * iz - sa[i][0], q[1] * iz - sa[i][1]};
+            /* d(screen)/d(camera space), then d(camera space)/de = −Rᵀ */
+            double jq[2][3] = {{iz, 0, -q[0] * iz / q[2]}, {0, iz, -q[1] * iz / q[2]}};
+            double j[2][3];
+            for (int s = 0; s < 2; s++)
+                for (int a = 0; a < 3; a++)
+                    j[s][a] =
+                        -(jq[s][0] * v->R[a][0] + jq[s][1] * v->R[a][1] + jq[s][2] * v->R[a][2]);
+            for (int s = 0; s < 2; s++)
+                for (int a = 0; a < 3; a++) {
+                    g[a] += w[i] * j[s][a] * r[s];
+                    for (int b = 0; b < 3; b++)
+                        H[a][b] += w[i] * j[s][a] * j[s][b];
+                }
+        }
+        double step[3], ng[3] = {-g[0], -g[1], -g[2]};
+        if (!solve3(H, ng, step))
+            return;
+        double len = sqrt(step[0] * step[0] + step[1] * step[1] + step[2] * step[2]);
+        if (isfinite(zmin) && len > 0.5 * zmin)
+            for (int a = 0; a < 3; a++)
+                step[a] *= 0.5 * zmin / len;
+        for (int a = 0; a < 3; a++)
+            e[a] += step[a];
+        if (len < 1e-9 * D)
+            break;
+    }
+}
+
+/* The camera c (as played at frame fi) moved for B: *out. */
+static void correct(const scene *sc, uint32_t fi, const pk_camera_key *c, pk_camera_key *out)
+{
+    *out = *c;
+    view v;
+    view_of(c, &v);
+    if (v.ortho)
+        return;
+    const frame_pts *p = &sc->pts[fi];
+    double sa[NPOINTS][2], w[NPOINTS], ca[3] = {0, 0, 0}, cb[3] = {0, 0, 0}, wsum = 0;
+    for (int i = 0; i < NPOINTS; i++) {
+        w[i] = 0;
+        if (sc->have[i] && screen(&v, v.eye, p->a[i], sa[i]))
+            w[i] = weight_of(sc, sa[i]);
+        wsum += w[i];
+    }
+    /* the anchor: the points in the picture, else the head, else all */
+    double aw[NPOINTS], n = 0;
+    for (int i = 0; i < NPOINTS; i++) {
+        aw[i] = wsum > 0 ? w[i] : sc->have[i] && (i == 0 || !sc->have[0]) ? 1.0 : 0.0;
+        n += aw[i];
+        for (int a = 0; a < 3; a++) {
+            ca[a] += aw[i] * p->a[i][a];
+            cb[a] += aw[i] * p->b[i][a];
+        }
+    }
+    if (!(n > 0))
+        return;
+    for (int a = 0; a < 3; a++) {
+        ca[a] /= n;
+        cb[a] /= n;
+    }
+    double eref[3], e[3];
+    for (int a = 0; a < 3; a++)
+        eref[a] = cb[a] + sc->k * (v.eye[a] - ca[a]);
+    double D =
+        sqrt((v.eye[0] - ca[0]) * (v.eye[0] - ca[0]) + (v.eye[1] - ca[1]) * (v.eye[1] - ca[1]) +
+             (v.eye[2] - ca[2]) * (v.eye[2] - ca[2])) *
+        sc->k;
+    if (!(D > 1e-6))
+        D = 1.0;
+    if (wsum > 0)
+        solve_eye(&v, (const double(*)[3])p->b, (const double(*)[2])sa, w, eref, D, e);
+    else
+        memcpy(e, eref, sizeof e);
+    double qa[3], qb[3];
+    cam_space(&v, v.eye, ca, qa);
+    cam_space(&v, e, cb, qb);
+    double ratio = qa[2] > NEAR && qb[2] > NEAR ? qb[2] / qa[2] : sc->k;
+    double d = (double)c->distance * ratio;
+    out->distance = (float)d;
+    for (int a = 0; a < 3; a++)
+        out->pos[a] = (float)(e[a] - d * v.R[a][2]);
+}
+
+/* ---- measuring ---- */
+
+typedef struct tally {
+    double worst, sum;
+    size_t n;
+    uint32_t worst_frame;
+} tally;
+
+/* Adds frame fi seen through cam (B) against the original (A); returns
+ * the frame's largest distance, or -1 when A's head is not on the
+ * screen (the frame is not measured). */
+static double measure(const scene *sc, uint32_t fi, const pk_camera_key *orig,
+                      const pk_camera_key *cam, tally *t)
+{
+    view va, vb;
+    view_of(orig, &va);
+    view_of(cam, &vb);
+    const frame_pts *p = &sc->pts[fi];
+    double sh[2];
+    int head = sc->have[0] ? 0 : -1;
+    for (int i = 0; head < 0 && i < NPOINTS; i++)
+        if (sc->have[i])
+            head = i;
+    if (va.ortho || head < 0 || !screen(&va, va.eye, p->a[head], sh) || !on_screen(sc, sh))
+        return -1;
+    double worst = 0;
+    for (int i = 0; i < NPOINTS; i++) {
+        double sa[2], sb[2] = {0, 0};
+        if (!sc->have[i] || !screen(&va, va.eye, p->a[i], sa) || !on_screen(sc, sa))
+            continue;
+        double e =
+            screen(&vb, vb.eye, p->b[i], sb) ? hypot(sb[0] - sa[0], sb[1] - sa[1]) : BEHIND_ERR;
+        worst = fmax(worst, e);
+        if (t) {
+            t->sum += e;
+            t->n++;
+            if (e > t->worst) {
+                t->worst = e;
+                t->worst_frame = fi;
+            }
+        }
+    }
+    return worst;
+}
+
+/* ---- the points ---- */
+
+static int eval_points(scene *sc, pk_log *log)
+{
+    const pk_camera_options *o = sc->o;
+    const pk_model *m[2] = {o->from, o->to};
+    const pk_motion *d[2] = {o->dance_from, o->dance_to};
+    long bone[2][NPOINTS];
+    for (int i = 0; i < NPOINTS; i++) {
+        bone[0][i] = pki_retarget_find(m[0], POINTS[i]);
+        bone[1][i] = pki_retarget_find(m[1], POINTS[i]);
+        sc->have[i] = bone[0][i] >= 0 && bone[1][i] >= 0;
+        sc->npoints += sc->have[i];
+    }
+    if (!sc->npoints) {
+        pk_error(log, "the camera: the two models share none of 頭, 左手首, 右手首, 左足首, "
+                      "右足首, the points the camera frames");
+        return -1;
+    }
+    /* the models' size: the head's (else the first point's) height at rest */
+    int ref = sc->have[0] ? 0 : 1;
+    while (!sc->have[ref])
+        ref++;
+    double ha = m[0]->bones[bone[0][ref]].pos[1], hb = m[1]->bones[bone[1][ref]].pos[1];
+    sc->k = ha > 1e-6 && hb > 1e-6 ? hb / ha : 1.0;
+    int rc = 0;
+    for (int s = 0; s < 2 && !rc; s++) {
+        pk_rig *rig = pk_rig_new(m[s], log);
+        pk_tracks *t = rig ? pk_tracks_build(d[s], log) : NULL;
+        pk_bone_local *loc = calloc(m[s]->nbones + 1, sizeof *loc);
+        bool *on = calloc(m[s]->nbones + 1, sizeof *on);
+        pk_bone_world *w = calloc(m[s]->nbones + 1, sizeof *w);
+        if (!rig || !t || !loc || !on || !w) {
+            if (rig && t)
+                pk_error(log, "out of memory");
+            rc = -1;
+        }
+        for (uint32_t f = 0; !rc && f < sc->nframes; f++) {
+            pk_rig_motion_local(rig, d[s], t, (double)f, loc, on);
+            pk_rig_eval(rig, loc, on, 0, w);
+            for (int i = 0; i < NPOINTS; i++)
+                if (sc->have[i])
+                    memcpy(s ? sc->pts[f].b[i] : sc->pts[f].a[i], w[bone[s][i]].pos,
+                           3 * sizeof(double));
+        }
+        free(loc);
+        free(on);
+        free(w);
+        pk_tracks_free(t);
+        pk_rig_free(rig);
+    }
+    return rc;
+}
+
+/* ---- the keys, all at once ----
+ *
+ * Played by MMD, the camera at a frame is one key's, or between keys k0
+ * and k1 each centre axis and the distance are (1 − u)·k0 + u·k1 with u
+ * from k1's curve for that channel; the angles (and so R) are not
+ * changed.  The eye c + d·forward is therefore linear in the keys' centres
+ * and distances, x_k = (cx, cy, cz, d): the screen distances of B's points
+ * to A's over every frame are a least-squares problem in the x_k, each
+ * frame coupling at most two neighbouring keys (normal equations block
+ * tridiagonal, 4×4 blocks), pulled towards each key's own frame-by-frame
+ * correction (REG per (distance)²) where the frames say little. */
+
+typedef struct coef {
+    int32_t k[2];   /* keys (k[1] -1: one key) */
+    double u[2][4]; /* per key: its weight for centre x, y, z and the distance */
+    double fwd[3], R[3][3], t;
+    bool ortho;
+} coef;
+
+static double cam_curve(const uint8_t ip[24], int g, double s)
+{
+    const uint8_t *c = ip + 4 * g;
+    return pki_bezier_solve(c[0], c[2], c[1], c[3], s, NULL);
+}
+
+/* How the camera at frame f comes from the keys (sorted by frame). */
+static void coef_of(const pk_camera_key *keys, size_t nk, uint32_t f, const pk_camera_key *played,
+                    coef *c)
+{
+    size_t lo = 0, hi = nk; /* the last key at or before f */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (keys[mid].frame <= f)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    c->k[0] = (int32_t)lo;
+    c->k[1] = -1;
+    for (int a = 0; a < 4; a++)
+        c->u[0][a] = 1.0;
+    if (f > keys[lo].frame && lo + 1 < nk && keys[lo + 1].frame - keys[lo].frame > 1) {
+        double s = (double)(f - keys[lo].frame) / (double)(keys[lo + 1].frame - keys[lo].frame);
+        c->k[1] = (int32_t)(lo + 1);
+        for (int a = 0; a < 4; a++) {
+            double u = cam_curve(keys[lo + 1].interp, a < 3 ? a : 4, s);
+            c->u[0][a] = 1.0 - u;
+            c->u[1][a] = u;
+        }
+    }
+    view v;
+    view_of(played, &v);
+    memcpy(c->R, v.R, sizeof c->R);
+    for (int a = 0; a < 3; a++)
+        c->fwd[a] = v.R[a][2];
+    c->t = v.t;
+    c->ortho = v.ortho;
+}
+
+static void eye_at(const coef *c, const double (*x)[4], double e[3])
+{
+    double d = 0;
+    for (int a = 0; a < 3; a++)
+        e[a] = 0;
+    for (int j = 0; j < 2 && c->k[j] >= 0; j++) {
+        const double *xk = x[c->k[j]];
+        for (int a = 0; a < 3; a++)
+            e[a] += c->u[j][a] * xk[a];
+        d += c->u[j][3] * xk[3];
+    }
+    for (int a = 0; a < 3; a++)
+        e[a] += d * c->fwd[a];
+}
+
+/* A 4×4 system with m right-hand sides (columns of b, 4×m row-major),
+ * solved in place by Gaussian elimination with partial pivoting. */
+static bool solve4(double A[4][4], double *b, int m)
+{
+    for (int c = 0; c < 4; c++) {
+        int p = c;
+        for (int r = c + 1; r < 4; r++)
+            if (fabs(A[r][c]) > fabs(A[p][c]))
+                p = r;
+        if (!(fabs(A[p][c]) > 1e-300))
+            return false;
+        if (p != c) {
+            for (int k = 0; k < 4; k++) {
+                double t = A[c][k];
+                A[c][k] = A[p][k];
+                A[p][k] = t;
+            }
+            for (int k = 0; k < m; k++) {
+                double t = b[c * m + k];
+                b[c * m + k] = b[p * m + k];
+                b[p * m + k] = t;
+            }
+        }
+        for (int r = c + 1; r < 4; r++) {
+            double f = A[r][c] / A[c][c];
+            for (int k = c; k < 4; k++)
+                A[r][k] -= f * A[c][k];
+            for (int k = 0; k < m; k++)
+                b[r * m + k] -= f * b[c * m + k];
+        }
+    }
+    for (int c = 3; c >= 0; c--)
+        for (int k = 0; k < m; k++) {
+            double v = b[c * m + k];
+            for (int j = c + 1; j < 4; j++)
+                v -= A[c][j] * b[j * m + k];
+            b[c * m + k] = v / A[c][c];
+        }
+    return true;
+}
+
+typedef struct system {
+    size_t n;
+    double (*D)[4][4], (*B)[4][4], (*g)[4]; /* diagonal blocks, H[k][k+1], the gradient */
+} blocks;
+
+/* Solves H·dx = −g (block tridiagonal, symmetric); false when singular. */
+static bool solve_blocks(blocks *sy, double (*dx)[4], double (*C)[4][4])
+{
+    double(*d)[4] = dx;
+    for (size_t k = 0; k < sy->n; k++) {
+        double M[4][4], rhs[4 * 5];
+        memcpy(M, sy->D[k], sizeof M);
+        for (int r = 0; r < 4; r++)
+            rhs[r * 5 + 4] = -sy->g[k][r];
+        if (k > 0) {
+            /* M −= Bᵀ_{k−1}·C_{k−1}, rhs −= Bᵀ_{k−1}·d_{k−1} */
+            for (int r = 0; r < 4; r++) {
+                for (int c = 0; c < 4; c++) {
+                    double v = 0;
+                    for (int j = 0; j < 4; j++)
+                        v += sy->B[k - 1][j][r] * C[k - 1][j][c];
+                    M[r][c] -= v;
+                }
+                double v = 0;
+                for (int j = 0; j < 4; j++)
+                    v += sy->B[k - 1][j][r] * d[k - 1][j];
+                rhs[r * 5 + 4] -= v;
+            }
+        }
+        for (int r = 0; r < 4; r++)
+            for (int c = 0; c < 4; c++)
+                rhs[r * 5 + c] = k + 1 < sy->n ? sy->B[k][r][c] : 0.0;
+        if (!solve4(M, rhs, 5))
+            return false;
+        for (int r = 0; r < 4; r++) {
+            for (int c = 0; c < 4; c++)
+                C[k][r][c] = rhs[r * 5 + c];
+            d[k][r] = rhs[r * 5 + 4];
+        }
+    }
+    for (size_t k = sy->n - 1; k-- > 0;)
+        for (int r = 0; r < 4; r++)
+            for (int c = 0; c < 4; c++)
+                d[k][r] -= C[k][r][c] * d[k + 1][c];
+    return true;
+}
+
+/* What the frames hold for the solve: A's points on the screen and their
+ * weights. */
+typedef struct target {
+    double sa[NPOINTS][2], w[NPOINTS];
+    bool any;
+} target;
+
+static void target_of(const scene *sc, uint32_t f, const pk_camera_key *orig, target *t)
+{
+    view v;
+    view_of(orig, &v);
+    t->any = false;
+    for (int i = 0; i < NPOINTS; i++) {
+        t->w[i] = 0;
+        if (!v.ortho && sc->have[i] && screen(&v, v.eye, sc->pts[f].a[i], t->sa[i]))
+            t->w[i] = weight_of(sc, t->sa[i]);
+        t->any = t->any || t->w[i] > 0;
+    }
+}
+
+/* The cost of x over every frame, and (g non-NULL) the normal equations. */
+static double accumulate(const scene *sc, const coef *cf, const target *tg, const double (*x)[4],
+                         const double (*xref)[4], const double *lam, blocks *sy)
+{
+    double cost = 0;
+    if (sy)
+        for (size_t k = 0; k < sy->n; k++) {
+            memset(sy->D[k], 0, sizeof sy->D[k]);
+            memset(sy->B[k], 0, sizeof sy->B[k]);
+            memset(sy->g[k], 0, sizeof sy->g[k]);
+        }
+    for (uint32_t f = 0; f < sc->nframes; f++) {
+        const coef *c = &cf[f];
+        if (!tg[f].any || c->ortho)
+            continue;
+        double e[3];
+        eye_at(c, x, e);
+        for (int i = 0; i < NPOINTS; i++) {
+            double w = tg[f].w[i];
+            if (!(w > 0))
+                continue;
+            double d[3], q[3];
+            for (int a = 0; a < 3; a++)
+                d[a] = sc->pts[f].b[i][a] - e[a];
+            for (int j = 0; j < 3; j++)
+                q[j] = c->R[0][j] * d[0] + c->R[1][j] * d[1] + c->R[2][j] * d[2];
+            if (!(q[2] > NEAR)) {
+                cost += w * BEHIND_ERR * BEHIND_ERR;
+                continue;
+            }
+            double iz = 1.0 / (q[2] * c->t);
+            double r[2] = {q[0] * iz - tg[f].sa[i][0], q[1] * iz - tg[f].sa[i][1]};
+            cost += w * (r[0] * r[0] + r[1] * r[1]);
+            if (!sy)
+                continue;
+            double jq[2][3] = {{iz, 0, -q[0] * iz / q[2]}, {0, iz, -q[1] * iz / q[2]}};
+            double je[2][3]; /* d(screen)/de */
+            for (int s = 0; s < 2; s++)
+                for (int a = 0; a < 3; a++)
+                    je[s][a] =
+                        -(jq[s][0] * c->R[a][0] + jq[s][1] * c->R[a][1] + jq[s][2] * c->R[a][2]);
+            double jx[2][2][4]; /* per key of the frame: d(screen)/dx_k */
+            int nk = c->k[1] >= 0 ? 2 : 1;
+            for (int j = 0; j < nk; j++)
+                for (int s = 0; s < 2; s++) {
+                    for (int a = 0; a < 3; a++)
+                        jx[j][s][a] = je[s][a] * c->u[j][a];
+                    jx[j][s][3] = c->u[j][3] * (je[s][0] * c->fwd[0] + je[s][1] * c->fwd[1] +
+                                                je[s][2] * c->fwd[2]);
+                }
+            for (int j = 0; j < nk; j++) {
+                size_t kj = (size_t)c->k[j];
+                for (int s = 0; s < 2; s++)
+                    for (int a = 0; a < 4; a++) {
+                        sy->g[kj][a] += w * jx[j][s][a] * r[s];
+                        for (int b = 0; b < 4; b++)
+                            sy->D[kj][a][b] += w * jx[j][s][a] * jx[j][s][b];
+                    }
+            }
+            if (nk == 2) {
+                size_t k0 = (size_t)c->k[0];
+                for (int s = 0; s < 2; s++)
+                    for (int a = 0; a < 4; a++)
+                        for (int b = 0; b < 4; b++)
+                            sy->B[k0][a][b] += w * jx[0][s][a] * jx[1][s][b];
+            }
+        }
+    }
+    size_t nkeys = sy ? sy->n : 0;
+    for (size_t k = 0; sy && k < nkeys; k++)
+        for (int a = 0; a < 4; a++) {
+            sy->D[k][a][a] += lam[k];
+            sy->g[k][a] += lam[k] * (x[k][a] - xref[k][a]);
+        }
+    return cost;
+}
+
+static double reg_cost(size_t n, const double (*x)[4], const double (*xref)[4], const double *lam)
+{
+    double c = 0;
+    for (size_t k = 0; k < n; k++)
+        for (int a = 0; a < 4; a++)
+            c += lam[k] * (x[k][a] - xref[k][a]) * (x[k][a] - xref[k][a]);
+    return c;
+}
+
+/* Moves the keys (sorted by frame, unique) so that the camera MMD plays
+ * frames B as A was framed; played: the original camera at every frame.
+ * 0, or -1 on OOM. */
+static int solve_keys(const scene *sc, pk_camera_key *keys, size_t nk, const pk_camera_key *orig)
+{
+    uint32_t nf = sc->nframes;
+    coef *cf = calloc(nf, sizeof *cf);
+    target *tg = calloc(nf, sizeof *tg);
+    double(*x)[4] = calloc(nk, sizeof *x), (*xref)[4] = calloc(nk, sizeof *xref);
+    double(*dx)[4] = calloc(nk, sizeof *dx), (*xt)[4] = calloc(nk, sizeof *xt);
+    double *lam = calloc(nk, sizeof *lam);
+    blocks sy = {nk, calloc(nk, sizeof *sy.D), calloc(nk, sizeof *sy.B), calloc(nk, sizeof *sy.g)};
+    double(*C)[4][4] = calloc(nk, sizeof *C);
+    int rc = -1;
+    if (!cf || !tg || !x || !xref || !dx || !xt || !lam || !sy.D || !sy.B || !sy.g || !C)
+        goto done;
+    for (size_t k = 0; k < nk; k++) {
+        pk_camera_key c;
+        if (keys[k].frame < nf)
+            correct(sc, keys[k].frame, &keys[k], &c);
+        else
+            c = keys[k];
+        for (int a = 0; a < 3; a++)
+            x[k][a] = xref[k][a] = c.pos[a];
+        x[k][3] = xref[k][3] = c.distance;
+        double D = fmax(fabs((double)c.distance), 1.0);
+        lam[k] = REG / (D * D);
+    }
+    for (uint32_t f = 0; f < nf; f++) {
+        coef_of(keys, nk, f, &orig[f], &cf[f]);
+        target_of(sc, f, &orig[f], &tg[f]);
+    }
+    const double(*cx)[4] = (const double(*)[4])x, (*cr)[4] = (const double(*)[4])xref;
+    double cost = accumulate(sc, cf, tg, cx, cr, lam, NULL) + reg_cost(nk, cx, cr, lam);
+    for (int it = 0; it < 12; it++) {
+        accumulate(sc, cf, tg, cx, cr, lam, &sy);
+        if (!solve_blocks(&sy, dx, C))
+            break;
+        double step = 1.0, next = cost;
+        for (int half = 0; half < 8; half++, step *= 0.5) {
+            for (size_t k = 0; k < nk; k++)
+                for (int a = 0; a < 4; a++)
+                    xt[k][a] = x[k][a] + step * dx[k][a];
+            const double(*ct)[4] = (const double(*)[4])xt;
+            next = accumulate(sc, cf, tg, ct, cr, lam, NULL) + reg_cost(nk, ct, cr, lam);
+            if (next < cost)
+                break;
+        }
+        if (!(next < cost))
+            break;
+        memcpy(x, xt, nk * sizeof *x);
+        bool done_ = cost - next < 1e-12 * (1.0 + cost);
+        cost = next;
+        if (done_)
+            break;
+    }
+    for (size_t k = 0; k < nk; k++) {
+        if (keys[k].perspective != 0)
+            continue;
+        for (int a = 0; a < 3; a++)
+            keys[k].pos[a] = (float)x[k][a];
+        keys[k].distance = (float)x[k][3];
+    }
+    rc = 0;
+done:
+    free(cf);
+    free(tg);
+    free(x);
+    free(xref);
+    free(dx);
+    free(xt);
+    free(lam);
+    free(sy.D);
+    free(sy.B);
+    free(sy.g);
+    free(C);
+    return rc;
+}
+
+/* ---- the motion ---- */
+
+/* The last frame the camera or either dance keys. */
+static uint32_t last_frame(const pk_motion *cam, const pk_camera_options *o)
+{
+    uint32_t hi = 0, lo, h;
+    for (size_t i = 0; i < cam->ncameras; i++)
+        hi = cam->cameras[i].frame > hi ? cam->cameras[i].frame : hi;
+    const pk_motion *d[2] = {o->dance_from, o->dance_to};
+    for (int s = 0; s < 2; s++)
+        if (d[s]->nbones) {
+            pk_motion_frame_range(d[s], &lo, &h);
+            hi = h > hi ? h : hi;
+        }
+    return hi;
+}
+
+/* The camera keys of m alone (a motion holding nothing else), sorted by
+ * frame, of two records of one frame the later (as MMD plays them); NULL
+ * (logged) on error. */
+static pk_motion *camera_only(const pk_motion *m, pk_log *log)
+{
+    pk_tracks *t = pk_tracks_build(m, log);
+    pk_motion *c = t ? pk_motion_new() : NULL;
+    for (size_t i = 0; c && i < t->ncameras; i++) {
+        pk_camera_key *k = pk_motion_push_camera(c);
+        if (!k) {
+            pk_motion_free(c);
+            c = NULL;
+            break;
+        }
+        *k = m->cameras[t->cameras[i]];
+    }
+    if (t && !c)
+        pk_error(log, "out of memory");
+    pk_tracks_free(t);
+    return c;
+}
+
+/* Replaces the keys of cam strictly inside (fa, fb] (fb itself when
+ * tail: no key there) with a key a frame from best[], then reduces the
+ * camera over [fa, fb].  0 or -1 (logged). */
+/* 0 at x = 0, 1 from x = n on, smooth between. */
+static double ramp(double x, double n)
+{
+    if (x <= 0)
+        return 0;
+    if (x >= n)
+        return 1;
+    double u = x / n;
+    return u * u * (3 - 2 * u);
+}
+
+static int refit(pk_motion **cam, uint32_t fa, uint32_t fb, bool tail, bool free_a, bool free_b,
+                 const pk_camera_key *best, const pk_camera_key *orig, const pk_camera_options *o,
+                 size_t *added, pk_log *log)
+{
+    pk_motion *m = *cam;
+    size_t w = 0;
+    double off[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}}; /* a kept end key's value − best's */
+    for (size_t i = 0; i < m->ncameras; i++) {
+        pk_camera_key *k = &m->cameras[i];
+        if (k->frame > fa && (k->frame < fb || tail))
+            continue;
+        int end = k->frame == fa ? 0 : k->frame == fb ? 1 : -1;
+        if (end >= 0 && (end ? free_b : free_a)) {
+            /* an end only this stretch plays: it follows the correction */
+            memcpy(k->pos, best[k->frame].pos, sizeof k->pos);
+            k->distance = best[k->frame].distance;
+        } else if (end >= 0) {
+            /* an end a kept stretch shares stays; the stretch eases from
+             * it into the correction */
+            for (int a = 0; a < 3; a++)
+                off[end][a] = (double)k->pos[a] - best[k->frame].pos[a];
+            off[end][3] = (double)k->distance - best[k->frame].distance;
+        }
+        m->cameras[w++] = *k;
+    }
+    m->ncameras = w;
+    double span = tail ? 1e30 : (double)(fb - fa) / 2, ease = fmin(RAMP, span);
+    for (uint32_t f = fa + 1; f < fb || (tail && f == fb); f++) {
+        pk_camera_key *k = pk_motion_push_camera(m);
+        if (!k) {
+            pk_error(log, "out of memory");
+            return -1;
+        }
+        *k = best[f];
+        double ua = 1 - ramp(f - fa, ease), ub = tail ? 0 : 1 - ramp(fb - f, ease);
+        for (int a = 0; a < 3; a++)
+            k->pos[a] = (float)(k->pos[a] + ua * off[0][a] + ub * off[1][a]);
+        k->distance = (float)(k->distance + ua * off[0][3] + ub * off[1][3]);
+        k->frame = f;
+        pk_camera_interp_linear(k->interp);
+    }
+    pk_reduce_options ro;
+    pk_reduce_options_init(&ro);
+    ro.camera = true;
+    ro.morphs = false;
+    ro.all_frames = false;
+    ro.first = fa;
+    ro.last = fb;
+    /* the tolerances: FIT of the screen height at the nearest
+     * distance and narrowest view of the stretch (the options', if less) */
+    double dmin = INFINITY, tmin = INFINITY, fovmin = INFINITY;
+    for (uint32_t f = fa; f <= fb; f++) {
+        view v;
+        view_of(&orig[f], &v);
+        dmin = fmin(dmin, fabs((double)orig[f].distance));
+        tmin = fmin(tmin, v.t);
+        fovmin = fmin(fovmin, orig[f].fov < 1 ? 1.0 : (double)orig[f].fov);
+    }
+    ro.max_pos = fmax(FIT * fmax(dmin, 1.0) * tmin, 1e-4);
+    ro.max_deg = fmax(FIT * fovmin, 1e-3);
+    if (o->max_deg > 0 && o->max_deg < ro.max_deg)
+        ro.max_deg = o->max_deg;
+    if (o->max_pos > 0 && o->max_pos < ro.max_pos)
+        ro.max_pos = o->max_pos;
+    pk_motion *r = pk_motion_reduce(m, &ro, NULL, log);
+    if (!r)
+        return -1;
+    for (size_t i = 0; i < r->ncameras; i++)
+        *added += r->cameras[i].frame > fa && (r->cameras[i].frame < fb || tail);
+    pk_motion_free(m);
+    *cam = r;
+    return 0;
+}
+
+static int cmp_frame(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The distinct frames of m's camera keys, sorted; *n of them. */
+static uint32_t *key_frames(const pk_motion *m, size_t *n)
+{
+    uint32_t *f = malloc((m->ncameras + 1) * sizeof *f);
+    *n = 0;
+    if (!f)
+        return NULL;
+    for (size_t i = 0; i < m->ncameras; i++)
+        f[i] = m->cameras[i].frame;
+    qsort(f, m->ncameras, sizeof *f, cmp_frame);
+    for (size_t i = 0; i < m->ncameras; i++)
+        if (*n == 0 || f[*n - 1] != f[i])
+            f[(*n)++] = f[i];
+    return f;
+}
+
+/* Samples m's camera at every frame into out[nframes]. */
+static int sample_all(const pk_motion *m, uint32_t nframes, pk_camera_key *out, pk_log *log)
+{
+    pk_tracks *t = pk_tracks_build(m, log);
+    if (!t)
+        return -1;
+    for (uint32_t f = 0; f < nframes; f++)
+        pk_sample_camera(m, t, (double)f, &out[f]);
+    pk_tracks_free(t);
+    return 0;
+}
+
+/* The largest distance of a point from A's over frames [fa, fb) seen
+ * through cams (indexed by frame); -1 when none is measured. */
+static double worst_over(const scene *sc, uint32_t fa, uint32_t fb, const pk_camera_key *orig,
+                         const pk_camera_key *cams)
+{
+    double w = -1;
+    for (uint32_t f = fa; f < fb; f++)
+        w = fmax(w, measure(sc, f, &orig[f], &cams[f], NULL));
+    return w;
+}
+
+/* Whittaker's smoother: z minimising |z − y|² + mu·|second differences
+ * of z|², that is (I + mu·D2ᵀD2)·z = y, a symmetric pentadiagonal system
+ * solved by LDLᵀ in place (y becomes z).  No lag and no bias at the ends;
+ * swings slower than about 2π·mu^¼ frames pass, faster ones are damped.
+ * scratch: 3n doubles.  Does nothing for n < 3. */
+static void whittaker(double *y, size_t n, double mu, double *scratch)
+{
+    if (n < 3)
+        return;
+    double *d = scratch, *e = scratch + n, *f = scratch + 2 * n; /* diagonals 0, 1, 2 */
+    for (size_t i = 0; i < n; i++) {
+        /* D2ᵀD2: rows 1,-2,1 ... diagonal 1,5,6,...,6,5,1; next -2,-4,...,-4,-2; next 1 */
+        double dd = i == 0 || i == n - 1 ? 1 : i == 1 || i == n - 2 ? 5 : 6;
+        if (n == 3)
+            dd = i == 1 ? 4 : 1;
+        d[i] = 1 + mu * dd;
+        e[i] = i + 1 < n ? mu * (i == 0 || i + 2 == n ? -2 : -4) : 0;
+        f[i] = i + 2 < n ? mu : 0;
+    }
+    /* LDLᵀ: l1[i] = L[i+1][i], l2[i] = L[i+2][i] (stored over e, f) */
+    for (size_t i = 0; i < n; i++) {
+        if (i >= 1)
+            d[i] -= e[i - 1] * e[i - 1] * d[i - 1];
+        if (i >= 2)
+            d[i] -= f[i - 2] * f[i - 2] * d[i - 2];
+        if (i + 1 < n) {
+            double v = e[i];
+            if (i >= 1)
+                v -= e[i - 1] * f[i - 1] * d[i - 1];
+            e[i] = v / d[i];
+        }
+        if (i + 2 < n)
+            f[i] = f[i] / d[i];
+    }
+    for (size_t i = 0; i < n; i++) { /* L·u = y */
+        if (i >= 1)
+            y[i] -= e[i - 1] * y[i - 1];
+        if (i >= 2)
+            y[i] -= f[i - 2] * y[i - 2];
+    }
+    for (size_t i = 0; i < n; i++)
+        y[i] /= d[i];
+    for (size_t i = n; i-- > 0;) { /* Lᵀ·z = u */
+        if (i + 1 < n)
+            y[i] -= e[i] * y[i + 1];
+        if (i + 2 < n)
+            y[i] -= f[i] * y[i + 2];
+    }
+}
+
+/* The frame-by-frame correction over [fa, fb) evened out: the centre and
+ * distance it adds to the camera, each smoothed (Whittaker: swings slower
+ * than about a second kept), so that a stretch fitted again follows the
+ * subject, not every hand movement. */
+static void smooth_best(pk_camera_key *best, const pk_camera_key *orig, uint32_t fa, uint32_t fb)
+{
+    size_t n = fb > fa ? fb - fa : 0;
+    double *y = malloc((4 * n + 1) * sizeof *y);
+    if (!y)
+        return; /* the correction as it is */
+    double *scratch = y + n;
+    for (int a = 0; a < 4; a++) {
+        for (size_t i = 0; i < n; i++) {
+            const pk_camera_key *b = &best[fa + i], *o = &orig[fa + i];
+            y[i] = a < 3 ? (double)b->pos[a] - o->pos[a] : (double)b->distance - o->distance;
+        }
+        whittaker(y, n, SMOOTH_MU, scratch);
+        for (size_t i = 0; i < n; i++) {
+            pk_camera_key *b = &best[fa + i];
+            if (a < 3)
+                b->pos[a] = (float)(orig[fa + i].pos[a] + y[i]);
+            else
+                b->distance = (float)(orig[fa + i].distance + y[i]);
+        }
+    }
+    free(y);
+}
+
+static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
+{
+    const pk_camera_options *o = sc->o;
+    uint32_t nf = sc->nframes;
+    pk_camera_key *orig = calloc(nf, sizeof *orig), *best = calloc(nf, sizeof *best);
+    pk_camera_key *played = calloc(nf, sizeof *played);
+    double *e_best = calloc(nf, sizeof *e_best);
+    pk_motion *cam = camera_only(camera, log);
+    uint32_t *kf = NULL;
+    size_t nk = 0;
+    int rc = -1;
+    if (!cam)
+        goto done;
+    if (!orig || !best || !played || !e_best) {
+        pk_error(log, "out of memory");
+        goto done;
+    }
+    if (sample_all(cam, nf, orig, log) != 0)
+        goto done;
+    tally before = {0}, ideal = {0}, after = {0};
+    for (uint32_t f = 0; f < nf; f++) {
+        correct(sc, f, &orig[f], &best[f]);
+        measure(sc, f, &orig[f], &orig[f], &before);
+        e_best[f] = measure(sc, f, &orig[f], &best[f], &ideal);
+        rep->ortho += orig[f].perspective != 0;
+        rep->frames_on_screen += e_best[f] >= 0;
+    }
+    /* every key moved at once, curves kept */
+    if (solve_keys(sc, cam->cameras, cam->ncameras, orig) != 0) {
+        pk_error(log, "out of memory");
+        goto done;
+    }
+    if (sample_all(cam, nf, played, log) != 0 || !(kf = key_frames(cam, &nk)))
+        goto done;
+    /* stretches the kept curves do not follow closely enough: at their
+     * worst frame a point lands more than PK_CAMERA_SMOOTH further from
+     * A's than through the evened-out frame-by-frame correction at its
+     * worst there; each is fitted again from that correction (a run of
+     * them meeting at a key, not at a cut, at once) */
+    bool *redo = calloc(nk + 1, sizeof *redo);
+    if (!redo) {
+        pk_error(log, "out of memory");
+        goto done;
+    }
+    for (size_t s = 0; s < nk; s++) {
+        uint32_t fa = kf[s], fb = s + 1 < nk ? kf[s + 1] : nf - 1;
+        uint32_t end = s + 1 < nk ? fb : nf; /* the last key: on to the dance's end */
+        if (end <= fa + 1)
+            continue;                           /* a cut, or nothing after the last key */
+        uint32_t to = s + 1 < nk ? fb + 1 : nf; /* its end key too */
+        smooth_best(best, orig, fa, to);
+        double kept = worst_over(sc, fa, to, orig, played);
+        redo[s] = kept >= 0 && kept > worst_over(sc, fa, to, orig, best) + PK_CAMERA_SMOOTH;
+    }
+    for (size_t s = 0; s < nk; s++) {
+        if (!redo[s])
+            continue;
+        uint32_t fa = kf[s];
+        size_t s0 = s;
+        while (s + 1 < nk && redo[s + 1] && kf[s + 1] > kf[s] + 1)
+            s++;
+        bool tail = s + 1 == nk;
+        uint32_t fb = tail ? nf - 1 : kf[s + 1];
+        /* an end key is this stretch's alone after a cut, before one, or
+         * at the motion's ends */
+        size_t first = s0;
+        bool free_a = first == 0 || kf[first] <= kf[first - 1] + 1;
+        bool free_b = tail || s + 2 >= nk || kf[s + 2] <= kf[s + 1] + 1;
+        size_t added = 0;
+        if (refit(&cam, fa, fb, tail, free_a, free_b, best, orig, o, &added, log) != 0) {
+            free(redo);
+            goto done;
+        }
+        rep->pieces++;
+        rep->piece_keys += added;
+    }
+    free(redo);
+    if (sample_all(cam, nf, played, log) != 0)
+        goto done;
+    for (uint32_t f = 0; f < nf; f++)
+        measure(sc, f, &orig[f], &played[f], &after);
+    rep->measured = before.n;
+    rep->before_worst = before.worst;
+    rep->before_mean = before.n ? before.sum / (double)before.n : 0;
+    rep->before_worst_frame = before.worst_frame;
+    rep->best_worst = ideal.worst;
+    rep->best_mean = ideal.n ? ideal.sum / (double)ideal.n : 0;
+    rep->after_worst = after.worst;
+    rep->after_mean = after.n ? after.sum / (double)after.n : 0;
+    rep->after_worst_frame = after.worst_frame;
+    rep->keys_in = camera->ncameras;
+    rep->keys_out = cam->ncameras;
+    rep->kept = cam->ncameras - rep->piece_keys;
+    /* the camera section replaced; everything else as it was */
+    pk_camera_key *keep = camera->cameras;
+    camera->cameras = cam->cameras;
+    camera->ncameras = cam->ncameras;
+    camera->cap_cameras = cam->cap_cameras;
+    cam->cameras = keep;
+    cam->ncameras = 0;
+    camera->duplicates_told = false;
+    rc = 0;
+done:
+    free(orig);
+    free(best);
+    free(played);
+    free(e_best);
+    free(kf);
+    pk_motion_free(cam);
+    return rc;
+}
+
+int pk_motion_retarget_camera(pk_motion *camera, const pk_camera_options *o, pk_camera_report *rep,
+                              pk_log *log)
+{
+    pk_camera_report own;
+    if (!rep)
+        rep = &own;
+    memset(rep, 0, sizeof *rep);
+    if (!o || !o->from || !o->to || !o->dance_from || !o->dance_to) {
+        pk_error(log, "the camera: needs both models and the dance for each");
+        return -1;
+    }
+    if (!camera->ncameras) {
+        pk_error(log, "the camera: the motion has no camera key to correct");
+        return -1;
+    }
+    scene sc = {.o = o, .aspect = o->aspect > 0 ? o->aspect : PK_CAMERA_ASPECT};
+    sc.nframes = last_frame(camera, o) + 1;
+    sc.pts = calloc(sc.nframes, sizeof *sc.pts);
+    if (!sc.pts) {
+        pk_error(log, "out of memory");
+        return -1;
+    }
+    int rc = eval_points(&sc, log);
+    rep->points = sc.npoints;
+    rep->frames = sc.nframes;
+    if (!rc)
+        rc = run(camera, &sc, rep, log);
+    free(sc.pts);
+    return rc;
+}

@@ -1,0 +1,88 @@
+# retarget CAMERA --from A --to B --motion DANCE: the corpus camera
+# (vmd_wavefile_camera.vmd) of its dance (vmd_wavefile_v2.vmd), from Gene
+# to Gene scaled by 1.08 (a body written by dump --body, its positions
+# scaled): every key's distance and centre scaled by 1.08 exactly, curves
+# and angles kept, nothing fitted again, B's points where A's were; to
+# every other corpus model: B's points closer to A's than with the camera
+# unchanged, worst and mean; the output is the camera alone; a job's step
+# writes the same bytes; @auto picks the body by the dance; errors.
+need_corpus
+cp "$(corpus vmd_wavefile_camera.vmd)" cam.vmd
+cp "$(corpus vmd_wavefile_v2.vmd)" dance.vmd
+cp "$(corpus pmx_gene.pmx)" gene.pmx
+"$POSEKIT" dump --body gene.pmx >gene.yaml
+# every position and tail offset times 1.08
+python3 - <<'PY'
+import re
+s = open('gene.yaml', encoding='utf-8').read()
+def scale(m):
+    return '%s: [%s]' % (m.group(1), ', '.join(repr(float(x) * 1.08) for x in m.group(2).split(',')))
+open('tall.yaml', 'w', encoding='utf-8').write(re.sub(r'\b(pos|tail): \[([^\]]*)\]', scale, s))
+PY
+
+expect_exit 0 "$POSEKIT" retarget cam.vmd --from gene.pmx --to tall.yaml --motion dance.vmd -o tall_cam.vmd
+expect_stderr_contains 'posekit retarget: camera: 70 keys in, 70 out (70 moved with their curves); on the 2801 frames where A'"'"'s head is on the screen, B'"'"'s head, hands and feet land within 0.00% of the screen height of A'"'"'s (mean 0.00%;'
+expect_stderr_contains 'posekit retarget: dance: 15439 keys in'
+expect_stderr_contains 'scale: XZ 1.0800'
+"$POSEKIT" dump cam.vmd >a.json
+"$POSEKIT" dump tall_cam.vmd >b.json
+python3 - <<'PY'
+import json
+a = sorted(json.load(open('a.json'))['cameras'], key=lambda c: c['frame'])
+b = sorted(json.load(open('b.json'))['cameras'], key=lambda c: c['frame'])
+assert len(a) == len(b) == 70, (len(a), len(b))
+for x, y in zip(a, b):
+    assert x['frame'] == y['frame'] and x['interp'] == y['interp'] and x['rot'] == y['rot'] \
+        and x['fov'] == y['fov'], x['frame']
+    assert abs(y['distance'] - 1.08 * x['distance']) <= 1e-4 * abs(x['distance']) + 1e-4, x['frame']
+    for p, q in zip(x['pos'], y['pos']):
+        assert abs(q - 1.08 * p) <= 2e-4 * (1 + abs(p)), (x['frame'], p, q)
+PY
+# the output holds the camera, nothing else
+expect_exit 0 "$POSEKIT" info tall_cam.vmd
+expect_stdout_contains 'bone keys: 0 (0 bones)'
+expect_stdout_contains 'camera keys: 70'
+
+# every other corpus model: closer than the camera unchanged
+for m in pmd_mei.pmd pmd_sd_mei.pmd pmx_mmt_test_model.pmx pmx_nanoem_miku_bones.pmx; do
+    expect_exit 0 "$POSEKIT" retarget cam.vmd --from gene.pmx --to "$(corpus $m)" --motion dance.vmd -o out_$m.vmd
+    line=$(grep 'posekit retarget: camera:' "$ERR")
+    python3 - "$line" "$m" <<'PY'
+import re, sys
+line, m = sys.argv[1], sys.argv[2]
+v = [float(x) for x in re.findall(r'([0-9.]+)%', line)]
+after, after_mean, best, best_mean, before, before_mean = v
+assert after < before and after_mean < before_mean, (m, line)
+assert after_mean <= best_mean + 0.5, (m, line)   # kept curves cost little on average
+assert after <= best + 1.0, (m, line)             # and little at the worst frame
+PY
+done
+
+# a job's step: the same bytes
+cat >job.yaml <<'YAML'
+inputs: {cam: cam.vmd, dance: dance.vmd, gene: gene.pmx, tall: tall.yaml}
+steps:
+  - retarget: {in: cam, motion: dance, from: gene, to: tall, out: r}
+outputs: {r: job_cam.vmd}
+YAML
+expect_exit 0 "$POSEKIT" run job.yaml
+expect_stdout_contains 'camera: 70 keys in, 70 out'
+expect_same_bytes job_cam.vmd tall_cam.vmd
+
+# @auto: the body the dance was made for (the classic skeleton)
+expect_exit 0 "$POSEKIT" retarget cam.vmd --from @auto --to gene.pmx --motion dance.vmd -o auto_cam.vmd
+expect_stderr_contains 'from: @auto is @classic'
+expect_exit 0 "$POSEKIT" retarget cam.vmd --from @classic --to gene.pmx --motion dance.vmd -o classic_cam.vmd
+expect_same_bytes auto_cam.vmd classic_cam.vmd
+
+# errors: exit 2, nothing written
+expect_exit 2 "$POSEKIT" retarget cam.vmd --rules ja-en.yaml --motion dance.vmd -o never.vmd
+expect_stderr_contains '--motion is the dance a camera frames: the camera moves from model --from to --to'
+"$POSEKIT" merge cam.vmd dance.vmd -o both.vmd 2>/dev/null
+expect_exit 2 "$POSEKIT" retarget both.vmd --from gene.pmx --to tall.yaml --motion dance.vmd -o never.vmd
+expect_stderr_contains 'the camera motion keys bones too'
+expect_exit 2 "$POSEKIT" retarget "$(corpus vmd_vmd2xml_allShadow.vmd)" --from gene.pmx --to tall.yaml --motion dance.vmd -o never.vmd
+expect_stderr_contains 'no camera key: with --motion the input is the camera that frames the dance'
+expect_exit 2 "$POSEKIT" retarget cam.vmd --from gene.pmx --to tall.yaml --motion "$(corpus vpd_keitel_01.vpd)" -o never.vmd
+expect_stderr_contains 'a pose: the dance a camera frames is a motion (VMD)'
+expect_no_file never.vmd

@@ -1,0 +1,236 @@
+/* test_camera.c — the camera moved for another model
+ * (engine/ops/retarget/camera.c): MMD's camera model on points whose
+ * place on the screen is known; B equal to A scaled (every distance and
+ * centre scaled exactly, curves kept, nothing left off); a static camera
+ * whose frame-by-frame correction moves (fitted again, and close); the
+ * errors. */
+#include "testutil.h"
+#include "ops/retarget/retarget.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PI 3.14159265358979323846
+
+static pk_camera_key cam_key(uint32_t frame, float dist, float cx, float cy, float cz, float rx,
+                             float ry, float rz, uint32_t fov)
+{
+    pk_camera_key k;
+    memset(&k, 0, sizeof k);
+    k.frame = frame;
+    k.distance = dist;
+    k.pos[0] = cx;
+    k.pos[1] = cy;
+    k.pos[2] = cz;
+    k.rot[0] = rx;
+    k.rot[1] = ry;
+    k.rot[2] = rz;
+    k.fov = fov;
+    pk_camera_interp_linear(k.interp);
+    return k;
+}
+
+/* MMD's default camera looks at (0, 10, 0) from 45 units in front of the
+ * model (the model faces −Z); its left (+X) is on the screen's right. */
+static void camera_model(void **state)
+{
+    (void)state;
+    pk_camera_key k = cam_key(0, -45, 0, 10, 0, 0, 0, 0, 30);
+    double s[2], t = 2 * tan(15 * PI / 180);
+    assert_true(pki_camera_screen(&k, (double[3]){0, 10, 0}, s));
+    assert_true(fabs(s[0]) < 1e-12 && fabs(s[1]) < 1e-12);
+    assert_true(pki_camera_screen(&k, (double[3]){1, 10, 0}, s));
+    assert_true(fabs(s[0] - 1 / (45 * t)) < 1e-9 && fabs(s[1]) < 1e-12);
+    assert_true(pki_camera_screen(&k, (double[3]){0, 11, -5}, s)); /* up, and nearer */
+    assert_true(fabs(s[1] - 1 / (40 * t)) < 1e-9);
+    assert_false(pki_camera_screen(&k, (double[3]){0, 10, -50}, s)); /* behind the eye */
+    /* Y turned a quarter: the eye on the model's left (+X), looking to −X;
+     * the model's front (−Z) on the left of the screen */
+    k.rot[1] = (float)(PI / 2);
+    assert_true(pki_camera_screen(&k, (double[3]){0, 10, -1}, s));
+    assert_true(s[0] < 0 && fabs(s[0] + 1 / (45 * t)) < 1e-6);
+    assert_true(pki_camera_screen(&k, (double[3]){40, 10, 0}, s)); /* 5 units in front */
+    assert_false(pki_camera_screen(&k, (double[3]){46, 10, 0}, s));
+    /* X turned by a positive angle: the eye below, looking up */
+    k.rot[1] = 0;
+    k.rot[0] = (float)(PI / 6);
+    assert_true(pki_camera_screen(&k, (double[3]){0, 10, 0}, s));
+    assert_true(pki_camera_screen(&k, (double[3]){0, 10 - 45 * sin(PI / 6), -45 * cos(PI / 6)},
+                                  s) == false);
+    /* the view angle: half of it puts a point at the screen's top edge */
+    k = cam_key(0, -45, 0, 10, 0, 0, 0, 0, 40);
+    assert_true(pki_camera_screen(&k, (double[3]){0, 10 + 45 * tan(20 * PI / 180), 0}, s));
+    assert_true(fabs(s[1] - 0.5) < 1e-6);
+}
+
+/* A small body: a root that moves, a head, wrists and ankles, scaled by
+ * k about the origin. */
+static pk_model *body(double k)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "posekit_body: 1\n"
+             "bones:\n"
+             "  - {name: センター, pos: [0, %.17g, 0], flags: [rotate, move]}\n"
+             "  - {name: 頭, parent: センター, pos: [0, %.17g, 0]}\n"
+             "  - {name: 左手首, parent: センター, pos: [%.17g, %.17g, 0]}\n"
+             "  - {name: 右手首, parent: センター, pos: [%.17g, %.17g, 0]}\n"
+             "  - {name: 左足首, parent: センター, pos: [%.17g, %.17g, 0]}\n"
+             "  - {name: 右足首, parent: センター, pos: [%.17g, %.17g, 0]}\n",
+             8 * k, 17 * k, 5 * k, 12 * k, -5 * k, 12 * k, 1 * k, 1.3 * k, -1 * k, 1.3 * k);
+    pk_log log;
+    pk_log_init(&log);
+    pk_model *m = pk_body_read(text, strlen(text), &log);
+    assert_non_null(m);
+    pk_log_free(&log);
+    return m;
+}
+
+/* センター moving: x = amp·sin, z = amp·cos over frames 0..last, a key a
+ * frame; turning about Y by a quarter over the span. */
+static pk_motion *dance(double amp, uint32_t last)
+{
+    pk_motion *m = pk_motion_new();
+    pk_name_id c = tu_intern(m->names, "センター");
+    for (uint32_t f = 0; f <= last; f++) {
+        pk_bone_key *k = pk_motion_push_bone(m);
+        k->name = c;
+        k->frame = f;
+        double u = (double)f / last;
+        k->pos[0] = (float)(amp * sin(2 * PI * u));
+        k->pos[2] = (float)(amp * (cos(2 * PI * u) - 1));
+        k->rot[1] = (float)sin(PI / 8 * u);
+        k->rot[3] = (float)cos(PI / 8 * u);
+        pk_interp_linear(k->interp);
+    }
+    return m;
+}
+
+static pk_motion *camera(void)
+{
+    pk_motion *m = pk_motion_new();
+    const pk_camera_key keys[] = {
+        cam_key(0, -45, 0, 10, 0, 0, 0, 0, 30),
+        cam_key(30, -30, 1, 14, -2, -0.2f, 0.5f, 0.05f, 25),
+        cam_key(31, -60, -2, 9, 1, 0.1f, -0.3f, 0, 40), /* a cut */
+        cam_key(90, -25, 0, 12, 3, -0.1f, 2.8f, 0, 20),
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        *pk_motion_push_camera(m) = keys[i];
+    /* a curve that is not linear on the last key's centre X and distance */
+    uint8_t ease[4] = {64, 64, 0, 127};
+    memcpy(m->cameras[3].interp, ease, 4);
+    memcpy(m->cameras[3].interp + 16, ease, 4);
+    return m;
+}
+
+/* B is A scaled by 1.25 and dances the dance scaled: every key's centre
+ * and distance scale by 1.25, curves and angles kept, nothing fitted
+ * again, B's points exactly where A's were. */
+static void scaled_model(void **state)
+{
+    (void)state;
+    const double k = 1.25;
+    pk_model *a = body(1), *b = body(k);
+    pk_motion *da = dance(3, 120), *db = dance(3 * k, 120), *cam = camera(), *orig = camera();
+    pk_camera_options o = {.from = a, .to = b, .dance_from = da, .dance_to = db};
+    pk_camera_report rep;
+    pk_log log;
+    pk_log_init(&log);
+    assert_int_equal(pk_motion_retarget_camera(cam, &o, &rep, &log), 0);
+    assert_int_equal(rep.points, 5);
+    assert_int_equal(rep.frames, 121);
+    assert_true(rep.frames_on_screen > 60);
+    assert_true(rep.before_worst > 0.02);
+    assert_true(rep.after_worst < 1e-5);
+    assert_int_equal(rep.pieces, 0);
+    assert_int_equal(rep.keys_out, 4);
+    assert_int_equal(cam->ncameras, 4);
+    for (size_t i = 0; i < 4; i++) {
+        const pk_camera_key *x = &orig->cameras[i], *y = &cam->cameras[i];
+        assert_int_equal(x->frame, y->frame);
+        assert_true(fabs(y->distance - k * x->distance) < 1e-4 * fabs(x->distance));
+        for (int c = 0; c < 3; c++) {
+            assert_true(fabs(y->pos[c] - k * x->pos[c]) < 1e-4);
+            assert_true(y->rot[c] == x->rot[c]);
+        }
+        assert_int_equal(x->fov, y->fov);
+        assert_memory_equal(x->interp, y->interp, 24);
+    }
+    pk_log_free(&log);
+    pk_motion_free(da);
+    pk_motion_free(db);
+    pk_motion_free(cam);
+    pk_motion_free(orig);
+    pk_model_free(a);
+    pk_model_free(b);
+}
+
+/* A still camera over a dance that B plays with A's steps (not scaled):
+ * the frame-by-frame correction moves, two keys cannot follow it, the
+ * stretch is fitted again and lands B close to where A was. */
+static void still_camera_refit(void **state)
+{
+    (void)state;
+    pk_model *a = body(1), *b = body(1.3);
+    pk_motion *da = dance(6, 120), *db = dance(6, 120);
+    pk_motion *cam = pk_motion_new();
+    *pk_motion_push_camera(cam) = cam_key(0, -40, 0, 10, 0, 0, 0, 0, 30);
+    *pk_motion_push_camera(cam) = cam_key(120, -40, 0, 10, 0, 0, 0, 0, 30);
+    pk_camera_options o = {.from = a, .to = b, .dance_from = da, .dance_to = db};
+    pk_camera_report rep;
+    pk_log log;
+    pk_log_init(&log);
+    assert_int_equal(pk_motion_retarget_camera(cam, &o, &rep, &log), 0);
+    assert_true(rep.pieces >= 1);
+    assert_true(rep.keys_out > 2);
+    assert_true(rep.before_worst > 0.05);
+    assert_true(rep.after_worst < 0.3 * rep.before_worst);
+    assert_true(rep.after_mean < rep.before_mean / 4);
+    /* no worse than the frame-by-frame correction by more than the margin */
+    assert_true(rep.after_worst < rep.best_worst + PK_CAMERA_SMOOTH + 0.003);
+    pk_log_free(&log);
+    pk_motion_free(da);
+    pk_motion_free(db);
+    pk_motion_free(cam);
+    pk_model_free(a);
+    pk_model_free(b);
+}
+
+static void errors(void **state)
+{
+    (void)state;
+    pk_model *a = body(1), *b = body(1.1);
+    pk_motion *d = dance(1, 10), *cam = pk_motion_new();
+    pk_camera_options o = {.from = a, .to = b, .dance_from = d, .dance_to = d};
+    pk_log log;
+    pk_log_init(&log);
+    assert_int_equal(pk_motion_retarget_camera(cam, &o, NULL, &log), -1);
+    tu_assert_log_has(&log, "no camera key");
+    *pk_motion_push_camera(cam) = cam_key(0, -45, 0, 10, 0, 0, 0, 0, 30);
+    const char none[] = "posekit_body: 1\nbones: [{name: x, pos: [0, 1, 0]}]\n";
+    pk_model *x = pk_body_read(none, strlen(none), &log);
+    o.to = x;
+    assert_int_equal(pk_motion_retarget_camera(cam, &o, NULL, &log), -1);
+    tu_assert_log_has(&log, "share none of 頭");
+    assert_true(cam->cameras[0].distance == -45.0f); /* untouched */
+    pk_log_free(&log);
+    pk_model_free(x);
+    pk_motion_free(d);
+    pk_motion_free(cam);
+    pk_model_free(a);
+    pk_model_free(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(camera_model),
+        cmocka_unit_test(scaled_model),
+        cmocka_unit_test(still_camera_refit),
+        cmocka_unit_test(errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
