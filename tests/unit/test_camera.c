@@ -59,6 +59,18 @@ static void camera_model(void **state)
     assert_true(pki_camera_screen(&k, (double[3]){0, 10, 0}, s));
     assert_true(pki_camera_screen(&k, (double[3]){0, 10 - 45 * sin(PI / 6), -45 * cos(PI / 6)},
                                   s) == false);
+    /* two angles: roll, then pitch, then yaw (R = Ry(−ry)·Rx(−rx)·Rz(−rz)):
+     * pitched straight down and turned a quarter, the screen's up is −X
+     * (pitch and yaw the other way round would make it +Z) */
+    k = cam_key(0, -10, 0, 0, 0, (float)(-PI / 2), (float)(PI / 2), 0, 30);
+    assert_true(pki_camera_screen(&k, (double[3]){-1, 0, 0}, s));
+    assert_true(fabs(s[0]) < 1e-6 && fabs(s[1] - 1 / (10 * t)) < 1e-6);
+    assert_true(pki_camera_screen(&k, (double[3]){0, 0, -1}, s));
+    assert_true(fabs(s[1]) < 1e-6 && fabs(fabs(s[0]) - 1 / (10 * t)) < 1e-6);
+    /* roll turns the picture about the view axis */
+    k = cam_key(0, -45, 0, 10, 0, 0, 0, (float)(PI / 2), 30);
+    assert_true(pki_camera_screen(&k, (double[3]){0, 11, 0}, s));
+    assert_true(fabs(s[1]) < 1e-6 && fabs(fabs(s[0]) - 1 / (45 * t)) < 1e-6);
     /* the view angle: half of it puts a point at the screen's top edge */
     k = cam_key(0, -45, 0, 10, 0, 0, 0, 0, 40);
     assert_true(pki_camera_screen(&k, (double[3]){0, 10 + 45 * tan(20 * PI / 180), 0}, s));
