@@ -264,8 +264,8 @@ static int dump_body(const dump_opts *o)
             kept += keep[i];
         }
         if (rc == EXIT_OK && kept == 0) {
-            pk_log_add(&log, PK_ERROR, -1, 0, 0, "--bones '%s' matches no bone of %s", o->bones,
-                       path);
+            pk_log_add(&log, PK_ERROR, PK_E_NOT_FOUND, -1, 0, 0,
+                       "--bones '%s' matches no bone of %s", o->bones, path);
             rc = EXIT_ERROR;
         }
     }

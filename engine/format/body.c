@@ -81,7 +81,8 @@ static void fail(rd *r, const yaml_node_t *n, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     int line = n ? (int)n->start_mark.line + 1 : 0, col = n ? (int)n->start_mark.column + 1 : 0;
-    pk_log_add(r->log, PK_ERROR, -1, line, col, "%s", msg);
+    pk_log_add(r->log, PK_ERROR, strcmp(fmt, "out of memory") == 0 ? PK_E_NO_MEMORY : PK_E_DAMAGED,
+               -1, line, col, "%s", msg);
 }
 
 static const yaml_node_t *node(rd *r, yaml_node_item_t i)
@@ -818,7 +819,7 @@ pk_model *pk_body_read(const void *data, size_t len, pk_log *log)
     rd r = {.log = log};
     r.m = pki_model_alloc(PK_FMT_BODY);
     if (!r.m) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return NULL;
     }
     r.m->version = (float)PK_BODY_VERSION;
@@ -826,13 +827,13 @@ pk_model *pk_body_read(const void *data, size_t len, pk_log *log)
     yaml_parser_t parser;
     if (!yaml_parser_initialize(&parser)) {
         pk_model_free(r.m);
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return NULL;
     }
     yaml_parser_set_input_string(&parser, data, len);
     if (!yaml_parser_load(&parser, &r.doc)) {
         char buf[300];
-        pk_log_add(log, PK_ERROR, -1, (int)parser.problem_mark.line + 1,
+        pk_log_add(log, PK_ERROR, PK_E_DAMAGED, -1, (int)parser.problem_mark.line + 1,
                    (int)parser.problem_mark.column + 1, "%s",
                    pki_yaml_syntax_error(&parser, buf, sizeof buf));
         yaml_parser_delete(&parser);
@@ -842,13 +843,13 @@ pk_model *pk_body_read(const void *data, size_t len, pk_log *log)
     int line, col;
     const yaml_node_t *root = yaml_document_get_root_node(&r.doc);
     if (!root) {
-        pk_log_add(log, PK_ERROR, -1, 1, 1, "the file is empty: no body in it");
+        pk_log_add(log, PK_ERROR, PK_E_DAMAGED, -1, 1, 1, "the file is empty: no body in it");
         r.failed = true;
     } else {
         read_root(&r, root);
     }
     if (!r.failed && pki_yaml_has_second_document(&parser, &line, &col)) {
-        pk_log_add(log, PK_ERROR, -1, line, col,
+        pk_log_add(log, PK_ERROR, PK_E_DAMAGED, -1, line, col,
                    "a second document ('---'): a body file holds one body");
         r.failed = true;
     }
@@ -1133,7 +1134,7 @@ int pk_body_write(const pk_model *m, const bool *keep_in, const char *header, pk
 {
     bool *keep = malloc(m->nbones ? m->nbones : 1);
     if (!keep) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     for (size_t i = 0; i < m->nbones; i++)
@@ -1142,7 +1143,7 @@ int pk_body_write(const pk_model *m, const bool *keep_in, const char *header, pk
     char **id = bone_ids(m, keep);
     if (!id) {
         free(keep);
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     for (const char *p = header; p && *p;) {
@@ -1197,7 +1198,7 @@ int pk_body_write(const pk_model *m, const bool *keep_in, const char *header, pk
     free(id);
     free(keep);
     if (out->oom) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     return 0;
@@ -1219,10 +1220,10 @@ char *pk_body_find(const char *name, pk_log *log)
     while (i < nb && strcmp(BUILTIN[i], name) != 0)
         i++;
     if (i == nb) {
-        pk_log_add(log, PK_ERROR, -1, 0, 0,
-                   "@%s is not a built-in body (they are @classic and @standard; @auto picks "
-                   "one where a motion is there to fit)",
-                   name);
+        pk_log_add_at(log, PK_ERROR, PK_E_NOT_FOUND, NULL, -1, 0, 0,
+                      "@%s is not a built-in body (they are @classic and @standard; @auto picks "
+                      "one where a motion is there to fit)",
+                      name);
         return NULL;
     }
     char file[64];
@@ -1244,8 +1245,9 @@ char *pk_body_find(const char *name, pk_log *log)
     pki_os_free_list(dirs, n);
     if (!found) {
         pk_buf_putc(&where, 0);
-        pk_log_add(log, PK_ERROR, -1, 0, 0, "cannot find the built-in body @%s: looked in %s", name,
-                   where.oom ? "?" : (const char *)where.data);
+        pk_log_add_at(log, PK_ERROR, PK_E_NOT_FOUND, NULL, -1, 0, 0,
+                      "cannot find the built-in body @%s: looked in %s", name,
+                      where.oom ? "?" : (const char *)where.data);
     }
     pk_buf_free(&where);
     return found;

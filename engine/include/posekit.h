@@ -1056,7 +1056,7 @@ PK_API int pk_motion_retarget_models(pk_motion *m, const pk_rules *r, const pk_r
 PK_API int pk_pose_retarget_models(pk_pose *p, const pk_rules *r, const pk_retarget_options *o,
                                    pk_edit_stats *st, pk_retarget_report *rep, pk_log *log);
 
-/* ---- the camera (engine/ops/retarget/camera.c; カメラ補正) ----
+/* ---- the camera (engine/ops/retarget/retarget_camera.c; カメラ補正) ----
  * A camera motion made for a dance on model A, moved so that B, playing
  * the dance as retargeted for it, is framed as A was.  MMD's camera: the
  * eye is centre + R·(0, 0, distance) with R = Ry(−ry)·Rx(−rx)·Rz(−rz) (the

@@ -88,11 +88,11 @@ static int give_things(pk_job *j, const pki_job_step *js, const pk_step_need *ne
                 j->bodies = pk_bodies_load(&tmp);
             for (size_t k = 0; k < tmp.count; k++) {
                 const pk_diag *d = &tmp.items[k];
-                pk_log_set_path(log, d->path ? d->path : j->path);
-                pk_log_add(log, d->severity, d->offset, d->path ? d->line : js->at.line,
-                           d->path ? d->col : js->at.col, "%s", d->msg);
+                bool placed = d->placed && d->path;
+                pk_log_add_at(log, d->severity, d->code, placed ? d->path : j->path, d->offset,
+                              placed ? d->line : js->at.line, placed ? d->col : js->at.col, "%s",
+                              d->msg);
             }
-            pk_log_set_path(log, j->path);
             *warned += tmp.warnings;
             pk_log_free(&tmp);
             if (!j->bodies)

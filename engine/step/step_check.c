@@ -72,17 +72,17 @@ static int check(const pk_step *s, pk_log *log)
 static int run_fit(const check_opts *o, const pk_doc *in, check_result *cr, pk_log *log)
 {
     if (!o->bodies) {
-        pk_error(log, "check: the built-in bodies are not loaded");
+        pk_error(log, PK_E_USAGE, "check: the built-in bodies are not loaded");
         return -1;
     }
     cr->bodies = o->bodies;
     cr->fit = calloc(o->bodies->n + 1, sizeof *cr->fit);
     if (!cr->fit) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
-    cr->best = pk_body_fit_doc((const pk_model *const *)o->bodies->models, o->bodies->n, in,
-                               cr->fit, log);
+    cr->best =
+        pk_body_fit_doc((const pk_model *const *)o->bodies->models, o->bodies->n, in, cr->fit, log);
     return cr->best < 0 ? -1 : 0;
 }
 
@@ -94,12 +94,12 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     if (fits_bodies(s)) {
         check_result *cr = res->own = calloc(1, sizeof *cr);
         if (!cr) {
-            pk_error(log, "out of memory");
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
             return -1;
         }
-        char *old = pki_about(log, s->inputs[0]);
+        size_t from = pki_mark(log);
         int rc = run_fit(o, in, cr, log);
-        pki_restore(log, old);
+        pk_log_place(log, from, s->inputs[0]);
         res->found = rc == 0 && !cr->fit[cr->best].has; /* nothing fits: exit 1 */
         return rc;
     }

@@ -241,35 +241,37 @@ static int between_models(const pk_step *s, pk_doc *d, retarget_result *rr, pk_l
 
 /* IN is a camera and in[1] the dance it frames: the dance is retargeted
  * (every option as for a dance alone: the camera frames what B plays),
- * then the camera moved for B (engine/ops/retarget/camera.c). */
+ * then the camera moved for B (engine/ops/retarget/retarget_camera.c). */
 static int camera_run(const pk_step *s, pk_doc *in, pk_doc *d, retarget_result *rr, pk_log *log)
 {
     const retarget_opts *o = s->o;
     if (!d->motion || !d->motion->ncameras)
-        return pki_step_fail(log, "no camera key: with %s the input is the camera that frames "
-                                  "the dance",
+        return pki_step_fail(log,
+                             "no camera key: with %s the input is the camera that frames "
+                             "the dance",
                              s->prefix[0] ? "--motion" : "motion");
     if (d->motion->nbones)
-        return pki_step_fail(log, "the camera motion keys bones too: retarget its dance on its "
-                                  "own (the dance the camera frames goes with %s)",
+        return pki_step_fail(log,
+                             "the camera motion keys bones too: retarget its dance on its "
+                             "own (the dance the camera frames goes with %s)",
                              s->prefix[0] ? "--motion" : "motion");
-    if (!in[1].motion)
-        return pki_step_fail(log, "%s: a pose: the dance a camera frames is a motion (VMD)",
-                             s->inputs[1]);
+    if (!in[1].motion) {
+        pk_log_add_at(log, PK_ERROR, PK_E_USAGE, s->inputs[1], -1, 0, 0,
+                      "a pose: the dance a camera frames is a motion (VMD)");
+        return -1;
+    }
     pk_doc dance = {PK_FMT_VMD, pk_motion_clone(in[1].motion), NULL};
     if (!dance.motion) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     rr->camera = true;
-    char *old = pki_about(log, s->inputs[1]);
+    size_t from_dance = pki_mark(log);
     int rc = between_models(s, &dance, rr, log);
-    pki_restore(log, old);
+    pk_log_place(log, from_dance, s->inputs[1]); /* what it says is about the dance */
     const pk_model *from = rr->bodies ? rr->bodies->models[rr->picked] : o->from;
-    pk_camera_options co = {.from = from,
-                            .to = o->to,
-                            .dance_from = in[1].motion,
-                            .dance_to = dance.motion};
+    pk_camera_options co = {
+        .from = from, .to = o->to, .dance_from = in[1].motion, .dance_to = dance.motion};
     if (!rc)
         rc = pk_motion_retarget_camera(d->motion, &co, &rr->cam, log);
     pk_doc_free(&dance);
@@ -281,13 +283,13 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     if (n > 1) {
         retarget_result *rr = res->own = calloc(1, sizeof *rr);
         if (!rr) {
-            pk_error(log, "out of memory");
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
             return -1;
         }
         pki_take(&res->out, in);
-        char *old = pki_about(log, s->inputs[0]);
+        size_t from = pki_mark(log);
         int rc = camera_run(s, in, &res->out, rr, log);
-        pki_restore(log, old);
+        pk_log_place(log, from, s->inputs[0]);
         return rc;
     }
     const retarget_opts *o = s->o;
@@ -469,8 +471,7 @@ static void camera_summary(const pk_camera_report *c, pk_buf *out)
                   100 * c->after_mean, 100 * c->best_worst, 100 * c->best_mean,
                   100 * c->before_worst, 100 * c->before_mean);
     if (c->ortho)
-        pk_buf_printf(out, "; %zu orthographic frame%s left alone", c->ortho,
-                      pki_plural(c->ortho));
+        pk_buf_printf(out, "; %zu orthographic frame%s left alone", c->ortho, pki_plural(c->ortho));
 }
 
 static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)

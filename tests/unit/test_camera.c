@@ -1,5 +1,5 @@
 /* test_camera.c — the camera moved for another model
- * (engine/ops/retarget/camera.c): MMD's camera model on points whose
+ * (engine/ops/retarget/retarget_camera.c): MMD's camera model on points whose
  * place on the screen is known; B equal to A scaled (every distance and
  * centre scaled exactly, curves kept, nothing left off); a static camera
  * whose frame-by-frame correction moves (fitted again, and close); the

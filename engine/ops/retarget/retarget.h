@@ -50,7 +50,7 @@ int pki_retarget_drop_duplicates(pki_bone_set *s, pk_edit_stats *st, pk_log *log
 long pki_retarget_bone_of(const pk_model *m, const pk_names *names, pk_name_id id);
 
 /* Where MMD's camera cam shows point p (model space): s in screen heights
- * from the centre, x to the right, y up (camera.c); false when p is not
+ * from the centre, x to the right, y up (retarget_camera.c); false when p is not
  * in front of the eye. */
 bool pki_camera_screen(const pk_camera_key *cam, const double p[3], double s[2]);
 

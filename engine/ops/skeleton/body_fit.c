@@ -49,7 +49,7 @@ long pk_body_fit_doc(const pk_model *const *models, size_t n, const pk_doc *doc,
             best = (long)i;
     }
     if (n && fit[0].keyed == 0) {
-        pk_error(log, "the %s keys no bone: there is nothing to fit a body to",
+        pk_error(log, PK_E_USAGE, "the %s keys no bone: there is nothing to fit a body to",
                  doc->motion ? "motion" : "pose");
         return -1;
     }

@@ -1,5 +1,5 @@
 /*
- * camera.c — the camera moved for another model (posekit.h, "the camera";
+ * retarget_camera.c — the camera moved for another model (posekit.h, "the camera";
  * カメラ補正).
  *
  * MMD's camera (the key's fields as stored, MMD's left-handed space): the
@@ -41,6 +41,7 @@
  */
 #include "common/diag.h"
 #include "math/bezier.h"
+#include "model/skeleton.h"
 #include "ops/retarget/retarget.h"
 
 #include <math.h>
@@ -49,13 +50,13 @@
 
 #define PI 3.14159265358979323846
 #define NPOINTS 5
-#define NEAR 0.05           /* units in front of the eye a point must be */
-#define FADE 0.25           /* screen heights beyond the edge a point's weight fades over */
-#define REG 1e-4            /* the pull towards e_ref, per (viewing distance)² */
-#define BEHIND_ERR 1.0      /* a point B shows behind the eye: a screen height off */
-#define FIT 0.002 /* a refit's tolerance, screen heights */
-#define RAMP 15.0           /* frames a refit eases over from a key it shares */
-#define SMOOTH_MU 1e3 /* the refit's smoothing: swings slower than 2π·mu^¼ ≈ 35 frames pass */
+#define NEAR 0.05      /* units in front of the eye a point must be */
+#define FADE 0.25      /* screen heights beyond the edge a point's weight fades over */
+#define REG 1e-4       /* the pull towards e_ref, per (viewing distance)² */
+#define BEHIND_ERR 1.0 /* a point B shows behind the eye: a screen height off */
+#define FIT 0.002      /* a refit's tolerance, screen heights */
+#define RAMP 15.0      /* frames a refit eases over from a key it shares */
+#define SMOOTH_MU 1e3  /* the refit's smoothing: swings slower than 2π·mu^¼ ≈ 35 frames pass */
 
 static const char *const POINTS[NPOINTS] = {"頭", "左手首", "右手首", "左足首", "右足首"};
 
@@ -332,14 +333,15 @@ static int eval_points(scene *sc, pk_log *log)
     const pk_motion *d[2] = {o->dance_from, o->dance_to};
     long bone[2][NPOINTS];
     for (int i = 0; i < NPOINTS; i++) {
-        bone[0][i] = pki_retarget_find(m[0], POINTS[i]);
-        bone[1][i] = pki_retarget_find(m[1], POINTS[i]);
+        bone[0][i] = pki_model_find_bone_utf8(m[0], POINTS[i]);
+        bone[1][i] = pki_model_find_bone_utf8(m[1], POINTS[i]);
         sc->have[i] = bone[0][i] >= 0 && bone[1][i] >= 0;
         sc->npoints += sc->have[i];
     }
     if (!sc->npoints) {
-        pk_error(log, "the camera: the two models share none of 頭, 左手首, 右手首, 左足首, "
-                      "右足首, the points the camera frames");
+        pk_error(log, PK_E_NOT_FOUND,
+                 "the camera: the two models share none of 頭, 左手首, 右手首, 左足首, "
+                 "右足首, the points the camera frames");
         return -1;
     }
     /* the models' size: the head's (else the first point's) height at rest */
@@ -357,7 +359,7 @@ static int eval_points(scene *sc, pk_log *log)
         pk_bone_world *w = calloc(m[s]->nbones + 1, sizeof *w);
         if (!rig || !t || !loc || !on || !w) {
             if (rig && t)
-                pk_error(log, "out of memory");
+                pk_error(log, PK_E_NO_MEMORY, "out of memory");
             rc = -1;
         }
         for (uint32_t f = 0; !rc && f < sc->nframes; f++) {
@@ -758,7 +760,7 @@ static pk_motion *camera_only(const pk_motion *m, pk_log *log)
         *k = m->cameras[t->cameras[i]];
     }
     if (t && !c)
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
     pk_tracks_free(t);
     return c;
 }
@@ -807,7 +809,7 @@ static int refit(pk_motion **cam, uint32_t fa, uint32_t fb, bool tail, bool free
     for (uint32_t f = fa + 1; f < fb || (tail && f == fb); f++) {
         pk_camera_key *k = pk_motion_push_camera(m);
         if (!k) {
-            pk_error(log, "out of memory");
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
             return -1;
         }
         *k = best[f];
@@ -988,7 +990,7 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
     if (!cam)
         goto done;
     if (!orig || !best || !played || !e_best) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         goto done;
     }
     if (sample_all(cam, nf, orig, log) != 0)
@@ -1003,7 +1005,7 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
     }
     /* every key moved at once, curves kept */
     if (solve_keys(sc, cam->cameras, cam->ncameras, orig) != 0) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         goto done;
     }
     if (sample_all(cam, nf, played, log) != 0 || !(kf = key_frames(cam, &nk)))
@@ -1015,7 +1017,7 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
      * them meeting at a key, not at a cut, at once) */
     bool *redo = calloc(nk + 1, sizeof *redo);
     if (!redo) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         goto done;
     }
     for (size_t s = 0; s < nk; s++) {
@@ -1094,18 +1096,18 @@ int pk_motion_retarget_camera(pk_motion *camera, const pk_camera_options *o, pk_
         rep = &own;
     memset(rep, 0, sizeof *rep);
     if (!o || !o->from || !o->to || !o->dance_from || !o->dance_to) {
-        pk_error(log, "the camera: needs both models and the dance for each");
+        pk_error(log, PK_E_USAGE, "the camera: needs both models and the dance for each");
         return -1;
     }
     if (!camera->ncameras) {
-        pk_error(log, "the camera: the motion has no camera key to correct");
+        pk_error(log, PK_E_USAGE, "the camera: the motion has no camera key to correct");
         return -1;
     }
     scene sc = {.o = o, .aspect = o->aspect > 0 ? o->aspect : PK_CAMERA_ASPECT};
     sc.nframes = last_frame(camera, o) + 1;
     sc.pts = calloc(sc.nframes, sizeof *sc.pts);
     if (!sc.pts) {
-        pk_error(log, "out of memory");
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
     int rc = eval_points(&sc, log);
