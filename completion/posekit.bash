@@ -16,12 +16,12 @@ _posekit_commands="info dump convert diff rename mirror retarget overlay reduce 
 # inputs and rules; -o/--json/--csv/--svg/--suggest-rules are the job's
 # outputs (doc/jobs.md).
 _posekit_opts_info="--json --strict --help"
-_posekit_opts_dump="--strict --help"
+_posekit_opts_dump="--body --bones --strict --help"
 _posekit_opts_convert="-o --output --frame --layout --no-morphs --cut-names --strict --help"
 _posekit_opts_diff="--frame --frames --bones --model --rules --threshold --pos-threshold --json --csv --svg --all --groups --no-morphs --strict --help"
 _posekit_opts_rename="--rules --reverse -o --output -v --verbose --strict --help"
 _posekit_opts_mirror="--rules -o --output -v --verbose --strict --help"
-_posekit_opts_retarget="--from --to --rules --no-stance --no-scale --no-fold --fingers --feet-from-source --keep-absent --max-deg --max-pos -o --output -v --verbose --strict --help"
+_posekit_opts_retarget="--from --to --motion --rules --no-stance --no-scale --no-fold --fingers --feet-from-source --keep-absent --max-deg --max-pos -o --output -v --verbose --strict --help"
 _posekit_opts_overlay="--pose --pose-frame --bones --model --rules --frames --mode --fade -o --output --json --cut-names --strict --help"
 _posekit_opts_merge="-o --output --offset --sections --within --prefer --json --cut-names --strict --help"
 _posekit_opts_reduce="-o --output --max-deg --max-pos --max-morph --bones --rules --frames --no-morphs --camera --json --strict --help"
@@ -100,11 +100,19 @@ _posekit()
             _posekit_files "$yaml"
             return 0
             ;;
-        --model | --vs-model | --from | --to)
-            _posekit_files '@(pmx|pmd|PMX|PMD)'
+        --model | --vs-model | --from | --to | --body)
+            # models, body files, and the built-in bodies (@auto: the one
+            # the input fits, for retarget's --from and check's --model)
+            if [[ $cur == @* ]]; then
+                local bodies="@classic @standard"
+                [[ $prev == --from || ($prev == --model && $cmd == check) ]] && bodies="@auto $bodies"
+                COMPREPLY=($(compgen -W "$bodies" -- "$cur"))
+            else
+                _posekit_files '@(pmx|pmd|PMX|PMD|yaml|yml|YAML|YML)'
+            fi
             return 0
             ;;
-        --vs)
+        --vs | --motion)
             _posekit_files "$mm"
             return 0
             ;;
