@@ -859,6 +859,11 @@ static int cmp_frame(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static int cmp_key_frame(const void *a, const void *b)
+{
+    return cmp_frame(&((const pk_camera_key *)a)->frame, &((const pk_camera_key *)b)->frame);
+}
+
 /* The distinct frames of m's camera keys, sorted; *n of them. */
 static uint32_t *key_frames(const pk_motion *m, size_t *n)
 {
@@ -1053,6 +1058,9 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
         rep->piece_keys += added;
     }
     free(redo);
+    /* a stretch fitted again adds its keys at the end: by frame again (one
+     * key a frame: a stretch replaces the keys inside it) */
+    qsort(cam->cameras, cam->ncameras, sizeof *cam->cameras, cmp_key_frame);
     if (sample_all(cam, nf, played, log) != 0)
         goto done;
     for (uint32_t f = 0; f < nf; f++)

@@ -47,6 +47,13 @@ expect_stdout_contains 'camera keys: 70'
 for m in pmd_mei.pmd pmd_sd_mei.pmd pmx_mmt_test_model.pmx pmx_nanoem_miku_bones.pmx; do
     expect_exit 0 "$POSEKIT" retarget cam.vmd --from gene.pmx --to "$(corpus $m)" --motion dance.vmd -o out_$m.vmd
     line=$(grep 'posekit retarget: camera:' "$ERR")
+    # keys by frame, one a frame, stretches fitted again among them
+    "$POSEKIT" dump out_$m.vmd >out_$m.json
+    python3 - out_$m.json <<'PY'
+import json, sys
+f = [c['frame'] for c in json.load(open(sys.argv[1]))['cameras']]
+assert f == sorted(f) and len(set(f)) == len(f), (sys.argv[1], f)
+PY
     python3 - "$line" "$m" <<'PY'
 import re, sys
 line, m = sys.argv[1], sys.argv[2]
