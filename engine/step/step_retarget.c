@@ -9,6 +9,7 @@
 #include "step/step_option.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,8 +155,8 @@ static void unchanged_retarget(const pk_retarget_report *t, const char *what, pk
  * given (before the rules' renames); a source that fits worse than the
  * target is warned about: the input was probably made for another model.
  * An input without bone or morph keys has nothing to compare. */
-static int fit_models(const retarget_opts *o, const pk_model *from, const pk_doc *d,
-                      retarget_result *rr, pk_log *log)
+static int fit_models(const retarget_opts *o, const pk_model *from, const char *from_name,
+                      const pk_doc *d, retarget_result *rr, pk_log *log)
 {
     size_t names =
         d->motion ? d->motion->nbones + d->motion->nmorphs : d->pose->nbones + d->pose->nmorphs;
@@ -173,7 +174,7 @@ static int fit_models(const retarget_opts *o, const pk_model *from, const pk_doc
                    "%s the model it was made for?",
                    d->motion ? "motion" : "pose", f->from_bones, pki_plural(f->from_bones),
                    f->from_morphs, pki_plural(f->from_morphs), f->to_bones, f->to_morphs,
-                   o->from_name);
+                   from_name);
     return 0;
 }
 
@@ -218,21 +219,28 @@ static int between_models(const pk_step *s, pk_doc *d, retarget_result *rr, pk_l
         return -1;
     }
     /* the models by the names the user gave them (files, or a job's
-     * names, which the job places at the step) */
+     * names, which the job places at the step); @auto by the body it
+     * picked */
+    char picked[64];
+    const char *from_name = o->from_name;
+    if (picks_body(s)) {
+        snprintf(picked, sizeof picked, "@%s", rr->bodies->names[rr->picked]);
+        from_name = picked;
+    }
     pk_retarget_options ro = {.from = from,
                               .to = o->to,
                               .no_stance = o->no_stance,
                               .no_scale = o->no_scale,
                               .no_fold = o->no_fold,
                               .fingers = o->fingers,
-                              .from_name = o->from_name,
+                              .from_name = from_name,
                               .to_name = o->to_name,
                               .feet_from_source = o->feet_from_source,
                               .keep_absent = o->keep_absent,
                               .max_deg = o->max_deg,
                               .max_pos = o->max_pos};
     rr->models = true;
-    if (fit_models(o, from, d, rr, log) != 0)
+    if (fit_models(o, from, from_name, d, rr, log) != 0)
         return -1;
     return d->motion
                ? pk_motion_retarget_models(d->motion, o->rules, &ro, &rr->edit, &rr->report, log)

@@ -73,6 +73,15 @@ expect_exit 0 "$POSEKIT" retarget stand.vmd --from @auto --to classic.pmx -o sta
 expect_stderr_contains 'from: @auto is @standard'
 expect_exit 0 "$POSEKIT" retarget stand.vmd --from @standard --to classic.pmx -o stand_std.vmd
 expect_same_bytes stand_auto.vmd stand_std.vmd
+# what retarget says of the source names the body @auto picked
+cp "$(corpus vmd_mmdtools_test.vmd)" mmt_dance.vmd
+expect_exit 0 "$POSEKIT" retarget mmt_dance.vmd --from @auto --to "$(corpus pmx_mmt_test_model.pmx)" -o mmt_auto.vmd
+expect_stderr_contains 'is @standard the model it was made for?'
+expect_stderr_contains 'bones the source model (@standard) lacks'
+if grep -q '(@auto)\|is @auto' "$ERR"; then
+    echo "FAIL: a message names @auto, not the body it picked"
+    exit 1
+fi
 # in a job: from: "@auto" names no input
 cat > job2.yaml <<'YAML'
 inputs: {dance: dance.vmd, gene: gene.pmx}
