@@ -1088,6 +1088,7 @@ PK_API int pk_pose_retarget_models(pk_pose *p, const pk_rules *r, const pk_retar
  * corrected (after). */
 #define PK_CAMERA_SMOOTH 0.005 /* screen heights */
 #define PK_CAMERA_ASPECT (16.0 / 9.0)
+#define PK_CAMERA_GOAL 0.02 /* a frame within it: every point this close, screen heights */
 
 typedef struct pk_camera_options {
     const struct pk_model *from, *to;
@@ -1107,6 +1108,8 @@ typedef struct pk_camera_report {
     double after_worst, after_mean;   /* corrected */
     double best_worst, best_mean;     /* the frame-by-frame correction itself */
     uint32_t before_worst_frame, after_worst_frame;
+    size_t before_goal, after_goal; /* measured frames whose every point is within
+                                       PK_CAMERA_GOAL of A's */
     size_t keys_in, keys_out; /* camera keys */
     size_t kept;              /* keys moved with their curves kept */
     size_t pieces;            /* stretches fitted again */
@@ -1115,7 +1118,7 @@ typedef struct pk_camera_report {
 } pk_camera_report;
 
 /* Corrects camera's camera keys in place (its other sections untouched;
- * new keys appended after the others).  0, or -1 (logged; camera
+ * the camera keys sorted by frame).  0, or -1 (logged; camera
  * untouched) when camera has no camera key, the models share no point, or
  * on OOM.  rep may be NULL. */
 PK_API int pk_motion_retarget_camera(pk_motion *camera, const pk_camera_options *o,

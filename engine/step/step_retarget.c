@@ -478,6 +478,8 @@ static void camera_summary(const pk_camera_report *c, pk_buf *out)
                   c->frames_on_screen, pki_plural(c->frames_on_screen), 100 * c->after_worst,
                   100 * c->after_mean, 100 * c->best_worst, 100 * c->best_mean,
                   100 * c->before_worst, 100 * c->before_mean);
+    pk_buf_printf(out, "; every point within %g%% on %zu of the %zu frames (unchanged: %zu)",
+                  100 * PK_CAMERA_GOAL, c->after_goal, c->frames_on_screen, c->before_goal);
     if (c->ortho)
         pk_buf_printf(out, "; %zu orthographic frame%s left alone", c->ortho, pki_plural(c->ortho));
 }

@@ -1063,8 +1063,12 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
     qsort(cam->cameras, cam->ncameras, sizeof *cam->cameras, cmp_key_frame);
     if (sample_all(cam, nf, played, log) != 0)
         goto done;
-    for (uint32_t f = 0; f < nf; f++)
-        measure(sc, f, &orig[f], &played[f], &after);
+    for (uint32_t f = 0; f < nf; f++) {
+        double b = measure(sc, f, &orig[f], &orig[f], NULL);
+        double a = measure(sc, f, &orig[f], &played[f], &after);
+        rep->before_goal += b >= 0 && b <= PK_CAMERA_GOAL;
+        rep->after_goal += a >= 0 && a <= PK_CAMERA_GOAL;
+    }
     rep->measured = before.n;
     rep->before_worst = before.worst;
     rep->before_mean = before.n ? before.sum / (double)before.n : 0;

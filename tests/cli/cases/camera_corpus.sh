@@ -22,6 +22,7 @@ PY
 
 expect_exit 0 "$POSEKIT" retarget cam.vmd --from gene.pmx --to tall.yaml --motion dance.vmd -o tall_cam.vmd
 expect_stderr_contains 'posekit retarget: camera: 70 keys in, 70 out (70 moved with their curves); on the 2801 frames where A'"'"'s head is on the screen, B'"'"'s head, hands and feet land within 0.00% of the screen height of A'"'"'s (mean 0.00%;'
+expect_stderr_contains 'every point within 2% on 2801 of the 2801 frames (unchanged: 0)'
 expect_stderr_contains 'posekit retarget: dance: 15439 keys in'
 expect_stderr_contains 'scale: XZ 1.0800'
 "$POSEKIT" dump cam.vmd >a.json
@@ -58,8 +59,13 @@ PY
 import re, sys
 line, m = sys.argv[1], sys.argv[2]
 v = [float(x) for x in re.findall(r'([0-9.]+)%', line)]
-after, after_mean, best, best_mean, before, before_mean = v
+after, after_mean, best, best_mean, before, before_mean, goal = v
 assert after < before and after_mean < before_mean, (m, line)
+# frames whose every point is within the goal: more than unchanged, never all
+# (the models' shapes differ: no camera lands every point)
+n_after, n, n_before = [int(x) for x in re.search(
+    r'within 2% on (\d+) of the (\d+) frames \(unchanged: (\d+)\)', line).groups()]
+assert goal == 2 and n_before < n_after < n == 2801, (m, line)
 assert after_mean <= best_mean + 0.5, (m, line)   # kept curves cost little on average
 assert after <= best + 1.0, (m, line)             # and little at the worst frame
 PY
