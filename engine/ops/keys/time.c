@@ -138,16 +138,18 @@ static double cam_span(const pk_camera_key *x, const pk_camera_key *y, int g)
     return fabs((double)y->fov - (double)x->fov);
 }
 
-/* Do two camera values agree (the trim's tolerances; fov and the switch
- * exactly)? */
+/* Do two camera values agree (the trim's tolerances; the fov, stored in
+ * whole degrees, within the one degree a cut key's rounded value may
+ * shift it; the perspective switch exactly)? */
 static bool cam_same(const pk_camera_key *x, const pk_camera_key *y)
 {
     for (int a = 0; a < 3; a++)
         if (fabs((double)x->pos[a] - y->pos[a]) > PK_OVERLAY_FIT_POS ||
             fabs((double)x->rot[a] - y->rot[a]) * DEG > PK_OVERLAY_FIT_DEG)
             return false;
-    return fabs((double)x->distance - y->distance) <= PK_OVERLAY_FIT_POS && x->fov == y->fov &&
-           x->perspective == y->perspective;
+    long dfov = (long)x->fov - (long)y->fov;
+    return fabs((double)x->distance - y->distance) <= PK_OVERLAY_FIT_POS && dfov >= -1 &&
+           dfov <= 1 && x->perspective == y->perspective;
 }
 
 /* The key ending the piece [u, v] of camera segment (k0, k1): value `end`,
@@ -164,7 +166,7 @@ static bool cam_piece(const pk_motion *m, const pk_tracks *t, const pk_camera_ke
         uint8_t cp[4], q[4];
         cam_cp(k1->interp, g, cp);
         double span = cam_span(start, end, g);
-        double tol = g == 3 ? PK_OVERLAY_FIT_DEG : g == 5 ? 0.25 : PK_OVERLAY_FIT_POS;
+        double tol = g == 3 ? PK_OVERLAY_FIT_DEG : g == 5 ? 1.0 : PK_OVERLAY_FIT_POS;
         if (pki_curve_is_linear(cp) || span <= tol * 0.5 || v - u < 2) {
             memcpy(q, pki_curve_linear, 4);
         } else {
@@ -179,7 +181,11 @@ static bool cam_piece(const pk_motion *m, const pk_tracks *t, const pk_camera_ke
             for (size_t i = 0; i < nf; i++)
                 want[i] = (pki_curve_progress(cp, (u + (double)(i + 1) - f0) / (f1 - f0)) - yu) /
                           (yv - yu);
-            bool ok = pki_curve_round(n, want, nf, span, tol * 0.5, q);
+            /* the sub-curve rounded to the grid; else the grid curve the
+             * fitter finds for the same progress */
+            bool ok = pki_curve_round(n, want, nf, span, tol * 0.5, q) ||
+                      pki_curve_fit_progress_ex(want, v - u, span, NULL, tol * 0.9, PKI_FIT_FULL,
+                                                NULL, q, NULL) == 1;
             free(want);
             if (!ok)
                 return false;
