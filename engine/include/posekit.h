@@ -1296,7 +1296,8 @@ typedef struct pk_time_options {
 
 typedef struct pk_time_stats {
     size_t keys_before[PK_SEC_COUNT], keys_after[PK_SEC_COUNT];
-    bool trimmed;        /* the range cut something */
+    bool trimmed;        /* the range cut something ... */
+    uint32_t first, last; /* ... to these frames (a negative shift's cut included) */
     size_t split;        /* crossed segments split onto MMD's curve grid */
     size_t fitted;       /* ... fitted within PK_OVERLAY_FIT_* instead */
     size_t baked;        /* ... baked (a key per frame) */

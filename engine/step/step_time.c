@@ -156,7 +156,7 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
         res->duplicates = r->st.duplicates;
         uint32_t lo, hi;
         const pk_time_stats *st = &r->st;
-        if (!st->trimmed && r->opt.shift == 0 && r->opt.scale == 1.0)
+        if (!st->trimmed && r->opt.shift == 0 && r->opt.scale == 1.0 && !st->duplicates)
             pk_warning(log, PK_E_NO_EFFECT,
                        "nothing to do: the motion lies inside the range and is neither shifted "
                        "nor stretched; the output is the input unchanged");
@@ -182,10 +182,14 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *f)
     pk_buf_printf(f, "keys %zu -> %zu (bones %zu -> %zu, morphs %zu -> %zu)", before, after,
                   st->keys_before[PK_SEC_BONE], st->keys_after[PK_SEC_BONE],
                   st->keys_before[PK_SEC_MORPH], st->keys_after[PK_SEC_MORPH]);
-    if (st->trimmed)
-        pk_buf_printf(f, "; trimmed to %u-%u%s: crossed segments %zu split, %zu fitted, %zu baked",
-                      r->opt.first, r->opt.last, r->opt.last == UINT32_MAX ? " (the end)" : "",
-                      st->split, st->fitted, st->baked);
+    if (st->trimmed) {
+        if (st->last == UINT32_MAX)
+            pk_buf_printf(f, "; trimmed to frames %u on", st->first);
+        else
+            pk_buf_printf(f, "; trimmed to %u-%u", st->first, st->last);
+        pk_buf_printf(f, ": crossed segments %zu split, %zu fitted, %zu baked", st->split,
+                      st->fitted, st->baked);
+    }
     if (r->opt.shift)
         pk_buf_printf(f, "; shifted by %lld", (long long)r->opt.shift);
     if (r->opt.scale != 1.0) {
@@ -218,9 +222,10 @@ static int report(const pk_step *s, const pk_step_result *res, pk_report_format 
                   "\"scale\": %.9g, \"crossed\": {\"split\": %zu, \"fitted\": %zu, \"baked\": "
                   "%zu}, \"rounded\": %zu, \"max_round\": %.6g, \"cuts_kept\": %zu, "
                   "\"dropped_on_shared_frame\": %zu, \"duplicates_dropped\": %zu}\n",
-                  st->trimmed ? "true" : "false", r->opt.first, r->opt.last,
-                  (long long)r->opt.shift, r->opt.scale, st->split, st->fitted, st->baked,
-                  st->rounded, st->max_round, st->cuts_kept, st->merged, res->duplicates);
+                  st->trimmed ? "true" : "false", st->trimmed ? st->first : r->opt.first,
+                  st->trimmed ? st->last : r->opt.last, (long long)r->opt.shift, r->opt.scale,
+                  st->split, st->fitted, st->baked, st->rounded, st->max_round, st->cuts_kept,
+                  st->merged, res->duplicates);
     return 0;
 }
 

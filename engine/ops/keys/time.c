@@ -716,6 +716,8 @@ pk_motion *pk_motion_time(const pk_motion *m, const pk_time_options *o, pk_time_
         pk_motion_free(out);
         out = cut;
         st->trimmed = true;
+        st->first = a;
+        st->last = b;
     }
     if ((o->shift != 0 || o->scale != 1.0) && move_all(out, o->shift, o->scale, st, log) != 0) {
         pk_motion_free(out);
