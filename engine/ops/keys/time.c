@@ -222,8 +222,9 @@ static bool cam_piece(const pk_motion *m, const pk_tracks *t, const pk_camera_ke
 }
 
 /* Appends the camera key(s) ending the piece [u, v] of segment (k0, k1)
- * to out: one split key, or a key at every frame u+1..v.  `end_orig`: v
- * is k1 itself (its record replaced in place when re-curved). */
+ * to out: one split key, or a key at every frame u+1..v.  `orig`: v
+ * is k1 itself, this record (re-curved in place; left as it is when
+ * the piece is baked). */
 static int cam_emit(const pk_motion *m, const pk_tracks *t, pk_motion *out, const pk_camera_key *k0,
                     const pk_camera_key *k1, const pk_camera_key *start, uint32_t u, uint32_t v,
                     pk_camera_key *orig, pk_time_stats *st)
@@ -270,12 +271,8 @@ static int trim_camera(const pk_motion *m, const pk_tracks *t, pk_motion *out, u
         return 0;
     /* out's camera records are m's in file order: index r of m is r of out */
     pk_camera_key *keep = malloc(n * sizeof *keep);
-    bool *orig = calloc(n, sizeof *orig);
-    if (!keep || !orig) {
-        free(keep);
-        free(orig);
+    if (!keep)
         return -1;
-    }
     size_t nb = 0;
     for (size_t i = 0; i < n; i++)
         nb += m->cameras[t->cameras[i]].frame < a;
@@ -305,7 +302,6 @@ static int trim_camera(const pk_motion *m, const pk_tracks *t, pk_motion *out, u
     for (; rc == 0 && i < n && m->cameras[t->cameras[i]].frame <= b; i++) {
         const pk_camera_key *k = &m->cameras[t->cameras[i]];
         keep[i] = *k;
-        orig[i] = true;
         if (i == first && !key_at_a && nb > 0 && k->frame - m->cameras[t->cameras[i - 1]].frame > 1)
             rc = cam_emit(m, t, adds, &m->cameras[t->cameras[i - 1]], k, &prev, a, k->frame,
                           &keep[i], st);
@@ -317,18 +313,15 @@ static int trim_camera(const pk_motion *m, const pk_tracks *t, pk_motion *out, u
         if (k1->frame - k0->frame > 1)
             rc = cam_emit(m, t, adds, k0, k1, &prev, prev_f, b, NULL, st);
     }
-    /* out: m's records inside (a, b] (re-curved where told), then the adds */
+    /* out: m's records inside [a, b] (the first after a re-curved), then the adds */
     if (rc == 0) {
         size_t w = 0;
         for (size_t r = 0; r < m->ncameras; r++) {
             uint32_t f = m->cameras[r].frame;
             if (f < a || f > b)
                 continue;
-            out->cameras[w] = m->cameras[r];
-            for (size_t j = first; j < i; j++)
-                if (t->cameras[j] == r && orig[j])
-                    out->cameras[w] = keep[j];
-            w++;
+            /* only the first key after a may be re-curved */
+            out->cameras[w++] = first < i && t->cameras[first] == r ? keep[first] : m->cameras[r];
         }
         out->ncameras = w;
         for (size_t j = 0; j < adds->ncameras && rc == 0; j++) {
@@ -341,7 +334,6 @@ static int trim_camera(const pk_motion *m, const pk_tracks *t, pk_motion *out, u
     }
     pk_motion_free(adds);
     free(keep);
-    free(orig);
     return rc;
 }
 
