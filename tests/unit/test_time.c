@@ -547,7 +547,8 @@ static void test_crossfade_ends(void **state)
     bone(b, "首", 0, 0, 0, 0, 20, LIN); /* only in b */
     bone(b, "首", 50, 0, 0, 0, -20, EASE);
     tu_morph_key(b, "あ", 10, 0.5f);
-    tu_morph_key(b, "い", 0, 1.0f); /* only in b */
+    tu_morph_key(b, "い", 0, 1.0f);          /* only in b */
+    bone(b, "右足ＩＫ", 3, 1, 0, 0, 0, LIN); /* as a holds it: still through every fade */
     static const uint32_t cases[][3] = {{60, 20, 0}, {33, 1, 7}, {100, 30, 0}, {0, 5, 3}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         uint32_t start = cases[c][0], fade = cases[c][1], skip = cases[c][2];
@@ -578,6 +579,13 @@ static void test_crossfade_ends(void **state)
         float p[3], r[4];
         pk_sample_bone(out, pk_tracks_bone(to, neck), start, p, r);
         assert_true(fabs(r[3]) > 1 - 1e-6);
+        /* a track still through the fade gets no key there, nor at its start */
+        pk_name_id ik = pk_names_find(out->names, "\x89\x45\x91\xab\x82\x68\x82\x6a", 8);
+        assert_int_not_equal(ik, PK_NO_NAME);
+        for (size_t k = 0; k < out->nbones; k++)
+            if (out->bones[k].name == ik)
+                assert_false(out->bones[k].frame >= start && out->bones[k].frame < start + fade &&
+                             start > 0); /* a's own key at 0 aside */
         /* inside the fade: between the two, within reduce's tolerance of
          * the blend at the middle frame's ends */
         assert_true(st.worst_deg <= PK_REDUCE_DEG && st.worst_pos <= PK_REDUCE_POS);

@@ -131,6 +131,39 @@ typedef struct fade_env {
     pk_motion *out;
 } fade_env;
 
+/* Does the track stay where it is through the fade, in both motions (every
+ * value within 1e-6 of a's at the start, component by component)?  Then
+ * the fade needs no key: the kept keys on both sides hold that value. */
+static bool still(const fade_env *e, const pk_track *ka, const pk_track *kb, bool morph)
+{
+    float p0[3], r0[4], w0 = 0.0f;
+    if (morph)
+        w0 = ka ? pk_sample_morph(e->a, ka, e->start) : 0.0f;
+    else
+        pk_sample_bone(e->a, ka, e->start, p0, r0);
+    for (uint32_t f = e->start; f <= e->end; f++) {
+        double fb = (double)((int64_t)f - e->d);
+        if (fb < 0)
+            fb = 0;
+        for (int side = 0; side < 2; side++) {
+            const pk_motion *m = side ? e->b : e->a;
+            const pk_track *k = side ? kb : ka;
+            double at = side ? fb : (double)f;
+            if (morph) {
+                if (fabsf((k ? pk_sample_morph(m, k, at) : 0.0f) - w0) > 1e-6f)
+                    return false;
+                continue;
+            }
+            float p[3], r[4];
+            pk_sample_bone(m, k, at, p, r);
+            for (int x = 0; x < 4; x++)
+                if (fabsf(r[x] - r0[x]) > 1e-6f || (x < 3 && fabsf(p[x] - p0[x]) > 1e-6f))
+                    return false;
+        }
+    }
+    return true;
+}
+
 /* Adds the fade keys of one track named `id` in out->names. */
 static bool fade_track(const fade_env *e, pk_name_id id, bool morph)
 {
@@ -139,6 +172,8 @@ static bool fade_track(const fade_env *e, pk_name_id id, bool morph)
     const pk_track *kb = track_of(e->b, e->tb, nm, id, morph);
     const pk_track *kl = track_of(e->l, e->tl, nm, id, morph);
     const pk_track *kr = track_of(e->r, e->tr, nm, id, morph);
+    if (still(e, ka, kb, morph))
+        return true;
     for (uint32_t f = e->start; f <= e->end; f++) {
         if ((f == e->start && has_key_at(e->l, kl, morph, f)) ||
             (f == e->end && has_key_at(e->r, kr, morph, f)))
