@@ -1322,7 +1322,8 @@ PK_API pk_motion *pk_motion_time(const pk_motion *m, const pk_time_options *o,
  * and morph blends from a to b by the ease PK_FADE_CURVE of (f - start) /
  * frames (rotation slerped, translation and weight lerped; a track one
  * motion lacks is at rest there: identity, weight 0).  The fade's keys
- * are fitted by the reducer within PK_REDUCE_*.  Camera and light move
+ * are fitted by the reducer within PK_REDUCE_*; a track still through the
+ * fade in both motions gets none.  Camera and light move
  * linearly across the fade from a's value to b's; shadow and IK switch at
  * the fade's end.  Header and model name come from a. */
 typedef struct pk_crossfade_stats {
