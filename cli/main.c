@@ -52,7 +52,7 @@ static void print_overview(FILE *f)
                "layer and write them losslessly.\n\ncommands:\n");
     cli_command c;
     for (size_t k = 0; command_at(k, &c); k++)
-        fprintf(f, "  %-9s %s\n", c.name, c.summary);
+        fprintf(f, "  %-10s %s\n", c.name, c.summary);
     fprintf(f, "\n'posekit help COMMAND' or 'posekit COMMAND --help' describes one command.\n"
                "Exit status: 0 success, 1 differences found (diff), 2 error.\n");
 }

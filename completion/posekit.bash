@@ -7,7 +7,7 @@
 # (layouts, modes, policies, @groups), and files by kind: motions and poses
 # (.vmd/.vpd), models (.pmx/.pmd), rule and job files (.yaml/.yml).
 
-_posekit_commands="info dump convert diff rename mirror retarget overlay reduce bake merge run check draw help"
+_posekit_commands="info dump convert diff rename mirror retarget overlay reduce bake time crossfade curve merge run check draw help"
 
 # Options per command, as in each command's help.  A job file's step OP
 # (posekit run) takes the options of the command OP without the leading
@@ -26,6 +26,9 @@ _posekit_opts_overlay="--pose --pose-frame --bones --model --rules --frames --mo
 _posekit_opts_merge="-o --output --offset --sections --within --prefer --json --cut-names --strict --help"
 _posekit_opts_reduce="-o --output --max-deg --max-pos --max-morph --bones --rules --frames --no-morphs --camera --json --strict --help"
 _posekit_opts_bake="-o --output --bones --rules --frames --step --no-morphs --camera --json --strict --help"
+_posekit_opts_time="-o --output --trim --shift --stretch --bpm --fps --json --strict --help"
+_posekit_opts_crossfade="-o --output --at --fade --skip --json --strict --help"
+_posekit_opts_curve="-o --output --set --like --axes --bones --model --rules --frames --json --strict --help"
 _posekit_opts_run="--dry-run --strict --help"
 _posekit_opts_check="--model --json --suggest-rules --strict --help"
 _posekit_opts_draw="--model --frame --frames --every --vs --vs-model --view --bones --rules --json -o --output --strict --help"
@@ -132,6 +135,18 @@ _posekit()
             COMPREPLY=($(compgen -W "replace add" -- "$cur"))
             return 0
             ;;
+        --set)
+            COMPREPLY=($(compgen -W "linear ease ease-in ease-out" -- "$cur"))
+            return 0
+            ;;
+        --axes)
+            COMPREPLY=($(compgen -W "x y z r x,y,z r" -- "$cur"))
+            return 0
+            ;;
+        --fps)
+            COMPREPLY=($(compgen -W "30:60 60:30" -- "$cur"))
+            return 0
+            ;;
         --prefer)
             COMPREPLY=($(compgen -W "first last error" -- "$cur"))
             return 0
@@ -158,7 +173,7 @@ _posekit()
             fi
             return 0
             ;;
-        --frame | --pose-frame | --threshold | --pos-threshold | --fade | --offset | --max-deg | --max-pos | --max-morph)
+        --frame | --pose-frame | --threshold | --pos-threshold | --fade | --offset | --max-deg | --max-pos | --max-morph | --trim | --shift | --stretch | --bpm | --at | --skip | --like)
             return 0 # a number
             ;;
     esac

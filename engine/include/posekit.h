@@ -1346,6 +1346,81 @@ PK_API void pk_merge_report_free(pk_merge_report *r);
 
 /* A pose as a motion: pk_pose_to_motion (model section above). */
 
+/* ---- time, crossfade, curves (engine/ops/keys/time.c, crossfade.c,
+ * curves.c) ----
+ * Time: trim to frames [first, last] (every track that has keys samples as
+ * the input at every integer frame of the range: segments an edge crosses
+ * are cut there, a bone's and the camera's curves split as overlay splits
+ * them, PK_OVERLAY_FIT_* at worst; light cut exactly; shadow and IK
+ * records held; a key made at `first` has linear curves), then shift by
+ * `shift` frames (a negative shift cuts the frames before -shift as a
+ * trim does), then scale time by `scale` about frame 0: a key at f goes
+ * to round(f * scale) with its curves.  Two keys one frame apart with no
+ * key one frame before or after them (a cut) stay one frame apart; keys
+ * landing on one frame: the latest keeps it, the one before it moves a
+ * frame back when that frame is free, others are dropped (counted). */
+typedef struct pk_time_options {
+    uint32_t first, last; /* keep [first, last]; 0 and UINT32_MAX: everything */
+    int64_t shift;        /* frames added after the trim */
+    double scale;         /* time factor after the shift, > 0 (1: none) */
+} pk_time_options;
+
+typedef struct pk_time_stats {
+    size_t keys_before[PK_SEC_COUNT], keys_after[PK_SEC_COUNT];
+    bool trimmed;        /* the range cut something ... */
+    uint32_t first, last; /* ... to these frames (a negative shift's cut included) */
+    size_t split;        /* crossed segments split onto MMD's curve grid */
+    size_t fitted;       /* ... fitted within PK_OVERLAY_FIT_* instead */
+    size_t baked;        /* ... baked (a key per frame) */
+    size_t rounded;      /* keys whose scaled frame was rounded to a whole frame */
+    double max_round;    /* the largest such move, frames */
+    size_t cuts_kept;    /* one-frame pairs kept one frame apart */
+    size_t merged;       /* keys dropped: another key took their frame */
+    size_t duplicates;   /* duplicate records dropped first */
+} pk_time_stats;
+
+/* Defaults: no trim, no shift, scale 1. */
+PK_API void pk_time_options_init(pk_time_options *o);
+/* A new motion (pk_motion_free) or NULL (logged).  stats may be NULL. */
+PK_API pk_motion *pk_motion_time(const pk_motion *m, const pk_time_options *o,
+                                 pk_time_stats *stats, pk_log *log);
+
+/* Crossfade: `a` until frame `start`, then `b` shifted by start + shift_b
+ * frames (b's frame 0 lands on start + shift_b; shift_b may be negative
+ * to skip b's first frames, those before -shift_b cut away), with `frames`
+ * frames of fade: at every integer frame f <= start the result samples as
+ * a, at f >= start + frames as the shifted b, and in between every bone
+ * and morph blends from a to b by the ease PK_FADE_CURVE of (f - start) /
+ * frames (rotation slerped, translation and weight lerped; a track one
+ * motion lacks is at rest there: identity, weight 0).  The fade's keys
+ * are fitted by the reducer within PK_REDUCE_*; a track still through the
+ * fade in both motions gets none.  Camera and light move
+ * linearly across the fade from a's value to b's; shadow and IK switch at
+ * the fade's end.  Header and model name come from a. */
+typedef struct pk_crossfade_stats {
+    size_t bones, morphs;         /* tracks blended */
+    size_t keys_a, keys_b;        /* bone and morph keys kept from each */
+    size_t fade_keys;             /* keys inside the fade after fitting */
+    double worst_deg, worst_pos, worst_morph; /* the fit's worst error in the fade */
+} pk_crossfade_stats;
+PK_API pk_motion *pk_motion_crossfade(const pk_motion *a, const pk_motion *b, uint32_t start,
+                                      uint32_t frames, int64_t shift_b, pk_crossfade_stats *stats,
+                                      pk_log *log);
+
+/* Curves: the interpolation of the selected bones' keys whose frame is in
+ * [first, last] (the curve a key holds shapes the segment that ends at
+ * it) set to cp for the channels in `axes` (bits 1 << 0..3: X, Y, Z,
+ * rotation; 0: all four).  The physics flag and everything else of each
+ * record is kept. */
+typedef struct pk_curve_stats {
+    size_t tracks;    /* bone tracks with a key in range */
+    size_t keys;      /* keys in range */
+    size_t changed;   /* ... whose curves changed */
+} pk_curve_stats;
+PK_API int pk_motion_set_curves(pk_motion *m, const pk_selection *bones, uint32_t first,
+                                uint32_t last, const uint8_t cp[4][4], unsigned axes,
+                                pk_curve_stats *stats, pk_log *log);
+
 /* ======================================================================
  * Models (engine/format/pmx.c, engine/format/pmd.c, engine/model/skeleton.c,
  * engine/ops/skeleton/check.c) — read only: the skeleton a motion plays on.

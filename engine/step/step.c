@@ -28,6 +28,9 @@
     X(merge) \
     X(reduce) \
     X(bake) \
+    X(time) \
+    X(crossfade) \
+    X(curve) \
     X(check) \
     X(draw)
 /* clang-format on */

@@ -753,6 +753,37 @@ void pki_rb_cut(pki_rb *c, uint32_t cut)
     after_edge(c, cut, &at);
 }
 
+void pki_rb_trim(pki_rb *c, uint32_t a, uint32_t b)
+{
+    edge_key(c, a, false, false);
+    if (c->oom || c->out.n == 0)
+        return;
+    bool at;
+    size_t j = find_le(c, a, &at);
+    size_t n = nkeys(c), first = j == SIZE_MAX ? 0 : j + 1;
+    uint32_t prev_f = a;
+    pki_rb_val prev = c->out.v[0].v;
+    if (c->out.v[0].orig)
+        key_val(c, j, &prev);
+    size_t i = first;
+    for (; i < n && key_frame(c, i) <= b && !c->oom; i++) {
+        uint32_t f = key_frame(c, i);
+        pki_rb_val v;
+        key_val(c, i, &v);
+        if (i == first && !at && j != SIZE_MAX)
+            piece(c, i, a, &prev, f, &v, true, false);
+        else
+            push_orig(c, f);
+        prev_f = f;
+        prev = v;
+    }
+    if (prev_f == b || i >= n || i == 0 || c->oom)
+        return; /* b is a key, or the track holds its last (first) value there */
+    pki_rb_val vb;
+    base_at(c, b, &vb);
+    piece(c, i, prev_f, &prev, b, &vb, false, false);
+}
+
 /* ---- did anything change? ---- */
 
 /* A motion holding the rebuilt track's keys (originals copied from the

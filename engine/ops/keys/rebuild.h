@@ -101,6 +101,12 @@ void pki_rb_all(pki_rb *c);
  * segment crosses the cut). */
 void pki_rb_cut(pki_rb *c, uint32_t cut);
 
+/* The track over [a, b] alone (a <= b): a key at a holding the base's
+ * value, the keys inside kept (the first one re-curved when a bone
+ * segment crosses a), a key at b ending the crossed segment's left piece;
+ * nothing after b (the output holds its value at b from there). */
+void pki_rb_trim(pki_rb *c, uint32_t a, uint32_t b);
+
 /* Does the rebuilt track sample as the base at every integer frame
  * (bones within PK_OVERLAY_TOL_DEG / PK_OVERLAY_TOL_POS, morphs within
  * 1e-5)?  *ok is false on OOM. */
