@@ -135,7 +135,12 @@ static int like_key(const pk_step *s, const pk_motion *m, const char *like, uint
                  pki_step_spell(s, "like", name), like);
         return -1;
     }
-    char *bone = strndup(like, (size_t)(at - like));
+    size_t blen = (size_t)(at - like);
+    char *bone = malloc(blen + 1); /* strndup: not in mingw's C library */
+    if (bone) {
+        memcpy(bone, like, blen);
+        bone[blen] = '\0';
+    }
     if (!bone) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
