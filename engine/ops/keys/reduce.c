@@ -699,12 +699,14 @@ static size_t greedy(const work *w, const size_t *cand, size_t nc, const uint8_t
     size_t nk = 0, i = 0;
     uint8_t cp[6][4];
     keep[nk++] = cand[0];
-    size_t guess = 1;
+    size_t guess = 1, lim = 0;
     while (i + 1 < nc) {
         /* the next forced candidate bounds the search */
-        size_t lim = i + 1;
-        while (lim + 1 < nc && !forced[cand[lim]])
-            lim++;
+        if (lim <= i) {
+            lim = i + 1;
+            while (lim + 1 < nc && !forced[cand[lim]])
+                lim++;
+        }
         size_t good = i + 1, bad = lim + 1;
         /* Fits are not monotonic in the end frame: a baked curve's pieces
          * may miss the grid where the whole segment is exact (and a
