@@ -99,6 +99,14 @@ typedef struct plan {
     uint32_t lo, hi; /* the frames rewritten: records outside stay */
     rlist keys;
     bool changed; /* set by apply_*: a record of the track dropped or added */
+    /* A baked bone or morph track (keys stays empty: a key a frame would
+     * hold the output twice over): its keys are the frames lo, lo + step,
+     * ... and hi; those in orig (sorted) keep their input records, the
+     * others are sampled from `track` as they are appended. */
+    const pk_track *track;
+    uint32_t step;
+    uint32_t *orig;
+    size_t norig, cap_orig;
 } plan;
 
 typedef struct plans {
@@ -122,12 +130,32 @@ static plan *ppush(plans *p)
     return pki_grow_push(&p->v, &p->n, &p->cap, sizeof *p->v);
 }
 
+static void plan_free(plan *p)
+{
+    free(p->keys.v);
+    free(p->orig);
+}
+
 static void plans_free(plans *p)
 {
     for (size_t i = 0; i < p->n; i++)
-        free(p->v[i].keys.v);
+        plan_free(&p->v[i]);
     free(p->v);
     memset(p, 0, sizeof *p);
+}
+
+/* Is frame f in the sorted list? */
+static bool has_frame(const uint32_t *v, size_t n, uint32_t f)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (v[mid] < f)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && v[lo] == f;
 }
 
 static bool is_orig(const plan *p, uint32_t f)
@@ -135,6 +163,8 @@ static bool is_orig(const plan *p, uint32_t f)
     const rlist *l = &p->keys;
     if (f < p->lo || f > p->hi)
         return true;
+    if (p->track)
+        return has_frame(p->orig, p->norig, f);
     size_t lo = 0, hi = l->n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
@@ -184,9 +214,54 @@ static size_t keep_unplanned(const pk_motion *out, uint8_t *base, size_t n, size
     return w;
 }
 
+/* Appends the new keys of a baked track: every frame of the plan whose
+ * record it does not keep, sampled from the input m. */
+static int append_baked(pk_motion *out, const pk_motion *m, plan *p, bool morphs, size_t *added)
+{
+    uint8_t linear[64];
+    const uint8_t cp[4][4] = {
+        {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}};
+    pk_interp_set(linear, cp, false);
+    pk_cursor c;
+    pk_cursor_init(&c, m, p->track);
+    size_t o = 0;
+    for (uint32_t f = p->lo;; f = p->hi - f > p->step ? f + p->step : p->hi) {
+        while (o < p->norig && p->orig[o] < f)
+            o++;
+        if (o < p->norig && p->orig[o] == f) {
+            if (f == p->hi)
+                break;
+            continue;
+        }
+        if (morphs) {
+            pk_morph_key *k = pk_motion_push_morph(out);
+            if (!k)
+                return -1;
+            k->name = p->name;
+            k->frame = f;
+            k->weight = pk_cursor_morph(&c, (double)f);
+        } else {
+            pk_bone_key *k = pk_motion_push_bone(out);
+            if (!k)
+                return -1;
+            k->name = p->name;
+            k->frame = f;
+            pk_cursor_bone(&c, (double)f, k->pos, k->rot);
+            memcpy(k->interp, linear, sizeof linear);
+        }
+        (*added)++;
+        p->changed = true;
+        if (f == p->hi)
+            break;
+    }
+    return 0;
+}
+
 /* The planned tracks of bones (morphs: of morphs) into out: their
- * records that the plan does not keep dropped, its new keys appended. */
-static int apply_plans(pk_motion *out, plans *p, bool morphs, size_t *removed, size_t *added)
+ * records that the plan does not keep dropped, its new keys appended
+ * (a baked track's sampled from m). */
+static int apply_plans(pk_motion *out, const pk_motion *m, plans *p, bool morphs, size_t *removed,
+                       size_t *added)
 {
     size_t w = morphs ? keep_unplanned(out, (uint8_t *)out->morphs, out->nmorphs,
                                        sizeof *out->morphs, offsetof(pk_morph_key, name),
@@ -200,7 +275,9 @@ static int apply_plans(pk_motion *out, plans *p, bool morphs, size_t *removed, s
         out->nmorphs = w;
     else
         out->nbones = w;
-    for (size_t i = 0; i < p->n; i++)
+    for (size_t i = 0; i < p->n; i++) {
+        if (p->v[i].track && append_baked(out, m, &p->v[i], morphs, added) != 0)
+            return -1;
         for (size_t j = 0; j < p->v[i].keys.n; j++) {
             const rkey *nk = &p->v[i].keys.v[j];
             if (nk->orig)
@@ -225,6 +302,7 @@ static int apply_plans(pk_motion *out, plans *p, bool morphs, size_t *removed, s
             (*added)++;
             p->v[i].changed = true;
         }
+    }
     return 0;
 }
 
@@ -1219,6 +1297,33 @@ static void too_long(run *r, const pk_motion *m, const pk_track *t, bool cam, bo
                     item, f1 - f0 + 1, SPAN_MAX - 1);
 }
 
+/* A baked bone or morph track's plan (p->lo, p->hi set; w over the keys
+ * w->k0..w->k1): its first key, and each key whose segment from the key
+ * before runs between two adjacent input keys, keep their records. */
+static void bake_orig(run *r, const work *w, uint32_t step, plan *p)
+{
+    p->track = w->t;
+    p->step = step;
+    size_t ki = w->k0; /* the last input key at or before f */
+    bool key_before = true;
+    for (uint32_t f = p->lo;; f = p->hi - f > step ? f + step : p->hi) {
+        bool adjacent = f == p->lo || (key_before && ki < w->k1 && key_frame(w, ki + 1) == f);
+        while (ki < w->k1 && key_frame(w, ki + 1) <= f)
+            ki++;
+        key_before = key_frame(w, ki) == f;
+        if (adjacent) {
+            uint32_t *slot = pki_grow_push(&p->orig, &p->norig, &p->cap_orig, sizeof *p->orig);
+            if (!slot) {
+                r->oom = true;
+                return;
+            }
+            *slot = f;
+        }
+        if (f == p->hi)
+            break;
+    }
+}
+
 static void bake_track(run *r, const pk_motion *m, const pk_track *t, bool morph,
                        const pk_tracks *tr, plan *p)
 {
@@ -1254,12 +1359,16 @@ static void bake_track(run *r, const pk_motion *m, const pk_track *t, bool morph
     w.n = (size_t)span + 1;
     p->lo = w.f0;
     p->hi = w.f0 + span;
+    uint32_t step = o->step ? o->step : 1;
+    if (!w.cam) {
+        bake_orig(r, &w, step, p);
+        return;
+    }
     if (!work_sample(&w)) {
         r->oom = true;
         work_free(&w);
         return;
     }
-    uint32_t step = o->step ? o->step : 1;
     for (size_t i = 0; i < w.n; i++) {
         uint32_t f = w.f0 + (uint32_t)i;
         if (i % step != 0 && i + 1 != w.n)
@@ -1364,8 +1473,8 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
             bake_track(&r, m, &tr->bones[i], false, NULL, p);
         else
             reduce_track(&r, m, &tr->bones[i], false, NULL, p);
-        if (p->keys.n == 0) { /* left alone */
-            free(p->keys.v);
+        if (p->keys.n == 0 && p->norig == 0) { /* left alone */
+            plan_free(p);
             pb.n--;
         }
     }
@@ -1381,8 +1490,8 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
             bake_track(&r, m, &tr->morphs[i], true, NULL, p);
         else
             reduce_track(&r, m, &tr->morphs[i], true, NULL, p);
-        if (p->keys.n == 0) { /* left alone */
-            free(p->keys.v);
+        if (p->keys.n == 0 && p->norig == 0) { /* left alone */
+            plan_free(p);
             pm.n--;
         }
     }
@@ -1421,8 +1530,8 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
         goto fail;
     }
     size_t removed = 0, added = 0;
-    int rc = apply_plans(out, &pb, false, &removed, &added) != 0 ||
-             apply_plans(out, &pm, true, &removed, &added) != 0 ||
+    int rc = apply_plans(out, m, &pb, false, &removed, &added) != 0 ||
+             apply_plans(out, m, &pm, true, &removed, &added) != 0 ||
              (pc.keys.n && apply_camera(out, &pc, &removed, &added) != 0);
     free(pc.keys.v);
     if (rc)
