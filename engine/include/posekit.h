@@ -1273,6 +1273,50 @@ PK_API pk_motion *pk_motion_reduce(const pk_motion *m, const pk_reduce_options *
 PK_API pk_motion *pk_motion_bake(const pk_motion *m, const pk_reduce_options *o,
                                  pk_reduce_stats *stats, pk_log *log);
 
+/* ---- smoothing (engine/ops/keys/smooth.c) ---- */
+#define PK_SMOOTH_STRENGTH 15      /* default widest window: frames on each side */
+#define PK_SMOOTH_STRENGTH_MAX 120 /* the largest strength */
+
+typedef struct pk_smooth_options {
+    const pk_selection *bones; /* bone and morph tracks, by name (as reduce selects); NULL =
+                                  every bone and morph */
+    bool morphs;               /* morph tracks too (those `bones` selects) */
+    uint32_t strength;         /* the widest window: frames on each side of a frame, 2 to
+                                  PK_SMOOTH_STRENGTH_MAX (at 30 fps, 15 is half a second) */
+    double noise_deg, noise_pos, noise_morph; /* the noise's deviation per axis when known
+                                                 (degrees, units, weight); 0: estimated per
+                                                 track from its third differences */
+    bool contacts; /* hold planted feet: runs of still frames on 左足ＩＫ, 右足ＩＫ,
+                      左つま先ＩＫ, 右つま先ＩＫ keep one position */
+} pk_smooth_options;
+
+/* Defaults: PK_SMOOTH_STRENGTH, noise estimated, morphs and contacts on. */
+PK_API void pk_smooth_options_init(pk_smooth_options *o);
+
+typedef struct pk_smooth_stats {
+    size_t keys_before[PK_SEC_COUNT], keys_after[PK_SEC_COUNT]; /* records per section */
+    size_t bone_tracks, morph_tracks; /* smoothed: rewritten a key a frame */
+    size_t clean_tracks;              /* selected tracks with no noise found: left as they were */
+    double noise_deg, noise_pos, noise_morph; /* the largest noise of a smoothed track
+                                                 (deviation per axis) */
+    double moved_deg, moved_pos, moved_morph; /* the largest change at a frame */
+    double mean_deg, mean_pos;                /* the mean change of a smoothed rotation,
+                                                 translation, over its frames */
+    size_t contacts, contact_frames;          /* planted-foot runs held, their frames */
+    size_t jumps;                             /* breaks no window crossed */
+    size_t peaks;                             /* peaks of fast swings met in the input */
+    double peak_loss_deg;                     /* the largest loss of peak angle at one */
+    pk_name_id peak_bone;                     /* ... its bone (PK_NO_NAME: none) */
+    uint32_t peak_frame;                      /* ... and frame */
+} pk_smooth_stats;
+
+/* A new motion (caller frees with pk_motion_free) with the selected noisy
+ * bone and morph tracks filtered and written a key a frame with linear
+ * curves, every other record byte-identical and in order; NULL on error
+ * (logged).  stats may be NULL; it is zeroed first. */
+PK_API pk_motion *pk_motion_smooth(const pk_motion *m, const pk_smooth_options *o,
+                                   pk_smooth_stats *stats, pk_log *log);
+
 /* ---- merge (engine/ops/keys/merge.c) ---- */
 typedef enum pk_merge_policy {
     PK_MERGE_LAST = 0, /* the later input wins (MMD loading motions one after another) */
