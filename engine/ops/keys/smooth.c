@@ -1016,12 +1016,12 @@ pk_motion *pk_motion_smooth(const pk_motion *m, const pk_smooth_options *o, pk_s
     memset(st, 0, sizeof *st);
     st->peak_bone = PK_NO_NAME;
     if (o->strength < 2 || o->strength > PK_SMOOTH_STRENGTH_MAX) {
-        pk_error(log, "the strength must be 2 to %u frames", PK_SMOOTH_STRENGTH_MAX);
+        pk_error(log, PK_E_USAGE, "the strength must be 2 to %u frames", PK_SMOOTH_STRENGTH_MAX);
         return NULL;
     }
     if (!(o->noise_deg >= 0.0) || !(o->noise_pos >= 0.0) || !(o->noise_morph >= 0.0) ||
         !isfinite(o->noise_deg) || !isfinite(o->noise_pos) || !isfinite(o->noise_morph)) {
-        pk_error(log, "noise sizes must be positive numbers (or 0: estimated)");
+        pk_error(log, PK_E_USAGE, "noise sizes must be positive numbers (or 0: estimated)");
         return NULL;
     }
     for (int s = 0; s < PK_SEC_COUNT; s++)
@@ -1085,7 +1085,7 @@ pk_motion *pk_motion_smooth(const pk_motion *m, const pk_smooth_options *o, pk_s
         }
     }
     if (o->bones && nselected == 0) {
-        pk_error(log, "the selection matches no bone%s the motion keys: nothing to smooth",
+        pk_error(log, PK_E_NOT_FOUND, "the selection matches no bone%s the motion keys: nothing to smooth",
                  o->morphs ? " or morph" : "");
         goto fail;
     }
@@ -1112,7 +1112,7 @@ pk_motion *pk_motion_smooth(const pk_motion *m, const pk_smooth_options *o, pk_s
     pk_tracks_free(tr);
     return out;
 oom:
-    pk_error(log, "out of memory");
+    pk_error(log, PK_E_NO_MEMORY, "out of memory");
 fail:
     free(drop_b);
     free(drop_m);
