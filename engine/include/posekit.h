@@ -1274,7 +1274,7 @@ PK_API pk_motion *pk_motion_bake(const pk_motion *m, const pk_reduce_options *o,
                                  pk_reduce_stats *stats, pk_log *log);
 
 /* ---- smoothing (engine/ops/keys/smooth.c) ---- */
-#define PK_SMOOTH_STRENGTH 15      /* default widest window: frames on each side */
+#define PK_SMOOTH_STRENGTH 60      /* default widest window: frames on each side */
 #define PK_SMOOTH_STRENGTH_MAX 120 /* the largest strength */
 
 typedef struct pk_smooth_options {
@@ -1282,7 +1282,7 @@ typedef struct pk_smooth_options {
                                   every bone and morph */
     bool morphs;               /* morph tracks too (those `bones` selects) */
     uint32_t strength;         /* the widest window: frames on each side of a frame, 2 to
-                                  PK_SMOOTH_STRENGTH_MAX (at 30 fps, 15 is half a second) */
+                                  PK_SMOOTH_STRENGTH_MAX (at 30 fps, 60 is two seconds) */
     double noise_deg, noise_pos, noise_morph; /* the noise's deviation per axis when known
                                                  (degrees, units, weight); 0: estimated per
                                                  track from its third differences */

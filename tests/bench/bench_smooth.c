@@ -92,13 +92,15 @@ static void add_noise(pk_motion *m, double deg, double pos)
 typedef struct errs {
     double mean_deg, worst_deg, mean_pos, worst_pos;
     size_t n_deg, n_pos;
+    char where[128]; /* the worst rotation's bone and frame */
 } errs;
 
 /* b against a at every frame of a's bone tracks (translations only where
  * a's track translates). */
 static errs errors(const pk_motion *a, const pk_motion *b)
 {
-    errs e = {0, 0, 0, 0, 0, 0};
+    errs e;
+    memset(&e, 0, sizeof e);
     pk_tracks *ta = pk_tracks_build(a, NULL), *tb = pk_tracks_build(b, NULL);
     for (size_t i = 0; i < ta->nbones; i++) {
         const pk_track *x = &ta->bones[i], *y = pk_tracks_bone(tb, x->name);
@@ -116,6 +118,8 @@ static errs errors(const pk_motion *a, const pk_motion *b)
             pk_cursor_bone(&cb, f, p1, r1);
             double d = pk_quat_angle_deg(r0, r1);
             e.mean_deg += d;
+            if (d > e.worst_deg)
+                snprintf(e.where, sizeof e.where, "%s @%u", pk_names_utf8(a->names, x->name), f);
             e.worst_deg = fmax(e.worst_deg, d);
             e.n_deg++;
             if (moves) {
@@ -155,7 +159,7 @@ static double peak_loss(const pk_motion *a, const pk_motion *b, size_t *peaks, c
         if (n < 20)
             continue;
         double *ga = malloc(n * sizeof *ga), *gb = malloc(n * sizeof *gb);
-        float (*ra)[4] = malloc(n * sizeof *ra), (*rb)[4] = malloc(n * sizeof *rb);
+        float(*ra)[4] = malloc(n * sizeof *ra), (*rb)[4] = malloc(n * sizeof *rb);
         double mean[4] = {0, 0, 0, 0};
         pk_cursor ca, cb;
         pk_cursor_init(&ca, a, x);
@@ -171,8 +175,8 @@ static double peak_loss(const pk_motion *a, const pk_motion *b, size_t *peaks, c
             for (int c = 0; c < 4; c++)
                 mean[c] += s * ra[k][c];
         }
-        double nn = sqrt(mean[0] * mean[0] + mean[1] * mean[1] + mean[2] * mean[2] +
-                         mean[3] * mean[3]);
+        double nn =
+            sqrt(mean[0] * mean[0] + mean[1] * mean[1] + mean[2] * mean[2] + mean[3] * mean[3]);
         for (int c = 0; c < 4; c++)
             mean[c] /= nn > 0 ? nn : 1;
         for (size_t k = 0; k < n; k++) {
@@ -320,8 +324,9 @@ static void one(const char *path)
     size_t still_in = 0;
     slide_in = foot_slide(clean, noisy, &still_in);
     const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    printf("\n### %s (%zu bone keys baked; noise %.3g deg, %.3g units; strength %u; %.2f s CPU)\n\n",
-           name, clean->nbones, opt_deg, opt_pos, opt_strength, dt);
+    printf(
+        "\n### %s (%zu bone keys baked; noise %.3g deg, %.3g units; strength %u; %.2f s CPU)\n\n",
+        name, clean->nbones, opt_deg, opt_pos, opt_strength, dt);
     printf("| | mean deg | worst deg | mean units | worst units |\n|---|---|---|---|---|\n");
     printf("| noisy | %.4f | %.4f | %.5f | %.5f |\n", en.mean_deg, en.worst_deg, en.mean_pos,
            en.worst_pos);
@@ -330,6 +335,7 @@ static void one(const char *path)
     double rr = es.mean_deg / en.mean_deg, rp = en.n_pos ? es.mean_pos / en.mean_pos : 0;
     bool ok = rr <= 0.3 && es.worst_deg <= 1.0 && rp <= 0.3;
     printf("| smoothed / noisy | %.1f %% | | %.1f %% | |\n\n", 100 * rr, 100 * rp);
+    printf("worst rotation: %s\n", es.where);
     printf("estimated noise (largest track): %.3f deg, %.4f units; %zu bone tracks smoothed, "
            "%zu clean; %zu contacts (%zu frames); %zu jumps\n",
            st.noise_deg, st.noise_pos, st.bone_tracks, st.clean_tracks, st.contacts,

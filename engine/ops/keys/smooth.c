@@ -72,7 +72,7 @@
 #define RAD2DEG (180.0 / 3.14159265358979323846)
 
 /* ICI: a window's interval is its estimate +- GAMMA deviations. */
-#define GAMMA (getenv("PKG") ? atof(getenv("PKG")) : 2.0)
+#define GAMMA 1.5
 /* Noise below these (deviation per axis) is none: the channel is clean. */
 #define CLEAN_DEG 0.005
 #define CLEAN_POS 0.00005
@@ -287,8 +287,8 @@ static bool window_make(window *w, long a, long b, int order)
 }
 
 /* The degree of the line fitted on each side and around. */
-#define ORDER_SIDE (getenv("PKOS") ? atoi(getenv("PKOS")) : 1)
-#define ORDER_MID (getenv("PKOM") ? atoi(getenv("PKOM")) : 2)
+#define ORDER_SIDE 1
+#define ORDER_MID 2
 
 static void windows_make(windows *ws, uint32_t strength)
 {
@@ -1085,7 +1085,8 @@ pk_motion *pk_motion_smooth(const pk_motion *m, const pk_smooth_options *o, pk_s
         }
     }
     if (o->bones && nselected == 0) {
-        pk_error(log, PK_E_NOT_FOUND, "the selection matches no bone%s the motion keys: nothing to smooth",
+        pk_error(log, PK_E_NOT_FOUND,
+                 "the selection matches no bone%s the motion keys: nothing to smooth",
                  o->morphs ? " or morph" : "");
         goto fail;
     }
