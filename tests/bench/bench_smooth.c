@@ -219,8 +219,8 @@ static double peak_loss(const pk_motion *a, const pk_motion *b, size_t *peaks, c
 
 /* Planted feet: the largest step of b's 左足ＩＫ/右足ＩＫ between two
  * frames where a's foot stands still (the same position as the frames
- * before and after). */
-static double foot_slide(const pk_motion *a, const pk_motion *b, size_t *frames)
+ * before and after); *slid counts the steps over 0.005 units. */
+static double foot_slide(const pk_motion *a, const pk_motion *b, size_t *frames, size_t *slid)
 {
     static const char *const feet[] = {"左足ＩＫ", "右足ＩＫ"};
     double worst = 0.0;
@@ -250,6 +250,8 @@ static double foot_slide(const pk_motion *a, const pk_motion *b, size_t *frames)
             double dd = 0;
             for (int c = 0; c < 3; c++)
                 dd += ((double)pb[0][c] - pb[1][c]) * ((double)pb[0][c] - pb[1][c]);
+            if (sqrt(dd) > 0.005)
+                (*slid)++;
             worst = fmax(worst, sqrt(dd));
         }
     }
@@ -320,9 +322,9 @@ static void one(const char *path)
     size_t peaks = 0, still = 0;
     char where[256] = "-";
     double loss = peak_loss(clean, sm, &peaks, where, sizeof where);
-    double slide = foot_slide(clean, sm, &still), slide_in = 0;
-    size_t still_in = 0;
-    slide_in = foot_slide(clean, noisy, &still_in);
+    size_t still_in = 0, slid = 0, slid_in = 0;
+    double slide = foot_slide(clean, sm, &still, &slid);
+    double slide_in = foot_slide(clean, noisy, &still_in, &slid_in);
     const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     printf(
         "\n### %s (%zu bone keys baked; noise %.3g deg, %.3g units; strength %u; %.2f s CPU)\n\n",
@@ -343,8 +345,8 @@ static void one(const char *path)
     printf("peaks of fast swings: %zu; largest loss of peak angle %.3f deg (%s)\n", peaks, loss,
            where);
     printf("planted feet: %zu still frames; largest step of the smoothed foot %.5f units (noisy "
-           "%.5f)\n",
-           still, slide, slide_in);
+           "%.5f); steps over 0.005 units: %zu (noisy %zu)\n",
+           still, slide, slide_in, slid, slid_in);
     static const double tols[][2] = {{0.1, 0.005}, {0.5, 0.02}, {1.0, 0.05}};
     printf("\n| reduce tolerances | clean bake reduced | smoothed reduced | ratio | noisy "
            "reduced |\n|---|---|---|---|---|\n");
