@@ -100,6 +100,9 @@ pk_format cli_output_format(const char *out_path, pk_format input)
     return f;
 }
 
+/* An output over this many bytes is announced before it is written. */
+#define CLI_LARGE_OUTPUT 500000000u
+
 /* pk_file_stage_from's producer: the document encoded straight into the
  * temporary file. */
 typedef struct encoding {
@@ -137,9 +140,12 @@ int cli_save(const char *out_path, const pk_doc *doc, const pk_encode_options *o
     if (opts)
         e.opts = *opts;
     pk_staged *st = NULL;
-    if (doc->motion && e.format == PK_FMT_VMD)
+    if (doc->motion && e.format == PK_FMT_VMD) {
+        size_t size = pk_vmd_size(doc->motion);
+        if (size > CLI_LARGE_OUTPUT) /* said before the minutes it takes */
+            fprintf(stderr, "posekit: %s: writing %.0f MB\n", out_path, (double)size / 1e6);
         st = pk_file_stage_from(out_path, produce, &e, &log);
-    else if (pk_doc_encode(doc, e.format, &e.opts, pk_buf_sink, &buf, &log) == 0)
+    } else if (pk_doc_encode(doc, e.format, &e.opts, pk_buf_sink, &buf, &log) == 0)
         st = pk_file_stage(out_path, buf.data, buf.len, &log);
     /* Encoding problems (and, with --strict, warnings such as duplicate
      * keys met while sampling) stop the run before anything is put in

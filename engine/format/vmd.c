@@ -1197,6 +1197,11 @@ int pk_vmd_write(const pk_motion *m, pk_buf *out, pk_log *log)
     return 0;
 }
 
+size_t pk_vmd_size(const pk_motion *m)
+{
+    return output_size(m, sections_to_write(m));
+}
+
 int pk_vmd_write_sink(const pk_motion *m, pk_sink sink, void *ctx, pk_log *log)
 {
     int nsec = sections_to_write(m);

@@ -444,6 +444,9 @@ PK_API int pk_vmd_write(const pk_motion *m, pk_buf *out, pk_log *log);
  * a large motion to a file needs no buffer of its size (pk_file_stage_from).
  * On failure sink has seen a prefix only: the caller throws it away. */
 PK_API int pk_vmd_write_sink(const pk_motion *m, pk_sink sink, void *ctx, pk_log *log);
+/* The number of bytes pk_vmd_write would write for m (0: too large for a
+ * VMD file), known before any is made. */
+PK_API size_t pk_vmd_size(const pk_motion *m);
 
 typedef struct pk_vpd_options {
     pk_vpd_layout layout; /* PK_VPD_TEXT (default) or PK_VPD_HYBRID */
