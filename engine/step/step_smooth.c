@@ -1,6 +1,7 @@
 /* step_smooth.c — smooth, the filter for noisy (traced or captured)
  * motion (engine/ops/keys/smooth.c): its options, summary and JSON. */
 #include "step/step.h"
+#include "step/step_option.h"
 
 #include "ops/names/select_check.h"
 
