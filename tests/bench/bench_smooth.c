@@ -27,9 +27,10 @@
  *     tolerances for traced motion, --max-deg 1 --max-pos 0.05); goal: at
  *     most 1.5 x.
  *
- * usage: bench_smooth [--deg D] [--pos U] [--strength N] [--seed S] [--no-keys]
+ * usage: bench_smooth [--deg D] [--pos U] [--strength N] [--seed S] [--no-keys] [--per-bone]
  *                     [FILE.vmd ...]
- * (--no-keys: no reductions, item 7)
+ * (--no-keys: no reductions, item 7; --per-bone: the mean rotation error
+ * of every bone, noisy then smoothed)
  * Exit status 1 when a goal is missed.  The numbers are deterministic (a
  * fixed seed, no timing but the CPU seconds printed).
  */
@@ -90,6 +91,8 @@ static void add_noise(pk_motion *m, double deg, double pos)
     free(moves);
 }
 
+static int opt_per_bone; /* --per-bone: each bone's mean rotation error */
+
 typedef struct errs {
     double mean_deg, worst_deg, mean_pos, worst_pos;
     size_t n_deg, n_pos;
@@ -113,11 +116,13 @@ static errs errors(const pk_motion *a, const pk_motion *b)
         pk_cursor ca, cb;
         pk_cursor_init(&ca, a, x);
         pk_cursor_init(&cb, b, y);
+        double bone_sum = 0.0;
         for (uint32_t f = f0; f <= f1; f++) {
             float p0[3], r0[4], p1[3], r1[4];
             pk_cursor_bone(&ca, f, p0, r0);
             pk_cursor_bone(&cb, f, p1, r1);
             double d = pk_quat_angle_deg(r0, r1);
+            bone_sum += d;
             e.mean_deg += d;
             if (d > e.worst_deg)
                 snprintf(e.where, sizeof e.where, "%s @%u", pk_names_utf8(a->names, x->name), f);
@@ -132,6 +137,9 @@ static errs errors(const pk_motion *a, const pk_motion *b)
                 e.n_pos++;
             }
         }
+        if (opt_per_bone && b != a && f1 > f0)
+            printf("  %-12s %5u frames, mean %.3f deg\n", pk_names_utf8(a->names, x->name),
+                   f1 - f0 + 1, bone_sum / (f1 - f0 + 1));
     }
     e.mean_deg /= (double)(e.n_deg ? e.n_deg : 1);
     e.mean_pos /= (double)(e.n_pos ? e.n_pos : 1);
@@ -392,6 +400,8 @@ int main(int argc, char **argv)
             opt_strength = (uint32_t)atoi(argv[++i]);
         else if (strcmp(argv[i], "--known-noise") == 0)
             opt_known = 1;
+        else if (strcmp(argv[i], "--per-bone") == 0)
+            opt_per_bone = 1;
         else if (strcmp(argv[i], "--no-keys") == 0)
             opt_keys = 0;
         else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)

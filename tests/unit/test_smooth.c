@@ -106,7 +106,7 @@ static pk_motion *smooth(const pk_motion *m, const pk_smooth_options *o, pk_smoo
     return out;
 }
 
-/* A slow swing about a tilted axis (a sine of 30 degrees over 150
+/* A slow swing about a tilted axis (a sine of 30 degrees over 300
  * frames) with 1 degree of noise at every frame: the smoothed rotations
  * are within 30 % of the noise of the clean ones on average, and no frame
  * but the first and last four (where only windows on one side fit, and a
@@ -119,7 +119,7 @@ static void noise_removed_on_a_slow_swing(void **state)
     const double ax[3] = {0.48, 0.6, 0.64};
     for (uint32_t f = 0; f <= 300; f++) {
         float q[4];
-        axis_angle(ax, 30.0 * sin(2.0 * PI * f / 150.0), q);
+        axis_angle(ax, 30.0 * sin(2.0 * PI * f / 300.0), q);
         key(clean, "右腕", f, q, NULL);
         rot_noise(q, 1.0);
         key(noisy, "右腕", f, q, NULL);

@@ -26,16 +26,16 @@
  *     first whose interval (estimate +- GAMMA deviations) misses
  *     the intersection of the smaller ones' (a bend the line cannot follow
  *     has started).  The three estimates are averaged by the inverse of
- *     their variances.  So a slow stretch is averaged over up to twice the
- *     strength plus one frames, while at a sharp turn (a snap on the beat,
- *     a foot landing) the window on each side stops at the turn and the
- *     peak keeps its height.
- *     Rotations are filtered on the rotation group: at frame i the
- *     rotations around it are taken into the tangent space at the sample,
- *     v_j = log(q_i^-1 q_j) (rotation vectors: angle times axis), the
- *     three components of v are regressed together (one window for all
- *     three), and the result is q_i exp(v).  Translations are regressed as
- *     vectors the same way, each morph weight on its own.
+ *     their variances, unless one line over the chosen windows on both
+ *     sides gives an estimate within every side's interval (no bend at
+ *     the frame): then that line's (a keyed motion's straight piece is
+ *     averaged whole, wherever in it the frame lies).  So a slow stretch is averaged over up to
+ * twice the strength plus one frames, while at a sharp turn (a snap on the beat, a foot landing)
+ * the window on each side stops at the turn and the peak keeps its height. Rotations are filtered
+ * on the rotation group: at frame i the rotations around it are taken into the tangent space at the
+ * sample, v_j = log(q_i^-1 q_j) (rotation vectors: angle times axis), the three components of v are
+ * regressed together (one window for all three), and the result is q_i exp(v).  Translations are
+ * regressed as vectors the same way, each morph weight on its own.
  *  5. Contacts.  A planted foot must stay planted: on the leg IK bones
  *     (左足ＩＫ, 右足ＩＫ, 左つま先ＩＫ, 右つま先ＩＫ) a run of at least
  *     CONTACT_FRAMES frames whose input positions all lie within
@@ -224,7 +224,8 @@ typedef struct window {
  * the widths up to the strength. */
 typedef struct windows {
     window w[3][NWIDTHS];
-    size_t n; /* widths per side */
+    window u[NWIDTHS][NWIDTHS]; /* u[l][r]: the left window l and the right one r joined */
+    size_t n;                   /* widths per side */
 } windows;
 
 /* Fills w's row and gain (false when the window is too short for the
@@ -305,6 +306,9 @@ static void windows_make(windows *ws, uint32_t strength)
         if (!window_make(&ws->w[2][k], 0, h, os))
             window_make(&ws->w[2][k], 0, h, 1);
     }
+    for (size_t l = 0; l < ws->n; l++)
+        for (size_t r = 0; r < ws->n; r++)
+            window_make(&ws->u[l][r], -(long)WIDTHS[l], (long)WIDTHS[r], 1);
 }
 
 /* The frames around frame i, taken as far as the windows grow: y values
@@ -375,7 +379,7 @@ static void estimate(local *L, const window *w, double est[3])
  * *gain gets the chosen window's gain, est its estimate.  False when no
  * window of that side fits (too near a break). */
 static bool grow(local *L, const window *ws, size_t nw, double sigma, double gamma, double est[3],
-                 double *gain)
+                 double *gain, size_t *chosen)
 {
     double lo[3], hi[3];
     bool any = false;
@@ -401,28 +405,44 @@ static bool grow(local *L, const window *ws, size_t nw, double sigma, double gam
             break;
         memcpy(est, e, sizeof e);
         *gain = w->gain;
+        *chosen = k;
         any = true;
     }
     return any;
 }
 
 /* The filtered value at frame i, relative to its sample: the three
- * sides' ICI estimates averaged by inverse variance; 0 (the sample) when
- * none fits (an isolated frame between breaks). */
+ * sides' ICI estimates averaged by inverse variance, or the joined line's;
+ * 0 (the sample) when none fits (an isolated frame between breaks). */
 static void ici(local *L, const windows *ws, double sigma, double gamma, double out[3])
 {
-    double acc[3] = {0, 0, 0}, wsum = 0.0;
+    double acc[3] = {0, 0, 0}, wsum = 0.0, e[3][3], g[3];
+    size_t k[3];
+    bool has[3];
     for (int side = 0; side < 3; side++) {
-        double e[3], g = 1.0;
-        if (!grow(L, ws->w[side], ws->n, sigma, gamma, e, &g))
+        g[side] = 1.0;
+        has[side] = grow(L, ws->w[side], ws->n, sigma, gamma, e[side], &g[side], &k[side]);
+        if (!has[side])
             continue;
-        double w = 1.0 / (g * g);
+        double w = 1.0 / (g[side] * g[side]);
         for (int c = 0; c < L->d; c++)
-            acc[c] += w * e[c];
+            acc[c] += w * e[side][c];
         wsum += w;
     }
     for (int c = 0; c < L->d; c++)
         out[c] = wsum > 0.0 ? acc[c] / wsum : 0.0;
+    if (!has[0] || !has[2])
+        return;
+    /* the two sides joined: one line over both windows, when its
+     * estimate lies within every side's interval */
+    const window *u = &ws->u[k[0]][k[2]];
+    double eu[3];
+    estimate(L, u, eu);
+    for (int c = 0; c < L->d; c++)
+        for (int side = 0; side < 3; side++)
+            if (has[side] && fabs(eu[c] - e[side][c]) > gamma * sigma * g[side])
+                return;
+    memcpy(out, eu, sizeof eu);
 }
 
 /* How far the windows around frame i may reach: left and right frames,
