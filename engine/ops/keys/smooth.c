@@ -38,9 +38,11 @@
  * regressed as vectors the same way, each morph weight on its own.
  *  5. Contacts.  A planted foot must stay planted: on the leg IK bones
  *     (左足ＩＫ, 右足ＩＫ, 左つま先ＩＫ, 右つま先ＩＫ) a run of at least
- *     CONTACT_FRAMES frames whose input positions all lie within
- *     CONTACT_SPREAD noise deviations (and at least 0.002
- *     units) of their mean is a contact: the bone's translation holds
+ *     CONTACT_FRAMES frames whose input positions all lie within 3.5
+ *     noise deviations (and at least CONTACT_MIN units) of the mean of
+ *     the others, and along which a fitted line travels no farther than
+ *     noise alone would make it (run_still), is a contact: the bone's
+ *     translation holds
  *     that mean over the run, and the filter's windows on either side stop
  *     at the run, so no landing or lift is smeared into it and no jitter
  *     moves the foot while it stands.
@@ -721,7 +723,6 @@ typedef struct run {
     pk_name_id contact_id[4];
     double sum_deg, sum_pos; /* changes, for the means */
     size_t n_deg, n_pos;
-    bool oom;
 } run;
 
 static bool is_contact_bone(const run *r, pk_name_id id)
@@ -937,7 +938,8 @@ static bool smooth_track(run *r, track_work *t, const verdict *v, bool morph, pk
         memcpy(t->out_v, t->v, t->n * d * sizeof *t->v);
     }
     if (v->rot > 0.0) {
-        /* contacts and jumps of the translation do not bound the rotation */
+        /* the breaks of both channels (jumps, the edges of contacts)
+         * bound the rotation's windows too */
         if (!filter_rotations(t, &ws, v->rot, GAMMA))
             return false;
         for (size_t i = 0; i < t->n; i++) {
