@@ -431,6 +431,15 @@ static void option_errors(void **state)
     o.noise_deg = NAN;
     assert_null(pk_motion_smooth(m, &o, NULL, &log));
     tu_assert_log_has(&log, "noise");
+    /* a track spanning 4,194,304 frames or more (a far key) is refused,
+     * named, before anything is sampled */
+    o.noise_deg = 0.0;
+    const float rest[4] = {0, 0, 0, 1};
+    key(m, "頭", 0, rest, NULL);
+    key(m, "頭", 10, rest, NULL);
+    key(m, "頭", 5000000, rest, NULL);
+    assert_null(pk_motion_smooth(m, &o, NULL, &log));
+    tu_assert_log_has(&log, "spans 5000001 frames");
     pk_log_free(&log);
     pk_motion_free(m);
 }

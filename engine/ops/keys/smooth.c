@@ -89,6 +89,8 @@
 /* A fast swing's peak: the highest angle within PEAK_FRAMES frames on
  * each side, PEAK_DEG above the lowest on both. */
 #define PEAK_FRAMES 6
+/* The longest track smoothed, in frames (bake's limit). */
+#define SPAN_MAX (1u << 22)
 #define PEAK_DEG 5.0
 
 void pk_smooth_options_init(pk_smooth_options *o)
@@ -979,6 +981,25 @@ static bool smooth_track(run *r, track_work *t, const verdict *v, bool morph, pk
     return true;
 }
 
+/* A track spanning SPAN_MAX frames or more (a key far from the others:
+ * a damaged or mistyped frame) is refused, as bake refuses it: smoothing
+ * samples and writes every frame.  True (logged) when tk is one. */
+static bool too_long(const pk_motion *m, const pk_track *tk, bool morph, pk_log *log)
+{
+    uint32_t f0 = morph ? m->morphs[tk->keys[0]].frame : m->bones[tk->keys[0]].frame;
+    uint32_t f1 =
+        morph ? m->morphs[tk->keys[tk->count - 1]].frame : m->bones[tk->keys[tk->count - 1]].frame;
+    if (f1 - f0 < SPAN_MAX)
+        return false;
+    pk_error(log, PK_E_UNSUPPORTED,
+             "%s '%s' (frames %u-%u) spans %u frames: smoothing writes a key at every one, and a "
+             "track may span at most %u; nothing smoothed (a key that far from the others is most "
+             "likely a damaged or mistyped frame: fix it first)",
+             morph ? "morph" : "bone", pk_names_utf8(m->names, tk->name), f0, f1, f1 - f0 + 1,
+             SPAN_MAX - 1);
+    return true;
+}
+
 static bool selected(const pk_motion *m, const pk_selection *sel, pk_name_id name)
 {
     if (!sel)
@@ -1088,6 +1109,8 @@ pk_motion *pk_motion_smooth(const pk_motion *m, const pk_smooth_options *o, pk_s
             nselected++;
             if (tk->count < 2)
                 continue;
+            if (too_long(m, tk, morph, log))
+                goto fail;
             if (!do_track(&r, tk, morph, v, NULL, linear))
                 goto oom;
             if (v->smooth)
