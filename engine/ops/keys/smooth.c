@@ -20,7 +20,7 @@
  *  4. The filter: local linear regression with a window chosen at every
  *     frame by the intersection of confidence intervals (ICI).  Three
  *     windows grow from the frame, one on each side and one around it, by
- *     half-widths 2, 3, 4, 5, 6, 8, 10, 12, 15, ... up to the strength;
+ *     half-widths 1, 2, 3, 4, 5, 6, 8, 10, 12, 15, ... up to the strength;
  *     each gives an estimate at the frame and its deviation (the noise
  *     times the regression's gain), and a window stops growing before the
  *     first whose interval (estimate +- GAMMA deviations) misses
