@@ -104,16 +104,32 @@ typedef struct pk_diag {
                        caller's file, not named yet */
 } pk_diag;
 
-/* An append-only list of diagnostics. */
+/* Progress of long work: the share done, 0 to 1, and what is being done
+ * ("smoothing", "writing").  The library prints nothing: its caller shows
+ * it (posekit's progress line on a terminal; a page's bar). */
+typedef void (*pk_progress_fn)(void *ctx, double done, const char *what);
+
+/* An append-only list of diagnostics, and where the operations given it
+ * report their progress. */
 typedef struct pk_log {
     pk_diag *items;
     size_t count, cap;
     size_t errors, warnings;
+    pk_progress_fn progress; /* NULL: none (pk_log_set_progress) */
+    void *progress_ctx;
 } pk_log;
 
 PK_API void pk_log_init(pk_log *log);
 /* Frees every diagnostic; log may be reused after pk_log_init. */
 PK_API void pk_log_free(pk_log *log);
+/* The long operations (pk_motion_smooth, pk_motion_reduce, pk_motion_bake,
+ * pk_vmd_write_sink) call fn(ctx, done, what) through the log they are
+ * given: up to a few thousand times a run, done never decreasing within
+ * one `what`; the caller decides what to show and how often.
+ * pk_log_init and pk_log_free clear it. */
+PK_API void pk_log_set_progress(pk_log *log, pk_progress_fn fn, void *ctx);
+/* Reports progress to the log's callback when it has one (log may be NULL). */
+PK_API void pk_progress(pk_log *log, double done, const char *what);
 /* Appends one diagnostic, not placed yet (its file is the caller's: see
  * pk_log_place).  offset < 0 and line == 0 mean "no position".  Never
  * fails visibly: on out-of-memory the message is dropped but the

@@ -162,7 +162,8 @@ static int report(const pk_step *s, const pk_step_result *res, pk_report_format 
 static const char HELP[] =
     "usage: posekit smooth IN -o OUT [--strength N] [--bones SEL] [--rules R]\n"
     "                      [--noise-deg D] [--noise-pos U] [--noise-morph W]\n"
-    "                      [--no-morphs] [--no-contacts] [--json] [--strict]\n"
+    "                      [--no-morphs] [--no-contacts] [--json] [--quiet]\n"
+    "                      [--strict]\n"
     "\n"
     "Filters noisy motion (traced from video or captured: a key at every\n"
     "frame, jitter of a degree or more).  Each selected track is sampled at\n"
@@ -191,6 +192,8 @@ static const char HELP[] =
     "  --no-morphs      leave morph tracks alone\n"
     "  --no-contacts    do not hold planted feet\n"
     "  --json           the summary as JSON on stdout (one line)\n"
+    "  --quiet          no progress line (shown on a terminal once the work\n"
+    "                   has taken a second)\n"
     "  -o, --output OUT output (.vmd); written atomically; may name IN\n"
     "  --strict         warnings are errors\n"
     "  -h, --help       this text\n"
@@ -215,5 +218,5 @@ const pki_step_def pki_step_smooth = {
     .report = report,
     .makes = pki_makes_motion,
     .free_result = free,
-    .cli = {.output = PK_CLI_OUT_DOC, .summary_as_file = true},
+    .cli = {.output = PK_CLI_OUT_DOC, .summary_as_file = true, .progress = true},
 };

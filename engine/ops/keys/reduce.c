@@ -1461,7 +1461,10 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
     if (!tr || !out || !r.s.m || (!bake && !r.cache))
         goto oom;
     size_t nselected = 0;
+    const char *doing = bake ? "baking" : "reducing";
+    double ntracks = (double)(tr->nbones + tr->nmorphs) + 1.0; /* the camera last */
     for (size_t i = 0; i < tr->nbones && !r.oom; i++) {
+        pk_progress(log, (double)i / ntracks, doing);
         if (!selected(m, o->bones, tr->bones[i].name))
             continue;
         nselected++;
@@ -1479,6 +1482,7 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
         }
     }
     for (size_t i = 0; o->morphs && i < tr->nmorphs && !r.oom; i++) {
+        pk_progress(log, (double)(tr->nbones + i) / ntracks, doing);
         if (!selected(m, o->bones, tr->morphs[i].name))
             continue;
         nselected++;

@@ -186,24 +186,29 @@ static double median(double *v, size_t n)
 
 /* The noise deviation per component: the median absolute difference of
  * order `order` (3 for values, 2 for frame-to-frame rotation vectors,
- * which are first differences already) of the d-component series x (n
- * samples, stride d) over 0.6745 sqrt(20): white noise's third difference
- * has a deviation sqrt(20) times its own, and a normal law's median
- * absolute deviation is 0.6745 of it.  tmp holds n * d doubles.  0 when
- * too short. */
+ * which are first differences already) of each component of the
+ * d-component series x (n samples, stride d) over 0.6745 sqrt(20): white
+ * noise's third difference has a deviation sqrt(20) times its own, and a
+ * normal law's median absolute deviation is 0.6745 of it.  The largest of
+ * the components' (noise on one axis alone, a hinge's, is found whole).
+ * tmp holds n doubles.  0 when too short. */
 static double noise_of(const double *x, size_t n, int d, int order, double *tmp)
 {
     if (n < 8)
         return 0.0;
-    size_t m = 0, ud = (size_t)d;
-    for (size_t i = 0; i + (size_t)order < n; i++)
-        for (size_t c = 0; c < ud; c++) {
+    size_t ud = (size_t)d;
+    double worst = 0.0;
+    for (size_t c = 0; c < ud; c++) {
+        size_t m = 0;
+        for (size_t i = 0; i + (size_t)order < n; i++) {
             const double *p = x + i * ud + c;
             double t = order == 3 ? p[3 * ud] - 3.0 * p[2 * ud] + 3.0 * p[ud] - p[0]
                                   : p[2 * ud] - 2.0 * p[ud] + p[0];
             tmp[m++] = fabs(t);
         }
-    return median(tmp, m) / (0.6745 * sqrt(20.0));
+        worst = fmax(worst, median(tmp, m) / (0.6745 * sqrt(20.0)));
+    }
+    return worst;
 }
 
 /* ---- the ICI filter ---- */
@@ -1096,6 +1101,7 @@ pk_motion *pk_motion_smooth(const pk_motion *m, const pk_smooth_options *o, pk_s
         {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}};
     pk_interp_set(linear, cp, false);
     size_t nselected = 0;
+    double ntracks = 2.0 * (double)(nb + nmo) + 1.0; /* both passes */
     /* pass 1: which tracks are noisy */
     for (int morph = 0; morph < 2; morph++) {
         size_t n = morph ? nmo : nb;
@@ -1104,6 +1110,7 @@ pk_motion *pk_motion_smooth(const pk_motion *m, const pk_smooth_options *o, pk_s
         for (size_t i = 0; i < n; i++) {
             const pk_track *tk = morph ? &tr->morphs[i] : &tr->bones[i];
             verdict *v = morph ? &vm[i] : &vb[i];
+            pk_progress(log, (double)(morph ? nb + i : i) / ntracks, "smoothing");
             if (!selected(m, o->bones, tk->name))
                 continue;
             nselected++;
@@ -1143,6 +1150,7 @@ pk_motion *pk_motion_smooth(const pk_motion *m, const pk_smooth_options *o, pk_s
         for (size_t i = 0; i < n; i++) {
             const pk_track *tk = morph ? &tr->morphs[i] : &tr->bones[i];
             verdict *v = morph ? &vm[i] : &vb[i];
+            pk_progress(log, (double)(nb + nmo + (morph ? nb + i : i)) / ntracks, "smoothing");
             if (v->smooth && !do_track(&r, tk, morph, v, out, linear))
                 goto oom;
         }
