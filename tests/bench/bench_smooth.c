@@ -116,7 +116,7 @@ static errs errors(const pk_motion *a, const pk_motion *b)
         pk_cursor ca, cb;
         pk_cursor_init(&ca, a, x);
         pk_cursor_init(&cb, b, y);
-        double bone_sum = 0.0;
+        double bone_sum = 0.0, bone_pos = 0.0;
         for (uint32_t f = f0; f <= f1; f++) {
             float p0[3], r0[4], p1[3], r1[4];
             pk_cursor_bone(&ca, f, p0, r0);
@@ -133,13 +133,15 @@ static errs errors(const pk_motion *a, const pk_motion *b)
                 for (int c = 0; c < 3; c++)
                     dd += ((double)p0[c] - p1[c]) * ((double)p0[c] - p1[c]);
                 e.mean_pos += sqrt(dd);
+                bone_pos += sqrt(dd);
                 e.worst_pos = fmax(e.worst_pos, sqrt(dd));
                 e.n_pos++;
             }
         }
         if (opt_per_bone && b != a && f1 > f0)
-            printf("  %-12s %5u frames, mean %.3f deg\n", pk_names_utf8(a->names, x->name),
-                   f1 - f0 + 1, bone_sum / (f1 - f0 + 1));
+            printf("  %-12s %5u frames, mean %.3f deg, %.5f units\n",
+                   pk_names_utf8(a->names, x->name), f1 - f0 + 1, bone_sum / (f1 - f0 + 1),
+                   bone_pos / (f1 - f0 + 1));
     }
     e.mean_deg /= (double)(e.n_deg ? e.n_deg : 1);
     e.mean_pos /= (double)(e.n_pos ? e.n_pos : 1);
