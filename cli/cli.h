@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <time.h>
 
 enum { EXIT_OK = 0, EXIT_DIFF = 1, EXIT_ERROR = 2 };
 
@@ -58,6 +59,24 @@ int cli_main(int argc, char **argv);
 /* True when name is one of the commands. */
 bool cli_is_command(const char *name);
 
+/* ---- progress.c ---- */
+
+/* The state of the progress line of one command (the caller's: it
+ * outlives the work). */
+typedef struct cli_progress {
+    const char *cmd;
+    time_t start, at; /* when the work began; when the line was last drawn */
+    int pct;          /* the percentage drawn (-1: none yet) */
+    const char *what; /* ... and the work it named */
+    size_t width;     /* the line's width on the terminal; 0: nothing shown */
+} cli_progress;
+/* Sets log's progress callback to draw the line when standard error is a
+ * terminal (else leaves the log without one). */
+void cli_progress_start(cli_progress *p, const char *cmd, pk_log *log);
+/* Clears the line log's callback drew, if any (before anything else is
+ * printed, and at the end). */
+void cli_progress_clear(const pk_log *log);
+
 /* ---- common.c ---- */
 
 /* Prints every diagnostic of the log to stderr as
@@ -78,8 +97,10 @@ int cli_load(const char *path, pk_doc *doc, bool strict);
  * atomically: .vmd gets VMD (a pose becomes one key per bone/morph at
  * opts->frame), .vpd gets VPD (a pose only: a motion is an error), "-"
  * keeps the document's own format.  Nothing is written unless encoding
- * succeeded (and, when strict, met no warning).  opts may be NULL. */
-int cli_save(const char *out_path, const pk_doc *doc, const pk_encode_options *opts, bool strict);
+ * succeeded (and, when strict, met no warning).  opts may be NULL.  The
+ * writing is reported to the progress callback of `progress` (NULL: none). */
+int cli_save(const char *out_path, const pk_doc *doc, const pk_encode_options *opts, bool strict,
+             const pk_log *progress);
 /* Writes an already encoded buffer atomically; prints errors. */
 int cli_write(const char *out_path, const pk_buf *buf);
 

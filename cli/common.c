@@ -56,6 +56,8 @@ void cli_print_log(const pk_log *log)
 
 int cli_flush_log(pk_log *log, bool strict)
 {
+    if (log->count || (strict && log->warnings))
+        cli_progress_clear(log);
     cli_print_log(log);
     int rc = EXIT_OK;
     if (log->errors) {
@@ -65,8 +67,11 @@ int cli_flush_log(pk_log *log, bool strict)
                 cli_cmd_name ? cli_cmd_name : "");
         rc = EXIT_ERROR;
     }
+    pk_progress_fn progress = log->progress; /* the log goes on reporting */
+    void *progress_ctx = log->progress_ctx;
     pk_log_free(log);
     pk_log_init(log);
+    pk_log_set_progress(log, progress, progress_ctx);
     return rc;
 }
 
@@ -100,6 +105,9 @@ pk_format cli_output_format(const char *out_path, pk_format input)
     return f;
 }
 
+/* An output over this many bytes is announced before it is written. */
+#define CLI_LARGE_OUTPUT 500000000u
+
 /* pk_file_stage_from's producer: the document encoded straight into the
  * temporary file. */
 typedef struct encoding {
@@ -124,10 +132,13 @@ static int commit(pk_staged *st, const char *out_path, pk_log *log)
     return cli_flush_log(log, false);
 }
 
-int cli_save(const char *out_path, const pk_doc *doc, const pk_encode_options *opts, bool strict)
+int cli_save(const char *out_path, const pk_doc *doc, const pk_encode_options *opts, bool strict,
+             const pk_log *progress)
 {
     pk_log log;
     pk_log_init(&log); /* what encoding and writing say is about the output */
+    if (progress)
+        pk_log_set_progress(&log, progress->progress, progress->progress_ctx);
     pk_buf buf;
     pk_buf_init(&buf);
     /* A motion written as a VMD is encoded straight into the temporary
@@ -137,9 +148,14 @@ int cli_save(const char *out_path, const pk_doc *doc, const pk_encode_options *o
     if (opts)
         e.opts = *opts;
     pk_staged *st = NULL;
-    if (doc->motion && e.format == PK_FMT_VMD)
+    if (doc->motion && e.format == PK_FMT_VMD) {
+        size_t size = pk_vmd_size(doc->motion);
+        if (size > CLI_LARGE_OUTPUT) { /* said before the minutes it takes */
+            cli_progress_clear(&log);
+            fprintf(stderr, "posekit: %s: writing %.0f MB\n", out_path, (double)size / 1e6);
+        }
         st = pk_file_stage_from(out_path, produce, &e, &log);
-    else if (pk_doc_encode(doc, e.format, &e.opts, pk_buf_sink, &buf, &log) == 0)
+    } else if (pk_doc_encode(doc, e.format, &e.opts, pk_buf_sink, &buf, &log) == 0)
         st = pk_file_stage(out_path, buf.data, buf.len, &log);
     /* Encoding problems (and, with --strict, warnings such as duplicate
      * keys met while sampling) stop the run before anything is put in

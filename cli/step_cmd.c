@@ -16,7 +16,7 @@ typedef struct cli_run {
     const pk_step_cli *cli;
     const char *out;  /* -o */
     const char *side; /* the side file (diff --svg, check --suggest-rules) */
-    bool json, csv, help;
+    bool json, csv, help, quiet;
     bool json_given, csv_given; /* each may be given once, as step flags */
     pk_log *log;
 } cli_run;
@@ -77,10 +77,15 @@ static int option(void *ctx, const char *name, const char *inline_value, const c
     cli_run *r = ctx;
     /* the flags below take an optional =true/=false, as step booleans do */
     bool on = true;
+    bool quiet = strcmp(name, "quiet") == 0 && r->cli->progress && long_form;
     if ((strcmp(name, "strict") == 0 || strcmp(name, "verbose") == 0 || strcmp(name, "help") == 0 ||
-         strcmp(name, "json") == 0 || strcmp(name, "csv") == 0) &&
+         strcmp(name, "json") == 0 || strcmp(name, "csv") == 0 || quiet) &&
         cli_flag(r->cmd, name, inline_value, &on) != EXIT_OK)
         return -1;
+    if (quiet) { /* no progress line */
+        r->quiet = on;
+        return 1;
+    }
     if (strcmp(name, "strict") == 0) {
         if (on)
             set_again(r->step, "strict");
@@ -487,9 +492,10 @@ static int run(cli_run *r, pk_doc *docs, size_t n, pk_step_result *res)
         pk_encode_options so;
         memset(&so, 0, sizeof so);
         so.vpd = res->vpd;
-        if (cli_save(r->out, &res->out, &so, pk_step_strict(r->step)) != EXIT_OK)
+        if (cli_save(r->out, &res->out, &so, pk_step_strict(r->step), r->log) != EXIT_OK)
             return EXIT_ERROR;
     }
+    cli_progress_clear(r->log);
     return report(r, res);
 }
 
@@ -528,8 +534,12 @@ int cli_step_main(const char *cmd, int argc, char **argv)
         goto out;
     }
     rc = load_all(&r, docs, things, later);
+    cli_progress progress;
+    if (rc == EXIT_OK && r.cli->progress && !r.quiet)
+        cli_progress_start(&progress, cmd, &log);
     if (rc == EXIT_OK)
         rc = run(&r, docs, n, &res);
+    cli_progress_clear(&log);
 out:
     pk_step_result_free(&res);
     for (size_t i = 0; docs && i < n; i++)

@@ -7,7 +7,7 @@
 # (layouts, modes, policies, @groups), and files by kind: motions and poses
 # (.vmd/.vpd), models (.pmx/.pmd), rule and job files (.yaml/.yml).
 
-_posekit_commands="info dump convert diff rename mirror retarget overlay reduce bake time crossfade curve merge run check draw help"
+_posekit_commands="info dump convert diff rename mirror retarget overlay reduce bake time crossfade curve smooth merge run check draw help"
 
 # Options per command, as in each command's help.  A job file's step OP
 # (posekit run) takes the options of the command OP without the leading
@@ -24,11 +24,12 @@ _posekit_opts_mirror="--rules -o --output -v --verbose --strict --help"
 _posekit_opts_retarget="--from --to --motion --rules --no-stance --no-scale --no-fold --fingers --feet-from-source --keep-absent --max-deg --max-pos -o --output -v --verbose --strict --help"
 _posekit_opts_overlay="--pose --pose-frame --bones --model --rules --frames --mode --fade -o --output --json --cut-names --strict --help"
 _posekit_opts_merge="-o --output --offset --sections --within --prefer --json --cut-names --strict --help"
-_posekit_opts_reduce="-o --output --max-deg --max-pos --max-morph --bones --rules --frames --no-morphs --camera --json --strict --help"
-_posekit_opts_bake="-o --output --bones --rules --frames --step --no-morphs --camera --json --strict --help"
+_posekit_opts_reduce="-o --output --max-deg --max-pos --max-morph --bones --rules --frames --no-morphs --camera --json --quiet --strict --help"
+_posekit_opts_bake="-o --output --bones --rules --frames --step --no-morphs --camera --json --quiet --strict --help"
 _posekit_opts_time="-o --output --trim --shift --stretch --bpm --fps --json --strict --help"
 _posekit_opts_crossfade="-o --output --at --fade --skip --json --strict --help"
 _posekit_opts_curve="-o --output --set --like --axes --bones --model --rules --frames --json --strict --help"
+_posekit_opts_smooth="-o --output --strength --bones --rules --noise-deg --noise-pos --noise-morph --no-morphs --no-contacts --json --quiet --strict --help"
 _posekit_opts_run="--dry-run --strict --help"
 _posekit_opts_check="--model --json --suggest-rules --strict --help"
 _posekit_opts_draw="--model --frame --frames --every --vs --vs-model --view --bones --rules --json -o --output --strict --help"
@@ -173,7 +174,7 @@ _posekit()
             fi
             return 0
             ;;
-        --frame | --pose-frame | --threshold | --pos-threshold | --fade | --offset | --max-deg | --max-pos | --max-morph | --trim | --shift | --stretch | --bpm | --at | --skip | --like)
+        --frame | --pose-frame | --threshold | --pos-threshold | --fade | --offset | --max-deg | --max-pos | --max-morph | --trim | --shift | --stretch | --bpm | --at | --skip | --like | --strength | --noise-deg | --noise-pos | --noise-morph)
             return 0 # a number
             ;;
     esac

@@ -25,6 +25,18 @@ void pk_log_free(pk_log *log)
     memset(log, 0, sizeof *log);
 }
 
+void pk_log_set_progress(pk_log *log, pk_progress_fn fn, void *ctx)
+{
+    log->progress = fn;
+    log->progress_ctx = ctx;
+}
+
+void pk_progress(pk_log *log, double done, const char *what)
+{
+    if (log && log->progress)
+        log->progress(log->progress_ctx, done < 0.0 ? 0.0 : done > 1.0 ? 1.0 : done, what);
+}
+
 /* Appends one diagnostic; placed: path is its file (NULL: none). */
 static void add(pk_log *log, pk_severity sev, pk_diag_code code, bool placed, const char *path,
                 int64_t offset, int line, int col, const char *fmt, va_list ap) PK_PRINTF(9, 0);

@@ -919,6 +919,7 @@ typedef struct writer {
     uint8_t *base, *end;
     pk_sink sink;
     void *sink_ctx;
+    size_t total, sent; /* streaming: the file's size, the bytes handed to sink (progress) */
     out_slot cache[FIELD_CACHE_SLOTS];
 } writer;
 
@@ -938,6 +939,8 @@ static bool flush(writer *wr)
 {
     size_t n = (size_t)(wr->w - wr->base);
     wr->w = wr->base;
+    wr->sent += n;
+    pk_progress(wr->log, (double)wr->sent / (double)wr->total, "writing");
     return sink_out(wr, wr->base, n);
 }
 
@@ -1197,15 +1200,22 @@ int pk_vmd_write(const pk_motion *m, pk_buf *out, pk_log *log)
     return 0;
 }
 
+size_t pk_vmd_size(const pk_motion *m)
+{
+    return output_size(m, sections_to_write(m));
+}
+
 int pk_vmd_write_sink(const pk_motion *m, pk_sink sink, void *ctx, pk_log *log)
 {
     int nsec = sections_to_write(m);
-    if (output_size(m, nsec) == 0) {
+    size_t size = output_size(m, nsec);
+    if (size == 0) {
         pk_log_add(log, PK_ERROR, PK_E_UNSUPPORTED, -1, 0, 0, "motion too large for a VMD file");
         return -1;
     }
     writer wr;
     writer_init(&wr, m, log);
+    wr.total = size;
     wr.sink = sink;
     wr.sink_ctx = ctx;
     wr.base = malloc(STREAM_CHUNK);

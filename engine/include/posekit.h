@@ -104,16 +104,32 @@ typedef struct pk_diag {
                        caller's file, not named yet */
 } pk_diag;
 
-/* An append-only list of diagnostics. */
+/* Progress of long work: the share done, 0 to 1, and what is being done
+ * ("smoothing", "writing").  The library prints nothing: its caller shows
+ * it (posekit's progress line on a terminal; a page's bar). */
+typedef void (*pk_progress_fn)(void *ctx, double done, const char *what);
+
+/* An append-only list of diagnostics, and where the operations given it
+ * report their progress. */
 typedef struct pk_log {
     pk_diag *items;
     size_t count, cap;
     size_t errors, warnings;
+    pk_progress_fn progress; /* NULL: none (pk_log_set_progress) */
+    void *progress_ctx;
 } pk_log;
 
 PK_API void pk_log_init(pk_log *log);
 /* Frees every diagnostic; log may be reused after pk_log_init. */
 PK_API void pk_log_free(pk_log *log);
+/* The long operations (pk_motion_smooth, pk_motion_reduce, pk_motion_bake,
+ * pk_vmd_write_sink) call fn(ctx, done, what) through the log they are
+ * given: up to a few thousand times a run, done never decreasing within
+ * one `what`; the caller decides what to show and how often.
+ * pk_log_init and pk_log_free clear it. */
+PK_API void pk_log_set_progress(pk_log *log, pk_progress_fn fn, void *ctx);
+/* Reports progress to the log's callback when it has one (log may be NULL). */
+PK_API void pk_progress(pk_log *log, double done, const char *what);
 /* Appends one diagnostic, not placed yet (its file is the caller's: see
  * pk_log_place).  offset < 0 and line == 0 mean "no position".  Never
  * fails visibly: on out-of-memory the message is dropped but the
@@ -444,6 +460,9 @@ PK_API int pk_vmd_write(const pk_motion *m, pk_buf *out, pk_log *log);
  * a large motion to a file needs no buffer of its size (pk_file_stage_from).
  * On failure sink has seen a prefix only: the caller throws it away. */
 PK_API int pk_vmd_write_sink(const pk_motion *m, pk_sink sink, void *ctx, pk_log *log);
+/* The number of bytes pk_vmd_write would write for m (0: too large for a
+ * VMD file), known before any is made. */
+PK_API size_t pk_vmd_size(const pk_motion *m);
 
 typedef struct pk_vpd_options {
     pk_vpd_layout layout; /* PK_VPD_TEXT (default) or PK_VPD_HYBRID */
@@ -1272,6 +1291,50 @@ PK_API pk_motion *pk_motion_reduce(const pk_motion *m, const pk_reduce_options *
                                    pk_reduce_stats *stats, pk_log *log);
 PK_API pk_motion *pk_motion_bake(const pk_motion *m, const pk_reduce_options *o,
                                  pk_reduce_stats *stats, pk_log *log);
+
+/* ---- smoothing (engine/ops/keys/smooth.c) ---- */
+#define PK_SMOOTH_STRENGTH 60      /* default widest window: frames on each side */
+#define PK_SMOOTH_STRENGTH_MAX 120 /* the largest strength */
+
+typedef struct pk_smooth_options {
+    const pk_selection *bones; /* bone and morph tracks, by name (as reduce selects); NULL =
+                                  every bone and morph */
+    bool morphs;               /* morph tracks too (those `bones` selects) */
+    uint32_t strength;         /* the widest window: frames on each side of a frame, 2 to
+                                  PK_SMOOTH_STRENGTH_MAX (at 30 fps, 60 is two seconds) */
+    double noise_deg, noise_pos, noise_morph; /* the noise's deviation per axis when known
+                                                 (degrees, units, weight); 0: estimated per
+                                                 track from its third differences */
+    bool contacts; /* hold planted feet: runs of still frames on 左足ＩＫ, 右足ＩＫ,
+                      左つま先ＩＫ, 右つま先ＩＫ keep one position */
+} pk_smooth_options;
+
+/* Defaults: PK_SMOOTH_STRENGTH, noise estimated, morphs and contacts on. */
+PK_API void pk_smooth_options_init(pk_smooth_options *o);
+
+typedef struct pk_smooth_stats {
+    size_t keys_before[PK_SEC_COUNT], keys_after[PK_SEC_COUNT]; /* records per section */
+    size_t bone_tracks, morph_tracks; /* smoothed: rewritten a key a frame */
+    size_t clean_tracks;              /* selected tracks with no noise found: left as they were */
+    double noise_deg, noise_pos, noise_morph; /* the largest noise of a smoothed track
+                                                 (deviation per axis) */
+    double moved_deg, moved_pos, moved_morph; /* the largest change at a frame */
+    double mean_deg, mean_pos;                /* the mean change of a smoothed rotation,
+                                                 translation, over its frames */
+    size_t contacts, contact_frames;          /* planted-foot runs held, their frames */
+    size_t jumps;                             /* breaks no window crossed */
+    size_t peaks;                             /* peaks of fast swings met in the input */
+    double peak_loss_deg;                     /* the largest loss of peak angle at one */
+    pk_name_id peak_bone;                     /* ... its bone (PK_NO_NAME: none) */
+    uint32_t peak_frame;                      /* ... and frame */
+} pk_smooth_stats;
+
+/* A new motion (caller frees with pk_motion_free) with the selected noisy
+ * bone and morph tracks filtered and written a key a frame with linear
+ * curves, every other record byte-identical and in order; NULL on error
+ * (logged).  stats may be NULL; it is zeroed first. */
+PK_API pk_motion *pk_motion_smooth(const pk_motion *m, const pk_smooth_options *o,
+                                   pk_smooth_stats *stats, pk_log *log);
 
 /* ---- merge (engine/ops/keys/merge.c) ---- */
 typedef enum pk_merge_policy {

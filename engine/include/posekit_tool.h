@@ -61,6 +61,9 @@ PK_API bool pk_path_same_target(const char *a, const char *b);
  * gives it (/dev/stdout, /dev/fd/1, /proc/self/fd/1; the same names are
  * taken on Windows, which has none of its own). */
 PK_API bool pk_path_is_stdout(const char *path);
+/* True when the standard error is a terminal (posekit's progress line is
+ * shown there only). */
+PK_API bool pk_stderr_is_terminal(void);
 
 /* ======================================================================
  * Steps (engine/step/): one entry point per operation
@@ -240,6 +243,7 @@ typedef struct pk_step_cli {
     const char *format_option;    /* the option the output's format sets (convert: "to") */
     bool summary_as_file;         /* the summary reads "posekit: CMD: ..." (else
                                      "posekit CMD: ...") */
+    bool progress;                /* long work: a progress line on a terminal (--quiet: none) */
 } pk_step_cli;
 PK_API const pk_step_cli *pk_step_cli_of(const pk_step *s);
 

@@ -157,8 +157,25 @@ static double fit_error(const uint8_t q[4], const double *p, size_t n, double sp
 
 #define TAB_N 256 /* intervals of s per x-byte pair */
 
+/* The FAST coarse scan: x bytes 0, 16, .., 112, 127 each. */
+#define COARSE_STEP 16
+#define COARSE_SIDE 9
+#define COARSE_PAIRS (COARSE_SIDE * COARSE_SIDE)
+#define STEER_MAX 8 /* FAST's steering samples */
+/* Segments of fewer frames than this keep their coarse basis. */
+#define BASIS_NMAX 256
+
+/* What fit_y computes from t alone, for one x-byte pair at one segment
+ * length's steering samples: the Bernstein weights of y1 and y2, t^3, and
+ * the normal matrix of the least squares. */
+typedef struct basis {
+    double b1[STEER_MAX], b2[STEER_MAX], t3[STEER_MAX];
+    double a11, a12, a22;
+} basis;
+
 struct pki_curve_cache {
-    float *tab[128 * 128]; /* t at s = k / TAB_N, built on first use */
+    float *tab[128 * 128];     /* t at s = k / TAB_N, built on first use */
+    basis *coarse[BASIS_NMAX]; /* by segment length: the coarse pairs, on first use */
 };
 
 pki_curve_cache *pki_curve_cache_new(void)
@@ -172,6 +189,8 @@ void pki_curve_cache_free(pki_curve_cache *c)
         return;
     for (size_t i = 0; i < 128 * 128; i++)
         free(c->tab[i]);
+    for (size_t i = 0; i < BASIS_NMAX; i++)
+        free(c->coarse[i]);
     free(c);
 }
 
@@ -232,6 +251,71 @@ static double fit_y(pki_curve_cache *cache, int x1, int x2, const double *s, con
         double e = fabs(cubic(y[0], y[1], t[i]) - p[i]);
         if (e > worst)
             worst = e;
+    }
+    return worst;
+}
+
+/* The x bytes of coarse cell k. */
+static int coarse_x(int k)
+{
+    return k * COARSE_STEP > 127 ? 127 : k * COARSE_STEP;
+}
+
+/* The coarse pairs' bases at the m steering samples s (those of a segment
+ * of n frames), built on first use; NULL when not kept (no cache, a long
+ * segment, out of memory). */
+static const basis *coarse_basis(pki_curve_cache *c, size_t n, const double *s, size_t m)
+{
+    if (!c || n >= BASIS_NMAX || m > STEER_MAX)
+        return NULL;
+    if (c->coarse[n])
+        return c->coarse[n];
+    basis *b = malloc(COARSE_PAIRS * sizeof *b);
+    if (!b)
+        return NULL;
+    for (int k = 0; k < COARSE_PAIRS; k++) {
+        int x1 = coarse_x(k / COARSE_SIDE), x2 = coarse_x(k % COARSE_SIDE);
+        basis *e = &b[k];
+        e->a11 = e->a12 = e->a22 = 0.0;
+        for (size_t i = 0; i < m; i++) {
+            double t = param(c, x1, x2, s[i], -1.0);
+            double u = 1.0 - t;
+            e->b1[i] = 3.0 * u * u * t;
+            e->b2[i] = 3.0 * u * t * t;
+            e->t3[i] = t * t * t;
+            e->a11 += e->b1[i] * e->b1[i];
+            e->a12 += e->b1[i] * e->b2[i];
+            e->a22 += e->b2[i] * e->b2[i];
+        }
+    }
+    return c->coarse[n] = b;
+}
+
+/* fit_y from a kept basis: the same arithmetic in the same order, so the
+ * same y and the same residual. */
+static double fit_y_basis(const basis *e, const double *p, size_t m, double y[2])
+{
+    double a11 = e->a11, a12 = e->a12, a22 = e->a22, r1 = 0, r2 = 0;
+    for (size_t i = 0; i < m; i++) {
+        double r = p[i] - e->t3[i];
+        r1 += e->b1[i] * r;
+        r2 += e->b2[i] * r;
+    }
+    double det = a11 * a22 - a12 * a12;
+    if (fabs(det) > 1e-18 * (a11 * a22 + 1e-300)) {
+        y[0] = (r1 * a22 - r2 * a12) / det;
+        y[1] = (a11 * r2 - a12 * r1) / det;
+    } else {
+        double v = (a11 + a22) > 0 ? (r1 + r2) / (a11 + 2 * a12 + a22) : 0.5;
+        y[0] = y[1] = v;
+    }
+    for (int k = 0; k < 2; k++)
+        y[k] = y[k] < 0.0 ? 0.0 : y[k] > 1.0 ? 1.0 : y[k];
+    double worst = 0.0;
+    for (size_t i = 0; i < m; i++) {
+        double e1 = fabs(e->b1[i] * y[0] + e->b2[i] * y[1] + e->t3[i] - p[i]);
+        if (e1 > worst)
+            worst = e1;
     }
     return worst;
 }
@@ -307,6 +391,9 @@ int pki_curve_fit_progress_ex(const double *p, size_t n, double span, const doub
     for (size_t i = 0; i + 1 < n; i++)
         if (!isfinite(p[i]) || (extra && !(extra[i] >= 0.0 && isfinite(extra[i]))))
             return -1;
+    bool fast = effort != PKI_FIT_FULL;
+    /* the coarse scan's best beyond this many tolerances: no descent */
+    double refuse = effort == PKI_FIT_QUICK ? 4.0 : 16.0;
     double w = fit_error(pki_curve_linear, p, n, span, extra);
     memcpy(cp, pki_curve_linear, 4);
     if (w <= tol || n < 2) { /* MMD's default first: it fits, or nothing else is asked */
@@ -322,14 +409,14 @@ int pki_curve_fit_progress_ex(const double *p, size_t n, double span, const doub
                 *worst = w;
             return 0;
         }
-    if (effort == PKI_FIT_FAST && !progress_monotone(p, n, slack)) {
+    if (fast && !progress_monotone(p, n, slack)) {
         if (worst)
             *worst = w;
         return 0;
     }
     /* Up to 64 evenly spread samples steer the search; all are checked. */
     double s[64], ps[64], es[64], t[64];
-    size_t mmax = effort == PKI_FIT_FAST ? 8 : 12;
+    size_t mmax = fast ? STEER_MAX : 12;
     size_t m = n - 1 < mmax ? n - 1 : mmax;
     for (size_t k = 0; k < m; k++) {
         size_t i = m == n - 1 ? k + 1 : 1 + (k * (n - 2)) / (m - 1);
@@ -342,11 +429,15 @@ int pki_curve_fit_progress_ex(const double *p, size_t n, double span, const doub
     cand best[KEEP];
     for (int k = 0; k < KEEP; k++)
         best[k] = (cand){0, 0, INFINITY, {0, 0}};
-    int scan = effort == PKI_FIT_FAST ? 16 : 1;
+    int scan = fast ? COARSE_STEP : 1;
+    const basis *kept = fast ? coarse_basis(cache, n, s, m) : NULL;
     for (int x1 = 0; x1 <= 128; x1 += scan)
         for (int x2 = 0; x2 <= 128; x2 += scan) {
             cand c = {x1 > 127 ? 127 : x1, x2 > 127 ? 127 : x2, 0, {0, 0}};
-            c.score = fit_y(cache, c.x1, c.x2, s, ps, m, c.y, t);
+            if (kept)
+                c.score = fit_y_basis(&kept[(x1 / scan) * COARSE_SIDE + x2 / scan], ps, m, c.y);
+            else
+                c.score = fit_y(cache, c.x1, c.x2, s, ps, m, c.y, t);
             for (int k = 0; k < KEEP; k++)
                 if (c.score < best[k].score) {
                     memmove(&best[k + 1], &best[k], (size_t)(KEEP - 1 - k) * sizeof *best);
@@ -355,7 +446,7 @@ int pki_curve_fit_progress_ex(const double *p, size_t n, double span, const doub
                 }
         }
     double found = w;
-    int keep = effort == PKI_FIT_FAST ? 2 : KEEP;
+    int keep = fast ? 2 : KEEP;
     for (int k = 0; k < keep; k++) {
         cand c = best[k];
         if (!isfinite(c.score))
@@ -363,7 +454,7 @@ int pki_curve_fit_progress_ex(const double *p, size_t n, double span, const doub
         /* FAST: even the coarse grid's best is far outside tol (a margin
          * of 16: the descent rarely gains more) and farther off than the
          * coarse grid leaves data that lie on a grid curve */
-        if (effort == PKI_FIT_FAST && c.score * span > 16.0 * tol && c.score > COARSE_RES)
+        if (fast && c.score * span > refuse * tol && c.score > COARSE_RES)
             continue;
         for (int step = scan > 2 ? scan / 2 : 2; step >= 1; step /= 2) {
             bool moved = true;
@@ -389,10 +480,10 @@ int pki_curve_fit_progress_ex(const double *p, size_t n, double span, const doub
          * many tolerances on a long move (5.9 on a camera's 75-unit move
          * at 0.001, where a grid curve fits): the score is taken again
          * with exact t before refusing. */
-        if (effort == PKI_FIT_FAST && c.score * span > 4.0 * tol)
+        if (fast && c.score * span > 4.0 * tol)
             c.score = fit_y(NULL, c.x1, c.x2, s, ps, m, c.y, t);
         best[k] = c;
-        if (effort == PKI_FIT_FAST && c.score * span > 4.0 * tol)
+        if (fast && c.score * span > 4.0 * tol)
             continue;
         /* Round y to the grid; try the neighbours of the rounding. */
         int y1 = (int)lround(c.y[0] * 127.0), y2 = (int)lround(c.y[1] * 127.0);
@@ -402,7 +493,7 @@ int pki_curve_fit_progress_ex(const double *p, size_t n, double span, const doub
                     continue;
                 uint8_t q[4] = {(uint8_t)c.x1, (uint8_t)(y1 + a), (uint8_t)c.x2, (uint8_t)(y2 + b)};
                 /* FAST takes the first curve within tol */
-                if (effort == PKI_FIT_FAST && found <= tol)
+                if (fast && found <= tol)
                     continue;
                 double e = fit_error_below(q, p, n, span, extra, found);
                 if (e < found) {
@@ -420,7 +511,7 @@ int pki_curve_fit_progress_ex(const double *p, size_t n, double span, const doub
     for (int k = 1; k < KEEP; k++)
         if (best[k].score < best[top].score)
             top = k;
-    if (found > tol && best[top].score * span <= 4.0 * tol && effort == PKI_FIT_FULL) {
+    if (found > tol && best[top].score * span <= 4.0 * tol && !fast) {
         int cx = best[top].x1, cy = best[top].x2;
         for (int r = 1; r < 128 && found > tol; r++)
             for (int dx = -r; dx <= r && found > tol; dx++)

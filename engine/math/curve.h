@@ -81,7 +81,14 @@ int pki_curve_fit_rot(const float (*q)[4], size_t n, double tol_deg, uint8_t cp[
  * skips the final ring search.  FAST may refuse a segment FULL would fit
  * (never the other way round: a curve it returns is checked against every
  * sample the same way). */
-typedef enum pki_fit_effort { PKI_FIT_FULL = 0, PKI_FIT_FAST = 1 } pki_fit_effort;
+typedef enum pki_fit_effort {
+    PKI_FIT_FULL = 0,
+    PKI_FIT_FAST = 1,
+    PKI_FIT_QUICK = 2 /* FAST, and a segment whose coarse scan's best is
+                         beyond 4 tolerances (FAST: 16) is refused without
+                         descending: reduction's search, one failing probe
+                         per key it keeps */
+} pki_fit_effort;
 /* A cache of x(t) = s solutions per x-byte pair (a table of t at 257
  * values of s, built on first use, about 1 KB a pair) that steers the
  * search instead of solving each time; the final check of every curve

@@ -136,6 +136,8 @@ const char *pki_os_error_text(int err);
  * systems give it (/dev/stdout, /dev/fd/1, /proc/self/fd/1), taken on
  * every system. */
 bool pki_os_is_stdout(const char *path);
+/* True when the standard error is a terminal (a console on Windows). */
+bool pki_os_stderr_is_terminal(void);
 
 /* ---- path syntax ---- */
 

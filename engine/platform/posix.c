@@ -578,6 +578,11 @@ int pki_os_folder_writable(const char *path)
     return rc;
 }
 
+bool pki_os_stderr_is_terminal(void)
+{
+    return isatty(STDERR_FILENO) == 1;
+}
+
 pk_path_kind pki_os_kind(const char *path, uint64_t *size)
 {
     if (size)

@@ -572,6 +572,11 @@ int pki_os_folder_writable(const char *path)
     return 0;
 }
 
+bool pki_os_stderr_is_terminal(void)
+{
+    return _isatty(_fileno(stderr)) != 0;
+}
+
 pk_path_kind pki_os_kind(const char *path, uint64_t *size)
 {
     if (size)

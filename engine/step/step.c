@@ -31,6 +31,7 @@
     X(time) \
     X(crossfade) \
     X(curve) \
+    X(smooth) \
     X(check) \
     X(draw)
 /* clang-format on */

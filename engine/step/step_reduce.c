@@ -185,7 +185,7 @@ static int report(const pk_step *s, const pk_step_result *res, pk_report_format 
 static const char HELP_REDUCE[] =
     "usage: posekit reduce IN -o OUT [--max-deg D] [--max-pos U] [--max-morph W]\n"
     "                      [--bones SEL] [--rules R] [--frames A-B|N] [--no-morphs]\n"
-    "                      [--camera] [--json] [--strict]\n"
+    "                      [--camera] [--json] [--quiet] [--strict]\n"
     "\n"
     "Removes keys from a VMD motion: per bone track the fewest keys (each\n"
     "with the MMD curves fitted to what it replaces) such that every integer\n"
@@ -214,6 +214,8 @@ static const char HELP_REDUCE[] =
     "                   within --max-deg, fov and the perspective switch\n"
     "                   exact (a motion with camera keys alone: without it)\n"
     "  --json           the summary as JSON on stdout (one line)\n"
+    "  --quiet          no progress line (shown on a terminal once the work\n"
+    "                   has taken a second)\n"
     "  -o, --output OUT output (.vmd); written atomically; may name IN\n"
     "  --strict         warnings are errors\n"
     "  -h, --help       this text\n"
@@ -236,12 +238,13 @@ const pki_step_def pki_step_reduce = {
     .report = report,
     .makes = pki_makes_motion,
     .free_result = free,
-    .cli = {.output = PK_CLI_OUT_DOC, .summary_as_file = true},
+    .cli = {.output = PK_CLI_OUT_DOC, .summary_as_file = true, .progress = true},
 };
 
 static const char HELP_BAKE[] =
     "usage: posekit bake IN -o OUT [--bones SEL] [--rules R] [--frames A-B|N]\n"
-    "                    [--step N] [--no-morphs] [--camera] [--json] [--strict]\n"
+    "                    [--step N] [--no-morphs] [--camera] [--json] [--quiet]\n"
+    "                    [--strict]\n"
     "\n"
     "Writes a key at every frame (or every N frames, and at the last) of\n"
     "the selected bone and morph tracks, each with linear curves holding\n"
@@ -261,6 +264,8 @@ static const char HELP_BAKE[] =
     "  --camera         the camera too (a key per frame: MMD takes keys one\n"
     "                   frame apart as a cut, so every frame keeps its value)\n"
     "  --json           the summary as JSON on stdout (one line)\n"
+    "  --quiet          no progress line (shown on a terminal once the work\n"
+    "                   has taken a second)\n"
     "  -o, --output OUT output (.vmd); written atomically; may name IN\n"
     "  --strict         warnings are errors\n"
     "  -h, --help       this text\n";
@@ -280,5 +285,5 @@ const pki_step_def pki_step_bake = {
     .report = report,
     .makes = pki_makes_motion,
     .free_result = free,
-    .cli = {.output = PK_CLI_OUT_DOC, .summary_as_file = true},
+    .cli = {.output = PK_CLI_OUT_DOC, .summary_as_file = true, .progress = true},
 };

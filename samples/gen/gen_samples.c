@@ -2,6 +2,7 @@
  *
  *   hands/{right,left}_{relaxed,fist,open,peace,point}.vpd   hand poses
  *   dance.vmd                                               a 5 s dance
+ *   traced.vmd        six bones of the dance as a video tracer gives them
  *
  * Build and run from the repository root after building into build/
  * (samples/README.md):
@@ -391,7 +392,73 @@ static void write_dance(const char *dir)
     snprintf(path, sizeof path, "%s/dance.vmd", dir);
     write_buf(path, &buf);
     pk_buf_free(&buf);
-    pk_motion_free(g_m);
+}
+
+/* A fixed-seed generator: the same file on every run. */
+static double uniform(uint32_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 17;
+    *s ^= *s << 5;
+    return (double)(*s >> 8) / 16777216.0;
+}
+
+/* Six bones of the dance (g_m) as a video tracer gives them: a key at
+ * every frame with linear curves, each rotation turned by 1 degree about
+ * a random axis and センター moved by 0.02 units in a random direction
+ * (`posekit smooth`'s example). */
+static void write_traced(const char *dir)
+{
+    static const char *const BONES[] = {"センター", "上半身", "首", "頭", "左腕", "右腕"};
+    pk_motion *t = pk_motion_new();
+    pk_tracks *tr = pk_tracks_build(g_m, &g_log);
+    uint8_t *raw;
+    size_t len;
+    if (!t || !tr || pk_utf8_to_cp932(MODEL, &raw, &len) != 0 ||
+        pk_motion_set_model(t, raw, len, &g_log))
+        die("traced motion");
+    free(raw);
+    uint32_t seed = 29;
+    for (size_t b = 0; b < sizeof BONES / sizeof BONES[0]; b++) {
+        pk_name_id id = pk_names_intern_utf8(t->names, BONES[b], 15, "VMD bone", &g_log);
+        size_t nlen;
+        const uint8_t *name = pk_names_raw(t->names, id, &nlen);
+        const pk_track *k = pk_tracks_bone(tr, pk_names_find(g_m->names, name, nlen));
+        if (!k)
+            die(BONES[b]);
+        for (uint32_t f = 0; f <= 150; f++) {
+            pk_bone_key *o = pk_motion_push_bone(t);
+            if (!o)
+                die("pk_motion_push_bone");
+            o->name = id;
+            o->frame = f;
+            float pos[3], rot[4];
+            pk_sample_bone(g_m, k, f, pos, rot);
+            double z = 2.0 * uniform(&seed) - 1.0, a = 2.0 * PI * uniform(&seed);
+            double r = sqrt(1.0 - z * z), n[4], q[4] = {rot[0], rot[1], rot[2], rot[3]}, o4[4];
+            axis_angle(r * cos(a), r * sin(a), z, 1.0, n);
+            qmul(q, n, o4);
+            for (int c = 0; c < 4; c++)
+                o->rot[c] = (float)o4[c];
+            z = 2.0 * uniform(&seed) - 1.0;
+            a = 2.0 * PI * uniform(&seed);
+            r = sqrt(1.0 - z * z);
+            double d[3] = {r * cos(a), r * sin(a), z};
+            for (int c = 0; c < 3; c++)
+                o->pos[c] = b == 0 ? (float)(pos[c] + 0.02 * d[c]) : 0.0f;
+            pk_interp_linear(o->interp);
+        }
+    }
+    pk_buf buf;
+    pk_buf_init(&buf);
+    if (pk_vmd_write(t, &buf, &g_log) != 0)
+        die("pk_vmd_write");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/traced.vmd", dir);
+    write_buf(path, &buf);
+    pk_buf_free(&buf);
+    pk_tracks_free(tr);
+    pk_motion_free(t);
 }
 
 int main(int argc, char **argv)
@@ -403,6 +470,8 @@ int main(int argc, char **argv)
         write_hand(dir, &HANDS[i], true);
     }
     write_dance(dir);
+    write_traced(dir);
+    pk_motion_free(g_m);
     pk_log_free(&g_log);
     return 0;
 }

@@ -15,8 +15,19 @@
  *  speed      input keys per second over the baked inputs.
  *
  * usage: bench_reduce [FILE.vmd ...]   (default: the corpus VMDs)
- * Timing is wall time of one run on a shared machine: use
- * `perf stat -e instructions` for a quiet measure.
+ *        bench_reduce --long [--reps N]
+ *
+ * --long: the corpus's WAVEFILE dance (vmd_wavefile_v2.vmd) repeated to a
+ * real dance's length, three times (8,450 frames, 140 bones, 46,317 keys,
+ * 4.8 MB) and 33 times (93,059 frames, 509,487 keys, 53 MB):
+ *  - reduce of each at the default tolerances: best of N CPU seconds of
+ *    pk_motion_reduce, the keys, the worst error at every frame (sampled
+ *    again here; goal: under 0.2 s for the 4.8 MB dance);
+ *  - bake of the 53 MB one by the posekit binary beside this benchmark
+ *    (../../cli/posekit), in a child: its peak resident memory against
+ *    the output's size (goal: at most 1.2 times).
+ * Timing is CPU time on a shared machine: `valgrind --tool=callgrind`
+ * instruction counts are the quiet measure.
  */
 #include "bench_util.h"
 
@@ -180,6 +191,117 @@ static void dense(void)
     pk_log_free(&log);
 }
 
+/* The corpus's WAVEFILE dance repeated `times` times, 2,820 frames
+ * apart; NULL without PK_CORPUS. */
+static pk_motion *long_dance(int times)
+{
+    const char *dir = getenv("PK_CORPUS");
+    if (!dir)
+        return NULL;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/vmd_wavefile_v2.vmd", dir);
+    pk_log log;
+    pk_log_init(&log);
+    pk_bytes by;
+    pk_motion *m = NULL;
+    if (pk_file_read(path, &by, &log) == 0) {
+        m = pk_vmd_read(by.data, by.len, &log);
+        pk_bytes_free(&by);
+    }
+    pk_log_free(&log);
+    if (!m)
+        return NULL;
+    size_t nb = m->nbones, nm = m->nmorphs;
+    for (int copy = 1; copy < times; copy++) {
+        for (size_t i = 0; i < nb; i++) {
+            pk_bone_key k = m->bones[i];
+            k.frame += 2820u * (uint32_t)copy;
+            *pk_motion_push_bone(m) = k;
+        }
+        for (size_t i = 0; i < nm; i++) {
+            pk_morph_key k = m->morphs[i];
+            k.frame += 2820u * (uint32_t)copy;
+            *pk_motion_push_morph(m) = k;
+        }
+    }
+    return m;
+}
+
+static void long_reduce(int times, int reps)
+{
+    pk_motion *m = long_dance(times);
+    if (!m) {
+        printf("(PK_CORPUS not set: no long dance)\n");
+        return;
+    }
+    pk_log log;
+    pk_log_init(&log);
+    pk_reduce_options o;
+    pk_reduce_options_init(&o);
+    double best = INFINITY;
+    pk_motion *r = NULL;
+    for (int i = 0; i < reps; i++) {
+        pk_motion_free(r);
+        double t0 = cpu_now();
+        r = pk_motion_reduce(m, &o, NULL, &log);
+        best = fmin(best, cpu_now() - t0);
+    }
+    double d, p, w;
+    worst(m, r, &d, &p, &w);
+    bool ok = d <= o.max_deg && p <= o.max_pos && w <= o.max_morph;
+    printf("| reduce, WAVEFILE x %d | %zu | %zu | %.4f | %.5f | %.5f | %.3f | %s |\n", times,
+           keys_of(m), keys_of(r), d, p, w, best, ok ? "ok" : "FAIL");
+    failures += !ok;
+    pk_motion_free(r);
+    pk_motion_free(m);
+    pk_log_free(&log);
+}
+
+typedef struct bake_ctx {
+    char in[512], out[512], cmd[2048];
+} bake_ctx;
+
+static int bake_cli(void *p)
+{
+    bake_ctx *c = p;
+    return system(c->cmd) == 0 ? 0 : -1;
+}
+
+/* The 53 MB dance baked by the posekit binary: peak memory / output. */
+static void long_bake(const char *self)
+{
+    pk_motion *m = long_dance(33);
+    if (!m)
+        return;
+    static bake_ctx c;
+    snprintf(c.in, sizeof c.in, "%s/long.vmd", bench_tmpdir());
+    snprintf(c.out, sizeof c.out, "%s/long_baked.vmd", bench_tmpdir());
+    size_t in_size = bench_write_vmd(m, c.in);
+    pk_motion_free(m);
+    char exe[512];
+    snprintf(exe, sizeof exe, "%s", self);
+    char *slash = strrchr(exe, '/');
+    snprintf(slash ? slash + 1 : exe, sizeof exe - (size_t)(slash ? slash + 1 - exe : 0),
+             "../../cli/posekit");
+    snprintf(c.cmd, sizeof c.cmd, "'%s' bake '%s' -o '%s' 2>/dev/null", exe, c.in, c.out);
+    bench_case bc = {.name = "bake 53 MB dance (CLI)", .body = bake_cli, .ctx = &c};
+    bench_result res = bench_run(&bc, 1);
+    FILE *f = fopen(c.out, "rb");
+    long out_size = -1;
+    if (f && fseek(f, 0, SEEK_END) == 0)
+        out_size = ftell(f);
+    if (f)
+        fclose(f);
+    remove(c.out);
+    remove(c.in);
+    double ratio = (double)res.peak_kib * 1024.0 / (double)out_size;
+    bool ok = res.ok && out_size > 0 && ratio <= 1.2;
+    printf("\nbake of the %.1f MB dance: output %.1f MB, peak %.1f MB (%.2f x the output) %s\n",
+           (double)in_size / 1e6, (double)out_size / 1e6, (double)res.peak_kib / 1024.0 * 1.048576,
+           ratio, ok ? "ok" : "FAIL");
+    failures += !ok;
+}
+
 static int by_name(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -187,6 +309,15 @@ static int by_name(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--long") == 0) {
+        int reps = argc > 3 && strcmp(argv[2], "--reps") == 0 ? atoi(argv[3]) : 5;
+        printf("| case | keys | reduced | worst deg | worst units | worst weight | best CPU s | "
+               "goal |\n|---|---|---|---|---|---|---|---|\n");
+        long_reduce(3, reps < 1 ? 1 : reps);
+        long_reduce(33, 1);
+        long_bake(argv[0]);
+        return failures ? 1 : 0;
+    }
     printf("| file | original keys | baked | reduced | reduced/original | original reduced | "
            "worst deg | worst units | worst weight | CPU s | input keys/s | goal |\n");
     printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");

@@ -30,10 +30,13 @@ static void worst(const pk_motion *a, const pk_motion *b, double *deg, double *p
         const pk_track *x = &ta->bones[i], *y = pk_tracks_bone(tb, x->name);
         assert_non_null(y);
         uint32_t f0 = a->bones[x->keys[0]].frame, f1 = a->bones[x->keys[x->count - 1]].frame;
+        pk_cursor ca, cb;
+        pk_cursor_init(&ca, a, x);
+        pk_cursor_init(&cb, b, y);
         for (uint32_t f = f0; f <= f1; f++) {
             float p0[3], r0[4], p1[3], r1[4];
-            pk_sample_bone(a, x, f, p0, r0);
-            pk_sample_bone(b, y, f, p1, r1);
+            pk_cursor_bone(&ca, f, p0, r0);
+            pk_cursor_bone(&cb, f, p1, r1);
             *deg = fmax(*deg, pk_quat_angle_deg(r0, r1));
             *pos = fmax(*pos, dist3(p0, p1));
         }
@@ -523,6 +526,90 @@ static void dense_capture(void **state)
     pk_log_free(&log);
 }
 
+/* The corpus's WAVEFILE dance three times over, 2,820 frames apart (8,450
+ * frames, 140 bones, 46,317 keys: a real 4 MB dance); NULL without the
+ * corpus. */
+static pk_motion *long_dance(void)
+{
+    const char *path = tu_corpus_path("vmd_wavefile_v2.vmd");
+    if (!path)
+        return NULL;
+    size_t len;
+    uint8_t *data = tu_read_file(path, &len);
+    pk_log log;
+    pk_log_init(&log);
+    pk_motion *m = pk_vmd_read(data, len, &log);
+    free(data);
+    assert_non_null(m);
+    size_t nb = m->nbones, nm = m->nmorphs;
+    for (uint32_t copy = 1; copy < 3; copy++) {
+        for (size_t i = 0; i < nb; i++) {
+            pk_bone_key k = m->bones[i];
+            k.frame += 2820 * copy;
+            *pk_motion_push_bone(m) = k;
+        }
+        for (size_t i = 0; i < nm; i++) {
+            pk_morph_key k = m->morphs[i];
+            k.frame += 2820 * copy;
+            *pk_motion_push_morph(m) = k;
+        }
+    }
+    pk_log_free(&log);
+    return m;
+}
+
+/* What the reducer gave before its search was cut down to the input's key
+ * frames and its probes to the fitter's QUICK effort (main at 786dc55):
+ * the long dance as it is at the default tolerances and at tight(), and
+ * baked at the default ones, bone and morph keys together.  The goal: within 2 % of these,
+ * every frame within tolerance. */
+static const struct {
+    bool baked, tight;
+    size_t keys;
+} long_dance_before[] = {
+    {false, false, 40331},
+    {false, true, 40598},
+    {true, false, 40366},
+};
+
+static void long_dance_keys_as_before(void **state)
+{
+    (void)state;
+    pk_motion *m = long_dance();
+    if (!m)
+        skip();
+    pk_log log;
+    pk_log_init(&log);
+    pk_reduce_options o;
+    pk_reduce_options_init(&o);
+    pk_motion *baked = pk_motion_bake(m, &o, NULL, &log);
+    assert_non_null(baked);
+    for (size_t c = 0; c < sizeof long_dance_before / sizeof *long_dance_before; c++) {
+        const pk_motion *in = long_dance_before[c].baked ? baked : m;
+        pk_reduce_options_init(&o);
+        if (long_dance_before[c].tight)
+            o = tight();
+        pk_motion *r = pk_motion_reduce(in, &o, NULL, &log);
+        assert_non_null(r);
+        double d, p, w;
+        worst(in, r, &d, &p, &w);
+        size_t keys = r->nbones + r->nmorphs, was = long_dance_before[c].keys;
+        print_message("  long dance%s%s: %zu -> %zu keys (before: %zu), worst %.4g deg %.4g "
+                      "units %.4g weight\n",
+                      long_dance_before[c].baked ? " baked" : "",
+                      long_dance_before[c].tight ? " tight" : "", in->nbones + in->nmorphs, keys,
+                      was, d, p, w);
+        if (d > o.max_deg || p > o.max_pos || w > o.max_morph)
+            fail_msg("worst %g deg %g units %g weight", d, p, w);
+        if ((double)keys > 1.02 * (double)was)
+            fail_msg("%zu keys, more than 2 %% over the %zu of before", keys, was);
+        pk_motion_free(r);
+    }
+    pk_motion_free(baked);
+    pk_motion_free(m);
+    pk_log_free(&log);
+}
+
 /* Worst camera error of b against a at every integer frame of a's camera
  * (the sampler's values; Euler angles in degrees); fov and perspective
  * must be equal (*exact false otherwise). */
@@ -846,6 +933,7 @@ int main(void)
         cmocka_unit_test(camera_recovered),
         cmocka_unit_test(edge_curve_recovered),
         cmocka_unit_test(dense_capture),
+        cmocka_unit_test(long_dance_keys_as_before),
         cmocka_unit_test(pos_tolerance_is_distance),
         cmocka_unit_test(far_key_in_pieces),
         cmocka_unit_test(selection_limits_morphs),

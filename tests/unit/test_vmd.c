@@ -28,7 +28,7 @@ static pk_motion *read_ok(const vg *g, pk_log *log)
 }
 
 /* Writes m and asserts the bytes equal the image, naming the first
- * differing offset. */
+ * differing offset, and that pk_vmd_size said how many. */
 static void assert_writes_back(const pk_motion *m, const uint8_t *want, size_t want_len)
 {
     pk_buf out;
@@ -44,6 +44,8 @@ static void assert_writes_back(const pk_motion *m, const uint8_t *want, size_t w
                      want[i]);
     if (out.len != want_len)
         fail_msg("wrote %zu bytes, expected %zu", out.len, want_len);
+    /* the size is known before writing (the CLI announces a large output) */
+    assert_int_equal(pk_vmd_size(m), out.len);
     pk_buf_free(&out);
     pk_log_free(&log);
 }

@@ -16,11 +16,13 @@
  *     together, rotation by pki_curve_fit_rot; a morph linearly), found by
  *     exponential then binary search over candidate end frames, then
  *     (fits are not monotonic in the end frame) every farther end before
- *     a forced key at most 64 frames on (the camera: any distance).  Two
- *     candidate sets are tried and the one with fewer keys wins: every
- *     integer frame, and only the input's own key frames (a segment
- *     between two adjacent input keys keeps its input curve, so this
- *     never has more keys than the input).
+ *     a forced key at most 64 frames on (the camera: any distance).  The
+ *     candidate ends are the input's own key frames (every frame of a
+ *     baked track): a segment between two adjacent input keys fits with
+ *     its input curve, so the result never has more keys than the input.
+ *     (Every integer frame as candidates too gave 0.05 % fewer keys on a
+ *     keyed dance for four times the work.)  Bones and morphs probe with
+ *     the fitter's QUICK effort, the camera with FAST.
  *  4. Verification: the result is sampled with the real sampler at every
  *     integer frame and compared with the input samples; a segment that
  *     misses (the fitter's float margins are estimates) is replaced by one
@@ -97,6 +99,14 @@ typedef struct plan {
     uint32_t lo, hi; /* the frames rewritten: records outside stay */
     rlist keys;
     bool changed; /* set by apply_*: a record of the track dropped or added */
+    /* A baked bone or morph track (keys stays empty: a key a frame would
+     * hold the output twice over): its keys are the frames lo, lo + step,
+     * ... and hi; those in orig (sorted) keep their input records, the
+     * others are sampled from `track` as they are appended. */
+    const pk_track *track;
+    uint32_t step;
+    uint32_t *orig;
+    size_t norig, cap_orig;
 } plan;
 
 typedef struct plans {
@@ -120,12 +130,32 @@ static plan *ppush(plans *p)
     return pki_grow_push(&p->v, &p->n, &p->cap, sizeof *p->v);
 }
 
+static void plan_free(plan *p)
+{
+    free(p->keys.v);
+    free(p->orig);
+}
+
 static void plans_free(plans *p)
 {
     for (size_t i = 0; i < p->n; i++)
-        free(p->v[i].keys.v);
+        plan_free(&p->v[i]);
     free(p->v);
     memset(p, 0, sizeof *p);
+}
+
+/* Is frame f in the sorted list? */
+static bool has_frame(const uint32_t *v, size_t n, uint32_t f)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (v[mid] < f)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && v[lo] == f;
 }
 
 static bool is_orig(const plan *p, uint32_t f)
@@ -133,6 +163,8 @@ static bool is_orig(const plan *p, uint32_t f)
     const rlist *l = &p->keys;
     if (f < p->lo || f > p->hi)
         return true;
+    if (p->track)
+        return has_frame(p->orig, p->norig, f);
     size_t lo = 0, hi = l->n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
@@ -182,23 +214,70 @@ static size_t keep_unplanned(const pk_motion *out, uint8_t *base, size_t n, size
     return w;
 }
 
+/* Appends the new keys of a baked track: every frame of the plan whose
+ * record it does not keep, sampled from the input m. */
+static int append_baked(pk_motion *out, const pk_motion *m, plan *p, bool morphs, size_t *added)
+{
+    uint8_t linear[64];
+    const uint8_t cp[4][4] = {
+        {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}};
+    pk_interp_set(linear, cp, false);
+    pk_cursor c;
+    pk_cursor_init(&c, m, p->track);
+    size_t o = 0;
+    for (uint32_t f = p->lo;; f = p->hi - f > p->step ? f + p->step : p->hi) {
+        while (o < p->norig && p->orig[o] < f)
+            o++;
+        if (o < p->norig && p->orig[o] == f) {
+            if (f == p->hi)
+                break;
+            continue;
+        }
+        if (morphs) {
+            pk_morph_key *k = pk_motion_push_morph(out);
+            if (!k)
+                return -1;
+            k->name = p->name;
+            k->frame = f;
+            k->weight = pk_cursor_morph(&c, (double)f);
+        } else {
+            pk_bone_key *k = pk_motion_push_bone(out);
+            if (!k)
+                return -1;
+            k->name = p->name;
+            k->frame = f;
+            pk_cursor_bone(&c, (double)f, k->pos, k->rot);
+            memcpy(k->interp, linear, sizeof linear);
+        }
+        (*added)++;
+        p->changed = true;
+        if (f == p->hi)
+            break;
+    }
+    return 0;
+}
+
 /* The planned tracks of bones (morphs: of morphs) into out: their
- * records that the plan does not keep dropped, its new keys appended. */
-static int apply_plans(pk_motion *out, plans *p, bool morphs, size_t *removed, size_t *added)
+ * records that the plan does not keep dropped, its new keys appended
+ * (a baked track's sampled from m). */
+static int apply_plans(pk_motion *out, const pk_motion *m, plans *p, bool morphs, size_t *removed,
+                       size_t *added)
 {
     size_t w = morphs ? keep_unplanned(out, (uint8_t *)out->morphs, out->nmorphs,
                                        sizeof *out->morphs, offsetof(pk_morph_key, name),
                                        offsetof(pk_morph_key, frame), p, removed)
-                      : keep_unplanned(out, (uint8_t *)out->bones, out->nbones,
-                                       sizeof *out->bones, offsetof(pk_bone_key, name),
-                                       offsetof(pk_bone_key, frame), p, removed);
+                      : keep_unplanned(out, (uint8_t *)out->bones, out->nbones, sizeof *out->bones,
+                                       offsetof(pk_bone_key, name), offsetof(pk_bone_key, frame), p,
+                                       removed);
     if (w == SIZE_MAX)
         return -1;
     if (morphs)
         out->nmorphs = w;
     else
         out->nbones = w;
-    for (size_t i = 0; i < p->n; i++)
+    for (size_t i = 0; i < p->n; i++) {
+        if (p->v[i].track && append_baked(out, m, &p->v[i], morphs, added) != 0)
+            return -1;
         for (size_t j = 0; j < p->v[i].keys.n; j++) {
             const rkey *nk = &p->v[i].keys.v[j];
             if (nk->orig)
@@ -223,6 +302,7 @@ static int apply_plans(pk_motion *out, plans *p, bool morphs, size_t *removed, s
             (*added)++;
             p->v[i].changed = true;
         }
+    }
     return 0;
 }
 
@@ -290,18 +370,22 @@ typedef struct work {
     const pk_tracks *tr; /* camera: the motion's tracks (the sampler's view) */
     bool morph;
     bool cam;
-    size_t k0, k1; /* the range's first and last key (indices in t->keys) */
-    uint32_t f0;   /* frame of sample 0 (= key k0's frame) */
-    size_t n;      /* samples: frames f0 .. f0 + n - 1 */
+    size_t k0, k1;      /* the range's first and last key (indices in t->keys) */
+    uint32_t f0;        /* frame of sample 0 (= key k0's frame) */
+    size_t n;           /* samples: frames f0 .. f0 + n - 1 */
     float *ch[CAM_NCH]; /* bones: X, Y, Z samples; morphs: ch[0] = weight; camera: CAM_* */
     float (*rot)[4];
-    uint8_t *persp;          /* camera: the perspective byte */
-    bool moves[CAM_NCH];     /* channel changes anywhere in the range (bones: 3 = rotation) */
-    uint8_t *iskey; /* sample i is an input key frame */
-    double tol[3];  /* bones: rotation (deg), translation; morphs: weight; camera: [2]
-                       Euler angles (radians, from the degrees) */
+    uint8_t *persp;      /* camera: the perspective byte */
+    bool moves[CAM_NCH]; /* channel changes anywhere in the range (bones: 3 = rotation) */
+    uint8_t *iskey;      /* sample i is an input key frame */
+    double tol[3];       /* bones: rotation (deg), translation; morphs: weight; camera: [2]
+                            Euler angles (radians, from the degrees) */
     double tol_fit[3];
     pki_curve_cache *cache;
+    /* bones and morphs QUICK (a search over thousands of segments, one
+     * failing probe per key kept), the camera FAST (one track, whose long
+     * moves need the full descent) */
+    pki_fit_effort effort;
     double *pos_sq, *pos_extra; /* bones, camera: pos_fits's scratch, a double a sample */
 } work;
 
@@ -469,8 +553,8 @@ static bool pos_fits(const work *w, float *const ch[3], size_t a, size_t n, uint
         }
         for (size_t i = 1; i < n; i++)
             extra[i - 1] = top - extra[i - 1];
-        if (pki_curve_fit_scalar_extra_ex(v, n, extra, top, PKI_FIT_FAST, w->cache, cp[ax[j]],
-                                          NULL) != 1)
+        if (pki_curve_fit_scalar_extra_ex(v, n, extra, top, w->effort, w->cache, cp[ax[j]], NULL) !=
+            1)
             return false;
         if (j + 1 == k)
             break;
@@ -505,7 +589,7 @@ static bool cam_rot_fits(const work *w, size_t a, size_t n, uint8_t cp[4])
     for (int c = CAM_ROT; c < CAM_ROT + 3; c++)
         if (w->moves[c] && !monotone(w->ch[c] + a, n, tol))
             return false;
-    if (pki_curve_fit_scalar_ex(w->ch[prim] + a, n, tol, PKI_FIT_FAST, w->cache, cp, NULL) != 1)
+    if (pki_curve_fit_scalar_ex(w->ch[prim] + a, n, tol, w->effort, w->cache, cp, NULL) != 1)
         return false;
     for (int c = CAM_ROT; c < CAM_ROT + 3; c++) {
         if (c == prim || !w->moves[c])
@@ -544,7 +628,7 @@ static bool cam_fits(const work *w, size_t a, size_t n, uint8_t cp[6][4])
         if (!w->moves[c])
             continue;
         double tol = c == CAM_FOV ? fov_tol : w->tol_fit[1];
-        if (pki_curve_fit_scalar_ex(w->ch[c] + a, n, tol, PKI_FIT_FAST, w->cache, cp[curve[k]],
+        if (pki_curve_fit_scalar_ex(w->ch[c] + a, n, tol, w->effort, w->cache, cp[curve[k]],
                                     NULL) != 1) {
             return false;
         }
@@ -564,13 +648,26 @@ static bool cam_fits(const work *w, size_t a, size_t n, uint8_t cp[6][4])
     return cam_rot_fits(w, a, n, cp[3]);
 }
 
-/* Does the segment of samples a < b fit one key?  cp gets the curves. */
+/* Are samples a < b two adjacent input keys? */
+static bool adjacent_keys(const work *w, size_t a, size_t b)
+{
+    if (!w->iskey[a] || !w->iskey[b])
+        return false;
+    for (size_t i = a + 1; i < b; i++)
+        if (w->iskey[i])
+            return false;
+    return true;
+}
+
+/* Does the segment of samples a < b fit one key?  cp gets the curves (an
+ * input segment fits with its own curves, which build_plan keeps: cp is
+ * then left linear). */
 static bool fits(const work *w, size_t a, size_t b, uint8_t cp[6][4])
 {
     size_t n = b - a;
     for (int c = 0; c < 6; c++)
         memcpy(cp[c], pki_curve_linear, 4);
-    if (n < 2)
+    if (n < 2 || adjacent_keys(w, a, b))
         return true;
     if (w->cam)
         return cam_fits(w, a, n, cp);
@@ -595,7 +692,7 @@ static bool fits(const work *w, size_t a, size_t b, uint8_t cp[6][4])
     if (!pos_fits(w, w->ch, a, n, cp))
         return false;
     if (w->moves[3] && pki_curve_fit_rot_ex((const float(*)[4])(w->rot + a), n, w->tol_fit[0],
-                                            PKI_FIT_FAST, w->cache, cp[3], NULL) != 1)
+                                            w->effort, w->cache, cp[3], NULL) != 1)
         return false;
     return true;
 }
@@ -604,11 +701,8 @@ static bool fits(const work *w, size_t a, size_t b, uint8_t cp[6][4])
  * curves, exactly. */
 static bool input_segment(const work *w, size_t a, size_t b, size_t *key)
 {
-    if (!w->iskey[a] || !w->iskey[b])
+    if (!adjacent_keys(w, a, b))
         return false;
-    for (size_t i = a + 1; i < b; i++)
-        if (w->iskey[i])
-            return false;
     /* find the key index of sample b */
     uint32_t f = w->f0 + (uint32_t)b;
     size_t lo = w->k0, hi = w->k1 + 1;
@@ -683,12 +777,14 @@ static size_t greedy(const work *w, const size_t *cand, size_t nc, const uint8_t
     size_t nk = 0, i = 0;
     uint8_t cp[6][4];
     keep[nk++] = cand[0];
-    size_t guess = 1;
+    size_t guess = 1, lim = 0;
     while (i + 1 < nc) {
         /* the next forced candidate bounds the search */
-        size_t lim = i + 1;
-        while (lim + 1 < nc && !forced[cand[lim]])
-            lim++;
+        if (lim <= i) {
+            lim = i + 1;
+            while (lim + 1 < nc && !forced[cand[lim]])
+                lim++;
+        }
         size_t good = i + 1, bad = lim + 1;
         /* Fits are not monotonic in the end frame: a baked curve's pieces
          * may miss the grid where the whole segment is exact (and a
@@ -888,6 +984,12 @@ static bool verify(const work *w, scratch *s, const rlist *l, double err[2], uin
         uint32_t f = w->f0 + (uint32_t)i;
         while (seg < l->n && l->v[seg].frame < f)
             seg++;
+        /* an input segment between two input records samples as the
+         * input does: its frames are exact */
+        if (!w->cam && seg > 0 && seg < l->n && l->v[seg].orig && l->v[seg - 1].orig) {
+            i = l->v[seg].frame - w->f0;
+            continue;
+        }
         double e0 = 0.0, e1 = 0.0;
         if (w->cam) {
             pk_tracks view;
@@ -909,9 +1011,11 @@ static bool verify(const work *w, scratch *s, const rlist *l, double err[2], uin
         } else {
             float pos[3], rot[4];
             pk_cursor_bone(&c, f, pos, rot);
-            e0 = pk_quat_angle_deg(rot, w->rot[i]);
             float want[3] = {w->ch[0][i], w->ch[1][i], w->ch[2][i]};
-            e1 = pos_dist(pos, want);
+            if (memcmp(rot, w->rot[i], sizeof rot) != 0)
+                e0 = pk_quat_angle_deg(rot, w->rot[i]);
+            if (memcmp(pos, want, sizeof pos) != 0)
+                e1 = pos_dist(pos, want);
         }
         err[0] = fmax(err[0], e0);
         err[1] = fmax(err[1], e1);
@@ -971,9 +1075,12 @@ static bool constant(const work *w)
                 return false;
             continue;
         }
-        if (pk_quat_angle_deg(w->rot[i], w->rot[0]) > w->tol[0])
+        if (memcmp(w->rot[i], w->rot[0], sizeof w->rot[0]) != 0 &&
+            pk_quat_angle_deg(w->rot[i], w->rot[0]) > w->tol[0])
             return false;
-        if (centre_dist(w, i, 0) > w->tol[1])
+        if ((w->ch[0][i] != w->ch[0][0] || w->ch[1][i] != w->ch[1][0] ||
+             w->ch[2][i] != w->ch[2][0]) &&
+            centre_dist(w, i, 0) > w->tol[1])
             return false;
     }
     return true;
@@ -1023,6 +1130,7 @@ static void reduce_piece(run *r, const pk_motion *m, const pk_track *t, bool mor
     w.cam = tr != NULL;
     w.tr = tr;
     w.cache = r->cache;
+    w.effort = w.cam ? PKI_FIT_FAST : PKI_FIT_QUICK;
     w.k0 = k0;
     w.k1 = k1;
     w.f0 = key_frame(&w, w.k0);
@@ -1039,7 +1147,7 @@ static void reduce_piece(run *r, const pk_motion *m, const pk_track *t, bool mor
         w.tol_fit[2] = w.tol[2] * 0.999;
     }
     size_t nin = w.k1 - w.k0 + 1;
-    size_t *forced = NULL, *cand = NULL, *keep = NULL, *keep2 = NULL, *dense = NULL;
+    size_t *forced = NULL, *cand = NULL, *keep = NULL, *dense = NULL;
     uint8_t *isforced = NULL, *bad = NULL;
     if (!work_sample(&w))
         goto oom;
@@ -1058,31 +1166,18 @@ static void reduce_piece(run *r, const pk_motion *m, const pk_track *t, bool mor
     forced = malloc(w.n * sizeof *forced);
     cand = calloc(w.n, sizeof *cand);
     keep = malloc(w.n * sizeof *keep);
-    keep2 = malloc(w.n * sizeof *keep2);
     isforced = calloc(w.n, 1);
-    if (!forced || !cand || !keep || !keep2 || !isforced)
+    if (!forced || !cand || !keep || !isforced)
         goto oom;
     size_t nf = forced_keys(&w, forced, &r->st->discontinuities);
     for (size_t i = 0; i < nf; i++)
         isforced[forced[i]] = 1;
-    /* every frame */
-    for (size_t i = 0; i < w.n; i++)
-        cand[i] = i;
-    size_t nk = greedy(&w, cand, w.n, isforced, keep);
     /* the input's key frames (forced keys are input keys) */
-    if (nin < w.n) {
-        size_t nc = 0;
-        for (size_t i = 0; i < w.n; i++)
-            if (w.iskey[i])
-                cand[nc++] = i;
-        size_t nk2 = greedy(&w, cand, nc, isforced, keep2);
-        if (nk2 <= nk) {
-            size_t *tmp = keep;
-            keep = keep2;
-            keep2 = tmp;
-            nk = nk2;
-        }
-    }
+    size_t nc = 0;
+    for (size_t i = 0; i < w.n; i++)
+        if (w.iskey[i])
+            cand[nc++] = i;
+    size_t nk = greedy(&w, cand, nc, isforced, keep);
     if (!build_plan(&w, keep, nk, out) || !scratch_fill(&r->s, &w, out))
         goto oom;
     bad = calloc(nk, 1);
@@ -1120,7 +1215,6 @@ done:
     free(forced);
     free(cand);
     free(keep);
-    free(keep2);
     free(isforced);
     free(bad);
     free(dense);
@@ -1203,6 +1297,33 @@ static void too_long(run *r, const pk_motion *m, const pk_track *t, bool cam, bo
                     item, f1 - f0 + 1, SPAN_MAX - 1);
 }
 
+/* A baked bone or morph track's plan (p->lo, p->hi set; w over the keys
+ * w->k0..w->k1): its first key, and each key whose segment from the key
+ * before runs between two adjacent input keys, keep their records. */
+static void bake_orig(run *r, const work *w, uint32_t step, plan *p)
+{
+    p->track = w->t;
+    p->step = step;
+    size_t ki = w->k0; /* the last input key at or before f */
+    bool key_before = true;
+    for (uint32_t f = p->lo;; f = p->hi - f > step ? f + step : p->hi) {
+        bool adjacent = f == p->lo || (key_before && ki < w->k1 && key_frame(w, ki + 1) == f);
+        while (ki < w->k1 && key_frame(w, ki + 1) <= f)
+            ki++;
+        key_before = key_frame(w, ki) == f;
+        if (adjacent) {
+            uint32_t *slot = pki_grow_push(&p->orig, &p->norig, &p->cap_orig, sizeof *p->orig);
+            if (!slot) {
+                r->oom = true;
+                return;
+            }
+            *slot = f;
+        }
+        if (f == p->hi)
+            break;
+    }
+}
+
 static void bake_track(run *r, const pk_motion *m, const pk_track *t, bool morph,
                        const pk_tracks *tr, plan *p)
 {
@@ -1238,12 +1359,16 @@ static void bake_track(run *r, const pk_motion *m, const pk_track *t, bool morph
     w.n = (size_t)span + 1;
     p->lo = w.f0;
     p->hi = w.f0 + span;
+    uint32_t step = o->step ? o->step : 1;
+    if (!w.cam) {
+        bake_orig(r, &w, step, p);
+        return;
+    }
     if (!work_sample(&w)) {
         r->oom = true;
         work_free(&w);
         return;
     }
-    uint32_t step = o->step ? o->step : 1;
     for (size_t i = 0; i < w.n; i++) {
         uint32_t f = w.f0 + (uint32_t)i;
         if (i % step != 0 && i + 1 != w.n)
@@ -1336,7 +1461,10 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
     if (!tr || !out || !r.s.m || (!bake && !r.cache))
         goto oom;
     size_t nselected = 0;
+    const char *doing = bake ? "baking" : "reducing";
+    double ntracks = (double)(tr->nbones + tr->nmorphs) + 1.0; /* the camera last */
     for (size_t i = 0; i < tr->nbones && !r.oom; i++) {
+        pk_progress(log, (double)i / ntracks, doing);
         if (!selected(m, o->bones, tr->bones[i].name))
             continue;
         nselected++;
@@ -1348,12 +1476,13 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
             bake_track(&r, m, &tr->bones[i], false, NULL, p);
         else
             reduce_track(&r, m, &tr->bones[i], false, NULL, p);
-        if (p->keys.n == 0) { /* left alone */
-            free(p->keys.v);
+        if (p->keys.n == 0 && p->norig == 0) { /* left alone */
+            plan_free(p);
             pb.n--;
         }
     }
     for (size_t i = 0; o->morphs && i < tr->nmorphs && !r.oom; i++) {
+        pk_progress(log, (double)(tr->nbones + i) / ntracks, doing);
         if (!selected(m, o->bones, tr->morphs[i].name))
             continue;
         nselected++;
@@ -1365,8 +1494,8 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
             bake_track(&r, m, &tr->morphs[i], true, NULL, p);
         else
             reduce_track(&r, m, &tr->morphs[i], true, NULL, p);
-        if (p->keys.n == 0) { /* left alone */
-            free(p->keys.v);
+        if (p->keys.n == 0 && p->norig == 0) { /* left alone */
+            plan_free(p);
             pm.n--;
         }
     }
@@ -1405,8 +1534,8 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
         goto fail;
     }
     size_t removed = 0, added = 0;
-    int rc = apply_plans(out, &pb, false, &removed, &added) != 0 ||
-             apply_plans(out, &pm, true, &removed, &added) != 0 ||
+    int rc = apply_plans(out, m, &pb, false, &removed, &added) != 0 ||
+             apply_plans(out, m, &pm, true, &removed, &added) != 0 ||
              (pc.keys.n && apply_camera(out, &pc, &removed, &added) != 0);
     free(pc.keys.v);
     if (rc)
