@@ -909,6 +909,14 @@ typedef struct pk_edit_stats {
     size_t duplicates; /* the step: records dropped as duplicates (counted in keys_removed) */
     char **unmatched;              /* UTF-8 names no rule matched: bones, then morphs */
     size_t nunmatched;
+    /* rename's weighted morph rules ({to, factor, clamp}): source morphs
+     * mapped, target tracks written and their keys, keys clamped to the
+     * range; the worst clamp: the target (UTF-8, owned), its frame, the
+     * unclamped sum and the value written */
+    size_t morphs_mapped, morph_targets, morph_keys, morph_clamped;
+    char *clamp_name;
+    uint32_t clamp_frame;
+    double clamp_from, clamp_to;
 } pk_edit_stats;
 PK_API void pk_edit_stats_free(pk_edit_stats *s); /* frees unmatched; s itself is the caller's */
 

@@ -215,39 +215,172 @@ static void free_rule(pki_map_rule *m)
 {
     free(m->from_utf8);
     free(m->to_utf8);
+    for (size_t i = 0; i < m->ntargets; i++)
+        free(m->targets[i].utf8);
+    free(m->targets);
+}
+
+/* A target name (of a plain or a weighted rule): compiled, a '*' only with
+ * a glob source, no wider than any name field. */
+static bool compile_target(loader *L, const yfile *f, const yaml_node_t *n, const char *source,
+                           const pki_pattern *from, pki_pattern *to)
+{
+    if (!compile(L, f, n, scalar(n), true, to, "target"))
+        return false;
+    if (to->star >= 0 && from->star < 0) {
+        NODE_ERR(L, f, n, "target '%s' has a '*' but its source '%s' has none", scalar(n), source);
+        return false;
+    }
+    /* No name field is wider than a VPD name; the exact width of the
+     * output format (15 bytes in VMD) is checked when renaming. */
+    if (to->len > PK_VPD_NAME_BYTES) {
+        NODE_ERR_AS(L, PK_E_UNSUPPORTED, f, n,
+                    "target '%s' is %zu bytes in CP932; names hold at most %d", scalar(n), to->len,
+                    PK_VPD_NAME_BYTES);
+        return false;
+    }
+    return true;
+}
+
+/* One target of a weighted rule: NAME (share 1) or NAME: FACTOR. */
+static void add_target(loader *L, const yfile *f, yaml_node_t *name, yaml_node_t *share,
+                       pki_map_rule *rule, const char *source)
+{
+    if (!want_string(L, f, name, "a target"))
+        return;
+    pki_map_target t = {.factor = 1.0};
+    if (!compile_target(L, f, name, source, &rule->from, &t.to))
+        return;
+    if (share && !want_number(L, f, share, "a target's factor", &t.factor))
+        return;
+    for (size_t i = 0; i < rule->ntargets; i++)
+        if (same_pattern(&rule->targets[i].to, &t.to)) {
+            NODE_ERR(L, f, name, "target '%s' named twice (first at line %d)", scalar(name),
+                     rule->targets[i].at.line);
+            return;
+        }
+    t.utf8 = strdup(scalar(name));
+    t.at = where_of(f, name);
+    if (!t.utf8 || pki_grow_to(&rule->targets, rule->ntargets + 1, sizeof *rule->targets) != 0) {
+        free(t.utf8);
+        errorf(L, PK_E_NO_MEMORY, f->path, 0, 0, "out of memory");
+        return;
+    }
+    rule->targets[rule->ntargets++] = t;
+}
+
+/* `clamp: [LO, HI]`, two numbers with LO <= HI. */
+static bool load_clamp(loader *L, const yfile *f, yaml_node_t *n, pki_map_rule *rule)
+{
+    if (n->type != YAML_SEQUENCE_NODE ||
+        n->data.sequence.items.top - n->data.sequence.items.start != 2) {
+        NODE_ERR(L, f, n, "clamp must be a list of two numbers [LO, HI]");
+        return false;
+    }
+    yaml_node_item_t *it = n->data.sequence.items.start;
+    if (!want_number(L, f, node(f, it[0]), "clamp's low end", &rule->lo) ||
+        !want_number(L, f, node(f, it[1]), "clamp's high end", &rule->hi))
+        return false;
+    if (rule->lo > rule->hi) {
+        NODE_ERR(L, f, n, "clamp [%g, %g] is empty: the low end is above the high end", rule->lo,
+                 rule->hi);
+        return false;
+    }
+    return true;
+}
+
+/* The mapping form of a morph rule: {to: NAME | [NAME...] | {NAME: F...},
+ * factor: F, clamp: [LO, HI]}, every key optional but one. */
+static bool load_weighted(loader *L, const yfile *f, yaml_node_t *k, yaml_node_t *v,
+                          pki_map_rule *rule)
+{
+    rule->weighted = true;
+    double factor = 1.0;
+    rule->lo = 0.0;
+    rule->hi = 1.0;
+    size_t errors = L->errors;
+    yaml_node_t *to = NULL;
+    for (yaml_node_pair_t *p = v->data.mapping.pairs.start; p < v->data.mapping.pairs.top; p++) {
+        yaml_node_t *pk = node(f, p->key), *pv = node(f, p->value);
+        if (!want_string(L, f, pk, "a key") || dup_key(L, f, v, p, pk))
+            continue;
+        const char *key = scalar(pk);
+        if (strcmp(key, "to") == 0)
+            to = pv;
+        else if (strcmp(key, "factor") == 0)
+            want_number(L, f, pv, "factor", &factor);
+        else if (strcmp(key, "clamp") == 0)
+            load_clamp(L, f, pv, rule);
+        else
+            NODE_ERR(L, f, pk, "unknown key '%s' in the rule for '%s' (expected to, factor, clamp)",
+                     key, scalar(k));
+    }
+    if (v->data.mapping.pairs.top == v->data.mapping.pairs.start)
+        NODE_ERR(L, f, v, "the rule for '%s' is empty (expected to, factor, clamp)", scalar(k));
+    if (to && to->type == YAML_MAPPING_NODE) {
+        for (yaml_node_pair_t *p = to->data.mapping.pairs.start; p < to->data.mapping.pairs.top;
+             p++)
+            if (!dup_key(L, f, to, p, node(f, p->key)))
+                add_target(L, f, node(f, p->key), node(f, p->value), rule, scalar(k));
+    } else if (to && to->type == YAML_SEQUENCE_NODE) {
+        for (yaml_node_item_t *it = to->data.sequence.items.start; it < to->data.sequence.items.top;
+             it++)
+            add_target(L, f, node(f, *it), NULL, rule, scalar(k));
+        if (to->data.sequence.items.top == to->data.sequence.items.start)
+            NODE_ERR(L, f, to, "to names no target");
+    } else if (to) {
+        add_target(L, f, to, NULL, rule, scalar(k));
+    }
+    if (L->errors != errors)
+        return false;
+    for (size_t i = 0; i < rule->ntargets; i++)
+        rule->targets[i].factor *= factor;
+    if (!rule->ntargets) {
+        /* in place: one share of the source itself */
+        pki_map_target self = {.to = rule->from, .factor = factor, .at = where_of(f, k)};
+        self.utf8 = strdup(scalar(k));
+        if (!self.utf8 || pki_grow_to(&rule->targets, 1, sizeof *rule->targets) != 0) {
+            free(self.utf8);
+            errorf(L, PK_E_NO_MEMORY, f->path, 0, 0, "out of memory");
+            return false;
+        }
+        rule->targets[rule->ntargets++] = self;
+    }
+    /* to/to_at: the first target (the source itself when scaled in place) */
+    rule->to = rule->targets[0].to;
+    rule->to_utf8 = strdup(rule->targets[0].utf8);
+    rule->to_at = rule->targets[0].at;
+    return rule->to_utf8 != NULL;
 }
 
 static void load_map(loader *L, const yfile *f, yaml_node_t *n, pki_map *map, const char *key)
 {
+    bool morphs = strcmp(key, "morphs") == 0;
     if (!want_mapping(L, f, n, key))
         return;
     for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
         yaml_node_t *k = node(f, p->key), *v = node(f, p->value);
         if (!want_string(L, f, k, "a name") || dup_key(L, f, n, p, k))
             continue;
-        if (!want_string(L, f, v, "a rename target"))
+        bool weighted = morphs && v->type == YAML_MAPPING_NODE;
+        if (!weighted && !want_string(L, f, v,
+                                      morphs ? "a morph rule (a name or {to, factor, clamp})"
+                                             : "a rename target"))
             continue;
         pki_map_rule rule = {0};
-        if (!compile(L, f, k, scalar(k), true, &rule.from, "name") ||
-            !compile(L, f, v, scalar(v), true, &rule.to, "target"))
+        if (!compile(L, f, k, scalar(k), true, &rule.from, "name"))
             continue;
-        if (rule.to.star >= 0 && rule.from.star < 0) {
-            NODE_ERR(L, f, v, "target '%s' has a '*' but its source '%s' has none", scalar(v),
-                     scalar(k));
-            continue;
-        }
-        /* No name field is wider than a VPD name; the exact width of the
-         * output format (15 bytes in VMD) is checked when renaming. */
-        if (rule.to.len > PK_VPD_NAME_BYTES) {
-            NODE_ERR_AS(L, PK_E_UNSUPPORTED, f, v,
-                        "target '%s' is %zu bytes in CP932; names hold at most %d", scalar(v),
-                        rule.to.len, PK_VPD_NAME_BYTES);
+        if (weighted ? !load_weighted(L, f, k, v, &rule)
+                     : !compile_target(L, f, v, scalar(k), &rule.from, &rule.to)) {
+            free_rule(&rule);
             continue;
         }
         rule.from_utf8 = strdup(scalar(k));
-        rule.to_utf8 = strdup(scalar(v));
+        if (!weighted) {
+            rule.to_utf8 = strdup(scalar(v));
+            rule.to_at = where_of(f, v);
+        }
         rule.at = where_of(f, k);
-        rule.to_at = where_of(f, v);
         rule.layer = L->layer;
         if (!rule.from_utf8 || !rule.to_utf8) {
             free_rule(&rule);
@@ -273,19 +406,22 @@ static void load_map(loader *L, const yfile *f, yaml_node_t *n, pki_map *map, co
     }
 }
 
-/* One-to-one: two sources may not share a target (checked on the merged
- * map so that overrides across files are taken into account). */
+/* One-to-one: two plain rules may not share a target (checked on the
+ * merged map so that overrides across files are taken into account);
+ * weighted morph rules sum what lands on a target. */
 static void check_one_to_one(loader *L, const pki_map *map, const char *what)
 {
     for (size_t i = 0; i < map->n; i++)
         for (size_t j = 0; j < i; j++)
-            if (same_pattern(&map->v[i].to, &map->v[j].to)) {
+            if (!map->v[i].weighted && !map->v[j].weighted &&
+                same_pattern(&map->v[i].to, &map->v[j].to)) {
                 const pki_map_rule *a = &map->v[j], *b = &map->v[i];
                 const pki_map_rule *late = a->layer > b->layer ? a : b;
                 const pki_map_rule *early = late == a ? b : a;
                 errorf(L, PK_E_CONFLICT, late->to_at.file, late->to_at.line, late->to_at.col,
-                       "%s '%s' and '%s' both map to '%s' (rules must be one-to-one)", what,
-                       early->from_utf8, late->from_utf8, late->to_utf8);
+                       "%s '%s' and '%s' both map to '%s' (rules must be one-to-one%s)", what,
+                       early->from_utf8, late->from_utf8, late->to_utf8,
+                       map == &L->r->morphs ? "; {to: NAME} sums morphs into one" : "");
             }
 }
 

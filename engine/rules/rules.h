@@ -20,12 +20,30 @@ typedef struct pki_where {
     int line, col;
 } pki_where;
 
+/* One target of a weighted morph rule: it receives factor × the source's
+ * weight (the rule's factor times the target's own). */
+typedef struct pki_map_target {
+    pki_pattern to; /* a '*' takes the source's capture */
+    char *utf8;     /* owned */
+    double factor;
+    pki_where at;
+} pki_map_target;
+
 typedef struct pki_map_rule {
     pki_pattern from, to;
     char *from_utf8, *to_utf8; /* owned */
     pki_where at;              /* the source key */
     pki_where to_at;           /* the target value */
     unsigned layer;            /* 0 = built-in, higher = loaded later */
+    /* The mapping form of a `morphs` rule ({to, factor, clamp}): the
+     * source's keys are replaced by their shares in targets[0..ntargets)
+     * (ntargets 0: the source itself, scaled or clamped in place), every
+     * target the clamped sum of what lands on it (ops/names/morph_weights.c).
+     * to/to_utf8/to_at then describe the first target (or the source). */
+    bool weighted;
+    pki_map_target *targets; /* owned */
+    size_t ntargets;
+    double lo, hi; /* clamp range of the targets (default 0..1) */
 } pki_map_rule;
 
 typedef struct pki_map {

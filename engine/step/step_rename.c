@@ -52,7 +52,7 @@ void pki_edit_free(void *p)
 
 size_t pki_edit_renamed(const pk_edit_stats *st)
 {
-    return st->bones_renamed + st->morphs_renamed + st->ik_renamed;
+    return st->bones_renamed + st->morphs_renamed + st->ik_renamed + st->morphs_mapped;
 }
 
 static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_log *log)
@@ -81,6 +81,14 @@ void pki_rename_summary(const pk_edit_stats *e, pk_buf *out)
                   e->bones, e->morphs_renamed, e->morphs);
     if (e->ik_renamed)
         pk_buf_printf(out, ", %zu IK names renamed", e->ik_renamed);
+    if (!e->morphs_mapped)
+        return;
+    pk_buf_printf(out, "; %zu morph%s mapped by weight onto %zu: %zu key%s written, %zu clamped",
+                  e->morphs_mapped, pki_plural(e->morphs_mapped), e->morph_targets, e->morph_keys,
+                  pki_plural(e->morph_keys), e->morph_clamped);
+    if (e->clamp_name)
+        pk_buf_printf(out, " (worst: %s at frame %u, %.6g written as %.6g)", e->clamp_name,
+                      (unsigned)e->clamp_frame, e->clamp_from, e->clamp_to);
 }
 
 void pki_unmatched(const pk_edit_stats *e, pk_buf *out)

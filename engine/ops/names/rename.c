@@ -28,6 +28,7 @@
 #include "common/grow.h"
 #include "common/diag.h"
 #include "ops/names/bone_set.h"
+#include "ops/names/morph_weights.h"
 #include "ops/names/rename.h"
 #include "rules/rules.h"
 
@@ -41,14 +42,39 @@ static int rule_score(const pki_pattern *from, size_t len)
     return 1;
 }
 
+size_t pki_map_expand(const pki_pattern *to, const pki_pattern *from, const uint8_t *raw,
+                      size_t off, size_t cap, uint8_t *out)
+{
+    if (to->star < 0) {
+        memcpy(out, to->raw, to->len);
+        return to->len;
+    }
+    /* Only a glob source captures; an exact source with a glob target
+     * was rejected by the loader (and by reverse_check for --reverse). */
+    size_t pre = (size_t)to->star, suf = to->len - pre;
+    if (from->star < 0)
+        cap = 0;
+    memcpy(out, to->raw, pre);
+    memcpy(out + pre, raw + off, cap);
+    memcpy(out + pre + cap, to->raw + pre, suf);
+    return pre + cap + suf;
+}
+
+/* The rule for a name (the order in the header comment) and the name it
+ * gives (a weighted rule: its first target); cap_off/cap_len (may be NULL)
+ * receive where a glob's star matched.  Backwards, weighted rules never
+ * match: they are not reversible. */
 static const pki_map_rule *map_lookup(const pki_map *m, bool reverse, const uint8_t *raw,
-                                      size_t len, uint8_t *out, size_t *out_len)
+                                      size_t len, uint8_t *out, size_t *out_len, size_t *cap_off,
+                                      size_t *cap_len)
 {
     const pki_map_rule *best = NULL;
     int best_score = 0;
     size_t best_lit = 0, best_off = 0, best_cap = 0;
     for (size_t i = 0; i < m->n; i++) {
         const pki_map_rule *rule = &m->v[i];
+        if (reverse && rule->weighted)
+            continue;
         const pki_pattern *from = reverse ? &rule->to : &rule->from;
         size_t off = 0, cap = 0;
         if (!pki_pattern_match(from, raw, len, &off, &cap))
@@ -68,20 +94,11 @@ static const pki_map_rule *map_lookup(const pki_map *m, bool reverse, const uint
         return NULL;
     const pki_pattern *to = reverse ? &best->from : &best->to;
     const pki_pattern *from = reverse ? &best->to : &best->from;
-    if (to->star < 0) {
-        memcpy(out, to->raw, to->len);
-        *out_len = to->len;
-    } else {
-        /* Only a glob source captures; an exact source with a glob target
-         * was rejected by the loader (and by reverse_check for --reverse). */
-        size_t pre = (size_t)to->star, suf = to->len - pre;
-        if (from->star < 0)
-            best_cap = 0;
-        memcpy(out, to->raw, pre);
-        memcpy(out + pre, raw + best_off, best_cap);
-        memcpy(out + pre + best_cap, to->raw + pre, suf);
-        *out_len = pre + best_cap + suf;
-    }
+    *out_len = pki_map_expand(to, from, raw, best_off, best_cap, out);
+    if (cap_off)
+        *cap_off = best_off;
+    if (cap_len)
+        *cap_len = best_cap;
     return best;
 }
 
@@ -360,6 +377,8 @@ void pk_edit_stats_free(pk_edit_stats *s)
     free(s->unmatched);
     s->unmatched = NULL;
     s->nunmatched = 0;
+    free(s->clamp_name);
+    s->clamp_name = NULL;
 }
 
 void pki_edit_stats_add_unmatched(pk_edit_stats *s, const char *utf8)
@@ -385,7 +404,11 @@ static int reverse_check(const pki_map *m, pk_log *log)
     int rc = 0;
     for (size_t i = 0; i < m->n; i++) {
         const pki_map_rule *r = &m->v[i];
-        if (r->from.star >= 0 && r->to.star < 0) {
+        if (r->weighted) {
+            pk_log_add_at(log, PK_ERROR, PK_E_USAGE, r->at.file, -1, r->at.line, r->at.col,
+                          "rule '%s' maps morph weights and cannot be reversed", r->from_utf8);
+            rc = -1;
+        } else if (r->from.star >= 0 && r->to.star < 0) {
             pk_log_add_at(log, PK_ERROR, PK_E_USAGE, r->to_at.file, -1, r->to_at.line, r->to_at.col,
                           "rule '%s': '%s' cannot be reversed (the target has no '*')",
                           r->from_utf8, r->to_utf8);
@@ -395,8 +418,11 @@ static int reverse_check(const pki_map *m, pk_log *log)
     return rc;
 }
 
+/* Plans each used name's rule; a name a weighted rule matches goes to w
+ * (morphs only; NULL for bones) and leaves the name plan (used = false:
+ * its keys are replaced, not renamed). */
 static int plan_map(pki_name_plan *pl, const pk_names *names, const pki_map *m, bool reverse,
-                    pk_edit_stats *st, size_t *renamed, pk_log *log)
+                    pki_weights *w, pk_edit_stats *st, size_t *renamed, pk_log *log)
 {
     for (size_t i = 0; i < pl->n; i++) {
         if (!pl->used[i])
@@ -409,8 +435,16 @@ static int plan_map(pki_name_plan *pl, const pk_names *names, const pki_map *m, 
             return -1;
         }
         size_t out_len;
-        const pki_map_rule *r = map_lookup(m, reverse, raw, len, out, &out_len);
-        if (!r) {
+        size_t off = 0, cap = 0;
+        const pki_map_rule *r = map_lookup(m, reverse, raw, len, out, &out_len, &off, &cap);
+        if (r && r->weighted && w) {
+            pl->used[i] = false;
+            if (pki_weights_add(w, (pk_name_id)i, r, raw, len, off, cap) != 0) {
+                free(out);
+                pk_error(log, PK_E_NO_MEMORY, "out of memory");
+                return -1;
+            }
+        } else if (!r) {
             pki_edit_stats_add_unmatched(st, pk_names_utf8(names, (pk_name_id)i));
         } else if (out_len != len || memcmp(out, raw, len) != 0) {
             if (pki_name_plan_set(pl, (pk_name_id)i, out, out_len) != 0) {
@@ -441,7 +475,7 @@ static void warn_ambiguous(const pki_name_plan *pl, const pk_names *names, const
         size_t out_len;
         if (len > PKI_PATTERN_MAX)
             continue;
-        const pki_map_rule *r = map_lookup(m, !reverse, raw, len, out, &out_len);
+        const pki_map_rule *r = map_lookup(m, !reverse, raw, len, out, &out_len, NULL, NULL);
         if (!r || (out_len == len && memcmp(out, raw, len) == 0))
             continue;
         char *to = pk_cp932_to_utf8(out, out_len, NULL);
@@ -552,7 +586,9 @@ void pki_set_plan_free(pki_set_plan *p)
     memset(p, 0, sizeof *p);
 }
 
-/* Renames the bone keys (and a motion's IK names) and morphs of s. */
+/* Renames the bone keys (and a motion's IK names) and morphs of s; the
+ * weighted morph rules' targets are written after the renames, from the
+ * records marked as theirs before them. */
 static int rename_set(pki_bone_set *s, const pk_rules *r, bool reverse, pk_edit_stats *st,
                       pk_log *log)
 {
@@ -561,24 +597,42 @@ static int rename_set(pki_bone_set *s, const pk_rules *r, bool reverse, pk_edit_
     pki_set_plan p;
     if (pki_set_plan_init(&p, s, log) != 0)
         return -1;
+    pki_weights w;
+    if (pki_weights_init(&w, p.n) != 0) {
+        pki_set_plan_free(&p);
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        return -1;
+    }
     pk_edit_stats local = {0};
     if (!st)
         st = &local;
     size_t bone_renamed = 0, morph_renamed = 0;
+    bool *marks = NULL;
     int rc = 0;
-    if (plan_map(&p.bones, s->names, &r->rename, reverse, st, &bone_renamed, log) != 0 ||
-        plan_map(&p.morphs, s->names, &r->morphs, reverse, st, &morph_renamed, log) != 0)
+    if (plan_map(&p.bones, s->names, &r->rename, reverse, NULL, st, &bone_renamed, log) != 0 ||
+        plan_map(&p.morphs, s->names, &r->morphs, reverse, &w, st, &morph_renamed, log) != 0)
         rc = -1;
-    if (!rc)
-        rc = pki_set_plan_check(&p, s, log);
+    if (!rc) {
+        int c1 = pki_set_plan_check(&p, s, log), c2 = pki_weights_check(&w, s, log);
+        rc = c1 || c2 ? -1 : 0;
+    }
+    if (!rc && w.nsources && !(marks = pki_weights_mark(&w, s))) {
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        rc = -1;
+    }
     if (!rc)
         rc = pki_set_plan_apply(&p, s, log);
+    if (!rc && w.nsources)
+        rc = pki_weights_apply(&w, s, marks, st, log);
     if (!rc) {
         warn_ambiguous(&p.bones, s->names, &r->rename, reverse, "bone", log);
         warn_ambiguous(&p.morphs, s->names, &r->morphs, reverse, "morph", log);
         pki_set_plan_count(&p, st);
+        st->morphs += w.nsources;
         st->morphs_renamed += morph_renamed;
     }
+    free(marks);
+    pki_weights_free(&w);
     pki_set_plan_free(&p);
     pk_edit_stats_free(&local);
     return rc;
