@@ -1,8 +1,10 @@
 /* test_rules.c — the rules loader: schema, layers, includes, and every
  * validation error with its FILE:LINE:COL (columns counted by hand from the
  * YAML text in each test: 1-based, in characters). */
+#include "rules/rules.h"
 #include "testutil.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -301,6 +303,48 @@ static void test_err_target(void **state)
     expect_error("rename:\n  a: あいうえおかきくけこ\n", 2, 6, "20 bytes");
 }
 
+/* The mapping form of a morph rule ({to, factor, clamp}): what loads, and
+ * every error at its node. */
+static void test_morph_weights(void **state)
+{
+    (void)state;
+    pk_rules *r = parse_ok("morphs:\n  あ: {to: [笑い, にこり], factor: 0.8}\n"
+                           "  い: {to: {笑い: 0.5, \"口\": 2}, clamp: [-1, 1.5]}\n"
+                           "  \"*右\": {to: \"*_R\"}\n  まばたき: {factor: 0.5}\n  え: e\n");
+    assert_int_equal(r->morphs.n, 5);
+    const pki_map_rule *a = &r->morphs.v[0], *i = &r->morphs.v[1], *m = &r->morphs.v[3];
+    assert_true(a->weighted && a->ntargets == 2);
+    assert_string_equal(a->targets[1].utf8, "にこり");
+    assert_true(fabs(a->targets[0].factor - 0.8) < 1e-12 && a->lo == 0.0 && a->hi == 1.0);
+    assert_true(i->ntargets == 2 && i->targets[1].factor == 2.0 && i->lo == -1.0 && i->hi == 1.5);
+    assert_true(m->ntargets == 1 && m->targets[0].factor == 0.5);
+    assert_string_equal(m->targets[0].utf8, "まばたき"); /* in place */
+    assert_false(r->morphs.v[4].weighted);
+    pk_rules_free(r);
+    /* weighted rules may share a target; plain ones may not, and are told so */
+    r = parse_ok("morphs:\n  a: {to: x}\n  b: {to: x}\n  c: x\n");
+    pk_rules_free(r);
+    expect_error("morphs:\n  a: x\n  b: x\n", 3, 6, "{to: NAME} sums morphs into one");
+
+    expect_error("rename:\n  a: {to: b}\n", 2, 6,
+                 "a rename target must be a string, not a mapping");
+    expect_error("morphs:\n  a: [b]\n", 2, 6, "a morph rule (a name or {to, factor, clamp})");
+    expect_error("morphs:\n  a: {to: b, factor: lots}\n", 2, 22,
+                 "factor must be a number, not 'lots'");
+    expect_error("morphs:\n  a: {to: b, scale: 2}\n", 2, 14,
+                 "unknown key 'scale' in the rule for 'a'");
+    expect_error("morphs:\n  a: {}\n", 2, 6, "the rule for 'a' is empty");
+    expect_error("morphs:\n  a: {to: []}\n", 2, 11, "to names no target");
+    expect_error("morphs:\n  a: {to: [x, y, x]}\n", 2, 18, "target 'x' named twice");
+    expect_error("morphs:\n  a: {to: {x: big}}\n", 2, 15, "a target's factor must be a number");
+    expect_error("morphs:\n  a: {to: \"*x\"}\n", 2, 11,
+                 "target '*x' has a '*' but its source 'a' has none");
+    expect_error("morphs:\n  a: {to: あいうえおかきくけこ}\n", 2, 11, "20 bytes");
+    expect_error("morphs:\n  a: {clamp: [1, 0]}\n", 2, 14, "clamp [1, 0] is empty");
+    expect_error("morphs:\n  a: {clamp: 1}\n", 2, 14, "clamp must be a list of two numbers");
+    expect_error("morphs:\n  a: {clamp: [0, x]}\n", 2, 18, "clamp's high end must be a number");
+}
+
 /* ---- files: includes, relative paths, cycles ---- */
 
 static const char *data_path(const char *name)
@@ -423,7 +467,7 @@ int main(void)
         cmocka_unit_test(test_err_target),        cmocka_unit_test(test_include),
         cmocka_unit_test(test_include_cycle),     cmocka_unit_test(test_include_missing),
         cmocka_unit_test(test_include_builtin),   cmocka_unit_test(test_shipped),
-        cmocka_unit_test(test_yaml_null),
+        cmocka_unit_test(test_yaml_null),         cmocka_unit_test(test_morph_weights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

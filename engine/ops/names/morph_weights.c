@@ -306,6 +306,9 @@ static int target_keys(const pki_weight_target *t, track *parts, size_t nparts,
                 if (!((a.w - b) * (v - b) < 0))
                     continue;
                 double x = a.frame + (b - a.w) / (v - a.w) * (double)(frames[i] - a.frame);
+                /* a crossing at a whole frame (to rounding) needs one key */
+                if (fabs(x - round(x)) < 1e-6)
+                    x = round(x);
                 uint32_t f0 = (uint32_t)floor(x), f1 = (uint32_t)ceil(x);
                 if (f0 > a.frame && f0 < frames[i])
                     extra[ne++] = f0;
