@@ -448,7 +448,9 @@ static void check_json(const pk_step *s, const check_result *cr, pk_buf *f)
 /* The rules file (rules/README.md): for each missing name with a near
  * miss, a rename to the model's name (cut to the field on a character
  * boundary when the model's name is longer, which MMD then matches by its
- * cut), one comment per rule saying why. */
+ * cut), one comment per rule saying why.  A morph whose near miss the
+ * motion already keys (or an earlier rule maps to) gets a weighted rule
+ * {to: NAME}, which sums the two; a bone there gets a comment only. */
 static void check_rules(const pk_step *s, const check_result *cr, pk_buf *b)
 {
     const check_opts *o = s->o;
@@ -492,7 +494,9 @@ static void check_rules(const pk_step *s, const check_result *cr, pk_buf *b)
                 if (other->status != PK_CHECK_MISSING || (k < i && other->moving))
                     clash = true;
             }
-            if (clash || id == PK_NO_NAME) {
+            /* a morph sums into that name instead (a weighted rule) */
+            bool sum = clash && it->morph;
+            if ((clash && !sum) || id == PK_NO_NAME) {
                 pk_buf_printf(b, "  # %s -> %s not suggested: %s\n", it->name, target,
                               clash ? "the motion already keys that name (or an earlier rule "
                                       "maps to it)"
@@ -511,17 +515,20 @@ static void check_rules(const pk_step *s, const check_result *cr, pk_buf *b)
             }
             pk_buf_printf(b, "  # %s", it->name);
             key_counts(b, r, it);
-            pk_buf_printf(b, " -> %s: %s%s%s\n", target, it->why,
+            pk_buf_printf(b, " -> %s: %s%s%s%s\n", target, it->why,
                           cut ? "; cut to the field, which MMD matches" : "",
+                          sum ? "; summed with the keys the motion (or an earlier rule) already "
+                                "gives it, clamped to 0..1"
+                              : "",
                           !it->morph && r->driven[it->index]
                               ? "; physics drives it on the model (MMD overwrites its keys "
                                 "while physics is on)"
                               : "");
             pk_buf_puts(b, "  ");
             pki_yaml_quoted(b, it->name);
-            pk_buf_puts(b, ": ");
+            pk_buf_puts(b, sum ? ": {to: " : ": ");
             pki_yaml_quoted(b, cut ? cut : target);
-            pk_buf_putc(b, '\n');
+            pk_buf_puts(b, sum ? "}\n" : "\n");
             free(cut);
         }
     }
