@@ -927,7 +927,11 @@ PK_API void pk_edit_stats_free(pk_edit_stats *s); /* frees unmatched; s itself i
  * its field (15 bytes VMD bone/morph, 20 IK, 19 VPD), and two distinct
  * names ending up the same (both named).  Record order, values and name
  * padding are kept, so rename then reverse gives back the same bytes.
- * stats may be NULL. */
+ * A `morphs` rule in the mapping form ({to, factor, clamp}) maps weights:
+ * its source's keys are replaced by shares in its targets, each target
+ * the sum of what lands on it clamped to its range, keyed at the union of
+ * the contributions' frames (engine/ops/names/morph_weights.c); such rules
+ * are not reversible.  stats may be NULL. */
 PK_API int pk_motion_rename(pk_motion *m, const pk_rules *r, bool reverse, pk_edit_stats *stats,
                             pk_log *log);
 PK_API int pk_pose_rename(pk_pose *p, const pk_rules *r, bool reverse, pk_edit_stats *stats,

@@ -79,3 +79,21 @@ bool pki_pattern_match(const pki_pattern *p, const uint8_t *raw, size_t len, siz
         *cap_len = len - pre - suf;
     return true;
 }
+
+size_t pki_pattern_expand(const pki_pattern *to, const pki_pattern *from, const uint8_t *raw,
+                          size_t off, size_t cap, uint8_t *out)
+{
+    if (to->star < 0) {
+        memcpy(out, to->raw, to->len);
+        return to->len;
+    }
+    /* Only a glob source captures (the loader refuses an exact source
+     * with a glob target). */
+    size_t pre = (size_t)to->star, suf = to->len - pre;
+    if (from->star < 0)
+        cap = 0;
+    memcpy(out, to->raw, pre);
+    memcpy(out + pre, raw + off, cap);
+    memcpy(out + pre + cap, to->raw + pre, suf);
+    return pre + cap + suf;
+}

@@ -1,7 +1,7 @@
 /*
  * pattern.h — private: a bone or morph name, or a glob with one '*', as
  * CP932 bytes (rules/pattern.c).  Used by the rules (rules.c), selections
- * (select.c) and the name-changing operations (rename.c, mirror.c,
+ * (select.c) and the name-changing operations (rename.c, morph_weights.c, mirror.c,
  * retarget.c).
  *
  * A glob keeps its star as a byte offset: 0x2A is never a CP932 trail
@@ -36,4 +36,9 @@ int pki_pattern_compile(const char *utf8, bool allow_glob, pki_pattern *p, const
  * matched and how long. */
 bool pki_pattern_match(const pki_pattern *p, const uint8_t *raw, size_t len, size_t *cap_off,
                        size_t *cap_len);
+/* Writes `to` with the capture raw[off..off+cap) of a glob `from` at its
+ * '*' (nothing when `from` is exact) into out, which has room for
+ * 3 × PKI_PATTERN_MAX bytes; returns the length written. */
+size_t pki_pattern_expand(const pki_pattern *to, const pki_pattern *from, const uint8_t *raw,
+                          size_t off, size_t cap, uint8_t *out);
 #endif

@@ -120,6 +120,11 @@ static const char HELP[] =
     "    センター: center\n"
     "    \"右*\": \"*_R\"\n"
     "\n"
+    "A morph rule may map weights: `あ: {to: [笑い, にこり], factor: 0.8}`\n"
+    "(fan-out), several rules naming one target sum into it (clamped to\n"
+    "0..1, or the rule's `clamp: [LO, HI]`), `まばたき: {factor: 0.5}` scales\n"
+    "in place; such rules cannot be reversed.\n"
+    "\n"
     "Names no rule matches are kept.  Names MMD cut at 15 bytes (VMD) or 19\n"
     "(VPD) still match the rule for the full name.  Key order, values and\n"
     "name padding are kept, so `rename` then `rename --reverse` gives back\n"
@@ -138,7 +143,8 @@ static const char HELP[] =
     "  -v, --verbose    list the names that no rule matched\n"
     "  -h, --help       this text\n"
     "\n"
-    "A summary (tracks renamed) goes to standard error.\n";
+    "A summary (tracks renamed; morphs mapped by weight, keys written and\n"
+    "clamped, the worst clamp) goes to standard error.\n";
 
 const pki_step_def pki_step_rename = {
     .name = "rename",

@@ -15,7 +15,6 @@
 #include "common/diag.h"
 #include "common/grow.h"
 #include "ops/names/morph_weights.h"
-#include "ops/names/rename.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -53,7 +52,7 @@ int pki_weights_add(pki_weights *w, pk_name_id id, const pki_map_rule *r, const 
     w->nsources++;
     for (size_t k = 0; k < r->ntargets; k++) {
         uint8_t out[3 * PKI_PATTERN_MAX];
-        size_t n = pki_map_expand(&r->targets[k].to, &r->from, raw, off, cap, out);
+        size_t n = pki_pattern_expand(&r->targets[k].to, &r->from, raw, off, cap, out);
         long t = find_target(w, out, n);
         if (t < 0) {
             if (pki_grow_to(&w->t, w->nt + 1, sizeof *w->t) != 0)

@@ -42,24 +42,6 @@ static int rule_score(const pki_pattern *from, size_t len)
     return 1;
 }
 
-size_t pki_map_expand(const pki_pattern *to, const pki_pattern *from, const uint8_t *raw,
-                      size_t off, size_t cap, uint8_t *out)
-{
-    if (to->star < 0) {
-        memcpy(out, to->raw, to->len);
-        return to->len;
-    }
-    /* Only a glob source captures; an exact source with a glob target
-     * was rejected by the loader (and by reverse_check for --reverse). */
-    size_t pre = (size_t)to->star, suf = to->len - pre;
-    if (from->star < 0)
-        cap = 0;
-    memcpy(out, to->raw, pre);
-    memcpy(out + pre, raw + off, cap);
-    memcpy(out + pre + cap, to->raw + pre, suf);
-    return pre + cap + suf;
-}
-
 /* The rule for a name (the order in the header comment) and the name it
  * gives (a weighted rule: its first target); cap_off/cap_len (may be NULL)
  * receive where a glob's star matched.  Backwards, weighted rules never
@@ -94,7 +76,7 @@ static const pki_map_rule *map_lookup(const pki_map *m, bool reverse, const uint
         return NULL;
     const pki_pattern *to = reverse ? &best->from : &best->to;
     const pki_pattern *from = reverse ? &best->to : &best->from;
-    *out_len = pki_map_expand(to, from, raw, best_off, best_cap, out);
+    *out_len = pki_pattern_expand(to, from, raw, best_off, best_cap, out);
     if (cap_off)
         *cap_off = best_off;
     if (cap_len)

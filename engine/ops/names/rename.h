@@ -42,11 +42,6 @@ int pki_set_plan_apply(const pki_set_plan *p, pki_bone_set *s, pk_log *log);
 void pki_set_plan_count(const pki_set_plan *p, pk_edit_stats *st);
 void pki_set_plan_free(pki_set_plan *p);
 
-/* Writes `to` with the capture raw[off..off+cap) at its '*' (none when
- * `from` is exact) into out (room for 3 × PKI_PATTERN_MAX); its length. */
-size_t pki_map_expand(const pki_pattern *to, const pki_pattern *from, const uint8_t *raw,
-                      size_t off, size_t cap, uint8_t *out);
-
 /* Appends a copy of a UTF-8 name to s->unmatched (s may be NULL). */
 void pki_edit_stats_add_unmatched(pk_edit_stats *s, const char *utf8);
 
