@@ -24,13 +24,22 @@ int pki_weights_init(pki_weights *w, size_t nnames)
 {
     memset(w, 0, sizeof *w);
     w->n = nnames;
-    w->source = calloc(nnames ? nnames : 1, sizeof *w->source);
-    return w->source ? 0 : -1;
+    size_t n = nnames ? nnames : 1;
+    w->source = calloc(n, sizeof *w->source);
+    w->first = calloc(n, sizeof *w->first);
+    w->nshares = calloc(n, sizeof *w->nshares);
+    if (!w->source || !w->first || !w->nshares) {
+        pki_weights_free(w);
+        return -1;
+    }
+    return 0;
 }
 
 void pki_weights_free(pki_weights *w)
 {
     free(w->source);
+    free(w->first);
+    free(w->nshares);
     free(w->t);
     free(w->s);
     memset(w, 0, sizeof *w);
@@ -50,6 +59,8 @@ int pki_weights_add(pki_weights *w, pk_name_id id, const pki_map_rule *r, const 
     (void)len;
     w->source[id] = true;
     w->nsources++;
+    w->first[id] = w->ns;
+    w->nshares[id] = r->ntargets;
     for (size_t k = 0; k < r->ntargets; k++) {
         uint8_t out[3 * PKI_PATTERN_MAX];
         size_t n = pki_pattern_expand(&r->targets[k].to, &r->from, raw, off, cap, out);
@@ -396,9 +407,8 @@ static int rebuild(pki_weights *w, pki_bone_set *s, const bool *marks, const lon
             emit(w, s, (size_t)tid[id], res, done, nv, &k, st);
             continue;
         }
-        for (size_t sh = 0; sh < w->ns; sh++)
-            if (w->s[sh].source == id)
-                emit(w, s, w->s[sh].target, res, done, nv, &k, st);
+        for (size_t sh = w->first[id]; sh < w->first[id] + w->nshares[id]; sh++)
+            emit(w, s, w->s[sh].target, res, done, nv, &k, st);
     }
     if (s->m) {
         free(s->m->morphs);

@@ -38,8 +38,10 @@ typedef struct pki_weight_share {
 } pki_weight_share;
 
 typedef struct pki_weights {
-    size_t n;     /* names in the table when planned */
-    bool *source; /* per name id: matched by a weighted rule */
+    size_t n;      /* names in the table when planned */
+    bool *source;  /* per name id: matched by a weighted rule */
+    size_t *first; /* per source id: its shares are s[first[id] .. + nshares[id]) */
+    size_t *nshares;
     size_t nsources;
     pki_weight_target *t;
     size_t nt;
