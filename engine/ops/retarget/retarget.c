@@ -291,7 +291,11 @@ int pk_motion_retarget(pk_motion *m, const pk_rules *r, pk_edit_stats *st, pk_lo
     }
     pki_bone_set s;
     pki_bone_set_of_motion(&s, c);
-    if (pk_motion_rename(c, r, false, st, log) != 0 || rules_counted(&s, r, st, log) != 0) {
+    size_t before = c->nmorphs, written = st ? st->morph_keys : 0;
+    int rc = pk_motion_rename(c, r, false, st, log);
+    if (!rc)
+        pki_retarget_tally_weights(st, before, c->nmorphs, written);
+    if (rc || rules_counted(&s, r, st, log) != 0) {
         pk_motion_free(c);
         return -1;
     }
@@ -311,7 +315,11 @@ int pk_pose_retarget(pk_pose *p, const pk_rules *r, pk_edit_stats *st, pk_log *l
     }
     pki_bone_set s;
     pki_bone_set_of_pose(&s, c);
-    if (pk_pose_rename(c, r, false, st, log) != 0 || rules_counted(&s, r, st, log) != 0) {
+    size_t before = c->nmorphs, written = st ? st->morph_keys : 0;
+    int rc = pk_pose_rename(c, r, false, st, log);
+    if (!rc)
+        pki_retarget_tally_weights(st, before, c->nmorphs, written);
+    if (rc || rules_counted(&s, r, st, log) != 0) {
         pk_pose_free(c);
         return -1;
     }

@@ -41,6 +41,11 @@ int pki_retarget_tally_begin(pki_retarget_tally *t, const pki_bone_set *s);
  * st (may be NULL); 0, or -1 on OOM. */
 int pki_retarget_tally_end(const pki_retarget_tally *t, const pki_bone_set *s, pk_edit_stats *st);
 void pki_retarget_tally_free(pki_retarget_tally *t);
+/* Counts the records the rename step's weighted morph rules replaced as
+ * removed and the keys they wrote as added (the tally begins after the
+ * rename): `before` morph records before the rename, `after` after it,
+ * `written` st->morph_keys before it.  st may be NULL. */
+void pki_retarget_tally_weights(pk_edit_stats *st, size_t before, size_t after, size_t written);
 /* The set's duplicate keys dropped (pk_motion_drop_duplicates), counted
  * into st->duplicates (st may be NULL); 0, or -1 (logged). */
 int pki_retarget_drop_duplicates(pki_bone_set *s, pk_edit_stats *st, pk_log *log);

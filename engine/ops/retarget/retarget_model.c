@@ -604,8 +604,10 @@ static int run(pki_bone_set *s, pk_motion *m, pk_pose *p, const pk_rules *r,
         pk_error(log, PK_E_USAGE, "retarget between models needs both models (from and to)");
         return -1;
     }
+    size_t before = pki_bone_set_morphs(s), written = st ? st->morph_keys : 0;
     if (r && (m ? pk_motion_rename(m, r, false, st, log) : pk_pose_rename(p, r, false, st, log)))
         return -1;
+    pki_retarget_tally_weights(st, before, pki_bone_set_morphs(s), written);
     pki_retarget_tally t;
     if (pki_retarget_tally_begin(&t, s) != 0) {
         pki_retarget_tally_free(&t);

@@ -167,3 +167,19 @@ int pki_retarget_tally_end(const pki_retarget_tally *t, const pki_bone_set *s, p
     }
     return 0;
 }
+
+/* The rename step's weighted morph rules replace records (the tally
+ * begins after it): those replaced count as removed, the keys written as
+ * added, and `in` is the input's count, so out = in − removed + added
+ * still holds.  `before`: morph records before the rename, `written`:
+ * st->morph_keys before it. */
+void pki_retarget_tally_weights(pk_edit_stats *st, size_t before, size_t after, size_t written)
+{
+    if (!st || st->morph_keys == written)
+        return;
+    size_t added = st->morph_keys - written, removed = before + added - after;
+    st->keys_removed += removed;
+    st->keys_added += added;
+    st->keys_in += removed;
+    st->keys_in -= added; /* the tally adds the records after the rename */
+}

@@ -2,7 +2,8 @@
 # a facial motion's あ and い summed into one morph (keyed at different
 # frames; the output plays the clamped sum at every frame, and the summary's
 # clamp count and worst value are those of the sum), a fan-out with a
-# factor, a VPD pose; rule-file errors at line:column; --reverse refused;
+# factor, retarget's tally of it, a VPD pose; rule-file errors at
+# line:column; --reverse refused;
 # and check --suggest-rules writing a weighted rule that rename then applies.
 need_corpus
 need_cmd python3
@@ -55,6 +56,25 @@ assert abs(float(m.group(3)) - max(over)) < 1e-5, (m.group(3), max(over))
 assert len(b["morphs"]) == len(a["morphs"]) - len(A) - len(I) - len(N0) + len(M) + len(N)
 PY
 expect_stderr_contains "; 3 morphs mapped by weight onto 3: "
+
+# retarget renames with the same rules: its tally counts the input's
+# records in, the replaced morph keys removed and the keys written added.
+expect_exit 0 "$POSEKIT" retarget "$face" --rules w.yaml -o rt.vmd
+expect_same_bytes rt.vmd out.vmd
+tally=$(python3 - <<'PY'
+import json
+a = json.load(open("in.json", encoding="utf-8"))
+b = json.load(open("out.json", encoding="utf-8"))
+src = {"あ", "い", "笑い", "にこり"}
+dst = {"口", "笑い", "にこり"}
+removed = sum(m["name"] in src for m in a["morphs"])
+added = sum(m["name"] in dst for m in b["morphs"])
+n_in = len(a["bones"]) + len(a["morphs"])
+n_out = len(b["bones"]) + len(b["morphs"])
+print(f"{n_in} keys in, {n_out} out: 0 changed, {added} added, {removed} removed")
+PY
+)
+expect_stderr_contains "; $tally"
 
 # A pose: あ fanned out at half weight, and summed with 口上 into 口.
 pose=$(corpus vpd_mcmmd_smile_morphonly.vpd)
