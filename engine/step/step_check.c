@@ -445,12 +445,48 @@ static void check_json(const pk_step *s, const check_result *cr, pk_buf *f)
     pk_buf_putc(f, '\n');
 }
 
+/* The model's morph named exactly utf8 (and CP932 can hold it), or -1. */
+static long morph_named(const pk_model *m, const char *utf8)
+{
+    for (size_t i = 0; i < m->nmorphs; i++)
+        if (m->morphs[i].cp932 != PK_NO_NAME && strcmp(m->morphs[i].name, utf8) == 0)
+            return (long)i;
+    return -1;
+}
+
+/* A missing morph the model has only in halves, NAME左 and NAME右 (or
+ * NAME_L and NAME_R), both within the name field: their indices in
+ * side[2], true.  Such a morph is best fanned out to both. */
+static bool split_in_sides(const pk_model *m, const char *name, size_t field, long side[2])
+{
+    static const char *const SUFFIX[][2] = {{"左", "右"}, {"_L", "_R"}};
+    for (size_t k = 0; k < sizeof SUFFIX / sizeof *SUFFIX; k++) {
+        char buf[2][256];
+        for (int j = 0; j < 2; j++) {
+            snprintf(buf[j], sizeof buf[j], "%s%s", name, SUFFIX[k][j]);
+            side[j] = morph_named(m, buf[j]);
+        }
+        if (side[0] < 0 || side[1] < 0)
+            continue;
+        /* names the field cuts are left to the near miss, whose cut MMD
+         * may match to both halves */
+        size_t la, lb;
+        (void)pk_names_raw(m->names, m->morphs[side[0]].cp932, &la);
+        (void)pk_names_raw(m->names, m->morphs[side[1]].cp932, &lb);
+        if (la <= field && lb <= field)
+            return true;
+    }
+    return false;
+}
+
 /* The rules file (rules/README.md): for each missing name with a near
  * miss, a rename to the model's name (cut to the field on a character
  * boundary when the model's name is longer, which MMD then matches by its
  * cut), one comment per rule saying why.  A morph whose near miss the
  * motion already keys (or an earlier rule maps to) gets a weighted rule
- * {to: NAME}, which sums the two; a bone there gets a comment only. */
+ * {to: NAME}, which sums the two; a bone there gets a comment only.  A
+ * morph the model has only in halves (NAME左 and NAME右) is fanned out to
+ * both: {to: [NAME左, NAME右]}. */
 static void check_rules(const pk_step *s, const check_result *cr, pk_buf *b)
 {
     const check_opts *o = s->o;
@@ -476,6 +512,22 @@ static void check_rules(const pk_step *s, const check_result *cr, pk_buf *b)
             if (!any)
                 pk_buf_puts(b, pass ? "morphs:\n" : "rename:\n");
             any = true;
+            long side[2];
+            if (it->morph && split_in_sides(m, it->name, cr->field, side)) {
+                const char *l = m->morphs[side[0]].name, *rt = m->morphs[side[1]].name;
+                pk_buf_printf(b, "  # %s", it->name);
+                key_counts(b, r, it);
+                pk_buf_printf(b, " -> %s, %s: the model has it in halves; each gets its weights\n",
+                              l, rt);
+                pk_buf_puts(b, "  ");
+                pki_yaml_quoted(b, it->name);
+                pk_buf_puts(b, ": {to: [");
+                pki_yaml_quoted(b, l);
+                pk_buf_puts(b, ", ");
+                pki_yaml_quoted(b, rt);
+                pk_buf_puts(b, "]}\n");
+                continue;
+            }
             if (it->index < 0) {
                 pk_buf_printf(b, "  # %s", it->name);
                 key_counts(b, r, it);
@@ -674,7 +726,8 @@ static const char HELP[] =
     "                          that moves and has a near miss to the model's\n"
     "                          name, one comment per rule saying why (a\n"
     "                          morph whose near miss the motion keys already\n"
-    "                          is summed into it: {to: NAME})\n"
+    "                          is summed into it, one the model has in halves\n"
+    "                          goes to both: {to: [NAME左, NAME右]})\n"
     "  --strict                treat warnings as errors\n"
     "  -h, --help              this text\n"
     "\n"

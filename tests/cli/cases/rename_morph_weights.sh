@@ -4,7 +4,8 @@
 # clamp count and worst value are those of the sum), a fan-out with a
 # factor, retarget's tally of it, a VPD pose; rule-file errors at
 # line:column; --reverse refused;
-# and check --suggest-rules writing a weighted rule that rename then applies.
+# and check --suggest-rules writing weighted rules (a sum into a morph the
+# motion keys already, a fan-out to a morph's two halves) that rename applies.
 need_corpus
 need_cmd python3
 face=$(corpus vmd_wavefile_v2.vmd)
@@ -128,4 +129,28 @@ expect_stderr_contains "1 of 3 morphs renamed; 1 morph mapped by weight onto 1: 
 expect_eq "$(json_eval e.json '[(m["name"], m["frame"], round(m["weight"], 6)) for m in d["morphs"]]')" \
     "[('発音「え」', 0, 1.0), ('発音「え」', 5, 1.0), ('発音「え」', 10, 0.416667), ('発音「え」', 20, 0.25), ('発音「ん」', 0, 0.6)]"
 expect_exit 0 "$POSEKIT" check e_fixed.vmd --model "$mei" --json
+expect_eq "$(json_eval "$OUT" '[m["name"] for m in d["morphs"] if m["status"] == "missing"]')" "[]"
+
+# A morph the model has only in halves (Gene: brow_sad_geo_L and _R) is
+# fanned out to both; one whose halves do not fit the field
+# (brow_laugh_geo_L, 16 bytes) keeps the near miss cut, which MMD matches
+# to both.
+gene=$(corpus pmx_gene.pmx)
+{
+    vmd_header 'test'
+    pack V 0 3
+    vmd_morph 'brow_sad_geo' 0 0
+    vmd_morph 'brow_sad_geo' 10 0.8
+    vmd_morph 'brow_laugh_geo' 0 0.5
+    pack V 0 0 0 0
+} >g.vmd
+expect_exit 1 "$POSEKIT" check g.vmd --model "$gene" --suggest-rules g.yaml
+grep -q '^  "brow_sad_geo": {to: \["brow_sad_geo_L", "brow_sad_geo_R"\]}$' g.yaml ||
+    fail "no fan-out for brow_sad_geo: $(cat g.yaml)"
+grep -q '^  "brow_laugh_geo": "brow_laugh_geo_"$' g.yaml || fail "no cut rename: $(cat g.yaml)"
+expect_exit 0 "$POSEKIT" rename g.vmd --rules g.yaml -o g_fixed.vmd
+"$POSEKIT" dump g_fixed.vmd >g.json
+expect_eq "$(json_eval g.json '[(m["name"], m["frame"], round(m["weight"], 6)) for m in d["morphs"]]')" \
+    "[('brow_sad_geo_L', 0, 0.0), ('brow_sad_geo_L', 10, 0.8), ('brow_sad_geo_R', 0, 0.0), ('brow_sad_geo_R', 10, 0.8), ('brow_laugh_geo_', 0, 0.5)]"
+expect_exit 0 "$POSEKIT" check g_fixed.vmd --model "$gene" --json
 expect_eq "$(json_eval "$OUT" '[m["name"] for m in d["morphs"] if m["status"] == "missing"]')" "[]"
