@@ -142,7 +142,7 @@ static void test_sum_clamp(void **state)
 }
 
 /* A morph the motion keys itself under a target's name joins the sum; a
- * clamp below 0 is counted too. */
+ * clamp below 0 is counted too; a NaN is not a clamp. */
 static void test_join_and_negative(void **state)
 {
     (void)state;
@@ -159,6 +159,17 @@ static void test_join_and_negative(void **state)
     assert_true(m->morphs[1].weight == 0.0f);
     assert_int_equal(st.morph_clamped, 1);
     assert_true(fabs(st.clamp_from + 0.5) < 1e-9);
+    pk_edit_stats_free(&st);
+    pk_motion_free(m);
+
+    /* a NaN weight stays NaN and is no clamp */
+    m = pk_motion_new();
+    tu_morph_key(m, "え", 0, NAN);
+    assert_int_equal(run(m, "morphs:\n  え: {to: 口}\n", &st), 0);
+    assert_int_equal(m->nmorphs, 1);
+    assert_true(isnan(m->morphs[0].weight));
+    assert_int_equal(st.morph_clamped, 0);
+    assert_null(st.clamp_name);
     pk_edit_stats_free(&st);
     pk_motion_free(m);
 }

@@ -339,8 +339,8 @@ static int target_keys(const pki_weight_target *t, track *parts, size_t nparts,
     }
     for (size_t i = 0; i < nsum; i++) {
         double v = sum[i].w, c = v < t->lo ? t->lo : v > t->hi ? t->hi : v;
-        /* counted when it changes the float written */
-        if ((float)c != (float)v)
+        /* counted when it changes the float written (a NaN stays NaN) */
+        if (!isnan(v) && (float)c != (float)v)
             clamp_note(st, names, t->id, sum[i].frame, v, c);
         sum[i].w = c;
     }
