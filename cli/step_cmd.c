@@ -341,6 +341,9 @@ static int report(const cli_run *r, const pk_step_result *res)
         return print_notes(r, res);
     }
     default:
+        /* the side file after the document, as every saved file before its report */
+        if (r->side && write_report(r, res, r->cli->side_format, r->side) != EXIT_OK)
+            return EXIT_ERROR;
         if (r->json)
             return print_report(r, res, PK_REPORT_JSON);
         return print_notes(r, res);
@@ -447,6 +450,8 @@ static int prepare(cli_run *r, bool *later, bool *done)
     }
     if (r->side)
         pk_step_want(r->step, r->cli->side_format);
+    if (r->json)
+        pk_step_want(r->step, PK_REPORT_JSON);
     set_format(r, later);
     if (!*later && pk_step_check(r->step, r->log) != 0)
         return usage_from(r->cmd, r->log);

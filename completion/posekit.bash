@@ -14,14 +14,14 @@ _posekit_commands="info dump convert diff rename mirror retarget overlay reduce 
 # dashes ("--max-deg 0.05" is "max_deg: 0.05" or "max-deg: 0.05"); its
 # inputs (in, a, b, base, pose), rules and model name entries of the job's
 # inputs and rules; -o/--json/--csv/--svg/--suggest-rules are the job's
-# outputs (doc/jobs.md).
+# outputs (doc/jobs.md; retarget's --report is the command line's only).
 _posekit_opts_info="--json --strict --help"
 _posekit_opts_dump="--body --bones --strict --help"
 _posekit_opts_convert="-o --output --frame --layout --no-morphs --cut-names --strict --help"
-_posekit_opts_diff="--frame --frames --bones --model --rules --threshold --pos-threshold --json --csv --svg --all --groups --no-morphs --strict --help"
+_posekit_opts_diff="--frame --frames --bones --model --vs-model --rules --threshold --pos-threshold --json --csv --svg --all --groups --no-morphs --strict --help"
 _posekit_opts_rename="--rules --reverse -o --output -v --verbose --strict --help"
 _posekit_opts_mirror="--rules -o --output -v --verbose --strict --help"
-_posekit_opts_retarget="--from --to --motion --rules --no-stance --no-scale --no-fold --fingers --feet-from-source --keep-absent --max-deg --max-pos -o --output -v --verbose --strict --help"
+_posekit_opts_retarget="--from --to --motion --rules --no-stance --no-scale --no-fold --no-contacts --no-avoid --no-twist --fingers --feet-from-source --keep-absent --max-deg --max-pos -o --output --report --json -v --verbose --strict --help"
 _posekit_opts_overlay="--pose --pose-frame --bones --model --rules --frames --mode --fade -o --output --json --cut-names --strict --help"
 _posekit_opts_merge="-o --output --offset --sections --within --prefer --json --cut-names --strict --help"
 _posekit_opts_reduce="-o --output --max-deg --max-pos --max-morph --bones --rules --frames --no-morphs --camera --json --quiet --strict --help"
@@ -126,6 +126,10 @@ _posekit()
             ;;
         --svg)
             _posekit_files '@(svg|SVG)'
+            return 0
+            ;;
+        --report)
+            _posekit_files '@(json|JSON)'
             return 0
             ;;
         --layout)

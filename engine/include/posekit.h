@@ -812,6 +812,18 @@ PK_API pk_diff *pk_diff_poses(const pk_pose *a, const pk_pose *b, const pk_diff_
 #define PK_DIFF_MAX_FRAMES 1000000u /* 9.2 hours at 30 fps */
 PK_API pk_diff *pk_diff_motions(const pk_motion *a, const pk_motion *b, uint32_t first,
                                 uint32_t last, const pk_diff_options *o, pk_log *log);
+/* Compares a (played on model ma) with b (played on model mb) in the world
+ * over frames first..last (a pose holds at every frame): per bone both
+ * models have and draw a line for, the angle between its lines' world
+ * directions; for the hands and feet (手首, 中指先, 足首, つま先) also the
+ * distance between B's world position and A's scaled as retarget scales
+ * translations (engine/ops/diff/diff_world.c).  A range keeps each row's
+ * maximum, its first frame and the mean; no morphs, no scene.  Caller
+ * frees with pk_diff_free; NULL on error. */
+struct pk_model;
+PK_API pk_diff *pk_diff_world(const struct pk_model *ma, const pk_doc *a,
+                              const struct pk_model *mb, const pk_doc *b, uint32_t first,
+                              uint32_t last, const pk_diff_options *o, pk_log *log);
 /* Adds (or replaces) d's camera, light and self-shadow rows from motions a
  * and b over first..last (a pose diff of two motions sampled at frame N:
  * N..N; a range diff: d's range).  pk_diff_motions calls it unless the
@@ -1036,9 +1048,81 @@ PK_API int pk_motion_fold(pk_motion *m, const struct pk_model *a, const struct p
 PK_API int pk_pose_fold(pk_pose *p, const struct pk_model *a, const struct pk_model *b,
                         pk_fold_report *rep, pk_log *log);
 
+/* ---- sizing: what the audience sees kept (engine/ops/retarget/sizing.c) ----
+ * After stance and scale, with both models: hands that touch on A touch on
+ * B (contacts), B's forearms and hands kept out of B's body (avoid), the
+ * twist of the arms moved into B's twist bones (twist), no elbow or knee
+ * bent backwards by any of them.  The measures of a sizing
+ * (pk_sizing_measure) say how well A's contacts, feet and arms survive on
+ * B.  Lengths are fractions of the model's arm length (腕->ひじ->手首)
+ * or leg (足->足首) where the field says so. */
+typedef struct pk_sizing_report {
+    bool contacts_done;     /* the step ran (the motion has contacts on A) */
+    size_t contacts;        /* contacts found on A */
+    size_t contact_frames;  /* frames of a hand moved for a contact */
+    size_t out_of_reach;    /* ... of them where B's arm could not reach (stretched instead) */
+    double gap_before, gap_after; /* mean |gap on B - gap on A scaled| / B's arm, on contact
+                                     frames, before and after the step */
+    bool avoid_done;        /* the step ran */
+    bool avoid_no_bodies;   /* B has no follow-bone rigid bodies: skipped */
+    size_t avoid_frames;    /* frames of an arm turned out of B's body */
+    double avoid_deepest;   /* the deepest it was inside, units */
+    double avoid_deg;       /* the largest turn */
+    bool twist_done;        /* the step ran (B has twist bones, or lacks them and they are keyed) */
+    size_t twist_frames;    /* frames of an arm whose twist moved */
+    double twist_deg;       /* the largest twist moved, degrees */
+    double twist_hand_deg;  /* the hands' worst world rotation change, degrees */
+    size_t refused;         /* frames of an arm whose correction would have bent its elbow
+                               backwards (left as it was) */
+    size_t keys;            /* keys the three steps wrote */
+} pk_sizing_report;
+
+typedef struct pk_sizing_contact {
+    int side;              /* 0 the left hand, 1 the right; with "hand": both */
+    char with[16];         /* "head", "chest", "belly", "hips", "left thigh", ..., "hand",
+                              "floor" */
+    uint32_t first, last;  /* frames */
+    double gap_a;          /* A's smallest gap, of A's arm */
+    double before_mean, before_max; /* |gap_B - gap_A x arm_B/arm_A| of B's arm, on B before
+                                       the sizing steps (stance and scale alone) */
+    double after_mean, after_max;   /* ... and after them */
+} pk_sizing_contact;
+
+typedef struct pk_sizing_measure {
+    uint32_t first, last;         /* frames measured */
+    double arm_a, arm_b, leg_a, leg_b; /* units */
+    pk_sizing_contact *contacts;  /* by first frame, owned */
+    size_t ncontacts;
+    size_t contact_frames;        /* (contact, frame) pairs */
+    double hands_before_mean, hands_before_p95, hands_after_mean, hands_after_p95;
+    size_t planted_frames;        /* foot frames planted on A (low and still) */
+    double slide_a;               /* A's mean slide per planted frame, scaled, of B's leg */
+    double slide_b_before, slide_b; /* B's, before and after */
+    double slide_excess_max;      /* worst per-frame (B's slide - A's scaled), of B's leg, after */
+    double floor_p95_before, floor_p95; /* |B's ankle lift - A's scaled|, of B's leg */
+    size_t far_frames;            /* arm frames more than 15 frames from any contact of its hand */
+    double drift_max_deg, drift_mean_deg; /* their arm directions against before */
+    bool bodies;                  /* B has follow-bone rigid bodies */
+    size_t pen_before, pen_after; /* frames of a forearm or hand inside B's bodies (deeper
+                                     than 1% of B's arm) while A's is not */
+    double pen_deepest_before, pen_deepest_after; /* of B's arm */
+    size_t elbow_frames, knee_frames; /* joints x frames checked */
+    size_t elbow_past_before, knee_past_before; /* ... past B's rest bend plane by more than a
+                                                   degree beyond A's (sizing_measure.c), before */
+    size_t elbow_past, knee_past;  /* ... and after */
+    size_t elbow_worse;            /* frames past after, and by more than half a degree further
+                                      than before: what the sizing steps did (0: the law) */
+    double elbow_worst_deg, knee_worst_deg; /* the worst after, degrees past */
+} pk_sizing_measure;
+PK_API void pk_sizing_measure_free(pk_sizing_measure *m);
+
 typedef struct pk_retarget_options {
     const struct pk_model *from, *to;
     bool no_stance, no_scale, no_fold, fingers;
+    /* the sizing steps (pk_sizing_report), each on unless turned off */
+    bool no_contacts, no_avoid, no_twist;
+    /* fill pk_retarget_report.measure */
+    bool measure;
     /* the models' names for messages (their files, or a job's names);
      * NULL: "the source model", "the target model" */
     const char *from_name, *to_name;
@@ -1075,6 +1159,8 @@ typedef struct pk_retarget_report {
     bool absent_kept;
     size_t bones_keyed;     /* distinct bones the input keys (after the rename) */
     size_t bones_on_target; /* ... of them B has */
+    pk_sizing_report sizing;
+    pk_sizing_measure *measure; /* with the options' measure: owned, else NULL */
 } pk_retarget_report;
 PK_API void pk_retarget_report_free(pk_retarget_report *r);
 /* Rename (r may be NULL), drop duplicate keys, leave out the keys of bones

@@ -13,9 +13,9 @@
 #include <string.h>
 
 typedef struct diff_opts {
-    char *rules_name, *bones, *model_name;
+    char *rules_name, *bones, *model_name, *vs_model_name;
     const pk_rules *rules;
-    const pk_model *model;
+    const pk_model *model, *vs_model;
     uint32_t frame;
     pki_frames frames;
     double threshold, pos_threshold;
@@ -29,6 +29,7 @@ static const pki_option OPTIONS[] = {
     PKI_ROW_RULES(T),
     PKI_ROW_BONES(T),
     PKI_ROW_MODEL(T, "model", model_name, model),
+    PKI_ROW_MODEL(T, "vs_model", vs_model_name, vs_model),
     {"frame", PKI_OPT_U32, offsetof(T, frame), 0, 0, NULL, "a frame number (0 or more)"},
     PKI_ROW_FRAMES(T),
     PKI_ROW_BOOL(T, "no_morphs", no_morphs),
@@ -78,6 +79,13 @@ static int check(const pk_step *s, pk_log *log)
     if (pki_step_given(s, "frame") && pki_step_given(s, "frames"))
         return pki_step_fail(log, "%s and %s exclude each other", pki_step_spell(s, "frame", n1),
                              pki_step_spell(s, "frames", n2));
+    const diff_opts *o = s->o;
+    if (o->vs_model_name && !o->model_name)
+        return pki_step_fail(log, "%s needs %s: A is played on MODEL, B on the other",
+                             pki_step_spell(s, "vs_model", n1), pki_step_spell(s, "model", n2));
+    if (o->vs_model_name && o->bones)
+        return pki_step_fail(log, "%s compares every bone both models draw; %s does not apply",
+                             pki_step_spell(s, "vs_model", n1), pki_step_spell(s, "bones", n2));
     return 0;
 }
 
@@ -205,7 +213,20 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
         opts.filter_ctx = sel;
         opts.filter_spec = o->bones;
     }
-    pk_diff *d = range ? over_range(s, in, &opts, log) : at_frame(s, in, &opts, log);
+    pk_diff *d;
+    if (o->vs_model) {
+        /* in the world, each on its own model */
+        uint32_t first = o->frame, last = o->frame;
+        if (range) {
+            first = o->frames.first;
+            last = o->frames.last;
+            if (o->frames.all)
+                pki_frame_span(in, 2, &first, &last);
+        }
+        d = pk_diff_world(o->model, &in[0], o->vs_model, &in[1], first, last, &opts, log);
+    } else {
+        d = range ? over_range(s, in, &opts, log) : at_frame(s, in, &opts, log);
+    }
     pk_selection_free(sel);
     if (!d)
         return -1;
@@ -257,6 +278,8 @@ static void diff_summary(const pk_step *s, const pk_diff *d, bool motion_in, pk_
     else if (pki_step_given(s, "frame") || motion_in) /* a motion is compared at a frame */
         pk_buf_printf(f, "frame %u: ", o->frame);
     pk_buf_printf(f, "%zu of %zu bones differ", d->bones_differ, d->nbones);
+    if (o->vs_model)
+        pk_buf_puts(f, " in the world");
     if (top && top->angle_deg > o->threshold) {
         pk_buf_printf(f, " (largest %.3f deg: %s", top->angle_deg, top->name);
         if (d->range)
@@ -635,12 +658,14 @@ static int figures(const pk_step *s, const diff_result *dr, pk_buf *out, pk_log 
     const pk_diff *d = dr->diff;
     pk_draw_options o;
     memset(&o, 0, sizeof o);
-    o.a.model = o.b.model = opt->model;
+    o.a.model = opt->model;
+    o.b.model = opt->vs_model ? opt->vs_model : opt->model;
     o.a.doc = &dr->docs[0];
     o.b.doc = &dr->docs[1];
     o.a.name = s->inputs[0];
     o.b.name = s->inputs[1];
-    o.a.model_name = o.b.model_name = opt->model_name;
+    o.a.model_name = opt->model_name;
+    o.b.model_name = opt->vs_model ? opt->vs_model_name : opt->model_name;
     o.frame = opt->frame;
     if (d->range) {
         o.range = true;
@@ -724,6 +749,7 @@ static int report(const pk_step *s, const pk_step_result *res, pk_report_format 
 static const char HELP[] =
     "usage: posekit diff A B [--frame N | --frames A-B | --frames all]\n"
     "                    [--bones LIST|@GROUP] [--rules R] [--model MODEL]\n"
+    "                    [--vs-model MODEL_B]\n"
     "                    [--threshold DEG] [--pos-threshold U] [--json | --csv]\n"
     "                    [--svg FILE] [--all] [--groups] [--no-morphs] [--strict]\n"
     "\n"
@@ -747,6 +773,12 @@ static const char HELP[] =
     "  --rules R          rule file whose groups --bones may name\n"
     "  --model MODEL      PMX/PMD model whose display frames --bones may name\n"
     "                     as @frame:NAME\n"
+    "  --vs-model MODEL_B compare in the world: A played on MODEL, B on MODEL_B\n"
+    "                     (a retarget's input and output): per bone both draw,\n"
+    "                     the angle between its lines' world directions; hands\n"
+    "                     and feet (手首, 中指先, 足首, つま先) also their world\n"
+    "                     positions, A's scaled by the legs as retarget scales\n"
+    "                     (the distance in B's units); no morphs, no camera\n"
     "  --threshold DEG    a rotation differs above DEG degrees (default 0.01)\n"
     "  --pos-threshold U  a translation differs above U units (default 0.0001);\n"
     "                     morph weights differ above 0.0001\n"

@@ -7,6 +7,7 @@
  * (engine/ops/skeleton/check.c). */
 #include "step/step.h"
 #include "step/step_option.h"
+#include "util/json.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -20,6 +21,8 @@ typedef struct retarget_opts {
     const pk_bodies *bodies; /* from "@auto": the built-in bodies to pick from */
     bool no_stance, no_scale, no_fold, fingers, verbose;
     bool feet_from_source, keep_absent;
+    bool no_contacts, no_avoid, no_twist;
+    bool measure;            /* the JSON report is wanted: measure the sizing */
     double max_deg, max_pos; /* the fold's tolerances */
 } retarget_opts;
 
@@ -33,6 +36,9 @@ static const pki_option OPTIONS[] = {
     PKI_ROW_BOOL(T, "no_stance", no_stance),
     PKI_ROW_BOOL(T, "no_scale", no_scale),
     PKI_ROW_BOOL(T, "no_fold", no_fold),
+    PKI_ROW_BOOL(T, "no_contacts", no_contacts),
+    PKI_ROW_BOOL(T, "no_avoid", no_avoid),
+    PKI_ROW_BOOL(T, "no_twist", no_twist),
     PKI_ROW_BOOL(T, "fingers", fingers),
     PKI_ROW_BOOL(T, "feet_from_source", feet_from_source),
     PKI_ROW_BOOL(T, "keep_absent", keep_absent),
@@ -95,18 +101,22 @@ static int check(const pk_step *s, pk_log *log)
                              "%s and %s go together (the model the input was made for, and the "
                              "one it is for)",
                              pki_step_spell(s, "from", n1), pki_step_spell(s, "to", n2));
-    static const char *const MODEL_ONLY[] = {"no_stance", "no_scale",         "no_fold",
-                                             "fingers",   "feet_from_source", "keep_absent",
-                                             "max_deg",   "max_pos"};
+    static const char *const MODEL_ONLY[] = {
+        "no_stance", "no_scale",         "no_fold",     "no_contacts", "no_avoid", "no_twist",
+        "fingers",   "feet_from_source", "keep_absent", "max_deg",     "max_pos"};
     for (size_t i = 0; i < sizeof MODEL_ONLY / sizeof *MODEL_ONLY; i++)
         if (!o->from_name && pki_step_given(s, MODEL_ONLY[i]))
             return pki_step_fail(log, "%s applies with %s and %s",
                                  pki_step_spell(s, MODEL_ONLY[i], n1),
                                  pki_step_spell(s, "from", n2), pki_step_spell(s, "to", n3));
-    if (o->from_name && o->no_stance && o->no_scale && o->no_fold && !o->rules_name)
-        return pki_step_fail(log, "%s, %s and %s together leave nothing to do",
+    if (o->from_name && o->no_stance && o->no_scale && o->no_fold && o->no_contacts &&
+        o->no_avoid && o->no_twist && !o->rules_name) {
+        char n4[64], n5[64], n6[64];
+        return pki_step_fail(log, "%s, %s, %s, %s, %s and %s together leave nothing to do",
                              pki_step_spell(s, "no_stance", n1), pki_step_spell(s, "no_scale", n2),
-                             pki_step_spell(s, "no_fold", n3));
+                             pki_step_spell(s, "no_fold", n3), pki_step_spell(s, "no_contacts", n4),
+                             pki_step_spell(s, "no_avoid", n5), pki_step_spell(s, "no_twist", n6));
+    }
     if (o->fingers && o->no_stance)
         return pki_step_fail(log, "%s is part of the stance step, which %s turns off",
                              pki_step_spell(s, "fingers", n1), pki_step_spell(s, "no_stance", n2));
@@ -238,7 +248,11 @@ static int between_models(const pk_step *s, pk_doc *d, retarget_result *rr, pk_l
                               .feet_from_source = o->feet_from_source,
                               .keep_absent = o->keep_absent,
                               .max_deg = o->max_deg,
-                              .max_pos = o->max_pos};
+                              .max_pos = o->max_pos,
+                              .no_contacts = o->no_contacts,
+                              .no_avoid = o->no_avoid,
+                              .no_twist = o->no_twist,
+                              .measure = o->measure};
     rr->models = true;
     if (fit_models(o, from, from_name, d, rr, log) != 0)
         return -1;
@@ -484,6 +498,40 @@ static void camera_summary(const pk_camera_report *c, pk_buf *out)
         pk_buf_printf(out, "; %zu orthographic frame%s left alone", c->ortho, pki_plural(c->ortho));
 }
 
+/* One line per sizing step that did something (the avoid step also when
+ * B has no bodies to keep out of). */
+static void sizing_summary(const pk_step *s, const pk_sizing_report *z, pk_buf *out)
+{
+    const retarget_opts *o = s->o;
+    if (z->contacts_done && z->contact_frames) {
+        pk_buf_printf(out, "\ncontacts: %zu on the source model, the hands moved on %zu frame%s",
+                      z->contacts, z->contact_frames, pki_plural(z->contact_frames));
+        if (z->out_of_reach)
+            pk_buf_printf(out, " (%zu beyond the target's reach: arm stretched)", z->out_of_reach);
+        pk_buf_printf(out, "; contact gap error %.1f%% -> %.1f%% of the target's arm (mean)",
+                      100.0 * z->gap_before, 100.0 * z->gap_after);
+    }
+    if (!o->no_avoid && z->avoid_no_bodies)
+        pk_buf_printf(out, "\navoid: skipped, the target model has no rigid bodies that follow "
+                           "its bones");
+    else if (z->avoid_done && z->avoid_frames)
+        pk_buf_printf(out,
+                      "\navoid: %zu frame%s of an arm turned out of the target's body (deepest "
+                      "%.3f units inside, turned up to %.1f deg)",
+                      z->avoid_frames, pki_plural(z->avoid_frames), z->avoid_deepest, z->avoid_deg);
+    if (z->twist_done && z->twist_frames)
+        pk_buf_printf(out,
+                      "\ntwist: %zu frame%s of an arm's twist moved into the twist bones (up to "
+                      "%.1f deg; the hands' world rotations within %.4f deg)",
+                      z->twist_frames, pki_plural(z->twist_frames), z->twist_deg,
+                      z->twist_hand_deg);
+    if (z->refused)
+        pk_buf_printf(out,
+                      "\nelbows: %zu correction%s refused (%s would have bent an elbow backwards "
+                      "past its rest plane)",
+                      z->refused, pki_plural(z->refused), z->refused == 1 ? "it" : "they");
+}
+
 static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
 {
     const retarget_result *rr = res->own;
@@ -518,47 +566,225 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
         stance_summary(s, &t->stance, out);
     if (rr->models && t->scale_done && t->scale_keys)
         scale_summary(s, &t->scale, out);
+    if (rr->models)
+        sizing_summary(s, &t->sizing, out);
     if (rr->fit_done)
         fit_summary(&rr->fit, ((const retarget_opts *)s->o)->keep_absent, out);
     if (((const retarget_opts *)s->o)->verbose)
         pki_unmatched(e, out);
 }
 
+/* ---- the JSON report: the sizing's measures ---- */
+
+static void jnum(pki_json *j, const char *k, double v)
+{
+    pki_json_knum(j, k, pki_round6(v));
+}
+
+static void jpair(pki_json *j, const char *k, const char *a, double va, const char *b, double vb)
+{
+    pki_json_key(j, k);
+    pki_json_open(j, '{');
+    jnum(j, a, va);
+    jnum(j, b, vb);
+    pki_json_close(j, '}');
+}
+
+static void json_steps(pki_json *j, const retarget_opts *o, const pk_sizing_report *z)
+{
+    pki_json_key(j, "steps");
+    pki_json_open(j, '{');
+    pki_json_key(j, "contacts");
+    if (o->no_contacts) {
+        pk_buf_puts(j->b, "null");
+    } else {
+        pki_json_open(j, '{');
+        pki_json_kint(j, "found", (long long)z->contacts);
+        pki_json_kint(j, "frames", (long long)z->contact_frames);
+        pki_json_kint(j, "out_of_reach", (long long)z->out_of_reach);
+        jnum(j, "gap_before", z->gap_before);
+        jnum(j, "gap_after", z->gap_after);
+        pki_json_close(j, '}');
+    }
+    pki_json_key(j, "avoid");
+    if (o->no_avoid) {
+        pk_buf_puts(j->b, "null");
+    } else {
+        pki_json_open(j, '{');
+        pki_json_kbool(j, "skipped", z->avoid_no_bodies);
+        pki_json_kint(j, "frames", (long long)z->avoid_frames);
+        jnum(j, "deepest", z->avoid_deepest);
+        jnum(j, "deg", z->avoid_deg);
+        pki_json_close(j, '}');
+    }
+    pki_json_key(j, "twist");
+    if (o->no_twist) {
+        pk_buf_puts(j->b, "null");
+    } else {
+        pki_json_open(j, '{');
+        pki_json_kint(j, "frames", (long long)z->twist_frames);
+        jnum(j, "deg", z->twist_deg);
+        jnum(j, "hand_deg", z->twist_hand_deg);
+        pki_json_close(j, '}');
+    }
+    pki_json_kint(j, "refused", (long long)z->refused);
+    pki_json_kint(j, "keys", (long long)z->keys);
+    pki_json_close(j, '}');
+}
+
+static void json_measure(pki_json *j, const pk_sizing_measure *m)
+{
+    pki_json_key(j, "frames");
+    pki_json_open(j, '[');
+    pki_json_item(j);
+    pki_json_num(j->b, m->first);
+    pki_json_item(j);
+    pki_json_num(j->b, m->last);
+    pki_json_close(j, ']');
+    jpair(j, "arm", "from", m->arm_a, "to", m->arm_b);
+    jpair(j, "leg", "from", m->leg_a, "to", m->leg_b);
+    pki_json_key(j, "contacts");
+    pki_json_open(j, '[');
+    for (size_t i = 0; i < m->ncontacts; i++) {
+        const pk_sizing_contact *c = &m->contacts[i];
+        pki_json_item(j);
+        pki_json_open(j, '{');
+        bool both = strcmp(c->with, "hand") == 0;
+        pki_json_kstr(j, "hand", both ? "both" : c->side ? "right" : "left");
+        pki_json_kstr(j, "with", both ? "each other" : c->with);
+        pki_json_key(j, "frames");
+        pki_json_open(j, '[');
+        pki_json_item(j);
+        pki_json_num(j->b, c->first);
+        pki_json_item(j);
+        pki_json_num(j->b, c->last);
+        pki_json_close(j, ']');
+        jnum(j, "gap_from", c->gap_a);
+        jpair(j, "before", "mean", c->before_mean, "max", c->before_max);
+        jpair(j, "after", "mean", c->after_mean, "max", c->after_max);
+        pki_json_close(j, '}');
+    }
+    pki_json_close(j, ']');
+    pki_json_key(j, "hands");
+    pki_json_open(j, '{');
+    pki_json_kint(j, "frames", (long long)m->contact_frames);
+    jpair(j, "before", "mean", m->hands_before_mean, "p95", m->hands_before_p95);
+    jpair(j, "after", "mean", m->hands_after_mean, "p95", m->hands_after_p95);
+    pki_json_close(j, '}');
+    pki_json_key(j, "feet");
+    pki_json_open(j, '{');
+    pki_json_kint(j, "planted_frames", (long long)m->planted_frames);
+    jnum(j, "slide_from", m->slide_a);
+    jpair(j, "slide", "before", m->slide_b_before, "after", m->slide_b);
+    jnum(j, "slide_excess_max", m->slide_excess_max);
+    jpair(j, "floor_p95", "before", m->floor_p95_before, "after", m->floor_p95);
+    pki_json_close(j, '}');
+    pki_json_key(j, "arms_far_from_contacts");
+    pki_json_open(j, '{');
+    pki_json_kint(j, "frames", (long long)m->far_frames);
+    jnum(j, "max_deg", m->drift_max_deg);
+    jnum(j, "mean_deg", m->drift_mean_deg);
+    pki_json_close(j, '}');
+    pki_json_key(j, "penetration");
+    pki_json_open(j, '{');
+    pki_json_kbool(j, "bodies", m->bodies);
+    pki_json_key(j, "before");
+    pki_json_open(j, '{');
+    pki_json_kint(j, "frames", (long long)m->pen_before);
+    jnum(j, "deepest", m->pen_deepest_before);
+    pki_json_close(j, '}');
+    pki_json_key(j, "after");
+    pki_json_open(j, '{');
+    pki_json_kint(j, "frames", (long long)m->pen_after);
+    jnum(j, "deepest", m->pen_deepest_after);
+    pki_json_close(j, '}');
+    pki_json_close(j, '}');
+    pki_json_key(j, "bends");
+    pki_json_open(j, '{');
+    const char *names[2] = {"elbows", "knees"};
+    size_t checked[2] = {m->elbow_frames, m->knee_frames}, past[2] = {m->elbow_past, m->knee_past};
+    size_t past0[2] = {m->elbow_past_before, m->knee_past_before};
+    double worst[2] = {m->elbow_worst_deg, m->knee_worst_deg};
+    for (int i = 0; i < 2; i++) {
+        pki_json_key(j, names[i]);
+        pki_json_open(j, '{');
+        pki_json_kint(j, "checked", (long long)checked[i]);
+        pki_json_kint(j, "past_rest_before", (long long)past0[i]);
+        pki_json_kint(j, "past_rest", (long long)past[i]);
+        if (!i)
+            pki_json_kint(j, "worse", (long long)m->elbow_worse);
+        jnum(j, "worst_deg", worst[i]);
+        pki_json_close(j, '}');
+    }
+    pki_json_close(j, '}');
+}
+
+static int report(const pk_step *s, const pk_step_result *res, pk_report_format f, pk_buf *out,
+                  pk_log *log)
+{
+    (void)log;
+    if (f != PK_REPORT_JSON)
+        return 1;
+    const retarget_opts *o = s->o;
+    const retarget_result *rr = res->own;
+    pki_json j = pki_json_begin(out, true);
+    pki_json_open(&j, '{');
+    pki_json_kstr(&j, "input", s->ninputs ? s->inputs[0] : NULL);
+    pki_json_kstr(&j, "from", o->from_name);
+    pki_json_kstr(&j, "to", o->to_name);
+    if (rr && rr->models) {
+        json_steps(&j, o, &rr->report.sizing);
+        if (rr->report.measure)
+            json_measure(&j, rr->report.measure);
+    }
+    pki_json_close(&j, '}');
+    pk_buf_putc(out, '\n');
+    return 0;
+}
+
+static void want(pk_step *s, pk_report_format f)
+{
+    if (f == PK_REPORT_JSON)
+        ((retarget_opts *)s->o)->measure = true;
+}
+
 static const char HELP[] =
     "usage: posekit retarget IN --from A.pmx --to B.pmx [--rules R.yaml] -o OUT\n"
     "                           [--no-stance] [--no-scale] [--no-fold] [--fingers]\n"
+    "                           [--no-contacts] [--no-avoid] [--no-twist]\n"
     "                           [--feet-from-source] [--keep-absent]\n"
-    "                           [--max-deg D] [--max-pos P] [--verbose] [--strict]\n"
+    "                           [--max-deg D] [--max-pos P] [--report R.json]\n"
+    "                           [--json] [--verbose] [--strict]\n"
     "       posekit retarget IN --rules R.yaml -o OUT [--verbose] [--strict]\n"
     "       posekit retarget CAMERA.vmd --from A --to B --motion DANCE.vmd -o OUT\n"
     "\n"
     "Adapts a VMD motion or VPD pose made for model A to model B.  With the\n"
     "two models (PMX or PMD) every step is computed from their bones:\n"
     "\n"
-    "  1. rename   bones by the rules' `rename`, morphs by `morphs` (with --rules)\n"
-    "  2. fold     bones A has and B lacks (上半身2, グルーブ, 全ての親, 腕捩, ...)\n"
-    "              are carried into the bones B has below them, so each of\n"
-    "              B's bones keeps its world rotation; a motion's rewritten\n"
-    "              track gets the fewest keys whose curves stay within\n"
-    "              --max-deg and --max-pos of it at every frame\n"
-    "  3. stance   per side, 腕->ひじ and ひじ->手首 (--fingers: the hand and\n"
-    "              every finger joint too): the rotation r that turns A's rest\n"
-    "              direction into B's; the bone's rotations q become q*r^-1,\n"
-    "              those below it r*q*r^-1, so the arm points where it did\n"
-    "  4. scale    translations of 全ての親, センター, グルーブ, 足IK親, 足ＩＫ and\n"
-    "              つま先ＩＫ times B's leg over A's (XZ: 足->足首 distance, Y:\n"
-    "              its height): a key at rest on A is at rest on B\n"
+    "  1. rename   bones and morphs by the rules (with --rules)\n"
+    "  2. fold     bones A has and B lacks (上半身2, グルーブ, 腕捩, ...) carried\n"
+    "              into the bones B has below them (world rotations kept,\n"
+    "              within --max-deg and --max-pos at every frame)\n"
+    "  3. stance   腕->ひじ, ひじ->手首 (--fingers: the hand and fingers too)\n"
+    "              turned from A's rest direction to B's: the arm points\n"
+    "              where it did\n"
+    "  4. scale    translations of センター, 足ＩＫ, ... times B's leg over A's\n"
+    "  5. contacts where A's hands touch each other, the head, body, thighs or\n"
+    "              floor, B's touch the same place, scaled (the elbow in its\n"
+    "              plane, the hand's rotation kept), eased in and out\n"
+    "  6. avoid    B's forearms and hands turned out of B's rigid bodies where\n"
+    "              A's are not inside A's (shoulder first, then elbow; a hand\n"
+    "              the contacts placed stays, its elbow swinging)\n"
+    "  7. twist    the arms' twist moved into 腕捩 and 手捩 (the hands' world\n"
+    "              rotations kept within 0.01 deg)\n"
     "\n"
-    "Before the fold, keys of bones A lacks and B has (off rest) are left out\n"
-    "with a warning: MMD ignores them on A, so B must not play them\n"
-    "(--keep-absent keeps them).  Duplicate keys are dropped (the later\n"
-    "record wins, as MMD reads it).  The report counts the keys in, out,\n"
-    "changed, added and removed, and says what each step that changed a key\n"
-    "did: what was folded and the worst error, each segment's angle, the\n"
-    "factors.\n"
-    "A rules file's `stance` entries win over the computed segment of the same\n"
-    "bone, its `scale` over the computed factors.  Without models the rules\n"
-    "do it all: `stance` {bone, rotate: [X,Y,Z] degrees, chain} and `scale`\n"
+    "Keys of bones A lacks and B has are left out (MMD ignores them on A;\n"
+    "--keep-absent keeps them), duplicate keys dropped.  No sizing step\n"
+    "(5-7) bends an elbow backwards past its rest plane beyond A's: such a\n"
+    "correction is refused and counted.  The report counts the keys in, out,\n"
+    "changed, added and removed, and gives a line per step that did\n"
+    "something.  A rules file's `stance` and `scale` win over the computed\n"
+    "ones; without models the rules do it all\n"
     "(rules/a-to-t-stance.yaml).\n"
     "\n"
     "  --from A         the model IN was made for (.pmx, .pmd, a body file,\n"
@@ -568,6 +794,7 @@ static const char HELP[] =
     "  --no-stance      leave the arms' rotations alone\n"
     "  --no-scale       leave translations alone\n"
     "  --no-fold        leave bones B lacks as they are (MMD ignores them)\n"
+    "  --no-contacts, --no-avoid, --no-twist  leave that sizing step out\n"
     "  --fingers        the stance of the hand and each finger joint too\n"
     "  --feet-from-source  also move each 足ＩＫ so the foot stands from its hip\n"
     "                   as on A (scaled), not at B's own rest: B's feet then\n"
@@ -580,6 +807,10 @@ static const char HELP[] =
     "  --max-pos P      the fold's translation tolerance, units (default 0.005)\n"
     "  -o, --output OUT output file (.vmd or .vpd; a motion written as .vpd is\n"
     "                   an error: convert --frame takes one pose); may name IN\n"
+    "  --report R.json  also write the measures of the sizing: each contact\n"
+    "                   on A (frames, gap on B before and after), planted feet,\n"
+    "                   arms far from contacts, penetration, bends\n"
+    "  --json           the measures on standard output instead of the lines\n"
     "  --strict         treat warnings as errors\n"
     "  -v, --verbose    list the names no rename rule matched, every segment,\n"
     "                   every bone left alone, and the fold's fit\n"
@@ -587,7 +818,7 @@ static const char HELP[] =
 
 const pki_step_def pki_step_retarget = {
     .name = "retarget",
-    .about = "to another model: fold, stance and scale from the models",
+    .about = "to another model: fold, stance, scale and sizing from the models",
     .help = HELP,
     .options = PKI_ROWS(OPTIONS),
     .opts_size = sizeof(retarget_opts),
@@ -597,11 +828,17 @@ const pki_step_def pki_step_retarget = {
     .check = check,
     .run = run,
     .summary = summary,
-    .reports = PKI_REPORT(PK_REPORT_TEXT),
+    .reports = PKI_REPORT(PK_REPORT_TEXT) | PKI_REPORT(PK_REPORT_JSON),
+    .report = report,
+    .want = want,
     .makes = pki_makes_input,
     .takes_input = true,
     .free_result = free_result,
     .wants_bodies = picks_body,
     .bodies = offsetof(retarget_opts, bodies),
-    .cli = {.output = PK_CLI_OUT_DOC},
+    .cli = {.output = PK_CLI_OUT_DOC,
+            .side_option = "report",
+            .side_format = PK_REPORT_JSON,
+            .side_what = "the measures of the sizing (JSON)",
+            .side_exts = ".json"},
 };

@@ -22,6 +22,10 @@
 
 static const double PI = 3.14159265358979323846;
 
+/* The laws here are the stance's, the fold's and the scale's: the sizing
+ * steps (contacts, avoid, twist; test_sizing.c) are off. */
+#define NO_SIZING .no_contacts = true, .no_avoid = true, .no_twist = true
+
 #define NEAR(a, b, e)                                                                              \
     do {                                                                                           \
         double a_ = (a), b_ = (b);                                                                 \
@@ -161,7 +165,8 @@ static pk_motion *retarget(const pk_motion *in, const pk_model *a, const pk_mode
 {
     pk_motion *m = pk_motion_clone(in);
     assert_non_null(m);
-    pk_retarget_options o = {.from = a,
+    pk_retarget_options o = {NO_SIZING,
+                             .from = a,
                              .to = b,
                              .no_stance = !stance,
                              .no_scale = !scale,
@@ -343,8 +348,8 @@ static void test_fold_pose_appends(void **state)
         assert_non_null(p);
         pk_pose *q = pk_pose_clone(p);
         assert_non_null(q);
-        pk_retarget_options o = {
-            .from = a, .to = b, .no_stance = true, .no_scale = true}; /* fold only */
+        pk_retarget_options o = {NO_SIZING, .from = a, .to = b, .no_stance = true,
+                                 .no_scale = true}; /* fold only */
         pk_retarget_report rep;
         assert_int_equal(pk_pose_retarget_models(q, NULL, &o, NULL, &rep, NULL), 0);
         if (rep.fold.ntwisted > twisted)
@@ -664,7 +669,8 @@ static void test_absent_on_source_left_out(void **state)
         pb->name = tu_intern(pose->names, KEYS[i].name);
         memcpy(pb->rot, k->rot, sizeof pb->rot);
     }
-    pk_retarget_options o = {.from = a,
+    pk_retarget_options o = {NO_SIZING,
+                             .from = a,
                              .to = b,
                              .no_stance = true,
                              .no_scale = true,
@@ -830,7 +836,8 @@ static void test_rest_stays_rest(void **state)
                 }
             bool stance = both_have(a, b, "腕", "ひじ") || both_have(a, b, "ひじ", "手首");
             bool scale = leg(a) && leg(b);
-            pk_retarget_options o = {.from = a, .to = b, .no_stance = !stance, .no_scale = !scale};
+            pk_retarget_options o = {NO_SIZING, .from = a, .to = b, .no_stance = !stance,
+                                     .no_scale = !scale};
             o.no_fold = !stance && !scale; /* one step at least */
             pk_retarget_report rep;
             pk_log log;
@@ -891,7 +898,8 @@ static void test_rest_stays_rest(void **state)
     pk_pose_bone *pb = pk_pose_push_bone(p);
     pb->name = tu_intern(p->names, "左足ＩＫ");
     pb->rot[3] = 1;
-    pk_retarget_options o = {.from = a, .to = b, .no_stance = true, .feet_from_source = true};
+    pk_retarget_options o = {NO_SIZING, .from = a, .to = b, .no_stance = true,
+                             .feet_from_source = true};
     pk_retarget_report rep;
     assert_int_equal(pk_pose_retarget_models(p, NULL, &o, NULL, &rep, NULL), 0);
     for (int c = 0; c < 3; c++)
@@ -973,7 +981,7 @@ static void test_keys_add_up(void **state)
         size_t n_in = 0, n_out = 0;
         for (int sec = 0; sec < PK_SEC_COUNT; sec++)
             n_in += pk_motion_count(m, (pk_section)sec);
-        pk_retarget_options o = {.from = from[d], .to = b};
+        pk_retarget_options o = {NO_SIZING, .from = from[d], .to = b};
         pk_edit_stats st = {0};
         pk_retarget_report rep;
         assert_int_equal(pk_motion_retarget_models(m, NULL, &o, &st, &rep, NULL), 0);

@@ -27,6 +27,25 @@ int pki_retarget_drop_absent(pki_bone_set *s, const pk_retarget_options *o, pk_r
 int pki_retarget_fold_motion(pk_motion *m, const pk_model *a, const pk_model *b, double max_deg,
                              double max_pos, pk_fold_report *rep, pk_log *log);
 
+/* What pki_fit_track did: the largest error at an integer frame (the
+ * sampler's: degrees; units as a distance) and the pieces given a key at
+ * every frame. */
+typedef struct pki_fit_out {
+    double worst_deg, worst_pos;
+    size_t refitted;
+} pki_fit_out;
+struct pki_curve_cache;
+/* Keys for one track given at every frame f0 .. fr[nf-1] (pos[i], rot[i]
+ * at frame f0 + i): the fewest a greedy search over the candidate frames
+ * fr[0..nf) (ascending, f0 first) finds whose curves, fitted by the
+ * keyframe reducer's fitter, stay within tol_deg and tol_pos at every
+ * frame (checked with the sampler; a piece out of tolerance gets a key at
+ * every frame), appended to out under `name` in frame order, the first
+ * with linear curves (retarget_fit.c).  0, or -1 on OOM (not logged). */
+int pki_fit_track(const float (*pos)[3], const float (*rot)[4], uint32_t f0, const uint32_t *fr,
+                  size_t nf, pk_name_id name, double tol_deg, double tol_pos,
+                  struct pki_curve_cache *cache, pk_motion *out, pki_fit_out *res);
+
 /* A copy of a set's bone keys before the steps, to count what they did
  * (retarget_tally.c). */
 typedef struct pki_retarget_tally {

@@ -34,6 +34,7 @@
 #include "math/quat.h"
 #include "model/skeleton.h"
 #include "ops/retarget/retarget.h"
+#include "ops/retarget/sizing.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -167,10 +168,8 @@ static int stance_named(const pk_model *a, const pk_model *b, bool fingers, pk_s
                         const char *a_name, const char *b_name, pk_log *log)
 {
     static const char *const FINGERS[5][4] = {
-        {"親指０", "親指１", "親指２", NULL},
-        {"人指１", "人指２", "人指３", NULL},
-        {"中指１", "中指２", "中指３", NULL},
-        {"薬指１", "薬指２", "薬指３", NULL},
+        {"親指０", "親指１", "親指２", NULL}, {"人指１", "人指２", "人指３", NULL},
+        {"中指１", "中指２", "中指３", NULL}, {"薬指１", "薬指２", "薬指３", NULL},
         {"小指１", "小指２", "小指３", NULL},
     };
     memset(out, 0, sizeof *out);
@@ -274,9 +273,8 @@ static int scale_named(const pk_model *a, const pk_model *b, pk_leg_scale *out, 
         if (ha < 0 || ia < 0 || hb < 0 || ib < 0)
             continue;
         for (int k = 0; k < 3; k++)
-            out->ik_shift[side][k] =
-                ((double)b->bones[hb].pos[k] - b->bones[ib].pos[k]) +
-                s[k] * ((double)a->bones[ia].pos[k] - a->bones[ha].pos[k]);
+            out->ik_shift[side][k] = ((double)b->bones[hb].pos[k] - b->bones[ib].pos[k]) +
+                                     s[k] * ((double)a->bones[ia].pos[k] - a->bones[ha].pos[k]);
     }
     return 0;
 }
@@ -352,9 +350,9 @@ static void scale_fn(void *ctx, const uint8_t *raw, size_t len, pki_bone_ref k)
     }
 }
 
-static const char *const SCALED[] = {"全ての親", "センター", "グルーブ",     "左足IK親",
-                                     "右足IK親", "左足ＩＫ", "右足ＩＫ",     "左つま先ＩＫ",
-                                     "右つま先ＩＫ"};
+static const char *const SCALED[] = {"全ての親", "センター",     "グルーブ",
+                                     "左足IK親", "右足IK親",     "左足ＩＫ",
+                                     "右足ＩＫ", "左つま先ＩＫ", "右つま先ＩＫ"};
 
 static pk_name_id intern_utf8(pk_names *names, const char *utf8)
 {
@@ -543,6 +541,8 @@ void pk_retarget_report_free(pk_retarget_report *r)
     free(r->dropped);
     r->dropped = NULL;
     r->ndropped = 0;
+    pk_sizing_measure_free(r->measure);
+    r->measure = NULL;
 }
 
 /* One step on s, counting the keys it changed or added into *keys. */
@@ -619,6 +619,15 @@ static int run(pki_bone_set *s, pk_motion *m, pk_pose *p, const pk_rules *r,
     int rc = pki_retarget_drop_duplicates(s, st, log);
     if (!rc)
         rc = pki_retarget_drop_absent(s, o, rep, log);
+    /* the sizing steps compare B with A playing the input as it is now */
+    bool sizing = !o->no_contacts || !o->no_avoid || !o->no_twist || o->measure;
+    pk_motion *in_m = NULL;
+    pk_pose *in_p = NULL;
+    if (!rc && sizing &&
+        !(m ? (in_m = pk_motion_clone(m)) != NULL : (in_p = pk_pose_clone(p)) != NULL)) {
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        rc = -1;
+    }
     if (!rc && !o->no_fold) {
         rc =
             m ? pki_retarget_fold_motion(m, o->from, o->to, o->max_deg, o->max_pos, &rep->fold, log)
@@ -632,6 +641,10 @@ static int run(pki_bone_set *s, pk_motion *m, pk_pose *p, const pk_rules *r,
         rc = counted(rules_step, s, r, o, rep, &rep->rules_keys, log);
     if (!rc && !o->no_scale && !pki_retarget_rules_scale(r))
         rc = counted(scale_step, s, r, o, rep, &rep->scale_keys, log);
+    if (!rc && sizing)
+        rc = pki_sizing_run(s, in_m, in_p, o, rep, log);
+    pk_motion_free(in_m);
+    pk_pose_free(in_p);
     if (!rc && pki_retarget_tally_end(&t, s, st) != 0) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         rc = -1;

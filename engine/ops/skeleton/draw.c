@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ops/skeleton/contacts.h"
+
 enum { MAX_FIGURES = 60, STRIP_COLUMNS = 6 };
 
 typedef struct dbone {
@@ -47,8 +49,19 @@ typedef struct dmodel {
     size_t nbones;
 } dmodel;
 
+/* A contact of the figure drawn: the point of the hand that touches and
+ * the nearest point of what it touches, the gap as a fraction of the
+ * model's arm (and, on the vs figure, the gap the pose's contact has). */
+typedef struct dmark {
+    int side, with;
+    double hand[3], on[3];
+    double gap, gap_a; /* of the arm */
+} dmark;
+
 typedef struct dfig {
-    int who;        /* 0: the pose, 1: --vs */
+    int who; /* 0: the pose, 1: --vs */
+    dmark marks[8];
+    int nmarks;
     uint32_t frame; /* motions: the frame */
     bool motion;
     double (*pos)[3], (*end)[3], (*rot)[4];
@@ -192,8 +205,8 @@ static void control_bones(dmodel *dm, const pk_model *m)
     }
 }
 
-static bool copy_model(dmodel *dm, const pk_model *m, const char *label,
-                       const pk_selection *sel, const pk_selection *body)
+static bool copy_model(dmodel *dm, const pk_model *m, const char *label, const pk_selection *sel,
+                       const pk_selection *body)
 {
     dm->label = dup(label);
     dm->nbones = m->nbones;
@@ -212,8 +225,7 @@ static bool copy_model(dmodel *dm, const pk_model *m, const char *label,
         db->ik = (b->flags & PK_BONE_IK) != 0;
         db->match = -1;
         size_t len = 0;
-        const uint8_t *raw =
-            b->cp932 == PK_NO_NAME ? NULL : pk_names_raw(m->names, b->cp932, &len);
+        const uint8_t *raw = b->cp932 == PK_NO_NAME ? NULL : pk_names_raw(m->names, b->cp932, &len);
         db->chosen = !sel || (raw && pk_selection_has(sel, raw, len));
         db->other = body && !(raw && pk_selection_has(body, raw, len));
         db->drawn = db->chosen && (b->flags & PK_BONE_VISIBLE) != 0;
@@ -257,8 +269,7 @@ static bool selection_drawn(const pk_drawing *d, const pk_draw_options *o, pk_lo
     char models[512];
     snprintf(models, sizeof models, "%s", d->m[0].label);
     if (d->vs && strcmp(d->m[0].label, d->m[1].label) != 0)
-        snprintf(models + strlen(models), sizeof models - strlen(models), " or %s",
-                 d->m[1].label);
+        snprintf(models + strlen(models), sizeof models - strlen(models), " or %s", d->m[1].label);
     const char *spec = o->bones_spec ? o->bones_spec : "";
     if (chosen)
         pk_error(log, PK_E_NOT_FOUND,
@@ -321,6 +332,65 @@ static bool figure(dfig *f, pk_rig *r, const pk_model *m, const pk_doc *doc, con
         }
     }
     return true;
+}
+
+/* ---- contacts (ops/retarget/contacts.c): where the pose's hands touch
+ * something, and the same gap on the vs figure ---- */
+
+static void world_of_fig(const dfig *g, size_t n, pk_bone_world *w)
+{
+    for (size_t i = 0; i < n; i++) {
+        memcpy(w[i].pos, g->pos[i], sizeof w[i].pos);
+        memcpy(w[i].rot, g->rot[i], sizeof w[i].rot);
+    }
+}
+
+/* The mark of a touch on one figure. */
+static void mark_of(const pki_figure *f, const pki_play *p, int side, int with, const pki_touch *t,
+                    dmark *m)
+{
+    double w[2][3] = {{0}}, e[2][3] = {{0}};
+    for (int s = 0; s < 2; s++)
+        if (f->arm[s].ok)
+            pki_hand_at(f, p, 0, s, w[s], e[s]);
+    m->side = side;
+    m->with = with;
+    for (int k = 0; k < 3; k++) {
+        m->hand[k] = w[side][k] + t->at[0] * (e[side][k] - w[side][k]);
+        m->on[k] = with == PKI_WITH_HAND ? w[!side][k] + t->at[1] * (e[!side][k] - w[!side][k])
+                                         : t->surf[k];
+    }
+    m->gap = t->gap / f->arm_len;
+}
+
+/* The pose's contacts at a frame (fa on figure ga) and, on the vs figure
+ * gb (fb), the gap of each; w holds room for either model's bones. */
+static void mark_contacts(const pki_figure *fa, const pki_figure *fb, dfig *ga, dfig *gb,
+                          pk_bone_world *wa, pk_bone_world *wb, int32_t *slot)
+{
+    size_t na = fa->m->nbones, nb = fb->m->nbones;
+    world_of_fig(ga, na, wa);
+    world_of_fig(gb, nb, wb);
+    for (size_t i = 0; i < (na > nb ? na : nb); i++)
+        slot[i] = (int32_t)i;
+    pki_play pa = {fa->m, 0, 1, na, slot, wa}, pb = {fb->m, 0, 1, nb, slot, wb};
+    ga->nmarks = gb->nmarks = 0;
+    for (int side = 0; side < 2; side++)
+        for (int with = 0; with <= PKI_WITH_FLOOR; with++) {
+            if ((with == PKI_WITH_HAND && side) || !fa->arm[side].ok || !fb->arm[side].ok ||
+                ga->nmarks >= (int)(sizeof ga->marks / sizeof *ga->marks))
+                continue;
+            pki_touch ta, tb;
+            double reach = pki_reach(fa, with), g = pki_touch_at(fa, &pa, 0, side, with, &ta);
+            if (!(g < reach) || g < -reach)
+                continue;
+            if (!isfinite(pki_touch_at(fb, &pb, 0, side, with, &tb)))
+                continue;
+            mark_of(fa, &pa, side, with, &ta, &ga->marks[ga->nmarks++]);
+            dmark *m = &gb->marks[gb->nmarks++];
+            mark_of(fb, &pb, side, with, &tb, m);
+            m->gap_a = g / fa->arm_len;
+        }
 }
 
 /* How differently bone i of figure a and bone j of figure b are drawn,
@@ -480,6 +550,22 @@ pk_drawing *pk_draw(const pk_draw_options *o, pk_log *log)
         wn = o->b.model->nbones;
     w = calloc(wn ? wn : 1, sizeof *w);
     ok = ok && w;
+    /* contacts: with a vs on a model of its own, both models' figures */
+    pki_figure *fig = NULL;
+    pk_bone_world *cw = NULL;
+    int32_t *slot = NULL;
+    bool contacts = vs && o->a.model != o->b.model;
+    if (ok && contacts) {
+        fig = calloc(2, sizeof *fig);
+        cw = calloc(2 * wn + 1, sizeof *cw);
+        slot = calloc(wn + 1, sizeof *slot);
+        ok = fig && cw && slot;
+        if (ok) {
+            pki_figure_init(&fig[0], o->a.model);
+            pki_figure_init(&fig[1], o->b.model);
+            contacts = fig[0].arm_len > 0 && fig[1].arm_len > 0;
+        }
+    }
     for (int k = 0; k < (vs ? 2 : 1) && ok; k++) {
         rig[k] = pk_rig_new(in[k]->model, log);
         loc[k] = calloc(in[k]->model->nbones ? in[k]->model->nbones : 1, sizeof *loc[k]);
@@ -497,6 +583,9 @@ pk_drawing *pk_draw(const pk_draw_options *o, pk_log *log)
             if (ok)
                 figure(f, rig[k], in[k]->model, in[k]->doc, tr[k], frame, loc[k], w);
         }
+        if (ok && vs && contacts)
+            mark_contacts(&fig[0], &fig[1], &d->figs[d->nfigs - 2], &d->figs[d->nfigs - 1], cw,
+                          cw + wn, slot);
         if (ok && vs) {
             /* the keys' geodesic angle (the degrees diff reports), and the
              * difference as drawn, which the shading shows */
@@ -518,6 +607,9 @@ pk_drawing *pk_draw(const pk_draw_options *o, pk_log *log)
         free(loc[k]);
     }
     free(w);
+    free(fig);
+    free(cw);
+    free(slot);
     if (!ok) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         pk_drawing_free(d);
@@ -579,7 +671,28 @@ int pk_draw_json(const pk_drawing *d, pk_buf *out)
                               g->dir[i]);
             pk_buf_putc(out, '}');
         }
-        pk_buf_puts(out, "]}");
+        pk_buf_putc(out, ']');
+        if (g->nmarks) {
+            pk_buf_puts(out, ",\"contacts\":[");
+            for (int k = 0; k < g->nmarks; k++) {
+                const dmark *mk = &g->marks[k];
+                pk_buf_puts(out, k ? ",\n {\"hand\":" : "\n {\"hand\":");
+                pki_json_str(out, mk->with == PKI_WITH_HAND ? "both" : mk->side ? "right" : "left");
+                pk_buf_puts(out, ",\"with\":");
+                pki_json_str(out,
+                             mk->with == PKI_WITH_HAND ? "each other" : pki_with_name(mk->with));
+                pk_buf_puts(out, ",\"point\":");
+                json_nums(out, mk->hand, 3);
+                pk_buf_puts(out, ",\"on\":");
+                json_nums(out, mk->on, 3);
+                pk_buf_printf(out, ",\"gap\":%.6f", mk->gap);
+                if (g->who == 1)
+                    pk_buf_printf(out, ",\"gap_pose\":%.6f", mk->gap_a);
+                pk_buf_putc(out, '}');
+            }
+            pk_buf_putc(out, ']');
+        }
+        pk_buf_putc(out, '}');
     }
     pk_buf_puts(out, "\n]}\n");
     return out->oom ? -1 : 0;
@@ -695,7 +808,9 @@ static void text_at(canvas *c, double x, double y, const char *anchor, double si
     pki_buf_puts_xml(c->b, s);
     pk_buf_puts(c->b, "</text>\n");
     double w = pki_text_width(s, size, attrs && strstr(attrs, "bold"));
-    double right = strcmp(anchor, "start") == 0 ? x + w : strcmp(anchor, "middle") == 0 ? x + w / 2 : x;
+    double right = strcmp(anchor, "start") == 0    ? x + w
+                   : strcmp(anchor, "middle") == 0 ? x + w / 2
+                                                   : x;
     c->w = fmax(c->w, right + 10);
     c->h = fmax(c->h, y + 6);
 }
@@ -792,6 +907,48 @@ static void draw_links(canvas *c, const pk_drawing *d, const dfig *g, int view, 
 }
 
 /* One figure in one view, its origin at (ox, oy) in pixels. */
+/* A figure's contacts: the touching point of the hand and the nearest
+ * point of what it touches, joined; the pose's in green, the vs figure's
+ * in orange with its gap and the pose's, as fractions of each one's arm. */
+static void draw_marks(canvas *c, const dfig *g, int view, double ox, double oy, double scale,
+                       bool under)
+{
+    const char *colour = under ? "#ff7f0e" : "#2ca02c";
+    for (int k = 0; k < g->nmarks; k++) {
+        const dmark *m = &g->marks[k];
+        double x1, y1, x2, y2;
+        project(view, m->hand, &x1, &y1);
+        project(view, m->on, &x2, &y2);
+        x1 = ox + x1 * scale;
+        y1 = oy + y1 * scale;
+        x2 = ox + x2 * scale;
+        y2 = oy + y2 * scale;
+        const char *with = m->with == PKI_WITH_HAND ? "the other hand" : pki_with_name(m->with);
+        pk_buf_printf(c->b, "<g class=\"%s\"><title>%s hand on %s: gap %.1f%% of the arm",
+                      under ? "vscontact" : "contact",
+                      m->with == PKI_WITH_HAND ? "each"
+                      : m->side                ? "right"
+                                               : "left",
+                      with, 100.0 * m->gap);
+        if (under)
+            pk_buf_printf(c->b, " (the pose: %.1f%%)", 100.0 * m->gap_a);
+        pk_buf_printf(c->b,
+                      "</title><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                      "stroke=\"%s\" stroke-width=\"1.2\" stroke-dasharray=\"2 2\"/>"
+                      "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"none\" stroke=\"%s\" "
+                      "stroke-width=\"1.5\"/><circle cx=\"%.1f\" cy=\"%.1f\" r=\"1.5\" "
+                      "fill=\"%s\"/>",
+                      x1, y1, x2, y2, colour, x1, y1, colour, x2, y2, colour);
+        if (under) {
+            char label[64], attrs[32];
+            snprintf(label, sizeof label, "gap %.1f%% (%.1f%%)", 100.0 * m->gap, 100.0 * m->gap_a);
+            snprintf(attrs, sizeof attrs, "fill=\"%s\"", colour);
+            text_at(c, x1 + 5, y1 - 4, "start", 9, attrs, label);
+        }
+        pk_buf_puts(c->b, "</g>\n");
+    }
+}
+
 static void draw_figure(canvas *c, const pk_drawing *d, const dfig *g, int view, double ox,
                         double oy, double scale, bool under)
 {
@@ -825,6 +982,7 @@ static void draw_figure(canvas *c, const pk_drawing *d, const dfig *g, int view,
         }
     }
     draw_links(c, d, g, view, ox, oy, scale, under);
+    draw_marks(c, g, view, ox, oy, scale, under);
     if (under)
         return;
     for (size_t i = 0; i < m->nbones; i++) {
@@ -860,8 +1018,8 @@ static void draw_figure(canvas *c, const pk_drawing *d, const dfig *g, int view,
             pk_buf_puts(b, "</rect>\n");
             continue;
         }
-        pk_buf_printf(b, "<circle class=\"joint\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\">",
-                      x, y, db->other ? "1.2" : "2", db->other ? OTHER_COLOUR : SIDE_COLOUR[db->side]);
+        pk_buf_printf(b, "<circle class=\"joint\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\">", x,
+                      y, db->other ? "1.2" : "2", db->other ? OTHER_COLOUR : SIDE_COLOUR[db->side]);
         bone_title(b, db, g, i, NULL);
         pk_buf_puts(b, "</circle>\n");
     }
@@ -1214,6 +1372,16 @@ int pk_draw_svg(const pk_drawing *d, pk_buf *out)
             &body, "<rect x=\"10\" y=\"%.1f\" width=\"18\" height=\"10\" fill=\"#cccccc\"/>\n", y);
         text_at(&c, 32, y + 9, "start", 10, "", "bone absent from the pose's model");
         y += 12;
+        bool marks = false;
+        for (size_t f = 0; f < d->nfigs && !marks; f++)
+            marks = d->figs[f].nmarks > 0;
+        if (marks)
+            y = text_wrap(&c, 10, y + 20, 11, "fill=\"#555\"",
+                          "contacts: where a hand of the pose touches the other hand, the body "
+                          "or the floor (green, the point and what it touches), and the same on "
+                          "the figure underneath (orange): its gap and, in brackets, the pose's, "
+                          "each of its own arm's length",
+                          text_right - 10, 14);
     }
     c.h = fmax(c.h, y + 10);
     c.w = fmax(c.w, text_right + 10);

@@ -1,0 +1,665 @@
+/*
+ * sizing.c — the sizing steps of a retarget between two models, run
+ * after stance and scale (posekit.h, pk_sizing_report): A plays the input
+ * and B the output so far, at every frame (play.c); the contacts are
+ * found on A (contacts.c); the steps change B's arms frame by frame
+ * (sizing_hands.c, sizing_avoid.c, sizing_twist.c, all through pki_arm_state); then the arms'
+ * tracks are written back.
+ *
+ * Writing back.  Down each arm (腕, 腕捩, ひじ, 手捩, 手首), each bone's
+ * local rotation is what turns its parent's world rotation as written
+ * so far into the world rotation the steps gave it: a fitted parent's
+ * small error is taken up by its child, and the last bone, 手首, keeps
+ * the hand's world rotation within PKI_HAND_DEG.  A twist bone (fixed
+ * axis) keeps only its twist.  A track is rewritten only over the frames
+ * where that rotation differs from what the track gives (by more than
+ * 0.001 degree; the hand's PKI_HAND_DEG), from the key before such a run
+ * to the key after it: the keys there are replaced by the fewest the
+ * keyframe reducer's fitter finds (retarget_fit.c) within the fold's
+ * tolerances (max_deg, max_pos; the hand's PKI_HAND_DEG), the first and
+ * last of them keep the records they replace where those frames did not
+ * change, and every other key stays as it was.  A pose takes the values.
+ */
+#include "common/diag.h"
+#include "common/grow.h"
+#include "math/curve.h"
+#include "model/names.h"
+#include "model/skeleton.h"
+#include "ops/retarget/retarget.h"
+#include "ops/retarget/sizing.h"
+#include "ops/retarget/vec.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PKI_HAND_DEG 0.009 /* the hand's world rotation kept within this, degrees */
+#define CHANGED_DEG 0.001
+
+static void state_free(pki_arm_state *st)
+{
+    free(st->q);
+    free(st->q0);
+    free(st->d);
+    free(st->par);
+    free(st->top);
+    free(st->tip);
+    memset(st, 0, sizeof *st);
+}
+
+static void sizing_free(pki_sizing *z)
+{
+    pki_play_free(&z->pa);
+    pki_play_free(&z->pb);
+    pki_contacts_free(&z->contacts);
+    for (int s = 0; s < 2; s++) {
+        state_free(&z->arm[s]);
+        free(z->held[s]);
+    }
+}
+
+/* B's arm of side s at every row, from B's play. */
+static bool state_init(pki_sizing *z, int s)
+{
+    pki_arm_state *st = &z->arm[s];
+    const pki_arm *a = &z->b.arm[s];
+    uint32_t n = z->pb.n;
+    st->n = n;
+    st->nb = a->n;
+    st->q = malloc((n + 1) * sizeof *st->q);
+    st->q0 = malloc((n + 1) * sizeof *st->q0);
+    st->d = malloc((n + 1) * sizeof *st->d);
+    st->par = malloc((n + 1) * sizeof *st->par);
+    st->top = malloc((n + 1) * sizeof *st->top);
+    st->tip = malloc((n + 1) * sizeof *st->tip);
+    if (!st->q || !st->q0 || !st->d || !st->par || !st->top || !st->tip)
+        return false;
+    int32_t parent = z->b.m->bones[a->bone[0]].parent;
+    for (uint32_t r = 0; r < n; r++) {
+        const pk_bone_world *w0 = pki_play_at(&z->pb, r, a->bone[0]);
+        double inv[4];
+        if (parent >= 0)
+            memcpy(st->par[r], pki_play_at(&z->pb, r, parent)->rot, sizeof st->par[r]);
+        else {
+            st->par[r][0] = st->par[r][1] = st->par[r][2] = 0;
+            st->par[r][3] = 1;
+        }
+        memcpy(st->top[r], w0->pos, sizeof st->top[r]);
+        pki_qd_conj(st->par[r], inv);
+        pki_qd_mul(inv, w0->rot, st->q[r][0]);
+        memset(st->d[r][0], 0, sizeof st->d[r][0]);
+        for (int i = 1; i < a->n; i++) {
+            const pk_bone_world *up = pki_play_at(&z->pb, r, a->bone[i - 1]);
+            const pk_bone_world *x = pki_play_at(&z->pb, r, a->bone[i]);
+            double v[3];
+            pki_qd_conj(up->rot, inv);
+            pki_qd_mul(inv, x->rot, st->q[r][i]);
+            pki_v3_sub(x->pos, up->pos, v);
+            pki_qd_rotate(inv, v, st->d[r][i]);
+        }
+        const pk_bone_world *wr = pki_play_at(&z->pb, r, a->bone[a->n - 1]);
+        double w[3], t[3], v[3];
+        pki_hand_at(&z->b, &z->pb, r, s, w, t);
+        pki_v3_sub(t, w, v);
+        pki_qd_conj(wr->rot, inv);
+        pki_qd_rotate(inv, v, st->tip[r]);
+    }
+    memcpy(st->q0, st->q, (n + 1) * sizeof *st->q);
+    return true;
+}
+
+/* ---- writing back: motions ---- */
+
+/* The rotation bone b shows for a local q: its twist when its axis is
+ * fixed (as the evaluator reads keys). */
+static void shown(const pk_model *m, int32_t b, const double q[4], double out[4])
+{
+    const pk_model_bone *x = &m->bones[b];
+    double ax[3] = {x->fixed_axis[0], x->fixed_axis[1], x->fixed_axis[2]};
+    if ((x->flags & PK_BONE_FIXED_AXIS) && pki_v3_unit(ax, 1e-12))
+        pki_qd_twist(q, ax, out);
+    else
+        memcpy(out, q, 4 * sizeof *out);
+    pki_q_norm(out);
+}
+
+typedef struct drop_range {
+    pk_name_id name;
+    uint32_t lo, hi;
+} drop_range;
+
+typedef struct writer {
+    pk_motion *m;
+    pk_tracks *tr;
+    pk_motion *add;   /* the new keys */
+    drop_range *drop; /* old records to drop, by name and frames */
+    size_t ndrop, capdrop;
+    pki_curve_cache *cache;
+    double tol_deg, tol_pos;
+    float (*pos)[3], (*rot)[4];
+    uint32_t *fr;
+    bool *changed;
+    double (*cur)[4]; /* the track's shown rotation per row */
+    float (*curpos)[3];
+    double (*fit)[4];  /* the parent's world rotation as written, per row */
+    double (*want)[4]; /* the bone's local wanted per row */
+    double worst;      /* the worst fit at the hand */
+} writer;
+
+static pk_name_id bone_name(pk_motion *m, const pk_model *b, int32_t bone, bool make)
+{
+    size_t len;
+    const uint8_t *raw = pki_model_bone_raw(b, (size_t)bone, &len);
+    if (!raw)
+        return PK_NO_NAME;
+    if (len > PK_VMD_NAME_BYTES)
+        len = pk_cp932_boundary(raw, PK_VMD_NAME_BYTES);
+    pk_name_id id = pk_names_find(m->names, raw, len);
+    if (id == PK_NO_NAME && make)
+        id = pk_names_intern(m->names, raw, len);
+    return id;
+}
+
+static bool push_drop(writer *wr, pk_name_id name, uint32_t lo, uint32_t hi)
+{
+    drop_range *d = pki_grow_push(&wr->drop, &wr->ndrop, &wr->capdrop, sizeof *wr->drop);
+    if (!d)
+        return false;
+    d->name = name;
+    d->lo = lo;
+    d->hi = hi;
+    return true;
+}
+
+/* The records of the track at frame f (the last of them), or -1. */
+static long key_at(const pk_motion *m, const pk_track *t, uint32_t f)
+{
+    for (size_t k = t ? t->count : 0; k-- > 0;)
+        if (m->bones[t->keys[k]].frame == f)
+            return (long)t->keys[k];
+    return -1;
+}
+
+/* The frames a rewrite of rows [a, b] spans: from the track's last key
+ * before a (else the frame before a) to its first key after b (else the
+ * frame after b), within the play. */
+static void bounds(const pki_sizing *z, const pk_motion *m, const pk_track *t, uint32_t a,
+                   uint32_t b, uint32_t *lo, uint32_t *hi)
+{
+    uint32_t f0 = z->pb.f0, last = f0 + z->pb.n - 1, fa = f0 + a, fb = f0 + b;
+    *lo = fa > f0 ? fa - 1 : fa;
+    *hi = fb < last ? fb + 1 : fb;
+    if (!t || !t->count)
+        return;
+    /* the track's keys are in frame order: the first at or after fa */
+    size_t l = 0, h = t->count;
+    while (l < h) {
+        size_t mid = l + (h - l) / 2;
+        if (m->bones[t->keys[mid]].frame < fa)
+            l = mid + 1;
+        else
+            h = mid;
+    }
+    if (l > 0 && m->bones[t->keys[l - 1]].frame >= f0)
+        *lo = m->bones[t->keys[l - 1]].frame;
+    while (l < t->count && m->bones[t->keys[l]].frame <= fb)
+        l++;
+    if (l < t->count && m->bones[t->keys[l]].frame <= last)
+        *hi = m->bones[t->keys[l]].frame;
+}
+
+/* Whether the piece ending at the last record of wr->add (from the one
+ * before it) gives rows a..b within the tolerances. */
+static bool piece_fits(const writer *wr, const pki_sizing *z, uint32_t a, uint32_t b,
+                       double tol_deg)
+{
+    size_t n = wr->add->nbones;
+    uint32_t idx[2] = {(uint32_t)(n - 2), (uint32_t)(n - 1)};
+    pk_track t2 = {wr->add->bones[n - 1].name, idx, 2};
+    pk_cursor c;
+    pk_cursor_init(&c, wr->add, &t2);
+    for (uint32_t f = a + 1; f <= b; f++) {
+        float p[3], q[4];
+        pk_cursor_bone(&c, f, p, q);
+        double qd[4];
+        pki_qd_from_key(q, qd);
+        uint32_t r = f - z->pb.f0;
+        if (pki_qd_angle_deg(qd, wr->want[r]) > tol_deg * 0.999)
+            return false;
+        double d = 0;
+        for (int k = 0; k < 3; k++)
+            d += ((double)p[k] - wr->curpos[r][k]) * ((double)p[k] - wr->curpos[r][k]);
+        if (sqrt(d) > wr->tol_pos * 0.999)
+            return false;
+    }
+    return true;
+}
+
+/* A new record at frame f with the wanted values and curves cp. */
+static pk_bone_key *push_key(writer *wr, const pki_sizing *z, pk_name_id name, uint32_t f,
+                             const uint8_t interp[64])
+{
+    pk_bone_key *k = pk_motion_push_bone(wr->add);
+    if (!k)
+        return NULL;
+    uint32_t r = f - z->pb.f0;
+    k->name = name;
+    k->frame = f;
+    for (int c = 0; c < 4; c++)
+        k->rot[c] = (float)wr->want[r][c];
+    memcpy(k->pos, wr->curpos[r], sizeof k->pos);
+    if (interp) {
+        memcpy(k->interp, interp, sizeof k->interp);
+    } else {
+        const uint8_t lin[4][4] = {
+            {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}};
+        pk_interp_set(k->interp, lin, false);
+    }
+    return k;
+}
+
+/* Rewrites frames [lo, hi] of one bone's track: piece by piece between
+ * its keys there, each key with its own curves where they still give the
+ * wanted rows within the tolerances, else the piece fitted
+ * (pki_fit_track); the new records into wr->add, and wr->cur's rows there
+ * then hold what they give. */
+static int rewrite(writer *wr, const pki_sizing *z, int32_t bone, pk_name_id name,
+                   const pk_track *t, uint32_t lo, uint32_t hi, double tol_deg)
+{
+    const pk_motion *m = wr->m;
+    uint32_t f0 = z->pb.f0;
+    size_t nf = 0;
+    wr->fr[nf++] = lo;
+    for (size_t k = 0; t && k < t->count; k++) {
+        uint32_t f = m->bones[t->keys[k]].frame;
+        if (f > lo && f < hi)
+            wr->fr[nf++] = f;
+    }
+    /* keys of the track are in frame order; duplicates were dropped */
+    if (hi > lo)
+        wr->fr[nf++] = hi;
+    size_t from = wr->add->nbones;
+    long k0 = key_at(m, t, lo);
+    if (!push_key(wr, z, name, lo, NULL))
+        return -1;
+    /* the first key keeps the record it replaces where nothing changed */
+    if (k0 >= 0 && !wr->changed[lo - f0])
+        wr->add->bones[from] = m->bones[k0];
+    for (size_t j = 1; j < nf; j++) {
+        uint32_t a = wr->fr[j - 1], b = wr->fr[j];
+        long kb = key_at(m, t, b);
+        if (!push_key(wr, z, name, b, kb >= 0 ? m->bones[kb].interp : NULL))
+            return -1;
+        if (piece_fits(wr, z, a, b, tol_deg))
+            continue;
+        /* fitted: keys a..b, the one at a already there */
+        wr->add->nbones--;
+        for (uint32_t f = a; f <= b; f++) {
+            uint32_t r = f - f0;
+            for (int k = 0; k < 4; k++)
+                wr->rot[f - a][k] = (float)wr->want[r][k];
+            memcpy(wr->pos[f - a], wr->curpos[r], sizeof wr->pos[0]);
+        }
+        uint32_t ends[2] = {a, b};
+        size_t at = wr->add->nbones;
+        pki_fit_out fo;
+        if (pki_fit_track((const float(*)[3])wr->pos, (const float(*)[4])wr->rot, a, ends, 2, name,
+                          tol_deg, wr->tol_pos, wr->cache, wr->add, &fo) != 0)
+            return -1;
+        memmove(&wr->add->bones[at], &wr->add->bones[at + 1],
+                (wr->add->nbones - at - 1) * sizeof *wr->add->bones);
+        wr->add->nbones--;
+        wr->worst = fmax(wr->worst, fo.worst_deg);
+    }
+    /* the last keeps the values it replaces where nothing changed */
+    long k1 = key_at(m, t, hi);
+    if (k1 >= 0 && !wr->changed[hi - f0] && wr->add->nbones > from + 1) {
+        pk_bone_key *nk = &wr->add->bones[wr->add->nbones - 1];
+        memcpy(nk->pos, m->bones[k1].pos, sizeof nk->pos);
+        memcpy(nk->rot, m->bones[k1].rot, sizeof nk->rot);
+    }
+    if (!push_drop(wr, name, lo, hi))
+        return -1;
+    /* what the new keys give, row by row */
+    size_t cnt = wr->add->nbones - from;
+    uint32_t *idx = malloc((cnt + 1) * sizeof *idx);
+    if (!idx)
+        return -1;
+    for (size_t i = 0; i < cnt; i++)
+        idx[i] = (uint32_t)(from + i);
+    pk_track nt = {name, idx, cnt};
+    pk_cursor c;
+    pk_cursor_init(&c, wr->add, &nt);
+    for (uint32_t f = lo; f <= hi; f++) {
+        float p[3], q[4];
+        pk_cursor_bone(&c, f, p, q);
+        double qd[4];
+        pki_qd_from_key(q, qd);
+        shown(z->b.m, bone, qd, wr->cur[f - f0]);
+    }
+    free(idx);
+    return 0;
+}
+
+/* One arm's tracks, top down. */
+static int write_arm(writer *wr, pki_sizing *z, int s, pk_sizing_report *rep)
+{
+    const pki_arm *a = &z->b.arm[s];
+    pki_arm_state *st = &z->arm[s];
+    uint32_t n = st->n;
+    double(*tw)[PKI_CHAIN_MAX][4] = malloc((n + 1) * sizeof *tw);
+    if (!tw)
+        return -1;
+    for (uint32_t r = 0; r < n; r++) {
+        double p[PKI_CHAIN_MAX][3];
+        pki_arm_fk(st, r, false, tw[r], p);
+        memcpy(wr->fit[r], st->par[r], sizeof wr->fit[r]);
+    }
+    int rc = 0;
+    for (int i = 0; i < a->n && !rc; i++) {
+        int32_t bone = a->bone[i];
+        bool hand = i == a->n - 1;
+        double thr = hand ? PKI_HAND_DEG / 2.0 : CHANGED_DEG;
+        pk_name_id name = bone_name(wr->m, z->b.m, bone, false);
+        const pk_track *t = name == PK_NO_NAME ? NULL : pk_tracks_bone(wr->tr, name);
+        pk_cursor c;
+        if (t)
+            pk_cursor_init(&c, wr->m, t);
+        bool any = false;
+        for (uint32_t r = 0; r < n; r++) {
+            float p[3] = {0, 0, 0}, q[4] = {0, 0, 0, 1};
+            if (t)
+                pk_cursor_bone(&c, z->pb.f0 + r, p, q);
+            double qd[4], inv[4], want[4];
+            pki_qd_from_key(q, qd);
+            shown(z->b.m, bone, qd, wr->cur[r]);
+            memcpy(wr->curpos[r], p, sizeof p);
+            pki_qd_conj(wr->fit[r], inv);
+            pki_qd_mul(inv, tw[r][i], want);
+            shown(z->b.m, bone, want, wr->want[r]);
+            wr->changed[r] = pki_qd_angle_deg(wr->want[r], wr->cur[r]) > thr;
+            any |= wr->changed[r];
+        }
+        if (any && name == PK_NO_NAME) {
+            name = bone_name(wr->m, z->b.m, bone, true);
+            if (name == PK_NO_NAME) {
+                rc = -1;
+                break;
+            }
+        }
+        for (uint32_t r = 0; r < n && any && !rc;) {
+            if (!wr->changed[r]) {
+                r++;
+                continue;
+            }
+            /* one run: the next changed row joins it when their spans
+             * would meet (they would share a key) */
+            uint32_t b = r, lo, hi, lo2, hi2;
+            bounds(z, wr->m, t, r, b, &lo, &hi);
+            for (uint32_t j = b + 1; j < n; j++) {
+                if (!wr->changed[j])
+                    continue;
+                bounds(z, wr->m, t, j, j, &lo2, &hi2);
+                if (lo2 > hi)
+                    break;
+                b = j;
+                bounds(z, wr->m, t, r, b, &lo, &hi);
+            }
+            wr->worst = 0;
+            rc = rewrite(wr, z, bone, name, t, lo, hi, hand ? PKI_HAND_DEG : wr->tol_deg);
+            if (hand)
+                rep->twist_hand_deg = fmax(rep->twist_hand_deg, wr->worst);
+            r = hi - z->pb.f0 + 1;
+        }
+        /* this bone's world rotation as written, for its child */
+        for (uint32_t r = 0; r < n; r++) {
+            double nq[4];
+            pki_qd_mul(wr->fit[r], wr->cur[r], nq);
+            memcpy(wr->fit[r], nq, sizeof nq);
+        }
+    }
+    free(tw);
+    return rc;
+}
+
+static bool dropped(const writer *wr, const pk_bone_key *k)
+{
+    for (size_t i = 0; i < wr->ndrop; i++)
+        if (wr->drop[i].name == k->name && k->frame >= wr->drop[i].lo && k->frame <= wr->drop[i].hi)
+            return true;
+    return false;
+}
+
+static int write_motion(pki_sizing *z, pk_motion *m, const pk_retarget_options *o,
+                        pk_sizing_report *rep, pk_log *log)
+{
+    writer wr;
+    memset(&wr, 0, sizeof wr);
+    wr.m = m;
+    wr.tol_deg = o->max_deg > 0 ? o->max_deg : PK_REDUCE_DEG;
+    wr.tol_pos = o->max_pos > 0 ? o->max_pos : PK_REDUCE_POS;
+    uint32_t n = z->pb.n;
+    wr.tr = pk_tracks_build(m, NULL);
+    wr.add = pk_motion_new();
+    wr.cache = pki_curve_cache_new();
+    wr.pos = malloc((n + 2) * sizeof *wr.pos);
+    wr.rot = malloc((n + 2) * sizeof *wr.rot);
+    wr.fr = malloc((n + 2) * sizeof *wr.fr);
+    wr.changed = calloc(n + 2, sizeof *wr.changed);
+    wr.cur = malloc((n + 2) * sizeof *wr.cur);
+    wr.curpos = malloc((n + 2) * sizeof *wr.curpos);
+    wr.fit = malloc((n + 2) * sizeof *wr.fit);
+    wr.want = malloc((n + 2) * sizeof *wr.want);
+    int rc = -1;
+    if (!wr.tr || !wr.add || !wr.cache || !wr.pos || !wr.rot || !wr.fr || !wr.changed || !wr.cur ||
+        !wr.curpos || !wr.fit || !wr.want)
+        goto done;
+    for (int s = 0; s < 2; s++)
+        if (z->arm[s].n && write_arm(&wr, z, s, rep) != 0)
+            goto done;
+    rep->keys = wr.add->nbones;
+    if (wr.ndrop) {
+        size_t w = 0;
+        for (size_t i = 0; i < m->nbones; i++) {
+            if (dropped(&wr, &m->bones[i]))
+                continue;
+            if (w != i)
+                m->bones[w] = m->bones[i];
+            w++;
+        }
+        m->nbones = w;
+        for (size_t i = 0; i < wr.add->nbones; i++) {
+            pk_bone_key *k = pk_motion_push_bone(m);
+            if (!k)
+                goto done;
+            *k = wr.add->bones[i];
+        }
+    }
+    rc = 0;
+done:
+    if (rc)
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+    pk_tracks_free(wr.tr);
+    pk_motion_free(wr.add);
+    pki_curve_cache_free(wr.cache);
+    free(wr.drop);
+    free(wr.pos);
+    free(wr.rot);
+    free(wr.fr);
+    free(wr.changed);
+    free(wr.cur);
+    free(wr.curpos);
+    free(wr.fit);
+    free(wr.want);
+    return rc;
+}
+
+/* ---- writing back: poses ---- */
+
+static int write_pose(pki_sizing *z, pk_pose *p, pk_log *log)
+{
+    for (int s = 0; s < 2; s++) {
+        pki_arm_state *st = &z->arm[s];
+        const pki_arm *a = &z->b.arm[s];
+        if (!st->n)
+            continue;
+        for (int i = 0; i < a->n; i++) {
+            if (pki_qd_angle_deg(st->q[0][i], st->q0[0][i]) <= 1e-9)
+                continue;
+            size_t len;
+            const uint8_t *raw = pki_model_bone_raw(z->b.m, (size_t)a->bone[i], &len);
+            if (!raw)
+                continue;
+            if (len > PK_VPD_NAME_BYTES)
+                len = pk_cp932_boundary(raw, PK_VPD_NAME_BYTES);
+            pk_name_id id = pk_names_intern(p->names, raw, len);
+            long k = id == PK_NO_NAME ? -1 : pk_pose_find_bone(p, id);
+            pk_pose_bone *b = k >= 0 ? &p->bones[k] : pk_pose_push_bone(p);
+            if (id == PK_NO_NAME || !b) {
+                pk_error(log, PK_E_NO_MEMORY, "out of memory");
+                return -1;
+            }
+            if (k < 0) {
+                b->name = id;
+                memset(b->pos, 0, sizeof b->pos);
+            }
+            double q[4];
+            shown(z->b.m, a->bone[i], st->q[0][i], q);
+            for (int c = 0; c < 4; c++)
+                b->rot[c] = (float)q[c];
+        }
+    }
+    return 0;
+}
+
+/* ---- the run ---- */
+
+/* Per side, what the stance turns a hand's world rotation by: the
+ * product of r^-1 over the segments it applied whose bone is above the
+ * hand or the hand (retarget_model.c: B's hand = A's hand r1^-1 r2^-1 ...). */
+static void stance_hands(pki_sizing *z, const pk_retarget_report *rep)
+{
+    for (int s = 0; s < 2; s++) {
+        double *c = z->stance_hand[s];
+        c[0] = c[1] = c[2] = 0;
+        c[3] = 1;
+        if (!rep->stance_done || !z->b.arm[s].ok)
+            continue;
+        const pki_arm *a = &z->b.arm[s];
+        int32_t hand = a->bone[a->n - 1];
+        for (size_t i = 0; i < rep->stance.n; i++) {
+            const pk_stance_segment *g = &rep->stance.seg[i];
+            if (g->by_rules || g->deg < 1e-9)
+                continue;
+            long b = pki_model_find_bone_utf8(z->b.m, g->bone);
+            bool above = false;
+            for (long j = hand; j >= 0 && !above; j = z->b.m->bones[j].parent)
+                above = j == b;
+            if (!above)
+                continue;
+            double inv[4] = {-g->r[0], -g->r[1], -g->r[2], g->r[3]}, t[4];
+            pki_qd_mul(c, inv, t);
+            memcpy(c, t, sizeof t);
+        }
+    }
+}
+
+/* The frames of a motion's bone keys. */
+static bool span(const pk_motion *m, uint32_t *f0, uint32_t *f1)
+{
+    if (!m->nbones)
+        return false;
+    *f0 = UINT32_MAX;
+    *f1 = 0;
+    for (size_t i = 0; i < m->nbones; i++) {
+        *f0 = m->bones[i].frame < *f0 ? m->bones[i].frame : *f0;
+        *f1 = m->bones[i].frame > *f1 ? m->bones[i].frame : *f1;
+    }
+    return true;
+}
+
+static int play(const pk_model *mdl, const pki_figure *f, const pk_motion *m, const pk_pose *p,
+                uint32_t f0, uint32_t n, pki_play *out, pk_log *log)
+{
+    bool *watch = calloc(mdl->nbones + 1, sizeof *watch);
+    if (!watch) {
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        return -1;
+    }
+    pki_figure_watch(f, watch);
+    int rc = m ? pki_play_motion(out, mdl, m, f0, n, watch, log)
+               : pki_play_pose(out, mdl, p, watch, log);
+    free(watch);
+    return rc;
+}
+
+int pki_sizing_run(pki_bone_set *s, const pk_motion *in_m, const pk_pose *in_p,
+                   const pk_retarget_options *o, pk_retarget_report *rep, pk_log *log)
+{
+    pki_sizing z;
+    memset(&z, 0, sizeof z);
+    pki_figure_init(&z.a, o->from);
+    pki_figure_init(&z.b, o->to);
+    uint32_t f0 = 0, f1 = 0;
+    if (in_m && !span(in_m, &f0, &f1))
+        return 0;
+    if (f1 - f0 >= (1u << 22)) {
+        pk_error(log, PK_E_UNSUPPORTED,
+                 "the motion's keys span frames %u-%u: too long to size (a mistyped frame?)", f0,
+                 f1);
+        return -1;
+    }
+    uint32_t n = f1 - f0 + 1;
+    const pk_motion *out_m = s->m;
+    int rc = -1;
+    if (play(o->from, &z.a, in_m, in_p, f0, n, &z.pa, log) ||
+        play(o->to, &z.b, out_m, s->p, f0, n, &z.pb, log))
+        goto done;
+    if (pki_contacts_find(&z.a, &z.pa, &z.contacts) != 0) {
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        goto done;
+    }
+    z.k = z.a.arm_len > 0 ? z.b.arm_len / z.a.arm_len : 1.0;
+    z.input = in_m;
+    stance_hands(&z, rep);
+    z.scale_xz = rep->scale_done ? rep->scale.xz : 1.0;
+    z.scale_y = rep->scale_done ? rep->scale.y : 1.0;
+    bool arms = false;
+    for (int side = 0; side < 2; side++) {
+        if (!z.a.arm[side].ok || !z.b.arm[side].ok)
+            continue;
+        const pki_arm *a = &z.b.arm[side];
+        const pki_arm *aa = &z.a.arm[side];
+        pki_bend_axes_init(&z.elbow[side], z.b.m, a->bone[0], a->bone[a->elbow], a->bone[a->n - 1],
+                           -1.0);
+        pki_bend_axes_init(&z.elbow_a[side], z.a.m, aa->bone[0], aa->bone[aa->elbow],
+                           aa->bone[aa->n - 1], -1.0);
+        if (!state_init(&z, side)) {
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
+            goto done;
+        }
+        arms = true;
+    }
+    pk_sizing_report *sr = &rep->sizing;
+    if (arms && !o->no_contacts && pki_hands_step(&z, sr, log) != 0)
+        goto done;
+    if (arms && !o->no_avoid && pki_avoid_step(&z, sr, log) != 0)
+        goto done;
+    if (arms && !o->no_twist && pki_twist_step(&z, sr, log) != 0)
+        goto done;
+    if (arms && (s->m ? write_motion(&z, s->m, o, sr, log) : write_pose(&z, s->p, log)) != 0)
+        goto done;
+    if (o->measure) {
+        pki_play after;
+        if (play(o->to, &z.b, s->m, s->p, f0, n, &after, log))
+            goto done;
+        rep->measure = pki_measure(&z, &after, log);
+        pki_play_free(&after);
+        if (!rep->measure)
+            goto done;
+    }
+    rc = 0;
+done:
+    sizing_free(&z);
+    return rc;
+}

@@ -1,0 +1,117 @@
+/* sizing.h — what the sizing steps of a retarget between two models share
+ * (internal): the state of B's arms, the steps (sizing_hands.c, sizing_avoid.c,
+ * sizing_twist.c), the arm solver (sizing_arm.c), the elbow law and the measures
+ * of a sizing (sizing_measure.c).  The figures of the models, their plays and
+ * the contacts are ops/skeleton's (figure.h, play.h, contacts.h).
+ *
+ * Names: "A" is the model the motion was made for, "B" the one it is
+ * sized for.  Sides: 0 left (左), 1 right (右).  Every position is in
+ * model units, world space (MMD's axes: Y up, the model faces -Z). */
+#ifndef PKI_OPS_RETARGET_SIZING_H
+#define PKI_OPS_RETARGET_SIZING_H
+
+#include "ops/skeleton/contacts.h"
+#include "posekit.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- one sizing (sizing.c) ---- */
+
+/* The state of the arms of B through the steps: per row of the play, the
+ * local rotation of every chain bone (what the evaluator composes, not
+ * the keys), each bone's offset from the one above in that one's frame,
+ * the world rotation of the chain's parent and the position of its top,
+ * and the hand's end in the wrist's frame. */
+typedef struct pki_arm_state {
+    uint32_t n;
+    int nb;                         /* chain bones (pki_arm.n) */
+    double (*q)[PKI_CHAIN_MAX][4];  /* now */
+    double (*q0)[PKI_CHAIN_MAX][4]; /* before the steps */
+    double (*d)[PKI_CHAIN_MAX][3];
+    double (*par)[4];
+    double (*top)[3];
+    double (*tip)[3];
+} pki_arm_state;
+
+/* World rotations and positions of the chain at a row (of q, or q0). */
+void pki_arm_fk(const pki_arm_state *st, uint32_t r, bool before, double w[][4], double p[][3]);
+
+/* How far an elbow or knee is bent past its rest bend plane (sizing_measure.c):
+ * the plane holds the upper segment's rest direction u and is square to
+ * f, the side the joint bends to (an elbow's rest forearm leans to it,
+ * else the front; a knee's the back); the angle in degrees of the lower
+ * segment (in the frame of the bone it hangs from) behind the plane,
+ * negative in front of it. */
+typedef struct pki_bend_axes {
+    double u[3], f[3];
+} pki_bend_axes;
+void pki_bend_axes_init(pki_bend_axes *ax, const pk_model *m, int32_t top, int32_t joint,
+                        int32_t end, double front_z);
+double pki_bend_at(const double parent_rot[4], const double joint[3], const double end[3],
+                   const pki_bend_axes *ax);
+
+typedef struct pki_sizing {
+    pki_figure a, b;
+    pki_play pa;           /* A playing the input */
+    pki_play pb;           /* B playing the output of stance and scale */
+    pki_contacts contacts; /* on A */
+    double k;              /* B's arm over A's */
+    double scale_xz, scale_y;
+    pki_arm_state arm[2];     /* B's arms (n 0: not sized) */
+    bool *held[2];            /* per row: the contact step placed the hand (NULL: none) */
+    const pk_motion *input;   /* the input A plays (NULL: a pose) */
+    double stance_hand[2][4]; /* per side: B's hand = A's hand times this (the stance's r) */
+    pki_bend_axes elbow[2];   /* B's */
+    pki_bend_axes elbow_a[2]; /* A's */
+} pki_sizing;
+
+/* ---- the steps (sizing_hands.c, sizing_avoid.c, sizing_twist.c) and the solver (sizing_arm.c)
+ * ---- */
+
+/* The arm of side s at row r moved so its wrist lands on w (the elbow in
+ * the plane it was in, the hand's world rotation kept).  0, 1 when out
+ * of reach (the arm stretched towards it), -1 refused: the elbow would
+ * be past its rest bend plane by more than a degree beyond both where it
+ * was and where A's is (left as it was). */
+int pki_arm_reach(pki_sizing *z, int s, uint32_t r, const double w[3]);
+/* The elbow law every step keeps: at row r, B's elbow (side s, as the
+ * state has it now) may be past its rest bend plane (pki_bend_at) by
+ * PKI_PAST_DEG beyond A's at the same frame only where it was so before
+ * the step (`before`, its past then) within PKI_STEP; pki_elbow_worse
+ * says when it is not.  The measures count the same (sizing_measure.c). */
+#define PKI_PAST_DEG 1.0
+#define PKI_PAST_STEP 0.25
+double pki_elbow_past(const pki_sizing *z, int s, uint32_t r);
+bool pki_elbow_worse(const pki_sizing *z, int s, uint32_t r, double before);
+/* The contact step: fills rep's contact fields. */
+int pki_hands_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log);
+/* Keeping out of the body. */
+int pki_avoid_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log);
+/* Twist distribution. */
+int pki_twist_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log);
+
+/* ---- measures (sizing_measure.c) ---- */
+
+/* How deep a figure's forearm and hand (side s, row r) are inside its
+ * parts (rigid_only: only parts made of rigid bodies); which point (0..8)
+ * and part when where/part are not NULL. */
+double pki_arm_depth(const pki_figure *f, const pki_play *p, uint32_t r, int s, bool rigid_only,
+                     int *where, int *part);
+/* Whether a point of B's forearm or hand (played by pb) is more than 1%
+ * of B's arm inside one of B's parts made of rigid bodies while A's same
+ * point is not as deep (1% of A's arm) in A's same part; the deepest such
+ * depth into *depth (may be NULL). */
+bool pki_penetrates(const pki_sizing *z, const pki_play *pb, uint32_t r, int s, double *depth);
+/* The measures of B playing `after` against A and B before. */
+pk_sizing_measure *pki_measure(const pki_sizing *z, const pki_play *after, pk_log *log);
+
+/* The sizing steps (contacts, avoid, twist) and the measures, after
+ * stance and scale, on the bone keys of s; A plays in_m (or in_p), the
+ * input as A shows it.  0, or -1 (logged). */
+struct pki_bone_set;
+int pki_sizing_run(struct pki_bone_set *s, const pk_motion *in_m, const pk_pose *in_p,
+                   const pk_retarget_options *o, pk_retarget_report *rep, pk_log *log);
+
+#endif

@@ -1,0 +1,164 @@
+/*
+ * sizing_arm.c — B's arm moved so its wrist lands on a point (sizing.h,
+ * pki_arm_reach), as a two-bone chain: the shoulder S (腕), the elbow E
+ * (ひじ), the wrist W (手首).
+ *
+ *  1. The arm turns about S by the shortest arc taking W - S towards the
+ *     target T - S; the elbow turns with it, so its plane keeps its place
+ *     about the shoulder-wrist line.
+ *  2. In that plane the elbow opens or closes (law of cosines) until the
+ *     wrist is |T - S| from the shoulder, bending the way it bent (the
+ *     plane's normal kept): an elbow never turns over to its other side.
+ *     A target beyond reach stretches the arm towards it.
+ *  3. The upper arm's bones (腕, 腕捩) turn by the rotation taking the old
+ *     upper arm and plane normal to the new ones, the forearm's (ひじ,
+ *     手捩) likewise, and 手首 takes what keeps the hand's world rotation.
+ *     Twist bones keep their own rotation.
+ * A straight arm has no plane: its elbow bends towards the side it bends
+ * to at rest (carried by the bone it hangs from).  A result that breaks
+ * the elbow law (pki_elbow_worse) is refused.
+ */
+#include "ops/retarget/sizing.h"
+#include "ops/retarget/vec.h"
+
+#include <math.h>
+#include <string.h>
+
+void pki_arm_fk(const pki_arm_state *st, uint32_t r, bool before, double w[][4], double p[][3])
+{
+    double(*q)[4] = before ? st->q0[r] : st->q[r];
+    pki_qd_mul(st->par[r], q[0], w[0]);
+    memcpy(p[0], st->top[r], sizeof p[0]);
+    for (int i = 1; i < st->nb; i++) {
+        pki_qd_mul(w[i - 1], q[i], w[i]);
+        double v[3];
+        pki_qd_rotate(w[i - 1], st->d[r][i], v);
+        for (int k = 0; k < 3; k++)
+            p[i][k] = p[i - 1][k] + v[k];
+    }
+}
+
+/* Locals from world rotations: q_0 = par^-1 w_0, q_i = w_{i-1}^-1 w_i. */
+static void locals(pki_arm_state *st, uint32_t r, double w[][4])
+{
+    double inv[4];
+    pki_qd_conj(st->par[r], inv);
+    pki_qd_mul(inv, w[0], st->q[r][0]);
+    pki_q_norm(st->q[r][0]);
+    for (int i = 1; i < st->nb; i++) {
+        pki_qd_conj(w[i - 1], inv);
+        pki_qd_mul(inv, w[i], st->q[r][i]);
+        pki_q_norm(st->q[r][i]);
+    }
+}
+
+double pki_elbow_past(const pki_sizing *z, int s, uint32_t r)
+{
+    const pki_arm *a = &z->b.arm[s];
+    double w[PKI_CHAIN_MAX][4], p[PKI_CHAIN_MAX][3];
+    pki_arm_fk(&z->arm[s], r, false, w, p);
+    return pki_bend_at(w[a->elbow - 1], p[a->elbow], p[a->n - 1], &z->elbow[s]);
+}
+
+bool pki_elbow_worse(const pki_sizing *z, int s, uint32_t r, double before)
+{
+    const pki_arm *a = &z->a.arm[s];
+    double now = pki_elbow_past(z, s, r);
+    if (!(now > PKI_PAST_DEG) || !(now > before + PKI_PAST_STEP))
+        return false;
+    double pa = pki_bend_at(pki_play_at(&z->pa, r, a->bone[a->elbow - 1])->rot,
+                            pki_play_at(&z->pa, r, a->bone[a->elbow])->pos,
+                            pki_play_at(&z->pa, r, a->bone[a->n - 1])->pos, &z->elbow_a[s]);
+    return now > pa + PKI_PAST_DEG;
+}
+
+int pki_arm_reach(pki_sizing *z, int s, uint32_t r, const double target[3])
+{
+    pki_arm_state *st = &z->arm[s];
+    const pki_arm *a = &z->b.arm[s];
+    int e = a->elbow, n = a->n;
+    double w[PKI_CHAIN_MAX][4], p[PKI_CHAIN_MAX][3];
+    pki_arm_fk(st, r, false, w, p);
+    double bend0 = pki_elbow_past(z, s, r);
+    const double *S = p[0], *E = p[e], *W = p[n - 1];
+    double se[3], ew[3], sw[3], st_[3];
+    pki_v3_sub(E, S, se);
+    pki_v3_sub(W, E, ew);
+    pki_v3_sub(W, S, sw);
+    pki_v3_sub(target, S, st_);
+    double l1 = pki_v3_len(se), l2 = pki_v3_len(ew), d = pki_v3_len(st_);
+    if (!(l1 > 1e-9) || !(l2 > 1e-9) || !(d > 1e-9))
+        return -1;
+    int rc = 0;
+    double lo = fabs(l1 - l2) * (1.0 + 1e-9) + 1e-9, hi = (l1 + l2) * (1.0 - 1e-9);
+    if (d > hi) {
+        d = hi;
+        rc = 1;
+    } else if (d < lo) {
+        d = lo;
+        rc = 1;
+    }
+    double u[3] = {st_[0], st_[1], st_[2]};
+    pki_v3_unit(u, 0);
+    /* the plane's normal, and where the elbow points across S->W */
+    double nrm[3], pole[3], r1[4];
+    pki_v3_cross(se, ew, nrm);
+    bool plane = pki_v3_unit(nrm, 1e-6 * l1 * l2);
+    pki_q_arc(sw, st_, r1);
+    double sei[3];
+    pki_qd_rotate(r1, se, sei);
+    double t = pki_v3_dot(sei, u);
+    for (int k = 0; k < 3; k++)
+        pole[k] = sei[k] - t * u[k];
+    if (!plane || !pki_v3_unit(pole, 1e-6 * l1)) {
+        /* a straight arm bends the way it bends at rest: its forearm
+         * towards that side, so the elbow away from it */
+        double f[3];
+        pki_qd_rotate(w[e - 1], z->elbow[s].f, f);
+        pki_qd_rotate(r1, f, f);
+        t = pki_v3_dot(f, u);
+        for (int k = 0; k < 3; k++)
+            pole[k] = t * u[k] - f[k];
+        if (!pki_v3_unit(pole, 1e-9))
+            return -1;
+    }
+    double ca = (l1 * l1 + d * d - l2 * l2) / (2.0 * l1 * d);
+    ca = fmax(-1.0, fmin(1.0, ca));
+    double sa = sqrt(1.0 - ca * ca), E2[3], T2[3];
+    for (int k = 0; k < 3; k++) {
+        E2[k] = S[k] + l1 * (ca * u[k] + sa * pole[k]);
+        T2[k] = S[k] + d * u[k];
+    }
+    double se2[3], ew2[3], nrm2[3], dup[4], dfo[4];
+    pki_v3_sub(E2, S, se2);
+    pki_v3_sub(T2, E2, ew2);
+    pki_v3_cross(se2, ew2, nrm2);
+    bool plane2 = pki_v3_unit(nrm2, 1e-6 * l1 * l2);
+    if (!plane && !plane2) {
+        memcpy(dup, r1, sizeof dup);
+        memcpy(dfo, r1, sizeof dfo);
+    } else {
+        /* a straight arm's plane is the one the other carries */
+        if (!plane2)
+            pki_qd_rotate(r1, nrm, nrm2);
+        if (!plane) {
+            double ri[4];
+            pki_qd_conj(r1, ri);
+            pki_qd_rotate(ri, nrm2, nrm);
+        }
+        pki_q_frames(se, nrm, se2, nrm2, dup);
+        pki_q_frames(ew, nrm, ew2, nrm2, dfo);
+    }
+    double nw[PKI_CHAIN_MAX][4];
+    for (int i = 0; i < n - 1; i++)
+        pki_qd_mul(i < e ? dup : dfo, w[i], nw[i]);
+    memcpy(nw[n - 1], w[n - 1], sizeof nw[n - 1]);
+    double keep[PKI_CHAIN_MAX][4];
+    memcpy(keep, st->q[r], sizeof keep);
+    locals(st, r, nw);
+    if (pki_elbow_worse(z, s, r, bend0)) {
+        memcpy(st->q[r], keep, sizeof keep);
+        return -1;
+    }
+    return rc;
+}

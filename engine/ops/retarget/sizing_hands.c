@@ -1,0 +1,297 @@
+/*
+ * sizing_hands.c — the contact step (sizing.h, pki_hands_step): where A's hands
+ * touch something, B's touch the same thing at the same place, scaled.
+ *
+ * Targets, per frame of a contact (contacts.c), for the point of the hand
+ * that touches on A (the same fraction of the way from wrist to hand's
+ * end on B):
+ *   - the other hand: the two points meet around their midpoint on B,
+ *     apart as A's are times k (B's arm over A's), in A's direction;
+ *   - a part: A's nearest surface point is carried to B's part (the same
+ *     place in the part's bounding box at rest, then onto B's surface),
+ *     and the point lands off it along B's normal by A's gap times k;
+ *   - the floor: the point at A's height times k.
+ * A hand in several contacts at once takes the mean of their offsets;
+ * two hands touching each other move together by the mean offset of the
+ * other contacts either has (hands folded on the hips).  The hand moves as a whole (its world
+ * rotation kept): the wrist's target is the point's target minus the
+ * point's offset from the wrist.
+ *
+ * Blending: the offset (target - where B's wrist was) is eased in over
+ * BLEND frames before a contact and out after it (smoothstep), and
+ * between two contacts of one hand less than 2 BLEND frames apart it goes
+ * linearly from one to the other; away from contacts nothing moves.
+ * Each moved frame is solved (sizing_arm.c).
+ */
+#include "ops/retarget/sizing.h"
+#include "ops/retarget/vec.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BLEND 6
+
+/* B's hands (wrists, ends) from the arm states at row r. */
+static void hands_now(const pki_sizing *z, uint32_t r, double w[2][3], double t[2][3])
+{
+    for (int s = 0; s < 2; s++) {
+        const pki_arm_state *st = &z->arm[s];
+        if (!st->n) {
+            if (z->b.arm[s].ok)
+                pki_hand_at(&z->b, &z->pb, r, s, w[s], t[s]);
+            continue;
+        }
+        double rot[PKI_CHAIN_MAX][4], pos[PKI_CHAIN_MAX][3], v[3];
+        pki_arm_fk(st, r, false, rot, pos);
+        memcpy(w[s], pos[st->nb - 1], sizeof w[s]);
+        pki_qd_rotate(rot[st->nb - 1], st->tip[r], v);
+        for (int k = 0; k < 3; k++)
+            t[s][k] = w[s][k] + v[k];
+    }
+}
+
+/* Where the touching point of hand s goes at row r for contact c (not
+ * the hands' contact), from A's touch ta. */
+static bool goal_of(const pki_sizing *z, const pki_contact *c, uint32_t r, const pki_touch *ta,
+                    const double q[3], double goal[3])
+{
+    if (c->with == PKI_WITH_FLOOR) {
+        memcpy(goal, q, 3 * sizeof *goal);
+        goal[1] = ta->gap * z->k;
+        return true;
+    }
+    if (z->b.part[c->with].bone < 0)
+        return false;
+    pki_placed pa, pb;
+    pki_part_place(&z->a, &z->pa, r, c->with, &pa);
+    pki_part_place(&z->b, &z->pb, r, c->with, &pb);
+    double carried[3], surf[3], nrm[3];
+    pki_part_carry(&pa, &pb, ta->surf, carried);
+    pki_part_distance(&pb, carried, surf, nrm);
+    for (int k = 0; k < 3; k++)
+        goal[k] = surf[k] + nrm[k] * ta->gap * z->k;
+    return true;
+}
+
+/* The offset of hand s at row r for contact c (not the hands'), with the
+ * hand already moved by `moved`. */
+static bool part_offset(const pki_sizing *z, const pki_contact *c, uint32_t r, const double w[2][3],
+                        const double t[2][3], const double moved[3], double d[3])
+{
+    pki_touch ta;
+    if (!isfinite(pki_touch_at(&z->a, &z->pa, r, c->side, c->with, &ta)))
+        return false;
+    int s = c->side;
+    double q[3], goal[3];
+    for (int k = 0; k < 3; k++)
+        q[k] = w[s][k] + ta.at[0] * (t[s][k] - w[s][k]) + moved[k];
+    if (!goal_of(z, c, r, &ta, q, goal))
+        return false;
+    pki_v3_sub(goal, q, d);
+    return true;
+}
+
+/* The offsets of both hands at row r for the hands' contact c: the
+ * touching points meet around their midpoint on B, apart as on A times
+ * k. */
+static bool hands_offset(const pki_sizing *z, const pki_contact *c, uint32_t r,
+                         const double w[2][3], const double t[2][3], double d[2][3])
+{
+    pki_touch ta;
+    if (!isfinite(pki_touch_at(&z->a, &z->pa, r, c->side, c->with, &ta)))
+        return false;
+    double pa[2][3], qb[2][3];
+    for (int h = 0; h < 2; h++) {
+        double wa[3], ea[3];
+        pki_hand_at(&z->a, &z->pa, r, h, wa, ea);
+        double f = h == c->side ? ta.at[0] : ta.at[1];
+        for (int k = 0; k < 3; k++) {
+            pa[h][k] = wa[k] + f * (ea[k] - wa[k]);
+            qb[h][k] = w[h][k] + f * (t[h][k] - w[h][k]);
+        }
+    }
+    for (int h = 0; h < 2; h++)
+        for (int k = 0; k < 3; k++) {
+            double mid = (qb[0][k] + qb[1][k]) / 2.0, v = (pa[h][k] - pa[!h][k]) * z->k / 2.0;
+            d[h][k] = mid + v - qb[h][k];
+        }
+    return true;
+}
+
+static double smooth(double x)
+{
+    return x * x * (3.0 - 2.0 * x);
+}
+
+/* Rows of contacts: the offset of each hand at each (has[s][r]).  A hand
+ * in several contacts at once: the mean of their offsets; hands touching
+ * each other move together by the mean offset of the other contacts
+ * either has. */
+static void targets(const pki_sizing *z, double (*d[2])[3], bool *has[2])
+{
+    uint32_t n = z->pb.n;
+    for (uint32_t r = 0; r < n; r++) {
+        double w[2][3] = {{0}}, t[2][3] = {{0}}, hd[2][3] = {{0}}, sum[2][3] = {{0}};
+        int cnt[2] = {0, 0};
+        bool hands = false;
+        hands_now(z, r, w, t);
+        for (size_t i = 0; i < z->contacts.n; i++) {
+            const pki_contact *c = &z->contacts.v[i];
+            if (r >= c->first && r <= c->last && c->with == PKI_WITH_HAND && z->arm[0].n &&
+                z->arm[1].n)
+                hands = hands_offset(z, c, r, (const double(*)[3])w, (const double(*)[3])t, hd);
+        }
+        for (size_t i = 0; i < z->contacts.n; i++) {
+            const pki_contact *c = &z->contacts.v[i];
+            if (r < c->first || r > c->last || c->with == PKI_WITH_HAND || !z->arm[c->side].n)
+                continue;
+            double o[3];
+            if (!part_offset(z, c, r, (const double(*)[3])w, (const double(*)[3])t,
+                             hands ? hd[c->side] : (const double[3]){0, 0, 0}, o))
+                continue;
+            for (int k = 0; k < 3; k++)
+                sum[c->side][k] += o[k];
+            cnt[c->side]++;
+        }
+        if (hands) {
+            int all = cnt[0] + cnt[1];
+            for (int s = 0; s < 2; s++) {
+                for (int k = 0; k < 3; k++)
+                    d[s][r][k] = hd[s][k] + (all ? (sum[0][k] + sum[1][k]) / all : 0.0);
+                has[s][r] = true;
+            }
+            continue;
+        }
+        for (int s = 0; s < 2; s++) {
+            has[s][r] = cnt[s] > 0;
+            for (int k = 0; k < 3 && cnt[s]; k++)
+                d[s][r][k] = sum[s][k] / cnt[s];
+        }
+    }
+}
+
+/* Offsets of the rows between and around contact rows. */
+static void blend(uint32_t n, double (*d)[3], bool *has, bool *moved)
+{
+    long prev = -1;
+    for (uint32_t r = 0; r < n; r++)
+        moved[r] = has[r];
+    for (uint32_t r = 0; r <= n; r++) {
+        if (r < n && !has[r])
+            continue;
+        /* the rows (prev, r) */
+        long gap = (long)r - prev - 1;
+        if (gap > 0 && prev >= 0 && r < n && gap <= 2 * BLEND) {
+            for (long j = prev + 1; j < (long)r; j++) {
+                double t = (double)(j - prev) / (double)(r - prev);
+                for (int k = 0; k < 3; k++)
+                    d[j][k] = d[prev][k] + t * (d[r][k] - d[prev][k]);
+                moved[j] = true;
+            }
+        } else if (gap > 0) {
+            for (long j = prev + 1; j < (long)r; j++) {
+                long from_prev = prev >= 0 ? j - prev : BLEND + 1;
+                long to_next = r < n ? (long)r - j : BLEND + 1;
+                double wp = from_prev <= BLEND ? smooth(1.0 - (double)from_prev / (BLEND + 1)) : 0;
+                double wn = to_next <= BLEND ? smooth(1.0 - (double)to_next / (BLEND + 1)) : 0;
+                if (wp <= 0 && wn <= 0)
+                    continue;
+                for (int k = 0; k < 3; k++)
+                    d[j][k] = (wp > 0 ? wp * d[prev][k] : 0) + (wn > 0 ? wn * d[r][k] : 0);
+                moved[j] = true;
+            }
+        }
+        prev = r;
+    }
+}
+
+static double gap_error(const pki_sizing *z, const pki_contact *c, uint32_t r)
+{
+    double ga = pki_touch_at(&z->a, &z->pa, r, c->side, c->with, NULL);
+    double w[2][3] = {{0}}, t[2][3] = {{0}};
+    hands_now(z, r, w, t);
+    double gb = pki_touch_with(&z->b, &z->pb, r, c->side, c->with, (const double(*)[3])w,
+                               (const double(*)[3])t, NULL);
+    if (!isfinite(ga))
+        return NAN;
+    return isfinite(gb) ? fabs(gb - z->k * ga) / z->b.arm_len : 1.0;
+}
+
+/* The mean gap error over every contact frame (NAN rows left out). */
+static double mean_error(const pki_sizing *z)
+{
+    double sum = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < z->contacts.n; i++) {
+        const pki_contact *c = &z->contacts.v[i];
+        if (!z->arm[c->side].n || (c->with == PKI_WITH_HAND && !z->arm[!c->side].n))
+            continue;
+        for (uint32_t r = c->first; r <= c->last; r++) {
+            double e = gap_error(z, c, r);
+            if (isfinite(e)) {
+                sum += e;
+                n++;
+            }
+        }
+    }
+    return n ? sum / (double)n : 0;
+}
+
+int pki_hands_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log)
+{
+    rep->contacts = z->contacts.n;
+    if (!z->contacts.n)
+        return 0;
+    rep->contacts_done = true;
+    rep->gap_before = mean_error(z);
+    uint32_t n = z->pb.n;
+    double(*d[2])[3] = {malloc((n + 1) * sizeof **d), malloc((n + 1) * sizeof **d)};
+    bool *has[2] = {malloc(n + 1), malloc(n + 1)}, *moved[2] = {malloc(n + 1), malloc(n + 1)};
+    int rc = -1;
+    for (int s = 0; s < 2; s++)
+        if (!d[s] || !has[s] || !moved[s])
+            goto done;
+    /* every target from B as stance left it, then the solves */
+    memset(has[0], 0, n + 1);
+    memset(has[1], 0, n + 1);
+    targets(z, d, has);
+    for (int s = 0; s < 2; s++) {
+        if (!z->arm[s].n)
+            memset(has[s], 0, n + 1);
+        blend(n, d[s], has[s], moved[s]);
+    }
+    /* the rows whose hand is placed: the avoid step keeps it there */
+    for (int s = 0; s < 2; s++) {
+        z->held[s] = has[s];
+        has[s] = NULL;
+    }
+    for (int s = 0; s < 2; s++) {
+        for (uint32_t r = 0; r < n; r++) {
+            if (!moved[s][r] || !(pki_v3_len(d[s][r]) > 1e-9 * z->b.arm_len))
+                continue;
+            double rot[PKI_CHAIN_MAX][4], pos[PKI_CHAIN_MAX][3], goal[3];
+            pki_arm_fk(&z->arm[s], r, false, rot, pos);
+            for (int k = 0; k < 3; k++)
+                goal[k] = pos[z->arm[s].nb - 1][k] + d[s][r][k];
+            int got = pki_arm_reach(z, s, r, goal);
+            if (got < 0) {
+                rep->refused++;
+                continue;
+            }
+            rep->contact_frames++;
+            rep->out_of_reach += got == 1;
+        }
+    }
+    rep->gap_after = mean_error(z);
+    rc = 0;
+done:
+    if (rc)
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+    for (int s = 0; s < 2; s++) {
+        free(d[s]);
+        free(has[s]);
+        free(moved[s]);
+    }
+    return rc;
+}

@@ -1,0 +1,279 @@
+/*
+ * contacts.c — where the source model's hands touch something (contacts.h).
+ *
+ * A hand is the segment from its wrist (手首) to the end of its middle
+ * finger (中指先, else the last finger or hand bone it has).  At every
+ * frame of A's play, each hand's gap is measured to
+ *   - the other hand: the distance between the two segments;
+ *   - each body part (figure.c): the least signed distance from nine
+ *     points along the segment to the part's surface;
+ *   - the floor: the height of the segment's lowest point.
+ * A hand touches when the gap is below a reach relative to A's arm
+ * length L (腕->ひじ->手首): 10% of L to the other hand, 6% of L to a
+ * part or the floor (the hand's bones lie inside its flesh, so a hand
+ * resting on a cheek shows a gap of 2-4% of L).  A touch lasts until the
+ * gap grows past 1.25 times the reach; two touches of the same pair
+ * apart by two frames or less are one.  A touch that goes deeper inside
+ * a part than the reach is a hand passing through it (a short model's
+ * hands through its large head), not a contact.  Each (hand, what) pair is one
+ * contact with its first and last frame.
+ */
+#include "common/grow.h"
+#include "math/quat.h"
+#include "ops/skeleton/contacts.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *pki_with_name(int with)
+{
+    if (with == PKI_WITH_HAND)
+        return "other hand";
+    if (with == PKI_WITH_FLOOR)
+        return "floor";
+    return pki_part_name((pki_part_kind)with);
+}
+
+double pki_reach(const pki_figure *a, int with)
+{
+    return (with == PKI_WITH_HAND ? PKI_REACH_HANDS : PKI_REACH_BODY) * a->arm_len;
+}
+
+void pki_hand_at(const pki_figure *f, const pki_play *p, uint32_t row, int side, double w[3],
+                 double t[3])
+{
+    const pki_arm *a = &f->arm[side];
+    const pk_bone_world *x = pki_play_at(p, row, a->bone[a->n - 1]);
+    memcpy(w, x->pos, 3 * sizeof *w);
+    if (a->tip >= 0) {
+        memcpy(t, pki_play_at(p, row, a->tip)->pos, 3 * sizeof *t);
+        return;
+    }
+    double v[3];
+    pki_qd_rotate(x->rot, a->tip_off, v);
+    for (int k = 0; k < 3; k++)
+        t[k] = w[k] + v[k];
+}
+
+/* Closest points of segments p0-p1 and q0-q1: parameters s, t. */
+static double seg_seg(const double p0[3], const double p1[3], const double q0[3],
+                      const double q1[3], double *s, double *t)
+{
+    double d1[3], d2[3], r[3];
+    for (int k = 0; k < 3; k++) {
+        d1[k] = p1[k] - p0[k];
+        d2[k] = q1[k] - q0[k];
+        r[k] = p0[k] - q0[k];
+    }
+    double a = d1[0] * d1[0] + d1[1] * d1[1] + d1[2] * d1[2];
+    double e = d2[0] * d2[0] + d2[1] * d2[1] + d2[2] * d2[2];
+    double f = d2[0] * r[0] + d2[1] * r[1] + d2[2] * r[2];
+    double c = d1[0] * r[0] + d1[1] * r[1] + d1[2] * r[2];
+    double b = d1[0] * d2[0] + d1[1] * d2[1] + d1[2] * d2[2];
+    double sc = 0, tc = 0;
+    if (a <= 1e-12 && e <= 1e-12) {
+        sc = tc = 0;
+    } else if (a <= 1e-12) {
+        tc = fmin(1, fmax(0, f / e));
+    } else if (e <= 1e-12) {
+        sc = fmin(1, fmax(0, -c / a));
+    } else {
+        double den = a * e - b * b;
+        sc = den > 1e-12 ? fmin(1, fmax(0, (b * f - c * e) / den)) : 0;
+        tc = (b * sc + f) / e;
+        if (tc < 0) {
+            tc = 0;
+            sc = fmin(1, fmax(0, -c / a));
+        } else if (tc > 1) {
+            tc = 1;
+            sc = fmin(1, fmax(0, (b - c) / a));
+        }
+    }
+    *s = sc;
+    *t = tc;
+    double dd = 0;
+    for (int k = 0; k < 3; k++) {
+        double x = (p0[k] + sc * d1[k]) - (q0[k] + tc * d2[k]);
+        dd += x * x;
+    }
+    return sqrt(dd);
+}
+
+void pki_part_place(const pki_figure *f, const pki_play *p, uint32_t row, int part, pki_placed *out)
+{
+    const pk_bone_world *x = pki_play_at(p, row, f->part[part].bone);
+    out->part = &f->part[part];
+    memcpy(out->rot, x->rot, sizeof out->rot);
+    memcpy(out->pos, x->pos, sizeof out->pos);
+}
+
+/* Whether the segment w-t comes near the part's bounding sphere at all. */
+static bool near_part(const pki_placed *pl, const double w[3], const double t[3], double margin)
+{
+    double c[3], v[3];
+    pki_qd_rotate(pl->rot, pl->part->centre, v);
+    for (int k = 0; k < 3; k++)
+        c[k] = pl->pos[k] + v[k];
+    double h = pl->part->half[0], r = sqrt(h * h + pl->part->half[1] * pl->part->half[1] +
+                                           pl->part->half[2] * pl->part->half[2]);
+    double s, u;
+    double d = seg_seg(w, t, c, c, &s, &u);
+    return d < r + margin;
+}
+
+enum { SAMPLES = 9 };
+
+double pki_touch_with(const pki_figure *f, const pki_play *p, uint32_t row, int side, int with,
+                      const double w[2][3], const double t[2][3], pki_touch *out)
+{
+    pki_touch tmp;
+    if (!out)
+        out = &tmp;
+    memset(out, 0, sizeof *out);
+    out->gap = INFINITY;
+    if (!f->arm[side].ok)
+        return INFINITY;
+    if (with == PKI_WITH_HAND) {
+        if (!f->arm[!side].ok)
+            return INFINITY;
+        out->gap = seg_seg(w[side], t[side], w[!side], t[!side], &out->at[0], &out->at[1]);
+        return out->gap;
+    }
+    const double *hw = w[side], *ht = t[side];
+    if (with == PKI_WITH_FLOOR) {
+        out->at[0] = hw[1] <= ht[1] ? 0.0 : 1.0;
+        out->gap = fmin(hw[1], ht[1]);
+        const double *c = out->at[0] == 0.0 ? hw : ht;
+        out->surf[0] = c[0];
+        out->surf[2] = c[2];
+        out->normal[1] = 1.0;
+        return out->gap;
+    }
+    if (with < 0 || with >= PKI_PART_COUNT || f->part[with].bone < 0)
+        return INFINITY;
+    pki_placed pl;
+    pki_part_place(f, p, row, with, &pl);
+    for (int i = 0; i < SAMPLES; i++) {
+        double s = (double)i / (SAMPLES - 1), q[3], surf[3], n[3];
+        for (int k = 0; k < 3; k++)
+            q[k] = hw[k] + s * (ht[k] - hw[k]);
+        double d = pki_part_distance(&pl, q, surf, n);
+        if (d < out->gap) {
+            out->gap = d;
+            out->at[0] = s;
+            memcpy(out->surf, surf, sizeof surf);
+            memcpy(out->normal, n, sizeof n);
+        }
+    }
+    return out->gap;
+}
+
+double pki_touch_at(const pki_figure *f, const pki_play *p, uint32_t row, int side, int with,
+                    pki_touch *out)
+{
+    double w[2][3] = {{0}}, t[2][3] = {{0}};
+    for (int s = 0; s < 2; s++)
+        if (f->arm[s].ok)
+            pki_hand_at(f, p, row, s, w[s], t[s]);
+    return pki_touch_with(f, p, row, side, with, (const double(*)[3])w, (const double(*)[3])t, out);
+}
+
+void pki_contacts_free(pki_contacts *c)
+{
+    if (!c)
+        return;
+    free(c->v);
+    memset(c, 0, sizeof *c);
+}
+
+static bool push(pki_contacts *c, int side, int with, uint32_t first, uint32_t last, double gap)
+{
+    /* the same pair two frames on or less: one contact */
+    for (size_t i = c->n; i-- > 0;) {
+        pki_contact *x = &c->v[i];
+        if (x->side == side && x->with == with) {
+            if (first <= x->last + 3) {
+                x->last = last;
+                x->min_gap = fmin(x->min_gap, gap);
+                return true;
+            }
+            break;
+        }
+    }
+    pki_contact *x = pki_grow_push(&c->v, &c->n, &c->cap, sizeof *c->v);
+    if (!x)
+        return false;
+    x->side = side;
+    x->with = with;
+    x->first = first;
+    x->last = last;
+    x->min_gap = gap;
+    return true;
+}
+
+/* Whether the hand comes near enough to a part to be worth measuring (the
+ * hands and the floor always are). */
+static bool near(const pki_figure *f, const pki_play *p, uint32_t r, int side, int with)
+{
+    if (with >= PKI_PART_COUNT)
+        return true;
+    if (f->part[with].bone < 0 || !f->arm[side].ok)
+        return false;
+    double w[3], t[3];
+    pki_hand_at(f, p, r, side, w, t);
+    pki_placed pl;
+    pki_part_place(f, p, r, with, &pl);
+    return near_part(&pl, w, t, 2.0 * pki_reach(f, with));
+}
+
+static int cmp_contact(const void *x, const void *y)
+{
+    const pki_contact *a = x, *b = y;
+    if (a->first != b->first)
+        return a->first < b->first ? -1 : 1;
+    if (a->side != b->side)
+        return a->side - b->side;
+    return a->with - b->with;
+}
+
+int pki_contacts_find(const pki_figure *a, const pki_play *p, pki_contacts *out)
+{
+    memset(out, 0, sizeof *out);
+    enum { PAIRS = 2 * (PKI_PART_COUNT + 2) };
+    bool in[PAIRS] = {false};
+    uint32_t start[PAIRS] = {0};
+    double low[PAIRS];
+    for (int i = 0; i < PAIRS; i++)
+        low[i] = INFINITY;
+    for (uint32_t r = 0; r <= p->n; r++) {
+        for (int side = 0; side < 2; side++) {
+            for (int with = 0; with < PKI_PART_COUNT + 2; with++) {
+                int k = side * (PKI_PART_COUNT + 2) + with;
+                /* the hands' contact belongs to the left hand */
+                if (with == PKI_WITH_HAND && side == 1)
+                    continue;
+                double g = r < p->n && near(a, p, r, side, with)
+                               ? pki_touch_at(a, p, r, side, with, NULL)
+                               : INFINITY;
+                double reach = pki_reach(a, with);
+                if (!in[k] && g < reach) {
+                    in[k] = true;
+                    start[k] = r;
+                    low[k] = g;
+                } else if (in[k] && !(g <= 1.25 * reach)) {
+                    in[k] = false;
+                    /* deeper inside than the reach: passing through (a
+                     * short model's hands through its head), no contact */
+                    if (low[k] >= -reach && !push(out, side, with, start[k], r - 1, low[k]))
+                        return -1;
+                } else if (in[k]) {
+                    low[k] = fmin(low[k], g);
+                }
+            }
+        }
+    }
+    if (out->n > 1)
+        qsort(out->v, out->n, sizeof *out->v, cmp_contact);
+    return 0;
+}

@@ -1,0 +1,61 @@
+/* contacts.h — where a model's hands touch something (internal,
+ * ops/skeleton/contacts.c): the other hand, a body part, the floor. */
+#ifndef PKI_OPS_SKELETON_CONTACTS_H
+#define PKI_OPS_SKELETON_CONTACTS_H
+
+#include "ops/skeleton/figure.h"
+#include "ops/skeleton/play.h"
+
+/* ---- contacts on the source model (contacts.c) ---- */
+
+#define PKI_WITH_HAND PKI_PART_COUNT        /* a hand touching the other hand */
+#define PKI_WITH_FLOOR (PKI_PART_COUNT + 1) /* a hand touching the floor */
+#define PKI_REACH_HANDS 0.10                /* of A's arm length: hand to hand */
+#define PKI_REACH_BODY 0.06                 /* of A's arm length: hand to a part, the floor */
+
+typedef struct pki_contact {
+    int side;             /* the hand (the hands' contact: 0, the left) */
+    int with;             /* a pki_part_kind, PKI_WITH_HAND or PKI_WITH_FLOOR */
+    uint32_t first, last; /* rows of the source's play */
+    double min_gap;       /* the smallest gap on the source */
+} pki_contact;
+
+typedef struct pki_contacts {
+    pki_contact *v; /* by first frame */
+    size_t n, cap;
+} pki_contacts;
+
+/* What a hand touches at one row: the gap (signed: negative inside a
+ * part), where along the hand (at[0], 0 the wrist .. 1 the hand's end;
+ * the other hand's in at[1]) and, for a part or the floor, the nearest
+ * surface point and its outward normal. */
+typedef struct pki_touch {
+    double gap;
+    double at[2];
+    double surf[3], normal[3];
+} pki_touch;
+
+/* The hand's wrist and end at a row (the arm must be ok). */
+void pki_hand_at(const pki_figure *f, const pki_play *p, uint32_t row, int side, double w[3],
+                 double t[3]);
+/* The gap between hand `side` and `with` at a row (INFINITY: the figure
+ * has no such thing, or it is far); out may be NULL. */
+double pki_touch_at(const pki_figure *f, const pki_play *p, uint32_t row, int side, int with,
+                    pki_touch *out);
+/* The same with the hands' wrists w[side] and ends t[side] given (the
+ * parts placed from the play). */
+double pki_touch_with(const pki_figure *f, const pki_play *p, uint32_t row, int side, int with,
+                      const double w[2][3], const double t[2][3], pki_touch *out);
+/* Part `part` placed at a row (its bone must exist). */
+void pki_part_place(const pki_figure *f, const pki_play *p, uint32_t row, int part,
+                    pki_placed *out);
+/* The gap below which a hand of figure a touches `with`. */
+double pki_reach(const pki_figure *a, int with);
+/* "head", "other hand", "floor". */
+const char *pki_with_name(int with);
+/* Every contact of a's hands over the play.  0, or -1 on OOM (the
+ * caller logs it). */
+int pki_contacts_find(const pki_figure *a, const pki_play *p, pki_contacts *out);
+void pki_contacts_free(pki_contacts *c);
+
+#endif

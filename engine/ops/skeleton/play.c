@@ -1,0 +1,309 @@
+/*
+ * play.c — a motion or a pose played on a model (play.h): every frame
+ * evaluated as MMD shows it (ops/skeleton/eval.c: appends, fixed axes,
+ * IK with the IK section's states), the world transforms of the bones
+ * asked for kept per frame.
+ *
+ * Each model bone's track is found once (by its CP932 name, or MMD's cut
+ * of a longer one) and stepped with a cursor, so a frame costs one
+ * evaluation and no lookups.  Only the bones the asked-for ones depend on
+ * are evaluated (their parents, append parents, the IK chains that turn
+ * them, and what those depend on), as a smaller model in the same order:
+ * the sizing steps ask for the arms, the trunk and the legs, a third of
+ * a rich model's bones.
+ */
+#include "model/names.h"
+#include "ops/skeleton/play.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void pki_play_free(pki_play *p)
+{
+    if (!p)
+        return;
+    free(p->slot);
+    free(p->w);
+    memset(p, 0, sizeof *p);
+}
+
+static bool slots(pki_play *p, const pk_model *m, const bool *watch, uint32_t n)
+{
+    memset(p, 0, sizeof *p);
+    p->m = m;
+    p->n = n;
+    p->slot = malloc((m->nbones + 1) * sizeof *p->slot);
+    if (!p->slot)
+        return false;
+    for (size_t i = 0; i < m->nbones; i++)
+        p->slot[i] = watch[i] ? (int32_t)p->nwatch++ : -1;
+    p->w = malloc(((size_t)n * p->nwatch + 1) * sizeof *p->w);
+    return p->w != NULL;
+}
+
+static void keep_row(pki_play *p, uint32_t row, const pk_bone_world *all)
+{
+    pk_bone_world *out = &p->w[(size_t)row * p->nwatch];
+    for (size_t i = 0; i < p->m->nbones; i++)
+        if (p->slot[i] >= 0)
+            out[p->slot[i]] = all[i];
+}
+
+static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint32_t f0, uint32_t n,
+                       const bool *watch, pk_log *log);
+
+/* The motion's name id of model bone i (or of MMD's cut of it). */
+static pk_name_id name_in(const pk_model *m, size_t i, const pk_names *names)
+{
+    size_t len;
+    const uint8_t *raw = pki_model_bone_raw(m, i, &len);
+    if (!raw)
+        return PK_NO_NAME;
+    pk_name_id id = pk_names_find(names, raw, len);
+    if (id == PK_NO_NAME && len > PK_VMD_NAME_BYTES)
+        id = pk_names_find(names, raw, pk_cp932_boundary(raw, PK_VMD_NAME_BYTES));
+    return id;
+}
+
+/* The bones of m the watched ones depend on, as a model of their own
+ * (its bones in m's order; sub->bones[j] is m's bone map[j]).  Returns
+ * false on OOM.  The sub-model shares m's names and strings. */
+typedef struct trimmed {
+    pk_model sub;
+    int32_t *map;  /* sub bone -> m bone */
+    int32_t *back; /* m bone -> sub bone or -1 */
+    pk_model_ik_link *links;
+} trimmed;
+
+static void trimmed_free(trimmed *t)
+{
+    free(t->sub.bones);
+    free(t->map);
+    free(t->back);
+    free(t->links);
+}
+
+static bool keep(const pk_model *m, bool *need, int32_t b)
+{
+    if (b < 0 || (size_t)b >= m->nbones || need[b])
+        return false;
+    need[b] = true;
+    return true;
+}
+
+static bool trim(const pk_model *m, const bool *watch, trimmed *t)
+{
+    size_t nb = m->nbones;
+    memset(t, 0, sizeof *t);
+    bool *need = calloc(nb + 1, sizeof *need);
+    t->back = malloc((nb + 1) * sizeof *t->back);
+    t->map = malloc((nb + 1) * sizeof *t->map);
+    if (!need || !t->back || !t->map) {
+        free(need);
+        return false;
+    }
+    for (size_t i = 0; i < nb; i++)
+        need[i] = watch[i];
+    /* to a fixed point: parents, append parents, the IK chains turning a
+     * needed bone (the IK bone, its target and links) */
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (size_t i = 0; i < nb; i++) {
+            const pk_model_bone *b = &m->bones[i];
+            if (need[i]) {
+                grew |= keep(m, need, b->parent);
+                if (b->flags & (PK_BONE_APPEND_ROTATE | PK_BONE_APPEND_MOVE))
+                    grew |= keep(m, need, b->append_parent);
+            }
+            if (!(b->flags & PK_BONE_IK) || need[i])
+                continue;
+            bool turns = false;
+            for (size_t k = 0; k < b->nik_links && !turns; k++) {
+                int32_t l = b->ik_links[k].bone;
+                turns = l >= 0 && (size_t)l < nb && need[l];
+            }
+            if (turns)
+                grew |= keep(m, need, (int32_t)i);
+        }
+        for (size_t i = 0; i < nb; i++) {
+            const pk_model_bone *b = &m->bones[i];
+            if (!need[i] || !(b->flags & PK_BONE_IK))
+                continue;
+            grew |= keep(m, need, b->ik_target);
+            for (size_t k = 0; k < b->nik_links; k++)
+                grew |= keep(m, need, b->ik_links[k].bone);
+        }
+    }
+    size_t n = 0, nlinks = 0;
+    for (size_t i = 0; i < nb; i++) {
+        t->back[i] = need[i] ? (int32_t)n : -1;
+        if (need[i]) {
+            t->map[n++] = (int32_t)i;
+            nlinks += m->bones[i].nik_links;
+        }
+    }
+    free(need);
+    t->sub = *m;
+    t->sub.bones = malloc((n + 1) * sizeof *t->sub.bones);
+    t->links = malloc((nlinks + 1) * sizeof *t->links);
+    if (!t->sub.bones || !t->links)
+        return false;
+    t->sub.nbones = n;
+    size_t used = 0;
+    for (size_t j = 0; j < n; j++) {
+        pk_model_bone *b = &t->sub.bones[j];
+        *b = m->bones[t->map[j]];
+        int32_t *refs[3] = {&b->parent, &b->append_parent, &b->ik_target};
+        for (int k = 0; k < 3; k++)
+            if (*refs[k] >= 0 && (size_t)*refs[k] < nb)
+                *refs[k] = t->back[*refs[k]];
+        b->tail_bone = -1;
+        pk_model_ik_link *l = &t->links[used];
+        size_t kept = 0;
+        for (size_t k = 0; k < b->nik_links; k++) {
+            int32_t x = b->ik_links[k].bone;
+            if (x < 0 || (size_t)x >= nb || t->back[x] < 0)
+                continue;
+            l[kept] = b->ik_links[k];
+            l[kept++].bone = t->back[x];
+        }
+        b->ik_links = l;
+        b->nik_links = kept;
+        used += kept;
+    }
+    return true;
+}
+
+int pki_play_motion(pki_play *p, const pk_model *full, const pk_motion *mo, uint32_t f0, uint32_t n,
+                    const bool *watch, pk_log *log)
+{
+    trimmed tm;
+    if (!trim(full, watch, &tm)) {
+        trimmed_free(&tm);
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        return -1;
+    }
+    const pk_model *m = &tm.sub;
+    bool *sub_watch = calloc(m->nbones + 1, sizeof *sub_watch);
+    if (!sub_watch) {
+        trimmed_free(&tm);
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        return -1;
+    }
+    for (size_t j = 0; j < m->nbones; j++)
+        sub_watch[j] = watch[tm.map[j]];
+    int rc = play_motion(p, m, mo, f0, n, sub_watch, log);
+    free(sub_watch);
+    /* the rows by the full model's bones */
+    if (rc == 0) {
+        int32_t *slot = malloc((full->nbones + 1) * sizeof *slot);
+        if (!slot) {
+            pki_play_free(p);
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
+            rc = -1;
+        } else {
+            for (size_t i = 0; i < full->nbones; i++)
+                slot[i] = tm.back[i] >= 0 ? p->slot[tm.back[i]] : -1;
+            free(p->slot);
+            p->slot = slot;
+            p->m = full;
+        }
+    }
+    trimmed_free(&tm);
+    return rc;
+}
+
+static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint32_t f0, uint32_t n,
+                       const bool *watch, pk_log *log)
+{
+    size_t nb = m->nbones;
+    pk_rig *rig = NULL;
+    pk_tracks *t = NULL;
+    pk_cursor *cur = malloc((nb + 1) * sizeof *cur);
+    bool *has = calloc(nb + 1, sizeof *has), *on = malloc((nb + 1) * sizeof *on);
+    pk_bone_local *loc = malloc((nb + 1) * sizeof *loc);
+    pk_bone_world *all = malloc((nb + 1) * sizeof *all);
+    int rc = -1;
+    if (!cur || !has || !on || !loc || !all || !slots(p, m, watch, n))
+        goto oom;
+    rig = pk_rig_new(m, log);
+    if (!rig)
+        goto done;
+    t = pk_tracks_build(mo, NULL);
+    if (!t)
+        goto oom;
+    for (size_t i = 0; i < nb; i++) {
+        pk_name_id id = name_in(m, i, mo->names);
+        const pk_track *tr = id == PK_NO_NAME ? NULL : pk_tracks_bone(t, id);
+        if (tr && tr->count) {
+            pk_cursor_init(&cur[i], mo, tr);
+            has[i] = true;
+        }
+    }
+    /* the IK section: states by frame, the last record at or before it */
+    size_t next_ik = 0;
+    for (size_t i = 0; i < nb; i++)
+        on[i] = true;
+    pk_rig_rest(rig, loc);
+    for (uint32_t r = 0; r < n; r++) {
+        uint32_t f = f0 + r;
+        for (size_t i = 0; i < nb; i++)
+            if (has[i])
+                pk_cursor_bone(&cur[i], (double)f, loc[i].pos, loc[i].rot);
+        while (next_ik < t->niks && mo->iks[t->iks[next_ik]].frame <= f) {
+            const pk_ik_key *k = &mo->iks[t->iks[next_ik++]];
+            for (uint32_t s = 0; s < k->count; s++) {
+                size_t len;
+                const uint8_t *raw = pk_names_raw(mo->names, k->ik[s].name, &len);
+                long b = raw ? pk_model_find_bone(m, raw, len) : -1;
+                if (b >= 0)
+                    on[b] = k->ik[s].enabled != 0;
+            }
+        }
+        pk_rig_eval(rig, loc, on, 0, all);
+        keep_row(p, r, all);
+    }
+    p->f0 = f0;
+    rc = 0;
+    goto done;
+oom:
+    pk_error(log, PK_E_NO_MEMORY, "out of memory");
+done:
+    if (rc)
+        pki_play_free(p);
+    pk_rig_free(rig);
+    pk_tracks_free(t);
+    free(cur);
+    free(has);
+    free(on);
+    free(loc);
+    free(all);
+    return rc;
+}
+
+int pki_play_pose(pki_play *p, const pk_model *m, const pk_pose *po, const bool *watch, pk_log *log)
+{
+    size_t nb = m->nbones;
+    pk_rig *rig = NULL;
+    pk_bone_local *loc = malloc((nb + 1) * sizeof *loc);
+    pk_bone_world *all = malloc((nb + 1) * sizeof *all);
+    int rc = -1;
+    if (!loc || !all || !slots(p, m, watch, 1)) {
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        goto done;
+    }
+    rig = pk_rig_new(m, log);
+    if (!rig)
+        goto done;
+    pk_rig_pose_local(rig, po, loc);
+    pk_rig_eval(rig, loc, NULL, 0, all);
+    keep_row(p, 0, all);
+    rc = 0;
+done:
+    if (rc)
+        pki_play_free(p);
+    pk_rig_free(rig);
+    free(loc);
+    free(all);
+    return rc;
+}

@@ -1,0 +1,38 @@
+/* play.h — a motion or pose played on a model (internal,
+ * ops/skeleton/play.c): the world transforms of chosen bones at every
+ * frame. */
+#ifndef PKI_OPS_SKELETON_PLAY_H
+#define PKI_OPS_SKELETON_PLAY_H
+
+#include "posekit.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- a motion or pose played on a model (play.c) ---- */
+
+typedef struct pki_play {
+    const pk_model *m;
+    uint32_t f0, n; /* frames f0 .. f0 + n - 1 */
+    size_t nwatch;
+    int32_t *slot;    /* per model bone: its place in a frame's row, or -1 */
+    pk_bone_world *w; /* n rows of nwatch */
+} pki_play;
+
+/* Plays a motion on m at every frame f0 .. f0 + n - 1 (MMD's evaluation:
+ * appends, IK, the IK section's states), keeping the world transforms of
+ * the bones watch marks.  0, or -1 (logged, OOM). */
+int pki_play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint32_t f0, uint32_t n,
+                    const bool *watch, pk_log *log);
+/* The same for a pose (one frame, f0 = 0). */
+int pki_play_pose(pki_play *p, const pk_model *m, const pk_pose *po, const bool *watch,
+                  pk_log *log);
+void pki_play_free(pki_play *p);
+/* Bone b's world transform at row i (b must be watched). */
+static inline const pk_bone_world *pki_play_at(const pki_play *p, uint32_t i, int32_t b)
+{
+    return &p->w[(size_t)i * p->nwatch + (size_t)p->slot[b]];
+}
+
+#endif

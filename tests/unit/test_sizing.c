@@ -1,0 +1,628 @@
+/* test_sizing.c — retarget's sizing steps (engine/ops/retarget/sizing.c:
+ * contacts, avoid, twist, the elbow law, the measures) on small figures
+ * built in memory (tests/unit/pmxgen.h), where the contact, the target
+ * and the twists are known exactly:
+ *   - a T-posed figure claps, the tips of its middle fingers meeting at
+ *     the middle; on a figure with arms 20% longer they would pass each
+ *     other by 0.6: the contact is found on A's frames, B's tips meet at
+ *     their midpoint (the elbows bend), frames away from it keep their
+ *     keys;
+ *   - a hand hanging beside a thigh (a rigid body) keeps its gap, scaled,
+ *     beside a thinner thigh;
+ *   - a forearm inside a thicker thigh comes out (and a model without
+ *     rigid bodies skips the step, saying so);
+ *   - twists on 腕, ひじ and 手首 move into 腕捩 and 手捩, the hand's world
+ *     rotation within 0.01 degree; and the inverse, onto a figure without
+ *     twist bones;
+ *   - a clap whose arms bend backwards on A is not bent further backwards
+ *     on a figure whose arms are longer: the corrections are refused. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmxgen.h"
+#include "testutil.h"
+
+#define PI 3.14159265358979323846
+#define NO_SIZING .no_contacts = true, .no_avoid = true, .no_twist = true
+
+/* ---- figures ---- */
+
+typedef struct fig {
+    double upper, fore, hand; /* 腕->ひじ, ひじ->手首, 手首->中指先 */
+    bool twist;               /* 腕捩, 手捩 with fixed axes */
+    double thigh_r;           /* a capsule on 足 from 足 to ひざ (0: none) */
+    bool rigids;              /* the thigh body at all */
+} fig;
+
+typedef struct bone_def {
+    char name[32];
+    double x, y, z;
+    int parent;
+    bool axis;
+} bone_def;
+
+static int add(bone_def *b, int *n, const char *name, double x, double y, double z, int parent,
+               bool axis)
+{
+    snprintf(b[*n].name, sizeof b[*n].name, "%s", name);
+    b[*n].x = x;
+    b[*n].y = y;
+    b[*n].z = z;
+    b[*n].parent = parent;
+    b[*n].axis = axis;
+    return (*n)++;
+}
+
+/* A figure standing in a T pose: the shoulders at x = +-1.5, y 13.5, the
+ * arms along +-X. */
+static pk_model *figure(const fig *f)
+{
+    bone_def b[40];
+    int n = 0;
+    int centre = add(b, &n, "センター", 0, 8, 0, -1, false);
+    int upper = add(b, &n, "上半身", 0, 10, 0, centre, false);
+    int upper2 = add(b, &n, "上半身2", 0, 12, 0, upper, false);
+    int neck = add(b, &n, "首", 0, 14, 0, upper2, false);
+    add(b, &n, "頭", 0, 15, 0, neck, false);
+    int lower = add(b, &n, "下半身", 0, 10, 0, centre, false);
+    int thigh[2];
+    for (int s = 0; s < 2; s++) {
+        const char *side = s ? "右" : "左";
+        double sx = s ? -1 : 1;
+        char nm[32];
+        snprintf(nm, sizeof nm, "%s足", side);
+        thigh[s] = add(b, &n, nm, sx, 9, 0, lower, false);
+        snprintf(nm, sizeof nm, "%sひざ", side);
+        int knee = add(b, &n, nm, sx, 5, 0, thigh[s], false);
+        snprintf(nm, sizeof nm, "%s足首", side);
+        add(b, &n, nm, sx, 1, 0, knee, false);
+    }
+    for (int s = 0; s < 2; s++) {
+        const char *side = s ? "右" : "左";
+        double sx = s ? -1 : 1, x = 1.5;
+        char nm[32];
+        snprintf(nm, sizeof nm, "%s肩", side);
+        int p = add(b, &n, nm, sx * 0.5, 13.5, 0, upper2, false);
+        snprintf(nm, sizeof nm, "%s腕", side);
+        p = add(b, &n, nm, sx * x, 13.5, 0, p, false);
+        if (f->twist) {
+            snprintf(nm, sizeof nm, "%s腕捩", side);
+            p = add(b, &n, nm, sx * (x + f->upper / 2), 13.5, 0, p, true);
+        }
+        x += f->upper;
+        snprintf(nm, sizeof nm, "%sひじ", side);
+        p = add(b, &n, nm, sx * x, 13.5, 0, p, false);
+        if (f->twist) {
+            snprintf(nm, sizeof nm, "%s手捩", side);
+            p = add(b, &n, nm, sx * (x + f->fore / 2), 13.5, 0, p, true);
+        }
+        x += f->fore;
+        snprintf(nm, sizeof nm, "%s手首", side);
+        p = add(b, &n, nm, sx * x, 13.5, 0, p, false);
+        x += f->hand;
+        snprintf(nm, sizeof nm, "%s中指先", side);
+        add(b, &n, nm, sx * x, 13.5, 0, p, false);
+    }
+    const int sizes[6] = {1, 1, 1, 2, 1, 1};
+    pg g;
+    pg_header(&g, 2.0f, 1, 0, sizes);
+    for (int k = 0; k < 4; k++) /* vertices, faces, textures, materials */
+        pg_i32(&g, 0);
+    pg_i32(&g, n);
+    for (int i = 0; i < n; i++) {
+        pg_text(&g, b[i].name);
+        pg_text(&g, "");
+        pg_f3(&g, (float)b[i].x, (float)b[i].y, (float)b[i].z);
+        pg_idx(&g, PG_BONE, b[i].parent);
+        pg_i32(&g, 0);
+        pg_u16(&g, 0x001E | (b[i].axis ? 0x0400 : 0));
+        pg_f3(&g, 0, 0.5f, 0); /* tail offset */
+        if (b[i].axis)
+            pg_f3(&g, b[i].x < 0 ? -1.0f : 1.0f, 0, 0);
+    }
+    pg_i32(&g, 0); /* morphs */
+    pg_i32(&g, 0); /* display frames */
+    /* with rigid bodies: a thigh capsule on each 足 and a small sphere on
+     * 下半身 (so the hips are no stand-in, which would reach the hands) */
+    int nr = f->rigids ? 3 : 0;
+    pg_i32(&g, nr);
+    if (nr) {
+        pg_rigid_def r = {"下半身",
+                          "",
+                          lower,
+                          1,
+                          0xFFFF,
+                          PK_RIGID_SPHERE,
+                          {0.3f, 0, 0},
+                          {0, 9.5f, 0},
+                          {0, 0, 0},
+                          1.0f,
+                          PK_RIGID_FOLLOW_BONE};
+        pg_rigid(&g, &r);
+    }
+    for (int s = 0; s < nr - 1; s++) {
+        double sx = s ? -1 : 1;
+        /* a capsule along Y (its own axis) from 足 (y 9) to ひざ (y 5) */
+        pg_rigid_def r = {s ? "右もも" : "左もも",
+                          "",
+                          thigh[s],
+                          1,
+                          0xFFFF,
+                          PK_RIGID_CAPSULE,
+                          {(float)f->thigh_r, 4.0f, 0},
+                          {(float)sx, 7.0f, 0},
+                          {0, 0, 0},
+                          1.0f,
+                          PK_RIGID_FOLLOW_BONE};
+        pg_rigid(&g, &r);
+    }
+    pg_i32(&g, 0); /* joints */
+    pk_log log;
+    pk_log_init(&log);
+    pk_model *m = pk_model_read(g.b.data, g.b.len, &log);
+    assert_non_null(m);
+    assert_int_equal(m->nbones, (size_t)n);
+    pk_log_free(&log);
+    pk_buf_free(&g.b);
+    return m;
+}
+
+/* ---- motions ---- */
+
+/* A key turning `name` by deg degrees about the axis, linear curves. */
+static void key(pk_motion *m, const char *name, uint32_t frame, double ax, double ay, double az,
+                double deg)
+{
+    pk_bone_key *k = pk_motion_push_bone(m);
+    assert_non_null(k);
+    k->name = tu_intern(m->names, name);
+    k->frame = frame;
+    double n = sqrt(ax * ax + ay * ay + az * az), h = deg * PI / 360.0;
+    k->rot[0] = (float)(ax / n * sin(h));
+    k->rot[1] = (float)(ay / n * sin(h));
+    k->rot[2] = (float)(az / n * sin(h));
+    k->rot[3] = (float)cos(h);
+    const uint8_t lin[4][4] = {
+        {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}};
+    pk_interp_set(k->interp, lin, false);
+}
+
+/* ---- playing ---- */
+
+typedef struct played {
+    pk_rig *rig;
+    pk_tracks *t;
+    pk_bone_local *loc;
+    pk_bone_world *w;
+    const pk_model *m;
+    const pk_motion *mo;
+} played;
+
+static void play_at(played *p, const pk_model *m, const pk_motion *mo, uint32_t frame)
+{
+    if (!p->rig) {
+        pk_log log;
+        pk_log_init(&log);
+        p->rig = pk_rig_new(m, &log);
+        p->t = pk_tracks_build(mo, &log);
+        pk_log_free(&log);
+        p->loc = calloc(m->nbones, sizeof *p->loc);
+        p->w = calloc(m->nbones, sizeof *p->w);
+        p->m = m;
+        p->mo = mo;
+    }
+    bool *on = calloc(m->nbones, sizeof *on);
+    pk_rig_motion_local(p->rig, mo, p->t, frame, p->loc, on);
+    pk_rig_eval(p->rig, p->loc, on, 0, p->w);
+    free(on);
+}
+
+static void played_free(played *p)
+{
+    pk_rig_free(p->rig);
+    pk_tracks_free(p->t);
+    free(p->loc);
+    free(p->w);
+    memset(p, 0, sizeof *p);
+}
+
+static long bone(const pk_model *m, const char *utf8)
+{
+    uint8_t *raw;
+    size_t len;
+    assert_int_equal(pk_utf8_to_cp932(utf8, &raw, &len), 0);
+    long i = pk_model_find_bone(m, raw, len);
+    free(raw);
+    assert_true(i >= 0);
+    return i;
+}
+
+static const double *at(const played *p, const char *name)
+{
+    return p->w[bone(p->m, name)].pos;
+}
+
+static double dist(const double a[3], const double b[3])
+{
+    return sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
+                (a[2] - b[2]) * (a[2] - b[2]));
+}
+
+static double rot_deg(const double a[4], const double b[4])
+{
+    double d = fabs(a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]);
+    return 2.0 * acos(d > 1 ? 1 : d) * 180.0 / PI;
+}
+
+static pk_motion *retarget(const pk_motion *in, const pk_retarget_options *o,
+                           pk_retarget_report *rep)
+{
+    pk_motion *m = pk_motion_clone(in);
+    assert_non_null(m);
+    pk_log log;
+    pk_log_init(&log);
+    if (pk_motion_retarget_models(m, NULL, o, NULL, rep, &log) != 0) {
+        for (size_t i = 0; i < log.count; i++)
+            fprintf(stderr, "%s\n", log.items[i].msg);
+        fail();
+    }
+    pk_log_free(&log);
+    return m;
+}
+
+/* ---- the clap ---- */
+
+/* Both arms turned about Y from frame 20 to 30 so that the tips of A
+ * (腕->ひじ 2.5, ひじ->tip 3.5, shoulders at x +-1.5) meet at x = 0; with
+ * elbow_back, the forearms turned that much backwards (away from the
+ * front they bend to), the arms turned in further to meet. */
+static pk_motion *clap(double elbow_back)
+{
+    pk_motion *m = pk_motion_new();
+    double lo = 90, hi = 180, eb = elbow_back * PI / 180.0;
+    for (int i = 0; i < 60; i++) { /* 2.5 cos th + 3.5 cos(th - e) = -1.5 */
+        double th = (lo + hi) / 2 * PI / 180.0;
+        if (2.5 * cos(th) + 3.5 * cos(th - eb) > -1.5)
+            lo = (lo + hi) / 2;
+        else
+            hi = (lo + hi) / 2;
+    }
+    double th = (lo + hi) / 2;
+    uint32_t frames[5] = {0, 20, 30, 50, 60};
+    for (int i = 0; i < 5; i++) {
+        double d = frames[i] == 20 || frames[i] == 30 ? th : 0;
+        key(m, "左腕", frames[i], 0, 1, 0, d);
+        key(m, "右腕", frames[i], 0, 1, 0, -d);
+        if (elbow_back > 0) {
+            /* the forearm turned backwards (+Z from the arm along X) */
+            double e = d ? elbow_back : 0;
+            key(m, "左ひじ", frames[i], 0, 1, 0, -e);
+            key(m, "右ひじ", frames[i], 0, 1, 0, e);
+        }
+    }
+    return m;
+}
+
+static void clap_contact(void **state)
+{
+    (void)state;
+    fig fa = {2.5, 2.0, 1.5, false, 0, false}, fb = {3.0, 2.4, 1.8, false, 0, false};
+    pk_model *a = figure(&fa), *b = figure(&fb);
+    pk_motion *in = clap(0);
+    pk_retarget_report rep, rep0;
+    pk_retarget_options o = {.from = a, .to = b, .measure = true};
+    pk_retarget_options o0 = {NO_SIZING, .from = a, .to = b};
+    pk_motion *out = retarget(in, &o, &rep), *out0 = retarget(in, &o0, &rep0);
+    /* one contact, the hands', over the clap and around it */
+    assert_true(rep.sizing.contacts_done);
+    assert_int_equal(rep.sizing.contacts, 1);
+    assert_int_equal(rep.measure->ncontacts, 1);
+    const pk_sizing_contact *c = &rep.measure->contacts[0];
+    assert_string_equal(c->with, "hand");
+    assert_true(c->first <= 20 && c->last >= 30);
+    assert_true(c->first > 5 && c->last < 45);
+    /* B's tips 0.6 apart before (crossed), meeting at their midpoint after */
+    played p = {0}, p0 = {0};
+    for (uint32_t f = 20; f <= 30; f++) {
+        play_at(&p0, b, out0, f);
+        play_at(&p, b, out, f);
+        const double *l0 = at(&p0, "左中指先"), *r0 = at(&p0, "右中指先");
+        const double *l = at(&p, "左中指先"), *r = at(&p, "右中指先");
+        assert_true(fabs(dist(l0, r0) - 0.6) < 1e-3);
+        assert_true(dist(l, r) < 0.02);
+        double mid[3] = {(l0[0] + r0[0]) / 2, (l0[1] + r0[1]) / 2, (l0[2] + r0[2]) / 2};
+        assert_true(dist(l, mid) < 0.02);
+    }
+    /* away from the contact, the arms as stance left them: at the keys
+     * that stayed (1e-4 units: a created track's held value rounded to
+     * float), within the fit's 0.1 degree a turn between (at most 0.2
+     * degree at the tip, 0.025 units) */
+    uint32_t far[4] = {0, 2, 58, 60};
+    for (int i = 0; i < 4; i++) {
+        play_at(&p0, b, out0, far[i]);
+        play_at(&p, b, out, far[i]);
+        double tol = far[i] % 60 ? 0.025 : 1e-4;
+        assert_true(dist(at(&p, "左中指先"), at(&p0, "左中指先")) < tol);
+        assert_true(dist(at(&p, "右手首"), at(&p0, "右手首")) < tol);
+    }
+    /* the measures say the same */
+    assert_int_equal(rep.sizing.refused, 0);
+    assert_true(rep.measure->hands_after_mean < 0.005);
+    assert_true(rep.measure->hands_after_p95 < 0.01);
+    assert_int_equal(rep.measure->elbow_past, 0);
+    played_free(&p);
+    played_free(&p0);
+    pk_retarget_report_free(&rep);
+    pk_retarget_report_free(&rep0);
+    pk_motion_free(out);
+    pk_motion_free(out0);
+    pk_motion_free(in);
+    pk_model_free(a);
+    pk_model_free(b);
+}
+
+/* The same clap with elbows bent 5 degrees backwards on A, onto arms 20%
+ * longer: closing the hands would bend them further back; refused. */
+static void clap_elbows_refused(void **state)
+{
+    (void)state;
+    fig fa = {2.5, 2.0, 1.5, false, 0, false}, fb = {3.0, 2.4, 1.8, false, 0, false};
+    pk_model *a = figure(&fa), *b = figure(&fb);
+    pk_motion *in = clap(5.0);
+    pk_retarget_report rep;
+    pk_retarget_options o = {.from = a, .to = b, .measure = true};
+    pk_motion *out = retarget(in, &o, &rep);
+    assert_true(rep.sizing.refused > 0);
+    assert_int_equal(rep.measure->elbow_past, 0);
+    pk_retarget_report_free(&rep);
+    pk_motion_free(out);
+    pk_motion_free(in);
+    pk_model_free(a);
+    pk_model_free(b);
+}
+
+/* ---- a hand beside a thigh ---- */
+
+/* The left arm hanging down (turned -90 degrees about Z) from frame 10 to
+ * 40: the hand along x = 1.5, beside a thigh on x = 1. */
+static pk_motion *hang(void)
+{
+    pk_motion *m = pk_motion_new();
+    uint32_t frames[4] = {0, 10, 40, 50};
+    for (int i = 0; i < 4; i++)
+        key(m, "左腕", frames[i], 0, 0, 1, frames[i] == 10 || frames[i] == 40 ? -90 : 0);
+    return m;
+}
+
+static void hand_beside_thigh(void **state)
+{
+    (void)state;
+    /* A's thigh 0.45 thick: the hand 0.05 off it; B's 0.3 thick */
+    fig fa = {2.5, 2.0, 1.5, false, 0.45, true}, fb = {2.5, 2.0, 1.5, false, 0.3, true};
+    pk_model *a = figure(&fa), *b = figure(&fb);
+    pk_motion *in = hang();
+    pk_retarget_report rep;
+    pk_retarget_options o = {.from = a, .to = b, .measure = true};
+    pk_motion *out = retarget(in, &o, &rep);
+    assert_int_equal(rep.sizing.contacts, 1);
+    assert_string_equal(rep.measure->contacts[0].with, "left thigh");
+    assert_true(fabs(rep.measure->contacts[0].gap_a - 0.05 / 4.5) < 1e-3);
+    /* B's hand 0.05 off its thinner thigh (k = 1) on the held frames */
+    played p = {0};
+    for (uint32_t f = 10; f <= 40; f += 5) {
+        play_at(&p, b, out, f);
+        const double *w = at(&p, "左手首"), *t = at(&p, "左中指先");
+        /* the hand's nearest point to the thigh's axis x = 1, y 5..9 */
+        double gap = INFINITY;
+        for (int i = 0; i <= 8; i++) {
+            double q[3];
+            for (int k = 0; k < 3; k++)
+                q[k] = w[k] + (t[k] - w[k]) * i / 8.0;
+            double y = q[1] < 5 ? 5 : q[1] > 9 ? 9 : q[1];
+            double d = sqrt((q[0] - 1) * (q[0] - 1) + (q[1] - y) * (q[1] - y) + q[2] * q[2]);
+            gap = fmin(gap, d - 0.3);
+        }
+        assert_true(fabs(gap - 0.05) < 0.01);
+    }
+    assert_true(rep.measure->hands_before_mean > 0.02);
+    assert_true(rep.measure->hands_after_p95 < 0.005);
+    played_free(&p);
+    pk_retarget_report_free(&rep);
+    pk_motion_free(out);
+    pk_motion_free(in);
+    pk_model_free(a);
+    pk_model_free(b);
+}
+
+/* ---- keeping out of the body ---- */
+
+static void forearm_out_of_thigh(void **state)
+{
+    (void)state;
+    /* A's thigh 0.1 thick (far from the hand: no contact), B's 0.8: B's
+     * hand and forearm on x = 1.5 are 0.3 inside it */
+    fig fa = {2.5, 2.0, 1.5, false, 0.1, true}, fb = {2.5, 2.0, 1.5, false, 0.8, true};
+    pk_model *a = figure(&fa), *b = figure(&fb);
+    pk_motion *in = hang();
+    pk_retarget_report rep;
+    pk_retarget_options o = {.from = a, .to = b, .measure = true};
+    pk_motion *out = retarget(in, &o, &rep);
+    assert_int_equal(rep.sizing.contacts, 0);
+    assert_true(rep.sizing.avoid_done);
+    assert_false(rep.sizing.avoid_no_bodies);
+    assert_true(rep.sizing.avoid_frames > 0);
+    assert_true(rep.sizing.avoid_deepest > 0.25 && rep.sizing.avoid_deepest < 0.35);
+    assert_true(rep.measure->pen_before > 20);
+    assert_int_equal(rep.measure->pen_after, 0);
+    assert_int_equal(rep.measure->elbow_past, 0);
+    /* every point of B's forearm and hand outside the thigh (1% of the
+     * arm allowed) at every frame */
+    played p = {0};
+    for (uint32_t f = 0; f <= 50; f++) {
+        play_at(&p, b, out, f);
+        const double *e = at(&p, "左ひじ"), *w = at(&p, "左手首"), *t = at(&p, "左中指先");
+        for (int i = 0; i <= 8; i++) {
+            double q[3];
+            for (int k = 0; k < 3; k++)
+                q[k] =
+                    i < 4 ? e[k] + (w[k] - e[k]) * i / 4.0 : w[k] + (t[k] - w[k]) * (i - 4) / 4.0;
+            double y = q[1] < 5 ? 5 : q[1] > 9 ? 9 : q[1];
+            double d = sqrt((q[0] - 1) * (q[0] - 1) + (q[1] - y) * (q[1] - y) + q[2] * q[2]);
+            assert_true(d - 0.8 > -0.01 * 4.5);
+        }
+    }
+    played_free(&p);
+    pk_retarget_report_free(&rep);
+    pk_motion_free(out);
+
+    /* a target without rigid bodies: the step is skipped, and says so */
+    fig fc = {2.5, 2.0, 1.5, false, 0, false};
+    pk_model *c = figure(&fc);
+    pk_retarget_options oc = {.from = a, .to = c, .no_contacts = true, .no_twist = true};
+    out = retarget(in, &oc, &rep);
+    assert_true(rep.sizing.avoid_no_bodies);
+    assert_int_equal(rep.sizing.avoid_frames, 0);
+    pk_retarget_report_free(&rep);
+    pk_motion_free(out);
+    pk_model_free(c);
+    pk_motion_free(in);
+    pk_model_free(a);
+    pk_model_free(b);
+}
+
+/* ---- twist ---- */
+
+/* 腕 twisted 60 degrees about its own axis (X), ひじ bent 40 about Y then
+ * twisted 30 about X, 手首 twisted 45, from frame 10 to 20. */
+static pk_motion *twisting(const char *twist_bone, double twist_deg)
+{
+    pk_motion *m = pk_motion_new();
+    uint32_t frames[4] = {0, 10, 20, 30};
+    for (int i = 0; i < 4; i++) {
+        bool on = frames[i] == 10 || frames[i] == 20;
+        if (twist_bone) {
+            key(m, twist_bone, frames[i], 1, 0, 0, on ? twist_deg : 0);
+            key(m, "左ひじ", frames[i], 0, 1, 0, on ? 40 : 0);
+            continue;
+        }
+        key(m, "左腕", frames[i], 1, 0, 0, on ? 60 : 0);
+        /* ひじ = R_y(40) R_x(30) */
+        pk_bone_key *k = pk_motion_push_bone(m);
+        k->name = tu_intern(m->names, "左ひじ");
+        k->frame = frames[i];
+        double y[4] = {0, sin(on ? 20 * PI / 180 : 0), 0, cos(on ? 20 * PI / 180 : 0)};
+        double x[4] = {sin(on ? 15 * PI / 180 : 0), 0, 0, cos(on ? 15 * PI / 180 : 0)};
+        double q[4] = {y[3] * x[0] + y[0] * x[3] + y[1] * x[2] - y[2] * x[1],
+                       y[3] * x[1] - y[0] * x[2] + y[1] * x[3] + y[2] * x[0],
+                       y[3] * x[2] + y[0] * x[1] - y[1] * x[0] + y[2] * x[3],
+                       y[3] * x[3] - y[0] * x[0] - y[1] * x[1] - y[2] * x[2]};
+        for (int c = 0; c < 4; c++)
+            k->rot[c] = (float)q[c];
+        const uint8_t lin[4][4] = {
+            {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}};
+        pk_interp_set(k->interp, lin, false);
+        key(m, "左手首", frames[i], 1, 0, 0, on ? 45 : 0);
+    }
+    return m;
+}
+
+/* The local rotation bone `name` shows at a frame (its key, sampled). */
+static void local_of(const played *p, const char *name, double q[4])
+{
+    long i = bone(p->m, name);
+    for (int c = 0; c < 4; c++)
+        q[c] = p->loc[i].rot[c];
+    double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (int c = 0; c < 4; c++)
+        q[c] /= n;
+}
+
+static void twist_distribution(void **state)
+{
+    (void)state;
+    fig ft = {2.5, 2.0, 1.5, true, 0, false};
+    pk_model *a = figure(&ft), *b = figure(&ft);
+    pk_motion *in = twisting(NULL, 0);
+    pk_retarget_report rep;
+    pk_retarget_options o = {.from = a, .to = b, .no_contacts = true, .no_avoid = true};
+    pk_motion *out = retarget(in, &o, &rep);
+    assert_true(rep.sizing.twist_done);
+    assert_true(rep.sizing.twist_frames > 0);
+    played pa = {0}, pb = {0};
+    for (uint32_t f = 0; f <= 30; f++) {
+        play_at(&pa, a, in, f);
+        play_at(&pb, b, out, f);
+        /* every hand turned as it was, to 0.01 degree, and where it was
+         * within the fit of the arm above it (0.1 degree a bone) */
+        long h = bone(a, "左手首");
+        assert_true(rot_deg(pa.w[h].rot, pb.w[h].rot) < 0.01);
+        assert_true(dist(pa.w[h].pos, pb.w[h].pos) < 0.02);
+    }
+    /* at frame 15 the twists sit in the twist bones */
+    play_at(&pb, b, out, 15);
+    double q[4];
+    const double id[4] = {0, 0, 0, 1};
+    double x60[4] = {sin(30 * PI / 180), 0, 0, cos(30 * PI / 180)};
+    double x75[4] = {sin(37.5 * PI / 180), 0, 0, cos(37.5 * PI / 180)};
+    double y40[4] = {0, sin(20 * PI / 180), 0, cos(20 * PI / 180)};
+    local_of(&pb, "左腕", q);
+    assert_true(rot_deg(q, id) < 0.2);
+    local_of(&pb, "左腕捩", q);
+    assert_true(rot_deg(q, x60) < 0.2);
+    local_of(&pb, "左ひじ", q);
+    assert_true(rot_deg(q, y40) < 0.2);
+    local_of(&pb, "左手捩", q);
+    assert_true(rot_deg(q, x75) < 0.2);
+    local_of(&pb, "左手首", q);
+    assert_true(rot_deg(q, id) < 0.2);
+    played_free(&pa);
+    played_free(&pb);
+    pk_retarget_report_free(&rep);
+    pk_motion_free(out);
+    pk_motion_free(in);
+    pk_model_free(a);
+    pk_model_free(b);
+}
+
+/* A keys 腕捩 (50 degrees) and B has no twist bones: the fold carries it
+ * down, and B's hand keeps A's world rotation within 0.01 degree. */
+static void twist_folded_back(void **state)
+{
+    (void)state;
+    fig fa = {2.5, 2.0, 1.5, true, 0, false}, fb = {2.5, 2.0, 1.5, false, 0, false};
+    pk_model *a = figure(&fa), *b = figure(&fb);
+    pk_motion *in = twisting("左腕捩", 50);
+    pk_retarget_report rep;
+    pk_retarget_options o = {.from = a, .to = b, .no_contacts = true, .no_avoid = true};
+    pk_motion *out = retarget(in, &o, &rep);
+    assert_true(rep.fold_done);
+    assert_true(rep.sizing.twist_done);
+    played pa = {0}, pb = {0};
+    for (uint32_t f = 0; f <= 30; f++) {
+        play_at(&pa, a, in, f);
+        play_at(&pb, b, out, f);
+        double wa[4], wb[4];
+        memcpy(wa, pa.w[bone(a, "左手首")].rot, sizeof wa);
+        memcpy(wb, pb.w[bone(b, "左手首")].rot, sizeof wb);
+        assert_true(rot_deg(wa, wb) < 0.01);
+    }
+    played_free(&pa);
+    played_free(&pb);
+    pk_retarget_report_free(&rep);
+    pk_motion_free(out);
+    pk_motion_free(in);
+    pk_model_free(a);
+    pk_model_free(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(clap_contact),       cmocka_unit_test(clap_elbows_refused),
+        cmocka_unit_test(hand_beside_thigh),  cmocka_unit_test(forearm_out_of_thigh),
+        cmocka_unit_test(twist_distribution), cmocka_unit_test(twist_folded_back),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
