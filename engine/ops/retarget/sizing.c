@@ -6,19 +6,21 @@
  * (sizing_hands.c, sizing_avoid.c, sizing_twist.c, all through pki_arm_state); then the arms'
  * tracks are written back.
  *
- * Writing back.  Down each arm (腕, 腕捩, ひじ, 手捩, 手首), each bone's
- * local rotation is what turns its parent's world rotation as written
- * so far into the world rotation the steps gave it: a fitted parent's
- * small error is taken up by its child, and the last bone, 手首, keeps
- * the hand's world rotation within PKI_HAND_DEG.  A twist bone (fixed
- * axis) keeps only its twist.  A track is rewritten only over the frames
- * where that rotation differs from what the track gives (by more than
- * 0.001 degree; the hand's PKI_HAND_DEG), from the key before such a run
- * to the key after it: the keys there are replaced by the fewest the
- * keyframe reducer's fitter finds (retarget_fit.c) within the fold's
- * tolerances (max_deg, max_pos; the hand's PKI_HAND_DEG), the first and
- * last of them keep the records they replace where those frames did not
- * change, and every other key stays as it was.  A pose takes the values.
+ * Writing back.  Down each arm (腕, 腕捩, ひじ, 手捩, 手首), each bone
+ * takes the local rotation the steps gave it, within the fold's
+ * tolerances (max_deg, max_pos); where the twist step moved a twist, the
+ * last bone, 手首, takes instead what turns its parent's world rotation
+ * as written (the fits above it included) into the hand's, within
+ * PKI_HAND_DEG: the hand must not turn for a twist.  A twist bone (fixed
+ * axis) keeps only its twist.  A track is rewritten only over the frames where that
+ * rotation differs from what the track gives by more than 90% of its
+ * tolerance (half of PKI_HAND_DEG), from the key before such a run to
+ * the key after it: the
+ * keys there keep their curves where those still hold, else are replaced
+ * by the fewest the keyframe reducer's fitter finds (retarget_fit.c)
+ * within the tolerances (max_deg, max_pos); the first and last of them
+ * keep the records they replace where those frames did not change, and
+ * every other key stays as it was.  A pose takes the values.
  */
 #include "common/diag.h"
 #include "common/grow.h"
@@ -34,7 +36,6 @@
 #include <string.h>
 
 #define PKI_HAND_DEG 0.009 /* the hand's world rotation kept within this, degrees */
-#define CHANGED_DEG 0.001
 
 static void state_free(pki_arm_state *st)
 {
@@ -44,6 +45,7 @@ static void state_free(pki_arm_state *st)
     free(st->par);
     free(st->top);
     free(st->tip);
+    free(st->twisted);
     memset(st, 0, sizeof *st);
 }
 
@@ -72,7 +74,8 @@ static bool state_init(pki_sizing *z, int s)
     st->par = malloc((n + 1) * sizeof *st->par);
     st->top = malloc((n + 1) * sizeof *st->top);
     st->tip = malloc((n + 1) * sizeof *st->tip);
-    if (!st->q || !st->q0 || !st->d || !st->par || !st->top || !st->tip)
+    st->twisted = calloc(n + 1, sizeof *st->twisted);
+    if (!st->q || !st->q0 || !st->d || !st->par || !st->top || !st->tip || !st->twisted)
         return false;
     int32_t parent = z->b.m->bones[a->bone[0]].parent;
     for (uint32_t r = 0; r < n; r++) {
@@ -311,12 +314,26 @@ static int rewrite(writer *wr, const pki_sizing *z, int32_t bone, pk_name_id nam
         wr->add->nbones--;
         wr->worst = fmax(wr->worst, fo.worst_deg);
     }
-    /* the last keeps the values it replaces where nothing changed */
+    /* the last keeps the values it replaces where nothing changed (a key
+     * the track had there, or the value the track holds after its last
+     * key, which the frames after it keep showing) */
     long k1 = key_at(m, t, hi);
-    if (k1 >= 0 && !wr->changed[hi - f0] && wr->add->nbones > from + 1) {
+    if (!wr->changed[hi - f0] && wr->add->nbones > from + 1) {
         pk_bone_key *nk = &wr->add->bones[wr->add->nbones - 1];
-        memcpy(nk->pos, m->bones[k1].pos, sizeof nk->pos);
-        memcpy(nk->rot, m->bones[k1].rot, sizeof nk->rot);
+        if (k1 >= 0) {
+            memcpy(nk->pos, m->bones[k1].pos, sizeof nk->pos);
+            memcpy(nk->rot, m->bones[k1].rot, sizeof nk->rot);
+        } else {
+            for (int c = 0; c < 4; c++)
+                nk->rot[c] = (float)wr->cur[hi - f0][c];
+            memcpy(nk->pos, wr->curpos[hi - f0], sizeof nk->pos);
+        }
+    }
+    if (k0 < 0 && !wr->changed[lo - f0]) {
+        pk_bone_key *fk = &wr->add->bones[from];
+        for (int c = 0; c < 4; c++)
+            fk->rot[c] = (float)wr->cur[lo - f0][c];
+        memcpy(fk->pos, wr->curpos[lo - f0], sizeof fk->pos);
     }
     if (!push_drop(wr, name, lo, hi))
         return -1;
@@ -359,7 +376,7 @@ static int write_arm(writer *wr, pki_sizing *z, int s, pk_sizing_report *rep)
     for (int i = 0; i < a->n && !rc; i++) {
         int32_t bone = a->bone[i];
         bool hand = i == a->n - 1;
-        double thr = hand ? PKI_HAND_DEG / 2.0 : CHANGED_DEG;
+        double tol = wr->tol_deg;
         pk_name_id name = bone_name(wr->m, z->b.m, bone, false);
         const pk_track *t = name == PK_NO_NAME ? NULL : pk_tracks_bone(wr->tr, name);
         pk_cursor c;
@@ -374,9 +391,17 @@ static int write_arm(writer *wr, pki_sizing *z, int s, pk_sizing_report *rep)
             pki_qd_from_key(q, qd);
             shown(z->b.m, bone, qd, wr->cur[r]);
             memcpy(wr->curpos[r], p, sizeof p);
-            pki_qd_conj(wr->fit[r], inv);
-            pki_qd_mul(inv, tw[r][i], want);
+            /* the hand where the twist moved takes up what the fits above
+             * it left; every other bone is written as the steps made it */
+            bool absorb = hand && st->twisted[r];
+            if (absorb) {
+                pki_qd_conj(wr->fit[r], inv);
+                pki_qd_mul(inv, tw[r][i], want);
+            } else {
+                memcpy(want, st->q[r][i], sizeof want);
+            }
             shown(z->b.m, bone, want, wr->want[r]);
+            double thr = absorb ? PKI_HAND_DEG / 2.0 : tol * 0.9;
             wr->changed[r] = pki_qd_angle_deg(wr->want[r], wr->cur[r]) > thr;
             any |= wr->changed[r];
         }
@@ -406,7 +431,10 @@ static int write_arm(writer *wr, pki_sizing *z, int s, pk_sizing_report *rep)
                 bounds(z, wr->m, t, r, b, &lo, &hi);
             }
             wr->worst = 0;
-            rc = rewrite(wr, z, bone, name, t, lo, hi, hand ? PKI_HAND_DEG : wr->tol_deg);
+            bool tight = false;
+            for (uint32_t j = lo - z->pb.f0; hand && j <= hi - z->pb.f0 && !tight; j++)
+                tight = st->twisted[j];
+            rc = rewrite(wr, z, bone, name, t, lo, hi, tight ? PKI_HAND_DEG : tol);
             if (hand)
                 rep->twist_hand_deg = fmax(rep->twist_hand_deg, wr->worst);
             r = hi - z->pb.f0 + 1;

@@ -33,6 +33,8 @@ typedef struct pki_arm_state {
     double (*par)[4];
     double (*top)[3];
     double (*tip)[3];
+    bool *twisted; /* per row: the twist step moved a twist (the hand then written within
+                      PKI_HAND_DEG) */
 } pki_arm_state;
 
 /* World rotations and positions of the chain at a row (of q, or q0). */

@@ -10,10 +10,12 @@
  *     wrist is |T - S| from the shoulder, bending the way it bent (the
  *     plane's normal kept): an elbow never turns over to its other side.
  *     A target beyond reach stretches the arm towards it.
- *  3. The upper arm's bones (腕, 腕捩) turn by the rotation taking the old
- *     upper arm and plane normal to the new ones, the forearm's (ひじ,
- *     手捩) likewise, and 手首 takes what keeps the hand's world rotation.
- *     Twist bones keep their own rotation.
+ *  3. The upper arm's bones (腕, 腕捩) turn by that arc, then by the
+ *     turn within the plane taking the upper arm to its new place; the
+ *     forearm's (ひじ, 手捩) likewise: every turn after the first is about
+ *     the plane's normal, so the arm does not roll from frame to frame
+ *     however straight it is.  手首 takes what keeps the hand's world
+ *     rotation; twist bones keep their own rotation.
  * A straight arm has no plane: its elbow bends towards the side it bends
  * to at rest (carried by the bone it hangs from).  A result that breaks
  * the elbow law (pki_elbow_worse) is refused.
@@ -104,6 +106,7 @@ int pki_arm_reach(pki_sizing *z, int s, uint32_t r, const double target[3])
     double nrm[3], pole[3], r1[4];
     pki_v3_cross(se, ew, nrm);
     bool plane = pki_v3_unit(nrm, 1e-6 * l1 * l2);
+    (void)nrm;
     pki_q_arc(sw, st_, r1);
     double sei[3];
     pki_qd_rotate(r1, se, sei);
@@ -129,26 +132,18 @@ int pki_arm_reach(pki_sizing *z, int s, uint32_t r, const double target[3])
         E2[k] = S[k] + l1 * (ca * u[k] + sa * pole[k]);
         T2[k] = S[k] + d * u[k];
     }
-    double se2[3], ew2[3], nrm2[3], dup[4], dfo[4];
+    /* after r1 the arm lies in the plane of u and the pole: the upper arm
+     * and the forearm each turn within it (about its normal), so the
+     * elbow's plane keeps its place and nothing rolls */
+    double se1[3], ew1[3], se2[3], ew2[3], a1[4], a2[4], dup[4], dfo[4];
+    pki_qd_rotate(r1, se, se1);
+    pki_qd_rotate(r1, ew, ew1);
     pki_v3_sub(E2, S, se2);
     pki_v3_sub(T2, E2, ew2);
-    pki_v3_cross(se2, ew2, nrm2);
-    bool plane2 = pki_v3_unit(nrm2, 1e-6 * l1 * l2);
-    if (!plane && !plane2) {
-        memcpy(dup, r1, sizeof dup);
-        memcpy(dfo, r1, sizeof dfo);
-    } else {
-        /* a straight arm's plane is the one the other carries */
-        if (!plane2)
-            pki_qd_rotate(r1, nrm, nrm2);
-        if (!plane) {
-            double ri[4];
-            pki_qd_conj(r1, ri);
-            pki_qd_rotate(ri, nrm2, nrm);
-        }
-        pki_q_frames(se, nrm, se2, nrm2, dup);
-        pki_q_frames(ew, nrm, ew2, nrm2, dfo);
-    }
+    pki_q_arc(se1, se2, a1);
+    pki_q_arc(ew1, ew2, a2);
+    pki_qd_mul(a1, r1, dup);
+    pki_qd_mul(a2, r1, dfo);
     double nw[PKI_CHAIN_MAX][4];
     for (int i = 0; i < n - 1; i++)
         pki_qd_mul(i < e ? dup : dfo, w[i], nw[i]);

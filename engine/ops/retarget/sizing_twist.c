@@ -330,8 +330,10 @@ int pki_twist_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log)
                 rep->refused++;
                 continue;
             }
-            if (m > 0.01)
+            if (m > 0.01) {
                 rep->twist_frames++;
+                st->twisted[r] = true;
+            }
             rep->twist_deg = fmax(rep->twist_deg, m);
         }
     }

@@ -334,7 +334,7 @@ static bool figure(dfig *f, pk_rig *r, const pk_model *m, const pk_doc *doc, con
     return true;
 }
 
-/* ---- contacts (ops/retarget/contacts.c): where the pose's hands touch
+/* ---- contacts (ops/skeleton/contacts.c): where the pose's hands touch
  * something, and the same gap on the vs figure ---- */
 
 static void world_of_fig(const dfig *g, size_t n, pk_bone_world *w)
