@@ -1067,7 +1067,8 @@ typedef struct pk_sizing_report {
     bool avoid_no_bodies;   /* B has no follow-bone rigid bodies: skipped */
     size_t avoid_frames;    /* frames of an arm turned out of B's body */
     double avoid_deepest;   /* the deepest it was inside, units */
-    double avoid_deg;       /* the largest turn */
+    double avoid_deg;       /* the largest turn of an upper arm (world) */
+    double avoid_elbow_deg; /* the largest change of an elbow's bend */
     bool twist_done;        /* the step ran (B has twist bones, or lacks them and they are keyed) */
     size_t twist_frames;    /* frames of an arm whose twist moved */
     double twist_deg;       /* the largest twist moved, degrees */

@@ -517,8 +517,9 @@ static void sizing_summary(const pk_step *s, const pk_sizing_report *z, pk_buf *
     else if (z->avoid_done && z->avoid_frames)
         pk_buf_printf(out,
                       "\navoid: %zu frame%s of an arm turned out of the target's body (deepest "
-                      "%.3f units inside, turned up to %.1f deg)",
-                      z->avoid_frames, pki_plural(z->avoid_frames), z->avoid_deepest, z->avoid_deg);
+                      "%.3f units inside; upper arm turned up to %.1f deg, elbow up to %.1f deg)",
+                      z->avoid_frames, pki_plural(z->avoid_frames), z->avoid_deepest, z->avoid_deg,
+                      z->avoid_elbow_deg);
     if (z->twist_done && z->twist_frames)
         pk_buf_printf(out,
                       "\ntwist: %zu frame%s of an arm's twist moved into the twist bones (up to "
@@ -615,6 +616,7 @@ static void json_steps(pki_json *j, const retarget_opts *o, const pk_sizing_repo
         pki_json_kint(j, "frames", (long long)z->avoid_frames);
         jnum(j, "deepest", z->avoid_deepest);
         jnum(j, "deg", z->avoid_deg);
+        jnum(j, "elbow_deg", z->avoid_elbow_deg);
         pki_json_close(j, '}');
     }
     pki_json_key(j, "twist");

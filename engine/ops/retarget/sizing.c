@@ -435,7 +435,7 @@ static int write_arm(writer *wr, pki_sizing *z, int s, pk_sizing_report *rep)
             for (uint32_t j = lo - z->pb.f0; hand && j <= hi - z->pb.f0 && !tight; j++)
                 tight = st->twisted[j];
             rc = rewrite(wr, z, bone, name, t, lo, hi, tight ? PKI_HAND_DEG : tol);
-            if (hand)
+            if (tight)
                 rep->twist_hand_deg = fmax(rep->twist_hand_deg, wr->worst);
             r = hi - z->pb.f0 + 1;
         }

@@ -11,13 +11,14 @@
  * is pushed out along the part's normal to CLEAR (0.5% of B's arm)
  * inside, by the smallest turn of the whole arm about the shoulder (the
  * axis square to the point's lever and the normal), up to UPPER_MAX;
- * what is left, by turning the forearm and hand about the elbow (refused
- * when that breaks the elbow law, pki_elbow_worse); a few rounds, as the next deepest point may be
- * another.
+ * what is left, by turning the forearm and hand about the elbow, up to
+ * ELBOW_MAX (refused when that breaks the elbow law, pki_elbow_worse); a
+ * few rounds, as the next deepest point may be another.
  *
- * A hand the contact step placed (sizing_hands.c) stays where it is: its elbow
- * swings about the shoulder-wrist line first (half the rounds); only what
- * that cannot bring out moves the hand.
+ * A hand the contact step placed (sizing_hands.c) stays where it is: only
+ * its elbow swings about the shoulder-wrist line, up to SWIVEL_MAX; what
+ * that cannot bring out stays in (a contact beyond the reach of B's arm
+ * outside its body is kept as a contact).
  *
  * Over time each frame's turns (the shoulder's and the elbow's, as world
  * rotations) are eased in and out: a frame within BLEND frames of a
@@ -37,6 +38,8 @@
 #define CLEAR 0.005
 #define UPPER_MAX (30.0 * 3.14159265358979323846 / 180.0)
 #define ROUNDS 12
+#define SWIVEL_MAX (90.0 * 3.14159265358979323846 / 180.0)
+#define ELBOW_MAX (60.0 * 3.14159265358979323846 / 180.0)
 
 /* Point i (0..8) of the state's forearm and hand at row r. */
 static void point(const pki_arm_state *st, const pki_arm *a, uint32_t r, double w[][4],
@@ -150,7 +153,7 @@ static void keep_hand(pki_arm_state *st, const pki_arm *a, uint32_t r, const dou
 /* The turn about the shoulder-wrist line (the elbow swings round it, the
  * wrist stays) bringing point q out along n by `by`. */
 static bool swivel_for(const double S[3], const double W[3], const double q[3], const double n[3],
-                       double by, double out[4], double *angle)
+                       double by, double limit, double out[4], double *angle)
 {
     double ax[3], lever[3], v[3];
     pki_v3_sub(W, S, ax);
@@ -161,7 +164,7 @@ static bool swivel_for(const double S[3], const double W[3], const double q[3], 
     double rate = pki_v3_dot(v, n);
     if (!(fabs(rate) > 1e-6 * pki_v3_len(lever)))
         return false;
-    double th = fmax(-UPPER_MAX * 3, fmin(UPPER_MAX * 3, by / rate));
+    double th = fmax(-limit, fmin(limit, by / rate));
     pki_q_axis(ax, th, out);
     *angle = fabs(th);
     return true;
@@ -189,7 +192,7 @@ static bool push_out(pki_sizing *z, int s, uint32_t r, double up[4], double el[4
     double swivel = 0;
     pki_arm_state *st = &z->arm[s];
     const pki_arm *a = &z->b.arm[s];
-    double lb = z->b.arm_len, used = 0;
+    double lb = z->b.arm_len, used = 0, bent = 0;
     bool moved = false;
     *deep = 0;
     for (int round = 0; round < ROUNDS; round++) {
@@ -203,10 +206,13 @@ static bool push_out(pki_sizing *z, int s, uint32_t r, double up[4], double el[4
         double w[PKI_CHAIN_MAX][4], p[PKI_CHAIN_MAX][3], c[4], ang, t[4];
         pki_arm_fk(st, r, false, w, p);
         double by = d.depth - 0.5 * CLEAR * lb;
-        if (held && round < ROUNDS / 2) {
-            /* a hand the contact step placed stays: the elbow swings;
-             * what that cannot bring out comes out as any other arm */
-            if (swivel_for(p[0], p[a->n - 1], d.q, d.normal, by, c, &ang)) {
+        if (held) {
+            if (swivel >= SWIVEL_MAX)
+                break;
+            /* a hand the contact step placed stays: only the elbow
+             * swings (a quarter turn at most); what that cannot bring out
+             * stays in, the contact being what the audience sees */
+            if (swivel_for(p[0], p[a->n - 1], d.q, d.normal, by, SWIVEL_MAX - swivel, c, &ang)) {
                 turn_upper(st, r, c);
                 keep_hand(st, a, r, w[a->n - 1]);
                 pki_qd_mul(c, up, t);
@@ -215,6 +221,7 @@ static bool push_out(pki_sizing *z, int s, uint32_t r, double up[4], double el[4
                 moved = true;
                 continue;
             }
+            break;
         }
         if (used < UPPER_MAX && turn_for(p[0], d.q, d.normal, by, UPPER_MAX - used, c, &ang)) {
             turn_upper(st, r, c);
@@ -224,8 +231,10 @@ static bool push_out(pki_sizing *z, int s, uint32_t r, double up[4], double el[4
             moved = true;
             continue;
         }
-        if (!turn_for(p[a->elbow], d.q, d.normal, by, UPPER_MAX, c, &ang))
+        if (bent >= ELBOW_MAX ||
+            !turn_for(p[a->elbow], d.q, d.normal, by, ELBOW_MAX - bent, c, &ang))
             break;
+        bent += ang;
         double keep[4], b0 = pki_elbow_past(z, s, r);
         memcpy(keep, st->q[r][a->elbow], sizeof keep);
         turn_elbow(st, a, r, c);
@@ -350,15 +359,22 @@ int pki_avoid_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log)
             bool refused = false;
             push_out(z, s, r, u, e2, &refused, &deep);
             rep->refused += refused;
-            /* the turn the upper arm and the forearm took, all told */
-            double w1[PKI_CHAIN_MAX][4], p1[PKI_CHAIN_MAX][3], d[4], inv[4];
+            /* the turn the upper arm took in the world and the change of
+             * the elbow's bend, all told */
+            double w1[PKI_CHAIN_MAX][4], p1[PKI_CHAIN_MAX][3], d[4], inv[4], l0[4], l1[4];
             pki_arm_fk(st, r, false, w1, p1);
-            for (int i = 0; i < 2; i++) {
-                int b = i ? a->elbow : 0;
-                pki_qd_conj(w0[b], inv);
-                pki_qd_mul(w1[b], inv, d);
-                rep->avoid_deg = fmax(rep->avoid_deg, angle_of(d) * 180.0 / 3.14159265358979323846);
-            }
+            pki_qd_conj(w0[0], inv);
+            pki_qd_mul(w1[0], inv, d);
+            rep->avoid_deg = fmax(rep->avoid_deg, angle_of(d) * 180.0 / 3.14159265358979323846);
+            int e = a->elbow;
+            pki_qd_conj(w0[e - 1], inv);
+            pki_qd_mul(inv, w0[e], l0);
+            pki_qd_conj(w1[e - 1], inv);
+            pki_qd_mul(inv, w1[e], l1);
+            pki_qd_conj(l0, inv);
+            pki_qd_mul(l1, inv, d);
+            rep->avoid_elbow_deg =
+                fmax(rep->avoid_elbow_deg, angle_of(d) * 180.0 / 3.14159265358979323846);
         }
     }
     rc = 0;

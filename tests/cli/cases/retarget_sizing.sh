@@ -18,7 +18,7 @@ cp "$(corpus pmx_nanoem_miku_bones.pmx)" classic.pmx
 
 expect_exit 0 "$POSEKIT" retarget dance.vmd --from gene.pmx --to sdmei.pmd -o sd.vmd --report sd.json
 expect_stderr_matches "^posekit retarget: contacts: [0-9]+ on the source model, the hands moved on [0-9]+ frames .*contact gap error [0-9.]+% -> [0-9.]+% of the target's arm \(mean\)$"
-expect_stderr_matches "^posekit retarget: avoid: [0-9]+ frames of an arm turned out of the target's body \(deepest [0-9.]+ units inside, turned up to [0-9.]+ deg\)$"
+expect_stderr_matches "^posekit retarget: avoid: [0-9]+ frames of an arm turned out of the target's body \(deepest [0-9.]+ units inside; upper arm turned up to [0-9.]+ deg, elbow up to [0-9.]+ deg\)$"
 # SD Mei's twist bones turn about axes 4 degrees off their arms: moving a
 # twist into them would move its elbows, so the twist stays
 expect_stderr_lacks "twist:"
@@ -28,12 +28,13 @@ expect_file sd.json
 expect_eq "$(json_eval sd.json 'd["steps"]["contacts"]["found"] == len(d["contacts"]) > 5')" True "contacts listed"
 expect_eq "$(json_eval sd.json 'all(c["frames"][0] <= c["frames"][1] and c["hand"] in ("left", "right", "both") for c in d["contacts"])')" True "contact frames"
 expect_eq "$(json_eval sd.json 'any(c["with"] == "each other" for c in d["contacts"]) and any(c["with"] == "head" for c in d["contacts"])')" True "claps and the head"
-# the measures: the hands' gap error down (SD Mei's short arms reach its
-# face only with the forearm in its head: the avoid step takes some of
-# it back), penetration nearly gone, feet as before, arms far from
+# the measures: the hands' gap error down to a third (SD Mei's short
+# arms reach its face only with the forearm in its head: the avoid step
+# keeps a contact's hand where it is and swings only its elbow), B's
+# forearms out of its body on most frames, feet as before, arms far from
 # contacts as stance left them, no elbow or knee bent backwards
-expect_eq "$(json_eval sd.json 'd["hands"]["before"]["mean"] > 0.05 and d["hands"]["after"]["mean"] < d["hands"]["before"]["mean"] / 1.5')" True "hands"
-expect_eq "$(json_eval sd.json 'd["penetration"]["bodies"] and d["penetration"]["before"]["frames"] > 500 and d["penetration"]["after"]["frames"] < 60')" True "penetration"
+expect_eq "$(json_eval sd.json 'd["hands"]["before"]["mean"] > 0.05 and d["hands"]["after"]["mean"] < d["hands"]["before"]["mean"] / 3')" True "hands"
+expect_eq "$(json_eval sd.json 'd["penetration"]["bodies"] and d["penetration"]["before"]["frames"] > 500 and d["penetration"]["after"]["frames"] < d["penetration"]["before"]["frames"] / 5')" True "penetration"
 expect_eq "$(json_eval sd.json 'd["feet"]["floor_p95"]["after"] == d["feet"]["floor_p95"]["before"] and d["feet"]["planted_frames"] > 1000')" True "feet"
 expect_eq "$(json_eval sd.json 'd["arms_far_from_contacts"]["max_deg"] < 0.5')" True "drift"
 expect_eq "$(json_eval sd.json 'd["bends"]["elbows"]["past_rest"] <= d["bends"]["elbows"]["past_rest_before"] and d["bends"]["knees"]["past_rest"] == 0')" True "bends"
