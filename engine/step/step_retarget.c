@@ -2,9 +2,11 @@
  * adapted to another, by rules or from the two models
  * (engine/ops/retarget/), and its summary: the rename line (with rules),
  * the keys in, out, changed, added and removed, then a line for each
- * step that changed a key (fold, stance, scale) and the keys kept, and
- * one saying which of the two models the input fits better
- * (engine/ops/skeleton/check.c). */
+ * step that changed a key (fold, stance, scale) and the keys kept, one
+ * per sizing step (contacts, avoid, twist, refused elbow corrections:
+ * engine/ops/retarget/sizing.c), and one saying which of the two models
+ * the input fits better (engine/ops/skeleton/check.c); --report and
+ * --json give the sizing's measures (sizing_measure.c). */
 #include "step/step.h"
 #include "step/step_option.h"
 #include "util/json.h"
