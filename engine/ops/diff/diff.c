@@ -602,9 +602,12 @@ void pk_diff_sort(pk_diff *d)
 {
     /* Ties on every key are only possible between equal names (a pose
      * with a name repeated is de-duplicated first), so qsort's
-     * instability cannot show. */
-    qsort(d->bones, d->nbones, sizeof *d->bones, cmp_bone);
-    qsort(d->morphs, d->nmorphs, sizeof *d->morphs, cmp_morph);
+     * instability cannot show.  qsort takes no NULL array, even an empty
+     * one (a world comparison has no morphs). */
+    if (d->nbones > 1)
+        qsort(d->bones, d->nbones, sizeof *d->bones, cmp_bone);
+    if (d->nmorphs > 1)
+        qsort(d->morphs, d->nmorphs, sizeof *d->morphs, cmp_morph);
 }
 
 bool pk_diff_any(const pk_diff *d)
