@@ -183,13 +183,14 @@ static void turn_elbow(pki_arm_state *st, const pki_arm *a, uint32_t r, const do
 }
 
 /* Pushes row r's arm out; the turns it took into up[] and el[] (world,
- * composed onto what they held).  Returns whether it moved; *refused
- * when an elbow turn was refused; *deep the depth it started at. */
-static bool push_out(pki_sizing *z, int s, uint32_t r, double up[4], double el[4], bool *refused,
-                     double *deep)
+ * composed onto what they held).  `swivel` is how far a held hand's
+ * elbow has swung already (the eased turn): SWIVEL_MAX bounds the whole.
+ * Returns whether it moved; *refused when an elbow turn was refused;
+ * *deep the depth it started at. */
+static bool push_out(pki_sizing *z, int s, uint32_t r, double swivel, double up[4], double el[4],
+                     bool *refused, double *deep)
 {
     bool held = z->held[s] && z->held[s][r];
-    double swivel = 0;
     pki_arm_state *st = &z->arm[s];
     const pki_arm *a = &z->b.arm[s];
     double lb = z->b.arm_len, used = 0, bent = 0;
@@ -321,7 +322,7 @@ int pki_avoid_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log)
             memcpy(el[r], I, sizeof I);
             bool refused = false;
             double deep;
-            own[r] = push_out(z, s, r, up[r], el[r], &refused, &deep);
+            own[r] = push_out(z, s, r, 0, up[r], el[r], &refused, &deep);
             if (own[r]) {
                 moved++;
                 rep->avoid_deepest = fmax(rep->avoid_deepest, deep);
@@ -357,7 +358,7 @@ int pki_avoid_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log)
             memcpy(u, I, sizeof u);
             memcpy(e2, I, sizeof e2);
             bool refused = false;
-            push_out(z, s, r, u, e2, &refused, &deep);
+            push_out(z, s, r, hold[r] ? angle_of(eu[r]) : 0, u, e2, &refused, &deep);
             rep->refused += refused;
             /* the turn the upper arm took in the world and the change of
              * the elbow's bend, all told */

@@ -35,6 +35,10 @@ expect_eq "$(json_eval sd.json 'any(c["with"] == "each other" for c in d["contac
 # contacts as stance left them, no elbow or knee bent backwards
 expect_eq "$(json_eval sd.json 'd["hands"]["before"]["mean"] > 0.05 and d["hands"]["after"]["mean"] < d["hands"]["before"]["mean"] / 3')" True "hands"
 expect_eq "$(json_eval sd.json 'd["penetration"]["bodies"] and d["penetration"]["before"]["frames"] > 500 and d["penetration"]["after"]["frames"] < d["penetration"]["before"]["frames"] / 5')" True "penetration"
+# a contact's hand stays and its elbow swings a quarter turn at most, eased
+# turn and the rest of the push together (the upper arm's turn: the
+# swing, a few degrees of the contact's own solve beside it)
+expect_eq "$(json_eval sd.json '90 <= d["steps"]["avoid"]["deg"] < 100 and d["steps"]["avoid"]["elbow_deg"] <= 60')" True "avoid's turns"
 expect_eq "$(json_eval sd.json 'd["feet"]["floor_p95"]["after"] == d["feet"]["floor_p95"]["before"] and d["feet"]["planted_frames"] > 1000')" True "feet"
 expect_eq "$(json_eval sd.json 'd["arms_far_from_contacts"]["max_deg"] < 0.5')" True "drift"
 expect_eq "$(json_eval sd.json 'd["bends"]["elbows"]["past_rest"] <= d["bends"]["elbows"]["past_rest_before"] and d["bends"]["knees"]["past_rest"] == 0')" True "bends"
