@@ -112,7 +112,7 @@ mkdir -p "$stage"
 cp "$exe" "$stage/"
 mkdir -p "$stage/rules" "$stage/bodies" "$stage/samples"
 cp rules/*.yaml rules/README.md "$stage/rules/"
-cp bodies/*.yaml bodies/README.md "$stage/bodies/"
+cp rules/bodies/*.yaml rules/bodies/README.md "$stage/bodies/"
 cp -r samples/dance.vmd samples/hands samples/hand-overlay.yaml samples/README.md "$stage/samples/"
 sed 's/$/\r/' README.md > "$stage/README.txt"
 # the documents README.txt links to for the reference

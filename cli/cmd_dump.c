@@ -48,7 +48,7 @@ const char help_dump[] =
     "\n"
     "With --body, prints the model (PMX, PMD or a body) as a body: the YAML\n"
     "description of its skeleton that --from, --to and --model take wherever a\n"
-    "model goes (bodies/README.md): bones with their parents, rest positions,\n"
+    "model goes (rules/bodies/README.md): bones with their parents, rest positions,\n"
     "flags, tails, append, fixed and local axes and IK chains, morph names, and\n"
     "rigid bodies.  It evaluates exactly as the model does.\n"
     "\n"

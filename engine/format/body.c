@@ -1,6 +1,6 @@
 /*
  * body.c — bodies: a model described as YAML text, read and written
- * (posekit.h, "bodies"; the format is bodies/README.md), and the built-in
+ * (posekit.h, "bodies"; the format is rules/bodies/README.md), and the built-in
  * ones found in the data folders' bodies/.
  *
  * A body holds what posekit reads of a model and nothing else: bones by

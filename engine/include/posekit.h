@@ -1742,7 +1742,7 @@ PK_API void pk_model_free(pk_model *m);
 /* Index of the bone / morph whose CP932 name is raw[0..len), or -1. */
 PK_API long pk_model_find_bone(const pk_model *m, const void *raw, size_t len);
 PK_API long pk_model_find_morph(const pk_model *m, const void *raw, size_t len);
-/* ---- bodies (engine/format/body.c; bodies/README.md) ----
+/* ---- bodies (engine/format/body.c; rules/bodies/README.md) ----
  * A body is a model described as text, YAML (JSON is YAML too): what the
  * evaluator, retarget and check read of a model (bones with their parents,
  * rest positions, flags, tails, append/inherit, fixed and local axes, IK

@@ -119,12 +119,14 @@ char *pki_os_file_above(const char *path)
 char **pki_os_data_dirs(const char *sub, size_t *n)
 {
     *n = 0;
-    char **v = calloc(2, sizeof *v);
+    char **v = calloc(3, sizeof *v);
     if (!v)
         return NULL;
     size_t k = 0;
     const char *env = strcmp(sub, "bodies") == 0 ? PKI_BODIES_DIR_ENV : PKI_RULES_DIR_ENV;
     if ((v[k] = pki_os_env(env)) != NULL)
+        k++;
+    if ((v[k] = pki_os_uninstalled_data(sub)) != NULL)
         k++;
     if (!(v[k] = pki_os_installed_data(sub))) {
         pki_os_free_list(v, k);

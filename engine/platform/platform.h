@@ -164,18 +164,25 @@ char *pki_os_join(const char *dir, const char *name);
 
 /* The environment variables naming a folder of rule files, and one of
  * built-in bodies, searched before the installed one (the tests point
- * them at the source tree's rules/ and bodies/, so an uninstalled build
+ * them at the source tree's rules/ and rules/bodies/, so an uninstalled build
  * finds the shipped files). */
 #define PKI_RULES_DIR_ENV "POSEKIT_RULES_DIR"
 #define PKI_BODIES_DIR_ENV "POSEKIT_BODIES_DIR"
 /* The folders posekit's shipped data of one kind may be in, sub being the
  * kind's folder ("rules": the rule files; "bodies": the built-in bodies),
  * in the order to search: the folder $POSEKIT_RULES_DIR (rules) or
- * $POSEKIT_BODIES_DIR (bodies) names, when set and not empty; then the
+ * $POSEKIT_BODIES_DIR (bodies) names, when set and not empty; then an
+ * uninstalled build's copy (pki_os_uninstalled_data); then the
  * installed folder (PREFIX/share/posekit/SUB; Windows: SUB\ beside the
  * executable).  Returns a malloc'd array of *n malloc'd paths (caller
  * frees with pki_os_free_list); NULL with *n = 0 on OOM. */
 char **pki_os_data_dirs(const char *sub, size_t *n);
+/* An uninstalled build's copy of the shipped data of kind sub: the build
+ * tree's rules/ (rules) or rules/bodies/ (bodies), one folder above the
+ * running executable's folder, when that folder exists; else NULL.  No
+ * path is compiled in: it is found from the executable (Linux:
+ * /proc/self/exe; Windows: NULL, the zip keeps SUB\ beside the .exe). */
+char *pki_os_uninstalled_data(const char *sub);
 void pki_os_free_list(char **list, size_t n);
 
 /* ---- CP932 <-> UTF-8, one character at a time ---- */

@@ -662,6 +662,36 @@ char *pki_os_env(const char *name)
     return v && *v ? strdup(v) : NULL;
 }
 
+char *pki_os_uninstalled_data(const char *sub)
+{
+    char *exe = NULL;
+    for (size_t cap = 256; cap <= 65536 && !exe; cap *= 4) {
+        char *buf = malloc(cap);
+        ssize_t n = buf ? readlink("/proc/self/exe", buf, cap - 1) : -1;
+        if (n < 0) {
+            free(buf);
+            return NULL;
+        }
+        if ((size_t)n < cap - 1) {
+            buf[n] = '\0';
+            exe = buf;
+        } else {
+            free(buf);
+        }
+    }
+    if (!exe)
+        return NULL;
+    exe[pki_os_dir_len(exe)] = '\0'; /* .../build/cli */
+    exe[pki_os_dir_len(exe)] = '\0'; /* .../build */
+    char *dir = pki_os_join(exe, strcmp(sub, "bodies") == 0 ? "rules/bodies" : "rules");
+    free(exe);
+    if (dir && pki_os_kind(dir, NULL) != PK_PATH_FOLDER) {
+        free(dir);
+        dir = NULL;
+    }
+    return dir;
+}
+
 char *pki_os_installed_data(const char *sub)
 {
     return pki_os_join(PK_INSTALLED_DATA, sub);

@@ -752,6 +752,12 @@ static char *exe_dir(void)
     return NULL;
 }
 
+char *pki_os_uninstalled_data(const char *sub)
+{
+    (void)sub; /* the zip and the build keep SUB\ beside the .exe */
+    return NULL;
+}
+
 char *pki_os_installed_data(const char *sub)
 {
     /* The zip puts rules\ and bodies\ beside posekit.exe. */

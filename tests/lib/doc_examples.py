@@ -183,9 +183,11 @@ def folder():
     return work, bindir
 
 
-# as a reader runs them: from the folder, no rules folder but the installed one
+# as a reader runs them: from the folder, with the data folders the binary
+# finds itself (its build tree's rules/ and rules/bodies/, or the installed)
 env = dict(os.environ, LC_ALL='C.UTF-8', LANG='C.UTF-8')
 env.pop('POSEKIT_RULES_DIR', None)
+env.pop('POSEKIT_BODIES_DIR', None)
 failed = checked = 0
 for doc in docs:
     work, bindir = folder()

@@ -399,7 +399,7 @@ static void builtin_bodies(void **state)
     assert_int_equal(n, 2);
     assert_string_equal(names[0], "classic");
     assert_string_equal(names[1], "standard");
-    /* run from the build tree: the source tree's bodies/ */
+    /* run from the build tree: the source tree's rules/bodies/ */
     pk_bodies *b = pk_bodies_load(&log);
     assert_non_null(b);
     assert_int_equal(b->n, 2);

@@ -81,38 +81,49 @@ static void file_facts(void **state)
 static void data_dirs(void **state)
 {
     (void)state;
-    /* The tests name the source tree's rules/ and bodies/ in
-     * $POSEKIT_RULES_DIR and $POSEKIT_BODIES_DIR: each comes first, then
-     * the installed folder of its kind. */
+    /* The tests name the source tree's rules/ and rules/bodies/ in
+     * $POSEKIT_RULES_DIR and $POSEKIT_BODIES_DIR: each comes first; then the
+     * build tree's copy, found from the executable (this test runs in
+     * BUILD/tests, so BUILD/rules is found on Linux; the Windows build keeps
+     * data beside the .exe and has none); then the installed folder. */
     static const char *const SUBS[] = {"rules", "bodies"};
     static const char *const ENVS[] = {PKI_RULES_DIR_ENV, PKI_BODIES_DIR_ENV};
+    static const char *const COPIES[] = {"/rules", "/rules/bodies"};
     for (int k = 0; k < 2; k++) {
         const char *env = getenv(ENVS[k]);
         assert_non_null(env);
         char *keep = strdup(env);
-        size_t n;
+        char *copy = pki_os_uninstalled_data(SUBS[k]);
+        if (copy) {
+            size_t cl = strlen(copy), tl = strlen(COPIES[k]);
+            assert_true(cl > tl && strcmp(copy + cl - tl, COPIES[k]) == 0);
+            assert_int_equal(pki_os_kind(copy, NULL), PK_PATH_FOLDER);
+        }
+        size_t want = copy ? 3 : 2, n;
         char **d = pki_os_data_dirs(SUBS[k], &n);
-        assert_int_equal(n, 2);
+        assert_int_equal(n, want);
         assert_string_equal(d[0], keep);
+        if (copy)
+            assert_string_equal(d[1], copy);
         char tail[32];
         snprintf(tail, sizeof tail, "posekit/%s", SUBS[k]);
-        assert_non_null(strstr(d[1], tail));
-        char *installed = strdup(d[1]);
+        assert_non_null(strstr(d[n - 1], tail));
+        char *installed = strdup(d[n - 1]);
         pki_os_free_list(d, n);
-        /* Unset or empty: the installed folder alone, the one path
-         * compiled in (no build or source tree: lib/no_build_paths). */
-        assert_int_equal(setenv(ENVS[k], "", 1), 0);
-        d = pki_os_data_dirs(SUBS[k], &n);
-        assert_int_equal(n, 1);
-        assert_string_equal(d[0], installed);
-        pki_os_free_list(d, n);
-        assert_int_equal(unsetenv(ENVS[k]), 0);
-        d = pki_os_data_dirs(SUBS[k], &n);
-        assert_int_equal(n, 1);
-        assert_string_equal(d[0], installed);
-        pki_os_free_list(d, n);
+        /* Unset or empty: the build tree's copy and the installed folder,
+         * the one path compiled in (no source tree: lib/no_build_paths). */
+        for (int unset = 0; unset < 2; unset++) {
+            assert_int_equal(unset ? unsetenv(ENVS[k]) : setenv(ENVS[k], "", 1), 0);
+            d = pki_os_data_dirs(SUBS[k], &n);
+            assert_int_equal(n, want - 1);
+            if (copy)
+                assert_string_equal(d[0], copy);
+            assert_string_equal(d[n - 1], installed);
+            pki_os_free_list(d, n);
+        }
         assert_int_equal(setenv(ENVS[k], keep, 1), 0);
         free(keep);
+        free(copy);
         free(installed);
     }
 }

@@ -1,14 +1,14 @@
-# Built-in bodies (bodies/): the shipped classic.yaml and standard.yaml
-# are what bodies/derive.sh makes of the corpus models, byte for byte;
+# Built-in bodies (rules/bodies/): the shipped classic.yaml and standard.yaml
+# are what rules/bodies/derive.sh makes of the corpus models, byte for byte;
 # `--from @classic` retargets exactly as the model it came from does, on
 # the command line and in a job (an input named "@standard"); a body file
 # of one's own is a model anywhere (info, check, retarget); a damaged body
 # is an error at its LINE:COL naming the file, exit 2, nothing written.
 need_corpus
 mkdir derived
-sh "$PK_SOURCE/bodies/derive.sh" "$POSEKIT" "$PK_CORPUS" derived
-expect_same_bytes derived/classic.yaml "$PK_SOURCE/bodies/classic.yaml"
-expect_same_bytes derived/standard.yaml "$PK_SOURCE/bodies/standard.yaml"
+sh "$PK_SOURCE/rules/bodies/derive.sh" "$POSEKIT" "$PK_CORPUS" derived
+expect_same_bytes derived/classic.yaml "$PK_SOURCE/rules/bodies/classic.yaml"
+expect_same_bytes derived/standard.yaml "$PK_SOURCE/rules/bodies/standard.yaml"
 
 cp "$(corpus vmd_wavefile_v2.vmd)" dance.vmd
 cp "$(corpus pmx_nanoem_miku_bones.pmx)" classic.pmx
@@ -106,3 +106,7 @@ expect_no_file never.vmd
 expect_exit 2 "$POSEKIT" draw dance.vmd --model @auto --frame 0 -o never.svg
 expect_stderr_contains '@auto is not a built-in body'
 expect_no_file never.svg
+# an uninstalled build finds the built-in bodies in its own build tree
+# (BUILD/rules/bodies, copied by meson), with no variable set
+expect_exit 0 env -u POSEKIT_BODIES_DIR -u POSEKIT_RULES_DIR "$POSEKIT" check "$(corpus vmd_wavefile_v2.vmd)"
+expect_stdout_contains '@classic'

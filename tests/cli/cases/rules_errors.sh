@@ -29,11 +29,14 @@ expect_exit 2 "$POSEKIT" rename p.vpd --rules missing.yaml -o out.vpd
 expect_stderr_contains "posekit: missing.yaml: cannot find rules: looked in missing.yaml, $PK_SOURCE/rules/missing.yaml, "
 expect_stderr_matches "share/posekit/rules/missing.yaml\$"
 expect_no_file out.vpd
-# Without it the source tree is not looked in, even by a binary in the
-# build tree: no path of the tree it was built in is compiled in.
+# Without it the source tree is not looked in: no path of the tree it was
+# built in is compiled in.  A binary in the build tree looks in the build
+# tree's copy of rules/ (found from the executable), then the installed one.
 POSEKIT_RULES_DIR= expect_exit 2 "$POSEKIT" rename p.vpd --rules missing.yaml -o out.vpd
 expect_stderr_lacks "$PK_SOURCE/rules/missing.yaml"
-expect_stderr_matches "looked in missing.yaml, [^,]*share/posekit/rules/missing.yaml\$"
+build_tree=$(dirname "$(dirname "$(readlink -f "$POSEKIT")")")
+expect_stderr_contains "looked in missing.yaml, $build_tree/rules/missing.yaml, "
+expect_stderr_matches "looked in missing.yaml, [^,]*, [^,]*share/posekit/rules/missing.yaml\$"
 # A path that names a folder is not looked for elsewhere.
 expect_exit 2 "$POSEKIT" rename p.vpd --rules ./missing.yaml -o out.vpd
 expect_stderr_contains "posekit: ./missing.yaml: cannot open rules: No such file or directory"
