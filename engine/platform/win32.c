@@ -22,11 +22,13 @@
  * glibc (cp932_one_way below), so both builds convert names alike.
  */
 #include "common/diag.h"
+#include "common/grow.h"
 #include "platform/system.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <io.h>
+#include <process.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,10 +70,10 @@ static char *narrow(const wchar_t *w)
 static const char *win_text(DWORD code, char *buf, size_t cap)
 {
     wchar_t w[256];
-    DWORD n = FormatMessageW(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL,
-                             code, 0, w, 256, NULL);
-    while (n > 0 && (w[n - 1] == L'\r' || w[n - 1] == L'\n' || w[n - 1] == L'.' ||
-                     w[n - 1] == L' '))
+    DWORD n = FormatMessageW(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, code,
+                             0, w, 256, NULL);
+    while (n > 0 &&
+           (w[n - 1] == L'\r' || w[n - 1] == L'\n' || w[n - 1] == L'.' || w[n - 1] == L' '))
         w[--n] = 0;
     if (n == 0 || WideCharToMultiByte(CP_UTF8, 0, w, -1, buf, (int)cap, NULL, NULL) <= 0)
         snprintf(buf, cap, "error %lu", (unsigned long)code);
@@ -156,8 +158,8 @@ int pki_os_read(const char *path, const uint8_t **data, size_t *len, pk_region *
         pk_error(log, PK_E_IO, "is a directory, not a file");
         return -1;
     }
-    HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
-                           OPEN_EXISTING, FILE_FLAG_SEQUENTIAL_SCAN, NULL);
+    HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING,
+                           FILE_FLAG_SEQUENTIAL_SCAN, NULL);
     free(w);
     if (h == INVALID_HANDLE_VALUE) {
         log_last(log, "cannot open");
@@ -284,8 +286,8 @@ pki_os_temp *pki_os_temp_create(const char *path, bool *in_place, pk_log *log)
         pk_error(log, PK_E_IO, "cannot replace the file: it is read-only");
         return NULL;
     }
-    if (attr == INVALID_FILE_ATTRIBUTES && (wcsncmp(w, L"\\\\.\\", 4) == 0 ||
-                                            _wcsicmp(w, L"NUL") == 0 || _wcsicmp(w, L"CON") == 0)) {
+    if (attr == INVALID_FILE_ATTRIBUTES &&
+        (wcsncmp(w, L"\\\\.\\", 4) == 0 || _wcsicmp(w, L"NUL") == 0 || _wcsicmp(w, L"CON") == 0)) {
         free(w);
         *in_place = true; /* a device: write it as it is */
         return NULL;
@@ -321,8 +323,7 @@ pki_os_temp *pki_os_temp_create(const char *path, bool *in_place, pk_log *log)
         else
             swprintf(t->tmp, cap, L"%.*ls%ls.%ls.%08x.tmp", (int)dl, w,
                      (w[dl - 1] == L'\\' || w[dl - 1] == L'/') ? L"" : L"\\", base, r);
-        t->h = CreateFileW(t->tmp, GENERIC_WRITE, 0, NULL, CREATE_NEW,
-                           FILE_ATTRIBUTE_NORMAL, NULL);
+        t->h = CreateFileW(t->tmp, GENERIC_WRITE, 0, NULL, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, NULL);
         if (t->h != INVALID_HANDLE_VALUE || GetLastError() != ERROR_FILE_EXISTS)
             break;
     }
@@ -843,9 +844,127 @@ int pki_os_cp932_encode(pki_os_cp932 *c, const char *in, size_t n, uint8_t out[4
             return out[1] ? 2 : 1;
         }
     BOOL defaulted = FALSE;
-    int nb = WideCharToMultiByte(932, WC_NO_BEST_FIT_CHARS, w, nw, (char *)out, 4, NULL,
-                                 &defaulted);
+    int nb =
+        WideCharToMultiByte(932, WC_NO_BEST_FIT_CHARS, w, nw, (char *)out, 4, NULL, &defaulted);
     if (nb <= 0 || defaulted)
         return -1;
     return nb;
+}
+
+/* ---- many files ---- */
+
+int pki_os_list_dir(const char *dir, char ***names, size_t *n, pk_log *log)
+{
+    *names = NULL;
+    *n = 0;
+    const char *d = *dir ? dir : ".";
+    char *spec = pki_os_join(d, "*");
+    wchar_t *w = spec ? widen(spec) : NULL;
+    free(spec);
+    if (!w) {
+        pk_log_add_at(log, PK_ERROR, PK_E_IO, d, -1, 0, 0, "cannot read the folder: %s",
+                      errno == EILSEQ ? "not valid UTF-8" : "out of memory");
+        return -1;
+    }
+    WIN32_FIND_DATAW fd;
+    HANDLE h = FindFirstFileW(w, &fd);
+    free(w);
+    if (h == INVALID_HANDLE_VALUE) {
+        char buf[512];
+        DWORD code = GetLastError();
+        if (code == ERROR_FILE_NOT_FOUND) /* an empty folder (no "." in a drive's root) */
+            return 0;
+        pk_log_add_at(log, PK_ERROR, code == ERROR_PATH_NOT_FOUND ? PK_E_NOT_FOUND : PK_E_IO, d, -1,
+                      0, 0, "cannot read the folder: %s", win_text(code, buf, sizeof buf));
+        return -1;
+    }
+    char **v = NULL;
+    size_t k = 0, cap = 0;
+    int rc = 0;
+    do {
+        if (wcscmp(fd.cFileName, L".") == 0 || wcscmp(fd.cFileName, L"..") == 0)
+            continue;
+        if (pki_grow_reserve(&v, &cap, k + 1, sizeof *v) != 0 || !(v[k] = narrow(fd.cFileName))) {
+            rc = -1;
+            break;
+        }
+        k++;
+    } while (FindNextFileW(h, &fd));
+    FindClose(h);
+    if (rc != 0) {
+        pki_os_free_list(v, k);
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        return -1;
+    }
+    *names = v;
+    *n = k;
+    return 0;
+}
+
+bool pki_os_names_fold_case(void)
+{
+    return true;
+}
+
+unsigned pki_os_cpu_count(void)
+{
+    SYSTEM_INFO si;
+    GetSystemInfo(&si);
+    return si.dwNumberOfProcessors > 0 ? (unsigned)si.dwNumberOfProcessors : 1;
+}
+
+/* The shared state of pki_os_parallel's threads. */
+typedef struct pool {
+    CRITICAL_SECTION lock;
+    size_t next, n;
+    pki_os_task work, done;
+    void *ctx;
+} pool;
+
+static unsigned __stdcall pool_worker(void *arg)
+{
+    pool *p = arg;
+    for (;;) {
+        EnterCriticalSection(&p->lock);
+        size_t i = p->next < p->n ? p->next++ : p->n;
+        LeaveCriticalSection(&p->lock);
+        if (i >= p->n)
+            return 0;
+        p->work(p->ctx, i);
+        if (p->done) {
+            EnterCriticalSection(&p->lock);
+            p->done(p->ctx, i);
+            LeaveCriticalSection(&p->lock);
+        }
+    }
+}
+
+void pki_os_parallel(size_t n, unsigned workers, pki_os_task work, pki_os_task done, void *ctx)
+{
+    pool p = {.next = 0, .n = n, .work = work, .done = done, .ctx = ctx};
+    size_t extra = workers > 1 && n > 1 ? (workers < n ? workers : n) - 1 : 0;
+    HANDLE *t = extra ? calloc(extra, sizeof *t) : NULL;
+    if (!t) {
+        for (size_t i = 0; i < n; i++) {
+            work(ctx, i);
+            if (done)
+                done(ctx, i);
+        }
+        return;
+    }
+    InitializeCriticalSection(&p.lock);
+    size_t started = 0;
+    while (started < extra) {
+        uintptr_t h = _beginthreadex(NULL, 0, pool_worker, &p, 0, NULL);
+        if (!h)
+            break;
+        t[started++] = (HANDLE)h;
+    }
+    pool_worker(&p); /* the caller's thread works too */
+    for (size_t i = 0; i < started; i++) {
+        WaitForSingleObject(t[i], INFINITE);
+        CloseHandle(t[i]);
+    }
+    DeleteCriticalSection(&p.lock);
+    free(t);
 }
