@@ -70,10 +70,10 @@ static char *narrow(const wchar_t *w)
 static const char *win_text(DWORD code, char *buf, size_t cap)
 {
     wchar_t w[256];
-    DWORD n = FormatMessageW(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, code,
-                             0, w, 256, NULL);
-    while (n > 0 &&
-           (w[n - 1] == L'\r' || w[n - 1] == L'\n' || w[n - 1] == L'.' || w[n - 1] == L' '))
+    DWORD n = FormatMessageW(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL,
+                             code, 0, w, 256, NULL);
+    while (n > 0 && (w[n - 1] == L'\r' || w[n - 1] == L'\n' || w[n - 1] == L'.' ||
+                     w[n - 1] == L' '))
         w[--n] = 0;
     if (n == 0 || WideCharToMultiByte(CP_UTF8, 0, w, -1, buf, (int)cap, NULL, NULL) <= 0)
         snprintf(buf, cap, "error %lu", (unsigned long)code);
@@ -158,8 +158,8 @@ int pki_os_read(const char *path, const uint8_t **data, size_t *len, pk_region *
         pk_error(log, PK_E_IO, "is a directory, not a file");
         return -1;
     }
-    HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING,
-                           FILE_FLAG_SEQUENTIAL_SCAN, NULL);
+    HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
+                           OPEN_EXISTING, FILE_FLAG_SEQUENTIAL_SCAN, NULL);
     free(w);
     if (h == INVALID_HANDLE_VALUE) {
         log_last(log, "cannot open");
@@ -286,8 +286,8 @@ pki_os_temp *pki_os_temp_create(const char *path, bool *in_place, pk_log *log)
         pk_error(log, PK_E_IO, "cannot replace the file: it is read-only");
         return NULL;
     }
-    if (attr == INVALID_FILE_ATTRIBUTES &&
-        (wcsncmp(w, L"\\\\.\\", 4) == 0 || _wcsicmp(w, L"NUL") == 0 || _wcsicmp(w, L"CON") == 0)) {
+    if (attr == INVALID_FILE_ATTRIBUTES && (wcsncmp(w, L"\\\\.\\", 4) == 0 ||
+                                            _wcsicmp(w, L"NUL") == 0 || _wcsicmp(w, L"CON") == 0)) {
         free(w);
         *in_place = true; /* a device: write it as it is */
         return NULL;
@@ -323,7 +323,8 @@ pki_os_temp *pki_os_temp_create(const char *path, bool *in_place, pk_log *log)
         else
             swprintf(t->tmp, cap, L"%.*ls%ls.%ls.%08x.tmp", (int)dl, w,
                      (w[dl - 1] == L'\\' || w[dl - 1] == L'/') ? L"" : L"\\", base, r);
-        t->h = CreateFileW(t->tmp, GENERIC_WRITE, 0, NULL, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, NULL);
+        t->h = CreateFileW(t->tmp, GENERIC_WRITE, 0, NULL, CREATE_NEW,
+                           FILE_ATTRIBUTE_NORMAL, NULL);
         if (t->h != INVALID_HANDLE_VALUE || GetLastError() != ERROR_FILE_EXISTS)
             break;
     }
@@ -844,8 +845,8 @@ int pki_os_cp932_encode(pki_os_cp932 *c, const char *in, size_t n, uint8_t out[4
             return out[1] ? 2 : 1;
         }
     BOOL defaulted = FALSE;
-    int nb =
-        WideCharToMultiByte(932, WC_NO_BEST_FIT_CHARS, w, nw, (char *)out, 4, NULL, &defaulted);
+    int nb = WideCharToMultiByte(932, WC_NO_BEST_FIT_CHARS, w, nw, (char *)out, 4, NULL,
+                                 &defaulted);
     if (nb <= 0 || defaulted)
         return -1;
     return nb;
