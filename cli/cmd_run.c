@@ -90,6 +90,9 @@ static void each_line(void *ctx, const pk_job_batch_file *f)
         for (size_t i = 0; i < f->log->count; i++)
             if (f->log->items[i].severity == PK_ERROR) {
                 why = f->log->items[i].msg;
+                size_t k = strlen(f->input); /* the file is named once */
+                if (strncmp(why, f->input, k) == 0 && strncmp(why + k, ": ", 2) == 0)
+                    why += k + 2;
                 break;
             }
         printf("%s: failed: %s\n", f->input, why);

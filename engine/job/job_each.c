@@ -187,6 +187,30 @@ static pk_diag_code last_warning(const pk_log *log)
     return PK_E_DAMAGED;
 }
 
+/* A message about the job file (a step's, at its JOB:LINE:COL) or about
+ * no file is about this file's run: it names the file, as the messages
+ * placed in the file do by their path. */
+static void name_the_file(pk_log *log, const char *input)
+{
+    pk_log named;
+    pk_log_init(&named);
+    for (size_t i = 0; i < log->count; i++) {
+        const pk_diag *d = &log->items[i];
+        if (d->path && strcmp(d->path, input) == 0)
+            pk_log_add_at(&named, d->severity, d->code, d->path, d->offset, d->line, d->col,
+                          "%s", d->msg);
+        else
+            pk_log_add_at(&named, d->severity, d->code, d->path, d->offset, d->line, d->col,
+                          "%s: %s", input, d->msg);
+    }
+    if (named.count < log->count) { /* out of memory: the messages as they were */
+        pk_log_free(&named);
+        return;
+    }
+    pk_log_free(log);
+    *log = named;
+}
+
 /* pki_os_parallel's work: one file's job run and written. */
 static void run_one(void *ctx, size_t i)
 {
@@ -202,6 +226,7 @@ static void run_one(void *ctx, size_t i)
     if (rc == 0)
         rc = b->opts.dry_run ? pk_job_check_write(f->job, &f->log) : pk_job_write(f->job, &f->log);
     f->ok = rc == 0;
+    name_the_file(&f->log, b->inputs[i]);
 }
 
 /* pki_os_parallel's done (one at a time): the files finished so far
