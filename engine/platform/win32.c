@@ -893,7 +893,9 @@ int pki_os_list_dir(const char *dir, char ***names, size_t *n, pk_log *log)
     } while (FindNextFileW(h, &fd));
     FindClose(h);
     if (rc != 0) {
-        pki_os_free_list(v, k);
+        for (size_t i = 0; i < k; i++)
+            free(v[i]);
+        free(v);
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
