@@ -99,7 +99,7 @@ static void each_line(void *ctx, const pk_job_batch_file *f)
     } else {
         printf("%s: %s ", f->input, t->dry ? "would write" : "wrote");
         for (size_t i = 0; i < f->nouts; i++)
-            printf("%s%s (%zu bytes)", i ? ", " : "", f->outs[i].path, f->outs[i].data.len);
+            printf("%s%s (%zu bytes)", i ? ", " : "", f->outs[i].path, f->bytes[i]);
         putchar('\n');
     }
     fflush(stdout);

@@ -302,7 +302,8 @@ typedef struct pk_job_batch_file {
     bool ok;                   /* run and written (or, dry, would be) */
     pk_log *log;               /* what the run said (the callback may print it) */
     const char *report;        /* the steps' lines (pk_job_report); "" when it failed */
-    const pk_job_output *outs; /* what it wrote */
+    const pk_job_output *outs; /* what it wrote: names and paths (their data is */
+    const size_t *bytes;       /* released once written; bytes[i] its size) */
     size_t nouts;
 } pk_job_batch_file;
 
@@ -317,9 +318,11 @@ typedef void (*pk_job_batch_fn)(void *ctx, const pk_job_batch_file *file);
 PK_API pk_job_batch *pk_job_batch_load(const char *job_path, const char *pattern, pk_log *log);
 PK_API size_t pk_job_batch_count(const pk_job_batch *b);
 PK_API const char *pk_job_batch_input(const pk_job_batch *b, size_t i);
-/* Runs every file; done(ctx, file) is called once per file in input
- * order (a file's call waits for those before it), never two at a time,
- * so it may print.  Returns how many files failed. */
+/* Runs every file, the largest first (so the threads end together);
+ * each file's documents are released as soon as it is written.
+ * done(ctx, file) is called once per file in input order (a file's call
+ * waits for those before it), never two at a time, so it may print.
+ * Returns how many files failed. */
 PK_API size_t pk_job_batch_run(pk_job_batch *b, const pk_job_batch_options *opts,
                                pk_job_batch_fn done, void *ctx);
 PK_API void pk_job_batch_free(pk_job_batch *b);

@@ -8,9 +8,10 @@
  *                      two files never write one output, and no output
  *                      lands on a file of the batch;
  *   pk_job_batch_run   each file's job run and written on its own
- *                      (job_run.c: all its outputs or none), on up to N
- *                      threads (pki_os_parallel); what each said handed to
- *                      the caller whole, in input order.
+ *                      (job_run.c: all its outputs or none), the largest
+ *                      file first, on up to N threads (pki_os_parallel);
+ *                      its documents released once written; what each
+ *                      said handed to the caller whole, in input order.
  */
 #include "job/job.h"
 #include "platform/platform.h"
@@ -22,6 +23,8 @@
 typedef struct each_file {
     pk_job *job;
     pk_log log;
+    uint64_t size; /* the input's size: the largest run first */
+    size_t *bytes; /* each output's size, once written */
     bool ok, finished;
 } each_file;
 
@@ -30,6 +33,7 @@ struct pk_job_batch {
     char **inputs; /* the files, sorted (pki_os_glob) */
     size_t n;
     each_file *files;
+    size_t *order; /* the files by size, largest first: the order they run in */
     bool ran;
     /* while running */
     pk_job_batch_options opts;
@@ -131,6 +135,35 @@ done:
     return rc;
 }
 
+/* Does file a run before file b?  The larger first; of one size, the
+ * first in input order. */
+static bool runs_before(const each_file *files, size_t a, size_t b)
+{
+    if (files[a].size != files[b].size)
+        return files[a].size > files[b].size;
+    return a < b;
+}
+
+/* The order the files run in: the largest first, so that the last file
+ * to start is a small one and the threads finish together. */
+static int plan_order(pk_job_batch *b, pk_log *log)
+{
+    if (!(b->order = calloc(b->n, sizeof *b->order))) {
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < b->n; i++) {
+        pki_os_kind(b->inputs[i], &b->files[i].size);
+        size_t k = i; /* insertion: qsort takes no context */
+        while (k > 0 && runs_before(b->files, i, b->order[k - 1])) {
+            b->order[k] = b->order[k - 1];
+            k--;
+        }
+        b->order[k] = i;
+    }
+    return 0;
+}
+
 pk_job_batch *pk_job_batch_load(const char *job_path, const char *pattern, pk_log *log)
 {
     pk_job_batch *b = calloc(1, sizeof *b);
@@ -160,7 +193,7 @@ pk_job_batch *pk_job_batch_load(const char *job_path, const char *pattern, pk_lo
         if (!b->files[i].job)
             goto fail;
     }
-    if (check_clashes(b, log) != 0)
+    if (check_clashes(b, log) != 0 || plan_order(b, log) != 0)
         goto fail;
     return b;
 fail:
@@ -197,8 +230,8 @@ static void name_the_file(pk_log *log, const char *input)
     for (size_t i = 0; i < log->count; i++) {
         const pk_diag *d = &log->items[i];
         if (d->path && strcmp(d->path, input) == 0)
-            pk_log_add_at(&named, d->severity, d->code, d->path, d->offset, d->line, d->col,
-                          "%s", d->msg);
+            pk_log_add_at(&named, d->severity, d->code, d->path, d->offset, d->line, d->col, "%s",
+                          d->msg);
         else
             pk_log_add_at(&named, d->severity, d->code, d->path, d->offset, d->line, d->col,
                           "%s: %s", input, d->msg);
@@ -211,10 +244,30 @@ static void name_the_file(pk_log *log, const char *input)
     *log = named;
 }
 
-/* pki_os_parallel's work: one file's job run and written. */
-static void run_one(void *ctx, size_t i)
+/* What a written file's job holds that its line does not need: every
+ * document (inputs, step results) and the outputs' bytes (their sizes
+ * kept in f->bytes). */
+static void release(each_file *f, pk_log *log)
+{
+    pk_job *j = f->job;
+    if (!(f->bytes = calloc(j->nouts ? j->nouts : 1, sizeof *f->bytes))) {
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        f->ok = false;
+        return;
+    }
+    for (size_t i = 0; i < j->nouts; i++) {
+        f->bytes[i] = j->outs[i].data.len;
+        pk_buf_free(&j->outs[i].data);
+    }
+    for (size_t i = 0; i < j->nitems; i++)
+        pki_job_item_clear(&j->items[i]);
+}
+
+/* pki_os_parallel's work: the k-th file to run, its job run and written. */
+static void run_one(void *ctx, size_t k)
 {
     pk_job_batch *b = ctx;
+    size_t i = b->order[k];
     each_file *f = &b->files[i];
     int rc = pk_job_run(f->job, &f->log);
     if (rc == 0 && b->opts.strict && f->log.warnings) {
@@ -226,29 +279,33 @@ static void run_one(void *ctx, size_t i)
     if (rc == 0)
         rc = b->opts.dry_run ? pk_job_check_write(f->job, &f->log) : pk_job_write(f->job, &f->log);
     f->ok = rc == 0;
+    if (f->ok)
+        release(f, &f->log);
     name_the_file(&f->log, b->inputs[i]);
 }
 
 /* pki_os_parallel's done (one at a time): the files finished so far
  * handed to the caller in input order, and freed. */
-static void hand_over(void *ctx, size_t i)
+static void hand_over(void *ctx, size_t nth)
 {
     pk_job_batch *b = ctx;
-    b->files[i].finished = true;
+    b->files[b->order[nth]].finished = true;
     while (b->next_out < b->n && b->files[b->next_out].finished) {
         size_t k = b->next_out++;
         each_file *f = &b->files[k];
         size_t nouts = 0;
         const pk_job_output *outs = pk_job_outputs(f->job, &nouts);
         pk_job_batch_file file = {
-            k,    b->inputs[k],     f->ok, &f->log, f->ok ? pk_job_report(f->job) : "",
-            outs, f->ok ? nouts : 0};
+            k,        b->inputs[k],     f->ok, &f->log, f->ok ? pk_job_report(f->job) : "", outs,
+            f->bytes, f->ok ? nouts : 0};
         if (!f->ok)
             b->failed++;
         if (b->done)
             b->done(b->ctx, &file);
         pk_job_free(f->job);
         f->job = NULL;
+        free(f->bytes);
+        f->bytes = NULL;
         pk_log_free(&f->log);
         pk_log_init(&f->log);
     }
@@ -275,8 +332,10 @@ void pk_job_batch_free(pk_job_batch *b)
     for (size_t i = 0; b->files && i < b->n; i++) {
         pk_job_free(b->files[i].job);
         pk_log_free(&b->files[i].log);
+        free(b->files[i].bytes);
     }
     free(b->files);
+    free(b->order);
     pki_os_free_list(b->inputs, b->n);
     free(b->job_path);
     free(b);

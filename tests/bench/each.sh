@@ -24,8 +24,9 @@ export POSEKIT_RULES_DIR=$src/rules POSEKIT_BODIES_DIR=$src/bodies
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/dances"
-# the corpus dances (bone motions) between 10 kB and 200 kB
-mapfile -t pool < <(find "$corpus" -name 'vmd_*.vmd' -size +10k -size -200k | sort)
+# the corpus motions of 10 kB and more (bone motions, up to the 1.6 MB
+# vmd_wavefile_v2.vmd)
+mapfile -t pool < <(find "$corpus" -name 'vmd_*.vmd' -size +10k | sort)
 [ ${#pool[@]} -gt 0 ] || { echo "each.sh: no corpus dances in $corpus" >&2; exit 2; }
 for ((i = 0; i < files; i++)); do
     f=${pool[i % ${#pool[@]}]}

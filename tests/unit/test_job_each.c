@@ -199,6 +199,7 @@ static void test_clashes_refused(void **state)
 typedef struct seen {
     size_t calls, order[8];
     bool ok[8];
+    size_t bytes[8];
     char first_error[8][512];
 } seen;
 
@@ -208,6 +209,7 @@ static void remember(void *ctx, const pk_job_batch_file *f)
     assert_true(s->calls < 8);
     s->order[s->calls] = f->index;
     s->ok[s->calls] = f->ok;
+    s->bytes[s->calls] = f->nouts == 1 ? f->bytes[0] : 0;
     s->first_error[s->calls][0] = '\0';
     for (size_t i = 0; i < f->log->count; i++)
         if (f->log->items[i].severity == PK_ERROR) {
@@ -248,6 +250,11 @@ static void run_isolation(unsigned threads, bool dry)
     assert_int_equal(exists(at(p, sizeof p, dir, "out/b-m.vmd")), !dry);
     assert_int_equal(exists(at(p, sizeof p, dir, "out/d-m.vmd")), !dry);
     assert_false(exists(at(p, sizeof p, dir, "out/c-m.vmd")));
+    /* each written file's size, told after its bytes were released */
+    size_t len = 0;
+    free(tu_read_file(at(p, sizeof p, dir, dry ? "dances/a.vmd" : "out/a-m.vmd"), &len));
+    assert_int_equal(s.bytes[0], len); /* mirror keeps the sample's size */
+    assert_int_equal(s.bytes[2], 0);
     pk_log_free(&log);
 }
 
