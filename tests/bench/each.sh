@@ -7,6 +7,7 @@
 # Not a test: nothing passes or fails.  doc/performance.md gives a run.
 #
 #   tests/bench/each.sh [POSEKIT] [--reps N] [--files N] [--dry-run]
+# (needs /usr/bin/time and bc)
 set -eu
 src=$(cd "$(dirname "$0")/../.." && pwd)
 posekit=$src/build/cli/posekit
@@ -41,26 +42,31 @@ steps:
 outputs:
   light: out/{stem}.vmd
 YAML
-# best wall time of reps runs of `run --each -j J`, in seconds
+# best wall time of reps runs of `run --each -j J`: "WALL CPU" in
+# seconds (CPU: user + system of that run).  Linux schedules a session's
+# threads as one group against the other sessions (autogroup): on a busy
+# shared machine the best run is the one that found the cores free.
 best() {
-    local j=$1 b= t s e
+    local j=$1 b= c= w u s
     for ((r = 0; r < reps; r++)); do
         rm -rf "$work/out"
-        s=$(date +%s.%N)
-        (cd "$work" && "$posekit" run job.yaml --each 'dances/*.vmd' -j "$j" $dry >/dev/null 2>&1) ||
+        read -r w u s < <(cd "$work" && /usr/bin/time -f '%e %U %S' -o "$work/time" \
+            "$posekit" run job.yaml --each 'dances/*.vmd' -j "$j" $dry >/dev/null 2>&1;
+            cat "$work/time") ||
             { echo "each.sh: posekit failed with -j $j" >&2; exit 2; }
-        e=$(date +%s.%N)
-        t=$(echo "$e - $s" | bc)
-        if [ -z "$b" ] || [ "$(echo "$t < $b" | bc)" = 1 ]; then b=$t; fi
+        if [ -z "$b" ] || [ "$(echo "$w < $b" | bc)" = 1 ]; then
+            b=$w
+            c=$(echo "$u + $s" | bc)
+        fi
     done
-    echo "$b"
+    echo "$b $c"
 }
-echo "$files dances (${#pool[@]} corpus motions, round robin), bake + reduce each${dry:+ (dry run)}; $(nproc) cores; best of $reps"
-one=$(best 1)
-printf -- '-j 1: %.3f s\n' "$one"
+echo "$files dances (${#pool[@]} corpus motions, round robin), bake + reduce each${dry:+ (dry run)}; $(nproc) cores; best of $reps; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+read -r one cpu < <(best 1)
+printf -- '-j 1: %.2f s (%.2f s CPU)\n' "$one" "$cpu"
 for j in 2 $(nproc); do
     [ "$j" -gt 1 ] || continue
-    t=$(best "$j")
-    printf -- '-j %s: %.3f s, speed-up %.2fx\n' "$j" "$t" "$(echo "$one / $t" | bc -l)"
+    read -r t cpu < <(best "$j")
+    printf -- '-j %s: %.2f s (%.2f s CPU), speed-up %.2fx\n' "$j" "$t" "$cpu" "$(echo "$one / $t" | bc -l)"
     [ "$j" = "$(nproc)" ] && break
 done
