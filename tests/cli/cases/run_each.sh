@@ -50,6 +50,14 @@ expect_exit 2 "$POSEKIT" run job.yaml --each 'dances/*.vmd' --dry-run
 expect_stdout_contains 'dances/vmd_mmdagent_stand.vmd: would write out/vmd_mmdagent_stand-light.vmd ('
 expect_stdout_contains '5 files: 4 would be written, 1 failed'
 expect_no_file out
+# --strict fails a file on its warnings (vmd_mmdagent_stand.vmd has
+# duplicate keys; so have two others), each alone
+rm -rf out
+expect_exit 2 "$POSEKIT" run job.yaml --each 'dances/*.vmd' --strict
+expect_stdout_contains 'dances/vmd_mmdagent_stand.vmd: failed: strict: 2 warnings are errors'
+expect_stdout_contains 'dances/vmd_imas_azusa_bow1.vmd: wrote out/vmd_imas_azusa_bow1-light.vmd ('
+expect_stdout_contains '5 files: 1 written, 4 failed'
+expect_no_file out/vmd_mmdagent_stand-light.vmd
 # every file fine: exit 0
 rm dances/broken.vmd
 expect_exit 0 "$POSEKIT" run job.yaml --each 'dances/*.vmd'
