@@ -6,7 +6,7 @@
 #include <string.h>
 
 const char help_run[] =
-    "usage: posekit run JOB.yaml [--dry-run] [--strict] [--each PATTERN [-j N]]\n"
+    "usage: posekit run JOB.yaml [--dry-run] [--strict] [--each PATTERN [-j|--jobs N]]\n"
     "\n"
     "Runs a job file: named inputs (VMD, VPD; PMX and PMD models), rule\n"
     "files, steps (convert, diff, rename, mirror, retarget, overlay, merge,\n"
