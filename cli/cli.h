@@ -121,7 +121,7 @@ extern const char *cli_cmd_name;
 
 /* The one option grammar of every command: walks argv[1..], options
  * anywhere, "--" ends them.  --name, --name=VALUE and --name VALUE; -o
- * VALUE, -oVALUE, -v and -h (no other short option).  For each option it
+ * VALUE, -oVALUE, -j N, -v and -h (no other short option).  For each option it
  * calls opt(ctx, name, inline_value, next, long_form): inline_value is
  * the text after '=' (or after -o), NULL when none; next the argument
  * after it (NULL at the end).  opt returns 1 (taken), 2 (taken with

@@ -244,7 +244,7 @@ int cli_walk(const char *cmd, int argc, char **argv, cli_opt_fn opt, cli_operand
             options = false;
             continue;
         }
-        /* --name, --name=value, --name value; -o value, -oVALUE, -v, -h */
+        /* --name, --name=value, --name value; -o value, -oVALUE, -j N, -v, -h */
         char name[64];
         const char *inline_value = NULL;
         bool long_form = arg[1] == '-';
@@ -260,7 +260,7 @@ int cli_walk(const char *cmd, int argc, char **argv, cli_opt_fn opt, cli_operand
             name[0] = arg[1];
             name[1] = '\0';
             inline_value = arg[2] ? arg + 2 : NULL;
-            if (arg[1] != 'o' && arg[1] != 'v' && arg[1] != 'h')
+            if (arg[1] != 'o' && arg[1] != 'v' && arg[1] != 'h' && arg[1] != 'j')
                 return cli_usage(cmd, "unknown option '%s'", arg);
         }
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;

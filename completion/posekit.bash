@@ -30,7 +30,7 @@ _posekit_opts_time="-o --output --trim --shift --stretch --bpm --fps --json --st
 _posekit_opts_crossfade="-o --output --at --fade --skip --json --strict --help"
 _posekit_opts_curve="-o --output --set --like --axes --bones --model --rules --frames --json --strict --help"
 _posekit_opts_smooth="-o --output --strength --bones --rules --noise-deg --noise-pos --noise-morph --no-morphs --no-contacts --json --quiet --strict --help"
-_posekit_opts_run="--dry-run --strict --help"
+_posekit_opts_run="--dry-run --strict --each -j --jobs --help"
 _posekit_opts_check="--model --json --suggest-rules --strict --help"
 _posekit_opts_draw="--model --frame --frames --every --vs --vs-model --view --bones --rules --json -o --output --strict --help"
 
@@ -178,7 +178,12 @@ _posekit()
             fi
             return 0
             ;;
-        --frame | --pose-frame | --threshold | --pos-threshold | --fade | --offset | --max-deg | --max-pos | --max-morph | --trim | --shift | --stretch | --bpm | --at | --skip | --like | --strength | --noise-deg | --noise-pos | --noise-morph)
+        --each)
+            # a pattern: the folders and motions, for a start
+            _posekit_files "$mm"
+            return 0
+            ;;
+        --frame | --pose-frame | --threshold | --pos-threshold | --fade | --offset | --max-deg | --max-pos | --max-morph | --trim | --shift | --stretch | --bpm | --at | --skip | --like | --strength | --noise-deg | --noise-pos | --noise-morph | -j | --jobs)
             return 0 # a number
             ;;
     esac

@@ -283,6 +283,50 @@ PK_API int pk_job_write(const pk_job *job, pk_log *log);
 PK_API int pk_job_check_write(const pk_job *job, pk_log *log);
 PK_API void pk_job_free(pk_job *job);
 
+/* One job over many files (doc/jobs.md "Many files at once"): the job's
+ * input whose path is "{each}" takes each file a pattern names in turn,
+ * and "{stem}" in its outputs' paths is that file's name without its
+ * extension.  pk_job_batch_load loads the job once per file and refuses
+ * (NULL, logged) a pattern that names no file, and two files whose
+ * outputs would be one file or one file's input, before anything runs.
+ * pk_job_batch_run runs and writes each file's job on its own (all its
+ * outputs or none, as pk_job_write), on several threads: one that fails
+ * stops no other. */
+typedef struct pk_job_batch pk_job_batch;
+
+/* What one file's run did, for pk_job_batch_run's callback (valid during
+ * the call). */
+typedef struct pk_job_batch_file {
+    size_t index; /* in the order of pk_job_batch_input */
+    const char *input;
+    bool ok;                   /* run and written (or, dry, would be) */
+    pk_log *log;               /* what the run said (the callback may print it) */
+    const char *report;        /* the steps' lines (pk_job_report); "" when it failed */
+    const pk_job_output *outs; /* what it wrote: names and paths (their data is */
+    const size_t *bytes;       /* released once written; bytes[i] its size) */
+    size_t nouts;
+} pk_job_batch_file;
+
+typedef struct pk_job_batch_options {
+    unsigned threads; /* at most this many files at once; 0: one per processor */
+    bool dry_run;     /* everything but the writing (pk_job_check_write) */
+    bool strict;      /* a warning fails its file */
+} pk_job_batch_options;
+
+typedef void (*pk_job_batch_fn)(void *ctx, const pk_job_batch_file *file);
+
+PK_API pk_job_batch *pk_job_batch_load(const char *job_path, const char *pattern, pk_log *log);
+PK_API size_t pk_job_batch_count(const pk_job_batch *b);
+PK_API const char *pk_job_batch_input(const pk_job_batch *b, size_t i);
+/* Runs every file, the largest first (so the threads end together);
+ * each file's documents are released as soon as it is written.
+ * done(ctx, file) is called once per file in input order (a file's call
+ * waits for those before it), never two at a time, so it may print.
+ * Returns how many files failed. */
+PK_API size_t pk_job_batch_run(pk_job_batch *b, const pk_job_batch_options *opts,
+                               pk_job_batch_fn done, void *ctx);
+PK_API void pk_job_batch_free(pk_job_batch *b);
+
 #ifdef __cplusplus
 }
 #endif

@@ -74,7 +74,25 @@ struct pk_job {
     pk_buf report;
     bool ran;
     pk_bodies *bodies; /* the built-in bodies, read when a step first needs them */
+    char *each;        /* a run of many files: this run's file (the input "{each}"), or NULL */
+    char *stem;        /* ... its name without the extension ("{stem}" in output paths) */
+    bool each_used;    /* an input is "{each}" */
 };
+
+/* A run of many files (job_each.c): the input whose path is PKI_JOB_EACH
+ * takes each file in turn; PKI_JOB_STEM in an output's path is that
+ * file's stem. */
+#define PKI_JOB_EACH "{each}"
+#define PKI_JOB_STEM "{stem}"
+/* pk_job_load for one file of a run of many (each: the file; NULL: a
+ * plain job, where "{each}" and "{stem}" are errors). */
+pk_job *pki_job_load_each(const char *path, const char *each, pk_log *log);
+/* A file's stem: its name without folders and without its last extension
+ * ("dances/a.b.vmd" -> "a.b"; a name that is all extension, ".vmd", is
+ * kept whole).  malloc'd; NULL on OOM. */
+char *pki_job_stem(const char *file);
+/* path with every PKI_JOB_STEM replaced by stem, malloc'd; NULL on OOM. */
+char *pki_job_name_output(const char *path, const char *stem);
 
 /* job_load.c holds the job (load, find, free); job_run.c runs it and
  * calls these, never the other way. */

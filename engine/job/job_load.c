@@ -318,6 +318,59 @@ static bool parse_step(pk_job *j, const yctx *y, const yaml_node_t *n, pki_job_s
     return res != NULL;
 }
 
+char *pki_job_stem(const char *file)
+{
+    const char *base = pki_os_base_name(file);
+    const char *dot = strrchr(base, '.');
+    size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+    char *s = malloc(n + 1);
+    if (s) {
+        memcpy(s, base, n);
+        s[n] = '\0';
+    }
+    return s;
+}
+
+char *pki_job_name_output(const char *path, const char *stem)
+{
+    size_t k = strlen(PKI_JOB_STEM), ls = strlen(stem), n = 0;
+    for (const char *p = strstr(path, PKI_JOB_STEM); p; p = strstr(p + k, PKI_JOB_STEM))
+        n++;
+    char *out = malloc(strlen(path) + n * ls + 1), *o = out;
+    if (!out)
+        return NULL;
+    for (const char *p = path; *p;) {
+        if (strncmp(p, PKI_JOB_STEM, k) == 0) {
+            memcpy(o, stem, ls);
+            o += ls;
+            p += k;
+        } else {
+            *o++ = *p++;
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
+/* The input "{each}": the file of this run of many (--each), taken as
+ * given (relative to the current folder, as the pattern was). */
+static bool each_input(pk_job *j, const yctx *y, pki_job_item *it)
+{
+    if (!j->each) {
+        err_at(y->log, it->path_at,
+               "input '%s' is " PKI_JOB_EACH ": the job runs once per file, with --each PATTERN",
+               it->name);
+        return false;
+    }
+    if (j->each_used) {
+        err_at(y->log, it->path_at, "input '%s': only one input can be " PKI_JOB_EACH, it->name);
+        return false;
+    }
+    j->each_used = true;
+    it->path = strdup(j->each);
+    return it->path != NULL;
+}
+
 static bool parse_named_paths(pk_job *j, const yctx *y, const yaml_node_t *n, bool rules)
 {
     if (n->type != YAML_MAPPING_NODE) {
@@ -335,7 +388,12 @@ static bool parse_named_paths(pk_job *j, const yctx *y, const yaml_node_t *n, bo
             return false;
         it->is_rules = rules;
         it->path_at = mark(v);
-        it->path = resolve_input(j->dir, path);
+        if (!rules && strcmp(path, PKI_JOB_EACH) == 0) {
+            if (!each_input(j, y, it))
+                return false;
+        } else {
+            it->path = resolve_input(j->dir, path);
+        }
         pk_format f = it->path && !rules ? pk_file_format(it->path) : PK_FMT_UNKNOWN;
         it->is_model = f == PK_FMT_PMX || f == PK_FMT_PMD || f == PK_FMT_BODY;
         it->written = rules ? strdup(path) : NULL;
@@ -364,6 +422,9 @@ static const yaml_node_t *earlier_spelling(const yctx *y, const yaml_node_t *map
     }
     return NULL;
 }
+
+static bool parse_output_path(pk_job *j, const yctx *y, const yaml_node_t *v, size_t idx,
+                              const char *name, const char *path);
 
 static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const yaml_node_t *v,
                          size_t idx)
@@ -443,7 +504,31 @@ static bool parse_output(pk_job *j, const yctx *y, const yaml_node_t *k, const y
         if (!path)
             return false;
     }
+    char *named = NULL; /* path with {stem} replaced */
+    if (strstr(path, PKI_JOB_STEM)) {
+        if (!j->each) {
+            err_at(y->log, os->path_at,
+                   "output '%s': " PKI_JOB_STEM " names the file of a run of many (--each PATTERN)",
+                   name);
+            return false;
+        }
+        if (!(named = pki_job_name_output(path, j->stem)))
+            return false;
+        path = named;
+    }
     o->path = resolve(j->dir, path);
+    bool ok = parse_output_path(j, y, v, idx, name, path);
+    free(named);
+    return ok;
+}
+
+/* The checks of output idx's path (as written, {stem} replaced). */
+static bool parse_output_path(pk_job *j, const yctx *y, const yaml_node_t *v, size_t idx,
+                              const char *name, const char *path)
+{
+    pk_job_output *o = &j->outs[idx];
+    pki_job_out *os = &j->ospec[idx];
+    pki_job_item *it = pki_job_find(j, name);
     if (!o->name || !o->path)
         return false;
     /* a folder is refused before anything runs, as the command's -o is */
@@ -563,6 +648,12 @@ static bool parse_root(pk_job *j, const yctx *y)
     }
     if (!parse_named_paths(j, y, sec[0], false))
         return false;
+    if (j->each && !j->each_used) {
+        err_at(y->log, mark(sec[0]),
+               "no input is " PKI_JOB_EACH ": name the one that --each gives each file "
+               "(dance: \"" PKI_JOB_EACH "\")");
+        return false;
+    }
     if (sec[1] && !pki_yaml_is_null(sec[1]) && !parse_named_paths(j, y, sec[1], true))
         return false;
     if (sec[2] && sec[2]->type == YAML_SEQUENCE_NODE) {
@@ -660,6 +751,11 @@ static bool warn_unused(const pk_job *j, pk_log *log)
 
 pk_job *pk_job_load(const char *path, pk_log *log)
 {
+    return pki_job_load_each(path, NULL, log);
+}
+
+pk_job *pki_job_load_each(const char *path, const char *each, pk_log *log)
+{
     pk_job *j = calloc(1, sizeof *j);
     if (!j) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
@@ -668,7 +764,11 @@ pk_job *pk_job_load(const char *path, pk_log *log)
     pk_buf_init(&j->report);
     j->path = strdup(path);
     j->dir = pki_os_dir_of(path); /* "/x.yaml" keeps "/" */
-    if (!j->path || !j->dir) {
+    if (each) {
+        j->each = strdup(each);
+        j->stem = pki_job_stem(each);
+    }
+    if (!j->path || !j->dir || (each && (!j->each || !j->stem))) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         pk_job_free(j);
         return NULL;
@@ -759,6 +859,8 @@ void pk_job_free(pk_job *j)
     free(j->ospec);
     pk_buf_free(&j->report);
     pk_bodies_free(j->bodies);
+    free(j->each);
+    free(j->stem);
     free(j->path);
     free(j->dir);
     free(j);

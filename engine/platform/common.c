@@ -144,3 +144,120 @@ void pki_os_free_list(char **list, size_t n)
         free(list[i]);
     free(list);
 }
+
+/* ---- patterns ---- */
+
+/* The length of the UTF-8 character at s (1 for a stray byte). */
+static size_t utf8_len(const char *s)
+{
+    size_t k = 1;
+    while (s[k] && ((unsigned char)s[k] & 0xC0) == 0x80)
+        k++;
+    return k;
+}
+
+static bool same_char(char a, char b, bool fold)
+{
+    if (fold) {
+        a = (a >= 'A' && a <= 'Z') ? (char)(a - 'A' + 'a') : a;
+        b = (b >= 'A' && b <= 'Z') ? (char)(b - 'A' + 'a') : b;
+    }
+    return a == b;
+}
+
+bool pki_os_name_match(const char *pattern, const char *name, bool fold)
+{
+    if (name[0] == '.' && pattern[0] != '.')
+        return false;
+    const char *p = pattern, *s = name;
+    const char *star = NULL, *resume = NULL; /* the last '*' and where it stands in name */
+    while (*s) {
+        if (*p == '*') {
+            star = ++p;
+            resume = s;
+        } else if (*p == '?') {
+            p++;
+            s += utf8_len(s);
+        } else if (*p && same_char(*p, *s, fold)) {
+            p++;
+            s++;
+        } else if (star) {
+            /* the last '*' takes one more character */
+            resume += utf8_len(resume);
+            s = resume;
+            p = star;
+        } else {
+            return false;
+        }
+    }
+    while (*p == '*')
+        p++;
+    return *p == '\0';
+}
+
+static int by_bytes(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int pki_os_glob(const char *pattern, char ***paths, size_t *n, pk_log *log)
+{
+    *paths = NULL;
+    *n = 0;
+    const char *base = pki_os_base_name(pattern);
+    size_t plen = (size_t)(base - pattern); /* the folder part, its separator included */
+    if (memchr(pattern, '*', plen) || memchr(pattern, '?', plen)) {
+        pk_error(log, PK_E_USAGE,
+                 "'%s': wildcards ('*', '?') are taken in the file name only, not in folders",
+                 pattern);
+        return -1;
+    }
+    if (!*base) {
+        pk_error(log, PK_E_USAGE, "'%s' names a folder: give a pattern of file names ('*.vmd')",
+                 pattern);
+        return -1;
+    }
+    char *dir = pki_os_dir_of(pattern);
+    char **names = NULL;
+    size_t count = 0;
+    if (!dir || pki_os_list_dir(dir, &names, &count, log) != 0) {
+        if (!dir)
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        free(dir);
+        return -1;
+    }
+    free(dir);
+    bool fold = pki_os_names_fold_case();
+    size_t k = 0;
+    int rc = 0;
+    for (size_t i = 0; i < count; i++) {
+        char *path = NULL;
+        if (pki_os_name_match(base, names[i], fold)) {
+            size_t len = strlen(names[i]);
+            path = malloc(plen + len + 1);
+            if (!path) {
+                rc = -1;
+                break;
+            }
+            memcpy(path, pattern, plen);
+            memcpy(path + plen, names[i], len + 1);
+            if (pki_os_kind(path, NULL) != PK_PATH_FILE) {
+                free(path);
+                path = NULL;
+            }
+        }
+        free(names[i]);
+        names[i] = NULL;
+        if (path)
+            names[k++] = path; /* the matches gather at the front */
+    }
+    if (rc != 0) {
+        pki_os_free_list(names, count);
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        return -1;
+    }
+    qsort(names, k, sizeof *names, by_bytes);
+    *paths = names;
+    *n = k;
+    return 0;
+}

@@ -185,6 +185,38 @@ char **pki_os_data_dirs(const char *sub, size_t *n);
 char *pki_os_uninstalled_data(const char *sub);
 void pki_os_free_list(char **list, size_t n);
 
+/* ---- many files: a folder's names, a pattern, work in parallel ---- */
+
+/* The names in folder dir ("" is the current folder), "." and ".." left
+ * out, as UTF-8, in no particular order: a malloc'd array of *n malloc'd
+ * names (free with pki_os_free_list).  0, or -1 logged ("cannot read the
+ * folder: ..."). */
+int pki_os_list_dir(const char *dir, char ***names, size_t *n, pk_log *log);
+/* True where the system's file names ignore letter case (Windows). */
+bool pki_os_names_fold_case(void);
+/* Does name match pattern?  '*' is any run of characters, '?' one
+ * character (UTF-8), every other character itself (letter case folded,
+ * ASCII, when fold); a leading '.' of name is matched only by a '.' in
+ * the pattern (hidden files, as a shell). */
+bool pki_os_name_match(const char *pattern, const char *name, bool fold);
+/* The regular files pattern names: wildcards ('*', '?') in its last
+ * component only, the folder part taken as written (relative to the
+ * current folder).  *paths receives the matches (the folder part as
+ * written, then the name) sorted by byte order, *n how many (0 when none
+ * match: the caller says so); free with pki_os_free_list.  0, or -1
+ * logged (a wildcard in a folder name, a folder that cannot be read). */
+int pki_os_glob(const char *pattern, char ***paths, size_t *n, pk_log *log);
+/* How many processors this process may run on (1 at least). */
+unsigned pki_os_cpu_count(void);
+/* Runs work(ctx, i) for every i in [0, n) on up to `workers` threads (the
+ * caller's among them), each taking the next i not yet taken; after each
+ * work(ctx, i), done(ctx, i) runs (done may be NULL) with no other done
+ * running at the same time, so it may print.  workers <= 1, or threads
+ * that cannot be started, run the rest on the caller's thread.  Returns
+ * when every i is done. */
+typedef void (*pki_os_task)(void *ctx, size_t i);
+void pki_os_parallel(size_t n, unsigned workers, pki_os_task work, pki_os_task done, void *ctx);
+
 /* ---- CP932 <-> UTF-8, one character at a time ---- */
 
 /* A converter (glibc iconv "CP932", Windows code page 932).  NULL when the

@@ -12,12 +12,15 @@
  */
 #define _DEFAULT_SOURCE 1 /* madvise(MADV_DONTNEED), realpath, readlink */
 #include "common/diag.h"
+#include "common/grow.h"
 #include "platform/system.h"
 #include "platform_config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <iconv.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -749,4 +752,104 @@ int pki_os_cp932_decode(pki_os_cp932 *c, const uint8_t *in, size_t n, char out[8
 int pki_os_cp932_encode(pki_os_cp932 *c, const char *in, size_t n, uint8_t out[4])
 {
     return convert(c ? &c->enc : NULL, "CP932", "UTF-8", in, n, (char *)out, 4);
+}
+
+/* ---- many files ---- */
+
+int pki_os_list_dir(const char *dir, char ***names, size_t *n, pk_log *log)
+{
+    *names = NULL;
+    *n = 0;
+    const char *d = *dir ? dir : ".";
+    DIR *h = opendir(d);
+    if (!h) {
+        pk_log_add_at(log, PK_ERROR, errno == ENOENT ? PK_E_NOT_FOUND : PK_E_IO, d, -1, 0, 0,
+                      "cannot read the folder: %s", strerror(errno));
+        return -1;
+    }
+    char **v = NULL;
+    size_t k = 0, cap = 0;
+    int rc = 0;
+    struct dirent *e;
+    while ((e = readdir(h)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        if (pki_grow_reserve(&v, &cap, k + 1, sizeof *v) != 0 || !(v[k] = strdup(e->d_name))) {
+            rc = -1;
+            break;
+        }
+        k++;
+    }
+    closedir(h);
+    if (rc != 0) {
+        for (size_t i = 0; i < k; i++)
+            free(v[i]);
+        free(v);
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        return -1;
+    }
+    *names = v;
+    *n = k;
+    return 0;
+}
+
+bool pki_os_names_fold_case(void)
+{
+    return false;
+}
+
+unsigned pki_os_cpu_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
+}
+
+/* The shared state of pki_os_parallel's threads. */
+typedef struct pool {
+    pthread_mutex_t lock;
+    size_t next, n;
+    pki_os_task work, done;
+    void *ctx;
+} pool;
+
+static void *pool_worker(void *arg)
+{
+    pool *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        size_t i = p->next < p->n ? p->next++ : p->n;
+        pthread_mutex_unlock(&p->lock);
+        if (i >= p->n)
+            return NULL;
+        p->work(p->ctx, i);
+        if (p->done) {
+            pthread_mutex_lock(&p->lock);
+            p->done(p->ctx, i);
+            pthread_mutex_unlock(&p->lock);
+        }
+    }
+}
+
+void pki_os_parallel(size_t n, unsigned workers, pki_os_task work, pki_os_task done, void *ctx)
+{
+    pool p = {.next = 0, .n = n, .work = work, .done = done, .ctx = ctx};
+    size_t extra = workers > 1 && n > 1 ? (workers < n ? workers : n) - 1 : 0;
+    pthread_t *t = extra ? calloc(extra, sizeof *t) : NULL;
+    if (!t || pthread_mutex_init(&p.lock, NULL) != 0) {
+        free(t);
+        for (size_t i = 0; i < n; i++) {
+            work(ctx, i);
+            if (done)
+                done(ctx, i);
+        }
+        return;
+    }
+    size_t started = 0;
+    while (started < extra && pthread_create(&t[started], NULL, pool_worker, &p) == 0)
+        started++;
+    pool_worker(&p); /* the caller's thread works too */
+    for (size_t i = 0; i < started; i++)
+        pthread_join(t[i], NULL);
+    pthread_mutex_destroy(&p.lock);
+    free(t);
 }

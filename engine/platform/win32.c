@@ -22,11 +22,13 @@
  * glibc (cp932_one_way below), so both builds convert names alike.
  */
 #include "common/diag.h"
+#include "common/grow.h"
 #include "platform/system.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <io.h>
+#include <process.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -854,4 +856,124 @@ int pki_os_cp932_encode(pki_os_cp932 *c, const char *in, size_t n, uint8_t out[4
     if (nb <= 0 || defaulted)
         return -1;
     return nb;
+}
+
+/* ---- many files ---- */
+
+int pki_os_list_dir(const char *dir, char ***names, size_t *n, pk_log *log)
+{
+    *names = NULL;
+    *n = 0;
+    const char *d = *dir ? dir : ".";
+    char *spec = pki_os_join(d, "*");
+    wchar_t *w = spec ? widen(spec) : NULL;
+    free(spec);
+    if (!w) {
+        pk_log_add_at(log, PK_ERROR, PK_E_IO, d, -1, 0, 0, "cannot read the folder: %s",
+                      errno == EILSEQ ? "not valid UTF-8" : "out of memory");
+        return -1;
+    }
+    WIN32_FIND_DATAW fd;
+    HANDLE h = FindFirstFileW(w, &fd);
+    free(w);
+    if (h == INVALID_HANDLE_VALUE) {
+        char buf[512];
+        DWORD code = GetLastError();
+        if (code == ERROR_FILE_NOT_FOUND) /* an empty folder (no "." in a drive's root) */
+            return 0;
+        pk_log_add_at(log, PK_ERROR, code == ERROR_PATH_NOT_FOUND ? PK_E_NOT_FOUND : PK_E_IO, d, -1,
+                      0, 0, "cannot read the folder: %s", win_text(code, buf, sizeof buf));
+        return -1;
+    }
+    char **v = NULL;
+    size_t k = 0, cap = 0;
+    int rc = 0;
+    do {
+        if (wcscmp(fd.cFileName, L".") == 0 || wcscmp(fd.cFileName, L"..") == 0)
+            continue;
+        if (pki_grow_reserve(&v, &cap, k + 1, sizeof *v) != 0 || !(v[k] = narrow(fd.cFileName))) {
+            rc = -1;
+            break;
+        }
+        k++;
+    } while (FindNextFileW(h, &fd));
+    FindClose(h);
+    if (rc != 0) {
+        for (size_t i = 0; i < k; i++)
+            free(v[i]);
+        free(v);
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        return -1;
+    }
+    *names = v;
+    *n = k;
+    return 0;
+}
+
+bool pki_os_names_fold_case(void)
+{
+    return true;
+}
+
+unsigned pki_os_cpu_count(void)
+{
+    SYSTEM_INFO si;
+    GetSystemInfo(&si);
+    return si.dwNumberOfProcessors > 0 ? (unsigned)si.dwNumberOfProcessors : 1;
+}
+
+/* The shared state of pki_os_parallel's threads. */
+typedef struct pool {
+    CRITICAL_SECTION lock;
+    size_t next, n;
+    pki_os_task work, done;
+    void *ctx;
+} pool;
+
+static unsigned __stdcall pool_worker(void *arg)
+{
+    pool *p = arg;
+    for (;;) {
+        EnterCriticalSection(&p->lock);
+        size_t i = p->next < p->n ? p->next++ : p->n;
+        LeaveCriticalSection(&p->lock);
+        if (i >= p->n)
+            return 0;
+        p->work(p->ctx, i);
+        if (p->done) {
+            EnterCriticalSection(&p->lock);
+            p->done(p->ctx, i);
+            LeaveCriticalSection(&p->lock);
+        }
+    }
+}
+
+void pki_os_parallel(size_t n, unsigned workers, pki_os_task work, pki_os_task done, void *ctx)
+{
+    pool p = {.next = 0, .n = n, .work = work, .done = done, .ctx = ctx};
+    size_t extra = workers > 1 && n > 1 ? (workers < n ? workers : n) - 1 : 0;
+    HANDLE *t = extra ? calloc(extra, sizeof *t) : NULL;
+    if (!t) {
+        for (size_t i = 0; i < n; i++) {
+            work(ctx, i);
+            if (done)
+                done(ctx, i);
+        }
+        return;
+    }
+    InitializeCriticalSection(&p.lock);
+    size_t started = 0;
+    while (started < extra) {
+        uintptr_t h = _beginthreadex(NULL, 0, pool_worker, &p, 0, NULL);
+        if (!h)
+            break;
+        t[started++] = (HANDLE)h;
+    }
+    pool_worker(&p); /* the caller's thread works too */
+    for (size_t i = 0; i < started; i++) {
+        WaitForSingleObject(t[i], INFINITE);
+        CloseHandle(t[i]);
+    }
+    DeleteCriticalSection(&p.lock);
+    free(t);
 }

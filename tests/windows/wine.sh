@@ -240,6 +240,31 @@ elif ! grep -qF 'wrote サンプル\人\out\dance-hands.vmd (' "$work/w.out"; th
 else
     ok "names: job writes into a new folder"
 fi
+# run --each: a pattern over Japanese file names on two threads, letter
+# case folded as Windows' names are ('*.vmd' takes B.VMD; Linux's '*'
+# takes the same three files): the same lines and the same bytes as
+# Linux, the broken file reported, exit status 2
+mkdir -p "踊り"
+cp "$src/samples/dance.vmd" "踊り/ダンス.vmd"
+cp "$src/samples/dance.vmd" "踊り/B.VMD"
+printf 'not a motion' >"踊り/壊れ.vmd"
+printf 'inputs:\n  dance: "{each}"\nsteps:\n  - mirror: {in: dance, out: m}\noutputs:\n  m: "出力/{stem}-m.vmd"\n' >each.yaml
+W run each.yaml --each '踊り/*.vmd' -j 2 >"$work/w.out" 2>"$work/w.err"
+wr=$?
+mv "出力" "w-出力"
+L run each.yaml --each '踊り/*' -j 2 >"$work/l.out" 2>"$work/l.err"
+lr=$?
+if [ $wr -ne 2 ] || [ $lr -ne 2 ]; then
+    bad "names: run --each" "exit $wr (Linux $lr): $(head -c 300 "$work/w.err")"
+elif ! cmp -s "$work/w.out" "$work/l.out"; then
+    bad "names: run --each" "its lines differ from Linux's: $(head -c 300 "$work/w.out")"
+elif ! cmp -s "w-出力/ダンス-m.vmd" "出力/ダンス-m.vmd" || ! cmp -s "w-出力/B-m.vmd" "出力/B-m.vmd"; then
+    bad "names: run --each" "its outputs differ from Linux's"
+elif [ -e "w-出力/壊れ-m.vmd" ] || ! grep -qF '踊り/壊れ.vmd' "$work/w.err"; then
+    bad "names: run --each" "the broken file was written or not named: $(head -c 300 "$work/w.err")"
+else
+    ok "names: run --each over Japanese names, two threads"
+fi
 no_temp_files "$d" && ok "names: no temporary files" || bad "names: no temporary files" "left: $(find "$d" -name '.*.tmp')"
 cd "$src"
 
