@@ -124,7 +124,7 @@ typedef struct pki_step_def {
     /* What it makes from a first input of format `in`: PK_FMT_VMD,
      * PK_FMT_VPD, or PK_FMT_UNKNOWN for a report. */
     pk_format (*makes)(const pk_step *s, pk_format in);
-    bool takes_input;               /* takes in[0] over (and edits it) */
+    bool takes_input; /* takes in[0] over (and edits it) */
     /* The step picks a model from the built-in bodies (pk_step_needs adds
      * them, and leaves out a model option given as "@auto"): whether it
      * does with these options, and where the pk_bodies * goes in them. */
@@ -154,6 +154,13 @@ struct pk_step {
 #define PKI_AUTO_BODY "@auto"
 
 /* ---- pieces the runs share (step_run.c) ---- */
+
+/* A zeroed result of `size` bytes, kept in res->own (freed by the
+ * descriptor's free_result); NULL, said, on OOM. */
+void *pki_result_new(pk_step_result *res, size_t size, pk_log *log);
+/* 0 when in holds a motion; else -1, said: "IN: NAME works on a VMD motion
+ * (why)". */
+int pki_need_motion(const pk_step *s, const pk_doc *in, const char *why, pk_log *log);
 
 /* Messages of an operation about one document name its file: what it
  * logs from pki_mark(log) on is placed at the document's name afterwards

@@ -92,11 +92,9 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     (void)n;
     const check_opts *o = s->o;
     if (fits_bodies(s)) {
-        check_result *cr = res->own = calloc(1, sizeof *cr);
-        if (!cr) {
-            pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        check_result *cr = pki_result_new(res, sizeof *cr, log);
+        if (!cr)
             return -1;
-        }
         size_t from = pki_mark(log);
         int rc = run_fit(o, in, cr, log);
         pk_log_place(log, from, s->inputs[0]);
@@ -107,11 +105,9 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
         pk_error(log, PK_E_USAGE, "check: the model '%s' is not loaded", o->model_name);
         return -1;
     }
-    check_result *cr = res->own = calloc(1, sizeof *cr);
-    if (!cr) {
-        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+    check_result *cr = pki_result_new(res, sizeof *cr, log);
+    if (!cr)
         return -1;
-    }
     cr->report = in->motion ? pk_check_motion(o->model, in->motion, log)
                             : pk_check_pose(o->model, in->pose, log);
     if (!cr->report)

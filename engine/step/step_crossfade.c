@@ -53,11 +53,9 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
                      s->inputs[i]);
             return -1;
         }
-    pk_crossfade_stats *st = res->own = calloc(1, sizeof *st);
-    if (!st) {
-        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+    pk_crossfade_stats *st = pki_result_new(res, sizeof *st, log);
+    if (!st)
         return -1;
-    }
     res->out.format = PK_FMT_VMD;
     res->out.motion =
         pk_motion_crossfade(in[0].motion, in[1].motion, o->at, o->fade, -(int64_t)o->skip, st, log);

@@ -180,11 +180,9 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
 {
     (void)n;
     const diff_opts *o = s->o;
-    diff_result *dr = res->own = calloc(1, sizeof *dr);
-    if (!dr) {
-        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+    diff_result *dr = pki_result_new(res, sizeof *dr, log);
+    if (!dr)
         return -1;
-    }
     dr->motion_in = in[0].motion || in[1].motion;
     dr->docs[0] = in[0];
     dr->docs[1] = in[1];

@@ -187,9 +187,9 @@ static int report(const pk_step *s, const pk_step_result *res, pk_report_format 
                   "\"crossed\": {\"split\": %zu, \"split_exact\": %zu, \"fitted\": %zu, "
                   "\"fitted_keys\": %zu, \"baked\": %zu, \"baked_keys\": %zu}, "
                   "\"duplicates_dropped\": %zu}\n",
-                  o->bones, o->morphs, o->missing, o->morphs_missing, o->bones_same,
-                  o->morphs_same, o->keys_removed, o->keys_added, o->split, o->split_exact,
-                  o->fitted, o->fitted_keys, o->baked, o->baked_keys, res->duplicates);
+                  o->bones, o->morphs, o->missing, o->morphs_missing, o->bones_same, o->morphs_same,
+                  o->keys_removed, o->keys_added, o->split, o->split_exact, o->fitted,
+                  o->fitted_keys, o->baked, o->baked_keys, res->duplicates);
     return 0;
 }
 

@@ -66,11 +66,9 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
                  s->inputs[0], cmd, cmd);
         return -1;
     }
-    pk_reduce_stats *st = res->own = calloc(1, sizeof *st);
-    if (!st) {
-        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+    pk_reduce_stats *st = pki_result_new(res, sizeof *st, log);
+    if (!st)
         return -1;
-    }
     pk_reduce_options opt;
     pk_reduce_options_init(&opt);
     opt.max_deg = o->max_deg;

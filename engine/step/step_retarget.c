@@ -305,11 +305,9 @@ static int camera_run(const pk_step *s, pk_doc *in, pk_doc *d, retarget_result *
 static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_log *log)
 {
     if (n > 1) {
-        retarget_result *rr = res->own = calloc(1, sizeof *rr);
-        if (!rr) {
-            pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        retarget_result *rr = pki_result_new(res, sizeof *rr, log);
+        if (!rr)
             return -1;
-        }
         pki_take(&res->out, in);
         size_t from = pki_mark(log);
         int rc = camera_run(s, in, &res->out, rr, log);
@@ -317,11 +315,9 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
         return rc;
     }
     const retarget_opts *o = s->o;
-    retarget_result *rr = res->own = calloc(1, sizeof *rr);
-    if (!rr) {
-        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+    retarget_result *rr = pki_result_new(res, sizeof *rr, log);
+    if (!rr)
         return -1;
-    }
     pki_take(&res->out, in);
     pk_doc *d = &res->out;
     if (d->pose)

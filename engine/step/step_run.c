@@ -110,3 +110,19 @@ pk_format pki_makes_report(const pk_step *s, pk_format in)
     (void)in;
     return PK_FMT_UNKNOWN;
 }
+
+void *pki_result_new(pk_step_result *res, size_t size, pk_log *log)
+{
+    res->own = calloc(1, size);
+    if (!res->own)
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+    return res->own;
+}
+
+int pki_need_motion(const pk_step *s, const pk_doc *in, const char *why, pk_log *log)
+{
+    if (in->motion)
+        return 0;
+    pk_error(log, PK_E_USAGE, "%s: %s works on a VMD motion (%s)", s->inputs[0], s->def->name, why);
+    return -1;
+}

@@ -56,16 +56,11 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
 {
     (void)n;
     const smooth_opts *o = s->o;
-    if (!in->motion) {
-        pk_error(log, PK_E_USAGE, "%s: smooth works on a VMD motion (a pose has no keys to smooth)",
-                 s->inputs[0]);
+    if (pki_need_motion(s, in, "a pose has no keys to smooth", log) != 0)
         return -1;
-    }
-    pk_smooth_stats *st = res->own = calloc(1, sizeof *st);
-    if (!st) {
-        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+    pk_smooth_stats *st = pki_result_new(res, sizeof *st, log);
+    if (!st)
         return -1;
-    }
     pk_smooth_options opt;
     pk_smooth_options_init(&opt);
     opt.strength = o->strength;

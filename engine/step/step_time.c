@@ -137,16 +137,11 @@ typedef struct time_result {
 static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_log *log)
 {
     (void)n;
-    if (!in->motion) {
-        pk_error(log, PK_E_USAGE, "%s: time works on a VMD motion (a pose has no time)",
-                 s->inputs[0]);
+    if (pki_need_motion(s, in, "a pose has no time", log) != 0)
         return -1;
-    }
-    time_result *r = res->own = calloc(1, sizeof *r);
-    if (!r) {
-        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+    time_result *r = pki_result_new(res, sizeof *r, log);
+    if (!r)
         return -1;
-    }
     if (options(s, &r->opt, log) != 0)
         return -1;
     size_t from = pki_mark(log);
