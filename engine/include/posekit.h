@@ -1851,6 +1851,45 @@ PK_API size_t pk_rig_pose_local(const pk_rig *r, const pk_pose *p, pk_bone_local
 PK_API size_t pk_rig_motion_local(const pk_rig *r, const pk_motion *m, const pk_tracks *t,
                                   double frame, pk_bone_local *local, bool *ik_on);
 
+/* ---- legs: IK to FK and back (engine/ops/skeleton/legs.c) ----
+ * A leg is an IK bone whose chain is hip, knee, ankle (足ＩＫ: 足, ひざ,
+ * 足首); its toe IK (つま先ＩＫ) is an IK bone whose one link is the ankle.
+ * IK to FK: every integer frame from 0 to the last bone key or IK record
+ * evaluated on the model (pk_rig_eval, the motion's IK switches); hip,
+ * knee and ankle keyed with the rotations it gives (keyed translations
+ * kept); the leg and toe IKs off in the IK section from frame 0 (their
+ * own keys kept).  FK to IK: each leg IK keyed on the evaluated ankle,
+ * turned as the ankle; each toe IK on the evaluated toe; the hip, knee
+ * and ankle keys kept (the solver starts from them); the IKs on in every
+ * IK record.  The new tracks are fitted by pk_motion_reduce: hips and
+ * knees within the angle that moves the ankle `goal` (from the rest
+ * lengths hip to ankle, knee to ankle), leg IK translations within
+ * `goal`, the rest (ankle rotations, IK rotations, toe IKs) within
+ * max_deg / max_pos; every frame is then evaluated again, and while an
+ * ankle is further than `goal` from the input's the goal-bound
+ * tolerances are halved (eight times at most, then a key per frame). */
+#define PK_LEGS_GOAL 0.001 /* largest ankle move, MMD units */
+typedef enum pk_legs_way { PK_LEGS_IK_TO_FK = 0, PK_LEGS_FK_TO_IK = 1 } pk_legs_way;
+typedef struct pk_legs_options {
+    pk_legs_way way;
+    double goal;             /* > 0 */
+    double max_deg, max_pos; /* what moves no ankle, > 0 (PK_REDUCE_DEG, _POS) */
+} pk_legs_options;
+typedef struct pk_legs_stats {
+    size_t legs, frames;          /* legs found, frames evaluated */
+    size_t keys_before, keys_after; /* keys of the leg bones (chains and IKs) */
+    double worst;                 /* largest ankle move met at a frame */
+    double tol[2]; /* the fit written (0: a key per frame): IK to FK, the hips' and
+                      knees' degrees; FK to IK, the leg and toe IKs' units */
+    size_t tries;                 /* fits made */
+    bool baked;                   /* no fit met the goal: a key per frame */
+} pk_legs_stats;
+PK_API void pk_legs_options_init(pk_legs_options *o);
+/* A new motion (caller frees) or NULL (error logged: a model without a
+ * leg IK names the model).  stats may be NULL. */
+PK_API pk_motion *pk_motion_legs(const pk_motion *m, const pk_model *model,
+                                 const pk_legs_options *o, pk_legs_stats *stats, pk_log *log);
+
 /* ---- pictures of poses (engine/ops/skeleton/draw.c) ----
  * A pose (or a motion at frames) on a model, evaluated (pk_rig_eval) and
  * drawn as a stick figure: a line per visible bone to its tail (a bone or

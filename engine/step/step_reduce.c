@@ -1,7 +1,10 @@
 /* step_reduce.c — reduce and bake, the two operations that rewrite a
  * motion's keys (engine/ops/keys/reduce.c holds both): the fewest keys
- * within tolerances, or a key at every frame; their summary and JSON. */
+ * within tolerances, or a key at every frame; bake's --ik-to-fk and
+ * --fk-to-ik (engine/ops/skeleton/legs.c) rewrite the legs on a model;
+ * their summary and JSON. */
 #include "step/step.h"
+#include "step/step_option.h"
 
 #include "ops/names/select_check.h"
 
@@ -17,7 +20,18 @@ typedef struct keys_opts {
     double max_deg, max_pos, max_morph; /* reduce: tolerances */
     uint32_t step;                      /* bake: a key every step frames */
     bool no_morphs, camera;
+    bool ik_to_fk, fk_to_ik; /* bake: the legs on `model` */
+    char *model_name;
+    const pk_model *model;
 } keys_opts;
+
+/* What a run keeps for its report: reduce's or bake's counts, or the legs'. */
+typedef struct keys_result {
+    pk_reduce_stats st; /* first: summary and report read it as the result */
+    pk_legs_stats legs;
+    bool is_legs;
+    pk_legs_way way;
+} keys_result;
 
 #define T keys_opts
 static const pki_option REDUCE_OPTIONS[] = {
@@ -39,6 +53,9 @@ static const pki_option BAKE_OPTIONS[] = {
     PKI_ROW_BOOL(T, "no_morphs", no_morphs),
     {"step", PKI_OPT_COUNT, offsetof(T, step), 0, 0, NULL, "a number of frames (1 or more)"},
     PKI_ROW_BOOL(T, "camera", camera),
+    PKI_ROW_BOOL(T, "ik_to_fk", ik_to_fk),
+    PKI_ROW_BOOL(T, "fk_to_ik", fk_to_ik),
+    PKI_ROW_MODEL(T, "model", model_name, model),
 };
 #undef T
 
@@ -56,17 +73,78 @@ static bool is_reduce(const pk_step *s)
     return s->def == &pki_step_reduce;
 }
 
+/* bake --ik-to-fk / --fk-to-ik: the rules no document decides. */
+static int check_bake(const pk_step *s, pk_log *log)
+{
+    const keys_opts *o = s->o;
+    char n1[64], n2[64];
+    if (s->ninputs < 1 || !s->inputs[0])
+        return pki_step_fail(log, "no input file given");
+    if (!o->ik_to_fk && !o->fk_to_ik) {
+        if (o->model_name)
+            return pki_step_fail(log, "%s applies to %s or %s", pki_step_spell(s, "model", n1),
+                                 pki_step_spell(s, "ik_to_fk", n2),
+                                 pki_step_spell(s, "fk_to_ik", (char[64]){0}));
+        return 0;
+    }
+    if (o->ik_to_fk && o->fk_to_ik)
+        return pki_step_fail(log, "%s and %s exclude each other", pki_step_spell(s, "ik_to_fk", n1),
+                             pki_step_spell(s, "fk_to_ik", n2));
+    const char *way = o->ik_to_fk ? "ik_to_fk" : "fk_to_ik";
+    if (!o->model_name)
+        return pki_step_fail(log, "%s needs the model the legs are on (%s MODEL)",
+                             pki_step_spell(s, way, n1), pki_step_spell(s, "model", n2));
+    static const char *const plain[] = {"bones", "frames", "step", "camera", "no_morphs", "rules"};
+    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
+        if (pki_step_given(s, plain[i]))
+            return pki_step_fail(log, "%s and %s exclude each other (the legs are every frame)",
+                                 pki_step_spell(s, way, n1), pki_step_spell(s, plain[i], n2));
+    return 0;
+}
+
+/* The legs from IK to FK or back: a pose is one frame (written as a VMD:
+ * a VPD cannot switch IK off). */
+static int run_legs(const pk_step *s, pk_doc *in, keys_result *kr, pk_step_result *res, pk_log *log)
+{
+    const keys_opts *o = s->o;
+    size_t from = pki_mark(log);
+    pk_motion *one = NULL;
+    const pk_motion *m = in->motion;
+    if (!m)
+        m = one = pk_pose_to_motion(in->pose, 0, log);
+    pk_legs_options lo;
+    pk_legs_options_init(&lo);
+    lo.way = o->ik_to_fk ? PK_LEGS_IK_TO_FK : PK_LEGS_FK_TO_IK;
+    kr->is_legs = true;
+    kr->way = lo.way;
+    res->out.format = PK_FMT_VMD;
+    res->out.motion = m ? pk_motion_legs(m, o->model, &lo, &kr->legs, log) : NULL;
+    if (res->out.motion)
+        for (int i = 0; i < PK_SEC_COUNT; i++) {
+            kr->st.keys_before[i] = pk_motion_count(m, (pk_section)i);
+            kr->st.keys_after[i] = pk_motion_count(res->out.motion, (pk_section)i);
+        }
+    pk_motion_free(one);
+    pk_log_place(log, from, s->inputs[0]);
+    return res->out.motion ? 0 : -1;
+}
+
 static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_log *log)
 {
     (void)n;
     const keys_opts *o = s->o;
     const char *cmd = s->def->name;
+    if (o->ik_to_fk || o->fk_to_ik) {
+        keys_result *kr = pki_result_new(res, sizeof *kr, log);
+        return kr ? run_legs(s, in, kr, res, log) : -1;
+    }
     if (!in->motion) {
         pk_error(log, PK_E_USAGE, "%s: %s works on a VMD motion (a pose has no keys to %s)",
                  s->inputs[0], cmd, cmd);
         return -1;
     }
-    pk_reduce_stats *st = pki_result_new(res, sizeof *st, log);
+    keys_result *kr = pki_result_new(res, sizeof *kr, log);
+    pk_reduce_stats *st = kr ? &kr->st : NULL;
     if (!st)
         return -1;
     pk_reduce_options opt;
@@ -126,6 +204,24 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *f)
     const pk_reduce_stats *st = res->own;
     if (!st)
         return;
+    const keys_result *kr = res->own;
+    if (kr->is_legs) {
+        const pk_legs_stats *l = &kr->legs;
+        pk_buf_printf(f,
+                      "%s, %zu legs over %zu frames: leg keys %zu -> %zu; ankles within %.3g units "
+                      "of the input's",
+                      kr->way == PK_LEGS_IK_TO_FK ? "IK to FK" : "FK to IK", l->legs, l->frames,
+                      l->keys_before, l->keys_after, l->worst);
+        if (l->baked)
+            pk_buf_puts(f, " (a key per frame: no fit met the goal)");
+        else
+            pk_buf_printf(f,
+                          kr->way == PK_LEGS_IK_TO_FK
+                              ? " (hips fitted within %.3g deg, knees %.3g deg)"
+                              : " (leg IKs fitted within %.3g units, toe IKs %.3g units)",
+                          l->tol[0], l->tol[1]);
+        return;
+    }
     pk_buf_printf(f,
                   "bone keys %zu -> %zu, morph keys %zu -> %zu (%zu bone and %zu morph tracks "
                   "rewritten)",
@@ -157,7 +253,19 @@ static int report(const pk_step *s, const pk_step_result *res, pk_report_format 
     const pk_reduce_stats *st = res->own ? res->own : &none;
     if (fmt != PK_REPORT_JSON)
         return 1;
-    pk_buf_printf(f, "{\"command\": \"%s\", \"sections\": {", s->def->name);
+    pk_buf_printf(f, "{\"command\": \"%s\", ", s->def->name);
+    const keys_result *kr = res->own;
+    if (kr && kr->is_legs) {
+        const pk_legs_stats *l = &kr->legs;
+        pk_buf_printf(f,
+                      "\"legs\": {\"way\": \"%s\", \"legs\": %zu, \"frames\": %zu, "
+                      "\"keys_before\": %zu, \"keys_after\": %zu, \"worst\": %.6g, \"goal\": "
+                      "%.6g, \"tolerances\": [%.6g, %.6g], \"baked\": %s}, ",
+                      kr->way == PK_LEGS_IK_TO_FK ? "ik-to-fk" : "fk-to-ik", l->legs, l->frames,
+                      l->keys_before, l->keys_after, l->worst, PK_LEGS_GOAL, l->tol[0], l->tol[1],
+                      l->baked ? "true" : "false");
+    }
+    pk_buf_puts(f, "\"sections\": {");
     for (int i = 0; i < PK_SEC_COUNT; i++)
         pk_buf_printf(f, "%s\"%s\": {\"before\": %zu, \"after\": %zu}", i ? ", " : "",
                       pk_section_word((pk_section)i), st->keys_before[i], st->keys_after[i]);
@@ -243,6 +351,7 @@ static const char HELP_BAKE[] =
     "usage: posekit bake IN -o OUT [--bones SEL] [--rules R] [--frames A-B|N]\n"
     "                    [--step N] [--no-morphs] [--camera] [--json] [--quiet]\n"
     "                    [--strict]\n"
+    "       posekit bake IN --ik-to-fk|--fk-to-ik --model M -o OUT [--json]\n"
     "\n"
     "Writes a key at every frame (or every N frames, and at the last) of\n"
     "the selected bone and morph tracks, each with linear curves holding\n"
@@ -261,12 +370,23 @@ static const char HELP_BAKE[] =
     "  --no-morphs      leave morph tracks alone\n"
     "  --camera         the camera too (a key per frame: MMD takes keys one\n"
     "                   frame apart as a cut, so every frame keeps its value)\n"
+    "  --ik-to-fk       the legs as MMD's IK turns them on model M: 足, ひざ,\n"
+    "                   足首 keyed, the leg and toe IKs off from frame 0\n"
+    "  --fk-to-ik       the reverse: 足ＩＫ and つま先ＩＫ keyed where the\n"
+    "                   legs put the ankle and toe, the IKs on\n"
+    "  --model M        the PMX or PMD model the legs are on\n"
     "  --json           the summary as JSON on stdout (one line)\n"
     "  --quiet          no progress line (shown on a terminal once the work\n"
     "                   has taken a second)\n"
     "  -o, --output OUT output (.vmd); written atomically; may name IN\n"
     "  --strict         warnings are errors\n"
-    "  -h, --help       this text\n";
+    "  -h, --help       this text\n"
+    "\n"
+    "--ik-to-fk and --fk-to-ik evaluate every frame (a pose: one frame,\n"
+    "written as a VMD) and fit the new tracks with reduce's fitter, its\n"
+    "tolerances halved from 0.01 deg and 0.0005 units until every ankle of\n"
+    "every frame is within 0.001 units of the input's; the summary gives the\n"
+    "leg keys before and after, the worst ankle move and the tolerances.\n";
 
 const pki_step_def pki_step_bake = {
     .name = "bake",
@@ -277,6 +397,7 @@ const pki_step_def pki_step_bake = {
     .init = init,
     .operands = "in",
     .too_many = "one input file",
+    .check = check_bake,
     .run = run,
     .summary = summary,
     .reports = PKI_REPORT(PK_REPORT_TEXT) | PKI_REPORT(PK_REPORT_JSON),

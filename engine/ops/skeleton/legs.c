@@ -1,0 +1,590 @@
+/*
+ * legs.c — a motion's legs from IK to FK and back on a model (posekit.h,
+ * "Legs: IK to FK and back").
+ *
+ * A leg is an IK bone whose chain is hip (足), knee (ひざ), ankle (足首):
+ * two links, the target's parent the first link, whose parent is the
+ * second.  Its toe IK is an IK bone whose one link is that ankle.
+ *
+ * IK to FK: every integer frame from 0 to the motion's last bone key or
+ * IK record is evaluated as MMD shows it (pk_rig_eval, the motion's IK
+ * switches); each hip, knee and ankle gets its rotation relative to its
+ * parent's world rotation (its keyed translation kept).  The leg and toe
+ * IKs are switched off from frame 0 in the IK section (a record at frame
+ * 0, every later record saying off too); their own keys stay, so
+ * switching them back on gives the input.
+ * FK to IK: each leg IK bone is keyed where the evaluated ankle is, turned
+ * as the ankle is (every bone's rest frame is the model's), and each toe
+ * IK where the evaluated toe target is; the leg keys stay (MMD's solver
+ * starts from them: a goal already reached leaves them as they are) and
+ * every IK record switches the leg and toe IKs on.
+ *
+ * The written tracks are the dense ones reduced by pk_motion_reduce, then
+ * checked: every frame is evaluated again and each ankle compared with
+ * the input's.  While an ankle moves more than the goal, the tolerances
+ * are halved and the dense tracks reduced again (eight times at most);
+ * past that the dense tracks are written as they are (exact to float).
+ */
+#include "common/diag.h"
+#include "math/quat.h"
+#include "posekit.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { FIT_TRIES = 8 };
+
+typedef struct leg {
+    int32_t ik, toe_ik;       /* bones (toe_ik: -1 when none) */
+    int32_t hip, knee, ankle; /* the chain */
+    int32_t toe;              /* the toe IK's target (-1 when none) */
+} leg;
+
+typedef struct legs_run {
+    const pk_model *m;
+    pk_rig *rig;
+    leg *legs;
+    size_t nlegs;
+    int32_t *bones; /* the bones whose tracks are rewritten */
+    size_t nbones;
+    int32_t *ikbones; /* leg and toe IK bones (the IK section) */
+    size_t nikbones;
+    int32_t *all; /* every leg bone: the chains and their IKs (key counts) */
+    size_t nall;
+    pk_bone_local *loc;
+    pk_bone_world *w;
+    bool *on;
+    uint32_t last; /* frames 0..last */
+    double *ref;   /* ankle positions: frames x legs x 3 */
+} legs_run;
+
+void pk_legs_options_init(pk_legs_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->way = PK_LEGS_IK_TO_FK;
+    o->goal = PK_LEGS_GOAL;
+    o->max_deg = PK_REDUCE_DEG;
+    o->max_pos = PK_REDUCE_POS;
+}
+
+static void legs_free(legs_run *r)
+{
+    pk_rig_free(r->rig);
+    free(r->legs);
+    free(r->bones);
+    free(r->ikbones);
+    free(r->all);
+    free(r->loc);
+    free(r->w);
+    free(r->on);
+    free(r->ref);
+}
+
+static bool add_bone(int32_t *list, size_t *n, int32_t b)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (list[i] == b)
+            return false;
+    list[(*n)++] = b;
+    return true;
+}
+
+/* The model's legs; false when it has none (error logged). */
+static bool find_legs(legs_run *r, pk_log *log)
+{
+    const pk_model *m = r->m;
+    size_t n = m->nbones;
+    r->legs = calloc(n ? n : 1, sizeof *r->legs);
+    r->bones = calloc(3 * n + 1, sizeof *r->bones);
+    r->ikbones = calloc(2 * n + 1, sizeof *r->ikbones);
+    r->all = calloc(5 * n + 1, sizeof *r->all);
+    if (!r->legs || !r->bones || !r->ikbones || !r->all) {
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const pk_model_bone *b = &m->bones[i];
+        if (!(b->flags & PK_BONE_IK) || b->nik_links != 2 || b->ik_target < 0 ||
+            (size_t)b->ik_target >= n)
+            continue;
+        int32_t knee = b->ik_links[0].bone, hip = b->ik_links[1].bone;
+        if (knee < 0 || hip < 0 || (size_t)knee >= n || (size_t)hip >= n ||
+            m->bones[b->ik_target].parent != knee || m->bones[knee].parent != hip)
+            continue;
+        leg *l = &r->legs[r->nlegs++];
+        l->ik = (int32_t)i;
+        l->hip = hip;
+        l->knee = knee;
+        l->ankle = b->ik_target;
+        l->toe_ik = l->toe = -1;
+    }
+    if (r->nlegs == 0) {
+        pk_error(log, PK_E_NOT_FOUND,
+                 "%s has no leg IK (an IK bone whose chain is hip, knee and ankle, as 足ＩＫ's is)",
+                 m->name && *m->name ? m->name : "the model");
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const pk_model_bone *b = &m->bones[i];
+        if (!(b->flags & PK_BONE_IK) || b->nik_links != 1 || b->ik_target < 0 ||
+            (size_t)b->ik_target >= n)
+            continue;
+        for (size_t k = 0; k < r->nlegs; k++)
+            if (b->ik_links[0].bone == r->legs[k].ankle && r->legs[k].toe_ik < 0) {
+                r->legs[k].toe_ik = (int32_t)i;
+                r->legs[k].toe = b->ik_target;
+            }
+    }
+    return true;
+}
+
+/* A model bone's name in a motion's name table (NULL: the raw bytes). */
+static const uint8_t *bone_raw(const pk_model *m, int32_t b, size_t *len)
+{
+    if (m->bones[b].cp932 == PK_NO_NAME) {
+        *len = 0;
+        return NULL;
+    }
+    return pk_names_raw(m->names, m->bones[b].cp932, len);
+}
+
+/* The model bone a motion name is, among list (-1: none). */
+static int32_t listed_bone(const legs_run *r, const pk_motion *mo, pk_name_id id,
+                           const int32_t *list, size_t n)
+{
+    size_t len;
+    const uint8_t *raw = pk_names_raw(mo->names, id, &len);
+    for (size_t i = 0; i < n; i++) {
+        size_t bl;
+        const uint8_t *br = bone_raw(r->m, list[i], &bl);
+        if (br && bl == len && memcmp(br, raw, len) == 0)
+            return list[i];
+    }
+    return -1;
+}
+
+/* Evaluates motion mo (tracks t) at frame f into r->w. */
+static void eval_at(legs_run *r, const pk_motion *mo, const pk_tracks *t, uint32_t f)
+{
+    pk_rig_motion_local(r->rig, mo, t, (double)f, r->loc, r->on);
+    pk_rig_eval(r->rig, r->loc, r->on, 0, r->w);
+}
+
+static void local_rot(const pk_bone_world *w, int32_t parent, int32_t b, double q[4])
+{
+    if (parent < 0) {
+        memcpy(q, w[b].rot, sizeof w[b].rot);
+        return;
+    }
+    double inv[4];
+    pki_qd_conj(w[parent].rot, inv);
+    pki_qd_mul(inv, w[b].rot, q);
+}
+
+/* World point p in bone `parent`'s frame, less bone b's rest offset: the
+ * translation key that puts b's origin at p. */
+static void local_pos(const legs_run *r, int32_t parent, int32_t b, const double p[3], float o[3])
+{
+    const pk_model *m = r->m;
+    double d[3], v[3] = {p[0], p[1], p[2]};
+    if (parent >= 0) {
+        double inv[4];
+        pki_qd_conj(r->w[parent].rot, inv);
+        for (int a = 0; a < 3; a++)
+            d[a] = p[a] - r->w[parent].pos[a];
+        pki_qd_rotate(inv, d, v);
+    }
+    for (int a = 0; a < 3; a++) {
+        double rest =
+            (double)m->bones[b].pos[a] - (parent >= 0 ? (double)m->bones[parent].pos[a] : 0.0);
+        o[a] = (float)(v[a] - rest);
+    }
+}
+
+/* The dense tracks of the rewritten bones, one key per frame, into s
+ * (track by track: bone i's keys at [i * frames, (i + 1) * frames)). */
+static bool dense_tracks(legs_run *r, const pk_motion *in, const pk_tracks *t, bool to_fk,
+                         pk_motion *s)
+{
+    const pk_model *m = r->m;
+    size_t frames = (size_t)r->last + 1;
+    pk_name_id *ids = calloc(r->nbones + 1, sizeof *ids);
+    pk_bone_key *keys = calloc(frames * r->nbones + 1, sizeof *keys);
+    bool ok = ids && keys;
+    for (size_t i = 0; ok && i < r->nbones; i++) {
+        size_t len;
+        const uint8_t *raw = bone_raw(m, r->bones[i], &len);
+        ids[i] = raw ? pk_names_intern(s->names, raw, len) : PK_NO_NAME;
+        ok = ids[i] != PK_NO_NAME;
+    }
+    for (uint32_t f = 0; ok && f <= r->last; f++) {
+        eval_at(r, in, t, f);
+        for (size_t k = 0; k < r->nlegs; k++)
+            memcpy(&r->ref[((size_t)f * r->nlegs + k) * 3], r->w[r->legs[k].ankle].pos,
+                   3 * sizeof(double));
+        for (size_t i = 0; i < r->nbones; i++) {
+            int32_t b = r->bones[i], p = m->bones[b].parent;
+            pk_bone_key *k = &keys[i * frames + f];
+            const pk_bone_key *prev = f ? k - 1 : NULL;
+            double q[4], sgn = 1.0;
+            k->name = ids[i];
+            k->frame = f;
+            pk_interp_linear(k->interp);
+            if (to_fk) {
+                local_rot(r->w, p, b, q);
+                memcpy(k->pos, r->loc[b].pos, sizeof k->pos);
+            } else {
+                /* b is a leg IK (on its ankle) or a toe IK (on its toe) */
+                const leg *l = NULL;
+                bool toe = false;
+                for (size_t j = 0; j < r->nlegs && !l; j++)
+                    if (r->legs[j].ik == b || r->legs[j].toe_ik == b) {
+                        l = &r->legs[j];
+                        toe = r->legs[j].toe_ik == b;
+                    }
+                if (!l) {
+                    continue; /* every rewritten bone is a leg's IK */
+                } else if (!toe) {
+                    local_rot(r->w, p, l->ankle, q);
+                    local_pos(r, p, b, r->w[l->ankle].pos, k->pos);
+                } else {
+                    /* the toe IK's parent as it will be: its own world
+                     * evaluated again with the leg IK's new key */
+                    memcpy(q,
+                           (double[4]){r->loc[b].rot[0], r->loc[b].rot[1], r->loc[b].rot[2],
+                                       r->loc[b].rot[3]},
+                           sizeof q);
+                    double goal[3];
+                    memcpy(goal, r->w[l->toe].pos, sizeof goal);
+                    const pk_bone_key *ik = NULL;
+                    for (size_t j = 0; j < i && !ik; j++)
+                        if (r->bones[j] == l->ik)
+                            ik = &keys[j * frames + f];
+                    if (ik) {
+                        memcpy(r->loc[l->ik].pos, ik->pos, sizeof ik->pos);
+                        memcpy(r->loc[l->ik].rot, ik->rot, sizeof ik->rot);
+                    }
+                    pk_rig_eval(r->rig, r->loc, r->on, PK_EVAL_NO_IK, r->w);
+                    local_pos(r, p, b, goal, k->pos);
+                    eval_at(r, in, t, f);
+                }
+                double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+                if (!(n > 1e-12)) {
+                    q[0] = q[1] = q[2] = 0.0;
+                    q[3] = n = 1.0;
+                }
+                for (int a = 0; a < 4; a++)
+                    q[a] /= n;
+            }
+            if (prev && prev->rot[0] * q[0] + prev->rot[1] * q[1] + prev->rot[2] * q[2] +
+                                prev->rot[3] * q[3] <
+                            0.0)
+                sgn = -1.0;
+            for (int a = 0; a < 4; a++)
+                k->rot[a] = (float)(sgn * q[a]);
+        }
+    }
+    for (size_t i = 0; ok && i < frames * r->nbones; i++) {
+        pk_bone_key *k = pk_motion_push_bone(s);
+        if ((ok = k != NULL))
+            *k = keys[i];
+    }
+    free(ids);
+    free(keys);
+    return ok;
+}
+
+/* out: the input without the rewritten bones' keys, then the keys of s. */
+static pk_motion *assemble(const legs_run *r, const pk_motion *in, const pk_motion *s)
+{
+    pk_motion *out = pk_motion_clone(in);
+    if (!out)
+        return NULL;
+    size_t kept = 0;
+    for (size_t i = 0; i < out->nbones; i++)
+        if (listed_bone(r, out, out->bones[i].name, r->bones, r->nbones) < 0)
+            out->bones[kept++] = out->bones[i];
+    out->nbones = kept;
+    for (size_t i = 0; i < s->nbones; i++) {
+        size_t len;
+        const uint8_t *raw = pk_names_raw(s->names, s->bones[i].name, &len);
+        pk_name_id id = pk_names_intern(out->names, raw, len);
+        pk_bone_key *k = id == PK_NO_NAME ? NULL : pk_motion_push_bone(out);
+        if (!k) {
+            pk_motion_free(out);
+            return NULL;
+        }
+        *k = s->bones[i];
+        k->name = id;
+        k->pad = 0;
+    }
+    return out;
+}
+
+/* The IK section: the leg and toe IKs on or off in every record, and a
+ * record at frame 0 when switching them off and none is there. */
+static bool set_ik(const legs_run *r, pk_motion *out, bool enabled)
+{
+    if (!enabled && (out->niks == 0 || out->iks[0].frame != 0)) {
+        /* the earliest record first: records are kept in frame order */
+        size_t first = 0;
+        for (size_t i = 0; i < out->niks; i++)
+            if (out->iks[i].frame < out->iks[first].frame)
+                first = i;
+        if (out->niks == 0 || out->iks[first].frame != 0) {
+            pk_ik_key *k = pk_motion_push_ik(out, 0);
+            if (!k)
+                return false;
+            k->frame = 0;
+            k->show = 1;
+            pk_ik_key nk = *k;
+            memmove(out->iks + 1, out->iks, (out->niks - 1) * sizeof *out->iks);
+            out->iks[0] = nk;
+        }
+    }
+    for (size_t i = 0; i < out->niks; i++) {
+        pk_ik_key *k = &out->iks[i];
+        for (size_t j = 0; j < r->nikbones; j++) {
+            int32_t b = r->ikbones[j];
+            bool found = false;
+            for (uint32_t s = 0; s < k->count; s++)
+                if (listed_bone(r, out, k->ik[s].name, &b, 1) >= 0) {
+                    k->ik[s].enabled = enabled;
+                    found = true;
+                }
+            if (found || enabled)
+                continue; /* a switch not listed is on */
+            size_t len;
+            const uint8_t *raw = bone_raw(r->m, b, &len);
+            if (!raw || len > PK_VMD_IK_BYTES)
+                continue;
+            pk_ik_state *st = realloc(k->ik, ((size_t)k->count + 1) * sizeof *st);
+            if (!st)
+                return false;
+            k->ik = st;
+            memset(&st[k->count], 0, sizeof *st);
+            st[k->count].name = pk_names_intern(out->names, raw, len);
+            if (st[k->count].name == PK_NO_NAME)
+                return false;
+            st[k->count++].enabled = 0;
+        }
+    }
+    return true;
+}
+
+/* Largest ankle move of out against the input's, over every frame. */
+static double check(legs_run *r, const pk_motion *out, pk_log *log, bool *ok)
+{
+    pk_tracks *t = pk_tracks_build(out, log);
+    if (!t) {
+        *ok = false;
+        return INFINITY;
+    }
+    double worst = 0.0;
+    for (uint32_t f = 0; f <= r->last; f++) {
+        eval_at(r, out, t, f);
+        for (size_t k = 0; k < r->nlegs; k++) {
+            const double *a = r->w[r->legs[k].ankle].pos,
+                         *b = &r->ref[((size_t)f * r->nlegs + k) * 3];
+            double d0 = a[0] - b[0], d1 = a[1] - b[1], d2 = a[2] - b[2];
+            worst = fmax(worst, sqrt(d0 * d0 + d1 * d1 + d2 * d2));
+        }
+    }
+    pk_tracks_free(t);
+    return worst;
+}
+
+static size_t count_keys(const legs_run *r, const pk_motion *mo)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < mo->nbones; i++)
+        n += listed_bone(r, mo, mo->bones[i].name, r->all, r->nall) >= 0;
+    return n;
+}
+
+/* The last frame that matters: the last bone key or IK record. */
+static uint32_t last_frame(const pk_motion *m)
+{
+    uint32_t last = 0;
+    for (size_t i = 0; i < m->nbones; i++)
+        if (m->bones[i].frame > last)
+            last = m->bones[i].frame;
+    for (size_t i = 0; i < m->niks; i++)
+        if (m->iks[i].frame > last)
+            last = m->iks[i].frame;
+    return last;
+}
+
+static double rest_dist(const pk_model *m, int32_t a, int32_t b)
+{
+    double d0 = (double)m->bones[a].pos[0] - m->bones[b].pos[0];
+    double d1 = (double)m->bones[a].pos[1] - m->bones[b].pos[1];
+    double d2 = (double)m->bones[a].pos[2] - m->bones[b].pos[2];
+    return sqrt(d0 * d0 + d1 * d1 + d2 * d2);
+}
+
+/* The classes of rewritten tracks, each reduced with its own tolerances:
+ * IK to FK: hips, knees, ankles; FK to IK: leg IKs, toe IKs. */
+enum { NCLASS = 3 };
+
+/* A selection of the class's bones by name (NULL: none in it, or error). */
+static pk_selection *class_sel(const legs_run *r, bool to_fk, int c, pk_log *log, bool *ok)
+{
+    pk_buf b;
+    pk_buf_init(&b);
+    for (size_t k = 0; k < r->nlegs; k++) {
+        const leg *l = &r->legs[k];
+        int32_t bone = to_fk ? (c == 0   ? l->hip
+                                : c == 1 ? l->knee
+                                         : l->ankle)
+                             : (c == 0   ? l->ik
+                                : c == 1 ? l->toe_ik
+                                         : -1);
+        if (bone >= 0)
+            pk_buf_printf(&b, "%s%s", b.len ? "," : "", r->m->bones[bone].name);
+    }
+    pk_selection *sel = NULL;
+    bool any = b.len > 0;
+    pk_buf_putc(&b, 0);
+    if (b.oom)
+        *ok = false;
+    else if (any && !(sel = pk_selection_parse(NULL, (const char *)b.data, log)))
+        *ok = false;
+    pk_buf_free(&b);
+    return sel;
+}
+
+/* The tolerances of class c at scale s (halved on every retry): rotations
+ * of hips and knees such that the ankle moves at most s * goal from each
+ * (the hip-to-ankle and knee-to-ankle lengths at rest, the longest leg's),
+ * a leg IK's translation s * goal; what moves no ankle (ankle rotations,
+ * IK rotations, toe IKs) the options' max_deg and max_pos. */
+static void class_tol(const legs_run *r, const pk_legs_options *o, bool to_fk, int c, double s,
+                      pk_reduce_options *ro)
+{
+    ro->max_deg = o->max_deg;
+    ro->max_pos = o->max_pos;
+    if (to_fk && c < 2) {
+        double len = 0.0;
+        for (size_t k = 0; k < r->nlegs; k++)
+            len = fmax(
+                len, rest_dist(r->m, c == 0 ? r->legs[k].hip : r->legs[k].knee, r->legs[k].ankle));
+        if (len > 1e-6)
+            ro->max_deg = s * o->goal / len * (180.0 / 3.14159265358979323846);
+    } else if (!to_fk && c == 0) {
+        ro->max_pos = s * o->goal;
+    }
+}
+
+static pk_motion *fit(legs_run *r, const pk_motion *in, const pk_motion *dense,
+                      const pk_legs_options *o, bool to_fk, pk_legs_stats *st, pk_log *log)
+{
+    pk_selection *sel[NCLASS];
+    bool ok = true;
+    for (int c = 0; c < NCLASS; c++)
+        sel[c] = class_sel(r, to_fk, c, log, &ok);
+    pk_motion *result = NULL;
+    double s = 1.0;
+    for (int tries = 0; ok && tries <= FIT_TRIES; tries++, s /= 2.0) {
+        bool baked = tries == FIT_TRIES;
+        pk_motion *red = pk_motion_clone(dense);
+        pk_reduce_options ro[NCLASS];
+        for (int c = 0; red && !baked && c < NCLASS; c++) {
+            if (!sel[c])
+                continue;
+            pk_reduce_options_init(&ro[c]);
+            ro[c].morphs = false;
+            ro[c].bones = sel[c];
+            class_tol(r, o, to_fk, c, s, &ro[c]);
+            pk_motion *next = pk_motion_reduce(red, &ro[c], NULL, log);
+            pk_motion_free(red);
+            red = next;
+        }
+        pk_motion *out = red ? assemble(r, in, red) : NULL;
+        pk_motion_free(red);
+        if (!out || !set_ik(r, out, !to_fk)) {
+            pk_motion_free(out);
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
+            break;
+        }
+        out->duplicates_told = false;
+        double worst = check(r, out, log, &ok);
+        if (ok && (worst <= o->goal || baked)) {
+            st->worst = worst;
+            st->baked = baked;
+            st->tries = (size_t)tries + 1;
+            for (int c = 0; c < 2 && !baked; c++)
+                st->tol[c] = to_fk ? ro[c].max_deg : ro[c].max_pos;
+            result = out;
+            break;
+        }
+        pk_motion_free(out);
+    }
+    for (int c = 0; c < NCLASS; c++)
+        pk_selection_free(sel[c]);
+    return result;
+}
+
+pk_motion *pk_motion_legs(const pk_motion *m, const pk_model *model, const pk_legs_options *o,
+                          pk_legs_stats *st, pk_log *log)
+{
+    pk_legs_stats none;
+    if (!st)
+        st = &none;
+    memset(st, 0, sizeof *st);
+    legs_run r;
+    memset(&r, 0, sizeof r);
+    r.m = model;
+    bool to_fk = o->way == PK_LEGS_IK_TO_FK;
+    if (!find_legs(&r, log)) {
+        legs_free(&r);
+        return NULL;
+    }
+    for (size_t k = 0; k < r.nlegs; k++) {
+        const leg *l = &r.legs[k];
+        add_bone(r.ikbones, &r.nikbones, l->ik);
+        if (l->toe_ik >= 0)
+            add_bone(r.ikbones, &r.nikbones, l->toe_ik);
+        const int32_t every[5] = {l->hip, l->knee, l->ankle, l->ik, l->toe_ik};
+        for (int e = 0; e < 5; e++)
+            if (every[e] >= 0)
+                add_bone(r.all, &r.nall, every[e]);
+        if (to_fk) {
+            add_bone(r.bones, &r.nbones, l->hip);
+            add_bone(r.bones, &r.nbones, l->knee);
+            add_bone(r.bones, &r.nbones, l->ankle);
+        } else {
+            add_bone(r.bones, &r.nbones, l->ik);
+            if (l->toe_ik >= 0)
+                add_bone(r.bones, &r.nbones, l->toe_ik);
+        }
+    }
+    size_t n = model->nbones;
+    r.last = last_frame(m);
+    size_t frames = (size_t)r.last + 1;
+    r.rig = pk_rig_new(model, log);
+    r.loc = calloc(n + 1, sizeof *r.loc);
+    r.w = calloc(n + 1, sizeof *r.w);
+    r.on = calloc(n + 1, sizeof *r.on);
+    r.ref = calloc(frames * r.nlegs * 3, sizeof *r.ref);
+    pk_tracks *t = r.rig ? pk_tracks_build(m, log) : NULL;
+    pk_motion *dense = pk_motion_new();
+    pk_motion *out = NULL;
+    if (!r.rig || !t || !r.loc || !r.w || !r.on || !r.ref || !dense ||
+        !dense_tracks(&r, m, t, to_fk, dense)) {
+        if (r.rig && t)
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
+    } else {
+        st->legs = r.nlegs;
+        st->frames = frames;
+        st->keys_before = count_keys(&r, m);
+        out = fit(&r, m, dense, o, to_fk, st, log);
+        if (out)
+            st->keys_after = count_keys(&r, out);
+    }
+    pk_tracks_free(t);
+    pk_motion_free(dense);
+    legs_free(&r);
+    return out;
+}
