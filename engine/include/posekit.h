@@ -1879,6 +1879,7 @@ typedef struct pk_legs_stats {
     size_t legs, frames;          /* legs found, frames evaluated */
     size_t keys_before, keys_after; /* keys of the leg bones (chains and IKs) */
     double worst;                 /* largest ankle move met at a frame */
+    uint32_t worst_frame;         /* where */
     double tol[2]; /* the fit written (0: a key per frame): IK to FK, the hips' and
                       knees' degrees; FK to IK, the leg and toe IKs' units */
     size_t tries;                 /* fits made */
@@ -1886,7 +1887,8 @@ typedef struct pk_legs_stats {
 } pk_legs_stats;
 PK_API void pk_legs_options_init(pk_legs_options *o);
 /* A new motion (caller frees) or NULL (error logged: a model without a
- * leg IK names the model).  stats may be NULL. */
+ * leg IK names the model; a motion without bone keys) or a warning (an
+ * ankle still beyond the goal).  stats may be NULL. */
 PK_API pk_motion *pk_motion_legs(const pk_motion *m, const pk_model *model,
                                  const pk_legs_options *o, pk_legs_stats *stats, pk_log *log);
 

@@ -21,6 +21,7 @@ typedef struct keys_opts {
     uint32_t step;                      /* bake: a key every step frames */
     bool no_morphs, camera;
     bool ik_to_fk, fk_to_ik; /* bake: the legs on `model` */
+    double max_move;         /* bake: the largest ankle move */
     char *model_name;
     const pk_model *model;
 } keys_opts;
@@ -31,6 +32,7 @@ typedef struct keys_result {
     pk_legs_stats legs;
     bool is_legs;
     pk_legs_way way;
+    double goal;
 } keys_result;
 
 #define T keys_opts
@@ -56,6 +58,7 @@ static const pki_option BAKE_OPTIONS[] = {
     PKI_ROW_BOOL(T, "ik_to_fk", ik_to_fk),
     PKI_ROW_BOOL(T, "fk_to_ik", fk_to_ik),
     PKI_ROW_MODEL(T, "model", model_name, model),
+    {"max_move", PKI_OPT_POSITIVE, offsetof(T, max_move), 0, 0, NULL, "a positive number of units"},
 };
 #undef T
 
@@ -66,6 +69,7 @@ static void init(void *p)
     o->max_pos = PK_REDUCE_POS;
     o->max_morph = PK_REDUCE_MORPH;
     o->step = 1;
+    o->max_move = PK_LEGS_GOAL;
 }
 
 static bool is_reduce(const pk_step *s)
@@ -81,8 +85,11 @@ static int check_bake(const pk_step *s, pk_log *log)
     if (s->ninputs < 1 || !s->inputs[0])
         return pki_step_fail(log, "no input file given");
     if (!o->ik_to_fk && !o->fk_to_ik) {
-        if (o->model_name)
-            return pki_step_fail(log, "%s applies to %s or %s", pki_step_spell(s, "model", n1),
+        const char *legs_only = o->model_name                   ? "model"
+                                : pki_step_given(s, "max_move") ? "max_move"
+                                                                : NULL;
+        if (legs_only)
+            return pki_step_fail(log, "%s applies to %s or %s", pki_step_spell(s, legs_only, n1),
                                  pki_step_spell(s, "ik_to_fk", n2),
                                  pki_step_spell(s, "fk_to_ik", (char[64]){0}));
         return 0;
@@ -115,8 +122,10 @@ static int run_legs(const pk_step *s, pk_doc *in, keys_result *kr, pk_step_resul
     pk_legs_options lo;
     pk_legs_options_init(&lo);
     lo.way = o->ik_to_fk ? PK_LEGS_IK_TO_FK : PK_LEGS_FK_TO_IK;
+    lo.goal = o->max_move;
     kr->is_legs = true;
     kr->way = lo.way;
+    kr->goal = lo.goal;
     res->out.format = PK_FMT_VMD;
     res->out.motion = m ? pk_motion_legs(m, o->model, &lo, &kr->legs, log) : NULL;
     if (res->out.motion)
@@ -260,10 +269,10 @@ static int report(const pk_step *s, const pk_step_result *res, pk_report_format 
         pk_buf_printf(f,
                       "\"legs\": {\"way\": \"%s\", \"legs\": %zu, \"frames\": %zu, "
                       "\"keys_before\": %zu, \"keys_after\": %zu, \"worst\": %.6g, \"goal\": "
-                      "%.6g, \"tolerances\": [%.6g, %.6g], \"baked\": %s}, ",
+                      "%.6g, \"worst_frame\": %u, \"tolerances\": [%.6g, %.6g], \"baked\": %s}, ",
                       kr->way == PK_LEGS_IK_TO_FK ? "ik-to-fk" : "fk-to-ik", l->legs, l->frames,
-                      l->keys_before, l->keys_after, l->worst, PK_LEGS_GOAL, l->tol[0], l->tol[1],
-                      l->baked ? "true" : "false");
+                      l->keys_before, l->keys_after, l->worst, kr->goal, l->worst_frame, l->tol[0],
+                      l->tol[1], l->baked ? "true" : "false");
     }
     pk_buf_puts(f, "\"sections\": {");
     for (int i = 0; i < PK_SEC_COUNT; i++)
@@ -351,7 +360,8 @@ static const char HELP_BAKE[] =
     "usage: posekit bake IN -o OUT [--bones SEL] [--rules R] [--frames A-B|N]\n"
     "                    [--step N] [--no-morphs] [--camera] [--json] [--quiet]\n"
     "                    [--strict]\n"
-    "       posekit bake IN --ik-to-fk|--fk-to-ik --model M -o OUT [--json]\n"
+    "       posekit bake IN --ik-to-fk|--fk-to-ik --model M -o OUT [--max-move U]\n"
+    "                    [--json] [--quiet] [--strict]\n"
     "\n"
     "Writes a key at every frame (or every N frames, and at the last) of\n"
     "the selected bone and morph tracks, each with linear curves holding\n"
@@ -375,6 +385,7 @@ static const char HELP_BAKE[] =
     "  --fk-to-ik       the reverse: 足ＩＫ and つま先ＩＫ keyed where the\n"
     "                   legs put the ankle and toe, the IKs on\n"
     "  --model M        the PMX or PMD model the legs are on\n"
+    "  --max-move U     the largest ankle move allowed (default 0.001 units)\n"
     "  --json           the summary as JSON on stdout (one line)\n"
     "  --quiet          no progress line (shown on a terminal once the work\n"
     "                   has taken a second)\n"
@@ -384,9 +395,13 @@ static const char HELP_BAKE[] =
     "\n"
     "--ik-to-fk and --fk-to-ik evaluate every frame (a pose: one frame,\n"
     "written as a VMD) and fit the new tracks with reduce's fitter, its\n"
-    "tolerances halved from 0.01 deg and 0.0005 units until every ankle of\n"
-    "every frame is within 0.001 units of the input's; the summary gives the\n"
-    "leg keys before and after, the worst ankle move and the tolerances.\n";
+    "hips and knees within the angle that moves the ankle U (from the rest\n"
+    "lengths), leg IK translations within U, ankle and IK rotations within\n"
+    "0.1 deg, toe IKs within 0.005 units; every frame is then evaluated\n"
+    "again and the U-bound tolerances halved until every ankle is within U\n"
+    "of the input's (after eight halvings, a key per frame).  The summary\n"
+    "gives the leg keys before and after, the worst ankle move and the\n"
+    "tolerances.\n";
 
 const pki_step_def pki_step_bake = {
     .name = "bake",

@@ -55,8 +55,9 @@ typedef struct legs_run {
     pk_bone_local *loc;
     pk_bone_world *w;
     bool *on;
-    uint32_t last; /* frames 0..last */
-    double *ref;   /* ankle positions: frames x legs x 3 */
+    uint32_t last;        /* frames 0..last */
+    uint32_t worst_frame; /* of the last check */
+    double *ref;          /* ankle positions: frames x legs x 3 */
 } legs_run;
 
 void pk_legs_options_init(pk_legs_options *o)
@@ -382,13 +383,18 @@ static double check(legs_run *r, const pk_motion *out, pk_log *log, bool *ok)
         return INFINITY;
     }
     double worst = 0.0;
+    r->worst_frame = 0;
     for (uint32_t f = 0; f <= r->last; f++) {
         eval_at(r, out, t, f);
         for (size_t k = 0; k < r->nlegs; k++) {
             const double *a = r->w[r->legs[k].ankle].pos,
                          *b = &r->ref[((size_t)f * r->nlegs + k) * 3];
             double d0 = a[0] - b[0], d1 = a[1] - b[1], d2 = a[2] - b[2];
-            worst = fmax(worst, sqrt(d0 * d0 + d1 * d1 + d2 * d2));
+            double d = sqrt(d0 * d0 + d1 * d1 + d2 * d2);
+            if (d > worst) {
+                worst = d;
+                r->worst_frame = f;
+            }
         }
     }
     pk_tracks_free(t);
@@ -512,6 +518,7 @@ static pk_motion *fit(legs_run *r, const pk_motion *in, const pk_motion *dense,
         double worst = check(r, out, log, &ok);
         if (ok && (worst <= o->goal || baked)) {
             st->worst = worst;
+            st->worst_frame = r->worst_frame;
             st->baked = baked;
             st->tries = (size_t)tries + 1;
             for (int c = 0; c < 2 && !baked; c++)
@@ -537,6 +544,11 @@ pk_motion *pk_motion_legs(const pk_motion *m, const pk_model *model, const pk_le
     memset(&r, 0, sizeof r);
     r.m = model;
     bool to_fk = o->way == PK_LEGS_IK_TO_FK;
+    if (m->nbones == 0 && m->niks == 0) {
+        pk_error(log, PK_E_USAGE, "the motion keys no bone and switches no IK: there are no legs to turn %s",
+                 to_fk ? "into FK" : "into IK");
+        return NULL;
+    }
     if (!find_legs(&r, log)) {
         legs_free(&r);
         return NULL;
@@ -582,6 +594,14 @@ pk_motion *pk_motion_legs(const pk_motion *m, const pk_model *model, const pk_le
         out = fit(&r, m, dense, o, to_fk, st, log);
         if (out)
             st->keys_after = count_keys(&r, out);
+        if (out && st->worst > o->goal)
+            pk_warning(log, PK_E_LOSS,
+                       "an ankle ends %.3g units from the input's at frame %u (more than %g even "
+                       "with a key per frame: %s)",
+                       st->worst, st->worst_frame, o->goal,
+                       to_fk ? "the legs evaluate differently with the IKs off"
+                             : "MMD's IK cannot hold that leg, a knee straighter than the knee "
+                               "rule's 0.5 degrees or a goal out of reach");
     }
     pk_tracks_free(t);
     pk_motion_free(dense);

@@ -1,0 +1,464 @@
+/* test_legs.c — legs from IK to FK and back (engine/ops/skeleton/legs.c):
+ * a hand-built leg whose answers are worked by hand (the knee's bend for
+ * an IK goal, the IK key for keyed hip and knee), the IK section written,
+ * the errors, and the law on every frame of every corpus motion on every
+ * corpus model: each ankle within 0.001 units of the input's after IK to
+ * FK and after FK to IK, evaluated here independently of the fit's own
+ * check. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#define PI 3.14159265358979323846
+
+/* ---- a hand-built leg: hip at y 10, knee 5 below and 0.2 forward,
+ * ankle 5 below that and back, toe 2 forward; 右足ＩＫ on the ankle,
+ * 右つま先ＩＫ (its child) on the toe ---- */
+
+typedef struct hb {
+    pk_model m;
+    pk_model_bone b[8];
+    pk_model_ik_link l[3];
+    int hip, knee, ankle, toe, ik, toe_ik;
+} hb;
+
+static int hb_bone(hb *h, const char *name, int parent, float x, float y, float z)
+{
+    int i = (int)h->m.nbones++;
+    pk_model_bone *b = &h->b[i];
+    pk_log log;
+    pk_log_init(&log);
+    b->name = name;
+    b->name_en = "";
+    b->cp932 = pk_names_intern_utf8(h->m.names, name, 64, "bone", &log);
+    pk_log_free(&log);
+    b->parent = parent;
+    b->pos[0] = x, b->pos[1] = y, b->pos[2] = z;
+    b->flags = PK_BONE_ROTATE | PK_BONE_MOVE | PK_BONE_VISIBLE | PK_BONE_OPERABLE;
+    b->tail_bone = -1;
+    b->append_parent = -1;
+    b->ik_target = -1;
+    b->pmd_kind = -1;
+    return i;
+}
+
+static void hb_leg(hb *h, bool with_ik)
+{
+    memset(h, 0, sizeof *h);
+    h->m.bones = h->b;
+    h->m.format = PK_FMT_PMX;
+    h->m.name = "leg";
+    h->m.names = pk_names_new();
+    assert_non_null(h->m.names);
+    h->hip = hb_bone(h, "右足", -1, 0, 10, 0);
+    h->knee = hb_bone(h, "右ひざ", h->hip, 0, 5, -0.2f);
+    h->ankle = hb_bone(h, "右足首", h->knee, 0, 0, 0);
+    h->toe = hb_bone(h, "右つま先", h->ankle, 0, 0, -2);
+    h->ik = hb_bone(h, "右足ＩＫ", -1, 0, 0, 0);
+    h->toe_ik = hb_bone(h, "右つま先ＩＫ", h->ik, 0, 0, -2);
+    if (!with_ik)
+        return;
+    h->b[h->ik].flags |= PK_BONE_IK;
+    h->b[h->ik].ik_target = h->ankle;
+    h->b[h->ik].ik_loops = 40;
+    h->b[h->ik].ik_limit = 2.0f;
+    h->l[0].bone = h->knee;
+    h->l[1].bone = h->hip;
+    h->b[h->ik].ik_links = h->l;
+    h->b[h->ik].nik_links = 2;
+    h->b[h->toe_ik].flags |= PK_BONE_IK;
+    h->b[h->toe_ik].ik_target = h->toe;
+    h->b[h->toe_ik].ik_loops = 3;
+    h->b[h->toe_ik].ik_limit = 4.0f;
+    h->l[2].bone = h->ankle;
+    h->b[h->toe_ik].ik_links = &h->l[2];
+    h->b[h->toe_ik].nik_links = 1;
+}
+
+static void qaxis(double ax, double ay, double az, double deg, float q[4])
+{
+    double h = deg * PI / 360.0, n = sqrt(ax * ax + ay * ay + az * az);
+    q[0] = (float)(ax / n * sin(h));
+    q[1] = (float)(ay / n * sin(h));
+    q[2] = (float)(az / n * sin(h));
+    q[3] = (float)cos(h);
+}
+
+static pk_bone_key *key(pk_motion *mo, const char *name, uint32_t frame)
+{
+    pk_log log;
+    pk_log_init(&log);
+    pk_bone_key *k = pk_motion_push_bone(mo);
+    assert_non_null(k);
+    k->name = pk_names_intern_utf8(mo->names, name, PK_VMD_NAME_BYTES, "bone", &log);
+    k->frame = frame;
+    k->rot[3] = 1.0f;
+    pk_interp_linear(k->interp);
+    pk_log_free(&log);
+    return k;
+}
+
+/* The key of `name` at `frame` in mo (NULL: none). */
+static const pk_bone_key *find_key(const pk_motion *mo, const char *name, uint32_t frame)
+{
+    for (size_t i = 0; i < mo->nbones; i++)
+        if (mo->bones[i].frame == frame &&
+            strcmp(pk_names_utf8(mo->names, mo->bones[i].name), name) == 0)
+            return &mo->bones[i];
+    return NULL;
+}
+
+static size_t count_keys(const pk_motion *mo, const char *name)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < mo->nbones; i++)
+        n += strcmp(pk_names_utf8(mo->names, mo->bones[i].name), name) == 0;
+    return n;
+}
+
+/* Whether the motion's IK section has `name` off at `frame`. */
+static bool ik_off(const pk_motion *mo, const char *name, uint32_t frame)
+{
+    const pk_ik_key *at = NULL;
+    for (size_t i = 0; i < mo->niks; i++)
+        if (mo->iks[i].frame <= frame && (!at || mo->iks[i].frame >= at->frame))
+            at = &mo->iks[i];
+    for (uint32_t s = 0; at && s < at->count; s++)
+        if (strcmp(pk_names_utf8(mo->names, at->ik[s].name), name) == 0)
+            return at->ik[s].enabled == 0;
+    return false;
+}
+
+/* The world transforms of mo at frame f on the rig (its IK switches). */
+static void eval_motion(pk_rig *r, const pk_motion *mo, double f, pk_bone_local *loc, bool *on,
+                        pk_bone_world *w)
+{
+    pk_log log;
+    pk_log_init(&log);
+    pk_tracks *t = pk_tracks_build(mo, &log);
+    assert_non_null(t);
+    pk_rig_motion_local(r, mo, t, f, loc, on);
+    pk_rig_eval(r, loc, on, 0, w);
+    pk_tracks_free(t);
+    pk_log_free(&log);
+}
+
+static double dist3(const double a[3], const double b[3])
+{
+    double d0 = a[0] - b[0], d1 = a[1] - b[1], d2 = a[2] - b[2];
+    return sqrt(d0 * d0 + d1 * d1 + d2 * d2);
+}
+
+/* IK to FK by hand: the IK raised to y = 2 (hip to goal 8; thigh and
+ * shin 5.004 long) bends the knee 2 acos(4 / 5.004) from straight, less
+ * the 2 atan(0.2 / 5) it is bent at rest: -69.28 degrees about X.  The
+ * knee key says so, the IKs are off from frame 0, the IK keys stay, and
+ * the FK motion puts the ankle on the goal with the IKs off. */
+static void ik_to_fk_hand_worked(void **state)
+{
+    (void)state;
+    hb h;
+    hb_leg(&h, true);
+    pk_motion *mo = pk_motion_new();
+    assert_non_null(mo);
+    key(mo, "右足ＩＫ", 0)->pos[1] = 2.0f;
+    key(mo, "右足ＩＫ", 10)->pos[1] = 2.0f;
+    pk_log log;
+    pk_log_init(&log);
+    pk_legs_options o;
+    pk_legs_options_init(&o);
+    pk_legs_stats st;
+    pk_motion *out = pk_motion_legs(mo, &h.m, &o, &st, &log);
+    assert_non_null(out);
+    assert_int_equal(st.legs, 1);
+    assert_int_equal(st.frames, 11);
+    assert_true(st.worst <= 0.001);
+    const pk_bone_key *k = find_key(out, "右ひざ", 0);
+    assert_non_null(k);
+    double want = -(2 * acos(4.0 / sqrt(25.04)) - 2 * atan(0.2 / 5)) * 180 / PI;
+    double got = 2.0 * atan2(k->rot[0], k->rot[3]) * 180.0 / PI;
+    printf("knee key %.4f degrees, by hand %.4f\n", got, want);
+    assert_true(fabs(got - want) < 0.01);
+    assert_true(fabs(k->rot[1]) < 1e-6 && fabs(k->rot[2]) < 1e-6);
+    /* a still leg: one key per chain bone is enough */
+    assert_int_equal(count_keys(out, "右ひざ"), 1);
+    assert_int_equal(count_keys(out, "右足ＩＫ"), 2);
+    assert_true(out->niks >= 1 && out->iks[0].frame == 0);
+    assert_true(ik_off(out, "右足ＩＫ", 0) && ik_off(out, "右つま先ＩＫ", 0));
+    assert_true(ik_off(out, "右足ＩＫ", 10));
+    pk_rig *r = pk_rig_new(&h.m, &log);
+    pk_bone_local loc[8];
+    pk_bone_world w[8];
+    bool on[8];
+    eval_motion(r, out, 5, loc, on, w);
+    assert_false(on[h.ik]);
+    const double goal[3] = {0, 2, 0};
+    assert_true(dist3(w[h.ankle].pos, goal) < 0.001);
+    pk_rig_free(r);
+    pk_motion_free(out);
+    /* an IK record at a later frame switching the leg IK on is turned off */
+    pk_ik_key *ik = pk_motion_push_ik(mo, 1);
+    assert_non_null(ik);
+    ik->frame = 5;
+    ik->show = 1;
+    ik->ik[0].name = pk_names_intern_utf8(mo->names, "右足ＩＫ", 20, "IK", &log);
+    ik->ik[0].enabled = 1;
+    out = pk_motion_legs(mo, &h.m, &o, &st, &log);
+    assert_non_null(out);
+    assert_int_equal(out->niks, 2);
+    assert_true(ik_off(out, "右足ＩＫ", 3) && ik_off(out, "右足ＩＫ", 7));
+    assert_true(ik_off(out, "右つま先ＩＫ", 7));
+    pk_motion_free(out);
+    pk_motion_free(mo);
+    pk_log_free(&log);
+    pk_names_free(h.m.names);
+}
+
+/* FK to IK by hand: hip keyed 30 degrees about X, knee -60: the ankle is
+ * at hip + Rx(30)(knee offset) + Rx(-30)(ankle offset), the IK's key (its
+ * rest at the origin), turned Rx(-30) (the ankle's world rotation). */
+static void fk_to_ik_hand_worked(void **state)
+{
+    (void)state;
+    hb h;
+    hb_leg(&h, true);
+    pk_motion *mo = pk_motion_new();
+    assert_non_null(mo);
+    qaxis(1, 0, 0, 30, key(mo, "右足", 0)->rot);
+    qaxis(1, 0, 0, -60, key(mo, "右ひざ", 0)->rot);
+    pk_ik_key *ik = pk_motion_push_ik(mo, 2); /* both IKs off: plain FK */
+    assert_non_null(ik);
+    pk_log log;
+    pk_log_init(&log);
+    ik->show = 1;
+    ik->ik[0].name = pk_names_intern_utf8(mo->names, "右足ＩＫ", 20, "IK", &log);
+    ik->ik[1].name = pk_names_intern_utf8(mo->names, "右つま先ＩＫ", 20, "IK", &log);
+    pk_legs_options o;
+    pk_legs_options_init(&o);
+    o.way = PK_LEGS_FK_TO_IK;
+    pk_legs_stats st;
+    pk_motion *out = pk_motion_legs(mo, &h.m, &o, &st, &log);
+    assert_non_null(out);
+    double a = 30 * PI / 180, b = -30 * PI / 180;
+    /* y' = y cos - z sin, z' = y sin + z cos */
+    double ky = -5 * cos(a) + 0.2 * sin(a), kz = -5 * sin(a) - 0.2 * cos(a);
+    double ay = -5 * cos(b) - 0.2 * sin(b), az = -5 * sin(b) + 0.2 * cos(b);
+    double want[3] = {0, 10 + ky + ay, kz + az};
+    const pk_bone_key *k = find_key(out, "右足ＩＫ", 0);
+    assert_non_null(k);
+    printf("IK key (%.4f %.4f %.4f), by hand (%.4f %.4f %.4f)\n", k->pos[0], k->pos[1], k->pos[2],
+           want[0], want[1], want[2]);
+    for (int i = 0; i < 3; i++)
+        assert_true(fabs(k->pos[i] - want[i]) < 1e-4);
+    double sg = k->rot[3] < 0 ? -1.0 : 1.0; /* q and -q are one rotation */
+    printf("IK key turned %.4f degrees about X\n",
+           2.0 * atan2(sg * k->rot[0], sg * k->rot[3]) * 180.0 / PI);
+    assert_true(fabs(2.0 * atan2(sg * k->rot[0], sg * k->rot[3]) * 180.0 / PI + 30.0) < 1e-3);
+    /* the chain's keys stay, the IK is on */
+    assert_non_null(find_key(out, "右ひざ", 0));
+    assert_false(ik_off(out, "右足ＩＫ", 0));
+    pk_rig *r = pk_rig_new(&h.m, &log);
+    pk_bone_local loc[8];
+    pk_bone_world w[8];
+    bool on[8];
+    eval_motion(r, out, 0, loc, on, w);
+    assert_true(on[h.ik]);
+    assert_true(dist3(w[h.ankle].pos, want) < 0.001);
+    /* the toe IK on the toe: the toe where the FK put it */
+    pk_bone_world fkw[8];
+    eval_motion(r, mo, 0, loc, on, fkw);
+    assert_true(dist3(w[h.toe].pos, fkw[h.toe].pos) < 0.001);
+    pk_rig_free(r);
+    pk_motion_free(out);
+    pk_motion_free(mo);
+    pk_log_free(&log);
+    pk_names_free(h.m.names);
+}
+
+/* A model without a leg IK and a motion with nothing to turn: errors. */
+static void legs_errors(void **state)
+{
+    (void)state;
+    hb h;
+    hb_leg(&h, false);
+    pk_motion *mo = pk_motion_new();
+    assert_non_null(mo);
+    pk_log log;
+    pk_log_init(&log);
+    pk_legs_options o;
+    pk_legs_options_init(&o);
+    assert_null(pk_motion_legs(mo, &h.m, &o, NULL, &log)); /* no bone key */
+    assert_int_equal(log.items[0].code, PK_E_USAGE);
+    pk_log_free(&log);
+    pk_log_init(&log);
+    key(mo, "右足ＩＫ", 0);
+    assert_null(pk_motion_legs(mo, &h.m, &o, NULL, &log)); /* no leg IK */
+    assert_int_equal(log.items[0].code, PK_E_NOT_FOUND);
+    pk_log_free(&log);
+    pk_motion_free(mo);
+    pk_names_free(h.m.names);
+}
+
+/* ---- the corpus law ---- */
+
+typedef struct law {
+    size_t frames, pairs;
+    double worst_fk, worst_ik;
+    size_t straight; /* FK-to-IK frames skipped: a knee IK cannot hold */
+} law;
+
+/* The legs of model m: IK bones on a hip-knee-ankle chain. */
+static size_t leg_iks(const pk_model *m, int32_t *ik, int32_t *ankle, int32_t *knee)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m->nbones && n < 4; i++) {
+        const pk_model_bone *b = &m->bones[i];
+        if (!(b->flags & PK_BONE_IK) || b->nik_links != 2 || b->ik_target < 0)
+            continue;
+        int32_t k = b->ik_links[0].bone, hp = b->ik_links[1].bone;
+        if (m->bones[b->ik_target].parent != k || m->bones[k].parent != hp)
+            continue;
+        ik[n] = (int32_t)i;
+        knee[n] = k;
+        ankle[n++] = b->ik_target;
+    }
+    return n;
+}
+
+/* Knee angle (degrees) of a world pose: the knee's rotation from the hip. */
+static double knee_bend(const pk_model *m, const pk_bone_world *w, int32_t knee)
+{
+    const double *p = w[m->bones[knee].parent].rot, *q = w[knee].rot;
+    double d = fabs(p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3]);
+    return 2.0 * acos(d > 1.0 ? 1.0 : d) * 180.0 / PI;
+}
+
+/* Largest ankle gap between a and b at every frame; FK to IK (b the IK
+ * result) leaves out, counting them, legs beyond the goal whose knee a
+ * bends less than the knee rule's 0.5 degrees (MMD's IK cannot hold it). */
+static double compare(const pk_model *m, pk_rig *r, const pk_motion *a, const pk_motion *b,
+                      bool b_is_ik, size_t *frames, size_t *straight)
+{
+    int32_t ik[4], ankle[4], knee[4];
+    size_t nl = leg_iks(m, ik, ankle, knee);
+    pk_log log;
+    pk_log_init(&log);
+    pk_tracks *ta = pk_tracks_build(a, &log), *tb = pk_tracks_build(b, &log);
+    assert_non_null(ta);
+    assert_non_null(tb);
+    pk_bone_local *loc = calloc(m->nbones + 1, sizeof *loc);
+    pk_bone_world *wa = calloc(m->nbones + 1, sizeof *wa), *wb = calloc(m->nbones + 1, sizeof *wb);
+    bool *on = calloc(m->nbones + 1, 1);
+    uint32_t lo, hi;
+    pk_motion_frame_range(a, &lo, &hi);
+    double worst = 0.0;
+    for (uint32_t f = 0; f <= hi; f++) {
+        pk_rig_motion_local(r, a, ta, f, loc, on);
+        pk_rig_eval(r, loc, on, 0, wa);
+        pk_rig_motion_local(r, b, tb, f, loc, on);
+        for (size_t l = 0; l < nl; l++)
+            assert_true(on[ik[l]] == b_is_ik); /* the IK section says so */
+        pk_rig_eval(r, loc, on, 0, wb);
+        (*frames)++;
+        for (size_t l = 0; l < nl; l++) {
+            double d = dist3(wa[ankle[l]].pos, wb[ankle[l]].pos);
+            if (d > 0.001 && b_is_ik && knee_bend(m, wa, knee[l]) < 0.5 + 1e-3) {
+                (*straight)++;
+                continue;
+            }
+            if (d > worst)
+                worst = d;
+        }
+    }
+    free(loc);
+    free(wa);
+    free(wb);
+    free(on);
+    pk_tracks_free(ta);
+    pk_tracks_free(tb);
+    pk_log_free(&log);
+    return worst;
+}
+
+static void law_every_frame(void **state)
+{
+    (void)state;
+    if (!tu_corpus_path("x"))
+        skip();
+    char **models, **pmd, **vmds;
+    size_t nx = tu_corpus_list(".pmx", &models), nd = tu_corpus_list(".pmd", &pmd);
+    size_t nv = tu_corpus_list(".vmd", &vmds);
+    law all = {0};
+    size_t with_legs = 0;
+    for (size_t mi = 0; mi < nx + nd; mi++) {
+        const char *mp = mi < nx ? models[mi] : pmd[mi - nx];
+        pk_log log;
+        pk_log_init(&log);
+        pk_model *m = pk_model_load(mp, &log);
+        assert_non_null(m);
+        pk_rig *r = pk_rig_new(m, &log);
+        int32_t ik[4], ankle[4], knee[4];
+        bool legs = leg_iks(m, ik, ankle, knee) > 0;
+        with_legs += legs;
+        for (size_t v = 0; v < nv; v++) {
+            pk_doc d;
+            if (pk_doc_load(vmds[v], &d, &log) != 0 || !d.motion ||
+                (d.motion->nbones == 0 && d.motion->niks == 0)) {
+                pk_doc_free(&d);
+                continue;
+            }
+            pk_legs_options o;
+            pk_legs_options_init(&o);
+            pk_legs_stats st;
+            pk_motion *fk = pk_motion_legs(d.motion, m, &o, &st, &log);
+            if (!legs) { /* a model without legs: the error, nothing written */
+                assert_null(fk);
+                pk_doc_free(&d);
+                continue;
+            }
+            assert_non_null(fk);
+            size_t straight = 0;
+            double e1 = compare(m, r, d.motion, fk, false, &all.frames, &straight);
+            o.way = PK_LEGS_FK_TO_IK;
+            pk_motion *back = pk_motion_legs(fk, m, &o, &st, &log);
+            assert_non_null(back);
+            double e2 = compare(m, r, fk, back, true, &all.frames, &all.straight);
+            const char *mb = strrchr(mp, '/'), *vb = strrchr(vmds[v], '/');
+            printf("  %-27s %-40s ik->fk %.2e  fk->ik %.2e\n", mb ? mb + 1 : mp,
+                   vb ? vb + 1 : vmds[v], e1, e2);
+            all.worst_fk = fmax(all.worst_fk, e1);
+            all.worst_ik = fmax(all.worst_ik, e2);
+            all.pairs++;
+            assert_true(e1 <= 0.001);
+            assert_true(e2 <= 0.001);
+            pk_motion_free(fk);
+            pk_motion_free(back);
+            pk_doc_free(&d);
+        }
+        pk_rig_free(r);
+        pk_model_free(m);
+        pk_log_free(&log);
+    }
+    printf("legs law: %zu pairs, %zu frames, worst ankle ik->fk %.3g, fk->ik %.3g (%zu leg "
+           "frames with a straight knee skipped)\n",
+           all.pairs, all.frames, all.worst_fk, all.worst_ik, all.straight);
+    assert_true(with_legs >= 6);
+    assert_true(all.pairs >= 6 * 8);
+    tu_free_list(models, nx);
+    tu_free_list(pmd, nd);
+    tu_free_list(vmds, nv);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(ik_to_fk_hand_worked),
+        cmocka_unit_test(fk_to_ik_hand_worked),
+        cmocka_unit_test(legs_errors),
+        cmocka_unit_test(law_every_frame),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
