@@ -128,6 +128,12 @@ static int run_legs(const pk_step *s, pk_doc *in, keys_result *kr, pk_step_resul
     kr->goal = lo.goal;
     res->out.format = PK_FMT_VMD;
     res->out.motion = m ? pk_motion_legs(m, o->model, &lo, &kr->legs, log) : NULL;
+    /* the output of an edit holds no duplicate keys, as bake's */
+    if (res->out.motion && pki_drop_duplicates(&res->out, res, log) != 0) {
+        pk_motion_free(one);
+        pk_log_place(log, from, s->inputs[0]);
+        return -1;
+    }
     if (res->out.motion)
         for (int i = 0; i < PK_SEC_COUNT; i++) {
             kr->st.keys_before[i] = pk_motion_count(m, (pk_section)i);
