@@ -360,9 +360,12 @@ static bool set_ik(const legs_run *r, pk_motion *out, bool enabled)
             const uint8_t *raw = bone_raw(r->m, b, &len);
             if (!raw || len > PK_VMD_IK_BYTES)
                 continue;
-            pk_ik_state *st = realloc(k->ik, ((size_t)k->count + 1) * sizeof *st);
+            pk_ik_state *st = calloc((size_t)k->count + 1, sizeof *st);
             if (!st)
                 return false;
+            if (k->count)
+                memcpy(st, k->ik, k->count * sizeof *st);
+            free(k->ik);
             k->ik = st;
             memset(&st[k->count], 0, sizeof *st);
             st[k->count].name = pk_names_intern(out->names, raw, len);
@@ -545,7 +548,8 @@ pk_motion *pk_motion_legs(const pk_motion *m, const pk_model *model, const pk_le
     r.m = model;
     bool to_fk = o->way == PK_LEGS_IK_TO_FK;
     if (m->nbones == 0 && m->niks == 0) {
-        pk_error(log, PK_E_USAGE, "the motion keys no bone and switches no IK: there are no legs to turn %s",
+        pk_error(log, PK_E_USAGE,
+                 "the motion keys no bone and switches no IK: there are no legs to turn %s",
                  to_fk ? "into FK" : "into IK");
         return NULL;
     }
