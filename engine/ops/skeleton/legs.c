@@ -34,6 +34,8 @@
 #include <string.h>
 
 enum { FIT_TRIES = 8 };
+/* Frames evaluated at most (bake's limit on a track's span). */
+#define LEGS_SPAN_MAX (1u << 22)
 
 typedef struct leg {
     int32_t ik, toe_ik;       /* bones (toe_ik: -1 when none) */
@@ -578,6 +580,14 @@ pk_motion *pk_motion_legs(const pk_motion *m, const pk_model *model, const pk_le
     }
     size_t n = model->nbones;
     r.last = last_frame(m);
+    if (r.last >= LEGS_SPAN_MAX) {
+        pk_error(log, PK_E_UNSUPPORTED,
+                 "the motion reaches frame %u: the legs are evaluated at every frame, up to "
+                 "%u",
+                 r.last, LEGS_SPAN_MAX - 1);
+        legs_free(&r);
+        return NULL;
+    }
     size_t frames = (size_t)r.last + 1;
     r.rig = pk_rig_new(model, log);
     r.loc = calloc(n + 1, sizeof *r.loc);

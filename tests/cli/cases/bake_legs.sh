@@ -56,4 +56,14 @@ expect_exit 2 "$POSEKIT" bake "$in" --model "$mei" -o x.vmd
 expect_stderr_contains '--model applies to --ik-to-fk or --fk-to-ik'
 expect_exit 2 "$POSEKIT" bake "$(corpus vmd_vmd2xml_camera.vmd)" --fk-to-ik --model "$mei" -o x.vmd
 expect_stderr_contains 'the motion keys no bone and switches no IK'
+# a key far away: the legs would be evaluated at millions of frames
+python3 - far.vmd <<'PY'
+import struct, sys
+name = '左足ＩＫ'.encode('cp932').ljust(15, b'\0')
+rec = name + struct.pack('<I3f4f', 5000000, 0, 0, 0, 0, 0, 0, 1) + bytes(64)
+head = b'Vocaloid Motion Data 0002'.ljust(30, b'\0') + b'x'.ljust(20, b'\0')
+open(sys.argv[1], 'wb').write(head + struct.pack('<I', 1) + rec + struct.pack('<5I', 0, 0, 0, 0, 0))
+PY
+expect_exit 2 "$POSEKIT" bake far.vmd --ik-to-fk --model "$mei" -o x.vmd
+expect_stderr_contains 'far.vmd: the motion reaches frame 5000000: the legs are evaluated at every frame, up to 4194303'
 expect_no_file x.vmd
