@@ -145,11 +145,16 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     if (options(s, &r->opt, log) != 0)
         return -1;
     size_t from = pki_mark(log);
+    uint32_t lo, hi;
+    if (r->opt.first > 0 && pk_motion_frame_range(in->motion, &lo, &hi) && r->opt.first > hi)
+        pk_warning(log, PK_E_NO_EFFECT,
+                   "%s starts at frame %u, after the motion's last key (frame %u): the output "
+                   "holds the motion's last pose there",
+                   pki_step_spell(s, "trim", (char[64]){0}), r->opt.first, hi);
     res->out.format = PK_FMT_VMD;
     res->out.motion = pk_motion_time(in->motion, &r->opt, &r->st, log);
     if (res->out.motion) {
         res->duplicates = r->st.duplicates;
-        uint32_t lo, hi;
         const pk_time_stats *st = &r->st;
         if (!st->trimmed && r->opt.shift == 0 && r->opt.scale == 1.0 && !st->duplicates)
             pk_warning(log, PK_E_NO_EFFECT,

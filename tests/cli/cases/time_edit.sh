@@ -142,3 +142,11 @@ expect_exit 0 "$POSEKIT" run job.yaml
 expect_same_bytes t1.vmd jt.vmd
 expect_exit 0 "$POSEKIT" curve t1.vmd --bones センター --set ease -o c1.vmd
 expect_same_bytes c1.vmd jc.vmd
+# a range that starts after the motion's last key is a mistake worth a word
+cp "$PK_SOURCE/samples/dance.vmd" late.vmd
+expect_exit 0 "$POSEKIT" time late.vmd --trim 500-600 -o late_out.vmd
+expect_stderr_contains "--trim starts at frame 500, after the motion's last key (frame 150)"
+expect_exit 2 "$POSEKIT" time late.vmd --trim 500-600 -o late_strict.vmd --strict
+expect_no_file late_strict.vmd
+expect_exit 0 "$POSEKIT" time late.vmd --trim 100-600 -o late_ok.vmd
+expect_stderr_lacks "after the motion's last key"
