@@ -13,6 +13,7 @@ for c in info dump convert; do
     grep -qE "^  $c " "$OUT" || fail "overview lacks command $c"
 done
 expect_stdout_contains 'Exit status: 0 success'
+expect_stdout_contains 'model lacks (check), 2 error.'
 cp "$OUT" overview
 expect_exit 0 "$POSEKIT" --help
 expect_stdout_file overview
