@@ -12,6 +12,7 @@
  * keyed too, so that at every integer frame the target plays exactly the
  * clamped sum.  A pose is the same with every entry at frame 0.
  */
+#include "common/sort.h"
 #include "common/diag.h"
 #include "common/grow.h"
 #include "ops/names/morph_weights.h"
@@ -161,8 +162,9 @@ typedef struct sort_ctx {
 } sort_ctx;
 
 /* Records ordered by (source mark, name, frame, record index). */
-static int cmp_rec(const sort_ctx *c, size_t a, size_t b)
+static int cmp_rec(const void *ctx, size_t a, size_t b)
 {
+    const sort_ctx *c = ctx;
     bool ma = c->marks[a], mb = c->marks[b];
     if (ma != mb)
         return ma < mb ? -1 : 1;
@@ -173,23 +175,6 @@ static int cmp_rec(const sort_ctx *c, size_t a, size_t b)
     if (fa != fb)
         return fa < fb ? -1 : 1;
     return a < b ? -1 : a > b;
-}
-
-static void sort_recs(size_t *v, size_t *tmp, size_t n, const sort_ctx *c)
-{
-    if (n < 2)
-        return;
-    size_t h = n / 2;
-    sort_recs(v, tmp, h, c);
-    sort_recs(v + h, tmp, n - h, c);
-    size_t i = 0, j = h, k = 0;
-    while (i < h && j < n)
-        tmp[k++] = cmp_rec(c, v[j], v[i]) < 0 ? v[j++] : v[i++];
-    while (i < h)
-        tmp[k++] = v[i++];
-    while (j < n)
-        tmp[k++] = v[j++];
-    memcpy(v, tmp, n * sizeof *v);
 }
 
 /* The track of the records with this mark and name (ord sorted by
@@ -450,7 +435,7 @@ int pki_weights_apply(pki_weights *w, pki_bone_set *s, const bool *marks, pk_edi
     for (size_t i = 0; i < n; i++)
         ord[i] = i;
     sort_ctx c = {s, marks};
-    sort_recs(ord, tmp, n, &c);
+    pki_sort_indices(ord, tmp, n, cmp_rec, &c);
     for (size_t t = 0; t < w->nt; t++) {
         size_t np = 0;
         int trc = 0;

@@ -25,6 +25,7 @@
  * with the longest literal part; ties go to the rule loaded last (a file
  * overrides its includes), then to the first in the file.
  */
+#include "common/sort.h"
 #include "common/grow.h"
 #include "common/diag.h"
 #include "ops/names/bone_set.h"
@@ -144,8 +145,9 @@ typedef struct sort_ctx {
     const pk_names *names;
 } sort_ctx;
 
-static int cmp_ids(const sort_ctx *c, size_t ia, size_t ib)
+static int cmp_ids(const void *ctx, size_t ia, size_t ib)
 {
+    const sort_ctx *c = ctx;
     size_t la, lb;
     const uint8_t *ra = final_name(c->pl, c->names, ia, &la);
     const uint8_t *rb = final_name(c->pl, c->names, ib, &lb);
@@ -154,25 +156,6 @@ static int cmp_ids(const sort_ctx *c, size_t ia, size_t ib)
     if (d)
         return d;
     return la < lb ? -1 : la > lb;
-}
-
-/* A merge sort with a context (qsort_r is not C11); stable, so the first
- * of two colliding names is the one with the lower id. */
-static void sort_ids(size_t *v, size_t *tmp, size_t n, const sort_ctx *c)
-{
-    if (n < 2)
-        return;
-    size_t h = n / 2;
-    sort_ids(v, tmp, h, c);
-    sort_ids(v + h, tmp, n - h, c);
-    size_t i = 0, j = h, k = 0;
-    while (i < h && j < n)
-        tmp[k++] = cmp_ids(c, v[j], v[i]) < 0 ? v[j++] : v[i++];
-    while (i < h)
-        tmp[k++] = v[i++];
-    while (j < n)
-        tmp[k++] = v[j++];
-    memcpy(v, tmp, n * sizeof *v);
 }
 
 static int name_plan_check_collisions(const pki_name_plan *pl, const pk_names *names,
@@ -195,7 +178,8 @@ static int name_plan_check_collisions(const pki_name_plan *pl, const pk_names *n
         if (pl->used[i])
             ids[k++] = i;
     sort_ctx c = {pl, names};
-    sort_ids(ids, tmp, k, &c);
+    /* stable: the first of two colliding names is the one with the lower id */
+    pki_sort_indices(ids, tmp, k, cmp_ids, &c);
     int rc = 0;
     for (size_t i = 1; i < k; i++) {
         if (cmp_ids(&c, ids[i - 1], ids[i]) != 0)

@@ -15,6 +15,7 @@
  * are all at rest, so only names with keys off rest ("moving") count as
  * a miss that matters.
  */
+#include "common/sort.h"
 #include "util/utf8.h"
 #include "model/names.h"
 #include "ops/skeleton/check.h"
@@ -562,8 +563,12 @@ static bool before(const pk_check_item *items, size_t i, size_t j)
     return i < j;
 }
 
-/* order = 0..n-1 sorted by `before` (a merge sort: qsort cannot see the
- * items without a global); false on OOM. */
+static int cmp_items(const void *items, size_t i, size_t j)
+{
+    return before(items, i, j) ? -1 : before(items, j, i) ? 1 : 0;
+}
+
+/* order = 0..n-1 sorted by `before`; false on OOM. */
 static bool sort_order(const pk_check_item *items, size_t *order, size_t n)
 {
     size_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
@@ -571,19 +576,7 @@ static bool sort_order(const pk_check_item *items, size_t *order, size_t n)
         return false;
     for (size_t i = 0; i < n; i++)
         order[i] = i;
-    for (size_t w = 1; w < n; w *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * w) {
-            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            size_t i = lo, j = mid, o = lo;
-            while (i < mid && j < hi)
-                tmp[o++] = before(items, order[j], order[i]) ? order[j++] : order[i++];
-            while (i < mid)
-                tmp[o++] = order[i++];
-            while (j < hi)
-                tmp[o++] = order[j++];
-        }
-        memcpy(order, tmp, n * sizeof *order);
-    }
+    pki_sort_indices(order, tmp, n, cmp_items, items);
     free(tmp);
     return true;
 }
