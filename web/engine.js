@@ -1,0 +1,127 @@
+/* posekit page: the client of the engine's Web Worker.
+ * One worker runs one command at a time; PK_ENGINE.run(argv, files, onProgress)
+ * queues a run and resolves with {status, stdout, stderr, files}.  cancel()
+ * ends the running command by ending the worker and starting a fresh one
+ * (the engine keeps no state between runs).
+ * The worker: from file:// Chromium refuses new Worker(URL) of a file, so a
+ * build that defines POSEKIT_WORKER_SOURCE (the worker's script as a string,
+ * from a classic <script>) is started from a blob; otherwise the worker
+ * script beside the page is loaded by URL. */
+(function () {
+  'use strict';
+  var WORKER_URL = 'posekit-worker.js';
+  var worker = null;
+  var ready = null; /* promise of the version */
+  var readyResolve = null;
+  var readyReject = null;
+  var queue = [];
+  var current = null;
+  var nextId = 1;
+  var listeners = [];
+
+  function makeWorker() {
+    var src = window.POSEKIT_WORKER_SOURCE;
+    if (typeof src === 'string' && src.length) {
+      var url = URL.createObjectURL(new Blob([src], { type: 'text/javascript' }));
+      return new Worker(url);
+    }
+    return new Worker(window.POSEKIT_WORKER_URL || WORKER_URL);
+  }
+
+  function start() {
+    ready = new Promise(function (res, rej) { readyResolve = res; readyReject = rej; });
+    ready.catch(function () { /* reported through run() */ });
+    try {
+      worker = makeWorker();
+    } catch (e) {
+      worker = null;
+      readyReject(e);
+      return;
+    }
+    worker.onmessage = onMessage;
+    worker.onerror = function (ev) {
+      var msg = (ev && ev.message) || 'worker error';
+      if (ev && ev.preventDefault) ev.preventDefault();
+      readyReject(new Error(msg));
+      if (current) {
+        var c = current;
+        current = null;
+        c.reject(new Error(msg));
+        restart();
+      }
+    };
+  }
+
+  function restart() {
+    if (worker) worker.terminate();
+    worker = null;
+    start();
+    pump();
+  }
+
+  function onMessage(ev) {
+    var m = ev.data || {};
+    if (m.type === 'ready') {
+      readyResolve(m.version || '');
+      listeners.forEach(function (f) { f(m.version || ''); });
+      return;
+    }
+    if (!current || m.id !== current.id) return;
+    if (m.type === 'progress') {
+      if (current.onProgress) current.onProgress(m.done, m.what || '');
+      return;
+    }
+    if (m.type === 'done') {
+      var c = current;
+      current = null;
+      c.resolve({
+        status: m.status, stdout: m.stdout || '', stderr: m.stderr || '',
+        files: (m.files || []).map(function (f) { return { name: f.name, data: f.data }; })
+      });
+      pump();
+    }
+  }
+
+  function pump() {
+    if (current || !queue.length) return;
+    current = queue.shift();
+    var c = current;
+    ready.then(function () {
+      if (current !== c) return;
+      /* the page keeps its copies: the buffers are cloned, not transferred */
+      worker.postMessage({ type: 'run', id: c.id, argv: c.argv, files: c.files });
+    }, function (e) {
+      if (current !== c) return;
+      current = null;
+      c.reject(e);
+      pump();
+    });
+  }
+
+  function run(argv, files, onProgress) {
+    return new Promise(function (resolve, reject) {
+      if (!worker) start();
+      queue.push({ id: nextId++, argv: argv, files: files, onProgress: onProgress, resolve: resolve, reject: reject });
+      pump();
+    });
+  }
+
+  function cancel() {
+    var dropped = queue.splice(0);
+    var c = current;
+    current = null;
+    dropped.forEach(function (q) { q.reject(new Error('cancelled')); });
+    if (c) c.reject(new Error('cancelled'));
+    restart();
+  }
+
+  function busy() { return !!current || queue.length > 0; }
+
+  window.PK_ENGINE = {
+    run: run,
+    cancel: cancel,
+    busy: busy,
+    onReady: function (f) { listeners.push(f); },
+    start: function () { if (!worker) start(); return ready; }
+  };
+})();

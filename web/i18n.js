@@ -1,0 +1,203 @@
+/* posekit page: every text the page shows, in Japanese and English.
+ * Elements carry data-i18n="key" (their text) and the script sets the text of
+ * the chosen language; JavaScript messages go through PK_I18N.t(key, args).
+ * MMD's own words: モーション, ポーズ, モデル, ボーン, モーフ, キーフレーム,
+ * サイジング, カメラ. */
+(function () {
+  'use strict';
+  var S = {
+    skip: ['操作へ移動', 'Skip to the steps'],
+    tagline: ['MMD のモーションとポーズを、ブラウザの中だけで確認・サイジング・編集します。ファイルはどこにも送られません。',
+      'Check, size and edit MikuMikuDance motions and poses inside your browser. Your files are never uploaded.'],
+    'files.h': ['ファイル', 'Files'],
+    'files.drop': ['モーション (VMD)、ポーズ (VPD)、モデル (PMX/PMD)、ルール (YAML) をここにドロップ',
+      'Drop motions (VMD), poses (VPD), models (PMX/PMD) and rules (YAML) here'],
+    'files.pick': ['ファイルを選ぶ…', 'Choose files…'],
+    'files.empty': ['まだファイルがありません。', 'No files yet.'],
+    'files.remove': ['削除', 'Remove'],
+    'files.download': ['保存', 'Save'],
+    'files.reading': ['読み込み中…', 'reading…'],
+    'files.made': ['このページで作成', 'made here'],
+    'steps.h': ['操作', 'Steps'],
+    'op.check': ['チェック', 'Check'],
+    'op.size': ['サイジング', 'Size'],
+    'op.overlay': ['手のポーズを重ねる', 'Overlay a pose'],
+    'op.diff': ['比較', 'Compare'],
+    'op.reduce': ['キー削減', 'Reduce keys'],
+    'op.bake': ['全フレームにキー', 'Bake'],
+    'op.convert': ['変換 VPD↔VMD', 'Convert VPD↔VMD'],
+    'op.mirror': ['左右反転', 'Mirror'],
+    'op.rename': ['名前の置換', 'Rename'],
+    'op.see': ['見る', 'See'],
+    'check.what': ['モーションがモデルに合うか：モデルにないボーン・モーフ、名前の近いもの、物理で動くボーン。',
+      'Does a motion fit a model: the bones and morphs the model lacks, near misses, bones physics drives.'],
+    'check.suggest': ['名前の置換ルールを提案する (YAML)', 'Suggest a rename rules file (YAML)'],
+    'size.what': ['ダンスを元のモデルから自分のモデルへサイジングします（体格・腕の角度・手の接触）。カメラモーションがあれば一緒に合わせます。',
+      'Size (retarget) a dance from the model it was made for to your model (proportions, arm stance, hand contacts), and its camera if you dropped one.'],
+    'size.fingers': ['指もサイジングする', 'Size the fingers too'],
+    'overlay.what': ['手のポーズ (VPD) を、選んだボーンとフレームに重ねます。前後はフェードでつなぎます。',
+      'Lay a hand pose (VPD) over the chosen bones and frames, faded in and out.'],
+    'overlay.bonesHint': ['名前・ワイルドカード・グループ (@hand_R 右手、@fingers_L 左手の指、@mouth 口…) をカンマで区切って',
+      'Names, wildcards or groups (@hand_R right hand, @fingers_L left fingers, @mouth ...), separated by commas'],
+    'diff.what': ['2 つのポーズ・モーションの違いをボーンごとに角度で比べます。', 'How far apart two poses or motions are, bone by bone, in degrees.'],
+    'diff.all': ['同じボーンも表に出す', 'List equal bones too'],
+    'reduce.what': ['許容範囲の中でキーフレームをできるだけ減らします（MMD の補間曲線で合わせます）。',
+      'The fewest keyframes within tolerances (MMD curves fitted).'],
+    'bake.what': ['すべてのフレームにキーを打ちます（ベイク）。', 'A keyframe at every frame (bake).'],
+    'convert.what': ['ポーズ (VPD) をモーション (VMD) に、モーションのあるフレームをポーズに変換します。',
+      'A pose (VPD) to a motion (VMD), or a motion\'s frame to a pose.'],
+    'mirror.what': ['左右を入れ替えます（名前と動き）。', 'Swap left and right (names and movement).'],
+    'rename.what': ['ルールファイル (YAML) でボーン名・モーフ名を置き換えます。', 'Rename bones and morphs by a rules file (YAML).'],
+    'rename.reverse': ['逆向きに (元に戻す)', 'Reverse (undo the rules)'],
+    'see.what': ['ポーズ、またはモーションのあるフレームを、モデルの骨格で描きます（IK・付与を含め MMD と同じ計算）。',
+      'Draw a pose, or a motion at a frame, on a model\'s skeleton (IK and append as MMD computes them).'],
+    'f.motionOrPose': ['モーション / ポーズ', 'Motion / pose'],
+    'f.motion': ['モーション', 'Motion'],
+    'f.model': ['モデル', 'Model'],
+    'f.modelDraw': ['モデル (図に重ねて描く)', 'Model (to draw the poses)'],
+    'f.noModel': ['（なし）', '(none)'],
+    'f.dance': ['ダンス (モーション)', 'Dance (motion)'],
+    'f.from': ['元のモデル', 'Made for (model)'],
+    'f.to': ['自分のモデル', 'Your model'],
+    'f.camera': ['カメラモーション', 'Camera motion'],
+    'f.noCamera': ['（なし）', '(none)'],
+    'f.base': ['元のモーション / ポーズ', 'Base motion / pose'],
+    'f.pose': ['重ねるポーズ', 'Pose to lay over'],
+    'f.bones': ['ボーン', 'Bones'],
+    'f.frames': ['フレーム', 'Frames'],
+    'f.framesHint': ['例: 30-60、45、all', 'e.g. 30-60, 45, all'],
+    'f.frame': ['フレーム', 'Frame'],
+    'f.fade': ['フェード (フレーム)', 'Fade (frames)'],
+    'f.mode': ['重ね方', 'Mode'],
+    'mode.replace': ['置き換え', 'replace'],
+    'mode.add': ['加算', 'add'],
+    'f.a': ['A', 'A'],
+    'f.b': ['B', 'B'],
+    'f.maxDeg': ['角度の許容 (度)', 'Angle tolerance (deg)'],
+    'f.maxPos': ['位置の許容', 'Position tolerance'],
+    'f.step': ['間隔 (フレーム)', 'Every (frames)'],
+    'f.rules': ['ルール', 'Rules'],
+    'f.rulesOpt': ['ルール (任意)', 'Rules (optional)'],
+    'f.noRules': ['（標準）', '(built in)'],
+    'f.vs': ['並べて比べる', 'Compare with'],
+    'f.noVs': ['（なし）', '(none)'],
+    'f.vsModel': ['比べる側のモデル', 'Its model'],
+    'f.sameModel': ['（同じモデル）', '(the same model)'],
+    'f.view': ['向き', 'View'],
+    'view.front': ['正面', 'front'],
+    'view.side': ['横', 'side'],
+    'view.top': ['上', 'top'],
+    'view.all': ['3 方向', 'all three'],
+    'go.check': ['チェックする', 'Check'],
+    'go.size': ['サイジングする', 'Size'],
+    'go.overlay': ['重ねる', 'Overlay'],
+    'go.diff': ['比較する', 'Compare'],
+    'go.reduce': ['キーを減らす', 'Reduce'],
+    'go.bake': ['ベイクする', 'Bake'],
+    'go.convert': ['変換する', 'Convert'],
+    'go.mirror': ['左右反転する', 'Mirror'],
+    'go.rename': ['置き換える', 'Rename'],
+    'go.see': ['描く', 'Draw'],
+    'result.h': ['結果', 'Result'],
+    'result.none': ['操作を選んで実行すると、ここに結果が出ます。', 'Choose a step and run it: the result shows here.'],
+    cancel: ['中止', 'Cancel'],
+    foot: ['posekit はすべての処理をこのページの中（WebAssembly）で行います。オフラインでも動きます。',
+      'posekit does all its work inside this page (WebAssembly), offline too.'],
+    builtin: ['組み込みの体型', 'built-in body'],
+    'builtin.auto': ['@auto（ダンスから自動で選ぶ）', '@auto (chosen from the dance)'],
+    'builtin.classic': ['@classic（旧来の標準ボーン）', '@classic (the classic bones)'],
+    'builtin.standard': ['@standard（準標準ボーン）', '@standard (semi-standard bones)'],
+    'kind.motion': ['モーション', 'motion'],
+    'kind.camera': ['カメラモーション', 'camera motion'],
+    'kind.pose': ['ポーズ', 'pose'],
+    'kind.model': ['モデル', 'model'],
+    'kind.rules': ['ルール', 'rules'],
+    'kind.body': ['体型 (body)', 'body'],
+    'kind.job': ['ジョブ', 'job'],
+    'kind.bad': ['読めないファイル', 'cannot be read'],
+    'kind.other': ['不明', 'unknown'],
+    'sum.frames': ['フレーム {0}–{1}', 'frames {0}–{1}'],
+    'sum.boneKeys': ['ボーン {0} 本・キー {1}', '{1} bone keys ({0} bones)'],
+    'sum.morphKeys': ['モーフ {0} 個・キー {1}', '{1} morph keys ({0} morphs)'],
+    'sum.cameraKeys': ['カメラ キー {0}', '{0} camera keys'],
+    'sum.bones': ['ボーン {0}', '{0} bones'],
+    'sum.morphs': ['モーフ {0}', '{0} morphs'],
+    'sum.vertices': ['頂点 {0}', '{0} vertices'],
+    'sum.forModel': ['モデル「{0}」用', 'for "{0}"'],
+    'sum.modelName': ['「{0}」', '"{0}"'],
+    'sum.warnings': ['警告 {0}', '{0} warnings'],
+    'run.working': ['{0} を実行中…', 'Running {0}…'],
+    'run.loading': ['エンジンを準備中…', 'Starting the engine…'],
+    'run.ok': ['完了しました。', 'Done.'],
+    'run.failed': ['エラーで止まりました（何も書き出していません）。', 'Stopped on an error (nothing was written).'],
+    'run.cancelled': ['中止しました。', 'Cancelled.'],
+    'run.nothing': ['実行しましたが、出力はありません。', 'It ran, but wrote nothing.'],
+    'run.engineError': ['エンジンが動きませんでした: {0}', 'The engine failed: {0}'],
+    'run.command': ['コマンド', 'Command'],
+    'run.messages': ['posekit のメッセージ', 'posekit\'s messages'],
+    'run.outputs': ['出力ファイル', 'Output files'],
+    'run.seeBeforeAfter': ['前後を並べて見る', 'See before and after'],
+    'need.files': ['必要なファイルを選んでください: {0}', 'Choose the files first: {0}'],
+    'need.distinct': ['A と B に同じファイルは選べません。', 'A and B must be different files.'],
+    'check.fits': ['このモデルに必要なボーン・モーフはすべてあります。', 'The model has every bone and morph the motion moves.'],
+    'check.summary': ['キーのあるボーン {0} 本のうち、モデルにないもの {1}（動くもの {2}）。モーフ: {3} 個中 {4}。', '{0} bones keyed, {1} missing on the model ({2} moving); morphs: {4} of {3} missing.'],
+    'check.name': ['名前', 'name'],
+    'check.keys': ['キー', 'keys'],
+    'check.moving': ['動き', 'moving'],
+    'check.status': ['状態', 'status'],
+    'check.modelName': ['モデル側', 'on the model'],
+    'check.problems': ['問題のある名前', 'Names with a problem'],
+    'check.rulesFile': ['提案された置換ルール', 'The suggested rename rules'],
+    'diff.summary': ['ボーン {0} 本中 {1} 本が違います（最大 {2}°）。モーフ {3} 個中 {4} 個。', '{1} of {0} bones differ (largest {2}°); {4} of {3} morphs differ.'],
+    'diff.same': ['違いはありません。', 'No differences.'],
+    'diff.bone': ['ボーン', 'bone'],
+    'diff.deg': ['角度 (度)', 'angle (deg)'],
+    'diff.pos': ['位置', 'position'],
+    'diff.at': ['最大のフレーム', 'at frame'],
+    'diff.mean': ['平均 (度)', 'mean (deg)'],
+    'diff.morph': ['モーフ', 'morph'],
+    'diff.delta': ['差', 'delta'],
+    'diff.onlyIn': ['片方だけ', 'only in'],
+    'size.report': ['サイジングの報告', 'The sizing report'],
+    'size.arm': ['腕の長さ {0} → {1}', 'arm length {0} → {1}'],
+    'size.leg': ['脚の長さ {0} → {1}', 'leg length {0} → {1}'],
+    'size.contacts': ['手の接触 {0} 箇所: ずれ {1}% → {2}%（腕の長さ比）', '{0} hand contacts: gap {1}% → {2}% of the arm'],
+    'size.camera': ['カメラ', 'Camera'],
+    'see.drawn': ['図', 'The picture'],
+    'see.frameOf': ['フレーム {0}', 'frame {0}'],
+    'lang.set': ['日本語で表示しています', 'Showing English']
+  };
+  var lang = 'ja';
+  function pick(key) {
+    var e = S[key];
+    if (!e) return key;
+    return lang === 'en' ? e[1] : e[0];
+  }
+  function t(key, args) {
+    var s = pick(key);
+    if (args) s = s.replace(/\{(\d+)\}/g, function (m, i) { return args[+i] === undefined ? m : String(args[+i]); });
+    return s;
+  }
+  function apply(root) {
+    var els = (root || document).querySelectorAll('[data-i18n]');
+    for (var i = 0; i < els.length; i++) els[i].textContent = pick(els[i].getAttribute('data-i18n'));
+  }
+  function setLang(l) {
+    lang = l === 'en' ? 'en' : 'ja';
+    document.documentElement.lang = lang;
+    document.documentElement.setAttribute('data-ui', lang);
+    var bs = document.querySelectorAll('[data-lang]');
+    for (var i = 0; i < bs.length; i++) bs[i].setAttribute('aria-pressed', String(bs[i].getAttribute('data-lang') === lang));
+    apply(document);
+    try { localStorage.setItem('posekit.lang', lang); } catch (e) { /* file:// may refuse storage */ }
+  }
+  function initial() {
+    try {
+      var saved = localStorage.getItem('posekit.lang');
+      if (saved === 'ja' || saved === 'en') return saved;
+    } catch (e) { /* no storage */ }
+    var nav = (navigator.languages && navigator.languages[0]) || navigator.language || 'ja';
+    return /^ja\b/i.test(nav) ? 'ja' : 'en';
+  }
+  window.PK_I18N = { t: t, apply: apply, setLang: setLang, initial: initial, lang: function () { return lang; }, strings: S };
+})();
