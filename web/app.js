@@ -80,7 +80,8 @@
       if (c.morphs) parts.push(T('sum.morphKeys', [(i.morphs || []).length, c.morphs]));
       if (c.cameras) parts.push(T('sum.cameraKeys', [c.cameras]));
     }
-    if (i.warnings) parts.push(T('sum.warnings', [i.warnings]));
+    var nw = Array.isArray(i.warnings) ? i.warnings.length : +i.warnings || 0;
+    if (nw) parts.push(T('sum.warnings', [nw]));
     return parts.join(' · ');
   }
 

@@ -3,10 +3,10 @@
  * queues a run and resolves with {status, stdout, stderr, files}.  cancel()
  * ends the running command by ending the worker and starting a fresh one
  * (the engine keeps no state between runs).
- * The worker: from file:// Chromium refuses new Worker(URL) of a file, so a
- * build that defines POSEKIT_WORKER_SOURCE (the worker's script as a string,
- * from a classic <script>) is started from a blob; otherwise the worker
- * script beside the page is loaded by URL. */
+ * The worker: from file:// Chromium refuses new Worker(URL) of a file, so the
+ * site's posekit-engine.js (web/build.sh), a classic script, gives
+ * PosekitEngine.createWorker(), which starts it from a Blob URL; without it
+ * a worker script beside the page is loaded by URL (POSEKIT_WORKER_URL). */
 (function () {
   'use strict';
   var WORKER_URL = 'posekit-worker.js';
@@ -20,11 +20,7 @@
   var listeners = [];
 
   function makeWorker() {
-    var src = window.POSEKIT_WORKER_SOURCE;
-    if (typeof src === 'string' && src.length) {
-      var url = URL.createObjectURL(new Blob([src], { type: 'text/javascript' }));
-      return new Worker(url);
-    }
+    if (window.PosekitEngine && typeof window.PosekitEngine.createWorker === 'function') return window.PosekitEngine.createWorker();
     return new Worker(window.POSEKIT_WORKER_URL || WORKER_URL);
   }
 
@@ -61,6 +57,10 @@
 
   function onMessage(ev) {
     var m = ev.data || {};
+    if (m.type === 'error') {
+      readyReject(new Error(m.message || 'the engine did not load'));
+      return;
+    }
     if (m.type === 'ready') {
       readyResolve(m.version || '');
       listeners.forEach(function (f) { f(m.version || ''); });

@@ -1,0 +1,495 @@
+#!/usr/bin/env python3
+"""The page, driven in headless Chromium as a user drives it.
+
+Every test loads files through the page's file input, picks a step, sets
+its fields, clicks its button, and downloads what the page offers; each
+download is compared byte for byte with what the native posekit writes for
+the same argv in a folder holding the same files under the same names.
+The argv the page shows is checked against the one the test expects, so a
+page that builds the wrong command fails here, not only at the bytes.
+
+  python3 tests/web/test_page.py --site build-web/site --corpus CORPUS \
+      --posekit build/cli/posekit [--artefacts DIR] [-k NAME]
+
+Screenshots go to the artefacts folder (default build-web/artefacts).
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.dirname(os.path.dirname(HERE))
+OPT = argparse.Namespace(site=None, corpus=None, posekit=None, artefacts=None)
+
+
+def corpus(name):
+    return os.path.join(OPT.corpus, name)
+
+
+def sample(rel):
+    return os.path.join(SRC, 'samples', rel)
+
+
+def native(argv, inputs):
+    """posekit run natively on copies of inputs (paths) under their own
+    names: (status, stdout, stderr, {name: bytes} of every file written)."""
+    with tempfile.TemporaryDirectory(prefix='pk-native-') as d:
+        for p in inputs:
+            shutil.copyfile(p, os.path.join(d, os.path.basename(p)))
+        before = set(os.listdir(d))
+        env = dict(os.environ, POSEKIT_RULES_DIR=os.path.join(SRC, 'rules'))
+        r = subprocess.run([OPT.posekit] + argv[1:], cwd=d, capture_output=True, env=env)
+        out = {}
+        for n in os.listdir(d):
+            if n not in before:
+                with open(os.path.join(d, n), 'rb') as f:
+                    out[n] = f.read()
+        return r.returncode, r.stdout.decode('utf-8'), r.stderr.decode('utf-8'), out
+
+
+class Page:
+    """The page in a browser, with a fresh download folder."""
+
+    def __init__(self, width=1200, height=1400, lang='en'):
+        o = webdriver.ChromeOptions()
+        o.add_argument('--headless=new')
+        o.add_argument('--no-sandbox')
+        o.add_argument('--disable-dev-shm-usage')
+        o.add_argument('--window-size=%d,%d' % (width, height))
+        o.set_capability('goog:loggingPrefs', {'browser': 'ALL'})
+        self.downloads = tempfile.mkdtemp(prefix='pk-dl-')
+        o.add_experimental_option('prefs', {'download.default_directory': self.downloads,
+                                            'download.prompt_for_download': False})
+        self.d = webdriver.Chrome(options=o)
+        self.d.execute_cdp_cmd('Browser.setDownloadBehavior',
+                               {'behavior': 'allow', 'downloadPath': self.downloads})
+        self.d.get('file://' + os.path.join(os.path.abspath(OPT.site), 'index.html') + '?lang=' + lang)
+        self.wait(lambda d: d.execute_script('return !!window.PK_APP'), 20)
+
+    def close(self):
+        self.d.quit()
+        shutil.rmtree(self.downloads, ignore_errors=True)
+
+    def wait(self, cond, timeout=120):
+        return WebDriverWait(self.d, timeout, poll_frequency=0.1).until(cond)
+
+    def js(self, code, *args):
+        return self.d.execute_script(code, *args)
+
+    def by_id(self, i):
+        return self.d.find_element(By.ID, i)
+
+    def add(self, *paths):
+        """Files given to the page's file input; waits until each is read."""
+        n = len(self.d.find_elements(By.CSS_SELECTOR, '#file-list li'))
+        self.by_id('file-input').send_keys('\n'.join(paths))
+        want = n + len(paths)
+        self.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, '#file-list li')) >= want and
+                  not d.find_elements(By.CSS_SELECTOR, '#file-list li[data-kind=reading]'))
+
+    def file_entry(self, name):
+        for li in self.d.find_elements(By.CSS_SELECTOR, '#file-list li'):
+            if li.get_attribute('data-name') == name:
+                return li
+        raise AssertionError('no file %s in the list' % name)
+
+    def op(self, name):
+        lab = self.d.find_element(By.CSS_SELECTOR, 'input[name=op][value=%s]' % name)
+        self.d.find_element(By.XPATH, "//input[@name='op'][@value='%s']/parent::label" % name).click()
+        assert lab.is_selected()
+        assert self.by_id('op-' + name).is_displayed()
+
+    def select(self, i, value):
+        Select(self.by_id(i)).select_by_value(value)
+
+    def type(self, i, text):
+        e = self.by_id(i)
+        e.clear()
+        e.send_keys(text)
+
+    def check(self, i, on=True):
+        e = self.by_id(i)
+        if e.is_selected() != on:
+            e.click()
+
+    def go(self, op):
+        self.d.find_element(By.CSS_SELECTOR, '#op-%s button.go' % op).click()
+        self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, '#result .status') and
+                  not d.find_element(By.ID, 'busy').is_displayed() and
+                  not d.execute_script('return window.PK_ENGINE.busy()'))
+
+    def offered(self):
+        """The names the result offers for download."""
+        return self.js("return Array.prototype.map.call(document.querySelectorAll('#result a[download]'),"
+                       " function (a) { return a.getAttribute('download'); })")
+
+    def commands(self):
+        return [c.text for c in self.d.find_elements(By.CSS_SELECTOR, '#result .cmd code')]
+
+    def statuses(self):
+        return [s.get_attribute('data-status') for s in
+                self.d.find_elements(By.CSS_SELECTOR, '#result .status')]
+
+    def messages(self):
+        return '\n'.join(m.text for m in self.d.find_elements(By.CSS_SELECTOR, '#result pre.msg'))
+
+    def download(self, name):
+        """Clicks the result's download link of name; the file's bytes."""
+        links = [a for a in self.d.find_elements(By.CSS_SELECTOR, '#result a[download]')
+                 if a.get_attribute('download') == name]
+        assert links, 'no download offered for %s (offered: %s)' % (name, [
+            a.get_attribute('download') for a in self.d.find_elements(By.CSS_SELECTOR, '#result a[download]')])
+        path = os.path.join(self.downloads, name)
+        if os.path.exists(path):
+            os.unlink(path)
+        links[0].click()
+        self.wait(lambda d: os.path.exists(path) and not os.path.exists(path + '.crdownload'), 30)
+        time.sleep(0.2)
+        with open(path, 'rb') as f:
+            return f.read()
+
+    def shot(self, name):
+        os.makedirs(OPT.artefacts, exist_ok=True)
+        path = os.path.join(OPT.artefacts, name)
+        self.d.save_screenshot(path)
+        return path
+
+    def errors(self):
+        """Console errors of the page (SEVERE), file-not-found of optional files aside."""
+        return [l for l in self.d.get_log('browser') if l['level'] == 'SEVERE']
+
+
+def quoted(argv):
+    """The argv as the page shows it (quote() in app.js)."""
+    import re
+    out = []
+    for a in argv:
+        out.append(a if re.match(r"^[A-Za-z0-9_@%+=:,./-]+$", a) else "'" + a.replace("'", "'\\''") + "'")
+    return ' '.join(out)
+
+
+class PageTest(unittest.TestCase):
+    def setUp(self):
+        self.p = Page()
+
+    def tearDown(self):
+        try:
+            errs = self.p.errors()
+            self.assertEqual(errs, [], 'console errors')
+        finally:
+            self.p.close()
+
+    def same_as_native(self, argv, inputs, outputs, status=0):
+        """The page showed argv, ended with status, and each of outputs
+        downloads byte for byte as the native CLI writes it."""
+        p = self.p
+        self.assertIn(quoted(argv), p.commands())
+        st, so, se, files = native(argv, inputs)
+        self.assertEqual(st, status, se)
+        self.assertIn(str(status), p.statuses())
+        for name in outputs:
+            self.assertIn(name, files, 'native wrote %s' % sorted(files))
+            got = p.download(name)
+            self.assertEqual(len(got), len(files[name]), name)
+            self.assertTrue(got == files[name], '%s differs from the native output' % name)
+        return st, so, se, files
+
+    # ---- the files ------------------------------------------------------
+
+    def test_files_described(self):
+        p = self.p
+        p.add(sample('dance.vmd'), corpus('pmx_gene.pmx'), sample('hands/right_fist.vpd'),
+              os.path.join(SRC, 'rules', 'ja-en.yaml'), corpus('vmd_wavefile_camera.vmd'))
+        kinds = {li.get_attribute('data-name'): li.get_attribute('data-kind')
+                 for li in p.d.find_elements(By.CSS_SELECTOR, '#file-list li')}
+        self.assertEqual(kinds, {'dance.vmd': 'motion', 'pmx_gene.pmx': 'model', 'right_fist.vpd': 'pose',
+                                 'ja-en.yaml': 'rules', 'vmd_wavefile_camera.vmd': 'camera'})
+        dance = p.file_entry('dance.vmd').text
+        self.assertIn('0–150', dance)
+        self.assertIn('215 bone keys (41 bones)', dance)
+        self.assertIn('初音ミク', dance)
+        gene = p.file_entry('pmx_gene.pmx').text
+        self.assertIn('224 bones', gene)
+        self.assertIn('ジェネ / Gene', gene)
+        # removable, and the steps' choices follow
+        p.file_entry('right_fist.vpd').find_element(By.CSS_SELECTOR, 'button.remove').click()
+        self.assertNotIn('right_fist.vpd', [li.get_attribute('data-name') for li in
+                                            p.d.find_elements(By.CSS_SELECTOR, '#file-list li')])
+        opts = [o.get_attribute('value') for o in Select(p.by_id('overlay-pose')).options]
+        self.assertNotIn('right_fist.vpd', opts)
+        p.shot('page-files.png')
+
+    def test_bad_file_then_still_works(self):
+        p = self.p
+        tmp = tempfile.mkdtemp(prefix='pk-bad-')
+        bad = os.path.join(tmp, 'cut.vmd')
+        with open(sample('dance.vmd'), 'rb') as f:
+            data = f.read()
+        with open(bad, 'wb') as f:
+            f.write(data[:120])
+        p.add(bad)
+        li = p.file_entry('cut.vmd')
+        self.assertEqual(li.get_attribute('data-kind'), 'bad')
+        st, so, se, _ = native(['posekit', 'info', '--json', 'cut.vmd'], [bad])
+        self.assertEqual(st, 2)
+        self.assertEqual(li.find_element(By.CSS_SELECTOR, 'pre.msg.error').text, se.strip())
+        self.assertIn('cut.vmd:50:', se)
+        # a bad file in a step: the CLI's message, nothing written
+        p.add(sample('dance.vmd'))
+        p.op('mirror')
+        opts = [o.get_attribute('value') for o in Select(p.by_id('mirror-in')).options]
+        self.assertNotIn('cut.vmd', opts)
+        # a bad rules file gives line:column, and the page goes on
+        rules = os.path.join(tmp, 'typo.yaml')
+        with open(rules, 'w') as f:
+            f.write('rename:\n  "右手首": "wrist_R"\nrenmae:\n  "左手首": "wrist_L"\n')
+        p.add(rules)
+        p.op('rename')
+        p.select('rename-in', 'dance.vmd')
+        p.select('rename-rules', 'typo.yaml')
+        p.go('rename')
+        argv = ['posekit', 'rename', 'dance.vmd', '--rules', 'typo.yaml', '-o', 'dance_typo.vmd']
+        st, so, se, files = self.same_as_native(argv, [sample('dance.vmd'), rules], [], status=2)
+        self.assertEqual(files, {})
+        self.assertIn('typo.yaml:3:1: unknown key', se)
+        self.assertEqual(p.messages(), se.strip())
+        self.assertEqual(p.d.find_elements(By.CSS_SELECTOR, '#result a[download]'), [])
+        p.shot('page-bad-file.png')
+        # still working
+        p.op('mirror')
+        p.select('mirror-in', 'dance.vmd')
+        p.go('mirror')
+        self.same_as_native(['posekit', 'mirror', 'dance.vmd', '-o', 'dance_mirrored.vmd'],
+                            [sample('dance.vmd')], ['dance_mirrored.vmd'])
+        shutil.rmtree(tmp)
+
+    # ---- the steps ----------------------------------------------------------
+
+    def test_check(self):
+        p = self.p
+        p.add(sample('dance.vmd'), corpus('pmx_nanoem_miku_bones.pmx'))
+        p.op('check')
+        p.select('check-in', 'dance.vmd')
+        p.select('check-model', 'pmx_nanoem_miku_bones.pmx')
+        p.check('check-suggest', True)
+        p.go('check')
+        rules = 'dance_for_pmx_nanoem_miku_bones_rules.yaml'
+        argv = ['posekit', 'check', 'dance.vmd', '--model', 'pmx_nanoem_miku_bones.pmx', '--json',
+                '--suggest-rules', rules]
+        st, so, se, files = self.same_as_native(argv, [sample('dance.vmd'), corpus('pmx_nanoem_miku_bones.pmx')],
+                                                [rules], status=1)
+        table = p.d.find_element(By.CSS_SELECTOR, '#result table.check').text
+        self.assertIn('右親指０', table)
+        self.assertIn('左親指０', table)
+        self.assertIn(files[rules].decode('utf-8').splitlines()[-1].strip(),
+                      p.d.find_element(By.CSS_SELECTOR, '#result pre.yaml').text)
+
+    def test_size_with_camera(self):
+        p = self.p
+        dance, cam, mei = corpus('vmd_wavefile_v2.vmd'), corpus('vmd_wavefile_camera.vmd'), corpus('pmd_mei.pmd')
+        p.add(dance, cam, mei)
+        p.op('size')
+        p.select('size-in', 'vmd_wavefile_v2.vmd')
+        p.select('size-from', '@auto')
+        p.select('size-to', 'pmd_mei.pmd')
+        p.select('size-camera', 'vmd_wavefile_camera.vmd')
+        p.go('size')
+        out, rep = 'vmd_wavefile_v2_sized_to_pmd_mei.vmd', 'vmd_wavefile_v2_sized_to_pmd_mei_report.json'
+        self.same_as_native(['posekit', 'retarget', 'vmd_wavefile_v2.vmd', '--from', '@auto', '--to', 'pmd_mei.pmd',
+                             '-o', out, '--report', rep], [dance, mei], [out, rep])
+        cout = 'vmd_wavefile_camera_sized_to_pmd_mei.vmd'
+        self.same_as_native(['posekit', 'retarget', 'vmd_wavefile_camera.vmd', '--from', '@auto', '--to', 'pmd_mei.pmd',
+                             '--motion', 'vmd_wavefile_v2.vmd', '-o', cout], [dance, cam, mei], [cout])
+        facts = p.d.find_element(By.CSS_SELECTOR, '#result ul.facts').text
+        self.assertIn('hand contacts', facts)
+        self.assertIn('posekit retarget: camera:', p.messages())
+
+    def test_size_between_models_then_see(self):
+        p = self.p
+        bow, mei, sd = corpus('vmd_imas_azusa_bow1.vmd'), corpus('pmd_mei.pmd'), corpus('pmd_sd_mei.pmd')
+        p.add(bow, mei, sd)
+        p.op('size')
+        p.select('size-in', 'vmd_imas_azusa_bow1.vmd')
+        p.select('size-from', 'pmd_mei.pmd')
+        p.select('size-to', 'pmd_sd_mei.pmd')
+        p.check('size-fingers', True)
+        p.go('size')
+        out, rep = 'vmd_imas_azusa_bow1_sized_to_pmd_sd_mei.vmd', 'vmd_imas_azusa_bow1_sized_to_pmd_sd_mei_report.json'
+        self.same_as_native(['posekit', 'retarget', 'vmd_imas_azusa_bow1.vmd', '--from', 'pmd_mei.pmd', '--to',
+                             'pmd_sd_mei.pmd', '-o', out, '--report', rep, '--fingers'], [bow, mei, sd], [out, rep])
+        # before and after, side by side: the sized dance on the SD model over the original on Mei
+        p.d.find_element(By.CSS_SELECTOR, '#result button.see-ba').click()
+        p.wait(lambda d: d.find_elements(By.CSS_SELECTOR, '#result figure.picture svg'))
+        self.assertTrue(p.by_id('op-see').is_displayed())
+        p.type('see-frame-n', '12')
+        p.by_id('see-frame-n').send_keys('\t')
+        svg = 'vmd_imas_azusa_bow1_sized_to_pmd_sd_mei_frame12_on_pmd_sd_mei.svg'
+        p.wait(lambda d: svg in p.offered(), 60)
+        self.same_as_native(['posekit', 'draw', out, '--model', 'pmd_sd_mei.pmd', '--frame', '12', '--vs',
+                             'vmd_imas_azusa_bow1.vmd', '--vs-model', 'pmd_mei.pmd', '-o', svg],
+                            [bow, mei, sd, os.path.join(p.downloads, out)], [svg])
+        p.shot('page-size-see-vs.png')
+
+    def test_overlay(self):
+        p = self.p
+        p.add(sample('dance.vmd'), sample('hands/right_fist.vpd'))
+        p.op('overlay')
+        p.select('overlay-in', 'dance.vmd')
+        p.select('overlay-pose', 'right_fist.vpd')
+        p.type('overlay-bones', '@fingers_R')
+        p.type('overlay-frames', '30-60')
+        p.type('overlay-fade', '6')
+        p.go('overlay')
+        self.same_as_native(['posekit', 'overlay', 'dance.vmd', '--pose', 'right_fist.vpd', '--bones', '@fingers_R',
+                             '--frames', '30-60', '--fade', '6', '-o', 'dance_with_right_fist.vmd'],
+                            [sample('dance.vmd'), sample('hands/right_fist.vpd')], ['dance_with_right_fist.vmd'])
+        self.assertIn('15 bones changed', p.messages())
+
+    def test_diff_table_and_heatmap(self):
+        p = self.p
+        a, b, gene = sample('dance.vmd'), corpus('vmd_imas_azusa_bow1.vmd'), corpus('pmx_gene.pmx')
+        p.add(a, b, gene)
+        p.op('diff')
+        p.select('diff-a', 'dance.vmd')
+        p.select('diff-b', 'vmd_imas_azusa_bow1.vmd')
+        p.type('diff-frames', 'all')
+        p.select('diff-model', 'pmx_gene.pmx')
+        p.go('diff')
+        svg = 'dance_vs_vmd_imas_azusa_bow1_diff.svg'
+        argv = ['posekit', 'diff', 'dance.vmd', 'vmd_imas_azusa_bow1.vmd', '--frames', 'all', '--model',
+                'pmx_gene.pmx', '--json', '--svg', svg]
+        st, so, se, files = self.same_as_native(argv, [a, b, gene], [svg], status=1)
+        import json
+        d = json.loads(so)
+        rows = p.d.find_elements(By.CSS_SELECTOR, '#result table.diff tbody tr')
+        self.assertEqual(len(rows), len([x for x in d['bones'] if x['differs']]))
+        self.assertEqual(rows[0].find_elements(By.TAG_NAME, 'td')[0].text, d['bones'][0]['name'])
+        self.assertTrue(p.d.find_elements(By.CSS_SELECTOR, '#result figure.picture svg'))
+        p.shot('page-diff.png')
+
+    def test_diff_two_poses(self):
+        p = self.p
+        a, b = sample('hands/right_fist.vpd'), sample('hands/right_open.vpd')
+        p.add(a, b)
+        p.op('diff')
+        p.select('diff-a', 'right_fist.vpd')
+        p.select('diff-b', 'right_open.vpd')
+        p.go('diff')
+        svg = 'right_fist_vs_right_open_diff.svg'
+        self.same_as_native(['posekit', 'diff', 'right_fist.vpd', 'right_open.vpd', '--json', '--svg', svg],
+                            [a, b], [svg], status=1)
+
+    def test_reduce_bake_convert_mirror_rename(self):
+        p = self.p
+        dance, fist, rules = sample('dance.vmd'), sample('hands/right_fist.vpd'), os.path.join(SRC, 'rules', 'ja-en.yaml')
+        p.add(dance, fist, rules)
+        p.op('bake')
+        p.select('bake-in', 'dance.vmd')
+        p.go('bake')
+        self.same_as_native(['posekit', 'bake', 'dance.vmd', '-o', 'dance_baked.vmd'], [dance], ['dance_baked.vmd'])
+        baked = os.path.join(p.downloads, 'dance_baked.vmd')
+        p.op('reduce')
+        p.select('reduce-in', 'dance_baked.vmd')  # the page's own output, used as an input
+        p.type('reduce-deg', '0.2')
+        p.go('reduce')
+        self.same_as_native(['posekit', 'reduce', 'dance_baked.vmd', '--max-deg', '0.2', '-o',
+                             'dance_baked_reduced.vmd'], [baked], ['dance_baked_reduced.vmd'])
+        p.op('convert')
+        p.select('convert-in', 'dance.vmd')
+        p.type('convert-frame', '60')
+        p.go('convert')
+        self.same_as_native(['posekit', 'convert', 'dance.vmd', '-o', 'dance_frame60.vpd', '--frame', '60'],
+                            [dance], ['dance_frame60.vpd'])
+        p.select('convert-in', 'right_fist.vpd')
+        p.type('convert-frame', '30')
+        p.go('convert')
+        self.same_as_native(['posekit', 'convert', 'right_fist.vpd', '-o', 'right_fist.vmd', '--frame', '30'],
+                            [fist], ['right_fist.vmd'])
+        p.op('mirror')
+        p.select('mirror-in', 'right_fist.vpd')
+        p.go('mirror')
+        self.same_as_native(['posekit', 'mirror', 'right_fist.vpd', '-o', 'right_fist_mirrored.vpd'], [fist],
+                            ['right_fist_mirrored.vpd'])
+        p.op('rename')
+        p.select('rename-in', 'dance.vmd')
+        p.select('rename-rules', 'ja-en.yaml')
+        p.go('rename')
+        self.same_as_native(['posekit', 'rename', 'dance.vmd', '--rules', 'ja-en.yaml', '-o', 'dance_ja-en.vmd'],
+                            [dance, rules], ['dance_ja-en.vmd'])
+        p.check('rename-reverse', True)
+        p.select('rename-in', 'dance_ja-en.vmd')
+        p.go('rename')
+        got = p.download('dance_ja-en_ja-en_reversed.vmd')
+        with open(dance, 'rb') as f:
+            self.assertTrue(got == f.read(), 'rename there and back gives the dance back')
+
+    def test_see_slider(self):
+        p = self.p
+        p.add(sample('dance.vmd'), corpus('pmx_gene.pmx'))
+        p.op('see')
+        p.select('see-in', 'dance.vmd')
+        p.select('see-model', 'pmx_gene.pmx')
+        self.assertEqual(p.by_id('see-frame').get_attribute('max'), '150')
+        p.go('see')
+        p.wait(lambda d: d.find_elements(By.CSS_SELECTOR, '#result figure.picture svg'))
+        # the slider redraws as it moves (keyboard: End goes to the last frame)
+        p.by_id('see-frame').send_keys('\ue010')  # End
+        svg = 'dance_frame150_on_pmx_gene.svg'
+        p.wait(lambda d: svg in p.offered(), 60)
+        self.assertEqual(p.by_id('see-frame-n').get_attribute('value'), '150')
+        self.same_as_native(['posekit', 'draw', 'dance.vmd', '--model', 'pmx_gene.pmx', '--frame', '150', '-o', svg],
+                            [sample('dance.vmd'), corpus('pmx_gene.pmx')], [svg])
+        p.select('see-view', 'all')
+        svg = 'dance_frame150_on_pmx_gene.svg'
+        p.wait(lambda d: '--view all' in d.find_element(By.CSS_SELECTOR, '#result .cmd code').text, 60)
+        p.shot('page-see.png')
+
+
+class PageLooks(unittest.TestCase):
+    """The page in Japanese at phone width: screenshots to look at."""
+
+    def test_japanese_phone(self):
+        p = Page(width=390, height=1600, lang='ja')
+        try:
+            p.add(sample('dance.vmd'), corpus('pmx_gene.pmx'))
+            self.assertEqual(p.d.find_element(By.CSS_SELECTOR, '#op-check button.go').text, 'チェックする')
+            self.assertIn('モーション', p.file_entry('dance.vmd').text)
+            p.op('see')
+            p.select('see-in', 'dance.vmd')
+            p.select('see-model', 'pmx_gene.pmx')
+            p.go('see')
+            width = p.js('return document.documentElement.scrollWidth')
+            self.assertLessEqual(width, 390, 'nothing wider than the phone')
+            p.shot('page-ja-phone.png')
+            p.d.find_element(By.CSS_SELECTOR, 'button[data-lang=en]').click()
+            self.assertEqual(p.d.find_element(By.CSS_SELECTOR, '#op-check button.go').get_attribute('textContent'), 'Check')
+            self.assertEqual(p.js('return document.documentElement.lang'), 'en')
+        finally:
+            p.close()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--site', default=os.path.join(SRC, 'build-web', 'site'))
+    ap.add_argument('--corpus', default=os.environ.get('PK_CORPUS', '/work/shared/corpus'))
+    ap.add_argument('--posekit', default=os.path.join(SRC, 'build', 'cli', 'posekit'))
+    ap.add_argument('--artefacts', default=None)
+    ap.add_argument('-k', action='append', default=[])
+    a, rest = ap.parse_known_args()
+    OPT.site, OPT.corpus, OPT.posekit = a.site, a.corpus, os.path.abspath(a.posekit)
+    OPT.artefacts = a.artefacts or os.path.join(os.path.dirname(os.path.abspath(a.site)), 'artefacts')
+    argv = [sys.argv[0]] + rest + sum((['-k', k] for k in a.k), [])
+    unittest.main(argv=argv, verbosity=2)
+
+
+if __name__ == '__main__':
+    main()
