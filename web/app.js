@@ -224,7 +224,7 @@
   /* ---------- results ---------- */
 
   function clearResult() {
-    lastResultUrls.forEach(function (u) { URL.revokeObjectURL(u); });
+    lastResultUrls.forEach(function (u) { if (u) URL.revokeObjectURL(u); });
     lastResultUrls = [];
     $('result').textContent = '';
   }
@@ -315,6 +315,7 @@
       li.appendChild(el('span', { cls: 'file-name', text: f.name }));
       li.appendChild(document.createTextNode(' (' + f.data.byteLength.toLocaleString() + ' bytes) '));
       li.appendChild(downloadLink(f));
+      if (!find(f.name) || find(f.name) !== f) lastResultUrls.push(f.url);
       ul.appendChild(li);
     });
     parent.appendChild(ul);
@@ -350,7 +351,12 @@
   /* a run's written files become files of the page (to download, to see,
    * to use in the next step) */
   function keepOutputs(r) {
-    return Promise.all((r.files || []).map(function (o) { return addFile(o.name, o.data, true); }));
+    return Promise.all((r.files || []).map(function (o) {
+      if (/\.(vmd|vpd|ya?ml)$/i.test(o.name)) return addFile(o.name, o.data, true);
+      return { name: o.name, data: o.data, made: true }; /* pictures, reports: download only */
+    })).then(function (outs) {
+      return outs;
+    });
   }
 
   function fail(parent, err) {
@@ -390,6 +396,8 @@
     }
     return next().catch(function (err) { fail(block, err); }).then(function () {
       setBusy(false);
+      var h = block.querySelector('h3');
+      if (h) { h.setAttribute('tabindex', '-1'); h.focus(); }
       if (drawAgain) { drawAgain = false; draw(); }
     });
   }
@@ -649,7 +657,8 @@
     var inName = $('see-in').value, model = $('see-model').value, vs = $('see-vs').value, vsModel = $('see-vs-model').value;
     var frame = String(+$('see-frame').value || 0);
     var motion = isMotion(inName) || (vs && isMotion(vs));
-    var out = safe(base(inName) + (motion ? '_frame' + frame : '') + '_on_' + base(model) + '.svg');
+    var view = $('see-view').value;
+    var out = safe(base(inName) + (motion ? '_frame' + frame : '') + '_on_' + base(model) + (view !== 'front' ? '_' + view : '') + '.svg');
     var argv = ['posekit', 'draw', arg(inName), '--model', arg(model)];
     if (motion) argv.push('--frame', frame);
     var names = [inName, model];

@@ -70,6 +70,9 @@ class Page:
         o.add_experimental_option('prefs', {'download.default_directory': self.downloads,
                                             'download.prompt_for_download': False})
         self.d = webdriver.Chrome(options=o)
+        if width < 500:  # a window is at least 500 px wide: a phone is emulated
+            self.d.execute_cdp_cmd('Emulation.setDeviceMetricsOverride',
+                                   {'width': width, 'height': height, 'deviceScaleFactor': 1, 'mobile': True})
         self.d.execute_cdp_cmd('Browser.setDownloadBehavior',
                                {'behavior': 'allow', 'downloadPath': self.downloads})
         self.d.get('file://' + os.path.join(os.path.abspath(OPT.site), 'index.html') + '?lang=' + lang)
@@ -95,6 +98,10 @@ class Page:
         want = n + len(paths)
         self.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, '#file-list li')) >= want and
                   not d.find_elements(By.CSS_SELECTOR, '#file-list li[data-kind=reading]'))
+
+    def kinds(self):
+        return {li.get_attribute('data-name'): li.get_attribute('data-kind')
+                for li in self.d.find_elements(By.CSS_SELECTOR, '#file-list li')}
 
     def file_entry(self, name):
         for li in self.d.find_elements(By.CSS_SELECTOR, '#file-list li'):
@@ -309,6 +316,8 @@ class PageTest(unittest.TestCase):
         cout = 'vmd_wavefile_camera_sized_to_pmd_mei.vmd'
         self.same_as_native(['posekit', 'retarget', 'vmd_wavefile_camera.vmd', '--from', '@auto', '--to', 'pmd_mei.pmd',
                              '--motion', 'vmd_wavefile_v2.vmd', '-o', cout], [dance, cam, mei], [cout])
+        self.assertEqual(p.kinds(), {'vmd_wavefile_v2.vmd': 'motion', 'vmd_wavefile_camera.vmd': 'camera',
+                                     'pmd_mei.pmd': 'model', out: 'motion', cout: 'camera'})
         facts = p.d.find_element(By.CSS_SELECTOR, '#result ul.facts').text
         self.assertIn('hand contacts', facts)
         self.assertIn('posekit retarget: camera:', p.messages())
@@ -374,6 +383,9 @@ class PageTest(unittest.TestCase):
         self.assertEqual(len(rows), len([x for x in d['bones'] if x['differs']]))
         self.assertEqual(rows[0].find_elements(By.TAG_NAME, 'td')[0].text, d['bones'][0]['name'])
         self.assertTrue(p.d.find_elements(By.CSS_SELECTOR, '#result figure.picture svg'))
+        # the picture is offered for download, not listed as an input
+        self.assertEqual(p.kinds(), {'dance.vmd': 'motion', 'vmd_imas_azusa_bow1.vmd': 'motion',
+                                     'pmx_gene.pmx': 'model'})
         p.shot('page-diff.png')
 
     def test_diff_two_poses(self):
@@ -449,8 +461,8 @@ class PageTest(unittest.TestCase):
         self.same_as_native(['posekit', 'draw', 'dance.vmd', '--model', 'pmx_gene.pmx', '--frame', '150', '-o', svg],
                             [sample('dance.vmd'), corpus('pmx_gene.pmx')], [svg])
         p.select('see-view', 'all')
-        svg = 'dance_frame150_on_pmx_gene.svg'
-        p.wait(lambda d: '--view all' in d.find_element(By.CSS_SELECTOR, '#result .cmd code').text, 60)
+        p.wait(lambda d: 'dance_frame150_on_pmx_gene_all.svg' in p.offered(), 60)
+        self.assertIn('--view all', p.commands()[0])
         p.shot('page-see.png')
 
 
@@ -467,6 +479,7 @@ class PageLooks(unittest.TestCase):
             p.select('see-in', 'dance.vmd')
             p.select('see-model', 'pmx_gene.pmx')
             p.go('see')
+            self.assertEqual(p.js('return window.innerWidth'), 390)
             width = p.js('return document.documentElement.scrollWidth')
             self.assertLessEqual(width, 390, 'nothing wider than the phone')
             p.shot('page-ja-phone.png')
