@@ -54,12 +54,19 @@ int cli_model_dump(const char *path, bool strict);
 
 /* Runs posekit with UTF-8 arguments (argv[1] the command); returns the
  * exit status.  Called by the platform's entry point (main_posix.c,
- * main_win32.c). */
+ * main_win32.c, main_web.c). */
 int cli_main(int argc, char **argv);
+
 /* True when name is one of the commands. */
 bool cli_is_command(const char *name);
 
 /* ---- progress.c ---- */
+
+/* The system's own receiver of long work's progress, called with the
+ * command's name as ctx, or NULL: none, only a terminal's progress line
+ * (progress_none.c; progress_web.c: the page's progress bar; meson picks
+ * one). */
+pk_progress_fn cli_progress_own(void);
 
 /* The state of the progress line of one command (the caller's: it
  * outlives the work). */

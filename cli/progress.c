@@ -4,9 +4,11 @@
  * has taken a second, cleared before anything else is printed and at the
  * end.  Only when standard error is a terminal and the command reports
  * progress (pk_step_cli.progress) without --quiet: never in a pipe, a file
- * or a job's report. */
+ * or a job's report.  Where the system has a receiver of its own
+ * (cli_progress_own: a web page's bar), it gets the callback instead. */
 #include "cli.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* The engine's callback: the line again when the percentage, the work
@@ -38,7 +40,10 @@ void cli_progress_start(cli_progress *p, const char *cmd, pk_log *log)
     p->cmd = cmd;
     p->start = time(NULL);
     p->pct = -1;
-    if (pk_stderr_is_terminal())
+    pk_progress_fn own = cli_progress_own();
+    if (own)
+        pk_log_set_progress(log, own, (void *)(uintptr_t)cmd);
+    else if (pk_stderr_is_terminal())
         pk_log_set_progress(log, show, p);
 }
 

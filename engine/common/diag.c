@@ -178,6 +178,7 @@ void pki_log_sum_init(pki_log_sum *s)
     memset(s, 0, sizeof *s);
 }
 
+static char *vformat(const char *fmt, va_list ap) PK_PRINTF(1, 0);
 static char *vformat(const char *fmt, va_list ap)
 {
     va_list copy;

@@ -1,7 +1,8 @@
 /*
  * posix.c — platform.h on POSIX systems (Linux first): open/mmap/madvise
  * for reads, mkstemp/fchmod/fsync/rename for atomic writes, mkdir,
- * stat/realpath/readlink for file facts, glibc iconv "CP932" for names.
+ * stat/realpath/readlink for file facts.  CP932 is in a file of its own:
+ * cp932_iconv.c (glibc iconv) or cp932_table.c (a table made from it).
  *
  * Atomic write: the bytes go to "DIR/.NAME.XXXXXX" in the target's folder
  * (same file system, so rename is atomic), every write and the close are
@@ -19,7 +20,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <dirent.h>
-#include <iconv.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +29,15 @@
 #include <unistd.h>
 
 /* ---- reading ---- */
+
+/* Files are mapped (mmap), except under Emscripten: there a "mapping" is a
+ * copy into the heap all the same and the advice calls (madvise) are not
+ * implemented, so a file is read into the heap and no advice given. */
+#ifdef __EMSCRIPTEN__
+enum { MAP_FILES = 0 };
+#else
+enum { MAP_FILES = 1 };
+#endif
 
 static int read_all_fd(int fd, const uint8_t **data, size_t *len_out, pk_region **region,
                        pk_log *log)
@@ -103,7 +112,7 @@ int pki_os_read(const char *path, const uint8_t **data, size_t *len, pk_region *
         return -1;
     }
     int rc = 0;
-    if (S_ISREG(st.st_mode) && st.st_size > 0) {
+    if (MAP_FILES && S_ISREG(st.st_mode) && st.st_size > 0) {
         /* mmap: no copy, and the pages count once however big the file. */
         size_t n = (size_t)st.st_size;
         void *p = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -118,7 +127,7 @@ int pki_os_read(const char *path, const uint8_t **data, size_t *len, pk_region *
             *data = p;
             *len = n;
         }
-    } else if (!S_ISREG(st.st_mode)) {
+    } else if (!S_ISREG(st.st_mode) || st.st_size > 0) {
         rc = read_all_fd(fd, data, len, region, log); /* a pipe, a terminal, a device */
     }
     close(fd);
@@ -140,7 +149,7 @@ void pki_os_drop_consumed(pk_region *r, size_t upto)
 
 void pki_os_advise_huge(void *p, size_t n)
 {
-#ifdef MADV_HUGEPAGE
+#if defined(MADV_HUGEPAGE) && !defined(__EMSCRIPTEN__)
     const uintptr_t huge = (uintptr_t)2 << 20;
     if (!p || n < huge)
         return;
@@ -698,60 +707,6 @@ char *pki_os_uninstalled_data(const char *sub)
 char *pki_os_installed_data(const char *sub)
 {
     return pki_os_join(PK_INSTALLED_DATA, sub);
-}
-
-/* ---- CP932 ---- */
-
-struct pki_os_cp932 {
-    iconv_t dec, enc; /* each opened when first needed */
-};
-
-pki_os_cp932 *pki_os_cp932_open(void)
-{
-    pki_os_cp932 *c = malloc(sizeof *c);
-    if (c) {
-        c->dec = (iconv_t)-1;
-        c->enc = (iconv_t)-1;
-    }
-    return c;
-}
-
-void pki_os_cp932_close(pki_os_cp932 *c)
-{
-    if (!c)
-        return;
-    if (c->dec != (iconv_t)-1)
-        iconv_close(c->dec);
-    if (c->enc != (iconv_t)-1)
-        iconv_close(c->enc);
-    free(c);
-}
-
-static int convert(iconv_t *cd, const char *to, const char *from, const void *in, size_t n,
-                   char *out, size_t cap)
-{
-    if (!cd)
-        return -1;
-    if (*cd == (iconv_t)-1 && (*cd = iconv_open(to, from)) == (iconv_t)-1)
-        return -1;
-    char *ip = (char *)(uintptr_t)in;
-    size_t inleft = n;
-    char *op = out;
-    size_t oleft = cap;
-    iconv(*cd, NULL, NULL, NULL, NULL);
-    if (iconv(*cd, &ip, &inleft, &op, &oleft) == (size_t)-1 || inleft)
-        return -1;
-    return (int)(op - out);
-}
-
-int pki_os_cp932_decode(pki_os_cp932 *c, const uint8_t *in, size_t n, char out[8])
-{
-    return convert(c ? &c->dec : NULL, "UTF-8", "CP932", in, n, out, 8);
-}
-
-int pki_os_cp932_encode(pki_os_cp932 *c, const char *in, size_t n, uint8_t out[4])
-{
-    return convert(c ? &c->enc : NULL, "CP932", "UTF-8", in, n, (char *)out, 4);
 }
 
 /* ---- many files ---- */
