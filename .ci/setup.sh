@@ -26,11 +26,19 @@ cd "$(dirname "$0")/.."
 #                                      sources, fetched with
 #                                      dpkg-dev's `apt-get source` from the
 #                                      deb-src entry added below) run under Wine
+#   emscripten chromium chromium-driver python3-selenium
+#                                      stage E (tests/web/web.sh): the site
+#                                      of web/build.sh (emcc; cmake and
+#                                      `apt-get source` build libyaml for
+#                                      it) run in headless Chromium
+#   brotli                             stage E reports the site's size
+#                                      compressed
 # clang is not installed here: only tests/fuzz/fuzz.sh needs it (libFuzzer).
 required=(meson ninja-build pkg-config gcc libyaml-dev libcmocka-dev
     locales perl python3 libxml2-utils
-    gcc-mingw-w64-x86-64 cmake dpkg-dev zip unzip wine64)
-optional=(scdoc)
+    gcc-mingw-w64-x86-64 cmake dpkg-dev zip unzip wine64
+    emscripten chromium chromium-driver python3-selenium)
+optional=(scdoc brotli)
 # node and npm may come from elsewhere (e.g. a nodesource nodejs that bundles
 # npm and conflicts with Debian's npm): only ask Debian when a command is missing.
 command -v node >/dev/null 2>&1 || optional+=(nodejs)

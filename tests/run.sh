@@ -8,8 +8,12 @@
 #   W  Windows: the zip of .ci/build-windows.sh (mingw-w64, -Dwerror=true),
 #      posekit.exe run under Wine against build A's Linux binary
 #      (tests/windows/wine.sh; its checks count like test cases)
-# W runs beside A's tests and build B, as soon as A's binary is built:
-# most of its time is spent waiting on Wine, not computing.
+#   E  the browser: the site of web/build.sh (Emscripten, -Dwerror=true),
+#      its engine run in headless Chromium against build A's Linux binary
+#      (tests/web/web.sh; its checks count like test cases)
+# W and E run beside A's tests and build B, as soon as A's binary is
+# built: most of W's time is spent waiting on Wine, and E's compile is
+# short.
 # The shared corpus is passed with -Dcorpus_dir when ../shared/corpus (or
 # $PK_CORPUS_DIR) exists.  Prints the results of each build and the time
 # each stage took (wall, and the CPU time of its commands), then the
@@ -20,7 +24,7 @@
 # failed: CI has every tool and the corpus, so a skip there would hide a
 # check.  Exit status 0 only when nothing failed.
 #
-# Environment: PK_CORPUS_DIR (corpus folder), PK_BUILDS ("a b w" by
+# Environment: PK_CORPUS_DIR (corpus folder), PK_BUILDS ("a b w e" by
 # default; "a" runs build A only), PK_JOBS (parallel tests; default: cores),
 # CI (true: skips fail).
 set -uo pipefail
@@ -191,8 +195,9 @@ run_build() { # NAME DIR DESCRIPTION MESON-OPTIONS...
     configure_and_compile "$name" "$dir" "$@"
     stage_end "$name compile"
     [ "$built_ok" = 1 ] || return
-    # W starts as soon as build A's binary is there.
+    # W and E start as soon as build A's binary is there.
     [ "$name" = A ] && [ "$want_w" = 1 ] && start_wine "$src/$dir"
+    [ "$name" = A ] && [ "$want_e" = 1 ] && start_web "$src/$dir"
     stage_begin
     rm -f "$dir/meson-logs/testlog.json"
     meson test -C "$dir" --no-rebuild --print-errorlogs --num-processes "$jobs"
@@ -244,12 +249,54 @@ finish_wine() {
     add_counts "W (Windows under Wine)" "$p" "$f" "$s" "${bad:--}" "${skips:--}"
 }
 
-builds=${PK_BUILDS:-a b w}
-want_w=0
+# Stage E: tests/web/web.sh in the background, its output in
+# build-web/web.log, as stage W.
+web_pid=
+start_web() { # [LINUX-BUILD-DIR]
+    mkdir -p build-web
+    rm -f build-web/web-stage.txt
+    local ref=()
+    [ $# -gt 0 ] && ref=(env "PK_LINUX_BUILD=$1")
+    echo "=== build E: the browser (Emscripten -Dwerror=true) in headless Chromium, beside the" \
+        "Linux builds (build-web/web.log)"
+    (
+        stage_begin
+        "${ref[@]}" env PK_CORPUS_DIR="$corpus" bash tests/web/web.sh >build-web/web.log 2>&1
+        stage_line "E (site and Chromium)"
+        echo "$stage_text" >build-web/web-stage.txt
+    ) &
+    web_pid=$!
+}
+finish_web() {
+    local p f s line bad skips
+    [ -n "$web_pid" ] || start_web
+    stage_begin
+    wait "$web_pid"
+    stage_end "E (its rest after B)"
+    [ -f build-web/web-stage.txt ] && stage_times+=("$(cat build-web/web-stage.txt)")
+    echo
+    echo "=== build E: the browser (build-web/web.log)"
+    grep -E '^(web:|FAIL|SKIP)' build-web/web.log
+    line=$(grep -E '^web: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' build-web/web.log | tail -n 1)
+    if [ -z "$line" ]; then
+        tail -n 20 build-web/web.log
+        summary+=("build E: tests/web/web.sh ended without a result line")
+        total_f=$((total_f + 1))
+        return
+    fi
+    read -r p f s < <(sed -E 's/^web: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1 \2 \3/' <<<"$line")
+    bad=$(grep -E '^web: failing: ' build-web/web.log | tail -n 1 | sed 's/^web: failing: //; s/ /,/g')
+    skips=$(grep -E '^SKIP ' build-web/web.log | sed 's/^SKIP //; s/ (.*//; s/ /_/g' | paste -sd, -)
+    add_counts "E (browser)" "$p" "$f" "$s" "${bad:--}" "${skips:--}"
+}
+
+builds=${PK_BUILDS:-a b w e}
+want_w=0 want_e=0
 for b in $builds; do
     case $b in
         a | b) ;;
         w) want_w=1 ;;
+        e) want_e=1 ;;
         *) echo "tests/run.sh: unknown build '$b'" >&2; exit 2 ;;
     esac
 done
@@ -261,6 +308,7 @@ for b in $builds; do
     esac
 done
 [ "$want_w" = 1 ] && finish_wine
+[ "$want_e" = 1 ] && finish_web
 
 echo
 echo "=== results"

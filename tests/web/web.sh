@@ -1,0 +1,147 @@
+#!/bin/bash
+# tests/web/web.sh — stage E of tests/run.sh: the page's engine
+# (WebAssembly, doc/web.md) in headless Chromium against the native CLI.
+#
+#  1. builds the site with web/build.sh (-Dwerror=true) into build-web/;
+#  2. a Linux reference: $PK_LINUX_BUILD (tests/run.sh passes build A's
+#     folder when build A ran) or its own build in build-web/linux;
+#  3. checks, each counted once:
+#     cp932    tests/windows/cp932_table.c built for WebAssembly (the
+#              table of engine/platform/cp932_table.c, run under node) and
+#              for Linux (glibc iconv): the same table, both ways;
+#     size     the site compressed (gzip -9) is under 1 MB;
+#     the rest tests/web/web_tests.py: every operation in the engine's
+#              worker in Chromium, byte for byte against the Linux binary,
+#              bad files, the protocol, a download, screenshots of drawn
+#              pictures (build-web/artefacts/).
+# Last line: "web: N passed, N failed, N skipped in T s".  Exit status 0
+# only when nothing failed.  Logs: build-web/logs/.
+#
+# Environment: PK_CORPUS_DIR (as tests/run.sh), PK_LINUX_BUILD (a Linux
+# build folder of this tree), PK_WEB_ONLY (a regex: only the checks of
+# web_tests.py it matches).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+src=$(pwd)
+out=$src/build-web
+logs=$out/logs
+art=$out/artefacts
+t_start=$(date +%s)
+rm -rf "$logs" "$art"
+mkdir -p "$logs" "$art"
+
+pass=0 failn=0 skipn=0
+failed=()
+ok() { pass=$((pass + 1)); echo "PASS $1"; }
+bad() { # NAME WHY
+    failn=$((failn + 1))
+    failed+=("$1")
+    echo "FAIL $1: $2"
+}
+skip() { skipn=$((skipn + 1)); echo "SKIP $1 ($2)"; }
+finish() {
+    local t=$(($(date +%s) - t_start))
+    [ ${#failed[@]} -gt 0 ] && echo "web: failing: ${failed[*]}"
+    echo "web: $pass passed, $failn failed, $skipn skipped in $t s"
+    [ "$failn" -eq 0 ]
+    exit
+}
+tick=$(getconf CLK_TCK 2>/dev/null || echo 100)
+read -r -a cpu0 </proc/$$/stat
+stamp() {
+    local st
+    read -r -a st </proc/$$/stat
+    echo "web: $1 ($(($(date +%s) - t_start)) s; CPU $(awk -v u=$((st[15] - cpu0[15])) \
+        -v s=$((st[16] - cpu0[16])) -v t="$tick" 'BEGIN { printf "%.1f s user, %.1f s system", u / t, s / t }'))"
+    cpu0=("${st[@]}")
+}
+
+corpus=${PK_CORPUS_DIR:-}
+if [ -z "$corpus" ] && [ -d ../shared/corpus ]; then
+    corpus=$(cd ../shared/corpus && pwd)
+fi
+
+# ---- 1. the site ------------------------------------------------------------
+if ! bash web/build.sh >"$logs/build.log" 2>&1; then
+    bad "build" "web/build.sh failed: $(tail -n 20 "$logs/build.log")"
+    finish
+fi
+ok "build"
+stamp "site built"
+
+# ---- 2. the Linux reference ------------------------------------------------
+lb=${PK_LINUX_BUILD:-}
+if [ -z "$lb" ] || [ ! -x "$lb/cli/posekit" ]; then
+    lb=$out/linux
+    if { [ -f "$lb/build.ninja" ] || meson setup "$lb" -Dtests=false -Dman=disabled \
+        -Dwerror=true >"$logs/linux-setup.log" 2>&1; } &&
+        ninja -C "$lb" >"$logs/linux-build.log" 2>&1; then
+        :
+    else
+        bad "linux reference" "its build failed (see $logs/)"
+        finish
+    fi
+    stamp "Linux reference built"
+fi
+posekit=$lb/cli/posekit
+
+# ---- 3. checks ---------------------------------------------------------------
+# cp932: the whole table both ways, WebAssembly against glibc.
+d=$out/cp932
+mkdir -p "$d"
+wb=$out/posekit
+inc=(-I"$src/engine/include" -I"$src/engine")
+if ! gcc -std=gnu11 -O2 "${inc[@]}" -I"$lb/engine" tests/windows/cp932_table.c \
+    "$lb/engine/libposekit_internal.a" -o "$d/cp932_linux" 2>"$d/cc-linux.log"; then
+    bad "cp932: table" "Linux build failed: $(head -c 300 "$d/cc-linux.log")"
+elif ! NODE_PATH=/usr/share/nodejs emcc -std=gnu11 -O2 "${inc[@]}" -I"$wb/engine" \
+    tests/windows/cp932_table.c "$wb/engine/libposekit_internal.a" -sSINGLE_FILE=1 \
+    -sENVIRONMENT=node -o "$d/cp932_web.js" 2>"$d/cc-web.log"; then
+    bad "cp932: table" "WebAssembly build failed: $(head -c 300 "$d/cc-web.log")"
+else
+    "$d/cp932_linux" >"$d/linux.txt"
+    node "$d/cp932_web.js" >"$d/web.txt"
+    if [ ! -s "$d/linux.txt" ] || ! grep -q '^total d [1-9]' "$d/linux.txt"; then
+        bad "cp932: table" "the Linux table is empty"
+    elif cmp -s "$d/linux.txt" "$d/web.txt"; then
+        ok "cp932: table ($(tail -n 1 "$d/web.txt"))"
+    else
+        bad "cp932: table" "differs from glibc's: $(diff "$d/linux.txt" "$d/web.txt" | head -n 6 | tr '\n' ' ')"
+    fi
+fi
+stamp "CP932 table compared"
+
+# size: the site, compressed, under 1 MB (doc/web.md).
+raw=$(cat "$out"/site/* | wc -c)
+gz=$(cat "$out"/site/* | gzip -9 | wc -c)
+br=-
+command -v brotli >/dev/null && br=$(cat "$out"/site/* | brotli -c -q 11 | wc -c)
+echo "web: site size: $raw bytes, gzip -9 $gz, brotli $br"
+if [ "$gz" -lt 1048576 ]; then
+    ok "size: site under 1 MB compressed"
+else
+    bad "size: site under 1 MB compressed" "gzip -9 gives $gz bytes"
+fi
+
+if [ -z "$corpus" ]; then
+    skip "browser checks" "no corpus: set PK_CORPUS_DIR"
+    finish
+fi
+missing=$(python3 -c 'import sys; sys.path.insert(0, "tests/web"); import harness; print(harness.available())')
+if [ -n "$missing" ]; then
+    skip "browser checks" "missing: $missing"
+    finish
+fi
+python3 tests/web/web_tests.py "$out/site" "$posekit" "$corpus" "$art" >"$logs/web_tests.log" 2>&1
+grep -E '^(PASS|FAIL|SKIP|web:)' "$logs/web_tests.log" | grep -vE '^web: ([0-9]* passed|failing)'
+line=$(grep -E '^web: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$logs/web_tests.log" | tail -n 1)
+if [ -z "$line" ]; then
+    bad "browser checks" "web_tests.py ended without a result line: $(tail -n 15 "$logs/web_tests.log")"
+else
+    read -r p f s < <(sed -E 's/^web: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1 \2 \3/' <<<"$line")
+    pass=$((pass + p)) failn=$((failn + f)) skipn=$((skipn + s))
+    while read -r n; do failed+=("$n"); done < <(grep -E '^web: failing: ' "$logs/web_tests.log" |
+        sed 's/^web: failing: //' | tr ' ' '\n')
+fi
+stamp "browser checks done"
+finish
