@@ -1,20 +1,24 @@
 #!/usr/bin/env python3
-"""The page, driven in headless Chromium as a user drives it.
+"""test_page.py SITE POSEKIT CORPUS ARTEFACTS — the page (web/index.html)
+driven in headless Chromium (tests/web/harness.py) as a user drives it.
 
-Every test loads files through the page's file input, picks a step, sets
-its fields, clicks its button, and downloads what the page offers; each
+Every check loads files through the page's file input, picks a step, sets
+its fields, clicks its button and downloads what the page offers; each
 download is compared byte for byte with what the native posekit writes for
-the same argv in a folder holding the same files under the same names.
-The argv the page shows is checked against the one the test expects, so a
-page that builds the wrong command fails here, not only at the bytes.
+the same argv in a folder holding the same files under the same names
+(retarget's outputs within the tolerances of doc/web.md "Byte for byte",
+its messages byte for byte).  The argv the page shows is checked against
+the one the check expects, so a page that builds a wrong command fails
+here, not only at the bytes.  Screenshots: ARTEFACTS/page-*.png.
 
-  python3 tests/web/test_page.py --site build-web/site --corpus CORPUS \
-      --posekit build/cli/posekit [--artefacts DIR] [-k NAME]
-
-Screenshots go to the artefacts folder (default build-web/artefacts).
+One line per check, "PASS NAME" or "FAIL NAME: WHY"; last line
+"web: N passed, N failed, N skipped in T s" (as web_tests.py, for
+tests/web/web.sh).  PK_WEB_ONLY=REGEX runs the checks whose names match.
 """
 import argparse
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -22,9 +26,10 @@ import tempfile
 import time
 import unittest
 
-from selenium import webdriver
-from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select, WebDriverWait
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.dirname(os.path.dirname(HERE))
@@ -42,45 +47,68 @@ def sample(rel):
 def native(argv, inputs):
     """posekit run natively on copies of inputs (paths) under their own
     names: (status, stdout, stderr, {name: bytes} of every file written)."""
-    with tempfile.TemporaryDirectory(prefix='pk-native-') as d:
-        for p in inputs:
-            shutil.copyfile(p, os.path.join(d, os.path.basename(p)))
-        before = set(os.listdir(d))
-        env = dict(os.environ, POSEKIT_RULES_DIR=os.path.join(SRC, 'rules'))
-        r = subprocess.run([OPT.posekit] + argv[1:], cwd=d, capture_output=True, env=env)
-        out = {}
-        for n in os.listdir(d):
-            if n not in before:
-                with open(os.path.join(d, n), 'rb') as f:
-                    out[n] = f.read()
-        return r.returncode, r.stdout.decode('utf-8'), r.stderr.decode('utf-8'), out
+    work = tempfile.mkdtemp(prefix='pk-native-')
+    try:
+        r = harness.native(OPT.posekit, argv, {os.path.basename(p): p for p in inputs},
+                           os.path.join(work, 'w'))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return r.status, r.stdout, r.stderr, r.files
+
+
+def near(name, got, want):
+    """'' when a retarget output is the native one within doc/web.md's
+    tolerances (a motion within 0.2 deg and 0.01 units at every frame, a
+    JSON report's numbers within 2% or 0.001), else what differs."""
+    if got == want:
+        return ''
+    if name.endswith('.json'):
+        def walk(a, b, path):
+            if isinstance(a, dict) and isinstance(b, dict):
+                if sorted(a) != sorted(b):
+                    return '%s: fields differ' % path
+                return next((w for w in (walk(a[k], b[k], path + '.' + k) for k in a) if w), '')
+            if isinstance(a, list) and isinstance(b, list):
+                if len(a) != len(b):
+                    return '%s: %d vs %d items' % (path, len(a), len(b))
+                return next((w for w in (walk(x, y, '%s[%d]' % (path, i))
+                                         for i, (x, y) in enumerate(zip(a, b))) if w), '')
+            if isinstance(a, (int, float)) and isinstance(b, (int, float)) and \
+                    not isinstance(a, bool) and not isinstance(b, bool):
+                return '' if abs(a - b) <= max(0.001, 0.02 * max(abs(a), abs(b))) else \
+                    '%s: %r vs %r' % (path, a, b)
+            return '' if a == b else '%s: %r vs %r' % (path, a, b)
+        return walk(json.loads(got), json.loads(want), '$')
+    work = tempfile.mkdtemp(prefix='pk-near-')
+    try:
+        pa, pb = os.path.join(work, 'web-' + name), os.path.join(work, 'native-' + name)
+        with open(pa, 'wb') as f:
+            f.write(got)
+        with open(pb, 'wb') as f:
+            f.write(want)
+        p = subprocess.run([OPT.posekit, 'diff', pb, pa, '--frames', 'all', '--threshold', '0.2',
+                            '--pos-threshold', '0.01'], capture_output=True, text=True)
+        return '' if p.returncode == 0 else '%s: %s' % (name, (p.stdout.strip().splitlines() or [p.stderr])[-1])
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 class Page:
-    """The page in a browser, with a fresh download folder."""
+    """The page in the harness's browser, with an empty download folder."""
 
     def __init__(self, width=1200, height=1400, lang='en'):
-        o = webdriver.ChromeOptions()
-        o.add_argument('--headless=new')
-        o.add_argument('--no-sandbox')
-        o.add_argument('--disable-dev-shm-usage')
-        o.add_argument('--window-size=%d,%d' % (width, height))
-        o.set_capability('goog:loggingPrefs', {'browser': 'ALL'})
-        self.downloads = tempfile.mkdtemp(prefix='pk-dl-')
-        o.add_experimental_option('prefs', {'download.default_directory': self.downloads,
-                                            'download.prompt_for_download': False})
-        self.d = webdriver.Chrome(options=o)
-        if width < 500:  # a window is at least 500 px wide: a phone is emulated
-            self.d.execute_cdp_cmd('Emulation.setDeviceMetricsOverride',
-                                   {'width': width, 'height': height, 'deviceScaleFactor': 1, 'mobile': True})
-        self.d.execute_cdp_cmd('Browser.setDownloadBehavior',
-                               {'behavior': 'allow', 'downloadPath': self.downloads})
-        self.d.get('file://' + os.path.join(os.path.abspath(OPT.site), 'index.html') + '?lang=' + lang)
+        self.b = harness.Browser(OPT.site, OPT.artefacts)
+        self.d = self.b.driver
+        self.downloads = self.b.download_dir
+        self.b.clear_downloads()
+        self.d.execute_cdp_cmd('Emulation.setDeviceMetricsOverride',
+                               {'width': width, 'height': height, 'deviceScaleFactor': 1,
+                                'mobile': width < 500})
+        self.d.get('file://' + os.path.join(self.b.site, 'index.html') + '?lang=' + lang)
         self.wait(lambda d: d.execute_script('return !!window.PK_APP'), 20)
 
     def close(self):
-        self.d.quit()
-        shutil.rmtree(self.downloads, ignore_errors=True)
+        self.b.close()
 
     def wait(self, cond, timeout=120):
         return WebDriverWait(self.d, timeout, poll_frequency=0.1).until(cond)
@@ -165,14 +193,11 @@ class Page:
             return f.read()
 
     def shot(self, name):
-        os.makedirs(OPT.artefacts, exist_ok=True)
-        path = os.path.join(OPT.artefacts, name)
-        self.d.save_screenshot(path)
-        return path
+        return self.b.screenshot(name)
 
     def errors(self):
         """Console errors of the page (SEVERE), file-not-found of optional files aside."""
-        return [l for l in self.d.get_log('browser') if l['level'] == 'SEVERE']
+        return [m for m in self.b.console() if m['level'] == 'SEVERE']
 
 
 def quoted(argv):
@@ -195,19 +220,26 @@ class PageTest(unittest.TestCase):
         finally:
             self.p.close()
 
-    def same_as_native(self, argv, inputs, outputs, status=0):
-        """The page showed argv, ended with status, and each of outputs
-        downloads byte for byte as the native CLI writes it."""
+    def same_as_native(self, argv, inputs, outputs, status=0, close=False):
+        """The page showed argv, ended with status and the CLI's messages,
+        and each of outputs downloads byte for byte as the native CLI
+        writes it (close: within doc/web.md's tolerances)."""
         p = self.p
         self.assertIn(quoted(argv), p.commands())
         st, so, se, files = native(argv, inputs)
         self.assertEqual(st, status, se)
         self.assertIn(str(status), p.statuses())
+        if se.strip():
+            shown = [m.text for m in p.d.find_elements(By.CSS_SELECTOR, '#result pre.msg')]
+            self.assertIn(se.strip(), shown)
         for name in outputs:
             self.assertIn(name, files, 'native wrote %s' % sorted(files))
             got = p.download(name)
-            self.assertEqual(len(got), len(files[name]), name)
-            self.assertTrue(got == files[name], '%s differs from the native output' % name)
+            if close:
+                self.assertEqual(near(name, got, files[name]), '')
+            else:
+                self.assertEqual(len(got), len(files[name]), name)
+                self.assertTrue(got == files[name], '%s differs from the native output' % name)
         return st, so, se, files
 
     # ---- the files ------------------------------------------------------
@@ -233,7 +265,7 @@ class PageTest(unittest.TestCase):
                                             p.d.find_elements(By.CSS_SELECTOR, '#file-list li')])
         opts = [o.get_attribute('value') for o in Select(p.by_id('overlay-pose')).options]
         self.assertNotIn('right_fist.vpd', opts)
-        p.shot('page-files.png')
+        p.shot('page-files')
 
     def test_bad_file_then_still_works(self):
         p = self.p
@@ -270,7 +302,7 @@ class PageTest(unittest.TestCase):
         self.assertIn('typo.yaml:3:1: unknown key', se)
         self.assertEqual(p.messages(), se.strip())
         self.assertEqual(p.d.find_elements(By.CSS_SELECTOR, '#result a[download]'), [])
-        p.shot('page-bad-file.png')
+        p.shot('page-bad-file')
         # still working
         p.op('mirror')
         p.select('mirror-in', 'dance.vmd')
@@ -312,10 +344,10 @@ class PageTest(unittest.TestCase):
         p.go('size')
         out, rep = 'vmd_wavefile_v2_sized_to_pmd_mei.vmd', 'vmd_wavefile_v2_sized_to_pmd_mei_report.json'
         self.same_as_native(['posekit', 'retarget', 'vmd_wavefile_v2.vmd', '--from', '@auto', '--to', 'pmd_mei.pmd',
-                             '-o', out, '--report', rep], [dance, mei], [out, rep])
+                             '-o', out, '--report', rep], [dance, mei], [out, rep], close=True)
         cout = 'vmd_wavefile_camera_sized_to_pmd_mei.vmd'
         self.same_as_native(['posekit', 'retarget', 'vmd_wavefile_camera.vmd', '--from', '@auto', '--to', 'pmd_mei.pmd',
-                             '--motion', 'vmd_wavefile_v2.vmd', '-o', cout], [dance, cam, mei], [cout])
+                             '--motion', 'vmd_wavefile_v2.vmd', '-o', cout], [dance, cam, mei], [cout], close=True)
         self.assertEqual(p.kinds(), {'vmd_wavefile_v2.vmd': 'motion', 'vmd_wavefile_camera.vmd': 'camera',
                                      'pmd_mei.pmd': 'model', out: 'motion', cout: 'camera'})
         facts = p.d.find_element(By.CSS_SELECTOR, '#result ul.facts').text
@@ -334,7 +366,8 @@ class PageTest(unittest.TestCase):
         p.go('size')
         out, rep = 'vmd_imas_azusa_bow1_sized_to_pmd_sd_mei.vmd', 'vmd_imas_azusa_bow1_sized_to_pmd_sd_mei_report.json'
         self.same_as_native(['posekit', 'retarget', 'vmd_imas_azusa_bow1.vmd', '--from', 'pmd_mei.pmd', '--to',
-                             'pmd_sd_mei.pmd', '-o', out, '--report', rep, '--fingers'], [bow, mei, sd], [out, rep])
+                             'pmd_sd_mei.pmd', '-o', out, '--report', rep, '--fingers'], [bow, mei, sd], [out, rep],
+                            close=True)
         # before and after, side by side: the sized dance on the SD model over the original on Mei
         p.d.find_element(By.CSS_SELECTOR, '#result button.see-ba').click()
         p.wait(lambda d: d.find_elements(By.CSS_SELECTOR, '#result figure.picture svg'))
@@ -346,7 +379,7 @@ class PageTest(unittest.TestCase):
         self.same_as_native(['posekit', 'draw', out, '--model', 'pmd_sd_mei.pmd', '--frame', '12', '--vs',
                              'vmd_imas_azusa_bow1.vmd', '--vs-model', 'pmd_mei.pmd', '-o', svg],
                             [bow, mei, sd, os.path.join(p.downloads, out)], [svg])
-        p.shot('page-size-see-vs.png')
+        p.shot('page-size-see-vs')
 
     def test_overlay(self):
         p = self.p
@@ -386,7 +419,7 @@ class PageTest(unittest.TestCase):
         # the picture is offered for download, not listed as an input
         self.assertEqual(p.kinds(), {'dance.vmd': 'motion', 'vmd_imas_azusa_bow1.vmd': 'motion',
                                      'pmx_gene.pmx': 'model'})
-        p.shot('page-diff.png')
+        p.shot('page-diff')
 
     def test_diff_two_poses(self):
         p = self.p
@@ -463,7 +496,7 @@ class PageTest(unittest.TestCase):
         p.select('see-view', 'all')
         p.wait(lambda d: 'dance_frame150_on_pmx_gene_all.svg' in p.offered(), 60)
         self.assertIn('--view all', p.commands()[0])
-        p.shot('page-see.png')
+        p.shot('page-see')
 
 
 class PageLooks(unittest.TestCase):
@@ -482,7 +515,7 @@ class PageLooks(unittest.TestCase):
             self.assertEqual(p.js('return window.innerWidth'), 390)
             width = p.js('return document.documentElement.scrollWidth')
             self.assertLessEqual(width, 390, 'nothing wider than the phone')
-            p.shot('page-ja-phone.png')
+            p.shot('page-ja-phone')
             p.d.find_element(By.CSS_SELECTOR, 'button[data-lang=en]').click()
             self.assertEqual(p.d.find_element(By.CSS_SELECTOR, '#op-check button.go').get_attribute('textContent'), 'Check')
             self.assertEqual(p.js('return document.documentElement.lang'), 'en')
@@ -491,17 +524,31 @@ class PageLooks(unittest.TestCase):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument('--site', default=os.path.join(SRC, 'build-web', 'site'))
-    ap.add_argument('--corpus', default=os.environ.get('PK_CORPUS', '/work/shared/corpus'))
-    ap.add_argument('--posekit', default=os.path.join(SRC, 'build', 'cli', 'posekit'))
-    ap.add_argument('--artefacts', default=None)
-    ap.add_argument('-k', action='append', default=[])
-    a, rest = ap.parse_known_args()
-    OPT.site, OPT.corpus, OPT.posekit = a.site, a.corpus, os.path.abspath(a.posekit)
-    OPT.artefacts = a.artefacts or os.path.join(os.path.dirname(os.path.abspath(a.site)), 'artefacts')
-    argv = [sys.argv[0]] + rest + sum((['-k', k] for k in a.k), [])
-    unittest.main(argv=argv, verbosity=2)
+    OPT.site, OPT.posekit, OPT.corpus, OPT.artefacts = (os.path.abspath(x) for x in sys.argv[1:5])
+    os.makedirs(OPT.artefacts, exist_ok=True)
+    only = re.compile(os.environ.get('PK_WEB_ONLY', ''))
+    t0 = time.time()
+    passed, failing = 0, []
+    for cls in (PageTest, PageLooks):
+        for name in unittest.TestLoader().getTestCaseNames(cls):
+            check = 'page: ' + name[len('test_'):].replace('_', ' ')
+            if not only.search(check):
+                continue
+            result = unittest.TestResult()
+            cls(name).run(result)
+            problems = result.errors + result.failures
+            if problems:
+                why = problems[0][1].strip().splitlines()
+                print('FAIL %s: %s' % (check, why[-1]), flush=True)
+                print(''.join(problems[0][1]), file=sys.stderr, flush=True)
+                failing.append(check)
+            else:
+                print('PASS', check, flush=True)
+                passed += 1
+    if failing:
+        print('web: failing: ' + ' '.join(n.replace(' ', '_') for n in failing))
+    print('web: %d passed, %d failed, 0 skipped in %.0f s' % (passed, len(failing), time.time() - t0))
+    sys.exit(1 if failing else 0)
 
 
 if __name__ == '__main__':

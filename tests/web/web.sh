@@ -13,7 +13,9 @@
 #     the rest tests/web/web_tests.py: every operation in the engine's
 #              worker in Chromium, byte for byte against the Linux binary,
 #              bad files, the protocol, a download, screenshots of drawn
-#              pictures (build-web/artefacts/).
+#              pictures (build-web/artefacts/); tests/web/test_page.py:
+#              the page itself, each step clicked through and its
+#              downloads against the Linux binary (page-*.png).
 # Last line: "web: N passed, N failed, N skipped in T s".  Exit status 0
 # only when nothing failed.  Logs: build-web/logs/.
 #
@@ -132,16 +134,19 @@ if [ -n "$missing" ]; then
     skip "browser checks" "missing: $missing"
     finish
 fi
-python3 tests/web/web_tests.py "$out/site" "$posekit" "$corpus" "$art" >"$logs/web_tests.log" 2>&1
-grep -E '^(PASS|FAIL|SKIP|web:)' "$logs/web_tests.log" | grep -vE '^web: ([0-9]* passed|failing)'
-line=$(grep -E '^web: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$logs/web_tests.log" | tail -n 1)
-if [ -z "$line" ]; then
-    bad "browser checks" "web_tests.py ended without a result line: $(tail -n 15 "$logs/web_tests.log")"
-else
-    read -r p f s < <(sed -E 's/^web: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1 \2 \3/' <<<"$line")
-    pass=$((pass + p)) failn=$((failn + f)) skipn=$((skipn + s))
-    while read -r n; do failed+=("$n"); done < <(grep -E '^web: failing: ' "$logs/web_tests.log" |
-        sed 's/^web: failing: //' | tr ' ' '\n')
-fi
+# web_tests.py: the engine's worker; test_page.py: the page, as a user drives it.
+for t in web_tests test_page; do
+    python3 tests/web/$t.py "$out/site" "$posekit" "$corpus" "$art" >"$logs/$t.log" 2>&1
+    grep -E '^(PASS|FAIL|SKIP|web:)' "$logs/$t.log" | grep -vE '^web: ([0-9]* passed|failing)'
+    line=$(grep -E '^web: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$logs/$t.log" | tail -n 1)
+    if [ -z "$line" ]; then
+        bad "browser checks ($t)" "$t.py ended without a result line: $(tail -n 15 "$logs/$t.log")"
+    else
+        read -r p f s < <(sed -E 's/^web: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1 \2 \3/' <<<"$line")
+        pass=$((pass + p)) failn=$((failn + f)) skipn=$((skipn + s))
+        while read -r n; do failed+=("$n"); done < <(grep -E '^web: failing: ' "$logs/$t.log" |
+            sed 's/^web: failing: //' | tr ' ' '\n')
+    fi
+done
 stamp "browser checks done"
 finish
