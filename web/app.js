@@ -115,7 +115,12 @@
     var f = { name: name, data: data, kind: 'reading', made: !!made };
     files.push(f);
     renderFiles();
-    return inspect(f).then(function () { renderFiles(); refreshSelects(); return f; });
+    return inspect(f).then(function () {
+      renderFiles();
+      refreshSelects();
+      $('files-status').textContent = T('files.added', [f.name]) + ': ' + T('kind.' + f.kind);
+      return f;
+    });
   }
 
   function removeFile(f, quiet) {
@@ -134,7 +139,7 @@
 
   function downloadLink(f) {
     if (!f.url) f.url = URL.createObjectURL(new Blob([f.data], { type: 'application/octet-stream' }));
-    var a = el('a', { href: f.url, download: f.name, cls: 'button small', 'data-file': f.name });
+    var a = el('a', { href: f.url, download: f.name.replace(/\//g, '_'), cls: 'button small', 'data-file': f.name });
     a.appendChild(el('span', { i18n: 'files.download' }));
     a.appendChild(el('span', { cls: 'visually-hidden', text: ' ' + f.name }));
     return a;
@@ -364,10 +369,12 @@
     parent.appendChild(el('p', { cls: 'status bad', role: 'alert', text: msg }));
   }
 
-  function statusLine(parent, r, okKey) {
+  /* exit status 1 is diff's "they differ" and check's "names missing" */
+  function statusLine(parent, r, argv) {
     var bad = r.status === 2 || r.status > 2 || r.status < 0;
-    var p = el('p', { cls: 'status ' + (bad ? 'bad' : 'ok'), 'data-status': String(r.status) });
-    p.textContent = bad ? T('run.failed') : T(okKey || 'run.ok');
+    var p = el('p', { cls: 'status ' + (bad ? 'bad' : 'ok'), 'data-status': String(r.status), role: bad ? 'alert' : 'status' });
+    var differ = r.status === 1 && argv && (argv[1] === 'diff' || argv[1] === 'check');
+    p.textContent = bad ? T('run.failed') : differ ? T('run.differ.' + argv[1]) : T('run.ok');
     parent.appendChild(p);
     return !bad;
   }
@@ -385,7 +392,7 @@
       var s = steps[i++];
       showCommand(block, s.argv);
       return runOne(s.argv, s.names).then(function (r) {
-        var ok = statusLine(block, r);
+        var ok = statusLine(block, r, s.argv);
         showMessages(block, r);
         return keepOutputs(r).then(function (outs) {
           if (s.render) s.render(r, block, outs);
@@ -636,6 +643,14 @@
       { argv: ['--rules', arg(rules)].concat(rev ? ['--reverse'] : []), names: [rules] }, ['rename-rules']);
   };
 
+  /* a job: every file of the page goes into the folder, the job finds
+   * its inputs by name; what it writes (in folders too) comes back */
+  ops.job = function () {
+    if (!need(['job-in'])) return;
+    var job = $('job-in').value;
+    perform('op.job', [{ argv: ['posekit', 'run', arg(job)], names: files.map(function (f) { return f.name; }), render: null }]);
+  };
+
   /* ---------- see: the picture, the frame slider ---------- */
 
   function seeRange() {
@@ -689,7 +704,7 @@
       block.textContent = '';
       block.appendChild(el('h3', { i18n: 'op.see' }));
       showCommand(block, a.argv);
-      statusLine(block, r);
+      statusLine(block, r, a.argv);
       showMessages(block, r);
       (r.files || []).forEach(function (o) {
         if (o.name === a.out) {

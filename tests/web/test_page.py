@@ -499,6 +499,70 @@ class PageTest(unittest.TestCase):
         p.shot('page-see')
 
 
+    def test_job(self):
+        p = self.p
+        tmp = tempfile.mkdtemp(prefix='pk-job-')
+        job = os.path.join(tmp, 'hands.yaml')
+        with open(job, 'w') as f:
+            f.write('inputs:\n  dance: dance.vmd\n  fist: right_fist.vpd\nrules:\n  en: ja-en.yaml\n'
+                    'steps:\n  - overlay: {base: dance, pose: fist, bones: "@fingers_R", frames: 30-60, fade: 6,'
+                    ' out: hands}\n  - rename: {in: hands, rules: en, out: hands_en}\n'
+                    '  - diff: {a: dance, b: hands, frames: all, out: changes}\n'
+                    'outputs:\n  hands_en: out/hands-en.vmd\n  changes: out/changes.txt\n')
+        p.add(job, sample('dance.vmd'), sample('hands/right_fist.vpd'))
+        self.assertEqual(p.kinds()['hands.yaml'], 'job')
+        p.op('job')
+        p.select('job-in', 'hands.yaml')
+        p.go('job')
+        argv = ['posekit', 'run', 'hands.yaml']
+        st, so, se, files = native(argv, [job, sample('dance.vmd'), sample('hands/right_fist.vpd')])
+        self.assertEqual(st, 0, se)
+        self.assertIn(quoted(argv), p.commands())
+        self.assertEqual(sorted(files), ['out/changes.txt', 'out/hands-en.vmd'])
+        for name in files:
+            self.assertTrue(p.download(name.replace('/', '_')) == files[name], name)
+        shutil.rmtree(tmp)
+
+    def test_cancel_then_still_works(self):
+        p = self.p
+        p.add(corpus('vmd_wavefile_v2.vmd'), corpus('pmd_mei.pmd'))
+        p.op('size')
+        p.select('size-in', 'vmd_wavefile_v2.vmd')
+        p.select('size-from', '@classic')
+        p.select('size-to', 'pmd_mei.pmd')
+        p.d.find_element(By.CSS_SELECTOR, '#op-size button.go').click()
+        p.wait(lambda d: d.find_element(By.ID, 'busy').is_displayed(), 10)
+        # the page is not frozen while the worker works: it answers at once
+        t = time.time()
+        self.assertTrue(p.js('return document.querySelectorAll("#file-list li").length') == 2)
+        self.assertLess(time.time() - t, 1.0)
+        p.by_id('busy-cancel').click()
+        p.wait(lambda d: not d.find_element(By.ID, 'busy').is_displayed(), 20)
+        self.assertIn('Cancelled.', p.by_id('result').text)
+        self.assertEqual(p.offered(), [])
+        p.op('mirror')
+        p.select('mirror-in', 'vmd_wavefile_v2.vmd')
+        p.go('mirror')
+        self.same_as_native(['posekit', 'mirror', 'vmd_wavefile_v2.vmd', '-o', 'vmd_wavefile_v2_mirrored.vmd'],
+                            [corpus('vmd_wavefile_v2.vmd')], ['vmd_wavefile_v2_mirrored.vmd'])
+
+    def test_drop(self):
+        """Files dropped on the page (a drop event carrying them) are read
+        as the picked ones are."""
+        p = self.p
+        import base64
+        with open(sample('hands/right_fist.vpd'), 'rb') as f:
+            b64 = base64.b64encode(f.read()).decode('ascii')
+        p.js("""var bytes = Uint8Array.from(atob(arguments[0]), function (c) { return c.charCodeAt(0); });
+                var dt = new DataTransfer();
+                dt.items.add(new File([bytes], 'dropped_fist.vpd'));
+                var zone = document.getElementById('drop');
+                zone.dispatchEvent(new DragEvent('dragover', {bubbles: true, cancelable: true, dataTransfer: dt}));
+                zone.dispatchEvent(new DragEvent('drop', {bubbles: true, cancelable: true, dataTransfer: dt}));""", b64)
+        p.wait(lambda d: p.kinds().get('dropped_fist.vpd') == 'pose', 30)
+        self.assertIn('16 bones', p.file_entry('dropped_fist.vpd').text)
+
+
 class PageLooks(unittest.TestCase):
     """The page in Japanese at phone width: screenshots to look at."""
 
