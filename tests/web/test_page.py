@@ -128,8 +128,9 @@ class Page:
                   not d.find_elements(By.CSS_SELECTOR, '#file-list li[data-kind=reading]'))
 
     def kinds(self):
-        return {li.get_attribute('data-name'): li.get_attribute('data-kind')
-                for li in self.d.find_elements(By.CSS_SELECTOR, '#file-list li')}
+        """{name: kind} of the files listed (one read: the list is redrawn as files come)."""
+        return self.js("var o = {}; document.querySelectorAll('#file-list li').forEach(function (li) {"
+                       " o[li.getAttribute('data-name')] = li.getAttribute('data-kind'); }); return o;")
 
     def file_entry(self, name):
         for li in self.d.find_elements(By.CSS_SELECTOR, '#file-list li'):
@@ -248,9 +249,7 @@ class PageTest(unittest.TestCase):
         p = self.p
         p.add(sample('dance.vmd'), corpus('pmx_gene.pmx'), sample('hands/right_fist.vpd'),
               os.path.join(SRC, 'rules', 'ja-en.yaml'), corpus('vmd_wavefile_camera.vmd'))
-        kinds = {li.get_attribute('data-name'): li.get_attribute('data-kind')
-                 for li in p.d.find_elements(By.CSS_SELECTOR, '#file-list li')}
-        self.assertEqual(kinds, {'dance.vmd': 'motion', 'pmx_gene.pmx': 'model', 'right_fist.vpd': 'pose',
+        self.assertEqual(p.kinds(), {'dance.vmd': 'motion', 'pmx_gene.pmx': 'model', 'right_fist.vpd': 'pose',
                                  'ja-en.yaml': 'rules', 'vmd_wavefile_camera.vmd': 'camera'})
         dance = p.file_entry('dance.vmd').text
         self.assertIn('0–150', dance)
@@ -602,8 +601,9 @@ def main():
             cls(name).run(result)
             problems = result.errors + result.failures
             if problems:
-                why = problems[0][1].strip().splitlines()
-                print('FAIL %s: %s' % (check, why[-1]), flush=True)
+                lines = problems[0][1].strip().splitlines()
+                why = [x for x in lines if re.match(r'^[\w.]+(Error|Exception)\b', x)] or lines
+                print('FAIL %s: %s' % (check, why[-1][:300]), flush=True)
                 print(''.join(problems[0][1]), file=sys.stderr, flush=True)
                 failing.append(check)
             else:
