@@ -15,7 +15,8 @@
 #  4. writes the site: the files of web/ (not the build files) and
 #     posekit-engine.js, the worker (web/worker.js) with the engine inside.
 # Nothing third-party is committed: libyaml comes from Debian here.
-# Environment: PK_WEB_OUT (the output folder; default build-web).
+# Environment: PK_WEB_OUT (the output folder; default build-web),
+# PK_WEB_OPTIMIZATION (emcc's -O level: 3 by default; 2, s, z to compare).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 src=$(pwd)
@@ -82,7 +83,7 @@ INI
 # The prefix is the module's own file system: the rule files are embedded
 # at /posekit/share/posekit (cli/meson.build).
 setup_opts=(--cross-file web/emscripten.ini --cross-file "$out/deps.ini"
-    --buildtype=release -Dprefix=/posekit -Ddefault_library=static
+    --buildtype=release -Doptimization="${PK_WEB_OPTIMIZATION:-3}" -Dprefix=/posekit -Ddefault_library=static
     -Dtests=false -Dman=disabled -Dwerror=true)
 if [ -f "$out/posekit/build.ninja" ]; then
     meson setup --reconfigure "$out/posekit" "${setup_opts[@]}" >"$out/setup.log" 2>&1 ||

@@ -12,11 +12,12 @@
  *       ArrayBuffer) is written into a fresh, empty working folder, where
  *       the command runs exactly as the native CLI would;
  *   worker -> page  {type:'progress', id, done, what}  0 <= done <= 1
- *   worker -> page  {type:'done', id, status, stdout, stderr, files}
+ *   worker -> page  {type:'done', id, status, stdout, stderr, files, ms}
  *       status the CLI's exit status; stdout and stderr its text; files
  *       every file the command created or changed, [{name, data}] (name
  *       relative to the working folder, '/' between folders, data an
- *       ArrayBuffer, transferred); then the folder is emptied.
+ *       ArrayBuffer, transferred); ms the command's own time in
+ *       milliseconds; then the folder is emptied.
  *   A message the worker does not understand, or an engine that crashed,
  *   gives 'done' with status 70 and the reason on stderr; a crashed
  *   engine is loaded again before the next command.
@@ -161,12 +162,13 @@ function posekitWorkerRunner(factory, post) {
         current = msg.id;
         lastPost = 0;
         lastDone = -1;
-        var status, crashed = null;
+        var status, crashed = null, t0 = Date.now();
         try {
             status = M.callMain(argv.slice(1).map(String));
         } catch (e) {
             crashed = e;
         }
+        var ms = Date.now() - t0;
         current = null;
         var stdout = decoder.decode(out.take()), stderr = decoder.decode(err.take());
         var result = [], transfer = [];
@@ -190,7 +192,7 @@ function posekitWorkerRunner(factory, post) {
             removeTree(FS, dir);
         }
         post({type: 'done', id: msg.id, status: status, stdout: stdout, stderr: stderr,
-              files: result}, transfer);
+              files: result, ms: ms}, transfer);
     }
 
     var queue = Promise.resolve();
