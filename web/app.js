@@ -480,17 +480,22 @@
         return;
       }
       var bones = d.bones || [], morphs = d.morphs || [];
-      var bm = morphs.filter(function (m) { return m.status !== 'found'; }).length;
+      var bm = morphs.filter(function (m) { return m.status === 'missing'; }).length;
       block.appendChild(el('p', { cls: 'summary', text: T('check.summary', [bones.length, d.missing, d.missing_moving, morphs.length, bm]) }));
       var probs = bones.map(function (b) { b.k = 'bone'; return b; }).concat(morphs.map(function (m) { m.k = 'morph'; return m; }))
-        .filter(function (b) { return b.status !== 'found' || b.physics || b.move_unusable || b.rotate_unusable; });
+        .filter(function (b) { return b.status !== 'found' || b.physics && b.moving || b.move_unusable || b.rotate_unusable; })
+        .sort(function (x, y) { return (y.status === 'missing' && y.moving > 0) - (x.status === 'missing' && x.moving > 0); });
       if (!probs.length) block.appendChild(el('p', { cls: 'summary ok', i18n: 'check.fits' }));
       else {
         block.appendChild(el('h4', { i18n: 'check.problems' }));
-        block.appendChild(table(['check.name', 'check.keys', 'check.moving', 'check.status', 'check.modelName'], probs.map(function (b) {
-          var st = b.status + (b.physics ? ' (physics)' : '') + (b.fold_into ? ' → ' + b.fold_into.join(', ') : '');
-          var nm = b.model_name || (b.near_miss ? (b.near_miss.name || JSON.stringify(b.near_miss)) : '');
-          return [(b.k === 'morph' ? '◇ ' : '') + b.name, b.keys, b.moving, st, nm];
+        block.appendChild(table(['check.kind', 'check.name', 'check.keys', 'check.moving', 'check.status', 'check.modelName'], probs.map(function (b) {
+          var st = [];
+          if (b.status !== 'found') st.push(T('check.st.' + b.status));
+          if (b.physics) st.push(T('check.st.physics'));
+          if (b.move_unusable || b.rotate_unusable) st.push(T('check.st.unusable', [(b.move_unusable || 0) + (b.rotate_unusable || 0)]));
+          if (b.fold_into && b.fold_into.length) st.push(T('check.st.fold', [b.fold_into.join(', ')]));
+          var nm = b.model_name || (b.near_miss ? T('check.near', [b.near_miss.name]) + (b.near_miss.why ? ' (' + b.near_miss.why + ')' : '') : '');
+          return [T(b.k === 'morph' ? 'check.morph' : 'check.bone'), b.name, b.keys, b.moving, st.join('; '), nm];
         }), 'check'));
       }
       outs.forEach(function (o) {
