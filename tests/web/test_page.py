@@ -562,6 +562,34 @@ class PageTest(unittest.TestCase):
         self.assertIn('16 bones', p.file_entry('dropped_fist.vpd').text)
 
 
+    def test_keyboard(self):
+        """Steps chosen with the arrow keys, fields filled and the step run
+        without a mouse; focus lands on the result."""
+        from selenium.webdriver.common.keys import Keys
+        p = self.p
+        p.add(sample('dance.vmd'))
+        first = p.d.find_element(By.CSS_SELECTOR, 'input[name=op][value=check]')
+        p.js('arguments[0].focus()', first)
+        active = p.d.switch_to.active_element
+        for _ in range(7):  # check, size, overlay, diff, reduce, bake, convert, mirror
+            active.send_keys(Keys.ARROW_RIGHT)
+            active = p.d.switch_to.active_element
+        self.assertEqual(active.get_attribute('value'), 'mirror')
+        self.assertTrue(p.by_id('op-mirror').is_displayed())
+        self.assertFalse(p.by_id('op-check').is_displayed())
+        active.send_keys(Keys.TAB)  # the motion field
+        self.assertEqual(p.d.switch_to.active_element.get_attribute('id'), 'mirror-in')
+        p.d.switch_to.active_element.send_keys(Keys.TAB)
+        p.d.switch_to.active_element.send_keys(Keys.TAB)  # past the rules field, to the button
+        self.assertEqual(p.d.switch_to.active_element.get_attribute('class'), 'go')
+        p.d.switch_to.active_element.send_keys(Keys.ENTER)
+        p.wait(lambda d: d.find_elements(By.CSS_SELECTOR, '#result .status') and
+               not d.find_element(By.ID, 'busy').is_displayed())
+        self.assertEqual(p.d.switch_to.active_element.text, 'Mirror')
+        self.same_as_native(['posekit', 'mirror', 'dance.vmd', '-o', 'dance_mirrored.vmd'],
+                            [sample('dance.vmd')], ['dance_mirrored.vmd'])
+
+
 class PageLooks(unittest.TestCase):
     """The page in Japanese at phone width: screenshots to look at."""
 
