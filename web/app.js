@@ -390,6 +390,8 @@
     function next() {
       if (i >= steps.length) return Promise.resolve();
       var s = steps[i++];
+      if (s.title) block.appendChild(el('h4', { i18n: s.title }));
+      if (steps.length > 1) $('busy-what').textContent = T('run.working', [T(titleKey)]) + ' (' + i + '/' + steps.length + ')';
       showCommand(block, s.argv);
       return runOne(s.argv, s.names).then(function (r) {
         var ok = statusLine(block, r, s.argv);
@@ -517,7 +519,7 @@
     if (from.charAt(0) !== '@') names.push(from);
     var argv = ['posekit', 'retarget', arg(dance), '--from', from.charAt(0) === '@' ? from : arg(from), '--to', arg(to), '-o', out, '--report', report];
     if ($('size-fingers').checked) argv.push('--fingers');
-    var steps = [{ argv: argv, names: names, render: function (r, block, outs) {
+    var steps = [{ argv: argv, names: names, title: cam ? 'size.dance' : null, render: function (r, block, outs) {
       if (r.status === 2) return;
       var rep = null;
       outs.forEach(function (o) { if (o.name === report) { try { rep = JSON.parse(new TextDecoder('utf-8').decode(new Uint8Array(o.data))); } catch (e) { rep = null; } } });
@@ -534,7 +536,7 @@
     if (cam) {
       var camOut = safe(base(cam) + '_sized_to_' + toBase + '.vmd');
       var cargv = ['posekit', 'retarget', arg(cam), '--from', from.charAt(0) === '@' ? from : arg(from), '--to', arg(to), '--motion', arg(dance), '-o', camOut];
-      steps.push({ argv: cargv, names: names.concat([cam]), render: null });
+      steps.push({ argv: cargv, names: names.concat([cam]), render: null, title: 'size.camera' });
     }
     perform('op.size', steps);
   };

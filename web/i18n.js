@@ -179,7 +179,8 @@
     'size.arm': ['腕の長さ {0} → {1}', 'arm length {0} → {1}'],
     'size.leg': ['脚の長さ {0} → {1}', 'leg length {0} → {1}'],
     'size.contacts': ['手の接触 {0} 箇所: ずれ {1}% → {2}%（腕の長さ比）', '{0} hand contacts: gap {1}% → {2}% of the arm'],
-    'size.camera': ['カメラ', 'Camera'],
+    'size.camera': ['カメラモーション', 'The camera'],
+    'size.dance': ['ダンス', 'The dance'],
     'see.drawn': ['図', 'The picture'],
     'see.frameOf': ['フレーム {0}', 'frame {0}'],
     'lang.set': ['日本語で表示しています', 'Showing English']
