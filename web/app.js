@@ -74,7 +74,8 @@
       parts.push(T('sum.bones', [c.bones]));
       if (c.morphs) parts.push(T('sum.morphs', [c.morphs]));
     } else {
-      if (i.model) parts.push(T('sum.forModel', [i.model]));
+      /* a camera motion's model name is MMD's "カメラ・照明": no model */
+      if (i.model && f.kind !== 'camera') parts.push(T('sum.forModel', [i.model]));
       if (i.frames) parts.push(T('sum.frames', [i.frames[0], i.frames[1]]));
       if (c.bones) parts.push(T('sum.boneKeys', [(i.bones || []).length, c.bones]));
       if (c.morphs) parts.push(T('sum.morphKeys', [(i.morphs || []).length, c.morphs]));

@@ -255,6 +255,9 @@ class PageTest(unittest.TestCase):
         self.assertIn('0–150', dance)
         self.assertIn('215 bone keys (41 bones)', dance)
         self.assertIn('初音ミク', dance)
+        camera = p.file_entry('vmd_wavefile_camera.vmd').text
+        self.assertIn('70 camera keys', camera)
+        self.assertNotIn('for ', camera)
         gene = p.file_entry('pmx_gene.pmx').text
         self.assertIn('224 bones', gene)
         self.assertIn('ジェネ / Gene', gene)
