@@ -28,7 +28,8 @@
   function base(name) { return name.replace(/\.[^.]+$/, ''); }
   function safe(s) { return s.replace(/[\/\\:*?"<>|\x00-\x1f]/g, '_'); }
   function find(name) { for (var i = 0; i < files.length; i++) if (files[i].name === name) return files[i]; return null; }
-  /* an argument naming a file: a name starting with '-' would read as an option */
+  /* an argument naming a file (an input or an output): a name starting with
+   * "-" would read as an option */
   function arg(name) { return name.charAt(0) === '-' ? './' + name : name; }
   function fmt(x, d) { return (typeof x === 'number' && isFinite(x)) ? x.toFixed(d) : String(x); }
   function quote(a) { return /^[A-Za-z0-9_@%+=:,.\/-]+$/.test(a) ? a : "'" + a.replace(/'/g, "'\\''") + "'"; }
@@ -470,7 +471,7 @@
     argv.push('--json');
     if (model && $('check-suggest').checked) {
       rulesName = safe(base(inName) + '_for_' + base(model) + '_rules.yaml');
-      argv.push('--suggest-rules', rulesName);
+      argv.push('--suggest-rules', arg(rulesName));
     }
     perform('op.check', [{ argv: argv, names: names, render: function (r, block, outs) {
       if (r.status === 2) return;
@@ -518,7 +519,7 @@
     var report = safe(base(dance) + '_sized_to_' + toBase + '_report.json');
     var names = [dance, to];
     if (from.charAt(0) !== '@') names.push(from);
-    var argv = ['posekit', 'retarget', arg(dance), '--from', from.charAt(0) === '@' ? from : arg(from), '--to', arg(to), '-o', out, '--report', report];
+    var argv = ['posekit', 'retarget', arg(dance), '--from', from.charAt(0) === '@' ? from : arg(from), '--to', arg(to), '-o', arg(out), '--report', arg(report)];
     if ($('size-fingers').checked) argv.push('--fingers');
     var steps = [{ argv: argv, names: names, title: cam ? 'size.dance' : null, render: function (r, block, outs) {
       if (r.status === 2) return;
@@ -536,7 +537,7 @@
     } }];
     if (cam) {
       var camOut = safe(base(cam) + '_sized_to_' + toBase + '.vmd');
-      var cargv = ['posekit', 'retarget', arg(cam), '--from', from.charAt(0) === '@' ? from : arg(from), '--to', arg(to), '--motion', arg(dance), '-o', camOut];
+      var cargv = ['posekit', 'retarget', arg(cam), '--from', from.charAt(0) === '@' ? from : arg(from), '--to', arg(to), '--motion', arg(dance), '-o', arg(camOut)];
       steps.push({ argv: cargv, names: names.concat([cam]), render: null, title: 'size.camera' });
     }
     perform('op.size', steps);
@@ -554,7 +555,7 @@
       if (fade && +fade > 0) argv.push('--fade', String(+fade));
     }
     if ($('overlay-mode').value === 'add') argv.push('--mode', 'add');
-    argv.push('-o', out);
+    argv.push('-o', arg(out));
     perform('op.overlay', [{ argv: argv, names: [inName, pose], render: function (r, block) {
       if (r.status !== 2) seeButton(block, out, inName, $('see-model').value, null);
     } }]);
@@ -568,7 +569,7 @@
     if (isMotion(a) || isMotion(b)) argv = argv.concat(frameSpec($('diff-frames').value));
     if (model) argv.push('--model', arg(model));
     if ($('diff-all').checked) argv.push('--all');
-    argv.push('--json', '--svg', svg);
+    argv.push('--json', '--svg', arg(svg));
     var names = [a, b];
     if (model) names.push(model);
     perform('op.diff', [{ argv: argv, names: names, render: function (r, block, outs) {
@@ -605,7 +606,7 @@
     if (!need([inId].concat(more || []))) return;
     var inName = $(inId).value;
     var out = outName(inName);
-    var argv = ['posekit', op, arg(inName)].concat(extra.argv).concat(['-o', out]);
+    var argv = ['posekit', op, arg(inName)].concat(extra.argv).concat(['-o', arg(out)]);
     perform('op.' + op, [{ argv: argv, names: [inName].concat(extra.names || []), render: function (r, block) {
       if (r.status !== 2 && /\.(vmd|vpd)$/.test(out) && find(out) && find(out).kind !== 'camera') seeButton(block, out, inName, $('see-model').value, null);
     } }]);
@@ -633,7 +634,7 @@
     var inName = $('convert-in').value, n = String(Math.max(0, parseInt($('convert-frame').value, 10) || 0));
     var pose = !isMotion(inName);
     var out = pose ? safe(base(inName) + '.vmd') : safe(base(inName) + '_frame' + n + '.vpd');
-    var argv = ['posekit', 'convert', arg(inName), '-o', out];
+    var argv = ['posekit', 'convert', arg(inName), '-o', arg(out)];
     if (!pose || n !== '0') argv.push('--frame', n);
     perform('op.convert', [{ argv: argv, names: [inName], render: null }]);
   };
@@ -691,7 +692,7 @@
       if (vsModel) { argv.push('--vs-model', arg(vsModel)); names.push(vsModel); }
     }
     if ($('see-view').value !== 'front') argv.push('--view', $('see-view').value);
-    argv.push('-o', out);
+    argv.push('-o', arg(out));
     return { argv: argv, names: names, out: out };
   }
 

@@ -565,6 +565,32 @@ class PageTest(unittest.TestCase):
         self.assertIn('16 bones', p.file_entry('dropped_fist.vpd').text)
 
 
+    def test_japanese_file_names(self):
+        """Names in Japanese, with a space and one that starts with '-',
+        go to the CLI as they are (the last as ./NAME), and come back as
+        the download's name."""
+        p = self.p
+        tmp = tempfile.mkdtemp(prefix='pk-names-')
+        dance, pose = os.path.join(tmp, 'ダンス 1.vmd'), os.path.join(tmp, '-グー.vpd')
+        shutil.copyfile(sample('dance.vmd'), dance)
+        shutil.copyfile(sample('hands/right_fist.vpd'), pose)
+        p.add(dance, pose)
+        p.op('overlay')
+        p.select('overlay-in', 'ダンス 1.vmd')
+        p.select('overlay-pose', '-グー.vpd')
+        p.type('overlay-frames', '10-20')
+        p.type('overlay-fade', '0')
+        p.go('overlay')
+        out = 'ダンス 1_with_-グー.vmd'
+        self.same_as_native(['posekit', 'overlay', 'ダンス 1.vmd', '--pose', './-グー.vpd', '--bones', '@fingers_R',
+                             '--frames', '10-20', '-o', out], [dance, pose], [out])
+        p.op('mirror')
+        p.select('mirror-in', '-グー.vpd')
+        p.go('mirror')
+        self.same_as_native(['posekit', 'mirror', './-グー.vpd', '-o', './-グー_mirrored.vpd'], [pose],
+                            ['-グー_mirrored.vpd'])
+        shutil.rmtree(tmp)
+
     def test_keyboard(self):
         """Steps chosen with the arrow keys, fields filled and the step run
         without a mouse; focus lands on the result."""
