@@ -671,7 +671,7 @@
     var s = $('see-frame'), n = $('see-frame-n');
     s.max = String(last);
     n.max = String(last);
-    s.disabled = n.disabled = !motion;
+    s.disabled = n.disabled = $('see-play').disabled = !motion;
     if (+s.value > last) { s.value = String(last); n.value = String(last); }
   }
 
@@ -704,13 +704,16 @@
     var a = seeArgv();
     var done = function () {
       drawing = false;
-      if (drawAgain) { drawAgain = false; draw(); }
+      if (drawAgain) { drawAgain = false; draw(); } else if (playing) setTimeout(playNext, 0);
     };
     runOne(a.argv, a.names).then(function (r) {
       var box = $('result');
       var block = box.querySelector('.block.see');
       if (!block) { clearResult(); block = section('op.see'); block.classList.add('see'); }
+      lastResultUrls.forEach(function (u) { if (u) URL.revokeObjectURL(u); });
+      lastResultUrls = [];
       block.textContent = '';
+      if (r.status !== 0) stopPlay();
       block.appendChild(el('h3', { i18n: 'op.see' }));
       showCommand(block, a.argv);
       statusLine(block, r, a.argv);
@@ -731,6 +734,40 @@
     }).then(done, done);
   }
 
+  /* play: the frames at 30 a second, as many as the drawing keeps up with */
+  var playing = false, playT0 = 0, playF0 = 0;
+
+  function setPlay(on) {
+    playing = on;
+    var b = $('see-play');
+    b.setAttribute('aria-pressed', String(on));
+    b.firstChild.setAttribute('data-i18n', on ? 'see.stop' : 'see.play');
+    b.firstChild.textContent = T(on ? 'see.stop' : 'see.play');
+  }
+  function stopPlay() { if (playing) setPlay(false); }
+
+  function playNext() {
+    if (!playing) return;
+    var s = $('see-frame'), last = +s.max;
+    var f = Math.min(last, playF0 + Math.round((performance.now() - playT0) * 30 / 1000));
+    if (f === +s.value && f < last) { setTimeout(playNext, 15); return; }
+    s.value = String(f);
+    $('see-frame-n').value = String(f);
+    if (f >= last) setPlay(false);
+    draw();
+  }
+
+  function togglePlay() {
+    if (playing) { setPlay(false); return; }
+    var s = $('see-frame');
+    if (s.disabled || !$('see-in').value || !$('see-model').value) return;
+    if (+s.value >= +s.max) s.value = '0';
+    playF0 = +s.value;
+    playT0 = performance.now();
+    setPlay(true);
+    playNext();
+  }
+
   function syncFrame(from, to) {
     $(to).value = $(from).value;
     draw();
@@ -739,6 +776,7 @@
   /* ---------- wiring ---------- */
 
   function selectOp(name) {
+    stopPlay();
     var forms = document.querySelectorAll('form.op');
     for (var i = 0; i < forms.length; i++) forms[i].hidden = forms[i].getAttribute('data-op') !== name;
     var r = document.querySelector('input[name=op][value="' + name + '"]');
@@ -783,8 +821,9 @@
     for (var m = 0; m < sels.length; m++) {
       sels[m].addEventListener('change', function (ev) { ev.target.setAttribute('data-user', '1'); defaults(); seeRange(); });
     }
-    $('see-frame').addEventListener('input', function () { syncFrame('see-frame', 'see-frame-n'); });
-    $('see-frame-n').addEventListener('change', function () { syncFrame('see-frame-n', 'see-frame'); });
+    $('see-frame').addEventListener('input', function () { stopPlay(); syncFrame('see-frame', 'see-frame-n'); });
+    $('see-frame-n').addEventListener('change', function () { stopPlay(); syncFrame('see-frame-n', 'see-frame'); });
+    $('see-play').addEventListener('click', togglePlay);
     $('see-view').addEventListener('change', function () { if ($('see-in').value && $('see-model').value) draw(); });
     $('busy-cancel').addEventListener('click', function () { E.cancel(); });
     E.onReady(function (v) { $('engine-version').textContent = v ? 'posekit ' + v : ''; });

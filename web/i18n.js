@@ -182,6 +182,8 @@
     'size.camera': ['カメラモーション', 'The camera'],
     'size.dance': ['ダンス', 'The dance'],
     'see.drawn': ['図', 'The picture'],
+    'see.play': ['▶ 再生', '▶ Play'],
+    'see.stop': ['■ 停止', '■ Stop'],
     'see.frameOf': ['フレーム {0}', 'frame {0}'],
     'lang.set': ['日本語で表示しています', 'Showing English']
   };

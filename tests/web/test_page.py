@@ -495,8 +495,22 @@ class PageTest(unittest.TestCase):
         self.assertEqual(p.by_id('see-frame-n').get_attribute('value'), '150')
         self.same_as_native(['posekit', 'draw', 'dance.vmd', '--model', 'pmx_gene.pmx', '--frame', '150', '-o', svg],
                             [sample('dance.vmd'), corpus('pmx_gene.pmx')], [svg])
+        # play: the frames go by, drawn as they come, until Stop
+        p.type('see-frame-n', '0')
+        p.by_id('see-frame-n').send_keys('\t')
+        p.by_id('see-play').click()
+        self.assertEqual(p.by_id('see-play').get_attribute('aria-pressed'), 'true')
+        time.sleep(1.5)
+        p.by_id('see-play').click()
+        self.assertEqual(p.by_id('see-play').get_attribute('aria-pressed'), 'false')
+        frame = int(p.by_id('see-frame-n').get_attribute('value'))
+        self.assertGreater(frame, 10)
+        svg = 'dance_frame%d_on_pmx_gene.svg' % frame
+        p.wait(lambda d: svg in p.offered() and not p.js('return PK_ENGINE.busy()'), 30)
+        self.same_as_native(['posekit', 'draw', 'dance.vmd', '--model', 'pmx_gene.pmx', '--frame', str(frame),
+                             '-o', svg], [sample('dance.vmd'), corpus('pmx_gene.pmx')], [svg])
         p.select('see-view', 'all')
-        p.wait(lambda d: 'dance_frame150_on_pmx_gene_all.svg' in p.offered(), 60)
+        p.wait(lambda d: 'dance_frame%d_on_pmx_gene_all.svg' % frame in p.offered(), 60)
         self.assertIn('--view all', p.commands()[0])
         p.shot('page-see')
 
