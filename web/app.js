@@ -826,7 +826,12 @@
     $('see-play').addEventListener('click', togglePlay);
     $('see-view').addEventListener('change', function () { if ($('see-in').value && $('see-model').value) draw(); });
     $('busy-cancel').addEventListener('click', function () { E.cancel(); });
-    E.onReady(function (v) { $('engine-version').textContent = v ? 'posekit ' + v : ''; });
+    E.onReady(function (v) { $('engine-version').textContent = v ? 'posekit ' + v : ''; $('engine-error').hidden = true; });
+    E.onFail(function (e) {
+      var b = $('engine-error');
+      b.textContent = T('run.engineError', [e && e.message || String(e)]);
+      b.hidden = false;
+    });
     E.start();
     refreshSelects();
     renderFiles();

@@ -5,11 +5,9 @@
  * (the engine keeps no state between runs).
  * The worker: from file:// Chromium refuses new Worker(URL) of a file, so the
  * site's posekit-engine.js (web/build.sh), a classic script, gives
- * PosekitEngine.createWorker(), which starts it from a Blob URL; without it
- * a worker script beside the page is loaded by URL (POSEKIT_WORKER_URL). */
+ * PosekitEngine.createWorker(), which starts it from a Blob URL. */
 (function () {
   'use strict';
-  var WORKER_URL = 'posekit-worker.js';
   var worker = null;
   var ready = null; /* promise of the version */
   var readyResolve = null;
@@ -18,15 +16,16 @@
   var current = null;
   var nextId = 1;
   var listeners = [];
+  var failListeners = [];
 
   function makeWorker() {
     if (window.PosekitEngine && typeof window.PosekitEngine.createWorker === 'function') return window.PosekitEngine.createWorker();
-    return new Worker(window.POSEKIT_WORKER_URL || WORKER_URL);
+    throw new Error('posekit-engine.js is missing: build the site (bash web/build.sh) and open build-web/site/index.html');
   }
 
   function start() {
     ready = new Promise(function (res, rej) { readyResolve = res; readyReject = rej; });
-    ready.catch(function () { /* reported through run() */ });
+    ready.catch(function (e) { failListeners.forEach(function (f) { f(e); }); });
     try {
       worker = makeWorker();
     } catch (e) {
@@ -122,6 +121,7 @@
     cancel: cancel,
     busy: busy,
     onReady: function (f) { listeners.push(f); },
+    onFail: function (f) { failListeners.push(f); },
     start: function () { if (!worker) start(); return ready; }
   };
 })();

@@ -96,8 +96,8 @@ def near(name, got, want):
 class Page:
     """The page in the harness's browser, with an empty download folder."""
 
-    def __init__(self, width=1200, height=1400, lang='en'):
-        self.b = harness.Browser(OPT.site, OPT.artefacts)
+    def __init__(self, width=1200, height=1400, lang='en', site=None):
+        self.b = harness.Browser(site or OPT.site, OPT.artefacts)
         self.d = self.b.driver
         self.downloads = self.b.download_dir
         self.b.clear_downloads()
@@ -633,6 +633,26 @@ class PageTest(unittest.TestCase):
                             [sample('dance.vmd')], ['dance_mirrored.vmd'])
 
 
+class PageWithoutEngine(unittest.TestCase):
+    """web/ as it is in the tree, without the built engine: the page says
+    what to do instead of failing silently."""
+
+    def test_no_engine(self):
+        tmp = tempfile.mkdtemp(prefix='pk-noengine-')
+        site = os.path.join(tmp, 'site')
+        shutil.copytree(os.path.join(SRC, 'web'), site)
+        self.assertFalse(os.path.exists(os.path.join(site, 'posekit-engine.js')))
+        p = Page(site=site)
+        try:
+            p.wait(lambda d: p.by_id('engine-error').is_displayed(), 10)
+            self.assertIn('bash web/build.sh', p.by_id('engine-error').text)
+            p.add(sample('dance.vmd'))
+            self.assertEqual(p.kinds(), {'dance.vmd': 'bad'})
+        finally:
+            p.close()
+            shutil.rmtree(tmp)
+
+
 class PageLooks(unittest.TestCase):
     """The page in Japanese at phone width: screenshots to look at."""
 
@@ -663,7 +683,7 @@ def main():
     only = re.compile(os.environ.get('PK_WEB_ONLY', ''))
     t0 = time.time()
     passed, failing = 0, []
-    for cls in (PageTest, PageLooks):
+    for cls in (PageTest, PageWithoutEngine, PageLooks):
         for name in unittest.TestLoader().getTestCaseNames(cls):
             check = 'page: ' + name[len('test_'):].replace('_', ' ')
             if not only.search(check):
