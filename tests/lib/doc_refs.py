@@ -184,7 +184,7 @@ IDENT = re.compile(r'(?<![\w.])((?:pki?|PKI?)_[A-Za-z0-9_]+)(\*?)')
 
 def code_words():
     words = set()
-    for top in ('engine', 'cli', 'tests'):
+    for top in ('engine', 'cli', 'tests', 'web'):
         for d, dirs, names in os.walk(os.path.join(root, top)):
             dirs[:] = [x for x in dirs if x not in SKIP_DIRS]
             for n in names:
