@@ -661,6 +661,12 @@ class PageLooks(unittest.TestCase):
         try:
             p.add(sample('dance.vmd'), corpus('pmx_gene.pmx'))
             self.assertEqual(p.d.find_element(By.CSS_SELECTOR, '#op-check button.go').text, 'チェックする')
+            # every text of the page has both languages
+            missing = p.js("var S = PK_I18N.strings, out = [];"
+                           " document.querySelectorAll('[data-i18n]').forEach(function (e) {"
+                           "  var k = e.getAttribute('data-i18n'); if (!S[k] || !S[k][0] || !S[k][1]) out.push(k); });"
+                           " return out;")
+            self.assertEqual(missing, [])
             self.assertIn('モーション', p.file_entry('dance.vmd').text)
             p.op('see')
             p.select('see-in', 'dance.vmd')
