@@ -657,7 +657,7 @@ class PageLooks(unittest.TestCase):
     """The page in Japanese at phone width: screenshots to look at."""
 
     def test_japanese_phone(self):
-        p = Page(width=390, height=1600, lang='ja')
+        p = Page(width=360, height=1600, lang='ja')
         try:
             p.add(sample('dance.vmd'), corpus('pmx_gene.pmx'))
             self.assertEqual(p.d.find_element(By.CSS_SELECTOR, '#op-check button.go').text, 'チェックする')
@@ -672,9 +672,9 @@ class PageLooks(unittest.TestCase):
             p.select('see-in', 'dance.vmd')
             p.select('see-model', 'pmx_gene.pmx')
             p.go('see')
-            self.assertEqual(p.js('return window.innerWidth'), 390)
+            self.assertEqual(p.js('return window.innerWidth'), 360)
             width = p.js('return document.documentElement.scrollWidth')
-            self.assertLessEqual(width, 390, 'nothing wider than the phone')
+            self.assertLessEqual(width, 360, 'nothing wider than the phone')
             p.shot('page-ja-phone')
             p.d.find_element(By.CSS_SELECTOR, 'button[data-lang=en]').click()
             self.assertEqual(p.d.find_element(By.CSS_SELECTOR, '#op-check button.go').get_attribute('textContent'), 'Check')
