@@ -18,6 +18,8 @@
  *       relative to the working folder, '/' between folders, data an
  *       ArrayBuffer, transferred); ms the command's own time in
  *       milliseconds; then the folder is emptied.
+ *   worker -> page  {type:'error', message}         instead of 'ready' when
+ *       the engine cannot load;
  *   A message the worker does not understand, or an engine that crashed,
  *   gives 'done' with status 70 and the reason on stderr; a crashed
  *   engine is loaded again before the next command.
