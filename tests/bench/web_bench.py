@@ -5,7 +5,8 @@ the native CLI (doc/web.md "Speed"): a benchmark, not a test.
 Makes a 4 MB dance (corpus vmd_wavefile_v2.vmd baked every 7 frames by
 the native CLI, about 4.1 MB), then times, best of RUNS (default 3):
 
-  round trip   convert dance.vmd -o out.vmd (read and write)
+  round trip   convert dance.vmd -o out.vmd (read and write); also of
+               the dance baked at every frame (about 28 MB)
   diff         diff dance.vmd mirrored.vmd --frames all (every frame)
   sizing       retarget dance.vmd --from pmx_gene.pmx --to pmd_mei.pmd
 
@@ -33,17 +34,23 @@ mirrored = os.path.join(tmp, 'mirrored.vmd')
 subprocess.run([posekit, 'bake', os.path.join(corpus, 'vmd_wavefile_v2.vmd'), '--step', '7',
                 '-o', dance], check=True, capture_output=True)
 subprocess.run([posekit, 'mirror', dance, '-o', mirrored], check=True, capture_output=True)
+big = os.path.join(tmp, 'big.vmd')  # every frame: about 28 MB
+subprocess.run([posekit, 'bake', os.path.join(corpus, 'vmd_wavefile_v2.vmd'), '-o', big],
+               check=True, capture_output=True)
 C = lambda n: os.path.join(corpus, n)  # noqa: E731
 cases = [
     ('round trip (4 MB VMD)', ['posekit', 'convert', 'dance.vmd', '-o', 'out.vmd'],
      {'dance.vmd': dance}),
+    ('round trip (28 MB VMD)', ['posekit', 'convert', 'big.vmd', '-o', 'out.vmd'],
+     {'big.vmd': big}),
     ('diff --frames all', ['posekit', 'diff', 'dance.vmd', 'mirrored.vmd', '--frames', 'all'],
      {'dance.vmd': dance, 'mirrored.vmd': mirrored}),
     ('sizing (retarget)', ['posekit', 'retarget', 'dance.vmd', '--from', 'gene.pmx', '--to',
                            'mei.pmd', '-o', 'sized.vmd'],
      {'dance.vmd': dance, 'gene.pmx': C('pmx_gene.pmx'), 'mei.pmd': C('pmd_mei.pmd')}),
 ]
-print('dance: %d bytes; best of %d runs' % (os.path.getsize(dance), runs))
+print('dance: %d bytes, big: %d bytes; best of %d runs' % (os.path.getsize(dance),
+                                                         os.path.getsize(big), runs))
 
 
 def native_ms(argv, files):

@@ -334,6 +334,34 @@ with harness.Browser(site, artefacts) as b:
         except TimeoutError as e:
             bad('harness: download', str(e))
 
+    # Any static host: the same page served over http:// (a local server
+    # of plain files) runs the engine as from file://.
+    if only.search('static host'):
+        import functools
+        import http.server
+        import threading
+        class Quiet(http.server.SimpleHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+        handler = functools.partial(Quiet, directory=site)
+        server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            b.driver.get('http://127.0.0.1:%d/test.html' % server.server_address[1])
+            v = b.js_async('pkTest.ready.then(done);', timeout=60)
+            files = {'bow.vmd': C('vmd_imas_azusa_bow1.vmd')}
+            argv = ['posekit', 'mirror', 'bow.vmd', '-o', 'm.vmd']
+            why = harness.compare(harness.worker_run(b, argv, files),
+                                  harness.native(posekit, argv, files, work))
+            ok('static host') if not why and v == version else bad('static host', why or v)
+        except Exception as e:
+            bad('static host', str(e))
+        finally:
+            server.shutdown()
+            b.open('test.html')
+            b.js_async('pkTest.ready.then(done);', timeout=60)
+
     # The drawn pictures, as a browser shows them: screenshots.
     if only.search('screenshot: draw'):
         shots = []
