@@ -182,6 +182,11 @@ cases += [
     ('bad: rules yaml', ['posekit', 'rename', 'bow.vmd', '--rules', 'bad.yaml', '-o', 'x.vmd'],
      {'bow.vmd': C('vmd_imas_azusa_bow1.vmd'),
       'bad.yaml': bad_file('bad.yaml', b'rename:\n  a: [b\n  c: d\n')}),
+    ('bad: deeply nested yaml', ['posekit', 'rename', 'bow.vmd', '--rules', 'deep.yaml', '-o',
+                                 'x.vmd'],
+     {'bow.vmd': C('vmd_imas_azusa_bow1.vmd'),
+      'deep.yaml': bad_file('deep.yaml', b'rename:\n  a: ' + b'[' * 10000 + b']' * 10000 +
+                            b'\n')}),
     ('bad: missing file', ['posekit', 'diff', 'a.vmd', 'nothere.vmd'],
      {'a.vmd': C('vmd_imas_azusa_bow1.vmd')}),
     ('bad: unknown option', ['posekit', 'reduce', 'a.vmd', '--fast', '-o', 'b.vmd'],
