@@ -35,6 +35,53 @@ static inline const char *pki_yaml_syntax_error(const yaml_parser_t *parser, cha
     return buf;
 }
 
+/* The deepest nesting of collections a rule, job or body file may have.
+ * libyaml's scanner spends time quadratic in the nesting depth (it
+ * rescans every open flow level at each token), so a file of 100,000
+ * `[` takes minutes; real files nest a few levels. */
+#define PKI_YAML_MAX_DEPTH 64
+
+/* Reads data into *doc with an initialized parser, as yaml_parser_load,
+ * after a first pass that stops at the first collection nested deeper
+ * than PKI_YAML_MAX_DEPTH (a pass that costs little: it reads events and
+ * keeps none).  Returns true when *doc was loaded; false with the reason
+ * in parser->problem and its place in parser->problem_mark, for
+ * pki_yaml_syntax_error, as libyaml leaves them. */
+static inline bool pki_yaml_load(yaml_parser_t *parser, const unsigned char *data, size_t len,
+                                 yaml_document_t *doc)
+{
+    yaml_parser_t probe;
+    if (yaml_parser_initialize(&probe)) {
+        yaml_parser_set_input_string(&probe, data, len);
+        int depth = 0;
+        bool deep = false, done = false;
+        yaml_mark_t where = {0, 0, 0};
+        while (!done && !deep) {
+            yaml_event_t ev;
+            if (!yaml_parser_parse(&probe, &ev))
+                break; /* the load below reports it */
+            if (ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT) {
+                deep = ++depth > PKI_YAML_MAX_DEPTH;
+                where = ev.start_mark;
+            } else if (ev.type == YAML_SEQUENCE_END_EVENT || ev.type == YAML_MAPPING_END_EVENT) {
+                depth--;
+            }
+            done = ev.type == YAML_STREAM_END_EVENT;
+            yaml_event_delete(&ev);
+        }
+        yaml_parser_delete(&probe);
+        if (deep) {
+            parser->error = YAML_PARSER_ERROR;
+            parser->problem = "collections nested deeper than 64 levels";
+            parser->context = NULL;
+            parser->problem_mark = where;
+            return false;
+        }
+    }
+    yaml_parser_set_input_string(parser, data, len);
+    return yaml_parser_load(parser, doc) != 0;
+}
+
 /* After the first document was loaded: true when the stream holds a
  * second one (a `---` the user probably did not mean), with its 1-based
  * position in *line and *col.  A syntax error after the first document counts

@@ -830,8 +830,7 @@ pk_model *pk_body_read(const void *data, size_t len, pk_log *log)
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return NULL;
     }
-    yaml_parser_set_input_string(&parser, data, len);
-    if (!yaml_parser_load(&parser, &r.doc)) {
+    if (!pki_yaml_load(&parser, data, len, &r.doc)) {
         char buf[300];
         pk_log_add(log, PK_ERROR, PK_E_DAMAGED, -1, (int)parser.problem_mark.line + 1,
                    (int)parser.problem_mark.column + 1, "%s",

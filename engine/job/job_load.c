@@ -783,8 +783,7 @@ pk_job *pki_job_load_each(const char *path, const char *each, pk_log *log)
     yaml_document_t doc;
     bool ok = false, have_doc = false;
     if (yaml_parser_initialize(&parser)) {
-        yaml_parser_set_input_string(&parser, bytes.data, bytes.len);
-        if (!yaml_parser_load(&parser, &doc)) {
+        if (!pki_yaml_load(&parser, bytes.data, bytes.len, &doc)) {
             char why[512];
             pk_log_add(log, PK_ERROR, PK_E_DAMAGED, -1, (int)parser.problem_mark.line + 1,
                        (int)parser.problem_mark.column + 1, "%s",

@@ -1033,9 +1033,8 @@ static int load_buffer(loader *L, const char *data, size_t len, const char *path
         errorf(L, PK_E_NO_MEMORY, path, 0, 0, "out of memory");
         return -1;
     }
-    yaml_parser_set_input_string(&parser, (const unsigned char *)data, len);
     int rc = 0;
-    if (!yaml_parser_load(&parser, &f.doc)) {
+    if (!pki_yaml_load(&parser, (const unsigned char *)data, len, &f.doc)) {
         char why[512];
         errorf(L, PK_E_DAMAGED, path, (int)parser.problem_mark.line + 1,
                (int)parser.problem_mark.column + 1, "%s",

@@ -1,6 +1,7 @@
 /* test_rules.c — the rules loader: schema, layers, includes, and every
  * validation error with its FILE:LINE:COL (columns counted by hand from the
  * YAML text in each test: 1-based, in characters). */
+#include "common/yaml_extra.h"
 #include "rules/rules.h"
 #include "testutil.h"
 
@@ -239,6 +240,14 @@ static void test_err_syntax(void **state)
     /* a second document would be dropped without a word: an error at its start */
     expect_error("rename: {a: b}\n---\nrename: {c: d}\n", 2, 1, "one YAML document");
     expect_error("rename: {a: b}\n...\n]\n", 3, 1, "one YAML document");
+    /* nesting past the limit: an error at the first collection too deep
+     * (libyaml's scanner would take minutes over 100,000 levels) */
+    static char deep[8 + 100000 + 1];
+    memcpy(deep, "rename: ", 8);
+    memset(deep + 8, '[', 100000);
+    /* the root mapping is the first level: the 64th `[` the 65th */
+    expect_error(deep, 1, 8 + PKI_YAML_MAX_DEPTH, "nested deeper than 64 levels");
+    expect_error("rename: [[[[a]]]]\n", 1, 9, "must be a mapping");
 }
 
 static void test_err_unknown_key(void **state)
