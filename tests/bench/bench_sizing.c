@@ -15,7 +15,8 @@
  * pk_motion_retarget_models on a copy of the dance, CPU time.  Goal: under
  * 100 ms with every step on.
  *
- * usage: PK_CORPUS=DIR bench_sizing [--reps N]
+ * usage: PK_CORPUS=DIR bench_sizing [--reps N] [--only CASE]
+ * (--only: run one row, 1..8 in the order printed; for a profiler)
  */
 #include "bench_util.h"
 
@@ -125,7 +126,12 @@ static int body(void *p)
 
 int main(int argc, char **argv)
 {
-    int reps = bench_reps(argc, argv, 5, "PK_CORPUS=DIR bench_sizing [--reps N]");
+    int only = 0;
+    if (argc >= 3 && strcmp(argv[argc - 2], "--only") == 0) {
+        only = atoi(argv[argc - 1]);
+        argc -= 2;
+    }
+    int reps = bench_reps(argc, argv, 5, "PK_CORPUS=DIR bench_sizing [--reps N] [--only CASE]");
     if (reps < 0)
         return 2;
     if (!getenv("PK_CORPUS") || !*getenv("PK_CORPUS")) {
@@ -148,6 +154,8 @@ int main(int argc, char **argv)
         "4 MB generated Gene -> Mei, no sizing steps",    "  the same, contacts, avoid, twist",
         "4 MB generated Gene -> SD Mei, no sizing steps", "  the same, contacts, avoid, twist"};
     for (int i = 0; i < N; i++) {
+        if (only && only != i + 1)
+            continue;
         bench_case bc = {.name = names[i],
                          .setup = setup,
                          .body = body,

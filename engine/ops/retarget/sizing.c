@@ -140,7 +140,7 @@ typedef struct writer {
     pki_curve_cache *cache;
     double tol_deg, tol_pos;
     float (*pos)[3], (*rot)[4];
-    uint32_t *fr;
+    uint32_t *fr, *tmp;
     bool *changed;
     double (*cur)[4]; /* the track's shown rotation per row */
     float (*curpos)[3];
@@ -266,21 +266,58 @@ static pk_bone_key *push_key(writer *wr, const pki_sizing *z, pk_name_id name, u
  * wanted rows within the tolerances, else the piece fitted
  * (pki_fit_track); the new records into wr->add, and wr->cur's rows there
  * then hold what they give. */
+/* The frames of track t strictly inside (lo, hi) merged into the
+ * ascending frames fr[0..*nf) (no duplicates). */
+static void merge_frames(const pk_motion *m, const pk_track *t, uint32_t lo, uint32_t hi,
+                         uint32_t *fr, size_t *nf, uint32_t *tmp)
+{
+    size_t i = 0, j = 0, n = 0;
+    while (i < *nf || (t && j < t->count)) {
+        uint32_t f = t && j < t->count ? m->bones[t->keys[j]].frame : UINT32_MAX;
+        if (t && j < t->count && (f <= lo || f >= hi)) {
+            j++;
+            continue;
+        }
+        uint32_t g = i < *nf ? fr[i] : UINT32_MAX;
+        uint32_t x = g < f ? g : f;
+        if (g == x)
+            i++;
+        if (f == x)
+            j++;
+        tmp[n++] = x;
+    }
+    memcpy(fr, tmp, n * sizeof *fr);
+    *nf = n;
+}
+
+/* The curves of a key at frame f of the first of tracks t[0..nt) that has
+ * one (NULL: none). */
+static const uint8_t *curves_at(const pk_motion *m, const pk_track *const *t, int nt, uint32_t f)
+{
+    for (int i = 0; i < nt; i++) {
+        long k = key_at(m, t[i], f);
+        if (k >= 0)
+            return m->bones[k].interp;
+    }
+    return NULL;
+}
+
+/* Rewrites frames [lo, hi] of one bone's track (hint: the tracks whose
+ * key frames and curves it may take too, a twist bone's sources) ... */
 static int rewrite(writer *wr, const pki_sizing *z, int32_t bone, pk_name_id name,
-                   const pk_track *t, uint32_t lo, uint32_t hi, double tol_deg)
+                   const pk_track *t, const pk_track *const hint[2], uint32_t lo, uint32_t hi,
+                   double tol_deg)
 {
     const pk_motion *m = wr->m;
     uint32_t f0 = z->pb.f0;
     size_t nf = 0;
     wr->fr[nf++] = lo;
-    for (size_t k = 0; t && k < t->count; k++) {
-        uint32_t f = m->bones[t->keys[k]].frame;
-        if (f > lo && f < hi)
-            wr->fr[nf++] = f;
-    }
-    /* keys of the track are in frame order; duplicates were dropped */
     if (hi > lo)
         wr->fr[nf++] = hi;
+    merge_frames(m, t, lo, hi, wr->fr, &nf, wr->tmp);
+    for (int h = 0; h < 2; h++)
+        if (hint[h])
+            merge_frames(m, hint[h], lo, hi, wr->fr, &nf, wr->tmp);
     size_t from = wr->add->nbones;
     long k0 = key_at(m, t, lo);
     if (!push_key(wr, z, name, lo, NULL))
@@ -288,31 +325,45 @@ static int rewrite(writer *wr, const pki_sizing *z, int32_t bone, pk_name_id nam
     /* the first key keeps the record it replaces where nothing changed */
     if (k0 >= 0 && !wr->changed[lo - f0])
         wr->add->bones[from] = m->bones[k0];
-    for (size_t j = 1; j < nf; j++) {
-        uint32_t a = wr->fr[j - 1], b = wr->fr[j];
-        long kb = key_at(m, t, b);
-        if (!push_key(wr, z, name, b, kb >= 0 ? m->bones[kb].interp : NULL))
+    const pk_track *own[3] = {t, hint[0], hint[1]};
+    for (size_t j = 1, a = wr->fr[0]; j < nf; j++) {
+        uint32_t b = wr->fr[j];
+        /* a frame only a hint keys is left out where the piece over it
+         * fits without it */
+        if (j + 1 < nf && key_at(m, t, b) < 0) {
+            uint32_t c = wr->fr[j + 1];
+            if (!push_key(wr, z, name, c, curves_at(m, own, 3, c)))
+                return -1;
+            bool skip = piece_fits(wr, z, (uint32_t)a, c, tol_deg);
+            wr->add->nbones--;
+            if (skip)
+                continue;
+        }
+        if (!push_key(wr, z, name, b, curves_at(m, own, 3, b)))
             return -1;
-        if (piece_fits(wr, z, a, b, tol_deg))
+        if (piece_fits(wr, z, (uint32_t)a, b, tol_deg)) {
+            a = b;
             continue;
+        }
         /* fitted: keys a..b, the one at a already there */
         wr->add->nbones--;
-        for (uint32_t f = a; f <= b; f++) {
+        for (uint32_t f = (uint32_t)a; f <= b; f++) {
             uint32_t r = f - f0;
             for (int k = 0; k < 4; k++)
                 wr->rot[f - a][k] = (float)wr->want[r][k];
             memcpy(wr->pos[f - a], wr->curpos[r], sizeof wr->pos[0]);
         }
-        uint32_t ends[2] = {a, b};
+        uint32_t ends[2] = {(uint32_t)a, b};
         size_t at = wr->add->nbones;
         pki_fit_out fo;
-        if (pki_fit_track((const float(*)[3])wr->pos, (const float(*)[4])wr->rot, a, ends, 2, name,
-                          tol_deg, wr->tol_pos, wr->cache, wr->add, &fo) != 0)
+        if (pki_fit_track((const float(*)[3])wr->pos, (const float(*)[4])wr->rot, (uint32_t)a, ends,
+                          2, name, tol_deg, wr->tol_pos, wr->cache, wr->add, &fo) != 0)
             return -1;
         memmove(&wr->add->bones[at], &wr->add->bones[at + 1],
                 (wr->add->nbones - at - 1) * sizeof *wr->add->bones);
         wr->add->nbones--;
         wr->worst = fmax(wr->worst, fo.worst_deg);
+        a = b;
     }
     /* the last keeps the values it replaces where nothing changed (a key
      * the track had there, or the value the track holds after its last
@@ -379,6 +430,16 @@ static int write_arm(writer *wr, pki_sizing *z, int s, pk_sizing_report *rep)
         double tol = wr->tol_deg;
         pk_name_id name = bone_name(wr->m, z->b.m, bone, false);
         const pk_track *t = name == PK_NO_NAME ? NULL : pk_tracks_bone(wr->tr, name);
+        /* a twist bone takes the key frames and curves of the bones it
+         * takes its twist from too */
+        const pk_track *hint[2] = {NULL, NULL};
+        if (i == a->twist_up || i == a->twist_low) {
+            int from[2] = {i == a->twist_up ? 0 : a->elbow, i == a->twist_up ? a->elbow : a->n - 1};
+            for (int h = 0; h < 2; h++) {
+                pk_name_id hn = bone_name(wr->m, z->b.m, a->bone[from[h]], false);
+                hint[h] = hn == PK_NO_NAME ? NULL : pk_tracks_bone(wr->tr, hn);
+            }
+        }
         pk_cursor c;
         if (t)
             pk_cursor_init(&c, wr->m, t);
@@ -432,10 +493,12 @@ static int write_arm(writer *wr, pki_sizing *z, int s, pk_sizing_report *rep)
             }
             wr->worst = 0;
             bool tight = false;
-            for (uint32_t j = lo - z->pb.f0; hand && j <= hi - z->pb.f0 && !tight; j++)
+            bool twist_bone = i == a->twist_up || i == a->twist_low;
+            for (uint32_t j = lo - z->pb.f0; (hand || twist_bone) && j <= hi - z->pb.f0 && !tight;
+                 j++)
                 tight = st->twisted[j];
-            rc = rewrite(wr, z, bone, name, t, lo, hi, tight ? PKI_HAND_DEG : tol);
-            if (tight)
+            rc = rewrite(wr, z, bone, name, t, hint, lo, hi, tight ? PKI_HAND_DEG : tol);
+            if (tight && hand)
                 rep->twist_hand_deg = fmax(rep->twist_hand_deg, wr->worst);
             r = hi - z->pb.f0 + 1;
         }
@@ -473,14 +536,15 @@ static int write_motion(pki_sizing *z, pk_motion *m, const pk_retarget_options *
     wr.pos = malloc((n + 2) * sizeof *wr.pos);
     wr.rot = malloc((n + 2) * sizeof *wr.rot);
     wr.fr = malloc((n + 2) * sizeof *wr.fr);
+    wr.tmp = malloc((n + 2) * sizeof *wr.tmp);
     wr.changed = calloc(n + 2, sizeof *wr.changed);
     wr.cur = malloc((n + 2) * sizeof *wr.cur);
     wr.curpos = malloc((n + 2) * sizeof *wr.curpos);
     wr.fit = malloc((n + 2) * sizeof *wr.fit);
     wr.want = malloc((n + 2) * sizeof *wr.want);
     int rc = -1;
-    if (!wr.tr || !wr.add || !wr.cache || !wr.pos || !wr.rot || !wr.fr || !wr.changed || !wr.cur ||
-        !wr.curpos || !wr.fit || !wr.want)
+    if (!wr.tr || !wr.add || !wr.cache || !wr.pos || !wr.rot || !wr.fr || !wr.tmp || !wr.changed ||
+        !wr.cur || !wr.curpos || !wr.fit || !wr.want)
         goto done;
     for (int s = 0; s < 2; s++)
         if (z->arm[s].n && write_arm(&wr, z, s, rep) != 0)
@@ -514,6 +578,7 @@ done:
     free(wr.pos);
     free(wr.rot);
     free(wr.fr);
+    free(wr.tmp);
     free(wr.changed);
     free(wr.cur);
     free(wr.curpos);
@@ -649,6 +714,7 @@ int pki_sizing_run(pki_bone_set *s, const pk_motion *in_m, const pk_pose *in_p,
     }
     z.k = z.a.arm_len > 0 ? z.b.arm_len / z.a.arm_len : 1.0;
     z.input = in_m;
+    z.output = s->m;
     stance_hands(&z, rep);
     z.scale_xz = rep->scale_done ? rep->scale.xz : 1.0;
     z.scale_y = rep->scale_done ? rep->scale.y : 1.0;

@@ -64,6 +64,7 @@ typedef struct pki_sizing {
     pki_arm_state arm[2];     /* B's arms (n 0: not sized) */
     bool *held[2];            /* per row: the contact step placed the hand (NULL: none) */
     const pk_motion *input;   /* the input A plays (NULL: a pose) */
+    const pk_motion *output;  /* B's motion as stance and scale left it (NULL: a pose) */
     double stance_hand[2][4]; /* per side: B's hand = A's hand times this (the stance's r) */
     pki_bend_axes elbow[2];   /* B's */
     pki_bend_axes elbow_a[2]; /* A's */
@@ -91,7 +92,10 @@ bool pki_elbow_worse(const pki_sizing *z, int s, uint32_t r, double before);
 int pki_hands_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log);
 /* Keeping out of the body. */
 int pki_avoid_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log);
-/* Twist distribution. */
+/* Twist distribution: the twist moved is chosen at the keys of the bone
+ * it comes from and blended by that bone's curves, as far as that bone
+ * then stays within PKI_TWIST_KEYED_DEG of what its own keys give. */
+#define PKI_TWIST_KEYED_DEG 0.003
 int pki_twist_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log);
 
 /* ---- measures (sizing_measure.c) ---- */

@@ -31,6 +31,8 @@
  * constant (the segments' r, retarget_model.c), so the fold's fitting
  * error does not reach it.
  */
+#include "math/curve.h"
+#include "model/names.h"
 #include "model/skeleton.h"
 #include "ops/retarget/retarget.h"
 #include "ops/retarget/sizing.h"
@@ -72,12 +74,6 @@ static void twist_of(const double q[4], const double ax[3], double tw[4])
 {
     pki_qd_twist(q, ax, tw);
     pki_q_norm(tw);
-}
-
-static double angle_deg(const double q[4])
-{
-    double v = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
-    return 2.0 * atan2(v, fabs(q[3])) * DEG;
 }
 
 /* ひじ's q = t(xa, α)·rest with rest·xw lying where a turn about h can
@@ -137,76 +133,117 @@ static double share(double deg)
     return x * x * (3.0 - 2.0 * x);
 }
 
-/* t^w: the rotation t scaled to w of its angle. */
-static void part(const double t[4], double w, double out[4])
+/* The four moves, in the order they are made (each reads the arm as the
+ * ones before it left it): 腕's twist into 腕捩, ひじ's twist about the
+ * upper arm into 腕捩, ひじ's twist about the forearm into 手捩, 手首's
+ * into 手捩. */
+enum { MV_ARM, MV_UP, MV_DOWN, MV_WRIST, MV_COUNT };
+
+/* The signed angle (radians, in (-pi, pi]) of a twist about unit ax. */
+static double twist_angle(const double t[4], const double ax[3])
 {
-    pki_qd_pow(t, w, out);
-    pki_q_norm(out);
+    double v = t[0] * ax[0] + t[1] * ax[1] + t[2] * ax[2];
+    return remainder(2.0 * atan2(v, t[3]), 2.0 * 3.14159265358979323846);
 }
 
-/* One row of one arm: the twists moved; the largest, degrees. */
-static double distribute(pki_arm_state *st, const pki_arm *a, uint32_t r, const axes *x)
+/* The chain index of the bone move k takes its twist from. */
+static int move_source(const pki_arm *a, int k)
 {
-    double(*q)[4] = st->q[r];
-    int up = a->twist_up, low = a->twist_low, e = a->elbow, hand = a->n - 1;
-    double moved = 0, t[4], s[4], inv[4], y[4];
-    if (x->arm) {
-        /* 腕's twist into 腕捩 */
+    return k == MV_ARM ? 0 : k == MV_WRIST ? a->n - 1 : a->elbow;
+}
+
+static bool move_on(const axes *x, int k)
+{
+    return k == MV_ARM    ? x->arm
+           : k == MV_UP   ? x->elbow_up
+           : k == MV_DOWN ? x->elbow_down
+                          : x->wrist;
+}
+
+/* The twist move k would take at a row (radians), the part that shows
+ * (share) of all there is. */
+static double full_angle(double (*q)[4], const pki_arm *a, const axes *x, int k)
+{
+    int e = a->elbow, hand = a->n - 1;
+    double t[4], inv[4], y[4], v[3], b[4], th;
+    switch (k) {
+    case MV_ARM:
         twist_of(q[0], x->xa, t);
-        part(t, share(angle_deg(t)), t);
-        pki_qd_conj(t, inv);
-        pki_qd_mul(q[0], inv, s);
-        memcpy(q[0], s, sizeof s);
-        pki_qd_mul(t, q[up], y);
-        memcpy(q[up], y, sizeof y);
-        moved = fmax(moved, angle_deg(t));
-    }
-    if (x->elbow_up) {
-        /* ひじ's twist about the upper arm into 腕捩 */
-        double al = pre_twist(q[e], x->xa, x->xw, x->h, x->f);
-        al *= share(al * DEG);
-        pki_q_axis(x->xa, al, t);
-        pki_qd_conj(t, inv);
-        pki_qd_mul(inv, q[e], s);
-        memcpy(q[e], s, sizeof s);
-        pki_qd_mul(q[up], t, y);
-        memcpy(q[up], y, sizeof y);
-        moved = fmax(moved, fabs(al) * DEG);
-    }
-    if (x->elbow_down) {
-        /* ひじ = b·tw: tw, its twist about the forearm, into 手捩 */
-        double b[4], v[3], tw[4];
+        th = twist_angle(t, x->xa);
+        break;
+    case MV_UP:
+        th = pre_twist(q[e], x->xa, x->xw, x->h, x->f);
+        break;
+    case MV_DOWN:
         pki_qd_rotate(q[e], x->xw, v);
         pki_q_arc(x->xw, v, b);
         pki_qd_conj(b, inv);
         pki_qd_mul(inv, q[e], y);
-        twist_of(y, x->xw, tw);
-        part(tw, share(angle_deg(tw)), tw);
-        pki_qd_conj(tw, inv);
-        pki_qd_mul(q[e], inv, s);
-        memcpy(q[e], s, sizeof s);
-        pki_qd_mul(tw, q[low], y);
-        memcpy(q[low], y, sizeof y);
-        moved = fmax(moved, angle_deg(tw));
+        twist_of(y, x->xw, t);
+        th = twist_angle(t, x->xw);
+        break;
+    default:
+        pki_qd_conj(q[hand], inv);
+        twist_of(inv, x->xw, t);
+        th = -twist_angle(t, x->xw);
+        break;
     }
-    if (x->wrist) {
-        /* 手首 = t·s: t into 手捩 (from 手首^-1 = s'·t', t = t'^-1) */
-        double hi[4], tinv[4];
-        pki_qd_conj(q[hand], hi);
-        twist_of(hi, x->xw, t);
-        part(t, share(angle_deg(t)), t);
-        pki_qd_conj(t, tinv);
-        pki_qd_mul(q[low], tinv, y);
-        memcpy(q[low], y, sizeof y);
-        pki_qd_mul(t, q[hand], y);
-        memcpy(q[hand], y, sizeof y);
-        moved = fmax(moved, angle_deg(t));
-    }
-    for (int i = 0; i < a->n; i++)
-        pki_q_norm(q[i]);
-    return moved;
+    return th * share(th * DEG);
 }
 
+/* Move k of angle th at a row: the source bone gives it up, the twist
+ * bone takes it, their product (and so every bone's place) unchanged. */
+static void apply_move(double (*q)[4], const pki_arm *a, const axes *x, int k, double th)
+{
+    int up = a->twist_up, low = a->twist_low, e = a->elbow, hand = a->n - 1;
+    double t[4], inv[4], y[4];
+    switch (k) {
+    case MV_ARM: /* 腕 = s·t: 腕 keeps s, 腕捩 takes t */
+        pki_q_axis(x->xa, th, t);
+        pki_qd_conj(t, inv);
+        pki_qd_mul(q[0], inv, y);
+        memcpy(q[0], y, sizeof y);
+        pki_qd_mul(t, q[up], y);
+        memcpy(q[up], y, sizeof y);
+        break;
+    case MV_UP: /* ひじ = t_a·b·t_w: t_a after 腕捩's own */
+        pki_q_axis(x->xa, th, t);
+        pki_qd_conj(t, inv);
+        pki_qd_mul(inv, q[e], y);
+        memcpy(q[e], y, sizeof y);
+        pki_qd_mul(q[up], t, y);
+        memcpy(q[up], y, sizeof y);
+        break;
+    case MV_DOWN: /* t_w before 手捩's own */
+        pki_q_axis(x->xw, th, t);
+        pki_qd_conj(t, inv);
+        pki_qd_mul(q[e], inv, y);
+        memcpy(q[e], y, sizeof y);
+        pki_qd_mul(t, q[low], y);
+        memcpy(q[low], y, sizeof y);
+        break;
+    default: /* 手首 = t·s: t into 手捩 */
+        pki_q_axis(x->xw, th, t);
+        pki_qd_conj(t, inv);
+        pki_qd_mul(q[low], t, y);
+        memcpy(q[low], y, sizeof y);
+        pki_qd_mul(inv, q[hand], y);
+        memcpy(q[hand], y, sizeof y);
+        break;
+    }
+    pki_q_norm(q[move_source(a, k)]);
+    pki_q_norm(q[k <= MV_UP ? up : low]);
+}
+
+/* The source bone's local at a row after move k of angle th. */
+static void moved_source(const double (*q)[4], const pki_arm *a, const axes *x, int k, double th,
+                         double out[4])
+{
+    double c[PKI_CHAIN_MAX][4];
+    memcpy(c, q, (size_t)a->n * sizeof c[0]);
+    apply_move(c, a, x, k, th);
+    memcpy(out, c[move_source(a, k)], 4 * sizeof *out);
+}
 /* Whether the offset of chain bone j from the one above lies along ax. */
 static bool along(const pk_model *m, const pki_arm *a, int j, const double ax[3])
 {
@@ -300,12 +337,253 @@ static void hand_from_a(pki_sizing *z, int s, uint32_t r, const double c[4])
     pki_q_norm(st->q[r][a->n - 1]);
 }
 
+/* ---- keyed moves ---- */
+
+/* The hand's world rotation (and every other bone's) stays within EPS
+ * of the steps' own between the source bone's keys (degrees). */
+#define EPS (PKI_TWIST_KEYED_DEG)
+
+/* The rows of the keys of a bone of B in the motion (frame order, one per
+ * frame) and the rotation curve of each (the segment ending there). */
+typedef struct key_rows {
+    uint32_t *row;
+    uint8_t (*cp)[4];
+    size_t n;
+} key_rows;
+
+static pk_name_id name_of(const pk_motion *m, const pk_model *b, int32_t bone)
+{
+    size_t len;
+    const uint8_t *raw = pki_model_bone_raw(b, (size_t)bone, &len);
+    if (!raw)
+        return PK_NO_NAME;
+    if (len > PK_VMD_NAME_BYTES)
+        len = pk_cp932_boundary(raw, PK_VMD_NAME_BYTES);
+    return pk_names_find(m->names, raw, len);
+}
+
+static const pk_track *track_of(const pki_sizing *z, const pk_tracks *tr, int32_t bone)
+{
+    if (!z->output || !tr)
+        return NULL;
+    pk_name_id id = name_of(z->output, z->b.m, bone);
+    return id == PK_NO_NAME ? NULL : pk_tracks_bone(tr, id);
+}
+
+/* A bone's key rows (row 0 alone when it has none in the play). */
+static bool rows_of(const pki_sizing *z, const pk_track *t, key_rows *k)
+{
+    size_t cap = (t ? t->count : 0) + 1;
+    k->row = malloc(cap * sizeof *k->row);
+    k->cp = malloc(cap * sizeof *k->cp);
+    k->n = 0;
+    if (!k->row || !k->cp)
+        return false;
+    for (size_t i = 0; t && i < t->count; i++) {
+        const pk_bone_key *b = &z->output->bones[t->keys[i]];
+        if (b->frame < z->pb.f0 || b->frame - z->pb.f0 >= z->pb.n)
+            continue;
+        uint32_t r = b->frame - z->pb.f0;
+        if (k->n && k->row[k->n - 1] == r)
+            k->n--;
+        k->row[k->n] = r;
+        pk_interp_curve(b->interp, 3, k->cp[k->n]);
+        k->n++;
+    }
+    if (!k->n) {
+        k->row[0] = 0;
+        memcpy(k->cp[0], pki_curve_linear, 4);
+        k->n = 1;
+    }
+    return true;
+}
+
+/* MMD's progress at row r of the segment ending at key i. */
+static double weight(const key_rows *k, size_t i, uint32_t r)
+{
+    double s = (double)(r - k->row[i - 1]) / (double)(k->row[i] - k->row[i - 1]);
+    const uint8_t *c = k->cp[i];
+    return pk_bezier(c[0], c[1], c[2], c[3], (float)s);
+}
+
+/* One arm's keyed moves: the sizing, the side, its axes and each row's
+ * elbow past its rest plane before the step. */
+typedef struct twist_ctx {
+    pki_sizing *z;
+    int s;
+    const axes *x;
+    const double *past;
+} twist_ctx;
+
+/* Whether move k of angle th at row r would turn the elbow past its rest
+ * plane (pki_elbow_worse). */
+static bool breaks_elbow(const twist_ctx *c, int k, uint32_t r, double th)
+{
+    pki_arm_state *st = &c->z->arm[c->s];
+    double keep[PKI_CHAIN_MAX][4];
+    memcpy(keep, st->q[r], sizeof keep);
+    apply_move(st->q[r], &c->z->b.arm[c->s], c->x, k, th);
+    bool bad = pki_elbow_worse(c->z, c->s, r, c->past[r]);
+    memcpy(st->q[r], keep, sizeof keep);
+    return bad;
+}
+
+/* How far (degrees) the source bone of move k, moved by m0 at key i-1 and
+ * m1 at key i (and by their blend between), strays from what its two
+ * keys give between them; INFINITY when a row between would break the
+ * elbow law. */
+static double piece_error(const twist_ctx *c, int k, const key_rows *kr, size_t i, double m0,
+                          double m1)
+{
+    const pki_arm_state *st = &c->z->arm[c->s];
+    const pki_arm *a = &c->z->b.arm[c->s];
+    double qa[4], qb[4], worst = 0;
+    moved_source((const double(*)[4])st->q[kr->row[i - 1]], a, c->x, k, m0, qa);
+    moved_source((const double(*)[4])st->q[kr->row[i]], a, c->x, k, m1, qb);
+    if ((k == MV_UP || k == MV_DOWN) && breaks_elbow(c, k, kr->row[i], m1))
+        return INFINITY;
+    for (uint32_t r = kr->row[i - 1] + 1; r < kr->row[i]; r++) {
+        double w = weight(kr, i, r), q[4], sl[4], th = m0 + w * (m1 - m0);
+        moved_source((const double(*)[4])st->q[r], a, c->x, k, th, q);
+        pki_q_slerp(qa, qb, w, sl);
+        worst = fmax(worst, pki_qd_angle_deg(q, sl));
+        if ((k == MV_UP || k == MV_DOWN) && breaks_elbow(c, k, r, th))
+            return INFINITY;
+    }
+    return worst;
+}
+
+/* Move k over every row of one arm: the twist is chosen at the source
+ * bone's keys (all of it that shows, as far as the piece before allows)
+ * and blended between them by the source's own curve; out[r] gets the
+ * largest angle moved at each row (degrees). */
+static bool move_keyed(const twist_ctx *c, int k, const key_rows *kr, double *moved)
+{
+    pki_arm_state *st = &c->z->arm[c->s];
+    const pki_arm *a = &c->z->b.arm[c->s];
+    const axes *x = c->x;
+    double *m = malloc((kr->n + 1) * sizeof *m);
+    if (!m)
+        return false;
+    for (size_t i = 0; i < kr->n; i++) {
+        double phi = full_angle(st->q[kr->row[i]], a, x, k);
+        if (!i) {
+            m[0] = (k == MV_UP || k == MV_DOWN) && breaks_elbow(c, k, kr->row[0], phi) ? 0 : phi;
+            continue;
+        }
+        double d = remainder(phi - m[i - 1], 2.0 * 3.14159265358979323846);
+        double e0 = piece_error(c, k, kr, i, m[i - 1], m[i - 1]);
+        double allowed = isfinite(e0) ? fmax(EPS, e0 * 1.001 + 1e-9) : INFINITY;
+        if (piece_error(c, k, kr, i, m[i - 1], m[i - 1] + d) <= allowed) {
+            m[i] = m[i - 1] + d;
+            continue;
+        }
+        /* the most of the change the piece allows */
+        double lo = 0, hi = 1;
+        for (int it = 0; it < 8; it++) {
+            double mid = (lo + hi) / 2;
+            if (piece_error(c, k, kr, i, m[i - 1], m[i - 1] + mid * d) <= allowed)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        m[i] = m[i - 1] + lo * d;
+    }
+    size_t i = 0;
+    for (uint32_t r = 0; r < st->n; r++) {
+        while (i < kr->n && kr->row[i] < r)
+            i++;
+        double th;
+        if (i == 0 || i == kr->n)
+            th = m[i == 0 ? 0 : kr->n - 1];
+        else if (kr->row[i] == r)
+            th = m[i];
+        else
+            th = m[i - 1] + weight(kr, i, r) * (m[i] - m[i - 1]);
+        apply_move(st->q[r], a, x, k, th);
+        moved[r] = fmax(moved[r], fabs(th) * DEG);
+    }
+    free(m);
+    return true;
+}
+
+/* Whether the motion turns twist bone b of B (its author distributed the
+ * twist there: left as it is). */
+static bool keyed_off_rest(const pki_sizing *z, const pk_track *t)
+{
+    for (size_t i = 0; t && i < t->count; i++)
+        if (off_rest(z->output->bones[t->keys[i]].rot))
+            return true;
+    return false;
+}
+
+static int twist_arm(pki_sizing *z, int s, const pk_tracks *tr, pk_sizing_report *rep)
+{
+    pki_arm_state *st = &z->arm[s];
+    const pki_arm *a = &z->b.arm[s];
+    axes ax;
+    if (!axes_of(z, s, &ax))
+        return 0;
+    /* a twist bone the motion already turns keeps the author's twist */
+    if (a->twist_up >= 0 && keyed_off_rest(z, track_of(z, tr, a->bone[a->twist_up])))
+        ax.arm = ax.elbow_up = false;
+    if (a->twist_low >= 0 && keyed_off_rest(z, track_of(z, tr, a->bone[a->twist_low])))
+        ax.elbow_down = ax.wrist = false;
+    if (!ax.arm && !ax.elbow_up && !ax.elbow_down && !ax.wrist)
+        return 0;
+    rep->twist_done = true;
+    uint32_t n = st->n;
+    double *past = malloc((n + 1) * sizeof *past), *moved = calloc(n + 1, sizeof *moved);
+    double(*keep)[PKI_CHAIN_MAX][4] = malloc((n + 1) * sizeof *keep);
+    int rc = -1;
+    if (!past || !moved || !keep)
+        goto done;
+    memcpy(keep, st->q, n * sizeof *keep);
+    for (uint32_t r = 0; r < n; r++)
+        past[r] = pki_elbow_past(z, s, r);
+    twist_ctx c = {z, s, &ax, past};
+    for (int k = 0; k < MV_COUNT; k++) {
+        if (!move_on(&ax, k))
+            continue;
+        key_rows kr;
+        bool ok = rows_of(z, track_of(z, tr, a->bone[move_source(a, k)]), &kr) &&
+                  move_keyed(&c, k, &kr, moved);
+        free(kr.row);
+        free(kr.cp);
+        if (!ok)
+            goto done;
+    }
+    for (uint32_t r = 0; r < n; r++) {
+        if (pki_elbow_worse(z, s, r, past[r])) {
+            /* the elbow would look bent backwards in its twist bone */
+            memcpy(st->q[r], keep[r], sizeof keep[r]);
+            rep->refused++;
+            continue;
+        }
+        if (moved[r] > 0.01) {
+            rep->twist_frames++;
+            st->twisted[r] = true;
+        }
+        rep->twist_deg = fmax(rep->twist_deg, moved[r]);
+    }
+    rc = 0;
+done:
+    free(past);
+    free(moved);
+    free(keep);
+    return rc;
+}
+
 int pki_twist_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log)
 {
-    (void)log;
-    for (int s = 0; s < 2; s++) {
+    pk_tracks *tr = z->output ? pk_tracks_build(z->output, NULL) : NULL;
+    if (z->output && !tr) {
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        return -1;
+    }
+    int rc = 0;
+    for (int s = 0; s < 2 && !rc; s++) {
         pki_arm_state *st = &z->arm[s];
-        const pki_arm *a = &z->b.arm[s];
         if (!st->n)
             continue;
         if (folded_twist(z, s, z->input)) {
@@ -316,26 +594,10 @@ int pki_twist_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log)
                 hand_from_a(z, s, r, c);
             continue;
         }
-        axes ax;
-        if (!axes_of(z, s, &ax))
-            continue;
-        rep->twist_done = true;
-        for (uint32_t r = 0; r < st->n; r++) {
-            double keep[PKI_CHAIN_MAX][4], past = pki_elbow_past(z, s, r);
-            memcpy(keep, st->q[r], sizeof keep);
-            double m = distribute(st, a, r, &ax);
-            if (pki_elbow_worse(z, s, r, past)) {
-                /* the elbow would look bent backwards in its twist bone */
-                memcpy(st->q[r], keep, sizeof keep);
-                rep->refused++;
-                continue;
-            }
-            if (m > 0.01) {
-                rep->twist_frames++;
-                st->twisted[r] = true;
-            }
-            rep->twist_deg = fmax(rep->twist_deg, m);
-        }
+        rc = twist_arm(z, s, tr, rep);
     }
-    return 0;
+    pk_tracks_free(tr);
+    if (rc)
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+    return rc;
 }
