@@ -100,6 +100,10 @@ int pki_twist_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log);
 
 /* ---- measures (sizing_measure.c) ---- */
 
+/* Whether no point of the polyline e -> w -> t (a forearm and hand) can
+ * be inside the placed part: the polyline stays outside the sphere
+ * about the part's bounding box. */
+bool pki_part_far(const pki_placed *pl, const double e[3], const double w[3], const double t[3]);
 /* How deep a figure's forearm and hand (side s, row r) are inside its
  * parts (rigid_only: only parts made of rigid bodies); which point (0..8)
  * and part when where/part are not NULL. */

@@ -86,11 +86,17 @@ static bool find(const pki_sizing *z, int s, uint32_t r, double flag, deepest *o
     double lb = z->b.arm_len, la = z->a.arm_len;
     out->depth = 0;
     bool any = false;
+    double e[3], wr[3], t[3];
+    point(st, a, r, w, p, 0, e);
+    point(st, a, r, w, p, 4, wr);
+    point(st, a, r, w, p, 8, t);
     for (int k = 0; k < PKI_PART_COUNT; k++) {
         if (z->b.part[k].bone < 0 || !z->b.part[k].from_rigids)
             continue;
         pki_placed pl;
         pki_part_place(&z->b, &z->pb, r, k, &pl);
+        if (pki_part_far(&pl, e, wr, t))
+            continue;
         for (int i = 0; i < 9; i++) {
             double q[3], surf[3], n[3];
             point(st, a, r, w, p, i, q);

@@ -268,6 +268,35 @@ static int drift(const pki_sizing *z, const pki_play *after, pk_sizing_measure *
 
 /* ---- penetration ---- */
 
+static double seg_point(const double a[3], const double b[3], const double p[3])
+{
+    double d[3], v[3];
+    for (int k = 0; k < 3; k++) {
+        d[k] = b[k] - a[k];
+        v[k] = p[k] - a[k];
+    }
+    double dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    double t = dd > 0 ? (v[0] * d[0] + v[1] * d[1] + v[2] * d[2]) / dd : 0;
+    t = fmax(0.0, fmin(1.0, t));
+    double x = 0;
+    for (int k = 0; k < 3; k++) {
+        double e = v[k] - t * d[k];
+        x += e * e;
+    }
+    return sqrt(x);
+}
+
+bool pki_part_far(const pki_placed *pl, const double e[3], const double w[3], const double t[3])
+{
+    const pki_part *p = pl->part;
+    double c[3], v[3];
+    pki_qd_rotate(pl->rot, p->centre, v);
+    for (int k = 0; k < 3; k++)
+        c[k] = pl->pos[k] + v[k];
+    double r = sqrt(p->half[0] * p->half[0] + p->half[1] * p->half[1] + p->half[2] * p->half[2]);
+    return seg_point(e, w, c) > r && seg_point(w, t, c) > r;
+}
+
 /* Point i of 9 along a figure's forearm and hand at a row. */
 static void arm_point(const pki_figure *f, const pki_play *p, uint32_t r, int s, int i, double q[3])
 {
@@ -328,11 +357,17 @@ bool pki_penetrates(const pki_sizing *z, const pki_play *pb, uint32_t r, int s, 
         *depth = 0;
     if (!b->arm[s].ok || !z->a.arm[s].ok)
         return false;
+    double e[3], w[3], t[3];
+    arm_point(b, pb, r, s, 0, e);
+    arm_point(b, pb, r, s, 4, w);
+    arm_point(b, pb, r, s, 8, t);
     for (int k = 0; k < PKI_PART_COUNT; k++) {
         if (b->part[k].bone < 0 || !b->part[k].from_rigids)
             continue;
         pki_placed pl;
         pki_part_place(b, pb, r, k, &pl);
+        if (pki_part_far(&pl, e, w, t))
+            continue;
         for (int i = 0; i < 9; i++) {
             double q[3];
             arm_point(b, pb, r, s, i, q);

@@ -235,15 +235,21 @@ static void apply_move(double (*q)[4], const pki_arm *a, const axes *x, int k, d
     pki_q_norm(q[k <= MV_UP ? up : low]);
 }
 
-/* The source bone's local at a row after move k of angle th. */
+/* The source bone's local at a row after move k of angle th (as
+ * apply_move leaves it). */
 static void moved_source(const double (*q)[4], const pki_arm *a, const axes *x, int k, double th,
                          double out[4])
 {
-    double c[PKI_CHAIN_MAX][4];
-    memcpy(c, q, (size_t)a->n * sizeof c[0]);
-    apply_move(c, a, x, k, th);
-    memcpy(out, c[move_source(a, k)], 4 * sizeof *out);
+    double t[4];
+    pki_q_axis(k <= MV_UP ? x->xa : x->xw, -th, t);
+    const double *src = q[move_source(a, k)];
+    if (k == MV_ARM || k == MV_DOWN)
+        pki_qd_mul(src, t, out);
+    else
+        pki_qd_mul(t, src, out);
+    pki_q_norm(out);
 }
+
 /* Whether the offset of chain bone j from the one above lies along ax. */
 static bool along(const pk_model *m, const pki_arm *a, int j, const double ax[3])
 {
@@ -406,6 +412,15 @@ static double weight(const key_rows *k, size_t i, uint32_t r)
     return pk_bezier(c[0], c[1], c[2], c[3], (float)s);
 }
 
+/* Every row's progress in its segment into w[] (0 outside them). */
+static void weights(const key_rows *k, uint32_t n, double *w)
+{
+    memset(w, 0, n * sizeof *w);
+    for (size_t i = 1; i < k->n; i++)
+        for (uint32_t r = k->row[i - 1] + 1; r < k->row[i] && r < n; r++)
+            w[r] = weight(k, i, r);
+}
+
 /* One arm's keyed moves: the sizing, the side, its axes and each row's
  * elbow past its rest plane before the step. */
 typedef struct twist_ctx {
@@ -413,6 +428,7 @@ typedef struct twist_ctx {
     int s;
     const axes *x;
     const double *past;
+    double *w; /* per row: the progress in its segment of the source's track */
 } twist_ctx;
 
 /* Whether move k of angle th at row r would turn the elbow past its rest
@@ -440,16 +456,20 @@ static double piece_error(const twist_ctx *c, int k, const key_rows *kr, size_t 
     double qa[4], qb[4], worst = 0;
     moved_source((const double(*)[4])st->q[kr->row[i - 1]], a, c->x, k, m0, qa);
     moved_source((const double(*)[4])st->q[kr->row[i]], a, c->x, k, m1, qb);
-    if ((k == MV_UP || k == MV_DOWN) && breaks_elbow(c, k, kr->row[i], m1))
-        return INFINITY;
     for (uint32_t r = kr->row[i - 1] + 1; r < kr->row[i]; r++) {
-        double w = weight(kr, i, r), q[4], sl[4], th = m0 + w * (m1 - m0);
+        double w = c->w[r], q[4], sl[4], th = m0 + w * (m1 - m0);
         moved_source((const double(*)[4])st->q[r], a, c->x, k, th, q);
         pki_q_slerp(qa, qb, w, sl);
         worst = fmax(worst, pki_qd_angle_deg(q, sl));
-        if ((k == MV_UP || k == MV_DOWN) && breaks_elbow(c, k, r, th))
-            return INFINITY;
     }
+    /* only the move into 腕捩 turns the frame the elbow's bend is seen in */
+    if (k != MV_UP)
+        return worst;
+    if (breaks_elbow(c, k, kr->row[i], m1))
+        return INFINITY;
+    for (uint32_t r = kr->row[i - 1] + 1; r < kr->row[i]; r++)
+        if (breaks_elbow(c, k, r, m0 + c->w[r] * (m1 - m0)))
+            return INFINITY;
     return worst;
 }
 
@@ -468,7 +488,7 @@ static bool move_keyed(const twist_ctx *c, int k, const key_rows *kr, double *mo
     for (size_t i = 0; i < kr->n; i++) {
         double phi = full_angle(st->q[kr->row[i]], a, x, k);
         if (!i) {
-            m[0] = (k == MV_UP || k == MV_DOWN) && breaks_elbow(c, k, kr->row[0], phi) ? 0 : phi;
+            m[0] = k == MV_UP && breaks_elbow(c, k, kr->row[0], phi) ? 0 : phi;
             continue;
         }
         double d = remainder(phi - m[i - 1], 2.0 * 3.14159265358979323846);
@@ -499,7 +519,7 @@ static bool move_keyed(const twist_ctx *c, int k, const key_rows *kr, double *mo
         else if (kr->row[i] == r)
             th = m[i];
         else
-            th = m[i - 1] + weight(kr, i, r) * (m[i] - m[i - 1]);
+            th = m[i - 1] + c->w[r] * (m[i] - m[i - 1]);
         apply_move(st->q[r], a, x, k, th);
         moved[r] = fmax(moved[r], fabs(th) * DEG);
     }
@@ -534,20 +554,24 @@ static int twist_arm(pki_sizing *z, int s, const pk_tracks *tr, pk_sizing_report
     rep->twist_done = true;
     uint32_t n = st->n;
     double *past = malloc((n + 1) * sizeof *past), *moved = calloc(n + 1, sizeof *moved);
+    double *w = malloc((n + 1) * sizeof *w);
     double(*keep)[PKI_CHAIN_MAX][4] = malloc((n + 1) * sizeof *keep);
     int rc = -1;
-    if (!past || !moved || !keep)
+    if (!past || !moved || !keep || !w)
         goto done;
     memcpy(keep, st->q, n * sizeof *keep);
     for (uint32_t r = 0; r < n; r++)
         past[r] = pki_elbow_past(z, s, r);
-    twist_ctx c = {z, s, &ax, past};
+    twist_ctx c = {z, s, &ax, past, w};
     for (int k = 0; k < MV_COUNT; k++) {
         if (!move_on(&ax, k))
             continue;
         key_rows kr;
-        bool ok = rows_of(z, track_of(z, tr, a->bone[move_source(a, k)]), &kr) &&
-                  move_keyed(&c, k, &kr, moved);
+        bool ok = rows_of(z, track_of(z, tr, a->bone[move_source(a, k)]), &kr);
+        if (ok) {
+            weights(&kr, n, c.w);
+            ok = move_keyed(&c, k, &kr, moved);
+        }
         free(kr.row);
         free(kr.cp);
         if (!ok)
@@ -571,6 +595,7 @@ done:
     free(past);
     free(moved);
     free(keep);
+    free(w);
     return rc;
 }
 
