@@ -453,15 +453,34 @@ static double piece_error(const twist_ctx *c, int k, const key_rows *kr, size_t 
 {
     const pki_arm_state *st = &c->z->arm[c->s];
     const pki_arm *a = &c->z->b.arm[c->s];
-    double qa[4], qb[4], worst = 0;
+    double qa[4], qb[4], lowest = 1.0;
     moved_source((const double(*)[4])st->q[kr->row[i - 1]], a, c->x, k, m0, qa);
     moved_source((const double(*)[4])st->q[kr->row[i]], a, c->x, k, m1, qb);
+    /* the slerp's angle once for the piece (the short way, as MMD) */
+    double d = qa[0] * qb[0] + qa[1] * qb[1] + qa[2] * qb[2] + qa[3] * qb[3];
+    if (d < 0) {
+        for (int j = 0; j < 4; j++)
+            qb[j] = -qb[j];
+        d = -d;
+    }
+    double ang = acos(fmin(1.0, d)), sn = sin(ang);
     for (uint32_t r = kr->row[i - 1] + 1; r < kr->row[i]; r++) {
         double w = c->w[r], q[4], sl[4], th = m0 + w * (m1 - m0);
         moved_source((const double(*)[4])st->q[r], a, c->x, k, th, q);
-        pki_q_slerp(qa, qb, w, sl);
-        worst = fmax(worst, pki_qd_angle_deg(q, sl));
+        double wa = 1.0 - w, wb = w, n = 0, dot = 0;
+        if (sn > 1e-9) {
+            wa = sin((1.0 - w) * ang) / sn;
+            wb = sin(w * ang) / sn;
+        }
+        for (int j = 0; j < 4; j++) {
+            sl[j] = wa * qa[j] + wb * qb[j];
+            n += sl[j] * sl[j];
+        }
+        for (int j = 0; j < 4; j++)
+            dot += q[j] * sl[j];
+        lowest = fmin(lowest, fabs(dot) / sqrt(n));
     }
+    double worst = 2.0 * acos(fmin(1.0, lowest)) * DEG;
     /* only the move into 腕捩 turns the frame the elbow's bend is seen in */
     if (k != MV_UP)
         return worst;
@@ -492,9 +511,16 @@ static bool move_keyed(const twist_ctx *c, int k, const key_rows *kr, double *mo
             continue;
         }
         double d = remainder(phi - m[i - 1], 2.0 * 3.14159265358979323846);
+        double full = piece_error(c, k, kr, i, m[i - 1], m[i - 1] + d);
+        if (full <= EPS) {
+            m[i] = m[i - 1] + d;
+            continue;
+        }
+        /* the piece may already stray (an earlier move, a contact): what
+         * it strays by with the twist held is allowed too */
         double e0 = piece_error(c, k, kr, i, m[i - 1], m[i - 1]);
         double allowed = isfinite(e0) ? fmax(EPS, e0 * 1.001 + 1e-9) : INFINITY;
-        if (piece_error(c, k, kr, i, m[i - 1], m[i - 1] + d) <= allowed) {
+        if (full <= allowed) {
             m[i] = m[i - 1] + d;
             continue;
         }
