@@ -1087,6 +1087,9 @@ typedef struct pk_sizing_contact {
     double before_mean, before_max; /* |gap_B - gap_A x arm_B/arm_A| of B's arm, on B before
                                        the sizing steps (stance and scale alone) */
     double after_mean, after_max;   /* ... and after them */
+    size_t unreachable;    /* frames whose contact B's arm cannot reach (the hand's
+                              target beyond the shoulder's reach) */
+    double short_by;       /* ... by how much at most, of B's arm */
 } pk_sizing_contact;
 
 typedef struct pk_sizing_measure {

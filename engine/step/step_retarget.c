@@ -662,6 +662,13 @@ static void json_measure(pki_json *j, const pk_sizing_measure *m)
         jnum(j, "gap_from", c->gap_a);
         jpair(j, "before", "mean", c->before_mean, "max", c->before_max);
         jpair(j, "after", "mean", c->after_mean, "max", c->after_max);
+        if (c->unreachable) {
+            pki_json_key(j, "out_of_reach");
+            pki_json_open(j, '{');
+            pki_json_kint(j, "frames", (long long)c->unreachable);
+            jnum(j, "short_by", c->short_by);
+            pki_json_close(j, '}');
+        }
         pki_json_close(j, '}');
     }
     pki_json_close(j, ']');

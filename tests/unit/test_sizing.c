@@ -34,6 +34,7 @@ typedef struct fig {
     bool twist;               /* 腕捩, 手捩 with fixed axes */
     double thigh_r;           /* a capsule on 足 from 足 to ひざ (0: none) */
     bool rigids;              /* the thigh body at all */
+    double ball_r, ball_z;    /* a sphere on 上半身2 at (0, 13.5, ball_z) (0: none) */
 } fig;
 
 typedef struct bone_def {
@@ -127,7 +128,21 @@ static pk_model *figure(const fig *f)
     /* with rigid bodies: a thigh capsule on each 足 and a small sphere on
      * 下半身 (so the hips are no stand-in, which would reach the hands) */
     int nr = f->rigids ? 3 : 0;
-    pg_i32(&g, nr);
+    pg_i32(&g, nr + (f->ball_r > 0));
+    if (f->ball_r > 0) {
+        pg_rigid_def r = {"玉",
+                          "",
+                          upper2,
+                          1,
+                          0xFFFF,
+                          PK_RIGID_SPHERE,
+                          {(float)f->ball_r, 0, 0},
+                          {0, 13.5f, (float)f->ball_z},
+                          {0, 0, 0},
+                          1.0f,
+                          PK_RIGID_FOLLOW_BONE};
+        pg_rigid(&g, &r);
+    }
     if (nr) {
         pg_rigid_def r = {"下半身",
                           "",
@@ -308,7 +323,7 @@ static pk_motion *clap(double elbow_back)
 static void clap_contact(void **state)
 {
     (void)state;
-    fig fa = {2.5, 2.0, 1.5, false, 0, false}, fb = {3.0, 2.4, 1.8, false, 0, false};
+    fig fa = {2.5, 2.0, 1.5, false, 0, false, 0, 0}, fb = {3.0, 2.4, 1.8, false, 0, false, 0, 0};
     pk_model *a = figure(&fa), *b = figure(&fb);
     pk_motion *in = clap(0);
     pk_retarget_report rep, rep0;
@@ -368,7 +383,7 @@ static void clap_contact(void **state)
 static void clap_elbows_refused(void **state)
 {
     (void)state;
-    fig fa = {2.5, 2.0, 1.5, false, 0, false}, fb = {3.0, 2.4, 1.8, false, 0, false};
+    fig fa = {2.5, 2.0, 1.5, false, 0, false, 0, 0}, fb = {3.0, 2.4, 1.8, false, 0, false, 0, 0};
     pk_model *a = figure(&fa), *b = figure(&fb);
     pk_motion *in = clap(5.0);
     pk_retarget_report rep;
@@ -376,6 +391,72 @@ static void clap_elbows_refused(void **state)
     pk_motion *out = retarget(in, &o, &rep);
     assert_true(rep.sizing.refused > 0);
     assert_int_equal(rep.measure->elbow_past, 0);
+    pk_retarget_report_free(&rep);
+    pk_motion_free(out);
+    pk_motion_free(in);
+    pk_model_free(a);
+    pk_model_free(b);
+}
+
+/* A's hands clap 5.8 in front of it; B's arms are 20% longer and a
+ * sphere (r 1) in front of B's chest holds where B's hands would meet:
+ * the two hands move out of it together, still touching. */
+static void clap_out_of_body(void **state)
+{
+    (void)state;
+    fig fa = {2.5, 2.0, 1.5, false, 0, false, 0, 0};
+    fig fb = {3.0, 2.4, 1.8, false, 0, false, 1.0, -7.5};
+    pk_model *a = figure(&fa), *b = figure(&fb);
+    pk_motion *in = clap(0);
+    pk_retarget_report rep;
+    pk_retarget_options o = {.from = a, .to = b, .measure = true};
+    pk_motion *out = retarget(in, &o, &rep);
+    assert_true(rep.measure->pen_before > 0);
+    assert_int_equal(rep.measure->pen_after, 0);
+    played p = {0};
+    const double ball[3] = {0, 13.5, -7.5};
+    for (uint32_t f = 20; f <= 30; f++) {
+        play_at(&p, b, out, f);
+        const double *l = at(&p, "左中指先"), *r = at(&p, "右中指先");
+        assert_true(dist(l, r) < 0.02);
+        /* no point of either hand deeper than 0.5% of B's arm (5.4) */
+        const char *w[2] = {"左手首", "右手首"}, *t[2] = {"左中指先", "右中指先"};
+        for (int h = 0; h < 2; h++)
+            for (int i = 0; i <= 8; i++) {
+                double q[3];
+                for (int k = 0; k < 3; k++)
+                    q[k] = at(&p, w[h])[k] + (at(&p, t[h])[k] - at(&p, w[h])[k]) * i / 8.0;
+                assert_true(dist(q, ball) > 1.0 - 0.005 * 5.4);
+            }
+    }
+    assert_true(rep.measure->hands_after_p95 < 0.01);
+    played_free(&p);
+    pk_retarget_report_free(&rep);
+    pk_motion_free(out);
+    pk_motion_free(in);
+    pk_model_free(a);
+    pk_model_free(b);
+}
+
+/* The clap onto arms too short to meet (腕->ひじ 0.6, ひじ->手首 0.5, the
+ * hand 0.3, the shoulders 3 apart): the contact is reported out of reach
+ * with how far.  Where A's tips meet, B's tips would meet at the middle of
+ * where they are, (0, 13.5, -1.4 x 0.968); the wrist's target then lies
+ * 1.7796 from the shoulder, 0.6796 beyond its reach of 1.1: 0.6178 of
+ * B's arm. */
+static void clap_out_of_reach(void **state)
+{
+    (void)state;
+    fig fa = {2.5, 2.0, 1.5, false, 0, false, 0, 0}, fb = {0.6, 0.5, 0.3, false, 0, false, 0, 0};
+    pk_model *a = figure(&fa), *b = figure(&fb);
+    pk_motion *in = clap(0);
+    pk_retarget_report rep;
+    pk_retarget_options o = {.from = a, .to = b, .measure = true};
+    pk_motion *out = retarget(in, &o, &rep);
+    assert_int_equal(rep.measure->ncontacts, 1);
+    const pk_sizing_contact *c = &rep.measure->contacts[0];
+    assert_true(c->unreachable >= 11);
+    assert_true(fabs(c->short_by - 0.6178) < 0.005);
     pk_retarget_report_free(&rep);
     pk_motion_free(out);
     pk_motion_free(in);
@@ -400,7 +481,7 @@ static void hand_beside_thigh(void **state)
 {
     (void)state;
     /* A's thigh 0.45 thick: the hand 0.05 off it; B's 0.3 thick */
-    fig fa = {2.5, 2.0, 1.5, false, 0.45, true}, fb = {2.5, 2.0, 1.5, false, 0.3, true};
+    fig fa = {2.5, 2.0, 1.5, false, 0.45, true, 0, 0}, fb = {2.5, 2.0, 1.5, false, 0.3, true, 0, 0};
     pk_model *a = figure(&fa), *b = figure(&fb);
     pk_motion *in = hang();
     pk_retarget_report rep;
@@ -443,7 +524,7 @@ static void forearm_out_of_thigh(void **state)
     (void)state;
     /* A's thigh 0.1 thick (far from the hand: no contact), B's 0.8: B's
      * hand and forearm on x = 1.5 are 0.3 inside it */
-    fig fa = {2.5, 2.0, 1.5, false, 0.1, true}, fb = {2.5, 2.0, 1.5, false, 0.8, true};
+    fig fa = {2.5, 2.0, 1.5, false, 0.1, true, 0, 0}, fb = {2.5, 2.0, 1.5, false, 0.8, true, 0, 0};
     pk_model *a = figure(&fa), *b = figure(&fb);
     pk_motion *in = hang();
     pk_retarget_report rep;
@@ -478,7 +559,7 @@ static void forearm_out_of_thigh(void **state)
     pk_motion_free(out);
 
     /* a target without rigid bodies: the step is skipped, and says so */
-    fig fc = {2.5, 2.0, 1.5, false, 0, false};
+    fig fc = {2.5, 2.0, 1.5, false, 0, false, 0, 0};
     pk_model *c = figure(&fc);
     pk_retarget_options oc = {.from = a, .to = c, .no_contacts = true, .no_twist = true};
     out = retarget(in, &oc, &rep);
@@ -542,7 +623,7 @@ static void local_of(const played *p, const char *name, double q[4])
 static void twist_distribution(void **state)
 {
     (void)state;
-    fig ft = {2.5, 2.0, 1.5, true, 0, false};
+    fig ft = {2.5, 2.0, 1.5, true, 0, false, 0, 0};
     pk_model *a = figure(&ft), *b = figure(&ft);
     pk_motion *in = twisting(NULL, 0);
     pk_retarget_report rep;
@@ -606,7 +687,7 @@ static void twist_distribution(void **state)
 static void twist_folded_back(void **state)
 {
     (void)state;
-    fig fa = {2.5, 2.0, 1.5, true, 0, false}, fb = {2.5, 2.0, 1.5, false, 0, false};
+    fig fa = {2.5, 2.0, 1.5, true, 0, false, 0, 0}, fb = {2.5, 2.0, 1.5, false, 0, false, 0, 0};
     pk_model *a = figure(&fa), *b = figure(&fb);
     pk_motion *in = twisting("左腕捩", 50);
     pk_retarget_report rep;
@@ -636,6 +717,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(clap_contact),       cmocka_unit_test(clap_elbows_refused),
+        cmocka_unit_test(clap_out_of_body),   cmocka_unit_test(clap_out_of_reach),
         cmocka_unit_test(hand_beside_thigh),  cmocka_unit_test(forearm_out_of_thigh),
         cmocka_unit_test(twist_distribution), cmocka_unit_test(twist_folded_back),
     };

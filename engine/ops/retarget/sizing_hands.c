@@ -31,6 +31,10 @@
 #include <string.h>
 
 #define BLEND 6
+#define REACH_ROUNDS 8 /* pulls of a goal into reach and back onto the surface */
+#define GAP_ROUNDS 3   /* moves of a hand along the normal to its gap */
+#define OUT_ROUNDS 6   /* moves of two touching hands out of the body */
+#define CLEAR 0.005    /* of B's arm: how deep a hand may lie inside B's body */
 
 /* B's hands (wrists, ends) from the arm states at row r. */
 static void hands_now(const pki_sizing *z, uint32_t r, double w[2][3], double t[2][3])
@@ -51,11 +55,41 @@ static void hands_now(const pki_sizing *z, uint32_t r, double w[2][3], double t[
     }
 }
 
-/* Where the touching point of hand s goes at row r for contact c (not
- * the hands' contact), from A's touch ta. */
-static bool goal_of(const pki_sizing *z, const pki_contact *c, uint32_t r, const pki_touch *ta,
-                    const double q[3], double goal[3])
+/* A goal on part pb (off its surface by gap along the normal) that the
+ * wrist of hand s reaches at row r, the touching point being hv from the
+ * wrist (the hand keeps its world rotation): the goal itself when it is
+ * within reach, else the point of the part's surface nearest to it that
+ * is (alternately pulled into the shoulder's reach and put back on the
+ * surface); *short_by the distance still beyond reach (0: reached). */
+static void within_reach(const pki_sizing *z, int s, uint32_t r, const pki_placed *pb,
+                         const double hv[3], double gap, double goal[3], double *short_by)
 {
+    const double *S = z->arm[s].top[r];
+    double R = (z->b.arm[s].upper + z->b.arm[s].fore) * (1.0 - 1e-3);
+    *short_by = 0;
+    for (int it = 0; it < REACH_ROUNDS; it++) {
+        double v[3], p[3], surf[3], nrm[3];
+        for (int k = 0; k < 3; k++)
+            v[k] = goal[k] - hv[k] - S[k];
+        double L = pki_v3_len(v);
+        *short_by = fmax(0.0, L - R);
+        if (L <= R || !(L > 0))
+            return;
+        for (int k = 0; k < 3; k++)
+            p[k] = S[k] + v[k] * R / L + hv[k];
+        pki_part_distance(pb, p, surf, nrm);
+        for (int k = 0; k < 3; k++)
+            goal[k] = surf[k] + nrm[k] * gap;
+    }
+}
+
+/* Where the touching point of hand s goes at row r for contact c (not
+ * the hands' contact), from A's touch ta; hv is the point's offset from
+ * the wrist. */
+static bool goal_of(const pki_sizing *z, const pki_contact *c, uint32_t r, const pki_touch *ta,
+                    const double q[3], const double hv[3], double goal[3], double *short_by)
+{
+    *short_by = 0;
     if (c->with == PKI_WITH_FLOOR) {
         memcpy(goal, q, 3 * sizeof *goal);
         goal[1] = ta->gap * z->k;
@@ -71,24 +105,49 @@ static bool goal_of(const pki_sizing *z, const pki_contact *c, uint32_t r, const
     pki_part_distance(&pb, carried, surf, nrm);
     for (int k = 0; k < 3; k++)
         goal[k] = surf[k] + nrm[k] * ta->gap * z->k;
+    within_reach(z, c->side, r, &pb, hv, ta->gap * z->k, goal, short_by);
     return true;
 }
 
 /* The offset of hand s at row r for contact c (not the hands'), with the
- * hand already moved by `moved`. */
+ * hand already moved by `moved`: the touching point to its goal, then
+ * the whole hand along the part's normal until its nearest point (the
+ * gap is the least over the hand, a finger may come nearer than the
+ * point that touches on A) stands off the part by A's gap times k. */
 static bool part_offset(const pki_sizing *z, const pki_contact *c, uint32_t r, const double w[2][3],
-                        const double t[2][3], const double moved[3], double d[3])
+                        const double t[2][3], const double moved[3], double d[3], double *short_by)
 {
     pki_touch ta;
     if (!isfinite(pki_touch_at(&z->a, &z->pa, r, c->side, c->with, &ta)))
         return false;
     int s = c->side;
-    double q[3], goal[3];
-    for (int k = 0; k < 3; k++)
-        q[k] = w[s][k] + ta.at[0] * (t[s][k] - w[s][k]) + moved[k];
-    if (!goal_of(z, c, r, &ta, q, goal))
+    double q[3], goal[3], hv[3];
+    for (int k = 0; k < 3; k++) {
+        hv[k] = ta.at[0] * (t[s][k] - w[s][k]);
+        q[k] = w[s][k] + hv[k] + moved[k];
+    }
+    if (!goal_of(z, c, r, &ta, q, hv, goal, short_by))
         return false;
     pki_v3_sub(goal, q, d);
+    if (*short_by > 0)
+        return true;
+    double want = ta.gap * z->k;
+    for (int it = 0; it < GAP_ROUNDS; it++) {
+        double w2[2][3], t2[2][3];
+        memcpy(w2, w, sizeof w2);
+        memcpy(t2, t, sizeof t2);
+        for (int k = 0; k < 3; k++) {
+            w2[s][k] += moved[k] + d[k];
+            t2[s][k] += moved[k] + d[k];
+        }
+        pki_touch tb;
+        double g = pki_touch_with(&z->b, &z->pb, r, s, c->with, (const double(*)[3])w2,
+                                  (const double(*)[3])t2, &tb);
+        if (!isfinite(g) || fabs(g - want) <= 1e-4 * z->b.arm_len)
+            break;
+        for (int k = 0; k < 3; k++)
+            d[k] += tb.normal[k] * (want - g);
+    }
     return true;
 }
 
@@ -128,7 +187,76 @@ static double smooth(double x)
  * in several contacts at once: the mean of their offsets; hands touching
  * each other move together by the mean offset of the other contacts
  * either has. */
-static void targets(const pki_sizing *z, double (*d[2])[3], bool *has[2])
+/* How far beyond the reach of B's arm s the wrist's target w + d lies
+ * at row r (0: within it). */
+static double beyond(const pki_sizing *z, int s, uint32_t r, const double w[3], const double d[3])
+{
+    const double *S = z->arm[s].top[r];
+    double v[3];
+    for (int k = 0; k < 3; k++)
+        v[k] = w[k] + d[k] - S[k];
+    return fmax(0.0, pki_v3_len(v) - (z->b.arm[s].upper + z->b.arm[s].fore));
+}
+
+/* Each contact active at row r: whether a hand of it is set a target
+ * beyond its arm's reach, counted on the contact. */
+static void tally_reach(pki_sizing *z, uint32_t r, const double w[2][3], double (*d[2])[3],
+                        bool *has[2])
+{
+    for (size_t i = 0; i < z->contacts.n; i++) {
+        pki_contact *c = &z->contacts.v[i];
+        if (r < c->first || r > c->last)
+            continue;
+        double worst = 0;
+        for (int s = 0; s < 2; s++)
+            if ((s == c->side || c->with == PKI_WITH_HAND) && z->arm[s].n && has[s][r])
+                worst = fmax(worst, beyond(z, s, r, w[s], d[s][r]));
+        if (worst > 1e-3 * z->b.arm_len) {
+            c->unreachable++;
+            c->short_by = fmax(c->short_by, worst);
+        }
+    }
+}
+
+/* Two hands that touch only each other (offsets hd) kept out of B's body
+ * together: while a point of either hand (wrist to the hand's end) lies
+ * more than CLEAR of B's arm inside a part made of B's rigid bodies, both
+ * move by the same step out along that part's normal (the touch between
+ * them is kept; where they meet on B is free). */
+static void hands_out(const pki_sizing *z, uint32_t r, const double w[2][3], const double t[2][3],
+                      double hd[2][3])
+{
+    if (!z->b.rigids)
+        return;
+    double lb = z->b.arm_len;
+    for (int round = 0; round < OUT_ROUNDS; round++) {
+        double deep = CLEAR * lb, nrm[3] = {0, 0, 0};
+        for (int k = 0; k < PKI_PART_COUNT; k++) {
+            if (z->b.part[k].bone < 0 || !z->b.part[k].from_rigids)
+                continue;
+            pki_placed pl;
+            pki_part_place(&z->b, &z->pb, r, k, &pl);
+            for (int h = 0; h < 2; h++)
+                for (int i = 0; i <= 4; i++) {
+                    double q[3], n[3];
+                    for (int c = 0; c < 3; c++)
+                        q[c] = w[h][c] + hd[h][c] + (t[h][c] - w[h][c]) * i / 4.0;
+                    double d = -pki_part_distance(&pl, q, NULL, n);
+                    if (d > deep) {
+                        deep = d;
+                        memcpy(nrm, n, sizeof nrm);
+                    }
+                }
+        }
+        if (!(deep > CLEAR * lb))
+            return;
+        for (int h = 0; h < 2; h++)
+            for (int c = 0; c < 3; c++)
+                hd[h][c] += nrm[c] * (deep - 0.5 * CLEAR * lb);
+    }
+}
+
+static void targets(pki_sizing *z, double (*d[2])[3], bool *has[2])
 {
     uint32_t n = z->pb.n;
     for (uint32_t r = 0; r < n; r++) {
@@ -146,14 +274,16 @@ static void targets(const pki_sizing *z, double (*d[2])[3], bool *has[2])
             const pki_contact *c = &z->contacts.v[i];
             if (r < c->first || r > c->last || c->with == PKI_WITH_HAND || !z->arm[c->side].n)
                 continue;
-            double o[3];
+            double o[3], short_by;
             if (!part_offset(z, c, r, (const double(*)[3])w, (const double(*)[3])t,
-                             hands ? hd[c->side] : (const double[3]){0, 0, 0}, o))
+                             hands ? hd[c->side] : (const double[3]){0, 0, 0}, o, &short_by))
                 continue;
             for (int k = 0; k < 3; k++)
                 sum[c->side][k] += o[k];
             cnt[c->side]++;
         }
+        if (hands && !cnt[0] && !cnt[1])
+            hands_out(z, r, (const double(*)[3])w, (const double(*)[3])t, hd);
         if (hands) {
             int all = cnt[0] + cnt[1];
             for (int s = 0; s < 2; s++) {
@@ -161,13 +291,14 @@ static void targets(const pki_sizing *z, double (*d[2])[3], bool *has[2])
                     d[s][r][k] = hd[s][k] + (all ? (sum[0][k] + sum[1][k]) / all : 0.0);
                 has[s][r] = true;
             }
-            continue;
+        } else {
+            for (int s = 0; s < 2; s++) {
+                has[s][r] = cnt[s] > 0;
+                for (int k = 0; k < 3 && cnt[s]; k++)
+                    d[s][r][k] = sum[s][k] / cnt[s];
+            }
         }
-        for (int s = 0; s < 2; s++) {
-            has[s][r] = cnt[s] > 0;
-            for (int k = 0; k < 3 && cnt[s]; k++)
-                d[s][r][k] = sum[s][k] / cnt[s];
-        }
+        tally_reach(z, r, (const double(*)[3])w, d, has);
     }
 }
 

@@ -209,6 +209,8 @@ static bool push(pki_contacts *c, int side, int with, uint32_t first, uint32_t l
     x->first = first;
     x->last = last;
     x->min_gap = gap;
+    x->unreachable = 0;
+    x->short_by = 0;
     return true;
 }
 

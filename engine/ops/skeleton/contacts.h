@@ -18,6 +18,11 @@ typedef struct pki_contact {
     int with;             /* a pki_part_kind, PKI_WITH_HAND or PKI_WITH_FLOOR */
     uint32_t first, last; /* rows of the source's play */
     double min_gap;       /* the smallest gap on the source */
+    /* set by the sizing's contact step (sizing_hands.c): frames whose
+     * target lies beyond the reach of the target model's arm, and by how
+     * much at most (units) */
+    uint32_t unreachable;
+    double short_by;
 } pki_contact;
 
 typedef struct pki_contacts {
