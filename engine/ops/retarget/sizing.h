@@ -98,6 +98,14 @@ int pki_avoid_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log);
 #define PKI_TWIST_KEYED_DEG 0.003
 int pki_twist_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log);
 
+/* The gap a contact of A (its gap gap_a) asks of B: A's times k, and 0
+ * where A's hand lies inside A's part or below the floor (a touch on B's
+ * surface, not a hand through B's body). */
+static inline double pki_gap_goal(const pki_sizing *z, double gap_a)
+{
+    return z->k * (gap_a > 0 ? gap_a : 0.0);
+}
+
 /* ---- measures (sizing_measure.c) ---- */
 
 /* Whether no point of the polyline e -> w -> t (a forearm and hand) can

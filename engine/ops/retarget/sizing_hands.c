@@ -92,7 +92,7 @@ static bool goal_of(const pki_sizing *z, const pki_contact *c, uint32_t r, const
     *short_by = 0;
     if (c->with == PKI_WITH_FLOOR) {
         memcpy(goal, q, 3 * sizeof *goal);
-        goal[1] = ta->gap * z->k;
+        goal[1] = pki_gap_goal(z, ta->gap);
         return true;
     }
     if (z->b.part[c->with].bone < 0)
@@ -104,8 +104,8 @@ static bool goal_of(const pki_sizing *z, const pki_contact *c, uint32_t r, const
     pki_part_carry(&pa, &pb, ta->surf, carried);
     pki_part_distance(&pb, carried, surf, nrm);
     for (int k = 0; k < 3; k++)
-        goal[k] = surf[k] + nrm[k] * ta->gap * z->k;
-    within_reach(z, c->side, r, &pb, hv, ta->gap * z->k, goal, short_by);
+        goal[k] = surf[k] + nrm[k] * pki_gap_goal(z, ta->gap);
+    within_reach(z, c->side, r, &pb, hv, pki_gap_goal(z, ta->gap), goal, short_by);
     return true;
 }
 
@@ -131,7 +131,7 @@ static bool part_offset(const pki_sizing *z, const pki_contact *c, uint32_t r, c
     pki_v3_sub(goal, q, d);
     if (*short_by > 0)
         return true;
-    double want = ta.gap * z->k;
+    double want = pki_gap_goal(z, ta.gap);
     for (int it = 0; it < GAP_ROUNDS; it++) {
         double w2[2][3], t2[2][3];
         memcpy(w2, w, sizeof w2);
@@ -218,41 +218,49 @@ static void tally_reach(pki_sizing *z, uint32_t r, const double w[2][3], double 
     }
 }
 
-/* Two hands that touch only each other (offsets hd) kept out of B's body
- * together: while a point of either hand (wrist to the hand's end) lies
- * more than CLEAR of B's arm inside a part made of B's rigid bodies, both
- * move by the same step out along that part's normal (the touch between
- * them is kept; where they meet on B is free). */
-static void hands_out(const pki_sizing *z, uint32_t r, const double w[2][3], const double t[2][3],
-                      double hd[2][3])
+/* The hands that moved (offsets d at row r) kept out of B's body: while a
+ * point of a hand (wrist to the hand's end) lies more than CLEAR of B's
+ * arm inside a part made of B's rigid bodies, the hand moves out along
+ * that part's normal; two hands touching each other (both) move
+ * together, so their touch is kept (where they meet on B is free). */
+static void keep_out(const pki_sizing *z, uint32_t r, const double w[2][3], const double t[2][3],
+                     double (*d[2])[3], bool *has[2], bool both)
 {
     if (!z->b.rigids)
         return;
     double lb = z->b.arm_len;
-    for (int round = 0; round < OUT_ROUNDS; round++) {
-        double deep = CLEAR * lb, nrm[3] = {0, 0, 0};
-        for (int k = 0; k < PKI_PART_COUNT; k++) {
-            if (z->b.part[k].bone < 0 || !z->b.part[k].from_rigids)
-                continue;
-            pki_placed pl;
-            pki_part_place(&z->b, &z->pb, r, k, &pl);
-            for (int h = 0; h < 2; h++)
-                for (int i = 0; i <= 4; i++) {
-                    double q[3], n[3];
-                    for (int c = 0; c < 3; c++)
-                        q[c] = w[h][c] + hd[h][c] + (t[h][c] - w[h][c]) * i / 4.0;
-                    double d = -pki_part_distance(&pl, q, NULL, n);
-                    if (d > deep) {
-                        deep = d;
-                        memcpy(nrm, n, sizeof nrm);
+    for (int s = 0; s < 2; s++) {
+        if (!has[s][r] || (both && s))
+            continue;
+        for (int round = 0; round < OUT_ROUNDS; round++) {
+            double deep = CLEAR * lb, nrm[3] = {0, 0, 0};
+            for (int k = 0; k < PKI_PART_COUNT; k++) {
+                if (z->b.part[k].bone < 0 || !z->b.part[k].from_rigids)
+                    continue;
+                pki_placed pl;
+                pki_part_place(&z->b, &z->pb, r, k, &pl);
+                for (int h = 0; h < 2; h++) {
+                    if (h != s && !both)
+                        continue;
+                    for (int i = 0; i <= 4; i++) {
+                        double q[3], n[3];
+                        for (int c = 0; c < 3; c++)
+                            q[c] = w[h][c] + d[h][r][c] + (t[h][c] - w[h][c]) * i / 4.0;
+                        double x = -pki_part_distance(&pl, q, NULL, n);
+                        if (x > deep) {
+                            deep = x;
+                            memcpy(nrm, n, sizeof nrm);
+                        }
                     }
                 }
+            }
+            if (!(deep > CLEAR * lb))
+                break;
+            for (int h = 0; h < 2; h++)
+                if (h == s || both)
+                    for (int c = 0; c < 3; c++)
+                        d[h][r][c] += nrm[c] * (deep - 0.5 * CLEAR * lb);
         }
-        if (!(deep > CLEAR * lb))
-            return;
-        for (int h = 0; h < 2; h++)
-            for (int c = 0; c < 3; c++)
-                hd[h][c] += nrm[c] * (deep - 0.5 * CLEAR * lb);
     }
 }
 
@@ -282,8 +290,6 @@ static void targets(pki_sizing *z, double (*d[2])[3], bool *has[2])
                 sum[c->side][k] += o[k];
             cnt[c->side]++;
         }
-        if (hands && !cnt[0] && !cnt[1])
-            hands_out(z, r, (const double(*)[3])w, (const double(*)[3])t, hd);
         if (hands) {
             int all = cnt[0] + cnt[1];
             for (int s = 0; s < 2; s++) {
@@ -298,6 +304,7 @@ static void targets(pki_sizing *z, double (*d[2])[3], bool *has[2])
                     d[s][r][k] = sum[s][k] / cnt[s];
             }
         }
+        keep_out(z, r, (const double(*)[3])w, (const double(*)[3])t, d, has, hands);
         tally_reach(z, r, (const double(*)[3])w, d, has);
     }
 }
@@ -346,7 +353,7 @@ static double gap_error(const pki_sizing *z, const pki_contact *c, uint32_t r)
                                (const double(*)[3])t, NULL);
     if (!isfinite(ga))
         return NAN;
-    return isfinite(gb) ? fabs(gb - z->k * ga) / z->b.arm_len : 1.0;
+    return isfinite(gb) ? fabs(gb - pki_gap_goal(z, ga)) / z->b.arm_len : 1.0;
 }
 
 /* The mean gap error over every contact frame (NAN rows left out). */

@@ -100,7 +100,7 @@ static int hands(const pki_sizing *z, const pki_play *after, pk_sizing_measure *
         return -1;
     }
     size_t n = 0;
-    double lb = z->b.arm_len, k = z->k;
+    double lb = z->b.arm_len;
     for (size_t i = 0; i < z->contacts.n; i++) {
         const pki_contact *c = &z->contacts.v[i];
         pk_sizing_contact *o = &out->contacts[out->ncontacts];
@@ -122,7 +122,7 @@ static int hands(const pki_sizing *z, const pki_play *after, pk_sizing_measure *
             /* B has no such part or hand: nothing to measure */
             if (!isfinite(gb) || !isfinite(gc))
                 continue;
-            double wb = fabs(gb - k * ga) / lb, wa = fabs(gc - k * ga) / lb;
+            double g = pki_gap_goal(z, ga), wb = fabs(gb - g) / lb, wa = fabs(gc - g) / lb;
             eb[n] = wb;
             ea[n] = wa;
             o->before_mean += wb;
