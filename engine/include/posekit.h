@@ -1110,6 +1110,7 @@ typedef struct pk_sizing_measure {
     size_t pen_before, pen_after; /* frames of a forearm or hand inside B's bodies (deeper
                                      than 1% of B's arm) while A's is not */
     double pen_deepest_before, pen_deepest_after; /* of B's arm */
+    uint32_t pen_worst_frame;     /* the frame of the deepest after (pen_after > 0) */
     size_t elbow_frames, knee_frames; /* joints x frames checked */
     size_t elbow_past_before, knee_past_before; /* ... past B's rest bend plane by more than a
                                                    degree beyond A's (sizing_measure.c), before */

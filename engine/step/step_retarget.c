@@ -704,6 +704,8 @@ static void json_measure(pki_json *j, const pk_sizing_measure *m)
     pki_json_open(j, '{');
     pki_json_kint(j, "frames", (long long)m->pen_after);
     jnum(j, "deepest", m->pen_deepest_after);
+    if (m->pen_after)
+        pki_json_kint(j, "worst_frame", (long long)m->pen_worst_frame);
     pki_json_close(j, '}');
     pki_json_close(j, '}');
     pki_json_key(j, "bends");

@@ -15,7 +15,14 @@
  *     rotation within 0.01 degree; and the inverse, onto a figure without
  *     twist bones;
  *   - a clap whose arms bend backwards on A is not bent further backwards
- *     on a figure whose arms are longer: the corrections are refused. */
+ *     on a figure whose arms are longer: the corrections are refused;
+ *   - a clap whose meeting point lies inside a body of B: the hands move
+ *     out of it together; a clap onto arms too short to meet: out of
+ *     reach, by a known distance; a held hand whose straight arm passes
+ *     through a body of B: the arm comes out, the hand leaving its
+ *     contact;
+ *   - twists move at the keys of the bones they come from: every output
+ *     key on a frame the input keys. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -517,6 +524,32 @@ static void hand_beside_thigh(void **state)
     pk_model_free(b);
 }
 
+/* The hand held beside a thigh as on A (0.05 off it), B with a ball of
+ * radius 3 about its chest that holds B's elbow there: an elbow swing
+ * about a straight arm moves nothing, so the arm turns out of the ball,
+ * the hand leaving its contact (a forearm through the body shows more
+ * than a gap). */
+static void held_forearm_out(void **state)
+{
+    (void)state;
+    fig fa = {2.5, 2.0, 1.5, false, 0.45, true, 0, 0},
+        fb = {2.5, 2.0, 1.5, false, 0.3, true, 3.0, 0};
+    pk_model *a = figure(&fa), *b = figure(&fb);
+    pk_motion *in = hang();
+    pk_retarget_report rep;
+    pk_retarget_options o = {.from = a, .to = b, .measure = true};
+    pk_motion *out = retarget(in, &o, &rep);
+    assert_int_equal(rep.sizing.contacts, 1);
+    assert_true(rep.measure->pen_before > 0);
+    assert_int_equal(rep.measure->pen_after, 0);
+    assert_int_equal(rep.measure->elbow_past, 0);
+    pk_retarget_report_free(&rep);
+    pk_motion_free(out);
+    pk_motion_free(in);
+    pk_model_free(a);
+    pk_model_free(b);
+}
+
 /* ---- keeping out of the body ---- */
 
 static void forearm_out_of_thigh(void **state)
@@ -716,10 +749,11 @@ static void twist_folded_back(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(clap_contact),       cmocka_unit_test(clap_elbows_refused),
-        cmocka_unit_test(clap_out_of_body),   cmocka_unit_test(clap_out_of_reach),
-        cmocka_unit_test(hand_beside_thigh),  cmocka_unit_test(forearm_out_of_thigh),
-        cmocka_unit_test(twist_distribution), cmocka_unit_test(twist_folded_back),
+        cmocka_unit_test(clap_contact),         cmocka_unit_test(clap_elbows_refused),
+        cmocka_unit_test(clap_out_of_body),     cmocka_unit_test(clap_out_of_reach),
+        cmocka_unit_test(hand_beside_thigh),    cmocka_unit_test(held_forearm_out),
+        cmocka_unit_test(forearm_out_of_thigh), cmocka_unit_test(twist_distribution),
+        cmocka_unit_test(twist_folded_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

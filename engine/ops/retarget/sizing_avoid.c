@@ -214,21 +214,23 @@ static bool push_out(pki_sizing *z, int s, uint32_t r, double swivel, double up[
         pki_arm_fk(st, r, false, w, p);
         double by = d.depth - 0.5 * CLEAR * lb;
         if (held) {
-            if (swivel >= SWIVEL_MAX)
-                break;
-            /* a hand the contact step placed stays: only the elbow
+            /* a hand the contact step placed stays: first only the elbow
              * swings (a quarter turn at most); what that cannot bring out
-             * stays in, the contact being what the audience sees */
-            if (swivel_for(p[0], p[a->n - 1], d.q, d.normal, by, SWIVEL_MAX - swivel, c, &ang)) {
+             * comes out as any arm does, the hand leaving its contact (a
+             * forearm through the body shows more than a gap) */
+            if (swivel < SWIVEL_MAX &&
+                swivel_for(p[0], p[a->n - 1], d.q, d.normal, by, SWIVEL_MAX - swivel, c, &ang)) {
                 turn_upper(st, r, c);
                 keep_hand(st, a, r, w[a->n - 1]);
                 pki_qd_mul(c, up, t);
                 memcpy(up, t, sizeof t);
                 swivel += ang;
                 moved = true;
-                continue;
+                if (swivel < SWIVEL_MAX)
+                    continue;
             }
-            break;
+            held = false;
+            continue;
         }
         if (used < UPPER_MAX && turn_for(p[0], d.q, d.normal, by, UPPER_MAX - used, c, &ang)) {
             turn_upper(st, r, c);

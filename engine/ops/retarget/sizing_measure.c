@@ -403,15 +403,11 @@ static void penetration(const pki_sizing *z, const pki_play *after, pk_sizing_me
                 out->pen_deepest_before = fmax(out->pen_deepest_before, d / z->b.arm_len);
             }
             if (pki_penetrates(z, after, r, s, &d)) {
-                if (getenv("PK_DEBUG_PEN")) {
-                    int where = -1, part = -1;
-                    double dd = pki_arm_depth(&z->b, after, r, s, true, &where, &part);
-                    fprintf(stderr, "PEN frame %u side %d part %s point %d depth %.4f held %d\n",
-                            z->pa.f0 + r, s, part >= 0 ? pki_part_name(part) : "?", where,
-                            dd / z->b.arm_len, z->held[s] ? z->held[s][r] : -1);
-                }
                 now = true;
-                out->pen_deepest_after = fmax(out->pen_deepest_after, d / z->b.arm_len);
+                if (d / z->b.arm_len > out->pen_deepest_after) {
+                    out->pen_deepest_after = d / z->b.arm_len;
+                    out->pen_worst_frame = z->pa.f0 + r;
+                }
             }
         }
         out->pen_before += before;
