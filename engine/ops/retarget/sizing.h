@@ -112,6 +112,10 @@ static inline double pki_gap_goal(const pki_sizing *z, double gap_a)
  * be inside the placed part: the polyline stays outside the sphere
  * about the part's bounding box. */
 bool pki_part_far(const pki_placed *pl, const double e[3], const double w[3], const double t[3]);
+/* How deep point i (0..8: 0 the elbow, 4 the wrist, 8 the hand's end) of
+ * A's forearm and hand of side s is inside A's part k at row r (negative:
+ * outside). */
+double pki_depth_a(const pki_sizing *z, int s, uint32_t r, int i, int k);
 /* How deep a figure's forearm and hand (side s, row r) are inside its
  * parts (rigid_only: only parts made of rigid bodies); which point (0..8)
  * and part when where/part are not NULL. */

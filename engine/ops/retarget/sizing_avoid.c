@@ -54,23 +54,6 @@ static void point(const pki_arm_state *st, const pki_arm *a, uint32_t r, double 
         q[k] = i < 4 ? e[k] + (wr[k] - e[k]) * i / 4.0 : wr[k] + (t[k] - wr[k]) * (i - 4) / 4.0;
 }
 
-/* A's point i of side s at row r: how deep in A's part k. */
-static double depth_a(const pki_sizing *z, int s, uint32_t r, int i, int k)
-{
-    const pki_figure *a = &z->a;
-    if (a->part[k].bone < 0 || !a->arm[s].ok)
-        return 0;
-    const pki_arm *arm = &a->arm[s];
-    double w[3], t[3], q[3];
-    pki_hand_at(a, &z->pa, r, s, w, t);
-    const double *e = pki_play_at(&z->pa, r, arm->bone[arm->elbow])->pos;
-    for (int c = 0; c < 3; c++)
-        q[c] = i < 4 ? e[c] + (w[c] - e[c]) * i / 4.0 : w[c] + (t[c] - w[c]) * (i - 4) / 4.0;
-    pki_placed pl;
-    pki_part_place(a, &z->pa, r, k, &pl);
-    return -pki_part_distance(&pl, q, NULL, NULL);
-}
-
 typedef struct deepest {
     double depth, q[3], normal[3];
 } deepest;
@@ -103,7 +86,7 @@ static bool find(const pki_sizing *z, int s, uint32_t r, double flag, deepest *o
             double d = -pki_part_distance(&pl, q, surf, n);
             if (!(d > flag * lb) || d <= out->depth)
                 continue;
-            if (depth_a(z, s, r, i, k) > FLAG * la)
+            if (pki_depth_a(z, s, r, i, k) > FLAG * la)
                 continue;
             out->depth = d;
             memcpy(out->q, q, sizeof out->q);

@@ -183,10 +183,6 @@ static double smooth(double x)
     return x * x * (3.0 - 2.0 * x);
 }
 
-/* Rows of contacts: the offset of each hand at each (has[s][r]).  A hand
- * in several contacts at once: the mean of their offsets; hands touching
- * each other move together by the mean offset of the other contacts
- * either has. */
 /* How far beyond the reach of B's arm s the wrist's target w + d lies
  * at row r (0: within it). */
 static double beyond(const pki_sizing *z, int s, uint32_t r, const double w[3], const double d[3])
@@ -218,12 +214,61 @@ static void tally_reach(pki_sizing *z, uint32_t r, const double w[2][3], double 
     }
 }
 
+/* The deepest point (more than `deep` inside) of hand h moved by off at
+ * row r in B's parts made of rigid bodies: the hand (wrist to its end)
+ * and, for two hands that move together (forearms), the forearm as the
+ * arm solved to that place would hold it.  Into *deep and nrm. */
+static void deepest_of(pki_sizing *z, uint32_t r, int h, const double w[3], const double t[3],
+                       const double off[3], bool forearm, double *deep, double nrm[3])
+{
+    double q[9][3];
+    int nq = 0, at[9]; /* each point's number among A's nine (pki_depth_a) */
+    for (int i = 0; i <= 4; i++, nq++) {
+        for (int c = 0; c < 3; c++)
+            q[nq][c] = w[c] + off[c] + (t[c] - w[c]) * i / 4.0;
+        at[nq] = 4 + i;
+    }
+    if (forearm) {
+        pki_arm_state *st = &z->arm[h];
+        const pki_arm *a = &z->b.arm[h];
+        double keep[PKI_CHAIN_MAX][4], goal[3], rw[PKI_CHAIN_MAX][4], p[PKI_CHAIN_MAX][3];
+        memcpy(keep, st->q[r], sizeof keep);
+        for (int c = 0; c < 3; c++)
+            goal[c] = w[c] + off[c];
+        if (pki_arm_reach(z, h, r, goal) >= 0) {
+            pki_arm_fk(st, r, false, rw, p);
+            for (int i = 0; i < 4; i++, nq++) {
+                for (int c = 0; c < 3; c++)
+                    q[nq][c] = p[a->elbow][c] + (p[a->n - 1][c] - p[a->elbow][c]) * i / 4.0;
+                at[nq] = i;
+            }
+        }
+        memcpy(st->q[r], keep, sizeof keep);
+    }
+    for (int k = 0; k < PKI_PART_COUNT; k++) {
+        if (z->b.part[k].bone < 0 || !z->b.part[k].from_rigids)
+            continue;
+        pki_placed pl;
+        pki_part_place(&z->b, &z->pb, r, k, &pl);
+        for (int i = 0; i < nq; i++) {
+            double n[3], x = -pki_part_distance(&pl, q[i], NULL, n);
+            /* as deep inside as A's is in A's same part: no penetration */
+            if (x > *deep && pki_depth_a(z, h, r, at[i], k) <= 0.01 * z->a.arm_len) {
+                *deep = x;
+                memcpy(nrm, n, 3 * sizeof *nrm);
+            }
+        }
+    }
+}
+
 /* The hands that moved (offsets d at row r) kept out of B's body: while a
  * point of a hand (wrist to the hand's end) lies more than CLEAR of B's
- * arm inside a part made of B's rigid bodies, the hand moves out along
+ * arm inside a part made of B's rigid bodies (and A's same point is not
+ * inside A's same part), the hand moves out along
  * that part's normal; two hands touching each other (both) move
- * together, so their touch is kept (where they meet on B is free). */
-static void keep_out(const pki_sizing *z, uint32_t r, const double w[2][3], const double t[2][3],
+ * together, so their touch is kept (where they meet on B is free), and
+ * out of the way of their forearms too. */
+static void keep_out(pki_sizing *z, uint32_t r, const double w[2][3], const double t[2][3],
                      double (*d[2])[3], bool *has[2], bool both)
 {
     if (!z->b.rigids)
@@ -234,26 +279,9 @@ static void keep_out(const pki_sizing *z, uint32_t r, const double w[2][3], cons
             continue;
         for (int round = 0; round < OUT_ROUNDS; round++) {
             double deep = CLEAR * lb, nrm[3] = {0, 0, 0};
-            for (int k = 0; k < PKI_PART_COUNT; k++) {
-                if (z->b.part[k].bone < 0 || !z->b.part[k].from_rigids)
-                    continue;
-                pki_placed pl;
-                pki_part_place(&z->b, &z->pb, r, k, &pl);
-                for (int h = 0; h < 2; h++) {
-                    if (h != s && !both)
-                        continue;
-                    for (int i = 0; i <= 4; i++) {
-                        double q[3], n[3];
-                        for (int c = 0; c < 3; c++)
-                            q[c] = w[h][c] + d[h][r][c] + (t[h][c] - w[h][c]) * i / 4.0;
-                        double x = -pki_part_distance(&pl, q, NULL, n);
-                        if (x > deep) {
-                            deep = x;
-                            memcpy(nrm, n, sizeof nrm);
-                        }
-                    }
-                }
-            }
+            for (int h = 0; h < 2; h++)
+                if (h == s || both)
+                    deepest_of(z, r, h, w[h], t[h], d[h][r], both, &deep, nrm);
             if (!(deep > CLEAR * lb))
                 break;
             for (int h = 0; h < 2; h++)
@@ -264,6 +292,10 @@ static void keep_out(const pki_sizing *z, uint32_t r, const double w[2][3], cons
     }
 }
 
+/* Rows of contacts: the offset of each hand at each (has[s][r]).  A hand
+ * in several contacts at once: the mean of their offsets; hands touching
+ * each other move together by the mean offset of the other contacts
+ * either has. */
 static void targets(pki_sizing *z, double (*d[2])[3], bool *has[2])
 {
     uint32_t n = z->pb.n;

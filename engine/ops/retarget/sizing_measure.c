@@ -350,6 +350,11 @@ static double a_depth(const pki_figure *a, const pki_play *p, uint32_t r, int s,
     return -pki_part_distance(&pl, q, NULL, NULL);
 }
 
+double pki_depth_a(const pki_sizing *z, int s, uint32_t r, int i, int k)
+{
+    return a_depth(&z->a, &z->pa, r, s, i, k);
+}
+
 bool pki_penetrates(const pki_sizing *z, const pki_play *pb, uint32_t r, int s, double *depth)
 {
     const pki_figure *b = &z->b;
