@@ -12,7 +12,10 @@
  * last bone, 手首, takes instead what turns its parent's world rotation
  * as written (the fits above it included) into the hand's, within
  * PKI_HAND_DEG: the hand must not turn for a twist.  A twist bone (fixed
- * axis) keeps only its twist.  A track is rewritten only over the frames where that
+ * axis) keeps only its twist, within PKI_HAND_DEG too where a twist
+ * moved, and may take a key at the frames (and with the curves) of the
+ * bones its twist comes from, each left out where the piece over it fits
+ * without it.  A track is rewritten only over the frames where that
  * rotation differs from what the track gives by more than 90% of its
  * tolerance (half of PKI_HAND_DEG), from the key before such a run to
  * the key after it: the

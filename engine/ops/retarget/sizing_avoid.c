@@ -15,10 +15,12 @@
  * ELBOW_MAX (refused when that breaks the elbow law, pki_elbow_worse); a
  * few rounds, as the next deepest point may be another.
  *
- * A hand the contact step placed (sizing_hands.c) stays where it is: only
- * its elbow swings about the shoulder-wrist line, up to SWIVEL_MAX; what
- * that cannot bring out stays in (a contact beyond the reach of B's arm
- * outside its body is kept as a contact).
+ * A hand the contact step placed (sizing_hands.c) stays where it is
+ * while its elbow swinging about the shoulder-wrist line (up to
+ * SWIVEL_MAX) brings the arm out; what that cannot (a straight arm, a
+ * short arm across a large body) comes out as any arm does, the hand
+ * leaving its contact: a forearm through the body shows more than a
+ * gap.
  *
  * Over time each frame's turns (the shoulder's and the elbow's, as world
  * rotations) are eased in and out: a frame within BLEND frames of a

@@ -11,6 +11,14 @@
  *     place in the part's bounding box at rest, then onto B's surface),
  *     and the point lands off it along B's normal by A's gap times k;
  *   - the floor: the point at A's height times k.
+ * A part's gap goal is A's gap times k, or 0 where A's hand is inside
+ * A's part (pki_gap_goal); the whole hand then moves along the part's
+ * normal until its nearest point stands off by that goal.  A spot whose
+ * wrist target lies beyond the shoulder's reach moves to the nearest
+ * spot of the part that does not (within_reach); what stays beyond is
+ * counted on the contact (unreachable, short_by).  A placed hand is kept
+ * out of B's rigid bodies where A's is not as deep in A's (keep_out; two
+ * touching hands together, forearms included).
  * A hand in several contacts at once takes the mean of their offsets;
  * two hands touching each other move together by the mean offset of the
  * other contacts either has (hands folded on the hips).  The hand moves as a whole (its world

@@ -25,6 +25,20 @@
  * differ by more than 5 degrees, else square to the arm and to the side the elbow bends to at rest
  * (sizing_measure.c).
  *
+ * Keys.  Each move is chosen at the keys of the bone it leaves (all of
+ * the twist that shows there) and blended between two keys by that
+ * bone's own curve, so the bone keeps its key frames and curves: between
+ * two keys its rotation with the blended move taken out must stay within
+ * PKI_TWIST_KEYED_DEG of the slerp of its two new keys (a twist that
+ * changes while the arm swings cannot be split exactly by one pair of
+ * keys); where the whole change would stray further, the most of it that
+ * does not (bisected) moves, and the rest moves at later keys.  Every
+ * row still gets the same exact split (the product down the arm is kept
+ * row by row), so the writer finds the source bone's own keys and curves
+ * good and the twist bone takes its sources' frames and curves
+ * (sizing.c).  A twist bone the motion already turns off rest keeps the
+ * motion's twist: its author distributed it.
+ *
  * Inverse.  Where B lacks a twist bone A has and the motion turns it, the
  * fold (retarget_fold.c) carries its twist into the bones below; here each
  * hand of B is then set to A's hand's world rotation times the stance's
