@@ -41,9 +41,9 @@ typedef struct ctx {
     pk_rig *rig;
     size_t nb, frames, nlegs;
     leg legs[8];
-    pk_bone_local *loc; /* frames x nb: the input's locals */
-    bool *on;           /* frames x nb */
-    double *ref;        /* frames x legs x 3: the input's ankles */
+    pk_bone_local *loc;  /* frames x nb: the input's locals */
+    bool *on;            /* frames x nb */
+    double *ref;         /* frames x legs x 3: the input's ankles */
     double (*rot)[2][4]; /* frames x legs: hip and knee local rotations, as evaluated */
     double (*base)[7];   /* frames x legs: the hip's parent world rotation, the hip's origin */
     pk_bone_local *tmp;
@@ -141,7 +141,9 @@ static void on_arc(const double a[4], const double b[4], const double q[4], doub
     pki_qd_mul(ia, q, d);
     qlog(d, vq);
     double bb = vb[0] * vb[0] + vb[1] * vb[1] + vb[2] * vb[2];
-    double t = u >= 0.0 ? u : bb > 1e-20 ? (vq[0] * vb[0] + vq[1] * vb[1] + vq[2] * vb[2]) / bb : 0.0;
+    double t = u >= 0.0     ? u
+               : bb > 1e-20 ? (vq[0] * vb[0] + vq[1] * vb[1] + vq[2] * vb[2]) / bb
+                            : 0.0;
     double v[3] = {vb[0] * t, vb[1] * t, vb[2] * t};
     qexp(v, e);
     pki_qd_mul(a, e, o);
@@ -176,8 +178,8 @@ static double ankle_fast(const ctx *c, size_t k, size_t f, const double hip[4],
  * arc from ha to hb and the knee anywhere on its arc from ka to kb (each
  * slerped at its own parameter, -1 .. 2: more than a Bezier curve's 0 ..
  * 1 allows): a grid, then a pattern search. */
-static double best_on_arcs(const ctx *c, size_t k, size_t f, const double ha[4],
-                           const double hb[4], const double ka[4], const double kb[4])
+static double best_on_arcs(const ctx *c, size_t k, size_t f, const double ha[4], const double hb[4],
+                           const double ka[4], const double kb[4])
 {
     double best = INFINITY, bu = 0.0, bv = 0.0, h[4], n[4];
     for (int i = 0; i <= 30; i++)
@@ -196,7 +198,7 @@ static double best_on_arcs(const ctx *c, size_t k, size_t f, const double ha[4],
         bool moved = true;
         while (moved) {
             moved = false;
-            static const int dirs[8][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1},
+            static const int dirs[8][2] = {{1, 0}, {-1, 0},  {0, 1},  {0, -1},
                                            {1, 1}, {-1, -1}, {1, -1}, {-1, 1}};
             for (int d = 0; d < 8; d++) {
                 double u = bu + step * dirs[d][0], v = bv + step * dirs[d][1];
@@ -358,10 +360,10 @@ int main(int argc, char **argv)
     double self = 0.0;
     for (size_t f = 0; f < c.frames; f++)
         for (size_t k = 0; k < c.nlegs; k++)
-            self = fmax(self, fmax(ankle_err(&c, k, f, c.rot[f * c.nlegs + k][0],
-                                             c.rot[f * c.nlegs + k][1]),
-                                   ankle_fast(&c, k, f, c.rot[f * c.nlegs + k][0],
-                                              c.rot[f * c.nlegs + k][1])));
+            self = fmax(
+                self,
+                fmax(ankle_err(&c, k, f, c.rot[f * c.nlegs + k][0], c.rot[f * c.nlegs + k][1]),
+                     ankle_fast(&c, k, f, c.rot[f * c.nlegs + k][0], c.rot[f * c.nlegs + k][1])));
     printf("the evaluated hips and knees with the IKs off: ankles within %.2g of the input's\n",
            self);
     /* 1. drivers */
@@ -467,8 +469,8 @@ int main(int argc, char **argv)
     qsort(seg, segs, sizeof *seg, by_value);
     printf("  their worst frames: median %.4f, 90th percentile %.4f; segments within 0.01: %zu, "
            "within 0.05: %zu\n",
-           segs ? seg[segs / 2] : 0.0, segs ? seg[segs * 9 / 10] : 0.0, count_below(seg, segs, 0.01),
-           count_below(seg, segs, 0.05));
+           segs ? seg[segs / 2] : 0.0, segs ? seg[segs * 9 / 10] : 0.0,
+           count_below(seg, segs, 0.01), count_below(seg, segs, 0.05));
     free(seg);
     printf("  ideal curves, segments split until within %g: %zu key frames, hip and knee keys "
            "%zu (%.2f x the pk_motion_legs hips and knees %zu)\n",
