@@ -74,7 +74,7 @@ typedef struct cli_progress {
     const char *cmd;
     time_t start, at; /* when the work began; when the line was last drawn */
     int pct;          /* the percentage drawn (-1: none yet) */
-    const char *what; /* ... and the work it named */
+    char what[160];   /* ... and the work it named (a copy: a job's changes in place) */
     size_t width;     /* the line's width on the terminal; 0: nothing shown */
 } cli_progress;
 /* Sets log's progress callback to draw the line when standard error is a

@@ -31,7 +31,7 @@ inputs:
   dance: big.vmd
 steps:
   - smooth: {in: dance, out: clean}
-  - reduce: {in: clean, out: small}
+  - mirror: {in: clean, out: small}
 outputs:
   small: out.vmd
 YAML
@@ -54,7 +54,7 @@ script -qec "'$POSEKIT' run job.yaml" /dev/null >tty.txt </dev/null ||
     fail "run on a terminal failed: $(cat tty.txt)"
 grep -q 'posekit: run: step 1 of 2, smooth: smoothing [0-9]*% ([0-9]* s)' tty.txt ||
     fail "no progress line: $(head -c 300 tty.txt)"
-grep -q 'posekit: run: step 2 of 2, reduce' tty.txt || fail "no second step: $(tail -c 300 tty.txt)"
+grep -q 'posekit: run: step 2 of 2, mirror' tty.txt || fail "no second step: $(tail -c 300 tty.txt)"
 tr '\r' '\n' <tty.txt | grep -v '^ *$' | grep -n '' | grep -m1 'smooth dance -> clean' | grep -q '^[0-9]*:smooth' ||
     fail "the steps' lines are not on lines of their own: $(tail -c 300 tty.txt)"
 tr '\r' '\n' <tty.txt | grep -v '^ *$' | tail -n 1 | grep -q '^wrote out.vmd' ||
