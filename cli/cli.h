@@ -74,7 +74,7 @@ typedef struct cli_progress {
     const char *cmd;
     time_t start, at; /* when the work began; when the line was last drawn */
     int pct;          /* the percentage drawn (-1: none yet) */
-    const char *what; /* ... and the work it named */
+    char what[160];   /* ... and the work it named (a copy: a job's changes in place) */
     size_t width;     /* the line's width on the terminal; 0: nothing shown */
 } cli_progress;
 /* Sets log's progress callback to draw the line when standard error is a
@@ -96,9 +96,10 @@ void cli_print_log(const pk_log *log);
 int cli_flush_log(pk_log *log, bool strict);
 
 /* Loads a VPD or VMD (by content, then extension) and prints its
- * diagnostics.  Returns EXIT_OK or EXIT_ERROR (doc zeroed on error, and on
- * warnings when strict). */
-int cli_load(const char *path, pk_doc *doc, bool strict);
+ * diagnostics; reading is reported to the progress callback of
+ * `progress` (NULL: none).  Returns EXIT_OK or EXIT_ERROR (doc zeroed on
+ * error, and on warnings when strict). */
+int cli_load(const char *path, pk_doc *doc, bool strict, const pk_log *progress);
 
 /* Encodes a document (pk_doc_encode) for an output path and writes it
  * atomically: .vmd gets VMD (a pose becomes one key per bone/morph at

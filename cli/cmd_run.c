@@ -6,7 +6,8 @@
 #include <string.h>
 
 const char help_run[] =
-    "usage: posekit run JOB.yaml [--dry-run] [--strict] [--each PATTERN [-j|--jobs N]]\n"
+    "usage: posekit run JOB.yaml [--dry-run] [--strict] [--quiet] [--each PATTERN [-j|--jobs "
+    "N]]\n"
     "\n"
     "Runs a job file: named inputs (VMD, VPD; PMX and PMD models), rule\n"
     "files, steps (convert, diff, rename, mirror, retarget, overlay, merge,\n"
@@ -20,6 +21,9 @@ const char help_run[] =
     "\n"
     "  --dry-run       do everything except writing; print what would be written\n"
     "  --strict        warnings are errors\n"
+    "  --quiet         no progress line (on a terminal, once the run has taken a\n"
+    "                  second: the part being done, 'step 2 of 3, smooth:\n"
+    "                  smoothing 40%', or with --each the files done so far)\n"
     "  --each PATTERN  run the job once per file PATTERN names ('dances/*.vmd':\n"
     "                  '*' and '?' in the file name): the job's input \"{each}\"\n"
     "                  is the file, \"{stem}\" in its output paths the file's\n"
@@ -39,13 +43,16 @@ const char help_run[] =
     "Schema and a full example: doc/jobs.md.\n";
 
 /* Runs the one job file given. */
-static int run_job(const char *const *files, size_t nfiles, bool dry, bool strict)
+static int run_job(const char *const *files, size_t nfiles, bool dry, bool strict, bool quiet)
 {
     const char *path;
     if (cli_one_operand("run", "job file", files, nfiles, &path) != EXIT_OK)
         return EXIT_ERROR;
     pk_log log;
     pk_log_init(&log);
+    cli_progress progress;
+    if (!quiet)
+        cli_progress_start(&progress, "run", &log);
     pk_job *job = pk_job_load(path, &log);
     int rc = EXIT_ERROR;
     if (!job || pk_job_run(job, &log) != 0) {
@@ -62,12 +69,14 @@ static int run_job(const char *const *files, size_t nfiles, bool dry, bool stric
     }
     /* the steps' lines after the write, as a command's report after its
      * save: a job that wrote nothing prints no success */
+    cli_progress_clear(&log);
     fputs(pk_job_report(job), stdout);
     for (size_t i = 0; i < n; i++)
         printf("%s %s (%zu bytes)\n", dry ? "would write" : "wrote", outs[i].path,
                outs[i].data.len);
     rc = EXIT_OK; /* main checks that the report reached standard output */
 done:
+    cli_progress_clear(&log);
     pk_log_free(&log);
     pk_job_free(job);
     return rc;
@@ -76,11 +85,13 @@ done:
 /* --each's per-file line (pk_job_batch_run's callback, one at a time). */
 typedef struct each_tally {
     bool dry;
+    const pk_log *progress; /* whose line to clear before the file's */
 } each_tally;
 
 static void each_line(void *ctx, const pk_job_batch_file *f)
 {
     const each_tally *t = ctx;
+    cli_progress_clear(t->progress);
     /* the file's messages whole, before its line */
     fflush(stdout);
     cli_print_log(f->log);
@@ -106,7 +117,8 @@ static void each_line(void *ctx, const pk_job_batch_file *f)
 }
 
 /* The job once per file of pattern. */
-static int run_each(const char *path, const char *pattern, unsigned threads, bool dry, bool strict)
+static int run_each(const char *path, const char *pattern, unsigned threads, bool dry, bool strict,
+                    bool quiet)
 {
     pk_log log;
     pk_log_init(&log);
@@ -115,9 +127,17 @@ static int run_each(const char *path, const char *pattern, unsigned threads, boo
         pk_job_batch_free(b);
         return EXIT_ERROR;
     }
-    each_tally t = {dry};
-    pk_job_batch_options o = {threads, dry, strict};
+    /* the total on a terminal: the files done so far */
+    pk_log shown;
+    pk_log_init(&shown);
+    cli_progress progress;
+    if (!quiet)
+        cli_progress_start(&progress, "run", &shown);
+    each_tally t = {dry, &shown};
+    pk_job_batch_options o = {threads, dry, strict, shown.progress, shown.progress_ctx};
     size_t failed = pk_job_batch_run(b, &o, each_line, &t);
+    cli_progress_clear(&shown);
+    pk_log_free(&shown);
     size_t n = pk_job_batch_count(b);
     printf("%zu file%s: %zu %s, %zu failed\n", n, n == 1 ? "" : "s", n - failed,
            dry ? "would be written" : "written", failed);
@@ -127,7 +147,7 @@ static int run_each(const char *path, const char *pattern, unsigned threads, boo
 
 /* run's options: switches, --each PATTERN, -j N. */
 typedef struct run_opts {
-    bool dry, strict, help;
+    bool dry, strict, quiet, help;
     const char *each;
     uint32_t jobs; /* 0: not given */
     const char **files;
@@ -156,6 +176,7 @@ static int run_option(void *ctx, const char *name, const char *inline_value, con
     bool *on = !long_form                     ? (strcmp(name, "h") == 0 ? &r->help : NULL)
                : strcmp(name, "dry-run") == 0 ? &r->dry
                : strcmp(name, "strict") == 0  ? &r->strict
+               : strcmp(name, "quiet") == 0   ? &r->quiet
                : strcmp(name, "help") == 0    ? &r->help
                                               : NULL;
     if (!on)
@@ -185,11 +206,11 @@ int cmd_run(int argc, char **argv)
         status = cli_help(help_run);
     } else if (!r.each) {
         status = r.jobs ? cli_usage("run", "-j applies to a run of many files (--each PATTERN)")
-                        : run_job(r.files, r.n, r.dry, r.strict);
+                        : run_job(r.files, r.n, r.dry, r.strict, r.quiet);
     } else if (cli_one_operand("run", "job file", r.files, r.n, &path) != EXIT_OK) {
         status = EXIT_ERROR;
     } else {
-        status = run_each(path, r.each, r.jobs, r.dry, r.strict);
+        status = run_each(path, r.each, r.jobs, r.dry, r.strict, r.quiet);
     }
     free(r.files);
     return status;

@@ -77,10 +77,12 @@ int cli_flush_log(pk_log *log, bool strict)
 
 /* --------------------------------------------------------- loading/saving */
 
-int cli_load(const char *path, pk_doc *doc, bool strict)
+int cli_load(const char *path, pk_doc *doc, bool strict, const pk_log *progress)
 {
     pk_log log;
     pk_log_init(&log);
+    if (progress)
+        pk_log_set_progress(&log, progress->progress, progress->progress_ctx);
     int rc = pk_doc_load(path, doc, &log);
     int status = cli_flush_log(&log, strict);
     if (rc != 0 || status != EXIT_OK) {

@@ -19,7 +19,7 @@ static void show(void *ctx, double done, const char *what)
     time_t now = time(NULL);
     double elapsed = difftime(now, p->start);
     int pct = (int)(done * 100.0);
-    if (elapsed < 1.0 || (pct == p->pct && now == p->at && what == p->what))
+    if (elapsed < 1.0 || (pct == p->pct && now == p->at && strcmp(what, p->what) == 0))
         return;
     char line[160];
     int n =
@@ -31,7 +31,7 @@ static void show(void *ctx, double done, const char *what)
     p->width = len > p->width ? len : p->width;
     p->pct = pct;
     p->at = now;
-    p->what = what;
+    snprintf(p->what, sizeof p->what, "%s", what);
 }
 
 void cli_progress_start(cli_progress *p, const char *cmd, pk_log *log)

@@ -472,7 +472,7 @@ static int load_all(cli_run *r, pk_doc *docs, void **things, bool later)
     const char *const *in;
     size_t n = pk_step_inputs(r->step, &in);
     for (size_t i = 0; i < n; i++)
-        if (cli_load(in[i], &docs[i], strict) != EXIT_OK)
+        if (cli_load(in[i], &docs[i], strict, r->log) != EXIT_OK)
             return EXIT_ERROR;
     if (later) {
         pk_step_set(r->step, r->cli->format_option, pk_format_name(docs[0].format), r->log);
@@ -538,10 +538,10 @@ int cli_step_main(const char *cmd, int argc, char **argv)
         rc = EXIT_ERROR;
         goto out;
     }
-    rc = load_all(&r, docs, things, later);
     cli_progress progress;
-    if (rc == EXIT_OK && r.cli->progress && !r.quiet)
+    if (r.cli->progress && !r.quiet)
         cli_progress_start(&progress, cmd, &log);
+    rc = load_all(&r, docs, things, later);
     if (rc == EXIT_OK)
         rc = run(&r, docs, n, &res);
     cli_progress_clear(&log);

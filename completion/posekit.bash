@@ -30,7 +30,7 @@ _posekit_opts_time="-o --output --trim --shift --stretch --bpm --fps --json --st
 _posekit_opts_crossfade="-o --output --at --fade --skip --json --strict --help"
 _posekit_opts_curve="-o --output --set --like --axes --bones --model --rules --frames --json --strict --help"
 _posekit_opts_smooth="-o --output --strength --bones --rules --noise-deg --noise-pos --noise-morph --no-morphs --no-contacts --json --quiet --strict --help"
-_posekit_opts_run="--dry-run --strict --each -j --jobs --help"
+_posekit_opts_run="--dry-run --strict --quiet --each -j --jobs --help"
 _posekit_opts_check="--model --json --suggest-rules --strict --help"
 _posekit_opts_draw="--model --frame --frames --every --vs --vs-model --view --bones --rules --json -o --output --strict --help"
 
@@ -145,7 +145,7 @@ _posekit()
             return 0
             ;;
         --axes)
-            COMPREPLY=($(compgen -W "x y z r x,y,z r" -- "$cur"))
+            COMPREPLY=($(compgen -W "x y z r d v x,y,z r d,v" -- "$cur"))
             return 0
             ;;
         --fps)

@@ -139,9 +139,12 @@ typedef struct reader {
 
 enum { PROGRESS_BYTES = 1 << 20, PROGRESS_RECORDS = 4096 };
 
-/* Everything before upto has been decoded into the model. */
+/* Everything before upto has been decoded into the model: told to the
+ * log's progress callback ("reading", the share of the file) and to
+ * consumed. */
 static void progress(reader *r, size_t upto)
 {
+    pk_progress(r->log, (double)upto / (double)(r->c.len ? r->c.len : 1), "reading");
     if (r->consumed && upto >= r->reported + PROGRESS_BYTES) {
         r->consumed(r->consumed_ctx, upto);
         r->reported = upto;

@@ -1582,10 +1582,18 @@ typedef struct pk_curve_stats {
     size_t tracks;    /* bone tracks with a key in range */
     size_t keys;      /* keys in range */
     size_t changed;   /* ... whose curves changed */
+    size_t camera_keys, camera_changed; /* pk_motion_set_camera_curves: the same */
 } pk_curve_stats;
 PK_API int pk_motion_set_curves(pk_motion *m, const pk_selection *bones, uint32_t first,
                                 uint32_t last, const uint8_t cp[4][4], unsigned axes,
                                 pk_curve_stats *stats, pk_log *log);
+/* The same for the camera keys of frames first..last: cp[c] = x1, y1,
+ * x2, y2 of channel c (0..5: centre X, Y, Z, rotation, distance, view
+ * angle), stored in the camera's order (x1, x2, y1, y2); axes: bits 1 <<
+ * 0..5 (0: all six).  Adds to stats' camera_keys and camera_changed. */
+PK_API void pk_motion_set_camera_curves(pk_motion *m, uint32_t first, uint32_t last,
+                                        const uint8_t cp[6][4], unsigned axes,
+                                        pk_curve_stats *stats);
 
 /* ======================================================================
  * Models (engine/format/pmx.c, engine/format/pmd.c, engine/model/skeleton.c,

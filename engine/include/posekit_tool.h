@@ -311,6 +311,11 @@ typedef struct pk_job_batch_options {
     unsigned threads; /* at most this many files at once; 0: one per processor */
     bool dry_run;     /* everything but the writing (pk_job_check_write) */
     bool strict;      /* a warning fails its file */
+    /* the files finished so far, told after each (done: their share;
+     * what: "N of M files"), never two at a time, after done(ctx, file)
+     * for the files it releases; NULL: not told */
+    pk_progress_fn progress;
+    void *progress_ctx;
 } pk_job_batch_options;
 
 typedef void (*pk_job_batch_fn)(void *ctx, const pk_job_batch_file *file);

@@ -16,6 +16,7 @@
 #include "job/job.h"
 #include "platform/platform.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,8 @@ struct pk_job_batch {
     void *ctx;
     size_t next_out; /* the first file not yet handed to done */
     size_t failed;
+    size_t finished; /* files run so far */
+    char what[64];   /* "N of M files" */
 };
 
 /* The diagnostics of from appended to to (only its errors when
@@ -290,6 +293,7 @@ static void hand_over(void *ctx, size_t nth)
 {
     pk_job_batch *b = ctx;
     b->files[b->order[nth]].finished = true;
+    b->finished++;
     while (b->next_out < b->n && b->files[b->next_out].finished) {
         size_t k = b->next_out++;
         each_file *f = &b->files[k];
@@ -309,6 +313,10 @@ static void hand_over(void *ctx, size_t nth)
         pk_log_free(&f->log);
         pk_log_init(&f->log);
     }
+    if (b->opts.progress) {
+        snprintf(b->what, sizeof b->what, "%zu of %zu files", b->finished, b->n);
+        b->opts.progress(b->opts.progress_ctx, (double)b->finished / (double)b->n, b->what);
+    }
 }
 
 size_t pk_job_batch_run(pk_job_batch *b, const pk_job_batch_options *opts, pk_job_batch_fn done,
@@ -317,7 +325,7 @@ size_t pk_job_batch_run(pk_job_batch *b, const pk_job_batch_options *opts, pk_jo
     if (b->ran)
         return b->n;
     b->ran = true;
-    b->opts = opts ? *opts : (pk_job_batch_options){0, false, false};
+    b->opts = opts ? *opts : (pk_job_batch_options){0, false, false, NULL, NULL};
     b->done = done;
     b->ctx = ctx;
     unsigned threads = b->opts.threads ? b->opts.threads : pki_os_cpu_count();

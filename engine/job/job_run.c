@@ -18,6 +18,46 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- progress ----
+ * When the caller's log has a progress callback, pk_job_run puts its own
+ * in front for the run's length: the work is told part by part (each
+ * input read, each step, each output encoded), "step 2 of 3, smooth:
+ * smoothing" with the share of that part done; what the operations of a
+ * part report goes through it (the steps' and readers' own logs are given
+ * the same callback). */
+typedef struct job_progress {
+    pk_progress_fn fn; /* the caller's */
+    void *ctx;
+    char part[160];   /* the part being done */
+    char what[240];   /* part: what its operation says */
+    const char *said; /* ... the last thing it said (what is rebuilt on a change) */
+} job_progress;
+
+static void job_progress_fn(void *ctx, double done, const char *what)
+{
+    job_progress *p = ctx;
+    if (what != p->said) {
+        p->said = what;
+        snprintf(p->what, sizeof p->what, "%s%s%s", p->part, what && *what ? ": " : "",
+                 what ? what : "");
+    }
+    p->fn(p->ctx, done, p->what);
+}
+
+/* A new part of the run begins (nothing when the log shows no progress). */
+static void part(pk_log *log, const char *fmt, ...)
+{
+    if (log->progress != job_progress_fn)
+        return;
+    job_progress *p = log->progress_ctx;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->part, sizeof p->part, fmt, ap);
+    va_end(ap);
+    p->said = NULL;
+    job_progress_fn(p, 0.0, "");
+}
+
 /* "OP IN, IN -> OUT: summary" on the job's report (nothing for a step
  * with nothing to say, as the command prints nothing). */
 static void report_line(pk_job *j, const pki_job_step *js, const pk_step_result *res)
@@ -189,6 +229,7 @@ static int run_step(pk_job *j, const pki_job_step *js, pk_log *log)
         goto done;
     pk_log tmp;
     pk_log_init(&tmp);
+    pk_log_set_progress(&tmp, log->progress, log->progress_ctx);
     int ran = pk_step_run(js->step, docs, n, res, &tmp);
     /* strict: a warning reading its inputs or model, or running it, fails
      * the step (the command's --strict) */
@@ -338,6 +379,7 @@ static int load_item(pk_job *j, pki_job_item *it, pk_log *log)
 {
     pk_log tmp;
     pk_log_init(&tmp);
+    pk_log_set_progress(&tmp, log->progress, log->progress_ctx);
     int rc = 0;
     if (it->is_rules) {
         it->rules = pk_rules_load_in(j->dir, it->written, &tmp);
@@ -375,13 +417,18 @@ static int load_item(pk_job *j, pki_job_item *it, pk_log *log)
     return rc;
 }
 
-int pk_job_run(pk_job *j, pk_log *log)
+/* pk_job_run's work, told part by part. */
+static int run_all(pk_job *j, pk_log *log)
 {
     /* Phase 1: every input and rule file, read and checked. */
     int rc = 0;
-    for (size_t i = 0; i < j->nitems; i++)
-        if (j->items[i].path && load_item(j, &j->items[i], log) != 0)
+    for (size_t i = 0; i < j->nitems; i++) {
+        if (!j->items[i].path)
+            continue;
+        part(log, "%s '%s'", j->items[i].is_rules ? "rules" : "input", j->items[i].name);
+        if (load_item(j, &j->items[i], log) != 0)
             rc = -1;
+    }
     if (rc != 0)
         return -1;
     /* Every output against what it will hold, before any step runs (the
@@ -389,13 +436,32 @@ int pk_job_run(pk_job *j, pk_log *log)
     if (check_outputs(j, log) != 0)
         return -1;
     /* Phase 2: the steps, in order. */
-    for (size_t s = 0; s < j->nsteps; s++)
+    for (size_t s = 0; s < j->nsteps; s++) {
+        part(log, "step %zu of %zu, %s", s + 1, j->nsteps, pk_step_name(j->steps[s].step));
         if (run_step(j, &j->steps[s], log) != 0)
             return -1;
+    }
     /* Phase 3: every output encoded in memory. */
-    for (size_t i = 0; i < j->nouts; i++)
+    for (size_t i = 0; i < j->nouts; i++) {
+        part(log, "output '%s'", j->outs[i].name);
         if (encode(j, i, log) != 0)
             return -1;
+    }
+    return 0;
+}
+
+int pk_job_run(pk_job *j, pk_log *log)
+{
+    job_progress jp;
+    memset(&jp, 0, sizeof jp);
+    jp.fn = log->progress;
+    jp.ctx = log->progress_ctx;
+    if (jp.fn)
+        pk_log_set_progress(log, job_progress_fn, &jp);
+    int rc = run_all(j, log);
+    pk_log_set_progress(log, jp.fn, jp.ctx);
+    if (rc != 0)
+        return -1;
     pk_buf_putc(&j->report, 0);
     if (j->report.oom) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");

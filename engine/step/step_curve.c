@@ -1,6 +1,6 @@
-/* step_curve.c — curve: the interpolation of chosen bone keys set to
- * linear, an ease, four numbers or another key's curve
- * (engine/ops/keys/curves.c), its summary and its JSON. */
+/* step_curve.c — curve: the interpolation of chosen bone keys, and of
+ * camera keys, set to linear, an ease, four numbers or another key's
+ * curve (engine/ops/keys/curves.c), its summary and its JSON. */
 #include "step/step.h"
 #include "step/step_option.h"
 
@@ -27,8 +27,9 @@ static const pki_option OPTIONS[] = {
     PKI_ROW_FRAMES(T),
     {"set", PKI_OPT_STRING, offsetof(T, set), 0, 0, NULL,
      "linear, ease, ease-in, ease-out or X1,Y1,X2,Y2 (0..127)"},
-    {"like", PKI_OPT_STRING, offsetof(T, like), 0, 0, NULL, "BONE@FRAME (a key of the motion)"},
-    {"axes", PKI_OPT_STRING, offsetof(T, axes), 0, 0, NULL, "x, y, z, r (comma-separated)"},
+    {"like", PKI_OPT_STRING, offsetof(T, like), 0, 0, NULL,
+     "BONE@FRAME or camera@FRAME (a key of the motion)"},
+    {"axes", PKI_OPT_STRING, offsetof(T, axes), 0, 0, NULL, "x, y, z, r, d, v (comma-separated)"},
 };
 #undef T
 
@@ -81,17 +82,20 @@ static int parse_set(const pk_step *s, const char *v, uint8_t cp[4], pk_log *log
     return 0;
 }
 
+/* The channels: x, y, z (translation; a camera's centre), r (rotation),
+ * d and v (a camera's distance and view angle): bits 1 << 0..5. */
 static int parse_axes(const pk_step *s, const char *v, unsigned *axes, pk_log *log)
 {
     char name[64];
     *axes = 0;
     for (const char *p = v;;) {
         size_t n = strcspn(p, ",");
-        const char *words = "xyzr";
+        const char *words = "xyzrdv";
         const char *hit = n == 1 ? strchr(words, p[0]) : NULL;
         if (!hit || !p[0]) {
             pk_error(log, PK_E_USAGE,
-                     "%s takes x, y, z and r (rotation), comma-separated, not '%s'",
+                     "%s takes x, y, z, r (rotation), d and v (a camera's distance and view "
+                     "angle), comma-separated, not '%s'",
                      pki_step_spell(s, "axes", name), v);
             return -1;
         }
@@ -118,14 +122,22 @@ static int check(const pk_step *s, pk_log *log)
     if (o->axes && parse_axes(s, o->axes, &axes, log) != 0)
         return -1;
     if (o->like && (!strrchr(o->like, '@') || strrchr(o->like, '@') == o->like))
-        return pki_step_fail(log, "%s wants BONE@FRAME (a key of the motion), not '%s'",
+        return pki_step_fail(log,
+                             "%s wants BONE@FRAME or camera@FRAME (a key of the motion), "
+                             "not '%s'",
                              pki_step_spell(s, "like", n1), o->like);
+    if (o->bones && o->axes && (axes & 0xF) == 0)
+        return pki_step_fail(log, "%s %s names only camera channels (d, v), and %s chooses bones",
+                             pki_step_spell(s, "axes", n1), o->axes,
+                             pki_step_spell(s, "bones", n2));
     return 0;
 }
 
-/* The curves of the key BONE@FRAME; -1 (said) when the motion has none. */
-static int like_key(const pk_step *s, const pk_motion *m, const char *like, uint8_t cp[4][4],
-                    pk_log *log)
+/* The curves of the key BONE@FRAME (four: cp[0..3]) or, in a motion with
+ * camera keys, camera@FRAME (six, *six set); -1 (said) when the motion
+ * has none. */
+static int like_key(const pk_step *s, const pk_motion *m, const char *like, uint8_t cp[6][4],
+                    bool *six, pk_log *log)
 {
     char name[64];
     const char *at = strrchr(like, '@');
@@ -134,6 +146,26 @@ static int like_key(const pk_step *s, const pk_motion *m, const char *like, uint
         pk_error(log, PK_E_USAGE, "%s wants BONE@FRAME (a key of the motion), not '%s'",
                  pki_step_spell(s, "like", name), like);
         return -1;
+    }
+    if (at - like == 6 && memcmp(like, "camera", 6) == 0 && m->ncameras) {
+        const pk_camera_key *cam = NULL; /* the last record of a key wins */
+        for (size_t i = 0; i < m->ncameras; i++)
+            if (m->cameras[i].frame == frame)
+                cam = &m->cameras[i];
+        if (!cam) {
+            pk_error(log, PK_E_NOT_FOUND, "%s %s: the motion has no camera key at frame %u",
+                     pki_step_spell(s, "like", name), like, frame);
+            return -1;
+        }
+        for (int c = 0; c < 6; c++) {
+            const uint8_t *b = cam->interp + 4 * c; /* x1, x2, y1, y2 */
+            cp[c][0] = b[0];
+            cp[c][1] = b[2];
+            cp[c][2] = b[1];
+            cp[c][3] = b[3];
+        }
+        *six = true;
+        return 0;
     }
     size_t blen = (size_t)(at - like);
     char *bone = malloc(blen + 1); /* strndup: not in mingw's C library */
@@ -176,18 +208,24 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     pk_curve_stats *st = pki_result_new(res, sizeof *st, log);
     if (!st)
         return -1;
-    uint8_t cp[4][4];
+    uint8_t cp[6][4];
     unsigned axes = 0;
+    bool six = false;
     if (o->set) {
         parse_set(s, o->set, cp[0], log);
-        for (int a = 1; a < 4; a++)
+        for (int a = 1; a < 6; a++)
             memcpy(cp[a], cp[0], 4);
-    } else if (like_key(s, in->motion, o->like, cp, log) != 0) {
+        six = true;
+    } else if (like_key(s, in->motion, o->like, cp, &six, log) != 0) {
         pk_log_place(log, pki_mark(log) - 1, s->inputs[0]);
         return -1;
     }
     if (o->axes)
         parse_axes(s, o->axes, &axes, log);
+    else
+        axes = 0x3F;
+    if (!six) /* a bone key's curves: the camera's distance and view angle keep theirs */
+        axes &= 0xF;
     pk_selection *sel = NULL;
     if (o->bones && !(sel = pk_selection_parse_model(o->rules, o->model, o->bones, log)))
         return -1;
@@ -197,17 +235,24 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     }
     size_t from = pki_mark(log);
     pki_take(&res->out, in);
-    int rc = pk_motion_set_curves(res->out.motion, sel, o->frames.all ? 0 : o->frames.first,
-                                  o->frames.all ? UINT32_MAX : o->frames.last,
-                                  (const uint8_t(*)[4])cp, axes, st, log);
+    pk_motion *m = res->out.motion;
+    uint32_t first = o->frames.all ? 0 : o->frames.first;
+    uint32_t last = o->frames.all ? UINT32_MAX : o->frames.last;
+    int rc = 0;
+    if (axes & 0xF)
+        rc =
+            pk_motion_set_curves(m, sel, first, last, (const uint8_t(*)[4])cp, axes & 0xF, st, log);
+    if (rc == 0 && !o->bones)
+        pk_motion_set_camera_curves(m, first, last, (const uint8_t(*)[4])cp, axes, st);
     pk_selection_free(sel);
     if (rc == 0 && pki_drop_duplicates(&res->out, res, log) != 0)
         rc = -1;
-    if (rc == 0 && st->keys == 0)
+    if (rc == 0 && st->keys + st->camera_keys == 0)
         pk_warning(log, PK_E_NO_EFFECT,
-                   "nothing to change: no key of the selected bones in the frames given; the "
-                   "output is the input unchanged");
-    else if (rc == 0 && st->changed == 0)
+                   "nothing to change: no key of the selected %s in the frames given; the "
+                   "output is the input unchanged",
+                   o->bones || m->ncameras == 0 ? "bones" : "bones or of the camera");
+    else if (rc == 0 && st->changed + st->camera_changed == 0)
         pk_warning(log, PK_E_NO_EFFECT,
                    "nothing to change: every key chosen has that curve already; the output is "
                    "the input unchanged");
@@ -221,8 +266,12 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *f)
     const pk_curve_stats *st = res->own;
     if (!st)
         return;
-    pk_buf_printf(f, "%zu of %zu key%s changed in %zu bone track%s", st->changed, st->keys,
-                  pki_plural(st->keys), st->tracks, pki_plural(st->tracks));
+    if (st->keys || !st->camera_keys)
+        pk_buf_printf(f, "%zu of %zu key%s changed in %zu bone track%s", st->changed, st->keys,
+                      pki_plural(st->keys), st->tracks, pki_plural(st->tracks));
+    if (st->camera_keys)
+        pk_buf_printf(f, "%s%zu of %zu camera key%s changed", st->keys ? ", " : "",
+                      st->camera_changed, st->camera_keys, pki_plural(st->camera_keys));
     pki_duplicates_summary(res, f);
 }
 
@@ -238,43 +287,48 @@ static int report(const pk_step *s, const pk_step_result *res, pk_report_format 
     const pk_curve_stats *st = res->own ? res->own : &none;
     pk_buf_printf(f,
                   "{\"command\": \"curve\", \"tracks\": %zu, \"keys\": %zu, \"changed\": %zu, "
-                  "\"duplicates_dropped\": %zu}\n",
-                  st->tracks, st->keys, st->changed, res->duplicates);
+                  "\"camera_keys\": %zu, \"camera_changed\": %zu, \"duplicates_dropped\": %zu}\n",
+                  st->tracks, st->keys, st->changed, st->camera_keys, st->camera_changed,
+                  res->duplicates);
     return 0;
 }
 
 static const char HELP[] =
-    "usage: posekit curve IN -o OUT (--set SHAPE | --like BONE@FRAME)\n"
+    "usage: posekit curve IN -o OUT (--set SHAPE | --like BONE@FRAME|camera@FRAME)\n"
     "                     [--bones SEL] [--rules R] [--model MODEL]\n"
-    "                     [--frames A-B|N] [--axes x,y,z,r] [--json] [--strict]\n"
+    "                     [--frames A-B|N] [--axes x,y,z,r,d,v] [--json] [--strict]\n"
     "\n"
-    "Sets the interpolation curve of the selected bones' keys in frames A..B.\n"
-    "A key's curve shapes the segment that ends at it (as MMD plays it), so\n"
-    "--frames 100-200 reshapes the segments ending in 100..200.\n"
+    "Sets the interpolation curve of the selected bones' keys in frames A..B,\n"
+    "and (without --bones) of the camera keys there.  A key's curve shapes\n"
+    "the segment that ends at it (as MMD plays it), so --frames 100-200\n"
+    "reshapes the segments ending in 100..200.\n"
     "\n"
     "  --set SHAPE      linear (MMD's 20,20,107,107), ease (53,0,74,127),\n"
     "                   ease-in (53,0,127,127), ease-out (0,0,74,127), or\n"
     "                   X1,Y1,X2,Y2 on MMD's 0..127 grid\n"
-    "  --like B@F       the four curves of bone B's key at frame F\n"
-    "  --bones SEL      bone names, globs and @groups (default: every bone);\n"
-    "                   matching nothing is an error\n"
+    "  --like B@F       the four curves of bone B's key at frame F (a camera's\n"
+    "                   distance and view angle keep theirs); camera@F: the\n"
+    "                   six curves of the camera key at frame F\n"
+    "  --bones SEL      bone names, globs and @groups (default: every bone and\n"
+    "                   the camera); matching nothing is an error\n"
     "  --rules R        rule file for @groups\n"
     "  --model MODEL    PMX/PMD model whose display frames --bones may name\n"
     "                   as @frame:NAME\n"
     "  --frames A-B|N   the keys' frames (default: all)\n"
-    "  --axes x,y,z,r   only these channels: translation X, Y, Z, rotation\n"
-    "                   (default: all four)\n"
+    "  --axes LIST      only these channels: x, y, z (translation; the camera's\n"
+    "                   centre), r (rotation), d, v (the camera's distance and\n"
+    "                   view angle) (default: all)\n"
     "  --json           the summary as JSON on stdout (one line)\n"
     "  -o, --output OUT output (.vmd); written atomically; may name IN\n"
     "  --strict         warnings are errors\n"
     "  -h, --help       this text\n"
     "\n"
     "Every other byte of every record stays as it was (the physics switch\n"
-    "too); morphs have no curves (MMD blends them linearly).\n";
+    "too); morphs and lights have no curves (MMD blends them linearly).\n";
 
 const pki_step_def pki_step_curve = {
     .name = "curve",
-    .about = "set the interpolation curve of chosen bone keys",
+    .about = "set the interpolation curve of chosen bone keys or camera keys",
     .help = HELP,
     .options = PKI_ROWS(OPTIONS),
     .opts_size = sizeof(curve_opts),

@@ -91,7 +91,49 @@ static void add_noise(pk_motion *m, double deg, double pos)
     free(moves);
 }
 
-static int opt_per_bone; /* --per-bone: each bone's mean rotation error */
+static int opt_per_bone;      /* --per-bone: each bone's mean rotation error */
+static const char *opt_trace; /* --trace BONE: that bone frame by frame */
+static uint32_t opt_trace_a, opt_trace_b;
+
+/* --trace: per frame of the bone named, the clean motion's turn from the
+ * frame before, and the noisy and smoothed motions' errors (degrees;
+ * units for the translation). */
+static void trace(const pk_motion *clean, const pk_motion *noisy, const pk_motion *sm)
+{
+    uint8_t *raw;
+    size_t len;
+    if (!opt_trace || pk_utf8_to_cp932(opt_trace, &raw, &len) != 0)
+        return;
+    pk_name_id id = pk_names_find(clean->names, raw, len);
+    free(raw);
+    pk_tracks *ta = pk_tracks_build(clean, NULL), *tn = pk_tracks_build(noisy, NULL),
+              *ts = pk_tracks_build(sm, NULL);
+    const pk_track *x = id == PK_NO_NAME ? NULL : pk_tracks_bone(ta, id);
+    if (x) {
+        const pk_track *y = pk_tracks_bone(tn, id), *z = pk_tracks_bone(ts, id);
+        printf("frame | clean turn | noisy err | smoothed err | clean pos step | noisy perr | "
+               "smoothed perr\n");
+        for (uint32_t f = opt_trace_a; f <= opt_trace_b; f++) {
+            float p0[3], r0[4], pp[3], rp[4], p1[3], r1[4], p2[3], r2[4];
+            pk_sample_bone(clean, x, f, p0, r0);
+            pk_sample_bone(clean, x, f ? f - 1 : 0, pp, rp);
+            pk_sample_bone(noisy, y, f, p1, r1);
+            pk_sample_bone(sm, z, f, p2, r2);
+            double s = 0, e1 = 0, e2 = 0;
+            for (int c = 0; c < 3; c++) {
+                s += (p0[c] - pp[c]) * (p0[c] - pp[c]);
+                e1 += (p0[c] - p1[c]) * (p0[c] - p1[c]);
+                e2 += (p0[c] - p2[c]) * (p0[c] - p2[c]);
+            }
+            printf("%5u | %6.3f | %6.3f | %6.3f | %7.4f | %7.4f | %7.4f\n", f,
+                   pk_quat_angle_deg(r0, rp), pk_quat_angle_deg(r0, r1), pk_quat_angle_deg(r0, r2),
+                   sqrt(s), sqrt(e1), sqrt(e2));
+        }
+    }
+    pk_tracks_free(ta);
+    pk_tracks_free(tn);
+    pk_tracks_free(ts);
+}
 
 typedef struct errs {
     double mean_deg, worst_deg, mean_pos, worst_pos;
@@ -332,6 +374,7 @@ static void one(const char *path)
         failures++;
         return;
     }
+    trace(clean, noisy, sm);
     errs en = errors(clean, noisy), es = errors(clean, sm);
     size_t peaks = 0, still = 0;
     char where[256] = "-";
@@ -349,7 +392,9 @@ static void one(const char *path)
     printf("| smoothed | %.4f | %.4f | %.5f | %.5f |\n", es.mean_deg, es.worst_deg, es.mean_pos,
            es.worst_pos);
     double rr = es.mean_deg / en.mean_deg, rp = en.n_pos ? es.mean_pos / en.mean_pos : 0;
-    bool ok = rr <= 0.3 && es.worst_deg <= 1.0 && rp <= 0.3;
+    /* worst: a frame left as its sample is off by the noise's 1 degree
+     * exactly, up to the rounding of a float quaternion */
+    bool ok = rr <= 0.3 && es.worst_deg <= opt_deg + 1e-4 && rp <= 0.3;
     printf("| smoothed / noisy | %.1f %% | | %.1f %% | |\n\n", 100 * rr, 100 * rp);
     printf("worst rotation: %s\n", es.where);
     printf("estimated noise (largest track): %.3f deg, %.4f units; %zu bone tracks smoothed, "
@@ -404,7 +449,11 @@ int main(int argc, char **argv)
             opt_known = 1;
         else if (strcmp(argv[i], "--per-bone") == 0)
             opt_per_bone = 1;
-        else if (strcmp(argv[i], "--no-keys") == 0)
+        else if (strcmp(argv[i], "--trace") == 0 && i + 2 < argc) {
+            opt_trace = argv[++i];
+            if (sscanf(argv[++i], "%u-%u", &opt_trace_a, &opt_trace_b) != 2)
+                return 2;
+        } else if (strcmp(argv[i], "--no-keys") == 0)
             opt_keys = 0;
         else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
             opt_seed = (uint32_t)atoi(argv[++i]);

@@ -734,6 +734,61 @@ static void test_model_input_errors(void **state)
                       "reduce needs 'out'");
 }
 
+/* A run tells the log's progress callback the part being done: each
+ * input read, "step I of N, NAME" with what the step's operation says
+ * after it ("step 1 of 2, reduce: reducing"), each output encoded; the
+ * caller's callback is the log's again afterwards. */
+typedef struct heard {
+    char said[16][160];
+    size_t n;
+} heard;
+
+static void hear(void *ctx, double done, const char *what)
+{
+    heard *h = ctx;
+    assert_true(done >= 0.0 && done <= 1.0);
+    if (h->n && strcmp(h->said[h->n - 1], what) == 0)
+        return;
+    if (h->n < 16)
+        snprintf(h->said[h->n++], sizeof h->said[0], "%s", what);
+}
+
+static bool heard_prefix(const heard *h, const char *prefix)
+{
+    for (size_t i = 0; i < h->n; i++)
+        if (strncmp(h->said[i], prefix, strlen(prefix)) == 0)
+            return true;
+    return false;
+}
+
+static void test_progress_by_part(void **state)
+{
+    (void)state;
+    if (!sample("dance.vmd"))
+        skip();
+    const char *dir = tu_tmpdir();
+    char job[4096], text[8192];
+    snprintf(text, sizeof text,
+             "inputs:\n  dance: %s\nsteps:\n  - mirror: {in: dance, out: m}\n"
+             "  - reduce: {in: m, out: small}\noutputs:\n  small: out/small.vmd\n",
+             sample("dance.vmd"));
+    snprintf(job, sizeof job, "%s/job.yaml", dir);
+    write_text(job, text);
+    heard h;
+    memset(&h, 0, sizeof h);
+    pk_log log;
+    pk_log_init(&log);
+    pk_log_set_progress(&log, hear, &h);
+    pk_job *j = load_and_run(job, &log);
+    assert_true(heard_prefix(&h, "input 'dance'"));
+    assert_true(heard_prefix(&h, "step 1 of 2, mirror"));
+    assert_true(heard_prefix(&h, "step 2 of 2, reduce: "));
+    assert_true(heard_prefix(&h, "output 'small'"));
+    assert_true(log.progress == hear && log.progress_ctx == &h);
+    pk_job_free(j);
+    pk_log_free(&log);
+}
+
 /* A strict step fails on the warnings its input met when read. */
 static void test_strict_step(void **state)
 {
@@ -783,6 +838,7 @@ int main(void)
         cmocka_unit_test(test_step_options),
         cmocka_unit_test(test_model_input_errors),
         cmocka_unit_test(test_strict_step),
+        cmocka_unit_test(test_progress_by_part),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

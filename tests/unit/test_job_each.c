@@ -235,7 +235,7 @@ static void run_isolation(unsigned threads, bool dry)
     assert_non_null(b);
     assert_int_equal(log.errors, 0);
     seen s = {0};
-    pk_job_batch_options o = {threads, dry, false};
+    pk_job_batch_options o = {threads, dry, false, NULL, NULL};
     assert_int_equal(pk_job_batch_run(b, &o, remember, &s), 1);
     pk_job_batch_free(b);
     assert_int_equal(s.calls, 4);

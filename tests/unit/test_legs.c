@@ -217,6 +217,53 @@ static void ik_to_fk_hand_worked(void **state)
     pk_names_free(h.m.names);
 }
 
+/* The legs report their progress: "evaluating" (every frame), never
+ * going down, from 0, before the fit's "reducing". */
+typedef struct told {
+    size_t evaluating, reducing;
+    double last;
+    bool reduced_first;
+} told;
+
+static void tell(void *ctx, double done, const char *what)
+{
+    told *t = ctx;
+    if (strcmp(what, "evaluating") == 0) {
+        assert_true(done >= t->last && done < 1.0);
+        t->last = done;
+        t->evaluating++;
+        t->reduced_first = t->reduced_first || t->reducing > 0;
+    } else if (strcmp(what, "reducing") == 0) {
+        t->reducing++;
+    }
+}
+
+static void legs_progress(void **state)
+{
+    (void)state;
+    hb h;
+    hb_leg(&h, true);
+    pk_motion *mo = pk_motion_new();
+    assert_non_null(mo);
+    key(mo, "右足ＩＫ", 0)->pos[1] = 2.0f;
+    key(mo, "右足ＩＫ", 1000)->pos[1] = 1.0f;
+    pk_log log;
+    pk_log_init(&log);
+    told t = {0, 0, 0.0, false};
+    pk_log_set_progress(&log, tell, &t);
+    pk_legs_options o;
+    pk_legs_options_init(&o);
+    pk_motion *out = pk_motion_legs(mo, &h.m, &o, NULL, &log);
+    assert_non_null(out);
+    assert_true(t.evaluating >= 4); /* 1001 frames, told every 256 */
+    assert_true(t.reducing > 0);
+    assert_false(t.reduced_first);
+    pk_motion_free(out);
+    pk_motion_free(mo);
+    pk_log_free(&log);
+    pk_names_free(h.m.names);
+}
+
 /* FK to IK by hand: hip keyed 30 degrees about X, knee -60: the ankle is
  * at hip + Rx(30)(knee offset) + Rx(-30)(ankle offset), the IK's key (its
  * rest at the origin), turned Rx(-30) (the ankle's world rotation). */
@@ -455,9 +502,8 @@ static void law_every_frame(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(ik_to_fk_hand_worked),
-        cmocka_unit_test(fk_to_ik_hand_worked),
-        cmocka_unit_test(legs_errors),
+        cmocka_unit_test(ik_to_fk_hand_worked), cmocka_unit_test(fk_to_ik_hand_worked),
+        cmocka_unit_test(legs_errors),          cmocka_unit_test(legs_progress),
         cmocka_unit_test(law_every_frame),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

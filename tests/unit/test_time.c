@@ -651,6 +651,63 @@ static void test_curves(void **state)
     pk_log_free(&log);
 }
 
+/* Camera keys: the chosen channels of the keys in range get the curve,
+ * stored x1, x2, y1, y2 (the camera's order); every other byte stays;
+ * sampling goes through the new curve: the ease's start (0.2 of the way
+ * in time, much less in value) on the centre's X, Y still linear. */
+static void test_camera_curves(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    for (uint32_t f = 0; f <= 20; f += 10) {
+        pk_camera_key *k = pk_motion_push_camera(m);
+        assert_non_null(k);
+        k->frame = f;
+        k->distance = -45.0f + (float)f;
+        k->pos[0] = k->pos[1] = (float)f;
+        k->fov = 30;
+        pk_camera_interp_linear(k->interp);
+    }
+    pk_motion *orig = pk_motion_clone(m);
+    pk_tracks *t = pk_tracks_build(m, NULL);
+    pk_camera_key before;
+    assert_true(pk_sample_camera(m, t, 2.0, &before));
+    pk_tracks_free(t);
+    assert_true(fabs(before.pos[0] - 2.0f) < 1e-4 && fabs(before.pos[1] - 2.0f) < 1e-4);
+    uint8_t cp[6][4];
+    for (int c = 0; c < 6; c++)
+        memcpy(cp[c], (const uint8_t[4]){53, 0, 127, 127}, 4); /* ease-in */
+    pk_curve_stats st;
+    memset(&st, 0, sizeof st);
+    pk_motion_set_camera_curves(m, 5, 10, (const uint8_t(*)[4])cp, 1u << 0 | 1u << 4, &st);
+    assert_int_equal(st.camera_keys, 1);
+    assert_int_equal(st.camera_changed, 1);
+    const uint8_t want[24] = {53, 127, 0,  127, 20, 107, 20, 107, 20, 107, 20, 107,
+                              20, 107, 20, 107, 53, 127, 0,  127, 20, 107, 20, 107};
+    assert_memory_equal(m->cameras[1].interp, want, 24);
+    assert_memory_equal(m->cameras[0].interp, orig->cameras[0].interp, 24);
+    assert_memory_equal(m->cameras[2].interp, orig->cameras[2].interp, 24);
+    for (int i = 0; i < 3; i++) {
+        pk_camera_key a = m->cameras[i], b = orig->cameras[i];
+        memset(a.interp, 0, 24);
+        memset(b.interp, 0, 24);
+        assert_memory_equal(&a, &b, sizeof a);
+    }
+    t = pk_tracks_build(m, NULL);
+    pk_camera_key after;
+    assert_true(pk_sample_camera(m, t, 2.0, &after));
+    pk_tracks_free(t);
+    assert_true(after.pos[0] > 0.0f && after.pos[0] < 1.0f); /* the ease-in's slow start */
+    assert_true(fabs(after.pos[1] - 2.0f) < 1e-4);           /* Y: still linear */
+    assert_true(after.distance < -44.0f);                    /* distance: eased too */
+    /* again: nothing changes */
+    memset(&st, 0, sizeof st);
+    pk_motion_set_camera_curves(m, 5, 10, (const uint8_t(*)[4])cp, 1u << 0 | 1u << 4, &st);
+    assert_int_equal(st.camera_changed, 0);
+    pk_motion_free(orig);
+    pk_motion_free(m);
+}
+
 /* Every corpus motion trimmed to the middle half and shifted to 0: every
  * frame of the range within the trim's tolerances; the whole range and
  * stretch 2 then 0.5: the same bytes as the input deduplicated. */
@@ -711,6 +768,7 @@ int main(void)
         cmocka_unit_test(test_bad_options),
         cmocka_unit_test(test_crossfade_ends),
         cmocka_unit_test(test_curves),
+        cmocka_unit_test(test_camera_curves),
         cmocka_unit_test(test_corpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

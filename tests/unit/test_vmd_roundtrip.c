@@ -218,6 +218,50 @@ static void test_streamed_write(void **state)
     pk_log_free(&log);
 }
 
+/* pk_vmd_read tells the log's progress callback how far it has read:
+ * "reading", the share of the file, never decreasing, within 0 .. 1, and
+ * more than once on a file of 2 MB. */
+typedef struct reading {
+    size_t n;
+    double last;
+} reading;
+
+static void note_reading(void *ctx, double done, const char *what)
+{
+    reading *r = ctx;
+    assert_string_equal(what, "reading");
+    assert_true(done >= r->last && done <= 1.0);
+    r->last = done;
+    r->n++;
+}
+
+static void test_read_progress(void **state)
+{
+    (void)state;
+    pk_motion *m = pk_motion_new();
+    for (int i = 0; i < 20000; i++) { /* 2.2 MB of bone records */
+        pk_bone_key *k = pk_motion_push_bone(m);
+        k->name = pk_names_intern(m->names, "b", 1);
+        k->frame = (uint32_t)i;
+        k->rot[3] = 1.0f;
+    }
+    pk_log log;
+    pk_log_init(&log);
+    pk_buf bytes;
+    pk_buf_init(&bytes);
+    assert_int_equal(pk_vmd_write(m, &bytes, &log), 0);
+    reading r = {0, 0.0};
+    pk_log_set_progress(&log, note_reading, &r);
+    pk_motion *back = pk_vmd_read(bytes.data, bytes.len, &log);
+    assert_non_null(back);
+    assert_true(r.n >= 4);
+    assert_true(r.last > 0.9);
+    pk_motion_free(back);
+    pk_motion_free(m);
+    pk_buf_free(&bytes);
+    pk_log_free(&log);
+}
+
 /* pki_vmd_read_front reports its progress in increasing offsets at least
  * 1 MB apart, never past the end; pk_doc_load, which drops the pages
  * behind that point, reads a 20 MB file to the same model (its bytes
@@ -512,6 +556,7 @@ int main(void)
         cmocka_unit_test(test_stand_ik_names),   cmocka_unit_test(test_babylon_physics_flag),
         cmocka_unit_test(test_small_fixtures),   cmocka_unit_test(test_yohawing_signature),
         cmocka_unit_test(test_streamed_write),   cmocka_unit_test(test_read_front_progress),
+        cmocka_unit_test(test_read_progress),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

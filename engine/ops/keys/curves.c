@@ -1,5 +1,7 @@
 /* curves.c — the interpolation curves of chosen bone keys set
- * (posekit.h, pk_motion_set_curves).  A key's curve shapes the segment
+ * (posekit.h, pk_motion_set_curves), and of camera keys
+ * (pk_motion_set_camera_curves: six channels, each stored x1, x2, y1,
+ * y2).  A key's curve shapes the segment
  * that ends at it (doc/formats.md §5), so setting the keys of frames A..B
  * reshapes the segments that end inside A..B.  Only the curve bytes of
  * the chosen channels change (pk_interp_set's layout, the physics flag
@@ -57,4 +59,30 @@ int pk_motion_set_curves(pk_motion *m, const pk_selection *bones, uint32_t first
     }
     free(seen);
     return 0;
+}
+
+void pk_motion_set_camera_curves(pk_motion *m, uint32_t first, uint32_t last,
+                                 const uint8_t cp[6][4], unsigned axes, pk_curve_stats *st)
+{
+    if (axes == 0)
+        axes = 0x3F;
+    for (size_t i = 0; i < m->ncameras; i++) {
+        pk_camera_key *k = &m->cameras[i];
+        if (k->frame < first || k->frame > last)
+            continue;
+        st->camera_keys++;
+        uint8_t want[24];
+        memcpy(want, k->interp, sizeof want);
+        for (int c = 0; c < 6; c++)
+            if (axes & (1u << c)) {
+                want[4 * c + 0] = cp[c][0]; /* x1 */
+                want[4 * c + 1] = cp[c][2]; /* x2 */
+                want[4 * c + 2] = cp[c][1]; /* y1 */
+                want[4 * c + 3] = cp[c][3]; /* y2 */
+            }
+        if (memcmp(want, k->interp, sizeof want) != 0) {
+            memcpy(k->interp, want, sizeof want);
+            st->camera_changed++;
+        }
+    }
 }

@@ -24,10 +24,13 @@
  *     each gives an estimate at the frame and its deviation (the noise
  *     times the regression's gain), and a window stops growing before the
  *     first whose interval (estimate +- GAMMA deviations) misses
- *     the intersection of the smaller ones' (a bend the line cannot follow
- *     has started).  The three estimates are averaged by the inverse of
+ *     the intersection of the smaller ones', or whose line misses its
+ *     own samples by more than the noise explains (the residual sum of
+ *     squares above the chi-square law's one-in-a-thousand bound: a
+ *     corner inside the window): a bend the line cannot follow has
+ *     started.  The three estimates are averaged by the inverse of
  *     their variances, unless one line over the chosen windows on both
- *     sides gives an estimate within every side's interval (no bend at
+ *     sides fits its samples and gives an estimate within every side's interval (no bend at
  *     the frame): then that line's (a keyed motion's straight piece is
  *     averaged whole, wherever in it the frame lies).  So a slow stretch is averaged over up to
  * twice the strength plus one frames, while at a sharp turn (a snap on the beat, a foot landing)
@@ -73,8 +76,12 @@
 
 #define RAD2DEG (180.0 / 3.14159265358979323846)
 
-/* ICI: a window's interval is its estimate +- GAMMA deviations. */
+/* ICI: a window's interval is its estimate +- GAMMA deviations;
+ * GAMMA_POS for translations, whose corners the lack-of-fit test finds
+ * (measured on the corpus dances: 1.5 leaves 31.5 % of the noise on
+ * translations, 2 leaves 30.5 %, rotations lose peaks past 1.5). */
 #define GAMMA 1.5
+#define GAMMA_POS 2.0
 /* Noise below these (deviation per axis) is none: the channel is clean. */
 #define CLEAN_DEG 0.005
 #define CLEAN_POS 0.00005
@@ -146,6 +153,10 @@ static void qdiff(const double a[4], const double b[4], double v[3])
 
 /* ---- one track's samples ---- */
 
+/* The local sums kept per frame of reach: x^p y for p = 0, 1, 2 and y^2,
+ * three components each. */
+#define SUMS 12
+
 typedef struct track_work {
     size_t n; /* frames f0 .. f0 + n - 1 */
     uint32_t f0;
@@ -155,7 +166,7 @@ typedef struct track_work {
     double *out_v;  /* the filtered values */
     double (*out_q)[4];
     uint8_t *brk;    /* brk[i]: no window reaches across frames i-1 | i */
-    double *scratch; /* the local sums (2 (H + 1) x 9 doubles), then n x 3 */
+    double *scratch; /* the local sums (2 (H + 1) x SUMS doubles), then n x 3 */
     size_t cap_h;    /* the widest half-width the scratch holds */
 } track_work;
 
@@ -220,13 +231,14 @@ static const uint32_t WIDTHS[] = {1,  2,  3,  4,  5,  6,  8,  10, 12, 15,  18,
 
 /* One window: frames x = a .. b (offsets from the frame filtered), a
  * polynomial of degree `order` fitted by least squares and evaluated at
- * x = 0: the estimate is r[0] S0 + r[1] S1 + r[2] S2 with Sk the sum of
- * x^k y over the window (r: the first row of the inverse normal matrix),
- * and its deviation is gain times the noise's. */
+ * x = 0: the coefficients are inv S with Sk the sum of x^k y over the
+ * window (inv: the inverse normal matrix), the estimate the first, and
+ * its deviation is gain times the noise's. */
 typedef struct window {
     long a, b;
-    double r[3];
+    double inv[3][3]; /* the inverse normal matrix (its first row gives the estimate) */
     double gain;
+    double chi; /* the residual sum of squares unit noise stays under (chi_bound) */
 } window;
 
 /* The windows of one filter: for each side (0 before, 1 around, 2 after)
@@ -237,8 +249,20 @@ typedef struct windows {
     size_t n;                   /* widths per side */
 } windows;
 
-/* Fills w's row and gain (false when the window is too short for the
- * order). */
+/* The residual sum of squares that white noise of deviation 1 exceeds
+ * with a chance of one in a thousand over `dof` degrees of freedom (the
+ * chi-square law's quantile, by Wilson and Hilferty's cube). */
+static double chi_bound(double dof)
+{
+    if (dof < 1.0)
+        return INFINITY;
+    double v = 2.0 / (9.0 * dof), z = 3.09;
+    double c = 1.0 - v + z * sqrt(v);
+    return dof * c * c * c;
+}
+
+/* Fills w's rows, gain and bound (false when the window is too short for
+ * the order). */
 static bool window_make(window *w, long a, long b, int order)
 {
     double m[5] = {0, 0, 0, 0, 0};
@@ -290,9 +314,11 @@ static bool window_make(window *w, long a, long b, int order)
     }
     w->a = a;
     w->b = b;
-    for (int k = 0; k < 3; k++)
-        w->r[k] = k < n ? inv[0][k] : 0.0;
+    for (int r = 0; r < 3; r++)
+        for (int k = 0; k < 3; k++)
+            w->inv[r][k] = r < n && k < n ? inv[r][k] : 0.0;
     w->gain = sqrt(inv[0][0]);
+    w->chi = chi_bound((double)(b - a + 1 - n));
     return true;
 }
 
@@ -331,8 +357,8 @@ typedef struct local {
     int d;
     size_t left, right; /* the reach */
     size_t nl, nr;      /* built so far */
-    double (*cl)[3][3]; /* [k][p][c] */
-    double (*cr)[3][3];
+    double (*cl)[4][3]; /* [k][p][c]: p = 3 for y^2 */
+    double (*cr)[4][3];
     const double (*chart)[3]; /* rotations in one chart for the whole track, or NULL */
     bool rot;                 /* y from t->q (at q_i, or in the chart) rather than t->v */
 } local;
@@ -355,7 +381,7 @@ static void fetch(const local *L, size_t j, double y[3])
 static void build(local *L, int side, size_t k)
 {
     size_t *n = side < 0 ? &L->nl : &L->nr;
-    double(*cs)[3][3] = side < 0 ? L->cl : L->cr;
+    double(*cs)[4][3] = side < 0 ? L->cl : L->cr;
     while (*n < k) {
         size_t m = *n + 1;
         double y[3], x = side < 0 ? -(double)m : (double)m, xp[3] = {1.0, x, x * x};
@@ -363,24 +389,37 @@ static void build(local *L, int side, size_t k)
         for (int p = 0; p < 3; p++)
             for (int c = 0; c < L->d; c++)
                 cs[m][p][c] = cs[m - 1][p][c] + xp[p] * y[c];
+        for (int c = 0; c < L->d; c++)
+            cs[m][3][c] = cs[m - 1][3][c] + y[c] * y[c];
         *n = m;
     }
 }
 
 /* The estimate at x = 0 of window w, per component (relative to frame
- * i's value). */
-static void estimate(local *L, const window *w, double est[3])
+ * i's value); false when the window's line misses its samples by more
+ * than the noise explains (its residual sum of squares, per component,
+ * above the window's bound). */
+static bool estimate(local *L, const window *w, double sigma, double est[3])
 {
     size_t ka = (size_t)-w->a, kb = (size_t)w->b;
     build(L, -1, ka);
     build(L, 1, kb);
+    bool fits = true;
     for (int c = 0; c < L->d; c++) {
-        double e = 0.0;
+        double S[3], beta[3] = {0, 0, 0};
         for (int p = 0; p < 3; p++)
-            if (w->r[p] != 0.0)
-                e += w->r[p] * (L->cl[ka][p][c] + L->cr[kb][p][c]);
-        est[c] = e;
+            S[p] = L->cl[ka][p][c] + L->cr[kb][p][c];
+        for (int r = 0; r < 3; r++)
+            for (int p = 0; p < 3; p++)
+                beta[r] += w->inv[r][p] * S[p];
+        est[c] = beta[0];
+        double rss = L->cl[ka][3][c] + L->cr[kb][3][c];
+        for (int p = 0; p < 3; p++)
+            rss -= beta[p] * S[p];
+        if (rss > w->chi * sigma * sigma)
+            fits = false;
     }
+    return fits;
 }
 
 /* One side's windows grown by ICI: a window stops growing before the
@@ -397,8 +436,7 @@ static bool grow(local *L, const window *ws, size_t nw, double sigma, double gam
         if ((size_t)-w->a > L->left || (size_t)w->b > L->right)
             break;
         double e[3];
-        estimate(L, w, e);
-        bool meets = true;
+        bool meets = estimate(L, w, sigma, e) || k == 0;
         for (int c = 0; c < L->d; c++) {
             double l = e[c] - gamma * sigma * w->gain, u = e[c] + gamma * sigma * w->gain;
             if (any) {
@@ -446,7 +484,8 @@ static void ici(local *L, const windows *ws, double sigma, double gamma, double 
      * estimate lies within every side's interval */
     const window *u = &ws->u[k[0]][k[2]];
     double eu[3];
-    estimate(L, u, eu);
+    if (!estimate(L, u, sigma, eu))
+        return;
     for (int c = 0; c < L->d; c++)
         for (int side = 0; side < 3; side++)
             if (has[side] && fabs(eu[c] - e[side][c]) > gamma * sigma * g[side])
@@ -477,7 +516,7 @@ static local local_at(track_work *t, size_t i, int d, bool rot, const double (*c
     L.d = d;
     L.rot = rot;
     L.chart = chart;
-    L.cl = (double(*)[3][3])t->scratch;
+    L.cl = (double(*)[4][3])t->scratch;
     L.cr = L.cl + t->cap_h + 1;
     memset(L.cl[0], 0, sizeof L.cl[0]);
     memset(L.cr[0], 0, sizeof L.cr[0]);
@@ -485,17 +524,32 @@ static local local_at(track_work *t, size_t i, int d, bool rot, const double (*c
     return L;
 }
 
+/* Filters every frame of t (rotations when rot, in the chart when one is
+ * given): res[i] gets frame i's estimate relative to its sample. */
+static void filter_track(track_work *t, const windows *ws, double sigma, double gamma, bool rot,
+                         const double (*chart)[3], double (*res)[3])
+{
+    int d = rot ? 3 : t->dim;
+    for (size_t i = 0; i < t->n; i++) {
+        local L = local_at(t, i, d, rot, chart);
+        res[i][1] = res[i][2] = 0.0;
+        ici(&L, ws, sigma, gamma, res[i]);
+    }
+}
+
 /* Filters the d-component series t->v into t->out_v. */
-static void filter_values(track_work *t, const windows *ws, double sigma, double gamma)
+static bool filter_values(track_work *t, const windows *ws, double sigma, double gamma)
 {
     size_t d = (size_t)t->dim;
-    for (size_t i = 0; i < t->n; i++) {
-        local L = local_at(t, i, t->dim, false, NULL);
-        double e[3];
-        ici(&L, ws, sigma, gamma, e);
+    double(*res)[3] = malloc(t->n * sizeof *res);
+    if (!res)
+        return false;
+    filter_track(t, ws, sigma, gamma, false, NULL, res);
+    for (size_t i = 0; i < t->n; i++)
         for (size_t c = 0; c < d; c++)
-            t->out_v[i * d + c] = t->v[i * d + c] + e[c];
-    }
+            t->out_v[i * d + c] = t->v[i * d + c] + res[i][c];
+    free(res);
+    return true;
 }
 
 /* The largest rotation angle (radians) of t->q from their mean, and the
@@ -524,7 +578,7 @@ static double spread_of(const track_work *t, double c[4])
  * the tangent space at each sample, or (a track that stays within
  * CHART_RAD of its mean rotation) in the one at the mean, where the
  * log map bends straight lines by less than the noise. */
-static bool filter_rotations(track_work *t, const windows *ws, double sigma, double gamma)
+static bool filter_rotations(track_work *t, const windows *ws, double sigma)
 {
     double c[4];
     double(*chart)[3] = NULL;
@@ -535,10 +589,14 @@ static bool filter_rotations(track_work *t, const windows *ws, double sigma, dou
         for (size_t i = 0; i < t->n; i++)
             qdiff(c, t->q[i], chart[i]);
     }
+    double(*res)[3] = malloc(t->n * sizeof *res);
+    if (!res) {
+        free(chart);
+        return false;
+    }
+    filter_track(t, ws, sigma, GAMMA, true, (const double(*)[3])chart, res);
     for (size_t i = 0; i < t->n; i++) {
-        local L = local_at(t, i, 3, true, (const double(*)[3])chart);
-        double e[3], dq[4];
-        ici(&L, ws, sigma, gamma, e);
+        double *e = res[i], dq[4];
         if (chart) {
             double v[3] = {chart[i][0] + e[0], chart[i][1] + e[1], chart[i][2] + e[2]};
             qexp(v, dq);
@@ -551,6 +609,7 @@ static bool filter_rotations(track_work *t, const windows *ws, double sigma, dou
         for (int k = 0; k < 4; k++)
             t->out_q[i][k] /= nn;
     }
+    free(res);
     free(chart);
     return true;
 }
@@ -763,9 +822,7 @@ static bool sample_track(const pk_motion *m, const pk_track *tk, bool morph, tra
     t->v = malloc(t->n * d * sizeof *t->v);
     t->out_v = malloc(t->n * d * sizeof *t->out_v);
     t->brk = calloc(t->n, 1);
-    t->scratch =
-        malloc(((2 * (size_t)strength + 1) * 3 + 3 * (2 * (size_t)strength + 2) * 3 + t->n * 3) *
-               sizeof *t->scratch);
+    t->scratch = malloc((2 * ((size_t)strength + 1) * SUMS + t->n * 3) * sizeof *t->scratch);
     if (!morph) {
         t->q = malloc(t->n * sizeof *t->q);
         t->out_q = malloc(t->n * sizeof *t->out_q);
@@ -800,7 +857,7 @@ static bool sample_track(const pk_motion *m, const pk_track *tk, bool morph, tra
 static verdict judge(const run *r, track_work *t, bool morph)
 {
     verdict v = {0, 0, 0, false};
-    double *tmp = t->scratch + 2 * (t->cap_h + 1) * 9;
+    double *tmp = t->scratch + 2 * (t->cap_h + 1) * SUMS;
     if (morph) {
         v.morph = r->o->noise_morph > 0.0 ? r->o->noise_morph : noise_of(t->v, t->n, 1, 3, tmp);
         if (v.morph < CLEAN_MORPH)
@@ -839,7 +896,7 @@ static verdict judge(const run *r, track_work *t, bool morph)
 static bool breaks(run *r, track_work *t, const verdict *v, bool morph, bool contact_bone,
                    contacts *cs)
 {
-    double *step = t->scratch + 2 * (t->cap_h + 1) * 9;
+    double *step = t->scratch + 2 * (t->cap_h + 1) * SUMS;
     step[0] = 0.0;
     if (morph) {
         for (size_t i = 1; i < t->n; i++)
@@ -909,7 +966,8 @@ static bool smooth_track(run *r, track_work *t, const verdict *v, bool morph, pk
     size_t d = (size_t)t->dim;
     double chg_pos = 0.0;
     if (morph) {
-        filter_values(t, &ws, v->morph, GAMMA);
+        if (!filter_values(t, &ws, v->morph, GAMMA))
+            return false;
         for (size_t i = 0; i < t->n; i++) {
             double e = fabs(t->out_v[i] - t->v[i]);
             r->st->moved_morph = fmax(r->st->moved_morph, e);
@@ -923,7 +981,8 @@ static bool smooth_track(run *r, track_work *t, const verdict *v, bool morph, pk
             if (cs->v[k].b + 1 < t->n)
                 t->brk[cs->v[k].b + 1] = 1;
         }
-        filter_values(t, &ws, v->pos, GAMMA);
+        if (!filter_values(t, &ws, v->pos, GAMMA_POS))
+            return false;
         for (size_t k = 0; k < cs->n; k++) {
             for (size_t i = cs->v[k].a; i <= cs->v[k].b; i++)
                 memcpy(t->out_v + 3 * i, cs->v[k].p, sizeof cs->v[k].p);
@@ -947,7 +1006,7 @@ static bool smooth_track(run *r, track_work *t, const verdict *v, bool morph, pk
     if (v->rot > 0.0) {
         /* the breaks of both channels (jumps, the edges of contacts)
          * bound the rotation's windows too */
-        if (!filter_rotations(t, &ws, v->rot, GAMMA))
+        if (!filter_rotations(t, &ws, v->rot))
             return false;
         for (size_t i = 0; i < t->n; i++) {
             double w[3];

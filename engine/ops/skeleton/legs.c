@@ -60,6 +60,7 @@ typedef struct legs_run {
     uint32_t last;        /* frames 0..last */
     uint32_t worst_frame; /* of the last check */
     double *ref;          /* ankle positions: frames x legs x 3 */
+    pk_log *log;          /* the caller's: progress */
 } legs_run;
 
 void pk_legs_options_init(pk_legs_options *o)
@@ -222,6 +223,8 @@ static bool dense_tracks(legs_run *r, const pk_motion *in, const pk_tracks *t, b
         ok = ids[i] != PK_NO_NAME;
     }
     for (uint32_t f = 0; ok && f <= r->last; f++) {
+        if (f % 256 == 0)
+            pk_progress(r->log, (double)f / (double)frames, "evaluating");
         eval_at(r, in, t, f);
         for (size_t k = 0; k < r->nlegs; k++)
             memcpy(&r->ref[((size_t)f * r->nlegs + k) * 3], r->w[r->legs[k].ankle].pos,
@@ -548,6 +551,7 @@ pk_motion *pk_motion_legs(const pk_motion *m, const pk_model *model, const pk_le
     legs_run r;
     memset(&r, 0, sizeof r);
     r.m = model;
+    r.log = log;
     bool to_fk = o->way == PK_LEGS_IK_TO_FK;
     if (m->nbones == 0 && m->niks == 0) {
         pk_error(log, PK_E_USAGE,

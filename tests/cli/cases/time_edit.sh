@@ -150,3 +150,50 @@ expect_exit 2 "$POSEKIT" time late.vmd --trim 500-600 -o late_strict.vmd --stric
 expect_no_file late_strict.vmd
 expect_exit 0 "$POSEKIT" time late.vmd --trim 100-600 -o late_ok.vmd
 expect_stderr_lacks "after the motion's last key"
+# curve on camera keys: the chosen channels of the keys in range get the
+# curve in the camera's byte order (x1, x2, y1, y2); every other byte of
+# the file stays; --like camera@F copies a camera key's six curves
+expect_exit 0 "$POSEKIT" curve "$CAM" --frames 100-1000 --axes x,d --set 10,20,30,40 --json -o cc.vmd
+expect_stdout_contains '"camera_keys": '
+python3 - "$CAM" cc.vmd 100 1000 <<'PY'
+import struct, sys
+a, b = open(sys.argv[1], 'rb').read(), open(sys.argv[2], 'rb').read()
+lo, hi = int(sys.argv[3]), int(sys.argv[4])
+assert len(a) == len(b), 'sizes differ'
+at = 50
+for size in (111, 23):  # bone and morph sections (empty here)
+    n = struct.unpack_from('<I', a, at)[0]
+    at += 4 + n * size
+n = struct.unpack_from('<I', a, at)[0]
+at += 4
+assert a[:at] == b[:at], 'bytes before the camera keys changed'
+changed = 0
+for i in range(n):
+    r, s = a[at + 61 * i: at + 61 * (i + 1)], b[at + 61 * i: at + 61 * (i + 1)]
+    frame = struct.unpack_from('<I', r, 0)[0]
+    want = bytearray(r)
+    if lo <= frame <= hi:
+        want[32:36] = bytes([10, 30, 20, 40])  # X: x1, x2, y1, y2
+        want[48:52] = bytes([10, 30, 20, 40])  # distance
+    assert s == bytes(want), 'camera key %d (frame %d): %s, want %s' % (i, frame, s[32:56].hex(), bytes(want)[32:56].hex())
+    changed += r != s
+end = at + 61 * n
+assert a[end:] == b[end:], 'bytes after the camera keys changed'
+assert changed > 0
+PY
+expect_exit 0 "$POSEKIT" curve cc.vmd --like camera@0 --frames 100-1000 -o cl.vmd
+expect_stderr_matches 'camera keys changed'
+python3 - cl.vmd <<'PY'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+at = 50 + 4 + 4
+n = struct.unpack_from('<I', b, at)[0]
+keys = [b[at + 4 + 61 * i: at + 4 + 61 * (i + 1)] for i in range(n)]
+first = [k for k in keys if struct.unpack_from('<I', k, 0)[0] == 0][-1]
+inside = [k for k in keys if 100 <= struct.unpack_from('<I', k, 0)[0] <= 1000]
+assert inside and all(k[32:56] == first[32:56] for k in inside), 'not the curves of camera@0'
+PY
+expect_exit 2 "$POSEKIT" curve "$CAM" --like camera@7 -o bad.vmd
+expect_stderr_contains 'the motion has no camera key at frame 7'
+expect_exit 2 "$POSEKIT" curve "$CAM" --set linear --axes d --bones センター -o bad.vmd
+expect_no_file bad.vmd

@@ -1,0 +1,502 @@
+/*
+ * bench_legs.c — how many keys IK to FK (pk_motion_legs) needs, against
+ * what could be enough:
+ *
+ *  1. the legs' drivers: for each leg (an IK bone whose chain is hip,
+ *     knee, ankle; its toe IK), every bone that moves its ankle or its
+ *     IK goal: the chain and the IKs, their ancestors (全ての親, センター,
+ *     グルーブ, 下半身, 腰 ...), and the bones they append from (with
+ *     theirs); the input's keys of those bones (each key once) are the
+ *     fair denominator, and the frames they are at, per leg, the union;
+ *  2. pk_motion_legs as the CLI runs it: hip, knee and ankle keys
+ *     written, the ratio to the leg keys (what bake reports) and to the
+ *     drivers' keys;
+ *  3. keys at the union's frames only, each segment with the best curve
+ *     it could have: at every frame the hip and the knee each anywhere on
+ *     the great arc between the segment's end keys (what a slerp with any
+ *     timing curve can reach), the two parameters chosen together for the
+ *     least ankle error (free per frame and from -1 to 2: more than any
+ *     Bezier curve can do); the segments where even that misses the goal,
+ *     their worst;
+ *  4. the keys such ideal curves would need: segments split at their
+ *     worst frame until every frame is within the goal (a lower bound for
+ *     hip and knee keys of any fit with MMD's per-key curves).
+ *
+ * usage: bench_legs [--goal U] MOTION.vmd MODEL.pmx|pmd
+ */
+#include "bench_util.h"
+#include "math/quat.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct leg {
+    int32_t ik, toe_ik, hip, knee, ankle;
+} leg;
+
+typedef struct ctx {
+    const pk_model *m;
+    pk_rig *rig;
+    size_t nb, frames, nlegs;
+    leg legs[8];
+    pk_bone_local *loc;  /* frames x nb: the input's locals */
+    bool *on;            /* frames x nb */
+    double *ref;         /* frames x legs x 3: the input's ankles */
+    double (*rot)[2][4]; /* frames x legs: hip and knee local rotations, as evaluated */
+    double (*base)[7];   /* frames x legs: the hip's parent world rotation, the hip's origin */
+    pk_bone_local *tmp;
+    pk_bone_world *w;
+    bool *tmp_on;
+    double goal;
+} ctx;
+
+static void find_legs(ctx *c)
+{
+    const pk_model *m = c->m;
+    for (size_t i = 0; i < m->nbones && c->nlegs < 8; i++) {
+        const pk_model_bone *b = &m->bones[i];
+        if (!(b->flags & PK_BONE_IK) || b->nik_links != 2 || b->ik_target < 0)
+            continue;
+        int32_t knee = b->ik_links[0].bone, hip = b->ik_links[1].bone;
+        if (knee < 0 || hip < 0 || m->bones[b->ik_target].parent != knee ||
+            m->bones[knee].parent != hip)
+            continue;
+        leg *l = &c->legs[c->nlegs++];
+        *l = (leg){(int32_t)i, -1, hip, knee, b->ik_target};
+    }
+    for (size_t i = 0; i < m->nbones; i++) {
+        const pk_model_bone *b = &m->bones[i];
+        if ((b->flags & PK_BONE_IK) && b->nik_links == 1)
+            for (size_t k = 0; k < c->nlegs; k++)
+                if (b->ik_links[0].bone == c->legs[k].ankle && c->legs[k].toe_ik < 0)
+                    c->legs[k].toe_ik = (int32_t)i;
+    }
+}
+
+/* Marks b, its ancestors and what they append from. */
+static void mark(const pk_model *m, int32_t b, uint8_t *set)
+{
+    while (b >= 0 && (size_t)b < m->nbones && !set[b]) {
+        set[b] = 1;
+        if (m->bones[b].append_parent >= 0)
+            mark(m, m->bones[b].append_parent, set);
+        b = m->bones[b].parent;
+    }
+}
+
+/* The model bone of a motion name (-1: none). */
+static int32_t model_bone(const pk_model *m, const pk_motion *mo, pk_name_id id)
+{
+    size_t len;
+    const uint8_t *raw = pk_names_raw(mo->names, id, &len);
+    for (size_t b = 0; b < m->nbones; b++) {
+        size_t bl;
+        if (m->bones[b].cp932 == PK_NO_NAME)
+            continue;
+        const uint8_t *br = pk_names_raw(m->names, m->bones[b].cp932, &bl);
+        if (bl == len && memcmp(br, raw, len) == 0)
+            return (int32_t)b;
+    }
+    return -1;
+}
+
+static void local_rot(const pk_bone_world *w, int32_t parent, int32_t b, double q[4])
+{
+    if (parent < 0) {
+        memcpy(q, w[b].rot, sizeof w[b].rot);
+        return;
+    }
+    double inv[4];
+    pki_qd_conj(w[parent].rot, inv);
+    pki_qd_mul(inv, w[b].rot, q);
+}
+
+static void qlog(const double q[4], double v[3])
+{
+    double s = q[3] < 0.0 ? -1.0 : 1.0, n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
+    double k = n < 1e-300 ? 0.0 : 2.0 * atan2(n, s * q[3]) / n * s;
+    for (int a = 0; a < 3; a++)
+        v[a] = q[a] * k;
+}
+
+static void qexp(const double v[3], double q[4])
+{
+    double a = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    double k = a > 1e-12 ? sin(0.5 * a) / a : 0.5;
+    for (int i = 0; i < 3; i++)
+        q[i] = v[i] * k;
+    q[3] = cos(0.5 * a);
+}
+
+/* q projected on the great arc from a to b (in the chart at a: the
+ * nearest point of the line through b's log), or slerped at u when u >= 0. */
+static void on_arc(const double a[4], const double b[4], const double q[4], double u, double o[4])
+{
+    double ia[4], d[4], vb[3], vq[3], e[4];
+    pki_qd_conj(a, ia);
+    pki_qd_mul(ia, b, d);
+    qlog(d, vb);
+    pki_qd_mul(ia, q, d);
+    qlog(d, vq);
+    double bb = vb[0] * vb[0] + vb[1] * vb[1] + vb[2] * vb[2];
+    double t = u >= 0.0     ? u
+               : bb > 1e-20 ? (vq[0] * vb[0] + vq[1] * vb[1] + vq[2] * vb[2]) / bb
+                            : 0.0;
+    double v[3] = {vb[0] * t, vb[1] * t, vb[2] * t};
+    qexp(v, e);
+    pki_qd_mul(a, e, o);
+}
+
+/* The ankle error of leg k at frame f with hip and knee given, by
+ * forward kinematics from the hip's parent (the chain plain: no append,
+ * no translation keys on knee and ankle). */
+static double ankle_fast(const ctx *c, size_t k, size_t f, const double hip[4],
+                         const double knee[4])
+{
+    const leg *l = &c->legs[k];
+    const pk_model_bone *b = c->m->bones;
+    const double *P = c->base[f * c->nlegs + k], *H = P + 4;
+    double ph[4], phk[4], d1[3], d2[3], o1[3], o2[3];
+    pki_qd_mul(P, hip, ph);
+    pki_qd_mul(ph, knee, phk);
+    for (int a = 0; a < 3; a++) {
+        d1[a] = (double)b[l->knee].pos[a] - b[l->hip].pos[a];
+        d2[a] = (double)b[l->ankle].pos[a] - b[l->knee].pos[a];
+    }
+    pki_qd_rotate(ph, d1, o1);
+    pki_qd_rotate(phk, d2, o2);
+    const double *r = &c->ref[(f * c->nlegs + k) * 3];
+    double e = 0.0;
+    for (int a = 0; a < 3; a++)
+        e += (H[a] + o1[a] + o2[a] - r[a]) * (H[a] + o1[a] + o2[a] - r[a]);
+    return sqrt(e);
+}
+
+/* The least ankle error of leg k at frame f with the hip anywhere on the
+ * arc from ha to hb and the knee anywhere on its arc from ka to kb (each
+ * slerped at its own parameter, -1 .. 2: more than a Bezier curve's 0 ..
+ * 1 allows): a grid, then a pattern search. */
+static double best_on_arcs(const ctx *c, size_t k, size_t f, const double ha[4], const double hb[4],
+                           const double ka[4], const double kb[4])
+{
+    double best = INFINITY, bu = 0.0, bv = 0.0, h[4], n[4];
+    for (int i = 0; i <= 30; i++)
+        for (int j = 0; j <= 30; j++) {
+            double u = -1.0 + 0.1 * i, v = -1.0 + 0.1 * j;
+            on_arc(ha, hb, ha, u, h);
+            on_arc(ka, kb, ka, v, n);
+            double e = ankle_fast(c, k, f, h, n);
+            if (e < best) {
+                best = e;
+                bu = u;
+                bv = v;
+            }
+        }
+    for (double step = 0.05; step > 1e-7; step *= 0.5) {
+        bool moved = true;
+        while (moved) {
+            moved = false;
+            static const int dirs[8][2] = {{1, 0}, {-1, 0},  {0, 1},  {0, -1},
+                                           {1, 1}, {-1, -1}, {1, -1}, {-1, 1}};
+            for (int d = 0; d < 8; d++) {
+                double u = bu + step * dirs[d][0], v = bv + step * dirs[d][1];
+                on_arc(ha, hb, ha, u, h);
+                on_arc(ka, kb, ka, v, n);
+                double e = ankle_fast(c, k, f, h, n);
+                if (e < best) {
+                    best = e;
+                    bu = u;
+                    bv = v;
+                    moved = true;
+                }
+            }
+        }
+    }
+    return best;
+}
+
+/* The ankle error of leg k at frame f with hip and knee given. */
+static double ankle_err(ctx *c, size_t k, size_t f, const double hip[4], const double knee[4])
+{
+    const leg *l = &c->legs[k];
+    memcpy(c->tmp, c->loc + f * c->nb, c->nb * sizeof *c->tmp);
+    memcpy(c->tmp_on, c->on + f * c->nb, c->nb * sizeof *c->tmp_on);
+    for (size_t j = 0; j < c->nlegs; j++) {
+        c->tmp_on[c->legs[j].ik] = false;
+        if (c->legs[j].toe_ik >= 0)
+            c->tmp_on[c->legs[j].toe_ik] = false;
+        for (int a = 0; a < 4; a++) {
+            c->tmp[c->legs[j].hip].rot[a] = (float)c->rot[f * c->nlegs + j][0][a];
+            c->tmp[c->legs[j].knee].rot[a] = (float)c->rot[f * c->nlegs + j][1][a];
+        }
+    }
+    for (int a = 0; a < 4; a++) {
+        c->tmp[l->hip].rot[a] = (float)hip[a];
+        c->tmp[l->knee].rot[a] = (float)knee[a];
+    }
+    pk_rig_eval(c->rig, c->tmp, c->tmp_on, 0, c->w);
+    const double *p = c->w[l->ankle].pos, *r = &c->ref[(f * c->nlegs + k) * 3];
+    return sqrt((p[0] - r[0]) * (p[0] - r[0]) + (p[1] - r[1]) * (p[1] - r[1]) +
+                (p[2] - r[2]) * (p[2] - r[2]));
+}
+
+/* The worst ankle error over a .. b of leg k with hip and knee on their
+ * arcs (the best parameters for the ankle at every frame, or slerped
+ * linearly when linear), and where. */
+static double seg_err(ctx *c, size_t k, size_t a, size_t b, bool linear, size_t *at)
+{
+    double worst = 0.0;
+    *at = a;
+    for (size_t f = a + 1; f < b; f++) {
+        double(*ra)[4] = c->rot[a * c->nlegs + k], (*rb)[4] = c->rot[b * c->nlegs + k];
+        double e;
+        if (linear) {
+            double h[4], n[4], u = (double)(f - a) / (double)(b - a);
+            on_arc(ra[0], rb[0], ra[0], u, h);
+            on_arc(ra[1], rb[1], ra[1], u, n);
+            e = ankle_fast(c, k, f, h, n);
+        } else {
+            e = best_on_arcs(c, k, f, ra[0], rb[0], ra[1], rb[1]);
+        }
+        if (e > worst) {
+            worst = e;
+            *at = f;
+        }
+    }
+    return worst;
+}
+
+/* Key frames the ideal curves need over a .. b (b excluded). */
+static size_t split(ctx *c, size_t k, size_t a, size_t b)
+{
+    size_t at;
+    if (b <= a + 1 || seg_err(c, k, a, b, false, &at) <= c->goal)
+        return 1;
+    return split(c, k, a, at) + split(c, k, at, b);
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static size_t count_below(const double *v, size_t n, double lim)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += v[i] <= lim;
+    return k;
+}
+
+int main(int argc, char **argv)
+{
+    ctx c;
+    memset(&c, 0, sizeof c);
+    c.goal = PK_LEGS_GOAL;
+    int i = 1;
+    if (i + 1 < argc && strcmp(argv[i], "--goal") == 0) {
+        c.goal = atof(argv[i + 1]);
+        i += 2;
+    }
+    if (argc - i != 2) {
+        fprintf(stderr, "usage: bench_legs [--goal U] MOTION.vmd MODEL\n");
+        return 2;
+    }
+    pk_log log;
+    pk_log_init(&log);
+    pk_bytes by;
+    if (pk_file_read(argv[i], &by, &log) != 0)
+        return 2;
+    pk_motion *mo = pk_vmd_read(by.data, by.len, &log);
+    pk_bytes_free(&by);
+    pk_model *m = pk_model_load(argv[i + 1], &log);
+    if (!mo || !m) {
+        fprintf(stderr, "bench_legs: cannot read the inputs\n");
+        return 2;
+    }
+    c.m = m;
+    c.nb = m->nbones;
+    find_legs(&c);
+    uint32_t last = 0;
+    for (size_t k = 0; k < mo->nbones; k++)
+        last = mo->bones[k].frame > last ? mo->bones[k].frame : last;
+    for (size_t k = 0; k < mo->niks; k++)
+        last = mo->iks[k].frame > last ? mo->iks[k].frame : last;
+    c.frames = (size_t)last + 1;
+    c.rig = pk_rig_new(m, &log);
+    pk_tracks *t = pk_tracks_build(mo, &log);
+    c.loc = calloc(c.frames * c.nb, sizeof *c.loc);
+    c.on = calloc(c.frames * c.nb, sizeof *c.on);
+    c.ref = calloc(c.frames * c.nlegs * 3, sizeof *c.ref);
+    c.rot = calloc(c.frames * c.nlegs, sizeof *c.rot);
+    c.base = calloc(c.frames * c.nlegs, sizeof *c.base);
+    c.tmp = calloc(c.nb, sizeof *c.tmp);
+    c.tmp_on = calloc(c.nb, sizeof *c.tmp_on);
+    c.w = calloc(c.nb, sizeof *c.w);
+    for (size_t f = 0; f < c.frames; f++) {
+        pk_rig_motion_local(c.rig, mo, t, (double)f, c.loc + f * c.nb, c.on + f * c.nb);
+        pk_rig_eval(c.rig, c.loc + f * c.nb, c.on + f * c.nb, 0, c.w);
+        for (size_t k = 0; k < c.nlegs; k++) {
+            const leg *l = &c.legs[k];
+            memcpy(&c.ref[(f * c.nlegs + k) * 3], c.w[l->ankle].pos, 3 * sizeof(double));
+            double(*r)[4] = c.rot[f * c.nlegs + k];
+            local_rot(c.w, m->bones[l->hip].parent, l->hip, r[0]);
+            double *P = c.base[f * c.nlegs + k];
+            memcpy(P, c.w[m->bones[l->hip].parent].rot, 4 * sizeof(double));
+            memcpy(P + 4, c.w[l->hip].pos, 3 * sizeof(double));
+            local_rot(c.w, l->hip, l->knee, r[1]);
+            for (int j = 0; j < 2 && f; j++) {
+                const double *p = c.rot[(f - 1) * c.nlegs + k][j];
+                if (p[0] * r[j][0] + p[1] * r[j][1] + p[2] * r[j][2] + p[3] * r[j][3] < 0)
+                    for (int a = 0; a < 4; a++)
+                        r[j][a] = -r[j][a];
+            }
+        }
+    }
+    /* the dense rotations with the IKs off give the input's ankles back */
+    double self = 0.0;
+    for (size_t f = 0; f < c.frames; f++)
+        for (size_t k = 0; k < c.nlegs; k++)
+            self = fmax(
+                self,
+                fmax(ankle_err(&c, k, f, c.rot[f * c.nlegs + k][0], c.rot[f * c.nlegs + k][1]),
+                     ankle_fast(&c, k, f, c.rot[f * c.nlegs + k][0], c.rot[f * c.nlegs + k][1])));
+    printf("the evaluated hips and knees with the IKs off: ankles within %.2g of the input's\n",
+           self);
+    /* 1. drivers */
+    uint8_t *any = calloc(c.nb, 1), (*drv)[512] = calloc(c.nlegs, sizeof *drv);
+    uint8_t *chain = calloc(c.nb, 1);
+    for (size_t k = 0; k < c.nlegs; k++) {
+        const leg *l = &c.legs[k];
+        uint8_t *set = calloc(c.nb, 1);
+        mark(m, l->ankle, set);
+        mark(m, l->ik, set);
+        if (l->toe_ik >= 0)
+            mark(m, l->toe_ik, set);
+        for (size_t b = 0; b < c.nb && b < 512; b++) {
+            drv[k][b] = set[b];
+            any[b] |= set[b];
+        }
+        free(set);
+        chain[l->hip] = chain[l->knee] = chain[l->ankle] = chain[l->ik] = 1;
+        if (l->toe_ik >= 0)
+            chain[l->toe_ik] = 1;
+    }
+    uint8_t *keyed = calloc(c.frames * c.nlegs, 1);
+    size_t drv_keys = 0, leg_keys = 0, per_bone[512] = {0};
+    for (size_t k = 0; k < mo->nbones; k++) {
+        int32_t b = model_bone(m, mo, mo->bones[k].name);
+        if (b < 0 || b >= 512)
+            continue;
+        drv_keys += any[b];
+        leg_keys += chain[b];
+        per_bone[b] += any[b];
+        for (size_t j = 0; j < c.nlegs; j++)
+            if (drv[j][b])
+                keyed[mo->bones[k].frame * c.nlegs + j] = 1;
+    }
+    printf("legs: %zu; frames 0-%u\n", c.nlegs, last);
+    printf("drivers' keys in the input (each key once): %zu; of which the legs' own bones "
+           "(hip, knee, ankle, leg and toe IK): %zu\n  by bone:",
+           drv_keys, leg_keys);
+    for (size_t b = 0; b < c.nb && b < 512; b++)
+        if (per_bone[b])
+            printf(" %s %zu;", m->bones[b].name, per_bone[b]);
+    printf("\n");
+    /* 2. pk_motion_legs */
+    pk_legs_options o;
+    pk_legs_options_init(&o);
+    o.goal = c.goal;
+    pk_legs_stats st;
+    double t0 = bench_cpu_now();
+    pk_motion *out = pk_motion_legs(mo, m, &o, &st, &log);
+    double dt = bench_cpu_now() - t0;
+    size_t hk = 0, ank = 0;
+    for (size_t k = 0; out && k < out->nbones; k++) {
+        int32_t b = model_bone(m, out, out->bones[k].name);
+        for (size_t j = 0; j < c.nlegs && b >= 0; j++) {
+            hk += b == c.legs[j].hip || b == c.legs[j].knee;
+            ank += b == c.legs[j].ankle;
+        }
+    }
+    printf("pk_motion_legs (goal %g, %.2f s CPU): leg keys %zu -> %zu (%.2f x; %.2f x the "
+           "drivers' keys): hips and knees %zu, ankles %zu; worst ankle %.6f; hip tolerance "
+           "%.4g deg, knee %.4g deg, %zu fits\n",
+           c.goal, dt, st.keys_before, st.keys_after,
+           (double)st.keys_after / (double)(st.keys_before ? st.keys_before : 1),
+           (double)st.keys_after / (double)(drv_keys ? drv_keys : 1), hk, ank, st.worst, st.tol[0],
+           st.tol[1], st.tries);
+    /* 3, 4: the union's frames with ideal and linear curves */
+    size_t union_frames = 0, ideal = 0, segs = 0, miss = 0, miss_lin = 0;
+    double worst = 0.0, worst_lin = 0.0;
+    size_t worst_at = 0, worst_len = 0;
+    double *seg = calloc(c.frames * c.nlegs + 1, sizeof *seg);
+    for (size_t k = 0; k < c.nlegs; k++) {
+        size_t a = 0;
+        keyed[k] = 1;
+        keyed[(c.frames - 1) * c.nlegs + k] = 1;
+        for (size_t f = 1; f < c.frames; f++) {
+            if (!keyed[f * c.nlegs + k])
+                continue;
+            size_t at, at2;
+            double e = seg_err(&c, k, a, f, false, &at), el = seg_err(&c, k, a, f, true, &at2);
+            seg[segs++] = e;
+            miss += e > c.goal;
+            miss_lin += el > c.goal;
+            worst_lin = fmax(worst_lin, el);
+            if (e > worst) {
+                worst = e;
+                worst_at = at;
+                worst_len = f - a;
+            }
+            ideal += split(&c, k, a, f);
+            a = f;
+        }
+        for (size_t f = 0; f < c.frames; f++)
+            union_frames += keyed[f * c.nlegs + k];
+    }
+    printf("union of the drivers' frames: %zu key frames over %zu legs (%zu segments); hip and "
+           "knee keys there: %zu\n",
+           union_frames, c.nlegs, segs, 2 * union_frames);
+    printf("  linear slerp between them: %zu segments miss %g, worst %.4f\n", miss_lin, c.goal,
+           worst_lin);
+    printf("  ideal timing (each frame on the arc): %zu segments miss %g, worst %.4f (frame %zu, "
+           "a %zu-frame segment)\n",
+           miss, c.goal, worst, worst_at, worst_len);
+    qsort(seg, segs, sizeof *seg, by_value);
+    printf("  their worst frames: median %.4f, 90th percentile %.4f; segments within 0.01: %zu, "
+           "within 0.05: %zu\n",
+           segs ? seg[segs / 2] : 0.0, segs ? seg[segs * 9 / 10] : 0.0,
+           count_below(seg, segs, 0.01), count_below(seg, segs, 0.05));
+    free(seg);
+    printf("  ideal curves, segments split until within %g: %zu key frames, hip and knee keys "
+           "%zu (%.2f x the pk_motion_legs hips and knees %zu)\n",
+           c.goal, ideal + c.nlegs, 2 * (ideal + c.nlegs),
+           (double)(2 * (ideal + c.nlegs)) / (double)(hk ? hk : 1), hk);
+    printf("  so hips, knees and ankles at those frames: %zu keys, %.2f x the leg keys %zu, %.2f x "
+           "the drivers' keys %zu\n",
+           3 * (ideal + c.nlegs), (double)(3 * (ideal + c.nlegs)) / (double)st.keys_before,
+           st.keys_before, (double)(3 * (ideal + c.nlegs)) / (double)drv_keys, drv_keys);
+    free(any);
+    free(drv);
+    free(chain);
+    free(keyed);
+    pk_motion_free(out);
+    pk_tracks_free(t);
+    pk_rig_free(c.rig);
+    free(c.loc);
+    free(c.on);
+    free(c.ref);
+    free(c.rot);
+    free(c.base);
+    free(c.tmp);
+    free(c.tmp_on);
+    free(c.w);
+    pk_model_free(m);
+    pk_motion_free(mo);
+    pk_log_free(&log);
+    return 0;
+}
