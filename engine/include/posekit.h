@@ -1078,6 +1078,44 @@ typedef struct pk_sizing_report {
     size_t keys;            /* keys the three steps wrote */
 } pk_sizing_report;
 
+/* The body steps (engine/ops/retarget/sizing_body.c), run before the arm
+ * steps: B's centre of gravity over its feet as A's was (センター XZ), its
+ * feet on the floor where A's were (センター or グルーブ Y down where a leg
+ * cannot reach, 足ＩＫ up where A's foot was higher), its neck root's
+ * direction from the hips as A's (上半身, 首 and 腕 keeping their world
+ * rotations), its shoulders' direction as A's (肩, 腕 keeping its world
+ * rotation) and its toes on the floor where A's were and never below it
+ * (つま先ＩＫ).  Lengths are fractions of B's leg (足->足首). */
+typedef struct pk_body_report {
+    bool centre_done, upper_done, shoulders_done, toes_done; /* the step ran */
+    size_t centre_frames;   /* frames of センター moved for the centre of gravity */
+    double centre_max;      /* the largest move, of B's leg */
+    size_t floor_frames;    /* frames of the hips lowered or a 足ＩＫ raised for the feet */
+    double floor_max;       /* the largest, of B's leg */
+    size_t upper_frames;    /* frames of 上半身 turned */
+    double upper_deg;       /* the largest turn, degrees */
+    size_t shoulder_frames; /* frames of a 肩 turned */
+    double shoulder_deg;
+    size_t toe_frames;      /* frames of a つま先ＩＫ moved */
+    double toe_max;         /* the largest toe height change, of B's leg */
+    bool no_toe_ik;         /* B has no つま先ＩＫ: the toes were left alone */
+    size_t keys;            /* keys the body steps wrote */
+} pk_body_report;
+
+/* The body's measures (sizing_body.c), every frame, before the body steps
+ * (B playing stance and scale) and after every step. */
+typedef struct pk_body_measure {
+    bool done;                        /* both models have the bones measured */
+    double head_max_before, head_mean_before, head_max, head_mean; /* degrees between A's and
+                                         B's neck root (首) directions from the hips (上半身) */
+    double shoulder_max_before, shoulder_max; /* degrees between A's and B's 肩->腕 */
+    double cog_max_before, cog_mean_before, cog_max, cog_mean; /* of B's leg: B's centre of
+                                         gravity's ground offset from its feet, against A's scaled
+                                         (each from its rest offset) */
+    size_t toe_below_before, toe_below; /* frames of a toe of B below the floor by more than
+                                           0.5% of B's leg where A's (scaled) is not */
+} pk_body_measure;
+
 typedef struct pk_sizing_contact {
     int side;              /* 0 the left hand, 1 the right; with "hand": both */
     char with[16];         /* "head", "chest", "belly", "hips", "left thigh", ..., "hand",
@@ -1118,6 +1156,7 @@ typedef struct pk_sizing_measure {
     size_t elbow_worse;            /* frames past after, and by more than half a degree further
                                       than before: what the sizing steps did (0: the law) */
     double elbow_worst_deg, knee_worst_deg; /* the worst after, degrees past */
+    pk_body_measure body;
 } pk_sizing_measure;
 PK_API void pk_sizing_measure_free(pk_sizing_measure *m);
 
@@ -1126,6 +1165,8 @@ typedef struct pk_retarget_options {
     bool no_stance, no_scale, no_fold, fingers;
     /* the sizing steps (pk_sizing_report), each on unless turned off */
     bool no_contacts, no_avoid, no_twist;
+    /* the body steps (pk_body_report), each on unless turned off */
+    bool no_centre, no_upper, no_shoulders, no_toes;
     /* fill pk_retarget_report.measure */
     bool measure;
     /* the models' names for messages (their files, or a job's names);
@@ -1165,6 +1206,7 @@ typedef struct pk_retarget_report {
     size_t bones_keyed;     /* distinct bones the input keys (after the rename) */
     size_t bones_on_target; /* ... of them B has */
     pk_sizing_report sizing;
+    pk_body_report body;
     pk_sizing_measure *measure; /* with the options' measure: owned, else NULL */
 } pk_retarget_report;
 PK_API void pk_retarget_report_free(pk_retarget_report *r);

@@ -24,6 +24,7 @@ typedef struct retarget_opts {
     bool no_stance, no_scale, no_fold, fingers, verbose;
     bool feet_from_source, keep_absent;
     bool no_contacts, no_avoid, no_twist;
+    bool no_centre, no_upper, no_shoulders, no_toes; /* the body steps */
     bool measure;            /* the JSON report is wanted: measure the sizing */
     double max_deg, max_pos; /* the fold's tolerances */
 } retarget_opts;
@@ -41,6 +42,10 @@ static const pki_option OPTIONS[] = {
     PKI_ROW_BOOL(T, "no_contacts", no_contacts),
     PKI_ROW_BOOL(T, "no_avoid", no_avoid),
     PKI_ROW_BOOL(T, "no_twist", no_twist),
+    PKI_ROW_BOOL(T, "no_centre", no_centre),
+    PKI_ROW_BOOL(T, "no_upper", no_upper),
+    PKI_ROW_BOOL(T, "no_shoulders", no_shoulders),
+    PKI_ROW_BOOL(T, "no_toes", no_toes),
     PKI_ROW_BOOL(T, "fingers", fingers),
     PKI_ROW_BOOL(T, "feet_from_source", feet_from_source),
     PKI_ROW_BOOL(T, "keep_absent", keep_absent),
@@ -104,20 +109,25 @@ static int check(const pk_step *s, pk_log *log)
                              "one it is for)",
                              pki_step_spell(s, "from", n1), pki_step_spell(s, "to", n2));
     static const char *const MODEL_ONLY[] = {
-        "no_stance", "no_scale",         "no_fold",     "no_contacts", "no_avoid", "no_twist",
-        "fingers",   "feet_from_source", "keep_absent", "max_deg",     "max_pos"};
+        "no_stance", "no_scale",  "no_fold",          "no_contacts",  "no_avoid",
+        "no_twist",  "fingers",   "feet_from_source", "keep_absent",  "max_deg",
+        "max_pos",   "no_centre", "no_upper",         "no_shoulders", "no_toes"};
     for (size_t i = 0; i < sizeof MODEL_ONLY / sizeof *MODEL_ONLY; i++)
         if (!o->from_name && pki_step_given(s, MODEL_ONLY[i]))
             return pki_step_fail(log, "%s applies with %s and %s",
                                  pki_step_spell(s, MODEL_ONLY[i], n1),
                                  pki_step_spell(s, "from", n2), pki_step_spell(s, "to", n3));
     if (o->from_name && o->no_stance && o->no_scale && o->no_fold && o->no_contacts &&
-        o->no_avoid && o->no_twist && !o->rules_name) {
-        char n4[64], n5[64], n6[64];
-        return pki_step_fail(log, "%s, %s, %s, %s, %s and %s together leave nothing to do",
-                             pki_step_spell(s, "no_stance", n1), pki_step_spell(s, "no_scale", n2),
-                             pki_step_spell(s, "no_fold", n3), pki_step_spell(s, "no_contacts", n4),
-                             pki_step_spell(s, "no_avoid", n5), pki_step_spell(s, "no_twist", n6));
+        o->no_avoid && o->no_twist && o->no_centre && o->no_upper && o->no_shoulders &&
+        o->no_toes && !o->rules_name) {
+        char n4[64], n5[64], n6[64], n7[64], n8[64], n9[64], n10[64];
+        return pki_step_fail(
+            log, "%s, %s, %s, %s, %s, %s, %s, %s, %s and %s together leave nothing to do",
+            pki_step_spell(s, "no_stance", n1), pki_step_spell(s, "no_scale", n2),
+            pki_step_spell(s, "no_fold", n3), pki_step_spell(s, "no_contacts", n4),
+            pki_step_spell(s, "no_avoid", n5), pki_step_spell(s, "no_twist", n6),
+            pki_step_spell(s, "no_centre", n7), pki_step_spell(s, "no_upper", n8),
+            pki_step_spell(s, "no_shoulders", n9), pki_step_spell(s, "no_toes", n10));
     }
     if (o->fingers && o->no_stance)
         return pki_step_fail(log, "%s is part of the stance step, which %s turns off",
@@ -254,6 +264,10 @@ static int between_models(const pk_step *s, pk_doc *d, retarget_result *rr, pk_l
                               .no_contacts = o->no_contacts,
                               .no_avoid = o->no_avoid,
                               .no_twist = o->no_twist,
+                              .no_centre = o->no_centre,
+                              .no_upper = o->no_upper,
+                              .no_shoulders = o->no_shoulders,
+                              .no_toes = o->no_toes,
                               .measure = o->measure};
     rr->models = true;
     if (fit_models(o, from, from_name, d, rr, log) != 0)
@@ -531,6 +545,40 @@ static void sizing_summary(const pk_step *s, const pk_sizing_report *z, pk_buf *
                       z->refused, pki_plural(z->refused), z->refused == 1 ? "it" : "they");
 }
 
+/* One line per body step that did something (the toes also when B has
+ * no toe IK to move). */
+static void body_summary(const pk_step *s, const pk_body_report *b, pk_buf *out)
+{
+    const retarget_opts *o = s->o;
+    if (b->centre_done && b->centre_frames)
+        pk_buf_printf(out,
+                      "\ncentre: %zu frame%s of センター moved so the centre of gravity stands "
+                      "over the feet as on the source (up to %.1f%% of the target's leg)",
+                      b->centre_frames, pki_plural(b->centre_frames), 100 * b->centre_max);
+    if (b->centre_done && b->floor_frames)
+        pk_buf_printf(out,
+                      "\nfloor: %zu frame%s of the hips lowered or a 足ＩＫ raised so the feet "
+                      "stand as on the source (up to %.1f%% of the target's leg)",
+                      b->floor_frames, pki_plural(b->floor_frames), 100 * b->floor_max);
+    if (b->upper_done && b->upper_frames)
+        pk_buf_printf(out,
+                      "\nupper: %zu frame%s of 上半身 turned so the neck leans from the hips "
+                      "as on the source (up to %.1f deg; head and arms kept)",
+                      b->upper_frames, pki_plural(b->upper_frames), b->upper_deg);
+    if (b->shoulders_done && b->shoulder_frames)
+        pk_buf_printf(out,
+                      "\nshoulders: %zu frame%s of 肩 turned to the source's slope (up to %.1f "
+                      "deg; arms kept)",
+                      b->shoulder_frames, pki_plural(b->shoulder_frames), b->shoulder_deg);
+    if (!o->no_toes && b->no_toe_ik)
+        pk_buf_puts(out, "\ntoes: skipped, the target model has no つま先ＩＫ");
+    else if (b->toes_done && b->toe_frames)
+        pk_buf_printf(out,
+                      "\ntoes: %zu frame%s of a つま先ＩＫ moved so the toes touch the floor as "
+                      "on the source and never pass below it (up to %.1f%% of the target's leg)",
+                      b->toe_frames, pki_plural(b->toe_frames), 100 * b->toe_max);
+}
+
 static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
 {
     const retarget_result *rr = res->own;
@@ -565,6 +613,8 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
         stance_summary(s, &t->stance, out);
     if (rr->models && t->scale_done && t->scale_keys)
         scale_summary(s, &t->scale, out);
+    if (rr->models)
+        body_summary(s, &t->body, out);
     if (rr->models)
         sizing_summary(s, &t->sizing, out);
     if (rr->fit_done)
@@ -632,6 +682,80 @@ static void json_steps(pki_json *j, const retarget_opts *o, const pk_sizing_repo
     pki_json_close(j, '}');
 }
 
+static void json_body_steps(pki_json *j, const retarget_opts *o, const pk_body_report *b)
+{
+    pki_json_key(j, "body_steps");
+    pki_json_open(j, '{');
+    pki_json_key(j, "centre");
+    if (o->no_centre) {
+        pk_buf_puts(j->b, "null");
+    } else {
+        pki_json_open(j, '{');
+        pki_json_kint(j, "frames", (long long)b->centre_frames);
+        jnum(j, "max", b->centre_max);
+        pki_json_kint(j, "floor_frames", (long long)b->floor_frames);
+        jnum(j, "floor_max", b->floor_max);
+        pki_json_close(j, '}');
+    }
+    pki_json_key(j, "upper");
+    if (o->no_upper) {
+        pk_buf_puts(j->b, "null");
+    } else {
+        pki_json_open(j, '{');
+        pki_json_kint(j, "frames", (long long)b->upper_frames);
+        jnum(j, "deg", b->upper_deg);
+        pki_json_close(j, '}');
+    }
+    pki_json_key(j, "shoulders");
+    if (o->no_shoulders) {
+        pk_buf_puts(j->b, "null");
+    } else {
+        pki_json_open(j, '{');
+        pki_json_kint(j, "frames", (long long)b->shoulder_frames);
+        jnum(j, "deg", b->shoulder_deg);
+        pki_json_close(j, '}');
+    }
+    pki_json_key(j, "toes");
+    if (o->no_toes) {
+        pk_buf_puts(j->b, "null");
+    } else {
+        pki_json_open(j, '{');
+        pki_json_kbool(j, "skipped", b->no_toe_ik);
+        pki_json_kint(j, "frames", (long long)b->toe_frames);
+        jnum(j, "max", b->toe_max);
+        pki_json_close(j, '}');
+    }
+    pki_json_kint(j, "keys", (long long)b->keys);
+    pki_json_close(j, '}');
+}
+
+static void json_body(pki_json *j, const pk_body_measure *b)
+{
+    pki_json_key(j, "body");
+    if (!b->done) {
+        pk_buf_puts(j->b, "null");
+        return;
+    }
+    pki_json_open(j, '{');
+    pki_json_key(j, "head_from_hips_deg");
+    pki_json_open(j, '{');
+    jpair(j, "before", "max", b->head_max_before, "mean", b->head_mean_before);
+    jpair(j, "after", "max", b->head_max, "mean", b->head_mean);
+    pki_json_close(j, '}');
+    jpair(j, "shoulders_deg", "before", b->shoulder_max_before, "after", b->shoulder_max);
+    pki_json_key(j, "centre_of_gravity");
+    pki_json_open(j, '{');
+    jpair(j, "before", "max", b->cog_max_before, "mean", b->cog_mean_before);
+    jpair(j, "after", "max", b->cog_max, "mean", b->cog_mean);
+    pki_json_close(j, '}');
+    pki_json_key(j, "toes_below_floor");
+    pki_json_open(j, '{');
+    pki_json_kint(j, "before", (long long)b->toe_below_before);
+    pki_json_kint(j, "after", (long long)b->toe_below);
+    pki_json_close(j, '}');
+    pki_json_close(j, '}');
+}
+
 static void json_measure(pki_json *j, const pk_sizing_measure *m)
 {
     pki_json_key(j, "frames");
@@ -686,6 +810,7 @@ static void json_measure(pki_json *j, const pk_sizing_measure *m)
     jnum(j, "slide_excess_max", m->slide_excess_max);
     jpair(j, "floor_p95", "before", m->floor_p95_before, "after", m->floor_p95);
     pki_json_close(j, '}');
+    json_body(j, &m->body);
     pki_json_key(j, "arms_far_from_contacts");
     pki_json_open(j, '{');
     pki_json_kint(j, "frames", (long long)m->far_frames);
@@ -743,6 +868,7 @@ static int report(const pk_step *s, const pk_step_result *res, pk_report_format 
     pki_json_kstr(&j, "to", o->to_name);
     if (rr && rr->models) {
         json_steps(&j, o, &rr->report.sizing);
+        json_body_steps(&j, o, &rr->report.body);
         if (rr->report.measure)
             json_measure(&j, rr->report.measure);
     }

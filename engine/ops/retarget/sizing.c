@@ -32,6 +32,7 @@
 #include "model/skeleton.h"
 #include "ops/retarget/retarget.h"
 #include "ops/retarget/sizing.h"
+#include "ops/retarget/sizing_body.h"
 #include "ops/retarget/vec.h"
 
 #include <math.h>
@@ -56,6 +57,8 @@ static void sizing_free(pki_sizing *z)
 {
     pki_play_free(&z->pa);
     pki_play_free(&z->pb);
+    if (z->pb0.n)
+        pki_play_free(&z->pb0);
     pki_contacts_free(&z->contacts);
     for (int s = 0; s < 2; s++) {
         state_free(&z->arm[s]);
@@ -674,8 +677,8 @@ static bool span(const pk_motion *m, uint32_t *f0, uint32_t *f1)
     return true;
 }
 
-static int play(const pk_model *mdl, const pki_figure *f, const pk_motion *m, const pk_pose *p,
-                uint32_t f0, uint32_t n, pki_play *out, pk_log *log)
+static int play(const pk_model *mdl, const pki_figure *f, const pki_torso *t, const pk_motion *m,
+                const pk_pose *p, uint32_t f0, uint32_t n, pki_play *out, pk_log *log)
 {
     bool *watch = calloc(mdl->nbones + 1, sizeof *watch);
     if (!watch) {
@@ -683,6 +686,7 @@ static int play(const pk_model *mdl, const pki_figure *f, const pk_motion *m, co
         return -1;
     }
     pki_figure_watch(f, watch);
+    pki_torso_watch(t, watch);
     int rc = m ? pki_play_motion(out, mdl, m, f0, n, watch, log)
                : pki_play_pose(out, mdl, p, watch, log);
     free(watch);
@@ -708,8 +712,13 @@ int pki_sizing_run(pki_bone_set *s, const pk_motion *in_m, const pk_pose *in_p,
     uint32_t n = f1 - f0 + 1;
     const pk_motion *out_m = s->m;
     int rc = -1;
-    if (play(o->from, &z.a, in_m, in_p, f0, n, &z.pa, log) ||
-        play(o->to, &z.b, out_m, s->p, f0, n, &z.pb, log))
+    pki_torso ta, tb;
+    pki_torso_init(&ta, o->from);
+    pki_torso_init(&tb, o->to);
+    z.ta = &ta;
+    z.tb = &tb;
+    if (play(o->from, &z.a, &ta, in_m, in_p, f0, n, &z.pa, log) ||
+        play(o->to, &z.b, &tb, out_m, s->p, f0, n, &z.pb, log))
         goto done;
     if (pki_contacts_find(&z.a, &z.pa, &z.contacts) != 0) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
@@ -721,6 +730,8 @@ int pki_sizing_run(pki_bone_set *s, const pk_motion *in_m, const pk_pose *in_p,
     stance_hands(&z, rep);
     z.scale_xz = rep->scale_done ? rep->scale.xz : 1.0;
     z.scale_y = rep->scale_done ? rep->scale.y : 1.0;
+    if (pki_body_run(&z, s, o, &rep->body, log) != 0)
+        goto done;
     bool arms = false;
     for (int side = 0; side < 2; side++) {
         if (!z.a.arm[side].ok || !z.b.arm[side].ok)
@@ -748,9 +759,11 @@ int pki_sizing_run(pki_bone_set *s, const pk_motion *in_m, const pk_pose *in_p,
         goto done;
     if (o->measure) {
         pki_play after;
-        if (play(o->to, &z.b, s->m, s->p, f0, n, &after, log))
+        if (play(o->to, &z.b, &tb, s->m, s->p, f0, n, &after, log))
             goto done;
         rep->measure = pki_measure(&z, &after, log);
+        if (rep->measure)
+            pki_body_measure(&z, &after, &rep->measure->body);
         pki_play_free(&after);
         if (!rep->measure)
             goto done;

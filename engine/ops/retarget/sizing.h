@@ -11,6 +11,7 @@
 #define PKI_OPS_RETARGET_SIZING_H
 
 #include "ops/skeleton/contacts.h"
+#include "ops/skeleton/play.h"
 #include "posekit.h"
 
 #include <stdbool.h>
@@ -68,7 +69,18 @@ typedef struct pki_sizing {
     double stance_hand[2][4]; /* per side: B's hand = A's hand times this (the stance's r) */
     pki_bend_axes elbow[2];   /* B's */
     pki_bend_axes elbow_a[2]; /* A's */
+    /* the body steps (sizing_body.c) */
+    const struct pki_torso *ta, *tb;
+    pki_play pb0;                /* B before them (n 0: they changed nothing; pb is it) */
+    pk_body_measure body_before; /* their measures before them */
 } pki_sizing;
+
+/* B before every sizing step (stance and scale alone): what the measures
+ * compare with. */
+static inline const pki_play *pki_before(const pki_sizing *z)
+{
+    return z->pb0.n ? &z->pb0 : &z->pb;
+}
 
 /* ---- the steps (sizing_hands.c, sizing_avoid.c, sizing_twist.c) and the solver (sizing_arm.c)
  * ---- */

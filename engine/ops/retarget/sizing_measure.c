@@ -115,7 +115,7 @@ static int hands(const pki_sizing *z, const pki_play *after, pk_sizing_measure *
         size_t m = 0;
         for (uint32_t r = c->first; r <= c->last; r++) {
             double ga = pki_touch_at(&z->a, &z->pa, r, c->side, c->with, NULL);
-            double gb = pki_touch_at(&z->b, &z->pb, r, c->side, c->with, NULL);
+            double gb = pki_touch_at(&z->b, pki_before(z), r, c->side, c->with, NULL);
             double gc = pki_touch_at(&z->b, after, r, c->side, c->with, NULL);
             if (!isfinite(ga))
                 continue;
@@ -205,7 +205,7 @@ static int feet(const pki_sizing *z, const pki_play *after, pk_sizing_measure *o
 {
     double a, x;
     size_t n;
-    if (feet_of(z, &z->pb, &a, &out->slide_b_before, &x, &out->floor_p95_before, &n) != 0)
+    if (feet_of(z, pki_before(z), &a, &out->slide_b_before, &x, &out->floor_p95_before, &n) != 0)
         return -1;
     return feet_of(z, after, &out->slide_a, &out->slide_b, &out->slide_excess_max, &out->floor_p95,
                    &out->planted_frames);
@@ -215,7 +215,7 @@ static int feet(const pki_sizing *z, const pki_play *after, pk_sizing_measure *o
 
 static int drift(const pki_sizing *z, const pki_play *after, pk_sizing_measure *out)
 {
-    uint32_t n = z->pb.n;
+    uint32_t n = pki_before(z)->n;
     bool *near = calloc(2 * (size_t)n + 1, sizeof *near);
     if (!near)
         return -1;
@@ -230,12 +230,15 @@ static int drift(const pki_sizing *z, const pki_play *after, pk_sizing_measure *
                 near[(size_t)s * n + r] = true;
         }
     }
-    /* and from frames where the arm was inside B's body (the avoid step's) */
+    /* and from frames where the arm was inside B's body (the avoid step's),
+     * before the sizing steps or after the body steps (the arm steps'
+     * start) */
     for (int s = 0; s < 2; s++) {
         if (!z->a.arm[s].ok || !z->b.arm[s].ok || !z->b.rigids)
             continue;
         for (uint32_t r = 0; r < n; r++) {
-            if (!pki_penetrates(z, &z->pb, r, s, NULL))
+            if (!pki_penetrates(z, pki_before(z), r, s, NULL) &&
+                !pki_penetrates(z, &z->pb, r, s, NULL))
                 continue;
             uint32_t lo = r > NEAR_FRAMES ? r - NEAR_FRAMES : 0;
             uint32_t hi = r + NEAR_FRAMES < n ? r + NEAR_FRAMES : n - 1;
@@ -252,9 +255,11 @@ static int drift(const pki_sizing *z, const pki_play *after, pk_sizing_measure *
         for (uint32_t r = 0; r < n; r++) {
             if (near[(size_t)s * n + r])
                 continue;
-            double u = dir_angle(pki_play_at(&z->pb, r, top)->pos, pki_play_at(&z->pb, r, el)->pos,
+            double u = dir_angle(pki_play_at(pki_before(z), r, top)->pos,
+                                 pki_play_at(pki_before(z), r, el)->pos,
                                  pki_play_at(after, r, top)->pos, pki_play_at(after, r, el)->pos);
-            double f = dir_angle(pki_play_at(&z->pb, r, el)->pos, pki_play_at(&z->pb, r, wr)->pos,
+            double f = dir_angle(pki_play_at(pki_before(z), r, el)->pos,
+                                 pki_play_at(pki_before(z), r, wr)->pos,
                                  pki_play_at(after, r, el)->pos, pki_play_at(after, r, wr)->pos);
             double w = fmax(u, f);
             out->drift_max_deg = fmax(out->drift_max_deg, w);
@@ -397,13 +402,13 @@ static void penetration(const pki_sizing *z, const pki_play *after, pk_sizing_me
     out->bodies = z->b.rigids;
     if (!z->b.rigids)
         return;
-    for (uint32_t r = 0; r < z->pb.n; r++) {
+    for (uint32_t r = 0; r < pki_before(z)->n; r++) {
         bool before = false, now = false;
         for (int s = 0; s < 2; s++) {
             if (!z->a.arm[s].ok || !z->b.arm[s].ok)
                 continue;
             double d;
-            if (pki_penetrates(z, &z->pb, r, s, &d)) {
+            if (pki_penetrates(z, pki_before(z), r, s, &d)) {
                 before = true;
                 out->pen_deepest_before = fmax(out->pen_deepest_before, d / z->b.arm_len);
             }
@@ -535,7 +540,7 @@ static int bends(const pki_sizing *z, const pki_play *after, pk_sizing_measure *
     double *elbows = calloc(2 * (size_t)after->n + 1, sizeof *elbows);
     if (!elbows)
         return -1;
-    bends_of(z, &z->pb, checked, past, worst, elbows, NULL);
+    bends_of(z, pki_before(z), checked, past, worst, elbows, NULL);
     out->elbow_past_before = past[0];
     out->knee_past_before = past[1];
     bends_of(z, after, checked, past, worst, elbows, &out->elbow_worse);

@@ -1,0 +1,996 @@
+/*
+ * sizing_body.c — the body steps of a sizing (sizing_body.h), run on B
+ * after stance and scale and before the arm steps (sizing.c), with both
+ * models played by the engine's evaluator (MMD's IK, appends) at every
+ * frame.  A is the model the motion was made for, B the one it is sized
+ * for; s_xz and s_y the retarget's scale (B's leg over A's).
+ *
+ * Centre of gravity.  A model's centre of gravity is the mass-weighted
+ * mean of its segments' centres, with the mass fractions of Winter's
+ * table (Dempster's cadavers): head and neck 8.1% at 頭 plus one rest
+ * 首->頭 length along 頭's frame (the skull's middle), thorax and abdomen
+ * 35.5% halfway 上半身->首, pelvis 14.2% halfway between 下半身 and the
+ * hips (足), and per side upper arm 2.8% (腕->ひじ), forearm 1.6%
+ * (ひじ->手首), hand 0.6% (手首), thigh 10% (足->ひざ), shank 4.65%
+ * (ひざ->足首), foot 1.45% (足首->つま先), each halfway along; a segment
+ * the model lacks is left out and the rest renormalised.  The models'
+ * rigid bodies are not used: their masses are set for the physics
+ * engine's stability, not for the body.  The feet's point F is the mean
+ * of the ankles (足首).  The ground offset of the centre of gravity G
+ * from F, less its offset at rest turned by the body's heading (the yaw
+ * of 下半身's world X axis), is on B that of A times s_xz: the centre step
+ * moves センター across the floor by the difference over 0.8 (how much of
+ * the body follows センター when the feet stay: all but the legs, about
+ * half the thighs), three rounds at most, each played again, until every
+ * frame is within 0.5% of B's leg.
+ *
+ * Feet on the floor (the same step, センター's Y).  Where A's ankle is low
+ * (less than 3% of A's leg above its rest height; eased out to 10%), B's
+ * ankle lifts A's lift times s_y: where B's is higher because its leg
+ * cannot reach its 足ＩＫ, the hips go down by the most any leg misses
+ * (グルーブ's Y where B has グルーブ, else センター's); where B's is lower,
+ * its 足ＩＫ goes up by the difference.
+ *
+ * Upper body.  The neck root's direction from the hips (上半身->首) on B
+ * is A's: 上半身 turns by the shortest arc from B's to A's, in the world,
+ * and 首 and 腕 turn back so that the head's and the arms' world rotations
+ * stay as they were (the stance step made the arms point as A's).
+ *
+ * Shoulders.  The direction 肩->腕 on B is A's: 肩 turns by the shortest
+ * arc, and 腕 turns back (its world rotation kept: the arm's stance stays
+ * exact).
+ *
+ * Toes.  Where A's toe (つま先, or the toe IK's target) is low (within 3%
+ * of A's leg of its rest height, eased out to 10%), B's toe height is A's
+ * change from rest times s_y added to B's rest; anywhere, B's toe stays
+ * at or above the floor (min(0, rest)) unless A's scaled is below it.  The
+ * toe IK target is turned about the ankle, its heading kept, until the
+ * toe has that height.  A model without つま先ＩＫ: the step says so.
+ *
+ * Writing.  A track changed anywhere by more than 90% of the tolerance is
+ * fitted again from its values at every frame by the keyframe reducer's
+ * fitter (retarget_fit.c) within max_deg / max_pos, at the frames any
+ * bone key of the motion is at (the motion changes there); a pose takes
+ * the values.
+ */
+#include "common/diag.h"
+#include "math/curve.h"
+#include "math/quat.h"
+#include "model/names.h"
+#include "model/skeleton.h"
+#include "ops/names/bone_set.h"
+#include "ops/retarget/retarget.h"
+#include "ops/retarget/sizing_body.h"
+#include "ops/retarget/vec.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEG (180.0 / 3.14159265358979323846)
+#define COG_GAIN 0.8    /* how much of the centre of gravity follows センター */
+#define COG_TOL 0.005   /* of B's leg: the centre step's goal on every frame */
+#define FLOOR_TOL 0.001 /* of B's leg */
+#define TOE_TOL 0.001   /* of B's leg */
+#define LOW 0.03        /* of A's leg: a foot or toe this low is on the floor */
+#define LOW_END 0.10    /* ... eased out to this */
+#define BELOW 0.005     /* of B's leg: a toe this far below the floor is below it */
+#define ROUNDS 3
+
+/* ---- the torso ---- */
+
+static int32_t bone(const pk_model *m, const char *name)
+{
+    return (int32_t)pki_model_find_bone_utf8(m, name);
+}
+
+static int32_t side_bone(const pk_model *m, int s, const char *name)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s%s", s ? "右" : "左", name);
+    return bone(m, buf);
+}
+
+static void rest_pos(const pk_model *m, int32_t b, double out[3])
+{
+    for (int k = 0; k < 3; k++)
+        out[k] = m->bones[b].pos[k];
+}
+
+void pki_torso_init(pki_torso *t, const pk_model *m)
+{
+    memset(t, 0, sizeof *t);
+    t->m = m;
+    t->centre = bone(m, "センター");
+    t->groove = bone(m, "グルーブ");
+    t->upper = bone(m, "上半身");
+    t->neck = bone(m, "首");
+    t->head = bone(m, "頭");
+    t->lower = bone(m, "下半身");
+    int legs = 0;
+    for (int s = 0; s < 2; s++) {
+        t->shoulder[s] = side_bone(m, s, "肩");
+        t->arm[s] = side_bone(m, s, "腕");
+        t->elbow[s] = side_bone(m, s, "ひじ");
+        t->wrist[s] = side_bone(m, s, "手首");
+        t->hip[s] = side_bone(m, s, "足");
+        t->knee[s] = side_bone(m, s, "ひざ");
+        t->ankle[s] = side_bone(m, s, "足首");
+        t->leg_ik[s] = side_bone(m, s, "足ＩＫ");
+        t->toe_ik[s] = side_bone(m, s, "つま先ＩＫ");
+        t->toe[s] = side_bone(m, s, "つま先");
+        if (t->toe[s] < 0 && t->toe_ik[s] >= 0)
+            t->toe[s] = m->bones[t->toe_ik[s]].ik_target;
+        if (t->ankle[s] >= 0)
+            t->ankle_rest_y[s] = m->bones[t->ankle[s]].pos[1];
+        if (t->toe[s] >= 0)
+            t->toe_rest_y[s] = m->bones[t->toe[s]].pos[1];
+        if (t->hip[s] >= 0 && t->ankle[s] >= 0) {
+            double a[3], b[3], d[3];
+            rest_pos(m, t->hip[s], a);
+            rest_pos(m, t->ankle[s], b);
+            pki_v3_sub(a, b, d);
+            t->leg_len += pki_v3_len(d);
+            legs++;
+        }
+    }
+    if (legs)
+        t->leg_len /= legs;
+    if (t->head >= 0 && t->neck >= 0) {
+        double a[3], b[3];
+        rest_pos(m, t->head, a);
+        rest_pos(m, t->neck, b);
+        pki_v3_sub(a, b, t->head_up);
+    }
+    /* the rest offset of the centre of gravity from the feet */
+    if (t->ankle[0] >= 0 && t->ankle[1] >= 0) {
+        double g[3], a0[3], a1[3];
+        pki_torso_cog(t, NULL, 0, g);
+        rest_pos(m, t->ankle[0], a0);
+        rest_pos(m, t->ankle[1], a1);
+        t->cog_rest[0] = g[0] - (a0[0] + a1[0]) / 2;
+        t->cog_rest[1] = g[1];
+        t->cog_rest[2] = g[2] - (a0[2] + a1[2]) / 2;
+    }
+}
+
+static void mark(const pk_model *m, bool *watch, int32_t b, bool parent)
+{
+    if (b < 0 || (size_t)b >= m->nbones)
+        return;
+    watch[b] = true;
+    if (parent && m->bones[b].parent >= 0)
+        watch[m->bones[b].parent] = true;
+}
+
+void pki_torso_watch(const pki_torso *t, bool *watch)
+{
+    const pk_model *m = t->m;
+    int32_t one[] = {t->centre, t->groove, t->upper, t->neck, t->head, t->lower};
+    for (size_t i = 0; i < sizeof one / sizeof *one; i++)
+        mark(m, watch, one[i], true);
+    for (int s = 0; s < 2; s++) {
+        int32_t two[] = {t->shoulder[s], t->arm[s],   t->elbow[s], t->wrist[s],  t->hip[s],
+                         t->knee[s],     t->ankle[s], t->toe[s],   t->leg_ik[s], t->toe_ik[s]};
+        for (size_t i = 0; i < sizeof two / sizeof *two; i++)
+            mark(m, watch, two[i], true);
+    }
+}
+
+/* A bone's world position at row r of p (p NULL: its rest position). */
+static void at(const pki_torso *t, const pki_play *p, uint32_t r, int32_t b, double out[3])
+{
+    if (p)
+        memcpy(out, pki_play_at(p, r, b)->pos, 3 * sizeof *out);
+    else
+        rest_pos(t->m, b, out);
+}
+
+static void rot_at(const pki_play *p, uint32_t r, int32_t b, double out[4])
+{
+    if (p && b >= 0) {
+        memcpy(out, pki_play_at(p, r, b)->rot, 4 * sizeof *out);
+    } else {
+        out[0] = out[1] = out[2] = 0;
+        out[3] = 1;
+    }
+}
+
+typedef struct cog_acc {
+    double sum[3], w;
+} cog_acc;
+
+/* Segment a->b (b -1: the point a) of mass fraction w, its centre halfway. */
+static void seg(cog_acc *c, const pki_torso *t, const pki_play *p, uint32_t r, int32_t a, int32_t b,
+                double w)
+{
+    if (a < 0)
+        return;
+    double pa[3], pb[3];
+    at(t, p, r, a, pa);
+    if (b >= 0)
+        at(t, p, r, b, pb);
+    else
+        memcpy(pb, pa, sizeof pb);
+    for (int k = 0; k < 3; k++)
+        c->sum[k] += w * (pa[k] + pb[k]) / 2;
+    c->w += w;
+}
+
+void pki_torso_cog(const pki_torso *t, const pki_play *p, uint32_t r, double g[3])
+{
+    cog_acc c = {{0, 0, 0}, 0};
+    if (t->head >= 0) {
+        double h[3], q[4], v[3];
+        at(t, p, r, t->head, h);
+        rot_at(p, r, t->head, q);
+        pki_qd_rotate(q, t->head_up, v);
+        for (int k = 0; k < 3; k++)
+            c.sum[k] += 0.081 * (h[k] + v[k]);
+        c.w += 0.081;
+    }
+    seg(&c, t, p, r, t->upper, t->neck, 0.355);
+    if (t->hip[0] >= 0 && t->hip[1] >= 0) {
+        double h0[3], h1[3], l[3];
+        at(t, p, r, t->hip[0], h0);
+        at(t, p, r, t->hip[1], h1);
+        int32_t lo = t->lower >= 0 ? t->lower : t->upper;
+        if (lo >= 0)
+            at(t, p, r, lo, l);
+        else
+            for (int k = 0; k < 3; k++)
+                l[k] = (h0[k] + h1[k]) / 2;
+        for (int k = 0; k < 3; k++)
+            c.sum[k] += 0.142 * (l[k] + (h0[k] + h1[k]) / 2) / 2;
+        c.w += 0.142;
+    }
+    for (int s = 0; s < 2; s++) {
+        seg(&c, t, p, r, t->arm[s], t->elbow[s], 0.028);
+        seg(&c, t, p, r, t->elbow[s], t->wrist[s], 0.016);
+        seg(&c, t, p, r, t->wrist[s], -1, 0.006);
+        seg(&c, t, p, r, t->hip[s], t->knee[s], 0.100);
+        seg(&c, t, p, r, t->knee[s], t->ankle[s], 0.0465);
+        seg(&c, t, p, r, t->ankle[s], t->toe[s], 0.0145);
+    }
+    for (int k = 0; k < 3; k++)
+        g[k] = c.w > 0 ? c.sum[k] / c.w : 0;
+}
+
+/* The heading of the body: the yaw of 下半身's (else 上半身's) world X. */
+static double heading(const pki_torso *t, const pki_play *p, uint32_t r)
+{
+    int32_t b = t->lower >= 0 ? t->lower : t->upper;
+    double q[4], x[3] = {1, 0, 0}, v[3];
+    rot_at(p, r, b, q);
+    pki_qd_rotate(q, x, v);
+    if (fabs(v[0]) + fabs(v[2]) < 1e-9)
+        return 0;
+    return atan2(-v[2], v[0]);
+}
+
+/* The ground offset of the centre of gravity from the feet, less the rest
+ * offset turned by the heading (x, z in o[0], o[1]). */
+static bool cog_offset(const pki_torso *t, const pki_play *p, uint32_t r, double o[2])
+{
+    if (t->ankle[0] < 0 || t->ankle[1] < 0)
+        return false;
+    double g[3], a0[3], a1[3];
+    pki_torso_cog(t, p, r, g);
+    at(t, p, r, t->ankle[0], a0);
+    at(t, p, r, t->ankle[1], a1);
+    double h = heading(t, p, r), c = cos(h), s = sin(h);
+    /* the rest offset turned by h about Y (x' = c x + s z, z' = -s x + c z) */
+    double rx = c * t->cog_rest[0] + s * t->cog_rest[2];
+    double rz = -s * t->cog_rest[0] + c * t->cog_rest[2];
+    o[0] = g[0] - (a0[0] + a1[0]) / 2 - rx;
+    o[1] = g[2] - (a0[2] + a1[2]) / 2 - rz;
+    return true;
+}
+
+/* B's centre-of-gravity error at row r, world XZ (units). */
+static bool cog_error(const pki_sizing *z, const pki_play *pb, uint32_t r, double e[2])
+{
+    double oa[2], ob[2];
+    if (!cog_offset(z->ta, &z->pa, r, oa) || !cog_offset(z->tb, pb, r, ob))
+        return false;
+    e[0] = ob[0] - z->scale_xz * oa[0];
+    e[1] = ob[1] - z->scale_xz * oa[1];
+    return true;
+}
+
+static double dir_deg(const double a0[3], const double a1[3], const double b0[3],
+                      const double b1[3])
+{
+    double u[3], v[3];
+    pki_v3_sub(a1, a0, u);
+    pki_v3_sub(b1, b0, v);
+    double lu = pki_v3_len(u), lv = pki_v3_len(v);
+    if (lu <= 0 || lv <= 0)
+        return 0;
+    double c = pki_v3_dot(u, v) / (lu * lv);
+    return acos(c > 1 ? 1 : c < -1 ? -1 : c) * DEG;
+}
+
+/* The angle between A's and B's directions a->b at row r. */
+static double seg_deg(const pki_sizing *z, const pki_play *pb, uint32_t r, int32_t aa, int32_t ab,
+                      int32_t ba, int32_t bb)
+{
+    double p0[3], p1[3], q0[3], q1[3];
+    at(z->ta, &z->pa, r, aa, p0);
+    at(z->ta, &z->pa, r, ab, p1);
+    at(z->tb, pb, r, ba, q0);
+    at(z->tb, pb, r, bb, q1);
+    return dir_deg(p0, p1, q0, q1);
+}
+
+/* Whether B's toe of side s is below the floor where A's (scaled) is not. */
+static bool toe_below(const pki_sizing *z, const pki_play *pb, uint32_t r, int s)
+{
+    const pki_torso *ta = z->ta, *tb = z->tb;
+    if (ta->toe[s] < 0 || tb->toe[s] < 0 || !(tb->leg_len > 0))
+        return false;
+    double pa[3], pb3[3];
+    at(ta, &z->pa, r, ta->toe[s], pa);
+    at(tb, pb, r, tb->toe[s], pb3);
+    double floor_b = fmin(0.0, tb->toe_rest_y[s]);
+    double tol = BELOW * tb->leg_len;
+    double a_scaled = floor_b + z->scale_y * (pa[1] - fmin(0.0, ta->toe_rest_y[s]));
+    return pb3[1] < floor_b - tol && pb3[1] < a_scaled - tol;
+}
+
+typedef struct body_stats {
+    double head_max, head_mean, shoulder_max, cog_max, cog_mean;
+    size_t toes;
+    bool ok;
+} body_stats;
+
+static body_stats stats_of(const pki_sizing *z, const pki_play *pb)
+{
+    body_stats st;
+    memset(&st, 0, sizeof st);
+    const pki_torso *ta = z->ta, *tb = z->tb;
+    uint32_t n = pb->n < z->pa.n ? pb->n : z->pa.n;
+    bool head = ta->upper >= 0 && ta->neck >= 0 && tb->upper >= 0 && tb->neck >= 0;
+    bool cog = ta->ankle[0] >= 0 && ta->ankle[1] >= 0 && tb->ankle[0] >= 0 && tb->ankle[1] >= 0 &&
+               tb->leg_len > 0;
+    st.ok = head || cog;
+    for (uint32_t r = 0; r < n; r++) {
+        if (head) {
+            double d = seg_deg(z, pb, r, ta->upper, ta->neck, tb->upper, tb->neck);
+            st.head_max = fmax(st.head_max, d);
+            st.head_mean += d;
+        }
+        for (int s = 0; s < 2; s++) {
+            if (ta->shoulder[s] >= 0 && ta->arm[s] >= 0 && tb->shoulder[s] >= 0 && tb->arm[s] >= 0)
+                st.shoulder_max =
+                    fmax(st.shoulder_max, seg_deg(z, pb, r, ta->shoulder[s], ta->arm[s],
+                                                  tb->shoulder[s], tb->arm[s]));
+        }
+        double e[2];
+        if (cog && cog_error(z, pb, r, e)) {
+            double d = sqrt(e[0] * e[0] + e[1] * e[1]) / tb->leg_len;
+            st.cog_max = fmax(st.cog_max, d);
+            st.cog_mean += d;
+        }
+        if (toe_below(z, pb, r, 0) || toe_below(z, pb, r, 1))
+            st.toes++;
+    }
+    if (n) {
+        st.head_mean /= n;
+        st.cog_mean /= n;
+    }
+    return st;
+}
+
+void pki_body_measure(const pki_sizing *z, const pki_play *after, pk_body_measure *m)
+{
+    if (!z->ta || !z->tb)
+        return;
+    *m = z->body_before;
+    body_stats st = stats_of(z, after);
+    m->done = st.ok;
+    m->head_max = st.head_max;
+    m->head_mean = st.head_mean;
+    m->shoulder_max = st.shoulder_max;
+    m->cog_max = st.cog_max;
+    m->cog_mean = st.cog_mean;
+    m->toe_below = st.toes;
+}
+
+/* ---- writing tracks ---- */
+
+typedef struct writer {
+    pki_bone_set *s;
+    const pk_model *m; /* B */
+    uint32_t f0, n;
+    uint32_t *cand; /* the frames a bone key of the motion is at, f0 and the last */
+    size_t ncand;
+    float (*pos)[3];
+    float (*rot)[4];
+    pki_curve_cache *cache;
+    double tol_deg, tol_pos;
+    size_t keys;
+} writer;
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static bool writer_init(writer *w, pki_bone_set *s, const pki_sizing *z,
+                        const pk_retarget_options *o)
+{
+    memset(w, 0, sizeof *w);
+    w->s = s;
+    w->m = z->b.m;
+    w->f0 = z->pb.f0;
+    w->n = z->pb.n;
+    w->tol_deg = o->max_deg > 0 ? o->max_deg : PK_REDUCE_DEG;
+    w->tol_pos = o->max_pos > 0 ? o->max_pos : PK_REDUCE_POS;
+    w->pos = malloc((w->n + 1) * sizeof *w->pos);
+    w->rot = malloc((w->n + 1) * sizeof *w->rot);
+    if (!w->pos || !w->rot)
+        return false;
+    if (!s->m)
+        return true;
+    w->cache = pki_curve_cache_new();
+    w->cand = malloc((s->m->nbones + 2) * sizeof *w->cand);
+    if (!w->cache || !w->cand)
+        return false;
+    size_t k = 0;
+    w->cand[k++] = w->f0;
+    w->cand[k++] = w->f0 + w->n - 1;
+    for (size_t i = 0; i < s->m->nbones; i++)
+        w->cand[k++] = s->m->bones[i].frame;
+    qsort(w->cand, k, sizeof *w->cand, cmp_u32);
+    size_t u = 0;
+    for (size_t i = 0; i < k; i++)
+        if (!u || w->cand[u - 1] != w->cand[i])
+            w->cand[u++] = w->cand[i];
+    w->ncand = u;
+    return true;
+}
+
+static void writer_free(writer *w)
+{
+    free(w->pos);
+    free(w->rot);
+    free(w->cand);
+    pki_curve_cache_free(w->cache);
+}
+
+/* A track's values (the keys' translation and rotation) at every row. */
+typedef struct track_vals {
+    double (*pos)[3];
+    double (*rot)[4];
+} track_vals;
+
+static void vals_free(track_vals *v)
+{
+    free(v->pos);
+    free(v->rot);
+    v->pos = NULL;
+    v->rot = NULL;
+}
+
+static pk_name_id name_of(const writer *w, int32_t b, bool make)
+{
+    size_t len;
+    const uint8_t *raw = pki_model_bone_raw(w->m, (size_t)b, &len);
+    if (!raw)
+        return PK_NO_NAME;
+    if (len > w->s->name_bytes)
+        len = pk_cp932_boundary(raw, w->s->name_bytes);
+    pk_name_id id = pk_names_find(w->s->names, raw, len);
+    if (id == PK_NO_NAME && make)
+        id = pk_names_intern(w->s->names, raw, len);
+    return id;
+}
+
+/* The values bone b's keys give at every row (rest where it has none). */
+static bool vals_of(const writer *w, int32_t b, track_vals *v)
+{
+    v->pos = malloc((w->n + 1) * sizeof *v->pos);
+    v->rot = malloc((w->n + 1) * sizeof *v->rot);
+    if (!v->pos || !v->rot)
+        return false;
+    for (uint32_t r = 0; r < w->n; r++) {
+        v->pos[r][0] = v->pos[r][1] = v->pos[r][2] = 0;
+        v->rot[r][0] = v->rot[r][1] = v->rot[r][2] = 0;
+        v->rot[r][3] = 1;
+    }
+    pk_name_id id = name_of(w, b, false);
+    if (id == PK_NO_NAME)
+        return true;
+    if (w->s->p) {
+        long k = pk_pose_find_bone(w->s->p, id);
+        if (k >= 0) {
+            const pk_pose_bone *pb = &w->s->p->bones[k];
+            for (int c = 0; c < 3; c++)
+                v->pos[0][c] = pb->pos[c];
+            pki_qd_from_key(pb->rot, v->rot[0]);
+        }
+        return true;
+    }
+    pk_tracks *tr = pk_tracks_build(w->s->m, NULL);
+    if (!tr)
+        return false;
+    const pk_track *t = pk_tracks_bone(tr, id);
+    if (t) {
+        pk_cursor c;
+        pk_cursor_init(&c, w->s->m, t);
+        for (uint32_t r = 0; r < w->n; r++) {
+            float p[3], q[4];
+            pk_cursor_bone(&c, w->f0 + r, p, q);
+            for (int k = 0; k < 3; k++)
+                v->pos[r][k] = p[k];
+            pki_qd_from_key(q, v->rot[r]);
+        }
+    }
+    pk_tracks_free(tr);
+    return true;
+}
+
+/* Bone b's keys replaced by the values v (at every row) where they differ
+ * from `was` by more than 90% of the tolerances anywhere: 1 rewritten, 0
+ * left, -1 OOM. */
+static int put_track(writer *w, int32_t b, const track_vals *v, const track_vals *was)
+{
+    bool any = false;
+    for (uint32_t r = 0; r < w->n && !any; r++) {
+        double d[3];
+        pki_v3_sub(v->pos[r], was->pos[r], d);
+        any = pki_qd_angle_deg(v->rot[r], was->rot[r]) > 0.9 * w->tol_deg ||
+              pki_v3_len(d) > 0.9 * w->tol_pos;
+    }
+    if (!any)
+        return 0;
+    pk_name_id id = name_of(w, b, true);
+    if (id == PK_NO_NAME)
+        return -1;
+    if (w->s->p) {
+        long k = pk_pose_find_bone(w->s->p, id);
+        pk_pose_bone *pb = k >= 0 ? &w->s->p->bones[k] : pk_pose_push_bone(w->s->p);
+        if (!pb)
+            return -1;
+        pb->name = id;
+        for (int c = 0; c < 3; c++)
+            pb->pos[c] = (float)v->pos[0][c];
+        for (int c = 0; c < 4; c++)
+            pb->rot[c] = (float)v->rot[0][c];
+        w->keys++;
+        return 1;
+    }
+    pk_motion *m = w->s->m;
+    size_t o = 0;
+    for (size_t i = 0; i < m->nbones; i++) {
+        if (m->bones[i].name == id)
+            continue;
+        if (o != i)
+            m->bones[o] = m->bones[i];
+        o++;
+    }
+    m->nbones = o;
+    for (uint32_t r = 0; r < w->n; r++) {
+        double q[4];
+        memcpy(q, v->rot[r], sizeof q);
+        /* one hemisphere along the track */
+        if (r && q[0] * w->rot[r - 1][0] + q[1] * w->rot[r - 1][1] + q[2] * w->rot[r - 1][2] +
+                         q[3] * w->rot[r - 1][3] <
+                     0)
+            for (int c = 0; c < 4; c++)
+                q[c] = -q[c];
+        for (int c = 0; c < 4; c++)
+            w->rot[r][c] = (float)q[c];
+        for (int c = 0; c < 3; c++)
+            w->pos[r][c] = (float)v->pos[r][c];
+    }
+    size_t before = m->nbones;
+    pki_fit_out fo;
+    if (pki_fit_track((const float(*)[3])w->pos, (const float(*)[4])w->rot, w->f0, w->cand,
+                      w->ncand, id, w->tol_deg, w->tol_pos, w->cache, m, &fo) != 0)
+        return -1;
+    w->keys += m->nbones - before;
+    return 1;
+}
+
+/* ---- the steps ---- */
+
+/* q = a^-1 b */
+static void rel(const double a[4], const double b[4], double out[4])
+{
+    double inv[4];
+    pki_qd_conj(a, inv);
+    pki_qd_mul(inv, b, out);
+    pki_q_norm(out);
+}
+
+static void parent_rot(const pki_torso *t, const pki_play *p, uint32_t r, int32_t b, double q[4])
+{
+    rot_at(p, r, b >= 0 ? t->m->bones[b].parent : -1, q);
+}
+
+/* Upper body and shoulders: 上半身, 首, 肩, 腕 rewritten. */
+static int upper_step(pki_sizing *z, writer *w, bool upper, bool shoulders, pk_body_report *rep,
+                      bool *changed)
+{
+    const pki_torso *ta = z->ta, *tb = z->tb;
+    const pki_play *pb = &z->pb;
+    upper = upper && ta->upper >= 0 && ta->neck >= 0 && tb->upper >= 0 && tb->neck >= 0;
+    bool sh[2];
+    for (int s = 0; s < 2; s++)
+        sh[s] = shoulders && ta->shoulder[s] >= 0 && ta->arm[s] >= 0 && tb->shoulder[s] >= 0 &&
+                tb->arm[s] >= 0;
+    if (!upper && !sh[0] && !sh[1])
+        return 0;
+    rep->upper_done |= upper;
+    rep->shoulders_done |= sh[0] || sh[1];
+    /* the tracks: 上半身, 首, 肩 x2, 腕 x2 */
+    int32_t bones[6] = {tb->upper,       tb->neck,   tb->shoulder[0],
+                        tb->shoulder[1], tb->arm[0], tb->arm[1]};
+    track_vals now[6], was[6];
+    memset(now, 0, sizeof now);
+    memset(was, 0, sizeof was);
+    int rc = -1;
+    for (int i = 0; i < 6; i++)
+        if (bones[i] >= 0 && (!vals_of(w, bones[i], &was[i]) || !vals_of(w, bones[i], &now[i])))
+            goto done;
+    for (uint32_t r = 0; r < w->n; r++) {
+        double delta[4] = {0, 0, 0, 1};
+        if (upper) {
+            double ua[3], ub[3], p0[3], p1[3];
+            at(ta, &z->pa, r, ta->upper, p0);
+            at(ta, &z->pa, r, ta->neck, p1);
+            pki_v3_sub(p1, p0, ua);
+            at(tb, pb, r, tb->upper, p0);
+            at(tb, pb, r, tb->neck, p1);
+            pki_v3_sub(p1, p0, ub);
+            pki_q_arc(ub, ua, delta);
+            double id[4] = {0, 0, 0, 1}, deg = pki_qd_angle_deg(delta, id);
+            if (deg > 0.9 * w->tol_deg) {
+                rep->upper_frames++;
+                rep->upper_deg = fmax(rep->upper_deg, deg);
+            }
+            /* 上半身: P^-1 delta W */
+            double P[4], W[4], dW[4];
+            parent_rot(tb, pb, r, tb->upper, P);
+            rot_at(pb, r, tb->upper, W);
+            pki_qd_mul(delta, W, dW);
+            rel(P, dW, now[0].rot[r]);
+            /* 首 keeps its world rotation: (delta P)^-1 W */
+            parent_rot(tb, pb, r, tb->neck, P);
+            rot_at(pb, r, tb->neck, W);
+            double dP[4];
+            pki_qd_mul(delta, P, dP);
+            rel(dP, W, now[1].rot[r]);
+        }
+        for (int s = 0; s < 2; s++) {
+            if (tb->arm[s] < 0)
+                continue;
+            double eps[4] = {0, 0, 0, 1};
+            double P[4], W[4], dP[4], eW[4];
+            if (sh[s]) {
+                double va[3], vb[3], p0[3], p1[3], dv[3];
+                at(ta, &z->pa, r, ta->shoulder[s], p0);
+                at(ta, &z->pa, r, ta->arm[s], p1);
+                pki_v3_sub(p1, p0, va);
+                at(tb, pb, r, tb->shoulder[s], p0);
+                at(tb, pb, r, tb->arm[s], p1);
+                pki_v3_sub(p1, p0, vb);
+                pki_qd_rotate(delta, vb, dv);
+                pki_q_arc(dv, va, eps);
+                double id[4] = {0, 0, 0, 1}, deg = pki_qd_angle_deg(eps, id);
+                if (deg > 0.9 * w->tol_deg) {
+                    rep->shoulder_frames++;
+                    rep->shoulder_deg = fmax(rep->shoulder_deg, deg);
+                }
+                /* 肩: (delta P)^-1 eps delta W */
+                parent_rot(tb, pb, r, tb->shoulder[s], P);
+                rot_at(pb, r, tb->shoulder[s], W);
+                pki_qd_mul(delta, P, dP);
+                double dW[4];
+                pki_qd_mul(delta, W, dW);
+                pki_qd_mul(eps, dW, eW);
+                rel(dP, eW, now[2 + s].rot[r]);
+            }
+            /* 腕 keeps its world rotation: (eps delta P)^-1 W */
+            parent_rot(tb, pb, r, tb->arm[s], P);
+            rot_at(pb, r, tb->arm[s], W);
+            double ed[4];
+            pki_qd_mul(eps, delta, ed);
+            pki_qd_mul(ed, P, dP);
+            rel(dP, W, now[4 + s].rot[r]);
+        }
+    }
+    rc = 0;
+    for (int i = 0; i < 6 && !rc; i++) {
+        if (bones[i] < 0)
+            continue;
+        int k = put_track(w, bones[i], &now[i], &was[i]);
+        if (k < 0)
+            rc = -1;
+        else if (k)
+            *changed = true;
+    }
+done:
+    for (int i = 0; i < 6; i++) {
+        vals_free(&now[i]);
+        vals_free(&was[i]);
+    }
+    return rc;
+}
+
+/* How low A's point is: 1 on the floor (below LOW of A's leg above its
+ * rest height), easing to 0 at LOW_END. */
+static double low_weight(double lift, double leg)
+{
+    double x = lift / leg;
+    if (x <= LOW)
+        return 1;
+    if (x >= LOW_END)
+        return 0;
+    double t = (x - LOW) / (LOW_END - LOW);
+    return 1 - t * t * (3 - 2 * t);
+}
+
+/* Adds the world move d of bone b (its parent's frame) to the values v. */
+static void move_by(const pki_torso *t, const pki_play *p, uint32_t r, int32_t b, const double d[3],
+                    track_vals *v)
+{
+    double P[4], inv[4], l[3];
+    parent_rot(t, p, r, b, P);
+    pki_qd_conj(P, inv);
+    pki_qd_rotate(inv, d, l);
+    for (int k = 0; k < 3; k++)
+        v->pos[r][k] += l[k];
+}
+
+/* One round of the centre step: センター across the floor for the centre of
+ * gravity, the hips down or a 足ＩＫ up for the feet. */
+static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool first, bool *changed,
+                        bool *more)
+{
+    const pki_torso *ta = z->ta, *tb = z->tb;
+    const pki_play *pb = &z->pb;
+    *more = false;
+    if (tb->centre < 0 || !(tb->leg_len > 0) || !(ta->leg_len > 0))
+        return 0;
+    int32_t ybone = tb->groove >= 0 ? tb->groove : tb->centre;
+    int32_t bones[4] = {tb->centre, ybone, tb->leg_ik[0], tb->leg_ik[1]};
+    track_vals now[4], was[4];
+    memset(now, 0, sizeof now);
+    memset(was, 0, sizeof was);
+    int rc = -1;
+    for (int i = 0; i < 4; i++)
+        if (bones[i] >= 0 && (!vals_of(w, bones[i], &was[i]) || !vals_of(w, bones[i], &now[i])))
+            goto done;
+    double legb = tb->leg_len;
+    for (uint32_t r = 0; r < w->n; r++) {
+        double e[2], d[3] = {0, 0, 0};
+        if (cog_error(z, pb, r, e) && sqrt(e[0] * e[0] + e[1] * e[1]) > COG_TOL * legb) {
+            d[0] = -e[0] / COG_GAIN;
+            d[2] = -e[1] / COG_GAIN;
+            rep->centre_max = fmax(rep->centre_max, sqrt(d[0] * d[0] + d[2] * d[2]) / legb);
+            *more = true;
+        }
+        /* the feet */
+        double drop = 0;
+        for (int s = 0; s < 2; s++) {
+            if (ta->ankle[s] < 0 || tb->ankle[s] < 0 || tb->leg_ik[s] < 0)
+                continue;
+            double pa[3], pbk[3], ik[3];
+            at(ta, &z->pa, r, ta->ankle[s], pa);
+            at(tb, pb, r, tb->ankle[s], pbk);
+            at(tb, pb, r, tb->leg_ik[s], ik);
+            double lift_a = pa[1] - ta->ankle_rest_y[s];
+            double wgt = low_weight(lift_a, ta->leg_len);
+            if (wgt <= 0)
+                continue;
+            double want = tb->ankle_rest_y[s] + z->scale_y * lift_a;
+            double err = (pbk[1] - want) * wgt;
+            if (err > FLOOR_TOL * legb && ik[1] < pbk[1] - FLOOR_TOL * legb) {
+                /* the leg does not reach its 足ＩＫ */
+                drop = fmax(drop, fmin(err, pbk[1] - ik[1]));
+            } else if (err < -FLOOR_TOL * legb) {
+                double up[3] = {0, -err, 0};
+                move_by(tb, pb, r, tb->leg_ik[s], up, &now[2 + s]);
+                rep->floor_max = fmax(rep->floor_max, -err / legb);
+                rep->floor_frames += first;
+                *more = true;
+            }
+        }
+        if (drop > 0) {
+            double dn[3] = {0, -drop, 0};
+            move_by(tb, pb, r, ybone, dn, &now[1]);
+            rep->floor_max = fmax(rep->floor_max, drop / legb);
+            rep->floor_frames += first;
+            *more = true;
+        }
+        if (d[0] != 0 || d[2] != 0) {
+            rep->centre_frames += first;
+            move_by(tb, pb, r, tb->centre, d, &now[0]);
+        }
+    }
+    rc = 0;
+    /* the centre and the groove may be one bone: the first carries both */
+    if (ybone == tb->centre) {
+        for (uint32_t r = 0; r < w->n; r++)
+            for (int k = 0; k < 3; k++)
+                now[0].pos[r][k] += now[1].pos[r][k] - was[1].pos[r][k];
+        bones[1] = -1;
+    }
+    for (int i = 0; i < 4 && !rc; i++) {
+        if (bones[i] < 0)
+            continue;
+        int k = put_track(w, bones[i], &now[i], &was[i]);
+        if (k < 0)
+            rc = -1;
+        else if (k)
+            *changed = true;
+    }
+done:
+    for (int i = 0; i < 4; i++) {
+        vals_free(&now[i]);
+        vals_free(&was[i]);
+    }
+    return rc;
+}
+
+/* The toes: つま先ＩＫ moved so B's toe has its height. */
+static int toe_step(pki_sizing *z, writer *w, pk_body_report *rep, bool *changed)
+{
+    const pki_torso *ta = z->ta, *tb = z->tb;
+    const pki_play *pb = &z->pb;
+    if (!(tb->leg_len > 0) || !(ta->leg_len > 0))
+        return 0;
+    int rc = 0;
+    for (int s = 0; s < 2 && !rc; s++) {
+        if (ta->toe[s] < 0 || tb->toe[s] < 0 || tb->ankle[s] < 0)
+            continue;
+        if (tb->toe_ik[s] < 0) {
+            rep->no_toe_ik = true;
+            continue;
+        }
+        rep->toes_done = true;
+        track_vals now, was;
+        memset(&now, 0, sizeof now);
+        memset(&was, 0, sizeof was);
+        if (!vals_of(w, tb->toe_ik[s], &was) || !vals_of(w, tb->toe_ik[s], &now)) {
+            vals_free(&now);
+            vals_free(&was);
+            return -1;
+        }
+        double legb = tb->leg_len;
+        double floor_b = fmin(0.0, tb->toe_rest_y[s]), floor_a = fmin(0.0, ta->toe_rest_y[s]);
+        for (uint32_t r = 0; r < w->n; r++) {
+            double pa[3], t[3], a[3], T[3];
+            at(ta, &z->pa, r, ta->toe[s], pa);
+            at(tb, pb, r, tb->toe[s], t);
+            at(tb, pb, r, tb->ankle[s], a);
+            at(tb, pb, r, tb->toe_ik[s], T);
+            double lift_a = pa[1] - ta->toe_rest_y[s];
+            double wgt = low_weight(lift_a, ta->leg_len);
+            double want = t[1];
+            if (wgt > 0) {
+                double h = tb->toe_rest_y[s] + z->scale_y * lift_a;
+                want = t[1] + (h - t[1]) * wgt;
+            }
+            double a_scaled = floor_b + z->scale_y * (pa[1] - floor_a);
+            double lowest = fmin(floor_b, a_scaled);
+            if (want < lowest)
+                want = lowest;
+            if (fabs(want - t[1]) <= TOE_TOL * legb)
+                continue;
+            /* the toe turned about the ankle, its heading kept */
+            double v[3], vt[3];
+            pki_v3_sub(t, a, v);
+            pki_v3_sub(T, a, vt);
+            double L = pki_v3_len(v), LT = pki_v3_len(vt);
+            double hx = v[0], hz = v[2], hl = sqrt(hx * hx + hz * hz);
+            if (!(L > 0) || !(LT > 0) || hl < 1e-9 * L)
+                continue;
+            double dy = (want - a[1]) / L;
+            dy = dy > 1 ? 1 : dy < -1 ? -1 : dy;
+            double hm = sqrt(1 - dy * dy);
+            double dir[3] = {hx / hl * hm, dy, hz / hl * hm};
+            double Tn[3] = {a[0] + LT * dir[0], a[1] + LT * dir[1], a[2] + LT * dir[2]};
+            double d[3];
+            pki_v3_sub(Tn, T, d);
+            move_by(tb, pb, r, tb->toe_ik[s], d, &now);
+            rep->toe_frames++;
+            rep->toe_max = fmax(rep->toe_max, fabs(want - t[1]) / legb);
+        }
+        int k = put_track(w, tb->toe_ik[s], &now, &was);
+        if (k < 0)
+            rc = -1;
+        else if (k)
+            *changed = true;
+        vals_free(&now);
+        vals_free(&was);
+    }
+    return rc;
+}
+
+/* ---- the run ---- */
+
+static int replay(pki_sizing *z, pki_bone_set *s, pk_log *log)
+{
+    bool *watch = calloc(z->b.m->nbones + 1, sizeof *watch);
+    if (!watch) {
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        return -1;
+    }
+    pki_figure_watch(&z->b, watch);
+    pki_torso_watch(z->tb, watch);
+    pki_play p;
+    int rc = s->m ? pki_play_motion(&p, z->b.m, s->m, z->pb.f0, z->pb.n, watch, log)
+                  : pki_play_pose(&p, z->b.m, s->p, watch, log);
+    free(watch);
+    if (rc)
+        return -1;
+    if (z->pb0.n)
+        pki_play_free(&z->pb);
+    else
+        z->pb0 = z->pb;
+    z->pb = p;
+    return 0;
+}
+
+int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, pk_body_report *rep,
+                 pk_log *log)
+{
+    if (o->measure) {
+        body_stats st = stats_of(z, &z->pb);
+        pk_body_measure *m = &z->body_before;
+        m->done = st.ok;
+        m->head_max_before = st.head_max;
+        m->head_mean_before = st.head_mean;
+        m->shoulder_max_before = st.shoulder_max;
+        m->cog_max_before = st.cog_max;
+        m->cog_mean_before = st.cog_mean;
+        m->toe_below_before = st.toes;
+    }
+    if (o->no_centre && o->no_upper && o->no_shoulders && o->no_toes)
+        return 0;
+    writer w;
+    int rc = -1;
+    if (!writer_init(&w, s, z, o)) {
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        goto done;
+    }
+    bool changed = false;
+    if ((!o->no_upper || !o->no_shoulders) &&
+        upper_step(z, &w, !o->no_upper, !o->no_shoulders, rep, &changed) != 0)
+        goto oom;
+    if (changed && replay(z, s, log) != 0)
+        goto done;
+    if (!o->no_centre) {
+        rep->centre_done = z->tb->centre >= 0 && z->tb->leg_len > 0;
+        for (int i = 0; i < ROUNDS; i++) {
+            bool more = false, ch = false;
+            if (centre_round(z, &w, rep, i == 0, &ch, &more) != 0)
+                goto oom;
+            if (ch && replay(z, s, log) != 0)
+                goto done;
+            if (!ch || !more)
+                break;
+        }
+    }
+    if (!o->no_toes) {
+        changed = false;
+        if (toe_step(z, &w, rep, &changed) != 0)
+            goto oom;
+        if (changed && replay(z, s, log) != 0)
+            goto done;
+    }
+    rep->keys = w.keys;
+    rc = 0;
+    goto done;
+oom:
+    pk_error(log, PK_E_NO_MEMORY, "out of memory");
+done:
+    writer_free(&w);
+    return rc;
+}

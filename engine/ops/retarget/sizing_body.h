@@ -1,0 +1,53 @@
+/* sizing_body.h — the body steps of a sizing (internal, sizing_body.c):
+ * centre of gravity (センター XZ, センター/グルーブ Y for the feet), upper
+ * body (上半身), shoulders (肩) and toes (つま先ＩＫ), run on B before the
+ * arm steps (sizing.c), and their measures (head direction from the hips,
+ * centre of gravity over the feet, toes below the floor, shoulder
+ * direction).  Names as in sizing.h: A the model the motion was made
+ * for, B the one it is sized for. */
+#ifndef PKI_OPS_RETARGET_SIZING_BODY_H
+#define PKI_OPS_RETARGET_SIZING_BODY_H
+
+#include "ops/retarget/sizing.h"
+#include "posekit.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The bones the body steps read and write, found by their standard names
+ * (-1: absent); sides 0 left, 1 right. */
+typedef struct pki_torso {
+    const pk_model *m;
+    int32_t centre, groove, upper, neck, head, lower;
+    int32_t shoulder[2], arm[2], elbow[2], wrist[2];
+    int32_t hip[2], knee[2], ankle[2], toe[2], leg_ik[2], toe_ik[2];
+    double leg_len;       /* mean 足->足首 (0: no legs) */
+    double head_up[3];    /* the head's centre from 頭, in 頭's frame (rest 首->頭) */
+    double toe_rest_y[2]; /* rest heights */
+    double ankle_rest_y[2];
+    double cog_rest[3]; /* the centre of gravity at rest minus the feet's (XZ; Y: height) */
+} pki_torso;
+
+void pki_torso_init(pki_torso *t, const pk_model *m);
+/* Marks in watch[nbones] every bone the body steps and measures read
+ * (and the parents of the bones they write). */
+void pki_torso_watch(const pki_torso *t, bool *watch);
+
+/* The centre of gravity of the torso's model playing p at row r (p NULL:
+ * at rest), from its segments (sizing_body.c), into g. */
+void pki_torso_cog(const pki_torso *t, const pki_play *p, uint32_t r, double g[3]);
+
+/* The body steps on the bone keys of s (a motion or a pose) that B plays
+ * as z->pb: each unless o turns it off; z->pb is played again after any
+ * of them changed a key and the play before them kept in z->pb0.  With
+ * o->measure the body measures of z->pb before the steps go into
+ * z->body_before.  0, or -1 (logged). */
+struct pki_bone_set;
+int pki_body_run(pki_sizing *z, struct pki_bone_set *s, const pk_retarget_options *o,
+                 pk_body_report *rep, pk_log *log);
+
+/* The body measures of B playing `after` against A (m->... of before
+ * copied from z->body_before). */
+void pki_body_measure(const pki_sizing *z, const pki_play *after, pk_body_measure *m);
+
+#endif
