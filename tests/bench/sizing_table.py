@@ -20,6 +20,11 @@ Columns (fractions of B's arm or leg as in the report):
   pen     penetration frames before -> after (B has bodies), '-' none
   past    elbow / knee frames past the rest plane beyond A's, before -> after
           (in parentheses: elbow frames the sizing steps made worse)
+  head    worst / mean degrees between A's and B's neck root (首) directions from
+          the hips (上半身), before -> after the body steps (goal: worst 1)
+  cog     worst / mean ground offset of B's centre of gravity from its feet
+          against A's scaled, of B's leg, before -> after (goal: 2%)
+  toes    frames of a toe of B below the floor where A's is not, before -> after
   ms      wall time of the run (with --report: the measures included)
 """
 import json
@@ -82,6 +87,10 @@ class Acc:
         self.worse = 0
         self.ms = 0.0
         self.runs = 0
+        self.head = [0.0, 0.0, 0.0, 0.0]  # worst before, after; mean sums
+        self.cog = [0.0, 0.0, 0.0, 0.0]
+        self.toes = [0, 0]
+        self.nbody = 0
 
     def add(self, r, ms):
         m = r
@@ -103,6 +112,17 @@ class Acc:
         self.bodies = p.get("bodies", False)
         self.pen[0] += p.get("before", {}).get("frames", 0)
         self.pen[1] += p.get("after", {}).get("frames", 0)
+        body = m.get("body")
+        if body:
+            h = body["head_from_hips_deg"]
+            c = body["centre_of_gravity"]
+            self.head = [max(self.head[0], h["before"]["max"]), max(self.head[1], h["after"]["max"]),
+                         self.head[2] + h["before"]["mean"], self.head[3] + h["after"]["mean"]]
+            self.cog = [max(self.cog[0], c["before"]["max"]), max(self.cog[1], c["after"]["max"]),
+                        self.cog[2] + c["before"]["mean"], self.cog[3] + c["after"]["mean"]]
+            self.toes[0] += body["toes_below_floor"]["before"]
+            self.toes[1] += body["toes_below_floor"]["after"]
+            self.nbody += 1
         b = m.get("bends", {})
         self.past[0] += b.get("elbows", {}).get("past_rest_before", 0)
         self.past[1] += b.get("elbows", {}).get("past_rest", 0)
@@ -121,10 +141,15 @@ class Acc:
 
     def row(self, label):
         pen = "%d -> %d" % tuple(self.pen) if self.bodies else "-"
-        return "| %s | %d | %s | %s | %.3f%% | %.2f%% -> %.2f%% | %.3f | %s | %d -> %d (%d) / %d -> %d | %.0f |" % (
+        nb = max(self.nbody, 1)
+        body = "%.2f / %.2f -> %.2f / %.2f | %.2f%% / %.2f%% -> %.2f%% / %.2f%% | %d -> %d" % (
+            self.head[0], self.head[2] / nb, self.head[1], self.head[3] / nb,
+            100 * self.cog[0], 100 * self.cog[2] / nb, 100 * self.cog[1], 100 * self.cog[3] / nb,
+            self.toes[0], self.toes[1])
+        return "| %s | %d | %s | %s | %.3f%% | %.2f%% -> %.2f%% | %.3f | %s | %d -> %d (%d) / %d -> %d | %s | %.0f |" % (
             label, self.frames, self.hands(self.hb), self.hands(self.ha), 100 * self.slide,
             100 * self.floor[0], 100 * self.floor[1], self.drift, pen, self.past[0], self.past[1],
-            self.worse, self.past[2], self.past[3], self.ms)
+            self.worse, self.past[2], self.past[3], body, self.ms)
 
 
 def main():
@@ -159,8 +184,8 @@ def main():
     print("options: " + (" ".join(extra) if extra else "(none)"))
     print()
     print("| A -> B | contact frames | hands before (mean / p95) | hands after | slide+ | "
-          "floor95 | drift deg | pen frames | elbow / knee past | ms |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "floor95 | drift deg | pen frames | elbow / knee past | head deg | cog | toes | ms |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     total = Acc()
     failures = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -24,7 +24,9 @@ static const double PI = 3.14159265358979323846;
 
 /* The laws here are the stance's, the fold's and the scale's: the sizing
  * steps (contacts, avoid, twist; test_sizing.c) are off. */
-#define NO_SIZING .no_contacts = true, .no_avoid = true, .no_twist = true
+#define NO_SIZING                                                                                  \
+    .no_contacts = true, .no_avoid = true, .no_twist = true, .no_centre = true, .no_upper = true,    \
+    .no_shoulders = true, .no_toes = true
 
 #define NEAR(a, b, e)                                                                              \
     do {                                                                                           \

@@ -22,7 +22,7 @@ PY
 
 # (the dance's sizing steps off: they refit its arms within the fold's
 # tolerances, and this body's rigid bodies keep Gene's sizes)
-expect_exit 0 "$POSEKIT" retarget cam.vmd --from gene.pmx --to tall.yaml --motion dance.vmd --no-contacts --no-avoid --no-twist -o tall_cam.vmd
+expect_exit 0 "$POSEKIT" retarget cam.vmd --from gene.pmx --to tall.yaml --motion dance.vmd --no-contacts --no-avoid --no-twist --no-centre --no-upper --no-shoulders --no-toes -o tall_cam.vmd
 expect_stderr_contains 'posekit retarget: camera: 70 keys in, 70 out (70 moved with their curves); on the 2801 frames where A'"'"'s head is on the screen, B'"'"'s head, hands and feet land within 0.00% of the screen height of A'"'"'s (mean 0.00%;'
 expect_stderr_contains 'every point within 2% on 2801 of the 2801 frames (unchanged: 0)'
 expect_stderr_contains 'posekit retarget: dance: 15439 keys in'
@@ -51,7 +51,7 @@ for m in pmd_mei.pmd pmd_sd_mei.pmd pmx_mmt_test_model.pmx pmx_nanoem_miku_bones
     # (the dance's sizing steps off, as the bounds below were set: with
     # them Gene -> Mei's worst frame is 1.4% of the screen above the
     # frame-by-frame best)
-    expect_exit 0 "$POSEKIT" retarget cam.vmd --from gene.pmx --to "$(corpus $m)" --motion dance.vmd --no-contacts --no-avoid --no-twist -o out_$m.vmd
+    expect_exit 0 "$POSEKIT" retarget cam.vmd --from gene.pmx --to "$(corpus $m)" --motion dance.vmd --no-contacts --no-avoid --no-twist --no-centre --no-upper --no-shoulders --no-toes -o out_$m.vmd
     line=$(grep 'posekit retarget: camera:' "$ERR")
     # keys by frame, one a frame, stretches fitted again among them
     "$POSEKIT" dump out_$m.vmd >out_$m.json
@@ -80,7 +80,7 @@ done
 cat >job.yaml <<'YAML'
 inputs: {cam: cam.vmd, dance: dance.vmd, gene: gene.pmx, tall: tall.yaml}
 steps:
-  - retarget: {in: cam, motion: dance, from: gene, to: tall, no_contacts: true, no_avoid: true, no_twist: true, out: r}
+  - retarget: {in: cam, motion: dance, from: gene, to: tall, no_contacts: true, no_avoid: true, no_twist: true, no_centre: true, no_upper: true, no_shoulders: true, no_toes: true, out: r}
 outputs: {r: job_cam.vmd}
 YAML
 expect_exit 0 "$POSEKIT" run job.yaml

@@ -9,7 +9,7 @@
 # does not play are left out with a warning.  The sizing steps (contacts,
 # avoid, twist) are off here ($NS): retarget_sizing holds them.
 need_corpus
-NS="--no-contacts --no-avoid --no-twist"
+NS="--no-contacts --no-avoid --no-twist --no-centre --no-upper --no-shoulders --no-toes"
 cp "$(corpus vmd_mmdagent_stand.vmd)" stand.vmd
 cp "$(corpus vmd_wavefile_v2.vmd)" dance.vmd
 cp "$(corpus pmx_gene.pmx)" gene.pmx
@@ -45,7 +45,7 @@ cat > job.yaml <<'YAML'
 inputs: {stand.vmd: stand.vmd, gene.pmx: gene.pmx, classic.pmx: classic.pmx}
 steps:
   - retarget: {in: stand.vmd, from: gene.pmx, to: classic.pmx, no_contacts: true, no_avoid: true,
-                no_twist: true, out: r}
+                no_twist: true, no_centre: true, no_upper: true, no_shoulders: true, no_toes: true, out: r}
 outputs: {r: job_out.vmd}
 YAML
 expect_exit 0 "$POSEKIT" run job.yaml

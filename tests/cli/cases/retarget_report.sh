@@ -37,13 +37,13 @@ expect_eq "$kout" "$((kin - krem + kadd))" "out = in - removed + added"
 # a tighter --max-deg takes more keys and says so.
 printf 'rename: {上半身: 上半身2}\n' > u2.yaml
 expect_exit 0 "$POSEKIT" rename dance.vmd --rules u2.yaml -o u2.vmd
-expect_exit 0 "$POSEKIT" retarget u2.vmd --from gene.pmx --to classic.pmx --no-stance --no-scale --no-contacts --no-avoid --no-twist -o u2_classic.vmd
+expect_exit 0 "$POSEKIT" retarget u2.vmd --from gene.pmx --to classic.pmx --no-stance --no-scale --no-contacts --no-avoid --no-twist --no-centre --no-upper --no-shoulders --no-toes -o u2_classic.vmd
 expect_stderr_matches "fold: 上半身2 -> 首, 左肩, 右肩 \(3 tracks rewritten: 1095 keys in, [0-9]+ out, within 0.1 deg and 0.005 units of the exact fold at every frame, the worst 0\.0[0-9]+ deg, 0\.000[0-9] units\)"
 in_size=$(stat -c %s u2.vmd)
 out_size=$(stat -c %s u2_classic.vmd)
 [ $((out_size * 10)) -lt $((in_size * 11)) ] || fail "the fold grew the file from $in_size to $out_size bytes"
 loose=$(grep -oE "1095 keys in, [0-9]+ out" _stderr | grep -oE "[0-9]+ out" | cut -d' ' -f1)
-expect_exit 0 "$POSEKIT" retarget u2.vmd --from gene.pmx --to classic.pmx --no-stance --no-scale --no-contacts --no-avoid --no-twist --max-deg 0.01 --max-pos 0.001 -o u2_tight.vmd
+expect_exit 0 "$POSEKIT" retarget u2.vmd --from gene.pmx --to classic.pmx --no-stance --no-scale --no-contacts --no-avoid --no-twist --no-centre --no-upper --no-shoulders --no-toes --max-deg 0.01 --max-pos 0.001 -o u2_tight.vmd
 expect_stderr_contains "within 0.01 deg and 0.001 units of the exact fold at every frame"
 tight=$(grep -oE "1095 keys in, [0-9]+ out" _stderr | grep -oE "[0-9]+ out" | cut -d' ' -f1)
 [ "$tight" -gt "$loose" ] || fail "--max-deg 0.01 took $tight keys, not more than $loose"
@@ -59,7 +59,7 @@ cat > job.yaml <<'YAML'
 inputs: {u2: u2.vmd, gene: gene.pmx, classic: classic.pmx}
 steps:
   - retarget: {in: u2, from: gene, to: classic, no_stance: true, no_scale: true, no_contacts: true,
-                no_avoid: true, no_twist: true, max_deg: 0.01, max_pos: 0.001, out: r}
+                no_avoid: true, no_twist: true, no_centre: true, no_upper: true, no_shoulders: true, no_toes: true, max_deg: 0.01, max_pos: 0.001, out: r}
 outputs: {r: u2_job.vmd}
 YAML
 expect_exit 0 "$POSEKIT" run job.yaml

@@ -39,13 +39,13 @@ expect_eq "$(json_eval sd.json 'd["penetration"]["bodies"] and d["penetration"][
 # turn and the rest of the push together (the upper arm's turn: the
 # swing, a few degrees of the contact's own solve beside it)
 expect_eq "$(json_eval sd.json '90 <= d["steps"]["avoid"]["deg"] < 100 and d["steps"]["avoid"]["elbow_deg"] <= 60')" True "avoid's turns"
-expect_eq "$(json_eval sd.json 'd["feet"]["floor_p95"]["after"] == d["feet"]["floor_p95"]["before"] and d["feet"]["planted_frames"] > 1000')" True "feet"
+expect_eq "$(json_eval sd.json 'd["feet"]["floor_p95"]["after"] < 0.005 < d["feet"]["floor_p95"]["before"] and d["feet"]["planted_frames"] > 1000')" True "feet"
 expect_eq "$(json_eval sd.json 'd["arms_far_from_contacts"]["max_deg"] < 0.5')" True "drift"
 expect_eq "$(json_eval sd.json 'd["bends"]["elbows"]["past_rest"] <= d["bends"]["elbows"]["past_rest_before"] and d["bends"]["knees"]["past_rest"] == 0')" True "bends"
 expect_eq "$(json_eval sd.json 'd["frames"] == [0.0, 2809.0] and d["arm"]["to"] < d["arm"]["from"]')" True "frames and arms"
 
 # each step off: its line gone, the output as without it
-expect_exit 0 "$POSEKIT" retarget dance.vmd --from gene.pmx --to sdmei.pmd --no-contacts --no-avoid --no-twist -o plain.vmd
+expect_exit 0 "$POSEKIT" retarget dance.vmd --from gene.pmx --to sdmei.pmd --no-contacts --no-avoid --no-twist --no-centre --no-upper --no-shoulders --no-toes -o plain.vmd
 expect_stderr_lacks "contacts:"
 expect_stderr_lacks "avoid:"
 expect_stderr_lacks "twist:"
@@ -83,8 +83,8 @@ expect_exit 2 "$POSEKIT" retarget dance.vmd --from gene.pmx --to sdmei.pmd -o x.
 expect_no_file x.vmd
 expect_exit 2 "$POSEKIT" retarget dance.vmd --from gene.pmx --to sdmei.pmd -o x.vmd --report gene.pmx
 expect_no_file x.vmd
-expect_exit 2 "$POSEKIT" retarget dance.vmd --from gene.pmx --to sdmei.pmd --no-contacts --no-avoid --no-twist --no-stance --no-scale --no-fold -o x.vmd
-expect_stderr_contains "--no-stance, --no-scale, --no-fold, --no-contacts, --no-avoid and --no-twist together leave nothing to do"
+expect_exit 2 "$POSEKIT" retarget dance.vmd --from gene.pmx --to sdmei.pmd --no-contacts --no-avoid --no-twist --no-centre --no-upper --no-shoulders --no-toes --no-stance --no-scale --no-fold -o x.vmd
+expect_stderr_contains "--no-stance, --no-scale, --no-fold, --no-contacts, --no-avoid, --no-twist, --no-centre, --no-upper, --no-shoulders and --no-toes together leave nothing to do"
 
 # draw --vs of a frame with contacts: the contact points and the gaps
 # (frame 1400: both of Gene's hands on its head)
