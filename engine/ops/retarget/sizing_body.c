@@ -76,7 +76,7 @@
 #define LOW 0.03        /* of A's leg: a foot or toe this low is on the floor */
 #define LOW_END 0.10    /* ... eased out to this */
 #define BELOW 0.005     /* of B's leg: a toe this far below the floor is below it */
-#define ROUNDS 3
+#define ROUNDS 5
 
 /* ---- the torso ---- */
 
@@ -749,8 +749,15 @@ static void move_by(const pki_torso *t, const pki_play *p, uint32_t r, int32_t b
 
 /* One round of the centre step: センター across the floor for the centre of
  * gravity, the hips down or a 足ＩＫ up for the feet. */
-static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool first, bool *changed,
-                        bool *more)
+/* Per row, what the last round of the centre step did: its move of センター
+ * (XZ) and the error it met, to learn how much of a move the centre of
+ * gravity follows there. */
+typedef struct cog_memo {
+    double d[2], e[2];
+} cog_memo;
+
+static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool first, cog_memo *memo,
+                        bool *changed, bool *more)
 {
     const pki_torso *ta = z->ta, *tb = z->tb;
     const pki_play *pb = &z->pb;
@@ -768,10 +775,25 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
             goto done;
     double legb = tb->leg_len;
     for (uint32_t r = 0; r < w->n; r++) {
-        double e[2], d[3] = {0, 0, 0};
+        double e[2] = {0, 0}, d[3] = {0, 0, 0};
         if (cog_error(z, pb, r, e) && sqrt(e[0] * e[0] + e[1] * e[1]) > COG_TOL * legb) {
-            d[0] = -e[0] / COG_GAIN;
-            d[2] = -e[1] / COG_GAIN;
+            /* the share of the last move the error followed (secant),
+             * else COG_GAIN */
+            double g = COG_GAIN, *md = memo[r].d, *me = memo[r].e;
+            double dd = md[0] * md[0] + md[1] * md[1];
+            if (!first && dd > 1e-12) {
+                double got = ((e[0] - me[0]) * md[0] + (e[1] - me[1]) * md[1]) / dd;
+                g = got < 0.2 ? 0.2 : got > 1.2 ? 1.2 : got;
+            }
+            d[0] = -e[0] / g;
+            d[2] = -e[1] / g;
+            /* a move that made it worse (a leg's IK turning over) is
+             * half taken back */
+            if (!first && dd > 1e-12 &&
+                e[0] * e[0] + e[1] * e[1] > 1.44 * (me[0] * me[0] + me[1] * me[1])) {
+                d[0] = -0.5 * md[0];
+                d[2] = -0.5 * md[1];
+            }
             rep->centre_max = fmax(rep->centre_max, sqrt(d[0] * d[0] + d[2] * d[2]) / legb);
             *more = true;
         }
@@ -808,6 +830,9 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
             rep->floor_frames += first;
             *more = true;
         }
+        memo[r].d[0] = d[0];
+        memo[r].d[1] = d[2];
+        memcpy(memo[r].e, e, sizeof e);
         if (d[0] != 0 || d[2] != 0) {
             rep->centre_frames += first;
             move_by(tb, pb, r, tb->centre, d, &now[0]);
@@ -968,15 +993,23 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
         goto done;
     if (!o->no_centre) {
         rep->centre_done = z->tb->centre >= 0 && z->tb->leg_len > 0;
+        cog_memo *memo = calloc(w.n + 1, sizeof *memo);
+        if (!memo)
+            goto oom;
         for (int i = 0; i < ROUNDS; i++) {
             bool more = false, ch = false;
-            if (centre_round(z, &w, rep, i == 0, &ch, &more) != 0)
+            if (centre_round(z, &w, rep, i == 0, memo, &ch, &more) != 0) {
+                free(memo);
                 goto oom;
-            if (ch && replay(z, s, log) != 0)
+            }
+            if (ch && replay(z, s, log) != 0) {
+                free(memo);
                 goto done;
+            }
             if (!ch || !more)
                 break;
         }
+        free(memo);
     }
     if (!o->no_toes) {
         changed = false;
