@@ -1,0 +1,663 @@
+/* test_sizing_body.c — retarget's body steps (engine/ops/retarget/
+ * sizing_body.c) on small figures built in memory with IK legs, where the
+ * answer is known:
+ *   - a bow of 30 degrees on a figure whose neck rests straight above the
+ *     hips, on one whose neck rests 1 forward of 4 up (14.04 degrees): B's
+ *     上半身 bows by 30 - 14.04 degrees about X, its head and arms keep the
+ *     world rotations they had;
+ *   - the same with B's shoulders sloping down by 0.5 over 1: B's 肩 takes
+ *     A's slope (26.57 degrees) and its arm keeps its world rotation;
+ *   - a bow of 60 degrees on figures whose necks rest straight up and 2
+ *     forward of 4 up puts B's centre of gravity
+ *     off its feet (A's mass fractions computed here, independently): the
+ *     centre step puts it back within 0.5% of the leg, moving only
+ *     センター across the floor;
+ *   - 下半身 tipped by 20 degrees lifts the feet from the floor on a figure
+ *     whose hips hang 2 below the pivot more than on one where they hang 1
+ *     (the legs cannot reach): B's ankles come down to A's lift times the
+ *     scale (the hips lowered);
+ *   - heels raised with the toes kept on the floor (つま先ＩＫ down) on a
+ *     figure with a longer foot: B's toes touch where A's do;
+ *   - every step is left out by its --no-X, and a key at rest stays at
+ *     rest but for 上半身, 首, 肩 and 腕 (which take A's rest directions)
+ *     and センター (B's balance under that upper body). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#define PI 3.14159265358979323846
+#define NO_ARMS .no_contacts = true, .no_avoid = true, .no_twist = true
+#define NO_BODY .no_centre = true, .no_upper = true, .no_shoulders = true, .no_toes = true
+
+/* ---- figures ---- */
+
+typedef struct shape {
+    double neck_z; /* 首 at (0, 14, neck_z) */
+    double arm_y;  /* 腕 at (+-1.5, arm_y, 0); 肩 at (+-0.5, 13.5, 0) */
+    double hip_y;  /* 足 at (+-1, hip_y, 0); 下半身's pivot at (0, 10, 0) */
+    double toe_z;  /* つま先 at (+-1, 0, toe_z) */
+} shape;
+
+#define NB 32
+typedef struct body {
+    pk_model m;
+    pk_model_bone b[NB];
+    pk_model_ik_link l[2][3];
+} body;
+
+static int bone(body *h, const char *name, int parent, double x, double y, double z)
+{
+    int i = (int)h->m.nbones++;
+    assert_true(i < NB);
+    pk_model_bone *b = &h->b[i];
+    pk_log log;
+    pk_log_init(&log);
+    b->name = name;
+    b->name_en = "";
+    b->cp932 = pk_names_intern_utf8(h->m.names, name, 64, "bone", &log);
+    pk_log_free(&log);
+    b->parent = parent;
+    b->pos[0] = (float)x, b->pos[1] = (float)y, b->pos[2] = (float)z;
+    b->flags = PK_BONE_ROTATE | PK_BONE_MOVE | PK_BONE_VISIBLE | PK_BONE_OPERABLE;
+    b->tail_bone = -1;
+    b->append_parent = -1;
+    b->ik_target = -1;
+    b->pmd_kind = -1;
+    return i;
+}
+
+static const char *const SIDE_NAMES[2][9] = {
+    {"左足", "左ひざ", "左足首", "左つま先", "左足ＩＫ", "左つま先ＩＫ", "左肩", "左腕", "左ひじ"},
+    {"右足", "右ひざ", "右足首", "右つま先", "右足ＩＫ", "右つま先ＩＫ", "右肩", "右腕", "右ひじ"}};
+static const char *const WRISTS[2] = {"左手首", "右手首"};
+
+static void build(body *h, const shape *s)
+{
+    memset(h, 0, sizeof *h);
+    h->m.bones = h->b;
+    h->m.format = PK_FMT_PMX;
+    h->m.name = "body";
+    h->m.names = pk_names_new();
+    assert_non_null(h->m.names);
+    int centre = bone(h, "センター", -1, 0, 8, 0);
+    int upper = bone(h, "上半身", centre, 0, 10, 0);
+    int neck = bone(h, "首", upper, 0, 14, s->neck_z);
+    bone(h, "頭", neck, 0, 15, s->neck_z);
+    int lower = bone(h, "下半身", centre, 0, 10, 0);
+    for (int d = 0; d < 2; d++) {
+        const char *const *n = SIDE_NAMES[d];
+        double x = d ? -1 : 1;
+        int hip = bone(h, n[0], lower, x, s->hip_y, 0);
+        /* the knee a little forward: the legs bend forward */
+        int knee = bone(h, n[1], hip, x, (s->hip_y + 1) / 2, -0.2);
+        int ankle = bone(h, n[2], knee, x, 1, 0);
+        int toe = bone(h, n[3], ankle, x, 0, s->toe_z);
+        int ik = bone(h, n[4], -1, x, 1, 0);
+        int tik = bone(h, n[5], ik, x, 0, s->toe_z);
+        h->b[ik].flags |= PK_BONE_IK;
+        h->b[ik].ik_target = ankle;
+        h->b[ik].ik_loops = 40;
+        h->b[ik].ik_limit = 2.0f;
+        h->l[d][0].bone = knee;
+        h->l[d][1].bone = hip;
+        h->b[ik].ik_links = h->l[d];
+        h->b[ik].nik_links = 2;
+        h->b[tik].flags |= PK_BONE_IK;
+        h->b[tik].ik_target = toe;
+        h->b[tik].ik_loops = 3;
+        h->b[tik].ik_limit = 4.0f;
+        h->l[d][2].bone = ankle;
+        h->b[tik].ik_links = &h->l[d][2];
+        h->b[tik].nik_links = 1;
+        int sh = bone(h, n[6], upper, x * 0.5, 13.5, 0);
+        int arm = bone(h, n[7], sh, x * 1.5, s->arm_y, 0);
+        int el = bone(h, n[8], arm, x * 4, s->arm_y, 0);
+        bone(h, WRISTS[d], el, x * 6.5, s->arm_y, 0);
+    }
+}
+
+static void unbuild(body *h)
+{
+    pk_names_free(h->m.names);
+}
+
+static const shape PLAIN = {0, 13.5, 9, -2};
+
+/* ---- motions ---- */
+
+static void qx(double deg, float q[4])
+{
+    double a = deg * PI / 360.0;
+    q[0] = (float)sin(a);
+    q[1] = q[2] = 0;
+    q[3] = (float)cos(a);
+}
+
+static pk_bone_key *key(pk_motion *mo, const char *name, uint32_t frame)
+{
+    pk_log log;
+    pk_log_init(&log);
+    pk_bone_key *k = pk_motion_push_bone(mo);
+    assert_non_null(k);
+    k->name = pk_names_intern_utf8(mo->names, name, PK_VMD_NAME_BYTES, "bone", &log);
+    k->frame = frame;
+    k->rot[3] = 1.0f;
+    pk_interp_linear(k->interp);
+    pk_log_free(&log);
+    return k;
+}
+
+/* `name` turned about X from 0 at frame 0 to deg at frame 10 (held to 20). */
+static void turn(pk_motion *mo, const char *name, double deg)
+{
+    key(mo, name, 0);
+    qx(deg, key(mo, name, 10)->rot);
+    qx(deg, key(mo, name, 20)->rot);
+}
+
+static pk_motion *retarget(const pk_motion *in, const pk_retarget_options *o,
+                           pk_retarget_report *rep)
+{
+    pk_motion *m = pk_motion_clone(in);
+    assert_non_null(m);
+    pk_log log;
+    pk_log_init(&log);
+    if (pk_motion_retarget_models(m, NULL, o, NULL, rep, &log) != 0) {
+        for (size_t i = 0; i < log.count; i++)
+            fprintf(stderr, "%s\n", log.items[i].msg);
+        fail();
+    }
+    pk_log_free(&log);
+    return m;
+}
+
+/* The world transforms of mo at frame f on model m. */
+typedef struct played {
+    pk_rig *rig;
+    pk_bone_local *loc;
+    bool *on;
+    pk_bone_world *w;
+    const pk_model *m;
+} played;
+
+static void play(played *p, const pk_model *m, const pk_motion *mo, double f)
+{
+    if (!p->rig) {
+        p->m = m;
+        p->rig = pk_rig_new(m, NULL);
+        p->loc = calloc(m->nbones + 1, sizeof *p->loc);
+        p->on = calloc(m->nbones + 1, sizeof *p->on);
+        p->w = calloc(m->nbones + 1, sizeof *p->w);
+        assert_true(p->rig && p->loc && p->on && p->w);
+    }
+    pk_tracks *t = pk_tracks_build(mo, NULL);
+    assert_non_null(t);
+    pk_rig_motion_local(p->rig, mo, t, f, p->loc, p->on);
+    pk_rig_eval(p->rig, p->loc, p->on, 0, p->w);
+    pk_tracks_free(t);
+}
+
+static void played_free(played *p)
+{
+    pk_rig_free(p->rig);
+    free(p->loc);
+    free(p->on);
+    free(p->w);
+}
+
+static const pk_bone_world *at(const played *p, const char *name)
+{
+    for (size_t i = 0; i < p->m->nbones; i++)
+        if (strcmp(p->m->bones[i].name, name) == 0)
+            return &p->w[i];
+    fail_msg("no bone %s", name);
+    return NULL;
+}
+
+static double angle_deg(const double a[4], const double b[4])
+{
+    double d = fabs(a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]);
+    return 2 * acos(d > 1 ? 1 : d) * 180 / PI;
+}
+
+static double dir_deg(const double a0[3], const double a1[3], const double b0[3],
+                      const double b1[3])
+{
+    double u[3], v[3], uu = 0, vv = 0, uv = 0;
+    for (int k = 0; k < 3; k++) {
+        u[k] = a1[k] - a0[k];
+        v[k] = b1[k] - b0[k];
+        uu += u[k] * u[k];
+        vv += v[k] * v[k];
+        uv += u[k] * v[k];
+    }
+    double c = uv / sqrt(uu * vv);
+    return acos(c > 1 ? 1 : c < -1 ? -1 : c) * 180 / PI;
+}
+
+/* The sampled key rotation of `name` at frame f (the identity: none). */
+static void key_rot(const pk_motion *mo, const char *name, double f, double q[4])
+{
+    pk_tracks *t = pk_tracks_build(mo, NULL);
+    assert_non_null(t);
+    float p[3] = {0, 0, 0}, r[4] = {0, 0, 0, 1};
+    pk_name_id id = PK_NO_NAME;
+    for (size_t i = 0; i < mo->nbones && id == PK_NO_NAME; i++)
+        if (strcmp(pk_names_utf8(mo->names, mo->bones[i].name), name) == 0)
+            id = mo->bones[i].name;
+    const pk_track *tr = id == PK_NO_NAME ? NULL : pk_tracks_bone(t, id);
+    if (tr) {
+        pk_cursor c;
+        pk_cursor_init(&c, mo, tr);
+        pk_cursor_bone(&c, f, p, r);
+    }
+    double n = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+    for (int k = 0; k < 4; k++)
+        q[k] = r[k] / n;
+    pk_tracks_free(t);
+}
+
+/* ---- upper body and shoulders ---- */
+
+static void lean_of_the_upper_body(void **state)
+{
+    (void)state;
+    body a, b;
+    build(&a, &PLAIN);
+    shape sb = PLAIN;
+    sb.neck_z = -1; /* 1 forward of 4 up: atan(1/4) = 14.036 degrees */
+    build(&b, &sb);
+    pk_motion *in = pk_motion_new();
+    assert_non_null(in);
+    turn(in, "上半身", -30); /* a bow: the neck to -Z */
+    pk_retarget_report rep, rep0;
+    pk_retarget_options o = {NO_ARMS,           .from = &a.m,         .to = &b.m,
+                             .no_centre = true, .no_shoulders = true, .no_toes = true,
+                             .measure = true};
+    pk_retarget_options o0 = {NO_ARMS, NO_BODY, .from = &a.m, .to = &b.m};
+    pk_motion *out = retarget(in, &o, &rep), *out0 = retarget(in, &o0, &rep0);
+    assert_true(rep.body.upper_done);
+    assert_true(rep.body.upper_frames > 0);
+    double lean = atan2(1.0, 4.0) * 180 / PI;
+    /* B's 上半身 key: about X by (A's bow) + lean backwards, the bow less
+     * B's forward lean, at every frame */
+    for (uint32_t f = 0; f <= 20; f += 5) {
+        double bow = f >= 10 ? -30 : -3.0 * f;
+        double want[4], got[4];
+        float w[4];
+        qx(bow + lean, w);
+        for (int k = 0; k < 4; k++)
+            want[k] = w[k];
+        key_rot(out, "上半身", f, got);
+        assert_true(angle_deg(want, got) < 0.11);
+    }
+    /* the neck's direction from the hips as A's; the head's and arms'
+     * world rotations as before the step */
+    played pa = {0}, pb = {0}, p0 = {0};
+    for (uint32_t f = 0; f <= 20; f += 2) {
+        play(&pa, &a.m, in, f);
+        play(&pb, &b.m, out, f);
+        play(&p0, &b.m, out0, f);
+        assert_true(dir_deg(at(&pa, "上半身")->pos, at(&pa, "首")->pos, at(&pb, "上半身")->pos,
+                            at(&pb, "首")->pos) < 0.11);
+        assert_true(angle_deg(at(&pb, "首")->rot, at(&p0, "首")->rot) < 0.2);
+        assert_true(angle_deg(at(&pb, "左腕")->rot, at(&p0, "左腕")->rot) < 0.2);
+        assert_true(angle_deg(at(&pb, "右腕")->rot, at(&p0, "右腕")->rot) < 0.2);
+    }
+    /* the measures: 14 degrees before, within the fit's after */
+    assert_non_null(rep.measure);
+    assert_true(rep.measure->body.done);
+    assert_true(fabs(rep.measure->body.head_max_before - lean) < 0.01);
+    assert_true(rep.measure->body.head_max < 0.11);
+    played_free(&pa);
+    played_free(&pb);
+    played_free(&p0);
+    pk_retarget_report_free(&rep);
+    pk_retarget_report_free(&rep0);
+    pk_motion_free(in);
+    pk_motion_free(out);
+    pk_motion_free(out0);
+    unbuild(&a);
+    unbuild(&b);
+}
+
+static void slope_of_the_shoulders(void **state)
+{
+    (void)state;
+    body a, b;
+    build(&a, &PLAIN);
+    shape sb = PLAIN;
+    sb.arm_y = 13.0; /* 0.5 down over 1 */
+    build(&b, &sb);
+    pk_motion *in = pk_motion_new();
+    assert_non_null(in);
+    turn(in, "左肩", 10);
+    turn(in, "左腕", 20);
+    pk_retarget_report rep, rep0;
+    pk_retarget_options o = {NO_ARMS,          .from = &a.m,    .to = &b.m,     .no_centre = true,
+                             .no_upper = true, .no_toes = true, .measure = true};
+    pk_retarget_options o0 = {NO_ARMS, NO_BODY, .from = &a.m, .to = &b.m};
+    pk_motion *out = retarget(in, &o, &rep), *out0 = retarget(in, &o0, &rep0);
+    assert_true(rep.body.shoulders_done);
+    assert_true(fabs(rep.body.shoulder_deg - atan2(0.5, 1.0) * 180 / PI) < 0.01);
+    played pa = {0}, pb = {0}, p0 = {0};
+    for (uint32_t f = 0; f <= 20; f += 2) {
+        play(&pa, &a.m, in, f);
+        play(&pb, &b.m, out, f);
+        play(&p0, &b.m, out0, f);
+        for (int d = 0; d < 2; d++) {
+            const char *sh = SIDE_NAMES[d][6], *arm = SIDE_NAMES[d][7], *el = SIDE_NAMES[d][8];
+            assert_true(dir_deg(at(&pa, sh)->pos, at(&pa, arm)->pos, at(&pb, sh)->pos,
+                                at(&pb, arm)->pos) < 0.11);
+            /* the arm keeps its world rotation and so its direction */
+            assert_true(angle_deg(at(&pb, arm)->rot, at(&p0, arm)->rot) < 0.2);
+            assert_true(dir_deg(at(&pb, arm)->pos, at(&pb, el)->pos, at(&p0, arm)->pos,
+                                at(&p0, el)->pos) < 0.2);
+        }
+    }
+    assert_true(rep.measure->body.shoulder_max_before > 26.5);
+    assert_true(rep.measure->body.shoulder_max < 0.11);
+    played_free(&pa);
+    played_free(&pb);
+    played_free(&p0);
+    pk_retarget_report_free(&rep);
+    pk_retarget_report_free(&rep0);
+    pk_motion_free(in);
+    pk_motion_free(out);
+    pk_motion_free(out0);
+    unbuild(&a);
+    unbuild(&b);
+}
+
+/* ---- the centre of gravity ---- */
+
+static void mid(const played *p, const char *x, const char *y, double w, double acc[4])
+{
+    const double *a = at(p, x)->pos, *b = y ? at(p, y)->pos : a;
+    for (int k = 0; k < 3; k++)
+        acc[k] += w * (a[k] + b[k]) / 2;
+    acc[3] += w;
+}
+
+/* Winter's mass fractions on the figure (the head's centre one neck
+ * length above 頭 along 頭's frame), and the feet's point: the ground
+ * offset of the centre of gravity from the ankles' mean. */
+static void cog_offset(const played *p, const body *h, double o[2])
+{
+    double acc[4] = {0, 0, 0, 0};
+    const pk_bone_world *head = at(p, "頭");
+    double up[3], v[3];
+    for (int k = 0; k < 3; k++)
+        up[k] = h->b[3].pos[k] - h->b[2].pos[k]; /* 首 -> 頭 */
+    double q[4];
+    memcpy(q, head->rot, sizeof q);
+    /* v = q up q^-1 */
+    double t[3] = {q[1] * up[2] - q[2] * up[1] + q[3] * up[0],
+                   q[2] * up[0] - q[0] * up[2] + q[3] * up[1],
+                   q[0] * up[1] - q[1] * up[0] + q[3] * up[2]};
+    v[0] = up[0] + 2 * (q[1] * t[2] - q[2] * t[1]);
+    v[1] = up[1] + 2 * (q[2] * t[0] - q[0] * t[2]);
+    v[2] = up[2] + 2 * (q[0] * t[1] - q[1] * t[0]);
+    for (int k = 0; k < 3; k++)
+        acc[k] += 0.081 * (head->pos[k] + v[k]);
+    acc[3] += 0.081;
+    mid(p, "上半身", "首", 0.355, acc);
+    double pel[3];
+    for (int k = 0; k < 3; k++)
+        pel[k] =
+            (at(p, "下半身")->pos[k] + (at(p, "左足")->pos[k] + at(p, "右足")->pos[k]) / 2) / 2;
+    for (int k = 0; k < 3; k++)
+        acc[k] += 0.142 * pel[k];
+    acc[3] += 0.142;
+    for (int d = 0; d < 2; d++) {
+        const char *const *n = SIDE_NAMES[d];
+        mid(p, n[7], n[8], 0.028, acc);
+        mid(p, n[8], WRISTS[d], 0.016, acc);
+        mid(p, WRISTS[d], NULL, 0.006, acc);
+        mid(p, n[0], n[1], 0.100, acc);
+        mid(p, n[1], n[2], 0.0465, acc);
+        mid(p, n[2], n[3], 0.0145, acc);
+    }
+    const double *l = at(p, "左足首")->pos, *r = at(p, "右足首")->pos;
+    o[0] = acc[0] / acc[3] - (l[0] + r[0]) / 2;
+    o[1] = acc[2] / acc[3] - (l[2] + r[2]) / 2;
+}
+
+static void centre_of_gravity_over_the_feet(void **state)
+{
+    (void)state;
+    body a, b;
+    build(&a, &PLAIN);
+    shape sb = PLAIN;
+    sb.neck_z = -2;
+    build(&b, &sb);
+    pk_motion *in = pk_motion_new();
+    assert_non_null(in);
+    turn(in, "上半身", -60);
+    pk_retarget_report rep, rep0;
+    /* the upper body left leaning: the centre of gravity goes forward */
+    pk_retarget_options o = {NO_ARMS,          .from = &a.m,         .to = &b.m,
+                             .no_upper = true, .no_shoulders = true, .no_toes = true,
+                             .measure = true};
+    pk_retarget_options o0 = {NO_ARMS, NO_BODY, .from = &a.m, .to = &b.m};
+    pk_motion *out = retarget(in, &o, &rep), *out0 = retarget(in, &o0, &rep0);
+    assert_true(rep.body.centre_done && rep.body.centre_frames > 0);
+    /* the scale is 1: A's offsets from rest are B's goal */
+    played pa = {0}, pb = {0}, p0 = {0}, ra = {0}, rb = {0};
+    pk_motion *rest = pk_motion_new();
+    assert_non_null(rest);
+    key(rest, "センター", 0);
+    play(&ra, &a.m, rest, 0);
+    play(&rb, &b.m, rest, 0);
+    double oa0[2], ob0[2];
+    cog_offset(&ra, &a, oa0);
+    cog_offset(&rb, &b, ob0);
+    double leg = 8.0, worst0 = 0;
+    for (uint32_t f = 0; f <= 20; f++) {
+        play(&pa, &a.m, in, f);
+        play(&pb, &b.m, out, f);
+        play(&p0, &b.m, out0, f);
+        double oa[2], ob[2], o0b[2];
+        cog_offset(&pa, &a, oa);
+        cog_offset(&pb, &b, ob);
+        cog_offset(&p0, &b, o0b);
+        double e = hypot(ob[0] - ob0[0] - (oa[0] - oa0[0]), ob[1] - ob0[1] - (oa[1] - oa0[1]));
+        double e0 = hypot(o0b[0] - ob0[0] - (oa[0] - oa0[0]), o0b[1] - ob0[1] - (oa[1] - oa0[1]));
+        worst0 = fmax(worst0, e0);
+        assert_true(e < 0.006 * leg);
+        /* the feet stay where they were */
+        for (int d = 0; d < 2; d++) {
+            const double *x = at(&pb, SIDE_NAMES[d][2])->pos, *y = at(&p0, SIDE_NAMES[d][2])->pos;
+            assert_true(hypot(x[0] - y[0], hypot(x[1] - y[1], x[2] - y[2])) < 0.01);
+        }
+    }
+    /* before: off by more than 2% of the leg (the goal) at the deepest bow */
+    assert_true(worst0 > 0.02 * leg);
+    assert_true(rep.measure->body.cog_max_before > 0.02);
+    assert_true(rep.measure->body.cog_max < 0.006);
+    played_free(&pa);
+    played_free(&pb);
+    played_free(&p0);
+    played_free(&ra);
+    played_free(&rb);
+    pk_retarget_report_free(&rep);
+    pk_retarget_report_free(&rep0);
+    pk_motion_free(in);
+    pk_motion_free(out);
+    pk_motion_free(out0);
+    pk_motion_free(rest);
+    unbuild(&a);
+    unbuild(&b);
+}
+
+/* ---- feet on the floor ---- */
+
+static void feet_reach_the_floor(void **state)
+{
+    (void)state;
+    body a, b;
+    build(&a, &PLAIN);
+    shape sb = PLAIN;
+    sb.hip_y = 8; /* the hips 2 below 下半身's pivot: tipping lifts them twice as much */
+    build(&b, &sb);
+    pk_motion *in = pk_motion_new();
+    assert_non_null(in);
+    turn(in, "下半身", 20);
+    pk_retarget_report rep, rep0;
+    pk_retarget_options o = {NO_ARMS,          .from = &a.m,         .to = &b.m,
+                             .no_upper = true, .no_shoulders = true, .no_toes = true,
+                             .measure = true};
+    pk_retarget_options o0 = {NO_ARMS, NO_BODY, .from = &a.m, .to = &b.m};
+    pk_motion *out = retarget(in, &o, &rep), *out0 = retarget(in, &o0, &rep0);
+    assert_true(rep.scale_done);
+    double sy = rep.scale.y;
+    assert_true(fabs(sy - 7.0 / 8.0) < 1e-6);
+    assert_true(rep.body.floor_frames > 0);
+    played pa = {0}, pb = {0}, p0 = {0};
+    double worst0 = 0;
+    for (uint32_t f = 0; f <= 20; f++) {
+        play(&pa, &a.m, in, f);
+        play(&pb, &b.m, out, f);
+        play(&p0, &b.m, out0, f);
+        for (int d = 0; d < 2; d++) {
+            const char *ankle = SIDE_NAMES[d][2];
+            double want = 1 + sy * (at(&pa, ankle)->pos[1] - 1);
+            worst0 = fmax(worst0, fabs(at(&p0, ankle)->pos[1] - want));
+            assert_true(fabs(at(&pb, ankle)->pos[1] - want) < 0.02);
+        }
+    }
+    assert_true(worst0 > 0.05);
+    assert_true(rep.measure->floor_p95 < 0.0025 && rep.measure->floor_p95_before > 0.006);
+    played_free(&pa);
+    played_free(&pb);
+    played_free(&p0);
+    pk_retarget_report_free(&rep);
+    pk_retarget_report_free(&rep0);
+    pk_motion_free(in);
+    pk_motion_free(out);
+    pk_motion_free(out0);
+    unbuild(&a);
+    unbuild(&b);
+}
+
+/* ---- toes ---- */
+
+static void toes_on_the_floor(void **state)
+{
+    (void)state;
+    body a, b;
+    build(&a, &PLAIN);
+    shape sb = PLAIN;
+    sb.toe_z = -3; /* a longer foot */
+    build(&b, &sb);
+    pk_motion *in = pk_motion_new();
+    assert_non_null(in);
+    /* heels up by 0.8, the toe IK down by as much: A's toes stay low */
+    for (int d = 0; d < 2; d++) {
+        key(in, SIDE_NAMES[d][4], 0);
+        key(in, SIDE_NAMES[d][5], 0);
+        for (uint32_t f = 10; f <= 20; f += 10) {
+            key(in, SIDE_NAMES[d][4], f)->pos[1] = 0.8f;
+            key(in, SIDE_NAMES[d][5], f)->pos[1] = -0.8f;
+        }
+    }
+    pk_retarget_report rep, rep0;
+    pk_retarget_options o = {NO_ARMS,          .from = &a.m,         .to = &b.m,
+                             .no_upper = true, .no_shoulders = true, .no_centre = true,
+                             .measure = true};
+    pk_retarget_options o0 = {NO_ARMS, NO_BODY, .from = &a.m, .to = &b.m};
+    pk_motion *out = retarget(in, &o, &rep), *out0 = retarget(in, &o0, &rep0);
+    assert_true(rep.body.toes_done && rep.body.toe_frames > 0);
+    played pa = {0}, pb = {0}, p0 = {0};
+    double worst0 = 0;
+    for (uint32_t f = 0; f <= 20; f++) {
+        play(&pa, &a.m, in, f);
+        play(&pb, &b.m, out, f);
+        play(&p0, &b.m, out0, f);
+        for (int d = 0; d < 2; d++) {
+            const char *toe = SIDE_NAMES[d][3], *ankle = SIDE_NAMES[d][2];
+            double want = at(&pa, toe)->pos[1]; /* the scale is 1, both toes rest at 0 */
+            worst0 = fmax(worst0, fabs(at(&p0, toe)->pos[1] - want));
+            assert_true(fabs(at(&pb, toe)->pos[1] - want) < 0.02);
+            /* the heel (the ankle) stays */
+            assert_true(fabs(at(&pb, ankle)->pos[1] - at(&p0, ankle)->pos[1]) < 0.01);
+        }
+    }
+    assert_true(worst0 > 0.05);
+    played_free(&pa);
+    played_free(&pb);
+    played_free(&p0);
+    pk_retarget_report_free(&rep);
+    pk_retarget_report_free(&rep0);
+    pk_motion_free(in);
+    pk_motion_free(out);
+    pk_motion_free(out0);
+    unbuild(&a);
+    unbuild(&b);
+}
+
+/* ---- off and at rest ---- */
+
+static void off_and_at_rest(void **state)
+{
+    (void)state;
+    body a, b;
+    build(&a, &PLAIN);
+    shape sb = {-1, 13.0, 8, -3};
+    build(&b, &sb);
+    /* every bone keyed at rest */
+    pk_motion *in = pk_motion_new();
+    assert_non_null(in);
+    for (size_t i = 0; i < a.m.nbones; i++) {
+        key(in, a.b[i].name, 0);
+        key(in, a.b[i].name, 10);
+    }
+    pk_retarget_report rep;
+    pk_retarget_options off = {NO_ARMS, NO_BODY, .from = &a.m, .to = &b.m, .measure = true};
+    pk_motion *out = retarget(in, &off, &rep);
+    assert_false(rep.body.centre_done || rep.body.upper_done || rep.body.shoulders_done ||
+                 rep.body.toes_done);
+    assert_int_equal(rep.body.keys, 0);
+    /* measured all the same: the lean and the slope, before = after */
+    assert_true(rep.measure->body.head_max > 14 && rep.measure->body.shoulder_max > 26);
+    assert_true(rep.measure->body.head_max == rep.measure->body.head_max_before);
+    pk_retarget_report_free(&rep);
+    pk_motion_free(out);
+    pk_retarget_options on = {NO_ARMS, .from = &a.m, .to = &b.m};
+    out = retarget(in, &on, &rep);
+    for (size_t i = 0; i < out->nbones; i++) {
+        const pk_bone_key *k = &out->bones[i];
+        const char *n = pk_names_utf8(out->names, k->name);
+        bool turned = strcmp(n, "上半身") == 0 || strcmp(n, "首") == 0 || strstr(n, "肩") != NULL ||
+                      strstr(n, "腕") != NULL;
+        /* センター moves to keep B's balance under the upper body as A's
+         * (it leans back) */
+        if (strcmp(n, "センター") != 0)
+            assert_true(k->pos[0] == 0 && k->pos[1] == 0 && k->pos[2] == 0);
+        else
+            assert_true(k->pos[2] < -0.1);
+        if (!turned)
+            assert_true(k->rot[0] == 0 && k->rot[1] == 0 && k->rot[2] == 0);
+    }
+    pk_retarget_report_free(&rep);
+    pk_motion_free(out);
+    pk_motion_free(in);
+    unbuild(&a);
+    unbuild(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(lean_of_the_upper_body),
+        cmocka_unit_test(slope_of_the_shoulders),
+        cmocka_unit_test(centre_of_gravity_over_the_feet),
+        cmocka_unit_test(feet_reach_the_floor),
+        cmocka_unit_test(toes_on_the_floor),
+        cmocka_unit_test(off_and_at_rest),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
