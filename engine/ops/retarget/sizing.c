@@ -717,6 +717,13 @@ int pki_sizing_run(pki_bone_set *s, const pk_motion *in_m, const pk_pose *in_p,
     pki_torso_init(&tb, o->to);
     z.ta = &ta;
     z.tb = &tb;
+    /* the feet measured from where MMD shows them with no key (IK solved) */
+    for (int side = 0; side < 2; side++) {
+        if (z.a.ankle[side] >= 0 && z.a.ankle[side] == ta.ankle[side])
+            z.a.ankle_rest_y[side] = ta.ankle_rest_y[side];
+        if (z.b.ankle[side] >= 0 && z.b.ankle[side] == tb.ankle[side])
+            z.b.ankle_rest_y[side] = tb.ankle_rest_y[side];
+    }
     if (play(o->from, &z.a, &ta, in_m, in_p, f0, n, &z.pa, log) ||
         play(o->to, &z.b, &tb, out_m, s->p, f0, n, &z.pb, log))
         goto done;
@@ -771,5 +778,7 @@ int pki_sizing_run(pki_bone_set *s, const pk_motion *in_m, const pk_pose *in_p,
     rc = 0;
 done:
     sizing_free(&z);
+    pki_torso_free(&ta);
+    pki_torso_free(&tb);
     return rc;
 }

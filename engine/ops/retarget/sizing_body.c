@@ -24,12 +24,13 @@
  * half the thighs), three rounds at most, each played again, until every
  * frame is within 0.5% of B's leg.
  *
- * Feet on the floor (the same step, センター's Y).  Where A's ankle is low
- * (less than 3% of A's leg above its rest height; eased out to 10%), B's
- * ankle lifts A's lift times s_y: where B's is higher because its leg
+ * Feet on the floor (the same step, センター's Y).  Heights at rest are
+ * where MMD shows the model with no key (IK solved).  Where A's ankle is
+ * low (less than 3% of A's leg above its rest height; eased out to 10%),
+ * B's ankle lifts A's lift times s_y: where B's is higher because its leg
  * cannot reach its 足ＩＫ, the hips go down by the most any leg misses
- * (グルーブ's Y where B has グルーブ, else センター's); where B's is lower,
- * its 足ＩＫ goes up by the difference.
+ * (グルーブ's Y where B has グルーブ, else センター's); otherwise its 足ＩＫ
+ * goes up or down by the difference.
  *
  * Upper body.  The neck root's direction from the hips (上半身->首) on B
  * is A's: 上半身 turns by the shortest arc from B's to A's, in the world,
@@ -98,10 +99,33 @@ static void rest_pos(const pk_model *m, int32_t b, double out[3])
         out[k] = m->bones[b].pos[k];
 }
 
+/* The model as MMD shows it with no key: IK solved (a leg whose ankle
+ * rests off its 足ＩＫ stands where the IK puts it).  NULL on OOM. */
+static pk_bone_world *shown_at_rest(const pk_model *m)
+{
+    pk_rig *rig = pk_rig_new(m, NULL);
+    pk_bone_world *w = malloc((m->nbones + 1) * sizeof *w);
+    if (!rig || !w) {
+        pk_rig_free(rig);
+        free(w);
+        return NULL;
+    }
+    pk_rig_eval(rig, NULL, NULL, 0, w);
+    pk_rig_free(rig);
+    return w;
+}
+
+void pki_torso_free(pki_torso *t)
+{
+    free(t->rest);
+    t->rest = NULL;
+}
+
 void pki_torso_init(pki_torso *t, const pk_model *m)
 {
     memset(t, 0, sizeof *t);
     t->m = m;
+    t->rest = shown_at_rest(m);
     t->centre = bone(m, "センター");
     t->groove = bone(m, "グルーブ");
     t->upper = bone(m, "上半身");
@@ -123,9 +147,10 @@ void pki_torso_init(pki_torso *t, const pk_model *m)
         if (t->toe[s] < 0 && t->toe_ik[s] >= 0)
             t->toe[s] = m->bones[t->toe_ik[s]].ik_target;
         if (t->ankle[s] >= 0)
-            t->ankle_rest_y[s] = m->bones[t->ankle[s]].pos[1];
+            t->ankle_rest_y[s] =
+                t->rest ? t->rest[t->ankle[s]].pos[1] : m->bones[t->ankle[s]].pos[1];
         if (t->toe[s] >= 0)
-            t->toe_rest_y[s] = m->bones[t->toe[s]].pos[1];
+            t->toe_rest_y[s] = t->rest ? t->rest[t->toe[s]].pos[1] : m->bones[t->toe[s]].pos[1];
         if (t->hip[s] >= 0 && t->ankle[s] >= 0) {
             double a[3], b[3], d[3];
             rest_pos(m, t->hip[s], a);
@@ -183,14 +208,18 @@ static void at(const pki_torso *t, const pki_play *p, uint32_t r, int32_t b, dou
 {
     if (p)
         memcpy(out, pki_play_at(p, r, b)->pos, 3 * sizeof *out);
+    else if (t->rest)
+        memcpy(out, t->rest[b].pos, 3 * sizeof *out);
     else
         rest_pos(t->m, b, out);
 }
 
-static void rot_at(const pki_play *p, uint32_t r, int32_t b, double out[4])
+static void rot_at(const pki_torso *t, const pki_play *p, uint32_t r, int32_t b, double out[4])
 {
     if (p && b >= 0) {
         memcpy(out, pki_play_at(p, r, b)->rot, 4 * sizeof *out);
+    } else if (!p && b >= 0 && t->rest) {
+        memcpy(out, t->rest[b].rot, 4 * sizeof *out);
     } else {
         out[0] = out[1] = out[2] = 0;
         out[3] = 1;
@@ -224,7 +253,7 @@ void pki_torso_cog(const pki_torso *t, const pki_play *p, uint32_t r, double g[3
     if (t->head >= 0) {
         double h[3], q[4], v[3];
         at(t, p, r, t->head, h);
-        rot_at(p, r, t->head, q);
+        rot_at(t, p, r, t->head, q);
         pki_qd_rotate(q, t->head_up, v);
         for (int k = 0; k < 3; k++)
             c.sum[k] += 0.081 * (h[k] + v[k]);
@@ -262,7 +291,7 @@ static double heading(const pki_torso *t, const pki_play *p, uint32_t r)
 {
     int32_t b = t->lower >= 0 ? t->lower : t->upper;
     double q[4], x[3] = {1, 0, 0}, v[3];
-    rot_at(p, r, b, q);
+    rot_at(t, p, r, b, q);
     pki_qd_rotate(q, x, v);
     if (fabs(v[0]) + fabs(v[2]) < 1e-9)
         return 0;
@@ -609,7 +638,7 @@ static void rel(const double a[4], const double b[4], double out[4])
 
 static void parent_rot(const pki_torso *t, const pki_play *p, uint32_t r, int32_t b, double q[4])
 {
-    rot_at(p, r, b >= 0 ? t->m->bones[b].parent : -1, q);
+    rot_at(t, p, r, b >= 0 ? t->m->bones[b].parent : -1, q);
 }
 
 /* Upper body and shoulders: 上半身, 首, 肩, 腕 rewritten. */
@@ -656,12 +685,12 @@ static int upper_step(pki_sizing *z, writer *w, bool upper, bool shoulders, pk_b
             /* 上半身: P^-1 delta W */
             double P[4], W[4], dW[4];
             parent_rot(tb, pb, r, tb->upper, P);
-            rot_at(pb, r, tb->upper, W);
+            rot_at(tb, pb, r, tb->upper, W);
             pki_qd_mul(delta, W, dW);
             rel(P, dW, now[0].rot[r]);
             /* 首 keeps its world rotation: (delta P)^-1 W */
             parent_rot(tb, pb, r, tb->neck, P);
-            rot_at(pb, r, tb->neck, W);
+            rot_at(tb, pb, r, tb->neck, W);
             double dP[4];
             pki_qd_mul(delta, P, dP);
             rel(dP, W, now[1].rot[r]);
@@ -688,7 +717,7 @@ static int upper_step(pki_sizing *z, writer *w, bool upper, bool shoulders, pk_b
                 }
                 /* 肩: (delta P)^-1 eps delta W */
                 parent_rot(tb, pb, r, tb->shoulder[s], P);
-                rot_at(pb, r, tb->shoulder[s], W);
+                rot_at(tb, pb, r, tb->shoulder[s], W);
                 pki_qd_mul(delta, P, dP);
                 double dW[4];
                 pki_qd_mul(delta, W, dW);
@@ -697,7 +726,7 @@ static int upper_step(pki_sizing *z, writer *w, bool upper, bool shoulders, pk_b
             }
             /* 腕 keeps its world rotation: (eps delta P)^-1 W */
             parent_rot(tb, pb, r, tb->arm[s], P);
-            rot_at(pb, r, tb->arm[s], W);
+            rot_at(tb, pb, r, tb->arm[s], W);
             double ed[4];
             pki_qd_mul(eps, delta, ed);
             pki_qd_mul(ed, P, dP);
@@ -815,10 +844,11 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
             if (err > FLOOR_TOL * legb && ik[1] < pbk[1] - FLOOR_TOL * legb) {
                 /* the leg does not reach its 足ＩＫ */
                 drop = fmax(drop, fmin(err, pbk[1] - ik[1]));
-            } else if (err < -FLOOR_TOL * legb) {
+            } else if (fabs(err) > FLOOR_TOL * legb) {
+                /* the 足ＩＫ up or down by the difference */
                 double up[3] = {0, -err, 0};
                 move_by(tb, pb, r, tb->leg_ik[s], up, &now[2 + s]);
-                rep->floor_max = fmax(rep->floor_max, -err / legb);
+                rep->floor_max = fmax(rep->floor_max, fabs(err) / legb);
                 rep->floor_frames += first;
                 *more = true;
             }

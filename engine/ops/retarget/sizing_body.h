@@ -25,10 +25,15 @@ typedef struct pki_torso {
     double head_up[3];    /* the head's centre from 頭, in 頭's frame (rest 首->頭) */
     double toe_rest_y[2]; /* rest heights */
     double ankle_rest_y[2];
-    double cog_rest[3]; /* the centre of gravity at rest minus the feet's (XZ; Y: height) */
+    double cog_rest[3];  /* the centre of gravity at rest minus the feet's (XZ; Y: height) */
+    pk_bone_world *rest; /* every bone as MMD shows the model with no key (IK solved;
+                            owned; NULL on OOM: the rest positions) */
 } pki_torso;
 
+/* "At rest" is the model as MMD shows it with no key: IK solved, so an
+ * ankle resting off its 足ＩＫ stands where the IK puts it. */
 void pki_torso_init(pki_torso *t, const pk_model *m);
+void pki_torso_free(pki_torso *t);
 /* Marks in watch[nbones] every bone the body steps and measures read
  * (and the parents of the bones they write). */
 void pki_torso_watch(const pki_torso *t, bool *watch);
