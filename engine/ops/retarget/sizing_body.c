@@ -440,6 +440,9 @@ typedef struct writer {
     pki_curve_cache *cache;
     double tol_deg, tol_pos;
     size_t keys;
+    /* the tracks written so far, a key at every frame until writer_fit */
+    int32_t touched[16];
+    int ntouched;
 } writer;
 
 static int cmp_u32(const void *a, const void *b)
@@ -562,6 +565,56 @@ static bool vals_of(const writer *w, int32_t b, track_vals *v)
     return true;
 }
 
+/* Track id's keys replaced by the values v at every row: fitted, or a key
+ * at every frame (linear).  0, or -1 on OOM. */
+static int write_keys(writer *w, pk_name_id id, const track_vals *v, bool fit)
+{
+    pk_motion *m = w->s->m;
+    size_t o = 0;
+    for (size_t i = 0; i < m->nbones; i++) {
+        if (m->bones[i].name == id)
+            continue;
+        if (o != i)
+            m->bones[o] = m->bones[i];
+        o++;
+    }
+    m->nbones = o;
+    for (uint32_t r = 0; r < w->n; r++) {
+        double q[4];
+        memcpy(q, v->rot[r], sizeof q);
+        /* one hemisphere along the track */
+        if (r && q[0] * w->rot[r - 1][0] + q[1] * w->rot[r - 1][1] + q[2] * w->rot[r - 1][2] +
+                         q[3] * w->rot[r - 1][3] <
+                     0)
+            for (int c = 0; c < 4; c++)
+                q[c] = -q[c];
+        for (int c = 0; c < 4; c++)
+            w->rot[r][c] = (float)q[c];
+        for (int c = 0; c < 3; c++)
+            w->pos[r][c] = (float)v->pos[r][c];
+    }
+    if (!fit) {
+        for (uint32_t r = 0; r < w->n; r++) {
+            pk_bone_key *k = pk_motion_push_bone(m);
+            if (!k)
+                return -1;
+            k->name = id;
+            k->frame = w->f0 + r;
+            memcpy(k->pos, w->pos[r], sizeof k->pos);
+            memcpy(k->rot, w->rot[r], sizeof k->rot);
+            pk_interp_linear(k->interp);
+        }
+        return 0;
+    }
+    size_t before = m->nbones;
+    pki_fit_out fo;
+    if (pki_fit_track((const float(*)[3])w->pos, (const float(*)[4])w->rot, w->f0, w->cand,
+                      w->ncand, id, w->tol_deg, w->tol_pos, w->cache, m, &fo) != 0)
+        return -1;
+    w->keys += m->nbones - before;
+    return 0;
+}
+
 /* Bone b's keys replaced by the values v (at every row) where they differ
  * from `was` by more than 90% of the tolerances anywhere: 1 rewritten, 0
  * left, -1 OOM. */
@@ -592,39 +645,34 @@ static int put_track(writer *w, int32_t b, const track_vals *v, const track_vals
         w->keys++;
         return 1;
     }
-    pk_motion *m = w->s->m;
-    size_t o = 0;
-    for (size_t i = 0; i < m->nbones; i++) {
-        if (m->bones[i].name == id)
-            continue;
-        if (o != i)
-            m->bones[o] = m->bones[i];
-        o++;
+    bool kept = false;
+    for (int i = 0; i < w->ntouched; i++)
+        kept |= w->touched[i] == b;
+    if (!kept && w->ntouched < (int)(sizeof w->touched / sizeof *w->touched)) {
+        w->touched[w->ntouched++] = b;
+        kept = true;
     }
-    m->nbones = o;
-    for (uint32_t r = 0; r < w->n; r++) {
-        double q[4];
-        memcpy(q, v->rot[r], sizeof q);
-        /* one hemisphere along the track */
-        if (r && q[0] * w->rot[r - 1][0] + q[1] * w->rot[r - 1][1] + q[2] * w->rot[r - 1][2] +
-                         q[3] * w->rot[r - 1][3] <
-                     0)
-            for (int c = 0; c < 4; c++)
-                q[c] = -q[c];
-        for (int c = 0; c < 4; c++)
-            w->rot[r][c] = (float)q[c];
-        for (int c = 0; c < 3; c++)
-            w->pos[r][c] = (float)v->pos[r][c];
-    }
-    size_t before = m->nbones;
-    pki_fit_out fo;
-    if (pki_fit_track((const float(*)[3])w->pos, (const float(*)[4])w->rot, w->f0, w->cand,
-                      w->ncand, id, w->tol_deg, w->tol_pos, w->cache, m, &fo) != 0)
-        return -1;
-    w->keys += m->nbones - before;
-    return 1;
+    return write_keys(w, id, v, !kept) < 0 ? -1 : 1;
 }
 
+/* Every track written so far fitted by the reducer's fitter (a key at
+ * every frame until then: the rounds play the exact values).  0, -1 OOM. */
+static int writer_fit(writer *w)
+{
+    for (int i = 0; i < w->ntouched; i++) {
+        track_vals v;
+        memset(&v, 0, sizeof v);
+        pk_name_id id = name_of(w, w->touched[i], false);
+        int rc = id == PK_NO_NAME || !vals_of(w, w->touched[i], &v) ? -1 : 0;
+        if (!rc)
+            rc = write_keys(w, id, &v, true);
+        vals_free(&v);
+        if (rc)
+            return -1;
+    }
+    w->ntouched = 0;
+    return 0;
+}
 /* ---- the steps ---- */
 
 /* q = a^-1 b */
@@ -1021,6 +1069,7 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
         goto oom;
     if (changed && replay(z, s, log) != 0)
         goto done;
+    changed = false;
     if (!o->no_centre) {
         rep->centre_done = z->tb->centre >= 0 && z->tb->leg_len > 0;
         cog_memo *memo = calloc(w.n + 1, sizeof *memo);
@@ -1041,11 +1090,14 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
         }
         free(memo);
     }
-    if (!o->no_toes) {
-        changed = false;
-        if (toe_step(z, &w, rep, &changed) != 0)
+    if (!o->no_toes && toe_step(z, &w, rep, &changed) != 0)
+        goto oom;
+    /* the rounds played the exact values; the fitted keys are played
+     * once more for the arm steps */
+    if (w.ntouched) {
+        if (writer_fit(&w) != 0)
             goto oom;
-        if (changed && replay(z, s, log) != 0)
+        if (replay(z, s, log) != 0)
             goto done;
     }
     rep->keys = w.keys;
