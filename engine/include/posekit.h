@@ -1099,6 +1099,7 @@ typedef struct pk_body_report {
     size_t toe_frames;      /* frames of a つま先ＩＫ moved */
     double toe_max;         /* the largest toe height change, of B's leg */
     bool no_toe_ik;         /* B has no つま先ＩＫ: the toes were left alone */
+    double apart;           /* the options' feet_apart, applied (0: not) */
     size_t keys;            /* keys the body steps wrote */
 } pk_body_report;
 
@@ -1167,6 +1168,9 @@ typedef struct pk_retarget_options {
     bool no_contacts, no_avoid, no_twist;
     /* the body steps (pk_body_report), each on unless turned off */
     bool no_centre, no_upper, no_shoulders, no_toes;
+    /* each 足ＩＫ moved outward, along the hips' X, by this many units of
+     * B (legs thicker than A's that would overlap); 0: none */
+    double feet_apart;
     /* fill pk_retarget_report.measure */
     bool measure;
     /* the models' names for messages (their files, or a job's names);

@@ -25,6 +25,7 @@ typedef struct retarget_opts {
     bool feet_from_source, keep_absent;
     bool no_contacts, no_avoid, no_twist;
     bool no_centre, no_upper, no_shoulders, no_toes; /* the body steps */
+    double feet_apart;                               /* units, 0: none */
     bool measure;            /* the JSON report is wanted: measure the sizing */
     double max_deg, max_pos; /* the fold's tolerances */
 } retarget_opts;
@@ -46,6 +47,8 @@ static const pki_option OPTIONS[] = {
     PKI_ROW_BOOL(T, "no_upper", no_upper),
     PKI_ROW_BOOL(T, "no_shoulders", no_shoulders),
     PKI_ROW_BOOL(T, "no_toes", no_toes),
+    {"feet_apart", PKI_OPT_DOUBLE, offsetof(T, feet_apart), 0, 0, NULL,
+     "a number of units, 0 or more"},
     PKI_ROW_BOOL(T, "fingers", fingers),
     PKI_ROW_BOOL(T, "feet_from_source", feet_from_source),
     PKI_ROW_BOOL(T, "keep_absent", keep_absent),
@@ -109,9 +112,9 @@ static int check(const pk_step *s, pk_log *log)
                              "one it is for)",
                              pki_step_spell(s, "from", n1), pki_step_spell(s, "to", n2));
     static const char *const MODEL_ONLY[] = {
-        "no_stance", "no_scale",  "no_fold",          "no_contacts",  "no_avoid",
-        "no_twist",  "fingers",   "feet_from_source", "keep_absent",  "max_deg",
-        "max_pos",   "no_centre", "no_upper",         "no_shoulders", "no_toes"};
+        "no_stance", "no_scale",         "no_fold",     "no_contacts", "no_avoid", "no_twist",
+        "fingers",   "feet_from_source", "keep_absent", "max_deg",     "max_pos",  "no_centre",
+        "no_upper",  "no_shoulders",     "no_toes",     "feet_apart"};
     for (size_t i = 0; i < sizeof MODEL_ONLY / sizeof *MODEL_ONLY; i++)
         if (!o->from_name && pki_step_given(s, MODEL_ONLY[i]))
             return pki_step_fail(log, "%s applies with %s and %s",
@@ -268,6 +271,7 @@ static int between_models(const pk_step *s, pk_doc *d, retarget_result *rr, pk_l
                               .no_upper = o->no_upper,
                               .no_shoulders = o->no_shoulders,
                               .no_toes = o->no_toes,
+                              .feet_apart = o->feet_apart,
                               .measure = o->measure};
     rr->models = true;
     if (fit_models(o, from, from_name, d, rr, log) != 0)
@@ -550,6 +554,8 @@ static void sizing_summary(const pk_step *s, const pk_sizing_report *z, pk_buf *
 static void body_summary(const pk_step *s, const pk_body_report *b, pk_buf *out)
 {
     const retarget_opts *o = s->o;
+    if (b->apart > 0)
+        pk_buf_printf(out, "\napart: each 足ＩＫ %g units outward (--feet-apart)", b->apart);
     if (b->centre_done && b->centre_frames)
         pk_buf_printf(out,
                       "\ncentre: %zu frame%s of センター moved so the centre of gravity stands "
@@ -725,6 +731,7 @@ static void json_body_steps(pki_json *j, const retarget_opts *o, const pk_body_r
         jnum(j, "max", b->toe_max);
         pki_json_close(j, '}');
     }
+    jnum(j, "feet_apart", b->apart);
     pki_json_kint(j, "keys", (long long)b->keys);
     pki_json_close(j, '}');
 }

@@ -18,6 +18,8 @@
  *     scale (the hips lowered);
  *   - heels raised with the toes kept on the floor (つま先ＩＫ down) on a
  *     figure with a longer foot: B's toes touch where A's do;
+ *   - --feet-apart moves each 足ＩＫ outward along the hips' X, turned
+ *     with the body;
  *   - every step is left out by its --no-X, and a key at rest stays at
  *     rest but for 上半身, 首, 肩 and 腕 (which take A's rest directions)
  *     and センター (B's balance under that upper body). */
@@ -599,6 +601,40 @@ static void toes_on_the_floor(void **state)
     unbuild(&b);
 }
 
+/* ---- feet apart ---- */
+
+static void feet_apart(void **state)
+{
+    (void)state;
+    body a, b;
+    build(&a, &PLAIN);
+    build(&b, &PLAIN);
+    pk_motion *in = pk_motion_new();
+    assert_non_null(in);
+    /* the body turned a quarter about Y: outward is then along Z */
+    key(in, "センター", 0);
+    float *q = key(in, "センター", 10)->rot;
+    q[1] = (float)sin(PI / 4), q[3] = (float)cos(PI / 4);
+    pk_retarget_report rep;
+    pk_retarget_options o = {NO_ARMS, NO_BODY, .from = &a.m, .to = &b.m, .feet_apart = 0.5};
+    pk_motion *out = retarget(in, &o, &rep);
+    assert_true(rep.body.apart == 0.5);
+    played pb = {0};
+    play(&pb, &b.m, out, 0);
+    assert_true(fabs(at(&pb, "左足首")->pos[0] - 1.5) < 0.01);
+    assert_true(fabs(at(&pb, "右足首")->pos[0] + 1.5) < 0.01);
+    play(&pb, &b.m, out, 10);
+    /* +X turned a quarter about Y is -Z */
+    assert_true(fabs(at(&pb, "左足首")->pos[2] + 0.5) < 0.01);
+    assert_true(fabs(at(&pb, "右足首")->pos[2] - 0.5) < 0.01);
+    played_free(&pb);
+    pk_retarget_report_free(&rep);
+    pk_motion_free(out);
+    pk_motion_free(in);
+    unbuild(&a);
+    unbuild(&b);
+}
+
 /* ---- off and at rest ---- */
 
 static void off_and_at_rest(void **state)
@@ -657,6 +693,7 @@ int main(void)
         cmocka_unit_test(centre_of_gravity_over_the_feet),
         cmocka_unit_test(feet_reach_the_floor),
         cmocka_unit_test(toes_on_the_floor),
+        cmocka_unit_test(feet_apart),
         cmocka_unit_test(off_and_at_rest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

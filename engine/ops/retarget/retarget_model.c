@@ -621,7 +621,8 @@ static int run(pki_bone_set *s, pk_motion *m, pk_pose *p, const pk_rules *r,
         rc = pki_retarget_drop_absent(s, o, rep, log);
     /* the sizing steps compare B with A playing the input as it is now */
     bool sizing = !o->no_contacts || !o->no_avoid || !o->no_twist || !o->no_centre ||
-                  !o->no_upper || !o->no_shoulders || !o->no_toes || o->measure;
+                  !o->no_upper || !o->no_shoulders || !o->no_toes || o->feet_apart > 0 ||
+                  o->measure;
     pk_motion *in_m = NULL;
     pk_pose *in_p = NULL;
     if (!rc && sizing &&

@@ -41,6 +41,10 @@
  * arc, and 腕 turns back (its world rotation kept: the arm's stance stays
  * exact).
  *
+ * Feet apart (an option, for legs thicker than A's that would overlap):
+ * each 足ＩＫ moves outward by the option's units along the hips' X (下半身's
+ * world X across the floor), before the other steps.
+ *
  * Toes.  Where A's toe (つま先, or the toe IK's target) is low (within 3%
  * of A's leg of its rest height, eased out to 10%), B's toe height is A's
  * change from rest times s_y added to B's rest; anywhere, B's toe stays
@@ -1016,6 +1020,35 @@ static int toe_step(pki_sizing *z, writer *w, pk_body_report *rep, bool *changed
     return rc;
 }
 
+/* The feet apart: each 足ＩＫ moved outward (along the hips' X, across
+ * the floor) by u. */
+static int apart_step(pki_sizing *z, writer *w, double u, pk_body_report *rep, bool *changed)
+{
+    const pki_torso *tb = z->tb;
+    const pki_play *pb = &z->pb;
+    for (int s = 0; s < 2; s++) {
+        if (tb->leg_ik[s] < 0)
+            continue;
+        track_vals now, was;
+        memset(&now, 0, sizeof now);
+        memset(&was, 0, sizeof was);
+        int rc = vals_of(w, tb->leg_ik[s], &was) && vals_of(w, tb->leg_ik[s], &now) ? 0 : -1;
+        for (uint32_t r = 0; !rc && r < w->n; r++) {
+            double h = heading(tb, pb, r), side = s ? -u : u;
+            double d[3] = {side * cos(h), 0, -side * sin(h)};
+            move_by(tb, pb, r, tb->leg_ik[s], d, &now);
+        }
+        int k = rc ? -1 : put_track(w, tb->leg_ik[s], &now, &was);
+        vals_free(&now);
+        vals_free(&was);
+        if (k < 0)
+            return -1;
+        *changed |= k > 0;
+        rep->apart = u;
+    }
+    return 0;
+}
+
 /* ---- the run ---- */
 
 static int replay(pki_sizing *z, pki_bone_set *s, pk_log *log)
@@ -1055,7 +1088,7 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
         m->cog_mean_before = st.cog_mean;
         m->toe_below_before = st.toes;
     }
-    if (o->no_centre && o->no_upper && o->no_shoulders && o->no_toes)
+    if (o->no_centre && o->no_upper && o->no_shoulders && o->no_toes && !(o->feet_apart > 0))
         return 0;
     writer w;
     int rc = -1;
@@ -1064,6 +1097,8 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
         goto done;
     }
     bool changed = false;
+    if (o->feet_apart > 0 && apart_step(z, &w, o->feet_apart, rep, &changed) != 0)
+        goto oom;
     if ((!o->no_upper || !o->no_shoulders) &&
         upper_step(z, &w, !o->no_upper, !o->no_shoulders, rep, &changed) != 0)
         goto oom;
