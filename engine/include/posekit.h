@@ -1098,7 +1098,7 @@ typedef struct pk_body_report {
     double shoulder_deg;
     size_t toe_frames;      /* frames of a つま先ＩＫ moved */
     double toe_max;         /* the largest toe height change, of B's leg */
-    bool no_toe_ik;         /* B has no つま先ＩＫ: the toes were left alone */
+    bool no_toe_ik;         /* B has no つま先ＩＫ: the toes turned by 足首's key instead */
     double apart;           /* the options' feet_apart, applied (0: not) */
     size_t keys;            /* keys the body steps wrote */
 } pk_body_report;

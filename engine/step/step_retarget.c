@@ -549,11 +549,9 @@ static void sizing_summary(const pk_step *s, const pk_sizing_report *z, pk_buf *
                       z->refused, pki_plural(z->refused), z->refused == 1 ? "it" : "they");
 }
 
-/* One line per body step that did something (the toes also when B has
- * no toe IK to move). */
-static void body_summary(const pk_step *s, const pk_body_report *b, pk_buf *out)
+/* One line per body step that did something. */
+static void body_summary(const pk_body_report *b, pk_buf *out)
 {
-    const retarget_opts *o = s->o;
     if (b->apart > 0)
         pk_buf_printf(out, "\napart: each 足ＩＫ %g units outward (--feet-apart)", b->apart);
     if (b->centre_done && b->centre_frames)
@@ -576,13 +574,14 @@ static void body_summary(const pk_step *s, const pk_body_report *b, pk_buf *out)
                       "\nshoulders: %zu frame%s of 肩 turned to the source's slope (up to %.1f "
                       "deg; arms kept)",
                       b->shoulder_frames, pki_plural(b->shoulder_frames), b->shoulder_deg);
-    if (!o->no_toes && b->no_toe_ik)
-        pk_buf_puts(out, "\ntoes: skipped, the target model has no つま先ＩＫ");
-    else if (b->toes_done && b->toe_frames)
+    if (b->toes_done && b->toe_frames)
         pk_buf_printf(out,
-                      "\ntoes: %zu frame%s of a つま先ＩＫ moved so the toes touch the floor as "
-                      "on the source and never pass below it (up to %.1f%% of the target's leg)",
-                      b->toe_frames, pki_plural(b->toe_frames), 100 * b->toe_max);
+                      "\ntoes: %zu frame%s of a %s so the toes touch the floor as on the source "
+                      "and never pass below it (up to %.1f%% of the target's leg)",
+                      b->toe_frames, pki_plural(b->toe_frames),
+                      b->no_toe_ik ? "foot turned by 足首 (the target has no つま先ＩＫ)"
+                                   : "つま先ＩＫ moved",
+                      100 * b->toe_max);
 }
 
 static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
@@ -620,7 +619,7 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
     if (rr->models && t->scale_done && t->scale_keys)
         scale_summary(s, &t->scale, out);
     if (rr->models)
-        body_summary(s, &t->body, out);
+        body_summary(&t->body, out);
     if (rr->models)
         sizing_summary(s, &t->sizing, out);
     if (rr->fit_done)
@@ -726,7 +725,7 @@ static void json_body_steps(pki_json *j, const retarget_opts *o, const pk_body_r
         pk_buf_puts(j->b, "null");
     } else {
         pki_json_open(j, '{');
-        pki_json_kbool(j, "skipped", b->no_toe_ik);
+        pki_json_kbool(j, "by_ankle", b->no_toe_ik);
         pki_json_kint(j, "frames", (long long)b->toe_frames);
         jnum(j, "max", b->toe_max);
         pki_json_close(j, '}');

@@ -18,6 +18,7 @@
  *     scale (the hips lowered);
  *   - heels raised with the toes kept on the floor (つま先ＩＫ down) on a
  *     figure with a longer foot: B's toes touch where A's do;
+ *     and where B has no つま先ＩＫ, by B's 足首 key;
  *   - --feet-apart moves each 足ＩＫ outward along the hips' X, turned
  *     with the body;
  *   - every step is left out by its --no-X, and a key at rest stays at
@@ -37,10 +38,11 @@
 /* ---- figures ---- */
 
 typedef struct shape {
-    double neck_z; /* 首 at (0, 14, neck_z) */
-    double arm_y;  /* 腕 at (+-1.5, arm_y, 0); 肩 at (+-0.5, 13.5, 0) */
-    double hip_y;  /* 足 at (+-1, hip_y, 0); 下半身's pivot at (0, 10, 0) */
-    double toe_z;  /* つま先 at (+-1, 0, toe_z) */
+    double neck_z;  /* 首 at (0, 14, neck_z) */
+    double arm_y;   /* 腕 at (+-1.5, arm_y, 0); 肩 at (+-0.5, 13.5, 0) */
+    double hip_y;   /* 足 at (+-1, hip_y, 0); 下半身's pivot at (0, 10, 0) */
+    double toe_z;   /* つま先 at (+-1, 0, toe_z) */
+    bool no_toe_ik; /* without つま先ＩＫ */
 } shape;
 
 #define NB 32
@@ -98,7 +100,7 @@ static void build(body *h, const shape *s)
         int ankle = bone(h, n[2], knee, x, 1, 0);
         int toe = bone(h, n[3], ankle, x, 0, s->toe_z);
         int ik = bone(h, n[4], -1, x, 1, 0);
-        int tik = bone(h, n[5], ik, x, 0, s->toe_z);
+        int tik = s->no_toe_ik ? -1 : bone(h, n[5], ik, x, 0, s->toe_z);
         h->b[ik].flags |= PK_BONE_IK;
         h->b[ik].ik_target = ankle;
         h->b[ik].ik_loops = 40;
@@ -107,13 +109,15 @@ static void build(body *h, const shape *s)
         h->l[d][1].bone = hip;
         h->b[ik].ik_links = h->l[d];
         h->b[ik].nik_links = 2;
-        h->b[tik].flags |= PK_BONE_IK;
-        h->b[tik].ik_target = toe;
-        h->b[tik].ik_loops = 3;
-        h->b[tik].ik_limit = 4.0f;
-        h->l[d][2].bone = ankle;
-        h->b[tik].ik_links = &h->l[d][2];
-        h->b[tik].nik_links = 1;
+        if (tik >= 0) {
+            h->b[tik].flags |= PK_BONE_IK;
+            h->b[tik].ik_target = toe;
+            h->b[tik].ik_loops = 3;
+            h->b[tik].ik_limit = 4.0f;
+            h->l[d][2].bone = ankle;
+            h->b[tik].ik_links = &h->l[d][2];
+            h->b[tik].nik_links = 1;
+        }
         int sh = bone(h, n[6], upper, x * 0.5, 13.5, 0);
         int arm = bone(h, n[7], sh, x * 1.5, s->arm_y, 0);
         int el = bone(h, n[8], arm, x * 4, s->arm_y, 0);
@@ -126,7 +130,7 @@ static void unbuild(body *h)
     pk_names_free(h->m.names);
 }
 
-static const shape PLAIN = {0, 13.5, 9, -2};
+static const shape PLAIN = {0, 13.5, 9, -2, false};
 
 /* ---- motions ---- */
 
@@ -547,23 +551,23 @@ static void feet_reach_the_floor(void **state)
 
 /* ---- toes ---- */
 
-static void toes_on_the_floor(void **state)
+static void toes(bool toe_ik)
 {
-    (void)state;
     body a, b;
     build(&a, &PLAIN);
     shape sb = PLAIN;
     sb.toe_z = -3; /* a longer foot */
+    sb.no_toe_ik = !toe_ik;
     build(&b, &sb);
     pk_motion *in = pk_motion_new();
     assert_non_null(in);
-    /* heels up by 0.8, the toe IK down by as much: A's toes stay low */
+    /* heels up by 0.5, the toe IK down by as much: A's toes stay low */
     for (int d = 0; d < 2; d++) {
         key(in, SIDE_NAMES[d][4], 0);
         key(in, SIDE_NAMES[d][5], 0);
         for (uint32_t f = 10; f <= 20; f += 10) {
-            key(in, SIDE_NAMES[d][4], f)->pos[1] = 0.8f;
-            key(in, SIDE_NAMES[d][5], f)->pos[1] = -0.8f;
+            key(in, SIDE_NAMES[d][4], f)->pos[1] = 0.5f;
+            key(in, SIDE_NAMES[d][5], f)->pos[1] = -0.5f;
         }
     }
     pk_retarget_report rep, rep0;
@@ -573,6 +577,7 @@ static void toes_on_the_floor(void **state)
     pk_retarget_options o0 = {NO_ARMS, NO_BODY, .from = &a.m, .to = &b.m};
     pk_motion *out = retarget(in, &o, &rep), *out0 = retarget(in, &o0, &rep0);
     assert_true(rep.body.toes_done && rep.body.toe_frames > 0);
+    assert_true(rep.body.no_toe_ik == !toe_ik);
     played pa = {0}, pb = {0}, p0 = {0};
     double worst0 = 0;
     for (uint32_t f = 0; f <= 20; f++) {
@@ -599,6 +604,19 @@ static void toes_on_the_floor(void **state)
     pk_motion_free(out0);
     unbuild(&a);
     unbuild(&b);
+}
+
+static void toes_on_the_floor(void **state)
+{
+    (void)state;
+    toes(true);
+}
+
+/* without つま先ＩＫ on B: 足首 turns by its key */
+static void toes_by_the_ankle(void **state)
+{
+    (void)state;
+    toes(false);
 }
 
 /* ---- feet apart ---- */
@@ -642,7 +660,7 @@ static void off_and_at_rest(void **state)
     (void)state;
     body a, b;
     build(&a, &PLAIN);
-    shape sb = {-1, 13.0, 8, -3};
+    shape sb = {-1, 13.0, 8, -3, false};
     build(&b, &sb);
     /* every bone keyed at rest */
     pk_motion *in = pk_motion_new();
@@ -693,6 +711,7 @@ int main(void)
         cmocka_unit_test(centre_of_gravity_over_the_feet),
         cmocka_unit_test(feet_reach_the_floor),
         cmocka_unit_test(toes_on_the_floor),
+        cmocka_unit_test(toes_by_the_ankle),
         cmocka_unit_test(feet_apart),
         cmocka_unit_test(off_and_at_rest),
     };

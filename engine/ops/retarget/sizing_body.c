@@ -956,15 +956,16 @@ static int toe_step(pki_sizing *z, writer *w, pk_body_report *rep, bool *changed
     for (int s = 0; s < 2 && !rc; s++) {
         if (ta->toe[s] < 0 || tb->toe[s] < 0 || tb->ankle[s] < 0)
             continue;
-        if (tb->toe_ik[s] < 0) {
-            rep->no_toe_ik = true;
-            continue;
-        }
+        /* without つま先ＩＫ the ankle turns by its own key (MMD plays it:
+         * the leg's IK moves only 足 and ひざ) */
+        bool ik = tb->toe_ik[s] >= 0;
+        int32_t bone = ik ? tb->toe_ik[s] : tb->ankle[s];
+        rep->no_toe_ik |= !ik;
         rep->toes_done = true;
         track_vals now, was;
         memset(&now, 0, sizeof now);
         memset(&was, 0, sizeof was);
-        if (!vals_of(w, tb->toe_ik[s], &was) || !vals_of(w, tb->toe_ik[s], &now)) {
+        if (!vals_of(w, bone, &was) || !vals_of(w, bone, &now)) {
             vals_free(&now);
             vals_free(&was);
             return -1;
@@ -976,7 +977,7 @@ static int toe_step(pki_sizing *z, writer *w, pk_body_report *rep, bool *changed
             at(ta, &z->pa, r, ta->toe[s], pa);
             at(tb, pb, r, tb->toe[s], t);
             at(tb, pb, r, tb->ankle[s], a);
-            at(tb, pb, r, tb->toe_ik[s], T);
+            at(tb, pb, r, ik ? tb->toe_ik[s] : tb->toe[s], T);
             double lift_a = pa[1] - ta->toe_rest_y[s];
             double wgt = low_weight(lift_a, ta->leg_len);
             double want = t[1];
@@ -1002,14 +1003,24 @@ static int toe_step(pki_sizing *z, writer *w, pk_body_report *rep, bool *changed
             dy = dy > 1 ? 1 : dy < -1 ? -1 : dy;
             double hm = sqrt(1 - dy * dy);
             double dir[3] = {hx / hl * hm, dy, hz / hl * hm};
-            double Tn[3] = {a[0] + LT * dir[0], a[1] + LT * dir[1], a[2] + LT * dir[2]};
-            double d[3];
-            pki_v3_sub(Tn, T, d);
-            move_by(tb, pb, r, tb->toe_ik[s], d, &now);
+            if (ik) {
+                double Tn[3] = {a[0] + LT * dir[0], a[1] + LT * dir[1], a[2] + LT * dir[2]};
+                double d[3];
+                pki_v3_sub(Tn, T, d);
+                move_by(tb, pb, r, tb->toe_ik[s], d, &now);
+            } else {
+                /* 足首: P^-1 e W, e turning the foot onto dir */
+                double e[4], P[4], W[4], eW[4];
+                pki_q_arc(v, dir, e);
+                parent_rot(tb, pb, r, tb->ankle[s], P);
+                rot_at(tb, pb, r, tb->ankle[s], W);
+                pki_qd_mul(e, W, eW);
+                rel(P, eW, now.rot[r]);
+            }
             rep->toe_frames++;
             rep->toe_max = fmax(rep->toe_max, fabs(want - t[1]) / legb);
         }
-        int k = put_track(w, tb->toe_ik[s], &now, &was);
+        int k = put_track(w, bone, &now, &was);
         if (k < 0)
             rc = -1;
         else if (k)
