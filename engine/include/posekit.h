@@ -1142,6 +1142,7 @@ typedef struct pk_sizing_measure {
     double slide_a;               /* A's mean slide per planted frame, scaled, of B's leg */
     double slide_b_before, slide_b; /* B's, before and after */
     double slide_excess_max;      /* worst per-frame (B's slide - A's scaled), of B's leg, after */
+    double slide_excess_max_before; /* ... before the sizing steps */
     double floor_p95_before, floor_p95; /* |B's ankle lift - A's scaled|, of B's leg */
     size_t far_frames;            /* arm frames more than 15 frames from any contact of its hand */
     double drift_max_deg, drift_mean_deg; /* their arm directions against before */

@@ -814,6 +814,7 @@ static void json_measure(pki_json *j, const pk_sizing_measure *m)
     jnum(j, "slide_from", m->slide_a);
     jpair(j, "slide", "before", m->slide_b_before, "after", m->slide_b);
     jnum(j, "slide_excess_max", m->slide_excess_max);
+    jnum(j, "slide_excess_max_before", m->slide_excess_max_before);
     jpair(j, "floor_p95", "before", m->floor_p95_before, "after", m->floor_p95);
     pki_json_close(j, '}');
     json_body(j, &m->body);

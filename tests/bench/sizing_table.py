@@ -15,6 +15,8 @@ Columns (fractions of B's arm or leg as in the report):
   hands before/after  mean / p95 of |gap_B - gap_A x k| / B's arm
   slide+  worst over the dances of mean B's slide - mean A's scaled, of B's leg,
           on A's planted frames (after)
+  slidemax  worst per-frame B's slide - A's scaled, of B's leg, on A's planted
+          frames, before -> after (goal: 0.05%)
   floor95 p95 |B's ankle lift - A's scaled| / B's leg, before -> after
   drift   worst arm direction change (deg) > 15 frames from contacts
   pen     penetration frames before -> after (B has bodies), '-' none
@@ -79,6 +81,7 @@ class Acc:
         self.hb = []
         self.ha = []
         self.slide = 0.0
+        self.slidemax = [0.0, 0.0]
         self.floor = [0.0, 0.0]
         self.drift = 0.0
         self.pen = [0, 0]
@@ -105,6 +108,8 @@ class Acc:
         f = m.get("feet", {})
         if f.get("planted_frames"):
             self.slide = max(self.slide, f["slide"]["after"] - f["slide_from"])
+            self.slidemax = [max(self.slidemax[0], f.get("slide_excess_max_before", 0)),
+                             max(self.slidemax[1], f["slide_excess_max"])]
             self.floor = [max(self.floor[0], f["floor_p95"]["before"]),
                           max(self.floor[1], f["floor_p95"]["after"])]
         self.drift = max(self.drift, m.get("arms_far_from_contacts", {}).get("max_deg", 0))
@@ -146,8 +151,9 @@ class Acc:
             self.head[0], self.head[2] / nb, self.head[1], self.head[3] / nb,
             100 * self.cog[0], 100 * self.cog[2] / nb, 100 * self.cog[1], 100 * self.cog[3] / nb,
             self.toes[0], self.toes[1])
-        return "| %s | %d | %s | %s | %.3f%% | %.2f%% -> %.2f%% | %.3f | %s | %d -> %d (%d) / %d -> %d | %s | %.0f |" % (
+        return "| %s | %d | %s | %s | %.3f%% | %.3f%% -> %.3f%% | %.2f%% -> %.2f%% | %.3f | %s | %d -> %d (%d) / %d -> %d | %s | %.0f |" % (
             label, self.frames, self.hands(self.hb), self.hands(self.ha), 100 * self.slide,
+            100 * self.slidemax[0], 100 * self.slidemax[1],
             100 * self.floor[0], 100 * self.floor[1], self.drift, pen, self.past[0], self.past[1],
             self.worse, self.past[2], self.past[3], body, self.ms)
 
@@ -183,9 +189,9 @@ def main():
     print("dances: " + ", ".join(ds))
     print("options: " + (" ".join(extra) if extra else "(none)"))
     print()
-    print("| A -> B | contact frames | hands before (mean / p95) | hands after | slide+ | "
+    print("| A -> B | contact frames | hands before (mean / p95) | hands after | slide+ | slidemax | "
           "floor95 | drift deg | pen frames | elbow / knee past | head deg | cog | toes | ms |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     total = Acc()
     failures = []
     with tempfile.TemporaryDirectory() as tmp:

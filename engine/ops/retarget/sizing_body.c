@@ -29,8 +29,10 @@
  * low (less than 3% of A's leg above its rest height; eased out to 10%),
  * B's ankle lifts A's lift times s_y: where B's is higher because its leg
  * cannot reach its 足ＩＫ, the hips go down by the most any leg misses
- * (グルーブ's Y where B has グルーブ, else センター's); otherwise its 足ＩＫ
- * goes up or down by the difference.
+ * (グルーブ's Y where B has グルーブ, else センター's) and that 足ＩＫ comes
+ * up to where its ankle goes (a leg at the edge of its reach stands there
+ * whichever way the IK turns out); otherwise its 足ＩＫ goes up or down by
+ * the difference.
  *
  * Upper body.  The neck root's direction from the hips (上半身->首) on B
  * is A's: 上半身 turns by the shortest arc from B's to A's, in the world,
@@ -81,7 +83,7 @@
 #define LOW 0.03        /* of A's leg: a foot or toe this low is on the floor */
 #define LOW_END 0.10    /* ... eased out to this */
 #define BELOW 0.005     /* of B's leg: a toe this far below the floor is below it */
-#define ROUNDS 5
+#define ROUNDS 8
 
 /* ---- the torso ---- */
 
@@ -894,8 +896,15 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
             double want = tb->ankle_rest_y[s] + z->scale_y * lift_a;
             double err = (pbk[1] - want) * wgt;
             if (err > FLOOR_TOL * legb && ik[1] < pbk[1] - FLOOR_TOL * legb) {
-                /* the leg does not reach its 足ＩＫ */
-                drop = fmax(drop, fmin(err, pbk[1] - ik[1]));
+                /* the leg does not reach its 足ＩＫ: the hips down, and the
+                 * 足ＩＫ up to where the ankle goes (a leg at the edge of its
+                 * reach then stands there either way) */
+                drop = fmax(drop, err);
+                double up = pbk[1] - err - ik[1];
+                if (up > FLOOR_TOL * legb) {
+                    double lift[3] = {0, up, 0};
+                    move_by(tb, pb, r, tb->leg_ik[s], lift, &now[2 + s]);
+                }
             } else if (fabs(err) > FLOOR_TOL * legb) {
                 /* the 足ＩＫ up or down by the difference */
                 double up[3] = {0, -err, 0};

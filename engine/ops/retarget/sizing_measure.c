@@ -203,9 +203,10 @@ static int feet_of(const pki_sizing *z, const pki_play *pb, double *slide_a, dou
 
 static int feet(const pki_sizing *z, const pki_play *after, pk_sizing_measure *out)
 {
-    double a, x;
+    double a;
     size_t n;
-    if (feet_of(z, pki_before(z), &a, &out->slide_b_before, &x, &out->floor_p95_before, &n) != 0)
+    if (feet_of(z, pki_before(z), &a, &out->slide_b_before, &out->slide_excess_max_before,
+                &out->floor_p95_before, &n) != 0)
         return -1;
     return feet_of(z, after, &out->slide_a, &out->slide_b, &out->slide_excess_max, &out->floor_p95,
                    &out->planted_frames);
