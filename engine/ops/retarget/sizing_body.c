@@ -29,7 +29,8 @@
  * low (less than 3% of A's leg above its rest height; eased out to 10%),
  * B's ankle lifts A's lift times s_y: where B's is higher because its leg
  * cannot reach its 足ＩＫ, the hips go down by the most any leg misses
- * (グルーブ's Y where B has グルーブ, else センター's) and that 足ＩＫ comes
+ * (グルーブ's Y where B has グルーブ, else センター's; eased in and out over
+ * 6 frames either side) and that 足ＩＫ comes
  * up to where its ankle goes (a leg at the edge of its reach stands there
  * whichever way the IK turns out); otherwise its 足ＩＫ goes up or down by
  * the difference.
@@ -84,6 +85,7 @@
 #define LOW_END 0.10    /* ... eased out to this */
 #define BELOW 0.005     /* of B's leg: a toe this far below the floor is below it */
 #define ROUNDS 8
+#define EASE 6 /* frames the hips take to go down or come back up */
 
 /* ---- the torso ---- */
 
@@ -853,6 +855,9 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
     memset(now, 0, sizeof now);
     memset(was, 0, sizeof was);
     int rc = -1;
+    double *drops = malloc((w->n + 1) * sizeof *drops);
+    if (!drops)
+        goto done;
     for (int i = 0; i < 4; i++)
         if (bones[i] >= 0 && (!vals_of(w, bones[i], &was[i]) || !vals_of(w, bones[i], &now[i])))
             goto done;
@@ -914,9 +919,8 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
                 *more = true;
             }
         }
+        drops[r] = drop;
         if (drop > 0) {
-            double dn[3] = {0, -drop, 0};
-            move_by(tb, pb, r, ybone, dn, &now[1]);
             rep->floor_max = fmax(rep->floor_max, drop / legb);
             rep->floor_frames += first;
             *more = true;
@@ -927,6 +931,20 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
         if (d[0] != 0 || d[2] != 0) {
             rep->centre_frames += first;
             move_by(tb, pb, r, tb->centre, d, &now[0]);
+        }
+    }
+    /* the hips go down and come back up over EASE frames either side (they
+     * do not pop where a leg starts or stops reaching) */
+    for (uint32_t r = 0; r < w->n; r++) {
+        double drop = 0;
+        uint32_t lo = r > EASE ? r - EASE : 0, hi = r + EASE < w->n ? r + EASE : w->n - 1;
+        for (uint32_t j = lo; j <= hi; j++) {
+            double t = 1.0 - (double)(j > r ? j - r : r - j) / (EASE + 1);
+            drop = fmax(drop, drops[j] * t * t * (3 - 2 * t));
+        }
+        if (drop > 0) {
+            double dn[3] = {0, -drop, 0};
+            move_by(tb, pb, r, ybone, dn, &now[1]);
         }
     }
     rc = 0;
@@ -947,6 +965,7 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
             *changed = true;
     }
 done:
+    free(drops);
     for (int i = 0; i < 4; i++) {
         vals_free(&now[i]);
         vals_free(&was[i]);
