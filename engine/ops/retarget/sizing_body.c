@@ -85,7 +85,8 @@
 #define LOW_END 0.10    /* ... eased out to this */
 #define BELOW 0.005     /* of B's leg: a toe this far below the floor is below it */
 #define ROUNDS 8
-#define EASE 6 /* frames the hips take to go down or come back up */
+#define MAX_MOVE 0.05 /* of B's leg: the centre step's move in one round */
+#define EASE 6        /* frames the hips take to go down or come back up */
 
 /* ---- the torso ---- */
 
@@ -871,10 +872,16 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
             double dd = md[0] * md[0] + md[1] * md[1];
             if (!first && dd > 1e-12) {
                 double got = ((e[0] - me[0]) * md[0] + (e[1] - me[1]) * md[1]) / dd;
-                g = got < 0.2 ? 0.2 : got > 1.2 ? 1.2 : got;
+                g = got < 0.5 ? 0.5 : got > 1.2 ? 1.2 : got;
             }
             d[0] = -e[0] / g;
             d[2] = -e[1] / g;
+            /* a round moves センター at most MAX_MOVE of B's leg */
+            double dl = hypot(d[0], d[2]);
+            if (dl > MAX_MOVE * legb) {
+                d[0] *= MAX_MOVE * legb / dl;
+                d[2] *= MAX_MOVE * legb / dl;
+            }
             /* a move that made it worse (a leg's IK turning over) is
              * half taken back */
             if (!first && dd > 1e-12 &&
