@@ -19,10 +19,13 @@
  * of the ankles (足首).  The ground offset of the centre of gravity G
  * from F, less its offset at rest turned by the body's heading (the yaw
  * of 下半身's world X axis), is on B that of A times s_xz: the centre step
- * moves センター across the floor by the difference over 0.8 (how much of
- * the body follows センター when the feet stay: all but the legs, about
- * half the thighs), three rounds at most, each played again, until every
- * frame is within 0.5% of B's leg.
+ * moves センター across the floor by the difference over the share of a
+ * move the centre of gravity follows (0.8 at first: all but the legs,
+ * about half the thighs; then per frame what the last round showed,
+ * 0.5 to 1.2; a move that made it worse is half taken back), at most 10%
+ * of B's leg a round and smoothed over 2 frames either side, up to 8
+ * rounds, each played again, until every frame is within 0.5% of B's
+ * leg.
  *
  * Feet on the floor (the same step, センター's Y).  Heights at rest are
  * where MMD shows the model with no key (IK solved).  Where A's ankle is
@@ -85,7 +88,7 @@
 #define LOW_END 0.10    /* ... eased out to this */
 #define BELOW 0.005     /* of B's leg: a toe this far below the floor is below it */
 #define ROUNDS 8
-#define MAX_MOVE 0.05 /* of B's leg: the centre step's move in one round */
+#define MAX_MOVE 0.10 /* of B's leg: the centre step's move in one round */
 #define EASE 6        /* frames the hips take to go down or come back up */
 
 /* ---- the torso ---- */
@@ -932,13 +935,26 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
             rep->floor_frames += first;
             *more = true;
         }
+        memcpy(memo[r].e, e, sizeof e);
         memo[r].d[0] = d[0];
         memo[r].d[1] = d[2];
-        memcpy(memo[r].e, e, sizeof e);
-        if (d[0] != 0 || d[2] != 0) {
-            rep->centre_frames += first;
-            move_by(tb, pb, r, tb->centre, d, &now[0]);
+        rep->centre_frames += first && (d[0] != 0 || d[2] != 0);
+    }
+    /* センター's moves smoothed over 2 frames either side (weights 1 2 3 2 1:
+     * a frame's move alone does not jerk the body) */
+    for (uint32_t r = 0; r < w->n; r++) {
+        double d[3] = {0, 0, 0}, wsum = 0;
+        uint32_t lo = r > 2 ? r - 2 : 0, hi = r + 2 < w->n ? r + 2 : w->n - 1;
+        for (uint32_t j = lo; j <= hi; j++) {
+            double k = 3.0 - (double)(j > r ? j - r : r - j);
+            d[0] += k * memo[j].d[0];
+            d[2] += k * memo[j].d[1];
+            wsum += k;
         }
+        d[0] /= wsum;
+        d[2] /= wsum;
+        if (d[0] != 0 || d[2] != 0)
+            move_by(tb, pb, r, tb->centre, d, &now[0]);
     }
     /* the hips go down and come back up over EASE frames either side (they
      * do not pop where a leg starts or stops reaching) */
