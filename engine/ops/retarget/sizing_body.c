@@ -89,7 +89,9 @@
 #define BELOW 0.005     /* of B's leg: a toe this far below the floor is below it */
 #define ROUNDS 8
 #define MAX_MOVE 0.10 /* of B's leg: the centre step's move in one round */
-#define EASE 6        /* frames the hips take to go down or come back up */
+#define SPAN_GAP 32   /* rows: dirty rows closer than this are played as one span */
+#define MAX_SPANS 8
+#define EASE 6 /* frames the hips take to go down or come back up */
 
 /* ---- the torso ---- */
 
@@ -455,6 +457,7 @@ typedef struct writer {
     /* the tracks written so far, a key at every frame until writer_fit */
     int32_t touched[16];
     int ntouched;
+    bool *dirty; /* per row: a written track changed there since the last play */
 } writer;
 
 static int cmp_u32(const void *a, const void *b)
@@ -475,7 +478,8 @@ static bool writer_init(writer *w, pki_bone_set *s, const pki_sizing *z,
     w->tol_pos = o->max_pos > 0 ? o->max_pos : PK_REDUCE_POS;
     w->pos = malloc((w->n + 1) * sizeof *w->pos);
     w->rot = malloc((w->n + 1) * sizeof *w->rot);
-    if (!w->pos || !w->rot)
+    w->dirty = calloc(w->n + 1, sizeof *w->dirty);
+    if (!w->pos || !w->rot || !w->dirty)
         return false;
     if (!s->m)
         return true;
@@ -501,6 +505,7 @@ static void writer_free(writer *w)
 {
     free(w->pos);
     free(w->rot);
+    free(w->dirty);
     free(w->cand);
     pki_curve_cache_free(w->cache);
 }
@@ -641,6 +646,11 @@ static int put_track(writer *w, int32_t b, const track_vals *v, const track_vals
     }
     if (!any)
         return 0;
+    for (uint32_t r = 0; r < w->n; r++) {
+        double d[3];
+        pki_v3_sub(v->pos[r], was->pos[r], d);
+        w->dirty[r] |= pki_qd_angle_deg(v->rot[r], was->rot[r]) > 1e-9 || pki_v3_len(d) > 1e-9;
+    }
     pk_name_id id = name_of(w, b, true);
     if (id == PK_NO_NAME)
         return -1;
@@ -1136,6 +1146,67 @@ static int replay(pki_sizing *z, pki_bone_set *s, pk_log *log)
     return 0;
 }
 
+/* The rows a written track changed played again (a motion's spans of
+ * them; a pose, or no play kept yet, played whole). */
+static int replay_dirty(pki_sizing *z, pki_bone_set *s, writer *w, pk_log *log)
+{
+    /* spans of dirty rows less than SPAN_GAP apart; each span is a play
+     * of its own (the motion's tracks built again): many spans, one play */
+    size_t spans = 0, rows = 0;
+    for (uint32_t r = 0, last = UINT32_MAX; r < w->n; r++) {
+        if (!w->dirty[r])
+            continue;
+        spans += last == UINT32_MAX || r - last >= SPAN_GAP;
+        rows += last == UINT32_MAX || r - last >= SPAN_GAP ? 1 : r - last;
+        last = r;
+    }
+    if (!spans)
+        return 0;
+    if (!s->m || !z->pb0.n || spans > MAX_SPANS || rows > w->n / 2) {
+        memset(w->dirty, 0, w->n * sizeof *w->dirty);
+        return replay(z, s, log);
+    }
+    bool *watch = calloc(z->b.m->nbones + 1, sizeof *watch);
+    if (!watch) {
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        return -1;
+    }
+    pki_figure_watch(&z->b, watch);
+    pki_torso_watch(z->tb, watch);
+    int rc = 0;
+    for (uint32_t a = 0; a < w->n && !rc;) {
+        if (!w->dirty[a]) {
+            a++;
+            continue;
+        }
+        uint32_t b = a, gap = 0;
+        for (uint32_t j = a + 1; j < w->n && gap < SPAN_GAP; j++) {
+            if (w->dirty[j]) {
+                b = j;
+                gap = 0;
+            } else {
+                gap++;
+            }
+        }
+        pki_play p;
+        rc = pki_play_motion(&p, z->b.m, s->m, z->pb.f0 + a, b - a + 1, watch, log);
+        if (!rc && p.nwatch == z->pb.nwatch) {
+            for (uint32_t r = a; r <= b; r++)
+                memcpy(&z->pb.w[(size_t)r * z->pb.nwatch], &p.w[(size_t)(r - a) * p.nwatch],
+                       p.nwatch * sizeof *p.w);
+        } else if (!rc) {
+            rc = -1;
+            pk_error(log, PK_E_NO_MEMORY, "internal: a partial play does not match");
+        }
+        if (!rc)
+            pki_play_free(&p);
+        a = b + 1;
+    }
+    free(watch);
+    memset(w->dirty, 0, w->n * sizeof *w->dirty);
+    return rc;
+}
+
 int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, pk_body_report *rep,
                  pk_log *log)
 {
@@ -1164,7 +1235,7 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
     if ((!o->no_upper || !o->no_shoulders) &&
         upper_step(z, &w, !o->no_upper, !o->no_shoulders, rep, &changed) != 0)
         goto oom;
-    if (changed && replay(z, s, log) != 0)
+    if (changed && replay_dirty(z, s, &w, log) != 0)
         goto done;
     changed = false;
     if (!o->no_centre) {
@@ -1178,7 +1249,7 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
                 free(memo);
                 goto oom;
             }
-            if (ch && replay(z, s, log) != 0) {
+            if (ch && replay_dirty(z, s, &w, log) != 0) {
                 free(memo);
                 goto done;
             }
