@@ -1258,11 +1258,14 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
         }
         free(memo);
     }
-    if (!o->no_toes && toe_step(z, &w, rep, &changed) != 0)
-        goto oom;
     /* the rounds played the exact values; the fitted keys are played
-     * once more for the arm steps */
-    if (w.ntouched) {
+     * once more, for the toes (on the legs as written) and then for the
+     * arm steps */
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass && !o->no_toes && toe_step(z, &w, rep, &changed) != 0)
+            goto oom;
+        if (!w.ntouched)
+            continue;
         if (writer_fit(&w) != 0)
             goto oom;
         if (replay(z, s, log) != 0)
