@@ -561,7 +561,7 @@ static void body_summary(const pk_body_report *b, pk_buf *out)
                       b->centre_frames, pki_plural(b->centre_frames), 100 * b->centre_max);
     if (b->centre_done && b->floor_frames)
         pk_buf_printf(out,
-                      "\nfloor: %zu frame%s of the hips lowered or a 足ＩＫ raised so the feet "
+                      "\nfloor: %zu frame%s of the hips lowered or a 足ＩＫ moved so the feet "
                       "stand as on the source (up to %.1f%% of the target's leg)",
                       b->floor_frames, pki_plural(b->floor_frames), 100 * b->floor_max);
     if (b->upper_done && b->upper_frames)

@@ -19,7 +19,7 @@ cp "$(corpus pmx_nanoem_miku_bones.pmx)" classic.pmx
 # the feet (20% of SD Mei's leg off before), the feet and toes on the floor
 expect_exit 0 "$POSEKIT" retarget bow.vmd --from gene.pmx --to sdmei.pmd -o bow_sd.vmd --report bow.json
 expect_stderr_matches "^posekit retarget: centre: [0-9]+ frames of センター moved so the centre of gravity stands over the feet as on the source \(up to [0-9.]+% of the target's leg\)$"
-expect_stderr_matches "^posekit retarget: floor: [0-9]+ frames of the hips lowered or a 足ＩＫ raised so the feet stand as on the source \(up to [0-9.]+% of the target's leg\)$"
+expect_stderr_matches "^posekit retarget: floor: [0-9]+ frames of the hips lowered or a 足ＩＫ moved so the feet stand as on the source \(up to [0-9.]+% of the target's leg\)$"
 expect_stderr_matches "^posekit retarget: upper: 26 frames of 上半身 turned so the neck leans from the hips as on the source \(up to 5\.3 deg; head and arms kept\)$"
 expect_stderr_matches "^posekit retarget: shoulders: 52 frames of 肩 turned to the source's slope \(up to [0-9.]+ deg; arms kept\)$"
 expect_stderr_matches "^posekit retarget: toes: [0-9]+ frames of a つま先ＩＫ moved so the toes touch the floor as on the source and never pass below it \(up to [0-9.]+% of the target's leg\)$"
