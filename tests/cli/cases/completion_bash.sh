@@ -93,7 +93,7 @@ expect "check's --model @a" "@auto " "$(complete_line posekit check a.vmd --mode
 expect "draw's --model @a" " " "$(complete_line posekit draw a.vmd --model @a)"
 expect "the dance a camera frames" "a.vmd b.vpd d " "$(complete_line posekit retarget a.vmd --motion '')"
 expect "dump --body" "c.yaml d m.pmx m2.PMD " "$(complete_line posekit dump --body '')"
-expect "retarget options --no-s" "--no-scale --no-stance " "$(complete_line posekit retarget a.vmd --no-s)"
+expect "retarget options --no-s" "--no-scale --no-shoulders --no-stance " "$(complete_line posekit retarget a.vmd --no-s)"
 printf 'groups:\n  my_hand: [a]\n  "other": [b]\nrename:\n  x: y\n' > r.yaml
 expect "groups from --rules" "@my_hand " "$(complete_line posekit overlay --rules r.yaml --bones @my)"
 
