@@ -251,8 +251,9 @@ static bool leg_of(const pk_model *m, double *len, double *h)
     return true;
 }
 
-static int scale_named(const pk_model *a, const pk_model *b, pk_leg_scale *out, const char *a_name,
-                       const char *b_name, pk_log *log)
+/* xz: the XZ factor given (a group's shared scale), or 0: B's leg over A's. */
+static int scale_named(const pk_model *a, const pk_model *b, double xz, pk_leg_scale *out,
+                       const char *a_name, const char *b_name, pk_log *log)
 {
     memset(out, 0, sizeof *out);
     if (!leg_of(a, &out->len_a, &out->height_a) || !leg_of(b, &out->len_b, &out->height_b)) {
@@ -263,7 +264,7 @@ static int scale_named(const pk_model *a, const pk_model *b, pk_leg_scale *out, 
                     src ? "source" : "target");
         return -1;
     }
-    out->xz = out->len_b / out->len_a;
+    out->xz = xz > 0 ? xz : out->len_b / out->len_a;
     out->y = out->height_b / out->height_a;
     double s[3] = {out->xz, out->y, out->xz};
     for (int side = 0; side < 2; side++) {
@@ -281,7 +282,7 @@ static int scale_named(const pk_model *a, const pk_model *b, pk_leg_scale *out, 
 
 int pk_retarget_scale(const pk_model *a, const pk_model *b, pk_leg_scale *out, pk_log *log)
 {
-    return scale_named(a, b, out, NULL, NULL, log);
+    return scale_named(a, b, 0, out, NULL, NULL, log);
 }
 
 /* ---- applying stance and scale to a bone set ---- */
@@ -589,7 +590,7 @@ static int scale_step(pki_bone_set *s, const pk_model *a, const pk_model *b, con
                       const pk_retarget_options *o, pk_retarget_report *rep, pk_log *log)
 {
     (void)r;
-    int rc = scale_named(a, b, &rep->scale, o->from_name, o->to_name, log);
+    int rc = scale_named(a, b, o->scale_xz, &rep->scale, o->from_name, o->to_name, log);
     if (!rc)
         rc = apply_scale(s, &rep->scale, o->feet_from_source, log);
     rep->scale_done = !rc;
