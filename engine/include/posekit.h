@@ -1208,6 +1208,8 @@ typedef struct pk_dancer {
     pk_retarget_options o;   /* its models and steps; scale_xz is set to the group's */
     pk_edit_stats *stats;    /* its keys in, out, changed, ... (may be NULL) */
     pk_retarget_report *rep; /* its own steps (may be NULL) */
+    const char *name;        /* what its own steps say is placed at this name (its file;
+                                pk_log_place); NULL: left to the caller */
 } pk_dancer;
 
 typedef struct pk_troupe_options {

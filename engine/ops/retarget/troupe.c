@@ -223,6 +223,40 @@ static bool movable(const troupe *t, size_t i, int s)
     return !t->d[i].o.no_contacts && t->z[i].arm[s].n > 0;
 }
 
+/* How far an arm's wrist reaches from its shoulder (腕), a hair short of
+ * straight. */
+static double reach(const pki_figure *f, int s)
+{
+    return (f->arm[s].upper + f->arm[s].fore) * 0.999;
+}
+
+/* p moved into the ball (c, r) by the shortest way. */
+static void into_ball(double p[3], const double c[3], double r)
+{
+    double d[3];
+    pki_v3_sub(p, c, d);
+    double len = pki_v3_len(d);
+    if (len <= r || !(len > 0))
+        return;
+    for (int k = 0; k < 3; k++)
+        p[k] = c[k] + d[k] * r / len;
+}
+
+/* Where two hands meet: m (their midpoint) moved into both arms' reach
+ * (balls a and b) by alternating projections; when the balls do not meet,
+ * halfway between their nearest points (both arms stretched). */
+static void meeting(double m[3], const double a[3], double ra, const double b[3], double rb)
+{
+    for (int it = 0; it < 32; it++) {
+        into_ball(m, a, ra);
+        into_ball(m, b, rb);
+    }
+    double p[3] = {m[0], m[1], m[2]};
+    into_ball(p, a, ra);
+    for (int k = 0; k < 3; k++)
+        m[k] = (m[k] + p[k]) / 2.0;
+}
+
 /* The offsets contact x asks for at row r. */
 static void targets_at(const troupe *t, const cross *x, uint32_t r, offsets *o)
 {
@@ -246,15 +280,24 @@ static void targets_at(const troupe *t, const cross *x, uint32_t r, offsets *o)
         pki_hand_at(&zj->b, &zj->pb, r, so, wb2, eb2);
         along(wb2, eb2, ta.at[1], q2);
         bool mi = movable(t, x->i, s), mj = movable(t, x->j, so);
-        double di[3], dj[3];
+        double di[3], dj[3], v[3], m[3], ci[3], cj[3];
         for (int c = 0; c < 3; c++) {
-            double v = (pa[c] - pa2[c]) * k / 2.0, mid = (q[c] + q2[c]) / 2.0;
+            v[c] = (pa[c] - pa2[c]) * k / 2.0;
+            m[c] = (q[c] + q2[c]) / 2.0;
+            /* where the touching point can go: its arm's reach about the
+             * shoulder, carried by the hand (its rotation is kept) */
+            ci[c] = pki_play_at(&zi->pb, r, zi->b.arm[s].bone[0])->pos[c] + q[c] - wb[c] - v[c];
+            cj[c] = pki_play_at(&zj->pb, r, zj->b.arm[so].bone[0])->pos[c] + q2[c] - wb2[c] + v[c];
+        }
+        if (mi && mj)
+            meeting(m, ci, reach(&zi->b, s), cj, reach(&zj->b, so));
+        for (int c = 0; c < 3; c++) {
             if (mi && mj) {
-                di[c] = mid + v - q[c];
-                dj[c] = mid - v - q2[c];
+                di[c] = m[c] + v[c] - q[c];
+                dj[c] = m[c] - v[c] - q2[c];
             } else {
-                di[c] = q2[c] + 2.0 * v - q[c];
-                dj[c] = q[c] - 2.0 * v - q2[c];
+                di[c] = q2[c] + 2.0 * v[c] - q[c];
+                dj[c] = q[c] - 2.0 * v[c] - q2[c];
             }
         }
         if (mi)
@@ -618,7 +661,11 @@ static int each_alone(troupe *t, const pk_troupe_report *rep, pk_log *log)
         pk_retarget_options o = d->o;
         o.scale_xz = rep->own ? 0 : rep->scale;
         d->o.scale_xz = o.scale_xz;
-        if (pk_motion_retarget_models(t->out[i], d->rules, &o, d->stats, d->rep, log) != 0)
+        size_t from = log->count;
+        int rc = pk_motion_retarget_models(t->out[i], d->rules, &o, d->stats, d->rep, log);
+        if (d->name)
+            pk_log_place(log, from, d->name);
+        if (rc != 0)
             return -1;
     }
     return 0;
