@@ -549,12 +549,12 @@ static int group_flags(cli_run *r, size_t n, bool *json, const char **side)
     for (size_t k = 0; k < n; k++) {
         if (r[k].json_given && json_at < n)
             return cli_usage(r[k].cmd,
-                             "--json is given for %s %zu and %zu: it is the group's, "
+                             "--json is given for %ss %zu and %zu: it is the group's, "
                              "give it once",
                              pk_step_group_name(r[k].step, true), json_at + 1, k + 1);
         if (r[k].side && side_at < n)
             return cli_usage(r[k].cmd,
-                             "--%s is given for %s %zu and %zu: it is the group's, give "
+                             "--%s is given for %ss %zu and %zu: it is the group's, give "
                              "it once",
                              r[k].cli->side_option, pk_step_group_name(r[k].step, true),
                              side_at + 1, k + 1);
@@ -670,10 +670,13 @@ static int group_report(cli_run *r, size_t n, pk_step **steps, const pk_step_res
     if (side || json) {
         if (pk_step_group_report(steps, n, res, PK_REPORT_JSON, &b, &log) != 0)
             rc = EXIT_ERROR;
-        else if (side)
+        if (rc == EXIT_OK && side)
             rc = cli_write(side, &b);
-        else if (b.len && (fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout)))
+        if (rc == EXIT_OK && json && b.len &&
+            (fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout))) {
+            fprintf(stderr, "posekit %s: cannot write standard output\n", r[0].cmd);
             rc = EXIT_ERROR;
+        }
         cli_flush_log(&log, false);
         pk_buf_free(&b);
         pk_buf_init(&b);
