@@ -1238,6 +1238,8 @@ typedef struct pk_troupe_report {
     uint32_t spacing_worst_frame;
     size_t spacing_worst[2];                  /* the pair (0-based) */
     double spacing_worst_a, spacing_worst_b; /* ... and its distances there, units */
+    size_t one_place;                        /* pairs standing in one place on most frames on
+                                                the A's: no contact looked for between them */
     pk_troupe_contact *contacts;             /* by dancer, partner, first frame; owned */
     size_t ncontacts;
     size_t contact_frames;    /* (contact, frame) pairs measured */

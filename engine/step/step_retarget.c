@@ -942,6 +942,9 @@ static void group_summary(pk_step *const *s, size_t n, const pk_step_result *res
                       t->scale * t->spacing_worst_a);
     if (!t->ncontacts) {
         pk_buf_puts(out, "\npartners: no hand touches another dancer on the source models");
+        if (t->one_place)
+            pk_buf_printf(out, " (%zu pair%s standing in one place not looked at)", t->one_place,
+                          pki_plural(t->one_place));
         return;
     }
     pk_buf_printf(out, "\npartners: %zu contact%s between dancers (", t->ncontacts,
@@ -1029,6 +1032,7 @@ static void json_troupe(pki_json *j, const pk_troupe_report *t)
         pki_json_close(j, '}');
     }
     pki_json_close(j, ']');
+    pki_json_kint(j, "one_place", (long long)t->one_place);
     pki_json_kint(j, "frames", (long long)t->contact_frames);
     pki_json_kint(j, "moved", (long long)t->moved_frames);
     pki_json_kint(j, "out_of_reach", (long long)t->out_of_reach);

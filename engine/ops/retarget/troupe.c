@@ -142,12 +142,42 @@ static int open_all(troupe *t, pk_log *log)
 
 /* ---- contacts between dancers ---- */
 
-static int find_all(troupe *t)
+/* Rows where dancers i and j stand in one place on the A's: their hips
+ * (下半身) closer on the floor than a tenth of their legs' mean. */
+static uint32_t one_place(const troupe *t, size_t i, size_t j)
+{
+    const pki_sizing *a = &t->z[i], *b = &t->z[j];
+    int32_t ha = a->a.part[PKI_PART_HIPS].bone, hb = b->a.part[PKI_PART_HIPS].bone;
+    double near = 0.1 * (a->a.leg_len + b->a.leg_len) / 2.0;
+    uint32_t n = 0;
+    for (uint32_t r = 0; ha >= 0 && hb >= 0 && r < t->rows; r++) {
+        const double *p = pki_play_at(&a->pa, r, ha)->pos, *q = pki_play_at(&b->pa, r, hb)->pos;
+        double dx = p[0] - q[0], dz = p[2] - q[2];
+        n += sqrt(dx * dx + dz * dz) < near;
+    }
+    return n;
+}
+
+/* The contacts between every two dancers; none between two that stand in
+ * one place on most frames (one dance twice, not placed apart: their
+ * hands would "touch" throughout), said once. */
+static int find_all(troupe *t, pk_troupe_report *rep, pk_log *log)
 {
     for (size_t i = 0; i < t->n; i++)
         for (size_t j = 0; j < t->n; j++) {
             if (i == j)
                 continue;
+            uint32_t same = one_place(t, i < j ? i : j, i < j ? j : i);
+            if (2 * same > t->rows) {
+                rep->one_place += i < j;
+                if (i < j)
+                    pk_warning(log, PK_E_CONFLICT,
+                               "dancers %zu and %zu stand in one place on %u of %u frames (their "
+                               "hips closer than a tenth of a leg): no contact between them is "
+                               "looked for (place them apart: 全ての親 or センター)",
+                               i + 1, j + 1, same, t->rows);
+                continue;
+            }
             pki_contacts c;
             if (pki_contacts_between(&t->z[i].a, &t->z[i].pa, &t->z[j].a, &t->z[j].pa, i < j, &c) !=
                 0)
@@ -722,7 +752,7 @@ int pk_motions_retarget_together(pk_dancer *d, size_t n, const pk_troupe_options
     if (shared_scale(&t, to, rep, log) != 0 || each_alone(&t, rep, log) != 0 ||
         open_all(&t, log) != 0)
         goto done;
-    if (find_all(&t) != 0)
+    if (find_all(&t, rep, log) != 0)
         goto oom;
     if (hold_all(&t, rep, log) != 0 || measure(&t, rep, log) != 0)
         goto done;
