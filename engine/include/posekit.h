@@ -1017,6 +1017,7 @@ typedef struct pk_leg_scale {
     double len_a, len_b;       /* 足→足首 distance (mean of both legs) */
     double height_a, height_b; /* 足.y − 足首.y (mean of both legs) */
     double ik_shift[2][3];     /* 左足ＩＫ, 右足ＩＫ: added after scaling */
+    double place[2];           /* X, Z the whole body moved by (the options' place) */
 } pk_leg_scale;
 /* 0, or -1 (logged) when a model has neither leg (足 and 足首). */
 PK_API int pk_retarget_scale(const struct pk_model *a, const struct pk_model *b, pk_leg_scale *out,
@@ -1147,6 +1148,11 @@ typedef struct pk_retarget_options {
      * (dancers sized together share one); 0: computed.  Y stays B's leg
      * height over A's. */
     double scale_xz;
+    /* scale: the whole body moved by this much in X and Z besides (the
+     * translations of 全ての親, else of the root bones among those scaled;
+     * a key at frame 0 added where they have none): a dancer's place among
+     * others, so that its centre stands where its source's does, scaled */
+    double place[2];
 } pk_retarget_options;
 
 typedef struct pk_retarget_report {

@@ -497,6 +497,12 @@ static void scale_summary(const pk_step *s, const pk_leg_scale *c, bool group, p
     else
         pk_buf_printf(out, "\nscale: XZ %.4f (leg %.3f -> %.3f)", c->xz, c->len_a, c->len_b);
     pk_buf_printf(out, ", Y %.4f (height %.3f -> %.3f)", c->y, c->height_a, c->height_b);
+    if (c->place[0] != 0 || c->place[1] != 0)
+        pk_buf_printf(out,
+                      "; the body moved by %.3f, %.3f (X, Z) so its centre stands where the "
+                      "source's does, scaled",
+                      fabs(c->place[0]) < 0.0005 ? 0.0 : c->place[0],
+                      fabs(c->place[1]) < 0.0005 ? 0.0 : c->place[1]);
     double v[6]; /* no "-0.000" */
     for (int k = 0; k < 6; k++)
         v[k] = fabs(c->ik_shift[k / 3][k % 3]) < 0.0005 ? 0.0 : c->ik_shift[k / 3][k % 3];

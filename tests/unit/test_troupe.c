@@ -41,12 +41,13 @@ static int add(bone_def *b, int *n, const char *name, double x, double y, double
 
 /* A figure in a T pose, its body (height, legs, shoulders) f times the
  * unit figure's and its arms (腕->ひじ 3, ひじ->手首 3, 手首->中指先 1)
- * g times; legs: none when !legs. */
-static pk_model *figure(double f, double g, bool legs)
+ * g times, its centre (センター) cz in front of its hips (-Z); legs: none
+ * when !legs. */
+static pk_model *figure_at(double f, double g, double cz, bool legs)
 {
     bone_def b[32];
     int n = 0;
-    int centre = add(b, &n, "センター", 0, 8 * f, 0, -1);
+    int centre = add(b, &n, "センター", 0, 8 * f, -cz, -1);
     int upper = add(b, &n, "上半身", 0, 10 * f, 0, centre);
     int upper2 = add(b, &n, "上半身2", 0, 12 * f, 0, upper);
     int neck = add(b, &n, "首", 0, 14 * f, 0, upper2);
@@ -94,6 +95,11 @@ static pk_model *figure(double f, double g, bool legs)
     pk_log_free(&log);
     pk_buf_free(&g2.b);
     return m;
+}
+
+static pk_model *figure(double f, double g, bool legs)
+{
+    return figure_at(f, g, 0, legs);
 }
 
 /* ---- motions ---- */
@@ -206,8 +212,10 @@ static double spacing(pk_motion *m[2], const pk_model *md[2], uint32_t f)
 static void formation_spacing(void **state)
 {
     (void)state;
+    /* the short one's centre stands 0.3 in front of its hips: the group
+     * moves it back so its centre stands where the source's does */
     pk_model *a = figure(1, 1, true);
-    pk_model *b[2] = {figure(1.1, 1.1, true), figure(0.5, 0.5, true)};
+    pk_model *b[2] = {figure(1.1, 1.1, true), figure_at(0.5, 0.5, 0.3, true)};
     const pk_model *aa[2] = {a, a}, *bb[2] = {b[0], b[1]};
     pk_motion *in[2], *out[2];
     formation(in);

@@ -532,6 +532,46 @@ static int apply_scale(pki_bone_set *s, const pk_leg_scale *sc, bool feet, pk_lo
     return 0;
 }
 
+/* The whole body moved by place (X, Z): the keys of 全ての親 when B has it
+ * at its root, else of B's root bones among SCALED; a bone without a key
+ * gets one at frame 0. */
+static int apply_place(pki_bone_set *s, const pk_model *b, const double place[2], pk_log *log)
+{
+    bool root = false;
+    long top = pki_model_find_bone_utf8(b, SCALED[0]);
+    if (top >= 0 && b->bones[top].parent < 0)
+        root = true;
+    for (size_t i = 0; i < (root ? 1 : sizeof SCALED / sizeof *SCALED); i++) {
+        long bone = pki_model_find_bone_utf8(b, SCALED[i]);
+        if (bone < 0 || b->bones[bone].parent >= 0)
+            continue;
+        pk_name_id id = intern_utf8(s->names, SCALED[i]);
+        if (id == PK_NO_NAME) {
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
+            return -1;
+        }
+        bool keyed = false;
+        for (size_t k = 0; k < pki_bone_set_count(s); k++) {
+            pki_bone_ref r = pki_bone_set_at(s, k);
+            if (*r.name != id)
+                continue;
+            r.pos[0] = (float)(r.pos[0] + place[0]);
+            r.pos[2] = (float)(r.pos[2] + place[1]);
+            keyed = true;
+        }
+        pki_bone_ref r;
+        if (!keyed && !pki_bone_set_add(s, id, &r)) {
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
+            return -1;
+        }
+        if (!keyed) {
+            r.pos[0] = (float)place[0];
+            r.pos[2] = (float)place[1];
+        }
+    }
+    return 0;
+}
+
 void pk_retarget_report_free(pk_retarget_report *r)
 {
     if (!r)
@@ -593,6 +633,11 @@ static int scale_step(pki_bone_set *s, const pk_model *a, const pk_model *b, con
     int rc = scale_named(a, b, o->scale_xz, &rep->scale, o->from_name, o->to_name, log);
     if (!rc)
         rc = apply_scale(s, &rep->scale, o->feet_from_source, log);
+    if (!rc && (o->place[0] != 0 || o->place[1] != 0)) {
+        rep->scale.place[0] = o->place[0];
+        rep->scale.place[1] = o->place[1];
+        rc = apply_place(s, b, o->place, log);
+    }
     rep->scale_done = !rc;
     return rc;
 }

@@ -691,6 +691,16 @@ static int each_alone(troupe *t, const pk_troupe_report *rep, pk_log *log)
         pk_retarget_options o = d->o;
         o.scale_xz = rep->own ? 0 : rep->scale;
         d->o.scale_xz = o.scale_xz;
+        /* its centre at rest where its source's stands, scaled */
+        long ca = pki_model_find_bone_utf8(o.from, "センター");
+        long cb = pki_model_find_bone_utf8(o.to, "センター");
+        if (t->n > 1 && !rep->own && ca >= 0 && cb >= 0) {
+            const float *pa = o.from->bones[ca].pos, *pb = o.to->bones[cb].pos;
+            o.place[0] = rep->scale * pa[0] - pb[0];
+            o.place[1] = rep->scale * pa[2] - pb[2];
+            if (fabs(o.place[0]) < 1e-6 && fabs(o.place[1]) < 1e-6)
+                o.place[0] = o.place[1] = 0;
+        }
         size_t from = log->count;
         int rc = pk_motion_retarget_models(t->out[i], d->rules, &o, d->stats, d->rep, log);
         if (d->name)
