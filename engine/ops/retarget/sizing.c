@@ -783,6 +783,7 @@ int pki_sizing_open(pki_sizing *z, const pk_model *from, const pk_model *to, con
     if (play(from, &z->a, in, NULL, f0, n, &z->pa, log) ||
         play(to, &z->b, out, NULL, f0, n, &z->pb, log) || arms_init(z, log) < 0) {
         sizing_free(z);
+        memset(z, 0, sizeof *z);
         return -1;
     }
     z->k = z->a.arm_len > 0 ? z->b.arm_len / z->a.arm_len : 1.0;
@@ -804,4 +805,5 @@ int pki_sizing_write(pki_sizing *z, pk_motion *m, const pk_retarget_options *o,
 void pki_sizing_close(pki_sizing *z)
 {
     sizing_free(z);
+    memset(z, 0, sizeof *z);
 }

@@ -88,11 +88,15 @@ static int shared_scale(troupe *t, const pk_troupe_options *to, pk_troupe_report
         pk_log quiet;
         pk_log_init(&quiet);
         int rc = pk_retarget_scale(t->d[i].o.from, t->d[i].o.to, &ls, &quiet);
+        bool source = rc != 0 && pk_retarget_scale(t->d[i].o.from, t->d[i].o.from, &ls, &quiet);
         pk_log_free(&quiet);
         if (rc != 0) {
-            dancer_error(log, PK_E_UNSUPPORTED, i,
-                         "a model has no leg (足 above 足首): the shared scale needs every "
-                         "dancer's legs");
+            const char *name = source ? t->d[i].o.from_name : t->d[i].o.to_name;
+            pk_error(log, PK_E_UNSUPPORTED,
+                     "dancer %zu: the %s model%s%s%s has no leg (足 above 足首): the shared "
+                     "scale needs every dancer's legs",
+                     i + 1, source ? "source" : "target", name ? " (" : "", name ? name : "",
+                     name ? ")" : "");
             return -1;
         }
         sum += ls.xz;

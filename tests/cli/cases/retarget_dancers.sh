@@ -175,7 +175,7 @@ expect_no_file x2.vmd
 # a dancer that fails while running (a target without legs): nothing written
 expect_exit 2 "$POSEKIT" retarget p1.vmd --from gene.pmx --to mei.pmd -o x1.vmd \
     --and p2.vmd --from gene.pmx --to nolegs.pmx -o x2.vmd
-expect_stderr_contains "posekit retarget: dancer 2: a model has no leg (足 above 足首): the shared scale needs every dancer's legs"
+expect_stderr_contains "posekit retarget: dancer 2: the target model (nolegs.pmx) has no leg (足 above 足首): the shared scale needs every dancer's legs"
 expect_no_file x1.vmd
 expect_no_file x2.vmd
 # an output that cannot be written: neither is
@@ -211,6 +211,18 @@ outputs: {o1: y1.vmd, o2: y2.vmd}
 YAML
 expect_exit 2 "$POSEKIT" run bad2.yaml
 expect_stderr_contains "bad2.yaml:4:7: out is each dancer's (in the dancers list)"
+cat >twice.yaml <<'YAML'
+inputs: {p1: p1.vmd, p2: p2.vmd, gene: gene.pmx, mei: mei.pmd}
+steps:
+  - retarget:
+      no_twist: true
+      dancers:
+        - {in: p1, from: gene, to: mei, out: o1}
+        - {in: p2, from: gene, to: mei, no_twist: false, out: o2}
+outputs: {o1: y1.vmd, o2: y2.vmd}
+YAML
+expect_exit 2 "$POSEKIT" run twice.yaml
+expect_stderr_contains "twice.yaml:7:41: parameter 'no_twist' is given twice (first on line 4)"
 cat >bad3.yaml <<'YAML'
 inputs: {p1: p1.vmd, p2: p2.vmd, gene: gene.pmx, mei: mei.pmd}
 steps:
@@ -232,6 +244,6 @@ steps:
 outputs: {o1: y1.vmd, o2: y2.vmd}
 YAML
 expect_exit 2 "$POSEKIT" run bad4.yaml
-expect_stderr_contains "dancer 2: a model has no leg"
+expect_stderr_contains "dancer 2: the target model (nolegs) has no leg"
 expect_no_file y1.vmd
 expect_no_file y2.vmd
