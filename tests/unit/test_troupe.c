@@ -11,6 +11,8 @@
  *     arms and heights differ: sized alone the hands miss each other by
  *     1.35 units; together they meet, within 2% of the arm, at every held
  *     frame, and the contact is reported with its frames;
+ *   - a hand on a partner's shoulder (dancer 2's chest, a rigid body)
+ *     lands on the smaller partner's shoulder, within 2% of the arm;
  *   - a dancer that cannot be sized (a model without legs) fails the
  *     group with a message naming it, and no motion changes. */
 #include <math.h>
@@ -42,8 +44,9 @@ static int add(bone_def *b, int *n, const char *name, double x, double y, double
 /* A figure in a T pose, its body (height, legs, shoulders) f times the
  * unit figure's and its arms (腕->ひじ 3, ひじ->手首 3, 手首->中指先 1)
  * g times, its centre (センター) cz in front of its hips (-Z); legs: none
- * when !legs. */
-static pk_model *figure_at(double f, double g, double cz, bool legs)
+ * when !legs; chest: a sphere of that radius times f on 上半身2 at the
+ * shoulders' height (0: none). */
+static pk_model *figure_at(double f, double g, double cz, bool legs, double chest)
 {
     bone_def b[32];
     int n = 0;
@@ -87,7 +90,22 @@ static pk_model *figure_at(double f, double g, double cz, bool legs)
     }
     pg_i32(&g2, 0); /* morphs */
     pg_i32(&g2, 0); /* display frames */
-    pg_no_physics(&g2);
+    pg_i32(&g2, chest > 0 ? 1 : 0);
+    if (chest > 0) {
+        pg_rigid_def r = {"上半身2",
+                          "",
+                          upper2,
+                          1,
+                          0xFFFF,
+                          PK_RIGID_SPHERE,
+                          {(float)(chest * f), 0, 0},
+                          {0, (float)(13.5 * f), 0},
+                          {0, 0, 0},
+                          1.0f,
+                          PK_RIGID_FOLLOW_BONE};
+        pg_rigid(&g2, &r);
+    }
+    pg_i32(&g2, 0); /* joints */
     pk_log log;
     pk_log_init(&log);
     pk_model *m = pk_model_read(g2.b.data, g2.b.len, &log);
@@ -99,7 +117,7 @@ static pk_model *figure_at(double f, double g, double cz, bool legs)
 
 static pk_model *figure(double f, double g, bool legs)
 {
-    return figure_at(f, g, 0, legs);
+    return figure_at(f, g, 0, legs, 0);
 }
 
 /* ---- motions ---- */
@@ -215,7 +233,7 @@ static void formation_spacing(void **state)
     /* the short one's centre stands 0.3 in front of its hips: the group
      * moves it back so its centre stands where the source's does */
     pk_model *a = figure(1, 1, true);
-    pk_model *b[2] = {figure(1.1, 1.1, true), figure_at(0.5, 0.5, 0.3, true)};
+    pk_model *b[2] = {figure(1.1, 1.1, true), figure_at(0.5, 0.5, 0.3, true, 0)};
     const pk_model *aa[2] = {a, a}, *bb[2] = {b[0], b[1]};
     pk_motion *in[2], *out[2];
     formation(in);
@@ -369,6 +387,89 @@ static void held_hands(void **state)
     pk_model_free(a);
 }
 
+/* ---- a hand on a partner's shoulder ---- */
+
+/* A key turning `name` by deg degrees about Z, linear. */
+static void turn_z(pk_motion *m, const char *name, uint32_t frame, double deg)
+{
+    pk_bone_key *k = pk_motion_push_bone(m);
+    assert_non_null(k);
+    k->name = tu_intern(m->names, name);
+    k->frame = frame;
+    double h = deg * 3.14159265358979323846 / 360.0;
+    k->rot[2] = (float)sin(h);
+    k->rot[3] = (float)cos(h);
+    const uint8_t lin[4][4] = {
+        {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}};
+    pk_interp_set(k->interp, lin, false);
+}
+
+/* Dancer 2 stands at x = -5, arms down; dancer 1 walks up from x = 8 to 5
+ * (frames 0-10), its right arm in a T: its middle fingertip rests on the
+ * top of dancer 2's left shoulder, the surface of its chest sphere
+ * (radius 1.5 at the shoulders' height), frames 10-20. */
+static void shoulder(pk_motion *m[2])
+{
+    for (int i = 0; i < 2; i++) {
+        m[i] = pk_motion_new();
+        assert_non_null(m[i]);
+    }
+    const double cs[4] = {8.0, 5.0, 5.0, 8.0};
+    for (int k = 0; k < 4; k++)
+        centre(m[0], (uint32_t)(10 * k), cs[k], 0);
+    centre(m[1], 0, -5, 0);
+    centre(m[1], 30, -5, 0);
+    for (uint32_t f = 0; f <= 30; f += 30) {
+        turn_z(m[1], "左腕", f, -80);
+        turn_z(m[1], "右腕", f, 80);
+    }
+}
+
+static void hand_on_shoulder(void **state)
+{
+    (void)state;
+    pk_model *a = figure_at(1, 1, 0, true, 1.5);
+    /* B1 a little taller with longer arms, B2 smaller: B1's hand reaches
+     * down to B2's shoulder */
+    pk_model *b[2] = {figure_at(1.05, 1.1, 0, true, 1.5), figure_at(0.9, 1.1, 0, true, 1.5)};
+    pk_motion *in[2], *out[2];
+    shoulder(in);
+    for (int i = 0; i < 2; i++)
+        out[i] = pk_motion_clone(in[i]);
+    pk_troupe_report rep;
+    pk_log log;
+    pk_log_init(&log);
+    assert_int_equal(together(out, a, b, NULL, &rep, &log), 0);
+    assert_int_equal(rep.ncontacts, 1);
+    const pk_troupe_contact *c = &rep.contacts[0];
+    assert_int_equal(c->dancer, 0);
+    assert_int_equal(c->partner, 1);
+    assert_int_equal(c->side, 1);
+    assert_string_equal(c->with, "chest");
+    assert_true(c->first <= 10 && c->last >= 20);
+    assert_true(c->before_mean > 0.03);
+    assert_true(rep.gap_after_mean <= 0.02 && rep.gap_after_p95 <= 0.05);
+    /* on B the fingertip rests on B2's sphere (radius 1.35 about its
+     * shoulders' centre), within 2% of B1's arm */
+    for (uint32_t f = 12; f <= 18; f++) {
+        pk_bone_world *w0 = play(b[0], out[0], f), *w1 = play(b[1], out[1], f);
+        const double *tip = at(w0, b[0], "右中指先"), *ch = at(w1, b[1], "上半身2");
+        double o[3] = {ch[0], ch[1] + 1.5 * 0.9, ch[2]};
+        assert_true(fabs(dist(tip, o) - 1.35) < 0.02 * 6.6);
+        free(w0);
+        free(w1);
+    }
+    pk_troupe_report_free(&rep);
+    assert_int_equal(log.errors, 0);
+    pk_log_free(&log);
+    for (int i = 0; i < 2; i++) {
+        pk_motion_free(in[i]);
+        pk_motion_free(out[i]);
+        pk_model_free(b[i]);
+    }
+    pk_model_free(a);
+}
+
 /* ---- a dancer that cannot be sized ---- */
 
 static void one_fails_none_changes(void **state)
@@ -408,6 +509,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(formation_spacing),
         cmocka_unit_test(held_hands),
+        cmocka_unit_test(hand_on_shoulder),
         cmocka_unit_test(one_fails_none_changes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
