@@ -1252,6 +1252,10 @@ typedef struct pk_troupe_report {
     size_t moved_frames;      /* frames of a hand moved for them */
     size_t out_of_reach;      /* ... where the arm could not reach (stretched) */
     size_t refused;           /* ... refused: the elbow would have bent backwards */
+    size_t settled;           /* ... where the partner's was refused: this hand went the
+                                 whole way to it */
+    size_t kept;              /* contact frames left as sized alone: holding made the gap
+                                 worse */
     double gap_before_mean, gap_before_p95, gap_after_mean, gap_after_p95;
     size_t keys;              /* keys written for them */
 } pk_troupe_report;

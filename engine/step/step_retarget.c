@@ -968,7 +968,13 @@ static void group_summary(pk_step *const *s, size_t n, const pk_step_result *res
     if (t->out_of_reach)
         pk_buf_printf(out, " (%zu beyond the target's reach: arm stretched)", t->out_of_reach);
     if (t->refused)
-        pk_buf_printf(out, " (%zu refused: an elbow would have bent backwards)", t->refused);
+        pk_buf_printf(out,
+                      " (%zu refused: an elbow would have bent backwards; %zu of the partners' "
+                      "hands went the whole way instead)",
+                      t->refused, t->settled);
+    if (t->kept)
+        pk_buf_printf(out, " (%zu contact frame%s left as sized alone: holding made the gap worse)",
+                      t->kept, pki_plural(t->kept));
     pk_buf_printf(out,
                   "; contact gap error %.1f%% -> %.1f%% of the target's arm (mean; p95 %.1f%% -> "
                   "%.1f%%)",
@@ -1043,6 +1049,8 @@ static void json_troupe(pki_json *j, const pk_troupe_report *t)
     pki_json_kint(j, "moved", (long long)t->moved_frames);
     pki_json_kint(j, "out_of_reach", (long long)t->out_of_reach);
     pki_json_kint(j, "refused", (long long)t->refused);
+    pki_json_kint(j, "settled", (long long)t->settled);
+    pki_json_kint(j, "kept", (long long)t->kept);
     pki_json_kint(j, "keys", (long long)t->keys);
     jpair(j, "before", "mean", t->gap_before_mean, "p95", t->gap_before_p95);
     jpair(j, "after", "mean", t->gap_after_mean, "p95", t->gap_after_p95);

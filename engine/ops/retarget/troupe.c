@@ -242,6 +242,7 @@ static double gap_at(const troupe *t, const cross *x, uint32_t r, bool b, pki_pl
 typedef struct offsets {
     double (*d[2])[3];
     int *cnt[2];
+    bool *refused[2]; /* rows whose solve was refused (the hand stayed) */
 } offsets;
 
 static void add_offset(offsets *o, int s, uint32_t r, const double v[3])
@@ -359,6 +360,7 @@ static void offsets_free(offsets *o, size_t n)
         for (int s = 0; s < 2; s++) {
             free(o[i].d[s]);
             free(o[i].cnt[s]);
+            free(o[i].refused[s]);
         }
     free(o);
 }
@@ -392,6 +394,7 @@ static int solve_hand(troupe *t, size_t i, int s, offsets *o, pk_troupe_report *
             goal[k] = pos[z->arm[s].nb - 1][k] + o->d[s][r][k];
         int got = pki_arm_reach(z, s, r, goal);
         if (got < 0) {
+            o->refused[s][r] = true;
             rep->refused++;
             continue;
         }
@@ -401,6 +404,114 @@ static int solve_hand(troupe *t, size_t i, int s, offsets *o, pk_troupe_report *
     free(has);
     free(moved);
     return 0;
+}
+
+/* B's hand s of dancer z at row r as its arm state has it now. */
+static void hand_now(const pki_sizing *z, int s, uint32_t r, double w[3], double e[3])
+{
+    const pki_arm_state *st = &z->arm[s];
+    if (!st->n) {
+        pki_hand_at(&z->b, &z->pb, r, s, w, e);
+        return;
+    }
+    double rot[PKI_CHAIN_MAX][4], pos[PKI_CHAIN_MAX][3], v[3];
+    pki_arm_fk(st, r, false, rot, pos);
+    memcpy(w, pos[st->nb - 1], 3 * sizeof *w);
+    pki_qd_rotate(rot[st->nb - 1], st->tip[r], v);
+    for (int k = 0; k < 3; k++)
+        e[k] = w[k] + v[k];
+}
+
+/* Contact x's gap error at row r on the B's as their arm states have it
+ * now (of the hand's B arm); NAN where A has no such gap. */
+static double error_now(const troupe *t, const cross *x, uint32_t r)
+{
+    double ga = gap_at(t, x, r, false, NULL, NULL);
+    if (!isfinite(ga))
+        return NAN;
+    const pki_sizing *zi = &t->z[x->i], *zj = &t->z[x->j];
+    double w[3], e[3], g;
+    hand_now(zi, x->c.side, r, w, e);
+    if (x->c.with == PKI_WITH_HAND) {
+        double w2[3], e2[3];
+        hand_now(zj, x->c.other, r, w2, e2);
+        g = pki_touch_hands(w, e, w2, e2, NULL);
+    } else {
+        g = pki_touch_part(&zj->b, &zj->pb, r, x->c.with, w, e, NULL);
+    }
+    return isfinite(g) ? fabs(g - k_of(t, x) * ga) / zi->b.arm_len : 1.0;
+}
+
+/* Where one of two holding hands was refused (its elbow would have bent
+ * backwards), the other moves the whole way to it instead of halfway. */
+static void settle(troupe *t, offsets *o, pk_troupe_report *rep)
+{
+    for (size_t k = 0; k < t->nv; k++) {
+        const cross *x = &t->v[k];
+        if (x->c.with != PKI_WITH_HAND)
+            continue;
+        for (uint32_t r = x->c.first; r <= x->c.last && r < t->rows; r++) {
+            bool ri = o[x->i].refused[x->c.side][r], rj = o[x->j].refused[x->c.other][r];
+            if (ri == rj)
+                continue;
+            size_t a = ri ? x->i : x->j, b = ri ? x->j : x->i; /* a stayed, b moves */
+            int sa = ri ? x->c.side : x->c.other, sb = ri ? x->c.other : x->c.side;
+            pki_touch ta;
+            if (!movable(t, b, sb) || !isfinite(gap_at(t, x, r, false, NULL, &ta)))
+                continue;
+            /* the touching points, as on A, a's stays */
+            double fa = ri ? ta.at[0] : ta.at[1], fb = ri ? ta.at[1] : ta.at[0];
+            double wa[3], ea[3], wb[3], eb[3], pa[3], pb[3], qa[3], qb[3], goal[3];
+            hand_now(&t->z[a], sa, r, wa, ea);
+            hand_now(&t->z[b], sb, r, wb, eb);
+            along(wa, ea, fa, qa);
+            along(wb, eb, fb, qb);
+            double aw[3], ae[3], bw[3], be[3];
+            pki_hand_at(&t->z[a].a, &t->z[a].pa, r, sa, aw, ae);
+            pki_hand_at(&t->z[b].a, &t->z[b].pa, r, sb, bw, be);
+            along(aw, ae, fa, pa);
+            along(bw, be, fb, pb);
+            double k2 = k_of(t, x);
+            for (int c = 0; c < 3; c++)
+                goal[c] = wb[c] + (qa[c] + (pb[c] - pa[c]) * k2) - qb[c];
+            if (pki_arm_reach(&t->z[b], sb, r, goal) >= 0)
+                rep->settled++;
+        }
+    }
+}
+
+/* No contact row ends worse than each dancer sized alone: where the gap
+ * error grew, the hands it involves go back to where they were. */
+static void guard(troupe *t, pk_troupe_report *rep)
+{
+    for (size_t k = 0; k < t->nv; k++) {
+        const cross *x = &t->v[k];
+        for (uint32_t r = x->c.first; r <= x->c.last && r < t->rows; r++) {
+            double now = error_now(t, x, r);
+            if (!isfinite(now))
+                continue;
+            pki_arm_state *si = &t->z[x->i].arm[x->c.side];
+            pki_arm_state *sj = x->c.with == PKI_WITH_HAND ? &t->z[x->j].arm[x->c.other] : NULL;
+            double keep_i[PKI_CHAIN_MAX][4], keep_j[PKI_CHAIN_MAX][4];
+            if (si->n)
+                memcpy(keep_i, si->q[r], sizeof keep_i);
+            if (sj && sj->n)
+                memcpy(keep_j, sj->q[r], sizeof keep_j);
+            if (si->n)
+                memcpy(si->q[r], si->q0[r], sizeof keep_i);
+            if (sj && sj->n)
+                memcpy(sj->q[r], sj->q0[r], sizeof keep_j);
+            double before = error_now(t, x, r);
+            if (now <= before + 1e-9) {
+                if (si->n)
+                    memcpy(si->q[r], keep_i, sizeof keep_i);
+                if (sj && sj->n)
+                    memcpy(sj->q[r], keep_j, sizeof keep_j);
+            } else {
+                rep->kept++;
+            }
+        }
+    }
 }
 
 static int hold_all(troupe *t, pk_troupe_report *rep, pk_log *log)
@@ -414,30 +525,40 @@ static int hold_all(troupe *t, pk_troupe_report *rep, pk_log *log)
         for (int s = 0; s < 2; s++) {
             o[i].d[s] = calloc(n + 1, sizeof *o[i].d[s]);
             o[i].cnt[s] = calloc(n + 1, sizeof *o[i].cnt[s]);
-            if (!o[i].d[s] || !o[i].cnt[s])
+            o[i].refused[s] = calloc(n + 1, sizeof *o[i].refused[s]);
+            if (!o[i].d[s] || !o[i].cnt[s] || !o[i].refused[s])
                 goto done;
         }
     for (size_t k = 0; k < t->nv; k++)
         for (uint32_t r = t->v[k].c.first; r <= t->v[k].c.last && r < n; r++)
             targets_at(t, &t->v[k], r, o);
-    for (size_t i = 0; i < t->n; i++) {
-        bool moved = false;
+    bool *moved = calloc(t->n + 1, sizeof *moved);
+    if (!moved)
+        goto done;
+    for (size_t i = 0; i < t->n; i++)
         for (int s = 0; s < 2; s++) {
             size_t before = rep->moved_frames;
-            if (solve_hand(t, i, s, &o[i], rep) != 0)
+            if (solve_hand(t, i, s, &o[i], rep) != 0) {
+                free(moved);
                 goto done;
-            moved |= rep->moved_frames > before;
+            }
+            moved[i] |= rep->moved_frames > before;
         }
-        if (!moved)
+    settle(t, o, rep);
+    guard(t, rep);
+    for (size_t i = 0; i < t->n; i++) {
+        if (!moved[i])
             continue;
         pk_sizing_report sr;
         memset(&sr, 0, sizeof sr);
         if (pki_sizing_write(&t->z[i], t->out[i], &t->d[i].o, &sr, log) != 0) {
+            free(moved);
             offsets_free(o, t->n);
             return -1; /* said */
         }
         rep->keys += sr.keys;
     }
+    free(moved);
     rc = 0;
 done:
     if (rc)
