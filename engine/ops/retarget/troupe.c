@@ -300,6 +300,8 @@ static void targets_at(const troupe *t, const cross *x, uint32_t r, offsets *o)
         return;
     const pki_sizing *zi = &t->z[x->i], *zj = &t->z[x->j];
     int s = x->c.side;
+    if (!zi->b.arm[s].ok)
+        return;
     double wb[3], eb[3], q[3], k = k_of(t, x);
     pki_hand_at(&zi->b, &zi->pb, r, s, wb, eb);
     along(wb, eb, ta.at[0], q);
@@ -427,9 +429,10 @@ static void hand_now(const pki_sizing *z, int s, uint32_t r, double w[3], double
 static double error_now(const troupe *t, const cross *x, uint32_t r)
 {
     double ga = gap_at(t, x, r, false, NULL, NULL);
-    if (!isfinite(ga))
-        return NAN;
     const pki_sizing *zi = &t->z[x->i], *zj = &t->z[x->j];
+    if (!isfinite(ga) || !zi->b.arm[x->c.side].ok ||
+        (x->c.with == PKI_WITH_HAND && !zj->b.arm[x->c.other].ok))
+        return NAN;
     double w[3], e[3], g;
     hand_now(zi, x->c.side, r, w, e);
     if (x->c.with == PKI_WITH_HAND) {
