@@ -566,8 +566,9 @@ static int run_all(pk_job *j, pk_log *log)
     /* Phase 2: the steps, in order. */
     for (size_t s = 0; s < j->nsteps; s++) {
         size_t g = j->steps[s].group;
-        part(log, "step %zu of %zu, %s%s", s + 1, j->nsteps, pk_step_name(j->steps[s].step),
-             g ? " (dancers)" : "");
+        const char *group = g ? pk_step_group_name(j->steps[s].step, false) : NULL;
+        part(log, "step %zu of %zu, %s%s%s%s", s + 1, j->nsteps, pk_step_name(j->steps[s].step),
+             group ? " (" : "", group ? group : "", group ? ")" : "");
         if (g ? run_group(j, &j->steps[s], g, log) != 0 : run_step(j, &j->steps[s], log) != 0)
             return -1;
         s += g ? g - 1 : 0;

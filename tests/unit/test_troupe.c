@@ -11,6 +11,8 @@
  *     arms and heights differ: sized alone the hands miss each other by
  *     1.35 units; together they meet, within 2% of the arm, at every held
  *     frame, and the contact is reported with its frames;
+ *   - when one of the holding hands cannot bend to meet (its elbow bent
+ *     backwards on A), the other goes the whole way;
  *   - a hand on a partner's shoulder (dancer 2's chest, a rigid body)
  *     lands on the smaller partner's shoulder, within 2% of the arm;
  *   - a dancer that cannot be sized (a model without legs) fails the
@@ -387,6 +389,55 @@ static void held_hands(void **state)
     pk_model_free(a);
 }
 
+/* A key turning `name` by deg degrees about Y, linear. */
+static void turn_y(pk_motion *m, const char *name, uint32_t frame, double deg)
+{
+    pk_bone_key *k = pk_motion_push_bone(m);
+    assert_non_null(k);
+    k->name = tu_intern(m->names, name);
+    k->frame = frame;
+    double h = deg * 3.14159265358979323846 / 360.0;
+    k->rot[1] = (float)sin(h);
+    k->rot[3] = (float)cos(h);
+    const uint8_t lin[4][4] = {
+        {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}};
+    pk_interp_set(k->interp, lin, false);
+}
+
+/* The held hands with dancer 2's left elbow bent 5 degrees backwards on A
+ * (its forearm turned to +Z): bending it further to meet halfway is
+ * refused, so dancer 1's hand goes the whole way to it, and no held frame
+ * ends further apart than sized alone. */
+static void held_hand_refused(void **state)
+{
+    (void)state;
+    pk_model *a = figure(1, 1, true);
+    pk_model *b[2] = {figure(1.05, 1.0, true), figure(0.95, 1.1, true)};
+    pk_motion *in[2], *out[2];
+    holding(in);
+    turn_y(in[1], "左ひじ", 0, -5);
+    turn_y(in[1], "左ひじ", 30, -5);
+    for (int i = 0; i < 2; i++)
+        out[i] = pk_motion_clone(in[i]);
+    pk_troupe_report rep;
+    pk_log log;
+    pk_log_init(&log);
+    assert_int_equal(together(out, a, b, NULL, &rep, &log), 0);
+    assert_int_equal(rep.ncontacts, 1);
+    assert_true(rep.refused > 0);
+    assert_true(rep.settled > 0);
+    assert_true(rep.gap_after_mean <= 0.02 && rep.gap_after_p95 <= 0.05);
+    assert_true(rep.contacts[0].after_max <= rep.contacts[0].before_max);
+    pk_troupe_report_free(&rep);
+    pk_log_free(&log);
+    for (int i = 0; i < 2; i++) {
+        pk_motion_free(in[i]);
+        pk_motion_free(out[i]);
+        pk_model_free(b[i]);
+    }
+    pk_model_free(a);
+}
+
 /* ---- a hand on a partner's shoulder ---- */
 
 /* A key turning `name` by deg degrees about Z, linear. */
@@ -507,9 +558,8 @@ static void one_fails_none_changes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(formation_spacing),
-        cmocka_unit_test(held_hands),
-        cmocka_unit_test(hand_on_shoulder),
+        cmocka_unit_test(formation_spacing),      cmocka_unit_test(held_hands),
+        cmocka_unit_test(held_hand_refused),      cmocka_unit_test(hand_on_shoulder),
         cmocka_unit_test(one_fails_none_changes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
