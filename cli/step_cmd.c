@@ -7,6 +7,8 @@
 #include "cli.h"
 #include "util/text.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,18 +21,33 @@ typedef struct cli_run {
     bool json, csv, help, quiet;
     bool json_given, csv_given; /* each may be given once, as step flags */
     pk_log *log;
+    char who[32]; /* a member of a group: "dancer 2: " (else "") */
 } cli_run;
 
-/* The first error of a log as a usage error. */
-static int usage_from(const char *cmd, pk_log *log)
+/* A usage error of the command (of one member of a group: "dancer 2: "
+ * first). */
+static int run_usage(const cli_run *r, const char *fmt, ...) PK_PRINTF(2, 3);
+static int run_usage(const cli_run *r, const char *fmt, ...)
 {
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return cli_usage(r->cmd, "%s%s", r->who, msg);
+}
+
+/* The first error of a log as a usage error. */
+static int usage_from(cli_run *r)
+{
+    pk_log *log = r->log;
     const char *msg = "invalid options";
     for (size_t i = 0; i < log->count; i++)
         if (log->items[i].severity == PK_ERROR) {
             msg = log->items[i].msg;
             break;
         }
-    int rc = cli_usage(cmd, "%s", msg);
+    int rc = run_usage(r, "%s", msg);
     pk_log_free(log);
     pk_log_init(log);
     return rc;
@@ -50,7 +67,7 @@ static void set_again(pk_step *s, const char *name)
 static int format_flag(cli_run *r, const char *name, bool on, bool *given, bool *value)
 {
     if (*given)
-        return cli_usage(r->cmd, "--%s is given twice", name), -1;
+        return run_usage(r, "--%s is given twice", name), -1;
     *given = true;
     *value = on;
     return 1;
@@ -63,9 +80,9 @@ static int file_option(cli_run *r, const char *flag, const char **slot, bool is_
                        const char *value, bool inline_value)
 {
     if (!value || !*value)
-        return cli_usage(r->cmd, "'%s' wants a file name (missing value)", flag), -1;
+        return run_usage(r, "'%s' wants a file name (missing value)", flag), -1;
     if (*slot)
-        return cli_usage(r->cmd, "%s is given twice", flag), -1;
+        return run_usage(r, "%s is given twice", flag), -1;
     *slot = is_out && pk_path_is_stdout(value) ? "-" : value;
     return inline_value ? 1 : 2;
 }
@@ -119,9 +136,9 @@ static int option(void *ctx, const char *name, const char *inline_value, const c
     if (arity < 0 || !long_form)
         return 0;
     if (arity == 1 && !value)
-        return cli_usage(r->cmd, "--%s wants a value", name), -1;
+        return run_usage(r, "--%s wants a value", name), -1;
     if (pk_step_set(r->step, name, arity == 1 ? value : inline_value, r->log) != 0)
-        return usage_from(r->cmd, r->log), -1;
+        return usage_from(r), -1;
     return arity == 1 && !inline_value ? 2 : 1;
 }
 
@@ -129,7 +146,7 @@ static int operand(void *ctx, const char *arg)
 {
     cli_run *r = ctx;
     if (pk_step_operand(r->step, arg, r->log) != 0)
-        return usage_from(r->cmd, r->log);
+        return usage_from(r);
     return EXIT_OK;
 }
 
@@ -179,14 +196,13 @@ static int check_report_file(const cli_run *r, const char *flag, const char *pat
 {
     const char *src = source_named(r, path, true);
     if (src)
-        return cli_usage(r->cmd, "%s '%s' is %s: it would be overwritten", flag, path, src);
+        return run_usage(r, "%s '%s' is %s: it would be overwritten", flag, path, src);
     if (cli_is_folder(path))
-        return cli_usage(r->cmd, "%s names a folder ('%s'): name the file to write in it", flag,
-                         path);
+        return run_usage(r, "%s names a folder ('%s'): name the file to write in it", flag, path);
     if (!named(path, exts)) {
         size_t n = strcspn(exts, "|");
-        return cli_usage(r->cmd, "%s writes %s: name it NAME%.*s, not '%s'", flag, what, (int)n,
-                         exts, path);
+        return run_usage(r, "%s writes %s: name it NAME%.*s, not '%s'", flag, what, (int)n, exts,
+                         path);
     }
     return EXIT_OK;
 }
@@ -197,8 +213,8 @@ static int check_report_output(const cli_run *r)
 {
     if (!r->out || strcmp(r->out, "-") == 0) {
         if (!r->json)
-            return cli_usage(r->cmd, "-o - would write the picture to standard output: name a "
-                                     ".svg file (--json writes to standard output)");
+            return run_usage(r, "-o - would write the picture to standard output: name a "
+                                ".svg file (--json writes to standard output)");
         return EXIT_OK;
     }
     return check_report_file(r, "-o", r->out, r->json ? "JSON (--json)" : "an SVG picture",
@@ -227,30 +243,30 @@ static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
     if (r->cli->output == PK_CLI_OUT_REPORT)
         return check_report_output(r);
     if (r->out && cli_is_folder(r->out))
-        return cli_usage(r->cmd, "-o names a folder ('%s'): name the file to write in it", r->out);
+        return run_usage(r, "-o names a folder ('%s'): name the file to write in it", r->out);
     /* -o may name the input (rewritten in place), never a model or the
      * rules file the command reads beside it (as in a job) */
     const char *read = r->out && strcmp(r->out, "-") != 0 ? source_named(r, r->out, false) : NULL;
     if (read)
-        return cli_usage(r->cmd, "-o '%s' is %s this command reads: it would be overwritten",
-                         r->out, read);
+        return run_usage(r, "-o '%s' is %s this command reads: it would be overwritten", r->out,
+                         read);
     char why[512];
     /* what it will hold is known once the inputs are read: a pose for now
      * (which .vmd and .vpd both hold) */
     if (r->out && pk_output_refusal(PK_FMT_VPD, r->step, cli_output_format(r->out, PK_FMT_VPD), -1,
                                     r->out, NULL, why, sizeof why))
-        return cli_usage(r->cmd, "%s", why);
+        return run_usage(r, "%s", why);
     /* A .vpd output holding a motion is checked once the inputs are read:
      * a pose may be written as a .vpd. */
     if (r->json && r->csv)
-        return cli_usage(r->cmd, "--json and --csv exclude each other");
+        return run_usage(r, "--json and --csv exclude each other");
     if (r->json && r->out && strcmp(r->out, "-") == 0)
-        return cli_usage(r->cmd, "--json and -o - would both write standard output");
+        return run_usage(r, "--json and -o - would both write standard output");
     size_t stdin_inputs = 0;
     for (size_t i = 0; i < n; i++)
         stdin_inputs += strcmp(inputs[i], "-") == 0;
     if (stdin_inputs > 1)
-        return cli_usage(r->cmd, "standard input ('-') can be read once; %zu inputs name it",
+        return run_usage(r, "standard input ('-') can be read once; %zu inputs name it",
                          stdin_inputs);
     return r->side ? check_side(r) : EXIT_OK;
 }
@@ -424,7 +440,7 @@ static int check_pose_output(const cli_run *r, const pk_doc *first)
     pk_format holds = pk_step_makes(r->step, first->format);
     if (pk_output_refusal(holds, r->step, cli_output_format(r->out, holds), -1, r->out, NULL, why,
                           sizeof why))
-        return cli_usage(r->cmd, "%s", why);
+        return run_usage(r, "%s", why);
     return EXIT_OK;
 }
 
@@ -445,8 +461,8 @@ static int prepare(cli_run *r, bool *later, bool *done)
         !(r->cli->output == PK_CLI_OUT_REPORT && r->json)) {
         /* a missing input is said first, then a missing output */
         if (n == 0 && pk_step_check(r->step, r->log) != 0)
-            return usage_from(r->cmd, r->log);
-        return cli_usage(r->cmd, "no output given (-o OUT)");
+            return usage_from(r);
+        return run_usage(r, "no output given (-o OUT)");
     }
     if (r->side)
         pk_step_want(r->step, r->cli->side_format);
@@ -454,10 +470,10 @@ static int prepare(cli_run *r, bool *later, bool *done)
         pk_step_want(r->step, PK_REPORT_JSON);
     set_format(r, later);
     if (!*later && pk_step_check(r->step, r->log) != 0)
-        return usage_from(r->cmd, r->log);
+        return usage_from(r);
     n = pk_step_inputs(r->step, &in);
     if (*later && n == 0)
-        return cli_usage(r->cmd, "no input file given");
+        return run_usage(r, "no input file given");
     return check_outputs(r, in, n);
 }
 
@@ -477,7 +493,7 @@ static int load_all(cli_run *r, pk_doc *docs, void **things, bool later)
     if (later) {
         pk_step_set(r->step, r->cli->format_option, pk_format_name(docs[0].format), r->log);
         if (pk_step_check(r->step, r->log) != 0)
-            return usage_from(r->cmd, r->log);
+            return usage_from(r);
     }
     if (n && check_pose_output(r, &docs[0]) != EXIT_OK)
         return EXIT_ERROR;
@@ -504,8 +520,330 @@ static int run(cli_run *r, pk_doc *docs, size_t n, pk_step_result *res)
     return report(r, res);
 }
 
+/* ---- a group: members joined by --and (retarget's dancers) ---- */
+
+/* Where argv's members begin and end: --and between them. */
+static size_t split_members(int argc, char **argv, int *start, int *end)
+{
+    size_t n = 0;
+    start[0] = 1;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            break;
+        if (strcmp(argv[i], "--and") == 0) {
+            end[n++] = i;
+            start[n] = i + 1;
+        }
+    }
+    end[n++] = argc;
+    return n;
+}
+
+/* The group's own flags (--json, the side file) may be given in any one
+ * member's part, once: every member then wants its report. */
+static int group_flags(cli_run *r, size_t n, bool *json, const char **side)
+{
+    *json = false;
+    *side = NULL;
+    size_t json_at = n, side_at = n;
+    for (size_t k = 0; k < n; k++) {
+        if (r[k].json_given && json_at < n)
+            return cli_usage(r[k].cmd,
+                             "--json is given for %ss %zu and %zu: it is the group's, "
+                             "give it once",
+                             pk_step_group_name(r[k].step, true), json_at + 1, k + 1);
+        if (r[k].side && side_at < n)
+            return cli_usage(r[k].cmd,
+                             "--%s is given for %ss %zu and %zu: it is the group's, give "
+                             "it once",
+                             r[k].cli->side_option, pk_step_group_name(r[k].step, true),
+                             side_at + 1, k + 1);
+        if (r[k].json_given) {
+            json_at = k;
+            *json = r[k].json;
+        }
+        if (r[k].side) {
+            side_at = k;
+            *side = r[k].side;
+        }
+    }
+    for (size_t k = 0; k < n; k++) {
+        if (*json)
+            pk_step_want(r[k].step, PK_REPORT_JSON);
+        if (*side)
+            pk_step_want(r[k].step, r[k].cli->side_format);
+    }
+    return EXIT_OK;
+}
+
+/* Outputs across members: files, one each, none another's input, model or
+ * output, nor the group's report. */
+static int group_outputs(cli_run *r, size_t n, const char *side)
+{
+    const char *member = pk_step_group_name(r[0].step, true);
+    for (size_t k = 0; k < n; k++) {
+        if (strcmp(r[k].out, "-") == 0)
+            return run_usage(&r[k], "-o -: %s write files, one each",
+                             pk_step_group_name(r[k].step, false));
+        if (side && pk_path_same_target(side, r[k].out))
+            return run_usage(&r[k], "-o '%s' is the group's --%s file too", r[k].out,
+                             r[k].cli->side_option);
+        for (size_t m = 0; m < n; m++) {
+            if (m == k)
+                continue;
+            if (m > k && pk_path_same_target(r[k].out, r[m].out))
+                return cli_usage(r[k].cmd,
+                                 "%ss %zu and %zu both write '%s' (-o): each writes its own",
+                                 member, k + 1, m + 1, r[m].out);
+            const char *what = source_named(&r[m], r[k].out, true);
+            if (what)
+                return run_usage(&r[k], "-o '%s' is %s of %s %zu: it would be overwritten",
+                                 r[k].out, what, member, m + 1);
+        }
+        const char *read = side ? source_named(&r[k], side, true) : NULL;
+        if (read)
+            return cli_usage(r[k].cmd, "--%s '%s' is %s of %s %zu: it would be overwritten",
+                             r[k].cli->side_option, side, read, member, k + 1);
+    }
+    return EXIT_OK;
+}
+
+/* Every member's document encoded and staged, then put in place
+ * together: all or none. */
+static int group_save(cli_run *r, size_t n, const pk_step_result *res, bool strict)
+{
+    pk_staged **st = calloc(n, sizeof *st);
+    pk_buf *buf = calloc(n, sizeof *buf);
+    int rc = EXIT_ERROR;
+    if (!st || !buf) {
+        fprintf(stderr, "posekit %s: out of memory\n", r[0].cmd);
+        goto done;
+    }
+    size_t k = 0;
+    for (; k < n; k++) {
+        pk_log log;
+        pk_log_init(&log);
+        pk_buf_init(&buf[k]);
+        pk_encode_options eo;
+        memset(&eo, 0, sizeof eo);
+        eo.vpd = res[k].vpd;
+        pk_format f = cli_output_format(r[k].out, res[k].out.format);
+        if (pk_doc_encode(&res[k].out, f, &eo, pk_buf_sink, &buf[k], &log) == 0)
+            st[k] = pk_file_stage(r[k].out, buf[k].data, buf[k].len, &log);
+        pk_log_place(&log, 0, r[k].out);
+        int flushed = cli_flush_log(&log, strict);
+        pk_log_free(&log);
+        if (!st[k] || flushed != EXIT_OK) {
+            pk_file_discard(st[k]);
+            st[k] = NULL;
+            break;
+        }
+    }
+    if (k < n) {
+        while (k-- > 0)
+            pk_file_discard(st[k]);
+        goto done;
+    }
+    pk_log log;
+    pk_log_init(&log);
+    pk_file_commit_all(st, n, &log);
+    rc = cli_flush_log(&log, false);
+    pk_log_free(&log);
+done:
+    for (size_t i = 0; buf && i < n; i++)
+        pk_buf_free(&buf[i]);
+    free(buf);
+    free(st);
+    return rc;
+}
+
+/* Each member's lines behind "posekit CMD: MEMBER N: ", then the
+ * group's; or the group's JSON (standard output, or the side file). */
+static int group_report(cli_run *r, size_t n, pk_step **steps, const pk_step_result *res, bool json,
+                        const char *side)
+{
+    pk_log log;
+    pk_log_init(&log);
+    pk_buf b;
+    pk_buf_init(&b);
+    int rc = EXIT_OK;
+    if (side || json) {
+        if (pk_step_group_report(steps, n, res, PK_REPORT_JSON, &b, &log) != 0)
+            rc = EXIT_ERROR;
+        if (rc == EXIT_OK && side)
+            rc = cli_write(side, &b);
+        if (rc == EXIT_OK && json && b.len &&
+            (fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout))) {
+            fprintf(stderr, "posekit %s: cannot write standard output\n", r[0].cmd);
+            rc = EXIT_ERROR;
+        }
+        cli_flush_log(&log, false);
+        pk_buf_free(&b);
+        pk_buf_init(&b);
+    }
+    if (rc == EXIT_OK && !json) {
+        for (size_t k = 0; k < n; k++) {
+            pk_buf line;
+            pk_buf_init(&line);
+            pk_step_summary(steps[k], &res[k], &line);
+            char prefix[96];
+            snprintf(prefix, sizeof prefix, "posekit %s: %s", r[k].cmd, r[k].who);
+            print_lines(stderr, prefix, &line);
+            pk_buf_free(&line);
+        }
+        pk_step_group_summary(steps, n, res, &b);
+        char prefix[64];
+        snprintf(prefix, sizeof prefix, "posekit %s: ", r[0].cmd);
+        print_lines(stderr, prefix, &b);
+    }
+    pk_buf_free(&b);
+    pk_log_free(&log);
+    return rc;
+}
+
+static void group_free(cli_run *r, size_t n, pk_doc **docs, void ***things, pk_step_result *res)
+{
+    for (size_t k = 0; r && k < n; k++) {
+        if (res)
+            pk_step_result_free(&res[k]);
+        const char *const *in;
+        size_t ni = r[k].step ? pk_step_inputs(r[k].step, &in) : 0;
+        for (size_t i = 0; docs && docs[k] && i < ni; i++)
+            pk_doc_free(&docs[k][i]);
+        if (docs)
+            free(docs[k]);
+        if (things && r[k].step)
+            free_things(r[k].step, things[k]);
+        if (things)
+            free(things[k]);
+        pk_step_free(r[k].step);
+    }
+    free(res);
+    free(docs);
+    free(things);
+    free(r);
+}
+
+static int group_main(const char *cmd, int argc, char **argv)
+{
+    int *start = calloc((size_t)argc + 1, sizeof *start);
+    int *end = calloc((size_t)argc + 1, sizeof *end);
+    pk_log log;
+    pk_log_init(&log);
+    size_t n = start && end ? split_members(argc, argv, start, end) : 0;
+    cli_run *r = calloc(n ? n : 1, sizeof *r);
+    pk_step **steps = calloc(n ? n : 1, sizeof *steps);
+    pk_doc **docs = calloc(n ? n : 1, sizeof *docs);
+    void ***things = calloc(n ? n : 1, sizeof *things);
+    pk_step_result *res = calloc(n ? n : 1, sizeof *res);
+    int rc = EXIT_ERROR;
+    if (!n || !r || !steps || !docs || !things || !res) {
+        fprintf(stderr, "posekit %s: out of memory\n", cmd);
+        goto out;
+    }
+    bool later = false, strict = false, help = false;
+    for (size_t k = 0; k < n; k++) {
+        r[k].cmd = cmd;
+        r[k].log = &log;
+        r[k].step = steps[k] = pk_step_new(cmd, "--", &log);
+        if (!r[k].step) {
+            cli_flush_log(&log, false);
+            goto out;
+        }
+        r[k].cli = pk_step_cli_of(r[k].step);
+        snprintf(r[k].who, sizeof r[k].who, "%s %zu: ", pk_step_group_name(r[k].step, true), k + 1);
+        if (end[k] == start[k]) {
+            rc = run_usage(&r[k], "nothing %s --and (IN --from A --to B -o OUT)",
+                           k ? "after" : "before");
+            goto out;
+        }
+        /* argv[start - 1] is the command or --and: the walk begins after it */
+        rc = cli_walk(cmd, end[k] - start[k] + 1, argv + start[k] - 1, option, operand, &r[k]);
+        if (rc != EXIT_OK)
+            goto out;
+        help |= r[k].help;
+    }
+    for (size_t k = 0; k < n && help; k++)
+        if (r[k].help) {
+            bool done;
+            rc = prepare(&r[k], &later, &done);
+            goto out;
+        }
+    bool json;
+    const char *side;
+    rc = group_flags(r, n, &json, &side);
+    for (size_t k = 0; k < n && rc == EXIT_OK; k++) {
+        bool done;
+        const char *own_side = r[k].side;
+        r[k].side = NULL; /* the group's, checked below */
+        rc = prepare(&r[k], &later, &done);
+        r[k].side = own_side;
+        strict |= pk_step_strict(r[k].step);
+    }
+    if (rc == EXIT_OK && side) {
+        cli_run sr = r[0];
+        sr.side = side;
+        rc = check_side(&sr);
+    }
+    if (rc == EXIT_OK)
+        rc = group_outputs(r, n, side);
+    if (rc == EXIT_OK && pk_step_check_group(steps, n, &log) != 0)
+        rc = usage_from(&(cli_run){.cmd = cmd, .log = &log});
+    for (size_t k = 0; k < n && rc == EXIT_OK; k++) {
+        const char *const *in;
+        size_t ni = pk_step_inputs(r[k].step, &in);
+        docs[k] = calloc(ni ? ni : 1, sizeof *docs[k]);
+        things[k] = calloc(pk_step_needs(r[k].step, NULL, 0) + 1, sizeof *things[k]);
+        if (!docs[k] || !things[k]) {
+            fprintf(stderr, "posekit %s: out of memory\n", cmd);
+            rc = EXIT_ERROR;
+            break;
+        }
+        rc = load_all(&r[k], docs[k], things[k], false);
+    }
+    if (rc != EXIT_OK)
+        goto out;
+    int ran = pk_step_run_group(steps, n, docs, res, &log);
+    if (cli_flush_log(&log, strict) != EXIT_OK || ran != 0) {
+        rc = EXIT_ERROR;
+        goto out;
+    }
+    rc = group_save(r, n, res, strict);
+    if (rc == EXIT_OK)
+        rc = group_report(r, n, steps, res, json, side);
+out:
+    pk_log_free(&log);
+    group_free(r, n, docs, things, res);
+    free(steps);
+    free(start);
+    free(end);
+    return rc;
+}
+
+/* Whether argv joins members of a group with --and (before any "--"). */
+static bool joined(const char *cmd, int argc, char **argv)
+{
+    bool and = false;
+    for (int i = 1; i < argc && !and; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            break;
+        and = strcmp(argv[i], "--and") == 0;
+    }
+    if (!and)
+        return false;
+    pk_log quiet;
+    pk_log_init(&quiet);
+    pk_step *s = pk_step_new(cmd, "--", &quiet);
+    bool groups = s && pk_step_group_name(s, false);
+    pk_step_free(s);
+    pk_log_free(&quiet);
+    return groups;
+}
+
 int cli_step_main(const char *cmd, int argc, char **argv)
 {
+    if (joined(cmd, argc, argv))
+        return group_main(cmd, argc, argv);
     cli_run r;
     memset(&r, 0, sizeof r);
     r.cmd = cmd;

@@ -21,7 +21,7 @@ _posekit_opts_convert="-o --output --frame --layout --no-morphs --cut-names --st
 _posekit_opts_diff="--frame --frames --bones --model --vs-model --rules --threshold --pos-threshold --json --csv --svg --all --groups --no-morphs --strict --help"
 _posekit_opts_rename="--rules --reverse -o --output -v --verbose --strict --help"
 _posekit_opts_mirror="--rules -o --output -v --verbose --strict --help"
-_posekit_opts_retarget="--from --to --motion --rules --no-stance --no-scale --no-fold --no-contacts --no-avoid --no-twist --no-centre --no-upper --no-shoulders --no-toes --feet-apart --fingers --feet-from-source --keep-absent --max-deg --max-pos -o --output --report --json -v --verbose --strict --help"
+_posekit_opts_retarget="--from --to --motion --and --scale --rules --no-stance --no-scale --no-fold --no-contacts --no-avoid --no-twist --no-centre --no-upper --no-shoulders --no-toes --feet-apart --fingers --feet-from-source --keep-absent --max-deg --max-pos -o --output --report --json -v --verbose --strict --help"
 _posekit_opts_overlay="--pose --pose-frame --bones --model --rules --frames --mode --fade -o --output --json --cut-names --strict --help"
 _posekit_opts_merge="-o --output --offset --sections --within --prefer --json --cut-names --strict --help"
 _posekit_opts_reduce="-o --output --max-deg --max-pos --max-morph --bones --rules --frames --no-morphs --camera --json --quiet --strict --help"
@@ -116,8 +116,13 @@ _posekit()
             fi
             return 0
             ;;
-        --vs | --motion)
+        --vs | --motion | --and)
+            # --and: the next dancer's dance
             _posekit_files "$mm"
+            return 0
+            ;;
+        --scale)
+            COMPREPLY=($(compgen -W "own" -- "$cur"))
             return 0
             ;;
         --view)

@@ -1017,6 +1017,7 @@ typedef struct pk_leg_scale {
     double len_a, len_b;       /* 足→足首 distance (mean of both legs) */
     double height_a, height_b; /* 足.y − 足首.y (mean of both legs) */
     double ik_shift[2][3];     /* 左足ＩＫ, 右足ＩＫ: added after scaling */
+    double place[2];           /* X, Z the whole body moved by (the options' place) */
 } pk_leg_scale;
 /* 0, or -1 (logged) when a model has neither leg (足 and 足首). */
 PK_API int pk_retarget_scale(const struct pk_model *a, const struct pk_model *b, pk_leg_scale *out,
@@ -1189,6 +1190,15 @@ typedef struct pk_retarget_options {
     /* the fold's tolerances at every integer frame (degrees, units);
      * 0: PK_REDUCE_DEG, PK_REDUCE_POS */
     double max_deg, max_pos;
+    /* scale: the translations' XZ factor instead of B's leg over A's
+     * (dancers sized together share one); 0: computed.  Y stays B's leg
+     * height over A's. */
+    double scale_xz;
+    /* scale: the whole body moved by this much in X and Z besides (the
+     * translations of 全ての親, else of the root bones among those scaled;
+     * a key at frame 0 added where they have none): a dancer's place among
+     * others, so that its centre stands where its source's does, scaled */
+    double place[2];
 } pk_retarget_options;
 
 typedef struct pk_retarget_report {
@@ -1224,6 +1234,84 @@ PK_API int pk_motion_retarget_models(pk_motion *m, const pk_rules *r, const pk_r
                                      pk_edit_stats *st, pk_retarget_report *rep, pk_log *log);
 PK_API int pk_pose_retarget_models(pk_pose *p, const pk_rules *r, const pk_retarget_options *o,
                                    pk_edit_stats *st, pk_retarget_report *rep, pk_log *log);
+
+/* ---- dancers sized together (engine/ops/retarget/troupe.c) ----
+ * Several dances, each made for its model A_i and sized for its B_i with
+ * every step of pk_motion_retarget_models, with:
+ *  - one scale for every dancer's translations in X and Z (so the
+ *    distances between dancers scale alike and a formation keeps its
+ *    spacing): the options' scale, else the mean over the dancers of B's
+ *    leg over A's (pk_leg_scale.xz); Y stays each dancer's own;
+ *  - contacts between dancers: where a hand of one touches a hand or a
+ *    body part of another on the A's, the B's touch the same way (two
+ *    hands meet around their midpoint; a hand on a partner's part lands on
+ *    the same place of the partner's B), eased in and out, each arm solved
+ *    as the contacts step solves it (pk_sizing_report).
+ * Each dancer plays its motion in its own world (MMD places every model at
+ * the origin; a formation lives in the motions' translations).  Measured:
+ * the spacing (per pair of dancers and frame, the distance between their
+ * センター on the floor, X and Z, on B against A's times the scale, as a
+ * fraction of the mean of the B's leg lengths 足->足首) and each contact's
+ * gap on B (|gap_B - k gap_A| over the hand's B arm, k B's arm over A's,
+ * the two dancers' mean for two hands), before the contacts between
+ * dancers (each sized alone with the shared scale) and after. */
+typedef struct pk_dancer {
+    pk_motion *motion;       /* made for o.from; sized for o.to in place (untouched on failure) */
+    const pk_rules *rules;   /* renames first (NULL: none) */
+    pk_retarget_options o;   /* its models and steps; scale_xz is set to the group's */
+    pk_edit_stats *stats;    /* its keys in, out, changed, ... (may be NULL) */
+    pk_retarget_report *rep; /* its own steps (may be NULL) */
+    const char *name;        /* what its own steps say is placed at this name (its file;
+                                pk_log_place); NULL: left to the caller */
+} pk_dancer;
+
+typedef struct pk_troupe_options {
+    double scale; /* the shared XZ scale; 0: the mean of the dancers' leg ratios */
+    bool own;     /* each dancer keeps its own scale (as sized alone) instead */
+} pk_troupe_options;
+
+typedef struct pk_troupe_contact {
+    size_t dancer, partner; /* 0-based: the hand's dancer, the one it touches */
+    int side;               /* the dancer's hand: 0 left, 1 right */
+    char with[16];          /* the partner's "left hand", "right hand", "head", "chest", ... */
+    uint32_t first, last;   /* frames */
+    double gap_a;           /* A's smallest gap, of A's arm */
+    double before_mean, before_max, after_mean, after_max; /* of the dancer's B arm */
+} pk_troupe_contact;
+
+typedef struct pk_troupe_report {
+    double scale;                /* the XZ scale shared (own: the mean the spacing is held to) */
+    bool scale_given, own;       /* the options' scale; each dancer its own */
+    double ratio_min, ratio_max; /* the dancers' B leg over A leg */
+    uint32_t first, last;        /* frames measured */
+    size_t pairs;                /* pairs of dancers whose spacing was measured (0: a model
+                                    without センター, or one dancer) */
+    double leg;                  /* the B's mean leg length, units */
+    double spacing_mean, spacing_max; /* |d_B - scale d_A| / leg */
+    uint32_t spacing_worst_frame;
+    size_t spacing_worst[2];                  /* the pair (0-based) */
+    double spacing_worst_a, spacing_worst_b; /* ... and its distances there, units */
+    size_t one_place;                        /* pairs standing in one place on most frames on
+                                                the A's: no contact looked for between them */
+    pk_troupe_contact *contacts;             /* by dancer, partner, first frame; owned */
+    size_t ncontacts;
+    size_t contact_frames;    /* (contact, frame) pairs measured */
+    size_t moved_frames;      /* frames of a hand moved for them */
+    size_t out_of_reach;      /* ... where the arm could not reach (stretched) */
+    size_t refused;           /* ... refused: the elbow would have bent backwards */
+    size_t settled;           /* ... where the partner's was refused: this hand went the
+                                 whole way to it */
+    size_t kept;              /* contact frames left as sized alone: holding made the gap
+                                 worse */
+    double gap_before_mean, gap_before_p95, gap_after_mean, gap_after_p95;
+    size_t keys;              /* keys written for them */
+} pk_troupe_report;
+PK_API void pk_troupe_report_free(pk_troupe_report *r);
+/* Sizes d[0..n) together (o may be NULL: the mean scale).  Every motion
+ * changes, or none: 0, or -1 (logged; a message about one dancer begins
+ * "dancer N: ").  rep may be NULL. */
+PK_API int pk_motions_retarget_together(pk_dancer *d, size_t n, const pk_troupe_options *o,
+                                        pk_troupe_report *rep, pk_log *log);
 
 /* ---- the camera (engine/ops/retarget/retarget_camera.c; カメラ補正) ----
  * A camera motion made for a dance on model A, moved so that B, playing

@@ -214,6 +214,28 @@ PK_API int pk_step_report(const pk_step *s, const pk_step_result *r, pk_report_f
  * (".txt, .json or .csv"); NULL for a step that makes a document. */
 PK_API const char *pk_step_report_exts(const pk_step *s);
 
+/* Several steps of one operation run together as a group: retarget's
+ * dancers (doc/commands.md "Several dancers"), which the command line
+ * joins with --and and a job lists under the step's `dancers:` key.
+ * pk_step_group_name: the group's name ("dancers"; member: "dancer"), or
+ * NULL for an operation without groups.  pk_step_check_group checks each
+ * step (its messages begin "dancer N: ") and then the rules across them;
+ * pk_step_run_group runs them: in[i] holds step i's documents (as
+ * pk_step_run's; each step takes its in[i][0] over), res[i] gets its
+ * result, each summarised and reported as one step's; the group's own
+ * lines and reports (res[0] keeps them) come from
+ * pk_step_group_summary (lines joined by newlines, the last without one)
+ * and pk_step_group_report (JSON: every member's report and the
+ * group's).  0, or -1 (logged; every res[i] to free either way). */
+PK_API const char *pk_step_group_name(const pk_step *s, bool member);
+PK_API int pk_step_check_group(pk_step *const *s, size_t n, pk_log *log);
+PK_API int pk_step_run_group(pk_step *const *s, size_t n, pk_doc *const *in, pk_step_result *res,
+                             pk_log *log);
+PK_API int pk_step_group_summary(pk_step *const *s, size_t n, const pk_step_result *res,
+                                 pk_buf *out);
+PK_API int pk_step_group_report(pk_step *const *s, size_t n, const pk_step_result *res,
+                                pk_report_format f, pk_buf *out, pk_log *log);
+
 /* The one check of whether an output can hold what it is given: a motion
  * (holds PK_FMT_VMD) goes to .vmd; a pose (PK_FMT_VPD) to .vpd or .vmd
  * (one key per bone); the report of step `by` (holds PK_FMT_UNKNOWN) to an

@@ -48,6 +48,11 @@ typedef struct pki_job_step {
     pk_step *step;
     char *out;
     pki_job_at at;
+    /* the first member of a group (a step's `dancers:` list, run together:
+     * pk_step_run_group): how many steps from this one are its members;
+     * 0 for a step alone and for the group's other members */
+    size_t group;
+    bool member; /* one of a group's members */
 } pki_job_step;
 
 typedef struct pki_job_out {
@@ -67,7 +72,7 @@ struct pk_job {
     pki_job_item *items;
     size_t nitems, cap_items;
     pki_job_step *steps;
-    size_t nsteps;
+    size_t nsteps, cap_steps;
     pk_job_output *outs;
     pki_job_out *ospec;
     size_t nouts;

@@ -14,8 +14,8 @@
  * command accept the same things.  Errors read JOB:LINE:COL.  Paths are
  * relative to the job file's folder.  Running and writing: job_run.c.
  */
-#include "common/grow.h"
 #include "job/job.h"
+#include "common/grow.h"
 #include "common/yaml_extra.h"
 
 #include "util/number.h"
@@ -246,10 +246,138 @@ static const char *op_list(op_names *buf)
     return buf->s;
 }
 
-static bool parse_step(pk_job *j, const yctx *y, const yaml_node_t *n, pki_job_step *js)
+/* The result a step names: a new item made by it. */
+static bool step_result(pk_job *j, pki_job_step *js, pki_job_at out_at, pk_log *log)
+{
+    bool report = pk_step_makes(js->step, PK_FMT_VMD) == PK_FMT_UNKNOWN;
+    pki_job_item *res = add_item(j, js->out, out_at, log);
+    if (res) {
+        res->at = js->at; /* a result is its step's */
+        res->by = js->step;
+        res->is_report = report;
+    }
+    return res != NULL;
+}
+
+/* A step's `dancers:` list (dl): one step per member, each taking the
+ * step's other parameters (common, the mapping vn without dancers) and
+ * its own, then its own out; the members checked alone and together. */
+static bool parse_group(pk_job *j, const yctx *y, const char *opname, const yaml_node_t *vn,
+                        const yaml_node_t *dl, pki_job_at at)
 {
     pk_log *log = y->log;
-    memset(js, 0, sizeof *js);
+    const char *group = NULL, *member = NULL;
+    {
+        pk_log quiet;
+        pk_log_init(&quiet);
+        pk_step *probe = pk_step_new(opname, "", &quiet);
+        group = probe ? pk_step_group_name(probe, false) : NULL;
+        member = probe ? pk_step_group_name(probe, true) : NULL;
+        pk_step_free(probe);
+        pk_log_free(&quiet);
+    }
+    size_t n = dl->type == YAML_SEQUENCE_NODE
+                   ? (size_t)(dl->data.sequence.items.top - dl->data.sequence.items.start)
+                   : 0;
+    if (!n) {
+        err_at(log, mark(dl), "%s is a list of %ss, each {in: NAME, ..., out: NAME}", group,
+               member);
+        return false;
+    }
+    size_t first = j->nsteps;
+    for (size_t i = 0; i < n; i++) {
+        const yaml_node_t *dn = node(y, dl->data.sequence.items.start[i]);
+        if (dn->type != YAML_MAPPING_NODE) {
+            err_at(log, mark(dn), "a %s is a mapping {in: NAME, ..., out: NAME}", member);
+            return false;
+        }
+        pki_job_step *js = pki_grow_push(&j->steps, &j->nsteps, &j->cap_steps, sizeof *j->steps);
+        if (!js)
+            return false;
+        js->at = mark(dn);
+        js->member = true;
+        pk_log tmp;
+        pk_log_init(&tmp);
+        js->step = pk_step_new(opname, "", &tmp);
+        pk_log_free(&tmp);
+        if (!js->step)
+            return false;
+        pki_job_at out_at = js->at;
+        /* the common parameters, then the member's own */
+        for (int own = 0; own < 2; own++) {
+            const yaml_node_t *map = own ? dn : vn;
+            for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
+                 p < map->data.mapping.pairs.top; p++) {
+                const yaml_node_t *k = node(y, p->key), *v = node(y, p->value);
+                const char *key = scalar(k);
+                if (!key) {
+                    err_at(log, mark(k), "a parameter name must be a text");
+                    return false;
+                }
+                if (strcmp(key, group) == 0) {
+                    if (own) {
+                        err_at(log, mark(k), "a %s has no %s of its own", member, group);
+                        return false;
+                    }
+                    continue;
+                }
+                if (!own && strcmp(key, "out") == 0) {
+                    err_at(log, mark(k), "out is each %s's (in the %s list)", member, group);
+                    return false;
+                }
+                const yaml_node_t *before = own ? pki_yaml_earlier_key(y->doc, dn, p) : NULL;
+                for (yaml_node_pair_t *c = vn->data.mapping.pairs.start;
+                     own && !before && c < vn->data.mapping.pairs.top; c++) {
+                    const char *ck = scalar(node(y, c->key));
+                    if (ck && strcmp(ck, key) == 0)
+                        before = node(y, c->key);
+                }
+                if (before) {
+                    err_at(log, mark(k), "parameter '%s' is given twice (first on line %d)", key,
+                           mark(before).line);
+                    return false;
+                }
+                if (own && strcmp(key, "out") == 0) {
+                    const char *o = want_scalar(y, v, "out");
+                    if (!o || !(j->steps[j->nsteps - 1].out = strdup(o)))
+                        return false;
+                    out_at = mark(v);
+                    continue;
+                }
+                if (!set_param(j, y, &j->steps[j->nsteps - 1], key, k, v))
+                    return false;
+            }
+        }
+        js = &j->steps[j->nsteps - 1];
+        pk_step_check(js->step, &tmp);
+        if (!relog(&tmp, log, js->at))
+            return false;
+        if (!js->out) {
+            err_at(log, js->at, "a %s needs 'out'", member);
+            return false;
+        }
+        if (!step_result(j, js, out_at, log))
+            return false;
+    }
+    j->steps[first].group = n;
+    pk_step **steps = calloc(n, sizeof *steps);
+    if (!steps)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        steps[i] = j->steps[first + i].step;
+    pk_log tmp;
+    pk_log_init(&tmp);
+    pk_step_check_group(steps, n, &tmp);
+    free(steps);
+    return relog(&tmp, log, at);
+}
+
+static bool parse_step(pk_job *j, const yctx *y, const yaml_node_t *n)
+{
+    pk_log *log = y->log;
+    pki_job_step *js = pki_grow_push(&j->steps, &j->nsteps, &j->cap_steps, sizeof *j->steps);
+    if (!js)
+        return false;
     js->at = mark(n);
     pki_job_at out_at = js->at; /* the out: value's place, once read */
     if (n->type != YAML_MAPPING_NODE ||
@@ -273,6 +401,18 @@ static bool parse_step(pk_job *j, const yctx *y, const yaml_node_t *n, pki_job_s
     if (vn->type != YAML_MAPPING_NODE) {
         err_at(log, mark(vn), "the parameters of %s must be a mapping", opname);
         return false;
+    }
+    const char *group = pk_step_group_name(js->step, false);
+    for (yaml_node_pair_t *p = vn->data.mapping.pairs.start;
+         group && p < vn->data.mapping.pairs.top; p++) {
+        const char *key = scalar(node(y, p->key));
+        if (key && strcmp(key, group) == 0) {
+            /* its members are the steps; this one was a name holder */
+            pki_job_at at = js->at;
+            pk_step_free(js->step);
+            j->nsteps--;
+            return parse_group(j, y, opname, vn, node(y, p->value), at);
+        }
     }
     for (yaml_node_pair_t *p = vn->data.mapping.pairs.start; p < vn->data.mapping.pairs.top; p++) {
         const yaml_node_t *k = node(y, p->key), *v = node(y, p->value);
@@ -307,15 +447,7 @@ static bool parse_step(pk_job *j, const yctx *y, const yaml_node_t *n, pki_job_s
         err_at(log, js->at, "%s needs 'out'", opname);
         return false;
     }
-    if (!js->out)
-        return true;
-    pki_job_item *res = add_item(j, js->out, out_at, log);
-    if (res) {
-        res->at = js->at; /* a result is its step's */
-        res->by = js->step;
-        res->is_report = report;
-    }
-    return res != NULL;
+    return !js->out || step_result(j, js, out_at, log);
 }
 
 char *pki_job_stem(const char *file)
@@ -658,14 +790,9 @@ static bool parse_root(pk_job *j, const yctx *y)
         return false;
     if (sec[2] && sec[2]->type == YAML_SEQUENCE_NODE) {
         size_t n = (size_t)(sec[2]->data.sequence.items.top - sec[2]->data.sequence.items.start);
-        j->steps = calloc(n ? n : 1, sizeof *j->steps);
-        if (!j->steps)
-            return false;
-        for (size_t i = 0; i < n; i++) {
-            j->nsteps = i + 1;
-            if (!parse_step(j, y, node(y, sec[2]->data.sequence.items.start[i]), &j->steps[i]))
+        for (size_t i = 0; i < n; i++)
+            if (!parse_step(j, y, node(y, sec[2]->data.sequence.items.start[i])))
                 return false;
-        }
     } else if (sec[2] && !pki_yaml_is_null(sec[2])) {
         err_at(y->log, mark(sec[2]), "steps must be a list");
         return false;

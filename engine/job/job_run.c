@@ -269,6 +269,134 @@ done:
     return rc;
 }
 
+/* A group's messages moved to the job's log as relog_step does, each
+ * about a member's input or model placed at that member's step. */
+static void relog_group(const pk_job *j, const pki_job_step *js, size_t n, pk_step_need **need,
+                        const size_t *nneed, pk_log *tmp, pk_log *log)
+{
+    for (size_t i = 0; i < tmp->count; i++) {
+        const pk_diag *d = &tmp->items[i];
+        size_t at = 0;
+        for (size_t m = 0; d->path && d->offset < 0 && d->line <= 0 && m < n && !at; m++)
+            for (size_t k = 0; k < nneed[m] && !at; k++)
+                if (need[m][k].kind != PK_NEED_RULES && strcmp(d->path, need[m][k].name) == 0)
+                    at = m + 1;
+        pk_log one;
+        pk_log_init(&one);
+        pk_log_add_at(&one, d->severity, d->code, d->path, d->offset, d->line, d->col, "%s",
+                      d->msg);
+        if (one.count)
+            one.items[0].placed = d->placed;
+        relog_step(j, &js[at ? at - 1 : 0], at ? need[at - 1] : NULL, at ? nneed[at - 1] : 0, &one,
+                   log);
+        pk_log_free(&one);
+    }
+    if (tmp->errors + tmp->warnings > tmp->count && tmp->errors > 0)
+        pk_log_add_at(log, PK_ERROR, PK_E_NO_MEMORY, j->path, -1, 0, 0, "out of memory");
+}
+
+/* "retarget dancers -> a, b: LINE" for each of the group's own lines. */
+static void group_lines(pk_job *j, const pki_job_step *js, size_t n, pk_step *const *steps,
+                        const pk_step_result *res)
+{
+    pk_buf sum;
+    pk_buf_init(&sum);
+    pk_step_group_summary(steps, n, res, &sum);
+    pk_buf_putc(&sum, 0);
+    const char *p = sum.oom ? NULL : (const char *)sum.data;
+    while (p && *p) {
+        size_t len = strcspn(p, "\n");
+        pk_buf_printf(&j->report, "%s %s ->", pk_step_name(steps[0]),
+                      pk_step_group_name(steps[0], false));
+        for (size_t k = 0; k < n; k++)
+            pk_buf_printf(&j->report, "%s %s", k ? "," : "", js[k].out);
+        pk_buf_printf(&j->report, ": %.*s\n", (int)len, p);
+        p += len + (p[len] == '\n');
+    }
+    pk_buf_free(&sum);
+}
+
+/* A group's members (js[0..n), the first with group n) run together. */
+static int run_group(pk_job *j, const pki_job_step *js, size_t n, pk_log *log)
+{
+    pk_step **steps = calloc(n, sizeof *steps);
+    pk_doc **docs = calloc(n, sizeof *docs);
+    pk_step_need **need = calloc(n, sizeof *need);
+    size_t *nneed = calloc(n, sizeof *nneed);
+    pk_step_result *res = calloc(n, sizeof *res);
+    int rc = -1;
+    size_t warned = 0;
+    bool strict = false;
+    if (!steps || !docs || !need || !nneed || !res) {
+        pk_log_add_at(log, PK_ERROR, PK_E_NO_MEMORY, j->path, -1, 0, 0, "out of memory");
+        goto done;
+    }
+    for (size_t k = 0; k < n; k++) {
+        const char *const *names;
+        steps[k] = js[k].step;
+        strict |= pk_step_strict(steps[k]);
+        size_t ni = pk_step_inputs(steps[k], &names);
+        nneed[k] = pk_step_needs(steps[k], NULL, 0);
+        docs[k] = calloc(ni ? ni : 1, sizeof *docs[k]);
+        need[k] = calloc(nneed[k] ? nneed[k] : 1, sizeof *need[k]);
+        if (!docs[k] || !need[k]) {
+            pk_log_add_at(log, PK_ERROR, PK_E_NO_MEMORY, j->path, -1, 0, 0, "out of memory");
+            goto done;
+        }
+        pk_step_needs(steps[k], need[k], nneed[k]);
+        if (gather_docs(j, &js[k], docs[k], &warned, log) != 0 ||
+            give_things(j, &js[k], need[k], nneed[k], &warned, log) != 0)
+            goto done;
+    }
+    pk_log tmp;
+    pk_log_init(&tmp);
+    int ran = pk_step_run_group(steps, n, docs, res, &tmp);
+    if (ran == 0 && strict && (warned || tmp.warnings)) {
+        pk_diag_code strict_code = last_code(&tmp, PK_WARNING, PK_E_DAMAGED);
+        pk_log_add_at(log, PK_ERROR, strict_code, j->path, -1, js->at.line, js->at.col,
+                      "%s %s: strict: %zu warning%s (reading their inputs or running them) %s",
+                      pk_step_name(steps[0]), pk_step_group_name(steps[0], false),
+                      warned + tmp.warnings, warned + tmp.warnings == 1 ? "" : "s",
+                      warned + tmp.warnings == 1 ? "is an error" : "are errors");
+        ran = -1;
+    }
+    relog_group(j, js, n, need, nneed, &tmp, log);
+    pk_log_free(&tmp);
+    if (ran != 0)
+        goto done;
+    for (size_t k = 0; k < n; k++)
+        report_line(j, &js[k], &res[k]);
+    group_lines(j, js, n, steps, res);
+    for (size_t k = 0; k < n; k++) {
+        pki_job_item *it = pki_job_find(j, js[k].out);
+        pk_step_result *r = &res[k];
+        if (it)
+            keep_result(it, &r);
+    }
+    rc = 0;
+done:
+    for (size_t k = 0; k < n; k++) {
+        if (res)
+            pk_step_result_free(&res[k]);
+        if (docs && docs[k] && pk_step_takes_input(js[k].step))
+            pk_doc_free(&docs[k][0]);
+        if (docs)
+            free(docs[k]);
+        if (need)
+            free(need[k]);
+    }
+    if (rc != 0)
+        pk_log_add_at(log, PK_ERROR, last_code(log, PK_ERROR, PK_E_USAGE), j->path, -1, js->at.line,
+                      js->at.col, "step %s (%s) failed", pk_step_name(js[0].step),
+                      pk_step_group_name(js[0].step, false));
+    free(steps);
+    free(docs);
+    free(need);
+    free(nneed);
+    free(res);
+    return rc;
+}
+
 /* Can output i hold a `kind` (a report made by step `by`)?  An error at
  * the output's path in the job file when not.  Checked before any step
  * runs (with the kinds the steps will make) and again when encoding. */
@@ -437,9 +565,13 @@ static int run_all(pk_job *j, pk_log *log)
         return -1;
     /* Phase 2: the steps, in order. */
     for (size_t s = 0; s < j->nsteps; s++) {
-        part(log, "step %zu of %zu, %s", s + 1, j->nsteps, pk_step_name(j->steps[s].step));
-        if (run_step(j, &j->steps[s], log) != 0)
+        size_t g = j->steps[s].group;
+        const char *group = g ? pk_step_group_name(j->steps[s].step, false) : NULL;
+        part(log, "step %zu of %zu, %s%s%s%s", s + 1, j->nsteps, pk_step_name(j->steps[s].step),
+             group ? " (" : "", group ? group : "", group ? ")" : "");
+        if (g ? run_group(j, &j->steps[s], g, log) != 0 : run_step(j, &j->steps[s], log) != 0)
             return -1;
+        s += g ? g - 1 : 0;
     }
     /* Phase 3: every output encoded in memory. */
     for (size_t i = 0; i < j->nouts; i++) {

@@ -458,7 +458,6 @@ static const pki_option *thing_row(const pk_step *s, size_t k)
     return NULL;
 }
 
-
 size_t pk_step_needs(const pk_step *s, pk_step_need *out, size_t cap)
 {
     size_t n = 0;
@@ -529,6 +528,87 @@ int pk_step_run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_
     }
     res->free_own = s->def->free_result;
     return s->def->run(s, in, n, res, log);
+}
+
+/* ---- groups ---- */
+
+const char *pk_step_group_name(const pk_step *s, bool member)
+{
+    return member ? s->def->member : s->def->group;
+}
+
+/* "dancer 2: " before a message about the group's second member (as is
+ * on OOM). */
+static void diag_prefix(pk_diag *d, const char *member, size_t i)
+{
+    size_t n = strlen(d->msg) + strlen(member) + 32;
+    char *m = malloc(n);
+    if (!m)
+        return;
+    snprintf(m, n, "%s %zu: %s", member, i, d->msg);
+    free(d->msg);
+    d->msg = m;
+}
+
+/* Whether s[0..n) are steps of one operation that groups. */
+static bool one_group(pk_step *const *s, size_t n, pk_log *log)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!s[i] || s[i]->def != s[0]->def || !s[0]->def->group) {
+            pk_error(log, PK_E_USAGE, "steps run as a group are of one operation that groups");
+            return false;
+        }
+    return n > 0;
+}
+
+int pk_step_check_group(pk_step *const *s, size_t n, pk_log *log)
+{
+    if (!one_group(s, n, log))
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        size_t from = pki_mark(log);
+        int rc = pk_step_check(s[i], log);
+        for (size_t k = from; rc != 0 && k < log->count; k++)
+            diag_prefix(&log->items[k], s[0]->def->member, i + 1);
+        if (rc != 0)
+            return -1;
+    }
+    return s[0]->def->check_group ? s[0]->def->check_group(s, n, log) : 0;
+}
+
+int pk_step_run_group(pk_step *const *s, size_t n, pk_doc *const *in, pk_step_result *res,
+                      pk_log *log)
+{
+    for (size_t i = 0; i < n; i++)
+        memset(&res[i], 0, sizeof res[i]);
+    if (pk_step_check_group(s, n, log) != 0)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        res[i].free_own = s[0]->def->free_result;
+    return s[0]->def->run_group(s, n, in, res, log);
+}
+
+int pk_step_group_summary(pk_step *const *s, size_t n, const pk_step_result *res, pk_buf *out)
+{
+    if (n && s[0]->def->group_summary)
+        s[0]->def->group_summary(s, n, res, out);
+    return out->oom ? -1 : 0;
+}
+
+int pk_step_group_report(pk_step *const *s, size_t n, const pk_step_result *res,
+                         pk_report_format fmt, pk_buf *out, pk_log *log)
+{
+    if (!n || !s[0]->def->group_report || !pk_step_reports(s[0], fmt)) {
+        pk_error(log, PK_E_USAGE, "%s writes no such report of a group", n ? s[0]->def->name : "?");
+        return -1;
+    }
+    size_t errors = log->errors;
+    int rc = s[0]->def->group_report(s, n, res, fmt, out, log);
+    if (rc == 0 && !out->oom)
+        return 0;
+    if (log->errors == errors)
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+    return -1;
 }
 
 void pk_step_result_free(pk_step_result *r)

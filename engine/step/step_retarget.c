@@ -28,6 +28,7 @@ typedef struct retarget_opts {
     double feet_apart;                               /* units, 0: none */
     bool measure;            /* the JSON report is wanted: measure the sizing */
     double max_deg, max_pos; /* the fold's tolerances */
+    char *scale;             /* the translations' XZ scale: a number, or "own" */
 } retarget_opts;
 
 #define T retarget_opts
@@ -54,6 +55,7 @@ static const pki_option OPTIONS[] = {
     PKI_ROW_BOOL(T, "keep_absent", keep_absent),
     {"max_deg", PKI_OPT_POSITIVE, offsetof(T, max_deg), 0, 0, NULL, "a positive number of degrees"},
     {"max_pos", PKI_OPT_POSITIVE, offsetof(T, max_pos), 0, 0, NULL, "a positive number of units"},
+    {"scale", PKI_OPT_STRING, offsetof(T, scale), 0, 0, NULL, "a positive number, or 'own'"},
     PKI_ROW_BOOL(T, "verbose", verbose),
 };
 #undef T
@@ -75,10 +77,14 @@ typedef struct retarget_result {
     long picked;
     pk_body_fit auto_fit[4];
     const pk_bodies *bodies;
+    char picked_name[64]; /* "@classic" */
     /* with a motion: IN is its camera, corrected; edit and report are the
      * dance's retarget */
     bool camera;
     pk_camera_report cam;
+    /* one of dancers sized together (the first keeps the group's report) */
+    bool group;
+    pk_troupe_report *troupe;
 } retarget_result;
 
 static void free_result(void *p)
@@ -88,7 +94,29 @@ static void free_result(void *p)
         return;
     pk_edit_stats_free(&r->edit);
     pk_retarget_report_free(&r->report);
+    pk_troupe_report_free(r->troupe);
+    free(r->troupe);
     free(r);
+}
+
+/* The scale option: *xz a number given (0: none), *own "own".  false
+ * when it is neither. */
+static bool scale_of(const retarget_opts *o, double *xz, bool *own)
+{
+    *xz = 0;
+    *own = false;
+    if (!o->scale)
+        return true;
+    if (strcmp(o->scale, "own") == 0) {
+        *own = true;
+        return true;
+    }
+    char *end;
+    double v = strtod(o->scale, &end);
+    if (end == o->scale || *end || !(v > 0) || !isfinite(v))
+        return false;
+    *xz = v;
+    return true;
 }
 
 static int check(const pk_step *s, pk_log *log)
@@ -114,7 +142,7 @@ static int check(const pk_step *s, pk_log *log)
     static const char *const MODEL_ONLY[] = {
         "no_stance", "no_scale",         "no_fold",     "no_contacts", "no_avoid", "no_twist",
         "fingers",   "feet_from_source", "keep_absent", "max_deg",     "max_pos",  "no_centre",
-        "no_upper",  "no_shoulders",     "no_toes",     "feet_apart"};
+        "no_upper",  "no_shoulders",     "no_toes",     "feet_apart",  "scale"};
     for (size_t i = 0; i < sizeof MODEL_ONLY / sizeof *MODEL_ONLY; i++)
         if (!o->from_name && pki_step_given(s, MODEL_ONLY[i]))
             return pki_step_fail(log, "%s applies with %s and %s",
@@ -141,6 +169,14 @@ static int check(const pk_step *s, pk_log *log)
                              "to %s",
                              pki_step_spell(s, "motion", n1), pki_step_spell(s, "from", n2),
                              pki_step_spell(s, "to", n3));
+    double xz;
+    bool own;
+    if (!scale_of(o, &xz, &own))
+        return pki_step_fail(log, "%s wants a positive number, or 'own' (not '%s')",
+                             pki_step_spell(s, "scale", n1), o->scale);
+    if (o->scale && o->no_scale)
+        return pki_step_fail(log, "%s is the scale step's, which %s turns off",
+                             pki_step_spell(s, "scale", n1), pki_step_spell(s, "no_scale", n2));
     if (o->feet_from_source && o->no_scale)
         return pki_step_fail(log, "%s is part of the scale step, which %s turns off",
                              pki_step_spell(s, "feet_from_source", n1),
@@ -233,7 +269,10 @@ static const pk_model *pick_body(const retarget_opts *o, const pk_doc *d, retarg
     return b->models[rr->picked];
 }
 
-static int between_models(const pk_step *s, pk_doc *d, retarget_result *rr, pk_log *log)
+/* The options of a retarget between models for d (from "@auto": the body
+ * picked), after the fit check.  0, or -1 (logged). */
+static int model_options(const pk_step *s, pk_doc *d, retarget_result *rr, pk_retarget_options *out,
+                         pk_log *log)
 {
     const retarget_opts *o = s->o;
     const pk_model *from = picks_body(s) ? pick_body(o, d, rr, log) : o->from;
@@ -246,11 +285,10 @@ static int between_models(const pk_step *s, pk_doc *d, retarget_result *rr, pk_l
     /* the models by the names the user gave them (files, or a job's
      * names, which the job places at the step); @auto by the body it
      * picked */
-    char picked[64];
     const char *from_name = o->from_name;
     if (picks_body(s)) {
-        snprintf(picked, sizeof picked, "@%s", rr->bodies->names[rr->picked]);
-        from_name = picked;
+        snprintf(rr->picked_name, sizeof rr->picked_name, "@%s", rr->bodies->names[rr->picked]);
+        from_name = rr->picked_name;
     }
     pk_retarget_options ro = {.from = from,
                               .to = o->to,
@@ -273,8 +311,18 @@ static int between_models(const pk_step *s, pk_doc *d, retarget_result *rr, pk_l
                               .no_toes = o->no_toes,
                               .feet_apart = o->feet_apart,
                               .measure = o->measure};
+    bool own;
+    scale_of(o, &ro.scale_xz, &own);
     rr->models = true;
-    if (fit_models(o, from, from_name, d, rr, log) != 0)
+    *out = ro;
+    return fit_models(o, from, from_name, d, rr, log);
+}
+
+static int between_models(const pk_step *s, pk_doc *d, retarget_result *rr, pk_log *log)
+{
+    const retarget_opts *o = s->o;
+    pk_retarget_options ro;
+    if (model_options(s, d, rr, &ro, log) != 0)
         return -1;
     return d->motion
                ? pk_motion_retarget_models(d->motion, o->rules, &ro, &rr->edit, &rr->report, log)
@@ -458,10 +506,21 @@ static void stance_summary(const pk_step *s, const pk_stance *st, pk_buf *out)
                       pki_plural(fingers), fmax);
 }
 
-static void scale_summary(const pk_step *s, const pk_leg_scale *c, pk_buf *out)
+static void scale_summary(const pk_step *s, const pk_leg_scale *c, bool group, pk_buf *out)
 {
-    pk_buf_printf(out, "\nscale: XZ %.4f (leg %.3f -> %.3f), Y %.4f (height %.3f -> %.3f)", c->xz,
-                  c->len_a, c->len_b, c->y, c->height_a, c->height_b);
+    double legs = c->len_a > 0 ? c->len_b / c->len_a : 0;
+    if (fabs(c->xz - legs) > 1e-9)
+        pk_buf_printf(out, "\nscale: XZ %.4f (%s; the legs %.3f -> %.3f give %.4f)", c->xz,
+                      group ? "the dancers' shared scale" : "as given", c->len_a, c->len_b, legs);
+    else
+        pk_buf_printf(out, "\nscale: XZ %.4f (leg %.3f -> %.3f)", c->xz, c->len_a, c->len_b);
+    pk_buf_printf(out, ", Y %.4f (height %.3f -> %.3f)", c->y, c->height_a, c->height_b);
+    if (c->place[0] != 0 || c->place[1] != 0)
+        pk_buf_printf(out,
+                      "; the body moved by %.3f, %.3f (X, Z) so its centre stands where the "
+                      "source's does, scaled",
+                      fabs(c->place[0]) < 0.0005 ? 0.0 : c->place[0],
+                      fabs(c->place[1]) < 0.0005 ? 0.0 : c->place[1]);
     double v[6]; /* no "-0.000" */
     for (int k = 0; k < 6; k++)
         v[k] = fabs(c->ik_shift[k / 3][k % 3]) < 0.0005 ? 0.0 : c->ik_shift[k / 3][k % 3];
@@ -617,7 +676,7 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
     if (rr->models && t->stance_done && t->stance_keys)
         stance_summary(s, &t->stance, out);
     if (rr->models && t->scale_done && t->scale_keys)
-        scale_summary(s, &t->scale, out);
+        scale_summary(s, &t->scale, rr->group, out);
     if (rr->models)
         body_summary(&t->body, out);
     if (rr->models)
@@ -860,25 +919,295 @@ static void json_measure(pki_json *j, const pk_sizing_measure *m)
     pki_json_close(j, '}');
 }
 
+/* One retarget's report: its names, steps and measures. */
+static void json_one(pki_json *j, const pk_step *s, const retarget_result *rr)
+{
+    const retarget_opts *o = s->o;
+    pki_json_open(j, '{');
+    pki_json_kstr(j, "input", s->ninputs ? s->inputs[0] : NULL);
+    pki_json_kstr(j, "from", o->from_name);
+    pki_json_kstr(j, "to", o->to_name);
+    if (rr && rr->models) {
+        json_steps(j, o, &rr->report.sizing);
+        json_body_steps(j, o, &rr->report.body);
+        if (rr->report.measure)
+            json_measure(j, rr->report.measure);
+    }
+    pki_json_close(j, '}');
+}
+
 static int report(const pk_step *s, const pk_step_result *res, pk_report_format f, pk_buf *out,
                   pk_log *log)
 {
     (void)log;
     if (f != PK_REPORT_JSON)
         return 1;
-    const retarget_opts *o = s->o;
-    const retarget_result *rr = res->own;
+    pki_json j = pki_json_begin(out, true);
+    json_one(&j, s, res->own);
+    pk_buf_putc(out, '\n');
+    return 0;
+}
+
+/* ---- dancers sized together (engine/ops/retarget/troupe.c) ---- */
+
+static int check_group(pk_step *const *s, size_t n, pk_log *log)
+{
+    char n1[64], n2[64];
+    size_t given = n;
+    double xz0 = 0;
+    bool own0 = false;
+    for (size_t i = 0; i < n; i++) {
+        const retarget_opts *o = s[i]->o;
+        if (!o->from_name)
+            return pki_step_fail(log, "dancer %zu: %s and %s: dancers are sized between models",
+                                 i + 1, pki_step_spell(s[i], "from", n1),
+                                 pki_step_spell(s[i], "to", n2));
+        if (s[i]->ninputs > 1)
+            return pki_step_fail(log,
+                                 "dancer %zu: %s: a camera is retargeted on its own, not as a "
+                                 "dancer",
+                                 i + 1, pki_step_spell(s[i], "motion", n1));
+        if (o->no_scale)
+            return pki_step_fail(log,
+                                 "dancer %zu: %s: dancers share one scale for their "
+                                 "translations (%s 1 keeps them as they are)",
+                                 i + 1, pki_step_spell(s[i], "no_scale", n1),
+                                 pki_step_spell(s[i], "scale", n2));
+        double xz;
+        bool own;
+        scale_of(o, &xz, &own);
+        if (!o->scale)
+            continue;
+        if (given < n && (own != own0 || fabs(xz - xz0) > 1e-12))
+            return pki_step_fail(log,
+                                 "dancers %zu and %zu give different %s (%s, %s): the dancers "
+                                 "share one (give it once)",
+                                 given + 1, i + 1, pki_step_spell(s[i], "scale", n1),
+                                 ((const retarget_opts *)s[given]->o)->scale, o->scale);
+        if (given == n) {
+            given = i;
+            xz0 = xz;
+            own0 = own;
+        }
+    }
+    return 0;
+}
+
+static int run_group(pk_step *const *s, size_t n, pk_doc *const *in, pk_step_result *res,
+                     pk_log *log)
+{
+    pk_dancer *d = calloc(n ? n : 1, sizeof *d);
+    if (!d) {
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        return -1;
+    }
+    pk_troupe_options to = {0};
+    int rc = -1;
+    for (size_t i = 0; i < n; i++) {
+        const retarget_opts *o = s[i]->o;
+        retarget_result *rr = pki_result_new(&res[i], sizeof *rr, log);
+        if (!rr)
+            goto done;
+        rr->group = true;
+        pki_take(&res[i].out, &in[i][0]);
+        if (!res[i].out.motion) {
+            pk_log_add_at(log, PK_ERROR, PK_E_USAGE, s[i]->inputs[0], -1, 0, 0,
+                          "dancer %zu: a pose: dancers are sized as motions (VMD)", i + 1);
+            goto done;
+        }
+        size_t from = pki_mark(log);
+        pk_retarget_options ro;
+        int got = model_options(s[i], &res[i].out, rr, &ro, log);
+        pk_log_place(log, from, s[i]->inputs[0]);
+        if (got != 0)
+            goto done;
+        d[i] =
+            (pk_dancer){res[i].out.motion, o->rules, ro, &rr->edit, &rr->report, s[i]->inputs[0]};
+        if (o->scale)
+            scale_of(o, &to.scale, &to.own);
+    }
+    retarget_result *first = res[0].own;
+    first->troupe = calloc(1, sizeof *first->troupe);
+    if (!first->troupe) {
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        goto done;
+    }
+    rc = pk_motions_retarget_together(d, n, &to, first->troupe, log);
+done:
+    free(d);
+    return rc;
+}
+
+/* "dancer 1's right hand with dancer 2's left hand, frames 20-40" */
+static void contact_words(const pk_troupe_contact *c, pk_buf *out)
+{
+    pk_buf_printf(out, "dancer %zu's %s hand with dancer %zu's %s, frames %u-%u", c->dancer + 1,
+                  c->side ? "right" : "left", c->partner + 1, c->with, c->first, c->last);
+}
+
+static void group_summary(pk_step *const *s, size_t n, const pk_step_result *res, pk_buf *out)
+{
+    const retarget_result *rr = n ? res[0].own : NULL;
+    const pk_troupe_report *t = rr ? rr->troupe : NULL;
+    if (!t)
+        return;
+    (void)s;
+    if (t->own)
+        pk_buf_printf(out,
+                      "dancers: %zu sized together, each with its own XZ scale (%.4f to %.4f; "
+                      "the spacing held to their mean %.4f)",
+                      n, t->ratio_min, t->ratio_max, t->scale);
+    else if (t->scale_given)
+        pk_buf_printf(out,
+                      "dancers: %zu sized together, one XZ scale %.4f for their translations "
+                      "(as given; their legs give %.4f to %.4f)",
+                      n, t->scale, t->ratio_min, t->ratio_max);
+    else
+        pk_buf_printf(out,
+                      "dancers: %zu sized together, one XZ scale %.4f for their translations "
+                      "(the mean of their legs' %.4f to %.4f)",
+                      n, t->scale, t->ratio_min, t->ratio_max);
+    if (!t->pairs)
+        pk_buf_printf(out, "\ndancers: spacing not measured (%s)",
+                      n < 2 ? "one dancer" : "a model without センター");
+    else
+        pk_buf_printf(out,
+                      "\ndancers: spacing off by at most %.2f%% of the mean leg (%.3f units), "
+                      "mean %.2f%%, over frames %u-%u (%zu pair%s; worst: dancers %zu and %zu at "
+                      "frame %u, %.3f units apart for %.3f)",
+                      100 * t->spacing_max, t->leg, 100 * t->spacing_mean, t->first, t->last,
+                      t->pairs, pki_plural(t->pairs), t->spacing_worst[0] + 1,
+                      t->spacing_worst[1] + 1, t->spacing_worst_frame, t->spacing_worst_b,
+                      t->scale * t->spacing_worst_a);
+    if (!t->ncontacts) {
+        pk_buf_puts(out, "\npartners: no hand touches another dancer on the source models");
+        if (t->one_place)
+            pk_buf_printf(out, " (%zu pair%s standing in one place not looked at)", t->one_place,
+                          pki_plural(t->one_place));
+        return;
+    }
+    pk_buf_printf(out, "\npartners: %zu contact%s between dancers (", t->ncontacts,
+                  pki_plural(t->ncontacts));
+    size_t shown = t->ncontacts <= 4 ? t->ncontacts : 3;
+    for (size_t i = 0; i < shown; i++) {
+        if (i)
+            pk_buf_puts(out, "; ");
+        contact_words(&t->contacts[i], out);
+    }
+    if (shown < t->ncontacts)
+        pk_buf_printf(out, "; and %zu more", t->ncontacts - shown);
+    pk_buf_printf(out, "), the hands moved on %zu frame%s", t->moved_frames,
+                  pki_plural(t->moved_frames));
+    if (t->out_of_reach)
+        pk_buf_printf(out, " (%zu beyond the target's reach: arm stretched)", t->out_of_reach);
+    if (t->refused)
+        pk_buf_printf(out,
+                      " (%zu refused: an elbow would have bent backwards; %zu of the partners' "
+                      "hands went the whole way instead)",
+                      t->refused, t->settled);
+    if (t->kept)
+        pk_buf_printf(out, " (%zu contact frame%s left as sized alone: holding made the gap worse)",
+                      t->kept, pki_plural(t->kept));
+    pk_buf_printf(out,
+                  "; contact gap error %.1f%% -> %.1f%% of the target's arm (mean; p95 %.1f%% -> "
+                  "%.1f%%)",
+                  100 * t->gap_before_mean, 100 * t->gap_after_mean, 100 * t->gap_before_p95,
+                  100 * t->gap_after_p95);
+}
+
+static void json_troupe(pki_json *j, const pk_troupe_report *t)
+{
+    pki_json_key(j, "scale");
+    pki_json_open(j, '{');
+    jnum(j, "xz", t->scale);
+    pki_json_kstr(j, "from", t->own ? "own" : t->scale_given ? "given" : "mean");
+    jpair(j, "legs", "min", t->ratio_min, "max", t->ratio_max);
+    pki_json_close(j, '}');
+    pki_json_key(j, "spacing");
+    pki_json_open(j, '{');
+    pki_json_kint(j, "pairs", (long long)t->pairs);
+    pki_json_key(j, "frames");
+    pki_json_open(j, '[');
+    pki_json_item(j);
+    pki_json_num(j->b, t->first);
+    pki_json_item(j);
+    pki_json_num(j->b, t->last);
+    pki_json_close(j, ']');
+    jnum(j, "leg", t->leg);
+    jnum(j, "mean", t->spacing_mean);
+    jnum(j, "max", t->spacing_max);
+    if (t->pairs) {
+        pki_json_key(j, "worst");
+        pki_json_open(j, '{');
+        pki_json_kint(j, "frame", t->spacing_worst_frame);
+        pki_json_key(j, "dancers");
+        pki_json_open(j, '[');
+        for (int k = 0; k < 2; k++) {
+            pki_json_item(j);
+            pki_json_num(j->b, (double)(t->spacing_worst[k] + 1));
+        }
+        pki_json_close(j, ']');
+        jnum(j, "distance", t->spacing_worst_b);
+        jnum(j, "wanted", t->scale * t->spacing_worst_a);
+        pki_json_close(j, '}');
+    }
+    pki_json_close(j, '}');
+    pki_json_key(j, "partners");
+    pki_json_open(j, '{');
+    pki_json_key(j, "contacts");
+    pki_json_open(j, '[');
+    for (size_t i = 0; i < t->ncontacts; i++) {
+        const pk_troupe_contact *c = &t->contacts[i];
+        pki_json_item(j);
+        pki_json_open(j, '{');
+        pki_json_kint(j, "dancer", (long long)c->dancer + 1);
+        pki_json_kstr(j, "hand", c->side ? "right" : "left");
+        pki_json_kint(j, "partner", (long long)c->partner + 1);
+        pki_json_kstr(j, "with", c->with);
+        pki_json_key(j, "frames");
+        pki_json_open(j, '[');
+        pki_json_item(j);
+        pki_json_num(j->b, c->first);
+        pki_json_item(j);
+        pki_json_num(j->b, c->last);
+        pki_json_close(j, ']');
+        jnum(j, "gap_from", c->gap_a);
+        jpair(j, "before", "mean", c->before_mean, "max", c->before_max);
+        jpair(j, "after", "mean", c->after_mean, "max", c->after_max);
+        pki_json_close(j, '}');
+    }
+    pki_json_close(j, ']');
+    pki_json_kint(j, "one_place", (long long)t->one_place);
+    pki_json_kint(j, "frames", (long long)t->contact_frames);
+    pki_json_kint(j, "moved", (long long)t->moved_frames);
+    pki_json_kint(j, "out_of_reach", (long long)t->out_of_reach);
+    pki_json_kint(j, "refused", (long long)t->refused);
+    pki_json_kint(j, "settled", (long long)t->settled);
+    pki_json_kint(j, "kept", (long long)t->kept);
+    pki_json_kint(j, "keys", (long long)t->keys);
+    jpair(j, "before", "mean", t->gap_before_mean, "p95", t->gap_before_p95);
+    jpair(j, "after", "mean", t->gap_after_mean, "p95", t->gap_after_p95);
+    pki_json_close(j, '}');
+}
+
+static int group_report(pk_step *const *s, size_t n, const pk_step_result *res, pk_report_format f,
+                        pk_buf *out, pk_log *log)
+{
+    (void)log;
+    if (f != PK_REPORT_JSON)
+        return 0;
+    const retarget_result *first = n ? res[0].own : NULL;
     pki_json j = pki_json_begin(out, true);
     pki_json_open(&j, '{');
-    pki_json_kstr(&j, "input", s->ninputs ? s->inputs[0] : NULL);
-    pki_json_kstr(&j, "from", o->from_name);
-    pki_json_kstr(&j, "to", o->to_name);
-    if (rr && rr->models) {
-        json_steps(&j, o, &rr->report.sizing);
-        json_body_steps(&j, o, &rr->report.body);
-        if (rr->report.measure)
-            json_measure(&j, rr->report.measure);
+    pki_json_key(&j, "dancers");
+    pki_json_open(&j, '[');
+    for (size_t i = 0; i < n; i++) {
+        pki_json_item(&j);
+        json_one(&j, s[i], res[i].own);
     }
+    pki_json_close(&j, ']');
+    if (first && first->troupe)
+        json_troupe(&j, first->troupe);
     pki_json_close(&j, '}');
     pk_buf_putc(out, '\n');
     return 0;
@@ -901,6 +1230,8 @@ static const char HELP[] =
     "                           [--json] [--verbose] [--strict]\n"
     "       posekit retarget IN --rules R.yaml -o OUT [--verbose] [--strict]\n"
     "       posekit retarget CAMERA.vmd --from A --to B --motion DANCE.vmd -o OUT\n"
+    "       posekit retarget IN1 --from A1 --to B1 -o OUT1 --and IN2 --from A2\n"
+    "                        --to B2 -o OUT2 [--and ...] [--scale S|own]\n"
     "\n"
     "Adapts a VMD motion or VPD pose made for model A to model B.  With the\n"
     "two models (PMX or PMD) every step is computed from their bones:\n"
@@ -946,6 +1277,10 @@ static const char HELP[] =
     "                   not at B's own rest\n"
     "  --keep-absent    keep the keys of bones A lacks and B has\n"
     "  --motion DANCE   IN is DANCE's camera: moved to frame B as A was\n"
+    "  --and            the next dancer (doc/commands.md \"Several dancers\"):\n"
+    "                   one XZ scale shared, contacts between dancers held\n"
+    "  --scale S|own    translations' XZ scale (default B's leg over A's;\n"
+    "                   dancers: their mean; own: each its own)\n"
     "  --max-deg D      the fold's rotation tolerance, degrees (default 0.1)\n"
     "  --max-pos P      the fold's translation tolerance, units (default 0.005)\n"
     "  -o, --output OUT output file (.vmd or .vpd); may name IN\n"
@@ -978,6 +1313,12 @@ const pki_step_def pki_step_retarget = {
     .free_result = free_result,
     .wants_bodies = picks_body,
     .bodies = offsetof(retarget_opts, bodies),
+    .group = "dancers",
+    .member = "dancer",
+    .check_group = check_group,
+    .run_group = run_group,
+    .group_summary = group_summary,
+    .group_report = group_report,
     .cli = {.output = PK_CLI_OUT_DOC,
             .side_option = "report",
             .side_format = PK_REPORT_JSON,

@@ -251,8 +251,9 @@ static bool leg_of(const pk_model *m, double *len, double *h)
     return true;
 }
 
-static int scale_named(const pk_model *a, const pk_model *b, pk_leg_scale *out, const char *a_name,
-                       const char *b_name, pk_log *log)
+/* xz: the XZ factor given (a group's shared scale), or 0: B's leg over A's. */
+static int scale_named(const pk_model *a, const pk_model *b, double xz, pk_leg_scale *out,
+                       const char *a_name, const char *b_name, pk_log *log)
 {
     memset(out, 0, sizeof *out);
     if (!leg_of(a, &out->len_a, &out->height_a) || !leg_of(b, &out->len_b, &out->height_b)) {
@@ -263,7 +264,7 @@ static int scale_named(const pk_model *a, const pk_model *b, pk_leg_scale *out, 
                     src ? "source" : "target");
         return -1;
     }
-    out->xz = out->len_b / out->len_a;
+    out->xz = xz > 0 ? xz : out->len_b / out->len_a;
     out->y = out->height_b / out->height_a;
     double s[3] = {out->xz, out->y, out->xz};
     for (int side = 0; side < 2; side++) {
@@ -281,7 +282,7 @@ static int scale_named(const pk_model *a, const pk_model *b, pk_leg_scale *out, 
 
 int pk_retarget_scale(const pk_model *a, const pk_model *b, pk_leg_scale *out, pk_log *log)
 {
-    return scale_named(a, b, out, NULL, NULL, log);
+    return scale_named(a, b, 0, out, NULL, NULL, log);
 }
 
 /* ---- applying stance and scale to a bone set ---- */
@@ -531,6 +532,46 @@ static int apply_scale(pki_bone_set *s, const pk_leg_scale *sc, bool feet, pk_lo
     return 0;
 }
 
+/* The whole body moved by place (X, Z): the keys of 全ての親 when B has it
+ * at its root, else of B's root bones among SCALED; a bone without a key
+ * gets one at frame 0. */
+static int apply_place(pki_bone_set *s, const pk_model *b, const double place[2], pk_log *log)
+{
+    bool root = false;
+    long top = pki_model_find_bone_utf8(b, SCALED[0]);
+    if (top >= 0 && b->bones[top].parent < 0)
+        root = true;
+    for (size_t i = 0; i < (root ? 1 : sizeof SCALED / sizeof *SCALED); i++) {
+        long bone = pki_model_find_bone_utf8(b, SCALED[i]);
+        if (bone < 0 || b->bones[bone].parent >= 0)
+            continue;
+        pk_name_id id = intern_utf8(s->names, SCALED[i]);
+        if (id == PK_NO_NAME) {
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
+            return -1;
+        }
+        bool keyed = false;
+        for (size_t k = 0; k < pki_bone_set_count(s); k++) {
+            pki_bone_ref r = pki_bone_set_at(s, k);
+            if (*r.name != id)
+                continue;
+            r.pos[0] = (float)(r.pos[0] + place[0]);
+            r.pos[2] = (float)(r.pos[2] + place[1]);
+            keyed = true;
+        }
+        pki_bone_ref r;
+        if (!keyed && !pki_bone_set_add(s, id, &r)) {
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
+            return -1;
+        }
+        if (!keyed) {
+            r.pos[0] = (float)place[0];
+            r.pos[2] = (float)place[1];
+        }
+    }
+    return 0;
+}
+
 void pk_retarget_report_free(pk_retarget_report *r)
 {
     if (!r)
@@ -589,9 +630,14 @@ static int scale_step(pki_bone_set *s, const pk_model *a, const pk_model *b, con
                       const pk_retarget_options *o, pk_retarget_report *rep, pk_log *log)
 {
     (void)r;
-    int rc = scale_named(a, b, &rep->scale, o->from_name, o->to_name, log);
+    int rc = scale_named(a, b, o->scale_xz, &rep->scale, o->from_name, o->to_name, log);
     if (!rc)
         rc = apply_scale(s, &rep->scale, o->feet_from_source, log);
+    if (!rc && (o->place[0] != 0 || o->place[1] != 0)) {
+        rep->scale.place[0] = o->place[0];
+        rep->scale.place[1] = o->place[1];
+        rc = apply_place(s, b, o->place, log);
+    }
     rep->scale_done = !rc;
     return rc;
 }

@@ -693,6 +693,29 @@ static int play(const pk_model *mdl, const pki_figure *f, const pki_torso *t, co
     return rc;
 }
 
+/* The elbows' axes on both models and B's arm states, for each side both
+ * have: 1, 0 when neither has an arm, -1 on OOM (logged). */
+static int arms_init(pki_sizing *z, pk_log *log)
+{
+    int arms = 0;
+    for (int side = 0; side < 2; side++) {
+        if (!z->a.arm[side].ok || !z->b.arm[side].ok)
+            continue;
+        const pki_arm *a = &z->b.arm[side];
+        const pki_arm *aa = &z->a.arm[side];
+        pki_bend_axes_init(&z->elbow[side], z->b.m, a->bone[0], a->bone[a->elbow],
+                           a->bone[a->n - 1], -1.0);
+        pki_bend_axes_init(&z->elbow_a[side], z->a.m, aa->bone[0], aa->bone[aa->elbow],
+                           aa->bone[aa->n - 1], -1.0);
+        if (!state_init(z, side)) {
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
+            return -1;
+        }
+        arms = 1;
+    }
+    return arms;
+}
+
 int pki_sizing_run(pki_bone_set *s, const pk_motion *in_m, const pk_pose *in_p,
                    const pk_retarget_options *o, pk_retarget_report *rep, pk_log *log)
 {
@@ -739,22 +762,10 @@ int pki_sizing_run(pki_bone_set *s, const pk_motion *in_m, const pk_pose *in_p,
     z.scale_y = rep->scale_done ? rep->scale.y : 1.0;
     if (pki_body_run(&z, s, o, &rep->body, log) != 0)
         goto done;
-    bool arms = false;
-    for (int side = 0; side < 2; side++) {
-        if (!z.a.arm[side].ok || !z.b.arm[side].ok)
-            continue;
-        const pki_arm *a = &z.b.arm[side];
-        const pki_arm *aa = &z.a.arm[side];
-        pki_bend_axes_init(&z.elbow[side], z.b.m, a->bone[0], a->bone[a->elbow], a->bone[a->n - 1],
-                           -1.0);
-        pki_bend_axes_init(&z.elbow_a[side], z.a.m, aa->bone[0], aa->bone[aa->elbow],
-                           aa->bone[aa->n - 1], -1.0);
-        if (!state_init(&z, side)) {
-            pk_error(log, PK_E_NO_MEMORY, "out of memory");
-            goto done;
-        }
-        arms = true;
-    }
+    int armed = arms_init(&z, log);
+    if (armed < 0)
+        goto done;
+    bool arms = armed > 0;
     pk_sizing_report *sr = &rep->sizing;
     if (arms && !o->no_contacts && pki_hands_step(&z, sr, log) != 0)
         goto done;
@@ -781,4 +792,40 @@ done:
     pki_torso_free(&ta);
     pki_torso_free(&tb);
     return rc;
+}
+
+/* ---- a sizing opened from outside (the group's contacts) ---- */
+
+int pki_sizing_open(pki_sizing *z, const pk_model *from, const pk_model *to, const pk_motion *in,
+                    const pk_motion *out, uint32_t f0, uint32_t n, pk_log *log)
+{
+    memset(z, 0, sizeof *z);
+    pki_figure_init(&z->a, from);
+    pki_figure_init(&z->b, to);
+    if (play(from, &z->a, in, NULL, f0, n, &z->pa, log) ||
+        play(to, &z->b, out, NULL, f0, n, &z->pb, log) || arms_init(z, log) < 0) {
+        sizing_free(z);
+        memset(z, 0, sizeof *z);
+        return -1;
+    }
+    z->k = z->a.arm_len > 0 ? z->b.arm_len / z->a.arm_len : 1.0;
+    z->input = in;
+    z->scale_xz = z->scale_y = 1.0;
+    for (int s = 0; s < 2; s++)
+        z->stance_hand[s][3] = 1.0;
+    return 0;
+}
+
+int pki_sizing_write(pki_sizing *z, pk_motion *m, const pk_retarget_options *o,
+                     pk_sizing_report *rep, pk_log *log)
+{
+    if (!z->arm[0].n && !z->arm[1].n)
+        return 0;
+    return write_motion(z, m, o, rep, log);
+}
+
+void pki_sizing_close(pki_sizing *z)
+{
+    sizing_free(z);
+    memset(z, 0, sizeof *z);
 }

@@ -148,4 +148,21 @@ struct pki_bone_set;
 int pki_sizing_run(struct pki_bone_set *s, const pk_motion *in_m, const pk_pose *in_p,
                    const pk_retarget_options *o, pk_retarget_report *rep, pk_log *log);
 
+/* A sizing opened for steps run from outside the retarget (the contacts
+ * between dancers, troupe.c): the figures, A playing `in` and B playing
+ * `out` at frames f0 .. f0 + n - 1, B's arm states; no contact found.
+ * pki_sizing_write then writes B's arms as the steps left them into m
+ * (out's keys, sizing.c's rules: only where they changed, fitted within
+ * o's tolerances), counting keys into rep.  0, or -1 (logged; open frees
+ * what it made).  Close with pki_sizing_close. */
+int pki_sizing_open(pki_sizing *z, const pk_model *from, const pk_model *to, const pk_motion *in,
+                    const pk_motion *out, uint32_t f0, uint32_t n, pk_log *log);
+int pki_sizing_write(pki_sizing *z, pk_motion *m, const pk_retarget_options *o,
+                     pk_sizing_report *rep, pk_log *log);
+void pki_sizing_close(pki_sizing *z);
+/* The offsets of a hand between and around the rows of its contacts
+ * (has[r]: d[r] is set): eased in over a few frames before, out after,
+ * linear across short gaps (sizing_hands.c); moved[r]: d[r] is set now. */
+void pki_hands_blend(uint32_t n, double (*d)[3], bool *has, bool *moved);
+
 #endif

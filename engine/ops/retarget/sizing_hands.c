@@ -350,7 +350,7 @@ static void targets(pki_sizing *z, double (*d[2])[3], bool *has[2])
 }
 
 /* Offsets of the rows between and around contact rows. */
-static void blend(uint32_t n, double (*d)[3], bool *has, bool *moved)
+void pki_hands_blend(uint32_t n, double (*d)[3], bool *has, bool *moved)
 {
     long prev = -1;
     for (uint32_t r = 0; r < n; r++)
@@ -437,7 +437,7 @@ int pki_hands_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log)
     for (int s = 0; s < 2; s++) {
         if (!z->arm[s].n)
             memset(has[s], 0, n + 1);
-        blend(n, d[s], has[s], moved[s]);
+        pki_hands_blend(n, d[s], has[s], moved[s]);
     }
     /* the rows whose hand is placed: the avoid step keeps it there */
     for (int s = 0; s < 2; s++) {

@@ -17,6 +17,10 @@
  * a part than the reach is a hand passing through it (a short model's
  * hands through its large head), not a contact.  Each (hand, what) pair is one
  * contact with its first and last frame.
+ *
+ * Between two figures (two dancers playing side by side, each in its own
+ * motion's world), the same for each hand of the first against the
+ * second's parts and hands, at the first's reach.
  */
 #include "common/grow.h"
 #include "math/quat.h"
@@ -124,27 +128,29 @@ static bool near_part(const pki_placed *pl, const double w[3], const double t[3]
 
 enum { SAMPLES = 9 };
 
-double pki_touch_with(const pki_figure *f, const pki_play *p, uint32_t row, int side, int with,
-                      const double w[2][3], const double t[2][3], pki_touch *out)
+double pki_touch_hands(const double w0[3], const double t0[3], const double w1[3],
+                       const double t1[3], pki_touch *out)
+{
+    pki_touch tmp;
+    if (!out)
+        out = &tmp;
+    memset(out, 0, sizeof *out);
+    out->gap = seg_seg(w0, t0, w1, t1, &out->at[0], &out->at[1]);
+    return out->gap;
+}
+
+double pki_touch_part(const pki_figure *f, const pki_play *p, uint32_t row, int with,
+                      const double w[3], const double t[3], pki_touch *out)
 {
     pki_touch tmp;
     if (!out)
         out = &tmp;
     memset(out, 0, sizeof *out);
     out->gap = INFINITY;
-    if (!f->arm[side].ok)
-        return INFINITY;
-    if (with == PKI_WITH_HAND) {
-        if (!f->arm[!side].ok)
-            return INFINITY;
-        out->gap = seg_seg(w[side], t[side], w[!side], t[!side], &out->at[0], &out->at[1]);
-        return out->gap;
-    }
-    const double *hw = w[side], *ht = t[side];
     if (with == PKI_WITH_FLOOR) {
-        out->at[0] = hw[1] <= ht[1] ? 0.0 : 1.0;
-        out->gap = fmin(hw[1], ht[1]);
-        const double *c = out->at[0] == 0.0 ? hw : ht;
+        out->at[0] = w[1] <= t[1] ? 0.0 : 1.0;
+        out->gap = fmin(w[1], t[1]);
+        const double *c = out->at[0] == 0.0 ? w : t;
         out->surf[0] = c[0];
         out->surf[2] = c[2];
         out->normal[1] = 1.0;
@@ -157,7 +163,7 @@ double pki_touch_with(const pki_figure *f, const pki_play *p, uint32_t row, int 
     for (int i = 0; i < SAMPLES; i++) {
         double s = (double)i / (SAMPLES - 1), q[3], surf[3], n[3];
         for (int k = 0; k < 3; k++)
-            q[k] = hw[k] + s * (ht[k] - hw[k]);
+            q[k] = w[k] + s * (t[k] - w[k]);
         double d = pki_part_distance(&pl, q, surf, n);
         if (d < out->gap) {
             out->gap = d;
@@ -167,6 +173,21 @@ double pki_touch_with(const pki_figure *f, const pki_play *p, uint32_t row, int 
         }
     }
     return out->gap;
+}
+
+double pki_touch_with(const pki_figure *f, const pki_play *p, uint32_t row, int side, int with,
+                      const double w[2][3], const double t[2][3], pki_touch *out)
+{
+    if (out) {
+        memset(out, 0, sizeof *out);
+        out->gap = INFINITY;
+    }
+    if (!f->arm[side].ok)
+        return INFINITY;
+    if (with == PKI_WITH_HAND)
+        return f->arm[!side].ok ? pki_touch_hands(w[side], t[side], w[!side], t[!side], out)
+                                : INFINITY;
+    return pki_touch_part(f, p, row, with, w[side], t[side], out);
 }
 
 double pki_touch_at(const pki_figure *f, const pki_play *p, uint32_t row, int side, int with,
@@ -187,12 +208,13 @@ void pki_contacts_free(pki_contacts *c)
     memset(c, 0, sizeof *c);
 }
 
-static bool push(pki_contacts *c, int side, int with, uint32_t first, uint32_t last, double gap)
+static bool push(pki_contacts *c, int side, int with, int other, uint32_t first, uint32_t last,
+                 double gap)
 {
     /* the same pair two frames on or less: one contact */
     for (size_t i = c->n; i-- > 0;) {
         pki_contact *x = &c->v[i];
-        if (x->side == side && x->with == with) {
+        if (x->side == side && x->with == with && x->other == other) {
             if (first <= x->last + 3) {
                 x->last = last;
                 x->min_gap = fmin(x->min_gap, gap);
@@ -206,11 +228,41 @@ static bool push(pki_contacts *c, int side, int with, uint32_t first, uint32_t l
         return false;
     x->side = side;
     x->with = with;
+    x->other = other;
     x->first = first;
     x->last = last;
     x->min_gap = gap;
     x->unreachable = 0;
     x->short_by = 0;
+    return true;
+}
+
+/* One pair (a hand and what it may touch) followed over the rows: a touch
+ * begins below the reach and lasts until the gap grows past 1.25 times
+ * it. */
+typedef struct pair_state {
+    bool in;
+    uint32_t start;
+    double low;
+} pair_state;
+
+/* Row r's gap g of the pair (side, with, other); a touch that ends is
+ * pushed unless it went deeper inside than the reach (passing through:
+ * a short model's hands through its head).  false on OOM. */
+static bool follow(pair_state *k, pki_contacts *out, uint32_t r, double g, double reach, int side,
+                   int with, int other)
+{
+    if (!k->in && g < reach) {
+        k->in = true;
+        k->start = r;
+        k->low = g;
+    } else if (k->in && !(g <= 1.25 * reach)) {
+        k->in = false;
+        if (k->low >= -reach && !push(out, side, with, other, k->start, r - 1, k->low))
+            return false;
+    } else if (k->in) {
+        k->low = fmin(k->low, g);
+    }
     return true;
 }
 
@@ -236,42 +288,70 @@ static int cmp_contact(const void *x, const void *y)
         return a->first < b->first ? -1 : 1;
     if (a->side != b->side)
         return a->side - b->side;
-    return a->with - b->with;
+    if (a->with != b->with)
+        return a->with - b->with;
+    return a->other - b->other;
 }
 
 int pki_contacts_find(const pki_figure *a, const pki_play *p, pki_contacts *out)
 {
     memset(out, 0, sizeof *out);
     enum { PAIRS = 2 * (PKI_PART_COUNT + 2) };
-    bool in[PAIRS] = {false};
-    uint32_t start[PAIRS] = {0};
-    double low[PAIRS];
-    for (int i = 0; i < PAIRS; i++)
-        low[i] = INFINITY;
+    pair_state st[PAIRS];
+    memset(st, 0, sizeof st);
     for (uint32_t r = 0; r <= p->n; r++) {
         for (int side = 0; side < 2; side++) {
             for (int with = 0; with < PKI_PART_COUNT + 2; with++) {
-                int k = side * (PKI_PART_COUNT + 2) + with;
                 /* the hands' contact belongs to the left hand */
                 if (with == PKI_WITH_HAND && side == 1)
                     continue;
                 double g = r < p->n && near(a, p, r, side, with)
                                ? pki_touch_at(a, p, r, side, with, NULL)
                                : INFINITY;
+                if (!follow(&st[side * (PKI_PART_COUNT + 2) + with], out, r, g, pki_reach(a, with),
+                            side, with, with == PKI_WITH_HAND))
+                    return -1;
+            }
+        }
+    }
+    if (out->n > 1)
+        qsort(out->v, out->n, sizeof *out->v, cmp_contact);
+    return 0;
+}
+
+int pki_contacts_between(const pki_figure *a, const pki_play *pa, const pki_figure *b,
+                         const pki_play *pb, bool hands, pki_contacts *out)
+{
+    memset(out, 0, sizeof *out);
+    /* per hand of a: b's parts, then b's two hands */
+    enum { WITH = PKI_PART_COUNT + 2 };
+    pair_state st[2 * WITH];
+    memset(st, 0, sizeof st);
+    uint32_t n = pa->n < pb->n ? pa->n : pb->n;
+    for (uint32_t r = 0; r <= n; r++) {
+        double w[2][3], t[2][3], bw[2][3], bt[2][3];
+        for (int s = 0; s < 2 && r < n; s++) {
+            if (a->arm[s].ok)
+                pki_hand_at(a, pa, r, s, w[s], t[s]);
+            if (b->arm[s].ok)
+                pki_hand_at(b, pb, r, s, bw[s], bt[s]);
+        }
+        for (int side = 0; side < 2; side++) {
+            for (int i = 0; i < WITH; i++) {
+                bool hand = i >= PKI_PART_COUNT;
+                int with = hand ? PKI_WITH_HAND : i, other = hand ? i - PKI_PART_COUNT : 0;
+                double g = INFINITY;
                 double reach = pki_reach(a, with);
-                if (!in[k] && g < reach) {
-                    in[k] = true;
-                    start[k] = r;
-                    low[k] = g;
-                } else if (in[k] && !(g <= 1.25 * reach)) {
-                    in[k] = false;
-                    /* deeper inside than the reach: passing through (a
-                     * short model's hands through its head), no contact */
-                    if (low[k] >= -reach && !push(out, side, with, start[k], r - 1, low[k]))
-                        return -1;
-                } else if (in[k]) {
-                    low[k] = fmin(low[k], g);
+                if (r < n && a->arm[side].ok && hand && hands && b->arm[other].ok)
+                    g = pki_touch_hands(w[side], t[side], bw[other], bt[other], NULL);
+                else if (r < n && a->arm[side].ok && !hand && b->part[with].bone >= 0) {
+                    pki_placed pl;
+                    pki_part_place(b, pb, r, with, &pl);
+                    if (near_part(&pl, w[side], t[side], 2.0 * reach))
+                        g = pki_touch_part(b, pb, r, with, w[side], t[side], NULL);
                 }
+                if (!follow(&st[side * WITH + i], out, r, g, reach, side, with, other))
+                    return -1;
             }
         }
     }

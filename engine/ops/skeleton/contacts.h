@@ -16,6 +16,8 @@
 typedef struct pki_contact {
     int side;             /* the hand (the hands' contact: 0, the left) */
     int with;             /* a pki_part_kind, PKI_WITH_HAND or PKI_WITH_FLOOR */
+    int other;            /* with PKI_WITH_HAND: the other hand's side (a partner's, between
+                             two figures) */
     uint32_t first, last; /* rows of the source's play */
     double min_gap;       /* the smallest gap on the source */
     /* set by the sizing's contact step (sizing_hands.c): frames whose
@@ -47,6 +49,15 @@ void pki_hand_at(const pki_figure *f, const pki_play *p, uint32_t row, int side,
  * has no such thing, or it is far); out may be NULL. */
 double pki_touch_at(const pki_figure *f, const pki_play *p, uint32_t row, int side, int with,
                     pki_touch *out);
+/* The gap between two hands, each from its wrist w to its end t (at: the
+ * touching points' fractions along each); out may be NULL. */
+double pki_touch_hands(const double w0[3], const double t0[3], const double w1[3],
+                       const double t1[3], pki_touch *out);
+/* The gap between a hand (wrist w, end t; of any figure) and part `with`
+ * of figure f, or the floor, at a row of f's play (INFINITY: f has no such
+ * part); out may be NULL. */
+double pki_touch_part(const pki_figure *f, const pki_play *p, uint32_t row, int with,
+                      const double w[3], const double t[3], pki_touch *out);
 /* The same with the hands' wrists w[side] and ends t[side] given (the
  * parts placed from the play). */
 double pki_touch_with(const pki_figure *f, const pki_play *p, uint32_t row, int side, int with,
@@ -61,6 +72,12 @@ const char *pki_with_name(int with);
 /* Every contact of a's hands over the play.  0, or -1 on OOM (the
  * caller logs it). */
 int pki_contacts_find(const pki_figure *a, const pki_play *p, pki_contacts *out);
+/* Every contact of a's hands with figure b's parts (the floor left out)
+ * and, with hands, b's hands, a and b playing the same frames (the plays'
+ * rows side by side): side is a's hand, with b's part or PKI_WITH_HAND
+ * (b's hand `other`), at a's reach.  0, or -1 on OOM. */
+int pki_contacts_between(const pki_figure *a, const pki_play *pa, const pki_figure *b,
+                         const pki_play *pb, bool hands, pki_contacts *out);
 void pki_contacts_free(pki_contacts *c);
 
 #endif
