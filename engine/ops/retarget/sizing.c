@@ -686,7 +686,8 @@ static int play(const pk_model *mdl, const pki_figure *f, const pki_torso *t, co
         return -1;
     }
     pki_figure_watch(f, watch);
-    pki_torso_watch(t, watch);
+    if (t)
+        pki_torso_watch(t, watch);
     int rc = m ? pki_play_motion(out, mdl, m, f0, n, watch, log)
                : pki_play_pose(out, mdl, p, watch, log);
     free(watch);
@@ -802,8 +803,8 @@ int pki_sizing_open(pki_sizing *z, const pk_model *from, const pk_model *to, con
     memset(z, 0, sizeof *z);
     pki_figure_init(&z->a, from);
     pki_figure_init(&z->b, to);
-    if (play(from, &z->a, in, NULL, f0, n, &z->pa, log) ||
-        play(to, &z->b, out, NULL, f0, n, &z->pb, log) || arms_init(z, log) < 0) {
+    if (play(from, &z->a, NULL, in, NULL, f0, n, &z->pa, log) ||
+        play(to, &z->b, NULL, out, NULL, f0, n, &z->pb, log) || arms_init(z, log) < 0) {
         sizing_free(z);
         memset(z, 0, sizeof *z);
         return -1;
