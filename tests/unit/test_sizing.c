@@ -447,6 +447,53 @@ static void clap_out_of_body(void **state)
     pk_model_free(b);
 }
 
+/* Sizing tells its progress through the log's callback, step by step and
+ * never backwards (the CLI's line, the page's bar). */
+typedef struct heard {
+    int n;
+    double last;
+    bool backwards, contacts, measuring;
+} heard;
+
+static void hear(void *ctx, double done, const char *what)
+{
+    heard *h = ctx;
+    if (done < h->last)
+        h->backwards = true;
+    h->last = done;
+    h->n++;
+    h->contacts |= strcmp(what, "sizing: contacts") == 0;
+    h->measuring |= strcmp(what, "sizing: measuring") == 0;
+}
+
+static void sizing_progress(void **state)
+{
+    (void)state;
+    fig fa = {2.5, 2.0, 1.5, false, 0, false, 0, 0};
+    fig fb = {3.0, 2.4, 1.8, false, 0, false, 0, 0};
+    pk_model *a = figure(&fa), *b = figure(&fb);
+    pk_motion *in = clap(0);
+    pk_motion *m = pk_motion_clone(in);
+    assert_non_null(m);
+    pk_retarget_report rep;
+    pk_retarget_options o = {.from = a, .to = b, .measure = true};
+    pk_log log;
+    pk_log_init(&log);
+    heard h = {0, 0.0, false, false, false};
+    pk_log_set_progress(&log, hear, &h);
+    assert_int_equal(pk_motion_retarget_models(m, NULL, &o, NULL, &rep, &log), 0);
+    assert_true(h.n >= 6);
+    assert_true(h.contacts);
+    assert_true(h.measuring);
+    assert_false(h.backwards);
+    pk_log_free(&log);
+    pk_retarget_report_free(&rep);
+    pk_motion_free(m);
+    pk_motion_free(in);
+    pk_model_free(a);
+    pk_model_free(b);
+}
+
 /* The clap onto arms too short to meet (腕->ひじ 0.6, ひじ->手首 0.5, the
  * hand 0.3, the shoulders 3 apart): the contact is reported out of reach
  * with how far.  Where A's tips meet, B's tips would meet at the middle of
@@ -755,7 +802,7 @@ int main(void)
         cmocka_unit_test(clap_out_of_body),     cmocka_unit_test(clap_out_of_reach),
         cmocka_unit_test(hand_beside_thigh),    cmocka_unit_test(held_forearm_out),
         cmocka_unit_test(forearm_out_of_thigh), cmocka_unit_test(twist_distribution),
-        cmocka_unit_test(twist_folded_back),
+        cmocka_unit_test(twist_folded_back),    cmocka_unit_test(sizing_progress),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -748,6 +748,7 @@ int pki_sizing_run(pki_bone_set *s, const pk_motion *in_m, const pk_pose *in_p,
         if (z.b.ankle[side] >= 0 && z.b.ankle[side] == tb.ankle[side])
             z.b.ankle_rest_y[side] = tb.ankle_rest_y[side];
     }
+    pk_progress(log, 0.0, "sizing: playing both models");
     if (play(o->from, &z.a, &ta, in_m, in_p, f0, n, &z.pa, log) ||
         play(o->to, &z.b, &tb, out_m, s->p, f0, n, &z.pb, log))
         goto done;
@@ -761,6 +762,7 @@ int pki_sizing_run(pki_bone_set *s, const pk_motion *in_m, const pk_pose *in_p,
     stance_hands(&z, rep);
     z.scale_xz = rep->scale_done ? rep->scale.xz : 1.0;
     z.scale_y = rep->scale_done ? rep->scale.y : 1.0;
+    pk_progress(log, 0.3, "sizing: the body");
     if (pki_body_run(&z, s, o, &rep->body, log) != 0)
         goto done;
     int armed = arms_init(&z, log);
@@ -768,15 +770,20 @@ int pki_sizing_run(pki_bone_set *s, const pk_motion *in_m, const pk_pose *in_p,
         goto done;
     bool arms = armed > 0;
     pk_sizing_report *sr = &rep->sizing;
+    pk_progress(log, 0.5, "sizing: contacts");
     if (arms && !o->no_contacts && pki_hands_step(&z, sr, log) != 0)
         goto done;
+    pk_progress(log, 0.6, "sizing: keeping out of the body");
     if (arms && !o->no_avoid && pki_avoid_step(&z, sr, log) != 0)
         goto done;
+    pk_progress(log, 0.7, "sizing: twist");
     if (arms && !o->no_twist && pki_twist_step(&z, sr, log) != 0)
         goto done;
+    pk_progress(log, 0.8, "sizing: fitting keys");
     if (arms && (s->m ? write_motion(&z, s->m, o, sr, log) : write_pose(&z, s->p, log)) != 0)
         goto done;
     if (o->measure) {
+        pk_progress(log, 0.9, "sizing: measuring");
         pki_play after;
         if (play(o->to, &z.b, &tb, s->m, s->p, f0, n, &after, log))
             goto done;
