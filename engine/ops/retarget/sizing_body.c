@@ -25,7 +25,9 @@
  * 0.5 to 1.2; a move that made it worse is half taken back), at most 10%
  * of B's leg a round and smoothed over 2 frames either side, up to 8
  * rounds, each played again, until every frame is within 0.5% of B's
- * leg.
+ * leg.  Dancers sized together (one XZ scale for their translations, so
+ * that their spacing holds) keep センター where the scale puts it: their
+ * centre of gravity is measured, not moved.
  *
  * Feet on the floor (the same step, センター's Y).  Heights at rest are
  * where MMD shows the model with no key (IK solved).  Where A's ankle is
@@ -337,8 +339,11 @@ static bool cog_error(const pki_sizing *z, const pki_play *pb, uint32_t r, doubl
     double oa[2], ob[2];
     if (!cog_offset(z->ta, &z->pa, r, oa) || !cog_offset(z->tb, pb, r, ob))
         return false;
-    e[0] = ob[0] - z->scale_xz * oa[0];
-    e[1] = ob[1] - z->scale_xz * oa[1];
+    /* B's leg over A's (the body's own proportion, also where dancers
+     * share one scale for their translations) */
+    double k = z->ta->leg_len > 0 ? z->tb->leg_len / z->ta->leg_len : 1.0;
+    e[0] = ob[0] - k * oa[0];
+    e[1] = ob[1] - k * oa[1];
     return true;
 }
 
@@ -855,8 +860,8 @@ typedef struct cog_memo {
     double d[2], e[2];
 } cog_memo;
 
-static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool first, cog_memo *memo,
-                        bool *changed, bool *more)
+static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool first, bool cog,
+                        cog_memo *memo, bool *changed, bool *more)
 {
     const pki_torso *ta = z->ta, *tb = z->tb;
     const pki_play *pb = &z->pb;
@@ -878,7 +883,7 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
     double legb = tb->leg_len;
     for (uint32_t r = 0; r < w->n; r++) {
         double e[2] = {0, 0}, d[3] = {0, 0, 0};
-        if (cog_error(z, pb, r, e) && sqrt(e[0] * e[0] + e[1] * e[1]) > COG_TOL * legb) {
+        if (cog && cog_error(z, pb, r, e) && sqrt(e[0] * e[0] + e[1] * e[1]) > COG_TOL * legb) {
             /* the share of the last move the error followed (secant),
              * else COG_GAIN */
             double g = COG_GAIN, *md = memo[r].d, *me = memo[r].e;
@@ -1245,7 +1250,7 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
             goto oom;
         for (int i = 0; i < ROUNDS; i++) {
             bool more = false, ch = false;
-            if (centre_round(z, &w, rep, i == 0, memo, &ch, &more) != 0) {
+            if (centre_round(z, &w, rep, i == 0, !(o->scale_xz > 0), memo, &ch, &more) != 0) {
                 free(memo);
                 goto oom;
             }

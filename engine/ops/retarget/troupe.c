@@ -819,12 +819,6 @@ static int each_alone(troupe *t, const pk_troupe_report *rep, pk_log *log)
         pk_retarget_options o = d->o;
         o.scale_xz = rep->own ? 0 : rep->scale;
         d->o.scale_xz = o.scale_xz;
-        /* With one shared scale the centres keep the formation; the body's
-         * centre-of-gravity step would move each センター by its own
-         * model's measure and break the spacing (14.5% of the leg on the
-         * wavefile pair Gene->Mei, Gene->SD Mei), so a group leaves it out. */
-        if (t->n > 1 && !rep->own)
-            o.no_centre = true;
         /* its centre at rest where its source's stands, scaled */
         long ca = pki_model_find_bone_utf8(o.from, "センター");
         long cb = pki_model_find_bone_utf8(o.to, "センター");
