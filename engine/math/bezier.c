@@ -19,6 +19,7 @@
  */
 #include "posekit.h"
 #include "math/bezier.h"
+#include "util/fmath.h"
 
 #include <math.h>
 #include <string.h>
@@ -38,7 +39,7 @@ double pki_bezier_param(uint8_t x1, uint8_t x2, double s, double hint)
         /* The one curve whose x'(t) vanishes inside (0,1): x(t) - 1/2 =
          * 4 (t - 1/2)^3.  Numerically t is hopeless there (a rounding error
          * of 1e-16 in x moves t by 3e-6), but the closed form is exact. */
-        return 0.5 + cbrt((s - 0.5) / 4.0);
+        return 0.5 + pki_cbrt((s - 0.5) / 4.0);
     }
     /* Newton kept inside a shrinking bracket [lo, hi] around the root
      * (x is increasing): a step that leaves the bracket, or a flat

@@ -5,6 +5,7 @@
 #include "posekit.h"
 #include "math/bezier.h"
 #include "math/curve.h"
+#include "util/fmath.h"
 
 #include <float.h>
 #include <math.h>
@@ -620,7 +621,7 @@ int pki_curve_fit_rot_ex(const float (*q)[4], size_t n, double tol_deg, pki_fit_
         for (int k = 0; k < 4; k++)
             qn[k] = -qn[k];
     }
-    double th = acos(d > 1.0 ? 1.0 : d);
+    double th = pki_acos(d > 1.0 ? 1.0 : d);
     /* e2: the unit direction of the arc from q0, orthogonal to q0. */
     double e2[4], en = 0.0;
     for (int k = 0; k < 4; k++) {
@@ -646,8 +647,8 @@ int pki_curve_fit_rot_ex(const float (*q)[4], size_t n, double tol_deg, pki_fit_
         double r = a * a + b * b;
         /* distance from the arc's great circle (a rotation angle, 2 x the
          * quaternions' angle) and the position along it */
-        extra[i - 1] = 2.0 * asin(sqrt(r < 1.0 ? 1.0 - r : 0.0)) * DEG;
-        p[i - 1] = th > 1e-12 ? atan2(b, a) / th : 0.0;
+        extra[i - 1] = 2.0 * pki_asin(sqrt(r < 1.0 ? 1.0 - r : 0.0)) * DEG;
+        p[i - 1] = th > 1e-12 ? pki_atan2(b, a) / th : 0.0;
     }
     if (rc == 0) {
         if (th <= 1e-12) { /* a still rotation: the samples' distance is all */

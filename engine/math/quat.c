@@ -5,6 +5,7 @@
  * geodesic angle accurate to well below float resolution. */
 #include "posekit.h"
 #include "math/quat.h"
+#include "util/fmath.h"
 
 #include <math.h>
 
@@ -58,9 +59,9 @@ void pk_quat_slerp(const float a[4], const float b[4], float t, float out[4])
         wa = 1.0 - t;
         wb = t;
     } else {
-        double th = acos(d), s = sin(th);
-        wa = sin((1.0 - t) * th) / s;
-        wb = sin(t * th) / s;
+        double th = pki_acos(d), s = pki_sin(th);
+        wa = pki_sin((1.0 - t) * th) / s;
+        wb = pki_sin(t * th) / s;
     }
     wb *= sign;
     double r[4], n = 0.0;
@@ -122,12 +123,12 @@ void pki_qd_pow(const double q[4], double t, double out[4])
         out[3] = 1.0;
         return;
     }
-    double half = atan2(s, a[3]) * t;
-    double k = sin(half) / s;
+    double half = pki_atan2(s, a[3]) * t;
+    double k = pki_sin(half) / s;
     out[0] = a[0] * k;
     out[1] = a[1] * k;
     out[2] = a[2] * k;
-    out[3] = cos(half);
+    out[3] = pki_cos(half);
 }
 
 void pki_qd_twist(const double q[4], const double axis[3], double out[4])
@@ -172,8 +173,8 @@ void pki_euler_deg_to_quat(const double deg[3], float q[4])
     double h[3];
     for (int i = 0; i < 3; i++)
         h[i] = deg[i] * (3.14159265358979323846 / 180.0) * 0.5;
-    double cx = cos(h[0]), sx = sin(h[0]), cy = cos(h[1]), sy = sin(h[1]), cz = cos(h[2]),
-           sz = sin(h[2]);
+    double cx = pki_cos(h[0]), sx = pki_sin(h[0]), cy = pki_cos(h[1]), sy = pki_sin(h[1]),
+           cz = pki_cos(h[2]), sz = pki_sin(h[2]);
     /* qz·qy·qx expanded. */
     q[0] = (float)(sx * cy * cz - cx * sy * sz);
     q[1] = (float)(cx * sy * cz + sx * cy * sz);

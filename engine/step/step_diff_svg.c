@@ -12,6 +12,7 @@
  * because posekit never calls setlocale. */
 #include "step/step.h"
 #include "util/text.h"
+#include "util/fmath.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -214,7 +215,7 @@ static double nice_ceil(double x)
 {
     if (!(x > 0))
         return 1.0;
-    double p = pow(10.0, floor(log10(x)));
+    double p = pki_pow(10.0, floor(pki_log10(x)));
     static const double steps[] = {1.0, 2.0, 2.5, 5.0, 10.0};
     for (size_t i = 0; i < sizeof steps / sizeof *steps; i++)
         if (x <= steps[i] * p * (1 + 1e-9))
@@ -270,7 +271,7 @@ static void more_rows(pic *p, int y, size_t n)
 static void axis_ticks(pic *p, double x0, double w, int y_top, int y_bottom, double lo, double hi)
 {
     /* 4 steps for 1 and 2 times a power of ten, 5 for 2.5 and 5 */
-    double m = hi / pow(10.0, floor(log10(hi)));
+    double m = hi / pki_pow(10.0, floor(pki_log10(hi)));
     int steps = (m > 2.2 && m < 2.8) || (m > 4.5 && m < 5.5) ? 5 : 4;
     if (lo < 0)
         steps = 4;

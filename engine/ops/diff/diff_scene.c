@@ -7,6 +7,7 @@
  * is compared with the rest pose. */
 #include "ops/diff/diff.h"
 #include "posekit.h"
+#include "util/fmath.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -167,7 +168,7 @@ static double angle3(const float a[3], const float b[3])
         ch += u * u;
     }
     double h = sqrt(ch) / 2.0;
-    return 2.0 * asin(h > 1.0 ? 1.0 : h) * RAD2DEG;
+    return 2.0 * pki_asin(h > 1.0 ? 1.0 : h) * RAD2DEG;
 }
 
 typedef struct scene_walk {

@@ -17,6 +17,7 @@
  * A range keeps each row's largest value, its first frame and the mean.
  */
 #include "posekit.h"
+#include "util/fmath.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -66,7 +67,7 @@ static double dir_angle(const double a0[3], const double a1[3], const double b0[
         v[k] = b1[k] - b0[k];
     }
     double c[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
-    return atan2(sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]),
+    return pki_atan2(sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]),
                  u[0] * v[0] + u[1] * v[1] + u[2] * v[2]) *
            (180.0 / 3.14159265358979323846);
 }

@@ -67,6 +67,7 @@
 #include "common/grow.h"
 #include "math/quat.h"
 #include "posekit.h"
+#include "util/fmath.h"
 
 #include <float.h>
 #include <math.h>
@@ -120,7 +121,7 @@ static void qlog(const double q[4], double v[3])
         v[0] = v[1] = v[2] = 0.0;
         return;
     }
-    double k = 2.0 * atan2(n, w) / n;
+    double k = 2.0 * pki_atan2(n, w) / n;
     v[0] = x * k;
     v[1] = y * k;
     v[2] = z * k;
@@ -130,11 +131,11 @@ static void qlog(const double q[4], double v[3])
 static void qexp(const double v[3], double q[4])
 {
     double a = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    double k = a > 1e-12 ? sin(0.5 * a) / a : 0.5 - a * a / 48.0;
+    double k = a > 1e-12 ? pki_sin(0.5 * a) / a : 0.5 - a * a / 48.0;
     q[0] = v[0] * k;
     q[1] = v[1] * k;
     q[2] = v[2] * k;
-    q[3] = cos(0.5 * a);
+    q[3] = pki_cos(0.5 * a);
 }
 
 static double dot4(const double a[4], const double b[4])

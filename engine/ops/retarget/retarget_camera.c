@@ -43,6 +43,7 @@
 #include "math/bezier.h"
 #include "model/skeleton.h"
 #include "ops/retarget/retarget.h"
+#include "util/fmath.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -93,9 +94,9 @@ static void mat_mul(const double a[3][3], const double b[3][3], double o[3][3])
 /* R = Ry(−ry)·Rx(−rx)·Rz(−rz) */
 static void rot_of(const float r[3], double R[3][3])
 {
-    double cx = cos(-(double)r[0]), sx = sin(-(double)r[0]);
-    double cy = cos(-(double)r[1]), sy = sin(-(double)r[1]);
-    double cz = cos(-(double)r[2]), sz = sin(-(double)r[2]);
+    double cx = pki_cos(-(double)r[0]), sx = pki_sin(-(double)r[0]);
+    double cy = pki_cos(-(double)r[1]), sy = pki_sin(-(double)r[1]);
+    double cz = pki_cos(-(double)r[2]), sz = pki_sin(-(double)r[2]);
     const double X[3][3] = {{1, 0, 0}, {0, cx, -sx}, {0, sx, cx}};
     const double Y[3][3] = {{cy, 0, sy}, {0, 1, 0}, {-sy, 0, cy}};
     const double Z[3][3] = {{cz, -sz, 0}, {sz, cz, 0}, {0, 0, 1}};
@@ -110,7 +111,7 @@ static void view_of(const pk_camera_key *k, view *v)
     for (int a = 0; a < 3; a++)
         v->eye[a] = (double)k->pos[a] + (double)k->distance * v->R[a][2];
     double fov = k->fov < 1 ? 1.0 : k->fov > 179 ? 179.0 : (double)k->fov;
-    v->t = 2.0 * tan(fov * PI / 360.0);
+    v->t = 2.0 * pki_tan(fov * PI / 360.0);
     v->ortho = k->perspective != 0;
 }
 
@@ -310,7 +311,7 @@ static double measure(const scene *sc, uint32_t fi, const pk_camera_key *orig,
         if (!sc->have[i] || !screen(&va, va.eye, p->a[i], sa) || !on_screen(sc, sa))
             continue;
         double e =
-            screen(&vb, vb.eye, p->b[i], sb) ? hypot(sb[0] - sa[0], sb[1] - sa[1]) : BEHIND_ERR;
+            screen(&vb, vb.eye, p->b[i], sb) ? pki_hypot(sb[0] - sa[0], sb[1] - sa[1]) : BEHIND_ERR;
         worst = fmax(worst, e);
         if (t) {
             t->sum += e;

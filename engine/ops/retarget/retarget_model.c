@@ -35,6 +35,7 @@
 #include "model/skeleton.h"
 #include "ops/retarget/retarget.h"
 #include "ops/retarget/sizing.h"
+#include "util/fmath.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -101,7 +102,7 @@ static void arc(const double u0[3], const double v0[3], double q[4])
 static double quat_deg(const double q[4])
 {
     double w = fabs(q[3]);
-    return 2.0 * acos(w > 1 ? 1 : w) * (180.0 / 3.14159265358979323846);
+    return 2.0 * pki_acos(w > 1 ? 1 : w) * (180.0 / 3.14159265358979323846);
 }
 
 static void add_segment(pk_stance *out, const pk_model *a, const pk_model *b, const char *x,

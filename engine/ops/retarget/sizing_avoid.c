@@ -30,6 +30,7 @@
  */
 #include "ops/retarget/sizing.h"
 #include "ops/retarget/vec.h"
+#include "util/fmath.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -252,7 +253,7 @@ static double smooth(double x)
 static double angle_of(const double q[4])
 {
     double v = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
-    return 2.0 * atan2(v, fabs(q[3]));
+    return 2.0 * pki_atan2(v, fabs(q[3]));
 }
 
 /* The eased turn of each row from the rows' own turns c[] (own[r]);

@@ -39,6 +39,7 @@
  */
 #include "math/quat.h"
 #include "ops/retarget/sizing.h"
+#include "util/fmath.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -82,7 +83,7 @@ static double dir_angle(const double a0[3], const double a1[3], const double b0[
     double c[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
     double s = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
     double d = u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
-    return atan2(s, d) * DEG;
+    return pki_atan2(s, d) * DEG;
 }
 
 /* ---- hands ---- */
@@ -438,7 +439,7 @@ double pki_bend_at(const double parent_rot[4], const double joint[3], const doub
     if (!(n > 0))
         return 0;
     double y = -(l[0] * ax->f[0] + l[1] * ax->f[1] + l[2] * ax->f[2]) / n;
-    return asin(fmax(-1.0, fmin(1.0, y))) * DEG;
+    return pki_asin(fmax(-1.0, fmin(1.0, y))) * DEG;
 }
 
 void pki_bend_axes_init(pki_bend_axes *ax, const pk_model *m, int32_t top, int32_t joint,
@@ -458,7 +459,7 @@ void pki_bend_axes_init(pki_bend_axes *ax, const pk_model *m, int32_t top, int32
     for (int k = 0; k < 3; k++)
         f[k] = e[k] - t * ax->u[k];
     double nf = sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
-    bool bent = ne > 0 && nf > ne * sin(5.0 / DEG) && f[2] * front_z > 0;
+    bool bent = ne > 0 && nf > ne * pki_sin(5.0 / DEG) && f[2] * front_z > 0;
     if (!bent) {
         f[0] = f[1] = 0;
         f[2] = front_z;

@@ -51,6 +51,7 @@
 #include "ops/retarget/retarget.h"
 #include "ops/retarget/sizing.h"
 #include "ops/retarget/vec.h"
+#include "util/fmath.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -110,8 +111,8 @@ static double pre_twist(const double q[4], const double xa[3], const double xw[3
     double R = sqrt(A * A + B * B);
     if (!(R > 1e-12))
         return 0;
-    double k = fmax(-1.0, fmin(1.0, C / R)), phi = atan2(B, A), d = acos(k);
-    double bend = acos(fmax(-1.0, fmin(1.0, pki_v3_dot(u, xw)))) * DEG;
+    double k = fmax(-1.0, fmin(1.0, C / R)), phi = pki_atan2(B, A), d = pki_acos(k);
+    double bend = pki_acos(fmax(-1.0, fmin(1.0, pki_v3_dot(u, xw)))) * DEG;
     double ease = (bend - 5.0) / 5.0;
     ease = fmax(0.0, fmin(1.0, ease));
     ease = ease * ease * (3.0 - 2.0 * ease);
@@ -157,7 +158,7 @@ enum { MV_ARM, MV_UP, MV_DOWN, MV_WRIST, MV_COUNT };
 static double twist_angle(const double t[4], const double ax[3])
 {
     double v = t[0] * ax[0] + t[1] * ax[1] + t[2] * ax[2];
-    return remainder(2.0 * atan2(v, t[3]), 2.0 * 3.14159265358979323846);
+    return remainder(2.0 * pki_atan2(v, t[3]), 2.0 * 3.14159265358979323846);
 }
 
 /* The chain index of the bone move k takes its twist from. */
@@ -275,7 +276,7 @@ static bool along(const pk_model *m, const pki_arm *a, int j, const double ax[3]
         return true;
     double c[3];
     pki_v3_cross(d, ax, c);
-    return pki_v3_len(c) / n < sin(ALONG);
+    return pki_v3_len(c) / n < pki_sin(ALONG);
 }
 
 /* The axes of side s of B and the moves its rig allows. */
@@ -295,7 +296,7 @@ static bool axes_of(const pki_sizing *z, int s, axes *x)
         memcpy(x->xw, x->xa, sizeof x->xw);
     double cr[3], mid[3];
     pki_v3_cross(x->xa, x->xw, cr);
-    if (pki_v3_len(cr) > sin(5.0 / DEG)) {
+    if (pki_v3_len(cr) > pki_sin(5.0 / DEG)) {
         memcpy(x->h, cr, sizeof x->h);
     } else {
         for (int k = 0; k < 3; k++)
@@ -477,14 +478,14 @@ static double piece_error(const twist_ctx *c, int k, const key_rows *kr, size_t 
             qb[j] = -qb[j];
         d = -d;
     }
-    double ang = acos(fmin(1.0, d)), sn = sin(ang);
+    double ang = pki_acos(fmin(1.0, d)), sn = pki_sin(ang);
     for (uint32_t r = kr->row[i - 1] + 1; r < kr->row[i]; r++) {
         double w = c->w[r], q[4], sl[4], th = m0 + w * (m1 - m0);
         moved_source((const double(*)[4])st->q[r], a, c->x, k, th, q);
         double wa = 1.0 - w, wb = w, n = 0, dot = 0;
         if (sn > 1e-9) {
-            wa = sin((1.0 - w) * ang) / sn;
-            wb = sin(w * ang) / sn;
+            wa = pki_sin((1.0 - w) * ang) / sn;
+            wb = pki_sin(w * ang) / sn;
         }
         for (int j = 0; j < 4; j++) {
             sl[j] = wa * qa[j] + wb * qb[j];
@@ -494,7 +495,7 @@ static double piece_error(const twist_ctx *c, int k, const key_rows *kr, size_t 
             dot += q[j] * sl[j];
         lowest = fmin(lowest, fabs(dot) / sqrt(n));
     }
-    double worst = 2.0 * acos(fmin(1.0, lowest)) * DEG;
+    double worst = 2.0 * pki_acos(fmin(1.0, lowest)) * DEG;
     /* only the move into 腕捩 turns the frame the elbow's bend is seen in */
     if (k != MV_UP)
         return worst;

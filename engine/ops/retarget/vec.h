@@ -4,6 +4,7 @@
 #define PKI_OPS_RETARGET_VEC_H
 
 #include "math/quat.h"
+#include "util/fmath.h"
 
 #include <math.h>
 #include <string.h>
@@ -49,11 +50,11 @@ static inline bool pki_v3_unit(double v[3], double eps)
 /* The rotation of angle a (radians) about the unit axis. */
 static inline void pki_q_axis(const double axis[3], double a, double q[4])
 {
-    double s = sin(a / 2.0);
+    double s = pki_sin(a / 2.0);
     q[0] = axis[0] * s;
     q[1] = axis[1] * s;
     q[2] = axis[2] * s;
-    q[3] = cos(a / 2.0);
+    q[3] = pki_cos(a / 2.0);
 }
 
 /* The shortest arc turning direction u into v (both nonzero); half a
@@ -108,7 +109,7 @@ static inline void pki_q_frames(const double e1[3], const double e2[3], const do
     }
     double c[3];
     pki_v3_cross(p, r, c);
-    double ang = atan2(pki_v3_dot(c, u), pki_v3_dot(p, r)), b[4];
+    double ang = pki_atan2(pki_v3_dot(c, u), pki_v3_dot(p, r)), b[4];
     pki_q_axis(u, ang, b);
     pki_qd_mul(b, a, q);
 }
@@ -141,9 +142,9 @@ static inline void pki_q_slerp(const double a[4], const double b[4], double t, d
         wa = 1.0 - t;
         wb = t;
     } else {
-        double th = acos(d), s = sin(th);
-        wa = sin((1.0 - t) * th) / s;
-        wb = sin(t * th) / s;
+        double th = pki_acos(d), s = pki_sin(th);
+        wa = pki_sin((1.0 - t) * th) / s;
+        wb = pki_sin(t * th) / s;
     }
     for (int k = 0; k < 4; k++)
         out[k] = wa * a[k] + wb * bb[k];

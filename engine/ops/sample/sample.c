@@ -21,6 +21,7 @@
 #include "posekit.h"
 #include "math/bezier.h"
 #include "ops/sample/sample.h"
+#include "util/fmath.h"
 
 #include <math.h>
 #include <string.h>
@@ -55,8 +56,8 @@ static void slerp_pre(const float a[4], const float b[4], double th, double inv_
         wa = 1.0 - u;
         wb = u;
     } else {
-        wa = sin((1.0 - u) * th) * inv_sin;
-        wb = sin(u * th) * inv_sin;
+        wa = pki_sin((1.0 - u) * th) * inv_sin;
+        wb = pki_sin(u * th) * inv_sin;
     }
     double r[4], n = 0.0;
     for (int i = 0; i < 4; i++) {
@@ -85,8 +86,8 @@ static void slerp_setup(const float qa[4], const float qb[4], float a[4], float 
         *th = 0.0;
         *inv_sin = 0.0;
     } else {
-        *th = acos(d);
-        *inv_sin = 1.0 / sin(*th);
+        *th = pki_acos(d);
+        *inv_sin = 1.0 / pki_sin(*th);
     }
 }
 

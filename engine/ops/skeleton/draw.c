@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "ops/skeleton/contacts.h"
+#include "util/fmath.h"
 
 enum { MAX_FIGURES = 60, STRIP_COLUMNS = 6 };
 
@@ -411,11 +412,11 @@ static double drawn_diff(const dfig *a, size_t i, const dfig *b, size_t j)
     if (a->has_end[i] && b->has_end[j] && uu > 1e-18 && vv > 1e-18) {
         c = uv / sqrt(uu * vv);
         c = c > 1 ? 1 : c < -1 ? -1 : c;
-        return acos(c) * 180.0 / 3.14159265358979323846;
+        return pki_acos(c) * 180.0 / 3.14159265358979323846;
     }
     const double *p = a->rot[i], *q = b->rot[j];
     c = fabs(p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3]);
-    return 2.0 * acos(c > 1 ? 1 : c) * 180.0 / 3.14159265358979323846;
+    return 2.0 * pki_acos(c > 1 ? 1 : c) * 180.0 / 3.14159265358979323846;
 }
 
 /* The frames a drawing shows: one, or first..last every `every`. */
@@ -1250,7 +1251,7 @@ int pk_draw_svg(const pk_drawing *d, pk_buf *out)
     }
     y = top + 8;
     /* scale bar: a round number of units near 80 pixels */
-    double units = pow(10.0, floor(log10(80.0 / scale)));
+    double units = pki_pow(10.0, floor(pki_log10(80.0 / scale)));
     if (units * scale * 5 <= 120)
         units *= 5;
     else if (units * scale * 2 <= 120)

@@ -18,6 +18,7 @@
  */
 #include "posekit.h"
 #include "math/quat.h"
+#include "util/fmath.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -96,11 +97,11 @@ static void qnorm(double q[4])
 
 static void qaxis(const double axis[3], double angle, double o[4])
 {
-    double s = sin(angle / 2.0);
+    double s = pki_sin(angle / 2.0);
     o[0] = axis[0] * s;
     o[1] = axis[1] * s;
     o[2] = axis[2] * s;
-    o[3] = cos(angle / 2.0);
+    o[3] = pki_cos(angle / 2.0);
 }
 
 /* q^t: the rotation q scaled to t times its angle (the short way round;
@@ -426,9 +427,9 @@ static void to_euler(const double q[4], double e[3])
     double r02 = 2.0 * (x * z + y * w);
     double r12 = 2.0 * (y * z - x * w), r22 = 1.0 - 2.0 * (x * x + y * y);
     double r01 = 2.0 * (x * y - z * w), r00 = 1.0 - 2.0 * (y * y + z * z);
-    e[1] = asin(r02 > 1.0 ? 1.0 : r02 < -1.0 ? -1.0 : r02);
-    e[0] = atan2(-r12, r22);
-    e[2] = atan2(-r01, r00);
+    e[1] = pki_asin(r02 > 1.0 ? 1.0 : r02 < -1.0 ? -1.0 : r02);
+    e[0] = pki_atan2(-r12, r22);
+    e[2] = pki_atan2(-r01, r00);
 }
 
 static void from_euler(const double e[3], double q[4])
@@ -520,7 +521,7 @@ static bool knee_triangle(pk_rig *r, const ik_chain *c, const ik_link *l, int32_
         return false;
     double k = ((vv + hh - g2) / 2.0 - A) / R;
     k = k > 1.0 ? 1.0 : k < -1.0 ? -1.0 : k;
-    double phi = atan2(C, B), delta = acos(k);
+    double phi = pki_atan2(C, B), delta = pki_acos(k);
     double lo = l->min[l->axis], hi = l->max[l->axis], best = 0.0, err = INFINITY;
     for (int s = -1; s <= 1; s += 2) {
         double t = phi + s * delta;
@@ -556,7 +557,7 @@ static bool solve_plane(pk_rig *r, const ik_chain *c, ik_link *l, int iteration,
         knee_triangle(r, c, l, c->links[k + 1].bone, &a))
         goto set;
     double d = iv[0] * tv[0] + iv[1] * tv[1] + iv[2] * tv[2];
-    double angle = acos(d > 1.0 ? 1.0 : d < -1.0 ? -1.0 : d);
+    double angle = pki_acos(d > 1.0 ? 1.0 : d < -1.0 ? -1.0 : d);
     if (angle > c->limit) {
         angle = c->limit;
         cut = true;
@@ -611,7 +612,7 @@ static bool solve_core(pk_rig *r, ik_chain *c, int iteration, bool triangle)
         if (!unit(iv) || !unit(tv))
             continue;
         double d = iv[0] * tv[0] + iv[1] * tv[1] + iv[2] * tv[2];
-        double angle = acos(d > 1.0 ? 1.0 : d < -1.0 ? -1.0 : d);
+        double angle = pki_acos(d > 1.0 ? 1.0 : d < -1.0 ? -1.0 : d);
         if (angle < 1e-3 * PI / 180.0)
             continue;
         if (angle > c->limit) {

@@ -28,6 +28,7 @@
 #include "math/quat.h"
 #include "model/skeleton.h"
 #include "ops/skeleton/figure.h"
+#include "util/fmath.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -164,9 +165,9 @@ bool pki_figure_hand(const pki_figure *f, int side)
 /* q = qy·qx·qz of Euler angles e (radians). */
 static void euler_yxz(const float e[3], double q[4])
 {
-    double qx[4] = {sin(e[0] / 2.0), 0, 0, cos(e[0] / 2.0)};
-    double qy[4] = {0, sin(e[1] / 2.0), 0, cos(e[1] / 2.0)};
-    double qz[4] = {0, 0, sin(e[2] / 2.0), cos(e[2] / 2.0)};
+    double qx[4] = {pki_sin(e[0] / 2.0), 0, 0, pki_cos(e[0] / 2.0)};
+    double qy[4] = {0, pki_sin(e[1] / 2.0), 0, pki_cos(e[1] / 2.0)};
+    double qz[4] = {0, 0, pki_sin(e[2] / 2.0), pki_cos(e[2] / 2.0)};
     double t[4];
     pki_qd_mul(qy, qx, t);
     pki_qd_mul(t, qz, q);
