@@ -1,9 +1,10 @@
 /* test_fmath.c — posekit's elementary functions (util/fmath.h): special
  * values as C99 Annex F says, every case of tests/fmath/fmath_cases.h
  * within 1 ulp of the C library's result (glibc's own error is under 1 ulp
- * for these but for cbrt, up to 3: there 4), and the same bits as the
- * checked-in digests (tests/fmath/bits.txt), which the WebAssembly and
- * Windows builds print too. */
+ * for these but for log10, up to 2 ulp: there 2, and cbrt, up to 3: there
+ * 4; tests/fmath/accuracy.py measures both against exact values), and the
+ * same bits as the checked-in digests (tests/fmath/bits.txt), which the
+ * WebAssembly and Windows builds print too. */
 #include "testutil.h"
 #include "../fmath/fmath_cases.h"
 
@@ -134,7 +135,7 @@ static void special_values(void **state)
     SAME(pki_hypot(3e-310, -4e-310), 5e-310);
     SAME(pki_hypot(NAN, INFINITY), INFINITY);
     SAME(pki_hypot(-0.0, -0.0), 0.0);
-    SAME(pki_hypot(1e300, 1e300), 0x1.0c31e29e6dfb2p+997);
+    SAME(pki_hypot(1e300, 1e300), 0x1.0e4d50f99b211p+997); /* mpmath */
 }
 
 /* The C library's value for a case. */
@@ -145,10 +146,10 @@ static double libm(const fmath_fn *fn, double x, double y)
         double (*f1)(double);
         double (*f2)(double, double);
     } c[] = {
-        {"sin", sin, NULL},     {"cos", cos, NULL},     {"tan", tan, NULL},
-        {"asin", asin, NULL},   {"acos", acos, NULL},   {"atan", atan, NULL},
-        {"atan2", NULL, atan2}, {"exp", exp, NULL},     {"log", log, NULL},
-        {"log10", log10, NULL}, {"pow", NULL, pow},     {"cbrt", cbrt, NULL},
+        {"sin", sin, NULL},     {"cos", cos, NULL},   {"tan", tan, NULL},
+        {"asin", asin, NULL},   {"acos", acos, NULL}, {"atan", atan, NULL},
+        {"atan2", NULL, atan2}, {"exp", exp, NULL},   {"log", log, NULL},
+        {"log10", log10, NULL}, {"pow", NULL, pow},   {"cbrt", cbrt, NULL},
         {"hypot", NULL, hypot},
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
@@ -184,7 +185,11 @@ static void against_libm(void **state)
     (void)state;
     long bad = 0;
     for (size_t i = 0; i < FMATH_NFNS; i++) {
-        vs_libm v = {strcmp(FMATH_FNS[i].name, "cbrt") == 0 ? 4 : 1, 0, 0, 0, 0};
+        const char *name = FMATH_FNS[i].name;
+        vs_libm v = {strcmp(name, "cbrt") == 0    ? 4
+                     : strcmp(name, "log10") == 0 ? 2
+                                                  : 1,
+                     0, 0, 0, 0};
         fmath_cases(i, compare, &v);
         print_message("%-6s %ld cases, %5.2f%% differ from the C library's, by %llu ulp at most\n",
                       FMATH_FNS[i].name, v.n, 100.0 * (double)v.differ / (double)v.n,
