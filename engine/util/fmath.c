@@ -519,15 +519,26 @@ static dd exp_core(dd x, int *k)
     return e;
 }
 
-/* (h + l) 2^k, rounded once where the result is normal. */
+/* (h + l) 2^k, rounded once. */
 static double exp_finish(dd e, int k)
 {
-    double v = e.h + e.l;
-    if (k < -1021)
-        return v * pow2(k + 600) * pow2(-600);
     if (k > 1023)
-        return v * pow2(1023) * pow2(k - 1023);
-    return v * pow2(k);
+        return (e.h + e.l) * pow2(1023) * pow2(k - 1023);
+    if (k >= -1021)
+        return (e.h + e.l) * pow2(k);
+    /* Subnormal: counted in units of 2^-1074 (exact scalings), rounded to
+     * an integer once (to even on a tie), then scaled back exactly. */
+    double uh = e.h * pow2(k + 1074), ul = e.l * pow2(k + 1074);
+    if (uh >= 0x1p52)
+        return (e.h + e.l) * pow2(k); /* normal after all */
+    double r = (uh + 0x1p52) - 0x1p52;
+    double d = (uh - r) + ul;
+    bool odd = floor(0.5 * r) != 0.5 * r;
+    if (d > 0.5 || (d == 0.5 && odd))
+        r += 1.0;
+    else if (d < -0.5 || (d == -0.5 && odd))
+        r -= 1.0;
+    return r * 0x1p-52 * 0x1p-1022;
 }
 
 double pki_exp(double x)
