@@ -9,6 +9,9 @@
 #     cp932    tests/windows/cp932_table.c built for WebAssembly (the
 #              table of engine/platform/cp932_table.c, run under node) and
 #              for Linux (glibc iconv): the same table, both ways;
+#     fmath    tests/fmath/fmath_bits.c built for WebAssembly (the engine's
+#              elementary functions, run under node) prints
+#              tests/fmath/bits.txt, the Linux digests;
 #     size     the site compressed (gzip -9) is under 1 MB;
 #     the rest tests/web/web_tests.py: every operation in the engine's
 #              worker in Chromium, byte for byte against the Linux binary,
@@ -112,6 +115,20 @@ else
     fi
 fi
 stamp "CP932 table compared"
+
+# fmath: posekit's elementary functions (engine/util/fmath.c) in
+# WebAssembly give the bits of tests/fmath/bits.txt, as on Linux.
+d=$out/fmath
+mkdir -p "$d"
+if ! NODE_PATH=/usr/share/nodejs emcc -std=gnu11 -O2 -ffp-contract=off "${inc[@]}" \
+    tests/fmath/fmath_bits.c "$wb/engine/libposekit_internal.a" -sSINGLE_FILE=1 \
+    -sENVIRONMENT=node -o "$d/fmath_web.js" 2>"$d/cc-web.log"; then
+    bad "fmath: bits" "WebAssembly build failed: $(head -c 300 "$d/cc-web.log")"
+elif node "$d/fmath_web.js" >"$d/web.txt" && cmp -s tests/fmath/bits.txt "$d/web.txt"; then
+    ok "fmath: bits (every case of tests/fmath/fmath_cases.h as on Linux)"
+else
+    bad "fmath: bits" "differ from tests/fmath/bits.txt: $(diff tests/fmath/bits.txt "$d/web.txt" | head -n 6 | tr '\n' ' ')"
+fi
 
 # size: the site, compressed, under 1 MB (doc/web.md).
 raw=$(cat "$out"/site/* | wc -c)

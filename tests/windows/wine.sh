@@ -24,6 +24,9 @@
 #              a drop; Japanese text reaches the console whole;
 #     cp932    tests/windows/cp932_table.c, built for Linux (glibc iconv) and
 #              for Windows (code page 932): the same table, both ways;
+#     fmath    tests/fmath/fmath_bits.c built for Windows prints
+#              tests/fmath/bits.txt (the engine's elementary functions give
+#              the Linux bits);
 #     cases    the CLI cases named in tests/windows/cases.txt, through
 #              tests/cli/run-case.sh with POSEKIT = a wine wrapper.
 # Last line: "wine: N passed, N failed, N skipped in T s".  Exit status 0
@@ -411,6 +414,20 @@ else
     fi
 fi
 stamp "drop, names, read-only, cp932 done"
+
+# ---- 4g. fmath: the elementary functions' bits as on Linux ---------------
+d=$work/fmath
+mkdir -p "$d"
+if ! x86_64-w64-mingw32-gcc -std=gnu11 -O2 -ffp-contract=off "${inc[@]}" \
+    tests/fmath/fmath_bits.c "$out/posekit/engine/libposekit_internal.a" -static \
+    -o "$d/fmath_win.exe" 2>"$d/cc-win.log"; then
+    bad "fmath: bits" "Windows build failed: $(head -c 300 "$d/cc-win.log")"
+elif "$wine" "$d/fmath_win.exe" </dev/null | tr -d '\r' >"$d/windows.txt" &&
+    cmp -s tests/fmath/bits.txt "$d/windows.txt"; then
+    ok "fmath: bits (every case of tests/fmath/fmath_cases.h as on Linux)"
+else
+    bad "fmath: bits" "differ from tests/fmath/bits.txt: $(diff tests/fmath/bits.txt "$d/windows.txt" | head -n 6 | tr '\n' ' ')"
+fi
 
 # ---- 4g. the CLI cases -------------------------------------------------
 mapfile -t cases < <(sed -e 's/#.*//' tests/windows/cases.txt |
