@@ -33,12 +33,15 @@ cd "$(dirname "$0")/.."
 #                                      it) run in headless Chromium
 #   brotli                             stage E reports the site's size
 #                                      compressed
+#   python3-mpmath                     lib/fmath_constants derives
+#                                      engine/util/fmath.c's constants (skipped
+#                                      without it)
 # clang is not installed here: only tests/fuzz/fuzz.sh needs it (libFuzzer).
 required=(meson ninja-build pkg-config gcc libyaml-dev libcmocka-dev
     locales perl python3 libxml2-utils
     gcc-mingw-w64-x86-64 cmake dpkg-dev zip unzip wine64
     emscripten chromium chromium-driver python3-selenium)
-optional=(scdoc brotli)
+optional=(scdoc brotli python3-mpmath)
 # node and npm may come from elsewhere (e.g. a nodesource nodejs that bundles
 # npm and conflicts with Debian's npm): only ask Debian when a command is missing.
 command -v node >/dev/null 2>&1 || optional+=(nodejs)

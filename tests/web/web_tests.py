@@ -12,10 +12,8 @@ One line per check, "PASS NAME" or "FAIL NAME: WHY"; last line
 nothing failed.  PK_WEB_ONLY=REGEX runs the checks whose names match.
 """
 import base64
-import json
 import os
 import re
-import subprocess
 import sys
 import time
 
@@ -197,76 +195,6 @@ cases += [
     ('help', ['posekit', 'retarget', '--help'], {}),
 ]
 
-# Outputs computed through the C library's transcendental functions (sin,
-# acos, atan2, cbrt, ...) over many steps differ in their last bits:
-# glibc's are not musl's (WebAssembly), and glibc's own differ from one
-# x86-64 processor to another (its FMA variants).  Retarget's fits then
-# choose slightly other keys.  For these the messages and exit status must
-# still be the CLI's byte for byte, and each output the same within
-# tolerances (doc/web.md "Byte for byte"): a motion within 0.2 degrees and
-# 0.01 units at every frame (native `posekit diff`), a JSON report with
-# the same fields and numbers within 2% (or 0.001).
-NEAR = {'retarget', 'retarget camera'}
-
-
-def near_json(a, b, path='$'):
-    if isinstance(a, dict) and isinstance(b, dict):
-        if sorted(a) != sorted(b):
-            return '%s: fields %s vs %s' % (path, sorted(a), sorted(b))
-        for k in a:
-            why = near_json(a[k], b[k], path + '.' + k)
-            if why:
-                return why
-        return ''
-    if isinstance(a, list) and isinstance(b, list):
-        if len(a) != len(b):
-            return '%s: %d vs %d items' % (path, len(a), len(b))
-        for i, (x, y) in enumerate(zip(a, b)):
-            why = near_json(x, y, '%s[%d]' % (path, i))
-            if why:
-                return why
-        return ''
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and \
-            not isinstance(a, bool) and not isinstance(b, bool):
-        return '' if abs(a - b) <= max(0.001, 0.02 * max(abs(a), abs(b))) else \
-            '%s: %r vs %r' % (path, a, b)
-    return '' if a == b else '%s: %r vs %r' % (path, a, b)
-
-
-def near(got, want, work):
-    why = []
-    for attr in ('status', 'stdout', 'stderr'):
-        if getattr(got, attr) != getattr(want, attr):
-            why.append('%s differs: %r vs %r' % (attr, getattr(got, attr)[:300] if attr != 'status'
-                                                  else got.status, getattr(want, attr)[:300]
-                                                  if attr != 'status' else want.status))
-    if sorted(got.files) != sorted(want.files):
-        return '; '.join(why + ['files %s vs %s' % (sorted(got.files), sorted(want.files))])
-    for n in sorted(got.files):
-        x, y = got.files[n], want.files[n]
-        if x == y:
-            continue
-        if n.endswith('.json'):
-            w = near_json(json.loads(x), json.loads(y))
-            if w:
-                why.append('%s: %s' % (n, w))
-        elif n.endswith(('.vmd', '.vpd')):
-            os.makedirs(work, exist_ok=True)
-            pa, pb = os.path.join(work, 'web-' + n), os.path.join(work, 'native-' + n)
-            with open(pa, 'wb') as f:
-                f.write(x)
-            with open(pb, 'wb') as f:
-                f.write(y)
-            p = subprocess.run([posekit, 'diff', pb, pa, '--frames', 'all', '--threshold', '0.2',
-                                '--pos-threshold', '0.01'], capture_output=True, text=True)
-            if p.returncode != 0:
-                why.append('%s: more than 0.2 deg or 0.01 units off: %s' % (
-                    n, (p.stdout.strip().splitlines() or [p.stderr])[-1]))
-        else:
-            why.append('%s differs' % n)
-    return '; '.join(why)
-
-
 selected = [c for c in cases if only.search(c[0])]
 if only.pattern and not selected and not only.search('protocol') and not only.search('cp932'):
     print('web: no check matches PK_WEB_ONLY=%s' % only.pattern)
@@ -285,8 +213,7 @@ with harness.Browser(site, artefacts) as b:
             bad(name, 'could not run: %s' % e)
             continue
         results[name] = got
-        why = near(got, want, os.path.join(artefacts, 'near')) if name in NEAR else \
-            harness.compare(got, want)
+        why = harness.compare(got, want)
         if not why and name.startswith('bad:') and got.status == 0:
             why = 'a bad input was accepted (status 0)'
         if not why and name.startswith('bad:'):
