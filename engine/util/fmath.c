@@ -85,14 +85,13 @@ static const double COS_C[8] = {
     0x1.ae7f3e733b81fp-45,
     -0x1.6827863b97d97p-53,
 };
-static const double ATAN_C[7] = {
+static const double ATAN_C[6] = {
     -0x1.5555555555555p-2,
     0x1.999999999999ap-3,
     -0x1.2492492492492p-3,
     0x1.c71c71c71c71cp-4,
     -0x1.745d1745d1746p-4,
     0x1.3b13b13b13b14p-4,
-    -0x1.1111111111111p-4,
 };
 static const double EXP_C[13] = {
     0x1.5555555555555p-3,
@@ -189,6 +188,18 @@ static dd two_prod(double a, double b)
     double ah = ta - (ta - a), bh = tb - (tb - b);
     double al = a - ah, bl = b - bh;
     return (dd){p, ((ah * bh - p) + ah * bl + al * bh) + al * bl};
+}
+
+/* c x exactly (h + l) for c = k/8, 0 <= k <= 8: c has at most 4
+ * significant bits, so only x is split (Dekker's product, c's low half
+ * 0). */
+static dd mul_k8(double c, double x)
+{
+    const double split = 134217729.0;
+    double p = c * x;
+    double t = split * x;
+    double xh = t - (t - x);
+    return (dd){p, (c * xh - p) + c * (x - xh)};
 }
 
 /* a - b for double-doubles, normalized. */
@@ -381,23 +392,33 @@ double pki_tan(double x)
  * with atan(c) from the table and atan(u) = u - u^3/3 + ... */
 static dd atan_core(dd n, dd d)
 {
-    int k = (int)(n.h / d.h * 8.0 + 0.5);
-    double c = 0.125 * k;
-    dd p = two_prod(c, d.h);
-    dd num = two_sum(n.h, -p.h);
-    num = two_sum(num.h, num.l + n.l - p.l - c * d.l);
-    dd g = two_prod(c, n.h);
-    dd den = two_sum(d.h, g.h);
-    den = fast_two_sum(den.h, den.l + g.l + d.l + c * n.l);
-    double uh = num.h / den.h;
-    dd m = two_prod(uh, den.h);
-    double ul = (((num.h - m.h) - m.l) + num.l - uh * den.l) / den.h;
+    double t = n.h / d.h;
+    int k = (int)(t * 8.0 + 0.5);
+    double c = 0.125 * k, uh, ul;
+    if (k == 0) { /* u = n/d */
+        uh = t;
+        dd m = two_prod(uh, d.h);
+        ul = (((n.h - m.h) - m.l) + n.l - uh * d.l) / d.h;
+    } else {
+        dd p = mul_k8(c, d.h);
+        dd num = two_sum(n.h, -p.h);
+        num = two_sum(num.h, num.l + n.l - p.l - c * d.l);
+        dd g = mul_k8(c, n.h);
+        dd den = two_sum(d.h, g.h);
+        den = fast_two_sum(den.h, den.l + g.l + d.l + c * n.l);
+        uh = num.h / den.h;
+        dd m = two_prod(uh, den.h);
+        ul = (((num.h - m.h) - m.l) + num.l - uh * den.l) / den.h;
+    }
     double z = uh * uh;
-    double pz = ATAN_C[6];
-    for (int i = 5; i >= 0; i--)
+    double pz = ATAN_C[5];
+    for (int i = 4; i >= 0; i--)
         pz = pz * z + ATAN_C[i];
+    double rest = ul * (1.0 - z) + uh * z * pz;
+    if (k == 0)
+        return fast_two_sum(uh, rest);
     dd s = two_sum(ATAN_K8[k][0], uh);
-    return fast_two_sum(s.h, s.l + ATAN_K8[k][1] + ul * (1.0 - z) + uh * z * pz);
+    return fast_two_sum(s.h, s.l + ATAN_K8[k][1] + rest);
 }
 
 /* atan(y/x) in [0, pi/2] for y, x >= 0 (double-doubles, not both 0). */
@@ -408,26 +429,33 @@ static dd atan2_pos(dd y, dd x)
     return dd_sub(PIO2_H, PIO2_L, atan_core(x, y));
 }
 
-double pki_atan2(double y, double x)
+/* atan2 where y or x is 0, infinite, NaN or beyond 2^+-500: true and the
+ * result in *r, or false and the angle from +x in [0, pi] in *a. */
+static bool atan2_edge(double y, double x, dd *a, double *r)
 {
-    if (isnan(x) || isnan(y))
-        return x + y;
+    if (isnan(x) || isnan(y)) {
+        *r = x + y;
+        return true;
+    }
     double ay = fabs(y), ax = fabs(x);
     bool left = signbit(x);
-    dd a; /* the angle from +x, in [0, pi] */
     if (ay == 0.0) {
-        if (!left)
-            return y;
-        a = (dd){PI_H, PI_L};
+        if (!left) {
+            *r = y;
+            return true;
+        }
+        *a = (dd){PI_H, PI_L};
     } else if (isinf(ax)) {
-        if (isinf(ay))
-            a = left ? (dd){PI3O4_H, PI3O4_L} : (dd){PIO4_H, PIO4_L};
-        else if (left)
-            a = (dd){PI_H, PI_L};
-        else
-            return signbit(y) ? -0.0 : 0.0;
+        if (isinf(ay)) {
+            *a = left ? (dd){PI3O4_H, PI3O4_L} : (dd){PIO4_H, PIO4_L};
+        } else if (left) {
+            *a = (dd){PI_H, PI_L};
+        } else {
+            *r = signbit(y) ? -0.0 : 0.0;
+            return true;
+        }
     } else if (isinf(ay) || ax == 0.0) {
-        a = (dd){PIO2_H, PIO2_L};
+        *a = (dd){PIO2_H, PIO2_L};
     } else {
         int ey = expo(ay), ex = expo(ax);
         dd b; /* atan(ay/ax) */
@@ -435,14 +463,34 @@ double pki_atan2(double y, double x)
             b = dd_sub(PIO2_H, PIO2_L, (dd){ax / ay, 0.0});
         } else if (ex - ey > 60) {
             double t = ay / ax; /* atan t = t (1 - t^2/3): t is its rounding */
-            if (!left)
-                return signbit(y) ? -t : t;
+            if (!left) {
+                *r = signbit(y) ? -t : t;
+                return true;
+            }
             b = (dd){t, 0.0};
-        } else {
+        } else { /* scaled: the largest in [1, 2) */
             int k = -(ey > ex ? ey : ex);
             b = atan2_pos((dd){scale2(ay, k), 0.0}, (dd){scale2(ax, k), 0.0});
         }
-        a = left ? dd_sub(PI_H, PI_L, b) : b;
+        *a = left ? dd_sub(PI_H, PI_L, b) : b;
+    }
+    return false;
+}
+
+double pki_atan2(double y, double x)
+{
+    double ay = fabs(y), ax = fabs(x);
+    dd a; /* the angle from +x, in [0, pi] */
+    /* Both in [2^-500, 2^500): no product in atan_core can overflow or
+     * lose bits below the normal range, nothing to scale. */
+    if ((bits_of(ay) >> 52) - 523u < 1000u && (bits_of(ax) >> 52) - 523u < 1000u) {
+        a = atan2_pos((dd){ay, 0.0}, (dd){ax, 0.0});
+        if (signbit(x))
+            a = dd_sub(PI_H, PI_L, a);
+    } else {
+        double r;
+        if (atan2_edge(y, x, &a, &r))
+            return r;
     }
     double v = a.h + a.l;
     return signbit(y) ? -v : v;

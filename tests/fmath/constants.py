@@ -17,7 +17,7 @@ Derivation, all with 2000-bit arithmetic (mpmath, mp.prec = 2000):
   - Taylor coefficients, each the double nearest to:
       sin  (-1)^n / (2n+1)!   n = 2..8  (truncation < r^19/19! < 1e-19 at pi/4)
       cos  (-1)^n / (2n)!     n = 2..9  (truncation < r^20/20! < 4e-21)
-      atan (-1)^n / (2n+1)    n = 1..7  (|u| <= 1/16 + 2^-50: < 2^-68 u)
+      atan (-1)^n / (2n+1)    n = 1..6  (|u| <= 1/16 + 2^-50: < 2^-63 u)
       exp  1 / n!             n = 3..15 (|r| <= 0.35: < 3e-21)
       log  2 / (2n+1)         n = 2..11 (2 atanh s, |s| <= 0.1716: < 2^-62 s)
 """
@@ -93,7 +93,7 @@ def main():
 
     table("SIN_C", [mpf((-1) ** n) / mpmath.factorial(2 * n + 1) for n in range(2, 9)])
     table("COS_C", [mpf((-1) ** n) / mpmath.factorial(2 * n) for n in range(2, 10)])
-    table("ATAN_C", [mpf((-1) ** n) / (2 * n + 1) for n in range(1, 8)])
+    table("ATAN_C", [mpf((-1) ** n) / (2 * n + 1) for n in range(1, 7)])
     table("EXP_C", [1 / mpmath.factorial(n) for n in range(3, 16)])
     table("LOG_C", [mpf(2) / (2 * n + 1) for n in range(2, 12)])
     print("\n".join(out))
