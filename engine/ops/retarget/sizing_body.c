@@ -75,6 +75,7 @@
 #include "ops/retarget/retarget.h"
 #include "ops/retarget/sizing_body.h"
 #include "ops/retarget/vec.h"
+#include "util/fmath.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -311,7 +312,7 @@ static double heading(const pki_torso *t, const pki_play *p, uint32_t r)
     pki_qd_rotate(q, x, v);
     if (fabs(v[0]) + fabs(v[2]) < 1e-9)
         return 0;
-    return atan2(-v[2], v[0]);
+    return pki_atan2(-v[2], v[0]);
 }
 
 /* The ground offset of the centre of gravity from the feet, less the rest
@@ -324,7 +325,7 @@ static bool cog_offset(const pki_torso *t, const pki_play *p, uint32_t r, double
     pki_torso_cog(t, p, r, g);
     at(t, p, r, t->ankle[0], a0);
     at(t, p, r, t->ankle[1], a1);
-    double h = heading(t, p, r), c = cos(h), s = sin(h);
+    double h = heading(t, p, r), c = pki_cos(h), s = pki_sin(h);
     /* the rest offset turned by h about Y (x' = c x + s z, z' = -s x + c z) */
     double rx = c * t->cog_rest[0] + s * t->cog_rest[2];
     double rz = -s * t->cog_rest[0] + c * t->cog_rest[2];
@@ -357,7 +358,7 @@ static double dir_deg(const double a0[3], const double a1[3], const double b0[3]
     if (lu <= 0 || lv <= 0)
         return 0;
     double c = pki_v3_dot(u, v) / (lu * lv);
-    return acos(c > 1 ? 1 : c < -1 ? -1 : c) * DEG;
+    return pki_acos(c > 1 ? 1 : c < -1 ? -1 : c) * DEG;
 }
 
 /* The angle between A's and B's directions a->b at row r. */
@@ -895,7 +896,7 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
             d[0] = -e[0] / g;
             d[2] = -e[1] / g;
             /* a round moves センター at most MAX_MOVE of B's leg */
-            double dl = hypot(d[0], d[2]);
+            double dl = pki_hypot(d[0], d[2]);
             if (dl > MAX_MOVE * legb) {
                 d[0] *= MAX_MOVE * legb / dl;
                 d[2] *= MAX_MOVE * legb / dl;
@@ -1112,7 +1113,7 @@ static int apart_step(pki_sizing *z, writer *w, double u, pk_body_report *rep, b
         int rc = vals_of(w, tb->leg_ik[s], &was) && vals_of(w, tb->leg_ik[s], &now) ? 0 : -1;
         for (uint32_t r = 0; !rc && r < w->n; r++) {
             double h = heading(tb, pb, r), side = s ? -u : u;
-            double d[3] = {side * cos(h), 0, -side * sin(h)};
+            double d[3] = {side * pki_cos(h), 0, -side * pki_sin(h)};
             move_by(tb, pb, r, tb->leg_ik[s], d, &now);
         }
         int k = rc ? -1 : put_track(w, tb->leg_ik[s], &now, &was);
