@@ -45,6 +45,7 @@ static void job_progress_fn(void *ctx, double done, const char *what)
 }
 
 /* A new part of the run begins (nothing when the log shows no progress). */
+static void part(pk_log *log, const char *fmt, ...) PK_PRINTF(2, 3);
 static void part(pk_log *log, const char *fmt, ...)
 {
     if (log->progress != job_progress_fn)
