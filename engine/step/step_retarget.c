@@ -703,15 +703,24 @@ static void jpair(pki_json *j, const char *k, const char *a, double va, const ch
     pki_json_close(j, '}');
 }
 
+/* A step's key in the report: null when the step was left out (returns
+ * false), else an object opened for its fields (returns true). */
+static bool step_open(pki_json *j, const char *key, bool off)
+{
+    pki_json_key(j, key);
+    if (off) {
+        pk_buf_puts(j->b, "null");
+        return false;
+    }
+    pki_json_open(j, '{');
+    return true;
+}
+
 static void json_steps(pki_json *j, const retarget_opts *o, const pk_sizing_report *z)
 {
     pki_json_key(j, "steps");
     pki_json_open(j, '{');
-    pki_json_key(j, "contacts");
-    if (o->no_contacts) {
-        pk_buf_puts(j->b, "null");
-    } else {
-        pki_json_open(j, '{');
+    if (step_open(j, "contacts", o->no_contacts)) {
         pki_json_kint(j, "found", (long long)z->contacts);
         pki_json_kint(j, "frames", (long long)z->contact_frames);
         pki_json_kint(j, "out_of_reach", (long long)z->out_of_reach);
@@ -719,11 +728,7 @@ static void json_steps(pki_json *j, const retarget_opts *o, const pk_sizing_repo
         jnum(j, "gap_after", z->gap_after);
         pki_json_close(j, '}');
     }
-    pki_json_key(j, "avoid");
-    if (o->no_avoid) {
-        pk_buf_puts(j->b, "null");
-    } else {
-        pki_json_open(j, '{');
+    if (step_open(j, "avoid", o->no_avoid)) {
         pki_json_kbool(j, "skipped", z->avoid_no_bodies);
         pki_json_kint(j, "frames", (long long)z->avoid_frames);
         jnum(j, "deepest", z->avoid_deepest);
@@ -731,11 +736,7 @@ static void json_steps(pki_json *j, const retarget_opts *o, const pk_sizing_repo
         jnum(j, "elbow_deg", z->avoid_elbow_deg);
         pki_json_close(j, '}');
     }
-    pki_json_key(j, "twist");
-    if (o->no_twist) {
-        pk_buf_puts(j->b, "null");
-    } else {
-        pki_json_open(j, '{');
+    if (step_open(j, "twist", o->no_twist)) {
         pki_json_kint(j, "frames", (long long)z->twist_frames);
         jnum(j, "deg", z->twist_deg);
         jnum(j, "hand_deg", z->twist_hand_deg);
@@ -750,40 +751,24 @@ static void json_body_steps(pki_json *j, const retarget_opts *o, const pk_body_r
 {
     pki_json_key(j, "body_steps");
     pki_json_open(j, '{');
-    pki_json_key(j, "centre");
-    if (o->no_centre) {
-        pk_buf_puts(j->b, "null");
-    } else {
-        pki_json_open(j, '{');
+    if (step_open(j, "centre", o->no_centre)) {
         pki_json_kint(j, "frames", (long long)b->centre_frames);
         jnum(j, "max", b->centre_max);
         pki_json_kint(j, "floor_frames", (long long)b->floor_frames);
         jnum(j, "floor_max", b->floor_max);
         pki_json_close(j, '}');
     }
-    pki_json_key(j, "upper");
-    if (o->no_upper) {
-        pk_buf_puts(j->b, "null");
-    } else {
-        pki_json_open(j, '{');
+    if (step_open(j, "upper", o->no_upper)) {
         pki_json_kint(j, "frames", (long long)b->upper_frames);
         jnum(j, "deg", b->upper_deg);
         pki_json_close(j, '}');
     }
-    pki_json_key(j, "shoulders");
-    if (o->no_shoulders) {
-        pk_buf_puts(j->b, "null");
-    } else {
-        pki_json_open(j, '{');
+    if (step_open(j, "shoulders", o->no_shoulders)) {
         pki_json_kint(j, "frames", (long long)b->shoulder_frames);
         jnum(j, "deg", b->shoulder_deg);
         pki_json_close(j, '}');
     }
-    pki_json_key(j, "toes");
-    if (o->no_toes) {
-        pk_buf_puts(j->b, "null");
-    } else {
-        pki_json_open(j, '{');
+    if (step_open(j, "toes", o->no_toes)) {
         pki_json_kbool(j, "by_ankle", b->no_toe_ik);
         pki_json_kint(j, "frames", (long long)b->toe_frames);
         jnum(j, "max", b->toe_max);
