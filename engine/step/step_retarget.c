@@ -703,6 +703,24 @@ static void jpair(pki_json *j, const char *k, const char *a, double va, const ch
     pki_json_close(j, '}');
 }
 
+/* A contact's frames and its gap on A, and on B before and after: the
+ * same fields for a dancer's own contacts and those between dancers. */
+static void json_contact_gaps(pki_json *j, double first, double last, double gap_a,
+                              double before_mean, double before_max, double after_mean,
+                              double after_max)
+{
+    pki_json_key(j, "frames");
+    pki_json_open(j, '[');
+    pki_json_item(j);
+    pki_json_num(j->b, first);
+    pki_json_item(j);
+    pki_json_num(j->b, last);
+    pki_json_close(j, ']');
+    jnum(j, "gap_from", gap_a);
+    jpair(j, "before", "mean", before_mean, "max", before_max);
+    jpair(j, "after", "mean", after_mean, "max", after_max);
+}
+
 /* A step's key in the report: null when the step was left out (returns
  * false), else an object opened for its fields (returns true). */
 static bool step_open(pki_json *j, const char *key, bool off)
@@ -826,16 +844,8 @@ static void json_measure(pki_json *j, const pk_sizing_measure *m)
         bool both = strcmp(c->with, "hand") == 0;
         pki_json_kstr(j, "hand", both ? "both" : c->side ? "right" : "left");
         pki_json_kstr(j, "with", both ? "each other" : c->with);
-        pki_json_key(j, "frames");
-        pki_json_open(j, '[');
-        pki_json_item(j);
-        pki_json_num(j->b, c->first);
-        pki_json_item(j);
-        pki_json_num(j->b, c->last);
-        pki_json_close(j, ']');
-        jnum(j, "gap_from", c->gap_a);
-        jpair(j, "before", "mean", c->before_mean, "max", c->before_max);
-        jpair(j, "after", "mean", c->after_mean, "max", c->after_max);
+        json_contact_gaps(j, c->first, c->last, c->gap_a, c->before_mean, c->before_max,
+                          c->after_mean, c->after_max);
         if (c->unreachable) {
             pki_json_key(j, "out_of_reach");
             pki_json_open(j, '{');
@@ -1149,16 +1159,8 @@ static void json_troupe(pki_json *j, const pk_troupe_report *t)
         pki_json_kstr(j, "hand", c->side ? "right" : "left");
         pki_json_kint(j, "partner", (long long)c->partner + 1);
         pki_json_kstr(j, "with", c->with);
-        pki_json_key(j, "frames");
-        pki_json_open(j, '[');
-        pki_json_item(j);
-        pki_json_num(j->b, c->first);
-        pki_json_item(j);
-        pki_json_num(j->b, c->last);
-        pki_json_close(j, ']');
-        jnum(j, "gap_from", c->gap_a);
-        jpair(j, "before", "mean", c->before_mean, "max", c->before_max);
-        jpair(j, "after", "mean", c->after_mean, "max", c->after_max);
+        json_contact_gaps(j, c->first, c->last, c->gap_a, c->before_mean, c->before_max,
+                          c->after_mean, c->after_max);
         pki_json_close(j, '}');
     }
     pki_json_close(j, ']');
