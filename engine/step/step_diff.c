@@ -510,6 +510,23 @@ static void j_num6(pki_json *j, const char *k, double v)
     pki_json_knum(j, k, pki_round6(v));
 }
 
+/* The start of a row: a new item, its brace and its name. */
+static void j_row_begin(pki_json *j, const char *name)
+{
+    pki_json_item(j);
+    pki_json_open(j, '{');
+    pki_json_kstr(j, "name", name);
+}
+
+/* A morph's or scene channel's worst frame and mean over a range. */
+static void j_range(pki_json *j, const pk_diff *d, uint32_t frame, double mean)
+{
+    if (!d->range)
+        return;
+    pki_json_kint(j, "frame", frame);
+    j_num6(j, "mean", mean);
+}
+
 static void json_groups(const diff_result *dr, pki_json *j)
 {
     const pk_diff *d = dr->diff;
@@ -546,9 +563,7 @@ static void json_rows(const pk_diff *d, pki_json *j)
     pki_json_open(j, '[');
     for (size_t i = 0; i < d->nbones; i++) {
         const pk_diff_bone *r = &d->bones[i];
-        pki_json_item(j);
-        pki_json_open(j, '{');
-        pki_json_kstr(j, "name", r->name);
+        j_row_begin(j, r->name);
         j_num6(j, "angle_deg", r->angle_deg);
         j_num6(j, "pos_delta", r->pos_delta);
         if (d->range) {
@@ -564,16 +579,11 @@ static void json_rows(const pk_diff *d, pki_json *j)
     pki_json_open(j, '[');
     for (size_t i = 0; i < d->nmorphs; i++) {
         const pk_diff_morph *r = &d->morphs[i];
-        pki_json_item(j);
-        pki_json_open(j, '{');
-        pki_json_kstr(j, "name", r->name);
+        j_row_begin(j, r->name);
         j_num6(j, "weight_a", r->weight_a);
         j_num6(j, "weight_b", r->weight_b);
         j_num6(j, "delta", r->delta);
-        if (d->range) {
-            pki_json_kint(j, "frame", r->frame);
-            j_num6(j, "mean", r->mean);
-        }
+        j_range(j, d, r->frame, r->mean);
         j_row_end(j, r->only_in, r->differs);
     }
     pki_json_close(j, ']');
@@ -583,15 +593,10 @@ static void json_rows(const pk_diff *d, pki_json *j)
     pki_json_open(j, '[');
     for (size_t i = 0; i < d->nscene; i++) {
         const pk_diff_scene *r = &d->scene[i];
-        pki_json_item(j);
-        pki_json_open(j, '{');
-        pki_json_kstr(j, "name", r->name);
+        j_row_begin(j, r->name);
         pki_json_kstr(j, "unit", r->unit);
         j_num6(j, "delta", r->delta);
-        if (d->range) {
-            pki_json_kint(j, "frame", r->frame);
-            j_num6(j, "mean", r->mean);
-        }
+        j_range(j, d, r->frame, r->mean);
         j_row_end(j, r->only_in, r->differs);
     }
     pki_json_close(j, ']');
