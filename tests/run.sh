@@ -196,8 +196,8 @@ run_build() { # NAME DIR DESCRIPTION MESON-OPTIONS...
     stage_end "$name compile"
     [ "$built_ok" = 1 ] || return
     # W and E start as soon as build A's binary is there.
-    [ "$name" = A ] && [ "$want_w" = 1 ] && start_wine "$src/$dir"
-    [ "$name" = A ] && [ "$want_e" = 1 ] && start_web "$src/$dir"
+    [ "$name" = A ] && [ "$want_w" = 1 ] && start_bg W "$src/$dir"
+    [ "$name" = A ] && [ "$want_e" = 1 ] && start_bg E "$src/$dir"
     stage_begin
     rm -f "$dir/meson-logs/testlog.json"
     meson test -C "$dir" --no-rebuild --print-errorlogs --num-processes "$jobs"
@@ -206,88 +206,63 @@ run_build() { # NAME DIR DESCRIPTION MESON-OPTIONS...
     add_counts "$name ($desc)" "$p" "$f" "$s" "$bad" "$skips"
 }
 
-# Stage W: tests/windows/wine.sh in the background, its output in
-# build-windows/wine.log, compared with build A's binary when build A was
-# built in this run (else wine.sh builds a Linux reference itself).
-wine_pid=
-start_wine() { # [LINUX-BUILD-DIR]
-    mkdir -p build-windows
-    rm -f build-windows/wine-stage.txt
+# Stages W and E run in the background (start_bg), beside A's tests and
+# build B; finish_bg waits for one and counts its checks.  Each is a
+# script printing "PASS NAME" / "FAIL NAME: WHY" / "SKIP NAME (WHY)" lines,
+# "TAG: failing: NAMES" and last "TAG: N passed, N failed, N skipped in T
+# s" into DIR/TAG.log; it is compared with build A's binary when build A
+# was built in this run (else the script builds a Linux reference itself).
+bg_stage() { # LETTER: sets the stage's bg_* description
+    case $1 in
+        W) bg_dir=build-windows bg_tag=wine bg_script=tests/windows/wine.sh bg_env=("PK_JOBS=$jobs")
+            bg_start="Windows (mingw-w64 -Dwerror=true) under Wine" bg_title="Windows under Wine"
+            bg_time="W (zip and Wine)" bg_name="W (Windows under Wine)" ;;
+        E) bg_dir=build-web bg_tag=web bg_script=tests/web/web.sh bg_env=()
+            bg_start="the browser (Emscripten -Dwerror=true) in headless Chromium" bg_title="the browser"
+            bg_time="E (site and Chromium)" bg_name="E (browser)" ;;
+    esac
+}
+declare -A bg_pid=()
+start_bg() { # LETTER [LINUX-BUILD-DIR]
+    local bg_dir bg_tag bg_script bg_env bg_start bg_title bg_time bg_name
+    bg_stage "$1"
+    mkdir -p "$bg_dir"
+    rm -f "$bg_dir/$bg_tag-stage.txt"
     local ref=()
-    [ $# -gt 0 ] && ref=(env "PK_LINUX_BUILD=$1")
-    echo "=== build W: Windows (mingw-w64 -Dwerror=true) under Wine, beside the Linux builds" \
-        "(build-windows/wine.log)"
+    [ $# -gt 1 ] && ref=("PK_LINUX_BUILD=$2")
+    echo "=== build $1: $bg_start, beside the Linux builds ($bg_dir/$bg_tag.log)"
     (
         stage_begin
-        "${ref[@]}" env PK_CORPUS_DIR="$corpus" PK_JOBS="$jobs" bash tests/windows/wine.sh \
-            >build-windows/wine.log 2>&1
-        stage_line "W (zip and Wine)"
-        echo "$stage_text" >build-windows/wine-stage.txt
+        env "${ref[@]}" PK_CORPUS_DIR="$corpus" "${bg_env[@]}" bash "$bg_script" >"$bg_dir/$bg_tag.log" 2>&1
+        stage_line "$bg_time"
+        echo "$stage_text" >"$bg_dir/$bg_tag-stage.txt"
     ) &
-    wine_pid=$!
+    bg_pid[$1]=$!
 }
-finish_wine() {
-    local p f s line bad skips
-    [ -n "$wine_pid" ] || start_wine
+finish_bg() { # LETTER
+    local bg_dir bg_tag bg_script bg_env bg_start bg_title bg_time bg_name
+    local p f s line bad skips log
+    [ -n "${bg_pid[$1]:-}" ] || start_bg "$1"
+    bg_stage "$1"
+    log=$bg_dir/$bg_tag.log
     stage_begin
-    wait "$wine_pid"
-    stage_end "W (its rest after B)"
-    [ -f build-windows/wine-stage.txt ] && stage_times+=("$(cat build-windows/wine-stage.txt)")
+    wait "${bg_pid[$1]}"
+    stage_end "$1 (its rest after B)"
+    [ -f "$bg_dir/$bg_tag-stage.txt" ] && stage_times+=("$(cat "$bg_dir/$bg_tag-stage.txt")")
     echo
-    echo "=== build W: Windows under Wine (build-windows/wine.log)"
-    grep -E '^(wine:|FAIL|SKIP)' build-windows/wine.log
-    line=$(grep -E '^wine: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' build-windows/wine.log | tail -n 1)
+    echo "=== build $1: $bg_title ($log)"
+    grep -E "^($bg_tag:|FAIL|SKIP)" "$log"
+    line=$(grep -E "^$bg_tag: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped" "$log" | tail -n 1)
     if [ -z "$line" ]; then
-        tail -n 20 build-windows/wine.log
-        summary+=("build W: tests/windows/wine.sh ended without a result line")
+        tail -n 20 "$log"
+        summary+=("build $1: $bg_script ended without a result line")
         total_f=$((total_f + 1))
         return
     fi
-    read -r p f s < <(sed -E 's/^wine: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1 \2 \3/' <<<"$line")
-    bad=$(grep -E '^wine: failing: ' build-windows/wine.log | sed 's/^wine: failing: //; s/ /,/g')
-    skips=$(grep -E '^SKIP ' build-windows/wine.log | sed 's/^SKIP //; s/ (.*//; s/ /_/g' | paste -sd, -)
-    add_counts "W (Windows under Wine)" "$p" "$f" "$s" "${bad:--}" "${skips:--}"
-}
-
-# Stage E: tests/web/web.sh in the background, its output in
-# build-web/web.log, as stage W.
-web_pid=
-start_web() { # [LINUX-BUILD-DIR]
-    mkdir -p build-web
-    rm -f build-web/web-stage.txt
-    local ref=()
-    [ $# -gt 0 ] && ref=(env "PK_LINUX_BUILD=$1")
-    echo "=== build E: the browser (Emscripten -Dwerror=true) in headless Chromium, beside the" \
-        "Linux builds (build-web/web.log)"
-    (
-        stage_begin
-        "${ref[@]}" env PK_CORPUS_DIR="$corpus" bash tests/web/web.sh >build-web/web.log 2>&1
-        stage_line "E (site and Chromium)"
-        echo "$stage_text" >build-web/web-stage.txt
-    ) &
-    web_pid=$!
-}
-finish_web() {
-    local p f s line bad skips
-    [ -n "$web_pid" ] || start_web
-    stage_begin
-    wait "$web_pid"
-    stage_end "E (its rest after B)"
-    [ -f build-web/web-stage.txt ] && stage_times+=("$(cat build-web/web-stage.txt)")
-    echo
-    echo "=== build E: the browser (build-web/web.log)"
-    grep -E '^(web:|FAIL|SKIP)' build-web/web.log
-    line=$(grep -E '^web: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' build-web/web.log | tail -n 1)
-    if [ -z "$line" ]; then
-        tail -n 20 build-web/web.log
-        summary+=("build E: tests/web/web.sh ended without a result line")
-        total_f=$((total_f + 1))
-        return
-    fi
-    read -r p f s < <(sed -E 's/^web: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1 \2 \3/' <<<"$line")
-    bad=$(grep -E '^web: failing: ' build-web/web.log | tail -n 1 | sed 's/^web: failing: //; s/ /,/g')
-    skips=$(grep -E '^SKIP ' build-web/web.log | sed 's/^SKIP //; s/ (.*//; s/ /_/g' | paste -sd, -)
-    add_counts "E (browser)" "$p" "$f" "$s" "${bad:--}" "${skips:--}"
+    read -r p f s < <(sed -E "s/^$bg_tag: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1 \2 \3/" <<<"$line")
+    bad=$(grep -E "^$bg_tag: failing: " "$log" | tail -n 1 | sed "s/^$bg_tag: failing: //; s/ /,/g")
+    skips=$(grep -E '^SKIP ' "$log" | sed 's/^SKIP //; s/ (.*//; s/ /_/g' | paste -sd, -)
+    add_counts "$bg_name" "$p" "$f" "$s" "${bad:--}" "${skips:--}"
 }
 
 builds=${PK_BUILDS:-a b w e}
@@ -307,8 +282,8 @@ for b in $builds; do
             -Db_sanitize=address,undefined -Dc_args=-fno-sanitize-recover=all -Db_lundef=false ;;
     esac
 done
-[ "$want_w" = 1 ] && finish_wine
-[ "$want_e" = 1 ] && finish_web
+[ "$want_w" = 1 ] && finish_bg W
+[ "$want_e" = 1 ] && finish_bg E
 
 echo
 echo "=== results"
