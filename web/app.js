@@ -1,8 +1,8 @@
 /* posekit page: the wiring — the language, the file input and drops, the
  * steps' radio group and forms, the engine's state.  The parts:
  * i18n.js (texts), engine.js (the worker's client), ui.js (elements and
- * the result panel), files.js (the files), steps.js (the steps), see.js
- * (the pictures).  Every operation is the posekit command line run by
+ * the result panel), files.js (the files), dancers.js (the size step's
+ * dancers), steps.js (the steps), see.js (the pictures).  Every operation is the posekit command line run by
  * the engine on copies of the files the page holds in memory; nothing
  * leaves the page. */
 (function () {
@@ -29,6 +29,7 @@
       lb[i].addEventListener('click', function (ev) {
         PK_I18N.setLang(ev.currentTarget.getAttribute('data-lang'));
         PK_FILES.render();
+        PK_DANCERS.relabel();
       });
     }
     $('file-input').addEventListener('change', function (ev) {
@@ -71,6 +72,7 @@
       b.hidden = false;
     });
     E.start();
+    PK_DANCERS.init();
     PK_FILES.refresh();
     PK_FILES.render();
   }

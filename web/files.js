@@ -182,22 +182,13 @@
   }
 
   function defaults() {
-    var from = $('size-from');
-    if (!from.hasAttribute('data-user')) {
-      /* the model the dance names, if one was dropped, else a built-in body */
-      var dance = find($('size-in').value);
-      var want = dance && dance.info ? dance.info.model : null;
-      var pick = '@auto';
-      files.forEach(function (f) { if (f.kind === 'model' && f.info && want && f.info.model === want) pick = f.name; });
-      from.value = pick;
-    }
-    differ('size-from', 'size-to');
+    if (window.PK_DANCERS) PK_DANCERS.defaults(); /* the size step's (dancers.js) */
     differ('diff-a', 'diff-b');
     differ('overlay-in', 'overlay-pose');
   }
 
   window.PK_FILES = {
     list: function () { return files; }, find: find, add: addFile, addList: addFileList, render: renderFiles,
-    refresh: refreshSelects, defaults: defaults
+    refresh: refreshSelects, defaults: defaults, differ: differ
   };
 })();

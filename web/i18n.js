@@ -174,6 +174,49 @@
     'size.leg': ['脚の長さ {0} → {1}', 'leg length {0} → {1}'],
     'size.contacts': ['手の接触 {0} 箇所: ずれ {1}% → {2}%（腕の長さ比）', '{0} hand contacts: gap {1}% → {2}% of the arm'],
     'size.camera': ['カメラモーション', 'The camera'],
+    'size.dancer': ['ダンサー {0}', 'Dancer {0}'],
+    'size.add': ['＋ ダンサーを追加', '+ Add a dancer'],
+    'size.addHint': ['複数のダンサーを一緒にサイジング：並びの間隔を保ち、ダンサー同士の手の接触も合わせます。',
+      'Size several dancers together: their formation keeps its spacing, and hands held between dancers stay held.'],
+    'size.remove': ['このダンサーを外す', 'Remove this dancer'],
+    'size.removed': ['ダンサー {0} を外しました', 'Dancer {0} removed'],
+    'size.added': ['ダンサー {0} を追加しました', 'Dancer {0} added'],
+    'f.scale': ['移動の倍率 (全員共通)', 'Translation scale (shared)'],
+    'f.scaleN': ['倍率', 'Scale'],
+    'scale.mean': ['脚の長さの比の平均', 'the mean of the leg ratios'],
+    'scale.own': ['各自の脚の比 (own)', 'each its own (own)'],
+    'scale.set': ['数値で指定', 'a number'],
+    'size.scaleHint': ['全員の前後左右の移動を同じ倍率にすると、並びの間隔が保たれます。',
+      'One scale for every dancer\'s moves across the floor keeps the formation\'s spacing.'],
+    'size.cameraOne': ['カメラは 1 人のダンサーとだけサイジングできます（ダンサーが 1 人のとき）。',
+      'A camera is sized with one dancer only (when there is one dancer).'],
+    'size.dancers': ['ダンサー', 'Dancers'],
+    'size.seeDancer': ['ダンサー {0} の前後を並べて見る', 'See dancer {0} before and after'],
+    'dancers.n': ['#', '#'],
+    'dancers.dance': ['ダンス', 'dance'],
+    'dancers.from': ['元', 'made for'],
+    'dancers.to': ['サイジング先', 'sized to'],
+    'dancers.leg': ['脚の長さ', 'leg length'],
+    'dancers.out': ['出力', 'output'],
+    'dancers.scale.mean': ['移動の倍率 {0}（全員共通：脚の比 {1}〜{2} の平均）', 'translation scale {0}, shared (the mean of the leg ratios {1} to {2})'],
+    'dancers.scale.given': ['移動の倍率 {0}（全員共通：指定）', 'translation scale {0}, shared (given)'],
+    'dancers.scale.own': ['移動の倍率は各自の脚の比（{1}〜{2}）。間隔は平均 {0} で測ります', 'each dancer its own translation scale ({1} to {2}); the spacing measured against their mean {0}'],
+    'dancers.spacing': ['並びの間隔のずれ：最大 {0}%、平均 {1}%（脚の長さ {2} に対して、フレーム {3}–{4}、{5} 組）', 'spacing error: at most {0}%, mean {1}% of the mean leg ({2} units), frames {3}–{4}, pairs of dancers: {5}'],
+    'dancers.worst': ['最大はダンサー {0} と {1}、フレーム {2}：距離 {3}（本来 {4}）', 'worst: dancers {0} and {1} at frame {2}, {3} units apart for {4}'],
+    'dancers.goal.ok': ['目標 2% 以内', 'within the 2% goal'],
+    'dancers.goal.over': ['目標 2% を超えています', 'over the 2% goal'],
+    'dancers.noPartners': ['元のモデルでは、ダンサー同士の手の接触はありません。', 'No hand touches another dancer on the source models.'],
+    'dancers.partners': ['ダンサー同士の接触 {0} 箇所：ずれ {1}% → {2}%（平均、p95 {3}% → {4}%、腕の長さ比）', 'contacts between dancers: {0}; gap error {1}% → {2}% of the arm (mean; p95 {3}% → {4}%)'],
+    'dancers.outOfReach': ['手が届かないフレーム {0}', 'frames out of reach: {0}'],
+    'partners.dancer': ['ダンサー', 'dancer'],
+    'partners.hand': ['手', 'hand'],
+    'partners.partner': ['相手', 'partner'],
+    'partners.with': ['触れる所', 'touches'],
+    'partners.frames': ['フレーム', 'frames'],
+    'partners.before': ['ずれ 前 (%)', 'gap before (%)'],
+    'partners.after': ['ずれ 後 (%)', 'gap after (%)'],
+    'hand.left': ['左手', 'left'],
+    'hand.right': ['右手', 'right'],
     'size.dance': ['ダンス', 'The dance'],
     'see.play': ['▶ 再生', '▶ Play'],
     'see.stop': ['■ 停止', '■ Stop'],
@@ -189,9 +232,14 @@
     if (args) s = s.replace(/\{(\d+)\}/g, function (m, i) { return args[+i] === undefined ? m : String(args[+i]); });
     return s;
   }
+  /* an element's text: its key, with the arguments of data-i18n-args (a
+   * JSON list) where the text has {0}, {1}... */
   function apply(root) {
     var els = (root || document).querySelectorAll('[data-i18n]');
-    for (var i = 0; i < els.length; i++) els[i].textContent = pick(els[i].getAttribute('data-i18n'));
+    for (var i = 0; i < els.length; i++) {
+      var a = els[i].getAttribute('data-i18n-args');
+      els[i].textContent = t(els[i].getAttribute('data-i18n'), a ? JSON.parse(a) : null);
+    }
   }
   function setLang(l) {
     lang = l === 'en' ? 'en' : 'ja';

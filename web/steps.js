@@ -89,9 +89,14 @@
   function isMotion(name) { var f = find(name); return f && (f.kind === 'motion' || f.kind === 'camera'); }
   function outExt(name) { var f = find(name); return f && f.kind === 'pose' ? '.vpd' : '.vmd'; }
 
-  function seeButton(block, after, before, model, vsModel) {
+  function seeButton(block, after, before, model, vsModel, label) {
     var b = el('button', { type: 'button', cls: 'see-ba' });
-    b.appendChild(el('span', { i18n: 'run.seeBeforeAfter' }));
+    var span = el('span', { i18n: label ? label[0] : 'run.seeBeforeAfter' });
+    if (label) {
+      span.setAttribute('data-i18n-args', JSON.stringify(label[1]));
+      span.textContent = T(label[0], label[1]);
+    }
+    b.appendChild(span);
     b.addEventListener('click', function () {
       PK_APP.selectOp('see');
       $('see-in').value = after;
@@ -163,8 +168,95 @@
     } }]);
   };
 
+  function builtin(name) { return name.charAt(0) === '@'; }
+  function fromArg(name) { return builtin(name) ? name : arg(name); }
+  function readJson(outs, name) {
+    var rep = null;
+    outs.forEach(function (o) { if (o.name === name) { try { rep = JSON.parse(new TextDecoder('utf-8').decode(new Uint8Array(o.data))); } catch (e) { rep = null; } } });
+    return rep;
+  }
+
+  /* several dancers: `retarget IN1 --from A1 --to B1 -o OUT1 --and IN2 ...
+   * [--scale S|own]`, one group report; an output named as an input or an
+   * earlier dancer's output gets _dancerN */
+  function sizeTogether(list) {
+    var scale = $('size-scale').value;
+    if (scale === 'set' && !need(['size-scale-n'])) return;
+    var fingers = $('size-fingers').checked;
+    var taken = {}, names = [], argv = ['posekit', 'retarget'], bases = [];
+    list.forEach(function (d) { [d.dance, d.from, d.to].forEach(function (n) { taken[n] = true; }); });
+    list.forEach(function (d, i) {
+      var out = safe(base(d.dance) + '_sized_to_' + base(d.to.replace(/^@/, '')));
+      out = taken[out + '.vmd'] ? out + '_dancer' + (i + 1) + '.vmd' : out + '.vmd';
+      taken[out] = true;
+      d.out = out;
+      if (i) argv.push('--and');
+      argv.push(arg(d.dance), '--from', fromArg(d.from), '--to', arg(d.to), '-o', arg(out));
+      if (fingers) argv.push('--fingers');
+      names.push(d.dance, d.to);
+      if (!builtin(d.from)) names.push(d.from);
+      if (bases.indexOf(base(d.dance)) < 0) bases.push(base(d.dance));
+    });
+    var report = safe((bases.length <= 3 ? bases.join('_and_') : bases[0] + '_and_' + (bases.length - 1) + '_more') + '_sized_report.json');
+    argv.push('--report', arg(report));
+    if (scale === 'own') argv.push('--scale', 'own');
+    else if (scale === 'set') argv.push('--scale', $('size-scale-n').value.trim());
+    perform('op.size', [{ argv: argv, names: names, render: function (r, block, outs) {
+      if (r.status === 2) return;
+      var rep = readJson(outs, report);
+      if (rep) dancersReport(block, rep, list);
+      list.forEach(function (d, i) {
+        seeButton(block, d.out, d.dance, builtin(d.to) ? null : d.to, builtin(d.from) ? null : d.from, ['size.seeDancer', [i + 1]]);
+      });
+    } }]);
+  }
+
+  /* the group's report: each dancer's legs and output, the scale, the
+   * spacing error (goal: 2% of the mean leg), the contacts between dancers */
+  function dancersReport(block, rep, list) {
+    var ds = rep.dancers || [];
+    block.appendChild(el('h4', { i18n: 'size.dancers' }));
+    block.appendChild(table(['dancers.n', 'dancers.dance', 'dancers.from', 'dancers.to', 'dancers.leg', 'dancers.out'], list.map(function (d, i) {
+      var leg = ds[i] && ds[i].leg ? fmt(ds[i].leg.from, 2) + ' → ' + fmt(ds[i].leg.to, 2) : '';
+      return [String(i + 1), d.dance, d.from, d.to, leg, d.out];
+    }), 'dancers'));
+    var ul = el('ul', { cls: 'facts' });
+    var sc = rep.scale;
+    if (sc) ul.appendChild(el('li', { text: T('dancers.scale.' + (sc.from === 'own' ? 'own' : sc.from === 'given' ? 'given' : 'mean'),
+      [fmt(sc.xz, 4), fmt(sc.legs && sc.legs.min, 4), fmt(sc.legs && sc.legs.max, 4)]) }));
+    var sp = rep.spacing;
+    if (sp && sp.pairs) {
+      var li = el('li', { cls: 'spacing', text: T('dancers.spacing', [fmt(sp.max * 100, 2), fmt(sp.mean * 100, 2), fmt(sp.leg, 3),
+        sp.frames[0], sp.frames[1], sp.pairs]) + ' ' });
+      var good = sp.max <= 0.02;
+      li.appendChild(el('span', { cls: 'goal ' + (good ? 'ok' : 'bad'), i18n: good ? 'dancers.goal.ok' : 'dancers.goal.over' }));
+      ul.appendChild(li);
+      if (sp.worst) ul.appendChild(el('li', { text: T('dancers.worst', [sp.worst.dancers[0], sp.worst.dancers[1], sp.worst.frame,
+        fmt(sp.worst.distance, 3), fmt(sp.worst.wanted, 3)]) }));
+    }
+    var pa = rep.partners;
+    if (pa) {
+      var cs = pa.contacts || [];
+      if (!cs.length) ul.appendChild(el('li', { cls: 'partners', i18n: 'dancers.noPartners' }));
+      else {
+        ul.appendChild(el('li', { cls: 'partners', text: T('dancers.partners', [cs.length, fmt(pa.before.mean * 100, 1), fmt(pa.after.mean * 100, 1),
+          fmt(pa.before.p95 * 100, 1), fmt(pa.after.p95 * 100, 1)]) + (pa.out_of_reach ? '; ' + T('dancers.outOfReach', [pa.out_of_reach]) : '') }));
+      }
+    }
+    block.appendChild(ul);
+    if (pa && pa.contacts && pa.contacts.length) {
+      block.appendChild(table(['partners.dancer', 'partners.hand', 'partners.partner', 'partners.with', 'partners.frames', 'partners.before', 'partners.after'],
+        pa.contacts.map(function (c) {
+          return [String(c.dancer), T('hand.' + c.hand), String(c.partner), c['with'], c.frames[0] + '–' + c.frames[1],
+            fmt(c.before.mean * 100, 1), fmt(c.after.mean * 100, 1)];
+        }), 'partners'));
+    }
+  }
+
   ops.size = function () {
-    if (!need(['size-in', 'size-from', 'size-to'])) return;
+    var list = PK_DANCERS.list();
+    if (!need(PK_DANCERS.required())) return;
+    if (list.length > 1) return sizeTogether(list);
     var dance = $('size-in').value, from = $('size-from').value, to = $('size-to').value, cam = $('size-camera').value;
     var toBase = base(to.replace(/^@/, ''));
     var out = safe(base(dance) + '_sized_to_' + toBase + '.vmd');

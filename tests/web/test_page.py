@@ -54,6 +54,31 @@ def native(argv, inputs):
     return r.status, r.stdout, r.stderr, r.files
 
 
+def pair(folder):
+    """Two dancers walking up to each other until dancer 1's right wrist
+    meets dancer 2's left one on Gene (frames 20-40), as
+    tests/cli/cases/retarget_dancers.sh builds them: 全ての親 at x = +-(D + 3)
+    at frames 0 and 60 and +-D at frames 20-40, D the x of Gene's right
+    wrist at rest.  The paths of p1.vmd and p2.vmd in folder."""
+    import struct
+    name = '全ての親'.encode('cp932').ljust(15, b'\0')
+    lin = bytes([20, 20, 0, 0, 20, 20, 20, 20, 107, 107, 107, 107, 107, 107, 107, 107] * 4)
+    d = 6.245398
+    paths = []
+    for n, s in (('p1.vmd', 1.0), ('p2.vmd', -1.0)):
+        keys = [(0, s * (d + 3)), (20, s * d), (40, s * d), (60, s * (d + 3))]
+        out = b'Vocaloid Motion Data 0002'.ljust(30, b'\0') + b'pair'.ljust(20, b'\0')
+        out += struct.pack('<I', len(keys))
+        for f, x in keys:
+            out += name + struct.pack('<I3f4f', f, x, 0, 0, 0, 0, 0, 1) + lin
+        out += struct.pack('<IIII', 0, 0, 0, 0)
+        path = os.path.join(folder, n)
+        with open(path, 'wb') as f:
+            f.write(out)
+        paths.append(path)
+    return paths
+
+
 class Page:
     """The page in the harness's browser, with an empty download folder."""
 
@@ -339,6 +364,110 @@ class PageTest(unittest.TestCase):
                              'vmd_imas_azusa_bow1.vmd', '--vs-model', 'pmd_mei.pmd', '-o', svg],
                             [bow, mei, sd, os.path.join(p.downloads, out)], [svg])
         p.shot('page-size-see-vs')
+
+    def test_size_dancers(self):
+        """Several dancers: added and removed (the others numbered again),
+        sized together by one command, every output and the group's
+        report the native CLI's bytes, the spacing and the contacts
+        between dancers shown."""
+        from selenium.webdriver.common.keys import Keys
+        p = self.p
+        tmp = tempfile.mkdtemp(prefix='pk-dancers-')
+        p1, p2 = pair(tmp)
+        gene, mei, sd = corpus('pmx_gene.pmx'), corpus('pmd_mei.pmd'), corpus('pmd_sd_mei.pmd')
+        p.add(p1, p2, gene, mei, sd)
+        p.op('size')
+        self.assertFalse(p.by_id('size-scale-row').is_displayed())
+        legend = p.by_id('size-dancer-1').find_element(By.TAG_NAME, 'legend')
+        self.assertLessEqual(legend.size['width'], 1, 'one dancer: no legend shown (kept for screen readers)')
+        p.select('size-in', 'p1.vmd')
+        p.select('size-from', 'pmx_gene.pmx')
+        p.select('size-to', 'pmd_mei.pmd')
+        # "+ Add a dancer" from the keyboard: the new dancer's dance takes the focus
+        p.by_id('size-add').send_keys(Keys.ENTER)
+        self.assertEqual(p.d.switch_to.active_element.get_attribute('id'), 'size-in-2')
+        self.assertEqual(Select(p.by_id('size-in-2')).first_selected_option.get_attribute('value'), 'p2.vmd',
+                         'a further dancer starts on a dance no dancer has')
+        self.assertTrue(p.by_id('size-scale-row').is_displayed())
+        self.assertFalse(p.by_id('size-camera').is_enabled())
+        self.assertEqual(legend.text, 'Dancer 1')
+        self.assertGreater(legend.size['width'], 20)
+        p.select('size-to-2', 'pmd_sd_mei.pmd')
+        p.by_id('size-add').click()
+        p.select('size-in-3', 'p2.vmd')
+        p.select('size-from-3', 'pmx_gene.pmx')
+        p.select('size-to-3', 'pmd_mei.pmd')
+        # dancer 2 removed: dancer 3 becomes dancer 2, its choices kept
+        p.by_id('size-dancer-2').find_element(By.CSS_SELECTOR, 'button.remove').click()
+        self.assertEqual(p.d.switch_to.active_element.get_attribute('id'), 'size-add')
+        self.assertEqual(p.d.find_elements(By.ID, 'size-in-3'), [])
+        self.assertEqual(p.by_id('size-dancer-2').find_element(By.TAG_NAME, 'legend').text, 'Dancer 2')
+        self.assertEqual(p.by_id('size-in-2').get_attribute('value'), 'p2.vmd')
+        self.assertEqual(p.by_id('size-to-2').get_attribute('value'), 'pmd_mei.pmd')
+        self.assertEqual(p.d.find_element(By.CSS_SELECTOR, 'label[for=size-to-2]').text, 'Your model')
+        p.go('size')
+        o1, o2, rep = 'p1_sized_to_pmd_mei.vmd', 'p2_sized_to_pmd_mei.vmd', 'p1_and_p2_sized_report.json'
+        argv = ['posekit', 'retarget', 'p1.vmd', '--from', 'pmx_gene.pmx', '--to', 'pmd_mei.pmd', '-o', o1,
+                '--and', 'p2.vmd', '--from', 'pmx_gene.pmx', '--to', 'pmd_mei.pmd', '-o', o2, '--report', rep]
+        st, so, se, files = self.same_as_native(argv, [p1, p2, gene, mei], [o1, o2, rep])
+        self.assertEqual(sorted(files), sorted([o1, o2, rep]))
+        d = json.loads(files[rep])
+        # the report: each dancer, the spacing, the held hands
+        rows = p.d.find_elements(By.CSS_SELECTOR, '#result table.dancers tbody tr')
+        self.assertEqual([r.find_elements(By.TAG_NAME, 'td')[-1].text for r in rows], [o1, o2])
+        self.assertIn('%.2f → %.2f' % (d['dancers'][1]['leg']['from'], d['dancers'][1]['leg']['to']), rows[1].text)
+        facts = p.d.find_element(By.CSS_SELECTOR, '#result ul.facts').text
+        self.assertIn('translation scale %.4f, shared' % d['scale']['xz'], facts)
+        self.assertIn('spacing error: at most %.2f%%' % (100 * d['spacing']['max']), facts)
+        self.assertIn('within the 2% goal', facts)
+        pa = d['partners']
+        self.assertEqual(len(pa['contacts']), 1)
+        self.assertIn('contacts between dancers: 1; gap error %.1f%% → %.1f%%' % (100 * pa['before']['mean'],
+                                                                              100 * pa['after']['mean']), facts)
+        held = p.d.find_elements(By.CSS_SELECTOR, '#result table.partners tbody tr td')
+        self.assertEqual([c.text for c in held[:4]], ['1', 'right', '2', 'left hand'])
+        self.assertIn('partners: 1 contact between dancers', p.messages())
+        # the outputs join the files; each dancer's before and after
+        self.assertEqual(p.kinds().get(o2), 'motion')
+        see = p.d.find_elements(By.CSS_SELECTOR, '#result button.see-ba')
+        self.assertEqual([b.text for b in see], ['See dancer 1 before and after', 'See dancer 2 before and after'])
+        p.shot('page-size-dancers')
+        # one dance twice to one model, a scale given: the second output is told apart
+        p.select('size-in-2', 'p1.vmd')
+        p.select('size-scale', 'set')
+        self.assertEqual(p.d.switch_to.active_element.get_attribute('id'), 'size-scale-n')
+        p.type('size-scale-n', '0.8')
+        p.go('size')
+        o2b, repb = 'p1_sized_to_pmd_mei_dancer2.vmd', 'p1_sized_report.json'
+        argv = ['posekit', 'retarget', 'p1.vmd', '--from', 'pmx_gene.pmx', '--to', 'pmd_mei.pmd', '-o', o1,
+                '--and', 'p1.vmd', '--from', 'pmx_gene.pmx', '--to', 'pmd_mei.pmd', '-o', o2b, '--report', repb,
+                '--scale', '0.8']
+        st, so, se, files = self.same_as_native(argv, [p1, gene, mei], [o1, o2b, repb])
+        self.assertIn('translation scale 0.8000, shared (given)', p.d.find_element(By.CSS_SELECTOR, '#result ul.facts').text)
+        self.assertIn('stand in one place', p.messages())
+        # a scale of 0 (the field refuses negative ones): the CLI's message,
+        # nothing written, and the page goes on
+        p.type('size-scale-n', '0')
+        p.go('size')
+        self.assertEqual(p.statuses(), ['2'], p.commands())
+        self.assertIn("--scale wants a positive number, or 'own' (not '0')", p.messages())
+        self.assertEqual(p.offered(), [])
+        p.select('size-scale', 'own')
+        p.select('size-in-2', 'p2.vmd')
+        p.go('size')
+        argv = ['posekit', 'retarget', 'p1.vmd', '--from', 'pmx_gene.pmx', '--to', 'pmd_mei.pmd', '-o', o1,
+                '--and', 'p2.vmd', '--from', 'pmx_gene.pmx', '--to', 'pmd_mei.pmd', '-o', o2, '--report', rep,
+                '--scale', 'own']
+        self.same_as_native(argv, [p1, p2, gene, mei], [o1, o2, rep])
+        # back to one dancer: the lone command, the camera offered again
+        p.by_id('size-dancer-2').find_element(By.CSS_SELECTOR, 'button.remove').click()
+        self.assertTrue(p.by_id('size-camera').is_enabled())
+        self.assertFalse(p.by_id('size-scale-row').is_displayed())
+        p.go('size')
+        self.same_as_native(['posekit', 'retarget', 'p1.vmd', '--from', 'pmx_gene.pmx', '--to', 'pmd_mei.pmd',
+                             '-o', o1, '--report', 'p1_sized_to_pmd_mei_report.json'], [p1, gene, mei],
+                            [o1, 'p1_sized_to_pmd_mei_report.json'])
+        shutil.rmtree(tmp)
 
     def test_overlay(self):
         p = self.p
