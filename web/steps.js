@@ -91,12 +91,7 @@
 
   function seeButton(block, after, before, model, vsModel, label) {
     var b = el('button', { type: 'button', cls: 'see-ba' });
-    var span = el('span', { i18n: label ? label[0] : 'run.seeBeforeAfter' });
-    if (label) {
-      span.setAttribute('data-i18n-args', JSON.stringify(label[1]));
-      span.textContent = T(label[0], label[1]);
-    }
-    b.appendChild(span);
+    b.appendChild(el('span', label ? { i18n: label[0], args: label[1] } : { i18n: 'run.seeBeforeAfter' }));
     b.addEventListener('click', function () {
       PK_APP.selectOp('see');
       $('see-in').value = after;
@@ -222,32 +217,42 @@
     }), 'dancers'));
     var ul = el('ul', { cls: 'facts' });
     var sc = rep.scale;
-    if (sc) ul.appendChild(el('li', { text: T('dancers.scale.' + (sc.from === 'own' ? 'own' : sc.from === 'given' ? 'given' : 'mean'),
-      [fmt(sc.xz, 4), fmt(sc.legs && sc.legs.min, 4), fmt(sc.legs && sc.legs.max, 4)]) }));
+    /* a line in the page's language, its numbers kept when the language changes */
+    function fact(cls, key, args) {
+      var li = el('li', { cls: cls });
+      li.appendChild(el('span', { i18n: key, args: args }));
+      ul.appendChild(li);
+      return li;
+    }
+    if (sc) fact('scale', 'dancers.scale.' + (sc.from === 'own' ? 'own' : sc.from === 'given' ? 'given' : 'mean'),
+      [fmt(sc.xz, 4), fmt(sc.legs && sc.legs.min, 4), fmt(sc.legs && sc.legs.max, 4)]);
     var sp = rep.spacing;
     if (sp && sp.pairs) {
-      var li = el('li', { cls: 'spacing', text: T('dancers.spacing', [fmt(sp.max * 100, 2), fmt(sp.mean * 100, 2), fmt(sp.leg, 3),
-        sp.frames[0], sp.frames[1], sp.pairs]) + ' ' });
+      var li = fact('spacing', 'dancers.spacing', [fmt(sp.max * 100, 2), fmt(sp.mean * 100, 2), fmt(sp.leg, 3), sp.frames[0], sp.frames[1], sp.pairs]);
       var good = sp.max <= 0.02;
+      li.appendChild(document.createTextNode(' '));
       li.appendChild(el('span', { cls: 'goal ' + (good ? 'ok' : 'bad'), i18n: good ? 'dancers.goal.ok' : 'dancers.goal.over' }));
-      ul.appendChild(li);
-      if (sp.worst) ul.appendChild(el('li', { text: T('dancers.worst', [sp.worst.dancers[0], sp.worst.dancers[1], sp.worst.frame,
-        fmt(sp.worst.distance, 3), fmt(sp.worst.wanted, 3)]) }));
+      if (sp.worst) fact('worst', 'dancers.worst', [sp.worst.dancers[0], sp.worst.dancers[1], sp.worst.frame, fmt(sp.worst.distance, 3), fmt(sp.worst.wanted, 3)]);
     }
     var pa = rep.partners;
     if (pa) {
       var cs = pa.contacts || [];
-      if (!cs.length) ul.appendChild(el('li', { cls: 'partners', i18n: 'dancers.noPartners' }));
+      if (!cs.length) fact('partners', 'dancers.noPartners');
       else {
-        ul.appendChild(el('li', { cls: 'partners', text: T('dancers.partners', [cs.length, fmt(pa.before.mean * 100, 1), fmt(pa.after.mean * 100, 1),
-          fmt(pa.before.p95 * 100, 1), fmt(pa.after.p95 * 100, 1)]) + (pa.out_of_reach ? '; ' + T('dancers.outOfReach', [pa.out_of_reach]) : '') }));
+        var pl = fact('partners', 'dancers.partners', [cs.length, fmt(pa.before.mean * 100, 1), fmt(pa.after.mean * 100, 1),
+          fmt(pa.before.p95 * 100, 1), fmt(pa.after.p95 * 100, 1)]);
+        if (pa.out_of_reach) {
+          pl.appendChild(document.createTextNode('; '));
+          pl.appendChild(el('span', { i18n: 'dancers.outOfReach', args: [pa.out_of_reach] }));
+        }
       }
     }
     block.appendChild(ul);
     if (pa && pa.contacts && pa.contacts.length) {
       block.appendChild(table(['partners.dancer', 'partners.hand', 'partners.partner', 'partners.with', 'partners.frames', 'partners.before', 'partners.after'],
         pa.contacts.map(function (c) {
-          return [String(c.dancer), T('hand.' + c.hand), String(c.partner), c['with'], c.frames[0] + '–' + c.frames[1],
+          var part = PK_I18N.strings['part.' + c['with']] ? T('part.' + c['with']) : c['with']; /* the engine's word where the page has none */
+          return [String(c.dancer), T('hand.' + c.hand), String(c.partner), part, c.frames[0] + '–' + c.frames[1],
             fmt(c.before.mean * 100, 1), fmt(c.after.mean * 100, 1)];
         }), 'partners'));
     }

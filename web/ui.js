@@ -13,7 +13,8 @@
       Object.keys(attrs).forEach(function (k) {
         if (k === 'text') e.textContent = attrs[k];
         else if (k === 'cls') e.className = attrs[k];
-        else if (k === 'i18n') { e.setAttribute('data-i18n', attrs[k]); e.textContent = T(attrs[k]); }
+        else if (k === 'i18n') { e.setAttribute('data-i18n', attrs[k]); e.textContent = T(attrs[k], attrs.args); }
+        else if (k === 'args') e.setAttribute('data-i18n-args', JSON.stringify(attrs[k])); /* i18n's {0}, {1}... */
         else e.setAttribute(k, attrs[k]);
       });
     }
@@ -155,7 +156,9 @@
     var bad = r.status === 2 || r.status > 2 || r.status < 0;
     var p = el('p', { cls: 'status ' + (bad ? 'bad' : 'ok'), 'data-status': String(r.status), role: bad ? 'alert' : 'status' });
     var differ = r.status === 1 && argv && (argv[1] === 'diff' || argv[1] === 'check');
-    p.textContent = bad ? T('run.failed') : differ ? T('run.differ.' + argv[1]) : T('run.ok');
+    var key = bad ? 'run.failed' : differ ? 'run.differ.' + argv[1] : 'run.ok';
+    p.setAttribute('data-i18n', key);
+    p.textContent = T(key);
     parent.appendChild(p);
     return !bad;
   }

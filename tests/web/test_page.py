@@ -769,6 +769,52 @@ class PageLooks(unittest.TestCase):
             p.close()
 
 
+    def test_dancers_phone(self):
+        """Two dancers at phone width, in Japanese then English: every
+        text in both languages, nothing wider than the phone, the
+        dancers' legends following the language; screenshots of the
+        fields and of the report."""
+        p = Page(width=360, height=1600, lang='ja')
+        tmp = tempfile.mkdtemp(prefix='pk-dancers-')
+        try:
+            p1, p2 = pair(tmp)
+            p.add(p1, p2, corpus('pmx_gene.pmx'), corpus('pmd_sd_mei.pmd'))
+            p.op('size')
+            p.select('size-from', 'pmx_gene.pmx')
+            p.by_id('size-add').click()
+            p.select('size-from-2', 'pmx_gene.pmx')
+            p.select('size-scale', 'set')
+            p.type('size-scale-n', '0.5')
+            self.assertEqual(p.by_id('size-dancer-2').find_element(By.TAG_NAME, 'legend').text, 'ダンサー 2')
+            p.go('size')
+            self.assertEqual(p.statuses(), ['0'])
+            self.assertIn('ダンサー同士の接触 1 箇所', p.by_id('result').text)
+            held = [c.text for c in p.d.find_elements(By.CSS_SELECTOR, '#result table.partners tbody td')]
+            self.assertEqual(held[:4], ['1', '右手', '2', '左手'])
+            missing = p.js("var S = PK_I18N.strings, out = [];"
+                           " document.querySelectorAll('[data-i18n]').forEach(function (e) {"
+                           "  var k = e.getAttribute('data-i18n'); if (!S[k] || !S[k][0] || !S[k][1]) out.push(k); });"
+                           " return out;")
+            self.assertEqual(missing, [])
+            self.assertLessEqual(p.js('return document.documentElement.scrollWidth'), 360, 'nothing wider than the phone')
+            for lang in ('ja', 'en'):
+                if lang == 'en':
+                    p.d.find_element(By.CSS_SELECTOR, 'button[data-lang=en]').click()
+                    self.assertEqual(p.by_id('size-dancer-2').find_element(By.TAG_NAME, 'legend').text, 'Dancer 2')
+                    shown = p.by_id('result').text
+                    self.assertIn('See dancer 2 before and after', shown)
+                    self.assertIn('contacts between dancers: 1; gap error', shown)
+                    self.assertIn('Done.', shown)
+                    self.assertLessEqual(p.js('return document.documentElement.scrollWidth'), 360)
+                p.js("document.getElementById('op-size').scrollIntoView()")
+                p.shot('page-dancers-%s-phone-fields' % lang)
+                p.js("document.querySelector('#result table.dancers').scrollIntoView()")
+                p.shot('page-dancers-%s-phone-report' % lang)
+        finally:
+            p.close()
+            shutil.rmtree(tmp)
+
+
 def main():
     OPT.site, OPT.posekit, OPT.corpus, OPT.artefacts = (os.path.abspath(x) for x in sys.argv[1:5])
     os.makedirs(OPT.artefacts, exist_ok=True)
