@@ -251,8 +251,8 @@
     if (pa && pa.contacts && pa.contacts.length) {
       block.appendChild(table(['partners.dancer', 'partners.hand', 'partners.partner', 'partners.with', 'partners.frames', 'partners.before', 'partners.after'],
         pa.contacts.map(function (c) {
-          var part = PK_I18N.strings['part.' + c['with']] ? T('part.' + c['with']) : c['with']; /* the engine's word where the page has none */
-          return [String(c.dancer), T('hand.' + c.hand), String(c.partner), part, c.frames[0] + '–' + c.frames[1],
+          var part = PK_I18N.strings['part.' + c['with']] ? { i18n: 'part.' + c['with'] } : c['with']; /* the engine's word where the page has none */
+          return [String(c.dancer), { i18n: 'hand.' + c.hand }, String(c.partner), part, c.frames[0] + '–' + c.frames[1],
             fmt(c.before.mean * 100, 1), fmt(c.after.mean * 100, 1)];
         }), 'partners'));
     }

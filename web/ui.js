@@ -78,7 +78,10 @@
     var tb = el('tbody');
     rows.forEach(function (r) {
       var row = el('tr');
-      r.forEach(function (c, i) { row.appendChild(el('td', { text: c == null ? '' : String(c), cls: typeof c === 'number' || i > 0 && /^-?[0-9.]+$/.test(String(c)) ? 'n' : '' })); });
+      r.forEach(function (c, i) {
+        if (c && typeof c === 'object') { row.appendChild(el('td', c)); return; } /* {i18n, args}: follows the language */
+        row.appendChild(el('td', { text: c == null ? '' : String(c), cls: typeof c === 'number' || i > 0 && /^-?[0-9.]+$/.test(String(c)) ? 'n' : '' }));
+      });
       tb.appendChild(row);
     });
     t.appendChild(tb);

@@ -805,6 +805,8 @@ class PageLooks(unittest.TestCase):
                     self.assertIn('See dancer 2 before and after', shown)
                     self.assertIn('contacts between dancers: 1; gap error', shown)
                     self.assertIn('Done.', shown)
+                    held = [c.text for c in p.d.find_elements(By.CSS_SELECTOR, '#result table.partners tbody td')]
+                    self.assertEqual(held[:4], ['1', 'right', '2', 'left hand'])
                     self.assertLessEqual(p.js('return document.documentElement.scrollWidth'), 360)
                 p.js("document.getElementById('op-size').scrollIntoView()")
                 p.shot('page-dancers-%s-phone-fields' % lang)
