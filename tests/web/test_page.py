@@ -469,6 +469,86 @@ class PageTest(unittest.TestCase):
                             [o1, 'p1_sized_to_pmd_mei_report.json'])
         shutil.rmtree(tmp)
 
+    def test_size_formation(self):
+        """The formation of doc/commands.md "Several dancers" made and sized
+        in the page: Gene's dance, a second dancer placed 20 units to the
+        side by the overlay step (全ての親, added), the two sized together
+        for Mei (from @auto) and SD Mei; the outputs the native CLI's
+        bytes; dancer 2 seen before and after."""
+        p = self.p
+        tmp = tempfile.mkdtemp(prefix='pk-formation-')
+        place = os.path.join(tmp, 'place.vpd')
+        with open(place, 'wb') as f:
+            f.write('Vocaloid Pose Data file\r\n\r\nplace.osm;\r\n1;\r\n\r\nBone0{全ての親\r\n  -20,0,0;\r\n'
+                    '  0,0,0,1;\r\n}\r\n'.encode('cp932'))
+        dance, gene, mei, sd = (corpus(n) for n in ('vmd_wavefile_v2.vmd', 'pmx_gene.pmx', 'pmd_mei.pmd', 'pmd_sd_mei.pmd'))
+        p.add(dance, place, gene, mei, sd)
+        p.op('overlay')
+        p.select('overlay-in', 'vmd_wavefile_v2.vmd')
+        p.select('overlay-pose', 'place.vpd')
+        p.type('overlay-bones', '全ての親')
+        p.type('overlay-frames', '')
+        p.type('overlay-fade', '0')
+        p.select('overlay-mode', 'add')
+        p.go('overlay')
+        beside = 'vmd_wavefile_v2_with_place.vmd'
+        self.same_as_native(['posekit', 'overlay', 'vmd_wavefile_v2.vmd', '--pose', 'place.vpd', '--bones', '全ての親',
+                             '--mode', 'add', '-o', beside], [dance, place], [beside])
+        p.op('size')
+        p.select('size-in', 'vmd_wavefile_v2.vmd')
+        p.select('size-from', '@auto')
+        p.select('size-to', 'pmd_mei.pmd')
+        p.by_id('size-add').click()
+        p.select('size-in-2', beside)
+        p.select('size-from-2', 'pmx_gene.pmx')
+        p.select('size-to-2', 'pmd_sd_mei.pmd')
+        p.go('size')
+        o1, o2 = 'vmd_wavefile_v2_sized_to_pmd_mei.vmd', 'vmd_wavefile_v2_with_place_sized_to_pmd_sd_mei.vmd'
+        rep = 'vmd_wavefile_v2_and_vmd_wavefile_v2_with_place_sized_report.json'
+        argv = ['posekit', 'retarget', 'vmd_wavefile_v2.vmd', '--from', '@auto', '--to', 'pmd_mei.pmd', '-o', o1,
+                '--and', beside, '--from', 'pmx_gene.pmx', '--to', 'pmd_sd_mei.pmd', '-o', o2, '--report', rep]
+        st, so, se, files = self.same_as_native(argv, [dance, os.path.join(p.downloads, beside),
+                                                       mei, gene, sd], [o1, o2, rep])
+        d = json.loads(files[rep])
+        self.assertLess(d['spacing']['max'], 0.02)
+        self.assertIn('within the 2% goal', p.d.find_element(By.CSS_SELECTOR, '#result li.spacing').text)
+        self.assertIn('No hand touches another dancer on the source models.', p.by_id('result').text)
+        # dancer 2 before and after: the sized dance on SD Mei over the placed one on Gene
+        p.d.find_elements(By.CSS_SELECTOR, '#result button.see-ba')[1].click()
+        p.wait(lambda d: d.find_elements(By.CSS_SELECTOR, '#result figure.picture svg'), 60)
+        self.assertEqual(p.by_id('see-in').get_attribute('value'), o2)
+        self.assertEqual(p.by_id('see-vs').get_attribute('value'), beside)
+        self.assertEqual(p.by_id('see-model').get_attribute('value'), 'pmd_sd_mei.pmd')
+        self.assertEqual(p.by_id('see-vs-model').get_attribute('value'), 'pmx_gene.pmx')
+        p.shot('page-size-formation-see')
+        shutil.rmtree(tmp)
+
+    def test_job_dancers(self):
+        """A job's dancers: list run by the Job step: the native run's bytes."""
+        p = self.p
+        tmp = tempfile.mkdtemp(prefix='pk-jobd-')
+        p1, p2 = pair(tmp)
+        job = os.path.join(tmp, 'pair.yaml')
+        with open(job, 'w') as f:
+            f.write('inputs: {p1: p1.vmd, p2: p2.vmd, gene: pmx_gene.pmx, mei: pmd_mei.pmd}\n'
+                    'steps:\n  - retarget:\n      scale: own\n      dancers:\n'
+                    '        - {in: p1, from: gene, to: mei, out: o1}\n'
+                    '        - {in: p2, from: gene, to: mei, out: o2}\n'
+                    'outputs: {o1: out/j1.vmd, o2: out/j2.vmd}\n')
+        p.add(job, p1, p2, corpus('pmx_gene.pmx'), corpus('pmd_mei.pmd'))
+        p.op('job')
+        p.select('job-in', 'pair.yaml')
+        p.go('job')
+        argv = ['posekit', 'run', 'pair.yaml']
+        st, so, se, files = native(argv, [job, p1, p2, corpus('pmx_gene.pmx'), corpus('pmd_mei.pmd')])
+        self.assertEqual(st, 0, se)
+        self.assertIn(quoted(argv), p.commands())
+        self.assertEqual(sorted(files), ['out/j1.vmd', 'out/j2.vmd'])
+        self.assertIn('partners: 1 contact between dancers', so)
+        for name in files:
+            self.assertTrue(p.download(name.replace('/', '_')) == files[name], name)
+        shutil.rmtree(tmp)
+
     def test_overlay(self):
         p = self.p
         p.add(sample('dance.vmd'), sample('hands/right_fist.vpd'))
