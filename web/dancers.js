@@ -50,6 +50,8 @@
     $('size-scale-n').hidden = $('size-scale').value !== 'set';
     $('size-camera').disabled = several;
     $('size-camera-hint').hidden = !several;
+    if (several) $('size-camera').setAttribute('aria-describedby', 'size-camera-hint');
+    else $('size-camera').removeAttribute('aria-describedby');
   }
 
   function add() {

@@ -390,6 +390,8 @@ class PageTest(unittest.TestCase):
                          'a further dancer starts on a dance no dancer has')
         self.assertTrue(p.by_id('size-scale-row').is_displayed())
         self.assertFalse(p.by_id('size-camera').is_enabled())
+        self.assertEqual(p.by_id('size-camera').get_attribute('aria-describedby'), 'size-camera-hint')
+        self.assertTrue(p.by_id('size-camera-hint').is_displayed())
         self.assertEqual(legend.text, 'Dancer 1')
         self.assertGreater(legend.size['width'], 20)
         p.select('size-to-2', 'pmd_sd_mei.pmd')
@@ -462,6 +464,7 @@ class PageTest(unittest.TestCase):
         # back to one dancer: the lone command, the camera offered again
         p.by_id('size-dancer-2').find_element(By.CSS_SELECTOR, 'button.remove').click()
         self.assertTrue(p.by_id('size-camera').is_enabled())
+        self.assertIsNone(p.by_id('size-camera').get_attribute('aria-describedby'))
         self.assertFalse(p.by_id('size-scale-row').is_displayed())
         p.go('size')
         self.same_as_native(['posekit', 'retarget', 'p1.vmd', '--from', 'pmx_gene.pmx', '--to', 'pmd_mei.pmd',
