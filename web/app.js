@@ -2,9 +2,9 @@
  * steps' radio group and forms, the engine's state.  The parts:
  * i18n.js (texts), engine.js (the worker's client), ui.js (elements and
  * the result panel), files.js (the files), dancers.js (the size step's
- * dancers), steps.js (the steps), see.js (the pictures).  Every operation is the posekit command line run by
- * the engine on copies of the files the page holds in memory; nothing
- * leaves the page. */
+ * dancers), steps.js (the steps), see.js (the pictures).  Every operation
+ * is the posekit command line run by the engine on copies of the files
+ * the page holds in memory; nothing leaves the page. */
 (function () {
   'use strict';
   var T = PK_I18N.t;

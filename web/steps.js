@@ -272,8 +272,7 @@
     if ($('size-fingers').checked) argv.push('--fingers');
     var steps = [{ argv: argv, names: names, title: cam ? 'size.dance' : null, render: function (r, block, outs) {
       if (r.status === 2) return;
-      var rep = null;
-      outs.forEach(function (o) { if (o.name === report) { try { rep = JSON.parse(new TextDecoder('utf-8').decode(new Uint8Array(o.data))); } catch (e) { rep = null; } } });
+      var rep = readJson(outs, report);
       if (rep) {
         var ul = el('ul', { cls: 'facts' });
         if (rep.arm) ul.appendChild(el('li', { text: T('size.arm', [fmt(rep.arm.from, 2), fmt(rep.arm.to, 2)]) }));
