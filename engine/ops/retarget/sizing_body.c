@@ -75,6 +75,7 @@
 #include "ops/retarget/retarget.h"
 #include "ops/retarget/sizing_body.h"
 #include "ops/retarget/vec.h"
+#include "ops/sample/sample.h"
 #include "util/fmath.h"
 
 #include <math.h>
@@ -92,9 +93,7 @@
 #define BELOW 0.005     /* of B's leg: a toe this far below the floor is below it */
 #define ROUNDS 8
 #define MAX_MOVE 0.10 /* of B's leg: the centre step's move in one round */
-#define SPAN_GAP 32   /* rows: dirty rows closer than this are played as one span */
-#define MAX_SPANS 8
-#define EASE 6 /* frames the hips take to go down or come back up */
+#define EASE 6        /* frames the hips take to go down or come back up */
 
 /* ---- the torso ---- */
 
@@ -569,10 +568,10 @@ static bool vals_of(const writer *w, int32_t b, track_vals *v)
         }
         return true;
     }
-    pk_tracks *tr = pk_tracks_build(w->s->m, NULL);
-    if (!tr)
+    pk_track one;
+    if (!pki_track_named(w->s->m, id, &one))
         return false;
-    const pk_track *t = pk_tracks_bone(tr, id);
+    const pk_track *t = one.count ? &one : NULL;
     if (t) {
         pk_cursor c;
         pk_cursor_init(&c, w->s->m, t);
@@ -584,7 +583,7 @@ static bool vals_of(const writer *w, int32_t b, track_vals *v)
             pki_qd_from_key(q, v->rot[r]);
         }
     }
-    pk_tracks_free(tr);
+    free(one.keys);
     return true;
 }
 
@@ -1139,7 +1138,7 @@ static int replay(pki_sizing *z, pki_bone_set *s, pk_log *log)
     pki_figure_watch(&z->b, watch);
     pki_torso_watch(z->tb, watch);
     pki_play p;
-    int rc = s->m ? pki_play_motion(&p, z->b.m, s->m, z->pb.f0, z->pb.n, watch, log)
+    int rc = s->m ? pki_play_motion_again(&p, &z->pb, z->b.m, s->m, z->pb.f0, z->pb.n, watch, log)
                   : pki_play_pose(&p, z->b.m, s->p, watch, log);
     free(watch);
     if (rc)
@@ -1152,65 +1151,17 @@ static int replay(pki_sizing *z, pki_bone_set *s, pk_log *log)
     return 0;
 }
 
-/* The rows a written track changed played again (a motion's spans of
- * them; a pose, or no play kept yet, played whole). */
+/* The rows a written track changed played again (replay: the other rows
+ * are taken from the last play). */
 static int replay_dirty(pki_sizing *z, pki_bone_set *s, writer *w, pk_log *log)
 {
-    /* spans of dirty rows less than SPAN_GAP apart; each span is a play
-     * of its own (the motion's tracks built again): many spans, one play */
-    size_t spans = 0, rows = 0;
-    for (uint32_t r = 0, last = UINT32_MAX; r < w->n; r++) {
-        if (!w->dirty[r])
-            continue;
-        spans += last == UINT32_MAX || r - last >= SPAN_GAP;
-        rows += last == UINT32_MAX || r - last >= SPAN_GAP ? 1 : r - last;
-        last = r;
-    }
-    if (!spans)
+    bool any = false;
+    for (uint32_t r = 0; r < w->n && !any; r++)
+        any = w->dirty[r];
+    if (!any)
         return 0;
-    if (!s->m || !z->pb0.n || spans > MAX_SPANS || rows > w->n / 2) {
-        memset(w->dirty, 0, w->n * sizeof *w->dirty);
-        return replay(z, s, log);
-    }
-    bool *watch = calloc(z->b.m->nbones + 1, sizeof *watch);
-    if (!watch) {
-        pk_error(log, PK_E_NO_MEMORY, "out of memory");
-        return -1;
-    }
-    pki_figure_watch(&z->b, watch);
-    pki_torso_watch(z->tb, watch);
-    int rc = 0;
-    for (uint32_t a = 0; a < w->n && !rc;) {
-        if (!w->dirty[a]) {
-            a++;
-            continue;
-        }
-        uint32_t b = a, gap = 0;
-        for (uint32_t j = a + 1; j < w->n && gap < SPAN_GAP; j++) {
-            if (w->dirty[j]) {
-                b = j;
-                gap = 0;
-            } else {
-                gap++;
-            }
-        }
-        pki_play p;
-        rc = pki_play_motion(&p, z->b.m, s->m, z->pb.f0 + a, b - a + 1, watch, log);
-        if (!rc && p.nwatch == z->pb.nwatch) {
-            for (uint32_t r = a; r <= b; r++)
-                memcpy(&z->pb.w[(size_t)r * z->pb.nwatch], &p.w[(size_t)(r - a) * p.nwatch],
-                       p.nwatch * sizeof *p.w);
-        } else if (!rc) {
-            rc = -1;
-            pk_error(log, PK_E_NO_MEMORY, "internal: a partial play does not match");
-        }
-        if (!rc)
-            pki_play_free(&p);
-        a = b + 1;
-    }
-    free(watch);
     memset(w->dirty, 0, w->n * sizeof *w->dirty);
-    return rc;
+    return replay(z, s, log);
 }
 
 int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, pk_body_report *rep,

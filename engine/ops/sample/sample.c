@@ -24,7 +24,59 @@
 #include "util/fmath.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* ---- one track ---- */
+
+static int cmp_u64(const void *pa, const void *pb)
+{
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return (a > b) - (a < b);
+}
+
+bool pki_track_named(const pk_motion *m, pk_name_id name, pk_track *t)
+{
+    t->name = name;
+    t->count = 0;
+    t->keys = NULL;
+    size_t n = 0;
+    bool sorted = true;
+    for (size_t i = 0; i < m->nbones; i++)
+        n += m->bones[i].name == name;
+    t->keys = malloc((n + 1) * sizeof *t->keys);
+    uint64_t *pairs = NULL;
+    if (!t->keys)
+        return false;
+    for (size_t i = 0; i < m->nbones; i++) {
+        if (m->bones[i].name != name)
+            continue;
+        if (t->count && m->bones[t->keys[t->count - 1]].frame > m->bones[i].frame)
+            sorted = false;
+        t->keys[t->count++] = (uint32_t)i;
+    }
+    if (!sorted) {
+        /* (frame, index) pairs: equal frames stay in file order */
+        pairs = malloc((n + 1) * sizeof *pairs);
+        if (!pairs) {
+            free(t->keys);
+            t->keys = NULL;
+            return false;
+        }
+        for (size_t i = 0; i < n; i++)
+            pairs[i] = (uint64_t)m->bones[t->keys[i]].frame << 32 | t->keys[i];
+        qsort(pairs, n, sizeof *pairs, cmp_u64);
+        for (size_t i = 0; i < n; i++)
+            t->keys[i] = (uint32_t)pairs[i];
+        free(pairs);
+    }
+    size_t out = 0;
+    for (size_t i = 0; i < n; i++)
+        if (i + 1 == n || m->bones[t->keys[i]].frame != m->bones[t->keys[i + 1]].frame)
+            t->keys[out++] = t->keys[i];
+    t->count = out;
+    return true;
+}
 
 /* ---- shared pieces ---- */
 
@@ -156,7 +208,6 @@ static double cam_curve(const uint8_t ip[24], int g, double s)
     const uint8_t *c = ip + 4 * g;
     return pki_bezier_solve(c[0], c[2], c[1], c[3], s, NULL);
 }
-
 
 bool pk_sample_camera(const pk_motion *m, const pk_tracks *t, double frame, pk_camera_key *out)
 {

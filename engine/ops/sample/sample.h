@@ -5,6 +5,7 @@
 
 #include "posekit.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -25,6 +26,12 @@ static inline size_t pki_seg_search(const uint32_t *keys, size_t n, double f, co
     }
     return lo;
 }
+
+/* The track of bone `name` alone, as pk_tracks_build gives it (keys by
+ * frame, stable, the last record of a duplicated frame kept) without
+ * building every other track: t->keys is allocated (free it).  A name
+ * with no keys gives count 0.  False on OOM (sample.c). */
+bool pki_track_named(const pk_motion *m, pk_name_id name, pk_track *t);
 
 /* The rest pose: no translation, the identity rotation. */
 static inline void pki_rest_pose(float pos[3], float rot[4])

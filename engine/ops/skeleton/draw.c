@@ -374,7 +374,8 @@ static void mark_contacts(const pki_figure *fa, const pki_figure *fb, dfig *ga, 
     world_of_fig(gb, nb, wb);
     for (size_t i = 0; i < (na > nb ? na : nb); i++)
         slot[i] = (int32_t)i;
-    pki_play pa = {fa->m, 0, 1, na, slot, wa}, pb = {fb->m, 0, 1, nb, slot, wb};
+    pki_play pa = {.m = fa->m, .n = 1, .nwatch = na, .slot = slot, .w = wa};
+    pki_play pb = {.m = fb->m, .n = 1, .nwatch = nb, .slot = slot, .w = wb};
     ga->nmarks = gb->nmarks = 0;
     for (int side = 0; side < 2; side++)
         for (int with = 0; with <= PKI_WITH_FLOOR; with++) {

@@ -24,6 +24,9 @@ void pki_play_free(pki_play *p)
         return;
     free(p->slot);
     free(p->w);
+    free(p->map);
+    free(p->in);
+    free(p->on);
     memset(p, 0, sizeof *p);
 }
 
@@ -50,7 +53,7 @@ static void keep_row(pki_play *p, uint32_t row, const pk_bone_world *all)
 }
 
 static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint32_t f0, uint32_t n,
-                       const bool *watch, pk_log *log);
+                       const bool *watch, const pki_play *prev, pk_log *log);
 
 /* The motion's name id of model bone i (or of MMD's cut of it). */
 static pk_name_id name_in(const pk_model *m, size_t i, const pk_names *names)
@@ -174,8 +177,29 @@ static bool trim(const pk_model *m, const bool *watch, trimmed *t)
     return true;
 }
 
+/* Whether prev was played on the same bones as a play of `full`
+ * watching `watch` through the trim tm (its rows are comparable). */
+static bool same_play(const pki_play *prev, const pk_model *full, const bool *watch,
+                      const trimmed *tm)
+{
+    if (!prev || !prev->in || prev->m != full || prev->nin != tm->sub.nbones ||
+        memcmp(prev->map, tm->map, prev->nin * sizeof *prev->map) != 0)
+        return false;
+    for (size_t i = 0; i < full->nbones; i++)
+        if ((prev->slot[i] >= 0) != watch[i])
+            return false;
+    return true;
+}
+
 int pki_play_motion(pki_play *p, const pk_model *full, const pk_motion *mo, uint32_t f0, uint32_t n,
                     const bool *watch, pk_log *log)
+{
+    return pki_play_motion_again(p, NULL, full, mo, f0, n, watch, log);
+}
+
+int pki_play_motion_again(pki_play *p, const pki_play *prev, const pk_model *full,
+                          const pk_motion *mo, uint32_t f0, uint32_t n, const bool *watch,
+                          pk_log *log)
 {
     trimmed tm;
     if (!trim(full, watch, &tm)) {
@@ -192,7 +216,9 @@ int pki_play_motion(pki_play *p, const pk_model *full, const pk_motion *mo, uint
     }
     for (size_t j = 0; j < m->nbones; j++)
         sub_watch[j] = watch[tm.map[j]];
-    int rc = play_motion(p, m, mo, f0, n, sub_watch, log);
+    if (!same_play(prev, full, watch, &tm))
+        prev = NULL;
+    int rc = play_motion(p, m, mo, f0, n, sub_watch, prev, log);
     free(sub_watch);
     /* the rows by the full model's bones */
     if (rc == 0) {
@@ -207,6 +233,8 @@ int pki_play_motion(pki_play *p, const pk_model *full, const pk_motion *mo, uint
             free(p->slot);
             p->slot = slot;
             p->m = full;
+            p->map = tm.map;
+            tm.map = NULL;
         }
     }
     trimmed_free(&tm);
@@ -214,7 +242,7 @@ int pki_play_motion(pki_play *p, const pk_model *full, const pk_motion *mo, uint
 }
 
 static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint32_t f0, uint32_t n,
-                       const bool *watch, pk_log *log)
+                       const bool *watch, const pki_play *prev, pk_log *log)
 {
     size_t nb = m->nbones;
     pk_rig *rig = NULL;
@@ -225,6 +253,11 @@ static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint
     pk_bone_world *all = malloc((nb + 1) * sizeof *all);
     int rc = -1;
     if (!cur || !has || !on || !loc || !all || !slots(p, m, watch, n))
+        goto oom;
+    p->nin = nb;
+    p->in = malloc(((size_t)n * nb + 1) * sizeof *p->in);
+    p->on = malloc(((size_t)n * nb + 1) * sizeof *p->on);
+    if (!p->in || !p->on)
         goto oom;
     rig = pk_rig_new(m, log);
     if (!rig)
@@ -260,9 +293,25 @@ static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint
                     on[b] = k->ik[s].enabled != 0;
             }
         }
+        pk_bone_local *in = &p->in[(size_t)r * nb];
+        bool *in_on = &p->on[(size_t)r * nb];
+        memcpy(in, loc, nb * sizeof *loc);
+        memcpy(in_on, on, nb * sizeof *on);
+        /* the row of the earlier play, where it evaluated the same */
+        if (prev && f >= prev->f0 && f - prev->f0 < prev->n) {
+            size_t pr = f - prev->f0;
+            if (memcmp(&prev->in[pr * nb], in, nb * sizeof *in) == 0 &&
+                memcmp(&prev->on[pr * nb], in_on, nb * sizeof *in_on) == 0) {
+                memcpy(&p->w[(size_t)r * p->nwatch], &prev->w[pr * prev->nwatch],
+                       p->nwatch * sizeof *p->w);
+                continue;
+            }
+        }
         pk_rig_eval(rig, loc, on, 0, all);
+        p->evaluated++;
         keep_row(p, r, all);
     }
+
     p->f0 = f0;
     rc = 0;
     goto done;

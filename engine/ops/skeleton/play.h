@@ -18,6 +18,13 @@ typedef struct pki_play {
     size_t nwatch;
     int32_t *slot;    /* per model bone: its place in a frame's row, or -1 */
     pk_bone_world *w; /* n rows of nwatch */
+    /* What each row was evaluated from (a motion's play; NULL for a
+     * pose): the evaluated bones (the model's bones map[0..nin)), their
+     * locals and IK states, nin per row. */
+    size_t nin, evaluated; /* evaluated: rows not taken from an earlier play */
+    int32_t *map;
+    pk_bone_local *in;
+    bool *on;
 } pki_play;
 
 /* Plays a motion on m at every frame f0 .. f0 + n - 1 (MMD's evaluation:
@@ -25,6 +32,13 @@ typedef struct pki_play {
  * the bones watch marks.  0, or -1 (logged, OOM). */
 int pki_play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint32_t f0, uint32_t n,
                     const bool *watch, pk_log *log);
+/* The same, taking the rows of `prev` (a play of the same model and
+ * watched bones, any frames) whose frame was evaluated there from the
+ * same locals and IK states: an evaluation depends on nothing else, so
+ * the rows are those a full play gives, bit for bit, for the cost of
+ * sampling the keys where the motion did not change.  prev may be NULL. */
+int pki_play_motion_again(pki_play *p, const pki_play *prev, const pk_model *m, const pk_motion *mo,
+                          uint32_t f0, uint32_t n, const bool *watch, pk_log *log);
 /* The same for a pose (one frame, f0 = 0). */
 int pki_play_pose(pki_play *p, const pk_model *m, const pk_pose *po, const bool *watch,
                   pk_log *log);

@@ -1,0 +1,183 @@
+/* test_play.c — a motion played on a model (engine/ops/skeleton/play.c)
+ * and one track sampled alone (engine/ops/sample/sample.c): a play that
+ * takes the rows of an earlier one where their inputs did not change gives
+ * every row bit for bit as a play from nothing and evaluates only the rows
+ * an edit reached; pki_track_named gives the keys pk_tracks_build gives
+ * the track (frame order, the later record of a duplicated frame). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#include "ops/sample/sample.h"
+#include "ops/skeleton/play.h"
+
+/* ---- a hand-built leg: hip, knee, ankle, toe; 右足ＩＫ on the ankle ---- */
+
+typedef struct hb {
+    pk_model m;
+    pk_model_bone b[6];
+    pk_model_ik_link l[2];
+} hb;
+
+static int hb_bone(hb *h, const char *name, int parent, float x, float y, float z)
+{
+    int i = (int)h->m.nbones++;
+    pk_model_bone *b = &h->b[i];
+    pk_log log;
+    pk_log_init(&log);
+    b->name = name;
+    b->name_en = "";
+    b->cp932 = pk_names_intern_utf8(h->m.names, name, 64, "bone", &log);
+    pk_log_free(&log);
+    b->parent = parent;
+    b->pos[0] = x, b->pos[1] = y, b->pos[2] = z;
+    b->flags = PK_BONE_ROTATE | PK_BONE_MOVE | PK_BONE_VISIBLE | PK_BONE_OPERABLE;
+    b->tail_bone = -1;
+    b->append_parent = -1;
+    b->ik_target = -1;
+    b->pmd_kind = -1;
+    return i;
+}
+
+static void hb_leg(hb *h)
+{
+    memset(h, 0, sizeof *h);
+    h->m.bones = h->b;
+    h->m.format = PK_FMT_PMX;
+    h->m.name = "leg";
+    h->m.names = pk_names_new();
+    assert_non_null(h->m.names);
+    int centre = hb_bone(h, "センター", -1, 0, 10, 0);
+    int hip = hb_bone(h, "右足", centre, 0, 10, 0);
+    int knee = hb_bone(h, "右ひざ", hip, 0, 5, -0.2f);
+    int ankle = hb_bone(h, "右足首", knee, 0, 0, 0);
+    hb_bone(h, "右つま先", ankle, 0, 0, -2);
+    int ik = hb_bone(h, "右足ＩＫ", -1, 0, 0, 0);
+    h->b[ik].flags |= PK_BONE_IK;
+    h->b[ik].ik_target = ankle;
+    h->b[ik].ik_loops = 40;
+    h->b[ik].ik_limit = 2.0f;
+    h->l[0].bone = knee;
+    h->l[1].bone = hip;
+    h->b[ik].ik_links = h->l;
+    h->b[ik].nik_links = 2;
+}
+
+static pk_bone_key *key(pk_motion *mo, const char *name, uint32_t frame)
+{
+    pk_log log;
+    pk_log_init(&log);
+    pk_bone_key *k = pk_motion_push_bone(mo);
+    assert_non_null(k);
+    k->name = pk_names_intern_utf8(mo->names, name, PK_VMD_NAME_BYTES, "bone", &log);
+    k->frame = frame;
+    k->rot[3] = 1.0f;
+    pk_interp_linear(k->interp);
+    pk_log_free(&log);
+    return k;
+}
+
+/* The hips sway and the foot steps: every frame of 0..60 moves; *at30:
+ * the foot's key at frame 30. */
+static pk_motion *walk(size_t *at30)
+{
+    pk_motion *mo = pk_motion_new();
+    assert_non_null(mo);
+    for (uint32_t f = 0; f <= 60; f += 10) {
+        key(mo, "センター", f)->pos[1] = -1.0f - 0.2f * (float)(f % 20);
+        pk_bone_key *k = key(mo, "右足ＩＫ", f);
+        k->pos[2] = 0.1f * (float)f - 3.0f;
+        k->pos[1] = (f % 20) ? 1.0f : 0.0f;
+        if (f == 30)
+            *at30 = (size_t)(k - mo->bones);
+    }
+    return mo;
+}
+
+static void play_again_same_rows(void **state)
+{
+    (void)state;
+    hb h;
+    hb_leg(&h);
+    size_t at30 = 0;
+    pk_motion *mo = walk(&at30);
+    bool watch[6] = {false, true, true, true, true, false};
+    pk_log log;
+    pk_log_init(&log);
+    pki_play first, again, fresh;
+    assert_int_equal(pki_play_motion(&first, &h.m, mo, 0, 61, watch, &log), 0);
+    assert_int_equal(first.evaluated, 61);
+    /* nothing changed: every row taken */
+    assert_int_equal(pki_play_motion_again(&again, &first, &h.m, mo, 0, 61, watch, &log), 0);
+    assert_int_equal(again.evaluated, 0);
+    assert_memory_equal(again.w, first.w, 61 * first.nwatch * sizeof *first.w);
+    pki_play_free(&again);
+    /* the key at frame 30 moved: frames 21..39 change (linear pieces) */
+    mo->bones[at30].pos[0] = 0.5f;
+    assert_int_equal(pki_play_motion_again(&again, &first, &h.m, mo, 0, 61, watch, &log), 0);
+    assert_int_equal(pki_play_motion(&fresh, &h.m, mo, 0, 61, watch, &log), 0);
+    assert_int_equal(again.evaluated, 19);
+    assert_memory_equal(again.w, fresh.w, 61 * fresh.nwatch * sizeof *fresh.w);
+    assert_memory_not_equal(&again.w[30 * again.nwatch], &first.w[30 * first.nwatch],
+                            again.nwatch * sizeof *again.w);
+    pki_play_free(&again);
+    /* other frames: rows matched by frame (35..39 moved, 40..44 did not) */
+    assert_int_equal(pki_play_motion_again(&again, &first, &h.m, mo, 35, 10, watch, &log), 0);
+    assert_int_equal(again.evaluated, 5);
+    assert_memory_equal(again.w, &fresh.w[35 * fresh.nwatch], 10 * fresh.nwatch * sizeof *fresh.w);
+    pki_play_free(&again);
+    /* other bones watched: nothing taken */
+    watch[5] = true;
+    assert_int_equal(pki_play_motion_again(&again, &first, &h.m, mo, 0, 61, watch, &log), 0);
+    assert_int_equal(again.evaluated, 61);
+    pki_play_free(&again);
+    pki_play_free(&first);
+    pki_play_free(&fresh);
+    pk_log_free(&log);
+    pk_motion_free(mo);
+    pk_names_free(h.m.names);
+}
+
+static void track_named_as_built(void **state)
+{
+    (void)state;
+    pk_motion *mo = pk_motion_new();
+    assert_non_null(mo);
+    /* out of order, a duplicated frame (the later record wins), another
+     * track between */
+    uint32_t frames[] = {30, 0, 10, 30, 20, 10, 5};
+    for (size_t i = 0; i < sizeof frames / sizeof *frames; i++) {
+        key(mo, "右足ＩＫ", frames[i])->pos[0] = (float)i;
+        key(mo, "センター", 100 - frames[i]);
+    }
+    pk_log log;
+    pk_log_init(&log);
+    pk_tracks *t = pk_tracks_build(mo, NULL);
+    assert_non_null(t);
+    for (size_t n = 0; n < t->nbones; n++) {
+        const pk_track *want = &t->bones[n];
+        pk_track got;
+        assert_true(pki_track_named(mo, want->name, &got));
+        assert_int_equal(got.count, want->count);
+        assert_memory_equal(got.keys, want->keys, want->count * sizeof *want->keys);
+        free(got.keys);
+    }
+    pk_track none;
+    assert_true(pki_track_named(mo, PK_NO_NAME - 1, &none));
+    assert_int_equal(none.count, 0);
+    free(none.keys);
+    pk_tracks_free(t);
+    pk_log_free(&log);
+    pk_motion_free(mo);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(play_again_same_rows),
+        cmocka_unit_test(track_named_as_built),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
