@@ -677,8 +677,11 @@ static bool span(const pk_motion *m, uint32_t *f0, uint32_t *f1)
     return true;
 }
 
+/* A play of the figure's and torso's bones; a motion's takes the rows of
+ * prev (NULL: none) where nothing they depend on changed. */
 static int play(const pk_model *mdl, const pki_figure *f, const pki_torso *t, const pk_motion *m,
-                const pk_pose *p, uint32_t f0, uint32_t n, pki_play *out, pk_log *log)
+                const pk_pose *p, uint32_t f0, uint32_t n, const pki_play *prev, pki_play *out,
+                pk_log *log)
 {
     bool *watch = calloc(mdl->nbones + 1, sizeof *watch);
     if (!watch) {
@@ -688,7 +691,7 @@ static int play(const pk_model *mdl, const pki_figure *f, const pki_torso *t, co
     pki_figure_watch(f, watch);
     if (t)
         pki_torso_watch(t, watch);
-    int rc = m ? pki_play_motion(out, mdl, m, f0, n, watch, log)
+    int rc = m ? pki_play_motion_again(out, prev, mdl, m, f0, n, watch, log)
                : pki_play_pose(out, mdl, p, watch, log);
     free(watch);
     return rc;
@@ -749,8 +752,8 @@ int pki_sizing_run(pki_bone_set *s, const pk_motion *in_m, const pk_pose *in_p,
             z.b.ankle_rest_y[side] = tb.ankle_rest_y[side];
     }
     pk_progress(log, 0.0, "sizing: playing both models");
-    if (play(o->from, &z.a, &ta, in_m, in_p, f0, n, &z.pa, log) ||
-        play(o->to, &z.b, &tb, out_m, s->p, f0, n, &z.pb, log))
+    if (play(o->from, &z.a, &ta, in_m, in_p, f0, n, NULL, &z.pa, log) ||
+        play(o->to, &z.b, &tb, out_m, s->p, f0, n, NULL, &z.pb, log))
         goto done;
     if (pki_contacts_find(&z.a, &z.pa, &z.contacts) != 0) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
@@ -785,7 +788,8 @@ int pki_sizing_run(pki_bone_set *s, const pk_motion *in_m, const pk_pose *in_p,
     if (o->measure) {
         pk_progress(log, 0.9, "sizing: measuring");
         pki_play after;
-        if (play(o->to, &z.b, &tb, s->m, s->p, f0, n, &after, log))
+        /* the rows the arm steps left as they were: B's last play's */
+        if (play(o->to, &z.b, &tb, s->m, s->p, f0, n, &z.pb, &after, log))
             goto done;
         rep->measure = pki_measure(&z, &after, log);
         if (rep->measure)
@@ -810,8 +814,8 @@ int pki_sizing_open(pki_sizing *z, const pk_model *from, const pk_model *to, con
     memset(z, 0, sizeof *z);
     pki_figure_init(&z->a, from);
     pki_figure_init(&z->b, to);
-    if (play(from, &z->a, NULL, in, NULL, f0, n, &z->pa, log) ||
-        play(to, &z->b, NULL, out, NULL, f0, n, &z->pb, log) || arms_init(z, log) < 0) {
+    if (play(from, &z->a, NULL, in, NULL, f0, n, NULL, &z->pa, log) ||
+        play(to, &z->b, NULL, out, NULL, f0, n, NULL, &z->pb, log) || arms_init(z, log) < 0) {
         sizing_free(z);
         memset(z, 0, sizeof *z);
         return -1;
