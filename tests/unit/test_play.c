@@ -1,9 +1,9 @@
 /* test_play.c — a motion played on a model (engine/ops/skeleton/play.c)
  * and one track sampled alone (engine/ops/sample/sample.c): a play that
  * takes the rows of an earlier one where their inputs did not change gives
- * every row bit for bit as a play from nothing and evaluates only the rows
- * an edit reached; pki_track_named gives the keys pk_tracks_build gives
- * the track (frame order, the later record of a duplicated frame). */
+ * every row bit for bit as a play from nothing, evaluates only the rows
+ * an edit reached and samples only the tracks whose keys changed; pki_track_named gives the keys
+ * pk_tracks_build gives the track (frame order, the later record of a duplicated frame). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,9 +109,11 @@ static void play_again_same_rows(void **state)
     pki_play first, again, fresh;
     assert_int_equal(pki_play_motion(&first, &h.m, mo, 0, 61, watch, &log), 0);
     assert_int_equal(first.evaluated, 61);
+    assert_int_equal(first.sampled, 2);
     /* nothing changed: every row taken */
     assert_int_equal(pki_play_motion_again(&again, &first, &h.m, mo, 0, 61, watch, &log), 0);
     assert_int_equal(again.evaluated, 0);
+    assert_int_equal(again.sampled, 0);
     assert_memory_equal(again.w, first.w, 61 * first.nwatch * sizeof *first.w);
     pki_play_free(&again);
     /* the key at frame 30 moved: frames 21..39 change (linear pieces) */
@@ -119,6 +121,7 @@ static void play_again_same_rows(void **state)
     assert_int_equal(pki_play_motion_again(&again, &first, &h.m, mo, 0, 61, watch, &log), 0);
     assert_int_equal(pki_play_motion(&fresh, &h.m, mo, 0, 61, watch, &log), 0);
     assert_int_equal(again.evaluated, 19);
+    assert_int_equal(again.sampled, 1); /* センター's keys are the same */
     assert_memory_equal(again.w, fresh.w, 61 * fresh.nwatch * sizeof *fresh.w);
     assert_memory_not_equal(&again.w[30 * again.nwatch], &first.w[30 * first.nwatch],
                             again.nwatch * sizeof *again.w);

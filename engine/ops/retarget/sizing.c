@@ -755,6 +755,7 @@ int pki_sizing_run(pki_bone_set *s, const pk_motion *in_m, const pk_pose *in_p,
     if (play(o->from, &z.a, &ta, in_m, in_p, f0, n, NULL, &z.pa, log) ||
         play(o->to, &z.b, &tb, out_m, s->p, f0, n, NULL, &z.pb, log))
         goto done;
+    pki_play_lean(&z.pa); /* A is played once */
     if (pki_contacts_find(&z.a, &z.pa, &z.contacts) != 0) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         goto done;

@@ -1147,6 +1147,7 @@ static int replay(pki_sizing *z, pki_bone_set *s, pk_log *log)
         pki_play_free(&z->pb);
     else
         z->pb0 = z->pb;
+    pki_play_lean(&z->pb0); /* B before the steps: no play follows it */
     z->pb = p;
     return 0;
 }

@@ -22,12 +22,24 @@ void pki_play_free(pki_play *p)
 {
     if (!p)
         return;
+    pki_play_lean(p);
     free(p->slot);
     free(p->w);
-    free(p->map);
+    memset(p, 0, sizeof *p);
+}
+
+void pki_play_lean(pki_play *p)
+{
     free(p->in);
     free(p->on);
-    memset(p, 0, sizeof *p);
+    free(p->keys);
+    free(p->at);
+    free(p->map);
+    p->in = NULL;
+    p->on = NULL;
+    p->keys = NULL;
+    p->at = NULL;
+    p->map = NULL;
 }
 
 static bool slots(pki_play *p, const pk_model *m, const bool *watch, uint32_t n)
@@ -241,6 +253,34 @@ int pki_play_motion_again(pki_play *p, const pki_play *prev, const pk_model *ful
     return rc;
 }
 
+/* The key records of each track into p->keys (p->at set); where prev
+ * (the same bones and frames) had the very same records for a bone, its
+ * track is not sampled again: has[] cleared, same[] set.  False on OOM. */
+static bool keep_keys(pki_play *p, const pk_model *m, const pk_motion *mo, const pk_tracks *t,
+                      const pki_play *prev, bool *has, bool *same)
+{
+    size_t nb = m->nbones;
+    p->keys = malloc((p->at[nb] + 1) * sizeof *p->keys);
+    if (!p->keys)
+        return false;
+    for (size_t i = 0; i < nb; i++) {
+        same[i] = false;
+        if (!has[i])
+            continue;
+        pk_name_id id = name_in(m, i, mo->names);
+        const pk_track *tr = pk_tracks_bone(t, id);
+        pk_bone_key *k = &p->keys[p->at[i]];
+        for (size_t j = 0; j < tr->count; j++)
+            k[j] = mo->bones[tr->keys[j]];
+        size_t cnt = p->at[i + 1] - p->at[i];
+        same[i] = prev && prev->at[i + 1] - prev->at[i] == cnt &&
+                  memcmp(&prev->keys[prev->at[i]], k, cnt * sizeof *k) == 0;
+        has[i] = !same[i];
+        p->sampled += has[i];
+    }
+    return true;
+}
+
 static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint32_t f0, uint32_t n,
                        const bool *watch, const pki_play *prev, pk_log *log)
 {
@@ -249,10 +289,11 @@ static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint
     pk_tracks *t = NULL;
     pk_cursor *cur = malloc((nb + 1) * sizeof *cur);
     bool *has = calloc(nb + 1, sizeof *has), *on = malloc((nb + 1) * sizeof *on);
+    bool *same = calloc(nb + 1, sizeof *same);
     pk_bone_local *loc = malloc((nb + 1) * sizeof *loc);
     pk_bone_world *all = malloc((nb + 1) * sizeof *all);
     int rc = -1;
-    if (!cur || !has || !on || !loc || !all || !slots(p, m, watch, n))
+    if (!cur || !has || !same || !on || !loc || !all || !slots(p, m, watch, n))
         goto oom;
     p->nin = nb;
     p->in = malloc(((size_t)n * nb + 1) * sizeof *p->in);
@@ -265,6 +306,9 @@ static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint
     t = pk_tracks_build(mo, NULL);
     if (!t)
         goto oom;
+    p->at = calloc(nb + 1, sizeof *p->at);
+    if (!p->at)
+        goto oom;
     for (size_t i = 0; i < nb; i++) {
         pk_name_id id = name_in(m, i, mo->names);
         const pk_track *tr = id == PK_NO_NAME ? NULL : pk_tracks_bone(t, id);
@@ -272,7 +316,10 @@ static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint
             pk_cursor_init(&cur[i], mo, tr);
             has[i] = true;
         }
+        p->at[i + 1] = p->at[i] + (has[i] ? tr->count : 0);
     }
+    if (!keep_keys(p, m, mo, t, prev && prev->f0 == f0 && prev->n == n ? prev : NULL, has, same))
+        goto oom;
     /* the IK section: states by frame, the last record at or before it */
     size_t next_ik = 0;
     for (size_t i = 0; i < nb; i++)
@@ -283,6 +330,8 @@ static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint
         for (size_t i = 0; i < nb; i++)
             if (has[i])
                 pk_cursor_bone(&cur[i], (double)f, loc[i].pos, loc[i].rot);
+            else if (same[i]) /* the same keys: the same values */
+                loc[i] = prev->in[(size_t)r * nb + i];
         while (next_ik < t->niks && mo->iks[t->iks[next_ik]].frame <= f) {
             const pk_ik_key *k = &mo->iks[t->iks[next_ik++]];
             for (uint32_t s = 0; s < k->count; s++) {
@@ -324,6 +373,7 @@ done:
     pk_tracks_free(t);
     free(cur);
     free(has);
+    free(same);
     free(on);
     free(loc);
     free(all);

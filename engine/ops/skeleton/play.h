@@ -25,6 +25,11 @@ typedef struct pki_play {
     int32_t *map;
     pk_bone_local *in;
     bool *on;
+    /* the key records each evaluated bone's track had, in frame order:
+     * keys[at[j] .. at[j + 1]) for bone map[j] */
+    pk_bone_key *keys;
+    size_t *at;
+    size_t sampled; /* bone tracks sampled, not taken from an earlier play */
 } pki_play;
 
 /* Plays a motion on m at every frame f0 .. f0 + n - 1 (MMD's evaluation:
@@ -43,6 +48,9 @@ int pki_play_motion_again(pki_play *p, const pki_play *prev, const pk_model *m, 
 int pki_play_pose(pki_play *p, const pk_model *m, const pk_pose *po, const bool *watch,
                   pk_log *log);
 void pki_play_free(pki_play *p);
+/* Frees what a later play would take rows from (the inputs and keys), for
+ * a play no other will follow; its rows stay. */
+void pki_play_lean(pki_play *p);
 /* Bone b's world transform at row i (b must be watched). */
 static inline const pk_bone_world *pki_play_at(const pki_play *p, uint32_t i, int32_t b)
 {
