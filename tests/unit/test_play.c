@@ -17,7 +17,7 @@
 
 typedef struct hb {
     pk_model m;
-    pk_model_bone b[6];
+    pk_model_bone b[7];
     pk_model_ik_link l[2];
 } hb;
 
@@ -50,6 +50,7 @@ static void hb_leg(hb *h)
     h->m.names = pk_names_new();
     assert_non_null(h->m.names);
     int centre = hb_bone(h, "センター", -1, 0, 10, 0);
+    hb_bone(h, "上半身", centre, 0, 11, 0);
     int hip = hb_bone(h, "右足", centre, 0, 10, 0);
     int knee = hb_bone(h, "右ひざ", hip, 0, 5, -0.2f);
     int ankle = hb_bone(h, "右足首", knee, 0, 0, 0);
@@ -92,6 +93,7 @@ static pk_motion *walk(size_t *at30)
         k->pos[1] = (f % 20) ? 1.0f : 0.0f;
         if (f == 30)
             *at30 = (size_t)(k - mo->bones);
+        key(mo, "上半身", f);
     }
     return mo;
 }
@@ -103,17 +105,19 @@ static void play_again_same_rows(void **state)
     hb_leg(&h);
     size_t at30 = 0;
     pk_motion *mo = walk(&at30);
-    bool watch[6] = {false, true, true, true, true, false};
+    bool watch[7] = {false, true, true, true, true, true, false};
     pk_log log;
     pk_log_init(&log);
     pki_play first, again, fresh;
     assert_int_equal(pki_play_motion(&first, &h.m, mo, 0, 61, watch, &log), 0);
     assert_int_equal(first.evaluated, 61);
-    assert_int_equal(first.sampled, 2);
+    assert_int_equal(first.sampled, 3);
+    assert_int_equal(first.solved, 61);
     /* nothing changed: every row taken */
     assert_int_equal(pki_play_motion_again(&again, &first, &h.m, mo, 0, 61, watch, &log), 0);
     assert_int_equal(again.evaluated, 0);
     assert_int_equal(again.sampled, 0);
+    assert_int_equal(again.solved, 0);
     assert_memory_equal(again.w, first.w, 61 * first.nwatch * sizeof *first.w);
     pki_play_free(&again);
     /* the key at frame 30 moved: frames 21..39 change (linear pieces) */
@@ -121,7 +125,8 @@ static void play_again_same_rows(void **state)
     assert_int_equal(pki_play_motion_again(&again, &first, &h.m, mo, 0, 61, watch, &log), 0);
     assert_int_equal(pki_play_motion(&fresh, &h.m, mo, 0, 61, watch, &log), 0);
     assert_int_equal(again.evaluated, 19);
-    assert_int_equal(again.sampled, 1); /* センター's keys are the same */
+    assert_int_equal(again.sampled, 1); /* the other tracks' keys are the same */
+    assert_int_equal(again.solved, 19);
     assert_memory_equal(again.w, fresh.w, 61 * fresh.nwatch * sizeof *fresh.w);
     assert_memory_not_equal(&again.w[30 * again.nwatch], &first.w[30 * first.nwatch],
                             again.nwatch * sizeof *again.w);
@@ -131,8 +136,20 @@ static void play_again_same_rows(void **state)
     assert_int_equal(again.evaluated, 5);
     assert_memory_equal(again.w, &fresh.w[35 * fresh.nwatch], 10 * fresh.nwatch * sizeof *fresh.w);
     pki_play_free(&again);
+    /* the upper body turned at frame 30: the leg's solve is taken */
+    for (size_t i = 0; i < mo->nbones; i++)
+        if (mo->bones[i].frame == 30 && i != at30 && mo->bones[i].pos[1] == 0.0f)
+            mo->bones[i].rot[0] = 0.3f;
+    pki_play fourth;
+    assert_int_equal(pki_play_motion_again(&fourth, &fresh, &h.m, mo, 0, 61, watch, &log), 0);
+    pki_play_free(&fresh);
+    assert_int_equal(pki_play_motion(&fresh, &h.m, mo, 0, 61, watch, &log), 0);
+    assert_int_equal(fourth.evaluated, 19);
+    assert_int_equal(fourth.solved, 0);
+    assert_memory_equal(fourth.w, fresh.w, 61 * fresh.nwatch * sizeof *fresh.w);
+    pki_play_free(&fourth);
     /* other bones watched: nothing taken */
-    watch[5] = true;
+    watch[6] = true;
     assert_int_equal(pki_play_motion_again(&again, &first, &h.m, mo, 0, 61, watch, &log), 0);
     assert_int_equal(again.evaluated, 61);
     pki_play_free(&again);

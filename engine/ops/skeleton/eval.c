@@ -15,9 +15,17 @@
  *
  * No physics: bones driven by rigid bodies follow their parents as keyed.
  * Every number is a double; nothing here allocates after pk_rig_new.
+ *
+ * A solve remembered (eval.h, pki_rig_eval_memo, for plays again of an
+ * edited motion): what a chain's solve reads (the IK bone's position, the
+ * world above each subtree its links turn, the locals in them, the links'
+ * rotations) is kept with what it leaves (the links' IK rotations and
+ * locals); the same inputs at the same frame of a later evaluation take
+ * those and refresh the subtrees' worlds, the bits a solve gives.
  */
 #include "posekit.h"
 #include "math/quat.h"
+#include "ops/skeleton/eval.h"
 #include "util/fmath.h"
 
 #include <math.h>
@@ -54,12 +62,12 @@ struct pk_rig {
     const pk_model *m;
     size_t n;
     int32_t *parent;
-    double (*off)[3];  /* rest offset from the parent (root: rest position) */
-    int32_t *topo;     /* parents before children, subtrees contiguous */
-    size_t *topo_at;   /* bone -> place in topo */
-    size_t *topo_end;  /* bone -> end of its subtree in topo */
-    int32_t *order;    /* MMD's evaluation order */
-    int32_t *ik_of;    /* bone -> chain index, or -1 */
+    double (*off)[3]; /* rest offset from the parent (root: rest position) */
+    int32_t *topo;    /* parents before children, subtrees contiguous */
+    size_t *topo_at;  /* bone -> place in topo */
+    size_t *topo_end; /* bone -> end of its subtree in topo */
+    int32_t *order;   /* MMD's evaluation order */
+    int32_t *ik_of;   /* bone -> chain index, or -1 */
     ik_chain *chains;
     size_t nchains;
     bool *is_link; /* bone is an IK link: its ik rotation counts for append */
@@ -266,8 +274,7 @@ pk_rig *pk_rig_new(const pk_model *m, pk_log *log)
              CALLOC(r->ik_of, n) && CALLOC(r->is_link, n) && CALLOC(r->anim_rot, n) &&
              CALLOC(r->anim_pos, n) && CALLOC(r->ik_rot, n) && CALLOC(r->app_rot, n) &&
              CALLOC(r->app_pos, n) && CALLOC(r->loc_rot, n) && CALLOC(r->loc_pos, n) &&
-             CALLOC(r->has_app_rot, n) &&
-             CALLOC(r->has_app_pos, n);
+             CALLOC(r->has_app_rot, n) && CALLOC(r->has_app_pos, n);
     }
     int32_t *first = NULL, *next = NULL, *stack = NULL;
     ok = ok && CALLOC(first, n) && CALLOC(next, n) && CALLOC(stack, n + 1);
@@ -415,8 +422,8 @@ static void append_of(pk_rig *r, int32_t i)
         const double *v = !local && r->has_app_pos[ap] ? r->app_pos[ap] : r->anim_pos[ap];
         for (int a = 0; a < 3; a++)
             r->app_pos[i][a] = v[a] * ratio;
-        r->has_app_pos[i] = r->app_pos[i][0] != 0.0 || r->app_pos[i][1] != 0.0 ||
-                            r->app_pos[i][2] != 0.0;
+        r->has_app_pos[i] =
+            r->app_pos[i][0] != 0.0 || r->app_pos[i][1] != 0.0 || r->app_pos[i][2] != 0.0;
     }
 }
 
@@ -743,9 +750,140 @@ static void solve(pk_rig *r, ik_chain *c)
         subtree(r, c->subtrees[s]);
 }
 
+/* ---- a chain's solve remembered ---- */
+
+#define MEMO_MAX 1024 /* doubles a chain's inputs may take; a larger one is solved */
+
+/* The doubles of what chain c's solve reads: the IK bone's position; per
+ * subtree the links turn, its root's parent's world and every bone's
+ * local (the worlds below follow from them); per link its keyed,
+ * appended and IK rotation and its keyed and appended translation. */
+static size_t memo_in(const pk_rig *r, const ik_chain *c)
+{
+    size_t n = 3;
+    for (size_t s = 0; s < c->nsubtrees; s++) {
+        int32_t b = c->subtrees[s];
+        n += 7 + 7 * (r->topo_end[b] - r->topo_at[b]);
+    }
+    return n + 19 * c->nlinks;
+}
+
+/* ... and what it leaves: each link's IK rotation and local. */
+static size_t memo_out(const ik_chain *c)
+{
+    return 11 * c->nlinks;
+}
+
+static size_t memo_chain(const pk_rig *r, const ik_chain *c)
+{
+    size_t in = memo_in(r, c);
+    return 1 + (in <= MEMO_MAX ? in + memo_out(c) : 0);
+}
+
+size_t pki_rig_memo_size(const pk_rig *r)
+{
+    size_t n = 0;
+    for (size_t c = 0; c < r->nchains; c++)
+        n += memo_chain(r, &r->chains[c]);
+    return n;
+}
+
+static double *put(double *d, const double *v, size_t n)
+{
+    memcpy(d, v, n * sizeof *d);
+    return d + n;
+}
+
+static void memo_read(const pk_rig *r, const ik_chain *c, double *d)
+{
+    static const double none[7] = {0, 0, 0, 0, 0, 0, 0};
+    d = put(d, r->w[c->bone].pos, 3);
+    for (size_t s = 0; s < c->nsubtrees; s++) {
+        int32_t b = c->subtrees[s], p = r->parent[b];
+        d = put(d, p >= 0 ? r->w[p].pos : none, 3);
+        d = put(d, p >= 0 ? r->w[p].rot : none, 4);
+        for (size_t t = r->topo_at[b]; t < r->topo_end[b]; t++) {
+            d = put(d, r->loc_rot[r->topo[t]], 4);
+            d = put(d, r->loc_pos[r->topo[t]], 3);
+        }
+    }
+    for (size_t k = 0; k < c->nlinks; k++) {
+        int32_t j = c->links[k].bone;
+        double has = r->has_app_rot[j] ? 1.0 : 0.0;
+        d = put(d, r->anim_rot[j], 4);
+        d = put(d, r->app_rot[j], 4);
+        d = put(d, r->ik_rot[j], 4);
+        d = put(d, &has, 1);
+        d = put(d, r->anim_pos[j], 3);
+        d = put(d, r->app_pos[j], 3);
+    }
+}
+
+static void memo_left(const pk_rig *r, const ik_chain *c, double *d)
+{
+    for (size_t k = 0; k < c->nlinks; k++) {
+        int32_t j = c->links[k].bone;
+        d = put(d, r->ik_rot[j], 4);
+        d = put(d, r->loc_rot[j], 4);
+        d = put(d, r->loc_pos[j], 3);
+    }
+}
+
+/* The links as an earlier solve left them, and the worlds below them. */
+static void memo_take(pk_rig *r, const ik_chain *c, const double *d)
+{
+    for (size_t k = 0; k < c->nlinks; k++) {
+        int32_t j = c->links[k].bone;
+        memcpy(r->ik_rot[j], d, 4 * sizeof *d);
+        memcpy(r->loc_rot[j], d + 4, 4 * sizeof *d);
+        memcpy(r->loc_pos[j], d + 8, 3 * sizeof *d);
+        d += 11;
+    }
+    for (size_t s = 0; s < c->nsubtrees; s++)
+        subtree(r, c->subtrees[s]);
+}
+
+/* Chain c solved, or its solve taken from prev; memo (and prev) point at
+ * the chain's place in a memo row. */
+static size_t solve_memo(pk_rig *r, ik_chain *c, const double *prev, double *memo)
+{
+    size_t in = memo_in(r, c);
+    if (in > MEMO_MAX) {
+        memo[0] = 0.0;
+        solve(r, c);
+        return 1;
+    }
+    memo_read(r, c, memo + 1);
+    memo[0] = 1.0;
+    if (prev && prev[0] == 1.0 && memcmp(prev + 1, memo + 1, in * sizeof *memo) == 0) {
+        memo_take(r, c, prev + 1 + in);
+        memcpy(memo + 1 + in, prev + 1 + in, memo_out(c) * sizeof *memo);
+        return 0;
+    }
+    solve(r, c);
+    memo_left(r, c, memo + 1 + in);
+    return 1;
+}
+
+static size_t eval_core(pk_rig *r, const pk_bone_local *local, const bool *ik_on, unsigned flags,
+                        pk_bone_world *out, const double *prev, double *memo);
+
+size_t pki_rig_eval_memo(pk_rig *r, const pk_bone_local *local, const bool *ik_on,
+                         pk_bone_world *out, const double *prev, double *memo)
+{
+    return eval_core(r, local, ik_on, 0, out, prev, memo);
+}
+
 void pk_rig_eval(pk_rig *r, const pk_bone_local *local, const bool *ik_on, unsigned flags,
                  pk_bone_world *out)
 {
+    eval_core(r, local, ik_on, flags, out, NULL, NULL);
+}
+
+static size_t eval_core(pk_rig *r, const pk_bone_local *local, const bool *ik_on, unsigned flags,
+                        pk_bone_world *out, const double *prev, double *memo)
+{
+    size_t solved = 0;
     const pk_model *m = r->m;
     size_t n = r->n;
     r->w = out;
@@ -801,11 +939,22 @@ void pk_rig_eval(pk_rig *r, const pk_bone_local *local, const bool *ik_on, unsig
                     subtree(r, i);
                 }
             }
-            if (do_ik && r->ik_of[i] >= 0 && (!ik_on || ik_on[i]))
+            if (do_ik && r->ik_of[i] >= 0 && memo) {
+                size_t at = 0;
+                for (int32_t c = 0; c < r->ik_of[i]; c++)
+                    at += memo_chain(r, &r->chains[c]);
+                if (!ik_on || ik_on[i])
+                    solved +=
+                        solve_memo(r, &r->chains[r->ik_of[i]], prev ? prev + at : NULL, memo + at);
+                else
+                    memo[at] = 0.0;
+            } else if (do_ik && r->ik_of[i] >= 0 && (!ik_on || ik_on[i])) {
                 solve(r, &r->chains[r->ik_of[i]]);
+            }
         }
     }
     r->w = NULL;
+    return solved;
 }
 
 /* ---- the local pose from a pose or a motion ---- */

@@ -13,6 +13,7 @@
  * a rich model's bones.
  */
 #include "model/names.h"
+#include "ops/skeleton/eval.h"
 #include "ops/skeleton/play.h"
 
 #include <stdlib.h>
@@ -35,6 +36,8 @@ void pki_play_lean(pki_play *p)
     free(p->keys);
     free(p->at);
     free(p->map);
+    free(p->memo);
+    p->memo = NULL;
     p->in = NULL;
     p->on = NULL;
     p->keys = NULL;
@@ -303,6 +306,10 @@ static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint
     rig = pk_rig_new(m, log);
     if (!rig)
         goto done;
+    p->nmemo = pki_rig_memo_size(rig);
+    p->memo = malloc(((size_t)n * p->nmemo + 1) * sizeof *p->memo);
+    if (!p->memo)
+        goto oom;
     t = pk_tracks_build(mo, NULL);
     if (!t)
         goto oom;
@@ -346,17 +353,22 @@ static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint
         bool *in_on = &p->on[(size_t)r * nb];
         memcpy(in, loc, nb * sizeof *loc);
         memcpy(in_on, on, nb * sizeof *on);
-        /* the row of the earlier play, where it evaluated the same */
+        /* the row of the earlier play, where it evaluated the same; else
+         * its IK solves, where a chain's inputs are the same */
+        const double *pm = NULL;
+        double *memo = &p->memo[(size_t)r * p->nmemo];
         if (prev && f >= prev->f0 && f - prev->f0 < prev->n) {
             size_t pr = f - prev->f0;
-            if (memcmp(&prev->in[pr * nb], in, nb * sizeof *in) == 0 &&
+            pm = prev->memo && prev->nmemo == p->nmemo ? &prev->memo[pr * p->nmemo] : NULL;
+            if (pm && memcmp(&prev->in[pr * nb], in, nb * sizeof *in) == 0 &&
                 memcmp(&prev->on[pr * nb], in_on, nb * sizeof *in_on) == 0) {
                 memcpy(&p->w[(size_t)r * p->nwatch], &prev->w[pr * prev->nwatch],
                        p->nwatch * sizeof *p->w);
+                memcpy(memo, pm, p->nmemo * sizeof *memo);
                 continue;
             }
         }
-        pk_rig_eval(rig, loc, on, 0, all);
+        p->solved += pki_rig_eval_memo(rig, loc, on, all, pm, memo);
         p->evaluated++;
         keep_row(p, r, all);
     }

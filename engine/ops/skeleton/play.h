@@ -30,6 +30,10 @@ typedef struct pki_play {
     pk_bone_key *keys;
     size_t *at;
     size_t sampled; /* bone tracks sampled, not taken from an earlier play */
+    /* each row's IK solves (eval.h, nmemo doubles a row); solved: the
+     * chains solved, not taken from an earlier play */
+    double *memo;
+    size_t nmemo, solved;
 } pki_play;
 
 /* Plays a motion on m at every frame f0 .. f0 + n - 1 (MMD's evaluation:
