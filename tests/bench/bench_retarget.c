@@ -29,8 +29,7 @@ typedef struct rt_ctx {
     const char *from, *to;
     bool fingers;
     bool off_axis; /* keep random keys on the source's fixed-axis bones */
-    pk_model *a, *b;
-    pk_motion *dance, *work;
+    bench_pair p;
 } rt_ctx;
 
 /* Keys of bones with a fixed axis on model a cut to their twist about it,
@@ -56,55 +55,26 @@ static void key_as_made_for(pk_motion *m, const pk_model *a)
     }
 }
 
-static pk_model *load(const char *name)
-{
-    const char *dir = getenv("PK_CORPUS");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    pk_log log;
-    pk_log_init(&log);
-    pk_model *m = pk_model_load(path, &log);
-    pk_log_free(&log);
-    return m;
-}
-
 static int setup(void *p)
 {
     rt_ctx *c = p;
-    c->a = load(c->from);
-    c->b = load(c->to);
-    c->dance = bench_motion(64, 560, 12, 11);
-    if (!c->a || !c->b || !c->dance)
+    c->p.dance = bench_motion(64, 560, 12, 11);
+    if (bench_pair_load(&c->p, c->from, c->to) != 0)
         return -1;
     if (!c->off_axis)
-        key_as_made_for(c->dance, c->a);
+        key_as_made_for(c->p.dance, c->p.a);
     return 0;
 }
 
 static void teardown(void *p)
 {
-    rt_ctx *c = p;
-    pk_model_free(c->a);
-    pk_model_free(c->b);
-    pk_motion_free(c->dance);
-    pk_motion_free(c->work);
+    bench_pair_free(&((rt_ctx *)p)->p);
 }
 
 static int body(void *p)
 {
     rt_ctx *c = p;
-    pk_motion_free(c->work);
-    c->work = pk_motion_clone(c->dance);
-    if (!c->work)
-        return -1;
-    pk_log log;
-    pk_log_init(&log);
-    pk_retarget_options o = {.from = c->a, .to = c->b, .fingers = c->fingers};
-    pk_retarget_report rep;
-    int rc = pk_motion_retarget_models(c->work, NULL, &o, NULL, &rep, &log);
-    pk_retarget_report_free(&rep);
-    pk_log_free(&log);
-    return rc;
+    return bench_pair_retarget(&c->p, (pk_retarget_options){.fingers = c->fingers});
 }
 
 int main(int argc, char **argv)
@@ -112,17 +82,13 @@ int main(int argc, char **argv)
     int reps = bench_reps(argc, argv, 5, "PK_CORPUS=DIR bench_retarget [--reps N]");
     if (reps < 0)
         return 2;
-    if (!getenv("PK_CORPUS") || !*getenv("PK_CORPUS")) {
-        fprintf(stderr, "bench_retarget: PK_CORPUS names no corpus: skipped\n");
+    if (!bench_corpus("bench_retarget"))
         return 0;
-    }
     bench_table_header();
-    rt_ctx plain = {"pmx_gene.pmx", "pmx_mmt_test_model.pmx", false, false, NULL, NULL, NULL, NULL};
-    rt_ctx fingers = {"pmx_gene.pmx", "pmx_mmt_test_model.pmx", true, false, NULL, NULL, NULL, NULL};
-    rt_ctx fold = {"pmx_gene.pmx", "pmx_nanoem_miku_bones.pmx", false, false, NULL, NULL, NULL,
-                   NULL};
-    rt_ctx off = {"pmx_gene.pmx", "pmx_nanoem_miku_bones.pmx", false, true, NULL, NULL, NULL,
-                  NULL};
+    rt_ctx plain = {"pmx_gene.pmx", "pmx_mmt_test_model.pmx", false, false, {0}};
+    rt_ctx fingers = {"pmx_gene.pmx", "pmx_mmt_test_model.pmx", true, false, {0}};
+    rt_ctx fold = {"pmx_gene.pmx", "pmx_nanoem_miku_bones.pmx", false, false, {0}};
+    rt_ctx off = {"pmx_gene.pmx", "pmx_nanoem_miku_bones.pmx", false, true, {0}};
     bench_case cases[] = {
         {.name = "retarget 4 MB dance Gene -> mmt",
          .setup = setup,

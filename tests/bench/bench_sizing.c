@@ -31,28 +31,14 @@ typedef struct sz_ctx {
     const char *to;
     bool steps;
     bool generated; /* bench_retarget's generated 4 MB dance instead */
-    pk_model *a, *b;
-    pk_motion *dance, *work;
+    bench_pair p;
 } sz_ctx;
-
-static pk_model *load_model(const char *name)
-{
-    const char *dir = getenv("PK_CORPUS");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    pk_log log;
-    pk_log_init(&log);
-    pk_model *m = pk_model_load(path, &log);
-    pk_log_free(&log);
-    return m;
-}
 
 /* The corpus dance played COPIES times over (bone and morph keys). */
 static pk_motion *long_dance(void)
 {
-    const char *dir = getenv("PK_CORPUS");
     char path[1024];
-    snprintf(path, sizeof path, "%s/vmd_wavefile_v2.vmd", dir);
+    bench_corpus_path("vmd_wavefile_v2.vmd", path, sizeof path);
     pk_log log;
     pk_log_init(&log);
     pk_doc d;
@@ -89,44 +75,26 @@ static pk_motion *long_dance(void)
 static int setup(void *p)
 {
     sz_ctx *c = p;
-    c->a = load_model("pmx_gene.pmx");
-    c->b = load_model(c->to);
-    c->dance = c->generated ? bench_motion(64, 560, 12, 11) : long_dance();
-    return c->a && c->b && c->dance ? 0 : -1;
+    c->p.dance = c->generated ? bench_motion(64, 560, 12, 11) : long_dance();
+    return bench_pair_load(&c->p, "pmx_gene.pmx", c->to) == 0 && c->p.dance ? 0 : -1;
 }
 
 static void teardown(void *p)
 {
-    sz_ctx *c = p;
-    pk_model_free(c->a);
-    pk_model_free(c->b);
-    pk_motion_free(c->dance);
-    pk_motion_free(c->work);
+    bench_pair_free(&((sz_ctx *)p)->p);
 }
 
 static int body(void *p)
 {
     sz_ctx *c = p;
-    pk_motion_free(c->work);
-    c->work = pk_motion_clone(c->dance);
-    if (!c->work)
-        return -1;
-    pk_log log;
-    pk_log_init(&log);
-    pk_retarget_options o = {.from = c->a,
-                             .to = c->b,
-                             .no_contacts = !c->steps,
-                             .no_avoid = !c->steps,
-                             .no_twist = !c->steps,
-                             .no_centre = !c->steps,
-                             .no_upper = !c->steps,
-                             .no_shoulders = !c->steps,
-                             .no_toes = !c->steps};
-    pk_retarget_report rep;
-    int rc = pk_motion_retarget_models(c->work, NULL, &o, NULL, &rep, &log);
-    pk_retarget_report_free(&rep);
-    pk_log_free(&log);
-    return rc;
+    bool off = !c->steps;
+    return bench_pair_retarget(&c->p, (pk_retarget_options){.no_contacts = off,
+                                                            .no_avoid = off,
+                                                            .no_twist = off,
+                                                            .no_centre = off,
+                                                            .no_upper = off,
+                                                            .no_shoulders = off,
+                                                            .no_toes = off});
 }
 
 int main(int argc, char **argv)
@@ -139,20 +107,15 @@ int main(int argc, char **argv)
     int reps = bench_reps(argc, argv, 5, "PK_CORPUS=DIR bench_sizing [--reps N] [--only CASE]");
     if (reps < 0)
         return 2;
-    if (!getenv("PK_CORPUS") || !*getenv("PK_CORPUS")) {
-        fprintf(stderr, "bench_sizing: PK_CORPUS names no corpus: skipped\n");
+    if (!bench_corpus("bench_sizing"))
         return 0;
-    }
     bench_table_header();
     enum { N = 8 };
-    sz_ctx cases_ctx[N] = {{"pmd_mei.pmd", false, false, NULL, NULL, NULL, NULL},
-                           {"pmd_mei.pmd", true, false, NULL, NULL, NULL, NULL},
-                           {"pmd_sd_mei.pmd", false, false, NULL, NULL, NULL, NULL},
-                           {"pmd_sd_mei.pmd", true, false, NULL, NULL, NULL, NULL},
-                           {"pmd_mei.pmd", false, true, NULL, NULL, NULL, NULL},
-                           {"pmd_mei.pmd", true, true, NULL, NULL, NULL, NULL},
-                           {"pmd_sd_mei.pmd", false, true, NULL, NULL, NULL, NULL},
-                           {"pmd_sd_mei.pmd", true, true, NULL, NULL, NULL, NULL}};
+    sz_ctx cases_ctx[N] = {
+        {"pmd_mei.pmd", false, false, {0}},    {"pmd_mei.pmd", true, false, {0}},
+        {"pmd_sd_mei.pmd", false, false, {0}}, {"pmd_sd_mei.pmd", true, false, {0}},
+        {"pmd_mei.pmd", false, true, {0}},     {"pmd_mei.pmd", true, true, {0}},
+        {"pmd_sd_mei.pmd", false, true, {0}},  {"pmd_sd_mei.pmd", true, true, {0}}};
     const char *names[N] = {
         "4.5 MB dance Gene -> Mei, no sizing steps",      "  the same, every sizing step",
         "4.5 MB dance Gene -> SD Mei, no sizing steps",   "  the same, every sizing step",

@@ -369,3 +369,64 @@ pk_motion *bench_dance(size_t nbones, uint32_t frames, bench_dance_kind kind, ui
     }
     return m;
 }
+
+/* ---- two corpus models and a dance ---- */
+
+const char *bench_corpus(const char *prog)
+{
+    const char *dir = getenv("PK_CORPUS");
+    if (dir && *dir)
+        return dir;
+    fprintf(stderr, "%s: PK_CORPUS names no corpus: skipped\n", prog);
+    return NULL;
+}
+
+void bench_corpus_path(const char *name, char *path, size_t size)
+{
+    const char *dir = getenv("PK_CORPUS");
+    snprintf(path, size, "%s/%s", dir ? dir : ".", name);
+}
+
+pk_model *bench_corpus_model(const char *name)
+{
+    char path[1024];
+    bench_corpus_path(name, path, sizeof path);
+    pk_log log;
+    pk_log_init(&log);
+    pk_model *m = pk_model_load(path, &log);
+    pk_log_free(&log);
+    return m;
+}
+
+int bench_pair_load(bench_pair *p, const char *from, const char *to)
+{
+    p->a = bench_corpus_model(from);
+    p->b = bench_corpus_model(to);
+    return p->a && p->b ? 0 : -1;
+}
+
+void bench_pair_free(bench_pair *p)
+{
+    pk_model_free(p->a);
+    pk_model_free(p->b);
+    pk_motion_free(p->dance);
+    pk_motion_free(p->work);
+    memset(p, 0, sizeof *p);
+}
+
+int bench_pair_retarget(bench_pair *p, pk_retarget_options o)
+{
+    pk_motion_free(p->work);
+    p->work = pk_motion_clone(p->dance);
+    if (!p->work)
+        return -1;
+    pk_log log;
+    pk_log_init(&log);
+    o.from = p->a;
+    o.to = p->b;
+    pk_retarget_report rep;
+    int rc = pk_motion_retarget_models(p->work, NULL, &o, NULL, &rep, &log);
+    pk_retarget_report_free(&rep);
+    pk_log_free(&log);
+    return rc;
+}

@@ -73,4 +73,28 @@ size_t bench_write_vmd(const pk_motion *m, const char *path);
 /* A temporary folder for the run (created once, static buffer). */
 const char *bench_tmpdir(void);
 
+/* ---- two corpus models and a dance retargeted between them
+ * (bench_retarget.c, bench_sizing.c) ---- */
+
+/* The corpus folder (PK_CORPUS), or NULL after telling on stderr that
+ * `prog` is skipped without one. */
+const char *bench_corpus(const char *prog);
+/* PK_CORPUS/name into path (size bytes). */
+void bench_corpus_path(const char *name, char *path, size_t size);
+/* A corpus model (PK_CORPUS/name), NULL when it cannot be read. */
+pk_model *bench_corpus_model(const char *name);
+
+typedef struct bench_pair {
+    pk_model *a, *b;         /* the source and target models */
+    pk_motion *dance, *work; /* the dance (the caller's), the copy a run sizes */
+} bench_pair;
+
+/* Loads both models; 0, or -1 when one cannot be read. */
+int bench_pair_load(bench_pair *p, const char *from, const char *to);
+/* Frees the models and motions. */
+void bench_pair_free(bench_pair *p);
+/* One timed run: the dance copied, then pk_motion_retarget_models from a to
+ * b with the options o (from and to set here); its status. */
+int bench_pair_retarget(bench_pair *p, pk_retarget_options o);
+
 #endif
