@@ -11,6 +11,15 @@
  * them, and what those depend on), as a smaller model in the same order:
  * the sizing steps ask for the arms, the trunk and the legs, a third of
  * a rich model's bones.
+ *
+ * A play again (pki_play_motion_again) of a motion a step edited: each
+ * play keeps, per row, the locals and IK states it evaluated and its
+ * chains' solves (eval.h), and the key records of its tracks.  A track
+ * whose records are the same as in the last play is not sampled again; a
+ * row whose inputs are the same takes the last play's world transforms;
+ * in any other row, a chain whose inputs are the same takes its solve.
+ * An evaluation depends on nothing else, so the rows are the bits a play
+ * from nothing gives.
  */
 #include "model/names.h"
 #include "ops/skeleton/eval.h"
@@ -372,7 +381,6 @@ static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint
         p->evaluated++;
         keep_row(p, r, all);
     }
-
     p->f0 = f0;
     rc = 0;
     goto done;
