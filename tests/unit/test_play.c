@@ -160,6 +160,56 @@ static void play_again_same_rows(void **state)
     pk_names_free(h.m.names);
 }
 
+/* A chain whose target its link does not carry (a target beside the arm
+ * it aims): the link turns towards the IK bone as seen from the target,
+ * so a solve depends on where the target is even when nothing above the
+ * link moved. */
+static void solve_follows_a_target_off_the_chain(void **state)
+{
+    (void)state;
+    hb h;
+    memset(&h, 0, sizeof h);
+    h.m.bones = h.b;
+    h.m.format = PK_FMT_PMX;
+    h.m.name = "aim";
+    h.m.names = pk_names_new();
+    assert_non_null(h.m.names);
+    int root = hb_bone(&h, "センター", -1, 0, 0, 0);
+    int arm = hb_bone(&h, "右腕", root, 0, 10, 0);
+    hb_bone(&h, "右ひじ", arm, 3, 10, 0);
+    int mark = hb_bone(&h, "目印", -1, 0, 12, 0);
+    int ik = hb_bone(&h, "右腕ＩＫ", -1, 3, 13, 0);
+    h.b[ik].flags |= PK_BONE_IK;
+    h.b[ik].ik_target = mark;
+    h.b[ik].ik_loops = 10;
+    h.b[ik].ik_limit = 1.0f;
+    h.l[0].bone = arm;
+    h.b[ik].ik_links = h.l;
+    h.b[ik].nik_links = 1;
+    pk_motion *mo = pk_motion_new();
+    assert_non_null(mo);
+    key(mo, "右腕ＩＫ", 0);
+    size_t at = (size_t)(key(mo, "目印", 0) - mo->bones);
+    key(mo, "目印", 10);
+    bool watch[5] = {false, true, true, false, false};
+    pk_log log;
+    pk_log_init(&log);
+    pki_play first, again, fresh;
+    assert_int_equal(pki_play_motion(&first, &h.m, mo, 0, 11, watch, &log), 0);
+    mo->bones[at].pos[2] = 2.0f; /* the target moves; the arm's parent does not */
+    assert_int_equal(pki_play_motion_again(&again, &first, &h.m, mo, 0, 11, watch, &log), 0);
+    assert_int_equal(pki_play_motion(&fresh, &h.m, mo, 0, 11, watch, &log), 0);
+    assert_int_equal(again.solved, 10); /* frames 0..9 moved */
+    assert_memory_equal(again.w, fresh.w, 11 * fresh.nwatch * sizeof *fresh.w);
+    assert_memory_not_equal(again.w, first.w, first.nwatch * sizeof *first.w);
+    pki_play_free(&first);
+    pki_play_free(&again);
+    pki_play_free(&fresh);
+    pk_log_free(&log);
+    pk_motion_free(mo);
+    pk_names_free(h.m.names);
+}
+
 static void track_named_as_built(void **state)
 {
     (void)state;
@@ -197,6 +247,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(play_again_same_rows),
+        cmocka_unit_test(solve_follows_a_target_off_the_chain),
         cmocka_unit_test(track_named_as_built),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,9 +17,9 @@
  * Every number is a double; nothing here allocates after pk_rig_new.
  *
  * A solve remembered (eval.h, pki_rig_eval_memo, for plays again of an
- * edited motion): what a chain's solve reads (the IK bone's position, the
- * world above each subtree its links turn, the locals in them, the links'
- * rotations) is kept with what it leaves (the links' IK rotations and
+ * edited motion): what a chain's solve reads (the IK bone's and target's
+ * positions, the world above each subtree its links turn, the locals in
+ * them, the links' rotations) is kept with what it leaves (the links' IK rotations and
  * locals); the same inputs at the same frame of a later evaluation take
  * those and refresh the subtrees' worlds, the bits a solve gives.
  */
@@ -754,13 +754,14 @@ static void solve(pk_rig *r, ik_chain *c)
 
 #define MEMO_MAX 1024 /* doubles a chain's inputs may take; a larger one is solved */
 
-/* The doubles of what chain c's solve reads: the IK bone's position; per
- * subtree the links turn, its root's parent's world and every bone's
- * local (the worlds below follow from them); per link its keyed,
- * appended and IK rotation and its keyed and appended translation. */
+/* The doubles of what chain c's solve reads: the IK bone's and the
+ * target's positions (the target's follows from the rest where the links
+ * turn it); per subtree the links turn, its root's parent's world and
+ * every bone's local (the worlds below follow from them); per link its
+ * keyed, appended and IK rotation and its keyed and appended translation. */
 static size_t memo_in(const pk_rig *r, const ik_chain *c)
 {
-    size_t n = 3;
+    size_t n = 6;
     for (size_t s = 0; s < c->nsubtrees; s++) {
         int32_t b = c->subtrees[s];
         n += 7 + 7 * (r->topo_end[b] - r->topo_at[b]);
@@ -798,6 +799,7 @@ static void memo_read(const pk_rig *r, const ik_chain *c, double *d)
 {
     static const double none[7] = {0, 0, 0, 0, 0, 0, 0};
     d = put(d, r->w[c->bone].pos, 3);
+    d = put(d, r->w[c->target].pos, 3);
     for (size_t s = 0; s < c->nsubtrees; s++) {
         int32_t b = c->subtrees[s], p = r->parent[b];
         d = put(d, p >= 0 ? r->w[p].pos : none, 3);
