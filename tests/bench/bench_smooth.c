@@ -28,9 +28,13 @@
  *     most 1.5 x.
  *
  * usage: bench_smooth [--deg D] [--pos U] [--strength N] [--seed S] [--no-keys] [--per-bone]
+ *                     [--known-noise] [--trace BONE A-B] [--worst N] [--oracle]
  *                     [FILE.vmd ...]
  * (--no-keys: no reductions, item 7; --per-bone: the mean rotation error
- * of every bone, noisy then smoothed)
+ * of every bone, noisy then smoothed; --known-noise: the filter told the
+ * noise's size; --trace: one bone frame by frame; --worst: the N worst
+ * frames and what the clean motion does there; --oracle: the noise
+ * fitted in the original keys' space, a bound for any filter)
  * Exit status 1 when a goal is missed.  The numbers are deterministic (a
  * fixed seed, no timing but the CPU seconds printed).
  */
@@ -133,6 +137,272 @@ static void trace(const pk_motion *clean, const pk_motion *noisy, const pk_motio
     pk_tracks_free(ta);
     pk_tracks_free(tn);
     pk_tracks_free(ts);
+}
+
+/* --worst N: the N worst rotation frames of the smoothed motion (the
+ * worst of each bone within 10 frames of another kept out), each with
+ * what the clean motion does there: its largest change of velocity
+ * (degrees per frame) within 2 frames (a corner: a key where the motion
+ * bends or stops), and whether its angle from the bone's mean rotation
+ * is highest within 6 frames there (a peak); a frame that is neither is
+ * a noise excursion.  Also how many frames are over 0.5, 1 and 2 deg. */
+static size_t opt_worst;
+
+typedef struct bad {
+    double err;
+    pk_name_id name;
+    uint32_t frame;
+} bad;
+
+static int by_err(const void *a, const void *b)
+{
+    double x = ((const bad *)a)->err, y = ((const bad *)b)->err;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The clean rotation's velocity (rotation vector per frame, degrees)
+ * from frame f-1 to f. */
+static void velocity(const pk_motion *a, const pk_track *x, uint32_t f, double v[3])
+{
+    float p[3], r0[4], r1[4];
+    pk_sample_bone(a, x, f ? f - 1 : 0, p, r0);
+    pk_sample_bone(a, x, f, p, r1);
+    float c[4] = {-r0[0], -r0[1], -r0[2], r0[3]}, d[4];
+    pk_quat_mul(c, r1, d);
+    double s = d[3] < 0 ? -1.0 : 1.0, n = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    double k = n > 1e-12 ? 2.0 * atan2(n, s * d[3]) / n * s / RAD : 0.0;
+    for (int c2 = 0; c2 < 3; c2++)
+        v[c2] = d[c2] * k;
+}
+
+static void worst_frames(const pk_motion *a, const pk_motion *b)
+{
+    if (!opt_worst)
+        return;
+    pk_tracks *ta = pk_tracks_build(a, NULL), *tb = pk_tracks_build(b, NULL);
+    bad *all = NULL;
+    size_t n = 0, cap = 0, over[3] = {0, 0, 0};
+    for (size_t i = 0; i < ta->nbones; i++) {
+        const pk_track *x = &ta->bones[i], *y = pk_tracks_bone(tb, x->name);
+        uint32_t f0 = a->bones[x->keys[0]].frame, f1 = a->bones[x->keys[x->count - 1]].frame;
+        bad best = {0.0, x->name, 0};
+        for (uint32_t f = f0; f <= f1 + 1; f++) {
+            double d = 0.0;
+            if (f <= f1) {
+                float p[3], r0[4], r1[4];
+                pk_sample_bone(a, x, f, p, r0);
+                pk_sample_bone(b, y, f, p, r1);
+                d = pk_quat_angle_deg(r0, r1);
+                over[0] += d > 0.5;
+                over[1] += d > 1.0 + 1e-4;
+                over[2] += d > 2.0;
+            }
+            if (f <= f1 && f < best.frame + 10 && best.err > 0.0) {
+                if (d > best.err) {
+                    best.err = d;
+                    best.frame = f;
+                }
+                continue;
+            }
+            if (best.err > 1.0 + 1e-4 || (best.err > 0.0 && n < opt_worst)) {
+                if (n == cap) {
+                    cap = cap ? 2 * cap : 256;
+                    all = realloc(all, cap * sizeof *all);
+                }
+                all[n++] = best;
+            }
+            best.err = d;
+            best.frame = f;
+        }
+    }
+    qsort(all, n, sizeof *all, by_err);
+    printf("frames over 0.5 deg: %zu, over 1 deg: %zu, over 2 deg: %zu\n", over[0], over[1],
+           over[2]);
+    printf("| bone | frame | error deg | clean velocity change deg/frame (within 2) | clean speed "
+           "deg/frame | kind |\n|---|---|---|---|---|---|\n");
+    for (size_t k = 0; k < n && k < opt_worst; k++) {
+        const pk_track *x = pk_tracks_bone(ta, all[k].name);
+        uint32_t f0 = a->bones[x->keys[0]].frame, f1 = a->bones[x->keys[x->count - 1]].frame;
+        uint32_t f = all[k].frame;
+        double dv = 0.0, v[3], w[3];
+        for (uint32_t g = f > f0 + 2 ? f - 2 : f0 + 1; g + 1 <= f1 && g <= f + 2; g++) {
+            velocity(a, x, g, v);
+            velocity(a, x, g + 1, w);
+            dv = fmax(dv, sqrt((v[0] - w[0]) * (v[0] - w[0]) + (v[1] - w[1]) * (v[1] - w[1]) +
+                               (v[2] - w[2]) * (v[2] - w[2])));
+        }
+        velocity(a, x, f, v);
+        double speed = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        const char *kind = dv > 1.0 ? "corner" : "noise";
+        if (f == f0 || f == f1)
+            kind = "track end";
+        printf("| %s | %u | %.3f | %.3f | %.3f | %s |\n", pk_names_utf8(a->names, all[k].name), f,
+               all[k].err, dv, speed, kind);
+    }
+    free(all);
+    pk_tracks_free(ta);
+    pk_tracks_free(tb);
+}
+
+/* --oracle: the best any filter that knows the dance is MMD keys could
+ * do.  Per bone track of the original motion, the noise (the noisy
+ * bake against the clean one: rotation vectors, translation offsets) is
+ * fitted by least squares in the space the clean motion lives in, the
+ * original keys' frames with their own curves (each frame between keys a
+ * and b is (1 - u) x_a + u x_b, u from b's curve: a tridiagonal system
+ * per component); what the fit keeps of the noise is that oracle's
+ * error, with no bias (its model is the truth, to first order in the
+ * noise).  Its worst frame bounds from below what a filter blind to the
+ * keys can reach on this dance. */
+static int opt_oracle;
+
+/* out[f] = the fit of y (n frames from f0) in the keys' space, keys
+ * at frames kf[0..nk-1] (kf[0] = f0), u[f] each frame's share of the
+ * later key (0 at keys). */
+static void key_fit(const double *y, size_t n, const uint32_t *kf, size_t nk, const double *u,
+                    uint32_t f0, double *out)
+{
+    if (nk < 2) {
+        double m = 0;
+        for (size_t f = 0; f < n; f++)
+            m += y[f];
+        for (size_t f = 0; f < n; f++)
+            out[f] = n ? m / (double)n : 0;
+        return;
+    }
+    double *d = calloc(nk, sizeof *d), *e = calloc(nk, sizeof *e), *b = calloc(nk, sizeof *b);
+    for (size_t k = 0; k + 1 < nk; k++) {
+        for (uint32_t f = kf[k]; f < kf[k + 1]; f++) {
+            size_t i = f - f0;
+            double w0 = 1.0 - u[i], w1 = u[i];
+            d[k] += w0 * w0;
+            d[k + 1] += w1 * w1;
+            e[k] += w0 * w1;
+            b[k] += w0 * y[i];
+            b[k + 1] += w1 * y[i];
+        }
+    }
+    size_t last = kf[nk - 1] - f0;
+    d[nk - 1] += 1.0;
+    b[nk - 1] += y[last];
+    /* Thomas: d diagonal, e[k] between k and k + 1 */
+    for (size_t k = 1; k < nk; k++) {
+        double m = e[k - 1] / d[k - 1];
+        d[k] -= m * e[k - 1];
+        b[k] -= m * b[k - 1];
+    }
+    b[nk - 1] /= d[nk - 1];
+    for (size_t k = nk - 1; k-- > 0;)
+        b[k] = (b[k] - e[k] * b[k + 1]) / d[k];
+    for (size_t k = 0; k + 1 < nk; k++)
+        for (uint32_t f = kf[k]; f < kf[k + 1]; f++)
+            out[f - f0] = (1.0 - u[f - f0]) * b[k] + u[f - f0] * b[k + 1];
+    out[last] = b[nk - 1];
+    free(d);
+    free(e);
+    free(b);
+}
+
+static void oracle(const pk_motion *m, const pk_motion *clean, const pk_motion *noisy)
+{
+    if (!opt_oracle)
+        return;
+    pk_tracks *tm = pk_tracks_build(m, NULL), *tc = pk_tracks_build(clean, NULL),
+              *tn = pk_tracks_build(noisy, NULL);
+    double sum = 0, worst = 0, sum_p = 0, worst_p = 0;
+    size_t cnt = 0, cnt_p = 0, over = 0;
+    char where[128] = "-";
+    for (size_t t = 0; t < tm->nbones; t++) {
+        const pk_track *x = &tm->bones[t];
+        const pk_track *c = pk_tracks_bone(tc, x->name), *z = pk_tracks_bone(tn, x->name);
+        if (!c || !z || x->count < 1)
+            continue;
+        uint32_t f0 = m->bones[x->keys[0]].frame, f1 = m->bones[x->keys[x->count - 1]].frame;
+        size_t n = (size_t)(f1 - f0) + 1, nk = 0;
+        uint32_t *kf = malloc(x->count * sizeof *kf);
+        double *u = calloc(n, sizeof *u), *y = malloc(n * sizeof *y), *o = malloc(n * sizeof *o);
+        double(*res)[3] = calloc(n, sizeof *res), (*nv)[3] = malloc(n * sizeof *nv);
+        bool moves = false;
+        for (size_t k = 0; k < x->count; k++)
+            for (int a = 0; a < 3; a++)
+                moves = moves || m->bones[x->keys[k]].pos[a] != 0.0f;
+        for (int ch = 0; ch < 4; ch++) {
+            /* ch 0..2: translation axes; 3: rotation (three components) */
+            if (ch < 3 && !moves)
+                continue;
+            nk = 0;
+            for (size_t k = 0; k < x->count; k++) {
+                const pk_bone_key *bk = &m->bones[x->keys[k]];
+                if (nk && bk->frame == kf[nk - 1])
+                    continue;
+                if (nk) {
+                    uint8_t cp[4];
+                    pk_interp_curve(bk->interp, ch, cp);
+                    uint32_t fa = kf[nk - 1];
+                    for (uint32_t f = fa; f < bk->frame; f++)
+                        u[f - f0] = pk_bezier(cp[0], cp[1], cp[2], cp[3],
+                                              (float)(f - fa) / (float)(bk->frame - fa));
+                }
+                kf[nk++] = bk->frame;
+            }
+            for (size_t i = 0; i < n; i++) {
+                float pc[3], rc[4], pz[3], rz[4];
+                pk_sample_bone(clean, c, f0 + (double)i, pc, rc);
+                pk_sample_bone(noisy, z, f0 + (double)i, pz, rz);
+                if (ch < 3) {
+                    nv[i][0] = (double)pz[ch] - pc[ch];
+                    continue;
+                }
+                float ci[4] = {-rc[0], -rc[1], -rc[2], rc[3]}, dq[4];
+                pk_quat_mul(ci, rz, dq);
+                double sg = dq[3] < 0 ? -1.0 : 1.0;
+                double nn = sqrt(dq[0] * dq[0] + dq[1] * dq[1] + dq[2] * dq[2]);
+                double kk = nn > 1e-12 ? 2.0 * atan2(nn, sg * dq[3]) / nn * sg / RAD : 0.0;
+                for (int a = 0; a < 3; a++)
+                    nv[i][a] = dq[a] * kk;
+            }
+            for (int a = 0; a < (ch < 3 ? 1 : 3); a++) {
+                for (size_t i = 0; i < n; i++)
+                    y[i] = nv[i][a];
+                key_fit(y, n, kf, nk, u, f0, o);
+                for (size_t i = 0; i < n; i++)
+                    res[i][ch < 3 ? ch : a] = o[i];
+            }
+            for (size_t i = 0; i < n && ch == 3; i++) {
+                double e =
+                    sqrt(res[i][0] * res[i][0] + res[i][1] * res[i][1] + res[i][2] * res[i][2]);
+                sum += e;
+                cnt++;
+                over += e > 1.0 + 1e-4;
+                if (e > worst) {
+                    worst = e;
+                    snprintf(where, sizeof where, "%s @%zu", pk_names_utf8(m->names, x->name),
+                             f0 + i);
+                }
+            }
+            if (ch == 2)
+                for (size_t i = 0; i < n; i++) {
+                    double e =
+                        sqrt(res[i][0] * res[i][0] + res[i][1] * res[i][1] + res[i][2] * res[i][2]);
+                    sum_p += e;
+                    cnt_p++;
+                    worst_p = fmax(worst_p, e);
+                }
+        }
+        free(kf);
+        free(u);
+        free(y);
+        free(o);
+        free(res);
+        free(nv);
+    }
+    printf("oracle (the noise fitted in the original keys' space): rotation mean %.4f deg, worst "
+           "%.3f deg (%s), %zu frames over 1 deg; translation mean %.5f, worst %.5f units\n",
+           sum / (double)(cnt ? cnt : 1), worst, where, over, sum_p / (double)(cnt_p ? cnt_p : 1),
+           worst_p);
+    pk_tracks_free(tm);
+    pk_tracks_free(tc);
+    pk_tracks_free(tn);
 }
 
 typedef struct errs {
@@ -375,6 +645,8 @@ static void one(const char *path)
         return;
     }
     trace(clean, noisy, sm);
+    worst_frames(clean, sm);
+    oracle(m, clean, noisy);
     errs en = errors(clean, noisy), es = errors(clean, sm);
     size_t peaks = 0, still = 0;
     char where[256] = "-";
@@ -447,6 +719,10 @@ int main(int argc, char **argv)
             opt_strength = (uint32_t)atoi(argv[++i]);
         else if (strcmp(argv[i], "--known-noise") == 0)
             opt_known = 1;
+        else if (strcmp(argv[i], "--worst") == 0 && i + 1 < argc)
+            opt_worst = (size_t)atoi(argv[++i]);
+        else if (strcmp(argv[i], "--oracle") == 0)
+            opt_oracle = 1;
         else if (strcmp(argv[i], "--per-bone") == 0)
             opt_per_bone = 1;
         else if (strcmp(argv[i], "--trace") == 0 && i + 2 < argc) {
