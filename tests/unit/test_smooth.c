@@ -4,8 +4,7 @@
  * filtered on the rotation group, a peak kept, a planted foot held, a jump
  * not smeared, clean tracks and unselected tracks left byte-identical,
  * morphs per channel, noise on one axis, small corners every four
- * frames, progress reported, option
- * errors. */
+ * frames, progress reported, option errors. */
 #include "testutil.h"
 
 #include <math.h>
