@@ -408,7 +408,8 @@ static void oracle(const pk_motion *m, const pk_motion *clean, const pk_motion *
 typedef struct errs {
     double mean_deg, worst_deg, mean_pos, worst_pos;
     size_t n_deg, n_pos;
-    char where[128]; /* the worst rotation's bone and frame */
+    char where[128];     /* the worst rotation's bone and frame */
+    char where_pos[128]; /* the worst translation's */
 } errs;
 
 /* b against a at every frame of a's bone tracks (translations only where
@@ -446,6 +447,9 @@ static errs errors(const pk_motion *a, const pk_motion *b)
                     dd += ((double)p0[c] - p1[c]) * ((double)p0[c] - p1[c]);
                 e.mean_pos += sqrt(dd);
                 bone_pos += sqrt(dd);
+                if (sqrt(dd) > e.worst_pos)
+                    snprintf(e.where_pos, sizeof e.where_pos, "%s @%u",
+                             pk_names_utf8(a->names, x->name), f);
                 e.worst_pos = fmax(e.worst_pos, sqrt(dd));
                 e.n_pos++;
             }
@@ -668,7 +672,7 @@ static void one(const char *path)
      * exactly, up to the rounding of a float quaternion */
     bool ok = rr <= 0.3 && es.worst_deg <= opt_deg + 1e-4 && rp <= 0.3;
     printf("| smoothed / noisy | %.1f %% | | %.1f %% | |\n\n", 100 * rr, 100 * rp);
-    printf("worst rotation: %s\n", es.where);
+    printf("worst rotation: %s; worst translation: %s\n", es.where, es.where_pos);
     printf("estimated noise (largest track): %.3f deg, %.4f units; %zu bone tracks smoothed, "
            "%zu clean; %zu contacts (%zu frames); %zu jumps\n",
            st.noise_deg, st.noise_pos, st.bone_tracks, st.clean_tracks, st.contacts,

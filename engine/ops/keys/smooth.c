@@ -44,7 +44,9 @@
  *     CONTACT_FRAMES frames whose input positions all lie within 3.5
  *     noise deviations (and at least CONTACT_MIN units) of the mean of
  *     the others, and along which a fitted line travels no farther than
- *     noise alone would make it (run_still), is a contact: the bone's
+ *     noise alone would make it (run_still), less its first and last
+ *     few frames when their mean lies off the rest's (a landing or a
+ *     lift still going on: trim_edge), is a contact: the bone's
  *     translation holds
  *     that mean over the run, and the filter's windows on either side stop
  *     at the run, so no landing or lift is smeared into it and no jitter
@@ -102,6 +104,8 @@
  * of CONTACT_MIN units is still whatever the noise). */
 #define CONTACT_FRAMES 6
 #define CONTACT_MIN 0.002
+/* A contact's edge frames tested for a landing or lift still going on. */
+#define TRIM_FRAMES 4
 /* A rotation track within this of its mean rotation is filtered in the
  * tangent space at the mean (cheaper than one at every frame). */
 #define CHART_RAD (20.0 / RAD2DEG)
@@ -711,6 +715,41 @@ static bool near_run(const run_sums *r, const double p[3], double sigma, bool in
     return sqrt(d2) <= fmax(3.5 * sigma, CONTACT_MIN);
 }
 
+/* A contact's first (last) frames that are still landing (lifting): of
+ * the first m frames, 1 <= m <= TRIM_FRAMES, the count whose mean lies
+ * farthest from the mean of the rest in noise deviations of such a mean
+ * (sigma / sqrt(m) per axis), when it is over 3.5 of them and
+ * CONTACT_MIN units: a foot that arrives over a few frames moves each
+ * by less than the noise, and the run's test of one frame at a time
+ * lets them in.  At least CONTACT_FRAMES frames stay. */
+static void trim_edge(const track_work *t, double sigma, contact *k, bool start)
+{
+    size_t len = k->b - k->a + 1, best = 0;
+    double best_z = 0.0;
+    for (size_t m = 1; m <= TRIM_FRAMES && m + CONTACT_FRAMES <= len; m++) {
+        double edge[3] = {0, 0, 0}, rest[3] = {0, 0, 0};
+        for (size_t j = 0; j < len; j++) {
+            size_t f = start ? k->a + j : k->b - j;
+            for (int c = 0; c < 3; c++)
+                (j < m ? edge : rest)[c] += t->v[3 * f + (size_t)c];
+        }
+        double d2 = 0.0;
+        for (int c = 0; c < 3; c++) {
+            double d = edge[c] / (double)m - rest[c] / (double)(len - m);
+            d2 += d * d;
+        }
+        double d = sqrt(d2), z = d * sqrt((double)m) / sigma;
+        if (d > CONTACT_MIN && z > 3.5 && z > best_z) {
+            best_z = z;
+            best = m;
+        }
+    }
+    if (start)
+        k->a += best;
+    else
+        k->b -= best;
+}
+
 /* The still runs of at least CONTACT_FRAMES frames, found from the left
  * and grown while they stay still (run_still). */
 static bool find_contacts(const track_work *t, double sigma, contacts *out)
@@ -744,6 +783,11 @@ static bool find_contacts(const track_work *t, double sigma, contacts *out)
             return false;
         k->a = s;
         k->b = e - 1;
+        trim_edge(t, sigma, k, true);
+        trim_edge(t, sigma, k, false);
+        memset(&r, 0, sizeof r);
+        for (size_t j = k->a; j <= k->b; j++)
+            run_add(&r, (double)(j - k->a), t->v + 3 * j);
         for (int c = 0; c < 3; c++)
             k->p[c] = r.sp[c] / r.n;
         s = e;
