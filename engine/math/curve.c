@@ -369,6 +369,30 @@ typedef struct cand {
     double score, y[2];
 } cand;
 
+/* The descents' cells of one fit already scored (the same samples: the
+ * same score and y), so that a cell two descents or two steps meet is
+ * scored once. */
+#define MEMO_MAX 96
+typedef struct memo {
+    cand v[MEMO_MAX];
+    size_t n;
+} memo;
+
+static double fit_y_memo(memo *mm, pki_curve_cache *cache, int x1, int x2, const double *s,
+                         const double *p, size_t m, double y[2], double *t)
+{
+    for (size_t k = 0; k < mm->n; k++)
+        if (mm->v[k].x1 == x1 && mm->v[k].x2 == x2) {
+            y[0] = mm->v[k].y[0];
+            y[1] = mm->v[k].y[1];
+            return mm->v[k].score;
+        }
+    double e = fit_y(cache, x1, x2, s, p, m, y, t);
+    if (mm->n < MEMO_MAX)
+        mm->v[mm->n++] = (cand){x1, x2, e, {y[0], y[1]}};
+    return e;
+}
+
 /* Within tol (value units) of some non-decreasing run? (v[j] - v[i] >=
  * -2 tol for every i < j): necessary for any grid curve. */
 static bool progress_monotone(const double *p, size_t n, double slack)
@@ -448,6 +472,8 @@ int pki_curve_fit_progress_ex(const double *p, size_t n, double span, const doub
         }
     double found = w;
     int keep = fast ? 2 : KEEP;
+    memo seen;
+    seen.n = 0;
     for (int k = 0; k < keep; k++) {
         cand c = best[k];
         if (!isfinite(c.score))
@@ -466,7 +492,7 @@ int pki_curve_fit_progress_ex(const double *p, size_t n, double span, const doub
                         cand d = {c.x1 + dx1, c.x2 + dx2, 0, {0, 0}};
                         if ((!dx1 && !dx2) || d.x1 < 0 || d.x1 > 127 || d.x2 < 0 || d.x2 > 127)
                             continue;
-                        d.score = fit_y(cache, d.x1, d.x2, s, ps, m, d.y, t);
+                        d.score = fit_y_memo(&seen, cache, d.x1, d.x2, s, ps, m, d.y, t);
                         if (d.score < c.score) {
                             c = d;
                             moved = true;
