@@ -175,7 +175,7 @@ typedef struct basis {
 } basis;
 
 struct pki_curve_cache {
-    float *tab[128 * 128];     /* t at s = k / TAB_N, built on first use */
+    float *tab[128 * 128];     /* t at s = k / TAB_N, each solved on first use */
     basis *coarse[BASIS_NMAX]; /* by segment length: the coarse pairs, on first use */
 };
 
@@ -195,28 +195,36 @@ void pki_curve_cache_free(pki_curve_cache *c)
     free(c);
 }
 
+/* Entry k of an x-byte pair's table, solved on first use (from the
+ * entry before when it is known: Newton's start). */
+#define TAB_UNSET -1.0f
+static float tab_entry(float *tab, int x1, int x2, int k)
+{
+    if (tab[k] == TAB_UNSET) {
+        double h = k > 0 && tab[k - 1] != TAB_UNSET ? tab[k - 1] : -1.0;
+        tab[k] = (float)pki_bezier_param((uint8_t)x1, (uint8_t)x2, (double)k / TAB_N, h);
+    }
+    return tab[k];
+}
+
 /* t with x(t) = s for x bytes (x1, x2): from the table (linear between its
  * entries; used to steer the search only) or exactly when there is none. */
 static double param(pki_curve_cache *c, int x1, int x2, double s, double hint)
 {
     if (c) {
         float **slot = &c->tab[x1 * 128 + x2];
-        if (!*slot && (*slot = malloc((TAB_N + 1) * sizeof(float))) != NULL) {
-            double h = -1.0;
-            for (int k = 0; k <= TAB_N; k++) {
-                h = pki_bezier_param((uint8_t)x1, (uint8_t)x2, (double)k / TAB_N, h);
-                (*slot)[k] = (float)h;
-            }
-        }
+        if (!*slot && (*slot = malloc((TAB_N + 1) * sizeof(float))) != NULL)
+            for (int k = 0; k <= TAB_N; k++)
+                (*slot)[k] = TAB_UNSET;
         if (*slot) {
             double u = s * TAB_N;
             int k = (int)u;
             if (k >= TAB_N)
-                return (*slot)[TAB_N];
+                return tab_entry(*slot, x1, x2, TAB_N);
             if (k < 0)
-                return (*slot)[0];
-            double f = u - k;
-            return (*slot)[k] + ((*slot)[k + 1] - (*slot)[k]) * f;
+                return tab_entry(*slot, x1, x2, 0);
+            double f = u - k, a = tab_entry(*slot, x1, x2, k);
+            return a + (tab_entry(*slot, x1, x2, k + 1) - a) * f;
         }
     }
     return pki_bezier_param((uint8_t)x1, (uint8_t)x2, s, hint);
