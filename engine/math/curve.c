@@ -301,8 +301,9 @@ static const basis *coarse_basis(pki_curve_cache *c, size_t n, const double *s, 
 }
 
 /* fit_y from a kept basis: the same arithmetic in the same order, so the
- * same y and the same residual. */
-static double fit_y_basis(const basis *e, const double *p, size_t m, double y[2])
+ * same y and the same residual; the residual stops at the first sample
+ * past `bound` (the caller only asks whether the cell beats it). */
+static double fit_y_basis(const basis *e, const double *p, size_t m, double y[2], double bound)
 {
     double a11 = e->a11, a12 = e->a12, a22 = e->a22, r1 = 0, r2 = 0;
     for (size_t i = 0; i < m; i++) {
@@ -323,8 +324,11 @@ static double fit_y_basis(const basis *e, const double *p, size_t m, double y[2]
     double worst = 0.0;
     for (size_t i = 0; i < m; i++) {
         double e1 = fabs(e->b1[i] * y[0] + e->b2[i] * y[1] + e->t3[i] - p[i]);
-        if (e1 > worst)
+        if (e1 > worst) {
             worst = e1;
+            if (worst > bound)
+                break;
+        }
     }
     return worst;
 }
@@ -467,8 +471,11 @@ int pki_curve_fit_progress_ex(const double *p, size_t n, double span, const doub
     for (int x1 = 0; x1 <= 128; x1 += scan)
         for (int x2 = 0; x2 <= 128; x2 += scan) {
             cand c = {x1 > 127 ? 127 : x1, x2 > 127 ? 127 : x2, 0, {0, 0}};
+            /* FAST descends from the best two cells only: a cell that
+             * cannot be one of them is not scored to the end */
             if (kept)
-                c.score = fit_y_basis(&kept[(x1 / scan) * COARSE_SIDE + x2 / scan], ps, m, c.y);
+                c.score = fit_y_basis(&kept[(x1 / scan) * COARSE_SIDE + x2 / scan], ps, m, c.y,
+                                      best[1].score);
             else
                 c.score = fit_y(cache, c.x1, c.x2, s, ps, m, c.y, t);
             for (int k = 0; k < KEEP; k++)
@@ -530,8 +537,12 @@ int pki_curve_fit_progress_ex(const double *p, size_t n, double span, const doub
                 /* FAST takes the first curve within tol */
                 if (fast && found <= tol)
                     continue;
-                double e = fit_error_below(q, p, n, span, extra, found);
-                if (e < found) {
+                /* QUICK (reduction's probes, which only ask whether a
+                 * curve fits) stops a curve at its first sample past tol */
+                bool quick = effort == PKI_FIT_QUICK;
+                double e =
+                    fit_error_below(q, p, n, span, extra, quick && tol < found ? tol : found);
+                if (e < found && (!quick || e <= tol)) {
                     found = e;
                     memcpy(cp, q, 4);
                 }

@@ -86,8 +86,10 @@ typedef enum pki_fit_effort {
     PKI_FIT_FAST = 1,
     PKI_FIT_QUICK = 2 /* FAST, and a segment whose coarse scan's best is
                          beyond 4 tolerances (FAST: 16) is refused without
-                         descending: reduction's search, one failing probe
-                         per key it keeps */
+                         descending, and a grid curve's check stops at its
+                         first sample past tol (when none fits, *worst and
+                         cp are the linear curve's): reduction's search,
+                         one failing probe per key it keeps */
 } pki_fit_effort;
 /* A cache of x(t) = s solutions per x-byte pair (a table of t at 257
  * values of s, built on first use, about 1 KB a pair) that steers the
