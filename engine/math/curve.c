@@ -383,25 +383,29 @@ typedef struct cand {
 
 /* The descents' cells of one fit already scored (the same samples: the
  * same score and y), so that a cell two descents or two steps meet is
- * scored once. */
-#define MEMO_MAX 96
+ * scored once: a direct-mapped table (a cell that collides is scored
+ * again). */
+#define MEMO_N 128
 typedef struct memo {
-    cand v[MEMO_MAX];
-    size_t n;
+    int16_t x1[MEMO_N], x2[MEMO_N];
+    double score[MEMO_N], y[MEMO_N][2];
 } memo;
 
 static double fit_y_memo(memo *mm, pki_curve_cache *cache, int x1, int x2, const double *s,
                          const double *p, size_t m, double y[2], double *t)
 {
-    for (size_t k = 0; k < mm->n; k++)
-        if (mm->v[k].x1 == x1 && mm->v[k].x2 == x2) {
-            y[0] = mm->v[k].y[0];
-            y[1] = mm->v[k].y[1];
-            return mm->v[k].score;
-        }
+    size_t h = (size_t)(x1 * 37 + x2 * 11) & (MEMO_N - 1);
+    if (mm->x1[h] == x1 && mm->x2[h] == x2) {
+        y[0] = mm->y[h][0];
+        y[1] = mm->y[h][1];
+        return mm->score[h];
+    }
     double e = fit_y(cache, x1, x2, s, p, m, y, t);
-    if (mm->n < MEMO_MAX)
-        mm->v[mm->n++] = (cand){x1, x2, e, {y[0], y[1]}};
+    mm->x1[h] = (int16_t)x1;
+    mm->x2[h] = (int16_t)x2;
+    mm->score[h] = e;
+    mm->y[h][0] = y[0];
+    mm->y[h][1] = y[1];
     return e;
 }
 
@@ -467,6 +471,7 @@ int pki_curve_fit_progress_ex(const double *p, size_t n, double span, const doub
     for (int k = 0; k < KEEP; k++)
         best[k] = (cand){0, 0, INFINITY, {0, 0}};
     int scan = fast ? COARSE_STEP : 1;
+    int ranked = fast ? 2 : KEEP; /* the best cells kept in order (FAST reads two) */
     const basis *kept = fast ? coarse_basis(cache, n, s, m) : NULL;
     for (int x1 = 0; x1 <= 128; x1 += scan)
         for (int x2 = 0; x2 <= 128; x2 += scan) {
@@ -478,9 +483,10 @@ int pki_curve_fit_progress_ex(const double *p, size_t n, double span, const doub
                                       best[1].score);
             else
                 c.score = fit_y(cache, c.x1, c.x2, s, ps, m, c.y, t);
-            for (int k = 0; k < KEEP; k++)
+            for (int k = 0; k < ranked; k++)
                 if (c.score < best[k].score) {
-                    memmove(&best[k + 1], &best[k], (size_t)(KEEP - 1 - k) * sizeof *best);
+                    for (int j = ranked - 1; j > k; j--)
+                        best[j] = best[j - 1];
                     best[k] = c;
                     break;
                 }
@@ -488,7 +494,7 @@ int pki_curve_fit_progress_ex(const double *p, size_t n, double span, const doub
     double found = w;
     int keep = fast ? 2 : KEEP;
     memo seen;
-    seen.n = 0;
+    memset(seen.x1, 0xff, sizeof seen.x1); /* -1: no cell */
     for (int k = 0; k < keep; k++) {
         cand c = best[k];
         if (!isfinite(c.score))
