@@ -1130,6 +1130,8 @@ typedef struct pk_sizing_contact {
     size_t unreachable;    /* frames whose contact B's arm cannot reach (the hand's
                               target beyond the shoulder's reach) */
     double short_by;       /* ... by how much at most, of B's arm */
+    size_t blocked;        /* frames whose hand left its contact as its forearm or hand would
+                              else pass through B's body */
 } pk_sizing_contact;
 
 typedef struct pk_sizing_measure {
@@ -1139,6 +1141,9 @@ typedef struct pk_sizing_measure {
     size_t ncontacts;
     size_t contact_frames;        /* (contact, frame) pairs */
     double hands_before_mean, hands_before_p95, hands_after_mean, hands_after_p95;
+    size_t reach_frames;          /* those B can hold: within the reach of its arms and not
+                                     through its body (neither out_of_reach nor blocked) */
+    double reach_before_mean, reach_before_p95, reach_after_mean, reach_after_p95; /* on them */
     size_t planted_frames;        /* foot frames planted on A (low and still) */
     double slide_a;               /* A's mean slide per planted frame, scaled, of B's leg */
     double slide_b_before, slide_b; /* B's, before and after */

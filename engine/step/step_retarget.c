@@ -853,6 +853,8 @@ static void json_measure(pki_json *j, const pk_sizing_measure *m)
             jnum(j, "short_by", c->short_by);
             pki_json_close(j, '}');
         }
+        if (c->blocked)
+            pki_json_kint(j, "blocked_by_body", (long long)c->blocked);
         pki_json_close(j, '}');
     }
     pki_json_close(j, ']');
@@ -861,6 +863,12 @@ static void json_measure(pki_json *j, const pk_sizing_measure *m)
     pki_json_kint(j, "frames", (long long)m->contact_frames);
     jpair(j, "before", "mean", m->hands_before_mean, "p95", m->hands_before_p95);
     jpair(j, "after", "mean", m->hands_after_mean, "p95", m->hands_after_p95);
+    pki_json_key(j, "reachable");
+    pki_json_open(j, '{');
+    pki_json_kint(j, "frames", (long long)m->reach_frames);
+    jpair(j, "before", "mean", m->reach_before_mean, "p95", m->reach_before_p95);
+    jpair(j, "after", "mean", m->reach_after_mean, "p95", m->reach_after_p95);
+    pki_json_close(j, '}');
     pki_json_close(j, '}');
     pki_json_key(j, "feet");
     pki_json_open(j, '{');

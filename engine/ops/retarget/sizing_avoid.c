@@ -43,6 +43,9 @@
 #define ROUNDS 12
 #define SWIVEL_MAX (90.0 * 3.14159265358979323846 / 180.0)
 #define ELBOW_MAX (60.0 * 3.14159265358979323846 / 180.0)
+#define STEP_MAX (10.0 * 3.14159265358979323846 / 180.0) /* a round's turn: the rates hold */
+#define MARGIN 0.02    /* of B's arm: points this near a part must not go in */
+#define ELBOW_COST 4.0 /* the elbow's turn weighed against the shoulder's */
 
 /* Point i (0..8) of the state's forearm and hand at row r. */
 static void point(const pki_arm_state *st, const pki_arm *a, uint32_t r, double w[][4],
@@ -100,6 +103,150 @@ static bool find(const pki_sizing *z, int s, uint32_t r, double flag, deepest *o
     return any;
 }
 
+/* One point of the arm near or inside a part: how fast it moves along
+ * the part's normal per radian of turn about the shoulder (g[0..2], a
+ * world axis) and about the elbow (g[3..5]), and how far it must move
+ * out (b; negative: how far it may move in). */
+typedef struct pull {
+    double g[6], b;
+} pull;
+
+#define MAX_PULLS (9 * PKI_PART_COUNT)
+
+/* The pulls on B's arm s at row r: every point of it inside one of B's
+ * parts made of rigid bodies, or within MARGIN of one, where A's same
+ * point is not as deep in A's same part.  Their number; the deepest
+ * depth into *deep (0 when none is inside). */
+static int pulls(const pki_sizing *z, int s, uint32_t r, pull *out, double *deep)
+{
+    const pki_arm_state *st = &z->arm[s];
+    const pki_arm *a = &z->b.arm[s];
+    double w[PKI_CHAIN_MAX][4], p[PKI_CHAIN_MAX][3];
+    pki_arm_fk(st, r, false, w, p);
+    double lb = z->b.arm_len, la = z->a.arm_len;
+    const double *S = p[0], *E = p[a->elbow];
+    double e[3], wr[3], t[3];
+    point(st, a, r, w, p, 0, e);
+    point(st, a, r, w, p, 4, wr);
+    point(st, a, r, w, p, 8, t);
+    int n = 0;
+    *deep = 0;
+    for (int k = 0; k < PKI_PART_COUNT; k++) {
+        if (z->b.part[k].bone < 0 || !z->b.part[k].from_rigids)
+            continue;
+        pki_placed pl;
+        pki_part_place(&z->b, &z->pb, r, k, &pl);
+        if (pki_part_far(&pl, e, wr, t))
+            continue;
+        for (int i = 0; i < 9 && n < MAX_PULLS; i++) {
+            double q[3], nrm[3], l[3];
+            point(st, a, r, w, p, i, q);
+            double d = -pki_part_distance(&pl, q, NULL, nrm);
+            if (!(d > -MARGIN * lb) || pki_depth_a(z, s, r, i, k) > FLAG * la)
+                continue;
+            pull *u = &out[n++];
+            pki_v3_sub(q, S, l);
+            pki_v3_cross(l, nrm, u->g);
+            pki_v3_sub(q, E, l);
+            if (i)
+                pki_v3_cross(l, nrm, u->g + 3);
+            else
+                u->g[3] = u->g[4] = u->g[5] = 0;
+            u->b = d - 0.5 * CLEAR * lb;
+            *deep = fmax(*deep, d);
+        }
+    }
+    return n;
+}
+
+/* Solves the m x m system M x = v in place (Gaussian elimination with
+ * partial pivoting): false when it is singular. */
+static bool solve_sym(int m, double M[6][6], double v[6], double x[6])
+{
+    for (int c = 0; c < m; c++) {
+        int piv = c;
+        for (int i = c + 1; i < m; i++)
+            if (fabs(M[i][c]) > fabs(M[piv][c]))
+                piv = i;
+        if (!(fabs(M[piv][c]) > 1e-300))
+            return false;
+        for (int j = 0; j < m; j++) {
+            double tmp = M[c][j];
+            M[c][j] = M[piv][j];
+            M[piv][j] = tmp;
+        }
+        double tv = v[c];
+        v[c] = v[piv];
+        v[piv] = tv;
+        for (int i = c + 1; i < m; i++) {
+            double f = M[i][c] / M[c][c];
+            for (int j = c; j < m; j++)
+                M[i][j] -= f * M[c][j];
+            v[i] -= f * v[c];
+        }
+    }
+    for (int i = m - 1; i >= 0; i--) {
+        double acc = v[i];
+        for (int j = i + 1; j < m; j++)
+            acc -= M[i][j] * x[j];
+        x[i] = acc / M[i][i];
+    }
+    return true;
+}
+
+/* The least turn x (its m unknowns: the pulls' rates mapped by map, an
+ * m x 6 matrix) that moves every pull out by its b, in the least-squares
+ * sense over the pulls that must move (b > 0) and those the turn would
+ * push in further than they may go; cost[] weighs the unknowns where
+ * the pulls leave freedom.  False when no turn moves them. */
+static bool least_turn(const pull *pl, int n, int m, double map[6][6], const double cost[6],
+                       double x[6])
+{
+    bool on[MAX_PULLS];
+    double g[MAX_PULLS][6];
+    for (int i = 0; i < n; i++) {
+        on[i] = pl[i].b > 0;
+        for (int j = 0; j < m; j++) {
+            g[i][j] = 0;
+            for (int k = 0; k < 6; k++)
+                g[i][j] += map[j][k] * pl[i].g[k];
+        }
+    }
+    for (int it = 0; it < 6; it++) {
+        double M[6][6] = {{0}}, v[6] = {0}, tr = 0;
+        for (int i = 0; i < n; i++) {
+            if (!on[i])
+                continue;
+            for (int a = 0; a < m; a++) {
+                for (int b = 0; b < m; b++)
+                    M[a][b] += g[i][a] * g[i][b];
+                v[a] += g[i][a] * pl[i].b;
+            }
+        }
+        for (int a = 0; a < m; a++)
+            tr += M[a][a];
+        if (!(tr > 1e-18))
+            return false;
+        for (int a = 0; a < m; a++)
+            M[a][a] += 1e-4 * tr / m * cost[a];
+        if (!solve_sym(m, M, v, x))
+            return false;
+        bool more = false;
+        for (int i = 0; i < n; i++) {
+            double got = 0;
+            for (int a = 0; a < m; a++)
+                got += g[i][a] * x[a];
+            if (!on[i] && got < pl[i].b) {
+                on[i] = true;
+                more = true;
+            }
+        }
+        if (!more)
+            break;
+    }
+    return true;
+}
+
 /* The turn about `pivot` bringing point q out along n by `by`: false when
  * the lever cannot move it that way. */
 static bool turn_for(const double pivot[3], const double q[3], const double n[3], double by,
@@ -142,26 +289,6 @@ static void keep_hand(pki_arm_state *st, const pki_arm *a, uint32_t r, const dou
     pki_q_norm(st->q[r][h]);
 }
 
-/* The turn about the shoulder-wrist line (the elbow swings round it, the
- * wrist stays) bringing point q out along n by `by`. */
-static bool swivel_for(const double S[3], const double W[3], const double q[3], const double n[3],
-                       double by, double limit, double out[4], double *angle)
-{
-    double ax[3], lever[3], v[3];
-    pki_v3_sub(W, S, ax);
-    if (!pki_v3_unit(ax, 1e-9))
-        return false;
-    pki_v3_sub(q, S, lever);
-    pki_v3_cross(ax, lever, v);
-    double rate = pki_v3_dot(v, n);
-    if (!(fabs(rate) > 1e-6 * pki_v3_len(lever)))
-        return false;
-    double th = fmax(-limit, fmin(limit, by / rate));
-    pki_q_axis(ax, th, out);
-    *angle = fabs(th);
-    return true;
-}
-
 /* Applies the world turn c about the elbow (forearm and hand) to row r. */
 static void turn_elbow(pki_arm_state *st, const pki_arm *a, uint32_t r, const double c[4])
 {
@@ -174,20 +301,77 @@ static void turn_elbow(pki_arm_state *st, const pki_arm *a, uint32_t r, const do
     pki_q_norm(st->q[r][e]);
 }
 
-/* Pushes row r's arm out; the turns it took into up[] and el[] (world,
- * composed onto what they held).  `swivel` is how far a held hand's
- * elbow has swung already (the eased turn): SWIVEL_MAX bounds the whole.
- * Returns whether it moved; *refused when an elbow turn was refused;
- * *deep the depth it started at. */
-static bool push_out(pki_sizing *z, int s, uint32_t r, double swivel, double up[4], double el[4],
-                     bool *refused, double *deep)
+/* The turn about the shoulder-wrist line (the elbow swings round it, the
+ * wrist stays) bringing point q out along n by `by`; *angle its
+ * signed angle. */
+static bool swivel_for(const double S[3], const double W[3], const double q[3], const double n[3],
+                       double by, double limit, double out[4], double *angle)
+{
+    double ax[3], lever[3], v[3];
+    pki_v3_sub(W, S, ax);
+    if (!pki_v3_unit(ax, 1e-9))
+        return false;
+    pki_v3_sub(q, S, lever);
+    pki_v3_cross(ax, lever, v);
+    double rate = pki_v3_dot(v, n);
+    if (!(fabs(rate) > 1e-6 * pki_v3_len(lever)))
+        return false;
+    *angle = fmax(-limit, fmin(limit, by / rate));
+    pki_q_axis(ax, *angle, out);
+    return true;
+}
+
+/* The unit shoulder-wrist line of row r (false: none). */
+static bool swivel_axis(const pki_arm_state *st, const pki_arm *a, uint32_t r, double ax[3])
+{
+    double w[PKI_CHAIN_MAX][4], p[PKI_CHAIN_MAX][3];
+    pki_arm_fk(st, r, false, w, p);
+    pki_v3_sub(p[a->n - 1], p[0], ax);
+    return pki_v3_unit(ax, 1e-9);
+}
+
+/* The elbow of row r swung by th about the shoulder-wrist line (the
+ * wrist and the hand's world rotation stay). */
+static void swing(pki_arm_state *st, const pki_arm *a, uint32_t r, double th)
+{
+    double ax[3], c[4], w[PKI_CHAIN_MAX][4], p[PKI_CHAIN_MAX][3];
+    if (!swivel_axis(st, a, r, ax))
+        return;
+    pki_arm_fk(st, r, false, w, p);
+    pki_q_axis(ax, th, c);
+    turn_upper(st, r, c);
+    keep_hand(st, a, r, w[a->n - 1]);
+}
+
+/* A rotation vector (axis times angle) as a turn; its angle. */
+static double turn_of(const double v[3], double q[4])
+{
+    double ax[3] = {v[0], v[1], v[2]}, th = pki_v3_len(v);
+    if (!pki_v3_unit(ax, 1e-12)) {
+        q[0] = q[1] = q[2] = 0;
+        q[3] = 1;
+        return 0;
+    }
+    pki_q_axis(ax, th, q);
+    return th;
+}
+
+/* The greedy rounds of push_out (the deepest point first): a held hand's
+ * elbow swung, then the arm turned about the shoulder, then about the
+ * elbow.  What push_out says, and the budgets used. */
+typedef struct budget {
+    double swivel, used, bent;
+    bool elbow;
+} budget;
+
+static bool greedy(pki_sizing *z, int s, uint32_t r, budget *bu, double *sw, double up[4],
+                   double el[4], bool *refused, double *deep)
 {
     bool held = z->held[s] && z->held[s][r];
     pki_arm_state *st = &z->arm[s];
     const pki_arm *a = &z->b.arm[s];
-    double lb = z->b.arm_len, used = 0, bent = 0;
+    double lb = z->b.arm_len;
     bool moved = false;
-    *deep = 0;
     for (int round = 0; round < ROUNDS; round++) {
         deepest d;
         /* a frame is corrected when a point is FLAG deep, then until every
@@ -204,43 +388,158 @@ static bool push_out(pki_sizing *z, int s, uint32_t r, double swivel, double up[
              * swings (a quarter turn at most); what that cannot bring out
              * comes out as any arm does, the hand leaving its contact (a
              * forearm through the body shows more than a gap) */
-            if (swivel < SWIVEL_MAX &&
-                swivel_for(p[0], p[a->n - 1], d.q, d.normal, by, SWIVEL_MAX - swivel, c, &ang)) {
+            if (bu->swivel < SWIVEL_MAX && swivel_for(p[0], p[a->n - 1], d.q, d.normal, by,
+                                                      SWIVEL_MAX - bu->swivel, c, &ang)) {
                 turn_upper(st, r, c);
                 keep_hand(st, a, r, w[a->n - 1]);
-                pki_qd_mul(c, up, t);
-                memcpy(up, t, sizeof t);
-                swivel += ang;
+                *sw += ang;
+                bu->swivel += fabs(ang);
                 moved = true;
-                if (swivel < SWIVEL_MAX)
+                if (bu->swivel < SWIVEL_MAX)
                     continue;
             }
             held = false;
             continue;
         }
-        if (used < UPPER_MAX && turn_for(p[0], d.q, d.normal, by, UPPER_MAX - used, c, &ang)) {
+        if (bu->used < UPPER_MAX &&
+            turn_for(p[0], d.q, d.normal, by, UPPER_MAX - bu->used, c, &ang)) {
             turn_upper(st, r, c);
             pki_qd_mul(c, up, t);
             memcpy(up, t, sizeof t);
-            used += ang;
+            bu->used += ang;
             moved = true;
             continue;
         }
-        if (bent >= ELBOW_MAX ||
-            !turn_for(p[a->elbow], d.q, d.normal, by, ELBOW_MAX - bent, c, &ang))
+        if (!bu->elbow || bu->bent >= ELBOW_MAX ||
+            !turn_for(p[a->elbow], d.q, d.normal, by, ELBOW_MAX - bu->bent, c, &ang))
             break;
-        bent += ang;
+        bu->bent += ang;
         double keep[4], b0 = pki_elbow_past(z, s, r);
         memcpy(keep, st->q[r][a->elbow], sizeof keep);
         turn_elbow(st, a, r, c);
         if (pki_elbow_worse(z, s, r, b0)) {
             memcpy(st->q[r][a->elbow], keep, sizeof keep);
             *refused = true;
+            bu->elbow = false;
             break;
         }
         pki_qd_mul(c, el, t);
         memcpy(el, t, sizeof t);
         moved = true;
+    }
+    return moved;
+}
+
+/* The rounds that take every point near or in the body at once (pulls,
+ * least_turn): the turn about the shoulder and about the elbow that
+ * moves them all out, the elbow's dearer, each round within STEP_MAX,
+ * the shoulder within a budget of its own (UPPER_MAX), the elbow within
+ * what is left of ELBOW_MAX.  Whether it moved. */
+static bool together(pki_sizing *z, int s, uint32_t r, budget *bu, double up[4], double el[4],
+                     bool *refused)
+{
+    pki_arm_state *st = &z->arm[s];
+    const pki_arm *a = &z->b.arm[s];
+    double lb = z->b.arm_len, used = 0, best = HUGE_VAL;
+    double keep[PKI_CHAIN_MAX][4], kup[4], kel[4];
+    bool moved = false;
+    for (int round = 0; round < ROUNDS; round++) {
+        pull pl[MAX_PULLS];
+        double d0;
+        int np = pulls(z, s, r, pl, &d0);
+        /* the rounds may trade one point for another: the least deep
+         * arm they reach is kept */
+        if (d0 < best) {
+            best = d0;
+            memcpy(keep, st->q[r], sizeof keep);
+            memcpy(kup, up, sizeof kup);
+            memcpy(kel, el, sizeof kel);
+        }
+        if (!(d0 > CLEAR * lb))
+            break;
+        bool fs = used < UPPER_MAX - 1e-9, fe = bu->elbow && bu->bent < ELBOW_MAX - 1e-9;
+        if (!fs && !fe)
+            break;
+        double map[6][6] = {{0}}, cost[6], y[6] = {0}, x[6] = {0};
+        int m = 0;
+        for (int k = 0; k < 6; k++) {
+            if (k < 3 ? !fs : !fe)
+                continue;
+            map[m][k] = 1;
+            cost[m++] = k < 3 ? 1.0 : ELBOW_COST;
+        }
+        if (!least_turn(pl, np, m, map, cost, y))
+            break;
+        for (int j = 0; j < m; j++)
+            for (int k = 0; k < 6; k++)
+                x[k] += map[j][k] * y[j];
+        double cs[4], ce[4], t[4];
+        double as = turn_of(x, cs), ae = turn_of(x + 3, ce), f = 1.0;
+        double ls = fmin(STEP_MAX, UPPER_MAX - used), le = fmin(STEP_MAX, ELBOW_MAX - bu->bent);
+        if (as > ls)
+            f = fmin(f, ls / as);
+        if (ae > le)
+            f = fmin(f, le / ae);
+        for (int k = 0; k < 6; k++)
+            x[k] *= f;
+        as = turn_of(x, cs);
+        ae = turn_of(x + 3, ce);
+        if (!(as > 1e-9) && !(ae > 1e-9))
+            break;
+        if (as > 0) {
+            turn_upper(st, r, cs);
+            pki_qd_mul(cs, up, t);
+            memcpy(up, t, sizeof t);
+            used += as;
+            moved = true;
+        }
+        if (ae > 0) {
+            double q0[4], b0 = pki_elbow_past(z, s, r);
+            memcpy(q0, st->q[r][a->elbow], sizeof q0);
+            turn_elbow(st, a, r, ce);
+            if (pki_elbow_worse(z, s, r, b0)) {
+                memcpy(st->q[r][a->elbow], q0, sizeof q0);
+                *refused = true;
+                bu->elbow = false;
+                continue;
+            }
+            pki_qd_mul(ce, el, t);
+            memcpy(el, t, sizeof t);
+            bu->bent += ae;
+            moved = true;
+        }
+    }
+    if (moved) {
+        double d0;
+        pull pl[MAX_PULLS];
+        pulls(z, s, r, pl, &d0);
+        if (d0 > best) {
+            memcpy(st->q[r], keep, sizeof keep);
+            memcpy(up, kup, sizeof kup);
+            memcpy(el, kel, sizeof kel);
+        }
+    }
+    return moved;
+}
+
+/* Pushes row r's arm out; the turns it took into *sw (a held hand's
+ * elbow swung about the shoulder-wrist line, radians, signed), up[] and
+ * el[] (world, composed onto what they held).  `swivel` is how far a
+ * held hand's elbow has swung already: SWIVEL_MAX bounds the whole.
+ * First the deepest point at a time (greedy); a point still in, as
+ * where pushing one point out pushes another in (an arm between a large
+ * head and chest), all of them together.  Returns whether it moved;
+ * *refused when an elbow turn was refused; *deep the depth it started
+ * at. */
+static bool push_out(pki_sizing *z, int s, uint32_t r, double swivel, double *sw, double up[4],
+                     double el[4], bool *refused, double *deep)
+{
+    budget bu = {swivel, 0, 0, true};
+    deepest d;
+    *deep = 0;
+    bool moved = greedy(z, s, r, &bu, sw, up, el, refused, deep);
+    if (moved && find(z, s, r, CLEAR, &d)) {
+        moved |= together(z, s, r, &bu, up, el, refused);
     }
     return moved;
 }
@@ -256,17 +555,12 @@ static double angle_of(const double q[4])
     return 2.0 * pki_atan2(v, fabs(q[3]));
 }
 
-/* The eased turn of each row from the rows' own turns c[] (own[r]);
- * hold (may be NULL) marks the rows whose turn keeps the hand, and gets
- * the mark of the row each eased turn comes from. */
-static void ease(uint32_t n, double (*c)[4], const bool *own, const bool *hold, double (*out)[4],
-                 bool *out_hold)
+/* The eased turn of each row from the rows' own turns c[] (own[r]). */
+static void ease(uint32_t n, double (*c)[4], const bool *own, double (*out)[4])
 {
     static const double I[4] = {0, 0, 0, 1};
     for (uint32_t r = 0; r < n; r++) {
         memcpy(out[r], own[r] ? c[r] : I, sizeof out[r]);
-        if (out_hold)
-            out_hold[r] = hold && own[r] && hold[r];
         double best = own[r] ? angle_of(c[r]) : 0;
         uint32_t lo = r > BLEND ? r - BLEND : 0, hi = r + BLEND < n ? r + BLEND : n - 1;
         for (uint32_t g = lo; g <= hi; g++) {
@@ -279,11 +573,67 @@ static void ease(uint32_t n, double (*c)[4], const bool *own, const bool *hold, 
             if (a > best) {
                 best = a;
                 memcpy(out[r], q, sizeof q);
-                if (out_hold)
-                    out_hold[r] = hold && hold[g];
             }
         }
     }
+}
+
+/* The same for the swings (signed angles about each row's own
+ * shoulder-wrist line). */
+static void ease_swing(uint32_t n, const double *c, const bool *own, double *out)
+{
+    for (uint32_t r = 0; r < n; r++) {
+        out[r] = own[r] ? c[r] : 0;
+        uint32_t lo = r > BLEND ? r - BLEND : 0, hi = r + BLEND < n ? r + BLEND : n - 1;
+        for (uint32_t g = lo; g <= hi; g++) {
+            if (!own[g] || g == r)
+                continue;
+            double v = c[g] * smooth(1.0 - fabs((double)g - (double)r) / (BLEND + 1));
+            if (fabs(v) > fabs(out[r]))
+                out[r] = v;
+        }
+    }
+}
+
+/* The rows of each contact where a hand the contact step placed left
+ * it (its wrist moved more than FLAG of B's arm: the arm came out of
+ * the body as any arm does), marked on the contact. */
+static void mark_blocked(pki_sizing *z, bool *const left[2])
+{
+    for (size_t i = 0; i < z->contacts.n; i++) {
+        pki_contact *c = &z->contacts.v[i];
+        if (!c->beyond)
+            continue;
+        for (uint32_t r = c->first; r <= c->last; r++) {
+            bool gone = false;
+            for (int s = 0; s < 2; s++)
+                gone |= (s == c->side || c->with == PKI_WITH_HAND) && left[s] && left[s][r];
+            if (gone && !c->beyond[r - c->first]) {
+                c->beyond[r - c->first] = PKI_BEYOND_BODY;
+                c->blocked++;
+            }
+        }
+    }
+}
+
+/* The turn the upper arm took in the world and the change of the
+ * elbow's bend from w0 to the arm of row r now, into the report. */
+static void tell(pk_sizing_report *rep, const pki_arm_state *st, const pki_arm *a, uint32_t r,
+                 double w0[][4])
+{
+    double w1[PKI_CHAIN_MAX][4], p1[PKI_CHAIN_MAX][3], d[4], inv[4], l0[4], l1[4];
+    pki_arm_fk(st, r, false, w1, p1);
+    pki_qd_conj(w0[0], inv);
+    pki_qd_mul(w1[0], inv, d);
+    rep->avoid_deg = fmax(rep->avoid_deg, angle_of(d) * 180.0 / 3.14159265358979323846);
+    int e = a->elbow;
+    pki_qd_conj(w0[e - 1], inv);
+    pki_qd_mul(inv, w0[e], l0);
+    pki_qd_conj(w1[e - 1], inv);
+    pki_qd_mul(inv, w1[e], l1);
+    pki_qd_conj(l0, inv);
+    pki_qd_mul(l1, inv, d);
+    rep->avoid_elbow_deg = fmax(rep->avoid_elbow_deg, angle_of(d) * 180.0 / 3.14159265358979323846);
 }
 
 int pki_avoid_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log)
@@ -296,10 +646,11 @@ int pki_avoid_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log)
     uint32_t n = z->pb.n;
     double(*up)[4] = malloc((n + 1) * sizeof *up), (*el)[4] = malloc((n + 1) * sizeof *el);
     double(*eu)[4] = malloc((n + 1) * sizeof *eu), (*ee)[4] = malloc((n + 1) * sizeof *ee);
+    double *sw = malloc((n + 1) * sizeof *sw), *es = malloc((n + 1) * sizeof *es);
     double(*keep)[PKI_CHAIN_MAX][4] = malloc((n + 1) * sizeof *keep);
-    bool *own = malloc(n + 1), *hold = malloc(n + 1);
+    bool *own = malloc(n + 1), *left[2] = {calloc(n + 1, 1), calloc(n + 1, 1)};
     int rc = -1;
-    if (!up || !el || !eu || !ee || !keep || !own || !hold)
+    if (!up || !el || !eu || !ee || !sw || !es || !keep || !own || !left[0] || !left[1])
         goto done;
     for (int s = 0; s < 2; s++) {
         pki_arm_state *st = &z->arm[s];
@@ -314,9 +665,10 @@ int pki_avoid_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log)
             static const double I[4] = {0, 0, 0, 1};
             memcpy(up[r], I, sizeof I);
             memcpy(el[r], I, sizeof I);
+            sw[r] = 0;
             bool refused = false;
             double deep;
-            own[r] = push_out(z, s, r, 0, up[r], el[r], &refused, &deep);
+            own[r] = push_out(z, s, r, 0, &sw[r], up[r], el[r], &refused, &deep);
             if (own[r]) {
                 moved++;
                 rep->avoid_deepest = fmax(rep->avoid_deepest, deep);
@@ -324,19 +676,21 @@ int pki_avoid_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log)
         }
         if (!moved)
             continue;
-        /* eased over time, applied to the arm as it was, then any frame
-         * still inside pushed the rest of the way */
+        /* eased over time (a swing about each frame's own shoulder-wrist
+         * line, so the wrist stays), applied to the arm as it was, then
+         * any frame still inside pushed the rest of the way */
         memcpy(st->q, keep, n * sizeof *keep);
-        ease(n, up, own, z->held[s], eu, hold);
-        ease(n, el, own, NULL, ee, NULL);
+        ease_swing(n, sw, own, es);
+        ease(n, up, own, eu);
+        ease(n, el, own, ee);
         for (uint32_t r = 0; r < n; r++) {
-            if (angle_of(eu[r]) < 1e-12 && angle_of(ee[r]) < 1e-12)
+            if (fabs(es[r]) < 1e-12 && angle_of(eu[r]) < 1e-12 && angle_of(ee[r]) < 1e-12)
                 continue;
             double w0[PKI_CHAIN_MAX][4], p0[PKI_CHAIN_MAX][3];
             pki_arm_fk(st, r, false, w0, p0);
+            if (fabs(es[r]) >= 1e-12)
+                swing(st, a, r, es[r]);
             turn_upper(st, r, eu[r]);
-            if (hold[r])
-                keep_hand(st, a, r, w0[a->n - 1]);
             if (angle_of(ee[r]) >= 1e-12) {
                 double q[4], b0 = pki_elbow_past(z, s, r);
                 memcpy(q, st->q[r][a->elbow], sizeof q);
@@ -347,31 +701,20 @@ int pki_avoid_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log)
                 }
             }
             rep->avoid_frames++;
-            double u[4], e2[4], deep;
-            static const double I[4] = {0, 0, 0, 1};
-            memcpy(u, I, sizeof u);
-            memcpy(e2, I, sizeof e2);
+            double u[4] = {0, 0, 0, 1}, e2[4] = {0, 0, 0, 1}, deep, more = 0;
             bool refused = false;
-            push_out(z, s, r, hold[r] ? angle_of(eu[r]) : 0, u, e2, &refused, &deep);
+            push_out(z, s, r, fabs(es[r]), &more, u, e2, &refused, &deep);
             rep->refused += refused;
-            /* the turn the upper arm took in the world and the change of
-             * the elbow's bend, all told */
-            double w1[PKI_CHAIN_MAX][4], p1[PKI_CHAIN_MAX][3], d[4], inv[4], l0[4], l1[4];
-            pki_arm_fk(st, r, false, w1, p1);
-            pki_qd_conj(w0[0], inv);
-            pki_qd_mul(w1[0], inv, d);
-            rep->avoid_deg = fmax(rep->avoid_deg, angle_of(d) * 180.0 / 3.14159265358979323846);
-            int e = a->elbow;
-            pki_qd_conj(w0[e - 1], inv);
-            pki_qd_mul(inv, w0[e], l0);
-            pki_qd_conj(w1[e - 1], inv);
-            pki_qd_mul(inv, w1[e], l1);
-            pki_qd_conj(l0, inv);
-            pki_qd_mul(l1, inv, d);
-            rep->avoid_elbow_deg =
-                fmax(rep->avoid_elbow_deg, angle_of(d) * 180.0 / 3.14159265358979323846);
+            tell(rep, st, a, r, w0);
+            if (z->held[s] && z->held[s][r]) {
+                double w1[PKI_CHAIN_MAX][4], p1[PKI_CHAIN_MAX][3], v[3];
+                pki_arm_fk(st, r, false, w1, p1);
+                pki_v3_sub(p1[a->n - 1], p0[a->n - 1], v);
+                left[s][r] = pki_v3_len(v) > FLAG * z->b.arm_len;
+            }
         }
     }
+    mark_blocked(z, left);
     rc = 0;
 done:
     if (rc)
@@ -380,8 +723,11 @@ done:
     free(el);
     free(eu);
     free(ee);
+    free(sw);
+    free(es);
     free(keep);
     free(own);
-    free(hold);
+    free(left[0]);
+    free(left[1]);
     return rc;
 }

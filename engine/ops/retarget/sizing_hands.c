@@ -218,6 +218,8 @@ static void tally_reach(pki_sizing *z, uint32_t r, const double w[2][3], double 
         if (worst > 1e-3 * z->b.arm_len) {
             c->unreachable++;
             c->short_by = fmax(c->short_by, worst);
+            if (c->beyond)
+                c->beyond[r - c->first] = PKI_BEYOND_REACH;
         }
     }
 }
@@ -300,6 +302,35 @@ static void keep_out(pki_sizing *z, uint32_t r, const double w[2][3], const doub
     }
 }
 
+/* How much of the offset o two touching hands (each at w[s] moved by
+ * hd[s]) can take together while both stay within their arms' reach:
+ * the most, from 0 to 1; their touch comes before the other contacts
+ * (hands folded on the hips of a figure whose arms are too short keep
+ * touching, above the hips). */
+static double shared_reach(const pki_sizing *z, uint32_t r, const double w[2][3],
+                           const double hd[2][3], const double o[3])
+{
+    double lo = 0, hi = 1;
+    for (int it = 0; it < 24; it++) {
+        double f = it ? (lo + hi) / 2 : 1.0, worst = 0;
+        for (int s = 0; s < 2; s++) {
+            double v[3];
+            for (int k = 0; k < 3; k++)
+                v[k] = hd[s][k] + f * o[k];
+            double b0 = beyond(z, s, r, w[s], hd[s]);
+            worst = fmax(worst, beyond(z, s, r, w[s], v) - b0);
+        }
+        if (!(worst > 1e-4 * z->b.arm_len)) {
+            if (!it)
+                return 1.0;
+            lo = f;
+        } else {
+            hi = f;
+        }
+    }
+    return lo;
+}
+
 /* Rows of contacts: the offset of each hand at each (has[s][r]).  A hand
  * in several contacts at once: the mean of their offsets; hands touching
  * each other move together by the mean offset of the other contacts
@@ -332,9 +363,13 @@ static void targets(pki_sizing *z, double (*d[2])[3], bool *has[2])
         }
         if (hands) {
             int all = cnt[0] + cnt[1];
+            double o[3] = {0, 0, 0};
+            for (int k = 0; k < 3 && all; k++)
+                o[k] = (sum[0][k] + sum[1][k]) / all;
+            double f = shared_reach(z, r, (const double(*)[3])w, (const double(*)[3])hd, o);
             for (int s = 0; s < 2; s++) {
                 for (int k = 0; k < 3; k++)
-                    d[s][r][k] = hd[s][k] + (all ? (sum[0][k] + sum[1][k]) / all : 0.0);
+                    d[s][r][k] = hd[s][k] + f * o[k];
                 has[s][r] = true;
             }
         } else {
@@ -430,6 +465,14 @@ int pki_hands_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log)
     for (int s = 0; s < 2; s++)
         if (!d[s] || !has[s] || !moved[s])
             goto done;
+    for (size_t i = 0; i < z->contacts.n; i++) {
+        pki_contact *c = &z->contacts.v[i];
+        free(c->beyond);
+        c->beyond = calloc(c->last - c->first + 1, sizeof *c->beyond);
+        c->blocked = 0;
+        if (!c->beyond)
+            goto done;
+    }
     /* every target from B as stance left it, then the solves */
     memset(has[0], 0, n + 1);
     memset(has[1], 0, n + 1);

@@ -94,13 +94,16 @@ static int hands(const pki_sizing *z, const pki_play *after, pk_sizing_measure *
     for (size_t i = 0; i < z->contacts.n; i++)
         total += z->contacts.v[i].last - z->contacts.v[i].first + 1;
     double *eb = malloc((total + 1) * sizeof *eb), *ea = malloc((total + 1) * sizeof *ea);
+    double *rb = malloc((total + 1) * sizeof *rb), *ra = malloc((total + 1) * sizeof *ra);
     out->contacts = calloc(z->contacts.n + 1, sizeof *out->contacts);
-    if (!eb || !ea || !out->contacts) {
+    if (!eb || !ea || !rb || !ra || !out->contacts) {
         free(eb);
         free(ea);
+        free(rb);
+        free(ra);
         return -1;
     }
-    size_t n = 0;
+    size_t n = 0, nr = 0;
     double lb = z->b.arm_len;
     for (size_t i = 0; i < z->contacts.n; i++) {
         const pki_contact *c = &z->contacts.v[i];
@@ -112,6 +115,7 @@ static int hands(const pki_sizing *z, const pki_play *after, pk_sizing_measure *
         o->last = z->pa.f0 + c->last;
         o->gap_a = c->min_gap / z->a.arm_len;
         o->unreachable = c->unreachable;
+        o->blocked = c->blocked;
         o->short_by = c->short_by / lb;
         size_t m = 0;
         for (uint32_t r = c->first; r <= c->last; r++) {
@@ -126,6 +130,10 @@ static int hands(const pki_sizing *z, const pki_play *after, pk_sizing_measure *
             double g = pki_gap_goal(z, ga), wb = fabs(gb - g) / lb, wa = fabs(gc - g) / lb;
             eb[n] = wb;
             ea[n] = wa;
+            if (!c->beyond || !c->beyond[r - c->first]) {
+                rb[nr] = wb;
+                ra[nr++] = wa;
+            }
             o->before_mean += wb;
             o->after_mean += wa;
             o->before_max = fmax(o->before_max, wb);
@@ -146,8 +154,17 @@ static int hands(const pki_sizing *z, const pki_play *after, pk_sizing_measure *
     }
     out->hands_before_p95 = p95(eb, n);
     out->hands_after_p95 = p95(ea, n);
+    out->reach_frames = nr;
+    for (size_t i = 0; i < nr; i++) {
+        out->reach_before_mean += rb[i] / (double)nr;
+        out->reach_after_mean += ra[i] / (double)nr;
+    }
+    out->reach_before_p95 = p95(rb, nr);
+    out->reach_after_p95 = p95(ra, nr);
     free(eb);
     free(ea);
+    free(rb);
+    free(ra);
     return 0;
 }
 

@@ -204,6 +204,8 @@ void pki_contacts_free(pki_contacts *c)
 {
     if (!c)
         return;
+    for (size_t i = 0; i < c->n; i++)
+        free(c->v[i].beyond);
     free(c->v);
     memset(c, 0, sizeof *c);
 }
@@ -234,6 +236,8 @@ static bool push(pki_contacts *c, int side, int with, int other, uint32_t first,
     x->min_gap = gap;
     x->unreachable = 0;
     x->short_by = 0;
+    x->blocked = 0;
+    x->beyond = NULL;
     return true;
 }
 

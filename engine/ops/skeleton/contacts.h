@@ -25,7 +25,16 @@ typedef struct pki_contact {
      * much at most (units) */
     uint32_t unreachable;
     double short_by;
+    /* and by its keeping out of the body (sizing_avoid.c): frames where a
+     * hand the contact step placed left it, as its forearm or hand would
+     * else pass through the target's body */
+    uint32_t blocked;
+    uint8_t *beyond; /* per row first..last: PKI_BEYOND_REACH, PKI_BEYOND_BODY or 0 (NULL: all
+                        0; owned) */
 } pki_contact;
+
+#define PKI_BEYOND_REACH 1
+#define PKI_BEYOND_BODY 2
 
 typedef struct pki_contacts {
     pki_contact *v; /* by first frame */
