@@ -430,6 +430,18 @@ static bool greedy(pki_sizing *z, int s, uint32_t r, budget *bu, double *sw, dou
     return moved;
 }
 
+/* The unit normal of row r's elbow plane (upper arm x forearm); false
+ * for a straight arm. */
+static bool elbow_hinge(const pki_arm_state *st, const pki_arm *a, uint32_t r, double h[3])
+{
+    double w[PKI_CHAIN_MAX][4], p[PKI_CHAIN_MAX][3], u[3], f[3];
+    pki_arm_fk(st, r, false, w, p);
+    pki_v3_sub(p[a->elbow], p[0], u);
+    pki_v3_sub(p[a->n - 1], p[a->elbow], f);
+    pki_v3_cross(u, f, h);
+    return pki_v3_unit(h, 1e-6 * pki_v3_len(u) * pki_v3_len(f));
+}
+
 /* The rounds that take every point near or in the body at once (pulls,
  * least_turn): the turn about the shoulder and about the elbow that
  * moves them all out, the elbow's dearer, each round within STEP_MAX,
@@ -460,14 +472,20 @@ static bool together(pki_sizing *z, int s, uint32_t r, budget *bu, double up[4],
         bool fs = used < UPPER_MAX - 1e-9, fe = bu->elbow && bu->bent < ELBOW_MAX - 1e-9;
         if (!fs && !fe)
             break;
-        double map[6][6] = {{0}}, cost[6], y[6] = {0}, x[6] = {0};
+        double map[6][6] = {{0}}, cost[6], y[6] = {0}, x[6] = {0}, hinge[3];
         int m = 0;
-        for (int k = 0; k < 6; k++) {
-            if (k < 3 ? !fs : !fe)
-                continue;
+        for (int k = 0; k < 3 && fs; k++) {
             map[m][k] = 1;
-            cost[m++] = k < 3 ? 1.0 : ELBOW_COST;
+            cost[m++] = 1.0;
         }
+        /* the elbow bends or opens in its plane (a turn off it would bend
+         * it backwards) */
+        if (fe && elbow_hinge(st, a, r, hinge)) {
+            memcpy(map[m] + 3, hinge, sizeof hinge);
+            cost[m++] = ELBOW_COST;
+        }
+        if (!m)
+            break;
         if (!least_turn(pl, np, m, map, cost, y))
             break;
         for (int j = 0; j < m; j++)
