@@ -18,9 +18,12 @@
  *     on a figure whose arms are longer: the corrections are refused;
  *   - a clap whose meeting point lies inside a body of B: the hands move
  *     out of it together; a clap onto arms too short to meet: out of
- *     reach, by a known distance; a held hand whose straight arm passes
+ *     reach, by a known distance (the measure on the frames B can hold
+ *     leaves them out); a held hand whose straight arm passes
  *     through a body of B: the arm comes out, the hand leaving its
  *     contact;
+ *   - an arm wedged between a ball about B's chest and one about its
+ *     head (bringing one point out brings another in) comes out of both;
  *   - twists move at the keys of the bones they come from: every output
  *     key on a frame the input keys. */
 #include <math.h>
@@ -46,6 +49,13 @@ typedef struct fig {
     double ball_r, ball_z;    /* a sphere on 上半身2 at (0, 13.5, ball_z) (0: none) */
 } fig;
 
+/* More bodies: a sphere on 上半身2 at (0, chest_y, 0) and one on 頭 at
+ * (0, head_y, head_z) (radius 0: none). */
+typedef struct more {
+    double chest_r, chest_y;
+    double head_r, head_y, head_z;
+} more;
+
 typedef struct bone_def {
     char name[32];
     double x, y, z;
@@ -67,15 +77,17 @@ static int add(bone_def *b, int *n, const char *name, double x, double y, double
 
 /* A figure standing in a T pose: the shoulders at x = +-1.5, y 13.5, the
  * arms along +-X. */
-static pk_model *figure(const fig *f)
+static pk_model *figure_with(const fig *f, const more *xm)
 {
+    static const more none = {0, 0, 0, 0, 0};
+    const more *mb = xm ? xm : &none;
     bone_def b[40];
     int n = 0;
     int centre = add(b, &n, "センター", 0, 8, 0, -1, false);
     int upper = add(b, &n, "上半身", 0, 10, 0, centre, false);
     int upper2 = add(b, &n, "上半身2", 0, 12, 0, upper, false);
     int neck = add(b, &n, "首", 0, 14, 0, upper2, false);
-    add(b, &n, "頭", 0, 15, 0, neck, false);
+    int head = add(b, &n, "頭", 0, 15, 0, neck, false);
     int lower = add(b, &n, "下半身", 0, 10, 0, centre, false);
     int thigh[2];
     for (int s = 0; s < 2; s++) {
@@ -137,7 +149,35 @@ static pk_model *figure(const fig *f)
     /* with rigid bodies: a thigh capsule on each 足 and a small sphere on
      * 下半身 (so the hips are no stand-in, which would reach the hands) */
     int nr = f->rigids ? 3 : 0;
-    pg_i32(&g, nr + (f->ball_r > 0));
+    pg_i32(&g, nr + (f->ball_r > 0) + (mb->chest_r > 0) + (mb->head_r > 0));
+    if (mb->chest_r > 0) {
+        pg_rigid_def r = {"胸",
+                          "",
+                          upper2,
+                          1,
+                          0xFFFF,
+                          PK_RIGID_SPHERE,
+                          {(float)mb->chest_r, 0, 0},
+                          {0, (float)mb->chest_y, 0},
+                          {0, 0, 0},
+                          1.0f,
+                          PK_RIGID_FOLLOW_BONE};
+        pg_rigid(&g, &r);
+    }
+    if (mb->head_r > 0) {
+        pg_rigid_def r = {"頭",
+                          "",
+                          head,
+                          1,
+                          0xFFFF,
+                          PK_RIGID_SPHERE,
+                          {(float)mb->head_r, 0, 0},
+                          {0, (float)mb->head_y, (float)mb->head_z},
+                          {0, 0, 0},
+                          1.0f,
+                          PK_RIGID_FOLLOW_BONE};
+        pg_rigid(&g, &r);
+    }
     if (f->ball_r > 0) {
         pg_rigid_def r = {"玉",
                           "",
@@ -191,6 +231,11 @@ static pk_model *figure(const fig *f)
     pk_log_free(&log);
     pk_buf_free(&g.b);
     return m;
+}
+
+static pk_model *figure(const fig *f)
+{
+    return figure_with(f, NULL);
 }
 
 /* ---- motions ---- */
@@ -513,6 +558,10 @@ static void clap_out_of_reach(void **state)
     const pk_sizing_contact *c = &rep.measure->contacts[0];
     assert_true(c->unreachable >= 11);
     assert_true(fabs(c->short_by - 0.6178) < 0.005);
+    /* the hands' measure on the frames B can hold leaves them out */
+    assert_int_equal(rep.measure->reach_frames,
+                     rep.measure->contact_frames - c->unreachable - c->blocked);
+    assert_true(rep.measure->reach_frames < rep.measure->contact_frames);
     pk_retarget_report_free(&rep);
     pk_motion_free(out);
     pk_motion_free(in);
@@ -600,6 +649,64 @@ static void held_forearm_out(void **state)
 }
 
 /* ---- keeping out of the body ---- */
+
+/* The left upper arm turned `arm` degrees about Z (-90: hanging) and the
+ * forearm `bend` more, folded up in front of the body, from frame 10 to
+ * 40. */
+static pk_motion *fold(double arm, double bend)
+{
+    pk_motion *m = pk_motion_new();
+    uint32_t frames[4] = {0, 10, 40, 50};
+    for (int i = 0; i < 4; i++) {
+        bool on = frames[i] == 10 || frames[i] == 40;
+        key(m, "左腕", frames[i], 0, 0, 1, on ? arm : 0);
+        key(m, "左ひじ", frames[i], 0, 0, 1, on ? bend : 0);
+    }
+    return m;
+}
+
+/* B with a ball about its chest (radius 1.4 at y 12) and a larger one
+ * about its head (3.3 at y 17), A without them: the upper arm hanging
+ * in front of the chest, the elbow and the forearm's lower part inside
+ * the chest's ball, the forearm folded up beside the face.  Turning the
+ * arm to bring the elbow out of the chest brings the hand into the head,
+ * and back: the arm comes out of both only when every point is taken at
+ * once.  Every point of B's forearm and hand ends outside both balls (1%
+ * of the arm allowed), the elbow not bent backwards. */
+static void arm_between_head_and_chest(void **state)
+{
+    (void)state;
+    fig f = {2.5, 2.0, 1.5, false, 0.1, true, 0, 0};
+    more xb = {1.4, 12.0, 3.3, 17.0, 0};
+    pk_model *a = figure(&f), *b = figure_with(&f, &xb);
+    pk_motion *in = fold(-105, 172);
+    pk_retarget_report rep;
+    pk_retarget_options o = {NO_BODY, .from = a, .to = b, .measure = true};
+    pk_motion *out = retarget(in, &o, &rep);
+    assert_true(rep.measure->pen_before > 20);
+    assert_int_equal(rep.measure->pen_after, 0);
+    assert_int_equal(rep.measure->elbow_past, 0);
+    played p = {0};
+    const double balls[2][4] = {{0, 12.0, 0, 1.4}, {0, 17.0, 0, 3.3}};
+    for (uint32_t f0 = 0; f0 <= 50; f0++) {
+        play_at(&p, b, out, f0);
+        const double *e = at(&p, "左ひじ"), *w = at(&p, "左手首"), *t = at(&p, "左中指先");
+        for (int i = 0; i <= 8; i++) {
+            double q[3];
+            for (int k = 0; k < 3; k++)
+                q[k] =
+                    i < 4 ? e[k] + (w[k] - e[k]) * i / 4.0 : w[k] + (t[k] - w[k]) * (i - 4) / 4.0;
+            for (int j = 0; j < 2; j++)
+                assert_true(dist(q, balls[j]) - balls[j][3] > -0.01 * 4.5);
+        }
+    }
+    played_free(&p);
+    pk_retarget_report_free(&rep);
+    pk_motion_free(out);
+    pk_motion_free(in);
+    pk_model_free(a);
+    pk_model_free(b);
+}
 
 static void forearm_out_of_thigh(void **state)
 {
@@ -801,8 +908,9 @@ int main(void)
         cmocka_unit_test(clap_contact),         cmocka_unit_test(clap_elbows_refused),
         cmocka_unit_test(clap_out_of_body),     cmocka_unit_test(clap_out_of_reach),
         cmocka_unit_test(hand_beside_thigh),    cmocka_unit_test(held_forearm_out),
-        cmocka_unit_test(forearm_out_of_thigh), cmocka_unit_test(twist_distribution),
-        cmocka_unit_test(twist_folded_back),    cmocka_unit_test(sizing_progress),
+        cmocka_unit_test(forearm_out_of_thigh), cmocka_unit_test(arm_between_head_and_chest),
+        cmocka_unit_test(twist_distribution),   cmocka_unit_test(twist_folded_back),
+        cmocka_unit_test(sizing_progress),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
