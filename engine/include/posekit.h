@@ -1062,6 +1062,8 @@ typedef struct pk_sizing_report {
     size_t contacts;        /* contacts found on A */
     size_t contact_frames;  /* frames of a hand moved for a contact */
     size_t out_of_reach;    /* ... of them where B's arm could not reach (stretched instead) */
+    size_t shoulder_frames; /* ... where 肩 turned to bring the arm within reach */
+    double shoulder_deg;    /* ... by at most this */
     double gap_before, gap_after; /* mean |gap on B - gap on A scaled| / B's arm, on contact
                                      frames, before and after the step */
     bool avoid_done;        /* the step ran */

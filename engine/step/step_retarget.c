@@ -581,6 +581,9 @@ static void sizing_summary(const pk_step *s, const pk_sizing_report *z, pk_buf *
     if (z->contacts_done && z->contact_frames) {
         pk_buf_printf(out, "\ncontacts: %zu on the source model, the hands moved on %zu frame%s",
                       z->contacts, z->contact_frames, pki_plural(z->contact_frames));
+        if (z->shoulder_frames)
+            pk_buf_printf(out, " (%zu with 肩 turned to reach, up to %.1f deg)", z->shoulder_frames,
+                          z->shoulder_deg);
         if (z->out_of_reach)
             pk_buf_printf(out, " (%zu beyond the target's reach: arm stretched)", z->out_of_reach);
         pk_buf_printf(out, "; contact gap error %.1f%% -> %.1f%% of the target's arm (mean)",
@@ -742,6 +745,8 @@ static void json_steps(pki_json *j, const retarget_opts *o, const pk_sizing_repo
         pki_json_kint(j, "found", (long long)z->contacts);
         pki_json_kint(j, "frames", (long long)z->contact_frames);
         pki_json_kint(j, "out_of_reach", (long long)z->out_of_reach);
+        pki_json_kint(j, "shoulder_frames", (long long)z->shoulder_frames);
+        jnum(j, "shoulder_deg", z->shoulder_deg);
         jnum(j, "gap_before", z->gap_before);
         jnum(j, "gap_after", z->gap_after);
         pki_json_close(j, '}');

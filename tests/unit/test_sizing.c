@@ -18,8 +18,9 @@
  *     on a figure whose arms are longer: the corrections are refused;
  *   - a clap whose meeting point lies inside a body of B: the hands move
  *     out of it together; a clap onto arms too short to meet: out of
- *     reach, by a known distance (the measure on the frames B can hold
- *     leaves them out); a held hand whose straight arm passes
+ *     reach (肩 turned its most), by a known distance (the measure on the
+ *     frames B can hold leaves them out); arms a little longer reach
+ *     with 肩 turned; a held hand whose straight arm passes
  *     through a body of B: the arm comes out, the hand leaving its
  *     contact;
  *   - an arm wedged between a ball about B's chest and one about its
@@ -557,7 +558,10 @@ static void clap_out_of_reach(void **state)
     assert_int_equal(rep.measure->ncontacts, 1);
     const pk_sizing_contact *c = &rep.measure->contacts[0];
     assert_true(c->unreachable >= 11);
-    assert_true(fabs(c->short_by - 0.6178) < 0.005);
+    /* 0.6178 short from 腕; 肩 (1.0 from 腕) turned its most, 20 degrees,
+     * brings 腕 at most 2 sin(10 deg) = 0.347 nearer */
+    assert_true(fabs(rep.sizing.shoulder_deg - 20.0) < 1e-6);
+    assert_true(c->short_by < 0.6178 - 0.1 && c->short_by > 0.6178 - 0.348);
     /* the hands' measure on the frames B can hold leaves them out */
     assert_int_equal(rep.measure->reach_frames,
                      rep.measure->contact_frames - c->unreachable - c->blocked);
@@ -580,6 +584,42 @@ static pk_motion *hang(void)
     for (int i = 0; i < 4; i++)
         key(m, "左腕", frames[i], 0, 0, 1, frames[i] == 10 || frames[i] == 40 ? -90 : 0);
     return m;
+}
+
+/* A clap onto arms a little too short to meet from 腕 (1.4 + 1.2, the
+ * hands 0.5): 肩 (1.0 from 腕) turns, less than PKI_SHOULDER_DEG, and
+ * the tips meet; away from the clap 肩 stays as it was. */
+static void clap_reach_shoulder(void **state)
+{
+    (void)state;
+    fig fa = {2.5, 2.0, 1.5, false, 0, false, 0, 0}, fb = {1.4, 1.2, 0.5, false, 0, false, 0, 0};
+    pk_model *a = figure(&fa), *b = figure(&fb);
+    pk_motion *in = clap(0);
+    pk_retarget_report rep;
+    pk_retarget_options o = {.from = a, .to = b, .measure = true};
+    pk_motion *out = retarget(in, &o, &rep);
+    assert_int_equal(rep.measure->ncontacts, 1);
+    assert_int_equal(rep.measure->contacts[0].unreachable, 0);
+    assert_int_equal(rep.measure->reach_frames, rep.measure->contact_frames);
+    assert_true(rep.sizing.shoulder_frames > 0);
+    assert_true(rep.sizing.shoulder_deg > 1.0 && rep.sizing.shoulder_deg <= 20.0 + 1e-6);
+    played p = {0};
+    for (uint32_t f = 20; f <= 30; f++) {
+        play_at(&p, b, out, f);
+        assert_true(dist(at(&p, "左中指先"), at(&p, "右中指先")) < 0.02);
+    }
+    const double rest[4] = {0, 0, 0, 1};
+    for (uint32_t f = 0; f <= 60; f += 60) {
+        play_at(&p, b, out, f);
+        assert_true(rot_deg(p.w[bone(b, "左肩")].rot, rest) < 0.01);
+        assert_true(rot_deg(p.w[bone(b, "右肩")].rot, rest) < 0.01);
+    }
+    played_free(&p);
+    pk_retarget_report_free(&rep);
+    pk_motion_free(out);
+    pk_motion_free(in);
+    pk_model_free(a);
+    pk_model_free(b);
 }
 
 static void hand_beside_thigh(void **state)
@@ -905,11 +945,17 @@ static void twist_folded_back(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(clap_contact),         cmocka_unit_test(clap_elbows_refused),
-        cmocka_unit_test(clap_out_of_body),     cmocka_unit_test(clap_out_of_reach),
-        cmocka_unit_test(hand_beside_thigh),    cmocka_unit_test(held_forearm_out),
-        cmocka_unit_test(forearm_out_of_thigh), cmocka_unit_test(arm_between_head_and_chest),
-        cmocka_unit_test(twist_distribution),   cmocka_unit_test(twist_folded_back),
+        cmocka_unit_test(clap_contact),
+        cmocka_unit_test(clap_elbows_refused),
+        cmocka_unit_test(clap_out_of_body),
+        cmocka_unit_test(clap_out_of_reach),
+        cmocka_unit_test(clap_reach_shoulder),
+        cmocka_unit_test(hand_beside_thigh),
+        cmocka_unit_test(held_forearm_out),
+        cmocka_unit_test(forearm_out_of_thigh),
+        cmocka_unit_test(arm_between_head_and_chest),
+        cmocka_unit_test(twist_distribution),
+        cmocka_unit_test(twist_folded_back),
         cmocka_unit_test(sizing_progress),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

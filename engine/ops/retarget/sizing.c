@@ -50,6 +50,8 @@ static void state_free(pki_arm_state *st)
     free(st->top);
     free(st->tip);
     free(st->twisted);
+    free(st->sh);
+    free(st->dsh);
     memset(st, 0, sizeof *st);
 }
 
@@ -81,9 +83,17 @@ static bool state_init(pki_sizing *z, int s)
     st->top = malloc((n + 1) * sizeof *st->top);
     st->tip = malloc((n + 1) * sizeof *st->tip);
     st->twisted = calloc(n + 1, sizeof *st->twisted);
-    if (!st->q || !st->q0 || !st->d || !st->par || !st->top || !st->tip || !st->twisted)
+    st->sh = malloc((n + 1) * sizeof *st->sh);
+    st->dsh = malloc((n + 1) * sizeof *st->dsh);
+    if (!st->q || !st->q0 || !st->d || !st->par || !st->top || !st->tip || !st->twisted ||
+        !st->sh || !st->dsh)
         return false;
     int32_t parent = z->b.m->bones[a->bone[0]].parent;
+    st->shoulder =
+        parent >= 0 && parent == a->shoulder &&
+                !(z->b.m->bones[parent].flags & (PK_BONE_APPEND_ROTATE | PK_BONE_APPEND_MOVE))
+            ? parent
+            : -1;
     for (uint32_t r = 0; r < n; r++) {
         const pk_bone_world *w0 = pki_play_at(&z->pb, r, a->bone[0]);
         double inv[4];
@@ -94,6 +104,10 @@ static bool state_init(pki_sizing *z, int s)
             st->par[r][3] = 1;
         }
         memcpy(st->top[r], w0->pos, sizeof st->top[r]);
+        st->dsh[r][0] = st->dsh[r][1] = st->dsh[r][2] = 0;
+        st->dsh[r][3] = 1;
+        if (st->shoulder >= 0)
+            memcpy(st->sh[r], pki_play_at(&z->pb, r, st->shoulder)->pos, sizeof st->sh[r]);
         pki_qd_conj(st->par[r], inv);
         pki_qd_mul(inv, w0->rot, st->q[r][0]);
         memset(st->d[r][0], 0, sizeof st->d[r][0]);
@@ -430,8 +444,12 @@ static int write_arm(writer *wr, pki_sizing *z, int s, pk_sizing_report *rep)
         memcpy(wr->fit[r], st->par[r], sizeof wr->fit[r]);
     }
     int rc = 0;
-    for (int i = 0; i < a->n && !rc; i++) {
-        int32_t bone = a->bone[i];
+    /* 肩 first (i -1) where the steps turned it */
+    bool sh = false;
+    for (uint32_t r = 0; r < n && st->shoulder >= 0 && !sh; r++)
+        sh = fabs(st->dsh[r][3]) < 1.0 - 1e-15;
+    for (int i = sh ? -1 : 0; i < a->n && !rc; i++) {
+        int32_t bone = i < 0 ? st->shoulder : a->bone[i];
         bool hand = i == a->n - 1;
         double tol = wr->tol_deg;
         pk_name_id name = bone_name(wr->m, z->b.m, bone, false);
@@ -439,7 +457,7 @@ static int write_arm(writer *wr, pki_sizing *z, int s, pk_sizing_report *rep)
         /* a twist bone takes the key frames and curves of the bones it
          * takes its twist from too */
         const pk_track *hint[2] = {NULL, NULL};
-        if (i == a->twist_up || i == a->twist_low) {
+        if (i >= 0 && (i == a->twist_up || i == a->twist_low)) {
             int from[2] = {i == a->twist_up ? 0 : a->elbow, i == a->twist_up ? a->elbow : a->n - 1};
             for (int h = 0; h < 2; h++) {
                 pk_name_id hn = bone_name(wr->m, z->b.m, a->bone[from[h]], false);
@@ -461,7 +479,9 @@ static int write_arm(writer *wr, pki_sizing *z, int s, pk_sizing_report *rep)
             /* the hand where the twist moved takes up what the fits above
              * it left; every other bone is written as the steps made it */
             bool absorb = hand && st->twisted[r];
-            if (absorb) {
+            if (i < 0) {
+                pki_qd_mul(wr->cur[r], st->dsh[r], want);
+            } else if (absorb) {
                 pki_qd_conj(wr->fit[r], inv);
                 pki_qd_mul(inv, tw[r][i], want);
             } else {
@@ -499,7 +519,7 @@ static int write_arm(writer *wr, pki_sizing *z, int s, pk_sizing_report *rep)
             }
             wr->worst = 0;
             bool tight = false;
-            bool twist_bone = i == a->twist_up || i == a->twist_low;
+            bool twist_bone = i >= 0 && (i == a->twist_up || i == a->twist_low);
             for (uint32_t j = lo - z->pb.f0; (hand || twist_bone) && j <= hi - z->pb.f0 && !tight;
                  j++)
                 tight = st->twisted[j];
@@ -508,8 +528,9 @@ static int write_arm(writer *wr, pki_sizing *z, int s, pk_sizing_report *rep)
                 rep->twist_hand_deg = fmax(rep->twist_hand_deg, wr->worst);
             r = hi - z->pb.f0 + 1;
         }
-        /* this bone's world rotation as written, for its child */
-        for (uint32_t r = 0; r < n; r++) {
+        /* this bone's world rotation as written, for its child (肩's
+         * is the chain's parent already) */
+        for (uint32_t r = 0; r < n && i >= 0; r++) {
             double nq[4];
             pki_qd_mul(wr->fit[r], wr->cur[r], nq);
             memcpy(wr->fit[r], nq, sizeof nq);
@@ -602,11 +623,14 @@ static int write_pose(pki_sizing *z, pk_pose *p, pk_log *log)
         const pki_arm *a = &z->b.arm[s];
         if (!st->n)
             continue;
-        for (int i = 0; i < a->n; i++) {
-            if (pki_qd_angle_deg(st->q[0][i], st->q0[0][i]) <= 1e-9)
+        /* 肩 first (i -1) where the steps turned it */
+        bool sh = st->shoulder >= 0 && fabs(st->dsh[0][3]) < 1.0 - 1e-15;
+        for (int i = sh ? -1 : 0; i < a->n; i++) {
+            if (i >= 0 && pki_qd_angle_deg(st->q[0][i], st->q0[0][i]) <= 1e-9)
                 continue;
+            int32_t bone = i < 0 ? st->shoulder : a->bone[i];
             size_t len;
-            const uint8_t *raw = pki_model_bone_raw(z->b.m, (size_t)a->bone[i], &len);
+            const uint8_t *raw = pki_model_bone_raw(z->b.m, (size_t)bone, &len);
             if (!raw)
                 continue;
             if (len > PK_VPD_NAME_BYTES)
@@ -621,9 +645,17 @@ static int write_pose(pki_sizing *z, pk_pose *p, pk_log *log)
             if (k < 0) {
                 b->name = id;
                 memset(b->pos, 0, sizeof b->pos);
+                b->rot[0] = b->rot[1] = b->rot[2] = 0;
+                b->rot[3] = 1;
             }
-            double q[4];
-            shown(z->b.m, a->bone[i], st->q[0][i], q);
+            double q[4], was[4];
+            if (i < 0) {
+                pki_qd_from_key(b->rot, was);
+                pki_qd_mul(was, st->dsh[0], q);
+                pki_q_norm(q);
+            } else {
+                shown(z->b.m, bone, st->q[0][i], q);
+            }
             for (int c = 0; c < 4; c++)
                 b->rot[c] = (float)q[c];
         }

@@ -36,6 +36,12 @@ typedef struct pki_arm_state {
     double (*tip)[3];
     bool *twisted; /* per row: the twist step moved a twist (the hand then written within
                       PKI_HAND_DEG) */
+    /* 肩, where the chain hangs from it and it is plain (-1: none): its
+     * world position per row, and the turn the steps gave it in its own
+     * frame (its local rotation is then the track's times this) */
+    int32_t shoulder;
+    double (*sh)[3];
+    double (*dsh)[4];
 } pki_arm_state;
 
 /* World rotations and positions of the chain at a row (of q, or q0). */
@@ -91,6 +97,24 @@ static inline const pki_play *pki_before(const pki_sizing *z)
  * be past its rest bend plane by more than a degree beyond both where it
  * was and where A's is (left as it was). */
 int pki_arm_reach(pki_sizing *z, int s, uint32_t r, const double w[3]);
+/* The same, and where w lies beyond the reach of 腕 and ひじ, 肩 turns
+ * first (up to PKI_SHOULDER_DEG) to bring the arm nearer to it. */
+#define PKI_SHOULDER_DEG 20.0
+int pki_arm_reach_far(pki_sizing *z, int s, uint32_t r, const double w[3]);
+/* One row of an arm's state, to put back (the chain and 肩). */
+typedef struct pki_arm_row {
+    double q[PKI_CHAIN_MAX][4], par[4], top[3], dsh[4];
+} pki_arm_row;
+void pki_arm_save(const pki_arm_state *st, uint32_t r, pki_arm_row *out);
+void pki_arm_load(pki_arm_state *st, uint32_t r, const pki_arm_row *row);
+/* Row r as before the steps: the chain's locals and 肩's turn undone. */
+void pki_arm_reset(pki_arm_state *st, uint32_t r);
+/* How far the wrist's target w lies beyond the reach of B's arm s at row
+ * r (its length shortened by the fraction `spare`), 肩 turned up to
+ * PKI_SHOULDER_DEG towards it where the arm has one (0: within it); the
+ * top of the arm (腕) so turned into top. */
+double pki_arm_short(const pki_sizing *z, int s, uint32_t r, const double w[3], double spare,
+                     double top[3]);
 /* The elbow law every step keeps: at row r, B's elbow (side s, as the
  * state has it now) may be past its rest bend plane (pki_bend_at) by
  * PKI_PAST_DEG beyond A's at the same frame only where it was so before

@@ -22,6 +22,7 @@
  */
 #include "ops/retarget/sizing.h"
 #include "ops/retarget/vec.h"
+#include "util/fmath.h"
 
 #include <math.h>
 #include <string.h>
@@ -156,4 +157,148 @@ int pki_arm_reach(pki_sizing *z, int s, uint32_t r, const double target[3])
         return -1;
     }
     return rc;
+}
+
+/* ---- 肩 ---- */
+
+#define SHOULDER_MAX (PKI_SHOULDER_DEG * 3.14159265358979323846 / 180.0)
+
+/* The turn of 肩 (about its position P, towards the target T) that
+ * brings the top of the arm S within reach R of T, at most SHOULDER_MAX
+ * (the most where that is not enough): its axis and angle; false when
+ * none helps. */
+static bool shoulder_turn(const double P[3], const double S[3], const double T[3], double R,
+                          double axis[3], double *angle)
+{
+    double v[3], u[3];
+    pki_v3_sub(S, P, v);
+    pki_v3_sub(T, P, u);
+    double rho = pki_v3_len(v), lu = pki_v3_len(u);
+    pki_v3_cross(v, u, axis);
+    double phi = pki_atan2(pki_v3_len(axis), pki_v3_dot(v, u));
+    if (!(rho > 1e-9) || !(lu > 1e-9) || !pki_v3_unit(axis, 1e-9 * rho * lu))
+        return false;
+    double lim = fmin(phi, SHOULDER_MAX), lo = 0, hi = lim;
+    /* |T - S(th)|^2 = lu^2 + rho^2 - 2 lu rho cos(phi - th), falling in th */
+    if (lu * lu + rho * rho - 2.0 * lu * rho * pki_cos(phi - lim) > R * R) {
+        *angle = lim;
+        return lim > 1e-12;
+    }
+    for (int it = 0; it < 50; it++) {
+        double m = (lo + hi) / 2.0;
+        if (lu * lu + rho * rho - 2.0 * lu * rho * pki_cos(phi - m) > R * R)
+            lo = m;
+        else
+            hi = m;
+    }
+    *angle = hi;
+    return hi > 1e-12;
+}
+
+double pki_arm_short(const pki_sizing *z, int s, uint32_t r, const double w[3], double spare,
+                     double S[3])
+{
+    const pki_arm_state *st = &z->arm[s];
+    const pki_arm *a = &z->b.arm[s];
+    double R = (a->upper + a->fore) * (1.0 - spare), v[3];
+    memcpy(S, st->top[r], 3 * sizeof *S);
+    double ax[3], th;
+    if (st->shoulder >= 0 && shoulder_turn(st->sh[r], S, w, R, ax, &th)) {
+        double q[4], d[3];
+        pki_q_axis(ax, th, q);
+        pki_v3_sub(S, st->sh[r], d);
+        pki_qd_rotate(q, d, v);
+        for (int k = 0; k < 3; k++)
+            S[k] = st->sh[r][k] + v[k];
+    }
+    pki_v3_sub(w, S, v);
+    return fmax(0.0, pki_v3_len(v) - R);
+}
+
+int pki_arm_reach_far(pki_sizing *z, int s, uint32_t r, const double target[3])
+{
+    pki_arm_state *st = &z->arm[s];
+    const pki_arm *a = &z->b.arm[s];
+    double w[PKI_CHAIN_MAX][4], p[PKI_CHAIN_MAX][3], se[3], ew[3], st_[3];
+    pki_arm_fk(st, r, false, w, p);
+    pki_v3_sub(p[a->elbow], p[0], se);
+    pki_v3_sub(p[a->n - 1], p[a->elbow], ew);
+    pki_v3_sub(target, p[0], st_);
+    double R = (pki_v3_len(se) + pki_v3_len(ew)) * (1.0 - 1e-9), ax[3], th;
+    if (st->shoulder < 0 || !(pki_v3_len(st_) > R) ||
+        !shoulder_turn(st->sh[r], p[0], target, R, ax, &th))
+        return pki_arm_reach(z, s, r, target);
+    /* 肩 turned by c in the world: the chain's parent and top with it,
+     * the hand kept in its world rotation, then the arm solved */
+    double keep[PKI_CHAIN_MAX][4], par[4], top[3], dsh[4];
+    memcpy(keep, st->q[r], sizeof keep);
+    memcpy(par, st->par[r], sizeof par);
+    memcpy(top, st->top[r], sizeof top);
+    memcpy(dsh, st->dsh[r], sizeof dsh);
+    double c[4], v[3], d[3], inv[4], t[4], loc[4];
+    pki_q_axis(ax, th, c);
+    pki_v3_sub(top, st->sh[r], d);
+    pki_qd_rotate(c, d, v);
+    for (int k = 0; k < 3; k++)
+        st->top[r][k] = st->sh[r][k] + v[k];
+    pki_qd_mul(c, par, st->par[r]);
+    pki_q_norm(st->par[r]);
+    /* in 肩's frame: par^-1 c par */
+    pki_qd_conj(par, inv);
+    pki_qd_mul(inv, c, t);
+    pki_qd_mul(t, par, loc);
+    pki_qd_mul(dsh, loc, st->dsh[r]);
+    pki_q_norm(st->dsh[r]);
+    double w2[PKI_CHAIN_MAX][4], p2[PKI_CHAIN_MAX][3];
+    pki_arm_fk(st, r, false, w2, p2);
+    int h = a->n - 1;
+    pki_qd_conj(w2[h - 1], inv);
+    pki_qd_mul(inv, w[h], st->q[r][h]);
+    pki_q_norm(st->q[r][h]);
+    int rc = pki_arm_reach(z, s, r, target);
+    if (rc >= 0)
+        return rc;
+    memcpy(st->q[r], keep, sizeof keep);
+    memcpy(st->par[r], par, sizeof par);
+    memcpy(st->top[r], top, sizeof top);
+    memcpy(st->dsh[r], dsh, sizeof dsh);
+    return pki_arm_reach(z, s, r, target);
+}
+
+void pki_arm_save(const pki_arm_state *st, uint32_t r, pki_arm_row *out)
+{
+    memcpy(out->q, st->q[r], sizeof out->q);
+    memcpy(out->par, st->par[r], sizeof out->par);
+    memcpy(out->top, st->top[r], sizeof out->top);
+    memcpy(out->dsh, st->dsh[r], sizeof out->dsh);
+}
+
+void pki_arm_load(pki_arm_state *st, uint32_t r, const pki_arm_row *row)
+{
+    memcpy(st->q[r], row->q, sizeof row->q);
+    memcpy(st->par[r], row->par, sizeof row->par);
+    memcpy(st->top[r], row->top, sizeof row->top);
+    memcpy(st->dsh[r], row->dsh, sizeof row->dsh);
+}
+
+void pki_arm_reset(pki_arm_state *st, uint32_t r)
+{
+    memcpy(st->q[r], st->q0[r], sizeof st->q[r]);
+    if (st->shoulder < 0 || !(fabs(st->dsh[r][3]) < 1.0 - 1e-15))
+        return;
+    /* 肩's world rotation par is W0 dsh (W0 before the steps): par back
+     * to W0 and the top turned back about 肩 by W0 par^-1 */
+    double inv[4], w0[4], c[4], d[3], v[3];
+    pki_qd_conj(st->dsh[r], inv);
+    pki_qd_mul(st->par[r], inv, w0);
+    pki_qd_conj(st->par[r], inv);
+    pki_qd_mul(w0, inv, c);
+    pki_v3_sub(st->top[r], st->sh[r], d);
+    pki_qd_rotate(c, d, v);
+    for (int k = 0; k < 3; k++)
+        st->top[r][k] = st->sh[r][k] + v[k];
+    memcpy(st->par[r], w0, sizeof w0);
+    pki_q_norm(st->par[r]);
+    st->dsh[r][0] = st->dsh[r][1] = st->dsh[r][2] = 0;
+    st->dsh[r][3] = 1;
 }

@@ -72,19 +72,18 @@ static void hands_now(const pki_sizing *z, uint32_t r, double w[2][3], double t[
 static void within_reach(const pki_sizing *z, int s, uint32_t r, const pki_placed *pb,
                          const double hv[3], double gap, double goal[3], double *short_by)
 {
-    const double *S = z->arm[s].top[r];
-    double R = (z->b.arm[s].upper + z->b.arm[s].fore) * (1.0 - 1e-3);
     *short_by = 0;
     for (int it = 0; it < REACH_ROUNDS; it++) {
-        double v[3], p[3], surf[3], nrm[3];
+        double v[3], p[3], surf[3], nrm[3], wg[3], S[3];
         for (int k = 0; k < 3; k++)
-            v[k] = goal[k] - hv[k] - S[k];
+            wg[k] = goal[k] - hv[k];
+        *short_by = pki_arm_short(z, s, r, wg, 1e-3, S);
+        pki_v3_sub(wg, S, v);
         double L = pki_v3_len(v);
-        *short_by = fmax(0.0, L - R);
-        if (L <= R || !(L > 0))
+        if (!(*short_by > 0) || !(L > 0))
             return;
         for (int k = 0; k < 3; k++)
-            p[k] = S[k] + v[k] * R / L + hv[k];
+            p[k] = S[k] + v[k] * (L - *short_by) / L + hv[k];
         pki_part_distance(pb, p, surf, nrm);
         for (int k = 0; k < 3; k++)
             goal[k] = surf[k] + nrm[k] * gap;
@@ -195,11 +194,10 @@ static double smooth(double x)
  * at row r (0: within it). */
 static double beyond(const pki_sizing *z, int s, uint32_t r, const double w[3], const double d[3])
 {
-    const double *S = z->arm[s].top[r];
-    double v[3];
+    double v[3], S[3];
     for (int k = 0; k < 3; k++)
-        v[k] = w[k] + d[k] - S[k];
-    return fmax(0.0, pki_v3_len(v) - (z->b.arm[s].upper + z->b.arm[s].fore));
+        v[k] = w[k] + d[k];
+    return pki_arm_short(z, s, r, v, 0, S);
 }
 
 /* Each contact active at row r: whether a hand of it is set a target
@@ -495,7 +493,7 @@ int pki_hands_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log)
             pki_arm_fk(&z->arm[s], r, false, rot, pos);
             for (int k = 0; k < 3; k++)
                 goal[k] = pos[z->arm[s].nb - 1][k] + d[s][r][k];
-            int got = pki_arm_reach(z, s, r, goal);
+            int got = pki_arm_reach_far(z, s, r, goal);
             if (got < 0) {
                 rep->refused++;
                 continue;
@@ -504,6 +502,14 @@ int pki_hands_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log)
             rep->out_of_reach += got == 1;
         }
     }
+    for (int s = 0; s < 2; s++)
+        for (uint32_t r = 0; r < n && z->arm[s].n && z->arm[s].shoulder >= 0; r++) {
+            double a = pki_qd_angle_deg(z->arm[s].dsh[r], (const double[4]){0, 0, 0, 1});
+            if (a > 1e-9) {
+                rep->shoulder_frames++;
+                rep->shoulder_deg = fmax(rep->shoulder_deg, a);
+            }
+        }
     rep->gap_after = mean_error(z);
     rc = 0;
 done:

@@ -326,8 +326,23 @@ static void targets_at(const troupe *t, const cross *x, uint32_t r, offsets *o)
             ci[c] = pki_play_at(&zi->pb, r, zi->b.arm[s].bone[0])->pos[c] + q[c] - wb[c] - v[c];
             cj[c] = pki_play_at(&zj->pb, r, zj->b.arm[so].bone[0])->pos[c] + q2[c] - wb2[c] + v[c];
         }
-        if (mi && mj)
+        if (mi && mj) {
             meeting(m, ci, reach(&zi->b, s), cj, reach(&zj->b, so));
+            /* each arm's reach with its 肩 turned towards where its wrist
+             * goes, and the meeting point again within both */
+            double gi[3], gj[3], si[3], sj[3];
+            for (int c = 0; c < 3; c++) {
+                gi[c] = m[c] + v[c] - (q[c] - wb[c]);
+                gj[c] = m[c] - v[c] - (q2[c] - wb2[c]);
+            }
+            pki_arm_short(zi, s, r, gi, 1e-3, si);
+            pki_arm_short(zj, so, r, gj, 1e-3, sj);
+            for (int c = 0; c < 3; c++) {
+                ci[c] = si[c] + q[c] - wb[c] - v[c];
+                cj[c] = sj[c] + q2[c] - wb2[c] + v[c];
+            }
+            meeting(m, ci, reach(&zi->b, s), cj, reach(&zj->b, so));
+        }
         for (int c = 0; c < 3; c++) {
             if (mi && mj) {
                 di[c] = m[c] + v[c] - q[c];
@@ -394,7 +409,7 @@ static int solve_hand(troupe *t, size_t i, int s, offsets *o, pk_troupe_report *
         pki_arm_fk(&z->arm[s], r, false, rot, pos);
         for (int k = 0; k < 3; k++)
             goal[k] = pos[z->arm[s].nb - 1][k] + o->d[s][r][k];
-        int got = pki_arm_reach(z, s, r, goal);
+        int got = pki_arm_reach_far(z, s, r, goal);
         if (got < 0) {
             o->refused[s][r] = true;
             rep->refused++;
@@ -495,21 +510,21 @@ static void guard(troupe *t, pk_troupe_report *rep)
                 continue;
             pki_arm_state *si = &t->z[x->i].arm[x->c.side];
             pki_arm_state *sj = x->c.with == PKI_WITH_HAND ? &t->z[x->j].arm[x->c.other] : NULL;
-            double keep_i[PKI_CHAIN_MAX][4], keep_j[PKI_CHAIN_MAX][4];
+            pki_arm_row keep_i, keep_j;
             if (si->n)
-                memcpy(keep_i, si->q[r], sizeof keep_i);
+                pki_arm_save(si, r, &keep_i);
             if (sj && sj->n)
-                memcpy(keep_j, sj->q[r], sizeof keep_j);
+                pki_arm_save(sj, r, &keep_j);
             if (si->n)
-                memcpy(si->q[r], si->q0[r], sizeof keep_i);
+                pki_arm_reset(si, r);
             if (sj && sj->n)
-                memcpy(sj->q[r], sj->q0[r], sizeof keep_j);
+                pki_arm_reset(sj, r);
             double before = error_now(t, x, r);
             if (now <= before + 1e-9) {
                 if (si->n)
-                    memcpy(si->q[r], keep_i, sizeof keep_i);
+                    pki_arm_load(si, r, &keep_i);
                 if (sj && sj->n)
-                    memcpy(sj->q[r], keep_j, sizeof keep_j);
+                    pki_arm_load(sj, r, &keep_j);
             } else {
                 rep->kept++;
             }
