@@ -1063,6 +1063,8 @@ typedef struct pk_sizing_report {
     size_t contact_frames;  /* frames of a hand moved for a contact */
     size_t out_of_reach;    /* ... of them where B's arm could not reach (stretched instead) */
     size_t shoulder_frames; /* ... where 肩 turned to bring the arm within reach */
+    size_t contact_kept;    /* frames left as stance left them: moving the hands there made
+                               the contacts' gaps worse */
     double shoulder_deg;    /* ... by at most this */
     double gap_before, gap_after; /* mean |gap on B - gap on A scaled| / B's arm, on contact
                                      frames, before and after the step */

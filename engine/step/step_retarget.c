@@ -586,6 +586,9 @@ static void sizing_summary(const pk_step *s, const pk_sizing_report *z, pk_buf *
                           z->shoulder_deg);
         if (z->out_of_reach)
             pk_buf_printf(out, " (%zu beyond the target's reach: arm stretched)", z->out_of_reach);
+        if (z->contact_kept)
+            pk_buf_printf(out, " (%zu left as they were: moving the hands made the gaps worse)",
+                          z->contact_kept);
         pk_buf_printf(out, "; contact gap error %.1f%% -> %.1f%% of the target's arm (mean)",
                       100.0 * z->gap_before, 100.0 * z->gap_after);
     }
@@ -746,6 +749,7 @@ static void json_steps(pki_json *j, const retarget_opts *o, const pk_sizing_repo
         pki_json_kint(j, "frames", (long long)z->contact_frames);
         pki_json_kint(j, "out_of_reach", (long long)z->out_of_reach);
         pki_json_kint(j, "shoulder_frames", (long long)z->shoulder_frames);
+        pki_json_kint(j, "kept", (long long)z->contact_kept);
         jnum(j, "shoulder_deg", z->shoulder_deg);
         jnum(j, "gap_before", z->gap_before);
         jnum(j, "gap_after", z->gap_after);

@@ -627,7 +627,7 @@ static void mark_blocked(pki_sizing *z, bool *const left[2])
             for (int s = 0; s < 2; s++)
                 gone |= (s == c->side || c->with == PKI_WITH_HAND) && left[s] && left[s][r];
             if (gone && !c->beyond[r - c->first]) {
-                c->beyond[r - c->first] = PKI_BEYOND_BODY;
+                c->beyond[r - c->first] |= PKI_BEYOND_BODY;
                 c->blocked++;
             }
         }

@@ -217,7 +217,7 @@ static void tally_reach(pki_sizing *z, uint32_t r, const double w[2][3], double 
             c->unreachable++;
             c->short_by = fmax(c->short_by, worst);
             if (c->beyond)
-                c->beyond[r - c->first] = PKI_BEYOND_REACH;
+                c->beyond[r - c->first] |= PKI_BEYOND_REACH;
         }
     }
 }
@@ -449,6 +449,76 @@ static double mean_error(const pki_sizing *z)
     return n ? sum / (double)n : 0;
 }
 
+/* The gap errors of every contact at each row, summed into e[row]. */
+static void errors(const pki_sizing *z, double *e)
+{
+    for (size_t i = 0; i < z->contacts.n; i++) {
+        const pki_contact *c = &z->contacts.v[i];
+        if (!z->arm[c->side].n || (c->with == PKI_WITH_HAND && !z->arm[!c->side].n))
+            continue;
+        for (uint32_t r = c->first; r <= c->last; r++) {
+            double x = gap_error(z, c, r);
+            if (isfinite(x))
+                e[r] += x;
+        }
+    }
+}
+
+/* No run of moved rows (either hand's, touching) ends with its contacts'
+ * gap errors, summed, larger than stance left them: such a run goes back
+ * (both arms, 肩 too; the avoid step keeps its hands there as placed
+ * ones), counted into rep->contact_kept and marked on its contacts.  0,
+ * or -1 on OOM. */
+static int guard(pki_sizing *z, bool *const moved[2], pk_sizing_report *rep)
+{
+    uint32_t n = z->pb.n;
+    pki_arm_row *now[2] = {malloc((n + 1) * sizeof **now), malloc((n + 1) * sizeof **now)};
+    double *ea = calloc(n + 1, sizeof *ea), *eb = calloc(n + 1, sizeof *eb);
+    int rc = -1;
+    if (!now[0] || !now[1] || !ea || !eb)
+        goto done;
+    errors(z, ea);
+    for (int s = 0; s < 2; s++)
+        for (uint32_t r = 0; r < n && z->arm[s].n; r++)
+            if (moved[s][r]) {
+                pki_arm_save(&z->arm[s], r, &now[s][r]);
+                pki_arm_reset(&z->arm[s], r);
+            }
+    errors(z, eb);
+    for (uint32_t r = 0; r < n;) {
+        if (!moved[0][r] && !moved[1][r]) {
+            r++;
+            continue;
+        }
+        uint32_t a = r;
+        double sa = 0, sb = 0;
+        for (; r < n && (moved[0][r] || moved[1][r]); r++) {
+            sa += ea[r];
+            sb += eb[r];
+        }
+        bool back = sa > sb + 1e-9 * z->b.arm_len;
+        for (uint32_t j = a; j < r; j++) {
+            for (int s = 0; s < 2; s++)
+                if (!back && moved[s][j] && z->arm[s].n)
+                    pki_arm_load(&z->arm[s], j, &now[s][j]);
+            rep->contact_kept += back;
+        }
+        for (size_t i = 0; i < z->contacts.n && back; i++) {
+            pki_contact *c = &z->contacts.v[i];
+            for (uint32_t j = a; j < r && c->beyond; j++)
+                if (j >= c->first && j <= c->last)
+                    c->beyond[j - c->first] |= PKI_CONTACT_KEPT;
+        }
+    }
+    rc = 0;
+done:
+    free(now[0]);
+    free(now[1]);
+    free(ea);
+    free(eb);
+    return rc;
+}
+
 int pki_hands_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log)
 {
     rep->contacts = z->contacts.n;
@@ -502,6 +572,8 @@ int pki_hands_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log)
             rep->out_of_reach += got == 1;
         }
     }
+    if (guard(z, moved, rep) != 0)
+        goto done;
     for (int s = 0; s < 2; s++)
         for (uint32_t r = 0; r < n && z->arm[s].n && z->arm[s].shoulder >= 0; r++) {
             double a = pki_qd_angle_deg(z->arm[s].dsh[r], (const double[4]){0, 0, 0, 1});

@@ -130,7 +130,7 @@ static int hands(const pki_sizing *z, const pki_play *after, pk_sizing_measure *
             double g = pki_gap_goal(z, ga), wb = fabs(gb - g) / lb, wa = fabs(gc - g) / lb;
             eb[n] = wb;
             ea[n] = wa;
-            if (!c->beyond || !c->beyond[r - c->first]) {
+            if (!c->beyond || !(c->beyond[r - c->first] & (PKI_BEYOND_REACH | PKI_BEYOND_BODY))) {
                 rb[nr] = wb;
                 ra[nr++] = wa;
             }

@@ -29,12 +29,14 @@ typedef struct pki_contact {
      * hand the contact step placed left it, as its forearm or hand would
      * else pass through the target's body */
     uint32_t blocked;
-    uint8_t *beyond; /* per row first..last: PKI_BEYOND_REACH, PKI_BEYOND_BODY or 0 (NULL: all
-                        0; owned) */
+    uint8_t *beyond; /* per row first..last: PKI_BEYOND_REACH, PKI_BEYOND_BODY, and
+                        PKI_CONTACT_KEPT (the step left the hands as they were there) or 0
+                        (NULL: all 0; owned) */
 } pki_contact;
 
 #define PKI_BEYOND_REACH 1
 #define PKI_BEYOND_BODY 2
+#define PKI_CONTACT_KEPT 4
 
 typedef struct pki_contacts {
     pki_contact *v; /* by first frame */
