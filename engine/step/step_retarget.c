@@ -581,14 +581,24 @@ static void sizing_summary(const pk_step *s, const pk_sizing_report *z, pk_buf *
     if (z->contacts_done && z->contact_frames) {
         pk_buf_printf(out, "\ncontacts: %zu on the source model, the hands moved on %zu frame%s",
                       z->contacts, z->contact_frames, pki_plural(z->contact_frames));
-        if (z->shoulder_frames)
-            pk_buf_printf(out, " (%zu with 肩 turned to reach, up to %.1f deg)", z->shoulder_frames,
-                          z->shoulder_deg);
-        if (z->out_of_reach)
-            pk_buf_printf(out, " (%zu beyond the target's reach: arm stretched)", z->out_of_reach);
-        if (z->contact_kept)
-            pk_buf_printf(out, " (%zu left as they were: moving the hands made the gaps worse)",
+        const char *sep = " (";
+        if (z->shoulder_frames) {
+            pk_buf_printf(out, "%s%zu with 肩 turned to reach, up to %.1f deg", sep,
+                          z->shoulder_frames, z->shoulder_deg);
+            sep = "; ";
+        }
+        if (z->out_of_reach) {
+            pk_buf_printf(out, "%s%zu beyond the target's reach: arm stretched", sep,
+                          z->out_of_reach);
+            sep = "; ";
+        }
+        if (z->contact_kept) {
+            pk_buf_printf(out, "%s%zu left as they were: moving the hands made the gaps worse", sep,
                           z->contact_kept);
+            sep = "; ";
+        }
+        if (sep[0] == ';')
+            pk_buf_printf(out, ")");
         pk_buf_printf(out, "; contact gap error %.1f%% -> %.1f%% of the target's arm (mean)",
                       100.0 * z->gap_before, 100.0 * z->gap_after);
     }
