@@ -92,8 +92,11 @@
 #define LOW_END 0.10    /* ... eased out to this */
 #define BELOW 0.005     /* of B's leg: a toe this far below the floor is below it */
 #define ROUNDS 8
-#define MAX_MOVE 0.10 /* of B's leg: the centre step's move in one round */
-#define EASE 6        /* frames the hips take to go down or come back up */
+#define MAX_MOVE 0.10   /* of B's leg: the centre step's move in one round */
+#define EASE 6          /* frames the hips take to go down or come back up */
+#define PIN_TOL 0.0002  /* of B's leg: a foot this close to its goal is there */
+#define PIN_SLACK 0.001 /* of the leg's reach: left to the IK solver */
+#define FEET_FIT 0.2    /* of the translation tolerance: 足ＩＫ's fit */
 
 /* ---- the torso ---- */
 
@@ -458,6 +461,7 @@ typedef struct writer {
     float (*rot)[4];
     pki_curve_cache *cache;
     double tol_deg, tol_pos;
+    int32_t feet[2]; /* B's 足ＩＫ: fitted within tol_pos * FEET_FIT */
     size_t keys;
     /* the tracks written so far, a key at every frame until writer_fit */
     int32_t touched[16];
@@ -481,6 +485,8 @@ static bool writer_init(writer *w, pki_bone_set *s, const pki_sizing *z,
     w->n = z->pb.n;
     w->tol_deg = o->max_deg > 0 ? o->max_deg : PK_REDUCE_DEG;
     w->tol_pos = o->max_pos > 0 ? o->max_pos : PK_REDUCE_POS;
+    w->feet[0] = z->tb->leg_ik[0];
+    w->feet[1] = z->tb->leg_ik[1];
     w->pos = malloc((w->n + 1) * sizeof *w->pos);
     w->rot = malloc((w->n + 1) * sizeof *w->rot);
     w->dirty = calloc(w->n + 1, sizeof *w->dirty);
@@ -589,7 +595,15 @@ static bool vals_of(const writer *w, int32_t b, track_vals *v)
 
 /* Track id's keys replaced by the values v at every row: fitted, or a key
  * at every frame (linear).  0, or -1 on OOM. */
-static int write_keys(writer *w, pk_name_id id, const track_vals *v, bool fit)
+/* The translation tolerance of bone b's track: a 足ＩＫ carries a planted
+ * foot, whose slide from one frame to the next is the fit's error there
+ * less the frame before's. */
+static double tol_pos_of(const writer *w, int32_t b)
+{
+    return b >= 0 && (b == w->feet[0] || b == w->feet[1]) ? w->tol_pos * FEET_FIT : w->tol_pos;
+}
+
+static int write_keys(writer *w, pk_name_id id, const track_vals *v, bool fit, double tol_pos)
 {
     pk_motion *m = w->s->m;
     size_t o = 0;
@@ -631,7 +645,7 @@ static int write_keys(writer *w, pk_name_id id, const track_vals *v, bool fit)
     size_t before = m->nbones;
     pki_fit_out fo;
     if (pki_fit_track((const float(*)[3])w->pos, (const float(*)[4])w->rot, w->f0, w->cand,
-                      w->ncand, id, w->tol_deg, w->tol_pos, w->cache, m, &fo) != 0)
+                      w->ncand, id, w->tol_deg, tol_pos, w->cache, m, &fo) != 0)
         return -1;
     w->keys += m->nbones - before;
     return 0;
@@ -647,7 +661,7 @@ static int put_track(writer *w, int32_t b, const track_vals *v, const track_vals
         double d[3];
         pki_v3_sub(v->pos[r], was->pos[r], d);
         any = pki_qd_angle_deg(v->rot[r], was->rot[r]) > 0.9 * w->tol_deg ||
-              pki_v3_len(d) > 0.9 * w->tol_pos;
+              pki_v3_len(d) > 0.9 * tol_pos_of(w, b);
     }
     if (!any)
         return 0;
@@ -679,7 +693,7 @@ static int put_track(writer *w, int32_t b, const track_vals *v, const track_vals
         w->touched[w->ntouched++] = b;
         kept = true;
     }
-    return write_keys(w, id, v, !kept) < 0 ? -1 : 1;
+    return write_keys(w, id, v, !kept, tol_pos_of(w, b)) < 0 ? -1 : 1;
 }
 
 /* Every track written so far fitted by the reducer's fitter (a key at
@@ -692,7 +706,7 @@ static int writer_fit(writer *w)
         pk_name_id id = name_of(w, w->touched[i], false);
         int rc = id == PK_NO_NAME || !vals_of(w, w->touched[i], &v) ? -1 : 0;
         if (!rc)
-            rc = write_keys(w, id, &v, true);
+            rc = write_keys(w, id, &v, true, tol_pos_of(w, w->touched[i]));
         vals_free(&v);
         if (rc)
             return -1;
@@ -858,7 +872,96 @@ static void move_by(const pki_torso *t, const pki_play *p, uint32_t r, int32_t b
  * gravity follows there. */
 typedef struct cog_memo {
     double d[2], e[2];
+    double foot[2][3]; /* where each ankle goes (the first round's rule) */
+    bool pinned[2];    /* ... where A's is low */
 } cog_memo;
+
+/* The reach of B's leg of side s: 足->ひざ->足首 at rest, or the mean
+ * 足->足首 if shorter (a knee that does not straighten past its rest
+ * bend). */
+static double reach_of(const pki_torso *t, int s)
+{
+    if (t->hip[s] < 0 || t->knee[s] < 0 || t->ankle[s] < 0)
+        return 0;
+    double a[3], b[3], c[3], d[3];
+    rest_pos(t->m, t->hip[s], a);
+    rest_pos(t->m, t->knee[s], b);
+    rest_pos(t->m, t->ankle[s], c);
+    pki_v3_sub(a, b, d);
+    double l = pki_v3_len(d);
+    pki_v3_sub(b, c, d);
+    l += pki_v3_len(d);
+    return l < t->leg_len ? l : t->leg_len;
+}
+
+/* One foot of B at row r in a round of the centre step: where A's ankle
+ * is low, B's goes where A's is, scaled: its 足ＩＫ there, and how far the
+ * hips must go down for the leg to reach it (returned).  The goal is set
+ * in the first round (memo) from B's 足ＩＫ as the motion has it: across
+ * the floor A's ankle's offset from A's 足ＩＫ times the XZ scale (a leg of
+ * A that does not reach its 足ＩＫ stands where it stands), up B's rest
+ * height plus A's lift times the Y scale; eased by how low A's ankle is. */
+static double foot_at(pki_sizing *z, uint32_t r, int s, bool first, cog_memo *memo, track_vals *v,
+                      double *off_y, bool *more)
+{
+    const pki_torso *ta = z->ta, *tb = z->tb;
+    const pki_play *pb = &z->pb;
+    if (ta->ankle[s] < 0 || tb->ankle[s] < 0 || tb->leg_ik[s] < 0)
+        return 0;
+    double legb = tb->leg_len;
+    double pbk[3], ik[3], hip[3];
+    at(tb, pb, r, tb->ankle[s], pbk);
+    at(tb, pb, r, tb->leg_ik[s], ik);
+    if (first) {
+        double pa[3], ika[3];
+        at(ta, &z->pa, r, ta->ankle[s], pa);
+        double lift_a = pa[1] - ta->ankle_rest_y[s];
+        double wgt = low_weight(lift_a, ta->leg_len);
+        memo->pinned[s] = wgt > 0;
+        if (wgt <= 0)
+            return 0;
+        double goal[3] = {ik[0], tb->ankle_rest_y[s] + z->scale_y * lift_a, ik[2]};
+        if (ta->leg_ik[s] >= 0) {
+            at(ta, &z->pa, r, ta->leg_ik[s], ika);
+            goal[0] += z->scale_xz * (pa[0] - ika[0]);
+            goal[2] += z->scale_xz * (pa[2] - ika[2]);
+        }
+        for (int k = 0; k < 3; k++)
+            memo->foot[s][k] = pbk[k] + wgt * (goal[k] - pbk[k]);
+        *off_y = fmax(*off_y, fabs(pbk[1] - memo->foot[s][1]));
+    }
+    if (!memo->pinned[s])
+        return 0;
+    const double *T = memo->foot[s];
+    double d[3], off[3];
+    pki_v3_sub(T, pbk, d);
+    if (pki_v3_len(d) <= PIN_TOL * legb)
+        return 0; /* there (whether the leg reaches its 足ＩＫ or not) */
+    pki_v3_sub(T, ik, d);
+    if (pki_v3_len(d) > PIN_TOL * legb) {
+        /* the 足ＩＫ to the goal */
+        move_by(tb, pb, r, tb->leg_ik[s], d, v);
+        *more = true;
+    }
+    /* where the leg does not reach its 足ＩＫ, the hips down until the goal
+     * is within the reach the solver gives it (hip to ankle now, at most
+     * the leg's), less PIN_SLACK */
+    double gap[3], a2h[3];
+    pki_v3_sub(pbk, ik, gap);
+    if (tb->hip[s] < 0 || pki_v3_len(gap) <= PIN_TOL * legb)
+        return 0;
+    at(tb, pb, r, tb->hip[s], hip);
+    pki_v3_sub(hip, T, off);
+    pki_v3_sub(hip, pbk, a2h);
+    double R = fmin(pki_v3_len(a2h), reach_of(tb, s)) * (1 - PIN_SLACK);
+    double h = pki_hypot(off[0], off[2]);
+    if (!(R > h) || pki_v3_len(off) <= R)
+        return 0;
+    double drop = off[1] - sqrt(R * R - h * h);
+    if (drop > PIN_TOL * legb)
+        *more = true;
+    return drop > 0 ? drop : 0;
+}
 
 static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool first, bool cog,
                         cog_memo *memo, bool *changed, bool *more)
@@ -912,43 +1015,13 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
         }
         /* the feet */
         double drop = 0;
-        for (int s = 0; s < 2; s++) {
-            if (ta->ankle[s] < 0 || tb->ankle[s] < 0 || tb->leg_ik[s] < 0)
-                continue;
-            double pa[3], pbk[3], ik[3];
-            at(ta, &z->pa, r, ta->ankle[s], pa);
-            at(tb, pb, r, tb->ankle[s], pbk);
-            at(tb, pb, r, tb->leg_ik[s], ik);
-            double lift_a = pa[1] - ta->ankle_rest_y[s];
-            double wgt = low_weight(lift_a, ta->leg_len);
-            if (wgt <= 0)
-                continue;
-            double want = tb->ankle_rest_y[s] + z->scale_y * lift_a;
-            double err = (pbk[1] - want) * wgt;
-            if (err > FLOOR_TOL * legb && ik[1] < pbk[1] - FLOOR_TOL * legb) {
-                /* the leg does not reach its 足ＩＫ: the hips down, and the
-                 * 足ＩＫ up to where the ankle goes (a leg at the edge of its
-                 * reach then stands there either way) */
-                drop = fmax(drop, err);
-                double up = pbk[1] - err - ik[1];
-                if (up > FLOOR_TOL * legb) {
-                    double lift[3] = {0, up, 0};
-                    move_by(tb, pb, r, tb->leg_ik[s], lift, &now[2 + s]);
-                }
-            } else if (fabs(err) > FLOOR_TOL * legb) {
-                /* the 足ＩＫ up or down by the difference */
-                double up[3] = {0, -err, 0};
-                move_by(tb, pb, r, tb->leg_ik[s], up, &now[2 + s]);
-                rep->floor_max = fmax(rep->floor_max, fabs(err) / legb);
-                rep->floor_frames += first;
-                *more = true;
-            }
-        }
+        double off = 0;
+        for (int s = 0; s < 2; s++)
+            drop = fmax(drop, foot_at(z, r, s, first, &memo[r], &now[2 + s], &off, more));
         drops[r] = drop;
-        if (drop > 0) {
-            rep->floor_max = fmax(rep->floor_max, drop / legb);
+        if (drop > 0 || off > FLOOR_TOL * legb) {
+            rep->floor_max = fmax(rep->floor_max, fmax(drop, off) / legb);
             rep->floor_frames += first;
-            *more = true;
         }
         memcpy(memo[r].e, e, sizeof e);
         memo[r].d[0] = d[0];
