@@ -16,6 +16,9 @@
  *     whose hips hang 2 below the pivot more than on one where they hang 1
  *     (the legs cannot reach): B's ankles come down to A's lift times the
  *     scale (the hips lowered);
+ *   - a leg of A stretched towards a 足ＩＫ it cannot reach, its ankle still
+ *     while the 足ＩＫ moves on, on a figure whose knee straightens and
+ *     reaches further: B's ankle stands where A's does, still;
  *   - heels raised with the toes kept on the floor (つま先ＩＫ down) on a
  *     figure with a longer foot: B's toes touch where A's do;
  *     and where B has no つま先ＩＫ, by B's 足首 key;
@@ -38,11 +41,14 @@
 /* ---- figures ---- */
 
 typedef struct shape {
-    double neck_z;  /* 首 at (0, 14, neck_z) */
-    double arm_y;   /* 腕 at (+-1.5, arm_y, 0); 肩 at (+-0.5, 13.5, 0) */
-    double hip_y;   /* 足 at (+-1, hip_y, 0); 下半身's pivot at (0, 10, 0) */
-    double toe_z;   /* つま先 at (+-1, 0, toe_z) */
-    bool no_toe_ik; /* without つま先ＩＫ */
+    double neck_z;     /* 首 at (0, 14, neck_z) */
+    double arm_y;      /* 腕 at (+-1.5, arm_y, 0); 肩 at (+-0.5, 13.5, 0) */
+    double hip_y;      /* 足 at (+-1, hip_y, 0); 下半身's pivot at (0, 10, 0) */
+    double toe_z;      /* つま先 at (+-1, 0, toe_z) */
+    bool no_toe_ik;    /* without つま先ＩＫ */
+    double knee_z;     /* ひざ at (+-1, (hip_y + 1) / 2, -0.2 + knee_z) */
+    double straighten; /* degrees the knee may open past its rest bend (0: MMD's
+                          knee rule, only further bent) */
 } shape;
 
 #define NB 32
@@ -96,7 +102,7 @@ static void build(body *h, const shape *s)
         double x = d ? -1 : 1;
         int hip = bone(h, n[0], lower, x, s->hip_y, 0);
         /* the knee a little forward: the legs bend forward */
-        int knee = bone(h, n[1], hip, x, (s->hip_y + 1) / 2, -0.2);
+        int knee = bone(h, n[1], hip, x, (s->hip_y + 1) / 2, -0.2 + s->knee_z);
         int ankle = bone(h, n[2], knee, x, 1, 0);
         int toe = bone(h, n[3], ankle, x, 0, s->toe_z);
         int ik = bone(h, n[4], -1, x, 1, 0);
@@ -106,6 +112,11 @@ static void build(body *h, const shape *s)
         h->b[ik].ik_loops = 40;
         h->b[ik].ik_limit = 2.0f;
         h->l[d][0].bone = knee;
+        if (s->straighten > 0) {
+            h->l[d][0].limited = true;
+            h->l[d][0].min[0] = (float)(-PI);
+            h->l[d][0].max[0] = (float)(s->straighten * PI / 180);
+        }
         h->l[d][1].bone = hip;
         h->b[ik].ik_links = h->l[d];
         h->b[ik].nik_links = 2;
@@ -130,7 +141,7 @@ static void unbuild(body *h)
     pk_names_free(h->m.names);
 }
 
-static const shape PLAIN = {0, 13.5, 9, -2, false};
+static const shape PLAIN = {0, 13.5, 9, -2, false, 0, 0};
 
 /* ---- motions ---- */
 
@@ -549,6 +560,81 @@ static void feet_reach_the_floor(void **state)
     unbuild(&b);
 }
 
+/* A's left leg stretched towards a 足ＩＫ it cannot reach, down and
+ * forward along the line from its hip through its ankle: A's ankle stands
+ * still while the 足ＩＫ goes 0.8 further along that line.  B's knee rests
+ * further forward (the same hip to ankle length, the scale 1) and may
+ * straighten: B reaches further and, left alone, its ankle follows the
+ * 足ＩＫ forward.  The foot
+ * planted on A stays planted on B, where A's is. */
+static void feet_planted_where_a_leg_cannot_reach(void **state)
+{
+    (void)state;
+    body a, b;
+    build(&a, &PLAIN);
+    shape sb = PLAIN;
+    sb.knee_z = -1.3;     /* 足->ひざ->足首 8.54 long, against A's 8.01 */
+    sb.straighten = 41.0; /* ... and it straightens (A's knee only bends) */
+    build(&b, &sb);
+    pk_motion *in = pk_motion_new();
+    assert_non_null(in);
+    /* the hips 0.4 down, the leg 20 degrees forward of straight down */
+    double th = 20 * PI / 180, hip_y = 9 - 0.4;
+    for (uint32_t f = 0; f <= 20; f += 10) {
+        key(in, "センター", f)->pos[1] = -0.4f;
+        double len = f ? 9.0 : 8.2;
+        float *p = key(in, "左足ＩＫ", f)->pos;
+        p[1] = (float)(hip_y - len * cos(th) - 1);
+        p[2] = (float)(-len * sin(th));
+    }
+    pk_retarget_report rep, rep0;
+    pk_retarget_options o = {NO_ARMS,          .from = &a.m,         .to = &b.m,
+                             .no_upper = true, .no_shoulders = true, .no_toes = true,
+                             .measure = true};
+    pk_retarget_options o0 = {NO_ARMS, NO_BODY, .from = &a.m, .to = &b.m};
+    pk_motion *out = retarget(in, &o, &rep), *out0 = retarget(in, &o0, &rep0);
+    assert_true(rep.scale_done && fabs(rep.scale.xz - 1) < 1e-6);
+    played pa = {0}, pb = {0}, p0 = {0};
+    double a_prev[3], b_prev[3], b0_prev[3], leg = 8.0, worst0 = 0, worst = 0;
+    for (uint32_t f = 0; f <= 20; f++) {
+        play(&pa, &a.m, in, f);
+        play(&pb, &b.m, out, f);
+        play(&p0, &b.m, out0, f);
+        const double *x = at(&pa, "左足首")->pos, *y = at(&pb, "左足首")->pos,
+                     *y0 = at(&p0, "左足首")->pos;
+        /* A's foot is planted: low, and still */
+        assert_true(x[1] - 1 < 0.03 * leg);
+        /* B's stands where A's does */
+        assert_true(hypot(y[0] - x[0], y[2] - x[2]) < 0.002 * leg);
+        assert_true(fabs(y[1] - x[1]) < 0.002 * leg);
+        if (f) {
+            double da = hypot(x[0] - a_prev[0], x[2] - a_prev[2]);
+            assert_true(da < 0.001 * leg);
+            worst = fmax(worst, hypot(y[0] - b_prev[0], y[2] - b_prev[2]) - da);
+            worst0 = fmax(worst0, hypot(y0[0] - b0_prev[0], y0[2] - b0_prev[2]) - da);
+        }
+        memcpy(a_prev, x, sizeof a_prev);
+        memcpy(b_prev, y, sizeof b_prev);
+        memcpy(b0_prev, y0, sizeof b0_prev);
+    }
+    /* left alone, B's foot slid: more than 0.05% of the leg a frame (the
+     * goal); held, it slides as A's */
+    assert_true(worst0 > 0.001 * leg);
+    assert_true(worst < 0.0005 * leg);
+    assert_true(rep.measure->slide_excess_max_before > 0.001);
+    assert_true(rep.measure->slide_excess_max < 0.0005);
+    played_free(&pa);
+    played_free(&pb);
+    played_free(&p0);
+    pk_retarget_report_free(&rep);
+    pk_retarget_report_free(&rep0);
+    pk_motion_free(in);
+    pk_motion_free(out);
+    pk_motion_free(out0);
+    unbuild(&a);
+    unbuild(&b);
+}
+
 /* ---- toes ---- */
 
 static void toes(bool toe_ik)
@@ -660,7 +746,7 @@ static void off_and_at_rest(void **state)
     (void)state;
     body a, b;
     build(&a, &PLAIN);
-    shape sb = {-1, 13.0, 8, -3, false};
+    shape sb = {-1, 13.0, 8, -3, false, 0, 0};
     build(&b, &sb);
     /* every bone keyed at rest */
     pk_motion *in = pk_motion_new();
@@ -688,8 +774,11 @@ static void off_and_at_rest(void **state)
         bool turned = strcmp(n, "上半身") == 0 || strcmp(n, "首") == 0 || strstr(n, "肩") != NULL ||
                       strstr(n, "腕") != NULL;
         /* センター moves to keep B's balance under the upper body as A's
-         * (it leans back) */
-        if (strcmp(n, "センター") != 0)
+         * (it leans back, and down for the legs to reach the feet); a
+         * 足ＩＫ holds its foot at its rest height (within 0.1% of the leg) */
+        if (strstr(n, "足ＩＫ") != NULL)
+            assert_true(fabs(k->pos[0]) + fabs(k->pos[1]) + fabs(k->pos[2]) < 0.007);
+        else if (strcmp(n, "センター") != 0)
             assert_true(k->pos[0] == 0 && k->pos[1] == 0 && k->pos[2] == 0);
         else
             assert_true(k->pos[2] < -0.1);
@@ -710,6 +799,7 @@ int main(void)
         cmocka_unit_test(slope_of_the_shoulders),
         cmocka_unit_test(centre_of_gravity_over_the_feet),
         cmocka_unit_test(feet_reach_the_floor),
+        cmocka_unit_test(feet_planted_where_a_leg_cannot_reach),
         cmocka_unit_test(toes_on_the_floor),
         cmocka_unit_test(toes_by_the_ankle),
         cmocka_unit_test(feet_apart),

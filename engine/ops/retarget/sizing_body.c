@@ -32,13 +32,18 @@
  * Feet on the floor (the same step, センター's Y).  Heights at rest are
  * where MMD shows the model with no key (IK solved).  Where A's ankle is
  * low (less than 3% of A's leg above its rest height; eased out to 10%),
- * B's ankle lifts A's lift times s_y: where B's is higher because its leg
- * cannot reach its 足ＩＫ, the hips go down by the most any leg misses
+ * B's ankle goes where A's is, scaled: up, B's rest height plus A's lift
+ * times s_y; across the floor, B's 足ＩＫ as the motion has it plus the
+ * offset of A's ankle from A's 足ＩＫ times s_xz (a leg of A that does not
+ * reach its 足ＩＫ stands where it stands, and B's with it, whichever leg
+ * reaches further).  The 足ＩＫ goes there; where B's leg then does not
+ * reach it, the hips go down until it is within the reach the solver
+ * gives that leg (hip to ankle, at most the rest 足->足首), less 0.1%
  * (グルーブ's Y where B has グルーブ, else センター's; eased in and out over
- * 6 frames either side) and that 足ＩＫ comes
- * up to where its ankle goes (a leg at the edge of its reach stands there
- * whichever way the IK turns out); otherwise its 足ＩＫ goes up or down by
- * the difference.
+ * 6 frames either side).  A foot within 0.02% of B's leg of its goal is
+ * left as it is.  A planted foot's slide from one frame to the next is
+ * then its 足ＩＫ's fit error there less the frame before's: 足ＩＫ is
+ * fitted within a fifth of the translation tolerance.
  *
  * Upper body.  The neck root's direction from the hips (上半身->首) on B
  * is A's: 上半身 turns by the shortest arc from B's to A's, in the world,
@@ -62,7 +67,8 @@
  *
  * Writing.  A track changed anywhere by more than 90% of the tolerance is
  * fitted again from its values at every frame by the keyframe reducer's
- * fitter (retarget_fit.c) within max_deg / max_pos, at the frames any
+ * fitter (retarget_fit.c) within max_deg / max_pos (a 足ＩＫ within a
+ * fifth of max_pos, both its own), at the frames any
  * bone key of the motion is at (the motion changes there); a pose takes
  * the values.
  */
