@@ -98,11 +98,15 @@
 #define LOW_END 0.10    /* ... eased out to this */
 #define BELOW 0.005     /* of B's leg: a toe this far below the floor is below it */
 #define ROUNDS 8
+#define FEET_ROUNDS 2
 #define MAX_MOVE 0.10   /* of B's leg: the centre step's move in one round */
 #define EASE 6          /* frames the hips take to go down or come back up */
 #define PIN_TOL 0.0002  /* of B's leg: a foot this close to its goal is there */
-#define PIN_SLACK 0.001 /* of the leg's reach: left to the IK solver */
+#define PIN_SLACK 0.002 /* of the leg's reach: left to the IK solver */
 #define FEET_FIT 0.2    /* of the translation tolerance: 足ＩＫ's fit */
+#define STILL 0.01      /* of A's leg: an ankle that moved less in a frame is still */
+#define RELAX 0.7       /* what a held foot keeps of its offset a frame A's moves */
+#define MAX_HELD 0.05   /* of B's leg: the most a held foot strays from its own */
 
 /* ---- the torso ---- */
 
@@ -879,6 +883,8 @@ static void move_by(const pki_torso *t, const pki_play *p, uint32_t r, int32_t b
 typedef struct cog_memo {
     double d[2], e[2];
     double foot[2][3]; /* where each ankle goes (the first round's rule) */
+    double own[2][2];  /* ... across the floor, by B's 足ＩＫ as the motion has it */
+    double held[2][2]; /* ... and the offset from there that holds it */
     bool pinned[2];    /* ... where A's is low */
 } cog_memo;
 
@@ -907,8 +913,8 @@ static double reach_of(const pki_torso *t, int s)
  * the floor A's ankle's offset from A's 足ＩＫ times the XZ scale (a leg of
  * A that does not reach its 足ＩＫ stands where it stands), up B's rest
  * height plus A's lift times the Y scale; eased by how low A's ankle is. */
-static double foot_at(pki_sizing *z, uint32_t r, int s, bool first, cog_memo *memo, track_vals *v,
-                      double *off_y, bool *more)
+static double foot_at(pki_sizing *z, uint32_t r, int s, bool first, cog_memo *memo,
+                      const cog_memo *prev, track_vals *v, double *off_y, bool *more)
 {
     const pki_torso *ta = z->ta, *tb = z->tb;
     const pki_play *pb = &z->pb;
@@ -931,6 +937,31 @@ static double foot_at(pki_sizing *z, uint32_t r, int s, bool first, cog_memo *me
             at(ta, &z->pa, r, ta->leg_ik[s], ika);
             goal[0] += z->scale_xz * (pa[0] - ika[0]);
             goal[2] += z->scale_xz * (pa[2] - ika[2]);
+        }
+        memo->own[s][0] = goal[0];
+        memo->own[s][1] = goal[2];
+        memo->held[s][0] = memo->held[s][1] = 0;
+        if (prev && prev->pinned[s]) {
+            /* on from the frame before: B's ankle moves as A's, scaled,
+             * while A's is still; else it goes back towards its own */
+            double pa0[3];
+            at(ta, &z->pa, r - 1, ta->ankle[s], pa0);
+            bool still = pki_hypot(pki_hypot(pa[0] - pa0[0], pa[1] - pa0[1]), pa[2] - pa0[2]) <
+                         STILL * ta->leg_len;
+            double *h = memo->held[s];
+            for (int k = 0; k < 2; k++) {
+                int c = k ? 2 : 0;
+                h[k] = still ? prev->held[s][k] + z->scale_xz * (pa[c] - pa0[c]) -
+                                   (memo->own[s][k] - prev->own[s][k])
+                             : prev->held[s][k] * RELAX;
+            }
+            double hl = pki_hypot(h[0], h[1]);
+            if (hl > MAX_HELD * legb) {
+                h[0] *= MAX_HELD * legb / hl;
+                h[1] *= MAX_HELD * legb / hl;
+            }
+            goal[0] += h[0];
+            goal[2] += h[1];
         }
         for (int k = 0; k < 3; k++)
             memo->foot[s][k] = pbk[k] + wgt * (goal[k] - pbk[k]);
@@ -1023,7 +1054,8 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
         double drop = 0;
         double off = 0;
         for (int s = 0; s < 2; s++)
-            drop = fmax(drop, foot_at(z, r, s, first, &memo[r], &now[2 + s], &off, more));
+            drop = fmax(drop, foot_at(z, r, s, first, &memo[r], r ? &memo[r - 1] : NULL,
+                                      &now[2 + s], &off, more));
         drops[r] = drop;
         if (drop > 0 || off > FLOOR_TOL * legb) {
             rep->floor_max = fmax(rep->floor_max, fmax(drop, off) / legb);
@@ -1280,9 +1312,12 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
         cog_memo *memo = calloc(w.n + 1, sizeof *memo);
         if (!memo)
             goto oom;
-        for (int i = 0; i < ROUNDS; i++) {
+        /* the last rounds for the feet alone (センター stays across the
+         * floor: what the rounds before it left is what they measured) */
+        for (int i = 0; i < ROUNDS + FEET_ROUNDS; i++) {
             bool more = false, ch = false;
-            if (centre_round(z, &w, rep, i == 0, !(o->scale_xz > 0), memo, &ch, &more) != 0) {
+            bool cog = i < ROUNDS && !(o->scale_xz > 0);
+            if (centre_round(z, &w, rep, i == 0, cog, memo, &ch, &more) != 0) {
                 free(memo);
                 goto oom;
             }
