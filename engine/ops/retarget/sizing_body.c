@@ -914,7 +914,8 @@ static double reach_of(const pki_torso *t, int s)
  * A that does not reach its 足ＩＫ stands where it stands), up B's rest
  * height plus A's lift times the Y scale; eased by how low A's ankle is. */
 static double foot_at(pki_sizing *z, uint32_t r, int s, bool first, cog_memo *memo,
-                      const cog_memo *prev, track_vals *v, double *off_y, bool *more)
+                      const cog_memo *prev, track_vals *v, double *off_y, double pull[2],
+                      bool *more)
 {
     const pki_torso *ta = z->ta, *tb = z->tb;
     const pki_play *pb = &z->pb;
@@ -982,7 +983,9 @@ static double foot_at(pki_sizing *z, uint32_t r, int s, bool first, cog_memo *me
     }
     /* where the leg does not reach its 足ＩＫ, the hips down until the goal
      * is within the reach the solver gives it (hip to ankle now, at most
-     * the leg's), less PIN_SLACK */
+     * the leg's), less PIN_SLACK; where it is further across the floor
+     * than that, the hips across towards it too, until it is in reach
+     * from where they are up */
     double gap[3], a2h[3];
     pki_v3_sub(pbk, ik, gap);
     if (tb->hip[s] < 0 || pki_v3_len(gap) <= PIN_TOL * legb)
@@ -992,8 +995,16 @@ static double foot_at(pki_sizing *z, uint32_t r, int s, bool first, cog_memo *me
     pki_v3_sub(hip, pbk, a2h);
     double R = fmin(pki_v3_len(a2h), reach_of(tb, s)) * (1 - PIN_SLACK);
     double h = pki_hypot(off[0], off[2]);
-    if (!(R > h) || pki_v3_len(off) <= R)
+    if (pki_v3_len(off) <= R)
         return 0;
+    if (!(R > h * (1 + PIN_SLACK))) {
+        double up = fabs(off[1]) < R ? fabs(off[1]) : 0;
+        double k = (h - sqrt(R * R - up * up)) / h;
+        pull[0] -= k * off[0];
+        pull[1] -= k * off[2];
+        *more = true;
+        return 0;
+    }
     double drop = off[1] - sqrt(R * R - h * h);
     if (drop > PIN_TOL * legb)
         *more = true;
@@ -1015,7 +1026,8 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
     memset(was, 0, sizeof was);
     int rc = -1;
     double *drops = malloc((w->n + 1) * sizeof *drops);
-    if (!drops)
+    double(*pulls)[2] = calloc(w->n + 1, sizeof *pulls);
+    if (!drops || !pulls)
         goto done;
     for (int i = 0; i < 4; i++)
         if (bones[i] >= 0 && (!vals_of(w, bones[i], &was[i]) || !vals_of(w, bones[i], &now[i])))
@@ -1055,7 +1067,7 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
         double off = 0;
         for (int s = 0; s < 2; s++)
             drop = fmax(drop, foot_at(z, r, s, first, &memo[r], r ? &memo[r - 1] : NULL,
-                                      &now[2 + s], &off, more));
+                                      &now[2 + s], &off, pulls[r], more));
         drops[r] = drop;
         if (drop > 0 || off > FLOOR_TOL * legb) {
             rep->floor_max = fmax(rep->floor_max, fmax(drop, off) / legb);
@@ -1077,8 +1089,9 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
             d[2] += k * memo[j].d[1];
             wsum += k;
         }
-        d[0] /= wsum;
-        d[2] /= wsum;
+        /* and the hips across for a foot out of reach, as they are */
+        d[0] = d[0] / wsum + pulls[r][0];
+        d[2] = d[2] / wsum + pulls[r][1];
         if (d[0] != 0 || d[2] != 0)
             move_by(tb, pb, r, tb->centre, d, &now[0]);
     }
@@ -1115,6 +1128,7 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
     }
 done:
     free(drops);
+    free(pulls);
     for (int i = 0; i < 4; i++) {
         vals_free(&now[i]);
         vals_free(&was[i]);
