@@ -971,9 +971,18 @@ static double foot_at(pki_sizing *z, uint32_t r, int s, bool first, cog_memo *me
     if (!memo->pinned[s])
         return 0;
     const double *T = memo->foot[s];
-    double d[3], off[3];
+    double d[3], off[3] = {0, 0, 0}, gap[3], a2h[3];
+    /* a leg straighter than at rest is at the edge of what the solver
+     * reaches: a fit's error there can lose the foot */
+    double Rrest = reach_of(tb, s);
+    bool over = false;
+    if (tb->hip[s] >= 0) {
+        at(tb, pb, r, tb->hip[s], hip);
+        pki_v3_sub(hip, T, off);
+        over = pki_v3_len(off) > Rrest * (1 + PIN_SLACK / 8);
+    }
     pki_v3_sub(T, pbk, d);
-    if (pki_v3_len(d) <= PIN_TOL * legb)
+    if (pki_v3_len(d) <= PIN_TOL * legb && !over)
         return 0; /* there (whether the leg reaches its 足ＩＫ or not) */
     pki_v3_sub(T, ik, d);
     if (pki_v3_len(d) > PIN_TOL * legb) {
@@ -981,19 +990,17 @@ static double foot_at(pki_sizing *z, uint32_t r, int s, bool first, cog_memo *me
         move_by(tb, pb, r, tb->leg_ik[s], d, v);
         *more = true;
     }
-    /* where the leg does not reach its 足ＩＫ, the hips down until the goal
-     * is within the reach the solver gives it (hip to ankle now, at most
-     * the leg's), less PIN_SLACK; where it is further across the floor
-     * than that, the hips across towards it too, until it is in reach
-     * from where they are up */
-    double gap[3], a2h[3];
+    /* where the leg does not reach its 足ＩＫ (or is straighter than at
+     * rest), the hips down until the goal is within the reach the solver
+     * gives it (hip to ankle now, at most the rest 足->足首), less
+     * PIN_SLACK; where it is further across the floor than that, the hips
+     * across towards it too, until it is in reach from where they are up */
     pki_v3_sub(pbk, ik, gap);
-    if (tb->hip[s] < 0 || pki_v3_len(gap) <= PIN_TOL * legb)
+    bool reaches = pki_v3_len(gap) <= PIN_TOL * legb;
+    if (tb->hip[s] < 0 || (reaches && !over))
         return 0;
-    at(tb, pb, r, tb->hip[s], hip);
-    pki_v3_sub(hip, T, off);
     pki_v3_sub(hip, pbk, a2h);
-    double R = fmin(pki_v3_len(a2h), reach_of(tb, s)) * (1 - PIN_SLACK);
+    double R = (reaches ? Rrest : fmin(pki_v3_len(a2h), Rrest)) * (1 - PIN_SLACK);
     double h = pki_hypot(off[0], off[2]);
     if (pki_v3_len(off) <= R)
         return 0;
