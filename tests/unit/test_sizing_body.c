@@ -23,7 +23,8 @@
  *     figure with a longer foot: B's toes touch where A's do;
  *     and where B has no つま先ＩＫ, by B's 足首 key;
  *   - --feet-apart moves each 足ＩＫ outward along the hips' X, turned
- *     with the body;
+ *     with the body; while A turns on planted feet, B's stay where they
+ *     stood (held: they move as A's do);
  *   - every step is left out by its --no-X, and a key at rest stays at
  *     rest but for 上半身, 首, 肩 and 腕 (which take A's rest directions)
  *     and センター (B's balance under that upper body). */
@@ -739,6 +740,72 @@ static void feet_apart(void **state)
     unbuild(&b);
 }
 
+/* --feet-apart moves each 足ＩＫ outward along the hips' X, which turns
+ * with the body: while A turns 40 degrees on its planted feet, B's feet
+ * (0.2 further apart) would turn with it, sliding.  Held, they stay where
+ * they stood. */
+static void feet_held_while_the_body_turns(void **state)
+{
+    (void)state;
+    body a, b;
+    build(&a, &PLAIN);
+    build(&b, &PLAIN);
+    pk_motion *in = pk_motion_new();
+    assert_non_null(in);
+    for (uint32_t f = 0; f <= 20; f += 10) {
+        pk_bone_key *k = key(in, "センター", f);
+        k->pos[1] = -0.3f; /* the knees a little bent: the turn stays in reach */
+        double t = (f ? 40 : 0) * PI / 360;
+        k->rot[1] = (float)sin(t), k->rot[3] = (float)cos(t);
+    }
+    pk_retarget_report rep, rep0;
+    pk_retarget_options o = {NO_ARMS,          .from = &a.m,         .to = &b.m,
+                             .no_upper = true, .no_shoulders = true, .no_toes = true,
+                             .feet_apart = 0.2};
+    pk_retarget_options o0 = o;
+    o0.no_centre = true;
+    pk_motion *out = retarget(in, &o, &rep), *out0 = retarget(in, &o0, &rep0);
+    played pa = {0}, pb = {0}, p0 = {0};
+    double leg = 8.0, worst0 = 0;
+    for (int d = 0; d < 2; d++) {
+        const char *ankle = SIDE_NAMES[d][2];
+        double a_first[3], b_first[3], b_prev[3], b0_prev[3];
+        for (uint32_t f = 0; f <= 20; f++) {
+            play(&pa, &a.m, in, f);
+            play(&pb, &b.m, out, f);
+            play(&p0, &b.m, out0, f);
+            const double *x = at(&pa, ankle)->pos, *y = at(&pb, ankle)->pos,
+                         *y0 = at(&p0, ankle)->pos;
+            if (!f) {
+                memcpy(a_first, x, sizeof a_first);
+                memcpy(b_first, y, sizeof b_first);
+                /* 0.2 outward at first */
+                assert_true(fabs(fabs(y[0]) - 1.2) < 0.01);
+            } else {
+                worst0 = fmax(worst0, hypot(y0[0] - b0_prev[0], y0[2] - b0_prev[2]));
+                /* A's foot still; B's as still, where it stood */
+                assert_true(hypot(x[0] - a_first[0], x[2] - a_first[2]) < 0.001);
+                assert_true(hypot(y[0] - b_prev[0], y[2] - b_prev[2]) < 0.0005 * leg);
+                assert_true(hypot(y[0] - b_first[0], y[2] - b_first[2]) < 0.002 * leg);
+            }
+            memcpy(b_prev, y, sizeof b_prev);
+            memcpy(b0_prev, y0, sizeof b0_prev);
+        }
+    }
+    /* left alone, B's feet slid with the turn */
+    assert_true(worst0 > 0.001 * leg);
+    played_free(&pa);
+    played_free(&pb);
+    played_free(&p0);
+    pk_retarget_report_free(&rep);
+    pk_retarget_report_free(&rep0);
+    pk_motion_free(in);
+    pk_motion_free(out);
+    pk_motion_free(out0);
+    unbuild(&a);
+    unbuild(&b);
+}
+
 /* ---- off and at rest ---- */
 
 static void off_and_at_rest(void **state)
@@ -803,6 +870,7 @@ int main(void)
         cmocka_unit_test(toes_on_the_floor),
         cmocka_unit_test(toes_by_the_ankle),
         cmocka_unit_test(feet_apart),
+        cmocka_unit_test(feet_held_while_the_body_turns),
         cmocka_unit_test(off_and_at_rest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
