@@ -25,6 +25,8 @@
  *   - --feet-apart moves each 足ＩＫ outward along the hips' X, turned
  *     with the body; while A turns on planted feet, B's stay where they
  *     stood (held: they move as A's do);
+ *   - with one XZ scale shared by dancers, センター stays where the scale
+ *     puts it across the floor, even for a planted foot out of B's reach;
  *   - every step is left out by its --no-X, and a key at rest stays at
  *     rest but for 上半身, 首, 肩 and 腕 (which take A's rest directions)
  *     and センター (B's balance under that upper body). */
@@ -806,6 +808,45 @@ static void feet_held_while_the_body_turns(void **state)
     unbuild(&b);
 }
 
+/* Dancers sized together share one XZ scale for their translations (so
+ * their spacing holds): the body steps never move センター across the
+ * floor then, not even for a planted foot B's leg cannot reach.  A
+ * crouches (the hips 4 down) with its left foot 5 to the side; with the
+ * scale 2, B's 足ＩＫ stands 10 to the side, beyond its leg. */
+static void shared_scale_keeps_the_centre(void **state)
+{
+    (void)state;
+    body a, b;
+    build(&a, &PLAIN);
+    build(&b, &PLAIN);
+    pk_motion *in = pk_motion_new();
+    assert_non_null(in);
+    for (uint32_t f = 0; f <= 20; f += 10) {
+        key(in, "センター", f)->pos[1] = -4.0f;
+        key(in, "左足ＩＫ", f)->pos[0] = f ? 5.0f : 0.0f;
+    }
+    pk_retarget_report rep;
+    pk_retarget_options o = {NO_ARMS,          .from = &a.m,         .to = &b.m,
+                             .no_upper = true, .no_shoulders = true, .no_toes = true,
+                             .scale_xz = 2.0};
+    pk_motion *out = retarget(in, &o, &rep);
+    assert_true(rep.body.centre_done);
+    played pa = {0}, pb = {0};
+    for (uint32_t f = 0; f <= 20; f++) {
+        play(&pa, &a.m, in, f);
+        play(&pb, &b.m, out, f);
+        const double *x = at(&pa, "センター")->pos, *y = at(&pb, "センター")->pos;
+        assert_true(fabs(y[0] - 2 * x[0]) < 1e-4 && fabs(y[2] - 2 * x[2]) < 1e-4);
+    }
+    played_free(&pa);
+    played_free(&pb);
+    pk_retarget_report_free(&rep);
+    pk_motion_free(in);
+    pk_motion_free(out);
+    unbuild(&a);
+    unbuild(&b);
+}
+
 /* ---- off and at rest ---- */
 
 static void off_and_at_rest(void **state)
@@ -871,6 +912,7 @@ int main(void)
         cmocka_unit_test(toes_by_the_ankle),
         cmocka_unit_test(feet_apart),
         cmocka_unit_test(feet_held_while_the_body_turns),
+        cmocka_unit_test(shared_scale_keeps_the_centre),
         cmocka_unit_test(off_and_at_rest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1005,6 +1005,8 @@ static double foot_at(pki_sizing *z, uint32_t r, int s, bool first, cog_memo *me
     if (pki_v3_len(off) <= R)
         return 0;
     if (!(R > h * (1 + PIN_SLACK))) {
+        if (!pull)
+            return 0; /* センター stays across the floor */
         double up = fabs(off[1]) < R ? fabs(off[1]) : 0;
         double k = (h - sqrt(R * R - up * up)) / h;
         pull[0] -= k * off[0];
@@ -1019,7 +1021,7 @@ static double foot_at(pki_sizing *z, uint32_t r, int s, bool first, cog_memo *me
 }
 
 static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool first, bool cog,
-                        cog_memo *memo, bool *changed, bool *more)
+                        bool across, cog_memo *memo, bool *changed, bool *more)
 {
     const pki_torso *ta = z->ta, *tb = z->tb;
     const pki_play *pb = &z->pb;
@@ -1074,7 +1076,7 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
         double off = 0;
         for (int s = 0; s < 2; s++)
             drop = fmax(drop, foot_at(z, r, s, first, &memo[r], r ? &memo[r - 1] : NULL,
-                                      &now[2 + s], &off, pulls[r], more));
+                                      &now[2 + s], &off, across ? pulls[r] : NULL, more));
         drops[r] = drop;
         if (drop > 0 || off > FLOOR_TOL * legb) {
             rep->floor_max = fmax(rep->floor_max, fmax(drop, off) / legb);
@@ -1337,8 +1339,8 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
          * floor: what the rounds before it left is what they measured) */
         for (int i = 0; i < ROUNDS + FEET_ROUNDS; i++) {
             bool more = false, ch = false;
-            bool cog = i < ROUNDS && !(o->scale_xz > 0);
-            if (centre_round(z, &w, rep, i == 0, cog, memo, &ch, &more) != 0) {
+            bool across = !(o->scale_xz > 0), cog = i < ROUNDS && across;
+            if (centre_round(z, &w, rep, i == 0, cog, across, memo, &ch, &more) != 0) {
                 free(memo);
                 goto oom;
             }
