@@ -18,7 +18,8 @@
  * engine's stability, not for the body.  The feet's point F is the mean
  * of the ankles (足首).  The ground offset of the centre of gravity G
  * from F, less its offset at rest turned by the body's heading (the yaw
- * of 下半身's world X axis), is on B that of A times s_xz: the centre step
+ * of 下半身's world X axis), is on B that of A times B's leg over A's
+ * (s_xz but where dancers share one XZ scale): the centre step
  * moves センター across the floor by the difference over the share of a
  * move the centre of gravity follows (0.8 at first: all but the legs,
  * about half the thighs; then per frame what the last round showed,
@@ -29,21 +30,31 @@
  * that their spacing holds) keep センター where the scale puts it: their
  * centre of gravity is measured, not moved.
  *
- * Feet on the floor (the same step, センター's Y).  Heights at rest are
- * where MMD shows the model with no key (IK solved).  Where A's ankle is
- * low (less than 3% of A's leg above its rest height; eased out to 10%),
- * B's ankle goes where A's is, scaled: up, B's rest height plus A's lift
- * times s_y; across the floor, B's 足ＩＫ as the motion has it plus the
- * offset of A's ankle from A's 足ＩＫ times s_xz (a leg of A that does not
- * reach its 足ＩＫ stands where it stands, and B's with it, whichever leg
- * reaches further).  The 足ＩＫ goes there; where B's leg then does not
- * reach it, the hips go down until it is within the reach the solver
- * gives that leg (hip to ankle, at most the rest 足->足首), less 0.1%
- * (グルーブ's Y where B has グルーブ, else センター's; eased in and out over
- * 6 frames either side).  A foot within 0.02% of B's leg of its goal is
- * left as it is.  A planted foot's slide from one frame to the next is
- * then its 足ＩＫ's fit error there less the frame before's: 足ＩＫ is
- * fitted within a fifth of the translation tolerance.
+ * Feet on the floor (the same step).  Heights at rest are where MMD shows
+ * the model with no key (IK solved).  Where A's ankle is low (less than
+ * 3% of A's leg above its rest height; eased out to 10%), B's ankle goes
+ * where A's is, scaled: up, B's rest height plus A's lift times s_y;
+ * across the floor, B's 足ＩＫ as the motion has it plus the offset of A's
+ * ankle from A's 足ＩＫ times s_xz (a leg of A that does not reach its
+ * 足ＩＫ stands where it stands, and B's with it, whichever leg reaches
+ * further), and from the first low frame on, held: while A's ankle is
+ * still (it moved less than 1% of A's leg since the frame before) B's
+ * moves as A's times s_xz, whatever B's 足ＩＫ does (a parent turning it
+ * about another point, --feet-apart turning with the hips), and strays
+ * from it at most 5% of B's leg; while A's moves, it goes back (70% of
+ * the way kept a frame).  The 足ＩＫ goes there.  Where B's leg then does
+ * not reach it, or reaches it only straighter than at rest (a knee that
+ * opens past it, at the edge of what the IK solver reaches), the hips go
+ * down until it is within the reach the solver gives that leg (hip to
+ * ankle, at most the rest 足->足首), less 0.2% (グルーブ's Y where B has
+ * グルーブ, else センター's; eased in and out over 6 frames either side);
+ * where it is further across the floor than that reach, センター goes
+ * across towards it, that frame, as far as the foot needs (not where
+ * dancers share one XZ scale).  A foot within 0.02% of B's leg of its
+ * goal is left as it is.  Two last rounds do the feet alone.  A planted
+ * foot's slide from one frame to the next is then its 足ＩＫ's fit error
+ * there less the frame before's: 足ＩＫ is fitted within a fifth of the
+ * translation tolerance.
  *
  * Upper body.  The neck root's direction from the hips (上半身->首) on B
  * is A's: 上半身 turns by the shortest arc from B's to A's, in the world,
@@ -67,8 +78,8 @@
  *
  * Writing.  A track changed anywhere by more than 90% of the tolerance is
  * fitted again from its values at every frame by the keyframe reducer's
- * fitter (retarget_fit.c) within max_deg / max_pos (a 足ＩＫ within a
- * fifth of max_pos, both its own), at the frames any
+ * fitter (retarget_fit.c) within max_deg / max_pos (足ＩＫ within a fifth
+ * of max_pos), at the frames any
  * bone key of the motion is at (the motion changes there); a pose takes
  * the values.
  */
