@@ -110,14 +110,15 @@
 #define BELOW 0.005     /* of B's leg: a toe this far below the floor is below it */
 #define ROUNDS 8
 #define FEET_ROUNDS 2
-#define MAX_MOVE 0.10   /* of B's leg: the centre step's move in one round */
-#define EASE 6          /* frames the hips take to go down or come back up */
-#define PIN_TOL 0.0002  /* of B's leg: a foot this close to its goal is there */
-#define PIN_SLACK 0.002 /* of the leg's reach: left to the IK solver */
-#define FEET_FIT 0.2    /* of the translation tolerance: 足ＩＫ's fit */
-#define STILL 0.01      /* of A's leg: an ankle that moved less in a frame is still */
-#define RELAX 0.7       /* what a held foot keeps of its offset a frame A's moves */
-#define MAX_HELD 0.05   /* of B's leg: the most a held foot strays from its own */
+#define MAX_MOVE 0.10       /* of B's leg: the centre step's move in one round */
+#define EASE 6              /* frames the hips take to go down or come back up */
+#define PIN_TOL 0.0001      /* of B's leg: a foot this close to its goal is there */
+#define PIN_SLACK 0.002     /* of the leg's reach: left to the IK solver */
+#define FEET_FIT 0.2        /* of the translation tolerance: 足ＩＫ's fit ... */
+#define FEET_FIT_LEG 0.0001 /* ... or this of B's leg, the smaller */
+#define STILL 0.01          /* of A's leg: an ankle that moved less in a frame is still */
+#define RELAX 0.7           /* what a held foot keeps of its offset a frame A's moves */
+#define MAX_HELD 0.05       /* of B's leg: the most a held foot strays from its own */
 
 /* ---- the torso ---- */
 
@@ -482,7 +483,8 @@ typedef struct writer {
     float (*rot)[4];
     pki_curve_cache *cache;
     double tol_deg, tol_pos;
-    int32_t feet[2]; /* B's 足ＩＫ: fitted within tol_pos * FEET_FIT */
+    int32_t feet[2]; /* B's 足ＩＫ: fitted within feet_tol */
+    double feet_tol;
     size_t keys;
     /* the tracks written so far, a key at every frame until writer_fit */
     int32_t touched[16];
@@ -508,6 +510,9 @@ static bool writer_init(writer *w, pki_bone_set *s, const pki_sizing *z,
     w->tol_pos = o->max_pos > 0 ? o->max_pos : PK_REDUCE_POS;
     w->feet[0] = z->tb->leg_ik[0];
     w->feet[1] = z->tb->leg_ik[1];
+    w->feet_tol = fmin(w->tol_pos * FEET_FIT, FEET_FIT_LEG * z->tb->leg_len);
+    if (!(w->feet_tol > 0))
+        w->feet_tol = w->tol_pos * FEET_FIT;
     w->pos = malloc((w->n + 1) * sizeof *w->pos);
     w->rot = malloc((w->n + 1) * sizeof *w->rot);
     w->dirty = calloc(w->n + 1, sizeof *w->dirty);
@@ -621,7 +626,7 @@ static bool vals_of(const writer *w, int32_t b, track_vals *v)
  * less the frame before's. */
 static double tol_pos_of(const writer *w, int32_t b)
 {
-    return b >= 0 && (b == w->feet[0] || b == w->feet[1]) ? w->tol_pos * FEET_FIT : w->tol_pos;
+    return b >= 0 && (b == w->feet[0] || b == w->feet[1]) ? w->feet_tol : w->tol_pos;
 }
 
 static int write_keys(writer *w, pk_name_id id, const track_vals *v, bool fit, double tol_pos)
