@@ -27,6 +27,8 @@
  *     stood (held: they move as A's do);
  *   - with one XZ scale shared by dancers, センター stays where the scale
  *     puts it across the floor, even for a planted foot out of B's reach;
+ *   - where the motion turns the leg IK off, 足ＩＫ and the hips' height
+ *     are left as they are;
  *   - every step is left out by its --no-X, and a key at rest stays at
  *     rest but for 上半身, 首, 肩 and 腕 (which take A's rest directions)
  *     and センター (B's balance under that upper body). */
@@ -847,6 +849,51 @@ static void shared_scale_keeps_the_centre(void **state)
     unbuild(&b);
 }
 
+/* Where the motion turns the leg IK off (its IK section), the legs are
+ * its keys' own: the feet step leaves 足ＩＫ and the hips alone there,
+ * while the centre step moves センター under a bow. */
+static void feet_left_where_the_leg_ik_is_off(void **state)
+{
+    (void)state;
+    body a, b;
+    build(&a, &PLAIN);
+    shape sb = PLAIN;
+    sb.neck_z = -2;
+    build(&b, &sb);
+    pk_motion *in = pk_motion_new();
+    assert_non_null(in);
+    turn(in, "上半身", -60);
+    pk_ik_key *ik = pk_motion_push_ik(in, 2);
+    assert_non_null(ik);
+    ik->frame = 0;
+    ik->show = 1;
+    pk_log log;
+    pk_log_init(&log);
+    for (int d = 0; d < 2; d++) {
+        ik->ik[d].name = pk_names_intern_utf8(in->names, SIDE_NAMES[d][4], 20, "ik", &log);
+        ik->ik[d].enabled = 0;
+    }
+    pk_log_free(&log);
+    pk_retarget_report rep;
+    pk_retarget_options o = {NO_ARMS,          .from = &a.m,         .to = &b.m,
+                             .no_upper = true, .no_shoulders = true, .no_toes = true};
+    pk_motion *out = retarget(in, &o, &rep);
+    assert_true(rep.body.centre_frames > 0);
+    for (size_t i = 0; i < out->nbones; i++) {
+        const pk_bone_key *k = &out->bones[i];
+        const char *n = pk_names_utf8(out->names, k->name);
+        if (strstr(n, "足ＩＫ") != NULL)
+            assert_true(k->pos[0] == 0 && k->pos[1] == 0 && k->pos[2] == 0);
+        if (strcmp(n, "センター") == 0)
+            assert_true(k->pos[1] == 0);
+    }
+    pk_retarget_report_free(&rep);
+    pk_motion_free(in);
+    pk_motion_free(out);
+    unbuild(&a);
+    unbuild(&b);
+}
+
 /* ---- off and at rest ---- */
 
 static void off_and_at_rest(void **state)
@@ -913,6 +960,7 @@ int main(void)
         cmocka_unit_test(feet_apart),
         cmocka_unit_test(feet_held_while_the_body_turns),
         cmocka_unit_test(shared_scale_keeps_the_centre),
+        cmocka_unit_test(feet_left_where_the_leg_ik_is_off),
         cmocka_unit_test(off_and_at_rest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

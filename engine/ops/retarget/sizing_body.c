@@ -891,6 +891,33 @@ static void move_by(const pki_torso *t, const pki_play *p, uint32_t r, int32_t b
         v->pos[r][k] += l[k];
 }
 
+/* Whether the motion's IK section has bone b's IK on at frame f (its
+ * last record at or before f; on where none names it). */
+static bool ik_on(const writer *w, int32_t b, uint32_t f)
+{
+    const pk_motion *m = w->s->m;
+    if (!m || b < 0 || !m->niks)
+        return true;
+    pk_name_id id = name_of(w, b, false);
+    if (id == PK_NO_NAME)
+        return true;
+    bool on = true;
+    uint32_t at_frame = 0;
+    bool found = false;
+    for (size_t i = 0; i < m->niks; i++) {
+        const pk_ik_key *k = &m->iks[i];
+        if (k->frame > f || (found && k->frame < at_frame))
+            continue;
+        for (uint32_t j = 0; j < k->count; j++)
+            if (k->ik[j].name == id) {
+                on = k->ik[j].enabled != 0;
+                at_frame = k->frame;
+                found = true;
+            }
+    }
+    return on;
+}
+
 /* One round of the centre step: センター across the floor for the centre of
  * gravity, the hips down or a 足ＩＫ up for the feet. */
 /* Per row, what the last round of the centre step did: its move of センター
@@ -1090,9 +1117,14 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
         /* the feet */
         double drop = 0;
         double off = 0;
-        for (int s = 0; s < 2; s++)
+        for (int s = 0; s < 2; s++) {
+            if (first && !ik_on(w, tb->leg_ik[s], w->f0 + r)) {
+                memo[r].pinned[s] = false; /* the motion turns that 足ＩＫ off */
+                continue;
+            }
             drop = fmax(drop, foot_at(z, r, s, first, &memo[r], r ? &memo[r - 1] : NULL,
                                       &now[2 + s], &off, across ? pulls[r] : NULL, more));
+        }
         drops[r] = drop;
         if (drop > 0 || off > FLOOR_TOL * legb) {
             rep->floor_max = fmax(rep->floor_max, fmax(drop, off) / legb);
