@@ -957,8 +957,8 @@ static double reach_of(const pki_torso *t, int s)
  * A that does not reach its 足ＩＫ stands where it stands), up B's rest
  * height plus A's lift times the Y scale; eased by how low A's ankle is. */
 static double foot_at(pki_sizing *z, uint32_t r, int s, bool first, cog_memo *memo,
-                      const cog_memo *prev, track_vals *v, double *off_y, double pull[2],
-                      bool *more)
+                      const cog_memo *prev, track_vals *v, double slack, double *off_y,
+                      double pull[2], bool *more)
 {
     const pki_torso *ta = z->ta, *tb = z->tb;
     const pki_play *pb = &z->pb;
@@ -1043,11 +1043,11 @@ static double foot_at(pki_sizing *z, uint32_t r, int s, bool first, cog_memo *me
     if (tb->hip[s] < 0 || (reaches && !over))
         return 0;
     pki_v3_sub(hip, pbk, a2h);
-    double R = (reaches ? Rrest : fmin(pki_v3_len(a2h), Rrest)) * (1 - PIN_SLACK);
+    double R = (reaches ? Rrest : fmin(pki_v3_len(a2h), Rrest)) - slack;
     double h = pki_hypot(off[0], off[2]);
     if (pki_v3_len(off) <= R)
         return 0;
-    if (!(R > h * (1 + PIN_SLACK))) {
+    if (!(R > h + slack)) {
         if (!pull)
             return 0; /* センター stays across the floor */
         double up = fabs(off[1]) < R ? fabs(off[1]) : 0;
@@ -1085,6 +1085,9 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
         if (bones[i] >= 0 && (!vals_of(w, bones[i], &was[i]) || !vals_of(w, bones[i], &now[i])))
             goto done;
     double legb = tb->leg_len;
+    /* the reach a planted foot's leg leaves to the IK solver and to the
+     * fit of the hips (their error may not lose the foot) */
+    double slack = fmax(PIN_SLACK * legb, 2 * w->tol_pos);
     for (uint32_t r = 0; r < w->n; r++) {
         double e[2] = {0, 0}, d[3] = {0, 0, 0};
         if (cog && cog_error(z, pb, r, e) && sqrt(e[0] * e[0] + e[1] * e[1]) > COG_TOL * legb) {
@@ -1123,7 +1126,7 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
                 continue;
             }
             drop = fmax(drop, foot_at(z, r, s, first, &memo[r], r ? &memo[r - 1] : NULL,
-                                      &now[2 + s], &off, across ? pulls[r] : NULL, more));
+                                      &now[2 + s], slack, &off, across ? pulls[r] : NULL, more));
         }
         drops[r] = drop;
         if (drop > 0 || off > FLOOR_TOL * legb) {
@@ -1364,6 +1367,7 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
     if (o->no_centre && o->no_upper && o->no_shoulders && o->no_toes && !(o->feet_apart > 0))
         return 0;
     writer w;
+    cog_memo *memo = NULL;
     int rc = -1;
     if (!writer_init(&w, s, z, o)) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
@@ -1378,34 +1382,35 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
     if (changed && replay_dirty(z, s, &w, log) != 0)
         goto done;
     changed = false;
+    bool across = !(o->scale_xz > 0);
     if (!o->no_centre) {
         rep->centre_done = z->tb->centre >= 0 && z->tb->leg_len > 0;
-        cog_memo *memo = calloc(w.n + 1, sizeof *memo);
+        memo = calloc(w.n + 1, sizeof *memo);
         if (!memo)
             goto oom;
         /* the last rounds for the feet alone (センター stays across the
          * floor: what the rounds before it left is what they measured) */
         for (int i = 0; i < ROUNDS + FEET_ROUNDS; i++) {
-            bool more = false, ch = false;
-            bool across = !(o->scale_xz > 0), cog = i < ROUNDS && across;
-            if (centre_round(z, &w, rep, i == 0, cog, across, memo, &ch, &more) != 0) {
-                free(memo);
+            bool more = false, ch = false, cog = i < ROUNDS && across;
+            if (centre_round(z, &w, rep, i == 0, cog, across, memo, &ch, &more) != 0)
                 goto oom;
-            }
-            if (ch && replay_dirty(z, s, &w, log) != 0) {
-                free(memo);
+            if (ch && replay_dirty(z, s, &w, log) != 0)
                 goto done;
-            }
             if (!ch || !more)
                 break;
         }
-        free(memo);
     }
     /* the rounds played the exact values; the fitted keys are played
-     * once more, for the toes (on the legs as written) and then for the
-     * arm steps */
-    for (int pass = 0; pass < 2; pass++) {
-        if (pass && !o->no_toes && toe_step(z, &w, rep, &changed) != 0)
+     * once more: a round for the feet alone on them (a fit's error can
+     * lose a foot whose leg is at the edge of its reach), fitted again,
+     * then the toes (on the legs as written), and the arm steps after */
+    for (int pass = 0; pass < 3; pass++) {
+        if (pass == 1 && memo) {
+            bool more = false, ch = false;
+            if (centre_round(z, &w, rep, false, false, across, memo, &ch, &more) != 0)
+                goto oom;
+        }
+        if (pass == 2 && !o->no_toes && toe_step(z, &w, rep, &changed) != 0)
             goto oom;
         if (!w.ntouched)
             continue;
@@ -1420,6 +1425,7 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
 oom:
     pk_error(log, PK_E_NO_MEMORY, "out of memory");
 done:
+    free(memo);
     writer_free(&w);
     return rc;
 }
