@@ -46,15 +46,18 @@
  * not reach it, or reaches it only straighter than at rest (a knee that
  * opens past it, at the edge of what the IK solver reaches), the hips go
  * down until it is within the reach the solver gives that leg (hip to
- * ankle, at most the rest 足->足首), less 0.2% (グルーブ's Y where B has
- * グルーブ, else センター's; eased in and out over 6 frames either side);
- * where it is further across the floor than that reach, センター goes
- * across towards it, that frame, as far as the foot needs (not where
- * dancers share one XZ scale).  A foot within 0.02% of B's leg of its
- * goal is left as it is.  Two last rounds do the feet alone.  A planted
- * foot's slide from one frame to the next is then its 足ＩＫ's fit error
- * there less the frame before's: 足ＩＫ is fitted within a fifth of the
- * translation tolerance.
+ * ankle, at most the rest 足->足首), less 0.2% of B's leg or twice the
+ * translation tolerance, the more (room for the IK solver and the hips'
+ * fit; グルーブ's Y where B has グルーブ, else センター's; eased in and out
+ * over 6 frames either side); where it is further across the floor than
+ * that reach, センター goes across towards it, that frame, as far as the
+ * foot needs (not where dancers share one XZ scale).  A foot within 0.01%
+ * of B's leg of its goal is left as it is, and so is a foot on frames
+ * where the motion's IK section turns its 足ＩＫ off.  Two last rounds do
+ * the feet alone, and one more on the fitted keys (fitted again).  A
+ * planted foot's slide from one frame to the next is then its 足ＩＫ's
+ * fit error there less the frame before's: 足ＩＫ is fitted within a
+ * fifth of the translation tolerance or 0.01% of B's leg, the finer.
  *
  * Upper body.  The neck root's direction from the hips (上半身->首) on B
  * is A's: 上半身 turns by the shortest arc from B's to A's, in the world,
@@ -78,8 +81,8 @@
  *
  * Writing.  A track changed anywhere by more than 90% of the tolerance is
  * fitted again from its values at every frame by the keyframe reducer's
- * fitter (retarget_fit.c) within max_deg / max_pos (足ＩＫ within a fifth
- * of max_pos), at the frames any
+ * fitter (retarget_fit.c) within max_deg / max_pos (足ＩＫ finer, above),
+ * at the frames any
  * bone key of the motion is at (the motion changes there); a pose takes
  * the values.
  */
