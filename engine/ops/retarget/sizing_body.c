@@ -82,9 +82,8 @@
  * Writing.  A track changed anywhere by more than 90% of the tolerance is
  * fitted again from its values at every frame by the keyframe reducer's
  * fitter (retarget_fit.c) within max_deg / max_pos (足ＩＫ finer, above),
- * at the frames any
- * bone key of the motion is at (the motion changes there); a pose takes
- * the values.
+ * at the frames any bone key of the motion is at (the motion changes
+ * there); a pose takes the values.
  */
 #include "common/diag.h"
 #include "math/curve.h"
