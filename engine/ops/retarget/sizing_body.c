@@ -952,12 +952,16 @@ static double reach_of(const pki_torso *t, int s)
 }
 
 /* One foot of B at row r in a round of the centre step: where A's ankle
- * is low, B's goes where A's is, scaled: its 足ＩＫ there, and how far the
- * hips must go down for the leg to reach it (returned).  The goal is set
- * in the first round (memo) from B's 足ＩＫ as the motion has it: across
- * the floor A's ankle's offset from A's 足ＩＫ times the XZ scale (a leg of
- * A that does not reach its 足ＩＫ stands where it stands), up B's rest
- * height plus A's lift times the Y scale; eased by how low A's ankle is. */
+ * is low, B's goes where A's is, scaled: its 足ＩＫ moved there (into v),
+ * how far the hips must go down for the leg to reach it (returned) and,
+ * where going down cannot bring it in reach, how far センター must go
+ * across (added to pull; NULL: it may not).  The goal is set in the first
+ * round (memo; prev, the row before) from B's 足ＩＫ as the motion has it:
+ * across the floor A's ankle's offset from A's 足ＩＫ times the XZ scale (a
+ * leg of A that does not reach its 足ＩＫ stands where it stands), held
+ * from the row before while A's ankle is still, up B's rest height plus
+ * A's lift times the Y scale; eased by how low A's ankle is.  slack: the
+ * reach left to the IK solver and the fit of the hips. */
 static double foot_at(pki_sizing *z, uint32_t r, int s, bool first, cog_memo *memo,
                       const cog_memo *prev, track_vals *v, double slack, double *off_y,
                       double pull[2], bool *more)
@@ -1037,9 +1041,9 @@ static double foot_at(pki_sizing *z, uint32_t r, int s, bool first, cog_memo *me
     }
     /* where the leg does not reach its 足ＩＫ (or is straighter than at
      * rest), the hips down until the goal is within the reach the solver
-     * gives it (hip to ankle now, at most the rest 足->足首), less
-     * PIN_SLACK; where it is further across the floor than that, the hips
-     * across towards it too, until it is in reach from where they are up */
+     * gives it (hip to ankle now, at most the rest 足->足首), less the
+     * slack; where it is further across the floor than that, the hips
+     * across towards it, until it is in reach from where they are up */
     pki_v3_sub(pbk, ik, gap);
     bool reaches = pki_v3_len(gap) <= PIN_TOL * legb;
     if (tb->hip[s] < 0 || (reaches && !over))
