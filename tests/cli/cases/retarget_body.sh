@@ -1,7 +1,8 @@
 # retarget's body steps on corpus dances (centre of gravity and the feet,
 # upper body, shoulders, toes) and their measures in --report: a deep bow
 # (imas_azusa_bow1) from Gene to SD Mei (a chibi) and back to the classic
-# skeleton, the long dance (wavefile) from Gene to Mei; each step prints
+# skeleton, the long dance (wavefile) from Gene to Mei and from SD Mei to
+# mmt (planted feet kept); each step prints
 # one line and has --no-X (its JSON entry null, its line gone);
 # --feet-apart moves the feet; a pose is sized; a job takes the options.
 need_corpus
