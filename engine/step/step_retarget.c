@@ -941,6 +941,24 @@ static void json_measure(pki_json *j, const pk_sizing_measure *m)
     pki_json_close(j, '}');
 }
 
+/* The camera's measures (screen heights) and keys. */
+static void json_camera(pki_json *j, const pk_camera_report *c)
+{
+    pki_json_key(j, "camera");
+    pki_json_open(j, '{');
+    pki_json_kint(j, "keys_in", (long long)c->keys_in);
+    pki_json_kint(j, "keys_out", (long long)c->keys_out);
+    pki_json_kint(j, "kept", (long long)c->kept);
+    pki_json_kint(j, "pieces", (long long)c->pieces);
+    pki_json_kint(j, "frames", (long long)c->frames_on_screen);
+    jpair(j, "moved", "worst", c->after_worst, "mean", c->after_mean);
+    jpair(j, "frame_by_frame", "worst", c->best_worst, "mean", c->best_mean);
+    jpair(j, "unchanged", "worst", c->before_worst, "mean", c->before_mean);
+    pki_json_kint(j, "within_goal", (long long)c->after_goal);
+    pki_json_kint(j, "within_goal_unchanged", (long long)c->before_goal);
+    pki_json_close(j, '}');
+}
+
 /* One retarget's report: its names, steps and measures. */
 static void json_one(pki_json *j, const pk_step *s, const retarget_result *rr)
 {
@@ -949,6 +967,8 @@ static void json_one(pki_json *j, const pk_step *s, const retarget_result *rr)
     pki_json_kstr(j, "input", s->ninputs ? s->inputs[0] : NULL);
     pki_json_kstr(j, "from", o->from_name);
     pki_json_kstr(j, "to", o->to_name);
+    if (rr && rr->camera)
+        json_camera(j, &rr->cam);
     if (rr && rr->models) {
         json_steps(j, o, &rr->report.sizing);
         json_body_steps(j, o, &rr->report.body);

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""camera_table.py — retarget's camera correction measured on the corpus
+camera (vmd_wavefile_camera.vmd, made for vmd_wavefile_v2.vmd) for pairs of
+corpus models, one run of
+
+    posekit retarget CAMERA --from A --to B --motion DANCE -o OUT.vmd --json [OPTIONS]
+
+each, and a table of the screen errors (doc/commands.md, "The camera").  Not
+a test: it prints.
+
+usage: camera_table.py [--posekit BIN] [--corpus DIR] [--pairs A:B,...]
+                       [-- RETARGET OPTIONS...]
+
+Columns (screen heights, over the frames where A's head is on the screen;
+worst / mean distance of B's head, wrists and ankles from A's):
+  moved       the camera written
+  bound       the best camera per frame (every parameter free; the least
+              any rigid camera was found to leave)
+  unchanged   the camera as it was
+  goal        frames whose every point is within 2%, moved (unchanged)
+  keys        camera keys in -> out
+  ms          wall time of the run
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+SHORT = {"pmx_gene.pmx": "Gene", "pmd_gene.pmd": "Gene (PMD)",
+         "pmx_nanoem_miku_bones.pmx": "classic", "pmx_mmt_test_model.pmx": "mmt",
+         "pmd_mei.pmd": "Mei", "pmd_sd_mei.pmd": "SD Mei"}
+PAIRS = [("pmx_gene.pmx", b) for b in ("pmd_gene.pmd", "pmx_nanoem_miku_bones.pmx",
+                                        "pmx_mmt_test_model.pmx", "pmd_mei.pmd",
+                                        "pmd_sd_mei.pmd")] + \
+        [(a, "pmx_gene.pmx") for a in ("pmx_nanoem_miku_bones.pmx", "pmx_mmt_test_model.pmx",
+                                       "pmd_mei.pmd", "pmd_sd_mei.pmd")]
+
+
+def pct(p):
+    return "%.2f%% / %.2f%%" % (100 * p["worst"], 100 * p["mean"])
+
+
+def main(argv):
+    posekit, corpus, pairs, extra = "build/cli/posekit", os.environ.get("PK_CORPUS", ""), PAIRS, []
+    if "--" in argv:
+        extra = argv[argv.index("--") + 1:]
+        argv = argv[:argv.index("--")]
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--posekit":
+            posekit = argv[i + 1]
+        elif argv[i] == "--corpus":
+            corpus = argv[i + 1]
+        elif argv[i] == "--pairs":
+            pairs = [tuple(p.split(":")) for p in argv[i + 1].split(",")]
+        else:
+            sys.exit(__doc__)
+        i += 2
+    if not corpus:
+        sys.exit("camera_table.py: --corpus DIR (or PK_CORPUS)")
+    c = lambda n: n if n.startswith("@") or os.sep in n else os.path.join(corpus, n)
+    print("| A -> B | moved | bound | unchanged | frames within 2%, moved (unchanged) | keys | ms |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for a, b in pairs:
+            t0 = time.time()
+            r = subprocess.run([posekit, "retarget", c("vmd_wavefile_camera.vmd"), "--from", c(a),
+                                "--to", c(b), "--motion", c("vmd_wavefile_v2.vmd"), "-o",
+                                os.path.join(tmp, "cam.vmd"), "--json"] + extra,
+                               capture_output=True, text=True)
+            ms = 1000 * (time.time() - t0)
+            if r.returncode != 0:
+                print("| %s -> %s | failed: %s |" % (a, b, r.stderr.strip().splitlines()[-1]))
+                continue
+            cam = json.loads(r.stdout)["camera"]
+            bound = pct(cam["bound"]) if "bound" in cam else pct(cam["frame_by_frame"])
+            print("| %s -> %s | %s | %s | %s | %d of %d (%d) | %d -> %d | %.0f |" % (
+                SHORT.get(a, a), SHORT.get(b, b), pct(cam["moved"]), bound,
+                pct(cam["unchanged"]), cam["within_goal"], cam["frames"],
+                cam["within_goal_unchanged"], cam["keys_in"], cam["keys_out"], ms))
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
