@@ -1373,9 +1373,12 @@ typedef struct pk_camera_report {
     double before_worst, before_mean; /* the camera unchanged, screen heights */
     double after_worst, after_mean;   /* corrected */
     double best_worst, best_mean;     /* the frame-by-frame correction itself */
+    double bound_worst, bound_mean;   /* the best camera per frame, every parameter free (a
+                                         local search: the least found) */
     uint32_t before_worst_frame, after_worst_frame;
     size_t before_goal, after_goal; /* measured frames whose every point is within
                                        PK_CAMERA_GOAL of A's */
+    size_t bound_goal;              /* ... through the best camera per frame */
     size_t keys_in, keys_out; /* camera keys */
     size_t kept;              /* keys moved with their curves kept */
     size_t pieces;            /* stretches fitted again */

@@ -954,6 +954,8 @@ static void json_camera(pki_json *j, const pk_camera_report *c)
     jpair(j, "moved", "worst", c->after_worst, "mean", c->after_mean);
     jpair(j, "frame_by_frame", "worst", c->best_worst, "mean", c->best_mean);
     jpair(j, "unchanged", "worst", c->before_worst, "mean", c->before_mean);
+    jpair(j, "bound", "worst", c->bound_worst, "mean", c->bound_mean);
+    pki_json_kint(j, "within_goal_bound", (long long)c->bound_goal);
     pki_json_kint(j, "within_goal", (long long)c->after_goal);
     pki_json_kint(j, "within_goal_unchanged", (long long)c->before_goal);
     pki_json_close(j, '}');

@@ -61,8 +61,8 @@ def main(argv):
     if not corpus:
         sys.exit("camera_table.py: --corpus DIR (or PK_CORPUS)")
     c = lambda n: n if n.startswith("@") or os.sep in n else os.path.join(corpus, n)
-    print("| A -> B | moved | bound | unchanged | frames within 2%, moved (unchanged) | keys | ms |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("| A -> B | moved | frame by frame | bound | unchanged | frames within 2%: moved, bound (unchanged) | keys | ms |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as tmp:
         for a, b in pairs:
             t0 = time.time()
@@ -76,9 +76,11 @@ def main(argv):
                 continue
             cam = json.loads(r.stdout)["camera"]
             bound = pct(cam["bound"]) if "bound" in cam else pct(cam["frame_by_frame"])
-            print("| %s -> %s | %s | %s | %s | %d of %d (%d) | %d -> %d | %.0f |" % (
-                SHORT.get(a, a), SHORT.get(b, b), pct(cam["moved"]), bound,
-                pct(cam["unchanged"]), cam["within_goal"], cam["frames"],
+            print("| %s -> %s | %s | %s | %s | %s | %d, %s of %d (%d) | %d -> %d | %.0f |" % (
+                SHORT.get(a, a), SHORT.get(b, b), pct(cam["moved"]),
+                pct(cam["frame_by_frame"]), bound,
+                pct(cam["unchanged"]), cam["within_goal"], cam.get("within_goal_bound", "-"),
+                cam["frames"],
                 cam["within_goal_unchanged"], cam["keys_in"], cam["keys_out"], ms))
             sys.stdout.flush()
 

@@ -51,13 +51,15 @@
 
 #define PI 3.14159265358979323846
 #define NPOINTS 5
-#define NEAR 0.05      /* units in front of the eye a point must be */
-#define FADE 0.25      /* screen heights beyond the edge a point's weight fades over */
-#define REG 1e-4       /* the pull towards e_ref, per (viewing distance)² */
-#define BEHIND_ERR 1.0 /* a point B shows behind the eye: a screen height off */
-#define FIT 0.002      /* a refit's tolerance, screen heights */
-#define RAMP 15.0      /* frames a refit eases over from a key it shares */
-#define SMOOTH_MU 1e3  /* the refit's smoothing: swings slower than 2π·mu^¼ ≈ 35 frames pass */
+#define NEAR 0.05       /* units in front of the eye a point must be */
+#define FADE 0.25       /* screen heights beyond the edge a point's weight fades over */
+#define REG 1e-4        /* the pull towards e_ref, per (viewing distance)² */
+#define BEHIND_ERR 1.0  /* a point B shows behind the eye: a screen height off */
+#define DEPTH_REG 100.0 /* the distance's pull, times REG: the look-at point stays in the subject  \
+                         */
+#define FIT 0.002       /* a refit's tolerance, screen heights */
+#define RAMP 15.0       /* frames a refit eases over from a key it shares */
+#define SMOOTH_MU 1e3 /* the refit's smoothing: swings slower than 2π·mu^¼ ≈ 35 frames pass */
 
 static const char *const POINTS[NPOINTS] = {"頭", "左手首", "右手首", "左足首", "右足首"};
 
@@ -92,11 +94,11 @@ static void mat_mul(const double a[3][3], const double b[3][3], double o[3][3])
 }
 
 /* R = Ry(−ry)·Rx(−rx)·Rz(−rz) */
-static void rot_of(const float r[3], double R[3][3])
+static void rot_of(const double r[3], double R[3][3])
 {
-    double cx = pki_cos(-(double)r[0]), sx = pki_sin(-(double)r[0]);
-    double cy = pki_cos(-(double)r[1]), sy = pki_sin(-(double)r[1]);
-    double cz = pki_cos(-(double)r[2]), sz = pki_sin(-(double)r[2]);
+    double cx = pki_cos(-r[0]), sx = pki_sin(-r[0]);
+    double cy = pki_cos(-r[1]), sy = pki_sin(-r[1]);
+    double cz = pki_cos(-r[2]), sz = pki_sin(-r[2]);
     const double X[3][3] = {{1, 0, 0}, {0, cx, -sx}, {0, sx, cx}};
     const double Y[3][3] = {{cy, 0, sy}, {0, 1, 0}, {-sy, 0, cy}};
     const double Z[3][3] = {{cz, -sz, 0}, {sz, cz, 0}, {0, 0, 1}};
@@ -107,7 +109,7 @@ static void rot_of(const float r[3], double R[3][3])
 
 static void view_of(const pk_camera_key *k, view *v)
 {
-    rot_of(k->rot, v->R);
+    rot_of((double[3]){k->rot[0], k->rot[1], k->rot[2]}, v->R);
     for (int a = 0; a < 3; a++)
         v->eye[a] = (double)k->pos[a] + (double)k->distance * v->R[a][2];
     double fov = k->fov < 1 ? 1.0 : k->fov > 179 ? 179.0 : (double)k->fov;
@@ -152,6 +154,214 @@ static double weight_of(const scene *sc, const double s[2])
     double ox = fabs(s[0]) - 0.5 * sc->aspect, oy = fabs(s[1]) - 0.5;
     double out = fmax(0.0, fmax(ox, oy));
     return out >= FADE ? 0.0 : 1.0 - out / FADE;
+}
+
+/* ---- the best camera for a frame ----
+ *
+ * Every parameter of the view at once, p = (eye x, y, z, angles x, y, z
+ * in radians, view angle in degrees): Levenberg-Marquardt on the weighted
+ * squared screen distances of B's points to A's plus lam_j·(p_j − p0_j)²
+ * for each free parameter (the others stay). */
+
+enum { P_EYE = 0, P_ROT = 3, P_FOV = 6, NPAR = 7 };
+#define NRES (2 * NPOINTS + NPAR)
+#define EYE_AND_ANGLES 0x3fu /* the parameters the correction moves (the view angle stays) */
+#define TURN_REG 0.3 /* the pull of the angles to the camera's, per radian² (screen heights²) */
+#define ROUNDS 8     /* least squares, then 7 rounds towards the smallest largest distance */
+#define FOV_MIN 1.0  /* MMD's view angle: whole degrees, 1 to 125 */
+#define FOV_MAX 125.0
+
+static void view_par(const double p[NPAR], view *v)
+{
+    rot_of(p + P_ROT, v->R);
+    memcpy(v->eye, p + P_EYE, sizeof v->eye);
+    v->t = 2.0 * pki_tan(p[P_FOV] * PI / 360.0);
+    v->ortho = false;
+}
+
+static void par_of(const view *v, const pk_camera_key *k, double p[NPAR])
+{
+    memcpy(p + P_EYE, v->eye, sizeof v->eye);
+    for (int a = 0; a < 3; a++)
+        p[P_ROT + a] = k->rot[a];
+    p[P_FOV] = k->fov < 1 ? 1.0 : k->fov > 179 ? 179.0 : (double)k->fov;
+}
+
+/* The residuals of p (NRES of them) and their sum of squares. */
+static double residuals(const double p[NPAR], const double (*pb)[3], const double (*sa)[2],
+                        const double *w, const double p0[NPAR], const double *lam, double *r)
+{
+    view v;
+    view_par(p, &v);
+    double cost = 0;
+    for (int i = 0; i < NPOINTS; i++) {
+        double s[2];
+        r[2 * i] = r[2 * i + 1] = 0;
+        if (!(w[i] > 0))
+            continue;
+        double sw = sqrt(w[i]);
+        if (screen(&v, v.eye, pb[i], s)) {
+            r[2 * i] = sw * (s[0] - sa[i][0]);
+            r[2 * i + 1] = sw * (s[1] - sa[i][1]);
+        } else {
+            r[2 * i] = sw * BEHIND_ERR;
+        }
+    }
+    for (int j = 0; j < NPAR; j++)
+        r[2 * NPOINTS + j] = sqrt(lam[j]) * (p[j] - p0[j]);
+    for (int k = 0; k < NRES; k++)
+        cost += r[k] * r[k];
+    return cost;
+}
+
+/* n×n system A·x = b (row-major, in place: b becomes x), Gaussian
+ * elimination with partial pivoting; false when singular. */
+static bool solve_n(int n, double *A, double *b)
+{
+    for (int c = 0; c < n; c++) {
+        int pv = c;
+        for (int r = c + 1; r < n; r++)
+            if (fabs(A[r * n + c]) > fabs(A[pv * n + c]))
+                pv = r;
+        if (!(fabs(A[pv * n + c]) > 1e-300))
+            return false;
+        if (pv != c) {
+            for (int k = 0; k < n; k++) {
+                double t = A[c * n + k];
+                A[c * n + k] = A[pv * n + k];
+                A[pv * n + k] = t;
+            }
+            double t = b[c];
+            b[c] = b[pv];
+            b[pv] = t;
+        }
+        for (int r = c + 1; r < n; r++) {
+            double f = A[r * n + c] / A[c * n + c];
+            for (int k = c; k < n; k++)
+                A[r * n + k] -= f * A[c * n + k];
+            b[r] -= f * b[c];
+        }
+    }
+    for (int c = n - 1; c >= 0; c--) {
+        double v = b[c];
+        for (int j = c + 1; j < n; j++)
+            v -= A[c * n + j] * b[j];
+        b[c] = v / A[c * n + c];
+    }
+    return true;
+}
+
+/* Moves the free parameters of p (free: a bit per parameter) to a local
+ * minimum of the cost; D: the viewing distance (the eye's scale). */
+static void fit_view(const double (*pb)[3], const double (*sa)[2], const double *w,
+                     const double p0[NPAR], const double lam[NPAR], unsigned free, double D,
+                     double p[NPAR])
+{
+    int idx[NPAR], n = 0;
+    for (int j = 0; j < NPAR; j++)
+        if (free & 1u << j)
+            idx[n++] = j;
+    if (!n)
+        return;
+    double r[NRES], rt[NRES], J[NRES][NPAR], pt[NPAR];
+    double cost = residuals(p, pb, sa, w, p0, lam, r), mu = 1e-3;
+    for (int it = 0; it < 40 && mu < 1e10; it++) {
+        for (int c = 0; c < n; c++) {
+            int j = idx[c];
+            double h = j < P_ROT ? 1e-6 * D : j < P_FOV ? 1e-7 : 1e-5;
+            memcpy(pt, p, sizeof pt);
+            pt[j] += h;
+            residuals(pt, pb, sa, w, p0, lam, rt);
+            for (int k = 0; k < NRES; k++)
+                J[k][c] = (rt[k] - r[k]) / h;
+        }
+        double H[NPAR * NPAR], g[NPAR];
+        for (int a = 0; a < n; a++) {
+            g[a] = 0;
+            for (int k = 0; k < NRES; k++)
+                g[a] += J[k][a] * r[k];
+            for (int b = 0; b < n; b++) {
+                double v = 0;
+                for (int k = 0; k < NRES; k++)
+                    v += J[k][a] * J[k][b];
+                H[a * n + b] = v;
+            }
+        }
+        bool better = false;
+        double next = cost;
+        while (!better && mu < 1e10) {
+            double M[NPAR * NPAR], dx[NPAR];
+            memcpy(M, H, sizeof M);
+            for (int a = 0; a < n; a++) {
+                M[a * n + a] += mu * H[a * n + a] + 1e-300;
+                dx[a] = -g[a];
+            }
+            if (!solve_n(n, M, dx)) {
+                mu *= 10;
+                continue;
+            }
+            memcpy(pt, p, sizeof pt);
+            for (int a = 0; a < n; a++)
+                pt[idx[a]] += dx[a];
+            pt[P_FOV] = fmin(FOV_MAX, fmax(FOV_MIN, pt[P_FOV]));
+            next = residuals(pt, pb, sa, w, p0, lam, rt);
+            if (next < cost) {
+                better = true;
+                mu = fmax(mu / 3, 1e-9);
+            } else {
+                mu *= 4;
+            }
+        }
+        if (!better)
+            break;
+        bool done_ = cost - next < 1e-14 + 1e-10 * cost;
+        memcpy(p, pt, sizeof pt);
+        memcpy(r, rt, sizeof r);
+        cost = next;
+        if (done_)
+            break;
+    }
+}
+
+/* Least squares, then Lawson's reweighting (each point's weight times its
+ * distance, rounds − 1 times) towards the smallest largest distance: p
+ * becomes the iterate whose largest weighted distance is least, returned. */
+static double fit_minimax(const double (*pb)[3], const double (*sa)[2], const double *w,
+                          const double p0[NPAR], const double lam[NPAR], unsigned free, double D,
+                          int rounds, double p[NPAR])
+{
+    double u[NPOINTS], best = INFINITY, bp[NPAR], wsum = 0;
+    memcpy(u, w, sizeof u);
+    memcpy(bp, p, sizeof bp);
+    for (int i = 0; i < NPOINTS; i++)
+        wsum += w[i];
+    for (int round = 0; round < rounds; round++) {
+        fit_view(pb, sa, u, p0, lam, free, D, p);
+        view v;
+        view_par(p, &v);
+        double e[NPOINTS], worst = 0, sum = 0;
+        for (int i = 0; i < NPOINTS; i++) {
+            double s[2];
+            e[i] = 0;
+            if (!(w[i] > 0))
+                continue;
+            e[i] = screen(&v, v.eye, pb[i], s) ? pki_hypot(s[0] - sa[i][0], s[1] - sa[i][1])
+                                               : BEHIND_ERR;
+            worst = fmax(worst, w[i] * e[i]);
+        }
+        if (worst < best) {
+            best = worst;
+            memcpy(bp, p, sizeof bp);
+        }
+        for (int i = 0; i < NPOINTS; i++)
+            u[i] *= fmax(e[i], 1e-9), sum += u[i];
+        if (!(sum > 0) || !(worst > 1e-6))
+            break;
+        for (int i = 0; i < NPOINTS; i++)
+            u[i] *= wsum / sum;
+    }
+    memcpy(p, bp, sizeof bp);
+    return best;
 }
 
 /* ---- the frame-by-frame correction ---- */
@@ -270,14 +480,30 @@ static void correct(const scene *sc, uint32_t fi, const pk_camera_key *c, pk_cam
         solve_eye(&v, (const double(*)[3])p->b, (const double(*)[2])sa, w, eref, D, e);
     else
         memcpy(e, eref, sizeof e);
+    view vn = v;
+    if (wsum > 0) {
+        double pp[NPAR], p0[NPAR], lam[NPAR];
+        par_of(&v, c, p0);
+        memcpy(p0 + P_EYE, eref, sizeof eref);
+        memcpy(pp, p0, sizeof pp);
+        memcpy(pp + P_EYE, e, sizeof e);
+        for (int j = 0; j < NPAR; j++)
+            lam[j] = j < P_ROT ? REG / (D * D) : TURN_REG;
+        fit_minimax((const double(*)[3])p->b, (const double(*)[2])sa, w, p0, lam, EYE_AND_ANGLES, D,
+                    ROUNDS, pp);
+        view_par(pp, &vn);
+        memcpy(e, pp + P_EYE, sizeof e);
+        for (int a = 0; a < 3; a++)
+            out->rot[a] = (float)pp[P_ROT + a];
+    }
     double qa[3], qb[3];
     cam_space(&v, v.eye, ca, qa);
-    cam_space(&v, e, cb, qb);
+    cam_space(&vn, e, cb, qb);
     double ratio = qa[2] > NEAR && qb[2] > NEAR ? qb[2] / qa[2] : sc->k;
     double d = (double)c->distance * ratio;
     out->distance = (float)d;
     for (int a = 0; a < 3; a++)
-        out->pos[a] = (float)(e[a] - d * v.R[a][2]);
+        out->pos[a] = (float)(e[a] - d * vn.R[a][2]);
 }
 
 /* ---- measuring ---- */
@@ -323,6 +549,57 @@ static double measure(const scene *sc, uint32_t fi, const pk_camera_key *orig,
         }
     }
     return worst;
+}
+
+/* The least any camera (every parameter free) was found to leave on
+ * frame fi: the largest distance of B's points from A's, its points'
+ * distances added to t; -1 when the frame is not measured.  From the
+ * frame-by-frame correction start, least squares over the points measured,
+ * then Lawson's reweighting towards the smallest largest distance (the
+ * best of the iterates).  A local search: the least found, not proved. */
+static double bound_frame(const scene *sc, uint32_t fi, const pk_camera_key *orig,
+                          const pk_camera_key *start, tally *t)
+{
+    if (measure(sc, fi, orig, orig, NULL) < 0)
+        return -1;
+    view va, vs;
+    view_of(orig, &va);
+    view_of(start, &vs);
+    const frame_pts *fp = &sc->pts[fi];
+    double sa[NPOINTS][2], u[NPOINTS], p[NPAR], p0[NPAR], lam[NPAR], D = fabs(start->distance);
+    int n = 0;
+    for (int i = 0; i < NPOINTS; i++) {
+        u[i] = 0;
+        if (sc->have[i] && screen(&va, va.eye, fp->a[i], sa[i]) && on_screen(sc, sa[i]))
+            u[i] = 1, n++;
+    }
+    D = fmax(D, 1.0);
+    par_of(&vs, start, p);
+    memcpy(p0, p, sizeof p0);
+    for (int j = 0; j < NPAR; j++)
+        lam[j] = j < P_ROT ? 1e-10 / (D * D) : 1e-10;
+    const double(*pb)[3] = (const double(*)[3])fp->b;
+    const double(*csa)[2] = (const double(*)[2])sa;
+    double best = fit_minimax(pb, csa, u, p0, lam, (1u << NPAR) - 1, D, 16, p), best_e[NPOINTS];
+    view v;
+    view_par(p, &v);
+    for (int i = 0; i < NPOINTS; i++) {
+        double s[2];
+        best_e[i] = !(u[i] > 0)                      ? 0
+                    : screen(&v, v.eye, fp->b[i], s) ? pki_hypot(s[0] - sa[i][0], s[1] - sa[i][1])
+                                                     : BEHIND_ERR;
+    }
+    for (int i = 0; t && i < NPOINTS; i++) {
+        if (!sc->have[i] || !screen(&va, va.eye, fp->a[i], sa[i]) || !on_screen(sc, sa[i]))
+            continue;
+        t->sum += best_e[i];
+        t->n++;
+        if (best_e[i] > t->worst) {
+            t->worst = best_e[i];
+            t->worst_frame = fi;
+        }
+    }
+    return best;
 }
 
 /* ---- the points ---- */
@@ -633,8 +910,8 @@ static double accumulate(const scene *sc, const coef *cf, const target *tg, cons
     size_t nkeys = sy ? sy->n : 0;
     for (size_t k = 0; sy && k < nkeys; k++)
         for (int a = 0; a < 4; a++) {
-            sy->D[k][a][a] += lam[k];
-            sy->g[k][a] += lam[k] * (x[k][a] - xref[k][a]);
+            sy->D[k][a][a] += lam[k] * (a == 3 ? DEPTH_REG : 1.0);
+            sy->g[k][a] += lam[k] * (a == 3 ? DEPTH_REG : 1.0) * (x[k][a] - xref[k][a]);
         }
     return cost;
 }
@@ -644,14 +921,16 @@ static double reg_cost(size_t n, const double (*x)[4], const double (*xref)[4], 
     double c = 0;
     for (size_t k = 0; k < n; k++)
         for (int a = 0; a < 4; a++)
-            c += lam[k] * (x[k][a] - xref[k][a]) * (x[k][a] - xref[k][a]);
+            c += lam[k] * (a == 3 ? DEPTH_REG : 1.0) * (x[k][a] - xref[k][a]) *
+                 (x[k][a] - xref[k][a]);
     return c;
 }
 
 /* Moves the keys (sorted by frame, unique) so that the camera MMD plays
  * frames B as A was framed; played: the original camera at every frame.
  * 0, or -1 on OOM. */
-static int solve_keys(const scene *sc, pk_camera_key *keys, size_t nk, const pk_camera_key *orig)
+static int solve_keys(const scene *sc, pk_camera_key *keys, size_t nk, const pk_camera_key *orig,
+                      const pk_camera_key *look)
 {
     uint32_t nf = sc->nframes;
     coef *cf = calloc(nf, sizeof *cf);
@@ -665,11 +944,16 @@ static int solve_keys(const scene *sc, pk_camera_key *keys, size_t nk, const pk_
     if (!cf || !tg || !x || !xref || !dx || !xt || !lam || !sy.D || !sy.B || !sy.g || !C)
         goto done;
     for (size_t k = 0; k < nk; k++) {
-        pk_camera_key c;
-        if (keys[k].frame < nf)
-            correct(sc, keys[k].frame, &keys[k], &c);
-        else
-            c = keys[k];
+        pk_camera_key c = keys[k];
+        if (keys[k].frame < nf) {
+            /* the correction's eye and distance, seen at the key's angles */
+            view vc, vk;
+            correct(sc, keys[k].frame, &orig[keys[k].frame], &c);
+            view_of(&c, &vc);
+            view_of(&keys[k], &vk);
+            for (int a = 0; a < 3; a++)
+                c.pos[a] = (float)(vc.eye[a] - (double)c.distance * vk.R[a][2]);
+        }
         for (int a = 0; a < 3; a++)
             x[k][a] = xref[k][a] = c.pos[a];
         x[k][3] = xref[k][3] = c.distance;
@@ -677,7 +961,7 @@ static int solve_keys(const scene *sc, pk_camera_key *keys, size_t nk, const pk_
         lam[k] = REG / (D * D);
     }
     for (uint32_t f = 0; f < nf; f++) {
-        coef_of(keys, nk, f, &orig[f], &cf[f]);
+        coef_of(keys, nk, f, &look[f], &cf[f]);
         target_of(sc, f, &orig[f], &tg[f]);
     }
     const double(*cx)[4] = (const double(*)[4])x, (*cr)[4] = (const double(*)[4])xref;
@@ -786,7 +1070,7 @@ static int refit(pk_motion **cam, uint32_t fa, uint32_t fb, bool tail, bool free
 {
     pk_motion *m = *cam;
     size_t w = 0;
-    double off[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}}; /* a kept end key's value − best's */
+    double off[2][7] = {{0}}; /* a kept end key's centre, distance, angles − best's */
     for (size_t i = 0; i < m->ncameras; i++) {
         pk_camera_key *k = &m->cameras[i];
         if (k->frame > fa && (k->frame < fb || tail))
@@ -795,6 +1079,7 @@ static int refit(pk_motion **cam, uint32_t fa, uint32_t fb, bool tail, bool free
         if (end >= 0 && (end ? free_b : free_a)) {
             /* an end only this stretch plays: it follows the correction */
             memcpy(k->pos, best[k->frame].pos, sizeof k->pos);
+            memcpy(k->rot, best[k->frame].rot, sizeof k->rot);
             k->distance = best[k->frame].distance;
         } else if (end >= 0) {
             /* an end a kept stretch shares stays; the stretch eases from
@@ -802,6 +1087,8 @@ static int refit(pk_motion **cam, uint32_t fa, uint32_t fb, bool tail, bool free
             for (int a = 0; a < 3; a++)
                 off[end][a] = (double)k->pos[a] - best[k->frame].pos[a];
             off[end][3] = (double)k->distance - best[k->frame].distance;
+            for (int a = 0; a < 3; a++)
+                off[end][4 + a] = (double)k->rot[a] - best[k->frame].rot[a];
         }
         m->cameras[w++] = *k;
     }
@@ -818,6 +1105,8 @@ static int refit(pk_motion **cam, uint32_t fa, uint32_t fb, bool tail, bool free
         for (int a = 0; a < 3; a++)
             k->pos[a] = (float)(k->pos[a] + ua * off[0][a] + ub * off[1][a]);
         k->distance = (float)(k->distance + ua * off[0][3] + ub * off[1][3]);
+        for (int a = 0; a < 3; a++)
+            k->rot[a] = (float)(k->rot[a] + ua * off[0][4 + a] + ub * off[1][4 + a]);
         k->frame = f;
         pk_camera_interp_linear(k->interp);
     }
@@ -961,25 +1250,84 @@ static void whittaker(double *y, size_t n, double mu, double *scratch)
 static void smooth_best(pk_camera_key *best, const pk_camera_key *orig, uint32_t fa, uint32_t fb)
 {
     size_t n = fb > fa ? fb - fa : 0;
-    double *y = malloc((4 * n + 1) * sizeof *y);
+    double *y = malloc((7 * n + 1) * sizeof *y);
     if (!y)
-        return; /* the correction as it is */
-    double *scratch = y + n;
-    for (int a = 0; a < 4; a++) {
+        return;                                /* the correction as it is */
+    double *scratch = y + n, *eye = y + 4 * n; /* the eyes moved: 3n */
+    for (size_t i = 0; i < n; i++) {
+        view vb, vo;
+        view_of(&best[fa + i], &vb);
+        view_of(&orig[fa + i], &vo);
+        for (int a = 0; a < 3; a++)
+            eye[3 * i + a] = vb.eye[a] - vo.eye[a];
+    }
+    /* the eye (not the centre: the distance changes along the view), the
+     * distance and the angles, each as a change from the original */
+    for (int a = 0; a < 7; a++) {
         for (size_t i = 0; i < n; i++) {
             const pk_camera_key *b = &best[fa + i], *o = &orig[fa + i];
-            y[i] = a < 3 ? (double)b->pos[a] - o->pos[a] : (double)b->distance - o->distance;
+            y[i] = a < 3   ? eye[3 * i + a]
+                   : a < 4 ? (double)b->distance - o->distance
+                           : (double)b->rot[a - 4] - o->rot[a - 4];
         }
         whittaker(y, n, SMOOTH_MU, scratch);
         for (size_t i = 0; i < n; i++) {
             pk_camera_key *b = &best[fa + i];
+            const pk_camera_key *o = &orig[fa + i];
             if (a < 3)
-                b->pos[a] = (float)(orig[fa + i].pos[a] + y[i]);
+                eye[3 * i + a] = y[i];
+            else if (a < 4)
+                b->distance = (float)(o->distance + y[i]);
             else
-                b->distance = (float)(orig[fa + i].distance + y[i]);
+                b->rot[a - 4] = (float)(o->rot[a - 4] + y[i]);
         }
     }
+    for (size_t i = 0; i < n; i++) { /* the centre: the eye less the distance */
+        view vb, vo;
+        view_of(&best[fa + i], &vb);
+        view_of(&orig[fa + i], &vo);
+        for (int a = 0; a < 3; a++)
+            best[fa + i].pos[a] =
+                (float)(vo.eye[a] + eye[3 * i + a] - (double)best[fa + i].distance * vb.R[a][2]);
+    }
     free(y);
+}
+
+/* The keys' angles (keys sorted, their distinct frames kf[nk]) turned as
+ * the frame-by-frame correction turns the camera, evened out over each
+ * shot (the frames between two cuts): into turned[] (the keys as they
+ * were, but for the angles).  0, or -1 on OOM. */
+static int turn_keys(const pk_camera_key *keys, size_t nkeys, const uint32_t *kf, size_t nk,
+                     const pk_camera_key *best, const pk_camera_key *orig, uint32_t nf,
+                     pk_camera_key *turned)
+{
+    pk_camera_key *sm = malloc((nf + 1) * sizeof *sm);
+    if (!sm)
+        return -1;
+    memcpy(sm, best, nf * sizeof *sm);
+    uint32_t start = 0;
+    for (size_t s = 0; s <= nk; s++) {
+        /* a shot ends at a key followed by one a frame later, or at the end */
+        bool cut = s + 1 < nk && kf[s + 1] == kf[s] + 1;
+        if (s < nk && !cut)
+            continue;
+        uint32_t end = s < nk ? kf[s] + 1 : nf;
+        if (end > nf)
+            end = nf;
+        if (end > start)
+            smooth_best(sm, orig, start, end);
+        start = end;
+    }
+    memcpy(turned, keys, nkeys * sizeof *turned);
+    for (size_t k = 0; k < nkeys; k++) {
+        uint32_t f = keys[k].frame;
+        if (f >= nf || keys[k].perspective != 0)
+            continue;
+        for (int a = 0; a < 3; a++)
+            turned[k].rot[a] = (float)((double)keys[k].rot[a] + sm[f].rot[a] - orig[f].rot[a]);
+    }
+    free(sm);
+    return 0;
 }
 
 static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
@@ -1001,20 +1349,33 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
     }
     if (sample_all(cam, nf, orig, log) != 0)
         goto done;
-    tally before = {0}, ideal = {0}, after = {0};
+    tally before = {0}, ideal = {0}, after = {0}, bound = {0};
     for (uint32_t f = 0; f < nf; f++) {
         correct(sc, f, &orig[f], &best[f]);
         measure(sc, f, &orig[f], &orig[f], &before);
         e_best[f] = measure(sc, f, &orig[f], &best[f], &ideal);
+        double lb = bound_frame(sc, f, &orig[f], &best[f], &bound);
+        rep->bound_goal += lb >= 0 && lb <= PK_CAMERA_GOAL;
         rep->ortho += orig[f].perspective != 0;
         rep->frames_on_screen += e_best[f] >= 0;
     }
-    /* every key moved at once, curves kept */
-    if (solve_keys(sc, cam->cameras, cam->ncameras, orig) != 0) {
-        pk_error(log, PK_E_NO_MEMORY, "out of memory");
-        goto done;
+    /* every key turned as the correction turns the camera, then moved at
+     * once, curves kept */
+    if (!(kf = key_frames(cam, &nk)))
+        goto nomem;
+    pk_camera_key *turned = malloc((cam->ncameras + 1) * sizeof *turned);
+    if (!turned || turn_keys(cam->cameras, cam->ncameras, kf, nk, best, orig, nf, turned) != 0) {
+        free(turned);
+        goto nomem;
     }
-    if (sample_all(cam, nf, played, log) != 0 || !(kf = key_frames(cam, &nk)))
+    memcpy(cam->cameras, turned, cam->ncameras * sizeof *turned);
+    free(turned);
+    int krc = sample_all(cam, nf, played, log);
+    if (krc != 0)
+        goto done;
+    if (solve_keys(sc, cam->cameras, cam->ncameras, orig, played) != 0)
+        goto nomem;
+    if (sample_all(cam, nf, played, log) != 0)
         goto done;
     /* stretches the kept curves do not follow closely enough: at their
      * worst frame a point lands more than PK_CAMERA_SMOOTH further from
@@ -1076,6 +1437,8 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
     rep->before_worst_frame = before.worst_frame;
     rep->best_worst = ideal.worst;
     rep->best_mean = ideal.n ? ideal.sum / (double)ideal.n : 0;
+    rep->bound_worst = bound.worst;
+    rep->bound_mean = bound.n ? bound.sum / (double)bound.n : 0;
     rep->after_worst = after.worst;
     rep->after_mean = after.n ? after.sum / (double)after.n : 0;
     rep->after_worst_frame = after.worst_frame;
@@ -1091,6 +1454,9 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
     cam->ncameras = 0;
     camera->duplicates_told = false;
     rc = 0;
+    goto done;
+nomem:
+    pk_error(log, PK_E_NO_MEMORY, "out of memory");
 done:
     free(orig);
     free(best);
