@@ -1379,6 +1379,7 @@ typedef struct pk_camera_report {
     size_t before_goal, after_goal; /* measured frames whose every point is within
                                        PK_CAMERA_GOAL of A's */
     size_t bound_goal;              /* ... through the best camera per frame */
+    double turn_deg;                /* the largest turn of the camera, measured frames, degrees */
     size_t keys_in, keys_out; /* camera keys */
     size_t kept;              /* keys moved with their curves kept */
     size_t pieces;            /* stretches fitted again */

@@ -956,6 +956,7 @@ static void json_camera(pki_json *j, const pk_camera_report *c)
     jpair(j, "unchanged", "worst", c->before_worst, "mean", c->before_mean);
     jpair(j, "bound", "worst", c->bound_worst, "mean", c->bound_mean);
     pki_json_kint(j, "within_goal_bound", (long long)c->bound_goal);
+    jnum(j, "turn_deg", c->turn_deg);
     pki_json_kint(j, "within_goal", (long long)c->after_goal);
     pki_json_kint(j, "within_goal_unchanged", (long long)c->before_goal);
     pki_json_close(j, '}');

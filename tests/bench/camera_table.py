@@ -19,6 +19,7 @@ worst / mean distance of B's head, wrists and ankles from A's):
   unchanged   the camera as it was
   goal        frames whose every point is within 2%, moved (unchanged)
   keys        camera keys in -> out
+  turn        the largest turn of the camera written (degrees, measured frames)
   ms          wall time of the run
 """
 import json
@@ -61,8 +62,8 @@ def main(argv):
     if not corpus:
         sys.exit("camera_table.py: --corpus DIR (or PK_CORPUS)")
     c = lambda n: n if n.startswith("@") or os.sep in n else os.path.join(corpus, n)
-    print("| A -> B | moved | frame by frame | bound | unchanged | frames within 2%: moved, bound (unchanged) | keys | ms |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| A -> B | moved | frame by frame | bound | unchanged | frames within 2%: moved, bound (unchanged) | keys | turn | ms |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as tmp:
         for a, b in pairs:
             t0 = time.time()
@@ -76,12 +77,13 @@ def main(argv):
                 continue
             cam = json.loads(r.stdout)["camera"]
             bound = pct(cam["bound"]) if "bound" in cam else pct(cam["frame_by_frame"])
-            print("| %s -> %s | %s | %s | %s | %s | %d, %s of %d (%d) | %d -> %d | %.0f |" % (
+            print("| %s -> %s | %s | %s | %s | %s | %d, %s of %d (%d) | %d -> %d | %.1f° | %.0f |" % (
                 SHORT.get(a, a), SHORT.get(b, b), pct(cam["moved"]),
                 pct(cam["frame_by_frame"]), bound,
                 pct(cam["unchanged"]), cam["within_goal"], cam.get("within_goal_bound", "-"),
                 cam["frames"],
-                cam["within_goal_unchanged"], cam["keys_in"], cam["keys_out"], ms))
+                cam["within_goal_unchanged"], cam["keys_in"], cam["keys_out"],
+                cam.get("turn_deg", 0), ms))
             sys.stdout.flush()
 
 

@@ -2,8 +2,9 @@
  * (engine/ops/retarget/retarget_camera.c): MMD's camera model on points whose
  * place on the screen is known; B equal to A scaled (every distance and
  * centre scaled exactly, curves kept, nothing left off); a static camera
- * whose frame-by-frame correction moves (fitted again, and close); the
- * errors. */
+ * whose frame-by-frame correction moves (fitted again, and close); a
+ * leaning B the camera turns for; the best camera per frame as a bound;
+ * the errors. */
 #include "testutil.h"
 #include "ops/retarget/retarget.h"
 
@@ -98,6 +99,42 @@ static pk_model *body(double k)
     assert_non_null(m);
     pk_log_free(&log);
     return m;
+}
+
+/* body(1) with the bones at q (x, y; z 0), in body()'s order. */
+static pk_model *body_at(const double q[6][2])
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "posekit_body: 1\n"
+             "bones:\n"
+             "  - {name: センター, pos: [%.17g, %.17g, 0], flags: [rotate, move]}\n"
+             "  - {name: 頭, parent: センター, pos: [%.17g, %.17g, 0]}\n"
+             "  - {name: 左手首, parent: センター, pos: [%.17g, %.17g, 0]}\n"
+             "  - {name: 右手首, parent: センター, pos: [%.17g, %.17g, 0]}\n"
+             "  - {name: 左足首, parent: センター, pos: [%.17g, %.17g, 0]}\n"
+             "  - {name: 右足首, parent: センター, pos: [%.17g, %.17g, 0]}\n",
+             q[0][0], q[0][1], q[1][0], q[1][1], q[2][0], q[2][1], q[3][0], q[3][1], q[4][0],
+             q[4][1], q[5][0], q[5][1]);
+    pk_log log;
+    pk_log_init(&log);
+    pk_model *m = pk_body_read(text, strlen(text), &log);
+    assert_non_null(m);
+    pk_log_free(&log);
+    return m;
+}
+
+/* body(1) leaning: every bone turned by deg about the Z axis through the
+ * origin (the screen's plane for a camera with no angles). */
+static pk_model *leaning(double deg)
+{
+    const double P[6][2] = {{0, 8}, {0, 17}, {5, 12}, {-5, 12}, {1, 1.3}, {-1, 1.3}};
+    double c = cos(deg * PI / 180), s = sin(deg * PI / 180), q[6][2];
+    for (int i = 0; i < 6; i++) {
+        q[i][0] = c * P[i][0] - s * P[i][1];
+        q[i][1] = s * P[i][0] + c * P[i][1];
+    }
+    return body_at((const double(*)[2])q);
 }
 
 /* センター moving: x = amp·sin, z = amp·cos over frames 0..last, a key a
@@ -211,6 +248,69 @@ static void still_camera_refit(void **state)
     pk_model_free(b);
 }
 
+/* B leans 8° in the screen's plane, standing still before a still camera
+ * that looks at it square on: no move of the eye lands B's points on A's,
+ * a roll of the camera does.  The camera turns (most of the 8°: its angles
+ * are pulled towards the camera's); the best camera per frame lands them
+ * exactly. */
+static void leaning_model(void **state)
+{
+    (void)state;
+    pk_model *a = body(1), *b = leaning(8);
+    pk_motion *da = dance(0, 60), *db = dance(0, 60);
+    pk_motion *cam = pk_motion_new();
+    *pk_motion_push_camera(cam) = cam_key(0, -30, 0, 10, 0, 0, 0, 0, 30);
+    *pk_motion_push_camera(cam) = cam_key(60, -30, 0, 10, 0, 0, 0, 0, 30);
+    pk_camera_options o = {.from = a, .to = b, .dance_from = da, .dance_to = db};
+    pk_camera_report rep;
+    pk_log log;
+    pk_log_init(&log);
+    assert_int_equal(pk_motion_retarget_camera(cam, &o, &rep, &log), 0);
+    assert_true(rep.before_worst > 0.05);
+    assert_true(rep.bound_worst < 1e-4);
+    assert_int_equal(rep.bound_goal, rep.frames_on_screen);
+    assert_true(rep.bound_worst <= rep.best_worst + 1e-12);
+    assert_true(rep.turn_deg > 5 && rep.turn_deg < 8.5);
+    assert_true(fabs(cam->cameras[0].rot[2]) > 5 * PI / 180);
+    /* what the pull leaves: a fraction of the lean */
+    assert_true(rep.after_worst < rep.before_worst / 5);
+    assert_true(rep.after_goal > rep.frames_on_screen / 2);
+    assert_int_equal(rep.before_goal, 0);
+    assert_int_equal(rep.keys_out, 2); /* a still camera turned stays two keys */
+    pk_log_free(&log);
+    pk_motion_free(da);
+    pk_motion_free(db);
+    pk_motion_free(cam);
+    pk_model_free(a);
+    pk_model_free(b);
+}
+
+/* B's head far above its hands and feet (a long neck): no camera lands
+ * all five points; the best camera per frame is measured and no worse
+ * than the correction, which is no worse than the camera unchanged. */
+static void bound_below(void **state)
+{
+    (void)state;
+    const double neck[6][2] = {{0, 8}, {0, 26}, {5, 12}, {-5, 12}, {1, 1.3}, {-1, 1.3}};
+    pk_model *a = body(1), *b = body_at(neck);
+    pk_motion *da = dance(4, 90), *db = dance(4, 90), *cam = camera();
+    pk_camera_options o = {.from = a, .to = b, .dance_from = da, .dance_to = db};
+    pk_camera_report rep;
+    pk_log log;
+    pk_log_init(&log);
+    assert_int_equal(pk_motion_retarget_camera(cam, &o, &rep, &log), 0);
+    assert_true(rep.bound_worst > 0.01);
+    assert_true(rep.bound_worst <= rep.best_worst + 1e-12);
+    assert_true(rep.bound_goal >= rep.after_goal);
+    assert_true(rep.after_mean < rep.before_mean);
+    pk_log_free(&log);
+    pk_motion_free(da);
+    pk_motion_free(db);
+    pk_motion_free(cam);
+    pk_model_free(a);
+    pk_model_free(b);
+}
+
 static void errors(void **state)
 {
     (void)state;
@@ -239,10 +339,9 @@ static void errors(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(camera_model),
-        cmocka_unit_test(scaled_model),
-        cmocka_unit_test(still_camera_refit),
-        cmocka_unit_test(errors),
+        cmocka_unit_test(camera_model),       cmocka_unit_test(scaled_model),
+        cmocka_unit_test(still_camera_refit), cmocka_unit_test(leaning_model),
+        cmocka_unit_test(bound_below),        cmocka_unit_test(errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

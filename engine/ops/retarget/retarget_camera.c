@@ -51,14 +51,15 @@
 
 #define PI 3.14159265358979323846
 #define NPOINTS 5
-#define NEAR 0.05       /* units in front of the eye a point must be */
-#define FADE 0.25       /* screen heights beyond the edge a point's weight fades over */
-#define REG 1e-4        /* the pull towards e_ref, per (viewing distance)² */
-#define BEHIND_ERR 1.0  /* a point B shows behind the eye: a screen height off */
-#define DEPTH_REG 100.0 /* the distance's pull, times REG: the look-at point stays in the subject  \
-                         */
-#define FIT 0.002       /* a refit's tolerance, screen heights */
-#define RAMP 15.0       /* frames a refit eases over from a key it shares */
+#define NEAR 0.05      /* units in front of the eye a point must be */
+#define FADE 0.25      /* screen heights beyond the edge a point's weight fades over */
+#define REG 1e-4       /* the pull towards e_ref, per (viewing distance)² */
+#define BEHIND_ERR 1.0 /* a point B shows behind the eye: a screen height off */
+#define DEPTH_REG                                                                                  \
+    100.0             /* the distance's pull, times REG: the look-at point stays in the subject    \
+                       */
+#define FIT 0.002     /* a refit's tolerance, screen heights */
+#define RAMP 15.0     /* frames a refit eases over from a key it shares */
 #define SMOOTH_MU 1e3 /* the refit's smoothing: swings slower than 2π·mu^¼ ≈ 35 frames pass */
 
 static const char *const POINTS[NPOINTS] = {"頭", "左手首", "右手首", "左足首", "右足首"};
@@ -325,7 +326,8 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
 
 /* Least squares, then Lawson's reweighting (each point's weight times its
  * distance, rounds − 1 times) towards the smallest largest distance: p
- * becomes the iterate whose largest weighted distance is least, returned. */
+ * becomes the one of p as given and the iterates whose largest weighted
+ * distance is least, returned. */
 static double fit_minimax(const double (*pb)[3], const double (*sa)[2], const double *w,
                           const double p0[NPAR], const double lam[NPAR], unsigned free, double D,
                           int rounds, double p[NPAR])
@@ -335,8 +337,9 @@ static double fit_minimax(const double (*pb)[3], const double (*sa)[2], const do
     memcpy(bp, p, sizeof bp);
     for (int i = 0; i < NPOINTS; i++)
         wsum += w[i];
-    for (int round = 0; round < rounds; round++) {
-        fit_view(pb, sa, u, p0, lam, free, D, p);
+    for (int round = -1; round < rounds; round++) {
+        if (round >= 0) /* round -1: p as it came */
+            fit_view(pb, sa, u, p0, lam, free, D, p);
         view v;
         view_par(p, &v);
         double e[NPOINTS], worst = 0, sum = 0;
@@ -353,6 +356,10 @@ static double fit_minimax(const double (*pb)[3], const double (*sa)[2], const do
             best = worst;
             memcpy(bp, p, sizeof bp);
         }
+        if (round < 0 && !(worst > 1e-6))
+            break; /* p as it came lands the points */
+        if (round < 0)
+            continue;
         for (int i = 0; i < NPOINTS; i++)
             u[i] *= fmax(e[i], 1e-9), sum += u[i];
         if (!(sum > 0) || !(worst > 1e-6))
@@ -1330,6 +1337,19 @@ static int turn_keys(const pk_camera_key *keys, size_t nkeys, const uint32_t *kf
     return 0;
 }
 
+/* The angle between two cameras' orientations, degrees. */
+static double turn_between(const pk_camera_key *a, const pk_camera_key *b)
+{
+    view va, vb;
+    view_of(a, &va);
+    view_of(b, &vb);
+    double tr = 0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            tr += va.R[i][j] * vb.R[i][j];
+    return pki_acos(fmax(-1.0, fmin(1.0, (tr - 1) / 2))) * 180.0 / PI;
+}
+
 static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
 {
     const pk_camera_options *o = sc->o;
@@ -1430,6 +1450,8 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
         double a = measure(sc, f, &orig[f], &played[f], &after);
         rep->before_goal += b >= 0 && b <= PK_CAMERA_GOAL;
         rep->after_goal += a >= 0 && a <= PK_CAMERA_GOAL;
+        if (a >= 0)
+            rep->turn_deg = fmax(rep->turn_deg, turn_between(&orig[f], &played[f]));
     }
     rep->measured = before.n;
     rep->before_worst = before.worst;
