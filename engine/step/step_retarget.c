@@ -560,15 +560,21 @@ static void camera_summary(const pk_camera_report *c, pk_buf *out)
     if (c->pieces)
         pk_buf_printf(out, ", %zu stretch%s fitted again: %zu key%s", c->pieces,
                       c->pieces == 1 ? "" : "es", c->piece_keys, pki_plural(c->piece_keys));
+    pk_buf_printf(out, "; turned up to %.1f deg", c->turn_deg);
     pk_buf_printf(out,
                   "); on the %zu frame%s where A's head is on the screen, B's head, hands and "
                   "feet land within %.2f%% of the screen height of A's (mean %.2f%%; frame by "
-                  "frame at best %.2f%%, mean %.2f%%; the camera unchanged: %.2f%%, mean %.2f%%)",
+                  "frame %.2f%%, mean %.2f%%; the best camera for each frame %.2f%%, mean "
+                  "%.2f%%; the camera unchanged: %.2f%%, mean %.2f%%)",
                   c->frames_on_screen, pki_plural(c->frames_on_screen), 100 * c->after_worst,
                   100 * c->after_mean, 100 * c->best_worst, 100 * c->best_mean,
-                  100 * c->before_worst, 100 * c->before_mean);
-    pk_buf_printf(out, "; every point within %g%% on %zu of the %zu frames (unchanged: %zu)",
-                  100 * PK_CAMERA_GOAL, c->after_goal, c->frames_on_screen, c->before_goal);
+                  100 * c->bound_worst, 100 * c->bound_mean, 100 * c->before_worst,
+                  100 * c->before_mean);
+    pk_buf_printf(out,
+                  "; every point within %g%% on %zu of the %zu frames (the best camera for each "
+                  "frame: %zu; unchanged: %zu)",
+                  100 * PK_CAMERA_GOAL, c->after_goal, c->frames_on_screen, c->bound_goal,
+                  c->before_goal);
     if (c->ortho)
         pk_buf_printf(out, "; %zu orthographic frame%s left alone", c->ortho, pki_plural(c->ortho));
 }

@@ -56,10 +56,12 @@
 #define REG 1e-4       /* the pull towards e_ref, per (viewing distance)² */
 #define BEHIND_ERR 1.0 /* a point B shows behind the eye: a screen height off */
 #define DEPTH_REG                                                                                  \
-    100.0             /* the distance's pull, times REG: the look-at point stays in the subject    \
-                       */
-#define FIT 0.002     /* a refit's tolerance, screen heights */
-#define RAMP 15.0     /* frames a refit eases over from a key it shares */
+    100.0               /* the distance's pull, times REG: the look-at point stays in the subject  \
+                         */
+#define FIT 0.002       /* a refit's tolerance, screen heights */
+#define RAMP 15.0       /* frames a refit eases over from a key it shares */
+#define SMOOTH_PASSES 4 /* ... then again, up to 3 times, the frames it misses weighted more */
+#define SMOOTH_BOOST 30.0 /* ... by this factor each time */
 #define SMOOTH_MU 1e3 /* the refit's smoothing: swings slower than 2π·mu^¼ ≈ 35 frames pass */
 
 static const char *const POINTS[NPOINTS] = {"頭", "左手首", "右手首", "左足首", "右足首"};
@@ -167,9 +169,10 @@ static double weight_of(const scene *sc, const double s[2])
 enum { P_EYE = 0, P_ROT = 3, P_FOV = 6, NPAR = 7 };
 #define NRES (2 * NPOINTS + NPAR)
 #define EYE_AND_ANGLES 0x3fu /* the parameters the correction moves (the view angle stays) */
-#define TURN_REG 0.3 /* the pull of the angles to the camera's, per radian² (screen heights²) */
-#define ROUNDS 8     /* least squares, then 7 rounds towards the smallest largest distance */
-#define FOV_MIN 1.0  /* MMD's view angle: whole degrees, 1 to 125 */
+#define TURN_REG 0.3  /* the pull of the angles to the camera's, per radian² (screen heights²) */
+#define TURN_MIN 1e-5 /* radians: a key turned less keeps its angles */
+#define ROUNDS 8      /* least squares, then 7 rounds towards the smallest largest distance */
+#define FOV_MIN 1.0   /* MMD's view angle: whole degrees, 1 to 125 */
 #define FOV_MAX 125.0
 
 static void view_par(const double p[NPAR], view *v)
@@ -1200,22 +1203,24 @@ static double worst_over(const scene *sc, uint32_t fa, uint32_t fb, const pk_cam
     return w;
 }
 
-/* Whittaker's smoother: z minimising |z − y|² + mu·|second differences
- * of z|², that is (I + mu·D2ᵀD2)·z = y, a symmetric pentadiagonal system
+/* Whittaker's smoother: z minimising Σ w_i·(z_i − y_i)² + mu·|second
+ * differences of z|², that is (W + mu·D2ᵀD2)·z = W·y, a symmetric pentadiagonal system
  * solved by LDLᵀ in place (y becomes z).  No lag and no bias at the ends;
  * swings slower than about 2π·mu^¼ frames pass, faster ones are damped.
  * scratch: 3n doubles.  Does nothing for n < 3. */
-static void whittaker(double *y, size_t n, double mu, double *scratch)
+static void whittaker(double *y, const double *w, size_t n, double mu, double *scratch)
 {
     if (n < 3)
         return;
+    for (size_t i = 0; i < n; i++)
+        y[i] *= w[i];
     double *d = scratch, *e = scratch + n, *f = scratch + 2 * n; /* diagonals 0, 1, 2 */
     for (size_t i = 0; i < n; i++) {
         /* D2ᵀD2: rows 1,-2,1 ... diagonal 1,5,6,...,6,5,1; next -2,-4,...,-4,-2; next 1 */
         double dd = i == 0 || i == n - 1 ? 1 : i == 1 || i == n - 2 ? 5 : 6;
         if (n == 3)
             dd = i == 1 ? 4 : 1;
-        d[i] = 1 + mu * dd;
+        d[i] = w[i] + mu * dd;
         e[i] = i + 1 < n ? mu * (i == 0 || i + 2 == n ? -2 : -4) : 0;
         f[i] = i + 2 < n ? mu : 0;
     }
@@ -1250,16 +1255,15 @@ static void whittaker(double *y, size_t n, double mu, double *scratch)
     }
 }
 
-/* The frame-by-frame correction over [fa, fb) evened out: the centre and
- * distance it adds to the camera, each smoothed (Whittaker: swings slower
- * than about a second kept), so that a stretch fitted again follows the
- * subject, not every hand movement. */
-static void smooth_best(pk_camera_key *best, const pk_camera_key *orig, uint32_t fa, uint32_t fb)
+/* The frame-by-frame correction over [fa, fb) evened out: the eye,
+ * distance and angles it adds to the camera, each smoothed (Whittaker,
+ * frame weights wt: swings slower than about a second kept), so that a
+ * stretch fitted again follows the subject, not every hand movement.
+ * y: 7n doubles of scratch. */
+static void smooth_pass(pk_camera_key *best, const pk_camera_key *orig, uint32_t fa, uint32_t fb,
+                        const double *wt, double *y)
 {
     size_t n = fb > fa ? fb - fa : 0;
-    double *y = malloc((7 * n + 1) * sizeof *y);
-    if (!y)
-        return;                                /* the correction as it is */
     double *scratch = y + n, *eye = y + 4 * n; /* the eyes moved: 3n */
     for (size_t i = 0; i < n; i++) {
         view vb, vo;
@@ -1277,7 +1281,7 @@ static void smooth_best(pk_camera_key *best, const pk_camera_key *orig, uint32_t
                    : a < 4 ? (double)b->distance - o->distance
                            : (double)b->rot[a - 4] - o->rot[a - 4];
         }
-        whittaker(y, n, SMOOTH_MU, scratch);
+        whittaker(y, wt, n, SMOOTH_MU, scratch);
         for (size_t i = 0; i < n; i++) {
             pk_camera_key *b = &best[fa + i];
             const pk_camera_key *o = &orig[fa + i];
@@ -1297,15 +1301,56 @@ static void smooth_best(pk_camera_key *best, const pk_camera_key *orig, uint32_t
             best[fa + i].pos[a] =
                 (float)(vo.eye[a] + eye[3 * i + a] - (double)best[fa + i].distance * vb.R[a][2]);
     }
+}
+
+/* The frame-by-frame correction over [fa, fb) evened out (smooth_pass),
+ * then again with more weight on each frame where the evened-out camera
+ * misses the goal by more than PK_CAMERA_SMOOTH beyond the correction
+ * itself (a quick move of the subject the camera must follow), up to
+ * SMOOTH_PASSES times. */
+static void smooth_best(const scene *sc, pk_camera_key *best, const pk_camera_key *orig,
+                        uint32_t fa, uint32_t fb)
+{
+    size_t n = fb > fa ? fb - fa : 0;
+    double *y = malloc((9 * n + 1) * sizeof *y);
+    pk_camera_key *raw = malloc((n + 1) * sizeof *raw);
+    if (!y || !raw) {
+        free(y);
+        free(raw);
+        return; /* the correction as it is */
+    }
+    double *wt = y + 7 * n, *e_raw = y + 8 * n;
+    memcpy(raw, best + fa, n * sizeof *raw);
+    for (size_t i = 0; i < n; i++) {
+        wt[i] = 1;
+        e_raw[i] = measure(sc, fa + (uint32_t)i, &orig[fa + i], &raw[i], NULL);
+    }
+    for (int pass = 0; pass < SMOOTH_PASSES; pass++) {
+        if (pass)
+            memcpy(best + fa, raw, n * sizeof *raw);
+        smooth_pass(best, orig, fa, fb, wt, y);
+        bool more = false;
+        for (size_t i = 0; i < n; i++) {
+            double e = measure(sc, fa + (uint32_t)i, &orig[fa + i], &best[fa + i], NULL);
+            if (e_raw[i] >= 0 && e > PK_CAMERA_GOAL &&
+                (e_raw[i] <= PK_CAMERA_GOAL || e > e_raw[i] + PK_CAMERA_SMOOTH)) {
+                wt[i] *= SMOOTH_BOOST;
+                more = true;
+            }
+        }
+        if (!more)
+            break;
+    }
     free(y);
+    free(raw);
 }
 
 /* The keys' angles (keys sorted, their distinct frames kf[nk]) turned as
  * the frame-by-frame correction turns the camera, evened out over each
  * shot (the frames between two cuts): into turned[] (the keys as they
  * were, but for the angles).  0, or -1 on OOM. */
-static int turn_keys(const pk_camera_key *keys, size_t nkeys, const uint32_t *kf, size_t nk,
-                     const pk_camera_key *best, const pk_camera_key *orig, uint32_t nf,
+static int turn_keys(const scene *sc, const pk_camera_key *keys, size_t nkeys, const uint32_t *kf,
+                     size_t nk, const pk_camera_key *best, const pk_camera_key *orig, uint32_t nf,
                      pk_camera_key *turned)
 {
     pk_camera_key *sm = malloc((nf + 1) * sizeof *sm);
@@ -1322,7 +1367,7 @@ static int turn_keys(const pk_camera_key *keys, size_t nkeys, const uint32_t *kf
         if (end > nf)
             end = nf;
         if (end > start)
-            smooth_best(sm, orig, start, end);
+            smooth_best(sc, sm, orig, start, end);
         start = end;
     }
     memcpy(turned, keys, nkeys * sizeof *turned);
@@ -1330,8 +1375,15 @@ static int turn_keys(const pk_camera_key *keys, size_t nkeys, const uint32_t *kf
         uint32_t f = keys[k].frame;
         if (f >= nf || keys[k].perspective != 0)
             continue;
+        double d[3], most = 0;
+        for (int a = 0; a < 3; a++) {
+            d[a] = (double)sm[f].rot[a] - orig[f].rot[a];
+            most = fmax(most, fabs(d[a]));
+        }
+        if (most < TURN_MIN)
+            continue; /* not turned: the key's bytes */
         for (int a = 0; a < 3; a++)
-            turned[k].rot[a] = (float)((double)keys[k].rot[a] + sm[f].rot[a] - orig[f].rot[a]);
+            turned[k].rot[a] = (float)((double)keys[k].rot[a] + d[a]);
     }
     free(sm);
     return 0;
@@ -1384,7 +1436,8 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
     if (!(kf = key_frames(cam, &nk)))
         goto nomem;
     pk_camera_key *turned = malloc((cam->ncameras + 1) * sizeof *turned);
-    if (!turned || turn_keys(cam->cameras, cam->ncameras, kf, nk, best, orig, nf, turned) != 0) {
+    if (!turned ||
+        turn_keys(sc, cam->cameras, cam->ncameras, kf, nk, best, orig, nf, turned) != 0) {
         free(turned);
         goto nomem;
     }
@@ -1413,7 +1466,7 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
         if (end <= fa + 1)
             continue;                           /* a cut, or nothing after the last key */
         uint32_t to = s + 1 < nk ? fb + 1 : nf; /* its end key too */
-        smooth_best(best, orig, fa, to);
+        smooth_best(sc, best, orig, fa, to);
         double kept = worst_over(sc, fa, to, orig, played);
         redo[s] = kept >= 0 && kept > worst_over(sc, fa, to, orig, best) + PK_CAMERA_SMOOTH;
     }
