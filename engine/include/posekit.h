@@ -1333,14 +1333,17 @@ PK_API int pk_motions_retarget_together(pk_dancer *d, size_t n, const pk_troupe_
  *
  * The points: the head (頭), both wrists (手首) and both ankles (足首) that
  * both models have, evaluated with IK at every frame.  At each frame the
- * eye moves (the angles and the view angle stay) so that B's points land
- * where A's did through the original camera: least squares over the points
- * on or near A's screen, from the eye that keeps their centroid in place
- * at a distance scaled by the models' size; the look-at point then keeps
- * its depth in the subject (distance scaled by the subject's depth), so a
- * B that is A scaled by k gets every distance and centre scaled by k.
- * Every key is moved at once, curves kept (least squares over every
- * frame of the camera MMD plays from them); a stretch between keys whose
+ * eye moves and the camera turns a little (the view angle stays) so that
+ * B's points land where A's did through the original camera: least
+ * squares over the points on or near A's screen, then towards the
+ * smallest largest distance, from the eye that keeps their centroid in
+ * place at a distance scaled by the models' size, the angles pulled to
+ * the camera's; the look-at point then keeps its depth in the subject
+ * (distance scaled by the subject's depth), so a B that is A scaled by k
+ * gets every distance and centre scaled by k and no turn.  Every key is
+ * turned as that correction turns the camera (evened out), then moved at
+ * once, curves kept (least squares over every frame of the camera MMD
+ * plays from them); a stretch between keys whose
  * worst frame stays more than PK_CAMERA_SMOOTH worse than the
  * frame-by-frame correction (evened out, so the camera does not follow
  * every hand movement) is fitted again from it by the keyframe reducer
@@ -1351,7 +1354,8 @@ PK_API int pk_motions_retarget_together(pk_dancer *d, size_t n, const pk_troupe_
  * Measured on every frame where A's head is on the screen (aspect: width
  * over height), over the points A shows on it: how far from A's each of
  * B's lands, in screen heights, with the camera unchanged (before) and
- * corrected (after). */
+ * corrected (after), and through the best camera for each frame (every
+ * parameter free: the least any camera was found to leave; a bound). */
 #define PK_CAMERA_SMOOTH 0.005 /* screen heights */
 #define PK_CAMERA_ASPECT (16.0 / 9.0)
 #define PK_CAMERA_GOAL 0.02 /* a frame within it: every point this close, screen heights */

@@ -10,34 +10,51 @@
  * space (x, y, z) = Rᵀ·(p − eye) a point lands at (x, y) / (z·2·tan(fov/2))
  * screen heights from the centre of the screen.
  *
- * Per frame (the frame-by-frame correction): the angles, the view angle
- * and the projection stay; the eye e moves.  The points of A (head,
- * wrists, ankles) are projected through the original camera, each
+ * Per frame (the frame-by-frame correction): the view angle and the
+ * projection stay; the eye e moves and the camera turns.  The points of A
+ * (head, wrists, ankles) are projected through the original camera, each
  * weighted 1 on the screen, fading to 0 a quarter of the screen height
  * beyond its edge (so a hand leaving the picture does not make the camera
  * jump).  From e_ref = c_B + k·(e − c_A) (c: the weighted centroid of the
  * points, k: B's head height over A's at rest), which keeps the centroid
- * where it was and the subject's size, Gauss-Newton minimises the squared
- * screen distances of B's points to A's plus 1e-4·|e − e_ref|²/D² (D the
- * viewing distance: decides what the points cannot, such as the depth
- * when only the head is in the picture).  The look-at point then keeps
- * its depth in the subject: distance' = distance·z_B/z_A (z: the
- * centroid's depth), centre' = e' − distance'·forward.  B equal to A
+ * where it was and the subject's size, Gauss-Newton moves the eye to
+ * minimise the squared screen distances of B's points to A's plus
+ * 1e-4·|e − e_ref|²/D² (D the viewing distance: decides what the points
+ * cannot, such as the depth when only the head is in the picture).  Then
+ * the eye and the three angles together (Levenberg-Marquardt, the angles
+ * pulled to the camera's by TURN_REG per radian²: the camera turns where
+ * B's points lie otherwise than A's, a lean, a head higher over the
+ * hands, not to chase every point), least squares and then Lawson's
+ * reweighting towards the smallest largest distance (the goal is every
+ * point of a frame close), keeping the best of these.  The look-at point
+ * then keeps its depth in the subject: distance' = distance·z_B/z_A (z:
+ * the centroid's depth), centre' = e' − distance'·forward'.  B equal to A
  * scaled by k about any point makes e_ref exact: every centre and distance
- * scales by k.
+ * scales by k, the angles stay.
+ *
+ * The bound: per frame, every parameter free (eye, angles and the view
+ * angle, 1° to 125°), no pull, from the correction, the same rounds
+ * towards the smallest largest distance over the points measured: the
+ * least any camera was found to leave (a local search, never above the
+ * correction).  Where it misses the goal the models' own layouts differ
+ * too much for any rigid camera (a chibi's head over its short limbs).
  *
  * The motion.  Played by MMD, the camera at a frame is one key's or a
- * blend of two neighbours' by their curves, so the eye is linear in the
- * keys' centres and distances: all keys are moved at once (least squares
- * over every frame, curves and angles kept; below, "the keys, all at
- * once").  A stretch between two keys (or after the last, while the dance
- * goes on) whose worst frame is still more than PK_CAMERA_SMOOTH worse
- * than the frame-by-frame correction, evened out (Whittaker's smoother:
- * a camera that follows the subject, not every hand movement), is baked
- * from that (a key a frame, easing in from a key a kept stretch shares)
- * and reduced (pk_motion_reduce over the stretch, the camera alone,
- * within FIT of the screen height).  Cuts (keys a frame apart) stay cuts;
- * keys come out sorted by frame, of two records of one frame the later.
+ * blend of two neighbours' by their curves.  Each key is first turned as
+ * the evened-out correction turns the camera at its frame; the eye is
+ * then linear in the keys' centres and distances: all keys are moved at
+ * once (least squares over every frame, curves kept; below, "the keys,
+ * all at once").  A stretch between two keys (or after the last, while
+ * the dance goes on) whose worst frame is still more than PK_CAMERA_SMOOTH
+ * worse than the frame-by-frame correction, evened out (Whittaker's
+ * smoother on the eye, distance and angles: a camera that follows the
+ * subject, not every hand movement; the frames where that misses the goal
+ * by more than the correction does weighted more, up to three times, so
+ * that it follows a quick move it must), is baked from that (a key a
+ * frame, easing in from a key a kept stretch shares) and reduced
+ * (pk_motion_reduce over the stretch, the camera alone, within FIT of the
+ * screen height).  Cuts (keys a frame apart) stay cuts; keys come out
+ * sorted by frame, of two records of one frame the later.
  */
 #include "common/diag.h"
 #include "math/bezier.h"
