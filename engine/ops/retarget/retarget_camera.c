@@ -186,10 +186,12 @@ static double weight_of(const scene *sc, const double s[2])
 enum { P_EYE = 0, P_ROT = 3, P_FOV = 6, NPAR = 7 };
 #define NRES (2 * NPOINTS + NPAR)
 #define EYE_AND_ANGLES 0x3fu /* the parameters the correction moves (the view angle stays) */
-#define TURN_REG 0.3  /* the pull of the angles to the camera's, per radian² (screen heights²) */
-#define TURN_MIN 1e-5 /* radians: a key turned less keeps its angles */
-#define ROUNDS 8      /* least squares, then 7 rounds towards the smallest largest distance */
-#define FOV_MIN 1.0   /* MMD's view angle: whole degrees, 1 to 125 */
+#define TURN_REG 0.3   /* the pull of the angles to the camera's, per radian² (screen heights²) */
+#define TURN_MIN 1e-5  /* radians: a key turned less keeps its angles */
+#define LM_ITERS 15    /* Levenberg-Marquardt steps at most per fit (the bound: 40) */
+#define BOUND_ROUNDS 8 /* ... and for the bound */
+#define ROUNDS 8       /* least squares, then 7 rounds towards the smallest largest distance */
+#define FOV_MIN 1.0    /* MMD's view angle: whole degrees, 1 to 125 */
 #define FOV_MAX 125.0
 
 static void view_par(const double p[NPAR], view *v)
@@ -208,12 +210,19 @@ static void par_of(const view *v, const pk_camera_key *k, double p[NPAR])
     p[P_FOV] = k->fov < 1 ? 1.0 : k->fov > 179 ? 179.0 : (double)k->fov;
 }
 
-/* The residuals of p (NRES of them) and their sum of squares. */
-static double residuals(const double p[NPAR], const double (*pb)[3], const double (*sa)[2],
-                        const double *w, const double p0[NPAR], const double *lam, double *r)
+/* The residuals of p (NRES of them) and their sum of squares; same
+ * (may be NULL): a view with p's angles and view angle. */
+static double residuals(const double p[NPAR], const view *same, const double (*pb)[3],
+                        const double (*sa)[2], const double *w, const double p0[NPAR],
+                        const double *lam, double *r)
 {
     view v;
-    view_par(p, &v);
+    if (same) { /* p's angles and view angle are same's */
+        v = *same;
+        memcpy(v.eye, p + P_EYE, sizeof v.eye);
+    } else {
+        view_par(p, &v);
+    }
     double cost = 0;
     for (int i = 0; i < NPOINTS; i++) {
         double s[2];
@@ -276,7 +285,7 @@ static bool solve_n(int n, double *A, double *b)
  * minimum of the cost; D: the viewing distance (the eye's scale). */
 static void fit_view(const double (*pb)[3], const double (*sa)[2], const double *w,
                      const double p0[NPAR], const double lam[NPAR], unsigned free, double D,
-                     double p[NPAR])
+                     int iters, double p[NPAR])
 {
     int idx[NPAR], n = 0;
     for (int j = 0; j < NPAR; j++)
@@ -285,14 +294,16 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
     if (!n)
         return;
     double r[NRES], rt[NRES], J[NRES][NPAR], pt[NPAR];
-    double cost = residuals(p, pb, sa, w, p0, lam, r), mu = 1e-3;
-    for (int it = 0; it < 40 && mu < 1e10; it++) {
+    double cost = residuals(p, NULL, pb, sa, w, p0, lam, r), mu = 1e-3;
+    for (int it = 0; it < iters && mu < 1e10; it++) {
+        view here;
+        view_par(p, &here);
         for (int c = 0; c < n; c++) {
             int j = idx[c];
             double h = j < P_ROT ? 1e-6 * D : j < P_FOV ? 1e-7 : 1e-5;
             memcpy(pt, p, sizeof pt);
             pt[j] += h;
-            residuals(pt, pb, sa, w, p0, lam, rt);
+            residuals(pt, j < P_ROT ? &here : NULL, pb, sa, w, p0, lam, rt);
             for (int k = 0; k < NRES; k++)
                 J[k][c] = (rt[k] - r[k]) / h;
         }
@@ -325,7 +336,7 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
             for (int a = 0; a < n; a++)
                 pt[idx[a]] += dx[a];
             pt[P_FOV] = fmin(FOV_MAX, fmax(FOV_MIN, pt[P_FOV]));
-            next = residuals(pt, pb, sa, w, p0, lam, rt);
+            next = residuals(pt, NULL, pb, sa, w, p0, lam, rt);
             if (next < cost) {
                 better = true;
                 mu = fmax(mu / 3, 1e-9);
@@ -350,7 +361,7 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
  * distance is least, returned. */
 static double fit_minimax(const double (*pb)[3], const double (*sa)[2], const double *w,
                           const double p0[NPAR], const double lam[NPAR], unsigned free, double D,
-                          int rounds, double p[NPAR])
+                          int rounds, int iters, double p[NPAR])
 {
     double u[NPOINTS], best = INFINITY, bp[NPAR], wsum = 0;
     memcpy(u, w, sizeof u);
@@ -359,7 +370,7 @@ static double fit_minimax(const double (*pb)[3], const double (*sa)[2], const do
         wsum += w[i];
     for (int round = -1; round < rounds; round++) {
         if (round >= 0) /* round -1: p as it came */
-            fit_view(pb, sa, u, p0, lam, free, D, p);
+            fit_view(pb, sa, u, p0, lam, free, D, iters, p);
         view v;
         view_par(p, &v);
         double e[NPOINTS], worst = 0, sum = 0;
@@ -517,7 +528,7 @@ static void correct(const scene *sc, uint32_t fi, const pk_camera_key *c, pk_cam
         for (int j = 0; j < NPAR; j++)
             lam[j] = j < P_ROT ? REG / (D * D) : TURN_REG;
         fit_minimax((const double(*)[3])p->b, (const double(*)[2])sa, w, p0, lam, EYE_AND_ANGLES, D,
-                    ROUNDS, pp);
+                    ROUNDS, LM_ITERS, pp);
         view_par(pp, &vn);
         memcpy(e, pp + P_EYE, sizeof e);
         for (int a = 0; a < 3; a++)
@@ -607,7 +618,8 @@ static double bound_frame(const scene *sc, uint32_t fi, const pk_camera_key *ori
         lam[j] = j < P_ROT ? 1e-10 / (D * D) : 1e-10;
     const double(*pb)[3] = (const double(*)[3])fp->b;
     const double(*csa)[2] = (const double(*)[2])sa;
-    double best = fit_minimax(pb, csa, u, p0, lam, (1u << NPAR) - 1, D, 16, p), best_e[NPOINTS];
+    double best = fit_minimax(pb, csa, u, p0, lam, (1u << NPAR) - 1, D, BOUND_ROUNDS, 40, p),
+           best_e[NPOINTS];
     view v;
     view_par(p, &v);
     for (int i = 0; i < NPOINTS; i++) {
