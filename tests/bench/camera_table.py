@@ -13,14 +13,17 @@ usage: camera_table.py [--posekit BIN] [--corpus DIR] [--pairs A:B,...]
 
 Columns (screen heights, over the frames where A's head is on the screen;
 worst / mean distance of B's head, wrists and ankles from A's):
-  moved       the camera written
-  bound       the best camera per frame (every parameter free; the least
-              any rigid camera was found to leave)
-  unchanged   the camera as it was
-  goal        frames whose every point is within 2%, moved (unchanged)
-  keys        camera keys in -> out
-  turn        the largest turn of the camera written (degrees, measured frames)
-  ms          wall time of the run
+  moved           the camera written
+  frame by frame  the correction at every frame, before the keys
+  bound           the best camera per frame (every parameter free; the least
+                  any rigid camera was found to leave)
+  unchanged       the camera as it was
+  within 2%       frames whose every point is within 2%: moved, bound of the
+                  frames measured (unchanged)
+  keys            camera keys in → out
+  turn            the largest turn of the camera written (degrees, measured
+                  frames)
+then the runs' wall time.
 """
 import json
 import os
@@ -31,12 +34,14 @@ import time
 
 SHORT = {"pmx_gene.pmx": "Gene", "pmd_gene.pmd": "Gene (PMD)",
          "pmx_nanoem_miku_bones.pmx": "classic", "pmx_mmt_test_model.pmx": "mmt",
-         "pmd_mei.pmd": "Mei", "pmd_sd_mei.pmd": "SD Mei"}
-PAIRS = [("pmx_gene.pmx", b) for b in ("pmd_gene.pmd", "pmx_nanoem_miku_bones.pmx",
-                                        "pmx_mmt_test_model.pmx", "pmd_mei.pmd",
-                                        "pmd_sd_mei.pmd")] + \
-        [(a, "pmx_gene.pmx") for a in ("pmx_nanoem_miku_bones.pmx", "pmx_mmt_test_model.pmx",
-                                       "pmd_mei.pmd", "pmd_sd_mei.pmd")]
+         "pmd_mei.pmd": "Mei", "pmd_sd_mei.pmd": "SD Mei", "@classic": "@classic"}
+PAIRS = ([("@classic", b) for b in ("pmx_gene.pmx", "pmx_mmt_test_model.pmx", "pmd_mei.pmd",
+                                    "pmd_sd_mei.pmd")]
+         + [("pmx_gene.pmx", b) for b in ("pmd_gene.pmd", "pmx_nanoem_miku_bones.pmx",
+                                          "pmx_mmt_test_model.pmx", "pmd_mei.pmd",
+                                          "pmd_sd_mei.pmd")]
+         + [(a, "pmx_gene.pmx") for a in ("pmx_mmt_test_model.pmx", "pmd_mei.pmd",
+                                          "pmd_sd_mei.pmd")])
 
 
 def pct(p):
@@ -61,9 +66,13 @@ def main(argv):
         i += 2
     if not corpus:
         sys.exit("camera_table.py: --corpus DIR (or PK_CORPUS)")
+    # the built-in bodies (@classic) of the source tree, unless told
+    os.environ.setdefault("POSEKIT_BODIES_DIR", os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "..", "rules", "bodies"))
     c = lambda n: n if n.startswith("@") or os.sep in n else os.path.join(corpus, n)
-    print("| A -> B | moved | frame by frame | bound | unchanged | frames within 2%: moved, bound (unchanged) | keys | turn | ms |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| A → B | moved | frame by frame | bound | unchanged | frames within 2%: moved, bound (unchanged) | keys | turn |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    total = 0.0
     with tempfile.TemporaryDirectory() as tmp:
         for a, b in pairs:
             t0 = time.time()
@@ -73,18 +82,20 @@ def main(argv):
                                capture_output=True, text=True)
             ms = 1000 * (time.time() - t0)
             if r.returncode != 0:
-                print("| %s -> %s | failed: %s |" % (a, b, r.stderr.strip().splitlines()[-1]))
+                print("| %s → %s | failed: %s |" % (a, b, r.stderr.strip().splitlines()[-1]))
                 continue
             cam = json.loads(r.stdout)["camera"]
             bound = pct(cam["bound"]) if "bound" in cam else pct(cam["frame_by_frame"])
-            print("| %s -> %s | %s | %s | %s | %s | %d, %s of %d (%d) | %d -> %d | %.1f° | %.0f |" % (
+            print("| %s → %s | %s | %s | %s | %s | %d, %s of %d (%d) | %d → %d | %.1f° |" % (
                 SHORT.get(a, a), SHORT.get(b, b), pct(cam["moved"]),
                 pct(cam["frame_by_frame"]), bound,
                 pct(cam["unchanged"]), cam["within_goal"], cam.get("within_goal_bound", "-"),
                 cam["frames"],
                 cam["within_goal_unchanged"], cam["keys_in"], cam["keys_out"],
-                cam.get("turn_deg", 0), ms))
+                cam.get("turn_deg", 0)))
+            total += ms
             sys.stdout.flush()
+    print("\n(%d run%s, %.1f s wall)" % (len(pairs), "" if len(pairs) == 1 else "s", total / 1000))
 
 
 if __name__ == "__main__":
