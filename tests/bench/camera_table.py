@@ -5,8 +5,8 @@ corpus models, one run of
 
     posekit retarget CAMERA --from A --to B --motion DANCE -o OUT.vmd --json [OPTIONS]
 
-each, and a table of the screen errors (doc/commands.md, "The camera").  Not
-a test: it prints.
+each, and a table of the screen errors
+(doc/commands.md, "The camera: --motion DANCE").  Not a test: it prints.
 
 usage: camera_table.py [--posekit BIN] [--corpus DIR] [--pairs A:B,...]
                        [-- RETARGET OPTIONS...]
