@@ -46,12 +46,13 @@ expect_exit 0 "$POSEKIT" info tall_cam.vmd
 expect_stdout_contains 'bone keys: 0 (0 bones)'
 expect_stdout_contains 'camera keys: 70'
 
-# every other corpus model: closer than the camera unchanged
+# every other corpus model: closer than the camera unchanged; the report
+# (--report) holds the same measures
 for m in pmd_mei.pmd pmd_sd_mei.pmd pmx_mmt_test_model.pmx pmx_nanoem_miku_bones.pmx; do
     # (the dance's sizing steps off, as the bounds below were set: with
     # them Gene -> Mei's worst frame is 1.4% of the screen above the
     # frame-by-frame best)
-    expect_exit 0 "$POSEKIT" retarget cam.vmd --from gene.pmx --to "$(corpus $m)" --motion dance.vmd --no-contacts --no-avoid --no-twist --no-centre --no-upper --no-shoulders --no-toes -o out_$m.vmd
+    expect_exit 0 "$POSEKIT" retarget cam.vmd --from gene.pmx --to "$(corpus $m)" --motion dance.vmd --no-contacts --no-avoid --no-twist --no-centre --no-upper --no-shoulders --no-toes -o out_$m.vmd --report rep_$m.json
     line=$(grep 'posekit retarget: camera:' "$ERR")
     # keys by frame, one a frame, stretches fitted again among them
     "$POSEKIT" dump out_$m.vmd >out_$m.json
@@ -80,6 +81,15 @@ turn = float(re.search(r'turned up to ([0-9.]+) deg', line).group(1))
 assert 0 < turn < 10, (m, line)
 assert after_mean <= best_mean + 0.5, (m, line)   # kept curves cost little on average
 assert after <= best + 1.0, (m, line)             # and little at the worst frame
+# the report's camera object: the same measures
+import json
+c = json.load(open('rep_%s.json' % m))['camera']
+assert (c['within_goal'], c['frames'], c['within_goal_bound'], c['within_goal_unchanged']) == \
+    (n_after, n, n_bound, n_before), (m, c)
+for k, w in (('moved', after), ('frame_by_frame', best), ('bound', bound), ('unchanged', before)):
+    assert abs(100 * c[k]['worst'] - w) <= 0.005, (m, k, c[k], w)
+assert c['bound']['worst'] <= c['frame_by_frame']['worst'] and c['keys_in'] == 70, (m, c)
+assert abs(c['turn_deg'] - turn) <= 0.05, (m, c)
 PY
 done
 
