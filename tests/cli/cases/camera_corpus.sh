@@ -54,12 +54,16 @@ for m in pmd_mei.pmd pmd_sd_mei.pmd pmx_mmt_test_model.pmx pmx_nanoem_miku_bones
     # frame-by-frame best)
     expect_exit 0 "$POSEKIT" retarget cam.vmd --from gene.pmx --to "$(corpus $m)" --motion dance.vmd --no-contacts --no-avoid --no-twist --no-centre --no-upper --no-shoulders --no-toes -o out_$m.vmd --report rep_$m.json
     line=$(grep 'posekit retarget: camera:' "$ERR")
-    # keys by frame, one a frame, stretches fitted again among them
+    # keys by frame, one a frame, stretches fitted again among them; every
+    # cut of the input (keys a frame apart) a cut still
     "$POSEKIT" dump out_$m.vmd >out_$m.json
     python3 - out_$m.json <<'PY'
 import json, sys
 f = [c['frame'] for c in json.load(open(sys.argv[1]))['cameras']]
 assert f == sorted(f) and len(set(f)) == len(f), (sys.argv[1], f)
+o = {c['frame'] for c in json.load(open('a.json'))['cameras']}
+cuts = {x for x in o if x + 1 in o}
+assert cuts and all(x in f and x + 1 in f for x in cuts), (sys.argv[1], sorted(cuts - set(f)))
 PY
     python3 - "$line" "$m" <<'PY'
 import re, sys
