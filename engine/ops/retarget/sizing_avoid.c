@@ -301,6 +301,21 @@ static void turn_elbow(pki_arm_state *st, const pki_arm *a, uint32_t r, const do
     pki_q_norm(st->q[r][e]);
 }
 
+/* Turns arm s's elbow in row r by the world turn c unless that breaks the
+ * elbow law (pki_elbow_worse): false, the row as it was, when refused. */
+static bool elbow_turn(pki_sizing *z, int s, uint32_t r, const double c[4])
+{
+    pki_arm_state *st = &z->arm[s];
+    const pki_arm *a = &z->b.arm[s];
+    double q[4], before = pki_elbow_past(z, s, r);
+    memcpy(q, st->q[r][a->elbow], sizeof q);
+    turn_elbow(st, a, r, c);
+    if (!pki_elbow_worse(z, s, r, before))
+        return true;
+    memcpy(st->q[r][a->elbow], q, sizeof q);
+    return false;
+}
+
 /* The turn about the shoulder-wrist line (the elbow swings round it, the
  * wrist stays) bringing point q out along n by `by`; *angle its
  * signed angle. */
@@ -414,11 +429,7 @@ static bool greedy(pki_sizing *z, int s, uint32_t r, budget *bu, double *sw, dou
             !turn_for(p[a->elbow], d.q, d.normal, by, ELBOW_MAX - bu->bent, c, &ang))
             break;
         bu->bent += ang;
-        double keep[4], b0 = pki_elbow_past(z, s, r);
-        memcpy(keep, st->q[r][a->elbow], sizeof keep);
-        turn_elbow(st, a, r, c);
-        if (pki_elbow_worse(z, s, r, b0)) {
-            memcpy(st->q[r][a->elbow], keep, sizeof keep);
+        if (!elbow_turn(z, s, r, c)) {
             *refused = true;
             bu->elbow = false;
             break;
@@ -512,11 +523,7 @@ static bool together(pki_sizing *z, int s, uint32_t r, budget *bu, double up[4],
             moved = true;
         }
         if (ae > 0) {
-            double q0[4], b0 = pki_elbow_past(z, s, r);
-            memcpy(q0, st->q[r][a->elbow], sizeof q0);
-            turn_elbow(st, a, r, ce);
-            if (pki_elbow_worse(z, s, r, b0)) {
-                memcpy(st->q[r][a->elbow], q0, sizeof q0);
+            if (!elbow_turn(z, s, r, ce)) {
                 *refused = true;
                 bu->elbow = false;
                 continue;
@@ -709,15 +716,8 @@ int pki_avoid_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log)
             if (fabs(es[r]) >= 1e-12)
                 swing(st, a, r, es[r]);
             turn_upper(st, r, eu[r]);
-            if (angle_of(ee[r]) >= 1e-12) {
-                double q[4], b0 = pki_elbow_past(z, s, r);
-                memcpy(q, st->q[r][a->elbow], sizeof q);
-                turn_elbow(st, a, r, ee[r]);
-                if (pki_elbow_worse(z, s, r, b0)) {
-                    memcpy(st->q[r][a->elbow], q, sizeof q);
-                    rep->refused++;
-                }
-            }
+            if (angle_of(ee[r]) >= 1e-12 && !elbow_turn(z, s, r, ee[r]))
+                rep->refused++;
             rep->avoid_frames++;
             double u[4] = {0, 0, 0, 1}, e2[4] = {0, 0, 0, 1}, deep, more = 0;
             bool refused = false;
