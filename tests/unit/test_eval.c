@@ -77,7 +77,8 @@ static mat fk(const pk_model *m, const pk_bone_local *loc, size_t i, int depth)
 
 /* Largest difference between the evaluation and fk (position, and the
  * rotation matrix entries times 10 units, a bone's scale). */
-static double fk_error(const pk_model *m, const pk_bone_local *loc, const pk_bone_world *w, size_t i)
+static double fk_error(const pk_model *m, const pk_bone_local *loc, const pk_bone_world *w,
+                       size_t i)
 {
     mat f = fk(m, loc, i, 0);
     float q[4] = {(float)w[i].rot[0], (float)w[i].rot[1], (float)w[i].rot[2], (float)w[i].rot[3]};
@@ -291,19 +292,7 @@ static int hb_bone(hb *h, const char *name, int parent, float x, float y, float 
 {
     int i = (int)h->m.nbones++;
     pk_model_bone *b = &h->b[i];
-    pk_log log;
-    pk_log_init(&log);
-    b->name = name;
-    b->name_en = "";
-    b->cp932 = pk_names_intern_utf8(h->m.names, name, 64, "bone", &log);
-    pk_log_free(&log);
-    b->parent = parent;
-    b->pos[0] = x, b->pos[1] = y, b->pos[2] = z;
-    b->flags = PK_BONE_ROTATE | PK_BONE_MOVE | PK_BONE_VISIBLE | PK_BONE_OPERABLE;
-    b->tail_bone = -1;
-    b->append_parent = -1;
-    b->ik_target = -1;
-    b->pmd_kind = -1;
+    tu_model_bone(&h->m, b, name, parent, x, y, z);
     return i;
 }
 
@@ -568,7 +557,7 @@ static void ik_leg_hand_built(void **state)
                goals[g][1], goals[g][2], reach, a);
         assert_true(reach < 0.01);
         assert_true(a <= -0.5 + 1e-6 && a >= -180.0 - 1e-6); /* never backwards */
-        assert_true(off < 1e-9);                              /* about X only */
+        assert_true(off < 1e-9);                             /* about X only */
         if (g == 0)
             assert_true(fabs(a + (2 * acos(4.0 / sqrt(25.04)) - 2 * atan(0.2 / 5)) * 180 / PI) <
                         0.05);
@@ -954,8 +943,10 @@ static void ik_law_every_frame(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(fk_hand_worked),      cmocka_unit_test(fk_corpus),
-        cmocka_unit_test(append_ratio),        cmocka_unit_test(append_babylon_fixture),
+        cmocka_unit_test(fk_hand_worked),
+        cmocka_unit_test(fk_corpus),
+        cmocka_unit_test(append_ratio),
+        cmocka_unit_test(append_babylon_fixture),
         cmocka_unit_test(append_corpus),
         cmocka_unit_test(ik_leg_hand_built),
         cmocka_unit_test(ik_leg_small_step_limit),

@@ -25,19 +25,7 @@ static int hb_bone(hb *h, const char *name, int parent, float x, float y, float 
 {
     int i = (int)h->m.nbones++;
     pk_model_bone *b = &h->b[i];
-    pk_log log;
-    pk_log_init(&log);
-    b->name = name;
-    b->name_en = "";
-    b->cp932 = pk_names_intern_utf8(h->m.names, name, 64, "bone", &log);
-    pk_log_free(&log);
-    b->parent = parent;
-    b->pos[0] = x, b->pos[1] = y, b->pos[2] = z;
-    b->flags = PK_BONE_ROTATE | PK_BONE_MOVE | PK_BONE_VISIBLE | PK_BONE_OPERABLE;
-    b->tail_bone = -1;
-    b->append_parent = -1;
-    b->ik_target = -1;
-    b->pmd_kind = -1;
+    tu_model_bone(&h->m, b, name, parent, x, y, z);
     return i;
 }
 

@@ -68,19 +68,7 @@ static int bone(body *h, const char *name, int parent, double x, double y, doubl
     int i = (int)h->m.nbones++;
     assert_true(i < NB);
     pk_model_bone *b = &h->b[i];
-    pk_log log;
-    pk_log_init(&log);
-    b->name = name;
-    b->name_en = "";
-    b->cp932 = pk_names_intern_utf8(h->m.names, name, 64, "bone", &log);
-    pk_log_free(&log);
-    b->parent = parent;
-    b->pos[0] = (float)x, b->pos[1] = (float)y, b->pos[2] = (float)z;
-    b->flags = PK_BONE_ROTATE | PK_BONE_MOVE | PK_BONE_VISIBLE | PK_BONE_OPERABLE;
-    b->tail_bone = -1;
-    b->append_parent = -1;
-    b->ik_target = -1;
-    b->pmd_kind = -1;
+    tu_model_bone(&h->m, b, name, parent, x, y, z);
     return i;
 }
 

@@ -129,6 +129,24 @@ pk_name_id tu_intern(pk_names *t, const char *utf8)
     return id;
 }
 
+void tu_model_bone(pk_model *m, pk_model_bone *b, const char *name, int parent, double x, double y,
+                   double z)
+{
+    pk_log log;
+    pk_log_init(&log);
+    b->name = name;
+    b->name_en = "";
+    b->cp932 = pk_names_intern_utf8(m->names, name, 64, "bone", &log);
+    pk_log_free(&log);
+    b->parent = parent;
+    b->pos[0] = (float)x, b->pos[1] = (float)y, b->pos[2] = (float)z;
+    b->flags = PK_BONE_ROTATE | PK_BONE_MOVE | PK_BONE_VISIBLE | PK_BONE_OPERABLE;
+    b->tail_bone = -1;
+    b->append_parent = -1;
+    b->ik_target = -1;
+    b->pmd_kind = -1;
+}
+
 pk_morph_key *tu_morph_key(pk_motion *m, const char *utf8, uint32_t frame, float weight)
 {
     pk_morph_key *k = pk_motion_push_morph(m);

@@ -34,6 +34,12 @@ pk_name_id tu_intern(pk_names *t, const char *utf8);
 /* Appends a morph key (UTF-8 name, frame, weight) to m; fails the test
  * when it cannot. */
 pk_morph_key *tu_morph_key(pk_motion *m, const char *utf8, uint32_t frame, float weight);
+/* Fills *b as a plain bone of m named `name` (interned in m->names as
+ * model readers do), child of `parent`, at rest position (x, y, z):
+ * rotatable, movable, visible, no tail, append, IK or PMD kind.  The
+ * caller owns *b and counts it in m->nbones. */
+void tu_model_bone(pk_model *m, pk_model_bone *b, const char *name, int parent, double x, double y,
+                   double z);
 /* Rules parsed from YAML text as if read from a file named `path` (for
  * messages); fails the test on an error.  Free with pk_rules_free. */
 pk_rules *tu_rules(const char *yaml, const char *path);
