@@ -213,7 +213,8 @@
     block.appendChild(el('h4', { i18n: 'size.dancers' }));
     block.appendChild(table(['dancers.n', 'dancers.dance', 'dancers.from', 'dancers.to', 'dancers.leg', 'dancers.out'], list.map(function (d, i) {
       var leg = ds[i] && ds[i].leg ? fmt(ds[i].leg.from, 2) + ' → ' + fmt(ds[i].leg.to, 2) : '';
-      return [String(i + 1), d.dance, d.from, d.to, leg, d.out];
+      var from = ds[i] && ds[i].picked ? d.from + ' (' + ds[i].picked + ')' : d.from; /* @auto: the body it picked */
+      return [String(i + 1), d.dance, from, d.to, leg, d.out];
     }), 'dancers'));
     var ul = el('ul', { cls: 'facts' });
     var sc = rep.scale;

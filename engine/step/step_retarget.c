@@ -975,6 +975,8 @@ static void json_one(pki_json *j, const pk_step *s, const retarget_result *rr)
     pki_json_open(j, '{');
     pki_json_kstr(j, "input", s->ninputs ? s->inputs[0] : NULL);
     pki_json_kstr(j, "from", o->from_name);
+    if (rr && rr->bodies) /* from "@auto": the built-in body it picked */
+        pki_json_kstr(j, "picked", rr->picked_name);
     pki_json_kstr(j, "to", o->to_name);
     if (rr && rr->camera)
         json_camera(j, &rr->cam);

@@ -514,6 +514,9 @@ class PageTest(unittest.TestCase):
                                                        mei, gene, sd], [o1, o2, rep])
         d = json.loads(files[rep])
         self.assertLess(d['spacing']['max'], 0.02)
+        self.assertEqual([x.get('picked') for x in d['dancers']], ['@classic', None])
+        cells = p.d.find_elements(By.CSS_SELECTOR, '#result table.dancers tbody tr td:nth-child(3)')
+        self.assertEqual([c.text for c in cells], ['@auto (@classic)', 'pmx_gene.pmx'])
         self.assertIn('within the 2% goal', p.d.find_element(By.CSS_SELECTOR, '#result li.spacing').text)
         self.assertIn('No hand touches another dancer on the source models.', p.by_id('result').text)
         # dancer 2 before and after: the sized dance on SD Mei over the placed one on Gene

@@ -69,10 +69,12 @@ expect_same_bytes auto.vmd body.vmd
 cp "$(corpus vmd_mmdagent_stand.vmd)" stand.vmd
 expect_exit 0 "$POSEKIT" check stand.vmd
 expect_stdout_contains 'best: @standard'
-expect_exit 0 "$POSEKIT" retarget stand.vmd --from @auto --to classic.pmx -o stand_auto.vmd
+expect_exit 0 "$POSEKIT" retarget stand.vmd --from @auto --to classic.pmx -o stand_auto.vmd --report auto.json
 expect_stderr_contains 'from: @auto is @standard'
-expect_exit 0 "$POSEKIT" retarget stand.vmd --from @standard --to classic.pmx -o stand_std.vmd
+expect_eq "$(json_eval auto.json '(d["from"], d["picked"])')" "('@auto', '@standard')" "the report names the body @auto picked"
+expect_exit 0 "$POSEKIT" retarget stand.vmd --from @standard --to classic.pmx -o stand_std.vmd --report std.json
 expect_same_bytes stand_auto.vmd stand_std.vmd
+expect_eq "$(json_eval std.json '"picked" in d')" "False" "a named body is not picked"
 # what retarget says of the source names the body @auto picked
 cp "$(corpus vmd_mmdtools_test.vmd)" mmt_dance.vmd
 expect_exit 0 "$POSEKIT" retarget mmt_dance.vmd --from @auto --to "$(corpus pmx_mmt_test_model.pmx)" -o mmt_auto.vmd
