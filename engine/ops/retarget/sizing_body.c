@@ -724,6 +724,23 @@ static int put_track(writer *w, int32_t b, const track_vals *v, const track_vals
     return write_keys(w, id, v, !kept, tol_pos_of(w, b)) < 0 ? -1 : 1;
 }
 
+/* put_track for each of the n bones (those < 0 skipped), *changed set
+ * when one was rewritten: 0, or -1 OOM (the rest left). */
+static int put_tracks(writer *w, const int32_t *bones, const track_vals *now, const track_vals *was,
+                      int n, bool *changed)
+{
+    for (int i = 0; i < n; i++) {
+        if (bones[i] < 0)
+            continue;
+        int k = put_track(w, bones[i], &now[i], &was[i]);
+        if (k < 0)
+            return -1;
+        if (k)
+            *changed = true;
+    }
+    return 0;
+}
+
 /* Every track written so far fitted by the reducer's fitter (a key at
  * every frame until then: the rounds play the exact values).  0, -1 OOM. */
 static int writer_fit(writer *w)
@@ -850,16 +867,7 @@ static int upper_step(pki_sizing *z, writer *w, bool upper, bool shoulders, pk_b
             rel(dP, W, now[4 + s].rot[r]);
         }
     }
-    rc = 0;
-    for (int i = 0; i < 6 && !rc; i++) {
-        if (bones[i] < 0)
-            continue;
-        int k = put_track(w, bones[i], &now[i], &was[i]);
-        if (k < 0)
-            rc = -1;
-        else if (k)
-            *changed = true;
-    }
+    rc = put_tracks(w, bones, now, was, 6, changed);
 done:
     for (int i = 0; i < 6; i++) {
         vals_free(&now[i]);
@@ -1175,7 +1183,6 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
             move_by(tb, pb, r, ybone, dn, &now[1]);
         }
     }
-    rc = 0;
     /* the centre and the groove may be one bone: the first carries both */
     if (ybone == tb->centre) {
         for (uint32_t r = 0; r < w->n; r++)
@@ -1183,15 +1190,7 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
                 now[0].pos[r][k] += now[1].pos[r][k] - was[1].pos[r][k];
         bones[1] = -1;
     }
-    for (int i = 0; i < 4 && !rc; i++) {
-        if (bones[i] < 0)
-            continue;
-        int k = put_track(w, bones[i], &now[i], &was[i]);
-        if (k < 0)
-            rc = -1;
-        else if (k)
-            *changed = true;
-    }
+    rc = put_tracks(w, bones, now, was, 4, changed);
 done:
     free(drops);
     free(pulls);
