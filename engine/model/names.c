@@ -542,3 +542,17 @@ long pk_pose_cut_names(pk_pose *p, pk_log *log)
     free(map);
     return cut;
 }
+
+pk_name_id pki_model_bone_vmd_name(pk_names *t, const pk_model *m, size_t i, bool make)
+{
+    size_t len;
+    const uint8_t *raw = pki_model_bone_raw(m, i, &len);
+    if (!raw)
+        return PK_NO_NAME;
+    if (len > PK_VMD_NAME_BYTES)
+        len = pk_cp932_boundary(raw, PK_VMD_NAME_BYTES);
+    pk_name_id id = pk_names_find(t, raw, len);
+    if (id == PK_NO_NAME && make)
+        id = pk_names_intern(t, raw, len);
+    return id;
+}

@@ -45,5 +45,10 @@ static inline const uint8_t *pki_model_bone_raw(const pk_model *m, size_t i, siz
     *len = 0;
     return m->bones[i].cp932 == PK_NO_NAME ? NULL : pk_names_raw(m->names, m->bones[i].cp932, len);
 }
+/* The id in t of model bone i's name as a VMD writes it (cut to the
+ * field at the last whole CP932 character); with make, interned when t
+ * lacks it.  PK_NO_NAME when the name could not be encoded, t lacks it
+ * (without make) or on OOM. */
+pk_name_id pki_model_bone_vmd_name(pk_names *t, const pk_model *m, size_t i, bool make);
 
 #endif

@@ -169,20 +169,6 @@ typedef struct writer {
     double worst;      /* the worst fit at the hand */
 } writer;
 
-static pk_name_id bone_name(pk_motion *m, const pk_model *b, int32_t bone, bool make)
-{
-    size_t len;
-    const uint8_t *raw = pki_model_bone_raw(b, (size_t)bone, &len);
-    if (!raw)
-        return PK_NO_NAME;
-    if (len > PK_VMD_NAME_BYTES)
-        len = pk_cp932_boundary(raw, PK_VMD_NAME_BYTES);
-    pk_name_id id = pk_names_find(m->names, raw, len);
-    if (id == PK_NO_NAME && make)
-        id = pk_names_intern(m->names, raw, len);
-    return id;
-}
-
 static bool push_drop(writer *wr, pk_name_id name, uint32_t lo, uint32_t hi)
 {
     drop_range *d = pki_grow_push(&wr->drop, &wr->ndrop, &wr->capdrop, sizeof *wr->drop);
@@ -452,7 +438,7 @@ static int write_arm(writer *wr, pki_sizing *z, int s, pk_sizing_report *rep)
         int32_t bone = i < 0 ? st->shoulder : a->bone[i];
         bool hand = i == a->n - 1;
         double tol = wr->tol_deg;
-        pk_name_id name = bone_name(wr->m, z->b.m, bone, false);
+        pk_name_id name = pki_model_bone_vmd_name(wr->m->names, z->b.m, (size_t)bone, false);
         const pk_track *t = name == PK_NO_NAME ? NULL : pk_tracks_bone(wr->tr, name);
         /* a twist bone takes the key frames and curves of the bones it
          * takes its twist from too */
@@ -460,7 +446,8 @@ static int write_arm(writer *wr, pki_sizing *z, int s, pk_sizing_report *rep)
         if (i >= 0 && (i == a->twist_up || i == a->twist_low)) {
             int from[2] = {i == a->twist_up ? 0 : a->elbow, i == a->twist_up ? a->elbow : a->n - 1};
             for (int h = 0; h < 2; h++) {
-                pk_name_id hn = bone_name(wr->m, z->b.m, a->bone[from[h]], false);
+                pk_name_id hn =
+                    pki_model_bone_vmd_name(wr->m->names, z->b.m, (size_t)a->bone[from[h]], false);
                 hint[h] = hn == PK_NO_NAME ? NULL : pk_tracks_bone(wr->tr, hn);
             }
         }
@@ -493,7 +480,7 @@ static int write_arm(writer *wr, pki_sizing *z, int s, pk_sizing_report *rep)
             any |= wr->changed[r];
         }
         if (any && name == PK_NO_NAME) {
-            name = bone_name(wr->m, z->b.m, bone, true);
+            name = pki_model_bone_vmd_name(wr->m->names, z->b.m, (size_t)bone, true);
             if (name == PK_NO_NAME) {
                 rc = -1;
                 break;

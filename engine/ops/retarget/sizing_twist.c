@@ -372,22 +372,11 @@ typedef struct key_rows {
     size_t n;
 } key_rows;
 
-static pk_name_id name_of(const pk_motion *m, const pk_model *b, int32_t bone)
-{
-    size_t len;
-    const uint8_t *raw = pki_model_bone_raw(b, (size_t)bone, &len);
-    if (!raw)
-        return PK_NO_NAME;
-    if (len > PK_VMD_NAME_BYTES)
-        len = pk_cp932_boundary(raw, PK_VMD_NAME_BYTES);
-    return pk_names_find(m->names, raw, len);
-}
-
 static const pk_track *track_of(const pki_sizing *z, const pk_tracks *tr, int32_t bone)
 {
     if (!z->output || !tr)
         return NULL;
-    pk_name_id id = name_of(z->output, z->b.m, bone);
+    pk_name_id id = pki_model_bone_vmd_name(z->output->names, z->b.m, (size_t)bone, false);
     return id == PK_NO_NAME ? NULL : pk_tracks_bone(tr, id);
 }
 
