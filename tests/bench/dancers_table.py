@@ -30,6 +30,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sizing_table import dances  # noqa: E402  the corpus dances, one rule for both tables
+
 TARGETS = ["pmx_gene.pmx", "pmx_nanoem_miku_bones.pmx", "pmx_mmt_test_model.pmx",
            "pmd_mei.pmd", "pmd_sd_mei.pmd"]
 SHORT = {"pmx_gene.pmx": "Gene", "pmd_gene.pmd": "GeneD",
@@ -57,22 +60,6 @@ def pair(p1, p2, d):
             out += name + struct.pack("<I3f4f", f, x, 0, 0, 0, 0, 0, 1) + lin
         out += struct.pack("<IIII", 0, 0, 0, 0)
         open(path, "wb").write(out)
-
-
-def dances(corpus, posekit):
-    out = []
-    for name in sorted(os.listdir(corpus)):
-        if not name.endswith(".vmd"):
-            continue
-        info = subprocess.run([posekit, "info", "--json", os.path.join(corpus, name)],
-                              capture_output=True, text=True)
-        try:
-            d = json.loads(info.stdout)
-        except ValueError:
-            continue
-        if d.get("counts", {}).get("bones", 0) > 0:
-            out.append(name)
-    return out
 
 
 def group(posekit, corpus, d1, d2, b1, b2, own, tmp):
