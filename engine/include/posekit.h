@@ -1313,6 +1313,12 @@ typedef struct pk_troupe_report {
     size_t kept;              /* contact frames left as sized alone: holding made the gap
                                  worse */
     double gap_before_mean, gap_before_p95, gap_after_mean, gap_after_p95;
+    size_t reach_frames;      /* (contact, frame) pairs within B's arms' reach: no wrist's
+                                 target further than 0.1% of its arm beyond it (肩
+                                 turned), as a dancer's own contacts count it */
+    double reach_before_mean, reach_before_p95, reach_after_mean, reach_after_p95;
+    double reach_short_max;   /* on the others, the furthest a wrist's target lies beyond
+                                 its arm (of that arm) with the spacing kept */
     size_t keys;              /* keys written for them */
 } pk_troupe_report;
 PK_API void pk_troupe_report_free(pk_troupe_report *r);

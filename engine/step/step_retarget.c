@@ -725,6 +725,21 @@ static void jpair(pki_json *j, const char *k, const char *a, double va, const ch
     pki_json_close(j, '}');
 }
 
+/* The "reachable" object: the contact frames within B's arms' reach and
+ * their gaps before and after; beyond_by where not NAN (dancers). */
+static void json_reachable(pki_json *j, size_t frames, double beyond_by, double before_mean,
+                           double before_p95, double after_mean, double after_p95)
+{
+    pki_json_key(j, "reachable");
+    pki_json_open(j, '{');
+    pki_json_kint(j, "frames", (long long)frames);
+    if (!isnan(beyond_by))
+        jnum(j, "beyond_by", beyond_by);
+    jpair(j, "before", "mean", before_mean, "p95", before_p95);
+    jpair(j, "after", "mean", after_mean, "p95", after_p95);
+    pki_json_close(j, '}');
+}
+
 /* A contact's frames and its gap on A, and on B before and after: the
  * same fields for a dancer's own contacts and those between dancers. */
 static void json_contact_gaps(pki_json *j, double first, double last, double gap_a,
@@ -888,12 +903,8 @@ static void json_measure(pki_json *j, const pk_sizing_measure *m)
     pki_json_kint(j, "frames", (long long)m->contact_frames);
     jpair(j, "before", "mean", m->hands_before_mean, "p95", m->hands_before_p95);
     jpair(j, "after", "mean", m->hands_after_mean, "p95", m->hands_after_p95);
-    pki_json_key(j, "reachable");
-    pki_json_open(j, '{');
-    pki_json_kint(j, "frames", (long long)m->reach_frames);
-    jpair(j, "before", "mean", m->reach_before_mean, "p95", m->reach_before_p95);
-    jpair(j, "after", "mean", m->reach_after_mean, "p95", m->reach_after_p95);
-    pki_json_close(j, '}');
+    json_reachable(j, m->reach_frames, NAN, m->reach_before_mean, m->reach_before_p95,
+                   m->reach_after_mean, m->reach_after_p95);
     pki_json_close(j, '}');
     pki_json_key(j, "feet");
     pki_json_open(j, '{');
@@ -1166,6 +1177,16 @@ static void group_summary(pk_step *const *s, size_t n, const pk_step_result *res
                   "%.1f%%)",
                   100 * t->gap_before_mean, 100 * t->gap_after_mean, 100 * t->gap_before_p95,
                   100 * t->gap_after_p95);
+    if (t->reach_frames == t->contact_frames)
+        return;
+    size_t beyond = t->contact_frames - t->reach_frames;
+    pk_buf_printf(
+        out, "; %s%zu of them beyond the arms' reach (a wrist's target up to %.1f%% of its arm)",
+        t->reach_frames ? "" : "all ", beyond, 100 * t->reach_short_max);
+    if (t->reach_frames)
+        pk_buf_printf(out, ", on the %zu within it %.1f%% -> %.1f%% (p95 %.1f%% -> %.1f%%)",
+                      t->reach_frames, 100 * t->reach_before_mean, 100 * t->reach_after_mean,
+                      100 * t->reach_before_p95, 100 * t->reach_after_p95);
 }
 
 static void json_troupe(pki_json *j, const pk_troupe_report *t)
@@ -1232,6 +1253,8 @@ static void json_troupe(pki_json *j, const pk_troupe_report *t)
     pki_json_kint(j, "keys", (long long)t->keys);
     jpair(j, "before", "mean", t->gap_before_mean, "p95", t->gap_before_p95);
     jpair(j, "after", "mean", t->gap_after_mean, "p95", t->gap_after_p95);
+    json_reachable(j, t->reach_frames, t->reach_short_max, t->reach_before_mean,
+                   t->reach_before_p95, t->reach_after_mean, t->reach_after_p95);
     pki_json_close(j, '}');
 }
 

@@ -16,7 +16,9 @@ One run of
 each.  Columns: the shared scale; spacing max / mean (% of the mean leg);
 contacts between the dancers, their (contact, frame) pairs and the hands'
 gap error before -> after, mean / p95 (% of the hand's B arm); frames out
-of reach; ms (wall, both dancers and the measures).  --own: each dancer
+the most B's arms stretched leave between the touching points where they
+cannot close (% of the arm: no arm pose does better); the (contact, frame)
+pairs within reach and their gap after, mean / p95; ms (wall, both dancers and the measures).  --own: each dancer
 its own scale (the spacing as each sized alone would have it).
 
 usage: dancers_table.py [--posekit BIN] [--corpus DIR] [--apart X] [--own]
@@ -83,10 +85,12 @@ def row(label, d, err, ms):
         print("%-34s failed: %s" % (label, err))
         return
     s, p = d["spacing"], d["partners"]
-    print("%-34s %6.4f %6.2f %6.2f %4d %5d %6.1f/%-6.1f -> %5.1f/%-5.1f %5d %6.0f" % (
+    q = p["reachable"]
+    print("%-34s %6.4f %6.2f %6.2f %4d %5d %6.1f/%-6.1f -> %5.1f/%-5.1f %5.1f %5d %5.1f/%-5.1f %6.0f" % (
         label, d["scale"]["xz"], 100 * s["max"], 100 * s["mean"], len(p["contacts"]),
         p["frames"], 100 * p["before"]["mean"], 100 * p["before"]["p95"],
-        100 * p["after"]["mean"], 100 * p["after"]["p95"], p["out_of_reach"], ms))
+        100 * p["after"]["mean"], 100 * p["after"]["p95"], 100 * q["beyond_by"], q["frames"],
+        100 * q["after"]["mean"], 100 * q["after"]["p95"], ms))
 
 
 def main(argv):
@@ -118,9 +122,9 @@ def main(argv):
             return 2
         i += 1
     pairs = [(a, b) for k, a in enumerate(targets) for b in targets[k:]]
-    print("%-34s %6s %6s %6s %4s %5s %-22s %5s %6s" % (
+    print("%-34s %6s %6s %6s %4s %5s %-22s %5s %5s %-11s %6s" % (
         "dances: targets", "scale", "spMax", "spMean", "ctc", "frms",
-        "gap before -> after", "reach", "ms"))
+        "gap before -> after", "far", "reach", "its gap", "ms"))
     with tempfile.TemporaryDirectory() as tmp:
         p1, p2 = os.path.join(tmp, "p1.vmd"), os.path.join(tmp, "p2.vmd")
         pair(p1, p2, GENE_WRIST_X)

@@ -341,6 +341,10 @@ static void held_hands(void **state)
     assert_true(rep.gap_after_p95 <= 0.05);
     assert_int_equal(rep.refused, 0);
     assert_int_equal(rep.out_of_reach, 0);
+    /* every contact frame within both arms' reach: measured as all */
+    assert_int_equal(rep.reach_frames, rep.contact_frames);
+    assert_true(fabs(rep.reach_after_mean - rep.gap_after_mean) < 1e-12);
+    assert_true(rep.reach_short_max == 0);
     assert_true(rep.moved_frames > 2 * 11);
     assert_true(rep.spacing_max < 1e-5);
     for (uint32_t f = 10; f <= 20; f++) {
@@ -380,6 +384,44 @@ static void held_hands(void **state)
     assert_int_equal(rep.moved_frames, 0);
     assert_true(fabs(rep.gap_after_mean - rep.gap_before_mean) < 1e-9);
     pk_troupe_report_free(&rep);
+    pk_log_free(&log);
+    for (int i = 0; i < 2; i++) {
+        pk_motion_free(in[i]);
+        pk_motion_free(out[i]);
+        pk_model_free(b[i]);
+    }
+    pk_model_free(a);
+}
+
+/* Two B's whose arms are too short for the hands A holds at the shared
+ * spacing: every contact frame beyond reach, and by how much. */
+static void held_hands_beyond_reach(void **state)
+{
+    (void)state;
+    /* B's arms 0.8 of A's, legs the same (scale 1): at rest each
+     * fingertip 1.4 units short of the meeting point (x 0) while the
+     * dancers stand 17 apart (frames 10-20) */
+    pk_model *a = figure(1, 1, true);
+    pk_model *b[2] = {figure(1.0, 0.8, true), figure(1.0, 0.8, true)};
+    pk_motion *in[2], *out[2];
+    holding(in);
+    for (int i = 0; i < 2; i++)
+        out[i] = pk_motion_clone(in[i]);
+    pk_troupe_report rep;
+    pk_log log;
+    pk_log_init(&log);
+    assert_int_equal(together(out, a, b, NULL, &rep, &log), 0);
+    assert_true(fabs(rep.scale - 1.0) < 1e-6);
+    assert_int_equal(rep.ncontacts, 1);
+    assert_true(rep.contact_frames >= 11);
+    assert_int_equal(rep.reach_frames, 0);
+    /* the arm (腕 to 手首) is 4.8 long: a wrist's target is at least the
+     * 1.4 units beyond it where the dancers stand still */
+    assert_true(rep.reach_short_max * 4.8 > 1.3);
+    assert_true(rep.reach_short_max < 1.0);
+    assert_true(rep.gap_after_mean > 0.1);
+    pk_troupe_report_free(&rep);
+    assert_int_equal(log.errors, 0);
     pk_log_free(&log);
     for (int i = 0; i < 2; i++) {
         pk_motion_free(in[i]);
@@ -558,9 +600,9 @@ static void one_fails_none_changes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(formation_spacing),      cmocka_unit_test(held_hands),
-        cmocka_unit_test(held_hand_refused),      cmocka_unit_test(hand_on_shoulder),
-        cmocka_unit_test(one_fails_none_changes),
+        cmocka_unit_test(formation_spacing),       cmocka_unit_test(held_hands),
+        cmocka_unit_test(held_hands_beyond_reach), cmocka_unit_test(held_hand_refused),
+        cmocka_unit_test(hand_on_shoulder),        cmocka_unit_test(one_fails_none_changes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

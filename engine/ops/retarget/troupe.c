@@ -69,7 +69,15 @@ typedef struct troupe {
     uint32_t f0, rows;
     cross *v;
     size_t nv, cap;
+    double *far; /* per dancer, hand and row (far_at): how far beyond its arm's
+                    reach (肩 turned) a contact there sets its wrist, of its B arm
+                    (targets_at, far_by; 0: within reach) */
 } troupe;
+
+static double *far_at(const troupe *t, size_t i, int s, uint32_t r)
+{
+    return &t->far[((size_t)i * 2 + (size_t)s) * t->rows + r];
+}
 
 static void dancer_error(pk_log *log, pk_diag_code code, size_t i, const char *msg)
 {
@@ -292,6 +300,14 @@ static void meeting(double m[3], const double a[3], double ra, const double b[3]
         m[k] = (m[k] + p[k]) / 2.0;
 }
 
+/* Wrist target w of dancer i's hand s at row r: how far beyond the arm's
+ * reach (肩 turned towards it) it lies, kept where larger than before. */
+static void far_by(const troupe *t, size_t i, int s, uint32_t r, const double w[3])
+{
+    double top[3], *f = far_at(t, i, s, r);
+    *f = fmax(*f, pki_arm_short(&t->z[i], s, r, w, 0, top) / t->z[i].b.arm_len);
+}
+
 /* The offsets contact x asks for at row r. */
 static void targets_at(const troupe *t, const cross *x, uint32_t r, offsets *o)
 {
@@ -342,6 +358,13 @@ static void targets_at(const troupe *t, const cross *x, uint32_t r, offsets *o)
                 cj[c] = sj[c] + q2[c] - wb2[c] + v[c];
             }
             meeting(m, ci, reach(&zi->b, s), cj, reach(&zj->b, so));
+            /* how far each wrist's target lies beyond its arm */
+            for (int c = 0; c < 3; c++) {
+                gi[c] = m[c] + v[c] - (q[c] - wb[c]);
+                gj[c] = m[c] - v[c] - (q2[c] - wb2[c]);
+            }
+            far_by(t, x->i, s, r, gi);
+            far_by(t, x->j, so, r, gj);
         }
         for (int c = 0; c < 3; c++) {
             if (mi && mj) {
@@ -366,8 +389,12 @@ static void targets_at(const troupe *t, const cross *x, uint32_t r, offsets *o)
     double carried[3], surf[3], nrm[3], d[3];
     pki_part_carry(&pa, &pb, ta.surf, carried);
     pki_part_distance(&pb, carried, surf, nrm);
-    for (int c = 0; c < 3; c++)
+    double goal[3];
+    for (int c = 0; c < 3; c++) {
         d[c] = surf[c] + nrm[c] * ta.gap * zi->k - q[c];
+        goal[c] = wb[c] + d[c];
+    }
+    far_by(t, x->i, s, r, goal);
     add_offset(&o[x->i], s, r, d);
 }
 
@@ -602,29 +629,34 @@ static double p95(double *v, size_t n)
     return v[k ? k - 1 : 0];
 }
 
-/* Each contact's gaps before (the B plays of t->z) and after (after[]). */
+/* A contact frame counts as beyond reach where a wrist's target of it lies
+ * further than this (of its B arm) beyond the arm (sizing_hands.c's rule). */
+#define FAR 1e-3
+
+/* Each contact's gaps before (the B plays of t->z) and after (after[]);
+ * apart, those of the frames within reach. */
 static int measure_gaps(const troupe *t, pki_play *const *after, pk_troupe_report *rep)
 {
     size_t total = 0;
     for (size_t k = 0; k < t->nv; k++)
         total += t->v[k].c.last - t->v[k].c.first + 1;
-    double *eb = malloc((total + 1) * sizeof *eb), *ea = malloc((total + 1) * sizeof *ea);
+    /* e[0], e[1]: every frame's error before, after; e[2], e[3]: the same
+     * on the frames the arms reach */
+    double *e[4];
+    for (int q = 0; q < 4; q++)
+        e[q] = malloc((total + 1) * sizeof *e[q]);
     rep->contacts = calloc(t->nv + 1, sizeof *rep->contacts);
-    if (!eb || !ea || !rep->contacts) {
-        free(eb);
-        free(ea);
-        return -1;
-    }
     pki_play **before = malloc((t->n + 1) * sizeof *before);
-    if (!before) {
-        free(eb);
-        free(ea);
+    if (!e[0] || !e[1] || !e[2] || !e[3] || !rep->contacts || !before) {
+        for (int q = 0; q < 4; q++)
+            free(e[q]);
+        free(before);
         return -1;
     }
     for (size_t i = 0; i < t->n; i++)
         before[i] = &t->z[i].pb;
-    size_t m = 0;
-    double sb = 0, sa = 0;
+    size_t m = 0, mr = 0;
+    double sb = 0, sa = 0, srb = 0, sra = 0;
     for (size_t k = 0; k < t->nv; k++) {
         const cross *x = &t->v[k];
         pk_troupe_contact *c = &rep->contacts[rep->ncontacts++];
@@ -652,12 +684,24 @@ static int measure_gaps(const troupe *t, pki_play *const *after, pk_troupe_repor
             c->after_mean += e1;
             c->before_max = fmax(c->before_max, e0);
             c->after_max = fmax(c->after_max, e1);
-            eb[m] = e0;
-            ea[m] = e1;
+            e[0][m] = e0;
+            e[1][m] = e1;
             sb += e0;
             sa += e1;
             m++;
             cn++;
+            double far = *far_at(t, x->i, x->c.side, r);
+            if (x->c.with == PKI_WITH_HAND)
+                far = fmax(far, *far_at(t, x->j, x->c.other, r));
+            if (far > FAR) {
+                rep->reach_short_max = fmax(rep->reach_short_max, far);
+                continue;
+            }
+            e[2][mr] = e0;
+            e[3][mr] = e1;
+            srb += e0;
+            sra += e1;
+            mr++;
         }
         if (cn) {
             c->before_mean /= (double)cn;
@@ -669,11 +713,18 @@ static int measure_gaps(const troupe *t, pki_play *const *after, pk_troupe_repor
     if (m) {
         rep->gap_before_mean = sb / (double)m;
         rep->gap_after_mean = sa / (double)m;
-        rep->gap_before_p95 = p95(eb, m);
-        rep->gap_after_p95 = p95(ea, m);
+        rep->gap_before_p95 = p95(e[0], m);
+        rep->gap_after_p95 = p95(e[1], m);
     }
-    free(eb);
-    free(ea);
+    rep->reach_frames = mr;
+    if (mr) {
+        rep->reach_before_mean = srb / (double)mr;
+        rep->reach_after_mean = sra / (double)mr;
+        rep->reach_before_p95 = p95(e[2], mr);
+        rep->reach_after_p95 = p95(e[3], mr);
+    }
+    for (int q = 0; q < 4; q++)
+        free(e[q]);
     return 0;
 }
 
@@ -824,6 +875,7 @@ static void troupe_free(troupe *t)
     free(t->out);
     free(t->z);
     free(t->v);
+    free(t->far);
 }
 
 /* Each dancer retargeted alone with the shared scale (on copies). */
@@ -905,7 +957,7 @@ int pk_motions_retarget_together(pk_dancer *d, size_t n, const pk_troupe_options
     if (shared_scale(&t, to, rep, log) != 0 || each_alone(&t, rep, log) != 0 ||
         open_all(&t, log) != 0)
         goto done;
-    if (find_all(&t, rep, log) != 0)
+    if (!(t.far = calloc(n * 2 * (size_t)t.rows + 1, sizeof *t.far)) || find_all(&t, rep, log) != 0)
         goto oom;
     if (hold_all(&t, rep, log) != 0 || measure(&t, rep, log) != 0)
         goto done;

@@ -88,12 +88,14 @@ python3 pair.py p1.vmd p2.vmd 6.245398
 # on two Meis (the same size: only the arms differ from Gene's)
 expect_exit 0 "$POSEKIT" retarget p1.vmd --from gene.pmx --to mei.pmd -o h1.vmd \
     --and p2.vmd --from gene.pmx --to mei.pmd -o h2.vmd --report h.json
-expect_stderr_matches "^posekit retarget: partners: 1 contact between dancers \(dancer 1's right hand with dancer 2's left hand, frames [0-9]+-[0-9]+\), the hands moved on [0-9]+ frames.*contact gap error [0-9.]+% -> [0-9.]+% of the target's arm \(mean; p95 [0-9.]+% -> [0-9.]+%\)$"
+expect_stderr_matches "^posekit retarget: partners: 1 contact between dancers \(dancer 1's right hand with dancer 2's left hand, frames [0-9]+-[0-9]+\), the hands moved on [0-9]+ frames.*contact gap error [0-9.]+% -> [0-9.]+% of the target's arm \(mean; p95 [0-9.]+% -> [0-9.]+%\)(; [0-9]+ of them beyond the arms' reach \(a wrist's target up to [0-9.]+% of its arm\), on the [0-9]+ within it .*)?$"
 expect_eq "$(json_eval h.json 'len(d["partners"]["contacts"]) == 1 and [d["partners"]["contacts"][0][k] for k in ("dancer", "hand", "partner", "with")] == [1, "right", 2, "left hand"]')" True "the held hands"
 expect_eq "$(json_eval h.json '(c := d["partners"]["contacts"][0])["frames"][0] <= 20 and c["frames"][1] >= 40 and c["gap_from"] < 0.01')" True "their frames"
 # on two Meis they meet within the goal (2% mean, 5% p95 of the arm)
 expect_eq "$(json_eval h.json '(p := d["partners"]) and p["before"]["mean"] > 0.05 and p["after"]["mean"] <= 0.02 and p["after"]["p95"] <= 0.05')" True "met on Mei"
 expect_eq "$(json_eval h.json 'd["spacing"]["max"] < 0.02')" True "pair spacing"
+# the frames the arms reach, measured apart, meet it too
+expect_eq "$(json_eval h.json '(r := d["partners"]["reachable"])["frames"] > 20 and r["after"]["mean"] <= 0.02 and r["after"]["p95"] <= 0.05')" True "met on Mei where the arms reach"
 # on two SD Meis too
 expect_exit 0 "$POSEKIT" retarget p1.vmd --from gene.pmx --to sdmei.pmd -o k1.vmd \
     --and p2.vmd --from gene.pmx --to sdmei.pmd -o k2.vmd --json
@@ -103,6 +105,9 @@ expect_eq "$(json_eval _stdout '(p := d["partners"]) and p["after"]["mean"] <= 0
 expect_exit 0 "$POSEKIT" retarget p1.vmd --from gene.pmx --to mei.pmd -o m1.vmd \
     --and p2.vmd --from gene.pmx --to sdmei.pmd -o m2.vmd --json
 expect_eq "$(json_eval _stdout '(p := d["partners"]) and p["out_of_reach"] > 0 and p["after"]["mean"] < p["before"]["mean"] / 4')" True "Mei and SD Mei"
+# ... every contact frame beyond the arms' reach at the shared spacing,
+# told apart from the frames the arms reach (none here), by how much
+expect_eq "$(json_eval _stdout '(r := d["partners"]["reachable"])["frames"] == 0 and r["beyond_by"] > 0.05')" True "Mei and SD Mei beyond reach"
 # the contacts step off on both: nothing held, the hands as sized alone
 expect_exit 0 "$POSEKIT" retarget p1.vmd --from gene.pmx --to mei.pmd -o n1.vmd --no-contacts \
     --and p2.vmd --from gene.pmx --to mei.pmd -o n2.vmd --no-contacts --json
