@@ -1118,6 +1118,10 @@ typedef struct pk_body_measure {
     double cog_max_before, cog_mean_before, cog_max, cog_mean; /* of B's leg: B's centre of
                                          gravity's ground offset from its feet, against A's scaled
                                          (each from its rest offset) */
+    size_t cog_off_ik; /* frames where A's leg (its IK on) ends more than 5% of A's leg from
+                          its 足ＩＫ: A does not stand where the dance puts its feet */
+    double cog_on_ik_max_before, cog_on_ik_mean_before, cog_on_ik_max, cog_on_ik_mean; /* the
+                                         centre of gravity's measure on the other frames */
     size_t toe_below_before, toe_below; /* frames of a toe of B below the floor by more than
                                            0.5% of B's leg where A's (scaled) is not */
 } pk_body_measure;

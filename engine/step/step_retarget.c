@@ -855,6 +855,12 @@ static void json_body(pki_json *j, const pk_body_measure *b)
     pki_json_open(j, '{');
     jpair(j, "before", "max", b->cog_max_before, "mean", b->cog_mean_before);
     jpair(j, "after", "max", b->cog_max, "mean", b->cog_mean);
+    pki_json_key(j, "a_on_its_ik");
+    pki_json_open(j, '{');
+    pki_json_kint(j, "frames_off", (long long)b->cog_off_ik);
+    jpair(j, "before", "max", b->cog_on_ik_max_before, "mean", b->cog_on_ik_mean_before);
+    jpair(j, "after", "max", b->cog_on_ik_max, "mean", b->cog_on_ik_mean);
+    pki_json_close(j, '}');
     pki_json_close(j, '}');
     pki_json_key(j, "toes_below_floor");
     pki_json_open(j, '{');

@@ -616,6 +616,11 @@ static void feet_planted_where_a_leg_cannot_reach(void **state)
     assert_true(worst < 0.0005 * leg);
     assert_true(rep.measure->slide_excess_max_before > 0.001);
     assert_true(rep.measure->slide_excess_max < 0.0005);
+    /* A's leg (8.01 at most) ends more than 5% of it (0.4) short of its
+     * 足ＩＫ (8.2 + 0.08 f from the hip) from frame 3 on: the centre of
+     * gravity is measured apart on frames 0-2 */
+    assert_int_equal(rep.measure->body.cog_off_ik, 18);
+    assert_true(rep.measure->body.cog_on_ik_max <= rep.measure->body.cog_max);
     played_free(&pa);
     played_free(&pb);
     played_free(&p0);
@@ -624,6 +629,44 @@ static void feet_planted_where_a_leg_cannot_reach(void **state)
     pk_motion_free(in);
     pk_motion_free(out);
     pk_motion_free(out0);
+    unbuild(&a);
+    unbuild(&b);
+}
+
+/* The centre of gravity is also measured apart from the frames where A
+ * does not stand where the dance puts its feet (a leg, its IK on, more
+ * than 5% of it from its 足ＩＫ); a leg whose IK is off is not counted. */
+static void cog_measured_where_a_stands_on_its_ik(void **state)
+{
+    (void)state;
+    body a, b;
+    build(&a, &PLAIN);
+    build(&b, &PLAIN);
+    pk_motion *in = pk_motion_new();
+    assert_non_null(in);
+    /* the left 足ＩＫ 3 units below its rest (beyond the straight leg) */
+    for (uint32_t f = 0; f <= 20; f += 20)
+        key(in, "左足ＩＫ", f)->pos[1] = -3.0f;
+    /* its IK off from frame 12 on */
+    pk_ik_key *ik = pk_motion_push_ik(in, 1);
+    assert_non_null(ik);
+    ik->frame = 12;
+    ik->show = 1;
+    pk_log log;
+    pk_log_init(&log);
+    ik->ik[0].name = pk_names_intern_utf8(in->names, "左足ＩＫ", strlen("左足ＩＫ"), "ik", &log);
+    ik->ik[0].enabled = 0;
+    assert_int_equal(log.errors, 0);
+    pk_log_free(&log);
+    pk_retarget_report rep;
+    pk_retarget_options o = {NO_ARMS, NO_BODY, .from = &a.m, .to = &b.m, .measure = true};
+    pk_motion *out = retarget(in, &o, &rep);
+    assert_non_null(rep.measure);
+    assert_true(rep.measure->body.done);
+    assert_int_equal(rep.measure->body.cog_off_ik, 12); /* frames 0-11 */
+    pk_retarget_report_free(&rep);
+    pk_motion_free(in);
+    pk_motion_free(out);
     unbuild(&a);
     unbuild(&b);
 }
@@ -943,6 +986,7 @@ int main(void)
         cmocka_unit_test(centre_of_gravity_over_the_feet),
         cmocka_unit_test(feet_reach_the_floor),
         cmocka_unit_test(feet_planted_where_a_leg_cannot_reach),
+        cmocka_unit_test(cog_measured_where_a_stands_on_its_ik),
         cmocka_unit_test(toes_on_the_floor),
         cmocka_unit_test(toes_by_the_ankle),
         cmocka_unit_test(feet_apart),

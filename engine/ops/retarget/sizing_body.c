@@ -414,8 +414,85 @@ static bool toe_below(const pki_sizing *z, const pki_play *pb, uint32_t r, int s
     return pb3[1] < floor_b - tol && pb3[1] < a_scaled - tol;
 }
 
+typedef struct ik_record {
+    uint32_t frame;
+    size_t order;
+    bool on;
+} ik_record;
+
+static int cmp_record(const void *a, const void *b)
+{
+    const ik_record *x = a, *y = b;
+    if (x->frame != y->frame)
+        return x->frame < y->frame ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Per row of A's play (rows f0 ..), whether the motion's IK section has
+ * A's bone b on (its last record at or before the frame; on where none
+ * names it, or b is -1) into on[n].  false on OOM. */
+static bool ik_rows(const pki_sizing *z, int32_t b, bool *on)
+{
+    const pk_motion *m = z->input;
+    uint32_t n = z->pa.n, f0 = z->pa.f0;
+    for (uint32_t r = 0; r < n; r++)
+        on[r] = true;
+    if (!m || !m->niks || b < 0)
+        return true;
+    pk_name_id id = pki_model_bone_vmd_name(m->names, z->ta->m, (size_t)b, false);
+    if (id == PK_NO_NAME)
+        return true;
+    size_t cnt = 0, k = 0;
+    for (size_t i = 0; i < m->niks; i++)
+        for (uint32_t j = 0; j < m->iks[i].count; j++)
+            cnt += m->iks[i].ik[j].name == id;
+    ik_record *v = malloc((cnt + 1) * sizeof *v);
+    if (!v)
+        return false;
+    for (size_t i = 0; i < m->niks; i++)
+        for (uint32_t j = 0; j < m->iks[i].count; j++)
+            if (m->iks[i].ik[j].name == id) {
+                v[k] = (ik_record){m->iks[i].frame, k, m->iks[i].ik[j].enabled != 0};
+                k++;
+            }
+    qsort(v, cnt, sizeof *v, cmp_record);
+    bool state = true;
+    for (uint32_t r = 0, i = 0; r < n; r++) {
+        while (i < cnt && v[i].frame <= f0 + r)
+            state = v[i++].on;
+        on[r] = state;
+    }
+    free(v);
+    return true;
+}
+
+/* Whether A, at row r, does not stand where the motion puts its feet: a
+ * leg whose IK is on (on[s][r]) ends further than OFF_IK of A's leg from
+ * its 足ＩＫ (the dance was keyed for longer legs).  There A's centre of
+ * gravity over its feet is no measure for B's. */
+#define OFF_IK 0.05
+static bool a_off_ik(const pki_sizing *z, bool *const on[2], uint32_t r)
+{
+    const pki_torso *ta = z->ta;
+    const pki_play *p = &z->pa;
+    for (int s = 0; s < 2; s++) {
+        int32_t ik = ta->leg_ik[s];
+        if (ik < 0 || ta->ankle[s] < 0 || !(ta->leg_len > 0) || !on[s][r])
+            continue;
+        double a[3], g[3], d[3];
+        at(ta, p, r, ta->ankle[s], a);
+        at(ta, p, r, ik, g);
+        pki_v3_sub(a, g, d);
+        if (pki_v3_len(d) > OFF_IK * ta->leg_len)
+            return true;
+    }
+    return false;
+}
+
 typedef struct body_stats {
     double head_max, head_mean, shoulder_max, cog_max, cog_mean;
+    double on_max, on_mean; /* the centre of gravity where A stands on its 足ＩＫ */
+    size_t off_ik;          /* rows where it does not (a_off_ik) */
     size_t toes;
     bool ok;
 } body_stats;
@@ -430,6 +507,16 @@ static body_stats stats_of(const pki_sizing *z, const pki_play *pb)
     bool cog = ta->ankle[0] >= 0 && ta->ankle[1] >= 0 && tb->ankle[0] >= 0 && tb->ankle[1] >= 0 &&
                tb->leg_len > 0;
     st.ok = head || cog;
+    bool *on[2] = {NULL, NULL};
+    for (int s = 0; s < 2 && cog; s++) {
+        on[s] = malloc((z->pa.n + 1) * sizeof *on[s]);
+        if (!on[s] || !ik_rows(z, ta->leg_ik[s], on[s])) {
+            free(on[0]);
+            free(on[1]);
+            cog = false; /* out of memory: measured as not done */
+            st.ok = head;
+        }
+    }
     for (uint32_t r = 0; r < n; r++) {
         if (head) {
             double d = seg_deg(z, pb, r, ta->upper, ta->neck, tb->upper, tb->neck);
@@ -447,6 +534,12 @@ static body_stats stats_of(const pki_sizing *z, const pki_play *pb)
             double d = sqrt(e[0] * e[0] + e[1] * e[1]) / tb->leg_len;
             st.cog_max = fmax(st.cog_max, d);
             st.cog_mean += d;
+            if (a_off_ik(z, on, r)) {
+                st.off_ik++;
+            } else {
+                st.on_max = fmax(st.on_max, d);
+                st.on_mean += d;
+            }
         }
         if (toe_below(z, pb, r, 0) || toe_below(z, pb, r, 1))
             st.toes++;
@@ -454,6 +547,12 @@ static body_stats stats_of(const pki_sizing *z, const pki_play *pb)
     if (n) {
         st.head_mean /= n;
         st.cog_mean /= n;
+    }
+    if (n > st.off_ik)
+        st.on_mean /= (double)(n - st.off_ik);
+    if (cog) {
+        free(on[0]);
+        free(on[1]);
     }
     return st;
 }
@@ -470,6 +569,9 @@ void pki_body_measure(const pki_sizing *z, const pki_play *after, pk_body_measur
     m->shoulder_max = st.shoulder_max;
     m->cog_max = st.cog_max;
     m->cog_mean = st.cog_mean;
+    m->cog_on_ik_max = st.on_max;
+    m->cog_on_ik_mean = st.on_mean;
+    m->cog_off_ik = st.off_ik;
     m->toe_below = st.toes;
 }
 
@@ -1367,6 +1469,8 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
         m->shoulder_max_before = st.shoulder_max;
         m->cog_max_before = st.cog_max;
         m->cog_mean_before = st.cog_mean;
+        m->cog_on_ik_max_before = st.on_max;
+        m->cog_on_ik_mean_before = st.on_mean;
         m->toe_below_before = st.toes;
     }
     if (o->no_centre && o->no_upper && o->no_shoulders && o->no_toes && !(o->feet_apart > 0))
