@@ -204,6 +204,49 @@ static int together(pk_motion *m[2], const pk_model *a, pk_model *const b[2],
     return pk_motions_retarget_together(d, 2, o, rep, log);
 }
 
+/* Two dancers from one A: the models, the dances (in), what is sized
+ * (out), the group's report and log. */
+typedef struct duo {
+    pk_model *a, *b[2];
+    pk_motion *in[2], *out[2];
+    pk_troupe_report rep;
+    pk_log log;
+} duo;
+
+static void duo_open(duo *d, pk_model *a, pk_model *b0, pk_model *b1, void (*dance)(pk_motion *[2]))
+{
+    memset(d, 0, sizeof *d);
+    d->a = a;
+    d->b[0] = b0;
+    d->b[1] = b1;
+    dance(d->in);
+    pk_log_init(&d->log);
+}
+
+/* Sizes fresh copies of the dances together (o NULL: the mean scale). */
+static int duo_run(duo *d, const pk_troupe_options *o)
+{
+    pk_troupe_report_free(&d->rep);
+    for (int i = 0; i < 2; i++) {
+        pk_motion_free(d->out[i]);
+        d->out[i] = pk_motion_clone(d->in[i]);
+        assert_non_null(d->out[i]);
+    }
+    return together(d->out, d->a, d->b, o, &d->rep, &d->log);
+}
+
+static void duo_close(duo *d)
+{
+    pk_troupe_report_free(&d->rep);
+    pk_log_free(&d->log);
+    for (int i = 0; i < 2; i++) {
+        pk_motion_free(d->in[i]);
+        pk_motion_free(d->out[i]);
+        pk_model_free(d->b[i]);
+    }
+    pk_model_free(d->a);
+}
+
 /* ---- a formation ---- */
 
 /* The same dance, the second dancer 10 units to its right (-X) and 2
@@ -234,60 +277,37 @@ static void formation_spacing(void **state)
     (void)state;
     /* the short one's centre stands 0.3 in front of its hips: the group
      * moves it back so its centre stands where the source's does */
-    pk_model *a = figure(1, 1, true);
-    pk_model *b[2] = {figure(1.1, 1.1, true), figure_at(0.5, 0.5, 0.3, true, 0)};
-    const pk_model *aa[2] = {a, a}, *bb[2] = {b[0], b[1]};
-    pk_motion *in[2], *out[2];
-    formation(in);
+    duo g;
+    duo_open(&g, figure(1, 1, true), figure(1.1, 1.1, true), figure_at(0.5, 0.5, 0.3, true, 0),
+             formation);
+    const pk_model *aa[2] = {g.a, g.a}, *bb[2] = {g.b[0], g.b[1]};
     double want[31];
     for (uint32_t f = 0; f <= 30; f++)
-        want[f] = spacing(in, aa, f);
+        want[f] = spacing(g.in, aa, f);
     /* shared: the mean of 1.1 and 0.5 */
-    for (int i = 0; i < 2; i++)
-        out[i] = pk_motion_clone(in[i]);
-    pk_troupe_report rep;
-    pk_log log;
-    pk_log_init(&log);
-    assert_int_equal(together(out, a, b, NULL, &rep, &log), 0);
-    assert_true(fabs(rep.scale - 0.8) < 1e-6);
-    assert_false(rep.scale_given);
-    assert_true(fabs(rep.ratio_min - 0.5) < 1e-6 && fabs(rep.ratio_max - 1.1) < 1e-6);
-    assert_int_equal(rep.pairs, 1);
-    assert_true(rep.spacing_max < 1e-5);
+    assert_int_equal(duo_run(&g, NULL), 0);
+    assert_true(fabs(g.rep.scale - 0.8) < 1e-6);
+    assert_false(g.rep.scale_given);
+    assert_true(fabs(g.rep.ratio_min - 0.5) < 1e-6 && fabs(g.rep.ratio_max - 1.1) < 1e-6);
+    assert_int_equal(g.rep.pairs, 1);
+    assert_true(g.rep.spacing_max < 1e-5);
     for (uint32_t f = 0; f <= 30; f++)
-        assert_true(fabs(spacing(out, bb, f) - 0.8 * want[f]) < 1e-4);
-    assert_int_equal(rep.ncontacts, 0);
-    pk_troupe_report_free(&rep);
+        assert_true(fabs(spacing(g.out, bb, f) - 0.8 * want[f]) < 1e-4);
+    assert_int_equal(g.rep.ncontacts, 0);
     /* each with its own scale: the formation does not keep its spacing */
-    for (int i = 0; i < 2; i++) {
-        pk_motion_free(out[i]);
-        out[i] = pk_motion_clone(in[i]);
-    }
     pk_troupe_options own = {.own = true};
-    assert_int_equal(together(out, a, b, &own, &rep, &log), 0);
-    assert_true(rep.own);
-    assert_true(rep.spacing_max > 0.1);
-    pk_troupe_report_free(&rep);
+    assert_int_equal(duo_run(&g, &own), 0);
+    assert_true(g.rep.own);
+    assert_true(g.rep.spacing_max > 0.1);
     /* a scale given */
-    for (int i = 0; i < 2; i++) {
-        pk_motion_free(out[i]);
-        out[i] = pk_motion_clone(in[i]);
-    }
     pk_troupe_options given = {.scale = 1.25};
-    assert_int_equal(together(out, a, b, &given, &rep, &log), 0);
-    assert_true(rep.scale_given);
-    assert_true(rep.spacing_max < 1e-5);
+    assert_int_equal(duo_run(&g, &given), 0);
+    assert_true(g.rep.scale_given);
+    assert_true(g.rep.spacing_max < 1e-5);
     for (uint32_t f = 0; f <= 30; f += 5)
-        assert_true(fabs(spacing(out, bb, f) - 1.25 * want[f]) < 1e-4);
-    pk_troupe_report_free(&rep);
-    assert_int_equal(log.errors, 0);
-    pk_log_free(&log);
-    for (int i = 0; i < 2; i++) {
-        pk_motion_free(in[i]);
-        pk_motion_free(out[i]);
-        pk_model_free(b[i]);
-    }
-    pk_model_free(a);
+        assert_true(fabs(spacing(g.out, bb, f) - 1.25 * want[f]) < 1e-4);
+    assert_int_equal(g.log.errors, 0);
+    duo_close(&g);
 }
 
 /* ---- holding hands ---- */
@@ -312,21 +332,15 @@ static void held_hands(void **state)
     /* B1 a little taller, B2 a little shorter with longer arms: with the
      * shared scale 1.0, B1's fingertip reaches x -0.075 at height 14.175,
      * B2's x 0.625 at 12.825 */
-    pk_model *a = figure(1, 1, true);
-    pk_model *b[2] = {figure(1.05, 1.0, true), figure(0.95, 1.1, true)};
-    const pk_model *bb[2] = {b[0], b[1]};
-    pk_motion *in[2], *out[2];
-    holding(in);
-    for (int i = 0; i < 2; i++)
-        out[i] = pk_motion_clone(in[i]);
+    duo g;
+    duo_open(&g, figure(1, 1, true), figure(1.05, 1.0, true), figure(0.95, 1.1, true), holding);
+    const pk_model *bb[2] = {g.b[0], g.b[1]};
     /* sized alone (the same scale), the hands miss each other */
-    pk_troupe_report rep;
-    pk_log log;
-    pk_log_init(&log);
-    assert_int_equal(together(out, a, b, NULL, &rep, &log), 0);
-    assert_true(fabs(rep.scale - 1.0) < 1e-6);
-    assert_int_equal(rep.ncontacts, 1);
-    const pk_troupe_contact *c = &rep.contacts[0];
+    assert_int_equal(duo_run(&g, NULL), 0);
+    const pk_troupe_report *rep = &g.rep;
+    assert_true(fabs(rep->scale - 1.0) < 1e-6);
+    assert_int_equal(rep->ncontacts, 1);
+    const pk_troupe_contact *c = &rep->contacts[0];
     assert_int_equal(c->dancer, 0);
     assert_int_equal(c->partner, 1);
     assert_int_equal(c->side, 1);
@@ -336,19 +350,19 @@ static void held_hands(void **state)
     assert_true(c->gap_a < 1e-6);
     /* before: 1.35 units apart, of B1's arm (6) */
     assert_true(fabs(c->before_max - 1.35 / 6.0) < 0.01);
-    assert_true(rep.gap_before_mean > 0.1);
-    assert_true(rep.gap_after_mean <= 0.02);
-    assert_true(rep.gap_after_p95 <= 0.05);
-    assert_int_equal(rep.refused, 0);
-    assert_int_equal(rep.out_of_reach, 0);
+    assert_true(rep->gap_before_mean > 0.1);
+    assert_true(rep->gap_after_mean <= 0.02);
+    assert_true(rep->gap_after_p95 <= 0.05);
+    assert_int_equal(rep->refused, 0);
+    assert_int_equal(rep->out_of_reach, 0);
     /* every contact frame within both arms' reach: measured as all */
-    assert_int_equal(rep.reach_frames, rep.contact_frames);
-    assert_true(fabs(rep.reach_after_mean - rep.gap_after_mean) < 1e-12);
-    assert_true(rep.reach_short_max == 0);
-    assert_true(rep.moved_frames > 2 * 11);
-    assert_true(rep.spacing_max < 1e-5);
+    assert_int_equal(rep->reach_frames, rep->contact_frames);
+    assert_true(fabs(rep->reach_after_mean - rep->gap_after_mean) < 1e-12);
+    assert_true(rep->reach_short_max == 0);
+    assert_true(rep->moved_frames > 2 * 11);
+    assert_true(rep->spacing_max < 1e-5);
     for (uint32_t f = 10; f <= 20; f++) {
-        pk_bone_world *w0 = play(bb[0], out[0], f), *w1 = play(bb[1], out[1], f);
+        pk_bone_world *w0 = play(bb[0], g.out[0], f), *w1 = play(bb[1], g.out[1], f);
         double d = dist(at(w0, bb[0], "右中指先"), at(w1, bb[1], "左中指先"));
         assert_true(d < 0.02 * 6.0);
         /* the hands keep their rotation: level, along X */
@@ -358,39 +372,28 @@ static void held_hands(void **state)
         free(w1);
     }
     /* far from the contact nothing moved */
-    pk_bone_world *w = play(bb[0], out[0], 0), *w2 = play(bb[0], in[0], 0);
+    pk_bone_world *w = play(bb[0], g.out[0], 0), *w2 = play(bb[0], g.in[0], 0);
     assert_true(dist(at(w, bb[0], "右手首"), at(w2, bb[0], "右手首")) < 1e-4);
     free(w);
     free(w2);
-    pk_troupe_report_free(&rep);
-    assert_int_equal(log.errors, 0);
-    pk_log_free(&log);
+    assert_int_equal(g.log.errors, 0);
     /* the contacts step off on both: nothing held */
-    for (int i = 0; i < 2; i++) {
-        pk_motion_free(out[i]);
-        out[i] = pk_motion_clone(in[i]);
-    }
+    pk_troupe_report_free(&g.rep);
     pk_dancer d[2];
     memset(d, 0, sizeof d);
     for (int i = 0; i < 2; i++) {
-        d[i].motion = out[i];
-        d[i].o.from = a;
-        d[i].o.to = b[i];
+        pk_motion_free(g.out[i]);
+        g.out[i] = pk_motion_clone(g.in[i]);
+        d[i].motion = g.out[i];
+        d[i].o.from = g.a;
+        d[i].o.to = g.b[i];
         d[i].o.no_contacts = true;
     }
-    pk_log_init(&log);
-    assert_int_equal(pk_motions_retarget_together(d, 2, NULL, &rep, &log), 0);
-    assert_int_equal(rep.ncontacts, 1);
-    assert_int_equal(rep.moved_frames, 0);
-    assert_true(fabs(rep.gap_after_mean - rep.gap_before_mean) < 1e-9);
-    pk_troupe_report_free(&rep);
-    pk_log_free(&log);
-    for (int i = 0; i < 2; i++) {
-        pk_motion_free(in[i]);
-        pk_motion_free(out[i]);
-        pk_model_free(b[i]);
-    }
-    pk_model_free(a);
+    assert_int_equal(pk_motions_retarget_together(d, 2, NULL, &g.rep, &g.log), 0);
+    assert_int_equal(g.rep.ncontacts, 1);
+    assert_int_equal(g.rep.moved_frames, 0);
+    assert_true(fabs(g.rep.gap_after_mean - g.rep.gap_before_mean) < 1e-9);
+    duo_close(&g);
 }
 
 /* Two B's whose arms are too short for the hands A holds at the shared
@@ -401,34 +404,20 @@ static void held_hands_beyond_reach(void **state)
     /* B's arms 0.8 of A's, legs the same (scale 1): at rest each
      * fingertip 1.4 units short of the meeting point (x 0) while the
      * dancers stand 17 apart (frames 10-20) */
-    pk_model *a = figure(1, 1, true);
-    pk_model *b[2] = {figure(1.0, 0.8, true), figure(1.0, 0.8, true)};
-    pk_motion *in[2], *out[2];
-    holding(in);
-    for (int i = 0; i < 2; i++)
-        out[i] = pk_motion_clone(in[i]);
-    pk_troupe_report rep;
-    pk_log log;
-    pk_log_init(&log);
-    assert_int_equal(together(out, a, b, NULL, &rep, &log), 0);
-    assert_true(fabs(rep.scale - 1.0) < 1e-6);
-    assert_int_equal(rep.ncontacts, 1);
-    assert_true(rep.contact_frames >= 11);
-    assert_int_equal(rep.reach_frames, 0);
+    duo g;
+    duo_open(&g, figure(1, 1, true), figure(1.0, 0.8, true), figure(1.0, 0.8, true), holding);
+    assert_int_equal(duo_run(&g, NULL), 0);
+    assert_true(fabs(g.rep.scale - 1.0) < 1e-6);
+    assert_int_equal(g.rep.ncontacts, 1);
+    assert_true(g.rep.contact_frames >= 11);
+    assert_int_equal(g.rep.reach_frames, 0);
     /* the arm (腕 to 手首) is 4.8 long: a wrist's target is at least the
      * 1.4 units beyond it where the dancers stand still */
-    assert_true(rep.reach_short_max * 4.8 > 1.3);
-    assert_true(rep.reach_short_max < 1.0);
-    assert_true(rep.gap_after_mean > 0.1);
-    pk_troupe_report_free(&rep);
-    assert_int_equal(log.errors, 0);
-    pk_log_free(&log);
-    for (int i = 0; i < 2; i++) {
-        pk_motion_free(in[i]);
-        pk_motion_free(out[i]);
-        pk_model_free(b[i]);
-    }
-    pk_model_free(a);
+    assert_true(g.rep.reach_short_max * 4.8 > 1.3);
+    assert_true(g.rep.reach_short_max < 1.0);
+    assert_true(g.rep.gap_after_mean > 0.1);
+    assert_int_equal(g.log.errors, 0);
+    duo_close(&g);
 }
 
 /* A key turning `name` by deg degrees about Y, linear. */
@@ -453,31 +442,17 @@ static void turn_y(pk_motion *m, const char *name, uint32_t frame, double deg)
 static void held_hand_refused(void **state)
 {
     (void)state;
-    pk_model *a = figure(1, 1, true);
-    pk_model *b[2] = {figure(1.05, 1.0, true), figure(0.95, 1.1, true)};
-    pk_motion *in[2], *out[2];
-    holding(in);
-    turn_y(in[1], "左ひじ", 0, -5);
-    turn_y(in[1], "左ひじ", 30, -5);
-    for (int i = 0; i < 2; i++)
-        out[i] = pk_motion_clone(in[i]);
-    pk_troupe_report rep;
-    pk_log log;
-    pk_log_init(&log);
-    assert_int_equal(together(out, a, b, NULL, &rep, &log), 0);
-    assert_int_equal(rep.ncontacts, 1);
-    assert_true(rep.refused > 0);
-    assert_true(rep.settled > 0);
-    assert_true(rep.gap_after_mean <= 0.02 && rep.gap_after_p95 <= 0.05);
-    assert_true(rep.contacts[0].after_max <= rep.contacts[0].before_max);
-    pk_troupe_report_free(&rep);
-    pk_log_free(&log);
-    for (int i = 0; i < 2; i++) {
-        pk_motion_free(in[i]);
-        pk_motion_free(out[i]);
-        pk_model_free(b[i]);
-    }
-    pk_model_free(a);
+    duo g;
+    duo_open(&g, figure(1, 1, true), figure(1.05, 1.0, true), figure(0.95, 1.1, true), holding);
+    turn_y(g.in[1], "左ひじ", 0, -5);
+    turn_y(g.in[1], "左ひじ", 30, -5);
+    assert_int_equal(duo_run(&g, NULL), 0);
+    assert_int_equal(g.rep.ncontacts, 1);
+    assert_true(g.rep.refused > 0);
+    assert_true(g.rep.settled > 0);
+    assert_true(g.rep.gap_after_mean <= 0.02 && g.rep.gap_after_p95 <= 0.05);
+    assert_true(g.rep.contacts[0].after_max <= g.rep.contacts[0].before_max);
+    duo_close(&g);
 }
 
 /* ---- a hand on a partner's shoulder ---- */
@@ -521,46 +496,33 @@ static void shoulder(pk_motion *m[2])
 static void hand_on_shoulder(void **state)
 {
     (void)state;
-    pk_model *a = figure_at(1, 1, 0, true, 1.5);
     /* B1 a little taller with longer arms, B2 smaller: B1's hand reaches
      * down to B2's shoulder */
-    pk_model *b[2] = {figure_at(1.05, 1.1, 0, true, 1.5), figure_at(0.9, 1.1, 0, true, 1.5)};
-    pk_motion *in[2], *out[2];
-    shoulder(in);
-    for (int i = 0; i < 2; i++)
-        out[i] = pk_motion_clone(in[i]);
-    pk_troupe_report rep;
-    pk_log log;
-    pk_log_init(&log);
-    assert_int_equal(together(out, a, b, NULL, &rep, &log), 0);
-    assert_int_equal(rep.ncontacts, 1);
-    const pk_troupe_contact *c = &rep.contacts[0];
+    duo g;
+    duo_open(&g, figure_at(1, 1, 0, true, 1.5), figure_at(1.05, 1.1, 0, true, 1.5),
+             figure_at(0.9, 1.1, 0, true, 1.5), shoulder);
+    assert_int_equal(duo_run(&g, NULL), 0);
+    assert_int_equal(g.rep.ncontacts, 1);
+    const pk_troupe_contact *c = &g.rep.contacts[0];
     assert_int_equal(c->dancer, 0);
     assert_int_equal(c->partner, 1);
     assert_int_equal(c->side, 1);
     assert_string_equal(c->with, "chest");
     assert_true(c->first <= 10 && c->last >= 20);
     assert_true(c->before_mean > 0.03);
-    assert_true(rep.gap_after_mean <= 0.02 && rep.gap_after_p95 <= 0.05);
+    assert_true(g.rep.gap_after_mean <= 0.02 && g.rep.gap_after_p95 <= 0.05);
     /* on B the fingertip rests on B2's sphere (radius 1.35 about its
      * shoulders' centre), within 2% of B1's arm */
     for (uint32_t f = 12; f <= 18; f++) {
-        pk_bone_world *w0 = play(b[0], out[0], f), *w1 = play(b[1], out[1], f);
-        const double *tip = at(w0, b[0], "右中指先"), *ch = at(w1, b[1], "上半身2");
+        pk_bone_world *w0 = play(g.b[0], g.out[0], f), *w1 = play(g.b[1], g.out[1], f);
+        const double *tip = at(w0, g.b[0], "右中指先"), *ch = at(w1, g.b[1], "上半身2");
         double o[3] = {ch[0], ch[1] + 1.5 * 0.9, ch[2]};
         assert_true(fabs(dist(tip, o) - 1.35) < 0.02 * 6.6);
         free(w0);
         free(w1);
     }
-    pk_troupe_report_free(&rep);
-    assert_int_equal(log.errors, 0);
-    pk_log_free(&log);
-    for (int i = 0; i < 2; i++) {
-        pk_motion_free(in[i]);
-        pk_motion_free(out[i]);
-        pk_model_free(b[i]);
-    }
-    pk_model_free(a);
+    assert_int_equal(g.log.errors, 0);
+    duo_close(&g);
 }
 
 /* ---- a dancer that cannot be sized ---- */
@@ -568,33 +530,20 @@ static void hand_on_shoulder(void **state)
 static void one_fails_none_changes(void **state)
 {
     (void)state;
-    pk_model *a = figure(1, 1, true);
-    pk_model *b[2] = {figure(1.1, 1.1, true), figure(0.5, 0.5, false)};
-    pk_motion *in[2], *out[2];
-    formation(in);
-    for (int i = 0; i < 2; i++)
-        out[i] = pk_motion_clone(in[i]);
-    pk_troupe_report rep;
-    pk_log log;
-    pk_log_init(&log);
-    assert_int_equal(together(out, a, b, NULL, &rep, &log), -1);
-    assert_true(log.errors > 0);
+    duo g;
+    duo_open(&g, figure(1, 1, true), figure(1.1, 1.1, true), figure(0.5, 0.5, false), formation);
+    assert_int_equal(duo_run(&g, NULL), -1);
+    assert_true(g.log.errors > 0);
     bool named = false;
-    for (size_t i = 0; i < log.count; i++)
-        named |= strncmp(log.items[i].msg, "dancer 2: ", 10) == 0;
+    for (size_t i = 0; i < g.log.count; i++)
+        named |= strncmp(g.log.items[i].msg, "dancer 2: ", 10) == 0;
     assert_true(named);
     for (int i = 0; i < 2; i++) {
-        assert_int_equal(out[i]->nbones, in[i]->nbones);
-        assert_memory_equal(out[i]->bones, in[i]->bones, in[i]->nbones * sizeof *in[i]->bones);
+        assert_int_equal(g.out[i]->nbones, g.in[i]->nbones);
+        assert_memory_equal(g.out[i]->bones, g.in[i]->bones,
+                            g.in[i]->nbones * sizeof *g.in[i]->bones);
     }
-    pk_troupe_report_free(&rep);
-    pk_log_free(&log);
-    for (int i = 0; i < 2; i++) {
-        pk_motion_free(in[i]);
-        pk_motion_free(out[i]);
-        pk_model_free(b[i]);
-    }
-    pk_model_free(a);
+    duo_close(&g);
 }
 
 int main(void)
