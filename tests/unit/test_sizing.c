@@ -8,7 +8,8 @@
  *     their midpoint (the elbows bend), frames away from it keep their
  *     keys;
  *   - a hand hanging beside a thigh (a rigid body) keeps its gap, scaled,
- *     beside a thinner thigh;
+ *     beside a thinner thigh; a hand touching a thigh and a ball at once
+ *     holds both where the mean of the two would hold neither;
  *   - a forearm inside a thicker thigh comes out (and a model without
  *     rigid bodies skips the step, saying so);
  *   - twists on 腕, ひじ and 手首 move into 腕捩 and 手捩, the hand's world
@@ -662,6 +663,53 @@ static void hand_beside_thigh(void **state)
     pk_model_free(b);
 }
 
+/* One hand in two contacts at once: the left hand hanging beside the
+ * thigh (0.05 off it) and its tip 0.05 above a ball of radius 1.53 about
+ * (0, 7, 0) (on 頭).  B's thigh is thinner (0.2 against 0.45): the thigh
+ * asks the hand 0.25 inwards, the ball asks it to stay.  Half way between
+ * (the mean of the two) holds neither (each about 0.12 off); moved in by
+ * 0.25 and up by about 0.47, along the ball, the hand holds both. */
+static void hand_on_thigh_and_ball(void **state)
+{
+    (void)state;
+    fig fa = {2.5, 2.0, 1.5, false, 0.45, true, 0, 0}, fb = {2.5, 2.0, 1.5, false, 0.2, true, 0, 0};
+    more ball = {0, 0, 1.53, 7.0, 0};
+    pk_model *a = figure_with(&fa, &ball), *b = figure_with(&fb, &ball);
+    pk_motion *in = hang();
+    pk_retarget_report rep;
+    pk_retarget_options o = {NO_BODY, .from = a, .to = b, .measure = true};
+    pk_motion *out = retarget(in, &o, &rep);
+    assert_int_equal(rep.measure->ncontacts, 2);
+    assert_int_equal(rep.measure->reach_frames, rep.measure->contact_frames);
+    assert_true(rep.measure->hands_before_mean > 0.02);
+    played p = {0};
+    for (uint32_t f = 10; f <= 40; f += 5) {
+        play_at(&p, b, out, f);
+        const double *w = at(&p, "左手首"), *t = at(&p, "左中指先");
+        const double c[3] = {0, 7, 0};
+        double thigh = INFINITY, to_ball = INFINITY;
+        for (int i = 0; i <= 8; i++) {
+            double q[3];
+            for (int k = 0; k < 3; k++)
+                q[k] = w[k] + (t[k] - w[k]) * i / 8.0;
+            double y = q[1] < 5 ? 5 : q[1] > 9 ? 9 : q[1];
+            double d = sqrt((q[0] - 1) * (q[0] - 1) + (q[1] - y) * (q[1] - y) + q[2] * q[2]);
+            thigh = fmin(thigh, d - 0.2);
+            to_ball = fmin(to_ball, dist(q, c) - 1.53);
+        }
+        assert_true(fabs(thigh - 0.05) < 0.01);
+        assert_true(fabs(to_ball - 0.05) < 0.01);
+        assert_true(w[1] > 9.3); /* moved up along the ball */
+    }
+    assert_true(rep.measure->hands_after_p95 < 0.003);
+    played_free(&p);
+    pk_retarget_report_free(&rep);
+    pk_motion_free(out);
+    pk_motion_free(in);
+    pk_model_free(a);
+    pk_model_free(b);
+}
+
 /* The hand held beside a thigh as on A (0.05 off it), B with a ball of
  * radius 3 about its chest that holds B's elbow there: an elbow swing
  * about a straight arm moves nothing, so the arm turns out of the ball,
@@ -945,17 +993,12 @@ static void twist_folded_back(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(clap_contact),
-        cmocka_unit_test(clap_elbows_refused),
-        cmocka_unit_test(clap_out_of_body),
-        cmocka_unit_test(clap_out_of_reach),
-        cmocka_unit_test(clap_reach_shoulder),
-        cmocka_unit_test(hand_beside_thigh),
-        cmocka_unit_test(held_forearm_out),
-        cmocka_unit_test(forearm_out_of_thigh),
-        cmocka_unit_test(arm_between_head_and_chest),
-        cmocka_unit_test(twist_distribution),
-        cmocka_unit_test(twist_folded_back),
+        cmocka_unit_test(clap_contact),           cmocka_unit_test(clap_elbows_refused),
+        cmocka_unit_test(clap_out_of_body),       cmocka_unit_test(clap_out_of_reach),
+        cmocka_unit_test(clap_reach_shoulder),    cmocka_unit_test(hand_beside_thigh),
+        cmocka_unit_test(hand_on_thigh_and_ball), cmocka_unit_test(held_forearm_out),
+        cmocka_unit_test(forearm_out_of_thigh),   cmocka_unit_test(arm_between_head_and_chest),
+        cmocka_unit_test(twist_distribution),     cmocka_unit_test(twist_folded_back),
         cmocka_unit_test(sizing_progress),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,11 +19,17 @@
  * counted on the contact (unreachable, short_by).  A placed hand is kept
  * out of B's rigid bodies where A's is not as deep in A's (keep_out; two
  * touching hands together, forearms included).
- * A hand in several contacts at once takes the mean of their offsets;
- * two hands touching each other move together by the mean offset of the
- * other contacts either has (hands folded on the hips).  The hand moves as a whole (its world
- * rotation kept): the wrist's target is the point's target minus the
- * point's offset from the wrist.
+ * A hand in several contacts at once (two hands touching each other
+ * count as one group, their touch kept, moving together: hands folded on
+ * the hips) takes the offset that holds its contacts best: the least sum
+ * of their gap errors, the wrist within its arm's reach and the hand and
+ * forearm out of B's body (group_choose: the mean of the contacts' own
+ * offsets, each one's alone, none and the row before's tried, then a
+ * simplex search from the best), so a hand whose contacts all hold
+ * somewhere holds them, and one whose contacts conflict holds those it
+ * can rather than none.  The hand moves as a whole (its world rotation
+ * kept): the wrist's target is the point's target minus the point's
+ * offset from the wrist.
  *
  * Blending: the offset (target - where B's wrist was) is eased in over
  * BLEND frames before a contact and out after it (smoothstep), and
@@ -329,15 +335,193 @@ static double shared_reach(const pki_sizing *z, uint32_t r, const double w[2][3]
     return lo;
 }
 
+/* ---- several contacts of one hand at once ---- */
+
+#define GROUP_MAX 16    /* contacts of one row a group weighs */
+#define SOLVE_EVALS 160 /* trials of the simplex search */
+#define REACH_COST 1e3  /* cost of a wrist target per unit beyond its arm's reach */
+#define BODY_COST 10.0  /* per unit a hand or forearm lies inside B's body */
+
+/* The hands that move together at a row (one hand, or both touching each
+ * other) by a common offset o on top of base[]: what their contacts ask. */
+typedef struct group {
+    pki_sizing *z;
+    uint32_t r;
+    const double (*w)[3], (*t)[3];
+    double base[2][3];
+    bool hand[2];
+    int n;
+    const pki_contact *c[GROUP_MAX];
+    double goal[GROUP_MAX];
+} group;
+
+/* The group's contacts at its row: the gap goal of each. */
+static void group_init(group *g, pki_sizing *z, uint32_t r, const double w[2][3],
+                       const double t[2][3], const bool hand[2], const double base[2][3])
+{
+    memset(g, 0, sizeof *g);
+    g->z = z;
+    g->r = r;
+    g->w = w;
+    g->t = t;
+    memcpy(g->hand, hand, sizeof g->hand);
+    memcpy(g->base, base, sizeof g->base);
+    for (size_t i = 0; i < z->contacts.n && g->n < GROUP_MAX; i++) {
+        const pki_contact *c = &z->contacts.v[i];
+        if (r < c->first || r > c->last || !hand[c->side] ||
+            (c->with == PKI_WITH_HAND && !(hand[0] && hand[1])))
+            continue;
+        double ga = pki_touch_at(&z->a, &z->pa, r, c->side, c->with, NULL);
+        if (!isfinite(ga))
+            continue;
+        g->c[g->n] = c;
+        g->goal[g->n++] = pki_gap_goal(z, ga);
+    }
+}
+
+/* The summed gap error (of B's arm) of the group's contacts with its hands
+ * moved by base + o, and REACH_COST per arm beyond reach. */
+static double group_cost(const group *g, const double o[3])
+{
+    pki_sizing *z = g->z;
+    double w2[2][3], t2[2][3], v[2][3], cost = 0;
+    for (int s = 0; s < 2; s++)
+        for (int k = 0; k < 3; k++) {
+            v[s][k] = g->hand[s] ? g->base[s][k] + o[k] : 0.0;
+            w2[s][k] = g->w[s][k] + v[s][k];
+            t2[s][k] = g->t[s][k] + v[s][k];
+        }
+    for (int i = 0; i < g->n; i++) {
+        const pki_contact *c = g->c[i];
+        double gb = pki_touch_with(&z->b, &z->pb, g->r, c->side, c->with, (const double(*)[3])w2,
+                                   (const double(*)[3])t2, NULL);
+        cost += isfinite(gb) ? fabs(gb - g->goal[i]) : z->b.arm_len;
+    }
+    for (int s = 0; s < 2; s++)
+        if (g->hand[s] && z->arm[s].n)
+            cost += REACH_COST * beyond(z, s, g->r, g->w[s], v[s]);
+    if (z->b.rigids)
+        for (int s = 0; s < 2; s++) {
+            if (!g->hand[s] || !z->arm[s].n)
+                continue;
+            double deep = CLEAR * z->b.arm_len, nrm[3];
+            deepest_of(z, g->r, s, g->w[s], g->t[s], v[s], true, &deep, nrm);
+            cost += BODY_COST * (deep - CLEAR * z->b.arm_len);
+        }
+    return cost / z->b.arm_len;
+}
+
+/* The least cost offset near o (a simplex search, steps from a few
+ * percent of B's arm down); *cost its cost. */
+static void group_solve(const group *g, double o[3], double *cost)
+{
+    double x[4][3], f[4], h = 0.03 * g->z->b.arm_len;
+    for (int i = 0; i < 4; i++) {
+        memcpy(x[i], o, sizeof x[i]);
+        if (i)
+            x[i][i - 1] += h;
+        f[i] = group_cost(g, x[i]);
+    }
+    for (int ev = 4; ev < SOLVE_EVALS;) {
+        /* order: x[0] best, x[3] worst */
+        for (int i = 1; i < 4; i++)
+            for (int j = i; j > 0 && f[j] < f[j - 1]; j--) {
+                double tf = f[j], tx[3];
+                f[j] = f[j - 1];
+                f[j - 1] = tf;
+                memcpy(tx, x[j], sizeof tx);
+                memcpy(x[j], x[j - 1], sizeof tx);
+                memcpy(x[j - 1], tx, sizeof tx);
+            }
+        double size = 0;
+        for (int i = 1; i < 4; i++) {
+            double dv[3];
+            pki_v3_sub(x[i], x[0], dv);
+            size = fmax(size, pki_v3_len(dv));
+        }
+        if (size < 1e-5 * g->z->b.arm_len)
+            break;
+        double c[3] = {0, 0, 0}, xr[3], xe[3], xc[3];
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 3; k++)
+                c[k] += x[i][k] / 3.0;
+        for (int k = 0; k < 3; k++)
+            xr[k] = c[k] + (c[k] - x[3][k]);
+        double fr = group_cost(g, xr);
+        ev++;
+        if (fr < f[0]) {
+            for (int k = 0; k < 3; k++)
+                xe[k] = c[k] + 2.0 * (c[k] - x[3][k]);
+            double fe = group_cost(g, xe);
+            ev++;
+            memcpy(x[3], fe < fr ? xe : xr, sizeof xe);
+            f[3] = fmin(fe, fr);
+        } else if (fr < f[2]) {
+            memcpy(x[3], xr, sizeof xr);
+            f[3] = fr;
+        } else {
+            bool out = fr < f[3];
+            for (int k = 0; k < 3; k++)
+                xc[k] = c[k] + 0.5 * ((out ? xr[k] : x[3][k]) - c[k]);
+            double fc = group_cost(g, xc);
+            ev++;
+            if (fc < fmin(fr, f[3])) {
+                memcpy(x[3], xc, sizeof xc);
+                f[3] = fc;
+            } else {
+                for (int i = 1; i < 4; i++) {
+                    for (int k = 0; k < 3; k++)
+                        x[i][k] = x[0][k] + 0.5 * (x[i][k] - x[0][k]);
+                    f[i] = group_cost(g, x[i]);
+                    ev++;
+                }
+            }
+        }
+    }
+    int b = 0;
+    for (int i = 1; i < 4; i++)
+        if (f[i] < f[b])
+            b = i;
+    memcpy(o, x[b], 3 * sizeof *o);
+    *cost = f[b];
+}
+
 /* Rows of contacts: the offset of each hand at each (has[s][r]).  A hand
  * in several contacts at once: the mean of their offsets; hands touching
  * each other move together by the mean offset of the other contacts
  * either has. */
+/* The offset of a group that holds its contacts best: of the candidates
+ * cand[0..nc) (the mean of the contacts' own offsets first, each
+ * contact's alone, none, the row before's), the least cost one, then
+ * searched from there; where the group has one contact, cand[0]. */
+static void group_choose(const group *g, const double (*cand)[3], int nc, double o[3])
+{
+    memcpy(o, cand[0], 3 * sizeof *o);
+    if (g->n < 2)
+        return;
+    double best = group_cost(g, o);
+    for (int i = 1; i < nc; i++) {
+        double f = group_cost(g, cand[i]);
+        if (f < best) {
+            best = f;
+            memcpy(o, cand[i], 3 * sizeof *o);
+        }
+    }
+    double x[3], f;
+    memcpy(x, o, sizeof x);
+    group_solve(g, x, &f);
+    if (f < best)
+        memcpy(o, x, sizeof x);
+}
+
 static void targets(pki_sizing *z, double (*d[2])[3], bool *has[2])
 {
     uint32_t n = z->pb.n;
+    double prev[2][3] = {{0}};
+    bool had[2] = {false, false};
     for (uint32_t r = 0; r < n; r++) {
         double w[2][3] = {{0}}, t[2][3] = {{0}}, hd[2][3] = {{0}}, sum[2][3] = {{0}};
+        double one[2][GROUP_MAX][3];
         int cnt[2] = {0, 0};
         bool hands = false;
         hands_now(z, r, w, t);
@@ -357,27 +541,66 @@ static void targets(pki_sizing *z, double (*d[2])[3], bool *has[2])
                 continue;
             for (int k = 0; k < 3; k++)
                 sum[c->side][k] += o[k];
+            if (cnt[c->side] < GROUP_MAX)
+                memcpy(one[c->side][cnt[c->side]], o, sizeof o);
             cnt[c->side]++;
         }
+        double cand[2 * GROUP_MAX + 3][3];
+        int nc = 0;
         if (hands) {
             int all = cnt[0] + cnt[1];
             double o[3] = {0, 0, 0};
             for (int k = 0; k < 3 && all; k++)
                 o[k] = (sum[0][k] + sum[1][k]) / all;
             double f = shared_reach(z, r, (const double(*)[3])w, (const double(*)[3])hd, o);
+            for (int k = 0; k < 3; k++)
+                cand[nc][k] = f * o[k];
+            nc++;
+            for (int s = 0; s < 2; s++)
+                for (int i = 0; i < cnt[s] && i < GROUP_MAX; i++)
+                    memcpy(cand[nc++], one[s][i], sizeof cand[0]);
+            memset(cand[nc++], 0, sizeof cand[0]);
+            if (had[0] && had[1]) {
+                for (int k = 0; k < 3; k++)
+                    cand[nc][k] = prev[0][k] - hd[0][k];
+                nc++;
+            }
+            group g;
+            group_init(&g, z, r, (const double(*)[3])w, (const double(*)[3])t,
+                       (const bool[2]){true, true}, (const double(*)[3])hd);
+            group_choose(&g, (const double(*)[3])cand, nc, o);
             for (int s = 0; s < 2; s++) {
                 for (int k = 0; k < 3; k++)
-                    d[s][r][k] = hd[s][k] + f * o[k];
+                    d[s][r][k] = hd[s][k] + o[k];
                 has[s][r] = true;
             }
         } else {
             for (int s = 0; s < 2; s++) {
                 has[s][r] = cnt[s] > 0;
-                for (int k = 0; k < 3 && cnt[s]; k++)
-                    d[s][r][k] = sum[s][k] / cnt[s];
+                if (!cnt[s])
+                    continue;
+                nc = 0;
+                for (int k = 0; k < 3; k++)
+                    cand[nc][k] = sum[s][k] / cnt[s];
+                nc++;
+                for (int i = 0; i < cnt[s] && i < GROUP_MAX; i++)
+                    memcpy(cand[nc++], one[s][i], sizeof cand[0]);
+                memset(cand[nc++], 0, sizeof cand[0]);
+                if (had[s])
+                    memcpy(cand[nc++], prev[s], sizeof cand[0]);
+                group g;
+                bool hand[2] = {s == 0, s == 1};
+                group_init(&g, z, r, (const double(*)[3])w, (const double(*)[3])t, hand,
+                           (const double[2][3]){{0}});
+                group_choose(&g, (const double(*)[3])cand, nc, d[s][r]);
             }
         }
         keep_out(z, r, (const double(*)[3])w, (const double(*)[3])t, d, has, hands);
+        for (int s = 0; s < 2; s++) {
+            had[s] = has[s][r];
+            if (had[s])
+                memcpy(prev[s], d[s][r], sizeof prev[s]);
+        }
         tally_reach(z, r, (const double(*)[3])w, d, has);
     }
 }
