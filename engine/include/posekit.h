@@ -1140,6 +1140,10 @@ typedef struct pk_sizing_contact {
     double short_by;       /* ... by how much at most, of B's arm */
     size_t blocked;        /* frames whose hand left its contact as its forearm or hand would
                               else pass through B's body */
+    size_t apart;          /* frames where it cannot hold together with the hand's other
+                              contacts: at the best place found for the hand, more than 5%
+                              of B's arm off */
+    double apart_least;    /* ... the least gap error there, of B's arm */
 } pk_sizing_contact;
 
 typedef struct pk_sizing_measure {
@@ -1150,7 +1154,8 @@ typedef struct pk_sizing_measure {
     size_t contact_frames;        /* (contact, frame) pairs */
     double hands_before_mean, hands_before_p95, hands_after_mean, hands_after_p95;
     size_t reach_frames;          /* those B can hold: within the reach of its arms and not
-                                     through its body (neither out_of_reach nor blocked) */
+                                     through its body, holding with the hand's other contacts
+                                     (neither out_of_reach nor blocked nor apart) */
     double reach_before_mean, reach_before_p95, reach_after_mean, reach_after_p95; /* on them */
     size_t planted_frames;        /* foot frames planted on A (low and still) */
     double slide_a;               /* A's mean slide per planted frame, scaled, of B's leg */

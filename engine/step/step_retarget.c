@@ -901,6 +901,13 @@ static void json_measure(pki_json *j, const pk_sizing_measure *m)
         }
         if (c->blocked)
             pki_json_kint(j, "blocked_by_body", (long long)c->blocked);
+        if (c->apart) {
+            pki_json_key(j, "apart");
+            pki_json_open(j, '{');
+            pki_json_kint(j, "frames", (long long)c->apart);
+            jnum(j, "least", c->apart_least);
+            pki_json_close(j, '}');
+        }
         pki_json_close(j, '}');
     }
     pki_json_close(j, ']');

@@ -9,7 +9,9 @@
  *     keys;
  *   - a hand hanging beside a thigh (a rigid body) keeps its gap, scaled,
  *     beside a thinner thigh; a hand touching a thigh and a ball at once
- *     holds both where the mean of the two would hold neither;
+ *     holds both where the mean of the two would hold neither; where
+ *     they cannot hold together one holds and the other is counted
+ *     apart;
  *   - a forearm inside a thicker thigh comes out (and a model without
  *     rigid bodies skips the step, saying so);
  *   - twists on 腕, ひじ and 手首 move into 腕捩 and 手捩, the hand's world
@@ -710,6 +712,52 @@ static void hand_on_thigh_and_ball(void **state)
     pk_model_free(b);
 }
 
+/* Two contacts of one hand that cannot hold together: the hand hanging
+ * 0.1 off the thigh and its tip 0.02 above a ball about (0, 7, 0) on A;
+ * on B the ball stands 2.5 further forward.  The hand's two errors sum
+ * to at least 0.612 (the thigh's axis lies 2.693 from the ball's centre
+ * in XZ, the goals 0.5 and 1.5811 from them): one holds (the thigh), the
+ * other is counted apart on every frame with its least gap error (that
+ * bound), and the measure on the frames B can hold leaves it out. */
+static void hand_on_thigh_and_ball_apart(void **state)
+{
+    (void)state;
+    fig f = {2.5, 2.0, 1.5, false, 0.4, true, 0, 0};
+    more ma = {0, 0, 1.5611, 7.0, 0}, mb = {0, 0, 1.5611, 7.0, -2.5};
+    pk_model *a = figure_with(&f, &ma), *b = figure_with(&f, &mb);
+    pk_motion *in = hang();
+    pk_retarget_report rep;
+    pk_retarget_options o = {NO_BODY, .from = a, .to = b, .measure = true};
+    pk_motion *out = retarget(in, &o, &rep);
+    const pk_sizing_measure *m = rep.measure;
+    assert_int_equal(m->ncontacts, 2);
+    const pk_sizing_contact *thigh = NULL, *ball = NULL;
+    for (size_t i = 0; i < 2; i++) {
+        if (strcmp(m->contacts[i].with, "left thigh") == 0)
+            thigh = &m->contacts[i];
+        if (strcmp(m->contacts[i].with, "head") == 0)
+            ball = &m->contacts[i];
+    }
+    assert_non_null(thigh);
+    assert_non_null(ball);
+    assert_int_equal(thigh->apart, 0);
+    assert_true(thigh->after_max < 0.005);
+    assert_int_equal(ball->apart, ball->last - ball->first + 1);
+    /* the tip 1.38 off the ball's surface beyond its goal, of B's arm 4.5 */
+    /* the two errors sum to at least the distance in XZ from the thigh's
+     * axis to the ball's centre, sqrt(1 + 2.5^2), less both goals (0.5
+     * and 1.5811 from them): 0.612 of B's arm 4.5; the thigh holds */
+    assert_true(ball->apart_least > 0.612 / 4.5 - 0.001);
+    assert_true(ball->apart_least < 0.612 / 4.5 + 0.005);
+    assert_int_equal(m->reach_frames, m->contact_frames - ball->apart);
+    assert_true(m->reach_after_p95 < 0.005);
+    pk_retarget_report_free(&rep);
+    pk_motion_free(out);
+    pk_motion_free(in);
+    pk_model_free(a);
+    pk_model_free(b);
+}
+
 /* The hand held beside a thigh as on A (0.05 off it), B with a ball of
  * radius 3 about its chest that holds B's elbow there: an elbow swing
  * about a straight arm moves nothing, so the arm turns out of the ball,
@@ -993,12 +1041,19 @@ static void twist_folded_back(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(clap_contact),           cmocka_unit_test(clap_elbows_refused),
-        cmocka_unit_test(clap_out_of_body),       cmocka_unit_test(clap_out_of_reach),
-        cmocka_unit_test(clap_reach_shoulder),    cmocka_unit_test(hand_beside_thigh),
-        cmocka_unit_test(hand_on_thigh_and_ball), cmocka_unit_test(held_forearm_out),
-        cmocka_unit_test(forearm_out_of_thigh),   cmocka_unit_test(arm_between_head_and_chest),
-        cmocka_unit_test(twist_distribution),     cmocka_unit_test(twist_folded_back),
+        cmocka_unit_test(clap_contact),
+        cmocka_unit_test(clap_elbows_refused),
+        cmocka_unit_test(clap_out_of_body),
+        cmocka_unit_test(clap_out_of_reach),
+        cmocka_unit_test(clap_reach_shoulder),
+        cmocka_unit_test(hand_beside_thigh),
+        cmocka_unit_test(hand_on_thigh_and_ball),
+        cmocka_unit_test(hand_on_thigh_and_ball_apart),
+        cmocka_unit_test(held_forearm_out),
+        cmocka_unit_test(forearm_out_of_thigh),
+        cmocka_unit_test(arm_between_head_and_chest),
+        cmocka_unit_test(twist_distribution),
+        cmocka_unit_test(twist_folded_back),
         cmocka_unit_test(sizing_progress),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -341,6 +341,8 @@ static double shared_reach(const pki_sizing *z, uint32_t r, const double w[2][3]
 #define SOLVE_EVALS 160 /* trials of the simplex search */
 #define REACH_COST 1e3  /* cost of a wrist target per unit beyond its arm's reach */
 #define BODY_COST 10.0  /* per unit a hand or forearm lies inside B's body */
+#define APART 0.05      /* of B's arm: a contact further off at its group's best is apart */
+#define SPREAD 0.15     /* of B's arm: the further starts of a group's search */
 
 /* The hands that move together at a row (one hand, or both touching each
  * other) by a common offset o on top of base[]: what their contacts ask. */
@@ -351,7 +353,7 @@ typedef struct group {
     double base[2][3];
     bool hand[2];
     int n;
-    const pki_contact *c[GROUP_MAX];
+    size_t c[GROUP_MAX]; /* its contacts (of z->contacts) */
     double goal[GROUP_MAX];
 } group;
 
@@ -374,17 +376,18 @@ static void group_init(group *g, pki_sizing *z, uint32_t r, const double w[2][3]
         double ga = pki_touch_at(&z->a, &z->pa, r, c->side, c->with, NULL);
         if (!isfinite(ga))
             continue;
-        g->c[g->n] = c;
+        g->c[g->n] = i;
         g->goal[g->n++] = pki_gap_goal(z, ga);
     }
 }
 
-/* The summed gap error (of B's arm) of the group's contacts with its hands
- * moved by base + o, and REACH_COST per arm beyond reach. */
-static double group_cost(const group *g, const double o[3])
+/* Each contact's gap error (of B's arm) into e (may be NULL) with the
+ * group's hands moved by base + o; returns their sum plus REACH_COST per
+ * arm beyond reach and BODY_COST per hand or forearm inside B's body. */
+static double group_eval(const group *g, const double o[3], double e[GROUP_MAX])
 {
     pki_sizing *z = g->z;
-    double w2[2][3], t2[2][3], v[2][3], cost = 0;
+    double w2[2][3], t2[2][3], v[2][3], cost = 0, lb = z->b.arm_len;
     for (int s = 0; s < 2; s++)
         for (int k = 0; k < 3; k++) {
             v[s][k] = g->hand[s] ? g->base[s][k] + o[k] : 0.0;
@@ -392,23 +395,31 @@ static double group_cost(const group *g, const double o[3])
             t2[s][k] = g->t[s][k] + v[s][k];
         }
     for (int i = 0; i < g->n; i++) {
-        const pki_contact *c = g->c[i];
+        const pki_contact *c = &z->contacts.v[g->c[i]];
         double gb = pki_touch_with(&z->b, &z->pb, g->r, c->side, c->with, (const double(*)[3])w2,
                                    (const double(*)[3])t2, NULL);
-        cost += isfinite(gb) ? fabs(gb - g->goal[i]) : z->b.arm_len;
+        double x = isfinite(gb) ? fabs(gb - g->goal[i]) / lb : 1.0;
+        if (e)
+            e[i] = x;
+        cost += x;
     }
     for (int s = 0; s < 2; s++)
         if (g->hand[s] && z->arm[s].n)
-            cost += REACH_COST * beyond(z, s, g->r, g->w[s], v[s]);
+            cost += REACH_COST * beyond(z, s, g->r, g->w[s], v[s]) / lb;
     if (z->b.rigids)
         for (int s = 0; s < 2; s++) {
             if (!g->hand[s] || !z->arm[s].n)
                 continue;
-            double deep = CLEAR * z->b.arm_len, nrm[3];
+            double deep = CLEAR * lb, nrm[3];
             deepest_of(z, g->r, s, g->w[s], g->t[s], v[s], true, &deep, nrm);
-            cost += BODY_COST * (deep - CLEAR * z->b.arm_len);
+            cost += BODY_COST * (deep - CLEAR * lb) / lb;
         }
-    return cost / z->b.arm_len;
+    return cost;
+}
+
+static double group_cost(const group *g, const double o[3])
+{
+    return group_eval(g, o, NULL);
 }
 
 /* The least cost offset near o (a simplex search, steps from a few
@@ -493,7 +504,13 @@ static void group_solve(const group *g, double o[3], double *cost)
 /* The offset of a group that holds its contacts best: of the candidates
  * cand[0..nc) (the mean of the contacts' own offsets first, each
  * contact's alone, none, the row before's), the least cost one, then
- * searched from there; where the group has one contact, cand[0]. */
+ * searched from there; where a contact is still more than APART off,
+ * searched again from six more starts (SPREAD of B's arm away along each
+ * axis).  A contact more than APART off at the best found cannot hold
+ * together with the others (none of its group's wrist places within
+ * reach, hand and forearm out of B's body, holds it without letting the
+ * others go further): marked PKI_BEYOND_APART, its error there the
+ * bound.  Where the group has one contact, cand[0]. */
 static void group_choose(const group *g, const double (*cand)[3], int nc, double o[3])
 {
     memcpy(o, cand[0], 3 * sizeof *o);
@@ -507,11 +524,39 @@ static void group_choose(const group *g, const double (*cand)[3], int nc, double
             memcpy(o, cand[i], 3 * sizeof *o);
         }
     }
-    double x[3], f;
+    double x[3], f, e[GROUP_MAX], from[3];
     memcpy(x, o, sizeof x);
     group_solve(g, x, &f);
-    if (f < best)
+    if (f < best) {
+        best = f;
         memcpy(o, x, sizeof x);
+    }
+    group_eval(g, o, e);
+    bool off = false;
+    for (int i = 0; i < g->n; i++)
+        off |= e[i] > APART;
+    if (!off)
+        return;
+    memcpy(from, o, sizeof from);
+    for (int a = 0; a < 6; a++) {
+        memcpy(x, from, sizeof x);
+        x[a / 2] += (a % 2 ? -SPREAD : SPREAD) * g->z->b.arm_len;
+        group_solve(g, x, &f);
+        if (f < best) {
+            best = f;
+            memcpy(o, x, sizeof x);
+        }
+    }
+    group_eval(g, o, e);
+    for (int i = 0; i < g->n; i++) {
+        pki_contact *c = &g->z->contacts.v[g->c[i]];
+        if (!(e[i] > APART) || !c->beyond)
+            continue;
+        if (!(c->beyond[g->r - c->first] & PKI_BEYOND_APART))
+            c->apart++;
+        c->beyond[g->r - c->first] |= PKI_BEYOND_APART;
+        c->apart_least = c->apart > 1 ? fmin(c->apart_least, e[i]) : e[i];
+    }
 }
 
 static void targets(pki_sizing *z, double (*d[2])[3], bool *has[2])
@@ -761,6 +806,8 @@ int pki_hands_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log)
         free(c->beyond);
         c->beyond = calloc(c->last - c->first + 1, sizeof *c->beyond);
         c->blocked = 0;
+        c->apart = 0;
+        c->apart_least = 0;
         if (!c->beyond)
             goto done;
     }

@@ -116,6 +116,8 @@ static int hands(const pki_sizing *z, const pki_play *after, pk_sizing_measure *
         o->gap_a = c->min_gap / z->a.arm_len;
         o->unreachable = c->unreachable;
         o->blocked = c->blocked;
+        o->apart = c->apart;
+        o->apart_least = c->apart_least;
         o->short_by = c->short_by / lb;
         size_t m = 0;
         for (uint32_t r = c->first; r <= c->last; r++) {
@@ -130,7 +132,8 @@ static int hands(const pki_sizing *z, const pki_play *after, pk_sizing_measure *
             double g = pki_gap_goal(z, ga), wb = fabs(gb - g) / lb, wa = fabs(gc - g) / lb;
             eb[n] = wb;
             ea[n] = wa;
-            if (!c->beyond || !(c->beyond[r - c->first] & (PKI_BEYOND_REACH | PKI_BEYOND_BODY))) {
+            if (!c->beyond || !(c->beyond[r - c->first] &
+                                (PKI_BEYOND_REACH | PKI_BEYOND_BODY | PKI_BEYOND_APART))) {
                 rb[nr] = wb;
                 ra[nr++] = wa;
             }

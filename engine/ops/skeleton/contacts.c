@@ -237,6 +237,8 @@ static bool push(pki_contacts *c, int side, int with, int other, uint32_t first,
     x->unreachable = 0;
     x->short_by = 0;
     x->blocked = 0;
+    x->apart = 0;
+    x->apart_least = 0;
     x->beyond = NULL;
     return true;
 }

@@ -29,7 +29,12 @@ typedef struct pki_contact {
      * hand the contact step placed left it, as its forearm or hand would
      * else pass through the target's body */
     uint32_t blocked;
-    uint8_t *beyond; /* per row first..last: PKI_BEYOND_REACH, PKI_BEYOND_BODY, and
+    /* and frames where it cannot hold together with the hand's other
+     * contacts (sizing_hands.c, group_choose), the least gap error (units
+     * of B's arm) the search left it on them */
+    uint32_t apart;
+    double apart_least;
+    uint8_t *beyond; /* per row first..last: PKI_BEYOND_REACH, PKI_BEYOND_BODY, PKI_BEYOND_APART,
                         PKI_CONTACT_KEPT (the step left the hands as they were there) or 0
                         (NULL: all 0; owned) */
 } pki_contact;
@@ -37,6 +42,7 @@ typedef struct pki_contact {
 #define PKI_BEYOND_REACH 1
 #define PKI_BEYOND_BODY 2
 #define PKI_CONTACT_KEPT 4
+#define PKI_BEYOND_APART 8
 
 typedef struct pki_contacts {
     pki_contact *v; /* by first frame */
