@@ -60,6 +60,63 @@ static void point(const pki_arm_state *st, const pki_arm *a, uint32_t r, double 
         q[k] = i < 4 ? e[k] + (wr[k] - e[k]) * i / 4.0 : wr[k] + (t[k] - wr[k]) * (i - 4) / 4.0;
 }
 
+/* The points of B's arm s at row r (as its state has it) near or inside
+ * B's parts made of rigid bodies, part by part (only parts that come near
+ * at all), each point 0..8 in turn, leaving out those A's same point is
+ * as deep in A's same part: near_begin, then near_next until it says
+ * false. */
+typedef struct near_it {
+    const pki_sizing *z;
+    int s;
+    uint32_t r;
+    double w[PKI_CHAIN_MAX][4], p[PKI_CHAIN_MAX][3], e[3], wr[3], t[3];
+    int k, i;
+    pki_placed pl;
+} near_it;
+
+static void near_begin(near_it *it, const pki_sizing *z, int s, uint32_t r)
+{
+    const pki_arm_state *st = &z->arm[s];
+    const pki_arm *a = &z->b.arm[s];
+    it->z = z;
+    it->s = s;
+    it->r = r;
+    pki_arm_fk(st, r, false, it->w, it->p);
+    point(st, a, r, it->w, it->p, 0, it->e);
+    point(st, a, r, it->w, it->p, 4, it->wr);
+    point(st, a, r, it->w, it->p, 8, it->t);
+    it->k = -1;
+    it->i = 9;
+}
+
+/* The next point (its number *i, place q, depth d inside the part,
+ * negative outside, the part's outward normal there) more than `floor`
+ * inside; false when none is left. */
+static bool near_next(near_it *it, double floor, int *i, double q[3], double *d, double nrm[3])
+{
+    const pki_sizing *z = it->z;
+    const pki_arm_state *st = &z->arm[it->s];
+    const pki_arm *a = &z->b.arm[it->s];
+    for (;;) {
+        if (it->i >= 9) {
+            do {
+                if (++it->k >= PKI_PART_COUNT)
+                    return false;
+            } while (z->b.part[it->k].bone < 0 || !z->b.part[it->k].from_rigids);
+            pki_part_place(&z->b, &z->pb, it->r, it->k, &it->pl);
+            it->i = pki_part_far(&it->pl, it->e, it->wr, it->t) ? 9 : 0;
+            continue;
+        }
+        int j = it->i++;
+        point(st, a, it->r, it->w, it->p, j, q);
+        *d = -pki_part_distance(&it->pl, q, NULL, nrm);
+        if (!(*d > floor) || pki_depth_a(z, it->s, it->r, j, it->k) > FLAG * z->a.arm_len)
+            continue;
+        *i = j;
+        return true;
+    }
+}
+
 typedef struct deepest {
     double depth, q[3], normal[3];
 } deepest;
@@ -68,37 +125,17 @@ typedef struct deepest {
  * at row r that must come out; false when none. */
 static bool find(const pki_sizing *z, int s, uint32_t r, double flag, deepest *out)
 {
-    const pki_arm_state *st = &z->arm[s];
-    const pki_arm *a = &z->b.arm[s];
-    double w[PKI_CHAIN_MAX][4], p[PKI_CHAIN_MAX][3];
-    pki_arm_fk(st, r, false, w, p);
-    double lb = z->b.arm_len, la = z->a.arm_len;
+    near_it it;
+    near_begin(&it, z, s, r);
     out->depth = 0;
     bool any = false;
-    double e[3], wr[3], t[3];
-    point(st, a, r, w, p, 0, e);
-    point(st, a, r, w, p, 4, wr);
-    point(st, a, r, w, p, 8, t);
-    for (int k = 0; k < PKI_PART_COUNT; k++) {
-        if (z->b.part[k].bone < 0 || !z->b.part[k].from_rigids)
-            continue;
-        pki_placed pl;
-        pki_part_place(&z->b, &z->pb, r, k, &pl);
-        if (pki_part_far(&pl, e, wr, t))
-            continue;
-        for (int i = 0; i < 9; i++) {
-            double q[3], surf[3], n[3];
-            point(st, a, r, w, p, i, q);
-            double d = -pki_part_distance(&pl, q, surf, n);
-            if (!(d > flag * lb) || d <= out->depth)
-                continue;
-            if (pki_depth_a(z, s, r, i, k) > FLAG * la)
-                continue;
-            out->depth = d;
-            memcpy(out->q, q, sizeof out->q);
-            memcpy(out->normal, n, sizeof out->normal);
-            any = true;
-        }
+    int i;
+    double q[3], n[3], d;
+    while (near_next(&it, fmax(flag * z->b.arm_len, out->depth), &i, q, &d, n)) {
+        out->depth = d;
+        memcpy(out->q, q, sizeof out->q);
+        memcpy(out->normal, n, sizeof out->normal);
+        any = true;
     }
     return any;
 }
@@ -119,42 +156,24 @@ typedef struct pull {
  * depth into *deep (0 when none is inside). */
 static int pulls(const pki_sizing *z, int s, uint32_t r, pull *out, double *deep)
 {
-    const pki_arm_state *st = &z->arm[s];
-    const pki_arm *a = &z->b.arm[s];
-    double w[PKI_CHAIN_MAX][4], p[PKI_CHAIN_MAX][3];
-    pki_arm_fk(st, r, false, w, p);
-    double lb = z->b.arm_len, la = z->a.arm_len;
-    const double *S = p[0], *E = p[a->elbow];
-    double e[3], wr[3], t[3];
-    point(st, a, r, w, p, 0, e);
-    point(st, a, r, w, p, 4, wr);
-    point(st, a, r, w, p, 8, t);
-    int n = 0;
+    near_it it;
+    near_begin(&it, z, s, r);
+    double lb = z->b.arm_len;
+    const double *S = it.p[0], *E = it.p[z->b.arm[s].elbow];
+    int n = 0, i;
+    double q[3], nrm[3], l[3], d;
     *deep = 0;
-    for (int k = 0; k < PKI_PART_COUNT; k++) {
-        if (z->b.part[k].bone < 0 || !z->b.part[k].from_rigids)
-            continue;
-        pki_placed pl;
-        pki_part_place(&z->b, &z->pb, r, k, &pl);
-        if (pki_part_far(&pl, e, wr, t))
-            continue;
-        for (int i = 0; i < 9 && n < MAX_PULLS; i++) {
-            double q[3], nrm[3], l[3];
-            point(st, a, r, w, p, i, q);
-            double d = -pki_part_distance(&pl, q, NULL, nrm);
-            if (!(d > -MARGIN * lb) || pki_depth_a(z, s, r, i, k) > FLAG * la)
-                continue;
-            pull *u = &out[n++];
-            pki_v3_sub(q, S, l);
-            pki_v3_cross(l, nrm, u->g);
-            pki_v3_sub(q, E, l);
-            if (i)
-                pki_v3_cross(l, nrm, u->g + 3);
-            else
-                u->g[3] = u->g[4] = u->g[5] = 0;
-            u->b = d - 0.5 * CLEAR * lb;
-            *deep = fmax(*deep, d);
-        }
+    while (n < MAX_PULLS && near_next(&it, -MARGIN * lb, &i, q, &d, nrm)) {
+        pull *u = &out[n++];
+        pki_v3_sub(q, S, l);
+        pki_v3_cross(l, nrm, u->g);
+        pki_v3_sub(q, E, l);
+        if (i)
+            pki_v3_cross(l, nrm, u->g + 3);
+        else
+            u->g[3] = u->g[4] = u->g[5] = 0;
+        u->b = d - 0.5 * CLEAR * lb;
+        *deep = fmax(*deep, d);
     }
     return n;
 }
