@@ -5,7 +5,8 @@
 # after, the feet, the arms far from contacts, penetration and bends; each
 # step prints one line and has --no-X; a target without rigid bodies says
 # the avoid step was skipped; a pose is sized too; a job takes the same
-# options; --report names a .json file that is no input.
+# options; --report names a .json file that is no input; contacts of one
+# hand that cannot hold together are counted apart.
 need_corpus
 need_cmd python3
 cp "$(corpus vmd_wavefile_v2.vmd)" dance.vmd
@@ -64,13 +65,20 @@ expect_eq "$(json_eval classic.json 'd["steps"]["twist"]["hand_deg"] < 0.01 and 
 expect_exit 0 "$POSEKIT" retarget bow.vmd --from mei.pmd --to classic.pmx -o bow_classic.vmd
 expect_stderr_contains "posekit retarget: avoid: skipped, the target model has no rigid bodies that follow its bones"
 expect_stderr_contains "posekit retarget: contacts: "
-# SD Mei's hands on its hips and on the other thigh at once (its stand):
-# on Mei no move holds them all, and the frames where moving the hands
-# made the gaps worse are left as stance left them
+# SD Mei's hands on each other, its hips and the other thigh at once (its
+# stand): on Gene one place of the folded hands holds all five contacts;
+# on Mei no place of the hands out of its body holds the thighs with the
+# rest: the two thigh contacts are apart on every frame (at least 5% of
+# the arm off at the best place found), the others hold, and the frames
+# where moving the hands made the gaps worse are left as stance left them
 cp "$(corpus vmd_mmdagent_stand.vmd)" stand.vmd
+expect_exit 0 "$POSEKIT" retarget stand.vmd --from sdmei.pmd --to gene.pmx -o stand_gene.vmd --report stand_gene.json
+expect_eq "$(json_eval stand_gene.json 'len(d["contacts"]) == 5 and all(c["after"]["max"] < 0.01 and "apart" not in c for c in d["contacts"])')" True "all five held"
 expect_exit 0 "$POSEKIT" retarget stand.vmd --from sdmei.pmd --to mei.pmd -o stand_mei.vmd --report stand.json
 expect_stderr_contains "left as they were: moving the hands made the gaps worse"
 expect_eq "$(json_eval stand.json 'd["steps"]["contacts"]["kept"] > 0 and d["hands"]["after"]["mean"] <= d["hands"]["before"]["mean"]')" True "no worse than stance"
+expect_eq "$(json_eval stand.json 'sorted(c["with"] for c in d["contacts"] if "apart" in c and c["apart"]["frames"] == c["frames"][1] - c["frames"][0] + 1 and c["apart"]["least"] > 0.05)')" "['left thigh', 'right thigh']" "thighs apart"
+expect_eq "$(json_eval stand.json '(h := d["hands"]["reachable"])["frames"] == d["hands"]["frames"] - 242 and h["after"]["mean"] < 0.02 and h["after"]["p95"] < 0.05')" True "the rest held"
 # a pose is sized too (one frame, no blending)
 expect_exit 0 "$POSEKIT" retarget pose.vpd --from gene.pmx --to sdmei.pmd -o pose_sd.vpd --report pose.json
 expect_eq "$(json_eval pose.json 'd["frames"] == [0.0, 0.0]')" True "a pose's frame"
