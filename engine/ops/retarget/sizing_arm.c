@@ -202,6 +202,9 @@ double pki_arm_short(const pki_sizing *z, int s, uint32_t r, const double w[3], 
     const pki_arm *a = &z->b.arm[s];
     double R = (a->upper + a->fore) * (1.0 - spare), v[3];
     memcpy(S, st->top[r], 3 * sizeof *S);
+    pki_v3_sub(w, S, v);
+    if (pki_v3_len(v) <= R)
+        return 0.0; /* within reach as it stands: 肩 would not turn */
     double ax[3], th;
     if (st->shoulder >= 0 && shoulder_turn(st->sh[r], S, w, R, ax, &th)) {
         double q[4], d[3];

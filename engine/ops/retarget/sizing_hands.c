@@ -235,7 +235,7 @@ static void tally_reach(pki_sizing *z, uint32_t r, const double w[2][3], double 
 static void deepest_of(pki_sizing *z, uint32_t r, int h, const double w[3], const double t[3],
                        const double off[3], bool forearm, double *deep, double nrm[3])
 {
-    double q[9][3];
+    double q[9][3], e[3], ws[3];
     int nq = 0, at[9]; /* each point's number among A's nine (pki_depth_a) */
     for (int i = 0; i <= 4; i++, nq++) {
         for (int c = 0; c < 3; c++)
@@ -251,6 +251,8 @@ static void deepest_of(pki_sizing *z, uint32_t r, int h, const double w[3], cons
             goal[c] = w[c] + off[c];
         if (pki_arm_reach(z, h, r, goal) >= 0) {
             pki_arm_fk(st, r, false, rw, p);
+            memcpy(e, p[a->elbow], sizeof e);
+            memcpy(ws, p[a->n - 1], sizeof ws);
             for (int i = 0; i < 4; i++, nq++) {
                 for (int c = 0; c < 3; c++)
                     q[nq][c] = p[a->elbow][c] + (p[a->n - 1][c] - p[a->elbow][c]) * i / 4.0;
@@ -259,11 +261,18 @@ static void deepest_of(pki_sizing *z, uint32_t r, int h, const double w[3], cons
         }
         memcpy(st->q[r], keep, sizeof keep);
     }
+    /* the hand's points, and the forearm's (elbow to wrist) if any */
+    if (nq == 5) {
+        memcpy(e, q[0], sizeof e);
+        memcpy(ws, q[0], sizeof ws);
+    }
     for (int k = 0; k < PKI_PART_COUNT; k++) {
         if (z->b.part[k].bone < 0 || !z->b.part[k].from_rigids)
             continue;
         pki_placed pl;
         pki_part_place(&z->b, &z->pb, r, k, &pl);
+        if (pki_part_far(&pl, e, ws, ws) && pki_part_far(&pl, q[0], q[0], q[4]))
+            continue;
         for (int i = 0; i < nq; i++) {
             double n[3], x = -pki_part_distance(&pl, q[i], NULL, n);
             /* as deep inside as A's is in A's same part: no penetration */
@@ -339,6 +348,7 @@ static double shared_reach(const pki_sizing *z, uint32_t r, const double w[2][3]
 
 #define GROUP_MAX 16    /* contacts of one row a group weighs */
 #define SOLVE_EVALS 160 /* trials of the simplex search */
+#define MORE_EVALS 60   /* ... from each further start */
 #define REACH_COST 1e3  /* cost of a wrist target per unit beyond its arm's reach */
 #define BODY_COST 10.0  /* per unit a hand or forearm lies inside B's body */
 #define APART 0.05      /* of B's arm: a contact further off at its group's best is apart */
@@ -424,7 +434,7 @@ static double group_cost(const group *g, const double o[3])
 
 /* The least cost offset near o (a simplex search, steps from a few
  * percent of B's arm down); *cost its cost. */
-static void group_solve(const group *g, double o[3], double *cost)
+static void group_solve(const group *g, int evals, double o[3], double *cost)
 {
     double x[4][3], f[4], h = 0.03 * g->z->b.arm_len;
     for (int i = 0; i < 4; i++) {
@@ -433,7 +443,7 @@ static void group_solve(const group *g, double o[3], double *cost)
             x[i][i - 1] += h;
         f[i] = group_cost(g, x[i]);
     }
-    for (int ev = 4; ev < SOLVE_EVALS;) {
+    for (int ev = 4; ev < evals;) {
         /* order: x[0] best, x[3] worst */
         for (int i = 1; i < 4; i++)
             for (int j = i; j > 0 && f[j] < f[j - 1]; j--) {
@@ -450,7 +460,7 @@ static void group_solve(const group *g, double o[3], double *cost)
             pki_v3_sub(x[i], x[0], dv);
             size = fmax(size, pki_v3_len(dv));
         }
-        if (size < 1e-5 * g->z->b.arm_len)
+        if (size < 1e-4 * g->z->b.arm_len || f[3] - f[0] < 1e-7)
             break;
         double c[3] = {0, 0, 0}, xr[3], xe[3], xc[3];
         for (int i = 0; i < 3; i++)
@@ -526,7 +536,7 @@ static void group_choose(const group *g, const double (*cand)[3], int nc, double
     }
     double x[3], f, e[GROUP_MAX], from[3];
     memcpy(x, o, sizeof x);
-    group_solve(g, x, &f);
+    group_solve(g, SOLVE_EVALS, x, &f);
     if (f < best) {
         best = f;
         memcpy(o, x, sizeof x);
@@ -541,7 +551,7 @@ static void group_choose(const group *g, const double (*cand)[3], int nc, double
     for (int a = 0; a < 6; a++) {
         memcpy(x, from, sizeof x);
         x[a / 2] += (a % 2 ? -SPREAD : SPREAD) * g->z->b.arm_len;
-        group_solve(g, x, &f);
+        group_solve(g, MORE_EVALS, x, &f);
         if (f < best) {
             best = f;
             memcpy(o, x, sizeof x);
