@@ -33,7 +33,7 @@
 #include <string.h>
 
 typedef struct leg {
-    int32_t ik, toe_ik, hip, knee, ankle;
+    int32_t ik, toe_ik, hip, knee, ankle, toe;
 } leg;
 
 typedef struct ctx {
@@ -50,6 +50,9 @@ typedef struct ctx {
     pk_bone_world *w;
     bool *tmp_on;
     double goal;
+    double (*knee_at)[3]; /* frames x legs: the knee less the hip, in the hip's parent frame */
+    double (*toe_at)[3];  /* frames x legs: the toe less the ankle, in the knee's frame */
+    double *reach;        /* frames x legs: hip to ankle */
 } ctx;
 
 static void find_legs(ctx *c)
@@ -64,14 +67,16 @@ static void find_legs(ctx *c)
             m->bones[knee].parent != hip)
             continue;
         leg *l = &c->legs[c->nlegs++];
-        *l = (leg){(int32_t)i, -1, hip, knee, b->ik_target};
+        *l = (leg){(int32_t)i, -1, hip, knee, b->ik_target, -1};
     }
     for (size_t i = 0; i < m->nbones; i++) {
         const pk_model_bone *b = &m->bones[i];
         if ((b->flags & PK_BONE_IK) && b->nik_links == 1)
             for (size_t k = 0; k < c->nlegs; k++)
-                if (b->ik_links[0].bone == c->legs[k].ankle && c->legs[k].toe_ik < 0)
+                if (b->ik_links[0].bone == c->legs[k].ankle && c->legs[k].toe_ik < 0) {
                     c->legs[k].toe_ik = (int32_t)i;
+                    c->legs[k].toe = b->ik_target;
+                }
     }
 }
 
@@ -277,6 +282,183 @@ static size_t split(ctx *c, size_t k, size_t a, size_t b)
     return split(c, k, a, at) + split(c, k, at, b);
 }
 
+/* ---- 5. a lower bound on the keys of any fit ----
+ *
+ * MMD moves a bone between two keys along the shortest great arc from one
+ * key's rotation to the next, R(s) = A exp(s w) with s rising from 0 to 1
+ * (a grid curve's progress never decreases) and a turn of at most 180
+ * degrees.  Two consequences hold for any curve:
+ *  - for fixed vectors d (in the bone's frame) and n (in its parent's),
+ *    n . R(s) d = c0 + c1 cos(s t) + c2 sin(s t) with t <= pi: over one
+ *    segment it has at most one turning point (it rises then falls, or
+ *    falls then rises, or is monotonic);
+ *  - R(s) d runs along one circle (d turned about the arc's axis): every
+ *    point lies in one plane.
+ * A frame's value is allowed a band (the tolerance); a run of frames that
+ * no single segment can follow within its bands needs a key inside.  The
+ * runs are tested by necessary conditions only (a unimodal sequence
+ * within the bands; four points with a slab of width 2 tol holding them),
+ * so the greedy segmentation below (each segment as long as the tests
+ * allow, the longest runs from the left) counts at most the keys a true
+ * fit needs: it is a lower bound. */
+
+static double rest_len(const pk_model *m, int32_t a, int32_t b)
+{
+    double d[3];
+    for (int k = 0; k < 3; k++)
+        d[k] = (double)m->bones[a].pos[k] - m->bones[b].pos[k];
+    return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+}
+
+/* Is there a sequence x[i] in [lo[i], hi[i]] that rises then falls
+ * (peak) or, with the values negated, falls then rises? */
+static bool peak_ok(const double *lo, const double *hi, size_t n, double sgn)
+{
+    /* L: the first i where the lows' running maximum passes hi; R: the last
+     * i where the lows' maximum from i on passes hi; a peak fits at p with
+     * R < p < L */
+    size_t L = n;
+    double m = -INFINITY;
+    for (size_t i = 0; i < n && L == n; i++) {
+        double l = sgn > 0 ? lo[i] : -hi[i], h = sgn > 0 ? hi[i] : -lo[i];
+        m = fmax(m, l);
+        if (m > h)
+            L = i;
+    }
+    long R = -1;
+    m = -INFINITY;
+    for (size_t j = n; j-- > 0 && R < 0;) {
+        double l = sgn > 0 ? lo[j] : -hi[j], h = sgn > 0 ? hi[j] : -lo[j];
+        m = fmax(m, l);
+        if (m > h)
+            R = (long)j;
+    }
+    return R + 1 <= (long)L - 1;
+}
+
+static bool unimodal_ok(const double *lo, const double *hi, size_t n)
+{
+    return peak_ok(lo, hi, n, 1.0) || peak_ok(lo, hi, n, -1.0);
+}
+
+static void sub3(const double a[3], const double b[3], double o[3])
+{
+    for (int k = 0; k < 3; k++)
+        o[k] = a[k] - b[k];
+}
+
+static void cross3(const double a[3], const double b[3], double o[3])
+{
+    o[0] = a[1] * b[2] - a[2] * b[1];
+    o[1] = a[2] * b[0] - a[0] * b[2];
+    o[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static double dot3(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* The width of the thinnest slab holding four points (a face and the
+ * opposite vertex, or two opposite edges). */
+static double width4(const double *p[4])
+{
+    static const int face[4][4] = {{0, 1, 2, 3}, {0, 1, 3, 2}, {0, 2, 3, 1}, {1, 2, 3, 0}};
+    static const int edge[3][4] = {{0, 1, 2, 3}, {0, 2, 1, 3}, {0, 3, 1, 2}};
+    double best = INFINITY, u[3], v[3], n[3], w[3];
+    for (int f = 0; f < 4; f++) {
+        sub3(p[face[f][1]], p[face[f][0]], u);
+        sub3(p[face[f][2]], p[face[f][0]], v);
+        cross3(u, v, n);
+        double nn = sqrt(dot3(n, n));
+        if (!(nn > 1e-14 * (dot3(u, u) + dot3(v, v))))
+            return 0.0; /* three points on a line: a plane holds all four */
+        sub3(p[face[f][3]], p[face[f][0]], w);
+        best = fmin(best, fabs(dot3(n, w)) / nn);
+    }
+    for (int e = 0; e < 3; e++) {
+        sub3(p[edge[e][1]], p[edge[e][0]], u);
+        sub3(p[edge[e][3]], p[edge[e][2]], v);
+        cross3(u, v, n);
+        double nn = sqrt(dot3(n, n));
+        if (!(nn > 1e-14 * (dot3(u, u) + dot3(v, v))))
+            continue; /* parallel edges: the faces' heights bound it */
+        sub3(p[edge[e][2]], p[edge[e][0]], w);
+        best = fmin(best, fabs(dot3(n, w)) / nn);
+    }
+    return best;
+}
+
+/* Can one arc follow the points x[a..b] (each within tol): every
+ * coordinate unimodal within +-tol, and the end points with any two
+ * points between them (up to 24, spread) in a slab 2 tol wide. */
+static bool arc_ok(double (*x)[3], size_t stride, size_t a, size_t b, double tol, double *lo,
+                   double *hi)
+{
+    size_t n = b - a + 1;
+    for (int k = 0; k < 3; k++) {
+        for (size_t i = 0; i < n; i++) {
+            lo[i] = x[(a + i) * stride][k] - tol;
+            hi[i] = x[(a + i) * stride][k] + tol;
+        }
+        if (!unimodal_ok(lo, hi, n))
+            return false;
+    }
+    size_t pick[24], np = 0, inner = n > 2 ? n - 2 : 0;
+    for (size_t i = 0; i < inner && np < 24; i++)
+        pick[np++] = inner <= 24 ? a + 1 + i : a + 1 + i * inner / 24;
+    for (size_t i = 0; i < np; i++)
+        for (size_t j = i + 1; j < np; j++) {
+            const double *p[4] = {x[a * stride], x[pick[i] * stride], x[pick[j] * stride],
+                                  x[b * stride]};
+            if (width4(p) > 2.0 * tol)
+                return false;
+        }
+    return true;
+}
+
+/* The hip-to-ankle length of the knee's run a..b: unimodal within the
+ * lengths that keep the ankle within goal (in d1 . R d2, which a knee key
+ * pair moves as a sinusoid). */
+static bool reach_ok(const ctx *c, size_t k, size_t a, size_t b, double *lo, double *hi)
+{
+    const leg *l = &c->legs[k];
+    double l1 = rest_len(c->m, l->hip, l->knee), l2 = rest_len(c->m, l->knee, l->ankle);
+    double base = l1 * l1 + l2 * l2;
+    for (size_t i = 0; i <= b - a; i++) {
+        double d = c->reach[(a + i) * c->nlegs + k], dl = fmax(d - c->goal, 0.0), dh = d + c->goal;
+        lo[i] = (dl * dl - base) / 2.0;
+        hi[i] = (dh * dh - base) / 2.0;
+    }
+    return unimodal_ok(lo, hi, b - a + 1);
+}
+
+/* Keys a track needs at least over frames 0..frames-1: greedy segments
+ * (each as long as the test allows), one key more than segments. */
+static size_t bound_keys(const ctx *c, size_t k, int what, double tol)
+{
+    double *lo = calloc(c->frames + 1, sizeof *lo), *hi = calloc(c->frames + 1, sizeof *hi);
+    size_t segs = 0, a = 0;
+    while (a + 1 < c->frames) {
+        size_t b = a + 1;
+        while (b + 1 < c->frames) {
+            bool ok = what == 0   ? arc_ok(c->knee_at + k, c->nlegs, a, b + 1, tol, lo, hi)
+                      : what == 1 ? reach_ok(c, k, a, b + 1, lo, hi)
+                                  : arc_ok(c->toe_at + k, c->nlegs, a, b + 1, tol, lo, hi);
+            if (!ok)
+                break;
+            b++;
+        }
+        segs++;
+        a = b;
+    }
+    free(lo);
+    free(hi);
+    /* K keys make K - 1 arcs and two holds (before the first key, after
+     * the last) */
+    return segs > 2 ? segs - 1 : 1;
+}
+
 static int by_value(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -296,13 +478,19 @@ int main(int argc, char **argv)
     ctx c;
     memset(&c, 0, sizeof c);
     c.goal = PK_LEGS_GOAL;
+    double toe_tol = PK_REDUCE_POS;
     int i = 1;
-    if (i + 1 < argc && strcmp(argv[i], "--goal") == 0) {
-        c.goal = atof(argv[i + 1]);
+    while (i + 1 < argc && argv[i][0] == '-' && argv[i][1] == '-') {
+        if (strcmp(argv[i], "--goal") == 0)
+            c.goal = atof(argv[i + 1]);
+        else if (strcmp(argv[i], "--toe") == 0)
+            toe_tol = atof(argv[i + 1]);
+        else
+            break;
         i += 2;
     }
     if (argc - i != 2) {
-        fprintf(stderr, "usage: bench_legs [--goal U] MOTION.vmd MODEL\n");
+        fprintf(stderr, "usage: bench_legs [--goal U] [--toe U] MOTION.vmd MODEL\n");
         return 2;
     }
     pk_log log;
@@ -336,6 +524,9 @@ int main(int argc, char **argv)
     c.tmp = calloc(c.nb, sizeof *c.tmp);
     c.tmp_on = calloc(c.nb, sizeof *c.tmp_on);
     c.w = calloc(c.nb, sizeof *c.w);
+    c.knee_at = calloc(c.frames * c.nlegs, sizeof *c.knee_at);
+    c.toe_at = calloc(c.frames * c.nlegs, sizeof *c.toe_at);
+    c.reach = calloc(c.frames * c.nlegs, sizeof *c.reach);
     for (size_t f = 0; f < c.frames; f++) {
         pk_rig_motion_local(c.rig, mo, t, (double)f, c.loc + f * c.nb, c.on + f * c.nb);
         pk_rig_eval(c.rig, c.loc + f * c.nb, c.on + f * c.nb, 0, c.w);
@@ -348,6 +539,20 @@ int main(int argc, char **argv)
             memcpy(P, c.w[m->bones[l->hip].parent].rot, 4 * sizeof(double));
             memcpy(P + 4, c.w[l->hip].pos, 3 * sizeof(double));
             local_rot(c.w, l->hip, l->knee, r[1]);
+            {
+                double inv[4], d[3];
+                size_t at = f * c.nlegs + k;
+                pki_qd_conj(P, inv);
+                sub3(c.w[l->knee].pos, c.w[l->hip].pos, d);
+                pki_qd_rotate(inv, d, c.knee_at[at]);
+                sub3(c.w[l->ankle].pos, c.w[l->hip].pos, d);
+                c.reach[at] = sqrt(dot3(d, d));
+                if (l->toe >= 0) {
+                    pki_qd_conj(c.w[l->knee].rot, inv);
+                    sub3(c.w[l->toe].pos, c.w[l->ankle].pos, d);
+                    pki_qd_rotate(inv, d, c.toe_at[at]);
+                }
+            }
             for (int j = 0; j < 2 && f; j++) {
                 const double *p = c.rot[(f - 1) * c.nlegs + k][j];
                 if (p[0] * r[j][0] + p[1] * r[j][1] + p[2] * r[j][2] + p[3] * r[j][3] < 0)
@@ -480,6 +685,31 @@ int main(int argc, char **argv)
            "the drivers' keys %zu\n",
            3 * (ideal + c.nlegs), (double)(3 * (ideal + c.nlegs)) / (double)st.keys_before,
            st.keys_before, (double)(3 * (ideal + c.nlegs)) / (double)drv_keys, drv_keys);
+    /* 5. the lower bound */
+    size_t lb[3] = {0, 0, 0};
+    for (size_t k = 0; k < c.nlegs; k++) {
+        lb[0] += bound_keys(&c, k, 0, c.goal);
+        lb[1] += bound_keys(&c, k, 1, c.goal);
+        if (c.legs[k].toe >= 0)
+            lb[2] += bound_keys(&c, k, 2, toe_tol);
+    }
+    size_t ik_keys = 0;
+    for (size_t k = 0; k < mo->nbones; k++) {
+        int32_t b = model_bone(m, mo, mo->bones[k].name);
+        for (size_t j = 0; j < c.nlegs && b >= 0; j++)
+            ik_keys += b == c.legs[j].ik || b == c.legs[j].toe_ik;
+    }
+    size_t lb_all = lb[0] + lb[1] + lb[2];
+    printf("lower bound, any fit (keys MMD's arcs need): hips %zu (knees within %g), knees %zu "
+           "(ankles within %g), ankles %zu (toes within %g): %zu; with the input's %zu leg and "
+           "toe IK keys kept: %zu = %.2f x the leg keys %zu (1.5 x = %.0f); pk_motion_legs "
+           "wrote %zu\n",
+           lb[0], c.goal, lb[1], c.goal, lb[2], toe_tol, lb_all, ik_keys, lb_all + ik_keys,
+           (double)(lb_all + ik_keys) / (double)(st.keys_before ? st.keys_before : 1),
+           st.keys_before, 1.5 * (double)st.keys_before, st.keys_after);
+    free(c.knee_at);
+    free(c.toe_at);
+    free(c.reach);
     free(any);
     free(drv);
     free(chain);
