@@ -2040,13 +2040,15 @@ PK_API size_t pk_rig_motion_local(const pk_rig *r, const pk_motion *m, const pk_
  * own keys kept).  FK to IK: each leg IK keyed on the evaluated ankle,
  * turned as the ankle; each toe IK on the evaluated toe; the hip, knee
  * and ankle keys kept (the solver starts from them); the IKs on in every
- * IK record.  The new tracks are fitted by pk_motion_reduce: hips and
- * knees within the angle that moves the ankle `goal` (from the rest
- * lengths hip to ankle, knee to ankle), leg IK translations within
- * `goal`, the rest (ankle rotations, IK rotations, toe IKs) within
- * max_deg / max_pos; every frame is then evaluated again, and while an
- * ankle is further than `goal` from the input's the goal-bound
- * tolerances are halved (eight times at most, then a key per frame). */
+ * IK record.  IK to FK fits each leg's chain against the places it must
+ * hold (legs_fit.h): the knee the hip-to-ankle reach, the hip the ankle
+ * and the knee, all within shares of `goal`; the ankle the toe within
+ * max_pos and the foot's roll within max_deg.  FK to IK reduces with
+ * pk_motion_reduce: leg IK translations within `goal`, IK rotations and
+ * toe IKs within max_deg / max_pos.  Every frame is then evaluated again,
+ * and while an ankle is further than `goal` from the input's the
+ * goal-bound tolerances are halved (eight times at most, then a key per
+ * frame). */
 #define PK_LEGS_GOAL 0.001 /* largest ankle move, MMD units */
 typedef enum pk_legs_way { PK_LEGS_IK_TO_FK = 0, PK_LEGS_FK_TO_IK = 1 } pk_legs_way;
 typedef struct pk_legs_options {
@@ -2059,8 +2061,9 @@ typedef struct pk_legs_stats {
     size_t keys_before, keys_after; /* keys of the leg bones (chains and IKs) */
     double worst;                 /* largest ankle move met at a frame */
     uint32_t worst_frame;         /* where */
-    double tol[2]; /* the fit written (0: a key per frame): IK to FK, the hips' and
-                      knees' degrees; FK to IK, the leg and toe IKs' units */
+    double tol[2]; /* the fit written (0: a key per frame): IK to FK, the ankles' and
+                      knees' units and the hip-to-ankle reach's; FK to IK, the leg and
+                      toe IKs' units */
     size_t tries;                 /* fits made */
     bool baked;                   /* no fit met the goal: a key per frame */
 } pk_legs_stats;

@@ -232,7 +232,8 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *f)
         else
             pk_buf_printf(f,
                           kr->way == PK_LEGS_IK_TO_FK
-                              ? " (hips fitted within %.3g deg, knees %.3g deg)"
+                              ? " (fitted to hold ankles and knees within %.3g units, the "
+                                "hip-to-ankle reach %.3g)"
                               : " (leg IKs fitted within %.3g units, toe IKs %.3g units)",
                           l->tol[0], l->tol[1]);
         return;
@@ -400,14 +401,15 @@ static const char HELP_BAKE[] =
     "  -h, --help       this text\n"
     "\n"
     "--ik-to-fk and --fk-to-ik evaluate every frame (a pose: one frame,\n"
-    "written as a VMD) and fit the new tracks with reduce's fitter, its\n"
-    "hips and knees within the angle that moves the ankle U (from the rest\n"
-    "lengths), leg IK translations within U, ankle and IK rotations within\n"
-    "0.1 deg, toe IKs within 0.005 units; every frame is then evaluated\n"
-    "again and the U-bound tolerances halved until every ankle is within U\n"
-    "of the input's (after eight halvings, a key per frame).  The summary\n"
-    "gives the leg keys before and after, the worst ankle move and the\n"
-    "tolerances.\n";
+    "written as a VMD).  IK to FK fits each leg against the places it must\n"
+    "hold: the knee the hip-to-ankle reach, the hip the ankle and the knee\n"
+    "(shares of U), the ankle the toe within 0.005 units and the foot's roll\n"
+    "within 0.1 deg.  FK to IK fits with reduce's fitter: leg IK\n"
+    "translations within U, IK rotations within 0.1 deg, toe IKs within\n"
+    "0.005 units.  Every frame is then evaluated again and the U-bound\n"
+    "tolerances halved until every ankle is within U of the input's (after\n"
+    "eight halvings, a key per frame).  The summary gives the leg keys\n"
+    "before and after, the worst ankle move and the tolerances.\n";
 
 const pki_step_def pki_step_bake = {
     .name = "bake",

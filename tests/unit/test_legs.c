@@ -205,8 +205,59 @@ static void ik_to_fk_hand_worked(void **state)
     pk_names_free(h.m.names);
 }
 
+/* IK to FK holds what the legs show, not each rotation: a hip keyed to
+ * turn back and forth by 0.1 degrees about its own hip-to-ankle line (a
+ * key per frame, the IK's goal already reached) leaves the ankle where
+ * it is and moves the knee, 0.2 off that line, by 0.00035 at most; the
+ * toe IK turns the foot back.  The fitted hip needs one key (an angle fit
+ * would follow the 0.1 degrees within 0.0057, the angle that moves the
+ * ankle 0.001 at the hip's 10-unit reach). */
+static void ik_to_fk_holds_places(void **state)
+{
+    (void)state;
+    hb h;
+    hb_leg(&h, true);
+    pk_motion *mo = pk_motion_new();
+    assert_non_null(mo);
+    for (uint32_t f = 0; f <= 40; f++)
+        qaxis(0, 1, 0, 0.1 * sin(f * PI / 5.0), key(mo, "右足", f)->rot);
+    key(mo, "右足ＩＫ", 0);
+    key(mo, "右つま先ＩＫ", 0);
+    pk_log log;
+    pk_log_init(&log);
+    pk_legs_options o;
+    pk_legs_options_init(&o);
+    pk_legs_stats st;
+    pk_motion *out = pk_motion_legs(mo, &h.m, &o, &st, &log);
+    assert_non_null(out);
+    assert_int_equal(st.keys_before, 43);
+    assert_true(st.worst <= 0.001);
+    printf("hip %zu, knee %zu, ankle %zu keys\n", count_keys(out, "右足"),
+           count_keys(out, "右ひざ"), count_keys(out, "右足首"));
+    assert_int_equal(count_keys(out, "右足"), 1);
+    assert_int_equal(count_keys(out, "右ひざ"), 1);
+    assert_int_equal(count_keys(out, "右足首"), 1);
+    /* the knee where the input's is, at every frame */
+    pk_rig *r = pk_rig_new(&h.m, &log);
+    pk_bone_local loc[8];
+    pk_bone_world w[8], w0[8];
+    bool on[8];
+    for (uint32_t f = 0; f <= 40; f++) {
+        eval_motion(r, mo, f, loc, on, w0);
+        eval_motion(r, out, f, loc, on, w);
+        assert_true(dist3(w[h.knee].pos, w0[h.knee].pos) <= 0.001);
+        assert_true(dist3(w[h.ankle].pos, w0[h.ankle].pos) <= 0.001);
+    }
+    pk_rig_free(r);
+    pk_motion_free(out);
+    pk_motion_free(mo);
+    pk_log_free(&log);
+    pk_names_free(h.m.names);
+}
+
 /* The legs report their progress: "evaluating" (every frame), never
- * going down, from 0, before the fit's "reducing". */
+ * going down, from 0, before the fit's "fitting" (IK to FK's chains) or
+ * "reducing". */
 typedef struct told {
     size_t evaluating, reducing;
     double last;
@@ -221,7 +272,7 @@ static void tell(void *ctx, double done, const char *what)
         t->last = done;
         t->evaluating++;
         t->reduced_first = t->reduced_first || t->reducing > 0;
-    } else if (strcmp(what, "reducing") == 0) {
+    } else if (strcmp(what, "reducing") == 0 || strcmp(what, "fitting") == 0) {
         t->reducing++;
     }
 }
@@ -492,7 +543,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ik_to_fk_hand_worked), cmocka_unit_test(fk_to_ik_hand_worked),
         cmocka_unit_test(legs_errors),          cmocka_unit_test(legs_progress),
-        cmocka_unit_test(law_every_frame),
+        cmocka_unit_test(law_every_frame),      cmocka_unit_test(ik_to_fk_holds_places),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

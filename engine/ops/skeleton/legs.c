@@ -26,7 +26,9 @@
  * past that the dense tracks are written as they are (exact to float).
  */
 #include "common/diag.h"
+#include "math/curve.h"
 #include "math/quat.h"
+#include "ops/skeleton/legs_fit.h"
 #include "posekit.h"
 
 #include <math.h>
@@ -34,6 +36,11 @@
 #include <string.h>
 
 enum { FIT_TRIES = 8 };
+/* IK to FK: the share of the goal the fitted hip holds ankles and knees
+ * within, and the share the knee's reach and bend take. */
+#define LEGS_HOLD 0.95
+#define LEGS_REACH 0.7
+#define LEGS_BEND 1.0
 /* Frames evaluated at most (bake's limit on a track's span). */
 #define LEGS_SPAN_MAX (1u << 22)
 
@@ -60,6 +67,9 @@ typedef struct legs_run {
     uint32_t last;        /* frames 0..last */
     uint32_t worst_frame; /* of the last check */
     double *ref;          /* ankle positions: frames x legs x 3 */
+    pki_leg_frame *lf;    /* IK to FK: frames x legs, for legs_fit.c */
+    float *pos0;          /* IK to FK: legs x chain x 3, the translations at frame 0 */
+    bool moved;           /* IK to FK: a chain bone's translation changes */
     pk_log *log;          /* the caller's: progress */
 } legs_run;
 
@@ -83,6 +93,8 @@ static void legs_free(legs_run *r)
     free(r->w);
     free(r->on);
     free(r->ref);
+    free(r->lf);
+    free(r->pos0);
 }
 
 static bool add_bone(int32_t *list, size_t *n, int32_t b)
@@ -206,6 +218,52 @@ static void local_pos(const legs_run *r, int32_t parent, int32_t b, const double
     }
 }
 
+/* v (world) in bone b's frame, less the world point o. */
+static void in_frame(const pk_bone_world *w, int32_t b, const double p[3], const double o[3],
+                     double out[3])
+{
+    double inv[4], d[3] = {p[0] - o[0], p[1] - o[1], p[2] - o[2]};
+    pki_qd_conj(w[b].rot, inv);
+    pki_qd_rotate(inv, d, out);
+}
+
+/* The legs at frame f as legs_fit.c wants them (r->w evaluated at f), and
+ * whether a chain bone's translation differs from frame 0's. */
+static void leg_frames(legs_run *r, uint32_t f)
+{
+    const pk_bone_world *w = r->w;
+    for (size_t k = 0; k < r->nlegs; k++) {
+        const leg *l = &r->legs[k];
+        pki_leg_frame *lf = &r->lf[(size_t)f * r->nlegs + k];
+        int32_t p = r->m->bones[l->hip].parent;
+        if (p >= 0)
+            memcpy(lf->parent, w[p].rot, sizeof lf->parent);
+        else
+            memcpy(lf->parent, (double[4]){0.0, 0.0, 0.0, 1.0}, sizeof lf->parent);
+        memcpy(lf->hip, w[l->hip].pos, sizeof lf->hip);
+        memcpy(lf->knee, w[l->knee].pos, sizeof lf->knee);
+        memcpy(lf->ankle, w[l->ankle].pos, sizeof lf->ankle);
+        memcpy(lf->foot, w[l->ankle].rot, sizeof lf->foot);
+        in_frame(w, l->hip, w[l->knee].pos, w[l->hip].pos, lf->d1);
+        in_frame(w, l->knee, w[l->ankle].pos, w[l->knee].pos, lf->d2);
+        if (l->toe >= 0)
+            in_frame(w, l->ankle, w[l->toe].pos, w[l->ankle].pos, lf->d3);
+        local_rot(w, p, l->hip, lf->q[0]);
+        local_rot(w, l->hip, l->knee, lf->q[1]);
+        local_rot(w, l->knee, l->ankle, lf->q[2]);
+        const int32_t chain[3] = {l->hip, l->knee, l->ankle};
+        for (int c = 0; c < 3 && f > 0; c++) {
+            const float *a = r->loc[chain[c]].pos;
+            if (a[0] != r->pos0[(k * 3 + (size_t)c) * 3] ||
+                a[1] != r->pos0[(k * 3 + (size_t)c) * 3 + 1] ||
+                a[2] != r->pos0[(k * 3 + (size_t)c) * 3 + 2])
+                r->moved = true;
+        }
+        for (int c = 0; c < 3 && f == 0; c++)
+            memcpy(&r->pos0[(k * 3 + (size_t)c) * 3], r->loc[chain[c]].pos, 3 * sizeof(float));
+    }
+}
+
 /* The dense tracks of the rewritten bones, one key per frame, into s
  * (track by track: bone i's keys at [i * frames, (i + 1) * frames)). */
 static bool dense_tracks(legs_run *r, const pk_motion *in, const pk_tracks *t, bool to_fk,
@@ -229,6 +287,8 @@ static bool dense_tracks(legs_run *r, const pk_motion *in, const pk_tracks *t, b
         for (size_t k = 0; k < r->nlegs; k++)
             memcpy(&r->ref[((size_t)f * r->nlegs + k) * 3], r->w[r->legs[k].ankle].pos,
                    3 * sizeof(double));
+        if (to_fk)
+            leg_frames(r, f);
         for (size_t i = 0; i < r->nbones; i++) {
             int32_t b = r->bones[i], p = m->bones[b].parent;
             pk_bone_key *k = &keys[i * frames + f];
@@ -491,6 +551,63 @@ static void class_tol(const legs_run *r, const pk_legs_options *o, bool to_fk, i
     }
 }
 
+/* The chain bones' tracks fitted by legs_fit.c with every bound at scale
+ * sc, as a motion of their keys (NULL: out of memory). */
+static pk_motion *fit_chains(const legs_run *r, const pk_legs_options *o, double sc)
+{
+    size_t frames = (size_t)r->last + 1;
+    pki_leg_frame *one = calloc(frames, sizeof *one);
+    pk_motion *red = pk_motion_new();
+    bool ok = one && red;
+    pki_leg_tols t = {
+        .ankle = LEGS_HOLD * sc * o->goal,
+        .knee = LEGS_HOLD * sc * o->goal,
+        .reach = LEGS_REACH * sc * o->goal,
+        .bend = LEGS_BEND * sc * o->goal,
+        .toe = o->max_pos,
+        .roll_deg = o->max_deg,
+    };
+    for (size_t k = 0; ok && k < r->nlegs; k++) {
+        const leg *l = &r->legs[k];
+        pk_progress(r->log, (double)k / (double)r->nlegs, "fitting");
+        for (size_t f = 0; f < frames; f++)
+            one[f] = r->lf[f * r->nlegs + k];
+        t.has_toe = l->toe >= 0;
+        pki_leg_track tr[3];
+        if (!(ok = pki_leg_fit(one, frames, &t, tr)))
+            break;
+        const int32_t chain[3] = {l->hip, l->knee, l->ankle};
+        for (int c = 0; c < 3; c++) {
+            size_t len;
+            const uint8_t *raw = bone_raw(r->m, chain[c], &len);
+            pk_name_id id = raw ? pk_names_intern(red->names, raw, len) : PK_NO_NAME;
+            ok = ok && id != PK_NO_NAME;
+            for (size_t i = 0; ok && i < tr[c].n; i++) {
+                pk_bone_key *bk = pk_motion_push_bone(red);
+                if (!(ok = bk != NULL))
+                    break;
+                memset(bk, 0, sizeof *bk);
+                bk->name = id;
+                bk->frame = tr[c].keys[i].frame;
+                memcpy(bk->pos, &r->pos0[(k * 3 + (size_t)c) * 3], sizeof bk->pos);
+                memcpy(bk->rot, tr[c].keys[i].rot, sizeof bk->rot);
+                uint8_t cp[4][4];
+                for (int a = 0; a < 3; a++)
+                    memcpy(cp[a], pki_curve_linear, 4);
+                memcpy(cp[3], tr[c].keys[i].cp, 4);
+                pk_interp_set(bk->interp, (const uint8_t(*)[4])cp, false);
+            }
+            free(tr[c].keys);
+        }
+    }
+    free(one);
+    if (!ok) {
+        pk_motion_free(red);
+        return NULL;
+    }
+    return red;
+}
+
 static pk_motion *fit(legs_run *r, const pk_motion *in, const pk_motion *dense,
                       const pk_legs_options *o, bool to_fk, pk_legs_stats *st, pk_log *log)
 {
@@ -501,10 +618,10 @@ static pk_motion *fit(legs_run *r, const pk_motion *in, const pk_motion *dense,
     pk_motion *result = NULL;
     double s = 1.0;
     for (int tries = 0; ok && tries <= FIT_TRIES; tries++, s /= 2.0) {
-        bool baked = tries == FIT_TRIES;
-        pk_motion *red = pk_motion_clone(dense);
+        bool baked = tries == FIT_TRIES, chains = to_fk && !r->moved && !baked;
+        pk_motion *red = chains ? fit_chains(r, o, s) : pk_motion_clone(dense);
         pk_reduce_options ro[NCLASS];
-        for (int c = 0; red && !baked && c < NCLASS; c++) {
+        for (int c = 0; red && !baked && !chains && c < NCLASS; c++) {
             if (!sel[c])
                 continue;
             pk_reduce_options_init(&ro[c]);
@@ -530,7 +647,9 @@ static pk_motion *fit(legs_run *r, const pk_motion *in, const pk_motion *dense,
             st->baked = baked;
             st->tries = (size_t)tries + 1;
             for (int c = 0; c < 2 && !baked; c++)
-                st->tol[c] = to_fk ? ro[c].max_deg : ro[c].max_pos;
+                st->tol[c] = chains  ? (c ? LEGS_REACH : LEGS_HOLD) * s * o->goal
+                             : to_fk ? s * o->goal
+                                     : ro[c].max_pos;
             result = out;
             break;
         }
@@ -598,11 +717,13 @@ pk_motion *pk_motion_legs(const pk_motion *m, const pk_model *model, const pk_le
     r.w = calloc(n + 1, sizeof *r.w);
     r.on = calloc(n + 1, sizeof *r.on);
     r.ref = calloc(frames * r.nlegs * 3, sizeof *r.ref);
+    r.lf = to_fk ? calloc(frames * r.nlegs, sizeof *r.lf) : NULL;
+    r.pos0 = calloc(r.nlegs * 9 + 1, sizeof *r.pos0);
     pk_tracks *t = r.rig ? pk_tracks_build(m, log) : NULL;
     pk_motion *dense = pk_motion_new();
     pk_motion *out = NULL;
-    if (!r.rig || !t || !r.loc || !r.w || !r.on || !r.ref || !dense ||
-        !dense_tracks(&r, m, t, to_fk, dense)) {
+    if (!r.rig || !t || !r.loc || !r.w || !r.on || !r.ref || !dense || (to_fk && !r.lf) ||
+        !r.pos0 || !dense_tracks(&r, m, t, to_fk, dense)) {
         if (r.rig && t)
             pk_error(log, PK_E_NO_MEMORY, "out of memory");
     } else {

@@ -1,0 +1,67 @@
+/*
+ * legs_fit.h — one leg's FK tracks (hip, knee, ankle) fitted against the
+ * world positions they must hold, for legs.c's IK to FK (internal).
+ *
+ * A reducer's fit holds each rotation within an angle; what the legs must
+ * hold is where the joints are.  These fits measure that instead, frame by
+ * frame, for each candidate key pair and curve:
+ *  - knee: the hip-to-ankle length (the only thing the knee decides for
+ *    the ankle; the hip aims the rest) within `reach`, and the knee's
+ *    place as the hip's new aim moves it within `bend`;
+ *  - hip, with the fitted knee: the ankle within `ankle` and the knee
+ *    within `knee` (world units), its target at each frame re-aimed so the
+ *    fitted knee's ankle lands where the input's is;
+ *  - ankle (足首), with the fitted hip and knee: the toe within `toe` and
+ *    the foot's roll about its ankle-to-toe line within `roll_deg` (no
+ *    toe: the foot's rotation within `roll_deg`).
+ * Keys go where the greedy search ends each segment: the longest run of
+ * frames (from the last key) one grid curve between the two end values
+ * holds within the bounds; the key values are the targets themselves
+ * (rounded to float, as a VMD stores them).  Between keys MMD slerps along
+ * the great arc with the key's curve: each frame's bound is an interval
+ * of progress along that arc, and the curve search (pki_curve_fit_
+ * progress_ex) finds a curve through every interval.
+ */
+#ifndef PKI_OPS_SKELETON_LEGS_FIT_H
+#define PKI_OPS_SKELETON_LEGS_FIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One frame of a leg as the input evaluates it. */
+typedef struct pki_leg_frame {
+    double parent[4];         /* the hip's parent's world rotation */
+    double hip[3];            /* the hip's world position */
+    double d1[3];             /* the knee less the hip, in the hip's frame */
+    double d2[3];             /* the ankle less the knee, in the knee's frame */
+    double d3[3];             /* the toe less the ankle, in the ankle's frame */
+    double knee[3], ankle[3]; /* world positions to hold */
+    double foot[4];           /* the ankle's world rotation */
+    double q[3][4];           /* hip, knee, ankle local rotations */
+} pki_leg_frame;
+
+typedef struct pki_leg_tols {
+    double ankle, knee;   /* world units, the hip's fit */
+    double reach, bend;   /* world units, the knee's fit */
+    double toe, roll_deg; /* the ankle's fit */
+    bool has_toe;         /* d3 is meaningful */
+} pki_leg_tols;
+
+typedef struct pki_leg_key {
+    uint32_t frame;
+    float rot[4];
+    uint8_t cp[4]; /* the rotation curve of the segment ending here */
+} pki_leg_key;
+
+typedef struct pki_leg_track {
+    pki_leg_key *keys;
+    size_t n;
+} pki_leg_track;
+
+/* Fits out[0] hip, out[1] knee, out[2] ankle over frames 0..n-1 (n >= 1;
+ * frame i is fr[i]); false on out of memory (out freed).  Free each
+ * track's keys with free(). */
+bool pki_leg_fit(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, pki_leg_track out[3]);
+
+#endif
