@@ -19,10 +19,15 @@
  *     Bezier curve can do); the segments where even that misses the goal,
  *     their worst;
  *  4. the keys such ideal curves would need: segments split at their
- *     worst frame until every frame is within the goal (a lower bound for
- *     hip and knee keys of any fit with MMD's per-key curves).
+ *     worst frame until every frame is within the goal (an estimate:
+ *     where a split falls is not the best place);
+ *  5. a lower bound on the keys of any fit with MMD's per-key curves
+ *     (below): hips by the knee's place (within the goal), knees by the
+ *     hip-to-ankle length (within the goal), ankles by the toe's place
+ *     (within --toe, default PK_REDUCE_POS), and with the IK keys the
+ *     output keeps, against the leg keys bake reports.
  *
- * usage: bench_legs [--goal U] MOTION.vmd MODEL.pmx|pmd
+ * usage: bench_legs [--goal U] [--toe U] MOTION.vmd MODEL.pmx|pmd
  */
 #include "bench_util.h"
 #include "math/quat.h"
