@@ -6,6 +6,7 @@
 
 #include "math/curve.h"
 #include "math/quat.h"
+#include "util/fmath.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -79,16 +80,16 @@ static void arc_set(arc *s, const double a[4], const double b[4])
         for (int i = 0; i < 4; i++)
             s->b[i] = -s->b[i];
     }
-    s->th = d > 0.9999995 ? 0.0 : acos(d);
-    s->inv_sin = s->th > 0.0 ? 1.0 / sin(s->th) : 0.0;
+    s->th = d > 0.9999995 ? 0.0 : pki_acos(d);
+    s->inv_sin = s->th > 0.0 ? 1.0 / pki_sin(s->th) : 0.0;
 }
 
 static void arc_at(const arc *s, double u, double o[4])
 {
     double wa = 1.0 - u, wb = u;
     if (s->th > 0.0) {
-        wa = sin((1.0 - u) * s->th) * s->inv_sin;
-        wb = sin(u * s->th) * s->inv_sin;
+        wa = pki_sin((1.0 - u) * s->th) * s->inv_sin;
+        wb = pki_sin(u * s->th) * s->inv_sin;
     }
     for (int i = 0; i < 4; i++)
         o[i] = wa * s->a[i] + wb * s->b[i];
@@ -130,7 +131,7 @@ static double arc_nearest(const arc *s, const double q[4])
         x = -x;
         y = -y;
     }
-    double u = atan2(y, x) / s->th;
+    double u = pki_atan2(y, x) / s->th;
     return u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
 }
 
@@ -141,13 +142,13 @@ static double twist_deg(const double q[4], const double v[3])
     if (!(n > 1e-12))
         return 0.0;
     double p = (q[0] * v[0] + q[1] * v[1] + q[2] * v[2]) / n;
-    return 2.0 * atan2(fabs(p), fabs(q[3])) * (180.0 / 3.14159265358979323846);
+    return 2.0 * pki_atan2(fabs(p), fabs(q[3])) * (180.0 / 3.14159265358979323846);
 }
 
 static double angle_deg(const double p[4], const double q[4])
 {
     double d = fabs(p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3]);
-    return 2.0 * acos(d > 1.0 ? 1.0 : d) * (180.0 / 3.14159265358979323846);
+    return 2.0 * pki_acos(d > 1.0 ? 1.0 : d) * (180.0 / 3.14159265358979323846);
 }
 
 /* Frame f's error with local rotation r, in units of its bound (<= 1:
