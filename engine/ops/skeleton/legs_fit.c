@@ -4,6 +4,7 @@
  */
 #include "ops/skeleton/legs_fit.h"
 
+#include "common/grow.h"
 #include "math/curve.h"
 #include "math/quat.h"
 #include "util/fmath.h"
@@ -268,14 +269,12 @@ static bool segment_fits(track_fit *c, size_t a, size_t b, const double ka[4], c
 
 static bool push(pki_leg_track *t, uint32_t f, const float rot[4], const uint8_t cp[4])
 {
-    pki_leg_key *k = realloc(t->keys, (t->n + 1) * sizeof *k);
+    pki_leg_key *k = pki_grow_push(&t->keys, &t->n, &t->cap, sizeof *k);
     if (!k)
         return false;
-    t->keys = k;
-    k[t->n].frame = f;
-    memcpy(k[t->n].rot, rot, sizeof k[t->n].rot);
-    memcpy(k[t->n].cp, cp, 4);
-    t->n++;
+    k->frame = f;
+    memcpy(k->rot, rot, sizeof k->rot);
+    memcpy(k->cp, cp, 4);
     return true;
 }
 
@@ -456,7 +455,7 @@ bool pki_leg_fit(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, pki_l
         for (int i = 0; i < 3; i++) {
             free(out[i].keys);
             out[i].keys = NULL;
-            out[i].n = 0;
+            out[i].n = out[i].cap = 0;
         }
     return ok;
 }

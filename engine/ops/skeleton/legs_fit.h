@@ -56,7 +56,7 @@ typedef struct pki_leg_key {
 
 typedef struct pki_leg_track {
     pki_leg_key *keys;
-    size_t n;
+    size_t n, cap;
 } pki_leg_track;
 
 /* Fits out[0] hip, out[1] knee, out[2] ankle over frames 0..n-1 (n >= 1;
