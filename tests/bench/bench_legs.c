@@ -633,8 +633,8 @@ int main(int argc, char **argv)
         }
     }
     printf("pk_motion_legs (goal %g, %.2f s CPU): leg keys %zu -> %zu (%.2f x; %.2f x the "
-           "drivers' keys): hips and knees %zu, ankles %zu; worst ankle %.6f; hip tolerance "
-           "%.4g deg, knee %.4g deg, %zu fits\n",
+           "drivers' keys): hips and knees %zu, ankles %zu; worst ankle %.6f; fitted to hold "
+           "ankles and knees within %.4g units, the hip-to-ankle reach %.4g; %zu fits\n",
            c.goal, dt, st.keys_before, st.keys_after,
            (double)st.keys_after / (double)(st.keys_before ? st.keys_before : 1),
            (double)st.keys_after / (double)(drv_keys ? drv_keys : 1), hk, ank, st.worst, st.tol[0],
