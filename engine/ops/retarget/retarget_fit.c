@@ -9,9 +9,14 @@
  * even the next candidate fits, the farthest frame before it that does.
  * Then the sampler checks every frame; a piece it finds out of tolerance
  * (the fitter's float margins are estimates) gets a key at every frame.
+ * A probe is first refused by products alone where the fitter would
+ * refuse it (a sample off the rotation's arc, a translation axis that
+ * turns back or leaves its range by more than the tolerance): most
+ * refused probes end there, before any fit.
  */
 #include "math/curve.h"
 #include "ops/retarget/retarget.h"
+#include "util/fmath.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -26,6 +31,85 @@ typedef struct fitter {
     pki_curve_cache *cache;
     double tol_deg, tol_pos; /* the fit's: a little inside the promise */
 } fitter;
+
+#define DEG (180.0 / 3.14159265358979323846)
+
+/* Whether a rotation sample between q[0] and q[n] lies farther than
+ * tol_deg from the great circle through them: then no curve fits (MMD's
+ * rotation between two keys stays on that circle) and the fitter, which
+ * measures the distance with an arcsine after an arctangent per sample,
+ * refuses.  With products alone: the distance d is over tol_deg exactly
+ * when sin^2(d / 2) is over sin^2(tol_deg / 2); a relative margin of 1e-9
+ * leaves the borderline to the fitter. */
+static bool off_arc(const float (*q)[4], size_t n, double tol_deg)
+{
+    double q0[4], qn[4], n0 = 0.0, n1 = 0.0;
+    for (int k = 0; k < 4; k++) {
+        n0 += (double)q[0][k] * q[0][k];
+        n1 += (double)q[n][k] * q[n][k];
+    }
+    n0 = sqrt(n0);
+    n1 = sqrt(n1);
+    if (!(n0 > 1e-30) || !(n1 > 1e-30))
+        return false;
+    double d = 0.0;
+    for (int k = 0; k < 4; k++) {
+        q0[k] = q[0][k] / n0;
+        qn[k] = q[n][k] / n1;
+        d += q0[k] * qn[k];
+    }
+    if (d < 0.0) {
+        d = -d;
+        for (int k = 0; k < 4; k++)
+            qn[k] = -qn[k];
+    }
+    double e2[4], en2 = 0.0;
+    for (int k = 0; k < 4; k++) {
+        e2[k] = qn[k] - d * q0[k];
+        en2 += e2[k] * e2[k];
+    }
+    double h = pki_sin(tol_deg / DEG / 2.0), bound = h * h * (1.0 + 1e-9) + 1e-15;
+    for (size_t i = 1; i < n; i++) {
+        double ni = 0.0, x = 0.0, y = 0.0;
+        for (int k = 0; k < 4; k++) {
+            ni += (double)q[i][k] * q[i][k];
+            x += q[i][k] * q0[k];
+            y += q[i][k] * e2[k];
+        }
+        if (!(ni > 1e-60))
+            return false;
+        /* the squared cosine and sine along the circle, over |q_i|^2 */
+        double r = (x * x + (en2 > 1e-24 ? y * y / en2 : 0.0)) / ni;
+        if (1.0 - r > bound)
+            return true;
+    }
+    return false;
+}
+
+/* Whether translation axis `axis` of samples p[0..n] leaves the range of
+ * its end values by more than tol or turns back by more than twice tol:
+ * then no curve fits it (progress never leaves [0, 1] nor decreases), the
+ * fitter refuses it, and no curve of another channel fits it either.
+ * Slightly wider than the fitter's own test (the margins of its float
+ * arithmetic), so that it never refuses what the fitter takes. */
+static bool turns_back(const float (*p)[3], int axis, size_t n, double tol)
+{
+    double v0 = p[0][axis], vn = p[n][axis];
+    tol = tol * (1.0 + 1e-6) + 1e-6 * fabs(vn - v0);
+    double dir = vn >= v0 ? 1.0 : -1.0, lo = fmin(v0, vn) - tol, hi = fmax(v0, vn) + tol;
+    double run = dir * v0;
+    for (size_t i = 1; i < n; i++) {
+        double x = p[i][axis];
+        if (x < lo || x > hi)
+            return true;
+        double d = dir * x;
+        if (d < run - 2.0 * tol)
+            return true;
+        if (d > run)
+            run = d;
+    }
+    return false;
+}
 
 /* Whether curve cp (from another channel of the piece) already fits the
  * scalar samples v[0..n] within tol: progress (v_i - v_0) / (v_n - v_0)
@@ -53,20 +137,27 @@ static bool fit_piece(const fitter *ft, uint32_t a, uint32_t b, uint8_t cp[4][4]
     if (n < 2)
         return true;
     const float(*q)[4] = &ft->rot[a - ft->f0];
+    const float(*pos)[3] = &ft->pos[a - ft->f0];
     bool flat = true;
     for (size_t i = 1; i <= n && flat; i++)
         flat = memcmp(q[i], q[0], sizeof q[0]) == 0;
-    if (!flat && pki_curve_fit_rot_ex(q, n, ft->tol_deg, PKI_FIT_FAST, ft->cache, cp[3], NULL) != 1)
-        return false;
     int moving = 0;
     bool moves[3];
     for (int axis = 0; axis < 3; axis++) {
         moves[axis] = false;
         for (size_t i = 1; i <= n && !moves[axis]; i++)
-            moves[axis] = ft->pos[a - ft->f0 + i][axis] != ft->pos[a - ft->f0][axis];
+            moves[axis] = pos[i][axis] != pos[0][axis];
         moving += moves[axis];
     }
     double tol = moving ? ft->tol_pos / sqrt((double)moving) : ft->tol_pos;
+    /* the refusals by products first, every channel before any fit */
+    if (!flat && off_arc(q, n, ft->tol_deg))
+        return false;
+    for (int axis = 0; axis < 3; axis++)
+        if (moves[axis] && turns_back(pos, axis, n, tol))
+            return false;
+    if (!flat && pki_curve_fit_rot_ex(q, n, ft->tol_deg, PKI_FIT_FAST, ft->cache, cp[3], NULL) != 1)
+        return false;
     float *v = ft->scratch;
     double *p = ft->progress;
     int ncand = flat ? 0 : 1;
@@ -75,7 +166,7 @@ static bool fit_piece(const fitter *ft, uint32_t a, uint32_t b, uint8_t cp[4][4]
         if (!moves[axis])
             continue;
         for (size_t i = 0; i <= n; i++)
-            v[i] = ft->pos[a - ft->f0 + i][axis];
+            v[i] = pos[i][axis];
         bool done = false;
         for (int c = 0; c < ncand && !done; c++)
             if (reuse_fits(v, n, cand[c], tol, p)) {
