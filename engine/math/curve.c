@@ -174,9 +174,20 @@ typedef struct basis {
     double a11, a12, a22;
 } basis;
 
+/* The descents' bases: any x-byte pair at one segment length's steering
+ * samples, direct-mapped by (length, x1, x2); a pair that collides is
+ * built again (the same values: built as fit_y computes them). */
+#define DESC_BITS 15
+typedef struct desc_slot {
+    int16_t n; /* segment length; 0: empty */
+    uint8_t x1, x2;
+    basis b;
+} desc_slot;
+
 struct pki_curve_cache {
     float *tab[128 * 128];     /* t at s = k / TAB_N, each solved on first use */
     basis *coarse[BASIS_NMAX]; /* by segment length: the coarse pairs, on first use */
+    desc_slot *desc;           /* 1 << DESC_BITS slots, on first use */
 };
 
 pki_curve_cache *pki_curve_cache_new(void)
@@ -192,6 +203,7 @@ void pki_curve_cache_free(pki_curve_cache *c)
         free(c->tab[i]);
     for (size_t i = 0; i < BASIS_NMAX; i++)
         free(c->coarse[i]);
+    free(c->desc);
     free(c);
 }
 
@@ -391,8 +403,43 @@ typedef struct memo {
     double score[MEMO_N], y[MEMO_N][2];
 } memo;
 
-static double fit_y_memo(memo *mm, pki_curve_cache *cache, int x1, int x2, const double *s,
-                         const double *p, size_t m, double y[2], double *t)
+/* The basis of x bytes (x1, x2) at the m steering samples s of a segment
+ * of n frames, from the cache's descent table (built on a miss with t as
+ * fit_y takes it: the same values), or NULL when not kept (no cache, a
+ * long segment, many samples, out of memory). */
+static const basis *desc_basis(pki_curve_cache *c, size_t n, int x1, int x2, const double *s,
+                               size_t m)
+{
+    if (!c || n >= BASIS_NMAX || m > STEER_MAX)
+        return NULL;
+    if (!c->desc && !(c->desc = calloc((size_t)1 << DESC_BITS, sizeof *c->desc)))
+        return NULL;
+    size_t h = (n * 0x9E3779B1u ^ (size_t)(x1 * 131 + x2) * 0x85EBCA77u) >> 7;
+    desc_slot *d = &c->desc[h & (((size_t)1 << DESC_BITS) - 1)];
+    if (d->n == (int16_t)n && d->x1 == x1 && d->x2 == x2)
+        return &d->b;
+    basis *e = &d->b;
+    double hint = -1.0;
+    e->a11 = e->a12 = e->a22 = 0.0;
+    for (size_t i = 0; i < m; i++) {
+        double t = param(c, x1, x2, s[i], hint);
+        hint = t;
+        double u = 1.0 - t;
+        e->b1[i] = 3.0 * u * u * t;
+        e->b2[i] = 3.0 * u * t * t;
+        e->t3[i] = t * t * t;
+        e->a11 += e->b1[i] * e->b1[i];
+        e->a12 += e->b1[i] * e->b2[i];
+        e->a22 += e->b2[i] * e->b2[i];
+    }
+    d->n = (int16_t)n;
+    d->x1 = (uint8_t)x1;
+    d->x2 = (uint8_t)x2;
+    return e;
+}
+
+static double fit_y_memo(memo *mm, pki_curve_cache *cache, size_t n, int x1, int x2,
+                         const double *s, const double *p, size_t m, double y[2], double *t)
 {
     size_t h = (size_t)(x1 * 37 + x2 * 11) & (MEMO_N - 1);
     if (mm->x1[h] == x1 && mm->x2[h] == x2) {
@@ -400,7 +447,8 @@ static double fit_y_memo(memo *mm, pki_curve_cache *cache, int x1, int x2, const
         y[1] = mm->y[h][1];
         return mm->score[h];
     }
-    double e = fit_y(cache, x1, x2, s, p, m, y, t);
+    const basis *b = desc_basis(cache, n, x1, x2, s, m);
+    double e = b ? fit_y_basis(b, p, m, y, INFINITY) : fit_y(cache, x1, x2, s, p, m, y, t);
     mm->x1[h] = (int16_t)x1;
     mm->x2[h] = (int16_t)x2;
     mm->score[h] = e;
@@ -513,7 +561,7 @@ int pki_curve_fit_progress_ex(const double *p, size_t n, double span, const doub
                         cand d = {c.x1 + dx1, c.x2 + dx2, 0, {0, 0}};
                         if ((!dx1 && !dx2) || d.x1 < 0 || d.x1 > 127 || d.x2 < 0 || d.x2 > 127)
                             continue;
-                        d.score = fit_y_memo(&seen, cache, d.x1, d.x2, s, ps, m, d.y, t);
+                        d.score = fit_y_memo(&seen, cache, n, d.x1, d.x2, s, ps, m, d.y, t);
                         if (d.score < c.score) {
                             c = d;
                             moved = true;
