@@ -180,13 +180,19 @@ static bool push_drop(writer *wr, pk_name_id name, uint32_t lo, uint32_t hi)
     return true;
 }
 
-/* The records of the track at frame f (the last of them), or -1. */
+/* The records of the track at frame f (the last of them), or -1.  The
+ * track's keys are in frame order: the last key at or before f. */
 static long key_at(const pk_motion *m, const pk_track *t, uint32_t f)
 {
-    for (size_t k = t ? t->count : 0; k-- > 0;)
-        if (m->bones[t->keys[k]].frame == f)
-            return (long)t->keys[k];
-    return -1;
+    size_t l = 0, h = t ? t->count : 0;
+    while (l < h) {
+        size_t mid = l + (h - l) / 2;
+        if (m->bones[t->keys[mid]].frame <= f)
+            l = mid + 1;
+        else
+            h = mid;
+    }
+    return l > 0 && m->bones[t->keys[l - 1]].frame == f ? (long)t->keys[l - 1] : -1;
 }
 
 /* The frames a rewrite of rows [a, b] spans: from the track's last key
