@@ -451,10 +451,14 @@ static bool breaks_elbow(const twist_ctx *c, int k, uint32_t r, double th)
 /* How far (degrees) the source bone of move k, moved by m0 at key i-1 and
  * m1 at key i (and by their blend between), strays from what its two
  * keys give between them; INFINITY when a row between would break the
- * elbow law. */
+ * elbow law.  With a finite bound (the caller only asks whether the
+ * error is within it), INFINITY as soon as a row is surely beyond it:
+ * its cosine under the bound's by a relative 1e-12, far more than the
+ * arccosine's and cosine's rounding. */
 static double piece_error(const twist_ctx *c, int k, const key_rows *kr, size_t i, double m0,
-                          double m1)
+                          double m1, double bound)
 {
+    double least = isfinite(bound) ? pki_cos(bound / DEG / 2.0) * (1.0 - 1e-12) : -1.0;
     const pki_arm_state *st = &c->z->arm[c->s];
     const pki_arm *a = &c->z->b.arm[c->s];
     double qa[4], qb[4], lowest = 1.0;
@@ -483,10 +487,12 @@ static double piece_error(const twist_ctx *c, int k, const key_rows *kr, size_t 
         for (int j = 0; j < 4; j++)
             dot += q[j] * sl[j];
         lowest = fmin(lowest, fabs(dot) / sqrt(n));
+        if (lowest < least)
+            return INFINITY;
     }
     double worst = 2.0 * pki_acos(fmin(1.0, lowest)) * DEG;
     /* only the move into 腕捩 turns the frame the elbow's bend is seen in */
-    if (k != MV_UP)
+    if (k != MV_UP || worst > bound)
         return worst;
     if (breaks_elbow(c, k, kr->row[i], m1))
         return INFINITY;
@@ -515,14 +521,14 @@ static bool move_keyed(const twist_ctx *c, int k, const key_rows *kr, double *mo
             continue;
         }
         double d = remainder(phi - m[i - 1], 2.0 * 3.14159265358979323846);
-        double full = piece_error(c, k, kr, i, m[i - 1], m[i - 1] + d);
+        double full = piece_error(c, k, kr, i, m[i - 1], m[i - 1] + d, INFINITY);
         if (full <= EPS) {
             m[i] = m[i - 1] + d;
             continue;
         }
         /* the piece may already stray (an earlier move, a contact): what
          * it strays by with the twist held is allowed too */
-        double e0 = piece_error(c, k, kr, i, m[i - 1], m[i - 1]);
+        double e0 = piece_error(c, k, kr, i, m[i - 1], m[i - 1], INFINITY);
         double allowed = isfinite(e0) ? fmax(EPS, e0 * 1.001 + 1e-9) : INFINITY;
         if (full <= allowed) {
             m[i] = m[i - 1] + d;
@@ -532,7 +538,7 @@ static bool move_keyed(const twist_ctx *c, int k, const key_rows *kr, double *mo
         double lo = 0, hi = 1;
         for (int it = 0; it < 8; it++) {
             double mid = (lo + hi) / 2;
-            if (piece_error(c, k, kr, i, m[i - 1], m[i - 1] + mid * d) <= allowed)
+            if (piece_error(c, k, kr, i, m[i - 1], m[i - 1] + mid * d, allowed) <= allowed)
                 lo = mid;
             else
                 hi = mid;
