@@ -226,6 +226,43 @@ static void fast_and_quick_with_a_cache(void **state)
     pki_curve_cache_free(cache);
 }
 
+/* A cache's kept bases (the coarse cells' and the descents', by segment
+ * length and x bytes) give the curves a fit computed them for: 2,000
+ * segments of 2 to 120 frames (a grid curve with noise) fitted FAST on one
+ * cache, enough cells that many meet in a slot of it, and each on a cache
+ * of its own: the same answer, curve and error, every time. */
+static void cached_bases_fit_the_same(void **state)
+{
+    (void)state;
+    enum { SEGS = 2000 };
+    pki_curve_cache *warm = pki_curve_cache_new();
+    assert_non_null(warm);
+    static float v[121];
+    int fitted = 0;
+    for (int k = 0; k < SEGS; k++) {
+        uint8_t cp[4] = {(uint8_t)(next() % 128), (uint8_t)(next() % 128), (uint8_t)(next() % 128),
+                         (uint8_t)(next() % 128)};
+        size_t n = 2 + next() % 119;
+        float a = (float)uniform(-5, 5), b = (float)uniform(-5, 5);
+        double noise = uniform(0, 2e-3);
+        for (size_t i = 0; i <= n; i++)
+            v[i] = sample_pos(a, b, cp, (double)i / (double)n) +
+                   (float)(i && i < n ? uniform(-noise, noise) : 0.0);
+        pki_curve_cache *cold = pki_curve_cache_new();
+        assert_non_null(cold);
+        uint8_t got[4], again[4];
+        double w0, w1;
+        int rc = pki_curve_fit_scalar_ex(v, n, 1e-3, PKI_FIT_FAST, warm, got, &w0);
+        assert_int_equal(pki_curve_fit_scalar_ex(v, n, 1e-3, PKI_FIT_FAST, cold, again, &w1), rc);
+        assert_memory_equal(again, got, 4);
+        assert_true(w0 == w1);
+        fitted += rc == 1;
+        pki_curve_cache_free(cold);
+    }
+    assert_true(fitted > SEGS / 4);
+    pki_curve_cache_free(warm);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -234,6 +271,7 @@ int main(void)
         cmocka_unit_test(random_rotation_curves_are_found_again),
         cmocka_unit_test(impossible_data_is_refused),
         cmocka_unit_test(fast_and_quick_with_a_cache),
+        cmocka_unit_test(cached_bases_fit_the_same),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,8 +5,12 @@
  * rotation q becomes q·r⁻¹ and every bone below it r·q·r⁻¹ (translations
  * r·t).  Checked three ways: a worked numeric example computed by hand, a
  * forward-kinematics check that a posed three-bone arm ends up in the same
- * world place, and a-to-t followed by t-to-a giving the input back. */
+ * world place, and a-to-t followed by t-to-a giving the input back.
+ * pki_fit_track (retarget_fit.c): its refusals before the fitter refuse
+ * nothing the fitter takes. */
 #include "testutil.h"
+#include "math/curve.h"
+#include "ops/retarget/retarget.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -505,6 +509,58 @@ static void test_failure_untouched(void **state)
     pk_rules_free(r);
 }
 
+/* The keys pki_fit_track gives a track of n + 1 frames whose only
+ * candidate frames are its ends. */
+static size_t fit_ends(const float (*pos)[3], const float (*rot)[4], uint32_t n, double tol_deg,
+                       double tol_pos)
+{
+    pk_motion *m = pk_motion_new();
+    assert_non_null(m);
+    pki_curve_cache *cache = pki_curve_cache_new();
+    assert_non_null(cache);
+    uint32_t fr[2] = {0, n};
+    pki_fit_out fo;
+    assert_int_equal(pki_fit_track(pos, rot, 0, fr, 2, 0, tol_deg, tol_pos, cache, m, &fo), 0);
+    assert_true(fo.worst_deg <= tol_deg && fo.worst_pos <= tol_pos);
+    size_t keys = m->nbones;
+    pki_curve_cache_free(cache);
+    pk_motion_free(m);
+    return keys;
+}
+
+/* A rotation whose middle frames leave the arc by 0.9 of the tolerance
+ * (tilted about X off a turn about Z), and a translation within 0.7 of
+ * the tolerance of a straight move that turns back by 1.2 of it between
+ * frames (under the twice the fitter allows): both within the tolerance
+ * of the straight curve, one piece each.  A refusal by products with a
+ * bound a fifth too tight, or a turn back of one tolerance, gives each a
+ * key at every frame. */
+static void test_fit_refuses_only_what_misses(void **state)
+{
+    (void)state;
+    enum { N = 60 };
+    static float pos[N + 1][3], rot[N + 1][4];
+    const double tol_deg = 0.5, tol_pos = 0.1, tilt = 0.9 * tol_deg * PI / 180.0;
+    for (int i = 0; i <= N; i++) {
+        double z = (PI / 3.0) * i / N / 2.0, x = i > 0 && i < N ? tilt / 2.0 : 0.0;
+        double qz[4] = {0, 0, sin(z), cos(z)}, qx[4] = {sin(x), 0, 0, cos(x)}, q[4];
+        qmul(qz, qx, q);
+        for (int k = 0; k < 4; k++)
+            rot[i][k] = (float)q[k];
+        pos[i][0] = pos[i][1] = pos[i][2] = 0;
+    }
+    assert_int_equal(fit_ends((const float(*)[3])pos, (const float(*)[4])rot, N, tol_deg, tol_pos),
+                     2);
+    for (int i = 0; i <= N; i++) {
+        double bump = i > 0 && i < N ? (i % 2 ? 0.07 : -0.07) : 0.0;
+        pos[i][0] = (float)((double)i / N + bump);
+        rot[i][0] = rot[i][1] = rot[i][2] = 0;
+        rot[i][3] = 1;
+    }
+    assert_int_equal(fit_ends((const float(*)[3])pos, (const float(*)[4])rot, N, tol_deg, tol_pos),
+                     2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -518,6 +574,7 @@ int main(void)
         cmocka_unit_test(test_degenerate_rotation_is_identity),
         cmocka_unit_test(test_rename_scale),
         cmocka_unit_test(test_failure_untouched),
+        cmocka_unit_test(test_fit_refuses_only_what_misses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
