@@ -217,8 +217,13 @@ static void bounds(const pki_sizing *z, const pk_motion *m, const pk_track *t, u
     }
     if (l > 0 && m->bones[t->keys[l - 1]].frame >= f0)
         *lo = m->bones[t->keys[l - 1]].frame;
-    while (l < t->count && m->bones[t->keys[l]].frame <= fb)
-        l++;
+    for (size_t e = t->count; l < e;) { /* the first key after fb */
+        size_t mid = l + (e - l) / 2;
+        if (m->bones[t->keys[mid]].frame <= fb)
+            l = mid + 1;
+        else
+            e = mid;
+    }
     if (l < t->count && m->bones[t->keys[l]].frame <= last)
         *hi = m->bones[t->keys[l]].frame;
 }
@@ -533,12 +538,39 @@ static int write_arm(writer *wr, pki_sizing *z, int s, pk_sizing_report *rep)
     return rc;
 }
 
+static int cmp_drop(const void *x, const void *y)
+{
+    const drop_range *a = x, *b = y;
+    if (a->name != b->name)
+        return a->name < b->name ? -1 : 1;
+    return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+/* The ranges in (name, lo) order, each hi raised to the largest hi of its
+ * name's ranges up to it: a frame is in one of a name's ranges exactly
+ * when it is at most the raised hi of the last range starting at or
+ * before it. */
+static void drops_sort(writer *wr)
+{
+    qsort(wr->drop, wr->ndrop, sizeof *wr->drop, cmp_drop);
+    for (size_t i = 1; i < wr->ndrop; i++)
+        if (wr->drop[i].name == wr->drop[i - 1].name && wr->drop[i].hi < wr->drop[i - 1].hi)
+            wr->drop[i].hi = wr->drop[i - 1].hi;
+}
+
+/* Whether record k lies in a dropped range (drops_sort first). */
 static bool dropped(const writer *wr, const pk_bone_key *k)
 {
-    for (size_t i = 0; i < wr->ndrop; i++)
-        if (wr->drop[i].name == k->name && k->frame >= wr->drop[i].lo && k->frame <= wr->drop[i].hi)
-            return true;
-    return false;
+    size_t l = 0, h = wr->ndrop;
+    while (l < h) { /* the first range after (k's name, k's frame) */
+        size_t mid = l + (h - l) / 2;
+        const drop_range *d = &wr->drop[mid];
+        if (d->name < k->name || (d->name == k->name && d->lo <= k->frame))
+            l = mid + 1;
+        else
+            h = mid;
+    }
+    return l > 0 && wr->drop[l - 1].name == k->name && k->frame <= wr->drop[l - 1].hi;
 }
 
 static int write_motion(pki_sizing *z, pk_motion *m, const pk_retarget_options *o,
@@ -571,6 +603,7 @@ static int write_motion(pki_sizing *z, pk_motion *m, const pk_retarget_options *
             goto done;
     rep->keys = wr.add->nbones;
     if (wr.ndrop) {
+        drops_sort(&wr);
         size_t w = 0;
         for (size_t i = 0; i < m->nbones; i++) {
             if (dropped(&wr, &m->bones[i]))
