@@ -145,6 +145,49 @@ static double fit_error_below(const uint8_t q[4], const double *p, size_t n, dou
     return worst;
 }
 
+/* The t of x(t) = i / n of one pair of x bytes for a fit's samples, each
+ * solved from the one before as fit_error_below solves them: the grid
+ * curves a fit checks around one rounding share them. */
+#define CHAIN_MAX 255
+typedef struct t_chain {
+    int x1, x2;  /* -1: none */
+    size_t have; /* t[0..have) known */
+    double t[CHAIN_MAX];
+} t_chain;
+
+/* fit_error_below with the t from the chain (the same values, the same
+ * error): solved once for every curve with the same x bytes. */
+static double fit_error_chain(const uint8_t q[4], const double *p, size_t n, double span,
+                              const double *extra, double bound, t_chain *ch)
+{
+    if (n - 1 > CHAIN_MAX || pki_curve_is_linear(q))
+        return fit_error_below(q, p, n, span, extra, bound);
+    if (ch->x1 != q[0] || ch->x2 != q[2]) {
+        ch->x1 = q[0];
+        ch->x2 = q[2];
+        ch->have = 0;
+    }
+    double py1 = q[1] / 127.0, py2 = q[3] / 127.0;
+    double cy = 3.0 * py1, by = 3.0 * (py2 - 2.0 * py1), ay = 1.0 + 3.0 * (py1 - py2);
+    double worst = 0.0;
+    for (size_t i = 1; i < n; i++) {
+        if (ch->have < i) {
+            double hint = i > 1 ? ch->t[i - 2] : -1.0;
+            ch->t[i - 1] = pki_bezier_param(q[0], q[2], (double)i / (double)n, hint);
+            ch->have = i;
+        }
+        double t = ch->t[i - 1];
+        double y = ((ay * t + by) * t + cy) * t;
+        double e = fabs(y - p[i - 1]) * span + (extra ? extra[i - 1] : 0.0);
+        if (e > worst) {
+            worst = e;
+            if (worst > bound)
+                break;
+        }
+    }
+    return worst;
+}
+
 static double fit_error(const uint8_t q[4], const double *p, size_t n, double span,
                         const double *extra)
 {
@@ -543,6 +586,9 @@ int pki_curve_fit_progress_ex(const double *p, size_t n, double span, const doub
     int keep = fast ? 2 : KEEP;
     memo seen;
     memset(seen.x1, 0xff, sizeof seen.x1); /* -1: no cell */
+    t_chain chain;
+    chain.x1 = chain.x2 = -1;
+    chain.have = 0;
     for (int k = 0; k < keep; k++) {
         cand c = best[k];
         if (!isfinite(c.score))
@@ -594,8 +640,8 @@ int pki_curve_fit_progress_ex(const double *p, size_t n, double span, const doub
                 /* QUICK (reduction's probes, which only ask whether a
                  * curve fits) stops a curve at its first sample past tol */
                 bool quick = effort == PKI_FIT_QUICK;
-                double e =
-                    fit_error_below(q, p, n, span, extra, quick && tol < found ? tol : found);
+                double e = fit_error_chain(q, p, n, span, extra, quick && tol < found ? tol : found,
+                                           &chain);
                 if (e < found && (!quick || e <= tol)) {
                     found = e;
                     memcpy(cp, q, 4);
