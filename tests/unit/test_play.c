@@ -2,7 +2,9 @@
  * and one track sampled alone (engine/ops/sample/sample.c): a play that
  * takes the rows of an earlier one where their inputs did not change gives
  * every row bit for bit as a play from nothing, evaluates only the rows
- * an edit reached and samples only the tracks whose keys changed; pki_track_named gives the keys
+ * an edit reached and samples only the tracks whose keys changed, solves
+ * a chain held still (the same inputs as the row before) once;
+ * pki_track_named gives the keys
  * pk_tracks_build gives the track (frame order, the later record of a duplicated frame). */
 #include <math.h>
 #include <stdlib.h>
@@ -113,6 +115,11 @@ static void play_again_same_rows(void **state)
     assert_int_equal(pki_play_motion_again(&again, &first, &h.m, mo, 0, 61, watch, &log), 0);
     assert_int_equal(pki_play_motion(&fresh, &h.m, mo, 0, 61, watch, &log), 0);
     assert_int_equal(again.evaluated, 19);
+    size_t fresh_rows = 0;
+    for (uint32_t r = 0; r < 61; r++)
+        fresh_rows += again.fresh[r];
+    assert_int_equal(fresh_rows, 19);
+    assert_true(again.fresh[30] && !again.fresh[20] && !again.fresh[40]);
     assert_int_equal(again.sampled, 1); /* the other tracks' keys are the same */
     assert_int_equal(again.solved, 19);
     assert_memory_equal(again.w, fresh.w, 61 * fresh.nwatch * sizeof *fresh.w);
@@ -143,6 +150,51 @@ static void play_again_same_rows(void **state)
     pki_play_free(&again);
     pki_play_free(&first);
     pki_play_free(&fresh);
+    pk_log_free(&log);
+    pk_motion_free(mo);
+    pk_names_free(h.m.names);
+}
+
+/* A leg held still (the same keys at frames 0 and 20, a step to frame 30):
+ * the rows of the hold have the same inputs, so the chain is solved once
+ * for them and taken from the row before after that; every row is the
+ * bits a frame evaluated alone gives. */
+static void held_rows_solve_once(void **state)
+{
+    (void)state;
+    hb h;
+    hb_leg(&h);
+    pk_motion *mo = pk_motion_new();
+    assert_non_null(mo);
+    for (uint32_t f = 0; f <= 20; f += 20) {
+        key(mo, "センター", f)->pos[1] = -1.5f;
+        key(mo, "右足ＩＫ", f)->pos[2] = -1.0f;
+    }
+    key(mo, "センター", 30)->pos[1] = -1.0f;
+    key(mo, "右足ＩＫ", 30)->pos[2] = 1.0f;
+    bool watch[7] = {false, true, true, true, true, true, false};
+    pk_log log;
+    pk_log_init(&log);
+    pki_play p;
+    assert_int_equal(pki_play_motion(&p, &h.m, mo, 0, 31, watch, &log), 0);
+    assert_int_equal(p.evaluated, 31);
+    assert_int_equal(p.solved, 1 + 10); /* frame 0, then 21..30 */
+    pk_rig *rig = pk_rig_new(&h.m, &log);
+    pk_tracks *t = pk_tracks_build(mo, &log);
+    assert_non_null(rig);
+    assert_non_null(t);
+    pk_bone_local loc[7];
+    pk_bone_world all[7];
+    bool on[7];
+    for (uint32_t f = 0; f <= 30; f++) {
+        pk_rig_motion_local(rig, mo, t, (double)f, loc, on);
+        pk_rig_eval(rig, loc, on, 0, all);
+        for (int b = 1; b <= 5; b++)
+            assert_memory_equal(pki_play_at(&p, f, b), &all[b], sizeof all[b]);
+    }
+    pk_tracks_free(t);
+    pk_rig_free(rig);
+    pki_play_free(&p);
     pk_log_free(&log);
     pk_motion_free(mo);
     pk_names_free(h.m.names);
@@ -235,6 +287,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(play_again_same_rows),
+        cmocka_unit_test(held_rows_solve_once),
         cmocka_unit_test(solve_follows_a_target_off_the_chain),
         cmocka_unit_test(track_named_as_built),
     };

@@ -546,6 +546,11 @@ static bool knee_triangle(pk_rig *r, const ik_chain *c, const ik_link *l, int32_
     return true;
 }
 
+static bool same_bits(double a, double b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
 /* One step of a plane link; true when the per-step limit cut it. */
 static bool solve_plane(pk_rig *r, const ik_chain *c, ik_link *l, int iteration, bool triangle)
 {
@@ -557,21 +562,25 @@ static bool solve_plane(pk_rig *r, const ik_chain *c, ik_link *l, int iteration,
     if (!unit(iv) || !unit(tv))
         return false;
     const double *axis = AX[l->axis];
-    double a;
+    double a, q[4], inv[4];
     bool cut = false;
     size_t k = (size_t)(l - c->links);
     if (triangle && k + 1 < c->nlinks && r->parent[l->bone] == c->links[k + 1].bone &&
-        knee_triangle(r, c, l, c->links[k + 1].bone, &a))
+        knee_triangle(r, c, l, c->links[k + 1].bone, &a)) {
+        qaxis(axis, a, q);
         goto set;
+    }
     double d = iv[0] * tv[0] + iv[1] * tv[1] + iv[2] * tv[2];
     double angle = pki_acos(d > 1.0 ? 1.0 : d < -1.0 ? -1.0 : d);
     if (angle > c->limit) {
         angle = c->limit;
         cut = true;
     }
+    /* the turn by -angle is q1's conjugate (pki_sin is odd and pki_cos
+     * even, bit for bit) */
     double q1[4], q2[4], t1[3], t2[3];
     qaxis(axis, angle, q1);
-    qaxis(axis, -angle, q2);
+    pki_qd_conj(q1, q2);
     pki_qd_rotate(q1, tv, t1);
     pki_qd_rotate(q2, tv, t2);
     double d1 = t1[0] * iv[0] + t1[1] * iv[1] + t1[2] * iv[2];
@@ -589,10 +598,14 @@ static bool solve_plane(pk_rig *r, const ik_chain *c, ik_link *l, int iteration,
         }
     }
     a = a < lo ? lo : a > hi ? hi : a;
+    if (same_bits(a, angle))
+        memcpy(q, q1, sizeof q);
+    else if (same_bits(a, -angle))
+        memcpy(q, q2, sizeof q);
+    else
+        qaxis(axis, a, q);
 set:
     l->plane_angle = a;
-    double q[4], inv[4];
-    qaxis(axis, a, q);
     pki_qd_conj(r->anim_rot[j], inv);
     pki_qd_mul(q, inv, r->ik_rot[j]);
     link_changed(r, c, l);
@@ -845,9 +858,18 @@ static void memo_take(pk_rig *r, const ik_chain *c, const double *d)
         subtree(r, c->subtrees[s]);
 }
 
-/* Chain c solved, or its solve taken from prev; memo (and prev) point at
- * the chain's place in a memo row. */
-static size_t solve_memo(pk_rig *r, ik_chain *c, const double *prev, double *memo)
+/* Whether the memo entry m (a chain's place in a memo row, or NULL) holds
+ * a solve from the inputs `in` (the `n` doubles memo_read wrote). */
+static bool memo_holds(const double *m, const double *in, size_t n)
+{
+    return m && m[0] == 1.0 && memcmp(m + 1, in, n * sizeof *in) == 0;
+}
+
+/* Chain c solved, or its solve taken from prev or near (earlier memos
+ * of the rig: the last play's row, this play's row before); memo (prev,
+ * near) point at the chain's place in a memo row. */
+static size_t solve_memo(pk_rig *r, ik_chain *c, const double *prev, const double *near,
+                         double *memo)
 {
     size_t in = memo_in(r, c);
     if (in > MEMO_MAX) {
@@ -857,9 +879,12 @@ static size_t solve_memo(pk_rig *r, ik_chain *c, const double *prev, double *mem
     }
     memo_read(r, c, memo + 1);
     memo[0] = 1.0;
-    if (prev && prev[0] == 1.0 && memcmp(prev + 1, memo + 1, in * sizeof *memo) == 0) {
-        memo_take(r, c, prev + 1 + in);
-        memcpy(memo + 1 + in, prev + 1 + in, memo_out(c) * sizeof *memo);
+    const double *from = memo_holds(prev, memo + 1, in)   ? prev
+                         : memo_holds(near, memo + 1, in) ? near
+                                                          : NULL;
+    if (from) {
+        memo_take(r, c, from + 1 + in);
+        memcpy(memo + 1 + in, from + 1 + in, memo_out(c) * sizeof *memo);
         return 0;
     }
     solve(r, c);
@@ -868,22 +893,22 @@ static size_t solve_memo(pk_rig *r, ik_chain *c, const double *prev, double *mem
 }
 
 static size_t eval_core(pk_rig *r, const pk_bone_local *local, const bool *ik_on, unsigned flags,
-                        pk_bone_world *out, const double *prev, double *memo);
+                        pk_bone_world *out, const double *prev, const double *near, double *memo);
 
 size_t pki_rig_eval_memo(pk_rig *r, const pk_bone_local *local, const bool *ik_on,
-                         pk_bone_world *out, const double *prev, double *memo)
+                         pk_bone_world *out, const double *prev, const double *near, double *memo)
 {
-    return eval_core(r, local, ik_on, 0, out, prev, memo);
+    return eval_core(r, local, ik_on, 0, out, prev, near, memo);
 }
 
 void pk_rig_eval(pk_rig *r, const pk_bone_local *local, const bool *ik_on, unsigned flags,
                  pk_bone_world *out)
 {
-    eval_core(r, local, ik_on, flags, out, NULL, NULL);
+    eval_core(r, local, ik_on, flags, out, NULL, NULL, NULL);
 }
 
 static size_t eval_core(pk_rig *r, const pk_bone_local *local, const bool *ik_on, unsigned flags,
-                        pk_bone_world *out, const double *prev, double *memo)
+                        pk_bone_world *out, const double *prev, const double *near, double *memo)
 {
     size_t solved = 0;
     const pk_model *m = r->m;
@@ -946,8 +971,8 @@ static size_t eval_core(pk_rig *r, const pk_bone_local *local, const bool *ik_on
                 for (int32_t c = 0; c < r->ik_of[i]; c++)
                     at += memo_chain(r, &r->chains[c]);
                 if (!ik_on || ik_on[i])
-                    solved +=
-                        solve_memo(r, &r->chains[r->ik_of[i]], prev ? prev + at : NULL, memo + at);
+                    solved += solve_memo(r, &r->chains[r->ik_of[i]], prev ? prev + at : NULL,
+                                         near ? near + at : NULL, memo + at);
                 else
                     memo[at] = 0.0;
             } else if (do_ik && r->ik_of[i] >= 0 && (!ik_on || ik_on[i])) {

@@ -16,8 +16,10 @@
  * play keeps, per row, the locals and IK states it evaluated and its
  * chains' solves (eval.h), and the key records of its tracks.  A track
  * whose records are the same as in the last play is not sampled again; a
- * row whose inputs are the same takes the last play's world transforms;
- * in any other row, a chain whose inputs are the same takes its solve.
+ * row whose inputs are the same takes the last play's world transforms
+ * (fresh[] tells the rows evaluated); in any other row, a chain whose
+ * inputs are the same as in the last play's row or in this play's row
+ * before (a leg held still) takes that solve.
  * An evaluation depends on nothing else, so the rows are the bits a play
  * from nothing gives.
  */
@@ -35,6 +37,7 @@ void pki_play_free(pki_play *p)
     pki_play_lean(p);
     free(p->slot);
     free(p->w);
+    free(p->fresh);
     memset(p, 0, sizeof *p);
 }
 
@@ -65,7 +68,8 @@ static bool slots(pki_play *p, const pk_model *m, const bool *watch, uint32_t n)
     for (size_t i = 0; i < m->nbones; i++)
         p->slot[i] = watch[i] ? (int32_t)p->nwatch++ : -1;
     p->w = malloc(((size_t)n * p->nwatch + 1) * sizeof *p->w);
-    return p->w != NULL;
+    p->fresh = calloc(n + 1, sizeof *p->fresh);
+    return p->w && p->fresh;
 }
 
 static void keep_row(pki_play *p, uint32_t row, const pk_bone_world *all)
@@ -377,8 +381,10 @@ static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint
                 continue;
             }
         }
-        p->solved += pki_rig_eval_memo(rig, loc, on, all, pm, memo);
+        const double *near = r ? &p->memo[(size_t)(r - 1) * p->nmemo] : NULL;
+        p->solved += pki_rig_eval_memo(rig, loc, on, all, pm, near, memo);
         p->evaluated++;
+        p->fresh[r] = true;
         keep_row(p, r, all);
     }
     p->f0 = f0;
@@ -416,6 +422,7 @@ int pki_play_pose(pki_play *p, const pk_model *m, const pk_pose *po, const bool 
         goto done;
     pk_rig_pose_local(rig, po, loc);
     pk_rig_eval(rig, loc, NULL, 0, all);
+    p->fresh[0] = true;
     keep_row(p, 0, all);
     rc = 0;
 done:

@@ -22,6 +22,7 @@ typedef struct pki_play {
      * pose): the evaluated bones (the model's bones map[0..nin)), their
      * locals and IK states, nin per row. */
     size_t nin, evaluated; /* evaluated: rows not taken from an earlier play */
+    bool *fresh;           /* per row: evaluated here, not taken (n; any play) */
     int32_t *map;
     pk_bone_local *in;
     bool *on;
