@@ -863,6 +863,21 @@ static int writer_fit(writer *w)
 }
 /* ---- the steps ---- */
 
+/* Bone b's values at every row into was and a copy into now (the step
+ * edits now): false on OOM. */
+static bool vals_pair(const writer *w, int32_t b, track_vals *was, track_vals *now)
+{
+    if (!vals_of(w, b, was))
+        return false;
+    now->pos = malloc((w->n + 1) * sizeof *now->pos);
+    now->rot = malloc((w->n + 1) * sizeof *now->rot);
+    if (!now->pos || !now->rot)
+        return false;
+    memcpy(now->pos, was->pos, w->n * sizeof *now->pos);
+    memcpy(now->rot, was->rot, w->n * sizeof *now->rot);
+    return true;
+}
+
 /* q = a^-1 b */
 static void rel(const double a[4], const double b[4], double out[4])
 {
@@ -900,7 +915,7 @@ static int upper_step(pki_sizing *z, writer *w, bool upper, bool shoulders, pk_b
     memset(was, 0, sizeof was);
     int rc = -1;
     for (int i = 0; i < 6; i++)
-        if (bones[i] >= 0 && (!vals_of(w, bones[i], &was[i]) || !vals_of(w, bones[i], &now[i])))
+        if (bones[i] >= 0 && !vals_pair(w, bones[i], &was[i], &now[i]))
             goto done;
     for (uint32_t r = 0; r < w->n; r++) {
         double delta[4] = {0, 0, 0, 1};
@@ -1041,7 +1056,22 @@ typedef struct cog_memo {
     double own[2][2];  /* ... across the floor, by B's 足ＩＫ as the motion has it */
     double held[2][2]; /* ... and the offset from there that holds it */
     bool pinned[2];    /* ... where A's is low */
+    /* cog_error on the play as it is (known: its row unchanged since) */
+    double cog_e[2];
+    bool cog_ok, cog_known;
 } cog_memo;
+
+/* cog_error at row r, from memo m where B's row did not change since. */
+static bool cog_error_at(const pki_sizing *z, uint32_t r, cog_memo *m, double e[2])
+{
+    if (!m->cog_known) {
+        m->cog_ok = cog_error(z, &z->pb, r, m->cog_e);
+        m->cog_known = true;
+    }
+    if (m->cog_ok)
+        memcpy(e, m->cog_e, sizeof m->cog_e);
+    return m->cog_ok;
+}
 
 /* The reach of B's leg of side s: 足->ひざ->足首 at rest, or the mean
  * 足->足首 if shorter (a knee that does not straighten past its rest
@@ -1198,7 +1228,7 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
     if (!drops || !pulls)
         goto done;
     for (int i = 0; i < 4; i++)
-        if (bones[i] >= 0 && (!vals_of(w, bones[i], &was[i]) || !vals_of(w, bones[i], &now[i])))
+        if (bones[i] >= 0 && !vals_pair(w, bones[i], &was[i], &now[i]))
             goto done;
     double legb = tb->leg_len;
     /* the reach a planted foot's leg leaves to the IK solver and to the
@@ -1206,7 +1236,8 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
     double slack = fmax(PIN_SLACK * legb, 2 * w->tol_pos);
     for (uint32_t r = 0; r < w->n; r++) {
         double e[2] = {0, 0}, d[3] = {0, 0, 0};
-        if (cog && cog_error(z, pb, r, e) && sqrt(e[0] * e[0] + e[1] * e[1]) > COG_TOL * legb) {
+        if (cog && cog_error_at(z, r, &memo[r], e) &&
+            sqrt(e[0] * e[0] + e[1] * e[1]) > COG_TOL * legb) {
             /* the share of the last move the error followed (secant),
              * else COG_GAIN */
             double g = COG_GAIN, *md = memo[r].d, *me = memo[r].e;
@@ -1323,7 +1354,7 @@ static int toe_step(pki_sizing *z, writer *w, pk_body_report *rep, bool *changed
         track_vals now, was;
         memset(&now, 0, sizeof now);
         memset(&was, 0, sizeof was);
-        if (!vals_of(w, bone, &was) || !vals_of(w, bone, &now)) {
+        if (!vals_pair(w, bone, &was, &now)) {
             vals_free(&now);
             vals_free(&was);
             return -1;
@@ -1401,7 +1432,7 @@ static int apart_step(pki_sizing *z, writer *w, double u, pk_body_report *rep, b
         track_vals now, was;
         memset(&now, 0, sizeof now);
         memset(&was, 0, sizeof was);
-        int rc = vals_of(w, tb->leg_ik[s], &was) && vals_of(w, tb->leg_ik[s], &now) ? 0 : -1;
+        int rc = vals_pair(w, tb->leg_ik[s], &was, &now) ? 0 : -1;
         for (uint32_t r = 0; !rc && r < w->n; r++) {
             double h = heading(tb, pb, r), side = s ? -u : u;
             double d[3] = {side * pki_cos(h), 0, -side * pki_sin(h)};
@@ -1420,7 +1451,9 @@ static int apart_step(pki_sizing *z, writer *w, double u, pk_body_report *rep, b
 
 /* ---- the run ---- */
 
-static int replay(pki_sizing *z, pki_bone_set *s, pk_log *log)
+/* B played again (the rows nothing changed in taken from the last play);
+ * memo (or NULL) forgets what it knew of the rows that changed. */
+static int replay(pki_sizing *z, pki_bone_set *s, cog_memo *memo, pk_log *log)
 {
     bool *watch = calloc(z->b.m->nbones + 1, sizeof *watch);
     if (!watch) {
@@ -1441,12 +1474,14 @@ static int replay(pki_sizing *z, pki_bone_set *s, pk_log *log)
         z->pb0 = z->pb;
     pki_play_lean(&z->pb0); /* B before the steps: no play follows it */
     z->pb = p;
+    for (uint32_t r = 0; memo && r < p.n; r++)
+        memo[r].cog_known &= !p.fresh[r];
     return 0;
 }
 
 /* The rows a written track changed played again (replay: the other rows
  * are taken from the last play). */
-static int replay_dirty(pki_sizing *z, pki_bone_set *s, writer *w, pk_log *log)
+static int replay_dirty(pki_sizing *z, pki_bone_set *s, writer *w, cog_memo *memo, pk_log *log)
 {
     bool any = false;
     for (uint32_t r = 0; r < w->n && !any; r++)
@@ -1454,7 +1489,7 @@ static int replay_dirty(pki_sizing *z, pki_bone_set *s, writer *w, pk_log *log)
     if (!any)
         return 0;
     memset(w->dirty, 0, w->n * sizeof *w->dirty);
-    return replay(z, s, log);
+    return replay(z, s, memo, log);
 }
 
 int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, pk_body_report *rep,
@@ -1488,7 +1523,7 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
     if ((!o->no_upper || !o->no_shoulders) &&
         upper_step(z, &w, !o->no_upper, !o->no_shoulders, rep, &changed) != 0)
         goto oom;
-    if (changed && replay_dirty(z, s, &w, log) != 0)
+    if (changed && replay_dirty(z, s, &w, NULL, log) != 0)
         goto done;
     changed = false;
     bool across = !(o->scale_xz > 0);
@@ -1503,7 +1538,7 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
             bool more = false, ch = false, cog = i < ROUNDS && across;
             if (centre_round(z, &w, rep, i == 0, cog, across, memo, &ch, &more) != 0)
                 goto oom;
-            if (ch && replay_dirty(z, s, &w, log) != 0)
+            if (ch && replay_dirty(z, s, &w, memo, log) != 0)
                 goto done;
             if (!ch || !more)
                 break;
@@ -1525,7 +1560,7 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
             continue;
         if (writer_fit(&w) != 0)
             goto oom;
-        if (replay(z, s, log) != 0)
+        if (replay(z, s, memo, log) != 0)
             goto done;
     }
     rep->keys = w.keys;
