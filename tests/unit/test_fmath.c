@@ -4,7 +4,8 @@
  * for these but for log10, up to 2 ulp: there 2, and cbrt, up to 3: there
  * 4; tests/fmath/accuracy.py measures both against exact values), and the
  * same bits as the checked-in digests (tests/fmath/bits.txt), which the
- * WebAssembly and Windows builds print too. */
+ * WebAssembly and Windows builds print too; sin odd and cos even, bit for
+ * bit. */
 #include "testutil.h"
 #include "../fmath/fmath_cases.h"
 
@@ -228,12 +229,37 @@ static void same_bits_everywhere(void **state)
     assert_int_equal(seen, FMATH_NFNS);
 }
 
+/* sin is odd and cos even, bit for bit (the IK solver turns a knee by
+ * -a as the conjugate of its turn by a): angles of a turn and any double
+ * the reduction takes. */
+static void sin_odd_cos_even(void **state)
+{
+    (void)state;
+    uint64_t r = 88172645463325252ull;
+    for (int i = 0; i < 200000; i++) {
+        r ^= r << 13;
+        r ^= r >> 7;
+        r ^= r << 17;
+        double x;
+        if (i % 2) {
+            x = (double)(r >> 11) / 9007199254740992.0 * 8.0 - 4.0;
+        } else {
+            memcpy(&x, &r, sizeof x);
+            if (x != x)
+                continue;
+        }
+        SAME(pki_sin(-x), -pki_sin(x));
+        SAME(pki_cos(-x), pki_cos(x));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(special_values),
         cmocka_unit_test(against_libm),
         cmocka_unit_test(same_bits_everywhere),
+        cmocka_unit_test(sin_odd_cos_even),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
