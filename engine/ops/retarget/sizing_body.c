@@ -863,19 +863,23 @@ static int writer_fit(writer *w)
 }
 /* ---- the steps ---- */
 
+/* A copy of the values v into out: false on OOM. */
+static bool vals_copy(const writer *w, const track_vals *v, track_vals *out)
+{
+    out->pos = malloc((w->n + 1) * sizeof *out->pos);
+    out->rot = malloc((w->n + 1) * sizeof *out->rot);
+    if (!out->pos || !out->rot)
+        return false;
+    memcpy(out->pos, v->pos, w->n * sizeof *out->pos);
+    memcpy(out->rot, v->rot, w->n * sizeof *out->rot);
+    return true;
+}
+
 /* Bone b's values at every row into was and a copy into now (the step
  * edits now): false on OOM. */
 static bool vals_pair(const writer *w, int32_t b, track_vals *was, track_vals *now)
 {
-    if (!vals_of(w, b, was))
-        return false;
-    now->pos = malloc((w->n + 1) * sizeof *now->pos);
-    now->rot = malloc((w->n + 1) * sizeof *now->rot);
-    if (!now->pos || !now->rot)
-        return false;
-    memcpy(now->pos, was->pos, w->n * sizeof *now->pos);
-    memcpy(now->rot, was->rot, w->n * sizeof *now->rot);
-    return true;
+    return vals_of(w, b, was) && vals_copy(w, was, now);
 }
 
 /* q = a^-1 b */
@@ -1209,8 +1213,11 @@ static double foot_at(pki_sizing *z, uint32_t r, int s, bool first, cog_memo *me
     return drop > 0 ? drop : 0;
 }
 
+/* kept (or NULL): the values of the round's four tracks as the motion has
+ * them, from the round before where it did not rewrite them (pos NULL:
+ * not known); taken, and given back for the next round. */
 static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool first, bool cog,
-                        bool across, cog_memo *memo, bool *changed, bool *more)
+                        bool across, cog_memo *memo, track_vals kept[4], bool *changed, bool *more)
 {
     const pki_torso *ta = z->ta, *tb = z->tb;
     const pki_play *pb = &z->pb;
@@ -1227,9 +1234,18 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
     double(*pulls)[2] = calloc(w->n + 1, sizeof *pulls);
     if (!drops || !pulls)
         goto done;
-    for (int i = 0; i < 4; i++)
-        if (bones[i] >= 0 && !vals_pair(w, bones[i], &was[i], &now[i]))
+    for (int i = 0; i < 4; i++) {
+        if (bones[i] < 0)
+            continue;
+        if (kept && kept[i].pos) {
+            was[i] = kept[i];
+            memset(&kept[i], 0, sizeof kept[i]);
+            if (!vals_copy(w, &was[i], &now[i]))
+                goto done;
+        } else if (!vals_pair(w, bones[i], &was[i], &now[i])) {
             goto done;
+        }
+    }
     double legb = tb->leg_len;
     /* the reach a planted foot's leg leaves to the IK solver and to the
      * fit of the hips (their error may not lose the foot) */
@@ -1323,7 +1339,21 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
                 now[0].pos[r][k] += now[1].pos[r][k] - was[1].pos[r][k];
         bones[1] = -1;
     }
-    rc = put_tracks(w, bones, now, was, 4, changed);
+    bool rewritten[4] = {false, false, false, false};
+    rc = 0;
+    for (int i = 0; i < 4 && !rc; i++) {
+        int k = bones[i] < 0 ? 0 : put_track(w, bones[i], &now[i], &was[i]);
+        rc = k < 0 ? -1 : 0;
+        rewritten[i] = k > 0;
+        *changed |= k > 0;
+    }
+    if (ybone == tb->centre)
+        rewritten[1] = rewritten[0];
+    for (int i = 0; kept && !rc && i < 4; i++)
+        if (!rewritten[i] && was[i].pos) {
+            kept[i] = was[i];
+            memset(&was[i], 0, sizeof was[i]);
+        }
 done:
     free(drops);
     free(pulls);
@@ -1492,6 +1522,28 @@ static int replay_dirty(pki_sizing *z, pki_bone_set *s, writer *w, cog_memo *mem
     return replay(z, s, memo, log);
 }
 
+/* The centre step's rounds, each played again, the last ones for the feet
+ * alone: 0, -1 (logged), 1 on OOM. */
+static int centre_rounds(pki_sizing *z, pki_bone_set *s, writer *w, pk_body_report *rep,
+                         bool across, cog_memo *memo, pk_log *log)
+{
+    track_vals kept[4];
+    memset(kept, 0, sizeof kept);
+    int rc = 0;
+    for (int i = 0; i < ROUNDS + FEET_ROUNDS && !rc; i++) {
+        bool more = false, ch = false, cog = i < ROUNDS && across;
+        if (centre_round(z, w, rep, i == 0, cog, across, memo, kept, &ch, &more) != 0)
+            rc = 1;
+        else if (ch && replay_dirty(z, s, w, memo, log) != 0)
+            rc = -1;
+        else if (!ch || !more)
+            break;
+    }
+    for (int i = 0; i < 4; i++)
+        vals_free(&kept[i]);
+    return rc;
+}
+
 int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, pk_body_report *rep,
                  pk_log *log)
 {
@@ -1534,15 +1586,11 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
             goto oom;
         /* the last rounds for the feet alone (センター stays across the
          * floor: what the rounds before it left is what they measured) */
-        for (int i = 0; i < ROUNDS + FEET_ROUNDS; i++) {
-            bool more = false, ch = false, cog = i < ROUNDS && across;
-            if (centre_round(z, &w, rep, i == 0, cog, across, memo, &ch, &more) != 0)
-                goto oom;
-            if (ch && replay_dirty(z, s, &w, memo, log) != 0)
-                goto done;
-            if (!ch || !more)
-                break;
-        }
+        int k = centre_rounds(z, s, &w, rep, across, memo, log);
+        if (k > 0)
+            goto oom;
+        if (k < 0)
+            goto done;
     }
     /* the rounds played the exact values; the fitted keys are played
      * once more: a round for the feet alone on them (a fit's error can
@@ -1551,7 +1599,7 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
     for (int pass = 0; pass < 3; pass++) {
         if (pass == 1 && memo) {
             bool more = false, ch = false;
-            if (centre_round(z, &w, rep, false, false, across, memo, &ch, &more) != 0)
+            if (centre_round(z, &w, rep, false, false, across, memo, NULL, &ch, &more) != 0)
                 goto oom;
         }
         if (pass == 2 && !o->no_toes && toe_step(z, &w, rep, &changed) != 0)
