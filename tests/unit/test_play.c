@@ -4,7 +4,7 @@
  * every row bit for bit as a play from nothing, evaluates only the rows
  * an edit reached and samples only the tracks whose keys changed, solves
  * a chain held still (the same inputs as the row before) once;
- * pki_track_named gives the keys
+ * pki_track_named and pki_tracks_named give the keys
  * pk_tracks_build gives the track (frame order, the later record of a duplicated frame). */
 #include <math.h>
 #include <stdlib.h>
@@ -278,6 +278,18 @@ static void track_named_as_built(void **state)
     assert_true(pki_track_named(mo, PK_NO_NAME - 1, &none));
     assert_int_equal(none.count, 0);
     free(none.keys);
+    /* all at once: each as built, a name asked twice, names without keys */
+    pk_name_id ids[5] = {t->bones[1].name, PK_NO_NAME, t->bones[0].name, PK_NO_NAME - 1,
+                         t->bones[1].name};
+    pk_track got[5];
+    assert_true(pki_tracks_named(mo, ids, 5, got));
+    const pk_track *want[5] = {&t->bones[1], NULL, &t->bones[0], NULL, &t->bones[1]};
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(got[i].count, want[i] ? want[i]->count : 0);
+        if (want[i])
+            assert_memory_equal(got[i].keys, want[i]->keys, want[i]->count * sizeof *got[i].keys);
+        free(got[i].keys);
+    }
     pk_tracks_free(t);
     pk_log_free(&log);
     pk_motion_free(mo);

@@ -29,23 +29,68 @@
 
 /* ---- one track ---- */
 
-static int cmp_u64(const void *pa, const void *pb)
+/* Track t's keys (t->count of them, in file order; sorted: in frame
+ * order already) sorted by frame, stable, the last record of a
+ * duplicated frame kept.  False on OOM (t->keys freed). */
+static bool track_finish(const pk_motion *m, pk_track *t, bool sorted)
 {
-    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-    return (a > b) - (a < b);
+    size_t n = t->count;
+    if (!sorted) {
+        /* (frame, index) pairs sorted by frame, 8 bits a pass from the
+         * lowest (each pass stable: equal frames stay in file order),
+         * the passes above the largest frame's digits skipped */
+        uint64_t *src = malloc((2 * n + 1) * sizeof *src);
+        if (!src) {
+            free(t->keys);
+            t->keys = NULL;
+            t->count = 0;
+            return false;
+        }
+        uint64_t *dst = src + n, *mem = src;
+        uint32_t top = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t f = m->bones[t->keys[i]].frame;
+            src[i] = (uint64_t)f << 32 | t->keys[i];
+            top |= f;
+        }
+        for (unsigned shift = 32; shift < 64 && (top >> (shift - 32)) != 0; shift += 8) {
+            size_t count[256] = {0};
+            for (size_t i = 0; i < n; i++)
+                count[(src[i] >> shift) & 0xff]++;
+            size_t at = 0;
+            for (size_t d = 0; d < 256; d++) {
+                size_t c = count[d];
+                count[d] = at;
+                at += c;
+            }
+            for (size_t i = 0; i < n; i++)
+                dst[count[(src[i] >> shift) & 0xff]++] = src[i];
+            uint64_t *swap = src;
+            src = dst;
+            dst = swap;
+        }
+        for (size_t i = 0; i < n; i++)
+            t->keys[i] = (uint32_t)src[i];
+        free(mem);
+    }
+    size_t out = 0;
+    for (size_t i = 0; i < n; i++)
+        if (i + 1 == n || m->bones[t->keys[i]].frame != m->bones[t->keys[i + 1]].frame)
+            t->keys[out++] = t->keys[i];
+    t->count = out;
+    return true;
 }
 
-bool pki_track_named(const pk_motion *m, pk_name_id name, pk_track *t)
+/* One track: two passes over the keys, no table. */
+static bool track_one(const pk_motion *m, pk_name_id name, pk_track *t)
 {
     t->name = name;
     t->count = 0;
-    t->keys = NULL;
     size_t n = 0;
     bool sorted = true;
     for (size_t i = 0; i < m->nbones; i++)
         n += m->bones[i].name == name;
     t->keys = malloc((n + 1) * sizeof *t->keys);
-    uint64_t *pairs = NULL;
     if (!t->keys)
         return false;
     for (size_t i = 0; i < m->nbones; i++) {
@@ -55,27 +100,79 @@ bool pki_track_named(const pk_motion *m, pk_name_id name, pk_track *t)
             sorted = false;
         t->keys[t->count++] = (uint32_t)i;
     }
-    if (!sorted) {
-        /* (frame, index) pairs: equal frames stay in file order */
-        pairs = malloc((n + 1) * sizeof *pairs);
-        if (!pairs) {
-            free(t->keys);
-            t->keys = NULL;
-            return false;
-        }
-        for (size_t i = 0; i < n; i++)
-            pairs[i] = (uint64_t)m->bones[t->keys[i]].frame << 32 | t->keys[i];
-        qsort(pairs, n, sizeof *pairs, cmp_u64);
-        for (size_t i = 0; i < n; i++)
-            t->keys[i] = (uint32_t)pairs[i];
-        free(pairs);
+    return track_finish(m, t, sorted);
+}
+
+bool pki_track_named(const pk_motion *m, pk_name_id name, pk_track *t)
+{
+    return track_one(m, name, t);
+}
+
+bool pki_tracks_named(const pk_motion *m, const pk_name_id *names, size_t n, pk_track *out)
+{
+    if (n == 1)
+        return track_one(m, names[0], out);
+    /* the names asked for that the motion's table holds (a key's name is
+     * one of them) */
+    size_t nnames = m->names ? pk_names_count(m->names) : 0;
+    pk_name_id top = 0;
+    for (size_t i = 0; i < n; i++) {
+        out[i].name = names[i];
+        out[i].count = 0;
+        out[i].keys = NULL;
+        if (names[i] != PK_NO_NAME && names[i] < nnames && names[i] > top)
+            top = names[i];
     }
-    size_t out = 0;
-    for (size_t i = 0; i < n; i++)
-        if (i + 1 == n || m->bones[t->keys[i]].frame != m->bones[t->keys[i + 1]].frame)
-            t->keys[out++] = t->keys[i];
-    t->count = out;
-    return true;
+    /* name -> its first place in names + 1 (0: not asked for) */
+    uint32_t *place = calloc((size_t)top + 2, sizeof *place);
+    size_t *count = calloc(n + 1, sizeof *count);
+    bool *sorted = malloc((n + 1) * sizeof *sorted);
+    bool ok = place && count && sorted;
+    for (size_t i = 0; ok && i < n; i++) {
+        sorted[i] = true;
+        if (names[i] != PK_NO_NAME && names[i] <= top && !place[names[i]])
+            place[names[i]] = (uint32_t)i + 1;
+    }
+    for (size_t k = 0; ok && k < m->nbones; k++) {
+        pk_name_id id = m->bones[k].name;
+        if (id != PK_NO_NAME && id <= top && place[id])
+            count[place[id] - 1]++;
+    }
+    for (size_t i = 0; ok && i < n; i++) {
+        out[i].keys = malloc((count[i] + 1) * sizeof *out[i].keys);
+        ok = out[i].keys != NULL;
+    }
+    for (size_t k = 0; ok && k < m->nbones; k++) {
+        pk_name_id id = m->bones[k].name;
+        if (id == PK_NO_NAME || id > top || !place[id])
+            continue;
+        pk_track *t = &out[place[id] - 1];
+        if (t->count && m->bones[t->keys[t->count - 1]].frame > m->bones[k].frame)
+            sorted[place[id] - 1] = false;
+        t->keys[t->count++] = (uint32_t)k;
+    }
+    for (size_t i = 0; ok && i < n; i++) {
+        if (names[i] == PK_NO_NAME || names[i] > top)
+            continue;
+        size_t first = place[names[i]] - 1;
+        if (first == i) {
+            ok = track_finish(m, &out[i], sorted[i]);
+        } else {
+            /* a name asked for twice: the first place's track */
+            memcpy(out[i].keys, out[first].keys, out[first].count * sizeof *out[i].keys);
+            out[i].count = out[first].count;
+        }
+    }
+    free(place);
+    free(count);
+    free(sorted);
+    if (!ok)
+        for (size_t i = 0; i < n; i++) {
+            free(out[i].keys);
+            out[i].keys = NULL;
+            out[i].count = 0;
+        }
+    return ok;
 }
 
 /* ---- shared pieces ---- */

@@ -32,6 +32,10 @@ static inline size_t pki_seg_search(const uint32_t *keys, size_t n, double f, co
  * building every other track: t->keys is allocated (free it).  A name
  * with no keys gives count 0.  False on OOM (sample.c). */
 bool pki_track_named(const pk_motion *m, pk_name_id name, pk_track *t);
+/* The same for each of the n names (PK_NO_NAME: count 0), in one pass
+ * over the motion's keys: out[i].keys allocated (free each).  False on
+ * OOM (nothing left allocated). */
+bool pki_tracks_named(const pk_motion *m, const pk_name_id *names, size_t n, pk_track *out);
 
 /* The rest pose: no translation, the identity rotation. */
 static inline void pki_rest_pose(float pos[3], float rot[4])

@@ -24,6 +24,7 @@
  * from nothing gives.
  */
 #include "model/names.h"
+#include "ops/sample/sample.h"
 #include "ops/skeleton/eval.h"
 #include "ops/skeleton/play.h"
 
@@ -272,7 +273,7 @@ int pki_play_motion_again(pki_play *p, const pki_play *prev, const pk_model *ful
 /* The key records of each track into p->keys (p->at set); where prev
  * (the same bones and frames) had the very same records for a bone, its
  * track is not sampled again: has[] cleared, same[] set.  False on OOM. */
-static bool keep_keys(pki_play *p, const pk_model *m, const pk_motion *mo, const pk_tracks *t,
+static bool keep_keys(pki_play *p, const pk_model *m, const pk_motion *mo, const pk_track *tracks,
                       const pki_play *prev, bool *has, bool *same)
 {
     size_t nb = m->nbones;
@@ -283,8 +284,7 @@ static bool keep_keys(pki_play *p, const pk_model *m, const pk_motion *mo, const
         same[i] = false;
         if (!has[i])
             continue;
-        pk_name_id id = name_in(m, i, mo->names);
-        const pk_track *tr = pk_tracks_bone(t, id);
+        const pk_track *tr = &tracks[i];
         pk_bone_key *k = &p->keys[p->at[i]];
         for (size_t j = 0; j < tr->count; j++)
             k[j] = mo->bones[tr->keys[j]];
@@ -297,19 +297,51 @@ static bool keep_keys(pki_play *p, const pk_model *m, const pk_motion *mo, const
     return true;
 }
 
+static int cmp_u64(const void *pa, const void *pb)
+{
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return (a > b) - (a < b);
+}
+
+/* The IK section's records by frame, stable, the last record of a
+ * duplicated frame kept (as pk_tracks_build orders them): NULL on OOM. */
+static uint32_t *ik_order(const pk_motion *mo, size_t *n)
+{
+    uint64_t *pairs = malloc((mo->niks + 1) * sizeof *pairs);
+    uint32_t *out = malloc((mo->niks + 1) * sizeof *out);
+    *n = 0;
+    if (!pairs || !out) {
+        free(pairs);
+        free(out);
+        return NULL;
+    }
+    for (size_t i = 0; i < mo->niks; i++)
+        pairs[i] = (uint64_t)mo->iks[i].frame << 32 | (uint32_t)i;
+    qsort(pairs, mo->niks, sizeof *pairs, cmp_u64);
+    for (size_t i = 0; i < mo->niks; i++)
+        if (i + 1 == mo->niks || pairs[i] >> 32 != pairs[i + 1] >> 32)
+            out[(*n)++] = (uint32_t)pairs[i];
+    free(pairs);
+    return out;
+}
+
 static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint32_t f0, uint32_t n,
                        const bool *watch, const pki_play *prev, pk_log *log)
 {
     size_t nb = m->nbones;
     pk_rig *rig = NULL;
-    pk_tracks *t = NULL;
+    pk_track *tracks = calloc(nb + 1, sizeof *tracks);
+    pk_name_id *ids = malloc((nb + 1) * sizeof *ids);
+    uint32_t *iks = NULL;
+    size_t niks = 0;
+    bool built = false;
     pk_cursor *cur = malloc((nb + 1) * sizeof *cur);
     bool *has = calloc(nb + 1, sizeof *has), *on = malloc((nb + 1) * sizeof *on);
     bool *same = calloc(nb + 1, sizeof *same);
     pk_bone_local *loc = malloc((nb + 1) * sizeof *loc);
     pk_bone_world *all = malloc((nb + 1) * sizeof *all);
     int rc = -1;
-    if (!cur || !has || !same || !on || !loc || !all || !slots(p, m, watch, n))
+    if (!cur || !has || !same || !on || !loc || !all || !tracks || !ids || !slots(p, m, watch, n))
         goto oom;
     p->nin = nb;
     p->in = malloc(((size_t)n * nb + 1) * sizeof *p->in);
@@ -323,22 +355,26 @@ static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint
     p->memo = malloc(((size_t)n * p->nmemo + 1) * sizeof *p->memo);
     if (!p->memo)
         goto oom;
-    t = pk_tracks_build(mo, NULL);
-    if (!t)
+    /* the evaluated bones' tracks, and the IK section's records by frame */
+    for (size_t i = 0; i < nb; i++)
+        ids[i] = name_in(m, i, mo->names);
+    built = pki_tracks_named(mo, ids, nb, tracks);
+    iks = built ? ik_order(mo, &niks) : NULL;
+    if (!iks)
         goto oom;
     p->at = calloc(nb + 1, sizeof *p->at);
     if (!p->at)
         goto oom;
     for (size_t i = 0; i < nb; i++) {
-        pk_name_id id = name_in(m, i, mo->names);
-        const pk_track *tr = id == PK_NO_NAME ? NULL : pk_tracks_bone(t, id);
-        if (tr && tr->count) {
+        const pk_track *tr = &tracks[i];
+        if (tr->count) {
             pk_cursor_init(&cur[i], mo, tr);
             has[i] = true;
         }
         p->at[i + 1] = p->at[i] + (has[i] ? tr->count : 0);
     }
-    if (!keep_keys(p, m, mo, t, prev && prev->f0 == f0 && prev->n == n ? prev : NULL, has, same))
+    if (!keep_keys(p, m, mo, tracks, prev && prev->f0 == f0 && prev->n == n ? prev : NULL, has,
+                   same))
         goto oom;
     /* the IK section: states by frame, the last record at or before it */
     size_t next_ik = 0;
@@ -352,8 +388,8 @@ static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint
                 pk_cursor_bone(&cur[i], (double)f, loc[i].pos, loc[i].rot);
             else if (same[i]) /* the same keys: the same values */
                 loc[i] = prev->in[(size_t)r * nb + i];
-        while (next_ik < t->niks && mo->iks[t->iks[next_ik]].frame <= f) {
-            const pk_ik_key *k = &mo->iks[t->iks[next_ik++]];
+        while (next_ik < niks && mo->iks[iks[next_ik]].frame <= f) {
+            const pk_ik_key *k = &mo->iks[iks[next_ik++]];
             for (uint32_t s = 0; s < k->count; s++) {
                 size_t len;
                 const uint8_t *raw = pk_names_raw(mo->names, k->ik[s].name, &len);
@@ -396,7 +432,11 @@ done:
     if (rc)
         pki_play_free(p);
     pk_rig_free(rig);
-    pk_tracks_free(t);
+    for (size_t i = 0; built && i < nb; i++)
+        free(tracks[i].keys);
+    free(tracks);
+    free(ids);
+    free(iks);
     free(cur);
     free(has);
     free(same);
