@@ -139,7 +139,10 @@ bool pki_tracks_named(const pk_motion *m, const pk_name_id *names, size_t n, pk_
             count[place[id] - 1]++;
     }
     for (size_t i = 0; ok && i < n; i++) {
-        out[i].keys = malloc((count[i] + 1) * sizeof *out[i].keys);
+        /* a name asked for again gets its first place's count */
+        bool keyed = names[i] != PK_NO_NAME && names[i] <= top;
+        size_t c = keyed ? count[place[names[i]] - 1] : 0;
+        out[i].keys = malloc((c + 1) * sizeof *out[i].keys);
         ok = out[i].keys != NULL;
     }
     for (size_t k = 0; ok && k < m->nbones; k++) {
