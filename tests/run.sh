@@ -185,7 +185,11 @@ configure_and_compile() {
     built_ok=1
 }
 
-run_build() { # NAME DIR DESCRIPTION MESON-OPTIONS...
+# run_build NAME DIR DESCRIPTION MESON-OPTIONS...: compiles and tests one
+# Linux build.  Build A writes "ok" (or "failed") into $linux_ready when
+# its compile ends: stages W and E, started before it, wait for that file
+# to compare with its binary.
+run_build() {
     local name=$1 dir=$2 desc=$3
     shift 3
     local p f s bad skips
@@ -194,10 +198,10 @@ run_build() { # NAME DIR DESCRIPTION MESON-OPTIONS...
     stage_begin
     configure_and_compile "$name" "$dir" "$@"
     stage_end "$name compile"
+    if [ "$name" = A ] && [ -n "$linux_ready" ]; then
+        [ "$built_ok" = 1 ] && echo ok >"$linux_ready" || echo failed >"$linux_ready"
+    fi
     [ "$built_ok" = 1 ] || return
-    # W and E start as soon as build A's binary is there.
-    [ "$name" = A ] && [ "$want_w" = 1 ] && start_bg W "$src/$dir"
-    [ "$name" = A ] && [ "$want_e" = 1 ] && start_bg E "$src/$dir"
     stage_begin
     rm -f "$dir/meson-logs/testlog.json"
     meson test -C "$dir" --no-rebuild --print-errorlogs --num-processes "$jobs"
@@ -206,12 +210,46 @@ run_build() { # NAME DIR DESCRIPTION MESON-OPTIONS...
     add_counts "$name ($desc)" "$p" "$f" "$s" "$bad" "$skips"
 }
 
-# Stages W and E run in the background (start_bg), beside A's tests and
-# build B; finish_bg waits for one and counts its checks.  Each is a
-# script printing "PASS NAME" / "FAIL NAME: WHY" / "SKIP NAME (WHY)" lines,
-# "TAG: failing: NAMES" and last "TAG: N passed, N failed, N skipped in T
-# s" into DIR/TAG.log; it is compared with build A's binary when build A
-# was built in this run (else the script builds a Linux reference itself).
+# Every stage runs in a subshell of its own, so that its CPU time is its
+# own commands' (a subshell counts the children it waited for): build A
+# in the foreground, its output on the console; B, W and E in the
+# background, beside A from the start (the machine's cores are busy with
+# one build's compile or tests alone only part of the time; most of W's
+# time is spent waiting on Wine, E's on Chromium), their output in a log
+# shown when they end.  A stage leaves its results in DIR-logs/: its
+# summary lines, stage lines and skipped tests, and "passed failed
+# skipped" (on CI, skips already counted as failures).
+stage_save() { # DIR-LOGS
+    printf '%s\n' "${summary[@]}" >"$1/summary.txt"
+    printf '%s\n' "${stage_times[@]}" >"$1/stages.txt"
+    printf '%s\n' "${skipped_names[@]}" >"$1/skipped.txt"
+    echo "$total_p $total_f $total_s" >"$1/counts.txt"
+}
+stage_merge() { # DIR-LOGS NAME: adds a finished stage's results to this shell's
+    local l p f s
+    if [ ! -s "$1/counts.txt" ]; then
+        summary+=("build $2: ended without results (see $1/)")
+        total_f=$((total_f + 1))
+        return
+    fi
+    while IFS= read -r l; do [ -n "$l" ] && summary+=("$l"); done <"$1/summary.txt"
+    while IFS= read -r l; do [ -n "$l" ] && stage_times+=("$l"); done <"$1/stages.txt"
+    while IFS= read -r l; do [ -n "$l" ] && skipped_names+=("$l"); done <"$1/skipped.txt"
+    read -r p f s <"$1/counts.txt"
+    total_p=$((total_p + p)) total_f=$((total_f + f)) total_s=$((total_s + s))
+}
+stage_fresh() { # DIR-LOGS: empty results, in a stage's subshell
+    mkdir -p "$1"
+    rm -f "$1/counts.txt"
+    summary=() stage_times=() skipped_names=()
+    total_p=0 total_f=0 total_s=0
+}
+
+# Stages W and E: each is a script printing "PASS NAME" / "FAIL NAME:
+# WHY" / "SKIP NAME (WHY)" lines, "TAG: failing: NAMES" and last "TAG: N
+# passed, N failed, N skipped in T s" into DIR/TAG.log; it is compared
+# with build A's binary when build A is built in this run (else the
+# script builds a Linux reference itself).
 bg_stage() { # LETTER: sets the stage's bg_* description
     case $1 in
         W) bg_dir=build-windows bg_tag=wine bg_script=tests/windows/wine.sh bg_env=("PK_JOBS=$jobs")
@@ -222,33 +260,15 @@ bg_stage() { # LETTER: sets the stage's bg_* description
             bg_time="E (site and Chromium)" bg_name="E (browser)" ;;
     esac
 }
-declare -A bg_pid=()
-start_bg() { # LETTER [LINUX-BUILD-DIR]
+check_stage() { # LETTER: runs stage W or E, counts its checks
     local bg_dir bg_tag bg_script bg_env bg_start bg_title bg_time bg_name
-    bg_stage "$1"
-    mkdir -p "$bg_dir"
-    rm -f "$bg_dir/$bg_tag-stage.txt"
-    local ref=()
-    [ $# -gt 1 ] && ref=("PK_LINUX_BUILD=$2")
-    echo "=== build $1: $bg_start, beside the Linux builds ($bg_dir/$bg_tag.log)"
-    (
-        stage_begin
-        env "${ref[@]}" PK_CORPUS_DIR="$corpus" "${bg_env[@]}" bash "$bg_script" >"$bg_dir/$bg_tag.log" 2>&1
-        stage_line "$bg_time"
-        echo "$stage_text" >"$bg_dir/$bg_tag-stage.txt"
-    ) &
-    bg_pid[$1]=$!
-}
-finish_bg() { # LETTER
-    local bg_dir bg_tag bg_script bg_env bg_start bg_title bg_time bg_name
-    local p f s line bad skips log
-    [ -n "${bg_pid[$1]:-}" ] || start_bg "$1"
+    local p f s line bad skips log ref=()
     bg_stage "$1"
     log=$bg_dir/$bg_tag.log
+    [ "$want_a" = 1 ] && ref=("PK_LINUX_BUILD=$src/build-test-a" "PK_LINUX_WAIT=$linux_ready")
     stage_begin
-    wait "${bg_pid[$1]}"
-    stage_end "$1 (its rest after B)"
-    [ -f "$bg_dir/$bg_tag-stage.txt" ] && stage_times+=("$(cat "$bg_dir/$bg_tag-stage.txt")")
+    env "${ref[@]}" PK_CORPUS_DIR="$corpus" "${bg_env[@]}" bash "$bg_script" >"$log" 2>&1
+    stage_end "$bg_time"
     echo
     echo "=== build $1: $bg_title ($log)"
     grep -E "^($bg_tag:|FAIL|SKIP)" "$log"
@@ -265,25 +285,74 @@ finish_bg() { # LETTER
     add_counts "$bg_name" "$p" "$f" "$s" "${bad:--}" "${skips:--}"
 }
 
+declare -A bg_pid=() bg_logs=()
+start_bg() { # LETTER: stage B, W or E in the background
+    local logs bg_dir bg_tag bg_script bg_env bg_start bg_title bg_time bg_name
+    case $1 in
+        B) logs=build-test-b-logs
+            echo "=== build B: gcc -Dwerror=true ASan+UBSan, beside build A ($logs/run.log)" ;;
+        *) bg_stage "$1"
+            logs=$bg_dir/logs-stage
+            mkdir -p "$bg_dir"
+            echo "=== build $1: $bg_start, beside build A ($bg_dir/$bg_tag.log)" ;;
+    esac
+    bg_logs[$1]=$logs
+    mkdir -p "$logs"
+    (
+        stage_fresh "$logs"
+        case $1 in
+            B) run_build B build-test-b "gcc -Dwerror=true ASan+UBSan" -Dwerror=true \
+                -Db_sanitize=address,undefined -Dc_args=-fno-sanitize-recover=all \
+                -Db_lundef=false >"$logs/run.log" 2>&1 ;;
+            *) check_stage "$1" >"$logs/run.log" 2>&1 ;;
+        esac
+        stage_save "$logs"
+    ) &
+    bg_pid[$1]=$!
+}
+finish_bg() { # LETTER: waits for a background stage, shows its output, counts it
+    wait "${bg_pid[$1]}"
+    cat "${bg_logs[$1]}/run.log"
+    stage_merge "${bg_logs[$1]}" "$1"
+}
+
 builds=${PK_BUILDS:-a b w e}
-want_w=0 want_e=0
+want_a=0 want_b=0 want_w=0 want_e=0
 for b in $builds; do
     case $b in
-        a | b) ;;
+        a) want_a=1 ;;
+        b) want_b=1 ;;
         w) want_w=1 ;;
         e) want_e=1 ;;
         *) echo "tests/run.sh: unknown build '$b'" >&2; exit 2 ;;
     esac
 done
-for b in $builds; do
-    case $b in
-        a) run_build A build-test-a "gcc -Dwerror=true" -Dwerror=true -Dbuildtype=debugoptimized ;;
-        b) run_build B build-test-b "gcc -Dwerror=true ASan+UBSan" -Dwerror=true \
-            -Db_sanitize=address,undefined -Dc_args=-fno-sanitize-recover=all -Db_lundef=false ;;
-    esac
+linux_ready=
+if [ "$want_a" = 1 ]; then
+    mkdir -p build-test-a-logs
+    linux_ready=$src/build-test-a-logs/compiled
+    rm -f "$linux_ready"
+fi
+started=()
+for b in B W E; do
+    eval "[ \"\$want_${b,}\" = 1 ]" && start_bg "$b" && started+=("$b")
 done
-[ "$want_w" = 1 ] && finish_bg W
-[ "$want_e" = 1 ] && finish_bg E
+if [ "$want_a" = 1 ]; then
+    (
+        stage_fresh build-test-a-logs
+        run_build A build-test-a "gcc -Dwerror=true" -Dwerror=true -Dbuildtype=debugoptimized
+        stage_save build-test-a-logs
+    )
+    stage_merge build-test-a-logs A
+fi
+if [ ${#started[@]} -gt 0 ]; then
+    stage_begin
+    for b in B W E; do
+        [ -n "${bg_pid[$b]:-}" ] && finish_bg "$b"
+    done
+    [ "$want_a" = 1 ] && stage_line "after A: the rest of ${started[*]}" &&
+        stage_times+=("${stage_text%% s wall*} s wall")
+fi
 
 echo
 echo "=== results"

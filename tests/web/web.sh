@@ -23,7 +23,8 @@
 # only when nothing failed.  Logs: build-web/logs/.
 #
 # Environment: PK_CORPUS_DIR (as tests/run.sh), PK_LINUX_BUILD (a Linux
-# build folder of this tree), PK_WEB_ONLY (a regex: only the checks of
+# build folder of this tree), PK_LINUX_WAIT (a file to wait for first,
+# see 2.), PK_WEB_ONLY (a regex: only the checks of
 # web_tests.py it matches).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -75,6 +76,13 @@ ok "build"
 stamp "site built"
 
 # ---- 2. the Linux reference ------------------------------------------------
+# tests/run.sh starts this script while it still compiles build A:
+# PK_LINUX_WAIT names the file it writes then, "ok" or, when that compile
+# failed, anything else (then this script builds its own reference).
+if [ -n "${PK_LINUX_WAIT:-}" ]; then
+    while [ ! -s "$PK_LINUX_WAIT" ]; do sleep 1; done
+    [ "$(cat "$PK_LINUX_WAIT")" = ok ] || PK_LINUX_BUILD=
+fi
 lb=${PK_LINUX_BUILD:-}
 if [ -z "$lb" ] || [ ! -x "$lb/cli/posekit" ]; then
     lb=$out/linux

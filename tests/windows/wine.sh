@@ -4,10 +4,10 @@
 #
 #  1. builds the zip with .ci/build-windows.sh (-Dwerror=true) and unpacks
 #     it: the tests run the posekit.exe users get, rules\ beside it;
-#  2. a Linux reference: $PK_LINUX_BUILD (tests/run.sh passes build A's
-#     folder when build A ran) or its own build in build-windows/linux;
-#  3. Wine in its own prefix, build-windows/wineprefix (WINEDEBUG=-all),
+#  2. Wine in its own prefix, build-windows/wineprefix (WINEDEBUG=-all),
 #     with one persistent wineserver for the whole run;
+#  3. a Linux reference: $PK_LINUX_BUILD (tests/run.sh passes build A's
+#     folder when build A ran) or its own build in build-windows/linux;
 #  4. checks, each counted once:
 #     corpus   every corpus file: `info` and `dump` give the Linux binary's
 #              exit status, stdout and stderr byte for byte; VMD and VPD
@@ -33,7 +33,8 @@
 # only when nothing failed.  Logs: build-windows/wine-logs/.
 #
 # Environment: PK_CORPUS_DIR (as tests/run.sh), PK_LINUX_BUILD (a Linux
-# build folder of this tree), PK_JOBS (parallel cases; default 2),
+# build folder of this tree), PK_LINUX_WAIT (a file to wait for first, see
+# 3.), PK_JOBS (parallel cases; default 2),
 # PK_WINE_CASES=all (also the cases cases.txt marks "slow").
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -95,21 +96,7 @@ mkdir -p "$work/zip"
 exe=$work/zip/posekit/posekit.exe
 stamp "zip built"
 
-# ---- 2. the Linux reference --------------------------------------------
-lb=${PK_LINUX_BUILD:-}
-if [ -z "$lb" ]; then
-    lb=$out/linux
-    if [ ! -f "$lb/build.ninja" ]; then
-        meson setup "$lb" -Dtests=false -Dman=disabled -Dbuildtype=debugoptimized \
-            >"$logs/linux-setup.log" 2>&1 || { bad linux-build "meson setup failed"; finish; }
-    fi
-    ninja -C "$lb" >"$logs/linux-build.log" 2>&1 || { bad linux-build "ninja failed"; finish; }
-    stamp "Linux reference built"
-fi
-linux=$lb/cli/posekit
-[ -x "$linux" ] || { bad linux-build "no Linux posekit at $linux"; finish; }
-
-# ---- 3. Wine -----------------------------------------------------------
+# ---- 2. Wine -----------------------------------------------------------
 wine=$(command -v wine64 || echo /usr/lib/wine/wine64)
 wineserver=$(command -v wineserver || echo /usr/lib/wine/wineserver)
 [ -x "$wine" ] || { bad wine "wine64 is not installed (.ci/setup.sh installs it)"; finish; }
@@ -124,6 +111,28 @@ fi
 "$wineserver" -p # one server for every run below (-k in finish)
 "$wine" "$exe" version >/dev/null 2>&1 </dev/null # warm up
 stamp "Wine prefix ready"
+
+# ---- 3. the Linux reference --------------------------------------------
+# (after Wine's start: tests/run.sh starts this script while it still
+# compiles build A, and PK_LINUX_WAIT names the file it writes then, "ok"
+# or, when that compile failed, anything else: then this script builds
+# its own reference)
+if [ -n "${PK_LINUX_WAIT:-}" ]; then
+    while [ ! -s "$PK_LINUX_WAIT" ]; do sleep 1; done
+    [ "$(cat "$PK_LINUX_WAIT")" = ok ] || PK_LINUX_BUILD=
+fi
+lb=${PK_LINUX_BUILD:-}
+if [ -z "$lb" ]; then
+    lb=$out/linux
+    if [ ! -f "$lb/build.ninja" ]; then
+        meson setup "$lb" -Dtests=false -Dman=disabled -Dbuildtype=debugoptimized \
+            >"$logs/linux-setup.log" 2>&1 || { bad linux-build "meson setup failed"; finish; }
+    fi
+    ninja -C "$lb" >"$logs/linux-build.log" 2>&1 || { bad linux-build "ninja failed"; finish; }
+    stamp "Linux reference built"
+fi
+linux=$lb/cli/posekit
+[ -x "$linux" ] || { bad linux-build "no Linux posekit at $linux"; finish; }
 
 pkw=$work/posekit-wine # POSEKIT for the CLI cases
 printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$wine" "$exe" >"$pkw"
