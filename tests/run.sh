@@ -11,9 +11,8 @@
 #   E  the browser: the site of web/build.sh (Emscripten, -Dwerror=true),
 #      its engine run in headless Chromium against build A's Linux binary
 #      (tests/web/web.sh; its checks count like test cases)
-# W and E run beside A's tests and build B, as soon as A's binary is
-# built: most of W's time is spent waiting on Wine, and E's compile is
-# short.
+# B, W and E run in the background beside build A from the start; W and
+# E compile first and wait for A's binary only for their checks.
 # The shared corpus is passed with -Dcorpus_dir when ../shared/corpus (or
 # $PK_CORPUS_DIR) exists.  Prints the results of each build and the time
 # each stage took (wall, and the CPU time of its commands), then the
@@ -26,7 +25,8 @@
 #
 # Environment: PK_CORPUS_DIR (corpus folder), PK_BUILDS ("a b w e" by
 # default; "a" runs build A only), PK_JOBS (parallel tests; default: cores),
-# CI (true: skips fail).
+# PK_TESTS (names of the tests builds A and B run; default all), CI (true:
+# skips fail).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 src=$(pwd)
@@ -204,7 +204,8 @@ run_build() {
     [ "$built_ok" = 1 ] || return
     stage_begin
     rm -f "$dir/meson-logs/testlog.json"
-    meson test -C "$dir" --no-rebuild --print-errorlogs --num-processes "$jobs"
+    # shellcheck disable=SC2086 # PK_TESTS: names, split on spaces
+    meson test -C "$dir" --no-rebuild --print-errorlogs --num-processes "$jobs" ${PK_TESTS:-}
     read -r p f s bad skips < <(count_results "$dir")
     stage_end "$name tests"
     add_counts "$name ($desc)" "$p" "$f" "$s" "$bad" "$skips"
