@@ -35,7 +35,7 @@ dances = sorted(n for n in os.listdir(corpus) if n.endswith('.vmd'))
 if not os.path.exists(os.path.join(build, 'build.ninja')):
     subprocess.run(['meson', 'setup', build, '-Db_coverage=true', '--buildtype=debug',
                     '-Dcorpus_dir=' + corpus], cwd=root, check=True, stdout=subprocess.DEVNULL)
-subprocess.run(['ninja', '-C', build, 'tests/test_sizing_corpus'], check=True,
+subprocess.run(['meson', 'compile', '-C', build, 'test_sizing_corpus'], check=True,
                stdout=subprocess.DEVNULL)
 exe = os.path.join(build, 'tests', 'test_sizing_corpus')
 objdir = os.path.join(build, 'engine', 'libposekit_internal.a.p')
