@@ -747,6 +747,54 @@ static bool unit4(const float q[4], double out[4])
 
 #define DEG (180.0 / 3.14159265358979323846)
 
+/* The distance d from the arc is over tol_deg exactly when sin^2(d / 2)
+ * is over sin^2(tol_deg / 2): products alone, a relative margin of 1e-9
+ * leaving the borderline to the fit. */
+bool pki_curve_off_arc(const float (*q)[4], size_t n, double tol_deg)
+{
+    double q0[4], qn[4], n0 = 0.0, n1 = 0.0;
+    for (int k = 0; k < 4; k++) {
+        n0 += (double)q[0][k] * q[0][k];
+        n1 += (double)q[n][k] * q[n][k];
+    }
+    n0 = sqrt(n0);
+    n1 = sqrt(n1);
+    if (!(n0 > 1e-30) || !(n1 > 1e-30))
+        return false;
+    double d = 0.0;
+    for (int k = 0; k < 4; k++) {
+        q0[k] = q[0][k] / n0;
+        qn[k] = q[n][k] / n1;
+        d += q0[k] * qn[k];
+    }
+    if (d < 0.0) {
+        d = -d;
+        for (int k = 0; k < 4; k++)
+            qn[k] = -qn[k];
+    }
+    double e2[4], en2 = 0.0;
+    for (int k = 0; k < 4; k++) {
+        e2[k] = qn[k] - d * q0[k];
+        en2 += e2[k] * e2[k];
+    }
+    double h = pki_sin(tol_deg / DEG / 2.0), bound = h * h * (1.0 + 1e-9) + 1e-15;
+    for (size_t i = 1; i < n; i++) {
+        double ni = 0.0, x = 0.0, y = 0.0;
+        for (int k = 0; k < 4; k++) {
+            ni += (double)q[i][k] * q[i][k];
+            x += q[i][k] * q0[k];
+            y += q[i][k] * e2[k];
+        }
+        if (!(ni > 1e-60))
+            return false;
+        /* the squared cosine and sine along the circle, over |q_i|^2 */
+        double r = (x * x + (en2 > 1e-24 ? y * y / en2 : 0.0)) / ni;
+        if (1.0 - r > bound)
+            return true;
+    }
+    return false;
+}
+
 int pki_curve_fit_rot(const float (*q)[4], size_t n, double tol_deg, uint8_t cp[4], double *worst)
 {
     return pki_curve_fit_rot_ex(q, n, tol_deg, PKI_FIT_FULL, NULL, cp, worst);

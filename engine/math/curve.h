@@ -71,6 +71,13 @@ int pki_curve_fit_scalar(const float *v, size_t n, double tol, uint8_t cp[4], do
  * rotation (pk_quat_angle_deg's measure); samples off the arc count with
  * their distance from it. */
 int pki_curve_fit_rot(const float (*q)[4], size_t n, double tol_deg, uint8_t cp[4], double *worst);
+/* Whether a rotation sample between q[0] and q[n] lies farther than
+ * tol_deg from the great circle through them: then no curve fits (MMD's
+ * rotation between two keys stays on that circle) and pki_curve_fit_rot,
+ * which measures the distance with an arcsine after an arctangent per
+ * sample, refuses it.  Asked with products alone, before any fit: the
+ * bulk of the probes of a keyed dance, whose keys mostly stay, end here. */
+bool pki_curve_off_arc(const float (*q)[4], size_t n, double tol_deg);
 
 /* The same fits with a choice of effort (keyframe reduction, engine/ops/
  * reduce.c, probes thousands of segments, most of which cannot fit):

@@ -14,6 +14,7 @@
 #include "posekit.h"
 
 #include "common/diag.h"
+#include "model/tracks.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,27 @@ static uint32_t rec_frame(const recs *r, uint32_t i)
     return f;
 }
 
+uint64_t *pki_sort_by_frame(uint64_t *src, uint64_t *dst, size_t n, uint32_t top)
+{
+    for (unsigned shift = 32; shift < 64 && (top >> (shift - 32)) != 0; shift += 8) {
+        size_t count[256] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[(src[i] >> shift) & 0xff]++;
+        size_t at = 0;
+        for (size_t d = 0; d < 256; d++) {
+            size_t c = count[d];
+            count[d] = at;
+            at += c;
+        }
+        for (size_t i = 0; i < n; i++)
+            dst[count[(src[i] >> shift) & 0xff]++] = src[i];
+        uint64_t *swap = src;
+        src = dst;
+        dst = swap;
+    }
+    return src;
+}
+
 /* Sorts keys[0..n) (record indices in file order) by frame, stably, and
  * drops every record followed by one with the same frame (the later record
  * in the file wins).  tmp has room for 2 n entries.  Returns the new count;
@@ -73,22 +95,7 @@ static size_t sort_track(const recs *r, uint32_t *keys, size_t n, uint64_t *tmp,
         uint64_t *src = tmp, *dst = tmp + n;
         for (size_t i = 0; i < n; i++)
             src[i] = (uint64_t)rec_frame(r, keys[i]) << 32 | keys[i];
-        for (unsigned shift = 32; shift < 64 && (top >> (shift - 32)) != 0; shift += 8) {
-            size_t count[256] = {0};
-            for (size_t i = 0; i < n; i++)
-                count[(src[i] >> shift) & 0xff]++;
-            size_t at = 0;
-            for (size_t d = 0; d < 256; d++) {
-                size_t c = count[d];
-                count[d] = at;
-                at += c;
-            }
-            for (size_t i = 0; i < n; i++)
-                dst[count[(src[i] >> shift) & 0xff]++] = src[i];
-            uint64_t *swap = src;
-            src = dst;
-            dst = swap;
-        }
+        src = pki_sort_by_frame(src, dst, n, top);
         for (size_t i = 0; i < n; i++)
             keys[i] = (uint32_t)src[i];
     }
@@ -310,11 +317,14 @@ pk_tracks *pk_tracks_build(const pk_motion *m, pk_log *log)
         build_named(m, &rm, m->nmorphs, offsetof(pk_morph_key, name), "morph", &t->morphs,
                     &t->nmorphs, &ti->morph_slot, &ti->nmorph_slot, &ti->morph_keys, &t->duplicates,
                     log) &&
-        build_plain(&rc, m->ncameras, "camera", &t->cameras, &t->ncameras, &t->duplicates, m->duplicates_told, log) &&
-        build_plain(&rl, m->nlights, "light", &t->lights, &t->nlights, &t->duplicates, m->duplicates_told, log) &&
+        build_plain(&rc, m->ncameras, "camera", &t->cameras, &t->ncameras, &t->duplicates,
+                    m->duplicates_told, log) &&
+        build_plain(&rl, m->nlights, "light", &t->lights, &t->nlights, &t->duplicates,
+                    m->duplicates_told, log) &&
         build_plain(&rs, m->nshadows, "self-shadow", &t->shadows, &t->nshadows, &t->duplicates,
                     m->duplicates_told, log) &&
-        build_plain(&ri, m->niks, "show/IK", &t->iks, &t->niks, &t->duplicates, m->duplicates_told, log);
+        build_plain(&ri, m->niks, "show/IK", &t->iks, &t->niks, &t->duplicates, m->duplicates_told,
+                    log);
     if (!ok) {
         pk_tracks_free(t);
         return NULL;

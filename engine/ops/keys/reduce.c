@@ -660,64 +660,6 @@ static bool adjacent_keys(const work *w, size_t a, size_t b)
     return true;
 }
 
-/* Does a rotation sample between samples a and a + n lie farther than
- * tol_deg from the great circle through their rotations?  Then no curve
- * fits (MMD's rotation between two keys stays on that circle), and the
- * fitter, which measures the same distance with an arcsine after an
- * arctangent per sample, would refuse: this asks it with products alone
- * (the distance d is over tol_deg exactly when sin^2(d / 2) is over
- * sin^2(tol_deg / 2); a relative margin of 1e-9 leaves the borderline
- * to the fitter).  The bulk of the probes of a keyed dance, whose keys
- * mostly stay, fail here. */
-static bool off_arc(const work *w, size_t a, size_t n, double tol_deg)
-{
-    const float *f0 = w->rot[a], *f1 = w->rot[a + n];
-    double q0[4], qn[4], n0 = 0.0, n1 = 0.0;
-    for (int k = 0; k < 4; k++) {
-        n0 += (double)f0[k] * f0[k];
-        n1 += (double)f1[k] * f1[k];
-    }
-    n0 = sqrt(n0);
-    n1 = sqrt(n1);
-    if (!(n0 > 1e-30) || !(n1 > 1e-30))
-        return false;
-    double d = 0.0;
-    for (int k = 0; k < 4; k++) {
-        q0[k] = f0[k] / n0;
-        qn[k] = f1[k] / n1;
-        d += q0[k] * qn[k];
-    }
-    if (d < 0.0) {
-        d = -d;
-        for (int k = 0; k < 4; k++)
-            qn[k] = -qn[k];
-    }
-    double e2[4], en2 = 0.0;
-    for (int k = 0; k < 4; k++) {
-        e2[k] = qn[k] - d * q0[k];
-        en2 += e2[k] * e2[k];
-    }
-    double h = pki_sin(tol_deg / RAD2DEG / 2.0), bound = h * h * (1.0 + 1e-9) + 1e-15;
-    for (size_t i = 1; i < n; i++) {
-        const float *f = w->rot[a + i];
-        double qi[4], ni = 0.0, x = 0.0, y = 0.0;
-        for (int k = 0; k < 4; k++)
-            ni += (double)f[k] * f[k];
-        if (!(ni > 1e-60))
-            return false;
-        for (int k = 0; k < 4; k++) {
-            qi[k] = f[k];
-            x += qi[k] * q0[k];
-            y += qi[k] * e2[k];
-        }
-        /* the squared cosine and sine along the circle, over |qi|^2 */
-        double r = (x * x + (en2 > 1e-24 ? y * y / en2 : 0.0)) / ni;
-        if (1.0 - r > bound)
-            return true;
-    }
-    return false;
-}
-
 /* Does the segment of samples a < b fit one key?  cp gets the curves (an
  * input segment fits with its own curves, which build_plan keeps: cp is
  * then left linear). */
@@ -742,7 +684,7 @@ static bool fits(const work *w, size_t a, size_t b, uint8_t cp[6][4])
         return true;
     }
     /* the cheap refusals first */
-    if (w->moves[3] && off_arc(w, a, n, w->tol_fit[0]))
+    if (w->moves[3] && pki_curve_off_arc((const float(*)[4])(w->rot + a), n, w->tol_fit[0]))
         return false;
     for (int c = 0; c < 3; c++) {
         if (!w->moves[c])

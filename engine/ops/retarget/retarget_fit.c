@@ -32,59 +32,6 @@ typedef struct fitter {
     double tol_deg, tol_pos; /* the fit's: a little inside the promise */
 } fitter;
 
-#define DEG (180.0 / 3.14159265358979323846)
-
-/* Whether a rotation sample between q[0] and q[n] lies farther than
- * tol_deg from the great circle through them: then no curve fits (MMD's
- * rotation between two keys stays on that circle) and the fitter, which
- * measures the distance with an arcsine after an arctangent per sample,
- * refuses.  With products alone: the distance d is over tol_deg exactly
- * when sin^2(d / 2) is over sin^2(tol_deg / 2); a relative margin of 1e-9
- * leaves the borderline to the fitter. */
-static bool off_arc(const float (*q)[4], size_t n, double tol_deg)
-{
-    double q0[4], qn[4], n0 = 0.0, n1 = 0.0;
-    for (int k = 0; k < 4; k++) {
-        n0 += (double)q[0][k] * q[0][k];
-        n1 += (double)q[n][k] * q[n][k];
-    }
-    n0 = sqrt(n0);
-    n1 = sqrt(n1);
-    if (!(n0 > 1e-30) || !(n1 > 1e-30))
-        return false;
-    double d = 0.0;
-    for (int k = 0; k < 4; k++) {
-        q0[k] = q[0][k] / n0;
-        qn[k] = q[n][k] / n1;
-        d += q0[k] * qn[k];
-    }
-    if (d < 0.0) {
-        d = -d;
-        for (int k = 0; k < 4; k++)
-            qn[k] = -qn[k];
-    }
-    double e2[4], en2 = 0.0;
-    for (int k = 0; k < 4; k++) {
-        e2[k] = qn[k] - d * q0[k];
-        en2 += e2[k] * e2[k];
-    }
-    double h = pki_sin(tol_deg / DEG / 2.0), bound = h * h * (1.0 + 1e-9) + 1e-15;
-    for (size_t i = 1; i < n; i++) {
-        double ni = 0.0, x = 0.0, y = 0.0;
-        for (int k = 0; k < 4; k++) {
-            ni += (double)q[i][k] * q[i][k];
-            x += q[i][k] * q0[k];
-            y += q[i][k] * e2[k];
-        }
-        if (!(ni > 1e-60))
-            return false;
-        /* the squared cosine and sine along the circle, over |q_i|^2 */
-        double r = (x * x + (en2 > 1e-24 ? y * y / en2 : 0.0)) / ni;
-        if (1.0 - r > bound)
-            return true;
-    }
-    return false;
-}
 
 /* Whether translation axis `axis` of samples p[0..n] leaves the range of
  * its end values by more than tol or turns back by more than twice tol:
@@ -151,7 +98,7 @@ static bool fit_piece(const fitter *ft, uint32_t a, uint32_t b, uint8_t cp[4][4]
     }
     double tol = moving ? ft->tol_pos / sqrt((double)moving) : ft->tol_pos;
     /* the refusals by products first, every channel before any fit */
-    if (!flat && off_arc(q, n, ft->tol_deg))
+    if (!flat && pki_curve_off_arc(q, n, ft->tol_deg))
         return false;
     for (int axis = 0; axis < 3; axis++)
         if (moves[axis] && turns_back(pos, axis, n, tol))

@@ -20,6 +20,7 @@
  */
 #include "posekit.h"
 #include "math/bezier.h"
+#include "model/tracks.h"
 #include "ops/sample/sample.h"
 #include "util/fmath.h"
 
@@ -53,22 +54,7 @@ static bool track_finish(const pk_motion *m, pk_track *t, bool sorted)
             src[i] = (uint64_t)f << 32 | t->keys[i];
             top |= f;
         }
-        for (unsigned shift = 32; shift < 64 && (top >> (shift - 32)) != 0; shift += 8) {
-            size_t count[256] = {0};
-            for (size_t i = 0; i < n; i++)
-                count[(src[i] >> shift) & 0xff]++;
-            size_t at = 0;
-            for (size_t d = 0; d < 256; d++) {
-                size_t c = count[d];
-                count[d] = at;
-                at += c;
-            }
-            for (size_t i = 0; i < n; i++)
-                dst[count[(src[i] >> shift) & 0xff]++] = src[i];
-            uint64_t *swap = src;
-            src = dst;
-            dst = swap;
-        }
+        src = pki_sort_by_frame(src, dst, n, top);
         for (size_t i = 0; i < n; i++)
             t->keys[i] = (uint32_t)src[i];
         free(mem);
