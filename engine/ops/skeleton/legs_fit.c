@@ -194,33 +194,25 @@ static double err_on(const track_fit *c, size_t f, const arc *s, double u)
     return err_at(c, f, r);
 }
 
+/* The edge between progress `in` (frame f within) and `out` (not), by
+ * EDGE_STEPS halvings: the last progress found within. */
+static double edge(const track_fit *c, size_t f, const arc *s, double in, double out)
+{
+    for (int i = 0; i < EDGE_STEPS; i++) {
+        double m = 0.5 * (in + out);
+        if (err_on(c, f, s, m) <= 1.0)
+            in = m;
+        else
+            out = m;
+    }
+    return in;
+}
+
 /* The progress interval around `at` (within) where frame f stays within. */
 static void interval(const track_fit *c, size_t f, const arc *s, double at, double *lo, double *hi)
 {
-    *lo = 0.0;
-    if (err_on(c, f, s, 0.0) > 1.0) {
-        double in = at, out = 0.0;
-        for (int i = 0; i < EDGE_STEPS; i++) {
-            double m = 0.5 * (in + out);
-            if (err_on(c, f, s, m) <= 1.0)
-                in = m;
-            else
-                out = m;
-        }
-        *lo = in;
-    }
-    *hi = 1.0;
-    if (err_on(c, f, s, 1.0) > 1.0) {
-        double in = at, out = 1.0;
-        for (int i = 0; i < EDGE_STEPS; i++) {
-            double m = 0.5 * (in + out);
-            if (err_on(c, f, s, m) <= 1.0)
-                in = m;
-            else
-                out = m;
-        }
-        *hi = in;
-    }
+    *lo = err_on(c, f, s, 0.0) > 1.0 ? edge(c, f, s, at, 0.0) : 0.0;
+    *hi = err_on(c, f, s, 1.0) > 1.0 ? edge(c, f, s, at, 1.0) : 1.0;
 }
 
 /* Does one key at b (after the key at a, values ka and kb) hold frames
