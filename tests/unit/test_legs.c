@@ -75,20 +75,6 @@ static void qaxis(double ax, double ay, double az, double deg, float q[4])
     q[3] = (float)cos(h);
 }
 
-static pk_bone_key *key(pk_motion *mo, const char *name, uint32_t frame)
-{
-    pk_log log;
-    pk_log_init(&log);
-    pk_bone_key *k = pk_motion_push_bone(mo);
-    assert_non_null(k);
-    k->name = pk_names_intern_utf8(mo->names, name, PK_VMD_NAME_BYTES, "bone", &log);
-    k->frame = frame;
-    k->rot[3] = 1.0f;
-    pk_interp_linear(k->interp);
-    pk_log_free(&log);
-    return k;
-}
-
 /* The key of `name` at `frame` in mo (NULL: none). */
 static const pk_bone_key *find_key(const pk_motion *mo, const char *name, uint32_t frame)
 {
@@ -152,8 +138,8 @@ static void ik_to_fk_hand_worked(void **state)
     hb_leg(&h, true);
     pk_motion *mo = pk_motion_new();
     assert_non_null(mo);
-    key(mo, "右足ＩＫ", 0)->pos[1] = 2.0f;
-    key(mo, "右足ＩＫ", 10)->pos[1] = 2.0f;
+    tu_bone_key(mo, "右足ＩＫ", 0)->pos[1] = 2.0f;
+    tu_bone_key(mo, "右足ＩＫ", 10)->pos[1] = 2.0f;
     pk_log log;
     pk_log_init(&log);
     pk_legs_options o;
@@ -220,9 +206,9 @@ static void ik_to_fk_holds_places(void **state)
     pk_motion *mo = pk_motion_new();
     assert_non_null(mo);
     for (uint32_t f = 0; f <= 40; f++)
-        qaxis(0, 1, 0, 0.1 * sin(f * PI / 5.0), key(mo, "右足", f)->rot);
-    key(mo, "右足ＩＫ", 0);
-    key(mo, "右つま先ＩＫ", 0);
+        qaxis(0, 1, 0, 0.1 * sin(f * PI / 5.0), tu_bone_key(mo, "右足", f)->rot);
+    tu_bone_key(mo, "右足ＩＫ", 0);
+    tu_bone_key(mo, "右つま先ＩＫ", 0);
     pk_log log;
     pk_log_init(&log);
     pk_legs_options o;
@@ -284,8 +270,8 @@ static void legs_progress(void **state)
     hb_leg(&h, true);
     pk_motion *mo = pk_motion_new();
     assert_non_null(mo);
-    key(mo, "右足ＩＫ", 0)->pos[1] = 2.0f;
-    key(mo, "右足ＩＫ", 1000)->pos[1] = 1.0f;
+    tu_bone_key(mo, "右足ＩＫ", 0)->pos[1] = 2.0f;
+    tu_bone_key(mo, "右足ＩＫ", 1000)->pos[1] = 1.0f;
     pk_log log;
     pk_log_init(&log);
     told t = {0, 0, 0.0, false};
@@ -313,8 +299,8 @@ static void fk_to_ik_hand_worked(void **state)
     hb_leg(&h, true);
     pk_motion *mo = pk_motion_new();
     assert_non_null(mo);
-    qaxis(1, 0, 0, 30, key(mo, "右足", 0)->rot);
-    qaxis(1, 0, 0, -60, key(mo, "右ひざ", 0)->rot);
+    qaxis(1, 0, 0, 30, tu_bone_key(mo, "右足", 0)->rot);
+    qaxis(1, 0, 0, -60, tu_bone_key(mo, "右ひざ", 0)->rot);
     pk_ik_key *ik = pk_motion_push_ik(mo, 2); /* both IKs off: plain FK */
     assert_non_null(ik);
     pk_log log;
@@ -380,7 +366,7 @@ static void legs_errors(void **state)
     assert_int_equal(log.items[0].code, PK_E_USAGE);
     pk_log_free(&log);
     pk_log_init(&log);
-    key(mo, "右足ＩＫ", 0);
+    tu_bone_key(mo, "右足ＩＫ", 0);
     assert_null(pk_motion_legs(mo, &h.m, &o, NULL, &log)); /* no leg IK */
     assert_int_equal(log.items[0].code, PK_E_NOT_FOUND);
     pk_log_free(&log);

@@ -56,20 +56,6 @@ static void hb_leg(hb *h)
     h->b[ik].nik_links = 2;
 }
 
-static pk_bone_key *key(pk_motion *mo, const char *name, uint32_t frame)
-{
-    pk_log log;
-    pk_log_init(&log);
-    pk_bone_key *k = pk_motion_push_bone(mo);
-    assert_non_null(k);
-    k->name = pk_names_intern_utf8(mo->names, name, PK_VMD_NAME_BYTES, "bone", &log);
-    k->frame = frame;
-    k->rot[3] = 1.0f;
-    pk_interp_linear(k->interp);
-    pk_log_free(&log);
-    return k;
-}
-
 /* The hips sway and the foot steps: every frame of 0..60 moves; *at30:
  * the foot's key at frame 30. */
 static pk_motion *walk(size_t *at30)
@@ -77,13 +63,13 @@ static pk_motion *walk(size_t *at30)
     pk_motion *mo = pk_motion_new();
     assert_non_null(mo);
     for (uint32_t f = 0; f <= 60; f += 10) {
-        key(mo, "センター", f)->pos[1] = -1.0f - 0.2f * (float)(f % 20);
-        pk_bone_key *k = key(mo, "右足ＩＫ", f);
+        tu_bone_key(mo, "センター", f)->pos[1] = -1.0f - 0.2f * (float)(f % 20);
+        pk_bone_key *k = tu_bone_key(mo, "右足ＩＫ", f);
         k->pos[2] = 0.1f * (float)f - 3.0f;
         k->pos[1] = (f % 20) ? 1.0f : 0.0f;
         if (f == 30)
             *at30 = (size_t)(k - mo->bones);
-        key(mo, "上半身", f);
+        tu_bone_key(mo, "上半身", f);
     }
     return mo;
 }
@@ -167,11 +153,11 @@ static void held_rows_solve_once(void **state)
     pk_motion *mo = pk_motion_new();
     assert_non_null(mo);
     for (uint32_t f = 0; f <= 20; f += 20) {
-        key(mo, "センター", f)->pos[1] = -1.5f;
-        key(mo, "右足ＩＫ", f)->pos[2] = -1.0f;
+        tu_bone_key(mo, "センター", f)->pos[1] = -1.5f;
+        tu_bone_key(mo, "右足ＩＫ", f)->pos[2] = -1.0f;
     }
-    key(mo, "センター", 30)->pos[1] = -1.0f;
-    key(mo, "右足ＩＫ", 30)->pos[2] = 1.0f;
+    tu_bone_key(mo, "センター", 30)->pos[1] = -1.0f;
+    tu_bone_key(mo, "右足ＩＫ", 30)->pos[2] = 1.0f;
     bool watch[7] = {false, true, true, true, true, true, false};
     pk_log log;
     pk_log_init(&log);
@@ -228,9 +214,9 @@ static void solve_follows_a_target_off_the_chain(void **state)
     h.b[ik].nik_links = 1;
     pk_motion *mo = pk_motion_new();
     assert_non_null(mo);
-    key(mo, "右腕ＩＫ", 0);
-    size_t at = (size_t)(key(mo, "目印", 0) - mo->bones);
-    key(mo, "目印", 10);
+    tu_bone_key(mo, "右腕ＩＫ", 0);
+    size_t at = (size_t)(tu_bone_key(mo, "目印", 0) - mo->bones);
+    tu_bone_key(mo, "目印", 10);
     bool watch[5] = {false, true, true, false, false};
     pk_log log;
     pk_log_init(&log);
@@ -259,8 +245,8 @@ static void track_named_as_built(void **state)
      * track between */
     uint32_t frames[] = {30, 0, 10, 30, 20, 10, 5};
     for (size_t i = 0; i < sizeof frames / sizeof *frames; i++) {
-        key(mo, "右足ＩＫ", frames[i])->pos[0] = (float)i;
-        key(mo, "センター", 100 - frames[i]);
+        tu_bone_key(mo, "右足ＩＫ", frames[i])->pos[0] = (float)i;
+        tu_bone_key(mo, "センター", 100 - frames[i]);
     }
     pk_log log;
     pk_log_init(&log);

@@ -146,26 +146,12 @@ static void qx(double deg, float q[4])
     q[3] = (float)cos(a);
 }
 
-static pk_bone_key *key(pk_motion *mo, const char *name, uint32_t frame)
-{
-    pk_log log;
-    pk_log_init(&log);
-    pk_bone_key *k = pk_motion_push_bone(mo);
-    assert_non_null(k);
-    k->name = pk_names_intern_utf8(mo->names, name, PK_VMD_NAME_BYTES, "bone", &log);
-    k->frame = frame;
-    k->rot[3] = 1.0f;
-    pk_interp_linear(k->interp);
-    pk_log_free(&log);
-    return k;
-}
-
 /* `name` turned about X from 0 at frame 0 to deg at frame 10 (held to 20). */
 static void turn(pk_motion *mo, const char *name, double deg)
 {
-    key(mo, name, 0);
-    qx(deg, key(mo, name, 10)->rot);
-    qx(deg, key(mo, name, 20)->rot);
+    tu_bone_key(mo, name, 0);
+    qx(deg, tu_bone_key(mo, name, 10)->rot);
+    qx(deg, tu_bone_key(mo, name, 20)->rot);
 }
 
 static pk_motion *retarget(const pk_motion *in, const pk_retarget_options *o,
@@ -459,7 +445,7 @@ static void centre_of_gravity_over_the_feet(void **state)
     played pa = {0}, pb = {0}, p0 = {0}, ra = {0}, rb = {0};
     pk_motion *rest = pk_motion_new();
     assert_non_null(rest);
-    key(rest, "センター", 0);
+    tu_bone_key(rest, "センター", 0);
     play(&ra, &a.m, rest, 0);
     play(&rb, &b.m, rest, 0);
     double oa0[2], ob0[2];
@@ -574,9 +560,9 @@ static void feet_planted_where_a_leg_cannot_reach(void **state)
     /* the hips 0.4 down, the leg 20 degrees forward of straight down */
     double th = 20 * PI / 180, hip_y = 9 - 0.4;
     for (uint32_t f = 0; f <= 20; f += 10) {
-        key(in, "センター", f)->pos[1] = -0.4f;
+        tu_bone_key(in, "センター", f)->pos[1] = -0.4f;
         double len = f ? 9.0 : 8.2;
-        float *p = key(in, "左足ＩＫ", f)->pos;
+        float *p = tu_bone_key(in, "左足ＩＫ", f)->pos;
         p[1] = (float)(hip_y - len * cos(th) - 1);
         p[2] = (float)(-len * sin(th));
     }
@@ -646,7 +632,7 @@ static void cog_measured_where_a_stands_on_its_ik(void **state)
     assert_non_null(in);
     /* the left 足ＩＫ 3 units below its rest (beyond the straight leg) */
     for (uint32_t f = 0; f <= 20; f += 20)
-        key(in, "左足ＩＫ", f)->pos[1] = -3.0f;
+        tu_bone_key(in, "左足ＩＫ", f)->pos[1] = -3.0f;
     /* its IK off from frame 12 on */
     pk_ik_key *ik = pk_motion_push_ik(in, 1);
     assert_non_null(ik);
@@ -685,11 +671,11 @@ static void toes(bool toe_ik)
     assert_non_null(in);
     /* heels up by 0.5, the toe IK down by as much: A's toes stay low */
     for (int d = 0; d < 2; d++) {
-        key(in, SIDE_NAMES[d][4], 0);
-        key(in, SIDE_NAMES[d][5], 0);
+        tu_bone_key(in, SIDE_NAMES[d][4], 0);
+        tu_bone_key(in, SIDE_NAMES[d][5], 0);
         for (uint32_t f = 10; f <= 20; f += 10) {
-            key(in, SIDE_NAMES[d][4], f)->pos[1] = 0.5f;
-            key(in, SIDE_NAMES[d][5], f)->pos[1] = -0.5f;
+            tu_bone_key(in, SIDE_NAMES[d][4], f)->pos[1] = 0.5f;
+            tu_bone_key(in, SIDE_NAMES[d][5], f)->pos[1] = -0.5f;
         }
     }
     pk_retarget_report rep, rep0;
@@ -752,8 +738,8 @@ static void feet_apart(void **state)
     pk_motion *in = pk_motion_new();
     assert_non_null(in);
     /* the body turned a quarter about Y: outward is then along Z */
-    key(in, "センター", 0);
-    float *q = key(in, "センター", 10)->rot;
+    tu_bone_key(in, "センター", 0);
+    float *q = tu_bone_key(in, "センター", 10)->rot;
     q[1] = (float)sin(PI / 4), q[3] = (float)cos(PI / 4);
     pk_retarget_report rep;
     pk_retarget_options o = {NO_ARMS, NO_BODY, .from = &a.m, .to = &b.m, .feet_apart = 0.5};
@@ -788,7 +774,7 @@ static void feet_held_while_the_body_turns(void **state)
     pk_motion *in = pk_motion_new();
     assert_non_null(in);
     for (uint32_t f = 0; f <= 20; f += 10) {
-        pk_bone_key *k = key(in, "センター", f);
+        pk_bone_key *k = tu_bone_key(in, "センター", f);
         k->pos[1] = -0.3f; /* the knees a little bent: the turn stays in reach */
         double t = (f ? 40 : 0) * PI / 360;
         k->rot[1] = (float)sin(t), k->rot[3] = (float)cos(t);
@@ -855,8 +841,8 @@ static void shared_scale_keeps_the_centre(void **state)
     pk_motion *in = pk_motion_new();
     assert_non_null(in);
     for (uint32_t f = 0; f <= 20; f += 10) {
-        key(in, "センター", f)->pos[1] = -4.0f;
-        key(in, "左足ＩＫ", f)->pos[0] = f ? 5.0f : 0.0f;
+        tu_bone_key(in, "センター", f)->pos[1] = -4.0f;
+        tu_bone_key(in, "左足ＩＫ", f)->pos[0] = f ? 5.0f : 0.0f;
     }
     pk_retarget_report rep;
     pk_retarget_options o = {NO_ARMS,          .from = &a.m,         .to = &b.m,
@@ -938,8 +924,8 @@ static void off_and_at_rest(void **state)
     pk_motion *in = pk_motion_new();
     assert_non_null(in);
     for (size_t i = 0; i < a.m.nbones; i++) {
-        key(in, a.b[i].name, 0);
-        key(in, a.b[i].name, 10);
+        tu_bone_key(in, a.b[i].name, 0);
+        tu_bone_key(in, a.b[i].name, 10);
     }
     pk_retarget_report rep;
     pk_retarget_options off = {NO_ARMS, NO_BODY, .from = &a.m, .to = &b.m, .measure = true};

@@ -157,6 +157,20 @@ pk_morph_key *tu_morph_key(pk_motion *m, const char *utf8, uint32_t frame, float
     return k;
 }
 
+pk_bone_key *tu_bone_key(pk_motion *m, const char *utf8, uint32_t frame)
+{
+    pk_log log;
+    pk_log_init(&log);
+    pk_bone_key *k = pk_motion_push_bone(m);
+    assert_non_null(k);
+    k->name = pk_names_intern_utf8(m->names, utf8, PK_VMD_NAME_BYTES, "bone", &log);
+    k->frame = frame;
+    k->rot[3] = 1.0f;
+    pk_interp_linear(k->interp);
+    pk_log_free(&log);
+    return k;
+}
+
 pk_rules *tu_rules(const char *yaml, const char *path)
 {
     pk_log log;

@@ -34,6 +34,10 @@ pk_name_id tu_intern(pk_names *t, const char *utf8);
 /* Appends a morph key (UTF-8 name, frame, weight) to m; fails the test
  * when it cannot. */
 pk_morph_key *tu_morph_key(pk_motion *m, const char *utf8, uint32_t frame, float weight);
+/* Appends a bone key (UTF-8 name, as a VMD holds it, at most 15 bytes;
+ * frame) to m: no move, no turn, linear curves.  Fails the test when it
+ * cannot. */
+pk_bone_key *tu_bone_key(pk_motion *m, const char *utf8, uint32_t frame);
 /* Fills *b as a plain bone of m named `name` (interned in m->names as
  * model readers do), child of `parent`, at rest position (x, y, z):
  * rotatable, movable, visible, no tail, append, IK or PMD kind.  The
