@@ -675,9 +675,10 @@ static void one(const char *path)
     printf("| smoothed | %.4f | %.4f | %.5f | %.5f |\n", es.mean_deg, es.worst_deg, es.mean_pos,
            es.worst_pos);
     double rr = es.mean_deg / en.mean_deg, rp = en.n_pos ? es.mean_pos / en.mean_pos : 0;
-    /* worst: a frame left as its sample is off by the noise's 1 degree
-     * exactly, up to the rounding of a float quaternion */
-    bool ok = rr <= 0.3 && es.worst_deg <= opt_deg + 1e-4 && rp <= 0.3;
+    /* the issue's goals whatever the noise: the worst frame within 1
+     * degree (a frame left as its sample at 1 degree of noise is off by
+     * exactly that, up to the rounding of a float quaternion) */
+    bool ok = rr <= 0.3 && es.worst_deg <= 1.0 + 1e-4 && rp <= 0.3;
     printf("| smoothed / noisy | %.1f %% | | %.1f %% | |\n\n", 100 * rr, 100 * rp);
     printf("worst rotation: %s; worst translation: %s\n", es.where, es.where_pos);
     printf("estimated noise (largest track): %.3f deg, %.4f units; %zu bone tracks smoothed, "
