@@ -15,24 +15,24 @@
  * so an optimised build's -Wnull-dereference knows that nothing after a
  * failed check runs. */
 #undef assert_non_null
-#define assert_non_null(c)                                                                      \
-    do {                                                                                        \
-        const void *tu_c_ = (const void *)(c);                                                  \
-        _assert_true(cast_ptr_to_largest_integral_type(tu_c_), #c, __FILE__, __LINE__);        \
-        if (!tu_c_)                                                                             \
-            abort();                                                                            \
+#define assert_non_null(c)                                                                         \
+    do {                                                                                           \
+        const void *tu_c_ = (const void *)(c);                                                     \
+        _assert_true(cast_ptr_to_largest_integral_type(tu_c_), #c, __FILE__, __LINE__);            \
+        if (!tu_c_)                                                                                \
+            abort();                                                                               \
     } while (0)
 #undef skip
-#define skip()                                                                                  \
-    do {                                                                                        \
-        _skip(__FILE__, __LINE__);                                                              \
-        abort();                                                                                \
+#define skip()                                                                                     \
+    do {                                                                                           \
+        _skip(__FILE__, __LINE__);                                                                 \
+        abort();                                                                                   \
     } while (0)
 #undef fail
-#define fail()                                                                                  \
-    do {                                                                                        \
-        _fail(__FILE__, __LINE__);                                                              \
-        abort();                                                                                \
+#define fail()                                                                                     \
+    do {                                                                                           \
+        _fail(__FILE__, __LINE__);                                                                 \
+        abort();                                                                                   \
     } while (0)
 
 #include "posekit.h"
