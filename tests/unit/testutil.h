@@ -14,26 +14,22 @@
  * without telling the compiler; these say it (abort() is never reached),
  * so an optimised build's -Wnull-dereference knows that nothing after a
  * failed check runs. */
+#define TU_LEAVES(call)                                                                            \
+    do {                                                                                           \
+        call;                                                                                      \
+        abort();                                                                                   \
+    } while (0)
 #undef assert_non_null
 #define assert_non_null(c)                                                                         \
     do {                                                                                           \
         const void *tu_c_ = (const void *)(c);                                                     \
-        _assert_true(cast_ptr_to_largest_integral_type(tu_c_), #c, __FILE__, __LINE__);            \
         if (!tu_c_)                                                                                \
-            abort();                                                                               \
+            TU_LEAVES(_assert_true(0, #c, __FILE__, __LINE__));                                    \
     } while (0)
 #undef skip
-#define skip()                                                                                     \
-    do {                                                                                           \
-        _skip(__FILE__, __LINE__);                                                                 \
-        abort();                                                                                   \
-    } while (0)
+#define skip() TU_LEAVES(_skip(__FILE__, __LINE__))
 #undef fail
-#define fail()                                                                                     \
-    do {                                                                                           \
-        _fail(__FILE__, __LINE__);                                                                 \
-        abort();                                                                                   \
-    } while (0)
+#define fail() TU_LEAVES(_fail(__FILE__, __LINE__))
 
 #include "posekit.h"
 
