@@ -2036,8 +2036,10 @@ PK_API size_t pk_rig_motion_local(const pk_rig *r, const pk_motion *m, const pk_
  * IK to FK: every integer frame from 0 to the last bone key or IK record
  * evaluated on the model (pk_rig_eval, the motion's IK switches); hip,
  * knee and ankle keyed with the rotations it gives (keyed translations
- * kept); the leg and toe IKs off in the IK section from frame 0 (their
- * own keys kept).  FK to IK: each leg IK keyed on the evaluated ankle,
+ * kept); the leg and toe IKs off in the IK section from frame 0, their
+ * own keys dropped (they move nothing once off) unless keep_ik, or unless
+ * a bone other than the IKs follows them (a child, or appending from
+ * them).  FK to IK: each leg IK keyed on the evaluated ankle,
  * turned as the ankle; each toe IK on the evaluated toe; the hip, knee
  * and ankle keys kept (the solver starts from them); the IKs on in every
  * IK record.  IK to FK fits each leg's chain against the places it must
@@ -2055,6 +2057,7 @@ typedef struct pk_legs_options {
     pk_legs_way way;
     double goal;             /* > 0 */
     double max_deg, max_pos; /* what moves no ankle, > 0 (PK_REDUCE_DEG, _POS) */
+    bool keep_ik;            /* IK to FK: keep the leg and toe IKs' own keys */
 } pk_legs_options;
 typedef struct pk_legs_stats {
     size_t legs, frames;          /* legs found, frames evaluated */

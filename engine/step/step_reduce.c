@@ -21,6 +21,7 @@ typedef struct keys_opts {
     uint32_t step;                      /* bake: a key every step frames */
     bool no_morphs, camera;
     bool ik_to_fk, fk_to_ik; /* bake: the legs on `model` */
+    bool keep_ik_keys;       /* bake --ik-to-fk: the IKs' own keys kept */
     double max_move;         /* bake: the largest ankle move */
     char *model_name;
     const pk_model *model;
@@ -57,6 +58,7 @@ static const pki_option BAKE_OPTIONS[] = {
     PKI_ROW_BOOL(T, "camera", camera),
     PKI_ROW_BOOL(T, "ik_to_fk", ik_to_fk),
     PKI_ROW_BOOL(T, "fk_to_ik", fk_to_ik),
+    PKI_ROW_BOOL(T, "keep_ik_keys", keep_ik_keys),
     PKI_ROW_MODEL(T, "model", model_name, model),
     {"max_move", PKI_OPT_POSITIVE, offsetof(T, max_move), 0, 0, NULL, "a positive number of units"},
 };
@@ -84,6 +86,9 @@ static int check_bake(const pk_step *s, pk_log *log)
     char n1[64], n2[64];
     if (s->ninputs < 1 || !s->inputs[0])
         return pki_step_fail(log, "no input file given");
+    if (o->keep_ik_keys && !o->ik_to_fk)
+        return pki_step_fail(log, "%s applies to %s only", pki_step_spell(s, "keep_ik_keys", n1),
+                             pki_step_spell(s, "ik_to_fk", n2));
     if (!o->ik_to_fk && !o->fk_to_ik) {
         const char *legs_only = o->model_name                   ? "model"
                                 : pki_step_given(s, "max_move") ? "max_move"
@@ -123,6 +128,7 @@ static int run_legs(const pk_step *s, pk_doc *in, keys_result *kr, pk_step_resul
     pk_legs_options_init(&lo);
     lo.way = o->ik_to_fk ? PK_LEGS_IK_TO_FK : PK_LEGS_FK_TO_IK;
     lo.goal = o->max_move;
+    lo.keep_ik = o->keep_ik_keys;
     kr->is_legs = true;
     kr->way = lo.way;
     kr->goal = lo.goal;
@@ -368,7 +374,7 @@ static const char HELP_BAKE[] =
     "                    [--step N] [--no-morphs] [--camera] [--json] [--quiet]\n"
     "                    [--strict]\n"
     "       posekit bake IN --ik-to-fk|--fk-to-ik --model M -o OUT [--max-move U]\n"
-    "                    [--json] [--quiet] [--strict]\n"
+    "                    [--keep-ik-keys] [--json] [--quiet] [--strict]\n"
     "\n"
     "Writes a key at every frame (or every N frames, and at the last) of\n"
     "the selected bone and morph tracks, each with linear curves holding\n"
@@ -388,11 +394,15 @@ static const char HELP_BAKE[] =
     "  --camera         the camera too (a key per frame: MMD takes keys one\n"
     "                   frame apart as a cut, so every frame keeps its value)\n"
     "  --ik-to-fk       the legs as MMD's IK turns them on model M: 足, ひざ,\n"
-    "                   足首 keyed, the leg and toe IKs off from frame 0\n"
+    "                   足首 keyed, the leg and toe IKs off from frame 0 and\n"
+    "                   their keys dropped (off, they move nothing)\n"
     "  --fk-to-ik       the reverse: 足ＩＫ and つま先ＩＫ keyed where the\n"
     "                   legs put the ankle and toe, the IKs on\n"
     "  --model M        the PMX or PMD model the legs are on\n"
     "  --max-move U     the largest ankle move allowed (default 0.001 units)\n"
+    "  --keep-ik-keys   --ik-to-fk: keep the leg and toe IKs' own keys, so\n"
+    "                   that switching the IKs back on gives the input\n"
+    "                   (kept anyway when another bone follows an IK)\n"
     "  --json           the summary as JSON on stdout (one line)\n"
     "  --quiet          no progress line (shown on a terminal once the work\n"
     "                   has taken a second)\n"

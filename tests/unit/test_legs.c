@@ -129,8 +129,8 @@ static double dist3(const double a[3], const double b[3])
 /* IK to FK by hand: the IK raised to y = 2 (hip to goal 8; thigh and
  * shin 5.004 long) bends the knee 2 acos(4 / 5.004) from straight, less
  * the 2 atan(0.2 / 5) it is bent at rest: -69.28 degrees about X.  The
- * knee key says so, the IKs are off from frame 0, the IK keys stay, and
- * the FK motion puts the ankle on the goal with the IKs off. */
+ * knee key says so, the IKs are off from frame 0, their keys are gone,
+ * and the FK motion puts the ankle on the goal with the IKs off. */
 static void ik_to_fk_hand_worked(void **state)
 {
     (void)state;
@@ -159,7 +159,7 @@ static void ik_to_fk_hand_worked(void **state)
     assert_true(fabs(k->rot[1]) < 1e-6 && fabs(k->rot[2]) < 1e-6);
     /* a still leg: one key per chain bone is enough */
     assert_int_equal(count_keys(out, "右ひざ"), 1);
-    assert_int_equal(count_keys(out, "右足ＩＫ"), 2);
+    assert_int_equal(count_keys(out, "右足ＩＫ"), 0);
     assert_true(out->niks >= 1 && out->iks[0].frame == 0);
     assert_true(ik_off(out, "右足ＩＫ", 0) && ik_off(out, "右つま先ＩＫ", 0));
     assert_true(ik_off(out, "右足ＩＫ", 10));
@@ -185,6 +185,55 @@ static void ik_to_fk_hand_worked(void **state)
     assert_int_equal(out->niks, 2);
     assert_true(ik_off(out, "右足ＩＫ", 3) && ik_off(out, "右足ＩＫ", 7));
     assert_true(ik_off(out, "右つま先ＩＫ", 7));
+    pk_motion_free(out);
+    pk_motion_free(mo);
+    pk_log_free(&log);
+    pk_names_free(h.m.names);
+}
+
+/* The IKs' own keys: dropped by default (off, they move nothing), also
+ * when an invisible tip nothing follows hangs from an IK; kept when asked
+ * (keep_ik) and when a shown bone follows an IK, here by appending the
+ * toe IK's turn: its keys still turn that bone. */
+static void ik_keys_dropped_or_kept(void **state)
+{
+    (void)state;
+    hb h;
+    hb_leg(&h, true);
+    int tip = hb_bone(&h, "右足ＩＫ先", h.ik, 0, 0, -1);
+    h.b[tip].flags &= (uint16_t)~PK_BONE_VISIBLE;
+    pk_motion *mo = pk_motion_new();
+    assert_non_null(mo);
+    tu_bone_key(mo, "右足ＩＫ", 0)->pos[1] = 2.0f;
+    tu_bone_key(mo, "右足ＩＫ", 10)->pos[1] = 2.5f;
+    qaxis(1, 0, 0, 20, tu_bone_key(mo, "右つま先ＩＫ", 0)->rot);
+    pk_log log;
+    pk_log_init(&log);
+    pk_legs_options o;
+    pk_legs_options_init(&o);
+    pk_legs_stats st;
+    pk_motion *out = pk_motion_legs(mo, &h.m, &o, &st, &log);
+    assert_non_null(out);
+    assert_int_equal(count_keys(out, "右足ＩＫ") + count_keys(out, "右つま先ＩＫ"), 0);
+    assert_int_equal(st.keys_before, 3);
+    assert_int_equal(st.keys_after, count_keys(out, "右足") + count_keys(out, "右ひざ") +
+                                        count_keys(out, "右足首"));
+    pk_motion_free(out);
+    o.keep_ik = true;
+    out = pk_motion_legs(mo, &h.m, &o, &st, &log);
+    assert_non_null(out);
+    assert_int_equal(count_keys(out, "右足ＩＫ"), 2);
+    assert_int_equal(count_keys(out, "右つま先ＩＫ"), 1);
+    pk_motion_free(out);
+    o.keep_ik = false;
+    int shown = hb_bone(&h, "右足飾り", -1, 0, 0, 0);
+    h.b[shown].flags |= PK_BONE_APPEND_ROTATE;
+    h.b[shown].append_parent = h.toe_ik;
+    h.b[shown].append_ratio = 1.0f;
+    out = pk_motion_legs(mo, &h.m, &o, &st, &log);
+    assert_non_null(out);
+    assert_int_equal(count_keys(out, "右足ＩＫ"), 2);
+    assert_int_equal(count_keys(out, "右つま先ＩＫ"), 1);
     pk_motion_free(out);
     pk_motion_free(mo);
     pk_log_free(&log);
@@ -527,9 +576,13 @@ static void law_every_frame(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(ik_to_fk_hand_worked), cmocka_unit_test(fk_to_ik_hand_worked),
-        cmocka_unit_test(legs_errors),          cmocka_unit_test(legs_progress),
-        cmocka_unit_test(law_every_frame),      cmocka_unit_test(ik_to_fk_holds_places),
+        cmocka_unit_test(ik_to_fk_hand_worked),
+        cmocka_unit_test(fk_to_ik_hand_worked),
+        cmocka_unit_test(legs_errors),
+        cmocka_unit_test(legs_progress),
+        cmocka_unit_test(law_every_frame),
+        cmocka_unit_test(ik_to_fk_holds_places),
+        cmocka_unit_test(ik_keys_dropped_or_kept),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

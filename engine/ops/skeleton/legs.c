@@ -11,8 +11,10 @@
  * switches); each hip, knee and ankle gets its rotation relative to its
  * parent's world rotation (its keyed translation kept).  The leg and toe
  * IKs are switched off from frame 0 in the IK section (a record at frame
- * 0, every later record saying off too); their own keys stay, so
- * switching them back on gives the input.
+ * 0, every later record saying off too) and their own keys dropped: off,
+ * they move nothing.  They stay when asked (keep_ik: switching the IKs
+ * back on gives the input) and when another bone follows an IK (its
+ * child, or appending from it), which the keys still move.
  * FK to IK: each leg IK bone is keyed where the evaluated ankle is, turned
  * as the ankle is (every bone's rest frame is the model's), and each toe
  * IK where the evaluated toe target is; the leg keys stay (MMD's solver
@@ -361,15 +363,66 @@ static bool dense_tracks(legs_run *r, const pk_motion *in, const pk_tracks *t, b
     return ok;
 }
 
-/* out: the input without the rewritten bones' keys, then the keys of s. */
-static pk_motion *assemble(const legs_run *r, const pk_motion *in, const pk_motion *s)
+/* The bone bone b follows through slot k: 0 its parent, 1 the bone it
+ * appends from (-1: none). */
+static int32_t followed_bone(const pk_model *m, size_t b, int k)
+{
+    const pk_model_bone *x = &m->bones[b];
+    int32_t f = k == 0                                                     ? x->parent
+                : x->flags & (PK_BONE_APPEND_ROTATE | PK_BONE_APPEND_MOVE) ? x->append_parent
+                                                                           : -1;
+    return f >= 0 && (size_t)f < m->nbones ? f : -1;
+}
+
+/* Does a bone other than the leg and toe IKs follow one of them (a
+ * descendant, or appending from one or from such a bone)?  An invisible
+ * bone nothing follows (the "先" tip a model ends an IK with) does not
+ * count: it shows nothing. */
+static bool ik_followed(const legs_run *r)
+{
+    const pk_model *m = r->m;
+    size_t n = m->nbones;
+    uint8_t *dep = calloc(n + 1, 1), *led = calloc(n + 1, 1);
+    if (!dep || !led) {
+        free(dep);
+        free(led);
+        return true; /* keeping the keys is always right */
+    }
+    for (size_t j = 0; j < r->nikbones; j++)
+        dep[r->ikbones[j]] = 2;
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < 2; k++)
+            if (followed_bone(m, i, k) >= 0)
+                led[followed_bone(m, i, k)] = 1;
+    bool changed = true, followed = false;
+    for (size_t pass = 0; changed && pass <= n; pass++) {
+        changed = false;
+        for (size_t i = 0; i < n; i++)
+            for (int k = 0; k < 2 && !dep[i]; k++) {
+                int32_t f = followed_bone(m, i, k);
+                if (f >= 0 && dep[f]) {
+                    dep[i] = 1;
+                    changed = true;
+                    followed = followed || (m->bones[i].flags & PK_BONE_VISIBLE) || led[i];
+                }
+            }
+    }
+    free(dep);
+    free(led);
+    return followed;
+}
+
+/* out: the input without the rewritten bones' keys (and the dropped IKs'
+ * keys: drop_ik), then the keys of s. */
+static pk_motion *assemble(const legs_run *r, const pk_motion *in, const pk_motion *s, bool drop_ik)
 {
     pk_motion *out = pk_motion_clone(in);
     if (!out)
         return NULL;
     size_t kept = 0;
     for (size_t i = 0; i < out->nbones; i++)
-        if (listed_bone(r, out, out->bones[i].name, r->bones, r->nbones) < 0)
+        if (listed_bone(r, out, out->bones[i].name, r->bones, r->nbones) < 0 &&
+            !(drop_ik && listed_bone(r, out, out->bones[i].name, r->ikbones, r->nikbones) >= 0))
             out->bones[kept++] = out->bones[i];
     out->nbones = kept;
     for (size_t i = 0; i < s->nbones; i++) {
@@ -612,7 +665,7 @@ static pk_motion *fit(legs_run *r, const pk_motion *in, const pk_motion *dense,
                       const pk_legs_options *o, bool to_fk, pk_legs_stats *st, pk_log *log)
 {
     pk_selection *sel[NCLASS];
-    bool ok = true;
+    bool ok = true, drop_ik = to_fk && !o->keep_ik && !ik_followed(r);
     for (int c = 0; c < NCLASS; c++)
         sel[c] = class_sel(r, to_fk, c, log, &ok);
     pk_motion *result = NULL;
@@ -632,7 +685,7 @@ static pk_motion *fit(legs_run *r, const pk_motion *in, const pk_motion *dense,
             pk_motion_free(red);
             red = next;
         }
-        pk_motion *out = red ? assemble(r, in, red) : NULL;
+        pk_motion *out = red ? assemble(r, in, red, drop_ik) : NULL;
         pk_motion_free(red);
         if (!out || !set_ik(r, out, !to_fk)) {
             pk_motion_free(out);

@@ -11,6 +11,12 @@ expect_stderr_matches '^posekit: bake: IK to FK, 2 legs over 121 frames: leg key
 expect_exit 0 "$POSEKIT" info fk.vmd
 grep -qE '^ +[0-9]+  左ひざ$' "$OUT" || fail "no 左ひざ keys"
 expect_stdout_contains 'ik keys: 1'
+# the IKs' own keys are dropped (off, they move nothing; Mei's IK tips
+# are invisible), kept with --keep-ik-keys
+grep -qE '^ +[0-9]+  左足ＩＫ$' "$OUT" && fail "左足ＩＫ keys kept"
+expect_exit 0 "$POSEKIT" bake "$in" --ik-to-fk --keep-ik-keys --model "$mei" -o fk_ik.vmd
+expect_exit 0 "$POSEKIT" info fk_ik.vmd
+grep -qE '^ +[0-9]+  左足ＩＫ$' "$OUT" || fail "--keep-ik-keys: no 左足ＩＫ keys"
 expect_exit 0 "$POSEKIT" dump fk.vmd
 expect_stdout_contains '"name":"左足ＩＫ","enabled":0'
 expect_stdout_contains '"name":"右つま先ＩＫ","enabled":0'
@@ -54,6 +60,8 @@ expect_exit 2 "$POSEKIT" bake "$in" --ik-to-fk --model "$mei" --step 2 -o x.vmd
 expect_stderr_contains '--ik-to-fk and --step exclude each other'
 expect_exit 2 "$POSEKIT" bake "$in" --model "$mei" -o x.vmd
 expect_stderr_contains '--model applies to --ik-to-fk or --fk-to-ik'
+expect_exit 2 "$POSEKIT" bake "$in" --fk-to-ik --keep-ik-keys --model "$mei" -o x.vmd
+expect_stderr_contains '--keep-ik-keys applies to --ik-to-fk only'
 expect_exit 2 "$POSEKIT" bake "$(corpus vmd_vmd2xml_camera.vmd)" --fk-to-ik --model "$mei" -o x.vmd
 expect_stderr_contains 'the motion keys no bone and switches no IK'
 # a key far away: the legs would be evaluated at millions of frames
