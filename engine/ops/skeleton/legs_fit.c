@@ -18,6 +18,12 @@ enum { HIP = 0, KNEE = 1, ANKLE = 2 };
 enum { LOOK_AHEAD = 4 };
 /* Bisection steps for the ends of a frame's progress interval. */
 enum { EDGE_STEPS = 18 };
+/* A shifted key end: bisection steps, and the share of its frame's bound
+ * it may take. */
+enum { SHIFT_STEPS = 10 };
+#define SHIFT_SHARE 0.95
+/* Joint passes over the three tracks at most. */
+enum { PRUNE_PASSES = 4 };
 
 /* What one track's fit measures, frame by frame. */
 typedef struct track_fit {
@@ -31,6 +37,8 @@ typedef struct track_fit {
     double (*k)[3];      /* hip: the knee less the hip, parent's frame */
     double *p, *extra;   /* scratch: n each */
     pki_curve_cache *cache;
+    double (*val[3])[4]; /* the joint check: each track's fitted value at
+                            every frame (NULL: the bone's own check) */
 } track_fit;
 
 static double norm3(const double v[3])
@@ -152,6 +160,44 @@ static double angle_deg(const double p[4], const double q[4])
     return 2.0 * pki_acos(d > 1.0 ? 1.0 : d) * (180.0 / 3.14159265358979323846);
 }
 
+/* Frame f's error with hip, knee and ankle local rotations q[0..2]
+ * together, in units of its bound: the ankle and the knee where the
+ * input's are (within `ankle` and `knee`), the toe where the input's is
+ * from the ankle (within `toe`) and the foot's roll about it (within
+ * `roll_deg`; no toe: the foot's turn).  The three fits one by one hold
+ * the same at every frame. */
+static double joint_err(const pki_leg_frame *fr, const pki_leg_tols *t, const double *const q[3])
+{
+    double v[3], x[3], a[3], k[3], w[4];
+    pki_qd_rotate(q[KNEE], fr->d2, x);
+    for (int i = 0; i < 3; i++)
+        v[i] = fr->d1[i] + x[i];
+    pki_qd_mul(fr->parent, q[HIP], w);
+    pki_qd_rotate(w, v, a);
+    pki_qd_rotate(w, fr->d1, k);
+    double ea = 0.0, ek = 0.0;
+    for (int i = 0; i < 3; i++) {
+        a[i] += fr->hip[i];
+        k[i] += fr->hip[i];
+        ea += (a[i] - fr->ankle[i]) * (a[i] - fr->ankle[i]);
+        ek += (k[i] - fr->knee[i]) * (k[i] - fr->knee[i]);
+    }
+    double e = fmax(sqrt(ea) / t->ankle, sqrt(ek) / t->knee);
+    pki_qd_mul(w, q[KNEE], w);
+    pki_qd_mul(w, q[ANKLE], w);
+    if (!t->has_toe)
+        return fmax(e, angle_deg(fr->foot, w) / t->roll_deg);
+    double fi[4], d[4], y[3], z[3];
+    pki_qd_rotate(w, fr->d3, y);
+    pki_qd_rotate(fr->foot, fr->d3, z);
+    double et = 0.0;
+    for (int i = 0; i < 3; i++)
+        et += (y[i] - z[i]) * (y[i] - z[i]);
+    pki_qd_conj(fr->foot, fi);
+    pki_qd_mul(fi, w, d);
+    return fmax(e, fmax(sqrt(et) / t->toe, twist_deg(d, fr->d3) / t->roll_deg));
+}
+
 /* Frame f's error with local rotation r, in units of its bound (<= 1:
  * within). */
 static double err_at(const track_fit *c, size_t f, const double r[4])
@@ -160,6 +206,11 @@ static double err_at(const track_fit *c, size_t f, const double r[4])
     const pki_leg_tols *t = c->t;
     const double *q = c->target[f];
     double x[3], y[3];
+    if (c->val[0]) {
+        const double *r3[3] = {c->val[HIP][f], c->val[KNEE][f], c->val[ANKLE][f]};
+        r3[c->bone] = r;
+        return joint_err(fr, t, r3);
+    }
     if (c->bone == HIP) {
         pki_qd_rotate(r, c->a[f], x);
         pki_qd_rotate(r, fr->d1, y);
@@ -270,8 +321,59 @@ static bool push(pki_leg_track *t, uint32_t f, const float rot[4], const uint8_t
     return true;
 }
 
+/* kb turned toward the frame of a..b furthest from the arc ka..kb, so
+ * that the arc passes nearer it, as far as frame b's own error stays
+ * within SHIFT_SHARE of its bound; false when that gives nothing. */
+static bool shifted(const track_fit *c, size_t a, size_t b, const double ka[4], const double kb[4],
+                    float kf[4], double out[4])
+{
+    arc s;
+    arc_set(&s, ka, kb);
+    double far = 0.0, ax[3] = {0.0, 0.0, 0.0}, uf = 0.5;
+    for (size_t f = a + 1; f < b; f++) {
+        double u = arc_nearest(&s, c->target[f]), q[4], qi[4], d[4];
+        arc_at(&s, u, q);
+        pki_qd_conj(q, qi);
+        pki_qd_mul(c->target[f], qi, d);
+        double sg = d[3] < 0.0 ? -1.0 : 1.0, n = norm3(d);
+        if (n > far) {
+            far = n;
+            uf = u;
+            for (int i = 0; i < 3; i++)
+                ax[i] = sg * d[i] / n;
+        }
+    }
+    if (!(far > 1e-12))
+        return false;
+    /* the arc's point at progress u moves about u times the end's turn */
+    double top = 2.0 * pki_asin(far > 1.0 ? 1.0 : far) / fmax(uf, 0.25), lo = 0.0, hi = top;
+    for (int i = 0; i < SHIFT_STEPS; i++) {
+        double th = i == 0 ? top : 0.5 * (lo + hi), r[4], q[4];
+        double sn = pki_sin(0.5 * th);
+        r[0] = ax[0] * sn, r[1] = ax[1] * sn, r[2] = ax[2] * sn, r[3] = pki_cos(0.5 * th);
+        pki_qd_mul(r, kb, q);
+        normalize4(q);
+        if (err_at(c, b, q) <= SHIFT_SHARE) {
+            lo = th;
+            if (i == 0)
+                break;
+        } else {
+            hi = th;
+        }
+    }
+    if (!(lo > 0.0))
+        return false;
+    double r[4], q[4], sn = pki_sin(0.5 * lo);
+    r[0] = ax[0] * sn, r[1] = ax[1] * sn, r[2] = ax[2] * sn, r[3] = pki_cos(0.5 * lo);
+    pki_qd_mul(r, kb, q);
+    normalize4(q);
+    as_key(q, kf, out);
+    return err_at(c, b, out) <= 1.0;
+}
+
 /* The greedy search: from each key, the farthest end (LOOK_AHEAD misses
- * allowed) one curve holds. */
+ * allowed) one curve holds, the end's value the target or, where that
+ * does not hold, the target shifted toward the frames between. */
 static bool fit_track(track_fit *c, pki_leg_track *out)
 {
     float kf[4];
@@ -283,19 +385,29 @@ static bool fit_track(track_fit *c, pki_leg_track *out)
     while (a + 1 < c->n) {
         size_t best = a + 1;
         uint8_t cp[4], best_cp[4];
+        float best_kf[4];
+        double best_kb[4], ks[4];
         memcpy(best_cp, pki_curve_linear, 4);
+        as_key(c->target[best], best_kf, best_kb);
         for (size_t b = a + 2, miss = 0; b < c->n && miss <= LOOK_AHEAD; b++) {
             as_key(c->target[b], kf, kb);
-            if (segment_fits(c, a, b, ka, kb, cp)) {
+            bool fits = segment_fits(c, a, b, ka, kb, cp);
+            if (!fits && shifted(c, a, b, ka, kb, kf, ks)) {
+                memcpy(kb, ks, sizeof kb);
+                fits = segment_fits(c, a, b, ka, kb, cp);
+            }
+            if (fits) {
                 best = b;
                 memcpy(best_cp, cp, 4);
+                memcpy(best_kf, kf, sizeof kf);
+                memcpy(best_kb, kb, sizeof kb);
                 miss = 0;
             } else {
                 miss++;
             }
         }
-        as_key(c->target[best], kf, ka);
-        if (!push(out, (uint32_t)best, kf, best_cp))
+        memcpy(ka, best_kb, sizeof ka);
+        if (!push(out, (uint32_t)best, best_kf, best_cp))
             return false;
         a = best;
     }
@@ -311,11 +423,18 @@ static bool fit_track(track_fit *c, pki_leg_track *out)
     return true;
 }
 
-/* The fitted track's value at every frame (as MMD samples it). */
-static void sample_track(const pki_leg_track *t, size_t n, double (*o)[4])
+/* The fitted track's value at frames f0..f1 - 1 (as MMD samples it). */
+static void sample_span(const pki_leg_track *t, size_t f0, size_t f1, double (*o)[4])
 {
-    size_t k = 0;
-    for (size_t f = 0; f < n; f++) {
+    size_t k = 0, hi = t->n;
+    while (k + 1 < hi) { /* the last key at or before f0 */
+        size_t m = (k + hi) / 2;
+        if (t->keys[m].frame <= f0)
+            k = m;
+        else
+            hi = m;
+    }
+    for (size_t f = f0; f < f1; f++) {
         while (k + 1 < t->n && t->keys[k + 1].frame <= f)
             k++;
         double a[4];
@@ -337,6 +456,71 @@ static void sample_track(const pki_leg_track *t, size_t n, double (*o)[4])
                                                   (double)(k1->frame - t->keys[k].frame));
         arc_at(&s, u, o[f]);
     }
+}
+
+/* The fitted track's value at every frame. */
+static void sample_track(const pki_leg_track *t, size_t n, double (*o)[4])
+{
+    sample_span(t, 0, n, o);
+}
+
+static void key_value(const pki_leg_key *k, double q[4])
+{
+    for (int i = 0; i < 4; i++)
+        q[i] = k->rot[i];
+    normalize4(q);
+}
+
+/* Key i (>= 1) of track c->bone removed when every frame it spans still
+ * passes the joint check: the segment from key i - 1 to key i + 1 fitted
+ * again (a last key: key i - 1 held to the end).  c->target is the
+ * track's current value, kept up to date. */
+static bool try_remove(track_fit *c, pki_leg_track *tr, size_t i)
+{
+    pki_leg_key *k = tr->keys;
+    double ka[4], kb[4];
+    key_value(&k[i - 1], ka);
+    size_t a = k[i - 1].frame, b = i + 1 < tr->n ? k[i + 1].frame : c->n;
+    uint8_t cp[4];
+    if (i + 1 == tr->n) {
+        for (size_t f = a + 1; f < c->n; f++)
+            if (err_at(c, f, ka) > 1.0)
+                return false;
+    } else {
+        key_value(&k[i + 1], kb);
+        if (!segment_fits(c, a, b, ka, kb, cp))
+            return false;
+        memcpy(k[i + 1].cp, cp, 4);
+    }
+    memmove(&k[i], &k[i + 1], (tr->n - i - 1) * sizeof *k);
+    tr->n--;
+    sample_span(tr, a, b, c->target);
+    return true;
+}
+
+/* The joint pass: each track's keys (knees, hips, ankles), left to right,
+ * removed where the three tracks together still hold every frame; again
+ * while one goes. */
+static void prune(track_fit *c, pki_leg_track out[3], double (*val[3])[4])
+{
+    for (int i = 0; i < 3; i++)
+        c->val[i] = val[i];
+    bool again = true;
+    for (int pass = 0; again && pass < PRUNE_PASSES; pass++) {
+        again = false;
+        static const int order[3] = {KNEE, HIP, ANKLE};
+        for (int j = 0; j < 3; j++) {
+            c->bone = order[j];
+            c->target = val[c->bone];
+            for (size_t i = 1; i < out[c->bone].n;)
+                if (try_remove(c, &out[c->bone], i))
+                    again = true;
+                else
+                    i++;
+        }
+    }
+    for (int i = 0; i < 3; i++)
+        c->val[i] = NULL;
 }
 
 /* The rotation turning unit-length direction of v onto that of w, times q. */
@@ -372,71 +556,237 @@ static void continuous(double (*q)[4], size_t n)
     }
 }
 
+/* The hip's target at frame f with knee value kq: the input's hip turned
+ * so that kq's ankle lands on the input's (c->a[f] set for err_at). */
+static void hip_target(track_fit *c, size_t f, const double kq[4], double o[4])
+{
+    const pki_leg_frame *fr = &c->fr[f];
+    double x[3];
+    pki_qd_rotate(kq, fr->d2, x);
+    for (int i = 0; i < 3; i++)
+        c->a[f][i] = fr->d1[i] + x[i];
+    pki_qd_rotate(fr->q[HIP], c->a[f], x);
+    aim(x, c->u[f], fr->q[HIP], o);
+}
+
+/* The ankle's target at frame f under hip and knee values hq, kq: the
+ * input's foot. */
+static void ankle_target(const pki_leg_frame *fr, const double hq[4], const double kq[4],
+                         double o[4])
+{
+    double w[4], wi[4];
+    pki_qd_mul(fr->parent, hq, w);
+    pki_qd_mul(w, kq, w);
+    pki_qd_conj(w, wi);
+    pki_qd_mul(wi, fr->foot, o);
+    normalize4(o);
+}
+
+/* The segment from ka at frame a to kb at frame b with curve cp, sampled
+ * at frames a..b. */
+static void sample_segment(const double ka[4], const double kb[4], const uint8_t cp[4], size_t a,
+                           size_t b, double (*o)[4])
+{
+    arc s;
+    arc_set(&s, ka, kb);
+    for (size_t f = a; f <= b; f++)
+        arc_at(&s, f == a ? 0.0 : pki_curve_progress(cp, (double)(f - a) / (double)(b - a)), o[f]);
+}
+
+/* Fits one track per leg bone over frames 0..n-1, one after another: the
+ * knee alone, the hip with that knee, the ankle under both (each within
+ * its own share of the bounds); val gets their values. */
+static bool fit_one_by_one(track_fit *c, pki_leg_track out[3], double (*val[3])[4])
+{
+    const pki_leg_frame *fr = c->fr;
+    size_t n = c->n;
+    /* the knee, alone */
+    c->bone = KNEE;
+    for (size_t f = 0; f < n; f++)
+        memcpy(c->target[f], fr[f].q[KNEE], sizeof c->target[f]);
+    continuous(c->target, n);
+    if (!fit_track(c, &out[KNEE]))
+        return false;
+    /* the hip with that knee, aimed so its ankle lands on the input's */
+    sample_track(&out[KNEE], n, val[KNEE]);
+    c->bone = HIP;
+    for (size_t f = 0; f < n; f++)
+        hip_target(c, f, val[KNEE][f], c->target[f]);
+    continuous(c->target, n);
+    if (!fit_track(c, &out[HIP]))
+        return false;
+    /* the ankle under the fitted hip and knee, turned as the input's foot */
+    sample_track(&out[HIP], n, val[HIP]);
+    c->bone = ANKLE;
+    for (size_t f = 0; f < n; f++)
+        ankle_target(&fr[f], val[HIP][f], val[KNEE][f], c->target[f]);
+    continuous(c->target, n);
+    if (!fit_track(c, &out[ANKLE]))
+        return false;
+    sample_track(&out[ANKLE], n, val[ANKLE]);
+    return true;
+}
+
+/* Do the three tracks' segments from keys key[] at frame a to the input's
+ * rotations at frame b hold frames a..b (the knee the reach within the
+ * ankle's bound, then the hip and the ankle as fit_one_by_one's)?  cp
+ * gets their curves, val their values at a..b. */
+static bool together_fits(track_fit *c, size_t a, size_t b, double key[3][4], double (*val[3])[4],
+                          double (*tgt[3])[4], uint8_t cp[3][4])
+{
+    const pki_leg_frame *fr = c->fr;
+    double kb[3][4];
+    float kf[4];
+    for (int j = 0; j < 3; j++)
+        as_key(fr[b].q[j], kf, kb[j]);
+    c->bone = KNEE;
+    c->target = tgt[KNEE];
+    if (!segment_fits(c, a, b, key[KNEE], kb[KNEE], cp[KNEE]))
+        return false;
+    sample_segment(key[KNEE], kb[KNEE], cp[KNEE], a, b, val[KNEE]);
+    for (size_t f = a; f <= b; f++)
+        hip_target(c, f, val[KNEE][f], tgt[HIP][f]);
+    c->bone = HIP;
+    c->target = tgt[HIP];
+    if (!segment_fits(c, a, b, key[HIP], kb[HIP], cp[HIP]))
+        return false;
+    sample_segment(key[HIP], kb[HIP], cp[HIP], a, b, val[HIP]);
+    for (size_t f = a; f <= b; f++)
+        ankle_target(&fr[f], val[HIP][f], val[KNEE][f], tgt[ANKLE][f]);
+    c->bone = ANKLE;
+    c->target = tgt[ANKLE];
+    if (!segment_fits(c, a, b, key[ANKLE], kb[ANKLE], cp[ANKLE]))
+        return false;
+    sample_segment(key[ANKLE], kb[ANKLE], cp[ANKLE], a, b, val[ANKLE]);
+    return true;
+}
+
+/* Fits the three tracks with keys on the same frames (the input's
+ * rotations there): from each key frame the farthest (LOOK_AHEAD misses
+ * allowed) all three segments hold; val gets their values. */
+static bool fit_together(track_fit *c, pki_leg_track out[3], double (*val[3])[4],
+                         double (*tgt[3])[4])
+{
+    const pki_leg_frame *fr = c->fr;
+    size_t n = c->n;
+    double key[3][4];
+    float kf[4];
+    for (size_t f = 0; f < n; f++)
+        memcpy(tgt[KNEE][f], fr[f].q[KNEE], sizeof tgt[KNEE][f]);
+    for (int j = 0; j < 3; j++) {
+        as_key(fr[0].q[j], kf, key[j]);
+        memcpy(val[j][0], key[j], sizeof key[j]);
+        if (!push(&out[j], 0, kf, pki_curve_linear))
+            return false;
+    }
+    size_t a = 0;
+    while (a + 1 < n) {
+        size_t best = a + 1;
+        uint8_t cp[3][4];
+        for (size_t b = a + 2, miss = 0; b < n && miss <= LOOK_AHEAD; b++) {
+            if (together_fits(c, a, b, key, val, tgt, cp)) {
+                best = b;
+                miss = 0;
+            } else {
+                miss++;
+            }
+        }
+        if (!together_fits(c, a, best, key, val, tgt, cp))
+            return false; /* cannot be: it held before */
+        for (int j = 0; j < 3; j++) {
+            double kb[4], d = 0.0;
+            as_key(fr[best].q[j], kf, kb);
+            for (int i = 0; i < 4; i++)
+                d += kb[i] * key[j][i];
+            for (int i = 0; i < 4 && d < 0.0; i++) {
+                kf[i] = -kf[i];
+                kb[i] = -kb[i];
+            }
+            memcpy(key[j], kb, sizeof kb);
+            if (!push(&out[j], (uint32_t)best, kf, cp[j]))
+                return false;
+        }
+        a = best;
+    }
+    return true;
+}
+
+static void tracks_free(pki_leg_track t[3])
+{
+    for (int i = 0; i < 3; i++) {
+        free(t[i].keys);
+        t[i].keys = NULL;
+        t[i].n = t[i].cap = 0;
+    }
+}
+
+static size_t tracks_keys(const pki_leg_track t[3])
+{
+    return t[0].n + t[1].n + t[2].n;
+}
+
 bool pki_leg_fit(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, pki_leg_track out[3])
 {
     memset(out, 0, 3 * sizeof *out);
+    pki_leg_track two[3];
+    memset(two, 0, sizeof two);
+    /* fitted together, the knee holds the reach within the ankle's bound
+     * and the knee's place is the hip's to hold */
+    pki_leg_tols tt = *t;
+    tt.reach = t->ankle;
+    tt.bend = INFINITY;
     track_fit c;
     memset(&c, 0, sizeof c);
     c.fr = fr;
     c.t = t;
     c.n = n;
     c.target = calloc(n, sizeof *c.target);
-    double(*knee)[4] = calloc(n, sizeof *knee), (*hip)[4] = calloc(n, sizeof *hip);
+    double(*val[2][3])[4], (*tgt[3])[4];
+    bool ok = c.target != NULL;
+    for (int j = 0; j < 3; j++) {
+        val[0][j] = calloc(n, sizeof *val[0][j]);
+        val[1][j] = calloc(n, sizeof *val[1][j]);
+        tgt[j] = calloc(n, sizeof *tgt[j]);
+        ok = ok && val[0][j] && val[1][j] && tgt[j];
+    }
     c.a = calloc(n, sizeof *c.a);
     c.u = calloc(n, sizeof *c.u);
     c.k = calloc(n, sizeof *c.k);
     c.p = calloc(n + 1, sizeof *c.p);
     c.extra = calloc(n + 1, sizeof *c.extra);
     c.cache = pki_curve_cache_new();
-    bool ok = c.target && knee && hip && c.a && c.u && c.k && c.p && c.extra && c.cache;
-    /* the knee, alone */
-    if (ok) {
-        c.bone = KNEE;
-        for (size_t f = 0; f < n; f++)
-            memcpy(c.target[f], fr[f].q[KNEE], sizeof c.target[f]);
-        continuous(c.target, n);
-        ok = fit_track(&c, &out[KNEE]);
+    ok = ok && c.a && c.u && c.k && c.p && c.extra && c.cache;
+    /* the ankle and the knee less the hip, in the hip's parent's frame */
+    for (size_t f = 0; ok && f < n; f++) {
+        double pi[4], d[3];
+        pki_qd_conj(fr[f].parent, pi);
+        for (int i = 0; i < 3; i++)
+            d[i] = fr[f].ankle[i] - fr[f].hip[i];
+        pki_qd_rotate(pi, d, c.u[f]);
+        for (int i = 0; i < 3; i++)
+            d[i] = fr[f].knee[i] - fr[f].hip[i];
+        pki_qd_rotate(pi, d, c.k[f]);
     }
-    /* the hip with that knee, aimed so its ankle lands on the input's */
-    if (ok) {
-        sample_track(&out[KNEE], n, knee);
-        c.bone = HIP;
-        for (size_t f = 0; f < n; f++) {
-            double pi[4], d[3], x[3];
-            pki_qd_conj(fr[f].parent, pi);
-            for (int i = 0; i < 3; i++)
-                d[i] = fr[f].ankle[i] - fr[f].hip[i];
-            pki_qd_rotate(pi, d, c.u[f]);
-            for (int i = 0; i < 3; i++)
-                d[i] = fr[f].knee[i] - fr[f].hip[i];
-            pki_qd_rotate(pi, d, c.k[f]);
-            pki_qd_rotate(knee[f], fr[f].d2, x);
-            for (int i = 0; i < 3; i++)
-                c.a[f][i] = fr[f].d1[i] + x[i];
-            pki_qd_rotate(fr[f].q[HIP], c.a[f], x);
-            aim(x, c.u[f], fr[f].q[HIP], c.target[f]);
-        }
-        continuous(c.target, n);
-        ok = fit_track(&c, &out[HIP]);
+    /* one by one, then the keys the three together do not need dropped */
+    double(*target)[4] = c.target;
+    if (ok && (ok = fit_one_by_one(&c, out, val[0])))
+        prune(&c, out, val[0]);
+    /* on shared key frames, likewise */
+    c.t = &tt;
+    if (ok && (ok = fit_together(&c, two, val[1], tgt)))
+        prune(&c, two, val[1]);
+    c.target = target;
+    if (ok && tracks_keys(two) < tracks_keys(out)) {
+        memcpy(out, two, sizeof two);
+        memset(two, 0, sizeof two);
     }
-    /* the ankle under the fitted hip and knee, turned as the input's foot */
-    if (ok) {
-        sample_track(&out[HIP], n, hip);
-        c.bone = ANKLE;
-        for (size_t f = 0; f < n; f++) {
-            double w[4], wi[4];
-            pki_qd_mul(fr[f].parent, hip[f], w);
-            pki_qd_mul(w, knee[f], w);
-            pki_qd_conj(w, wi);
-            pki_qd_mul(wi, fr[f].foot, c.target[f]);
-            normalize4(c.target[f]);
-        }
-        continuous(c.target, n);
-        ok = fit_track(&c, &out[ANKLE]);
-    }
+    tracks_free(two);
     free(c.target);
-    free(knee);
-    free(hip);
+    for (int j = 0; j < 3; j++) {
+        free(val[0][j]);
+        free(val[1][j]);
+        free(tgt[j]);
+    }
     free(c.a);
     free(c.u);
     free(c.k);
@@ -444,10 +794,6 @@ bool pki_leg_fit(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, pki_l
     free(c.extra);
     pki_curve_cache_free(c.cache);
     if (!ok)
-        for (int i = 0; i < 3; i++) {
-            free(out[i].keys);
-            out[i].keys = NULL;
-            out[i].n = out[i].cap = 0;
-        }
+        tracks_free(out);
     return ok;
 }
