@@ -25,7 +25,8 @@
  *     (below): hips by the knee's place (within the goal), knees by the
  *     hip-to-ankle length (within the goal), ankles by the toe's place
  *     (within --toe, default PK_REDUCE_POS), and with the IK keys the
- *     output keeps, against the leg keys bake reports.
+ *     output keeps (none unless a shown bone follows an IK), against the
+ *     leg keys bake reports.
  *
  * usage: bench_legs [--goal U] [--toe U] MOTION.vmd MODEL.pmx|pmd
  */
@@ -624,21 +625,25 @@ int main(int argc, char **argv)
     double t0 = bench_cpu_now();
     pk_motion *out = pk_motion_legs(mo, m, &o, &st, &log);
     double dt = bench_cpu_now() - t0;
-    size_t hk = 0, ank = 0;
+    size_t hips = 0, knees = 0, ank = 0, ik_kept = 0;
     for (size_t k = 0; out && k < out->nbones; k++) {
         int32_t b = model_bone(m, out, out->bones[k].name);
         for (size_t j = 0; j < c.nlegs && b >= 0; j++) {
-            hk += b == c.legs[j].hip || b == c.legs[j].knee;
+            hips += b == c.legs[j].hip;
+            knees += b == c.legs[j].knee;
             ank += b == c.legs[j].ankle;
+            ik_kept += b == c.legs[j].ik || b == c.legs[j].toe_ik;
         }
     }
+    size_t hk = hips + knees;
     printf("pk_motion_legs (goal %g, %.2f s CPU): leg keys %zu -> %zu (%.2f x; %.2f x the "
-           "drivers' keys): hips and knees %zu, ankles %zu; worst ankle %.6f; fitted to hold "
-           "ankles and knees within %.4g units, the hip-to-ankle reach %.4g; %zu fits\n",
+           "drivers' keys): hips %zu, knees %zu, ankles %zu, the IKs' own keys kept %zu; worst "
+           "ankle %.6f; fitted to hold ankles and knees within %.4g units, the hip-to-ankle "
+           "reach %.4g; %zu fits\n",
            c.goal, dt, st.keys_before, st.keys_after,
            (double)st.keys_after / (double)(st.keys_before ? st.keys_before : 1),
-           (double)st.keys_after / (double)(drv_keys ? drv_keys : 1), hk, ank, st.worst, st.tol[0],
-           st.tol[1], st.tries);
+           (double)st.keys_after / (double)(drv_keys ? drv_keys : 1), hips, knees, ank, ik_kept,
+           st.worst, st.tol[0], st.tol[1], st.tries);
     /* 3, 4: the union's frames with ideal and linear curves */
     size_t union_frames = 0, ideal = 0, segs = 0, miss = 0, miss_lin = 0;
     double worst = 0.0, worst_lin = 0.0;
@@ -698,16 +703,11 @@ int main(int argc, char **argv)
         if (c.legs[k].toe >= 0)
             lb[2] += bound_keys(&c, k, 2, toe_tol);
     }
-    size_t ik_keys = 0;
-    for (size_t k = 0; k < mo->nbones; k++) {
-        int32_t b = model_bone(m, mo, mo->bones[k].name);
-        for (size_t j = 0; j < c.nlegs && b >= 0; j++)
-            ik_keys += b == c.legs[j].ik || b == c.legs[j].toe_ik;
-    }
+    size_t ik_keys = ik_kept;
     size_t lb_all = lb[0] + lb[1] + lb[2];
     printf("lower bound, any fit (keys MMD's arcs need): hips %zu (knees within %g), knees %zu "
-           "(ankles within %g), ankles %zu (toes within %g): %zu; with the input's %zu leg and "
-           "toe IK keys kept: %zu = %.2f x the leg keys %zu (1.5 x = %.0f); pk_motion_legs "
+           "(ankles within %g), ankles %zu (toes within %g): %zu; with the %zu leg and toe IK "
+           "keys the output keeps: %zu = %.2f x the leg keys %zu (1.5 x = %.0f); pk_motion_legs "
            "wrote %zu\n",
            lb[0], c.goal, lb[1], c.goal, lb[2], toe_tol, lb_all, ik_keys, lb_all + ik_keys,
            (double)(lb_all + ik_keys) / (double)(st.keys_before ? st.keys_before : 1),
