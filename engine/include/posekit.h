@@ -2043,9 +2043,9 @@ PK_API size_t pk_rig_motion_local(const pk_rig *r, const pk_motion *m, const pk_
  * turned as the ankle; each toe IK on the evaluated toe; the hip, knee
  * and ankle keys kept (the solver starts from them); the IKs on in every
  * IK record.  IK to FK fits each leg's chain against the places it must
- * hold (legs_fit.h): the knee the hip-to-ankle reach, the hip the ankle
- * and the knee, all within shares of `goal`; the ankle the toe within
- * max_pos and the foot's roll within max_deg.  FK to IK reduces with
+ * hold (legs_fit.h): the ankle and the knee within a share of `goal`,
+ * the toe within max_pos of the ankle, the foot's roll within max_deg,
+ * the three tracks checked together.  FK to IK reduces with
  * pk_motion_reduce: leg IK translations within `goal`, IK rotations and
  * toe IKs within max_deg / max_pos.  Every frame is then evaluated again,
  * and while an ankle is further than `goal` from the input's the

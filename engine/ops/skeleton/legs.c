@@ -21,11 +21,13 @@
  * starts from them: a goal already reached leaves them as they are) and
  * every IK record switches the leg and toe IKs on.
  *
- * The written tracks are the dense ones reduced by pk_motion_reduce, then
- * checked: every frame is evaluated again and each ankle compared with
- * the input's.  While an ankle moves more than the goal, the tolerances
- * are halved and the dense tracks reduced again (eight times at most);
- * past that the dense tracks are written as they are (exact to float).
+ * The written tracks are IK to FK's chains fitted by legs_fit.c (when no
+ * chain bone's translation moves; otherwise, and FK to IK, the dense
+ * tracks reduced by pk_motion_reduce), then checked: every frame is
+ * evaluated again and each ankle compared with the input's.  While an
+ * ankle moves more than the goal, the tolerances are halved and the fit
+ * made again (eight times at most); past that the dense tracks are
+ * written as they are (exact to float).
  */
 #include "common/diag.h"
 #include "math/curve.h"

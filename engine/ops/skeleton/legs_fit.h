@@ -3,24 +3,31 @@
  * world positions they must hold, for legs.c's IK to FK (internal).
  *
  * A reducer's fit holds each rotation within an angle; what the legs must
- * hold is where the joints are.  These fits measure that instead, frame by
- * frame, for each candidate key pair and curve:
- *  - knee: the hip-to-ankle length (the only thing the knee decides for
- *    the ankle; the hip aims the rest) within `reach`, and the knee's
- *    place as the hip's new aim moves it within `bend`;
- *  - hip, with the fitted knee: the ankle within `ankle` and the knee
- *    within `knee` (world units), its target at each frame re-aimed so the
- *    fitted knee's ankle lands where the input's is;
- *  - ankle (足首), with the fitted hip and knee: the toe within `toe` and
- *    the foot's roll about its ankle-to-toe line within `roll_deg` (no
- *    toe: the foot's rotation within `roll_deg`).
+ * hold is where the joints are: at every frame the ankle within `ankle`
+ * and the knee within `knee` (world units), the toe within `toe` of the
+ * ankle and the foot's roll about its ankle-to-toe line within
+ * `roll_deg` (no toe: the foot's rotation within `roll_deg`): the joint
+ * check.  Each leg is fitted two ways and keeps the one with fewer keys:
+ *  - one by one: the knee alone, holding the hip-to-ankle length (the
+ *    only thing it decides for the ankle; the hip aims the rest) within
+ *    `reach` and its place as the hip's new aim moves it within `bend`;
+ *    the hip with the fitted knee, its target at each frame re-aimed so
+ *    that the knee's ankle lands where the input's is; the ankle (足首)
+ *    under both;
+ *  - together: hip, knee and ankle keyed on the same frames (the input's
+ *    rotations there), each segment fitted as above with the knee's
+ *    length within `ankle`.
  * Keys go where the greedy search ends each segment: the longest run of
  * frames (from the last key) one grid curve between the two end values
  * holds within the bounds; the key values are the targets themselves
- * (rounded to float, as a VMD stores them).  Between keys MMD slerps along
- * the great arc with the key's curve: each frame's bound is an interval
- * of progress along that arc, and the curve search (pki_curve_fit_
- * progress_ex) finds a curve through every interval.
+ * (rounded to float, as a VMD stores them) or, one by one, where the
+ * target does not hold, the target turned toward the run's frame furthest
+ * from the arc.  Between keys MMD slerps along the great arc with the
+ * key's curve: each frame's bound is an interval of progress along that
+ * arc, and the curve search (pki_curve_fit_progress_ex) finds a curve
+ * through every interval.  Then each key of either fit is tried away: it
+ * goes when the joint check still holds every frame it spans, the
+ * neighbours' segment fitted again.
  */
 #ifndef PKI_OPS_SKELETON_LEGS_FIT_H
 #define PKI_OPS_SKELETON_LEGS_FIT_H
