@@ -777,6 +777,7 @@ bool pki_leg_fit(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, pki_l
         prune(&c, two, val[1]);
     c.target = target;
     if (ok && tracks_keys(two) < tracks_keys(out)) {
+        tracks_free(out);
         memcpy(out, two, sizeof two);
         memset(two, 0, sizeof two);
     }
