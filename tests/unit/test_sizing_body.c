@@ -19,6 +19,9 @@
  *   - a leg of A stretched towards a 足ＩＫ it cannot reach, its ankle still
  *     while the 足ＩＫ moves on, on a figure whose knee straightens and
  *     reaches further: B's ankle stands where A's does, still;
+ *   - a stretch where A kicks beyond its leg (off its 足ＩＫ) in a bow:
+ *     B's センター there and beside it is where it is on the frames
+ *     around, not aimed at A's offset over feet A does not stand on;
  *   - heels raised with the toes kept on the floor (つま先ＩＫ down) on a
  *     figure with a longer foot: B's toes touch where A's do;
  *     and where B has no つま先ＩＫ, by B's 足首 key;
@@ -657,6 +660,61 @@ static void cog_measured_where_a_stands_on_its_ik(void **state)
     unbuild(&b);
 }
 
+/* A bows by 30 degrees throughout; on frames 15-25 it bows by 60 and
+ * kicks its left 足ＩＫ 12 forward and 4 up, beyond its leg (more than 5%
+ * of the leg off its 足ＩＫ: its centre of gravity over its feet is no
+ * goal there).  B's neck rests 2 forward: under the bow its centre of
+ * gravity stands elsewhere over its feet than A's, and センター moves by
+ * the same on every frame of the 30-degree bow.  Beside the stretch and on
+ * it, センター is where it is on those frames: the stretch is not aimed
+ * at A's offset, nor does its move reach the frames around it. */
+static void centre_held_where_a_is_off_its_ik(void **state)
+{
+    (void)state;
+    body a, b;
+    build(&a, &PLAIN);
+    shape sb = PLAIN;
+    sb.neck_z = -2;
+    build(&b, &sb);
+    pk_motion *in = pk_motion_new();
+    assert_non_null(in);
+    static const uint32_t keys[] = {0, 14, 15, 25, 26, 40};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+        bool kick = keys[i] >= 15 && keys[i] <= 25;
+        qx(kick ? -60 : -30, tu_bone_key(in, "上半身", keys[i])->rot);
+        float *p = tu_bone_key(in, "左足ＩＫ", keys[i])->pos;
+        p[1] = kick ? 4.0f : 0.0f;
+        p[2] = kick ? -12.0f : 0.0f;
+    }
+    pk_retarget_report rep;
+    pk_retarget_options o = {NO_ARMS,          .from = &a.m,         .to = &b.m,
+                             .no_upper = true, .no_shoulders = true, .no_toes = true,
+                             .measure = true};
+    pk_motion *out = retarget(in, &o, &rep);
+    assert_true(rep.body.centre_done && rep.body.centre_frames > 0);
+    played pb = {0};
+    double leg = 8.0, c5[3];
+    play(&pb, &b.m, out, 5);
+    memcpy(c5, at(&pb, "センター")->pos, sizeof c5);
+    /* the step moved it, by more than 1% of the leg */
+    assert_true(hypot(c5[0], c5[2]) > 0.01 * leg);
+    for (uint32_t f = 0; f <= 40; f++) {
+        play(&pb, &b.m, out, f);
+        const double *c = at(&pb, "センター")->pos;
+        assert_true(hypot(c[0] - c5[0], c[2] - c5[2]) < 0.0002 * leg);
+    }
+    /* B's centre of gravity where A stands on its 足ＩＫ: within the
+     * step's goal, the stretch measured apart */
+    assert_int_equal(rep.measure->body.cog_off_ik, 11); /* frames 15-25 */
+    assert_true(rep.measure->body.cog_on_ik_max < 0.006);
+    played_free(&pb);
+    pk_retarget_report_free(&rep);
+    pk_motion_free(in);
+    pk_motion_free(out);
+    unbuild(&a);
+    unbuild(&b);
+}
+
 /* ---- toes ---- */
 
 static void toes(bool toe_ik)
@@ -973,6 +1031,7 @@ int main(void)
         cmocka_unit_test(feet_reach_the_floor),
         cmocka_unit_test(feet_planted_where_a_leg_cannot_reach),
         cmocka_unit_test(cog_measured_where_a_stands_on_its_ik),
+        cmocka_unit_test(centre_held_where_a_is_off_its_ik),
         cmocka_unit_test(toes_on_the_floor),
         cmocka_unit_test(toes_by_the_ankle),
         cmocka_unit_test(feet_apart),

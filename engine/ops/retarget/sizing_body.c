@@ -489,6 +489,22 @@ static bool a_off_ik(const pki_sizing *z, bool *const on[2], uint32_t r)
     return false;
 }
 
+/* Per row of A's play (rows 0 .. n-1, n at most A's), whether A is off
+ * its 足ＩＫ there (a_off_ik), into off[n].  false on OOM. */
+static bool a_off_rows(const pki_sizing *z, uint32_t n, bool *off)
+{
+    const pki_torso *ta = z->ta;
+    size_t sz = (z->pa.n + 1) * sizeof(bool);
+    bool *on[2] = {malloc(sz), malloc(sz)};
+    bool ok =
+        on[0] && on[1] && ik_rows(z, ta->leg_ik[0], on[0]) && ik_rows(z, ta->leg_ik[1], on[1]);
+    for (uint32_t r = 0; ok && r < n; r++)
+        off[r] = r < z->pa.n && a_off_ik(z, on, r);
+    free(on[0]);
+    free(on[1]);
+    return ok;
+}
+
 typedef struct body_stats {
     double head_max, head_mean, shoulder_max, cog_max, cog_mean;
     double on_max, on_mean; /* the centre of gravity where A stands on its 足ＩＫ */
@@ -507,15 +523,10 @@ static body_stats stats_of(const pki_sizing *z, const pki_play *pb)
     bool cog = ta->ankle[0] >= 0 && ta->ankle[1] >= 0 && tb->ankle[0] >= 0 && tb->ankle[1] >= 0 &&
                tb->leg_len > 0;
     st.ok = head || cog;
-    bool *on[2] = {NULL, NULL};
-    for (int s = 0; s < 2 && cog; s++) {
-        on[s] = malloc((z->pa.n + 1) * sizeof *on[s]);
-        if (!on[s] || !ik_rows(z, ta->leg_ik[s], on[s])) {
-            free(on[0]);
-            free(on[1]);
-            cog = false; /* out of memory: measured as not done */
-            st.ok = head;
-        }
+    bool *off = cog ? malloc((n + 1) * sizeof *off) : NULL;
+    if (cog && (!off || !a_off_rows(z, n, off))) {
+        cog = false; /* out of memory: measured as not done */
+        st.ok = head;
     }
     for (uint32_t r = 0; r < n; r++) {
         if (head) {
@@ -534,7 +545,7 @@ static body_stats stats_of(const pki_sizing *z, const pki_play *pb)
             double d = sqrt(e[0] * e[0] + e[1] * e[1]) / tb->leg_len;
             st.cog_max = fmax(st.cog_max, d);
             st.cog_mean += d;
-            if (a_off_ik(z, on, r)) {
+            if (off[r]) {
                 st.off_ik++;
             } else {
                 st.on_max = fmax(st.on_max, d);
@@ -550,10 +561,7 @@ static body_stats stats_of(const pki_sizing *z, const pki_play *pb)
     }
     if (n > st.off_ik)
         st.on_mean /= (double)(n - st.off_ik);
-    if (cog) {
-        free(on[0]);
-        free(on[1]);
-    }
+    free(off);
     return st;
 }
 
@@ -1060,6 +1068,8 @@ typedef struct cog_memo {
     double own[2][2];  /* ... across the floor, by B's 足ＩＫ as the motion has it */
     double held[2][2]; /* ... and the offset from there that holds it */
     bool pinned[2];    /* ... where A's is low */
+    bool a_off;        /* A is off its 足ＩＫ (a_off_ik): its offset is no goal */
+    double move[2];    /* the round's move of センター (XZ), smoothed */
     /* cog_error on the play as it is (known: its row unchanged since) */
     double cog_e[2];
     bool cog_ok, cog_known;
@@ -1213,6 +1223,54 @@ static double foot_at(pki_sizing *z, uint32_t r, int s, bool first, cog_memo *me
     return drop > 0 ? drop : 0;
 }
 
+/* The round's moves of センター (memo[r].d: each row's own, aimed at A's
+ * offset where A stands on its 足ＩＫ, none where it does not) smoothed
+ * into memo[r].move.  A stretch of rows where A is off its 足ＩＫ takes,
+ * in a line, the moves from the row before it to the row after it (held
+ * where the motion begins or ends in it), so that the stretch neither
+ * aims at A's offset nor pulls its neighbours off theirs.  Then the
+ * first round, whose moves are large, is smoothed over 2 rows either
+ * side (weights 1 2 3 2 1: a frame's move alone does not jerk the body);
+ * the later rounds, which move only the rows still off by what is left,
+ * over one (1 4 1: each row keeps at least a third of any change from
+ * frame to frame, so that every row still off gets there, where
+ * 1 2 3 2 1 would cancel a change every third frame). */
+static void centre_moves(cog_memo *memo, uint32_t n, bool first)
+{
+    for (uint32_t r = 0; r < n;) {
+        if (!memo[r].a_off) {
+            r++;
+            continue;
+        }
+        uint32_t e = r;
+        while (e < n && memo[e].a_off)
+            e++;
+        /* rows r .. e-1: from row r-1 to row e */
+        const double *x = r > 0 ? memo[r - 1].d : e < n ? memo[e].d : NULL;
+        const double *y = e < n ? memo[e].d : x;
+        for (uint32_t j = r; j < e && x; j++) {
+            double t = (double)(j - r + 1) / (double)(e - r + 1);
+            for (int k = 0; k < 2; k++)
+                memo[j].d[k] = x[k] + t * (y[k] - x[k]);
+        }
+        r = e;
+    }
+    static const double wide[5] = {1, 2, 3, 2, 1}, narrow[5] = {0, 1, 4, 1, 0};
+    const double *wt = first ? wide : narrow;
+    for (uint32_t r = 0; r < n; r++) {
+        double d[2] = {0, 0}, wsum = 0;
+        uint32_t lo = r > 2 ? r - 2 : 0, hi = r + 2 < n ? r + 2 : n - 1;
+        for (uint32_t j = lo; j <= hi; j++) {
+            double k = wt[j + 2 - r];
+            d[0] += k * memo[j].d[0];
+            d[1] += k * memo[j].d[1];
+            wsum += k;
+        }
+        memo[r].move[0] = d[0] / wsum;
+        memo[r].move[1] = d[1] / wsum;
+    }
+}
+
 /* kept (or NULL): the values of the round's four tracks as the motion has
  * them, from the round before where it did not rewrite them (pos NULL:
  * not known); taken, and given back for the next round. */
@@ -1252,7 +1310,7 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
     double slack = fmax(PIN_SLACK * legb, 2 * w->tol_pos);
     for (uint32_t r = 0; r < w->n; r++) {
         double e[2] = {0, 0}, d[3] = {0, 0, 0};
-        if (cog && cog_error_at(z, r, &memo[r], e) &&
+        if (cog && !memo[r].a_off && cog_error_at(z, r, &memo[r], e) &&
             sqrt(e[0] * e[0] + e[1] * e[1]) > COG_TOL * legb) {
             /* the share of the last move the error followed (secant),
              * else COG_GAIN */
@@ -1301,20 +1359,16 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
         memo[r].d[1] = d[2];
         rep->centre_frames += first && (d[0] != 0 || d[2] != 0);
     }
-    /* センター's moves smoothed over 2 frames either side (weights 1 2 3 2 1:
-     * a frame's move alone does not jerk the body) */
+    /* センター's moves, smoothed (centre_moves), and the hips across for
+     * a foot out of reach, as they are */
+    if (cog)
+        centre_moves(memo, w->n, first);
     for (uint32_t r = 0; r < w->n; r++) {
-        double d[3] = {0, 0, 0}, wsum = 0;
-        uint32_t lo = r > 2 ? r - 2 : 0, hi = r + 2 < w->n ? r + 2 : w->n - 1;
-        for (uint32_t j = lo; j <= hi; j++) {
-            double k = 3.0 - (double)(j > r ? j - r : r - j);
-            d[0] += k * memo[j].d[0];
-            d[2] += k * memo[j].d[1];
-            wsum += k;
+        double d[3] = {pulls[r][0], 0, pulls[r][1]};
+        if (cog) {
+            d[0] += memo[r].move[0];
+            d[2] += memo[r].move[1];
         }
-        /* and the hips across for a foot out of reach, as they are */
-        d[0] = d[0] / wsum + pulls[r][0];
-        d[2] = d[2] / wsum + pulls[r][1];
         if (d[0] != 0 || d[2] != 0)
             move_by(tb, pb, r, tb->centre, d, &now[0]);
     }
@@ -1522,6 +1576,18 @@ static int replay_dirty(pki_sizing *z, pki_bone_set *s, writer *w, cog_memo *mem
     return replay(z, s, memo, log);
 }
 
+/* Which rows of B the centre step aims at A's offset on: those where A
+ * stands on its 足ＩＫ (memo[r].a_off false).  false on OOM. */
+static bool centre_rows(const pki_sizing *z, cog_memo *memo, uint32_t n)
+{
+    bool *off = malloc((n + 1) * sizeof *off);
+    bool ok = off && a_off_rows(z, n, off);
+    for (uint32_t r = 0; ok && r < n; r++)
+        memo[r].a_off = off[r];
+    free(off);
+    return ok;
+}
+
 /* The centre step's rounds, each played again, the last ones for the feet
  * alone: 0, -1 (logged), 1 on OOM. */
 static int centre_rounds(pki_sizing *z, pki_bone_set *s, writer *w, pk_body_report *rep,
@@ -1582,7 +1648,7 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
     if (!o->no_centre) {
         rep->centre_done = z->tb->centre >= 0 && z->tb->leg_len > 0;
         memo = calloc(w.n + 1, sizeof *memo);
-        if (!memo)
+        if (!memo || !centre_rows(z, memo, w.n))
             goto oom;
         /* the last rounds for the feet alone (センター stays across the
          * floor: what the rounds before it left is what they measured) */
