@@ -24,11 +24,15 @@
  * move the centre of gravity follows (0.8 at first: all but the legs,
  * about half the thighs; then per frame what the last round showed,
  * 0.5 to 1.2; a move that made it worse is half taken back), at most 10%
- * of B's leg a round and smoothed over 2 frames either side, up to 8
- * rounds, each played again, until every frame is within 0.5% of B's
- * leg.  Dancers sized together (one XZ scale for their translations, so
- * that their spacing holds) keep センター where the scale puts it: their
- * centre of gravity is measured, not moved.
+ * of B's leg a round and smoothed (the first round over 2 frames either
+ * side, the later ones over one), up to 8 rounds, each played again,
+ * until every frame is within 0.5% of B's leg.  Where A is off its 足ＩＫ
+ * (a leg, its IK on, ends more than 5% of A's leg from it: a dance keyed
+ * for longer legs) A's offset is no goal: センター there takes the moves
+ * of the frames before and after the stretch, in a line.  Dancers sized
+ * together (one XZ scale for their translations, so that their spacing
+ * holds) keep センター where the scale puts it: their centre of gravity
+ * is measured, not moved.
  *
  * Feet on the floor (the same step).  Heights at rest are where MMD shows
  * the model with no key (IK solved).  Where A's ankle is low (less than
