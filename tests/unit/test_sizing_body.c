@@ -662,12 +662,11 @@ static void cog_measured_where_a_stands_on_its_ik(void **state)
 
 /* A bows by 30 degrees throughout; on frames 15-25 it bows by 60 and
  * kicks its left 足ＩＫ 12 forward and 4 up, beyond its leg (more than 5%
- * of the leg off its 足ＩＫ: its centre of gravity over its feet is no
- * goal there).  B's neck rests 2 forward: under the bow its centre of
- * gravity stands elsewhere over its feet than A's, and センター moves by
- * the same on every frame of the 30-degree bow.  Beside the stretch and on
- * it, センター is where it is on those frames: the stretch is not aimed
- * at A's offset, nor does its move reach the frames around it. */
+ * of the leg off its 足ＩＫ).  B's neck rests 2 forward: under the bow its
+ * centre of gravity stands elsewhere over its feet than A's, and センター
+ * moves by the same on every frame of the 30-degree bow, up to the
+ * stretch's edges: the stretch's moves, smoothed apart, do not reach the
+ * frames around it. */
 static void centre_held_where_a_is_off_its_ik(void **state)
 {
     (void)state;
@@ -698,7 +697,11 @@ static void centre_held_where_a_is_off_its_ik(void **state)
     memcpy(c5, at(&pb, "センター")->pos, sizeof c5);
     /* the step moved it, by more than 1% of the leg */
     assert_true(hypot(c5[0], c5[2]) > 0.01 * leg);
+    /* where A stands, the same correction up to the stretch's edges: the
+     * stretch's own moves do not spill onto them */
     for (uint32_t f = 0; f <= 40; f++) {
+        if (f >= 15 && f <= 25)
+            continue;
         play(&pb, &b.m, out, f);
         const double *c = at(&pb, "センター")->pos;
         assert_true(hypot(c[0] - c5[0], c[2] - c5[2]) < 0.0002 * leg);

@@ -28,8 +28,8 @@
  * side, the later ones over one), up to 8 rounds, each played again,
  * until every frame is within 0.5% of B's leg.  Where A is off its 足ＩＫ
  * (a leg, its IK on, ends more than 5% of A's leg from it: a dance keyed
- * for longer legs) A's offset is no goal: センター there takes the moves
- * of the frames before and after the stretch, in a line.  Dancers sized
+ * for longer legs) its moves are not smoothed onto the frames where A
+ * stands.  Dancers sized
  * together (one XZ scale for their translations, so that their spacing
  * holds) keep センター where the scale puts it: their centre of gravity
  * is measured, not moved.
@@ -1072,7 +1072,7 @@ typedef struct cog_memo {
     double own[2][2];  /* ... across the floor, by B's 足ＩＫ as the motion has it */
     double held[2][2]; /* ... and the offset from there that holds it */
     bool pinned[2];    /* ... where A's is low */
-    bool a_off;        /* A is off its 足ＩＫ (a_off_ik): its offset is no goal */
+    bool a_off;        /* A is off its 足ＩＫ (a_off_ik): smoothed apart */
     double move[2];    /* the round's move of センター (XZ), smoothed */
     /* cog_error on the play as it is (known: its row unchanged since) */
     double cog_e[2];
@@ -1227,45 +1227,27 @@ static double foot_at(pki_sizing *z, uint32_t r, int s, bool first, cog_memo *me
     return drop > 0 ? drop : 0;
 }
 
-/* The round's moves of センター (memo[r].d: each row's own, aimed at A's
- * offset where A stands on its 足ＩＫ, none where it does not) smoothed
- * into memo[r].move.  A stretch of rows where A is off its 足ＩＫ takes,
- * in a line, the moves from the row before it to the row after it (held
- * where the motion begins or ends in it), so that the stretch neither
- * aims at A's offset nor pulls its neighbours off theirs.  Then the
- * first round, whose moves are large, is smoothed over 2 rows either
- * side (weights 1 2 3 2 1: a frame's move alone does not jerk the body);
- * the later rounds, which move only the rows still off by what is left,
- * over one (1 4 1: each row keeps at least a third of any change from
- * frame to frame, so that every row still off gets there, where
- * 1 2 3 2 1 would cancel a change every third frame). */
+/* The round's moves of センター (memo[r].d, each row's own) smoothed into
+ * memo[r].move.  A row where A stands on its 足ＩＫ is smoothed among
+ * such rows only; a row where A is off it (memo[r].a_off: its feet are not
+ * where its IK puts them, a dance keyed for longer legs, so its aim means
+ * less) among all, so that such a stretch neither pulls its neighbours
+ * off their goal nor jumps at its edges.  The first round, whose moves
+ * are large, is smoothed over 2 rows either side (weights 1 2 3 2 1: a
+ * frame's move alone does not jerk the body); the later rounds, which
+ * move only the rows still off by what is left, over one (1 4 1: each
+ * row keeps at least a third of any change from frame to frame, so that
+ * every row still off gets there, where 1 2 3 2 1 would cancel a change
+ * every third frame). */
 static void centre_moves(cog_memo *memo, uint32_t n, bool first)
 {
-    for (uint32_t r = 0; r < n;) {
-        if (!memo[r].a_off) {
-            r++;
-            continue;
-        }
-        uint32_t e = r;
-        while (e < n && memo[e].a_off)
-            e++;
-        /* rows r .. e-1: from row r-1 to row e */
-        const double *x = r > 0 ? memo[r - 1].d : e < n ? memo[e].d : NULL;
-        const double *y = e < n ? memo[e].d : x;
-        for (uint32_t j = r; j < e && x; j++) {
-            double t = (double)(j - r + 1) / (double)(e - r + 1);
-            for (int k = 0; k < 2; k++)
-                memo[j].d[k] = x[k] + t * (y[k] - x[k]);
-        }
-        r = e;
-    }
     static const double wide[5] = {1, 2, 3, 2, 1}, narrow[5] = {0, 1, 4, 1, 0};
     const double *wt = first ? wide : narrow;
     for (uint32_t r = 0; r < n; r++) {
         double d[2] = {0, 0}, wsum = 0;
         uint32_t lo = r > 2 ? r - 2 : 0, hi = r + 2 < n ? r + 2 : n - 1;
         for (uint32_t j = lo; j <= hi; j++) {
-            double k = wt[j + 2 - r];
+            double k = memo[r].a_off || !memo[j].a_off ? wt[j + 2 - r] : 0;
             d[0] += k * memo[j].d[0];
             d[1] += k * memo[j].d[1];
             wsum += k;
@@ -1314,7 +1296,7 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
     double slack = fmax(PIN_SLACK * legb, 2 * w->tol_pos);
     for (uint32_t r = 0; r < w->n; r++) {
         double e[2] = {0, 0}, d[3] = {0, 0, 0};
-        if (cog && !memo[r].a_off && cog_error_at(z, r, &memo[r], e) &&
+        if (cog && cog_error_at(z, r, &memo[r], e) &&
             sqrt(e[0] * e[0] + e[1] * e[1]) > COG_TOL * legb) {
             /* the share of the last move the error followed (secant),
              * else COG_GAIN */
