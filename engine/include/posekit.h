@@ -1399,6 +1399,12 @@ typedef struct pk_camera_report {
                                        PK_CAMERA_GOAL of A's */
     size_t bound_goal;              /* ... through the best camera per frame */
     double turn_deg;                /* the largest turn of the camera, measured frames, degrees */
+    size_t best_goal;               /* ... through the frame-by-frame correction */
+    /* the shot's steadiness, over measured frames and the one before each
+     * (not at a cut of the original): the largest turn from one frame to
+     * the next (degrees) and the largest move of the eye (how far it moves
+     * the head on the screen, screen heights), written and original */
+    double step_deg, step_deg_orig, step_eye, step_eye_orig;
     size_t keys_in, keys_out; /* camera keys */
     size_t kept;              /* keys moved with their curves kept */
     size_t pieces;            /* stretches fitted again */

@@ -560,7 +560,11 @@ static void camera_summary(const pk_camera_report *c, pk_buf *out)
     if (c->pieces)
         pk_buf_printf(out, ", %zu stretch%s fitted again: %zu key%s", c->pieces,
                       c->pieces == 1 ? "" : "es", c->piece_keys, pki_plural(c->piece_keys));
-    pk_buf_printf(out, "; turned up to %.1f deg", c->turn_deg);
+    pk_buf_printf(out,
+                  "; turned up to %.1f deg; from one frame to the next at most %.2f deg and "
+                  "%.2f%% of the screen, the original %.2f deg and %.2f%%",
+                  c->turn_deg, c->step_deg, 100 * c->step_eye, c->step_deg_orig,
+                  100 * c->step_eye_orig);
     pk_buf_printf(out,
                   "); on the %zu frame%s where A's head is on the screen, B's head, hands and "
                   "feet land within %.2f%% of the screen height of A's (mean %.2f%%; frame by "
@@ -987,6 +991,9 @@ static void json_camera(pki_json *j, const pk_camera_report *c)
     jpair(j, "bound", "worst", c->bound_worst, "mean", c->bound_mean);
     pki_json_kint(j, "within_goal_bound", (long long)c->bound_goal);
     jnum(j, "turn_deg", c->turn_deg);
+    pki_json_kint(j, "within_goal_frame_by_frame", (long long)c->best_goal);
+    jpair(j, "step_deg", "moved", c->step_deg, "unchanged", c->step_deg_orig);
+    jpair(j, "step_eye", "moved", c->step_eye, "unchanged", c->step_eye_orig);
     pki_json_kint(j, "within_goal", (long long)c->after_goal);
     pki_json_kint(j, "within_goal_unchanged", (long long)c->before_goal);
     pki_json_close(j, '}');

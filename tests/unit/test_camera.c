@@ -285,6 +285,44 @@ static void leaning_model(void **state)
     pk_model_free(b);
 }
 
+/* B leans 14° in the screen's plane, standing still (no dance) before
+ * a still camera square on: a roll of 14° lands every point exactly (the
+ * bound); the pull on the angles alone leaves the head and feet more
+ * than 2% of the screen off on every frame.  So the camera turns further:
+ * every frame within the goal, the roll most of the lean and no more,
+ * and as still as the original (a still camera turned stays two keys and
+ * does not move from one frame to the next). */
+static void lean_turned_for_goal(void **state)
+{
+    (void)state;
+    pk_model *a = body(1), *b = leaning(14);
+    pk_motion *da = pk_motion_new(), *db = pk_motion_new();
+    pk_motion *cam = pk_motion_new();
+    *pk_motion_push_camera(cam) = cam_key(0, -30, 0, 10, 0, 0, 0, 0, 30);
+    *pk_motion_push_camera(cam) = cam_key(60, -30, 0, 10, 0, 0, 0, 0, 30);
+    pk_camera_options o = {.from = a, .to = b, .dance_from = da, .dance_to = db};
+    pk_camera_report rep;
+    pk_log log;
+    pk_log_init(&log);
+    assert_int_equal(pk_motion_retarget_camera(cam, &o, &rep, &log), 0);
+    assert_int_equal(rep.frames_on_screen, 61);
+    assert_true(rep.bound_worst < 1e-4);
+    assert_int_equal(rep.before_goal, 0);
+    assert_int_equal(rep.after_goal, rep.frames_on_screen);
+    assert_true(rep.after_worst <= PK_CAMERA_GOAL);
+    assert_true(rep.turn_deg > 10 && rep.turn_deg <= 14.01);
+    assert_true(fabs(cam->cameras[0].rot[2]) > 10 * PI / 180);
+    assert_int_equal(rep.keys_out, 2);
+    assert_true(rep.step_deg_orig < 1e-9 && rep.step_eye_orig < 1e-9);
+    assert_true(rep.step_deg < 1e-3 && rep.step_eye < 1e-4);
+    pk_log_free(&log);
+    pk_motion_free(da);
+    pk_motion_free(db);
+    pk_motion_free(cam);
+    pk_model_free(a);
+    pk_model_free(b);
+}
+
 /* B's head far above its hands and feet (a long neck): no camera lands
  * all five points; the best camera per frame is measured and no worse
  * than the correction, which is no worse than the camera unchanged. */
@@ -339,9 +377,13 @@ static void errors(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(camera_model),       cmocka_unit_test(scaled_model),
-        cmocka_unit_test(still_camera_refit), cmocka_unit_test(leaning_model),
-        cmocka_unit_test(bound_below),        cmocka_unit_test(errors),
+        cmocka_unit_test(camera_model),
+        cmocka_unit_test(scaled_model),
+        cmocka_unit_test(still_camera_refit),
+        cmocka_unit_test(leaning_model),
+        cmocka_unit_test(lean_turned_for_goal),
+        cmocka_unit_test(bound_below),
+        cmocka_unit_test(errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -73,12 +73,10 @@
 #define REG 1e-4       /* the pull towards e_ref, per (viewing distance)² */
 #define BEHIND_ERR 1.0 /* a point B shows behind the eye: a screen height off */
 #define DEPTH_REG                                                                                  \
-    100.0               /* the distance's pull, times REG: the look-at point stays in the subject  \
-                         */
-#define FIT 0.002       /* a refit's tolerance, screen heights */
-#define RAMP 15.0       /* frames a refit eases over from a key it shares */
-#define SMOOTH_PASSES 4 /* ... then again, up to 3 times, the frames it misses weighted more */
-#define SMOOTH_BOOST 30.0 /* ... by this factor each time */
+    100.0             /* the distance's pull, times REG: the look-at point stays in the subject    \
+                       */
+#define FIT 0.002     /* a refit's tolerance, screen heights */
+#define RAMP 15.0     /* frames a refit eases over from a key it shares */
 #define SMOOTH_MU 1e3 /* the refit's smoothing: swings slower than 2π·mu^¼ ≈ 35 frames pass */
 
 static const char *const POINTS[NPOINTS] = {"頭", "左手首", "右手首", "左足首", "右足首"};
@@ -545,6 +543,15 @@ static void correct(const scene *sc, uint32_t fi, const pk_camera_key *c, pk_cam
 }
 
 /* ---- measuring ---- */
+
+/* The head's (else the first point's) index; -1 when the models share none. */
+static int head_point(const scene *sc)
+{
+    for (int i = 0; i < NPOINTS; i++)
+        if (sc->have[i])
+            return i;
+    return -1;
+}
 
 typedef struct tally {
     double worst, sum;
@@ -1332,46 +1339,347 @@ static void smooth_pass(pk_camera_key *best, const pk_camera_key *orig, uint32_t
     }
 }
 
-/* The frame-by-frame correction over [fa, fb) evened out (smooth_pass),
- * then again with more weight on each frame where the evened-out camera
- * misses the goal by more than PK_CAMERA_SMOOTH beyond the correction
- * itself (a quick move of the subject the camera must follow), up to
- * SMOOTH_PASSES times. */
-static void smooth_best(const scene *sc, pk_camera_key *best, const pk_camera_key *orig,
-                        uint32_t fa, uint32_t fb)
+/* The angle between two cameras' orientations, degrees. */
+static double turn_between(const pk_camera_key *a, const pk_camera_key *b)
 {
-    size_t n = fb > fa ? fb - fa : 0;
-    double *y = malloc((9 * n + 1) * sizeof *y);
-    pk_camera_key *raw = malloc((n + 1) * sizeof *raw);
-    if (!y || !raw) {
-        free(y);
-        free(raw);
-        return; /* the correction as it is */
+    view va, vb;
+    view_of(a, &va);
+    view_of(b, &vb);
+    double tr = 0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            tr += va.R[i][j] * vb.R[i][j];
+    return pki_acos(fmax(-1.0, fmin(1.0, (tr - 1) / 2))) * 180.0 / PI;
+}
+
+/* ---- the track: a stretch's correction as one smooth path ----
+ *
+ * The unknowns: each frame's eye and angles, x_f (6 a frame; the view
+ * angle and the distance stay).  The cost: every frame's squared screen
+ * distances of B's points to A's (the points weighted as in the
+ * correction, then reweighted each round, as Lawson does, towards the
+ * frame's smallest largest distance), the angles pulled towards the
+ * original's (TRACK_PULL per radian²), the eye weakly towards the start
+ * (REG per (viewing distance)²), and TRACK_MU times the squared second
+ * differences from frame to frame of what the track adds to the original
+ * camera (the eye's offset over the viewing distance times 2·tan(fov/2),
+ * the angles' offsets over 2·tan(fov/2): screen heights).  A frame turned
+ * more than TRACK_TURN from the original (and more than the start turns
+ * it) has its pull made TRACK_TIGHTEN times stronger for the next round.
+ * The normal equations are banded (a frame couples with two on either
+ * side): Levenberg-Marquardt, Cholesky on the band. */
+
+#define TB 6             /* unknowns a frame: eye x, y, z, angles x, y, z */
+#define TBW (3 * TB - 1) /* the band's half width */
+#define TRACK_MU 10.0    /* screen heights² per (second difference)² */
+#define TRACK_PULL 0.03  /* per radian²: a tenth of TURN_REG */
+#define TRACK_TURN 15.0  /* degrees */
+#define TRACK_TIGHTEN 4.0
+#define TRACK_ROUNDS 8 /* least squares, then 7 reweighted */
+#define TRACK_ITERS 10 /* Levenberg-Marquardt steps a round at most */
+
+typedef struct track_frame {
+    double sa[NPOINTS][2], w[NPOINTS], u[NPOINTS]; /* A's points, weights, reweighted */
+    double o[TB], x0[TB], lam[TB], sc[TB];         /* the original, the pulls' targets and
+                                                      weights, the smoothness scales */
+    double turn;                                   /* degrees the start turns the frame */
+    view v;                                        /* the original's view */
+    bool any;                                      /* a point weighs */
+} track_frame;
+
+/* The frame's point residuals (2·NPOINTS) at x. */
+static void track_res(const scene *sc, uint32_t f, const track_frame *tf, const double x[TB],
+                      double r[2 * NPOINTS])
+{
+    view v = tf->v;
+    rot_of(x + 3, v.R);
+    memcpy(v.eye, x, sizeof v.eye);
+    for (int i = 0; i < NPOINTS; i++) {
+        double s[2];
+        r[2 * i] = r[2 * i + 1] = 0;
+        if (!(tf->u[i] > 0))
+            continue;
+        double sw = sqrt(tf->u[i]);
+        if (screen(&v, v.eye, sc->pts[f].b[i], s)) {
+            r[2 * i] = sw * (s[0] - tf->sa[i][0]);
+            r[2 * i + 1] = sw * (s[1] - tf->sa[i][1]);
+        } else {
+            r[2 * i] = sw * BEHIND_ERR;
+        }
     }
-    double *wt = y + 7 * n, *e_raw = y + 8 * n;
-    memcpy(raw, best + fa, n * sizeof *raw);
+}
+
+/* The second difference of unknown j's offset at frame i (0 < i < n − 1). */
+static double track_d2(const track_frame *tf, const double *x, size_t i, int j)
+{
+    return (x[TB * (i - 1) + j] - tf[i - 1].o[j]) - 2 * (x[TB * i + j] - tf[i].o[j]) +
+           (x[TB * (i + 1) + j] - tf[i + 1].o[j]);
+}
+
+static double track_cost(const scene *sc, uint32_t fa, size_t n, const track_frame *tf,
+                         const double *x)
+{
+    double c = 0, r[2 * NPOINTS];
     for (size_t i = 0; i < n; i++) {
-        wt[i] = 1;
-        e_raw[i] = measure(sc, fa + (uint32_t)i, &orig[fa + i], &raw[i], NULL);
-    }
-    for (int pass = 0; pass < SMOOTH_PASSES; pass++) {
-        if (pass)
-            memcpy(best + fa, raw, n * sizeof *raw);
-        smooth_pass(best, orig, fa, fb, wt, y);
-        bool more = false;
-        for (size_t i = 0; i < n; i++) {
-            double e = measure(sc, fa + (uint32_t)i, &orig[fa + i], &best[fa + i], NULL);
-            if (e_raw[i] >= 0 && e > PK_CAMERA_GOAL &&
-                (e_raw[i] <= PK_CAMERA_GOAL || e > e_raw[i] + PK_CAMERA_SMOOTH)) {
-                wt[i] *= SMOOTH_BOOST;
-                more = true;
+        const double *xi = x + TB * i;
+        if (tf[i].any) {
+            track_res(sc, fa + (uint32_t)i, &tf[i], xi, r);
+            for (int k = 0; k < 2 * NPOINTS; k++)
+                c += r[k] * r[k];
+        }
+        for (int j = 0; j < TB; j++) {
+            c += tf[i].lam[j] * (xi[j] - tf[i].x0[j]) * (xi[j] - tf[i].x0[j]);
+            if (i >= 1 && i + 1 < n) {
+                double d = track_d2(tf, x, i, j);
+                c += TRACK_MU * tf[i].sc[j] * tf[i].sc[j] * d * d;
             }
         }
-        if (!more)
-            break;
+    }
+    return c;
+}
+
+/* A symmetric positive definite band system (A[i][k] = A(i, i + k), k up
+ * to TBW) solved in place by Cholesky (b becomes x); false when not
+ * positive definite. */
+static bool band_solve(size_t N, double (*A)[TBW + 1], double *b)
+{
+    for (size_t i = 0; i < N; i++) { /* L(i, k) kept in A[k][i − k] */
+        size_t k0 = i > TBW ? i - TBW : 0;
+        for (size_t k = k0; k < i; k++)
+            A[i][0] -= A[k][i - k] * A[k][i - k];
+        if (!(A[i][0] > 0))
+            return false;
+        double d = sqrt(A[i][0]);
+        A[i][0] = d;
+        for (size_t j = i + 1; j <= i + TBW && j < N; j++) {
+            double v = A[i][j - i];
+            for (size_t k = j > TBW && j - TBW > k0 ? j - TBW : k0; k < i; k++)
+                v -= A[k][i - k] * A[k][j - k];
+            A[i][j - i] = v / d;
+        }
+    }
+    for (size_t i = 0; i < N; i++) {
+        for (size_t k = i > TBW ? i - TBW : 0; k < i; k++)
+            b[i] -= A[k][i - k] * b[k];
+        b[i] /= A[i][0];
+    }
+    for (size_t i = N; i-- > 0;) {
+        for (size_t j = i + 1; j <= i + TBW && j < N; j++)
+            b[i] -= A[i][j - i] * b[j];
+        b[i] /= A[i][0];
+    }
+    return true;
+}
+
+/* The frames of [fa, fb) set up from the start (best) and the original. */
+static void track_setup(const scene *sc, const pk_camera_key *best, const pk_camera_key *orig,
+                        uint32_t fa, size_t n, track_frame *tf, double *x)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint32_t f = fa + (uint32_t)i;
+        track_frame *t = &tf[i];
+        view vb;
+        view_of(&orig[f], &t->v);
+        view_of(&best[f], &vb);
+        double D = fmax(fabs((double)best[f].distance), 1.0);
+        for (int a = 0; a < 3; a++) {
+            t->o[a] = t->v.eye[a];
+            t->o[3 + a] = orig[f].rot[a];
+            x[TB * i + a] = t->x0[a] = vb.eye[a];
+            x[TB * i + 3 + a] = best[f].rot[a];
+            t->x0[3 + a] = orig[f].rot[a];
+            t->sc[a] = 1.0 / (D * t->v.t);
+            t->sc[3 + a] = 1.0 / t->v.t;
+            t->lam[a] = t->v.ortho ? 1e6 : REG / (D * D); /* orthographic: left alone */
+            t->lam[3 + a] = t->v.ortho ? 1e6 : TRACK_PULL;
+        }
+        t->turn = turn_between(&orig[f], &best[f]);
+        t->any = false;
+        for (int k = 0; k < NPOINTS; k++) {
+            t->w[k] = 0;
+            if (!t->v.ortho && sc->have[k] && screen(&t->v, t->v.eye, sc->pts[f].a[k], t->sa[k]))
+                t->w[k] = weight_of(sc, t->sa[k]);
+            t->u[k] = t->w[k];
+            t->any = t->any || t->w[k] > 0;
+        }
+    }
+}
+
+/* The normal equations at x (H: the band, upper half; g: the gradient,
+ * both halved). */
+static void track_normal(const scene *sc, uint32_t fa, size_t n, const track_frame *tf, double *x,
+                         double (*H)[TBW + 1], double *g)
+{
+    memset(H, 0, TB * n * sizeof *H);
+    memset(g, 0, TB * n * sizeof *g);
+    for (size_t i = 0; i < n; i++) {
+        double *xi = x + TB * i, r[2 * NPOINTS], rt[2 * NPOINTS], J[2 * NPOINTS][TB];
+        size_t b0 = TB * i;
+        if (tf[i].any) {
+            track_res(sc, fa + (uint32_t)i, &tf[i], xi, r);
+            double D = 1.0 / (tf[i].sc[0] * tf[i].v.t);
+            for (int j = 0; j < TB; j++) {
+                double h = j < 3 ? 1e-6 * D : 1e-7, keep = xi[j];
+                xi[j] += h;
+                track_res(sc, fa + (uint32_t)i, &tf[i], xi, rt);
+                xi[j] = keep;
+                for (int k = 0; k < 2 * NPOINTS; k++)
+                    J[k][j] = (rt[k] - r[k]) / h;
+            }
+            for (int a = 0; a < TB; a++) {
+                for (int k = 0; k < 2 * NPOINTS; k++)
+                    g[b0 + a] += J[k][a] * r[k];
+                for (int c = a; c < TB; c++) {
+                    double v = 0;
+                    for (int k = 0; k < 2 * NPOINTS; k++)
+                        v += J[k][a] * J[k][c];
+                    H[b0 + a][c - a] += v;
+                }
+            }
+        }
+        for (int j = 0; j < TB; j++) {
+            H[b0 + j][0] += tf[i].lam[j];
+            g[b0 + j] += tf[i].lam[j] * (xi[j] - tf[i].x0[j]);
+            if (!(i >= 1 && i + 1 < n))
+                continue;
+            const double cf[3] = {1, -2, 1};
+            double m = TRACK_MU * tf[i].sc[j] * tf[i].sc[j], d = track_d2(tf, x, i, j);
+            for (int p = 0; p < 3; p++) {
+                size_t rp = TB * (i - 1 + (size_t)p) + (size_t)j;
+                g[rp] += m * cf[p] * d;
+                for (int q = p; q < 3; q++)
+                    H[rp][TB * (q - p)] += m * cf[p] * cf[q];
+            }
+        }
+    }
+}
+
+/* Between rounds: each frame's points reweighted towards its smallest
+ * largest distance; a frame turned too far pulled harder. */
+static void track_reweigh(const scene *sc, uint32_t fa, size_t n, track_frame *tf, const double *x)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!tf[i].any)
+            continue;
+        double r[2 * NPOINTS], sum = 0, wsum = 0;
+        track_res(sc, fa + (uint32_t)i, &tf[i], x + TB * i, r);
+        for (int k = 0; k < NPOINTS; k++) {
+            if (!(tf[i].u[k] > 0))
+                continue;
+            tf[i].u[k] *= fmax(pki_hypot(r[2 * k], r[2 * k + 1]) / sqrt(tf[i].u[k]), 1e-9);
+            sum += tf[i].u[k];
+            wsum += tf[i].w[k];
+        }
+        for (int k = 0; k < NPOINTS && sum > 0; k++)
+            tf[i].u[k] *= wsum / sum;
+        view v0, v1;
+        rot_of(tf[i].o + 3, v0.R);
+        rot_of(x + TB * i + 3, v1.R);
+        double tr = 0;
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++)
+                tr += v0.R[a][b] * v1.R[a][b];
+        double deg = pki_acos(fmax(-1.0, fmin(1.0, (tr - 1) / 2))) * 180.0 / PI;
+        if (deg > fmax(TRACK_TURN, tf[i].turn))
+            for (int a = 3; a < TB; a++)
+                tf[i].lam[a] *= TRACK_TIGHTEN;
+    }
+}
+
+/* best over [fa, fb) (evened out: the start) replaced by the track; its
+ * distances stay.  Left as it is on OOM. */
+static void track_fit(const scene *sc, pk_camera_key *best, const pk_camera_key *orig, uint32_t fa,
+                      uint32_t fb)
+{
+    size_t n = fb > fa ? fb - fa : 0, N = TB * n;
+    if (n < 3)
+        return;
+    track_frame *tf = calloc(n, sizeof *tf);
+    double *x = malloc(N * sizeof *x), *xt = malloc(N * sizeof *xt), *g = malloc(N * sizeof *g);
+    double(*H)[TBW + 1] = malloc(N * sizeof *H), (*M)[TBW + 1] = malloc(N * sizeof *M);
+    if (!tf || !x || !xt || !g || !H || !M)
+        goto done;
+    track_setup(sc, best, orig, fa, n, tf, x);
+    for (int round = 0; round < TRACK_ROUNDS; round++) {
+        if (round)
+            track_reweigh(sc, fa, n, tf, x);
+        double cost = track_cost(sc, fa, n, tf, x), lm = 1e-3;
+        for (int it = 0; it < TRACK_ITERS; it++) {
+            track_normal(sc, fa, n, tf, x, H, g);
+            bool better = false, small = false;
+            while (!better && lm < 1e8) {
+                memcpy(M, H, N * sizeof *M);
+                for (size_t k = 0; k < N; k++) {
+                    M[k][0] *= 1 + lm;
+                    xt[k] = -g[k];
+                }
+                if (!band_solve(N, M, xt)) {
+                    lm *= 10;
+                    continue;
+                }
+                for (size_t k = 0; k < N; k++)
+                    xt[k] += x[k];
+                double next = track_cost(sc, fa, n, tf, xt);
+                if (next < cost) {
+                    better = true;
+                    small = cost - next < 1e-10 * cost;
+                    memcpy(x, xt, N * sizeof *x);
+                    cost = next;
+                    lm = fmax(lm / 3, 1e-9);
+                } else {
+                    lm *= 4;
+                }
+            }
+            if (!better || small)
+                break;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        pk_camera_key *k = &best[fa + i];
+        if (tf[i].v.ortho)
+            continue;
+        for (int a = 0; a < 3; a++)
+            k->rot[a] = (float)x[TB * i + 3 + a];
+        view v;
+        view_of(k, &v);
+        for (int a = 0; a < 3; a++)
+            k->pos[a] = (float)(x[TB * i + a] - (double)k->distance * v.R[a][2]);
+    }
+done:
+    free(tf);
+    free(x);
+    free(xt);
+    free(g);
+    free(H);
+    free(M);
+}
+
+/* The frame-by-frame correction over [fa, fb) evened out (smooth_pass);
+ * where that misses the goal on a frame by more than PK_CAMERA_SMOOTH
+ * beyond the correction itself (or where the correction meets it), the
+ * stretch becomes the track from there (track_fit): a smooth path that
+ * lands the points itself and turns further than the correction. */
+static void smooth_best(const scene *sc, pk_camera_key *best, const pk_camera_key *orig,
+                        uint32_t fa, uint32_t fb, bool track)
+{
+    size_t n = fb > fa ? fb - fa : 0;
+    double *y = calloc(9 * n + 1, sizeof *y);
+    if (!y)
+        return; /* the correction as it is */
+    double *wt = y + 7 * n, *e_raw = y + 8 * n;
+    for (size_t i = 0; i < n; i++) {
+        wt[i] = 1;
+        e_raw[i] = measure(sc, fa + (uint32_t)i, &orig[fa + i], &best[fa + i], NULL);
+    }
+    smooth_pass(best, orig, fa, fb, wt, y);
+    bool misses = false;
+    for (size_t i = 0; i < n && !misses; i++) {
+        double e = measure(sc, fa + (uint32_t)i, &orig[fa + i], &best[fa + i], NULL);
+        misses = e_raw[i] >= 0 && e > PK_CAMERA_GOAL;
     }
     free(y);
-    free(raw);
+    if (track && misses)
+        track_fit(sc, best, orig, fa, fb);
 }
 
 /* The keys' angles (keys sorted, their distinct frames kf[nk]) turned as
@@ -1396,7 +1704,7 @@ static int turn_keys(const scene *sc, const pk_camera_key *keys, size_t nkeys, c
         if (end > nf)
             end = nf;
         if (end > start)
-            smooth_best(sc, sm, orig, start, end);
+            smooth_best(sc, sm, orig, start, end, false);
         start = end;
     }
     memcpy(turned, keys, nkeys * sizeof *turned);
@@ -1418,17 +1726,48 @@ static int turn_keys(const scene *sc, const pk_camera_key *keys, size_t nkeys, c
     return 0;
 }
 
-/* The angle between two cameras' orientations, degrees. */
-static double turn_between(const pk_camera_key *a, const pk_camera_key *b)
+/* How far the eye's move from c0 to c1 moves the head (B's when b, else
+ * A's, at frame fi) on c1's screen: the move over the head's depth times
+ * 2·tan(fov/2), screen heights; -1 when the head is not in front. */
+static double eye_step(const scene *sc, uint32_t fi, const pk_camera_key *c0,
+                       const pk_camera_key *c1, bool b)
 {
-    view va, vb;
-    view_of(a, &va);
-    view_of(b, &vb);
-    double tr = 0;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            tr += va.R[i][j] * vb.R[i][j];
-    return pki_acos(fmax(-1.0, fmin(1.0, (tr - 1) / 2))) * 180.0 / PI;
+    view v0, v1;
+    view_of(c0, &v0);
+    view_of(c1, &v1);
+    int h = head_point(sc);
+    double q[3];
+    if (h < 0)
+        return -1;
+    cam_space(&v1, v1.eye, b ? sc->pts[fi].b[h] : sc->pts[fi].a[h], q);
+    if (!(q[2] > NEAR))
+        return -1;
+    double d =
+        pki_hypot(pki_hypot(v1.eye[0] - v0.eye[0], v1.eye[1] - v0.eye[1]), v1.eye[2] - v0.eye[2]);
+    return d / (q[2] * v1.t);
+}
+
+static bool has_frame(const uint32_t *kf, size_t nk, uint32_t f)
+{
+    return bsearch(&f, kf, nk, sizeof *kf, cmp_frame) != NULL;
+}
+
+/* The steadiness measures of the camera played (step_deg, step_eye) and
+ * of the original: from frame f − 1 to each measured frame f, where the
+ * original does not cut (keys at f − 1 and f). */
+static void steadiness(const scene *sc, const pk_camera_key *orig, const pk_camera_key *played,
+                       const uint32_t *kf, size_t nk, pk_camera_report *rep)
+{
+    for (uint32_t f = 1; f < sc->nframes; f++) {
+        if ((has_frame(kf, nk, f) && has_frame(kf, nk, f - 1)) || orig[f].perspective ||
+            orig[f - 1].perspective || measure(sc, f, &orig[f], &orig[f], NULL) < 0)
+            continue;
+        rep->step_deg = fmax(rep->step_deg, turn_between(&played[f - 1], &played[f]));
+        rep->step_deg_orig = fmax(rep->step_deg_orig, turn_between(&orig[f - 1], &orig[f]));
+        rep->step_eye = fmax(rep->step_eye, eye_step(sc, f, &played[f - 1], &played[f], true));
+        rep->step_eye_orig =
+            fmax(rep->step_eye_orig, eye_step(sc, f, &orig[f - 1], &orig[f], false));
+    }
 }
 
 static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
@@ -1436,7 +1775,7 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
     const pk_camera_options *o = sc->o;
     uint32_t nf = sc->nframes;
     pk_camera_key *orig = calloc(nf, sizeof *orig), *best = calloc(nf, sizeof *best);
-    pk_camera_key *played = calloc(nf, sizeof *played);
+    pk_camera_key *played = calloc(nf, sizeof *played), *raw = calloc(nf, sizeof *raw);
     double *e_best = calloc(nf, sizeof *e_best);
     pk_motion *cam = camera_only(camera, log);
     uint32_t *kf = NULL;
@@ -1444,7 +1783,7 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
     int rc = -1;
     if (!cam)
         goto done;
-    if (!orig || !best || !played || !e_best) {
+    if (!orig || !best || !played || !e_best || !raw) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         goto done;
     }
@@ -1459,7 +1798,9 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
         rep->bound_goal += lb >= 0 && lb <= PK_CAMERA_GOAL;
         rep->ortho += orig[f].perspective != 0;
         rep->frames_on_screen += e_best[f] >= 0;
+        rep->best_goal += e_best[f] >= 0 && e_best[f] <= PK_CAMERA_GOAL;
     }
+    memcpy(raw, best, nf * sizeof *raw);
     /* every key turned as the correction turns the camera, then moved at
      * once, curves kept */
     if (!(kf = key_frames(cam, &nk)))
@@ -1495,7 +1836,7 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
         if (end <= fa + 1)
             continue;                           /* a cut, or nothing after the last key */
         uint32_t to = s + 1 < nk ? fb + 1 : nf; /* its end key too */
-        smooth_best(sc, best, orig, fa, to);
+        smooth_best(sc, best, orig, fa, to, true);
         double kept = worst_over(sc, fa, to, orig, played);
         redo[s] = kept >= 0 && kept > worst_over(sc, fa, to, orig, best) + PK_CAMERA_SMOOTH;
     }
@@ -1513,6 +1854,11 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
         size_t first = s0;
         bool free_a = first == 0 || kf[first] <= kf[first - 1] + 1;
         bool free_b = tail || s + 2 >= nk || kf[s + 2] <= kf[s + 1] + 1;
+        /* the run evened out as one (stretches evened out alone end
+         * freely: two meeting at a key would disagree there) */
+        uint32_t to = tail ? nf : fb + 1;
+        memcpy(best + fa, raw + fa, (to - fa) * sizeof *best);
+        smooth_best(sc, best, orig, fa, to, true);
         size_t added = 0;
         if (refit(&cam, fa, fb, tail, free_a, free_b, best, orig, o, &added, log) != 0) {
             free(redo);
@@ -1535,6 +1881,7 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
         if (a >= 0)
             rep->turn_deg = fmax(rep->turn_deg, turn_between(&orig[f], &played[f]));
     }
+    steadiness(sc, orig, played, kf, nk, rep);
     rep->measured = before.n;
     rep->before_worst = before.worst;
     rep->before_mean = before.n ? before.sum / (double)before.n : 0;
@@ -1565,6 +1912,7 @@ done:
     free(orig);
     free(best);
     free(played);
+    free(raw);
     free(e_best);
     free(kf);
     pk_motion_free(cam);
