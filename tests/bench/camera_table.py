@@ -23,6 +23,9 @@ worst / mean distance of B's head, wrists and ankles from A's):
   keys            camera keys in → out
   turn            the largest turn of the camera written (degrees, measured
                   frames)
+  frame to frame  the largest turn (degrees) and eye move (how far it moves
+                  the head on the screen, screen heights) from one frame to
+                  the next, written (original's in parentheses; not at cuts)
 then the runs' wall time.
 """
 import json
@@ -70,8 +73,8 @@ def main(argv):
     os.environ.setdefault("POSEKIT_BODIES_DIR", os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "..", "rules", "bodies"))
     c = lambda n: n if n.startswith("@") or os.sep in n else os.path.join(corpus, n)
-    print("| A → B | moved | frame by frame | bound | unchanged | frames within 2%: moved, bound (unchanged) | keys | turn |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| A → B | moved | frame by frame | bound | unchanged | frames within 2%: moved, bound (unchanged) | keys | turn | frame to frame |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     total = 0.0
     with tempfile.TemporaryDirectory() as tmp:
         for a, b in pairs:
@@ -86,13 +89,15 @@ def main(argv):
                 continue
             cam = json.loads(r.stdout)["camera"]
             bound = pct(cam["bound"]) if "bound" in cam else pct(cam["frame_by_frame"])
-            print("| %s → %s | %s | %s | %s | %s | %d, %s of %d (%d) | %d → %d | %.1f° |" % (
+            sd, se = cam.get("step_deg", {}), cam.get("step_eye", {})
+            print("| %s → %s | %s | %s | %s | %s | %d, %s of %d (%d) | %d → %d | %.1f° | %.2f°, %.1f%% (%.2f°, %.1f%%) |" % (
                 SHORT.get(a, a), SHORT.get(b, b), pct(cam["moved"]),
                 pct(cam["frame_by_frame"]), bound,
                 pct(cam["unchanged"]), cam["within_goal"], cam.get("within_goal_bound", "-"),
                 cam["frames"],
                 cam["within_goal_unchanged"], cam["keys_in"], cam["keys_out"],
-                cam.get("turn_deg", 0)))
+                cam.get("turn_deg", 0), sd.get("moved", 0), 100 * se.get("moved", 0),
+                sd.get("unchanged", 0), 100 * se.get("unchanged", 0)))
             total += ms
             sys.stdout.flush()
     print("\n(%d run%s, %.1f s wall)" % (len(pairs), "" if len(pairs) == 1 else "s", total / 1000))
