@@ -1360,8 +1360,10 @@ PK_API int pk_motions_retarget_together(pk_dancer *d, size_t n, const pk_troupe_
  * once, curves kept (least squares over every frame of the camera MMD
  * plays from them); a stretch between keys whose
  * worst frame stays more than PK_CAMERA_SMOOTH worse than the
- * frame-by-frame correction (evened out, so the camera does not follow
- * every hand movement) is fitted again from it by the keyframe reducer
+ * frame-by-frame correction evened out (so the camera does not follow
+ * every hand movement; where that misses the goal, a smooth path fitted
+ * to every frame's points at once, its angles held more loosely, turned
+ * up to about 15°) is fitted again from it by the keyframe reducer
  * (pk_motion_reduce, the camera alone; max_deg, max_pos, when given, cap
  * its tolerances).  Cuts stay cuts; keys come out sorted by frame.
  * Orthographic frames (perspective byte not 0) are left as they are.
@@ -1370,7 +1372,9 @@ PK_API int pk_motions_retarget_together(pk_dancer *d, size_t n, const pk_troupe_
  * over height), over the points A shows on it: how far from A's each of
  * B's lands, in screen heights, with the camera unchanged (before) and
  * corrected (after), and through the best camera for each frame (every
- * parameter free: the least any camera was found to leave; a bound). */
+ * parameter free: the least any camera was found to leave; a bound);
+ * and how steady the camera is: its largest turn and eye move from one
+ * frame to the next, beside the original's. */
 #define PK_CAMERA_SMOOTH 0.005 /* screen heights */
 #define PK_CAMERA_ASPECT (16.0 / 9.0)
 #define PK_CAMERA_GOAL 0.02 /* a frame within it: every point this close, screen heights */

@@ -87,7 +87,7 @@ turn = float(re.search(r'turned up to ([0-9.]+) deg', line).group(1))
 assert 0 < turn < 16, (m, line)
 # steady: from one frame to the next it turns and moves its eye at most
 # three times as much as the original does (the camera evened out stretch
-# by stretch moved its eye up to ten times as much)
+# by stretch moved its eye up to eight times as much)
 sd, se, sdo, seo = [float(x) for x in re.search(
     r'next at most ([0-9.]+) deg and ([0-9.]+)% of the screen, the original ([0-9.]+) deg '
     r'and ([0-9.]+)%', line).groups()]
