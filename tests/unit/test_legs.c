@@ -126,6 +126,28 @@ static double dist3(const double a[3], const double b[3])
     return sqrt(d0 * d0 + d1 * d1 + d2 * d2);
 }
 
+/* Asserts that out puts the ankle (and, with knee, the knee) within 0.001
+ * of where mo does, on every frame 0..last of the leg h. */
+static void held(const hb *h, const pk_motion *mo, const pk_motion *out, uint32_t last, bool knee)
+{
+    pk_log log;
+    pk_log_init(&log);
+    pk_rig *r = pk_rig_new(&h->m, &log);
+    assert_non_null(r);
+    pk_bone_local loc[8];
+    pk_bone_world w[8], w0[8];
+    bool on[8];
+    for (uint32_t f = 0; f <= last; f++) {
+        eval_motion(r, mo, f, loc, on, w0);
+        eval_motion(r, out, f, loc, on, w);
+        assert_true(dist3(w[h->ankle].pos, w0[h->ankle].pos) <= 0.001);
+        if (knee)
+            assert_true(dist3(w[h->knee].pos, w0[h->knee].pos) <= 0.001);
+    }
+    pk_rig_free(r);
+    pk_log_free(&log);
+}
+
 /* IK to FK by hand: the IK raised to y = 2 (hip to goal 8; thigh and
  * shin 5.004 long) bends the knee 2 acos(4 / 5.004) from straight, less
  * the 2 atan(0.2 / 5) it is bent at rest: -69.28 degrees about X.  The
@@ -219,16 +241,7 @@ static void ik_to_fk_joint_check(void **state)
     assert_true(st.worst <= 0.001);
     assert_int_equal(count_keys(out, "右ひざ"), 1);
     assert_int_equal(count_keys(out, "右足"), 1);
-    pk_rig *r = pk_rig_new(&h.m, &log);
-    pk_bone_local loc[8];
-    pk_bone_world w[8], w0[8];
-    bool on[8];
-    for (uint32_t f = 0; f <= 40; f++) {
-        eval_motion(r, mo, f, loc, on, w0);
-        eval_motion(r, out, f, loc, on, w);
-        assert_true(dist3(w[h.ankle].pos, w0[h.ankle].pos) <= 0.001);
-    }
-    pk_rig_free(r);
+    held(&h, mo, out, 40, false);
     pk_motion_free(out);
     pk_motion_free(mo);
     pk_log_free(&log);
@@ -317,17 +330,7 @@ static void ik_to_fk_holds_places(void **state)
     assert_int_equal(count_keys(out, "右ひざ"), 1);
     assert_int_equal(count_keys(out, "右足首"), 1);
     /* the knee where the input's is, at every frame */
-    pk_rig *r = pk_rig_new(&h.m, &log);
-    pk_bone_local loc[8];
-    pk_bone_world w[8], w0[8];
-    bool on[8];
-    for (uint32_t f = 0; f <= 40; f++) {
-        eval_motion(r, mo, f, loc, on, w0);
-        eval_motion(r, out, f, loc, on, w);
-        assert_true(dist3(w[h.knee].pos, w0[h.knee].pos) <= 0.001);
-        assert_true(dist3(w[h.ankle].pos, w0[h.ankle].pos) <= 0.001);
-    }
-    pk_rig_free(r);
+    held(&h, mo, out, 40, true);
     pk_motion_free(out);
     pk_motion_free(mo);
     pk_log_free(&log);
