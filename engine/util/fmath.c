@@ -361,6 +361,27 @@ double pki_cos(double x)
     return (q == 1u || q == 2u) ? -y : y;
 }
 
+void pki_sincos(double x, double *s, double *c)
+{
+    double ax = fabs(x);
+    if (!(ax <= 0x1.fffffffffffffp+1023) || ax < 0x1p-26) {
+        *s = pki_sin(x);
+        *c = pki_cos(x);
+        return;
+    }
+    dd r;
+    unsigned q = reduce(x, &r);
+    dd vs = sin_k(r), vc = cos_k(r);
+    if (q & 1u) {
+        dd t = vs;
+        vs = vc;
+        vc = t;
+    }
+    double ys = vs.h + vs.l, yc = vc.h + vc.l;
+    *s = (q & 2u) ? -ys : ys;
+    *c = (q == 1u || q == 2u) ? -yc : yc;
+}
+
 /* (n.h + n.l) / (d.h + d.l), rounded once. */
 static double dd_div(dd n, dd d)
 {

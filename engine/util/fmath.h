@@ -24,6 +24,9 @@
 
 double pki_sin(double x);
 double pki_cos(double x);
+/* *s = pki_sin(x) and *c = pki_cos(x), the same bits, with one argument
+ * reduction and the two kernels side by side. */
+void pki_sincos(double x, double *s, double *c);
 double pki_tan(double x);
 double pki_asin(double x);
 double pki_acos(double x);

@@ -5,10 +5,11 @@
  * 4; tests/fmath/accuracy.py measures both against exact values), and the
  * same bits as the checked-in digests (tests/fmath/bits.txt), which the
  * WebAssembly and Windows builds print too; sin odd and cos even, bit for
- * bit. */
+ * bit; pki_sincos the bits of pki_sin and pki_cos. */
 #include "testutil.h"
 #include "../fmath/fmath_cases.h"
 
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -253,6 +254,54 @@ static void sin_odd_cos_even(void **state)
     }
 }
 
+/* pki_sincos gives pki_sin's and pki_cos's bits: tiny, small, reduced by
+ * Cody-Waite and by Payne-Hanek, special values. */
+static void sincos_same(void **state)
+{
+    (void)state;
+    const double edge[] = {0.0,
+                           -0.0,
+                           INFINITY,
+                           -INFINITY,
+                           NAN,
+                           0x1p-27,
+                           0x1.fp-28,
+                           0x1.fp-27,
+                           0x1p-26,
+                           0x1.1p-26,
+                           0x1p-1022,
+                           0x1p-1074,
+                           1e300,
+                           0x1.921fb54442d18p-1,
+                           0x1.921fb54442d18p+0,
+                           3.0,
+                           0x1p20,
+                           0x1.fffffp19,
+                           DBL_MAX};
+    uint64_t r = 88172645463325252ull;
+    for (int i = 0; i < 200000 + 2 * (int)(sizeof edge / sizeof *edge); i++) {
+        double x;
+        int e = i - 200000;
+        if (e >= 0) {
+            x = e % 2 ? -edge[e / 2] : edge[e / 2];
+        } else {
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            if (i % 3 == 0)
+                x = (double)(r >> 11) / 9007199254740992.0 * 8.0 - 4.0;
+            else if (i % 3 == 1)
+                x = ((double)(r >> 11) / 9007199254740992.0 - 0.5) * 0x1p-24;
+            else
+                memcpy(&x, &r, sizeof x);
+        }
+        double s = 7.0, c = 7.0;
+        pki_sincos(x, &s, &c);
+        SAME(s, pki_sin(x));
+        SAME(c, pki_cos(x));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -260,6 +309,7 @@ int main(void)
         cmocka_unit_test(against_libm),
         cmocka_unit_test(same_bits_everywhere),
         cmocka_unit_test(sin_odd_cos_even),
+        cmocka_unit_test(sincos_same),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

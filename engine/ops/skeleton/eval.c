@@ -105,11 +105,12 @@ static void qnorm(double q[4])
 
 static void qaxis(const double axis[3], double angle, double o[4])
 {
-    double s = pki_sin(angle / 2.0);
+    double s, c;
+    pki_sincos(angle / 2.0, &s, &c);
     o[0] = axis[0] * s;
     o[1] = axis[1] * s;
     o[2] = axis[2] * s;
-    o[3] = pki_cos(angle / 2.0);
+    o[3] = c;
 }
 
 /* q^t: the rotation q scaled to t times its angle (the short way round;
