@@ -53,6 +53,7 @@ typedef struct ik_chain {
     int32_t *path; /* topological order: the top link down to the target */
     size_t npath;
     bool has_triangle; /* a plane link right below the next link (a knee) */
+    bool target_pos;   /* no link below the target: the passes need its position alone */
     double reach;      /* the path's length from the top link to the target */
     int32_t *subtrees; /* bones whose subtree is refreshed after the solve */
     size_t nsubtrees;
@@ -244,6 +245,10 @@ static int build_chain(pk_rig *r, int32_t bone, ik_chain *c)
             if (c->path[i] == c->links[k].bone)
                 c->links[k].path_at = i;
     }
+    c->target_pos = c->npath > 0;
+    for (size_t k = 0; k < c->nlinks && c->target_pos; k++)
+        c->target_pos =
+            !(c->links[k].bone != c->target && in_subtree(r, c->target, c->links[k].bone));
     for (size_t i = 1; i < c->npath; i++) {
         const double *o = r->off[c->path[i]];
         c->reach += sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]);
@@ -396,6 +401,20 @@ static inline void world_of(pk_rig *r, int32_t i)
         r->w[i].pos[a] = r->w[p].pos[a] + v[a];
 }
 
+/* world_of's position alone (an IK target's during the passes). */
+static inline void world_pos_of(pk_rig *r, int32_t i)
+{
+    int32_t p = r->parent[i];
+    if (p < 0) {
+        memcpy(r->w[i].pos, r->loc_pos[i], sizeof r->w[i].pos);
+        return;
+    }
+    double v[3];
+    pki_qd_rotate(r->w[p].rot, r->loc_pos[i], v);
+    for (int a = 0; a < 3; a++)
+        r->w[i].pos[a] = r->w[p].pos[a] + v[a];
+}
+
 static void subtree(pk_rig *r, int32_t b)
 {
     for (size_t t = r->topo_at[b]; t < r->topo_end[b]; t++)
@@ -458,6 +477,18 @@ static void local_point(const pk_rig *r, int32_t j, const double p[3], double o[
     pki_qd_rotate(inv, d, o);
 }
 
+/* local_point of the IK bone (iv) and of the target (tv) in link j's frame. */
+static inline void local_pair(const pk_rig *r, const ik_chain *c, int32_t j, double iv[3],
+                              double tv[3])
+{
+    const double *o = r->w[j].pos, *p = r->w[c->bone].pos, *t = r->w[c->target].pos;
+    double inv[4], d[3] = {p[0] - o[0], p[1] - o[1], p[2] - o[2]},
+                   e[3] = {t[0] - o[0], t[1] - o[1], t[2] - o[2]};
+    pki_qd_conj(r->w[j].rot, inv);
+    pki_qd_rotate(inv, d, iv);
+    pki_qd_rotate(inv, e, tv);
+}
+
 static bool unit(double v[3])
 {
     double n = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
@@ -469,6 +500,18 @@ static bool unit(double v[3])
     return true;
 }
 
+/* The worlds down the path from its place i to the target; of the target
+ * its position alone where no link lies below it (nothing the passes read
+ * follows from its rotation, and the solve refreshes the subtrees). */
+static void path_from(pk_rig *r, const ik_chain *c, size_t i)
+{
+    size_t end = c->target_pos ? c->npath - 1 : c->npath;
+    for (; i < end; i++)
+        world_of(r, c->path[i]);
+    if (c->target_pos)
+        world_pos_of(r, c->path[end]);
+}
+
 /* After link k's ik rotation changed: its local, and the worlds from it
  * down the path to the target (or its whole subtree off the path). */
 static void link_changed(pk_rig *r, const ik_chain *c, const ik_link *l)
@@ -478,8 +521,7 @@ static void link_changed(pk_rig *r, const ik_chain *c, const ik_link *l)
         subtree(r, l->bone);
         return;
     }
-    for (size_t i = l->path_at; i < c->npath; i++)
-        world_of(r, c->path[i]);
+    path_from(r, c, l->path_at);
 }
 
 static double dist(const pk_rig *r, const ik_chain *c)
@@ -558,8 +600,7 @@ static bool solve_plane(pk_rig *r, const ik_chain *c, ik_link *l, int iteration,
     static const double AX[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
     int32_t j = l->bone;
     double iv[3], tv[3];
-    local_point(r, j, r->w[c->bone].pos, iv);
-    local_point(r, j, r->w[c->target].pos, tv);
+    local_pair(r, c, j, iv, tv);
     if (!unit(iv) || !unit(tv))
         return false;
     const double *axis = AX[l->axis];
@@ -628,8 +669,7 @@ static bool solve_core(pk_rig *r, ik_chain *c, int iteration, bool triangle)
             continue;
         }
         double iv[3], tv[3];
-        local_point(r, j, r->w[c->bone].pos, iv);
-        local_point(r, j, r->w[c->target].pos, tv);
+        local_pair(r, c, j, iv, tv);
         if (!unit(iv) || !unit(tv))
             continue;
         double d = iv[0] * tv[0] + iv[1] * tv[1] + iv[2] * tv[2];
@@ -697,8 +737,7 @@ static void restore_best(pk_rig *r, ik_chain *c)
         memcpy(r->ik_rot[c->links[k].bone], c->links[k].saved, sizeof c->links[k].saved);
         local_of(r, c->links[k].bone);
     }
-    for (size_t i = 0; i < c->npath; i++)
-        world_of(r, c->path[i]);
+    path_from(r, c, 0);
 }
 
 static void solve(pk_rig *r, ik_chain *c)
