@@ -594,6 +594,26 @@ static bool same_bits(double a, double b)
     return memcmp(&a, &b, sizeof a) == 0;
 }
 
+/* Which turn about the unit axis brings tv nearer to iv (both unit), +angle
+ * or -angle (0 <= angle <= pi), where that is sure without the turns: the
+ * dot products of iv with tv turned both ways differ by exactly 2
+ * sin(angle) m, m = iv.(axis x tv), and sin(angle) >= 2/pi min(angle,
+ * pi - angle); the products a plane step computes are within 1e-14 of
+ * theirs, so where |2 sin(angle) m| is surely beyond 1e-11 they compare as
+ * m's sign says (*plus).  False elsewhere: the step turns and compares. */
+static bool side_of(const double axis[3], const double iv[3], const double tv[3], double angle,
+                    bool *plus)
+{
+    double x[3] = {axis[1] * tv[2] - axis[2] * tv[1], axis[2] * tv[0] - axis[0] * tv[2],
+                   axis[0] * tv[1] - axis[1] * tv[0]};
+    double m = iv[0] * x[0] + iv[1] * x[1] + iv[2] * x[2];
+    double low = (angle < PI - angle ? angle : PI - angle) * (2.0 / PI); /* NaN: not sure */
+    if (!(low * fabs(m) > 1e-11))
+        return false;
+    *plus = m > 0.0;
+    return true;
+}
+
 /* One step of a plane link; true when the per-step limit cut it. */
 static bool solve_plane(pk_rig *r, const ik_chain *c, ik_link *l, int iteration, bool triangle)
 {
@@ -620,14 +640,20 @@ static bool solve_plane(pk_rig *r, const ik_chain *c, ik_link *l, int iteration,
     }
     /* the turn by -angle is q1's conjugate (pki_sin is odd and pki_cos
      * even, bit for bit) */
-    double q1[4], q2[4], t1[3], t2[3];
-    qaxis(axis, angle, q1);
-    pki_qd_conj(q1, q2);
-    pki_qd_rotate(q1, tv, t1);
-    pki_qd_rotate(q2, tv, t2);
-    double d1 = t1[0] * iv[0] + t1[1] * iv[1] + t1[2] * iv[2];
-    double d2 = t2[0] * iv[0] + t2[1] * iv[1] + t2[2] * iv[2];
-    a = l->plane_angle + (d1 > d2 ? angle : -angle);
+    double q1[4];
+    bool plus, have_q1 = false;
+    if (!side_of(axis, iv, tv, angle, &plus)) {
+        double q2[4], t1[3], t2[3];
+        qaxis(axis, angle, q1);
+        have_q1 = true;
+        pki_qd_conj(q1, q2);
+        pki_qd_rotate(q1, tv, t1);
+        pki_qd_rotate(q2, tv, t2);
+        double d1 = t1[0] * iv[0] + t1[1] * iv[1] + t1[2] * iv[2];
+        double d2 = t2[0] * iv[0] + t2[1] * iv[1] + t2[2] * iv[2];
+        plus = d1 > d2;
+    }
+    a = l->plane_angle + (plus ? angle : -angle);
     double lo = l->min[l->axis], hi = l->max[l->axis];
     if (iteration == 0 && (a < lo || a > hi)) {
         /* MMD's first step may take the mirror angle to enter the range */
@@ -640,12 +666,16 @@ static bool solve_plane(pk_rig *r, const ik_chain *c, ik_link *l, int iteration,
         }
     }
     a = a < lo ? lo : a > hi ? hi : a;
-    if (same_bits(a, angle))
-        memcpy(q, q1, sizeof q);
-    else if (same_bits(a, -angle))
-        memcpy(q, q2, sizeof q);
-    else
+    if (same_bits(a, angle) || same_bits(a, -angle)) {
+        if (!have_q1)
+            qaxis(axis, angle, q1);
+        if (same_bits(a, angle))
+            memcpy(q, q1, sizeof q);
+        else
+            pki_qd_conj(q1, q);
+    } else {
         qaxis(axis, a, q);
+    }
 set:
     l->plane_angle = a;
     pki_qd_conj(r->anim_rot[j], inv);
