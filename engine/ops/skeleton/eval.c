@@ -71,7 +71,15 @@ struct pk_rig {
     int32_t *ik_of;   /* bone -> chain index, or -1 */
     ik_chain *chains;
     size_t nchains;
-    bool *is_link; /* bone is an IK link: its ik rotation counts for append */
+    bool *is_link;     /* bone is an IK link: its ik rotation counts for append */
+    double (*axis)[3]; /* a fixed-axis bone's unit axis */
+    bool *twists;      /* the bone keeps the twist about axis[] alone */
+    int32_t *acts;     /* in MMD's order, the bones that append or solve a chain */
+    size_t nacts;
+    int32_t *resets; /* the bones whose IK rotation or append an evaluation sets */
+    size_t nresets;
+    size_t *memo_at; /* chain -> its place in a memo row */
+    size_t *memo_n;  /* chain -> the doubles its solve reads */
     /* Scratch of one evaluation. */
     double (*anim_rot)[4], (*anim_pos)[3];
     double (*ik_rot)[4], (*app_rot)[4], (*app_pos)[3];
@@ -138,6 +146,12 @@ void pk_rig_free(pk_rig *r)
     free(r->order);
     free(r->ik_of);
     free(r->is_link);
+    free(r->axis);
+    free(r->twists);
+    free(r->acts);
+    free(r->resets);
+    free(r->memo_at);
+    free(r->memo_n);
     free(r->anim_rot);
     free(r->anim_pos);
     free(r->ik_rot);
@@ -267,6 +281,53 @@ static int build_chain(pk_rig *r, int32_t bone, ik_chain *c)
     return 0;
 }
 
+static size_t memo_chain(const pk_rig *r, const ik_chain *c);
+static size_t memo_in(const pk_rig *r, const ik_chain *c);
+static bool unit(double v[3]);
+
+/* Whether bone i takes an append parent's rotation or translation. */
+static bool appends(const pk_rig *r, size_t i)
+{
+    const pk_model_bone *b = &r->m->bones[i];
+    return (b->flags & (PK_BONE_APPEND_ROTATE | PK_BONE_APPEND_MOVE)) && b->append_parent >= 0 &&
+           (size_t)b->append_parent < r->n && (size_t)b->append_parent != i;
+}
+
+/* What every evaluation reads the model for, once: the fixed axes, the
+ * bones that act after the first world pass (in MMD's order), the bones
+ * whose IK and append state an evaluation resets (every other bone's stays
+ * the identity set here), and the chains' places in a memo row. */
+static int plan_eval(pk_rig *r)
+{
+    size_t n = r->n;
+    if (!CALLOC(r->axis, n) || !CALLOC(r->twists, n) || !CALLOC(r->acts, n) ||
+        !CALLOC(r->resets, n) || !CALLOC(r->memo_at, r->nchains) || !CALLOC(r->memo_n, r->nchains))
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        const pk_model_bone *b = &r->m->bones[i];
+        if (b->flags & PK_BONE_FIXED_AXIS) {
+            for (int a = 0; a < 3; a++)
+                r->axis[i][a] = b->fixed_axis[a];
+            r->twists[i] = unit(r->axis[i]);
+        }
+        qident(r->ik_rot[i]);
+        qident(r->app_rot[i]);
+        if (r->is_link[i] || appends(r, i))
+            r->resets[r->nresets++] = (int32_t)i;
+    }
+    for (size_t o = 0; o < n; o++) {
+        int32_t i = r->order[o];
+        if (appends(r, (size_t)i) || r->ik_of[i] >= 0)
+            r->acts[r->nacts++] = i;
+    }
+    for (size_t c = 0, at = 0; c < r->nchains; c++) {
+        r->memo_at[c] = at;
+        r->memo_n[c] = memo_in(r, &r->chains[c]);
+        at += memo_chain(r, &r->chains[c]);
+    }
+    return 0;
+}
+
 pk_rig *pk_rig_new(const pk_model *m, pk_log *log)
 {
     pk_rig *r = calloc(1, sizeof *r);
@@ -355,6 +416,7 @@ pk_rig *pk_rig_new(const pk_model *m, pk_log *log)
                 ok = build_chain(r, (int32_t)i, &r->chains[c++]) == 0;
             }
         }
+        ok = ok && plan_eval(r) == 0;
     }
     free(first);
     free(next);
@@ -866,10 +928,7 @@ static size_t memo_chain(const pk_rig *r, const ik_chain *c)
 
 size_t pki_rig_memo_size(const pk_rig *r)
 {
-    size_t n = 0;
-    for (size_t c = 0; c < r->nchains; c++)
-        n += memo_chain(r, &r->chains[c]);
-    return n;
+    return r->nchains ? r->memo_at[r->nchains - 1] + memo_chain(r, &r->chains[r->nchains - 1]) : 0;
 }
 
 static double *put(double *d, const double *v, size_t n)
@@ -941,7 +1000,7 @@ static bool memo_holds(const double *m, const double *in, size_t n)
 static size_t solve_memo(pk_rig *r, ik_chain *c, const double *prev, const double *near,
                          double *memo)
 {
-    size_t in = memo_in(r, c);
+    size_t in = r->memo_n[c - r->chains];
     if (in > MEMO_MAX) {
         memo[0] = 0.0;
         solve(r, c);
@@ -981,11 +1040,9 @@ static size_t eval_core(pk_rig *r, const pk_bone_local *local, const bool *ik_on
                         pk_bone_world *out, const double *prev, const double *near, double *memo)
 {
     size_t solved = 0;
-    const pk_model *m = r->m;
     size_t n = r->n;
     r->w = out;
     for (size_t i = 0; i < n; i++) {
-        const pk_model_bone *b = &m->bones[i];
         double *q = r->anim_rot[i], *v = r->anim_pos[i];
         if (local) {
             for (int a = 0; a < 4; a++)
@@ -1007,29 +1064,26 @@ static size_t eval_core(pk_rig *r, const pk_bone_local *local, const bool *ik_on
             qident(q);
             v[0] = v[1] = v[2] = 0.0;
         }
-        if (b->flags & PK_BONE_FIXED_AXIS) {
-            /* the twist about the axis: what the axis lets the bone do */
-            double ax[3] = {b->fixed_axis[0], b->fixed_axis[1], b->fixed_axis[2]};
-            if (unit(ax))
-                pki_qd_twist(q, ax, q);
-        }
+        if (r->twists[i]) /* the twist about the axis: what the axis lets the bone do */
+            pki_qd_twist(q, r->axis[i], q);
+        memcpy(r->loc_rot[i], q, sizeof r->loc_rot[i]);
+        for (int a = 0; a < 3; a++)
+            r->loc_pos[i][a] = r->off[i][a] + v[a];
+    }
+    for (size_t k = 0; k < r->nresets; k++) {
+        int32_t i = r->resets[k];
         qident(r->ik_rot[i]);
         r->has_app_rot[i] = r->has_app_pos[i] = false;
         qident(r->app_rot[i]);
         r->app_pos[i][0] = r->app_pos[i][1] = r->app_pos[i][2] = 0.0;
-        memcpy(r->loc_rot[i], q, sizeof r->loc_rot[i]);
-        for (int a = 0; a < 3; a++)
-            r->loc_pos[i][a] = r->off[i][a] + v[a];
     }
     for (size_t t = 0; t < n; t++)
         world_of(r, r->topo[t]);
     bool do_app = !(flags & PK_EVAL_NO_APPEND), do_ik = !(flags & PK_EVAL_NO_IK);
     if (do_app || do_ik) {
-        for (size_t o = 0; o < n; o++) {
-            int32_t i = r->order[o];
-            const pk_model_bone *b = &m->bones[i];
-            if (do_app && (b->flags & (PK_BONE_APPEND_ROTATE | PK_BONE_APPEND_MOVE)) &&
-                b->append_parent >= 0 && (size_t)b->append_parent < n && b->append_parent != i) {
+        for (size_t o = 0; o < r->nacts; o++) {
+            int32_t i = r->acts[o];
+            if (do_app && appends(r, (size_t)i)) {
                 append_of(r, i);
                 if (r->has_app_rot[i] || r->has_app_pos[i]) {
                     local_of(r, i);
@@ -1037,9 +1091,7 @@ static size_t eval_core(pk_rig *r, const pk_bone_local *local, const bool *ik_on
                 }
             }
             if (do_ik && r->ik_of[i] >= 0 && memo) {
-                size_t at = 0;
-                for (int32_t c = 0; c < r->ik_of[i]; c++)
-                    at += memo_chain(r, &r->chains[c]);
+                size_t at = r->memo_at[r->ik_of[i]];
                 if (!ik_on || ik_on[i])
                     solved += solve_memo(r, &r->chains[r->ik_of[i]], prev ? prev + at : NULL,
                                          near ? near + at : NULL, memo + at);
