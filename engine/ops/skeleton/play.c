@@ -81,6 +81,16 @@ static void keep_row(pki_play *p, uint32_t row, const pk_bone_world *all)
             out[p->slot[i]] = all[i];
 }
 
+/* The bones i with keep[i], in order, into list; returns how many. */
+static size_t list_of(const bool *keep, size_t n, int32_t *list)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (keep[i])
+            list[k++] = (int32_t)i;
+    return k;
+}
+
 static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint32_t f0, uint32_t n,
                        const bool *watch, const pki_play *prev, pk_log *log);
 
@@ -340,8 +350,13 @@ static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint
     bool *same = calloc(nb + 1, sizeof *same);
     pk_bone_local *loc = malloc((nb + 1) * sizeof *loc);
     pk_bone_world *all = malloc((nb + 1) * sizeof *all);
+    /* the bones sampled, taken from prev and watched, by index */
+    int32_t *sampled = malloc((nb + 1) * sizeof *sampled);
+    int32_t *taken = malloc((nb + 1) * sizeof *taken);
+    int32_t *watched = malloc((nb + 1) * sizeof *watched);
     int rc = -1;
-    if (!cur || !has || !same || !on || !loc || !all || !tracks || !ids || !slots(p, m, watch, n))
+    if (!cur || !has || !same || !on || !loc || !all || !tracks || !ids || !sampled || !taken ||
+        !watched || !slots(p, m, watch, n))
         goto oom;
     p->nin = nb;
     p->in = malloc(((size_t)n * nb + 1) * sizeof *p->in);
@@ -376,6 +391,8 @@ static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint
     if (!keep_keys(p, m, mo, tracks, prev && prev->f0 == f0 && prev->n == n ? prev : NULL, has,
                    same))
         goto oom;
+    size_t nsampled = list_of(has, nb, sampled), ntaken = list_of(same, nb, taken);
+    size_t nwatched = list_of(watch, nb, watched);
     /* the IK section: states by frame, the last record at or before it */
     size_t next_ik = 0;
     for (size_t i = 0; i < nb; i++)
@@ -383,11 +400,12 @@ static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint
     pk_rig_rest(rig, loc);
     for (uint32_t r = 0; r < n; r++) {
         uint32_t f = f0 + r;
-        for (size_t i = 0; i < nb; i++)
-            if (has[i])
-                pk_cursor_bone(&cur[i], (double)f, loc[i].pos, loc[i].rot);
-            else if (same[i]) /* the same keys: the same values */
-                loc[i] = prev->in[(size_t)r * nb + i];
+        for (size_t k = 0; k < nsampled; k++) {
+            int32_t i = sampled[k];
+            pk_cursor_bone(&cur[i], (double)f, loc[i].pos, loc[i].rot);
+        }
+        for (size_t k = 0; k < ntaken; k++) /* the same keys: the same values */
+            loc[taken[k]] = prev->in[(size_t)r * nb + taken[k]];
         while (next_ik < niks && mo->iks[iks[next_ik]].frame <= f) {
             const pk_ik_key *k = &mo->iks[iks[next_ik++]];
             for (uint32_t s = 0; s < k->count; s++) {
@@ -421,7 +439,9 @@ static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint
         p->solved += pki_rig_eval_memo(rig, loc, on, all, pm, near, memo);
         p->evaluated++;
         p->fresh[r] = true;
-        keep_row(p, r, all);
+        pk_bone_world *row = &p->w[(size_t)r * p->nwatch];
+        for (size_t k = 0; k < nwatched; k++)
+            row[p->slot[watched[k]]] = all[watched[k]];
     }
     p->f0 = f0;
     rc = 0;
@@ -443,6 +463,9 @@ done:
     free(on);
     free(loc);
     free(all);
+    free(sampled);
+    free(taken);
+    free(watched);
     return rc;
 }
 
