@@ -832,6 +832,26 @@ static void restore_best(pk_rig *r, ik_chain *c)
     path_from(r, c, 0);
 }
 
+/* After the passes: the worlds of the links' subtrees but for the path's
+ * bones above the target (and the target where the passes computed all of
+ * its world), which every link's turn and restore_best brought up to date
+ * from the bone it turned down. */
+static void refresh(pk_rig *r, const ik_chain *c)
+{
+    size_t kept = c->target_pos ? c->npath - 1 : c->npath;
+    for (size_t s = 0; s < c->nsubtrees; s++) {
+        int32_t b = c->subtrees[s];
+        size_t at = 0; /* the path in topological order */
+        for (size_t t = r->topo_at[b]; t < r->topo_end[b]; t++) {
+            while (at < kept && r->topo_at[c->path[at]] < t)
+                at++;
+            if (at < kept && r->topo_at[c->path[at]] == t)
+                continue;
+            world_of(r, r->topo[t]);
+        }
+    }
+}
+
 static void solve(pk_rig *r, ik_chain *c)
 {
     if (c->npath == 0 && c->nlinks == 0)
@@ -891,8 +911,7 @@ static void solve(pk_rig *r, ik_chain *c)
         if (dist(r, c) > best)
             restore_best(r, c);
     }
-    for (size_t s = 0; s < c->nsubtrees; s++)
-        subtree(r, c->subtrees[s]);
+    refresh(r, c);
 }
 
 /* ---- a chain's solve remembered ---- */
