@@ -42,6 +42,7 @@ typedef struct ik_link {
     double plane_angle; /* plane: the angle so far in this solve */
     size_t path_at;     /* its place in the chain's path (npath: not on it) */
     double saved[4];    /* best ik rotation so far */
+    bool turned;        /* turned in this solve: its local translation recomputed */
 } ik_link;
 
 typedef struct ik_chain {
@@ -575,15 +576,28 @@ static void path_from(pk_rig *r, const ik_chain *c, size_t i)
 }
 
 /* After link k's ik rotation changed: its local, and the worlds from it
- * down the path to the target (or its whole subtree off the path). */
-static void link_changed(pk_rig *r, const ik_chain *c, const ik_link *l)
+ * down the path to the target (or its whole subtree off the path).  A
+ * link's turn leaves its own world position: from its second turn in a
+ * solve on, when local_of has given its local translation the bits it
+ * gives again, its world rotation alone. */
+static void link_changed(pk_rig *r, const ik_chain *c, ik_link *l)
 {
-    local_of(r, l->bone);
+    int32_t j = l->bone, p = r->parent[j];
+    local_of(r, j);
     if (l->path_at == c->npath) {
-        subtree(r, l->bone);
+        subtree(r, j);
         return;
     }
-    path_from(r, c, l->path_at);
+    if (!l->turned) {
+        l->turned = true;
+        path_from(r, c, l->path_at);
+        return;
+    }
+    if (p < 0)
+        memcpy(r->w[j].rot, r->loc_rot[j], sizeof r->w[j].rot);
+    else
+        pki_qd_mul(r->w[p].rot, r->loc_rot[j], r->w[j].rot);
+    path_from(r, c, l->path_at + 1);
 }
 
 static double dist(const pk_rig *r, const ik_chain *c)
@@ -862,6 +876,7 @@ static void solve(pk_rig *r, ik_chain *c)
     double best = INFINITY;
     for (size_t k = 0; k < c->nlinks; k++) {
         c->links[k].plane_angle = 0.0;
+        c->links[k].turned = false;
         qident(c->links[k].saved);
     }
     /* MMD's passes: stop when a pass no longer brings the target closer.
