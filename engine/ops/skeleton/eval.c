@@ -79,6 +79,11 @@ struct pk_rig {
     size_t nacts;
     int32_t *resets; /* the bones whose IK rotation or append an evaluation sets */
     size_t nresets;
+    bool *resets_it; /* bone -> in resets */
+    /* The last evaluation's locals (seen: there was one with locals): a
+     * bone not in resets whose local is the same bits keeps its locals. */
+    pk_bone_local *last;
+    bool seen;
     size_t *memo_at; /* chain -> its place in a memo row */
     size_t *memo_n;  /* chain -> the doubles its solve reads */
     /* Scratch of one evaluation. */
@@ -151,6 +156,8 @@ void pk_rig_free(pk_rig *r)
     free(r->twists);
     free(r->acts);
     free(r->resets);
+    free(r->resets_it);
+    free(r->last);
     free(r->memo_at);
     free(r->memo_n);
     free(r->anim_rot);
@@ -302,7 +309,8 @@ static int plan_eval(pk_rig *r)
 {
     size_t n = r->n;
     if (!CALLOC(r->axis, n) || !CALLOC(r->twists, n) || !CALLOC(r->acts, n) ||
-        !CALLOC(r->resets, n) || !CALLOC(r->memo_at, r->nchains) || !CALLOC(r->memo_n, r->nchains))
+        !CALLOC(r->resets, n) || !CALLOC(r->resets_it, n) || !CALLOC(r->last, n) ||
+        !CALLOC(r->memo_at, r->nchains) || !CALLOC(r->memo_n, r->nchains))
         return -1;
     for (size_t i = 0; i < n; i++) {
         const pk_model_bone *b = &r->m->bones[i];
@@ -313,8 +321,10 @@ static int plan_eval(pk_rig *r)
         }
         qident(r->ik_rot[i]);
         qident(r->app_rot[i]);
-        if (r->is_link[i] || appends(r, i))
+        if (r->is_link[i] || appends(r, i)) {
             r->resets[r->nresets++] = (int32_t)i;
+            r->resets_it[i] = true;
+        }
     }
     for (size_t o = 0; o < n; o++) {
         int32_t i = r->order[o];
@@ -1079,6 +1089,10 @@ static size_t eval_core(pk_rig *r, const pk_bone_local *local, const bool *ik_on
     for (size_t i = 0; i < n; i++) {
         double *q = r->anim_rot[i], *v = r->anim_pos[i];
         if (local) {
+            /* only links and append bones change their locals after this */
+            if (r->seen && !r->resets_it[i] && memcmp(&r->last[i], &local[i], sizeof *local) == 0)
+                continue;
+            r->last[i] = local[i];
             for (int a = 0; a < 4; a++)
                 q[a] = (double)local[i].rot[a];
             double s = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
@@ -1104,6 +1118,7 @@ static size_t eval_core(pk_rig *r, const pk_bone_local *local, const bool *ik_on
         for (int a = 0; a < 3; a++)
             r->loc_pos[i][a] = r->off[i][a] + v[a];
     }
+    r->seen = local != NULL;
     for (size_t k = 0; k < r->nresets; k++) {
         int32_t i = r->resets[k];
         qident(r->ik_rot[i]);
