@@ -22,8 +22,8 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The kernels of sin and cos inlined where both are computed (pki_sincos):
- * the same operations, one call less. */
+/* The kernels inlined into the functions that call them (pki_sincos takes
+ * both sin's and cos's): the same operations, no calls. */
 #if defined(__GNUC__) || defined(__clang__)
 #define KERNEL static inline __attribute__((always_inline))
 #else
@@ -419,7 +419,7 @@ double pki_tan(double x)
  * atan(n/d) for 0 <= n <= d: c = k/8 nearest to n/d, u = (n - c d) /
  * (d + c n) in double-double (|u| <= 1/16), atan(n/d) = atan(c) + atan(u)
  * with atan(c) from the table and atan(u) = u - u^3/3 + ... */
-static dd atan_core(dd n, dd d)
+KERNEL dd atan_core(dd n, dd d)
 {
     double t = n.h / d.h;
     int k = (int)(t * 8.0 + 0.5);
@@ -451,7 +451,7 @@ static dd atan_core(dd n, dd d)
 }
 
 /* atan(y/x) in [0, pi/2] for y, x >= 0 (double-doubles, not both 0). */
-static dd atan2_pos(dd y, dd x)
+KERNEL dd atan2_pos(dd y, dd x)
 {
     if (y.h <= x.h)
         return atan_core(y, x);
@@ -531,7 +531,7 @@ double pki_atan(double x)
 }
 
 /* sqrt(1 - a^2) for 0 <= a <= 1, as a double-double. */
-static dd sqrt_one_minus_sq(double a)
+KERNEL dd sqrt_one_minus_sq(double a)
 {
     dd p = two_prod(a, a);
     dd s = two_sum(1.0, -p.h);
