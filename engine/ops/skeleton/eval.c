@@ -34,6 +34,14 @@
 
 #define PI 3.14159265358979323846
 
+/* A CCD step's helpers, inlined into the step (a solve calls them for
+ * every link of every pass). */
+#if defined(__GNUC__) || defined(__clang__)
+#define STEP static inline __attribute__((always_inline))
+#else
+#define STEP static inline
+#endif
+
 typedef struct ik_link {
     int32_t bone;
     bool limited, plane; /* plane: only one axis may turn (knees) */
@@ -576,7 +584,7 @@ static bool unit(double v[3])
 /* The worlds down the path from its place i to the target; of the target
  * its position alone where no link lies below it (nothing the passes read
  * follows from its rotation, and the solve refreshes the subtrees). */
-static void path_from(pk_rig *r, const ik_chain *c, size_t i)
+STEP void path_from(pk_rig *r, const ik_chain *c, size_t i)
 {
     size_t end = c->target_pos ? c->npath - 1 : c->npath;
     for (; i < end; i++)
@@ -590,7 +598,7 @@ static void path_from(pk_rig *r, const ik_chain *c, size_t i)
  * link's turn leaves its own world position: from its second turn in a
  * solve on, when local_of has given its local translation the bits it
  * gives again, its world rotation alone. */
-static void link_changed(pk_rig *r, const ik_chain *c, ik_link *l)
+STEP void link_changed(pk_rig *r, const ik_chain *c, ik_link *l)
 {
     int32_t j = l->bone, p = r->parent[j];
     local_of(r, j);
