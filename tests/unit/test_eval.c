@@ -3,8 +3,9 @@
  * (every pose and sampled frames of every dance on every model), append
  * with ratio (hand-built skeletons and babylon-mmd's bone flag fixture),
  * IK (reach, knees, limits, IK switched off by the VMD, a small per-step
- * limit, the reach law on every frame of every corpus dance), and
- * hand-worked cases. */
+ * limit, the reach law on every frame of every corpus dance), the bits of
+ * every world transform of every frame of every corpus dance and pose on
+ * every corpus model (tests/data/eval_bits.txt), and hand-worked cases. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -940,6 +941,142 @@ static void ik_law_every_frame(void **state)
     assert_int_equal(missed, 0);
 }
 
+/* ---- the bits pinned: FNV-1a of every world transform ---- */
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+static const char *base(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    return b ? b + 1 : path;
+}
+
+/* The digest of model m's world transforms (IK and appends on, the VMD's
+ * IK states) at every frame of the motion or pose at path, on rig r;
+ * false when the file holds neither a pose nor bone keys. */
+static bool eval_digest(const pk_model *m, pk_rig *r, const char *path, uint64_t *out)
+{
+    pk_log log;
+    pk_log_init(&log);
+    pk_doc d;
+    bool any = false;
+    uint64_t h = 0xcbf29ce484222325ull;
+    pk_bone_local *loc = calloc(m->nbones + 1, sizeof *loc);
+    pk_bone_world *w = calloc(m->nbones + 1, sizeof *w);
+    bool *on = calloc(m->nbones + 1, 1);
+    if (pk_doc_load(path, &d, &log) == 0 && d.pose) {
+        pk_rig_pose_local(r, d.pose, loc);
+        pk_rig_eval(r, loc, NULL, 0, w);
+        h = fnv(h, w, m->nbones * sizeof *w);
+        any = true;
+    } else if (d.motion && d.motion->nbones) {
+        pk_tracks *t = pk_tracks_build(d.motion, &log);
+        assert_non_null(t);
+        uint32_t lo, hi;
+        pk_motion_frame_range(d.motion, &lo, &hi);
+        for (uint64_t f = lo; f <= hi; f++) {
+            pk_rig_motion_local(r, d.motion, t, (double)f, loc, on);
+            pk_rig_eval(r, loc, on, 0, w);
+            h = fnv(h, w, m->nbones * sizeof *w);
+        }
+        pk_tracks_free(t);
+        any = true;
+    }
+    pk_doc_free(&d);
+    free(loc);
+    free(w);
+    free(on);
+    pk_log_free(&log);
+    *out = h;
+    return any;
+}
+
+/* Every world transform the evaluator gives (CCD's IK, appends, fixed
+ * axes) is the same bits as the digests of tests/data/eval_bits.txt: a
+ * faster evaluation must not move one bit (the evaluator matches MMD's
+ * playback and every measure was taken on these bits).  Each model's
+ * files are evaluated on one rig in turn, poses first, as a play and the
+ * CLI do.  PK_WRITE_EVAL_BITS=FILE writes the digests instead (made once
+ * by the evaluator they pin). */
+static void eval_bits_pinned(void **state)
+{
+    (void)state;
+    corpus_set c;
+    if (!corpus_open(&c))
+        skip();
+    const char *write = getenv("PK_WRITE_EVAL_BITS");
+    char want_path[4096];
+    const char *src = getenv("PK_SOURCE");
+    snprintf(want_path, sizeof want_path, "%s/tests/data/eval_bits.txt", src ? src : ".");
+    FILE *f = fopen(write ? write : want_path, write ? "w" : "r");
+    assert_non_null(f);
+    char mname[256], fname[256];
+    unsigned long long want;
+    size_t checked = 0;
+    if (write) {
+        for (size_t mi = 0; mi < c.nmodels; mi++) {
+            pk_log log;
+            pk_log_init(&log);
+            pk_model *m = pk_model_load(c.models[mi], &log);
+            assert_non_null(m);
+            pk_rig *r = pk_rig_new(m, &log);
+            assert_non_null(r);
+            for (size_t v = 0; v < c.nvpds + c.nvmds; v++) {
+                const char *path = v < c.nvpds ? c.vpds[v] : c.vmds[v - c.nvpds];
+                uint64_t h;
+                if (eval_digest(m, r, path, &h))
+                    fprintf(f, "%s %s %016llx\n", base(c.models[mi]), base(path),
+                            (unsigned long long)h);
+            }
+            pk_rig_free(r);
+            pk_model_free(m);
+            pk_log_free(&log);
+        }
+    }
+    /* each line: a model and a file, evaluated on one rig per model in the
+     * order of the lines */
+    pk_model *m = NULL;
+    pk_rig *r = NULL;
+    char at[256] = "";
+    while (!write && fscanf(f, "%255s %255s %llx", mname, fname, &want) == 3) {
+        char path[4096];
+        if (strcmp(at, mname) != 0) {
+            pk_rig_free(r);
+            pk_model_free(m);
+            pk_log log;
+            pk_log_init(&log);
+            snprintf(at, sizeof at, "%s", mname);
+            m = pk_model_load(tu_corpus_path(mname), &log);
+            assert_non_null(m);
+            r = pk_rig_new(m, &log);
+            assert_non_null(r);
+            pk_log_free(&log);
+        }
+        snprintf(path, sizeof path, "%s", tu_corpus_path(fname));
+        uint64_t got;
+        assert_true(eval_digest(m, r, path, &got));
+        if (got != want)
+            fail_msg("%s on %s: digest %016llx, eval_bits.txt says %016llx", fname, mname,
+                     (unsigned long long)got, want);
+        checked++;
+    }
+    pk_rig_free(r);
+    pk_model_free(m);
+    fclose(f);
+    corpus_close(&c);
+    printf("eval bits: %zu model and file pairs the same bits\n", checked);
+    if (!write)
+        assert_true(checked >= 100);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -954,6 +1091,7 @@ int main(void)
         cmocka_unit_test(ik_off_by_motion),
         cmocka_unit_test(ik_corpus),
         cmocka_unit_test(ik_law_every_frame),
+        cmocka_unit_test(eval_bits_pinned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
