@@ -62,6 +62,7 @@ static void sizing_free(pki_sizing *z)
     if (z->pb0.n)
         pki_play_free(&z->pb0);
     pki_contacts_free(&z->contacts);
+    free(z->a_off);
     for (int s = 0; s < 2; s++) {
         state_free(&z->arm[s]);
         free(z->held[s]);

@@ -493,17 +493,19 @@ static bool a_off_ik(const pki_sizing *z, bool *const on[2], uint32_t r)
     return false;
 }
 
-/* Per row of A's play (rows 0 .. n-1, n at most A's), whether A is off
- * its 足ＩＫ there (a_off_ik), into off[n].  false on OOM. */
-static bool a_off_rows(const pki_sizing *z, uint32_t n, bool *off)
+/* z->a_off: per row of A's play, whether A is off its 足ＩＫ there
+ * (a_off_ik; false on B's rows beyond A's); made once, for the measures
+ * before and after and the centre step.  false on OOM. */
+static bool a_off_rows(pki_sizing *z)
 {
     const pki_torso *ta = z->ta;
     size_t sz = (z->pa.n + 1) * sizeof(bool);
     bool *on[2] = {malloc(sz), malloc(sz)};
-    bool ok =
-        on[0] && on[1] && ik_rows(z, ta->leg_ik[0], on[0]) && ik_rows(z, ta->leg_ik[1], on[1]);
-    for (uint32_t r = 0; ok && r < n; r++)
-        off[r] = r < z->pa.n && a_off_ik(z, on, r);
+    z->a_off = calloc((z->pa.n > z->pb.n ? z->pa.n : z->pb.n) + 1, sizeof *z->a_off);
+    bool ok = z->a_off && on[0] && on[1] && ik_rows(z, ta->leg_ik[0], on[0]) &&
+              ik_rows(z, ta->leg_ik[1], on[1]);
+    for (uint32_t r = 0; ok && r < z->pa.n; r++)
+        z->a_off[r] = a_off_ik(z, on, r);
     free(on[0]);
     free(on[1]);
     return ok;
@@ -527,11 +529,6 @@ static body_stats stats_of(const pki_sizing *z, const pki_play *pb)
     bool cog = ta->ankle[0] >= 0 && ta->ankle[1] >= 0 && tb->ankle[0] >= 0 && tb->ankle[1] >= 0 &&
                tb->leg_len > 0;
     st.ok = head || cog;
-    bool *off = cog ? malloc((n + 1) * sizeof *off) : NULL;
-    if (cog && (!off || !a_off_rows(z, n, off))) {
-        cog = false; /* out of memory: measured as not done */
-        st.ok = head;
-    }
     for (uint32_t r = 0; r < n; r++) {
         if (head) {
             double d = seg_deg(z, pb, r, ta->upper, ta->neck, tb->upper, tb->neck);
@@ -549,7 +546,7 @@ static body_stats stats_of(const pki_sizing *z, const pki_play *pb)
             double d = sqrt(e[0] * e[0] + e[1] * e[1]) / tb->leg_len;
             st.cog_max = fmax(st.cog_max, d);
             st.cog_mean += d;
-            if (off[r]) {
+            if (z->a_off[r]) {
                 st.off_ik++;
             } else {
                 st.on_max = fmax(st.on_max, d);
@@ -565,7 +562,6 @@ static body_stats stats_of(const pki_sizing *z, const pki_play *pb)
     }
     if (n > st.off_ik)
         st.on_mean /= (double)(n - st.off_ik);
-    free(off);
     return st;
 }
 
@@ -1072,7 +1068,6 @@ typedef struct cog_memo {
     double own[2][2];  /* ... across the floor, by B's 足ＩＫ as the motion has it */
     double held[2][2]; /* ... and the offset from there that holds it */
     bool pinned[2];    /* ... where A's is low */
-    bool a_off;        /* A is off its 足ＩＫ (a_off_ik): smoothed apart */
     double move[2];    /* the round's move of センター (XZ), smoothed */
     /* cog_error on the play as it is (known: its row unchanged since) */
     double cog_e[2];
@@ -1229,7 +1224,7 @@ static double foot_at(pki_sizing *z, uint32_t r, int s, bool first, cog_memo *me
 
 /* The round's moves of センター (memo[r].d, each row's own) smoothed into
  * memo[r].move.  A row where A stands on its 足ＩＫ is smoothed among
- * such rows only; a row where A is off it (memo[r].a_off: its feet are not
+ * such rows only; a row where A is off it (off[r]: its feet are not
  * where its IK puts them, a dance keyed for longer legs, so its aim means
  * less) among all, so that such a stretch neither pulls its neighbours
  * off their goal nor jumps at its edges.  The first round, whose moves
@@ -1239,7 +1234,7 @@ static double foot_at(pki_sizing *z, uint32_t r, int s, bool first, cog_memo *me
  * row keeps at least a third of any change from frame to frame, so that
  * every row still off gets there, where 1 2 3 2 1 would cancel a change
  * every third frame). */
-static void centre_moves(cog_memo *memo, uint32_t n, bool first)
+static void centre_moves(cog_memo *memo, const bool *off, uint32_t n, bool first)
 {
     static const double wide[5] = {1, 2, 3, 2, 1}, narrow[5] = {0, 1, 4, 1, 0};
     const double *wt = first ? wide : narrow;
@@ -1247,7 +1242,7 @@ static void centre_moves(cog_memo *memo, uint32_t n, bool first)
         double d[2] = {0, 0}, wsum = 0;
         uint32_t lo = r > 2 ? r - 2 : 0, hi = r + 2 < n ? r + 2 : n - 1;
         for (uint32_t j = lo; j <= hi; j++) {
-            double k = memo[r].a_off || !memo[j].a_off ? wt[j + 2 - r] : 0;
+            double k = off[r] || !off[j] ? wt[j + 2 - r] : 0;
             d[0] += k * memo[j].d[0];
             d[1] += k * memo[j].d[1];
             wsum += k;
@@ -1348,7 +1343,7 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
     /* センター's moves, smoothed (centre_moves), and the hips across for
      * a foot out of reach, as they are */
     if (cog)
-        centre_moves(memo, w->n, first);
+        centre_moves(memo, z->a_off, w->n, first);
     for (uint32_t r = 0; r < w->n; r++) {
         double d[3] = {pulls[r][0], 0, pulls[r][1]};
         if (cog) {
@@ -1562,18 +1557,6 @@ static int replay_dirty(pki_sizing *z, pki_bone_set *s, writer *w, cog_memo *mem
     return replay(z, s, memo, log);
 }
 
-/* Which rows of B the centre step aims at A's offset on: those where A
- * stands on its 足ＩＫ (memo[r].a_off false).  false on OOM. */
-static bool centre_rows(const pki_sizing *z, cog_memo *memo, uint32_t n)
-{
-    bool *off = malloc((n + 1) * sizeof *off);
-    bool ok = off && a_off_rows(z, n, off);
-    for (uint32_t r = 0; ok && r < n; r++)
-        memo[r].a_off = off[r];
-    free(off);
-    return ok;
-}
-
 /* The centre step's rounds, each played again, the last ones for the feet
  * alone: 0, -1 (logged), 1 on OOM. */
 static int centre_rounds(pki_sizing *z, pki_bone_set *s, writer *w, pk_body_report *rep,
@@ -1599,6 +1582,10 @@ static int centre_rounds(pki_sizing *z, pki_bone_set *s, writer *w, pk_body_repo
 int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, pk_body_report *rep,
                  pk_log *log)
 {
+    if ((o->measure || !o->no_centre) && !a_off_rows(z)) {
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        return -1;
+    }
     if (o->measure) {
         body_stats st = stats_of(z, &z->pb);
         pk_body_measure *m = &z->body_before;
@@ -1634,7 +1621,7 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
     if (!o->no_centre) {
         rep->centre_done = z->tb->centre >= 0 && z->tb->leg_len > 0;
         memo = calloc(w.n + 1, sizeof *memo);
-        if (!memo || !centre_rows(z, memo, w.n))
+        if (!memo)
             goto oom;
         /* the last rounds for the feet alone (センター stays across the
          * floor: what the rounds before it left is what they measured) */
