@@ -193,9 +193,17 @@ static int check(const pk_step *s, pk_log *log)
  * rename or mirror that changes nothing does: a camera-only motion, a
  * target with none of the input's bones, or two models that agree (the
  * same model twice). */
-static void unchanged_retarget(const pk_retarget_report *t, const char *what, pk_log *log)
+static void unchanged_retarget(const pk_step *s, const pk_doc *d, const pk_retarget_report *t,
+                               pk_log *log)
 {
-    if (!t->bones_keyed)
+    const char *what = d->motion ? "motion" : "pose";
+    char n1[64];
+    if (!t->bones_keyed && d->motion && d->motion->ncameras)
+        pk_warning(log, PK_E_NO_EFFECT,
+                   "nothing to retarget: the motion has no bone keys, the output is the input "
+                   "unchanged (a camera is sized with the dance it frames: %s DANCE.vmd)",
+                   pki_step_spell(s, "motion", n1));
+    else if (!t->bones_keyed)
         pk_warning(log, PK_E_NO_EFFECT,
                    "nothing to retarget: the %s has no bone keys, the output is the input "
                    "unchanged",
@@ -350,6 +358,12 @@ static int camera_run(const pk_step *s, pk_doc *in, pk_doc *d, retarget_result *
                       "a pose: the dance a camera frames is a motion (VMD)");
         return -1;
     }
+    if (!in[1].motion->nbones) {
+        pk_log_add_at(log, PK_ERROR, PK_E_USAGE, s->inputs[1], -1, 0, 0,
+                      "no bone keys: the dance a camera frames is the dancer's motion%s",
+                      in[1].motion->ncameras ? " (this is a camera)" : "");
+        return -1;
+    }
     pk_doc dance = {PK_FMT_VMD, pk_motion_clone(in[1].motion), NULL};
     if (!dance.motion) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
@@ -403,7 +417,7 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
         pk_warning(log, PK_E_NO_EFFECT,
                    "nothing to retarget: no key changed, the output is the input unchanged");
     else if (rc == 0 && same)
-        unchanged_retarget(&rr->report, d->motion ? "motion" : "pose", log);
+        unchanged_retarget(s, d, &rr->report, log);
     pk_log_place(log, from, s->inputs[0]);
     return rc;
 }

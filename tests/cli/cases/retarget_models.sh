@@ -83,8 +83,12 @@ expect_exit 0 "$POSEKIT" retarget dance.vmd $NS --from gene.pmx --to babylon.pmx
 expect_stderr_contains "posekit: dance.vmd: warning: nothing to retarget: the target model has none of the 140 bones the motion keys, the output is the input unchanged"
 expect_exit 0 "$POSEKIT" retarget camera.vmd $NS --from gene.pmx --to classic.pmx -o cam.vmd
 expect_stderr_lacks "fit:" # nothing to compare
-expect_stderr_contains "posekit: camera.vmd: warning: nothing to retarget: the motion has no bone keys, the output is the input unchanged"
+expect_stderr_contains "posekit: camera.vmd: warning: nothing to retarget: the motion has no bone keys, the output is the input unchanged (a camera is sized with the dance it frames: --motion DANCE.vmd)"
 expect_same_bytes cam.vmd camera.vmd
+# a camera given as the dance it frames: an error naming it, no output
+expect_exit 2 "$POSEKIT" retarget camera.vmd $NS --from gene.pmx --to classic.pmx --motion camera.vmd -o cam3.vmd
+expect_stderr_contains "posekit: camera.vmd: no bone keys: the dance a camera frames is the dancer's motion (this is a camera)"
+expect_no_file cam3.vmd
 expect_exit 2 "$POSEKIT" retarget camera.vmd $NS --from gene.pmx --to classic.pmx -o cam2.vmd --strict
 expect_no_file cam2.vmd
 # a model without arms: the error names that model, not the motion
