@@ -71,6 +71,8 @@ typedef struct legs_run {
     uint32_t last;        /* frames 0..last */
     uint32_t worst_frame; /* of the last check */
     double *ref;          /* ankle positions: frames x legs x 3 */
+    double *kref;         /* FK to IK: knee positions, frames x legs x 3, and */
+    double *fref;         /* ankle world rotations, x 4, of the solve from the FK keys */
     pki_leg_frame *lf;    /* IK to FK: frames x legs, for legs_fit.c */
     float *pos0;          /* IK to FK: legs x chain x 3, the translations at frame 0 */
     bool moved;           /* IK to FK: a chain bone's translation changes */
@@ -97,6 +99,8 @@ static void legs_free(legs_run *r)
     free(r->w);
     free(r->on);
     free(r->ref);
+    free(r->kref);
+    free(r->fref);
     free(r->lf);
     free(r->pos0);
 }
@@ -288,9 +292,10 @@ static bool dense_tracks(legs_run *r, const pk_motion *in, const pk_tracks *t, b
         if (f % 256 == 0)
             pk_progress(r->log, (double)f / (double)frames, "evaluating");
         eval_at(r, in, t, f);
-        for (size_t k = 0; k < r->nlegs; k++)
-            memcpy(&r->ref[((size_t)f * r->nlegs + k) * 3], r->w[r->legs[k].ankle].pos,
-                   3 * sizeof(double));
+        for (size_t k = 0; k < r->nlegs; k++) {
+            size_t at = (size_t)f * r->nlegs + k;
+            memcpy(&r->ref[at * 3], r->w[r->legs[k].ankle].pos, 3 * sizeof(double));
+        }
         if (to_fk)
             leg_frames(r, f);
         for (size_t i = 0; i < r->nbones; i++) {
@@ -415,8 +420,9 @@ static bool ik_followed(const legs_run *r)
 }
 
 /* out: the input without the rewritten bones' keys (and the dropped IKs'
- * keys: drop_ik), then the keys of s. */
-static pk_motion *assemble(const legs_run *r, const pk_motion *in, const pk_motion *s, bool drop_ik)
+ * keys: drop_ik; and the keys of the nx bones x), then the keys of s. */
+static pk_motion *assemble(const legs_run *r, const pk_motion *in, const pk_motion *s, bool drop_ik,
+                           const int32_t *x, size_t nx)
 {
     pk_motion *out = pk_motion_clone(in);
     if (!out)
@@ -424,7 +430,8 @@ static pk_motion *assemble(const legs_run *r, const pk_motion *in, const pk_moti
     size_t kept = 0;
     for (size_t i = 0; i < out->nbones; i++)
         if (listed_bone(r, out, out->bones[i].name, r->bones, r->nbones) < 0 &&
-            !(drop_ik && listed_bone(r, out, out->bones[i].name, r->ikbones, r->nikbones) >= 0))
+            !(drop_ik && listed_bone(r, out, out->bones[i].name, r->ikbones, r->nikbones) >= 0) &&
+            listed_bone(r, out, out->bones[i].name, x, nx) < 0)
             out->bones[kept++] = out->bones[i];
     out->nbones = kept;
     for (size_t i = 0; i < s->nbones; i++) {
@@ -497,8 +504,12 @@ static bool set_ik(const legs_run *r, pk_motion *out, bool enabled)
     return true;
 }
 
-/* Largest ankle move of out against the input's, over every frame. */
-static double check(legs_run *r, const pk_motion *out, pk_log *log, bool *ok)
+/* Largest ankle move of out against the input's, over every frame; when
+ * same is not NULL, whether every knee stays within tol and every foot
+ * turns within deg of r->kref's and r->fref's too; keep: out's knees and
+ * feet kept there instead. */
+static double check(legs_run *r, const pk_motion *out, pk_log *log, bool *ok, double tol,
+                    double deg, bool *same, bool keep)
 {
     pk_tracks *t = pk_tracks_build(out, log);
     if (!t) {
@@ -517,6 +528,19 @@ static double check(legs_run *r, const pk_motion *out, pk_log *log, bool *ok)
             if (d > worst) {
                 worst = d;
                 r->worst_frame = f;
+            }
+            size_t at = (size_t)f * r->nlegs + k;
+            if (keep) {
+                memcpy(&r->kref[at * 3], r->w[r->legs[k].knee].pos, 3 * sizeof(double));
+                memcpy(&r->fref[at * 4], r->w[r->legs[k].ankle].rot, 4 * sizeof(double));
+            }
+            if (same && *same) {
+                const double *kn = r->w[r->legs[k].knee].pos, *kr = &r->kref[at * 3];
+                const double *q = r->w[r->legs[k].ankle].rot, *qr = &r->fref[at * 4];
+                double e0 = kn[0] - kr[0], e1 = kn[1] - kr[1], e2 = kn[2] - kr[2];
+                double c = fabs(q[0] * qr[0] + q[1] * qr[1] + q[2] * qr[2] + q[3] * qr[3]);
+                double turn = 2.0 * acos(c > 1.0 ? 1.0 : c) * (180.0 / 3.14159265358979323846);
+                *same = sqrt(e0 * e0 + e1 * e1 + e2 * e2) <= tol && turn <= deg;
             }
         }
     }
@@ -663,6 +687,80 @@ static pk_motion *fit_chains(const legs_run *r, const pk_legs_options *o, double
     return red;
 }
 
+/* FK to IK: the chain bones' keys are the solver's start.  Where it
+ * reaches the same legs from a rougher start, out (the input with the IK
+ * keys of red) keeps fewer of them: the keys of all three chain bones of
+ * every leg dropped, else of one class at a time (ankles, knees, hips)
+ * dropped or reduced within 8, then 2 degrees; a change stays when every
+ * ankle is within the goal, every knee within the goal and every foot
+ * within max_deg of the input's at every frame.  *worst follows out. */
+static pk_motion *rough_start(legs_run *r, const pk_motion *in, const pk_motion *red,
+                              const pk_legs_options *o, pk_motion *out, double *worst,
+                              pk_log *log, bool *ok)
+{
+    static const struct {
+        int mask;   /* 1 hip, 2 knee, 4 ankle */
+        double deg; /* 0: dropped */
+    } tries[] = {{7, 0.0}, {4, 0.0}, {2, 0.0}, {1, 0.0}, {4, 8.0},
+                 {2, 8.0}, {1, 8.0}, {4, 2.0}, {2, 2.0}, {1, 2.0}};
+    int32_t *x = calloc(3 * r->nlegs + 1, sizeof *x);
+    pk_motion *base = pk_motion_clone(in);
+    int dropped = 0, reduced = 0;
+    for (size_t i = 0; x && base && *ok && i < sizeof tries / sizeof *tries; i++) {
+        int m = tries[i].mask;
+        if (dropped & m || (tries[i].deg > 0.0 && reduced & m))
+            continue;
+        size_t nx = 0;
+        for (size_t k = 0; k < r->nlegs && tries[i].deg == 0.0; k++) {
+            const int32_t chain[3] = {r->legs[k].hip, r->legs[k].knee, r->legs[k].ankle};
+            for (int c = 0; c < 3; c++)
+                if (m & (1 << c))
+                    x[nx++] = chain[c];
+        }
+        pk_motion *b = NULL;
+        if (tries[i].deg > 0.0) {
+            pk_selection *sel = class_sel(r, true, m == 1 ? 0 : m == 2 ? 1 : 2, log, ok);
+            pk_reduce_options ro;
+            pk_reduce_options_init(&ro);
+            ro.morphs = false;
+            ro.bones = sel;
+            ro.max_deg = tries[i].deg;
+            b = sel ? pk_motion_reduce(base, &ro, NULL, log) : NULL;
+            pk_selection_free(sel);
+        }
+        pk_motion *cand = assemble(r, b ? b : base, red, false, x, nx);
+        if (!cand || !set_ik(r, cand, true)) {
+            pk_motion_free(cand);
+            pk_motion_free(b);
+            break;
+        }
+        cand->duplicates_told = false;
+        bool same = true;
+        uint32_t at = r->worst_frame;
+        double w = check(r, cand, log, ok, o->goal, o->max_deg, &same, false);
+        if (*ok && same && w <= o->goal && count_keys(r, cand) < count_keys(r, out)) {
+            pk_motion_free(out);
+            out = cand;
+            *worst = w;
+            if (b) {
+                pk_motion_free(base);
+                base = b;
+                b = NULL;
+                reduced |= m;
+            } else {
+                dropped |= m;
+            }
+        } else {
+            pk_motion_free(cand);
+            r->worst_frame = at;
+        }
+        pk_motion_free(b);
+    }
+    pk_motion_free(base);
+    free(x);
+    return out;
+}
+
 static pk_motion *fit(legs_run *r, const pk_motion *in, const pk_motion *dense,
                       const pk_legs_options *o, bool to_fk, pk_legs_stats *st, pk_log *log)
 {
@@ -687,15 +785,18 @@ static pk_motion *fit(legs_run *r, const pk_motion *in, const pk_motion *dense,
             pk_motion_free(red);
             red = next;
         }
-        pk_motion *out = red ? assemble(r, in, red, drop_ik) : NULL;
-        pk_motion_free(red);
+        pk_motion *out = red ? assemble(r, in, red, drop_ik, NULL, 0) : NULL;
         if (!out || !set_ik(r, out, !to_fk)) {
+            pk_motion_free(red);
             pk_motion_free(out);
             pk_error(log, PK_E_NO_MEMORY, "out of memory");
             break;
         }
         out->duplicates_told = false;
-        double worst = check(r, out, log, &ok);
+        double worst = check(r, out, log, &ok, 0.0, 0.0, NULL, !to_fk);
+        if (ok && !to_fk && worst <= o->goal)
+            out = rough_start(r, in, red, o, out, &worst, log, &ok);
+        pk_motion_free(red);
         if (ok && (worst <= o->goal || baked)) {
             st->worst = worst;
             st->worst_frame = r->worst_frame;
@@ -772,12 +873,14 @@ pk_motion *pk_motion_legs(const pk_motion *m, const pk_model *model, const pk_le
     r.w = calloc(n + 1, sizeof *r.w);
     r.on = calloc(n + 1, sizeof *r.on);
     r.ref = calloc(frames * r.nlegs * 3, sizeof *r.ref);
+    r.kref = calloc(frames * r.nlegs * 3, sizeof *r.kref);
+    r.fref = calloc(frames * r.nlegs * 4, sizeof *r.fref);
     r.lf = to_fk ? calloc(frames * r.nlegs, sizeof *r.lf) : NULL;
     r.pos0 = calloc(r.nlegs * 9 + 1, sizeof *r.pos0);
     pk_tracks *t = r.rig ? pk_tracks_build(m, log) : NULL;
     pk_motion *dense = pk_motion_new();
     pk_motion *out = NULL;
-    if (!r.rig || !t || !r.loc || !r.w || !r.on || !r.ref || !dense || (to_fk && !r.lf) ||
+    if (!r.rig || !t || !r.loc || !r.w || !r.on || !r.ref || !r.kref || !r.fref || !dense || (to_fk && !r.lf) ||
         !r.pos0 || !dense_tracks(&r, m, t, to_fk, dense)) {
         if (r.rig && t)
             pk_error(log, PK_E_NO_MEMORY, "out of memory");
