@@ -661,6 +661,11 @@ static pk_motion *fit_chains(const legs_run *r, const pk_legs_options *o, double
             const uint8_t *raw = bone_raw(r->m, chain[c], &len);
             pk_name_id id = raw ? pk_names_intern(red->names, raw, len) : PK_NO_NAME;
             ok = ok && id != PK_NO_NAME;
+            /* one key at the rest pose: no key says the same */
+            static const float rest[4] = {0.0f, 0.0f, 0.0f, 1.0f}, zero[3] = {0.0f, 0.0f, 0.0f};
+            if (tr[c].n == 1 && memcmp(tr[c].keys[0].rot, rest, sizeof rest) == 0 &&
+                memcmp(&r->pos0[(k * 3 + (size_t)c) * 3], zero, sizeof zero) == 0)
+                tr[c].n = 0;
             for (size_t i = 0; ok && i < tr[c].n; i++) {
                 pk_bone_key *bk = pk_motion_push_bone(red);
                 if (!(ok = bk != NULL))
@@ -710,13 +715,19 @@ static pk_motion *rough_start(legs_run *r, const pk_motion *in, const pk_motion 
         int m = tries[i].mask;
         if (dropped & m || (tries[i].deg > 0.0 && reduced & m))
             continue;
-        size_t nx = 0;
-        for (size_t k = 0; k < r->nlegs && tries[i].deg == 0.0; k++) {
+        size_t nx = 0, keyed = 0;
+        for (size_t k = 0; k < r->nlegs; k++) {
             const int32_t chain[3] = {r->legs[k].hip, r->legs[k].knee, r->legs[k].ankle};
             for (int c = 0; c < 3; c++)
                 if (m & (1 << c))
                     x[nx++] = chain[c];
         }
+        for (size_t j = 0; j < base->nbones; j++)
+            keyed += listed_bone(r, base, base->bones[j].name, x, nx) >= 0;
+        if (keyed == 0)
+            continue;
+        if (tries[i].deg > 0.0)
+            nx = 0;
         pk_motion *b = NULL;
         if (tries[i].deg > 0.0) {
             pk_selection *sel = class_sel(r, true, m == 1 ? 0 : m == 2 ? 1 : 2, log, ok);

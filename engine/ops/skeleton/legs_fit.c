@@ -498,6 +498,36 @@ static bool try_remove(track_fit *c, pki_leg_track *tr, size_t i)
     return true;
 }
 
+/* Key 0 of track c->bone removed when key 1's value, held from frame 0,
+ * passes the joint check up to key 1; a track's one key made the rest
+ * rotation when that passes it at every frame (legs.c writes no key
+ * then). */
+static bool try_remove_first(track_fit *c, pki_leg_track *tr)
+{
+    double q[4];
+    if (tr->n == 1) {
+        static const float rest[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+        if (memcmp(tr->keys[0].rot, rest, sizeof rest) == 0)
+            return false;
+        for (size_t f = 0; f < c->n; f++)
+            if (err_at(c, f, (const double[4]){0.0, 0.0, 0.0, 1.0}) > 1.0)
+                return false;
+        memcpy(tr->keys[0].rot, rest, sizeof rest);
+        sample_span(tr, 0, c->n, c->target);
+        return true;
+    }
+    if (tr->n < 2)
+        return false;
+    key_value(&tr->keys[1], q);
+    for (size_t f = 0; f < tr->keys[1].frame; f++)
+        if (err_at(c, f, q) > 1.0)
+            return false;
+    memmove(&tr->keys[0], &tr->keys[1], (tr->n - 1) * sizeof *tr->keys);
+    tr->n--;
+    sample_span(tr, 0, tr->keys[0].frame, c->target);
+    return true;
+}
+
 /* The joint pass: each track's keys (knees, hips, ankles), left to right,
  * removed where the three tracks together still hold every frame; again
  * while one goes. */
@@ -512,6 +542,8 @@ static void prune(track_fit *c, pki_leg_track out[3], double (*val[3])[4])
         for (int j = 0; j < 3; j++) {
             c->bone = order[j];
             c->target = val[c->bone];
+            if (try_remove_first(c, &out[c->bone]))
+                again = true;
             for (size_t i = 1; i < out[c->bone].n;)
                 if (try_remove(c, &out[c->bone], i))
                     again = true;
