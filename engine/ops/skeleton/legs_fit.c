@@ -22,6 +22,8 @@ enum { EDGE_STEPS = 18 };
  * it may take. */
 enum { SHIFT_STEPS = 10 };
 #define SHIFT_SHARE 0.95
+/* Frames at most for the fewest-keys search (O(n^2) segments). */
+enum { OPTIMAL_MAX = 64 };
 /* Joint passes over the three tracks at most. */
 enum { PRUNE_PASSES = 4 };
 
@@ -39,6 +41,7 @@ typedef struct track_fit {
     pki_curve_cache *cache;
     double (*val[3])[4]; /* the joint check: each track's fitted value at
                             every frame (NULL: the bone's own check) */
+    bool optimal;        /* fit_track_optimal instead of the greedy search */
 } track_fit;
 
 static double norm3(const double v[3])
@@ -371,11 +374,15 @@ static bool shifted(const track_fit *c, size_t a, size_t b, const double ka[4], 
     return err_at(c, b, out) <= 1.0;
 }
 
+static bool fit_track_optimal(track_fit *c, pki_leg_track *out);
+
 /* The greedy search: from each key, the farthest end (LOOK_AHEAD misses
  * allowed) one curve holds, the end's value the target or, where that
  * does not hold, the target shifted toward the frames between. */
 static bool fit_track(track_fit *c, pki_leg_track *out)
 {
+    if (c->optimal)
+        return fit_track_optimal(c, out);
     float kf[4];
     double ka[4], kb[4];
     as_key(c->target[0], kf, ka);
@@ -421,6 +428,49 @@ static bool fit_track(track_fit *c, pki_leg_track *out)
             out->n = 1;
     }
     return true;
+}
+
+/* The fewest keys (values the targets, rounded as a VMD stores them) whose
+ * every segment holds the frames it spans: a shortest path over the key
+ * frames, O(n^2) segments (small n only). */
+static bool fit_track_optimal(track_fit *c, pki_leg_track *out)
+{
+    size_t n = c->n;
+    size_t *cost = calloc(n, sizeof *cost), *from = calloc(n, sizeof *from);
+    uint8_t(*cps)[4] = calloc(n, sizeof *cps);
+    float(*kf)[4] = calloc(n, sizeof *kf);
+    double(*kd)[4] = calloc(n, sizeof *kd);
+    bool ok = cost && from && cps && kf && kd;
+    for (size_t f = 0; ok && f < n; f++) {
+        as_key(c->target[f], kf[f], kd[f]);
+        cost[f] = f == 0 ? 1 : SIZE_MAX;
+    }
+    for (size_t b = 1; ok && b < n; b++)
+        for (size_t a = 0; a < b; a++) {
+            uint8_t cp[4];
+            if (cost[a] + 1 >= cost[b] || !segment_fits(c, a, b, kd[a], kd[b], cp))
+                continue;
+            cost[b] = cost[a] + 1;
+            from[b] = a;
+            memcpy(cps[b], cp, 4);
+        }
+    if (ok) {
+        size_t nk = cost[n - 1], f = n - 1;
+        out->keys = calloc(nk, sizeof *out->keys);
+        ok = out->keys != NULL;
+        out->n = out->cap = ok ? nk : 0;
+        for (size_t i = nk; ok && i-- > 0; f = from[f]) {
+            out->keys[i].frame = (uint32_t)f;
+            memcpy(out->keys[i].rot, kf[f], sizeof kf[f]);
+            memcpy(out->keys[i].cp, f ? cps[f] : pki_curve_linear, 4);
+        }
+    }
+    free(cost);
+    free(from);
+    free(cps);
+    free(kf);
+    free(kd);
+    return ok;
 }
 
 /* The fitted track's value at frames f0..f1 - 1 (as MMD samples it). */
@@ -807,8 +857,20 @@ bool pki_leg_fit(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, pki_l
     c.t = &tt;
     if (ok && (ok = fit_together(&c, two, val[1], tgt)))
         prune(&c, two, val[1]);
-    c.target = target;
     if (ok && tracks_keys(two) < tracks_keys(out)) {
+        tracks_free(out);
+        memcpy(out, two, sizeof two);
+        memset(two, 0, sizeof two);
+    }
+    tracks_free(two);
+    /* a short motion: one by one again, each track's keys the fewest */
+    c.t = t;
+    c.target = target;
+    c.optimal = n <= OPTIMAL_MAX;
+    if (ok && c.optimal && (ok = fit_one_by_one(&c, two, val[1])))
+        prune(&c, two, val[1]);
+    c.target = target;
+    if (ok && c.optimal && tracks_keys(two) < tracks_keys(out)) {
         tracks_free(out);
         memcpy(out, two, sizeof two);
         memset(two, 0, sizeof two);
