@@ -425,8 +425,11 @@ static void fk_to_ik_hand_worked(void **state)
     printf("IK key turned %.4f degrees about X\n",
            2.0 * atan2(sg * k->rot[0], sg * k->rot[3]) * 180.0 / PI);
     assert_true(fabs(2.0 * atan2(sg * k->rot[0], sg * k->rot[3]) * 180.0 / PI + 30.0) < 1e-3);
-    /* the chain's keys stay, the IK is on */
-    assert_non_null(find_key(out, "右ひざ", 0));
+    /* the solver from the rest pose reaches this leg: the chain's keys
+     * go, the IK is on */
+    assert_null(find_key(out, "右足", 0));
+    assert_null(find_key(out, "右ひざ", 0));
+    assert_null(find_key(out, "右足首", 0));
     assert_false(ik_off(out, "右足ＩＫ", 0));
     pk_rig *r = pk_rig_new(&h.m, &log);
     pk_bone_local loc[8];
@@ -441,6 +444,57 @@ static void fk_to_ik_hand_worked(void **state)
     assert_true(dist3(w[h.toe].pos, fkw[h.toe].pos) < 0.001);
     pk_rig_free(r);
     pk_motion_free(out);
+    pk_motion_free(mo);
+    pk_log_free(&log);
+    pk_names_free(h.m.names);
+}
+
+/* IK to FK: a leg at rest until frame 10, then bending: no key at frame
+ * 0 (the first key's value holds before it); a leg that never leaves
+ * the rest pose: no key at all. */
+static void ik_to_fk_no_idle_keys(void **state)
+{
+    (void)state;
+    hb h;
+    hb_leg(&h, true);
+    pk_motion *mo = pk_motion_new();
+    assert_non_null(mo);
+    tu_bone_key(mo, "右足ＩＫ", 0);
+    tu_bone_key(mo, "右足ＩＫ", 10);
+    pk_bone_key *k = tu_bone_key(mo, "右足ＩＫ", 30);
+    k->pos[1] = 3.0f;
+    k->pos[2] = -1.0f;
+    pk_log log;
+    pk_log_init(&log);
+    pk_legs_options o;
+    pk_legs_options_init(&o);
+    pk_legs_stats st;
+    pk_motion *out = pk_motion_legs(mo, &h.m, &o, &st, &log);
+    assert_non_null(out);
+    printf("hip %zu, knee %zu, ankle %zu keys; worst ankle %.6f\n", count_keys(out, "右足"),
+           count_keys(out, "右ひざ"), count_keys(out, "右足首"), st.worst);
+    assert_null(find_key(out, "右足", 0));
+    assert_null(find_key(out, "右ひざ", 0));
+    assert_true(count_keys(out, "右足") > 0);
+    assert_true(st.worst <= 0.001);
+    pk_motion_free(out);
+    /* the IKs off throughout, the leg at rest: no key of any chain bone */
+    pk_motion *still = pk_motion_new();
+    assert_non_null(still);
+    tu_bone_key(still, "右足ＩＫ", 0);
+    tu_bone_key(still, "右足ＩＫ", 20);
+    pk_ik_key *ik = pk_motion_push_ik(still, 2);
+    assert_non_null(ik);
+    ik->show = 1;
+    ik->ik[0].name = pk_names_intern_utf8(still->names, "右足ＩＫ", 20, "IK", &log);
+    ik->ik[1].name = pk_names_intern_utf8(still->names, "右つま先ＩＫ", 20, "IK", &log);
+    out = pk_motion_legs(still, &h.m, &o, &st, &log);
+    assert_non_null(out);
+    assert_int_equal(
+        count_keys(out, "右足") + count_keys(out, "右ひざ") + count_keys(out, "右足首"), 0);
+    assert_true(st.worst <= 0.001);
+    pk_motion_free(out);
+    pk_motion_free(still);
     pk_motion_free(mo);
     pk_log_free(&log);
     pk_names_free(h.m.names);
@@ -631,6 +685,7 @@ int main(void)
         cmocka_unit_test(ik_to_fk_holds_places),
         cmocka_unit_test(ik_keys_dropped_or_kept),
         cmocka_unit_test(ik_to_fk_joint_check),
+        cmocka_unit_test(ik_to_fk_no_idle_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

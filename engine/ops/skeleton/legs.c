@@ -700,8 +700,8 @@ static pk_motion *fit_chains(const legs_run *r, const pk_legs_options *o, double
  * ankle is within the goal, every knee within the goal and every foot
  * within max_deg of the input's at every frame.  *worst follows out. */
 static pk_motion *rough_start(legs_run *r, const pk_motion *in, const pk_motion *red,
-                              const pk_legs_options *o, pk_motion *out, double *worst,
-                              pk_log *log, bool *ok)
+                              const pk_legs_options *o, pk_motion *out, double *worst, pk_log *log,
+                              bool *ok)
 {
     static const struct {
         int mask;   /* 1 hip, 2 knee, 4 ankle */
@@ -891,8 +891,8 @@ pk_motion *pk_motion_legs(const pk_motion *m, const pk_model *model, const pk_le
     pk_tracks *t = r.rig ? pk_tracks_build(m, log) : NULL;
     pk_motion *dense = pk_motion_new();
     pk_motion *out = NULL;
-    if (!r.rig || !t || !r.loc || !r.w || !r.on || !r.ref || !r.kref || !r.fref || !dense || (to_fk && !r.lf) ||
-        !r.pos0 || !dense_tracks(&r, m, t, to_fk, dense)) {
+    if (!r.rig || !t || !r.loc || !r.w || !r.on || !r.ref || !r.kref || !r.fref || !dense ||
+        (to_fk && !r.lf) || !r.pos0 || !dense_tracks(&r, m, t, to_fk, dense)) {
         if (r.rig && t)
             pk_error(log, PK_E_NO_MEMORY, "out of memory");
     } else {
