@@ -558,51 +558,63 @@ static double knee_bend(const pk_model *m, const pk_bone_world *w, int32_t knee)
     return 2.0 * acos(d > 1.0 ? 1.0 : d) * 180.0 / PI;
 }
 
-/* Largest ankle gap between a and b at every frame; FK to IK (b the IK
- * result) leaves out, counting them, legs beyond the goal whose knee a
- * bends less than the knee rule's 0.5 degrees (MMD's IK cannot hold it). */
-static double compare(const pk_model *m, pk_rig *r, const pk_motion *a, const pk_motion *b,
-                      bool b_is_ik, size_t *frames, size_t *straight)
+/* Largest ankle gaps at every frame, in one pass: e[0] between the input
+ * a and its FK b, e[1] between b and its IK c, which leaves out,
+ * counting them, legs beyond the goal whose knee b bends less than the
+ * knee rule's 0.5 degrees (MMD's IK cannot hold it). */
+static void compare(const pk_model *m, pk_rig *r, const pk_motion *a, const pk_motion *b,
+                    const pk_motion *c, double e[2], size_t *frames, size_t *straight)
 {
     int32_t ik[4], ankle[4], knee[4];
     size_t nl = leg_iks(m, ik, ankle, knee);
     pk_log log;
     pk_log_init(&log);
-    pk_tracks *ta = pk_tracks_build(a, &log), *tb = pk_tracks_build(b, &log);
-    assert_non_null(ta);
-    assert_non_null(tb);
+    const pk_motion *mo[3] = {a, b, c};
+    pk_tracks *t[3];
+    pk_bone_world *w[3];
+    for (int i = 0; i < 3; i++) {
+        t[i] = pk_tracks_build(mo[i], &log);
+        assert_non_null(t[i]);
+        w[i] = calloc(m->nbones + 1, sizeof *w[i]);
+    }
     pk_bone_local *loc = calloc(m->nbones + 1, sizeof *loc);
-    pk_bone_world *wa = calloc(m->nbones + 1, sizeof *wa), *wb = calloc(m->nbones + 1, sizeof *wb);
     bool *on = calloc(m->nbones + 1, 1);
     uint32_t lo, hi;
     pk_motion_frame_range(a, &lo, &hi);
-    double worst = 0.0;
+    e[0] = e[1] = 0.0;
     for (uint32_t f = 0; f <= hi; f++) {
-        pk_rig_motion_local(r, a, ta, f, loc, on);
-        pk_rig_eval(r, loc, on, 0, wa);
-        pk_rig_motion_local(r, b, tb, f, loc, on);
-        for (size_t l = 0; l < nl; l++)
-            assert_true(on[ik[l]] == b_is_ik); /* the IK section says so */
-        pk_rig_eval(r, loc, on, 0, wb);
-        (*frames)++;
+        for (int i = 0; i < 3; i++) {
+            pk_rig_motion_local(r, mo[i], t[i], f, loc, on);
+            for (size_t l = 0; i && l < nl; l++)
+                assert_true(on[ik[l]] == (i == 2)); /* the IK section says so */
+            pk_rig_eval(r, loc, on, 0, w[i]);
+        }
+        *frames += 2;
         for (size_t l = 0; l < nl; l++) {
-            double d = dist3(wa[ankle[l]].pos, wb[ankle[l]].pos);
-            if (d > 0.001 && b_is_ik && knee_bend(m, wa, knee[l]) < 0.5 + 1e-3) {
+            e[0] = fmax(e[0], dist3(w[0][ankle[l]].pos, w[1][ankle[l]].pos));
+            double d = dist3(w[1][ankle[l]].pos, w[2][ankle[l]].pos);
+            if (d > 0.001 && knee_bend(m, w[1], knee[l]) < 0.5 + 1e-3)
                 (*straight)++;
-                continue;
-            }
-            if (d > worst)
-                worst = d;
+            else
+                e[1] = fmax(e[1], d);
         }
     }
     free(loc);
-    free(wa);
-    free(wb);
     free(on);
-    pk_tracks_free(ta);
-    pk_tracks_free(tb);
+    for (int i = 0; i < 3; i++) {
+        free(w[i]);
+        pk_tracks_free(t[i]);
+    }
     pk_log_free(&log);
-    return worst;
+}
+
+/* The sanitizer build (PK_SANITIZED set) runs the long dance on one model
+ * only: its paths are the other models' paths, at 30 times the frames of
+ * the next longest. */
+static bool law_runs(const char *model, const char *dance)
+{
+    const char *san = getenv("PK_SANITIZED");
+    return !san || !*san || !strstr(dance, "wavefile") || strstr(model, "pmd_mei.pmd");
 }
 
 static void law_every_frame(void **state)
@@ -627,6 +639,8 @@ static void law_every_frame(void **state)
         with_legs += legs;
         for (size_t v = 0; v < nv; v++) {
             pk_doc d;
+            if (!law_runs(mp, vmds[v]))
+                continue;
             if (pk_doc_load(vmds[v], &d, &log) != 0 || !d.motion ||
                 (d.motion->nbones == 0 && d.motion->niks == 0)) {
                 pk_doc_free(&d);
@@ -642,12 +656,12 @@ static void law_every_frame(void **state)
                 continue;
             }
             assert_non_null(fk);
-            size_t straight = 0;
-            double e1 = compare(m, r, d.motion, fk, false, &all.frames, &straight);
             o.way = PK_LEGS_FK_TO_IK;
             pk_motion *back = pk_motion_legs(fk, m, &o, &st, &log);
             assert_non_null(back);
-            double e2 = compare(m, r, fk, back, true, &all.frames, &all.straight);
+            double e[2];
+            compare(m, r, d.motion, fk, back, e, &all.frames, &all.straight);
+            double e1 = e[0], e2 = e[1];
             const char *mb = strrchr(mp, '/'), *vb = strrchr(vmds[v], '/');
             printf("  %-27s %-40s ik->fk %.2e  fk->ik %.2e\n", mb ? mb + 1 : mp,
                    vb ? vb + 1 : vmds[v], e1, e2);
@@ -668,7 +682,7 @@ static void law_every_frame(void **state)
            "frames with a straight knee skipped)\n",
            all.pairs, all.frames, all.worst_fk, all.worst_ik, all.straight);
     assert_true(with_legs >= 6);
-    assert_true(all.pairs >= 6 * 8);
+    assert_true(all.pairs >= 6 * 8 - (law_runs("", "wavefile") ? 0 : 5));
     tu_free_list(models, nx);
     tu_free_list(pmd, nd);
     tu_free_list(vmds, nv);
