@@ -5,8 +5,8 @@ dance with leg keys × the six corpus models with legs, one run of
     posekit bake DANCE --ik-to-fk --model M -o FK.vmd --json
     posekit bake FK.vmd --fk-to-ik --model M -o IK.vmd --json
 
-each, and a table per dance (doc/performance.md, "Legs: IK to FK and
-back").  Not a test: it prints.
+each, and a table per dance (doc/performance.md, "Legs: IK to FK").
+Not a test: it prints.
 
 usage: legs_table.py [--posekit BIN] [--corpus DIR] [--models] [DANCE ...]
 

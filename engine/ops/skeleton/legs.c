@@ -17,9 +17,10 @@
  * child, or appending from it), which the keys still move.
  * FK to IK: each leg IK bone is keyed where the evaluated ankle is, turned
  * as the ankle is (every bone's rest frame is the model's), and each toe
- * IK where the evaluated toe target is; the leg keys stay (MMD's solver
- * starts from them: a goal already reached leaves them as they are) and
- * every IK record switches the leg and toe IKs on.
+ * IK where the evaluated toe target is, and every IK record switches the
+ * leg and toe IKs on.  The chain's keys are the solver's start: they go
+ * (or are reduced) where a rougher start gives the same legs
+ * (rough_start), and stay otherwise.
  *
  * The written tracks are IK to FK's chains fitted by legs_fit.c (when no
  * chain bone's translation moves; otherwise, and FK to IK, the dense

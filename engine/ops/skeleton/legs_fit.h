@@ -27,7 +27,12 @@
  * arc, and the curve search (pki_curve_fit_progress_ex) finds a curve
  * through every interval.  Then each key of either fit is tried away: it
  * goes when the joint check still holds every frame it spans, the
- * neighbours' segment fitted again.
+ * neighbours' segment fitted again; a track's first key goes when the
+ * next key's value holds every frame before it, and a track of one key
+ * that the rest rotation holds throughout gets the rest rotation (legs.c
+ * writes no key then).  A motion of at most 64 frames is fitted one by
+ * one a third way, each track's key frames the fewest whose segments
+ * hold (a shortest path over the frames, the targets as values).
  */
 #ifndef PKI_OPS_SKELETON_LEGS_FIT_H
 #define PKI_OPS_SKELETON_LEGS_FIT_H
