@@ -34,6 +34,7 @@
 #include "math/curve.h"
 #include "math/quat.h"
 #include "ops/skeleton/legs_fit.h"
+#include "util/fmath.h"
 #include "posekit.h"
 
 #include <math.h>
@@ -540,7 +541,7 @@ static double check(legs_run *r, const pk_motion *out, pk_log *log, bool *ok, do
                 const double *q = r->w[r->legs[k].ankle].rot, *qr = &r->fref[at * 4];
                 double e0 = kn[0] - kr[0], e1 = kn[1] - kr[1], e2 = kn[2] - kr[2];
                 double c = fabs(q[0] * qr[0] + q[1] * qr[1] + q[2] * qr[2] + q[3] * qr[3]);
-                double turn = 2.0 * acos(c > 1.0 ? 1.0 : c) * (180.0 / 3.14159265358979323846);
+                double turn = 2.0 * pki_acos(c > 1.0 ? 1.0 : c) * (180.0 / 3.14159265358979323846);
                 *same = sqrt(e0 * e0 + e1 * e1 + e2 * e2) <= tol && turn <= deg;
             }
         }

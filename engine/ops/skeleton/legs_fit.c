@@ -24,6 +24,7 @@ enum { SHIFT_STEPS = 10 };
 #define SHIFT_SHARE 0.95
 /* Frames at most for the fewest-keys search (O(n^2) segments). */
 enum { OPTIMAL_MAX = 64 };
+
 /* Joint passes over the three tracks at most. */
 enum { PRUNE_PASSES = 4 };
 
@@ -430,9 +431,10 @@ static bool fit_track(track_fit *c, pki_leg_track *out)
     return true;
 }
 
-/* The fewest keys (values the targets, rounded as a VMD stores them) whose
- * every segment holds the frames it spans: a shortest path over the key
- * frames, O(n^2) segments (small n only). */
+/* The fewest keys whose every segment holds the frames it spans: a
+ * shortest path over the key frames, O(n^2) segments (small n only).  A
+ * key's value is its frame's target or, where the segment from the best
+ * path's last key does not hold it, the target turned as fit_track's. */
 static bool fit_track_optimal(track_fit *c, pki_leg_track *out)
 {
     size_t n = c->n;
@@ -445,14 +447,26 @@ static bool fit_track_optimal(track_fit *c, pki_leg_track *out)
         as_key(c->target[f], kf[f], kd[f]);
         cost[f] = f == 0 ? 1 : SIZE_MAX;
     }
-    for (size_t b = 1; ok && b < n; b++)
-        for (size_t a = 0; a < b; a++) {
+    for (size_t a = 0; ok && a + 1 < n; a++)
+        for (size_t b = a + 1; b < n; b++) {
             uint8_t cp[4];
-            if (cost[a] + 1 >= cost[b] || !segment_fits(c, a, b, kd[a], kd[b], cp))
+            float sf[4];
+            double t[4], sd[4];
+            if (cost[a] + 1 >= cost[b])
+                continue;
+            as_key(c->target[b], sf, t);
+            bool fits = segment_fits(c, a, b, kd[a], t, cp);
+            if (!fits && shifted(c, a, b, kd[a], t, sf, sd)) {
+                memcpy(t, sd, sizeof t);
+                fits = segment_fits(c, a, b, kd[a], t, cp);
+            }
+            if (!fits)
                 continue;
             cost[b] = cost[a] + 1;
             from[b] = a;
             memcpy(cps[b], cp, 4);
+            memcpy(kf[b], sf, sizeof sf);
+            memcpy(kd[b], t, sizeof t);
         }
     if (ok) {
         size_t nk = cost[n - 1], f = n - 1;
