@@ -449,6 +449,41 @@ static void fk_to_ik_hand_worked(void **state)
     pk_names_free(h.m.names);
 }
 
+/* FK to IK of the leg the IKs at rest make (IK to FK of a motion that
+ * keys them at rest): the IKs at rest give the same leg, so neither the
+ * chain's keys nor the IKs' are written. */
+static void fk_to_ik_rest_leg_no_keys(void **state)
+{
+    (void)state;
+    hb h;
+    hb_leg(&h, true);
+    pk_motion *mo = pk_motion_new();
+    assert_non_null(mo);
+    tu_bone_key(mo, "右足ＩＫ", 0);
+    tu_bone_key(mo, "右足ＩＫ", 30);
+    pk_log log;
+    pk_log_init(&log);
+    pk_legs_options o;
+    pk_legs_options_init(&o);
+    pk_legs_stats st;
+    pk_motion *fk = pk_motion_legs(mo, &h.m, &o, &st, &log);
+    assert_non_null(fk);
+    assert_true(st.keys_after > 0);
+    o.way = PK_LEGS_FK_TO_IK;
+    pk_motion *out = pk_motion_legs(fk, &h.m, &o, &st, &log);
+    assert_non_null(out);
+    printf("leg keys %zu -> %zu, worst ankle %.3g\n", st.keys_before, st.keys_after, st.worst);
+    assert_int_equal(st.keys_after, 0);
+    pk_motion_free(fk);
+    assert_int_equal(count_keys(out, "右足ＩＫ") + count_keys(out, "右つま先ＩＫ"), 0);
+    assert_false(ik_off(out, "右足ＩＫ", 0));
+    assert_true(st.worst <= 0.001);
+    pk_motion_free(out);
+    pk_motion_free(mo);
+    pk_log_free(&log);
+    pk_names_free(h.m.names);
+}
+
 /* IK to FK: a leg at rest until frame 10, then bending: no key at frame
  * 0 (the first key's value holds before it); a leg that never leaves
  * the rest pose: no key at all. */
@@ -700,6 +735,7 @@ int main(void)
         cmocka_unit_test(ik_keys_dropped_or_kept),
         cmocka_unit_test(ik_to_fk_joint_check),
         cmocka_unit_test(ik_to_fk_no_idle_keys),
+        cmocka_unit_test(fk_to_ik_rest_leg_no_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -694,13 +694,54 @@ static pk_motion *fit_chains(const legs_run *r, const pk_legs_options *o, double
     return red;
 }
 
+/* FK to IK: out with the IK tracks of red that are one key each
+ * dropped, when the legs stay as rough_start holds them (a leg the rest
+ * pose holds: its IK at rest puts it there). */
+static pk_motion *lone_keys_dropped(legs_run *r, const pk_motion *base, const pk_motion *red,
+                                    const pk_legs_options *o, pk_motion *out, double *worst,
+                                    pk_log *log, bool *ok)
+{
+    pk_motion *lone = pk_motion_clone(red);
+    if (!lone)
+        return out;
+    size_t kept = 0;
+    for (size_t i = 0; i < lone->nbones; i++) {
+        size_t same_bone = 0;
+        for (size_t j = 0; j < lone->nbones; j++)
+            same_bone += lone->bones[j].name == lone->bones[i].name;
+        if (same_bone > 1)
+            lone->bones[kept++] = lone->bones[i];
+    }
+    bool fewer = kept < lone->nbones;
+    lone->nbones = kept;
+    pk_motion *cand = fewer ? assemble(r, base, lone, false, NULL, 0) : NULL;
+    pk_motion_free(lone);
+    if (!cand || !set_ik(r, cand, true)) {
+        pk_motion_free(cand);
+        return out;
+    }
+    cand->duplicates_told = false;
+    bool same = true;
+    uint32_t at = r->worst_frame;
+    double w = check(r, cand, log, ok, o->goal, o->max_deg, &same, false);
+    if (*ok && same && w <= o->goal && count_keys(r, cand) < count_keys(r, out)) {
+        pk_motion_free(out);
+        *worst = w;
+        return cand;
+    }
+    r->worst_frame = at;
+    pk_motion_free(cand);
+    return out;
+}
+
 /* FK to IK: the chain bones' keys are the solver's start.  Where it
  * reaches the same legs from a rougher start, out (the input with the IK
  * keys of red) keeps fewer of them: the keys of all three chain bones of
  * every leg dropped, else of one class at a time (ankles, knees, hips)
  * dropped or reduced within 8, then 2 degrees; a change stays when every
  * ankle is within the goal, every knee within the goal and every foot
- * within max_deg of the input's at every frame.  *worst follows out. */
+ * within max_deg of the input's at every frame; then the IK tracks of
+ * one key tried away (lone_keys_dropped).  *worst follows out. */
 static pk_motion *rough_start(legs_run *r, const pk_motion *in, const pk_motion *red,
                               const pk_legs_options *o, pk_motion *out, double *worst, pk_log *log,
                               bool *ok)
@@ -761,7 +802,15 @@ static pk_motion *rough_start(legs_run *r, const pk_motion *in, const pk_motion 
                 b = NULL;
                 reduced |= m;
             } else {
-                dropped |= m;
+                pk_motion *none = pk_motion_new();
+                b = none ? assemble(r, base, none, false, x, nx) : NULL;
+                pk_motion_free(none);
+                if (b) {
+                    pk_motion_free(base);
+                    base = b;
+                    b = NULL;
+                    dropped |= m;
+                }
             }
         } else {
             pk_motion_free(cand);
@@ -769,6 +818,8 @@ static pk_motion *rough_start(legs_run *r, const pk_motion *in, const pk_motion 
         }
         pk_motion_free(b);
     }
+    if (base && *ok)
+        out = lone_keys_dropped(r, base, red, o, out, worst, log, ok);
     pk_motion_free(base);
     free(x);
     return out;
