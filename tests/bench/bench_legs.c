@@ -22,13 +22,14 @@
  *     worst frame until every frame is within the goal (an estimate:
  *     where a split falls is not the best place);
  *  5. a lower bound on the keys of any fit with MMD's per-key curves
+ *     (none for a track the rest rotation holds throughout)
  *     (below): hips by the knee's place (within the goal), knees by the
  *     hip-to-ankle length (within the goal), ankles by the toe's place
  *     (within --toe, default PK_REDUCE_POS), and with the IK keys the
  *     output keeps (none unless a shown bone follows an IK), against the
  *     leg keys bake reports.
  *
- * usage: bench_legs [--goal U] [--toe U] MOTION.vmd MODEL.pmx|pmd
+ * usage: bench_legs [--goal U] [--toe U] [--no-chords] MOTION.vmd MODEL.pmx|pmd
  */
 #include "bench_util.h"
 #include "math/quat.h"
@@ -59,6 +60,7 @@ typedef struct ctx {
     double (*knee_at)[3]; /* frames x legs: the knee less the hip, in the hip's parent frame */
     double (*toe_at)[3];  /* frames x legs: the toe less the ankle, in the knee's frame */
     double *reach;        /* frames x legs: hip to ankle */
+    bool chords;          /* the lower bound tests chords too */
 } ctx;
 
 static void find_legs(ctx *c)
@@ -299,11 +301,18 @@ static size_t split(ctx *c, size_t k, size_t a, size_t b)
  *    segment it has at most one turning point (it rises then falls, or
  *    falls then rises, or is monotonic);
  *  - R(s) d runs along one circle (d turned about the arc's axis): every
- *    point lies in one plane.
+ *    point lies in one plane;
+ *  - along that circle it turns by s t, t <= pi, so the chord from the
+ *    point at any progress s0 to the point at s grows as s moves away
+ *    from s0 (2 r sin(|s - s0| t / 2)): from any frame of a segment, the
+ *    distances to the later frames rise and to the earlier ones rise
+ *    going back.
  * A frame's value is allowed a band (the tolerance); a run of frames that
  * no single segment can follow within its bands needs a key inside.  The
  * runs are tested by necessary conditions only (a unimodal sequence
- * within the bands; four points with a slab of width 2 tol holding them),
+ * within the bands; four points with a slab of width 2 tol holding them;
+ * chords from the run's ends and up to 24 frames between that can rise
+ * within 2 tol; --no-chords leaves the chords out),
  * so the greedy segmentation below (each segment as long as the tests
  * allow, the longest runs from the left) counts at most the keys a true
  * fit needs: it is a lower bound. */
@@ -395,11 +404,38 @@ static double width4(const double *p[4])
     return best;
 }
 
+/* Along one arc of at most 180 degrees the chord from any of its points
+ * grows with the progress away from it: from frame j (a <= j <= b) the
+ * distances to the frames after it (and, backwards, before it) must be
+ * able to rise (fall), each within 2 tol of its measured value. */
+static bool chords_ok(double (*x)[3], size_t stride, size_t a, size_t b, size_t j, double tol)
+{
+    double hi = -INFINITY;
+    for (size_t i = j + 1; i <= b; i++) {
+        double d[3];
+        sub3(x[i * stride], x[j * stride], d);
+        double c = sqrt(dot3(d, d));
+        if (hi > c + 2.0 * tol)
+            return false;
+        hi = fmax(hi, c - 2.0 * tol);
+    }
+    hi = -INFINITY;
+    for (size_t i = j; i-- > a;) {
+        double d[3];
+        sub3(x[i * stride], x[j * stride], d);
+        double c = sqrt(dot3(d, d));
+        if (hi > c + 2.0 * tol)
+            return false;
+        hi = fmax(hi, c - 2.0 * tol);
+    }
+    return true;
+}
+
 /* Can one arc follow the points x[a..b] (each within tol): every
  * coordinate unimodal within +-tol, and the end points with any two
  * points between them (up to 24, spread) in a slab 2 tol wide. */
-static bool arc_ok(double (*x)[3], size_t stride, size_t a, size_t b, double tol, double *lo,
-                   double *hi)
+static bool arc_ok(double (*x)[3], size_t stride, size_t a, size_t b, double tol, bool chords,
+                   double *lo, double *hi)
 {
     size_t n = b - a + 1;
     for (int k = 0; k < 3; k++) {
@@ -413,6 +449,11 @@ static bool arc_ok(double (*x)[3], size_t stride, size_t a, size_t b, double tol
     size_t pick[24], np = 0, inner = n > 2 ? n - 2 : 0;
     for (size_t i = 0; i < inner && np < 24; i++)
         pick[np++] = inner <= 24 ? a + 1 + i : a + 1 + i * inner / 24;
+    if (chords && (!chords_ok(x, stride, a, b, a, tol) || !chords_ok(x, stride, a, b, b, tol)))
+        return false;
+    for (size_t i = 0; chords && i < np; i++)
+        if (!chords_ok(x, stride, a, b, pick[i], tol))
+            return false;
     for (size_t i = 0; i < np; i++)
         for (size_t j = i + 1; j < np; j++) {
             const double *p[4] = {x[a * stride], x[pick[i] * stride], x[pick[j] * stride],
@@ -443,14 +484,34 @@ static bool reach_ok(const ctx *c, size_t k, size_t a, size_t b, double *lo, dou
  * (each as long as the test allows), one key more than segments. */
 static size_t bound_keys(const ctx *c, size_t k, int what, double tol)
 {
+    /* no key at all: the rest rotation holds every frame */
+    const leg *l = &c->legs[k];
+    const pk_model_bone *mb = c->m->bones;
+    bool rest = true;
+    for (size_t f = 0; f < c->frames && rest; f++) {
+        size_t at = f * c->nlegs + k;
+        double d[3];
+        if (what == 1) {
+            rest = fabs(c->reach[at] - rest_len(c->m, l->hip, l->ankle)) <= c->goal;
+            continue;
+        }
+        int32_t from = what == 0 ? l->hip : l->ankle, to = what == 0 ? l->knee : l->toe;
+        const double *x = what == 0 ? c->knee_at[at] : c->toe_at[at];
+        for (int i = 0; i < 3; i++)
+            d[i] = x[i] - ((double)mb[to].pos[i] - mb[from].pos[i]);
+        rest = sqrt(dot3(d, d)) <= tol;
+    }
+    if (rest)
+        return 0;
     double *lo = calloc(c->frames + 1, sizeof *lo), *hi = calloc(c->frames + 1, sizeof *hi);
     size_t segs = 0, a = 0;
     while (a + 1 < c->frames) {
         size_t b = a + 1;
         while (b + 1 < c->frames) {
-            bool ok = what == 0   ? arc_ok(c->knee_at + k, c->nlegs, a, b + 1, tol, lo, hi)
-                      : what == 1 ? reach_ok(c, k, a, b + 1, lo, hi)
-                                  : arc_ok(c->toe_at + k, c->nlegs, a, b + 1, tol, lo, hi);
+            bool ok = what == 0 ? arc_ok(c->knee_at + k, c->nlegs, a, b + 1, tol, c->chords, lo, hi)
+                      : what == 1
+                          ? reach_ok(c, k, a, b + 1, lo, hi)
+                          : arc_ok(c->toe_at + k, c->nlegs, a, b + 1, tol, c->chords, lo, hi);
             if (!ok)
                 break;
             b++;
@@ -484,19 +545,23 @@ int main(int argc, char **argv)
     ctx c;
     memset(&c, 0, sizeof c);
     c.goal = PK_LEGS_GOAL;
+    c.chords = true;
     double toe_tol = PK_REDUCE_POS;
     int i = 1;
     while (i + 1 < argc && argv[i][0] == '-' && argv[i][1] == '-') {
         if (strcmp(argv[i], "--goal") == 0)
             c.goal = atof(argv[i + 1]);
-        else if (strcmp(argv[i], "--toe") == 0)
+        else if (strcmp(argv[i], "--no-chords") == 0) {
+            c.chords = false;
+            i--;
+        } else if (strcmp(argv[i], "--toe") == 0)
             toe_tol = atof(argv[i + 1]);
         else
             break;
         i += 2;
     }
     if (argc - i != 2) {
-        fprintf(stderr, "usage: bench_legs [--goal U] [--toe U] MOTION.vmd MODEL\n");
+        fprintf(stderr, "usage: bench_legs [--goal U] [--toe U] [--no-chords] MOTION.vmd MODEL\n");
         return 2;
     }
     pk_log log;
