@@ -508,8 +508,9 @@ static bool set_ik(const legs_run *r, pk_motion *out, bool enabled)
 
 /* Largest ankle move of out against the input's, over every frame; when
  * same is not NULL, whether every knee stays within tol and every foot
- * turns within deg of r->kref's and r->fref's too; keep: out's knees and
- * feet kept there instead. */
+ * turns within deg of r->kref's and r->fref's too, and whether the ankles
+ * stay within tol, the frames after the first that does not left out;
+ * keep: out's knees and feet kept there instead. */
 static double check(legs_run *r, const pk_motion *out, pk_log *log, bool *ok, double tol,
                     double deg, bool *same, bool keep)
 {
@@ -520,7 +521,8 @@ static double check(legs_run *r, const pk_motion *out, pk_log *log, bool *ok, do
     }
     double worst = 0.0;
     r->worst_frame = 0;
-    for (uint32_t f = 0; f <= r->last; f++) {
+    /* a candidate (same) is done at its first frame beyond tol */
+    for (uint32_t f = 0; f <= r->last && !(same && (!*same || worst > tol)); f++) {
         eval_at(r, out, t, f);
         for (size_t k = 0; k < r->nlegs; k++) {
             const double *a = r->w[r->legs[k].ankle].pos,
