@@ -1068,6 +1068,7 @@ typedef struct cog_memo {
     double own[2][2];  /* ... across the floor, by B's 足ＩＫ as the motion has it */
     double held[2][2]; /* ... and the offset from there that holds it */
     bool pinned[2];    /* ... where A's is low */
+    double wgt[2];     /* ... how low (low_weight) */
     double move[2];    /* the round's move of センター (XZ), smoothed */
     /* cog_error on the play as it is (known: its row unchanged since) */
     double cog_e[2];
@@ -1133,6 +1134,7 @@ static double foot_at(pki_sizing *z, uint32_t r, int s, bool first, cog_memo *me
         double lift_a = pa[1] - ta->ankle_rest_y[s];
         double wgt = low_weight(lift_a, ta->leg_len);
         memo->pinned[s] = wgt > 0;
+        memo->wgt[s] = wgt;
         if (wgt <= 0)
             return 0;
         double goal[3] = {ik[0], tb->ankle_rest_y[s] + z->scale_y * lift_a, ik[2]};
@@ -1210,7 +1212,7 @@ static double foot_at(pki_sizing *z, uint32_t r, int s, bool first, cog_memo *me
         if (!pull)
             return 0; /* センター stays across the floor */
         double up = fabs(off[1]) < R ? fabs(off[1]) : 0;
-        double k = (h - sqrt(R * R - up * up)) / h;
+        double k = memo->wgt[s] * (h - sqrt(R * R - up * up)) / h;
         pull[0] -= k * off[0];
         pull[1] -= k * off[2];
         *more = true;
