@@ -25,8 +25,11 @@
  * about half the thighs; then per frame what the last round showed,
  * 0.5 to 1.2; a move that made it worse is half taken back), at most 10%
  * of B's leg a round and smoothed (the first round over 2 frames either
- * side, the later ones over one), up to 8 rounds, each played again,
- * until every frame is within 0.5% of B's leg.  Where A is off its 足ＩＫ
+ * side, the later ones over one), up to 10 rounds, each played again,
+ * until every frame is within 0.5% of B's leg; a frame the rounds left
+ * more than 2% of B's leg off and four times worse than the best they
+ * met (a leg's IK turned over) gets センター's place of that best back.
+ * Where A is off its 足ＩＫ
  * (a leg, its IK on, ends more than 5% of A's leg from it: a dance keyed
  * for longer legs) its moves are not smoothed onto the frames where A
  * stands.  Dancers sized
@@ -55,7 +58,9 @@
  * fit; グルーブ's Y where B has グルーブ, else センター's; eased in and out
  * over 6 frames either side); where it is further across the floor than
  * that reach, センター goes across towards it, that frame, as far as the
- * foot needs (not where dancers share one XZ scale).  A foot within 0.01%
+ * foot needs times how low A's ankle is (the rest of the goal is where
+ * B's ankle was: a foot barely down does not hold the body back; not
+ * where dancers share one XZ scale).  A foot within 0.01%
  * of B's leg of its goal is left as it is, and so is a foot on frames
  * where the motion's IK section turns its 足ＩＫ off.  Two last rounds do
  * the feet alone, and one more on the fitted keys (fitted again).  A
@@ -114,7 +119,8 @@
 #define LOW 0.03        /* of A's leg: a foot or toe this low is on the floor */
 #define LOW_END 0.10    /* ... eased out to this */
 #define BELOW 0.005     /* of B's leg: a toe this far below the floor is below it */
-#define ROUNDS 8
+#define ROUNDS 10
+#define SETTLE 4 /* a row's error over its best by this (and the goal): センター back there */
 #define FEET_ROUNDS 2
 #define MAX_MOVE 0.10       /* of B's leg: the centre step's move in one round */
 #define EASE 6              /* frames the hips take to go down or come back up */
@@ -1070,6 +1076,9 @@ typedef struct cog_memo {
     bool pinned[2];    /* ... where A's is low */
     double wgt[2];     /* ... how low (low_weight) */
     double move[2];    /* the round's move of センター (XZ), smoothed */
+    /* the smallest error a round met (norm) and センター's X, Z then */
+    double best, best_at[2];
+    bool best_known;
     /* cog_error on the play as it is (known: its row unchanged since) */
     double cog_e[2];
     bool cog_ok, cog_known;
@@ -1258,7 +1267,8 @@ static void centre_moves(cog_memo *memo, const bool *off, uint32_t n, bool first
  * them, from the round before where it did not rewrite them (pos NULL:
  * not known); taken, and given back for the next round. */
 static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool first, bool cog,
-                        bool across, cog_memo *memo, track_vals kept[4], bool *changed, bool *more)
+                        bool settle, bool across, cog_memo *memo, track_vals kept[4], bool *changed,
+                        bool *more)
 {
     const pki_torso *ta = z->ta, *tb = z->tb;
     const pki_play *pb = &z->pb;
@@ -1293,6 +1303,22 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
     double slack = fmax(PIN_SLACK * legb, 2 * w->tol_pos);
     for (uint32_t r = 0; r < w->n; r++) {
         double e[2] = {0, 0}, d[3] = {0, 0, 0};
+        cog_memo *m = &memo[r];
+        if ((cog || settle) && cog_error_at(z, r, m, e)) {
+            double el = sqrt(e[0] * e[0] + e[1] * e[1]);
+            if (cog && (!m->best_known || el < m->best)) {
+                m->best = el;
+                m->best_at[0] = was[0].pos[r][0];
+                m->best_at[1] = was[0].pos[r][2];
+                m->best_known = true;
+            } else if (settle && m->best_known && el > SETTLE * COG_TOL * legb &&
+                       el > SETTLE * m->best) {
+                /* the last rounds left it worse than it was (a leg's IK
+                 * turning over): センター back where it was best */
+                now[0].pos[r][0] = m->best_at[0];
+                now[0].pos[r][2] = m->best_at[1];
+            }
+        }
         if (cog && cog_error_at(z, r, &memo[r], e) &&
             sqrt(e[0] * e[0] + e[1] * e[1]) > COG_TOL * legb) {
             /* the share of the last move the error followed (secant),
@@ -1569,7 +1595,8 @@ static int centre_rounds(pki_sizing *z, pki_bone_set *s, writer *w, pk_body_repo
     int rc = 0;
     for (int i = 0; i < ROUNDS + FEET_ROUNDS && !rc; i++) {
         bool more = false, ch = false, cog = i < ROUNDS && across;
-        if (centre_round(z, w, rep, i == 0, cog, across, memo, kept, &ch, &more) != 0)
+        if (centre_round(z, w, rep, i == 0, cog, i == ROUNDS && across, across, memo, kept, &ch,
+                         &more) != 0)
             rc = 1;
         else if (ch && replay_dirty(z, s, w, memo, log) != 0)
             rc = -1;
@@ -1640,7 +1667,7 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
     for (int pass = 0; pass < 3; pass++) {
         if (pass == 1 && memo) {
             bool more = false, ch = false;
-            if (centre_round(z, &w, rep, false, false, across, memo, NULL, &ch, &more) != 0)
+            if (centre_round(z, &w, rep, false, false, false, across, memo, NULL, &ch, &more) != 0)
                 goto oom;
         }
         if (pass == 2 && !o->no_toes && toe_step(z, &w, rep, &changed) != 0)
