@@ -22,6 +22,9 @@
  *   - a stretch where A kicks beyond its leg (off its 足ＩＫ) in a bow:
  *     B's センター there and beside it is where it is on the frames
  *     around, not aimed at A's offset over feet A does not stand on;
+ *   - a crouch with a leg stretched back beyond its reach, the ankle
+ *     barely down: that foot does not hold センター back from putting the
+ *     centre of gravity within 2% of the leg;
  *   - heels raised with the toes kept on the floor (つま先ＩＫ down) on a
  *     figure with a longer foot: B's toes touch where A's do;
  *     and where B has no つま先ＩＫ, by B's 足首 key;
@@ -718,6 +721,56 @@ static void centre_held_where_a_is_off_its_ik(void **state)
     unbuild(&b);
 }
 
+/* A crouches (センター 6.5 down) and bows by 60 degrees; its left leg
+ * stretches back towards a 足ＩＫ 20 behind it, beyond its reach, the
+ * ankle 0.7 above its rest height (8.75% of the leg: barely down, eased
+ * almost out).  B's neck rests 2 forward: its centre of gravity stands
+ * elsewhere over its feet and センター moves.  The left foot's goal is
+ * mostly where B's ankle was before the move: it does not hold センター
+ * back (B's straight leg cannot reach that point once the hips move). */
+static void centre_not_held_by_a_foot_barely_down(void **state)
+{
+    (void)state;
+    body a, b;
+    build(&a, &PLAIN);
+    shape sb = PLAIN;
+    sb.neck_z = -2;
+    build(&b, &sb);
+    pk_motion *in = pk_motion_new();
+    assert_non_null(in);
+    double hip_y = 9 - 6.5, lift = 0.7, len = 8.01, leg = 8.0;
+    double drop = hip_y - (1 + lift), run = sqrt(len * len - drop * drop);
+    for (uint32_t f = 0; f <= 20; f += 20) {
+        qx(-60, tu_bone_key(in, "上半身", f)->rot);
+        tu_bone_key(in, "センター", f)->pos[1] = -6.5f;
+        float *p = tu_bone_key(in, "左足ＩＫ", f)->pos;
+        /* along the line from the hip through the stretched ankle */
+        p[1] = (float)(hip_y - drop * 20 / run - 1);
+        p[2] = 20.0f;
+    }
+    pk_retarget_report rep;
+    pk_retarget_options o = {NO_ARMS,          .from = &a.m,         .to = &b.m,
+                             .no_upper = true, .no_shoulders = true, .no_toes = true,
+                             .measure = true};
+    pk_motion *out = retarget(in, &o, &rep);
+    assert_true(rep.body.centre_done && rep.body.centre_frames > 0);
+    played pa = {0};
+    play(&pa, &a.m, in, 10);
+    /* A's ankle is barely down: between 3% and 10% of the leg up */
+    double lift_a = at(&pa, "左足首")->pos[1] - 1;
+    assert_true(lift_a > 0.03 * leg && lift_a < 0.1 * leg);
+    /* every frame within the goal, 2% of the leg (3.2% before the step;
+     * held back by that foot, the step left it so) */
+    assert_true(rep.measure->body.cog_max_before > 0.03);
+    assert_true(rep.measure->body.cog_max < 0.02);
+    played_free(&pa);
+    pk_retarget_report_free(&rep);
+    pk_motion_free(in);
+    pk_motion_free(out);
+    unbuild(&a);
+    unbuild(&b);
+}
+
 /* ---- toes ---- */
 
 static void toes(bool toe_ik)
@@ -1035,6 +1088,7 @@ int main(void)
         cmocka_unit_test(feet_planted_where_a_leg_cannot_reach),
         cmocka_unit_test(cog_measured_where_a_stands_on_its_ik),
         cmocka_unit_test(centre_held_where_a_is_off_its_ik),
+        cmocka_unit_test(centre_not_held_by_a_foot_barely_down),
         cmocka_unit_test(toes_on_the_floor),
         cmocka_unit_test(toes_by_the_ankle),
         cmocka_unit_test(feet_apart),
