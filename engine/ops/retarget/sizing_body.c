@@ -32,7 +32,9 @@
  * Where A is off its 足ＩＫ
  * (a leg, its IK on, ends more than 5% of A's leg from it: a dance keyed
  * for longer legs) its moves are not smoothed onto the frames where A
- * stands.  Dancers sized
+ * stands.  Where the motion turns both of B's 足ＩＫ off, the feet go
+ * with the hips and センター stays (moving it would not move the centre
+ * of gravity over them).  Dancers sized
  * together (one XZ scale for their translations, so that their spacing
  * holds) keep センター where the scale puts it: their centre of gravity
  * is measured, not moved.
@@ -1075,6 +1077,7 @@ typedef struct cog_memo {
     double held[2][2]; /* ... and the offset from there that holds it */
     bool pinned[2];    /* ... where A's is low */
     double wgt[2];     /* ... how low (low_weight) */
+    bool ik_off[2];    /* the motion turns B's 足ＩＫ off there */
     double move[2];    /* the round's move of センター (XZ), smoothed */
     /* the smallest error a round met (norm) and センター's X, Z then */
     double best, best_at[2];
@@ -1304,6 +1307,11 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
     for (uint32_t r = 0; r < w->n; r++) {
         double e[2] = {0, 0}, d[3] = {0, 0, 0};
         cog_memo *m = &memo[r];
+        for (int s = 0; first && s < 2; s++)
+            m->ik_off[s] = !ik_on(w, tb->leg_ik[s], w->f0 + r);
+        /* with both legs' IK off the feet go with the hips: moving
+         * センター does not move the centre of gravity over them */
+        bool free = m->ik_off[0] && m->ik_off[1];
         if ((cog || settle) && cog_error_at(z, r, m, e)) {
             double el = sqrt(e[0] * e[0] + e[1] * e[1]);
             if (cog && (!m->best_known || el < m->best)) {
@@ -1319,7 +1327,7 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
                 now[0].pos[r][2] = m->best_at[1];
             }
         }
-        if (cog && cog_error_at(z, r, &memo[r], e) &&
+        if (cog && !free && cog_error_at(z, r, &memo[r], e) &&
             sqrt(e[0] * e[0] + e[1] * e[1]) > COG_TOL * legb) {
             /* the share of the last move the error followed (secant),
              * else COG_GAIN */
@@ -1351,7 +1359,7 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
         double drop = 0;
         double off = 0;
         for (int s = 0; s < 2; s++) {
-            if (first && !ik_on(w, tb->leg_ik[s], w->f0 + r)) {
+            if (first && m->ik_off[s]) {
                 memo[r].pinned[s] = false; /* the motion turns that 足ＩＫ off */
                 continue;
             }
