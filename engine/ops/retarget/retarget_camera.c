@@ -604,56 +604,359 @@ static double measure(const scene *sc, uint32_t fi, const pk_camera_key *orig,
     return worst;
 }
 
-/* The least any camera (every parameter free) was found to leave on
- * frame fi: the largest distance of B's points from A's, its points'
- * distances added to t; -1 when the frame is not measured.  From the
- * frame-by-frame correction start, least squares over the points measured,
- * then Lawson's reweighting towards the smallest largest distance (the
- * best of the iterates).  A local search: the least found, not proved. */
-static double bound_frame(const scene *sc, uint32_t fi, const pk_camera_key *orig,
-                          const pk_camera_key *start, tally *t)
+/* ---- the bound: the best camera for each frame ----
+ *
+ * Every parameter free (the eye, the three angles and the view angle),
+ * the cost of a frame the largest distance of B's points from A's over
+ * the points A shows on the screen, each point's fit by fit_minimax
+ * (least squares, then Lawson's reweighting towards the smallest largest
+ * distance).  The problem is not convex, so from several starts:
+ *   - the frame-by-frame correction;
+ *   - the best camera found for the frame before (and, in a pass
+ *     backwards over the frames still missing the goal, the frame after):
+ *     within a shot the best camera moves little from frame to frame;
+ *   - a closed form: B's points fitted to A's screen points by a
+ *     weak-perspective camera (the centred points' affine map, least
+ *     squares; its nearest scaled pair of orthonormal rows, by the polar
+ *     decomposition, are the camera's right and up, the scale its depth),
+ *     at the original's view angle;
+ * and, on a frame these leave above PK_CAMERA_GOAL, BOUND_MORE more: the
+ * closed form at other view angles, and the correction and the closed
+ * form turned by BOUND_TURN about the camera's right and up axes through
+ * the points' centroid.  The best found then has its view angle rounded
+ * to a whole degree (MMD keys it so) and the other six parameters fitted
+ * again: a camera MMD can play, never worse than the correction.
+ *
+ * Not a proof.  A frame with at most three points measured is met
+ * exactly by some camera (seven parameters, six coordinates), but with
+ * four or five no closed-form bound holds: the residual of a similarity
+ * or affine alignment of the 2D points is not one (a perspective camera
+ * foreshortens; its image of B's points is no fixed 2D shape's).  A
+ * certified bound would need a global search over the rotations (for a
+ * fixed rotation and view angle, an eye putting every point within a box
+ * of ±2% is a linear program).  What the starts give instead: the frames
+ * met stay the same with twice BOUND_MORE's starts, measured on the
+ * corpus (doc/commands.md). */
+
+#define BOUND_TURN 0.35 /* radians (20°): the extra starts' turns */
+#define BOUND_MORE 1    /* rounds of extra starts where the goal is missed */
+static const double BOUND_FOVS[] = {10, 25, 50, 90};
+
+/* The MMD angles of rotation R (R = Ry(−ry)·Rx(−rx)·Rz(−rz)), each
+ * within half a turn of near's. */
+static void angles_of(const double R[3][3], const double near[3], double r[3])
+{
+    r[0] = -pki_asin(fmax(-1.0, fmin(1.0, -R[1][2])));
+    r[1] = -pki_atan2(R[0][2], R[2][2]);
+    r[2] = -pki_atan2(R[1][0], R[1][1]);
+    for (int a = 0; a < 3; a++) {
+        while (r[a] - near[a] > PI)
+            r[a] -= 2 * PI;
+        while (r[a] - near[a] < -PI)
+            r[a] += 2 * PI;
+    }
+}
+
+/* The weighted centroid of B's points (u > 0) and of A's screen points. */
+static double centroids(const double (*pb)[3], const double (*sa)[2], const double *u, double xb[3],
+                        double sb[2])
+{
+    double n = 0;
+    xb[0] = xb[1] = xb[2] = sb[0] = sb[1] = 0;
+    for (int i = 0; i < NPOINTS; i++) {
+        if (!(u[i] > 0))
+            continue;
+        n += 1;
+        for (int a = 0; a < 3; a++)
+            xb[a] += pb[i][a];
+        sb[0] += sa[i][0];
+        sb[1] += sa[i][1];
+    }
+    for (int a = 0; a < 3 && n > 0; a++)
+        xb[a] /= n;
+    if (n > 0)
+        sb[0] /= n, sb[1] /= n;
+    return n;
+}
+
+/* The weak-perspective start at view angle fov (degrees): false when the
+ * points do not decide one (fewer than three, or all in one place). */
+static bool weak_start(const double (*pb)[3], const double (*sa)[2], const double *u, double fov,
+                       const double near[3], double p[NPAR])
+{
+    double xb[3], sb[2];
+    if (centroids(pb, sa, u, xb, sb) < 3)
+        return false;
+    /* the affine map m (2×3) of the centred points: m = S·Xᵀ·(X·Xᵀ)⁻¹ */
+    double XX[3][3] = {{0}}, SX[2][3] = {{0}}, tr = 0;
+    for (int i = 0; i < NPOINTS; i++) {
+        if (!(u[i] > 0))
+            continue;
+        double x[3] = {pb[i][0] - xb[0], pb[i][1] - xb[1], pb[i][2] - xb[2]};
+        double s[2] = {sa[i][0] - sb[0], sa[i][1] - sb[1]};
+        for (int a = 0; a < 3; a++) {
+            for (int b = 0; b < 3; b++)
+                XX[a][b] += x[a] * x[b];
+            SX[0][a] += s[0] * x[a];
+            SX[1][a] += s[1] * x[a];
+        }
+    }
+    for (int a = 0; a < 3; a++)
+        tr += XX[a][a];
+    if (!(tr > 1e-12))
+        return false;
+    for (int a = 0; a < 3; a++)
+        XX[a][a] += 1e-6 * tr; /* three or four points in a plane: the least-norm map */
+    double m[2][3];
+    for (int r = 0; r < 2; r++) {
+        double H[3][3];
+        memcpy(H, XX, sizeof H);
+        if (!solve3(H, SX[r], m[r])) /* XX symmetric: row r of m */
+            return false;
+    }
+    /* the polar decomposition m = S·Q, S = (m·mᵀ)^½ (2×2: (G + √det·I)/√(tr + 2√det)) */
+    double g00 = m[0][0] * m[0][0] + m[0][1] * m[0][1] + m[0][2] * m[0][2];
+    double g11 = m[1][0] * m[1][0] + m[1][1] * m[1][1] + m[1][2] * m[1][2];
+    double g01 = m[0][0] * m[1][0] + m[0][1] * m[1][1] + m[0][2] * m[1][2];
+    double det = g00 * g11 - g01 * g01;
+    if (!(det > 1e-300))
+        return false;
+    double sd = sqrt(det), sn = sqrt(g00 + g11 + 2 * sd);
+    double s00 = (g00 + sd) / sn, s11 = (g11 + sd) / sn, s01 = g01 / sn;
+    double sdet = s00 * s11 - s01 * s01;
+    if (!(sdet > 1e-300))
+        return false;
+    double R[3][3], sigma = 0.5 * (s00 + s11);
+    for (int a = 0; a < 3; a++) { /* Q = S⁻¹·m: right and up */
+        R[a][0] = (s11 * m[0][a] - s01 * m[1][a]) / sdet;
+        R[a][1] = (-s01 * m[0][a] + s00 * m[1][a]) / sdet;
+    }
+    R[0][2] = R[1][0] * R[2][1] - R[2][0] * R[1][1]; /* forward = right × up */
+    R[1][2] = R[2][0] * R[0][1] - R[0][0] * R[2][1];
+    R[2][2] = R[0][0] * R[1][1] - R[1][0] * R[0][1];
+    double t = 2.0 * pki_tan(fov * PI / 360.0), z = 1.0 / (sigma * t);
+    for (int a = 0; a < 3; a++)
+        p[P_EYE + a] = xb[a] - z * R[a][2] - sb[0] * z * t * R[a][0] - sb[1] * z * t * R[a][1];
+    angles_of((const double(*)[3])R, near, p + P_ROT);
+    p[P_FOV] = fov;
+    return true;
+}
+
+/* p turned by angle about the camera's right (axis 0) or up (1) through
+ * the point c. */
+static void turn_start(double p[NPAR], int axis, double angle, const double c[3])
+{
+    view v;
+    view_par(p, &v);
+    double k[3] = {v.R[0][axis], v.R[1][axis], v.R[2][axis]}, T[3][3], R[3][3];
+    double cs = pki_cos(angle), sn = pki_sin(angle);
+    for (int i = 0; i < 3; i++) /* Rodrigues: T = cos·I + sin·[k]× + (1 − cos)·k·kᵀ */
+        for (int j = 0; j < 3; j++)
+            T[i][j] = (i == j ? cs : 0) + (1 - cs) * k[i] * k[j];
+    T[0][1] -= sn * k[2], T[1][0] += sn * k[2];
+    T[0][2] += sn * k[1], T[2][0] -= sn * k[1];
+    T[1][2] -= sn * k[0], T[2][1] += sn * k[0];
+    mat_mul((const double(*)[3])T, (const double(*)[3])v.R, R);
+    double d[3] = {v.eye[0] - c[0], v.eye[1] - c[1], v.eye[2] - c[2]};
+    for (int i = 0; i < 3; i++)
+        p[P_EYE + i] = c[i] + T[i][0] * d[0] + T[i][1] * d[1] + T[i][2] * d[2];
+    double near[3] = {p[P_ROT], p[P_ROT + 1], p[P_ROT + 2]};
+    angles_of((const double(*)[3])R, near, p + P_ROT);
+}
+
+/* One frame's bound: its measured points (u, A's screen points sa). */
+typedef struct bound_frame_in {
+    double sa[NPOINTS][2], u[NPOINTS], D;
+    int n;
+} bound_frame_in;
+
+/* The frame's points measured; false when the frame is not. */
+static bool bound_setup(const scene *sc, uint32_t fi, const pk_camera_key *orig,
+                        const pk_camera_key *start, bound_frame_in *in)
 {
     if (measure(sc, fi, orig, orig, NULL) < 0)
-        return -1;
-    view va, vs;
+        return false;
+    view va;
     view_of(orig, &va);
-    view_of(start, &vs);
     const frame_pts *fp = &sc->pts[fi];
-    double sa[NPOINTS][2], u[NPOINTS], p[NPAR], p0[NPAR], lam[NPAR], D = fabs(start->distance);
-    int n = 0;
+    in->n = 0;
     for (int i = 0; i < NPOINTS; i++) {
-        u[i] = 0;
-        if (sc->have[i] && screen(&va, va.eye, fp->a[i], sa[i]) && on_screen(sc, sa[i]))
-            u[i] = 1, n++;
+        in->u[i] = 0;
+        if (sc->have[i] && screen(&va, va.eye, fp->a[i], in->sa[i]) && on_screen(sc, in->sa[i]))
+            in->u[i] = 1, in->n++;
     }
-    D = fmax(D, 1.0);
-    par_of(&vs, start, p);
+    in->D = fmax(fabs(start->distance), 1.0);
+    return true;
+}
+
+/* The largest distance at p (every parameter as given). */
+static double bound_cost(const scene *sc, uint32_t fi, const bound_frame_in *in,
+                         const double p[NPAR])
+{
+    view v;
+    view_par(p, &v);
+    double worst = 0;
+    for (int i = 0; i < NPOINTS; i++) {
+        double s[2];
+        if (!(in->u[i] > 0))
+            continue;
+        worst = fmax(worst, screen(&v, v.eye, sc->pts[fi].b[i], s)
+                                ? pki_hypot(s[0] - in->sa[i][0], s[1] - in->sa[i][1])
+                                : BEHIND_ERR);
+    }
+    return worst;
+}
+
+/* Fits from start p (free: the parameters moved); *best and bp become p's
+ * result where it is better.  Returns p's result. */
+static double bound_try(const scene *sc, uint32_t fi, const bound_frame_in *in, unsigned free,
+                        double p[NPAR], double *best, double bp[NPAR])
+{
+    double lam[NPAR], p0[NPAR];
     memcpy(p0, p, sizeof p0);
     for (int j = 0; j < NPAR; j++)
-        lam[j] = j < P_ROT ? 1e-10 / (D * D) : 1e-10;
-    const double(*pb)[3] = (const double(*)[3])fp->b;
-    const double(*csa)[2] = (const double(*)[2])sa;
-    double best = fit_minimax(pb, csa, u, p0, lam, (1u << NPAR) - 1, D, BOUND_ROUNDS, 40, p),
-           best_e[NPOINTS];
+        lam[j] = j < P_ROT ? 1e-10 / (in->D * in->D) : 1e-10;
+    fit_minimax((const double(*)[3])sc->pts[fi].b, (const double(*)[2])in->sa, in->u, p0, lam, free,
+                in->D, BOUND_ROUNDS, 40, p);
+    double e = bound_cost(sc, fi, in, p);
+    if (e < *best) {
+        *best = e;
+        memcpy(bp, p, NPAR * sizeof *bp);
+    }
+    return e;
+}
+
+/* Frame fi's best camera (every parameter free, the view angle any):
+ * p (in: the best so far, *best its cost, INFINITY for none) from the
+ * correction, the neighbour's best (nb, may be NULL) and the closed form;
+ * more starts when still above the goal (more: how many rounds of them). */
+static void bound_search(const scene *sc, uint32_t fi, const bound_frame_in *in,
+                         const pk_camera_key *start, const double *nb, int more, double *best,
+                         double p[NPAR])
+{
+    const unsigned all = (1u << NPAR) - 1;
+    double q[NPAR], c0[NPAR], w0[NPAR], xb[3], sb[2];
+    view vs;
+    view_of(start, &vs);
+    par_of(&vs, start, c0);
+    bool first = !isfinite(*best);
+    if (first) {
+        memcpy(q, c0, sizeof q);
+        bound_try(sc, fi, in, all, q, best, p);
+    }
+    if (nb) {
+        memcpy(q, nb, sizeof q);
+        bound_try(sc, fi, in, all, q, best, p);
+    }
+    const double(*pb)[3] = (const double(*)[3])sc->pts[fi].b;
+    const double(*csa)[2] = (const double(*)[2])in->sa;
+    bool weak = weak_start(pb, csa, in->u, c0[P_FOV], c0 + P_ROT, w0);
+    if (weak && first) {
+        memcpy(q, w0, sizeof q);
+        bound_try(sc, fi, in, all, q, best, p);
+    }
+    centroids(pb, csa, in->u, xb, sb);
+    for (int r = 0; r<more && * best> PK_CAMERA_GOAL; r++) {
+        for (size_t f = 0; f < sizeof BOUND_FOVS / sizeof *BOUND_FOVS; f++) {
+            double fov = BOUND_FOVS[f] * (r ? 0.7 : 1.0);
+            if (weak_start(pb, csa, in->u, fov, c0 + P_ROT, q))
+                bound_try(sc, fi, in, all, q, best, p);
+        }
+        for (int s = 0; s < 8; s++) {
+            memcpy(q, s < 4 || !weak ? c0 : w0, sizeof q);
+            turn_start(q, s & 1, (s & 2 ? -1 : 1) * BOUND_TURN * (r + 1), xb);
+            bound_try(sc, fi, in, all, q, best, p);
+        }
+    }
+}
+
+/* The best camera MMD can play from the search's p: its view angle a
+ * whole degree, the rest fitted again; never worse than the correction.
+ * Returns its largest distance. */
+static double bound_round(const scene *sc, uint32_t fi, const bound_frame_in *in,
+                          const pk_camera_key *start, double p[NPAR])
+{
+    double best = INFINITY, bp[NPAR], q[NPAR];
+    view vs;
+    view_of(start, &vs);
+    par_of(&vs, start, q);
+    double e0 = bound_cost(sc, fi, in, q);
+    best = e0;
+    memcpy(bp, q, sizeof bp);
+    double xb[3], sb[2];
+    centroids((const double(*)[3])sc->pts[fi].b, (const double(*)[2])in->sa, in->u, xb, sb);
+    for (int up = 0; up < 2; up++) { /* the whole degree below and above */
+        memcpy(q, p, sizeof q);
+        q[P_FOV] = fmin(FOV_MAX, fmax(FOV_MIN, floor(p[P_FOV]) + up));
+        /* the subject's size kept: its depth scaled as 1/(2·tan(fov/2)) */
+        view v;
+        view_par(p, &v);
+        double c[3], z1 = 0;
+        cam_space(&v, v.eye, xb, c);
+        z1 = c[2] * v.t / (2.0 * pki_tan(q[P_FOV] * PI / 360.0));
+        for (int a = 0; a < 3; a++)
+            q[P_EYE + a] += (c[2] - z1) * v.R[a][2];
+        bound_try(sc, fi, in, EYE_AND_ANGLES, q, &best, bp);
+    }
+    memcpy(p, bp, sizeof bp);
+    return best;
+}
+
+/* Adds frame fi's distances through the bound camera p to t. */
+static void bound_tally(const scene *sc, uint32_t fi, const bound_frame_in *in,
+                        const double p[NPAR], tally *t)
+{
     view v;
     view_par(p, &v);
     for (int i = 0; i < NPOINTS; i++) {
         double s[2];
-        best_e[i] = !(u[i] > 0)                      ? 0
-                    : screen(&v, v.eye, fp->b[i], s) ? pki_hypot(s[0] - sa[i][0], s[1] - sa[i][1])
-                                                     : BEHIND_ERR;
-    }
-    for (int i = 0; t && i < NPOINTS; i++) {
-        if (!sc->have[i] || !screen(&va, va.eye, fp->a[i], sa[i]) || !on_screen(sc, sa[i]))
+        if (!(in->u[i] > 0))
             continue;
-        t->sum += best_e[i];
+        double e = screen(&v, v.eye, sc->pts[fi].b[i], s)
+                       ? pki_hypot(s[0] - in->sa[i][0], s[1] - in->sa[i][1])
+                       : BEHIND_ERR;
+        t->sum += e;
         t->n++;
-        if (best_e[i] > t->worst) {
-            t->worst = best_e[i];
+        if (e > t->worst) {
+            t->worst = e;
             t->worst_frame = fi;
         }
     }
-    return best;
+}
+
+/* The bound over every frame: e[f] its largest distance (-1: not
+ * measured), into t and, per frame, whether any camera was found within
+ * the goal.  0, or -1 on OOM. */
+static int bound_all(const scene *sc, const pk_camera_key *orig, const pk_camera_key *best,
+                     double *e, tally *t)
+{
+    uint32_t nf = sc->nframes;
+    double(*bp)[NPAR] = malloc((nf + 1) * sizeof *bp);
+    bound_frame_in *in = malloc((nf + 1) * sizeof *in);
+    bool *on = calloc(nf + 1, sizeof *on);
+    if (!bp || !in || !on) {
+        free(bp), free(in), free(on);
+        return -1;
+    }
+    for (uint32_t f = 0; f < nf; f++) { /* forwards */
+        e[f] = -1;
+        if (!(on[f] = bound_setup(sc, f, &orig[f], &best[f], &in[f])))
+            continue;
+        e[f] = INFINITY;
+        bound_search(sc, f, &in[f], &best[f], f && on[f - 1] ? bp[f - 1] : NULL, BOUND_MORE, &e[f],
+                     bp[f]);
+    }
+    for (uint32_t f = nf; f-- > 1;) /* backwards, where the goal is missed */
+        if (on[f - 1] && on[f] && e[f - 1] > PK_CAMERA_GOAL && e[f] < e[f - 1])
+            bound_search(sc, f - 1, &in[f - 1], &best[f - 1], bp[f], 0, &e[f - 1], bp[f - 1]);
+    for (uint32_t f = 0; f < nf; f++) {
+        if (!on[f])
+            continue;
+        e[f] = bound_round(sc, f, &in[f], &best[f], bp[f]);
+        bound_tally(sc, f, &in[f], bp[f], t);
+    }
+    free(bp), free(in), free(on);
+    return 0;
 }
 
 /* ---- the points ---- */
@@ -1799,14 +2102,14 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
     uint32_t nf = sc->nframes;
     pk_camera_key *orig = calloc(nf, sizeof *orig), *best = calloc(nf, sizeof *best);
     pk_camera_key *played = calloc(nf, sizeof *played), *raw = calloc(nf, sizeof *raw);
-    double *e_best = calloc(nf, sizeof *e_best);
+    double *e_best = calloc(nf, sizeof *e_best), *e_bound = calloc(nf, sizeof *e_bound);
     pk_motion *cam = camera_only(camera, log);
     uint32_t *kf = NULL;
     size_t nk = 0;
     int rc = -1;
     if (!cam)
         goto done;
-    if (!orig || !best || !played || !e_best || !raw) {
+    if (!orig || !best || !played || !e_best || !e_bound || !raw) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         goto done;
     }
@@ -1817,12 +2120,14 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
         correct(sc, f, &orig[f], &best[f]);
         measure(sc, f, &orig[f], &orig[f], &before);
         e_best[f] = measure(sc, f, &orig[f], &best[f], &ideal);
-        double lb = bound_frame(sc, f, &orig[f], &best[f], &bound);
-        rep->bound_goal += lb >= 0 && lb <= PK_CAMERA_GOAL;
         rep->ortho += orig[f].perspective != 0;
         rep->frames_on_screen += e_best[f] >= 0;
         rep->best_goal += e_best[f] >= 0 && e_best[f] <= PK_CAMERA_GOAL;
     }
+    if (bound_all(sc, orig, best, e_bound, &bound) != 0)
+        goto nomem;
+    for (uint32_t f = 0; f < nf; f++)
+        rep->bound_goal += e_bound[f] >= 0 && e_bound[f] <= PK_CAMERA_GOAL;
     memcpy(raw, best, nf * sizeof *raw);
     /* every key turned as the correction turns the camera, then moved at
      * once, curves kept */
@@ -1937,6 +2242,7 @@ done:
     free(played);
     free(raw);
     free(e_best);
+    free(e_bound);
     free(kf);
     pk_motion_free(cam);
     return rc;
