@@ -1414,12 +1414,21 @@ typedef struct pk_camera_report {
     size_t pieces;            /* stretches fitted again */
     size_t piece_keys;        /* keys those stretches got */
     size_t ortho;             /* orthographic frames left alone */
+    /* the measured frames the best camera found misses the goal on (no
+     * camera lands every point there: the goal out of reach), as runs of
+     * frames [first, last]; allocated: pk_camera_report_free */
+    uint32_t (*unmet)[2];
+    size_t nunmet;
 } pk_camera_report;
+
+/* Frees r's runs of frames (r itself is the caller's). */
+PK_API void pk_camera_report_free(pk_camera_report *r);
 
 /* Corrects camera's camera keys in place (its other sections untouched;
  * the camera keys sorted by frame).  0, or -1 (logged; camera
- * untouched) when camera has no camera key, the models share no point, or
- * on OOM.  rep may be NULL. */
+ * untouched; rep holds nothing to free) when camera has no camera key,
+ * the models share no point, or on OOM.  rep may be NULL; else
+ * pk_camera_report_free(rep) after a success. */
 PK_API int pk_motion_retarget_camera(pk_motion *camera, const pk_camera_options *o,
                                      pk_camera_report *rep, pk_log *log);
 

@@ -94,6 +94,7 @@ static void free_result(void *p)
         return;
     pk_edit_stats_free(&r->edit);
     pk_retarget_report_free(&r->report);
+    pk_camera_report_free(&r->cam);
     pk_troupe_report_free(r->troupe);
     free(r->troupe);
     free(r);
@@ -1010,6 +1011,19 @@ static void json_camera(pki_json *j, const pk_camera_report *c)
     jpair(j, "step_eye", "moved", c->step_eye, "unchanged", c->step_eye_orig);
     pki_json_kint(j, "within_goal", (long long)c->after_goal);
     pki_json_kint(j, "within_goal_unchanged", (long long)c->before_goal);
+    /* the frames no camera was found to meet the goal on, runs [first, last] */
+    pki_json_key(j, "unmet_frames");
+    pki_json_open(j, '[');
+    for (size_t i = 0; i < c->nunmet; i++) {
+        pki_json_item(j);
+        pki_json_open(j, '[');
+        for (int e = 0; e < 2; e++) {
+            pki_json_item(j);
+            pk_buf_printf(j->b, "%lu", (unsigned long)c->unmet[i][e]);
+        }
+        pki_json_close(j, ']');
+    }
+    pki_json_close(j, ']');
     pki_json_close(j, '}');
 }
 

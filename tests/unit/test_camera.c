@@ -208,6 +208,7 @@ static void scaled_model(void **state)
         assert_int_equal(x->fov, y->fov);
         assert_memory_equal(x->interp, y->interp, 24);
     }
+    pk_camera_report_free(&rep);
     pk_log_free(&log);
     pk_motion_free(da);
     pk_motion_free(db);
@@ -240,6 +241,7 @@ static void still_camera_refit(void **state)
     assert_true(rep.after_mean < rep.before_mean / 4);
     /* no worse than the frame-by-frame correction by more than the margin */
     assert_true(rep.after_worst < rep.best_worst + PK_CAMERA_SMOOTH + 0.003);
+    pk_camera_report_free(&rep);
     pk_log_free(&log);
     pk_motion_free(da);
     pk_motion_free(db);
@@ -277,6 +279,7 @@ static void leaning_model(void **state)
     assert_true(rep.after_goal > rep.frames_on_screen / 2);
     assert_int_equal(rep.before_goal, 0);
     assert_int_equal(rep.keys_out, 2); /* a still camera turned stays two keys */
+    pk_camera_report_free(&rep);
     pk_log_free(&log);
     pk_motion_free(da);
     pk_motion_free(db);
@@ -315,6 +318,7 @@ static void lean_turned_for_goal(void **state)
     assert_int_equal(rep.keys_out, 2);
     assert_true(rep.step_deg_orig < 1e-9 && rep.step_eye_orig < 1e-9);
     assert_true(rep.step_deg < 1e-3 && rep.step_eye < 1e-4);
+    pk_camera_report_free(&rep);
     pk_log_free(&log);
     pk_motion_free(da);
     pk_motion_free(db);
@@ -341,6 +345,16 @@ static void bound_below(void **state)
     assert_true(rep.bound_worst <= rep.best_worst + 1e-12);
     assert_true(rep.bound_goal >= rep.after_goal);
     assert_true(rep.after_mean < rep.before_mean);
+    /* the frames out of reach, runs of frames: as many as the bound misses */
+    size_t unmet = 0;
+    for (size_t i = 0; i < rep.nunmet; i++) {
+        assert_true(rep.unmet[i][0] <= rep.unmet[i][1] && rep.unmet[i][1] < rep.frames);
+        assert_true(i == 0 || rep.unmet[i][0] > rep.unmet[i - 1][1] + 1);
+        unmet += rep.unmet[i][1] - rep.unmet[i][0] + 1;
+    }
+    assert_true(unmet > 0);
+    assert_int_equal(unmet, rep.frames_on_screen - rep.bound_goal);
+    pk_camera_report_free(&rep);
     pk_log_free(&log);
     pk_motion_free(da);
     pk_motion_free(db);
@@ -388,6 +402,8 @@ static void bound_global(void **state)
     assert_int_equal(rep.best_goal, 0);
     assert_int_equal(rep.bound_goal, 21);
     assert_true(rep.bound_worst < 1e-3);
+    assert_int_equal(rep.nunmet, 0);
+    pk_camera_report_free(&rep);
     pk_log_free(&log);
     pk_motion_free(da);
     pk_motion_free(db);

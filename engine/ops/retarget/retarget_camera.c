@@ -85,6 +85,8 @@
                        */
 #define FIT 0.002     /* a refit's tolerance, screen heights */
 #define RAMP 15.0     /* frames a refit eases over from a key it shares */
+#define STEADY 2.5    /* a run fitted again: its largest step, times the original's */
+#define STIFFER 4.0   /* ... else fitted again from a track this much smoother */
 #define SMOOTH_MU 1e3 /* the refit's smoothing: swings slower than 2π·mu^¼ ≈ 35 frames pass */
 
 static const char *const POINTS[NPOINTS] = {"頭", "左手首", "右手首", "左足首", "右足首"};
@@ -1550,6 +1552,18 @@ static double worst_over(const scene *sc, uint32_t fa, uint32_t fb, const pk_cam
     return w;
 }
 
+/* How many measured frames of [fa, fb) cams meets the goal on. */
+static size_t goal_over(const scene *sc, uint32_t fa, uint32_t fb, const pk_camera_key *orig,
+                        const pk_camera_key *cams)
+{
+    size_t n = 0;
+    for (uint32_t f = fa; f < fb; f++) {
+        double e = measure(sc, f, &orig[f], &cams[f], NULL);
+        n += e >= 0 && e <= PK_CAMERA_GOAL;
+    }
+    return n;
+}
+
 /* Whittaker's smoother: z minimising Σ w_i·(z_i − y_i)² + mu·|second
  * differences of z|², that is (W + mu·D2ᵀD2)·z = W·y, a symmetric pentadiagonal system
  * solved by LDLᵀ in place (y becomes z).  No lag and no bias at the ends;
@@ -1701,6 +1715,8 @@ typedef struct track_frame {
     double turn;                                   /* degrees the start turns the frame */
     double e_raw, boost; /* the correction's largest distance (-1: not measured), the
                             points' weight beside u */
+    bool reach;          /* the best camera for the frame meets the goal */
+    double mu;           /* the smoothness weight (TRACK_MU, or stiffer) */
     view v;              /* the original's view */
     bool any;            /* a point weighs */
 } track_frame;
@@ -1749,7 +1765,7 @@ static double track_cost(const scene *sc, uint32_t fa, size_t n, const track_fra
             c += tf[i].lam[j] * (xi[j] - tf[i].x0[j]) * (xi[j] - tf[i].x0[j]);
             if (i >= 1 && i + 1 < n) {
                 double d = track_d2(tf, x, i, j);
-                c += TRACK_MU * tf[i].sc[j] * tf[i].sc[j] * d * d;
+                c += tf[i].mu * tf[i].sc[j] * tf[i].sc[j] * d * d;
             }
         }
     }
@@ -1791,7 +1807,8 @@ static bool band_solve(size_t N, double (*A)[TBW + 1], double *b)
 
 /* The frames of [fa, fb) set up from the start (best) and the original. */
 static void track_setup(const scene *sc, const pk_camera_key *best, const pk_camera_key *orig,
-                        uint32_t fa, size_t n, track_frame *tf, double *x, const double *e_raw)
+                        uint32_t fa, size_t n, track_frame *tf, double *x, const double *e_raw,
+                        const double *e_bound, double mu)
 {
     for (size_t i = 0; i < n; i++) {
         uint32_t f = fa + (uint32_t)i;
@@ -1814,6 +1831,8 @@ static void track_setup(const scene *sc, const pk_camera_key *best, const pk_cam
         t->turn = turn_between(&orig[f], &best[f]);
         t->boost = 1;
         t->e_raw = e_raw ? e_raw[i] : -1;
+        t->reach = e_bound && e_bound[f] >= 0 && e_bound[f] <= PK_CAMERA_GOAL;
+        t->mu = mu;
         t->any = false;
         for (int k = 0; k < NPOINTS; k++) {
             t->w[k] = 0;
@@ -1863,7 +1882,7 @@ static void track_normal(const scene *sc, uint32_t fa, size_t n, const track_fra
             if (!(i >= 1 && i + 1 < n))
                 continue;
             const double cf[3] = {1, -2, 1};
-            double m = TRACK_MU * tf[i].sc[j] * tf[i].sc[j], d = track_d2(tf, x, i, j);
+            double m = tf[i].mu * tf[i].sc[j] * tf[i].sc[j], d = track_d2(tf, x, i, j);
             for (int p = 0; p < 3; p++) {
                 size_t rp = TB * (i - 1 + (size_t)p) + (size_t)j;
                 g[rp] += m * cf[p] * d;
@@ -1896,7 +1915,7 @@ static void track_reweigh(const scene *sc, uint32_t fa, size_t n, track_frame *t
         for (int k = 0; k < NPOINTS && sum > 0; k++)
             tf[i].u[k] *= wsum / sum;
         if (tf[i].boost == 1 && tf[i].e_raw >= 0 && worst > PK_CAMERA_GOAL &&
-            worst > tf[i].e_raw + PK_CAMERA_SMOOTH)
+            (worst > tf[i].e_raw + PK_CAMERA_SMOOTH || tf[i].reach))
             tf[i].boost = TRACK_BOOST;
         view v0, v1;
         rot_of(tf[i].o + 3, v0.R);
@@ -1915,7 +1934,7 @@ static void track_reweigh(const scene *sc, uint32_t fa, size_t n, track_frame *t
 /* best over [fa, fb) (evened out: the start) replaced by the track; its
  * distances stay.  Left as it is on OOM. */
 static void track_fit(const scene *sc, pk_camera_key *best, const pk_camera_key *orig, uint32_t fa,
-                      uint32_t fb, const double *e_raw)
+                      uint32_t fb, const double *e_raw, const double *e_bound, double mu)
 {
     size_t n = fb > fa ? fb - fa : 0, N = TB * n;
     if (n < 3)
@@ -1925,7 +1944,7 @@ static void track_fit(const scene *sc, pk_camera_key *best, const pk_camera_key 
     double(*H)[TBW + 1] = malloc(N * sizeof *H), (*M)[TBW + 1] = malloc(N * sizeof *M);
     if (!tf || !x || !xt || !g || !H || !M)
         goto done;
-    track_setup(sc, best, orig, fa, n, tf, x, e_raw);
+    track_setup(sc, best, orig, fa, n, tf, x, e_raw, e_bound, mu);
     for (int round = 0; round < TRACK_ROUNDS; round++) {
         if (round)
             track_reweigh(sc, fa, n, tf, x);
@@ -1986,7 +2005,7 @@ done:
  * stretch becomes the track from there (track_fit): a smooth path that
  * lands the points itself and turns further than the correction. */
 static void smooth_best(const scene *sc, pk_camera_key *best, const pk_camera_key *orig,
-                        uint32_t fa, uint32_t fb, bool track)
+                        uint32_t fa, uint32_t fb, double track, const double *e_bound)
 {
     size_t n = fb > fa ? fb - fa : 0;
     double *y = calloc(9 * n + 1, sizeof *y);
@@ -2003,8 +2022,8 @@ static void smooth_best(const scene *sc, pk_camera_key *best, const pk_camera_ke
         double e = measure(sc, fa + (uint32_t)i, &orig[fa + i], &best[fa + i], NULL);
         misses = e_raw[i] >= 0 && e > PK_CAMERA_GOAL;
     }
-    if (track && misses)
-        track_fit(sc, best, orig, fa, fb, e_raw);
+    if (track > 0 && misses)
+        track_fit(sc, best, orig, fa, fb, e_raw, e_bound, TRACK_MU * track);
     free(y);
 }
 
@@ -2030,7 +2049,7 @@ static int turn_keys(const scene *sc, const pk_camera_key *keys, size_t nkeys, c
         if (end > nf)
             end = nf;
         if (end > start)
-            smooth_best(sc, sm, orig, start, end, false);
+            smooth_best(sc, sm, orig, start, end, 0, NULL);
         start = end;
     }
     memcpy(turned, keys, nkeys * sizeof *turned);
@@ -2078,22 +2097,62 @@ static bool has_frame(const uint32_t *kf, size_t nk, uint32_t f)
     return bsearch(&f, kf, nk, sizeof *kf, cmp_frame) != NULL;
 }
 
-/* The steadiness measures of the camera played (step_deg, step_eye) and
- * of the original: from frame f − 1 to each measured frame f, where the
- * original does not cut (keys at f − 1 and f). */
-static void steadiness(const scene *sc, const pk_camera_key *orig, const pk_camera_key *played,
-                       const uint32_t *kf, size_t nk, pk_camera_report *rep)
+/* The largest turn (*deg, degrees) and eye move (*eye, screen heights:
+ * eye_step, B's head when b, else A's) of cams from frame f − 1 to each
+ * measured frame f of [fa, fb), f ≥ 1, where the original does not cut
+ * (keys at f − 1 and f). */
+static void steps_over(const scene *sc, const pk_camera_key *orig, const pk_camera_key *cams,
+                       const uint32_t *kf, size_t nk, uint32_t fa, uint32_t fb, bool b, double *deg,
+                       double *eye)
 {
-    for (uint32_t f = 1; f < sc->nframes; f++) {
+    *deg = *eye = 0;
+    for (uint32_t f = fa > 1 ? fa : 1; f < fb && f < sc->nframes; f++) {
         if ((has_frame(kf, nk, f) && has_frame(kf, nk, f - 1)) || orig[f].perspective ||
             orig[f - 1].perspective || measure(sc, f, &orig[f], &orig[f], NULL) < 0)
             continue;
-        rep->step_deg = fmax(rep->step_deg, turn_between(&played[f - 1], &played[f]));
-        rep->step_deg_orig = fmax(rep->step_deg_orig, turn_between(&orig[f - 1], &orig[f]));
-        rep->step_eye = fmax(rep->step_eye, eye_step(sc, f, &played[f - 1], &played[f], true));
-        rep->step_eye_orig =
-            fmax(rep->step_eye_orig, eye_step(sc, f, &orig[f - 1], &orig[f], false));
+        *deg = fmax(*deg, turn_between(&cams[f - 1], &cams[f]));
+        *eye = fmax(*eye, eye_step(sc, f, &cams[f - 1], &cams[f], b));
     }
+}
+
+/* The steadiness measures of the camera played (step_deg, step_eye) and
+ * of the original, over every frame. */
+static void steadiness(const scene *sc, const pk_camera_key *orig, const pk_camera_key *played,
+                       const uint32_t *kf, size_t nk, pk_camera_report *rep)
+{
+    steps_over(sc, orig, played, kf, nk, 1, sc->nframes, true, &rep->step_deg, &rep->step_eye);
+    steps_over(sc, orig, orig, kf, nk, 1, sc->nframes, false, &rep->step_deg_orig,
+               &rep->step_eye_orig);
+}
+
+/* The runs of measured frames whose bound e misses the goal (frames
+ * not measured between two such frames end a run).  0, or -1 on OOM. */
+static int unmet_runs(const double *e, uint32_t nf, pk_camera_report *rep)
+{
+    size_t n = 0;
+    for (uint32_t f = 0; f < nf; f++)
+        n += e[f] > PK_CAMERA_GOAL && (f == 0 || !(e[f - 1] > PK_CAMERA_GOAL));
+    if (!n)
+        return 0;
+    if (!(rep->unmet = malloc(n * sizeof *rep->unmet)))
+        return -1;
+    for (uint32_t f = 0; f < nf; f++) {
+        if (!(e[f] > PK_CAMERA_GOAL))
+            continue;
+        if (f == 0 || !(e[f - 1] > PK_CAMERA_GOAL))
+            rep->unmet[rep->nunmet++][0] = f;
+        rep->unmet[rep->nunmet - 1][1] = f;
+    }
+    return 0;
+}
+
+void pk_camera_report_free(pk_camera_report *r)
+{
+    if (!r)
+        return;
+    free(r->unmet);
+    r->unmet = NULL;
+    r->nunmet = 0;
 }
 
 static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
@@ -2128,6 +2187,8 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
         goto nomem;
     for (uint32_t f = 0; f < nf; f++)
         rep->bound_goal += e_bound[f] >= 0 && e_bound[f] <= PK_CAMERA_GOAL;
+    if (unmet_runs(e_bound, nf, rep) != 0)
+        goto nomem;
     memcpy(raw, best, nf * sizeof *raw);
     /* every key turned as the correction turns the camera, then moved at
      * once, curves kept */
@@ -2153,20 +2214,25 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
      * A's than through the evened-out frame-by-frame correction at its
      * worst there; each is fitted again from that correction (a run of
      * them meeting at a key, not at a cut, at once) */
-    bool *redo = calloc(nk + 1, sizeof *redo);
+    char *redo = calloc(nk + 1, sizeof *redo); /* 1: by the worst frame, 2: by the count */
     if (!redo) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         goto done;
     }
+    double deg_o, eye_o;
+    steps_over(sc, orig, orig, kf, nk, 1, nf, false, &deg_o, &eye_o);
     for (size_t s = 0; s < nk; s++) {
         uint32_t fa = kf[s], fb = s + 1 < nk ? kf[s + 1] : nf - 1;
         uint32_t end = s + 1 < nk ? fb : nf; /* the last key: on to the dance's end */
         if (end <= fa + 1)
             continue;                           /* a cut, or nothing after the last key */
         uint32_t to = s + 1 < nk ? fb + 1 : nf; /* its end key too */
-        smooth_best(sc, best, orig, fa, to, true);
+        smooth_best(sc, best, orig, fa, to, 1, e_bound);
         double kept = worst_over(sc, fa, to, orig, played);
         redo[s] = kept >= 0 && kept > worst_over(sc, fa, to, orig, best) + PK_CAMERA_SMOOTH;
+        if (kept >= 0 && !redo[s] &&
+            goal_over(sc, fa, to, orig, best) > goal_over(sc, fa, to, orig, played))
+            redo[s] = 2;
     }
     for (size_t s = 0; s < nk; s++) {
         if (!redo[s])
@@ -2180,18 +2246,46 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
         /* an end key is this stretch's alone after a cut, before one, or
          * at the motion's ends */
         size_t first = s0;
+        bool by_count = false;
+        for (size_t r = s0; r <= s; r++)
+            by_count = by_count || redo[r] == 2;
         bool free_a = first == 0 || kf[first] <= kf[first - 1] + 1;
         bool free_b = tail || s + 2 >= nk || kf[s + 2] <= kf[s + 1] + 1;
         /* the run evened out as one (stretches evened out alone end
          * freely: two meeting at a key would disagree there) */
         uint32_t to = tail ? nf : fb + 1;
-        memcpy(best + fa, raw + fa, (to - fa) * sizeof *best);
-        smooth_best(sc, best, orig, fa, to, true);
+        /* fitted again, and checked for steadiness: a run turning or
+         * moving its eye from one frame to the next more than STEADY
+         * times the original's most is fitted again from a track
+         * STIFFER times as smooth; if still, a run fitted again for its
+         * frames within the goal alone is left as it was */
         size_t added = 0;
-        if (refit(&cam, fa, fb, tail, free_a, free_b, best, orig, o, &added, log) != 0) {
-            free(redo);
-            goto done;
+        bool done_ = false;
+        for (int stiff = 0; stiff < 2 && !done_; stiff++) {
+            memcpy(best + fa, raw + fa, (to - fa) * sizeof *best);
+            smooth_best(sc, best, orig, fa, to, stiff ? STIFFER : 1, e_bound);
+            pk_motion *keep = pk_motion_clone(cam);
+            added = 0;
+            if (!keep ||
+                refit(&cam, fa, fb, tail, free_a, free_b, best, orig, o, &added, log) != 0 ||
+                sample_all(cam, nf, played, log) != 0) {
+                pk_motion_free(keep);
+                free(redo);
+                goto nomem;
+            }
+            double deg, eye;
+            steps_over(sc, orig, played, kf, nk, fa > 0 ? fa : 1, to + 1, true, &deg, &eye);
+            done_ = deg <= STEADY * deg_o && eye <= STEADY * eye_o;
+            if (done_ || (stiff && !by_count)) {
+                done_ = true;
+                pk_motion_free(keep);
+            } else {
+                pk_motion_free(cam);
+                cam = keep;
+            }
         }
+        if (!done_)
+            continue;
         rep->pieces++;
         rep->piece_keys += added;
     }
@@ -2276,5 +2370,7 @@ int pk_motion_retarget_camera(pk_motion *camera, const pk_camera_options *o, pk_
     if (!rc)
         rc = run(camera, &sc, rep, log);
     free(sc.pts);
+    if (rc || rep == &own)
+        pk_camera_report_free(rep);
     return rc;
 }
