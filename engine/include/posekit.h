@@ -1363,16 +1363,20 @@ PK_API int pk_motions_retarget_together(pk_dancer *d, size_t n, const pk_troupe_
  * frame-by-frame correction evened out (so the camera does not follow
  * every hand movement; where that misses the goal, a smooth path fitted
  * to every frame's points at once, its angles held more loosely, turned
- * up to about 15°) is fitted again from it by the keyframe reducer
+ * up to about 15°), or that lands fewer of its frames within the goal
+ * than that, is fitted again from it by the keyframe reducer
  * (pk_motion_reduce, the camera alone; max_deg, max_pos, when given, cap
- * its tolerances).  Cuts stay cuts; keys come out sorted by frame.
+ * its tolerances), smoother where it would turn or move from one frame
+ * to the next more than 2.5 times the original's most.  Cuts stay cuts;
+ * keys come out sorted by frame.
  * Orthographic frames (perspective byte not 0) are left as they are.
  *
  * Measured on every frame where A's head is on the screen (aspect: width
  * over height), over the points A shows on it: how far from A's each of
  * B's lands, in screen heights, with the camera unchanged (before) and
  * corrected (after), and through the best camera for each frame (every
- * parameter free: the least any camera was found to leave; a bound);
+ * parameter free, searched from several starts: the least any camera was
+ * found to leave; a bound, and the frames it misses the goal on);
  * and how steady the camera is: its largest turn and eye move from one
  * frame to the next, beside the original's. */
 #define PK_CAMERA_SMOOTH 0.005 /* screen heights */
@@ -1397,7 +1401,7 @@ typedef struct pk_camera_report {
     double after_worst, after_mean;   /* corrected */
     double best_worst, best_mean;     /* the frame-by-frame correction itself */
     double bound_worst, bound_mean;   /* the best camera per frame, every parameter free (a
-                                         local search: the least found) */
+                                         search from several starts: the least found) */
     uint32_t before_worst_frame, after_worst_frame;
     size_t before_goal, after_goal; /* measured frames whose every point is within
                                        PK_CAMERA_GOAL of A's */

@@ -33,11 +33,14 @@
  * scales by k, the angles stay.
  *
  * The bound: per frame, every parameter free (eye, angles and the view
- * angle, 1° to 125°), no pull, from the correction, the same rounds
- * towards the smallest largest distance over the points measured: the
- * least any camera was found to leave (a local search, never above the
- * correction).  Where it misses the goal the models' own layouts differ
- * too much for any rigid camera (a chibi's head over its short limbs).
+ * angle, a whole degree from 1° to 125°), no pull, the same rounds
+ * towards the smallest largest distance over the points measured, from
+ * several starts (the correction, the neighbouring frames' best, a
+ * weak-perspective closed form, more where the goal is missed; "the
+ * bound" below): the least any camera MMD can play was found to leave,
+ * never above the correction.  Where it misses the goal the models' own
+ * layouts differ too much for any rigid camera (a chibi's head over its
+ * short limbs): those frames are reported (unmet).
  *
  * The motion.  Played by MMD, the camera at a frame is one key's or a
  * blend of two neighbours' by their curves.  Each key is first turned as
@@ -55,14 +58,22 @@
  * TRACK_TURN or the correction's own turn; "the track" below), is baked
  * from that (a key a frame, easing in from a key a kept stretch shares)
  * and reduced (pk_motion_reduce over the stretch, the camera alone,
- * within FIT of the screen height); a run of such stretches meeting at
- * keys is evened out as one.  Cuts (keys a frame apart) stay cuts; keys
- * come out sorted by frame, of two records of one frame the later.
+ * within FIT of the screen height); so is a stretch whose kept curves
+ * land fewer of its frames within the goal than that evened-out
+ * correction or track does.  A run of such stretches meeting at keys is
+ * evened out as one, and checked: where it turns or moves its eye from
+ * one frame to the next more than STEADY times the original's most, it
+ * is fitted again from a track STIFFER times as smooth (and, fitted for
+ * its frames alone and still that unsteady, left as it was).  Cuts (keys
+ * a frame apart) stay cuts; keys come out sorted by frame, of two
+ * records of one frame the later.
  *
  * The view angle stays: a whole number of degrees in MMD, so changing it
  * on a key makes a step in the subject's size the distance must undo,
  * and the best camera for each frame meets the goal on only 1% to 7%
  * more of the corpus camera's frames with it free than with it kept.
+ * The track weighs a frame up (TRACK_BOOST) where it misses the goal and
+ * the bound meets it: the frames worth reaching are the reachable ones.
  */
 #include "common/diag.h"
 #include "math/bezier.h"
