@@ -202,24 +202,39 @@ run_build() {
         [ "$built_ok" = 1 ] && echo ok >"$linux_ready" || echo failed >"$linux_ready"
     fi
     [ "$built_ok" = 1 ] || return
+    # From here on build A is work that waits for nothing: it yields to
+    # the checks of W and E (see "Every stage" below).
+    [ "$name" = A ] && batch
     stage_begin
     rm -f "$dir/meson-logs/testlog.json"
     # shellcheck disable=SC2086 # PK_TESTS: names, split on spaces
-    meson test -C "$dir" --no-rebuild --print-errorlogs --num-processes "$jobs" ${PK_TESTS:-}
+    local wrap=()
+    if [ -n "${PK_RUSAGE:-}" ]; then
+        rm -f "$dir-logs/cpu.txt"
+        wrap=(--wrapper "$src/tests/rusage.py")
+    fi
+    PK_RUSAGE_LOG=$src/$dir-logs/cpu.txt meson test -C "$dir" --no-rebuild --print-errorlogs \
+        --num-processes "$jobs" "${wrap[@]}" ${PK_TESTS:-}
     read -r p f s bad skips < <(count_results "$dir")
     stage_end "$name tests"
+    [ -n "${PK_RUSAGE:-}" ] && python3 tests/rusage.py --top "$PK_RUSAGE" "$dir-logs/cpu.txt"
     add_counts "$name ($desc)" "$p" "$f" "$s" "$bad" "$skips"
 }
 
 # Every stage runs in a subshell of its own, so that its CPU time is its
 # own commands' (a subshell counts the children it waited for): build A
 # in the foreground, its output on the console; B, W and E in the
-# background, beside A from the start (the machine's cores are busy with
-# one build's compile or tests alone only part of the time; most of W's
-# time is spent waiting on Wine, E's on Chromium), their output in a log
-# shown when they end.  A stage leaves its results in DIR-logs/: its
+# background, beside A from the start, their output in a log shown when
+# they end.  The longest chain is E's: its site, build A's binary, then
+# checks that wait on Chromium far more than they compute (W's on Wine
+# the same).  So A's compile, W and E run at the normal priority, and
+# A's tests and all of B at nice 10 (batch): they fill the cores and
+# never keep a check of W or E waiting.  A stage leaves its results in DIR-logs/: its
 # summary lines, stage lines and skipped tests, and "passed failed
 # skipped" (on CI, skips already counted as failures).
+batch() { # this (sub)shell and what it starts yield the cores to the rest
+    renice -n 10 -p "$BASHPID" >/dev/null 2>&1 || true
+}
 stage_save() { # DIR-LOGS
     printf '%s\n' "${summary[@]}" >"$1/summary.txt"
     printf '%s\n' "${stage_times[@]}" >"$1/stages.txt"
@@ -253,7 +268,7 @@ stage_fresh() { # DIR-LOGS: empty results, in a stage's subshell
 # script builds a Linux reference itself).
 bg_stage() { # LETTER: sets the stage's bg_* description
     case $1 in
-        W) bg_dir=build-windows bg_tag=wine bg_script=tests/windows/wine.sh bg_env=("PK_JOBS=$jobs")
+        W) bg_dir=build-windows bg_tag=wine bg_script=tests/windows/wine.sh bg_env=(${PK_JOBS:+"PK_JOBS=$PK_JOBS"})
             bg_start="Windows (mingw-w64 -Dwerror=true) under Wine" bg_title="Windows under Wine"
             bg_time="W (zip and Wine)" bg_name="W (Windows under Wine)" ;;
         E) bg_dir=build-web bg_tag=web bg_script=tests/web/web.sh bg_env=()
@@ -302,7 +317,8 @@ start_bg() { # LETTER: stage B, W or E in the background
     (
         stage_fresh "$logs"
         case $1 in
-            B) run_build B build-test-b "gcc -Dwerror=true ASan+UBSan" -Dwerror=true \
+            B) batch
+                run_build B build-test-b "gcc -Dwerror=true ASan+UBSan" -Dwerror=true \
                 -Db_sanitize=address,undefined -Dc_args=-fno-sanitize-recover=all \
                 -Db_lundef=false >"$logs/run.log" 2>&1 ;;
             *) check_stage "$1" >"$logs/run.log" 2>&1 ;;
