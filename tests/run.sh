@@ -3,8 +3,10 @@
 #
 # From a fresh clone on Debian 12 as root: installs what is missing
 # (.ci/setup.sh), then builds and tests three times:
-#   A  gcc, -Dwerror=true
-#   B  gcc, -Dwerror=true, ASan + UBSan with -fno-sanitize-recover=all
+#   A  gcc, -Dwerror=true, -O2 -g1
+#   B  gcc, -Dwerror=true, -O2 -g1, ASan + UBSan with
+#      -fno-sanitize-recover=all (-g1: the line tables stack traces need,
+#      without -g's types and variables, which cost a third of the compile)
 #   W  Windows: the zip of .ci/build-windows.sh (mingw-w64, -Dwerror=true),
 #      posekit.exe run under Wine against build A's Linux binary
 #      (tests/windows/wine.sh; its checks count like test cases)
@@ -26,7 +28,8 @@
 # Environment: PK_CORPUS_DIR (corpus folder), PK_BUILDS ("a b w e" by
 # default; "a" runs build A only), PK_JOBS (parallel tests; default: cores),
 # PK_TESTS (names of the tests builds A and B run; default all), CI (true:
-# skips fail).
+# skips fail), PK_RUSAGE=N (each test's CPU time, by tests/rusage.py, in
+# DIR-logs/cpu.txt; the N dearest of each build listed after its tests).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 src=$(pwd)
@@ -319,7 +322,7 @@ start_bg() { # LETTER: stage B, W or E in the background
         case $1 in
             B) batch
                 run_build B build-test-b "gcc -Dwerror=true ASan+UBSan" -Dwerror=true \
-                -Db_sanitize=address,undefined -Dc_args=-fno-sanitize-recover=all \
+                -Db_sanitize=address,undefined "-Dc_args=-fno-sanitize-recover=all -g1" \
                 -Db_lundef=false >"$logs/run.log" 2>&1 ;;
             *) check_stage "$1" >"$logs/run.log" 2>&1 ;;
         esac
@@ -357,7 +360,8 @@ done
 if [ "$want_a" = 1 ]; then
     (
         stage_fresh build-test-a-logs
-        run_build A build-test-a "gcc -Dwerror=true" -Dwerror=true -Dbuildtype=debugoptimized
+        run_build A build-test-a "gcc -Dwerror=true" -Dwerror=true -Dbuildtype=debugoptimized \
+            -Dc_args=-g1
         stage_save build-test-a-logs
     )
     stage_merge build-test-a-logs A
