@@ -16,9 +16,11 @@
 #     the rest tests/web/web_tests.py: every operation in the engine's
 #              worker in Chromium, byte for byte against the Linux binary,
 #              bad files, the protocol, a download, screenshots of drawn
-#              pictures (build-web/artefacts/); tests/web/test_page.py:
-#              the page itself, each step clicked through and its
-#              downloads against the Linux binary (page-*.png).
+#              pictures (build-web/artefacts/web_tests/);
+#              tests/web/test_page.py: the page itself, each step clicked
+#              through and its downloads against the Linux binary
+#              (build-web/artefacts/test_page/page-*.png); the two run side
+#              by side, a browser each, beside the three checks above.
 # Last line: "web: N passed, N failed, N skipped in T s".  Exit status 0
 # only when nothing failed.  Logs: build-web/logs/.
 #
@@ -99,6 +101,27 @@ fi
 posekit=$lb/cli/posekit
 
 # ---- 3. checks ---------------------------------------------------------------
+# The browser checks wait on Chromium far more than they compute: they
+# start first, in the background, the two scripts side by side (a browser
+# each), while the table and bits programs below are built and compared.
+browser_pids=()
+browser_checks=()
+if [ -z "$corpus" ]; then
+    skip "browser checks" "no corpus: set PK_CORPUS_DIR"
+else
+    missing=$(python3 -c 'import sys; sys.path.insert(0, "tests/web"); import harness; print(harness.available())')
+    if [ -n "$missing" ]; then
+        skip "browser checks" "missing: $missing"
+    else
+        # web_tests.py: the engine's worker; test_page.py: the page, as a user drives it.
+        for t in web_tests test_page; do
+            python3 tests/web/$t.py "$out/site" "$posekit" "$corpus" "$art/$t" >"$logs/$t.log" 2>&1 &
+            browser_pids+=($!)
+            browser_checks+=("$t")
+        done
+    fi
+fi
+
 # cp932: the whole table both ways, WebAssembly against glibc.
 d=$out/cp932
 mkdir -p "$d"
@@ -150,18 +173,9 @@ else
     bad "size: site under 1 MB compressed" "gzip -9 gives $gz bytes"
 fi
 
-if [ -z "$corpus" ]; then
-    skip "browser checks" "no corpus: set PK_CORPUS_DIR"
-    finish
-fi
-missing=$(python3 -c 'import sys; sys.path.insert(0, "tests/web"); import harness; print(harness.available())')
-if [ -n "$missing" ]; then
-    skip "browser checks" "missing: $missing"
-    finish
-fi
-# web_tests.py: the engine's worker; test_page.py: the page, as a user drives it.
-for t in web_tests test_page; do
-    python3 tests/web/$t.py "$out/site" "$posekit" "$corpus" "$art" >"$logs/$t.log" 2>&1
+for i in "${!browser_checks[@]}"; do
+    t=${browser_checks[$i]}
+    wait "${browser_pids[$i]}"
     grep -E '^(PASS|FAIL|SKIP|web:)' "$logs/$t.log" | grep -vE '^web: ([0-9]* passed|failing)'
     line=$(grep -E '^web: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$logs/$t.log" | tail -n 1)
     if [ -z "$line" ]; then
