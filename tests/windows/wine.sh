@@ -34,7 +34,8 @@
 #
 # Environment: PK_CORPUS_DIR (as tests/run.sh), PK_LINUX_BUILD (a Linux
 # build folder of this tree), PK_LINUX_WAIT (a file to wait for first, see
-# 3.), PK_JOBS (parallel cases; default 2),
+# 3.), PK_JOBS (parallel cases; default 4: a case waits on Wine far
+# more than it computes),
 # PK_WINE_CASES=all (also the cases cases.txt marks "slow").
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -142,20 +143,22 @@ W() { "$wine" "$exe" "$@" </dev/null; }
 L() { POSEKIT_RULES_DIR=$src/rules POSEKIT_BODIES_DIR=$src/bodies "$linux" "$@" </dev/null; }
 
 # same_run NAME ARGS...: Wine and Linux give the same exit status, stdout
-# and stderr for posekit ARGS (run in the current folder).
+# and stderr for posekit ARGS (run in the current folder; their outputs in
+# $tw, the running check's scratch folder).
+tw=$work
 same_run() {
     local name=$1 wr lr
     shift
-    W "$@" >"$work/w.out" 2>"$work/w.err"
+    W "$@" >"$tw/w.out" 2>"$tw/w.err"
     wr=$?
-    L "$@" >"$work/l.out" 2>"$work/l.err"
+    L "$@" >"$tw/l.out" 2>"$tw/l.err"
     lr=$?
     if [ $wr -ne $lr ]; then
-        bad "$name" "exit $wr under Wine, $lr on Linux: $(head -c 300 "$work/w.err")"
-    elif ! cmp -s "$work/w.out" "$work/l.out"; then
-        bad "$name" "stdout differs: $(diff "$work/l.out" "$work/w.out" | head -n 6 | tr '\n' ' ')"
-    elif ! cmp -s "$work/w.err" "$work/l.err"; then
-        bad "$name" "stderr differs: $(diff "$work/l.err" "$work/w.err" | head -n 6 | tr '\n' ' ')"
+        bad "$name" "exit $wr under Wine, $lr on Linux: $(head -c 300 "$tw/w.err")"
+    elif ! cmp -s "$tw/w.out" "$tw/l.out"; then
+        bad "$name" "stdout differs: $(diff "$tw/l.out" "$tw/w.out" | head -n 6 | tr '\n' ' ')"
+    elif ! cmp -s "$tw/w.err" "$tw/l.err"; then
+        bad "$name" "stderr differs: $(diff "$tw/l.err" "$tw/w.err" | head -n 6 | tr '\n' ' ')"
     else
         return 0
     fi
@@ -166,35 +169,60 @@ no_temp_files() { # DIR: no ".NAME.XXXXXXXX.tmp" left
 }
 
 # ---- 4a. every corpus file ---------------------------------------------
+# A Wine run waits on the wineserver far more than it computes: the files
+# are checked four at a time, each in a subshell whose "PASS"/"FAIL" lines
+# are counted here afterwards, in the files' order.
+corpus_checks() { # FILE: the checks of one corpus file, in the folder $d
+    local f=$1 b wr ext
+    b=$(basename "$f")
+    same_run "info $b" info "$f" && ok "info $b"
+    same_run "dump $b" dump "$f" && ok "dump $b"
+    case $b in
+        *.vmd | *.vpd)
+            ext=${b##*.}
+            W convert "$f" -o "w/$b" >/dev/null 2>"$tw/w.err"
+            wr=$?
+            L convert "$f" -o "l/$b" >/dev/null 2>&1
+            if [ $wr -ne 0 ]; then
+                bad "convert $b" "exit $wr: $(head -c 300 "$tw/w.err")"
+            elif ! cmp -s "w/$b" "l/$b"; then
+                bad "convert $b" "not the Linux binary's bytes"
+            elif [ "$ext" = vmd ] && ! cmp -s "w/$b" "$f"; then
+                bad "convert $b" "the VMD did not round-trip byte for byte"
+            else
+                ok "convert $b"
+            fi
+            ;;
+    esac
+}
 if [ -n "$corpus" ] && [ -d "$corpus" ]; then
     d=$work/corpus
-    mkdir -p "$d/w" "$d/l"
+    mkdir -p "$d/w" "$d/l" "$d/res"
     cd "$d"
     n=0
     for f in "$corpus"/*.vmd "$corpus"/*.vpd "$corpus"/*.pmx "$corpus"/*.pmd; do
         [ -f "$f" ] || continue
-        b=$(basename "$f")
         n=$((n + 1))
-        same_run "info $b" info "$f" && ok "info $b"
-        same_run "dump $b" dump "$f" && ok "dump $b"
-        case $b in
-            *.vmd | *.vpd)
-                ext=${b##*.}
-                W convert "$f" -o "w/$b" >/dev/null 2>"$work/w.err"
-                wr=$?
-                L convert "$f" -o "l/$b" >/dev/null 2>&1
-                if [ $wr -ne 0 ]; then
-                    bad "convert $b" "exit $wr: $(head -c 300 "$work/w.err")"
-                elif ! cmp -s "w/$b" "l/$b"; then
-                    bad "convert $b" "not the Linux binary's bytes"
-                elif [ "$ext" = vmd ] && ! cmp -s "w/$b" "$f"; then
-                    bad "convert $b" "the VMD did not round-trip byte for byte"
-                else
-                    ok "convert $b"
-                fi
-                ;;
-        esac
+        while [ "$(jobs -rp | wc -l)" -ge 4 ]; do wait -n; done
+        (
+            tw=$d/res/$n.tmp
+            mkdir -p "$tw"
+            corpus_checks "$f" >"$d/res/$n.txt" 2>&1
+        ) &
     done
+    wait
+    for i in $(seq "$n"); do
+        while IFS= read -r line; do
+            case $line in
+                "PASS "*) ok "${line#PASS }" ;;
+                "FAIL "*) line=${line#FAIL } && bad "${line%%: *}" "${line#*: }" ;;
+                *) echo "$line" ;;
+            esac
+        done <"$d/res/$i.txt"
+    done
+    [ "$(cat "$d"/res/*.txt | grep -cE '^(PASS|FAIL) ')" -ge $((n * 2)) ] ||
+        bad "corpus: every file checked" "fewer results than files"
+    rm -rf "$d/res"
     no_temp_files "$d" && ok "corpus: no temporary files" || bad "corpus: no temporary files" "left: $(find "$d" -name '.*.tmp')"
     [ "$n" -ge 33 ] || bad "corpus size" "only $n corpus files"
     cd "$src"
@@ -443,7 +471,7 @@ mapfile -t cases < <(sed -e 's/#.*//' tests/windows/cases.txt |
     awk -v all="${PK_WINE_CASES:-}" 'NF && ($2 != "slow" || all == "all") {print $1}')
 export POSEKIT=$pkw PK_CORPUS=$corpus PK_SOURCE=$src PK_TESTDATA=$src/tests/data
 mkdir -p "$logs/cases"
-printf '%s\n' "${cases[@]}" | xargs -P "${PK_JOBS:-2}" -I{} sh -c \
+printf '%s\n' "${cases[@]}" | xargs -P "${PK_JOBS:-4}" -I{} sh -c \
     'bash tests/cli/run-case.sh "tests/cli/cases/$1.sh" >"$2/cases/$1.log" 2>&1; echo "$? $1"' \
     _ {} "$logs" >"$logs/cases.rc"
 while read -r rc c; do
