@@ -866,8 +866,12 @@ class PageLooks(unittest.TestCase):
             p1, p2 = pair(tmp)
             p.add(p1, p2, corpus('pmx_gene.pmx'), corpus('pmd_sd_mei.pmd'))
             p.op('size')
+            # the files are listed as they are read, in either order: the
+            # dancers' motions are chosen, not left to the defaults
+            p.select('size-in', 'p1.vmd')
             p.select('size-from', 'pmx_gene.pmx')
             p.by_id('size-add').click()
+            p.select('size-in-2', 'p2.vmd')
             p.select('size-from-2', 'pmx_gene.pmx')
             p.select('size-scale', 'set')
             p.type('size-scale-n', '0.5')
