@@ -30,7 +30,7 @@ def name_of(argv):
             return 'lib/' + os.path.basename(a)[:-3]
     base = os.path.basename(argv[0])
     if base == 'bad_variants' and len(argv) > 1:
-        return 'cli/bad_' + {'cut': 'truncate'}.get(argv[1], argv[1])
+        return 'cli/' + {'cut': 'bad_truncate', 'flip': 'bad_flip'}.get(argv[1], argv[1])
     if base in ('python3', 'bash', 'sh') and len(argv) > 1:
         base = os.path.basename(argv[1])
     return base
