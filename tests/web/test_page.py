@@ -12,7 +12,9 @@ command fails here, not only at the bytes.  Screenshots: ARTEFACTS/page-*.png.
 
 One line per check, "PASS NAME" or "FAIL NAME: WHY"; last line
 "web: N passed, N failed, N skipped in T s" (as web_tests.py, for
-tests/web/web.sh).  PK_WEB_ONLY=REGEX runs the checks whose names match.
+tests/web/web.sh).  PK_WEB_ONLY=REGEX runs the checks whose names match;
+PK_WEB_PART=I/N the I-th of N parts of them (every N-th check from the
+I-th: tests/web/web.sh runs two parts side by side).
 """
 import argparse
 import json
@@ -911,12 +913,17 @@ def main():
     OPT.site, OPT.posekit, OPT.corpus, OPT.artefacts = (os.path.abspath(x) for x in sys.argv[1:5])
     os.makedirs(OPT.artefacts, exist_ok=True)
     only = re.compile(os.environ.get('PK_WEB_ONLY', ''))
+    part, parts = (int(x) for x in os.environ.get('PK_WEB_PART', '1/1').split('/'))
     t0 = time.time()
     passed, failing = 0, []
+    k = 0
     for cls in (PageTest, PageWithoutEngine, PageLooks):
         for name in unittest.TestLoader().getTestCaseNames(cls):
             check = 'page: ' + name[len('test_'):].replace('_', ' ')
             if not only.search(check):
+                continue
+            k += 1
+            if (k - 1) % parts != part - 1:
                 continue
             result = unittest.TestResult()
             cls(name).run(result)

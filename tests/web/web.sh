@@ -19,8 +19,9 @@
 #              pictures (build-web/artefacts/web_tests/);
 #              tests/web/test_page.py: the page itself, each step clicked
 #              through and its downloads against the Linux binary
-#              (build-web/artefacts/test_page/page-*.png); the two run side
-#              by side, a browser each, beside the three checks above.
+#              (build-web/artefacts/test_page-[12]/page-*.png), in two parts;
+#              the three run side by side, a browser each, beside the
+#              three checks above.
 # Last line: "web: N passed, N failed, N skipped in T s".  Exit status 0
 # only when nothing failed.  Logs: build-web/logs/.
 #
@@ -113,9 +114,13 @@ else
     if [ -n "$missing" ]; then
         skip "browser checks" "missing: $missing"
     else
-        # web_tests.py: the engine's worker; test_page.py: the page, as a user drives it.
-        for t in web_tests test_page; do
-            python3 tests/web/$t.py "$out/site" "$posekit" "$corpus" "$art/$t" >"$logs/$t.log" 2>&1 &
+        # web_tests.py: the engine's worker; test_page.py: the page, as a
+        # user drives it, in two parts (it is the longer by half).
+        for t in web_tests test_page-1 test_page-2; do
+            part=1/1
+            [ "$t" != web_tests ] && part=${t#test_page-}/2
+            PK_WEB_PART=$part python3 tests/web/${t%-[12]}.py "$out/site" "$posekit" "$corpus" \
+                "$art/$t" >"$logs/$t.log" 2>&1 &
             browser_pids+=($!)
             browser_checks+=("$t")
         done
