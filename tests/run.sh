@@ -232,9 +232,9 @@ run_build() {
 # checks that wait on Chromium far more than they compute (W's on Wine
 # the same).  So A's compile, W and E run at the normal priority, and
 # A's tests and all of B at nice 10 (batch): they fill the cores and
-# never keep a check of W or E waiting.  A stage leaves its results in DIR-logs/: its
-# summary lines, stage lines and skipped tests, and "passed failed
-# skipped" (on CI, skips already counted as failures).
+# never keep a check of W or E waiting.  A stage leaves its results in
+# DIR-logs/: its summary lines, stage lines and skipped tests, and
+# "passed failed skipped" (on CI, skips already counted as failures).
 batch() { # this (sub)shell and what it starts yield the cores to the rest
     renice -n 10 -p "$BASHPID" >/dev/null 2>&1 || true
 }
