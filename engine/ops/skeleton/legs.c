@@ -696,6 +696,32 @@ static pk_motion *fit_chains(const legs_run *r, const pk_legs_options *o, double
     return red;
 }
 
+/* FK to IK: cand (taken; its IK switched on here) replaces *out when
+ * every ankle stays within the goal, every knee and foot as check holds
+ * them, and it has fewer keys.  1: replaced, 0: kept *out (cand freed),
+ * -1: cand could not be made or its IK set. */
+static int fewer_keys(legs_run *r, pk_motion *cand, const pk_legs_options *o, pk_motion **out,
+                      double *worst, pk_log *log, bool *ok)
+{
+    if (!cand || !set_ik(r, cand, true)) {
+        pk_motion_free(cand);
+        return -1;
+    }
+    cand->duplicates_told = false;
+    bool same = true;
+    uint32_t at = r->worst_frame;
+    double w = check(r, cand, log, ok, o->goal, o->max_deg, &same, false);
+    if (*ok && same && w <= o->goal && count_keys(r, cand) < count_keys(r, *out)) {
+        pk_motion_free(*out);
+        *out = cand;
+        *worst = w;
+        return 1;
+    }
+    r->worst_frame = at;
+    pk_motion_free(cand);
+    return 0;
+}
+
 /* FK to IK: out with the IK tracks of red that are one key each
  * dropped, when the legs stay as rough_start holds them (a leg the rest
  * pose holds: its IK at rest puts it there). */
@@ -718,21 +744,7 @@ static pk_motion *lone_keys_dropped(legs_run *r, const pk_motion *base, const pk
     lone->nbones = kept;
     pk_motion *cand = fewer ? assemble(r, base, lone, false, NULL, 0) : NULL;
     pk_motion_free(lone);
-    if (!cand || !set_ik(r, cand, true)) {
-        pk_motion_free(cand);
-        return out;
-    }
-    cand->duplicates_told = false;
-    bool same = true;
-    uint32_t at = r->worst_frame;
-    double w = check(r, cand, log, ok, o->goal, o->max_deg, &same, false);
-    if (*ok && same && w <= o->goal && count_keys(r, cand) < count_keys(r, out)) {
-        pk_motion_free(out);
-        *worst = w;
-        return cand;
-    }
-    r->worst_frame = at;
-    pk_motion_free(cand);
+    fewer_keys(r, cand, o, &out, worst, log, ok);
     return out;
 }
 
@@ -784,20 +796,13 @@ static pk_motion *rough_start(legs_run *r, const pk_motion *in, const pk_motion 
             b = sel ? pk_motion_reduce(base, &ro, NULL, log) : NULL;
             pk_selection_free(sel);
         }
-        pk_motion *cand = assemble(r, b ? b : base, red, false, x, nx);
-        if (!cand || !set_ik(r, cand, true)) {
-            pk_motion_free(cand);
+        int took =
+            fewer_keys(r, assemble(r, b ? b : base, red, false, x, nx), o, &out, worst, log, ok);
+        if (took < 0) {
             pk_motion_free(b);
             break;
         }
-        cand->duplicates_told = false;
-        bool same = true;
-        uint32_t at = r->worst_frame;
-        double w = check(r, cand, log, ok, o->goal, o->max_deg, &same, false);
-        if (*ok && same && w <= o->goal && count_keys(r, cand) < count_keys(r, out)) {
-            pk_motion_free(out);
-            out = cand;
-            *worst = w;
+        if (took) {
             if (b) {
                 pk_motion_free(base);
                 base = b;
@@ -814,9 +819,6 @@ static pk_motion *rough_start(legs_run *r, const pk_motion *in, const pk_motion 
                     dropped |= m;
                 }
             }
-        } else {
-            pk_motion_free(cand);
-            r->worst_frame = at;
         }
         pk_motion_free(b);
     }
