@@ -408,19 +408,13 @@ static double width4(const double *p[4])
  * grows with the progress away from it: from frame j (a <= j <= b) the
  * distances to the frames after it (and, backwards, before it) must be
  * able to rise (fall), each within 2 tol of its measured value. */
-static bool chords_ok(double (*x)[3], size_t stride, size_t a, size_t b, size_t j, double tol)
+/* The chord from frame j to the n frames after it (step 1) or before it
+ * (step -1) can rise with each, each within 2 tol of its measured value. */
+static bool chords_rise(double (*x)[3], size_t stride, size_t j, size_t n, int step, double tol)
 {
     double hi = -INFINITY;
-    for (size_t i = j + 1; i <= b; i++) {
-        double d[3];
-        sub3(x[i * stride], x[j * stride], d);
-        double c = sqrt(dot3(d, d));
-        if (hi > c + 2.0 * tol)
-            return false;
-        hi = fmax(hi, c - 2.0 * tol);
-    }
-    hi = -INFINITY;
-    for (size_t i = j; i-- > a;) {
+    for (size_t k = 1; k <= n; k++) {
+        size_t i = step > 0 ? j + k : j - k;
         double d[3];
         sub3(x[i * stride], x[j * stride], d);
         double c = sqrt(dot3(d, d));
@@ -429,6 +423,11 @@ static bool chords_ok(double (*x)[3], size_t stride, size_t a, size_t b, size_t 
         hi = fmax(hi, c - 2.0 * tol);
     }
     return true;
+}
+
+static bool chords_ok(double (*x)[3], size_t stride, size_t a, size_t b, size_t j, double tol)
+{
+    return chords_rise(x, stride, j, b - j, 1, tol) && chords_rise(x, stride, j, j - a, -1, tol);
 }
 
 /* Can one arc follow the points x[a..b] (each within tol): every
