@@ -1312,8 +1312,9 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
         /* with both legs' IK off the feet go with the hips: moving
          * センター does not move the centre of gravity over them */
         bool free = m->ik_off[0] && m->ik_off[1];
-        if ((cog || settle) && cog_error_at(z, r, m, e)) {
-            double el = sqrt(e[0] * e[0] + e[1] * e[1]);
+        bool known = (cog || settle) && cog_error_at(z, r, m, e);
+        double el = known ? sqrt(e[0] * e[0] + e[1] * e[1]) : 0;
+        if (known) {
             if (cog && (!m->best_known || el < m->best)) {
                 m->best = el;
                 m->best_at[0] = was[0].pos[r][0];
@@ -1327,8 +1328,7 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
                 now[0].pos[r][2] = m->best_at[1];
             }
         }
-        if (cog && !free && cog_error_at(z, r, &memo[r], e) &&
-            sqrt(e[0] * e[0] + e[1] * e[1]) > COG_TOL * legb) {
+        if (cog && !free && known && el > COG_TOL * legb) {
             /* the share of the last move the error followed (secant),
              * else COG_GAIN */
             double g = COG_GAIN, *md = memo[r].d, *me = memo[r].e;
