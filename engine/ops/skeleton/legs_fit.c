@@ -821,6 +821,17 @@ static size_t tracks_keys(const pki_leg_track t[3])
     return t[0].n + t[1].n + t[2].n;
 }
 
+/* out becomes two where take and two has fewer keys; two is emptied. */
+static void keep_fewer(pki_leg_track out[3], pki_leg_track two[3], bool take)
+{
+    if (take && tracks_keys(two) < tracks_keys(out)) {
+        tracks_free(out);
+        memcpy(out, two, 3 * sizeof *two);
+        memset(two, 0, 3 * sizeof *two);
+    }
+    tracks_free(two);
+}
+
 bool pki_leg_fit(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, pki_leg_track out[3])
 {
     memset(out, 0, 3 * sizeof *out);
@@ -871,12 +882,7 @@ bool pki_leg_fit(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, pki_l
     c.t = &tt;
     if (ok && (ok = fit_together(&c, two, val[1], tgt)))
         prune(&c, two, val[1]);
-    if (ok && tracks_keys(two) < tracks_keys(out)) {
-        tracks_free(out);
-        memcpy(out, two, sizeof two);
-        memset(two, 0, sizeof two);
-    }
-    tracks_free(two);
+    keep_fewer(out, two, ok);
     /* a short motion: one by one again, each track's keys the fewest */
     c.t = t;
     c.target = target;
@@ -884,12 +890,7 @@ bool pki_leg_fit(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, pki_l
     if (ok && c.optimal && (ok = fit_one_by_one(&c, two, val[1])))
         prune(&c, two, val[1]);
     c.target = target;
-    if (ok && c.optimal && tracks_keys(two) < tracks_keys(out)) {
-        tracks_free(out);
-        memcpy(out, two, sizeof two);
-        memset(two, 0, sizeof two);
-    }
-    tracks_free(two);
+    keep_fewer(out, two, ok && c.optimal);
     free(c.target);
     for (int j = 0; j < 3; j++) {
         free(val[0][j]);
