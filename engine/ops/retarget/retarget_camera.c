@@ -1553,26 +1553,19 @@ static int sample_all(const pk_motion *m, uint32_t nframes, pk_camera_key *out, 
 }
 
 /* The largest distance of a point from A's over frames [fa, fb) seen
- * through cams (indexed by frame); -1 when none is measured. */
+ * through cams (indexed by frame), -1 when none is measured; *within: how
+ * many measured frames meet the goal. */
 static double worst_over(const scene *sc, uint32_t fa, uint32_t fb, const pk_camera_key *orig,
-                         const pk_camera_key *cams)
+                         const pk_camera_key *cams, size_t *within)
 {
     double w = -1;
-    for (uint32_t f = fa; f < fb; f++)
-        w = fmax(w, measure(sc, f, &orig[f], &cams[f], NULL));
-    return w;
-}
-
-/* How many measured frames of [fa, fb) cams meets the goal on. */
-static size_t goal_over(const scene *sc, uint32_t fa, uint32_t fb, const pk_camera_key *orig,
-                        const pk_camera_key *cams)
-{
-    size_t n = 0;
+    *within = 0;
     for (uint32_t f = fa; f < fb; f++) {
         double e = measure(sc, f, &orig[f], &cams[f], NULL);
-        n += e >= 0 && e <= PK_CAMERA_GOAL;
+        w = fmax(w, e);
+        *within += e >= 0 && e <= PK_CAMERA_GOAL;
     }
-    return n;
+    return w;
 }
 
 /* Whittaker's smoother: z minimising Σ w_i·(z_i − y_i)² + mu·|second
@@ -2239,10 +2232,11 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
             continue;                           /* a cut, or nothing after the last key */
         uint32_t to = s + 1 < nk ? fb + 1 : nf; /* its end key too */
         smooth_best(sc, best, orig, fa, to, 1, e_bound);
-        double kept = worst_over(sc, fa, to, orig, played);
-        redo[s] = kept >= 0 && kept > worst_over(sc, fa, to, orig, best) + PK_CAMERA_SMOOTH;
-        if (kept >= 0 && !redo[s] &&
-            goal_over(sc, fa, to, orig, best) > goal_over(sc, fa, to, orig, played))
+        size_t in_kept, in_best;
+        double kept = worst_over(sc, fa, to, orig, played, &in_kept);
+        double fits = worst_over(sc, fa, to, orig, best, &in_best);
+        redo[s] = kept >= 0 && kept > fits + PK_CAMERA_SMOOTH;
+        if (kept >= 0 && !redo[s] && in_best > in_kept)
             redo[s] = 2;
     }
     for (size_t s = 0; s < nk; s++) {
