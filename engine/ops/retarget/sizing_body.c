@@ -124,6 +124,7 @@
 #define ROUNDS 10
 #define SETTLE 4 /* a row's error over its best by this (and the goal): センター back there */
 #define FEET_ROUNDS 2
+#define LEAP 3 /* a round's move that made a row's error this many times worse: one more */
 #define MAX_MOVE 0.10       /* of B's leg: the centre step's move in one round */
 #define EASE 6              /* frames the hips take to go down or come back up */
 #define PIN_TOL 0.0001      /* of B's leg: a foot this close to its goal is there */
@@ -1082,6 +1083,7 @@ typedef struct cog_memo {
     /* the smallest error a round met (norm) and センター's X, Z then */
     double best, best_at[2];
     bool best_known;
+    bool leapt; /* a round stepped over a band where the move made it worse */
     /* cog_error on the play as it is (known: its row unchanged since) */
     double cog_e[2];
     bool cog_ok, cog_known;
@@ -1345,12 +1347,17 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
                 d[0] *= MAX_MOVE * legb / dl;
                 d[2] *= MAX_MOVE * legb / dl;
             }
-            /* a move that made it worse (a leg's IK turning over) is
-             * half taken back */
-            if (!first && dd > 1e-12 &&
-                e[0] * e[0] + e[1] * e[1] > 1.44 * (me[0] * me[0] + me[1] * me[1])) {
-                d[0] = -0.5 * md[0];
-                d[2] = -0.5 * md[1];
+            /* a move that made it worse is half taken back; one that
+             * made it LEAP times worse (a leg's IK turning over in a band
+             * of センター's places) is taken once more instead, to step
+             * over the band */
+            double worse = e[0] * e[0] + e[1] * e[1], was_e = me[0] * me[0] + me[1] * me[1];
+            if (!first && dd > 1e-12 && worse > 1.44 * was_e) {
+                bool leap = !m->leapt && worse > LEAP * LEAP * was_e;
+                double k = leap ? 1.0 : -0.5;
+                d[0] = k * md[0];
+                d[2] = k * md[1];
+                m->leapt |= leap;
             }
             rep->centre_max = fmax(rep->centre_max, sqrt(d[0] * d[0] + d[2] * d[2]) / legb);
             *more = true;
