@@ -123,8 +123,8 @@
 #define BELOW 0.005     /* of B's leg: a toe this far below the floor is below it */
 #define ROUNDS 10
 #define SETTLE 4 /* a row's error over its best by this (and the goal): センター back there */
+#define LEAP 3   /* a round's move that made a row's error this many times worse: once more */
 #define FEET_ROUNDS 2
-#define LEAP 3 /* a round's move that made a row's error this many times worse: one more */
 #define MAX_MOVE 0.10       /* of B's leg: the centre step's move in one round */
 #define EASE 6              /* frames the hips take to go down or come back up */
 #define PIN_TOL 0.0001      /* of B's leg: a foot this close to its goal is there */
