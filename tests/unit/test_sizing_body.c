@@ -219,6 +219,54 @@ static const pk_bone_world *at(const played *p, const char *name)
     return NULL;
 }
 
+/* A test's bodies and motions: A and B, the input, its retarget with the
+ * steps under test (out, rep) and with o0 (out0, rep0: none of the body
+ * steps), and the three played frame by frame (pa: the input on A, pb:
+ * out on B, p0: out0 on B). */
+typedef struct trial {
+    body a, b;
+    pk_motion *in, *out, *out0;
+    pk_retarget_report rep, rep0;
+    played pa, pb, p0;
+} trial;
+
+/* A of shape sa, B of shape sb and an input without keys. */
+static void trial_new(trial *r, const shape *sa, const shape *sb)
+{
+    memset(r, 0, sizeof *r);
+    build(&r->a, sa);
+    build(&r->b, sb);
+    r->in = pk_motion_new();
+    assert_non_null(r->in);
+}
+
+static void trial_retarget(trial *r, const pk_retarget_options *o, const pk_retarget_options *o0)
+{
+    r->out = retarget(r->in, o, &r->rep);
+    r->out0 = retarget(r->in, o0, &r->rep0);
+}
+
+static void trial_play(trial *r, double f)
+{
+    play(&r->pa, &r->a.m, r->in, f);
+    play(&r->pb, &r->b.m, r->out, f);
+    play(&r->p0, &r->b.m, r->out0, f);
+}
+
+static void trial_free(trial *r)
+{
+    played_free(&r->pa);
+    played_free(&r->pb);
+    played_free(&r->p0);
+    pk_retarget_report_free(&r->rep);
+    pk_retarget_report_free(&r->rep0);
+    pk_motion_free(r->in);
+    pk_motion_free(r->out);
+    pk_motion_free(r->out0);
+    unbuild(&r->a);
+    unbuild(&r->b);
+}
+
 static double angle_deg(const double a[4], const double b[4])
 {
     double d = fabs(a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]);
@@ -267,22 +315,18 @@ static void key_rot(const pk_motion *mo, const char *name, double f, double q[4]
 static void lean_of_the_upper_body(void **state)
 {
     (void)state;
-    body a, b;
-    build(&a, &PLAIN);
     shape sb = PLAIN;
     sb.neck_z = -1; /* 1 forward of 4 up: atan(1/4) = 14.036 degrees */
-    build(&b, &sb);
-    pk_motion *in = pk_motion_new();
-    assert_non_null(in);
-    turn(in, "上半身", -30); /* a bow: the neck to -Z */
-    pk_retarget_report rep, rep0;
-    pk_retarget_options o = {NO_ARMS,           .from = &a.m,         .to = &b.m,
+    trial r;
+    trial_new(&r, &PLAIN, &sb);
+    turn(r.in, "上半身", -30); /* a bow: the neck to -Z */
+    pk_retarget_options o = {NO_ARMS,           .from = &r.a.m,       .to = &r.b.m,
                              .no_centre = true, .no_shoulders = true, .no_toes = true,
                              .measure = true};
-    pk_retarget_options o0 = {NO_ARMS, NO_BODY, .from = &a.m, .to = &b.m};
-    pk_motion *out = retarget(in, &o, &rep), *out0 = retarget(in, &o0, &rep0);
-    assert_true(rep.body.upper_done);
-    assert_true(rep.body.upper_frames > 0);
+    pk_retarget_options o0 = {NO_ARMS, NO_BODY, .from = &r.a.m, .to = &r.b.m};
+    trial_retarget(&r, &o, &o0);
+    assert_true(r.rep.body.upper_done);
+    assert_true(r.rep.body.upper_frames > 0);
     double lean = atan2(1.0, 4.0) * 180 / PI;
     /* B's 上半身 key: about X by (A's bow) + lean backwards, the bow less
      * B's forward lean, at every frame */
@@ -293,85 +337,57 @@ static void lean_of_the_upper_body(void **state)
         qx(bow + lean, w);
         for (int k = 0; k < 4; k++)
             want[k] = w[k];
-        key_rot(out, "上半身", f, got);
+        key_rot(r.out, "上半身", f, got);
         assert_true(angle_deg(want, got) < 0.11);
     }
     /* the neck's direction from the hips as A's; the head's and arms'
      * world rotations as before the step */
-    played pa = {0}, pb = {0}, p0 = {0};
     for (uint32_t f = 0; f <= 20; f += 2) {
-        play(&pa, &a.m, in, f);
-        play(&pb, &b.m, out, f);
-        play(&p0, &b.m, out0, f);
-        assert_true(dir_deg(at(&pa, "上半身")->pos, at(&pa, "首")->pos, at(&pb, "上半身")->pos,
-                            at(&pb, "首")->pos) < 0.11);
-        assert_true(angle_deg(at(&pb, "首")->rot, at(&p0, "首")->rot) < 0.2);
-        assert_true(angle_deg(at(&pb, "左腕")->rot, at(&p0, "左腕")->rot) < 0.2);
-        assert_true(angle_deg(at(&pb, "右腕")->rot, at(&p0, "右腕")->rot) < 0.2);
+        trial_play(&r, f);
+        assert_true(dir_deg(at(&r.pa, "上半身")->pos, at(&r.pa, "首")->pos,
+                            at(&r.pb, "上半身")->pos, at(&r.pb, "首")->pos) < 0.11);
+        assert_true(angle_deg(at(&r.pb, "首")->rot, at(&r.p0, "首")->rot) < 0.2);
+        assert_true(angle_deg(at(&r.pb, "左腕")->rot, at(&r.p0, "左腕")->rot) < 0.2);
+        assert_true(angle_deg(at(&r.pb, "右腕")->rot, at(&r.p0, "右腕")->rot) < 0.2);
     }
     /* the measures: 14 degrees before, within the fit's after */
-    assert_non_null(rep.measure);
-    assert_true(rep.measure->body.done);
-    assert_true(fabs(rep.measure->body.head_max_before - lean) < 0.01);
-    assert_true(rep.measure->body.head_max < 0.11);
-    played_free(&pa);
-    played_free(&pb);
-    played_free(&p0);
-    pk_retarget_report_free(&rep);
-    pk_retarget_report_free(&rep0);
-    pk_motion_free(in);
-    pk_motion_free(out);
-    pk_motion_free(out0);
-    unbuild(&a);
-    unbuild(&b);
+    assert_non_null(r.rep.measure);
+    assert_true(r.rep.measure->body.done);
+    assert_true(fabs(r.rep.measure->body.head_max_before - lean) < 0.01);
+    assert_true(r.rep.measure->body.head_max < 0.11);
+    trial_free(&r);
 }
 
 static void slope_of_the_shoulders(void **state)
 {
     (void)state;
-    body a, b;
-    build(&a, &PLAIN);
     shape sb = PLAIN;
     sb.arm_y = 13.0; /* 0.5 down over 1 */
-    build(&b, &sb);
-    pk_motion *in = pk_motion_new();
-    assert_non_null(in);
-    turn(in, "左肩", 10);
-    turn(in, "左腕", 20);
-    pk_retarget_report rep, rep0;
-    pk_retarget_options o = {NO_ARMS,          .from = &a.m,    .to = &b.m,     .no_centre = true,
+    trial r;
+    trial_new(&r, &PLAIN, &sb);
+    turn(r.in, "左肩", 10);
+    turn(r.in, "左腕", 20);
+    pk_retarget_options o = {NO_ARMS,          .from = &r.a.m,  .to = &r.b.m,   .no_centre = true,
                              .no_upper = true, .no_toes = true, .measure = true};
-    pk_retarget_options o0 = {NO_ARMS, NO_BODY, .from = &a.m, .to = &b.m};
-    pk_motion *out = retarget(in, &o, &rep), *out0 = retarget(in, &o0, &rep0);
-    assert_true(rep.body.shoulders_done);
-    assert_true(fabs(rep.body.shoulder_deg - atan2(0.5, 1.0) * 180 / PI) < 0.01);
-    played pa = {0}, pb = {0}, p0 = {0};
+    pk_retarget_options o0 = {NO_ARMS, NO_BODY, .from = &r.a.m, .to = &r.b.m};
+    trial_retarget(&r, &o, &o0);
+    assert_true(r.rep.body.shoulders_done);
+    assert_true(fabs(r.rep.body.shoulder_deg - atan2(0.5, 1.0) * 180 / PI) < 0.01);
     for (uint32_t f = 0; f <= 20; f += 2) {
-        play(&pa, &a.m, in, f);
-        play(&pb, &b.m, out, f);
-        play(&p0, &b.m, out0, f);
+        trial_play(&r, f);
         for (int d = 0; d < 2; d++) {
             const char *sh = SIDE_NAMES[d][6], *arm = SIDE_NAMES[d][7], *el = SIDE_NAMES[d][8];
-            assert_true(dir_deg(at(&pa, sh)->pos, at(&pa, arm)->pos, at(&pb, sh)->pos,
-                                at(&pb, arm)->pos) < 0.11);
+            assert_true(dir_deg(at(&r.pa, sh)->pos, at(&r.pa, arm)->pos, at(&r.pb, sh)->pos,
+                                at(&r.pb, arm)->pos) < 0.11);
             /* the arm keeps its world rotation and so its direction */
-            assert_true(angle_deg(at(&pb, arm)->rot, at(&p0, arm)->rot) < 0.2);
-            assert_true(dir_deg(at(&pb, arm)->pos, at(&pb, el)->pos, at(&p0, arm)->pos,
-                                at(&p0, el)->pos) < 0.2);
+            assert_true(angle_deg(at(&r.pb, arm)->rot, at(&r.p0, arm)->rot) < 0.2);
+            assert_true(dir_deg(at(&r.pb, arm)->pos, at(&r.pb, el)->pos, at(&r.p0, arm)->pos,
+                                at(&r.p0, el)->pos) < 0.2);
         }
     }
-    assert_true(rep.measure->body.shoulder_max_before > 26.5);
-    assert_true(rep.measure->body.shoulder_max < 0.11);
-    played_free(&pa);
-    played_free(&pb);
-    played_free(&p0);
-    pk_retarget_report_free(&rep);
-    pk_retarget_report_free(&rep0);
-    pk_motion_free(in);
-    pk_motion_free(out);
-    pk_motion_free(out0);
-    unbuild(&a);
-    unbuild(&b);
+    assert_true(r.rep.measure->body.shoulder_max_before > 26.5);
+    assert_true(r.rep.measure->body.shoulder_max < 0.11);
+    trial_free(&r);
 }
 
 /* ---- the centre of gravity ---- */
@@ -431,68 +447,54 @@ static void cog_offset(const played *p, const body *h, double o[2])
 static void centre_of_gravity_over_the_feet(void **state)
 {
     (void)state;
-    body a, b;
-    build(&a, &PLAIN);
     shape sb = PLAIN;
     sb.neck_z = -2;
-    build(&b, &sb);
-    pk_motion *in = pk_motion_new();
-    assert_non_null(in);
-    turn(in, "上半身", -60);
-    pk_retarget_report rep, rep0;
+    trial r;
+    trial_new(&r, &PLAIN, &sb);
+    turn(r.in, "上半身", -60);
     /* the upper body left leaning: the centre of gravity goes forward */
-    pk_retarget_options o = {NO_ARMS,          .from = &a.m,         .to = &b.m,
+    pk_retarget_options o = {NO_ARMS,          .from = &r.a.m,       .to = &r.b.m,
                              .no_upper = true, .no_shoulders = true, .no_toes = true,
                              .measure = true};
-    pk_retarget_options o0 = {NO_ARMS, NO_BODY, .from = &a.m, .to = &b.m};
-    pk_motion *out = retarget(in, &o, &rep), *out0 = retarget(in, &o0, &rep0);
-    assert_true(rep.body.centre_done && rep.body.centre_frames > 0);
+    pk_retarget_options o0 = {NO_ARMS, NO_BODY, .from = &r.a.m, .to = &r.b.m};
+    trial_retarget(&r, &o, &o0);
+    assert_true(r.rep.body.centre_done && r.rep.body.centre_frames > 0);
     /* the scale is 1: A's offsets from rest are B's goal */
-    played pa = {0}, pb = {0}, p0 = {0}, ra = {0}, rb = {0};
+    played ra = {0}, rb = {0};
     pk_motion *rest = pk_motion_new();
     assert_non_null(rest);
     tu_bone_key(rest, "センター", 0);
-    play(&ra, &a.m, rest, 0);
-    play(&rb, &b.m, rest, 0);
+    play(&ra, &r.a.m, rest, 0);
+    play(&rb, &r.b.m, rest, 0);
     double oa0[2], ob0[2];
-    cog_offset(&ra, &a, oa0);
-    cog_offset(&rb, &b, ob0);
+    cog_offset(&ra, &r.a, oa0);
+    cog_offset(&rb, &r.b, ob0);
     double leg = 8.0, worst0 = 0;
     for (uint32_t f = 0; f <= 20; f++) {
-        play(&pa, &a.m, in, f);
-        play(&pb, &b.m, out, f);
-        play(&p0, &b.m, out0, f);
+        trial_play(&r, f);
         double oa[2], ob[2], o0b[2];
-        cog_offset(&pa, &a, oa);
-        cog_offset(&pb, &b, ob);
-        cog_offset(&p0, &b, o0b);
+        cog_offset(&r.pa, &r.a, oa);
+        cog_offset(&r.pb, &r.b, ob);
+        cog_offset(&r.p0, &r.b, o0b);
         double e = hypot(ob[0] - ob0[0] - (oa[0] - oa0[0]), ob[1] - ob0[1] - (oa[1] - oa0[1]));
         double e0 = hypot(o0b[0] - ob0[0] - (oa[0] - oa0[0]), o0b[1] - ob0[1] - (oa[1] - oa0[1]));
         worst0 = fmax(worst0, e0);
         assert_true(e < 0.006 * leg);
         /* the feet stay where they were */
         for (int d = 0; d < 2; d++) {
-            const double *x = at(&pb, SIDE_NAMES[d][2])->pos, *y = at(&p0, SIDE_NAMES[d][2])->pos;
+            const double *x = at(&r.pb, SIDE_NAMES[d][2])->pos,
+                         *y = at(&r.p0, SIDE_NAMES[d][2])->pos;
             assert_true(hypot(x[0] - y[0], hypot(x[1] - y[1], x[2] - y[2])) < 0.01);
         }
     }
     /* before: off by more than 2% of the leg (the goal) at the deepest bow */
     assert_true(worst0 > 0.02 * leg);
-    assert_true(rep.measure->body.cog_max_before > 0.02);
-    assert_true(rep.measure->body.cog_max < 0.006);
-    played_free(&pa);
-    played_free(&pb);
-    played_free(&p0);
+    assert_true(r.rep.measure->body.cog_max_before > 0.02);
+    assert_true(r.rep.measure->body.cog_max < 0.006);
     played_free(&ra);
     played_free(&rb);
-    pk_retarget_report_free(&rep);
-    pk_retarget_report_free(&rep0);
-    pk_motion_free(in);
-    pk_motion_free(out);
-    pk_motion_free(out0);
     pk_motion_free(rest);
-    unbuild(&a);
-    unbuild(&b);
+    trial_free(&r);
 }
 
 /* ---- feet on the floor ---- */
@@ -500,49 +502,33 @@ static void centre_of_gravity_over_the_feet(void **state)
 static void feet_reach_the_floor(void **state)
 {
     (void)state;
-    body a, b;
-    build(&a, &PLAIN);
     shape sb = PLAIN;
     sb.hip_y = 8; /* the hips 2 below 下半身's pivot: tipping lifts them twice as much */
-    build(&b, &sb);
-    pk_motion *in = pk_motion_new();
-    assert_non_null(in);
-    turn(in, "下半身", 20);
-    pk_retarget_report rep, rep0;
-    pk_retarget_options o = {NO_ARMS,          .from = &a.m,         .to = &b.m,
+    trial r;
+    trial_new(&r, &PLAIN, &sb);
+    turn(r.in, "下半身", 20);
+    pk_retarget_options o = {NO_ARMS,          .from = &r.a.m,       .to = &r.b.m,
                              .no_upper = true, .no_shoulders = true, .no_toes = true,
                              .measure = true};
-    pk_retarget_options o0 = {NO_ARMS, NO_BODY, .from = &a.m, .to = &b.m};
-    pk_motion *out = retarget(in, &o, &rep), *out0 = retarget(in, &o0, &rep0);
-    assert_true(rep.scale_done);
-    double sy = rep.scale.y;
+    pk_retarget_options o0 = {NO_ARMS, NO_BODY, .from = &r.a.m, .to = &r.b.m};
+    trial_retarget(&r, &o, &o0);
+    assert_true(r.rep.scale_done);
+    double sy = r.rep.scale.y;
     assert_true(fabs(sy - 7.0 / 8.0) < 1e-6);
-    assert_true(rep.body.floor_frames > 0);
-    played pa = {0}, pb = {0}, p0 = {0};
+    assert_true(r.rep.body.floor_frames > 0);
     double worst0 = 0;
     for (uint32_t f = 0; f <= 20; f++) {
-        play(&pa, &a.m, in, f);
-        play(&pb, &b.m, out, f);
-        play(&p0, &b.m, out0, f);
+        trial_play(&r, f);
         for (int d = 0; d < 2; d++) {
             const char *ankle = SIDE_NAMES[d][2];
-            double want = 1 + sy * (at(&pa, ankle)->pos[1] - 1);
-            worst0 = fmax(worst0, fabs(at(&p0, ankle)->pos[1] - want));
-            assert_true(fabs(at(&pb, ankle)->pos[1] - want) < 0.02);
+            double want = 1 + sy * (at(&r.pa, ankle)->pos[1] - 1);
+            worst0 = fmax(worst0, fabs(at(&r.p0, ankle)->pos[1] - want));
+            assert_true(fabs(at(&r.pb, ankle)->pos[1] - want) < 0.02);
         }
     }
     assert_true(worst0 > 0.05);
-    assert_true(rep.measure->floor_p95 < 0.0025 && rep.measure->floor_p95_before > 0.006);
-    played_free(&pa);
-    played_free(&pb);
-    played_free(&p0);
-    pk_retarget_report_free(&rep);
-    pk_retarget_report_free(&rep0);
-    pk_motion_free(in);
-    pk_motion_free(out);
-    pk_motion_free(out0);
-    unbuild(&a);
-    unbuild(&b);
+    assert_true(r.rep.measure->floor_p95 < 0.0025 && r.rep.measure->floor_p95_before > 0.006);
+    trial_free(&r);
 }
 
 /* A's left leg stretched towards a 足ＩＫ it cannot reach, down and
@@ -555,38 +541,31 @@ static void feet_reach_the_floor(void **state)
 static void feet_planted_where_a_leg_cannot_reach(void **state)
 {
     (void)state;
-    body a, b;
-    build(&a, &PLAIN);
     shape sb = PLAIN;
     sb.knee_z = -1.3;     /* 足->ひざ->足首 8.54 long, against A's 8.01 */
     sb.straighten = 41.0; /* ... and it straightens (A's knee only bends) */
-    build(&b, &sb);
-    pk_motion *in = pk_motion_new();
-    assert_non_null(in);
+    trial r;
+    trial_new(&r, &PLAIN, &sb);
     /* the hips 0.4 down, the leg 20 degrees forward of straight down */
     double th = 20 * PI / 180, hip_y = 9 - 0.4;
     for (uint32_t f = 0; f <= 20; f += 10) {
-        tu_bone_key(in, "センター", f)->pos[1] = -0.4f;
+        tu_bone_key(r.in, "センター", f)->pos[1] = -0.4f;
         double len = f ? 9.0 : 8.2;
-        float *p = tu_bone_key(in, "左足ＩＫ", f)->pos;
+        float *p = tu_bone_key(r.in, "左足ＩＫ", f)->pos;
         p[1] = (float)(hip_y - len * cos(th) - 1);
         p[2] = (float)(-len * sin(th));
     }
-    pk_retarget_report rep, rep0;
-    pk_retarget_options o = {NO_ARMS,          .from = &a.m,         .to = &b.m,
+    pk_retarget_options o = {NO_ARMS,          .from = &r.a.m,       .to = &r.b.m,
                              .no_upper = true, .no_shoulders = true, .no_toes = true,
                              .measure = true};
-    pk_retarget_options o0 = {NO_ARMS, NO_BODY, .from = &a.m, .to = &b.m};
-    pk_motion *out = retarget(in, &o, &rep), *out0 = retarget(in, &o0, &rep0);
-    assert_true(rep.scale_done && fabs(rep.scale.xz - 1) < 1e-6);
-    played pa = {0}, pb = {0}, p0 = {0};
+    pk_retarget_options o0 = {NO_ARMS, NO_BODY, .from = &r.a.m, .to = &r.b.m};
+    trial_retarget(&r, &o, &o0);
+    assert_true(r.rep.scale_done && fabs(r.rep.scale.xz - 1) < 1e-6);
     double a_prev[3], b_prev[3], b0_prev[3], leg = 8.0, worst0 = 0, worst = 0;
     for (uint32_t f = 0; f <= 20; f++) {
-        play(&pa, &a.m, in, f);
-        play(&pb, &b.m, out, f);
-        play(&p0, &b.m, out0, f);
-        const double *x = at(&pa, "左足首")->pos, *y = at(&pb, "左足首")->pos,
-                     *y0 = at(&p0, "左足首")->pos;
+        trial_play(&r, f);
+        const double *x = at(&r.pa, "左足首")->pos, *y = at(&r.pb, "左足首")->pos,
+                     *y0 = at(&r.p0, "左足首")->pos;
         /* A's foot is planted: low, and still */
         assert_true(x[1] - 1 < 0.03 * leg);
         /* B's stands where A's does */
@@ -606,23 +585,14 @@ static void feet_planted_where_a_leg_cannot_reach(void **state)
      * goal); held, it slides as A's */
     assert_true(worst0 > 0.001 * leg);
     assert_true(worst < 0.0005 * leg);
-    assert_true(rep.measure->slide_excess_max_before > 0.001);
-    assert_true(rep.measure->slide_excess_max < 0.0005);
+    assert_true(r.rep.measure->slide_excess_max_before > 0.001);
+    assert_true(r.rep.measure->slide_excess_max < 0.0005);
     /* A's leg (8.01 at most) ends more than 5% of it (0.4) short of its
      * 足ＩＫ (8.2 + 0.08 f from the hip) from frame 3 on: the centre of
      * gravity is measured apart on frames 0-2 */
-    assert_int_equal(rep.measure->body.cog_off_ik, 18);
-    assert_true(rep.measure->body.cog_on_ik_max <= rep.measure->body.cog_max);
-    played_free(&pa);
-    played_free(&pb);
-    played_free(&p0);
-    pk_retarget_report_free(&rep);
-    pk_retarget_report_free(&rep0);
-    pk_motion_free(in);
-    pk_motion_free(out);
-    pk_motion_free(out0);
-    unbuild(&a);
-    unbuild(&b);
+    assert_int_equal(r.rep.measure->body.cog_off_ik, 18);
+    assert_true(r.rep.measure->body.cog_on_ik_max <= r.rep.measure->body.cog_max);
+    trial_free(&r);
 }
 
 /* The centre of gravity is also measured apart from the frames where A
@@ -631,36 +601,28 @@ static void feet_planted_where_a_leg_cannot_reach(void **state)
 static void cog_measured_where_a_stands_on_its_ik(void **state)
 {
     (void)state;
-    body a, b;
-    build(&a, &PLAIN);
-    build(&b, &PLAIN);
-    pk_motion *in = pk_motion_new();
-    assert_non_null(in);
+    trial r;
+    trial_new(&r, &PLAIN, &PLAIN);
     /* the left 足ＩＫ 3 units below its rest (beyond the straight leg) */
     for (uint32_t f = 0; f <= 20; f += 20)
-        tu_bone_key(in, "左足ＩＫ", f)->pos[1] = -3.0f;
+        tu_bone_key(r.in, "左足ＩＫ", f)->pos[1] = -3.0f;
     /* its IK off from frame 12 on */
-    pk_ik_key *ik = pk_motion_push_ik(in, 1);
+    pk_ik_key *ik = pk_motion_push_ik(r.in, 1);
     assert_non_null(ik);
     ik->frame = 12;
     ik->show = 1;
     pk_log log;
     pk_log_init(&log);
-    ik->ik[0].name = pk_names_intern_utf8(in->names, "左足ＩＫ", strlen("左足ＩＫ"), "ik", &log);
+    ik->ik[0].name = pk_names_intern_utf8(r.in->names, "左足ＩＫ", strlen("左足ＩＫ"), "ik", &log);
     ik->ik[0].enabled = 0;
     assert_int_equal(log.errors, 0);
     pk_log_free(&log);
-    pk_retarget_report rep;
-    pk_retarget_options o = {NO_ARMS, NO_BODY, .from = &a.m, .to = &b.m, .measure = true};
-    pk_motion *out = retarget(in, &o, &rep);
-    assert_non_null(rep.measure);
-    assert_true(rep.measure->body.done);
-    assert_int_equal(rep.measure->body.cog_off_ik, 12); /* frames 0-11 */
-    pk_retarget_report_free(&rep);
-    pk_motion_free(in);
-    pk_motion_free(out);
-    unbuild(&a);
-    unbuild(&b);
+    pk_retarget_options o = {NO_ARMS, NO_BODY, .from = &r.a.m, .to = &r.b.m, .measure = true};
+    r.out = retarget(r.in, &o, &r.rep);
+    assert_non_null(r.rep.measure);
+    assert_true(r.rep.measure->body.done);
+    assert_int_equal(r.rep.measure->body.cog_off_ik, 12); /* frames 0-11 */
+    trial_free(&r);
 }
 
 /* A bows by 30 degrees throughout; on frames 15-25 it bows by 60 and
@@ -673,31 +635,26 @@ static void cog_measured_where_a_stands_on_its_ik(void **state)
 static void centre_held_where_a_is_off_its_ik(void **state)
 {
     (void)state;
-    body a, b;
-    build(&a, &PLAIN);
     shape sb = PLAIN;
     sb.neck_z = -2;
-    build(&b, &sb);
-    pk_motion *in = pk_motion_new();
-    assert_non_null(in);
+    trial r;
+    trial_new(&r, &PLAIN, &sb);
     static const uint32_t keys[] = {0, 14, 15, 25, 26, 40};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
         bool kick = keys[i] >= 15 && keys[i] <= 25;
-        qx(kick ? -60 : -30, tu_bone_key(in, "上半身", keys[i])->rot);
-        float *p = tu_bone_key(in, "左足ＩＫ", keys[i])->pos;
+        qx(kick ? -60 : -30, tu_bone_key(r.in, "上半身", keys[i])->rot);
+        float *p = tu_bone_key(r.in, "左足ＩＫ", keys[i])->pos;
         p[1] = kick ? 4.0f : 0.0f;
         p[2] = kick ? -12.0f : 0.0f;
     }
-    pk_retarget_report rep;
-    pk_retarget_options o = {NO_ARMS,          .from = &a.m,         .to = &b.m,
+    pk_retarget_options o = {NO_ARMS,          .from = &r.a.m,       .to = &r.b.m,
                              .no_upper = true, .no_shoulders = true, .no_toes = true,
                              .measure = true};
-    pk_motion *out = retarget(in, &o, &rep);
-    assert_true(rep.body.centre_done && rep.body.centre_frames > 0);
-    played pb = {0};
+    r.out = retarget(r.in, &o, &r.rep);
+    assert_true(r.rep.body.centre_done && r.rep.body.centre_frames > 0);
     double leg = 8.0, c5[3];
-    play(&pb, &b.m, out, 5);
-    memcpy(c5, at(&pb, "センター")->pos, sizeof c5);
+    play(&r.pb, &r.b.m, r.out, 5);
+    memcpy(c5, at(&r.pb, "センター")->pos, sizeof c5);
     /* the step moved it, by more than 1% of the leg */
     assert_true(hypot(c5[0], c5[2]) > 0.01 * leg);
     /* where A stands, the same correction up to the stretch's edges: the
@@ -705,20 +662,15 @@ static void centre_held_where_a_is_off_its_ik(void **state)
     for (uint32_t f = 0; f <= 40; f++) {
         if (f >= 15 && f <= 25)
             continue;
-        play(&pb, &b.m, out, f);
-        const double *c = at(&pb, "センター")->pos;
+        play(&r.pb, &r.b.m, r.out, f);
+        const double *c = at(&r.pb, "センター")->pos;
         assert_true(hypot(c[0] - c5[0], c[2] - c5[2]) < 0.0002 * leg);
     }
     /* B's centre of gravity where A stands on its 足ＩＫ: within the
      * step's goal, the stretch measured apart */
-    assert_int_equal(rep.measure->body.cog_off_ik, 11); /* frames 15-25 */
-    assert_true(rep.measure->body.cog_on_ik_max < 0.006);
-    played_free(&pb);
-    pk_retarget_report_free(&rep);
-    pk_motion_free(in);
-    pk_motion_free(out);
-    unbuild(&a);
-    unbuild(&b);
+    assert_int_equal(r.rep.measure->body.cog_off_ik, 11); /* frames 15-25 */
+    assert_true(r.rep.measure->body.cog_on_ik_max < 0.006);
+    trial_free(&r);
 }
 
 /* A crouches (センター 6.5 down) and bows by 60 degrees; its left leg
@@ -731,101 +683,75 @@ static void centre_held_where_a_is_off_its_ik(void **state)
 static void centre_not_held_by_a_foot_barely_down(void **state)
 {
     (void)state;
-    body a, b;
-    build(&a, &PLAIN);
     shape sb = PLAIN;
     sb.neck_z = -2;
-    build(&b, &sb);
-    pk_motion *in = pk_motion_new();
-    assert_non_null(in);
+    trial r;
+    trial_new(&r, &PLAIN, &sb);
     double hip_y = 9 - 6.5, lift = 0.7, len = 8.01, leg = 8.0;
     double drop = hip_y - (1 + lift), run = sqrt(len * len - drop * drop);
     for (uint32_t f = 0; f <= 20; f += 20) {
-        qx(-60, tu_bone_key(in, "上半身", f)->rot);
-        tu_bone_key(in, "センター", f)->pos[1] = -6.5f;
-        float *p = tu_bone_key(in, "左足ＩＫ", f)->pos;
+        qx(-60, tu_bone_key(r.in, "上半身", f)->rot);
+        tu_bone_key(r.in, "センター", f)->pos[1] = -6.5f;
+        float *p = tu_bone_key(r.in, "左足ＩＫ", f)->pos;
         /* along the line from the hip through the stretched ankle */
         p[1] = (float)(hip_y - drop * 20 / run - 1);
         p[2] = 20.0f;
     }
-    pk_retarget_report rep;
-    pk_retarget_options o = {NO_ARMS,          .from = &a.m,         .to = &b.m,
+    pk_retarget_options o = {NO_ARMS,          .from = &r.a.m,       .to = &r.b.m,
                              .no_upper = true, .no_shoulders = true, .no_toes = true,
                              .measure = true};
-    pk_motion *out = retarget(in, &o, &rep);
-    assert_true(rep.body.centre_done && rep.body.centre_frames > 0);
-    played pa = {0};
-    play(&pa, &a.m, in, 10);
+    r.out = retarget(r.in, &o, &r.rep);
+    assert_true(r.rep.body.centre_done && r.rep.body.centre_frames > 0);
+    play(&r.pa, &r.a.m, r.in, 10);
     /* A's ankle is barely down: between 3% and 10% of the leg up */
-    double lift_a = at(&pa, "左足首")->pos[1] - 1;
+    double lift_a = at(&r.pa, "左足首")->pos[1] - 1;
     assert_true(lift_a > 0.03 * leg && lift_a < 0.1 * leg);
     /* every frame within the goal, 2% of the leg (3.2% before the step;
      * held back by that foot, the step left it so) */
-    assert_true(rep.measure->body.cog_max_before > 0.03);
-    assert_true(rep.measure->body.cog_max < 0.02);
-    played_free(&pa);
-    pk_retarget_report_free(&rep);
-    pk_motion_free(in);
-    pk_motion_free(out);
-    unbuild(&a);
-    unbuild(&b);
+    assert_true(r.rep.measure->body.cog_max_before > 0.03);
+    assert_true(r.rep.measure->body.cog_max < 0.02);
+    trial_free(&r);
 }
 
 /* ---- toes ---- */
 
 static void toes(bool toe_ik)
 {
-    body a, b;
-    build(&a, &PLAIN);
     shape sb = PLAIN;
     sb.toe_z = -3; /* a longer foot */
     sb.no_toe_ik = !toe_ik;
-    build(&b, &sb);
-    pk_motion *in = pk_motion_new();
-    assert_non_null(in);
+    trial r;
+    trial_new(&r, &PLAIN, &sb);
     /* heels up by 0.5, the toe IK down by as much: A's toes stay low */
     for (int d = 0; d < 2; d++) {
-        tu_bone_key(in, SIDE_NAMES[d][4], 0);
-        tu_bone_key(in, SIDE_NAMES[d][5], 0);
+        tu_bone_key(r.in, SIDE_NAMES[d][4], 0);
+        tu_bone_key(r.in, SIDE_NAMES[d][5], 0);
         for (uint32_t f = 10; f <= 20; f += 10) {
-            tu_bone_key(in, SIDE_NAMES[d][4], f)->pos[1] = 0.5f;
-            tu_bone_key(in, SIDE_NAMES[d][5], f)->pos[1] = -0.5f;
+            tu_bone_key(r.in, SIDE_NAMES[d][4], f)->pos[1] = 0.5f;
+            tu_bone_key(r.in, SIDE_NAMES[d][5], f)->pos[1] = -0.5f;
         }
     }
-    pk_retarget_report rep, rep0;
-    pk_retarget_options o = {NO_ARMS,          .from = &a.m,         .to = &b.m,
+    pk_retarget_options o = {NO_ARMS,          .from = &r.a.m,       .to = &r.b.m,
                              .no_upper = true, .no_shoulders = true, .no_centre = true,
                              .measure = true};
-    pk_retarget_options o0 = {NO_ARMS, NO_BODY, .from = &a.m, .to = &b.m};
-    pk_motion *out = retarget(in, &o, &rep), *out0 = retarget(in, &o0, &rep0);
-    assert_true(rep.body.toes_done && rep.body.toe_frames > 0);
-    assert_true(rep.body.no_toe_ik == !toe_ik);
-    played pa = {0}, pb = {0}, p0 = {0};
+    pk_retarget_options o0 = {NO_ARMS, NO_BODY, .from = &r.a.m, .to = &r.b.m};
+    trial_retarget(&r, &o, &o0);
+    assert_true(r.rep.body.toes_done && r.rep.body.toe_frames > 0);
+    assert_true(r.rep.body.no_toe_ik == !toe_ik);
     double worst0 = 0;
     for (uint32_t f = 0; f <= 20; f++) {
-        play(&pa, &a.m, in, f);
-        play(&pb, &b.m, out, f);
-        play(&p0, &b.m, out0, f);
+        trial_play(&r, f);
         for (int d = 0; d < 2; d++) {
             const char *toe = SIDE_NAMES[d][3], *ankle = SIDE_NAMES[d][2];
-            double want = at(&pa, toe)->pos[1]; /* the scale is 1, both toes rest at 0 */
-            worst0 = fmax(worst0, fabs(at(&p0, toe)->pos[1] - want));
-            assert_true(fabs(at(&pb, toe)->pos[1] - want) < 0.02);
+            double want = at(&r.pa, toe)->pos[1]; /* the scale is 1, both toes rest at 0 */
+            worst0 = fmax(worst0, fabs(at(&r.p0, toe)->pos[1] - want));
+            assert_true(fabs(at(&r.pb, toe)->pos[1] - want) < 0.02);
             /* the heel (the ankle) stays */
-            assert_true(fabs(at(&pb, ankle)->pos[1] - at(&p0, ankle)->pos[1]) < 0.01);
+            assert_true(fabs(at(&r.pb, ankle)->pos[1] - at(&r.p0, ankle)->pos[1]) < 0.01);
         }
     }
     assert_true(worst0 > 0.05);
-    played_free(&pa);
-    played_free(&pb);
-    played_free(&p0);
-    pk_retarget_report_free(&rep);
-    pk_retarget_report_free(&rep0);
-    pk_motion_free(in);
-    pk_motion_free(out);
-    pk_motion_free(out0);
-    unbuild(&a);
-    unbuild(&b);
+    trial_free(&r);
 }
 
 static void toes_on_the_floor(void **state)
@@ -846,33 +772,23 @@ static void toes_by_the_ankle(void **state)
 static void feet_apart(void **state)
 {
     (void)state;
-    body a, b;
-    build(&a, &PLAIN);
-    build(&b, &PLAIN);
-    pk_motion *in = pk_motion_new();
-    assert_non_null(in);
+    trial r;
+    trial_new(&r, &PLAIN, &PLAIN);
     /* the body turned a quarter about Y: outward is then along Z */
-    tu_bone_key(in, "センター", 0);
-    float *q = tu_bone_key(in, "センター", 10)->rot;
+    tu_bone_key(r.in, "センター", 0);
+    float *q = tu_bone_key(r.in, "センター", 10)->rot;
     q[1] = (float)sin(PI / 4), q[3] = (float)cos(PI / 4);
-    pk_retarget_report rep;
-    pk_retarget_options o = {NO_ARMS, NO_BODY, .from = &a.m, .to = &b.m, .feet_apart = 0.5};
-    pk_motion *out = retarget(in, &o, &rep);
-    assert_true(rep.body.apart == 0.5);
-    played pb = {0};
-    play(&pb, &b.m, out, 0);
-    assert_true(fabs(at(&pb, "左足首")->pos[0] - 1.5) < 0.01);
-    assert_true(fabs(at(&pb, "右足首")->pos[0] + 1.5) < 0.01);
-    play(&pb, &b.m, out, 10);
+    pk_retarget_options o = {NO_ARMS, NO_BODY, .from = &r.a.m, .to = &r.b.m, .feet_apart = 0.5};
+    r.out = retarget(r.in, &o, &r.rep);
+    assert_true(r.rep.body.apart == 0.5);
+    play(&r.pb, &r.b.m, r.out, 0);
+    assert_true(fabs(at(&r.pb, "左足首")->pos[0] - 1.5) < 0.01);
+    assert_true(fabs(at(&r.pb, "右足首")->pos[0] + 1.5) < 0.01);
+    play(&r.pb, &r.b.m, r.out, 10);
     /* +X turned a quarter about Y is -Z */
-    assert_true(fabs(at(&pb, "左足首")->pos[2] + 0.5) < 0.01);
-    assert_true(fabs(at(&pb, "右足首")->pos[2] - 0.5) < 0.01);
-    played_free(&pb);
-    pk_retarget_report_free(&rep);
-    pk_motion_free(out);
-    pk_motion_free(in);
-    unbuild(&a);
-    unbuild(&b);
+    assert_true(fabs(at(&r.pb, "左足首")->pos[2] + 0.5) < 0.01);
+    assert_true(fabs(at(&r.pb, "右足首")->pos[2] - 0.5) < 0.01);
+    trial_free(&r);
 }
 
 /* --feet-apart moves each 足ＩＫ outward along the hips' X, which turns
@@ -882,35 +798,28 @@ static void feet_apart(void **state)
 static void feet_held_while_the_body_turns(void **state)
 {
     (void)state;
-    body a, b;
-    build(&a, &PLAIN);
-    build(&b, &PLAIN);
-    pk_motion *in = pk_motion_new();
-    assert_non_null(in);
+    trial r;
+    trial_new(&r, &PLAIN, &PLAIN);
     for (uint32_t f = 0; f <= 20; f += 10) {
-        pk_bone_key *k = tu_bone_key(in, "センター", f);
+        pk_bone_key *k = tu_bone_key(r.in, "センター", f);
         k->pos[1] = -0.3f; /* the knees a little bent: the turn stays in reach */
         double t = (f ? 40 : 0) * PI / 360;
         k->rot[1] = (float)sin(t), k->rot[3] = (float)cos(t);
     }
-    pk_retarget_report rep, rep0;
-    pk_retarget_options o = {NO_ARMS,          .from = &a.m,         .to = &b.m,
+    pk_retarget_options o = {NO_ARMS,          .from = &r.a.m,       .to = &r.b.m,
                              .no_upper = true, .no_shoulders = true, .no_toes = true,
                              .feet_apart = 0.2};
     pk_retarget_options o0 = o;
     o0.no_centre = true;
-    pk_motion *out = retarget(in, &o, &rep), *out0 = retarget(in, &o0, &rep0);
-    played pa = {0}, pb = {0}, p0 = {0};
+    trial_retarget(&r, &o, &o0);
     double leg = 8.0, worst0 = 0;
     for (int d = 0; d < 2; d++) {
         const char *ankle = SIDE_NAMES[d][2];
         double a_first[3], b_first[3], b_prev[3], b0_prev[3];
         for (uint32_t f = 0; f <= 20; f++) {
-            play(&pa, &a.m, in, f);
-            play(&pb, &b.m, out, f);
-            play(&p0, &b.m, out0, f);
-            const double *x = at(&pa, ankle)->pos, *y = at(&pb, ankle)->pos,
-                         *y0 = at(&p0, ankle)->pos;
+            trial_play(&r, f);
+            const double *x = at(&r.pa, ankle)->pos, *y = at(&r.pb, ankle)->pos,
+                         *y0 = at(&r.p0, ankle)->pos;
             if (!f) {
                 memcpy(a_first, x, sizeof a_first);
                 memcpy(b_first, y, sizeof b_first);
@@ -929,16 +838,7 @@ static void feet_held_while_the_body_turns(void **state)
     }
     /* left alone, B's feet slid with the turn */
     assert_true(worst0 > 0.001 * leg);
-    played_free(&pa);
-    played_free(&pb);
-    played_free(&p0);
-    pk_retarget_report_free(&rep);
-    pk_retarget_report_free(&rep0);
-    pk_motion_free(in);
-    pk_motion_free(out);
-    pk_motion_free(out0);
-    unbuild(&a);
-    unbuild(&b);
+    trial_free(&r);
 }
 
 /* Dancers sized together share one XZ scale for their translations (so
@@ -949,35 +849,24 @@ static void feet_held_while_the_body_turns(void **state)
 static void shared_scale_keeps_the_centre(void **state)
 {
     (void)state;
-    body a, b;
-    build(&a, &PLAIN);
-    build(&b, &PLAIN);
-    pk_motion *in = pk_motion_new();
-    assert_non_null(in);
+    trial r;
+    trial_new(&r, &PLAIN, &PLAIN);
     for (uint32_t f = 0; f <= 20; f += 10) {
-        tu_bone_key(in, "センター", f)->pos[1] = -4.0f;
-        tu_bone_key(in, "左足ＩＫ", f)->pos[0] = f ? 5.0f : 0.0f;
+        tu_bone_key(r.in, "センター", f)->pos[1] = -4.0f;
+        tu_bone_key(r.in, "左足ＩＫ", f)->pos[0] = f ? 5.0f : 0.0f;
     }
-    pk_retarget_report rep;
-    pk_retarget_options o = {NO_ARMS,          .from = &a.m,         .to = &b.m,
+    pk_retarget_options o = {NO_ARMS,          .from = &r.a.m,       .to = &r.b.m,
                              .no_upper = true, .no_shoulders = true, .no_toes = true,
                              .scale_xz = 2.0};
-    pk_motion *out = retarget(in, &o, &rep);
-    assert_true(rep.body.centre_done);
-    played pa = {0}, pb = {0};
+    r.out = retarget(r.in, &o, &r.rep);
+    assert_true(r.rep.body.centre_done);
     for (uint32_t f = 0; f <= 20; f++) {
-        play(&pa, &a.m, in, f);
-        play(&pb, &b.m, out, f);
-        const double *x = at(&pa, "センター")->pos, *y = at(&pb, "センター")->pos;
+        play(&r.pa, &r.a.m, r.in, f);
+        play(&r.pb, &r.b.m, r.out, f);
+        const double *x = at(&r.pa, "センター")->pos, *y = at(&r.pb, "センター")->pos;
         assert_true(fabs(y[0] - 2 * x[0]) < 1e-4 && fabs(y[2] - 2 * x[2]) < 1e-4);
     }
-    played_free(&pa);
-    played_free(&pb);
-    pk_retarget_report_free(&rep);
-    pk_motion_free(in);
-    pk_motion_free(out);
-    unbuild(&a);
-    unbuild(&b);
+    trial_free(&r);
 }
 
 /* Where the motion turns the leg IK off (its IK section), the legs are
@@ -987,51 +876,43 @@ static void shared_scale_keeps_the_centre(void **state)
  * with the hips: it went 0.6 of the leg across the floor for nothing). */
 static void leg_ik_off(bool both)
 {
-    body a, b;
-    build(&a, &PLAIN);
     shape sb = PLAIN;
     sb.neck_z = -2;
-    build(&b, &sb);
-    pk_motion *in = pk_motion_new();
-    assert_non_null(in);
-    turn(in, "上半身", -60);
+    trial r;
+    trial_new(&r, &PLAIN, &sb);
+    turn(r.in, "上半身", -60);
     int n = both ? 2 : 1;
-    pk_ik_key *ik = pk_motion_push_ik(in, (uint32_t)n);
+    pk_ik_key *ik = pk_motion_push_ik(r.in, (uint32_t)n);
     assert_non_null(ik);
     ik->frame = 0;
     ik->show = 1;
     pk_log log;
     pk_log_init(&log);
     for (int d = 0; d < n; d++) {
-        ik->ik[d].name = pk_names_intern_utf8(in->names, SIDE_NAMES[d][4], 20, "ik", &log);
+        ik->ik[d].name = pk_names_intern_utf8(r.in->names, SIDE_NAMES[d][4], 20, "ik", &log);
         ik->ik[d].enabled = 0;
     }
     pk_log_free(&log);
-    pk_retarget_report rep;
-    pk_retarget_options o = {NO_ARMS,          .from = &a.m,         .to = &b.m,
+    pk_retarget_options o = {NO_ARMS,          .from = &r.a.m,       .to = &r.b.m,
                              .no_upper = true, .no_shoulders = true, .no_toes = true};
-    pk_motion *out = retarget(in, &o, &rep);
+    r.out = retarget(r.in, &o, &r.rep);
     /* one leg on its IK: the step moves センター; none: the feet go with
      * the hips, and moving them would not bring the centre of gravity
      * over the feet */
     if (both)
-        assert_int_equal(rep.body.centre_frames, 0);
+        assert_int_equal(r.rep.body.centre_frames, 0);
     else
-        assert_true(rep.body.centre_frames > 0);
-    for (size_t i = 0; i < out->nbones; i++) {
-        const pk_bone_key *k = &out->bones[i];
-        const char *nm = pk_names_utf8(out->names, k->name);
+        assert_true(r.rep.body.centre_frames > 0);
+    for (size_t i = 0; i < r.out->nbones; i++) {
+        const pk_bone_key *k = &r.out->bones[i];
+        const char *nm = pk_names_utf8(r.out->names, k->name);
         if (strstr(nm, "足ＩＫ") != NULL && (both || strcmp(nm, SIDE_NAMES[0][4]) == 0))
             assert_true(k->pos[0] == 0 && k->pos[1] == 0 && k->pos[2] == 0);
         /* センター: left where neither leg stands on its IK */
         if (both && strcmp(nm, "センター") == 0)
             assert_true(k->pos[0] == 0 && k->pos[1] == 0 && k->pos[2] == 0);
     }
-    pk_retarget_report_free(&rep);
-    pk_motion_free(in);
-    pk_motion_free(out);
-    unbuild(&a);
-    unbuild(&b);
+    trial_free(&r);
 }
 
 static void feet_left_where_the_leg_ik_is_off(void **state)
