@@ -778,6 +778,14 @@ set:
     return cut;
 }
 
+/* A link's turn below STILL_RAD (a thousandth of a degree) is left out.
+ * A cosine of at least SURELY_STILL is surely such a turn without its
+ * arccosine: acos(1 - e) < sqrt(2e) (1 + e / 11) and
+ * sqrt(2 x 1.52e-10) = 1.7436e-5, a thousandth below STILL_RAD, where
+ * pki_acos errs by about 1e-16: the same turns left out. */
+#define STILL_RAD (1e-3 * PI / 180.0)
+#define SURELY_STILL (1.0 - 1.52e-10)
+
 /* One pass over the links, effector end first; true when the per-step
  * limit cut any link's turn (the chain is still turning towards the goal). */
 static bool solve_core(pk_rig *r, ik_chain *c, int iteration, bool triangle)
@@ -797,8 +805,10 @@ static bool solve_core(pk_rig *r, ik_chain *c, int iteration, bool triangle)
         if (!unit(iv) || !unit(tv))
             continue;
         double d = iv[0] * tv[0] + iv[1] * tv[1] + iv[2] * tv[2];
+        if (d >= SURELY_STILL) /* the turn below: no arccosine needed */
+            continue;
         double angle = pki_acos(d > 1.0 ? 1.0 : d < -1.0 ? -1.0 : d);
-        if (angle < 1e-3 * PI / 180.0)
+        if (angle < STILL_RAD)
             continue;
         if (angle > c->limit) {
             angle = c->limit;
