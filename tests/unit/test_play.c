@@ -236,6 +236,106 @@ static void solve_follows_a_target_off_the_chain(void **state)
     pk_names_free(h.m.names);
 }
 
+/* p's rows and a play from nothing of mo: the same bits. */
+static void same_as_fresh(const pki_play *p, const hb *h, const pk_motion *mo, const bool *watch)
+{
+    pk_log log;
+    pk_log_init(&log);
+    pki_play fresh;
+    assert_int_equal(pki_play_motion(&fresh, &h->m, mo, p->f0, p->n, watch, &log), 0);
+    assert_int_equal(fresh.nwatch, p->nwatch);
+    assert_memory_equal(p->w, fresh.w, (size_t)p->n * fresh.nwatch * sizeof *fresh.w);
+    pki_play_free(&fresh);
+    pk_log_free(&log);
+}
+
+static size_t fresh_rows(const pki_play *p)
+{
+    size_t k = 0;
+    for (uint32_t r = 0; r < p->n; r++)
+        k += p->fresh[r];
+    return k;
+}
+
+/* A play updated in place (pki_play_motion_update): after each edit its
+ * rows are a play from nothing's, bit for bit, and it evaluated only the
+ * rows the edit reached: a key moved (the pieces either side of it, on
+ * curves the cursor solves), a key added, the IK section turning the leg's
+ * IK off, a track gone (rest); a leaned play is played afresh. */
+static void play_update_in_place(void **state)
+{
+    (void)state;
+    hb h;
+    hb_leg(&h);
+    size_t at30 = 0;
+    pk_motion *mo = walk(&at30);
+    const uint8_t curve[4][4] = {
+        {90, 10, 30, 120}, {90, 10, 30, 120}, {90, 10, 30, 120}, {90, 10, 30, 120}};
+    for (size_t i = 0; i < mo->nbones; i++) {
+        pk_interp_set(mo->bones[i].interp, curve, false);
+        mo->bones[i].rot[0] = 0.05f * (float)(mo->bones[i].frame % 20);
+    }
+    bool watch[7] = {false, true, true, true, true, true, false};
+    pk_log log;
+    pk_log_init(&log);
+    pki_play p;
+    assert_int_equal(pki_play_motion(&p, &h.m, mo, 0, 61, watch, &log), 0);
+    /* nothing changed: nothing evaluated or sampled */
+    assert_int_equal(pki_play_motion_update(&p, mo, watch, &log), 0);
+    assert_int_equal(p.evaluated, 0);
+    assert_int_equal(p.sampled, 0);
+    /* the key at frame 30 moved: frames 21..39 */
+    mo->bones[at30].pos[0] = 0.5f;
+    assert_int_equal(pki_play_motion_update(&p, mo, watch, &log), 0);
+    assert_int_equal(p.evaluated, 19);
+    assert_int_equal(fresh_rows(&p), 19);
+    assert_true(p.fresh[21] && p.fresh[39] && !p.fresh[20] && !p.fresh[40]);
+    assert_int_equal(p.sampled, 1);
+    same_as_fresh(&p, &h, mo, watch);
+    /* a key added at frame 45: frames 41..49 */
+    pk_bone_key *k = tu_bone_key(mo, "右足ＩＫ", 45);
+    k->pos[2] = 2.0f;
+    pk_interp_set(k->interp, curve, false);
+    assert_int_equal(pki_play_motion_update(&p, mo, watch, &log), 0);
+    assert_int_equal(p.evaluated, 9);
+    assert_true(p.fresh[41] && p.fresh[49] && !p.fresh[40] && !p.fresh[50]);
+    same_as_fresh(&p, &h, mo, watch);
+    /* the leg's IK off from frame 50: frames 50..60 */
+    pk_ik_key *ik = pk_motion_push_ik(mo, 1);
+    assert_non_null(ik);
+    ik->frame = 50;
+    ik->ik[0].name =
+        pk_names_intern(mo->names, (const uint8_t *)"\x89\x45\x91\xab\x82\x68\x82\x6a", 8);
+    ik->ik[0].enabled = 0;
+    assert_int_equal(pki_play_motion_update(&p, mo, watch, &log), 0);
+    assert_int_equal(p.evaluated, 11);
+    assert_int_equal(p.sampled, 0);
+    same_as_fresh(&p, &h, mo, watch);
+    /* 上半身's track gone (its keys renamed to a bone the model lacks):
+     * every row where it turned takes the rest */
+    pk_name_id other = pk_names_intern(mo->names, (const uint8_t *)"x", 1);
+    size_t turned = 0;
+    for (size_t i = 0; i < mo->nbones; i++)
+        if (mo->bones[i].pos[0] == 0.0f && mo->bones[i].pos[1] == 0.0f &&
+            mo->bones[i].pos[2] == 0.0f) {
+            mo->bones[i].name = other;
+            turned++;
+        }
+    assert_int_equal(turned, 7); /* 上半身's keys at 0, 10, ..., 60 */
+    assert_int_equal(pki_play_motion_update(&p, mo, watch, &log), 0);
+    assert_true(p.evaluated > 0);
+    same_as_fresh(&p, &h, mo, watch);
+    /* a leaned play cannot be updated: played afresh */
+    pki_play_lean(&p);
+    assert_int_equal(pki_play_motion_update(&p, mo, watch, &log), 0);
+    assert_int_equal(p.evaluated, 61);
+    same_as_fresh(&p, &h, mo, watch);
+    pki_play_free(&p);
+    pk_log_free(&log);
+    pk_motion_free(mo);
+    pk_names_free(h.m.names);
+}
+
 static void track_named_as_built(void **state)
 {
     (void)state;
@@ -285,6 +385,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(play_again_same_rows),
+        cmocka_unit_test(play_update_in_place),
         cmocka_unit_test(held_rows_solve_once),
         cmocka_unit_test(solve_follows_a_target_off_the_chain),
         cmocka_unit_test(track_named_as_built),

@@ -1559,8 +1559,9 @@ static int apart_step(pki_sizing *z, writer *w, double u, pk_body_report *rep, b
 
 /* ---- the run ---- */
 
-/* B played again (the rows nothing changed in taken from the last play);
- * memo (or NULL) forgets what it knew of the rows that changed. */
+/* B played again (the rows nothing changed in taken from the last play,
+ * which after the first is updated in place); memo (or NULL) forgets what
+ * it knew of the rows that changed. */
 static int replay(pki_sizing *z, pki_bone_set *s, cog_memo *memo, pk_log *log)
 {
     bool *watch = calloc(z->b.m->nbones + 1, sizeof *watch);
@@ -1570,20 +1571,27 @@ static int replay(pki_sizing *z, pki_bone_set *s, cog_memo *memo, pk_log *log)
     }
     pki_figure_watch(&z->b, watch);
     pki_torso_watch(z->tb, watch);
-    pki_play p;
-    int rc = s->m ? pki_play_motion_again(&p, &z->pb, z->b.m, s->m, z->pb.f0, z->pb.n, watch, log)
+    int rc;
+    if (s->m && z->pb0.n) { /* the play before is B's during the steps: updated */
+        rc = pki_play_motion_update(&z->pb, s->m, watch, log);
+    } else {
+        pki_play p;
+        rc = s->m ? pki_play_motion_again(&p, &z->pb, z->b.m, s->m, z->pb.f0, z->pb.n, watch, log)
                   : pki_play_pose(&p, z->b.m, s->p, watch, log);
+        if (!rc) {
+            if (z->pb0.n)
+                pki_play_free(&z->pb);
+            else
+                z->pb0 = z->pb;
+            pki_play_lean(&z->pb0); /* B before the steps: no play follows it */
+            z->pb = p;
+        }
+    }
     free(watch);
     if (rc)
         return -1;
-    if (z->pb0.n)
-        pki_play_free(&z->pb);
-    else
-        z->pb0 = z->pb;
-    pki_play_lean(&z->pb0); /* B before the steps: no play follows it */
-    z->pb = p;
-    for (uint32_t r = 0; memo && r < p.n; r++)
-        memo[r].cog_known &= !p.fresh[r];
+    for (uint32_t r = 0; memo && r < z->pb.n; r++)
+        memo[r].cog_known &= !z->pb.fresh[r];
     return 0;
 }
 

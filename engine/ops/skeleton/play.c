@@ -469,6 +469,271 @@ done:
     return rc;
 }
 
+/* ---- a play again in place ---- */
+
+/* A run of rows [lo, hi) over which a changed track is sampled. */
+typedef struct row_run {
+    uint32_t lo, hi;
+} row_run;
+
+/* Rows of frames [lo, hi) (lo INT64_MIN and hi INT64_MAX: unbounded) as
+ * a run appended to runs (merged with the last where they meet). */
+static void push_run(row_run *runs, size_t *nruns, uint32_t f0, uint32_t n, int64_t lo, int64_t hi)
+{
+    int64_t a = lo - (int64_t)f0, b = hi == INT64_MAX ? (int64_t)n : hi - (int64_t)f0;
+    if (lo == INT64_MIN || a < 0)
+        a = 0;
+    if (b > (int64_t)n)
+        b = n;
+    if (a >= b)
+        return;
+    if (*nruns && runs[*nruns - 1].hi >= (uint32_t)a) {
+        if (runs[*nruns - 1].hi < (uint32_t)b)
+            runs[*nruns - 1].hi = (uint32_t)b;
+        return;
+    }
+    runs[*nruns].lo = (uint32_t)a;
+    runs[(*nruns)++].hi = (uint32_t)b;
+}
+
+/* The rows where a track whose records were was[0..nw) (frames strictly
+ * rising, as a track's) and are now[0..nn) may give another value: a
+ * frame's value comes from the last key at or before it and the first
+ * after it, so every key of either that the other lacks or holds
+ * otherwise changes the frames from the key before it to the one after
+ * it (of either).  Each run starts at the play's first row or at a key
+ * the two share, a key of the track as it is now, so that sampling a run
+ * enters its pieces as a play from the first row does.  runs has room
+ * for nw + nn runs; returns how many. */
+static size_t changed_runs(const pk_bone_key *was, size_t nw, const pk_bone_key *now, size_t nn,
+                           uint32_t f0, uint32_t n, row_run *runs)
+{
+    size_t i = 0, j = 0, nruns = 0;
+    int64_t before = INT64_MIN; /* the last frame of either's keys */
+    bool pending = false;       /* a changed key since `start` */
+    int64_t start = INT64_MIN;
+    while (i < nw || j < nn) {
+        uint32_t fw = i < nw ? was[i].frame : UINT32_MAX, fn = j < nn ? now[j].frame : UINT32_MAX;
+        uint32_t f = fw < fn ? fw : fn;
+        bool same = fw == fn && memcmp(&was[i], &now[j], sizeof *was) == 0;
+        if (pending) { /* the changed keys' frames end at this key */
+            push_run(runs, &nruns, f0, n, start, f);
+            pending = false;
+        }
+        if (!same) {
+            start = before;
+            pending = true;
+        }
+        before = f;
+        i += fw == f;
+        j += fn == f;
+    }
+    if (pending)
+        push_run(runs, &nruns, f0, n, start, INT64_MAX);
+    return nruns;
+}
+
+/* What an update samples: per bone, its key records now (keys, at) and,
+ * for a bone whose records changed, the runs of rows to sample it over
+ * (every row where it lost its track: rest there). */
+typedef struct update_plan {
+    pk_track *tracks;
+    bool built;
+    pk_bone_key *keys;
+    size_t *at;
+    int32_t *changed; /* the bones whose records changed */
+    size_t nchanged;
+    row_run **runs; /* per changed bone */
+    size_t *nruns;
+    uint8_t *dirty; /* per row: some changed bone is sampled there */
+} update_plan;
+
+static void plan_free(update_plan *u, size_t nb)
+{
+    for (size_t i = 0; u->built && i < nb; i++)
+        free(u->tracks[i].keys);
+    for (size_t k = 0; u->runs && k < u->nchanged; k++)
+        free(u->runs[k]);
+    free(u->tracks);
+    free(u->keys);
+    free(u->at);
+    free(u->changed);
+    free(u->runs);
+    free(u->nruns);
+    free(u->dirty);
+}
+
+/* The plan of an update of p (sub-model m) to motion mo: false on OOM. */
+static bool plan_update(update_plan *u, const pki_play *p, const pk_model *m, const pk_motion *mo)
+{
+    size_t nb = m->nbones;
+    memset(u, 0, sizeof *u);
+    pk_name_id *ids = malloc((nb + 1) * sizeof *ids);
+    u->tracks = calloc(nb + 1, sizeof *u->tracks);
+    u->at = calloc(nb + 1, sizeof *u->at);
+    u->changed = malloc((nb + 1) * sizeof *u->changed);
+    u->runs = calloc(nb + 1, sizeof *u->runs);
+    u->nruns = calloc(nb + 1, sizeof *u->nruns);
+    u->dirty = calloc(p->n + 1, sizeof *u->dirty);
+    bool ok = ids && u->tracks && u->at && u->changed && u->runs && u->nruns && u->dirty;
+    for (size_t i = 0; ok && i < nb; i++)
+        ids[i] = name_in(m, i, mo->names);
+    ok = ok && (u->built = pki_tracks_named(mo, ids, nb, u->tracks));
+    free(ids);
+    for (size_t i = 0; ok && i < nb; i++)
+        u->at[i + 1] = u->at[i] + u->tracks[i].count;
+    ok = ok && (u->keys = malloc((u->at[nb] + 1) * sizeof *u->keys)) != NULL;
+    for (size_t i = 0; ok && i < nb; i++) {
+        const pk_track *tr = &u->tracks[i];
+        pk_bone_key *k = &u->keys[u->at[i]];
+        for (size_t j = 0; j < tr->count; j++)
+            k[j] = mo->bones[tr->keys[j]];
+        const pk_bone_key *was = &p->keys[p->at[i]];
+        size_t nw = p->at[i + 1] - p->at[i], nn = tr->count;
+        if (nw == nn && memcmp(was, k, nn * sizeof *k) == 0)
+            continue;
+        size_t c = u->nchanged++;
+        u->changed[c] = (int32_t)i;
+        ok = (u->runs[c] = malloc((nw + nn + 1) * sizeof *u->runs[c])) != NULL;
+        if (ok)
+            u->nruns[c] = changed_runs(was, nw, k, nn, p->f0, p->n, u->runs[c]);
+        for (size_t q = 0; ok && q < u->nruns[c]; q++)
+            memset(&u->dirty[u->runs[c][q].lo], 1, u->runs[c][q].hi - u->runs[c][q].lo);
+    }
+    return ok;
+}
+
+/* pki_play_motion_update on the sub-model m p was played on. */
+static int update_motion(pki_play *p, const pk_model *m, const pk_motion *mo, pk_log *log)
+{
+    size_t nb = m->nbones, niks = 0;
+    update_plan u;
+    memset(&u, 0, sizeof u);
+    pk_rig *rig = NULL;
+    uint32_t *iks = NULL;
+    pk_cursor *cur = malloc((nb + 1) * sizeof *cur);
+    bool *on = malloc((nb + 1) * sizeof *on);
+    pk_bone_local *loc = malloc((nb + 1) * sizeof *loc);
+    pk_bone_world *all = malloc((nb + 1) * sizeof *all);
+    double *pm = malloc((p->nmemo + 1) * sizeof *pm);
+    size_t *next_run = calloc(nb + 1, sizeof *next_run);
+    int32_t *watched = malloc((nb + 1) * sizeof *watched);
+    bool *watch = malloc((nb + 1) * sizeof *watch);
+    int rc = -1;
+    bool planned =
+        cur && on && loc && all && pm && next_run && watched && watch && plan_update(&u, p, m, mo);
+    if (!planned)
+        goto oom;
+    rig = pk_rig_new(m, log);
+    if (!rig)
+        goto done;
+    iks = ik_order(mo, &niks);
+    if (!iks)
+        goto oom;
+    for (size_t i = 0; i < nb; i++)
+        watch[i] = p->slot[p->map[i]] >= 0;
+    size_t nwatched = list_of(watch, nb, watched);
+    for (size_t k = 0; k < u.nchanged; k++)
+        pk_cursor_init(&cur[k], mo, &u.tracks[u.changed[k]]);
+    p->sampled = u.nchanged;
+    p->evaluated = p->solved = 0;
+    size_t next_ik = 0;
+    for (size_t i = 0; i < nb; i++)
+        on[i] = true;
+    for (uint32_t r = 0; r < p->n; r++) {
+        uint32_t f = p->f0 + r;
+        while (next_ik < niks && mo->iks[iks[next_ik]].frame <= f) {
+            const pk_ik_key *k = &mo->iks[iks[next_ik++]];
+            for (uint32_t s = 0; s < k->count; s++) {
+                size_t len;
+                const uint8_t *raw = pk_names_raw(mo->names, k->ik[s].name, &len);
+                long b = raw ? pk_model_find_bone(m, raw, len) : -1;
+                if (b >= 0)
+                    on[b] = k->ik[s].enabled != 0;
+            }
+        }
+        pk_bone_local *in = &p->in[(size_t)r * nb];
+        bool *in_on = &p->on[(size_t)r * nb];
+        p->fresh[r] = false;
+        if (!u.dirty[r] && memcmp(in_on, on, nb * sizeof *on) == 0)
+            continue; /* the same inputs: the same row */
+        memcpy(loc, in, nb * sizeof *loc);
+        for (size_t k = 0; k < u.nchanged; k++) {
+            const row_run *run = u.runs[k];
+            size_t *q = &next_run[k];
+            while (*q < u.nruns[k] && run[*q].hi <= r)
+                (*q)++;
+            if (*q == u.nruns[k] || run[*q].lo > r)
+                continue;
+            int32_t i = u.changed[k];
+            pk_cursor_bone(&cur[k], (double)f, loc[i].pos, loc[i].rot);
+        }
+        if (memcmp(in, loc, nb * sizeof *loc) == 0 && memcmp(in_on, on, nb * sizeof *on) == 0)
+            continue;
+        /* the last play's solves at this row, and this play's row before */
+        double *memo = &p->memo[(size_t)r * p->nmemo];
+        memcpy(pm, memo, p->nmemo * sizeof *pm);
+        const double *near = r ? &p->memo[(size_t)(r - 1) * p->nmemo] : NULL;
+        p->solved += pki_rig_eval_memo(rig, loc, on, all, pm, near, memo);
+        p->evaluated++;
+        p->fresh[r] = true;
+        memcpy(in, loc, nb * sizeof *loc);
+        memcpy(in_on, on, nb * sizeof *on);
+        pk_bone_world *row = &p->w[(size_t)r * p->nwatch];
+        for (size_t k = 0; k < nwatched; k++)
+            row[p->slot[p->map[watched[k]]]] = all[watched[k]];
+    }
+    /* the key records the rows now come from */
+    free(p->keys);
+    free(p->at);
+    p->keys = u.keys;
+    p->at = u.at;
+    u.keys = NULL;
+    u.at = NULL;
+    rc = 0;
+    goto done;
+oom:
+    pk_error(log, PK_E_NO_MEMORY, "out of memory");
+done:
+    plan_free(&u, nb);
+    pk_rig_free(rig);
+    free(iks);
+    free(cur);
+    free(on);
+    free(loc);
+    free(all);
+    free(pm);
+    free(next_run);
+    free(watched);
+    free(watch);
+    return rc;
+}
+
+int pki_play_motion_update(pki_play *p, const pk_motion *mo, const bool *watch, pk_log *log)
+{
+    const pk_model *full = p->m;
+    trimmed tm;
+    if (!trim(full, watch, &tm)) {
+        trimmed_free(&tm);
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        return -1;
+    }
+    int rc;
+    if (same_play(p, full, watch, &tm) && p->keys && p->at && p->memo) {
+        rc = update_motion(p, &tm.sub, mo, log);
+    } else {
+        /* not a play this can update: played afresh, taking its rows */
+        pki_play again;
+        rc = pki_play_motion_again(&again, p, full, mo, p->f0, p->n, watch, log);
+        if (rc == 0) {
+            pki_play_free(p);
+            *p = again;
+        }
+    }
+    trimmed_free(&tm);
+    return rc;
+}
+
 int pki_play_pose(pki_play *p, const pk_model *m, const pk_pose *po, const bool *watch, pk_log *log)
 {
     size_t nb = m->nbones;

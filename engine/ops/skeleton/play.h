@@ -49,6 +49,16 @@ int pki_play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint32_
  * sampling the keys where the motion did not change.  prev may be NULL. */
 int pki_play_motion_again(pki_play *p, const pki_play *prev, const pk_model *m, const pk_motion *mo,
                           uint32_t f0, uint32_t n, const bool *watch, pk_log *log);
+/* p (a motion's play, not leaned) played again in place on motion mo,
+ * watching the same bones: the rows a full play gives, bit for bit, for
+ * the cost of the rows whose inputs changed.  A track whose key records
+ * changed is sampled only over the rows where its value may change (from
+ * the key before a changed key to the one after it), so a round that
+ * rewrote a few frames costs a few rows; fresh[] tells the rows
+ * evaluated.  A play that is not such a one is played afresh (taking its
+ * rows where the inputs are the same).  0, or -1 (logged, OOM: p left
+ * as it was). */
+int pki_play_motion_update(pki_play *p, const pk_motion *mo, const bool *watch, pk_log *log);
 /* The same for a pose (one frame, f0 = 0). */
 int pki_play_pose(pki_play *p, const pk_model *m, const pk_pose *po, const bool *watch,
                   pk_log *log);
