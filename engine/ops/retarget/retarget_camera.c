@@ -84,6 +84,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 
 #define PI 3.14159265358979323846
 #define NPOINTS 5
@@ -1721,6 +1722,8 @@ typedef struct track_frame {
                             points' weight beside u */
     bool reach;          /* the best camera for the frame meets the goal */
     double mu;           /* the smoothness weight (TRACK_MU, or stiffer) */
+    double aim;          /* > 0: a point counts only beyond this distance (the least
+                            change: boost is then the penalty's weight) */
     view v;              /* the original's view */
     bool any;            /* a point weighs */
 } track_frame;
@@ -1743,6 +1746,12 @@ static void track_res(const scene *sc, uint32_t f, const track_frame *tf, const 
             r[2 * i + 1] = sw * (s[1] - tf->sa[i][1]);
         } else {
             r[2 * i] = sw * BEHIND_ERR;
+        }
+        if (tf->aim > 0) { /* only the distance beyond the aim */
+            double e = pki_hypot(r[2 * i], r[2 * i + 1]), k = sw * tf->aim;
+            double m = e > k ? (e - k) / e : 0;
+            r[2 * i] *= m;
+            r[2 * i + 1] *= m;
         }
     }
 }
@@ -1935,6 +1944,45 @@ static void track_reweigh(const scene *sc, uint32_t fa, size_t n, track_frame *t
     }
 }
 
+/* Levenberg-Marquardt on the track's cost from x (iters steps at most);
+ * H, M: TB·n rows of the band, g, xt: TB·n doubles of scratch. */
+static void track_solve(const scene *sc, uint32_t fa, size_t n, const track_frame *tf, double *x,
+                        int iters, double (*H)[TBW + 1], double (*M)[TBW + 1], double *g,
+                        double *xt)
+{
+    size_t N = TB * n;
+    double cost = track_cost(sc, fa, n, tf, x), lm = 1e-3;
+    for (int it = 0; it < iters; it++) {
+        track_normal(sc, fa, n, tf, x, H, g);
+        bool better = false, small = false;
+        while (!better && lm < 1e8) {
+            memcpy(M, H, N * sizeof *M);
+            for (size_t k = 0; k < N; k++) {
+                M[k][0] *= 1 + lm;
+                xt[k] = -g[k];
+            }
+            if (!band_solve(N, M, xt)) {
+                lm *= 10;
+                continue;
+            }
+            for (size_t k = 0; k < N; k++)
+                xt[k] += x[k];
+            double next = track_cost(sc, fa, n, tf, xt);
+            if (next < cost) {
+                better = true;
+                small = cost - next < 1e-10 * cost;
+                memcpy(x, xt, N * sizeof *x);
+                cost = next;
+                lm = fmax(lm / 3, 1e-9);
+            } else {
+                lm *= 4;
+            }
+        }
+        if (!better || small)
+            break;
+    }
+}
+
 /* best over [fa, fb) (evened out: the start) replaced by the track; its
  * distances stay.  Left as it is on OOM. */
 static void track_fit(const scene *sc, pk_camera_key *best, const pk_camera_key *orig, uint32_t fa,
@@ -1952,36 +2000,7 @@ static void track_fit(const scene *sc, pk_camera_key *best, const pk_camera_key 
     for (int round = 0; round < TRACK_ROUNDS; round++) {
         if (round)
             track_reweigh(sc, fa, n, tf, x);
-        double cost = track_cost(sc, fa, n, tf, x), lm = 1e-3;
-        for (int it = 0; it < TRACK_ITERS; it++) {
-            track_normal(sc, fa, n, tf, x, H, g);
-            bool better = false, small = false;
-            while (!better && lm < 1e8) {
-                memcpy(M, H, N * sizeof *M);
-                for (size_t k = 0; k < N; k++) {
-                    M[k][0] *= 1 + lm;
-                    xt[k] = -g[k];
-                }
-                if (!band_solve(N, M, xt)) {
-                    lm *= 10;
-                    continue;
-                }
-                for (size_t k = 0; k < N; k++)
-                    xt[k] += x[k];
-                double next = track_cost(sc, fa, n, tf, xt);
-                if (next < cost) {
-                    better = true;
-                    small = cost - next < 1e-10 * cost;
-                    memcpy(x, xt, N * sizeof *x);
-                    cost = next;
-                    lm = fmax(lm / 3, 1e-9);
-                } else {
-                    lm *= 4;
-                }
-            }
-            if (!better || small)
-                break;
-        }
+        track_solve(sc, fa, n, tf, x, TRACK_ITERS, H, M, g, xt);
     }
     for (size_t i = 0; i < n; i++) {
         pk_camera_key *k = &best[fa + i];
@@ -2159,6 +2178,367 @@ void pk_camera_report_free(pk_camera_report *r)
     r->nunmet = 0;
 }
 
+/* ---- the least change: a missed frame brought within the goal ----
+ *
+ * Where the camera written misses the goal on a frame, the smallest change
+ * of it (the eye and the three angles; the view angle and the distance
+ * stay) that brings every point measured within LC_AIM: minimise
+ * Σ (scale_j·Δx_j)² (the eye's move over the subject's depth times
+ * 2·tan(fov/2), the angles' over 2·tan(fov/2): both in screen heights)
+ * plus rho·Σ max(0, d_i − LC_AIM)² (d_i a point's distance from A's),
+ * Levenberg-Marquardt for rho = 1e2, 1e4, 1e6 in turn (a penalty that
+ * tightens towards the constraint).  Local, from the camera written, not
+ * from the best camera for the frame: the nearest feasible camera, not
+ * the frame's optimum.  The changes are then evened out over the shot
+ * (Whittaker: the frames brought within weigh LC_HOLD, the others hold
+ * no change) and the frames still missed brought within again from the
+ * evened-out camera, LC_ROUNDS times; the stretches changed are fitted
+ * again with the reducer, each kept only where it lands more frames and
+ * stays steady. */
+
+#define LC_AIM 0.0175 /* screen heights: the goal less a margin for the evening out and the fit */
+#define LC_PAD 45   /* frames: a window around missed frames */
+#define LC_ROUNDS 3 /* the path solved, then again with the frames it lets the least change reach */
+#define LC_PULL 1.0 /* the change's weight per screen height² */
+#define LC_MU 1e4   /* the smoothness (screen heights² per second difference²) */
+
+/* A frame's points measured: A's on the screen (sa), B's (pb); n of them. */
+typedef struct lc_frame {
+    double sa[NPOINTS][2], pb[NPOINTS][3];
+    int n;
+} lc_frame;
+
+static int lc_points(const scene *sc, uint32_t f, const pk_camera_key *orig, lc_frame *lf)
+{
+    view va;
+    view_of(orig, &va);
+    lf->n = 0;
+    if (measure(sc, f, orig, orig, NULL) < 0)
+        return 0;
+    for (int i = 0; i < NPOINTS; i++) {
+        double s[2];
+        if (!sc->have[i] || !screen(&va, va.eye, sc->pts[f].a[i], s) || !on_screen(sc, s))
+            continue;
+        memcpy(lf->sa[lf->n], s, sizeof s);
+        memcpy(lf->pb[lf->n], sc->pts[f].b[i], sizeof lf->pb[0]);
+        lf->n++;
+    }
+    return lf->n;
+}
+
+/* The residuals at x (eye, angles; v: the view angle): 6 for the change,
+ * 2 a point; their sum of squares.  worst: the largest distance. */
+static double lc_res(const lc_frame *lf, const view *v0, const double x0[TB], const double scl[TB],
+                     double rho, const double x[TB], double *r, double *worst)
+{
+    view v = *v0;
+    rot_of(x + 3, v.R);
+    memcpy(v.eye, x, sizeof v.eye);
+    double c = 0, sr = sqrt(rho);
+    *worst = 0;
+    for (int j = 0; j < TB; j++) {
+        r[j] = scl[j] * (x[j] - x0[j]);
+        c += r[j] * r[j];
+    }
+    for (int i = 0; i < lf->n; i++) {
+        double s[2], d[2] = {BEHIND_ERR, 0};
+        if (screen(&v, v.eye, lf->pb[i], s))
+            d[0] = s[0] - lf->sa[i][0], d[1] = s[1] - lf->sa[i][1];
+        double e = pki_hypot(d[0], d[1]);
+        *worst = fmax(*worst, e);
+        double k = e > LC_AIM ? sr * (e - LC_AIM) / e : 0;
+        r[TB + 2 * i] = k * d[0];
+        r[TB + 2 * i + 1] = k * d[1];
+        c += r[TB + 2 * i] * r[TB + 2 * i] + r[TB + 2 * i + 1] * r[TB + 2 * i + 1];
+    }
+    return c;
+}
+
+/* The least change of cam (frame lf) bringing its points within LC_AIM:
+ * into *out; false when the local solve does not get there. */
+static bool least_change(const lc_frame *lf, const pk_camera_key *cam, pk_camera_key *out)
+{
+    enum { NR = TB + 2 * NPOINTS };
+    view v0;
+    view_of(cam, &v0);
+    if (v0.ortho || !lf->n)
+        return false;
+    double x0[TB], x[TB], scl[TB], xt[TB], depth = 0;
+    for (int a = 0; a < 3; a++)
+        x0[a] = v0.eye[a], x0[3 + a] = cam->rot[a];
+    for (int i = 0; i < lf->n; i++) {
+        double q[3];
+        cam_space(&v0, v0.eye, lf->pb[i], q);
+        depth += fmax(q[2], NEAR) / lf->n;
+    }
+    for (int a = 0; a < 3; a++)
+        scl[a] = 1.0 / (depth * v0.t), scl[3 + a] = 1.0 / v0.t;
+    memcpy(x, x0, sizeof x);
+    double r[NR], rt[NR], J[NR][TB], worst = 0;
+    for (double rho = 1e2; rho < 1e9; rho *= 10) {
+        double cost = lc_res(lf, &v0, x0, scl, rho, x, r, &worst), mu = 1e-3;
+        for (int it = 0; it < 30 && worst > LC_AIM * 1.001; it++) {
+            for (int j = 0; j < TB; j++) {
+                double h = j < 3 ? 1e-6 * depth : 1e-7, w;
+                memcpy(xt, x, sizeof xt);
+                xt[j] += h;
+                lc_res(lf, &v0, x0, scl, rho, xt, rt, &w);
+                for (int k = 0; k < NR; k++)
+                    J[k][j] = (rt[k] - r[k]) / h;
+            }
+            double H[TB * TB], g[TB];
+            for (int a = 0; a < TB; a++) {
+                g[a] = 0;
+                for (int k = 0; k < NR; k++)
+                    g[a] += J[k][a] * r[k];
+                for (int b = 0; b < TB; b++) {
+                    double s = 0;
+                    for (int k = 0; k < NR; k++)
+                        s += J[k][a] * J[k][b];
+                    H[a * TB + b] = s;
+                }
+            }
+            bool better = false;
+            while (!better && mu < 1e10) {
+                double M[TB * TB], dx[TB], w;
+                memcpy(M, H, sizeof M);
+                for (int a = 0; a < TB; a++)
+                    M[a * TB + a] += mu * H[a * TB + a] + 1e-300, dx[a] = -g[a];
+                if (!solve_n(TB, M, dx)) {
+                    mu *= 10;
+                    continue;
+                }
+                for (int a = 0; a < TB; a++)
+                    xt[a] = x[a] + dx[a];
+                double next = lc_res(lf, &v0, x0, scl, rho, xt, rt, &w);
+                if (next < cost) {
+                    better = true, mu = fmax(mu / 3, 1e-9);
+                    memcpy(x, xt, sizeof x), memcpy(r, rt, sizeof r);
+                    cost = next, worst = w;
+                } else {
+                    mu *= 4;
+                }
+            }
+            if (!better)
+                break;
+        }
+        if (worst <= LC_AIM * 1.001)
+            break;
+    }
+    if (getenv("LCDBG2")) { double w0; double rr[TB + 2 * NPOINTS]; lc_res(lf, &v0, x0, scl, 0, x0, rr, &w0); view vv = v0; rot_of(x + 3, vv.R); double tr = 0; for (int i = 0; i < 3; i++) for (int j = 0; j < 3; j++) tr += vv.R[i][j] * v0.R[i][j]; fprintf(stderr, "lc: %.4f -> %.4f (n %d) turn %.2f eye %.4f\n", w0, worst, lf->n, acos(fmin(1, (tr - 1) / 2)) * 57.3, pki_hypot(pki_hypot(x[0]-x0[0], x[1]-x0[1]), x[2]-x0[2]) * scl[0]); }
+    if (!(worst <= PK_CAMERA_GOAL - 0.75 * FIT))
+        return false;
+    *out = *cam;
+    for (int a = 0; a < 3; a++)
+        out->rot[a] = (float)x[3 + a];
+    view v;
+    view_of(out, &v);
+    for (int a = 0; a < 3; a++)
+        out->pos[a] = (float)(x[a] - (double)out->distance * v.R[a][2]);
+    return true;
+}
+
+/* The camera played (played[], written as cam) with its missed frames
+ * brought within the goal where a small change does it: per window of
+ * missed frames (LC_PAD frames either side, within the shot), the path of
+ * least change that keeps every frame within its aim (LC_AIM where the
+ * least change of the frame alone gets there, else its distance now: no
+ * frame made worse), smooth (LC_MU), then fitted again with the reducer
+ * between the keys around it; kept where the stretch lands more of its
+ * frames within the goal and turns and moves no more from frame to frame
+ * than STEADY times the original, or than it did.  *pieces, *keys: the
+ * stretches kept and their keys.  0, or -1 (logged). */
+static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
+                       pk_camera_key *played, const uint32_t *kf, size_t nk, double deg_o,
+                       double eye_o, const pk_camera_options *o, size_t *pieces, size_t *keys,
+                       pk_log *log)
+{
+    uint32_t nf = sc->nframes;
+    pk_camera_key *fix = malloc(nf * sizeof *fix), *was = malloc(nf * sizeof *was);
+    lc_frame *lf = malloc(nf * sizeof *lf);
+    char *miss = calloc(nf, 1);
+    uint32_t *shot = malloc(nf * sizeof *shot); /* the first frame of each frame's shot */
+    track_frame *tf = calloc(nf, sizeof *tf);
+    size_t N = (size_t)TB * nf;
+    double *x = malloc(N * sizeof *x), *xt = malloc(N * sizeof *xt), *g = malloc(N * sizeof *g);
+    double(*H)[TBW + 1] = malloc(N * sizeof *H), (*M)[TBW + 1] = malloc(N * sizeof *M);
+    int rc = -1;
+    if (!fix || !was || !lf || !miss || !shot || !tf || !x || !xt || !g || !H || !M) {
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        goto done;
+    }
+    memcpy(fix, played, nf * sizeof *fix);
+    size_t nmiss = 0;
+    for (uint32_t f = 0, s = 0, first = 0; f < nf; f++) {
+        /* a shot starts after a cut (keys at f − 1 and f) */
+        if (f && has_frame(kf, nk, f) && has_frame(kf, nk, f - 1))
+            first = f;
+        (void)s;
+        shot[f] = first;
+        pk_camera_key c;
+        miss[f] = lc_points(sc, f, &orig[f], &lf[f]) &&
+                  measure(sc, f, &orig[f], &played[f], NULL) > PK_CAMERA_GOAL &&
+                  least_change(&lf[f], &played[f], &c);
+        nmiss += miss[f];
+    }
+    for (uint32_t f = 0; nmiss && f < nf;) {
+        if (!miss[f]) {
+            f++;
+            continue;
+        }
+        /* the window: missed frames LC_PAD apart or less, in one shot */
+        uint32_t last = f;
+        for (uint32_t h = f + 1; h < nf && h <= last + 2 * LC_PAD && shot[h] == shot[f]; h++)
+            if (miss[h])
+                last = h;
+        uint32_t wa = f > shot[f] + LC_PAD ? f - LC_PAD : shot[f], wb = last + LC_PAD + 1;
+        while (wb > nf || (wb > last + 1 && shot[wb - 1] != shot[f]))
+            wb--;
+        size_t n = wb - wa;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t fr = wa + (uint32_t)i;
+            track_frame *t = &tf[i];
+            memset(t, 0, sizeof *t);
+            view_of(&played[fr], &t->v);
+            double D = fmax(fabs((double)played[fr].distance), 1.0);
+            bool pin = (i < 2 && wa > shot[f]) || (i + 2 >= n && wb < nf && shot[wb] == shot[f]);
+            for (int a = 0; a < 3; a++) {
+                t->o[a] = t->x0[a] = x[TB * i + a] = t->v.eye[a];
+                t->o[3 + a] = t->x0[3 + a] = x[TB * i + 3 + a] = played[fr].rot[a];
+                t->sc[a] = 1.0 / (D * t->v.t);
+                t->sc[3 + a] = 1.0 / t->v.t;
+            }
+            for (int j = 0; j < TB; j++)
+                t->lam[j] = (t->v.ortho || pin ? 1e6 : LC_PULL) * t->sc[j] * t->sc[j];
+            t->mu = LC_MU;
+            double now = measure(sc, fr, &orig[fr], &played[fr], NULL);
+            t->aim = miss[fr] || now <= PK_CAMERA_GOAL ? LC_AIM : now;
+            for (int k = 0; k < NPOINTS; k++) {
+                t->u[k] = 0;
+                if (!t->v.ortho && sc->have[k]) {
+                    view va;
+                    view_of(&orig[fr], &va);
+                    if (screen(&va, va.eye, sc->pts[fr].a[k], t->sa[k]) && on_screen(sc, t->sa[k]))
+                        t->u[k] = 1;
+                }
+                t->any = t->any || t->u[k] > 0;
+            }
+        }
+        for (int round = 0; round < LC_ROUNDS; round++) {
+            if (round) { /* frames missed alone tried again from the path */
+                bool more = false;
+                for (size_t i = 0; i < n; i++) {
+                    uint32_t fr = wa + (uint32_t)i;
+                    pk_camera_key c0 = played[fr], c;
+                    if (miss[fr] || !lf[fr].n || !(tf[i].aim > LC_AIM))
+                        continue;
+                    for (int a = 0; a < 3; a++)
+                        c0.rot[a] = (float)x[TB * i + 3 + a];
+                    view v;
+                    view_of(&c0, &v);
+                    for (int a = 0; a < 3; a++)
+                        c0.pos[a] = (float)(x[TB * i + a] - (double)c0.distance * v.R[a][2]);
+                    if (least_change(&lf[fr], &c0, &c))
+                        miss[fr] = 1, tf[i].aim = LC_AIM, more = true;
+                }
+                if (!more)
+                    break;
+            }
+            for (double rho = 1e2; rho < 1e7; rho *= 10) {
+                for (size_t i = 0; i < n; i++)
+                    tf[i].boost = rho;
+                track_solve(sc, wa, n, tf, x, 20, H, M, g, xt);
+            }
+        }
+        for (size_t i = 0; i < n; i++) {
+            pk_camera_key *k = &fix[wa + i];
+            if (tf[i].v.ortho)
+                continue;
+            for (int a = 0; a < 3; a++)
+                k->rot[a] = (float)x[TB * i + 3 + a];
+            view v;
+            view_of(k, &v);
+            for (int a = 0; a < 3; a++)
+                k->pos[a] = (float)(x[TB * i + a] - (double)k->distance * v.R[a][2]);
+        }
+        if (getenv("LCDBG")) { size_t inw = 0, m0 = 0, c0 = 0; double wmax = 0; for (uint32_t h = wa; h < wb; h++) { double e = measure(sc, h, &orig[h], &fix[h], NULL); inw += e >= 0 && e <= PK_CAMERA_GOAL; m0 += miss[h]; c0 += measure(sc, h, &orig[h], &played[h], NULL) > PK_CAMERA_GOAL; if (miss[h]) wmax = fmax(wmax, e);} fprintf(stderr, "win %u-%u: cand %zu missed %zu, fix within %zu of %u, worst cand %.4f\n", wa, wb, m0, c0, inw, wb - wa, wmax); }
+        /* fitted again between the keys of the camera written around it */
+        size_t n1, a = 0;
+        uint32_t *k1 = key_frames(*cam, &n1);
+        if (!k1) {
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
+            goto done;
+        }
+        while (a + 1 < n1 && k1[a + 1] <= wa)
+            a++;
+        size_t b = a;
+        while (b < n1 && k1[b] < wb - 1)
+            b++;
+        bool tail = b >= n1;
+        uint32_t fa = k1[a], fb = tail ? nf - 1 : k1[b];
+        free(k1);
+        uint32_t to = tail ? nf : fb + 1, next = wb > fb ? wb : fb;
+        if (fa > wa || fb <= fa + 1) {
+            f = next;
+            continue;
+        }
+        size_t before = 0, after = 0, added = 0;
+        double deg0, eye0, deg1, eye1;
+        uint32_t s0 = fa > 0 ? fa : 1, s1 = to + 1 < nf ? to + 1 : nf;
+        worst_over(sc, fa, to, orig, played, &before);
+        steps_over(sc, orig, played, kf, nk, s0, s1, true, &deg0, &eye0);
+        pk_motion *keep = pk_motion_clone(*cam);
+        if (!keep) {
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
+            goto done;
+        }
+        memcpy(was, played, nf * sizeof *was);
+        size_t gone = 0; /* keys of earlier refits the stretch replaces */
+        for (size_t i = 0; i < (*cam)->ncameras; i++) {
+            uint32_t kfr = (*cam)->cameras[i].frame;
+            gone += kfr > fa && (kfr < fb || tail) && !has_frame(kf, nk, kfr);
+        }
+        if (refit(cam, fa, fb, tail, false, false, fix, orig, o, &added, log) != 0) {
+            pk_motion_free(keep);
+            goto done;
+        }
+        qsort((*cam)->cameras, (*cam)->ncameras, sizeof *(*cam)->cameras, cmp_key_frame);
+        if (sample_all(*cam, nf, played, log) != 0) {
+            pk_motion_free(keep);
+            goto done;
+        }
+        worst_over(sc, fa, to, orig, played, &after);
+        steps_over(sc, orig, played, kf, nk, s0, s1, true, &deg1, &eye1);
+        if (getenv("LCDBG")) fprintf(stderr, "window %u-%u span %u-%u: %zu -> %zu, deg %.2f->%.2f eye %.3f->%.3f\n", wa, wb, fa, fb, before, after, deg0, deg1, eye0, eye1);
+        if (after > before && deg1 <= fmax(STEADY * deg_o, deg0) &&
+            eye1 <= fmax(STEADY * eye_o, eye0)) {
+            pk_motion_free(keep);
+            (*pieces)++;
+            *keys += added - gone;
+        } else {
+            pk_motion_free(*cam);
+            *cam = keep;
+            memcpy(played, was, nf * sizeof *was);
+            memcpy(fix, played, nf * sizeof *fix);
+        }
+        f = next;
+    }
+    rc = 0;
+done:
+    free(fix);
+    free(was);
+    free(lf);
+    free(miss);
+    free(shot);
+    free(tf);
+    free(x);
+    free(xt);
+    free(g);
+    free(H);
+    free(M);
+    return rc;
+}
+
 static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
 {
     const pk_camera_options *o = sc->o;
@@ -2299,6 +2679,10 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
      * key a frame: a stretch replaces the keys inside it) */
     qsort(cam->cameras, cam->ncameras, sizeof *cam->cameras, cmp_key_frame);
     if (sample_all(cam, nf, played, log) != 0)
+        goto done;
+    /* the frames still missed: the least change that lands them */
+    if (lift_misses(sc, &cam, orig, played, kf, nk, deg_o, eye_o, o, &rep->pieces,
+                    &rep->piece_keys, log) != 0)
         goto done;
     for (uint32_t f = 0; f < nf; f++) {
         double b = measure(sc, f, &orig[f], &orig[f], NULL);
