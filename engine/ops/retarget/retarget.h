@@ -78,4 +78,45 @@ long pki_retarget_bone_of(const pk_model *m, const pk_names *names, pk_name_id i
  * in front of the eye. */
 bool pki_camera_screen(const pk_camera_key *cam, const double p[3], double s[2]);
 
+/* One frame as the camera's measure sees it (retarget_camera.c): the
+ * points A shows on the screen, A's screen points (screen heights from the
+ * centre, x right, y up) and B's points (model space). */
+#define PKI_CERT_POINTS 5
+typedef struct pki_cert_frame {
+    int n; /* 0: the frame is not measured (A's head off the screen) */
+    double sa[PKI_CERT_POINTS][2], pb[PKI_CERT_POINTS][3];
+} pki_cert_frame;
+
+/* The frames 0 .. *nframes − 1 of the camera's measure for o (the
+ * camera's and the dances' span, as pk_motion_retarget_camera sees
+ * them): *out (free() it).  0, or -1 (logged). */
+int pki_camera_frames(const pk_motion *camera, const pk_camera_options *o, pki_cert_frame **out,
+                      uint32_t *nframes, pk_log *log);
+
+/* The least change of camera cam (its eye and angles, each scaled to
+ * screen heights: the eye's move over the points' depth, the angles',
+ * both over 2·tan(fov/2); the view angle and the distance kept) that puts
+ * every point of fr within 1.75% of the screen height of A's, from cam
+ * (a local solve: the nearest such camera, not the frame's best): *out;
+ * false when the solve does not get within PK_CAMERA_GOAL less a margin
+ * (retarget_camera.c). */
+bool pki_camera_least_change(const pki_cert_frame *fr, const pk_camera_key *cam,
+                             pk_camera_key *out);
+
+/* Whether any camera frames fr's points within goal (retarget_certify.c):
+ * PKI_CERT_OUT proves none does (every view angle from fov_min to fov_max
+ * degrees, every rotation, every eye with the points NEAR in front, within
+ * the square of half side goal, so within the disc); PKI_CERT_REACH gives
+ * a camera (its view angle a whole degree) within goal on the disc;
+ * PKI_CERT_OPEN: neither within budget cells of rotations. */
+enum { PKI_CERT_OUT, PKI_CERT_REACH, PKI_CERT_OPEN };
+typedef struct pki_cert_result {
+    int verdict;
+    long cells, open_cells; /* cubes of rotations looked at; left undecided */
+    double Q[3][3];         /* the witness: world to camera (rows right, up, forward) */
+    double eye[3], fov, worst;
+} pki_cert_result;
+int pki_camera_certify(const pki_cert_frame *fr, double goal, double fov_min, double fov_max,
+                       long budget, pki_cert_result *res);
+
 #endif

@@ -84,7 +84,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
 
 #define PI 3.14159265358979323846
 #define NPOINTS 5
@@ -2202,13 +2201,8 @@ void pk_camera_report_free(pk_camera_report *r)
 #define LC_PULL 1.0 /* the change's weight per screen height² */
 #define LC_MU 1e4   /* the smoothness (screen heights² per second difference²) */
 
-/* A frame's points measured: A's on the screen (sa), B's (pb); n of them. */
-typedef struct lc_frame {
-    double sa[NPOINTS][2], pb[NPOINTS][3];
-    int n;
-} lc_frame;
-
-static int lc_points(const scene *sc, uint32_t f, const pk_camera_key *orig, lc_frame *lf)
+/* A frame's points measured (pki_cert_frame): A's on the screen, B's; n of them. */
+static int lc_points(const scene *sc, uint32_t f, const pk_camera_key *orig, pki_cert_frame *lf)
 {
     view va;
     view_of(orig, &va);
@@ -2228,7 +2222,7 @@ static int lc_points(const scene *sc, uint32_t f, const pk_camera_key *orig, lc_
 
 /* The residuals at x (eye, angles; v: the view angle): 6 for the change,
  * 2 a point; their sum of squares.  worst: the largest distance. */
-static double lc_res(const lc_frame *lf, const view *v0, const double x0[TB], const double scl[TB],
+static double lc_res(const pki_cert_frame *lf, const view *v0, const double x0[TB], const double scl[TB],
                      double rho, const double x[TB], double *r, double *worst)
 {
     view v = *v0;
@@ -2256,7 +2250,8 @@ static double lc_res(const lc_frame *lf, const view *v0, const double x0[TB], co
 
 /* The least change of cam (frame lf) bringing its points within LC_AIM:
  * into *out; false when the local solve does not get there. */
-static bool least_change(const lc_frame *lf, const pk_camera_key *cam, pk_camera_key *out)
+bool pki_camera_least_change(const pki_cert_frame *lf, const pk_camera_key *cam,
+                             pk_camera_key *out)
 {
     enum { NR = TB + 2 * NPOINTS };
     view v0;
@@ -2325,7 +2320,6 @@ static bool least_change(const lc_frame *lf, const pk_camera_key *cam, pk_camera
         if (worst <= LC_AIM * 1.001)
             break;
     }
-    if (getenv("LCDBG2")) { double w0; double rr[TB + 2 * NPOINTS]; lc_res(lf, &v0, x0, scl, 0, x0, rr, &w0); view vv = v0; rot_of(x + 3, vv.R); double tr = 0; for (int i = 0; i < 3; i++) for (int j = 0; j < 3; j++) tr += vv.R[i][j] * v0.R[i][j]; fprintf(stderr, "lc: %.4f -> %.4f (n %d) turn %.2f eye %.4f\n", w0, worst, lf->n, acos(fmin(1, (tr - 1) / 2)) * 57.3, pki_hypot(pki_hypot(x[0]-x0[0], x[1]-x0[1]), x[2]-x0[2]) * scl[0]); }
     if (!(worst <= PK_CAMERA_GOAL - 0.75 * FIT))
         return false;
     *out = *cam;
@@ -2355,7 +2349,7 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
 {
     uint32_t nf = sc->nframes;
     pk_camera_key *fix = malloc(nf * sizeof *fix), *was = malloc(nf * sizeof *was);
-    lc_frame *lf = malloc(nf * sizeof *lf);
+    pki_cert_frame *lf = malloc(nf * sizeof *lf);
     char *miss = calloc(nf, 1);
     uint32_t *shot = malloc(nf * sizeof *shot); /* the first frame of each frame's shot */
     track_frame *tf = calloc(nf, sizeof *tf);
@@ -2369,16 +2363,15 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
     }
     memcpy(fix, played, nf * sizeof *fix);
     size_t nmiss = 0;
-    for (uint32_t f = 0, s = 0, first = 0; f < nf; f++) {
+    for (uint32_t f = 0, first = 0; f < nf; f++) {
         /* a shot starts after a cut (keys at f − 1 and f) */
         if (f && has_frame(kf, nk, f) && has_frame(kf, nk, f - 1))
             first = f;
-        (void)s;
         shot[f] = first;
         pk_camera_key c;
         miss[f] = lc_points(sc, f, &orig[f], &lf[f]) &&
                   measure(sc, f, &orig[f], &played[f], NULL) > PK_CAMERA_GOAL &&
-                  least_change(&lf[f], &played[f], &c);
+                  pki_camera_least_change(&lf[f], &played[f], &c);
         nmiss += miss[f];
     }
     for (uint32_t f = 0; nmiss && f < nf;) {
@@ -2438,7 +2431,7 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
                     view_of(&c0, &v);
                     for (int a = 0; a < 3; a++)
                         c0.pos[a] = (float)(x[TB * i + a] - (double)c0.distance * v.R[a][2]);
-                    if (least_change(&lf[fr], &c0, &c))
+                    if (pki_camera_least_change(&lf[fr], &c0, &c))
                         miss[fr] = 1, tf[i].aim = LC_AIM, more = true;
                 }
                 if (!more)
@@ -2461,7 +2454,6 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
             for (int a = 0; a < 3; a++)
                 k->pos[a] = (float)(x[TB * i + a] - (double)k->distance * v.R[a][2]);
         }
-        if (getenv("LCDBG")) { size_t inw = 0, m0 = 0, c0 = 0; double wmax = 0; for (uint32_t h = wa; h < wb; h++) { double e = measure(sc, h, &orig[h], &fix[h], NULL); inw += e >= 0 && e <= PK_CAMERA_GOAL; m0 += miss[h]; c0 += measure(sc, h, &orig[h], &played[h], NULL) > PK_CAMERA_GOAL; if (miss[h]) wmax = fmax(wmax, e);} fprintf(stderr, "win %u-%u: cand %zu missed %zu, fix within %zu of %u, worst cand %.4f\n", wa, wb, m0, c0, inw, wb - wa, wmax); }
         /* fitted again between the keys of the camera written around it */
         size_t n1, a = 0;
         uint32_t *k1 = key_frames(*cam, &n1);
@@ -2509,9 +2501,15 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
         }
         worst_over(sc, fa, to, orig, played, &after);
         steps_over(sc, orig, played, kf, nk, s0, s1, true, &deg1, &eye1);
-        if (getenv("LCDBG")) fprintf(stderr, "window %u-%u span %u-%u: %zu -> %zu, deg %.2f->%.2f eye %.3f->%.3f\n", wa, wb, fa, fb, before, after, deg0, deg1, eye0, eye1);
+        double turn0 = 0, turn1 = 0; /* the largest turn from the original */
+        for (uint32_t h = fa; h < to; h++) {
+            if (measure(sc, h, &orig[h], &orig[h], NULL) < 0)
+                continue;
+            turn0 = fmax(turn0, turn_between(&orig[h], &was[h]));
+            turn1 = fmax(turn1, turn_between(&orig[h], &played[h]));
+        }
         if (after > before && deg1 <= fmax(STEADY * deg_o, deg0) &&
-            eye1 <= fmax(STEADY * eye_o, eye0)) {
+            eye1 <= fmax(STEADY * eye_o, eye0) && turn1 <= fmax(TRACK_TURN, turn0)) {
             pk_motion_free(keep);
             (*pieces)++;
             *keys += added - gone;
@@ -2761,5 +2759,39 @@ int pk_motion_retarget_camera(pk_motion *camera, const pk_camera_options *o, pk_
     free(sc.pts);
     if (rc || rep == &own)
         pk_camera_report_free(rep);
+    return rc;
+}
+
+int pki_camera_frames(const pk_motion *camera, const pk_camera_options *o, pki_cert_frame **out,
+                      uint32_t *nframes, pk_log *log)
+{
+    *out = NULL;
+    *nframes = 0;
+    scene sc = {.o = o, .aspect = o->aspect > 0 ? o->aspect : PK_CAMERA_ASPECT};
+    sc.nframes = last_frame(camera, o) + 1;
+    sc.pts = calloc(sc.nframes, sizeof *sc.pts);
+    pk_camera_key *orig = calloc(sc.nframes, sizeof *orig);
+    pki_cert_frame *fr = calloc(sc.nframes, sizeof *fr);
+    pk_motion *cam = NULL;
+    int rc = -1;
+    if (!sc.pts || !orig || !fr) {
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        goto done;
+    }
+    if (eval_points(&sc, log) != 0 || !(cam = camera_only(camera, log)) ||
+        sample_all(cam, sc.nframes, orig, log) != 0)
+        goto done;
+    for (uint32_t f = 0; f < sc.nframes; f++) {
+        lc_points(&sc, f, &orig[f], &fr[f]);
+    }
+    *out = fr;
+    *nframes = sc.nframes;
+    fr = NULL;
+    rc = 0;
+done:
+    free(sc.pts);
+    free(orig);
+    free(fr);
+    pk_motion_free(cam);
     return rc;
 }

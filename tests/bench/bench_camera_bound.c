@@ -1,0 +1,133 @@
+/*
+ * bench_camera_bound.c — the camera's certified bound: for each frame
+ * asked, whether any camera can put B's head, hands and feet within the
+ * goal of where A's were (pki_camera_certify, a branch and bound over the
+ * rotations, engine/ops/retarget/retarget_certify.c says what it proves).
+ * A check, not a timing: it prints, per frame, "out" (proved out of
+ * reach: no rotation, eye with the points in front, view angle from 1° to
+ * 125° puts every point in the square of side 2·goal around A's, which
+ * holds the disc), "reach" (a camera found, its view angle a whole degree,
+ * within the goal on the disc) or "open" (neither within the budget), and
+ * the counts.
+ *
+ * usage: bench_camera_bound CAMERA.vmd MODEL_A DANCE_A MODEL_B DANCE_B
+ *                           [--frames A-B,C,...] [--budget CELLS] [--goal G] [--quiet]
+ * DANCE_B: the dance as retargeted for B (posekit retarget DANCE_A --from
+ * MODEL_A --to MODEL_B -o DANCE_B, the options the camera's run had);
+ * MODEL_A may be a built-in body (@classic).  Frames: every measured frame
+ * unless told.
+ */
+#include "ops/retarget/retarget.h"
+#include "posekit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pk_motion *load_motion(const char *path, pk_log *log)
+{
+    pk_doc d;
+    if (pk_doc_load(path, &d, log) != 0)
+        return NULL;
+    if (!d.motion) {
+        fprintf(stderr, "bench_camera_bound: %s: not a motion\n", path);
+        pk_doc_free(&d);
+        return NULL;
+    }
+    return d.motion;
+}
+
+/* Whether frame f is in the list ("A-B,C"; NULL: every frame). */
+static bool listed(const char *list, uint32_t f)
+{
+    if (!list)
+        return true;
+    const char *p = list;
+    while (*p) {
+        char *end;
+        unsigned long a = strtoul(p, &end, 10), b = a;
+        if (end == p)
+            return false;
+        if (*end == '-')
+            b = strtoul(end + 1, &end, 10);
+        if (f >= a && f <= b)
+            return true;
+        p = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',')
+            return false;
+    }
+    return false;
+}
+
+int main(int argc, char **argv)
+{
+    const char *frames = NULL;
+    long budget = 200000;
+    double goal = PK_CAMERA_GOAL;
+    bool quiet = false;
+    const char *pos[5];
+    int npos = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--frames") && i + 1 < argc)
+            frames = argv[++i];
+        else if (!strcmp(argv[i], "--budget") && i + 1 < argc)
+            budget = strtol(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--goal") && i + 1 < argc)
+            goal = strtod(argv[++i], NULL);
+        else if (!strcmp(argv[i], "--quiet"))
+            quiet = true;
+        else if (npos < 5)
+            pos[npos++] = argv[i];
+        else
+            npos = 6;
+    }
+    if (npos != 5) {
+        fprintf(stderr, "usage: bench_camera_bound CAMERA.vmd MODEL_A DANCE_A MODEL_B DANCE_B "
+                        "[--frames A-B,C,...] [--budget CELLS] [--goal G] [--quiet]\n");
+        return 2;
+    }
+    pk_log log;
+    pk_log_init(&log);
+    pk_motion *cam = load_motion(pos[0], &log), *da = load_motion(pos[2], &log);
+    pk_motion *db = load_motion(pos[4], &log);
+    pk_model *a = pk_model_load(pos[1], &log), *b = pk_model_load(pos[3], &log);
+    pki_cert_frame *fr = NULL;
+    uint32_t nf = 0;
+    int rc = 2;
+    if (!cam || !da || !db || !a || !b)
+        goto done;
+    pk_camera_options o = {.from = a, .to = b, .dance_from = da, .dance_to = db};
+    if (pki_camera_frames(cam, &o, &fr, &nf, &log) != 0)
+        goto done;
+    long n[3] = {0, 0, 0}, cells = 0;
+    for (uint32_t f = 0; f < nf; f++) {
+        if (!fr[f].n || !listed(frames, f))
+            continue;
+        pki_cert_result res;
+        if (pki_camera_certify(&fr[f], goal, 1.0, 125.0, budget, &res) != 0)
+            goto done;
+        n[res.verdict]++;
+        cells += res.cells;
+        if (quiet)
+            continue;
+        static const char *const name[3] = {"out", "reach", "open"};
+        printf("%u %s %ld cells", f, name[res.verdict], res.cells);
+        if (res.verdict == PKI_CERT_REACH)
+            printf(" (%.2f%% at %.0f deg)", 100 * res.worst, res.fov);
+        printf("\n");
+    }
+    printf("proved out of reach %ld, reachable %ld, open %ld (%ld cells)\n", n[PKI_CERT_OUT],
+           n[PKI_CERT_REACH], n[PKI_CERT_OPEN], cells);
+    rc = 0;
+done:
+    for (size_t i = 0; i < log.count; i++)
+        fprintf(stderr, "bench_camera_bound: %s\n", log.items[i].msg);
+    free(fr);
+    pk_motion_free(cam);
+    pk_motion_free(da);
+    pk_motion_free(db);
+    pk_model_free(a);
+    pk_model_free(b);
+    pk_log_free(&log);
+    return rc;
+}
