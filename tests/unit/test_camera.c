@@ -4,7 +4,7 @@
  * centre scaled exactly, curves kept, nothing left off); a static camera
  * whose frame-by-frame correction moves (fitted again, and close); a
  * leaning B the camera turns for; the best camera per frame as a bound;
- * the errors. */
+ * the least change of a camera; the certified bound; the errors. */
 #include "testutil.h"
 #include "ops/retarget/retarget.h"
 
@@ -412,6 +412,105 @@ static void bound_global(void **state)
     pk_model_free(b);
 }
 
+/* The eye of an MMD camera key: centre + distance·forward, forward =
+ * Ry(−ry)·Rx(−rx)·(0, 0, 1). */
+static void key_eye(const pk_camera_key *k, double e[3])
+{
+    double rx = k->rot[0], ry = k->rot[1];
+    double fwd[3] = {-sin(ry) * cos(rx), sin(rx), cos(ry) * cos(rx)};
+    for (int a = 0; a < 3; a++)
+        e[a] = k->pos[a] + (double)k->distance * fwd[a];
+}
+
+/* The least change, on a point whose answer is known: the head alone, 3%
+ * of the screen height right of A's (the screen's centre) at 30 units.
+ * The smallest change (eye over depth·2·tan(fov/2), angles over
+ * 2·tan(fov/2): screen heights) that brings it within 1.75% moves it
+ * 1.25% straight back along that line, half by moving the eye sideways
+ * and half by turning (each shifts the point one screen height per unit),
+ * so it lands at (1.75%, 0) for a change of 1.25%/√2 ≈ 0.88%; moving the
+ * eye alone or turning alone would cost 1.25%. */
+static void least_change_known(void **state)
+{
+    (void)state;
+    const double t = 2 * tan(15 * PI / 180), x = 0.03 * 30 * t;
+    pk_camera_key k = cam_key(0, -30, 0, 10, 0, 0, 0, 0, 30), out;
+    pki_cert_frame fr = {.n = 1, .sa = {{0, 0}}, .pb = {{x, 10, 0}}};
+    double s[2], e0[3], e1[3];
+    assert_true(pki_camera_screen(&k, fr.pb[0], s));
+    assert_true(fabs(s[0] - 0.03) < 1e-9 && fabs(s[1]) < 1e-9);
+    assert_true(pki_camera_least_change(&fr, &k, &out));
+    assert_true(pki_camera_screen(&out, fr.pb[0], s));
+    assert_true(fabs(s[0] - 0.0175) < 2e-4); /* on the boundary: no further */
+    assert_true(fabs(s[1]) < 1e-4);          /* along the line */
+    key_eye(&k, e0);
+    key_eye(&out, e1);
+    double eye = sqrt((e1[0] - e0[0]) * (e1[0] - e0[0]) + (e1[1] - e0[1]) * (e1[1] - e0[1]) +
+                      (e1[2] - e0[2]) * (e1[2] - e0[2])) /
+                 (30 * t);
+    double turn = 0;
+    for (int a = 0; a < 3; a++)
+        turn += ((double)out.rot[a] - k.rot[a]) * ((double)out.rot[a] - k.rot[a]);
+    turn = sqrt(turn) / t;
+    double change = sqrt(eye * eye + turn * turn);
+    assert_true(fabs(change - 0.0125 / sqrt(2.0)) < 0.0006);
+    assert_true(fabs(eye - turn) < 0.0015); /* each takes half */
+    assert_true(out.fov == k.fov && out.distance == k.distance);
+    /* already within: no change needed, the camera as it was */
+    pki_cert_frame in = {.n = 1, .sa = {{0.025, 0}}, .pb = {{x, 10, 0}}};
+    assert_true(pki_camera_least_change(&in, &k, &out));
+    assert_true(memcmp(out.rot, k.rot, sizeof k.rot) == 0);
+}
+
+/* The certified bound.  Out of reach: B's head and hands on one line (the
+ * hands 3 units either side of the head), A's hands level on the screen
+ * and its head 10% above them.  A perspective camera keeps the head's
+ * image on the segment between the hands' (all in front), so no camera
+ * puts the hands within 2% of A's and the head within 2% of A's: proved.
+ * Reachable: A's points B's own seen through a camera, each moved 1%: a
+ * camera is found, within 2% on the disc, checked here by projecting. */
+static void certify_out_and_reach(void **state)
+{
+    (void)state;
+    pki_cert_frame out = {.n = 5,
+                          .sa = {{0, 0.1}, {-0.2, 0}, {0.2, 0}, {-0.05, -0.3}, {0.05, -0.3}},
+                          .pb = {{0, 10, 0}, {-3, 10, 0}, {3, 10, 0}, {-1, 0, 0.5}, {1, 0, -0.5}}};
+    pki_cert_result r;
+    assert_int_equal(pki_camera_certify(&out, PK_CAMERA_GOAL, 1, 125, 200000, &r), 0);
+    assert_int_equal(r.verdict, PKI_CERT_OUT);
+    assert_true(r.cells > 1);
+    /* the same points as a camera shows them, the head 1.5% off: met */
+    pk_camera_key k0 = cam_key(0, -40, 0, 8, 0, 0.05f, -0.2f, 0, 30);
+    for (int i = 0; i < 5; i++)
+        assert_true(pki_camera_screen(&k0, out.pb[i], out.sa[i]));
+    out.sa[0][1] += 0.015;
+    assert_int_equal(pki_camera_certify(&out, PK_CAMERA_GOAL, 1, 125, 200000, &r), 0);
+    assert_int_equal(r.verdict, PKI_CERT_REACH);
+
+    pk_camera_key k = cam_key(0, -35, 0, 6, 0, 0.1f, 0.3f, 0.05f, 40);
+    pki_cert_frame in = {.n = 5,
+                         .pb = {{0, 16, 0}, {-6, 12, 1}, {6, 11, -1}, {-1.5, 1, 0.5}, {1.5, 1, 0}}};
+    for (int i = 0; i < 5; i++) {
+        assert_true(pki_camera_screen(&k, in.pb[i], in.sa[i]));
+        in.sa[i][0] += i & 1 ? 0.01 : -0.01;
+        in.sa[i][1] += i & 2 ? 0.01 : 0;
+    }
+    assert_int_equal(pki_camera_certify(&in, PK_CAMERA_GOAL, 1, 125, 200000, &r), 0);
+    assert_int_equal(r.verdict, PKI_CERT_REACH);
+    assert_true(r.worst <= PK_CAMERA_GOAL);
+    assert_true(r.fov >= 1 && r.fov <= 125 && fabs(r.fov - round(r.fov)) < 1e-9);
+    double f = 1 / (2 * tan(r.fov * PI / 360)), worst = 0;
+    for (int i = 0; i < 5; i++) {
+        double q[3];
+        for (int a = 0; a < 3; a++)
+            q[a] = r.Q[a][0] * (in.pb[i][0] - r.eye[0]) + r.Q[a][1] * (in.pb[i][1] - r.eye[1]) +
+                   r.Q[a][2] * (in.pb[i][2] - r.eye[2]);
+        assert_true(q[2] > 0.05);
+        worst = fmax(worst, hypot(f * q[0] / q[2] - in.sa[i][0], f * q[1] / q[2] - in.sa[i][1]));
+    }
+    assert_true(worst <= PK_CAMERA_GOAL && fabs(worst - r.worst) < 1e-9);
+}
+
 static void errors(void **state)
 {
     (void)state;
@@ -447,6 +546,8 @@ int main(void)
         cmocka_unit_test(lean_turned_for_goal),
         cmocka_unit_test(bound_below),
         cmocka_unit_test(bound_global),
+        cmocka_unit_test(least_change_known),
+        cmocka_unit_test(certify_out_and_reach),
         cmocka_unit_test(errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

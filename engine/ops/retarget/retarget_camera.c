@@ -2230,6 +2230,8 @@ static double lc_res(const pki_cert_frame *lf, const view *v0, const double x0[T
     memcpy(v.eye, x, sizeof v.eye);
     double c = 0, sr = sqrt(rho);
     *worst = 0;
+    for (int k = 2 * lf->n; k < 2 * NPOINTS; k++)
+        r[TB + k] = 0;
     for (int j = 0; j < TB; j++) {
         r[j] = scl[j] * (x[j] - x0[j]);
         c += r[j] * r[j];

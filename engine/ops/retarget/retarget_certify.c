@@ -54,11 +54,22 @@
 #define NEAR 0.05 /* the depth a point must have (the camera's measure: in front by more) */
 #define DEPTH 12  /* levels of cubes at most */
 #define SLACK 1e-9
+#define NSQUARES 4 /* the squares tried, turned by 0°, 45°, 22.5° and 67.5° */
+static const double SQUARES[NSQUARES] = {0, PI / 4, PI / 8, 3 * PI / 8};
 
 /* A row: al·f + be·tz + ga ≤ 0. */
 typedef struct row {
     double al, be, ga;
 } row;
+
+/* The row scaled to a largest coefficient of 1 (the same inequality). */
+static row unit_row(row r)
+{
+    double m = fmax(fabs(r.al), fmax(fabs(r.be), fabs(r.ga)));
+    if (m > 0)
+        r.al /= m, r.be /= m, r.ga /= m;
+    return r;
+}
 
 /* One axis's rows on g = f·τ_k: g ≤ up (upper) or g ≥ lo, each
  * u0·f + u1·tz + u2. */
@@ -89,8 +100,8 @@ static size_t rows_of(const pki_cert_frame *fr, const double (*m)[3], const doub
         }
         for (int i = 0; i < fr->n; i++) /* lo_i ≤ up_j */
             for (int j = 0; j < fr->n; j++)
-                out[n++] = (row){lo[i].c[0] - up[j].c[0], lo[i].c[1] - up[j].c[1],
-                                 lo[i].c[2] - up[j].c[2]};
+                out[n++] = unit_row((row){lo[i].c[0] - up[j].c[0], lo[i].c[1] - up[j].c[1],
+                                          lo[i].c[2] - up[j].c[2]});
     }
     for (int i = 0; i < fr->n; i++) /* m_z + e + tz ≥ NEAR */
         out[n++] = (row){0, -1, NEAR - m[i][2] - e[i]};
@@ -115,38 +126,36 @@ static bool tz_range(const row *r, size_t n, double f, double *lo, double *hi)
     return *lo <= *hi + SLACK;
 }
 
-/* The interval of f the rows leave (tz eliminated): [*lo, *hi]; false
- * when empty. */
+/* The interval of f the rows leave (tz eliminated: each pair of an upper
+ * and a lower bound on tz combined without division, then scaled):
+ * [*lo, *hi], within the rows' own bounds on f (the view angle's range);
+ * false when empty. */
+static bool f_interval(row q, double *lo, double *hi)
+{
+    if (q.al > 0)
+        *hi = fmin(*hi, -q.ga / q.al);
+    else if (q.al < 0)
+        *lo = fmax(*lo, -q.ga / q.al);
+    else if (q.ga > SLACK)
+        return false;
+    return true;
+}
+
 static bool f_range(const row *r, size_t n, double *lo, double *hi)
 {
     *lo = -INFINITY, *hi = INFINITY;
-    for (size_t i = 0; i < n; i++) {
-        if (r[i].be != 0)
-            continue;
-        if (r[i].al > 0)
-            *hi = fmin(*hi, -r[i].ga / r[i].al);
-        else if (r[i].al < 0)
-            *lo = fmax(*lo, -r[i].ga / r[i].al);
-        else if (r[i].ga > SLACK)
+    for (size_t i = 0; i < n; i++)
+        if (r[i].be == 0 && !f_interval(r[i], lo, hi))
             return false;
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (!(r[i].be > 0))
+    for (size_t a = 0; a < n; a++) {
+        if (!(r[a].be > 0))
             continue;
-        for (size_t j = 0; j < n; j++) {
-            if (!(r[j].be < 0))
-                continue;
-            /* tz ≤ −(al_i f + ga_i)/be_i and tz ≥ −(al_j f + ga_j)/be_j:
-             * (al_i/be_i − al_j/be_j)·f + (ga_i/be_i − ga_j/be_j) ≤ 0 */
-            double a = r[i].al / r[i].be - r[j].al / r[j].be;
-            double g = r[i].ga / r[i].be - r[j].ga / r[j].be;
-            if (a > 0)
-                *hi = fmin(*hi, -g / a);
-            else if (a < 0)
-                *lo = fmax(*lo, -g / a);
-            else if (g > SLACK)
+        for (size_t b = 0; b < n; b++)
+            if (r[b].be < 0 &&
+                !f_interval(unit_row((row){-r[b].be * r[a].al + r[a].be * r[b].al, 0,
+                                           -r[b].be * r[a].ga + r[a].be * r[b].ga}),
+                            lo, hi))
                 return false;
-        }
     }
     return *lo <= *hi + SLACK * (1 + fabs(*hi));
 }
@@ -173,19 +182,28 @@ typedef struct ctx {
     double goal, fmin, fmax;
     double d[PKI_CERT_POINTS][3], len[PKI_CERT_POINTS]; /* centred points, their lengths */
     double c[3];
+    double cs[NSQUARES][2];            /* each square's turn: cos, sin */
+    pki_cert_frame turned[NSQUARES];   /* A's points turned alike */
 } ctx;
 
-/* The rows at rotation Q with balls of angle ang (0: exact). */
-static size_t rows_at(const ctx *x, const double Q[3][3], double ang, double goal, row *out)
+/* The rows at rotation Q with balls of angle ang (0: exact), the square
+ * turned by SQUARES[sq] on the screen (A's points and the camera's x and y
+ * turned alike: the same problem, a square of another orientation). */
+static size_t rows_at(const ctx *x, const double Q[3][3], double ang, double goal, int sq,
+                      row *out)
 {
     double m[PKI_CERT_POINTS][3], e[PKI_CERT_POINTS];
-    double ch = 2 * pki_sin(fmin(ang, PI) / 2);
+    double ch = 2 * pki_sin(fmin(ang, PI) / 2), cs = x->cs[sq][0], sn = x->cs[sq][1];
     for (int i = 0; i < x->fr->n; i++) {
+        double q[3];
         for (int a = 0; a < 3; a++)
-            m[i][a] = Q[a][0] * x->d[i][0] + Q[a][1] * x->d[i][1] + Q[a][2] * x->d[i][2];
+            q[a] = Q[a][0] * x->d[i][0] + Q[a][1] * x->d[i][1] + Q[a][2] * x->d[i][2];
+        m[i][0] = cs * q[0] - sn * q[1];
+        m[i][1] = sn * q[0] + cs * q[1];
+        m[i][2] = q[2];
         e[i] = ang > 0 ? x->len[i] * ch : 0;
     }
-    return rows_of(x->fr, (const double(*)[3])m, e, goal, x->fmin, x->fmax, out);
+    return rows_of(&x->turned[sq], (const double(*)[3])m, e, goal, x->fmin, x->fmax, out);
 }
 
 /* The largest distance (on the disc) of the camera Q, τ, f from A's
@@ -210,7 +228,7 @@ static double disc_worst(const ctx *x, const double Q[3][3], const double tau[3]
 static bool witness(const ctx *x, const double Q[3][3], double goal, pki_cert_result *res)
 {
     row r[2 * PKI_CERT_POINTS * PKI_CERT_POINTS + PKI_CERT_POINTS + 2];
-    size_t n = rows_at(x, Q, 0, goal, r);
+    size_t n = rows_at(x, Q, 0, goal, 0, r);
     double flo, fhi;
     if (!f_range(r, n, &flo, &fhi))
         return false;
@@ -276,6 +294,15 @@ int pki_camera_certify(const pki_cert_frame *fr, double goal, double fov_min, do
     for (int i = 0; i < fr->n; i++)
         for (int a = 0; a < 3; a++)
             x.c[a] += fr->pb[i][a] / fr->n;
+    for (int sq = 0; sq < NSQUARES; sq++) {
+        x.cs[sq][0] = pki_cos(SQUARES[sq]), x.cs[sq][1] = pki_sin(SQUARES[sq]);
+        x.turned[sq] = *fr;
+        for (int i = 0; i < fr->n; i++) {
+            const double *a = fr->sa[i];
+            x.turned[sq].sa[i][0] = x.cs[sq][0] * a[0] - x.cs[sq][1] * a[1];
+            x.turned[sq].sa[i][1] = x.cs[sq][1] * a[0] + x.cs[sq][0] * a[1];
+        }
+    }
     for (int i = 0; i < fr->n; i++) {
         for (int a = 0; a < 3; a++)
             x.d[i][a] = fr->pb[i][a] - x.c[a];
@@ -300,9 +327,19 @@ int pki_camera_certify(const pki_cert_frame *fr, double goal, double fov_min, do
         res->cells++;
         double Q[3][3], flo, fhi;
         rot_aa(c.r, Q);
-        size_t n = rows_at(&x, (const double(*)[3])Q, sqrt(3.0) * c.s, goal, r);
-        if (!f_range(r, n, &flo, &fhi))
-            continue; /* no camera in this cube */
+        /* no camera in this cube: some square holds none, or the squares
+         * hold none at one view angle (f is the camera's, whatever the
+         * square) */
+        bool none = false;
+        double lo = -INFINITY, hi = INFINITY;
+        for (int sq = 0; sq < NSQUARES && !none; sq++) {
+            size_t n = rows_at(&x, (const double(*)[3])Q, sqrt(3.0) * c.s, goal, sq, r);
+            none = !f_range(r, n, &flo, &fhi);
+            lo = fmax(lo, flo), hi = fmin(hi, fhi);
+            none = none || !(lo <= hi + SLACK * (1 + fabs(hi)));
+        }
+        if (none)
+            continue;
         if (witness(&x, (const double(*)[3])Q, goal, res) ||
             witness(&x, (const double(*)[3])Q, goal / sqrt(2.0), res)) {
             res->verdict = PKI_CERT_REACH;
