@@ -9,6 +9,7 @@ each, and a table of the screen errors
 (doc/commands.md, "The camera: --motion DANCE").  Not a test: it prints.
 
 usage: camera_table.py [--posekit BIN] [--corpus DIR] [--pairs A:B,...]
+                       [--certify BENCH_CAMERA_BOUND [--budget CELLS]]
                        [-- RETARGET OPTIONS...]
 
 Columns (screen heights, over the frames where A's head is on the screen;
@@ -28,10 +29,16 @@ worst / mean distance of B's head, wrists and ankles from A's):
   frame to frame  the largest turn (degrees) and eye move (how far it moves
                   the head on the screen, screen heights) from one frame to
                   the next, written (original's in parentheses; not at cuts)
+  certified       (with --certify: build-rel/tests/bench/bench_camera_bound
+                  run on the frames out of reach, B's dance written by
+                  `posekit retarget DANCE --from A --to B` with the same
+                  options) of those frames: proved out of reach / a camera
+                  found within 2% / left open within the budget of cells
 then the runs' wall time.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -55,6 +62,7 @@ def pct(p):
 
 def main(argv):
     posekit, corpus, pairs, extra = "build/cli/posekit", os.environ.get("PK_CORPUS", ""), PAIRS, []
+    certify, budget = None, "100000"
     if "--" in argv:
         extra = argv[argv.index("--") + 1:]
         argv = argv[:argv.index("--")]
@@ -64,6 +72,10 @@ def main(argv):
             posekit = argv[i + 1]
         elif argv[i] == "--corpus":
             corpus = argv[i + 1]
+        elif argv[i] == "--certify":
+            certify = argv[i + 1]
+        elif argv[i] == "--budget":
+            budget = argv[i + 1]
         elif argv[i] == "--pairs":
             pairs = [tuple(p.split(":")) for p in argv[i + 1].split(",")]
         else:
@@ -75,8 +87,9 @@ def main(argv):
     os.environ.setdefault("POSEKIT_BODIES_DIR", os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "..", "rules", "bodies"))
     c = lambda n: n if n.startswith("@") or os.sep in n else os.path.join(corpus, n)
-    print("| A → B | moved | frame by frame | bound | unchanged | frames within 2%: moved, frame by frame, bound (unchanged) | out of reach | keys | turn | frame to frame |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| A → B | moved | frame by frame | bound | unchanged | frames within 2%: moved, frame by frame, bound (unchanged) | out of reach | keys | turn | frame to frame |"
+          + (" certified |" if certify else ""))
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|" if certify else ""))
     total = 0.0
     with tempfile.TemporaryDirectory() as tmp:
         for a, b in pairs:
@@ -93,6 +106,21 @@ def main(argv):
             bound = pct(cam["bound"]) if "bound" in cam else pct(cam["frame_by_frame"])
             sd, se = cam.get("step_deg", {}), cam.get("step_eye", {})
             unmet = cam.get("unmet_frames", [])
+            cert = ""
+            if certify and unmet:
+                dance_b = os.path.join(tmp, "dance_b.vmd")
+                subprocess.run([posekit, "retarget", c("vmd_wavefile_v2.vmd"), "--from", c(a),
+                                "--to", c(b), "-o", dance_b] + extra, capture_output=True,
+                               check=True)
+                frames = ",".join("%d-%d" % (x, y) for x, y in unmet)
+                q = subprocess.run([certify, c("vmd_wavefile_camera.vmd"), c(a),
+                                    c("vmd_wavefile_v2.vmd"), c(b), dance_b, "--frames", frames,
+                                    "--budget", budget, "--quiet"],
+                                   capture_output=True, text=True, check=True)
+                m = re.search(r"proved out of reach (\d+), reachable (\d+), open (\d+)", q.stdout)
+                cert = " %s / %s / %s |" % m.groups()
+            elif certify:
+                cert = " - |"
             print("| %s → %s | %s | %s | %s | %s | %d, %s, %s of %d (%d) | %d in %d | %d → %d | %.1f° | %.2f°, %.1f%% (%.2f°, %.1f%%) |" % (
                 SHORT.get(a, a), SHORT.get(b, b), pct(cam["moved"]),
                 pct(cam["frame_by_frame"]), bound,
@@ -101,7 +129,7 @@ def main(argv):
                 cam["frames"], cam["within_goal_unchanged"],
                 sum(b - a + 1 for a, b in unmet), len(unmet), cam["keys_in"], cam["keys_out"],
                 cam.get("turn_deg", 0), sd.get("moved", 0), 100 * se.get("moved", 0),
-                sd.get("unchanged", 0), 100 * se.get("unchanged", 0)))
+                sd.get("unchanged", 0), 100 * se.get("unchanged", 0)) + cert)
             total += ms
             sys.stdout.flush()
     print("\n(%d run%s, %.1f s wall)" % (len(pairs), "" if len(pairs) == 1 else "s", total / 1000))

@@ -539,16 +539,11 @@ static void errors(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(camera_model),
-        cmocka_unit_test(scaled_model),
-        cmocka_unit_test(still_camera_refit),
-        cmocka_unit_test(leaning_model),
-        cmocka_unit_test(lean_turned_for_goal),
-        cmocka_unit_test(bound_below),
-        cmocka_unit_test(bound_global),
-        cmocka_unit_test(least_change_known),
-        cmocka_unit_test(certify_out_and_reach),
-        cmocka_unit_test(errors),
+        cmocka_unit_test(camera_model),          cmocka_unit_test(scaled_model),
+        cmocka_unit_test(still_camera_refit),    cmocka_unit_test(leaning_model),
+        cmocka_unit_test(lean_turned_for_goal),  cmocka_unit_test(bound_below),
+        cmocka_unit_test(bound_global),          cmocka_unit_test(least_change_known),
+        cmocka_unit_test(certify_out_and_reach), cmocka_unit_test(errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -68,6 +68,20 @@
  * a frame apart) stay cuts; keys come out sorted by frame, of two
  * records of one frame the later.
  *
+ * Last, the frames the camera written still misses ("the least change"
+ * below): a frame whose smallest change of the camera written (eye and
+ * angles, scaled to screen heights) puts every point within LC_AIM is
+ * reachable from the shot; around such frames (LC_PAD either side, within
+ * the shot) the path of least change is solved for at once: the changes
+ * from the camera written, smooth from frame to frame (LC_MU), every
+ * frame's points within LC_AIM (the frames out of reach from the shot: no
+ * worse than they were) by a penalty tightened in steps, the frames it
+ * lets the least change reach added, LC_ROUNDS times.  The window is then
+ * fitted again between the keys around it and kept where it lands more
+ * of its frames within the goal, turns and moves no more from frame to
+ * frame than STEADY times the original (or than it did) and turns from
+ * the original no more than TRACK_TURN (or than it did).
+ *
  * The view angle stays: a whole number of degrees in MMD, so changing it
  * on a key makes a step in the subject's size the distance must undo,
  * and the best camera for each frame meets the goal on only 1% to 7%
@@ -644,12 +658,12 @@ static double measure(const scene *sc, uint32_t fi, const pk_camera_key *orig,
  * exactly by some camera (seven parameters, six coordinates), but with
  * four or five no closed-form bound holds: the residual of a similarity
  * or affine alignment of the 2D points is not one (a perspective camera
- * foreshortens; its image of B's points is no fixed 2D shape's).  A
- * certified bound would need a global search over the rotations (for a
- * fixed rotation and view angle, an eye putting every point within a box
- * of ±2% is a linear program).  What the starts give instead: with twice
- * BOUND_MORE's starts the frames met change by at most 4 of 2801 on the
- * corpus (doc/commands.md). */
+ * foreshortens; its image of B's points is no fixed 2D shape's).  The
+ * certified bound is a global search over the rotations
+ * (retarget_certify.c, run by tests/bench/bench_camera_bound.c on chosen
+ * frames, too slow for every frame of every run).  What the starts give:
+ * with twice BOUND_MORE's starts the frames met change by at most 4 of
+ * 2801 on the corpus (doc/commands.md). */
 
 #define BOUND_TURN 0.35 /* radians (20°): the extra starts' turns */
 #define BOUND_MORE 1    /* rounds of extra starts where the goal is missed */
@@ -2196,10 +2210,10 @@ void pk_camera_report_free(pk_camera_report *r)
  * stays steady. */
 
 #define LC_AIM 0.0175 /* screen heights: the goal less a margin for the evening out and the fit */
-#define LC_PAD 45   /* frames: a window around missed frames */
-#define LC_ROUNDS 3 /* the path solved, then again with the frames it lets the least change reach */
-#define LC_PULL 1.0 /* the change's weight per screen height² */
-#define LC_MU 1e4   /* the smoothness (screen heights² per second difference²) */
+#define LC_PAD 45     /* frames: a window around missed frames */
+#define LC_ROUNDS 3   /* the path solved, then again with the frames newly reached */
+#define LC_PULL 1.0   /* the change's weight per screen height² */
+#define LC_MU 1e4     /* the smoothness (screen heights² per second difference²) */
 
 /* A frame's points measured (pki_cert_frame): A's on the screen, B's; n of them. */
 static int lc_points(const scene *sc, uint32_t f, const pk_camera_key *orig, pki_cert_frame *lf)
@@ -2222,8 +2236,8 @@ static int lc_points(const scene *sc, uint32_t f, const pk_camera_key *orig, pki
 
 /* The residuals at x (eye, angles; v: the view angle): 6 for the change,
  * 2 a point; their sum of squares.  worst: the largest distance. */
-static double lc_res(const pki_cert_frame *lf, const view *v0, const double x0[TB], const double scl[TB],
-                     double rho, const double x[TB], double *r, double *worst)
+static double lc_res(const pki_cert_frame *lf, const view *v0, const double x0[TB],
+                     const double scl[TB], double rho, const double x[TB], double *r, double *worst)
 {
     view v = *v0;
     rot_of(x + 3, v.R);
@@ -2252,8 +2266,7 @@ static double lc_res(const pki_cert_frame *lf, const view *v0, const double x0[T
 
 /* The least change of cam (frame lf) bringing its points within LC_AIM:
  * into *out; false when the local solve does not get there. */
-bool pki_camera_least_change(const pki_cert_frame *lf, const pk_camera_key *cam,
-                             pk_camera_key *out)
+bool pki_camera_least_change(const pki_cert_frame *lf, const pk_camera_key *cam, pk_camera_key *out)
 {
     enum { NR = TB + 2 * NPOINTS };
     view v0;
@@ -2334,6 +2347,13 @@ bool pki_camera_least_change(const pki_cert_frame *lf, const pk_camera_key *cam,
     return true;
 }
 
+/* Whether c turns from the original o no more than TRACK_TURN, or than
+ * the camera written w does. */
+static bool within_turn(const pk_camera_key *o, const pk_camera_key *w, const pk_camera_key *c)
+{
+    return turn_between(o, c) <= fmax(TRACK_TURN, turn_between(o, w));
+}
+
 /* The camera played (played[], written as cam) with its missed frames
  * brought within the goal where a small change does it: per window of
  * missed frames (LC_PAD frames either side, within the shot), the path of
@@ -2373,7 +2393,8 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
         pk_camera_key c;
         miss[f] = lc_points(sc, f, &orig[f], &lf[f]) &&
                   measure(sc, f, &orig[f], &played[f], NULL) > PK_CAMERA_GOAL &&
-                  pki_camera_least_change(&lf[f], &played[f], &c);
+                  pki_camera_least_change(&lf[f], &played[f], &c) &&
+                  within_turn(&orig[f], &played[f], &c);
         nmiss += miss[f];
     }
     for (uint32_t f = 0; nmiss && f < nf;) {
@@ -2433,7 +2454,8 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
                     view_of(&c0, &v);
                     for (int a = 0; a < 3; a++)
                         c0.pos[a] = (float)(x[TB * i + a] - (double)c0.distance * v.R[a][2]);
-                    if (pki_camera_least_change(&lf[fr], &c0, &c))
+                    if (pki_camera_least_change(&lf[fr], &c0, &c) &&
+                        within_turn(&orig[fr], &played[fr], &c))
                         miss[fr] = 1, tf[i].aim = LC_AIM, more = true;
                 }
                 if (!more)
@@ -2681,8 +2703,8 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
     if (sample_all(cam, nf, played, log) != 0)
         goto done;
     /* the frames still missed: the least change that lands them */
-    if (lift_misses(sc, &cam, orig, played, kf, nk, deg_o, eye_o, o, &rep->pieces,
-                    &rep->piece_keys, log) != 0)
+    if (lift_misses(sc, &cam, orig, played, kf, nk, deg_o, eye_o, o, &rep->pieces, &rep->piece_keys,
+                    log) != 0)
         goto done;
     for (uint32_t f = 0; f < nf; f++) {
         double b = measure(sc, f, &orig[f], &orig[f], NULL);

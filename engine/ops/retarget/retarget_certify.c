@@ -79,8 +79,8 @@ typedef struct bound_g {
 
 /* The square rows of the points at rotation m (centred points turned), each
  * point's ball e[i]; into rows (f, tz) after g eliminated.  n2: rows. */
-static size_t rows_of(const pki_cert_frame *fr, const double (*m)[3], const double *e,
-                      double goal, double fmin, double fmax, row *out)
+static size_t rows_of(const pki_cert_frame *fr, const double (*m)[3], const double *e, double goal,
+                      double fmin, double fmax, row *out)
 {
     size_t n = 0;
     for (int k = 0; k < 2; k++) {
@@ -151,10 +151,9 @@ static bool f_range(const row *r, size_t n, double *lo, double *hi)
         if (!(r[a].be > 0))
             continue;
         for (size_t b = 0; b < n; b++)
-            if (r[b].be < 0 &&
-                !f_interval(unit_row((row){-r[b].be * r[a].al + r[a].be * r[b].al, 0,
-                                           -r[b].be * r[a].ga + r[a].be * r[b].ga}),
-                            lo, hi))
+            if (r[b].be < 0 && !f_interval(unit_row((row){-r[b].be * r[a].al + r[a].be * r[b].al, 0,
+                                                          -r[b].be * r[a].ga + r[a].be * r[b].ga}),
+                                           lo, hi))
                 return false;
     }
     return *lo <= *hi + SLACK * (1 + fabs(*hi));
@@ -182,15 +181,14 @@ typedef struct ctx {
     double goal, fmin, fmax;
     double d[PKI_CERT_POINTS][3], len[PKI_CERT_POINTS]; /* centred points, their lengths */
     double c[3];
-    double cs[NSQUARES][2];            /* each square's turn: cos, sin */
-    pki_cert_frame turned[NSQUARES];   /* A's points turned alike */
+    double cs[NSQUARES][2];          /* each square's turn: cos, sin */
+    pki_cert_frame turned[NSQUARES]; /* A's points turned alike */
 } ctx;
 
 /* The rows at rotation Q with balls of angle ang (0: exact), the square
  * turned by SQUARES[sq] on the screen (A's points and the camera's x and y
  * turned alike: the same problem, a square of another orientation). */
-static size_t rows_at(const ctx *x, const double Q[3][3], double ang, double goal, int sq,
-                      row *out)
+static size_t rows_at(const ctx *x, const double Q[3][3], double ang, double goal, int sq, row *out)
 {
     double m[PKI_CERT_POINTS][3], e[PKI_CERT_POINTS];
     double ch = 2 * pki_sin(fmin(ang, PI) / 2), cs = x->cs[sq][0], sn = x->cs[sq][1];
@@ -217,7 +215,8 @@ static double disc_worst(const ctx *x, const double Q[3][3], const double tau[3]
             q[a] = Q[a][0] * x->d[i][0] + Q[a][1] * x->d[i][1] + Q[a][2] * x->d[i][2] + tau[a];
         if (!(q[2] > NEAR))
             return INFINITY;
-        w = fmax(w, pki_hypot(f * q[0] / q[2] - x->fr->sa[i][0], f * q[1] / q[2] - x->fr->sa[i][1]));
+        w = fmax(w,
+                 pki_hypot(f * q[0] / q[2] - x->fr->sa[i][0], f * q[1] / q[2] - x->fr->sa[i][1]));
     }
     return w;
 }
@@ -353,10 +352,10 @@ int pki_camera_certify(const pki_cert_frame *fr, double goal, double fov_min, do
         }
         double h = c.s / 2;
         for (int k = 0; k < 8; k++)
-            st[top++] = (cell){{c.r[0] + (k & 1 ? h : -h), c.r[1] + (k & 2 ? h : -h),
-                                c.r[2] + (k & 4 ? h : -h)},
-                               h,
-                               c.level + 1};
+            st[top++] = (cell){
+                {c.r[0] + (k & 1 ? h : -h), c.r[1] + (k & 2 ? h : -h), c.r[2] + (k & 4 ? h : -h)},
+                h,
+                c.level + 1};
     }
     free(st);
     res->verdict = open ? PKI_CERT_OPEN : PKI_CERT_OUT;
