@@ -2211,7 +2211,7 @@ void pk_camera_report_free(pk_camera_report *r)
 
 #define LC_AIM 0.0175 /* screen heights: the goal less a margin for the evening out and the fit */
 #define LC_PAD 45     /* frames: a window around missed frames */
-#define LC_ROUNDS 3   /* the path solved, then again with the frames newly reached */
+#define LC_ROUNDS 2   /* the path solved, then again with the frames newly reached */
 #define LC_PULL 1.0   /* the change's weight per screen height² */
 #define LC_MU 1e4     /* the smoothness (screen heights² per second difference²) */
 
@@ -2285,7 +2285,7 @@ bool pki_camera_least_change(const pki_cert_frame *lf, const pk_camera_key *cam,
         scl[a] = 1.0 / (depth * v0.t), scl[3 + a] = 1.0 / v0.t;
     memcpy(x, x0, sizeof x);
     double r[NR], rt[NR], J[NR][TB], worst = 0;
-    for (double rho = 1e2; rho < 1e9; rho *= 10) {
+    for (double rho = 1e2; rho < 1e9; rho *= 100) {
         double cost = lc_res(lf, &v0, x0, scl, rho, x, r, &worst), mu = 1e-3;
         for (int it = 0; it < 30 && worst > LC_AIM * 1.001; it++) {
             for (int j = 0; j < TB; j++) {
@@ -2354,8 +2354,53 @@ static bool within_turn(const pk_camera_key *o, const pk_camera_key *w, const pk
     return turn_between(o, c) <= fmax(TRACK_TURN, turn_between(o, w));
 }
 
+/* k with its view angle dfov whole degrees wider (within MMD's 1° to
+ * 125°) and its eye moved along the view so that the points keep their
+ * size on the screen (their mean depth times 2·tan(fov/2) kept): *out. */
+static void dolly(const pki_cert_frame *lf, const pk_camera_key *k, int dfov, pk_camera_key *out)
+{
+    *out = *k;
+    long fov = (long)k->fov + dfov;
+    out->fov = (uint32_t)(fov < (long)FOV_MIN   ? (long)FOV_MIN
+                          : fov > (long)FOV_MAX ? (long)FOV_MAX
+                                                : fov);
+    if (out->fov == k->fov || !lf->n)
+        return;
+    view v, w;
+    view_of(k, &v);
+    view_of(out, &w);
+    double z = 0;
+    for (int i = 0; i < lf->n; i++) {
+        double q[3];
+        cam_space(&v, v.eye, lf->pb[i], q);
+        z += q[2] / lf->n;
+    }
+    double move = z - z * v.t / w.t; /* forwards */
+    for (int a = 0; a < 3; a++)
+        out->pos[a] = (float)((double)k->pos[a] + move * v.R[a][2]);
+}
+
+static const int DFOV[] = {0, 2, -2, 5, -5};
+#define NDFOV ((int)(sizeof DFOV / sizeof *DFOV))
+
+/* The smallest change of the view angle (DFOV, whole degrees) at which the
+ * least change from w (the camera written at the frame) reaches the
+ * frame within the turn allowed: its index in DFOV, or -1. */
+static int reach_fov(const pki_cert_frame *lf, const pk_camera_key *o, const pk_camera_key *w)
+{
+    for (int d = 0; d < NDFOV; d++) {
+        pk_camera_key s, c;
+        dolly(lf, w, DFOV[d], &s);
+        if ((d == 0 || s.fov != w->fov) && pki_camera_least_change(lf, &s, &c) &&
+            within_turn(o, w, &c))
+            return d;
+    }
+    return -1;
+}
+
 /* The camera played (played[], written as cam) with its missed frames
- * brought within the goal where a small change does it: per window of
+ * brought within the goal where a small change does it (of the frames
+ * the best camera for each frame reaches, e_bound): per window of
  * missed frames (LC_PAD frames either side, within the shot), the path of
  * least change that keeps every frame within its aim (LC_AIM where the
  * least change of the frame alone gets there, else its distance now: no
@@ -2365,21 +2410,22 @@ static bool within_turn(const pk_camera_key *o, const pk_camera_key *w, const pk
  * than STEADY times the original, or than it did.  *pieces, *keys: the
  * stretches kept and their keys.  0, or -1 (logged). */
 static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
-                       pk_camera_key *played, const uint32_t *kf, size_t nk, double deg_o,
-                       double eye_o, const pk_camera_options *o, size_t *pieces, size_t *keys,
-                       pk_log *log)
+                       pk_camera_key *played, const double *e_bound, const uint32_t *kf, size_t nk,
+                       double deg_o, double eye_o, const pk_camera_options *o, size_t *pieces,
+                       size_t *keys, pk_log *log)
 {
     uint32_t nf = sc->nframes;
     pk_camera_key *fix = malloc(nf * sizeof *fix), *was = malloc(nf * sizeof *was);
     pki_cert_frame *lf = malloc(nf * sizeof *lf);
     char *miss = calloc(nf, 1);
+    int *dfov = calloc(nf, sizeof *dfov);       /* the view angle's change, whole degrees */
     uint32_t *shot = malloc(nf * sizeof *shot); /* the first frame of each frame's shot */
     track_frame *tf = calloc(nf, sizeof *tf);
     size_t N = (size_t)TB * nf;
     double *x = malloc(N * sizeof *x), *xt = malloc(N * sizeof *xt), *g = malloc(N * sizeof *g);
     double(*H)[TBW + 1] = malloc(N * sizeof *H), (*M)[TBW + 1] = malloc(N * sizeof *M);
     int rc = -1;
-    if (!fix || !was || !lf || !miss || !shot || !tf || !x || !xt || !g || !H || !M) {
+    if (!fix || !was || !lf || !miss || !dfov || !shot || !tf || !x || !xt || !g || !H || !M) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         goto done;
     }
@@ -2390,11 +2436,12 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
         if (f && has_frame(kf, nk, f) && has_frame(kf, nk, f - 1))
             first = f;
         shot[f] = first;
-        pk_camera_key c;
-        miss[f] = lc_points(sc, f, &orig[f], &lf[f]) &&
+        dfov[f] = 0;
+        miss[f] = lc_points(sc, f, &orig[f], &lf[f]) && e_bound[f] >= 0 &&
+                  e_bound[f] <= PK_CAMERA_GOAL &&
                   measure(sc, f, &orig[f], &played[f], NULL) > PK_CAMERA_GOAL &&
-                  pki_camera_least_change(&lf[f], &played[f], &c) &&
-                  within_turn(&orig[f], &played[f], &c);
+                  (dfov[f] = reach_fov(&lf[f], &orig[f], &played[f])) >= 0;
+        dfov[f] = miss[f] ? DFOV[dfov[f]] : 0;
         nmiss += miss[f];
     }
     for (uint32_t f = 0; nmiss && f < nf;) {
@@ -2411,16 +2458,33 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
         while (wb > nf || (wb > last + 1 && shot[wb - 1] != shot[f]))
             wb--;
         size_t n = wb - wa;
+        /* the window's view angle: its reached frames' median change, eased
+         * in and out over LC_PAD frames in whole degrees */
+        int hist[2 * 8 + 1] = {0}, cnt = 0, med = 0;
+        for (uint32_t h = f; h <= last; h++)
+            if (miss[h])
+                hist[dfov[h] + 8]++, cnt++;
+        for (int d = 0, acc = 0; d < 17; d++)
+            if ((acc += hist[d]) * 2 >= cnt) {
+                med = d - 8;
+                break;
+            }
+        for (size_t i = 0; i < n; i++) {
+            uint32_t fr = wa + (uint32_t)i;
+            double out = fr < f ? (double)(f - fr) : fr > last ? (double)(fr - last) : 0;
+            dfov[fr] = (int)lround(med * (1 - ramp(out, LC_PAD)));
+            dolly(&lf[fr], &played[fr], dfov[fr], &fix[fr]);
+        }
         for (size_t i = 0; i < n; i++) {
             uint32_t fr = wa + (uint32_t)i;
             track_frame *t = &tf[i];
             memset(t, 0, sizeof *t);
-            view_of(&played[fr], &t->v);
+            view_of(&fix[fr], &t->v);
             double D = fmax(fabs((double)played[fr].distance), 1.0);
             bool pin = (i < 2 && wa > shot[f]) || (i + 2 >= n && wb < nf && shot[wb] == shot[f]);
             for (int a = 0; a < 3; a++) {
                 t->o[a] = t->x0[a] = x[TB * i + a] = t->v.eye[a];
-                t->o[3 + a] = t->x0[3 + a] = x[TB * i + 3 + a] = played[fr].rot[a];
+                t->o[3 + a] = t->x0[3 + a] = x[TB * i + 3 + a] = fix[fr].rot[a];
                 t->sc[a] = 1.0 / (D * t->v.t);
                 t->sc[3 + a] = 1.0 / t->v.t;
             }
@@ -2445,7 +2509,7 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
                 bool more = false;
                 for (size_t i = 0; i < n; i++) {
                     uint32_t fr = wa + (uint32_t)i;
-                    pk_camera_key c0 = played[fr], c;
+                    pk_camera_key c0 = fix[fr], c;
                     if (miss[fr] || !lf[fr].n || !(tf[i].aim > LC_AIM))
                         continue;
                     for (int a = 0; a < 3; a++)
@@ -2461,10 +2525,10 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
                 if (!more)
                     break;
             }
-            for (double rho = 1e2; rho < 1e7; rho *= 10) {
+            for (double rho = 1e2; rho < 1e7; rho *= 100) {
                 for (size_t i = 0; i < n; i++)
                     tf[i].boost = rho;
-                track_solve(sc, wa, n, tf, x, 20, H, M, g, xt);
+                track_solve(sc, wa, n, tf, x, 10, H, M, g, xt);
             }
         }
         for (size_t i = 0; i < n; i++) {
@@ -2551,6 +2615,7 @@ done:
     free(was);
     free(lf);
     free(miss);
+    free(dfov);
     free(shot);
     free(tf);
     free(x);
@@ -2703,8 +2768,8 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
     if (sample_all(cam, nf, played, log) != 0)
         goto done;
     /* the frames still missed: the least change that lands them */
-    if (lift_misses(sc, &cam, orig, played, kf, nk, deg_o, eye_o, o, &rep->pieces, &rep->piece_keys,
-                    log) != 0)
+    if (lift_misses(sc, &cam, orig, played, e_bound, kf, nk, deg_o, eye_o, o, &rep->pieces,
+                    &rep->piece_keys, log) != 0)
         goto done;
     for (uint32_t f = 0; f < nf; f++) {
         double b = measure(sc, f, &orig[f], &orig[f], NULL);
