@@ -78,7 +78,8 @@
  * worse than they were) by a penalty tightened in steps, the frames it
  * lets the least change reach added, LC_ROUNDS times.  The window is then
  * fitted again between the keys around it and kept where it lands more
- * of its frames within the goal, turns and moves no more from frame to
+ * of its frames within the goal, its worst frame no more than FIT worse
+ * than before (or than the goal), turns and moves no more from frame to
  * frame than STEADY times the original (or than it did) and turns from
  * the original no more than TRACK_TURN (or than it did).
  *
@@ -2403,12 +2404,12 @@ static int reach_fov(const pki_cert_frame *lf, const pk_camera_key *o, const pk_
  * the best camera for each frame reaches, e_bound): per window of
  * missed frames (LC_PAD frames either side, within the shot), the path of
  * least change that keeps every frame within its aim (LC_AIM where the
- * least change of the frame alone gets there, else its distance now: no
- * frame made worse), smooth (LC_MU), then fitted again with the reducer
- * between the keys around it; kept where the stretch lands more of its
- * frames within the goal and turns and moves no more from frame to frame
- * than STEADY times the original, or than it did.  *pieces, *keys: the
- * stretches kept and their keys.  0, or -1 (logged). */
+ * least change of the frame alone gets there, its view angle changed as
+ * the window's frames need (reach_fov: their median, eased in and out in
+ * whole degrees), else its distance now: no frame made worse), smooth
+ * (LC_MU), then fitted again with the reducer between the keys around
+ * it; kept as the head comment says.  *pieces, *keys: the stretches kept
+ * and their keys.  0, or -1 (logged). */
 static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
                        pk_camera_key *played, const double *e_bound, const uint32_t *kf, size_t nk,
                        double deg_o, double eye_o, const pk_camera_options *o, size_t *pieces,
@@ -2565,7 +2566,7 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
         size_t before = 0, after = 0, added = 0;
         double deg0, eye0, deg1, eye1;
         uint32_t s0 = fa > 0 ? fa : 1, s1 = to + 1 < nf ? to + 1 : nf;
-        worst_over(sc, fa, to, orig, played, &before);
+        double w0 = worst_over(sc, fa, to, orig, played, &before);
         steps_over(sc, orig, played, kf, nk, s0, s1, true, &deg0, &eye0);
         pk_motion *keep = pk_motion_clone(*cam);
         if (!keep) {
@@ -2587,7 +2588,7 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
             pk_motion_free(keep);
             goto done;
         }
-        worst_over(sc, fa, to, orig, played, &after);
+        double w1 = worst_over(sc, fa, to, orig, played, &after);
         steps_over(sc, orig, played, kf, nk, s0, s1, true, &deg1, &eye1);
         double turn0 = 0, turn1 = 0; /* the largest turn from the original */
         for (uint32_t h = fa; h < to; h++) {
@@ -2596,8 +2597,9 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
             turn0 = fmax(turn0, turn_between(&orig[h], &was[h]));
             turn1 = fmax(turn1, turn_between(&orig[h], &played[h]));
         }
-        if (after > before && deg1 <= fmax(STEADY * deg_o, deg0) &&
-            eye1 <= fmax(STEADY * eye_o, eye0) && turn1 <= fmax(TRACK_TURN, turn0)) {
+        if (after > before && w1 <= fmax(w0, PK_CAMERA_GOAL) + FIT &&
+            deg1 <= fmax(STEADY * deg_o, deg0) && eye1 <= fmax(STEADY * eye_o, eye0) &&
+            turn1 <= fmax(TRACK_TURN, turn0)) {
             pk_motion_free(keep);
             (*pieces)++;
             *keys += added - gone;
