@@ -24,6 +24,10 @@ enum { SHIFT_STEPS = 10 };
 #define SHIFT_SHARE 0.95
 /* Frames at most for the fewest-keys search (O(n^2) segments). */
 enum { OPTIMAL_MAX = 64 };
+/* Planes scanned for a circled key, and again around the best. */
+enum { CIRCLE_SCAN = 24 };
+/* Progress samples for a place-mode frame's nearest progress. */
+enum { PLACE_SCAN = 32 };
 
 /* Joint passes over the three tracks at most. */
 enum { PRUNE_PASSES = 4 };
@@ -43,6 +47,9 @@ typedef struct track_fit {
     double (*val[3])[4]; /* the joint check: each track's fitted value at
                             every frame (NULL: the bone's own check) */
     bool optimal;        /* fit_track_optimal instead of the greedy search */
+    bool place;          /* hip and knee: only where the bone's far end is
+                            (hip: the knee at k; knee: the ankle, the shin
+                            wanted in the hip's frame at a) */
 } track_fit;
 
 static double norm3(const double v[3])
@@ -215,6 +222,10 @@ static double err_at(const track_fit *c, size_t f, const double r[4])
         r3[c->bone] = r;
         return joint_err(fr, t, r3);
     }
+    if (c->place && c->bone != ANKLE) {
+        pki_qd_rotate(r, c->bone == HIP ? fr->d1 : fr->d2, x);
+        return c->bone == HIP ? dist3(x, c->k[f]) / t->knee : dist3(x, c->a[f]) / t->ankle;
+    }
     if (c->bone == HIP) {
         pki_qd_rotate(r, c->a[f], x);
         pki_qd_rotate(r, fr->d1, y);
@@ -270,6 +281,32 @@ static void interval(const track_fit *c, size_t f, const arc *s, double at, doub
     *hi = err_on(c, f, s, 1.0) > 1.0 ? edge(c, f, s, at, 1.0) : 1.0;
 }
 
+/* Place mode: a progress along s where frame f is within (the least
+ * error of PLACE_SCAN samples, refined): the wanted place says where,
+ * not the target's rotation.  False when none is found. */
+static bool nearest_place(const track_fit *c, size_t f, const arc *s, double *at)
+{
+    double best = INFINITY, bu = 0.0, step = 1.0 / PLACE_SCAN;
+    for (int k = 0; k <= PLACE_SCAN; k++) {
+        double e = err_on(c, f, s, k * step);
+        if (e < best)
+            best = e, bu = k * step;
+    }
+    double lo = fmax(0.0, bu - step), hi = fmin(1.0, bu + step);
+    for (int i = 0; i < EDGE_STEPS && best > 1.0; i++) {
+        double m1 = lo + (hi - lo) / 3.0, m2 = hi - (hi - lo) / 3.0;
+        double e1 = err_on(c, f, s, m1), e2 = err_on(c, f, s, m2);
+        if (e1 < e2)
+            hi = m2;
+        else
+            lo = m1;
+        if (fmin(e1, e2) < best)
+            best = fmin(e1, e2), bu = e1 < e2 ? m1 : m2;
+    }
+    *at = bu;
+    return best <= 1.0;
+}
+
 /* Does one key at b (after the key at a, values ka and kb) hold frames
  * a..b?  cp gets its curve. */
 static bool segment_fits(track_fit *c, size_t a, size_t b, const double ka[4], const double kb[4],
@@ -295,7 +332,7 @@ static bool segment_fits(track_fit *c, size_t a, size_t b, const double ka[4], c
             /* the nearest rotation is not the nearest place: try the
              * uniform progress too */
             at = (double)i / (double)n;
-            if (err_on(c, f, &s, at) > 1.0)
+            if (err_on(c, f, &s, at) > 1.0 && !(c->place && nearest_place(c, f, &s, &at)))
                 return false;
         }
         double lo, hi;
@@ -370,6 +407,104 @@ static bool shifted(const track_fit *c, size_t a, size_t b, const double ka[4], 
     double r[4], q[4], sn = pki_sin(0.5 * lo);
     r[0] = ax[0] * sn, r[1] = ax[1] * sn, r[2] = ax[2] * sn, r[3] = pki_cos(0.5 * lo);
     pki_qd_mul(r, kb, q);
+    normalize4(q);
+    as_key(q, kf, out);
+    return err_at(c, b, out) <= 1.0;
+}
+
+/* Where frame f wants the far end of bone c->bone (place mode), as a
+ * unit vector, and the bone's vector d. */
+static void place_want(const track_fit *c, size_t f, double y[3], const double **d)
+{
+    const double *v = c->bone == HIP ? c->k[f] : c->a[f];
+    double n = norm3(v);
+    for (int i = 0; i < 3; i++)
+        y[i] = n > 1e-12 ? v[i] / n : 0.0;
+    *d = c->bone == HIP ? c->fr[f].d1 : c->fr[f].d2;
+}
+
+/* Place mode: kb such that the arc from ka carries the bone's far end
+ * along the circle through ka's place and frame b's wanted place that
+ * passes nearest the wanted places between (the plane through the two
+ * ends with the least largest distance to them): the bone turned about
+ * its own length where its place allows it, which the bones below
+ * undo.  False when that gives nothing. */
+static bool circled(const track_fit *c, size_t a, size_t b, const double ka[4], float kf[4],
+                    double out[4])
+{
+    if (!c->place || c->bone == ANKLE || b < a + 2)
+        return false;
+    const double *d;
+    double ua[3], ub[3], w[3], y[3];
+    place_want(c, b, ub, &d);
+    place_want(c, a, y, &d);
+    pki_qd_rotate(ka, d, ua);
+    double na = norm3(ua);
+    if (!(na > 1e-12))
+        return false;
+    for (int i = 0; i < 3; i++) {
+        ua[i] /= na;
+        w[i] = ub[i] - ua[i];
+    }
+    double nw = norm3(w);
+    if (!(nw > 1e-9))
+        return false;
+    /* e1, e2: orthonormal, both across the chord w */
+    double e1[3], e2[3], h[3] = {1.0, 0.0, 0.0};
+    for (int i = 0; i < 3; i++)
+        w[i] /= nw;
+    if (fabs(w[0]) > 0.9)
+        h[0] = 0.0, h[1] = 1.0;
+    double hw = h[0] * w[0] + h[1] * w[1] + h[2] * w[2];
+    for (int i = 0; i < 3; i++)
+        e1[i] = h[i] - hw * w[i];
+    double n1 = norm3(e1);
+    for (int i = 0; i < 3; i++)
+        e1[i] /= n1;
+    e2[0] = w[1] * e1[2] - w[2] * e1[1];
+    e2[1] = w[2] * e1[0] - w[0] * e1[2];
+    e2[2] = w[0] * e1[1] - w[1] * e1[0];
+    /* the plane's normal cos(p) e1 + sin(p) e2: scanned, then refined */
+    double best = INFINITY, bp = 0.0, step = 3.14159265358979323846 / CIRCLE_SCAN;
+    for (int round = 0; round < 3; round++) {
+        double from = round == 0 ? 0.0 : bp - step, to = round == 0 ? CIRCLE_SCAN : 2 * CIRCLE_SCAN;
+        double st = round == 0 ? step : step / CIRCLE_SCAN;
+        for (int k = 0; k < (int)to; k++) {
+            double p = from + k * st, cp = cos(p), sp = sin(p), worst = 0.0;
+            for (size_t f = a + 1; f < b && worst < best; f++) {
+                place_want(c, f, y, &d);
+                double r = 0.0;
+                for (int i = 0; i < 3; i++)
+                    r += (cp * e1[i] + sp * e2[i]) * (y[i] - ua[i]);
+                worst = fmax(worst, fabs(r));
+            }
+            if (worst < best) {
+                best = worst;
+                bp = p;
+            }
+        }
+        step = st;
+    }
+    double nv[3];
+    for (int i = 0; i < 3; i++)
+        nv[i] = cos(bp) * e1[i] + sin(bp) * e2[i];
+    /* the turn about nv carrying ua onto ub */
+    double pa[3], pb[3], ca = 0.0, cb = 0.0;
+    for (int i = 0; i < 3; i++) {
+        ca += nv[i] * ua[i];
+        cb += nv[i] * ub[i];
+    }
+    for (int i = 0; i < 3; i++) {
+        pa[i] = ua[i] - ca * nv[i];
+        pb[i] = ub[i] - cb * nv[i];
+    }
+    double x[3] = {pa[1] * pb[2] - pa[2] * pb[1], pa[2] * pb[0] - pa[0] * pb[2],
+                   pa[0] * pb[1] - pa[1] * pb[0]};
+    double th = pki_atan2(nv[0] * x[0] + nv[1] * x[1] + nv[2] * x[2],
+                          pa[0] * pb[0] + pa[1] * pb[1] + pa[2] * pb[2]);
+    double sn = pki_sin(0.5 * th), r[4] = {nv[0] * sn, nv[1] * sn, nv[2] * sn, pki_cos(0.5 * th)};
+    double q[4];
+    pki_qd_mul(r, ka, q);
     normalize4(q);
     as_key(q, kf, out);
     return err_at(c, b, out) <= 1.0;
@@ -456,6 +591,12 @@ static bool fit_track_optimal(track_fit *c, pki_leg_track *out)
                 continue;
             as_key(c->target[b], sf, t);
             bool fits = segment_fits(c, a, b, kd[a], t, cp);
+            if (!fits && circled(c, a, b, kd[a], sf, sd)) {
+                memcpy(t, sd, sizeof t);
+                fits = segment_fits(c, a, b, kd[a], t, cp);
+                if (!fits)
+                    as_key(c->target[b], sf, t);
+            }
             if (!fits && shifted(c, a, b, kd[a], t, sf, sd)) {
                 memcpy(t, sd, sizeof t);
                 fits = segment_fits(c, a, b, kd[a], t, cp);
@@ -723,6 +864,54 @@ static bool fit_one_by_one(track_fit *c, pki_leg_track out[3], double (*val[3])[
     return true;
 }
 
+static void knee_target(const pki_leg_frame *fr, const double hq[4], double o[4]);
+
+/* Fits the three tracks one after another from the hip down, each
+ * holding only where its far end is: the hip the knee, the knee (under
+ * the fitted hip) the ankle, then the ankle under both; a bone may turn
+ * about its own length (circled keys) where the one below undoes it. */
+static bool fit_hip_first(track_fit *c, pki_leg_track out[3], double (*val[3])[4])
+{
+    const pki_leg_frame *fr = c->fr;
+    size_t n = c->n;
+    bool ok = true;
+    c->place = true;
+    c->bone = HIP;
+    for (size_t f = 0; f < n; f++)
+        memcpy(c->target[f], fr[f].q[HIP], sizeof c->target[f]);
+    continuous(c->target, n);
+    ok = fit_track(c, &out[HIP]);
+    if (ok) {
+        sample_track(&out[HIP], n, val[HIP]);
+        c->bone = KNEE;
+        for (size_t f = 0; f < n; f++) {
+            double w[4], wi[4], dd[3];
+            pki_qd_mul(fr[f].parent, val[HIP][f], w);
+            pki_qd_conj(w, wi);
+            for (int i = 0; i < 3; i++)
+                dd[i] = fr[f].ankle[i] - fr[f].hip[i];
+            pki_qd_rotate(wi, dd, c->a[f]);
+            for (int i = 0; i < 3; i++)
+                c->a[f][i] -= fr[f].d1[i];
+            knee_target(&fr[f], val[HIP][f], c->target[f]);
+        }
+        continuous(c->target, n);
+        ok = fit_track(c, &out[KNEE]);
+    }
+    c->place = false;
+    if (!ok)
+        return false;
+    sample_track(&out[KNEE], n, val[KNEE]);
+    c->bone = ANKLE;
+    for (size_t f = 0; f < n; f++)
+        ankle_target(&fr[f], val[HIP][f], val[KNEE][f], c->target[f]);
+    continuous(c->target, n);
+    if (!fit_track(c, &out[ANKLE]))
+        return false;
+    sample_track(&out[ANKLE], n, val[ANKLE]);
+    return true;
+}
+
 /* Do the three tracks' segments from keys key[] at frame a to the input's
  * rotations at frame b hold frames a..b (the knee the reach within the
  * ankle's bound, then the hip and the ankle as fit_one_by_one's)?  cp
@@ -803,6 +992,75 @@ static bool fit_together(track_fit *c, pki_leg_track out[3], double (*val[3])[4]
                 return false;
         }
         a = best;
+    }
+    return true;
+}
+
+/* The knee's target at frame f under hip value hq: the input's knee
+ * turned so that the shin points from the fitted hip's knee to the
+ * input's ankle. */
+static void knee_target(const pki_leg_frame *fr, const double hq[4], double o[4])
+{
+    double w[4], wi[4], d[3], x[3], y[3];
+    pki_qd_mul(fr->parent, hq, w);
+    pki_qd_conj(w, wi);
+    for (int i = 0; i < 3; i++)
+        d[i] = fr->ankle[i] - fr->hip[i];
+    pki_qd_rotate(wi, d, x);
+    for (int i = 0; i < 3; i++)
+        x[i] -= fr->d1[i];
+    pki_qd_rotate(fr->q[KNEE], fr->d2, y);
+    aim(y, x, fr->q[KNEE], o);
+}
+
+/* One track's target at every frame under the other two tracks' values
+ * (val): what would hold the joints with them exactly. */
+static void joint_targets(track_fit *c, int bone, double (*val[3])[4], double (*o)[4])
+{
+    for (size_t f = 0; f < c->n; f++)
+        if (bone == HIP)
+            hip_target(c, f, val[KNEE][f], o[f]);
+        else if (bone == KNEE)
+            knee_target(&c->fr[f], val[HIP][f], o[f]);
+        else
+            ankle_target(&c->fr[f], val[HIP][f], val[KNEE][f], o[f]);
+    continuous(o, c->n);
+}
+
+/* The joint search: each track fitted again with the fewest keys whose
+ * segments hold the joint check with the other two tracks as fitted (the
+ * targets those two leave it), kept where it has fewer keys; round after
+ * round while one gains.  out's values are val. */
+static bool refit_joint(track_fit *c, pki_leg_track out[3], double (*val[3])[4], double (*tgt)[4])
+{
+    bool gained = true;
+    for (int j = 0; j < 3; j++)
+        sample_track(&out[j], c->n, val[j]);
+    for (int round = 0; gained && round < PRUNE_PASSES; round++) {
+        gained = false;
+        static const int order[3] = {KNEE, HIP, ANKLE};
+        for (int j = 0; j < 3; j++) {
+            int bone = order[j];
+            pki_leg_track one = {0};
+            joint_targets(c, bone, val, tgt);
+            for (int i = 0; i < 3; i++)
+                c->val[i] = val[i];
+            c->bone = bone;
+            c->target = tgt;
+            bool ok = fit_track_optimal(c, &one);
+            for (int i = 0; i < 3; i++)
+                c->val[i] = NULL;
+            if (!ok)
+                return false;
+            if (one.n < out[bone].n) {
+                free(out[bone].keys);
+                out[bone] = one;
+                sample_track(&out[bone], c->n, val[bone]);
+                gained = true;
+            } else {
+                free(one.keys);
+            }
+        }
     }
     return true;
 }
@@ -891,6 +1149,16 @@ bool pki_leg_fit(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, pki_l
         prune(&c, two, val[1]);
     c.target = target;
     keep_fewer(out, two, ok && c.optimal);
+    /* a short motion: from the hip down, bones turned about their length */
+    c.target = target;
+    if (ok && c.optimal && (ok = fit_hip_first(&c, two, val[1])))
+        prune(&c, two, val[1]);
+    c.target = target;
+    keep_fewer(out, two, ok && c.optimal);
+    /* a short motion: the three tracks searched together */
+    if (ok && c.optimal && (ok = refit_joint(&c, out, val[0], tgt[0])))
+        prune(&c, out, val[0]);
+    c.target = target;
     free(c.target);
     for (int j = 0; j < 3; j++) {
         free(val[0][j]);
