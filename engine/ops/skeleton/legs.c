@@ -635,8 +635,9 @@ static void class_tol(const legs_run *r, const pk_legs_options *o, bool to_fk, i
 }
 
 /* The chain bones' tracks fitted by legs_fit.c with every bound at scale
- * sc, as a motion of their keys (NULL: out of memory). */
-static pk_motion *fit_chains(const legs_run *r, const pk_legs_options *o, double sc)
+ * sc (full: curves searched in full too), as a motion of their keys
+ * (NULL: out of memory). */
+static pk_motion *fit_chains(const legs_run *r, const pk_legs_options *o, double sc, bool full)
 {
     size_t frames = (size_t)r->last + 1;
     pki_leg_frame *one = calloc(frames, sizeof *one);
@@ -649,6 +650,7 @@ static pk_motion *fit_chains(const legs_run *r, const pk_legs_options *o, double
         .bend = LEGS_BEND * sc * o->goal,
         .toe = o->max_pos,
         .roll_deg = o->max_deg,
+        .full = full,
     };
     for (size_t k = 0; ok && k < r->nlegs; k++) {
         const leg *l = &r->legs[k];
@@ -829,6 +831,36 @@ static pk_motion *rough_start(legs_run *r, const pk_motion *in, const pk_motion 
     return out;
 }
 
+/* IK to FK of a short motion over 1.5 times the input's leg keys (the
+ * goal): the chains fitted again at scale s with the curves searched in
+ * full (costly, so only there), kept where every ankle stays within the
+ * goal with fewer keys. */
+static pk_motion *searched_in_full(legs_run *r, const pk_motion *in, const pk_legs_options *o,
+                                   double s, bool drop_ik, pk_motion *out, double *worst,
+                                   pk_log *log, bool *ok)
+{
+    pk_motion *red = fit_chains(r, o, s, true);
+    pk_motion *cand = red ? assemble(r, in, red, drop_ik, NULL, 0) : NULL;
+    pk_motion_free(red);
+    if (!cand || !set_ik(r, cand, false)) {
+        pk_motion_free(cand);
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        *ok = false;
+        return out;
+    }
+    cand->duplicates_told = false;
+    uint32_t at = r->worst_frame;
+    double w = check(r, cand, log, ok, 0.0, 0.0, NULL, false);
+    if (*ok && w <= o->goal && count_keys(r, cand) < count_keys(r, out)) {
+        pk_motion_free(out);
+        *worst = w;
+        return cand;
+    }
+    r->worst_frame = at;
+    pk_motion_free(cand);
+    return out;
+}
+
 static pk_motion *fit(legs_run *r, const pk_motion *in, const pk_motion *dense,
                       const pk_legs_options *o, bool to_fk, pk_legs_stats *st, pk_log *log)
 {
@@ -840,7 +872,7 @@ static pk_motion *fit(legs_run *r, const pk_motion *in, const pk_motion *dense,
     double s = 1.0;
     for (int tries = 0; ok && tries <= FIT_TRIES; tries++, s /= 2.0) {
         bool baked = tries == FIT_TRIES, chains = to_fk && !r->moved && !baked;
-        pk_motion *red = chains ? fit_chains(r, o, s) : pk_motion_clone(dense);
+        pk_motion *red = chains ? fit_chains(r, o, s, false) : pk_motion_clone(dense);
         pk_reduce_options ro[NCLASS];
         for (int c = 0; red && !baked && !chains && c < NCLASS; c++) {
             if (!sel[c])
@@ -864,6 +896,9 @@ static pk_motion *fit(legs_run *r, const pk_motion *in, const pk_motion *dense,
         double worst = check(r, out, log, &ok, 0.0, 0.0, NULL, !to_fk);
         if (ok && !to_fk && worst <= o->goal)
             out = rough_start(r, in, red, o, out, &worst, log, &ok);
+        if (ok && chains && worst <= o->goal && r->last < PKI_LEG_OPTIMAL_MAX &&
+            2 * count_keys(r, out) > 3 * count_keys(r, in))
+            out = searched_in_full(r, in, o, s, drop_ik, out, &worst, log, &ok);
         pk_motion_free(red);
         if (ok && (worst <= o->goal || baked)) {
             st->worst = worst;

@@ -22,12 +22,13 @@ enum { EDGE_STEPS = 18 };
  * it may take. */
 enum { SHIFT_STEPS = 10 };
 #define SHIFT_SHARE 0.95
-/* Frames at most for the fewest-keys search (O(n^2) segments). */
-enum { OPTIMAL_MAX = 64 };
 /* Planes scanned for a circled key, and again around the best. */
 enum { CIRCLE_SCAN = 24 };
 /* Progress samples for a place-mode frame's nearest progress. */
 enum { PLACE_SCAN = 32 };
+/* Frames in a row past a layer's reach that the full curve search may
+ * miss before it stops. */
+enum { FULL_MISSES = 1 };
 
 /* Joint passes over the three tracks at most. */
 enum { PRUNE_PASSES = 4 };
@@ -47,6 +48,9 @@ typedef struct track_fit {
     double (*val[3])[4]; /* the joint check: each track's fitted value at
                             every frame (NULL: the bone's own check) */
     bool optimal;        /* fit_track_optimal instead of the greedy search */
+    bool full;           /* fit_track_optimal: past the farthest frame a
+                            layer reaches, curves searched in full */
+    bool curve_full;     /* segment_fits: PKI_FIT_FULL where FAST fails */
     bool place;          /* hip and knee: only where the bone's far end is
                             (hip: the knee at k; knee: the ankle, the shin
                             wanted in the hip's frame at a) */
@@ -347,8 +351,11 @@ static bool segment_fits(track_fit *c, size_t a, size_t b, const double ka[4], c
         tol = 1e-12;
     for (size_t i = 1; i < n; i++)
         c->extra[i - 1] = tol - c->extra[i - 1];
-    return pki_curve_fit_progress_ex(c->p, n, 1.0, c->extra, tol, PKI_FIT_FAST, c->cache, cp,
-                                     NULL) == 1;
+    if (pki_curve_fit_progress_ex(c->p, n, 1.0, c->extra, tol, PKI_FIT_FAST, c->cache, cp, NULL) ==
+        1)
+        return true;
+    return c->curve_full && pki_curve_fit_progress_ex(c->p, n, 1.0, c->extra, tol, PKI_FIT_FULL,
+                                                      c->cache, cp, NULL) == 1;
 }
 
 static bool push(pki_leg_track *t, uint32_t f, const float rot[4], const uint8_t cp[4])
@@ -512,6 +519,35 @@ static bool circled(const track_fit *c, size_t a, size_t b, const double ka[4], 
 
 static bool fit_track_optimal(track_fit *c, pki_leg_track *out);
 
+/* One segment of the fewest-keys search: from the key at a (value ka)
+ * to frame b, its end value the target, or circled, or shifted; true
+ * with kf, kb and cp set when one holds every frame between. */
+static bool optimal_step(track_fit *c, size_t a, size_t b, const double ka[4], float kf[4],
+                         double kb[4], uint8_t cp[4])
+{
+    float sf[4];
+    double t[4], sd[4];
+    uint8_t scp[4];
+    as_key(c->target[b], sf, t);
+    bool fits = segment_fits(c, a, b, ka, t, scp);
+    if (!fits && circled(c, a, b, ka, sf, sd)) {
+        memcpy(t, sd, sizeof t);
+        fits = segment_fits(c, a, b, ka, t, scp);
+        if (!fits)
+            as_key(c->target[b], sf, t);
+    }
+    if (!fits && shifted(c, a, b, ka, t, sf, sd)) {
+        memcpy(t, sd, sizeof t);
+        fits = segment_fits(c, a, b, ka, t, scp);
+    }
+    if (fits) {
+        memcpy(kf, sf, sizeof sf);
+        memcpy(kb, t, sizeof t);
+        memcpy(cp, scp, 4);
+    }
+    return fits;
+}
+
 /* The greedy search: from each key, the farthest end (LOOK_AHEAD misses
  * allowed) one curve holds, the end's value the target or, where that
  * does not hold, the target shifted toward the frames between. */
@@ -582,33 +618,44 @@ static bool fit_track_optimal(track_fit *c, pki_leg_track *out)
         as_key(c->target[f], kf[f], kd[f]);
         cost[f] = f == 0 ? 1 : SIZE_MAX;
     }
-    for (size_t a = 0; ok && a + 1 < n; a++)
-        for (size_t b = a + 1; b < n; b++) {
-            uint8_t cp[4];
-            float sf[4];
-            double t[4], sd[4];
-            if (cost[a] + 1 >= cost[b])
+    /* layer by layer: the frames one key more reaches, from each frame
+     * the layer reached (the first such frame kept: the same path as a
+     * relaxation in frame order); then, with a full curve search, past
+     * the farthest of them while a frame is reached */
+    for (size_t k = 1; ok && cost[n - 1] == SIZE_MAX; k++) {
+        bool any = false;
+        size_t reach = 0;
+        for (size_t a = 0; a + 1 < n; a++) {
+            if (cost[a] != k)
                 continue;
-            as_key(c->target[b], sf, t);
-            bool fits = segment_fits(c, a, b, kd[a], t, cp);
-            if (!fits && circled(c, a, b, kd[a], sf, sd)) {
-                memcpy(t, sd, sizeof t);
-                fits = segment_fits(c, a, b, kd[a], t, cp);
-                if (!fits)
-                    as_key(c->target[b], sf, t);
-            }
-            if (!fits && shifted(c, a, b, kd[a], t, sf, sd)) {
-                memcpy(t, sd, sizeof t);
-                fits = segment_fits(c, a, b, kd[a], t, cp);
-            }
-            if (!fits)
-                continue;
-            cost[b] = cost[a] + 1;
-            from[b] = a;
-            memcpy(cps[b], cp, 4);
-            memcpy(kf[b], sf, sizeof sf);
-            memcpy(kd[b], t, sizeof t);
+            any = true;
+            for (size_t b = a + 1; b < n; b++)
+                if (cost[b] > k + 1 && optimal_step(c, a, b, kd[a], kf[b], kd[b], cps[b])) {
+                    cost[b] = k + 1;
+                    from[b] = a;
+                }
         }
+        if (!any)
+            break;
+        for (size_t b = 0; b < n; b++)
+            if (cost[b] == k + 1)
+                reach = b;
+        if (!c->full)
+            continue;
+        c->curve_full = true;
+        for (size_t b = reach + 1, miss = 0; b < n && miss <= FULL_MISSES; b++) {
+            bool found = false;
+            for (size_t a = b; a-- > 0 && !found;)
+                if (cost[a] == k && optimal_step(c, a, b, kd[a], kf[b], kd[b], cps[b])) {
+                    cost[b] = k + 1;
+                    from[b] = a;
+                    found = true;
+                }
+            miss = found ? 0 : miss + 1;
+        }
+        c->curve_full = false;
+    }
+    ok = ok && cost[n - 1] != SIZE_MAX;
     if (ok) {
         size_t nk = cost[n - 1], f = n - 1;
         out->keys = calloc(nk, sizeof *out->keys);
@@ -1144,7 +1191,8 @@ bool pki_leg_fit(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, pki_l
     /* a short motion: one by one again, each track's keys the fewest */
     c.t = t;
     c.target = target;
-    c.optimal = n <= OPTIMAL_MAX;
+    c.optimal = n <= PKI_LEG_OPTIMAL_MAX;
+    c.full = c.optimal && t->full;
     if (ok && c.optimal && (ok = fit_one_by_one(&c, two, val[1])))
         prune(&c, two, val[1]);
     c.target = target;

@@ -41,6 +41,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Frames at most for the fewest-keys fits (O(n^2) segments). */
+#define PKI_LEG_OPTIMAL_MAX 64
+
 /* One frame of a leg as the input evaluates it. */
 typedef struct pki_leg_frame {
     double parent[4];         /* the hip's parent's world rotation */
@@ -58,6 +61,7 @@ typedef struct pki_leg_tols {
     double reach, bend;   /* world units, the knee's fit */
     double toe, roll_deg; /* the ankle's fit */
     bool has_toe;         /* d3 is meaningful */
+    bool full;            /* short motions: curves searched in full too */
 } pki_leg_tols;
 
 typedef struct pki_leg_key {
