@@ -248,35 +248,31 @@ static void ik_to_fk_joint_check(void **state)
     pk_names_free(h.m.names);
 }
 
-/* IK to FK of a leg circling: the hip keyed at every frame (the IKs
- * off), tilted 20 degrees from straight down about a level axis that
- * turns 6.75 degrees a frame, a straight leg whose knee draws a circle
- * about the vertical.  A slerp between two such tilts leaves that circle
- * (by 1.7 (1 - cos(d / 2)) units for a turn d between its keys: a key
- * every 3.8 degrees holds the knee within 0.001), so a fit of the hip
- * with its own rotations as key values needs a key nearly every frame;
- * the hip turned about its own length (a key every 180 degrees of the
- * turn carries the knee along the circle itself) and the ankle turned
- * back against it hold the knee, the ankle and the foot with a few. */
-static void ik_to_fk_leg_circling(void **state)
+/* IK to FK of a foot lifted 3.3 units up and 1 forward in a straight
+ * line over 30 frames on an eased curve: the hip and the knee follow
+ * paths no single timing curve holds within 0.001 of the ankle.  Fitted
+ * one by one with the error budget shared (the knee's reach, then the
+ * hip re-aimed), the three tracks need more keys than fitted from the
+ * hip down (each bone holding where its far end is, the next bone the
+ * rest) and searched against the other two as fitted, with the curves
+ * searched in full: 12 keys one by one, 11 from the hip down, 9 with
+ * the full curve search. */
+static void ik_to_fk_lift_joint(void **state)
 {
     (void)state;
     hb h;
     hb_leg(&h, true);
-    h.b[h.knee].pos[2] = 0.0f; /* a straight leg */
     pk_motion *mo = pk_motion_new();
     assert_non_null(mo);
-    for (uint32_t f = 0; f <= 40; f++) {
-        double phi = 6.75 * f * PI / 180.0;
-        qaxis(cos(phi), 0, -sin(phi), 20, tu_bone_key(mo, "右足", f)->rot);
-    }
-    pk_ik_key *ik = pk_motion_push_ik(mo, 2); /* both IKs off: the keyed FK leg */
-    assert_non_null(ik);
+    tu_bone_key(mo, "右足ＩＫ", 0);
+    pk_bone_key *k = tu_bone_key(mo, "右足ＩＫ", 30);
+    k->pos[1] = 3.3f;
+    k->pos[2] = -1.0f;
+    const uint8_t ease[4][4] = {
+        {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}};
+    pk_interp_set(k->interp, ease, false);
     pk_log log;
     pk_log_init(&log);
-    ik->show = 1;
-    ik->ik[0].name = pk_names_intern_utf8(mo->names, "右足ＩＫ", 20, "IK", &log);
-    ik->ik[1].name = pk_names_intern_utf8(mo->names, "右つま先ＩＫ", 20, "IK", &log);
     pk_legs_options o;
     pk_legs_options_init(&o);
     pk_legs_stats st;
@@ -284,12 +280,11 @@ static void ik_to_fk_leg_circling(void **state)
     assert_non_null(out);
     size_t hip = count_keys(out, "右足"), knee = count_keys(out, "右ひざ");
     size_t ankle = count_keys(out, "右足首");
-    printf("leg circling: hip %zu, knee %zu, ankle %zu keys (41 in); worst ankle %.6f\n", hip,
-           knee, ankle, st.worst);
+    printf("lift: hip %zu, knee %zu, ankle %zu keys; worst ankle %.6f\n", hip, knee, ankle,
+           st.worst);
     assert_true(st.worst <= 0.001);
-    assert_true(hip <= 4);
-    assert_true(hip + knee + ankle <= 10);
-    held(&h, mo, out, 40, true);
+    assert_true(hip + knee + ankle <= 9);
+    held(&h, mo, out, 30, true);
     pk_motion_free(out);
     pk_motion_free(mo);
     pk_log_free(&log);
@@ -782,7 +777,7 @@ int main(void)
         cmocka_unit_test(ik_to_fk_holds_places),
         cmocka_unit_test(ik_keys_dropped_or_kept),
         cmocka_unit_test(ik_to_fk_joint_check),
-        cmocka_unit_test(ik_to_fk_leg_circling),
+        cmocka_unit_test(ik_to_fk_lift_joint),
         cmocka_unit_test(ik_to_fk_no_idle_keys),
         cmocka_unit_test(fk_to_ik_rest_leg_no_keys),
     };

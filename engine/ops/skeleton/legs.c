@@ -47,6 +47,10 @@ enum { FIT_TRIES = 8 };
 #define LEGS_HOLD 0.95
 #define LEGS_REACH 0.7
 #define LEGS_BEND 1.0
+/* IK to FK: degrees the thigh and the shin may turn about their own
+ * lengths from the input's (the knee and the ankle in place, a leg so
+ * turned would not look the same). */
+#define LEGS_TWIST_DEG 1.0
 /* Frames evaluated at most (bake's limit on a track's span). */
 #define LEGS_SPAN_MAX (1u << 22)
 
@@ -651,6 +655,7 @@ static pk_motion *fit_chains(const legs_run *r, const pk_legs_options *o, double
         .toe = o->max_pos,
         .roll_deg = o->max_deg,
         .full = full,
+        .twist_deg = LEGS_TWIST_DEG,
     };
     for (size_t k = 0; ok && k < r->nlegs; k++) {
         const leg *l = &r->legs[k];

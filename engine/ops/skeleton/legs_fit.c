@@ -45,15 +45,16 @@ typedef struct track_fit {
     double (*k)[3];      /* hip: the knee less the hip, parent's frame */
     double *p, *extra;   /* scratch: n each */
     pki_curve_cache *cache;
-    double (*val[3])[4]; /* the joint check: each track's fitted value at
-                            every frame (NULL: the bone's own check) */
-    bool optimal;        /* fit_track_optimal instead of the greedy search */
-    bool full;           /* fit_track_optimal: past the farthest frame a
-                            layer reaches, curves searched in full */
-    bool curve_full;     /* segment_fits: PKI_FIT_FULL where FAST fails */
-    bool place;          /* hip and knee: only where the bone's far end is
-                            (hip: the knee at k; knee: the ankle, the shin
-                            wanted in the hip's frame at a) */
+    double (*val[3])[4];   /* the joint check: each track's fitted value at
+                              every frame (NULL: the bone's own check) */
+    bool optimal;          /* fit_track_optimal instead of the greedy search */
+    bool full;             /* fit_track_optimal: past the farthest frame a
+                              layer reaches, curves searched in full */
+    bool curve_full;       /* segment_fits: PKI_FIT_FULL where FAST fails */
+    const double (*hv)[4]; /* place mode, the knee: the fitted hip */
+    bool place;            /* hip and knee: only where the bone's far end is
+                              (hip: the knee at k; knee: the ankle, the shin
+                              wanted in the hip's frame at a) */
 } track_fit;
 
 static double norm3(const double v[3])
@@ -175,6 +176,26 @@ static double angle_deg(const double p[4], const double q[4])
     return 2.0 * pki_acos(d > 1.0 ? 1.0 : d) * (180.0 / 3.14159265358979323846);
 }
 
+/* How far the thigh (bones 1) or the thigh and the shin (2) under hip
+ * and knee rotations q[0], q[1] are turned about their own lengths from
+ * the input's, in units of t->twist_deg. */
+static double twisted(const pki_leg_frame *fr, const pki_leg_tols *t, const double *const q[3],
+                      int bones)
+{
+    double qi[4], e[4], w[4], wi[4];
+    pki_qd_conj(fr->q[HIP], qi);
+    pki_qd_mul(qi, q[HIP], e);
+    double d = twist_deg(e, fr->d1);
+    if (bones > 1) {
+        pki_qd_mul(fr->q[HIP], fr->q[KNEE], w);
+        pki_qd_conj(w, wi);
+        pki_qd_mul(q[HIP], q[KNEE], w);
+        pki_qd_mul(wi, w, e);
+        d = fmax(d, twist_deg(e, fr->d2));
+    }
+    return d / t->twist_deg;
+}
+
 /* Frame f's error with hip, knee and ankle local rotations q[0..2]
  * together, in units of its bound: the ankle and the knee where the
  * input's are (within `ankle` and `knee`), the toe where the input's is
@@ -197,7 +218,7 @@ static double joint_err(const pki_leg_frame *fr, const pki_leg_tols *t, const do
         ea += (a[i] - fr->ankle[i]) * (a[i] - fr->ankle[i]);
         ek += (k[i] - fr->knee[i]) * (k[i] - fr->knee[i]);
     }
-    double e = fmax(sqrt(ea) / t->ankle, sqrt(ek) / t->knee);
+    double e = fmax(fmax(sqrt(ea) / t->ankle, sqrt(ek) / t->knee), twisted(fr, t, q, 2));
     pki_qd_mul(w, q[KNEE], w);
     pki_qd_mul(w, q[ANKLE], w);
     if (!t->has_toe)
@@ -228,7 +249,9 @@ static double err_at(const track_fit *c, size_t f, const double r[4])
     }
     if (c->place && c->bone != ANKLE) {
         pki_qd_rotate(r, c->bone == HIP ? fr->d1 : fr->d2, x);
-        return c->bone == HIP ? dist3(x, c->k[f]) / t->knee : dist3(x, c->a[f]) / t->ankle;
+        double e = c->bone == HIP ? dist3(x, c->k[f]) / t->knee : dist3(x, c->a[f]) / t->ankle;
+        const double *q3[3] = {c->bone == HIP ? r : c->hv[f], r, NULL};
+        return fmax(e, twisted(fr, t, q3, c->bone + 1));
     }
     if (c->bone == HIP) {
         pki_qd_rotate(r, c->a[f], x);
@@ -931,6 +954,7 @@ static bool fit_hip_first(track_fit *c, pki_leg_track out[3], double (*val[3])[4
     if (ok) {
         sample_track(&out[HIP], n, val[HIP]);
         c->bone = KNEE;
+        c->hv = (const double(*)[4])val[HIP];
         for (size_t f = 0; f < n; f++) {
             double w[4], wi[4], dd[3];
             pki_qd_mul(fr[f].parent, val[HIP][f], w);

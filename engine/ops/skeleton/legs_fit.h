@@ -30,9 +30,20 @@
  * neighbours' segment fitted again; a track's first key goes when the
  * next key's value holds every frame before it, and a track of one key
  * that the rest rotation holds throughout gets the rest rotation (legs.c
- * writes no key then).  A motion of at most 64 frames is fitted one by
- * one a third way, each track's key frames the fewest whose segments
- * hold (a shortest path over the frames, the targets as values).
+ * writes no key then).  A motion of at most PKI_LEG_OPTIMAL_MAX frames
+ * is fitted three more ways, each track's key frames the fewest whose
+ * segments hold (a shortest path over the frames, layer by layer):
+ *  - one by one, the targets as values;
+ *  - from the hip down: the hip holding only the knee's place, the knee
+ *    (under the fitted hip) only the ankle's, then the ankle; a key may
+ *    be turned about the bone's length (the arc's circle nearest the
+ *    places between) where the bone below undoes it;
+ *  - the best of these, each track fitted again with the fewest keys
+ *    against the other two as fitted, under the joint check;
+ * and with `full` the curves past each layer's farthest reach are
+ * searched in full (PKI_FIT_FULL: costly).  The joint check and the
+ * fits from the hip down also hold the thigh and the shin within
+ * `twist_deg` of the input's turn about their own lengths.
  */
 #ifndef PKI_OPS_SKELETON_LEGS_FIT_H
 #define PKI_OPS_SKELETON_LEGS_FIT_H
@@ -60,6 +71,7 @@ typedef struct pki_leg_tols {
     double ankle, knee;   /* world units, the hip's fit */
     double reach, bend;   /* world units, the knee's fit */
     double toe, roll_deg; /* the ankle's fit */
+    double twist_deg;     /* thigh and shin turned about their lengths */
     bool has_toe;         /* d3 is meaningful */
     bool full;            /* short motions: curves searched in full too */
 } pki_leg_tols;
