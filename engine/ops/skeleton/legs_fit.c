@@ -29,6 +29,8 @@ enum { PLACE_SCAN = 32 };
 /* Frames in a row past a layer's reach that the full curve search may
  * miss before it stops. */
 enum { FULL_MISSES = 1 };
+/* Full curve searches at most per leg (about 10 ms each). */
+enum { FULL_BUDGET = 256 };
 
 /* Joint passes over the three tracks at most. */
 enum { PRUNE_PASSES = 4 };
@@ -51,6 +53,7 @@ typedef struct track_fit {
     bool full;             /* fit_track_optimal: past the farthest frame a
                               layer reaches, curves searched in full */
     bool curve_full;       /* segment_fits: PKI_FIT_FULL where FAST fails */
+    size_t full_left;      /* ... this many times more at most */
     const double (*hv)[4]; /* place mode, the knee: the fitted hip */
     bool place;            /* hip and knee: only where the bone's far end is
                               (hip: the knee at k; knee: the ankle, the shin
@@ -377,8 +380,11 @@ static bool segment_fits(track_fit *c, size_t a, size_t b, const double ka[4], c
     if (pki_curve_fit_progress_ex(c->p, n, 1.0, c->extra, tol, PKI_FIT_FAST, c->cache, cp, NULL) ==
         1)
         return true;
-    return c->curve_full && pki_curve_fit_progress_ex(c->p, n, 1.0, c->extra, tol, PKI_FIT_FULL,
-                                                      c->cache, cp, NULL) == 1;
+    if (!c->curve_full || c->full_left == 0)
+        return false;
+    c->full_left--;
+    return pki_curve_fit_progress_ex(c->p, n, 1.0, c->extra, tol, PKI_FIT_FULL, c->cache, cp,
+                                     NULL) == 1;
 }
 
 static bool push(pki_leg_track *t, uint32_t f, const float rot[4], const uint8_t cp[4])
@@ -1217,6 +1223,7 @@ bool pki_leg_fit(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, pki_l
     c.target = target;
     c.optimal = n <= PKI_LEG_OPTIMAL_MAX;
     c.full = c.optimal && t->full;
+    c.full_left = FULL_BUDGET;
     if (ok && c.optimal && (ok = fit_one_by_one(&c, two, val[1])))
         prune(&c, two, val[1]);
     c.target = target;
