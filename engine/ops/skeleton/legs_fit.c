@@ -221,7 +221,9 @@ static double joint_err(const pki_leg_frame *fr, const pki_leg_tols *t, const do
         ea += (a[i] - fr->ankle[i]) * (a[i] - fr->ankle[i]);
         ek += (k[i] - fr->knee[i]) * (k[i] - fr->knee[i]);
     }
-    double e = fmax(fmax(sqrt(ea) / t->ankle, sqrt(ek) / t->knee), twisted(fr, t, q, 2));
+    double e = fmax(sqrt(ea) / t->ankle, sqrt(ek) / t->knee);
+    if (e <= 1.0) /* past 1 the frame fails whatever the twist */
+        e = fmax(e, twisted(fr, t, q, 2));
     pki_qd_mul(w, q[KNEE], w);
     pki_qd_mul(w, q[ANKLE], w);
     if (!t->has_toe)
