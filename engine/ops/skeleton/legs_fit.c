@@ -508,7 +508,7 @@ static bool circled(const track_fit *c, size_t a, size_t b, const double ka[4], 
         double from = round == 0 ? 0.0 : bp - step, to = round == 0 ? CIRCLE_SCAN : 2 * CIRCLE_SCAN;
         double st = round == 0 ? step : step / CIRCLE_SCAN;
         for (int k = 0; k < (int)to; k++) {
-            double p = from + k * st, cp = cos(p), sp = sin(p), worst = 0.0;
+            double p = from + k * st, cp = pki_cos(p), sp = pki_sin(p), worst = 0.0;
             for (size_t f = a + 1; f < b && worst < best; f++) {
                 place_want(c, f, y, &d);
                 double r = 0.0;
@@ -525,7 +525,7 @@ static bool circled(const track_fit *c, size_t a, size_t b, const double ka[4], 
     }
     double nv[3];
     for (int i = 0; i < 3; i++)
-        nv[i] = cos(bp) * e1[i] + sin(bp) * e2[i];
+        nv[i] = pki_cos(bp) * e1[i] + pki_sin(bp) * e2[i];
     /* the turn about nv carrying ua onto ub */
     double pa[3], pb[3], ca = 0.0, cb = 0.0;
     for (int i = 0; i < 3; i++) {
