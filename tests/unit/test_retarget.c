@@ -509,6 +509,89 @@ static void test_failure_untouched(void **state)
     pk_rules_free(r);
 }
 
+/* A track keyed every 10 frames with an eased curve, sampled at every
+ * frame, then changed on frames 43..47: pki_fit_track_keep keeps every
+ * key of the clean stretches (byte for byte, curves included), fits only
+ * 40..50 and stays within the tolerances at every frame; with every
+ * stretch changed it gives what pki_fit_track gives. */
+static void test_fit_keeps_clean_stretches(void **state)
+{
+    (void)state;
+    enum { N = 100, STEP = 10, NK = N / STEP + 1 };
+    const double tol_deg = 0.05, tol_pos = 0.005;
+    pk_motion *src = pk_motion_new();
+    assert_non_null(src);
+    const uint8_t ease[4][4] = {
+        {90, 10, 40, 120}, {20, 20, 107, 107}, {20, 20, 107, 107}, {100, 0, 27, 127}};
+    for (int j = 0; j < NK; j++) {
+        pk_bone_key *k = pk_motion_push_bone(src);
+        assert_non_null(k);
+        k->frame = (uint32_t)(j * STEP);
+        k->pos[0] = (float)(j % 2 ? 1.5 : -0.5 + 0.1 * j);
+        double a = 0.3 * (j % 3);
+        k->rot[2] = (float)sin(a / 2);
+        k->rot[3] = (float)cos(a / 2);
+        pk_interp_set(k->interp, ease, false);
+    }
+    uint32_t idx[NK];
+    for (int j = 0; j < NK; j++)
+        idx[j] = (uint32_t)j;
+    pk_track t = {0, idx, NK};
+    pk_cursor c;
+    pk_cursor_init(&c, src, &t);
+    static float pos[N + 1][3], rot[N + 1][4];
+    uint32_t fr[N + 1];
+    for (uint32_t f = 0; f <= N; f++) {
+        pk_cursor_bone(&c, f, pos[f], rot[f]);
+        fr[f] = f;
+        if (f >= 43 && f <= 47)
+            pos[f][1] += 0.02f * (float)(f - 42);
+    }
+    pki_curve_cache *cache = pki_curve_cache_new();
+    assert_non_null(cache);
+    pk_motion *m = pk_motion_new();
+    assert_non_null(m);
+    pki_fit_out fo;
+    assert_int_equal(pki_fit_track_keep((const float(*)[3])pos, (const float(*)[4])rot, 0, fr,
+                                        N + 1, src->bones, NK, 0, tol_deg, tol_pos, cache, m, &fo),
+                     0);
+    assert_true(fo.worst_deg <= tol_deg && fo.worst_pos <= tol_pos);
+    size_t kept = 0, inside = 0;
+    for (size_t i = 0; i < m->nbones; i++) {
+        uint32_t f = m->bones[i].frame;
+        if (i)
+            assert_true(f > m->bones[i - 1].frame);
+        if (f > 40 && f <= 50) {
+            inside++;
+            continue;
+        }
+        assert_true(f % STEP == 0);
+        assert_memory_equal(&m->bones[i], &src->bones[f / STEP], sizeof m->bones[i]);
+        kept++;
+    }
+    assert_int_equal(kept, NK - 1);
+    assert_true(inside >= 1);
+    /* every stretch changed: the plain fit, record for record */
+    for (uint32_t f = 0; f <= N; f++)
+        pos[f][2] = 0.001f * (float)f;
+    pk_motion *a = pk_motion_new(), *b = pk_motion_new();
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_int_equal(pki_fit_track_keep((const float(*)[3])pos, (const float(*)[4])rot, 0, fr,
+                                        N + 1, src->bones, NK, 0, tol_deg, tol_pos, cache, a, &fo),
+                     0);
+    assert_int_equal(pki_fit_track((const float(*)[3])pos, (const float(*)[4])rot, 0, fr, N + 1, 0,
+                                   tol_deg, tol_pos, cache, b, &fo),
+                     0);
+    assert_int_equal(a->nbones, b->nbones);
+    assert_memory_equal(a->bones, b->bones, a->nbones * sizeof *a->bones);
+    pk_motion_free(a);
+    pk_motion_free(b);
+    pk_motion_free(m);
+    pk_motion_free(src);
+    pki_curve_cache_free(cache);
+}
+
 /* The keys pki_fit_track gives a track of n + 1 frames whose only
  * candidate frames are its ends. */
 static size_t fit_ends(const float (*pos)[3], const float (*rot)[4], uint32_t n, double tol_deg,
@@ -575,6 +658,7 @@ int main(void)
         cmocka_unit_test(test_rename_scale),
         cmocka_unit_test(test_failure_untouched),
         cmocka_unit_test(test_fit_refuses_only_what_misses),
+        cmocka_unit_test(test_fit_keeps_clean_stretches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,7 +32,6 @@ typedef struct fitter {
     double tol_deg, tol_pos; /* the fit's: a little inside the promise */
 } fitter;
 
-
 /* Whether translation axis `axis` of samples p[0..n] leaves the range of
  * its end values by more than tol or turns back by more than twice tol:
  * then no curve fits it (progress never leaves [0, 1] nor decreases), the
@@ -318,5 +317,194 @@ done:
     free(cps);
     free(every);
     free(bad);
+    return rc;
+}
+
+/* Whether the keys ref[0..nref) give exactly the samples at every row
+ * f0 .. last: clean[r] per row (a rotation up to its sign).  False when
+ * ref is not in strictly ascending frames within the rows. */
+static bool clean_rows(const float (*pos)[3], const float (*rot)[4], uint32_t f0, uint32_t last,
+                       const pk_bone_key *ref, size_t nref, uint8_t *clean)
+{
+    for (size_t i = 0; i < nref; i++)
+        if (ref[i].frame < f0 || ref[i].frame > last || (i && ref[i].frame <= ref[i - 1].frame))
+            return false;
+    uint32_t *idx = malloc(nref * sizeof *idx);
+    if (!idx)
+        return false;
+    for (size_t i = 0; i < nref; i++)
+        idx[i] = (uint32_t)i;
+    pk_motion m;
+    memset(&m, 0, sizeof m);
+    m.bones = (pk_bone_key *)ref;
+    m.nbones = nref;
+    pk_track t = {ref[0].name, idx, nref};
+    pk_cursor c;
+    pk_cursor_init(&c, &m, &t);
+    for (uint32_t f = f0; f <= last; f++) {
+        float p[3], r[4];
+        pk_cursor_bone(&c, f, p, r);
+        const float *sp = pos[f - f0], *sr = rot[f - f0];
+        bool same = p[0] == sp[0] && p[1] == sp[1] && p[2] == sp[2];
+        bool plus = r[0] == sr[0] && r[1] == sr[1] && r[2] == sr[2] && r[3] == sr[3];
+        bool minus = r[0] == -sr[0] && r[1] == -sr[1] && r[2] == -sr[2] && r[3] == -sr[3];
+        clean[f - f0] = same && (plus || minus);
+    }
+    free(idx);
+    return true;
+}
+
+/* The worst error of the records out->bones[from..] (one track, frame
+ * order) against the samples at every row f0 .. last into w; whether all
+ * are within the tolerances. */
+static bool track_within(const float (*pos)[3], const float (*rot)[4], uint32_t f0, uint32_t last,
+                         const pk_motion *out, size_t from, double tol_deg, double tol_pos,
+                         double w[2])
+{
+    size_t n = out->nbones - from;
+    uint32_t *idx = malloc((n + 1) * sizeof *idx);
+    if (!idx)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        idx[i] = (uint32_t)(from + i);
+    pk_track t = {out->bones[from].name, idx, n};
+    pk_cursor c;
+    pk_cursor_init(&c, out, &t);
+    bool ok = true;
+    for (uint32_t f = f0; f <= last; f++) {
+        float p[3], r[4];
+        pk_cursor_bone(&c, f, p, r);
+        const float *sp = pos[f - f0], *sr = rot[f - f0];
+        double d = 0;
+        for (int k = 0; k < 3; k++)
+            d += ((double)p[k] - sp[k]) * ((double)p[k] - sp[k]);
+        d = sqrt(d);
+        double e = pk_quat_angle_deg(r, sr);
+        w[0] = fmax(w[0], e);
+        w[1] = fmax(w[1], d);
+        ok &= e <= tol_deg && d <= tol_pos;
+    }
+    free(idx);
+    return ok;
+}
+
+/* The window [a, b] of the rows fitted (candidates fr[] inside it, a and b
+ * the ends) and appended to out; its first record left out when `drop`
+ * (a kept key stands there).  0, or -1 on OOM. */
+static int fit_window(const float (*pos)[3], const float (*rot)[4], uint32_t f0, const uint32_t *fr,
+                      size_t nf, uint32_t a, uint32_t b, bool drop, pk_name_id name, double tol_deg,
+                      double tol_pos, pki_curve_cache *cache, pk_motion *out, uint32_t *wfr,
+                      pki_fit_out *res)
+{
+    size_t k = 0;
+    wfr[k++] = a;
+    for (size_t i = 0; i < nf; i++)
+        if (fr[i] > a && fr[i] < b)
+            wfr[k++] = fr[i];
+    wfr[k++] = b;
+    size_t before = out->nbones;
+    pki_fit_out fo;
+    if (pki_fit_track(pos + (a - f0), rot + (a - f0), a, wfr, k, name, tol_deg, tol_pos, cache, out,
+                      &fo) != 0)
+        return -1;
+    if (drop && out->nbones > before) {
+        memmove(&out->bones[before], &out->bones[before + 1],
+                (out->nbones - before - 1) * sizeof *out->bones);
+        out->nbones--;
+    }
+    res->worst_deg = fmax(res->worst_deg, fo.worst_deg);
+    res->worst_pos = fmax(res->worst_pos, fo.worst_pos);
+    res->refitted += fo.refitted;
+    return 0;
+}
+
+int pki_fit_track_keep(const float (*pos)[3], const float (*rot)[4], uint32_t f0,
+                       const uint32_t *fr, size_t nf, const pk_bone_key *ref, size_t nref,
+                       pk_name_id name, double tol_deg, double tol_pos, pki_curve_cache *cache,
+                       pk_motion *out, pki_fit_out *res)
+{
+    memset(res, 0, sizeof *res);
+    if (!nf)
+        return 0;
+    uint32_t last = fr[nf - 1];
+    size_t rows = (size_t)(last - f0) + 1;
+    uint8_t *clean = nref && rows > 2 ? malloc(rows) : NULL;
+    uint32_t *bnd = clean ? malloc((nref + 2) * sizeof *bnd) : NULL;
+    uint32_t *wfr = bnd ? malloc((nf + 2) * sizeof *wfr) : NULL;
+    size_t from = out->nbones;
+    int rc = -1;
+    if (!wfr || !clean_rows(pos, rot, f0, last, ref, nref, clean))
+        goto whole;
+    /* the boundaries: the rows' ends and ref's frames; a stretch between
+     * two is clean when every row of it (ends included) is */
+    size_t nb = 0, ki = 0;
+    if (ref[0].frame > f0)
+        bnd[nb++] = f0;
+    for (size_t i = 0; i < nref; i++)
+        bnd[nb++] = ref[i].frame;
+    if (bnd[nb - 1] < last)
+        bnd[nb++] = last;
+    for (size_t j = 0; j < nb; j++) {
+        /* a ref key stands at bnd[j] when the stretch before it is clean
+         * (or, at the first row, the stretch after it) */
+        bool is_key = ki < nref && ref[ki].frame == bnd[j];
+        bool before = j > 0, after = j + 1 < nb;
+        bool seg_before = false, seg_after = false;
+        if (before) {
+            seg_before = true;
+            for (uint32_t f = bnd[j - 1]; f <= bnd[j] && seg_before; f++)
+                seg_before = clean[f - f0];
+        }
+        if (after) {
+            seg_after = true;
+            for (uint32_t f = bnd[j]; f <= bnd[j + 1] && seg_after; f++)
+                seg_after = clean[f - f0];
+        }
+        if (is_key && (before ? seg_before : !after || seg_after)) {
+            pk_bone_key *k = pk_motion_push_bone(out);
+            if (!k)
+                goto done;
+            *k = ref[ki];
+            k->name = name;
+        }
+        if (is_key)
+            ki++;
+        if (after && !seg_after) { /* a window: to the next clean stretch's start */
+            size_t e = j + 1;
+            while (e + 1 < nb) {
+                bool c = true;
+                for (uint32_t f = bnd[e]; f <= bnd[e + 1] && c; f++)
+                    c = clean[f - f0];
+                if (c)
+                    break;
+                e++;
+            }
+            bool drop = is_key && before && seg_before;
+            if (fit_window(pos, rot, f0, fr, nf, bnd[j], bnd[e], drop, name, tol_deg, tol_pos,
+                           cache, out, wfr, res) != 0)
+                goto done;
+            for (size_t x = j + 1; x < e; x++)
+                if (ki < nref && ref[ki].frame == bnd[x])
+                    ki++;
+            /* bnd[e]: the window's last key stands there */
+            if (ki < nref && ref[ki].frame == bnd[e])
+                ki++;
+            j = e - 1; /* next: bnd[e], the stretch after it clean */
+        }
+    }
+    double w[2] = {0, 0};
+    if (out->nbones > from && track_within(pos, rot, f0, last, out, from, tol_deg, tol_pos, w)) {
+        res->worst_deg = w[0];
+        res->worst_pos = w[1];
+        rc = 0;
+        goto done;
+    }
+    out->nbones = from;
+whole:
+    rc = pki_fit_track(pos, rot, f0, fr, nf, name, tol_deg, tol_pos, cache, out, res);
+done:
+    free(clean);
+    free(bnd);
+    free(wfr);
     return rc;
 }

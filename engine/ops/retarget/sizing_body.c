@@ -611,7 +611,13 @@ typedef struct writer {
     int32_t touched[16];
     int ntouched;
     bool *dirty; /* per row: a written track changed there since the last play */
+    /* the keys each track had before write_keys first gave it a key at
+     * every frame (the motion's, or its last fit), until it is fitted */
+    pk_bone_key *was; /* a track that had none: one record at frame NO_FRAME */
+    size_t nwas, capwas;
 } writer;
+
+#define NO_FRAME UINT32_MAX
 
 static int cmp_u32(const void *a, const void *b)
 {
@@ -665,6 +671,7 @@ static void writer_free(writer *w)
     free(w->rot);
     free(w->dirty);
     free(w->cand);
+    free(w->was);
     pki_curve_cache_free(w->cache);
 }
 
@@ -750,18 +757,67 @@ static double tol_pos_of(const writer *w, int32_t b)
     return b >= 0 && (b == w->feet[0] || b == w->feet[1]) ? w->feet_tol : w->tol_pos;
 }
 
-static int write_keys(writer *w, pk_name_id id, const track_vals *v, bool fit, double tol_pos)
+static int cmp_frame(const void *a, const void *b)
+{
+    uint32_t x = ((const pk_bone_key *)a)->frame, y = ((const pk_bone_key *)b)->frame;
+    return x < y ? -1 : x > y;
+}
+
+/* One more record in w->was: NULL on OOM. */
+static pk_bone_key *was_push(writer *w)
+{
+    if (w->nwas == w->capwas) {
+        size_t cap = w->capwas ? 2 * w->capwas : 256;
+        pk_bone_key *p = realloc(w->was, cap * sizeof *p);
+        if (!p)
+            return NULL;
+        w->was = p;
+        w->capwas = cap;
+    }
+    return &w->was[w->nwas++];
+}
+
+/* Track id's records out of the motion, kept (frame order) in w->was
+ * unless it holds id's already.  false on OOM. */
+static bool take_track(writer *w, pk_name_id id)
 {
     pk_motion *m = w->s->m;
-    size_t o = 0;
+    bool have = false;
+    for (size_t i = 0; i < w->nwas && !have; i++)
+        have = w->was[i].name == id;
+    size_t o = 0, start = w->nwas;
     for (size_t i = 0; i < m->nbones; i++) {
-        if (m->bones[i].name == id)
+        if (m->bones[i].name == id) {
+            if (have)
+                continue;
+            pk_bone_key *k = was_push(w);
+            if (!k)
+                return false;
+            *k = m->bones[i];
             continue;
+        }
         if (o != i)
             m->bones[o] = m->bones[i];
         o++;
     }
     m->nbones = o;
+    if (!have && w->nwas == start) {
+        pk_bone_key *k = was_push(w);
+        if (!k)
+            return false;
+        memset(k, 0, sizeof *k);
+        k->name = id;
+        k->frame = NO_FRAME;
+    }
+    qsort(&w->was[start], w->nwas - start, sizeof *w->was, cmp_frame);
+    return true;
+}
+
+static int write_keys(writer *w, pk_name_id id, const track_vals *v, bool fit, double tol_pos)
+{
+    pk_motion *m = w->s->m;
+    if (!take_track(w, id))
+        return -1;
     for (uint32_t r = 0; r < w->n; r++) {
         double q[4];
         memcpy(q, v->rot[r], sizeof q);
@@ -789,10 +845,23 @@ static int write_keys(writer *w, pk_name_id id, const track_vals *v, bool fit, d
         }
         return 0;
     }
+    /* the track's keys before it was written: where the values are still
+     * theirs, they stay */
+    size_t a = 0;
+    while (a < w->nwas && w->was[a].name != id)
+        a++;
+    size_t b = a;
+    while (b < w->nwas && w->was[b].name == id)
+        b++;
+    size_t nref = b > a && w->was[a].frame == NO_FRAME ? 0 : b - a;
     size_t before = m->nbones;
     pki_fit_out fo;
-    if (pki_fit_track((const float(*)[3])w->pos, (const float(*)[4])w->rot, w->f0, w->cand,
-                      w->ncand, id, w->tol_deg, tol_pos, w->cache, m, &fo) != 0)
+    int rc = pki_fit_track_keep((const float(*)[3])w->pos, (const float(*)[4])w->rot, w->f0,
+                                w->cand, w->ncand, nref ? &w->was[a] : NULL, nref, id, w->tol_deg,
+                                tol_pos, w->cache, m, &fo);
+    memmove(&w->was[a], &w->was[b], (w->nwas - b) * sizeof *w->was);
+    w->nwas -= b - a;
+    if (rc != 0)
         return -1;
     w->keys += m->nbones - before;
     return 0;
