@@ -509,11 +509,12 @@ static void test_failure_untouched(void **state)
     pk_rules_free(r);
 }
 
-/* A track keyed every 10 frames with an eased curve, sampled at every
- * frame, then changed on frames 43..47: pki_fit_track_keep keeps every
- * key of the clean stretches (byte for byte, curves included), fits only
- * 40..50 and stays within the tolerances at every frame; with every
- * stretch changed it gives what pki_fit_track gives. */
+/* A track keyed every 10 frames with eased curves, sampled at every
+ * frame, then bumped on frames 43..47 and moved 0.3 along X from frame 70
+ * on: pki_fit_track_keep keeps the timing and curves of every key whose
+ * stretch the new values still follow (the values now the samples'),
+ * fits only 40..50 and 60..70, and stays within the tolerances at every
+ * frame; with every stretch changed it gives what pki_fit_track gives. */
 static void test_fit_keeps_clean_stretches(void **state)
 {
     (void)state;
@@ -546,6 +547,8 @@ static void test_fit_keeps_clean_stretches(void **state)
         fr[f] = f;
         if (f >= 43 && f <= 47)
             pos[f][1] += 0.02f * (float)(f - 42);
+        if (f >= 70)
+            pos[f][0] += 0.3f;
     }
     pki_curve_cache *cache = pki_curve_cache_new();
     assert_non_null(cache);
@@ -556,24 +559,26 @@ static void test_fit_keeps_clean_stretches(void **state)
                                         N + 1, src->bones, NK, 0, tol_deg, tol_pos, cache, m, &fo),
                      0);
     assert_true(fo.worst_deg <= tol_deg && fo.worst_pos <= tol_pos);
-    size_t kept = 0, inside = 0;
+    size_t kept = 0, fitted = 0;
     for (size_t i = 0; i < m->nbones; i++) {
-        uint32_t f = m->bones[i].frame;
+        const pk_bone_key *k = &m->bones[i];
         if (i)
-            assert_true(f > m->bones[i - 1].frame);
-        if (f > 40 && f <= 50) {
-            inside++;
+            assert_true(k->frame > m->bones[i - 1].frame);
+        if ((k->frame > 40 && k->frame <= 50) || (k->frame > 60 && k->frame <= 70)) {
+            fitted++;
             continue;
         }
-        assert_true(f % STEP == 0);
-        assert_memory_equal(&m->bones[i], &src->bones[f / STEP], sizeof m->bones[i]);
+        assert_true(k->frame % STEP == 0);
+        assert_memory_equal(k->interp, src->bones[k->frame / STEP].interp, sizeof k->interp);
+        assert_memory_equal(k->pos, pos[k->frame], sizeof k->pos);
+        assert_memory_equal(k->rot, rot[k->frame], sizeof k->rot);
         kept++;
     }
-    assert_int_equal(kept, NK - 1);
-    assert_true(inside >= 1);
+    assert_int_equal(kept, NK - 2);
+    assert_true(fitted >= 2);
     /* every stretch changed: the plain fit, record for record */
     for (uint32_t f = 0; f <= N; f++)
-        pos[f][2] = 0.001f * (float)f;
+        pos[f][2] = (float)(0.05 * sin(f * PI / 3.0));
     pk_motion *a = pk_motion_new(), *b = pk_motion_new();
     assert_non_null(a);
     assert_non_null(b);

@@ -46,18 +46,20 @@ int pki_fit_track(const float (*pos)[3], const float (*rot)[4], uint32_t f0, con
                   size_t nf, pk_name_id name, double tol_deg, double tol_pos,
                   struct pki_curve_cache *cache, pk_motion *out, pki_fit_out *res);
 /* pki_fit_track where the samples came from the keys ref[0..nref) (one
- * track, ascending frames; NULL or 0: none) and were then changed in
- * places: between two of ref's keys (and before the first, after the
- * last) where every sample is exactly what ref gives, ref's keys stay as
- * they are; each run of the other stretches is fitted alone, from the
- * key that starts it to the one that ends it, over the candidates fr[]
- * inside it.  The whole track is checked at every frame; should it miss
- * (never expected), it is fitted whole.  The same as pki_fit_track when
- * no stretch is clean. */
-int pki_fit_track_keep(const float (*pos)[3], const float (*rot)[4], uint32_t f0, const uint32_t *fr,
-                       size_t nf, const pk_bone_key *ref, size_t nref, pk_name_id name,
-                       double tol_deg, double tol_pos, struct pki_curve_cache *cache,
-                       pk_motion *out, pki_fit_out *res);
+ * track, ascending frames; NULL or 0: none) and were then changed: ref's
+ * keys with the samples' values at their frames, their frames and curves
+ * kept, stay on every stretch between two of them (and before the first,
+ * after the last) that they give within 0.9 of the tolerances at every
+ * frame (a stretch left as it was; one moved or turned as a whole); each
+ * run of the other stretches is fitted alone, from the key that starts
+ * it to the one that ends it, over the candidates fr[] inside it.  The
+ * whole track is checked at every frame; should it miss (never
+ * expected), it is fitted whole.  The same as pki_fit_track when no
+ * stretch keeps its keys. */
+int pki_fit_track_keep(const float (*pos)[3], const float (*rot)[4], uint32_t f0,
+                       const uint32_t *fr, size_t nf, const pk_bone_key *ref, size_t nref,
+                       pk_name_id name, double tol_deg, double tol_pos,
+                       struct pki_curve_cache *cache, pk_motion *out, pki_fit_out *res);
 
 /* A copy of a set's bone keys before the steps, to count what they did
  * (retarget_tally.c). */

@@ -320,15 +320,25 @@ done:
     return rc;
 }
 
-/* Whether the keys ref[0..nref) give exactly the samples at every row
- * f0 .. last: clean[r] per row (a rotation up to its sign).  False when
- * ref is not in strictly ascending frames within the rows. */
+/* A stretch whose keys, given the new values, stay this far inside the
+ * tolerances keeps them. */
+#define KEEP_TOL 0.9
+
+/* ref[0..nref) with the samples' values at their frames (their curves
+ * kept) into mv, and clean[r] per row f0 .. last: whether mv gives the
+ * sample there within the tolerances.  False when ref is not in strictly
+ * ascending frames within the rows (or on OOM). */
 static bool clean_rows(const float (*pos)[3], const float (*rot)[4], uint32_t f0, uint32_t last,
-                       const pk_bone_key *ref, size_t nref, uint8_t *clean)
+                       const pk_bone_key *ref, size_t nref, double tol_deg, double tol_pos,
+                       pk_bone_key *mv, uint8_t *clean)
 {
-    for (size_t i = 0; i < nref; i++)
+    for (size_t i = 0; i < nref; i++) {
         if (ref[i].frame < f0 || ref[i].frame > last || (i && ref[i].frame <= ref[i - 1].frame))
             return false;
+        mv[i] = ref[i];
+        memcpy(mv[i].pos, pos[ref[i].frame - f0], sizeof mv[i].pos);
+        memcpy(mv[i].rot, rot[ref[i].frame - f0], sizeof mv[i].rot);
+    }
     uint32_t *idx = malloc(nref * sizeof *idx);
     if (!idx)
         return false;
@@ -336,7 +346,7 @@ static bool clean_rows(const float (*pos)[3], const float (*rot)[4], uint32_t f0
         idx[i] = (uint32_t)i;
     pk_motion m;
     memset(&m, 0, sizeof m);
-    m.bones = (pk_bone_key *)ref;
+    m.bones = mv;
     m.nbones = nref;
     pk_track t = {ref[0].name, idx, nref};
     pk_cursor c;
@@ -345,10 +355,10 @@ static bool clean_rows(const float (*pos)[3], const float (*rot)[4], uint32_t f0
         float p[3], r[4];
         pk_cursor_bone(&c, f, p, r);
         const float *sp = pos[f - f0], *sr = rot[f - f0];
-        bool same = p[0] == sp[0] && p[1] == sp[1] && p[2] == sp[2];
-        bool plus = r[0] == sr[0] && r[1] == sr[1] && r[2] == sr[2] && r[3] == sr[3];
-        bool minus = r[0] == -sr[0] && r[1] == -sr[1] && r[2] == -sr[2] && r[3] == -sr[3];
-        clean[f - f0] = same && (plus || minus);
+        double d = 0;
+        for (int k = 0; k < 3; k++)
+            d += ((double)p[k] - sp[k]) * ((double)p[k] - sp[k]);
+        clean[f - f0] = d <= tol_pos * tol_pos && pk_quat_angle_deg(r, sr) <= tol_deg;
     }
     free(idx);
     return true;
@@ -431,9 +441,11 @@ int pki_fit_track_keep(const float (*pos)[3], const float (*rot)[4], uint32_t f0
     uint8_t *clean = nref && rows > 2 ? malloc(rows) : NULL;
     uint32_t *bnd = clean ? malloc((nref + 2) * sizeof *bnd) : NULL;
     uint32_t *wfr = bnd ? malloc((nf + 2) * sizeof *wfr) : NULL;
+    pk_bone_key *mv = wfr ? malloc(nref * sizeof *mv) : NULL;
     size_t from = out->nbones;
     int rc = -1;
-    if (!wfr || !clean_rows(pos, rot, f0, last, ref, nref, clean))
+    if (!mv || !clean_rows(pos, rot, f0, last, ref, nref, KEEP_TOL * tol_deg, KEEP_TOL * tol_pos,
+                           mv, clean))
         goto whole;
     /* the boundaries: the rows' ends and ref's frames; a stretch between
      * two is clean when every row of it (ends included) is */
@@ -464,7 +476,7 @@ int pki_fit_track_keep(const float (*pos)[3], const float (*rot)[4], uint32_t f0
             pk_bone_key *k = pk_motion_push_bone(out);
             if (!k)
                 goto done;
-            *k = ref[ki];
+            *k = mv[ki];
             k->name = name;
         }
         if (is_key)
@@ -506,5 +518,6 @@ done:
     free(clean);
     free(bnd);
     free(wfr);
+    free(mv);
     return rc;
 }
