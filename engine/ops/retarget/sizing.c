@@ -514,7 +514,7 @@ static int write_arm(writer *wr, pki_sizing *z, int s, pk_sizing_report *rep)
                 if (lo2 > hi)
                     break;
                 b = j;
-                bounds(z, wr->m, t, r, b, &lo, &hi);
+                hi = hi2; /* the span of rows r..j: r's start, j's end */
             }
             wr->worst = 0;
             bool tight = false;
