@@ -52,10 +52,9 @@ int pki_fit_track(const float (*pos)[3], const float (*rot)[4], uint32_t f0, con
  * after the last) that they give within 0.9 of the tolerances at every
  * frame (a stretch left as it was; one moved or turned as a whole); each
  * run of the other stretches is fitted alone, from the key that starts
- * it to the one that ends it, over the candidates fr[] inside it.  The
- * whole track is checked at every frame; should it miss (never
- * expected), it is fitted whole.  The same as pki_fit_track when no
- * stretch keeps its keys. */
+ * it to the one that ends it, over the candidates fr[] inside it (its
+ * keys take the samples' values: the kept keys next to it are the same).
+ * The same as pki_fit_track when no stretch keeps its keys. */
 int pki_fit_track_keep(const float (*pos)[3], const float (*rot)[4], uint32_t f0,
                        const uint32_t *fr, size_t nf, const pk_bone_key *ref, size_t nref,
                        pk_name_id name, double tol_deg, double tol_pos,

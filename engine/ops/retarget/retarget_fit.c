@@ -326,11 +326,12 @@ done:
 
 /* ref[0..nref) with the samples' values at their frames (their curves
  * kept) into mv, and clean[r] per row f0 .. last: whether mv gives the
- * sample there within the tolerances.  False when ref is not in strictly
- * ascending frames within the rows (or on OOM). */
+ * sample there within the tolerances (the worst of those rows into w).
+ * False when ref is not in strictly ascending frames within the rows (or
+ * on OOM). */
 static bool clean_rows(const float (*pos)[3], const float (*rot)[4], uint32_t f0, uint32_t last,
                        const pk_bone_key *ref, size_t nref, double tol_deg, double tol_pos,
-                       pk_bone_key *mv, uint8_t *clean)
+                       pk_bone_key *mv, uint8_t *clean, double w[2])
 {
     for (size_t i = 0; i < nref; i++) {
         if (ref[i].frame < f0 || ref[i].frame > last || (i && ref[i].frame <= ref[i - 1].frame))
@@ -358,44 +359,15 @@ static bool clean_rows(const float (*pos)[3], const float (*rot)[4], uint32_t f0
         double d = 0;
         for (int k = 0; k < 3; k++)
             d += ((double)p[k] - sp[k]) * ((double)p[k] - sp[k]);
-        clean[f - f0] = d <= tol_pos * tol_pos && pk_quat_angle_deg(r, sr) <= tol_deg;
+        double e = pk_quat_angle_deg(r, sr);
+        clean[f - f0] = d <= tol_pos * tol_pos && e <= tol_deg;
+        if (clean[f - f0]) {
+            w[0] = fmax(w[0], e);
+            w[1] = fmax(w[1], sqrt(d));
+        }
     }
     free(idx);
     return true;
-}
-
-/* The worst error of the records out->bones[from..] (one track, frame
- * order) against the samples at every row f0 .. last into w; whether all
- * are within the tolerances. */
-static bool track_within(const float (*pos)[3], const float (*rot)[4], uint32_t f0, uint32_t last,
-                         const pk_motion *out, size_t from, double tol_deg, double tol_pos,
-                         double w[2])
-{
-    size_t n = out->nbones - from;
-    uint32_t *idx = malloc((n + 1) * sizeof *idx);
-    if (!idx)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        idx[i] = (uint32_t)(from + i);
-    pk_track t = {out->bones[from].name, idx, n};
-    pk_cursor c;
-    pk_cursor_init(&c, out, &t);
-    bool ok = true;
-    for (uint32_t f = f0; f <= last; f++) {
-        float p[3], r[4];
-        pk_cursor_bone(&c, f, p, r);
-        const float *sp = pos[f - f0], *sr = rot[f - f0];
-        double d = 0;
-        for (int k = 0; k < 3; k++)
-            d += ((double)p[k] - sp[k]) * ((double)p[k] - sp[k]);
-        d = sqrt(d);
-        double e = pk_quat_angle_deg(r, sr);
-        w[0] = fmax(w[0], e);
-        w[1] = fmax(w[1], d);
-        ok &= e <= tol_deg && d <= tol_pos;
-    }
-    free(idx);
-    return ok;
 }
 
 /* The window [a, b] of the rows fitted (candidates fr[] inside it, a and b
@@ -442,10 +414,10 @@ int pki_fit_track_keep(const float (*pos)[3], const float (*rot)[4], uint32_t f0
     uint32_t *bnd = clean ? malloc((nref + 2) * sizeof *bnd) : NULL;
     uint32_t *wfr = bnd ? malloc((nf + 2) * sizeof *wfr) : NULL;
     pk_bone_key *mv = wfr ? malloc(nref * sizeof *mv) : NULL;
-    size_t from = out->nbones;
+    double kw[2] = {0, 0};
     int rc = -1;
     if (!mv || !clean_rows(pos, rot, f0, last, ref, nref, KEEP_TOL * tol_deg, KEEP_TOL * tol_pos,
-                           mv, clean))
+                           mv, clean, kw))
         goto whole;
     /* the boundaries: the rows' ends and ref's frames; a stretch between
      * two is clean when every row of it (ends included) is */
@@ -504,14 +476,13 @@ int pki_fit_track_keep(const float (*pos)[3], const float (*rot)[4], uint32_t f0
             j = e - 1; /* next: bnd[e], the stretch after it clean */
         }
     }
-    double w[2] = {0, 0};
-    if (out->nbones > from && track_within(pos, rot, f0, last, out, from, tol_deg, tol_pos, w)) {
-        res->worst_deg = w[0];
-        res->worst_pos = w[1];
-        rc = 0;
-        goto done;
-    }
-    out->nbones = from;
+    /* the kept stretches give the samples within the tolerances (the
+     * keys that bound them are the samples, the window's last too), the
+     * windows' fits are checked by pki_fit_track */
+    res->worst_deg = fmax(res->worst_deg, kw[0]);
+    res->worst_pos = fmax(res->worst_pos, kw[1]);
+    rc = 0;
+    goto done;
 whole:
     rc = pki_fit_track(pos, rot, f0, fr, nf, name, tol_deg, tol_pos, cache, out, res);
 done:

@@ -833,6 +833,8 @@ static int write_keys(writer *w, pk_name_id id, const track_vals *v, bool fit, d
             w->pos[r][c] = (float)v->pos[r][c];
     }
     if (!fit) {
+        uint8_t linear[64];
+        pk_interp_linear(linear);
         for (uint32_t r = 0; r < w->n; r++) {
             pk_bone_key *k = pk_motion_push_bone(m);
             if (!k)
@@ -841,7 +843,7 @@ static int write_keys(writer *w, pk_name_id id, const track_vals *v, bool fit, d
             k->frame = w->f0 + r;
             memcpy(k->pos, w->pos[r], sizeof k->pos);
             memcpy(k->rot, w->rot[r], sizeof k->rot);
-            pk_interp_linear(k->interp);
+            memcpy(k->interp, linear, sizeof k->interp);
         }
         return 0;
     }
