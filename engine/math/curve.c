@@ -215,7 +215,16 @@ static double fit_error(const uint8_t q[4], const double *p, size_t n, double sp
 typedef struct basis {
     double b1[STEER_MAX], b2[STEER_MAX], t3[STEER_MAX];
     double a11, a12, a22;
+    double det; /* a11 a22 - a12^2 */
+    bool full;  /* det far enough from 0 to solve with */
 } basis;
+
+/* det and full of a basis whose normal matrix is summed. */
+static void basis_det(basis *e)
+{
+    e->det = e->a11 * e->a22 - e->a12 * e->a12;
+    e->full = fabs(e->det) > 1e-18 * (e->a11 * e->a22 + 1e-300);
+}
 
 /* The descents' bases: any x-byte pair at one segment length's steering
  * samples, direct-mapped by (length, x1, x2); a pair that collides is
@@ -351,6 +360,7 @@ static const basis *coarse_basis(pki_curve_cache *c, size_t n, const double *s, 
             e->a12 += e->b1[i] * e->b2[i];
             e->a22 += e->b2[i] * e->b2[i];
         }
+        basis_det(e);
     }
     return c->coarse[n] = b;
 }
@@ -358,16 +368,16 @@ static const basis *coarse_basis(pki_curve_cache *c, size_t n, const double *s, 
 /* fit_y from a kept basis: the same arithmetic in the same order, so the
  * same y and the same residual; the residual stops at the first sample
  * past `bound` (the caller only asks whether the cell beats it). */
-static double fit_y_basis(const basis *e, const double *p, size_t m, double y[2], double bound)
+static inline __attribute__((always_inline)) double fit_y_basis(const basis *e, const double *p,
+                                                                size_t m, double y[2], double bound)
 {
-    double a11 = e->a11, a12 = e->a12, a22 = e->a22, r1 = 0, r2 = 0;
+    double a11 = e->a11, a12 = e->a12, a22 = e->a22, r1 = 0, r2 = 0, det = e->det;
     for (size_t i = 0; i < m; i++) {
         double r = p[i] - e->t3[i];
         r1 += e->b1[i] * r;
         r2 += e->b2[i] * r;
     }
-    double det = a11 * a22 - a12 * a12;
-    if (fabs(det) > 1e-18 * (a11 * a22 + 1e-300)) {
+    if (e->full) {
         y[0] = (r1 * a22 - r2 * a12) / det;
         y[1] = (a11 * r2 - a12 * r1) / det;
     } else {
@@ -475,6 +485,7 @@ static const basis *desc_basis(pki_curve_cache *c, size_t n, int x1, int x2, con
         e->a12 += e->b1[i] * e->b2[i];
         e->a22 += e->b2[i] * e->b2[i];
     }
+    basis_det(e);
     d->n = (int16_t)n;
     d->x1 = (uint8_t)x1;
     d->x2 = (uint8_t)x2;
