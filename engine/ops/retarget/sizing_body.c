@@ -91,10 +91,13 @@
  * toe has that height.  A model without つま先ＩＫ: the step says so.
  *
  * Writing.  A track changed anywhere by more than 90% of the tolerance is
- * fitted again from its values at every frame by the keyframe reducer's
- * fitter (retarget_fit.c) within max_deg / max_pos (足ＩＫ finer, above),
- * at the frames any bone key of the motion is at (the motion changes
- * there); a pose takes the values.
+ * written from its values at every frame: the keys it had (the motion's,
+ * or its last fit) stay, with the new values at their frames, on every
+ * stretch they still give within 90% of the tolerances; each run of the
+ * other stretches is fitted by the keyframe reducer's fitter
+ * (retarget_fit.c, pki_fit_track_keep) within max_deg / max_pos (足ＩＫ
+ * finer, above), at the frames any bone key of the motion is at (the
+ * motion changes there); a pose takes the values.
  */
 #include "common/diag.h"
 #include "math/curve.h"
