@@ -100,6 +100,7 @@
  * motion changes there); a pose takes the values.
  */
 #include "common/diag.h"
+#include "common/grow.h"
 #include "math/curve.h"
 #include "math/quat.h"
 #include "model/names.h"
@@ -769,15 +770,7 @@ static int cmp_frame(const void *a, const void *b)
 /* One more record in w->was: NULL on OOM. */
 static pk_bone_key *was_push(writer *w)
 {
-    if (w->nwas == w->capwas) {
-        size_t cap = w->capwas ? 2 * w->capwas : 256;
-        pk_bone_key *p = realloc(w->was, cap * sizeof *p);
-        if (!p)
-            return NULL;
-        w->was = p;
-        w->capwas = cap;
-    }
-    return &w->was[w->nwas++];
+    return pki_grow_push(&w->was, &w->nwas, &w->capwas, sizeof *w->was);
 }
 
 /* Track id's records out of the motion, kept (frame order) in w->was
