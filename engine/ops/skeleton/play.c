@@ -335,6 +335,23 @@ static uint32_t *ik_order(const pk_motion *mo, size_t *n)
     return out;
 }
 
+/* The IK section's records up to frame f (iks: their order, ik_order;
+ * *next: the first not yet read) applied to on[], the model's IKs. */
+static void ik_states(const pk_model *m, const pk_motion *mo, const uint32_t *iks, size_t niks,
+                      size_t *next, uint32_t f, bool *on)
+{
+    while (*next < niks && mo->iks[iks[*next]].frame <= f) {
+        const pk_ik_key *k = &mo->iks[iks[(*next)++]];
+        for (uint32_t s = 0; s < k->count; s++) {
+            size_t len;
+            const uint8_t *raw = pk_names_raw(mo->names, k->ik[s].name, &len);
+            long b = raw ? pk_model_find_bone(m, raw, len) : -1;
+            if (b >= 0)
+                on[b] = k->ik[s].enabled != 0;
+        }
+    }
+}
+
 static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint32_t f0, uint32_t n,
                        const bool *watch, const pki_play *prev, pk_log *log)
 {
@@ -406,16 +423,7 @@ static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint
         }
         for (size_t k = 0; k < ntaken; k++) /* the same keys: the same values */
             loc[taken[k]] = prev->in[(size_t)r * nb + taken[k]];
-        while (next_ik < niks && mo->iks[iks[next_ik]].frame <= f) {
-            const pk_ik_key *k = &mo->iks[iks[next_ik++]];
-            for (uint32_t s = 0; s < k->count; s++) {
-                size_t len;
-                const uint8_t *raw = pk_names_raw(mo->names, k->ik[s].name, &len);
-                long b = raw ? pk_model_find_bone(m, raw, len) : -1;
-                if (b >= 0)
-                    on[b] = k->ik[s].enabled != 0;
-            }
-        }
+        ik_states(m, mo, iks, niks, &next_ik, f, on);
         pk_bone_local *in = &p->in[(size_t)r * nb];
         bool *in_on = &p->on[(size_t)r * nb];
         memcpy(in, loc, nb * sizeof *loc);
@@ -642,16 +650,7 @@ static int update_motion(pki_play *p, const pk_model *m, const pk_motion *mo, pk
         on[i] = true;
     for (uint32_t r = 0; r < p->n; r++) {
         uint32_t f = p->f0 + r;
-        while (next_ik < niks && mo->iks[iks[next_ik]].frame <= f) {
-            const pk_ik_key *k = &mo->iks[iks[next_ik++]];
-            for (uint32_t s = 0; s < k->count; s++) {
-                size_t len;
-                const uint8_t *raw = pk_names_raw(mo->names, k->ik[s].name, &len);
-                long b = raw ? pk_model_find_bone(m, raw, len) : -1;
-                if (b >= 0)
-                    on[b] = k->ik[s].enabled != 0;
-            }
-        }
+        ik_states(m, mo, iks, niks, &next_ik, f, on);
         pk_bone_local *in = &p->in[(size_t)r * nb];
         bool *in_on = &p->on[(size_t)r * nb];
         p->fresh[r] = false;
