@@ -908,6 +908,22 @@ static void sample_segment(const double ka[4], const double kb[4], const uint8_t
         arc_at(&s, f == a ? 0.0 : pki_curve_progress(cp, (double)(f - a) / (double)(b - a)), o[f]);
 }
 
+/* The ankle under the fitted hip and knee (val), turned as the input's
+ * foot: fitted, and its values into val[ANKLE]. */
+static bool fit_ankle(track_fit *c, pki_leg_track out[3], double (*val[3])[4])
+{
+    const pki_leg_frame *fr = c->fr;
+    size_t n = c->n;
+    c->bone = ANKLE;
+    for (size_t f = 0; f < n; f++)
+        ankle_target(&fr[f], val[HIP][f], val[KNEE][f], c->target[f]);
+    continuous(c->target, n);
+    if (!fit_track(c, &out[ANKLE]))
+        return false;
+    sample_track(&out[ANKLE], n, val[ANKLE]);
+    return true;
+}
+
 /* Fits one track per leg bone over frames 0..n-1, one after another: the
  * knee alone, the hip with that knee, the ankle under both (each within
  * its own share of the bounds); val gets their values. */
@@ -932,14 +948,7 @@ static bool fit_one_by_one(track_fit *c, pki_leg_track out[3], double (*val[3])[
         return false;
     /* the ankle under the fitted hip and knee, turned as the input's foot */
     sample_track(&out[HIP], n, val[HIP]);
-    c->bone = ANKLE;
-    for (size_t f = 0; f < n; f++)
-        ankle_target(&fr[f], val[HIP][f], val[KNEE][f], c->target[f]);
-    continuous(c->target, n);
-    if (!fit_track(c, &out[ANKLE]))
-        return false;
-    sample_track(&out[ANKLE], n, val[ANKLE]);
-    return true;
+    return fit_ankle(c, out, val);
 }
 
 static void knee_target(const pki_leg_frame *fr, const double hq[4], double o[4]);
@@ -981,14 +990,7 @@ static bool fit_hip_first(track_fit *c, pki_leg_track out[3], double (*val[3])[4
     if (!ok)
         return false;
     sample_track(&out[KNEE], n, val[KNEE]);
-    c->bone = ANKLE;
-    for (size_t f = 0; f < n; f++)
-        ankle_target(&fr[f], val[HIP][f], val[KNEE][f], c->target[f]);
-    continuous(c->target, n);
-    if (!fit_track(c, &out[ANKLE]))
-        return false;
-    sample_track(&out[ANKLE], n, val[ANKLE]);
-    return true;
+    return fit_ankle(c, out, val);
 }
 
 /* Do the three tracks' segments from keys key[] at frame a to the input's
