@@ -315,6 +315,25 @@ static bool solve_n(int n, double *A, double *b)
     return true;
 }
 
+/* The Gauss-Newton normal equations of the Jacobian J (m rows of stride
+ * columns, the first n used) at the residuals r: H = JᵀJ (n by n) and
+ * g = Jᵀr. */
+static void normal_eq(const double *J, int m, int stride, int n, const double *r, double *H,
+                      double *g)
+{
+    for (int a = 0; a < n; a++) {
+        g[a] = 0;
+        for (int k = 0; k < m; k++)
+            g[a] += J[k * stride + a] * r[k];
+        for (int b = 0; b < n; b++) {
+            double v = 0;
+            for (int k = 0; k < m; k++)
+                v += J[k * stride + a] * J[k * stride + b];
+            H[a * n + b] = v;
+        }
+    }
+}
+
 /* Moves the free parameters of p (free: a bit per parameter) to a local
  * minimum of the cost; D: the viewing distance (the eye's scale). */
 static void fit_view(const double (*pb)[3], const double (*sa)[2], const double *w,
@@ -327,7 +346,7 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
             idx[n++] = j;
     if (!n)
         return;
-    double r[NRES], rt[NRES], J[NRES][NPAR], pt[NPAR];
+    double r[NRES], rt[NRES], J[NRES * NPAR], pt[NPAR];
     double cost = residuals(p, NULL, pb, sa, w, p0, lam, r), mu = 1e-3;
     for (int it = 0; it < iters && mu < 1e10; it++) {
         view here;
@@ -339,20 +358,10 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
             pt[j] += h;
             residuals(pt, j < P_ROT ? &here : NULL, pb, sa, w, p0, lam, rt);
             for (int k = 0; k < NRES; k++)
-                J[k][c] = (rt[k] - r[k]) / h;
+                J[k * NPAR + c] = (rt[k] - r[k]) / h;
         }
         double H[NPAR * NPAR], g[NPAR];
-        for (int a = 0; a < n; a++) {
-            g[a] = 0;
-            for (int k = 0; k < NRES; k++)
-                g[a] += J[k][a] * r[k];
-            for (int b = 0; b < n; b++) {
-                double v = 0;
-                for (int k = 0; k < NRES; k++)
-                    v += J[k][a] * J[k][b];
-                H[a * n + b] = v;
-            }
-        }
+        normal_eq(J, NRES, NPAR, n, r, H, g);
         bool better = false;
         double next = cost;
         while (!better && mu < 1e10) {
@@ -2285,7 +2294,7 @@ bool pki_camera_least_change(const pki_cert_frame *lf, const pk_camera_key *cam,
     for (int a = 0; a < 3; a++)
         scl[a] = 1.0 / (depth * v0.t), scl[3 + a] = 1.0 / v0.t;
     memcpy(x, x0, sizeof x);
-    double r[NR], rt[NR], J[NR][TB], worst = 0;
+    double r[NR], rt[NR], J[NR * TB], worst = 0;
     for (double rho = 1e2; rho < 1e9; rho *= 100) {
         double cost = lc_res(lf, &v0, x0, scl, rho, x, r, &worst), mu = 1e-3;
         for (int it = 0; it < 30 && worst > LC_AIM * 1.001; it++) {
@@ -2295,20 +2304,10 @@ bool pki_camera_least_change(const pki_cert_frame *lf, const pk_camera_key *cam,
                 xt[j] += h;
                 lc_res(lf, &v0, x0, scl, rho, xt, rt, &w);
                 for (int k = 0; k < NR; k++)
-                    J[k][j] = (rt[k] - r[k]) / h;
+                    J[k * TB + j] = (rt[k] - r[k]) / h;
             }
             double H[TB * TB], g[TB];
-            for (int a = 0; a < TB; a++) {
-                g[a] = 0;
-                for (int k = 0; k < NR; k++)
-                    g[a] += J[k][a] * r[k];
-                for (int b = 0; b < TB; b++) {
-                    double s = 0;
-                    for (int k = 0; k < NR; k++)
-                        s += J[k][a] * J[k][b];
-                    H[a * TB + b] = s;
-                }
-            }
+            normal_eq(J, NR, TB, TB, r, H, g);
             bool better = false;
             while (!better && mu < 1e10) {
                 double M[TB * TB], dx[TB], w;
