@@ -94,10 +94,12 @@ if [ -n "$py" ] && [ -x "$py" ] && [ "$(command -v python3)" != "$py" ]; then
         export PATH="$src/build-test-bin:$PATH"
 fi
 
-# count_results BUILD_DIR: "passed failed skipped failing skipping" for one
-# meson testlog.json (the last two: test names joined by commas, or -).
+# count_results LOG: "passed failed skipped failing skipping" for one meson
+# test log (testlog.json; testlog-rusage.py.json when the tests ran under
+# tests/rusage.py: meson names the log after the wrapper) (the last two:
+# test names joined by commas, or -).
 count_results() {
-    python3 - "$1/meson-logs/testlog.json" <<'PY'
+    python3 - "$1" <<'PY'
 import json, re, sys
 passed = failed = skipped = 0
 bad, skips = [], []
@@ -209,16 +211,18 @@ run_build() {
     # the checks of W and E (see "Every stage" below).
     [ "$name" = A ] && batch
     stage_begin
-    rm -f "$dir/meson-logs/testlog.json"
+    local log="$dir/meson-logs/testlog.json"
     # shellcheck disable=SC2086 # PK_TESTS: names, split on spaces
     local wrap=()
     if [ -n "${PK_RUSAGE:-}" ]; then
         rm -f "$dir-logs/cpu.txt"
         wrap=(--wrapper "$src/tests/rusage.py")
+        log="$dir/meson-logs/testlog-rusage.py.json"
     fi
+    rm -f "$log"
     PK_RUSAGE_LOG=$src/$dir-logs/cpu.txt meson test -C "$dir" --no-rebuild --print-errorlogs \
         --num-processes "$jobs" "${wrap[@]}" ${PK_TESTS:-}
-    read -r p f s bad skips < <(count_results "$dir")
+    read -r p f s bad skips < <(count_results "$log")
     stage_end "$name tests"
     [ -n "${PK_RUSAGE:-}" ] && python3 tests/rusage.py --top "$PK_RUSAGE" "$dir-logs/cpu.txt"
     add_counts "$name ($desc)" "$p" "$f" "$s" "$bad" "$skips"
