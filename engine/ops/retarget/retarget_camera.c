@@ -1736,6 +1736,19 @@ static double turn_between(const pk_camera_key *a, const pk_camera_key *b)
 #define TRACK_ROUNDS 8  /* least squares, then 7 reweighted */
 #define TRACK_ITERS 10  /* Levenberg-Marquardt steps a round at most */
 
+/* Key k's angles and centre from a frame's unknowns xi (the eye, then
+ * the angles), its distance kept: the centre is the eye moved back along
+ * the view by the distance, with the angles as k stores them (floats). */
+static void key_from_track(const double xi[TB], pk_camera_key *k)
+{
+    for (int a = 0; a < 3; a++)
+        k->rot[a] = (float)xi[3 + a];
+    view v;
+    view_of(k, &v);
+    for (int a = 0; a < 3; a++)
+        k->pos[a] = (float)(xi[a] - (double)k->distance * v.R[a][2]);
+}
+
 typedef struct track_frame {
     double sa[NPOINTS][2], w[NPOINTS], u[NPOINTS]; /* A's points, weights, reweighted */
     double o[TB], x0[TB], lam[TB], sc[TB];         /* the original, the pulls' targets and
@@ -2029,12 +2042,7 @@ static void track_fit(const scene *sc, pk_camera_key *best, const pk_camera_key 
         pk_camera_key *k = &best[fa + i];
         if (tf[i].v.ortho)
             continue;
-        for (int a = 0; a < 3; a++)
-            k->rot[a] = (float)x[TB * i + 3 + a];
-        view v;
-        view_of(k, &v);
-        for (int a = 0; a < 3; a++)
-            k->pos[a] = (float)(x[TB * i + a] - (double)k->distance * v.R[a][2]);
+        key_from_track(x + TB * i, k);
     }
 done:
     free(tf);
@@ -2512,12 +2520,7 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
                     pk_camera_key c0 = fix[fr], c;
                     if (miss[fr] || !lf[fr].n || !(tf[i].aim > LC_AIM))
                         continue;
-                    for (int a = 0; a < 3; a++)
-                        c0.rot[a] = (float)x[TB * i + 3 + a];
-                    view v;
-                    view_of(&c0, &v);
-                    for (int a = 0; a < 3; a++)
-                        c0.pos[a] = (float)(x[TB * i + a] - (double)c0.distance * v.R[a][2]);
+                    key_from_track(x + TB * i, &c0);
                     if (pki_camera_least_change(&lf[fr], &c0, &c) &&
                         within_turn(&orig[fr], &played[fr], &c))
                         miss[fr] = 1, tf[i].aim = LC_AIM, more = true;
@@ -2535,12 +2538,7 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
             pk_camera_key *k = &fix[wa + i];
             if (tf[i].v.ortho)
                 continue;
-            for (int a = 0; a < 3; a++)
-                k->rot[a] = (float)x[TB * i + 3 + a];
-            view v;
-            view_of(k, &v);
-            for (int a = 0; a < 3; a++)
-                k->pos[a] = (float)(x[TB * i + a] - (double)k->distance * v.R[a][2]);
+            key_from_track(x + TB * i, k);
         }
         /* fitted again between the keys of the camera written around it */
         size_t n1, a = 0;
