@@ -73,6 +73,7 @@ pk_progress_fn cli_progress_own(void);
 typedef struct cli_progress {
     const char *cmd;
     time_t start, at; /* when the work began; when the line was last drawn */
+    double delay;     /* seconds before the first line (POSEKIT_PROGRESS_DELAY) */
     int pct;          /* the percentage drawn (-1: none yet) */
     char what[160];   /* ... and the work it named (a copy: a job's changes in place) */
     size_t width;     /* the line's width on the terminal; 0: nothing shown */

@@ -1,7 +1,9 @@
 /* progress.c — the progress line of long work: the engine's progress
  * callback (pk_log_set_progress) shown on standard error as one line
  * updated in place, "posekit: smooth: writing 45% (3 s)", once the work
- * has taken a second, cleared before anything else is printed and at the
+ * has taken a second (by time()'s whole seconds; POSEKIT_PROGRESS_DELAY
+ * sets how many: 0 draws it at once, which lets the tests of the line
+ * use work that does not last), cleared before anything else is printed and at the
  * end.  Only when standard error is a terminal and the command reports
  * progress (pk_step_cli.progress) without --quiet: never in a pipe, a file
  * or a job's report.  Where the system has a receiver of its own
@@ -9,6 +11,7 @@
 #include "cli.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The engine's callback: the line again when the percentage, the work
@@ -19,7 +22,7 @@ static void show(void *ctx, double done, const char *what)
     time_t now = time(NULL);
     double elapsed = difftime(now, p->start);
     int pct = (int)(done * 100.0);
-    if (elapsed < 1.0 || (pct == p->pct && now == p->at && strcmp(what, p->what) == 0))
+    if (elapsed < p->delay || (pct == p->pct && now == p->at && strcmp(what, p->what) == 0))
         return;
     char line[160];
     int n =
@@ -34,10 +37,23 @@ static void show(void *ctx, double done, const char *what)
     snprintf(p->what, sizeof p->what, "%s", what);
 }
 
+/* POSEKIT_PROGRESS_DELAY: a whole number of seconds from 0 to 3600; unset
+ * or anything else, 1 (git's GIT_PROGRESS_DELAY is the same knob). */
+static double progress_delay(void)
+{
+    const char *v = getenv("POSEKIT_PROGRESS_DELAY");
+    if (!v || *v < '0' || *v > '9')
+        return 1.0;
+    char *end;
+    long s = strtol(v, &end, 10);
+    return s <= 3600 && *end == '\0' ? (double)s : 1.0;
+}
+
 void cli_progress_start(cli_progress *p, const char *cmd, pk_log *log)
 {
     memset(p, 0, sizeof *p);
     p->cmd = cmd;
+    p->delay = progress_delay();
     p->start = time(NULL);
     p->pct = -1;
     pk_progress_fn own = cli_progress_own();
