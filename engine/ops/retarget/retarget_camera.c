@@ -147,18 +147,25 @@ static void mat_mul(const double a[3][3], const double b[3][3], double o[3][3])
             o[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
 }
 
-/* R = Ry(−ry)·Rx(−rx)·Rz(−rz) */
-static void rot_of(const double r[3], double R[3][3])
+/* R = Ry(−ry)·Rx(−rx)·Rz(−rz) from c[a] = cos(−r[a]), s[a] = sin(−r[a]) */
+static void rot_cs(const double c[3], const double s[3], double R[3][3])
 {
-    double cx = pki_cos(-r[0]), sx = pki_sin(-r[0]);
-    double cy = pki_cos(-r[1]), sy = pki_sin(-r[1]);
-    double cz = pki_cos(-r[2]), sz = pki_sin(-r[2]);
+    double cx = c[0], sx = s[0], cy = c[1], sy = s[1], cz = c[2], sz = s[2];
     const double X[3][3] = {{1, 0, 0}, {0, cx, -sx}, {0, sx, cx}};
     const double Y[3][3] = {{cy, 0, sy}, {0, 1, 0}, {-sy, 0, cy}};
     const double Z[3][3] = {{cz, -sz, 0}, {sz, cz, 0}, {0, 0, 1}};
     double t[3][3];
     mat_mul(Y, X, t);
     mat_mul((const double(*)[3])t, Z, R);
+}
+
+/* R = Ry(−ry)·Rx(−rx)·Rz(−rz) */
+static void rot_of(const double r[3], double R[3][3])
+{
+    double c[3], s[3];
+    for (int a = 0; a < 3; a++)
+        c[a] = pki_cos(-r[a]), s[a] = pki_sin(-r[a]);
+    rot_cs(c, s, R);
 }
 
 static void view_of(const pk_camera_key *k, view *v)
@@ -280,7 +287,7 @@ static double residuals(const double p[NPAR], const view *same, const double (*p
 
 /* n×n system A·x = b (row-major, in place: b becomes x), Gaussian
  * elimination with partial pivoting; false when singular. */
-static bool solve_n(int n, double *A, double *b)
+static inline __attribute__((always_inline)) bool gauss(int n, double *A, double *b)
 {
     for (int c = 0; c < n; c++) {
         int pv = c;
@@ -315,6 +322,14 @@ static bool solve_n(int n, double *A, double *b)
     return true;
 }
 
+/* gauss, with the loops of the usual sizes (every parameter free: the
+ * bound's fits; the eye and the angles: the correction's) laid out by the
+ * compiler for them: the same operations in the same order */
+static bool solve_n(int n, double *A, double *b)
+{
+    return n == NPAR ? gauss(NPAR, A, b) : n == NPAR - 1 ? gauss(NPAR - 1, A, b) : gauss(n, A, b);
+}
+
 /* The Gauss-Newton normal equations of the Jacobian J (m rows of stride
  * columns, the first n used) at the residuals r: H = JᵀJ (n by n) and
  * g = Jᵀr. */
@@ -325,11 +340,11 @@ static void normal_eq(const double *J, int m, int stride, int n, const double *r
         g[a] = 0;
         for (int k = 0; k < m; k++)
             g[a] += J[k * stride + a] * r[k];
-        for (int b = 0; b < n; b++) {
+        for (int b = a; b < n; b++) {
             double v = 0;
             for (int k = 0; k < m; k++)
                 v += J[k * stride + a] * J[k * stride + b];
-            H[a * n + b] = v;
+            H[a * n + b] = H[b * n + a] = v; /* J_ka·J_kb = J_kb·J_ka: the same bits */
         }
     }
 }
@@ -349,14 +364,34 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
     double r[NRES], rt[NRES], J[NRES * NPAR], pt[NPAR];
     double cost = residuals(p, NULL, pb, sa, w, p0, lam, r), mu = 1e-3;
     for (int it = 0; it < iters && mu < 1e10; it++) {
-        view here;
-        view_par(p, &here);
+        /* the view at p, and its angles' cosines and sines: a step in one
+         * angle recomputes that angle's alone (the others' are the same
+         * numbers, so the view is the same bits as view_par's) */
+        view here, turned;
+        double co[3], si[3];
+        for (int a = 0; a < 3; a++)
+            co[a] = pki_cos(-p[P_ROT + a]), si[a] = pki_sin(-p[P_ROT + a]);
+        rot_cs(co, si, here.R);
+        memcpy(here.eye, p + P_EYE, sizeof here.eye);
+        here.t = 2.0 * pki_tan(p[P_FOV] * PI / 360.0);
+        here.ortho = false;
         for (int c = 0; c < n; c++) {
             int j = idx[c];
             double h = j < P_ROT ? 1e-6 * D : j < P_FOV ? 1e-7 : 1e-5;
             memcpy(pt, p, sizeof pt);
             pt[j] += h;
-            residuals(pt, j < P_ROT ? &here : NULL, pb, sa, w, p0, lam, rt);
+            const view *same = j < P_ROT ? &here : NULL;
+            if (j >= P_ROT && j < P_FOV) {
+                double c1[3], s1[3];
+                memcpy(c1, co, sizeof c1);
+                memcpy(s1, si, sizeof s1);
+                c1[j - P_ROT] = pki_cos(-pt[j]);
+                s1[j - P_ROT] = pki_sin(-pt[j]);
+                turned = here;
+                rot_cs(c1, s1, turned.R);
+                same = &turned;
+            }
+            residuals(pt, same, pb, sa, w, p0, lam, rt);
             for (int k = 0; k < NRES; k++)
                 J[k * NPAR + c] = (rt[k] - r[k]) / h;
         }
@@ -1765,11 +1800,11 @@ typedef struct track_frame {
 } track_frame;
 
 /* The frame's point residuals (2·NPOINTS) at x. */
-static void track_res(const scene *sc, uint32_t f, const track_frame *tf, const double x[TB],
-                      double r[2 * NPOINTS])
+static void track_res_of(const scene *sc, uint32_t f, const track_frame *tf, const double x[TB],
+                         const double R[3][3], double r[2 * NPOINTS])
 {
     view v = tf->v;
-    rot_of(x + 3, v.R);
+    memcpy(v.R, R, sizeof v.R);
     memcpy(v.eye, x, sizeof v.eye);
     for (int i = 0; i < NPOINTS; i++) {
         double s[2];
@@ -1790,6 +1825,15 @@ static void track_res(const scene *sc, uint32_t f, const track_frame *tf, const 
             r[2 * i + 1] *= m;
         }
     }
+}
+
+/* track_res_of with the rotation of x's angles */
+static void track_res(const scene *sc, uint32_t f, const track_frame *tf, const double x[TB],
+                      double r[2 * NPOINTS])
+{
+    double R[3][3];
+    rot_of(x + 3, R);
+    track_res_of(sc, f, tf, x, (const double(*)[3])R, r);
 }
 
 /* The second difference of unknown j's offset at frame i (0 < i < n − 1). */
@@ -1904,12 +1948,29 @@ static void track_normal(const scene *sc, uint32_t fa, size_t n, const track_fra
         double *xi = x + TB * i, r[2 * NPOINTS], rt[2 * NPOINTS], J[2 * NPOINTS][TB];
         size_t b0 = TB * i;
         if (tf[i].any) {
-            track_res(sc, fa + (uint32_t)i, &tf[i], xi, r);
+            /* the angles' cosines and sines once: a step in the eye keeps
+             * the rotation, a step in an angle recomputes that angle's
+             * alone (the same bits as rot_of's) */
+            double co[3], si[3], R[3][3];
+            for (int a = 0; a < 3; a++)
+                co[a] = pki_cos(-xi[3 + a]), si[a] = pki_sin(-xi[3 + a]);
+            rot_cs(co, si, R);
+            track_res_of(sc, fa + (uint32_t)i, &tf[i], xi, (const double(*)[3])R, r);
             double D = 1.0 / (tf[i].sc[0] * tf[i].v.t);
             for (int j = 0; j < TB; j++) {
                 double h = j < 3 ? 1e-6 * D : 1e-7, keep = xi[j];
                 xi[j] += h;
-                track_res(sc, fa + (uint32_t)i, &tf[i], xi, rt);
+                double Rj[3][3];
+                if (j >= 3) {
+                    double c1[3], s1[3];
+                    memcpy(c1, co, sizeof c1);
+                    memcpy(s1, si, sizeof s1);
+                    c1[j - 3] = pki_cos(-xi[j]);
+                    s1[j - 3] = pki_sin(-xi[j]);
+                    rot_cs(c1, s1, Rj);
+                }
+                track_res_of(sc, fa + (uint32_t)i, &tf[i], xi,
+                             (const double(*)[3])(j >= 3 ? Rj : R), rt);
                 xi[j] = keep;
                 for (int k = 0; k < 2 * NPOINTS; k++)
                     J[k][j] = (rt[k] - r[k]) / h;
