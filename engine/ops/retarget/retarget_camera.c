@@ -243,6 +243,17 @@ static void view_par(const double p[NPAR], view *v)
     v->ortho = false;
 }
 
+/* view_par, with the cosines and sines of p's angles it used */
+static void view_cs(const double p[NPAR], double co[3], double si[3], view *v)
+{
+    for (int a = 0; a < 3; a++)
+        co[a] = pki_cos(-p[P_ROT + a]), si[a] = pki_sin(-p[P_ROT + a]);
+    rot_cs(co, si, v->R);
+    memcpy(v->eye, p + P_EYE, sizeof v->eye);
+    v->t = 2.0 * pki_tan(p[P_FOV] * PI / 360.0);
+    v->ortho = false;
+}
+
 static void par_of(const view *v, const pk_camera_key *k, double p[NPAR])
 {
     memcpy(p + P_EYE, v->eye, sizeof v->eye);
@@ -252,7 +263,8 @@ static void par_of(const view *v, const pk_camera_key *k, double p[NPAR])
 }
 
 /* The residuals of p (NRES of them) and their sum of squares; same
- * (may be NULL): a view with p's angles and view angle. */
+ * (may be NULL): a view with p's angles and view angle (its eye is
+ * p's). */
 static double residuals(const double p[NPAR], const view *same, const double (*pb)[3],
                         const double (*sa)[2], const double *w, const double p0[NPAR],
                         const double *lam, double *r)
@@ -361,37 +373,32 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
             idx[n++] = j;
     if (!n)
         return;
-    double r[NRES], rt[NRES], J[NRES * NPAR], pt[NPAR];
-    double cost = residuals(p, NULL, pb, sa, w, p0, lam, r), mu = 1e-3;
+    /* the view at p with its angles' cosines and sines (view_cs: the
+     * same bits as view_par), kept from the step that reached p: a step
+     * of the Jacobian in one angle recomputes that angle's alone, one in
+     * the eye or the view angle none */
+    double r[NRES], rt[NRES], J[NRES * NPAR], pt[NPAR], co[3], si[3], tco[3], tsi[3];
+    view here, turned, tried;
+    view_cs(p, co, si, &here);
+    double cost = residuals(p, &here, pb, sa, w, p0, lam, r), mu = 1e-3;
     for (int it = 0; it < iters && mu < 1e10; it++) {
-        /* the view at p, and its angles' cosines and sines: a step in one
-         * angle recomputes that angle's alone (the others' are the same
-         * numbers, so the view is the same bits as view_par's) */
-        view here, turned;
-        double co[3], si[3];
-        for (int a = 0; a < 3; a++)
-            co[a] = pki_cos(-p[P_ROT + a]), si[a] = pki_sin(-p[P_ROT + a]);
-        rot_cs(co, si, here.R);
-        memcpy(here.eye, p + P_EYE, sizeof here.eye);
-        here.t = 2.0 * pki_tan(p[P_FOV] * PI / 360.0);
-        here.ortho = false;
         for (int c = 0; c < n; c++) {
             int j = idx[c];
             double h = j < P_ROT ? 1e-6 * D : j < P_FOV ? 1e-7 : 1e-5;
             memcpy(pt, p, sizeof pt);
             pt[j] += h;
-            const view *same = j < P_ROT ? &here : NULL;
-            if (j >= P_ROT && j < P_FOV) {
+            turned = here;
+            if (j == P_FOV) {
+                turned.t = 2.0 * pki_tan(pt[P_FOV] * PI / 360.0);
+            } else if (j >= P_ROT) {
                 double c1[3], s1[3];
                 memcpy(c1, co, sizeof c1);
                 memcpy(s1, si, sizeof s1);
                 c1[j - P_ROT] = pki_cos(-pt[j]);
                 s1[j - P_ROT] = pki_sin(-pt[j]);
-                turned = here;
                 rot_cs(c1, s1, turned.R);
-                same = &turned;
             }
-            residuals(pt, same, pb, sa, w, p0, lam, rt);
+            residuals(pt, &turned, pb, sa, w, p0, lam, rt);
             for (int k = 0; k < NRES; k++)
                 J[k * NPAR + c] = (rt[k] - r[k]) / h;
         }
@@ -414,7 +421,8 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
             for (int a = 0; a < n; a++)
                 pt[idx[a]] += dx[a];
             pt[P_FOV] = fmin(FOV_MAX, fmax(FOV_MIN, pt[P_FOV]));
-            next = residuals(pt, NULL, pb, sa, w, p0, lam, rt);
+            view_cs(pt, tco, tsi, &tried);
+            next = residuals(pt, &tried, pb, sa, w, p0, lam, rt);
             if (next < cost) {
                 better = true;
                 mu = fmax(mu / 3, 1e-9);
@@ -427,6 +435,9 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
         bool done_ = cost - next < 1e-14 + 1e-10 * cost;
         memcpy(p, pt, sizeof pt);
         memcpy(r, rt, sizeof r);
+        memcpy(co, tco, sizeof co);
+        memcpy(si, tsi, sizeof si);
+        here = tried;
         cost = next;
         if (done_)
             break;
