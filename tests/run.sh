@@ -365,7 +365,7 @@ if [ "$want_a" = 1 ]; then
     (
         stage_fresh build-test-a-logs
         run_build A build-test-a "gcc -Dwerror=true" -Dwerror=true -Dbuildtype=debugoptimized \
-            -Dc_args=-g1 --prefix="$src/build-test-a/installed"
+            -Dc_args=-g1
         stage_save build-test-a-logs
     )
     stage_merge build-test-a-logs A

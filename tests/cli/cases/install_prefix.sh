@@ -4,11 +4,9 @@
 # links against the installed library through pkg-config.
 #
 # The installed binary looks for rules under the prefix it was configured
-# with, so `--destdir` would not do.  When the build under test was
-# configured with a prefix inside itself (tests/run.sh's build A:
-# BUILD/installed), that build is installed there, nothing compiled again;
-# else the source tree is configured afresh with --prefix set to a folder
-# in the case's temp dir (tests off, no optimisation: about 12 s of CPU).
+# with, so `--destdir` into the test build would not do: the source tree
+# is configured afresh with --prefix set to a folder in the case's temp dir
+# (tests off, no optimisation: about a minute on two cores).
 set -eu +o pipefail # (grep -q closing a pipe early is not a failure)
 export LC_ALL=C
 fail() { echo "FAIL: $*"; exit 1; }
@@ -18,26 +16,11 @@ command -v pkg-config >/dev/null || { echo "SKIP: pkg-config not found"; exit 77
 unset ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
 cc=${CC:-cc}
 
-own=
-if [ -n "${PK_BUILD_ROOT:-}" ]; then
-    own=$(meson introspect "$PK_BUILD_ROOT" --buildoptions | python3 -c '
-import json, sys
-print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "prefix"))') ||
-        fail "meson introspect $PK_BUILD_ROOT"
-fi
-if [ -n "$own" ] && [ "${own#"$PK_BUILD_ROOT"/}" != "$own" ]; then
-    prefix=$own
-    rm -rf "$prefix"
-    meson install -C "$PK_BUILD_ROOT" --no-rebuild >install.log 2>&1 ||
-        { cat install.log; fail "meson install"; }
-else
-    prefix=$PWD/prefix
-    meson setup build "$PK_SOURCE" --prefix="$prefix" -Dtests=false -Dbuildtype=plain \
-        -Dwerror=false >setup.log 2>&1 || { cat setup.log; fail "meson setup"; }
-    ninja -C build >build.log 2>&1 || { tail -30 build.log; fail "build"; }
-    meson install -C build --no-rebuild >install.log 2>&1 || { cat install.log; fail "meson install"; }
-fi
-echo "installed into $prefix"
+prefix=$PWD/prefix
+meson setup build "$PK_SOURCE" --prefix="$prefix" -Dtests=false -Dbuildtype=plain \
+    -Dwerror=false >setup.log 2>&1 || { cat setup.log; fail "meson setup"; }
+ninja -C build >build.log 2>&1 || { tail -30 build.log; fail "build"; }
+meson install -C build --no-rebuild >install.log 2>&1 || { cat install.log; fail "meson install"; }
 
 # 1. What is installed, where.
 bin=$prefix/bin/posekit
