@@ -5,13 +5,15 @@
  * rotations, engine/ops/retarget/retarget_certify.c says what it proves).
  * A check, not a timing: it prints, per frame, "out" (proved out of
  * reach: no rotation, eye with the points in front, view angle from 1° to
- * 125° puts every point in the square of side 2·goal around A's, which
- * holds the disc), "reach" (a camera found, its view angle a whole degree,
- * within the goal on the disc) or "open" (neither within the budget), and
- * the counts.
+ * 125° puts every point within the goal of A's on the disc), "reach" (a
+ * camera found, its view angle a whole degree, within the goal on the
+ * disc) or "open" (neither within the budget), and the counts.
+ * --squares: the squares of side 2·goal only, without the disc's cones
+ * (what the bound was before them; for comparison).
  *
  * usage: bench_camera_bound CAMERA.vmd MODEL_A DANCE_A MODEL_B DANCE_B
- *                           [--frames A-B,C,...] [--budget CELLS] [--goal G] [--quiet]
+ *                           [--frames A-B,C,...] [--budget CELLS] [--goal G] [--squares]
+ *                           [--quiet]
  * DANCE_B: the dance as retargeted for B (posekit retarget DANCE_A --from
  * MODEL_A --to MODEL_B -o DANCE_B, the options the camera's run had);
  * MODEL_A may be a built-in body (@classic).  Frames: every measured frame
@@ -64,7 +66,7 @@ int main(int argc, char **argv)
     const char *frames = NULL;
     long budget = 200000;
     double goal = PK_CAMERA_GOAL;
-    bool quiet = false;
+    bool quiet = false, squares = false;
     const char *pos[5];
     int npos = 0;
     for (int i = 1; i < argc; i++) {
@@ -76,6 +78,8 @@ int main(int argc, char **argv)
             goal = strtod(argv[++i], NULL);
         else if (!strcmp(argv[i], "--quiet"))
             quiet = true;
+        else if (!strcmp(argv[i], "--squares"))
+            squares = true;
         else if (npos < 5)
             pos[npos++] = argv[i];
         else
@@ -83,7 +87,7 @@ int main(int argc, char **argv)
     }
     if (npos != 5) {
         fprintf(stderr, "usage: bench_camera_bound CAMERA.vmd MODEL_A DANCE_A MODEL_B DANCE_B "
-                        "[--frames A-B,C,...] [--budget CELLS] [--goal G] [--quiet]\n");
+                        "[--frames A-B,C,...] [--budget CELLS] [--goal G] [--squares] [--quiet]\n");
         return 2;
     }
     pk_log log;
@@ -104,7 +108,7 @@ int main(int argc, char **argv)
         if (!fr[f].n || !listed(frames, f))
             continue;
         pki_cert_result res;
-        if (pki_camera_certify(&fr[f], goal, 1.0, 125.0, budget, &res) != 0)
+        if (pki_camera_certify_shape(&fr[f], goal, 1.0, 125.0, budget, !squares, &res) != 0)
             goto done;
         n[res.verdict]++;
         cells += res.cells;

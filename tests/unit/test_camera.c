@@ -511,6 +511,105 @@ static void certify_out_and_reach(void **state)
     assert_true(worst <= PK_CAMERA_GOAL && fabs(worst - r.worst) < 1e-9);
 }
 
+/* The points of fr seen through the camera k: into fr->sa. */
+static void seen_by(const pk_camera_key *k, pki_cert_frame *fr)
+{
+    for (int i = 0; i < fr->n; i++)
+        assert_true(pki_camera_screen(k, fr->pb[i], fr->sa[i]));
+}
+
+/* The camera r reprojected: the largest distance of fr's points from A's
+ * (every point more than 0.05 in front). */
+static double reprojected(const pki_cert_result *r, const pki_cert_frame *fr)
+{
+    double f = 1 / (2 * tan(r->fov * PI / 360)), worst = 0;
+    for (int i = 0; i < fr->n; i++) {
+        double q[3];
+        for (int a = 0; a < 3; a++)
+            q[a] = r->Q[a][0] * (fr->pb[i][0] - r->eye[0]) +
+                   r->Q[a][1] * (fr->pb[i][1] - r->eye[1]) +
+                   r->Q[a][2] * (fr->pb[i][2] - r->eye[2]);
+        assert_true(q[2] > 0.05);
+        worst = fmax(worst, hypot(f * q[0] / q[2] - fr->sa[i][0], f * q[1] / q[2] - fr->sa[i][1]));
+    }
+    return worst;
+}
+
+/* A's points for the disc's test: B's (head midway between the hands,
+ * feet) seen through a camera rolled 11.25° (the hands' line half way
+ * between two of the squares' turns), A's head then moved off the hands'
+ * line by h. */
+static void off_line(pki_cert_frame *fr, double h)
+{
+    *fr = (pki_cert_frame){
+        .n = 5, .pb = {{0, 10, 0}, {-3, 10, 0}, {3, 10, 0}, {-1, 0, 0.5}, {1, 0, -0.5}}};
+    pk_camera_key k = cam_key(0, -40, 0, 8, 0, 0.05f, -0.2f, (float)(11.25 * PI / 180), 30);
+    seen_by(&k, fr);
+    double t[2] = {fr->sa[2][0] - fr->sa[1][0], fr->sa[2][1] - fr->sa[1][1]};
+    double l = hypot(t[0], t[1]);
+    fr->sa[0][0] -= h * t[1] / l, fr->sa[0][1] += h * t[0] / l;
+}
+
+/* The disc where the squares cannot.  B's head is midway between its
+ * hands, so any camera shows it on the segment between the hands' images:
+ * with the hands within 2% of A's, the head is within 2% of A's line
+ * through the hands, and A's head 2.3 · 2% off that line is out of reach
+ * (1.3 · 2% at least).  Each square lets a point move up to
+ * (cos 11.25° + sin 11.25°) · 2% = 1.18 · 2% across that line, towards
+ * its corner, the head and the hands together 2.35 · 2%: the squares do
+ * not prove it (open), the disc does.  At 1.95 · 2% off the line a
+ * camera is within reach (the one above moved sideways shifts every image
+ * by 0.975 · 2% across the line): found and reprojected. */
+static void certify_disc_not_squares(void **state)
+{
+    (void)state;
+    const double r = PK_CAMERA_GOAL;
+    pki_cert_frame fr;
+    off_line(&fr, 2.3 * r);
+    pki_cert_result q, d;
+    assert_int_equal(pki_camera_certify_shape(&fr, r, 1, 125, 20000, false, &q), 0);
+    assert_int_equal(q.verdict, PKI_CERT_OPEN);
+    assert_int_equal(pki_camera_certify_shape(&fr, r, 1, 125, 200000, true, &d), 0);
+    assert_int_equal(d.verdict, PKI_CERT_OUT);
+    assert_true(d.disc_cells > 0);
+    off_line(&fr, 1.95 * r);
+    assert_int_equal(pki_camera_certify_shape(&fr, r, 1, 125, 200000, true, &d), 0);
+    assert_int_equal(d.verdict, PKI_CERT_REACH);
+    double w = reprojected(&d, &fr);
+    assert_true(w <= r && fabs(w - d.worst) < 1e-9);
+}
+
+/* Never out of reach where a camera is known within the goal: points seen
+ * through a camera, each of A's moved by up to 1.9% (so that camera leaves
+ * 1.9% at most); whatever is found is reprojected. */
+static void certify_sound(void **state)
+{
+    (void)state;
+    uint32_t seed = 28;
+    for (int c = 0; c < 12; c++) {
+        double u[16];
+        for (int k = 0; k < 16; k++) {
+            seed = seed * 1664525u + 1013904223u;
+            u[k] = (seed >> 8) / 16777216.0;
+        }
+        pk_camera_key k = cam_key(0, (float)(-20 - 30 * u[0]), 0, (float)(4 + 8 * u[1]), 0,
+                                  (float)(0.4 * u[2] - 0.2), (float)(PI * (2 * u[3] - 1)), 0,
+                                  (uint32_t)(20 + 60 * u[4]));
+        pki_cert_frame fr = {.n = 5,
+                             .pb = {{0, 16, 0}, {-6, 12, 1}, {6, 11, -1}, {-1.5, 1, 0.5}, {1.5, 1, 0}}};
+        seen_by(&k, &fr);
+        for (int i = 0; i < 5; i++) {
+            double a = 2 * PI * u[5 + 2 * i], m = 0.019 * u[6 + 2 * i];
+            fr.sa[i][0] += m * cos(a), fr.sa[i][1] += m * sin(a);
+        }
+        pki_cert_result r;
+        assert_int_equal(pki_camera_certify(&fr, PK_CAMERA_GOAL, 1, 125, 3000, &r), 0);
+        assert_true(r.verdict != PKI_CERT_OUT);
+        if (r.verdict == PKI_CERT_REACH)
+            assert_true(reprojected(&r, &fr) <= PK_CAMERA_GOAL);
+    }
+}
+
 static void errors(void **state)
 {
     (void)state;
@@ -543,7 +642,8 @@ int main(void)
         cmocka_unit_test(still_camera_refit),    cmocka_unit_test(leaning_model),
         cmocka_unit_test(lean_turned_for_goal),  cmocka_unit_test(bound_below),
         cmocka_unit_test(bound_global),          cmocka_unit_test(least_change_known),
-        cmocka_unit_test(certify_out_and_reach), cmocka_unit_test(errors),
+        cmocka_unit_test(certify_out_and_reach), cmocka_unit_test(certify_disc_not_squares),
+        cmocka_unit_test(certify_sound),         cmocka_unit_test(errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -120,17 +120,23 @@ bool pki_camera_least_change(const pki_cert_frame *fr, const pk_camera_key *cam,
 /* Whether any camera frames fr's points within goal (retarget_certify.c):
  * PKI_CERT_OUT proves none does (every view angle from fov_min to fov_max
  * degrees, every rotation, every eye with the points NEAR in front, within
- * the square of half side goal, so within the disc); PKI_CERT_REACH gives
+ * the disc of radius goal around each of A's points); PKI_CERT_REACH gives
  * a camera (its view angle a whole degree) within goal on the disc;
  * PKI_CERT_OPEN: neither within budget cells of rotations. */
 enum { PKI_CERT_OUT, PKI_CERT_REACH, PKI_CERT_OPEN };
 typedef struct pki_cert_result {
     int verdict;
     long cells, open_cells; /* cubes of rotations looked at; left undecided */
+    long disc_cells;        /* cubes the disc proved empty where the squares did not */
     double Q[3][3];         /* the witness: world to camera (rows right, up, forward) */
     double eye[3], fov, worst;
 } pki_cert_result;
 int pki_camera_certify(const pki_cert_frame *fr, double goal, double fov_min, double fov_max,
                        long budget, pki_cert_result *res);
+/* The same with the squares only (disc false: the squares of side 2·goal
+ * around A's points, which hold the disc, and no cone; what
+ * pki_camera_certify did before the disc; for comparison). */
+int pki_camera_certify_shape(const pki_cert_frame *fr, double goal, double fov_min,
+                             double fov_max, long budget, bool disc, pki_cert_result *res);
 
 #endif
