@@ -554,12 +554,13 @@ static void off_line(pki_cert_frame *fr, double h)
  * hands, so any camera shows it on the segment between the hands' images:
  * with the hands within 2% of A's, the head is within 2% of A's line
  * through the hands, and A's head 2.3 · 2% off that line is out of reach
- * (1.3 · 2% at least).  Each square lets a point move up to
- * (cos 11.25° + sin 11.25°) · 2% = 1.18 · 2% across that line, towards
- * its corner, the head and the hands together 2.35 · 2%: the squares do
- * not prove it (open), the disc does.  At 1.95 · 2% off the line a
- * camera is within reach (the one above moved sideways shifts every image
- * by 0.975 · 2% across the line): found and reprojected. */
+ * (1.3 · 2% at least).  A square lets a point move up to
+ * (cos 11.25° + sin 11.25°) · 2% = 1.18 · 2% across that line (towards
+ * its corner), so the squares are slow to rule it out: they leave it open
+ * within 55,000 cubes (they need some 64,000), the disc's cones prove it
+ * within them (some 48,000).  At 1.95 · 2% off the line a camera is
+ * within reach (the one above moved sideways shifts every image by
+ * 0.975 · 2% across the line): found and reprojected. */
 static void certify_disc_not_squares(void **state)
 {
     (void)state;
@@ -567,9 +568,9 @@ static void certify_disc_not_squares(void **state)
     pki_cert_frame fr;
     off_line(&fr, 2.3 * r);
     pki_cert_result q, d;
-    assert_int_equal(pki_camera_certify_shape(&fr, r, 1, 125, 20000, false, &q), 0);
+    assert_int_equal(pki_camera_certify_shape(&fr, r, 1, 125, 55000, false, &q), 0);
     assert_int_equal(q.verdict, PKI_CERT_OPEN);
-    assert_int_equal(pki_camera_certify_shape(&fr, r, 1, 125, 200000, true, &d), 0);
+    assert_int_equal(pki_camera_certify_shape(&fr, r, 1, 125, 55000, true, &d), 0);
     assert_int_equal(d.verdict, PKI_CERT_OUT);
     assert_true(d.disc_cells > 0);
     off_line(&fr, 1.95 * r);
@@ -581,11 +582,15 @@ static void certify_disc_not_squares(void **state)
 
 /* Never out of reach where a camera is known within the goal: points seen
  * through a camera, each of A's moved by up to 1.9% (so that camera leaves
- * 1.9% at most); whatever is found is reprojected. */
+ * 1.9% at most); whatever is found is reprojected.  Within 3,000 cubes a
+ * camera is found for nearly all (11 of the 12; the squares' witnesses
+ * alone find 2: their cameras must fit the square of half side
+ * 2%/√2 or land within the disc from the square's middle). */
 static void certify_sound(void **state)
 {
     (void)state;
     uint32_t seed = 28;
+    int reached = 0;
     for (int c = 0; c < 12; c++) {
         double u[16];
         for (int k = 0; k < 16; k++) {
@@ -607,7 +612,9 @@ static void certify_sound(void **state)
         assert_true(r.verdict != PKI_CERT_OUT);
         if (r.verdict == PKI_CERT_REACH)
             assert_true(reprojected(&r, &fr) <= PK_CAMERA_GOAL);
+        reached += r.verdict == PKI_CERT_REACH;
     }
+    assert_true(reached >= 10);
 }
 
 static void errors(void **state)

@@ -441,6 +441,7 @@ typedef struct ctx {
     double goal, fmin, fmax, fov_min, fov_max;
     double d[PKI_CERT_POINTS][3], len[PKI_CERT_POINTS]; /* centred points, their lengths */
     double c[3];
+    double far; /* |c| */
     double thi; /* no camera within the goal has tz above (disc_box) */
     double cs[NSQUARES][2];          /* each square's turn: cos, sin */
     pki_cert_frame turned[NSQUARES]; /* A's points turned alike */
@@ -449,12 +450,13 @@ typedef struct ctx {
 
 /* The ball a point at distance len from the centre may turn within over a
  * cube whose rotations are within ang of its centre's (chord ch =
- * 2·sin(ang/2)), widened by 1e-12 of len and of itself: the rounding of
+ * 2·sin(ang/2)), widened by 1e-12 of len, of the centre's distance from
+ * the origin (far) and of itself: the rounding of the centred point, of
  * the centre's rotation (a few ulps of each entry), of the chord and of π
  * (the cube [−π, π]³ of doubles misses rotations by π's last 1e-16). */
-static double ball(double len, double ch)
+static double ball(double len, double far, double ch)
 {
-    return len * ch * (1 + 1e-12) + 1e-12 * len;
+    return len * ch * (1 + 1e-12) + 1e-12 * (len + far);
 }
 
 /* The rows at rotation Q with balls of angle ang (0: exact), the square
@@ -471,7 +473,7 @@ static size_t rows_at(const ctx *x, const double Q[3][3], double ang, double goa
         m[i][0] = cs * q[0] - sn * q[1];
         m[i][1] = sn * q[0] + cs * q[1];
         m[i][2] = q[2];
-        e[i] = ang > 0 ? ball(x->len[i], ch) : 0;
+        e[i] = ang > 0 ? ball(x->len[i], x->far, ch) : 0;
     }
     return rows_of(&x->turned[sq], (const double(*)[3])m, e, goal, x->fmin, x->fmax, out);
 }
@@ -522,7 +524,7 @@ static void disc_at(const ctx *x, const double Q[3][3], double ang, disc_prob *p
     for (int i = 0; i < p->n; i++) {
         for (int a = 0; a < 3; a++)
             p->m[i][a] = Q[a][0] * x->d[i][0] + Q[a][1] * x->d[i][1] + Q[a][2] * x->d[i][2];
-        p->e[i] = ang > 0 ? ball(x->len[i], ch) : 0;
+        p->e[i] = ang > 0 ? ball(x->len[i], x->far, ch) : 0;
         p->a[i][0] = x->fr->sa[i][0], p->a[i][1] = x->fr->sa[i][1];
         p->tlo = fmax(p->tlo, NEAR - p->m[i][2] - p->e[i]);
     }
@@ -682,6 +684,7 @@ int pki_camera_certify_shape(const pki_cert_frame *fr, double goal, double fov_m
             x.d[i][a] = fr->pb[i][a] - x.c[a];
         x.len[i] = sqrt(x.d[i][0] * x.d[i][0] + x.d[i][1] * x.d[i][1] + x.d[i][2] * x.d[i][2]);
     }
+    x.far = sqrt(x.c[0] * x.c[0] + x.c[1] * x.c[1] + x.c[2] * x.c[2]);
     x.thi = disc_box(&x);
     size_t cap = 8 * (DEPTH + 2) + 8, top = 0;
     cell *st = malloc(cap * sizeof *st);
