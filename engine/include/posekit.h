@@ -1106,6 +1106,8 @@ typedef struct pk_body_report {
     bool no_toe_ik;         /* B has no つま先ＩＫ: the toes turned by 足首's key instead */
     double apart;           /* the options' feet_apart, applied (0: not) */
     size_t keys;            /* keys the body steps wrote */
+    size_t centre_rounds;   /* rounds the centre step took (each B played again) */
+    size_t rows_played;     /* frames of B the body steps evaluated again (their cost) */
 } pk_body_report;
 
 /* The body's measures (sizing_body.c), every frame, before the body steps

@@ -277,6 +277,30 @@ static void check_runs(const pk_motion *m, const pk_track *tr, uint32_t last)
     assert_true(blocks > 1);
 }
 
+/* pki_cursor_key_value (a key's value, no cursor) is what the cursor gives
+ * at that key's frame, bit for bit, however the cursor got there: every
+ * key's frame forwards (each segment's start key kept from the one
+ * before), backwards (its end key), from between keys and by jumps. */
+static void check_key_values(const pk_motion *m, const pk_track *tr, const pk_bone_key *sorted,
+                             size_t n)
+{
+    pk_cursor c;
+    pk_cursor_init(&c, m, tr);
+    for (int pass = 0; pass < 4; pass++)
+        for (size_t i = 0; i < n; i++) {
+            size_t k = pass == 1 ? n - 1 - i : pass == 3 ? rnd() % n : i;
+            float p[3], q[4], kp[3], kq[4];
+            if (pass == 2) /* from a frame between keys before it */
+                pk_cursor_bone(&c, (double)sorted[k].frame - 0.5, p, q);
+            pk_cursor_bone(&c, (double)sorted[k].frame, p, q);
+            pki_cursor_key_value(&sorted[k], kp, kq);
+            if (memcmp(p, kp, sizeof p) != 0 || memcmp(q, kq, sizeof q) != 0)
+                fail_msg("key at frame %u (pass %d): the cursor gives rot %.9g %.9g %.9g %.9g, "
+                         "the key's value %.9g %.9g %.9g %.9g",
+                         sorted[k].frame, pass, q[0], q[1], q[2], q[3], kq[0], kq[1], kq[2], kq[3]);
+        }
+}
+
 /* Walks one generated track in every order against the reference. */
 static void walk(const curve_mix *mix, size_t nkeys)
 {
@@ -310,6 +334,7 @@ static void walk(const curve_mix *mix, size_t nkeys)
         check_at(&c, sorted, n, f);
     }
     check_runs(m, tr, (uint32_t)last);
+    check_key_values(m, tr, sorted, n);
     free(sorted);
     pk_tracks_free(t);
     pk_motion_free(m);

@@ -27,7 +27,8 @@
  *     centre of gravity within 2% of the leg;
  *   - heels raised with the toes kept on the floor (つま先ＩＫ down) on a
  *     figure with a longer foot: B's toes touch where A's do;
- *     and where B has no つま先ＩＫ, by B's 足首 key;
+ *     and where B has no つま先ＩＫ, by B's 足首 key; B is not played again
+ *     for them;
  *   - --feet-apart moves each 足ＩＫ outward along the hips' X, turned
  *     with the body; while A turns on planted feet, B's stay where they
  *     stood (held: they move as A's do);
@@ -738,6 +739,10 @@ static void toes(bool toe_ik)
     trial_retarget(&r, &o, &o0);
     assert_true(r.rep.body.toes_done && r.rep.body.toe_frames > 0);
     assert_true(r.rep.body.no_toe_ik == !toe_ik);
+    /* B is not played again for its toes (no step after them reads them):
+     * the toes, checked below, are the measure's play's and the output's */
+    assert_int_equal(r.rep.body.rows_played, 0);
+    assert_true(r.rep.measure && r.rep.measure->body.done);
     double worst0 = 0;
     for (uint32_t f = 0; f <= 20; f++) {
         trial_play(&r, f);

@@ -109,6 +109,7 @@
 #include "ops/retarget/retarget.h"
 #include "ops/retarget/sizing_body.h"
 #include "ops/retarget/vec.h"
+#include "ops/sample/cursor.h"
 #include "ops/sample/sample.h"
 #include "util/fmath.h"
 
@@ -614,7 +615,8 @@ typedef struct writer {
     /* the tracks written so far, a key at every frame until writer_fit */
     int32_t touched[16];
     int ntouched;
-    bool *dirty; /* per row: a written track changed there since the last play */
+    bool *dirty;   /* per row: a written track changed there since the last play */
+    size_t played; /* rows of B evaluated again (replay) */
     /* the keys each track had before write_keys first gave it a key at
      * every frame (the motion's, or its last fit), until it is fitted */
     pk_bone_key *was; /* a track that had none: one record at frame NO_FRAME */
@@ -736,7 +738,20 @@ static bool vals_of(const writer *w, int32_t b, track_vals *v)
     if (!pki_track_named(w->s->m, id, &one))
         return false;
     const pk_track *t = one.count ? &one : NULL;
-    if (t) {
+    bool every = t && t->count == w->n;
+    for (uint32_t r = 0; every && r < w->n; r++)
+        every = w->s->m->bones[t->keys[r]].frame == w->f0 + r;
+    if (every) {
+        /* a key at every row (a track a step wrote): each row its key's
+         * value, as the cursor gives it there */
+        for (uint32_t r = 0; r < w->n; r++) {
+            float p[3], q[4];
+            pki_cursor_key_value(&w->s->m->bones[t->keys[r]], p, q);
+            for (int k = 0; k < 3; k++)
+                v->pos[r][k] = p[k];
+            pki_qd_from_key(q, v->rot[r]);
+        }
+    } else if (t) {
         pk_cursor c;
         pk_cursor_init(&c, w->s->m, t);
         for (uint32_t r = 0; r < w->n; r++) {
@@ -809,10 +824,36 @@ static bool take_track(writer *w, pk_name_id id)
     return true;
 }
 
+/* Where track id has a key at every row (linear, as write_keys writes
+ * it), the index of its first: its keys are the n records from there, in
+ * frame order; -1 where it has not. */
+static long every_row_at(const writer *w, pk_name_id id)
+{
+    const pk_motion *m = w->s->m;
+    size_t i = 0;
+    while (i < m->nbones && m->bones[i].name != id)
+        i++;
+    if (m->nbones - i < w->n)
+        return -1;
+    for (uint32_t r = 0; r < w->n; r++)
+        if (m->bones[i + r].name != id || m->bones[i + r].frame != w->f0 + r)
+            return -1;
+    for (size_t j = i + w->n; j < m->nbones; j++)
+        if (m->bones[j].name == id)
+            return -1;
+    return (long)i;
+}
+
 static int write_keys(writer *w, pk_name_id id, const track_vals *v, bool fit, double tol_pos)
 {
     pk_motion *m = w->s->m;
-    if (!take_track(w, id))
+    /* a track written with a key at every row before (its keys taken
+     * into w->was then) is written again in place */
+    bool have = false;
+    for (size_t i = 0; i < w->nwas && !have; i++)
+        have = w->was[i].name == id;
+    long in_place = have && !fit ? every_row_at(w, id) : -1;
+    if (in_place < 0 && !take_track(w, id))
         return -1;
     for (uint32_t r = 0; r < w->n; r++) {
         double q[4];
@@ -827,6 +868,14 @@ static int write_keys(writer *w, pk_name_id id, const track_vals *v, bool fit, d
             w->rot[r][c] = (float)q[c];
         for (int c = 0; c < 3; c++)
             w->pos[r][c] = (float)v->pos[r][c];
+    }
+    if (!fit && in_place >= 0) {
+        for (uint32_t r = 0; r < w->n; r++) {
+            pk_bone_key *k = &m->bones[(size_t)in_place + r];
+            memcpy(k->pos, w->pos[r], sizeof k->pos);
+            memcpy(k->rot, w->rot[r], sizeof k->rot);
+        }
+        return 0;
     }
     if (!fit) {
         uint8_t linear[64];
@@ -868,10 +917,19 @@ static int write_keys(writer *w, pk_name_id id, const track_vals *v, bool fit, d
 /* Bone b's keys replaced by the values v (at every row) where they differ
  * from `was` by more than 90% of the tolerances anywhere: 1 rewritten, 0
  * left, -1 OOM. */
+static bool row_same(const track_vals *v, const track_vals *was, uint32_t r)
+{
+    return memcmp(v->pos[r], was->pos[r], sizeof v->pos[r]) == 0 &&
+           memcmp(v->rot[r], was->rot[r], sizeof v->rot[r]) == 0;
+}
+
 static int put_track(writer *w, int32_t b, const track_vals *v, const track_vals *was)
 {
+    /* (a row the same bit for bit differs by nothing: no angle to take) */
     bool any = false;
     for (uint32_t r = 0; r < w->n && !any; r++) {
+        if (row_same(v, was, r))
+            continue;
         double d[3];
         pki_v3_sub(v->pos[r], was->pos[r], d);
         any = pki_qd_angle_deg(v->rot[r], was->rot[r]) > 0.9 * w->tol_deg ||
@@ -880,6 +938,8 @@ static int put_track(writer *w, int32_t b, const track_vals *v, const track_vals
     if (!any)
         return 0;
     for (uint32_t r = 0; r < w->n; r++) {
+        if (row_same(v, was, r))
+            continue;
         double d[3];
         pki_v3_sub(v->pos[r], was->pos[r], d);
         w->dirty[r] |= pki_qd_angle_deg(v->rot[r], was->rot[r]) > 1e-9 || pki_v3_len(d) > 1e-9;
@@ -1354,8 +1414,9 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
     memset(was, 0, sizeof was);
     int rc = -1;
     double *drops = malloc((w->n + 1) * sizeof *drops);
+    double *eased = malloc((w->n + 1) * sizeof *eased);
     double(*pulls)[2] = calloc(w->n + 1, sizeof *pulls);
-    if (!drops || !pulls)
+    if (!drops || !eased || !pulls)
         goto done;
     for (int i = 0; i < 4; i++) {
         if (bones[i] < 0)
@@ -1464,16 +1525,23 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
             move_by(tb, pb, r, tb->centre, d, &now[0]);
     }
     /* the hips go down and come back up over EASE frames either side (they
-     * do not pop where a leg starts or stops reaching) */
-    for (uint32_t r = 0; r < w->n; r++) {
-        double drop = 0;
-        uint32_t lo = r > EASE ? r - EASE : 0, hi = r + EASE < w->n ? r + EASE : w->n - 1;
-        for (uint32_t j = lo; j <= hi; j++) {
+     * do not pop where a leg starts or stops reaching): each row the most
+     * of the drops around it, eased by their distance (spread from the
+     * rows that drop: most rows have none) */
+    for (uint32_t r = 0; r < w->n; r++)
+        eased[r] = 0;
+    for (uint32_t j = 0; j < w->n; j++) {
+        if (!(drops[j] > 0))
+            continue;
+        uint32_t lo = j > EASE ? j - EASE : 0, hi = j + EASE < w->n ? j + EASE : w->n - 1;
+        for (uint32_t r = lo; r <= hi; r++) {
             double t = 1.0 - (double)(j > r ? j - r : r - j) / (EASE + 1);
-            drop = fmax(drop, drops[j] * t * t * (3 - 2 * t));
+            eased[r] = fmax(eased[r], drops[j] * t * t * (3 - 2 * t));
         }
-        if (drop > 0) {
-            double dn[3] = {0, -drop, 0};
+    }
+    for (uint32_t r = 0; r < w->n; r++) {
+        if (eased[r] > 0) {
+            double dn[3] = {0, -eased[r], 0};
             move_by(tb, pb, r, ybone, dn, &now[1]);
         }
     }
@@ -1501,6 +1569,7 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
         }
 done:
     free(drops);
+    free(eased);
     free(pulls);
     for (int i = 0; i < 4; i++) {
         vals_free(&now[i]);
@@ -1629,7 +1698,7 @@ static int apart_step(pki_sizing *z, writer *w, double u, pk_body_report *rep, b
 /* B played again (the rows nothing changed in taken from the last play,
  * which after the first is updated in place); memo (or NULL) forgets what
  * it knew of the rows that changed. */
-static int replay(pki_sizing *z, pki_bone_set *s, cog_memo *memo, pk_log *log)
+static int replay(pki_sizing *z, pki_bone_set *s, writer *w, cog_memo *memo, pk_log *log)
 {
     bool *watch = calloc(z->b.m->nbones + 1, sizeof *watch);
     if (!watch) {
@@ -1657,6 +1726,7 @@ static int replay(pki_sizing *z, pki_bone_set *s, cog_memo *memo, pk_log *log)
     free(watch);
     if (rc)
         return -1;
+    w->played += s->m ? z->pb.evaluated : 1;
     for (uint32_t r = 0; memo && r < z->pb.n; r++)
         memo[r].cog_known &= !z->pb.fresh[r];
     return 0;
@@ -1672,7 +1742,7 @@ static int replay_dirty(pki_sizing *z, pki_bone_set *s, writer *w, cog_memo *mem
     if (!any)
         return 0;
     memset(w->dirty, 0, w->n * sizeof *w->dirty);
-    return replay(z, s, memo, log);
+    return replay(z, s, w, memo, log);
 }
 
 /* The centre step's rounds, each played again, the last ones for the feet
@@ -1685,6 +1755,7 @@ static int centre_rounds(pki_sizing *z, pki_bone_set *s, writer *w, pk_body_repo
     int rc = 0;
     for (int i = 0; i < ROUNDS + FEET_ROUNDS && !rc; i++) {
         bool more = false, ch = false, cog = i < ROUNDS && across;
+        rep->centre_rounds++;
         if (centre_round(z, w, rep, i == 0, cog, i == ROUNDS && across, across, memo, kept, &ch,
                          &more) != 0)
             rc = 1;
@@ -1766,10 +1837,15 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
             continue;
         if (writer_fit(&w) != 0)
             goto oom;
-        if (replay(z, s, memo, log) != 0)
+        /* the toes are not played again here: no step after them reads
+         * B's ankles' turns or toes (the arm steps read the arms and the
+         * body's parts, which the toes do not move), and the measures'
+         * play takes from this one the rows whose inputs are the same */
+        if (pass < 2 && replay(z, s, &w, memo, log) != 0)
             goto done;
     }
     rep->keys = w.keys;
+    rep->rows_played = w.played;
     rc = 0;
     goto done;
 oom:

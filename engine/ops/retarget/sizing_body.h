@@ -44,7 +44,10 @@ void pki_torso_cog(const pki_torso *t, const pki_play *p, uint32_t r, double g[3
 
 /* The body steps on the bone keys of s (a motion or a pose) that B plays
  * as z->pb: each unless o turns it off; z->pb is played again after any
- * of them changed a key and the play before them kept in z->pb0.  With
+ * of them but the toes changed a key and the play before them kept in
+ * z->pb0 (the toes' rows are left as they were: no step after them reads
+ * B's ankles' turns or toes, and the measures' play takes only the rows
+ * whose inputs are the same from z->pb).  With
  * o->measure the body measures of z->pb before the steps go into
  * z->body_before.  0, or -1 (logged). */
 struct pki_bone_set;

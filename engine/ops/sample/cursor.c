@@ -644,6 +644,17 @@ void pk_cursor_bone(pk_cursor *pc, double frame, float pos[3], float rot[4])
     cursor_bone(state(pc), frame, pos, rot);
 }
 
+void pki_cursor_key_value(const pk_bone_key *k, float pos[3], float rot[4])
+{
+    /* bone_hold's and bone_enter's start key (bone_start reads them) */
+    double q[4];
+    quat_unit(k->rot, q);
+    for (int j = 0; j < 3; j++)
+        pos[j] = (float)(double)k->pos[j];
+    for (int j = 0; j < 4; j++)
+        rot[j] = (float)q[j];
+}
+
 void pki_cursor_bone_run(pk_cursor *pc, uint32_t first, size_t n, float (*pos)[3], float (*rot)[4])
 {
     /* cursor_bone inlined in one loop: no call per frame (a loop that kept
