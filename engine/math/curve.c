@@ -525,6 +525,107 @@ static bool progress_monotone(const double *p, size_t n, double slack)
     return 1.0 >= run - 2.0 * slack;
 }
 
+/* ---- DIRECT: x-byte pairs tried with every grid y inside the tolerance ----
+ *
+ * For x bytes (x1, x2) the progress at s_i is linear in the real y1, y2:
+ * b1_i y1 + b2_i y2 + t_i^3 (t_i exact).  The grid points (g1, g2) / 127
+ * within r_i = (tol - extra_i) / span of every steering sample lie in a
+ * convex polygon, empty when even the least squares' sum of squares is
+ * over sum r_i^2.  Its rows (g1) are walked outwards from the least
+ * squares' y1, each row's g2 interval the intersection of the samples'
+ * slabs, and each grid point in it checked against every sample as FAST
+ * checks a curve: no descent, no rounding that misses the polygon. */
+
+/* The x-byte pairs DIRECT tries before the coarse scan's best: x nearly
+ * linear in t (progress a cubic in s with free end slopes: a smooth short
+ * piece), and the two extremes (a piece that starts or ends at rest). */
+static const uint8_t DIRECT_X[][2] = {{42, 85}, {0, 0}, {127, 127}};
+#define DIRECT_ROWS 12  /* rows walked each way from the least squares' y1 */
+#define DIRECT_CHECKS 8 /* grid points checked per pair at most */
+#define DIRECT_K 4      /* the coarse scan's best cells tried */
+
+static bool direct_pair(int x1, int x2, const double *p, size_t n, double span, const double *extra,
+                        double tol, const double *s, const double *ps, const double *es, size_t m,
+                        t_chain *ch, uint8_t cp[4], double *found)
+{
+    double b1[STEER_MAX], b2[STEER_MAX], c3[STEER_MAX], r[STEER_MAX];
+    double a11 = 0, a12 = 0, a22 = 0, r1 = 0, r2 = 0, dd = 0, rr = 0, hint = -1.0;
+    for (size_t i = 0; i < m; i++) {
+        double t = pki_bezier_param((uint8_t)x1, (uint8_t)x2, s[i], hint);
+        hint = t;
+        double u = 1.0 - t;
+        b1[i] = 3.0 * u * u * t;
+        b2[i] = 3.0 * u * t * t;
+        c3[i] = t * t * t;
+        r[i] = (tol - es[i]) / span;
+        if (!(r[i] >= 0.0))
+            return false;
+        double d = ps[i] - c3[i];
+        a11 += b1[i] * b1[i];
+        a12 += b1[i] * b2[i];
+        a22 += b2[i] * b2[i];
+        r1 += b1[i] * d;
+        r2 += b2[i] * d;
+        dd += d * d;
+        rr += r[i] * r[i];
+    }
+    double det = a11 * a22 - a12 * a12, y1;
+    if (fabs(det) > 1e-18 * (a11 * a22 + 1e-300)) {
+        y1 = (r1 * a22 - r2 * a12) / det;
+        double y2 = (a11 * r2 - a12 * r1) / det;
+        /* every point within the slabs has a sum of squares of at most
+         * sum r_i^2, and no point has less than the least squares' */
+        if (dd - (r1 * y1 + r2 * y2) > rr * (1.0 + 1e-6) + 1e-15)
+            return false;
+    } else {
+        y1 = (a11 + a22) > 0 ? (r1 + r2) / (a11 + 2 * a12 + a22) : 0.5;
+    }
+    int g0 = (int)lround((y1 < 0.0 ? 0.0 : y1 > 1.0 ? 1.0 : y1) * 127.0);
+    int checks = 0;
+    /* the rows of the polygon are a run of g1: walk each way from g0 to
+     * its end */
+    for (int dir = 1; dir >= -1; dir -= 2) {
+        bool seen = false;
+        for (int d = dir > 0 ? 0 : 1; d <= DIRECT_ROWS; d++) {
+            int g1 = g0 + dir * d;
+            if (g1 < 0 || g1 > 127)
+                break;
+            double lo = 0.0, hi = 127.0, y = g1 / 127.0;
+            for (size_t i = 0; i < m && lo <= hi; i++) {
+                double want = ps[i] - c3[i] - b1[i] * y; /* b2_i y2 within r_i of it */
+                if (b2[i] > 1e-12) {
+                    double a = (want - r[i]) / b2[i] * 127.0, b = (want + r[i]) / b2[i] * 127.0;
+                    lo = a > lo ? a : lo;
+                    hi = b < hi ? b : hi;
+                } else if (fabs(want) > r[i]) {
+                    hi = -1.0;
+                }
+            }
+            if (!(lo <= hi)) {
+                if (seen)
+                    break;
+                continue;
+            }
+            seen = true;
+            int g2 = (int)lo; /* lo >= 0: the cast floors */
+            if (g2 < lo)
+                g2++;
+            for (; g2 <= hi; g2++) {
+                uint8_t q[4] = {(uint8_t)x1, (uint8_t)g1, (uint8_t)x2, (uint8_t)g2};
+                double e = fit_error_chain(q, p, n, span, extra, tol, ch);
+                if (e <= tol) {
+                    memcpy(cp, q, 4);
+                    *found = e;
+                    return true;
+                }
+                if (++checks >= DIRECT_CHECKS)
+                    return false;
+            }
+        }
+    }
+    return false;
+}
+
 int pki_curve_fit_progress_ex(const double *p, size_t n, double span, const double *extra,
                               double tol, pki_fit_effort effort, pki_curve_cache *cache,
                               uint8_t cp[4], double *worst)
@@ -566,6 +667,57 @@ int pki_curve_fit_progress_ex(const double *p, size_t n, double span, const doub
         s[k] = (double)i / (double)n;
         ps[k] = p[i - 1];
         es[k] = extra ? extra[i - 1] : 0.0;
+    }
+    /* DIRECT: the seeds, then the coarse scan's best cells, each with every
+     * grid y in its polygon; refused when none has one (FAST's search
+     * when there is no cache of coarse bases) */
+    if (effort == PKI_FIT_DIRECT && m <= STEER_MAX) {
+        t_chain dch;
+        dch.x1 = dch.x2 = -1;
+        dch.have = 0;
+        double e;
+        for (size_t k = 0; k < sizeof DIRECT_X / sizeof DIRECT_X[0]; k++)
+            if (direct_pair(DIRECT_X[k][0], DIRECT_X[k][1], p, n, span, extra, tol, s, ps, es, m,
+                            &dch, cp, &e)) {
+                if (worst)
+                    *worst = e;
+                return 1;
+            }
+        const basis *cb = coarse_basis(cache, n, s, m);
+        if (cb) {
+            enum { K = DIRECT_K };
+            double sc[K];
+            int at[K];
+            for (int k = 0; k < K; k++) {
+                sc[k] = INFINITY;
+                at[k] = -1;
+            }
+            for (int c = 0; c < COARSE_PAIRS; c++) {
+                double y[2];
+                double v = fit_y_basis(&cb[c], ps, m, y, sc[K - 1]);
+                for (int k = 0; k < K; k++)
+                    if (v < sc[k]) {
+                        for (int j = K - 1; j > k; j--) {
+                            sc[j] = sc[j - 1];
+                            at[j] = at[j - 1];
+                        }
+                        sc[k] = v;
+                        at[k] = c;
+                        break;
+                    }
+            }
+            for (int k = 0; k < K && at[k] >= 0; k++)
+                if (direct_pair(coarse_x(at[k] / COARSE_SIDE), coarse_x(at[k] % COARSE_SIDE), p, n,
+                                span, extra, tol, s, ps, es, m, &dch, cp, &e)) {
+                    if (worst)
+                        *worst = e;
+                    return 1;
+                }
+            memcpy(cp, pki_curve_linear, 4);
+            if (worst)
+                *worst = w;
+            return 0;
+        }
     }
     /* Coarse scan of the x bytes, then the best few descend on the grid. */
     enum { KEEP = 6 };

@@ -91,12 +91,21 @@ bool pki_curve_off_arc(const float (*q)[4], size_t n, double tol_deg);
 typedef enum pki_fit_effort {
     PKI_FIT_FULL = 0,
     PKI_FIT_FAST = 1,
-    PKI_FIT_QUICK = 2 /* FAST, and a segment whose coarse scan's best is
+    PKI_FIT_QUICK = 2, /* FAST, and a segment whose coarse scan's best is
                          beyond 4 tolerances (FAST: 16) is refused without
                          descending, and a grid curve's check stops at its
                          first sample past tol (when none fits, *worst and
                          cp are the linear curve's): reduction's search,
                          one failing probe per key it keeps */
+    PKI_FIT_DIRECT = 3 /* FAST's steering samples, but no descent: three
+                          fixed x-byte pairs and the coarse scan's best
+                          four, each with every grid y whose curve is
+                          within tol of the steering samples (a polygon
+                          walked row by row), each checked as FAST checks
+                          it; refused when none is.  Cheaper than FAST on
+                          short pieces, and it may fit pieces FAST refuses
+                          and refuse pieces FAST fits (retarget's key
+                          search, retarget_fit.c); FAST without a cache */
 } pki_fit_effort;
 /* A cache of x(t) = s solutions per x-byte pair (a table of t at 257
  * values of s, built on first use, about 1 KB a pair) that steers the

@@ -102,7 +102,8 @@ static bool fit_piece(const fitter *ft, uint32_t a, uint32_t b, uint8_t cp[4][4]
     for (int axis = 0; axis < 3; axis++)
         if (moves[axis] && turns_back(pos, axis, n, tol))
             return false;
-    if (!flat && pki_curve_fit_rot_ex(q, n, ft->tol_deg, PKI_FIT_FAST, ft->cache, cp[3], NULL) != 1)
+    if (!flat &&
+        pki_curve_fit_rot_ex(q, n, ft->tol_deg, PKI_FIT_DIRECT, ft->cache, cp[3], NULL) != 1)
         return false;
     float *v = ft->scratch;
     double *p = ft->progress;
@@ -120,7 +121,7 @@ static bool fit_piece(const fitter *ft, uint32_t a, uint32_t b, uint8_t cp[4][4]
                 done = true;
             }
         if (!done &&
-            pki_curve_fit_scalar_ex(v, n, tol, PKI_FIT_FAST, ft->cache, cp[axis], NULL) != 1)
+            pki_curve_fit_scalar_ex(v, n, tol, PKI_FIT_DIRECT, ft->cache, cp[axis], NULL) != 1)
             return false;
         cand[ncand++] = cp[axis];
     }
