@@ -266,6 +266,80 @@ static void cached_bases_fit_the_same(void **state)
     pki_curve_cache_free(warm);
 }
 
+/* DIRECT (retarget's key search) on short pieces: for x bytes (42, 85),
+ * the first pair it tries, every grid point (g1, g2) is searched here by
+ * brute force over all 128 x 128 of them; wherever one follows the
+ * samples within 0.999 tol, DIRECT must fit the piece, and its curve must
+ * follow every sample within tol by the sampler's formula.  FAST's search
+ * (a descent to the best real curve, then its rounding and the eight
+ * around it) misses such pieces at tight tolerances: 300 pieces of 2 to
+ * 5 frames at a tolerance of 2e-4 of the move, each with a grid point of
+ * (42, 85) within it.  DIRECT also refuses two eased moves in a row. */
+static void direct_finds_a_grid_point_where_there_is_one(void **state)
+{
+    (void)state;
+    pki_curve_cache *cache = pki_curve_cache_new();
+    assert_non_null(cache);
+    const double tol = 2e-4;
+    int pieces = 0, fast = 0;
+    while (pieces < 300) {
+        size_t n = 2 + next() % 4;
+        double p[4];
+        double prev = 0.0;
+        for (size_t i = 1; i < n; i++) { /* an increasing run in (0, 1) */
+            prev += uniform(0.02, 1.0) * (1.0 - prev) / (double)(n - i + 1) * 1.6;
+            p[i - 1] = prev < 0.98 ? prev : 0.98;
+        }
+        /* progress at s_i is 3u^2t y1 + 3ut^2 y2 + t^3 with x(t) = s_i */
+        double t[4];
+        for (size_t i = 1; i < n; i++)
+            t[i - 1] = pki_bezier_param(42, 85, (double)i / (double)n, -1.0);
+        bool exists = false;
+        for (int g1 = 0; g1 < 128 && !exists; g1++)
+            for (int g2 = 0; g2 < 128 && !exists; g2++) {
+                double e = 0.0;
+                for (size_t i = 1; i < n && e <= 0.999 * tol; i++) {
+                    double u = t[i - 1], w = 1.0 - u;
+                    double y =
+                        3.0 * w * w * u * (g1 / 127.0) + 3.0 * w * u * u * (g2 / 127.0) + u * u * u;
+                    e = fmax(e, fabs(y - p[i - 1]));
+                }
+                exists = e <= 0.999 * tol;
+            }
+        if (!exists)
+            continue;
+        pieces++;
+        uint8_t got[4];
+        double worst = 1.0;
+        if (pki_curve_fit_progress_ex(p, n, 1.0, NULL, tol, PKI_FIT_DIRECT, cache, got, &worst) !=
+            1)
+            fail_msg("DIRECT refused a piece of %zu frames a grid curve of (42, 85) follows", n);
+        for (size_t i = 1; i < n; i++) {
+            double d =
+                fabs(pki_bezier_solve(got[0], got[1], got[2], got[3], (double)i / (double)n, NULL) -
+                     p[i - 1]);
+            if (d > tol)
+                fail_msg("DIRECT's %d %d %d %d is %g off at %zu of %zu", got[0], got[1], got[2],
+                         got[3], d, i, n);
+        }
+        assert_true(worst <= tol);
+        fast +=
+            pki_curve_fit_progress_ex(p, n, 1.0, NULL, tol, PKI_FIT_FAST, cache, got, NULL) == 1;
+    }
+    print_message("DIRECT fitted all %d pieces with a grid curve of (42, 85), FAST %d\n", pieces,
+                  fast);
+    assert_true(fast < pieces);
+    /* two eased moves of one unit each, 20 frames apart */
+    static float v[41];
+    const uint8_t ease[4] = {64, 0, 64, 127};
+    for (size_t i = 0; i <= 40; i++)
+        v[i] = (float)(i <= 20 ? pki_curve_progress(ease, (double)i / 20.0)
+                               : 1.0 + pki_curve_progress(ease, (double)(i - 20) / 20.0));
+    uint8_t got[4];
+    assert_int_equal(pki_curve_fit_scalar_ex(v, 40, 1e-3, PKI_FIT_DIRECT, cache, got, NULL), 0);
+    pki_curve_cache_free(cache);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -275,6 +349,7 @@ int main(void)
         cmocka_unit_test(impossible_data_is_refused),
         cmocka_unit_test(fast_and_quick_with_a_cache),
         cmocka_unit_test(cached_bases_fit_the_same),
+        cmocka_unit_test(direct_finds_a_grid_point_where_there_is_one),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
