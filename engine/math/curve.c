@@ -239,6 +239,7 @@ typedef struct desc_slot {
 struct pki_curve_cache {
     float *tab[128 * 128];     /* t at s = k / TAB_N, each solved on first use */
     basis *coarse[BASIS_NMAX]; /* by segment length: the coarse pairs, on first use */
+    basis *direct[BASIS_NMAX]; /* by segment length: DIRECT's pairs, exact t, on first use */
     desc_slot *desc;           /* 1 << DESC_BITS slots, on first use */
 };
 
@@ -255,6 +256,8 @@ void pki_curve_cache_free(pki_curve_cache *c)
         free(c->tab[i]);
     for (size_t i = 0; i < BASIS_NMAX; i++)
         free(c->coarse[i]);
+    for (size_t i = 0; i < BASIS_NMAX; i++)
+        free(c->direct[i]);
     free(c->desc);
     free(c);
 }
@@ -544,35 +547,75 @@ static const uint8_t DIRECT_X[][2] = {{42, 85}, {0, 0}, {127, 127}};
 #define DIRECT_CHECKS 8 /* grid points checked per pair at most */
 #define DIRECT_K 4      /* the coarse scan's best cells tried */
 
-static bool direct_pair(int x1, int x2, const double *p, size_t n, double span, const double *extra,
-                        double tol, const double *s, const double *ps, const double *es, size_t m,
-                        t_chain *ch, uint8_t cp[4], double *found)
+#define DIRECT_SEEDS ((int)(sizeof DIRECT_X / sizeof DIRECT_X[0]))
+#define DIRECT_CELLS (DIRECT_SEEDS + COARSE_PAIRS)
+
+/* The x bytes of DIRECT's cell k: the seeds, then the coarse pairs. */
+static void direct_x(int k, int *x1, int *x2)
 {
-    double b1[STEER_MAX], b2[STEER_MAX], c3[STEER_MAX], r[STEER_MAX];
-    double a11 = 0, a12 = 0, a22 = 0, r1 = 0, r2 = 0, dd = 0, rr = 0, hint = -1.0;
+    if (k < DIRECT_SEEDS) {
+        *x1 = DIRECT_X[k][0];
+        *x2 = DIRECT_X[k][1];
+    } else {
+        *x1 = coarse_x((k - DIRECT_SEEDS) / COARSE_SIDE);
+        *x2 = coarse_x((k - DIRECT_SEEDS) % COARSE_SIDE);
+    }
+}
+
+/* DIRECT's cells' bases at the m steering samples s of a segment of n
+ * frames, with t solved exactly (pki_bezier_param, as a curve's check
+ * solves it), built on first use; NULL when not kept (no cache, a long
+ * segment, out of memory). */
+static const basis *direct_basis(pki_curve_cache *c, size_t n, const double *s, size_t m)
+{
+    if (!c || n >= BASIS_NMAX || m > STEER_MAX)
+        return NULL;
+    if (c->direct[n])
+        return c->direct[n];
+    basis *b = malloc(DIRECT_CELLS * sizeof *b);
+    if (!b)
+        return NULL;
+    for (int k = 0; k < DIRECT_CELLS; k++) {
+        int x1, x2;
+        direct_x(k, &x1, &x2);
+        basis *e = &b[k];
+        e->a11 = e->a12 = e->a22 = 0.0;
+        double hint = -1.0;
+        for (size_t i = 0; i < m; i++) {
+            double t = pki_bezier_param((uint8_t)x1, (uint8_t)x2, s[i], hint);
+            hint = t;
+            double u = 1.0 - t;
+            e->b1[i] = 3.0 * u * u * t;
+            e->b2[i] = 3.0 * u * t * t;
+            e->t3[i] = t * t * t;
+            e->a11 += e->b1[i] * e->b1[i];
+            e->a12 += e->b1[i] * e->b2[i];
+            e->a22 += e->b2[i] * e->b2[i];
+        }
+        basis_det(e);
+    }
+    return c->direct[n] = b;
+}
+
+/* Cell (x1, x2) of basis bs: a grid curve within tol of every sample into
+ * cp (its error into *found), or false.  r[i]: the steering samples'
+ * allowance in progress, rr the sum of their squares. */
+static bool direct_pair(const basis *bs, int x1, int x2, const double *p, size_t n, double span,
+                        const double *extra, double tol, const double *ps, const double *r,
+                        double rr, size_t m, t_chain *ch, uint8_t cp[4], double *found)
+{
+    const double *b1 = bs->b1, *b2 = bs->b2, *c3 = bs->t3;
+    double a11 = bs->a11, a12 = bs->a12, a22 = bs->a22, r1 = 0, r2 = 0, dd = 0;
     for (size_t i = 0; i < m; i++) {
-        double t = pki_bezier_param((uint8_t)x1, (uint8_t)x2, s[i], hint);
-        hint = t;
-        double u = 1.0 - t;
-        b1[i] = 3.0 * u * u * t;
-        b2[i] = 3.0 * u * t * t;
-        c3[i] = t * t * t;
-        r[i] = (tol - es[i]) / span;
-        if (!(r[i] >= 0.0))
-            return false;
         double d = ps[i] - c3[i];
-        a11 += b1[i] * b1[i];
-        a12 += b1[i] * b2[i];
-        a22 += b2[i] * b2[i];
         r1 += b1[i] * d;
         r2 += b2[i] * d;
         dd += d * d;
-        rr += r[i] * r[i];
     }
-    double det = a11 * a22 - a12 * a12, y1;
-    if (fabs(det) > 1e-18 * (a11 * a22 + 1e-300)) {
-        y1 = (r1 * a22 - r2 * a12) / det;
-        double y2 = (a11 * r2 - a12 * r1) / det;
+    double y1;
+    if (bs->full) {
+        y1 = (r1 * a22 - r2 * a12) / bs->det;
+        double y2 = (a11 * r2 - a12 * r1) / bs->det;
         /* every point within the slabs has a sum of squares of at most
          * sum r_i^2, and no point has less than the least squares' */
         if (dd - (r1 * y1 + r2 * y2) > rr * (1.0 + 1e-6) + 1e-15)
@@ -671,53 +714,65 @@ int pki_curve_fit_progress_ex(const double *p, size_t n, double span, const doub
     /* DIRECT: the seeds, then the coarse scan's best cells, each with every
      * grid y in its polygon; refused when none has one (FAST's search
      * when there is no cache of coarse bases) */
-    if (effort == PKI_FIT_DIRECT && m <= STEER_MAX) {
+    const basis *db = effort == PKI_FIT_DIRECT ? direct_basis(cache, n, s, m) : NULL;
+    if (db) {
+        double r[STEER_MAX], rr = 0.0;
+        for (size_t i = 0; i < m; i++) {
+            r[i] = (tol - es[i]) / span;
+            rr += r[i] * r[i];
+            if (!(r[i] >= 0.0)) { /* an error no curve removes */
+                if (worst)
+                    *worst = w;
+                return 0;
+            }
+        }
         t_chain dch;
         dch.x1 = dch.x2 = -1;
         dch.have = 0;
         double e;
-        for (size_t k = 0; k < sizeof DIRECT_X / sizeof DIRECT_X[0]; k++)
-            if (direct_pair(DIRECT_X[k][0], DIRECT_X[k][1], p, n, span, extra, tol, s, ps, es, m,
-                            &dch, cp, &e)) {
+        int x1, x2;
+        for (int k = 0; k < DIRECT_SEEDS; k++) {
+            direct_x(k, &x1, &x2);
+            if (direct_pair(&db[k], x1, x2, p, n, span, extra, tol, ps, r, rr, m, &dch, cp, &e)) {
                 if (worst)
                     *worst = e;
                 return 1;
             }
-        const basis *cb = coarse_basis(cache, n, s, m);
-        if (cb) {
-            enum { K = DIRECT_K };
-            double sc[K];
-            int at[K];
-            for (int k = 0; k < K; k++) {
-                sc[k] = INFINITY;
-                at[k] = -1;
-            }
-            for (int c = 0; c < COARSE_PAIRS; c++) {
-                double y[2];
-                double v = fit_y_basis(&cb[c], ps, m, y, sc[K - 1]);
-                for (int k = 0; k < K; k++)
-                    if (v < sc[k]) {
-                        for (int j = K - 1; j > k; j--) {
-                            sc[j] = sc[j - 1];
-                            at[j] = at[j - 1];
-                        }
-                        sc[k] = v;
-                        at[k] = c;
-                        break;
-                    }
-            }
-            for (int k = 0; k < K && at[k] >= 0; k++)
-                if (direct_pair(coarse_x(at[k] / COARSE_SIDE), coarse_x(at[k] % COARSE_SIDE), p, n,
-                                span, extra, tol, s, ps, es, m, &dch, cp, &e)) {
-                    if (worst)
-                        *worst = e;
-                    return 1;
-                }
-            memcpy(cp, pki_curve_linear, 4);
-            if (worst)
-                *worst = w;
-            return 0;
         }
+        enum { K = DIRECT_K };
+        double sc[K];
+        int at[K];
+        for (int k = 0; k < K; k++) {
+            sc[k] = INFINITY;
+            at[k] = -1;
+        }
+        for (int c = DIRECT_SEEDS; c < DIRECT_CELLS; c++) {
+            double y[2];
+            double v = fit_y_basis(&db[c], ps, m, y, sc[K - 1]);
+            for (int k = 0; k < K; k++)
+                if (v < sc[k]) {
+                    for (int j = K - 1; j > k; j--) {
+                        sc[j] = sc[j - 1];
+                        at[j] = at[j - 1];
+                    }
+                    sc[k] = v;
+                    at[k] = c;
+                    break;
+                }
+        }
+        for (int k = 0; k < K && at[k] >= 0; k++) {
+            direct_x(at[k], &x1, &x2);
+            if (direct_pair(&db[at[k]], x1, x2, p, n, span, extra, tol, ps, r, rr, m, &dch, cp,
+                            &e)) {
+                if (worst)
+                    *worst = e;
+                return 1;
+            }
+        }
+        memcpy(cp, pki_curve_linear, 4);
+        if (worst)
+            *worst = w;
+        return 0;
     }
     /* Coarse scan of the x bytes, then the best few descend on the grid. */
     enum { KEEP = 6 };
