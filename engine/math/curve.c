@@ -625,45 +625,59 @@ static bool direct_pair(const basis *bs, int x1, int x2, const double *p, size_t
     }
     int g0 = (int)lround((y1 < 0.0 ? 0.0 : y1 > 1.0 ? 1.0 : y1) * 127.0);
     int checks = 0;
-    /* the rows of the polygon are a run of g1: walk each way from g0 to
-     * its end */
-    for (int dir = 1; dir >= -1; dir -= 2) {
-        bool seen = false;
-        for (int d = dir > 0 ? 0 : 1; d <= DIRECT_ROWS; d++) {
-            int g1 = g0 + dir * d;
-            if (g1 < 0 || g1 > 127)
-                break;
-            double lo = 0.0, hi = 127.0, y = g1 / 127.0;
-            for (size_t i = 0; i < m && lo <= hi; i++) {
-                double want = ps[i] - c3[i] - b1[i] * y; /* b2_i y2 within r_i of it */
-                if (b2[i] > 1e-12) {
-                    double a = (want - r[i]) / b2[i] * 127.0, b = (want + r[i]) / b2[i] * 127.0;
-                    lo = a > lo ? a : lo;
-                    hi = b < hi ? b : hi;
-                } else if (fabs(want) > r[i]) {
-                    hi = -1.0;
-                }
+    /* the rows of the polygon are a run of g1: from g0 outwards, one row
+     * each way in turn, each way until it leaves the polygon; in a row,
+     * from the middle of its interval outwards (the grid points farthest
+     * inside the tolerance first) */
+    bool seen[2] = {false, false}, ended[2] = {false, false};
+    for (int k = 0; k <= 2 * DIRECT_ROWS && !(ended[0] && ended[1]); k++) {
+        int way = k & 1, d = (k + 1) / 2;
+        if (ended[way])
+            continue;
+        int g1 = way ? g0 - d : g0 + d;
+        if (g1 < 0 || g1 > 127) {
+            ended[way] = true;
+            if (!k)
+                ended[1] = true;
+            continue;
+        }
+        double lo = 0.0, hi = 127.0, y = g1 / 127.0;
+        for (size_t i = 0; i < m && lo <= hi; i++) {
+            double want = ps[i] - c3[i] - b1[i] * y; /* b2_i y2 within r_i of it */
+            if (b2[i] > 1e-12) {
+                double a = (want - r[i]) / b2[i] * 127.0, b = (want + r[i]) / b2[i] * 127.0;
+                lo = a > lo ? a : lo;
+                hi = b < hi ? b : hi;
+            } else if (fabs(want) > r[i]) {
+                hi = -1.0;
             }
-            if (!(lo <= hi)) {
-                if (seen)
-                    break;
+        }
+        if (!(lo <= hi)) {
+            if (seen[way])
+                ended[way] = true;
+            continue;
+        }
+        seen[way] = true;
+        if (!k) /* row g0 is both ways' */
+            seen[1] = true;
+        int gl = (int)lo, gh = (int)hi; /* lo, hi >= 0: the casts floor */
+        if (gl < lo)
+            gl++;
+        int gm = (int)(0.5 * (lo + hi) + 0.5);
+        gm = gm < gl ? gl : gm > gh ? gh : gm;
+        for (int j = 0; j <= 2 * (gh - gl); j++) {
+            int g2 = j & 1 ? gm - (j + 1) / 2 : gm + j / 2;
+            if (g2 < gl || g2 > gh)
                 continue;
+            uint8_t q[4] = {(uint8_t)x1, (uint8_t)g1, (uint8_t)x2, (uint8_t)g2};
+            double e = fit_error_chain(q, p, n, span, extra, tol, ch);
+            if (e <= tol) {
+                memcpy(cp, q, 4);
+                *found = e;
+                return true;
             }
-            seen = true;
-            int g2 = (int)lo; /* lo >= 0: the cast floors */
-            if (g2 < lo)
-                g2++;
-            for (; g2 <= hi; g2++) {
-                uint8_t q[4] = {(uint8_t)x1, (uint8_t)g1, (uint8_t)x2, (uint8_t)g2};
-                double e = fit_error_chain(q, p, n, span, extra, tol, ch);
-                if (e <= tol) {
-                    memcpy(cp, q, 4);
-                    *found = e;
-                    return true;
-                }
-                if (++checks >= DIRECT_CHECKS)
-                    return false;
-            }
+            if (++checks >= DIRECT_CHECKS)
+                return false;
         }
     }
     return false;
