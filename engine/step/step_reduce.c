@@ -235,6 +235,11 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *f)
                       l->keys_before, l->keys_after, l->worst);
         if (l->baked)
             pk_buf_puts(f, " (a key per frame: no fit met the goal)");
+        else if (kr->way == PK_LEGS_IK_TO_FK && l->tol_knee != l->tol[0])
+            pk_buf_printf(f,
+                          " (fitted to hold ankles within %.3g units and knees within %.3g, the "
+                          "hip-to-ankle reach %.3g)",
+                          l->tol[0], l->tol_knee, l->tol[1]);
         else
             pk_buf_printf(f,
                           kr->way == PK_LEGS_IK_TO_FK
@@ -282,10 +287,11 @@ static int report(const pk_step *s, const pk_step_result *res, pk_report_format 
         pk_buf_printf(f,
                       "\"legs\": {\"way\": \"%s\", \"legs\": %zu, \"frames\": %zu, "
                       "\"keys_before\": %zu, \"keys_after\": %zu, \"worst\": %.6g, \"goal\": "
-                      "%.6g, \"worst_frame\": %u, \"tolerances\": [%.6g, %.6g], \"baked\": %s}, ",
+                      "%.6g, \"worst_frame\": %u, \"tolerances\": [%.6g, %.6g], \"knee_tolerance\": "
+                      "%.6g, \"baked\": %s}, ",
                       kr->way == PK_LEGS_IK_TO_FK ? "ik-to-fk" : "fk-to-ik", l->legs, l->frames,
                       l->keys_before, l->keys_after, l->worst, kr->goal, l->worst_frame, l->tol[0],
-                      l->tol[1], l->baked ? "true" : "false");
+                      l->tol[1], l->tol_knee, l->baked ? "true" : "false");
     }
     pk_buf_puts(f, "\"sections\": {");
     for (int i = 0; i < PK_SEC_COUNT; i++)
