@@ -291,6 +291,68 @@ static void ik_to_fk_lift_joint(void **state)
     pk_names_free(h.m.names);
 }
 
+/* IK to FK where only the knee's place asks for keys: the IK goal 0.15
+ * above the rest ankle (the knee bent 0.886 forward of the hip-to-ankle
+ * line), keyed once with the toe IK (the input's 2 leg keys), and
+ * センター (no leg bone) lowering the hip by 0.0008 over 30 frames.  The
+ * IK bends the knee to keep the ankle: for the hip-to-ankle length D the
+ * knee is sqrt(5.004^2 - D^2 / 4) from that line, so it comes about
+ * D / (4 * 0.886) = 2.8 times as far forward as the hip drops.  Frame
+ * 0's leg, lowered with the hip, puts the ankle 0.0008 from the input's
+ * (within the goal) and the knee more than 2 and less than 3 times the
+ * knee's bound of 0.00095 from it: held within that bound no one value
+ * of a track holds frames 0 and 30 (5 keys, over 1.5 times the input's
+ * 2); with the knee held within 3 times its bound, frame 0's pose holds
+ * the whole motion, one key a bone. */
+static void ik_to_fk_knee_loose(void **state)
+{
+    (void)state;
+    hb h;
+    hb_leg(&h, true);
+    int centre = hb_bone(&h, "センター", -1, 0, 10, 0);
+    h.b[h.hip].parent = centre;
+    pk_motion *mo = pk_motion_new();
+    assert_non_null(mo);
+    tu_bone_key(mo, "右足ＩＫ", 0)->pos[1] = 0.15f;
+    tu_bone_key(mo, "右つま先ＩＫ", 0);
+    tu_bone_key(mo, "センター", 0);
+    tu_bone_key(mo, "センター", 30)->pos[1] = -0.0008f;
+    pk_log log;
+    pk_log_init(&log);
+    /* frame 0's leg lowered by 0.0008 against the input's at frame 30 */
+    pk_rig *r = pk_rig_new(&h.m, &log);
+    assert_non_null(r);
+    pk_bone_local loc[8];
+    pk_bone_world w[8];
+    bool on[8];
+    eval_motion(r, mo, 0, loc, on, w);
+    double k0[3] = {w[h.knee].pos[0], w[h.knee].pos[1] - 0.0008, w[h.knee].pos[2]};
+    double a0[3] = {w[h.ankle].pos[0], w[h.ankle].pos[1] - 0.0008, w[h.ankle].pos[2]};
+    eval_motion(r, mo, 30, loc, on, w);
+    double knee = dist3(w[h.knee].pos, k0), ankle = dist3(w[h.ankle].pos, a0);
+    printf("frame 0's leg at frame 30: knee %.6f, ankle %.6f from the input's\n", knee, ankle);
+    assert_true(knee > 2 * 0.00095 && knee < 3 * 0.00095 && ankle < 0.00095);
+    pk_rig_free(r);
+    pk_legs_options o;
+    pk_legs_options_init(&o);
+    pk_legs_stats st;
+    pk_motion *out = pk_motion_legs(mo, &h.m, &o, &st, &log);
+    assert_non_null(out);
+    printf("knee loose: hip %zu, knee %zu, ankle %zu keys (%zu -> %zu); worst ankle %.6f, knees "
+           "held within %.5f\n",
+           count_keys(out, "右足"), count_keys(out, "右ひざ"), count_keys(out, "右足首"),
+           st.keys_before, st.keys_after, st.worst, st.tol_knee);
+    assert_int_equal(st.keys_before, 2);
+    assert_int_equal(st.keys_after, 3);
+    assert_true(st.worst <= 0.001);
+    assert_true(fabs(st.tol_knee - 3 * 0.00095) < 1e-12);
+    held(&h, mo, out, 30, false);
+    pk_motion_free(out);
+    pk_motion_free(mo);
+    pk_log_free(&log);
+    pk_names_free(h.m.names);
+}
+
 /* The IKs' own keys: dropped by default (off, they move nothing), also
  * when an invisible tip nothing follows hangs from an IK; kept when asked
  * (keep_ik) and when a shown bone follows an IK, here by appending the
@@ -778,6 +840,7 @@ int main(void)
         cmocka_unit_test(ik_keys_dropped_or_kept),
         cmocka_unit_test(ik_to_fk_joint_check),
         cmocka_unit_test(ik_to_fk_lift_joint),
+        cmocka_unit_test(ik_to_fk_knee_loose),
         cmocka_unit_test(ik_to_fk_no_idle_keys),
         cmocka_unit_test(fk_to_ik_rest_leg_no_keys),
     };

@@ -1241,6 +1241,25 @@ bool pki_leg_fit(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, pki_l
     /* a short motion: the three tracks searched together */
     if (ok && c.optimal && (ok = refit_joint(&c, out, val[0], tgt[0])))
         prune(&c, out, val[0]);
+    /* a leg the first frame's pose holds throughout: one key a bone (the
+     * joint pass drops one key at a time, so it cannot find this when
+     * each track alone has to move with the other two) */
+    if (ok && tracks_keys(out) > 3) {
+        double q0[3][4];
+        float f0[3][4];
+        for (int j = 0; j < 3; j++)
+            as_key(fr[0].q[j], f0[j], q0[j]);
+        const double *q3[3] = {q0[HIP], q0[KNEE], q0[ANKLE]};
+        bool still = true;
+        for (size_t f = 0; f < n && still; f++)
+            still = joint_err(&fr[f], t, q3) <= 1.0;
+        for (int j = 0; j < 3 && still; j++) {
+            out[j].n = 1;
+            out[j].keys[0].frame = 0;
+            memcpy(out[j].keys[0].rot, f0[j], sizeof f0[j]);
+            memcpy(out[j].keys[0].cp, pki_curve_linear, 4);
+        }
+    }
     c.target = target;
     free(c.target);
     for (int j = 0; j < 3; j++) {
