@@ -287,8 +287,8 @@ static int report(const pk_step *s, const pk_step_result *res, pk_report_format 
         pk_buf_printf(f,
                       "\"legs\": {\"way\": \"%s\", \"legs\": %zu, \"frames\": %zu, "
                       "\"keys_before\": %zu, \"keys_after\": %zu, \"worst\": %.6g, \"goal\": "
-                      "%.6g, \"worst_frame\": %u, \"tolerances\": [%.6g, %.6g], \"knee_tolerance\": "
-                      "%.6g, \"baked\": %s}, ",
+                      "%.6g, \"worst_frame\": %u, \"tolerances\": [%.6g, %.6g], "
+                      "\"knee_tolerance\": %.6g, \"baked\": %s}, ",
                       kr->way == PK_LEGS_IK_TO_FK ? "ik-to-fk" : "fk-to-ik", l->legs, l->frames,
                       l->keys_before, l->keys_after, l->worst, kr->goal, l->worst_frame, l->tol[0],
                       l->tol[1], l->tol_knee, l->baked ? "true" : "false");

@@ -849,8 +849,7 @@ static pk_motion *rough_start(legs_run *r, const pk_motion *in, const pk_motion 
  * with fewer keys. */
 static pk_motion *searched_in_full(legs_run *r, const pk_motion *in, const pk_legs_options *o,
                                    double s, bool drop_ik, pk_motion *out, double *worst,
-                                   pk_log *log, bool *ok, bool full, double knee,
-                                   double *kept_knee)
+                                   pk_log *log, bool *ok, bool full, double knee, double *kept_knee)
 {
     pk_motion *red = fit_chains(r, o, s, full, knee);
     pk_motion *cand = red ? assemble(r, in, red, drop_ik, NULL, 0) : NULL;
