@@ -124,6 +124,19 @@ expect_stderr_lines() {
     [ "$n" -eq "$1" ] || { _show; fail "expected $1 stderr lines, got $n"; }
 }
 
+# on_tty OUT COMMAND: COMMAND (a shell command line) run on a terminal, a
+# pseudo-terminal made by script(1), what the terminal showed in OUT;
+# fails unless COMMAND exits 0.  The status is the command's own, written
+# by the shell inside: script's own (-e) was once 1 for a command that
+# exited 0 (under a load of 12; a race of its own when the child ends).
+on_tty() {
+    local out=$1
+    shift
+    rm -f _tty_rc
+    script -qc "$*; echo \$? >_tty_rc" /dev/null >"$out" </dev/null || true
+    [ "$(cat _tty_rc 2>/dev/null)" = 0 ] ||
+        fail "on a terminal, $* exited $(cat _tty_rc 2>/dev/null || echo '(no status)'): $(cat "$out")"
+}
 expect_file() { [ -f "$1" ] || fail "expected file $1 to exist"; }
 expect_no_file() { [ ! -e "$1" ] || fail "expected no file at $1"; }
 expect_same_bytes() {

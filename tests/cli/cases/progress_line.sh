@@ -31,8 +31,7 @@ expect_stderr_lacks 'smoothing'
 grep -q $'\r' "$ERR" && fail "a carriage return in standard error sent to a file"
 expect_stderr_matches "^posekit: smooth: bone keys $keys -> $keys, .*\\(150 bone and 0 morph tracks smoothed"
 # a terminal: the line, then the summary on a cleared line
-script -qec "'$POSEKIT' smooth big.vmd -o tty.vmd" /dev/null >tty.txt </dev/null ||
-    fail "smooth on a terminal failed: $(cat tty.txt)"
+on_tty tty.txt "'$POSEKIT' smooth big.vmd -o tty.vmd"
 grep -q 'posekit: smooth: smoothing [0-9]*% ([0-9]* s)' tty.txt || fail "no progress line: $(head -c 300 tty.txt)"
 grep -q 'posekit: smooth: writing 100% ([0-9]* s)' tty.txt || fail "no writing progress: $(tail -c 300 tty.txt)"
 tr '\r' '\n' <tty.txt | grep -v '^ *$' | tail -n 1 | grep -q "^posekit: smooth: bone keys $keys" ||
@@ -40,13 +39,11 @@ tr '\r' '\n' <tty.txt | grep -v '^ *$' | tail -n 1 | grep -q "^posekit: smooth: 
 expect_same_bytes piped.vmd tty.vmd
 # the delay: work shorter than it draws nothing (the whole seconds time()
 # counts; 3600 cannot pass here)
-POSEKIT_PROGRESS_DELAY=3600 script -qec "'$POSEKIT' smooth big.vmd -o late.vmd" /dev/null >late.txt </dev/null ||
-    fail "smooth on a terminal failed: $(cat late.txt)"
+on_tty late.txt "POSEKIT_PROGRESS_DELAY=3600 '$POSEKIT' smooth big.vmd -o late.vmd"
 grep -Eq 'smooth: (reading|smoothing|writing)' late.txt && fail "a line drawn before the delay: $(head -c 300 late.txt)"
 grep -q "^posekit: smooth: bone keys $keys" late.txt || fail "no summary after the delay: $(head -c 300 late.txt)"
 # --quiet: none on a terminal either
-script -qec "'$POSEKIT' smooth big.vmd -o quiet.vmd --quiet" /dev/null >quiet.txt </dev/null ||
-    fail "smooth --quiet failed: $(cat quiet.txt)"
+on_tty quiet.txt "'$POSEKIT' smooth big.vmd -o quiet.vmd --quiet"
 grep -q 'smoothing' quiet.txt && fail "--quiet showed progress: $(head -c 300 quiet.txt)"
 grep -q "^posekit: smooth: bone keys $keys" quiet.txt || fail "no summary with --quiet"
 # --quiet is an option of the long commands only

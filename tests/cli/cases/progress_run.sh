@@ -53,8 +53,7 @@ expect_stderr_empty
 expect_stdout_contains "smooth dance -> clean: bone keys $((150 * nf)) -> $((150 * nf))"
 mv out.vmd piped.vmd
 # a terminal: the part being done, then the steps' lines on lines of their own
-script -qec "'$POSEKIT' run job.yaml" /dev/null >tty.txt </dev/null ||
-    fail "run on a terminal failed: $(cat tty.txt)"
+on_tty tty.txt "'$POSEKIT' run job.yaml"
 grep -q 'posekit: run: step 1 of 2, smooth: smoothing [0-9]*% ([0-9]* s)' tty.txt ||
     fail "no progress line: $(head -c 300 tty.txt)"
 grep -q 'posekit: run: step 2 of 2, mirror' tty.txt || fail "no second step: $(tail -c 300 tty.txt)"
@@ -64,13 +63,11 @@ tr '\r' '\n' <tty.txt | grep -v '^ *$' | tail -n 1 | grep -q '^wrote out.vmd' ||
     fail "the last line is not the write: $(tail -c 300 tty.txt)"
 expect_same_bytes piped.vmd out.vmd
 # --quiet: none on a terminal either
-script -qec "'$POSEKIT' run job.yaml --quiet" /dev/null >quiet.txt </dev/null ||
-    fail "run --quiet failed: $(cat quiet.txt)"
+on_tty quiet.txt "'$POSEKIT' run job.yaml --quiet"
 grep -q 'step 1 of 2' quiet.txt && fail "--quiet showed progress: $(head -c 300 quiet.txt)"
 grep -q 'wrote out.vmd' quiet.txt || fail "no report with --quiet"
 # --each on a terminal: the files done so far; in a pipe, the lines alone
-script -qec "'$POSEKIT' run each.yaml --each 'd/*.vmd' -j 1" /dev/null >each.txt </dev/null ||
-    fail "run --each on a terminal failed: $(cat each.txt)"
+on_tty each.txt "'$POSEKIT' run each.yaml --each 'd/*.vmd' -j 1"
 grep -q 'posekit: run: [12] of 3 files [0-9]*% ([0-9]* s)' each.txt ||
     fail "no total progress: $(head -c 400 each.txt)"
 tr '\r' '\n' <each.txt | grep -v '^ *$' | tail -n 1 | grep -q '^3 files: 3 written, 0 failed' ||
