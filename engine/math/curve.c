@@ -219,6 +219,20 @@ typedef struct basis {
     bool full;  /* det far enough from 0 to solve with */
 } basis;
 
+/* Sample i of a basis at curve parameter t: its weights, and their
+ * products added to the normal matrix (a11 .. a22 start at 0; samples in
+ * order, so every basis sums the same way). */
+static void basis_put(basis *e, size_t i, double t)
+{
+    double u = 1.0 - t;
+    e->b1[i] = 3.0 * u * u * t;
+    e->b2[i] = 3.0 * u * t * t;
+    e->t3[i] = t * t * t;
+    e->a11 += e->b1[i] * e->b1[i];
+    e->a12 += e->b1[i] * e->b2[i];
+    e->a22 += e->b2[i] * e->b2[i];
+}
+
 /* det and full of a basis whose normal matrix is summed. */
 static void basis_det(basis *e)
 {
@@ -355,13 +369,7 @@ static const basis *coarse_basis(pki_curve_cache *c, size_t n, const double *s, 
         e->a11 = e->a12 = e->a22 = 0.0;
         for (size_t i = 0; i < m; i++) {
             double t = param(c, x1, x2, s[i], -1.0);
-            double u = 1.0 - t;
-            e->b1[i] = 3.0 * u * u * t;
-            e->b2[i] = 3.0 * u * t * t;
-            e->t3[i] = t * t * t;
-            e->a11 += e->b1[i] * e->b1[i];
-            e->a12 += e->b1[i] * e->b2[i];
-            e->a22 += e->b2[i] * e->b2[i];
+            basis_put(e, i, t);
         }
         basis_det(e);
     }
@@ -480,13 +488,7 @@ static const basis *desc_basis(pki_curve_cache *c, size_t n, int x1, int x2, con
     for (size_t i = 0; i < m; i++) {
         double t = param(c, x1, x2, s[i], hint);
         hint = t;
-        double u = 1.0 - t;
-        e->b1[i] = 3.0 * u * u * t;
-        e->b2[i] = 3.0 * u * t * t;
-        e->t3[i] = t * t * t;
-        e->a11 += e->b1[i] * e->b1[i];
-        e->a12 += e->b1[i] * e->b2[i];
-        e->a22 += e->b2[i] * e->b2[i];
+        basis_put(e, i, t);
     }
     basis_det(e);
     d->n = (int16_t)n;
@@ -584,13 +586,7 @@ static const basis *direct_basis(pki_curve_cache *c, size_t n, const double *s, 
         for (size_t i = 0; i < m; i++) {
             double t = pki_bezier_param((uint8_t)x1, (uint8_t)x2, s[i], hint);
             hint = t;
-            double u = 1.0 - t;
-            e->b1[i] = 3.0 * u * u * t;
-            e->b2[i] = 3.0 * u * t * t;
-            e->t3[i] = t * t * t;
-            e->a11 += e->b1[i] * e->b1[i];
-            e->a12 += e->b1[i] * e->b2[i];
-            e->a22 += e->b2[i] * e->b2[i];
+            basis_put(e, i, t);
         }
         basis_det(e);
     }
