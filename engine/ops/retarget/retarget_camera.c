@@ -2418,12 +2418,7 @@ bool pki_camera_least_change(const pki_cert_frame *lf, const pk_camera_key *cam,
     if (!(worst <= PK_CAMERA_GOAL - 0.75 * FIT))
         return false;
     *out = *cam;
-    for (int a = 0; a < 3; a++)
-        out->rot[a] = (float)x[3 + a];
-    view v;
-    view_of(out, &v);
-    for (int a = 0; a < 3; a++)
-        out->pos[a] = (float)(x[a] - (double)out->distance * v.R[a][2]);
+    key_from_track(x, out);
     return true;
 }
 
