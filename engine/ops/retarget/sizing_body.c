@@ -1698,7 +1698,8 @@ static int apart_step(pki_sizing *z, writer *w, double u, pk_body_report *rep, b
 /* B played again (the rows nothing changed in taken from the last play,
  * which after the first is updated in place); memo (or NULL) forgets what
  * it knew of the rows that changed. */
-static int replay(pki_sizing *z, pki_bone_set *s, writer *w, cog_memo *memo, pk_log *log)
+static int replay(pki_sizing *z, pki_bone_set *s, writer *w, cog_memo *memo, const bool *only,
+                  pk_log *log)
 {
     bool *watch = calloc(z->b.m->nbones + 1, sizeof *watch);
     if (!watch) {
@@ -1709,7 +1710,7 @@ static int replay(pki_sizing *z, pki_bone_set *s, writer *w, cog_memo *memo, pk_
     pki_torso_watch(z->tb, watch);
     int rc;
     if (s->m && z->pb0.n) { /* the play before is B's during the steps: updated */
-        rc = pki_play_motion_update(&z->pb, s->m, watch, log);
+        rc = pki_play_motion_update_rows(&z->pb, s->m, watch, only, log);
     } else {
         pki_play p;
         rc = s->m ? pki_play_motion_again(&p, &z->pb, z->b.m, s->m, z->pb.f0, z->pb.n, watch, log)
@@ -1742,7 +1743,104 @@ static int replay_dirty(pki_sizing *z, pki_bone_set *s, writer *w, cog_memo *mem
     if (!any)
         return 0;
     memset(w->dirty, 0, w->n * sizeof *w->dirty);
-    return replay(z, s, w, memo, log);
+    return replay(z, s, w, memo, NULL, log);
+}
+
+/* The rows of B's play the fitted keys are played again at (into only):
+ * those a round changed since the last play (w->dirty, cleared), and
+ * those where a pinned foot's leg may leave its reach.  Elsewhere the
+ * fit moved the hips by at most hips[r] (what it moved センター and
+ * グルーブ, and their turns over the way to the legs) and a 足ＩＫ by
+ * foot[r][s]: where a pinned foot's leg keeps more than that of its reach
+ * to spare (the solver's slack kept), the foot stays with its 足ＩＫ,
+ * which the fit keeps within the 足ＩＫ's tolerance (at most PIN_TOL of
+ * the leg, the goal the feet round holds it to), and the feet round
+ * does nothing there; the row as the exact values played it is within
+ * the fit's tolerances of the fitted keys' (what the steps after read).
+ * The feet round reads a row's bones where a foot is pinned, and only
+ * the turn of グルーブ's parent (within the fit's tolerance) where it
+ * eases the hips down around them; what it moves is played after it
+ * (w->dirty). */
+static void fit_rows(const pki_sizing *z, writer *w, const cog_memo *memo, const double *hips,
+                     const double (*foot)[2], bool *only)
+{
+    const pki_torso *tb = z->tb;
+    const pki_play *pb = &z->pb;
+    uint32_t n = w->n;
+    for (uint32_t r = 0; r < n; r++) {
+        bool risk = false;
+        for (int s = 0; s < 2 && !risk; s++) {
+            if (!memo[r].pinned[s] || tb->ankle[s] < 0 || tb->leg_ik[s] < 0)
+                continue;
+            if (tb->hip[s] < 0) {
+                risk = true;
+                continue;
+            }
+            const double *T = memo[r].foot[s];
+            double pbk[3], hip[3], ik[3], d[3];
+            at(tb, pb, r, tb->ankle[s], pbk);
+            at(tb, pb, r, tb->hip[s], hip);
+            at(tb, pb, r, tb->leg_ik[s], ik);
+            pki_v3_sub(T, ik, d);
+            double off = pki_v3_len(d);
+            pki_v3_sub(T, pbk, d);
+            off = fmax(off, pki_v3_len(d));
+            pki_v3_sub(hip, T, d);
+            risk = pki_v3_len(d) + hips[r] + off + foot[r][s] >
+                   reach_of(tb, s) * (1 - PIN_SLACK);
+        }
+        only[r] = risk;
+    }
+    for (uint32_t r = 0; r < n; r++)
+        only[r] |= w->dirty[r];
+    memset(w->dirty, 0, n * sizeof *w->dirty);
+}
+
+/* What the fit moves the hips and the feet by at each row (fit_rows),
+ * from the values of センター, グルーブ and both 足ＩＫ before it (was)
+ * and after (added into hips and foot, zeroed before the fit: false on
+ * OOM). */
+static bool fit_moves(const pki_sizing *z, const writer *w, track_vals was[4], bool after,
+                      double *hips, double (*foot)[2])
+{
+    const pki_torso *tb = z->tb;
+    int32_t bones[4] = {tb->centre, tb->groove, tb->leg_ik[0], tb->leg_ik[1]};
+    double lever = 0;
+    for (int i = 0; i < 2; i++) {
+        if (bones[i] < 0)
+            continue;
+        double c[3], hp[3], d[3];
+        rest_pos(tb->m, bones[i], c);
+        for (int s = 0; s < 2; s++)
+            if (tb->hip[s] >= 0) {
+                rest_pos(tb->m, tb->hip[s], hp);
+                pki_v3_sub(hp, c, d);
+                lever = fmax(lever, pki_v3_len(d));
+            }
+    }
+    bool ok = true;
+    for (int i = 0; i < 4 && ok; i++) {
+        if (bones[i] < 0)
+            continue;
+        if (!after) {
+            ok = vals_of(w, bones[i], &was[i]);
+            continue;
+        }
+        track_vals now;
+        memset(&now, 0, sizeof now);
+        ok = vals_of(w, bones[i], &now);
+        for (uint32_t r = 0; ok && r < w->n; r++) {
+            double d[3];
+            pki_v3_sub(now.pos[r], was[i].pos[r], d);
+            double m = pki_v3_len(d);
+            if (i < 2)
+                hips[r] += m + pki_qd_angle_deg(now.rot[r], was[i].rot[r]) / DEG * lever;
+            else
+                foot[r][i - 2] = m;
+        }
+        vals_free(&now);
+    }
+    return ok;
 }
 
 /* The centre step's rounds, each played again, the last ones for the feet
@@ -1793,6 +1891,8 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
         return 0;
     writer w;
     cog_memo *memo = NULL;
+    bool *only = NULL; /* the rows the fitted keys are played again at */
+    double *hips = NULL, (*feet)[2] = NULL; /* what a fit moves (fit_moves) */
     int rc = -1;
     if (!writer_init(&w, s, z, o)) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
@@ -1825,6 +1925,13 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
      * once more: a round for the feet alone on them (a fit's error can
      * lose a foot whose leg is at the edge of its reach), fitted again,
      * then the toes (on the legs as written), and the arm steps after */
+    if (memo) {
+        only = malloc((w.n + 1) * sizeof *only);
+        hips = malloc((w.n + 1) * sizeof *hips);
+        feet = malloc((w.n + 1) * sizeof *feet);
+        if (!only || !hips || !feet)
+            goto oom;
+    }
     for (int pass = 0; pass < 3; pass++) {
         if (pass == 1 && memo) {
             bool more = false, ch = false;
@@ -1835,13 +1942,26 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
             goto oom;
         if (!w.ntouched)
             continue;
-        if (writer_fit(&w) != 0)
+        track_vals was[4];
+        memset(was, 0, sizeof was);
+        bool moves = only && pass < 2;
+        if (moves) {
+            memset(hips, 0, w.n * sizeof *hips);
+            memset(feet, 0, w.n * sizeof *feet);
+        }
+        bool fitted = (!moves || fit_moves(z, &w, was, false, hips, feet)) && writer_fit(&w) == 0 &&
+                      (!moves || fit_moves(z, &w, was, true, hips, feet));
+        for (int i = 0; i < 4; i++)
+            vals_free(&was[i]);
+        if (!fitted)
             goto oom;
+        if (moves) /* from the play before the fit */
+            fit_rows(z, &w, memo, hips, (const double(*)[2])feet, only);
         /* the toes are not played again here: no step after them reads
          * B's ankles' turns or toes (the arm steps read the arms and the
          * body's parts, which the toes do not move), and the measures'
          * play takes from this one the rows whose inputs are the same */
-        if (pass < 2 && replay(z, s, &w, memo, log) != 0)
+        if (pass < 2 && replay(z, s, &w, memo, only, log) != 0)
             goto done;
     }
     rep->keys = w.keys;
@@ -1851,6 +1971,9 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
 oom:
     pk_error(log, PK_E_NO_MEMORY, "out of memory");
 done:
+    free(only);
+    free(hips);
+    free(feet);
     free(memo);
     writer_free(&w);
     return rc;

@@ -39,6 +39,7 @@ void pki_play_free(pki_play *p)
     free(p->slot);
     free(p->w);
     free(p->fresh);
+    free(p->stale);
     memset(p, 0, sizeof *p);
 }
 
@@ -435,7 +436,8 @@ static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint
         if (prev && f >= prev->f0 && f - prev->f0 < prev->n) {
             size_t pr = f - prev->f0;
             pm = prev->memo && prev->nmemo == p->nmemo ? &prev->memo[pr * p->nmemo] : NULL;
-            if (pm && memcmp(&prev->in[pr * nb], in, nb * sizeof *in) == 0 &&
+            if (pm && !(prev->stale && prev->stale[pr]) &&
+                memcmp(&prev->in[pr * nb], in, nb * sizeof *in) == 0 &&
                 memcmp(&prev->on[pr * nb], in_on, nb * sizeof *in_on) == 0) {
                 memcpy(&p->w[(size_t)r * p->nwatch], &prev->w[pr * prev->nwatch],
                        p->nwatch * sizeof *p->w);
@@ -612,7 +614,8 @@ static bool plan_update(update_plan *u, const pki_play *p, const pk_model *m, co
 }
 
 /* pki_play_motion_update on the sub-model m p was played on. */
-static int update_motion(pki_play *p, const pk_model *m, const pk_motion *mo, pk_log *log)
+static int update_motion(pki_play *p, const pk_model *m, const pk_motion *mo, const bool *only,
+                         pk_log *log)
 {
     size_t nb = m->nbones, niks = 0;
     update_plan u;
@@ -631,6 +634,8 @@ static int update_motion(pki_play *p, const pk_model *m, const pk_motion *mo, pk
     bool planned =
         cur && on && loc && all && pm && next_run && watched && watch && plan_update(&u, p, m, mo);
     if (!planned)
+        goto oom;
+    if (only && !p->stale && !(p->stale = calloc(p->n + 1, sizeof *p->stale)))
         goto oom;
     rig = pk_rig_new(m, log);
     if (!rig)
@@ -654,7 +659,8 @@ static int update_motion(pki_play *p, const pk_model *m, const pk_motion *mo, pk
         pk_bone_local *in = &p->in[(size_t)r * nb];
         bool *in_on = &p->on[(size_t)r * nb];
         p->fresh[r] = false;
-        if (!u.dirty[r] && memcmp(in_on, on, nb * sizeof *on) == 0)
+        bool stale = p->stale && p->stale[r];
+        if (!u.dirty[r] && !stale && memcmp(in_on, on, nb * sizeof *on) == 0)
             continue; /* the same inputs: the same row */
         memcpy(loc, in, nb * sizeof *loc);
         for (size_t k = 0; k < u.nchanged; k++) {
@@ -667,8 +673,16 @@ static int update_motion(pki_play *p, const pk_model *m, const pk_motion *mo, pk
             int32_t i = u.changed[k];
             pk_cursor_bone(&cur[k], (double)f, loc[i].pos, loc[i].rot);
         }
-        if (memcmp(in, loc, nb * sizeof *loc) == 0 && memcmp(in_on, on, nb * sizeof *on) == 0)
+        bool same = memcmp(in, loc, nb * sizeof *loc) == 0 &&
+                    memcmp(in_on, on, nb * sizeof *on) == 0;
+        if (same && (!stale || (only && !only[r])))
             continue;
+        if (only && !only[r]) { /* kept: the caller reads it as it is */
+            memcpy(in, loc, nb * sizeof *loc);
+            memcpy(in_on, on, nb * sizeof *on);
+            p->stale[r] = true;
+            continue;
+        }
         /* the last play's solves at this row, and this play's row before */
         double *memo = &p->memo[(size_t)r * p->nmemo];
         memcpy(pm, memo, p->nmemo * sizeof *pm);
@@ -676,6 +690,8 @@ static int update_motion(pki_play *p, const pk_model *m, const pk_motion *mo, pk
         p->solved += pki_rig_eval_memo(rig, loc, on, all, pm, near, memo);
         p->evaluated++;
         p->fresh[r] = true;
+        if (stale)
+            p->stale[r] = false;
         memcpy(in, loc, nb * sizeof *loc);
         memcpy(in_on, on, nb * sizeof *on);
         pk_bone_world *row = &p->w[(size_t)r * p->nwatch];
@@ -710,6 +726,12 @@ done:
 
 int pki_play_motion_update(pki_play *p, const pk_motion *mo, const bool *watch, pk_log *log)
 {
+    return pki_play_motion_update_rows(p, mo, watch, NULL, log);
+}
+
+int pki_play_motion_update_rows(pki_play *p, const pk_motion *mo, const bool *watch,
+                                const bool *only, pk_log *log)
+{
     const pk_model *full = p->m;
     trimmed tm;
     if (!trim(full, watch, &tm)) {
@@ -719,7 +741,7 @@ int pki_play_motion_update(pki_play *p, const pk_motion *mo, const bool *watch, 
     }
     int rc;
     if (same_play(p, full, watch, &tm) && p->keys && p->at && p->memo) {
-        rc = update_motion(p, &tm.sub, mo, log);
+        rc = update_motion(p, &tm.sub, mo, only, log);
     } else {
         /* not a play this can update: played afresh, taking its rows */
         pki_play again;

@@ -23,6 +23,11 @@ typedef struct pki_play {
      * locals and IK states, nin per row. */
     size_t nin, evaluated; /* evaluated: rows not taken from an earlier play */
     bool *fresh;           /* per row: evaluated here, not taken (n; any play) */
+    /* per row (NULL: none): kept by pki_play_motion_update_rows from an
+     * evaluation of other inputs than in[] (the row a full play gives
+     * within what the caller bounded, not bit for bit); a later play or
+     * update evaluates it again */
+    bool *stale;
     int32_t *map;
     pk_bone_local *in;
     bool *on;
@@ -59,6 +64,12 @@ int pki_play_motion_again(pki_play *p, const pki_play *prev, const pk_model *m, 
  * rows where the inputs are the same).  0, or -1 (logged, OOM: p left
  * as it was). */
 int pki_play_motion_update(pki_play *p, const pk_motion *mo, const bool *watch, pk_log *log);
+/* The same, evaluating only the rows only[] marks (NULL: all) among those
+ * whose inputs changed: any other such row keeps what it had, its new
+ * inputs in in[] and stale[] set.  The caller vouches that what it reads
+ * of those rows is close enough. */
+int pki_play_motion_update_rows(pki_play *p, const pk_motion *mo, const bool *watch,
+                                const bool *only, pk_log *log);
 /* The same for a pose (one frame, f0 = 0). */
 int pki_play_pose(pki_play *p, const pk_model *m, const pk_pose *po, const bool *watch,
                   pk_log *log);
