@@ -336,6 +336,59 @@ static void play_update_in_place(void **state)
     pk_names_free(h.m.names);
 }
 
+/* An update of chosen rows (pki_play_motion_update_rows) evaluates only
+ * those among the rows an edit reached and keeps the others as they
+ * were (stale); a later update of every row, or a play taking rows from
+ * it, evaluates the kept rows again: a play from nothing's bits. */
+static void play_update_chosen_rows(void **state)
+{
+    (void)state;
+    hb h;
+    hb_leg(&h);
+    size_t at30 = 0;
+    pk_motion *mo = walk(&at30);
+    bool watch[7] = {false, true, true, true, true, true, false};
+    pk_log log;
+    pk_log_init(&log);
+    pki_play p;
+    assert_int_equal(pki_play_motion(&p, &h.m, mo, 0, 61, watch, &log), 0);
+    pki_play before;
+    assert_int_equal(pki_play_motion(&before, &h.m, mo, 0, 61, watch, &log), 0);
+    /* the key at frame 30 moved: frames 21..39 reached, 30..34 chosen */
+    mo->bones[at30].pos[0] = 0.5f;
+    bool only[61] = {false};
+    for (int r = 30; r < 35; r++)
+        only[r] = true;
+    assert_int_equal(pki_play_motion_update_rows(&p, mo, watch, only, &log), 0);
+    assert_int_equal(p.evaluated, 5);
+    assert_non_null(p.stale);
+    assert_true(p.stale[21] && p.stale[29] && !p.stale[30] && !p.stale[34] && p.stale[35] &&
+                p.stale[39] && !p.stale[20] && !p.stale[40]);
+    /* the kept rows are the last play's */
+    size_t row = p.nwatch * sizeof *p.w;
+    assert_memory_equal(&p.w[25 * p.nwatch], &before.w[25 * p.nwatch], row);
+    assert_memory_not_equal(&p.w[32 * p.nwatch], &before.w[32 * p.nwatch], row);
+    /* a play taking rows from it evaluates the kept rows again */
+    pki_play again;
+    assert_int_equal(pki_play_motion_again(&again, &p, &h.m, mo, 0, 61, watch, &log), 0);
+    assert_int_equal(again.evaluated, 14);
+    same_as_fresh(&again, &h, mo, watch);
+    pki_play_free(&again);
+    /* nothing changed since: an update of chosen rows keeps them still */
+    assert_int_equal(pki_play_motion_update_rows(&p, mo, watch, only, &log), 0);
+    assert_int_equal(p.evaluated, 0);
+    /* an update of every row evaluates them, and only them */
+    assert_int_equal(pki_play_motion_update(&p, mo, watch, &log), 0);
+    assert_int_equal(p.evaluated, 14);
+    assert_true(!p.stale[21] && !p.stale[39]);
+    same_as_fresh(&p, &h, mo, watch);
+    pki_play_free(&before);
+    pki_play_free(&p);
+    pk_log_free(&log);
+    pk_motion_free(mo);
+    pk_names_free(h.m.names);
+}
+
 static void track_named_as_built(void **state)
 {
     (void)state;
@@ -386,6 +439,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(play_again_same_rows),
         cmocka_unit_test(play_update_in_place),
+        cmocka_unit_test(play_update_chosen_rows),
         cmocka_unit_test(held_rows_solve_once),
         cmocka_unit_test(solve_follows_a_target_off_the_chain),
         cmocka_unit_test(track_named_as_built),

@@ -1833,8 +1833,9 @@ static bool fit_moves(const pki_sizing *z, const writer *w, track_vals was[4], b
             double d[3];
             pki_v3_sub(now.pos[r], was[i].pos[r], d);
             double m = pki_v3_len(d);
+            bool turned = memcmp(now.rot[r], was[i].rot[r], sizeof now.rot[r]) != 0;
             if (i < 2)
-                hips[r] += m + pki_qd_angle_deg(now.rot[r], was[i].rot[r]) / DEG * lever;
+                hips[r] += m + (turned ? pki_qd_angle_deg(now.rot[r], was[i].rot[r]) / DEG * lever : 0);
             else
                 foot[r][i - 2] = m;
         }
