@@ -1905,6 +1905,12 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
     if ((!o->no_upper || !o->no_shoulders) &&
         upper_step(z, &w, !o->no_upper, !o->no_shoulders, rep, &changed) != 0)
         goto oom;
+    /* the upper body's keys fitted before B is played again: the rounds
+     * and the steps after read its fitted turns (the rows the fits of
+     * the hips and feet leave unplayed differ from their fitted keys'
+     * only by where the hips are, not by how the body turns) */
+    if (changed && w.ntouched && writer_fit(&w) != 0)
+        goto oom;
     if (changed && replay_dirty(z, s, &w, NULL, log) != 0)
         goto done;
     changed = false;
