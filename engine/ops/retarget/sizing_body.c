@@ -1752,11 +1752,12 @@ static int replay_dirty(pki_sizing *z, pki_bone_set *s, writer *w, cog_memo *mem
  * fit moved the hips by at most hips[r] (what it moved センター and
  * グルーブ, and their turns over the way to the legs) and a 足ＩＫ by
  * foot[r][s]: where a pinned foot's leg keeps more than that of its reach
- * to spare (the solver's slack kept), the foot stays with its 足ＩＫ,
- * which the fit keeps within the 足ＩＫ's tolerance (at most PIN_TOL of
- * the leg, the goal the feet round holds it to), and the feet round
- * does nothing there; the row as the exact values played it is within
- * the fit's tolerances of the fitted keys' (what the steps after read).
+ * to spare (the solver's slack kept), the leg still reaches and the
+ * foot stays with its 足ＩＫ, which the fit keeps within the 足ＩＫ's
+ * tolerance (at most PIN_TOL of the leg: a planted foot's own allowance),
+ * so the feet round is not played for it there; the row as the exact
+ * values played it is within the fit's tolerances of the fitted keys'
+ * (what the steps after read).
  * The feet round reads a row's bones where a foot is pinned, and only
  * the turn of グルーブ's parent (within the fit's tolerance) where it
  * eases the hips down around them; what it moves is played after it
@@ -1786,8 +1787,7 @@ static void fit_rows(const pki_sizing *z, writer *w, const cog_memo *memo, const
             pki_v3_sub(T, pbk, d);
             off = fmax(off, pki_v3_len(d));
             pki_v3_sub(hip, T, d);
-            risk = pki_v3_len(d) + hips[r] + off + foot[r][s] >
-                   reach_of(tb, s) * (1 - PIN_SLACK);
+            risk = pki_v3_len(d) + hips[r] + off + foot[r][s] > reach_of(tb, s) * (1 - PIN_SLACK);
         }
         only[r] = risk;
     }
@@ -1834,8 +1834,9 @@ static bool fit_moves(const pki_sizing *z, const writer *w, track_vals was[4], b
             pki_v3_sub(now.pos[r], was[i].pos[r], d);
             double m = pki_v3_len(d);
             bool turned = memcmp(now.rot[r], was[i].rot[r], sizeof now.rot[r]) != 0;
+            double a = turned ? pki_qd_angle_deg(now.rot[r], was[i].rot[r]) / DEG : 0;
             if (i < 2)
-                hips[r] += m + (turned ? pki_qd_angle_deg(now.rot[r], was[i].rot[r]) / DEG * lever : 0);
+                hips[r] += m + a * lever;
             else
                 foot[r][i - 2] = m;
         }
@@ -1892,7 +1893,7 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
         return 0;
     writer w;
     cog_memo *memo = NULL;
-    bool *only = NULL; /* the rows the fitted keys are played again at */
+    bool *only = NULL;                      /* the rows the fitted keys are played again at */
     double *hips = NULL, (*feet)[2] = NULL; /* what a fit moves (fit_moves) */
     int rc = -1;
     if (!writer_init(&w, s, z, o)) {

@@ -673,8 +673,8 @@ static int update_motion(pki_play *p, const pk_model *m, const pk_motion *mo, co
             int32_t i = u.changed[k];
             pk_cursor_bone(&cur[k], (double)f, loc[i].pos, loc[i].rot);
         }
-        bool same = memcmp(in, loc, nb * sizeof *loc) == 0 &&
-                    memcmp(in_on, on, nb * sizeof *on) == 0;
+        bool same =
+            memcmp(in, loc, nb * sizeof *loc) == 0 && memcmp(in_on, on, nb * sizeof *on) == 0;
         if (same && (!stale || (only && !only[r])))
             continue;
         if (only && !only[r]) { /* kept: the caller reads it as it is */
