@@ -29,6 +29,10 @@
  * until every frame is within 0.5% of B's leg; a frame the rounds left
  * more than 2% of B's leg off and four times worse than the best they
  * met (a leg's IK turned over) gets センター's place of that best back.
+ * After the rounds, where a planted foot pulls the hips back across the
+ * floor (out of its leg's reach), センター also moves across that pull by
+ * the error's part across it, and hips below that foot come up to its
+ * height (its leg reaches furthest across the floor there).
  * Where A is off its 足ＩＫ
  * (a leg, its IK on, ends more than 5% of A's leg from it: a dance keyed
  * for longer legs) its moves are not smoothed onto the frames where A
@@ -1256,10 +1260,13 @@ static double reach_of(const pki_torso *t, int s)
  * leg of A that does not reach its 足ＩＫ stands where it stands), held
  * from the row before while A's ankle is still, up B's rest height plus
  * A's lift times the Y scale; eased by how low A's ankle is.  slack: the
- * reach left to the IK solver and the fit of the hips. */
+ * reach left to the IK solver and the fit of the hips.  raise (NULL: the
+ * hips only go down): where the hips must come across and are below the
+ * goal, how far up they go to its height (the leg reaches furthest across
+ * the floor there). */
 static double foot_at(pki_sizing *z, uint32_t r, int s, bool first, cog_memo *memo,
                       const cog_memo *prev, track_vals *v, double slack, double *off_y,
-                      double pull[2], bool *more)
+                      double pull[2], double *raise, bool *more)
 {
     const pki_torso *ta = z->ta, *tb = z->tb;
     const pki_play *pb = &z->pb;
@@ -1353,6 +1360,12 @@ static double foot_at(pki_sizing *z, uint32_t r, int s, bool first, cog_memo *me
         if (!pull)
             return 0; /* センター stays across the floor */
         double up = fabs(off[1]) < R ? fabs(off[1]) : 0;
+        if (raise && off[1] < 0) {
+            /* the hips below the goal: up to its height, where the leg
+             * reaches furthest across the floor */
+            *raise = fmax(*raise, -off[1]);
+            up = 0;
+        }
         double k = memo->wgt[s] * (h - sqrt(R * R - up * up)) / h;
         pull[0] -= k * off[0];
         pull[1] -= k * off[2];
@@ -1416,7 +1429,8 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
     double *drops = malloc((w->n + 1) * sizeof *drops);
     double *eased = malloc((w->n + 1) * sizeof *eased);
     double(*pulls)[2] = calloc(w->n + 1, sizeof *pulls);
-    if (!drops || !eased || !pulls)
+    double *raises = calloc(w->n + 1, sizeof *raises);
+    if (!drops || !eased || !pulls || !raises)
         goto done;
     for (int i = 0; i < 4; i++) {
         if (bones[i] < 0)
@@ -1499,7 +1513,22 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
                 continue;
             }
             drop = fmax(drop, foot_at(z, r, s, first, &memo[r], r ? &memo[r - 1] : NULL,
-                                      &now[2 + s], slack, &off, across ? pulls[r] : NULL, more));
+                                      &now[2 + s], slack, &off, across ? pulls[r] : NULL,
+                                      across && !cog ? &raises[r] : NULL, more));
+        }
+        /* after the centre rounds (cog false), a foot out of its leg's
+         * reach across the floor pulls the hips back towards it, which
+         * undoes the rounds' move along the pull: センター also moves
+         * across the pull, along the edge of the reach (which the pull
+         * does not undo), by the part of the error that lies across it */
+        double pl = pki_hypot(pulls[r][0], pulls[r][1]);
+        if (!cog && across && !free && pl > 0 && cog_error_at(z, r, m, e) &&
+            pki_hypot(e[0], e[1]) > COG_TOL * legb) {
+            double u[2] = {-pulls[r][1] / pl, pulls[r][0] / pl};
+            double t = -(e[0] * u[0] + e[1] * u[1]) / COG_GAIN;
+            pulls[r][0] += t * u[0];
+            pulls[r][1] += t * u[1];
+            rep->centre_max = fmax(rep->centre_max, fabs(t) / legb);
         }
         drops[r] = drop;
         if (drop > 0 || off > FLOOR_TOL * legb) {
@@ -1540,8 +1569,9 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
         }
     }
     for (uint32_t r = 0; r < w->n; r++) {
-        if (eased[r] > 0) {
-            double dn[3] = {0, -eased[r], 0};
+        double rz = drops[r] > 0 ? 0 : raises[r];
+        if (eased[r] > 0 || rz > 0) {
+            double dn[3] = {0, rz - eased[r], 0};
             move_by(tb, pb, r, ybone, dn, &now[1]);
         }
     }
@@ -1571,6 +1601,7 @@ done:
     free(drops);
     free(eased);
     free(pulls);
+    free(raises);
     for (int i = 0; i < 4; i++) {
         vals_free(&now[i]);
         vals_free(&was[i]);
