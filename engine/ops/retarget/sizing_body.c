@@ -1504,31 +1504,40 @@ static int centre_round(pki_sizing *z, writer *w, pk_body_report *rep, bool firs
             rep->centre_max = fmax(rep->centre_max, sqrt(d[0] * d[0] + d[2] * d[2]) / legb);
             *more = true;
         }
-        /* the feet */
+        /* the feet (each foot's pull apart: see below) */
         double drop = 0;
         double off = 0;
+        double pull[2][2] = {{0, 0}, {0, 0}}, raise[2] = {0, 0};
         for (int s = 0; s < 2; s++) {
             if (first && m->ik_off[s]) {
                 memo[r].pinned[s] = false; /* the motion turns that 足ＩＫ off */
                 continue;
             }
             drop = fmax(drop, foot_at(z, r, s, first, &memo[r], r ? &memo[r - 1] : NULL,
-                                      &now[2 + s], slack, &off, across ? pulls[r] : NULL,
-                                      across && !cog ? &raises[r] : NULL, more));
+                                      &now[2 + s], slack, &off, across ? pull[s] : NULL,
+                                      across && !cog ? &raise[s] : NULL, more));
         }
+        pulls[r][0] = pull[0][0] + pull[1][0];
+        pulls[r][1] = pull[0][1] + pull[1][1];
         /* after the centre rounds (cog false), a foot out of its leg's
          * reach across the floor pulls the hips back towards it, which
-         * undoes the rounds' move along the pull: センター also moves
-         * across the pull, along the edge of the reach (which the pull
-         * does not undo), by the part of the error that lies across it */
-        double pl = pki_hypot(pulls[r][0], pulls[r][1]);
-        if (!cog && across && !free && pl > 0 && cog_error_at(z, r, m, e) &&
-            pki_hypot(e[0], e[1]) > COG_TOL * legb) {
-            double u[2] = {-pulls[r][1] / pl, pulls[r][0] / pl};
-            double t = -(e[0] * u[0] + e[1] * u[1]) / COG_GAIN;
-            pulls[r][0] += t * u[0];
-            pulls[r][1] += t * u[1];
-            rep->centre_max = fmax(rep->centre_max, fabs(t) / legb);
+         * undoes the rounds' moves along the pull: where one foot pulls
+         * (two would hold the hips both ways), センター also moves across
+         * the pull, along the edge of the reach (which the pull does not
+         * undo), by the part of the error that lies across it, and the
+         * hips below that foot come up to its height (raises) */
+        int one = (pull[0][0] != 0 || pull[0][1] != 0) + 2 * (pull[1][0] != 0 || pull[1][1] != 0);
+        if (!cog && across && !free && (one == 1 || one == 2)) {
+            const double *p1 = pull[one - 1];
+            double pl = pki_hypot(p1[0], p1[1]);
+            raises[r] = raise[one - 1];
+            if (cog_error_at(z, r, m, e) && pki_hypot(e[0], e[1]) > COG_TOL * legb) {
+                double u[2] = {-p1[1] / pl, p1[0] / pl};
+                double t = -(e[0] * u[0] + e[1] * u[1]) / COG_GAIN;
+                pulls[r][0] += t * u[0];
+                pulls[r][1] += t * u[1];
+                rep->centre_max = fmax(rep->centre_max, fabs(t) / legb);
+            }
         }
         drops[r] = drop;
         if (drop > 0 || off > FLOOR_TOL * legb) {
