@@ -25,6 +25,9 @@
  *   - a crouch with a leg stretched back beyond its reach, the ankle
  *     barely down: that foot does not hold センター back from putting the
  *     centre of gravity within 2% of the leg;
+ *   - a side split, the planted foot at the edge of its leg's reach and
+ *     the centre step's move pulled back along the leg: センター moves
+ *     across the pull, and hips below that foot come up to its height;
  *   - heels raised with the toes kept on the floor (つま先ＩＫ down) on a
  *     figure with a longer foot: B's toes touch where A's do;
  *     and where B has no つま先ＩＫ, by B's 足首 key; B is not played again
@@ -714,6 +717,88 @@ static void centre_not_held_by_a_foot_barely_down(void **state)
     trial_free(&r);
 }
 
+/* A sits in a side split: the hips `low` below their rest (7.5: 0.5
+ * above the ankles' rest height; 8.1: 0.1 below it), the left leg
+ * stretched across the floor at 45 degrees between +X and +Z, its 足ＩＫ a
+ * little beyond its reach (A's ankle down, within 5% of the leg of it),
+ * the right foot raised, the upper body bowed by 60 degrees.  B's neck
+ * rests 2 forward: its centre of gravity stands elsewhere over its feet,
+ * and the centre step moves センター away from the planted left foot, to
+ * the edge of its leg's reach, which pulls the hips back along the leg
+ * after the rounds.  センター also moves across that pull (along the edge
+ * of the reach), so the error's part across the leg goes (0.33% of the
+ * leg is left across it without that move); hips below the foot come up
+ * to its height. */
+static void centre_across_a_foot_at_full_reach(double low)
+{
+    shape sb = PLAIN;
+    sb.neck_z = -2;
+    trial r;
+    trial_new(&r, &PLAIN, &sb);
+    double leg = 8.0, c = sqrt(0.5);
+    for (uint32_t f = 0; f <= 20; f += 20) {
+        tu_bone_key(r.in, "センター", f)->pos[1] = (float)-low;
+        qx(-60, tu_bone_key(r.in, "上半身", f)->rot);
+        float *p = tu_bone_key(r.in, "左足ＩＫ", f)->pos;
+        p[0] = (float)(8.1 * c);
+        p[2] = (float)(8.1 * c);
+        p = tu_bone_key(r.in, "右足ＩＫ", f)->pos;
+        p[0] = -4.0f;
+        p[1] = 2.5f;
+    }
+    pk_retarget_options o = {NO_ARMS,          .from = &r.a.m,       .to = &r.b.m,
+                             .no_upper = true, .no_shoulders = true, .no_toes = true,
+                             .measure = true};
+    r.out = retarget(r.in, &o, &r.rep);
+    assert_true(r.rep.body.centre_done && r.rep.body.centre_frames > 0);
+    play(&r.pa, &r.a.m, r.in, 10);
+    play(&r.pb, &r.b.m, r.out, 10);
+    const double *a = at(&r.pa, "左足首")->pos, *ik = at(&r.pa, "左足ＩＫ")->pos,
+                 *hip = at(&r.pb, "左足")->pos, *b = at(&r.pb, "左足首")->pos;
+    /* A's left foot down, a little short of its 足ＩＫ; its right up */
+    assert_true(fabs(a[1] - 1) < 0.01 * leg);
+    double gap = hypot(a[0] - ik[0], hypot(a[1] - ik[1], a[2] - ik[2]));
+    assert_true(gap > 0.001 * leg && gap < 0.05 * leg);
+    assert_true(at(&r.pa, "右足首")->pos[1] - 1 > 0.1 * leg);
+    /* B's stays where A's is, its leg stretched, the hips not below it */
+    assert_true(hypot(b[0] - a[0], hypot(b[1] - a[1], b[2] - a[2])) < 0.002 * leg);
+    assert_true(hypot(hip[0] - b[0], hypot(hip[1] - b[1], hip[2] - b[2])) > 0.98 * leg);
+    assert_true(hip[1] > b[1] - 0.002 * leg);
+    /* the centre of gravity's error across the leg gone: what is left
+     * lies along it (B's hips cannot go further from that foot) */
+    double oa[2], ob[2], oa0[2], ob0[2];
+    played ra = {0}, rb = {0};
+    pk_motion *rest = pk_motion_new();
+    assert_non_null(rest);
+    tu_bone_key(rest, "センター", 0);
+    play(&ra, &r.a.m, rest, 0);
+    play(&rb, &r.b.m, rest, 0);
+    cog_offset(&ra, &r.a, oa0);
+    cog_offset(&rb, &r.b, ob0);
+    cog_offset(&r.pa, &r.a, oa);
+    cog_offset(&r.pb, &r.b, ob);
+    double e[2] = {ob[0] - ob0[0] - (oa[0] - oa0[0]), ob[1] - ob0[1] - (oa[1] - oa0[1])};
+    double u[2] = {b[0] - hip[0], b[2] - hip[2]}, ul = hypot(u[0], u[1]);
+    double across = fabs(e[0] * u[1] - e[1] * u[0]) / ul;
+    assert_true(across < 0.0015 * leg);
+    played_free(&ra);
+    played_free(&rb);
+    pk_motion_free(rest);
+    trial_free(&r);
+}
+
+static void centre_across_a_foot_below_the_hips(void **state)
+{
+    (void)state;
+    centre_across_a_foot_at_full_reach(7.5);
+}
+
+static void centre_across_a_foot_above_the_hips(void **state)
+{
+    (void)state;
+    centre_across_a_foot_at_full_reach(8.1);
+}
+
 /* ---- toes ---- */
 
 static void toes(bool toe_ik)
@@ -991,6 +1076,8 @@ int main(void)
         cmocka_unit_test(cog_measured_where_a_stands_on_its_ik),
         cmocka_unit_test(centre_held_where_a_is_off_its_ik),
         cmocka_unit_test(centre_not_held_by_a_foot_barely_down),
+        cmocka_unit_test(centre_across_a_foot_below_the_hips),
+        cmocka_unit_test(centre_across_a_foot_above_the_hips),
         cmocka_unit_test(toes_on_the_floor),
         cmocka_unit_test(toes_by_the_ankle),
         cmocka_unit_test(feet_apart),
