@@ -133,6 +133,14 @@ typedef struct pki_cert_result {
 } pki_cert_result;
 int pki_camera_certify(const pki_cert_frame *fr, double goal, double fov_min, double fov_max,
                        long budget, pki_cert_result *res);
+/* Frame fr's best camera as the camera's report searches for it
+ * (retarget_camera.c, the bound: every parameter free, from start, the
+ * closed form and the extra starts, the view angle a whole degree, then
+ * polished where still above the goal): a search, not a proof.  res: the
+ * camera (Q, eye, fov) and its largest distance; verdict PKI_CERT_REACH
+ * when within PK_CAMERA_GOAL, else PKI_CERT_OPEN.  0, or -1 (no points or
+ * too many). */
+int pki_camera_search(const pki_cert_frame *fr, const pk_camera_key *start, pki_cert_result *res);
 /* The same with the squares only (disc false: the squares of side 2·goal
  * around A's points, which hold the disc, and no cone; what
  * pki_camera_certify did before the disc; for comparison). */

@@ -723,6 +723,7 @@ static double measure(const scene *sc, uint32_t fi, const pk_camera_key *orig,
 
 #define BOUND_TURN 0.35 /* radians (20°): the extra starts' turns */
 #define BOUND_MORE 1    /* rounds of extra starts where the goal is missed */
+#define POLISH_ROUNDS 40 /* Lawson's rounds of the polish, where the goal is still missed */
 static const double BOUND_FOVS[] = {10, 25, 50, 90};
 
 /* The MMD angles of rotation R (R = Ry(−ry)·Rx(−rx)·Rz(−rz)), each
@@ -1007,11 +1008,37 @@ static void bound_tally(const scene *sc, uint32_t fi, const bound_frame_in *in,
     }
 }
 
-/* The bound over every frame: e[f] its largest distance (-1: not
- * measured), into t and, per frame, whether any camera was found within
- * the goal.  0, or -1 on OOM. */
+/* Frame fi's best camera p (its largest distance e, above the goal)
+ * polished: fit_minimax from p with every parameter free for
+ * POLISH_ROUNDS rounds of Lawson's reweighting (the search's 8 stop short
+ * of the smallest largest distance where the points pull the view angle
+ * to an end of its range, 1° or 125°, or several points are at their
+ * largest at once), then its view angle a whole degree again
+ * (bound_round).  Returns the better largest distance; p becomes its
+ * camera. */
+static double bound_polish(const scene *sc, uint32_t fi, const bound_frame_in *in,
+                           const pk_camera_key *start, double e, double p[NPAR])
+{
+    double q[NPAR], lam[NPAR];
+    memcpy(q, p, sizeof q);
+    for (int j = 0; j < NPAR; j++)
+        lam[j] = j < P_ROT ? 1e-10 / (in->D * in->D) : 1e-10;
+    fit_minimax((const double(*)[3])sc->pts[fi].b, (const double(*)[2])in->sa, in->u, q, lam,
+                (1u << NPAR) - 1, in->D, POLISH_ROUNDS, 40, q);
+    double e2 = bound_round(sc, fi, in, start, q);
+    if (!(e2 < e))
+        return e;
+    memcpy(p, q, sizeof q);
+    return e2;
+}
+
+/* The bound over every frame: e[f] its largest distance as the search
+ * found it (-1: not measured; what the camera written aims at), e_all[f]
+ * with the frames above the goal polished (the report's: whether any
+ * camera was found within the goal), the polished cameras' distances
+ * into t.  0, or -1 on OOM. */
 static int bound_all(const scene *sc, const pk_camera_key *orig, const pk_camera_key *best,
-                     double *e, tally *t)
+                     double *e, double *e_all, tally *t)
 {
     uint32_t nf = sc->nframes;
     double(*bp)[NPAR] = malloc((nf + 1) * sizeof *bp);
@@ -1033,12 +1060,48 @@ static int bound_all(const scene *sc, const pk_camera_key *orig, const pk_camera
         if (on[f - 1] && on[f] && e[f - 1] > PK_CAMERA_GOAL && e[f] < e[f - 1])
             bound_search(sc, f - 1, &in[f - 1], &best[f - 1], bp[f], 0, &e[f - 1], bp[f - 1]);
     for (uint32_t f = 0; f < nf; f++) {
+        e_all[f] = -1;
         if (!on[f])
             continue;
-        e[f] = bound_round(sc, f, &in[f], &best[f], bp[f]);
+        e_all[f] = e[f] = bound_round(sc, f, &in[f], &best[f], bp[f]);
+        if (e[f] > PK_CAMERA_GOAL)
+            e_all[f] = bound_polish(sc, f, &in[f], &best[f], e[f], bp[f]);
         bound_tally(sc, f, &in[f], bp[f], t);
     }
     free(bp), free(in), free(on);
+    return 0;
+}
+
+/* One frame's best camera as the bound searches for it (retarget.h). */
+int pki_camera_search(const pki_cert_frame *fr, const pk_camera_key *start, pki_cert_result *res)
+{
+    memset(res, 0, sizeof *res);
+    res->verdict = PKI_CERT_OPEN;
+    if (fr->n < 1 || fr->n > NPOINTS)
+        return -1;
+    frame_pts pts;
+    memset(&pts, 0, sizeof pts);
+    scene sc = {.nframes = 1, .pts = &pts};
+    bound_frame_in in = {.n = fr->n, .D = fmax(fabs(start->distance), 1.0)};
+    for (int i = 0; i < fr->n; i++) {
+        memcpy(pts.b[i], fr->pb[i], sizeof pts.b[i]);
+        in.sa[i][0] = fr->sa[i][0], in.sa[i][1] = fr->sa[i][1], in.u[i] = 1;
+    }
+    double p[NPAR], e = INFINITY;
+    bound_search(&sc, 0, &in, start, NULL, BOUND_MORE, &e, p);
+    e = bound_round(&sc, 0, &in, start, p);
+    if (e > PK_CAMERA_GOAL)
+        e = bound_polish(&sc, 0, &in, start, e, p);
+    view v;
+    view_par(p, &v);
+    for (int a = 0; a < 3; a++) {
+        res->eye[a] = v.eye[a];
+        for (int b = 0; b < 3; b++)
+            res->Q[a][b] = v.R[b][a];
+    }
+    res->fov = p[P_FOV];
+    res->worst = e;
+    res->verdict = e <= PK_CAMERA_GOAL ? PKI_CERT_REACH : PKI_CERT_OPEN;
     return 0;
 }
 
@@ -2699,13 +2762,14 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
     pk_camera_key *orig = calloc(nf, sizeof *orig), *best = calloc(nf, sizeof *best);
     pk_camera_key *played = calloc(nf, sizeof *played), *raw = calloc(nf, sizeof *raw);
     double *e_best = calloc(nf, sizeof *e_best), *e_bound = calloc(nf, sizeof *e_bound);
+    double *e_all = calloc(nf, sizeof *e_all);
     pk_motion *cam = camera_only(camera, log);
     uint32_t *kf = NULL;
     size_t nk = 0;
     int rc = -1;
     if (!cam)
         goto done;
-    if (!orig || !best || !played || !e_best || !e_bound || !raw) {
+    if (!orig || !best || !played || !e_best || !e_bound || !e_all || !raw) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         goto done;
     }
@@ -2720,11 +2784,11 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
         rep->frames_on_screen += e_best[f] >= 0;
         rep->best_goal += e_best[f] >= 0 && e_best[f] <= PK_CAMERA_GOAL;
     }
-    if (bound_all(sc, orig, best, e_bound, &bound) != 0)
+    if (bound_all(sc, orig, best, e_bound, e_all, &bound) != 0)
         goto nomem;
     for (uint32_t f = 0; f < nf; f++)
-        rep->bound_goal += e_bound[f] >= 0 && e_bound[f] <= PK_CAMERA_GOAL;
-    if (unmet_runs(e_bound, nf, rep) != 0)
+        rep->bound_goal += e_all[f] >= 0 && e_all[f] <= PK_CAMERA_GOAL;
+    if (unmet_runs(e_all, nf, rep) != 0)
         goto nomem;
     memcpy(raw, best, nf * sizeof *raw);
     /* every key turned as the correction turns the camera, then moved at
@@ -2879,6 +2943,7 @@ done:
     free(raw);
     free(e_best);
     free(e_bound);
+    free(e_all);
     free(kf);
     pk_motion_free(cam);
     return rc;
