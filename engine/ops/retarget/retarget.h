@@ -130,6 +130,8 @@ typedef struct pki_cert_result {
     long disc_cells;        /* cubes the disc proved empty where the squares did not */
     double Q[3][3];         /* the witness: world to camera (rows right, up, forward) */
     double eye[3], fov, worst;
+    double deep_Q[3][3]; /* the deepest cube not ruled out: its centre's rotation */
+    int deep_level;      /* and its level */
 } pki_cert_result;
 int pki_camera_certify(const pki_cert_frame *fr, double goal, double fov_min, double fov_max,
                        long budget, pki_cert_result *res);
@@ -141,6 +143,12 @@ int pki_camera_certify(const pki_cert_frame *fr, double goal, double fov_min, do
  * when within PK_CAMERA_GOAL, else PKI_CERT_OPEN.  0, or -1 (no points or
  * too many). */
 int pki_camera_search(const pki_cert_frame *fr, const pk_camera_key *start, pki_cert_result *res);
+/* The same from a start at rotation Q (world to camera, rows right, up,
+ * forward; the eye and view angle a weak-perspective fit of the points
+ * at that rotation) alone, the search's rounds and polish: where the
+ * certified bound's cubes left a frame open, the search from the
+ * deepest cube not ruled out. */
+int pki_camera_search_at(const pki_cert_frame *fr, const double Q[3][3], pki_cert_result *res);
 /* The same with the squares only (disc false: the squares of side 2·goal
  * around A's points, which hold the disc, and no cone; what
  * pki_camera_certify did before the disc; for comparison). */

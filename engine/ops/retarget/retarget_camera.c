@@ -1072,26 +1072,26 @@ static int bound_all(const scene *sc, const pk_camera_key *orig, const pk_camera
     return 0;
 }
 
-/* One frame's best camera as the bound searches for it (retarget.h). */
-int pki_camera_search(const pki_cert_frame *fr, const pk_camera_key *start, pki_cert_result *res)
+/* A one-frame scene of fr's points for the search: false when fr has
+ * none or too many. */
+static bool search_setup(const pki_cert_frame *fr, double D, frame_pts *pts, scene *sc,
+                         bound_frame_in *in)
 {
-    memset(res, 0, sizeof *res);
-    res->verdict = PKI_CERT_OPEN;
     if (fr->n < 1 || fr->n > NPOINTS)
-        return -1;
-    frame_pts pts;
-    memset(&pts, 0, sizeof pts);
-    scene sc = {.nframes = 1, .pts = &pts};
-    bound_frame_in in = {.n = fr->n, .D = fmax(fabs(start->distance), 1.0)};
+        return false;
+    memset(pts, 0, sizeof *pts);
+    *sc = (scene){.nframes = 1, .pts = pts};
+    *in = (bound_frame_in){.n = fr->n, .D = fmax(D, 1.0)};
     for (int i = 0; i < fr->n; i++) {
-        memcpy(pts.b[i], fr->pb[i], sizeof pts.b[i]);
-        in.sa[i][0] = fr->sa[i][0], in.sa[i][1] = fr->sa[i][1], in.u[i] = 1;
+        memcpy(pts->b[i], fr->pb[i], sizeof pts->b[i]);
+        in->sa[i][0] = fr->sa[i][0], in->sa[i][1] = fr->sa[i][1], in->u[i] = 1;
     }
-    double p[NPAR], e = INFINITY;
-    bound_search(&sc, 0, &in, start, NULL, BOUND_MORE, &e, p);
-    e = bound_round(&sc, 0, &in, start, p);
-    if (e > PK_CAMERA_GOAL)
-        e = bound_polish(&sc, 0, &in, start, e, p);
+    return true;
+}
+
+/* The camera p (its largest distance e) into res. */
+static void search_result(const double p[NPAR], double e, pki_cert_result *res)
+{
     view v;
     view_par(p, &v);
     for (int a = 0; a < 3; a++) {
@@ -1102,6 +1102,74 @@ int pki_camera_search(const pki_cert_frame *fr, const pk_camera_key *start, pki_
     res->fov = p[P_FOV];
     res->worst = e;
     res->verdict = e <= PK_CAMERA_GOAL ? PKI_CERT_REACH : PKI_CERT_OPEN;
+}
+
+/* One frame's best camera as the bound searches for it (retarget.h). */
+int pki_camera_search(const pki_cert_frame *fr, const pk_camera_key *start, pki_cert_result *res)
+{
+    memset(res, 0, sizeof *res);
+    res->verdict = PKI_CERT_OPEN;
+    frame_pts pts;
+    scene sc;
+    bound_frame_in in;
+    if (!search_setup(fr, fabs(start->distance), &pts, &sc, &in))
+        return -1;
+    double p[NPAR], e = INFINITY;
+    bound_search(&sc, 0, &in, start, NULL, BOUND_MORE, &e, p);
+    e = bound_round(&sc, 0, &in, start, p);
+    if (e > PK_CAMERA_GOAL)
+        e = bound_polish(&sc, 0, &in, start, e, p);
+    search_result(p, e, res);
+    return 0;
+}
+
+/* The view angles the search from a rotation starts at (degrees). */
+static const double AT_FOVS[] = {30, 60, 90, 125};
+
+int pki_camera_search_at(const pki_cert_frame *fr, const double Q[3][3], pki_cert_result *res)
+{
+    memset(res, 0, sizeof *res);
+    res->verdict = PKI_CERT_OPEN;
+    frame_pts pts;
+    scene sc;
+    bound_frame_in in;
+    if (!search_setup(fr, 1.0, &pts, &sc, &in))
+        return -1;
+    double R[3][3], xb[3], sb[2], zero[3] = {0, 0, 0};
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+            R[a][b] = Q[b][a];
+    const double(*pb)[3] = (const double(*)[3])pts.b;
+    centroids(pb, (const double(*)[2])in.sa, in.u, xb, sb);
+    /* the scale: A's centred screen points over B's turned, least squares */
+    double num = 0, den = 0, spread = 0;
+    for (int i = 0; i < fr->n; i++) {
+        double d[3] = {pb[i][0] - xb[0], pb[i][1] - xb[1], pb[i][2] - xb[2]};
+        for (int k = 0; k < 2; k++) {
+            double m = R[0][k] * d[0] + R[1][k] * d[1] + R[2][k] * d[2];
+            num += (in.sa[i][k] - sb[k]) * m, den += m * m;
+        }
+        spread += d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    }
+    double sigma = num > 0 && den > 0 ? num / den : 0.1 / fmax(sqrt(spread / fr->n), 1e-6);
+    double p[NPAR], q[NPAR], e = INFINITY;
+    for (size_t k = 0; k < sizeof AT_FOVS / sizeof *AT_FOVS; k++) {
+        double t = 2.0 * pki_tan(AT_FOVS[k] * PI / 360.0), z = 1.0 / (sigma * t);
+        for (int a = 0; a < 3; a++)
+            q[P_EYE + a] = xb[a] - z * R[a][2] - sb[0] * z * t * R[a][0] - sb[1] * z * t * R[a][1];
+        angles_of((const double(*)[3])R, zero, q + P_ROT);
+        q[P_FOV] = AT_FOVS[k];
+        in.D = fmax(z, 1.0);
+        bound_try(&sc, 0, &in, (1u << NPAR) - 1, q, &e, p);
+    }
+    pk_camera_key start;
+    memset(&start, 0, sizeof start);
+    start.fov = (uint32_t)fmin(FOV_MAX, fmax(FOV_MIN, round(p[P_FOV])));
+    start.distance = (float)in.D;
+    e = bound_round(&sc, 0, &in, &start, p);
+    if (e > PK_CAMERA_GOAL)
+        e = bound_polish(&sc, 0, &in, &start, e, p);
+    search_result(p, e, res);
     return 0;
 }
 

@@ -727,6 +727,10 @@ int pki_camera_certify_shape(const pki_cert_frame *fr, double goal, double fov_m
             free(st);
             return 0;
         }
+        if (c.level >= res->deep_level) { /* the deepest cube not ruled out */
+            res->deep_level = c.level;
+            memcpy(res->deep_Q, Q, sizeof res->deep_Q);
+        }
         if (c.level >= DEPTH) {
             open = true;
             res->open_cells++;
