@@ -14,7 +14,7 @@
  * (pki_camera_search, from MMD's default camera): a camera it finds
  * within the goal is a witness ("reach ... by the search", no cubes);
  * else the cubes, and where they leave the frame open, the search again
- * from the deepest cube not ruled out (pki_camera_search_at).  Every
+ * from the last 8 of the deepest cubes not ruled out (pki_camera_search_at).  Every
  * witness is reprojected here before it counts.  --no-search: the cubes
  * alone.
  *
@@ -144,7 +144,7 @@ int main(int argc, char **argv)
         const char *how = "";
         /* the report's search first (a camera it finds is a witness,
          * reprojected below), then the cubes, then the search again from
-         * the deepest cube they leave open */
+         * the deepest cubes they leave open */
         if (search && goal == PK_CAMERA_GOAL) {
             if (pki_camera_search(&fr[f], &start, &res) != 0)
                 goto done;
@@ -154,13 +154,17 @@ int main(int argc, char **argv)
             if (pki_camera_certify_shape(&fr[f], goal, 1.0, 125.0, budget, !squares, &res) != 0)
                 goto done;
             how = "";
-            pki_cert_result near;
-            if (search && goal == PK_CAMERA_GOAL && res.verdict == PKI_CERT_OPEN &&
-                pki_camera_search_at(&fr[f], (const double(*)[3])res.deep_Q, &near) == 0 &&
-                near.verdict == PKI_CERT_REACH) {
-                near.cells = res.cells;
-                res = near;
-                how = " by the search from the deepest open cube";
+            long nd = res.ndeep < PKI_CERT_DEEP ? res.ndeep : PKI_CERT_DEEP;
+            for (long d = 0; search && goal == PK_CAMERA_GOAL && res.verdict == PKI_CERT_OPEN &&
+                             d < nd;
+                 d++) {
+                pki_cert_result near;
+                if (pki_camera_search_at(&fr[f], (const double(*)[3])res.deep_Q[d], &near) == 0 &&
+                    near.verdict == PKI_CERT_REACH) {
+                    near.cells = res.cells;
+                    res = near;
+                    how = " by the search from a deepest open cube";
+                }
             }
         }
         if (res.verdict == PKI_CERT_REACH && !(reprojected(&res, &fr[f]) <= goal)) {

@@ -124,14 +124,18 @@ bool pki_camera_least_change(const pki_cert_frame *fr, const pk_camera_key *cam,
  * a camera (its view angle a whole degree) within goal on the disc;
  * PKI_CERT_OPEN: neither within budget cells of rotations. */
 enum { PKI_CERT_OUT, PKI_CERT_REACH, PKI_CERT_OPEN };
+#define PKI_CERT_DEEP 8
 typedef struct pki_cert_result {
     int verdict;
     long cells, open_cells; /* cubes of rotations looked at; left undecided */
     long disc_cells;        /* cubes the disc proved empty where the squares did not */
     double Q[3][3];         /* the witness: world to camera (rows right, up, forward) */
     double eye[3], fov, worst;
-    double deep_Q[3][3]; /* the deepest cube not ruled out: its centre's rotation */
-    int deep_level;      /* and its level */
+    /* the deepest cubes not ruled out: the last PKI_CERT_DEEP of them
+     * (ndeep counts them all), their centres' rotations, their level */
+    double deep_Q[PKI_CERT_DEEP][3][3];
+    long ndeep;
+    int deep_level;
 } pki_cert_result;
 int pki_camera_certify(const pki_cert_frame *fr, double goal, double fov_min, double fov_max,
                        long budget, pki_cert_result *res);

@@ -727,9 +727,11 @@ int pki_camera_certify_shape(const pki_cert_frame *fr, double goal, double fov_m
             free(st);
             return 0;
         }
-        if (c.level >= res->deep_level) { /* the deepest cube not ruled out */
-            res->deep_level = c.level;
-            memcpy(res->deep_Q, Q, sizeof res->deep_Q);
+        if (c.level > res->deep_level) /* the deepest cubes not ruled out */
+            res->deep_level = c.level, res->ndeep = 0;
+        if (c.level == res->deep_level) {
+            memcpy(res->deep_Q[res->ndeep % PKI_CERT_DEEP], Q, sizeof *res->deep_Q);
+            res->ndeep++;
         }
         if (c.level >= DEPTH) {
             open = true;
