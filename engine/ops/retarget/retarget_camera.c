@@ -708,7 +708,12 @@ static double measure(const scene *sc, uint32_t fi, const pk_camera_key *orig,
  * form turned by BOUND_TURN about the camera's right and up axes through
  * the points' centroid.  The best found then has its view angle rounded
  * to a whole degree (MMD keys it so) and the other six parameters fitted
- * again: a camera MMD can play, never worse than the correction.
+ * again: a camera MMD can play, never worse than the correction.  A frame
+ * still above the goal is then polished (bound_polish: POLISH_ROUNDS of
+ * the reweighting from that camera), for the report alone: the frames
+ * the camera written aims at (the track's weight, the least change) are
+ * those the search met before the polish, so that a frame only a far lens
+ * or another shot reaches does not pull the shot.
  *
  * Not a proof.  A frame with at most three points measured is met
  * exactly by some camera (seven parameters, six coordinates), but with
