@@ -74,16 +74,34 @@ static pk_motion *walk(size_t *at30)
     return mo;
 }
 
+/* The walk on the built leg, its log opened; WALK_WATCH marks the bones
+ * the tests below keep. */
+static const bool WALK_WATCH[7] = {false, true, true, true, true, true, false};
+
+static pk_motion *walk_on_leg(hb *h, size_t *at30, pk_log *log)
+{
+    hb_leg(h);
+    *at30 = 0;
+    pk_log_init(log);
+    return walk(at30);
+}
+
+static void walk_done(hb *h, pk_motion *mo, pk_log *log)
+{
+    pk_log_free(log);
+    pk_motion_free(mo);
+    pk_names_free(h->m.names);
+}
+
 static void play_again_same_rows(void **state)
 {
     (void)state;
     hb h;
-    hb_leg(&h);
-    size_t at30 = 0;
-    pk_motion *mo = walk(&at30);
-    bool watch[7] = {false, true, true, true, true, true, false};
+    size_t at30;
     pk_log log;
-    pk_log_init(&log);
+    pk_motion *mo = walk_on_leg(&h, &at30, &log);
+    bool watch[7]; /* changed below */
+    memcpy(watch, WALK_WATCH, sizeof watch);
     pki_play first, again, fresh;
     assert_int_equal(pki_play_motion(&first, &h.m, mo, 0, 61, watch, &log), 0);
     assert_int_equal(first.evaluated, 61);
@@ -136,9 +154,7 @@ static void play_again_same_rows(void **state)
     pki_play_free(&again);
     pki_play_free(&first);
     pki_play_free(&fresh);
-    pk_log_free(&log);
-    pk_motion_free(mo);
-    pk_names_free(h.m.names);
+    walk_done(&h, mo, &log);
 }
 
 /* A leg held still (the same keys at frames 0 and 20, a step to frame 30):
@@ -266,18 +282,16 @@ static void play_update_in_place(void **state)
 {
     (void)state;
     hb h;
-    hb_leg(&h);
-    size_t at30 = 0;
-    pk_motion *mo = walk(&at30);
+    size_t at30;
+    pk_log log;
+    pk_motion *mo = walk_on_leg(&h, &at30, &log);
     const uint8_t curve[4][4] = {
         {90, 10, 30, 120}, {90, 10, 30, 120}, {90, 10, 30, 120}, {90, 10, 30, 120}};
     for (size_t i = 0; i < mo->nbones; i++) {
         pk_interp_set(mo->bones[i].interp, curve, false);
         mo->bones[i].rot[0] = 0.05f * (float)(mo->bones[i].frame % 20);
     }
-    bool watch[7] = {false, true, true, true, true, true, false};
-    pk_log log;
-    pk_log_init(&log);
+    const bool *watch = WALK_WATCH;
     pki_play p;
     assert_int_equal(pki_play_motion(&p, &h.m, mo, 0, 61, watch, &log), 0);
     /* nothing changed: nothing evaluated or sampled */
@@ -331,9 +345,7 @@ static void play_update_in_place(void **state)
     assert_int_equal(p.evaluated, 61);
     same_as_fresh(&p, &h, mo, watch);
     pki_play_free(&p);
-    pk_log_free(&log);
-    pk_motion_free(mo);
-    pk_names_free(h.m.names);
+    walk_done(&h, mo, &log);
 }
 
 /* An update of chosen rows (pki_play_motion_update_rows) evaluates only
@@ -344,12 +356,10 @@ static void play_update_chosen_rows(void **state)
 {
     (void)state;
     hb h;
-    hb_leg(&h);
-    size_t at30 = 0;
-    pk_motion *mo = walk(&at30);
-    bool watch[7] = {false, true, true, true, true, true, false};
+    size_t at30;
     pk_log log;
-    pk_log_init(&log);
+    pk_motion *mo = walk_on_leg(&h, &at30, &log);
+    const bool *watch = WALK_WATCH;
     pki_play p;
     assert_int_equal(pki_play_motion(&p, &h.m, mo, 0, 61, watch, &log), 0);
     pki_play before;
@@ -384,9 +394,7 @@ static void play_update_chosen_rows(void **state)
     same_as_fresh(&p, &h, mo, watch);
     pki_play_free(&before);
     pki_play_free(&p);
-    pk_log_free(&log);
-    pk_motion_free(mo);
-    pk_names_free(h.m.names);
+    walk_done(&h, mo, &log);
 }
 
 static void track_named_as_built(void **state)

@@ -629,6 +629,18 @@ static void cog_measured_where_a_stands_on_its_ik(void **state)
     trial_free(&r);
 }
 
+/* Sizes r->in from A to B with the body's centre step alone (the legs
+ * scaled, no arm, upper-body, shoulder or toe step), measured; the step
+ * must have moved a frame. */
+static void centre_only(trial *r)
+{
+    pk_retarget_options o = {NO_ARMS,          .from = &r->a.m,      .to = &r->b.m,
+                             .no_upper = true, .no_shoulders = true, .no_toes = true,
+                             .measure = true};
+    r->out = retarget(r->in, &o, &r->rep);
+    assert_true(r->rep.body.centre_done && r->rep.body.centre_frames > 0);
+}
+
 /* A bows by 30 degrees throughout; on frames 15-25 it bows by 60 and
  * kicks its left 足ＩＫ 12 forward and 4 up, beyond its leg (more than 5%
  * of the leg off its 足ＩＫ).  B's neck rests 2 forward: under the bow its
@@ -651,11 +663,7 @@ static void centre_held_where_a_is_off_its_ik(void **state)
         p[1] = kick ? 4.0f : 0.0f;
         p[2] = kick ? -12.0f : 0.0f;
     }
-    pk_retarget_options o = {NO_ARMS,          .from = &r.a.m,       .to = &r.b.m,
-                             .no_upper = true, .no_shoulders = true, .no_toes = true,
-                             .measure = true};
-    r.out = retarget(r.in, &o, &r.rep);
-    assert_true(r.rep.body.centre_done && r.rep.body.centre_frames > 0);
+    centre_only(&r);
     double leg = 8.0, c5[3];
     play(&r.pb, &r.b.m, r.out, 5);
     memcpy(c5, at(&r.pb, "センター")->pos, sizeof c5);
@@ -701,11 +709,7 @@ static void centre_not_held_by_a_foot_barely_down(void **state)
         p[1] = (float)(hip_y - drop * 20 / run - 1);
         p[2] = 20.0f;
     }
-    pk_retarget_options o = {NO_ARMS,          .from = &r.a.m,       .to = &r.b.m,
-                             .no_upper = true, .no_shoulders = true, .no_toes = true,
-                             .measure = true};
-    r.out = retarget(r.in, &o, &r.rep);
-    assert_true(r.rep.body.centre_done && r.rep.body.centre_frames > 0);
+    centre_only(&r);
     play(&r.pa, &r.a.m, r.in, 10);
     /* A's ankle is barely down: between 3% and 10% of the leg up */
     double lift_a = at(&r.pa, "左足首")->pos[1] - 1;
@@ -746,11 +750,7 @@ static void centre_across_a_foot_at_full_reach(double low)
         p[0] = -4.0f;
         p[1] = 2.5f;
     }
-    pk_retarget_options o = {NO_ARMS,          .from = &r.a.m,       .to = &r.b.m,
-                             .no_upper = true, .no_shoulders = true, .no_toes = true,
-                             .measure = true};
-    r.out = retarget(r.in, &o, &r.rep);
-    assert_true(r.rep.body.centre_done && r.rep.body.centre_frames > 0);
+    centre_only(&r);
     play(&r.pa, &r.a.m, r.in, 10);
     play(&r.pb, &r.b.m, r.out, 10);
     const double *a = at(&r.pa, "左足首")->pos, *ik = at(&r.pa, "左足ＩＫ")->pos,
