@@ -448,6 +448,23 @@ static void cog_offset(const played *p, const body *h, double o[2])
     o[1] = acc[2] / acc[3] - (l[2] + r[2]) / 2;
 }
 
+/* The centre of gravity's ground offsets of A and B at rest (oa0, ob0):
+ * the scale is 1, so A's offsets from them are B's goal. */
+static void rest_offsets(const trial *r, double oa0[2], double ob0[2])
+{
+    played ra = {0}, rb = {0};
+    pk_motion *rest = pk_motion_new();
+    assert_non_null(rest);
+    tu_bone_key(rest, "センター", 0);
+    play(&ra, &r->a.m, rest, 0);
+    play(&rb, &r->b.m, rest, 0);
+    cog_offset(&ra, &r->a, oa0);
+    cog_offset(&rb, &r->b, ob0);
+    played_free(&ra);
+    played_free(&rb);
+    pk_motion_free(rest);
+}
+
 static void centre_of_gravity_over_the_feet(void **state)
 {
     (void)state;
@@ -464,15 +481,8 @@ static void centre_of_gravity_over_the_feet(void **state)
     trial_retarget(&r, &o, &o0);
     assert_true(r.rep.body.centre_done && r.rep.body.centre_frames > 0);
     /* the scale is 1: A's offsets from rest are B's goal */
-    played ra = {0}, rb = {0};
-    pk_motion *rest = pk_motion_new();
-    assert_non_null(rest);
-    tu_bone_key(rest, "センター", 0);
-    play(&ra, &r.a.m, rest, 0);
-    play(&rb, &r.b.m, rest, 0);
     double oa0[2], ob0[2];
-    cog_offset(&ra, &r.a, oa0);
-    cog_offset(&rb, &r.b, ob0);
+    rest_offsets(&r, oa0, ob0);
     double leg = 8.0, worst0 = 0;
     for (uint32_t f = 0; f <= 20; f++) {
         trial_play(&r, f);
@@ -495,9 +505,6 @@ static void centre_of_gravity_over_the_feet(void **state)
     assert_true(worst0 > 0.02 * leg);
     assert_true(r.rep.measure->body.cog_max_before > 0.02);
     assert_true(r.rep.measure->body.cog_max < 0.006);
-    played_free(&ra);
-    played_free(&rb);
-    pk_motion_free(rest);
     trial_free(&r);
 }
 
@@ -767,23 +774,13 @@ static void centre_across_a_foot_at_full_reach(double low)
     /* the centre of gravity's error across the leg gone: what is left
      * lies along it (B's hips cannot go further from that foot) */
     double oa[2], ob[2], oa0[2], ob0[2];
-    played ra = {0}, rb = {0};
-    pk_motion *rest = pk_motion_new();
-    assert_non_null(rest);
-    tu_bone_key(rest, "センター", 0);
-    play(&ra, &r.a.m, rest, 0);
-    play(&rb, &r.b.m, rest, 0);
-    cog_offset(&ra, &r.a, oa0);
-    cog_offset(&rb, &r.b, ob0);
+    rest_offsets(&r, oa0, ob0);
     cog_offset(&r.pa, &r.a, oa);
     cog_offset(&r.pb, &r.b, ob);
     double e[2] = {ob[0] - ob0[0] - (oa[0] - oa0[0]), ob[1] - ob0[1] - (oa[1] - oa0[1])};
     double u[2] = {b[0] - hip[0], b[2] - hip[2]}, ul = hypot(u[0], u[1]);
     double across = fabs(e[0] * u[1] - e[1] * u[0]) / ul;
     assert_true(across < 0.0015 * leg);
-    played_free(&ra);
-    played_free(&rb);
-    pk_motion_free(rest);
     trial_free(&r);
 }
 
