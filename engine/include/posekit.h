@@ -2096,6 +2096,9 @@ typedef struct pk_legs_stats {
     bool baked;                   /* no fit met the goal: a key per frame */
     double tol_knee; /* IK to FK: the knees' units (tol[0] unless a short motion's fit held
                         them looser, 0 with baked) */
+    double tol_toe, tol_roll; /* IK to FK: the toes' units and the feet's roll in degrees
+                                 (max_pos, max_deg unless a short motion's fit held them
+                                 looser, 0 with baked) */
 } pk_legs_stats;
 PK_API void pk_legs_options_init(pk_legs_options *o);
 /* A new motion (caller frees) or NULL (error logged: a model without a

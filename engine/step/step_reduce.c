@@ -34,6 +34,7 @@ typedef struct keys_result {
     bool is_legs;
     pk_legs_way way;
     double goal;
+    double max_pos, max_deg; /* the legs' toes and feet's usual bounds */
 } keys_result;
 
 #define T keys_opts
@@ -132,6 +133,8 @@ static int run_legs(const pk_step *s, pk_doc *in, keys_result *kr, pk_step_resul
     kr->is_legs = true;
     kr->way = lo.way;
     kr->goal = lo.goal;
+    kr->max_pos = lo.max_pos;
+    kr->max_deg = lo.max_deg;
     res->out.format = PK_FMT_VMD;
     res->out.motion = m ? pk_motion_legs(m, o->model, &lo, &kr->legs, log) : NULL;
     /* the output of an edit holds no duplicate keys, as bake's */
@@ -240,6 +243,12 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *f)
                           " (fitted to hold ankles within %.3g units and knees within %.3g, the "
                           "hip-to-ankle reach %.3g)",
                           l->tol[0], l->tol_knee, l->tol[1]);
+        else if (kr->way == PK_LEGS_IK_TO_FK &&
+                 (l->tol_toe != kr->max_pos || l->tol_roll != kr->max_deg))
+            pk_buf_printf(f,
+                          " (fitted to hold ankles and knees within %.3g units, the hip-to-ankle "
+                          "reach %.3g, toes within %.3g units and the feet's roll within %.3g deg)",
+                          l->tol[0], l->tol[1], l->tol_toe, l->tol_roll);
         else
             pk_buf_printf(f,
                           kr->way == PK_LEGS_IK_TO_FK
@@ -288,10 +297,11 @@ static int report(const pk_step *s, const pk_step_result *res, pk_report_format 
                       "\"legs\": {\"way\": \"%s\", \"legs\": %zu, \"frames\": %zu, "
                       "\"keys_before\": %zu, \"keys_after\": %zu, \"worst\": %.6g, \"goal\": "
                       "%.6g, \"worst_frame\": %u, \"tolerances\": [%.6g, %.6g], "
-                      "\"knee_tolerance\": %.6g, \"baked\": %s}, ",
+                      "\"knee_tolerance\": %.6g, \"toe_tolerance\": %.6g, \"roll_tolerance\": "
+                      "%.6g, \"baked\": %s}, ",
                       kr->way == PK_LEGS_IK_TO_FK ? "ik-to-fk" : "fk-to-ik", l->legs, l->frames,
                       l->keys_before, l->keys_after, l->worst, kr->goal, l->worst_frame, l->tol[0],
-                      l->tol[1], l->tol_knee, l->baked ? "true" : "false");
+                      l->tol[1], l->tol_knee, l->tol_toe, l->tol_roll, l->baked ? "true" : "false");
     }
     pk_buf_puts(f, "\"sections\": {");
     for (int i = 0; i < PK_SEC_COUNT; i++)

@@ -353,6 +353,64 @@ static void ik_to_fk_knee_loose(void **state)
     pk_names_free(h.m.names);
 }
 
+/* The foot held looser: the toe IK hangs from a bone (not a leg bone)
+ * that moves DX sideways over 30 frames, the leg IK keyed once.  The toe
+ * IK turns the ankle so that the toe (2 units ahead of it) follows: frame
+ * 0's foot leaves the toe about DX from the input's at frame 30, more
+ * than the toe's bound (0.005 units) and less than twice it.  Held within
+ * that bound 足首 needs a key at each end: hip, knee and two ankle keys,
+ * 4, over 1.5 times the input's 2 leg keys; with the toe held within 2
+ * times its bound one ankle key holds the motion: 3 keys, the toes'
+ * bound said in the stats (0.01 units), every ankle in place. */
+static void ik_to_fk_foot_loose(void **state)
+{
+    (void)state;
+    const float DX = 0.008f;
+    hb h;
+    hb_leg(&h, true);
+    int carrier = hb_bone(&h, "X", -1, 0, 0, 0);
+    h.b[h.toe_ik].parent = carrier;
+    pk_motion *mo = pk_motion_new();
+    assert_non_null(mo);
+    tu_bone_key(mo, "右足ＩＫ", 0)->pos[1] = 0.15f;
+    tu_bone_key(mo, "右つま先ＩＫ", 0);
+    tu_bone_key(mo, "X", 0);
+    tu_bone_key(mo, "X", 30)->pos[0] = DX;
+    pk_log log;
+    pk_log_init(&log);
+    pk_rig *r = pk_rig_new(&h.m, &log);
+    assert_non_null(r);
+    pk_bone_local loc[8];
+    pk_bone_world w[8];
+    bool on[8];
+    eval_motion(r, mo, 0, loc, on, w);
+    double t0[3] = {w[h.toe].pos[0], w[h.toe].pos[1], w[h.toe].pos[2]};
+    eval_motion(r, mo, 30, loc, on, w);
+    double toe = dist3(w[h.toe].pos, t0);
+    printf("frame 0's foot at frame 30: toe %.6f from the input's\n", toe);
+    assert_true(toe > 0.005 && toe < 0.01);
+    pk_rig_free(r);
+    pk_legs_options o;
+    pk_legs_options_init(&o);
+    pk_legs_stats st;
+    pk_motion *out = pk_motion_legs(mo, &h.m, &o, &st, &log);
+    assert_non_null(out);
+    printf("foot loose: hip %zu, knee %zu, ankle %zu keys (%zu -> %zu); worst ankle %.6f, toes "
+           "held within %.5f, roll %.3f deg\n",
+           count_keys(out, "右足"), count_keys(out, "右ひざ"), count_keys(out, "右足首"),
+           st.keys_before, st.keys_after, st.worst, st.tol_toe, st.tol_roll);
+    assert_int_equal(st.keys_before, 2);
+    assert_int_equal(st.keys_after, 3);
+    assert_true(st.worst <= 0.001);
+    assert_true(fabs(st.tol_toe - 2 * PK_REDUCE_POS) < 1e-12);
+    assert_true(fabs(st.tol_knee - 0.00095) < 1e-12);
+    held(&h, mo, out, 30, true);
+    pk_motion_free(out);
+    pk_motion_free(mo);
+    pk_log_free(&log);
+    pk_names_free(h.m.names);
+}
+
 /* The IKs' own keys: dropped by default (off, they move nothing), also
  * when an invisible tip nothing follows hangs from an IK; kept when asked
  * (keep_ik) and when a shown bone follows an IK, here by appending the
@@ -841,6 +899,7 @@ int main(void)
         cmocka_unit_test(ik_to_fk_joint_check),
         cmocka_unit_test(ik_to_fk_lift_joint),
         cmocka_unit_test(ik_to_fk_knee_loose),
+        cmocka_unit_test(ik_to_fk_foot_loose),
         cmocka_unit_test(ik_to_fk_no_idle_keys),
         cmocka_unit_test(fk_to_ik_rest_leg_no_keys),
     };

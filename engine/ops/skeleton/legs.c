@@ -51,6 +51,11 @@ enum { FIT_TRIES = 8 };
  * the knee's place held within these multiples of LEGS_HOLD * goal in
  * the fits tried again (the ankle's stays: the only hard law). */
 static const double LEGS_KNEE_LOOSE[] = {2.0, 3.0};
+/* Then (the knee's bound as usual) the toe's place and the foot's roll
+ * held within these multiples of the options' max_pos and max_deg. */
+static const struct {
+    double toe, roll;
+} LEGS_FOOT_LOOSE[] = {{2.0, 1.0}, {2.0, 5.0}};
 /* IK to FK: degrees the thigh and the shin may turn about their own
  * lengths from the input's (the knee and the ankle in place, a leg so
  * turned would not look the same). */
@@ -642,12 +647,18 @@ static void class_tol(const legs_run *r, const pk_legs_options *o, bool to_fk, i
     }
 }
 
+/* The multiples of the usual bounds a fit held the knee's place, the
+ * toe's place and the foot's roll within (1: as usual). */
+typedef struct legs_loose {
+    double knee, toe, roll;
+} legs_loose;
+
 /* The chain bones' tracks fitted by legs_fit.c with every bound at scale
- * sc (full: curves searched in full too; the knee's place held within
- * knee times the usual bound), as a motion of their keys (NULL: out of
- * memory). */
+ * sc (full: curves searched in full too; the knee's place, the toe's and
+ * the foot's roll held within lo's multiples of their usual bounds), as a
+ * motion of their keys (NULL: out of memory). */
 static pk_motion *fit_chains(const legs_run *r, const pk_legs_options *o, double sc, bool full,
-                             double knee)
+                             const legs_loose *lo)
 {
     size_t frames = (size_t)r->last + 1;
     pki_leg_frame *one = calloc(frames, sizeof *one);
@@ -655,11 +666,11 @@ static pk_motion *fit_chains(const legs_run *r, const pk_legs_options *o, double
     bool ok = one && red;
     pki_leg_tols t = {
         .ankle = LEGS_HOLD * sc * o->goal,
-        .knee = knee * LEGS_HOLD * sc * o->goal,
+        .knee = lo->knee * LEGS_HOLD * sc * o->goal,
         .reach = LEGS_REACH * sc * o->goal,
         .bend = LEGS_BEND * sc * o->goal,
-        .toe = o->max_pos,
-        .roll_deg = o->max_deg,
+        .toe = lo->toe * o->max_pos,
+        .roll_deg = lo->roll * o->max_deg,
         .full = full,
         .twist_deg = LEGS_TWIST_DEG,
     };
@@ -844,14 +855,16 @@ static pk_motion *rough_start(legs_run *r, const pk_motion *in, const pk_motion 
 
 /* IK to FK of a short motion over 1.5 times the input's leg keys (the
  * goal): the chains fitted again at scale s with the curves searched in
- * full (costly, so only there) or with the knee's place held within knee
- * times its usual bound, kept where every ankle stays within the goal
- * with fewer keys. */
+ * full (costly, so only there) or with the knee's place, the toe's or the
+ * foot's roll held within lo's multiples of their usual bounds, kept
+ * (and *kept set to lo) where every ankle stays within the goal with
+ * fewer keys. */
 static pk_motion *searched_in_full(legs_run *r, const pk_motion *in, const pk_legs_options *o,
                                    double s, bool drop_ik, pk_motion *out, double *worst,
-                                   pk_log *log, bool *ok, bool full, double knee, double *kept_knee)
+                                   pk_log *log, bool *ok, bool full, legs_loose lo,
+                                   legs_loose *kept)
 {
-    pk_motion *red = fit_chains(r, o, s, full, knee);
+    pk_motion *red = fit_chains(r, o, s, full, &lo);
     pk_motion *cand = red ? assemble(r, in, red, drop_ik, NULL, 0) : NULL;
     pk_motion_free(red);
     if (!cand || !set_ik(r, cand, false)) {
@@ -866,7 +879,7 @@ static pk_motion *searched_in_full(legs_run *r, const pk_motion *in, const pk_le
     if (*ok && w <= o->goal && count_keys(r, cand) < count_keys(r, out)) {
         pk_motion_free(out);
         *worst = w;
-        *kept_knee = knee;
+        *kept = lo;
         return cand;
     }
     r->worst_frame = at;
@@ -885,7 +898,8 @@ static pk_motion *fit(legs_run *r, const pk_motion *in, const pk_motion *dense,
     double s = 1.0;
     for (int tries = 0; ok && tries <= FIT_TRIES; tries++, s /= 2.0) {
         bool baked = tries == FIT_TRIES, chains = to_fk && !r->moved && !baked;
-        pk_motion *red = chains ? fit_chains(r, o, s, false, 1.0) : pk_motion_clone(dense);
+        static const legs_loose usual = {1.0, 1.0, 1.0};
+        pk_motion *red = chains ? fit_chains(r, o, s, false, &usual) : pk_motion_clone(dense);
         pk_reduce_options ro[NCLASS];
         for (int c = 0; red && !baked && !chains && c < NCLASS; c++) {
             if (!sel[c])
@@ -899,7 +913,7 @@ static pk_motion *fit(legs_run *r, const pk_motion *in, const pk_motion *dense,
             red = next;
         }
         pk_motion *out = red ? assemble(r, in, red, drop_ik, NULL, 0) : NULL;
-        double knee_loose = 1.0; /* the knee's bound of the fit kept, in its usual ones */
+        legs_loose loose = usual; /* the fit kept's bounds, in their usual ones */
         if (!out || !set_ik(r, out, !to_fk)) {
             pk_motion_free(red);
             pk_motion_free(out);
@@ -914,11 +928,18 @@ static pk_motion *fit(legs_run *r, const pk_motion *in, const pk_motion *dense,
             if (ok && chains && worst <= o->goal && r->last < PKI_LEG_OPTIMAL_MAX &&
                 2 * count_keys(r, out) > 3 * count_keys(r, in))
                 out = searched_in_full(r, in, o, s, drop_ik, out, &worst, log, &ok, false,
-                                       LEGS_KNEE_LOOSE[i], &knee_loose);
+                                       (legs_loose){LEGS_KNEE_LOOSE[i], 1.0, 1.0}, &loose);
         if (ok && chains && worst <= o->goal && r->last < PKI_LEG_OPTIMAL_MAX &&
             2 * count_keys(r, out) > 3 * count_keys(r, in))
-            out = searched_in_full(r, in, o, s, drop_ik, out, &worst, log, &ok, true, 1.0,
-                                   &knee_loose);
+            out =
+                searched_in_full(r, in, o, s, drop_ik, out, &worst, log, &ok, true, usual, &loose);
+        for (size_t i = 0; i < 2 * (sizeof LEGS_FOOT_LOOSE / sizeof *LEGS_FOOT_LOOSE); i++)
+            if (ok && chains && worst <= o->goal && r->last < PKI_LEG_OPTIMAL_MAX &&
+                2 * count_keys(r, out) > 3 * count_keys(r, in))
+                out = searched_in_full(
+                    r, in, o, s, drop_ik, out, &worst, log, &ok, i % 2,
+                    (legs_loose){1.0, LEGS_FOOT_LOOSE[i / 2].toe, LEGS_FOOT_LOOSE[i / 2].roll},
+                    &loose);
         pk_motion_free(red);
         if (ok && (worst <= o->goal || baked)) {
             st->worst = worst;
@@ -929,7 +950,9 @@ static pk_motion *fit(legs_run *r, const pk_motion *in, const pk_motion *dense,
                 st->tol[c] = chains  ? (c ? LEGS_REACH : LEGS_HOLD) * s * o->goal
                              : to_fk ? s * o->goal
                                      : ro[c].max_pos;
-            st->tol_knee = to_fk && !baked ? st->tol[0] * (chains ? knee_loose : 1.0) : 0.0;
+            st->tol_knee = to_fk && !baked ? st->tol[0] * (chains ? loose.knee : 1.0) : 0.0;
+            st->tol_toe = to_fk && !baked ? o->max_pos * (chains ? loose.toe : 1.0) : 0.0;
+            st->tol_roll = to_fk && !baked ? o->max_deg * (chains ? loose.roll : 1.0) : 0.0;
             result = out;
             break;
         }
