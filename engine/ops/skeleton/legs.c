@@ -52,7 +52,11 @@ enum { FIT_TRIES = 8 };
  * the fits tried again (the ankle's stays: the only hard law). */
 static const double LEGS_KNEE_LOOSE[] = {2.0, 3.0};
 /* Then (the knee's bound as usual) the toe's place and the foot's roll
- * held within these multiples of the options' max_pos and max_deg. */
+ * held within these multiples of the options' max_pos and max_deg, each
+ * fit kept only where it writes at most 1.5 times the input's leg keys
+ * (a foot held looser for fewer keys still over would be lost twice:
+ * FK to IK of mmd4unity_IK_Test on SD Mei, 13 keys from the 23 of the
+ * feet as usual, 33 from the 19 of the feet held looser). */
 static const struct {
     double toe, roll;
 } LEGS_FOOT_LOOSE[] = {{2.0, 1.0}, {2.0, 5.0}};
@@ -858,11 +862,11 @@ static pk_motion *rough_start(legs_run *r, const pk_motion *in, const pk_motion 
  * full (costly, so only there) or with the knee's place, the toe's or the
  * foot's roll held within lo's multiples of their usual bounds, kept
  * (and *kept set to lo) where every ankle stays within the goal with
- * fewer keys. */
+ * fewer keys (and, within, at most 1.5 times the input's leg keys). */
 static pk_motion *searched_in_full(legs_run *r, const pk_motion *in, const pk_legs_options *o,
                                    double s, bool drop_ik, pk_motion *out, double *worst,
                                    pk_log *log, bool *ok, bool full, legs_loose lo,
-                                   legs_loose *kept)
+                                   legs_loose *kept, bool within)
 {
     pk_motion *red = fit_chains(r, o, s, full, &lo);
     pk_motion *cand = red ? assemble(r, in, red, drop_ik, NULL, 0) : NULL;
@@ -876,7 +880,9 @@ static pk_motion *searched_in_full(legs_run *r, const pk_motion *in, const pk_le
     cand->duplicates_told = false;
     uint32_t at = r->worst_frame;
     double w = check(r, cand, log, ok, 0.0, 0.0, NULL, false);
-    if (*ok && w <= o->goal && count_keys(r, cand) < count_keys(r, out)) {
+    size_t nc = count_keys(r, cand);
+    if (*ok && w <= o->goal && nc < count_keys(r, out) &&
+        (!within || 2 * nc <= 3 * count_keys(r, in))) {
         pk_motion_free(out);
         *worst = w;
         *kept = lo;
@@ -928,18 +934,18 @@ static pk_motion *fit(legs_run *r, const pk_motion *in, const pk_motion *dense,
             if (ok && chains && worst <= o->goal && r->last < PKI_LEG_OPTIMAL_MAX &&
                 2 * count_keys(r, out) > 3 * count_keys(r, in))
                 out = searched_in_full(r, in, o, s, drop_ik, out, &worst, log, &ok, false,
-                                       (legs_loose){LEGS_KNEE_LOOSE[i], 1.0, 1.0}, &loose);
+                                       (legs_loose){LEGS_KNEE_LOOSE[i], 1.0, 1.0}, &loose, false);
         if (ok && chains && worst <= o->goal && r->last < PKI_LEG_OPTIMAL_MAX &&
             2 * count_keys(r, out) > 3 * count_keys(r, in))
-            out =
-                searched_in_full(r, in, o, s, drop_ik, out, &worst, log, &ok, true, usual, &loose);
+            out = searched_in_full(r, in, o, s, drop_ik, out, &worst, log, &ok, true, usual, &loose,
+                                   false);
         for (size_t i = 0; i < 2 * (sizeof LEGS_FOOT_LOOSE / sizeof *LEGS_FOOT_LOOSE); i++)
             if (ok && chains && worst <= o->goal && r->last < PKI_LEG_OPTIMAL_MAX &&
                 2 * count_keys(r, out) > 3 * count_keys(r, in))
                 out = searched_in_full(
                     r, in, o, s, drop_ik, out, &worst, log, &ok, i % 2,
                     (legs_loose){1.0, LEGS_FOOT_LOOSE[i / 2].toe, LEGS_FOOT_LOOSE[i / 2].roll},
-                    &loose);
+                    &loose, true);
         pk_motion_free(red);
         if (ok && (worst <= o->goal || baked)) {
             st->worst = worst;
