@@ -249,6 +249,12 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *f)
                           " (fitted to hold ankles and knees within %.3g units, the hip-to-ankle "
                           "reach %.3g, toes within %.3g units and the feet's roll within %.3g deg)",
                           l->tol[0], l->tol[1], l->tol_toe, l->tol_roll);
+        else if (kr->way == PK_LEGS_FK_TO_IK && l->tol_knee > kr->goal)
+            pk_buf_printf(
+                f,
+                " (leg IKs fitted within %.3g units, toe IKs %.3g units; the chain's keys "
+                "dropped where the knees stay within %.3g of the FK legs')",
+                l->tol[0], l->tol[1], l->tol_knee);
         else
             pk_buf_printf(f,
                           kr->way == PK_LEGS_IK_TO_FK

@@ -612,6 +612,83 @@ static void fk_to_ik_hand_worked(void **state)
     pk_names_free(h.m.names);
 }
 
+/* FK to IK with the knees held looser: the FK hip turned ALPHA about the
+ * vertical at frame 0 and bent BEND forward and turned -ALPHA at 30, the
+ * knee bent 60.  The solver from the rest pose (no chain key) reaches
+ * every ankle but leaves the knee off the FK leg's by the turn: more than
+ * 3 times the goal and at most 10 times.  Held within the goal, the
+ * hip's two keys stay as the solver's start beside the 3 IK keys of the
+ * ankle's arc: 5, over 1.5 times the input's 3 leg keys; with the knees
+ * held within 10 times the goal they go (3 keys), and the stats say so
+ * (tol_knee 0.01). */
+static void fk_to_ik_knee_loose(void **state)
+{
+    (void)state;
+    const double ALPHA = 0.1, BEND = 15.0;
+    hb h;
+    hb_leg(&h, true);
+    pk_motion *mo = pk_motion_new();
+    assert_non_null(mo);
+    for (int e = 0; e < 2; e++) {
+        float bend[4], turn[4];
+        qaxis(1, 0, 0, e ? BEND : 0.0, bend);
+        qaxis(0, 1, 0, e ? -ALPHA : ALPHA, turn);
+        double q[4];
+        /* turn * bend (x, y, z, w) */
+        q[3] = turn[3] * bend[3] - turn[0] * bend[0] - turn[1] * bend[1] - turn[2] * bend[2];
+        q[0] = turn[3] * bend[0] + turn[0] * bend[3] + turn[1] * bend[2] - turn[2] * bend[1];
+        q[1] = turn[3] * bend[1] - turn[0] * bend[2] + turn[1] * bend[3] + turn[2] * bend[0];
+        q[2] = turn[3] * bend[2] + turn[0] * bend[1] - turn[1] * bend[0] + turn[2] * bend[3];
+        float *rot = tu_bone_key(mo, "右足", e ? 30 : 0)->rot;
+        for (int i = 0; i < 4; i++)
+            rot[i] = (float)q[i];
+    }
+    qaxis(1, 0, 0, -60, tu_bone_key(mo, "右ひざ", 0)->rot);
+    pk_ik_key *ik = pk_motion_push_ik(mo, 2); /* both IKs off: plain FK */
+    assert_non_null(ik);
+    pk_log log;
+    pk_log_init(&log);
+    ik->show = 1;
+    ik->ik[0].name = pk_names_intern_utf8(mo->names, "右足ＩＫ", 20, "IK", &log);
+    ik->ik[1].name = pk_names_intern_utf8(mo->names, "右つま先ＩＫ", 20, "IK", &log);
+    pk_legs_options o;
+    pk_legs_options_init(&o);
+    o.way = PK_LEGS_FK_TO_IK;
+    pk_legs_stats st;
+    pk_motion *out = pk_motion_legs(mo, &h.m, &o, &st, &log);
+    assert_non_null(out);
+    printf("fk knee loose: hip %zu, knee %zu, ankle %zu, IK %zu, toe IK %zu keys (%zu -> %zu); "
+           "worst ankle %.6f, knees within %.4f\n",
+           count_keys(out, "右足"), count_keys(out, "右ひざ"), count_keys(out, "右足首"),
+           count_keys(out, "右足ＩＫ"), count_keys(out, "右つま先ＩＫ"), st.keys_before,
+           st.keys_after, st.worst, st.tol_knee);
+    assert_int_equal(st.keys_before, 3);
+    assert_int_equal(st.keys_after, 3);
+    assert_int_equal(count_keys(out, "右足"), 0);
+    assert_true(fabs(st.tol_knee - 10 * 0.001) < 1e-12);
+    held(&h, mo, out, 30, false);
+    /* the knees as the FK legs put them: further than 3 goals somewhere
+     * (the reason the chain's keys stayed at 3), within 10 everywhere */
+    pk_rig *r = pk_rig_new(&h.m, &log);
+    assert_non_null(r);
+    pk_bone_local loc[8];
+    pk_bone_world w[8], w0[8];
+    bool on[8];
+    double far = 0.0;
+    for (uint32_t f = 0; f <= 30; f++) {
+        eval_motion(r, mo, f, loc, on, w0);
+        eval_motion(r, out, f, loc, on, w);
+        far = fmax(far, dist3(w[h.knee].pos, w0[h.knee].pos));
+    }
+    printf("knees at most %.5f from the FK legs'\n", far);
+    assert_true(far > 3 * 0.001 && far <= 10 * 0.001);
+    pk_rig_free(r);
+    pk_motion_free(out);
+    pk_motion_free(mo);
+    pk_log_free(&log);
+    pk_names_free(h.m.names);
+}
+
 /* FK to IK of the leg the IKs at rest make (IK to FK of a motion that
  * keys them at rest): the IKs at rest give the same leg, so neither the
  * chain's keys nor the IKs' are written. */
@@ -900,6 +977,7 @@ int main(void)
         cmocka_unit_test(ik_to_fk_lift_joint),
         cmocka_unit_test(ik_to_fk_knee_loose),
         cmocka_unit_test(ik_to_fk_foot_loose),
+        cmocka_unit_test(fk_to_ik_knee_loose),
         cmocka_unit_test(ik_to_fk_no_idle_keys),
         cmocka_unit_test(fk_to_ik_rest_leg_no_keys),
     };

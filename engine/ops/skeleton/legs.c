@@ -60,6 +60,12 @@ static const double LEGS_KNEE_LOOSE[] = {2.0, 3.0};
 static const struct {
     double toe, roll;
 } LEGS_FOOT_LOOSE[] = {{2.0, 1.0}, {2.0, 5.0}};
+/* FK to IK still over 1.5 times the input's leg keys: the chain's keys
+ * tried away again with the knees held within these multiples of the
+ * goal of where the solve from the FK keys puts them, kept only where
+ * that writes at most 1.5 times the input's leg keys (the stand on
+ * nanoem Miku: every chain key goes with the knees within 0.006). */
+static const double LEGS_FK_KNEE_LOOSE[] = {3.0, 10.0};
 /* IK to FK: degrees the thigh and the shin may turn about their own
  * lengths from the input's (the knee and the ankle in place, a leg so
  * turned would not look the same). */
@@ -95,6 +101,7 @@ typedef struct legs_run {
     pki_leg_frame *lf;    /* IK to FK: frames x legs, for legs_fit.c */
     float *pos0;          /* IK to FK: legs x chain x 3, the translations at frame 0 */
     bool moved;           /* IK to FK: a chain bone's translation changes */
+    double knee_tol;      /* FK to IK: the knees' bound of rough_start's check */
     pk_log *log;          /* the caller's: progress */
 } legs_run;
 
@@ -738,7 +745,7 @@ static int fewer_keys(legs_run *r, pk_motion *cand, const pk_legs_options *o, pk
     cand->duplicates_told = false;
     bool same = true;
     uint32_t at = r->worst_frame;
-    double w = check(r, cand, log, ok, o->goal, o->max_deg, &same, false);
+    double w = check(r, cand, log, ok, r->knee_tol, o->max_deg, &same, false);
     if (*ok && same && w <= o->goal && count_keys(r, cand) < count_keys(r, *out)) {
         pk_motion_free(*out);
         *out = cand;
@@ -928,8 +935,26 @@ static pk_motion *fit(legs_run *r, const pk_motion *in, const pk_motion *dense,
         }
         out->duplicates_told = false;
         double worst = check(r, out, log, &ok, 0.0, 0.0, NULL, !to_fk);
+        double fk_knee = 1.0; /* FK to IK: rough_start's knees, in goals */
+        r->knee_tol = o->goal;
         if (ok && !to_fk && worst <= o->goal)
             out = rough_start(r, in, red, o, out, &worst, log, &ok);
+        for (size_t i = 0; i < sizeof LEGS_FK_KNEE_LOOSE / sizeof *LEGS_FK_KNEE_LOOSE; i++) {
+            if (!ok || to_fk || worst > o->goal || 2 * count_keys(r, out) <= 3 * count_keys(r, in))
+                break;
+            pk_motion *again = pk_motion_clone(out);
+            double w2 = worst;
+            r->knee_tol = LEGS_FK_KNEE_LOOSE[i] * o->goal;
+            again = again ? rough_start(r, in, red, o, again, &w2, log, &ok) : NULL;
+            if (ok && again && 2 * count_keys(r, again) <= 3 * count_keys(r, in)) {
+                pk_motion_free(out);
+                out = again;
+                worst = w2;
+                fk_knee = LEGS_FK_KNEE_LOOSE[i];
+            } else {
+                pk_motion_free(again);
+            }
+        }
         for (size_t i = 0; i < sizeof LEGS_KNEE_LOOSE / sizeof *LEGS_KNEE_LOOSE; i++)
             if (ok && chains && worst <= o->goal && r->last < PKI_LEG_OPTIMAL_MAX &&
                 2 * count_keys(r, out) > 3 * count_keys(r, in))
@@ -956,7 +981,9 @@ static pk_motion *fit(legs_run *r, const pk_motion *in, const pk_motion *dense,
                 st->tol[c] = chains  ? (c ? LEGS_REACH : LEGS_HOLD) * s * o->goal
                              : to_fk ? s * o->goal
                                      : ro[c].max_pos;
-            st->tol_knee = to_fk && !baked ? st->tol[0] * (chains ? loose.knee : 1.0) : 0.0;
+            st->tol_knee = baked   ? 0.0
+                           : to_fk ? st->tol[0] * (chains ? loose.knee : 1.0)
+                                   : fk_knee * o->goal;
             st->tol_toe = to_fk && !baked ? o->max_pos * (chains ? loose.toe : 1.0) : 0.0;
             st->tol_roll = to_fk && !baked ? o->max_deg * (chains ? loose.roll : 1.0) : 0.0;
             result = out;
