@@ -38,6 +38,7 @@
 #include "posekit.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -669,7 +670,7 @@ typedef struct legs_loose {
  * the foot's roll held within lo's multiples of their usual bounds), as a
  * motion of their keys (NULL: out of memory). */
 static pk_motion *fit_chains(const legs_run *r, const pk_legs_options *o, double sc, bool full,
-                             const legs_loose *lo)
+                             const legs_loose *lo, size_t cap, bool *refused)
 {
     size_t frames = (size_t)r->last + 1;
     pki_leg_frame *one = calloc(frames, sizeof *one);
@@ -721,6 +722,11 @@ static pk_motion *fit_chains(const legs_run *r, const pk_legs_options *o, double
                 pk_interp_set(bk->interp, (const uint8_t(*)[4])cp, false);
             }
             free(tr[c].keys);
+        }
+        /* keys only add up leg by leg: past cap, the legs left are not fitted */
+        if (ok && red->nbones > cap) {
+            *refused = true;
+            break;
         }
     }
     free(one);
@@ -875,7 +881,31 @@ static pk_motion *searched_in_full(legs_run *r, const pk_motion *in, const pk_le
                                    pk_log *log, bool *ok, bool full, legs_loose lo,
                                    legs_loose *kept, bool within)
 {
-    pk_motion *red = fit_chains(r, o, s, full, &lo);
+    /* the most keys cand may write to be kept, less those it keeps from
+     * in (the chains' fitted leg by leg stop past the rest) */
+    size_t nout = count_keys(r, out), nin = count_keys(r, in), most = nout ? nout - 1 : 0;
+    if (nout == 0)
+        return out;
+    if (within && 3 * nin / 2 < most)
+        most = 3 * nin / 2;
+    pk_motion *none = pk_motion_new();
+    pk_motion *base = none ? assemble(r, in, none, drop_ik, NULL, 0) : NULL;
+    size_t fixed = base ? count_keys(r, base) : 0;
+    pk_motion_free(none);
+    pk_motion_free(base);
+    if (!base) {
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        *ok = false;
+        return out;
+    }
+    if (fixed > most)
+        return out;
+    bool refused = false;
+    pk_motion *red = fit_chains(r, o, s, full, &lo, most - fixed, &refused);
+    if (red && refused) {
+        pk_motion_free(red);
+        return out;
+    }
     pk_motion *cand = red ? assemble(r, in, red, drop_ik, NULL, 0) : NULL;
     pk_motion_free(red);
     if (!cand || !set_ik(r, cand, false)) {
@@ -886,10 +916,14 @@ static pk_motion *searched_in_full(legs_run *r, const pk_motion *in, const pk_le
     }
     cand->duplicates_told = false;
     uint32_t at = r->worst_frame;
-    double w = check(r, cand, log, ok, 0.0, 0.0, NULL, false);
     size_t nc = count_keys(r, cand);
+    if (nc > most) { /* cannot be kept: not checked */
+        pk_motion_free(cand);
+        return out;
+    }
+    double w = check(r, cand, log, ok, 0.0, 0.0, NULL, false);
     if (*ok && w <= o->goal && nc < count_keys(r, out) &&
-        (!within || 2 * nc <= 3 * count_keys(r, in))) {
+        (!within || 2 * nc <= 3 * nin)) {
         pk_motion_free(out);
         *worst = w;
         *kept = lo;
@@ -912,7 +946,9 @@ static pk_motion *fit(legs_run *r, const pk_motion *in, const pk_motion *dense,
     for (int tries = 0; ok && tries <= FIT_TRIES; tries++, s /= 2.0) {
         bool baked = tries == FIT_TRIES, chains = to_fk && !r->moved && !baked;
         static const legs_loose usual = {1.0, 1.0, 1.0};
-        pk_motion *red = chains ? fit_chains(r, o, s, false, &usual) : pk_motion_clone(dense);
+        bool no = false;
+        pk_motion *red = chains ? fit_chains(r, o, s, false, &usual, SIZE_MAX, &no)
+                                : pk_motion_clone(dense);
         pk_reduce_options ro[NCLASS];
         for (int c = 0; red && !baked && !chains && c < NCLASS; c++) {
             if (!sel[c])
