@@ -548,6 +548,25 @@ static void legs_progress(void **state)
     pk_names_free(h.m.names);
 }
 
+/* Switches both IKs of the built leg off from frame 0 (the motion plays
+ * as plain FK) and bakes it FK to IK on h's model, with the default
+ * options; opens log, which the caller frees. */
+static pk_motion *fk_legs_to_ik(pk_motion *mo, const hb *h, pk_legs_stats *st, pk_log *log)
+{
+    pk_ik_key *ik = pk_motion_push_ik(mo, 2);
+    assert_non_null(ik);
+    pk_log_init(log);
+    ik->show = 1;
+    ik->ik[0].name = pk_names_intern_utf8(mo->names, "右足ＩＫ", 20, "IK", log);
+    ik->ik[1].name = pk_names_intern_utf8(mo->names, "右つま先ＩＫ", 20, "IK", log);
+    pk_legs_options o;
+    pk_legs_options_init(&o);
+    o.way = PK_LEGS_FK_TO_IK;
+    pk_motion *out = pk_motion_legs(mo, &h->m, &o, st, log);
+    assert_non_null(out);
+    return out;
+}
+
 /* FK to IK by hand: hip keyed 30 degrees about X, knee -60: the ankle is
  * at hip + Rx(30)(knee offset) + Rx(-30)(ankle offset), the IK's key (its
  * rest at the origin), turned Rx(-30) (the ankle's world rotation). */
@@ -560,19 +579,9 @@ static void fk_to_ik_hand_worked(void **state)
     assert_non_null(mo);
     qaxis(1, 0, 0, 30, tu_bone_key(mo, "右足", 0)->rot);
     qaxis(1, 0, 0, -60, tu_bone_key(mo, "右ひざ", 0)->rot);
-    pk_ik_key *ik = pk_motion_push_ik(mo, 2); /* both IKs off: plain FK */
-    assert_non_null(ik);
     pk_log log;
-    pk_log_init(&log);
-    ik->show = 1;
-    ik->ik[0].name = pk_names_intern_utf8(mo->names, "右足ＩＫ", 20, "IK", &log);
-    ik->ik[1].name = pk_names_intern_utf8(mo->names, "右つま先ＩＫ", 20, "IK", &log);
-    pk_legs_options o;
-    pk_legs_options_init(&o);
-    o.way = PK_LEGS_FK_TO_IK;
     pk_legs_stats st;
-    pk_motion *out = pk_motion_legs(mo, &h.m, &o, &st, &log);
-    assert_non_null(out);
+    pk_motion *out = fk_legs_to_ik(mo, &h, &st, &log);
     double a = 30 * PI / 180, b = -30 * PI / 180;
     /* y' = y cos - z sin, z' = y sin + z cos */
     double ky = -5 * cos(a) + 0.2 * sin(a), kz = -5 * sin(a) - 0.2 * cos(a);
@@ -644,19 +653,9 @@ static void fk_to_ik_knee_loose(void **state)
             rot[i] = (float)q[i];
     }
     qaxis(1, 0, 0, -60, tu_bone_key(mo, "右ひざ", 0)->rot);
-    pk_ik_key *ik = pk_motion_push_ik(mo, 2); /* both IKs off: plain FK */
-    assert_non_null(ik);
     pk_log log;
-    pk_log_init(&log);
-    ik->show = 1;
-    ik->ik[0].name = pk_names_intern_utf8(mo->names, "右足ＩＫ", 20, "IK", &log);
-    ik->ik[1].name = pk_names_intern_utf8(mo->names, "右つま先ＩＫ", 20, "IK", &log);
-    pk_legs_options o;
-    pk_legs_options_init(&o);
-    o.way = PK_LEGS_FK_TO_IK;
     pk_legs_stats st;
-    pk_motion *out = pk_motion_legs(mo, &h.m, &o, &st, &log);
-    assert_non_null(out);
+    pk_motion *out = fk_legs_to_ik(mo, &h, &st, &log);
     printf("fk knee loose: hip %zu, knee %zu, ankle %zu, IK %zu, toe IK %zu keys (%zu -> %zu); "
            "worst ankle %.6f, knees within %.4f\n",
            count_keys(out, "右足"), count_keys(out, "右ひざ"), count_keys(out, "右足首"),
