@@ -236,11 +236,12 @@ run_build() {
 # own commands' (a subshell counts the children it waited for): build A
 # in the foreground, its output on the console; B, W and E in the
 # background, beside A from the start, their output in a log shown when
-# they end.  The longest chain is E's: its site, build A's binary, then
-# checks that wait on Chromium far more than they compute (W's on Wine
-# the same).  So A's compile, W and E run at the normal priority, and
-# A's tests and all of B at nice 10 (batch): they fill the cores and
-# never keep a check of W or E waiting.  A stage leaves its results in
+# they end.  The longest chain is B's: its compile and its tests under
+# the sanitizers take half the run's CPU; E's comes next (its site,
+# build A's binary, then checks that wait on Chromium far more than they
+# compute; W's the same with Wine).  So B, A's compile, W and E run at
+# the normal priority, and A's tests at nice 10 (batch): they fill the
+# cores and never keep B or a check of W or E waiting.  A stage leaves its results in
 # DIR-logs/: its summary lines, stage lines and skipped tests, and
 # "passed failed skipped" (on CI, skips already counted as failures).
 batch() { # this (sub)shell and what it starts yield the cores to the rest
@@ -328,8 +329,7 @@ start_bg() { # LETTER: stage B, W or E in the background
     (
         stage_fresh "$logs"
         case $1 in
-            B) batch
-                run_build B build-test-b "gcc -Dwerror=true ASan+UBSan" -Dwerror=true \
+            B) run_build B build-test-b "gcc -Dwerror=true ASan+UBSan" -Dwerror=true \
                 -Db_sanitize=address \
                 "-Dc_args=-fsanitize=undefined -fsanitize-undefined-trap-on-error -g1" \
                 -Db_lundef=false >"$logs/run.log" 2>&1 ;;
