@@ -884,11 +884,20 @@ static void compare(const pk_model *m, pk_rig *r, const pk_motion *a, const pk_m
 
 /* The sanitizer build (PK_SANITIZED set) runs the long dance on one model
  * only: its paths are the other models' paths, at 30 times the frames of
- * the next longest. */
+ * the next longest.  It runs mmd4unity_IK_Test, whose 64 frames walk the
+ * short motions' ladders of looser bounds (half the law's time there), on
+ * two models, SD Mei and mmt: the four others take no path of the engine
+ * that these two and the other dances do not (doc/testing.md). */
 static bool law_runs(const char *model, const char *dance)
 {
     const char *san = getenv("PK_SANITIZED");
-    return !san || !*san || !strstr(dance, "wavefile") || strstr(model, "pmd_mei.pmd");
+    if (!san || !*san)
+        return true;
+    if (strstr(dance, "wavefile"))
+        return strstr(model, "pmd_mei.pmd") != NULL;
+    if (strstr(dance, "mmd4unity_IK_Test"))
+        return strstr(model, "pmd_sd_mei.pmd") || strstr(model, "pmx_mmt_test_model.pmx");
+    return true;
 }
 
 static void law_every_frame(void **state)
@@ -900,7 +909,7 @@ static void law_every_frame(void **state)
     size_t nx = tu_corpus_list(".pmx", &models), nd = tu_corpus_list(".pmd", &pmd);
     size_t nv = tu_corpus_list(".vmd", &vmds);
     law all = {0};
-    size_t with_legs = 0;
+    size_t with_legs = 0, left_out = 0;
     for (size_t mi = 0; mi < nx + nd; mi++) {
         const char *mp = mi < nx ? models[mi] : pmd[mi - nx];
         pk_log log;
@@ -913,8 +922,10 @@ static void law_every_frame(void **state)
         with_legs += legs;
         for (size_t v = 0; v < nv; v++) {
             pk_doc d;
-            if (!law_runs(mp, vmds[v]))
+            if (!law_runs(mp, vmds[v])) {
+                left_out += legs;
                 continue;
+            }
             if (pk_doc_load(vmds[v], &d, &log) != 0 || !d.motion ||
                 (d.motion->nbones == 0 && d.motion->niks == 0)) {
                 pk_doc_free(&d);
@@ -956,7 +967,8 @@ static void law_every_frame(void **state)
            "frames with a straight knee skipped)\n",
            all.pairs, all.frames, all.worst_fk, all.worst_ik, all.straight);
     assert_true(with_legs >= 6);
-    assert_true(all.pairs >= 6 * 8 - (law_runs("", "wavefile") ? 0 : 5));
+    assert_true(all.pairs + left_out >= 6 * 8);
+    assert_true(all.pairs >= 6 * 8 - (law_runs("", "wavefile") ? 0 : 5 + 4));
     tu_free_list(models, nx);
     tu_free_list(pmd, nd);
     tu_free_list(vmds, nv);
