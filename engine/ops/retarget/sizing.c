@@ -198,35 +198,39 @@ static long key_at(const pk_motion *m, const pk_track *t, uint32_t f)
 
 /* The frames a rewrite of rows [a, b] spans: from the track's last key
  * before a (else the frame before a) to its first key after b (else the
- * frame after b), within the play. */
+ * frame after b), within the play.  at[0], at[1]: the track's first key
+ * at or after a's frame and first after b's, from the last call on the
+ * same track (0, 0 at first), stepped from there: the calls of a bone
+ * walk its rows mostly forward, a key or two at a time. */
 static void bounds(const pki_sizing *z, const pk_motion *m, const pk_track *t, uint32_t a,
-                   uint32_t b, uint32_t *lo, uint32_t *hi)
+                   uint32_t b, uint32_t *lo, uint32_t *hi, size_t at[2])
 {
     uint32_t f0 = z->pb.f0, last = f0 + z->pb.n - 1, fa = f0 + a, fb = f0 + b;
     *lo = fa > f0 ? fa - 1 : fa;
     *hi = fb < last ? fb + 1 : fb;
     if (!t || !t->count)
         return;
+#define FRAME(i) (m->bones[t->keys[(i)]].frame)
     /* the track's keys are in frame order: the first at or after fa */
-    size_t l = 0, h = t->count;
-    while (l < h) {
-        size_t mid = l + (h - l) / 2;
-        if (m->bones[t->keys[mid]].frame < fa)
-            l = mid + 1;
-        else
-            h = mid;
-    }
-    if (l > 0 && m->bones[t->keys[l - 1]].frame >= f0)
-        *lo = m->bones[t->keys[l - 1]].frame;
-    for (size_t e = t->count; l < e;) { /* the first key after fb */
-        size_t mid = l + (e - l) / 2;
-        if (m->bones[t->keys[mid]].frame <= fb)
-            l = mid + 1;
-        else
-            e = mid;
-    }
-    if (l < t->count && m->bones[t->keys[l]].frame <= last)
-        *hi = m->bones[t->keys[l]].frame;
+    size_t l = at[0], e = at[1], n = t->count;
+    while (l > 0 && FRAME(l - 1) >= fa)
+        l--;
+    while (l < n && FRAME(l) < fa)
+        l++;
+    if (l > 0 && FRAME(l - 1) >= f0)
+        *lo = FRAME(l - 1);
+    /* the first key after fb (at or after l) */
+    if (e < l)
+        e = l;
+    while (e > l && FRAME(e - 1) > fb)
+        e--;
+    while (e < n && FRAME(e) <= fb)
+        e++;
+    if (e < n && FRAME(e) <= last)
+        *hi = FRAME(e);
+    at[0] = l;
+    at[1] = e;
+#undef FRAME
 }
 
 /* Whether the piece ending at the last record of wr->add (from the one
@@ -498,6 +502,7 @@ static int write_arm(writer *wr, pki_sizing *z, int s, pk_sizing_report *rep)
                 break;
             }
         }
+        size_t walk[2] = {0, 0};
         for (uint32_t r = 0; r < n && any && !rc;) {
             if (!wr->changed[r]) {
                 r++;
@@ -506,11 +511,11 @@ static int write_arm(writer *wr, pki_sizing *z, int s, pk_sizing_report *rep)
             /* one run: the next changed row joins it when their spans
              * would meet (they would share a key) */
             uint32_t b = r, lo, hi, lo2, hi2;
-            bounds(z, wr->m, t, r, b, &lo, &hi);
+            bounds(z, wr->m, t, r, b, &lo, &hi, walk);
             for (uint32_t j = b + 1; j < n; j++) {
                 if (!wr->changed[j])
                     continue;
-                bounds(z, wr->m, t, j, j, &lo2, &hi2);
+                bounds(z, wr->m, t, j, j, &lo2, &hi2, walk);
                 if (lo2 > hi)
                     break;
                 b = j;

@@ -625,7 +625,13 @@ typedef struct writer {
      * every frame (the motion's, or its last fit), until it is fitted */
     pk_bone_key *was; /* a track that had none: one record at frame NO_FRAME */
     size_t nwas, capwas;
+    /* vals_of's last sampling of a track through a cursor, per bone (up
+     * to VALS_KEPT): its key records and the values they gave */
+    struct vals_kept *kept;
+    int nkept;
 } writer;
+
+#define VALS_KEPT 8
 
 #define NO_FRAME UINT32_MAX
 
@@ -675,8 +681,24 @@ static bool writer_init(writer *w, pki_bone_set *s, const pki_sizing *z,
     return true;
 }
 
+/* One track's records and the values a cursor gave from them at every
+ * row (vals_of). */
+struct vals_kept {
+    int32_t bone;
+    pk_bone_key *keys;
+    size_t nkeys;
+    double (*pos)[3];
+    double (*rot)[4];
+};
+
 static void writer_free(writer *w)
 {
+    for (int i = 0; i < w->nkept; i++) {
+        free(w->kept[i].keys);
+        free(w->kept[i].pos);
+        free(w->kept[i].rot);
+    }
+    free(w->kept);
     free(w->pos);
     free(w->rot);
     free(w->dirty);
@@ -714,7 +736,57 @@ static pk_name_id name_of(const writer *w, int32_t b, bool make)
 }
 
 /* The values bone b's keys give at every row (rest where it has none). */
-static bool vals_of(const writer *w, int32_t b, track_vals *v)
+/* The values a cursor gave from track t's records (bone b's) when
+ * vals_of last sampled them, or NULL. */
+static const struct vals_kept *kept_vals(const writer *w, int32_t b, const pk_track *t)
+{
+    const pk_bone_key *keys = w->s->m->bones;
+    for (int i = 0; i < w->nkept; i++) {
+        const struct vals_kept *k = &w->kept[i];
+        if (k->bone != b || k->nkeys != t->count)
+            continue;
+        size_t j = 0;
+        while (j < t->count && memcmp(&k->keys[j], &keys[t->keys[j]], sizeof *keys) == 0)
+            j++;
+        return j == t->count ? k : NULL;
+    }
+    return NULL;
+}
+
+/* Keeps the values v bone b's track t gave (a copy, in the bone's entry
+ * or a new one while there is room); nothing on OOM. */
+static void keep_vals(writer *w, int32_t b, const pk_track *t, const track_vals *v)
+{
+    int i = 0;
+    while (i < w->nkept && w->kept[i].bone != b)
+        i++;
+    if (i == w->nkept) {
+        if (w->nkept == VALS_KEPT)
+            return;
+        if (!w->kept && !(w->kept = calloc(VALS_KEPT, sizeof *w->kept)))
+            return;
+        w->kept[w->nkept++].bone = b;
+    }
+    struct vals_kept *k = &w->kept[i];
+    pk_bone_key *keys = realloc(k->keys, (t->count + 1) * sizeof *keys);
+    if (keys)
+        k->keys = keys;
+    if (!k->pos)
+        k->pos = malloc((w->n + 1) * sizeof *k->pos);
+    if (!k->rot)
+        k->rot = malloc((w->n + 1) * sizeof *k->rot);
+    if (!keys || !k->pos || !k->rot) {
+        k->nkeys = SIZE_MAX; /* matches no track */
+        return;
+    }
+    for (size_t j = 0; j < t->count; j++)
+        keys[j] = w->s->m->bones[t->keys[j]];
+    k->nkeys = t->count;
+    memcpy(k->pos, v->pos, w->n * sizeof *k->pos);
+    memcpy(k->rot, v->rot, w->n * sizeof *k->rot);
+}
+
+static bool vals_of(writer *w, int32_t b, track_vals *v)
 {
     v->pos = malloc((w->n + 1) * sizeof *v->pos);
     v->rot = malloc((w->n + 1) * sizeof *v->rot);
@@ -756,14 +828,22 @@ static bool vals_of(const writer *w, int32_t b, track_vals *v)
             pki_qd_from_key(q, v->rot[r]);
         }
     } else if (t) {
-        pk_cursor c;
-        pk_cursor_init(&c, w->s->m, t);
-        for (uint32_t r = 0; r < w->n; r++) {
-            float p[3], q[4];
-            pk_cursor_bone(&c, w->f0 + r, p, q);
-            for (int k = 0; k < 3; k++)
-                v->pos[r][k] = p[k];
-            pki_qd_from_key(q, v->rot[r]);
+        /* the records it last sampled give the same values */
+        const struct vals_kept *kept = kept_vals(w, b, t);
+        if (kept) {
+            memcpy(v->pos, kept->pos, w->n * sizeof *v->pos);
+            memcpy(v->rot, kept->rot, w->n * sizeof *v->rot);
+        } else {
+            pk_cursor c;
+            pk_cursor_init(&c, w->s->m, t);
+            for (uint32_t r = 0; r < w->n; r++) {
+                float p[3], q[4];
+                pk_cursor_bone(&c, w->f0 + r, p, q);
+                for (int k = 0; k < 3; k++)
+                    v->pos[r][k] = p[k];
+                pki_qd_from_key(q, v->rot[r]);
+            }
+            keep_vals(w, b, t, v);
         }
     }
     free(one.keys);
@@ -1025,7 +1105,7 @@ static bool vals_copy(const writer *w, const track_vals *v, track_vals *out)
 
 /* Bone b's values at every row into was and a copy into now (the step
  * edits now): false on OOM. */
-static bool vals_pair(const writer *w, int32_t b, track_vals *was, track_vals *now)
+static bool vals_pair(writer *w, int32_t b, track_vals *was, track_vals *now)
 {
     return vals_of(w, b, was) && vals_copy(w, was, now);
 }
@@ -1840,7 +1920,7 @@ static void fit_rows(const pki_sizing *z, writer *w, const cog_memo *memo, const
  * from the values of センター, グルーブ and both 足ＩＫ before it (was)
  * and after (added into hips and foot, zeroed before the fit: false on
  * OOM). */
-static bool fit_moves(const pki_sizing *z, const writer *w, track_vals was[4], bool after,
+static bool fit_moves(const pki_sizing *z, writer *w, track_vals was[4], bool after,
                       double *hips, double (*foot)[2])
 {
     const pki_torso *tb = z->tb;

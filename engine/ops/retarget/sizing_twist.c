@@ -455,14 +455,38 @@ static bool breaks_elbow(const twist_ctx *c, int k, uint32_t r, double th)
  * error is within it), INFINITY as soon as a row is surely beyond it:
  * its cosine under the bound's by a relative 1e-12, far more than the
  * arccosine's and cosine's rounding. */
-static double piece_error(const twist_ctx *c, int k, const key_rows *kr, size_t i, double m0,
-                          double m1, double bound)
+typedef struct piece_memo {
+    bool has_qa, has_least;
+    double m0, qa[4];    /* the source at the first key, moved by m0 */
+    double bound, least; /* a finite bound and its cosine */
+} piece_memo;
+
+static bool same_double(double a, double b)
 {
-    double least = isfinite(bound) ? pki_cos(bound / DEG / 2.0) * (1.0 - 1e-12) : -1.0;
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* pm: what the calls for one piece share, the source moved at its first
+ * key and the least cosine of the bound, kept from the call before where
+ * m0 or the bound is the same (the same bits). */
+static double piece_error(const twist_ctx *c, int k, const key_rows *kr, size_t i, double m0,
+                          double m1, double bound, piece_memo *pm)
+{
+    if (isfinite(bound) && !(pm->has_least && same_double(pm->bound, bound))) {
+        pm->least = pki_cos(bound / DEG / 2.0) * (1.0 - 1e-12);
+        pm->bound = bound;
+        pm->has_least = true;
+    }
+    double least = isfinite(bound) ? pm->least : -1.0;
     const pki_arm_state *st = &c->z->arm[c->s];
     const pki_arm *a = &c->z->b.arm[c->s];
     double qa[4], qb[4], lowest = 1.0;
-    moved_source((const double(*)[4])st->q[kr->row[i - 1]], a, c->x, k, m0, qa);
+    if (!(pm->has_qa && same_double(pm->m0, m0))) {
+        moved_source((const double(*)[4])st->q[kr->row[i - 1]], a, c->x, k, m0, pm->qa);
+        pm->m0 = m0;
+        pm->has_qa = true;
+    }
+    memcpy(qa, pm->qa, sizeof qa);
     moved_source((const double(*)[4])st->q[kr->row[i]], a, c->x, k, m1, qb);
     /* the slerp's angle once for the piece (the short way, as MMD) */
     double d = qa[0] * qb[0] + qa[1] * qb[1] + qa[2] * qb[2] + qa[3] * qb[3];
@@ -521,14 +545,16 @@ static bool move_keyed(const twist_ctx *c, int k, const key_rows *kr, double *mo
             continue;
         }
         double d = remainder(phi - m[i - 1], 2.0 * 3.14159265358979323846);
-        double full = piece_error(c, k, kr, i, m[i - 1], m[i - 1] + d, INFINITY);
+        piece_memo pm;
+        pm.has_qa = pm.has_least = false;
+        double full = piece_error(c, k, kr, i, m[i - 1], m[i - 1] + d, INFINITY, &pm);
         if (full <= EPS) {
             m[i] = m[i - 1] + d;
             continue;
         }
         /* the piece may already stray (an earlier move, a contact): what
          * it strays by with the twist held is allowed too */
-        double e0 = piece_error(c, k, kr, i, m[i - 1], m[i - 1], INFINITY);
+        double e0 = piece_error(c, k, kr, i, m[i - 1], m[i - 1], INFINITY, &pm);
         double allowed = isfinite(e0) ? fmax(EPS, e0 * 1.001 + 1e-9) : INFINITY;
         if (full <= allowed) {
             m[i] = m[i - 1] + d;
@@ -538,7 +564,7 @@ static bool move_keyed(const twist_ctx *c, int k, const key_rows *kr, double *mo
         double lo = 0, hi = 1;
         for (int it = 0; it < 8; it++) {
             double mid = (lo + hi) / 2;
-            if (piece_error(c, k, kr, i, m[i - 1], m[i - 1] + mid * d, allowed) <= allowed)
+            if (piece_error(c, k, kr, i, m[i - 1], m[i - 1] + mid * d, allowed, &pm) <= allowed)
                 lo = mid;
             else
                 hi = mid;
