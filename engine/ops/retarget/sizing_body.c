@@ -768,9 +768,8 @@ static void keep_vals(writer *w, int32_t b, const pk_track *t, const track_vals 
         w->kept[w->nkept++].bone = b;
     }
     struct vals_kept *k = &w->kept[i];
-    pk_bone_key *keys = realloc(k->keys, (t->count + 1) * sizeof *keys);
-    if (keys)
-        k->keys = keys;
+    bool grown = pki_grow_to(&k->keys, t->count + 1, sizeof *k->keys) == 0;
+    pk_bone_key *keys = grown ? k->keys : NULL;
     if (!k->pos)
         k->pos = malloc((w->n + 1) * sizeof *k->pos);
     if (!k->rot)
