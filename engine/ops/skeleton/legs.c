@@ -76,6 +76,12 @@ enum { LEGS_FULL_GAIN = 2 };
  * lengths from the input's (the knee and the ankle in place, a leg so
  * turned would not look the same). */
 #define LEGS_TWIST_DEG 1.0
+/* IK to FK of a motion past PKI_LEG_OPTIMAL_MAX frames: the toe's place
+ * is held within its bound of the path the input's toe sweeps (about the
+ * ankle) within this share of a frame of each frame: a foot off by less
+ * is the input's foot that much of a frame early or late.  WAVEFILE's
+ * 足首 keys 1284 -> 1147 on Mei. */
+#define LEGS_TOE_LAG 0.5
 /* Frames evaluated at most (bake's limit on a track's span). */
 #define LEGS_SPAN_MAX (1u << 22)
 
@@ -690,6 +696,7 @@ static pk_motion *fit_chains(const legs_run *r, const pk_legs_options *o, double
         .roll_deg = lo->roll * o->max_deg,
         .full = full,
         .twist_deg = LEGS_TWIST_DEG,
+        .toe_lag = LEGS_TOE_LAG,
     };
     for (size_t k = 0; ok && k < r->nlegs; k++) {
         const leg *l = &r->legs[k];

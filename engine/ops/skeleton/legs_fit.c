@@ -46,6 +46,9 @@ typedef struct track_fit {
     double (*u)[3];      /* hip: the ankle less the hip, parent's frame */
     double (*k)[3];      /* hip: the knee less the hip, parent's frame */
     double *p, *extra;   /* scratch: n each */
+    double (*tn)[2][3];  /* the input's toe less the ankle toe_lag of a
+                            frame before and after each frame, in that
+                            frame's foot frame (NULL: toe_lag 0) */
     pki_curve_cache *cache;
     double (*val[3])[4];   /* the joint check: each track's fitted value at
                               every frame (NULL: the bone's own check) */
@@ -199,13 +202,37 @@ static double twisted(const pki_leg_frame *fr, const pki_leg_tols *t, const doub
     return d / t->twist_deg;
 }
 
+/* The distance from toe offset y (in the input foot's frame) to the path
+ * the input's, d3, runs along from tn[0..2] to tn[3..5]. */
+static double toe_off(const double y[3], const double d3[3], const double *tn)
+{
+    double best = INFINITY;
+    for (int s = 0; s < 2; s++) {
+        double e[3], w[3], ee = 0.0, ew = 0.0;
+        for (int i = 0; i < 3; i++) {
+            e[i] = tn[3 * s + i] - d3[i];
+            w[i] = y[i] - d3[i];
+            ee += e[i] * e[i];
+            ew += e[i] * w[i];
+        }
+        double u = ee > 0.0 ? ew / ee : 0.0;
+        u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
+        double d = 0.0;
+        for (int i = 0; i < 3; i++)
+            d += (w[i] - u * e[i]) * (w[i] - u * e[i]);
+        best = fmin(best, d);
+    }
+    return sqrt(best);
+}
+
 /* Frame f's error with hip, knee and ankle local rotations q[0..2]
  * together, in units of its bound: the ankle and the knee where the
  * input's are (within `ankle` and `knee`), the toe where the input's is
  * from the ankle (within `toe`) and the foot's roll about it (within
  * `roll_deg`; no toe: the foot's turn).  The three fits one by one hold
  * the same at every frame. */
-static double joint_err(const pki_leg_frame *fr, const pki_leg_tols *t, const double *const q[3])
+static double joint_err(const pki_leg_frame *fr, const pki_leg_tols *t, const double *const q[3],
+                        const double *tn)
 {
     double v[3], x[3], a[3], k[3], w[4];
     pki_qd_rotate(q[KNEE], fr->d2, x);
@@ -228,15 +255,18 @@ static double joint_err(const pki_leg_frame *fr, const pki_leg_tols *t, const do
     pki_qd_mul(w, q[ANKLE], w);
     if (!t->has_toe)
         return fmax(e, angle_deg(fr->foot, w) / t->roll_deg);
-    double fi[4], d[4], y[3], z[3];
-    pki_qd_rotate(w, fr->d3, y);
-    pki_qd_rotate(fr->foot, fr->d3, z);
-    double et = 0.0;
-    for (int i = 0; i < 3; i++)
-        et += (y[i] - z[i]) * (y[i] - z[i]);
+    double fi[4], d[4], y[3], z[3], et;
     pki_qd_conj(fr->foot, fi);
     pki_qd_mul(fi, w, d);
-    return fmax(e, fmax(sqrt(et) / t->toe, twist_deg(d, fr->d3) / t->roll_deg));
+    if (tn) {
+        pki_qd_rotate(d, fr->d3, y);
+        et = toe_off(y, fr->d3, tn);
+    } else {
+        pki_qd_rotate(w, fr->d3, y);
+        pki_qd_rotate(fr->foot, fr->d3, z);
+        et = dist3(y, z);
+    }
+    return fmax(e, fmax(et / t->toe, twist_deg(d, fr->d3) / t->roll_deg));
 }
 
 /* Frame f's error with local rotation r, in units of its bound (<= 1:
@@ -250,7 +280,7 @@ static double err_at(const track_fit *c, size_t f, const double r[4])
     if (c->val[0]) {
         const double *r3[3] = {c->val[HIP][f], c->val[KNEE][f], c->val[ANKLE][f]};
         r3[c->bone] = r;
-        return joint_err(fr, t, r3);
+        return joint_err(fr, t, r3, c->tn ? c->tn[f][0] : NULL);
     }
     if (c->place && c->bone != ANKLE) {
         pki_qd_rotate(r, c->bone == HIP ? fr->d1 : fr->d2, x);
@@ -280,9 +310,16 @@ static double err_at(const track_fit *c, size_t f, const double r[4])
     pki_qd_mul(qi, r, e);
     if (!t->has_toe)
         return angle_deg(q, r) / t->roll_deg;
-    pki_qd_rotate(r, fr->d3, x);
-    pki_qd_rotate(q, fr->d3, y);
-    return fmax(dist3(x, y) / t->toe, twist_deg(e, fr->d3) / t->roll_deg);
+    double et;
+    if (c->tn) { /* in the input foot's frame */
+        pki_qd_rotate(e, fr->d3, x);
+        et = toe_off(x, fr->d3, c->tn[f][0]);
+    } else {
+        pki_qd_rotate(r, fr->d3, x);
+        pki_qd_rotate(q, fr->d3, y);
+        et = dist3(x, y);
+    }
+    return fmax(et / t->toe, twist_deg(e, fr->d3) / t->roll_deg);
 }
 
 static double err_on(const track_fit *c, size_t f, const arc *s, double u)
@@ -1202,6 +1239,22 @@ bool pki_leg_fit(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, pki_l
     c.extra = calloc(n + 1, sizeof *c.extra);
     c.cache = pki_curve_cache_new();
     ok = ok && c.a && c.u && c.k && c.p && c.extra && c.cache;
+    if (ok && t->has_toe && t->toe_lag > 0.0 && n > PKI_LEG_OPTIMAL_MAX) {
+        c.tn = calloc(n, sizeof *c.tn);
+        ok = c.tn != NULL;
+    }
+    /* the toe offsets toe_lag of a frame either side, in each frame's
+     * foot frame (the chord between the frames' offsets) */
+    for (size_t f = 0; ok && c.tn && f < n; f++)
+        for (int s = 0; s < 2; s++) {
+            size_t g = s == 0 ? (f > 0 ? f - 1 : f) : (f + 1 < n ? f + 1 : f);
+            double fi[4], d[4], z[3];
+            pki_qd_conj(fr[f].foot, fi);
+            pki_qd_mul(fi, fr[g].foot, d);
+            pki_qd_rotate(d, fr[g].d3, z);
+            for (int i = 0; i < 3; i++)
+                c.tn[f][s][i] = fr[f].d3[i] + t->toe_lag * (z[i] - fr[f].d3[i]);
+        }
     /* the ankle and the knee less the hip, in the hip's parent's frame */
     for (size_t f = 0; ok && f < n; f++) {
         double pi[4], d[3];
@@ -1252,7 +1305,7 @@ bool pki_leg_fit(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, pki_l
         const double *q3[3] = {q0[HIP], q0[KNEE], q0[ANKLE]};
         bool still = true;
         for (size_t f = 0; f < n && still; f++)
-            still = joint_err(&fr[f], t, q3) <= 1.0;
+            still = joint_err(&fr[f], t, q3, c.tn ? c.tn[f][0] : NULL) <= 1.0;
         for (int j = 0; j < 3 && still; j++) {
             out[j].n = 1;
             out[j].keys[0].frame = 0;
@@ -1272,6 +1325,7 @@ bool pki_leg_fit(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, pki_l
     free(c.k);
     free(c.p);
     free(c.extra);
+    free(c.tn);
     pki_curve_cache_free(c.cache);
     if (!ok)
         tracks_free(out);

@@ -72,6 +72,9 @@ typedef struct pki_leg_tols {
     double reach, bend;   /* world units, the knee's fit */
     double toe, roll_deg; /* the ankle's fit */
     double twist_deg;     /* thigh and shin turned about their lengths */
+    double toe_lag;       /* the toe held within `toe` of where the input's
+                             is within this share of a frame of each frame
+                             (0: at the frame) */
     bool has_toe;         /* d3 is meaningful */
     bool full;            /* short motions: curves searched in full too */
 } pki_leg_tols;
