@@ -1020,8 +1020,24 @@ static bool fit_one_by_one(track_fit *c, pki_leg_track out[3], double (*val[3])[
     for (size_t f = 0; f < n; f++)
         memcpy(c->target[f], fr[f].q[KNEE], sizeof c->target[f]);
     continuous(c->target, n);
+    bool stretch = c->stretch;
+    c->stretch = false;
     if (!fit_track(c, &out[KNEE]))
         return false;
+    if (stretch) { /* the knee's keys moved along their arcs too: the fewer */
+        pki_leg_track one = {0};
+        c->stretch = true;
+        bool ok = fit_track(c, &one);
+        c->stretch = false;
+        if (ok && one.n < out[KNEE].n) {
+            free(out[KNEE].keys);
+            out[KNEE] = one;
+        } else {
+            free(one.keys);
+        }
+        if (!ok)
+            return false;
+    }
     /* the hip with that knee, aimed so its ankle lands on the input's */
     sample_track(&out[KNEE], n, val[KNEE]);
     c->bone = HIP;
@@ -1315,8 +1331,10 @@ bool pki_leg_fit(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, pki_l
     }
     /* one by one, then the keys the three together do not need dropped */
     double(*target)[4] = c.target;
+    c.stretch = n > PKI_LEG_OPTIMAL_MAX;
     if (ok && (ok = fit_one_by_one(&c, out, val[0])))
         prune(&c, out, val[0]);
+    c.stretch = false;
     /* on shared key frames, likewise */
     c.t = &tt;
     /* (past PKI_LEG_OPTIMAL_MAX frames, one by one again with the knee's
@@ -1325,13 +1343,7 @@ bool pki_leg_fit(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, pki_l
     bool tog = n <= PKI_LEG_OPTIMAL_MAX;
     if (ok && tog && (ok = fit_together(&c, two, val[1], tgt)))
         prune(&c, two, val[1]);
-    c.t = t;
-    c.target = target;
-    c.stretch = !tog;
-    if (ok && c.stretch && (ok = fit_one_by_one(&c, two, val[1])))
-        prune(&c, two, val[1]);
-    c.stretch = false;
-    keep_fewer(out, two, ok);
+    keep_fewer(out, two, ok && tog);
     /* a short motion: one by one again, each track's keys the fewest */
     c.t = t;
     c.target = target;
