@@ -16,7 +16,11 @@
  *    under both;
  *  - together: hip, knee and ankle keyed on the same frames (the input's
  *    rotations there), each segment fitted as above with the knee's
- *    length within `ankle`.
+ *    length within `ankle` (at most PKI_LEG_OPTIMAL_MAX frames; longer,
+ *    the knee of the fit one by one is fitted twice instead, the second
+ *    time each key's value also moved along its arc within its frame's
+ *    bound, and the fewer kept; and the toe is held within `toe` of the
+ *    path the input's toe sweeps within `toe_lag` of a frame).
  * Keys go where the greedy search ends each segment: the longest run of
  * frames (from the last key) one grid curve between the two end values
  * holds within the bounds; the key values are the targets themselves
