@@ -2433,13 +2433,17 @@ void pk_camera_report_free(pk_camera_report *r)
  * no change) and the frames still missed brought within again from the
  * evened-out camera, LC_ROUNDS times; the stretches changed are fitted
  * again with the reducer, each kept only where it lands more frames and
- * stays steady. */
+ * stays steady; a window that lands more frames but fails the rest
+ * (unsteady, turned too far, a frame made worse) is solved again up to
+ * LC_TRIES times, each LC_STIFF times smoother. */
 
 #define LC_AIM 0.0175 /* screen heights: the goal less a margin for the evening out and the fit */
 #define LC_PAD 45     /* frames: a window around missed frames */
 #define LC_ROUNDS 2   /* the path solved, then again with the frames newly reached */
 #define LC_PULL 1.0   /* the change's weight per screen height² */
 #define LC_MU 1e4     /* the smoothness (screen heights² per second difference²) */
+#define LC_TRIES 3    /* a window's path solved up to this many times, */
+#define LC_STIFF 4.0  /* each this many times smoother than the last */
 
 /* A frame's points measured (pki_cert_frame): A's on the screen, B's; n of them. */
 static int lc_points(const scene *sc, uint32_t f, const pk_camera_key *orig, pki_cert_frame *lf)
@@ -2669,6 +2673,9 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
         while (wb > nf || (wb > last + 1 && shot[wb - 1] != shot[f]))
             wb--;
         size_t n = wb - wa;
+        int tries = 0;
+        double mu = LC_MU;
+    again:;
         /* the window's view angle: its reached frames' median change, eased
          * in and out over LC_PAD frames in whole degrees */
         int hist[2 * 8 + 1] = {0}, cnt = 0, med = 0;
@@ -2701,7 +2708,7 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
             }
             for (int j = 0; j < TB; j++)
                 t->lam[j] = (t->v.ortho || pin ? 1e6 : LC_PULL) * t->sc[j] * t->sc[j];
-            t->mu = LC_MU;
+            t->mu = mu;
             double now = measure(sc, fr, &orig[fr], &played[fr], NULL);
             t->aim = miss[fr] || now <= PK_CAMERA_GOAL ? LC_AIM : now;
             for (int k = 0; k < NPOINTS; k++) {
@@ -2808,6 +2815,12 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
             *cam = keep;
             memcpy(played, was, nf * sizeof *was);
             memcpy(fix, played, nf * sizeof *fix);
+            /* a path that lands more frames but is too unsteady, turns too
+             * far or makes a frame worse: again, smoother */
+            if (after > before && ++tries < LC_TRIES) {
+                mu *= LC_STIFF;
+                goto again;
+            }
         }
         f = next;
     }

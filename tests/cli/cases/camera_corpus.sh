@@ -90,9 +90,11 @@ assert goal == 2 and n_before < n_after < n == 2801 and n_after <= n_bound <= n,
 # lands nearly all on Gene's build and most on the chibi (a stretch is
 # fitted again where its track lands more frames; such frames weigh more;
 # then the path of least change lands more: without it 97.6%, 54.6%,
-# 90.5% and 82.9%, with it 98.8%, 64.1%, 93.3% and 85.2%)
-share = {'pmd_mei.pmd': 0.985, 'pmd_sd_mei.pmd': 0.62, 'pmx_mmt_test_model.pmx': 0.92,
-         'pmx_nanoem_miku_bones.pmx': 0.84}[m]
+# 90.5% and 82.9%, with it 98.8%, 64.1%, 93.3% and 85.2%; a window whose
+# path is too unsteady, turns too far or makes a frame worse solved again
+# smoother: 98.8%, 66.0%, 93.2% and 86.1%)
+share = {'pmd_mei.pmd': 0.985, 'pmd_sd_mei.pmd': 0.65, 'pmx_mmt_test_model.pmx': 0.92,
+         'pmx_nanoem_miku_bones.pmx': 0.855}[m]
 assert n_after >= share * n_bound, (m, n_after, n_bound, line)
 # turned: at most 15 degrees (or the frame-by-frame correction's turn)
 turn = float(re.search(r'turned up to ([0-9.]+) deg', line).group(1))
