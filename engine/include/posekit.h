@@ -1420,6 +1420,7 @@ typedef struct pk_camera_report {
     size_t pieces;            /* stretches fitted again */
     size_t piece_keys;        /* keys those stretches got */
     size_t ortho;             /* orthographic frames left alone */
+    size_t cuts;              /* new shots cut to (their keys in piece_keys) */
     /* the measured frames the best camera found misses the goal on (no
      * camera lands every point there: the goal out of reach), as runs of
      * frames [first, last]; allocated: pk_camera_report_free */

@@ -575,6 +575,8 @@ static void camera_summary(const pk_camera_report *c, pk_buf *out)
     if (c->pieces)
         pk_buf_printf(out, ", %zu stretch%s fitted again: %zu key%s", c->pieces,
                       c->pieces == 1 ? "" : "es", c->piece_keys, pki_plural(c->piece_keys));
+    if (c->cuts)
+        pk_buf_printf(out, "; cut to %zu new shot%s", c->cuts, pki_plural(c->cuts));
     pk_buf_printf(out,
                   "; turned up to %.1f deg; from one frame to the next at most %.2f deg and "
                   "%.2f%% of the screen, the original %.2f deg and %.2f%%",
@@ -999,6 +1001,7 @@ static void json_camera(pki_json *j, const pk_camera_report *c)
     pki_json_kint(j, "keys_out", (long long)c->keys_out);
     pki_json_kint(j, "kept", (long long)c->kept);
     pki_json_kint(j, "pieces", (long long)c->pieces);
+    pki_json_kint(j, "cuts", (long long)c->cuts);
     pki_json_kint(j, "frames", (long long)c->frames_on_screen);
     jpair(j, "moved", "worst", c->after_worst, "mean", c->after_mean);
     jpair(j, "frame_by_frame", "worst", c->best_worst, "mean", c->best_mean);

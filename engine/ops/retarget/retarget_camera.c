@@ -1041,16 +1041,16 @@ static double bound_polish(const scene *sc, uint32_t fi, const bound_frame_in *i
  * found it (-1: not measured; what the camera written aims at), e_all[f]
  * with the frames above the goal polished (the report's: whether any
  * camera was found within the goal), the polished cameras' distances
- * into t.  0, or -1 on OOM. */
+ * into t, each frame's camera into bp (nf + 1 of them).  0, or -1 on
+ * OOM. */
 static int bound_all(const scene *sc, const pk_camera_key *orig, const pk_camera_key *best,
-                     double *e, double *e_all, tally *t)
+                     double *e, double *e_all, tally *t, double (*bp)[NPAR])
 {
     uint32_t nf = sc->nframes;
-    double(*bp)[NPAR] = malloc((nf + 1) * sizeof *bp);
     bound_frame_in *in = malloc((nf + 1) * sizeof *in);
     bool *on = calloc(nf + 1, sizeof *on);
-    if (!bp || !in || !on) {
-        free(bp), free(in), free(on);
+    if (!in || !on) {
+        free(in), free(on);
         return -1;
     }
     for (uint32_t f = 0; f < nf; f++) { /* forwards */
@@ -1073,7 +1073,7 @@ static int bound_all(const scene *sc, const pk_camera_key *orig, const pk_camera
             e_all[f] = bound_polish(sc, f, &in[f], &best[f], e[f], bp[f]);
         bound_tally(sc, f, &in[f], bp[f], t);
     }
-    free(bp), free(in), free(on);
+    free(in), free(on);
     return 0;
 }
 
@@ -2380,10 +2380,11 @@ static void steps_over(const scene *sc, const pk_camera_key *orig, const pk_came
 /* The steadiness measures of the camera played (step_deg, step_eye) and
  * of the original, over every frame. */
 static void steadiness(const scene *sc, const pk_camera_key *orig, const pk_camera_key *played,
-                       const uint32_t *kf, size_t nk, pk_camera_report *rep)
+                       const uint32_t *kf, size_t nk, const uint32_t *kf0, size_t nk0,
+                       pk_camera_report *rep)
 {
     steps_over(sc, orig, played, kf, nk, 1, sc->nframes, true, &rep->step_deg, &rep->step_eye);
-    steps_over(sc, orig, orig, kf, nk, 1, sc->nframes, false, &rep->step_deg_orig,
+    steps_over(sc, orig, orig, kf0, nk0, 1, sc->nframes, false, &rep->step_deg_orig,
                &rep->step_eye_orig);
 }
 
@@ -2841,6 +2842,287 @@ done:
     return rc;
 }
 
+/* ---- a new shot: a run of missed frames cut to ----
+ *
+ * What the least change cannot reach is mostly another shot: the best
+ * camera for such a frame looks from 20° to 60° elsewhere, or through
+ * another lens.  A camera that cuts to another shot and back (keys a
+ * frame apart, as the original's own cuts) is an ordinary MMD camera; one
+ * that swings there between frames is not.  So a run of at least CUT_MIN
+ * frames the camera written still misses where the best camera for each
+ * frame meets the goal (gaps of up to CUT_GAP frames joined, within one
+ * shot of the original) is cut to: the shot is the best camera of one of
+ * its frames (of three tried, the one whose least change reaches most of
+ * the run within TRACK_TURN), its view angle held; within it the path of
+ * least change from that camera (smooth, LC_MU), fitted with the
+ * reducer, entered and left by a cut (keys at r0 − 1 and r0, r1 and
+ * r1 + 1; the stretches around fitted again to the camera as it was).
+ * Kept where it lands at least CUT_GAIN more frames, leaves the frames
+ * around within FIT of their worst, and stays as steady within the shot
+ * as the law above (STEADY times the original's largest step). */
+
+#define CUT_MIN 20  /* frames: the shortest shot cut to (two thirds of a second) */
+#define CUT_GAP 6   /* frames met inside a run that do not end it */
+#define CUT_GAIN 10 /* frames a new shot must land more */
+#define CUT_LENS 2.0 /* its view angle at most this many times the original's, or a part */
+
+/* bp's camera as a key (its look-at point at its subject's mean depth) */
+static void key_of_par(const double p[NPAR], const pki_cert_frame *lf, pk_camera_key *k)
+{
+    memset(k, 0, sizeof *k);
+    view v;
+    view_par(p, &v);
+    double z = 0;
+    for (int i = 0; i < lf->n; i++) {
+        double q[3];
+        cam_space(&v, v.eye, lf->pb[i], q);
+        z += q[2] / (lf->n ? lf->n : 1);
+    }
+    k->distance = (float)-fmax(z, 1.0);
+    k->fov = (uint32_t)lround(fmin(FOV_MAX, fmax(FOV_MIN, p[P_FOV])));
+    pk_camera_interp_linear(k->interp);
+    double x[TB];
+    for (int a = 0; a < 3; a++)
+        x[a] = p[P_EYE + a], x[3 + a] = p[P_ROT + a];
+    key_from_track(x, k);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Adds frame f to the sorted key frames *kf (*nk of them; room for it). */
+static void add_frame(uint32_t *kf, size_t *nk, uint32_t f)
+{
+    if (has_frame(kf, *nk, f))
+        return;
+    kf[(*nk)++] = f;
+    qsort(kf, *nk, sizeof *kf, cmp_u32);
+}
+
+/* Sets (or adds) cam's key at frame f to k (its frame f). */
+static int set_key(pk_motion *cam, uint32_t f, const pk_camera_key *k, pk_log *log)
+{
+    pk_camera_key *d = NULL;
+    for (size_t i = 0; i < cam->ncameras && !d; i++)
+        if (cam->cameras[i].frame == f)
+            d = &cam->cameras[i];
+    if (!d && !(d = pk_motion_push_camera(cam))) {
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        return -1;
+    }
+    *d = *k;
+    d->frame = f;
+    return 0;
+}
+
+/* The new shots (head comment above) cut to in *cam (played[] as it
+ * plays); *kf (*nk, room for 4 more every CUT_MIN frames) gains their cuts; newshot[f]
+ * marks the frames in one.  *cuts, *keys: the shots kept and their keys
+ * (net).  0, or -1 (logged). */
+static int cut_in(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
+                  pk_camera_key *played, const double *e_bound, const double (*bp)[NPAR],
+                  uint32_t *kf, size_t *nk, double deg_o, double eye_o,
+                  const pk_camera_options *o, char *newshot, size_t *cuts, size_t *keys,
+                  pk_log *log)
+{
+    uint32_t nf = sc->nframes;
+    pk_camera_key *fix = malloc(nf * sizeof *fix), *was = malloc(nf * sizeof *was);
+    pki_cert_frame *lf = malloc(nf * sizeof *lf);
+    char *need = calloc(nf, 1), *reach = calloc(nf, 1);
+    uint32_t *shot = malloc(nf * sizeof *shot), *ksave = malloc((*nk + 4 * (nf / CUT_MIN + 1)) * sizeof *ksave);
+    track_frame *tf = calloc(nf, sizeof *tf);
+    size_t N = (size_t)TB * nf;
+    double *x = malloc(N * sizeof *x), *xt = malloc(N * sizeof *xt), *g = malloc(N * sizeof *g);
+    double(*H)[TBW + 1] = malloc(N * sizeof *H), (*M)[TBW + 1] = malloc(N * sizeof *M);
+    int rc = -1;
+    if (!fix || !was || !lf || !need || !reach || !shot || !ksave || !tf || !x || !xt || !g || !H || !M) {
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        goto done;
+    }
+    for (uint32_t f = 0; f < nf; f++)
+        need[f] = lc_points(sc, f, &orig[f], &lf[f]) && e_bound[f] >= 0 &&
+                  e_bound[f] <= PK_CAMERA_GOAL && !newshot[f] &&
+                  measure(sc, f, &orig[f], &played[f], NULL) > PK_CAMERA_GOAL;
+    for (uint32_t f = 0, first = 0; f < nf; f++) {
+        if (f && has_frame(kf, *nk, f) && has_frame(kf, *nk, f - 1))
+            first = f;
+        shot[f] = first;
+    }
+    for (uint32_t f = 1; f < nf;) {
+        if (!need[f]) {
+            f++;
+            continue;
+        }
+        uint32_t r0 = f, r1 = f;
+        for (uint32_t h = f + 1; h < nf && h <= r1 + CUT_GAP && shot[h] == shot[f]; h++)
+            if (need[h])
+                r1 = h;
+        f = r1 + 1;
+        uint32_t n = r1 - r0 + 1;
+        if (n < CUT_MIN)
+            continue;
+        bool tail = r1 + 1 >= nf;
+        /* the shot: the best camera of the frame a quarter, half and three
+         * quarters in whose least change reaches most of the run */
+        pk_camera_key anchor = {0};
+        size_t most = 0;
+        for (int q = 1; q <= 3; q++) {
+            uint32_t c = r0 + n * (uint32_t)q / 4;
+            if (!need[c])
+                continue;
+            pk_camera_key a, w, lc;
+            key_of_par(bp[c], &lf[c], &w);
+            /* its lens within a factor CUT_LENS of the original's */
+            double fo = orig[c].fov < 1 ? 1.0 : (double)orig[c].fov;
+            long fw = (long)w.fov, lo = lround(fo / CUT_LENS), hi = lround(fo * CUT_LENS);
+            dolly(&lf[c], &w, (int)(fw < lo ? lo - fw : fw > hi ? hi - fw : 0), &a);
+            size_t cnt = 0;
+            for (uint32_t h = r0; h <= r1; h++)
+                cnt += lf[h].n && pki_camera_least_change(&lf[h], &a, &lc) &&
+                       turn_between(&a, &lc) <= TRACK_TURN;
+            if (cnt > most)
+                most = cnt, anchor = a;
+        }
+        if (most < CUT_GAIN)
+            continue;
+        /* the path of least change from it over the run */
+        view va;
+        view_of(&anchor, &va);
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t fr = r0 + i;
+            track_frame *t = &tf[i];
+            memset(t, 0, sizeof *t);
+            fix[fr] = anchor;
+            t->v = va;
+            double D = fmax(fabs((double)anchor.distance), 1.0);
+            for (int a = 0; a < 3; a++) {
+                t->o[a] = t->x0[a] = x[TB * i + a] = va.eye[a];
+                t->o[3 + a] = t->x0[3 + a] = x[TB * i + 3 + a] = anchor.rot[a];
+                t->sc[a] = 1.0 / (D * va.t);
+                t->sc[3 + a] = 1.0 / va.t;
+            }
+            for (int j = 0; j < TB; j++)
+                t->lam[j] = LC_PULL * t->sc[j] * t->sc[j];
+            t->mu = LC_MU;
+            t->aim = LC_AIM;
+            pk_camera_key lc;
+            reach[fr] = lf[fr].n && pki_camera_least_change(&lf[fr], &anchor, &lc) &&
+                        turn_between(&anchor, &lc) <= TRACK_TURN;
+            for (int k = 0; k < NPOINTS; k++) {
+                t->u[k] = 0;
+                if (reach[fr] && sc->have[k]) {
+                    double s[2];
+                    view vo;
+                    view_of(&orig[fr], &vo);
+                    if (screen(&vo, vo.eye, sc->pts[fr].a[k], s) && on_screen(sc, s)) {
+                        t->u[k] = 1;
+                        memcpy(t->sa[k], s, sizeof s);
+                    }
+                }
+                t->any = t->any || t->u[k] > 0;
+            }
+        }
+        for (double rho = 1e2; rho < 1e7; rho *= 100) {
+            for (uint32_t i = 0; i < n; i++)
+                tf[i].boost = rho;
+            track_solve(sc, r0, n, tf, x, 10, H, M, g, xt);
+        }
+        for (uint32_t i = 0; i < n; i++)
+            key_from_track(x + TB * i, &fix[r0 + i]);
+        /* the keys: the cuts in and out, the stretches around fitted again */
+        size_t n1, a = 0;
+        uint32_t *k1 = key_frames(*cam, &n1);
+        if (!k1) {
+            pk_error(log, PK_E_NO_MEMORY, "out of memory");
+            goto done;
+        }
+        while (a + 1 < n1 && k1[a + 1] <= r0 - 1)
+            a++;
+        size_t b = a;
+        while (b < n1 && k1[b] <= r1 + 1)
+            b++;
+        uint32_t ka = k1[a], kb = b < n1 ? k1[b] : nf - 1;
+        bool kb_tail = b >= n1;
+        free(k1);
+        if (ka > r0 - 1)
+            continue;
+        memcpy(was, played, nf * sizeof *was);
+        size_t before = 0, after = 0, out0 = 0, out1 = 0, added = 0;
+        uint32_t to = kb_tail ? nf : kb + 1;
+        worst_over(sc, ka, to, orig, played, &before);
+        double wa0 = worst_over(sc, ka, r0, orig, played, &out0);
+        double wb0 = tail ? -1 : worst_over(sc, r1 + 1, to, orig, played, &out1);
+        pk_motion *keep = pk_motion_clone(*cam);
+        size_t nkeys0 = (*cam)->ncameras;
+        if (!keep || set_key(*cam, r0 - 1, &was[r0 - 1], log) != 0 ||
+            set_key(*cam, r0, &fix[r0], log) != 0 || set_key(*cam, r1, &fix[r1], log) != 0 ||
+            (!tail && set_key(*cam, r1 + 1, &was[r1 + 1], log) != 0)) {
+            pk_motion_free(keep);
+            goto done;
+        }
+        qsort((*cam)->cameras, (*cam)->ncameras, sizeof *(*cam)->cameras, cmp_key_frame);
+        if ((ka < r0 - 1 &&
+             refit(cam, ka, r0 - 1, false, false, false, was, orig, o, &added, log) != 0) ||
+            (r1 > r0 + 1 && refit(cam, r0, r1, false, true, true, fix, orig, o, &added, log) != 0) ||
+            (!tail && (kb_tail || kb > r1 + 1) &&
+             refit(cam, r1 + 1, kb, kb_tail, false, false, was, orig, o, &added, log) != 0)) {
+            pk_motion_free(keep);
+            goto done;
+        }
+        qsort((*cam)->cameras, (*cam)->ncameras, sizeof *(*cam)->cameras, cmp_key_frame);
+        if (sample_all(*cam, nf, played, log) != 0) {
+            pk_motion_free(keep);
+            goto done;
+        }
+        size_t nk1 = *nk;
+        memcpy(ksave, kf, nk1 * sizeof *kf);
+        uint32_t kf1[4] = {r0 - 1, r0, r1, r1 + 1};
+        for (int i = 0; i < (tail ? 3 : 4); i++)
+            add_frame(kf, nk, kf1[i]);
+        worst_over(sc, ka, to, orig, played, &after);
+        double wa1 = worst_over(sc, ka, r0, orig, played, &out0);
+        double wb1 = tail ? -1 : worst_over(sc, r1 + 1, to, orig, played, &out1);
+        double deg0, eye0, deg1, eye1;
+        uint32_t s0 = ka > 0 ? ka : 1, s1 = to + 1 < nf ? to + 1 : nf;
+        steps_over(sc, orig, was, kf, *nk, s0, s1, true, &deg0, &eye0);
+        steps_over(sc, orig, played, kf, *nk, s0, s1, true, &deg1, &eye1);
+        if (after >= before + CUT_GAIN && wa1 <= fmax(wa0, PK_CAMERA_GOAL) + FIT &&
+            wb1 <= fmax(wb0, PK_CAMERA_GOAL) + FIT && deg1 <= fmax(STEADY * deg_o, deg0) &&
+            eye1 <= fmax(STEADY * eye_o, eye0)) {
+            pk_motion_free(keep);
+            (*cuts)++;
+            *keys += (*cam)->ncameras - nkeys0;
+            for (uint32_t h = r0; h <= r1; h++)
+                newshot[h] = 1;
+        } else {
+            pk_motion_free(*cam);
+            *cam = keep;
+            memcpy(played, was, nf * sizeof *was);
+            memcpy(kf, ksave, nk1 * sizeof *kf); /* the cuts taken back */
+            *nk = nk1;
+        }
+    }
+    rc = 0;
+done:
+    free(fix);
+    free(was);
+    free(lf);
+    free(need);
+    free(reach);
+    free(shot);
+    free(ksave);
+    free(tf);
+    free(x);
+    free(xt);
+    free(g);
+    free(H);
+    free(M);
+    return rc;
+}
+
 static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
 {
     const pk_camera_options *o = sc->o;
@@ -2849,13 +3131,15 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
     pk_camera_key *played = calloc(nf, sizeof *played), *raw = calloc(nf, sizeof *raw);
     double *e_best = calloc(nf, sizeof *e_best), *e_bound = calloc(nf, sizeof *e_bound);
     double *e_all = calloc(nf, sizeof *e_all);
+    double(*bp)[NPAR] = malloc((nf + 1) * sizeof *bp);
+    char *newshot = calloc(nf + 1, 1);
     pk_motion *cam = camera_only(camera, log);
     uint32_t *kf = NULL;
     size_t nk = 0;
     int rc = -1;
     if (!cam)
         goto done;
-    if (!orig || !best || !played || !e_best || !e_bound || !e_all || !raw) {
+    if (!orig || !best || !played || !e_best || !e_bound || !e_all || !raw || !bp || !newshot) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         goto done;
     }
@@ -2870,7 +3154,7 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
         rep->frames_on_screen += e_best[f] >= 0;
         rep->best_goal += e_best[f] >= 0 && e_best[f] <= PK_CAMERA_GOAL;
     }
-    if (bound_all(sc, orig, best, e_bound, e_all, &bound) != 0)
+    if (bound_all(sc, orig, best, e_bound, e_all, &bound, bp) != 0)
         goto nomem;
     for (uint32_t f = 0; f < nf; f++)
         rep->bound_goal += e_all[f] >= 0 && e_all[f] <= PK_CAMERA_GOAL;
@@ -2987,15 +3271,26 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
     if (lift_misses(sc, &cam, orig, played, e_bound, kf, nk, deg_o, eye_o, o, &rep->pieces,
                     &rep->piece_keys, log) != 0)
         goto done;
+    /* the runs it still misses: cut to another shot */
+    uint32_t *kf2 = realloc(kf, (2 * nk + 4 * (nf / CUT_MIN + 1)) * sizeof *kf);
+    if (!kf2)
+        goto nomem;
+    kf = kf2;
+    size_t nk0 = nk; /* the original's key frames, after the room for the cuts */
+    uint32_t *kf0 = kf + nk + 4 * (nf / CUT_MIN + 1);
+    memcpy(kf0, kf, nk * sizeof *kf);
+    if (cut_in(sc, &cam, orig, played, e_bound, (const double(*)[NPAR])bp, kf, &nk, deg_o,
+               eye_o, o, newshot, &rep->cuts, &rep->piece_keys, log) != 0)
+        goto done;
     for (uint32_t f = 0; f < nf; f++) {
         double b = measure(sc, f, &orig[f], &orig[f], NULL);
         double a = measure(sc, f, &orig[f], &played[f], &after);
         rep->before_goal += b >= 0 && b <= PK_CAMERA_GOAL;
         rep->after_goal += a >= 0 && a <= PK_CAMERA_GOAL;
-        if (a >= 0)
+        if (a >= 0 && !newshot[f]) /* a new shot turns as it does */
             rep->turn_deg = fmax(rep->turn_deg, turn_between(&orig[f], &played[f]));
     }
-    steadiness(sc, orig, played, kf, nk, rep);
+    steadiness(sc, orig, played, kf, nk, kf0, nk0, rep);
     rep->measured = before.n;
     rep->before_worst = before.worst;
     rep->before_mean = before.n ? before.sum / (double)before.n : 0;
@@ -3030,6 +3325,8 @@ done:
     free(e_best);
     free(e_bound);
     free(e_all);
+    free(bp);
+    free(newshot);
     free(kf);
     pk_motion_free(cam);
     return rc;

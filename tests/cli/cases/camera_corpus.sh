@@ -92,9 +92,10 @@ assert goal == 2 and n_before < n_after < n == 2801 and n_after <= n_bound <= n,
 # then the path of least change lands more: without it 97.6%, 54.6%,
 # 90.5% and 82.9%, with it 98.8%, 64.1%, 93.3% and 85.2%; a window whose
 # path is too unsteady, turns too far or makes a frame worse solved again
-# smoother: 98.8%, 66.0%, 93.2% and 86.1%)
-share = {'pmd_mei.pmd': 0.985, 'pmd_sd_mei.pmd': 0.65, 'pmx_mmt_test_model.pmx': 0.92,
-         'pmx_nanoem_miku_bones.pmx': 0.855}[m]
+# smoother: 98.8%, 66.0%, 93.2% and 86.1%; then the runs of 20 frames or
+# more still missed cut to another shot: 98.8%, 78.0%, 94.3% and 89.6%)
+share = {'pmd_mei.pmd': 0.985, 'pmd_sd_mei.pmd': 0.75, 'pmx_mmt_test_model.pmx': 0.935,
+         'pmx_nanoem_miku_bones.pmx': 0.88}[m]
 assert n_after >= share * n_bound, (m, n_after, n_bound, line)
 # turned: at most 15 degrees (or the frame-by-frame correction's turn)
 turn = float(re.search(r'turned up to ([0-9.]+) deg', line).group(1))
@@ -119,6 +120,14 @@ assert c['bound']['worst'] <= c['frame_by_frame']['worst'] and c['keys_in'] == 7
 assert abs(c['turn_deg'] - turn) <= 0.05, (m, c)
 assert abs(c['step_deg']['moved'] - sd) <= 0.005 and abs(100 * c['step_eye']['unchanged'] - seo) <= 0.005, (m, c)
 assert c['within_goal_frame_by_frame'] <= c['frames'], (m, c)
+# the chibi's frames the least change cannot reach are mostly another
+# shot (the best camera turned 20 to 60 degrees): some are cut to, each
+# new shot entered by a cut (keys a frame apart) the original has not
+if m == 'pmd_sd_mei.pmd':
+    k = sorted(x['frame'] for x in json.load(open('out_%s.json' % m))['cameras'])
+    o = sorted(x['frame'] for x in json.load(open('a.json'))['cameras'])
+    new = {x for x in k if x + 1 in k} - {x for x in o if x + 1 in o}
+    assert c['cuts'] > 0 and len(new) >= c['cuts'], (m, c['cuts'], sorted(new))
 # the frames out of reach (no camera found within the goal): runs of
 # frames, apart and in order, as many frames as the bound misses
 runs = c['unmet_frames']
