@@ -2857,13 +2857,14 @@ done:
  * least change from that camera (smooth, LC_MU), fitted with the
  * reducer, entered and left by a cut (keys at r0 − 1 and r0, r1 and
  * r1 + 1; the stretches around fitted again to the camera as it was).
- * Kept where it lands at least CUT_GAIN more frames, leaves the frames
- * around within FIT of their worst, and stays as steady within the shot
+ * Kept where it lands at least CUT_GAIN more frames, leaves its own
+ * worst frame and the frames around within FIT of their worst, and stays as steady within the shot
  * as the law above (STEADY times the original's largest step). */
 
 #define CUT_MIN 20  /* frames: the shortest shot cut to (two thirds of a second) */
 #define CUT_GAP 6   /* frames met inside a run that do not end it */
 #define CUT_GAIN 10 /* frames a new shot must land more */
+#define CUT_NEAR 0.01 /* the weight of a frame its least change does not reach */
 #define CUT_LENS 2.0 /* its view angle at most this many times the original's, or a part */
 
 /* bp's camera as a key (its look-at point at its subject's mean depth) */
@@ -2923,7 +2924,7 @@ static int set_key(pk_motion *cam, uint32_t f, const pk_camera_key *k, pk_log *l
  * marks the frames in one.  *cuts, *keys: the shots kept and their keys
  * (net).  0, or -1 (logged). */
 static int cut_in(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
-                  pk_camera_key *played, const double *e_bound, const double (*bp)[NPAR],
+                  const pk_camera_key *raw, pk_camera_key *played, const double *e_bound, const double (*bp)[NPAR],
                   uint32_t *kf, size_t *nk, double deg_o, double eye_o,
                   const pk_camera_options *o, char *newshot, size_t *cuts, size_t *keys,
                   pk_log *log)
@@ -2988,6 +2989,9 @@ static int cut_in(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
         }
         if (most < CUT_GAIN)
             continue;
+        int tries = 0;
+        double mu = LC_MU;
+    again:;
         /* the path of least change from it over the run */
         view va;
         view_of(&anchor, &va);
@@ -3006,14 +3010,14 @@ static int cut_in(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
             }
             for (int j = 0; j < TB; j++)
                 t->lam[j] = LC_PULL * t->sc[j] * t->sc[j];
-            t->mu = LC_MU;
+            t->mu = mu;
             t->aim = LC_AIM;
             pk_camera_key lc;
             reach[fr] = lf[fr].n && pki_camera_least_change(&lf[fr], &anchor, &lc) &&
                         turn_between(&anchor, &lc) <= TRACK_TURN;
             for (int k = 0; k < NPOINTS; k++) {
                 t->u[k] = 0;
-                if (reach[fr] && sc->have[k]) {
+                if (sc->have[k]) {
                     double s[2];
                     view vo;
                     view_of(&orig[fr], &vo);
@@ -3026,8 +3030,8 @@ static int cut_in(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
             }
         }
         for (double rho = 1e2; rho < 1e7; rho *= 100) {
-            for (uint32_t i = 0; i < n; i++)
-                tf[i].boost = rho;
+            for (uint32_t i = 0; i < n; i++) /* a frame out of its reach: as near as it goes */
+                tf[i].boost = reach[r0 + i] ? rho : CUT_NEAR * rho;
             track_solve(sc, r0, n, tf, x, 10, H, M, g, xt);
         }
         for (uint32_t i = 0; i < n; i++)
@@ -3053,6 +3057,7 @@ static int cut_in(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
         size_t before = 0, after = 0, out0 = 0, out1 = 0, added = 0;
         uint32_t to = kb_tail ? nf : kb + 1;
         worst_over(sc, ka, to, orig, played, &before);
+        double wr0 = worst_over(sc, r0, r1 + 1, orig, played, &out0);
         double wa0 = worst_over(sc, ka, r0, orig, played, &out0);
         double wb0 = tail ? -1 : worst_over(sc, r1 + 1, to, orig, played, &out1);
         pk_motion *keep = pk_motion_clone(*cam);
@@ -3083,13 +3088,16 @@ static int cut_in(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
         for (int i = 0; i < (tail ? 3 : 4); i++)
             add_frame(kf, nk, kf1[i]);
         worst_over(sc, ka, to, orig, played, &after);
+        double wr1 = worst_over(sc, r0, r1 + 1, orig, played, &out0);
         double wa1 = worst_over(sc, ka, r0, orig, played, &out0);
         double wb1 = tail ? -1 : worst_over(sc, r1 + 1, to, orig, played, &out1);
         double deg0, eye0, deg1, eye1;
         uint32_t s0 = ka > 0 ? ka : 1, s1 = to + 1 < nf ? to + 1 : nf;
         steps_over(sc, orig, was, kf, *nk, s0, s1, true, &deg0, &eye0);
         steps_over(sc, orig, played, kf, *nk, s0, s1, true, &deg1, &eye1);
-        if (after >= before + CUT_GAIN && wa1 <= fmax(wa0, PK_CAMERA_GOAL) + FIT &&
+        double wc = worst_over(sc, r0, r1 + 1, orig, raw, &out0);
+        if (after >= before + CUT_GAIN && wr1 <= fmax(wr0 + FIT, wc + PK_CAMERA_SMOOTH) &&
+            wa1 <= fmax(wa0, PK_CAMERA_GOAL) + FIT &&
             wb1 <= fmax(wb0, PK_CAMERA_GOAL) + FIT && deg1 <= fmax(STEADY * deg_o, deg0) &&
             eye1 <= fmax(STEADY * eye_o, eye0)) {
             pk_motion_free(keep);
@@ -3103,6 +3111,10 @@ static int cut_in(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
             memcpy(played, was, nf * sizeof *was);
             memcpy(kf, ksave, nk1 * sizeof *kf); /* the cuts taken back */
             *nk = nk1;
+            if (after >= before + CUT_GAIN && ++tries < LC_TRIES) { /* smoother */
+                mu *= LC_STIFF;
+                goto again;
+            }
         }
     }
     rc = 0;
@@ -3279,7 +3291,7 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
     size_t nk0 = nk; /* the original's key frames, after the room for the cuts */
     uint32_t *kf0 = kf + nk + 4 * (nf / CUT_MIN + 1);
     memcpy(kf0, kf, nk * sizeof *kf);
-    if (cut_in(sc, &cam, orig, played, e_bound, (const double(*)[NPAR])bp, kf, &nk, deg_o,
+    if (cut_in(sc, &cam, orig, raw, played, e_bound, (const double(*)[NPAR])bp, kf, &nk, deg_o,
                eye_o, o, newshot, &rep->cuts, &rep->piece_keys, log) != 0)
         goto done;
     for (uint32_t f = 0; f < nf; f++) {
