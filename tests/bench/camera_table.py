@@ -23,9 +23,9 @@ worst / mean distance of B's head, wrists and ankles from A's):
   within 2%       frames whose every point is within 2%: moved, frame by
                   frame, bound of the frames measured (unchanged)
   out of reach    frames the bound misses 2% on, in how many runs of frames
-  keys            camera keys in → out
+  keys            camera keys in → out (the new shots cut to)
   turn            the largest turn of the camera written (degrees, measured
-                  frames)
+                  frames outside the new shots)
   frame to frame  the largest turn (degrees) and eye move (how far it moves
                   the head on the screen, screen heights) from one frame to
                   the next, written (original's in parentheses; not at cuts)
@@ -121,14 +121,15 @@ def main(argv):
                 cert = " %s / %s / %s |" % m.groups()
             elif certify:
                 cert = " - |"
-            print("| %s → %s | %s | %s | %s | %s | %d, %s, %s of %d (%d) | %d in %d | %d → %d | %.1f° | %.2f°, %.1f%% (%.2f°, %.1f%%) |" % (
+            print("| %s → %s | %s | %s | %s | %s | %d, %s, %s of %d (%d) | %d in %d | %d → %d%s | %.1f° | %.2f°, %.1f%% (%.2f°, %.1f%%) |" % (
                 SHORT.get(a, a), SHORT.get(b, b), pct(cam["moved"]),
                 pct(cam["frame_by_frame"]), bound,
                 pct(cam["unchanged"]), cam["within_goal"],
                 cam.get("within_goal_frame_by_frame", "-"), cam.get("within_goal_bound", "-"),
                 cam["frames"], cam["within_goal_unchanged"],
                 sum(b - a + 1 for a, b in unmet), len(unmet), cam["keys_in"], cam["keys_out"],
-                cam.get("turn_deg", 0), sd.get("moved", 0), 100 * se.get("moved", 0),
+                " (%d new shot%s)" % (cam["cuts"], "" if cam["cuts"] == 1 else "s")
+                if cam.get("cuts") else "", cam.get("turn_deg", 0), sd.get("moved", 0), 100 * se.get("moved", 0),
                 sd.get("unchanged", 0), 100 * se.get("unchanged", 0)) + cert)
             total += ms
             sys.stdout.flush()
