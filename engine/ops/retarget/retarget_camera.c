@@ -3284,9 +3284,11 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
                     &rep->piece_keys, log) != 0)
         goto done;
     /* the runs it still misses: cut to another shot */
-    uint32_t *kf2 = realloc(kf, (2 * nk + 4 * (nf / CUT_MIN + 1)) * sizeof *kf);
+    uint32_t *kf2 = malloc((2 * nk + 4 * (nf / CUT_MIN + 1)) * sizeof *kf);
     if (!kf2)
         goto nomem;
+    memcpy(kf2, kf, nk * sizeof *kf);
+    free(kf);
     kf = kf2;
     size_t nk0 = nk; /* the original's key frames, after the room for the cuts */
     uint32_t *kf0 = kf + nk + 4 * (nf / CUT_MIN + 1);
