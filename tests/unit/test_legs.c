@@ -353,6 +353,21 @@ static void ik_to_fk_knee_loose(void **state)
     pk_names_free(h.m.names);
 }
 
+/* A right leg with its IKs whose toe IK hangs from a bone "X" (the
+ * tests move the toe through it), and a motion holding 右足ＩＫ 0.15 up
+ * and 右つま先ＩＫ at rest from frame 0. */
+static pk_motion *toe_carrier_leg(hb *h)
+{
+    hb_leg(h, true);
+    int carrier = hb_bone(h, "X", -1, 0, 0, 0);
+    h->b[h->toe_ik].parent = carrier;
+    pk_motion *mo = pk_motion_new();
+    assert_non_null(mo);
+    tu_bone_key(mo, "右足ＩＫ", 0)->pos[1] = 0.15f;
+    tu_bone_key(mo, "右つま先ＩＫ", 0);
+    return mo;
+}
+
 /* The foot held looser: the toe IK hangs from a bone (not a leg bone)
  * that moves DX sideways over 30 frames, the leg IK keyed once.  The toe
  * IK turns the ankle so that the toe (2 units ahead of it) follows: frame
@@ -367,13 +382,7 @@ static void ik_to_fk_foot_loose(void **state)
     (void)state;
     const float DX = 0.008f;
     hb h;
-    hb_leg(&h, true);
-    int carrier = hb_bone(&h, "X", -1, 0, 0, 0);
-    h.b[h.toe_ik].parent = carrier;
-    pk_motion *mo = pk_motion_new();
-    assert_non_null(mo);
-    tu_bone_key(mo, "右足ＩＫ", 0)->pos[1] = 0.15f;
-    tu_bone_key(mo, "右つま先ＩＫ", 0);
+    pk_motion *mo = toe_carrier_leg(&h);
     tu_bone_key(mo, "X", 0);
     tu_bone_key(mo, "X", 30)->pos[0] = DX;
     pk_log log;
@@ -428,13 +437,7 @@ static void ik_to_fk_toe_lag(void **state)
     (void)state;
     enum { LAST = 70 };
     hb h;
-    hb_leg(&h, true);
-    int carrier = hb_bone(&h, "X", -1, 0, 0, 0);
-    h.b[h.toe_ik].parent = carrier;
-    pk_motion *mo = pk_motion_new();
-    assert_non_null(mo);
-    tu_bone_key(mo, "右足ＩＫ", 0)->pos[1] = 0.15f;
-    tu_bone_key(mo, "右つま先ＩＫ", 0);
+    pk_motion *mo = toe_carrier_leg(&h);
     for (int f = 0; f <= LAST; f++)
         tu_bone_key(mo, "X", (uint32_t)f)->pos[0] = (float)(0.02 * f + (f % 2 ? -0.008 : 0.008));
     pk_log log;

@@ -1758,6 +1758,13 @@ static int sample_all(const pk_motion *m, uint32_t nframes, pk_camera_key *out, 
     return 0;
 }
 
+/* cam's keys put in frame order, then sampled as sample_all. */
+static int sort_and_sample(pk_motion *cam, uint32_t nframes, pk_camera_key *out, pk_log *log)
+{
+    qsort(cam->cameras, cam->ncameras, sizeof *cam->cameras, cmp_key_frame);
+    return sample_all(cam, nframes, out, log);
+}
+
 /* The largest distance of a point from A's over frames [fa, fb) seen
  * through cams (indexed by frame), -1 when none is measured; *within: how
  * many measured frames meet the goal. */
@@ -2791,8 +2798,7 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
             pk_motion_free(keep);
             goto done;
         }
-        qsort((*cam)->cameras, (*cam)->ncameras, sizeof *(*cam)->cameras, cmp_key_frame);
-        if (sample_all(*cam, nf, played, log) != 0) {
+        if (sort_and_sample(*cam, nf, played, log) != 0) {
             pk_motion_free(keep);
             goto done;
         }
@@ -3077,8 +3083,7 @@ static int cut_in(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
             pk_motion_free(keep);
             goto done;
         }
-        qsort((*cam)->cameras, (*cam)->ncameras, sizeof *(*cam)->cameras, cmp_key_frame);
-        if (sample_all(*cam, nf, played, log) != 0) {
+        if (sort_and_sample(*cam, nf, played, log) != 0) {
             pk_motion_free(keep);
             goto done;
         }
