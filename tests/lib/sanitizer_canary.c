@@ -4,6 +4,7 @@
  *   overflow  a signed addition that overflows (UBSan, trapping in build B)
  *   shift     a shift by more than the width (UBSan)
  *   heap      a read past the end of a heap block (ASan)
+ *   freed     a read of a block after it was freed (ASan's quarantine)
  *   leak      a block no pointer reaches at exit (LeakSanitizer)
  * Each fault is on the line marked "canary: MODE", which the report must
  * name.  The values come from the command line, so the compiler cannot
@@ -18,7 +19,7 @@ static volatile int sink;
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: sanitizer_canary overflow|shift|heap|leak N\n");
+        fprintf(stderr, "usage: sanitizer_canary overflow|shift|heap|freed|leak N\n");
         return 2;
     }
     int n = atoi(argv[2]);
@@ -34,6 +35,14 @@ int main(int argc, char **argv)
         memset(p, 1, (size_t)n + 1);
         sink = p[n + 1]; /* canary: heap */
         free(p);
+    } else if (strcmp(argv[1], "freed") == 0) {
+        char *p = malloc((size_t)n + 1);
+        if (!p)
+            return 2;
+        memset(p, 1, (size_t)n + 1);
+        char *volatile kept = p; /* out of the compiler's sight */
+        free(p);
+        sink = kept[n]; /* canary: freed */
     } else if (strcmp(argv[1], "leak") == 0) {
         char *p = malloc((size_t)n + 16); /* canary: leak */
         if (!p)

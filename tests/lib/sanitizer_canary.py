@@ -13,7 +13,7 @@ import re
 import subprocess
 import sys
 
-MODES = ('overflow', 'shift', 'heap', 'leak')
+MODES = ('overflow', 'shift', 'heap', 'freed', 'leak')
 
 
 def main():
