@@ -2234,38 +2234,64 @@ static void track_solve(const scene *sc, uint32_t fa, size_t n, const track_fram
     }
 }
 
+/* The path solver's work for n frames: each frame's points and weights,
+ * the unknowns and a trial of them, the gradient, the banded normal
+ * matrix and its factor (track_solve's arguments). */
+typedef struct track_work {
+    track_frame *tf;
+    double *x, *xt, *g;
+    double (*H)[TBW + 1], (*M)[TBW + 1];
+} track_work;
+
+/* false when out of memory; track_work_free frees what it allocated either
+ * way */
+static bool track_work_init(track_work *w, size_t n)
+{
+    size_t N = (size_t)TB * n;
+    w->tf = calloc(n, sizeof *w->tf);
+    w->x = malloc(N * sizeof *w->x);
+    w->xt = malloc(N * sizeof *w->xt);
+    w->g = malloc(N * sizeof *w->g);
+    w->H = malloc(N * sizeof *w->H);
+    w->M = malloc(N * sizeof *w->M);
+    return w->tf && w->x && w->xt && w->g && w->H && w->M;
+}
+
+static void track_work_free(track_work *w)
+{
+    free(w->tf);
+    free(w->x);
+    free(w->xt);
+    free(w->g);
+    free(w->H);
+    free(w->M);
+}
+
 /* best over [fa, fb) (evened out: the start) replaced by the track; its
  * distances stay.  Left as it is on OOM. */
 static void track_fit(const scene *sc, pk_camera_key *best, const pk_camera_key *orig, uint32_t fa,
                       uint32_t fb, const double *e_raw, const double *e_bound, double mu)
 {
-    size_t n = fb > fa ? fb - fa : 0, N = TB * n;
+    size_t n = fb > fa ? fb - fa : 0;
     if (n < 3)
         return;
-    track_frame *tf = calloc(n, sizeof *tf);
-    double *x = malloc(N * sizeof *x), *xt = malloc(N * sizeof *xt), *g = malloc(N * sizeof *g);
-    double(*H)[TBW + 1] = malloc(N * sizeof *H), (*M)[TBW + 1] = malloc(N * sizeof *M);
-    if (!tf || !x || !xt || !g || !H || !M)
+    track_work tw;
+    if (!track_work_init(&tw, n))
         goto done;
-    track_setup(sc, best, orig, fa, n, tf, x, e_raw, e_bound, mu);
+    track_setup(sc, best, orig, fa, n, tw.tf, tw.x, e_raw, e_bound, mu);
     for (int round = 0; round < TRACK_ROUNDS; round++) {
         if (round)
-            track_reweigh(sc, fa, n, tf, x);
-        track_solve(sc, fa, n, tf, x, TRACK_ITERS, H, M, g, xt);
+            track_reweigh(sc, fa, n, tw.tf, tw.x);
+        track_solve(sc, fa, n, tw.tf, tw.x, TRACK_ITERS, tw.H, tw.M, tw.g, tw.xt);
     }
     for (size_t i = 0; i < n; i++) {
         pk_camera_key *k = &best[fa + i];
-        if (tf[i].v.ortho)
+        if (tw.tf[i].v.ortho)
             continue;
-        key_from_track(x + TB * i, k);
+        key_from_track(tw.x + TB * i, k);
     }
 done:
-    free(tf);
-    free(x);
-    free(xt);
-    free(g);
-    free(H);
-    free(M);
+    track_work_free(&tw);
 }
 
 /* The frame-by-frame correction over [fa, fb) evened out (smooth_pass);
@@ -2643,12 +2669,10 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
     char *miss = calloc(nf, 1);
     int *dfov = calloc(nf, sizeof *dfov);       /* the view angle's change, whole degrees */
     uint32_t *shot = malloc(nf * sizeof *shot); /* the first frame of each frame's shot */
-    track_frame *tf = calloc(nf, sizeof *tf);
-    size_t N = (size_t)TB * nf;
-    double *x = malloc(N * sizeof *x), *xt = malloc(N * sizeof *xt), *g = malloc(N * sizeof *g);
-    double(*H)[TBW + 1] = malloc(N * sizeof *H), (*M)[TBW + 1] = malloc(N * sizeof *M);
+    track_work tw;
+    bool tw_ok = track_work_init(&tw, nf);
     int rc = -1;
-    if (!fix || !was || !lf || !miss || !dfov || !shot || !tf || !x || !xt || !g || !H || !M) {
+    if (!fix || !was || !lf || !miss || !dfov || !shot || !tw_ok) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         goto done;
     }
@@ -2703,14 +2727,14 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
         }
         for (size_t i = 0; i < n; i++) {
             uint32_t fr = wa + (uint32_t)i;
-            track_frame *t = &tf[i];
+            track_frame *t = &tw.tf[i];
             memset(t, 0, sizeof *t);
             view_of(&fix[fr], &t->v);
             double D = fmax(fabs((double)played[fr].distance), 1.0);
             bool pin = (i < 2 && wa > shot[f]) || (i + 2 >= n && wb < nf && shot[wb] == shot[f]);
             for (int a = 0; a < 3; a++) {
-                t->o[a] = t->x0[a] = x[TB * i + a] = t->v.eye[a];
-                t->o[3 + a] = t->x0[3 + a] = x[TB * i + 3 + a] = fix[fr].rot[a];
+                t->o[a] = t->x0[a] = tw.x[TB * i + a] = t->v.eye[a];
+                t->o[3 + a] = t->x0[3 + a] = tw.x[TB * i + 3 + a] = fix[fr].rot[a];
                 t->sc[a] = 1.0 / (D * t->v.t);
                 t->sc[3 + a] = 1.0 / t->v.t;
             }
@@ -2736,27 +2760,27 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
                 for (size_t i = 0; i < n; i++) {
                     uint32_t fr = wa + (uint32_t)i;
                     pk_camera_key c0 = fix[fr], c;
-                    if (miss[fr] || !lf[fr].n || !(tf[i].aim > LC_AIM))
+                    if (miss[fr] || !lf[fr].n || !(tw.tf[i].aim > LC_AIM))
                         continue;
-                    key_from_track(x + TB * i, &c0);
+                    key_from_track(tw.x + TB * i, &c0);
                     if (pki_camera_least_change(&lf[fr], &c0, &c) &&
                         within_turn(&orig[fr], &played[fr], &c))
-                        miss[fr] = 1, tf[i].aim = LC_AIM, more = true;
+                        miss[fr] = 1, tw.tf[i].aim = LC_AIM, more = true;
                 }
                 if (!more)
                     break;
             }
             for (double rho = 1e2; rho < 1e7; rho *= 100) {
                 for (size_t i = 0; i < n; i++)
-                    tf[i].boost = rho;
-                track_solve(sc, wa, n, tf, x, 10, H, M, g, xt);
+                    tw.tf[i].boost = rho;
+                track_solve(sc, wa, n, tw.tf, tw.x, 10, tw.H, tw.M, tw.g, tw.xt);
             }
         }
         for (size_t i = 0; i < n; i++) {
             pk_camera_key *k = &fix[wa + i];
-            if (tf[i].v.ortho)
+            if (tw.tf[i].v.ortho)
                 continue;
-            key_from_track(x + TB * i, k);
+            key_from_track(tw.x + TB * i, k);
         }
         /* fitted again between the keys of the camera written around it */
         size_t n1, a = 0;
@@ -2839,12 +2863,7 @@ done:
     free(miss);
     free(dfov);
     free(shot);
-    free(tf);
-    free(x);
-    free(xt);
-    free(g);
-    free(H);
-    free(M);
+    track_work_free(&tw);
     return rc;
 }
 
@@ -2940,12 +2959,10 @@ static int cut_in(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
     pki_cert_frame *lf = malloc(nf * sizeof *lf);
     char *need = calloc(nf, 1), *reach = calloc(nf, 1);
     uint32_t *shot = malloc(nf * sizeof *shot), *ksave = malloc((*nk + 4 * (nf / CUT_MIN + 1)) * sizeof *ksave);
-    track_frame *tf = calloc(nf, sizeof *tf);
-    size_t N = (size_t)TB * nf;
-    double *x = malloc(N * sizeof *x), *xt = malloc(N * sizeof *xt), *g = malloc(N * sizeof *g);
-    double(*H)[TBW + 1] = malloc(N * sizeof *H), (*M)[TBW + 1] = malloc(N * sizeof *M);
+    track_work tw;
+    bool tw_ok = track_work_init(&tw, nf);
     int rc = -1;
-    if (!fix || !was || !lf || !need || !reach || !shot || !ksave || !tf || !x || !xt || !g || !H || !M) {
+    if (!fix || !was || !lf || !need || !reach || !shot || !ksave || !tw_ok) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         goto done;
     }
@@ -3003,14 +3020,14 @@ static int cut_in(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
         view_of(&anchor, &va);
         for (uint32_t i = 0; i < n; i++) {
             uint32_t fr = r0 + i;
-            track_frame *t = &tf[i];
+            track_frame *t = &tw.tf[i];
             memset(t, 0, sizeof *t);
             fix[fr] = anchor;
             t->v = va;
             double D = fmax(fabs((double)anchor.distance), 1.0);
             for (int a = 0; a < 3; a++) {
-                t->o[a] = t->x0[a] = x[TB * i + a] = va.eye[a];
-                t->o[3 + a] = t->x0[3 + a] = x[TB * i + 3 + a] = anchor.rot[a];
+                t->o[a] = t->x0[a] = tw.x[TB * i + a] = va.eye[a];
+                t->o[3 + a] = t->x0[3 + a] = tw.x[TB * i + 3 + a] = anchor.rot[a];
                 t->sc[a] = 1.0 / (D * va.t);
                 t->sc[3 + a] = 1.0 / va.t;
             }
@@ -3037,11 +3054,11 @@ static int cut_in(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
         }
         for (double rho = 1e2; rho < 1e7; rho *= 100) {
             for (uint32_t i = 0; i < n; i++) /* a frame out of its reach: as near as it goes */
-                tf[i].boost = reach[r0 + i] ? rho : CUT_NEAR * rho;
-            track_solve(sc, r0, n, tf, x, 10, H, M, g, xt);
+                tw.tf[i].boost = reach[r0 + i] ? rho : CUT_NEAR * rho;
+            track_solve(sc, r0, n, tw.tf, tw.x, 10, tw.H, tw.M, tw.g, tw.xt);
         }
         for (uint32_t i = 0; i < n; i++)
-            key_from_track(x + TB * i, &fix[r0 + i]);
+            key_from_track(tw.x + TB * i, &fix[r0 + i]);
         /* the keys: the cuts in and out, the stretches around fitted again */
         size_t n1, a = 0;
         uint32_t *k1 = key_frames(*cam, &n1);
@@ -3131,12 +3148,7 @@ done:
     free(reach);
     free(shot);
     free(ksave);
-    free(tf);
-    free(x);
-    free(xt);
-    free(g);
-    free(H);
-    free(M);
+    track_work_free(&tw);
     return rc;
 }
 
