@@ -191,17 +191,31 @@ env.pop('POSEKIT_RULES_DIR', None)
 env.pop('POSEKIT_BODIES_DIR', None)
 failed = checked = skipped = 0
 # The sanitizer build (PK_SANITIZED set) leaves out the transcripts' dearest
-# commands, whose code another test of that build runs on the same inputs
-# (half of this test's CPU there; what the test runs without them was
-# compared by gcov counters with the whole suite's, doc/testing.md); build
-# A runs every command and checks every output.
+# commands, whose code the other tests of that build run (two thirds of
+# this test's CPU there; what the test reaches without them was compared
+# by gcov counters with the rest of that build's tests: every line and
+# branch direction of engine/ and cli/ is still reached, doc/testing.md);
+# build A runs every command and checks every output.
 SANITIZED_ELSEWHERE = [
-    # cli/camera_corpus: this camera and dance on three models, @auto too
+    # cli/camera_corpus: this camera and dance on two models, @auto too
     'posekit retarget vmd_wavefile_camera.vmd ',
-    # the same bake as the one before them, with an option other cases
-    # of this build give (test_legs bakes this dance on pmd_mei.pmd)
+    # the same bake as the one before them (which this build runs), with
+    # an option other cases of this build give
     'posekit bake vmd_wavefile_v2.vmd --ik-to-fk --model pmd_mei.pmd --max-move ',
     'posekit bake vmd_wavefile_v2.vmd --ik-to-fk --keep-ik-keys ',
+    # two dancers sized together (the same pair with --scale own after it
+    # runs here)
+    'posekit retarget vmd_wavefile_v2.vmd --from pmx_gene.pmx --to pmd_mei.pmd -o wave_mei.vmd  --and',
+    # a formation job
+    'posekit run formation.yaml',
+    # @auto to Mei (README and doc/commands.md)
+    'posekit retarget vmd_wavefile_v2.vmd --from @auto --to pmd_mei.pmd -o mei.vmd',
+    # a reduce at tight tolerances
+    'posekit reduce baked.vmd -o back.vmd --max-deg 0.05',
+    # a short bake to FK
+    'posekit bake vmd_imas_azusa_bow1.vmd --ik-to-fk --model pmd_mei.pmd -o bow_fk.vmd',
+    # check of a motion alone
+    'posekit check vmd_mmdagent_stand.vmd 2>/dev/null',
 ]
 sanitized = bool(os.environ.get('PK_SANITIZED'))
 # PK_DOC_TIMES=FILE: each command's CPU seconds (children), doc:line and command

@@ -979,19 +979,22 @@ static void compare(const pk_model *m, pk_rig *r, const pk_motion *a, const pk_m
     pk_log_free(&log);
 }
 
-/* The sanitizer build (PK_SANITIZED set) runs the long dance on one model
- * only: its paths are the other models' paths, at 30 times the frames of
- * the next longest.  It runs mmd4unity_IK_Test, whose 64 frames walk the
- * short motions' ladders of looser bounds (half the law's time there), on
- * two models, SD Mei and mmt: the four others take no path of the engine
- * that these two and the other dances do not (doc/testing.md). */
+/* The sanitizer build (PK_SANITIZED set) leaves the long dance out: its
+ * bake both ways on Mei is lib/doc_examples' (doc/commands.md "bake"),
+ * and without it this test and the rest of that build reach every line
+ * and branch direction of the engine they reach with it (gcov counters,
+ * doc/testing.md); it was a tenth of this test's page faults there.  It runs
+ * mmd4unity_IK_Test, whose 64 frames walk the short motions' ladders of
+ * looser bounds (half the law's time there), on two models, SD Mei and
+ * mmt: the four others take no path of the engine that these two and the
+ * other dances do not. */
 static bool law_runs(const char *model, const char *dance)
 {
     const char *san = getenv("PK_SANITIZED");
     if (!san || !*san)
         return true;
     if (strstr(dance, "wavefile"))
-        return strstr(model, "pmd_mei.pmd") != NULL;
+        return false;
     if (strstr(dance, "mmd4unity_IK_Test"))
         return strstr(model, "pmd_sd_mei.pmd") || strstr(model, "pmx_mmt_test_model.pmx");
     return true;
@@ -1065,7 +1068,7 @@ static void law_every_frame(void **state)
            all.pairs, all.frames, all.worst_fk, all.worst_ik, all.straight);
     assert_true(with_legs >= 6);
     assert_true(all.pairs + left_out >= 6 * 8);
-    assert_true(all.pairs >= 6 * 8 - (law_runs("", "wavefile") ? 0 : 5 + 4));
+    assert_true(all.pairs >= 6 * 8 - (law_runs("", "wavefile") ? 0 : 6 + 4));
     tu_free_list(models, nx);
     tu_free_list(pmd, nd);
     tu_free_list(vmds, nv);
