@@ -820,7 +820,13 @@ static bool solve_core(pk_rig *r, ik_chain *c, int iteration, bool triangle)
             continue;
         double step[4], rot[4], inv[4];
         qaxis(axis, angle, step);
-        pki_qd_mul(r->ik_rot[j], r->anim_rot[j], rot);
+        /* from its second turn in a solve on, local_of left ik_rot x
+         * anim_rot as its local rotation, bit for bit, where no append
+         * follows it */
+        if (l->turned && !r->has_app_rot[j])
+            memcpy(rot, r->loc_rot[j], sizeof rot);
+        else
+            pki_qd_mul(r->ik_rot[j], r->anim_rot[j], rot);
         pki_qd_mul(rot, step, rot);
         if (l->limited) {
             double e[3];
