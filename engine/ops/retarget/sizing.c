@@ -741,24 +741,36 @@ static bool span(const pk_motion *m, uint32_t *f0, uint32_t *f1)
     return true;
 }
 
-/* A play of the figure's and torso's bones; a motion's takes the rows of
- * prev (NULL: none) where nothing they depend on changed. */
-static int play(const pk_model *mdl, const pki_figure *f, const pki_torso *t, const pk_motion *m,
-                const pk_pose *p, uint32_t f0, uint32_t n, const pki_play *prev, pki_play *out,
-                pk_log *log)
+/* A play of the figure's and torso's bones (upper: only what the upper
+ * step reads, of t); a motion's takes the rows of prev (NULL: none) where
+ * nothing they depend on changed. */
+static int play_of(const pk_model *mdl, const pki_figure *f, const pki_torso *t, bool upper,
+                   const pk_motion *m, const pk_pose *p, uint32_t f0, uint32_t n,
+                   const pki_play *prev, pki_play *out, pk_log *log)
 {
     bool *watch = calloc(mdl->nbones + 1, sizeof *watch);
     if (!watch) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         return -1;
     }
-    pki_figure_watch(f, watch);
-    if (t)
-        pki_torso_watch(t, watch);
+    if (upper) {
+        pki_torso_watch_upper(t, watch);
+    } else {
+        pki_figure_watch(f, watch);
+        if (t)
+            pki_torso_watch(t, watch);
+    }
     int rc = m ? pki_play_motion_again(out, prev, mdl, m, f0, n, watch, log)
                : pki_play_pose(out, mdl, p, watch, log);
     free(watch);
     return rc;
+}
+
+static int play(const pk_model *mdl, const pki_figure *f, const pki_torso *t, const pk_motion *m,
+                const pk_pose *p, uint32_t f0, uint32_t n, const pki_play *prev, pki_play *out,
+                pk_log *log)
+{
+    return play_of(mdl, f, t, false, m, p, f0, n, prev, out, log);
 }
 
 /* The elbows' axes on both models and B's arm states, for each side both
@@ -815,10 +827,16 @@ int pki_sizing_run(pki_bone_set *s, const pk_motion *in_m, const pk_pose *in_p,
         if (z.b.ankle[side] >= 0 && z.b.ankle[side] == tb.ankle[side])
             z.b.ankle_rest_y[side] = tb.ankle_rest_y[side];
     }
+    /* B's first play read by the upper step alone, which plays B in full
+     * after it (the same rows as a play again after it), where no
+     * measures want B before the steps and no step before it reads B */
+    bool upper_first = in_m && out_m && !o->measure && !(o->feet_apart > 0) &&
+                       (!o->no_upper || !o->no_shoulders);
     pk_progress(log, 0.0, "sizing: playing both models");
     if (play(o->from, &z.a, &ta, in_m, in_p, f0, n, NULL, &z.pa, log) ||
-        play(o->to, &z.b, &tb, out_m, s->p, f0, n, NULL, &z.pb, log))
+        play_of(o->to, &z.b, &tb, upper_first, out_m, s->p, f0, n, NULL, &z.pb, log))
         goto done;
+    z.pb_upper = upper_first;
     pki_play_lean(&z.pa); /* A is played once */
     if (pki_contacts_find(&z.a, &z.pa, &z.contacts) != 0) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
@@ -833,6 +851,14 @@ int pki_sizing_run(pki_bone_set *s, const pk_motion *in_m, const pk_pose *in_p,
     pk_progress(log, 0.3, "sizing: the body");
     if (pki_body_run(&z, s, o, &rep->body, log) != 0)
         goto done;
+    if (z.pb_upper) { /* (the body steps played B in full) */
+        pki_play full;
+        if (play(o->to, &z.b, &tb, s->m, s->p, f0, n, NULL, &full, log))
+            goto done;
+        pki_play_free(&z.pb);
+        z.pb = full;
+        z.pb_upper = false;
+    }
     int armed = arms_init(&z, log);
     if (armed < 0)
         goto done;

@@ -78,6 +78,10 @@ typedef struct pki_sizing {
     /* the body steps (sizing_body.c) */
     const struct pki_torso *ta, *tb;
     pki_play pb0;                /* B before them (n 0: they changed nothing; pb is it) */
+    /* pb watches only what the upper step reads (pki_torso_watch_upper):
+     * B is played in full after that step (pki_body_run) */
+    bool pb_upper;
+    bool pb_steps; /* pb is B's during the steps: updated in place */
     bool *a_off;                 /* per row of A's play: A off its 足ＩＫ (sizing_body.c) */
     pk_body_measure body_before; /* their measures before them */
 } pki_sizing;

@@ -268,6 +268,16 @@ void pki_torso_watch(const pki_torso *t, bool *watch)
     }
 }
 
+void pki_torso_watch_upper(const pki_torso *t, bool *watch)
+{
+    mark(t->m, watch, t->upper, true);
+    mark(t->m, watch, t->neck, true);
+    for (int s = 0; s < 2; s++) {
+        mark(t->m, watch, t->shoulder[s], true);
+        mark(t->m, watch, t->arm[s], true);
+    }
+}
+
 /* A bone's world position at row r of p (p NULL: its rest position). */
 static void at(const pki_torso *t, const pki_play *p, uint32_t r, int32_t b, double out[3])
 {
@@ -1828,7 +1838,7 @@ static int replay(pki_sizing *z, pki_bone_set *s, writer *w, cog_memo *memo, con
     pki_figure_watch(&z->b, watch);
     pki_torso_watch(z->tb, watch);
     int rc;
-    if (s->m && z->pb0.n) { /* the play before is B's during the steps: updated */
+    if (s->m && (z->pb0.n || z->pb_steps)) { /* B's during the steps: updated */
         rc = pki_play_motion_update_rows(&z->pb, s->m, watch, only, log);
     } else {
         pki_play p;
@@ -1849,6 +1859,28 @@ static int replay(pki_sizing *z, pki_bone_set *s, writer *w, cog_memo *memo, con
     w->played += s->m ? z->pb.evaluated : 1;
     for (uint32_t r = 0; memo && r < z->pb.n; r++)
         memo[r].cog_known &= !z->pb.fresh[r];
+    return 0;
+}
+
+/* B played in full from nothing (z->pb watched only what the upper step
+ * reads): 0, or -1 (logged). */
+static int play_full(pki_sizing *z, pki_bone_set *s, pk_log *log)
+{
+    bool *watch = calloc(z->b.m->nbones + 1, sizeof *watch);
+    if (!watch) {
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        return -1;
+    }
+    pki_figure_watch(&z->b, watch);
+    pki_torso_watch(z->tb, watch);
+    pki_play p;
+    int rc = pki_play_motion(&p, z->b.m, s->m, z->pb.f0, z->pb.n, watch, log);
+    free(watch);
+    if (rc)
+        return -1;
+    pki_play_free(&z->pb);
+    z->pb = p;
+    z->pb_upper = false;
     return 0;
 }
 
@@ -2031,8 +2063,20 @@ int pki_body_run(pki_sizing *z, pki_bone_set *s, const pk_retarget_options *o, p
      * only by where the hips are, not by how the body turns) */
     if (changed && w.ntouched && writer_fit(&w) != 0)
         goto oom;
-    if (changed && replay_dirty(z, s, &w, NULL, log) != 0)
+    if (z->pb_upper) {
+        /* B played in full once, after the upper step: its rows are
+         * those a play again after it gives (nothing of B before the
+         * steps is kept: no measures) */
+        if (play_full(z, s, log) != 0)
+            goto done;
+        memset(w.dirty, 0, w.n * sizeof *w.dirty);
+        if (changed) {
+            z->pb_steps = true;
+            w.played += z->pb.evaluated;
+        }
+    } else if (changed && replay_dirty(z, s, &w, NULL, log) != 0) {
         goto done;
+    }
     changed = false;
     bool across = !(o->scale_xz > 0);
     if (!o->no_centre) {

@@ -37,6 +37,9 @@ void pki_torso_free(pki_torso *t);
 /* Marks in watch[nbones] every bone the body steps and measures read
  * (and the parents of the bones they write). */
 void pki_torso_watch(const pki_torso *t, bool *watch);
+/* The bones the upper step reads (上半身, 首, 肩, 腕 and their parents)
+ * set in watch. */
+void pki_torso_watch_upper(const pki_torso *t, bool *watch);
 
 /* The centre of gravity of the torso's model playing p at row r (p NULL:
  * at rest), from its segments (sizing_body.c), into g. */
@@ -47,7 +50,9 @@ void pki_torso_cog(const pki_torso *t, const pki_play *p, uint32_t r, double g[3
  * of them but the toes changed a key and the play before them kept in
  * z->pb0 (the toes' rows are left as they were: no step after them reads
  * B's ankles' turns or toes, and the measures' play takes only the rows
- * whose inputs are the same from z->pb).  With
+ * whose inputs are the same from z->pb).  Where z->pb_upper (z->pb
+ * watches only what the upper step reads), B is played in full after
+ * that step and nothing of B before the steps is kept.  With
  * o->measure the body measures of z->pb before the steps go into
  * z->body_before.  0, or -1 (logged). */
 struct pki_bone_set;
