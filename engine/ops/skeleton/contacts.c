@@ -112,6 +112,15 @@ void pki_part_place(const pki_figure *f, const pki_play *p, uint32_t row, int pa
     memcpy(out->pos, x->pos, sizeof out->pos);
 }
 
+/* How near the segment w-t must come to a part's bounding sphere for its
+ * gap to be measured: every point of every rigid body of the part lies
+ * within the sphere, so the gap (at least the distance to the sphere,
+ * inside a body too) is beyond 1.25 times the reach elsewhere, where
+ * follow() takes it as no touch, as it takes INFINITY; the last 0.05 of
+ * the reach covers the rounding of the sphere's place (below 1e-12 of
+ * it). */
+#define NEAR_REACH 1.3
+
 /* Whether the segment w-t comes near the part's bounding sphere at all. */
 static bool near_part(const pki_placed *pl, const double w[3], const double t[3], double margin)
 {
@@ -284,7 +293,7 @@ static bool near(const pki_figure *f, const pki_play *p, uint32_t r, int side, i
     pki_hand_at(f, p, r, side, w, t);
     pki_placed pl;
     pki_part_place(f, p, r, with, &pl);
-    return near_part(&pl, w, t, 2.0 * pki_reach(f, with));
+    return near_part(&pl, w, t, NEAR_REACH * pki_reach(f, with));
 }
 
 static int cmp_contact(const void *x, const void *y)
@@ -353,7 +362,7 @@ int pki_contacts_between(const pki_figure *a, const pki_play *pa, const pki_figu
                 else if (r < n && a->arm[side].ok && !hand && b->part[with].bone >= 0) {
                     pki_placed pl;
                     pki_part_place(b, pb, r, with, &pl);
-                    if (near_part(&pl, w[side], t[side], 2.0 * reach))
+                    if (near_part(&pl, w[side], t[side], NEAR_REACH * reach))
                         g = pki_touch_part(b, pb, r, with, w[side], t[side], NULL);
                 }
                 if (!follow(&st[side * WITH + i], out, r, g, reach, side, with, other))
