@@ -508,6 +508,37 @@ static void centre_of_gravity_over_the_feet(void **state)
     trial_free(&r);
 }
 
+/* Without the measures B is first played for the upper step alone (its
+ * legs unsolved) and in full once after it (sizing.c, upper_first);
+ * with them, in full before the step and again after it: the same keys
+ * out, every step on (the upper step's, the centre's, the arms'). */
+static void upper_step_played_first_the_same_keys(void **state)
+{
+    (void)state;
+    shape sb = PLAIN;
+    sb.neck_z = -2;
+    trial r;
+    trial_new(&r, &PLAIN, &sb);
+    turn(r.in, "上半身", -60);
+    turn(r.in, "左腕", 40);
+    pk_retarget_options o = {.from = &r.a.m, .to = &r.b.m, .measure = true};
+    pk_retarget_options o1 = {.from = &r.a.m, .to = &r.b.m};
+    trial_retarget(&r, &o, &o1);
+    assert_true(r.rep.body.upper_done && r.rep.body.upper_frames > 0);
+    assert_true(r.rep.body.centre_done && r.rep.body.centre_frames > 0);
+    assert_true(r.rep0.body.upper_done && r.rep0.body.centre_done);
+    assert_int_equal(r.out->nbones, r.out0->nbones);
+    for (size_t i = 0; i < r.out->nbones; i++) {
+        const pk_bone_key *x = &r.out->bones[i], *y = &r.out0->bones[i];
+        assert_int_equal(x->name, y->name);
+        assert_int_equal(x->frame, y->frame);
+        assert_memory_equal(x->pos, y->pos, sizeof x->pos);
+        assert_memory_equal(x->rot, y->rot, sizeof x->rot);
+        assert_memory_equal(x->interp, y->interp, sizeof x->interp);
+    }
+    trial_free(&r);
+}
+
 /* ---- feet on the floor ---- */
 
 static void feet_reach_the_floor(void **state)
@@ -1068,6 +1099,7 @@ int main(void)
         cmocka_unit_test(lean_of_the_upper_body),
         cmocka_unit_test(slope_of_the_shoulders),
         cmocka_unit_test(centre_of_gravity_over_the_feet),
+        cmocka_unit_test(upper_step_played_first_the_same_keys),
         cmocka_unit_test(feet_reach_the_floor),
         cmocka_unit_test(feet_planted_where_a_leg_cannot_reach),
         cmocka_unit_test(cog_measured_where_a_stands_on_its_ik),
