@@ -27,12 +27,18 @@
  *     hip-to-ankle length (within the goal), ankles by the toe's place
  *     (within --toe, default PK_REDUCE_POS), and with the IK keys the
  *     output keeps (none unless a shown bone follows an IK), against the
- *     leg keys bake reports.
+ *     leg keys bake reports;
+ *  6. the hips' frame floor: the inner frames whose knee lies over 3
+ *     times the goal off every arc between the hips at the frames either
+ *     side, each turned up to 1 degree about the thigh (an estimate, to
+ *     first order, of the frames at which any fit holding the knee within
+ *     the goal and the thigh's turn within 1 degree keys the hip).
  *
  * usage: bench_legs [--goal U] [--toe U] [--no-chords] MOTION.vmd MODEL.pmx|pmd
  */
 #include "bench_util.h"
 #include "math/quat.h"
+#include "ops/skeleton/legs_fit.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -525,6 +531,34 @@ static size_t bound_keys(const ctx *c, size_t k, int what, double tol)
     return segs > 2 ? segs - 1 : 1;
 }
 
+/* ---- 6. the hips' frame floor (pki_leg_hip_floor, legs_fit.h) ----
+ * Leg k's frames as legs_fit.c sees them, as far as the floor asks: the
+ * hip's parent's rotation and the hip's origin, the thigh, the knee and
+ * the hip's local rotation. */
+static size_t hip_frame_floor(const ctx *c, size_t k, double twist_deg, double over)
+{
+    const leg *l = &c->legs[k];
+    pki_leg_frame *fr = calloc(c->frames, sizeof *fr);
+    if (!fr)
+        return 0;
+    for (size_t f = 0; f < c->frames; f++) {
+        size_t at = f * c->nlegs + k;
+        const double *P = c->base[at];
+        double x[3];
+        memcpy(fr[f].parent, P, sizeof fr[f].parent);
+        memcpy(fr[f].hip, P + 4, sizeof fr[f].hip);
+        for (int a = 0; a < 3; a++)
+            fr[f].d1[a] = (double)c->m->bones[l->knee].pos[a] - c->m->bones[l->hip].pos[a];
+        pki_qd_rotate(P, c->knee_at[at], x);
+        for (int a = 0; a < 3; a++)
+            fr[f].knee[a] = P[4 + a] + x[a];
+        memcpy(fr[f].q[0], c->rot[at][0], sizeof fr[f].q[0]);
+    }
+    size_t n = pki_leg_hip_floor(fr, c->frames, c->goal, twist_deg, over);
+    free(fr);
+    return n;
+}
+
 static int by_value(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -776,6 +810,14 @@ int main(int argc, char **argv)
            lb[0], c.goal, lb[1], c.goal, lb[2], toe_tol, lb_all, ik_keys, lb_all + ik_keys,
            (double)(lb_all + ik_keys) / (double)(st.keys_before ? st.keys_before : 1),
            st.keys_before, 1.5 * (double)st.keys_before, st.keys_after);
+    /* 6. the hips' frame floor */
+    size_t floor_h = 0;
+    for (size_t k = 0; k < c.nlegs; k++)
+        floor_h += hip_frame_floor(&c, k, 1.0, 3.0);
+    printf("hips' frame floor (inner frames whose knee lies over 3 x %g off every arc between the "
+           "hips at the frames either side, each turned up to 1 deg about the thigh: a key each, "
+           "to first order): %zu; pk_motion_legs wrote %zu hips\n",
+           c.goal, floor_h, hips);
     free(c.knee_at);
     free(c.toe_at);
     free(c.reach);

@@ -1400,3 +1400,86 @@ bool pki_leg_fit(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, pki_l
         tracks_free(out);
     return ok;
 }
+
+/* The least distance from the wanted knee w (the hip's parent's frame)
+ * to the knee d1 carried along the arc s (a scan of 32, then 40 about the
+ * best). */
+static double knee_off_arc(const arc *s, const double d1[3], const double w[3])
+{
+    double best = INFINITY, bu = 0.0;
+    for (int pass = 0; pass < 2; pass++) {
+        double lo = pass ? fmax(0.0, bu - 1.0 / 32.0) : 0.0;
+        double hi = pass ? fmin(1.0, bu + 1.0 / 32.0) : 1.0;
+        int steps = pass ? 40 : 32;
+        for (int i = 0; i <= steps; i++) {
+            double u = lo + (hi - lo) * i / steps, q[4], x[3];
+            arc_at(s, u, q);
+            pki_qd_rotate(q, d1, x);
+            double d = dist3(x, w);
+            if (d < best) {
+                best = d;
+                bu = u;
+            }
+        }
+    }
+    return best;
+}
+
+/* The knee's least distance from the arcs between frame f's neighbours'
+ * hips turned by p0 and p1 degrees about the thigh. */
+static double knee_miss(const pki_leg_frame *fr, size_t f, const double w[3], double p0, double p1)
+{
+    double q[2][4];
+    for (int e = 0; e < 2; e++) {
+        const pki_leg_frame *g = &fr[e ? f + 1 : f - 1];
+        double n = norm3(g->d1), h = 0.5 * (e ? p1 : p0) * (3.14159265358979323846 / 180.0);
+        double sn = pki_sin(h), t[4] = {g->d1[0] / n * sn, g->d1[1] / n * sn, g->d1[2] / n * sn,
+                                        pki_cos(h)};
+        pki_qd_mul(g->q[HIP], t, q[e]);
+    }
+    arc s;
+    arc_set(&s, q[0], q[1]);
+    return knee_off_arc(&s, fr[f].d1, w);
+}
+
+size_t pki_leg_hip_floor(const pki_leg_frame *fr, size_t n, double tol, double twist_deg,
+                         double over)
+{
+    size_t forced = 0;
+    double lim = over * tol;
+    for (size_t f = 1; f + 1 < n; f++) {
+        double pi[4], d[3], w[3];
+        pki_qd_conj(fr[f].parent, pi);
+        for (int i = 0; i < 3; i++)
+            d[i] = fr[f].knee[i] - fr[f].hip[i];
+        pki_qd_rotate(pi, d, w);
+        /* a grid of 9 x 9 turns, then a pattern search about the best */
+        double best = INFINITY, b0 = 0.0, b1 = 0.0;
+        for (int i = 0; i < 9 && best > lim; i++)
+            for (int j = 0; j < 9 && best > lim; j++) {
+                double p0 = twist_deg * (i - 4) / 4.0, p1 = twist_deg * (j - 4) / 4.0;
+                double m = knee_miss(fr, f, w, p0, p1);
+                if (m < best)
+                    best = m, b0 = p0, b1 = p1;
+            }
+        for (double st = twist_deg / 8.0; st > twist_deg / 512.0 && best > lim; st *= 0.5) {
+            bool moved = true;
+            while (moved && best > lim) {
+                moved = false;
+                static const int dirs[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+                for (int k = 0; k < 4; k++) {
+                    double p0 = b0 + st * dirs[k][0], p1 = b1 + st * dirs[k][1];
+                    if (fabs(p0) > twist_deg || fabs(p1) > twist_deg)
+                        continue;
+                    double m = knee_miss(fr, f, w, p0, p1);
+                    if (m < best) {
+                        best = m, b0 = p0, b1 = p1;
+                        moved = true;
+                    }
+                }
+            }
+        }
+        forced += best > lim;
+    }
+    return forced;
+}

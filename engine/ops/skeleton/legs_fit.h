@@ -99,4 +99,16 @@ typedef struct pki_leg_track {
  * track's keys with free(). */
 bool pki_leg_fit(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, pki_leg_track out[3]);
 
+/* The inner frames f (0 < f < n - 1) whose knee (fr[f].knee, world)
+ * lies more than `over` times `tol` off every arc MMD could slerp the hip
+ * along from its rotation at f - 1 to its rotation at f + 1 (fr[].q[0]),
+ * each turned by up to twist_deg about the thigh (d1): a segment spanning
+ * f - 1 .. f + 1 is such an arc with its ends within their own bounds,
+ * which move the knee at f by about at most one `tol` more (to first
+ * order), so with `over` 3 these are frames at which any fit holding the
+ * knee within tol and the thigh's turn within twist_deg keys the hip.
+ * An estimate for bench_legs, not a proof. */
+size_t pki_leg_hip_floor(const pki_leg_frame *fr, size_t n, double tol, double twist_deg,
+                         double over);
+
 #endif
