@@ -12,6 +12,9 @@
 
 #include "testutil.h"
 
+#include "math/quat.h"
+#include "ops/skeleton/legs_fit.h"
+
 #define PI 3.14159265358979323846
 
 /* ---- a hand-built leg: hip at y 10, knee 5 below and 0.2 forward,
@@ -1074,6 +1077,38 @@ static void law_every_frame(void **state)
     tu_free_list(vmds, nv);
 }
 
+/* pki_leg_hip_floor (bench_legs' hips' frame floor).  A hip turning
+ * about one axis at any pace keeps every knee on the arc between the
+ * neighbours' hips: no frame forced.  The same hip also swung 0.5 degree
+ * sideways and back at every frame puts the knee at f about 4 x sin(1
+ * degree) = 0.07 units off the arc between f - 1 and f + 1 (both swung
+ * the other way), far past 3 goals, and a turn about the thigh moves no
+ * knee (it lies on the thigh): every inner frame forced. */
+static void hip_frame_floor(void **state)
+{
+    (void)state;
+    enum { N = 24 };
+    pki_leg_frame fr[N];
+    for (int pass = 0; pass < 2; pass++) {
+        memset(fr, 0, sizeof fr);
+        for (int f = 0; f < N; f++) {
+            double s = (double)f / (N - 1), e = s * s * (3.0 - 2.0 * s); /* eased */
+            double ax = 0.5 * 40.0 * e * PI / 180.0;
+            double az = pass ? 0.5 * (f % 2 ? 0.5 : -0.5) * PI / 180.0 : 0.0;
+            double qx[4] = {sin(ax), 0.0, 0.0, cos(ax)}, qz[4] = {0.0, 0.0, sin(az), cos(az)};
+            double x[3];
+            pki_qd_mul(qz, qx, fr[f].q[0]);
+            fr[f].parent[3] = 1.0;
+            fr[f].hip[1] = 10.0;
+            fr[f].d1[1] = -4.0;
+            pki_qd_rotate(fr[f].q[0], fr[f].d1, x);
+            for (int i = 0; i < 3; i++)
+                fr[f].knee[i] = fr[f].hip[i] + x[i];
+        }
+        assert_int_equal(pki_leg_hip_floor(fr, N, 0.001, 1.0, 3.0), pass ? N - 2 : 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1092,6 +1127,7 @@ int main(void)
         cmocka_unit_test(fk_to_ik_knee_loose),
         cmocka_unit_test(ik_to_fk_no_idle_keys),
         cmocka_unit_test(fk_to_ik_rest_leg_no_keys),
+        cmocka_unit_test(hip_frame_floor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
