@@ -465,14 +465,21 @@ static void rest_offsets(const trial *r, double oa0[2], double ob0[2])
     pk_motion_free(rest);
 }
 
+/* A trial whose B has its neck 2 forward of A's, the upper body bowed 60
+ * degrees. */
+static void bowing_trial(trial *r)
+{
+    shape sb = PLAIN;
+    sb.neck_z = -2;
+    trial_new(r, &PLAIN, &sb);
+    turn(r->in, "上半身", -60);
+}
+
 static void centre_of_gravity_over_the_feet(void **state)
 {
     (void)state;
-    shape sb = PLAIN;
-    sb.neck_z = -2;
     trial r;
-    trial_new(&r, &PLAIN, &sb);
-    turn(r.in, "上半身", -60);
+    bowing_trial(&r);
     /* the upper body left leaning: the centre of gravity goes forward */
     pk_retarget_options o = {NO_ARMS,          .from = &r.a.m,       .to = &r.b.m,
                              .no_upper = true, .no_shoulders = true, .no_toes = true,
@@ -515,11 +522,8 @@ static void centre_of_gravity_over_the_feet(void **state)
 static void upper_step_played_first_the_same_keys(void **state)
 {
     (void)state;
-    shape sb = PLAIN;
-    sb.neck_z = -2;
     trial r;
-    trial_new(&r, &PLAIN, &sb);
-    turn(r.in, "上半身", -60);
+    bowing_trial(&r);
     turn(r.in, "左腕", 40);
     pk_retarget_options o = {.from = &r.a.m, .to = &r.b.m, .measure = true};
     pk_retarget_options o1 = {.from = &r.a.m, .to = &r.b.m};

@@ -1827,16 +1827,26 @@ static int apart_step(pki_sizing *z, writer *w, double u, pk_body_report *rep, b
 /* B played again (the rows nothing changed in taken from the last play,
  * which after the first is updated in place); memo (or NULL) forgets what
  * it knew of the rows that changed. */
-static int replay(pki_sizing *z, pki_bone_set *s, writer *w, cog_memo *memo, const bool *only,
-                  pk_log *log)
+/* The bones B's plays watch (the figure's and the torso's): a new array
+ * the caller frees, or NULL (logged). */
+static bool *b_watch(const pki_sizing *z, pk_log *log)
 {
     bool *watch = calloc(z->b.m->nbones + 1, sizeof *watch);
     if (!watch) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
-        return -1;
+        return NULL;
     }
     pki_figure_watch(&z->b, watch);
     pki_torso_watch(z->tb, watch);
+    return watch;
+}
+
+static int replay(pki_sizing *z, pki_bone_set *s, writer *w, cog_memo *memo, const bool *only,
+                  pk_log *log)
+{
+    bool *watch = b_watch(z, log);
+    if (!watch)
+        return -1;
     int rc;
     if (s->m && (z->pb0.n || z->pb_steps)) { /* B's during the steps: updated */
         rc = pki_play_motion_update_rows(&z->pb, s->m, watch, only, log);
@@ -1866,13 +1876,9 @@ static int replay(pki_sizing *z, pki_bone_set *s, writer *w, cog_memo *memo, con
  * reads): 0, or -1 (logged). */
 static int play_full(pki_sizing *z, pki_bone_set *s, pk_log *log)
 {
-    bool *watch = calloc(z->b.m->nbones + 1, sizeof *watch);
-    if (!watch) {
-        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+    bool *watch = b_watch(z, log);
+    if (!watch)
         return -1;
-    }
-    pki_figure_watch(&z->b, watch);
-    pki_torso_watch(z->tb, watch);
     pki_play p;
     int rc = pki_play_motion(&p, z->b.m, s->m, z->pb.f0, z->pb.n, watch, log);
     free(watch);
