@@ -29,15 +29,17 @@ worst / mean distance of B's head, wrists and ankles from A's):
   frame to frame  the largest turn (degrees) and eye move (how far it moves
                   the head on the screen, screen heights) from one frame to
                   the next, written (original's in parentheses; not at cuts)
+  CPU s           the run's CPU time (user + system, seconds)
   certified       (with --certify: build-rel/tests/bench/bench_camera_bound
                   run on the frames out of reach, B's dance written by
                   `posekit retarget DANCE --from A --to B` with the same
                   options) of those frames: proved out of reach / a camera
                   found within 2% / left open within the budget of cells
-then the runs' wall time.
+then the runs' wall and CPU time.
 """
 import json
 import os
+import resource
 import re
 import subprocess
 import sys
@@ -87,18 +89,21 @@ def main(argv):
     os.environ.setdefault("POSEKIT_BODIES_DIR", os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "..", "rules", "bodies"))
     c = lambda n: n if n.startswith("@") or os.sep in n else os.path.join(corpus, n)
-    print("| A → B | moved | frame by frame | bound | unchanged | frames within 2%: moved, frame by frame, bound (unchanged) | out of reach | keys | turn | frame to frame |"
+    print("| A → B | moved | frame by frame | bound | unchanged | frames within 2%: moved, frame by frame, bound (unchanged) | out of reach | keys | turn | frame to frame | CPU s |"
           + (" certified |" if certify else ""))
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|" if certify else ""))
-    total = 0.0
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|" if certify else ""))
+    total = total_cpu = 0.0
     with tempfile.TemporaryDirectory() as tmp:
         for a, b in pairs:
             t0 = time.time()
+            u0 = resource.getrusage(resource.RUSAGE_CHILDREN)
             r = subprocess.run([posekit, "retarget", c("vmd_wavefile_camera.vmd"), "--from", c(a),
                                 "--to", c(b), "--motion", c("vmd_wavefile_v2.vmd"), "-o",
                                 os.path.join(tmp, "cam.vmd"), "--json"] + extra,
                                capture_output=True, text=True)
             ms = 1000 * (time.time() - t0)
+            u1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = u1.ru_utime - u0.ru_utime + u1.ru_stime - u0.ru_stime
             if r.returncode != 0:
                 print("| %s → %s | failed: %s |" % (a, b, r.stderr.strip().splitlines()[-1]))
                 continue
@@ -121,7 +126,7 @@ def main(argv):
                 cert = " %s / %s / %s |" % m.groups()
             elif certify:
                 cert = " - |"
-            print("| %s → %s | %s | %s | %s | %s | %d, %s, %s of %d (%d) | %d in %d | %d → %d%s | %.1f° | %.2f°, %.1f%% (%.2f°, %.1f%%) |" % (
+            print("| %s → %s | %s | %s | %s | %s | %d, %s, %s of %d (%d) | %d in %d | %d → %d%s | %.1f° | %.2f°, %.1f%% (%.2f°, %.1f%%) | %.1f |" % (
                 SHORT.get(a, a), SHORT.get(b, b), pct(cam["moved"]),
                 pct(cam["frame_by_frame"]), bound,
                 pct(cam["unchanged"]), cam["within_goal"],
@@ -130,10 +135,12 @@ def main(argv):
                 sum(b - a + 1 for a, b in unmet), len(unmet), cam["keys_in"], cam["keys_out"],
                 " (%d new shot%s)" % (cam["cuts"], "" if cam["cuts"] == 1 else "s")
                 if cam.get("cuts") else "", cam.get("turn_deg", 0), sd.get("moved", 0), 100 * se.get("moved", 0),
-                sd.get("unchanged", 0), 100 * se.get("unchanged", 0)) + cert)
+                sd.get("unchanged", 0), 100 * se.get("unchanged", 0), cpu) + cert)
+            total_cpu += cpu
             total += ms
             sys.stdout.flush()
-    print("\n(%d run%s, %.1f s wall)" % (len(pairs), "" if len(pairs) == 1 else "s", total / 1000))
+    print("\n(%d run%s, %.1f s wall, %.1f s CPU)" % (len(pairs), "" if len(pairs) == 1 else "s",
+                                                 total / 1000, total_cpu))
 
 
 if __name__ == "__main__":
