@@ -81,7 +81,14 @@
  * of its frames within the goal, its worst frame no more than FIT worse
  * than before (or than the goal), turns and moves no more from frame to
  * frame than STEADY times the original (or than it did) and turns from
- * the original no more than TRACK_TURN (or than it did).
+ * the original no more than TRACK_TURN (or than it did).  A window
+ * whose path turned too far is solved again with the angles of its
+ * frames turned too far pulled harder (LC_PULL_MORE, up to LC_PULLS
+ * times); one otherwise refused, again smoother.  A second pass does the
+ * same with windows of LC_PAD_FINE frames around the frames the first
+ * left missed (a large window refused for one frame loses them all), and
+ * a third after the new shots (below), over the frames the stretches
+ * fitted again around them left missed.
  *
  * The view angle stays: a whole number of degrees in MMD, so changing it
  * on a key makes a step in the subject's size the distance must undo,
@@ -2469,15 +2476,19 @@ void pk_camera_report_free(pk_camera_report *r)
  * again with the reducer, each kept only where it lands more frames and
  * stays steady; a window that lands more frames but fails the rest
  * (unsteady, turned too far, a frame made worse) is solved again up to
- * LC_TRIES times, each LC_STIFF times smoother. */
+ * LC_TRIES times, each LC_STIFF times smoother (after a path that turned
+ * too far, first with its frames turned too far pulled back). */
 
 #define LC_AIM 0.0175 /* screen heights: the goal less a margin for the evening out and the fit */
 #define LC_PAD 45     /* frames: a window around missed frames */
+#define LC_PAD_FINE 15 /* ... and in the second pass, over the frames the first left missed */
 #define LC_ROUNDS 2   /* the path solved, then again with the frames newly reached */
 #define LC_PULL 1.0   /* the change's weight per screen height² */
 #define LC_MU 1e4     /* the smoothness (screen heights² per second difference²) */
 #define LC_TRIES 3    /* a window's path solved up to this many times, */
 #define LC_STIFF 4.0  /* each this many times smoother than the last */
+#define LC_PULLS 4    /* a path turned too far: its frames turned too far pulled back this many times */
+#define LC_PULL_MORE 16.0 /* ... each time this much harder */
 
 /* A frame's points measured (pki_cert_frame): A's on the screen, B's; n of them. */
 static int lc_points(const scene *sc, uint32_t f, const pk_camera_key *orig, pki_cert_frame *lf)
@@ -2650,7 +2661,8 @@ static int reach_fov(const pki_cert_frame *lf, const pk_camera_key *o, const pk_
 /* The camera played (played[], written as cam) with its missed frames
  * brought within the goal where a small change does it (of the frames
  * the best camera for each frame reaches, e_bound): per window of
- * missed frames (LC_PAD frames either side, within the shot), the path of
+ * missed frames (pad frames either side, within the shot; frames skip[]
+ * marks left as they are), the path of
  * least change that keeps every frame within its aim (LC_AIM where the
  * least change of the frame alone gets there, its view angle changed as
  * the window's frames need (reach_fov: their median, eased in and out in
@@ -2660,8 +2672,8 @@ static int reach_fov(const pki_cert_frame *lf, const pk_camera_key *o, const pk_
  * and their keys.  0, or -1 (logged). */
 static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
                        pk_camera_key *played, const double *e_bound, const uint32_t *kf, size_t nk,
-                       double deg_o, double eye_o, const pk_camera_options *o, size_t *pieces,
-                       size_t *keys, pk_log *log)
+                       double deg_o, double eye_o, const pk_camera_options *o, uint32_t pad,
+                       const char *skip, size_t *pieces, size_t *keys, pk_log *log)
 {
     uint32_t nf = sc->nframes;
     pk_camera_key *fix = malloc(nf * sizeof *fix), *was = malloc(nf * sizeof *was);
@@ -2684,7 +2696,7 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
             first = f;
         shot[f] = first;
         dfov[f] = 0;
-        miss[f] = lc_points(sc, f, &orig[f], &lf[f]) && e_bound[f] >= 0 &&
+        miss[f] = lc_points(sc, f, &orig[f], &lf[f]) && !skip[f] && e_bound[f] >= 0 &&
                   e_bound[f] <= PK_CAMERA_GOAL &&
                   measure(sc, f, &orig[f], &played[f], NULL) > PK_CAMERA_GOAL &&
                   (dfov[f] = reach_fov(&lf[f], &orig[f], &played[f])) >= 0;
@@ -2696,20 +2708,21 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
             f++;
             continue;
         }
-        /* the window: missed frames LC_PAD apart or less, in one shot */
+        /* the window: missed frames 2·pad apart or less, in one shot */
         uint32_t last = f;
-        for (uint32_t h = f + 1; h < nf && h <= last + 2 * LC_PAD && shot[h] == shot[f]; h++)
+        for (uint32_t h = f + 1; h < nf && h <= last + 2 * pad && shot[h] == shot[f]; h++)
             if (miss[h])
                 last = h;
-        uint32_t wa = f > shot[f] + LC_PAD ? f - LC_PAD : shot[f], wb = last + LC_PAD + 1;
+        uint32_t wa = f > shot[f] + pad ? f - pad : shot[f], wb = last + pad + 1;
         while (wb > nf || (wb > last + 1 && shot[wb - 1] != shot[f]))
             wb--;
         size_t n = wb - wa;
         int tries = 0;
         double mu = LC_MU;
+        bool pull = false; /* a path turned too far: its frames' angles pulled harder */
     again:;
         /* the window's view angle: its reached frames' median change, eased
-         * in and out over LC_PAD frames in whole degrees */
+         * in and out over pad frames in whole degrees */
         int hist[2 * 8 + 1] = {0}, cnt = 0, med = 0;
         for (uint32_t h = f; h <= last; h++)
             if (miss[h])
@@ -2722,7 +2735,7 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
         for (size_t i = 0; i < n; i++) {
             uint32_t fr = wa + (uint32_t)i;
             double out = fr < f ? (double)(f - fr) : fr > last ? (double)(fr - last) : 0;
-            dfov[fr] = (int)lround(med * (1 - ramp(out, LC_PAD)));
+            dfov[fr] = (int)lround(med * (1 - ramp(out, pad)));
             dolly(&lf[fr], &played[fr], dfov[fr], &fix[fr]);
         }
         for (size_t i = 0; i < n; i++) {
@@ -2775,6 +2788,27 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
                     tw.tf[i].boost = rho;
                 track_solve(sc, wa, n, tw.tf, tw.x, 10, tw.H, tw.M, tw.g, tw.xt);
             }
+        }
+        /* after a path that turned too far: each frame turned beyond the
+         * turn allowed has its angles pulled harder, and the path is
+         * solved again, up to LC_PULLS times */
+        for (int t = 0; pull && t < LC_PULLS; t++) {
+            bool over = false;
+            for (size_t i = 0; i < n; i++) {
+                uint32_t fr = wa + (uint32_t)i;
+                pk_camera_key c = fix[fr];
+                if (tw.tf[i].v.ortho)
+                    continue;
+                key_from_track(tw.x + TB * i, &c);
+                if (within_turn(&orig[fr], &played[fr], &c))
+                    continue;
+                for (int a = 3; a < TB; a++)
+                    tw.tf[i].lam[a] *= LC_PULL_MORE;
+                over = true;
+            }
+            if (!over)
+                break;
+            track_solve(sc, wa, n, tw.tf, tw.x, 10, tw.H, tw.M, tw.g, tw.xt);
         }
         for (size_t i = 0; i < n; i++) {
             pk_camera_key *k = &fix[wa + i];
@@ -2846,10 +2880,14 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
             *cam = keep;
             memcpy(played, was, nf * sizeof *was);
             memcpy(fix, played, nf * sizeof *fix);
-            /* a path that lands more frames but is too unsteady, turns too
-             * far or makes a frame worse: again, smoother */
+            /* a path that lands more frames but turns too far: again,
+             * its frames turned too far held back; too unsteady or making
+             * a frame worse: again, smoother */
             if (after > before && ++tries < LC_TRIES) {
-                mu *= LC_STIFF;
+                bool turned = turn1 > fmax(TRACK_TURN, turn0);
+                if (!turned || pull)
+                    mu *= LC_STIFF;
+                pull = pull || turned;
                 goto again;
             }
         }
@@ -3297,9 +3335,11 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
     if (sample_all(cam, nf, played, log) != 0)
         goto done;
     /* the frames still missed: the least change that lands them */
-    if (lift_misses(sc, &cam, orig, played, e_bound, kf, nk, deg_o, eye_o, o, &rep->pieces,
-                    &rep->piece_keys, log) != 0)
-        goto done;
+    for (int pass = 0; pass < 2; pass++)
+        if (lift_misses(sc, &cam, orig, played, e_bound, kf, nk, deg_o, eye_o, o,
+                        pass ? LC_PAD_FINE : LC_PAD, newshot, &rep->pieces, &rep->piece_keys,
+                        log) != 0)
+            goto done;
     /* the runs it still misses: cut to another shot */
     uint32_t *kf2 = malloc((2 * nk + 4 * (nf / CUT_MIN + 1)) * sizeof *kf);
     if (!kf2)
@@ -3312,6 +3352,11 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
     memcpy(kf0, kf, nk * sizeof *kf);
     if (cut_in(sc, &cam, orig, raw, played, e_bound, (const double(*)[NPAR])bp, kf, &nk, deg_o,
                eye_o, o, newshot, &rep->cuts, &rep->piece_keys, log) != 0)
+        goto done;
+    /* the frames the stretches fitted again around the new shots left
+     * missed: the least change again (the new shots left as they are) */
+    if (rep->cuts && lift_misses(sc, &cam, orig, played, e_bound, kf, nk, deg_o, eye_o, o,
+                                 LC_PAD_FINE, newshot, &rep->pieces, &rep->piece_keys, log) != 0)
         goto done;
     for (uint32_t f = 0; f < nf; f++) {
         double b = measure(sc, f, &orig[f], &orig[f], NULL);
