@@ -2489,6 +2489,7 @@ void pk_camera_report_free(pk_camera_report *r)
 #define LC_STIFF 4.0  /* each this many times smoother than the last */
 #define LC_PULLS 4    /* a path turned too far: its frames turned too far pulled back this many times */
 #define LC_PULL_MORE 16.0 /* ... each time this much harder */
+#define LC_NEAR 8     /* frames either side of a step over the law made smoother */
 
 /* A frame's points measured (pki_cert_frame): A's on the screen, B's; n of them. */
 static int lc_points(const scene *sc, uint32_t f, const pk_camera_key *orig, pki_cert_frame *lf)
@@ -2681,10 +2682,11 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
     char *miss = calloc(nf, 1);
     int *dfov = calloc(nf, sizeof *dfov);       /* the view angle's change, whole degrees */
     uint32_t *shot = malloc(nf * sizeof *shot); /* the first frame of each frame's shot */
+    double *stiff = malloc(nf * sizeof *stiff); /* a frame's smoothness, times the window's */
     track_work tw;
     bool tw_ok = track_work_init(&tw, nf);
     int rc = -1;
-    if (!fix || !was || !lf || !miss || !dfov || !shot || !tw_ok) {
+    if (!fix || !was || !lf || !miss || !dfov || !shot || !stiff || !tw_ok) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         goto done;
     }
@@ -2720,6 +2722,8 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
         int tries = 0;
         double mu = LC_MU;
         bool pull = false; /* a path turned too far: its frames' angles pulled harder */
+        for (uint32_t h = wa; h < wb; h++)
+            stiff[h] = 1;
     again:;
         /* the window's view angle: its reached frames' median change, eased
          * in and out over pad frames in whole degrees */
@@ -2753,7 +2757,7 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
             }
             for (int j = 0; j < TB; j++)
                 t->lam[j] = (t->v.ortho || pin ? 1e6 : LC_PULL) * t->sc[j] * t->sc[j];
-            t->mu = mu;
+            t->mu = mu * stiff[fr];
             double now = measure(sc, fr, &orig[fr], &played[fr], NULL);
             t->aim = miss[fr] || now <= PK_CAMERA_GOAL ? LC_AIM : now;
             for (int k = 0; k < NPOINTS; k++) {
@@ -2869,9 +2873,22 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
             turn0 = fmax(turn0, turn_between(&orig[h], &was[h]));
             turn1 = fmax(turn1, turn_between(&orig[h], &played[h]));
         }
-        if (after > before && w1 <= fmax(w0, PK_CAMERA_GOAL) + FIT &&
-            deg1 <= fmax(STEADY * deg_o, deg0) && eye1 <= fmax(STEADY * eye_o, eye0) &&
-            turn1 <= fmax(TRACK_TURN, turn0)) {
+        double lim_deg = fmax(STEADY * deg_o, deg0), lim_eye = fmax(STEADY * eye_o, eye0);
+        bool worse = w1 > fmax(w0, PK_CAMERA_GOAL) + FIT, turned = turn1 > fmax(TRACK_TURN, turn0);
+        bool unsteady = deg1 > lim_deg || eye1 > lim_eye, local = false;
+        if (after > before && !worse && unsteady && tries + 1 < LC_TRIES)
+            /* the frames around each step over the law: smoother there */
+            for (uint32_t h = wa > 1 ? wa : 1; h < wb; h++) {
+                if ((has_frame(kf, nk, h) && has_frame(kf, nk, h - 1)) || orig[h].perspective ||
+                    orig[h - 1].perspective || measure(sc, h, &orig[h], &orig[h], NULL) < 0 ||
+                    !(turn_between(&played[h - 1], &played[h]) > lim_deg ||
+                      eye_step(sc, h, &played[h - 1], &played[h], true) > lim_eye))
+                    continue;
+                for (uint32_t g = h > wa + LC_NEAR ? h - LC_NEAR : wa; g < wb && g <= h + LC_NEAR; g++)
+                    stiff[g] = fmax(stiff[g], pow(LC_STIFF * LC_STIFF, tries + 1));
+                local = true;
+            }
+        if (after > before && !worse && !unsteady && !turned) {
             pk_motion_free(keep);
             (*pieces)++;
             *keys += added - gone;
@@ -2884,8 +2901,7 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
              * its frames turned too far held back; too unsteady or making
              * a frame worse: again, smoother */
             if (after > before && ++tries < LC_TRIES) {
-                bool turned = turn1 > fmax(TRACK_TURN, turn0);
-                if (!turned || pull)
+                if ((!turned || pull) && !local)
                     mu *= LC_STIFF;
                 pull = pull || turned;
                 goto again;
@@ -2901,6 +2917,7 @@ done:
     free(miss);
     free(dfov);
     free(shot);
+    free(stiff);
     track_work_free(&tw);
     return rc;
 }
