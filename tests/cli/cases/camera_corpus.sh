@@ -97,8 +97,9 @@ assert goal == 2 and n_before < n_after < n == 2801 and n_after <= n_bound <= n,
 # more still missed cut to another shot: 98.8%, 75.1%, 94.3% and 89.6%;
 # then a path turned too far solved again with those frames pulled back,
 # and the least change run again over 15-frame windows and after the new
-# shots: 98.9%, 77.7%, 94.9% and 91.1%)
-share = {'pmd_mei.pmd': 0.985, 'pmd_sd_mei.pmd': 0.77, 'pmx_mmt_test_model.pmx': 0.945,
+# shots, and a window unsteady at a step solved again smoother around it:
+# 98.9%, 78.1%, 94.9% and 91.1%)
+share = {'pmd_mei.pmd': 0.985, 'pmd_sd_mei.pmd': 0.775, 'pmx_mmt_test_model.pmx': 0.945,
          'pmx_nanoem_miku_bones.pmx': 0.905}[m]
 assert n_after >= share * n_bound, (m, n_after, n_bound, line)
 # turned: at most 15 degrees (or the frame-by-frame correction's turn)
