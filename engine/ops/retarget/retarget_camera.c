@@ -2876,6 +2876,9 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
         double lim_deg = fmax(STEADY * deg_o, deg0), lim_eye = fmax(STEADY * eye_o, eye0);
         bool worse = w1 > fmax(w0, PK_CAMERA_GOAL) + FIT, turned = turn1 > fmax(TRACK_TURN, turn0);
         bool unsteady = deg1 > lim_deg || eye1 > lim_eye, local = false;
+        double level = LC_STIFF * LC_STIFF; /* (LC_STIFF²)^(tries + 1) */
+        for (int k = 0; k < tries; k++)
+            level *= LC_STIFF * LC_STIFF;
         if (after > before && !worse && unsteady && tries + 1 < LC_TRIES)
             /* the frames around each step over the law: smoother there */
             for (uint32_t h = wa > 1 ? wa : 1; h < wb; h++) {
@@ -2885,7 +2888,7 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
                       eye_step(sc, h, &played[h - 1], &played[h], true) > lim_eye))
                     continue;
                 for (uint32_t g = h > wa + LC_NEAR ? h - LC_NEAR : wa; g < wb && g <= h + LC_NEAR; g++)
-                    stiff[g] = fmax(stiff[g], pow(LC_STIFF * LC_STIFF, tries + 1));
+                    stiff[g] = fmax(stiff[g], level);
                 local = true;
             }
         if (after > before && !worse && !unsteady && !turned) {
