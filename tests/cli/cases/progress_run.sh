@@ -57,8 +57,10 @@ on_tty tty.txt "'$POSEKIT' run job.yaml"
 grep -q 'posekit: run: step 1 of 2, smooth: smoothing [0-9]*% ([0-9]* s)' tty.txt ||
     fail "no progress line: $(head -c 300 tty.txt)"
 grep -q 'posekit: run: step 2 of 2, mirror' tty.txt || fail "no second step: $(tail -c 300 tty.txt)"
+# (on failure the line as written, control characters shown: this check
+# failed once in a fresh-clone run under load, its cause not yet seen)
 tr '\r' '\n' <tty.txt | grep -v '^ *$' | grep -n '' | grep -m1 'smooth dance -> clean' | grep -q '^[0-9]*:smooth' ||
-    fail "the steps' lines are not on lines of their own: $(tail -c 300 tty.txt)"
+    fail "the steps' lines are not on lines of their own: $(grep -a 'smooth dance -> clean' tty.txt | cut -c1-600 | cat -v)"
 tr '\r' '\n' <tty.txt | grep -v '^ *$' | tail -n 1 | grep -q '^wrote out.vmd' ||
     fail "the last line is not the write: $(tail -c 300 tty.txt)"
 expect_same_bytes piped.vmd out.vmd
