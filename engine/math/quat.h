@@ -21,6 +21,26 @@
  * kinematics (ops/skeleton/eval.c) calls them for every bone of every evaluation. */
 
 /* out = a·b (out may alias a or b). */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(PK_NO_VECTOR)
+/* Two lanes at a time (GCC/clang vector extension; -DPK_NO_VECTOR selects
+ * the plain version below): each lane's operations are the plain
+ * version's, in its order (p - q is p + (-q), and x (-y) is -(x y), bit
+ * for bit), so the same bits. */
+typedef double pki_v2d __attribute__((vector_size(16)));
+
+static inline void pki_qd_mul(const double a[4], const double b[4], double out[4])
+{
+    pki_v2d a0 = {a[0], a[0]}, a1 = {a[1], a[1]}, a2 = {a[2], a[2]}, a3 = {a[3], a[3]};
+    pki_v2d b01 = {b[0], b[1]}, b23 = {b[2], b[3]};
+    pki_v2d b3n2 = {b[3], -b[2]}, bn10 = {-b[1], b[0]}, b1n0 = {b[1], -b[0]};
+    pki_v2d xy = a3 * b01 + a0 * b3n2 + a1 * b23 + a2 * bn10;
+    pki_v2d zw = a3 * b23 + a0 * b1n0 + a1 * -b01 + a2 * b3n2;
+    out[0] = xy[0];
+    out[1] = xy[1];
+    out[2] = zw[0];
+    out[3] = zw[1];
+}
+#else
 static inline void pki_qd_mul(const double a[4], const double b[4], double out[4])
 {
     double x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
@@ -32,6 +52,7 @@ static inline void pki_qd_mul(const double a[4], const double b[4], double out[4
     out[2] = z;
     out[3] = w;
 }
+#endif
 
 /* out = q⁻¹ for a unit q (the conjugate). */
 static inline void pki_qd_conj(const double q[4], double out[4])
@@ -56,6 +77,59 @@ static inline void pki_qd_rotate(const double q[4], const double v[3], double ou
     out[1] = y;
     out[2] = z;
 }
+
+/* u and v turned by q (pki_qd_rotate's bits) and scaled to unit length
+ * (v / |v|, |v| = sqrt(v.v) summed x, y, z) into ou and ov: false (ou and
+ * ov unspecified) where either is no longer than 1e-12.  Two lanes, one
+ * a vector, where the vector extension is. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(PK_NO_VECTOR)
+static inline bool pki_qd_rotate2_unit(const double q[4], const double u[3], const double v[3],
+                                       double ou[3], double ov[3])
+{
+    pki_v2d q0 = {q[0], q[0]}, q1 = {q[1], q[1]}, q2 = {q[2], q[2]}, q3 = {q[3], q[3]};
+    pki_v2d x = {u[0], v[0]}, y = {u[1], v[1]}, z = {u[2], v[2]};
+    pki_v2d tx = 2.0 * (q1 * z - q2 * y);
+    pki_v2d ty = 2.0 * (q2 * x - q0 * z);
+    pki_v2d tz = 2.0 * (q0 * y - q1 * x);
+    pki_v2d rx = x + q3 * tx + (q1 * tz - q2 * ty);
+    pki_v2d ry = y + q3 * ty + (q2 * tx - q0 * tz);
+    pki_v2d rz = z + q3 * tz + (q0 * ty - q1 * tx);
+    pki_v2d ss = rx * rx + ry * ry + rz * rz;
+    double nu = sqrt(ss[0]), nv = sqrt(ss[1]);
+    if (!(nu > 1e-12) || !(nv > 1e-12))
+        return false;
+    pki_v2d n = {nu, nv};
+    rx /= n;
+    ry /= n;
+    rz /= n;
+    ou[0] = rx[0];
+    ou[1] = ry[0];
+    ou[2] = rz[0];
+    ov[0] = rx[1];
+    ov[1] = ry[1];
+    ov[2] = rz[1];
+    return true;
+}
+#else
+static inline bool pki_qd_unit3(double v[3])
+{
+    double n = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (!(n > 1e-12))
+        return false;
+    v[0] /= n;
+    v[1] /= n;
+    v[2] /= n;
+    return true;
+}
+
+static inline bool pki_qd_rotate2_unit(const double q[4], const double u[3], const double v[3],
+                                       double ou[3], double ov[3])
+{
+    pki_qd_rotate(q, u, ou);
+    pki_qd_rotate(q, v, ov);
+    return pki_qd_unit3(ou) && pki_qd_unit3(ov);
+}
+#endif
 
 /* atan r / r as a polynomial in z = r^2 for |r| <= tan(pi/8): a
  * least-squares fit of degree 10 on Chebyshev nodes (mpmath.chebyfit),

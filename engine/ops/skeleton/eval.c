@@ -558,16 +558,16 @@ static void local_point(const pk_rig *r, int32_t j, const double p[3], double o[
     pki_qd_rotate(inv, d, o);
 }
 
-/* local_point of the IK bone (iv) and of the target (tv) in link j's frame. */
-static inline void local_pair(const pk_rig *r, const ik_chain *c, int32_t j, double iv[3],
-                              double tv[3])
+/* local_point of the IK bone (iv) and of the target (tv) in link j's
+ * frame, each made unit (unit's bits): false where either is shorter
+ * than unit takes. */
+STEP bool local_pair(const pk_rig *r, const ik_chain *c, int32_t j, double iv[3], double tv[3])
 {
     const double *o = r->w[j].pos, *p = r->w[c->bone].pos, *t = r->w[c->target].pos;
     double inv[4], d[3] = {p[0] - o[0], p[1] - o[1], p[2] - o[2]},
                    e[3] = {t[0] - o[0], t[1] - o[1], t[2] - o[2]};
     pki_qd_conj(r->w[j].rot, inv);
-    pki_qd_rotate(inv, d, iv);
-    pki_qd_rotate(inv, e, tv);
+    return pki_qd_rotate2_unit(inv, d, e, iv, tv);
 }
 
 static bool unit(double v[3])
@@ -714,8 +714,7 @@ static bool solve_plane(pk_rig *r, const ik_chain *c, ik_link *l, int iteration,
     static const double AX[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
     int32_t j = l->bone;
     double iv[3], tv[3];
-    local_pair(r, c, j, iv, tv);
-    if (!unit(iv) || !unit(tv))
+    if (!local_pair(r, c, j, iv, tv))
         return false;
     const double *axis = AX[l->axis];
     double a, q[4], inv[4];
@@ -801,8 +800,7 @@ static bool solve_core(pk_rig *r, ik_chain *c, int iteration, bool triangle)
             continue;
         }
         double iv[3], tv[3];
-        local_pair(r, c, j, iv, tv);
-        if (!unit(iv) || !unit(tv))
+        if (!local_pair(r, c, j, iv, tv))
             continue;
         double d = iv[0] * tv[0] + iv[1] * tv[1] + iv[2] * tv[2];
         if (d >= SURELY_STILL) /* the turn below: no arccosine needed */
