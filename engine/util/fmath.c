@@ -341,6 +341,36 @@ KERNEL dd cos_k(dd r)
     return (dd){w.h, w.l - 0.5 * z.l - x * r.l + z.h * z.h * p};
 }
 
+/* sin_k(r) and cos_k(r) together: the same operations, the two series in
+ * two lanes where the GCC/clang vector extension is (-DPK_NO_VECTOR: one
+ * after the other). */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(PK_NO_VECTOR)
+typedef double v2d __attribute__((vector_size(16)));
+
+KERNEL void sincos_k(dd r, dd *sv, dd *cv)
+{
+    double x = r.h;
+    dd z = two_prod(x, x);
+    v2d zz = {z.h, z.h};
+    v2d p = {SIN_C[6], COS_C[7] * z.h + COS_C[6]};
+    for (int i = 5; i >= 0; i--)
+        p = p * zz + (v2d){SIN_C[i], COS_C[i]};
+    dd c = two_prod(x, z.h); /* x^3 = c.h + c.l + x z.l */
+    dd t = two_prod(c.h, SIN3_H);
+    t.l += (c.l + x * z.l) * SIN3_H + c.h * SIN3_L;
+    dd s = fast_two_sum(x, t.h);
+    *sv = (dd){s.h, s.l + t.l + c.h * z.h * p[0] + r.l * (1.0 - 0.5 * z.h)};
+    dd w = two_sum(1.0, -0.5 * z.h);
+    *cv = (dd){w.h, w.l - 0.5 * z.l - x * r.l + z.h * z.h * p[1]};
+}
+#else
+KERNEL void sincos_k(dd r, dd *sv, dd *cv)
+{
+    *sv = sin_k(r);
+    *cv = cos_k(r);
+}
+#endif
+
 double pki_sin(double x)
 {
     double ax = fabs(x);
@@ -379,7 +409,8 @@ void pki_sincos(double x, double *s, double *c)
     }
     dd r;
     unsigned q = reduce(x, &r);
-    dd vs = sin_k(r), vc = cos_k(r);
+    dd vs, vc;
+    sincos_k(r, &vs, &vc);
     if (q & 1u) {
         dd t = vs;
         vs = vc;
@@ -407,7 +438,8 @@ double pki_tan(double x)
         return x; /* x^2/3 < 2^-55.5 */
     dd r;
     unsigned q = reduce(x, &r);
-    dd s = sin_k(r), c = cos_k(r);
+    dd s, c;
+    sincos_k(r, &s, &c);
     s = fast_two_sum(s.h, s.l);
     c = fast_two_sum(c.h, c.l);
     if (q & 1u)
