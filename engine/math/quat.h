@@ -32,7 +32,9 @@ static inline void pki_qd_mul(const double a[4], const double b[4], double out[4
 {
     pki_v2d a0 = {a[0], a[0]}, a1 = {a[1], a[1]}, a2 = {a[2], a[2]}, a3 = {a[3], a[3]};
     pki_v2d b01 = {b[0], b[1]}, b23 = {b[2], b[3]};
-    pki_v2d b3n2 = {b[3], -b[2]}, bn10 = {-b[1], b[0]}, b1n0 = {b[1], -b[0]};
+    pki_v2d b10 = {b01[1], b01[0]}, b32 = {b23[1], b23[0]};
+    const pki_v2d pm = {1.0, -1.0}, mp = {-1.0, 1.0}; /* x 1 and x -1: exact */
+    pki_v2d b3n2 = b32 * pm, bn10 = b10 * mp, b1n0 = b10 * pm;
     pki_v2d xy = a3 * b01 + a0 * b3n2 + a1 * b23 + a2 * bn10;
     pki_v2d zw = a3 * b23 + a0 * b1n0 + a1 * -b01 + a2 * b3n2;
     out[0] = xy[0];

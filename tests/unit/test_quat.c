@@ -1,7 +1,10 @@
 /* test_quat.c — quaternion helpers (x, y, z, w order), hand-computed. */
 #include "testutil.h"
+#include "math/quat.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #define DEG (3.14159265358979323846 / 180.0)
 
@@ -177,6 +180,94 @@ static void angle_accuracy(void **state)
         fail_msg("worst error %.3g degrees, %.3g relative", worst, worst_rel);
 }
 
+/* ---- the double helpers' lanes (math/quat.h): the plain operations' bits ---- */
+
+/* The plain operations, as quat.h's -DPK_NO_VECTOR versions write them. */
+static void mul_plain(const double a[4], const double b[4], double out[4])
+{
+    double x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+    double y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+    double z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+    double w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+    out[0] = x;
+    out[1] = y;
+    out[2] = z;
+    out[3] = w;
+}
+
+static bool unit_plain(double v[3])
+{
+    double n = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (!(n > 1e-12))
+        return false;
+    v[0] /= n;
+    v[1] /= n;
+    v[2] /= n;
+    return true;
+}
+
+static uint64_t lcg(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return *s >> 11;
+}
+
+/* A double from a fixed-seed stream: mostly in [-1, 1], and the values a
+ * lane may treat otherwise (signed zeros, +-1, tiny, subnormal, huge). */
+static double some(uint64_t *s)
+{
+    static const double odd[] = {0.0, -0.0, 1.0, -1.0, 0.5, -2.0, 1e-300, -4.9e-324, 1e300, 3e-13};
+    uint64_t k = lcg(s);
+    if (k % 5 == 0)
+        return odd[(k / 5) % (sizeof odd / sizeof odd[0])];
+    return (double)(k % 2000001) / 1000000.0 - 1.0 + (double)(lcg(s) % 1000) * 1e-12;
+}
+
+static void same_bits(const double *got, const double *want, int n, const char *what, int i)
+{
+    if (memcmp(got, want, (size_t)n * sizeof *got) != 0)
+        fail_msg("%s, case %d: got %a %a %a, want %a %a %a", what, i, got[0], got[1], got[2],
+                 want[0], want[1], want[2]);
+}
+
+/* pki_qd_mul and pki_qd_rotate2_unit (two lanes where the vector extension
+ * is) give the bits of the plain operations, out aliasing an input too. */
+static void double_lanes(void **state)
+{
+    (void)state;
+    uint64_t seed = 27;
+    for (int i = 0; i < 200000; i++) {
+        double a[4], b[4], want[4], got[4], u[3], v[3];
+        for (int k = 0; k < 4; k++) {
+            a[k] = some(&seed);
+            b[k] = some(&seed);
+        }
+        for (int k = 0; k < 3; k++) {
+            u[k] = some(&seed);
+            v[k] = some(&seed);
+        }
+        mul_plain(a, b, want);
+        pki_qd_mul(a, b, got);
+        same_bits(got, want, 4, "mul", i);
+        memcpy(got, a, sizeof got);
+        pki_qd_mul(got, b, got);
+        same_bits(got, want, 4, "mul into a", i);
+        memcpy(got, b, sizeof got);
+        pki_qd_mul(a, got, got);
+        same_bits(got, want, 4, "mul into b", i);
+        double wu[3], wv[3], gu[3], gv[3];
+        pki_qd_rotate(a, u, wu);
+        pki_qd_rotate(a, v, wv);
+        bool ok = unit_plain(wu) && unit_plain(wv);
+        if (pki_qd_rotate2_unit(a, u, v, gu, gv) != ok)
+            fail_msg("rotate2_unit, case %d: %s", i, ok ? "refused" : "taken");
+        if (ok) {
+            same_bits(gu, wu, 3, "rotate2_unit u", i);
+            same_bits(gv, wv, 3, "rotate2_unit v", i);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -185,6 +276,7 @@ int main(void)
         cmocka_unit_test(slerp),
         cmocka_unit_test(angle),
         cmocka_unit_test(angle_accuracy),
+        cmocka_unit_test(double_lanes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
