@@ -123,12 +123,13 @@ void pki_qd_pow(const double q[4], double t, double out[4])
         out[3] = 1.0;
         return;
     }
-    double half = pki_atan2(s, a[3]) * t;
-    double k = pki_sin(half) / s;
+    double half = pki_atan2(s, a[3]) * t, sh, ch;
+    pki_sincos(half, &sh, &ch); /* pki_sin's and pki_cos's bits */
+    double k = sh / s;
     out[0] = a[0] * k;
     out[1] = a[1] * k;
     out[2] = a[2] * k;
-    out[3] = pki_cos(half);
+    out[3] = ch;
 }
 
 void pki_qd_twist(const double q[4], const double axis[3], double out[4])
@@ -173,8 +174,10 @@ void pki_euler_deg_to_quat(const double deg[3], float q[4])
     double h[3];
     for (int i = 0; i < 3; i++)
         h[i] = deg[i] * (3.14159265358979323846 / 180.0) * 0.5;
-    double cx = pki_cos(h[0]), sx = pki_sin(h[0]), cy = pki_cos(h[1]), sy = pki_sin(h[1]),
-           cz = pki_cos(h[2]), sz = pki_sin(h[2]);
+    double cx, sx, cy, sy, cz, sz; /* pki_sincos: pki_sin's and pki_cos's bits */
+    pki_sincos(h[0], &sx, &cx);
+    pki_sincos(h[1], &sy, &cy);
+    pki_sincos(h[2], &sz, &cz);
     /* qz·qy·qx expanded. */
     q[0] = (float)(sx * cy * cz - cx * sy * sz);
     q[1] = (float)(cx * sy * cz + sx * cy * sz);

@@ -383,7 +383,8 @@ static bool cog_offset(const pki_torso *t, const pki_play *p, uint32_t r, double
     pki_torso_cog(t, p, r, g);
     at(t, p, r, t->ankle[0], a0);
     at(t, p, r, t->ankle[1], a1);
-    double h = heading(t, p, r), c = pki_cos(h), s = pki_sin(h);
+    double h = heading(t, p, r), c, s;
+    pki_sincos(h, &s, &c); /* pki_sin's and pki_cos's bits */
     /* the rest offset turned by h about Y (x' = c x + s z, z' = -s x + c z) */
     double rx = c * t->cog_rest[0] + s * t->cog_rest[2];
     double rz = -s * t->cog_rest[0] + c * t->cog_rest[2];

@@ -50,11 +50,12 @@ static inline bool pki_v3_unit(double v[3], double eps)
 /* The rotation of angle a (radians) about the unit axis. */
 static inline void pki_q_axis(const double axis[3], double a, double q[4])
 {
-    double s = pki_sin(a / 2.0);
+    double s, c; /* pki_sincos: pki_sin's and pki_cos's bits */
+    pki_sincos(a / 2.0, &s, &c);
     q[0] = axis[0] * s;
     q[1] = axis[1] * s;
     q[2] = axis[2] * s;
-    q[3] = pki_cos(a / 2.0);
+    q[3] = c;
 }
 
 /* The shortest arc turning direction u into v (both nonzero); half a

@@ -165,9 +165,12 @@ bool pki_figure_hand(const pki_figure *f, int side)
 /* q = qy·qx·qz of Euler angles e (radians). */
 static void euler_yxz(const float e[3], double q[4])
 {
-    double qx[4] = {pki_sin(e[0] / 2.0), 0, 0, pki_cos(e[0] / 2.0)};
-    double qy[4] = {0, pki_sin(e[1] / 2.0), 0, pki_cos(e[1] / 2.0)};
-    double qz[4] = {0, 0, pki_sin(e[2] / 2.0), pki_cos(e[2] / 2.0)};
+    double s[3], c[3]; /* pki_sincos: pki_sin's and pki_cos's bits */
+    for (int a = 0; a < 3; a++)
+        pki_sincos(e[a] / 2.0, &s[a], &c[a]);
+    double qx[4] = {s[0], 0, 0, c[0]};
+    double qy[4] = {0, s[1], 0, c[1]};
+    double qz[4] = {0, 0, s[2], c[2]};
     double t[4];
     pki_qd_mul(qy, qx, t);
     pki_qd_mul(t, qz, q);
