@@ -455,7 +455,9 @@ const pk_model *pk_rig_model(const pk_rig *r)
 
 /* ---- evaluation ---- */
 
-static inline void local_of(pk_rig *r, int32_t i)
+/* local_of's rotation alone (its translation does not depend on the IK
+ * rotation). */
+static inline void local_rot_of(pk_rig *r, int32_t i)
 {
     double t[4];
     pki_qd_mul(r->ik_rot[i], r->anim_rot[i], t);
@@ -463,6 +465,11 @@ static inline void local_of(pk_rig *r, int32_t i)
         pki_qd_mul(t, r->app_rot[i], r->loc_rot[i]);
     else
         memcpy(r->loc_rot[i], t, sizeof t);
+}
+
+static inline void local_of(pk_rig *r, int32_t i)
+{
+    local_rot_of(r, i);
     for (int a = 0; a < 3; a++)
         r->loc_pos[i][a] = r->off[i][a] + r->anim_pos[i][a] + r->app_pos[i][a];
 }
@@ -601,8 +608,12 @@ STEP void path_from(pk_rig *r, const ik_chain *c, size_t i)
 STEP void link_changed(pk_rig *r, const ik_chain *c, ik_link *l)
 {
     int32_t j = l->bone, p = r->parent[j];
-    local_of(r, j);
+    if (l->turned) /* its translation as its first turn left it */
+        local_rot_of(r, j);
+    else
+        local_of(r, j);
     if (l->path_at == c->npath) {
+        l->turned = true;
         subtree(r, j);
         return;
     }
