@@ -26,7 +26,8 @@
  * the plain version below): each lane's operations are the plain
  * version's, in its order (p - q is p + (-q), and x (-y) is -(x y), bit
  * for bit), so the same bits. */
-typedef double pki_v2d __attribute__((vector_size(16)));
+#define PKI_V2D_SIZE __attribute__((vector_size(16)))
+typedef double PKI_V2D_SIZE pki_v2d;
 
 static inline void pki_qd_mul(const double a[4], const double b[4], double out[4])
 {
