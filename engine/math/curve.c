@@ -250,11 +250,20 @@ typedef struct desc_slot {
     basis b;
 } desc_slot;
 
+/* Every part of a cache is allocated on first use, in blocks of at most a
+ * few kilobytes: a cache lives for one reduce (a sized camera runs
+ * hundreds), and one block of the descents' 7.9 MB, or of the 128 KB of
+ * table pointers, is a fresh mapping each time under a sanitizer's
+ * allocator (a page fault for each page a lookup touches: 650,000 of the
+ * 826,000 of a sized camera in build B), where small blocks are recycled. */
+#define DESC_BLOCK_BITS 6 /* 64 slots, 15 KB */
+#define DESC_BLOCKS ((size_t)1 << (DESC_BITS - DESC_BLOCK_BITS))
+
 struct pki_curve_cache {
-    float *tab[128 * 128];     /* t at s = k / TAB_N, each solved on first use */
+    float **tab[128];          /* by x1, by x2: t at s = k / TAB_N, each solved on first use */
     basis *coarse[BASIS_NMAX]; /* by segment length: the coarse pairs, on first use */
     basis *direct[BASIS_NMAX]; /* by segment length: DIRECT's pairs, exact t, on first use */
-    desc_slot *desc;           /* 1 << DESC_BITS slots, on first use */
+    desc_slot *desc[DESC_BLOCKS]; /* 1 << DESC_BITS slots by block, on first use */
 };
 
 pki_curve_cache *pki_curve_cache_new(void)
@@ -266,13 +275,18 @@ void pki_curve_cache_free(pki_curve_cache *c)
 {
     if (!c)
         return;
-    for (size_t i = 0; i < 128 * 128; i++)
+    for (size_t i = 0; i < 128; i++) {
+        if (c->tab[i])
+            for (size_t j = 0; j < 128; j++)
+                free(c->tab[i][j]);
         free(c->tab[i]);
+    }
     for (size_t i = 0; i < BASIS_NMAX; i++)
         free(c->coarse[i]);
     for (size_t i = 0; i < BASIS_NMAX; i++)
         free(c->direct[i]);
-    free(c->desc);
+    for (size_t i = 0; i < DESC_BLOCKS; i++)
+        free(c->desc[i]);
     free(c);
 }
 
@@ -293,11 +307,13 @@ static float tab_entry(float *tab, int x1, int x2, int k)
 static double param(pki_curve_cache *c, int x1, int x2, double s, double hint)
 {
     if (c) {
-        float **slot = &c->tab[x1 * 128 + x2];
-        if (!*slot && (*slot = malloc((TAB_N + 1) * sizeof(float))) != NULL)
+        float ***row = &c->tab[x1], **slot = NULL;
+        if (*row || (*row = calloc(128, sizeof **row)) != NULL)
+            slot = &(*row)[x2];
+        if (slot && !*slot && (*slot = malloc((TAB_N + 1) * sizeof(float))) != NULL)
             for (int k = 0; k <= TAB_N; k++)
                 (*slot)[k] = TAB_UNSET;
-        if (*slot) {
+        if (slot && *slot) {
             double u = s * TAB_N;
             int k = (int)u;
             if (k >= TAB_N)
@@ -476,10 +492,12 @@ static const basis *desc_basis(pki_curve_cache *c, size_t n, int x1, int x2, con
 {
     if (!c || n >= BASIS_NMAX || m > STEER_MAX)
         return NULL;
-    if (!c->desc && !(c->desc = calloc((size_t)1 << DESC_BITS, sizeof *c->desc)))
+    size_t h = ((n * 0x9E3779B1u ^ (size_t)(x1 * 131 + x2) * 0x85EBCA77u) >> 7) &
+               (((size_t)1 << DESC_BITS) - 1);
+    desc_slot **blk = &c->desc[h >> DESC_BLOCK_BITS];
+    if (!*blk && !(*blk = calloc((size_t)1 << DESC_BLOCK_BITS, sizeof **blk)))
         return NULL;
-    size_t h = (n * 0x9E3779B1u ^ (size_t)(x1 * 131 + x2) * 0x85EBCA77u) >> 7;
-    desc_slot *d = &c->desc[h & (((size_t)1 << DESC_BITS) - 1)];
+    desc_slot *d = &(*blk)[h & (((size_t)1 << DESC_BLOCK_BITS) - 1)];
     if (d->n == (int16_t)n && d->x1 == x1 && d->x2 == x2)
         return &d->b;
     basis *e = &d->b;
