@@ -3,7 +3,9 @@
 #
 # From a fresh clone on Debian 12 as root: installs what is missing
 # (.ci/setup.sh), then builds and tests three times:
-#   A  gcc, -Dwerror=true, -O2 -g1
+#   A  gcc, -Dwerror=true, -O2 -g1, its prefix build-test-a/prefix
+#      (cli/install_prefix installs it there instead of compiling the
+#      tree again)
 #   B  gcc, -Dwerror=true, -O2 -g1, ASan + UBSan, UBSan trapping
 #      (-fsanitize-undefined-trap-on-error: a check fails on an illegal
 #      instruction, which ASan reports with its stack; without UBSan's
@@ -370,7 +372,7 @@ if [ "$want_a" = 1 ]; then
     (
         stage_fresh build-test-a-logs
         run_build A build-test-a "gcc -Dwerror=true" -Dwerror=true -Dbuildtype=debugoptimized \
-            -Dc_args=-g1
+            -Dc_args=-g1 "-Dprefix=$src/build-test-a/prefix"
         stage_save build-test-a-logs
     )
     stage_merge build-test-a-logs A
