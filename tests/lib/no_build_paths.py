@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""no_build_paths.py BINARY... -- ROOT... — the library and the command hold
-no path of the tree they were built in: none of the ROOTs (the source and
-build folders) appears in their data sections (.rodata, .data,
-.data.rel.ro), so an installed posekit behaves the same wherever it was
-built.  Debug
+"""no_build_paths.py BINARY... -- ROOT... [--prefix PREFIX] — the library and
+the command hold no path of the tree they were built in: none of the ROOTs
+(the source and build folders) appears in their data sections (.rodata,
+.data, .data.rel.ro), so an installed posekit behaves the same wherever it
+was built.  The one path compiled in, the installed data folder, lies
+under PREFIX: its occurrences are taken out first, so that a build whose
+prefix is a folder inside it (tests/run.sh's build A, which
+cli/install_prefix installs there) is held to the same rule.  Debug
 information may name them (it is not read at run time).  An uninstalled
 build finds the shipped rule files through $POSEKIT_RULES_DIR, which the
 tests set (engine/platform/platform.h)."""
@@ -31,6 +34,11 @@ def data_of(binary, tmp):
 
 def main():
     args = sys.argv[1:]
+    prefix = b''
+    if '--prefix' in args:
+        at = args.index('--prefix')
+        prefix = args[at + 1].encode()
+        del args[at:at + 2]
     cut = args.index('--')
     binaries, roots = args[:cut], [r.encode() for r in args[cut + 1:]]
     bad, seen = [], 0
@@ -41,6 +49,8 @@ def main():
                 bad.append('no data sections read from ' + b)
             seen += sum(len(d) for d in sections.values())
             for sec, data in sections.items():
+                if prefix:
+                    data = data.replace(prefix + b'/', b'')
                 for root in roots:
                     if root in data:
                         bad.append('%s: %s holds %s' % (os.path.basename(b), sec, root.decode()))
