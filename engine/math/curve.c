@@ -208,6 +208,12 @@ static double fit_error(const uint8_t q[4], const double *p, size_t n, double sp
 #define STEER_MAX 8 /* FAST's steering samples */
 /* Segments of fewer frames than this keep their coarse basis. */
 #define BASIS_NMAX 256
+/* FULL's steering samples at most, and the segments of fewer frames than
+ * EXACT_NMAX whose exact t the cache keeps (12 doubles a pair, 1.5 MB a
+ * length at most: the legs' short motions, engine/ops/skeleton/legs_fit.c,
+ * search segments of up to 64 frames in full). */
+#define FULL_STEER 12
+#define EXACT_NMAX 65
 
 /* What fit_y computes from t alone, for one x-byte pair at one segment
  * length's steering samples: the Bernstein weights of y1 and y2, t^3, and
@@ -264,6 +270,11 @@ struct pki_curve_cache {
     basis *coarse[BASIS_NMAX]; /* by segment length: the coarse pairs, on first use */
     basis *direct[BASIS_NMAX]; /* by segment length: DIRECT's pairs, exact t, on first use */
     desc_slot *desc[DESC_BLOCKS]; /* 1 << DESC_BITS slots by block, on first use */
+    /* by segment length, by x1: FULL's steering t of every x-byte pair
+     * solved exactly (the ring search's), FULL_STEER a pair, each row of
+     * 12 KB on first use */
+    double **exact[EXACT_NMAX];
+    uint8_t *exact_have[EXACT_NMAX]; /* 128 x 128, on first use */
 };
 
 pki_curve_cache *pki_curve_cache_new(void)
@@ -287,6 +298,13 @@ void pki_curve_cache_free(pki_curve_cache *c)
         free(c->direct[i]);
     for (size_t i = 0; i < DESC_BLOCKS; i++)
         free(c->desc[i]);
+    for (size_t i = 0; i < EXACT_NMAX; i++) {
+        if (c->exact[i])
+            for (size_t j = 0; j < 128; j++)
+                free(c->exact[i][j]);
+        free(c->exact[i]);
+        free(c->exact_have[i]);
+    }
     free(c);
 }
 
@@ -327,15 +345,86 @@ static double param(pki_curve_cache *c, int x1, int x2, double s, double hint)
     return pki_bezier_param((uint8_t)x1, (uint8_t)x2, s, hint);
 }
 
-static double fit_y(pki_curve_cache *cache, int x1, int x2, const double *s, const double *p,
-                    size_t m, double y[2], double *t)
+/* param, and into *w how far the exact t (pki_bezier_param's, from any
+ * start) may lie from it: x(t) increases, so t(s) lies between the table's
+ * entries either side of s, which hold pki_bezier_param's t there rounded
+ * to float, and so does the interpolated value; 0 when solved exactly.
+ * The width only; the caller adds a margin for the roundings and Newton's
+ * last step. */
+/* The table of x bytes (x1, x2), made on first use as param makes it;
+ * NULL when out of memory. */
+static float *tab_of(pki_curve_cache *c, int x1, int x2)
 {
-    double a11 = 0, a12 = 0, a22 = 0, r1 = 0, r2 = 0, hint = -1.0;
+    float ***row = &c->tab[x1], **slot = NULL;
+    if (*row || (*row = calloc(128, sizeof **row)) != NULL)
+        slot = &(*row)[x2];
+    if (slot && !*slot && (*slot = malloc((TAB_N + 1) * sizeof(float))) != NULL)
+        for (int k = 0; k <= TAB_N; k++)
+            (*slot)[k] = TAB_UNSET;
+    return slot ? *slot : NULL;
+}
+
+static double param_w(pki_curve_cache *c, int x1, int x2, double s, double hint, double *w)
+{
+    float *tab = c ? tab_of(c, x1, x2) : NULL;
+    if (tab) {
+        double u = s * TAB_N;
+        int k = (int)u;
+        *w = 1.0; /* outside the table: no bound */
+        if (k >= TAB_N)
+            return tab_entry(tab, x1, x2, TAB_N);
+        if (k < 0)
+            return tab_entry(tab, x1, x2, 0);
+        double f = u - k, a = tab_entry(tab, x1, x2, k), b = tab_entry(tab, x1, x2, k + 1);
+        *w = fabs(b - a);
+        return a + (b - a) * f;
+    }
+    *w = 0.0;
+    return pki_bezier_param((uint8_t)x1, (uint8_t)x2, s, hint);
+}
+
+/* param_w at the m samples s of one x-byte pair, each from the one before
+ * (fit_y's order: the same table entries solved in the same order, the
+ * same values), with s's table index k[i] and fraction f[i] given (s *
+ * TAB_N split as param_w splits it, k[i] within the table). */
+static void params_w(pki_curve_cache *c, int x1, int x2, const double *s, const int *k,
+                     const double *f, size_t m, double *t, double *w)
+{
+    float *tab = tab_of(c, x1, x2);
+    if (!tab) {
+        double hint = -1.0;
+        for (size_t i = 0; i < m; i++) {
+            t[i] = param_w(c, x1, x2, s[i], hint, &w[i]);
+            hint = t[i];
+        }
+        return;
+    }
     for (size_t i = 0; i < m; i++) {
-        t[i] = param(cache, x1, x2, s[i], hint);
+        double a = tab_entry(tab, x1, x2, k[i]), b = tab_entry(tab, x1, x2, k[i] + 1);
+        w[i] = fabs(b - a);
+        t[i] = a + (b - a) * f[i];
+    }
+}
+
+/* fit_y, and with w the width of each t's bracket into w[i] (param_w). */
+static inline __attribute__((always_inline)) double
+fit_y_w(pki_curve_cache *cache, int x1, int x2, const double *s, const double *p, size_t m,
+        double y[2], double *t, double *w, const double *given, double (*bb)[3])
+{
+    double a11 = 0, a12 = 0, a22 = 0, r1 = 0, r2 = 0, hint = -1.0, own[64][3];
+    if (!bb)
+        bb = own;
+    for (size_t i = 0; i < m; i++) {
+        t[i] = given ? given[i]
+               : w   ? param_w(cache, x1, x2, s[i], hint, &w[i])
+                     : param(cache, x1, x2, s[i], hint);
         hint = t[i];
+        /* cubic's terms, each as cubic computes it */
         double u = 1.0 - t[i], b1 = 3.0 * u * u * t[i], b2 = 3.0 * u * t[i] * t[i];
-        double r = p[i] - t[i] * t[i] * t[i];
+        double t3 = t[i] * t[i] * t[i], r = p[i] - t3;
+        bb[i][0] = b1;
+        bb[i][1] = b2;
+        bb[i][2] = t3;
         a11 += b1 * b1;
         a12 += b1 * b2;
         a22 += b2 * b2;
@@ -354,11 +443,71 @@ static double fit_y(pki_curve_cache *cache, int x1, int x2, const double *s, con
         y[k] = y[k] < 0.0 ? 0.0 : y[k] > 1.0 ? 1.0 : y[k];
     double worst = 0.0;
     for (size_t i = 0; i < m; i++) {
-        double e = fabs(cubic(y[0], y[1], t[i]) - p[i]);
+        double e = fabs(bb[i][0] * y[0] + bb[i][1] * y[1] + bb[i][2] - p[i]); /* cubic(y, t) */
         if (e > worst)
             worst = e;
     }
     return worst;
+}
+
+static double fit_y(pki_curve_cache *cache, int x1, int x2, const double *s, const double *p,
+                    size_t m, double y[2], double *t)
+{
+    return fit_y_w(cache, x1, x2, s, p, m, y, t, NULL, NULL, NULL);
+}
+
+/* Whether some grid curve with these x bytes may come within r[i] of
+ * every steering sample p[i] (progress units) when its t are solved
+ * exactly, from t[i] within w[i] of them (param_w): false only when none
+ * can, so the ring search that asks it (try_grid's question) skips the
+ * pair with the same outcome.  A curve's progress y(t) = b1 y1 + b2 y2 +
+ * t^3 with y1, y2 in [0, 1] climbs at most 3 per unit of t, so with the
+ * table's t it is within R_i = r_i + 3 (w_i + 1e-6) of p_i (1e-6: the
+ * float table and Newton's last step, far below it), and the least
+ * squares over every real (y1, y2), a lower bound of the sum of squares
+ * of any curve's, is at most sum R_i^2.  The residual is projected out
+ * of b1 then b2 (modified Gram-Schmidt: stable); nearly dependent bases
+ * are never refused. */
+static bool may_fit(double (*bb)[3], const double *w, const double *p, const double *r,
+                    size_t m)
+{
+    double b1[64], b2[64], v[64], n1 = 0.0, d12 = 0.0, n2 = 0.0, bound = 0.0, dd = 0.0;
+    for (size_t i = 0; i < m; i++) {
+        double R = r[i] + 3.0 * (w[i] + 1e-6) + 1e-12;
+        b1[i] = bb[i][0];
+        b2[i] = bb[i][1];
+        v[i] = p[i] - bb[i][2];
+        n1 += b1[i] * b1[i];
+        n2 += b2[i] * b2[i];
+        dd += v[i] * v[i];
+        bound += R * R;
+    }
+    if (!(n1 > 1e-200) || !(n2 > 1e-200))
+        return true;
+    double c1 = 0.0;
+    for (size_t i = 0; i < m; i++) {
+        c1 += b1[i] * v[i];
+        d12 += b1[i] * b2[i];
+    }
+    c1 /= n1;
+    d12 /= n1;
+    double m2 = 0.0, c2 = 0.0;
+    for (size_t i = 0; i < m; i++) {
+        v[i] -= c1 * b1[i];
+        b2[i] -= d12 * b1[i];
+        m2 += b2[i] * b2[i];
+    }
+    if (!(m2 > 1e-6 * n2))
+        return true;
+    for (size_t i = 0; i < m; i++)
+        c2 += b2[i] * v[i];
+    c2 /= m2;
+    double rss = 0.0;
+    for (size_t i = 0; i < m; i++) {
+        double e = v[i] - c2 * b2[i];
+        rss += e * e;
+    }
+    return !(rss > bound + 1e-9 * dd + 1e-15);
 }
 
 /* The x bytes of coarse cell k. */
@@ -425,14 +574,44 @@ static inline __attribute__((always_inline)) double fit_y_basis(const basis *e, 
     return worst;
 }
 
+/* The t of x bytes (x1, x2) at FULL's m steering samples s of a segment
+ * of n frames, solved as fit_y solves them without a cache (each from the
+ * one before: the same values), kept in the cache for the next search of
+ * that length; NULL when not kept (no cache, a long segment, out of
+ * memory). */
+static const double *exact_t(pki_curve_cache *c, size_t n, int x1, int x2, const double *s,
+                             size_t m)
+{
+    if (!c || n >= EXACT_NMAX || m > FULL_STEER)
+        return NULL;
+    if (!c->exact[n] && !(c->exact[n] = calloc(128, sizeof *c->exact[n])))
+        return NULL;
+    if (!c->exact_have[n] && !(c->exact_have[n] = calloc((size_t)128 * 128, 1)))
+        return NULL;
+    double **row = &c->exact[n][x1];
+    if (!*row && !(*row = malloc((size_t)128 * FULL_STEER * sizeof(double))))
+        return NULL;
+    size_t k = (size_t)x1 * 128 + (size_t)x2;
+    double *t = &(*row)[(size_t)x2 * FULL_STEER];
+    if (!c->exact_have[n][k]) {
+        double hint = -1.0;
+        for (size_t i = 0; i < m; i++) {
+            t[i] = param(NULL, x1, x2, s[i], hint);
+            hint = t[i];
+        }
+        c->exact_have[n][k] = 1;
+    }
+    return t;
+}
+
 /* The grid curves with x bytes (x1, x2) and the least-squares y rounded
  * to the grid (and its neighbours): the smallest error over the steering
  * samples (value units, extra included) with q filled. */
 static double try_grid(int x1, int x2, const double *s, const double *p, const double *es, size_t m,
-                       double span, uint8_t q[4])
+                       double span, const double *given, uint8_t q[4])
 {
-    double t[64], y[2];
-    fit_y(NULL, x1, x2, s, p, m, y, t);
+    double t[64], y[2], bb[64][3];
+    fit_y_w(NULL, x1, x2, s, p, m, y, t, NULL, given, bb);
     int y1 = (int)lround(y[0] * 127.0), y2 = (int)lround(y[1] * 127.0);
     double best = INFINITY;
     for (int a = -1; a <= 1; a++)
@@ -440,9 +619,10 @@ static double try_grid(int x1, int x2, const double *s, const double *p, const d
             int g1 = y1 + a, g2 = y2 + b;
             if (g1 < 0 || g1 > 127 || g2 < 0 || g2 > 127)
                 continue;
-            double e = 0.0;
+            double e = 0.0, c1 = g1 / 127.0, c2 = g2 / 127.0;
             for (size_t i = 0; i < m && e < best; i++) {
-                double d = fabs(cubic(g1 / 127.0, g2 / 127.0, t[i]) - p[i]) * span + es[i];
+                /* cubic(c1, c2, t[i]) */
+                double d = fabs(bb[i][0] * c1 + bb[i][1] * c2 + bb[i][2] - p[i]) * span + es[i];
                 if (d > e)
                     e = d;
             }
@@ -731,7 +911,7 @@ int pki_curve_fit_progress_ex(const double *p, size_t n, double span, const doub
     }
     /* Up to 64 evenly spread samples steer the search; all are checked. */
     double s[64], ps[64], es[64], t[64];
-    size_t mmax = fast ? STEER_MAX : 12;
+    size_t mmax = fast ? STEER_MAX : FULL_STEER;
     size_t m = n - 1 < mmax ? n - 1 : mmax;
     for (size_t k = 0; k < m; k++) {
         size_t i = m == n - 1 ? k + 1 : 1 + (k * (n - 2)) / (m - 1);
@@ -810,16 +990,39 @@ int pki_curve_fit_progress_ex(const double *p, size_t n, double span, const doub
     int scan = fast ? COARSE_STEP : 1;
     int ranked = fast ? 2 : KEEP; /* the best cells kept in order (FAST reads two) */
     const basis *kept = fast ? coarse_basis(cache, n, s, m) : NULL;
+    /* FULL: which x-byte pairs the ring search below may find a grid
+     * curve at (may_fit), from the scan's own t */
+    bool ring_filter = !fast && span > 0.0 && isfinite(tol / span);
+    uint8_t may[128][128];
+    double rs[64], ws[64], tf[64];
+    int tk[64];
+    bool split = ring_filter && cache; /* params_w: every sample inside the table */
+    for (size_t i = 0; ring_filter && i < m; i++) {
+        rs[i] = (tol - es[i]) / span;
+        double u = s[i] * TAB_N;
+        tk[i] = (int)u;
+        tf[i] = u - tk[i];
+        split = split && tk[i] >= 0 && tk[i] < TAB_N;
+    }
     for (int x1 = 0; x1 <= 128; x1 += scan)
         for (int x2 = 0; x2 <= 128; x2 += scan) {
             cand c = {x1 > 127 ? 127 : x1, x2 > 127 ? 127 : x2, 0, {0, 0}};
             /* FAST descends from the best two cells only: a cell that
              * cannot be one of them is not scored to the end */
-            if (kept)
+            if (kept) {
                 c.score = fit_y_basis(&kept[(x1 / scan) * COARSE_SIDE + x2 / scan], ps, m, c.y,
                                       best[1].score);
-            else
+            } else if (ring_filter) {
+                double tt[64];
+                if (split)
+                    params_w(cache, c.x1, c.x2, s, tk, tf, m, tt, ws);
+                double bb[64][3];
+                c.score =
+                    fit_y_w(cache, c.x1, c.x2, s, ps, m, c.y, t, ws, split ? tt : NULL, bb);
+                may[c.x1][c.x2] = may_fit(bb, ws, ps, rs, m);
+            } else {
                 c.score = fit_y(cache, c.x1, c.x2, s, ps, m, c.y, t);
+            }
             for (int k = 0; k < ranked; k++)
                 if (c.score < best[k].score) {
                     for (int j = ranked - 1; j > k; j--)
@@ -911,8 +1114,11 @@ int pki_curve_fit_progress_ex(const double *p, size_t n, double span, const doub
                     int x1 = cx + dx, x2 = cy + dy;
                     if (x1 < 0 || x1 > 127 || x2 < 0 || x2 > 127)
                         continue;
+                    if (ring_filter && !may[x1][x2]) /* no grid curve comes within tol */
+                        continue;
                     uint8_t q[4];
-                    if (try_grid(x1, x2, s, ps, es, m, span, q) > tol)
+                    if (try_grid(x1, x2, s, ps, es, m, span, exact_t(cache, n, x1, x2, s, m),
+                                 q) > tol)
                         continue;
                     double e = fit_error_below(q, p, n, span, extra, found);
                     if (e < found) {
