@@ -98,6 +98,7 @@
  * the bound meets it: the frames worth reaching are the reachable ones.
  */
 #include "common/diag.h"
+#include "common/grow.h"
 #include "math/bezier.h"
 #include "model/skeleton.h"
 #include "ops/retarget/retarget.h"
@@ -304,6 +305,26 @@ static double residuals(const double p[NPAR], const view *same, const double (*p
     return cost;
 }
 
+/* The points' residuals alone (residuals' first 2·NPOINTS) through v
+ * from eye, sw[i] the square root of point i's weight w[i] (the same
+ * bits as residuals'). */
+static void point_res(const view *v, const double eye[3], const double (*pb)[3],
+                      const double (*sa)[2], const double *w, const double *sw, double *r)
+{
+    for (int i = 0; i < NPOINTS; i++) {
+        double s[2];
+        r[2 * i] = r[2 * i + 1] = 0;
+        if (!(w[i] > 0))
+            continue;
+        if (screen(v, eye, pb[i], s)) {
+            r[2 * i] = sw[i] * (s[0] - sa[i][0]);
+            r[2 * i + 1] = sw[i] * (s[1] - sa[i][1]);
+        } else {
+            r[2 * i] = sw[i] * BEHIND_ERR;
+        }
+    }
+}
+
 /* n×n system A·x = b (row-major, in place: b becomes x), Gaussian
  * elimination with partial pivoting; false when singular. */
 static inline __attribute__((always_inline)) bool gauss(int n, double *A, double *b)
@@ -384,33 +405,82 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
      * same bits as view_par), kept from the step that reached p: a step
      * of the Jacobian in one angle recomputes that angle's alone, one in
      * the eye or the view angle none */
-    double r[NRES], rt[NRES], J[NRES * NPAR], pt[NPAR], co[3], si[3], tco[3], tsi[3];
+    double r[NRES], rt[NRES], J[NRES * NPAR], Jd[NPAR], pt[NPAR], co[3], si[3], tco[3], tsi[3],
+        sw[NPOINTS], sl[NPAR];
+    /* p0 the array p is (the polish): the pulls' residuals r were taken
+     * from p0 as it was, so a step moves every pull's row */
+    bool alias = p0 == p;
+    int rows[2 * NPOINTS], m = 0; /* the point rows that can be other than 0 */
+    for (int i = 0; i < NPOINTS; i++) {
+        sw[i] = w[i] > 0 ? sqrt(w[i]) : 0;
+        if (w[i] > 0)
+            rows[m++] = 2 * i, rows[m++] = 2 * i + 1;
+    }
+    for (int j = 0; j < NPAR; j++)
+        sl[j] = sqrt(lam[j]);
     view here, turned, tried;
     view_cs(p, co, si, &here);
     double cost = residuals(p, &here, pb, sa, w, p0, lam, r), mu = 1e-3;
     for (int it = 0; it < iters && mu < 1e10; it++) {
+        /* the Jacobian by forward differences, as residuals gives them:
+         * a step in parameter j moves the points' rows and its own pull's
+         * row alone (every other pull's is the same number, its difference
+         * 0); the rows of points of no weight are 0 */
         for (int c = 0; c < n; c++) {
             int j = idx[c];
             double h = j < P_ROT ? 1e-6 * D : j < P_FOV ? 1e-7 : 1e-5;
             memcpy(pt, p, sizeof pt);
             pt[j] += h;
-            turned = here;
+            const view *vj = &here;
             if (j == P_FOV) {
+                turned = here;
                 turned.t = 2.0 * pki_tan(pt[P_FOV] * PI / 360.0);
+                vj = &turned;
             } else if (j >= P_ROT) {
                 double c1[3], s1[3];
                 memcpy(c1, co, sizeof c1);
                 memcpy(s1, si, sizeof s1);
                 c1[j - P_ROT] = pki_cos(-pt[j]);
                 s1[j - P_ROT] = pki_sin(-pt[j]);
+                turned = here;
                 rot_cs(c1, s1, turned.R);
+                vj = &turned;
             }
-            residuals(pt, &turned, pb, sa, w, p0, lam, rt);
-            for (int k = 0; k < NRES; k++)
+            point_res(vj, pt + P_EYE, pb, sa, w, sw, rt);
+            for (int q = 0; q < m; q++) {
+                int k = rows[q];
                 J[k * NPAR + c] = (rt[k] - r[k]) / h;
+            }
+            Jd[c] = (sl[j] * (pt[j] - p0[j]) - r[2 * NPOINTS + j]) / h;
+            if (alias) /* every pull's row, as residuals gives it */
+                for (int k = 2 * NPOINTS; k < NRES; k++)
+                    J[k * NPAR + c] =
+                        (sl[k - 2 * NPOINTS] * (pt[k - 2 * NPOINTS] - p0[k - 2 * NPOINTS]) - r[k]) / h;
         }
         double H[NPAR * NPAR], g[NPAR];
-        normal_eq(J, NRES, NPAR, n, r, H, g);
+        if (alias) {
+            for (int k = 0; k < 2 * NPOINTS; k++)
+                if (!(w[k / 2] > 0))
+                    for (int c = 0; c < n; c++)
+                        J[k * NPAR + c] = 0;
+            normal_eq(J, NRES, NPAR, n, r, H, g);
+        }
+        /* normal_eq over every row: the rows that are 0 add nothing (a sum
+         * from +0 is never −0, and x ± 0 is x), the pulls' diagonal last */
+        for (int a = 0; a < n && !alias; a++) {
+            g[a] = 0;
+            for (int q = 0; q < m; q++)
+                g[a] += J[rows[q] * NPAR + a] * r[rows[q]];
+            g[a] += Jd[a] * r[2 * NPOINTS + idx[a]];
+            for (int b = a; b < n; b++) {
+                double v = 0;
+                for (int q = 0; q < m; q++)
+                    v += J[rows[q] * NPAR + a] * J[rows[q] * NPAR + b];
+                if (b == a)
+                    v += Jd[a] * Jd[a];
+                H[a * n + b] = H[b * n + a] = v;
+            }
+        }
         bool better = false;
         double next = cost;
         while (!better && mu < 1e10) {
@@ -2513,10 +2583,14 @@ static int lc_points(const scene *sc, uint32_t f, const pk_camera_key *orig, pki
 /* The residuals at x (eye, angles; v: the view angle): 6 for the change,
  * 2 a point; their sum of squares.  worst: the largest distance. */
 static double lc_res(const pki_cert_frame *lf, const view *v0, const double x0[TB],
-                     const double scl[TB], double rho, const double x[TB], double *r, double *worst)
+                     const double scl[TB], double rho, const double x[TB], double *r, double *worst,
+                     const double (*R)[3])
 {
     view v = *v0;
-    rot_of(x + 3, v.R);
+    if (R) /* x's rotation, given */
+        memcpy(v.R, R, sizeof v.R);
+    else
+        rot_of(x + 3, v.R);
     memcpy(v.eye, x, sizeof v.eye);
     double c = 0, sr = sqrt(rho);
     *worst = 0;
@@ -2560,20 +2634,54 @@ bool pki_camera_least_change(const pki_cert_frame *lf, const pk_camera_key *cam,
     for (int a = 0; a < 3; a++)
         scl[a] = 1.0 / (depth * v0.t), scl[3 + a] = 1.0 / v0.t;
     memcpy(x, x0, sizeof x);
-    double r[NR], rt[NR], J[NR * TB], worst = 0;
+    double r[NR], rt[NR], J[NR * TB], Jd[TB], worst = 0;
+    int np = 2 * lf->n; /* the point rows (TB on); the rest are 0 */
     for (double rho = 1e2; rho < 1e9; rho *= 100) {
-        double cost = lc_res(lf, &v0, x0, scl, rho, x, r, &worst), mu = 1e-3;
+        double cost = lc_res(lf, &v0, x0, scl, rho, x, r, &worst, NULL), mu = 1e-3;
         for (int it = 0; it < 30 && worst > LC_AIM * 1.001; it++) {
+            /* the Jacobian by forward differences, as lc_res gives it: x's
+             * angles' cosines and sines once (rot_of's bits), a step in an
+             * angle recomputing that angle's alone; a step in unknown j
+             * moves the points' rows and its own change's row alone */
+            double co[3], si[3], R[3][3], R1[3][3];
+            for (int a = 0; a < 3; a++)
+                co[a] = pki_cos(-x[3 + a]), si[a] = pki_sin(-x[3 + a]);
+            rot_cs(co, si, R);
             for (int j = 0; j < TB; j++) {
                 double h = j < 3 ? 1e-6 * depth : 1e-7, w;
                 memcpy(xt, x, sizeof xt);
                 xt[j] += h;
-                lc_res(lf, &v0, x0, scl, rho, xt, rt, &w);
-                for (int k = 0; k < NR; k++)
+                if (j >= 3) {
+                    double c1[3], s1[3];
+                    memcpy(c1, co, sizeof c1);
+                    memcpy(s1, si, sizeof s1);
+                    c1[j - 3] = pki_cos(-xt[j]);
+                    s1[j - 3] = pki_sin(-xt[j]);
+                    rot_cs(c1, s1, R1);
+                }
+                lc_res(lf, &v0, x0, scl, rho, xt, rt, &w, (const double(*)[3])(j >= 3 ? R1 : R));
+                Jd[j] = (rt[j] - r[j]) / h;
+                for (int k = TB; k < TB + np; k++)
                     J[k * TB + j] = (rt[k] - r[k]) / h;
             }
+            /* normal_eq over every row: the change's diagonal first, then
+             * the points' rows; the rows that are 0 add nothing (a sum
+             * from +0 is never −0, and x ± 0 is x) */
             double H[TB * TB], g[TB];
-            normal_eq(J, NR, TB, TB, r, H, g);
+            for (int a = 0; a < TB; a++) {
+                g[a] = 0;
+                g[a] += Jd[a] * r[a];
+                for (int k = TB; k < TB + np; k++)
+                    g[a] += J[k * TB + a] * r[k];
+                for (int b = a; b < TB; b++) {
+                    double v = 0;
+                    if (b == a)
+                        v += Jd[a] * Jd[a];
+                    for (int k = TB; k < TB + np; k++)
+                        v += J[k * TB + a] * J[k * TB + b];
+                    H[a * TB + b] = H[b * TB + a] = v;
+                }
+            }
             bool better = false;
             while (!better && mu < 1e10) {
                 double M[TB * TB], dx[TB], w;
@@ -2586,7 +2694,7 @@ bool pki_camera_least_change(const pki_cert_frame *lf, const pk_camera_key *cam,
                 }
                 for (int a = 0; a < TB; a++)
                     xt[a] = x[a] + dx[a];
-                double next = lc_res(lf, &v0, x0, scl, rho, xt, rt, &w);
+                double next = lc_res(lf, &v0, x0, scl, rho, xt, rt, &w, NULL);
                 if (next < cost) {
                     better = true, mu = fmax(mu / 3, 1e-9);
                     memcpy(x, xt, sizeof x), memcpy(r, rt, sizeof r);
@@ -2659,6 +2767,114 @@ static int reach_fov(const pki_cert_frame *lf, const pk_camera_key *o, const pk_
     return -1;
 }
 
+/* Whether cameras a and b are one view (what view_of, dolly and the
+ * least change read of a key: its distance, centre, angles, view angle
+ * and projection; compared as bits). */
+static bool same_view(const pk_camera_key *a, const pk_camera_key *b)
+{
+    return a->fov == b->fov && a->perspective == b->perspective &&
+           !memcmp(&a->distance, &b->distance, sizeof a->distance) &&
+           !memcmp(a->pos, b->pos, sizeof a->pos) && !memcmp(a->rot, b->rot, sizeof a->rot);
+}
+
+/* reach_fov's answers, kept over lift_misses' passes: a frame's answer
+ * depends on its points, the original and the camera written at it
+ * alone, so it stands while the camera written there is the same view
+ * (most frames: a pass changes the cameras of the windows it keeps). */
+typedef struct reach_memo {
+    pk_camera_key *at; /* the camera written each answer is for */
+    signed char *d;    /* reach_fov's answer; REACH_UNKNOWN: none yet */
+} reach_memo;
+
+#define REACH_UNKNOWN (-2)
+
+/* reach_fov at frame f, from the memo where it holds the answer for w */
+static int reach_fov_at(reach_memo *rm, uint32_t f, const pki_cert_frame *lf,
+                        const pk_camera_key *o, const pk_camera_key *w)
+{
+    if (rm->d[f] != REACH_UNKNOWN && same_view(&rm->at[f], w))
+        return rm->d[f];
+    rm->at[f] = *w;
+    return rm->d[f] = (signed char)reach_fov(lf, o, w);
+}
+
+/* The windows lift_misses tried and left as they were, kept over its
+ * passes.  A window's attempt reads nothing but what its signature
+ * holds: its frames and its pad; the frames missed in it and their view
+ * angles' changes; its frames' shots; the camera written over it and the
+ * stretch fitted again (the keys around, fa and fb, and a frame either
+ * side: the steps measured), and the cuts there; the keys at fa and fb;
+ * and fix (what the stretch is fitted to) between them outside the
+ * window (the original, the points and the bound are the run's).  So a
+ * window met again with the same signature is left again, with the same
+ * marks left behind (miss and dfov over it, fix as played): the third
+ * pass, after the new shots, meets the second's windows that no shot
+ * touched. */
+typedef struct window_memo {
+    pk_buf all;   /* the records: signature length (size_t), signature, after */
+    size_t *at;   /* where each record starts in all */
+    size_t n, cap;
+    pk_buf sig;   /* the window being tried */
+} window_memo;
+
+static void sig_views(pk_buf *b, const pk_camera_key *k, uint32_t from, uint32_t to)
+{
+    for (uint32_t f = from; f < to; f++) {
+        pk_buf_append(b, &k[f].distance, sizeof k[f].distance);
+        pk_buf_append(b, k[f].pos, sizeof k[f].pos);
+        pk_buf_append(b, k[f].rot, sizeof k[f].rot);
+        pk_buf_append(b, &k[f].fov, sizeof k[f].fov);
+        pk_buf_append(b, &k[f].perspective, sizeof k[f].perspective);
+    }
+}
+
+static void sig_key(pk_buf *b, const pk_motion *cam, uint32_t f)
+{
+    const pk_camera_key *k = NULL;
+    for (size_t i = 0; i < cam->ncameras && !k; i++)
+        if (cam->cameras[i].frame == f)
+            k = &cam->cameras[i];
+    pk_buf_putc(b, k != NULL);
+    if (!k)
+        return;
+    sig_views(b, k, 0, 1);
+    pk_buf_append(b, &k->frame, sizeof k->frame);
+    pk_buf_append(b, k->interp, sizeof k->interp);
+}
+
+/* The record whose signature is wm->sig: its after part, or NULL. */
+static const uint8_t *memo_find(const window_memo *wm)
+{
+    if (wm->sig.oom || wm->all.oom)
+        return NULL;
+    for (size_t i = 0; i < wm->n; i++) {
+        size_t len;
+        memcpy(&len, wm->all.data + wm->at[i], sizeof len);
+        if (len == wm->sig.len &&
+            !memcmp(wm->all.data + wm->at[i] + sizeof len, wm->sig.data, len))
+            return wm->all.data + wm->at[i] + sizeof len + len;
+    }
+    return NULL;
+}
+
+/* wm->sig recorded, with miss and dfov over [wa, wb) as the window left
+ * them (nothing on OOM: the memo is only a saving) */
+static void memo_add(window_memo *wm, const char *miss, const int *dfov, uint32_t wa, uint32_t wb)
+{
+    if (wm->sig.oom || wm->all.oom)
+        return;
+    size_t *slot = pki_grow_push(&wm->at, &wm->n, &wm->cap, sizeof *wm->at);
+    if (!slot)
+        return;
+    *slot = wm->all.len;
+    pk_buf_append(&wm->all, &wm->sig.len, sizeof wm->sig.len);
+    pk_buf_append(&wm->all, wm->sig.data, wm->sig.len);
+    pk_buf_append(&wm->all, miss + wa, wb - wa);
+    pk_buf_append(&wm->all, dfov + wa, (wb - wa) * sizeof *dfov);
+    if (wm->all.oom)
+        wm->n--;
+}
+
 /* The camera played (played[], written as cam) with its missed frames
  * brought within the goal where a small change does it (of the frames
  * the best camera for each frame reaches, e_bound): per window of
@@ -2674,7 +2890,8 @@ static int reach_fov(const pki_cert_frame *lf, const pk_camera_key *o, const pk_
 static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
                        pk_camera_key *played, const double *e_bound, const uint32_t *kf, size_t nk,
                        double deg_o, double eye_o, const pk_camera_options *o, uint32_t pad,
-                       const char *skip, size_t *pieces, size_t *keys, pk_log *log)
+                       const char *skip, reach_memo *rm, window_memo *wm, size_t *pieces,
+                       size_t *keys, pk_log *log)
 {
     uint32_t nf = sc->nframes;
     pk_camera_key *fix = malloc(nf * sizeof *fix), *was = malloc(nf * sizeof *was);
@@ -2701,7 +2918,7 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
         miss[f] = lc_points(sc, f, &orig[f], &lf[f]) && !skip[f] && e_bound[f] >= 0 &&
                   e_bound[f] <= PK_CAMERA_GOAL &&
                   measure(sc, f, &orig[f], &played[f], NULL) > PK_CAMERA_GOAL &&
-                  (dfov[f] = reach_fov(&lf[f], &orig[f], &played[f])) >= 0;
+                  (dfov[f] = reach_fov_at(rm, f, &lf[f], &orig[f], &played[f])) >= 0;
         dfov[f] = miss[f] ? DFOV[dfov[f]] : 0;
         nmiss += miss[f];
     }
@@ -2724,6 +2941,57 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
         bool pull = false; /* a path turned too far: its frames' angles pulled harder */
         for (uint32_t h = wa; h < wb; h++)
             stiff[h] = 1;
+        /* the window's signature (window_memo); met before: left again */
+        bool memo = false;
+        {
+            size_t n0, a0 = 0;
+            uint32_t *k0 = key_frames(*cam, &n0);
+            if (!k0) {
+                pk_error(log, PK_E_NO_MEMORY, "out of memory");
+                goto done;
+            }
+            while (a0 + 1 < n0 && k0[a0 + 1] <= wa)
+                a0++;
+            size_t b0 = a0;
+            while (b0 < n0 && k0[b0] < wb - 1)
+                b0++;
+            bool tail0 = b0 >= n0;
+            uint32_t fa0 = k0[a0], fb0 = tail0 ? nf - 1 : k0[b0];
+            free(k0);
+            if (!(fa0 > wa || fb0 <= fa0 + 1)) {
+                uint32_t to0 = tail0 ? nf : fb0 + 1, s1 = to0 + 1 < nf ? to0 + 1 : nf;
+                uint32_t lo = (fa0 > 1 ? fa0 : 1) < wa ? (fa0 > 1 ? fa0 : 1) : wa;
+                lo = lo ? lo - 1 : 0;
+                uint32_t hi = wb > s1 ? wb : s1;
+                uint32_t head[] = {pad, f, last, wa, wb, fa0, fb0, tail0, wa > shot[f]};
+                pk_buf *b = &wm->sig;
+                b->len = 0;
+                pk_buf_append(b, head, sizeof head);
+                pk_buf_append(b, miss + wa, n);
+                for (uint32_t h = f; h <= last; h++) {
+                    int d = miss[h] ? dfov[h] : 0;
+                    pk_buf_append(b, &d, sizeof d);
+                }
+                for (uint32_t h = wa; h <= wb && h < nf; h++)
+                    pk_buf_putc(b, shot[h] == shot[f]);
+                for (uint32_t h = lo; h < hi; h++)
+                    pk_buf_putc(b, has_frame(kf, nk, h));
+                sig_views(b, played, lo, hi);
+                sig_key(b, *cam, fa0);
+                sig_key(b, *cam, fb0);
+                sig_views(b, fix, fa0, wa);
+                sig_views(b, fix, wb, fb0 + 1 < nf ? fb0 + 1 : nf);
+                memo = true;
+                const uint8_t *after = memo_find(wm);
+                if (after) {
+                    memcpy(miss + wa, after, n);
+                    memcpy(dfov + wa, after + n, n * sizeof *dfov);
+                    memcpy(fix, played, nf * sizeof *fix);
+                    f = wb > fb0 ? wb : fb0;
+                    continue;
+                }
+            }
+        }
     again:;
         /* the window's view angle: its reached frames' median change, eased
          * in and out over pad frames in whole degrees */
@@ -2909,6 +3177,8 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
                 pull = pull || turned;
                 goto again;
             }
+            if (memo)
+                memo_add(wm, miss, dfov, wa, wb);
         }
         f = next;
     }
@@ -3015,12 +3285,12 @@ static int cut_in(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
     uint32_t nf = sc->nframes;
     pk_camera_key *fix = malloc(nf * sizeof *fix), *was = malloc(nf * sizeof *was);
     pki_cert_frame *lf = malloc(nf * sizeof *lf);
-    char *need = calloc(nf, 1), *reach = calloc(nf, 1);
+    char *need = calloc(nf, 1), *reach = calloc(nf, 1), *cand = calloc(nf, 1);
     uint32_t *shot = malloc(nf * sizeof *shot), *ksave = malloc((*nk + 4 * (nf / CUT_MIN + 1)) * sizeof *ksave);
     track_work tw;
     bool tw_ok = track_work_init(&tw, nf);
     int rc = -1;
-    if (!fix || !was || !lf || !need || !reach || !shot || !ksave || !tw_ok) {
+    if (!fix || !was || !lf || !need || !reach || !cand || !shot || !ksave || !tw_ok) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         goto done;
     }
@@ -3063,10 +3333,12 @@ static int cut_in(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
             dolly(&lf[c], &w, (int)(fw < lo ? lo - fw : fw > hi ? hi - fw : 0), &a);
             size_t cnt = 0;
             for (uint32_t h = r0; h <= r1; h++)
-                cnt += lf[h].n && pki_camera_least_change(&lf[h], &a, &lc) &&
-                       turn_between(&a, &lc) <= TRACK_TURN;
-            if (cnt > most)
+                cnt += cand[h] = lf[h].n && pki_camera_least_change(&lf[h], &a, &lc) &&
+                                 turn_between(&a, &lc) <= TRACK_TURN;
+            if (cnt > most) { /* the frames its least change reaches: reach[] */
                 most = cnt, anchor = a;
+                memcpy(reach + r0, cand + r0, n);
+            }
         }
         if (most < CUT_GAIN)
             continue;
@@ -3093,9 +3365,6 @@ static int cut_in(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
                 t->lam[j] = LC_PULL * t->sc[j] * t->sc[j];
             t->mu = mu;
             t->aim = LC_AIM;
-            pk_camera_key lc;
-            reach[fr] = lf[fr].n && pki_camera_least_change(&lf[fr], &anchor, &lc) &&
-                        turn_between(&anchor, &lc) <= TRACK_TURN;
             for (int k = 0; k < NPOINTS; k++) {
                 t->u[k] = 0;
                 if (sc->have[k]) {
@@ -3204,6 +3473,7 @@ done:
     free(lf);
     free(need);
     free(reach);
+    free(cand);
     free(shot);
     free(ksave);
     track_work_free(&tw);
@@ -3220,13 +3490,18 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
     double *e_all = calloc(nf, sizeof *e_all);
     double(*bp)[NPAR] = malloc((nf + 1) * sizeof *bp);
     char *newshot = calloc(nf + 1, 1);
+    reach_memo rm = {malloc((nf + 1) * sizeof *rm.at), malloc(nf + 1)};
+    window_memo wm = {0};
+    pk_buf_init(&wm.all);
+    pk_buf_init(&wm.sig);
     pk_motion *cam = camera_only(camera, log);
     uint32_t *kf = NULL;
     size_t nk = 0;
     int rc = -1;
     if (!cam)
         goto done;
-    if (!orig || !best || !played || !e_best || !e_bound || !e_all || !raw || !bp || !newshot) {
+    if (!orig || !best || !played || !e_best || !e_bound || !e_all || !raw || !bp || !newshot ||
+        !rm.at || !rm.d) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         goto done;
     }
@@ -3355,10 +3630,11 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
     if (sample_all(cam, nf, played, log) != 0)
         goto done;
     /* the frames still missed: the least change that lands them */
+    memset(rm.d, REACH_UNKNOWN, nf + 1);
     for (int pass = 0; pass < 2; pass++)
         if (lift_misses(sc, &cam, orig, played, e_bound, kf, nk, deg_o, eye_o, o,
-                        pass ? LC_PAD_FINE : LC_PAD, newshot, &rep->pieces, &rep->piece_keys,
-                        log) != 0)
+                        pass ? LC_PAD_FINE : LC_PAD, newshot, &rm, &wm, &rep->pieces,
+                        &rep->piece_keys, log) != 0)
             goto done;
     /* the runs it still misses: cut to another shot */
     uint32_t *kf2 = malloc((2 * nk + 4 * (nf / CUT_MIN + 1)) * sizeof *kf);
@@ -3376,7 +3652,8 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
     /* the frames the stretches fitted again around the new shots left
      * missed: the least change again (the new shots left as they are) */
     if (rep->cuts && lift_misses(sc, &cam, orig, played, e_bound, kf, nk, deg_o, eye_o, o,
-                                 LC_PAD_FINE, newshot, &rep->pieces, &rep->piece_keys, log) != 0)
+                                 LC_PAD_FINE, newshot, &rm, &wm, &rep->pieces, &rep->piece_keys,
+                                 log) != 0)
         goto done;
     for (uint32_t f = 0; f < nf; f++) {
         double b = measure(sc, f, &orig[f], &orig[f], NULL);
@@ -3423,6 +3700,11 @@ done:
     free(e_all);
     free(bp);
     free(newshot);
+    free(rm.at);
+    free(rm.d);
+    pk_buf_free(&wm.all);
+    pk_buf_free(&wm.sig);
+    free(wm.at);
     free(kf);
     pk_motion_free(cam);
     return rc;
