@@ -172,7 +172,7 @@ static void rot_of(const double r[3], double R[3][3])
 {
     double c[3], s[3];
     for (int a = 0; a < 3; a++)
-        c[a] = pki_cos(-r[a]), s[a] = pki_sin(-r[a]);
+        pki_sincos(-r[a], &s[a], &c[a]);
     rot_cs(c, s, R);
 }
 
@@ -255,7 +255,7 @@ static void view_par(const double p[NPAR], view *v)
 static void view_cs(const double p[NPAR], double co[3], double si[3], view *v)
 {
     for (int a = 0; a < 3; a++)
-        co[a] = pki_cos(-p[P_ROT + a]), si[a] = pki_sin(-p[P_ROT + a]);
+        pki_sincos(-p[P_ROT + a], &si[a], &co[a]);
     rot_cs(co, si, v->R);
     memcpy(v->eye, p + P_EYE, sizeof v->eye);
     v->t = 2.0 * pki_tan(p[P_FOV] * PI / 360.0);
@@ -346,9 +346,9 @@ static inline __attribute__((always_inline)) bool gauss(int n, double *A, double
             b[c] = b[pv];
             b[pv] = t;
         }
-        for (int r = c + 1; r < n; r++) {
+        for (int r = c + 1; r < n; r++) { /* (column c below the pivot: never read again) */
             double f = A[r * n + c] / A[c * n + c];
-            for (int k = c; k < n; k++)
+            for (int k = c + 1; k < n; k++)
                 A[r * n + k] -= f * A[c * n + k];
             b[r] -= f * b[c];
         }
@@ -389,6 +389,44 @@ static void normal_eq(const double *J, int m, int stride, int n, const double *r
     }
 }
 
+/* normal_eq of fit_view's Jacobian without its rows that are 0: n
+ * columns of m point rows (Jt, by column), the residuals rr of those
+ * rows, then each column's pull (Jd, its residual rd) on the diagonal
+ * last, as the rows come.  A row of zeros adds nothing (a sum from +0 is
+ * never −0, and x ± 0 is x): the same bits as normal_eq over every row. */
+static inline __attribute__((always_inline)) void
+normal_cols_n(int n, int m, const double (*Jt)[2 * NPOINTS], const double *rr, const double *Jd,
+              const double *rd, double *H, double *g)
+{
+    for (int a = 0; a < n; a++) {
+        double ga = 0;
+        for (int q = 0; q < m; q++)
+            ga += Jt[a][q] * rr[q];
+        g[a] = ga + Jd[a] * rd[a];
+        for (int b = a; b < n; b++) {
+            double v = 0;
+            for (int q = 0; q < m; q++)
+                v += Jt[a][q] * Jt[b][q];
+            if (b == a)
+                v += Jd[a] * Jd[a];
+            H[a * n + b] = H[b * n + a] = v;
+        }
+    }
+}
+
+/* normal_cols_n laid out for the usual sizes (every point measured; every
+ * parameter free, or the eye and the angles) */
+static void normal_cols(int n, int m, const double (*Jt)[2 * NPOINTS], const double *rr,
+                        const double *Jd, const double *rd, double *H, double *g)
+{
+    if (m == 2 * NPOINTS && n == NPAR)
+        normal_cols_n(NPAR, 2 * NPOINTS, Jt, rr, Jd, rd, H, g);
+    else if (m == 2 * NPOINTS && n == NPAR - 1)
+        normal_cols_n(NPAR - 1, 2 * NPOINTS, Jt, rr, Jd, rd, H, g);
+    else
+        normal_cols_n(n, m, Jt, rr, Jd, rd, H, g);
+}
+
 /* Moves the free parameters of p (free: a bit per parameter) to a local
  * minimum of the cost; D: the viewing distance (the eye's scale). */
 static void fit_view(const double (*pb)[3], const double (*sa)[2], const double *w,
@@ -405,7 +443,7 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
      * same bits as view_par), kept from the step that reached p: a step
      * of the Jacobian in one angle recomputes that angle's alone, one in
      * the eye or the view angle none */
-    double r[NRES], rt[NRES], J[NRES * NPAR], Jd[NPAR], pt[NPAR], co[3], si[3], tco[3], tsi[3],
+    double r[NRES], rt[NRES], J[NRES * NPAR], Jt[NPAR][2 * NPOINTS], Jd[NPAR], pt[NPAR], co[3], si[3], tco[3], tsi[3],
         sw[NPOINTS], sl[NPAR];
     /* p0 the array p is (the polish): the pulls' residuals r were taken
      * from p0 as it was, so a step moves every pull's row */
@@ -440,8 +478,7 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
                 double c1[3], s1[3];
                 memcpy(c1, co, sizeof c1);
                 memcpy(s1, si, sizeof s1);
-                c1[j - P_ROT] = pki_cos(-pt[j]);
-                s1[j - P_ROT] = pki_sin(-pt[j]);
+                pki_sincos(-pt[j], &s1[j - P_ROT], &c1[j - P_ROT]);
                 turned = here;
                 rot_cs(c1, s1, turned.R);
                 vj = &turned;
@@ -449,7 +486,9 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
             point_res(vj, pt + P_EYE, pb, sa, w, sw, rt);
             for (int q = 0; q < m; q++) {
                 int k = rows[q];
-                J[k * NPAR + c] = (rt[k] - r[k]) / h;
+                Jt[c][q] = (rt[k] - r[k]) / h;
+                if (alias)
+                    J[k * NPAR + c] = Jt[c][q];
             }
             Jd[c] = (sl[j] * (pt[j] - p0[j]) - r[2 * NPOINTS + j]) / h;
             if (alias) /* every pull's row, as residuals gives it */
@@ -465,21 +504,13 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
                         J[k * NPAR + c] = 0;
             normal_eq(J, NRES, NPAR, n, r, H, g);
         }
-        /* normal_eq over every row: the rows that are 0 add nothing (a sum
-         * from +0 is never −0, and x ± 0 is x), the pulls' diagonal last */
-        for (int a = 0; a < n && !alias; a++) {
-            g[a] = 0;
+        if (!alias) {
+            double rr[2 * NPOINTS], rd[NPAR];
             for (int q = 0; q < m; q++)
-                g[a] += J[rows[q] * NPAR + a] * r[rows[q]];
-            g[a] += Jd[a] * r[2 * NPOINTS + idx[a]];
-            for (int b = a; b < n; b++) {
-                double v = 0;
-                for (int q = 0; q < m; q++)
-                    v += J[rows[q] * NPAR + a] * J[rows[q] * NPAR + b];
-                if (b == a)
-                    v += Jd[a] * Jd[a];
-                H[a * n + b] = H[b * n + a] = v;
-            }
+                rr[q] = r[rows[q]];
+            for (int a = 0; a < n; a++)
+                rd[a] = r[2 * NPOINTS + idx[a]];
+            normal_cols(n, m, (const double(*)[2 * NPOINTS])Jt, rr, Jd, rd, H, g);
         }
         bool better = false;
         double next = cost;
@@ -498,7 +529,16 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
             for (int a = 0; a < n; a++)
                 pt[idx[a]] += dx[a];
             pt[P_FOV] = fmin(FOV_MAX, fmax(FOV_MIN, pt[P_FOV]));
-            view_cs(pt, tco, tsi, &tried);
+            if (pt[P_FOV] == p[P_FOV]) { /* the view angle kept: its tangent too */
+                for (int a = 0; a < 3; a++)
+                    pki_sincos(-pt[P_ROT + a], &tsi[a], &tco[a]);
+                rot_cs(tco, tsi, tried.R);
+                memcpy(tried.eye, pt + P_EYE, sizeof tried.eye);
+                tried.t = here.t;
+                tried.ortho = false;
+            } else {
+                view_cs(pt, tco, tsi, &tried);
+            }
             next = residuals(pt, &tried, pb, sa, w, p0, lam, rt);
             if (next < cost) {
                 better = true;
@@ -915,7 +955,8 @@ static void turn_start(double p[NPAR], int axis, double angle, const double c[3]
     view v;
     view_par(p, &v);
     double k[3] = {v.R[0][axis], v.R[1][axis], v.R[2][axis]}, T[3][3], R[3][3];
-    double cs = pki_cos(angle), sn = pki_sin(angle);
+    double cs, sn;
+    pki_sincos(angle, &sn, &cs);
     for (int i = 0; i < 3; i++) /* Rodrigues: T = cos·I + sin·[k]× + (1 − cos)·k·kᵀ */
         for (int j = 0; j < 3; j++)
             T[i][j] = (i == j ? cs : 0) + (1 - cs) * k[i] * k[j];
@@ -2184,7 +2225,7 @@ static void track_normal(const scene *sc, uint32_t fa, size_t n, const track_fra
              * alone (the same bits as rot_of's) */
             double co[3], si[3], R[3][3];
             for (int a = 0; a < 3; a++)
-                co[a] = pki_cos(-xi[3 + a]), si[a] = pki_sin(-xi[3 + a]);
+                pki_sincos(-xi[3 + a], &si[a], &co[a]);
             rot_cs(co, si, R);
             track_res_of(sc, fa + (uint32_t)i, &tf[i], xi, (const double(*)[3])R, r);
             double D = 1.0 / (tf[i].sc[0] * tf[i].v.t);
@@ -2196,8 +2237,7 @@ static void track_normal(const scene *sc, uint32_t fa, size_t n, const track_fra
                     double c1[3], s1[3];
                     memcpy(c1, co, sizeof c1);
                     memcpy(s1, si, sizeof s1);
-                    c1[j - 3] = pki_cos(-xi[j]);
-                    s1[j - 3] = pki_sin(-xi[j]);
+                    pki_sincos(-xi[j], &s1[j - 3], &c1[j - 3]);
                     rot_cs(c1, s1, Rj);
                 }
                 track_res_of(sc, fa + (uint32_t)i, &tf[i], xi,
@@ -2645,7 +2685,7 @@ bool pki_camera_least_change(const pki_cert_frame *lf, const pk_camera_key *cam,
              * moves the points' rows and its own change's row alone */
             double co[3], si[3], R[3][3], R1[3][3];
             for (int a = 0; a < 3; a++)
-                co[a] = pki_cos(-x[3 + a]), si[a] = pki_sin(-x[3 + a]);
+                pki_sincos(-x[3 + a], &si[a], &co[a]);
             rot_cs(co, si, R);
             for (int j = 0; j < TB; j++) {
                 double h = j < 3 ? 1e-6 * depth : 1e-7, w;
@@ -2655,8 +2695,7 @@ bool pki_camera_least_change(const pki_cert_frame *lf, const pk_camera_key *cam,
                     double c1[3], s1[3];
                     memcpy(c1, co, sizeof c1);
                     memcpy(s1, si, sizeof s1);
-                    c1[j - 3] = pki_cos(-xt[j]);
-                    s1[j - 3] = pki_sin(-xt[j]);
+                    pki_sincos(-xt[j], &s1[j - 3], &c1[j - 3]);
                     rot_cs(c1, s1, R1);
                 }
                 lc_res(lf, &v0, x0, scl, rho, xt, rt, &w, (const double(*)[3])(j >= 3 ? R1 : R));
