@@ -3593,13 +3593,34 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
     }
     double deg_o, eye_o;
     steps_over(sc, orig, orig, kf, nk, 1, nf, false, &deg_o, &eye_o);
+    /* each stretch's correction evened out from the correction as it came
+     * (raw: no stretch before it shares its first frame, or none evened
+     * out), kept: the stretch fitted again alone evens out the same frames
+     * the same way (smooth_best reads [fa, to) of best alone); NULL: none
+     * kept (then solved again) */
+    pk_camera_key *sm1 = malloc((nf + nk + 1) * sizeof *sm1);
+    size_t *sm_at = malloc((nk + 1) * sizeof *sm_at), sm_used = 0;
+    if (!sm_at) {
+        free(sm1);
+        sm1 = NULL;
+    }
     for (size_t s = 0; s < nk; s++) {
         uint32_t fa = kf[s], fb = s + 1 < nk ? kf[s + 1] : nf - 1;
         uint32_t end = s + 1 < nk ? fb : nf; /* the last key: on to the dance's end */
+        if (sm1)
+            sm_at[s] = SIZE_MAX;
         if (end <= fa + 1)
             continue;                           /* a cut, or nothing after the last key */
         uint32_t to = s + 1 < nk ? fb + 1 : nf; /* its end key too */
+        bool as_came = sm1 != NULL;
+        for (uint32_t h = fa; h < to && as_came; h++)
+            as_came = same_view(&best[h], &raw[h]);
         smooth_best(sc, best, orig, fa, to, 1, e_bound);
+        if (as_came) {
+            sm_at[s] = sm_used;
+            memcpy(sm1 + sm_used, best + fa, (to - fa) * sizeof *sm1);
+            sm_used += to - fa;
+        }
         size_t in_kept, in_best;
         double kept = worst_over(sc, fa, to, orig, played, &in_kept);
         double fits = worst_over(sc, fa, to, orig, best, &in_best);
@@ -3635,15 +3656,19 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
         size_t added = 0;
         bool done_ = false;
         for (int stiff = 0; stiff < 2 && !done_; stiff++) {
-            memcpy(best + fa, raw + fa, (to - fa) * sizeof *best);
-            smooth_best(sc, best, orig, fa, to, stiff ? STIFFER : 1, e_bound);
+            if (!stiff && s0 == s && sm1 && sm_at[s] != SIZE_MAX) {
+                memcpy(best + fa, sm1 + sm_at[s], (to - fa) * sizeof *best);
+            } else {
+                memcpy(best + fa, raw + fa, (to - fa) * sizeof *best);
+                smooth_best(sc, best, orig, fa, to, stiff ? STIFFER : 1, e_bound);
+            }
             pk_motion *keep = pk_motion_clone(cam);
             added = 0;
             if (!keep ||
                 refit(&cam, fa, fb, tail, free_a, free_b, best, orig, o, &added, log) != 0 ||
                 sample_all(cam, nf, played, log) != 0) {
                 pk_motion_free(keep);
-                free(redo);
+                free(redo), free(sm1), free(sm_at);
                 goto nomem;
             }
             double deg, eye;
@@ -3662,7 +3687,7 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
         rep->pieces++;
         rep->piece_keys += added;
     }
-    free(redo);
+    free(redo), free(sm1), free(sm_at);
     /* a stretch fitted again adds its keys at the end: by frame again (one
      * key a frame: a stretch replaces the keys inside it) */
     qsort(cam->cameras, cam->ncameras, sizeof *cam->cameras, cmp_key_frame);
