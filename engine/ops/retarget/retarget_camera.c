@@ -443,8 +443,8 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
      * same bits as view_par), kept from the step that reached p: a step
      * of the Jacobian in one angle recomputes that angle's alone, one in
      * the eye or the view angle none */
-    double r[NRES], rt[NRES], J[NRES * NPAR], Jt[NPAR][2 * NPOINTS], Jd[NPAR], pt[NPAR], co[3], si[3], tco[3], tsi[3],
-        sw[NPOINTS], sl[NPAR];
+    double r[NRES], rt[NRES], J[NRES * NPAR], Jt[NPAR][2 * NPOINTS], Jd[NPAR], pt[NPAR], co[3],
+        si[3], tco[3], tsi[3], sw[NPOINTS], sl[NPAR];
     /* p0 the array p is (the polish): the pulls' residuals r were taken
      * from p0 as it was, so a step moves every pull's row */
     bool alias = p0 == p;
@@ -494,7 +494,8 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
             if (alias) /* every pull's row, as residuals gives it */
                 for (int k = 2 * NPOINTS; k < NRES; k++)
                     J[k * NPAR + c] =
-                        (sl[k - 2 * NPOINTS] * (pt[k - 2 * NPOINTS] - p0[k - 2 * NPOINTS]) - r[k]) / h;
+                        (sl[k - 2 * NPOINTS] * (pt[k - 2 * NPOINTS] - p0[k - 2 * NPOINTS]) - r[k]) /
+                        h;
         }
         double H[NPAR * NPAR], g[NPAR];
         if (alias) {
@@ -2850,10 +2851,10 @@ static int reach_fov_at(reach_memo *rm, uint32_t f, const pki_cert_frame *lf,
  * pass, after the new shots, meets the second's windows that no shot
  * touched. */
 typedef struct window_memo {
-    pk_buf all;   /* the records: signature length (size_t), signature, after */
-    size_t *at;   /* where each record starts in all */
+    pk_buf all; /* the records: signature length (size_t), signature, after */
+    size_t *at; /* where each record starts in all */
     size_t n, cap;
-    pk_buf sig;   /* the window being tried */
+    pk_buf sig; /* the window being tried */
 } window_memo;
 
 static void sig_views(pk_buf *b, const pk_camera_key *k, uint32_t from, uint32_t to)
