@@ -320,38 +320,7 @@ static float tab_entry(float *tab, int x1, int x2, int k)
     return tab[k];
 }
 
-/* t with x(t) = s for x bytes (x1, x2): from the table (linear between its
- * entries; used to steer the search only) or exactly when there is none. */
-static double param(pki_curve_cache *c, int x1, int x2, double s, double hint)
-{
-    if (c) {
-        float ***row = &c->tab[x1], **slot = NULL;
-        if (*row || (*row = calloc(128, sizeof **row)) != NULL)
-            slot = &(*row)[x2];
-        if (slot && !*slot && (*slot = malloc((TAB_N + 1) * sizeof(float))) != NULL)
-            for (int k = 0; k <= TAB_N; k++)
-                (*slot)[k] = TAB_UNSET;
-        if (slot && *slot) {
-            double u = s * TAB_N;
-            int k = (int)u;
-            if (k >= TAB_N)
-                return tab_entry(*slot, x1, x2, TAB_N);
-            if (k < 0)
-                return tab_entry(*slot, x1, x2, 0);
-            double f = u - k, a = tab_entry(*slot, x1, x2, k);
-            return a + (tab_entry(*slot, x1, x2, k + 1) - a) * f;
-        }
-    }
-    return pki_bezier_param((uint8_t)x1, (uint8_t)x2, s, hint);
-}
-
-/* param, and into *w how far the exact t (pki_bezier_param's, from any
- * start) may lie from it: x(t) increases, so t(s) lies between the table's
- * entries either side of s, which hold pki_bezier_param's t there rounded
- * to float, and so does the interpolated value; 0 when solved exactly.
- * The width only; the caller adds a margin for the roundings and Newton's
- * last step. */
-/* The table of x bytes (x1, x2), made on first use as param makes it;
+/* The table of x bytes (x1, x2), made on first use;
  * NULL when out of memory. */
 static float *tab_of(pki_curve_cache *c, int x1, int x2)
 {
@@ -364,6 +333,12 @@ static float *tab_of(pki_curve_cache *c, int x1, int x2)
     return slot ? *slot : NULL;
 }
 
+/* t with x(t) = s for x bytes (x1, x2), as param gives it (below), and
+ * into *w how far the exact t (pki_bezier_param's, from any start) may lie
+ * from it: x(t) increases, so t(s) lies between the table's entries either
+ * side of s, which hold pki_bezier_param's t there rounded to float, and
+ * so does the interpolated value; 0 when solved exactly.  The width only;
+ * the caller adds a margin for the roundings and Newton's last step. */
 static double param_w(pki_curve_cache *c, int x1, int x2, double s, double hint, double *w)
 {
     float *tab = c ? tab_of(c, x1, x2) : NULL;
@@ -381,6 +356,14 @@ static double param_w(pki_curve_cache *c, int x1, int x2, double s, double hint,
     }
     *w = 0.0;
     return pki_bezier_param((uint8_t)x1, (uint8_t)x2, s, hint);
+}
+
+/* t with x(t) = s for x bytes (x1, x2): from the table (linear between its
+ * entries; used to steer the search only) or exactly when there is none. */
+static double param(pki_curve_cache *c, int x1, int x2, double s, double hint)
+{
+    double w;
+    return param_w(c, x1, x2, s, hint, &w);
 }
 
 /* param_w at the m samples s of one x-byte pair, each from the one before

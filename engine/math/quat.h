@@ -81,6 +81,19 @@ static inline void pki_qd_rotate(const double q[4], const double v[3], double ou
     out[2] = z;
 }
 
+/* v scaled to unit length (v / |v|, |v| = sqrt(v.v) summed x, y, z):
+ * false (v unchanged) where it is no longer than 1e-12. */
+static inline bool pki_qd_unit3(double v[3])
+{
+    double n = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (!(n > 1e-12))
+        return false;
+    v[0] /= n;
+    v[1] /= n;
+    v[2] /= n;
+    return true;
+}
+
 /* u and v turned by q (pki_qd_rotate's bits) and scaled to unit length
  * (v / |v|, |v| = sqrt(v.v) summed x, y, z) into ou and ov: false (ou and
  * ov unspecified) where either is no longer than 1e-12.  Two lanes, one
@@ -114,17 +127,6 @@ static inline bool pki_qd_rotate2_unit(const double q[4], const double u[3], con
     return true;
 }
 #else
-static inline bool pki_qd_unit3(double v[3])
-{
-    double n = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    if (!(n > 1e-12))
-        return false;
-    v[0] /= n;
-    v[1] /= n;
-    v[2] /= n;
-    return true;
-}
-
 static inline bool pki_qd_rotate2_unit(const double q[4], const double u[3], const double v[3],
                                        double ou[3], double ov[3])
 {

@@ -299,7 +299,6 @@ static int build_chain(pk_rig *r, int32_t bone, ik_chain *c)
 
 static size_t memo_chain(const pk_rig *r, const ik_chain *c);
 static size_t memo_in(const pk_rig *r, const ik_chain *c);
-static bool unit(double v[3]);
 
 /* Whether bone i takes an append parent's rotation or translation. */
 static bool appends(const pk_rig *r, size_t i)
@@ -325,7 +324,7 @@ static int plan_eval(pk_rig *r)
         if (b->flags & PK_BONE_FIXED_AXIS) {
             for (int a = 0; a < 3; a++)
                 r->axis[i][a] = b->fixed_axis[a];
-            r->twists[i] = unit(r->axis[i]);
+            r->twists[i] = pki_qd_unit3(r->axis[i]);
         }
         qident(r->ik_rot[i]);
         qident(r->app_rot[i]);
@@ -577,16 +576,6 @@ STEP bool local_pair(const pk_rig *r, const ik_chain *c, int32_t j, double iv[3]
     return pki_qd_rotate2_unit(inv, d, e, iv, tv);
 }
 
-static bool unit(double v[3])
-{
-    double n = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    if (!(n > 1e-12))
-        return false;
-    v[0] /= n;
-    v[1] /= n;
-    v[2] /= n;
-    return true;
-}
 
 /* The worlds down the path from its place i to the target; of the target
  * its position alone where no link lies below it (nothing the passes read
@@ -825,7 +814,7 @@ static bool solve_core(pk_rig *r, ik_chain *c, int iteration, bool triangle)
         }
         double axis[3] = {tv[1] * iv[2] - tv[2] * iv[1], tv[2] * iv[0] - tv[0] * iv[2],
                           tv[0] * iv[1] - tv[1] * iv[0]};
-        if (!unit(axis))
+        if (!pki_qd_unit3(axis))
             continue;
         double step[4], rot[4], inv[4];
         qaxis(axis, angle, step);
