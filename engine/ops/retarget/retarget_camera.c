@@ -1865,6 +1865,31 @@ static uint32_t *key_frames(const pk_motion *m, size_t *n)
     return f;
 }
 
+/* The keys of the camera cam written around the frames [lo, hi): *fa the
+ * last at or before lo (else the first), *fb the first from *fa on at or
+ * after hi, or nf - 1 with *tail where there is none.  -1 when out of
+ * memory. */
+static int keys_around(const pk_motion *cam, uint32_t lo, uint32_t hi, uint32_t nf, uint32_t *fa,
+                       uint32_t *fb, bool *tail, pk_log *log)
+{
+    size_t n, a = 0;
+    uint32_t *k = key_frames(cam, &n);
+    if (!k) {
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        return -1;
+    }
+    while (a + 1 < n && k[a + 1] <= lo)
+        a++;
+    size_t b = a;
+    while (b < n && k[b] < hi)
+        b++;
+    *tail = b >= n;
+    *fa = k[a];
+    *fb = *tail ? nf - 1 : k[b];
+    free(k);
+    return 0;
+}
+
 /* Samples m's camera at every frame into out[nframes]. */
 static int sample_all(const pk_motion *m, uint32_t nframes, pk_camera_key *out, pk_log *log)
 {
@@ -2984,20 +3009,10 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
         /* the window's signature (window_memo); met before: left again */
         bool memo = false;
         {
-            size_t n0, a0 = 0;
-            uint32_t *k0 = key_frames(*cam, &n0);
-            if (!k0) {
-                pk_error(log, PK_E_NO_MEMORY, "out of memory");
+            uint32_t fa0, fb0;
+            bool tail0;
+            if (keys_around(*cam, wa, wb - 1, nf, &fa0, &fb0, &tail0, log) != 0)
                 goto done;
-            }
-            while (a0 + 1 < n0 && k0[a0 + 1] <= wa)
-                a0++;
-            size_t b0 = a0;
-            while (b0 < n0 && k0[b0] < wb - 1)
-                b0++;
-            bool tail0 = b0 >= n0;
-            uint32_t fa0 = k0[a0], fb0 = tail0 ? nf - 1 : k0[b0];
-            free(k0);
             if (!(fa0 > wa || fb0 <= fa0 + 1)) {
                 uint32_t to0 = tail0 ? nf : fb0 + 1, s1 = to0 + 1 < nf ? to0 + 1 : nf;
                 uint32_t lo = (fa0 > 1 ? fa0 : 1) < wa ? (fa0 > 1 ? fa0 : 1) : wa;
@@ -3129,20 +3144,10 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
             key_from_track(tw.x + TB * i, k);
         }
         /* fitted again between the keys of the camera written around it */
-        size_t n1, a = 0;
-        uint32_t *k1 = key_frames(*cam, &n1);
-        if (!k1) {
-            pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        uint32_t fa, fb;
+        bool tail;
+        if (keys_around(*cam, wa, wb - 1, nf, &fa, &fb, &tail, log) != 0)
             goto done;
-        }
-        while (a + 1 < n1 && k1[a + 1] <= wa)
-            a++;
-        size_t b = a;
-        while (b < n1 && k1[b] < wb - 1)
-            b++;
-        bool tail = b >= n1;
-        uint32_t fa = k1[a], fb = tail ? nf - 1 : k1[b];
-        free(k1);
         uint32_t to = tail ? nf : fb + 1, next = wb > fb ? wb : fb;
         if (fa > wa || fb <= fa + 1) {
             f = next;
@@ -3427,20 +3432,10 @@ static int cut_in(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
         for (uint32_t i = 0; i < n; i++)
             key_from_track(tw.x + TB * i, &fix[r0 + i]);
         /* the keys: the cuts in and out, the stretches around fitted again */
-        size_t n1, a = 0;
-        uint32_t *k1 = key_frames(*cam, &n1);
-        if (!k1) {
-            pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        uint32_t ka, kb;
+        bool kb_tail;
+        if (keys_around(*cam, r0 - 1, r1 + 2, nf, &ka, &kb, &kb_tail, log) != 0)
             goto done;
-        }
-        while (a + 1 < n1 && k1[a + 1] <= r0 - 1)
-            a++;
-        size_t b = a;
-        while (b < n1 && k1[b] <= r1 + 1)
-            b++;
-        uint32_t ka = k1[a], kb = b < n1 ? k1[b] : nf - 1;
-        bool kb_tail = b >= n1;
-        free(k1);
         if (ka > r0 - 1)
             continue;
         memcpy(was, played, nf * sizeof *was);
