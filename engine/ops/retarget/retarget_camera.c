@@ -167,6 +167,17 @@ static void rot_cs(const double c[3], const double s[3], double R[3][3])
     mat_mul((const double(*)[3])t, Z, R);
 }
 
+/* rot_cs with angle k's cosine and sine those of -a instead (a step of one
+ * angle in a finite difference). */
+static void rot_cs_step(const double c[3], const double s[3], int k, double a, double R[3][3])
+{
+    double c1[3], s1[3];
+    memcpy(c1, c, sizeof c1);
+    memcpy(s1, s, sizeof s1);
+    pki_sincos(-a, &s1[k], &c1[k]);
+    rot_cs(c1, s1, R);
+}
+
 /* R = Ry(−ry)·Rx(−rx)·Rz(−rz) */
 static void rot_of(const double r[3], double R[3][3])
 {
@@ -475,12 +486,8 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
                 turned.t = 2.0 * pki_tan(pt[P_FOV] * PI / 360.0);
                 vj = &turned;
             } else if (j >= P_ROT) {
-                double c1[3], s1[3];
-                memcpy(c1, co, sizeof c1);
-                memcpy(s1, si, sizeof s1);
-                pki_sincos(-pt[j], &s1[j - P_ROT], &c1[j - P_ROT]);
                 turned = here;
-                rot_cs(c1, s1, turned.R);
+                rot_cs_step(co, si, j - P_ROT, pt[j], turned.R);
                 vj = &turned;
             }
             point_res(vj, pt + P_EYE, pb, sa, w, sw, rt);
@@ -2259,13 +2266,8 @@ static void track_normal(const scene *sc, uint32_t fa, size_t n, const track_fra
                 double h = j < 3 ? 1e-6 * D : 1e-7, keep = xi[j];
                 xi[j] += h;
                 double Rj[3][3];
-                if (j >= 3) {
-                    double c1[3], s1[3];
-                    memcpy(c1, co, sizeof c1);
-                    memcpy(s1, si, sizeof s1);
-                    pki_sincos(-xi[j], &s1[j - 3], &c1[j - 3]);
-                    rot_cs(c1, s1, Rj);
-                }
+                if (j >= 3)
+                    rot_cs_step(co, si, j - 3, xi[j], Rj);
                 track_res_of(sc, fa + (uint32_t)i, &tf[i], xi,
                              (const double(*)[3])(j >= 3 ? Rj : R), rt);
                 xi[j] = keep;
@@ -2717,13 +2719,8 @@ bool pki_camera_least_change(const pki_cert_frame *lf, const pk_camera_key *cam,
                 double h = j < 3 ? 1e-6 * depth : 1e-7, w;
                 memcpy(xt, x, sizeof xt);
                 xt[j] += h;
-                if (j >= 3) {
-                    double c1[3], s1[3];
-                    memcpy(c1, co, sizeof c1);
-                    memcpy(s1, si, sizeof s1);
-                    pki_sincos(-xt[j], &s1[j - 3], &c1[j - 3]);
-                    rot_cs(c1, s1, R1);
-                }
+                if (j >= 3)
+                    rot_cs_step(co, si, j - 3, xt[j], R1);
                 lc_res(lf, &v0, x0, scl, rho, xt, rt, &w, (const double(*)[3])(j >= 3 ? R1 : R));
                 Jd[j] = (rt[j] - r[j]) / h;
                 for (int k = TB; k < TB + np; k++)
