@@ -301,7 +301,7 @@ check_stage() { # LETTER: runs stage W or E, counts its checks
     stage_end "$bg_time"
     echo
     echo "=== build $1: $bg_title ($log)"
-    grep -E "^($bg_tag:|FAIL|SKIP)" "$log"
+    grep -E "^($bg_tag:|FAIL|SKIP|FLAKY)" "$log"
     line=$(grep -E "^$bg_tag: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped" "$log" | tail -n 1)
     if [ -z "$line" ]; then
         tail -n 20 "$log"

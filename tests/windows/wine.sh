@@ -474,7 +474,20 @@ mkdir -p "$logs/cases"
 printf '%s\n' "${cases[@]}" | xargs -P "${PK_JOBS:-4}" -I{} sh -c \
     'bash tests/cli/run-case.sh "tests/cli/cases/$1.sh" >"$2/cases/$1.log" 2>&1; echo "$? $1"' \
     _ {} "$logs" >"$logs/cases.rc"
+# A case that fails is run once more, alone: four Wine processes at once
+# on a loaded machine have once ended a run with its standard output empty
+# (diff_poses, exit status as expected, nothing written; it passed alone
+# every time after).  It passes only if the second run passes, and the
+# first run's failure is printed ("FLAKY ...") and kept (CASE.first.log);
+# a failure of posekit's own fails both runs.
 while read -r rc c; do
+    if [ "$rc" != 0 ] && [ "$rc" != 77 ]; then
+        mv "$logs/cases/$c.log" "$logs/cases/$c.first.log"
+        first="exit $rc: $(grep -m 3 FAIL "$logs/cases/$c.first.log" | tr '\n' ' ')"
+        bash tests/cli/run-case.sh "tests/cli/cases/$c.sh" >"$logs/cases/$c.log" 2>&1
+        rc=$?
+        [ "$rc" = 0 ] && echo "FLAKY case $c: the first run failed ($first), the second passed"
+    fi
     case $rc in
         0) ok "case $c" ;;
         77) skipn=$((skipn + 1)) && echo "SKIP case $c" ;;
