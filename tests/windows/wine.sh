@@ -221,12 +221,9 @@ if [ -n "$corpus" ] && [ -d "$corpus" ]; then
             tw=$d/res/$i.tmp
             corpus_checks "$(cat "$d/res/$i.file")" >"$d/res/$i.again" 2>&1
         )
-        if grep -q '^FAIL ' "$d/res/$i.again"; then
-            mv "$d/res/$i.again" "$d/res/$i.txt"
-        else
+        grep -q '^FAIL ' "$d/res/$i.again" ||
             grep '^FAIL ' "$d/res/$i.txt" | sed 's/^FAIL /FLAKY (passed alone after) /'
-            mv "$d/res/$i.again" "$d/res/$i.txt"
-        fi
+        mv "$d/res/$i.again" "$d/res/$i.txt"
     done
     for i in $(seq "$n"); do
         while IFS= read -r line; do

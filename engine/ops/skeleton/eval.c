@@ -565,8 +565,8 @@ static void local_point(const pk_rig *r, int32_t j, const double p[3], double o[
 }
 
 /* local_point of the IK bone (iv) and of the target (tv) in link j's
- * frame, each made unit (unit's bits): false where either is shorter
- * than unit takes. */
+ * frame, each made unit (pki_qd_unit3's bits): false where either is no
+ * longer than 1e-12. */
 STEP bool local_pair(const pk_rig *r, const ik_chain *c, int32_t j, double iv[3], double tv[3])
 {
     const double *o = r->w[j].pos, *p = r->w[c->bone].pos, *t = r->w[c->target].pos;
@@ -575,7 +575,6 @@ STEP bool local_pair(const pk_rig *r, const ik_chain *c, int32_t j, double iv[3]
     pki_qd_conj(r->w[j].rot, inv);
     return pki_qd_rotate2_unit(inv, d, e, iv, tv);
 }
-
 
 /* The worlds down the path from its place i to the target; of the target
  * its position alone where no link lies below it (nothing the passes read
