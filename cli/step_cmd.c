@@ -152,9 +152,8 @@ static int operand(void *ctx, const char *arg)
 
 /* What path names among the files the command reads: "an input", "the
  * model", "the rules file", or NULL for none of them
- * (pk_path_same_target).  Inputs only when
- * with_inputs (a document made may be written over its input). */
-static const char *source_named(const cli_run *r, const char *path, bool with_inputs)
+ * (pk_path_same_target). */
+static const char *source_named(const cli_run *r, const char *path)
 {
     size_t n = pk_step_needs(r->step, NULL, 0);
     pk_step_need *need = calloc(n ? n : 1, sizeof *need);
@@ -164,7 +163,7 @@ static const char *source_named(const cli_run *r, const char *path, bool with_in
     const char *what = NULL;
     for (size_t i = 0; i < n && !what; i++) {
         const char *p = need[i].name;
-        if ((need[i].kind == PK_NEED_DOC && !with_inputs) || need[i].kind == PK_NEED_BODIES)
+        if (need[i].kind == PK_NEED_BODIES)
             continue;
         if (p && strcmp(p, "-") != 0 && pk_path_same_target(path, p))
             what = need[i].kind == PK_NEED_DOC     ? "an input"
@@ -194,7 +193,7 @@ static bool named(const char *path, const char *exts)
 static int check_report_file(const cli_run *r, const char *flag, const char *path, const char *what,
                              const char *exts)
 {
-    const char *src = source_named(r, path, true);
+    const char *src = source_named(r, path);
     if (src)
         return run_usage(r, "%s '%s' is %s: it would be overwritten", flag, path, src);
     if (cli_is_folder(path))
@@ -244,9 +243,10 @@ static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
         return check_report_output(r);
     if (r->out && cli_is_folder(r->out))
         return run_usage(r, "-o names a folder ('%s'): name the file to write in it", r->out);
-    /* -o may name the input (rewritten in place), never a model or the
-     * rules file the command reads beside it (as in a job) */
-    const char *read = r->out && strcmp(r->out, "-") != 0 ? source_named(r, r->out, false) : NULL;
+    /* -o never names a file the command reads: an input (the motion a
+     * camera is sized for too), a model or the rules file (as in a job):
+     * an input is never changed */
+    const char *read = r->out && strcmp(r->out, "-") != 0 ? source_named(r, r->out) : NULL;
     if (read)
         return run_usage(r, "-o '%s' is %s this command reads: it would be overwritten", r->out,
                          read);
@@ -595,12 +595,12 @@ static int group_outputs(cli_run *r, size_t n, const char *side)
                 return cli_usage(r[k].cmd,
                                  "%ss %zu and %zu both write '%s' (-o): each writes its own",
                                  member, k + 1, m + 1, r[m].out);
-            const char *what = source_named(&r[m], r[k].out, true);
+            const char *what = source_named(&r[m], r[k].out);
             if (what)
                 return run_usage(&r[k], "-o '%s' is %s of %s %zu: it would be overwritten",
                                  r[k].out, what, member, m + 1);
         }
-        const char *read = side ? source_named(&r[k], side, true) : NULL;
+        const char *read = side ? source_named(&r[k], side) : NULL;
         if (read)
             return cli_usage(r[k].cmd, "--%s '%s' is %s of %s %zu: it would be overwritten",
                              r[k].cli->side_option, side, read, member, k + 1);

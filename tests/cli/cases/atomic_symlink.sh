@@ -25,9 +25,11 @@ expect_exit 0 "$POSEKIT" convert p.vpd -o sub/l2.vmd
 expect_same_bytes orig.vmd real/m.vmd
 expect_eq "$(stat -c %a real/m.vmd)" 640 "mode of the file behind the link"
 
-# The input may be the link: read through it, replaced through it.
-expect_exit 0 "$POSEKIT" convert link.vmd -o link.vmd
-[ -L link.vmd ] || fail "link.vmd replaced when it was the input too"
+# A link to an input is the input: refused, the file and the link kept.
+expect_exit 2 "$POSEKIT" convert real/m.vmd -o link.vmd
+expect_stderr_contains "-o 'link.vmd' is an input this command reads"
+expect_exit 2 "$POSEKIT" convert link.vmd -o real/m.vmd
+[ -L link.vmd ] || fail "link.vmd replaced when it named the input"
 expect_same_bytes orig.vmd real/m.vmd
 
 # A dangling link: the file it names is created.

@@ -67,17 +67,20 @@ cp in.vmd target.vmd
 run 2 '0123456789abcdef' "$POSEKIT" convert long.vpd -o target.vmd
 cmp -s in.vmd target.vmd || bad "failed convert changed the existing target"
 
-# -o naming the input: a failure (--strict with a warning) leaves the input
-# alone; a success writes it back byte for byte
+# -o naming the input: refused before anything is read, the input kept;
+# a failure (--strict with a warning) leaves an existing target alone
 printf 'Vocaloid Pose Data file\r\n\r\nm.osm;\r\n5;\r\n\r\nBone0{a\r\n  0.000000,0.000000,0.000000;\r\n  0.000000,0.000000,0.000000,1.000000;\r\n}\r\n' >warn.vpd
 sum_warn=$(cksum <warn.vpd)
-run 2 'warning' "$POSEKIT" convert --strict warn.vpd -o warn.vpd
-[ "$(cksum <warn.vpd)" = "$sum_warn" ] || bad "failed --strict convert changed its input"
-run 0 '' "$POSEKIT" convert in.vmd -o in.vmd
+run 2 'is an input this command reads' "$POSEKIT" convert --strict warn.vpd -o warn.vpd
+[ "$(cksum <warn.vpd)" = "$sum_warn" ] || bad "convert warn.vpd -o warn.vpd changed its input"
+cp in.vpd existing.vpd
+run 2 'warning' "$POSEKIT" convert --strict warn.vpd -o existing.vpd
+cmp -s in.vpd existing.vpd || bad "failed --strict convert changed the existing target"
+run 2 'is an input this command reads' "$POSEKIT" convert in.vmd -o in.vmd
 [ "$(cksum <in.vmd)" = "$sum_vmd" ] || bad "convert in.vmd -o in.vmd changed the bytes"
 [ "$(cksum <in.vpd)" = "$sum_vpd" ] || bad "in.vpd changed"
 
 # no temporary files left anywhere here
-left=$(ls -A | grep -v -E '^(in\.vmd|in\.vpd|ro|long\.vpd|target\.vmd|warn\.vpd|out\.txt|err\.txt)$')
+left=$(ls -A | grep -v -E '^(in\.vmd|in\.vpd|ro|long\.vpd|target\.vmd|existing\.vpd|warn\.vpd|out\.txt|err\.txt)$')
 [ -z "$left" ] || bad "left behind: $left"
 exit $fail

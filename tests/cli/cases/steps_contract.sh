@@ -214,7 +214,7 @@ done
 expect_exit 2 "$POSEKIT" check m.pmx --model dance.vmd
 expect_stderr_contains 'a PMX model, not a motion or pose'
 
-# -o may name the input, never the rules file or a model the command reads
+# -o never names the input, the rules file or a model the command reads
 # (a rules file misnamed .vmd would be replaced by a motion).
 cp "$PK_SOURCE/rules/ja-en.yaml" rules-as.vmd
 expect_exit 2 "$POSEKIT" rename "$PK_SOURCE/samples/dance.vmd" --rules rules-as.vmd -o rules-as.vmd

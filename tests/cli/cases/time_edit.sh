@@ -121,9 +121,11 @@ expect_no_file bad.vmd
 cp "$(corpus pmx_nanoem_miku_bones.pmx)" m.pmx
 expect_exit 2 "$POSEKIT" curve "$DANCE" --set linear --model m.pmx -o m.pmx
 expect_stderr_contains "-o 'm.pmx' is the model this command reads: it would be overwritten"
-# -o may name the input, as everywhere: rewritten atomically
+# -o never names the input, as everywhere: refused, the input kept
 cp "$DANCE" in.vmd
-expect_exit 0 "$POSEKIT" curve in.vmd --set linear --frames 0 -o in.vmd
+expect_exit 2 "$POSEKIT" curve in.vmd --set linear --frames 0 -o in.vmd
+expect_stderr_contains "-o 'in.vmd' is an input this command reads: it would be overwritten"
+expect_same_bytes "$DANCE" in.vmd
 expect_no_temp_files .
 # already so: a warning, the same bytes
 expect_exit 0 "$POSEKIT" curve e.vmd --bones センター --frames 0-300 --set ease -o e2.vmd
