@@ -373,9 +373,7 @@ static double heading(const pki_torso *t, const pki_play *p, uint32_t r)
     return pki_atan2(-v[2], v[0]);
 }
 
-/* The ground offset of the centre of gravity from the feet, less the rest
- * offset turned by the heading (x, z in o[0], o[1]). */
-static bool cog_offset(const pki_torso *t, const pki_play *p, uint32_t r, double o[2])
+bool pki_torso_cog_offset(const pki_torso *t, const pki_play *p, uint32_t r, double o[2])
 {
     if (t->ankle[0] < 0 || t->ankle[1] < 0)
         return false;
@@ -397,7 +395,7 @@ static bool cog_offset(const pki_torso *t, const pki_play *p, uint32_t r, double
 static bool cog_error(const pki_sizing *z, const pki_play *pb, uint32_t r, double e[2])
 {
     double oa[2], ob[2];
-    if (!cog_offset(z->ta, &z->pa, r, oa) || !cog_offset(z->tb, pb, r, ob))
+    if (!pki_torso_cog_offset(z->ta, &z->pa, r, oa) || !pki_torso_cog_offset(z->tb, pb, r, ob))
         return false;
     /* B's leg over A's (the body's own proportion, also where dancers
      * share one scale for their translations) */

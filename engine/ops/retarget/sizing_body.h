@@ -44,6 +44,11 @@ void pki_torso_watch_upper(const pki_torso *t, bool *watch);
 /* The centre of gravity of the torso's model playing p at row r (p NULL:
  * at rest), from its segments (sizing_body.c), into g. */
 void pki_torso_cog(const pki_torso *t, const pki_play *p, uint32_t r, double g[3]);
+/* The ground offset of that centre of gravity from the mean of the
+ * ankles, less the rest offset turned by the body's heading (下半身's,
+ * else 上半身's world X): x, z in o[0], o[1].  What the centre step holds
+ * to A's, scaled by the legs; false without both ankles. */
+bool pki_torso_cog_offset(const pki_torso *t, const pki_play *p, uint32_t r, double o[2]);
 
 /* The body steps on the bone keys of s (a motion or a pose) that B plays
  * as z->pb: each unless o turns it off; z->pb is played again after any
