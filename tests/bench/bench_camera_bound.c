@@ -27,25 +27,13 @@
  * unless told.
  */
 #include "ops/retarget/retarget.h"
+#include "bench_util.h"
 #include "posekit.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static pk_motion *load_motion(const char *path, pk_log *log)
-{
-    pk_doc d;
-    if (pk_doc_load(path, &d, log) != 0)
-        return NULL;
-    if (!d.motion) {
-        fprintf(stderr, "bench_camera_bound: %s: not a motion\n", path);
-        pk_doc_free(&d);
-        return NULL;
-    }
-    return d.motion;
-}
 
 /* Whether frame f is in the list ("A-B,C"; NULL: every frame). */
 static bool listed(const char *list, uint32_t f)
@@ -120,8 +108,9 @@ int main(int argc, char **argv)
     }
     pk_log log;
     pk_log_init(&log);
-    pk_motion *cam = load_motion(pos[0], &log), *da = load_motion(pos[2], &log);
-    pk_motion *db = load_motion(pos[4], &log);
+    const char *me = "bench_camera_bound";
+    pk_motion *cam = bench_load_motion(me, pos[0], &log);
+    pk_motion *da = bench_load_motion(me, pos[2], &log), *db = bench_load_motion(me, pos[4], &log);
     pk_model *a = pk_model_load(pos[1], &log), *b = pk_model_load(pos[3], &log);
     pki_cert_frame *fr = NULL;
     uint32_t nf = 0;

@@ -35,6 +35,7 @@
  */
 #include "ops/retarget/sizing_body.h"
 #include "ops/skeleton/play.h"
+#include "bench_util.h"
 #include "posekit.h"
 
 #include <math.h>
@@ -61,8 +62,10 @@ typedef struct leg {
 typedef struct frame_bound {
     double L, efix[2], rho_min, goal;
     leg legs[2];
-    long boxes, unproven, folded; /* folded: boxes wholly nearer a 足ＩＫ than the leg folded shut */
-    double least, far; /* the least bound of a box ruled out; the farthest unproven box from a 足ＩＫ */
+    long boxes, unproven,
+        folded; /* folded: boxes wholly nearer a 足ＩＫ than the leg folded shut */
+    double least,
+        far; /* the least bound of a box ruled out; the farthest unproven box from a 足ＩＫ */
 } frame_bound;
 
 static double dist3(const double a[3], const double b[3])
@@ -195,19 +198,6 @@ static int bound(frame_bound *fb, double R, double ylo, double yhi)
     return 0;
 }
 
-static pk_motion *load_motion(const char *path, pk_log *log)
-{
-    pk_doc d;
-    if (pk_doc_load(path, &d, log) != 0)
-        return NULL;
-    if (!d.motion) {
-        fprintf(stderr, "bench_cog_bound: %s: not a motion\n", path);
-        pk_doc_free(&d);
-        return NULL;
-    }
-    return d.motion;
-}
-
 static const double *pos(const pki_play *p, int32_t b)
 {
     return pki_play_at(p, 0, b)->pos;
@@ -285,7 +275,8 @@ int main(int argc, char **argv)
     pk_log log;
     pk_log_init(&log);
     pk_model *ma = pk_model_load(p[0], &log), *mb = pk_model_load(p[2], &log);
-    pk_motion *da = load_motion(p[1], &log), *db = load_motion(p[3], &log);
+    pk_motion *da = bench_load_motion("bench_cog_bound", p[1], &log);
+    pk_motion *db = bench_load_motion("bench_cog_bound", p[3], &log);
     int rc = 2;
     pki_torso ta, tb;
     memset(&ta, 0, sizeof ta);
@@ -322,12 +313,14 @@ int main(int argc, char **argv)
                    100 * err, MAX_BOXES);
             rc = 1;
         } else {
-            double fold = fmax(fabs(fb.legs[0].lt - fb.legs[0].ls),
-                               fabs(fb.legs[1].lt - fb.legs[1].ls)) / fb.L;
-            printf("frame %ld: error %.2f%% of the leg; %s: %ld boxes of places ruled out "
-                   "(|d_xz| <= %.2f, d_y %.2f to %.2f legs, rho_min %.4f), each at least %.2f%% off",
-                   frames[i], 100 * err, fb.unproven ? "open" : "out", fb.boxes - fb.folded -
-                   fb.unproven, R, ylo, yhi, rho_min, 100 * fb.least / fb.L);
+            double fold =
+                fmax(fabs(fb.legs[0].lt - fb.legs[0].ls), fabs(fb.legs[1].lt - fb.legs[1].ls)) /
+                fb.L;
+            printf(
+                "frame %ld: error %.2f%% of the leg; %s: %ld boxes of places ruled out "
+                "(|d_xz| <= %.2f, d_y %.2f to %.2f legs, rho_min %.4f), each at least %.2f%% off",
+                frames[i], 100 * err, fb.unproven ? "open" : "out",
+                fb.boxes - fb.folded - fb.unproven, R, ylo, yhi, rho_min, 100 * fb.least / fb.L);
             if (fb.folded || fb.unproven)
                 printf("; not bounded: the hips nearer a 足ＩＫ than the leg folded shut (%.4f "
                        "legs: %ld boxes), and %ld boxes unproven at its edge (within %.4f legs)",

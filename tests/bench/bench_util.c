@@ -398,6 +398,19 @@ pk_model *bench_corpus_model(const char *name)
     return m;
 }
 
+pk_motion *bench_load_motion(const char *prog, const char *path, pk_log *log)
+{
+    pk_doc d;
+    if (pk_doc_load(path, &d, log) != 0)
+        return NULL;
+    if (!d.motion) {
+        fprintf(stderr, "%s: %s: not a motion\n", prog, path);
+        pk_doc_free(&d);
+        return NULL;
+    }
+    return d.motion;
+}
+
 int bench_pair_load(bench_pair *p, const char *from, const char *to)
 {
     p->a = bench_corpus_model(from);

@@ -83,6 +83,10 @@ const char *bench_corpus(const char *prog);
 void bench_corpus_path(const char *name, char *path, size_t size);
 /* A corpus model (PK_CORPUS/name), NULL when it cannot be read. */
 pk_model *bench_corpus_model(const char *name);
+/* The motion in the file at path; NULL, logged or told on stderr behind
+ * prog's name, when it cannot be read or holds no motion.  The caller
+ * frees it (pk_motion_free). */
+pk_motion *bench_load_motion(const char *prog, const char *path, pk_log *log);
 
 typedef struct bench_pair {
     pk_model *a, *b;         /* the source and target models */
