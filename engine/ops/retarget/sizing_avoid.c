@@ -25,8 +25,11 @@
  * Over time each frame's turns (the shoulder's and the elbow's, as world
  * rotations) are eased in and out: a frame within BLEND frames of a
  * corrected one takes the largest of its neighbours' turns scaled by
- * smoothstep of the distance, its own when that is larger; a corrected
- * frame is tested again afterwards and pushed out the rest of the way.
+ * smoothstep of the distance, its own when that is larger (a placed
+ * hand not corrected itself takes only the part of the shoulder's turn
+ * that keeps its wrist, a swing of its elbow, and none of the elbow's);
+ * a corrected frame is tested again afterwards and pushed out the rest
+ * of the way.
  */
 #include "ops/retarget/sizing.h"
 #include "ops/retarget/vec.h"
@@ -306,6 +309,26 @@ static void keep_hand(pki_arm_state *st, const pki_arm *a, uint32_t r, const dou
     pki_qd_conj(w[h - 1], inv);
     pki_qd_mul(inv, hand, st->q[r][h]);
     pki_q_norm(st->q[r][h]);
+}
+
+/* The part of the world turn c about the shoulder that keeps the wrist
+ * where it is: c, then the least turn bringing the wrist back, together
+ * a swing of the elbow about the shoulder-wrist line; the hand's world
+ * rotation kept.  For a hand the contact step placed, when the turns of
+ * the frames around it are eased onto it. */
+static void turn_keeping_wrist(pki_arm_state *st, const pki_arm *a, uint32_t r, const double c[4])
+{
+    double w0[PKI_CHAIN_MAX][4], p0[PKI_CHAIN_MAX][3], w1[PKI_CHAIN_MAX][4], p1[PKI_CHAIN_MAX][3];
+    double u[3], v[3], back[4];
+    int h = a->n - 1;
+    pki_arm_fk(st, r, false, w0, p0);
+    turn_upper(st, r, c);
+    pki_arm_fk(st, r, false, w1, p1);
+    pki_v3_sub(p0[h], p0[0], u);
+    pki_v3_sub(p1[h], p1[0], v);
+    pki_q_arc(v, u, back);
+    turn_upper(st, r, back);
+    keep_hand(st, a, r, w0[h]);
 }
 
 /* Applies the world turn c about the elbow (forearm and hand) to row r. */
@@ -732,10 +755,16 @@ int pki_avoid_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log)
                 continue;
             double w0[PKI_CHAIN_MAX][4], p0[PKI_CHAIN_MAX][3];
             pki_arm_fk(st, r, false, w0, p0);
+            /* a hand the contact step placed takes of its neighbours'
+             * turns only what keeps its wrist (it keeps its own) */
+            bool hold = z->held[s] && z->held[s][r] && !own[r];
             if (fabs(es[r]) >= 1e-12)
                 swing(st, a, r, es[r]);
-            turn_upper(st, r, eu[r]);
-            if (angle_of(ee[r]) >= 1e-12 && !elbow_turn(z, s, r, ee[r]))
+            if (hold)
+                turn_keeping_wrist(st, a, r, eu[r]);
+            else
+                turn_upper(st, r, eu[r]);
+            if (!hold && angle_of(ee[r]) >= 1e-12 && !elbow_turn(z, s, r, ee[r]))
                 rep->refused++;
             rep->avoid_frames++;
             double u[4] = {0, 0, 0, 1}, e2[4] = {0, 0, 0, 1}, deep, more = 0;

@@ -39,6 +39,10 @@ expect_eq "$(json_eval sd.json 'd["penetration"]["bodies"] and d["penetration"][
 # the frames SD Mei can hold (within its reach, not through its body):
 # the goal, mean 2% and p95 5% of its arm
 expect_eq "$(json_eval sd.json '(h := d["hands"]["reachable"])["frames"] < d["hands"]["frames"] and h["after"]["mean"] < 0.02 and h["after"]["p95"] < 0.05')" True "reachable"
+# a placed hand keeps its contact while the arm around it turns out of the
+# body on the frames after (the avoid step eases only a swing of its elbow
+# onto it): over every contact frame too, the goal's p95
+expect_eq "$(json_eval sd.json 'd["hands"]["after"]["p95"] < 0.05 and sum(c.get("blocked_by_body", 0) for c in d["contacts"]) < 13')" True "held hands kept"
 # a contact's hand stays and its elbow swings a quarter turn at most, eased
 # turn and the rest of the push together (the upper arm's turn: the
 # swing, a few degrees of the contact's own solve beside it)
