@@ -1120,6 +1120,68 @@ static void hip_frame_floor(void **state)
     }
 }
 
+/* A long run (legs_fit.c's greedy search): a hip turning at one rate
+ * about X through 40 degrees over 1,001 frames, the knee and the ankle
+ * held: one arc with a linear curve holds the hip (two keys, frames 0
+ * and 1000), one key each the knee and the ankle.  Found with the
+ * segment checks looking at fewer than 20 frames a frame: the search
+ * frame by frame looked at about n^2 / 2 a track (its ends 2 .. 1000,
+ * each checking every frame between: 35 G instructions on a 1,001-frame
+ * leg lift before the search probed long runs by doubling steps). */
+static void ik_to_fk_long_run(void **state)
+{
+    (void)state;
+    enum { N = 1001 };
+    pki_leg_frame *fr = calloc(N, sizeof *fr);
+    assert_non_null(fr);
+    for (int f = 0; f < N; f++) {
+        double h = 0.5 * 40.0 * f / (N - 1) * PI / 180.0, k = 0.5 * -30.0 * PI / 180.0;
+        double a = 0.5 * 10.0 * PI / 180.0, w[4], x[3];
+        double qh[4] = {sin(h), 0.0, 0.0, cos(h)}, qk[4] = {sin(k), 0.0, 0.0, cos(k)};
+        double qa[4] = {sin(a), 0.0, 0.0, cos(a)};
+        memcpy(fr[f].q[0], qh, sizeof qh);
+        memcpy(fr[f].q[1], qk, sizeof qk);
+        memcpy(fr[f].q[2], qa, sizeof qa);
+        fr[f].parent[3] = 1.0;
+        fr[f].hip[1] = 10.0;
+        fr[f].d1[1] = -4.0;
+        fr[f].d2[1] = -4.0;
+        fr[f].d2[2] = 0.2;
+        fr[f].d3[2] = -2.0;
+        pki_qd_rotate(qh, fr[f].d1, x);
+        for (int i = 0; i < 3; i++)
+            fr[f].knee[i] = fr[f].hip[i] + x[i];
+        pki_qd_mul(qh, qk, w);
+        pki_qd_rotate(w, fr[f].d2, x);
+        for (int i = 0; i < 3; i++)
+            fr[f].ankle[i] = fr[f].knee[i] + x[i];
+        pki_qd_mul(w, qa, fr[f].foot);
+    }
+    size_t checked = 0;
+    pki_leg_tols t = {.ankle = 0.00095,
+                      .knee = 0.00095,
+                      .reach = 0.0007,
+                      .bend = 0.001,
+                      .toe = 0.005,
+                      .roll_deg = 0.1,
+                      .twist_deg = 1.0,
+                      .toe_lag = 0.5,
+                      .has_toe = true,
+                      .checked = &checked};
+    pki_leg_track out[3];
+    assert_true(pki_leg_fit(fr, N, &t, out));
+    assert_int_equal(out[0].n, 2);
+    assert_int_equal(out[0].keys[0].frame, 0);
+    assert_int_equal(out[0].keys[1].frame, N - 1);
+    assert_int_equal(out[1].n, 1);
+    assert_int_equal(out[2].n, 1);
+    assert_true(checked > 0);
+    assert_true(checked < 20 * (size_t)N);
+    for (int j = 0; j < 3; j++)
+        free(out[j].keys);
+    free(fr);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1139,6 +1201,7 @@ int main(void)
         cmocka_unit_test(ik_to_fk_no_idle_keys),
         cmocka_unit_test(fk_to_ik_rest_leg_no_keys),
         cmocka_unit_test(hip_frame_floor),
+        cmocka_unit_test(ik_to_fk_long_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

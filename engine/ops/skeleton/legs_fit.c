@@ -16,6 +16,9 @@
 enum { HIP = 0, KNEE = 1, ANKLE = 2 };
 /* Segments tried past the first that does not fit before a key is set. */
 enum { LOOK_AHEAD = 4 };
+/* Frames from a key past which the greedy search probes ahead by
+ * doubling steps (fit_track). */
+enum { GALLOP = 64 };
 /* Bisection steps for the ends of a frame's progress interval. */
 enum { EDGE_STEPS = 18 };
 /* A shifted key end: bisection steps, and the share of its frame's bound
@@ -387,6 +390,8 @@ static bool segment_fits(track_fit *c, size_t a, size_t b, const double ka[4], c
     size_t n = b - a;
     if (n < 2)
         return true;
+    if (c->t->checked)
+        *c->t->checked += n - 1;
     arc s;
     arc_set(&s, ka, kb);
     bool same = memcmp(ka, kb, 4 * sizeof *ka) == 0;
@@ -654,56 +659,109 @@ static bool optimal_step(track_fit *c, size_t a, size_t b, const double ka[4], f
     return fits;
 }
 
+/* One probe of the greedy search: does a key at b after the key at a
+ * (value ka) hold frames a..b, its value the target or, where that does
+ * not hold, the target shifted toward the frames between (the knee with
+ * c->stretch: also past the target or short of it)?  kf, kb and cp get
+ * the key when true. */
+static bool greedy_step(track_fit *c, size_t a, size_t b, const double ka[4], float kf[4],
+                        double kb[4], uint8_t cp[4])
+{
+    double ks[4];
+    as_key(c->target[b], kf, kb);
+    bool fits = segment_fits(c, a, b, ka, kb, cp);
+    if (!fits && shifted(c, a, b, ka, kb, kf, ks)) {
+        memcpy(kb, ks, sizeof ks);
+        fits = segment_fits(c, a, b, ka, kb, cp);
+    }
+    /* the knee: its end past the target or short of it */
+    for (int k = 0; k < 2 && c->stretch && c->bone == KNEE && !fits; k++) {
+        double t0[4];
+        as_key(c->target[b], kf, t0);
+        if (stretched(c, b, ka, t0, k ? -1.0 : 1.0, kf, ks)) {
+            memcpy(kb, ks, sizeof ks);
+            fits = segment_fits(c, a, b, ka, kb, cp);
+        }
+    }
+    return fits;
+}
+
 /* The greedy search: from each key, the farthest end (LOOK_AHEAD misses
  * allowed) one curve holds, the end's value the target or, where that
- * does not hold, the target shifted toward the frames between. */
+ * does not hold, the target shifted toward the frames between.  Past
+ * GALLOP frames from the key, while the ends hold, the end is probed
+ * ahead by doubling steps and the first miss met halved back to the
+ * last end that holds, from which the search goes on frame by frame:
+ * a segment of L frames costs O(L log L) frame checks instead of O(L^2)
+ * (the same ends unless a run of more than LOOK_AHEAD misses lies
+ * between two probes that hold). */
+/* The farthest key end a greedy search has found that holds. */
+typedef struct greedy_end {
+    size_t b;
+    uint8_t cp[4];
+    float kf[4];
+    double kb[4];
+} greedy_end;
+
+/* greedy_step, *best set when the end at b holds. */
+static bool greedy_try(track_fit *c, size_t a, size_t b, const double ka[4], greedy_end *best)
+{
+    greedy_end e = {.b = b};
+    if (!greedy_step(c, a, b, ka, e.kf, e.kb, e.cp))
+        return false;
+    *best = e;
+    return true;
+}
+
 static bool fit_track(track_fit *c, pki_leg_track *out)
 {
     if (c->optimal)
         return fit_track_optimal(c, out);
     float kf[4];
-    double ka[4], kb[4];
+    double ka[4];
     as_key(c->target[0], kf, ka);
     if (!push(out, 0, kf, pki_curve_linear))
         return false;
-    size_t a = 0;
-    while (a + 1 < c->n) {
-        size_t best = a + 1;
-        uint8_t cp[4], best_cp[4];
-        float best_kf[4];
-        double best_kb[4], ks[4];
-        memcpy(best_cp, pki_curve_linear, 4);
-        as_key(c->target[best], best_kf, best_kb);
-        for (size_t b = a + 2, miss = 0; b < c->n && miss <= LOOK_AHEAD; b++) {
-            as_key(c->target[b], kf, kb);
-            bool fits = segment_fits(c, a, b, ka, kb, cp);
-            if (!fits && shifted(c, a, b, ka, kb, kf, ks)) {
-                memcpy(kb, ks, sizeof kb);
-                fits = segment_fits(c, a, b, ka, kb, cp);
-            }
-            /* the knee: its end past the target or short of it */
-            for (int k = 0; k < 2 && c->stretch && c->bone == KNEE && !fits; k++) {
-                double t0[4];
-                as_key(c->target[b], kf, t0);
-                if (stretched(c, b, ka, t0, k ? -1.0 : 1.0, kf, ks)) {
-                    memcpy(kb, ks, sizeof kb);
-                    fits = segment_fits(c, a, b, ka, kb, cp);
-                }
-            }
-            if (fits) {
-                best = b;
-                memcpy(best_cp, cp, 4);
-                memcpy(best_kf, kf, sizeof kf);
-                memcpy(best_kb, kb, sizeof kb);
-                miss = 0;
-            } else {
+    size_t a = 0, n = c->n;
+    while (a + 1 < n) {
+        greedy_end best = {.b = a + 1};
+        memcpy(best.cp, pki_curve_linear, 4);
+        as_key(c->target[best.b], best.kf, best.kb);
+        for (size_t b = a + 2, miss = 0; b < n && miss <= LOOK_AHEAD;) {
+            if (!greedy_try(c, a, b, ka, &best)) {
                 miss++;
+                b++;
+                continue;
             }
+            miss = 0;
+            if (b - a < GALLOP || b + 1 >= n) {
+                b++;
+                continue;
+            }
+            /* a long run: ahead by doubling steps, then back by halves */
+            size_t lo = b, hi = n;
+            for (size_t step = 2; hi == n && lo + 1 < n; step *= 2) {
+                size_t p = lo + step < n - 1 ? lo + step : n - 1;
+                if (greedy_try(c, a, p, ka, &best))
+                    lo = p;
+                else
+                    hi = p;
+            }
+            while (hi < n && hi - lo > 1) {
+                size_t m = lo + (hi - lo) / 2;
+                if (greedy_try(c, a, m, ka, &best))
+                    lo = m;
+                else
+                    hi = m;
+            }
+            /* on frame by frame past the first miss (hi) */
+            b = lo + 2;
+            miss = 1;
         }
-        memcpy(ka, best_kb, sizeof ka);
-        if (!push(out, (uint32_t)best, best_kf, best_cp))
+        memcpy(ka, best.kb, sizeof ka);
+        if (!push(out, (uint32_t)best.b, best.kf, best.cp))
             return false;
-        a = best;
+        a = best.b;
     }
     /* a track one value holds throughout: one key */
     if (out->n == 2) {

@@ -23,7 +23,9 @@
  *    path the input's toe sweeps within `toe_lag` of a frame).
  * Keys go where the greedy search ends each segment: the longest run of
  * frames (from the last key) one grid curve between the two end values
- * holds within the bounds; the key values are the targets themselves
+ * holds within the bounds (frame by frame; past 64 frames of ends that
+ * hold, ahead by doubling steps and back by halves: O(L log L) frame
+ * checks for a run of L frames, not O(L^2)); the key values are the targets themselves
  * (rounded to float, as a VMD stores them) or, one by one, where the
  * target does not hold, the target turned toward the run's frame furthest
  * from the arc.  Between keys MMD slerps along the great arc with the
@@ -79,6 +81,8 @@ typedef struct pki_leg_tols {
     double toe_lag;       /* the toe held within `toe` of where the input's
                              is within this share of a frame of each frame
                              (0: at the frame) */
+    size_t *checked;      /* when not NULL, the frames the segment
+                             checks looked at are added to it (tests) */
     bool has_toe;         /* d3 is meaningful */
     bool full;            /* short motions: curves searched in full too */
 } pki_leg_tols;
