@@ -28,6 +28,10 @@
  *     (within --toe, default PK_REDUCE_POS), and with the IK keys the
  *     output keeps (none unless a shown bone follows an IK), against the
  *     leg keys bake reports;
+ *     5b. the ankles' term again with the fit's own freedoms: the shin
+ *     turned up to 1 degree about its length and the toe held to the
+ *     path the input's sweeps within half a frame (the toe's offset
+ *     along the shin and across it, each unimodal within its band);
  *  6. the hips' frame floor: the inner frames whose knee lies over 3
  *     times the goal off every arc between the hips at the frames either
  *     side, each turned up to 1 degree about the thigh (an estimate, to
@@ -66,6 +70,10 @@ typedef struct ctx {
     double (*knee_at)[3]; /* frames x legs: the knee less the hip, in the hip's parent frame */
     double (*toe_at)[3];  /* frames x legs: the toe less the ankle, in the knee's frame */
     double *reach;        /* frames x legs: hip to ankle */
+    double (*toe_w)[3];   /* frames x legs: the toe less the ankle, world */
+    double (*kinv)[4];    /* frames x legs: the knee's world rotation, inverted */
+    double (*hlo)[3];     /* frames x legs: the bands of the toe's offset */
+    double (*hhi)[3];     /* along the shin and across it (section 5b) */
     bool chords;          /* the lower bound tests chords too */
 } ctx;
 
@@ -485,6 +493,89 @@ static bool reach_ok(const ctx *c, size_t k, size_t a, size_t b, double *lo, dou
     return unimodal_ok(lo, hi, b - a + 1);
 }
 
+/* The axes of leg l's knee frame: e[0] along the shin, e[1] and e[2]
+ * across it. */
+static void shin_axes(const ctx *c, const leg *l, double e[3][3])
+{
+    const pk_model_bone *mb = c->m->bones;
+    for (int i = 0; i < 3; i++)
+        e[0][i] = (double)mb[l->ankle].pos[i] - mb[l->knee].pos[i];
+    double n = sqrt(dot3(e[0], e[0])), h[3] = {1.0, 0.0, 0.0};
+    for (int i = 0; i < 3; i++)
+        e[0][i] /= n;
+    if (fabs(e[0][0]) > 0.9)
+        h[0] = 0.0, h[1] = 1.0;
+    cross3(e[0], h, e[1]);
+    n = sqrt(dot3(e[1], e[1]));
+    for (int i = 0; i < 3; i++)
+        e[1][i] /= n;
+    cross3(e[0], e[1], e[2]);
+}
+
+/* The 足首 run a..b: the toe's offset along and across the shin, each
+ * unimodal within its frame's band (n . R(s) d3 along one arc is c0 +
+ * c1 cos + c2 sin: one turn at most). */
+static bool height_ok(const ctx *c, size_t k, size_t a, size_t b, double *lo, double *hi)
+{
+    for (int j = 0; j < 3; j++) {
+        for (size_t i = 0; i <= b - a; i++) {
+            lo[i] = c->hlo[(a + i) * c->nlegs + k][j];
+            hi[i] = c->hhi[(a + i) * c->nlegs + k][j];
+        }
+        if (!unimodal_ok(lo, hi, b - a + 1))
+            return false;
+    }
+    return true;
+}
+
+/* Each frame's bands of the toe's offset (in the input knee's frame)
+ * along the shin and across it that any fit within the criteria keeps
+ * the 足首 to, the shin's turn about its own length within twist_deg:
+ * the toe's offset within tol of the path the input's sweeps within
+ * `lag` of a frame (legs_fit.c's toe_lag), the shin's direction within
+ * 2 goals over its length of the input's (the knee and the ankle each
+ * within the goal) moving the offset by at most |d3| times that angle,
+ * and the turn about the shin moving it across the shin only, by at
+ * most |d3| times twist_deg. */
+static void height_bands(ctx *c, double tol, double lag, double twist_deg)
+{
+    for (size_t k = 0; k < c->nlegs; k++) {
+        const leg *l = &c->legs[k];
+        if (l->toe < 0)
+            continue;
+        double e[3][3];
+        shin_axes(c, l, e);
+        double d3 = rest_len(c->m, l->ankle, l->toe), d2 = rest_len(c->m, l->knee, l->ankle);
+        double turn = asin(fmin(1.0, 2.0 * c->goal / d2));
+        double w[3] = {tol + d3 * turn,
+                       tol + d3 * (turn + twist_deg * (3.14159265358979323846 / 180.0)), 0.0};
+        w[2] = w[1];
+        for (size_t f = 0; f < c->frames; f++) {
+            size_t at = f * c->nlegs + k;
+            double lo[3], hi[3];
+            for (int j = 0; j < 3; j++)
+                lo[j] = hi[j] = dot3(e[j], c->toe_at[at]);
+            for (int sgn = -1; sgn <= 1; sgn += 2) {
+                if ((sgn < 0 && f == 0) || (sgn > 0 && f + 1 >= c->frames))
+                    continue;
+                size_t g = (size_t)((ptrdiff_t)f + sgn) * c->nlegs + k;
+                double v[3], x[3];
+                for (int i = 0; i < 3; i++)
+                    v[i] = c->toe_w[at][i] + lag * (c->toe_w[g][i] - c->toe_w[at][i]);
+                pki_qd_rotate(c->kinv[at], v, x);
+                for (int j = 0; j < 3; j++) {
+                    lo[j] = fmin(lo[j], dot3(e[j], x));
+                    hi[j] = fmax(hi[j], dot3(e[j], x));
+                }
+            }
+            for (int j = 0; j < 3; j++) {
+                c->hlo[at][j] = lo[j] - w[j];
+                c->hhi[at][j] = hi[j] + w[j];
+            }
+        }
+    }
+}
+
 /* Keys a track needs at least over frames 0..frames-1: greedy segments
  * (each as long as the test allows), one key more than segments. */
 static size_t bound_keys(const ctx *c, size_t k, int what, double tol)
@@ -498,6 +589,15 @@ static size_t bound_keys(const ctx *c, size_t k, int what, double tol)
         double d[3];
         if (what == 1) {
             rest = fabs(c->reach[at] - rest_len(c->m, l->hip, l->ankle)) <= c->goal;
+            continue;
+        }
+        if (what == 3) {
+            double e[3][3];
+            shin_axes(c, l, e);
+            for (int i = 0; i < 3; i++)
+                d[i] = (double)mb[l->toe].pos[i] - mb[l->ankle].pos[i];
+            for (int j = 0; j < 3 && rest; j++)
+                rest = c->hlo[at][j] <= dot3(e[j], d) && dot3(e[j], d) <= c->hhi[at][j];
             continue;
         }
         int32_t from = what == 0 ? l->hip : l->ankle, to = what == 0 ? l->knee : l->toe;
@@ -514,8 +614,9 @@ static size_t bound_keys(const ctx *c, size_t k, int what, double tol)
         size_t b = a + 1;
         while (b + 1 < c->frames) {
             bool ok = what == 0 ? arc_ok(c->knee_at + k, c->nlegs, a, b + 1, tol, c->chords, lo, hi)
-                      : what == 1
-                          ? reach_ok(c, k, a, b + 1, lo, hi)
+                      : what == 1 ? reach_ok(c, k, a, b + 1, lo, hi)
+                      : what == 3
+                          ? height_ok(c, k, a, b + 1, lo, hi)
                           : arc_ok(c->toe_at + k, c->nlegs, a, b + 1, tol, c->chords, lo, hi);
             if (!ok)
                 break;
@@ -631,6 +732,10 @@ int main(int argc, char **argv)
     c.knee_at = calloc(c.frames * c.nlegs, sizeof *c.knee_at);
     c.toe_at = calloc(c.frames * c.nlegs, sizeof *c.toe_at);
     c.reach = calloc(c.frames * c.nlegs, sizeof *c.reach);
+    c.toe_w = calloc(c.frames * c.nlegs, sizeof *c.toe_w);
+    c.kinv = calloc(c.frames * c.nlegs, sizeof *c.kinv);
+    c.hlo = calloc(c.frames * c.nlegs, sizeof *c.hlo);
+    c.hhi = calloc(c.frames * c.nlegs, sizeof *c.hhi);
     for (size_t f = 0; f < c.frames; f++) {
         pk_rig_motion_local(c.rig, mo, t, (double)f, c.loc + f * c.nb, c.on + f * c.nb);
         pk_rig_eval(c.rig, c.loc + f * c.nb, c.on + f * c.nb, 0, c.w);
@@ -655,6 +760,8 @@ int main(int argc, char **argv)
                     pki_qd_conj(c.w[l->knee].rot, inv);
                     sub3(c.w[l->toe].pos, c.w[l->ankle].pos, d);
                     pki_qd_rotate(inv, d, c.toe_at[at]);
+                    memcpy(c.toe_w[at], d, sizeof c.toe_w[at]);
+                    memcpy(c.kinv[at], inv, sizeof c.kinv[at]);
                 }
             }
             for (int j = 0; j < 2 && f; j++) {
@@ -810,6 +917,19 @@ int main(int argc, char **argv)
            lb[0], c.goal, lb[1], c.goal, lb[2], toe_tol, lb_all, ik_keys, lb_all + ik_keys,
            (double)(lb_all + ik_keys) / (double)(st.keys_before ? st.keys_before : 1),
            st.keys_before, 1.5 * (double)st.keys_before, st.keys_after);
+    /* 5b. the ankles' term with the criteria's own freedoms: the shin
+     * turned about its length (1 degree) and the toe's half frame */
+    height_bands(&c, toe_tol, 0.5, 1.0);
+    size_t lb3 = 0;
+    for (size_t k = 0; k < c.nlegs; k++)
+        if (c.legs[k].toe >= 0)
+            lb3 += bound_keys(&c, k, 3, toe_tol);
+    printf("  ankles with the shin turned up to 1 deg about its length and the toe half a frame "
+           "early or late (the toe's offset along the shin and across it, each unimodal within "
+           "its band): %zu; with the hips and knees: %zu = %.2f x the leg keys %zu\n",
+           lb3, lb[0] + lb[1] + lb3 + ik_keys,
+           (double)(lb[0] + lb[1] + lb3 + ik_keys) / (double)(st.keys_before ? st.keys_before : 1),
+           st.keys_before);
     /* 6. the hips' frame floor */
     size_t floor_h = 0;
     for (size_t k = 0; k < c.nlegs; k++)
@@ -821,6 +941,10 @@ int main(int argc, char **argv)
     free(c.knee_at);
     free(c.toe_at);
     free(c.reach);
+    free(c.toe_w);
+    free(c.kinv);
+    free(c.hlo);
+    free(c.hhi);
     free(any);
     free(drv);
     free(chain);
