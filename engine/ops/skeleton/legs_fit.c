@@ -686,15 +686,6 @@ static bool greedy_step(track_fit *c, size_t a, size_t b, const double ka[4], fl
     return fits;
 }
 
-/* The greedy search: from each key, the farthest end (LOOK_AHEAD misses
- * allowed) one curve holds, the end's value the target or, where that
- * does not hold, the target shifted toward the frames between.  Past
- * GALLOP frames from the key, while the ends hold, the end is probed
- * ahead by doubling steps and the first miss met halved back to the
- * last end that holds, from which the search goes on frame by frame:
- * a segment of L frames costs O(L log L) frame checks instead of O(L^2)
- * (the same ends unless a run of more than LOOK_AHEAD misses lies
- * between two probes that hold). */
 /* The farthest key end a greedy search has found that holds. */
 typedef struct greedy_end {
     size_t b;
@@ -713,6 +704,15 @@ static bool greedy_try(track_fit *c, size_t a, size_t b, const double ka[4], gre
     return true;
 }
 
+/* The greedy search: from each key, the farthest end (LOOK_AHEAD misses
+ * allowed) one curve holds, the end's value the target or, where that
+ * does not hold, the target shifted toward the frames between.  Past
+ * GALLOP frames from the key, while the ends hold, the end is probed
+ * ahead by doubling steps and the first miss met halved back to the
+ * last end that holds, from which the search goes on frame by frame:
+ * a segment of L frames costs O(L log L) frame checks instead of O(L^2)
+ * (the same ends unless a run of more than LOOK_AHEAD misses lies
+ * between two probes that hold). */
 static bool fit_track(track_fit *c, pki_leg_track *out)
 {
     if (c->optimal)
