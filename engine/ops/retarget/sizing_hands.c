@@ -353,6 +353,9 @@ static double shared_reach(const pki_sizing *z, uint32_t r, const double w[2][3]
 #define BODY_COST 10.0  /* per unit a hand or forearm lies inside B's body */
 #define APART 0.05      /* of B's arm: a contact further off at its group's best is apart */
 #define SPREAD 0.15     /* of B's arm: the further starts of a group's search */
+#define SHARE 0.02      /* of B's arm: past it a contact's error weighs SHARE_COST more */
+#define SHARE_COST 10.0 /* ... in the search that shares the error out (group_choose) */
+#define SHARE_DEEP 0.0025 /* of B's arm: how much deeper into B's body that search may go */
 
 /* The hands that move together at a row (one hand, or both touching each
  * other) by a common offset o on top of base[]: what their contacts ask. */
@@ -365,6 +368,7 @@ typedef struct group {
     int n;
     size_t c[GROUP_MAX]; /* its contacts (of z->contacts) */
     double goal[GROUP_MAX];
+    bool share; /* an error past SHARE weighs SHARE_COST more (group_choose) */
 } group;
 
 /* The group's contacts at its row: the gap goal of each. */
@@ -411,7 +415,7 @@ static double group_eval(const group *g, const double o[3], double e[GROUP_MAX])
         double x = isfinite(gb) ? fabs(gb - g->goal[i]) / lb : 1.0;
         if (e)
             e[i] = x;
-        cost += x;
+        cost += x + (g->share && x > SHARE ? SHARE_COST * (x - SHARE) : 0.0);
     }
     for (int s = 0; s < 2; s++)
         if (g->hand[s] && z->arm[s].n)
@@ -516,11 +520,14 @@ static void group_solve(const group *g, int evals, double o[3], double *cost)
  * contact's alone, none, the row before's), the least cost one, then
  * searched from there; where a contact is still more than APART off,
  * searched again from six more starts (SPREAD of B's arm away along each
- * axis).  A contact more than APART off at the best found cannot hold
- * together with the others (none of its group's wrist places within
- * reach, hand and forearm out of B's body, holds it without letting the
- * others go further): marked PKI_BEYOND_APART, its error there the
- * bound.  Where the group has one contact, cand[0]. */
+ * axis), and then for a place that shares the error out (each error past
+ * SHARE weighing SHARE_COST more), kept where it holds every contact
+ * within APART: all held a little off rather than one let go.  A contact
+ * more than APART off at the best found cannot hold together with the
+ * others (none of its group's wrist places within reach, hand and
+ * forearm out of B's body, holds it without letting the others go
+ * further): marked PKI_BEYOND_APART, its error there the bound.  Where
+ * the group has one contact, cand[0]. */
 static void group_choose(const group *g, const double (*cand)[3], int nc, double o[3])
 {
     memcpy(o, cand[0], 3 * sizeof *o);
@@ -558,6 +565,32 @@ static void group_choose(const group *g, const double (*cand)[3], int nc, double
         }
     }
     group_eval(g, o, e);
+    off = false;
+    for (int i = 0; i < g->n; i++)
+        off |= e[i] > APART;
+    if (off) {
+        group sh = *g;
+        sh.share = true;
+        double es[GROUP_MAX];
+        memcpy(x, o, sizeof x);
+        group_solve(&sh, SOLVE_EVALS, x, &f);
+        /* every contact within APART, and no further beyond reach or
+         * into the body than the best place found (a hand or forearm
+         * SHARE_DEEP of B's arm deeper at most: the avoid step still
+         * takes anything FLAG deep out) */
+        double pen = group_eval(g, x, es), pen0 = group_eval(g, o, e);
+        bool held = true;
+        for (int i = 0; i < g->n; i++) {
+            held &= es[i] <= APART;
+            pen -= es[i];
+            pen0 -= e[i];
+        }
+        held &= pen <= pen0 + BODY_COST * SHARE_DEEP;
+        if (held) {
+            memcpy(o, x, sizeof x);
+            memcpy(e, es, sizeof es);
+        }
+    }
     for (int i = 0; i < g->n; i++) {
         pki_contact *c = &g->z->contacts.v[g->c[i]];
         if (!(e[i] > APART) || !c->beyond)

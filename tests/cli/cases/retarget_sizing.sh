@@ -78,6 +78,11 @@ expect_stderr_contains "posekit retarget: contacts: "
 cp "$(corpus vmd_mmdagent_stand.vmd)" stand.vmd
 expect_exit 0 "$POSEKIT" retarget stand.vmd --from sdmei.pmd --to gene.pmx -o stand_gene.vmd --report stand_gene.json
 expect_eq "$(json_eval stand_gene.json 'len(d["contacts"]) == 5 and all(c["after"]["max"] < 0.01 and "apart" not in c for c in d["contacts"])')" True "all five held"
+# on mmt the right hand's hold on the left thigh is 5% off where the rest
+# hold best: a place that shares the error out holds all five within 5.5%
+cp "$(corpus pmx_mmt_test_model.pmx)" mmt.pmx
+expect_exit 0 "$POSEKIT" retarget stand.vmd --from sdmei.pmd --to mmt.pmx -o stand_mmt.vmd --report stand_mmt.json
+expect_eq "$(json_eval stand_mmt.json 'len(d["contacts"]) == 5 and all(c["after"]["max"] < 0.055 and "apart" not in c for c in d["contacts"]) and d["hands"]["after"]["p95"] < 0.05')" True "all five held on mmt"
 expect_exit 0 "$POSEKIT" retarget stand.vmd --from sdmei.pmd --to mei.pmd -o stand_mei.vmd --report stand.json
 expect_stderr_contains "left as they were: moving the hands made the gaps worse"
 expect_eq "$(json_eval stand.json 'd["steps"]["contacts"]["kept"] > 0 and d["hands"]["after"]["mean"] <= d["hands"]["before"]["mean"]')" True "no worse than stance"
