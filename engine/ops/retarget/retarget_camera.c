@@ -1845,6 +1845,15 @@ static int refit(pk_motion **cam, uint32_t fa, uint32_t fb, bool tail, bool free
     return 0;
 }
 
+/* Whether cam has a key at frame f. */
+static bool key_at(const pk_motion *cam, uint32_t f)
+{
+    for (size_t i = 0; i < cam->ncameras; i++)
+        if (cam->cameras[i].frame == f)
+            return true;
+    return false;
+}
+
 static int cmp_frame(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -3166,7 +3175,11 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
             uint32_t kfr = (*cam)->cameras[i].frame;
             gone += kfr > fa && (kfr < fb || tail) && !has_frame(kf, nk, kfr);
         }
-        if (refit(cam, fa, fb, tail, false, false, fix, orig, o, &added, log) != 0) {
+        /* an end key after a cut (or at the motion's start), or before
+         * one, is this stretch's alone: it follows the path, which moves
+         * there (pinned only where the shot goes on) */
+        bool free_a = fa == 0 || key_at(*cam, fa - 1), free_b = !tail && key_at(*cam, fb + 1);
+        if (refit(cam, fa, fb, tail, free_a, free_b, fix, orig, o, &added, log) != 0) {
             pk_motion_free(keep);
             goto done;
         }

@@ -98,9 +98,11 @@ assert goal == 2 and n_before < n_after < n == 2801 and n_after <= n_bound <= n,
 # then a path turned too far solved again with those frames pulled back,
 # and the least change run again over 15-frame windows and after the new
 # shots, and a window unsteady at a step solved again smoother around it:
-# 98.9%, 78.1%, 94.9% and 91.1%)
-share = {'pmd_mei.pmd': 0.985, 'pmd_sd_mei.pmd': 0.775, 'pmx_mmt_test_model.pmx': 0.945,
-         'pmx_nanoem_miku_bones.pmx': 0.905}[m]
+# 98.9%, 78.1%, 94.9% and 91.1%; then a window of the least change that
+# starts or ends at a cut fitted with its end keys free, as its path
+# moved them: 99.5%, 84.7%, 97.2% and 93.6%)
+share = {'pmd_mei.pmd': 0.993, 'pmd_sd_mei.pmd': 0.84, 'pmx_mmt_test_model.pmx': 0.965,
+         'pmx_nanoem_miku_bones.pmx': 0.93}[m]
 assert n_after >= share * n_bound, (m, n_after, n_bound, line)
 # turned: at most 15 degrees (or the frame-by-frame correction's turn)
 turn = float(re.search(r'turned up to ([0-9.]+) deg', line).group(1))
