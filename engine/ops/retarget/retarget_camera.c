@@ -1783,6 +1783,7 @@ static int refit(pk_motion **cam, uint32_t fa, uint32_t fb, bool tail, bool free
             memcpy(k->pos, best[k->frame].pos, sizeof k->pos);
             memcpy(k->rot, best[k->frame].rot, sizeof k->rot);
             k->distance = best[k->frame].distance;
+            k->fov = best[k->frame].fov; /* a path of least change may widen it */
         } else if (end >= 0) {
             /* an end a kept stretch shares stays; the stretch eases from
              * it into the correction */
