@@ -16,11 +16,14 @@
  * else the cubes, and where they leave the frame open, the search again
  * from the last 8 of the deepest cubes not ruled out (pki_camera_search_at).  Every
  * witness is reprojected here before it counts.  --no-search: the cubes
- * alone.
+ * alone.  --lens D: the view angle within D degrees of the original
+ * camera's at the frame (not 1° to 125°; the cubes alone, their witness
+ * at such a view angle): whether a camera that keeps the camera's lens,
+ * or changes it by D at most, can meet the goal.
  *
  * usage: bench_camera_bound CAMERA.vmd MODEL_A DANCE_A MODEL_B DANCE_B
  *                           [--frames A-B,C,...] [--budget CELLS] [--goal G] [--squares]
- *                           [--no-search] [--quiet]
+ *                           [--no-search] [--lens D] [--quiet]
  * DANCE_B: the dance as retargeted for B (posekit retarget DANCE_A --from
  * MODEL_A --to MODEL_B -o DANCE_B, the options the camera's run had);
  * MODEL_A may be a built-in body (@classic).  Frames: every measured frame
@@ -80,6 +83,7 @@ int main(int argc, char **argv)
     long budget = 200000;
     double goal = PK_CAMERA_GOAL;
     bool quiet = false, squares = false, search = true;
+    double lens = -1;
     const char *pos[5];
     int npos = 0;
     for (int i = 1; i < argc; i++) {
@@ -95,6 +99,8 @@ int main(int argc, char **argv)
             squares = true;
         else if (!strcmp(argv[i], "--no-search"))
             search = false;
+        else if (!strcmp(argv[i], "--lens") && i + 1 < argc)
+            lens = strtod(argv[++i], NULL), search = false;
         else if (npos < 5)
             pos[npos++] = argv[i];
         else
@@ -103,7 +109,7 @@ int main(int argc, char **argv)
     if (npos != 5) {
         fprintf(stderr, "usage: bench_camera_bound CAMERA.vmd MODEL_A DANCE_A MODEL_B DANCE_B "
                         "[--frames A-B,C,...] [--budget CELLS] [--goal G] [--squares] [--no-search] "
-                        "[--quiet]\n");
+                        "[--lens D] [--quiet]\n");
         return 2;
     }
     pk_log log;
@@ -113,12 +119,15 @@ int main(int argc, char **argv)
     pk_motion *da = bench_load_motion(me, pos[2], &log), *db = bench_load_motion(me, pos[4], &log);
     pk_model *a = pk_model_load(pos[1], &log), *b = pk_model_load(pos[3], &log);
     pki_cert_frame *fr = NULL;
+    pk_tracks *tr = NULL;
     uint32_t nf = 0;
     int rc = 2;
     if (!cam || !da || !db || !a || !b)
         goto done;
     pk_camera_options o = {.from = a, .to = b, .dance_from = da, .dance_to = db};
     if (pki_camera_frames(cam, &o, &fr, &nf, &log) != 0)
+        goto done;
+    if (lens >= 0 && !(tr = pk_tracks_build(cam, &log)))
         goto done;
     long n[3] = {0, 0, 0}, cells = 0;
     /* MMD's default camera: the search's start (its closed form and extra
@@ -140,7 +149,13 @@ int main(int argc, char **argv)
             how = " by the search";
         }
         if (!search || goal != PK_CAMERA_GOAL || res.verdict != PKI_CERT_REACH) {
-            if (pki_camera_certify_shape(&fr[f], goal, 1.0, 125.0, budget, !squares, &res) != 0)
+            double lo = 1.0, hi = 125.0;
+            pk_camera_key k;
+            if (lens >= 0 && pk_sample_camera(cam, tr, f, &k)) {
+                lo = fmax(1.0, (double)k.fov - lens);
+                hi = fmin(125.0, (double)k.fov + lens);
+            }
+            if (pki_camera_certify_shape(&fr[f], goal, lo, hi, budget, !squares, &res) != 0)
                 goto done;
             how = "";
             long nd = res.ndeep < PKI_CERT_DEEP ? res.ndeep : PKI_CERT_DEEP;
@@ -177,6 +192,7 @@ done:
     for (size_t i = 0; i < log.count; i++)
         fprintf(stderr, "bench_camera_bound: %s\n", log.items[i].msg);
     free(fr);
+    pk_tracks_free(tr);
     pk_motion_free(cam);
     pk_motion_free(da);
     pk_motion_free(db);
