@@ -2875,9 +2875,10 @@ static int reach_fov_at(reach_memo *rm, uint32_t f, const pki_cert_frame *lf,
  * holds: its frames and its pad; the frames missed in it and their view
  * angles' changes; its frames' shots; the camera written over it and the
  * stretch fitted again (the keys around, fa and fb, and a frame either
- * side: the steps measured), and the cuts there; the keys at fa and fb;
- * and fix (what the stretch is fitted to) between them outside the
- * window (the original, the points and the bound are the run's).  So a
+ * side: the steps measured), and the cuts there; the keys at fa and fb
+ * and whether a key sits beside each (an end after or before a cut is
+ * fitted free); and fix (what the stretch is fitted to) between them
+ * outside the window (the original, the points and the bound are the run's).  So a
  * window met again with the same signature is left again, with the same
  * marks left behind (miss and dfov over it, fix as played): the third
  * pass, after the new shots, meets the second's windows that no shot
@@ -3041,6 +3042,9 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
                 sig_views(b, played, lo, hi);
                 sig_key(b, *cam, fa0);
                 sig_key(b, *cam, fb0);
+                /* the keys beside them: whether the ends are free */
+                pk_buf_putc(b, fa0 == 0 || key_at(*cam, fa0 - 1));
+                pk_buf_putc(b, key_at(*cam, fb0 + 1));
                 sig_views(b, fix, fa0, wa);
                 sig_views(b, fix, wb, fb0 + 1 < nf ? fb0 + 1 : nf);
                 memo = true;
