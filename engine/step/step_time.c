@@ -146,11 +146,25 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
         return -1;
     size_t from = pki_mark(log);
     uint32_t lo, hi;
-    if (r->opt.first > 0 && pk_motion_frame_range(in->motion, &lo, &hi) && r->opt.first > hi)
-        pk_warning(log, PK_E_NO_EFFECT,
-                   "%s starts at frame %u, after the motion's last key (frame %u): the output "
-                   "holds the motion's last pose there",
-                   pki_step_spell(s, "trim", (char[64]){0}), r->opt.first, hi);
+    /* A negative shift cuts the frames before -shift away as --trim does:
+     * a cut past the last key is the same mistake, told the same way. */
+    uint64_t cut = r->opt.shift < 0 ? (uint64_t)-r->opt.shift : 0;
+    bool by_shift = cut > r->opt.first;
+    if (!by_shift)
+        cut = r->opt.first;
+    if (cut > 0 && pk_motion_frame_range(in->motion, &lo, &hi) && cut > hi) {
+        if (by_shift)
+            pk_warning(log, PK_E_NO_EFFECT,
+                       "%s %lld cuts away every frame before %llu, after the motion's last key "
+                       "(frame %u): the output holds the motion's last pose at frame 0",
+                       pki_step_spell(s, "shift", (char[64]){0}), (long long)r->opt.shift,
+                       (unsigned long long)cut, hi);
+        else
+            pk_warning(log, PK_E_NO_EFFECT,
+                       "%s starts at frame %u, after the motion's last key (frame %u): the "
+                       "output holds the motion's last pose there",
+                       pki_step_spell(s, "trim", (char[64]){0}), r->opt.first, hi);
+    }
     res->out.format = PK_FMT_VMD;
     res->out.motion = pk_motion_time(in->motion, &r->opt, &r->st, log);
     if (res->out.motion) {

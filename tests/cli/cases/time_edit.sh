@@ -152,6 +152,13 @@ expect_exit 2 "$POSEKIT" time late.vmd --trim 500-600 -o late_strict.vmd --stric
 expect_no_file late_strict.vmd
 expect_exit 0 "$POSEKIT" time late.vmd --trim 100-600 -o late_ok.vmd
 expect_stderr_lacks "after the motion's last key"
+# a negative shift cuts as --trim does: past the last key, the same word
+expect_exit 0 "$POSEKIT" time late.vmd --shift -1000 -o late_shift.vmd
+expect_stderr_contains "--shift -1000 cuts away every frame before 1000, after the motion's last key (frame 150)"
+expect_exit 2 "$POSEKIT" time late.vmd --shift -1000 -o late_shift_strict.vmd --strict
+expect_no_file late_shift_strict.vmd
+expect_exit 0 "$POSEKIT" time late.vmd --shift -150 -o late_shift_ok.vmd
+expect_stderr_lacks "after the motion's last key"
 # curve on camera keys: the chosen channels of the keys in range get the
 # curve in the camera's byte order (x1, x2, y1, y2); every other byte of
 # the file stays; --like camera@F copies a camera key's six curves
