@@ -56,6 +56,16 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     pk_crossfade_stats *st = pki_result_new(res, sizeof *st, log);
     if (!st)
         return -1;
+    uint32_t lo, hi;
+    if (o->skip > 0 && pk_motion_frame_range(in[1].motion, &lo, &hi) && o->skip > hi) {
+        /* as time --trim past the last key: most likely a mistyped frame */
+        size_t from = pki_mark(log);
+        pk_warning(log, PK_E_NO_EFFECT,
+                   "%s %u is after the motion's last key (frame %u): the fade leads into its "
+                   "last pose, held",
+                   pki_step_spell(s, "skip", (char[64]){0}), o->skip, hi);
+        pk_log_place(log, from, s->inputs[1]);
+    }
     res->out.format = PK_FMT_VMD;
     res->out.motion =
         pk_motion_crossfade(in[0].motion, in[1].motion, o->at, o->fade, -(int64_t)o->skip, st, log);

@@ -99,6 +99,14 @@ expect_exit 2 "$POSEKIT" crossfade t1.vmd part2.vmd -o cf2.vmd
 expect_stderr_contains 'no --at F'
 expect_exit 2 "$POSEKIT" crossfade t1.vmd part2.vmd --at 10 --fade 0 -o cf2.vmd
 expect_no_file cf2.vmd
+# --skip past the second's last key (part2.vmd ends at 400): a fade into
+# its held last pose, most likely a mistyped frame, warned as time --trim
+expect_exit 0 "$POSEKIT" crossfade t1.vmd part2.vmd --at 900 --skip 500 -o cf3.vmd
+expect_stderr_contains "posekit: part2.vmd: warning: --skip 500 is after the motion's last key (frame 400)"
+expect_exit 2 "$POSEKIT" crossfade t1.vmd part2.vmd --at 900 --skip 500 -o cf4.vmd --strict
+expect_no_file cf4.vmd
+expect_exit 0 "$POSEKIT" crossfade t1.vmd part2.vmd --at 900 --skip 400 -o cf5.vmd
+expect_stderr_lacks "after the motion's last key"
 
 # curve: chosen keys only; the selection rule; --like; -o naming the model
 expect_exit 0 "$POSEKIT" curve "$DANCE" --bones センター --frames 0-300 --set ease --json -o e.vmd
