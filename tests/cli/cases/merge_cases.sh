@@ -3,10 +3,15 @@
 S=$PK_SOURCE/samples
 { vmd_header 'empty'; pack V 0 0 0 0 0 0; } >empty.vmd
 
+# and, as every run that changes nothing, says so (--strict: an error)
 expect_exit 0 "$POSEKIT" merge "$S/dance.vmd" empty.vmd -o m1.vmd
 expect_same_bytes "$S/dance.vmd" m1.vmd
+expect_stderr_contains "posekit: $S/dance.vmd: warning: nothing merged: the output is this input (input 1) unchanged, the other input adds nothing to it"
 expect_exit 0 "$POSEKIT" merge empty.vmd "$S/dance.vmd" -o m2.vmd
 expect_same_bytes "$S/dance.vmd" m2.vmd
+expect_stderr_contains "posekit: $S/dance.vmd: warning: nothing merged: the output is this input (input 2) unchanged"
+expect_exit 2 "$POSEKIT" merge "$S/dance.vmd" empty.vmd -o m3.vmd --strict
+expect_no_file m3.vmd
 
 # Offsets: the dance twice, the second copy 200 frames later.
 expect_exit 0 "$POSEKIT" merge "$S/dance.vmd" "$S/dance.vmd" --offset 0 --offset 200 -o twice.vmd
@@ -19,6 +24,7 @@ expect_stdout_contains 'bone keys: 430 (41 bones)'
 expect_exit 0 "$POSEKIT" merge "$S/dance.vmd" "$S/dance.vmd" -o same.vmd
 expect_stderr_contains '0 conflicts (--prefer last), 230 identical keys kept once'
 expect_same_bytes "$S/dance.vmd" same.vmd
+expect_stderr_contains 'warning: nothing merged: the output is this input (input 1) unchanged'
 
 # A VPD is a one-frame motion at its offset: the fist at frame 0 conflicts
 # with the dance's 15 right-finger keys at frame 0 (its wrist is equal).
@@ -27,6 +33,7 @@ expect_stderr_contains "conflict: bone '右人指１' at frame 0: kept input 2"
 expect_stderr_contains '15 conflicts (--prefer last), 1 identical key kept once'
 expect_exit 0 "$POSEKIT" merge "$S/dance.vmd" "$S/hands/right_fist.vpd" --prefer first -o first.vmd
 expect_same_bytes "$S/dance.vmd" first.vmd
+expect_stderr_contains 'warning: nothing merged: the output is this input (input 1) unchanged'
 expect_exit 2 "$POSEKIT" merge "$S/dance.vmd" "$S/hands/right_fist.vpd" --prefer error -o err.vmd
 expect_stderr_contains "conflict: bone '右親指０' at frame 0 differs between input 1 ($S/dance.vmd) and input 2 ($S/hands/right_fist.vpd)"
 expect_no_file err.vmd
