@@ -33,6 +33,7 @@
 #include "ops/names/rename.h"
 #include "rules/rules.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -428,10 +429,13 @@ static int plan_map(pki_name_plan *pl, const pk_names *names, const pki_map *m, 
 }
 
 /* A name left alone that --reverse (or a forward run, after --reverse)
- * would rename is worth a warning: the round trip would not hold for it. */
+ * would rename is worth a warning: the round trip would not hold for it.
+ * Many (a Japanese motion renamed with --reverse) are one line. */
 static void warn_ambiguous(const pki_name_plan *pl, const pk_names *names, const pki_map *m,
                            bool reverse, const char *what, pk_log *log)
 {
+    pki_log_sum sum;
+    pki_log_sum_init(&sum);
     for (size_t i = 0; i < pl->n; i++) {
         if (!pl->used[i] || pl->changed[i])
             continue;
@@ -445,12 +449,19 @@ static void warn_ambiguous(const pki_name_plan *pl, const pk_names *names, const
         if (!r || (out_len == len && memcmp(out, raw, len) == 0))
             continue;
         char *to = pk_cp932_to_utf8(out, out_len, NULL);
-        pk_warning(log, PK_E_CONFLICT,
-                   "%s '%s' is kept but is itself a rename target; renaming back would turn it "
-                   "into '%s'",
-                   what, pk_names_utf8(names, (pk_name_id)i), to ? to : "?");
+        const char *from = pk_names_utf8(names, (pk_name_id)i);
+        char item[128];
+        snprintf(item, sizeof item, "'%s' (-> '%s')", from, to ? to : "?");
+        pki_log_sum_add(&sum, -1, 0, 0, item,
+                        "%s '%s' is kept but is itself a rename target; renaming back would "
+                        "turn it into '%s'",
+                        what, from, to ? to : "?");
         free(to);
     }
+    pki_log_sum_end(&sum, log, PK_WARNING, PK_E_CONFLICT, NULL,
+                    "%zu %ss are kept but are themselves rename targets; renaming back would "
+                    "turn them into other names",
+                    sum.count, what);
 }
 
 /* ---- a motion or a pose ---- */

@@ -15,3 +15,14 @@ expect_stdout_contains '{"name":"左腕"'
 expect_exit 0 "$POSEKIT" rename q.vpd --rules g.yaml --reverse -o r.vpd
 expect_exit 0 "$POSEKIT" convert p.vpd -o p2.vpd
 expect_same_bytes r.vpd p2.vpd
+# --reverse on a motion already in the rules' left-hand names (a Japanese
+# dance renamed back with ja-en.yaml): each kept name would be renamed by a
+# forward run, warned as one line per kind with a count and the first
+# names, not a line per name (the shared rule for repeated warnings)
+expect_exit 0 "$POSEKIT" rename "$PK_SOURCE/samples/dance.vmd" --rules "$PK_SOURCE/rules/ja-en.yaml" --reverse -o back.vmd
+expect_stderr_contains "warning: 41 bones are kept but are themselves rename targets; renaming back would turn them into other names: 'センター' (-> 'center'), "
+expect_stderr_contains "warning: 3 morphs are kept but are themselves rename targets; "
+expect_eq "$(grep -c 'rename target' "$ERR")" 2 "lines about names that are rename targets"
+# one such name alone keeps its own sentence
+expect_exit 0 "$POSEKIT" rename q.vpd --rules g.yaml -o q2.vpd
+expect_stderr_contains "warning: bone '腕_R' is kept but is itself a rename target; renaming back would turn it into '右腕'"
