@@ -126,6 +126,33 @@ static const char *excerpt(const uint8_t *s, size_t n, char buf[128])
     return buf;
 }
 
+/* A name of a UTF-8 file for a message: as the UTF-8 it is (a control
+ * byte or quote as \xNN), up to about 100 bytes, cut between characters. */
+static const char *excerpt_utf8(const uint8_t *s, size_t n, char buf[128])
+{
+    size_t o = 0, i = 0;
+    while (i < n) {
+        uint8_t c = s[i];
+        size_t k = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+        if (i + k > n)
+            k = 1;
+        if (o + 4 > 100) /* every step below adds at most 4 bytes */
+            break;
+        if (c >= 0x80 || (c >= 0x20 && c < 0x7f && c != '\''))
+            for (size_t j = 0; j < k; j++)
+                buf[o++] = (char)s[i + j];
+        else
+            o += (size_t)snprintf(buf + o, 128 - o, "\\x%02X", c);
+        i += c >= 0x80 ? k : 1;
+    }
+    if (i < n) {
+        memcpy(buf + o, "...", 3);
+        o += 3;
+    }
+    buf[o] = 0;
+    return buf;
+}
+
 static bool valid_utf8(const uint8_t *s, size_t n, bool *non_ascii, bool *fffd)
 {
     *non_ascii = *fffd = false;
@@ -237,7 +264,7 @@ static int name_bytes(txt *t, const uint8_t *s, size_t n, size_t at, const uint8
     if (pki_utf8_to_cp932_exact((const char *)s, n, own, out_len) != 0) {
         char ex[128];
         pk_log_add(t->log, PK_ERROR, PK_E_UNSUPPORTED, -1, t->lineno, col_of(t, at),
-                   "name '%s' (the file is UTF-8) has no CP932 form", excerpt(s, n, ex));
+                   "name '%s' (the file is UTF-8) has no CP932 form", excerpt_utf8(s, n, ex));
         t->failed = true;
         return -1;
     }

@@ -28,3 +28,5 @@ vpd_text 'm' '笑😀|0,0,0|0,0,0,1' >emoji.vpd
 expect_exit 2 "$POSEKIT" info emoji.vpd
 expect_stderr_contains "posekit: emoji.vpd:6:7: name '"
 expect_stderr_contains "has no CP932 form"
+# the name shown as the UTF-8 it is, not as \xNN escapes of its bytes
+expect_stderr_contains "posekit: emoji.vpd:6:7: name '笑😀' (the file is UTF-8) has no CP932 form"
