@@ -193,6 +193,9 @@ const char *pki_plural(size_t n);
  * -1 (OOM, logged).  pki_duplicates_summary ends the step's summary line
  * with how many (nothing when none). */
 int pki_drop_duplicates(pk_doc *d, pk_step_result *res, pk_log *log);
+/* Whether a and b write the same VMD bytes (an edit that changed nothing);
+ * false when either cannot be written. */
+bool pki_motion_same_bytes(const pk_motion *a, const pk_motion *b);
 void pki_duplicates_summary(const pk_step_result *res, pk_buf *out);
 /* first..last over every frame of the motions among docs[0..n) (a pose
  * holds at any frame); 0..0 when none is a motion. */

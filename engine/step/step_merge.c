@@ -122,32 +122,16 @@ static void uncut(pk_merge_input *mi, const pk_doc *in, size_t n)
 static void warn_unchanged(const pk_step *s, const pk_doc *in, size_t n, const pk_motion *m,
                            pk_log *log)
 {
-    size_t size = pk_vmd_size(m);
-    pk_buf out, one;
-    pk_buf_init(&out);
-    pk_buf_init(&one);
-    bool made = false;
-    for (size_t i = 0; i < n; i++) {
-        if (!in[i].motion || pk_vmd_size(in[i].motion) != size || size == 0)
-            continue;
-        if (!made && pk_vmd_write(m, &out, NULL) != 0)
-            break;
-        made = true;
-        one.len = 0;
-        if (pk_vmd_write(in[i].motion, &one, NULL) != 0)
-            continue;
-        if (one.len == out.len && memcmp(one.data, out.data, out.len) == 0) {
+    for (size_t i = 0; i < n; i++)
+        if (in[i].motion && pki_motion_same_bytes(in[i].motion, m)) {
             size_t from = pki_mark(log);
             pk_warning(log, PK_E_NO_EFFECT,
                        "nothing merged: the output is this input (input %zu) unchanged, the "
                        "other input%s add%s nothing to it",
                        i + 1, n > 2 ? "s" : "", n > 2 ? "" : "s");
             pk_log_place(log, from, s->inputs[i]);
-            break;
+            return;
         }
-    }
-    pk_buf_free(&out);
-    pk_buf_free(&one);
 }
 
 static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_log *log)

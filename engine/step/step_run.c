@@ -40,6 +40,21 @@ const char *pki_plural(size_t n)
     return n == 1 ? "" : "s";
 }
 
+bool pki_motion_same_bytes(const pk_motion *a, const pk_motion *b)
+{
+    size_t size = pk_vmd_size(a);
+    if (size == 0 || pk_vmd_size(b) != size)
+        return false;
+    pk_buf x, y;
+    pk_buf_init(&x);
+    pk_buf_init(&y);
+    bool same = pk_vmd_write(a, &x, NULL) == 0 && pk_vmd_write(b, &y, NULL) == 0 &&
+                x.len == y.len && memcmp(x.data, y.data, x.len) == 0;
+    pk_buf_free(&x);
+    pk_buf_free(&y);
+    return same;
+}
+
 int pki_drop_duplicates(pk_doc *d, pk_step_result *res, pk_log *log)
 {
     size_t n = 0;

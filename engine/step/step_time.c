@@ -176,6 +176,12 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
                        "nor stretched; the output is the input unchanged");
         else if (!pk_motion_frame_range(in->motion, &lo, &hi))
             pk_warning(log, PK_E_NO_EFFECT, "the motion has no keys: nothing to do");
+        else if (r->opt.scale != 1.0 && !st->duplicates &&
+                 pki_motion_same_bytes(in->motion, res->out.motion))
+            pk_warning(log, PK_E_NO_EFFECT,
+                       "nothing to do: every key stays on its frame (time x%.9g rounds each "
+                       "back), the output is the input unchanged",
+                       r->opt.scale);
     }
     pk_log_place(log, from, s->inputs[0]);
     return res->out.motion ? 0 : -1;

@@ -160,6 +160,15 @@ expect_exit 2 "$POSEKIT" time late.vmd --trim 500-600 -o late_strict.vmd --stric
 expect_no_file late_strict.vmd
 expect_exit 0 "$POSEKIT" time late.vmd --trim 100-600 -o late_ok.vmd
 expect_stderr_lacks "after the motion's last key"
+# a stretch so slight that every key rounds back to its own frame changes
+# nothing: said, as every run that changes nothing (--strict: an error)
+expect_exit 0 "$POSEKIT" time late.vmd --bpm 120:119.99 -o late_bpm.vmd
+expect_same_bytes late.vmd late_bpm.vmd
+expect_stderr_contains "posekit: late.vmd: warning: nothing to do: every key stays on its frame (time x1.00008334 rounds each back), the output is the input unchanged"
+expect_exit 2 "$POSEKIT" time late.vmd --stretch 1.0000001 -o late_bpm2.vmd --strict
+expect_no_file late_bpm2.vmd
+expect_exit 0 "$POSEKIT" time late.vmd --stretch 1.01 -o late_bpm3.vmd
+expect_stderr_lacks "nothing to do"
 # a negative shift cuts as --trim does: past the last key, the same word
 expect_exit 0 "$POSEKIT" time late.vmd --shift -1000 -o late_shift.vmd
 expect_stderr_contains "--shift -1000 cuts away every frame before 1000, after the motion's last key (frame 150)"
