@@ -94,6 +94,18 @@ static inline bool pki_qd_unit3(double v[3])
     return true;
 }
 
+/* The sine and cosine of half the angle whose cosine is d (clamped to
+ * -1 .. 1), from the cosine alone: sqrt((1 - d) / 2), sqrt((1 + d) / 2).
+ * They equal sin and cos of acos(d) / 2 but for rounding (test_quat:
+ * within 4e-16 absolute, and the turn's angle within 2e-8 rad where d is
+ * so near 1 that its own rounding is what is left of the angle). */
+static inline void pki_half_from_cos(double d, double *s, double *c)
+{
+    d = d > 1.0 ? 1.0 : d < -1.0 ? -1.0 : d;
+    *s = sqrt((1.0 - d) / 2.0);
+    *c = sqrt((1.0 + d) / 2.0);
+}
+
 /* u and v turned by q (pki_qd_rotate's bits) and scaled to unit length
  * (v / |v|, |v| = sqrt(v.v) summed x, y, z) into ou and ov: false (ou and
  * ov unspecified) where either is no longer than 1e-12.  Two lanes, one

@@ -57,6 +57,10 @@ typedef struct ik_chain {
     int32_t bone, target;
     int loops;
     double limit;   /* per-step angle limit (radians) */
+    /* a free link's step turns by the limit where its cosine is below
+     * cos_limit (-2: no limit below pi); by then by half_limit = (sin,
+     * cos) of limit / 2 */
+    double cos_limit, half_limit[2];
     ik_link *links; /* nlinks */
     size_t nlinks;
     int32_t *path; /* topological order: the top link down to the target */
@@ -219,6 +223,8 @@ static int build_chain(pk_rig *r, int32_t bone, ik_chain *c)
     if (c->loops > 1000)
         c->loops = 1000;
     c->limit = b->ik_limit > 0.0f && isfinite(b->ik_limit) ? (double)b->ik_limit : PI;
+    c->cos_limit = c->limit < PI ? pki_cos(c->limit) : -2.0;
+    pki_sincos(c->limit / 2.0, &c->half_limit[0], &c->half_limit[1]);
     c->nlinks = b->nik_links;
     if (!CALLOC(c->links, c->nlinks) || !CALLOC(c->path, r->n) || !CALLOC(c->subtrees, c->nlinks))
         return -1;
@@ -776,13 +782,29 @@ set:
     return cut;
 }
 
-/* A link's turn below STILL_RAD (a thousandth of a degree) is left out.
- * A cosine of at least SURELY_STILL is surely such a turn without its
- * arccosine: acos(1 - e) < sqrt(2e) (1 + e / 11) and
- * sqrt(2 x 1.52e-10) = 1.7436e-5, a thousandth below STILL_RAD, where
- * pki_acos errs by about 1e-16: the same turns left out. */
+/* A link's turn below STILL_RAD (a thousandth of a degree) is left out:
+ * a free link's step compares its cosine with COS_STILL, cos(STILL_RAD)
+ * (1 - x^2 / 2 is it within x^4 / 24 = 4e-21, far below an ulp of 1). */
 #define STILL_RAD (1e-3 * PI / 180.0)
-#define SURELY_STILL (1.0 - 1.52e-10)
+#define COS_STILL (1.0 - STILL_RAD * STILL_RAD / 2.0)
+
+/* A free link's turn (unit quaternion, axis times sin(angle / 2) and
+ * cos(angle / 2)) by the angle between the unit vectors whose dot product
+ * is d, at most the chain's limit: the half angle's sine and cosine from
+ * the cosine (pki_half_from_cos), as MMD's acos-then-sin/cos gives them
+ * but for rounding, and the limit's where
+ * the cosine is below its cosine (the angle above it).  True when the
+ * limit cut the turn. */
+STEP bool free_half(const ik_chain *c, double d, double *s, double *co)
+{
+    if (d < c->cos_limit) {
+        *s = c->half_limit[0];
+        *co = c->half_limit[1];
+        return true;
+    }
+    pki_half_from_cos(d, s, co);
+    return false;
+}
 
 /* One pass over the links, effector end first; true when the per-step
  * limit cut any link's turn (the chain is still turning towards the goal). */
@@ -802,21 +824,18 @@ static bool solve_core(pk_rig *r, ik_chain *c, int iteration, bool triangle)
         if (!local_pair(r, c, j, iv, tv))
             continue;
         double d = iv[0] * tv[0] + iv[1] * tv[1] + iv[2] * tv[2];
-        if (d >= SURELY_STILL) /* the turn below: no arccosine needed */
+        if (d > COS_STILL) /* the turn below STILL_RAD */
             continue;
-        double angle = pki_acos(d > 1.0 ? 1.0 : d < -1.0 ? -1.0 : d);
-        if (angle < STILL_RAD)
-            continue;
-        if (angle > c->limit) {
-            angle = c->limit;
-            cut = true;
-        }
+        double sh, ch, step[4], rot[4], inv[4];
+        cut |= free_half(c, d, &sh, &ch);
         double axis[3] = {tv[1] * iv[2] - tv[2] * iv[1], tv[2] * iv[0] - tv[0] * iv[2],
                           tv[0] * iv[1] - tv[1] * iv[0]};
         if (!pki_qd_unit3(axis))
             continue;
-        double step[4], rot[4], inv[4];
-        qaxis(axis, angle, step);
+        step[0] = axis[0] * sh;
+        step[1] = axis[1] * sh;
+        step[2] = axis[2] * sh;
+        step[3] = ch;
         /* from its second turn in a solve on, local_of left ik_rot x
          * anim_rot as its local rotation, bit for bit, where no append
          * follows it */
