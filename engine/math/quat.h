@@ -106,6 +106,15 @@ static inline void pki_half_from_cos(double d, double *s, double *c)
     *c = sqrt((1.0 + d) / 2.0);
 }
 
+/* The sine and cosine of half of (p + t) from those of half of p (ps,
+ * pc) and of half of t (ts, tc): the angle sum, which equals sin and cos
+ * of (p + t) / 2 but for rounding (test_quat: half_from_cos). */
+static inline void pki_half_add(double ps, double pc, double ts, double tc, double *s, double *c)
+{
+    *s = ps * tc + pc * ts;
+    *c = pc * tc - ps * ts;
+}
+
 /* u and v turned by q (pki_qd_rotate's bits) and scaled to unit length
  * (v / |v|, |v| = sqrt(v.v) summed x, y, z) into ou and ov: false (ou and
  * ov unspecified) where either is no longer than 1e-12.  Two lanes, one

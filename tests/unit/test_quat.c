@@ -236,7 +236,7 @@ static void same_bits(const double *got, const double *want, int n, const char *
  * fixed-seed cosines: uniform over [-1, 1], within 1e-3 .. 1e-15 of 1 and
  * of -1, and -1, 0, 1 and beyond: within 4e-16 absolute (two ulps of 1),
  * so the step turns by the same angle but for rounding; and a unit
- * quaternion (s^2 + c^2 within 2.3e-16 of 1). */
+ * quaternion (s^2 + c^2 within 2.3e-16 of 1); and pki_half_add's sums. */
 static void half_from_cos(void **state)
 {
     (void)state;
@@ -269,6 +269,31 @@ static void half_from_cos(void **state)
             fail_msg("case %d: d %a: got %a %a, acos then sincos %a %a", i, d, s, c, ws, wc);
     }
     assert_true(worst > 0.0); /* the two differ: rounding, not the same operations */
+    /* a knee's step: the half of its angle so far p plus or minus the
+     * step's t = acos(d), by the sum, against sincos((p +- t) / 2), p
+     * itself such a sum of up to 40 steps (as in a solve's passes, within
+     * about pi of 0): within 2e-15 absolute (the sums' rounding and p's, a
+     * few ulps of 1) */
+    for (int i = 0; i < 20000; i++) {
+        double p = 0.0, ps = 0.0, pc = 1.0;
+        for (int k = 0; k < 40; k++) {
+            double d = 2.0 * (double)(lcg(&seed) % 1000001) / 1000000.0 - 1.0, ts, tc, s, c, ws,
+                   wc;
+            double t = pki_acos(d);
+            pki_half_from_cos(d, &ts, &tc);
+            if (p > 1.5 || (p > -1.5 && lcg(&seed) % 2)) { /* p within a knee's range */
+                t = -t;
+                ts = -ts;
+            }
+            pki_half_add(ps, pc, ts, tc, &s, &c);
+            p += t;
+            pki_sincos(p / 2.0, &ws, &wc);
+            if (!(fabs(s - ws) <= 2e-15) || !(fabs(c - wc) <= 2e-15))
+                fail_msg("sum %d, step %d: got %a %a, sincos %a %a", i, k, s, c, ws, wc);
+            ps = s;
+            pc = c;
+        }
+    }
 }
 
 /* pki_qd_mul and pki_qd_rotate2_unit (two lanes where the vector extension

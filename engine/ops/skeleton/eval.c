@@ -48,6 +48,9 @@ typedef struct ik_link {
     int axis;            /* plane: 0 x, 1 y, 2 z */
     double min[3], max[3];
     double plane_angle; /* plane: the angle so far in this solve */
+    /* plane: sin and cos of half of plane_angle (kept beside it by the
+     * half-angle sum), and of half of the range's ends */
+    double plane_half[2], lo_half[2], hi_half[2];
     size_t path_at;     /* its place in the chain's path (npath: not on it) */
     double saved[4];    /* best ik rotation so far */
     bool turned;        /* turned in this solve: its local translation recomputed */
@@ -253,6 +256,8 @@ static int build_chain(pk_rig *r, int32_t bone, ik_chain *c)
                 }
             d->plane = turning == 1;
             d->axis = axis;
+            pki_sincos(d->min[axis] / 2.0, &d->lo_half[0], &d->lo_half[1]);
+            pki_sincos(d->max[axis] / 2.0, &d->hi_half[0], &d->hi_half[1]);
         }
     }
     for (size_t k = 0; k + 1 < c->nlinks; k++)
@@ -688,11 +693,6 @@ static bool knee_triangle(pk_rig *r, const ik_chain *c, const ik_link *l, int32_
     return true;
 }
 
-static bool same_bits(double a, double b)
-{
-    return memcmp(&a, &b, sizeof a) == 0;
-}
-
 /* Which turn about the unit axis brings tv nearer to iv (both unit), +angle
  * or -angle (0 <= angle <= pi), where that is sure without the turns: the
  * dot products of iv with tv turned both ways differ by exactly 2
@@ -728,22 +728,27 @@ static bool solve_plane(pk_rig *r, const ik_chain *c, ik_link *l, int iteration,
     if (triangle && k + 1 < c->nlinks && r->parent[l->bone] == c->links[k + 1].bone &&
         knee_triangle(r, c, l, c->links[k + 1].bone, &a)) {
         qaxis(axis, a, q);
+        l->plane_half[0] = q[l->axis];
+        l->plane_half[1] = q[3];
         goto set;
     }
     double d = iv[0] * tv[0] + iv[1] * tv[1] + iv[2] * tv[2];
-    double angle = pki_acos(d > 1.0 ? 1.0 : d < -1.0 ? -1.0 : d);
+    double angle = pki_acos(d > 1.0 ? 1.0 : d < -1.0 ? -1.0 : d), sh, ch;
+    /* the half angle's sine and cosine from the cosine, as a free link's */
     if (angle > c->limit) {
         angle = c->limit;
+        sh = c->half_limit[0];
+        ch = c->half_limit[1];
         cut = true;
+    } else {
+        pki_half_from_cos(d, &sh, &ch);
     }
-    /* the turn by -angle is q1's conjugate (pki_sin is odd and pki_cos
-     * even, bit for bit) */
-    double q1[4];
-    bool plus, have_q1 = false;
+    /* the turn by -angle is q1's conjugate */
+    double q1[4] = {0.0, 0.0, 0.0, ch};
+    q1[l->axis] = sh;
+    bool plus;
     if (!side_of(axis, iv, tv, angle, &plus)) {
         double q2[4], t1[3], t2[3];
-        qaxis(axis, angle, q1);
-        have_q1 = true;
         pki_qd_conj(q1, q2);
         pki_qd_rotate(q1, tv, t1);
         pki_qd_rotate(q2, tv, t2);
@@ -752,28 +757,38 @@ static bool solve_plane(pk_rig *r, const ik_chain *c, ik_link *l, int iteration,
         plus = d1 > d2;
     }
     a = l->plane_angle + (plus ? angle : -angle);
+    /* the half of a: the half-angle sum (the same turn as qaxis of a but
+     * for rounding) */
+    double hs, hc;
+    pki_half_add(l->plane_half[0], l->plane_half[1], plus ? sh : -sh, ch, &hs, &hc);
     double lo = l->min[l->axis], hi = l->max[l->axis];
     if (iteration == 0 && (a < lo || a > hi)) {
         /* MMD's first step may take the mirror angle to enter the range */
-        if (-a > lo && -a < hi)
+        if (-a > lo && -a < hi) {
             a = -a;
-        else {
+            hs = -hs;
+        } else {
             double half = (lo + hi) / 2.0;
-            if (fabs(half - a) > fabs(half + a))
+            if (fabs(half - a) > fabs(half + a)) {
                 a = -a;
+                hs = -hs;
+            }
         }
     }
-    a = a < lo ? lo : a > hi ? hi : a;
-    if (same_bits(a, angle) || same_bits(a, -angle)) {
-        if (!have_q1)
-            qaxis(axis, angle, q1);
-        if (same_bits(a, angle))
-            memcpy(q, q1, sizeof q);
-        else
-            pki_qd_conj(q1, q);
-    } else {
-        qaxis(axis, a, q);
+    if (a < lo) {
+        a = lo;
+        hs = l->lo_half[0];
+        hc = l->lo_half[1];
+    } else if (a > hi) {
+        a = hi;
+        hs = l->hi_half[0];
+        hc = l->hi_half[1];
     }
+    q[0] = q[1] = q[2] = 0.0;
+    q[l->axis] = hs;
+    q[3] = hc;
+    l->plane_half[0] = hs;
+    l->plane_half[1] = hc;
 set:
     l->plane_angle = a;
     pki_qd_conj(r->anim_rot[j], inv);
@@ -926,6 +941,8 @@ static void solve(pk_rig *r, ik_chain *c)
     double best = INFINITY;
     for (size_t k = 0; k < c->nlinks; k++) {
         c->links[k].plane_angle = 0.0;
+        c->links[k].plane_half[0] = 0.0;
+        c->links[k].plane_half[1] = 1.0;
         c->links[k].turned = false;
         qident(c->links[k].saved);
     }
