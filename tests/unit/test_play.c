@@ -348,58 +348,6 @@ static void play_update_in_place(void **state)
     walk_done(&h, mo, &log);
 }
 
-/* Plays whose blocks come from a spare (pki_play_motion_from): a play
- * that frees its blocks gives them to the spare, the next play takes them
- * (their old bytes overwritten with garbage first: nothing may read what
- * it did not write), updates in place swap their key records through it,
- * and every row is a play from nothing's, bit for bit. */
-static void play_blocks_recycled(void **state)
-{
-    (void)state;
-    hb h;
-    size_t at30;
-    pk_log log;
-    pk_motion *mo = walk_on_leg(&h, &at30, &log);
-    const bool *watch = WALK_WATCH;
-    pki_play_spare spare;
-    memset(&spare, 0, sizeof spare);
-    pki_play first, again;
-    assert_int_equal(pki_play_motion_from(&first, &spare, NULL, &h.m, mo, 0, 61, watch, &log), 0);
-    assert_int_equal(spare.taken, 0);
-    same_as_fresh(&first, &h, mo, watch);
-    mo->bones[at30].pos[0] = 0.5f;
-    assert_int_equal(pki_play_motion_from(&again, &spare, &first, &h.m, mo, 0, 61, watch, &log), 0);
-    pki_play_free(&first); /* w, in, on, memo, keys to the spare */
-    size_t held = 0;
-    for (int i = 0; i < PKI_PLAY_SPARE_BLOCKS; i++)
-        if (spare.block[i]) {
-            memset(spare.block[i], 0xA5, spare.size[i]);
-            held++;
-        }
-    assert_int_equal(held, 5);
-    mo->bones[at30].pos[1] = 0.7f;
-    assert_int_equal(pki_play_motion_from(&first, &spare, &again, &h.m, mo, 0, 61, watch, &log), 0);
-    assert_int_equal(spare.taken, 5);
-    assert_int_equal(first.evaluated, 19); /* rows taken from `again` where the same */
-    same_as_fresh(&first, &h, mo, watch);
-    /* an update in place gives its old key records to the spare */
-    mo->bones[at30].pos[2] = 0.3f;
-    assert_int_equal(pki_play_motion_update(&first, mo, watch, &log), 0);
-    assert_int_equal(first.evaluated, 19);
-    assert_int_equal(spare.taken, 5);
-    same_as_fresh(&first, &h, mo, watch);
-    mo->bones[at30].pos[2] = 0.4f;
-    assert_int_equal(pki_play_motion_update(&first, mo, watch, &log), 0);
-    assert_int_equal(spare.taken, 6); /* the records the last update gave back */
-    same_as_fresh(&first, &h, mo, watch);
-    /* a leaned play gives its inputs, keys and solves back */
-    pki_play_lean(&again);
-    pki_play_free(&again);
-    pki_play_free(&first);
-    pki_play_spare_free(&spare);
-    walk_done(&h, mo, &log);
-}
-
 /* An update of chosen rows (pki_play_motion_update_rows) evaluates only
  * those among the rows an edit reached and keeps the others as they
  * were (stale); a later update of every row, or a play taking rows from
@@ -500,7 +448,6 @@ int main(void)
         cmocka_unit_test(play_again_same_rows),
         cmocka_unit_test(play_update_in_place),
         cmocka_unit_test(play_update_chosen_rows),
-        cmocka_unit_test(play_blocks_recycled),
         cmocka_unit_test(held_rows_solve_once),
         cmocka_unit_test(solve_follows_a_target_off_the_chain),
         cmocka_unit_test(track_named_as_built),

@@ -61,7 +61,6 @@ static void sizing_free(pki_sizing *z)
     pki_play_free(&z->pb);
     if (z->pb0.n)
         pki_play_free(&z->pb0);
-    pki_play_spare_free(&z->spare); /* after the plays, which give it their blocks */
     pki_contacts_free(&z->contacts);
     free(z->a_off);
     for (int s = 0; s < 2; s++) {
@@ -745,9 +744,9 @@ static bool span(const pk_motion *m, uint32_t *f0, uint32_t *f1)
 /* A play of the figure's and torso's bones (upper: only what the upper
  * step reads, of t); a motion's takes the rows of prev (NULL: none) where
  * nothing they depend on changed. */
-static int play_of(pki_play_spare *spare, const pk_model *mdl, const pki_figure *f,
-                   const pki_torso *t, bool upper, const pk_motion *m, const pk_pose *p,
-                   uint32_t f0, uint32_t n, const pki_play *prev, pki_play *out, pk_log *log)
+static int play_of(const pk_model *mdl, const pki_figure *f, const pki_torso *t, bool upper,
+                   const pk_motion *m, const pk_pose *p, uint32_t f0, uint32_t n,
+                   const pki_play *prev, pki_play *out, pk_log *log)
 {
     bool *watch = calloc(mdl->nbones + 1, sizeof *watch);
     if (!watch) {
@@ -761,17 +760,17 @@ static int play_of(pki_play_spare *spare, const pk_model *mdl, const pki_figure 
         if (t)
             pki_torso_watch(t, watch);
     }
-    int rc = m ? pki_play_motion_from(out, spare, prev, mdl, m, f0, n, watch, log)
+    int rc = m ? pki_play_motion_again(out, prev, mdl, m, f0, n, watch, log)
                : pki_play_pose(out, mdl, p, watch, log);
     free(watch);
     return rc;
 }
 
-static int play(pki_play_spare *spare, const pk_model *mdl, const pki_figure *f,
-                const pki_torso *t, const pk_motion *m, const pk_pose *p, uint32_t f0, uint32_t n,
-                const pki_play *prev, pki_play *out, pk_log *log)
+static int play(const pk_model *mdl, const pki_figure *f, const pki_torso *t, const pk_motion *m,
+                const pk_pose *p, uint32_t f0, uint32_t n, const pki_play *prev, pki_play *out,
+                pk_log *log)
 {
-    return play_of(spare, mdl, f, t, false, m, p, f0, n, prev, out, log);
+    return play_of(mdl, f, t, false, m, p, f0, n, prev, out, log);
 }
 
 /* The elbows' axes on both models and B's arm states, for each side both
@@ -834,8 +833,8 @@ int pki_sizing_run(pki_bone_set *s, const pk_motion *in_m, const pk_pose *in_p,
     bool upper_first = in_m && out_m && !o->measure && !(o->feet_apart > 0) &&
                        (!o->no_upper || !o->no_shoulders);
     pk_progress(log, 0.0, "sizing: playing both models");
-    if (play(&z.spare, o->from, &z.a, &ta, in_m, in_p, f0, n, NULL, &z.pa, log) ||
-        play_of(&z.spare, o->to, &z.b, &tb, upper_first, out_m, s->p, f0, n, NULL, &z.pb, log))
+    if (play(o->from, &z.a, &ta, in_m, in_p, f0, n, NULL, &z.pa, log) ||
+        play_of(o->to, &z.b, &tb, upper_first, out_m, s->p, f0, n, NULL, &z.pb, log))
         goto done;
     z.pb_upper = upper_first;
     pki_play_lean(&z.pa); /* A is played once */
@@ -853,9 +852,11 @@ int pki_sizing_run(pki_bone_set *s, const pk_motion *in_m, const pk_pose *in_p,
     if (pki_body_run(&z, s, o, &rep->body, log) != 0)
         goto done;
     if (z.pb_upper) { /* (the body steps played B in full) */
-        pki_play_free(&z.pb); /* its blocks to the spare, for the play */
-        if (play(&z.spare, o->to, &z.b, &tb, s->m, s->p, f0, n, NULL, &z.pb, log))
+        pki_play full;
+        if (play(o->to, &z.b, &tb, s->m, s->p, f0, n, NULL, &full, log))
             goto done;
+        pki_play_free(&z.pb);
+        z.pb = full;
         z.pb_upper = false;
     }
     int armed = arms_init(&z, log);
@@ -879,7 +880,7 @@ int pki_sizing_run(pki_bone_set *s, const pk_motion *in_m, const pk_pose *in_p,
         pk_progress(log, 0.9, "sizing: measuring");
         pki_play after;
         /* the rows the arm steps left as they were: B's last play's */
-        if (play(&z.spare, o->to, &z.b, &tb, s->m, s->p, f0, n, &z.pb, &after, log))
+        if (play(o->to, &z.b, &tb, s->m, s->p, f0, n, &z.pb, &after, log))
             goto done;
         rep->measure = pki_measure(&z, &after, log);
         if (rep->measure)
@@ -904,9 +905,8 @@ int pki_sizing_open(pki_sizing *z, const pk_model *from, const pk_model *to, con
     memset(z, 0, sizeof *z);
     pki_figure_init(&z->a, from);
     pki_figure_init(&z->b, to);
-    if (play(&z->spare, from, &z->a, NULL, in, NULL, f0, n, NULL, &z->pa, log) ||
-        play(&z->spare, to, &z->b, NULL, out, NULL, f0, n, NULL, &z->pb, log) ||
-        arms_init(z, log) < 0) {
+    if (play(from, &z->a, NULL, in, NULL, f0, n, NULL, &z->pa, log) ||
+        play(to, &z->b, NULL, out, NULL, f0, n, NULL, &z->pb, log) || arms_init(z, log) < 0) {
         sizing_free(z);
         memset(z, 0, sizeof *z);
         return -1;

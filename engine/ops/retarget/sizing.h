@@ -65,7 +65,6 @@ typedef struct pki_sizing {
     pki_figure a, b;
     pki_play pa;           /* A playing the input */
     pki_play pb;           /* B playing the output of stance and scale */
-    pki_play_spare spare;  /* blocks the plays give back and take (play.h) */
     pki_contacts contacts; /* on A */
     double k;              /* B's arm over A's */
     double scale_xz, scale_y;

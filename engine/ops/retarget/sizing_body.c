@@ -1851,8 +1851,7 @@ static int replay(pki_sizing *z, pki_bone_set *s, writer *w, cog_memo *memo, con
         rc = pki_play_motion_update_rows(&z->pb, s->m, watch, only, log);
     } else {
         pki_play p;
-        rc = s->m ? pki_play_motion_from(&p, &z->spare, &z->pb, z->b.m, s->m, z->pb.f0, z->pb.n,
-                                         watch, log)
+        rc = s->m ? pki_play_motion_again(&p, &z->pb, z->b.m, s->m, z->pb.f0, z->pb.n, watch, log)
                   : pki_play_pose(&p, z->b.m, s->p, watch, log);
         if (!rc) {
             if (z->pb0.n)
@@ -1879,12 +1878,13 @@ static int play_full(pki_sizing *z, pki_bone_set *s, pk_log *log)
     bool *watch = b_watch(z, log);
     if (!watch)
         return -1;
-    uint32_t f0 = z->pb.f0, n = z->pb.n;
-    pki_play_free(&z->pb); /* its blocks to the spare, for the play */
-    int rc = pki_play_motion_from(&z->pb, &z->spare, NULL, z->b.m, s->m, f0, n, watch, log);
+    pki_play p;
+    int rc = pki_play_motion(&p, z->b.m, s->m, z->pb.f0, z->pb.n, watch, log);
     free(watch);
     if (rc)
         return -1;
+    pki_play_free(&z->pb);
+    z->pb = p;
     z->pb_upper = false;
     return 0;
 }

@@ -31,79 +31,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- the spare blocks (play.h: who owns what) ---- */
-
-void pki_play_spare_free(pki_play_spare *s)
-{
-    if (!s)
-        return;
-    for (int i = 0; i < PKI_PLAY_SPARE_BLOCKS; i++)
-        free(s->block[i]);
-    memset(s, 0, sizeof *s);
-}
-
-/* A block of at least `bytes` (uninitialised): the smallest of s's that
- * is large enough, else malloc's.  The caller owns it. */
-static void *spare_take(pki_play_spare *s, size_t bytes)
-{
-    int best = -1;
-    for (int i = 0; s && i < PKI_PLAY_SPARE_BLOCKS; i++)
-        if (s->block[i] && s->size[i] >= bytes && (best < 0 || s->size[i] < s->size[best]))
-            best = i;
-    if (best < 0)
-        return malloc(bytes);
-    void *b = s->block[best];
-    s->block[best] = NULL;
-    s->size[best] = 0;
-    s->taken++;
-    return b;
-}
-
-/* Block b (at least `bytes` long, or NULL) given to s, which owns it
- * from now on (NULL s: freed); s full, its smallest block is freed for a
- * larger one. */
-static void spare_give(pki_play_spare *s, void *b, size_t bytes)
-{
-    if (!b)
-        return;
-    int at = -1;
-    for (int i = 0; s && i < PKI_PLAY_SPARE_BLOCKS; i++) {
-        if (!s->block[i]) {
-            at = i;
-            break;
-        }
-        if (at < 0 || s->size[i] < s->size[at])
-            at = i;
-    }
-    if (at < 0 || (s->block[at] && s->size[at] >= bytes)) {
-        free(b);
-        return;
-    }
-    free(s->block[at]);
-    s->block[at] = b;
-    s->size[at] = bytes;
-}
-
-/* The sizes of p's blocks, as play_motion and update_motion allocate
- * them (a block taken from a spare may be longer: the spare counts it
- * shorter). */
-static size_t w_bytes(const pki_play *p)
-{
-    return ((size_t)p->n * p->nwatch + 1) * sizeof *p->w;
-}
-
-static size_t keys_bytes(const pki_play *p)
-{
-    return ((p->at ? p->at[p->nin] : 0) + 1) * sizeof *p->keys;
-}
-
 void pki_play_free(pki_play *p)
 {
     if (!p)
         return;
     pki_play_lean(p);
     free(p->slot);
-    spare_give(p->spare, p->w, w_bytes(p));
+    free(p->w);
     free(p->fresh);
     free(p->stale);
     memset(p, 0, sizeof *p);
@@ -111,13 +45,12 @@ void pki_play_free(pki_play *p)
 
 void pki_play_lean(pki_play *p)
 {
-    size_t rows = (size_t)p->n * p->nin + 1;
-    spare_give(p->spare, p->in, rows * sizeof *p->in);
-    spare_give(p->spare, p->on, rows * sizeof *p->on);
-    spare_give(p->spare, p->keys, keys_bytes(p));
-    spare_give(p->spare, p->memo, ((size_t)p->n * p->nmemo + 1) * sizeof *p->memo);
+    free(p->in);
+    free(p->on);
+    free(p->keys);
     free(p->at);
     free(p->map);
+    free(p->memo);
     p->memo = NULL;
     p->in = NULL;
     p->on = NULL;
@@ -126,11 +59,9 @@ void pki_play_lean(pki_play *p)
     p->map = NULL;
 }
 
-static bool slots(pki_play *p, pki_play_spare *spare, const pk_model *m, const bool *watch,
-                  uint32_t n)
+static bool slots(pki_play *p, const pk_model *m, const bool *watch, uint32_t n)
 {
     memset(p, 0, sizeof *p);
-    p->spare = spare;
     p->m = m;
     p->n = n;
     p->slot = malloc((m->nbones + 1) * sizeof *p->slot);
@@ -138,7 +69,7 @@ static bool slots(pki_play *p, pki_play_spare *spare, const pk_model *m, const b
         return false;
     for (size_t i = 0; i < m->nbones; i++)
         p->slot[i] = watch[i] ? (int32_t)p->nwatch++ : -1;
-    p->w = spare_take(spare, w_bytes(p));
+    p->w = malloc(((size_t)n * p->nwatch + 1) * sizeof *p->w);
     p->fresh = calloc(n + 1, sizeof *p->fresh);
     return p->w && p->fresh;
 }
@@ -161,9 +92,8 @@ static size_t list_of(const bool *keep, size_t n, int32_t *list)
     return k;
 }
 
-static int play_motion(pki_play *p, pki_play_spare *spare, const pk_model *m, const pk_motion *mo,
-                       uint32_t f0, uint32_t n, const bool *watch, const pki_play *prev,
-                       pk_log *log);
+static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint32_t f0, uint32_t n,
+                       const bool *watch, const pki_play *prev, pk_log *log);
 
 /* The motion's name id of model bone i (or of MMD's cut of it). */
 static pk_name_id name_in(const pk_model *m, size_t i, const pk_names *names)
@@ -311,13 +241,6 @@ int pki_play_motion_again(pki_play *p, const pki_play *prev, const pk_model *ful
                           const pk_motion *mo, uint32_t f0, uint32_t n, const bool *watch,
                           pk_log *log)
 {
-    return pki_play_motion_from(p, NULL, prev, full, mo, f0, n, watch, log);
-}
-
-int pki_play_motion_from(pki_play *p, pki_play_spare *spare, const pki_play *prev,
-                         const pk_model *full, const pk_motion *mo, uint32_t f0, uint32_t n,
-                         const bool *watch, pk_log *log)
-{
     trimmed tm;
     if (!trim(full, watch, &tm)) {
         trimmed_free(&tm);
@@ -335,7 +258,7 @@ int pki_play_motion_from(pki_play *p, pki_play_spare *spare, const pki_play *pre
         sub_watch[j] = watch[tm.map[j]];
     if (!same_play(prev, full, watch, &tm))
         prev = NULL;
-    int rc = play_motion(p, spare, m, mo, f0, n, sub_watch, prev, log);
+    int rc = play_motion(p, m, mo, f0, n, sub_watch, prev, log);
     free(sub_watch);
     /* the rows by the full model's bones */
     if (rc == 0) {
@@ -365,7 +288,7 @@ static bool keep_keys(pki_play *p, const pk_model *m, const pk_motion *mo, const
                       const pki_play *prev, bool *has, bool *same)
 {
     size_t nb = m->nbones;
-    p->keys = spare_take(p->spare, keys_bytes(p));
+    p->keys = malloc((p->at[nb] + 1) * sizeof *p->keys);
     if (!p->keys)
         return false;
     for (size_t i = 0; i < nb; i++) {
@@ -430,9 +353,8 @@ static void ik_states(const pk_model *m, const pk_motion *mo, const uint32_t *ik
     }
 }
 
-static int play_motion(pki_play *p, pki_play_spare *spare, const pk_model *m, const pk_motion *mo,
-                       uint32_t f0, uint32_t n, const bool *watch, const pki_play *prev,
-                       pk_log *log)
+static int play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint32_t f0, uint32_t n,
+                       const bool *watch, const pki_play *prev, pk_log *log)
 {
     size_t nb = m->nbones;
     pk_rig *rig = NULL;
@@ -452,18 +374,18 @@ static int play_motion(pki_play *p, pki_play_spare *spare, const pk_model *m, co
     int32_t *watched = malloc((nb + 1) * sizeof *watched);
     int rc = -1;
     if (!cur || !has || !same || !on || !loc || !all || !tracks || !ids || !sampled || !taken ||
-        !watched || !slots(p, spare, m, watch, n))
+        !watched || !slots(p, m, watch, n))
         goto oom;
     p->nin = nb;
-    p->in = spare_take(spare, ((size_t)n * nb + 1) * sizeof *p->in);
-    p->on = spare_take(spare, ((size_t)n * nb + 1) * sizeof *p->on);
+    p->in = malloc(((size_t)n * nb + 1) * sizeof *p->in);
+    p->on = malloc(((size_t)n * nb + 1) * sizeof *p->on);
     if (!p->in || !p->on)
         goto oom;
     rig = pk_rig_new(m, log);
     if (!rig)
         goto done;
     p->nmemo = pki_rig_memo_size(rig);
-    p->memo = spare_take(spare, ((size_t)n * p->nmemo + 1) * sizeof *p->memo);
+    p->memo = malloc(((size_t)n * p->nmemo + 1) * sizeof *p->memo);
     if (!p->memo)
         goto oom;
     /* the evaluated bones' tracks, and the IK section's records by frame */
@@ -670,7 +592,7 @@ static bool plan_update(update_plan *u, const pki_play *p, const pk_model *m, co
     free(ids);
     for (size_t i = 0; ok && i < nb; i++)
         u->at[i + 1] = u->at[i] + u->tracks[i].count;
-    ok = ok && (u->keys = spare_take(p->spare, (u->at[nb] + 1) * sizeof *u->keys)) != NULL;
+    ok = ok && (u->keys = malloc((u->at[nb] + 1) * sizeof *u->keys)) != NULL;
     for (size_t i = 0; ok && i < nb; i++) {
         const pk_track *tr = &u->tracks[i];
         pk_bone_key *k = &u->keys[u->at[i]];
@@ -777,7 +699,7 @@ static int update_motion(pki_play *p, const pk_model *m, const pk_motion *mo, co
             row[p->slot[p->map[watched[k]]]] = all[watched[k]];
     }
     /* the key records the rows now come from */
-    spare_give(p->spare, p->keys, keys_bytes(p));
+    free(p->keys);
     free(p->at);
     p->keys = u.keys;
     p->at = u.at;
@@ -823,7 +745,7 @@ int pki_play_motion_update_rows(pki_play *p, const pk_motion *mo, const bool *wa
     } else {
         /* not a play this can update: played afresh, taking its rows */
         pki_play again;
-        rc = pki_play_motion_from(&again, p->spare, p, full, mo, p->f0, p->n, watch, log);
+        rc = pki_play_motion_again(&again, p, full, mo, p->f0, p->n, watch, log);
         if (rc == 0) {
             pki_play_free(p);
             *p = again;
@@ -840,7 +762,7 @@ int pki_play_pose(pki_play *p, const pk_model *m, const pk_pose *po, const bool 
     pk_bone_local *loc = malloc((nb + 1) * sizeof *loc);
     pk_bone_world *all = malloc((nb + 1) * sizeof *all);
     int rc = -1;
-    if (!loc || !all || !slots(p, NULL, m, watch, 1)) {
+    if (!loc || !all || !slots(p, m, watch, 1)) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         goto done;
     }

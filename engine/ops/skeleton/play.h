@@ -12,24 +12,6 @@
 
 /* ---- a motion or pose played on a model (play.c) ---- */
 
-/* Blocks that plays gave back, for the next play to take instead of
- * fresh memory: a sizing plays B again and again on rows of the same
- * size, and where each block of more than 128 KB is a fresh mapping (an
- * ASan build; glibc above its threshold) every page such a play touches
- * costs a fault.  The spare owns the blocks it holds (free them with
- * pki_play_spare_free, after every play that uses it); a play made with a
- * spare (pki_play_motion_from) owns the blocks it took or allocated, and
- * gives them back to that spare when it frees or leans them (its
- * pki_play_free, pki_play_lean, an update's replaced key records).  A
- * block taken is uninitialised, as malloc's. */
-#define PKI_PLAY_SPARE_BLOCKS 12
-typedef struct pki_play_spare {
-    void *block[PKI_PLAY_SPARE_BLOCKS];
-    size_t size[PKI_PLAY_SPARE_BLOCKS]; /* bytes of block[i] (0: none) */
-    size_t taken;                       /* blocks handed out again (for tests) */
-} pki_play_spare;
-void pki_play_spare_free(pki_play_spare *s);
-
 typedef struct pki_play {
     const pk_model *m;
     uint32_t f0, n; /* frames f0 .. f0 + n - 1 */
@@ -58,9 +40,6 @@ typedef struct pki_play {
      * chains solved, not taken from an earlier play */
     double *memo;
     size_t nmemo, solved;
-    /* where the rows' blocks (w, in, on, memo, keys) come from and go
-     * back to: borrowed, outlives the play (NULL: malloc and free) */
-    pki_play_spare *spare;
 } pki_play;
 
 /* Plays a motion on m at every frame f0 .. f0 + n - 1 (MMD's evaluation:
@@ -75,11 +54,6 @@ int pki_play_motion(pki_play *p, const pk_model *m, const pk_motion *mo, uint32_
  * sampling the keys where the motion did not change.  prev may be NULL. */
 int pki_play_motion_again(pki_play *p, const pki_play *prev, const pk_model *m, const pk_motion *mo,
                           uint32_t f0, uint32_t n, const bool *watch, pk_log *log);
-/* The same, its blocks taken from spare (NULL: none) where one is large
- * enough, and given back there when p frees them: the same rows. */
-int pki_play_motion_from(pki_play *p, pki_play_spare *spare, const pki_play *prev,
-                         const pk_model *m, const pk_motion *mo, uint32_t f0, uint32_t n,
-                         const bool *watch, pk_log *log);
 /* p (a motion's play, not leaned) played again in place on motion mo,
  * watching the same bones: the rows a full play gives, bit for bit, for
  * the cost of the rows whose inputs changed.  A track whose key records
@@ -99,10 +73,9 @@ int pki_play_motion_update_rows(pki_play *p, const pk_motion *mo, const bool *wa
 /* The same for a pose (one frame, f0 = 0). */
 int pki_play_pose(pki_play *p, const pk_model *m, const pk_pose *po, const bool *watch,
                   pk_log *log);
-/* Frees p's blocks (to its spare, where it has one). */
 void pki_play_free(pki_play *p);
 /* Frees what a later play would take rows from (the inputs and keys), for
- * a play no other will follow; its rows stay.  Blocks go to p's spare. */
+ * a play no other will follow; its rows stay. */
 void pki_play_lean(pki_play *p);
 /* Bone b's world transform at row i (b must be watched). */
 static inline const pk_bone_world *pki_play_at(const pki_play *p, uint32_t i, int32_t b)
