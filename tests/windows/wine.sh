@@ -14,7 +14,8 @@
 #              `convert` give the Linux binary's bytes, and a VMD its own;
 #     names    a file and a folder with Japanese names (and a space),
 #              relative, absolute (Z:\...) and in a job that makes folders;
-#     same     output over its input (convert, rename), no temp files left;
+#     same     output over its input refused (convert, rename; by case and
+#              backslash too), the input kept, no temp files left;
 #     readonly a read-only target is refused (exit 2), left as it was,
 #              nothing left behind; a read-only input reads; a job whose
 #              second output is read-only puts the first back;
@@ -323,24 +324,41 @@ no_temp_files "$d" && ok "names: no temporary files" || bad "names: no temporary
 cd "$src"
 
 # ---- 4c. output over its input -----------------------------------------
+# refused as on Linux (exit 2, nothing written), the input named by its
+# own path, by another case and with a backslash: one file on Windows
 d=$work/same
-mkdir -p "$d/w" "$d/l"
+mkdir -p "$d/w"
 cd "$d"
-for s in w l; do cp "$src/samples/dance.vmd" "$s/in.vmd"; done
-if W convert w/in.vmd -o w/in.vmd >/dev/null 2>&1 && cmp -s w/in.vmd "$src/samples/dance.vmd"; then
-    ok "same: convert over its input"
-else
-    bad "same: convert over its input" "exit or bytes differ"
-fi
+cp "$src/samples/dance.vmd" w/in.vmd
+for o in w/in.vmd w/IN.vmd 'w\in.vmd'; do
+    W convert w/in.vmd -o "$o" >/dev/null 2>"$work/w.err"
+    wr=$?
+    if [ $wr -eq 2 ] && grep -q "is an input this command reads" "$work/w.err" &&
+        cmp -s w/in.vmd "$src/samples/dance.vmd"; then
+        ok "same: convert over its input refused ($o)"
+    else
+        bad "same: convert over its input refused ($o)" "exit $wr: $(head -c 300 "$work/w.err")"
+    fi
+done
 W rename w/in.vmd --rules ja-en.yaml -o w/in.vmd >"$work/w.out" 2>"$work/w.err"
 wr=$?
-L rename l/in.vmd --rules ja-en.yaml -o l/in.vmd >/dev/null 2>&1
-if [ $wr -eq 0 ] && cmp -s w/in.vmd l/in.vmd && ! cmp -s w/in.vmd "$src/samples/dance.vmd"; then
-    ok "same: rename over its input (rules\\ beside posekit.exe)"
+if [ $wr -eq 2 ] && cmp -s w/in.vmd "$src/samples/dance.vmd"; then
+    ok "same: rename over its input refused"
 else
-    bad "same: rename over its input" "exit $wr: $(head -c 300 "$work/w.err")"
+    bad "same: rename over its input refused" "exit $wr: $(head -c 300 "$work/w.err")"
 fi
 [ "$(ls -A w)" = in.vmd ] && ok "same: nothing left beside it" || bad "same: nothing left beside it" "$(ls -A w | tr '\n' ' ')"
+# the rules found in rules\ beside posekit.exe: the Linux binary's bytes
+mkdir -p l
+cp "$src/samples/dance.vmd" l/in.vmd
+W rename w/in.vmd --rules ja-en.yaml -o w/en.vmd >"$work/w.out" 2>"$work/w.err"
+wr=$?
+L rename l/in.vmd --rules ja-en.yaml -o l/en.vmd >/dev/null 2>&1
+if [ $wr -eq 0 ] && cmp -s w/en.vmd l/en.vmd && ! cmp -s w/en.vmd "$src/samples/dance.vmd"; then
+    ok "same: rename with the rules beside posekit.exe"
+else
+    bad "same: rename with the rules beside posekit.exe" "exit $wr: $(head -c 300 "$work/w.err")"
+fi
 # the built-in bodies, found in bodies\ beside posekit.exe
 for b in classic standard; do
     W info "@$b" >"$work/w.out" 2>"$work/w.err"
