@@ -511,6 +511,15 @@ static void group_solve(const group *g, int evals, double o[3], double *cost)
     *cost = f[b];
 }
 
+/* Whether any of the n errors e is more than APART. */
+static bool any_apart(const double *e, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (e[i] > APART)
+            return true;
+    return false;
+}
+
 /* Rows of contacts: the offset of each hand at each (has[s][r]).  A hand
  * in several contacts at once: the mean of their offsets; hands touching
  * each other move together by the mean offset of the other contacts
@@ -549,10 +558,7 @@ static void group_choose(const group *g, const double (*cand)[3], int nc, double
         memcpy(o, x, sizeof x);
     }
     group_eval(g, o, e);
-    bool off = false;
-    for (int i = 0; i < g->n; i++)
-        off |= e[i] > APART;
-    if (!off)
+    if (!any_apart(e, g->n))
         return;
     memcpy(from, o, sizeof from);
     for (int a = 0; a < 6; a++) {
@@ -564,11 +570,8 @@ static void group_choose(const group *g, const double (*cand)[3], int nc, double
             memcpy(o, x, sizeof x);
         }
     }
-    group_eval(g, o, e);
-    off = false;
-    for (int i = 0; i < g->n; i++)
-        off |= e[i] > APART;
-    if (off) {
+    double pen0 = group_eval(g, o, e);
+    if (any_apart(e, g->n)) {
         group sh = *g;
         sh.share = true;
         double es[GROUP_MAX];
@@ -578,7 +581,7 @@ static void group_choose(const group *g, const double (*cand)[3], int nc, double
          * into the body than the best place found (a hand or forearm
          * SHARE_DEEP of B's arm deeper at most: the avoid step still
          * takes anything FLAG deep out) */
-        double pen = group_eval(g, x, es), pen0 = group_eval(g, o, e);
+        double pen = group_eval(g, x, es);
         bool held = true;
         for (int i = 0; i < g->n; i++) {
             held &= es[i] <= APART;
