@@ -632,11 +632,12 @@ static size_t bound_keys(const ctx *c, size_t k, int what, double tol)
     return segs > 2 ? segs - 1 : 1;
 }
 
-/* ---- 6. the hips' frame floor (pki_leg_hip_floor, legs_fit.h) ----
+/* ---- 6. the hips' forced frames (pki_leg_hip_forced, legs_fit.h) ----
  * Leg k's frames as legs_fit.c sees them, as far as the floor asks: the
  * hip's parent's rotation and the hip's origin, the thigh, the knee and
  * the hip's local rotation. */
-static size_t hip_frame_floor(const ctx *c, size_t k, double twist_deg, double over)
+static size_t hip_frame_floor(const ctx *c, size_t k, double twist_deg, size_t *open,
+                              const pk_motion *out, size_t *unkeyed)
 {
     const leg *l = &c->legs[k];
     pki_leg_frame *fr = calloc(c->frames, sizeof *fr);
@@ -655,7 +656,18 @@ static size_t hip_frame_floor(const ctx *c, size_t k, double twist_deg, double o
             fr[f].knee[a] = P[4 + a] + x[a];
         memcpy(fr[f].q[0], c->rot[at][0], sizeof fr[f].q[0]);
     }
-    size_t n = pki_leg_hip_floor(fr, c->frames, c->goal, twist_deg, over);
+    bool *at = calloc(c->frames, sizeof *at), *keyed = calloc(c->frames, sizeof *keyed);
+    size_t n = at && keyed ? pki_leg_hip_forced(fr, c->frames, c->goal, twist_deg, open, at) : 0;
+    /* pk_motion_legs' output holds the same criteria (its knees within
+     * 0.95 goals, its thighs' turn within 1 deg): a forced frame it does
+     * not key would disprove the bound */
+    for (size_t i = 0; out && at && keyed && i < out->nbones; i++)
+        if (model_bone(c->m, out, out->bones[i].name) == l->hip && out->bones[i].frame < c->frames)
+            keyed[out->bones[i].frame] = true;
+    for (size_t f = 0; out && at && keyed && f < c->frames; f++)
+        *unkeyed += at[f] && !keyed[f];
+    free(at);
+    free(keyed);
     free(fr);
     return n;
 }
@@ -901,9 +913,10 @@ int main(int argc, char **argv)
            3 * (ideal + c.nlegs), (double)(3 * (ideal + c.nlegs)) / (double)st.keys_before,
            st.keys_before, (double)(3 * (ideal + c.nlegs)) / (double)drv_keys, drv_keys);
     /* 5. the lower bound */
-    size_t lb[3] = {0, 0, 0};
+    size_t lb[3] = {0, 0, 0}, lbh[8] = {0};
     for (size_t k = 0; k < c.nlegs; k++) {
-        lb[0] += bound_keys(&c, k, 0, c.goal);
+        lbh[k] = bound_keys(&c, k, 0, c.goal);
+        lb[0] += lbh[k];
         lb[1] += bound_keys(&c, k, 1, c.goal);
         if (c.legs[k].toe >= 0)
             lb[2] += bound_keys(&c, k, 2, toe_tol);
@@ -930,14 +943,25 @@ int main(int argc, char **argv)
            lb3, lb[0] + lb[1] + lb3 + ik_keys,
            (double)(lb[0] + lb[1] + lb3 + ik_keys) / (double)(st.keys_before ? st.keys_before : 1),
            st.keys_before);
-    /* 6. the hips' frame floor */
-    size_t floor_h = 0;
-    for (size_t k = 0; k < c.nlegs; k++)
-        floor_h += hip_frame_floor(&c, k, 1.0, 3.0);
-    printf("hips' frame floor (inner frames whose knee lies over 3 x %g off every arc between the "
-           "hips at the frames either side, each turned up to 1 deg about the thigh: a key each, "
-           "to first order): %zu; pk_motion_legs wrote %zu hips\n",
-           c.goal, floor_h, hips);
+    /* 6. the hips' forced frames, and the bound with them: per leg the
+     * more hips of the two bounds (each bounds the same track's keys) */
+    size_t floor_h = 0, open_h = 0, hips_best = 0, unkeyed = 0;
+    for (size_t k = 0; k < c.nlegs; k++) {
+        size_t open = 0, fh = hip_frame_floor(&c, k, 1.0, &open, out, &unkeyed);
+        floor_h += fh;
+        open_h += open;
+        hips_best += fh > lbh[k] ? fh : lbh[k];
+    }
+    size_t lb6 = hips_best + lb[1] + lb3 + ik_keys;
+    printf("hips' forced frames (inner frames no hip arc between the frames either side reaches "
+           "with every knee within %g and the thigh's turn within 1 deg: a key each in any such "
+           "fit, proven): %zu (%zu undecided, not counted); pk_motion_legs wrote %zu hips, keying "
+           "all but %zu of those frames (0: the bound stands against the fit)\n",
+           c.goal, floor_h, open_h, hips, unkeyed);
+    printf("  bound with them (per leg the more hips), the knees and the ankles of 5b: %zu = %.2f "
+           "x the leg keys %zu (1.5 x = %.0f)\n",
+           lb6, (double)lb6 / (double)(st.keys_before ? st.keys_before : 1), st.keys_before,
+           1.5 * (double)st.keys_before);
     free(c.knee_at);
     free(c.toe_at);
     free(c.reach);

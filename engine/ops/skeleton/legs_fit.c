@@ -1459,85 +1459,147 @@ bool pki_leg_fit(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, pki_l
     return ok;
 }
 
-/* The least distance from the wanted knee w (the hip's parent's frame)
- * to the knee d1 carried along the arc s (a scan of 32, then 40 about the
- * best). */
-static double knee_off_arc(const arc *s, const double d1[3], const double w[3])
+/* The least distance from k to d1 carried along the shortest arc of
+ * rotations from a to b (unit): exact, the knee runs on a circle.  In a's
+ * frame the arc turns d1 about one axis n through angle th: d1's part
+ * along n stays, the rest r turns, p + cos(x) r + sin(x) (n x r) for x
+ * in [0, th]; the nearest point is where cos(x) (r . k) + sin(x)
+ * ((n x r) . k) is largest (a sinusoid: its peak, or an end). */
+static double knee_arc_dist(const double a[4], const double b[4], const double d1[3],
+                            const double k[3])
 {
-    double best = INFINITY, bu = 0.0;
-    for (int pass = 0; pass < 2; pass++) {
-        double lo = pass ? fmax(0.0, bu - 1.0 / 32.0) : 0.0;
-        double hi = pass ? fmin(1.0, bu + 1.0 / 32.0) : 1.0;
-        int steps = pass ? 40 : 32;
-        for (int i = 0; i <= steps; i++) {
-            double u = lo + (hi - lo) * i / steps, q[4], x[3];
-            arc_at(s, u, q);
-            pki_qd_rotate(q, d1, x);
-            double d = dist3(x, w);
-            if (d < best) {
-                best = d;
-                bu = u;
-            }
-        }
+    double ai[4], e[4], kp[3];
+    pki_qd_conj(a, ai);
+    pki_qd_mul(ai, b, e);
+    if (e[3] < 0.0)
+        for (int i = 0; i < 4; i++)
+            e[i] = -e[i];
+    pki_qd_rotate(ai, k, kp);
+    double sn = norm3(e);
+    if (!(sn > 1e-15))
+        return dist3(d1, kp);
+    double nv[3] = {e[0] / sn, e[1] / sn, e[2] / sn}, th = 2.0 * pki_atan2(sn, e[3]);
+    double dn = nv[0] * d1[0] + nv[1] * d1[1] + nv[2] * d1[2], p[3], r[3], m[3];
+    for (int i = 0; i < 3; i++) {
+        p[i] = dn * nv[i];
+        r[i] = d1[i] - p[i];
     }
-    return best;
+    m[0] = nv[1] * r[2] - nv[2] * r[1];
+    m[1] = nv[2] * r[0] - nv[0] * r[2];
+    m[2] = nv[0] * r[1] - nv[1] * r[0];
+    double X = r[0] * kp[0] + r[1] * kp[1] + r[2] * kp[2];
+    double Y = m[0] * kp[0] + m[1] * kp[1] + m[2] * kp[2];
+    double x = pki_atan2(Y, X);
+    if (!(x >= 0.0 && x <= th))
+        x = X >= X * pki_cos(th) + Y * pki_sin(th) ? 0.0 : th;
+    double cx = pki_cos(x), sx = pki_sin(x), w[3];
+    for (int i = 0; i < 3; i++)
+        w[i] = p[i] + cx * r[i] + sx * m[i];
+    return dist3(w, kp);
 }
 
-/* The knee's least distance from the arcs between frame f's neighbours'
- * hips turned by p0 and p1 degrees about the thigh. */
-static double knee_miss(const pki_leg_frame *fr, size_t f, const double w[3], double p0, double p1)
+/* The hip's rotation at frame g turned by phi radians about the thigh. */
+static void hip_twisted(const pki_leg_frame *g, double phi, double o[4])
 {
-    double q[2][4];
-    for (int e = 0; e < 2; e++) {
-        const pki_leg_frame *g = &fr[e ? f + 1 : f - 1];
-        double n = norm3(g->d1), h = 0.5 * (e ? p1 : p0) * (3.14159265358979323846 / 180.0);
-        double sn = pki_sin(h), t[4] = {g->d1[0] / n * sn, g->d1[1] / n * sn, g->d1[2] / n * sn,
-                                        pki_cos(h)};
-        pki_qd_mul(g->q[HIP], t, q[e]);
-    }
-    arc s;
-    arc_set(&s, q[0], q[1]);
-    return knee_off_arc(&s, fr[f].d1, w);
+    double n = norm3(g->d1), sn = pki_sin(0.5 * phi);
+    double t[4] = {g->d1[0] / n * sn, g->d1[1] / n * sn, g->d1[2] / n * sn, pki_cos(0.5 * phi)};
+    pki_qd_mul(g->q[HIP], t, o);
 }
 
-size_t pki_leg_hip_floor(const pki_leg_frame *fr, size_t n, double tol, double twist_deg,
-                         double over)
+/* Boxes of twists a frame's search may look at before it gives up (the
+ * frame then counts as not forced). */
+enum { FORCED_BOXES = 4096 };
+
+size_t pki_leg_hip_forced(const pki_leg_frame *fr, size_t n, double tol, double twist_deg,
+                          size_t *undecided, bool *at)
 {
-    size_t forced = 0;
-    double lim = over * tol;
+    if (at)
+        memset(at, 0, n * sizeof *at);
+    size_t forced = 0, open = 0;
+    double tw = twist_deg * (3.14159265358979323846 / 180.0);
+    typedef struct box {
+        double p0, p1, r;
+    } box;
+    box *st = NULL;
+    size_t nst = 0, cst = 0;
     for (size_t f = 1; f + 1 < n; f++) {
-        double pi[4], d[3], w[3];
+        const pki_leg_frame *g[2] = {&fr[f - 1], &fr[f + 1]};
+        double len = norm3(fr[f].d1), alpha = 0.0, k[3], pi[4], d[3];
+        if (!(len > 1e-9))
+            continue;
+        /* the ends: a fit's hip at f -/+ 1 is the input's turned by a
+         * twist (within tw) and a swing whose knee moves within tol,
+         * a turn of at most alpha */
+        for (int e = 0; e < 2; e++) {
+            double x[3], w[3], gi[4];
+            pki_qd_rotate(g[e]->q[HIP], g[e]->d1, x);
+            pki_qd_conj(g[e]->parent, gi);
+            for (int i = 0; i < 3; i++)
+                d[i] = g[e]->knee[i] - g[e]->hip[i];
+            pki_qd_rotate(gi, d, w);
+            double s = (tol + dist3(x, w)) / (2.0 * len);
+            alpha = fmax(alpha, 2.0 * pki_asin(s > 1.0 ? 1.0 : s));
+        }
         pki_qd_conj(fr[f].parent, pi);
         for (int i = 0; i < 3; i++)
             d[i] = fr[f].knee[i] - fr[f].hip[i];
-        pki_qd_rotate(pi, d, w);
-        /* a grid of 9 x 9 turns, then a pattern search about the best */
-        double best = INFINITY, b0 = 0.0, b1 = 0.0;
-        for (int i = 0; i < 9 && best > lim; i++)
-            for (int j = 0; j < 9 && best > lim; j++) {
-                double p0 = twist_deg * (i - 4) / 4.0, p1 = twist_deg * (j - 4) / 4.0;
-                double m = knee_miss(fr, f, w, p0, p1);
-                if (m < best)
-                    best = m, b0 = p0, b1 = p1;
+        pki_qd_rotate(pi, d, k);
+        /* the arc's points move, each end turned by up to psi, at most
+         * 2 len c / cos(L / 2) (c the ends' chord on the unit
+         * quaternions, L the largest angle between the ends) */
+        double dq = 0.0;
+        for (int i = 0; i < 4; i++)
+            dq += g[0]->q[HIP][i] * g[1]->q[HIP][i];
+        double L = pki_acos(fmin(1.0, fabs(dq))) + tw + alpha;
+        double c = 2.0 * pki_sin(0.25 * alpha), cl = pki_cos(0.5 * L);
+        if (!(L < 1.0 && pki_cos(L) > 4.0 * (c + 2.0 * pki_sin(0.25 * tw)))) {
+            open++;
+            continue;
+        }
+        double thr = tol + 2.0 * len * c / cl + 1e-12;
+        /* every pair of twists: boxes, each proven (its centre's arc
+         * farther than thr by more than the box can move it) or split */
+        nst = 0;
+        box *b0 = pki_grow_push(&st, &nst, &cst, sizeof *st);
+        if (!b0) {
+            open++;
+            continue;
+        }
+        *b0 = (box){0.0, 0.0, tw};
+        size_t looked = 0;
+        bool proven = true;
+        while (nst > 0 && proven) {
+            box b = st[--nst];
+            double qa[4], qb[4];
+            hip_twisted(g[0], b.p0, qa);
+            hip_twisted(g[1], b.p1, qb);
+            double dist = knee_arc_dist(qa, qb, fr[f].d1, k);
+            double move = 2.0 * len * 2.0 * pki_sin(0.25 * b.r) / cl;
+            if (dist - move > thr)
+                continue;
+            if (dist <= thr || ++looked > FORCED_BOXES) {
+                proven = false;
+                break;
             }
-        for (double st = twist_deg / 8.0; st > twist_deg / 512.0 && best > lim; st *= 0.5) {
-            bool moved = true;
-            while (moved && best > lim) {
-                moved = false;
-                static const int dirs[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-                for (int k = 0; k < 4; k++) {
-                    double p0 = b0 + st * dirs[k][0], p1 = b1 + st * dirs[k][1];
-                    if (fabs(p0) > twist_deg || fabs(p1) > twist_deg)
-                        continue;
-                    double m = knee_miss(fr, f, w, p0, p1);
-                    if (m < best) {
-                        best = m, b0 = p0, b1 = p1;
-                        moved = true;
-                    }
-                }
+            for (int i = 0; i < 4 && proven; i++) {
+                box *ch = pki_grow_push(&st, &nst, &cst, sizeof *st);
+                if (!ch)
+                    proven = false;
+                else
+                    *ch = (box){b.p0 + (i & 1 ? 0.5 : -0.5) * b.r,
+                                b.p1 + (i & 2 ? 0.5 : -0.5) * b.r, 0.5 * b.r};
             }
         }
-        forced += best > lim;
+        if (proven) {
+            forced++;
+            if (at)
+                at[f] = true;
+        }
+        else if (looked > FORCED_BOXES)
+            open++;
     }
+    free(st);
+    if (undecided)
+        *undecided = open;
     return forced;
 }

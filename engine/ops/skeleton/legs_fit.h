@@ -103,16 +103,26 @@ typedef struct pki_leg_track {
  * track's keys with free(). */
 bool pki_leg_fit(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, pki_leg_track out[3]);
 
-/* The inner frames f (0 < f < n - 1) whose knee (fr[f].knee, world)
- * lies more than `over` times `tol` off every arc MMD could slerp the hip
- * along from its rotation at f - 1 to its rotation at f + 1 (fr[].q[0]),
- * each turned by up to twist_deg about the thigh (d1): a segment spanning
- * f - 1 .. f + 1 is such an arc with its ends within their own bounds,
- * which move the knee at f by about at most one `tol` more (to first
- * order), so with `over` 3 these are frames at which any fit holding the
- * knee within tol and the thigh's turn within twist_deg keys the hip.
- * An estimate for bench_legs, not a proof. */
-size_t pki_leg_hip_floor(const pki_leg_frame *fr, size_t n, double tol, double twist_deg,
-                         double over);
+/* The inner frames f (0 < f < n - 1) at which every fit that holds the
+ * knee within `tol` of fr[].knee and the thigh's turn about its length
+ * within `twist_deg` of the input's (fr[].q[0]) at every frame keys the
+ * hip: a proof, not an estimate.  Were f no key, the hip's rotations at
+ * f - 1, f and f + 1 would lie in that order on one great arc (MMD's
+ * slerp, progress never going back).  Each end is the input's turned by
+ * a twist within twist_deg and a swing that moves the knee within tol
+ * (at most the angle alpha); the arc between two such ends lies within
+ * 2 |d1| sin(alpha / 4) / cos(L / 2) of the arc between the twisted
+ * input's ends (L: the ends' largest angle on the unit quaternions; the
+ * points (1 - s) a + s b move by at most the ends' chord and are at least
+ * cos(L / 2) long).  So f is counted when, for every pair of end twists,
+ * the exact least distance from the knee at f to the twisted arc's
+ * circle exceeds tol and that move: a search over boxes of twists, each
+ * proven by its centre (the box moving the arc by at most the same law)
+ * or split.  A frame the search cannot settle within its budget, or whose
+ * ends lie too far apart for the law, counts as not forced (*undecided
+ * gets their count when not NULL; at, when not NULL, n flags: the frames
+ * counted).  For bench_legs. */
+size_t pki_leg_hip_forced(const pki_leg_frame *fr, size_t n, double tol, double twist_deg,
+                          size_t *undecided, bool *at);
 
 #endif
