@@ -1088,18 +1088,20 @@ static void law_every_frame(void **state)
     tu_free_list(vmds, nv);
 }
 
-/* pki_leg_hip_floor (bench_legs' hips' frame floor).  A hip turning
+/* pki_leg_hip_forced (bench_legs' hips' forced frames).  A hip turning
  * about one axis at any pace keeps every knee on the arc between the
  * neighbours' hips: no frame forced.  The same hip also swung 0.5 degree
  * sideways and back at every frame puts the knee at f about 4 x sin(1
  * degree) = 0.07 units off the arc between f - 1 and f + 1 (both swung
- * the other way), far past 3 goals, and a turn about the thigh moves no
- * knee (it lies on the thigh): every inner frame forced. */
+ * the other way), far past the 2 goals the ends' own bounds can bring
+ * it back, and a turn about the thigh moves no knee (it lies on the
+ * thigh): every inner frame forced. */
 static void hip_frame_floor(void **state)
 {
     (void)state;
     enum { N = 24 };
     pki_leg_frame fr[N];
+    bool at[N];
     for (int pass = 0; pass < 2; pass++) {
         memset(fr, 0, sizeof fr);
         for (int f = 0; f < N; f++) {
@@ -1116,8 +1118,142 @@ static void hip_frame_floor(void **state)
             for (int i = 0; i < 3; i++)
                 fr[f].knee[i] = fr[f].hip[i] + x[i];
         }
-        assert_int_equal(pki_leg_hip_floor(fr, N, 0.001, 1.0, 3.0), pass ? N - 2 : 0);
+        size_t open = 99;
+        assert_int_equal(pki_leg_hip_forced(fr, N, 0.001, 1.0, &open, at), pass ? N - 2 : 0);
+        assert_int_equal(open, 0);
+        for (int f = 0; f < N; f++)
+            assert_true(at[f] == (pass && f > 0 && f < N - 1));
     }
+}
+
+static double lcg(uint64_t *s)
+{
+    *s = *s * 6364136223846793005u + 1442695040888963407u;
+    return (double)(*s >> 11) / 9007199254740992.0;
+}
+
+static void rand_unit(uint64_t *s, double v[3])
+{
+    double n;
+    do {
+        for (int i = 0; i < 3; i++)
+            v[i] = 2.0 * lcg(s) - 1.0;
+        n = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    } while (n < 0.1 || n > 1.0);
+    for (int i = 0; i < 3; i++)
+        v[i] /= n;
+}
+
+static void axis_angle(const double v[3], double th, double q[4])
+{
+    double s = sin(0.5 * th);
+    q[0] = v[0] * s, q[1] = v[1] * s, q[2] = v[2] * s, q[3] = cos(0.5 * th);
+}
+
+/* pki_leg_hip_forced is a proof: a frame it counts is keyed by every fit
+ * within the bounds.  Built fits: a hip arc between random ends (up to
+ * 30 degrees apart, the frame anywhere between), the input's hips at the
+ * ends the fit's turned back about the thigh by up to 1 degree and
+ * swung so that their knees lie 0.999 goals off the fit's, the middle
+ * knee 0.999 goals off the fit's (the ends' swings about one axis and
+ * the middle off the other way, or all at random): the fit holds every bound without a key at the middle
+ * frame, which must not be counted.  And where no fit can: the middle
+ * knee 3 goals off a 0.2-degree arc (the ends' bounds bring it back 2
+ * goals at most) is counted. */
+static void hip_forced_sound(void **state)
+{
+    (void)state;
+    uint64_t seed = 29;
+    const double tol = 0.001;
+    size_t counted = 0;
+    for (int trial = 0; trial < 3000; trial++) {
+        pki_leg_frame fr[3];
+        memset(fr, 0, sizeof fr);
+        double v[3], a[4], r[4], b[4], p[4], fit[3][4];
+        rand_unit(&seed, v);
+        axis_angle(v, PI * lcg(&seed), a);
+        rand_unit(&seed, v);
+        axis_angle(v, (trial % 2 ? 30.0 : 2.0) * PI / 180.0 * lcg(&seed), r);
+        pki_qd_mul(a, r, b);
+        rand_unit(&seed, v);
+        axis_angle(v, PI * lcg(&seed), p);
+        double u = lcg(&seed), th = acos(fmin(1.0, a[0] * b[0] + a[1] * b[1] + a[2] * b[2] +
+                                                     a[3] * b[3]));
+        for (int i = 0; i < 4; i++) {
+            fit[0][i] = a[i];
+            fit[2][i] = b[i];
+            fit[1][i] = th > 1e-12 ? (sin((1.0 - u) * th) * a[i] + sin(u * th) * b[i]) / sin(th)
+                                   : a[i];
+        }
+        double len = 3.0 + 2.0 * lcg(&seed);
+        rand_unit(&seed, v);
+        for (int f = 0; f < 3; f++) {
+            fr[f].d1[0] = len * v[0], fr[f].d1[1] = len * v[1], fr[f].d1[2] = len * v[2];
+            memcpy(fr[f].parent, p, sizeof p);
+            fr[f].hip[0] = 1.0, fr[f].hip[1] = 10.0;
+        }
+        /* the ends' swings: about one axis across the thigh (the fit's
+         * knees off the input's all one way) or each its own */
+        double sa[3] = {0.0, 0.0, 0.0}, r0[3], beta = 2.0 * asin(0.999 * tol / (2.0 * len));
+        bool one_way = trial % 4 < 2;
+        for (int f = 0; f < 3; f++) {
+            double t[4], sw[4], x[3], w[3], o[3];
+            if (f == 0 || !one_way) {
+                rand_unit(&seed, r0);
+                sa[0] = v[1] * r0[2] - v[2] * r0[1];
+                sa[1] = v[2] * r0[0] - v[0] * r0[2];
+                sa[2] = v[0] * r0[1] - v[1] * r0[0];
+                double ns = sqrt(sa[0] * sa[0] + sa[1] * sa[1] + sa[2] * sa[2]);
+                for (int i = 0; i < 3; i++)
+                    sa[i] /= ns;
+            }
+            if (f != 1) {
+                /* the input's hip: the fit's turned back about the thigh
+                 * and swung back, its knee the knee to hold */
+                axis_angle(v, (2.0 * lcg(&seed) - 1.0) * 0.999 * PI / 180.0, t);
+                axis_angle(sa, beta, sw);
+                double ti[4] = {-t[0], -t[1], -t[2], t[3]}, si[4] = {-sw[0], -sw[1], -sw[2], sw[3]};
+                double h[4];
+                pki_qd_mul(fit[f], ti, h);
+                pki_qd_mul(h, si, fr[f].q[0]);
+                pki_qd_rotate(fr[f].q[0], fr[f].d1, x);
+            } else {
+                /* the middle: the knee to hold 0.999 goals off the fit's,
+                 * the other way than the ends' (or anywhere) */
+                memcpy(fr[f].q[0], fit[f], sizeof fit[f]);
+                double sd[3] = {sa[1] * v[2] - sa[2] * v[1], sa[2] * v[0] - sa[0] * v[2],
+                                sa[0] * v[1] - sa[1] * v[0]};
+                pki_qd_rotate(fit[f], sd, o);
+                if (!one_way)
+                    rand_unit(&seed, o);
+                pki_qd_rotate(fit[f], fr[f].d1, x);
+                for (int i = 0; i < 3; i++)
+                    x[i] += 0.999 * tol * o[i];
+            }
+            pki_qd_rotate(p, x, w);
+            for (int i = 0; i < 3; i++)
+                fr[f].knee[i] = fr[f].hip[i] + w[i];
+        }
+        counted += pki_leg_hip_forced(fr, 3, tol, 1.0, NULL, NULL);
+    }
+    assert_int_equal(counted, 0);
+    /* a 0.2-degree arc about X, the middle knee 3 goals off it along X */
+    pki_leg_frame fr[3];
+    memset(fr, 0, sizeof fr);
+    for (int f = 0; f < 3; f++) {
+        double ax = 0.5 * 0.1 * f * PI / 180.0, x[3];
+        fr[f].q[0][0] = sin(ax), fr[f].q[0][3] = cos(ax);
+        fr[f].parent[3] = 1.0;
+        fr[f].d1[1] = -4.0;
+        pki_qd_rotate(fr[f].q[0], fr[f].d1, x);
+        memcpy(fr[f].knee, x, sizeof x);
+    }
+    fr[1].knee[0] += 3.0 * tol;
+    size_t open = 99;
+    assert_int_equal(pki_leg_hip_forced(fr, 3, tol, 1.0, &open, NULL), 1);
+    assert_int_equal(open, 0);
+    fr[1].knee[0] -= 1.1 * tol; /* 1.9 goals: the ends swung 0.95 each reach it */
+    assert_int_equal(pki_leg_hip_forced(fr, 3, tol, 1.0, &open, NULL), 0);
 }
 
 /* A long run (legs_fit.c's greedy search): a hip turning at one rate
@@ -1201,6 +1337,7 @@ int main(void)
         cmocka_unit_test(ik_to_fk_no_idle_keys),
         cmocka_unit_test(fk_to_ik_rest_leg_no_keys),
         cmocka_unit_test(hip_frame_floor),
+        cmocka_unit_test(hip_forced_sound),
         cmocka_unit_test(ik_to_fk_long_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1552,28 +1552,33 @@ size_t pki_leg_hip_forced(const pki_leg_frame *fr, size_t n, double tol, double 
             dq += g[0]->q[HIP][i] * g[1]->q[HIP][i];
         double L = pki_acos(fmin(1.0, fabs(dq))) + tw + alpha;
         double c = 2.0 * pki_sin(0.25 * alpha), cl = pki_cos(0.5 * L);
-        if (!(L < 1.0 && pki_cos(L) > 4.0 * (c + 2.0 * pki_sin(0.25 * tw)))) {
+        if (!(L < 1.0 && pki_cos(L) > 4.0 * (c + 2.0 * pki_sin(0.5 * tw))) ||
+            memcmp(g[0]->d1, fr[f].d1, sizeof fr[f].d1) != 0 ||
+            memcmp(g[1]->d1, fr[f].d1, sizeof fr[f].d1) != 0) {
             open++;
             continue;
         }
         double thr = tol + 2.0 * len * c / cl + 1e-12;
-        /* every pair of twists: boxes, each proven (its centre's arc
-         * farther than thr by more than the box can move it) or split */
+        /* the twists: turning both ends by one twist turns the whole arc
+         * on the right (q t for every q of it), which moves no knee: only
+         * the difference dt counts, the first end turned by dt in
+         * [-2 tw, 2 tw].  Intervals of it, each proven (its centre's arc
+         * farther than thr by more than the interval can move it: the
+         * chord law again, one end moving) or split */
         nst = 0;
         box *b0 = pki_grow_push(&st, &nst, &cst, sizeof *st);
         if (!b0) {
             open++;
             continue;
         }
-        *b0 = (box){0.0, 0.0, tw};
+        *b0 = (box){0.0, 0.0, 2.0 * tw};
         size_t looked = 0;
         bool proven = true;
         while (nst > 0 && proven) {
             box b = st[--nst];
-            double qa[4], qb[4];
+            double qa[4];
             hip_twisted(g[0], b.p0, qa);
-            hip_twisted(g[1], b.p1, qb);
-            double dist = knee_arc_dist(qa, qb, fr[f].d1, k);
+            double dist = knee_arc_dist(qa, g[1]->q[HIP], fr[f].d1, k);
             double move = 2.0 * len * 2.0 * pki_sin(0.25 * b.r) / cl;
             if (dist - move > thr)
                 continue;
@@ -1581,13 +1586,12 @@ size_t pki_leg_hip_forced(const pki_leg_frame *fr, size_t n, double tol, double 
                 proven = false;
                 break;
             }
-            for (int i = 0; i < 4 && proven; i++) {
+            for (int i = 0; i < 2 && proven; i++) {
                 box *ch = pki_grow_push(&st, &nst, &cst, sizeof *st);
                 if (!ch)
                     proven = false;
                 else
-                    *ch = (box){b.p0 + (i & 1 ? 0.5 : -0.5) * b.r,
-                                b.p1 + (i & 2 ? 0.5 : -0.5) * b.r, 0.5 * b.r};
+                    *ch = (box){b.p0 + (i ? 0.5 : -0.5) * b.r, 0.0, 0.5 * b.r};
             }
         }
         if (proven) {

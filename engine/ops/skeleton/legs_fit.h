@@ -111,13 +111,15 @@ bool pki_leg_fit(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, pki_l
  * slerp, progress never going back).  Each end is the input's turned by
  * a twist within twist_deg and a swing that moves the knee within tol
  * (at most the angle alpha); the arc between two such ends lies within
- * 2 |d1| sin(alpha / 4) / cos(L / 2) of the arc between the twisted
+ * 4 |d1| sin(alpha / 4) / cos(L / 2) of the arc between the twisted
  * input's ends (L: the ends' largest angle on the unit quaternions; the
  * points (1 - s) a + s b move by at most the ends' chord and are at least
- * cos(L / 2) long).  So f is counted when, for every pair of end twists,
- * the exact least distance from the knee at f to the twisted arc's
- * circle exceeds tol and that move: a search over boxes of twists, each
- * proven by its centre (the box moving the arc by at most the same law)
+ * cos(L / 2) long).  Both ends turned by one twist turn the arc on the
+ * right, which moves no knee: only their difference counts.  So f is
+ * counted when, for every difference of end twists, the exact least
+ * distance from the knee at f to the twisted arc's circle exceeds tol
+ * and that move: a search over intervals of the difference, each proven
+ * by its centre (the interval moving the arc by at most the same law)
  * or split.  A frame the search cannot settle within its budget, or whose
  * ends lie too far apart for the law, counts as not forced (*undecided
  * gets their count when not NULL; at, when not NULL, n flags: the frames
