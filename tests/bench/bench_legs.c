@@ -32,11 +32,13 @@
  *     turned up to 1 degree about its length and the toe held to the
  *     path the input's sweeps within half a frame (the toe's offset
  *     along the shin and across it, each unimodal within its band);
- *  6. the hips' frame floor: the inner frames whose knee lies over 3
- *     times the goal off every arc between the hips at the frames either
- *     side, each turned up to 1 degree about the thigh (an estimate, to
- *     first order, of the frames at which any fit holding the knee within
- *     the goal and the thigh's turn within 1 degree keys the hip).
+ *  6. the hips' forced frames (pki_leg_hip_forced, a proof): the inner
+ *     frames at which every fit holding the knee within the goal and the
+ *     thigh's turn about its length within 1 degree keys the hip (no arc
+ *     between hips within those bounds at the frames either side passes
+ *     the knee within the goal), checked against pk_motion_legs' output
+ *     (it keys every one); and the bound with them: per leg the more hips
+ *     of the two bounds, the knees and the ankles of 5b.
  *
  * usage: bench_legs [--goal U] [--toe U] [--no-chords] MOTION.vmd MODEL.pmx|pmd
  */
@@ -633,10 +635,11 @@ static size_t bound_keys(const ctx *c, size_t k, int what, double tol)
 }
 
 /* ---- 6. the hips' forced frames (pki_leg_hip_forced, legs_fit.h) ----
- * Leg k's frames as legs_fit.c sees them, as far as the floor asks: the
+ * Leg k's frames as legs_fit.c sees them, as far as the proof asks: the
  * hip's parent's rotation and the hip's origin, the thigh, the knee and
- * the hip's local rotation. */
-static size_t hip_frame_floor(const ctx *c, size_t k, double twist_deg, size_t *open,
+ * the hip's local rotation; *unkeyed gets the forced frames out (when
+ * not NULL) does not key the hip at. */
+static size_t hip_forced_frames(const ctx *c, size_t k, double twist_deg, size_t *open,
                               const pk_motion *out, size_t *unkeyed)
 {
     const leg *l = &c->legs[k];
@@ -947,7 +950,7 @@ int main(int argc, char **argv)
      * more hips of the two bounds (each bounds the same track's keys) */
     size_t floor_h = 0, open_h = 0, hips_best = 0, unkeyed = 0;
     for (size_t k = 0; k < c.nlegs; k++) {
-        size_t open = 0, fh = hip_frame_floor(&c, k, 1.0, &open, out, &unkeyed);
+        size_t open = 0, fh = hip_forced_frames(&c, k, 1.0, &open, out, &unkeyed);
         floor_h += fh;
         open_h += open;
         hips_best += fh > lbh[k] ? fh : lbh[k];

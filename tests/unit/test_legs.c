@@ -1096,7 +1096,7 @@ static void law_every_frame(void **state)
  * the other way), far past the 2 goals the ends' own bounds can bring
  * it back, and a turn about the thigh moves no knee (it lies on the
  * thigh): every inner frame forced. */
-static void hip_frame_floor(void **state)
+static void hip_forced_built(void **state)
 {
     (void)state;
     enum { N = 24 };
@@ -1336,7 +1336,7 @@ int main(void)
         cmocka_unit_test(fk_to_ik_knee_loose),
         cmocka_unit_test(ik_to_fk_no_idle_keys),
         cmocka_unit_test(fk_to_ik_rest_leg_no_keys),
-        cmocka_unit_test(hip_frame_floor),
+        cmocka_unit_test(hip_forced_built),
         cmocka_unit_test(hip_forced_sound),
         cmocka_unit_test(ik_to_fk_long_run),
     };
