@@ -640,7 +640,7 @@ static size_t bound_keys(const ctx *c, size_t k, int what, double tol)
  * the hip's local rotation; *unkeyed gets the forced frames out (when
  * not NULL) does not key the hip at. */
 static size_t hip_forced_frames(const ctx *c, size_t k, double twist_deg, size_t *open,
-                              const pk_motion *out, size_t *unkeyed)
+                                const pk_motion *out, size_t *unkeyed)
 {
     const leg *l = &c->legs[k];
     pki_leg_frame *fr = calloc(c->frames, sizeof *fr);

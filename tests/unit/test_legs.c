@@ -1156,10 +1156,10 @@ static void axis_angle(const double v[3], double th, double q[4])
  * ends the fit's turned back about the thigh by up to 1 degree and
  * swung so that their knees lie 0.999 goals off the fit's, the middle
  * knee 0.999 goals off the fit's (the ends' swings about one axis and
- * the middle off the other way, or all at random): the fit holds every bound without a key at the middle
- * frame, which must not be counted.  And where no fit can: the middle
- * knee 3 goals off a 0.2-degree arc (the ends' bounds bring it back 2
- * goals at most) is counted. */
+ * the middle off the other way, or all at random): the fit holds every
+ * bound without a key at the middle frame, which must not be counted.
+ * And where no fit can: the middle knee 3 goals off a 0.2-degree arc
+ * (the ends' bounds bring it back 2 goals at most) is counted. */
 static void hip_forced_sound(void **state)
 {
     (void)state;
@@ -1177,13 +1177,13 @@ static void hip_forced_sound(void **state)
         pki_qd_mul(a, r, b);
         rand_unit(&seed, v);
         axis_angle(v, PI * lcg(&seed), p);
-        double u = lcg(&seed), th = acos(fmin(1.0, a[0] * b[0] + a[1] * b[1] + a[2] * b[2] +
-                                                     a[3] * b[3]));
+        double u = lcg(&seed),
+               th = acos(fmin(1.0, a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]));
         for (int i = 0; i < 4; i++) {
             fit[0][i] = a[i];
             fit[2][i] = b[i];
-            fit[1][i] = th > 1e-12 ? (sin((1.0 - u) * th) * a[i] + sin(u * th) * b[i]) / sin(th)
-                                   : a[i];
+            fit[1][i] =
+                th > 1e-12 ? (sin((1.0 - u) * th) * a[i] + sin(u * th) * b[i]) / sin(th) : a[i];
         }
         double len = 3.0 + 2.0 * lcg(&seed);
         rand_unit(&seed, v);

@@ -1598,8 +1598,7 @@ size_t pki_leg_hip_forced(const pki_leg_frame *fr, size_t n, double tol, double 
             forced++;
             if (at)
                 at[f] = true;
-        }
-        else if (looked > FORCED_BOXES)
+        } else if (looked > FORCED_BOXES)
             open++;
     }
     free(st);
