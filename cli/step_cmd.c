@@ -19,7 +19,7 @@ typedef struct cli_run {
     const char *out;  /* -o */
     const char *side; /* the side file (diff --svg, check --suggest-rules) */
     bool json, csv, help, quiet;
-    bool json_given, csv_given; /* each may be given once, as step flags */
+    bool json_given, csv_given; /* said at all (the last value wins) */
     pk_log *log;
     char who[32]; /* a member of a group: "dancer 2: " (else "") */
 } cli_run;
@@ -53,21 +53,19 @@ static int usage_from(cli_run *r)
     return rc;
 }
 
-/* Sets a flag of the step that may be given twice on the command line
- * (--strict, -v): the second time is no error. */
-static void set_again(pk_step *s, const char *name)
+/* A switch of the step (--strict, -v) said on or off: given again, the
+ * last value wins (pk_step_set). */
+static void set_switch(pk_step *s, const char *name, bool on)
 {
     pk_log quiet;
     pk_log_init(&quiet);
-    pk_step_set(s, name, NULL, &quiet);
+    pk_step_set(s, name, on ? "true" : "false", &quiet);
     pk_log_free(&quiet);
 }
 
-/* --json and --csv: once each. */
-static int format_flag(cli_run *r, const char *name, bool on, bool *given, bool *value)
+/* --json and --csv: given again, the last value wins. */
+static int format_flag(bool on, bool *given, bool *value)
 {
-    if (*given)
-        return run_usage(r, "--%s is given twice", name), -1;
     *given = true;
     *value = on;
     return 1;
@@ -104,14 +102,12 @@ static int option(void *ctx, const char *name, const char *inline_value, const c
         return 1;
     }
     if (strcmp(name, "strict") == 0) {
-        if (on)
-            set_again(r->step, "strict");
+        set_switch(r->step, "strict", on);
         return 1;
     }
     if ((strcmp(name, "verbose") == 0 || strcmp(name, "v") == 0) &&
         pk_step_option(r->step, "verbose") == 0) {
-        if (on)
-            set_again(r->step, "verbose");
+        set_switch(r->step, "verbose", on);
         return 1;
     }
     if (strcmp(name, "help") == 0 || strcmp(name, "h") == 0) {
@@ -119,9 +115,9 @@ static int option(void *ctx, const char *name, const char *inline_value, const c
         return 1;
     }
     if (strcmp(name, "json") == 0 && pk_step_reports(r->step, PK_REPORT_JSON))
-        return format_flag(r, name, on, &r->json_given, &r->json);
+        return format_flag(on, &r->json_given, &r->json);
     if (strcmp(name, "csv") == 0 && pk_step_reports(r->step, PK_REPORT_CSV))
-        return format_flag(r, name, on, &r->csv_given, &r->csv);
+        return format_flag(on, &r->csv_given, &r->csv);
     const char *value = inline_value ? inline_value : next;
     if ((strcmp(name, "output") == 0 || strcmp(name, "o") == 0) &&
         r->cli->output != PK_CLI_OUT_NONE)

@@ -112,7 +112,8 @@ PK_API bool pk_step_option_repeats(const pk_step *s, const char *key);
  * option (in, a, b, base, pose, vs) takes the name the caller will load (a
  * path, a job's name), rules the name of a rule set, a model option (model,
  * vs_model, retarget's from and to) a model's.  Errors (logged, -1):
- * unknown option, bad value, a single-value option given twice. */
+ * unknown option, bad value, a single-value option given twice (a switch
+ * given again takes the last value). */
 PK_API int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log);
 /* A positional operand: the next input in the operation's order (diff: a
  * then b; overlay: base; merge: every input). */

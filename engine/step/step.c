@@ -373,7 +373,10 @@ int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log)
         return -1;
     }
     pki_step_spell(s, o->name, name);
-    if (s->given[row] && !pki_option_repeats(o)) {
+    /* a switch given again takes the last value (--strict --strict=false
+     * is not strict), as in GNU tools; any other single value is given
+     * once */
+    if (s->given[row] && !pki_option_repeats(o) && o->kind != PKI_OPT_BOOL) {
         pk_error(log, PK_E_USAGE, "%s is given twice", name);
         return -1;
     }

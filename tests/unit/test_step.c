@@ -234,15 +234,20 @@ static void test_every_option_set(void **state)
                                  o->kind == PKI_OPT_BOOL ? 0 : 1);
                 int again = pk_step_set(s, o->name, v, &log);
                 bool repeats = pk_step_option_repeats(s, o->name);
-                assert_int_equal(again, repeats ? 0 : -1);
-                if (!repeats) {
+                /* a switch given again takes the last value (GNU tools) */
+                bool last_wins = o->kind == PKI_OPT_BOOL;
+                assert_int_equal(again, repeats || last_wins ? 0 : -1);
+                if (!repeats && !last_wins) {
                     snprintf(want, sizeof want, "%s is given twice", key);
                     tu_assert_log_has(&log, want);
                 }
             }
             assert_int_equal(pk_step_set(s, "strict", NULL, &log), 0);
             assert_true(pk_step_strict(s));
-            assert_int_equal(pk_step_set(s, "strict", "false", &log), -1);
+            assert_int_equal(pk_step_set(s, "strict", "false", &log), 0);
+            assert_false(pk_step_strict(s));
+            assert_int_equal(pk_step_set(s, "strict", "true", &log), 0);
+            assert_true(pk_step_strict(s));
             pk_step_free(s);
             pk_log_free(&log);
         }
