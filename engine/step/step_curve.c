@@ -229,7 +229,8 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     pk_selection *sel = NULL;
     if (o->bones && !(sel = pk_selection_parse_model(o->rules, o->model, o->bones, log)))
         return -1;
-    if (sel && pki_selection_check(sel, o->bones, in, 1, false, "the motion", "curve", log) != 0) {
+    if (sel && pki_selection_check(sel, o->bones, in, 1, false, "the motion", "curve", s->inputs[0],
+                                   log) != 0) {
         pk_selection_free(sel);
         return -1;
     }

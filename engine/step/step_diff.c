@@ -203,7 +203,7 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
         if (!sel)
             return -1;
         if (pki_selection_check(sel, o->bones, in, 2, !o->no_morphs, "either input", "compare",
-                                log) != 0) {
+                                s->inputs[0], log) != 0) {
             pk_selection_free(sel);
             return -1;
         }

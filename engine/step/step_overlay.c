@@ -135,7 +135,7 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     int rc = -1;
     pk_doc both[2] = {*base, {PK_FMT_VPD, NULL, (pk_pose *)pose}};
     if (sel && pki_selection_check(sel, o->bones, both, 2, true, "the base or the pose", "overlay",
-                                   log) == 0)
+                                   s->inputs[0], log) == 0)
         rc = lay(s, base, pose, sel, res, or, log);
     pk_selection_free(sel);
     pk_pose_free(own);

@@ -73,7 +73,7 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     if (o->bones && !(sel = pk_selection_parse(o->rules, o->bones, log)))
         return -1;
     if (sel && pki_selection_check(sel, o->bones, in, 1, !o->no_morphs, "the motion", "smooth",
-                                   log) != 0) {
+                                   s->inputs[0], log) != 0) {
         pk_selection_free(sel);
         return -1;
     }

@@ -119,6 +119,7 @@ typedef struct walk {
     bool alone; /* spec is one plain name */
     char *hints;
     size_t hints_size;
+    const char *path; /* the file a warning names */
     pk_log *log;
 } walk;
 
@@ -145,38 +146,52 @@ static bool plain_name(void *ctx, const char *item)
     }
     char hint[320] = "";
     suggest(w->l, item, "; ", hint, sizeof hint);
-    pk_log_add_at(w->log, PK_WARNING, PK_E_NOT_FOUND, NULL, -1, 0, 0,
+    pk_log_add_at(w->log, PK_WARNING, PK_E_NOT_FOUND, w->path, -1, 0, 0,
                   "'%s' in the selection matches no %s of %s%s", item, w->kinds, w->where, hint);
     return true;
 }
 
+/* The rule on the names of l; with none_ok, a selection matching nothing
+ * is left to the caller (no message). */
+static int check_names(const names *l, const pk_selection *sel, const char *spec, bool morphs,
+                       const char *where, const char *verb, const char *path, bool none_ok,
+                       pk_log *log)
+{
+    char hints[1024] = "";
+    walk w = {l,
+              morphs ? "bone or morph" : "bone",
+              where,
+              !any_match(l, sel),
+              false,
+              hints,
+              sizeof hints,
+              path,
+              log};
+    if (w.none && none_ok)
+        return 0;
+    w.alone = !strchr(spec, ',') && !strchr(spec, '*') && spec[strspn(spec, " \t")] != '@';
+    each_plain(spec, plain_name, &w);
+    if (w.none) {
+        pk_log_add_at(log, PK_ERROR, PK_E_NOT_FOUND, NULL, -1, 0, 0,
+                      "the selection '%s' matches no %s of %s: nothing to %s%s%s", spec, w.kinds,
+                      where, verb, hints[0] ? "; " : "", hints);
+        return -1;
+    }
+    return 0;
+}
+
 int pki_selection_check(const pk_selection *sel, const char *spec, const pk_doc *docs, size_t n,
-                        bool morphs, const char *where, const char *verb, pk_log *log)
+                        bool morphs, const char *where, const char *verb, const char *path,
+                        pk_log *log)
 {
     names l;
     memset(&l, 0, sizeof l);
     bool ok = true;
     for (size_t i = 0; ok && i < n; i++)
         ok = add_doc(&l, &docs[i], morphs);
-    int rc = 0;
-    if (!ok) {
+    int rc = ok ? check_names(&l, sel, spec, morphs, where, verb, path, false, log) : -1;
+    if (!ok)
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
-        rc = -1;
-    } else {
-        char hints[1024] = "";
-        walk w = {&l,           morphs ? "bone or morph" : "bone",
-                  where,        !any_match(&l, sel),
-                  false,        hints,
-                  sizeof hints, log};
-        w.alone = !strchr(spec, ',') && !strchr(spec, '*') && spec[strspn(spec, " \t")] != '@';
-        each_plain(spec, plain_name, &w);
-        if (w.none) {
-            pk_log_add_at(log, PK_ERROR, PK_E_NOT_FOUND, NULL, -1, 0, 0,
-                          "the selection '%s' matches no %s of %s: nothing to %s%s%s", spec,
-                          w.kinds, where, verb, hints[0] ? "; " : "", hints);
-            rc = -1;
-        }
-    }
     free(l.v);
     free(l.utf8);
     return rc;

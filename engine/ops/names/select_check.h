@@ -14,9 +14,11 @@
  * each naming the nearest name of the documents when there is one, as
  * `posekit check` finds near misses ("did you mean '右人指１'?").  `where`
  * names the documents in the messages ("the motion", "either input"),
- * `verb` what the command does ("nothing to reduce").
+ * `verb` what the command does ("nothing to reduce"); a warning names the
+ * file `path` (the first document's) as every warning about a file does.
  * Returns 0, or -1 (the error logged). */
 int pki_selection_check(const pk_selection *sel, const char *spec, const pk_doc *docs, size_t n,
-                        bool morphs, const char *where, const char *verb, pk_log *log);
+                        bool morphs, const char *where, const char *verb, const char *path,
+                        pk_log *log);
 
 #endif

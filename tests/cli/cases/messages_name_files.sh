@@ -55,12 +55,18 @@ expect_stderr_contains 'dup.vmd: warning: offset -3 cuts it at its frame 3'
 expect_stderr_lacks 'input 2:'
 
 # overlay: what the pose lacks names the pose, not the base; a name of
-# the selection that neither file holds names the command (it is an
-# option, no file's)
+# the selection that neither file holds names the base, the file the
+# selection was looked for in first, as every warning names its file
 expect_exit 0 "$POSEKIT" overlay "$DANCE" --pose "$FIST" --bones @hand_R,あ,nothing -o o.vmd
-expect_stderr_contains "posekit overlay: warning: 'nothing' in the selection matches no bone or morph of the base or the pose"
+expect_stderr_contains "posekit: $DANCE: warning: 'nothing' in the selection matches no bone or morph of the base or the pose"
+expect_stderr_lacks 'posekit overlay: warning:'
 expect_stderr_contains "right_fist.vpd: warning: selected morph 'あ' is not in the pose; left as it is"
 expect_stderr_lacks 'posekit: warning:'
+# reduce and diff alike (one rule, select_check.c)
+expect_exit 0 "$POSEKIT" reduce "$DANCE" --bones センター,nothing -o r.vmd
+expect_stderr_contains "posekit: $DANCE: warning: 'nothing' in the selection matches no bone or morph of the motion"
+expect_exit 0 "$POSEKIT" diff "$DANCE" "$FIST" --bones 右手首,nothing
+expect_stderr_contains "posekit: $DANCE: warning: 'nothing' in the selection matches no bone or morph of either input"
 
 # retarget: a stance bone the motion lacks names the motion
 "$POSEKIT" rename "$DANCE" --rules ja-en.yaml -o en.vmd 2>/dev/null
@@ -74,4 +80,4 @@ cp "$DANCE" dance.vmd
 expect_exit 0 "$POSEKIT" run job.yaml
 expect_stderr_contains 'dup.vmd: warning: 5 morphs have duplicate keys'
 expect_eq "$(dup_lines)" 3 "duplicate-key lines of run"
-expect_stderr_contains "job.yaml:3:5: warning: 'nothing' in the selection matches no bone or morph of the base or the pose"
+expect_stderr_contains "job.yaml:3:5: warning: dance: 'nothing' in the selection matches no bone or morph of the base or the pose"

@@ -120,7 +120,7 @@ steps:
 outputs: {r: r.vmd}
 YAML
 expect_exit 0 "$POSEKIT" run warn.yaml --dry-run
-expect_stderr_contains "posekit: warn.yaml:3:5: warning: 'nosuchbone' in the selection matches no bone or morph of the base or the pose"
+expect_stderr_contains "posekit: warn.yaml:3:5: warning: d: 'nosuchbone' in the selection matches no bone or morph of the base or the pose"
 
 # a command that would change nothing says so: merge of one input without
 # an offset, sections or a range is refused (CLI and job); rename whose
