@@ -3,7 +3,9 @@
  * bone's world transform (JSON). */
 #include "step/step.h"
 #include "step/step_option.h"
+#include "ops/names/select_check.h"
 
+#include <stdio.h>
 #include <string.h>
 
 typedef struct draw_opts {
@@ -115,6 +117,22 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
             return -1;
         }
     }
+    /* a name of the selection no model holds: a warning naming the model,
+     * as every command's selection (a selection matching no bone at all
+     * is pk_draw's error) */
+    const pk_model *models[2] = {o->model, mb};
+    bool two = vs && mb != o->model;
+    char where[512];
+    if (two)
+        snprintf(where, sizeof where, "the model or %s", o->vs_model_name);
+    else
+        snprintf(where, sizeof where, "the model");
+    if (sel[0] && pki_selection_check_models(sel[0], o->bones, models, two ? 2 : 1, where,
+                                             o->model_name, log) != 0) {
+        pk_selection_free(sel[0]);
+        pk_selection_free(sel[1]);
+        return -1;
+    }
     d.bones = sel[0];
     d.bones_spec = o->bones;
     d.vs_bones = sel[1];
@@ -182,7 +200,8 @@ static const char HELP[] =
     "  --vs-model MODEL2    the second pose's model (default: MODEL)\n"
     "  --view V             front (default), side, top, or all three\n"
     "  --bones SPEC         only these bones: names, globs, @groups, @frame:NAME\n"
-    "                       (a selection that leaves no bone to draw is an error)\n"
+    "                       (a selection that leaves no bone to draw is an error,\n"
+    "                       a name that matches no bone a warning)\n"
     "  --rules R.yaml       groups for --bones, and which bones are the body\n"
     "                       (drawn in colour; the others light grey)\n"
     "  --json               every bone's world position and rotation as JSON\n"

@@ -12,6 +12,7 @@
 #include "common/diag.h"
 #include "common/grow.h"
 #include "ops/names/select_check.h"
+#include "model/names.h"
 #include "ops/skeleton/check.h"
 
 #include <stdio.h>
@@ -190,6 +191,32 @@ int pki_selection_check(const pk_selection *sel, const char *spec, const pk_doc 
     for (size_t i = 0; ok && i < n; i++)
         ok = add_doc(&l, &docs[i], morphs);
     int rc = ok ? check_names(&l, sel, spec, morphs, where, verb, path, false, log) : -1;
+    if (!ok)
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+    free(l.v);
+    free(l.utf8);
+    return rc;
+}
+
+int pki_selection_check_models(const pk_selection *sel, const char *spec,
+                               const pk_model *const *models, size_t n, const char *where,
+                               const char *path, pk_log *log)
+{
+    names l;
+    memset(&l, 0, sizeof l);
+    bool ok = true;
+    for (size_t k = 0; ok && k < n; k++) {
+        const pk_model *m = models[k];
+        for (size_t i = 0; ok && i < m->nbones; i++) {
+            entry e;
+            e.raw = pki_model_bone_raw(m, i, &e.len);
+            const char *u = m->bones[i].name;
+            if (e.raw && u)
+                ok = pki_grow_append(&l.v, &l.n, &l.cap, sizeof *l.v, &e, 1) == 0 &&
+                     pki_grow_append(&l.utf8, &l.nu, &l.capu, sizeof *l.utf8, &u, 1) == 0;
+        }
+    }
+    int rc = ok ? check_names(&l, sel, spec, false, where, "draw", path, true, log) : -1;
     if (!ok)
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
     free(l.v);

@@ -21,4 +21,11 @@ int pki_selection_check(const pk_selection *sel, const char *spec, const pk_doc 
                         bool morphs, const char *where, const char *verb, const char *path,
                         pk_log *log);
 
+/* The same warning for a selection of the n models' bones (draw --bones),
+ * naming the model file `path`; a selection that matches no bone at all
+ * is left to the caller (draw's error tells hidden bones apart). */
+int pki_selection_check_models(const pk_selection *sel, const char *spec,
+                               const pk_model *const *models, size_t n, const char *where,
+                               const char *path, pk_log *log);
+
 #endif

@@ -140,6 +140,13 @@ YAML
 expect_exit 2 "$POSEKIT" run none.yaml
 expect_stderr_contains "none.yaml:3:5: the selection 'zz*' matches no bone of miku.pmx: nothing to draw"
 expect_no_file none.svg
+# a name of the selection that matches no bone beside others that do is
+# a warning naming the model, with the nearest name (as in diff, overlay,
+# reduce); --strict: an error, nothing written
+expect_exit 0 "$POSEKIT" draw dance.vmd --model miku.pmx --bones 'センター,右人指1' -o some.svg
+expect_stderr_contains "posekit: miku.pmx: warning: '右人指1' in the selection matches no bone of the model; did you mean '右人指１'"
+expect_exit 2 "$POSEKIT" draw dance.vmd --model miku.pmx --bones 'センター,右人指1' -o some2.svg --strict
+expect_no_file some2.svg
 
 # --json: world transforms; センター at rest (0,8,0) moved by (1,2,0)
 expect_exit 0 "$POSEKIT" draw moved.vpd --model miku.pmx --json
