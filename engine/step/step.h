@@ -200,6 +200,21 @@ void pki_duplicates_summary(const pk_step_result *res, pk_buf *out);
 /* first..last over every frame of the motions among docs[0..n) (a pose
  * holds at any frame); 0..0 when none is a motion. */
 void pki_frame_span(const pk_doc *docs, size_t n, uint32_t *first, uint32_t *last);
+/* One policy for every frame a command samples at (convert --frame,
+ * overlay --frames and --pose-frame, crossfade --at, diff's --frame and
+ * --frames, draw's --frame; time --trim and crossfade --skip say it in
+ * their own words): MMD holds a motion's last pose after its last key, so
+ * sampling there is legal, but a frame (or a range's first frame) past the
+ * last key is most likely a mistyped one: a warning naming the file `path`
+ * (--strict: an error).  Steps that edit the keys inside a range (curve,
+ * reduce, bake) say instead that it holds none.  `opt` is
+ * the option's row name ("frame", "pose_frame"), spelled as the caller
+ * does.  Nothing for a pose or a motion with no keys. */
+void pki_warn_past_end(const pk_step *s, const pk_doc *d, const char *path, const char *opt,
+                       uint32_t frame, pk_log *log);
+/* The same for a range option (--frames A-B): A past the last key. */
+void pki_warn_range_past_end(const pk_step *s, const pk_doc *d, const char *path, const char *opt,
+                             const pki_frames *f, pk_log *log);
 /* Whether a selection has the raw name (a pk_diff_options.bone_filter). */
 bool pki_selection_filter(void *sel, const uint8_t *raw, size_t len);
 /* The body in colour of a picture: the standard groups of the rules (or of

@@ -91,6 +91,7 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     res->out.format = to;
     size_t from = pki_mark(log);
     if (to == PK_FMT_VPD) {
+        pki_warn_past_end(s, in, s->inputs[0], "frame", o->frame, log);
         warn_lost(in->motion, log);
         res->out.pose = pk_motion_sample(in->motion, NULL, (double)o->frame, log);
     } else /* one key per bone and morph at the frame, linear curves */

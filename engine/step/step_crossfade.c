@@ -66,6 +66,7 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
                    pki_step_spell(s, "skip", (char[64]){0}), o->skip, hi);
         pk_log_place(log, from, s->inputs[1]);
     }
+    pki_warn_past_end(s, &in[0], s->inputs[0], "at", o->at, log);
     res->out.format = PK_FMT_VMD;
     res->out.motion =
         pk_motion_crossfade(in[0].motion, in[1].motion, o->at, o->fade, -(int64_t)o->skip, st, log);

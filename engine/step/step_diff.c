@@ -211,6 +211,12 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
         opts.filter_ctx = sel;
         opts.filter_spec = o->bones;
     }
+    /* a frame past a motion's last key (step.h), told once per file */
+    for (int i = 0; i < (strcmp(s->inputs[0], s->inputs[1]) == 0 ? 1 : 2); i++)
+        if (range)
+            pki_warn_range_past_end(s, &in[i], s->inputs[i], "frames", &o->frames, log);
+        else
+            pki_warn_past_end(s, &in[i], s->inputs[i], "frame", o->frame, log);
     pk_diff *d;
     if (o->vs_model) {
         /* in the world, each on its own model */

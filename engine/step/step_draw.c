@@ -100,6 +100,10 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
         d.b.model_name = o->vs_model_name ? o->vs_model_name : o->model_name;
     }
     d.range = pki_step_given(s, "frames");
+    /* a frame past a motion's last key (step.h); a range is fitted by
+     * pk_draw (it stops at the last key) */
+    for (int i = 0; !d.range && i < (vs ? 2 : 1); i++)
+        pki_warn_past_end(s, &in[i], s->inputs[i], "frame", o->frame, log);
     d.frame = o->frame;
     d.first = o->frames.first;
     d.last = o->frames.last;

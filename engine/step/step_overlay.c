@@ -124,8 +124,12 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     }
     pk_pose *own = NULL, *cut = NULL;
     const pk_pose *pose = pd->pose;
-    if (!pose)
+    /* a frame past a motion's last key (step.h) */
+    pki_warn_range_past_end(s, base, s->inputs[0], "frames", &o->frames, log);
+    if (!pose) {
+        pki_warn_past_end(s, pd, s->inputs[1], "pose_frame", o->pose_frame, log);
         pose = own = pk_motion_sample(pd->motion, NULL, (double)o->pose_frame, log);
+    }
     if (pose && o->cut_names) { /* the pose's names as a VMD holds them */
         size_t from = pki_mark(log);
         pose = pki_cut_pose(true, pose, &cut, log);

@@ -1,6 +1,7 @@
 /* step_run.c — the small pieces several operations' runs share
  * (step.h). */
 #include "step/step.h"
+#include "step/step_option.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,38 @@
 size_t pki_mark(const pk_log *log)
 {
     return log ? log->count : 0;
+}
+
+static void past_end(const pk_step *s, const pk_doc *d, const char *path, const char *opt,
+                     uint32_t first, const uint32_t *last, pk_log *log)
+{
+    uint32_t lo, hi;
+    if (!d->motion || !pk_motion_frame_range(d->motion, &lo, &hi) || first <= hi)
+        return;
+    char name[64], range[32] = "";
+    if (last && *last == first) /* --frames N: one frame */
+        last = NULL;
+    if (last)
+        snprintf(range, sizeof range, "-%u", *last);
+    size_t from = pki_mark(log);
+    pk_warning(log, PK_E_NO_EFFECT,
+               "%s %u%s %s past the motion's last key (frame %u): MMD holds the last key's pose "
+               "there",
+               pki_step_spell(s, opt, name), first, range, last ? "starts" : "is", hi);
+    pk_log_place(log, from, path);
+}
+
+void pki_warn_past_end(const pk_step *s, const pk_doc *d, const char *path, const char *opt,
+                       uint32_t frame, pk_log *log)
+{
+    past_end(s, d, path, opt, frame, NULL, log);
+}
+
+void pki_warn_range_past_end(const pk_step *s, const pk_doc *d, const char *path, const char *opt,
+                             const pki_frames *f, pk_log *log)
+{
+    if (!f->all)
+        past_end(s, d, path, opt, f->first, &f->last, log);
 }
 
 void pki_take(pk_doc *to, pk_doc *from)
