@@ -1,6 +1,6 @@
 /* progress.c — the progress line of long work: the engine's progress
  * callback (pk_log_set_progress) shown on standard error as one line
- * updated in place, "posekit: smooth: writing 45% (3 s)", once the work
+ * updated in place, "posekit smooth: writing 45% (3 s)", once the work
  * has taken a second (by time()'s whole seconds; POSEKIT_PROGRESS_DELAY
  * sets how many: 0 draws it at once, which lets the tests of the line
  * use work that does not last), cleared before anything else is printed and at the
@@ -25,8 +25,7 @@ static void show(void *ctx, double done, const char *what)
     if (elapsed < p->delay || (pct == p->pct && now == p->at && strcmp(what, p->what) == 0))
         return;
     char line[160];
-    int n =
-        snprintf(line, sizeof line, "posekit: %s: %s %d%% (%.0f s)", p->cmd, what, pct, elapsed);
+    int n = snprintf(line, sizeof line, "posekit %s: %s %d%% (%.0f s)", p->cmd, what, pct, elapsed);
     size_t len = n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
     /* spaces over what a longer line before left */
     fprintf(stderr, "\r%s%*s", line, p->width > len ? (int)(p->width - len) : 0, "");

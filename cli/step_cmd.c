@@ -297,8 +297,7 @@ static int print_notes(const cli_run *r, const pk_step_result *res)
     pk_buf_init(&b);
     int rc = make_report(r, res, PK_REPORT_TEXT, &b);
     char prefix[64];
-    snprintf(prefix, sizeof prefix,
-             r->cli->summary_as_file ? "posekit: %s: " : "posekit %s: ", r->cmd);
+    snprintf(prefix, sizeof prefix, "posekit %s: ", r->cmd);
     if (rc == EXIT_OK)
         print_lines(stderr, prefix, &b);
     pk_buf_free(&b);

@@ -264,8 +264,6 @@ typedef struct pk_step_cli {
     const char *side_what;        /* "an SVG picture" */
     const char *side_exts;        /* ".svg", ".yaml|.yml": the names it may have */
     const char *format_option;    /* the option the output's format sets (convert: "to") */
-    bool summary_as_file;         /* the summary reads "posekit: CMD: ..." (else
-                                     "posekit CMD: ...") */
     bool progress;                /* long work: a progress line on a terminal (--quiet: none) */
 } pk_step_cli;
 PK_API const pk_step_cli *pk_step_cli_of(const pk_step *s);

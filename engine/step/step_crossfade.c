@@ -150,5 +150,5 @@ const pki_step_def pki_step_crossfade = {
     .report = report,
     .makes = pki_makes_motion,
     .free_result = free,
-    .cli = {.output = PK_CLI_OUT_DOC, .summary_as_file = true},
+    .cli = {.output = PK_CLI_OUT_DOC},
 };

@@ -343,5 +343,5 @@ const pki_step_def pki_step_curve = {
     .makes = pki_makes_motion,
     .takes_input = true,
     .free_result = free,
-    .cli = {.output = PK_CLI_OUT_DOC, .summary_as_file = true},
+    .cli = {.output = PK_CLI_OUT_DOC},
 };

@@ -461,5 +461,5 @@ const pki_step_def pki_step_merge = {
     .report = report,
     .makes = pki_makes_motion, /* a pose merges as a one-frame motion */
     .free_result = free_result,
-    .cli = {.output = PK_CLI_OUT_DOC, .summary_as_file = true},
+    .cli = {.output = PK_CLI_OUT_DOC},
 };

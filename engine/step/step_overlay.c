@@ -270,5 +270,5 @@ const pki_step_def pki_step_overlay = {
     .report = report,
     .makes = pki_makes_input,
     .free_result = free,
-    .cli = {.output = PK_CLI_OUT_DOC, .summary_as_file = true},
+    .cli = {.output = PK_CLI_OUT_DOC},
 };

@@ -388,7 +388,7 @@ const pki_step_def pki_step_reduce = {
     .report = report,
     .makes = pki_makes_motion,
     .free_result = free,
-    .cli = {.output = PK_CLI_OUT_DOC, .summary_as_file = true, .progress = true},
+    .cli = {.output = PK_CLI_OUT_DOC, .progress = true},
 };
 
 static const char HELP_BAKE[] =
@@ -459,5 +459,5 @@ const pki_step_def pki_step_bake = {
     .report = report,
     .makes = pki_makes_motion,
     .free_result = free,
-    .cli = {.output = PK_CLI_OUT_DOC, .summary_as_file = true, .progress = true},
+    .cli = {.output = PK_CLI_OUT_DOC, .progress = true},
 };

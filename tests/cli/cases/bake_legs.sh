@@ -6,7 +6,7 @@ need_corpus
 in=$(corpus vmd_mmdagent_stand.vmd)
 mei=$(corpus pmd_mei.pmd)
 expect_exit 0 "$POSEKIT" bake "$in" --ik-to-fk --model "$mei" -o fk.vmd
-expect_stderr_matches '^posekit: bake: IK to FK, 2 legs over 121 frames: leg keys 50 -> [0-9]+; ankles within 0?\.[0-9e-]+ units of the input.s \(fitted to hold ankles and knees within [0-9.e-]+ units, the hip-to-ankle reach [0-9.e-]+\)$'
+expect_stderr_matches '^posekit bake: IK to FK, 2 legs over 121 frames: leg keys 50 -> [0-9]+; ankles within 0?\.[0-9e-]+ units of the input.s \(fitted to hold ankles and knees within [0-9.e-]+ units, the hip-to-ankle reach [0-9.e-]+\)$'
 # the legs are keyed and the leg and toe IKs off from frame 0
 expect_exit 0 "$POSEKIT" info fk.vmd
 grep -qE '^ +[0-9]+  左ひざ$' "$OUT" || fail "no 左ひざ keys"

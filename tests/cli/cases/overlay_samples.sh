@@ -6,7 +6,7 @@ fingers='右(親|人|中|薬|小)指'
 
 expect_exit 0 "$POSEKIT" overlay "$S/dance.vmd" --pose "$S/hands/right_fist.vpd" \
     --bones @fingers_R --frames 30-60 --fade 6 -o fist.vmd
-expect_stderr_contains 'posekit: overlay: 15 bones changed'
+expect_stderr_contains 'posekit overlay: 15 bones changed'
 expect_stderr_contains '30 fitted (6 inner keys), 0 baked into 0 keys'
 # the same summary as JSON on stdout
 expect_exit 0 "$POSEKIT" overlay "$S/dance.vmd" --pose "$S/hands/right_fist.vpd" \

@@ -6,9 +6,9 @@
 need_corpus
 in=$(corpus vmd_mmdagent_stand.vmd)
 expect_exit 0 "$POSEKIT" bake "$in" -o baked.vmd
-expect_stderr_matches '^posekit: bake: bone keys 470 -> 8502'
+expect_stderr_matches '^posekit bake: bone keys 470 -> 8502'
 expect_exit 0 "$POSEKIT" reduce baked.vmd -o back.vmd --max-deg 0.05 --max-pos 0.001 --max-morph 0.001
-expect_stderr_matches '^posekit: reduce: bone keys 8502 -> [0-9]+, .*worst error'
+expect_stderr_matches '^posekit reduce: bone keys 8502 -> [0-9]+, .*worst error'
 expect_exit 0 "$POSEKIT" reduce baked.vmd -o back2.vmd --json
 expect_stdout_contains '"bones": {"before": 8502'
 # back.vmd is within the tolerances of what it reduced at every frame,

@@ -43,7 +43,7 @@ vmd('noisy.vmd', noisy)
 PY
 remember noisy.vmd
 expect_exit 0 "$POSEKIT" smooth noisy.vmd -o smooth.vmd
-expect_stderr_matches '^posekit: smooth: bone keys 605 -> 605, morph keys 0 -> 0 \(2 bone and 0 morph tracks smoothed, 1 without noise left alone\); noise up to 0\.[4-7][0-9]* deg, 0\.01[0-9]* units'
+expect_stderr_matches '^posekit smooth: bone keys 605 -> 605, morph keys 0 -> 0 \(2 bone and 0 morph tracks smoothed, 1 without noise left alone\); noise up to 0\.[4-7][0-9]* deg, 0\.01[0-9]* units'
 expect_stderr_matches '[1-9][0-9]* planted foot runs? held'
 expect_unchanged noisy.vmd
 # closer to the clean motion: diff's worst angle of the input is the

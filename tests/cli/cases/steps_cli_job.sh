@@ -80,13 +80,13 @@ same_summary retarget
 # ---- overlay: a motion base with a range and fades; --frames all too
 expect_exit 0 "$POSEKIT" overlay dance.vmd --pose fist.vpd --bones @fingers_R --frames 30-60 \
     --fade 6 --mode add -o cli.vmd
-cli_summary 'posekit: overlay: '
+cli_summary 'posekit overlay: '
 job '{overlay: {base: dance.vmd, pose: fist.vpd, bones: "@fingers_R", frames: 30-60, fade: 6, mode: add, out: r}}' vmd
 expect_same_bytes cli.vmd job_out.vmd
 same_summary overlay
 expect_exit 0 "$POSEKIT" overlay dance.vmd --pose late.vmd --pose-frame 120 --bones @arms \
     --frames all -o cli.vmd
-cli_summary 'posekit: overlay: '
+cli_summary 'posekit overlay: '
 job '{overlay: {base: dance.vmd, pose: late.vmd, pose_frame: 120, bones: "@arms", frames: all, out: r}}' vmd
 expect_same_bytes cli.vmd job_out.vmd
 same_summary 'overlay --frames all'
@@ -94,7 +94,7 @@ same_summary 'overlay --frames all'
 # ---- merge (the summary names the policy as each side spells options)
 expect_exit 0 "$POSEKIT" merge dance.vmd fist.vpd peace.vpd --offset 0 --offset 0 --offset 40 \
     --prefer first -o cli.vmd
-cli_summary 'posekit: merge: '
+cli_summary 'posekit merge: '
 sed -i 's/(--prefer /(prefer /' cli_summary.txt
 job '{merge: {in: [dance.vmd, fist.vpd, peace.vpd], offsets: [0, 0, 40], prefer: first, out: r}}' vmd
 expect_same_bytes cli.vmd job_out.vmd
@@ -102,7 +102,7 @@ same_summary merge
 
 expect_exit 0 "$POSEKIT" merge dance.vmd peace.vpd --offset 0 --offset 40 --sections all \
     --sections bones --within 2 -o cli.vmd
-cli_summary 'posekit: merge: '
+cli_summary 'posekit merge: '
 sed -i 's/(--prefer /(prefer /' cli_summary.txt
 job '{merge: {in: [dance.vmd, peace.vpd], offsets: [0, 40], sections: [all, bones], within: 2, out: r}}' vmd
 expect_same_bytes cli.vmd job_out.vmd
@@ -148,23 +148,23 @@ grep -q 'abcdefghijklmnopq' job_out.txt || fail "the long name is not in the job
 # ---- reduce and bake: every option of each, both ways
 expect_exit 0 "$POSEKIT" bake dance.vmd --step 3 --frames 10-80 --bones @arms,@fingers_R \
     --rules en.yaml --no-morphs -o cli.vmd
-cli_summary 'posekit: bake: '
+cli_summary 'posekit bake: '
 job '{bake: {in: dance.vmd, step: 3, frames: 10-80, bones: "@arms,@fingers_R", rules: en.yaml, no_morphs: true, out: r}}' vmd
 expect_same_bytes cli.vmd job_out.vmd
 same_summary bake
 expect_exit 0 "$POSEKIT" reduce baked.vmd --max-deg 5e-2 --max-pos 0.001 --max-morph 1e-3 -o cli.vmd
-cli_summary 'posekit: reduce: '
+cli_summary 'posekit reduce: '
 job '{reduce: {in: baked.vmd, max_deg: 5e-2, max-pos: 0.001, max_morph: 1e-3, out: r}}' vmd
 expect_same_bytes cli.vmd job_out.vmd
 same_summary reduce
 grep -q 'worst error' job_summary.txt || fail "reduce's summary has no worst error: $(cat job_summary.txt)"
 expect_exit 0 "$POSEKIT" reduce baked.vmd --bones @hand_R --rules en.yaml --frames 20-90 --no-morphs -o cli.vmd
-cli_summary 'posekit: reduce: '
+cli_summary 'posekit reduce: '
 job '{reduce: {in: baked.vmd, bones: "@hand_R", rules: en.yaml, frames: 20-90, no_morphs: true, out: r}}' vmd
 expect_same_bytes cli.vmd job_out.vmd
 same_summary 'reduce --bones --frames'
 expect_exit 0 "$POSEKIT" reduce baked.vmd --camera -o cli.vmd
-cli_summary 'posekit: reduce: '
+cli_summary 'posekit reduce: '
 job '{reduce: {in: baked.vmd, camera: true, out: r}}' vmd
 expect_same_bytes cli.vmd job_out.vmd
 same_summary 'reduce --camera'
@@ -268,12 +268,12 @@ expect_stderr_contains "'r' is a check report: write it as .txt, .json or .yaml"
 cp "$(corpus vmd_wavefile_camera.vmd)" cam.vmd
 MODEL_INPUTS="$MODEL_INPUTS, cam.vmd: cam.vmd, cam_baked.vmd: cam_baked.vmd"
 expect_exit 0 "$POSEKIT" bake cam.vmd --camera -o cam_baked.vmd
-cli_summary 'posekit: bake: '
+cli_summary 'posekit bake: '
 job '{bake: {in: cam.vmd, camera: true, out: r}}' vmd
 expect_same_bytes cam_baked.vmd job_out.vmd
 same_summary 'bake --camera'
 expect_exit 0 "$POSEKIT" reduce cam_baked.vmd --camera --max-deg 0.05 --max-pos 0.001 -o cli.vmd
-cli_summary 'posekit: reduce: '
+cli_summary 'posekit reduce: '
 job '{reduce: {in: cam_baked.vmd, camera: true, max_deg: 0.05, max_pos: 0.001, out: r}}' vmd
 expect_same_bytes cli.vmd job_out.vmd
 same_summary 'reduce --camera'

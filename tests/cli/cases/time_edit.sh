@@ -11,7 +11,7 @@ CAM=$(corpus vmd_wavefile_camera.vmd)
 
 # trim: the range plays as the input (bones, morphs; the camera too)
 expect_exit 0 "$POSEKIT" time "$DANCE" --trim 1000-2000 -o t.vmd
-expect_stderr_contains 'posekit: time: keys 15439 -> '
+expect_stderr_contains 'posekit time: keys 15439 -> '
 expect_stderr_contains 'trimmed to 1000-2000: crossed segments'
 expect_exit 0 "$POSEKIT" info t.vmd
 expect_stdout_contains 'frames: 1000-2000'
@@ -87,7 +87,7 @@ expect_no_file bad.vmd
 # crossfade: the first up to the fade, the second (shifted) after it
 expect_exit 0 "$POSEKIT" time "$DANCE" --trim 500-900 --shift -500 -o part2.vmd
 expect_exit 0 "$POSEKIT" crossfade t1.vmd part2.vmd --at 900 --fade 15 -o cf.vmd
-expect_stderr_contains 'posekit: crossfade: frames 900-915 faded over 140 bones and 31 morphs'
+expect_stderr_contains 'posekit crossfade: frames 900-915 faded over 140 bones and 31 morphs'
 expect_exit 0 "$POSEKIT" diff t1.vmd cf.vmd --frames 0-900
 expect_stdout_contains '0 of 140 bones differ, 0 of 31 morphs differ'
 expect_exit 0 "$POSEKIT" time cf.vmd --trim 915- --shift -900 -o cf_tail.vmd
