@@ -163,10 +163,14 @@ static int run_option(void *ctx, const char *name, const char *inline_value, con
     if (strcmp(name, "each") == 0 && long_form) {
         if (!value || !*value)
             return cli_usage("run", "--each needs a pattern ('dances/*.vmd')"), -1;
+        if (r->each) /* a single-value option, as in every command */
+            return cli_usage("run", "--each is given twice"), -1;
         r->each = value;
         return took;
     }
     if ((strcmp(name, "j") == 0 && !long_form) || (strcmp(name, "jobs") == 0 && long_form)) {
+        if (r->jobs)
+            return cli_usage("run", "%s is given twice", long_form ? "--jobs" : "-j"), -1;
         if (!value || !pki_num_u32(value, &r->jobs) || r->jobs == 0)
             return cli_usage("run", "%s takes a number of files at once, 1 or more",
                              long_form ? "--jobs" : "-j"),

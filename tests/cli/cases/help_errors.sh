@@ -56,3 +56,12 @@ if [ -w /dev/full ]; then
         expect_stderr_contains 'cannot write standard output'
     done
 fi
+
+# A single-value option given twice is an error in dump and run as in
+# every step (the last one silently won)
+expect_exit 2 "$POSEKIT" dump --body "$PK_SOURCE/samples/dance.vmd" --bones a --bones b
+expect_stderr_contains 'posekit dump: --bones is given twice'
+expect_exit 2 "$POSEKIT" run job.yaml --each 'a/*.vmd' --each 'b/*.vmd'
+expect_stderr_contains 'posekit run: --each is given twice'
+expect_exit 2 "$POSEKIT" run job.yaml --each 'a/*.vmd' -j 2 --jobs 3
+expect_stderr_contains 'posekit run: --jobs is given twice'
