@@ -49,8 +49,8 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     const crossfade_opts *o = s->o;
     for (int i = 0; i < 2; i++)
         if (!in[i].motion) {
-            pk_error(log, PK_E_USAGE, "%s: crossfade works on VMD motions (a pose has no time)",
-                     s->inputs[i]);
+            pk_log_add_at(log, PK_ERROR, PK_E_USAGE, s->inputs[i], -1, 0, 0,
+                          "crossfade works on VMD motions (a pose has no time)");
             return -1;
         }
     pk_crossfade_stats *st = pki_result_new(res, sizeof *st, log);

@@ -163,8 +163,8 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
         return kr ? run_legs(s, in, kr, res, log) : -1;
     }
     if (!in->motion) {
-        pk_error(log, PK_E_USAGE, "%s: %s works on a VMD motion (a pose has no keys to %s)",
-                 s->inputs[0], cmd, cmd);
+        pk_log_add_at(log, PK_ERROR, PK_E_USAGE, s->inputs[0], -1, 0, 0,
+                      "%s works on a VMD motion (a pose has no keys to %s)", cmd, cmd);
         return -1;
     }
     keys_result *kr = pki_result_new(res, sizeof *kr, log);

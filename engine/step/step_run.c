@@ -171,6 +171,8 @@ int pki_need_motion(const pk_step *s, const pk_doc *in, const char *why, pk_log 
 {
     if (in->motion)
         return 0;
-    pk_error(log, PK_E_USAGE, "%s: %s works on a VMD motion (%s)", s->inputs[0], s->def->name, why);
+    /* about the file: "posekit: FILE: ...", as every message about one */
+    pk_log_add_at(log, PK_ERROR, PK_E_USAGE, s->inputs[0], -1, 0, 0,
+                  "%s works on a VMD motion (%s)", s->def->name, why);
     return -1;
 }

@@ -81,3 +81,12 @@ expect_exit 0 "$POSEKIT" run job.yaml
 expect_stderr_contains 'dup.vmd: warning: 5 morphs have duplicate keys'
 expect_eq "$(dup_lines)" 3 "duplicate-key lines of run"
 expect_stderr_contains "job.yaml:3:5: warning: dance: 'nothing' in the selection matches no bone or morph of the base or the pose"
+
+# an error about an input file names it as "posekit: FILE: ...", not
+# behind the command's name (a pose given to a command of motions)
+expect_exit 2 "$POSEKIT" time "$FIST" --shift 3 -o t.vmd
+expect_stderr_contains "posekit: $FIST: time works on a VMD motion (a pose has no time)"
+expect_exit 2 "$POSEKIT" bake "$FIST" -o b.vmd
+expect_stderr_contains "posekit: $FIST: bake works on a VMD motion (a pose has no keys to bake)"
+expect_exit 2 "$POSEKIT" crossfade "$DANCE" "$FIST" --at 10 -o c.vmd
+expect_stderr_contains "posekit: $FIST: crossfade works on VMD motions (a pose has no time)"
