@@ -69,6 +69,8 @@ static void warn_lost(const pk_motion *m, pk_log *log)
         pk_warning(log, PK_E_LOSS,
                    "a VPD holds bones and morphs only: the motion's %s %s not in the pose%s", list,
                    keys == 1 ? "is" : "are", m->nbones || m->nmorphs ? "" : ", which is empty");
+    else if (!m->nbones && !m->nmorphs) /* an empty pose is no silent success */
+        pk_warning(log, PK_E_NO_EFFECT, "the motion has no keys: the pose is empty");
 }
 
 static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_log *log)

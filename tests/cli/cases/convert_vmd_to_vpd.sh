@@ -61,3 +61,10 @@ expect_exit 0 "$POSEKIT" convert camonly.vmd --frame 0 -o cam.vpd
 expect_stderr_contains "warning: a VPD holds bones and morphs only: the motion's 1 camera key is not in the pose, which is empty"
 expect_exit 2 "$POSEKIT" convert camonly.vmd --frame 0 --strict -o cam2.vpd
 expect_no_file cam2.vpd
+# a motion with no keys at all: the empty pose is said too, not written
+# as a silent success
+{ vmd_header 'm'; pack V 0 0 0 0 0; } >nokeys.vmd
+expect_exit 0 "$POSEKIT" convert nokeys.vmd --frame 0 -o none.vpd
+expect_stderr_contains "posekit: nokeys.vmd: warning: the motion has no keys: the pose is empty"
+expect_exit 2 "$POSEKIT" convert nokeys.vmd --frame 0 --strict -o none2.vpd
+expect_no_file none2.vpd
