@@ -356,6 +356,11 @@ static double shared_reach(const pki_sizing *z, uint32_t r, const double w[2][3]
 #define SHARE 0.02      /* of B's arm: past it a contact's error weighs SHARE_COST more */
 #define SHARE_COST 10.0 /* ... in the search that shares the error out (group_choose) */
 #define SHARE_DEEP 0.0025 /* of B's arm: how much deeper into B's body that search may go */
+#define SPLIT_STARTS 9    /* starts of the search with each hand its own offset */
+#define SPLIT_EVALS 400   /* ... its trials from each */
+#define SPLIT_BODY 500.0  /* its cost per unit inside B's body: out of it before the errors */
+#define SPLIT_EDGE 0.045  /* of B's arm: past it an error weighs SPLIT_EDGE_COST more there */
+#define SPLIT_EDGE_COST 100.0
 
 /* The hands that move together at a row (one hand, or both touching each
  * other) by a common offset o on top of base[]: what their contacts ask. */
@@ -369,6 +374,11 @@ typedef struct group {
     size_t c[GROUP_MAX]; /* its contacts (of z->contacts) */
     double goal[GROUP_MAX];
     bool share; /* an error past SHARE weighs SHARE_COST more (group_choose) */
+    bool split; /* two hands, each its own offset: o[0..3) the left's, o[3..6) the right's */
+    double body; /* the cost per unit inside B's body (of B's arm) */
+    bool edge;   /* an error past SPLIT_EDGE weighs SPLIT_EDGE_COST more (split_choose) */
+    bool had;    /* prev: each hand's offset the row before (split_choose's first start) */
+    double prev[6];
 } group;
 
 /* The group's contacts at its row: the gap goal of each. */
@@ -382,6 +392,7 @@ static void group_init(group *g, pki_sizing *z, uint32_t r, const double w[2][3]
     g->t = t;
     memcpy(g->hand, hand, sizeof g->hand);
     memcpy(g->base, base, sizeof g->base);
+    g->body = BODY_COST;
     for (size_t i = 0; i < z->contacts.n && g->n < GROUP_MAX; i++) {
         const pki_contact *c = &z->contacts.v[i];
         if (r < c->first || r > c->last || !hand[c->side] ||
@@ -398,13 +409,13 @@ static void group_init(group *g, pki_sizing *z, uint32_t r, const double w[2][3]
 /* Each contact's gap error (of B's arm) into e (may be NULL) with the
  * group's hands moved by base + o; returns their sum plus REACH_COST per
  * arm beyond reach and BODY_COST per hand or forearm inside B's body. */
-static double group_eval(const group *g, const double o[3], double e[GROUP_MAX])
+static double group_eval(const group *g, const double *o, double e[GROUP_MAX])
 {
     pki_sizing *z = g->z;
     double w2[2][3], t2[2][3], v[2][3], cost = 0, lb = z->b.arm_len;
     for (int s = 0; s < 2; s++)
         for (int k = 0; k < 3; k++) {
-            v[s][k] = g->hand[s] ? g->base[s][k] + o[k] : 0.0;
+            v[s][k] = g->hand[s] ? g->base[s][k] + o[g->split ? 3 * s + k : k] : 0.0;
             w2[s][k] = g->w[s][k] + v[s][k];
             t2[s][k] = g->t[s][k] + v[s][k];
         }
@@ -415,7 +426,8 @@ static double group_eval(const group *g, const double o[3], double e[GROUP_MAX])
         double x = isfinite(gb) ? fabs(gb - g->goal[i]) / lb : 1.0;
         if (e)
             e[i] = x;
-        cost += x + (g->share && x > SHARE ? SHARE_COST * (x - SHARE) : 0.0);
+        cost += x + (g->share && x > SHARE ? SHARE_COST * (x - SHARE) : 0.0) +
+                (g->edge && x > SPLIT_EDGE ? SPLIT_EDGE_COST * (x - SPLIT_EDGE) : 0.0);
     }
     for (int s = 0; s < 2; s++)
         if (g->hand[s] && z->arm[s].n)
@@ -426,32 +438,35 @@ static double group_eval(const group *g, const double o[3], double e[GROUP_MAX])
                 continue;
             double deep = CLEAR * lb, nrm[3];
             deepest_of(z, g->r, s, g->w[s], g->t[s], v[s], true, &deep, nrm);
-            cost += BODY_COST * (deep - CLEAR * lb) / lb;
+            cost += g->body * (deep - CLEAR * lb) / lb;
         }
     return cost;
 }
 
-static double group_cost(const group *g, const double o[3])
+static double group_cost(const group *g, const double *o)
 {
     return group_eval(g, o, NULL);
 }
 
 /* The least cost offset near o (a simplex search, steps from a few
- * percent of B's arm down); *cost its cost. */
-static void group_solve(const group *g, int evals, double o[3], double *cost)
+ * percent of B's arm down; 3 coordinates, 6 for a split group); *cost its
+ * cost. */
+static void group_solve(const group *g, int evals, double *o, double *cost)
 {
-    double x[4][3], f[4], h = 0.03 * g->z->b.arm_len;
-    for (int i = 0; i < 4; i++) {
-        memcpy(x[i], o, sizeof x[i]);
+    enum { DMAX = 6 };
+    int dim = g->split ? 6 : 3, nv = dim + 1;
+    double x[DMAX + 1][DMAX], f[DMAX + 1], h = 0.03 * g->z->b.arm_len;
+    for (int i = 0; i < nv; i++) {
+        memcpy(x[i], o, dim * sizeof *o);
         if (i)
             x[i][i - 1] += h;
         f[i] = group_cost(g, x[i]);
     }
-    for (int ev = 4; ev < evals;) {
-        /* order: x[0] best, x[3] worst */
-        for (int i = 1; i < 4; i++)
+    for (int ev = nv; ev < evals;) {
+        /* order: x[0] best, x[dim] worst */
+        for (int i = 1; i < nv; i++)
             for (int j = i; j > 0 && f[j] < f[j - 1]; j--) {
-                double tf = f[j], tx[3];
+                double tf = f[j], tx[DMAX];
                 f[j] = f[j - 1];
                 f[j - 1] = tf;
                 memcpy(tx, x[j], sizeof tx);
@@ -459,43 +474,44 @@ static void group_solve(const group *g, int evals, double o[3], double *cost)
                 memcpy(x[j - 1], tx, sizeof tx);
             }
         double size = 0;
-        for (int i = 1; i < 4; i++) {
-            double dv[3];
-            pki_v3_sub(x[i], x[0], dv);
-            size = fmax(size, pki_v3_len(dv));
+        for (int i = 1; i < nv; i++) {
+            double dd = 0;
+            for (int k = 0; k < dim; k++)
+                dd += (x[i][k] - x[0][k]) * (x[i][k] - x[0][k]);
+            size = fmax(size, sqrt(dd));
         }
-        if (size < 1e-4 * g->z->b.arm_len || f[3] - f[0] < 1e-7)
+        if (size < 1e-4 * g->z->b.arm_len || f[dim] - f[0] < 1e-7)
             break;
-        double c[3] = {0, 0, 0}, xr[3], xe[3], xc[3];
-        for (int i = 0; i < 3; i++)
-            for (int k = 0; k < 3; k++)
-                c[k] += x[i][k] / 3.0;
-        for (int k = 0; k < 3; k++)
-            xr[k] = c[k] + (c[k] - x[3][k]);
+        double c[DMAX] = {0}, xr[DMAX], xe[DMAX], xc[DMAX];
+        for (int i = 0; i < dim; i++)
+            for (int k = 0; k < dim; k++)
+                c[k] += x[i][k] / dim;
+        for (int k = 0; k < dim; k++)
+            xr[k] = c[k] + (c[k] - x[dim][k]);
         double fr = group_cost(g, xr);
         ev++;
         if (fr < f[0]) {
-            for (int k = 0; k < 3; k++)
-                xe[k] = c[k] + 2.0 * (c[k] - x[3][k]);
+            for (int k = 0; k < dim; k++)
+                xe[k] = c[k] + 2.0 * (c[k] - x[dim][k]);
             double fe = group_cost(g, xe);
             ev++;
-            memcpy(x[3], fe < fr ? xe : xr, sizeof xe);
-            f[3] = fmin(fe, fr);
-        } else if (fr < f[2]) {
-            memcpy(x[3], xr, sizeof xr);
-            f[3] = fr;
+            memcpy(x[dim], fe < fr ? xe : xr, sizeof xe);
+            f[dim] = fmin(fe, fr);
+        } else if (fr < f[dim - 1]) {
+            memcpy(x[dim], xr, sizeof xr);
+            f[dim] = fr;
         } else {
-            bool out = fr < f[3];
-            for (int k = 0; k < 3; k++)
-                xc[k] = c[k] + 0.5 * ((out ? xr[k] : x[3][k]) - c[k]);
+            bool out = fr < f[dim];
+            for (int k = 0; k < dim; k++)
+                xc[k] = c[k] + 0.5 * ((out ? xr[k] : x[dim][k]) - c[k]);
             double fc = group_cost(g, xc);
             ev++;
-            if (fc < fmin(fr, f[3])) {
-                memcpy(x[3], xc, sizeof xc);
-                f[3] = fc;
+            if (fc < fmin(fr, f[dim])) {
+                memcpy(x[dim], xc, sizeof xc);
+                f[dim] = fc;
             } else {
-                for (int i = 1; i < 4; i++) {
-                    for (int k = 0; k < 3; k++)
+                for (int i = 1; i < nv; i++) {
+                    for (int k = 0; k < dim; k++)
                         x[i][k] = x[0][k] + 0.5 * (x[i][k] - x[0][k]);
                     f[i] = group_cost(g, x[i]);
                     ev++;
@@ -504,10 +520,10 @@ static void group_solve(const group *g, int evals, double o[3], double *cost)
         }
     }
     int b = 0;
-    for (int i = 1; i < 4; i++)
+    for (int i = 1; i < nv; i++)
         if (f[i] < f[b])
             b = i;
-    memcpy(o, x[b], 3 * sizeof *o);
+    memcpy(o, x[b], dim * sizeof *o);
     *cost = f[b];
 }
 
@@ -518,6 +534,63 @@ static bool any_apart(const double *e, int n)
         if (e[i] > APART)
             return true;
     return false;
+}
+
+/* Two touching hands whose contacts the common offset cannot hold
+ * together: each hand its own offset (their touch one contact among the
+ * others, the hands sliding along each other), searched from the row
+ * before's, from both at o and from eight more starts (the hands SPREAD
+ * of B's arm down, up, apart, together, forwards), the errors shared out
+ * as in group_choose and each past SPLIT_EDGE weighing SPLIT_EDGE_COST
+ * more, B's body SPLIT_BODY per unit inside (out of it first).  Taken
+ * into o (6) and e where its worst error is less than o's and it lies no
+ * further beyond reach or into B's body than o (SHARE_DEEP); a contact
+ * still more than APART off stays apart.  SD Mei's folded hands on Mei:
+ * on Mei's thighs beside its large hips, the hands' touch slid. */
+static void split_choose(const group *g, double o[6], double e[GROUP_MAX])
+{
+    group sp = *g;
+    sp.split = true;
+    double pen0 = group_eval(&sp, o, NULL);
+    for (int i = 0; i < g->n; i++)
+        pen0 -= e[i];
+    sp.share = sp.edge = true;
+    sp.body = SPLIT_BODY;
+    double best[6], fb = HUGE_VAL, L = g->z->b.arm_len;
+    if (g->had) {
+        double f;
+        memcpy(best, g->prev, sizeof best);
+        group_solve(&sp, SPLIT_EVALS, best, &f);
+        fb = f;
+    }
+    static const double step[SPLIT_STARTS][6] = {
+        {0, 0, 0, 0, 0, 0},   {0, -1, 0, 0, -1, 0}, {0, 1, 0, 0, 1, 0},  {1, 0, 0, -1, 0, 0},
+        {-1, 0, 0, 1, 0, 0},  {0, 0, 1, 0, 0, 1},   {0, -1, 1, 0, -1, 1}, {1, -1, 0, -1, -1, 0},
+        {-1, -1, 0, 1, -1, 0}};
+    for (int a = 0; a < SPLIT_STARTS; a++) {
+        double x[6], f;
+        for (int k = 0; k < 6; k++)
+            x[k] = o[k] + step[a][k] * SPREAD * L;
+        group_solve(&sp, SPLIT_EVALS, x, &f);
+        if (f < fb) {
+            fb = f;
+            memcpy(best, x, sizeof best);
+        }
+    }
+    double es[GROUP_MAX];
+    sp.share = sp.edge = false;
+    sp.body = BODY_COST;
+    double pen = group_eval(&sp, best, es);
+    double worst = 0, worst0 = 0;
+    for (int i = 0; i < g->n; i++) {
+        worst = fmax(worst, es[i]);
+        worst0 = fmax(worst0, e[i]);
+        pen -= es[i];
+    }
+    if (worst < worst0 && pen <= pen0 + BODY_COST * SHARE_DEEP) {
+        memcpy(o, best, sizeof best);
+        memcpy(e, es, g->n * sizeof *e);
+    }
 }
 
 /* Rows of contacts: the offset of each hand at each (has[s][r]).  A hand
@@ -537,9 +610,10 @@ static bool any_apart(const double *e, int n)
  * forearm out of B's body, holds it without letting the others go
  * further): marked PKI_BEYOND_APART, its error there the bound.  Where
  * the group has one contact, cand[0]. */
-static void group_choose(const group *g, const double (*cand)[3], int nc, double o[3])
+static void group_choose(const group *g, const double (*cand)[3], int nc, double o[6])
 {
     memcpy(o, cand[0], 3 * sizeof *o);
+    memcpy(o + 3, cand[0], 3 * sizeof *o);
     if (g->n < 2)
         return;
     double best = group_cost(g, o);
@@ -594,6 +668,9 @@ static void group_choose(const group *g, const double (*cand)[3], int nc, double
             memcpy(e, es, sizeof es);
         }
     }
+    memcpy(o + 3, o, 3 * sizeof *o);
+    if (any_apart(e, g->n) && g->hand[0] && g->hand[1])
+        split_choose(g, o, e);
     for (int i = 0; i < g->n; i++) {
         pki_contact *c = &g->z->contacts.v[g->c[i]];
         if (!(e[i] > APART) || !c->beyond)
@@ -659,10 +736,14 @@ static void targets(pki_sizing *z, double (*d[2])[3], bool *has[2])
             group g;
             group_init(&g, z, r, (const double(*)[3])w, (const double(*)[3])t,
                        (const bool[2]){true, true}, (const double(*)[3])hd);
-            group_choose(&g, (const double(*)[3])cand, nc, o);
+            g.had = had[0] && had[1];
+            for (int k = 0; k < 6 && g.had; k++)
+                g.prev[k] = prev[k / 3][k % 3] - hd[k / 3][k % 3];
+            double o6[6];
+            group_choose(&g, (const double(*)[3])cand, nc, o6);
             for (int s = 0; s < 2; s++) {
                 for (int k = 0; k < 3; k++)
-                    d[s][r][k] = hd[s][k] + o[k];
+                    d[s][r][k] = hd[s][k] + o6[3 * s + k];
                 has[s][r] = true;
             }
         } else {
@@ -683,7 +764,9 @@ static void targets(pki_sizing *z, double (*d[2])[3], bool *has[2])
                 bool hand[2] = {s == 0, s == 1};
                 group_init(&g, z, r, (const double(*)[3])w, (const double(*)[3])t, hand,
                            (const double[2][3]){{0}});
-                group_choose(&g, (const double(*)[3])cand, nc, d[s][r]);
+                double o6[6];
+                group_choose(&g, (const double(*)[3])cand, nc, o6);
+                memcpy(d[s][r], o6, sizeof d[s][r]);
             }
         }
         keep_out(z, r, (const double(*)[3])w, (const double(*)[3])t, d, has, hands);
