@@ -631,6 +631,7 @@ static void group_choose(const group *g, const double (*cand)[3], int nc, double
         best = f;
         memcpy(o, x, sizeof x);
     }
+    memcpy(o + 3, o, 3 * sizeof *o);
     group_eval(g, o, e);
     if (!any_apart(e, g->n))
         return;

@@ -71,10 +71,12 @@ expect_stderr_contains "posekit retarget: avoid: skipped, the target model has n
 expect_stderr_contains "posekit retarget: contacts: "
 # SD Mei's hands on each other, its hips and the other thigh at once (its
 # stand): on Gene one place of the folded hands holds all five contacts;
-# on Mei no place of the hands out of its body holds the thighs with the
-# rest: the two thigh contacts are apart on every frame (at least 5% of
-# the arm off at the best place found), the others hold, and the frames
-# where moving the hands made the gaps worse are left as stance left them
+# on Mei no common place of the two touching hands out of its body holds
+# the thighs with the rest (Mei's thighs lie inside its large hips in
+# front): each hand takes its own place, the hands sliding along each
+# other, on the thighs below the hips; the right hand's hold on the left
+# thigh stays a little over 5% off on some frames, nothing else is apart
+# or left as stance left it, and no forearm or hand is in Mei's body
 cp "$(corpus vmd_mmdagent_stand.vmd)" stand.vmd
 expect_exit 0 "$POSEKIT" retarget stand.vmd --from sdmei.pmd --to gene.pmx -o stand_gene.vmd --report stand_gene.json
 expect_eq "$(json_eval stand_gene.json 'len(d["contacts"]) == 5 and all(c["after"]["max"] < 0.01 and "apart" not in c for c in d["contacts"])')" True "all five held"
@@ -84,10 +86,11 @@ cp "$(corpus pmx_mmt_test_model.pmx)" mmt.pmx
 expect_exit 0 "$POSEKIT" retarget stand.vmd --from sdmei.pmd --to mmt.pmx -o stand_mmt.vmd --report stand_mmt.json
 expect_eq "$(json_eval stand_mmt.json 'len(d["contacts"]) == 5 and all(c["after"]["max"] < 0.055 and "apart" not in c for c in d["contacts"]) and d["hands"]["after"]["p95"] < 0.05')" True "all five held on mmt"
 expect_exit 0 "$POSEKIT" retarget stand.vmd --from sdmei.pmd --to mei.pmd -o stand_mei.vmd --report stand.json
-expect_stderr_contains "left as they were: moving the hands made the gaps worse"
-expect_eq "$(json_eval stand.json 'd["steps"]["contacts"]["kept"] > 0 and d["hands"]["after"]["mean"] <= d["hands"]["before"]["mean"]')" True "no worse than stance"
-expect_eq "$(json_eval stand.json 'sorted(c["with"] for c in d["contacts"] if "apart" in c and c["apart"]["frames"] == c["frames"][1] - c["frames"][0] + 1 and c["apart"]["least"] > 0.05)')" "['left thigh', 'right thigh']" "thighs apart"
-expect_eq "$(json_eval stand.json '(h := d["hands"]["reachable"])["frames"] == d["hands"]["frames"] - 242 and h["after"]["mean"] < 0.02 and h["after"]["p95"] < 0.05')" True "the rest held"
+expect_stderr_lacks "left as they were"
+expect_eq "$(json_eval stand.json 'd["steps"]["contacts"]["kept"] == 0 and d["penetration"]["after"]["frames"] == 0')" True "moved, out of the body"
+expect_eq "$(json_eval stand.json 'len(d["contacts"]) == 5 and all(c["after"]["max"] < 0.06 for c in d["contacts"])')" True "all five within 6%"
+expect_eq "$(json_eval stand.json '[(c["hand"], c["with"]) for c in d["contacts"] if "apart" in c and c["apart"]["frames"] < 121 and c["apart"]["least"] < 0.055]')" "[('right', 'left thigh')]" "one thigh a little apart"
+expect_eq "$(json_eval stand.json '(h := d["hands"])["after"]["mean"] < 0.025 and h["after"]["p95"] < 0.055 and h["reachable"]["after"]["p95"] < 0.05')" True "hands held"
 # a pose is sized too (one frame, no blending)
 expect_exit 0 "$POSEKIT" retarget pose.vpd --from gene.pmx --to sdmei.pmd -o pose_sd.vpd --report pose.json
 expect_eq "$(json_eval pose.json 'd["frames"] == [0.0, 0.0]')" True "a pose's frame"
