@@ -539,7 +539,8 @@ static bool any_apart(const double *e, int n)
 /* Two touching hands whose contacts the common offset cannot hold
  * together: each hand its own offset (their touch one contact among the
  * others, the hands sliding along each other), searched from the row
- * before's, from both at o and from eight more starts (the hands SPREAD
+ * before's (taken where it holds every contact within APART), else also
+ * from both at o and from eight more starts (the hands SPREAD
  * of B's arm down, up, apart, together, forwards), the errors shared out
  * as in group_choose and each past SPLIT_EDGE weighing SPLIT_EDGE_COST
  * more, B's body SPLIT_BODY per unit inside (out of it first).  Taken
@@ -557,11 +558,28 @@ static void split_choose(const group *g, double o[6], double e[GROUP_MAX])
     sp.share = sp.edge = true;
     sp.body = SPLIT_BODY;
     double best[6], fb = HUGE_VAL, L = g->z->b.arm_len;
+    double es[GROUP_MAX];
     if (g->had) {
+        /* the row before's places, where they still hold every contact
+         * no deeper, are taken without the other starts */
         double f;
         memcpy(best, g->prev, sizeof best);
         group_solve(&sp, SPLIT_EVALS, best, &f);
         fb = f;
+        group split_at = sp;
+        split_at.share = split_at.edge = false;
+        split_at.body = BODY_COST;
+        double pen = group_eval(&split_at, best, es);
+        bool held = true;
+        for (int i = 0; i < g->n; i++) {
+            held &= es[i] <= APART;
+            pen -= es[i];
+        }
+        if (held && pen <= pen0 + BODY_COST * SHARE_DEEP) {
+            memcpy(o, best, sizeof best);
+            memcpy(e, es, g->n * sizeof *e);
+            return;
+        }
     }
     static const double step[SPLIT_STARTS][6] = {
         {0, 0, 0, 0, 0, 0},   {0, -1, 0, 0, -1, 0}, {0, 1, 0, 0, 1, 0},  {1, 0, 0, -1, 0, 0},
@@ -577,7 +595,6 @@ static void split_choose(const group *g, double o[6], double e[GROUP_MAX])
             memcpy(best, x, sizeof best);
         }
     }
-    double es[GROUP_MAX];
     sp.share = sp.edge = false;
     sp.body = BODY_COST;
     double pen = group_eval(&sp, best, es);
