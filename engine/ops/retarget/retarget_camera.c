@@ -2821,6 +2821,32 @@ static void dolly(const pki_cert_frame *lf, const pk_camera_key *k, int dfov, pk
         out->pos[a] = (float)((double)k->pos[a] + move * v.R[a][2]);
 }
 
+/* k with its look-at point moved along the view to its subject's mean
+ * depth (lf's points; at least a unit in front of the eye): the same
+ * view, written as a key whose look-at point is where the subject is.  A
+ * lens changed by dolly keeps the key's distance, so a camera found
+ * through a far narrow lens (a best camera at 1° looks from a thousand
+ * units away) and brought to the original's lens would keep its look-at
+ * point that far beyond the subject: every key fitted around it then
+ * swings its eye by the key's distance times its angles' errors. */
+static void recentre(const pki_cert_frame *lf, pk_camera_key *k)
+{
+    if (!lf->n)
+        return;
+    view v;
+    view_of(k, &v);
+    double z = 0;
+    for (int i = 0; i < lf->n; i++) {
+        double q[3];
+        cam_space(&v, v.eye, lf->pb[i], q);
+        z += q[2] / lf->n;
+    }
+    z = fmax(z, 1.0);
+    for (int a = 0; a < 3; a++)
+        k->pos[a] = (float)(v.eye[a] + z * v.R[a][2]);
+    k->distance = (float)-z;
+}
+
 static const int DFOV[] = {0, 2, -2, 5, -5};
 #define NDFOV ((int)(sizeof DFOV / sizeof *DFOV))
 
@@ -3391,6 +3417,7 @@ static int cut_in(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
             double fo = orig[c].fov < 1 ? 1.0 : (double)orig[c].fov;
             long fw = (long)w.fov, lo = lround(fo / CUT_LENS), hi = lround(fo * CUT_LENS);
             dolly(&lf[c], &w, (int)(fw < lo ? lo - fw : fw > hi ? hi - fw : 0), &a);
+            recentre(&lf[c], &a);
             size_t cnt = 0;
             for (uint32_t h = r0; h <= r1; h++)
                 cnt += cand[h] = lf[h].n && pki_camera_least_change(&lf[h], &a, &lc) &&
