@@ -150,8 +150,8 @@ done
 # brought to the original's lens, written with the look-at point at the
 # subject (their fit swung the eye by a thousand units times the angles'
 # errors: 2617 of the 2789 frames the best camera lands, 93.8%; now 2627,
-# 94.2%) (not in the sanitizer build: Gene's fit takes no line the
-# models above do not)
+# 94.2%) (not in the sanitizer build, for its time: its models are the
+# two above)
 if [ -z "${PK_SANITIZED:-}" ]; then
     expect_exit 0 "$POSEKIT" retarget cam.vmd --from @classic --to gene.pmx --motion dance.vmd --no-contacts --no-avoid --no-twist --no-centre --no-upper --no-shoulders --no-toes -o classic_gene.vmd
     line=$(grep 'posekit retarget: camera:' "$ERR")
