@@ -140,9 +140,7 @@ static double lower(const frame_bound *fb, const double c[3], const double h[3])
     return hypot(E[0], E[1]) - slack;
 }
 
-typedef struct box {
-    double c[3], h[3];
-} box;
+typedef bench_box box;
 
 /* Depth first over the boxes; 0, or -1 past MAX_BOXES. */
 static int bound(frame_bound *fb, double R, double ylo, double yhi)
@@ -178,21 +176,8 @@ static int bound(frame_bound *fb, double R, double ylo, double yhi)
             continue;
         }
         int k = b.h[0] >= b.h[1] && b.h[0] >= b.h[2] ? 0 : b.h[1] >= b.h[2] ? 1 : 2;
-        if (n + 2 > cap) {
-            box *t = realloc(st, 2 * cap * sizeof *st);
-            if (!t) {
-                free(st);
-                return -1;
-            }
-            st = t;
-            cap *= 2;
-        }
-        for (int sgn = -1; sgn <= 1; sgn += 2) {
-            box c = b;
-            c.h[k] /= 2;
-            c.c[k] += sgn * c.h[k];
-            st[n++] = c;
-        }
+        if (bench_box_halves(&st, &n, &cap, &b, k) != 0)
+            return -1;
     }
     free(st);
     return 0;

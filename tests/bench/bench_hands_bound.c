@@ -174,9 +174,7 @@ static bool witness(bound_in *bi, const double c[6])
     return true;
 }
 
-typedef struct box {
-    double c[6], h[6];
-} box;
+typedef bench_box box;
 
 /* Depth first over the boxes; 0, or -1 past MAX_BOXES or on OOM. */
 static int bound(bound_in *bi)
@@ -231,21 +229,8 @@ static int bound(bound_in *bi)
             }
             continue;
         }
-        if (n + 2 > cap) {
-            box *t = realloc(st, 2 * cap * sizeof *st);
-            if (!t) {
-                free(st);
-                return -1;
-            }
-            st = t;
-            cap *= 2;
-        }
-        for (int sgn = -1; sgn <= 1; sgn += 2) {
-            box c = b;
-            c.h[k] /= 2;
-            c.c[k] += sgn * c.h[k];
-            st[n++] = c;
-        }
+        if (bench_box_halves(&st, &n, &cap, &b, k) != 0)
+            return -1;
     }
     free(st);
     return 0;

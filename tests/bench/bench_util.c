@@ -443,3 +443,24 @@ int bench_pair_retarget(bench_pair *p, pk_retarget_options o)
     pk_log_free(&log);
     return rc;
 }
+
+int bench_box_halves(bench_box **st, size_t *n, size_t *cap, const bench_box *b, int k)
+{
+    if (*n + 2 > *cap) {
+        bench_box *t = realloc(*st, 2 * *cap * sizeof **st);
+        if (!t) {
+            free(*st);
+            *st = NULL;
+            return -1;
+        }
+        *st = t;
+        *cap *= 2;
+    }
+    for (int sgn = -1; sgn <= 1; sgn += 2) {
+        bench_box c = *b;
+        c.h[k] /= 2;
+        c.c[k] += sgn * c.h[k];
+        (*st)[(*n)++] = c;
+    }
+    return 0;
+}

@@ -76,6 +76,16 @@ const char *bench_tmpdir(void);
 /* ---- two corpus models and a dance retargeted between them
  * (bench_retarget.c, bench_sizing.c) ---- */
 
+/* The branch-and-bound benches' boxes (bench_cog_bound, bench_hands_bound):
+ * a middle c and half sides h over up to 6 coordinates (the unused ones
+ * 0), on a stack that grows by doubling. */
+typedef struct bench_box {
+    double c[6], h[6];
+} bench_box;
+/* Pushes b's two halves across coordinate k onto the stack st (*n of them
+ * in *cap); -1 when it cannot grow (the stack is freed and *st NULL). */
+int bench_box_halves(bench_box **st, size_t *n, size_t *cap, const bench_box *b, int k);
+
 /* The corpus folder (PK_CORPUS), or NULL after telling on stderr that
  * `prog` is skipped without one. */
 const char *bench_corpus(const char *prog);

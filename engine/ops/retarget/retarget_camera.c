@@ -2829,19 +2829,26 @@ static void dolly(const pki_cert_frame *lf, const pk_camera_key *k, int dfov, pk
  * units away) and brought to the original's lens would keep its look-at
  * point that far beyond the subject: every key fitted around it then
  * swings its eye by the key's distance times its angles' errors. */
+/* The mean depth of lf's subject in front of v's eye, at least 1 unit
+ * (1 for no subject). */
+static double subject_depth(const view *v, const pki_cert_frame *lf)
+{
+    double z = 0;
+    for (int i = 0; i < lf->n; i++) {
+        double q[3];
+        cam_space(v, v->eye, lf->pb[i], q);
+        z += q[2] / lf->n;
+    }
+    return fmax(z, 1.0);
+}
+
 static void recentre(const pki_cert_frame *lf, pk_camera_key *k)
 {
     if (!lf->n)
         return;
     view v;
     view_of(k, &v);
-    double z = 0;
-    for (int i = 0; i < lf->n; i++) {
-        double q[3];
-        cam_space(&v, v.eye, lf->pb[i], q);
-        z += q[2] / lf->n;
-    }
-    z = fmax(z, 1.0);
+    double z = subject_depth(&v, lf);
     for (int a = 0; a < 3; a++)
         k->pos[a] = (float)(v.eye[a] + z * v.R[a][2]);
     k->distance = (float)-z;
@@ -3312,13 +3319,7 @@ static void key_of_par(const double p[NPAR], const pki_cert_frame *lf, pk_camera
     memset(k, 0, sizeof *k);
     view v;
     view_par(p, &v);
-    double z = 0;
-    for (int i = 0; i < lf->n; i++) {
-        double q[3];
-        cam_space(&v, v.eye, lf->pb[i], q);
-        z += q[2] / (lf->n ? lf->n : 1);
-    }
-    k->distance = (float)-fmax(z, 1.0);
+    k->distance = (float)-subject_depth(&v, lf);
     k->fov = (uint32_t)lround(fmin(FOV_MAX, fmax(FOV_MIN, p[P_FOV])));
     pk_camera_interp_linear(k->interp);
     double x[TB];
