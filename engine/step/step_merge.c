@@ -1,6 +1,7 @@
 /* step_merge.c — merge: motions (a pose as a one-frame motion) shifted,
  * cut and combined into one (engine/ops/keys/merge.c); its report: the
- * overlaps and conflicts, one line each, then the summary; and its JSON. */
+ * overlaps and conflicts, one line each (the first SHOWN of each kind
+ * without --verbose), then the summary; and its JSON (every one). */
 #include "step/step.h"
 #include "step/step_option.h"
 
@@ -15,7 +16,7 @@ typedef struct merge_opts {
     pki_list sections; /* unsigned section bits, per input in order */
     pki_list within;   /* uint32_t input numbers (1-based) */
     int prefer;        /* pk_merge_policy */
-    bool cut_names;
+    bool cut_names, verbose;
 } merge_opts;
 
 #define T merge_opts
@@ -29,6 +30,7 @@ static const pki_option OPTIONS[] = {
     {"within", PKI_OPT_WITHIN, offsetof(T, within), 0, 0, NULL,
      "an input number (1 for the first)"},
     PKI_ROW_BOOL(T, "cut_names", cut_names),
+    PKI_ROW_BOOL(T, "verbose", verbose),
 };
 #undef T
 
@@ -238,13 +240,31 @@ static void track(pk_buf *out, pk_section sec, const char *name)
         pk_buf_printf(out, " '%s'", name);
 }
 
-/* Every overlap and conflict, one line each, then the summary. */
+/* Overlaps and conflicts listed without --verbose: two whole dances
+ * merged overlap on every track (199 of wavefile's with itself shifted by
+ * 5 frames) and may conflict at thousands of frames. */
+#define SHOWN 10
+
+/* "... and N more KIND (--verbose lists them all)" when some were left out */
+static void more(const pk_step *s, size_t n, size_t shown, const char *kind, pk_buf *out)
+{
+    char nv[64];
+    if (n > shown)
+        pk_buf_printf(out, "... and %zu more %s (%s lists them all)\n", n - shown, kind,
+                      pki_step_spell(s, "verbose", nv));
+}
+
+/* Every overlap and conflict, one line each (the first SHOWN of each
+ * without --verbose), then the summary. */
 static void text(const pk_step *s, const merge_result *mr, const pk_step_result *res, pk_buf *out)
 {
     const pk_merge_report *r = &mr->report;
     char *const *inputs = s->inputs;
     char n1[64], n2[64];
-    for (size_t i = 0; i < r->noverlaps; i++) {
+    bool all = ((const merge_opts *)s->o)->verbose;
+    size_t no = all || r->noverlaps < SHOWN ? r->noverlaps : SHOWN;
+    size_t nc = all || r->count < SHOWN ? r->count : SHOWN;
+    for (size_t i = 0; i < no; i++) {
         const pk_merge_overlap *o = &r->overlaps[i];
         char ra[48], rb[48];
         range_text(ra, sizeof ra, o->a_first, o->a_last);
@@ -256,18 +276,20 @@ static void text(const pk_step *s, const merge_result *mr, const pk_step_result 
                       "through both inputs' keys\n",
                       o->a + 1, inputs[o->a], ra, o->b + 1, inputs[o->b], rb);
     }
+    more(s, r->noverlaps, no, "overlapping tracks", out);
     if (r->noverlaps)
         pk_buf_printf(out,
                       "to lay an input over the others only inside its own frames, use %s K; to "
                       "take only some of its sections, %s\n",
                       pki_step_spell(s, "within", n1), pki_step_spell(s, "sections", n2));
-    for (size_t i = 0; i < r->count; i++) {
+    for (size_t i = 0; i < nc; i++) {
         const pk_merge_conflict *c = &r->items[i];
         pk_buf_puts(out, "conflict: ");
         track(out, c->section, c->name);
         pk_buf_printf(out, " at frame %u: kept input %zu (%s), dropped input %zu (%s)\n", c->frame,
                       c->kept + 1, inputs[c->kept], c->dropped + 1, inputs[c->dropped]);
     }
+    more(s, r->count, nc, "conflicts", out);
     summary(s, res, out);
     pk_buf_putc(out, '\n');
 }
@@ -400,7 +422,7 @@ static int report(const pk_step *s, const pk_step_result *res, pk_report_format 
 static const char HELP[] =
     "usage: posekit merge IN... -o OUT [--offset N]... [--sections LIST]...\n"
     "                     [--within K]... [--prefer first|last|error] [--json]\n"
-    "                     [--cut-names] [--strict]\n"
+    "                     [--cut-names] [--strict] [--verbose]\n"
     "\n"
     "Combines the tracks of every input (VMDs; a VPD counts as a one-frame\n"
     "motion) into one motion.  Records keep their file order, input after\n"
@@ -436,6 +458,8 @@ static const char HELP[] =
     "                     (15 bytes) as MMD does, a warning per name (else\n"
     "                     each is an error)\n"
     "  --strict           warnings are errors\n"
+    "  -v, --verbose      list every overlap and conflict (else the first 10\n"
+    "                     of each and how many more; --json has them all)\n"
     "  -h, --help         this text\n"
     "\n"
     "Keys with the same value in several inputs are kept once and are not\n"

@@ -71,6 +71,16 @@ expect_exit 0 "$POSEKIT" convert "$S/hands/right_fist.vpd" --frame 60 -o fist60.
 expect_exit 0 "$POSEKIT" merge "$S/dance.vmd" fist60.vmd -o keyed.vmd
 expect_stderr_contains "overlap: bone '右人指２' keyed by input 1 ($S/dance.vmd, frames 0-150) and input 2 (fist60.vmd, frame 60)"
 expect_stderr_contains '16 overlapping tracks'
+# The first 10 of each kind listed and how many more; --verbose lists all.
+expect_eq "$(grep -c 'posekit merge: overlap: ' "$ERR")" 10 "overlap lines"
+expect_stderr_contains 'posekit merge: ... and 6 more overlapping tracks (--verbose lists them all)'
+expect_exit 0 "$POSEKIT" merge "$S/dance.vmd" fist60.vmd -o keyed_v.vmd --verbose
+expect_eq "$(grep -c 'posekit merge: overlap: ' "$ERR")" 16 "overlap lines (--verbose)"
+expect_stderr_lacks 'more overlapping tracks'
+expect_same_bytes keyed.vmd keyed_v.vmd
+expect_exit 0 "$POSEKIT" merge "$S/dance.vmd" "$S/dance.vmd" --offset 0 --offset 15 -o twice15.vmd
+expect_eq "$(grep -c 'posekit merge: conflict: ' "$ERR")" 10 "conflict lines"
+expect_stderr_matches 'posekit merge: \.\.\. and [0-9]+ more conflicts \(--verbose lists them all\)'
 expect_exit 2 "$POSEKIT" merge "$S/dance.vmd" fist60.vmd --prefer error -o keyed_err.vmd
 expect_stderr_contains '0 conflicts, 16 overlapping tracks (--prefer error)'
 expect_no_file keyed_err.vmd
