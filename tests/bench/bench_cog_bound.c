@@ -259,15 +259,16 @@ int main(int argc, char **argv)
     }
     pk_log log;
     pk_log_init(&log);
-    pk_model *ma = pk_model_load(p[0], &log), *mb = pk_model_load(p[2], &log);
-    pk_motion *da = bench_load_motion("bench_cog_bound", p[1], &log);
-    pk_motion *db = bench_load_motion("bench_cog_bound", p[3], &log);
+    bench_bound_in in;
+    bool loaded = bench_bound_load("bench_cog_bound", p, &in, &log);
+    pk_model *ma = in.ma, *mb = in.mb;
+    pk_motion *da = in.da, *db = in.db;
     int rc = 2;
     pki_torso ta, tb;
     memset(&ta, 0, sizeof ta);
     memset(&tb, 0, sizeof tb);
     bool *wa = NULL, *wb = NULL;
-    if (!ma || !mb || !da || !db)
+    if (!loaded)
         goto done;
     pki_torso_init(&ta, ma);
     pki_torso_init(&tb, mb);
@@ -323,10 +324,7 @@ done:
     free(wb);
     pki_torso_free(&ta);
     pki_torso_free(&tb);
-    pk_motion_free(da);
-    pk_motion_free(db);
-    pk_model_free(ma);
-    pk_model_free(mb);
+    bench_bound_free(&in);
     pk_log_free(&log);
     return rc;
 }

@@ -464,11 +464,12 @@ int main(int argc, char **argv)
     }
     pk_log log;
     pk_log_init(&log);
-    pk_model *ma = pk_model_load(p[0], &log), *mb = pk_model_load(p[2], &log);
-    pk_motion *da = bench_load_motion("bench_hands_bound", p[1], &log);
-    pk_motion *db = bench_load_motion("bench_hands_bound", p[3], &log);
+    bench_bound_in in;
+    bool loaded = bench_bound_load("bench_hands_bound", p, &in, &log);
+    pk_model *ma = in.ma, *mb = in.mb;
+    pk_motion *da = in.da, *db = in.db;
     int rc = 2;
-    if (!ma || !mb || !da || !db)
+    if (!loaded)
         goto done;
     rc = 0;
     for (int i = 0; i < nf; i++) {
@@ -501,10 +502,7 @@ int main(int argc, char **argv)
 done:
     for (size_t i = 0; i < log.count; i++)
         fprintf(stderr, "bench_hands_bound: %s\n", log.items[i].msg);
-    pk_motion_free(da);
-    pk_motion_free(db);
-    pk_model_free(ma);
-    pk_model_free(mb);
+    bench_bound_free(&in);
     pk_log_free(&log);
     return rc;
 }

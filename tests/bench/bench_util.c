@@ -464,3 +464,20 @@ int bench_box_halves(bench_box **st, size_t *n, size_t *cap, const bench_box *b,
     }
     return 0;
 }
+
+bool bench_bound_load(const char *prog, const char *p[4], bench_bound_in *bp, pk_log *log)
+{
+    bp->ma = pk_model_load(p[0], log);
+    bp->mb = pk_model_load(p[2], log);
+    bp->da = bench_load_motion(prog, p[1], log);
+    bp->db = bench_load_motion(prog, p[3], log);
+    return bp->ma && bp->mb && bp->da && bp->db;
+}
+
+void bench_bound_free(bench_bound_in *bp)
+{
+    pk_motion_free(bp->da);
+    pk_motion_free(bp->db);
+    pk_model_free(bp->ma);
+    pk_model_free(bp->mb);
+}

@@ -13,6 +13,7 @@
 
 #include "posekit.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -75,6 +76,16 @@ const char *bench_tmpdir(void);
 
 /* ---- two corpus models and a dance retargeted between them
  * (bench_retarget.c, bench_sizing.c) ---- */
+
+/* The bound benches' inputs, MODEL_A DANCE_A MODEL_B DANCE_B (p[0..3]):
+ * each loaded, or NULL with the reason in log. */
+typedef struct bench_bound_in {
+    pk_model *ma, *mb;
+    pk_motion *da, *db;
+} bench_bound_in;
+/* true when all four loaded; bench_bound_free frees what did. */
+bool bench_bound_load(const char *prog, const char *p[4], bench_bound_in *bp, pk_log *log);
+void bench_bound_free(bench_bound_in *bp);
 
 /* The branch-and-bound benches' boxes (bench_cog_bound, bench_hands_bound):
  * a middle c and half sides h over up to 6 coordinates (the unused ones
