@@ -110,7 +110,15 @@ if [ ! -f "$WINEPREFIX/system.reg" ]; then
     "$wine" wineboot -i >"$logs/wineboot.log" 2>&1 ||
         { bad wine "wineboot failed (see $logs/wineboot.log)"; finish; }
 fi
-"$wineserver" -p # one server for every run below (-k in finish)
+# One server for every run below (-k in finish).  Debian's wineserver
+# starts each server with -p0, ending it with its last client: without a
+# persistent one, every gap between runs ended the server and the next run
+# started another (14 in one run), and a run that connected as one was
+# ending failed with "recvmsg: Connection reset by peer".  wineboot's
+# server may still be ending here, and -p exits with status 2 while another
+# server runs: wait for it first.
+"$wineserver" -w
+"$wineserver" -p || { bad wine "wineserver -p failed: no persistent server"; finish; }
 "$wine" "$exe" version >/dev/null 2>&1 </dev/null # warm up
 stamp "Wine prefix ready"
 
