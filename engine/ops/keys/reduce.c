@@ -1424,6 +1424,31 @@ static bool selected(const pk_motion *m, const pk_selection *sel, pk_name_id nam
     return pk_selection_has(sel, raw, len);
 }
 
+/* One track of the selection (a bone's, or a morph's with `morph`) baked or
+ * reduced into a plan pushed on `p`; a track left alone (nothing to write,
+ * no key taken away) leaves no plan.  `nselected` counts the tracks the
+ * selection holds.  False when out of memory. */
+static bool plan_selected(run *r, const pk_motion *m, const pk_track *t, bool morph, bool bake,
+                          plans *p, size_t *nselected)
+{
+    if (!selected(m, r->o->bones, t->name))
+        return true;
+    (*nselected)++;
+    plan *pl = ppush(p);
+    if (!pl)
+        return false;
+    pl->name = t->name;
+    if (bake)
+        bake_track(r, m, t, morph, NULL, pl);
+    else
+        reduce_track(r, m, t, morph, NULL, pl);
+    if (pl->keys.n == 0 && pl->norig == 0) { /* left alone */
+        plan_free(pl);
+        p->n--;
+    }
+    return true;
+}
+
 static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_reduce_stats *st,
                           bool bake, pk_log *log)
 {
@@ -1469,39 +1494,13 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
     double ntracks = (double)(tr->nbones + tr->nmorphs) + 1.0; /* the camera last */
     for (size_t i = 0; i < tr->nbones && !r.oom; i++) {
         pk_progress(log, (double)i / ntracks, doing);
-        if (!selected(m, o->bones, tr->bones[i].name))
-            continue;
-        nselected++;
-        plan *p = ppush(&pb);
-        if (!p)
+        if (!plan_selected(&r, m, &tr->bones[i], false, bake, &pb, &nselected))
             goto oom;
-        p->name = tr->bones[i].name;
-        if (bake)
-            bake_track(&r, m, &tr->bones[i], false, NULL, p);
-        else
-            reduce_track(&r, m, &tr->bones[i], false, NULL, p);
-        if (p->keys.n == 0 && p->norig == 0) { /* left alone */
-            plan_free(p);
-            pb.n--;
-        }
     }
     for (size_t i = 0; o->morphs && i < tr->nmorphs && !r.oom; i++) {
         pk_progress(log, (double)(tr->nbones + i) / ntracks, doing);
-        if (!selected(m, o->bones, tr->morphs[i].name))
-            continue;
-        nselected++;
-        plan *p = ppush(&pm);
-        if (!p)
+        if (!plan_selected(&r, m, &tr->morphs[i], true, bake, &pm, &nselected))
             goto oom;
-        p->name = tr->morphs[i].name;
-        if (bake)
-            bake_track(&r, m, &tr->morphs[i], true, NULL, p);
-        else
-            reduce_track(&r, m, &tr->morphs[i], true, NULL, p);
-        if (p->keys.n == 0 && p->norig == 0) { /* left alone */
-            plan_free(p);
-            pm.n--;
-        }
     }
     if (o->bones && nselected == 0 && !r.oom) {
         pk_error(log, PK_E_NOT_FOUND,
