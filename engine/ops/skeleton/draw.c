@@ -1167,6 +1167,17 @@ static double flow_at(flow *f, double w)
     return at;
 }
 
+/* A legend entry of a line's colour: a short line, then its name. */
+static void legend_line(canvas *c, flow *fl, const char *name, const char *colour)
+{
+    double lx = flow_at(fl, 30 + pki_text_width(name, 11, false));
+    pk_buf_printf(c->b,
+                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                  "stroke-width=\"2\"/>\n",
+                  lx, fl->y - 4, lx + 18, fl->y - 4, colour);
+    text_at(c, lx + 22, fl->y, "start", 11, "", name);
+}
+
 int pk_draw_svg(const pk_drawing *d, pk_buf *out)
 {
     pk_buf body;
@@ -1288,21 +1299,11 @@ int pk_draw_svg(const pk_drawing *d, pk_buf *out)
     for (int s = 0; s < 3; s++) {
         if (!side_used[s])
             continue;
-        double lx = flow_at(&fl, 30 + pki_text_width(SIDE_NAME[s], 11, false));
-        pk_buf_printf(&body,
-                      "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                      "stroke-width=\"2\"/>\n",
-                      lx, fl.y - 4, lx + 18, fl.y - 4, SIDE_COLOUR[s]);
-        text_at(&c, lx + 22, fl.y, "start", 11, "", SIDE_NAME[s]);
+        legend_line(&c, &fl, SIDE_NAME[s], SIDE_COLOUR[s]);
     }
     if (any_other) {
         static const char OTHER[] = "other bones (hair, clothes, helpers)";
-        double lx = flow_at(&fl, 30 + pki_text_width(OTHER, 11, false));
-        pk_buf_printf(&body,
-                      "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                      "stroke-width=\"2\"/>\n",
-                      lx, fl.y - 4, lx + 18, fl.y - 4, OTHER_COLOUR);
-        text_at(&c, lx + 22, fl.y, "start", 11, "", OTHER);
+        legend_line(&c, &fl, OTHER, OTHER_COLOUR);
     }
     if (any_ik) {
         static const char IK[] = "IK goal (hollow: IK off at this frame)";
