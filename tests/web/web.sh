@@ -39,31 +39,8 @@ t_start=$(date +%s)
 rm -rf "$logs" "$art"
 mkdir -p "$logs" "$art"
 
-pass=0 failn=0 skipn=0
-failed=()
-ok() { pass=$((pass + 1)); echo "PASS $1"; }
-bad() { # NAME WHY
-    failn=$((failn + 1))
-    failed+=("$1")
-    echo "FAIL $1: $2"
-}
-skip() { skipn=$((skipn + 1)); echo "SKIP $1 ($2)"; }
-finish() {
-    local t=$(($(date +%s) - t_start))
-    [ ${#failed[@]} -gt 0 ] && echo "web: failing: ${failed[*]}"
-    echo "web: $pass passed, $failn failed, $skipn skipped in $t s"
-    [ "$failn" -eq 0 ]
-    exit
-}
-tick=$(getconf CLK_TCK 2>/dev/null || echo 100)
-read -r -a cpu0 </proc/$$/stat
-stamp() {
-    local st
-    read -r -a st </proc/$$/stat
-    echo "web: $1 ($(($(date +%s) - t_start)) s; CPU $(awk -v u=$((st[15] - cpu0[15])) \
-        -v s=$((st[16] - cpu0[16])) -v t="$tick" 'BEGIN { printf "%.1f s user, %.1f s system", u / t, s / t }'))"
-    cpu0=("${st[@]}")
-}
+stage=web
+. tests/stage.sh # the checks' counting, stamp and finish
 
 corpus=${PK_CORPUS_DIR:-}
 if [ -z "$corpus" ] && [ -d ../shared/corpus ]; then

@@ -48,34 +48,10 @@ t_start=$(date +%s)
 rm -rf "$logs" "$work"
 mkdir -p "$logs" "$work"
 
-pass=0 failn=0 skipn=0
-failed=()
-ok() { pass=$((pass + 1)); echo "PASS $1"; }
-bad() { # NAME WHY
-    failn=$((failn + 1))
-    failed+=("$1")
-    echo "FAIL $1: $2"
-}
-finish() {
-    [ -n "${wineserver:-}" ] && "$wineserver" -k 2>/dev/null
-    local t=$(($(date +%s) - t_start))
-    [ ${#failed[@]} -gt 0 ] && echo "wine: failing: ${failed[*]}"
-    echo "wine: $pass passed, $failn failed, $skipn skipped in $t s"
-    [ "$failn" -eq 0 ]
-    exit
-}
-# stamp WHAT: the time since the start, and the CPU time (user, system)
-# of the commands run since the last stamp (this shell's finished children;
-# the wineserver's own time is not among them).
-tick=$(getconf CLK_TCK 2>/dev/null || echo 100)
-read -r -a cpu0 </proc/$$/stat
-stamp() {
-    local st
-    read -r -a st </proc/$$/stat
-    echo "wine: $1 ($(($(date +%s) - t_start)) s; CPU $(awk -v u=$((st[15] - cpu0[15])) \
-        -v s=$((st[16] - cpu0[16])) -v t="$tick" 'BEGIN { printf "%.1f s user, %.1f s system", u / t, s / t }'))"
-    cpu0=("${st[@]}")
-}
+stage=wine
+# the checks' counting, stamp and finish (finish ends the wineserver first)
+stage_cleanup() { [ -n "${wineserver:-}" ] && "$wineserver" -k 2>/dev/null; }
+. tests/stage.sh
 
 corpus=${PK_CORPUS_DIR:-}
 if [ -z "$corpus" ] && [ -d ../shared/corpus ]; then
