@@ -128,6 +128,10 @@ static bool read_float(rd *r, const yaml_node_t *n, const char *what, float *out
         return false;
     size_t len = strlen(s), used = 0;
     pki_num_status st = pki_num_scan_float((const uint8_t *)s, len, &used, out);
+    if (st == PKI_NUM_RANGE && used == len) {
+        fail(r, n, "number '%s' is out of range for a float (%s)", s, what);
+        return false;
+    }
     if ((st != PKI_NUM_OK && st != PKI_NUM_NONFINITE) || used != len) {
         fail(r, n, "%s must be a number, not '%s'", what, s);
         return false;

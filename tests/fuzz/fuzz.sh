@@ -3,7 +3,7 @@
 # then keep the inputs that add coverage in the saved corpus.
 #
 #   tests/fuzz/fuzz.sh TARGET [SECONDS] [extra libFuzzer flags...]
-#   TARGET: vmd vpd_text vpd_hybrid rules job roundtrip;  SECONDS default 600
+#   TARGET: vmd vpd_text vpd_hybrid rules job roundtrip pmx pmd body;  SECONDS default 600
 #
 # Builds build-fuzz/ with clang (-Dfuzz=true) when it does not exist.  New
 # inputs go to build-fuzz/fuzz-work/TARGET/ while fuzzing; afterwards

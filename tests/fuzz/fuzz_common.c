@@ -233,8 +233,15 @@ const char *fz_temp_file(const char *name, const uint8_t *data, size_t len)
 void fz_check_model(const pk_model *m, size_t size)
 {
     /* A PMX bone takes at least 8 + 12 + 1 + 4 + 2 + 1 bytes, a PMD bone
-     * 39; a morph at least 14 (PMX) or 25 (PMD). */
-    if (m->nbones > size / 28 || m->nmorphs > size / 14 || m->nframes > size / 9 + 2)
+     * 39; a morph at least 14 (PMX) or 25 (PMD); a rigid body at least
+     * 8 + 1 + 61 bytes (PMX) or 83 (PMD). */
+    fz_model_limits lim = {size / 28, size / 14, size / 9 + 2, size / 70};
+    fz_check_model_within(m, &lim, size);
+}
+
+void fz_check_model_within(const pk_model *m, const fz_model_limits *lim, size_t size)
+{
+    if (m->nbones > lim->bones || m->nmorphs > lim->morphs || m->nframes > lim->frames)
         fz_fail("%zu bones, %zu morphs, %zu frames from %zu bytes", m->nbones, m->nmorphs,
                 m->nframes, size);
     for (size_t i = 0; i < m->nbones; i++) {
@@ -270,8 +277,7 @@ void fz_check_model(const pk_model *m, size_t size)
             if (it->kind > 1 || it->index < 0 || (size_t)it->index >= limit)
                 fz_fail("frame %zu member %zu: kind %u index %d", f, k, it->kind, (int)it->index);
         }
-    /* a rigid body takes at least 8 + 1 + 61 bytes (PMX) or 83 (PMD) */
-    if (m->nrigids > size / 70 || m->nrigids != m->counts[PK_MSEC_RIGIDS])
+    if (m->nrigids > lim->rigids || m->nrigids != m->counts[PK_MSEC_RIGIDS])
         fz_fail("%zu rigid bodies (count %zu) from %zu bytes", m->nrigids,
                 m->counts[PK_MSEC_RIGIDS], size);
     for (size_t i = 0; i < m->nrigids; i++) {

@@ -39,5 +39,12 @@ const char *fz_temp_file(const char *name, const uint8_t *data, size_t len);
  * counts within what size bytes can hold, indices inside the model, no
  * parent cycle, every named bone found by its CP932 name. */
 void fz_check_model(const pk_model *m, size_t size);
+/* The same with the counts' limits given (a body, fuzz_body: text whose
+ * YAML aliases make a morph or a rigid body a few bytes); size is only
+ * printed. */
+typedef struct fz_model_limits {
+    size_t bones, morphs, frames, rigids;
+} fz_model_limits;
+void fz_check_model_within(const pk_model *m, const fz_model_limits *lim, size_t size);
 
 #endif

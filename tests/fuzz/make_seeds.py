@@ -222,6 +222,65 @@ outputs:
 }
 
 
+BODIES = {
+    "example": """# the format's example (rules/bodies/README.md)
+posekit_body: 1
+name: "mine"
+bones:
+  - {name: "センター", pos: [0, 8, 0], flags: [rotate, move, visible, operable]}
+  - {name: "上半身", parent: "センター", pos: [0, 13.3, -0.26], tail: "首"}
+  - {name: "首", parent: "上半身", pos: [0, 16.4, 0], tail: [0, 0.4, 0]}
+  - {name: "頭", parent: "首", pos: [0, 16.8, 0]}
+  - {name: "両目", parent: "頭", pos: [0, 17.9, -0.3]}
+  - {name: "左目", parent: "頭", pos: [0.35, 17.86, -0.35], layer: 2,
+     append: {bone: "両目", ratio: 1.0, rotate: true}}
+  - {name: "左腕", parent: "上半身", pos: [0.89, 15.69, 0.32], local_axes: {x: [1, 0, 0], z: [0, 0, 1]}}
+  - {name: "左腕捩", parent: "左腕", pos: [1.84, 15.37, 0.30], fixed_axis: [0.82, -0.57, 0]}
+  - {name: "左足", parent: "センター", pos: [0.9, 10.6, 0]}
+  - {name: "左ひざ", parent: "左足", pos: [0.9, 5.9, 0]}
+  - {name: "左足首", parent: "左ひざ", pos: [0.9, 1.3, 0]}
+  - {name: "左足ＩＫ", pos: [0.88, 1.34, 0], layer: 1, flags: [rotate, move, visible, operable],
+     ik: {target: "左足首", loops: 40, limit: 2.0,
+          links: [{bone: "左ひざ", min: [-3.1415927, 0, 0], max: [-0.008726646, 0, 0]}, "左足"]}}
+morphs:
+  - {name: "まばたき", panel: eye, kind: vertex}
+  - "あ"
+rigid_bodies:
+  - {name: "頭", bone: "頭", group: 0, mask: 65535, shape: sphere, size: [1.5, 0, 0],
+     pos: [0, 17.5, 0], rot: [0, 0, 0], mass: 1, linear_damping: 0.5,
+     angular_damping: 0.5, restitution: 0, friction: 0.5, mode: follow_bone}
+""",
+    "empty": "",
+    "no_version": "bones:\n  - {name: a, pos: [0, 0, 0]}\n",
+    "version_2": "posekit_body: 2\nbones:\n  - {name: a, pos: [0, 0, 0]}\n",
+    "minimal": "posekit_body: 1\nbones:\n  - {name: a, pos: [0, 0, 0]}\n",
+    "json": '{"posekit_body": 1, "bones": [{"name": "a", "pos": [0, 1, 2]}, {"name": "b", "parent": "a", "pos": [0, 2, 2]}]}',
+    "aliases": "posekit_body: 1\nbones:\n  - {name: a, pos: &p [0, 0, 0]}\n  - {name: b, parent: a, pos: *p}\n"
+               "morphs: [&m x, *m, *m]\nrigid_bodies:\n  - &r {name: r, bone: a, shape: box}\n  - *r\n",
+    "ids": "posekit_body: 1\nbones:\n  - {name: a, pos: [0, 0, 0]}\n  - {name: a, id: a#2, parent: a, pos: [0, 1, 0]}\n"
+           "  - {name: b, parent: a#2, pos: [0, 2, 0], tail: a#2}\n",
+    "twice": "posekit_body: 1\nbones:\n  - {name: a, pos: [0, 0, 0]}\n  - {name: a, pos: [0, 1, 0]}\n",
+    "cycle": "posekit_body: 1\nbones:\n  - {name: a, parent: b, pos: [0, 0, 0]}\n  - {name: b, parent: a, pos: [0, 1, 0]}\n",
+    "self_parent": "posekit_body: 1\nbones:\n  - {name: a, parent: a, pos: [0, 0, 0]}\n",
+    "unknown_key": "posekit_body: 1\nbones:\n  - {name: a, pos: [0, 0, 0], colour: red}\n",
+    "repeated_key": "posekit_body: 1\nbones:\n  - {name: a, pos: [0, 0, 0], pos: [1, 1, 1]}\n",
+    "wrong_kinds": "posekit_body: 1\nbones:\n  - {name: [a], pos: [0, 0], layer: x, flags: fly}\n",
+    "ik_bad": "posekit_body: 1\nbones:\n  - {name: a, pos: [0, 0, 0]}\n"
+              "  - {name: k, pos: [0, 0, 0], ik: {target: zz, loops: -1, limit: nan, links: [{bone: a, min: [1, 2]}, q]}}\n",
+    "nulls": "posekit_body: 1\nname: ~\nbones:\n  - name: a\n    parent:\n    pos: [0, 0, 0]\n    tail: ~\n",
+    "numbers": "posekit_body: 1\nbones:\n  - {name: c, pos: [1.0000000000000000001, 3.4028235e38, 1e-46]}\n"
+               "  - {name: d, pos: [-0.0, 0x10, 1_000]}\n",
+    "numbers_huge": "posekit_body: 1\nbones:\n  - {name: a, pos: [1e308, 0, 0]}\n",
+    "numbers_inf": "posekit_body: 1\nbones:\n  - {name: b, pos: [.inf, -.inf, .nan]}\n",
+    "two_docs": "posekit_body: 1\nbones: []\n---\nposekit_body: 1\n",
+    "bad_yaml": "posekit_body: 1\nbones:\n  - {name: a, pos: [0, 0, 0\n",
+    "long_name": "posekit_body: 1\nbones:\n  - {name: あいうえおかきくけこさしすせそたちつてと, pos: [0, 0, 0]}\n",
+    "not_cp932": "posekit_body: 1\nbones:\n  - {name: \"\U0001F600\", pos: [0, 0, 0]}\n",
+    "append_local": "posekit_body: 1\nbones:\n  - {name: a, pos: [0, 0, 0]}\n"
+                    "  - {name: b, pos: [0, 1, 0], append: {bone: a, ratio: -2, rotate: true, move: true, local: true}, external: 3}\n",
+}
+
+
 # ---------------------------------------------------------------- PMX / PMD
 def pmx_text(s, enc):
     b = s.encode("utf-16-le" if enc == 0 else "utf-8")
@@ -356,6 +415,10 @@ def copy_project_files():
     if os.path.isdir(rules_dir):
         picks += [("rules/" + f, ["rules"]) for f in sorted(os.listdir(rules_dir))
                   if f.endswith(".yaml")]
+    bodies_dir = os.path.join(rules_dir, "bodies")
+    if os.path.isdir(bodies_dir):
+        picks += [("rules/bodies/" + f, ["body"]) for f in sorted(os.listdir(bodies_dir))
+                  if f.endswith(".yaml")]
     for rel, targets in picks:
         path = os.path.join(root, rel)
         if not os.path.isfile(path):
@@ -382,6 +445,8 @@ def main():
         write("rules", name + ".yaml", text.encode("utf-8"))
     for name, text in JOBS.items():
         write("job", name + ".yaml", text.encode("utf-8"))
+    for name, text in BODIES.items():
+        write("body", name + ".yaml", text.encode("utf-8"))
     for target, name, data in model_seeds():
         write(target, name, data)
     copy_project_files()

@@ -555,6 +555,8 @@ static void bad_bodies(void **state)
         {"posekit_body: 1\nbones:\n  - {name: a, pos: [0, 0]}\n", 3, 20, "three numbers"},
         {"posekit_body: 1\nbones:\n  - {name: a, pos: [0, 0, x]}\n", 3, 27,
          "must be a number, not 'x'"},
+        {"posekit_body: 1\nbones:\n  - {name: a, pos: [0, -1e39, 0]}\n", 3, 24,
+         "number '-1e39' is out of range for a float (pos)"},
         {"posekit_body: 1\nbones:\n  - {name: a}\n", 3, 5, "has no rest position"},
         {"posekit_body: 1\nbones:\n  - {pos: [0, 0, 0]}\n", 3, 5, "bone 0 has no name"},
         {"posekit_body: 1\nbones:\n  - {name: a, pos: [0, 0, 0]}\n  - {name: a, pos: [0, 0, 0]}\n",
