@@ -536,6 +536,25 @@ static bool any_apart(const double *e, int n)
     return false;
 }
 
+/* A split group's place o weighed plainly (no sharing, no edge, B's body
+ * at BODY_COST): each contact's error into e, the worst into *worst;
+ * returns what lies beyond reach or inside B's body (the cost less the
+ * errors), to compare with the place it would replace. */
+static double split_settle(const group *g, const double o[6], double e[GROUP_MAX], double *worst)
+{
+    group sp = *g;
+    sp.split = true;
+    sp.share = sp.edge = false;
+    sp.body = BODY_COST;
+    double pen = group_eval(&sp, o, e);
+    *worst = 0;
+    for (int i = 0; i < g->n; i++) {
+        *worst = fmax(*worst, e[i]);
+        pen -= e[i];
+    }
+    return pen;
+}
+
 /* Two touching hands whose contacts the common offset cannot hold
  * together: each hand its own offset (their touch one contact among the
  * others, the hands sliding along each other), searched from the row
@@ -566,16 +585,8 @@ static void split_choose(const group *g, double o[6], double e[GROUP_MAX])
         memcpy(best, g->prev, sizeof best);
         group_solve(&sp, SPLIT_EVALS, best, &f);
         fb = f;
-        group split_at = sp;
-        split_at.share = split_at.edge = false;
-        split_at.body = BODY_COST;
-        double pen = group_eval(&split_at, best, es);
-        bool held = true;
-        for (int i = 0; i < g->n; i++) {
-            held &= es[i] <= APART;
-            pen -= es[i];
-        }
-        if (held && pen <= pen0 + BODY_COST * SHARE_DEEP) {
+        double worst, pen = split_settle(&sp, best, es, &worst);
+        if (worst <= APART && pen <= pen0 + BODY_COST * SHARE_DEEP) {
             memcpy(o, best, sizeof best);
             memcpy(e, es, g->n * sizeof *e);
             return;
@@ -595,15 +606,9 @@ static void split_choose(const group *g, double o[6], double e[GROUP_MAX])
             memcpy(best, x, sizeof best);
         }
     }
-    sp.share = sp.edge = false;
-    sp.body = BODY_COST;
-    double pen = group_eval(&sp, best, es);
-    double worst = 0, worst0 = 0;
-    for (int i = 0; i < g->n; i++) {
-        worst = fmax(worst, es[i]);
+    double worst, worst0 = 0, pen = split_settle(&sp, best, es, &worst);
+    for (int i = 0; i < g->n; i++)
         worst0 = fmax(worst0, e[i]);
-        pen -= es[i];
-    }
     if (worst < worst0 && pen <= pen0 + BODY_COST * SHARE_DEEP) {
         memcpy(o, best, sizeof best);
         memcpy(e, es, g->n * sizeof *e);
