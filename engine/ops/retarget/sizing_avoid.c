@@ -45,6 +45,8 @@
 #define UPPER_MAX (30.0 * 3.14159265358979323846 / 180.0)
 #define ROUNDS 12
 #define SWIVEL_MAX (90.0 * 3.14159265358979323846 / 180.0)
+#define SWING_STEP (5.0 * 3.14159265358979323846 / 180.0) /* swing_clear's steps ... */
+#define SWING_FINE (0.05 * 3.14159265358979323846 / 180.0) /* ... and its finest */
 #define ELBOW_MAX (60.0 * 3.14159265358979323846 / 180.0)
 #define STEP_MAX (10.0 * 3.14159265358979323846 / 180.0) /* a round's turn: the rates hold */
 #define MARGIN 0.02    /* of B's arm: points this near a part must not go in */
@@ -421,6 +423,46 @@ typedef struct budget {
     bool elbow;
 } budget;
 
+/* A held hand's elbow swung by the least angle (SWING_STEP at a time
+ * each way, then halved down to SWING_FINE) that leaves no point of the
+ * arm more than CLEAR inside B's body, within what is left of
+ * SWIVEL_MAX and the elbow law: the angle into *ang, true; false (the
+ * arm as it was) where no swing does it.  A point near the wrist moves
+ * little per radian of swing and a linear step overshoots it; this
+ * measures each swing. */
+static bool swing_clear(pki_sizing *z, int s, uint32_t r, double limit, double *ang)
+{
+    pki_arm_state *st = &z->arm[s];
+    const pki_arm *a = &z->b.arm[s];
+    pki_arm_row keep;
+    deepest d;
+    pki_arm_save(st, r, &keep);
+    double before = pki_elbow_past(z, s, r), lo = 0, hi = 0;
+    for (double th = SWING_STEP; th <= limit + 1e-12 && hi == 0; th += SWING_STEP)
+        for (int sg = -1; sg <= 1 && hi == 0; sg += 2) {
+            swing(st, a, r, sg * th);
+            if (!find(z, s, r, CLEAR, &d) && !pki_elbow_worse(z, s, r, before)) {
+                hi = sg * th;
+                lo = sg * (th - SWING_STEP);
+            }
+            pki_arm_load(st, r, &keep);
+        }
+    if (hi == 0)
+        return false;
+    while (fabs(hi - lo) > SWING_FINE) {
+        double m = (lo + hi) / 2.0;
+        swing(st, a, r, m);
+        if (!find(z, s, r, CLEAR, &d) && !pki_elbow_worse(z, s, r, before))
+            hi = m;
+        else
+            lo = m;
+        pki_arm_load(st, r, &keep);
+    }
+    swing(st, a, r, hi);
+    *ang = hi;
+    return true;
+}
+
 static bool greedy(pki_sizing *z, int s, uint32_t r, budget *bu, double *sw, double up[4],
                    double el[4], bool *refused, double *deep)
 {
@@ -429,6 +471,15 @@ static bool greedy(pki_sizing *z, int s, uint32_t r, budget *bu, double *sw, dou
     const pki_arm *a = &z->b.arm[s];
     double lb = z->b.arm_len;
     bool moved = false;
+    deepest d0;
+    double th;
+    if (held && bu->swivel < SWIVEL_MAX && find(z, s, r, FLAG, &d0) &&
+        swing_clear(z, s, r, SWIVEL_MAX - bu->swivel, &th)) {
+        *deep = d0.depth;
+        *sw += th;
+        bu->swivel += fabs(th);
+        return true;
+    }
     for (int round = 0; round < ROUNDS; round++) {
         deepest d;
         /* a frame is corrected when a point is FLAG deep, then until every

@@ -49,6 +49,8 @@
 #define GAP_ROUNDS 3   /* moves of a hand along the normal to its gap */
 #define OUT_ROUNDS 6   /* moves of two touching hands out of the body */
 #define CLEAR 0.005    /* of B's arm: how deep a hand may lie inside B's body */
+#define SWING_STEPS 6  /* turns each way of a swung elbow (elbow_swung) ... */
+#define SWING_STEP (15.0 * 3.14159265358979323846 / 180.0) /* ... each this much more */
 
 /* B's hands (wrists, ends) from the arm states at row r. */
 static void hands_now(const pki_sizing *z, uint32_t r, double w[2][3], double t[2][3])
@@ -228,12 +230,73 @@ static void tally_reach(pki_sizing *z, uint32_t r, const double w[2][3], double 
     }
 }
 
+/* How deep the forearm of hand h from elbow E to wrist W lies at row r
+ * in B's parts made of rigid bodies (its four points as deepest_of takes
+ * them, those A's same point is as deep in A's same part left out);
+ * negative: that far out. */
+static double forearm_depth(pki_sizing *z, uint32_t r, int h, const double E[3], const double W[3])
+{
+    double deep = -HUGE_VAL;
+    for (int k = 0; k < PKI_PART_COUNT; k++) {
+        if (z->b.part[k].bone < 0 || !z->b.part[k].from_rigids)
+            continue;
+        pki_placed pl;
+        pki_part_place(&z->b, &z->pb, r, k, &pl);
+        if (pki_part_far(&pl, E, W, W))
+            continue;
+        for (int i = 0; i < 4; i++) {
+            double q[3];
+            for (int c = 0; c < 3; c++)
+                q[c] = E[c] + (W[c] - E[c]) * i / 4.0;
+            double x = -pki_part_distance(&pl, q, NULL, NULL);
+            if (x > deep && pki_depth_a(z, h, r, i, k) <= 0.01 * z->a.arm_len)
+                deep = x;
+        }
+    }
+    return deep;
+}
+
+/* The elbow E of an arm from S to wrist W swung about the line S-W (the
+ * wrist kept) by the least of SWING_STEPS turns each way that takes the
+ * forearm no more than CLEAR of B's arm into B's body, else by the one
+ * that leaves it least deep: as the avoid step swings the elbow of a hand
+ * the contact step placed (sizing_avoid.c). */
+static void elbow_swung(pki_sizing *z, uint32_t r, int h, const double S[3], const double W[3],
+                        double E[3])
+{
+    double lim = CLEAR * z->b.arm_len, best = forearm_depth(z, r, h, E, W), ax[3], v[3], bE[3];
+    if (!(best > lim))
+        return;
+    pki_v3_sub(W, S, ax);
+    if (!pki_v3_unit(ax, 1e-9))
+        return;
+    pki_v3_sub(E, S, v);
+    memcpy(bE, E, sizeof bE);
+    for (int i = 1; i <= SWING_STEPS && best > lim; i++)
+        for (int sg = -1; sg <= 1 && best > lim; sg += 2) {
+            double q[4], u[3], E2[3];
+            pki_q_axis(ax, sg * i * SWING_STEP, q);
+            pki_qd_rotate(q, v, u);
+            for (int c = 0; c < 3; c++)
+                E2[c] = S[c] + u[c];
+            double x = forearm_depth(z, r, h, E2, W);
+            if (x < best) {
+                best = x;
+                memcpy(bE, E2, sizeof bE);
+            }
+        }
+    memcpy(E, bE, 3 * sizeof *E);
+}
+
 /* The deepest point (more than `deep` inside) of hand h moved by off at
  * row r in B's parts made of rigid bodies: the hand (wrist to its end)
  * and, for two hands that move together (forearms), the forearm as the
- * arm solved to that place would hold it.  Into *deep and nrm. */
+ * arm solved to that place would hold it (swung: its elbow swung out of
+ * the body about the shoulder-wrist line, elbow_swung, as the avoid step
+ * will).  Into *deep and nrm. */
 static void deepest_of(pki_sizing *z, uint32_t r, int h, const double w[3], const double t[3],
-                       const double off[3], bool forearm, double *deep, double nrm[3])
+                       const double off[3], bool forearm, bool swung, double *deep,
+                       double nrm[3])
 {
     double q[9][3], e[3], ws[3];
     int nq = 0, at[9]; /* each point's number among A's nine (pki_depth_a) */
@@ -251,6 +314,8 @@ static void deepest_of(pki_sizing *z, uint32_t r, int h, const double w[3], cons
             goal[c] = w[c] + off[c];
         if (pki_arm_reach(z, h, r, goal) >= 0) {
             pki_arm_fk(st, r, false, rw, p);
+            if (swung)
+                elbow_swung(z, r, h, p[0], p[a->n - 1], p[a->elbow]);
             memcpy(e, p[a->elbow], sizeof e);
             memcpy(ws, p[a->n - 1], sizeof ws);
             for (int i = 0; i < 4; i++, nq++) {
@@ -292,7 +357,7 @@ static void deepest_of(pki_sizing *z, uint32_t r, int h, const double w[3], cons
  * together, so their touch is kept (where they meet on B is free), and
  * out of the way of their forearms too. */
 static void keep_out(pki_sizing *z, uint32_t r, const double w[2][3], const double t[2][3],
-                     double (*d[2])[3], bool *has[2], bool both)
+                     double (*d[2])[3], bool *has[2], bool both, bool swung)
 {
     if (!z->b.rigids)
         return;
@@ -304,7 +369,7 @@ static void keep_out(pki_sizing *z, uint32_t r, const double w[2][3], const doub
             double deep = CLEAR * lb, nrm[3] = {0, 0, 0};
             for (int h = 0; h < 2; h++)
                 if (h == s || both)
-                    deepest_of(z, r, h, w[h], t[h], d[h][r], both, &deep, nrm);
+                    deepest_of(z, r, h, w[h], t[h], d[h][r], both, swung, &deep, nrm);
             if (!(deep > CLEAR * lb))
                 break;
             for (int h = 0; h < 2; h++)
@@ -437,7 +502,7 @@ static double group_eval(const group *g, const double *o, double e[GROUP_MAX])
             if (!g->hand[s] || !z->arm[s].n)
                 continue;
             double deep = CLEAR * lb, nrm[3];
-            deepest_of(z, g->r, s, g->w[s], g->t[s], v[s], true, &deep, nrm);
+            deepest_of(z, g->r, s, g->w[s], g->t[s], v[s], true, g->split, &deep, nrm);
             cost += g->body * (deep - CLEAR * lb) / lb;
         }
     return cost;
@@ -567,7 +632,7 @@ static double split_settle(const group *g, const double o[6], double e[GROUP_MAX
  * further beyond reach or into B's body than o (SHARE_DEEP); a contact
  * still more than APART off stays apart.  SD Mei's folded hands on Mei:
  * on Mei's thighs beside its large hips, the hands' touch slid. */
-static void split_choose(const group *g, double o[6], double e[GROUP_MAX])
+static bool split_choose(const group *g, double o[6], double e[GROUP_MAX])
 {
     group sp = *g;
     sp.split = true;
@@ -589,7 +654,7 @@ static void split_choose(const group *g, double o[6], double e[GROUP_MAX])
         if (worst <= APART && pen <= pen0 + BODY_COST * SHARE_DEEP) {
             memcpy(o, best, sizeof best);
             memcpy(e, es, g->n * sizeof *e);
-            return;
+            return true;
         }
     }
     static const double step[SPLIT_STARTS][6] = {
@@ -609,10 +674,11 @@ static void split_choose(const group *g, double o[6], double e[GROUP_MAX])
     double worst, worst0 = 0, pen = split_settle(&sp, best, es, &worst);
     for (int i = 0; i < g->n; i++)
         worst0 = fmax(worst0, e[i]);
-    if (worst < worst0 && pen <= pen0 + BODY_COST * SHARE_DEEP) {
-        memcpy(o, best, sizeof best);
-        memcpy(e, es, g->n * sizeof *e);
-    }
+    if (!(worst < worst0 && pen <= pen0 + BODY_COST * SHARE_DEEP))
+        return false;
+    memcpy(o, best, sizeof best);
+    memcpy(e, es, g->n * sizeof *e);
+    return true;
 }
 
 /* Rows of contacts: the offset of each hand at each (has[s][r]).  A hand
@@ -632,12 +698,12 @@ static void split_choose(const group *g, double o[6], double e[GROUP_MAX])
  * forearm out of B's body, holds it without letting the others go
  * further): marked PKI_BEYOND_APART, its error there the bound.  Where
  * the group has one contact, cand[0]. */
-static void group_choose(const group *g, const double (*cand)[3], int nc, double o[6])
+static bool group_choose(const group *g, const double (*cand)[3], int nc, double o[6])
 {
     memcpy(o, cand[0], 3 * sizeof *o);
     memcpy(o + 3, cand[0], 3 * sizeof *o);
     if (g->n < 2)
-        return;
+        return false;
     double best = group_cost(g, o);
     for (int i = 1; i < nc; i++) {
         double f = group_cost(g, cand[i]);
@@ -656,7 +722,7 @@ static void group_choose(const group *g, const double (*cand)[3], int nc, double
     memcpy(o + 3, o, 3 * sizeof *o);
     group_eval(g, o, e);
     if (!any_apart(e, g->n))
-        return;
+        return false;
     memcpy(from, o, sizeof from);
     for (int a = 0; a < 6; a++) {
         memcpy(x, from, sizeof x);
@@ -692,8 +758,7 @@ static void group_choose(const group *g, const double (*cand)[3], int nc, double
         }
     }
     memcpy(o + 3, o, 3 * sizeof *o);
-    if (any_apart(e, g->n) && g->hand[0] && g->hand[1])
-        split_choose(g, o, e);
+    bool split = any_apart(e, g->n) && g->hand[0] && g->hand[1] && split_choose(g, o, e);
     for (int i = 0; i < g->n; i++) {
         pki_contact *c = &g->z->contacts.v[g->c[i]];
         if (!(e[i] > APART) || !c->beyond)
@@ -703,6 +768,7 @@ static void group_choose(const group *g, const double (*cand)[3], int nc, double
         c->beyond[g->r - c->first] |= PKI_BEYOND_APART;
         c->apart_least = c->apart > 1 ? fmin(c->apart_least, e[i]) : e[i];
     }
+    return split;
 }
 
 static void targets(pki_sizing *z, double (*d[2])[3], bool *has[2])
@@ -714,7 +780,7 @@ static void targets(pki_sizing *z, double (*d[2])[3], bool *has[2])
         double w[2][3] = {{0}}, t[2][3] = {{0}}, hd[2][3] = {{0}}, sum[2][3] = {{0}};
         double one[2][GROUP_MAX][3];
         int cnt[2] = {0, 0};
-        bool hands = false;
+        bool hands = false, split = false;
         hands_now(z, r, w, t);
         for (size_t i = 0; i < z->contacts.n; i++) {
             const pki_contact *c = &z->contacts.v[i];
@@ -763,7 +829,7 @@ static void targets(pki_sizing *z, double (*d[2])[3], bool *has[2])
             for (int k = 0; k < 6 && g.had; k++)
                 g.prev[k] = prev[k / 3][k % 3] - hd[k / 3][k % 3];
             double o6[6];
-            group_choose(&g, (const double(*)[3])cand, nc, o6);
+            split = group_choose(&g, (const double(*)[3])cand, nc, o6);
             for (int s = 0; s < 2; s++) {
                 for (int k = 0; k < 3; k++)
                     d[s][r][k] = hd[s][k] + o6[3 * s + k];
@@ -792,7 +858,7 @@ static void targets(pki_sizing *z, double (*d[2])[3], bool *has[2])
                 memcpy(d[s][r], o6, sizeof d[s][r]);
             }
         }
-        keep_out(z, r, (const double(*)[3])w, (const double(*)[3])t, d, has, hands);
+        keep_out(z, r, (const double(*)[3])w, (const double(*)[3])t, d, has, hands, split);
         for (int s = 0; s < 2; s++) {
             had[s] = has[s][r];
             if (had[s])
