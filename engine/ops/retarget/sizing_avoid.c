@@ -76,6 +76,7 @@ typedef struct near_it {
     uint32_t r;
     double w[PKI_CHAIN_MAX][4], p[PKI_CHAIN_MAX][3], e[3], wr[3], t[3];
     int k, i;
+    bool all; /* every point, also those A's is as deep (find_any) */
     pki_placed pl;
 } near_it;
 
@@ -92,6 +93,7 @@ static void near_begin(near_it *it, const pki_sizing *z, int s, uint32_t r)
     point(st, a, r, it->w, it->p, 8, it->t);
     it->k = -1;
     it->i = 9;
+    it->all = false;
 }
 
 /* The next point (its number *i, place q, depth d inside the part,
@@ -115,7 +117,8 @@ static bool near_next(near_it *it, double floor, int *i, double q[3], double *d,
         int j = it->i++;
         point(st, a, it->r, it->w, it->p, j, q);
         *d = -pki_part_distance(&it->pl, q, NULL, nrm);
-        if (!(*d > floor) || pki_depth_a(z, it->s, it->r, j, it->k) > FLAG * z->a.arm_len)
+        if (!(*d > floor) ||
+            (!it->all && pki_depth_a(z, it->s, it->r, j, it->k) > FLAG * z->a.arm_len))
             continue;
         *i = j;
         return true;
@@ -143,6 +146,18 @@ static bool find(const pki_sizing *z, int s, uint32_t r, double flag, deepest *o
         any = true;
     }
     return any;
+}
+
+/* Whether any point of B's arm s at row r is more than flag (of B's arm)
+ * inside B's body, those A's is as deep in A's included. */
+static bool find_any(const pki_sizing *z, int s, uint32_t r, double flag)
+{
+    near_it it;
+    near_begin(&it, z, s, r);
+    it.all = true;
+    int i;
+    double q[3], n[3], d;
+    return near_next(&it, flag * z->b.arm_len, &i, q, &d, n);
 }
 
 /* One point of the arm near or inside a part: how fast it moves along
@@ -425,23 +440,23 @@ typedef struct budget {
 
 /* A held hand's elbow swung by the least angle (SWING_STEP at a time
  * each way, then halved down to SWING_FINE) that leaves no point of the
- * arm more than CLEAR inside B's body, within what is left of
- * SWIVEL_MAX and the elbow law: the angle into *ang, true; false (the
- * arm as it was) where no swing does it.  A point near the wrist moves
- * little per radian of swing and a linear step overshoots it; this
- * measures each swing. */
+ * arm more than CLEAR inside B's body (not even where A's is as deep:
+ * a swing must not rest on A's being inside too), within what is left
+ * of SWIVEL_MAX and the elbow law: the angle into *ang, true; false (the
+ * arm as it was, the rounds below then) where no swing does it.  A point
+ * near the wrist moves little per radian of swing and a linear step
+ * overshoots it; this measures each swing. */
 static bool swing_clear(pki_sizing *z, int s, uint32_t r, double limit, double *ang)
 {
     pki_arm_state *st = &z->arm[s];
     const pki_arm *a = &z->b.arm[s];
     pki_arm_row keep;
-    deepest d;
     pki_arm_save(st, r, &keep);
     double before = pki_elbow_past(z, s, r), lo = 0, hi = 0;
     for (double th = SWING_STEP; th <= limit + 1e-12 && hi == 0; th += SWING_STEP)
         for (int sg = -1; sg <= 1 && hi == 0; sg += 2) {
             swing(st, a, r, sg * th);
-            if (!find(z, s, r, CLEAR, &d) && !pki_elbow_worse(z, s, r, before)) {
+            if (!find_any(z, s, r, CLEAR) && !pki_elbow_worse(z, s, r, before)) {
                 hi = sg * th;
                 lo = sg * (th - SWING_STEP);
             }
@@ -452,7 +467,7 @@ static bool swing_clear(pki_sizing *z, int s, uint32_t r, double limit, double *
     while (fabs(hi - lo) > SWING_FINE) {
         double m = (lo + hi) / 2.0;
         swing(st, a, r, m);
-        if (!find(z, s, r, CLEAR, &d) && !pki_elbow_worse(z, s, r, before))
+        if (!find_any(z, s, r, CLEAR) && !pki_elbow_worse(z, s, r, before))
             hi = m;
         else
             lo = m;

@@ -74,9 +74,10 @@ expect_stderr_contains "posekit retarget: contacts: "
 # on Mei no common place of the two touching hands out of its body holds
 # the thighs with the rest (Mei's thighs lie inside its large hips in
 # front): each hand takes its own place, the hands sliding along each
-# other, on the thighs below the hips; the right hand's hold on the left
-# thigh stays a little over 5% off on some frames, nothing else is apart
-# or left as stance left it, and no forearm or hand is in Mei's body
+# other, on the thighs below the hips, each elbow swung out of the hips
+# (the hand kept); the goal holds (mean 2%, p95 5% of the arm), no
+# contact is apart or left as stance left it, and no forearm or hand is
+# in Mei's body
 cp "$(corpus vmd_mmdagent_stand.vmd)" stand.vmd
 expect_exit 0 "$POSEKIT" retarget stand.vmd --from sdmei.pmd --to gene.pmx -o stand_gene.vmd --report stand_gene.json
 expect_eq "$(json_eval stand_gene.json 'len(d["contacts"]) == 5 and all(c["after"]["max"] < 0.01 and "apart" not in c for c in d["contacts"])')" True "all five held"
@@ -88,9 +89,8 @@ expect_eq "$(json_eval stand_mmt.json 'len(d["contacts"]) == 5 and all(c["after"
 expect_exit 0 "$POSEKIT" retarget stand.vmd --from sdmei.pmd --to mei.pmd -o stand_mei.vmd --report stand.json
 expect_stderr_lacks "left as they were"
 expect_eq "$(json_eval stand.json 'd["steps"]["contacts"]["kept"] == 0 and d["penetration"]["after"]["frames"] == 0')" True "moved, out of the body"
-expect_eq "$(json_eval stand.json 'len(d["contacts"]) == 5 and all(c["after"]["max"] < 0.06 for c in d["contacts"])')" True "all five within 6%"
-expect_eq "$(json_eval stand.json '[(c["hand"], c["with"]) for c in d["contacts"] if "apart" in c and c["apart"]["frames"] < 121 and c["apart"]["least"] < 0.055]')" "[('right', 'left thigh')]" "one thigh a little apart"
-expect_eq "$(json_eval stand.json '(h := d["hands"])["after"]["mean"] < 0.025 and h["after"]["p95"] < 0.055 and h["reachable"]["after"]["p95"] < 0.05')" True "hands held"
+expect_eq "$(json_eval stand.json 'len(d["contacts"]) == 5 and all(c["after"]["max"] < 0.06 and "apart" not in c for c in d["contacts"])')" True "all five held within 6%"
+expect_eq "$(json_eval stand.json '(h := d["hands"])["after"]["mean"] <= 0.02 and h["after"]["p95"] <= 0.05 and h["reachable"]["after"]["p95"] <= 0.05')" True "hands held: the goal"
 # a pose is sized too (one frame, no blending)
 expect_exit 0 "$POSEKIT" retarget pose.vpd --from gene.pmx --to sdmei.pmd -o pose_sd.vpd --report pose.json
 expect_eq "$(json_eval pose.json 'd["frames"] == [0.0, 0.0]')" True "a pose's frame"
