@@ -17,7 +17,9 @@
  *
  * A hand the contact step placed (sizing_hands.c) stays where it is
  * while its elbow swinging about the shoulder-wrist line (up to
- * SWIVEL_MAX) brings the arm out; what that cannot (a straight arm, a
+ * SWIVEL_MAX; the least swing that clears every point, measured,
+ * swing_clear, else step by step) brings the arm out; what that
+ * cannot (a straight arm, a
  * short arm across a large body) comes out as any arm does, the hand
  * leaving its contact: a forearm through the body shows more than a
  * gap.

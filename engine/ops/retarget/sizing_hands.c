@@ -355,7 +355,8 @@ static void deepest_of(pki_sizing *z, uint32_t r, int h, const double w[3], cons
  * inside A's same part), the hand moves out along
  * that part's normal; two hands touching each other (both) move
  * together, so their touch is kept (where they meet on B is free), and
- * out of the way of their forearms too. */
+ * out of the way of their forearms too (swung: the forearms as the
+ * avoid step will swing them, for a split group's place). */
 static void keep_out(pki_sizing *z, uint32_t r, const double w[2][3], const double t[2][3],
                      double (*d[2])[3], bool *has[2], bool both, bool swung)
 {
@@ -630,8 +631,11 @@ static double split_settle(const group *g, const double o[6], double e[GROUP_MAX
  * more, B's body SPLIT_BODY per unit inside (out of it first).  Taken
  * into o (6) and e where its worst error is less than o's and it lies no
  * further beyond reach or into B's body than o (SHARE_DEEP); a contact
- * still more than APART off stays apart.  SD Mei's folded hands on Mei:
- * on Mei's thighs beside its large hips, the hands' touch slid. */
+ * still more than APART off stays apart.  Its forearms are weighed with
+ * each elbow swung out of B's body (elbow_swung), as the avoid step
+ * will swing the elbow of a hand placed so.  SD Mei's folded hands on
+ * Mei: on Mei's thighs beside its large hips, the hands' touch slid,
+ * the elbows swung out of the hips.  True where it took a place. */
 static bool split_choose(const group *g, double o[6], double e[GROUP_MAX])
 {
     group sp = *g;
@@ -697,7 +701,8 @@ static bool split_choose(const group *g, double o[6], double e[GROUP_MAX])
  * others (none of its group's wrist places within reach, hand and
  * forearm out of B's body, holds it without letting the others go
  * further): marked PKI_BEYOND_APART, its error there the bound.  Where
- * the group has one contact, cand[0]. */
+ * the group has one contact, cand[0].  True where each hand took its
+ * own place (split_choose). */
 static bool group_choose(const group *g, const double (*cand)[3], int nc, double o[6])
 {
     memcpy(o, cand[0], 3 * sizeof *o);
