@@ -146,10 +146,11 @@ static int operand(void *ctx, const char *arg)
     return EXIT_OK;
 }
 
-/* What path names among the files the command reads: "an input", "the
- * model", "the rules file", or NULL for none of them
- * (pk_path_same_target). */
-static const char *source_named(const cli_run *r, const char *path)
+/* What path names among the files the command reads, as a message says
+ * it: "an input", "the model", "the --to model" (a step reading several),
+ * "the rules file"; NULL for none of them (pk_path_same_target).  buf
+ * holds the words when they name an option. */
+static const char *source_named(const cli_run *r, const char *path, char buf[64])
 {
     size_t n = pk_step_needs(r->step, NULL, 0);
     pk_step_need *need = calloc(n ? n : 1, sizeof *need);
@@ -161,13 +162,33 @@ static const char *source_named(const cli_run *r, const char *path)
         const char *p = need[i].name;
         if (need[i].kind == PK_NEED_BODIES)
             continue;
-        if (p && strcmp(p, "-") != 0 && pk_path_same_target(path, p))
-            what = need[i].kind == PK_NEED_DOC     ? "an input"
-                   : need[i].kind == PK_NEED_MODEL ? "the model"
-                                                   : "the rules file";
+        if (!p || strcmp(p, "-") == 0 || !pk_path_same_target(path, p))
+            continue;
+        if (need[i].kind == PK_NEED_DOC) {
+            what = "an input";
+        } else if (need[i].kind == PK_NEED_RULES) {
+            what = "the rules file";
+        } else if (!need[i].option || strcmp(need[i].option, "model") == 0) {
+            what = "the model";
+        } else {
+            snprintf(buf, 64, "the --%s model", need[i].option);
+            for (char *c = buf + 6; *c && *c != ' '; c++)
+                if (*c == '_')
+                    *c = '-';
+            what = buf;
+        }
     }
     free(need);
     return what;
+}
+
+/* A file to write that is one the command reads (what: source_named's
+ * words; who: "this command", or the group member reading it): refused
+ * in one wording for -o and every side file. */
+static int refuse_source(const cli_run *r, const char *flag, const char *path, const char *what,
+                         const char *who)
+{
+    return run_usage(r, "%s '%s' is %s %s reads: it would be overwritten", flag, path, what, who);
 }
 
 /* Whether path's name is one of exts ("a|b"). */
@@ -189,9 +210,10 @@ static bool named(const char *path, const char *exts)
 static int check_report_file(const cli_run *r, const char *flag, const char *path, const char *what,
                              const char *exts)
 {
-    const char *src = source_named(r, path);
+    char buf[64];
+    const char *src = source_named(r, path, buf);
     if (src)
-        return run_usage(r, "%s '%s' is %s: it would be overwritten", flag, path, src);
+        return refuse_source(r, flag, path, src, "this command");
     if (cli_is_folder(path))
         return run_usage(r, "%s names a folder ('%s'): name the file to write in it", flag, path);
     if (!named(path, exts)) {
@@ -242,10 +264,10 @@ static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
     /* -o never names a file the command reads: an input (the motion a
      * camera is sized for too), a model or the rules file (as in a job):
      * an input is never changed */
-    const char *read = r->out && strcmp(r->out, "-") != 0 ? source_named(r, r->out) : NULL;
+    char buf[64];
+    const char *read = r->out && strcmp(r->out, "-") != 0 ? source_named(r, r->out, buf) : NULL;
     if (read)
-        return run_usage(r, "-o '%s' is %s this command reads: it would be overwritten", r->out,
-                         read);
+        return refuse_source(r, "-o", r->out, read, "this command");
     char why[512];
     /* what it will hold is known once the inputs are read: a pose for now
      * (which .vmd and .vpd both hold) */
@@ -590,15 +612,18 @@ static int group_outputs(cli_run *r, size_t n, const char *side)
                 return cli_usage(r[k].cmd,
                                  "%ss %zu and %zu both write '%s' (-o): each writes its own",
                                  member, k + 1, m + 1, r[m].out);
-            const char *what = source_named(&r[m], r[k].out);
+            char buf[64], who[64];
+            const char *what = source_named(&r[m], r[k].out, buf);
+            snprintf(who, sizeof who, "%s %zu", member, m + 1);
             if (what)
-                return run_usage(&r[k], "-o '%s' is %s of %s %zu: it would be overwritten",
-                                 r[k].out, what, member, m + 1);
+                return refuse_source(&r[k], "-o", r[k].out, what, who);
         }
-        const char *read = side ? source_named(&r[k], side) : NULL;
-        if (read)
-            return cli_usage(r[k].cmd, "--%s '%s' is %s of %s %zu: it would be overwritten",
-                             r[k].cli->side_option, side, read, member, k + 1);
+        char buf[64], flag[64], who[64];
+        const char *read = side ? source_named(&r[k], side, buf) : NULL;
+        snprintf(flag, sizeof flag, "--%s", r[k].cli->side_option);
+        snprintf(who, sizeof who, "%s %zu", member, k + 1);
+        if (read) /* the group's file: no member's "dancer N: " first */
+            return refuse_source(&(cli_run){.cmd = r[k].cmd, .who = ""}, flag, side, read, who);
     }
     return EXIT_OK;
 }
@@ -775,13 +800,17 @@ static int group_main(const char *cmd, int argc, char **argv)
         r[k].side = own_side;
         strict |= pk_step_strict(r[k].step);
     }
+    /* the group's file is no member's: said without "dancer N: ", and
+     * after group_outputs, which names the member whose file it would
+     * overwrite */
+    if (rc == EXIT_OK)
+        rc = group_outputs(r, n, side);
     if (rc == EXIT_OK && side) {
         cli_run sr = r[0];
         sr.side = side;
+        sr.who[0] = '\0';
         rc = check_side(&sr);
     }
-    if (rc == EXIT_OK)
-        rc = group_outputs(r, n, side);
     if (rc == EXIT_OK && pk_step_check_group(steps, n, &log) != 0)
         rc = usage_from(&(cli_run){.cmd = cmd, .log = &log});
     for (size_t k = 0; k < n && rc == EXIT_OK; k++) {

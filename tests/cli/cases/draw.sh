@@ -172,7 +172,7 @@ expect_exit 2 "$POSEKIT" draw k3.vpd --model miku.pmx --json -o out.svg
 expect_stderr_contains 'name it NAME.json'
 cp miku.pmx m2.svg
 expect_exit 2 "$POSEKIT" draw k3.vpd --model m2.svg -o m2.svg
-expect_stderr_contains "-o 'm2.svg' is the model: it would be overwritten"
+expect_stderr_contains "-o 'm2.svg' is the model this command reads: it would be overwritten"
 expect_exit 2 "$POSEKIT" draw k3.vpd -o x.svg
 expect_stderr_contains 'no model given'
 expect_exit 2 "$POSEKIT" draw dance.vmd --model miku.pmx --every 5 -o x.svg

@@ -167,7 +167,7 @@ expect_stderr_contains "posekit retarget: dancers 1 and 2 both write './x1.vmd' 
 expect_no_file x1.vmd
 expect_exit 2 "$POSEKIT" retarget p1.vmd --from gene.pmx --to mei.pmd -o p2.vmd \
     --and p2.vmd --from gene.pmx --to mei.pmd -o x2.vmd
-expect_stderr_contains "posekit retarget: dancer 1: -o 'p2.vmd' is an input of dancer 2: it would be overwritten"
+expect_stderr_contains "posekit retarget: dancer 1: -o 'p2.vmd' is an input dancer 2 reads: it would be overwritten"
 expect_no_file x2.vmd
 expect_exit 2 "$POSEKIT" retarget p1.vmd --from gene.pmx --to mei.pmd -o x1.vmd --and
 expect_stderr_contains "posekit retarget: dancer 2: nothing after --and"

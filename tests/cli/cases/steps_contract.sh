@@ -174,7 +174,7 @@ need_corpus
 cp "$(corpus pmx_nanoem_miku_bones.pmx)" m.pmx
 remember dance.vmd
 expect_exit 2 "$POSEKIT" check dance.vmd --model m.pmx --suggest-rules ./dance.vmd
-expect_stderr_contains "--suggest-rules './dance.vmd' is an input: it would be overwritten"
+expect_stderr_contains "--suggest-rules './dance.vmd' is an input this command reads: it would be overwritten"
 expect_unchanged dance.vmd
 expect_exit 2 "$POSEKIT" check dance.vmd --model m.pmx --suggest-rules -
 expect_stderr_contains 'name a .yaml file'
@@ -182,7 +182,7 @@ expect_stdout_empty
 # ... nor the model, nor a file that is not named .yaml (it holds rules)
 remember m.pmx
 expect_exit 2 "$POSEKIT" check dance.vmd --model m.pmx --suggest-rules m.pmx
-expect_stderr_contains "--suggest-rules 'm.pmx' is the model: it would be overwritten"
+expect_stderr_contains "--suggest-rules 'm.pmx' is the model this command reads: it would be overwritten"
 expect_unchanged m.pmx
 expect_exit 2 "$POSEKIT" check dance.vmd --model m.pmx --suggest-rules fix.txt
 expect_stderr_contains "--suggest-rules writes a rules file: name it NAME.yaml, not 'fix.txt'"
@@ -191,7 +191,7 @@ expect_exit 1 "$POSEKIT" check dance.vmd --model m.pmx --suggest-rules FIX.YML
 expect_file FIX.YML
 # diff --svg never replaces the model either; .SVG is a picture name too
 expect_exit 2 "$POSEKIT" diff dance.vmd dance.vmd --model m.pmx --svg ./m.pmx
-expect_stderr_contains "--svg './m.pmx' is the model: it would be overwritten"
+expect_stderr_contains "--svg './m.pmx' is the model this command reads: it would be overwritten"
 expect_unchanged m.pmx
 expect_exit 0 "$POSEKIT" diff dance.vmd dance.vmd --frames 0-10 --svg PIC.SVG
 expect_file PIC.SVG
