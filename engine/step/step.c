@@ -259,6 +259,20 @@ static bool list_push(pki_list *l, const void *v, size_t size)
     return true;
 }
 
+/* Whether a comma list has an item that is empty or blanks only (the
+ * selection parser's own trimming, pk_selection_parse). */
+static bool has_empty_item(const char *list)
+{
+    for (const char *p = list;;) {
+        size_t n = strcspn(p, ",");
+        if (strspn(p, " \t") >= n)
+            return true;
+        if (!p[n])
+            return false;
+        p += n + 1;
+    }
+}
+
 /* A value that is not what the option wants: -1, said. */
 static int refuse(pk_log *log, const char *name, const pki_option *o, const char *value)
 {
@@ -275,6 +289,15 @@ static int set_value(pk_step *s, const pki_option *o, char *field, const char *n
         return slot_set(s, (size_t)o->slot, value) ? 0 : 1;
     case PKI_OPT_INPUTS:
         return slot_set(s, s->ninputs, value) ? 0 : 1;
+    case PKI_OPT_SELECT:
+        /* an empty item is a slip of the command line ("a,,b", ","):
+         * said now, as every value that is not what the option wants */
+        if (has_empty_item(value)) {
+            pk_error(log, PK_E_USAGE, "%s wants %s, not '%s' (a name is empty)", name, o->wants,
+                     value);
+            return -1;
+        }
+        /* fall through */
     case PKI_OPT_STRING:
     case PKI_OPT_RULES:
     case PKI_OPT_MODEL: {

@@ -25,6 +25,7 @@ typedef enum pki_opt_kind {
     PKI_OPT_RULES,    /* a rule set's name (char *); the rules given go to `thing` */
     PKI_OPT_MODEL,    /* a model's name (char *); the model given goes to `thing` */
     PKI_OPT_STRING,   /* char * */
+    PKI_OPT_SELECT,   /* char *: a selection, names, globs or @groups, no item empty */
     PKI_OPT_BOOL,     /* bool */
     PKI_OPT_U32,      /* uint32_t */
     PKI_OPT_DOUBLE,   /* double, 0 or more */
@@ -76,7 +77,7 @@ typedef struct pki_option {
     }
 #define PKI_ROW_BONES(T)                                                                           \
     {                                                                                              \
-        "bones", PKI_OPT_STRING, offsetof(T, bones), 0, 0, NULL, "names, globs or @groups"         \
+        "bones", PKI_OPT_SELECT, offsetof(T, bones), 0, 0, NULL, "names, globs or @groups"         \
     }
 #define PKI_ROW_FRAMES(T)                                                                          \
     {                                                                                              \

@@ -23,7 +23,8 @@ bool pki_option_is_list(pki_opt_kind k)
 
 bool pki_option_is_text(pki_opt_kind k)
 {
-    return k == PKI_OPT_STRING || k == PKI_OPT_RULES || k == PKI_OPT_MODEL;
+    return k == PKI_OPT_STRING || k == PKI_OPT_SELECT || k == PKI_OPT_RULES ||
+           k == PKI_OPT_MODEL;
 }
 
 /* "pos-threshold" and "pos_threshold" are one name. */

@@ -136,6 +136,7 @@ static const char *good_value(const pki_option *o, char buf[64])
     case PKI_OPT_MODEL:
         return "m.pmx";
     case PKI_OPT_STRING:
+    case PKI_OPT_SELECT:
         return "センター,@arms";
     case PKI_OPT_BOOL:
         return "true";
@@ -178,6 +179,7 @@ static bool holds_good_value(const pk_step *s, const pki_option *o)
     case PKI_OPT_MODEL:
         return strcmp(*(char *const *)f, "m.pmx") == 0;
     case PKI_OPT_STRING:
+    case PKI_OPT_SELECT:
         return strcmp(*(char *const *)f, "センター,@arms") == 0;
     case PKI_OPT_BOOL:
         return *(const bool *)f;

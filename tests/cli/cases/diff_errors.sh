@@ -29,8 +29,8 @@ expect_stdout_contains 'usage: posekit diff A B'
 # An empty item in a selection is a mistake, not nothing (a trailing comma
 # was dropped silently where selections may name display frames).
 expect_exit 2 "$POSEKIT" diff "$PK_SOURCE/samples/dance.vmd" "$PK_SOURCE/samples/hands/right_fist.vpd" --bones '右手首,'
-expect_stderr_contains "empty name in selection '右手首,'"
+expect_stderr_contains "--bones wants names, globs or @groups, not '右手首,' (a name is empty)"
 expect_exit 2 "$POSEKIT" overlay "$PK_SOURCE/samples/dance.vmd" --pose "$PK_SOURCE/samples/hands/right_fist.vpd" \
     --bones '@fingers_R,,@thumb_R' -o x.vmd
-expect_stderr_contains 'empty name in selection'
+expect_stderr_contains "--bones wants names, globs or @groups, not '@fingers_R,,@thumb_R' (a name is empty)"
 expect_no_file x.vmd
