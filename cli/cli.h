@@ -59,6 +59,8 @@ int cli_main(int argc, char **argv);
 
 /* True when name is one of the commands. */
 bool cli_is_command(const char *name);
+/* The help text of command name ('posekit help NAME'), or NULL. */
+const char *cli_command_help(const char *name);
 
 /* ---- progress.c ---- */
 

@@ -2,7 +2,9 @@
  * usage errors and option parsing (declared in cli.h). */
 #include "cli.h"
 #include "util/number.h"
+#include "util/text.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,6 +233,38 @@ int cli_flag(const char *cmd, const char *flag, const char *value, bool *on)
     return cli_usage(cmd, "--%s is true or false, not '%s'", flag, value);
 }
 
+/* "unknown option": with the option of the command's help a slip away
+ * from arg, if any ('-frames' and '--frame' find '--frames'). */
+static int unknown_option(const char *cmd, const char *arg)
+{
+    const char *help = cli_command_help(cmd);
+    char given[64];
+    const char *g = arg + 1 + (arg[1] == '-');
+    snprintf(given, sizeof given, "%.*s", (int)strcspn(g, "="), g);
+    /* every --name the help text shows */
+    char names[96][32];
+    const char *words[96];
+    size_t n = 0;
+    for (const char *p = help ? strstr(help, "--") : NULL; p && n < 96; p = strstr(p, "--")) {
+        p += 2;
+        size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789-");
+        if (len == 0 || len >= sizeof names[0] || (p - 3 >= help && isalnum((unsigned char)p[-3])))
+            continue;
+        snprintf(names[n], sizeof names[n], "%.*s", (int)len, p);
+        bool seen = false;
+        for (size_t i = 0; i < n && !seen; i++)
+            seen = strcmp(words[i], names[n]) == 0;
+        if (!seen) {
+            words[n] = names[n];
+            n++;
+        }
+    }
+    long near = arg[1] == '-' || strlen(given) > 1 ? pki_nearest_word(given, words, n) : -1;
+    if (near >= 0)
+        return cli_usage(cmd, "unknown option '%s' (did you mean '--%s'?)", arg, words[near]);
+    return cli_usage(cmd, "unknown option '%s'", arg);
+}
+
 int cli_walk(const char *cmd, int argc, char **argv, cli_opt_fn opt, cli_operand_fn operand,
              void *ctx)
 {
@@ -263,14 +297,14 @@ int cli_walk(const char *cmd, int argc, char **argv, cli_opt_fn opt, cli_operand
             name[1] = '\0';
             inline_value = arg[2] ? arg + 2 : NULL;
             if (arg[1] != 'o' && arg[1] != 'v' && arg[1] != 'h' && arg[1] != 'j')
-                return cli_usage(cmd, "unknown option '%s'", arg);
+                return unknown_option(cmd, arg);
         }
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
         int c = opt(ctx, name, inline_value, next, long_form);
         if (c < 0)
             return EXIT_ERROR;
         if (c == 0)
-            return cli_usage(cmd, "unknown option '%s'", arg);
+            return unknown_option(cmd, arg);
         if (c == 2)
             i++;
     }

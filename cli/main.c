@@ -1,6 +1,7 @@
 /* main.c — posekit's command table: finds the command and hands it argv.
  * The process entry point is per platform: main_posix.c, main_win32.c. */
 #include "cli.h"
+#include "util/text.h"
 
 #include <string.h>
 
@@ -64,6 +65,30 @@ bool cli_is_command(const char *name)
     return find_command(name, &c);
 }
 
+const char *cli_command_help(const char *name)
+{
+    cli_command c;
+    return find_command(name, &c) ? c.help : NULL;
+}
+
+/* "no such command": with the command a slip away from name, if any. */
+static int no_such_command(const char *name)
+{
+    const char *words[64];
+    size_t n = 0;
+    cli_command c;
+    for (size_t k = 0; n < 62 && command_at(k, &c); k++)
+        words[n++] = c.name;
+    words[n++] = "help";
+    long near = pki_nearest_word(name, words, n);
+    if (near >= 0)
+        fprintf(stderr, "posekit: no such command '%s' (did you mean '%s'?); see 'posekit help'\n",
+                name, words[near]);
+    else
+        fprintf(stderr, "posekit: no such command '%s'; see 'posekit help'\n", name);
+    return EXIT_ERROR;
+}
+
 static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
@@ -107,16 +132,14 @@ static int dispatch(int argc, char **argv)
         }
         cli_command c;
         if (!find_command(argv[2], &c)) {
-            fprintf(stderr, "posekit: no such command '%s'; see 'posekit help'\n", argv[2]);
-            return EXIT_ERROR;
+            return no_such_command(argv[2]);
         }
         fputs(c.help, stdout);
         return EXIT_OK;
     }
     cli_command c;
     if (!find_command(name, &c)) {
-        fprintf(stderr, "posekit: no such command '%s'; see 'posekit help'\n", name);
-        return EXIT_ERROR;
+        return no_such_command(name);
     }
     cli_cmd_name = c.name;
     return c.run ? c.run(argc - 1, argv + 1) : cli_step_main(c.name, argc - 1, argv + 1);

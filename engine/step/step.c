@@ -391,8 +391,15 @@ int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log)
     const pki_option *o = pki_step_find_option(s, key, &row);
     char name[64];
     if (!o) {
-        pk_error(log, PK_E_USAGE, "unknown option '%s' for %s",
-                 pki_step_spell(s, key ? key : "?", name), s->def->name);
+        const char *near = key ? pki_step_near_option(s, key) : NULL;
+        char near_name[64];
+        if (near)
+            pk_error(log, PK_E_USAGE, "unknown option '%s' for %s (did you mean '%s'?)",
+                     pki_step_spell(s, key, name), s->def->name,
+                     pki_step_spell(s, near, near_name));
+        else
+            pk_error(log, PK_E_USAGE, "unknown option '%s' for %s",
+                     pki_step_spell(s, key ? key : "?", name), s->def->name);
         return -1;
     }
     pki_step_spell(s, o->name, name);

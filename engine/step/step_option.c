@@ -4,6 +4,7 @@
  * caller spells it, and the usage error.  The operations' descriptors and
  * the registry (step.c) both build on this file; it knows neither. */
 #include "step/step_option.h"
+#include "util/text.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -58,6 +59,17 @@ char *pki_step_field(const pk_step *s, size_t row)
     if (row < d->noptions)
         return (char *)s->o + d->options[row].offset;
     return (char *)s + COMMON[row - d->noptions].offset;
+}
+
+const char *pki_step_near_option(const pk_step *s, const char *key)
+{
+    const pki_step_def *d = s->def;
+    const char *words[128];
+    size_t n = 0;
+    for (size_t i = 0; i < d->noptions + NCOMMON && n < 128; i++)
+        words[n++] = i < d->noptions ? d->options[i].name : COMMON[i - d->noptions].name;
+    long near = pki_nearest_word(key, words, n);
+    return near >= 0 ? words[near] : NULL;
 }
 
 bool pki_step_given(const pk_step *s, const char *name)

@@ -20,6 +20,9 @@ bool pki_option_repeats(const pki_option *o);
 /* The row named key, the operation's rows first, then the common ones
  * (*row: its index in pk_step.given, may be NULL), or NULL. */
 const pki_option *pki_step_find_option(const pk_step *s, const char *key, size_t *row);
+/* The option name a slip away from key (util/text.h, pki_nearest_word),
+ * as the table spells it, or NULL. */
+const char *pki_step_near_option(const pk_step *s, const char *key);
 /* Where the value of row `row` lives: the operation's options or the step. */
 char *pki_step_field(const pk_step *s, size_t row);
 /* Whether option `name` was given (a flag: given true; false is as absent). */

@@ -30,4 +30,11 @@ void pki_buf_puts_xml(pk_buf *b, const char *s);
  * their canvas and columns with it, so text is never cut. */
 double pki_text_width(const char *utf8, double size, bool bold);
 
+/* The word of words[0..n) a slip of the keyboard away from given (a
+ * letter or two wrong, missing, extra or swapped; '-' and '_' alike, ASCII
+ * case ignored), or the one word given begins (3 letters or more): its
+ * index, the nearest when several, or -1.  For "did you mean" in usage
+ * errors: option names, commands, job keys. */
+long pki_nearest_word(const char *given, const char *const *words, size_t n);
+
 #endif

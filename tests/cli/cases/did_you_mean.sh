@@ -1,0 +1,46 @@
+# did_you_mean: an unknown option or command a slip away from one (a
+# letter wrong, missing, extra or swapped, one dash for two, a unique
+# beginning) names it; one far from all names none.  In a job file, an
+# unknown step option names the option as the job spells it.
+cp "$PK_SOURCE/samples/dance.vmd" dance.vmd
+slip() { # WANT ARGS...: the first stderr line
+    local want=$1
+    shift
+    expect_exit 2 "$POSEKIT" "$@"
+    expect_eq "$(head -n 1 "$ERR")" "$want" "posekit $*"
+}
+slip "posekit diff: unknown option '--treshold' (did you mean '--threshold'?)" \
+    diff dance.vmd dance.vmd --treshold 1
+slip "posekit diff: unknown option '--thresh=1' (did you mean '--threshold'?)" \
+    diff dance.vmd dance.vmd --thresh=1
+slip "posekit convert: unknown option '-frame' (did you mean '--frame'?)" \
+    convert dance.vmd -frame 3 -o x.vpd
+slip "posekit retarget: unknown option '--form' (did you mean '--from'?)" \
+    retarget dance.vmd --form a.pmx --to b.pmx -o x.vmd
+slip "posekit smooth: unknown option '--strenght' (did you mean '--strength'?)" \
+    smooth dance.vmd --strenght 3 -o x.vmd
+slip "posekit info: unknown option '--jsn' (did you mean '--json'?)" info --jsn dance.vmd
+slip "posekit run: unknown option '--dry' (did you mean '--dry-run'?)" run --dry job.yaml
+expect_stderr_contains "Try 'posekit help run'."
+# far from every option: no guess
+slip "posekit diff: unknown option '--frobnicate'" diff dance.vmd dance.vmd --frobnicate
+slip "posekit diff: unknown option '-x'" diff dance.vmd dance.vmd -x
+# commands
+slip "posekit: no such command 'mirorr' (did you mean 'mirror'?); see 'posekit help'" mirorr dance.vmd
+slip "posekit: no such command 'hlep' (did you mean 'help'?); see 'posekit help'" hlep
+slip "posekit: no such command 'dif' (did you mean 'diff'?); see 'posekit help'" help dif
+slip "posekit: no such command 'frobnicate'; see 'posekit help'" frobnicate
+# a job's step option
+cat >job.yaml <<'YAML'
+inputs: {d: dance.vmd}
+steps:
+  - reduce: {in: d, max_dge: 1, out: r}
+outputs: {r: out.vmd}
+YAML
+expect_exit 2 "$POSEKIT" run job.yaml
+expect_stderr <<'EOF'
+posekit: job.yaml:3:21: unknown option 'max_dge' for reduce (did you mean 'max_deg'?)
+EOF
+expect_no_file out.vmd
+expect_no_file x.vmd
+expect_no_file x.vpd
