@@ -519,12 +519,36 @@ static int load_all(cli_run *r, pk_doc *docs, void **things, bool later)
     return load_things(r, PK_NEED_BODIES, things, strict);
 }
 
+/* Whether a failed run's log holds a usage error about no file: an
+ * option found to do nothing once the inputs were read (convert --frame
+ * between two VMDs), said with the "Try" line of every usage error. */
+static bool run_usage_error(const pk_log *log)
+{
+    for (size_t i = 0; i < log->count; i++)
+        if (log->items[i].severity == PK_ERROR && log->items[i].code == PK_E_USAGE &&
+            !log->items[i].path)
+            return true;
+    return false;
+}
+
+/* The log of a run flushed; EXIT_OK, or EXIT_ERROR (said, a usage error
+ * with its "Try" line). */
+static int flush_run(const char *cmd, pk_log *log, int ran, bool strict)
+{
+    bool usage = ran != 0 && run_usage_error(log);
+    if (cli_flush_log(log, strict) == EXIT_OK && ran == 0)
+        return EXIT_OK;
+    if (usage)
+        fprintf(stderr, "Try 'posekit help %s'.\n", cmd);
+    return EXIT_ERROR;
+}
+
 /* Runs the step; a step that makes a document saves it first and reports
  * only what was written (a failed save prints no summary). */
 static int run(cli_run *r, pk_doc *docs, size_t n, pk_step_result *res)
 {
     int ran = pk_step_run(r->step, docs, n, res, r->log);
-    if (cli_flush_log(r->log, pk_step_strict(r->step)) != EXIT_OK || ran != 0)
+    if (flush_run(r->cmd, r->log, ran, pk_step_strict(r->step)) != EXIT_OK)
         return EXIT_ERROR;
     if (r->cli->output == PK_CLI_OUT_DOC) {
         pk_encode_options so;
@@ -828,7 +852,7 @@ static int group_main(const char *cmd, int argc, char **argv)
     if (rc != EXIT_OK)
         goto out;
     int ran = pk_step_run_group(steps, n, docs, res, &log);
-    if (cli_flush_log(&log, strict) != EXIT_OK || ran != 0) {
+    if (flush_run(cmd, &log, ran, strict) != EXIT_OK) {
         rc = EXIT_ERROR;
         goto out;
     }
