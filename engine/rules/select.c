@@ -6,6 +6,7 @@
 #include "common/grow.h"
 #include "rules/rules.h"
 #include "rules/select.h"
+#include "util/text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -57,13 +58,34 @@ int pki_selection_add_group(pk_selection *s, const pk_rules *r, const pki_group 
     return 0;
 }
 
+/* "unknown group": with the group of r a slip away from name, if any
+ * ("@finger_R": did you mean '@fingers_R'?). */
+static void unknown_group(const pk_rules *r, const char *item, pk_log *log)
+{
+    size_t n = r->groups.n + r->morph_groups.n;
+    const char **names = malloc((n ? n : 1) * sizeof *names);
+    long near = -1;
+    if (names) {
+        for (size_t i = 0; i < n; i++)
+            names[i] = i < r->groups.n ? r->groups.v[i].name
+                                       : r->morph_groups.v[i - r->groups.n].name;
+        near = pki_nearest_word(item + 1, names, n);
+    }
+    if (near >= 0)
+        pk_error(log, PK_E_NOT_FOUND, "unknown group '%s' (did you mean '@%s'?)", item,
+                 names[near]);
+    else
+        pk_error(log, PK_E_NOT_FOUND, "unknown group '%s'", item);
+    free(names);
+}
+
 static int add_item(pk_selection *s, const pk_rules *r, const char *item, pk_log *log)
 {
     if (item[0] == '@') {
         const pki_group *b = pki_rules_find_group(r, item + 1, false);
         const pki_group *m = pki_rules_find_group(r, item + 1, true);
         if (!b && !m) {
-            pk_error(log, PK_E_NOT_FOUND, "unknown group '%s'", item);
+            unknown_group(r, item, log);
             return -1;
         }
         if (b && pki_selection_add_group(s, r, b, log, 0) != 0)

@@ -44,3 +44,11 @@ EOF
 expect_no_file out.vmd
 expect_no_file x.vmd
 expect_no_file x.vpd
+# a group of a selection: the built-in ones and those of --rules
+slip "posekit diff: unknown group '@finger_R' (did you mean '@fingers_R'?)" \
+    diff dance.vmd dance.vmd --bones 右手首,@finger_R
+printf 'groups:\n  my_hands: [右手首, 左手首]\n' >mine.yaml
+slip "posekit reduce: unknown group '@my_hand' (did you mean '@my_hands'?)" \
+    reduce dance.vmd --rules mine.yaml --bones @my_hand -o x.vmd
+slip "posekit diff: unknown group '@frobnicate'" diff dance.vmd dance.vmd --bones @frobnicate
+expect_no_file x.vmd
