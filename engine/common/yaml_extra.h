@@ -26,13 +26,45 @@ static inline bool pki_yaml_is_null(const yaml_node_t *n)
 
 /* libyaml's reason for a failed load, worded one way for rule files and
  * job files alike: "YAML syntax error: PROBLEM CONTEXT" into buf (the
- * caller places it at the parser's problem_mark). */
+ * caller places it with pki_yaml_problem_at).  Bytes that are not UTF-8
+ * (a CP932 file, as MMD's own files are) say so and what to do. */
 static inline const char *pki_yaml_syntax_error(const yaml_parser_t *parser, char *buf, size_t size)
 {
+    if (parser->error == YAML_READER_ERROR && parser->problem &&
+        strstr(parser->problem, "UTF-8")) {
+        snprintf(buf, size,
+                 "not UTF-8: %s (byte 0x%02X); a YAML file is UTF-8 (save a CP932 file as UTF-8)",
+                 parser->problem, (unsigned)parser->problem_value & 0xFFu);
+        return buf;
+    }
     snprintf(buf, size, "YAML syntax error: %s%s%s",
              parser->problem ? parser->problem : "malformed", parser->context ? " " : "",
              parser->context ? parser->context : "");
     return buf;
+}
+
+/* Where a failed load went wrong, 1-based: libyaml's problem mark, or for
+ * bytes the reader refused (not UTF-8, a control character), which get no
+ * mark, the line and column (in characters) of the offset it gives in
+ * data. */
+static inline void pki_yaml_problem_at(const yaml_parser_t *parser, const unsigned char *data,
+                                       size_t len, int *line, int *col)
+{
+    *line = (int)parser->problem_mark.line + 1;
+    *col = (int)parser->problem_mark.column + 1;
+    if (parser->error != YAML_READER_ERROR)
+        return;
+    size_t end = parser->problem_offset < len ? parser->problem_offset : len;
+    size_t start = len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0; /* a BOM */
+    *line = *col = 1;
+    for (size_t i = start; i < end; i++) {
+        if (data[i] == '\n') {
+            (*line)++;
+            *col = 1;
+        } else if ((data[i] & 0xC0) != 0x80) { /* a character's first byte */
+            (*col)++;
+        }
+    }
 }
 
 /* The deepest nesting of collections a rule, job or body file may have.

@@ -836,8 +836,9 @@ pk_model *pk_body_read(const void *data, size_t len, pk_log *log)
     }
     if (!pki_yaml_load(&parser, data, len, &r.doc)) {
         char buf[300];
-        pk_log_add(log, PK_ERROR, PK_E_DAMAGED, -1, (int)parser.problem_mark.line + 1,
-                   (int)parser.problem_mark.column + 1, "%s",
+        int line, col;
+        pki_yaml_problem_at(&parser, data, len, &line, &col);
+        pk_log_add(log, PK_ERROR, PK_E_DAMAGED, -1, line, col, "%s",
                    pki_yaml_syntax_error(&parser, buf, sizeof buf));
         yaml_parser_delete(&parser);
         pk_model_free(r.m);

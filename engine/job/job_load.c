@@ -912,8 +912,9 @@ pk_job *pki_job_load_each(const char *path, const char *each, pk_log *log)
     if (yaml_parser_initialize(&parser)) {
         if (!pki_yaml_load(&parser, bytes.data, bytes.len, &doc)) {
             char why[512];
-            pk_log_add(log, PK_ERROR, PK_E_DAMAGED, -1, (int)parser.problem_mark.line + 1,
-                       (int)parser.problem_mark.column + 1, "%s",
+            int line, col;
+            pki_yaml_problem_at(&parser, bytes.data, bytes.len, &line, &col);
+            pk_log_add(log, PK_ERROR, PK_E_DAMAGED, -1, line, col, "%s",
                        pki_yaml_syntax_error(&parser, why, sizeof why));
         } else {
             have_doc = true;

@@ -1036,8 +1036,9 @@ static int load_buffer(loader *L, const char *data, size_t len, const char *path
     int rc = 0;
     if (!pki_yaml_load(&parser, (const unsigned char *)data, len, &f.doc)) {
         char why[512];
-        errorf(L, PK_E_DAMAGED, path, (int)parser.problem_mark.line + 1,
-               (int)parser.problem_mark.column + 1, "%s",
+        int line, col;
+        pki_yaml_problem_at(&parser, (const unsigned char *)data, len, &line, &col);
+        errorf(L, PK_E_DAMAGED, path, line, col, "%s",
                pki_yaml_syntax_error(&parser, why, sizeof why));
         yaml_parser_delete(&parser);
         return -1;
