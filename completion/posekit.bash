@@ -188,7 +188,7 @@ _posekit()
             _posekit_files "$mm"
             return 0
             ;;
-        --frame | --pose-frame | --threshold | --pos-threshold | --fade | --offset | --max-deg | --max-pos | --max-morph | --trim | --shift | --stretch | --bpm | --at | --skip | --like | --strength | --noise-deg | --noise-pos | --noise-morph | -j | --jobs)
+        --frame | --pose-frame | --threshold | --pos-threshold | --fade | --offset | --max-deg | --max-pos | --max-morph | --trim | --shift | --stretch | --bpm | --at | --skip | --like | --strength | --noise-deg | --noise-pos | --noise-morph | --every | --step | --max-move | --within | --feet-apart | -j | --jobs)
             return 0 # a number
             ;;
     esac
@@ -200,6 +200,9 @@ _posekit()
     fi
     if [[ $cmd == run ]]; then
         _posekit_files "$yaml"
+    elif [[ $cmd == info || $cmd == dump ]]; then
+        # they read models too
+        _posekit_files '@(vmd|vpd|pmx|pmd|VMD|VPD|PMX|PMD)'
     else
         _posekit_files "$mm"
     fi

@@ -93,6 +93,16 @@ expect "check's --model @a" "@auto " "$(complete_line posekit check a.vmd --mode
 expect "draw's --model @a" " " "$(complete_line posekit draw a.vmd --model @a)"
 expect "the dance a camera frames" "a.vmd b.vpd d " "$(complete_line posekit retarget a.vmd --motion '')"
 expect "dump --body" "c.yaml d m.pmx m2.PMD " "$(complete_line posekit dump --body '')"
+# info and dump read models too; convert does not
+expect "info reads models" "a.vmd b.vpd d m.pmx m2.PMD " "$(complete_line posekit info a.vmd '')"
+expect "dump reads models" "a.vmd b.vpd d m.pmx m2.PMD " "$(complete_line posekit dump '')"
+expect "convert reads no model" "a.vmd b.vpd d " "$(complete_line posekit convert '')"
+# an option that takes a number offers no file
+for opt in "draw a.vmd --every" "bake a.vmd --step" "bake a.vmd --max-move" \
+    "merge a.vmd b.vmd --within" "retarget a.vmd --feet-apart" "diff a.vmd b.vpd --threshold"; do
+    # shellcheck disable=SC2086 # the words of the line
+    expect "no file after $opt" " " "$(complete_line posekit $opt '')"
+done
 expect "retarget options --no-s" "--no-scale --no-shoulders --no-stance " "$(complete_line posekit retarget a.vmd --no-s)"
 printf 'groups:\n  my_hand: [a]\n  "other": [b]\nrename:\n  x: y\n' > r.yaml
 expect "groups from --rules" "@my_hand " "$(complete_line posekit overlay --rules r.yaml --bones @my)"
