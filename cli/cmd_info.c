@@ -309,6 +309,12 @@ static int info_files(const char *const *files, size_t nfiles, bool as_json, boo
 {
     if (nfiles == 0)
         return cli_usage("info", "no file given");
+    size_t stdin_files = 0;
+    for (size_t i = 0; i < nfiles; i++)
+        stdin_files += strcmp(files[i], "-") == 0;
+    if (stdin_files > 1) /* as every command says it */
+        return cli_usage("info", "standard input ('-') can be read once; %zu files name it",
+                         stdin_files);
     int status = EXIT_OK;
     /* JSON: one object for one file, an array of them for several */
     pk_buf out;

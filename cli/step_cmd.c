@@ -252,13 +252,51 @@ static int check_side(const cli_run *r)
     return check_report_file(r, flag, r->side, r->cli->side_what, r->cli->side_exts);
 }
 
+/* Standard input read once at most: by one input or one model ("the
+ * input and --model name it", "--from and --to name it"). */
+static int check_stdin(const cli_run *r, const char *const *inputs, size_t n)
+{
+    size_t stdin_inputs = 0;
+    for (size_t i = 0; i < n; i++)
+        stdin_inputs += strcmp(inputs[i], "-") == 0;
+    if (stdin_inputs > 1)
+        return run_usage(r, "standard input ('-') can be read once; %zu inputs name it",
+                         stdin_inputs);
+    size_t nn = pk_step_needs(r->step, NULL, 0);
+    pk_step_need *need = calloc(nn ? nn : 1, sizeof *need);
+    if (!need)
+        return EXIT_OK;
+    pk_step_needs(r->step, need, nn);
+    char words[4][64];
+    size_t k = 0;
+    if (stdin_inputs)
+        snprintf(words[k++], sizeof words[0], "the input");
+    for (size_t i = 0; i < nn && k < 4; i++) {
+        if (need[i].kind != PK_NEED_MODEL || !need[i].name || strcmp(need[i].name, "-") != 0)
+            continue;
+        snprintf(words[k], sizeof words[0], "--%s", need[i].option ? need[i].option : "model");
+        for (char *c = words[k] + 2; *c; c++)
+            *c = *c == '_' ? '-' : *c;
+        k++;
+    }
+    free(need);
+    if (k < 2)
+        return EXIT_OK;
+    char list[300];
+    size_t len = 0;
+    for (size_t i = 0; i < k; i++)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
+                                i == 0 ? "" : i + 1 == k ? " and " : ", ", words[i]);
+    return run_usage(r, "standard input ('-') can be read once; %s name it", list);
+}
+
 /* The main output and the side file: never a file the command reads
  * beside its inputs, and named for what they hold; with the main output
  * on standard output, no second stream there. */
 static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
 {
     if (r->cli->output == PK_CLI_OUT_REPORT)
-        return check_report_output(r);
+        return check_stdin(r, inputs, n) != EXIT_OK ? EXIT_ERROR : check_report_output(r);
     if (r->out && cli_is_folder(r->out))
         return run_usage(r, "-o names a folder ('%s'): name the file to write in it", r->out);
     /* -o never names a file the command reads: an input (the motion a
@@ -280,12 +318,8 @@ static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
         return run_usage(r, "--json and --csv exclude each other");
     if (r->json && r->out && strcmp(r->out, "-") == 0)
         return run_usage(r, "--json and -o - would both write standard output");
-    size_t stdin_inputs = 0;
-    for (size_t i = 0; i < n; i++)
-        stdin_inputs += strcmp(inputs[i], "-") == 0;
-    if (stdin_inputs > 1)
-        return run_usage(r, "standard input ('-') can be read once; %zu inputs name it",
-                         stdin_inputs);
+    if (check_stdin(r, inputs, n) != EXIT_OK)
+        return EXIT_ERROR;
     return r->side ? check_side(r) : EXIT_OK;
 }
 
@@ -617,11 +651,35 @@ static int group_flags(cli_run *r, size_t n, bool *json, const char **side)
     return EXIT_OK;
 }
 
+/* Whether the step reads standard input: an input or a model named '-'. */
+static bool reads_stdin(const cli_run *r)
+{
+    size_t n = pk_step_needs(r->step, NULL, 0);
+    pk_step_need *need = calloc(n ? n : 1, sizeof *need);
+    bool reads = false;
+    if (need)
+        pk_step_needs(r->step, need, n);
+    for (size_t i = 0; need && i < n && !reads; i++)
+        reads = need[i].kind != PK_NEED_BODIES && need[i].name && strcmp(need[i].name, "-") == 0;
+    free(need);
+    return reads;
+}
+
 /* Outputs across members: files, one each, none another's input, model or
- * output, nor the group's report. */
+ * output, nor the group's report; standard input read by one member at
+ * most. */
 static int group_outputs(cli_run *r, size_t n, const char *side)
 {
     const char *member = pk_step_group_name(r[0].step, true);
+    for (size_t k = 0, first = n; k < n; k++) {
+        if (!reads_stdin(&r[k]))
+            continue;
+        if (first < n)
+            return cli_usage(r[k].cmd,
+                             "standard input ('-') can be read once; %ss %zu and %zu name it",
+                             member, first + 1, k + 1);
+        first = k;
+    }
     for (size_t k = 0; k < n; k++) {
         if (strcmp(r[k].out, "-") == 0)
             return run_usage(&r[k], "-o -: %s write files, one each",
