@@ -171,9 +171,11 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
         res->duplicates = r->st.duplicates;
         const pk_time_stats *st = &r->st;
         if (!st->trimmed && r->opt.shift == 0 && r->opt.scale == 1.0 && !st->duplicates)
+            /* the range only when one was given (--shift 0 alone has none) */
             pk_warning(log, PK_E_NO_EFFECT,
-                       "nothing to do: the motion lies inside the range and is neither shifted "
-                       "nor stretched; the output is the input unchanged");
+                       "nothing to do: the motion %sis neither shifted nor stretched; the "
+                       "output is the input unchanged",
+                       pki_step_given(s, "trim") ? "lies inside the range and " : "");
         else if (!pk_motion_frame_range(in->motion, &lo, &hi))
             pk_warning(log, PK_E_NO_EFFECT, "the motion has no keys: nothing to do");
         else if (r->opt.scale != 1.0 && !st->duplicates &&

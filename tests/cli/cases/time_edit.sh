@@ -58,6 +58,10 @@ expect_stderr_contains 'vmd_wavefile_v2.vmd: warning: nothing to do: the motion 
 expect_same_bytes "$DANCE" same.vmd
 expect_exit 2 "$POSEKIT" time "$DANCE" --trim 0-5000 -o strict.vmd --strict
 expect_no_file strict.vmd
+# without --trim there is no range to lie inside
+expect_exit 0 "$POSEKIT" time "$DANCE" --shift 0 -o same0.vmd
+expect_stderr_contains 'warning: nothing to do: the motion is neither shifted nor stretched; the output is the input unchanged'
+expect_same_bytes "$DANCE" same0.vmd
 expect_exit 0 "$POSEKIT" time "$DANCE" --stretch 1 -o same1.vmd
 expect_same_bytes "$DANCE" same1.vmd
 
