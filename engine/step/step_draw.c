@@ -73,6 +73,37 @@ static int check_docs(const pk_step *s, const pk_doc *in, bool vs, pk_log *log)
     return -1;
 }
 
+/* A motion or pose keying bones of which the model holds none draws the
+ * model at rest, which no picture tells apart from a drawing of the
+ * input: said, naming the input (a motion with English names, or made for
+ * another skeleton).  True when it was. */
+static bool warn_unfit(const pk_step *s, const pk_doc *d, const char *path, const pk_model *m,
+                       const char *model_name, pk_log *log)
+{
+    const pk_names *names = d->motion ? d->motion->names : d->pose ? d->pose->names : NULL;
+    size_t n = d->motion ? d->motion->nbones : d->pose ? d->pose->nbones : 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        const uint8_t *raw = pk_names_raw(
+            names, d->motion ? d->motion->bones[i].name : d->pose->bones[i].name, &len);
+        if (raw && pk_model_find_bone(m, raw, len) >= 0)
+            return false;
+    }
+    if (n == 0)
+        return false; /* nothing keyed: the rest pose is the input's own */
+    char how[512]; /* the command line's check, or a job's */
+    if (s->prefix[0])
+        snprintf(how, sizeof how, "posekit check %s --model %s", path, model_name);
+    else
+        snprintf(how, sizeof how, "a check step");
+    size_t from = pki_mark(log);
+    pk_warning(log, PK_E_NO_EFFECT,
+               "%s holds none of the bones it %s: drawn at rest (%s lists the names it lacks)",
+               model_name, d->motion ? "keys" : "poses", how);
+    pk_log_place(log, from, path);
+    return true;
+}
+
 /* The pose (and the vs pose) on the models the caller loaded, as
  * figures; written later by the report (SVG or JSON). */
 static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_log *log)
@@ -87,6 +118,10 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     }
     if (check_docs(s, in, vs, log) != 0)
         return -1;
+    warn_unfit(s, &in[0], s->inputs[0], o->model, o->model_name, log);
+    if (vs)
+        warn_unfit(s, &in[1], s->inputs[1], mb,
+                   o->vs_model_name ? o->vs_model_name : o->model_name, log);
     pk_draw_options d;
     memset(&d, 0, sizeof d);
     d.a.model = o->model;

@@ -1,0 +1,36 @@
+# draw_unfit: a motion or pose keying bones none of which the model holds
+# (here renamed to English) draws the model at rest: a warning naming the
+# input says so, and --strict fails it with nothing written; a pose the
+# model fits, and a camera motion (no bones: its rest is its own), draw
+# without it.
+need_corpus
+cp "$PK_SOURCE/samples/dance.vmd" dance.vmd
+cp "$PK_SOURCE/samples/hands/right_fist.vpd" fist.vpd
+cp "$(corpus pmd_mei.pmd)" mei.pmd
+cp "$(corpus vmd_vmd2xml_camera.vmd)" camera.vmd
+expect_exit 0 "$POSEKIT" rename dance.vmd --rules "$PK_SOURCE/rules/ja-en.yaml" -o en.vmd
+expect_exit 0 "$POSEKIT" rename fist.vpd --rules "$PK_SOURCE/rules/ja-en.yaml" -o en.vpd
+expect_exit 0 "$POSEKIT" draw en.vmd --model mei.pmd -o en.svg
+expect_stderr <<'EOF'
+posekit: en.vmd: warning: mei.pmd holds none of the bones it keys: drawn at rest (posekit check en.vmd --model mei.pmd lists the names it lacks)
+posekit draw: 1 figure drawn
+EOF
+expect_exit 0 "$POSEKIT" draw dance.vmd --model mei.pmd --vs en.vpd -o vs.svg
+expect_stderr_contains "posekit: en.vpd: warning: mei.pmd holds none of the bones it poses: drawn at rest"
+expect_stderr_lacks "dance.vmd: warning"
+expect_exit 2 "$POSEKIT" draw en.vmd --model mei.pmd -o strict.svg --strict
+expect_no_file strict.svg
+# in a job: at the step, naming the input
+cat >job.yaml <<'YAML'
+inputs: {d: en.vmd, m: mei.pmd}
+steps:
+  - draw: {in: d, model: m, out: p}
+outputs: {p: job.svg}
+YAML
+expect_exit 0 "$POSEKIT" run job.yaml
+expect_stderr_contains "job.yaml:3:5: warning: d: m holds none of the bones it keys: drawn at rest (a check step lists the names it lacks)"
+# no warning where the model fits, nor for a camera motion
+expect_exit 0 "$POSEKIT" draw dance.vmd --model mei.pmd -o ok.svg
+expect_stderr_lacks warning
+expect_exit 0 "$POSEKIT" draw camera.vmd --model mei.pmd -o cam.svg
+expect_stderr_lacks warning
