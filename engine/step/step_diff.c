@@ -237,6 +237,19 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     pk_diff_sort(d);
     dr->diff = d;
     dr->opts = opts;
+    /* "0 of 0 bones differ" is no finding: two empty poses, or morphs
+     * alone with --no-morphs, compared nothing */
+    if (d->nbones == 0 && d->nmorphs == 0 && d->nscene == 0) {
+        char n1[64];
+        size_t from = pki_mark(log);
+        if (o->no_morphs)
+            pk_warning(log, PK_E_NO_EFFECT,
+                       "nothing compared: neither input holds a bone (%s leaves morphs out)",
+                       pki_step_spell(s, "no_morphs", n1));
+        else
+            pk_warning(log, PK_E_NO_EFFECT, "nothing compared: neither input holds a bone or morph");
+        pk_log_place(log, from, s->inputs[0]);
+    }
     dr->opts.bone_filter = NULL; /* sel is freed */
     dr->opts.filter_ctx = NULL;
     dr->opts.filter_spec = NULL;

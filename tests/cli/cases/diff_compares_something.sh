@@ -27,6 +27,23 @@ expect_stdout_contains '0 of 16 bones differ, 1 of 1 morphs differ'
 expect_exit 1 "$POSEKIT" diff "$FIST" B.vpd --bones あ --json
 expect_stdout_contains '"morphs":[{"name":"あ"'
 
+# two empty poses, or morphs alone with --no-morphs: "0 of 0 bones differ"
+# is no finding, a warning says nothing was compared (an error with
+# --strict)
+printf 'Vocaloid Pose Data file\r\n\r\nm.osm;\r\n0;\r\n\r\n' >zero.vpd
+printf 'Vocaloid Pose Data file\r\n\r\nm.osm;\r\n0;\r\n\r\nMorph0{\x82\xa0\r\n  0.500000;\r\n}\r\n' >morph.vpd
+expect_exit 0 "$POSEKIT" diff zero.vpd zero.vpd
+expect_stderr <<'EOF'
+posekit: zero.vpd: warning: nothing compared: neither input holds a bone or morph
+EOF
+expect_exit 0 "$POSEKIT" diff morph.vpd morph.vpd --no-morphs
+expect_stderr_contains "posekit: morph.vpd: warning: nothing compared: neither input holds a bone (--no-morphs leaves morphs out)"
+expect_exit 2 "$POSEKIT" diff zero.vpd zero.vpd --strict
+expect_stdout_empty
+# one bone is enough
+expect_exit 0 "$POSEKIT" diff "$FIST" "$FIST" --no-morphs
+expect_stderr_empty
+
 need_corpus
 CAM="$(corpus vmd_vmd2xml_camera.vmd)"
 "$POSEKIT" mirror "$CAM" -o cm.vmd 2>/dev/null
@@ -47,3 +64,4 @@ expect_stdout_contains 'scene,camera rotation,,,'
 # self-shadow on one side only: compared with MMD's default
 expect_exit 1 "$POSEKIT" diff "$(corpus vmd_vmd2xml_allShadow.vmd)" "$CAM" --frames all
 expect_stdout_contains 'shadow mode  (only in A)'
+
