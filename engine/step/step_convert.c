@@ -96,8 +96,11 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
         pki_warn_past_end(s, in, s->inputs[0], "frame", o->frame, log);
         warn_lost(in->motion, log);
         res->out.pose = pk_motion_sample(in->motion, NULL, (double)o->frame, log);
-    } else /* one key per bone and morph at the frame, linear curves */
+    } else { /* one key per bone and morph at the frame, linear curves */
+        if (!in->pose->nbones && !in->pose->nmorphs) /* as an empty pose above */
+            pk_warning(log, PK_E_NO_EFFECT, "the pose has no bones or morphs: the motion is empty");
         res->out.motion = pose_to_vmd(o, in->pose, log);
+    }
     pk_log_place(log, from, s->inputs[0]);
     return res->out.pose || res->out.motion ? 0 : -1;
 }

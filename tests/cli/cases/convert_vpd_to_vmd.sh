@@ -45,3 +45,13 @@ expect_exit 2 "$POSEKIT" convert long.vpd -o long.vmd
 expect_stderr_contains "bone 'abcdefghijklmnop' is 16 bytes"
 expect_no_file long.vmd
 expect_no_temp_files .
+
+# an empty pose makes an empty motion: no silent success (as a motion
+# with no keys makes an empty pose), an error with --strict
+printf 'Vocaloid Pose Data file\r\n\r\nm.osm;\r\n0;\r\n\r\n' >zero.vpd
+expect_exit 0 "$POSEKIT" convert zero.vpd -o zero.vmd
+expect_stderr <<'EOF'
+posekit: zero.vpd: warning: the pose has no bones or morphs: the motion is empty
+EOF
+expect_exit 2 "$POSEKIT" convert zero.vpd -o zero_strict.vmd --strict
+expect_no_file zero_strict.vmd
