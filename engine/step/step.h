@@ -216,6 +216,10 @@ void pki_warn_past_end(const pk_step *s, const pk_doc *d, const char *path, cons
 /* The same for a range option (--frames A-B): A past the last key. */
 void pki_warn_range_past_end(const pk_step *s, const pk_doc *d, const char *path, const char *opt,
                              const pki_frames *f, pk_log *log);
+/* Whether the document keys (poses) bones of which the model holds none:
+ * a motion with English names, or made for another skeleton (false for a
+ * document keying no bone). */
+bool pki_model_holds_none(const pk_model *m, const pk_doc *d);
 /* Whether a selection has the raw name (a pk_diff_options.bone_filter). */
 bool pki_selection_filter(void *sel, const uint8_t *raw, size_t len);
 /* The body in colour of a picture: the standard groups of the rules (or of

@@ -80,17 +80,8 @@ static int check_docs(const pk_step *s, const pk_doc *in, bool vs, pk_log *log)
 static bool warn_unfit(const pk_step *s, const pk_doc *d, const char *path, const pk_model *m,
                        const char *model_name, pk_log *log)
 {
-    const pk_names *names = d->motion ? d->motion->names : d->pose ? d->pose->names : NULL;
-    size_t n = d->motion ? d->motion->nbones : d->pose ? d->pose->nbones : 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t len;
-        const uint8_t *raw = pk_names_raw(
-            names, d->motion ? d->motion->bones[i].name : d->pose->bones[i].name, &len);
-        if (raw && pk_model_find_bone(m, raw, len) >= 0)
-            return false;
-    }
-    if (n == 0)
-        return false; /* nothing keyed: the rest pose is the input's own */
+    if (!pki_model_holds_none(m, d)) /* nothing keyed: the rest pose is the input's own */
+        return false;
     char how[512]; /* the command line's check, or a job's */
     if (s->prefix[0])
         snprintf(how, sizeof how, "posekit check %s --model %s", path, model_name);

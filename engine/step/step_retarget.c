@@ -225,9 +225,10 @@ static void unchanged_retarget(const pk_step *s, const pk_doc *d, const pk_retar
  * given (before the rules' renames); a source that fits worse than the
  * target is warned about: the input was probably made for another model.
  * An input without bone or morph keys has nothing to compare. */
-static int fit_models(const retarget_opts *o, const pk_model *from, const char *from_name,
+static int fit_models(const pk_step *s, const pk_model *from, const char *from_name,
                       const pk_doc *d, retarget_result *rr, pk_log *log)
 {
+    const retarget_opts *o = s->o;
     size_t names =
         d->motion ? d->motion->nbones + d->motion->nmorphs : d->pose->nbones + d->pose->nmorphs;
     if (!names) /* a camera motion: nothing to compare */
@@ -236,6 +237,23 @@ static int fit_models(const retarget_opts *o, const pk_model *from, const char *
     if (pk_check_compare(from, o->to, d->motion, d->pose, &rr->fit, log) != 0)
         return -1;
     rr->fit_done = true;
+    /* none of its bones on the source: every step measures the source's
+     * rest pose, and the output is the input with keys added on rest (the
+     * rules' renames come later: an input they name for the source is
+     * theirs to fit) */
+    if (!o->rules_name && !o->keep_absent && pki_model_holds_none(from, d)) {
+        const char *what = d->motion ? "motion" : "pose";
+        char how[512]; /* the command line's check, or a job's */
+        if (s->prefix[0])
+            snprintf(how, sizeof how, "posekit check %s --model %s", s->inputs[0], from_name);
+        else
+            snprintf(how, sizeof how, "a check step");
+        pk_warning(log, PK_E_CONFLICT,
+                   "%s holds none of the bones the %s %s: is it the model the %s was made for? "
+                   "(%s lists the names it lacks)",
+                   from_name, what, d->motion ? "keys" : "poses", what, how);
+        return 0;
+    }
     /* --keep-absent already says the source stands in for another model */
     if (f->better > 0 && !o->keep_absent)
         pk_warning(log, PK_E_CONFLICT,
@@ -324,7 +342,7 @@ static int model_options(const pk_step *s, pk_doc *d, retarget_result *rr, pk_re
     scale_of(o, &ro.scale_xz, &own);
     rr->models = true;
     *out = ro;
-    return fit_models(o, from, from_name, d, rr, log);
+    return fit_models(s, from, from_name, d, rr, log);
 }
 
 static int between_models(const pk_step *s, pk_doc *d, retarget_result *rr, pk_log *log)

@@ -127,6 +127,20 @@ bool pki_selection_filter(void *sel, const uint8_t *raw, size_t len)
     return pk_selection_has(sel, raw, len);
 }
 
+bool pki_model_holds_none(const pk_model *m, const pk_doc *d)
+{
+    const pk_names *names = d->motion ? d->motion->names : d->pose ? d->pose->names : NULL;
+    size_t n = d->motion ? d->motion->nbones : d->pose ? d->pose->nbones : 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        const uint8_t *raw = pk_names_raw(
+            names, d->motion ? d->motion->bones[i].name : d->pose->bones[i].name, &len);
+        if (raw && pk_model_find_bone(m, raw, len) >= 0)
+            return false;
+    }
+    return n > 0;
+}
+
 pk_selection *pki_body(const pk_rules *rules, pk_rules **own)
 {
     pk_log quiet;

@@ -2,7 +2,7 @@
 # (here renamed to English) draws the model at rest: a warning naming the
 # input says so, and --strict fails it with nothing written; a pose the
 # model fits, and a camera motion (no bones: its rest is its own), draw
-# without it.
+# without it.  Retarget from such a source model warns too (at the end).
 need_corpus
 cp "$PK_SOURCE/samples/dance.vmd" dance.vmd
 cp "$PK_SOURCE/samples/hands/right_fist.vpd" fist.vpd
@@ -34,3 +34,14 @@ expect_exit 0 "$POSEKIT" draw dance.vmd --model mei.pmd -o ok.svg
 expect_stderr_lacks warning
 expect_exit 0 "$POSEKIT" draw camera.vmd --model mei.pmd -o cam.svg
 expect_stderr_lacks warning
+
+# retarget from a source model that holds none of the motion's bones: its
+# steps measure the source's rest pose; a warning asks whether it is the
+# model the motion was made for (an error with --strict)
+cp "$(corpus pmd_sd_mei.pmd)" sd.pmd
+expect_exit 0 "$POSEKIT" retarget en.vmd --from mei.pmd --to sd.pmd -o r.vmd
+expect_stderr_contains "posekit: en.vmd: warning: mei.pmd holds none of the bones the motion keys: is it the model the motion was made for? (posekit check en.vmd --model mei.pmd lists the names it lacks)"
+expect_exit 2 "$POSEKIT" retarget en.vmd --from mei.pmd --to sd.pmd -o r_strict.vmd --strict
+expect_no_file r_strict.vmd
+expect_exit 0 "$POSEKIT" retarget dance.vmd --from mei.pmd --to sd.pmd -o r_ok.vmd
+expect_stderr_lacks "holds none"
