@@ -109,9 +109,11 @@ int cli_load(const char *path, pk_doc *doc, bool strict, const pk_log *progress)
  * opts->frame), .vpd gets VPD (a pose only: a motion is an error), "-"
  * keeps the document's own format.  Nothing is written unless encoding
  * succeeded (and, when strict, met no warning).  opts may be NULL.  The
- * writing is reported to the progress callback of `progress` (NULL: none). */
+ * writing is reported to the progress callback of `progress` (NULL: none).
+ * side_path (NULL: none) gets side's bytes, put in place together with the
+ * document or not at all (retarget --report). */
 int cli_save(const char *out_path, const pk_doc *doc, const pk_encode_options *opts, bool strict,
-             const pk_log *progress);
+             const pk_log *progress, const char *side_path, const pk_buf *side);
 /* Writes an already encoded buffer atomically; prints errors. */
 int cli_write(const char *out_path, const pk_buf *buf);
 

@@ -136,8 +136,18 @@ static int commit(pk_staged *st, const char *out_path, pk_log *log)
     return cli_flush_log(log, false);
 }
 
+/* Puts a staged output and a staged side file in place together. */
+static int commit_both(pk_staged *st, const char *out_path, pk_staged *side, pk_log *log)
+{
+    if (strcmp(out_path, "-") == 0)
+        fflush(stdout);
+    pk_staged *both[2] = {st, side};
+    pk_file_commit_all(both, 2, log);
+    return cli_flush_log(log, false);
+}
+
 int cli_save(const char *out_path, const pk_doc *doc, const pk_encode_options *opts, bool strict,
-             const pk_log *progress)
+             const pk_log *progress, const char *side_path, const pk_buf *side)
 {
     pk_log log;
     pk_log_init(&log); /* what encoding and writing say is about the output */
@@ -166,8 +176,21 @@ int cli_save(const char *out_path, const pk_doc *doc, const pk_encode_options *o
      * place. */
     pk_log_place(&log, 0, out_path);
     int status = cli_flush_log(&log, strict);
+    /* the side file staged too: a side file that cannot be written (a
+     * missing folder) leaves the document unwritten as well */
+    pk_staged *side_st = NULL;
+    if (st && status == EXIT_OK && side_path) {
+        if (side->oom)
+            pk_log_add_at(&log, PK_ERROR, PK_E_NO_MEMORY, side_path, -1, 0, 0, "out of memory");
+        else
+            side_st = pk_file_stage(side_path, side->data, side->len, &log);
+        if (!side_st) {
+            cli_flush_log(&log, false);
+            status = EXIT_ERROR;
+        }
+    }
     if (st && status == EXIT_OK) {
-        status = commit(st, out_path, &log);
+        status = side_st ? commit_both(st, out_path, side_st, &log) : commit(st, out_path, &log);
     } else {
         pk_file_discard(st);
         status = EXIT_ERROR;

@@ -407,10 +407,7 @@ static int report(const cli_run *r, const pk_step_result *res)
             return EXIT_ERROR;
         return print_notes(r, res);
     }
-    default:
-        /* the side file after the document, as every saved file before its report */
-        if (r->side && write_report(r, res, r->cli->side_format, r->side) != EXIT_OK)
-            return EXIT_ERROR;
+    default: /* the side file was saved with the document (run) */
         if (r->json)
             return print_report(r, res, PK_REPORT_JSON);
         return print_notes(r, res);
@@ -588,7 +585,15 @@ static int run(cli_run *r, pk_doc *docs, size_t n, pk_step_result *res)
         pk_encode_options so;
         memset(&so, 0, sizeof so);
         so.vpd = res->vpd;
-        if (cli_save(r->out, &res->out, &so, pk_step_strict(r->step), r->log) != EXIT_OK)
+        /* the side file is made first and put in place with the document:
+         * both or neither */
+        pk_buf side;
+        pk_buf_init(&side);
+        int rc = r->side ? make_report(r, res, r->cli->side_format, &side) : EXIT_OK;
+        if (rc == EXIT_OK)
+            rc = cli_save(r->out, &res->out, &so, pk_step_strict(r->step), r->log, r->side, &side);
+        pk_buf_free(&side);
+        if (rc != EXIT_OK)
             return EXIT_ERROR;
     }
     cli_progress_clear(r->log);
@@ -710,12 +715,13 @@ static int group_outputs(cli_run *r, size_t n, const char *side)
     return EXIT_OK;
 }
 
-/* Every member's document encoded and staged, then put in place
- * together: all or none. */
-static int group_save(cli_run *r, size_t n, const pk_step_result *res, bool strict)
+/* Every member's document encoded and staged, and the group's side file
+ * (its JSON report), then put in place together: all or none. */
+static int group_save(cli_run *r, size_t n, pk_step **steps, const pk_step_result *res,
+                      bool strict, const char *side)
 {
-    pk_staged **st = calloc(n, sizeof *st);
-    pk_buf *buf = calloc(n, sizeof *buf);
+    pk_staged **st = calloc(n + 1, sizeof *st);
+    pk_buf *buf = calloc(n + 1, sizeof *buf);
     int rc = EXIT_ERROR;
     if (!st || !buf) {
         fprintf(stderr, "posekit %s: out of memory\n", r[0].cmd);
@@ -741,18 +747,33 @@ static int group_save(cli_run *r, size_t n, const pk_step_result *res, bool stri
             break;
         }
     }
-    if (k < n) {
-        while (k-- > 0)
-            pk_file_discard(st[k]);
+    if (k == n && side) {
+        pk_log log;
+        pk_log_init(&log);
+        pk_buf_init(&buf[n]);
+        if (pk_step_group_report(steps, n, res, PK_REPORT_JSON, &buf[n], &log) == 0)
+            st[n] = buf[n].oom ? NULL : pk_file_stage(side, buf[n].data, buf[n].len, &log);
+        if (buf[n].oom)
+            pk_log_add_at(&log, PK_ERROR, PK_E_NO_MEMORY, side, -1, 0, 0, "out of memory");
+        int flushed = cli_flush_log(&log, false);
+        pk_log_free(&log);
+        if (!st[n] || flushed != EXIT_OK) {
+            pk_file_discard(st[n]);
+            st[n] = NULL; /* every member's staged file is discarded below */
+        }
+    }
+    if (k < n || (side && !st[n])) {
+        for (size_t i = 0; i < n; i++)
+            pk_file_discard(st[i]);
         goto done;
     }
     pk_log log;
     pk_log_init(&log);
-    pk_file_commit_all(st, n, &log);
+    pk_file_commit_all(st, n + (side != NULL), &log);
     rc = cli_flush_log(&log, false);
     pk_log_free(&log);
 done:
-    for (size_t i = 0; buf && i < n; i++)
+    for (size_t i = 0; buf && i <= n; i++)
         pk_buf_free(&buf[i]);
     free(buf);
     free(st);
@@ -760,21 +781,19 @@ done:
 }
 
 /* Each member's lines behind "posekit CMD: MEMBER N: ", then the
- * group's; or the group's JSON (standard output, or the side file). */
-static int group_report(cli_run *r, size_t n, pk_step **steps, const pk_step_result *res, bool json,
-                        const char *side)
+ * group's; or the group's JSON on standard output (the side file was
+ * saved with the documents, group_save). */
+static int group_report(cli_run *r, size_t n, pk_step **steps, const pk_step_result *res, bool json)
 {
     pk_log log;
     pk_log_init(&log);
     pk_buf b;
     pk_buf_init(&b);
     int rc = EXIT_OK;
-    if (side || json) {
+    if (json) {
         if (pk_step_group_report(steps, n, res, PK_REPORT_JSON, &b, &log) != 0)
             rc = EXIT_ERROR;
-        if (rc == EXIT_OK && side)
-            rc = cli_write(side, &b);
-        if (rc == EXIT_OK && json && b.len &&
+        if (rc == EXIT_OK && b.len &&
             (fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout))) {
             fprintf(stderr, "posekit %s: cannot write standard output\n", r[0].cmd);
             rc = EXIT_ERROR;
@@ -914,9 +933,9 @@ static int group_main(const char *cmd, int argc, char **argv)
         rc = EXIT_ERROR;
         goto out;
     }
-    rc = group_save(r, n, res, strict);
+    rc = group_save(r, n, steps, res, strict, side);
     if (rc == EXIT_OK)
-        rc = group_report(r, n, steps, res, json, side);
+        rc = group_report(r, n, steps, res, json);
 out:
     pk_log_free(&log);
     group_free(r, n, docs, things, res);
