@@ -245,6 +245,15 @@ static int check_side(const cli_run *r)
     snprintf(flag, sizeof flag, "--%s", r->cli->side_option);
     if (strcmp(r->side, "-") == 0) {
         size_t n = strcspn(r->cli->side_exts, "|");
+        if (r->cli->output == PK_CLI_OUT_DOC && r->out && strcmp(r->out, "-") == 0)
+            return cli_usage(r->cmd, "%s - and -o - would both write standard output", flag);
+        /* a step writing a document to a file leaves standard output to
+         * --json, which writes the same JSON there */
+        if (r->cli->output == PK_CLI_OUT_DOC && r->cli->side_format == PK_REPORT_JSON &&
+            pk_step_reports(r->step, PK_REPORT_JSON) && (!r->out || strcmp(r->out, "-") != 0))
+            return cli_usage(r->cmd,
+                             "%s - : --json writes %s to standard output; %s names a %.*s file",
+                             flag, r->cli->side_what, flag, (int)n, r->cli->side_exts);
         return cli_usage(r->cmd,
                          "%s - would mix %s with the report on standard output: name a %.*s file",
                          flag, r->cli->side_what, (int)n, r->cli->side_exts);

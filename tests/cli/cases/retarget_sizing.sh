@@ -107,8 +107,11 @@ expect_same_bytes job.vmd nc.vmd
 
 # --report: a .json file, never standard output nor an input
 expect_exit 2 "$POSEKIT" retarget dance.vmd --from gene.pmx --to sdmei.pmd -o x.vmd --report -
-expect_stderr_contains "--report - would mix the measures of the sizing (JSON) with the report on standard output"
+expect_stderr_contains "--report - : --json writes the measures of the sizing (JSON) to standard output; --report names a .json file"
 expect_no_file x.vmd
+expect_exit 2 "$POSEKIT" retarget dance.vmd --from gene.pmx --to sdmei.pmd -o - --report -
+expect_stderr_contains "--report - and -o - would both write standard output"
+expect_stdout_empty
 expect_exit 2 "$POSEKIT" retarget dance.vmd --from gene.pmx --to sdmei.pmd -o x.vmd --report r.txt
 expect_no_file x.vmd
 expect_exit 2 "$POSEKIT" retarget dance.vmd --from gene.pmx --to sdmei.pmd -o x.vmd --report gene.pmx
