@@ -256,35 +256,71 @@ int cli_flag(const char *cmd, const char *flag, const char *value, bool *on)
     return cli_usage(cmd, "--%s is true or false, not '%s'", flag, value);
 }
 
+/* The long options a command's help shows ("--name"), without the dashes,
+ * each once. */
+typedef struct help_options {
+    char names[96][32];
+    const char *words[96];
+    size_t n;
+} help_options;
+
+static void help_options_of(const char *cmd, help_options *h)
+{
+    const char *help = cli_command_help(cmd);
+    h->n = 0;
+    for (const char *p = help ? strstr(help, "--") : NULL; p && h->n < 96; p = strstr(p, "--")) {
+        p += 2;
+        size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789-");
+        if (len == 0 || len >= sizeof h->names[0] ||
+            (p - 3 >= help && isalnum((unsigned char)p[-3])))
+            continue;
+        snprintf(h->names[h->n], sizeof h->names[0], "%.*s", (int)len, p);
+        bool seen = false;
+        for (size_t i = 0; i < h->n && !seen; i++)
+            seen = strcmp(h->words[i], h->names[h->n]) == 0;
+        if (!seen) {
+            h->words[h->n] = h->names[h->n];
+            h->n++;
+        }
+    }
+}
+
+/* The option name arg gives ("treshold" of "--treshold=1", "output" of
+ * "-output"). */
+static void given_name(const char *arg, char given[64])
+{
+    const char *g = arg + 1 + (arg[1] == '-');
+    snprintf(given, 64, "%.*s", (int)strcspn(g, "="), g);
+}
+
+/* Whether arg is a long option of cmd written with one dash ("-output",
+ * "-verbose"), which would read as -o "utput" or -v. */
+static bool one_dash_long(const char *cmd, const char *arg)
+{
+    if (arg[1] == '-' || !arg[2])
+        return false;
+    char given[64];
+    given_name(arg, given);
+    help_options h;
+    help_options_of(cmd, &h);
+    for (size_t i = 0; i < h.n; i++)
+        if (strcmp(h.words[i], given) == 0)
+            return true;
+    return false;
+}
+
 /* "unknown option": with the option of the command's help a slip away
  * from arg, if any ('-frames' and '--frame' find '--frames'). */
 static int unknown_option(const char *cmd, const char *arg)
 {
-    const char *help = cli_command_help(cmd);
     char given[64];
-    const char *g = arg + 1 + (arg[1] == '-');
-    snprintf(given, sizeof given, "%.*s", (int)strcspn(g, "="), g);
-    /* every --name the help text shows */
-    char names[96][32];
-    const char *words[96];
-    size_t n = 0;
-    for (const char *p = help ? strstr(help, "--") : NULL; p && n < 96; p = strstr(p, "--")) {
-        p += 2;
-        size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789-");
-        if (len == 0 || len >= sizeof names[0] || (p - 3 >= help && isalnum((unsigned char)p[-3])))
-            continue;
-        snprintf(names[n], sizeof names[n], "%.*s", (int)len, p);
-        bool seen = false;
-        for (size_t i = 0; i < n && !seen; i++)
-            seen = strcmp(words[i], names[n]) == 0;
-        if (!seen) {
-            words[n] = names[n];
-            n++;
-        }
-    }
-    long near = arg[1] == '-' || strlen(given) > 1 ? pki_nearest_word(given, words, n) : -1;
+    given_name(arg, given);
+    help_options h;
+    help_options_of(cmd, &h);
+    long near =
+        arg[1] == '-' || strlen(given) > 1 ? pki_nearest_word(given, h.words, h.n) : -1;
     if (near >= 0)
-        return cli_usage(cmd, "unknown option '%s' (did you mean '--%s'?)", arg, words[near]);
+        return cli_usage(cmd, "unknown option '%s' (did you mean '--%s'?)", arg, h.words[near]);
     return cli_usage(cmd, "unknown option '%s'", arg);
 }
 
@@ -319,7 +355,11 @@ int cli_walk(const char *cmd, int argc, char **argv, cli_opt_fn opt, cli_operand
             name[0] = arg[1];
             name[1] = '\0';
             inline_value = arg[2] ? arg + 2 : NULL;
-            if (arg[1] != 'o' && arg[1] != 'v' && arg[1] != 'h' && arg[1] != 'j')
+            /* -oVALUE and -jN take their value glued on; -v and -h none;
+             * a long option with one dash ("-output") is a slip, not -o
+             * "utput" */
+            if ((arg[1] != 'o' && arg[1] != 'v' && arg[1] != 'h' && arg[1] != 'j') ||
+                (inline_value && (arg[1] == 'v' || arg[1] == 'h')) || one_dash_long(cmd, arg))
                 return unknown_option(cmd, arg);
         }
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;

@@ -52,3 +52,16 @@ slip "posekit reduce: unknown group '@my_hand' (did you mean '@my_hands'?)" \
     reduce dance.vmd --rules mine.yaml --bones @my_hand -o x.vmd
 slip "posekit diff: unknown group '@frobnicate'" diff dance.vmd dance.vmd --bones @frobnicate
 expect_no_file x.vmd
+# a long option with one dash is a slip, not -o "utput" (a file named
+# 'utput=x.vmd' was written) nor -v with "erbose" ignored
+slip "posekit convert: unknown option '-output=x.vmd' (did you mean '--output'?)" \
+    convert dance.vmd -output=x.vmd
+slip "posekit mirror: unknown option '-verbose' (did you mean '--verbose'?)" \
+    mirror dance.vmd -verbose -o x.vmd
+slip "posekit mirror: unknown option '-vx'" mirror dance.vmd -vx -o x.vmd
+slip "posekit run: unknown option '-jobs' (did you mean '--jobs'?)" run -jobs 2 --each '*.vmd' job.yaml
+expect_no_file utput=x.vmd
+expect_no_file x.vmd
+# -oFILE and -jN still glue their value on
+expect_exit 0 "$POSEKIT" convert dance.vmd -oglued.vmd
+expect_same_bytes dance.vmd glued.vmd
