@@ -319,6 +319,18 @@ static int unknown_option(const char *cmd, const char *arg)
     help_options_of(cmd, &h);
     long near =
         arg[1] == '-' || strlen(given) > 1 ? pki_nearest_word(given, h.words, h.n) : -1;
+    /* -o to a command that writes no file: where its output goes */
+    bool out = (arg[1] == 'o' && !one_dash_long(cmd, arg)) || strcmp(given, "output") == 0;
+    for (size_t i = 0; out && i < h.n; i++)
+        out = strcmp(h.words[i], "output") != 0; /* the command has -o: a slip of another kind */
+    if (out && strcmp(cmd, "run") == 0)
+        return cli_usage(cmd, "unknown option '%s': a job names its files (outputs: in the job)",
+                         arg);
+    if (out)
+        return cli_usage(cmd,
+                         "unknown option '%s': %s prints to standard output (redirect it: "
+                         "> FILE)",
+                         arg, cmd);
     if (near >= 0)
         return cli_usage(cmd, "unknown option '%s' (did you mean '--%s'?)", arg, h.words[near]);
     return cli_usage(cmd, "unknown option '%s'", arg);

@@ -65,3 +65,12 @@ expect_no_file x.vmd
 # -oFILE and -jN still glue their value on
 expect_exit 0 "$POSEKIT" convert dance.vmd -oglued.vmd
 expect_same_bytes dance.vmd glued.vmd
+# -o to a command that writes no file says where its output goes
+slip "posekit diff: unknown option '-o': diff prints to standard output (redirect it: > FILE)" \
+    diff dance.vmd dance.vmd -o x.txt
+slip "posekit info: unknown option '--output=x.txt': info prints to standard output (redirect it: > FILE)" \
+    info dance.vmd --output=x.txt
+slip "posekit check: unknown option '-ox.yaml': check prints to standard output (redirect it: > FILE)" \
+    check dance.vmd -ox.yaml
+slip "posekit run: unknown option '-o': a job names its files (outputs: in the job)" run job.yaml -o x
+expect_no_file x.txt
