@@ -47,3 +47,17 @@ expect_exit 2 "$POSEKIT" reduce baked.vmd -o x.vmd --step 2
 expect_exit 2 "$POSEKIT" bake baked.vmd -o x.vmd --max-deg 1
 expect_exit 2 "$POSEKIT" reduce baked.vmd
 expect_no_file x.vmd
+
+# a motion with duplicate keys (morph names MMD cut to one 15 bytes): the
+# summary counts every duplicate record of the input, those the rewritten
+# tracks absorbed (the later record wins) as well as those dropped after
+cp "$(corpus vmd_mmdagent_00_normal.vmd)" dup.vmd
+expect_exit 0 "$POSEKIT" dump dup.vmd
+dups=$(json_eval "$OUT" 'sum(v - 1 for v in __import__("collections").Counter((m["name"], m["frame"]) for m in d["morphs"]).values())')
+[ "$dups" -gt 0 ] || fail "dup.vmd holds no duplicate morph keys"
+for cmd in reduce bake; do
+    expect_exit 0 "$POSEKIT" "$cmd" dup.vmd -o "dup_$cmd.vmd" --json
+    expect_eq "$(json_eval "$OUT" 'd["duplicates_dropped"]')" "$dups" "$cmd: duplicates_dropped"
+    expect_exit 0 "$POSEKIT" "$cmd" dup.vmd -o "dup_$cmd.vmd"
+    expect_stderr_contains "; $dups duplicate keys dropped"
+done
