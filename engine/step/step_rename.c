@@ -66,11 +66,17 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     size_t from = pki_mark(log);
     int rc = d->motion ? pk_motion_rename(d->motion, o->rules, o->reverse, st, log)
                        : pk_pose_rename(d->pose, o->rules, o->reverse, st, log);
-    /* a run that changed nothing says so (a warning: strict fails it) */
+    /* a run that renamed nothing says so (a warning: strict fails it),
+     * also when dropping duplicate keys changed the bytes */
     if (rc == 0 && pki_edit_renamed(st) == 0 && !res->duplicates)
         pk_warning(log, PK_E_NO_EFFECT,
                    "no rename rule matched a bone or morph of the input: the output is "
                    "the input unchanged");
+    else if (rc == 0 && pki_edit_renamed(st) == 0)
+        pk_warning(log, PK_E_NO_EFFECT,
+                   "no rename rule matched a bone or morph of the input: the output is the "
+                   "input with its %zu duplicate key%s dropped",
+                   res->duplicates, pki_plural(res->duplicates));
     pk_log_place(log, from, s->inputs[0]);
     return rc;
 }

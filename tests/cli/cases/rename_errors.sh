@@ -38,3 +38,17 @@ ERR
 expect_no_file out.vmd
 expect_unchanged in.vmd
 expect_no_temp_files .
+
+# rules that match nothing are warned about also when the input's
+# duplicate keys (dropped on the way) changed the bytes: a rename rule
+# names bones, the morph rule belongs under morphs:
+need_corpus
+cp "$(corpus vmd_mmdagent_00_normal.vmd)" dup.vmd
+printf 'rename:\n  eye_surprise_ge: x\n' >bones_only.yaml
+expect_exit 0 "$POSEKIT" rename dup.vmd --rules bones_only.yaml -o dup_out.vmd
+expect_stderr_matches '^posekit: dup\.vmd: warning: no rename rule matched a bone or morph of the input: the output is the input with its [0-9]+ duplicate keys dropped$'
+expect_exit 2 "$POSEKIT" rename dup.vmd --rules bones_only.yaml -o dup_strict.vmd --strict
+expect_no_file dup_strict.vmd
+printf 'morphs:\n  eye_surprise_ge: x\n' >morphs.yaml
+expect_exit 0 "$POSEKIT" rename dup.vmd --rules morphs.yaml -o dup_out.vmd
+expect_stderr_lacks 'no rename rule matched'
