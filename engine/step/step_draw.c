@@ -76,12 +76,12 @@ static int check_docs(const pk_step *s, const pk_doc *in, bool vs, pk_log *log)
 /* A motion or pose keying bones of which the model holds none draws the
  * model at rest, which no picture tells apart from a drawing of the
  * input: said, naming the input (a motion with English names, or made for
- * another skeleton).  True when it was. */
-static bool warn_unfit(const pk_step *s, const pk_doc *d, const char *path, const pk_model *m,
+ * another skeleton).  A document keying no bone draws its own rest pose. */
+static void warn_unfit(const pk_step *s, const pk_doc *d, const char *path, const pk_model *m,
                        const char *model_name, pk_log *log)
 {
-    if (!pki_model_holds_none(m, d)) /* nothing keyed: the rest pose is the input's own */
-        return false;
+    if (!pki_model_holds_none(m, d))
+        return;
     char how[512]; /* the command line's check, or a job's */
     if (s->prefix[0])
         snprintf(how, sizeof how, "posekit check %s --model %s", path, model_name);
@@ -92,7 +92,6 @@ static bool warn_unfit(const pk_step *s, const pk_doc *d, const char *path, cons
                "%s holds none of the bones it %s: drawn at rest (%s lists the names it lacks)",
                model_name, d->motion ? "keys" : "poses", how);
     pk_log_place(log, from, path);
-    return true;
 }
 
 /* The pose (and the vs pose) on the models the caller loaded, as
