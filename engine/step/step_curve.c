@@ -220,6 +220,18 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
         pk_log_place(log, pki_mark(log) - 1, s->inputs[0]);
         return -1;
     }
+    /* a range outside every key would do nothing: an error, as in reduce
+     * and bake (a range holding keys that keep their curve is a warning,
+     * below) */
+    uint32_t lo, hi;
+    if (!o->frames.all && pk_motion_frame_range(in->motion, &lo, &hi) &&
+        (o->frames.last < lo || o->frames.first > hi)) {
+        pk_log_add_at(log, PK_ERROR, PK_E_NO_EFFECT, s->inputs[0], -1, 0, 0,
+                      "frames %u-%u hold no key of the motion (its keys are at frames %u-%u): "
+                      "nothing to curve",
+                      o->frames.first, o->frames.last, lo, hi);
+        return -1;
+    }
     if (o->axes)
         parse_axes(s, o->axes, &axes, log);
     else

@@ -142,6 +142,12 @@ expect_no_temp_files .
 # already so: a warning, the same bytes
 expect_exit 0 "$POSEKIT" curve e.vmd --bones センター --frames 0-300 --set ease -o e2.vmd
 expect_stderr_contains 'warning: nothing to change: every key chosen has that curve already'
+# frames outside every key: an error, as reduce's and bake's
+expect_exit 2 "$POSEKIT" curve e.vmd --set ease --frames 5000-6000 -o none.vmd
+expect_stderr_matches '^posekit: e\.vmd: frames 5000-6000 hold no key of the motion \(its keys are at frames 0-[0-9]+\): nothing to curve$'
+expect_no_file none.vmd
+expect_exit 2 "$POSEKIT" reduce e.vmd --frames 5000-6000 -o none.vmd
+expect_stderr_contains 'frames 5000-6000 hold no key of the motion'
 expect_same_bytes e.vmd e2.vmd
 
 # a job step does the same as the command
