@@ -112,7 +112,9 @@ static int dispatch(int argc, char **argv)
                     argv[3]);
             return EXIT_ERROR;
         }
-        if (strcmp(argv[2], "help") == 0) { /* help's own usage, not the overview */
+        /* help's own usage, not the overview ("posekit help --help" too) */
+        if (strcmp(argv[2], "help") == 0 || strcmp(argv[2], "--help") == 0 ||
+            strcmp(argv[2], "-h") == 0) {
             printf("usage: posekit help [COMMAND]\n\n"
                    "Without COMMAND, lists the commands.  With COMMAND, describes it: its\n"
                    "options and what it prints (the same text as 'posekit COMMAND --help').\n"

@@ -65,3 +65,13 @@ expect_exit 2 "$POSEKIT" run job.yaml --each 'a/*.vmd' --each 'b/*.vmd'
 expect_stderr_contains 'posekit run: --each is given twice'
 expect_exit 2 "$POSEKIT" run job.yaml --each 'a/*.vmd' -j 2 --jobs 3
 expect_stderr_contains 'posekit run: --jobs is given twice'
+
+# 'help --help' (and -h) is help's own usage, as 'help help', not "no such
+# command '--help'"
+expect_exit 0 "$POSEKIT" help help
+cp "$OUT" help_help.txt
+for h in --help -h; do
+    expect_exit 0 "$POSEKIT" help "$h"
+    expect_stdout_file help_help.txt
+    expect_stderr_empty
+done
