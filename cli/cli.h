@@ -59,8 +59,6 @@ int cli_main(int argc, char **argv);
 
 /* True when name is one of the commands. */
 bool cli_is_command(const char *name);
-/* The help text of command name ('posekit help NAME'), or NULL. */
-const char *cli_command_help(const char *name);
 
 /* ---- progress.c ---- */
 
@@ -131,6 +129,9 @@ int cli_one_operand(const char *cmd, const char *what, const char *const *operan
 /* The command being run (main.c sets it): a diagnostic about no file is
  * printed "posekit COMMAND: ...", one about a file "posekit: FILE...". */
 extern const char *cli_cmd_name;
+/* Its help text (main.c sets it; NULL before): an unknown option names
+ * the option of it a slip away. */
+extern const char *cli_cmd_help;
 
 /* The one option grammar of every command: walks argv[1..], options
  * anywhere, "--" ends them.  --name, --name=VALUE and --name VALUE; -o

@@ -10,6 +10,7 @@
 #include <string.h>
 
 const char *cli_cmd_name = NULL;
+const char *cli_cmd_help = NULL;
 
 /* ------------------------------------------------------------ diagnostics */
 
@@ -266,7 +267,8 @@ typedef struct help_options {
 
 static void help_options_of(const char *cmd, help_options *h)
 {
-    const char *help = cli_command_help(cmd);
+    /* the command being run is the one walked (a group's members too) */
+    const char *help = cli_cmd_name && strcmp(cli_cmd_name, cmd) == 0 ? cli_cmd_help : NULL;
     h->n = 0;
     for (const char *p = help ? strstr(help, "--") : NULL; p && h->n < 96; p = strstr(p, "--")) {
         p += 2;

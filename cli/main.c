@@ -65,12 +65,6 @@ bool cli_is_command(const char *name)
     return find_command(name, &c);
 }
 
-const char *cli_command_help(const char *name)
-{
-    cli_command c;
-    return find_command(name, &c) ? c.help : NULL;
-}
-
 /* "no such command": with the command a slip away from name, if any. */
 static int no_such_command(const char *name)
 {
@@ -144,6 +138,7 @@ static int dispatch(int argc, char **argv)
         return no_such_command(name);
     }
     cli_cmd_name = c.name;
+    cli_cmd_help = c.help;
     return c.run ? c.run(argc - 1, argv + 1) : cli_step_main(c.name, argc - 1, argv + 1);
 }
 
