@@ -298,8 +298,16 @@ static int set_value(pk_step *s, const pki_option *o, char *field, const char *n
             return -1;
         }
         /* fall through */
-    case PKI_OPT_STRING:
     case PKI_OPT_RULES:
+        /* rules are found by name (the shipped ones too) and may include
+         * others beside them: none comes from standard input */
+        if (o->kind == PKI_OPT_RULES && strcmp(value, "-") == 0) {
+            pk_error(log, PK_E_USAGE, "%s wants a rules file by its name, not '-' (standard input)",
+                     name);
+            return -1;
+        }
+        /* fall through */
+    case PKI_OPT_STRING:
     case PKI_OPT_MODEL: {
         char *copy = strdup(value);
         if (!copy)

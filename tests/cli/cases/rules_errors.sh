@@ -52,3 +52,13 @@ expect_exit 0 "$POSEKIT" dump en.vpd
 expect_stdout_contains 'center'
 # The standard groups are available through the shipped files too.
 expect_exit 0 "$POSEKIT" rename p.vpd --rules "$PK_SOURCE/rules/standard.yaml" -o out.vpd
+
+# rules are read by name, not from standard input: '-' is a usage error,
+# not "-: cannot open rules: No such file or directory"
+printf 'rename:\n  a: b\n' >stdin_rules.yaml
+expect_exit_in 2 stdin_rules.yaml "$POSEKIT" mirror "$PK_SOURCE/samples/dance.vmd" --rules - -o stdin_out.vmd
+expect_stderr <<'EOF'
+posekit mirror: --rules wants a rules file by its name, not '-' (standard input)
+Try 'posekit help mirror'.
+EOF
+expect_no_file stdin_out.vmd
