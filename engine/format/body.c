@@ -121,11 +121,36 @@ static size_t seq_len(const yaml_node_t *n)
     return (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
 }
 
+/* YAML's own spellings of the non-finite floats (the core schema's .nan,
+ * .inf, -.inf in its three cases), which pk_body_write writes: true with
+ * *out set when s is one. */
+static bool yaml_nonfinite(const char *s, float *out)
+{
+    static const char *const NAN_TEXT[] = {".nan", ".NaN", ".NAN"};
+    static const char *const INF_TEXT[] = {".inf", ".Inf", ".INF"};
+    for (size_t i = 0; i < 3; i++)
+        if (strcmp(s, NAN_TEXT[i]) == 0) {
+            *out = NAN;
+            return true;
+        }
+    float sign = 1.0f;
+    if (*s == '+' || *s == '-')
+        sign = *s++ == '-' ? -1.0f : 1.0f;
+    for (size_t i = 0; i < 3; i++)
+        if (strcmp(s, INF_TEXT[i]) == 0) {
+            *out = sign * INFINITY;
+            return true;
+        }
+    return false;
+}
+
 static bool read_float(rd *r, const yaml_node_t *n, const char *what, float *out)
 {
     const char *s = scalar(r, n, what);
     if (!s)
         return false;
+    if (yaml_nonfinite(s, out))
+        return true;
     size_t len = strlen(s), used = 0;
     pki_num_status st = pki_num_scan_float((const uint8_t *)s, len, &used, out);
     if (st == PKI_NUM_RANGE && used == len) {

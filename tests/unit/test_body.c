@@ -190,6 +190,42 @@ static void write_read(void **state)
     pk_log_free(&log);
 }
 
+/* Non-finite numbers: "nan" and "inf" read, and YAML's spellings too,
+ * which is what pk_body_write writes for them: the written body reads
+ * back and writes the same text. */
+static void nonfinite_numbers(void **state)
+{
+    (void)state;
+    static const char TEXT[] = "posekit_body: 1\nbones:\n"
+                               "  - {name: a, pos: [nan, -.inf, .INF]}\n"
+                               "  - {name: b, parent: a, pos: [inf, .NaN, -inf]}\n"
+                               "rigid_bodies:\n  - {name: r, bone: a, shape: box, mass: .nan}\n";
+    pk_log log;
+    pk_log_init(&log);
+    pk_model *m = read_text(TEXT, &log);
+    assert_non_null(m);
+    assert_true(isnan(m->bones[0].pos[0]));
+    assert_true(isinf(m->bones[0].pos[1]) && m->bones[0].pos[1] < 0);
+    assert_true(isinf(m->bones[0].pos[2]) && m->bones[0].pos[2] > 0);
+    assert_true(isinf(m->bones[1].pos[0]) && isnan(m->bones[1].pos[1]));
+    assert_true(isnan(m->rigids[0].mass));
+    pk_buf x, y;
+    pk_buf_init(&x);
+    pk_buf_init(&y);
+    assert_int_equal(pk_body_write(m, NULL, NULL, &x, &log), 0);
+    pk_model *b = pk_body_read(x.data, x.len, &log);
+    if (!b)
+        fail_msg("the written body does not read back:\n%.*s", (int)x.len, (const char *)x.data);
+    assert_int_equal(pk_body_write(b, NULL, NULL, &y, &log), 0);
+    assert_int_equal(x.len, y.len);
+    assert_memory_equal(x.data, y.data, x.len);
+    pk_buf_free(&x);
+    pk_buf_free(&y);
+    pk_model_free(b);
+    pk_model_free(m);
+    pk_log_free(&log);
+}
+
 /* ---- a body evaluates as its model ---- */
 
 typedef struct pair {
@@ -619,6 +655,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(read_small),
         cmocka_unit_test(write_read),
+        cmocka_unit_test(nonfinite_numbers),
         cmocka_unit_test(corpus_models_evaluate_alike),
         cmocka_unit_test(selection_evaluates_alike),
         cmocka_unit_test(builtin_bodies),
