@@ -38,7 +38,12 @@
  *     between hips within those bounds at the frames either side passes
  *     the knee within the goal), checked against pk_motion_legs' output
  *     (it keys every one); and the bound with them: per leg the more hips
- *     of the two bounds, the knees and the ankles of 5b.
+ *     of the two bounds, the knees and the ankles of 5b;
+ *  7. where the keys go, leg by leg: the frames pk_motion_legs keys the
+ *     hip, the knee and the ankle at, and the frames at which the input's
+ *     hip and knee turn back (one frame's step more than 90 degrees from
+ *     the last's: a slerp's progress never goes back, so a key near each)
+ *     and its hip-to-ankle length stops growing or shrinking.
  *
  * usage: bench_legs [--goal U] [--toe U] [--no-chords] MOTION.vmd MODEL.pmx|pmd
  */
@@ -675,6 +680,65 @@ static size_t hip_forced_frames(const ctx *c, size_t k, double twist_deg, size_t
     return n;
 }
 
+/* ---- 7. where the keys go ----
+ * Whether frame f's step of local rotation r (bone j of leg k) turns
+ * back: more than 90 degrees from the step before it (both steps'
+ * turns compared as rotation vectors). */
+static bool turns_back(const ctx *c, size_t k, int j, size_t f)
+{
+    double s[2][3];
+    for (int i = 0; i < 2; i++) {
+        const double *p = c->rot[(f - 1 + (size_t)i) * c->nlegs + k][j];
+        const double *q = c->rot[(f + (size_t)i) * c->nlegs + k][j];
+        double pi[4], d[4];
+        pki_qd_conj(p, pi);
+        pki_qd_mul(pi, q, d);
+        qlog(d, s[i]);
+    }
+    return dot3(s[0], s[1]) < 0.0;
+}
+
+/* Leg k: the frames out keys its hip, knee and ankle at, and the frames
+ * the input's hip and knee turn back at and its reach turns at. */
+static void keys_and_turns(const ctx *c, size_t k, const pk_motion *out)
+{
+    const leg *l = &c->legs[k];
+    static const char *const what[3] = {"hip", "knee", "ankle"};
+    const int32_t bone[3] = {l->hip, l->knee, l->ankle};
+    printf("leg %zu:", k);
+    for (int j = 0; j < 3; j++) {
+        size_t nk = 0;
+        printf("%s %s keys at", j ? ";" : "", what[j]);
+        for (size_t i = 0; out && i < out->nbones; i++)
+            if (model_bone(c->m, out, out->bones[i].name) == bone[j]) {
+                printf(" %u", (unsigned)out->bones[i].frame);
+                nk++;
+            }
+        printf("%s", nk ? "" : " none");
+    }
+    for (int j = 0; j < 2; j++) {
+        size_t nt = 0;
+        printf("; the input's %s turns back at", what[j]);
+        for (size_t f = 1; f + 1 < c->frames; f++)
+            if (turns_back(c, k, j, f)) {
+                printf(" %zu", f);
+                nt++;
+            }
+        printf("%s", nt ? "" : " none");
+    }
+    size_t nr = 0;
+    printf("; its reach turns at");
+    for (size_t f = 1; f + 1 < c->frames; f++) {
+        double a = c->reach[(f - 1) * c->nlegs + k], b = c->reach[f * c->nlegs + k];
+        double d = c->reach[(f + 1) * c->nlegs + k];
+        if ((b - a) * (d - b) < 0.0 && fabs(d - a) > 1e-6) {
+            printf(" %zu", f);
+            nr++;
+        }
+    }
+    printf("%s\n", nr ? "" : " none");
+}
+
 static int by_value(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -965,6 +1029,9 @@ int main(int argc, char **argv)
            "x the leg keys %zu (1.5 x = %.0f)\n",
            lb6, (double)lb6 / (double)(st.keys_before ? st.keys_before : 1), st.keys_before,
            1.5 * (double)st.keys_before);
+    /* 7. where the keys go */
+    for (size_t k = 0; k < c.nlegs; k++)
+        keys_and_turns(&c, k, out);
     free(c.knee_at);
     free(c.toe_at);
     free(c.reach);
