@@ -3303,6 +3303,13 @@ done:
  * least change from that camera (smooth, LC_MU), fitted with the
  * reducer, entered and left by a cut (keys at r0 − 1 and r0, r1 and
  * r1 + 1; the stretches around fitted again to the camera as it was).
+ * An end of the run within CUT_SNAP frames of a cut (the original's, a
+ * new shot's, the motion's end) moves to that cut, so that no stub of a
+ * shot is left between two cuts; such a run, sharing a cut, may be as
+ * short as CUT_MIN_AT.  The frames at either end that the shot's camera
+ * does not reach and that its path puts further off than the camera
+ * written are left to that camera (the shot starts and ends where it
+ * helps; back at the cut if that leaves a stub).
  * Kept where it lands at least CUT_GAIN more frames, leaves its own
  * worst frame and the frames around within FIT of their worst, and stays as steady within the shot
  * as the law above (STEADY times the original's largest step). */
@@ -3312,6 +3319,14 @@ done:
 #define CUT_GAIN 10 /* frames a new shot must land more */
 #define CUT_NEAR 0.01 /* the weight of a frame its least change does not reach */
 #define CUT_LENS 2.0 /* its view angle at most this many times the original's, or a part */
+#define CUT_SNAP 10   /* frames: a run's end this near a cut moves to it (a third of a second) */
+#define CUT_MIN_AT 15 /* frames: the shortest shot cut to that shares a cut (half a second) */
+
+/* Whether f starts a shot: keys at f and the frame before (kf: *nk). */
+static bool cut_at(const uint32_t *kf, size_t nk, uint32_t f)
+{
+    return f >= 1 && has_frame(kf, nk, f) && has_frame(kf, nk, f - 1);
+}
 
 /* bp's camera as a key (its look-at point at its subject's mean depth) */
 static void key_of_par(const double p[NPAR], const pki_cert_frame *lf, pk_camera_key *k)
@@ -3399,9 +3414,22 @@ static int cut_in(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
         for (uint32_t h = f + 1; h < nf && h <= r1 + CUT_GAP && shot[h] == shot[f]; h++)
             if (need[h])
                 r1 = h;
+        /* an end this near a cut (the camera's own, a new shot's, the
+         * motion's end) moves to it: no stub of a shot between */
+        uint32_t c0 = 0, c1 = 0;
+        for (uint32_t c = r0; c >= 1 && c + CUT_SNAP >= r0 && !c0; c--)
+            if (cut_at(kf, *nk, c))
+                c0 = c;
+        for (uint32_t c = r1 + 1; c <= r1 + 1 + CUT_SNAP && !c1; c++)
+            if (c >= nf || cut_at(kf, *nk, c))
+                c1 = c;
+        if (c0)
+            r0 = c0;
+        if (c1)
+            r1 = c1 - 1;
         f = r1 + 1;
         uint32_t n = r1 - r0 + 1;
-        if (n < CUT_MIN)
+        if (n < ((c0 || c1) ? CUT_MIN_AT : CUT_MIN))
             continue;
         bool tail = r1 + 1 >= nf;
         /* the shot: the best camera of the frame a quarter, half and three
@@ -3432,7 +3460,9 @@ static int cut_in(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
             continue;
         int tries = 0;
         double mu = LC_MU;
+        const uint32_t run0 = r0, run1 = r1;
     again:;
+        r0 = run0, r1 = run1, n = r1 - r0 + 1, tail = r1 + 1 >= nf;
         /* the path of least change from it over the run */
         view va;
         view_of(&anchor, &va);
@@ -3474,6 +3504,26 @@ static int cut_in(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
         }
         for (uint32_t i = 0; i < n; i++)
             key_from_track(tw.x + TB * i, &fix[r0 + i]);
+        /* a frame at either end that its camera does not reach and that
+         * the path puts further off than the camera written stays with
+         * that camera: the shot is cut to where it helps (back at the cut
+         * it was moved to if that would leave a stub) */
+        while (r0 < r1 && !reach[r0] &&
+               measure(sc, r0, &orig[r0], &fix[r0], NULL) >
+                   measure(sc, r0, &orig[r0], &played[r0], NULL))
+            r0++;
+        while (r1 > r0 && !reach[r1] &&
+               measure(sc, r1, &orig[r1], &fix[r1], NULL) >
+                   measure(sc, r1, &orig[r1], &played[r1], NULL))
+            r1--;
+        if (c0 && r0 <= c0 + CUT_SNAP)
+            r0 = c0;
+        if (c1 && r1 + 1 + CUT_SNAP >= c1)
+            r1 = c1 - 1;
+        n = r1 - r0 + 1;
+        tail = r1 + 1 >= nf;
+        if (n < (((c0 && r0 == c0) || (c1 && r1 + 1 == c1)) ? CUT_MIN_AT : CUT_MIN))
+            continue;
         /* the keys: the cuts in and out, the stretches around fitted again */
         uint32_t ka, kb;
         bool kb_tail;
