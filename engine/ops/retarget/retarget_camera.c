@@ -3303,17 +3303,13 @@ done:
  * least change from that camera (smooth, LC_MU), fitted with the
  * reducer, entered and left by a cut (keys at r0 − 1 and r0, r1 and
  * r1 + 1; the stretches around fitted again to the camera as it was).
- * An end of the run within CUT_SNAP frames of a cut (the original's, a
- * new shot's, the motion's end) moves to that cut, so that no stub of a
- * shot is left between two cuts; such a run, sharing a cut, may be as
+ * An end of the run within CUT_SNAP frames of a cut (the original's or a
+ * new shot's) moves to that cut, so that no stub of a shot is left
+ * between two cuts; such a run, sharing a cut, may be as
  * short as CUT_MIN_AT.  The frames at either end that the shot's camera
  * does not reach and that its path puts further off than the camera
  * written are left to that camera (the shot starts and ends where it
- * helps; back at the cut if that leaves a stub).  Where that shot is
- * refused or reaches fewer than CUT_GAIN frames, the camera written at
- * one of the three frames, changed least to meet it whatever the turn, is
- * tried the same way, kept only where the camera's worst frame stays as
- * it was.
+ * helps; back at the cut if that leaves a stub).
  * Kept where it lands at least CUT_GAIN more frames, leaves its own
  * worst frame and the frames around within FIT of their worst, and stays as steady within the shot
  * as the law above (STEADY times the original's largest step). */
@@ -3391,14 +3387,12 @@ static int cut_in(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
     uint32_t nf = sc->nframes;
     pk_camera_key *fix = malloc(nf * sizeof *fix), *was = malloc(nf * sizeof *was);
     pki_cert_frame *lf = malloc(nf * sizeof *lf);
-    char *need = calloc(nf, 1), *reaches[2] = {calloc(nf, 1), calloc(nf, 1)}, *reach = NULL;
-    char *cand = calloc(nf, 1);
+    char *need = calloc(nf, 1), *reach = calloc(nf, 1), *cand = calloc(nf, 1);
     uint32_t *shot = malloc(nf * sizeof *shot), *ksave = malloc((*nk + 4 * (nf / CUT_MIN + 1)) * sizeof *ksave);
     track_work tw;
     bool tw_ok = track_work_init(&tw, nf);
     int rc = -1;
-    if (!fix || !was || !lf || !need || !reaches[0] || !reaches[1] || !cand || !shot || !ksave ||
-        !tw_ok) {
+    if (!fix || !was || !lf || !need || !reach || !cand || !shot || !ksave || !tw_ok) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         goto done;
     }
@@ -3420,14 +3414,14 @@ static int cut_in(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
         for (uint32_t h = f + 1; h < nf && h <= r1 + CUT_GAP && shot[h] == shot[f]; h++)
             if (need[h])
                 r1 = h;
-        /* an end this near a cut (the camera's own, a new shot's, the
-         * motion's end) moves to it: no stub of a shot between */
+        /* an end this near a cut (the camera's own or a new shot's) moves
+         * to it: no stub of a shot between two cuts */
         uint32_t c0 = 0, c1 = 0;
         for (uint32_t c = r0; c >= 1 && c + CUT_SNAP >= r0 && !c0; c--)
             if (cut_at(kf, *nk, c))
                 c0 = c;
-        for (uint32_t c = r1 + 1; c <= r1 + 1 + CUT_SNAP && !c1; c++)
-            if (c >= nf || cut_at(kf, *nk, c))
+        for (uint32_t c = r1 + 1; c < nf && c <= r1 + 1 + CUT_SNAP && !c1; c++)
+            if (cut_at(kf, *nk, c))
                 c1 = c;
         if (c0)
             r0 = c0;
@@ -3439,49 +3433,34 @@ static int cut_in(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
             continue;
         bool tail = r1 + 1 >= nf;
         /* the shot: the best camera of the frame a quarter, half and three
-         * quarters in whose least change reaches most of the run; tried
-         * second, where that is refused or reaches too few: the camera
-         * written at such a frame changed least to meet it, any turn (a
-         * shot turned from the original further than the least change
-         * may go, its lens kept) */
-        pk_camera_key anchors[2] = {{0}}, anchor = {0};
-        size_t mosts[2] = {0, 0};
+         * quarters in whose least change reaches most of the run */
+        pk_camera_key anchor = {0};
+        size_t most = 0;
         for (int q = 1; q <= 3; q++) {
             uint32_t c = r0 + n * (uint32_t)q / 4;
             if (!need[c])
                 continue;
-            for (int src = 0; src < 2; src++) {
-                pk_camera_key a, w, lc;
-                if (src == 0) {
-                    key_of_par(bp[c], &lf[c], &w);
-                    /* its lens within a factor CUT_LENS of the original's */
-                    double fo = orig[c].fov < 1 ? 1.0 : (double)orig[c].fov;
-                    long fw = (long)w.fov, lo = lround(fo / CUT_LENS);
-                    long hi = lround(fo * CUT_LENS);
-                    dolly(&lf[c], &w, (int)(fw < lo ? lo - fw : fw > hi ? hi - fw : 0), &a);
-                    recentre(&lf[c], &a);
-                } else if (!pki_camera_least_change(&lf[c], &played[c], &a)) {
-                    continue;
-                }
-                size_t cnt = 0;
-                for (uint32_t h = r0; h <= r1; h++)
-                    cnt += cand[h] = lf[h].n && pki_camera_least_change(&lf[h], &a, &lc) &&
-                                     turn_between(&a, &lc) <= TRACK_TURN;
-                if (cnt > mosts[src]) { /* the frames its least change reaches */
-                    mosts[src] = cnt, anchors[src] = a;
-                    memcpy(reaches[src] + r0, cand + r0, n);
-                }
+            pk_camera_key a, w, lc;
+            key_of_par(bp[c], &lf[c], &w);
+            /* its lens within a factor CUT_LENS of the original's */
+            double fo = orig[c].fov < 1 ? 1.0 : (double)orig[c].fov;
+            long fw = (long)w.fov, lo = lround(fo / CUT_LENS), hi = lround(fo * CUT_LENS);
+            dolly(&lf[c], &w, (int)(fw < lo ? lo - fw : fw > hi ? hi - fw : 0), &a);
+            recentre(&lf[c], &a);
+            size_t cnt = 0;
+            for (uint32_t h = r0; h <= r1; h++)
+                cnt += cand[h] = lf[h].n && pki_camera_least_change(&lf[h], &a, &lc) &&
+                                 turn_between(&a, &lc) <= TRACK_TURN;
+            if (cnt > most) { /* the frames its least change reaches: reach[] */
+                most = cnt, anchor = a;
+                memcpy(reach + r0, cand + r0, n);
             }
         }
-        int tries = 0, src = -1;
+        if (most < CUT_GAIN)
+            continue;
+        int tries = 0;
         double mu = LC_MU;
         const uint32_t run0 = r0, run1 = r1;
-    next_src:
-        if (++src == 2)
-            continue;
-        if (mosts[src] < CUT_GAIN)
-            goto next_src;
-        anchor = anchors[src], reach = reaches[src], tries = 0, mu = LC_MU;
     again:;
         r0 = run0, r1 = run1, n = r1 - r0 + 1, tail = r1 + 1 >= nf;
         /* the path of least change from it over the run */
@@ -3544,14 +3523,14 @@ static int cut_in(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
         n = r1 - r0 + 1;
         tail = r1 + 1 >= nf;
         if (n < (((c0 && r0 == c0) || (c1 && r1 + 1 == c1)) ? CUT_MIN_AT : CUT_MIN))
-            goto next_src;
+            continue;
         /* the keys: the cuts in and out, the stretches around fitted again */
         uint32_t ka, kb;
         bool kb_tail;
         if (keys_around(*cam, r0 - 1, r1 + 2, nf, &ka, &kb, &kb_tail, log) != 0)
             goto done;
         if (ka > r0 - 1)
-            goto next_src;
+            continue;
         memcpy(was, played, nf * sizeof *was);
         size_t before = 0, after = 0, out0 = 0, out1 = 0, added = 0;
         uint32_t to = kb_tail ? nf : kb + 1;
@@ -3594,11 +3573,7 @@ static int cut_in(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
         steps_over(sc, orig, was, kf, *nk, s0, s1, true, &deg0, &eye0);
         steps_over(sc, orig, played, kf, *nk, s0, s1, true, &deg1, &eye1);
         double wc = worst_over(sc, r0, r1 + 1, orig, raw, &out0);
-        /* the second try leaves the camera's worst frame as it was */
-        size_t all0;
-        double wall = src ? worst_over(sc, 0, nf, orig, was, &all0) : HUGE_VAL;
         if (after >= before + CUT_GAIN && wr1 <= fmax(wr0 + FIT, wc + PK_CAMERA_SMOOTH) &&
-            fmax(wr1, fmax(wa1, wb1)) <= wall &&
             wa1 <= fmax(wa0, PK_CAMERA_GOAL) + FIT &&
             wb1 <= fmax(wb0, PK_CAMERA_GOAL) + FIT && deg1 <= fmax(STEADY * deg_o, deg0) &&
             eye1 <= fmax(STEADY * eye_o, eye0)) {
@@ -3617,7 +3592,6 @@ static int cut_in(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
                 mu *= LC_STIFF;
                 goto again;
             }
-            goto next_src;
         }
     }
     rc = 0;
@@ -3626,8 +3600,7 @@ done:
     free(was);
     free(lf);
     free(need);
-    free(reaches[0]);
-    free(reaches[1]);
+    free(reach);
     free(cand);
     free(shot);
     free(ksave);
