@@ -102,8 +102,10 @@ assert goal == 2 and n_before < n_after < n == 2801 and n_after <= n_bound <= n,
 # starts or ends at a cut fitted with its end keys free, as its path
 # moved them: 99.5%, 84.7%, 97.2% and 93.6%; then such a free end key
 # given its path's view angle too, not only its eye and angles: 99.7%,
-# 84.9%, 97.7% and 93.8%)
-share = {'pmd_mei.pmd': 0.996, 'pmd_sd_mei.pmd': 0.84, 'pmx_mmt_test_model.pmx': 0.975,
+# 84.9%, 97.7% and 93.8%; then a new shot's run moved to a cut within 10
+# frames, and its ends its camera does not reach and makes worse left to
+# the camera written: the chibi 84.8% -> 85.5%)
+share = {'pmd_mei.pmd': 0.996, 'pmd_sd_mei.pmd': 0.85, 'pmx_mmt_test_model.pmx': 0.975,
          'pmx_nanoem_miku_bones.pmx': 0.93}[m]
 assert n_after >= share * n_bound, (m, n_after, n_bound, line)
 # turned: at most 15 degrees (or the frame-by-frame correction's turn)
@@ -150,8 +152,10 @@ done
 # brought to the original's lens, written with the look-at point at the
 # subject (their fit swung the eye by a thousand units times the angles'
 # errors: 2617 of the 2789 frames the best camera lands, 93.8%; now 2627,
-# 94.2%) (not in the sanitizer build, for its time: its models are the
-# two above)
+# 94.2%); a new shot's run moved to a cut within 10 frames (no stub of a
+# shot left between two cuts) and its ends its camera does not reach and
+# makes worse left to the camera written: 2646, 94.9% (not in the
+# sanitizer build, for its time: its models are the two above)
 if [ -z "${PK_SANITIZED:-}" ]; then
     expect_exit 0 "$POSEKIT" retarget cam.vmd --from @classic --to gene.pmx --motion dance.vmd --no-contacts --no-avoid --no-twist --no-centre --no-upper --no-shoulders --no-toes -o classic_gene.vmd
     line=$(grep 'posekit retarget: camera:' "$ERR")
@@ -160,7 +164,7 @@ import re, sys
 line = sys.argv[1]
 n_after, n, n_bound = [int(x) for x in re.search(
     r'within 2% on (\d+) of the (\d+) frames \(the best camera for each frame: (\d+);', line).groups()]
-assert n == 2802 and n_after >= 0.94 * n_bound, line
+assert n == 2802 and n_after >= 0.945 * n_bound, line
 sd, se, sdo, seo = [float(x) for x in re.search(
     r'next at most ([0-9.]+) deg and ([0-9.]+)% of the screen, the original ([0-9.]+) deg '
     r'and ([0-9.]+)%', line).groups()]
