@@ -55,6 +55,7 @@ static void print_overview(FILE *f)
     for (size_t k = 0; command_at(k, &c); k++)
         fprintf(f, "  %-10s %s\n", c.name, c.summary);
     fprintf(f, "\n'posekit help COMMAND' or 'posekit COMMAND --help' describes one command.\n"
+               "'posekit --version' (or 'posekit version') prints the version.\n"
                "Exit status: 0 success, 1 differences found (diff) or moved names the\n"
                "model lacks (check), 2 error.\n");
 }
