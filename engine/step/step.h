@@ -198,6 +198,10 @@ int pki_drop_duplicates(pk_doc *d, pk_step_result *res, pk_log *log);
  * false when either cannot be written. */
 bool pki_motion_same_bytes(const pk_motion *a, const pk_motion *b);
 void pki_duplicates_summary(const pk_step_result *res, pk_buf *out);
+/* The records of m a later record of the same key hides: what a step
+ * that rebuilds every track of its input absorbs (the later record wins)
+ * and counts into res->duplicates itself. */
+size_t pki_motion_duplicates(const pk_motion *m);
 /* first..last over every frame of the motions among docs[0..n) (a pose
  * holds at any frame); 0..0 when none is a motion. */
 void pki_frame_span(const pk_doc *docs, size_t n, uint32_t *first, uint32_t *last);

@@ -70,6 +70,13 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     res->out.format = PK_FMT_VMD;
     res->out.motion =
         pk_motion_crossfade(in[0].motion, in[1].motion, o->at, o->fade, -(int64_t)o->skip, st, log);
+    /* the output holds no duplicate keys, and none of the inputs' is left
+     * in it (the tracks were rebuilt, the later record winning): the
+     * summary counts them all, as reduce's does */
+    if (res->out.motion && pki_drop_duplicates(&res->out, res, log) != 0)
+        return -1;
+    if (res->out.motion)
+        res->duplicates = pki_motion_duplicates(in[0].motion) + pki_motion_duplicates(in[1].motion);
     if (res->out.motion && st->bones + st->morphs == 0)
         pk_warning(log, PK_E_NO_EFFECT, "neither motion has a bone or morph key: nothing faded");
     return res->out.motion ? 0 : -1;
@@ -88,6 +95,7 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *f)
                   o->at, o->at + o->fade, st->bones, pki_plural(st->bones), st->morphs,
                   pki_plural(st->morphs), st->keys_a, st->keys_b, st->fade_keys, st->worst_deg,
                   st->worst_pos, st->worst_morph);
+    pki_duplicates_summary(res, f);
 }
 
 static int report(const pk_step *s, const pk_step_result *res, pk_report_format fmt, pk_buf *f,
@@ -104,9 +112,9 @@ static int report(const pk_step *s, const pk_step_result *res, pk_report_format 
                   "{\"command\": \"crossfade\", \"at\": %u, \"fade\": %u, \"skip\": %u, "
                   "\"bones\": %zu, \"morphs\": %zu, \"keys_first\": %zu, \"keys_second\": %zu, "
                   "\"fade_keys\": %zu, \"worst\": {\"deg\": %.6g, \"pos\": %.6g, \"morph\": "
-                  "%.6g}}\n",
+                  "%.6g}, \"duplicates_dropped\": %zu}\n",
                   o->at, o->fade, o->skip, st->bones, st->morphs, st->keys_a, st->keys_b,
-                  st->fade_keys, st->worst_deg, st->worst_pos, st->worst_morph);
+                  st->fade_keys, st->worst_deg, st->worst_pos, st->worst_morph, res->duplicates);
     return 0;
 }
 

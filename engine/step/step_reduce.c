@@ -153,15 +153,6 @@ static int run_legs(const pk_step *s, pk_doc *in, keys_result *kr, pk_step_resul
     return res->out.motion ? 0 : -1;
 }
 
-/* The records of m a later record of the same key hides. */
-static size_t input_duplicates(const pk_motion *m)
-{
-    pk_tracks *t = pk_tracks_build(m, NULL);
-    size_t n = t ? t->duplicates : 0;
-    pk_tracks_free(t);
-    return n;
-}
-
 static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_log *log)
 {
     (void)n;
@@ -217,7 +208,7 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
      * (the later record wins), the drop above the rest: every one of the
      * input's is gone, and the summary counts them all */
     if (res->out.motion)
-        res->duplicates = input_duplicates(in->motion);
+        res->duplicates = pki_motion_duplicates(in->motion);
     for (int i = 0; res->out.motion && i < PK_SEC_COUNT; i++) /* the records written */
         st->keys_after[i] = pk_motion_count(res->out.motion, (pk_section)i);
     if (res->out.motion && st->bone_tracks + st->morph_tracks + st->camera_tracks == 0 &&

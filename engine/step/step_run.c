@@ -98,6 +98,14 @@ int pki_drop_duplicates(pk_doc *d, pk_step_result *res, pk_log *log)
     return rc;
 }
 
+size_t pki_motion_duplicates(const pk_motion *m)
+{
+    pk_tracks *t = pk_tracks_build(m, NULL);
+    size_t n = t ? t->duplicates : 0;
+    pk_tracks_free(t);
+    return n;
+}
+
 void pki_duplicates_summary(const pk_step_result *res, pk_buf *out)
 {
     if (res->duplicates)

@@ -60,6 +60,15 @@ for cmd in "rename ik.vmd --rules r.yaml" "mirror ik.vmd" "retarget ik.vmd --rul
     no_duplicates out.vmd
 done
 
+# crossfade: the duplicates of either input are gone from the output and
+# counted in the summary and in --json, as the other edits count them
+expect_exit 0 "$POSEKIT" crossfade face.vmd ik.vmd --at 40 -o out.vmd
+expect_stderr_contains "; 106 duplicate keys dropped (of two records of one key the later wins, as MMD reads them)"
+no_duplicates out.vmd
+expect_exit 0 "$POSEKIT" crossfade ik.vmd face.vmd --at 10 --json -o out.vmd
+expect_eq "$(json_eval _stdout 'd["duplicates_dropped"]')" "106" "crossfade --json duplicates_dropped"
+no_duplicates out.vmd
+
 # a pose naming a bone twice: the later entry is the one kept
 printf 'Vocaloid Pose Data file\r\n\r\nmiku.osm;\r\n3;\r\n\r\n' > twice.vpd
 i=0
