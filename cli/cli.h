@@ -39,6 +39,11 @@ extern const char help_info[], help_dump[], help_run[];
  * .pmx or .pmd (a junk or cut model is then reported by the model reader,
  * not as "not a VMD or VPD file"). */
 bool cli_is_model(const char *path);
+/* True, the error printed, when path is a file that is neither a motion,
+ * a pose nor a model by its content or its name: what info and dump say
+ * of it names all they read (standard input and pipes are not looked at:
+ * they are read as a motion or pose, whose reader says what is wrong). */
+bool cli_is_unknown(const char *path);
 /* pk_model_load with its diagnostics printed; NULL on error (and on
  * warnings when strict). */
 pk_model *cli_load_model(const char *path, bool strict);

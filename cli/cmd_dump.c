@@ -185,7 +185,7 @@ static int dump_file(const char *const *files, size_t n, bool strict)
         return rc;
     }
     pk_doc doc;
-    if (cli_load(path, &doc, strict, NULL) != EXIT_OK)
+    if (cli_is_unknown(path) || cli_load(path, &doc, strict, NULL) != EXIT_OK)
         return EXIT_ERROR;
     if (doc.motion)
         dump_motion(stdout, doc.motion);

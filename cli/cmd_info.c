@@ -334,7 +334,7 @@ static int info_files(const char *const *files, size_t nfiles, bool as_json, boo
             first = false;
             continue;
         }
-        if (load(&in, strict) != EXIT_OK) {
+        if (cli_is_unknown(files[i]) || load(&in, strict) != EXIT_OK) {
             status = EXIT_ERROR;
             info_free(&in);
             continue;

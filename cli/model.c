@@ -14,6 +14,19 @@ bool cli_is_model(const char *path)
     return f == PK_FMT_PMX || f == PK_FMT_PMD || f == PK_FMT_BODY;
 }
 
+bool cli_is_unknown(const char *path)
+{
+    if (pk_path_kind_of(path) != PK_PATH_FILE || pk_file_format(path) != PK_FMT_UNKNOWN)
+        return false;
+    pk_log log;
+    pk_log_init(&log);
+    pk_log_add_at(&log, PK_ERROR, PK_E_DAMAGED, path, 0, 0, 0,
+                  "not a VMD, VPD, PMX, PMD or body file (no signature or posekit_body key, no "
+                  ".vmd/.vpd/.pmx/.pmd extension)");
+    cli_flush_log(&log, false);
+    return true;
+}
+
 pk_model *cli_load_model(const char *path, bool strict)
 {
     pk_log log;

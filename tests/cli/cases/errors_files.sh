@@ -27,10 +27,25 @@ if [ -w /dev/full ]; then
     expect_stderr_contains 'No space left on device'
 fi
 # Not a VPD or VMD at all.
+# info and dump read models and bodies too: they name every kind they
+# read; a command reading motions and poses alone names those two.
 printf 'just text\n' >notes.txt
-expect_exit 2 "$POSEKIT" info notes.txt
-expect_stderr_contains 'posekit: notes.txt'
-expect_stderr_contains 'not a VMD or VPD file'
+: >EMPTY.yaml
+for cmd in info dump; do
+    for f in notes.txt EMPTY.yaml; do
+        expect_exit 2 "$POSEKIT" $cmd $f
+        expect_stderr <<ERR
+posekit: $f:0: not a VMD, VPD, PMX, PMD or body file (no signature or posekit_body key, no .vmd/.vpd/.pmx/.pmd extension)
+ERR
+    done
+done
+expect_exit 2 "$POSEKIT" info --json p.vpd EMPTY.yaml
+expect_stderr_contains 'EMPTY.yaml:0: not a VMD, VPD, PMX, PMD or body file'
+expect_stdout_contains '"path": "p.vpd"'
+expect_exit 2 "$POSEKIT" diff notes.txt p.vpd
+expect_stderr <<'ERR'
+posekit: notes.txt:0: not a VMD or VPD file (no signature and no .vmd/.vpd extension)
+ERR
 # An empty file with a .vmd name.
 : >empty.vmd
 expect_exit 2 "$POSEKIT" info empty.vmd
