@@ -966,8 +966,16 @@ static void include_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
 static void load_doc(loader *L, const yfile *f)
 {
     yaml_node_t *root = yaml_document_get_root_node((yaml_document_t *)&f->doc);
-    if (!root || is_null(root))
-        return; /* an empty file is an empty rule set */
+    if (!root || is_null(root) ||
+        (root->type == YAML_MAPPING_NODE &&
+         root->data.mapping.pairs.top == root->data.mapping.pairs.start)) {
+        /* an empty rule set: most likely the wrong file, or one not saved
+         * yet; the command's own "no rule matched" would not say why */
+        pk_log_add_at(L->log, PK_WARNING, PK_E_NO_EFFECT, f->path, -1, 0, 0,
+                      "the rules file holds no rule: only the built-in groups and mirror "
+                      "pairs apply");
+        return;
+    }
     if (root->type != YAML_MAPPING_NODE) {
         NODE_ERR(L, f, root, "a rules file must be a mapping of keys, not %s",
                  node_type_name(root));

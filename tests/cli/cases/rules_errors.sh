@@ -62,3 +62,24 @@ posekit mirror: --rules wants a rules file by its name, not '-' (standard input)
 Try 'posekit help mirror'.
 EOF
 expect_no_file stdin_out.vmd
+
+# A rules file holding no rule (empty, comments alone, an empty mapping)
+# is told, naming the file, whatever the command; an error with --strict.
+: >empty.yaml
+printf '# nothing yet\n' >comments.yaml
+printf '{}\n' >braces.yaml
+for f in empty.yaml comments.yaml braces.yaml; do
+    expect_exit 0 "$POSEKIT" rename p.vpd --rules $f -o out.vpd
+    expect_stderr_contains "posekit: $f: warning: the rules file holds no rule"
+    expect_exit 0 "$POSEKIT" mirror "$PK_SOURCE/samples/dance.vmd" --rules $f -o m.vmd
+    expect_stderr_contains "posekit: $f: warning: the rules file holds no rule"
+    rm -f out.vpd m.vmd
+    expect_exit 2 "$POSEKIT" mirror "$PK_SOURCE/samples/dance.vmd" --rules $f -o m.vmd --strict
+    expect_stderr_contains "posekit: $f: warning: the rules file holds no rule"
+    expect_stderr_contains "warnings are errors (--strict)"
+    expect_no_file m.vmd
+done
+# an included file holding none is named too
+printf 'include: [empty.yaml]\nrename:\n  x: y\n' >inc_empty.yaml
+expect_exit 0 "$POSEKIT" rename p.vpd --rules inc_empty.yaml -o out.vpd
+expect_stderr_contains "posekit: empty.yaml: warning: the rules file holds no rule"
