@@ -274,14 +274,15 @@ pk_model *pk_model_read(const void *data, size_t len, pk_log *log)
     if (pk_format_detect(data, len, NULL) == PK_FMT_BODY)
         return pk_body_read(data, len, log);
     pk_log_add(log, PK_ERROR, PK_E_DAMAGED, 0, 0, 0,
-               "not a PMX or PMD model (no \"PMX \" or \"Pmd\" signature)");
+               "not a PMX, PMD or body file (no \"PMX \" or \"Pmd\" signature, no "
+               "posekit_body key)");
     return NULL;
 }
 
 /* A file with neither signature named .pmx or .pmd is read by that
  * reader, whose error says what is wrong with it as that format ("not a
  * PMX file", "the file ends inside its signature"); other names get
- * pk_model_read's "not a PMX or PMD model". */
+ * pk_model_read's "not a PMX, PMD or body file". */
 static pk_model *read_named(const pk_bytes *b, const char *path, pk_log *log)
 {
     pk_format f = pk_format_detect(b->data, b->len, NULL);

@@ -42,6 +42,14 @@ done
 expect_exit 2 "$POSEKIT" info --json p.vpd EMPTY.yaml
 expect_stderr_contains 'EMPTY.yaml:0: not a VMD, VPD, PMX, PMD or body file'
 expect_stdout_contains '"path": "p.vpd"'
+# a model (--model, dump --body) is a PMX, PMD or body file: the three
+# are named
+for cmd in "check p.vpd --model notes.txt" "dump --body notes.txt"; do
+    expect_exit 2 "$POSEKIT" $cmd
+    expect_stderr <<'ERR'
+posekit: notes.txt:0: not a PMX, PMD or body file (no "PMX " or "Pmd" signature, no posekit_body key)
+ERR
+done
 expect_exit 2 "$POSEKIT" diff notes.txt p.vpd
 expect_stderr <<'ERR'
 posekit: notes.txt:0: not a VMD or VPD file (no signature and no .vmd/.vpd extension)
