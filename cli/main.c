@@ -66,15 +66,22 @@ bool cli_is_command(const char *name)
     return find_command(name, &c);
 }
 
-/* "no such command": with the command a slip away from name, if any. */
-static int no_such_command(const char *name)
+/* "no such command": with the command a slip away from name, if any;
+ * first (the word after "posekit", not after "help"): or the option. */
+static int no_such_command(const char *name, bool first)
 {
     const char *words[64];
     size_t n = 0;
     cli_command c;
-    for (size_t k = 0; n < 62 && command_at(k, &c); k++)
+    for (size_t k = 0; n < 59 && command_at(k, &c); k++)
         words[n++] = c.name;
+    /* the words dispatch knows besides the commands */
     words[n++] = "help";
+    if (first) {
+        words[n++] = "--help";
+        words[n++] = "--version";
+        words[n++] = "version";
+    }
     long near = pki_nearest_word(name, words, n);
     if (near >= 0)
         fprintf(stderr, "posekit: no such command '%s' (did you mean '%s'?); see 'posekit help'\n",
@@ -129,14 +136,14 @@ static int dispatch(int argc, char **argv)
         }
         cli_command c;
         if (!find_command(argv[2], &c)) {
-            return no_such_command(argv[2]);
+            return no_such_command(argv[2], false);
         }
         fputs(c.help, stdout);
         return EXIT_OK;
     }
     cli_command c;
     if (!find_command(name, &c)) {
-        return no_such_command(name);
+        return no_such_command(name, true);
     }
     cli_cmd_name = c.name;
     cli_cmd_help = c.help;

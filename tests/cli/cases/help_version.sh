@@ -12,3 +12,21 @@ expect_exit 0 "$POSEKIT" help
 expect_stdout_contains "'posekit --version' (or 'posekit version') prints the version."
 expect_exit 0 "$POSEKIT" --help
 expect_stdout_contains "'posekit --version' (or 'posekit version') prints the version."
+# a slip names them as it names a command
+expect_exit 2 "$POSEKIT" --verison
+expect_stderr <<'ERR'
+posekit: no such command '--verison' (did you mean '--version'?); see 'posekit help'
+ERR
+expect_exit 2 "$POSEKIT" versoin
+expect_stderr <<'ERR'
+posekit: no such command 'versoin' (did you mean 'version'?); see 'posekit help'
+ERR
+expect_exit 2 "$POSEKIT" --hlep
+expect_stderr <<'ERR'
+posekit: no such command '--hlep' (did you mean '--help'?); see 'posekit help'
+ERR
+# after help, only commands are looked for
+expect_exit 2 "$POSEKIT" help version
+expect_stderr <<'ERR'
+posekit: no such command 'version'; see 'posekit help'
+ERR
