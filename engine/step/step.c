@@ -290,15 +290,17 @@ static int set_value(pk_step *s, const pki_option *o, char *field, const char *n
     case PKI_OPT_INPUTS:
         return slot_set(s, s->ninputs, value) ? 0 : 1;
     case PKI_OPT_SELECT:
-        /* an empty item is a slip of the command line ("a,,b", ","):
-         * said now, as every value that is not what the option wants */
-        if (has_empty_item(value)) {
+    case PKI_OPT_RULES:
+    case PKI_OPT_STRING:
+    case PKI_OPT_MODEL: {
+        /* an empty item of a selection is a slip of the command line
+         * ("a,,b", ","): said now, as every value that is not what the
+         * option wants */
+        if (o->kind == PKI_OPT_SELECT && has_empty_item(value)) {
             pk_error(log, PK_E_USAGE, "%s wants %s, not '%s' (a name is empty)", name, o->wants,
                      value);
             return -1;
         }
-        /* fall through */
-    case PKI_OPT_RULES:
         /* rules are found by name (the shipped ones too) and may include
          * others beside them: none comes from standard input */
         if (o->kind == PKI_OPT_RULES && strcmp(value, "-") == 0) {
@@ -306,9 +308,6 @@ static int set_value(pk_step *s, const pki_option *o, char *field, const char *n
                      name);
             return -1;
         }
-        /* fall through */
-    case PKI_OPT_STRING:
-    case PKI_OPT_MODEL: {
         char *copy = strdup(value);
         if (!copy)
             return 1;
