@@ -41,19 +41,36 @@ extern const char help_info[], help_dump[], help_run[];
 bool cli_is_model(const char *path);
 /* True, the error printed, when path is a file that is neither a motion,
  * a pose nor a model by its content or its name: what info and dump say
- * of it names all they read (standard input and pipes are not looked at:
- * they are read as a motion or pose, whose reader says what is wrong). */
+ * of it names all they read (a stream is cli_source_open's). */
 bool cli_is_unknown(const char *path);
 /* pk_model_load with its diagnostics printed; NULL on error (and on
  * warnings when strict). */
 pk_model *cli_load_model(const char *path, bool strict);
+
+/* One operand of info or dump.  A file is looked at by its content, then
+ * its name, and read by the reader of what it holds.  A stream (standard
+ * input '-', a pipe, a device) can be read only once: it is read here,
+ * whole, and its content alone tells what it holds. */
+typedef struct cli_source {
+    const char *path;
+    bool stream;   /* bytes holds what the stream gave */
+    bool model;    /* a PMX or PMD model or a body (else a motion or pose) */
+    pk_bytes bytes;
+} cli_source;
+/* Opens path: EXIT_OK, or EXIT_ERROR with the error printed (a stream
+ * that cannot be read; a file or stream that is none of what info and
+ * dump read).  Close it with cli_source_close either way. */
+int cli_source_open(cli_source *s, const char *path);
+void cli_source_close(cli_source *s);
+/* pk_doc_load of a source that is no model (a stream: its bytes). */
+int cli_source_doc(const cli_source *s, pk_doc *doc, pk_log *log);
 /* info for a model: text (a blank line first unless first) or, when json
  * is given, a JSON object written to it; EXIT_OK or EXIT_ERROR (and on
  * warnings when strict). */
 struct pki_json;
-int cli_model_info(const char *path, struct pki_json *json, bool first, bool strict);
+int cli_model_info(const cli_source *s, struct pki_json *json, bool first, bool strict);
 /* dump for a model (doc/commands.md "dump", model schema). */
-int cli_model_dump(const char *path, bool strict);
+int cli_model_dump(const cli_source *s, bool strict);
 
 /* ---- main.c ---- */
 

@@ -176,8 +176,14 @@ static int dump_file(const char *const *files, size_t n, bool strict)
     const char *path;
     if (cli_one_operand("dump", "file", files, n, &path) != EXIT_OK)
         return EXIT_ERROR;
-    if (cli_is_model(path)) {
-        int rc = cli_model_dump(path, strict);
+    cli_source src;
+    if (cli_source_open(&src, path) != EXIT_OK) {
+        cli_source_close(&src);
+        return EXIT_ERROR;
+    }
+    if (src.model) {
+        int rc = cli_model_dump(&src, strict);
+        cli_source_close(&src);
         if (fflush(stdout) != 0 || ferror(stdout)) {
             fprintf(stderr, "posekit dump: cannot write standard output\n");
             return EXIT_ERROR;
@@ -185,8 +191,14 @@ static int dump_file(const char *const *files, size_t n, bool strict)
         return rc;
     }
     pk_doc doc;
-    if (cli_is_unknown(path) || cli_load(path, &doc, strict, NULL) != EXIT_OK)
+    pk_log log;
+    pk_log_init(&log);
+    int rc = cli_source_doc(&src, &doc, &log);
+    cli_source_close(&src);
+    if (cli_flush_log(&log, strict) != EXIT_OK || rc != 0) {
+        pk_doc_free(&doc);
         return EXIT_ERROR;
+    }
     if (doc.motion)
         dump_motion(stdout, doc.motion);
     else

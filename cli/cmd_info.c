@@ -100,13 +100,14 @@ static void copy_warnings(pk_log *dst, const pk_log *src)
     }
 }
 
-/* Loads a file; returns EXIT_OK or EXIT_ERROR (diagnostics printed). */
-static int load(info *in, bool strict)
+/* Loads a motion or pose; returns EXIT_OK or EXIT_ERROR (diagnostics
+ * printed). */
+static int load(info *in, const cli_source *src, bool strict)
 {
     pk_log log;
     pk_log_init(&log);
     pk_log_init(&in->warnings);
-    int rc = pk_doc_load(in->path, &in->doc, &log);
+    int rc = cli_source_doc(src, &in->doc, &log);
     if (rc == 0 && in->doc.motion) {
         /* The sorted view finds duplicate (name, frame) keys and warns. */
         pk_tracks *t = pk_tracks_build(in->doc.motion, &log);
@@ -328,13 +329,22 @@ static int info_files(const char *const *files, size_t nfiles, bool as_json, boo
         info in;
         memset(&in, 0, sizeof in);
         in.path = files[i];
-        if (cli_is_model(files[i])) {
-            if (cli_model_info(files[i], j, first, strict) != EXIT_OK)
-                status = EXIT_ERROR;
-            first = false;
+        cli_source src;
+        if (cli_source_open(&src, files[i]) != EXIT_OK) {
+            status = EXIT_ERROR;
+            cli_source_close(&src);
             continue;
         }
-        if (cli_is_unknown(files[i]) || load(&in, strict) != EXIT_OK) {
+        if (src.model) {
+            if (cli_model_info(&src, j, first, strict) != EXIT_OK)
+                status = EXIT_ERROR;
+            first = false;
+            cli_source_close(&src);
+            continue;
+        }
+        int loaded = load(&in, &src, strict);
+        cli_source_close(&src);
+        if (loaded != EXIT_OK) {
             status = EXIT_ERROR;
             info_free(&in);
             continue;

@@ -27,6 +27,71 @@ bool cli_is_unknown(const char *path)
     return true;
 }
 
+int cli_source_open(cli_source *s, const char *path)
+{
+    memset(s, 0, sizeof *s);
+    s->path = path;
+    s->stream = strcmp(path, "-") == 0 || pk_path_kind_of(path) == PK_PATH_OTHER;
+    if (!s->stream) {
+        s->model = cli_is_model(path);
+        return !s->model && cli_is_unknown(path) ? EXIT_ERROR : EXIT_OK;
+    }
+    pk_log log;
+    pk_log_init(&log);
+    if (pk_file_read(path, &s->bytes, &log) != 0) {
+        pk_log_place(&log, 0, path);
+        cli_flush_log(&log, false);
+        return EXIT_ERROR;
+    }
+    pk_format f = pk_format_detect(s->bytes.data, s->bytes.len, NULL);
+    s->model = f == PK_FMT_PMX || f == PK_FMT_PMD || f == PK_FMT_BODY;
+    if (f != PK_FMT_UNKNOWN)
+        return EXIT_OK;
+    pk_log_add_at(&log, PK_ERROR, PK_E_DAMAGED, path, 0, 0, 0,
+                  "not a VMD, VPD, PMX, PMD or body file (no signature or posekit_body key)");
+    cli_flush_log(&log, false);
+    return EXIT_ERROR;
+}
+
+void cli_source_close(cli_source *s)
+{
+    if (s->stream)
+        pk_bytes_free(&s->bytes);
+    memset(&s->bytes, 0, sizeof s->bytes);
+}
+
+int cli_source_doc(const cli_source *s, pk_doc *doc, pk_log *log)
+{
+    if (!s->stream)
+        return pk_doc_load(s->path, doc, log);
+    return pk_doc_parse(s->bytes.data, s->bytes.len, s->path, doc, log);
+}
+
+/* pk_model_load of a source (a stream: the model its bytes hold). */
+static pk_model *source_model(const cli_source *s, pk_log *log)
+{
+    if (!s->stream)
+        return pk_model_load(s->path, log);
+    size_t from = log->count;
+    pk_model *m = pk_model_read(s->bytes.data, s->bytes.len, log);
+    pk_log_place(log, from, s->path);
+    return m;
+}
+
+/* source_model with its diagnostics printed; NULL on error (and on
+ * warnings when strict). */
+static pk_model *load_source_model(const cli_source *s, bool strict)
+{
+    pk_log log;
+    pk_log_init(&log);
+    pk_model *m = source_model(s, &log);
+    if (cli_flush_log(&log, strict) != EXIT_OK) {
+        pk_model_free(m);
+        return NULL;
+    }
+    return m;
+}
+
 pk_model *cli_load_model(const char *path, bool strict)
 {
     pk_log log;
@@ -322,11 +387,12 @@ static void model_json(pki_json *j, const char *path, const pk_model *m, size_t 
     pki_json_close(j, '}');
 }
 
-int cli_model_info(const char *path, struct pki_json *json, bool first, bool strict)
+int cli_model_info(const cli_source *s, struct pki_json *json, bool first, bool strict)
 {
+    const char *path = s->path;
     pk_log log;
     pk_log_init(&log);
-    pk_model *m = pk_model_load(path, &log);
+    pk_model *m = source_model(s, &log);
     size_t warnings = log.warnings;
     if (cli_flush_log(&log, strict) != EXIT_OK || !m) {
         pk_model_free(m);
@@ -382,9 +448,9 @@ static void put_rigid(FILE *f, const pk_model_rigid *rb, bool first)
     fprintf(f, ",\"mode\":%u}", rb->mode);
 }
 
-int cli_model_dump(const char *path, bool strict)
+int cli_model_dump(const cli_source *s, bool strict)
 {
-    pk_model *m = cli_load_model(path, strict);
+    pk_model *m = load_source_model(s, strict);
     if (!m)
         return EXIT_ERROR;
     FILE *f = stdout;
