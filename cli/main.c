@@ -38,6 +38,12 @@ static bool command_at(size_t k, cli_command *c)
     return true;
 }
 
+/* The version's usage: 'posekit help version', 'posekit version --help'. */
+static const char help_version[] = "usage: posekit version\n"
+                                   "       posekit --version\n"
+                                   "\n"
+                                   "Prints 'posekit' and its version number, and exits.\n";
+
 static bool find_command(const char *name, cli_command *c)
 {
     for (size_t k = 0; command_at(k, c); k++)
@@ -77,10 +83,10 @@ static int no_such_command(const char *name, bool first)
         words[n++] = c.name;
     /* the words dispatch knows besides the commands */
     words[n++] = "help";
+    words[n++] = "version";
     if (first) {
         words[n++] = "--help";
         words[n++] = "--version";
-        words[n++] = "version";
     }
     long near = pki_nearest_word(name, words, n);
     if (near >= 0)
@@ -99,6 +105,10 @@ static int dispatch(int argc, char **argv)
     }
     const char *name = argv[1];
     if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
+        if (argc == 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0))
+            return cli_help(help_version);
+        if (argc > 2) /* as a command given an operand it does not take */
+            return cli_usage("version", "takes no argument ('%s' is extra)", argv[2]);
         printf("posekit %s\n", PK_VERSION_STRING);
         return EXIT_OK;
     }
@@ -121,19 +131,27 @@ static int dispatch(int argc, char **argv)
                    "Without COMMAND, lists the commands.  With COMMAND, describes it: its\n"
                    "options and what it prints (the same text as 'posekit COMMAND --help').\n"
                    "COMMAND is one of:\n ");
-            size_t col = 1;
-            cli_command c, next;
-            for (size_t k = 0; command_at(k, &c); k++) {
-                size_t w = strlen(c.name) + 2;
+            /* the commands, then the two words help describes besides */
+            const char *words[64];
+            size_t n = 0, col = 1;
+            cli_command c;
+            for (size_t k = 0; n < 62 && command_at(k, &c); k++)
+                words[n++] = c.name;
+            words[n++] = "help";
+            words[n++] = "version";
+            for (size_t i = 0; i < n; i++) {
+                size_t w = strlen(words[i]) + 2;
                 if (col + w > 72) {
                     printf("\n ");
                     col = 1;
                 }
-                printf(" %s%s", c.name, command_at(k + 1, &next) ? "," : ".\n");
+                printf(" %s%s", words[i], i + 1 < n ? "," : ".\n");
                 col += w;
             }
             return EXIT_OK;
         }
+        if (strcmp(argv[2], "version") == 0 || strcmp(argv[2], "--version") == 0)
+            return cli_help(help_version);
         cli_command c;
         if (!find_command(argv[2], &c)) {
             return no_such_command(argv[2], false);

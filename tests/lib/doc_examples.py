@@ -54,7 +54,7 @@ def usage_problems():
     if sections != [n for n in listed + ['help'] if n in sections]:
         problems.append('doc/commands.md: the command sections are not in the order of '
                         '`posekit help`: ' + ', '.join(listed + ['help']))
-    for name in listed + ['help']:
+    for name in listed + ['help', 'version']:
         m = re.search(r'^## ' + name + r'\n+```\n(.*?)\n```', text, re.M | re.S)
         usage = help_text(name).split('\n\n', 1)[0].rstrip('\n')
         if not m:
