@@ -81,12 +81,19 @@ _posekit()
         fi
     done
     if [[ -z $cmd ]]; then
-        COMPREPLY=($(compgen -W "$_posekit_commands --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "$_posekit_commands version --help --version" -- "$cur"))
         return 0
     fi
     if [[ $cmd == help ]]; then
+        # what help describes: the commands, help and version
         [[ $COMP_CWORD -eq $((i + 1)) ]] &&
-            COMPREPLY=($(compgen -W "${_posekit_commands% help}" -- "$cur"))
+            COMPREPLY=($(compgen -W "$_posekit_commands version" -- "$cur"))
+        return 0
+    fi
+    if [[ $cmd == version ]]; then
+        # no file: only its --help
+        [[ $COMP_CWORD -eq $((i + 1)) && $cur == -* ]] &&
+            COMPREPLY=($(compgen -W "--help" -- "$cur"))
         return 0
     fi
 

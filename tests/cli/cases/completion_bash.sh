@@ -78,6 +78,12 @@ expect "groups after --bones @hand" "@hand_L @hand_R @hands " \
 expect "groups after a comma" "center,@leg_L center,@leg_R center,@legs " \
     "$(complete_line posekit overlay --bones center,@leg)"
 expect "help topics" "dump " "$(complete_line posekit help du)"
+# the version command, as --version; help describes it
+expect "commands starting with v" "version " "$(complete_line posekit v)"
+expect "--version" "--version " "$(complete_line posekit --v)"
+expect "help topic version" "version " "$(complete_line posekit help v)"
+expect "no file after version" " " "$(complete_line posekit version '')"
+expect "version's --help" "--help " "$(complete_line posekit version --)"
 
 mkdir -p d
 touch a.vmd b.vpd c.yaml notes.txt
