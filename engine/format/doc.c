@@ -271,8 +271,15 @@ pk_model *pk_model_read(const void *data, size_t len, pk_log *log)
         return pk_pmx_read(data, len, log);
     if (len >= 3 && memcmp(p, "Pmd", 3) == 0)
         return pk_pmd_read(data, len, log);
-    if (pk_format_detect(data, len, NULL) == PK_FMT_BODY)
+    pk_format f = pk_format_detect(data, len, NULL);
+    if (f == PK_FMT_BODY)
         return pk_body_read(data, len, log);
+    if (f == PK_FMT_VMD || f == PK_FMT_VPD) { /* where a model goes, what it is instead */
+        pk_log_add(log, PK_ERROR, PK_E_USAGE, -1, 0, 0,
+                   "a %s, not a model (a PMX, PMD or body file)",
+                   f == PK_FMT_VMD ? "VMD motion" : "VPD pose");
+        return NULL;
+    }
     pk_log_add(log, PK_ERROR, PK_E_DAMAGED, 0, 0, 0,
                "not a PMX, PMD or body file (no \"PMX \" or \"Pmd\" signature, no "
                "posekit_body key)");

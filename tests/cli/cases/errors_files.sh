@@ -50,6 +50,20 @@ for cmd in "check p.vpd --model notes.txt" "dump --body notes.txt"; do
 posekit: notes.txt:0: not a PMX, PMD or body file (no "PMX " or "Pmd" signature, no posekit_body key)
 ERR
 done
+# a motion or pose where a model goes says what it is, as a model where
+# a motion goes does
+cp "$PK_SOURCE/samples/dance.vmd" dance.vmd
+for cmd in "check dance.vmd --model p.vpd" "dump --body p.vpd"; do
+    expect_exit 2 "$POSEKIT" $cmd
+    expect_stderr <<'ERR'
+posekit: p.vpd: a VPD pose, not a model (a PMX, PMD or body file)
+ERR
+done
+expect_exit 2 "$POSEKIT" retarget p.vpd --from dance.vmd --to @standard -o r.vpd
+expect_stderr <<'ERR'
+posekit: dance.vmd: a VMD motion, not a model (a PMX, PMD or body file)
+ERR
+expect_no_file r.vpd
 expect_exit 2 "$POSEKIT" diff notes.txt p.vpd
 expect_stderr <<'ERR'
 posekit: notes.txt:0: not a VMD or VPD file (no signature and no .vmd/.vpd extension)

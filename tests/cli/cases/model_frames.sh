@@ -26,5 +26,5 @@ expect_stderr_contains '@frame:足: a display frame needs a model (--model MODEL
 expect_exit 2 "$POSEKIT" diff a.vpd b.vpd --model "$model" --bones '@frame:尻尾'
 expect_stderr_contains '@frame:尻尾: the model has no display frame of that name (it has: Root, ＩＫ, 体(上), 髪, 腕, 指, 体(下), 足)'
 expect_exit 2 "$POSEKIT" overlay b.vpd --pose a.vpd --model a.vpd --bones '@frame:足' -o o2.vpd
-expect_stderr_contains 'a.vpd:0: not a PMX, PMD or body file (no "PMX " or "Pmd" signature, no posekit_body key)'
+expect_stderr_contains 'a.vpd: a VPD pose, not a model (a PMX, PMD or body file)'
 expect_no_file o2.vpd
