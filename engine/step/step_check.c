@@ -600,7 +600,11 @@ static void fit_summary(const check_result *cr, pk_buf *f)
 
 static void fit_text(const pk_step *s, const check_result *cr, pk_buf *f)
 {
-    pk_buf_printf(f, "%s: no model given; the built-in bodies it fits:\n", s->inputs[0]);
+    if (((const check_opts *)s->o)->model_name) /* @auto: a model was given */
+        pk_buf_printf(f, "%s on %s: the built-in bodies it fits:\n", s->inputs[0],
+                      PKI_AUTO_BODY);
+    else
+        pk_buf_printf(f, "%s: no model given; the built-in bodies it fits:\n", s->inputs[0]);
     for (size_t i = 0; i < cr->bodies->n; i++) {
         const pk_model *m = cr->bodies->models[i];
         pk_buf_printf(f, "  @%-9s has %zu of the %zu bones it keys (%s, %zu bones; overlap %.2f)\n",

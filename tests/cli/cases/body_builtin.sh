@@ -63,6 +63,14 @@ expect_no_file x.vmd
 expect_exit 0 "$POSEKIT" check dance.vmd
 expect_stdout_contains '@classic   has 140 of the 140 bones it keys (初音ミク, 140 bones; overlap 1.00)'
 expect_stdout_contains 'best: @classic'
+cp "$OUT" no_model
+# --model @auto reports the same, its first line naming no missing model
+expect_exit 0 "$POSEKIT" check dance.vmd --model @auto
+expect_stdout_contains 'dance.vmd on @auto: the built-in bodies it fits:'
+expect_stdout_lacks 'no model given'
+tail -n +2 no_model >no_model_rest
+tail -n +2 "$OUT" >auto_rest
+expect_same_bytes auto_rest no_model_rest
 expect_exit 0 "$POSEKIT" retarget dance.vmd --from @auto --to gene.pmx -o auto.vmd
 expect_stderr_contains 'posekit retarget: from: @auto is @classic (it has 140 of the 140 bones the input keys; @standard 66)'
 expect_same_bytes auto.vmd body.vmd

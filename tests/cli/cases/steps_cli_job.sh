@@ -242,7 +242,8 @@ JOB_EXIT=2 job '{check: {in: damaged.vpd, model: miku.pmx, strict: true, out: r}
 expect_stderr_contains 'check: strict: 3 warnings (reading its inputs or running it) are errors'
 expect_no_file job_out.txt
 # no model: which built-in body fits, the same report both ways (model
-# "@auto" is the same); a model must be a model input
+# "@auto" is the same, but for the text's first line naming it); a model
+# must be a model input
 for fmt in txt json; do
     flag=
     [ $fmt = json ] && flag=--json
@@ -250,8 +251,11 @@ for fmt in txt json; do
     cp "$OUT" cli.$fmt
     job '{check: {in: stand.vmd, out: r}}' $fmt
     expect_same_bytes cli.$fmt job_out.$fmt
+    expect_exit 0 "$POSEKIT" check stand.vmd --model @auto $flag
+    cp "$OUT" cli_auto.$fmt
+    [ $fmt = json ] && expect_same_bytes cli.$fmt cli_auto.$fmt
     job '{check: {in: stand.vmd, model: "@auto", out: r}}' $fmt
-    expect_same_bytes cli.$fmt job_out.$fmt
+    expect_same_bytes cli_auto.$fmt job_out.$fmt
 done
 grep -q '^best: @standard' cli.txt || fail "check without a model: $(cat cli.txt)"
 expect_exit 2 "$POSEKIT" check stand.vmd --suggest-rules s.yaml
