@@ -73,7 +73,8 @@ typedef struct pki_option {
     }
 #define PKI_ROW_MODEL(T, name, field, thing)                                                       \
     {                                                                                              \
-        name, PKI_OPT_MODEL, offsetof(T, field), offsetof(T, thing), 0, NULL, "a PMX or PMD model" \
+        name, PKI_OPT_MODEL, offsetof(T, field), offsetof(T, thing), 0, NULL,                      \
+            "a PMX, PMD or body file"                                                              \
     }
 #define PKI_ROW_BONES(T)                                                                           \
     {                                                                                              \

@@ -64,6 +64,12 @@ expect_stderr <<'ERR'
 posekit: dance.vmd: a VMD motion, not a model (a PMX, PMD or body file)
 ERR
 expect_no_file r.vpd
+# an empty model names the three kinds a model may be
+for cmd in "check dance.vmd --model=" "retarget dance.vmd --from= --to @standard -o r.vmd"; do
+    expect_exit 2 "$POSEKIT" $cmd
+    expect_stderr_contains "$(echo "$cmd" | grep -oE -- '--[a-z]+=' | tr -d =) wants a PMX, PMD or body file"
+done
+expect_no_file r.vmd
 expect_exit 2 "$POSEKIT" diff notes.txt p.vpd
 expect_stderr <<'ERR'
 posekit: notes.txt:0: not a VMD or VPD file (no signature and no .vmd/.vpd extension)
