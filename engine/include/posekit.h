@@ -1146,6 +1146,8 @@ typedef struct pk_sizing_contact {
                               contacts: at the best place found for the hand, more than 5%
                               of B's arm off */
     double apart_least;    /* ... the least gap error there, of B's arm */
+    size_t refused;        /* frames whose correction the elbow law refused (the arm's solve
+                              would have bent an elbow backwards: the hand left as it was) */
 } pk_sizing_contact;
 
 typedef struct pk_sizing_measure {
@@ -1156,8 +1158,9 @@ typedef struct pk_sizing_measure {
     size_t contact_frames;        /* (contact, frame) pairs */
     double hands_before_mean, hands_before_p95, hands_after_mean, hands_after_p95;
     size_t reach_frames;          /* those B can hold: within the reach of its arms and not
-                                     through its body, holding with the hand's other contacts
-                                     (neither out_of_reach nor blocked nor apart) */
+                                     through its body, holding with the hand's other contacts,
+                                     its correction not refused (neither out_of_reach nor
+                                     blocked nor apart nor refused) */
     double reach_before_mean, reach_before_p95, reach_after_mean, reach_after_p95; /* on them */
     size_t planted_frames;        /* foot frames planted on A (low and still) */
     double slide_a;               /* A's mean slide per planted frame, scaled, of B's leg */

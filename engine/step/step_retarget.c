@@ -947,6 +947,8 @@ static void json_measure(pki_json *j, const pk_sizing_measure *m)
             jnum(j, "least", c->apart_least);
             pki_json_close(j, '}');
         }
+        if (c->refused)
+            pki_json_kint(j, "refused", (long long)c->refused);
         pki_json_close(j, '}');
     }
     pki_json_close(j, ']');

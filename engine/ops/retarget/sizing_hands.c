@@ -35,7 +35,9 @@
  * BLEND frames before a contact and out after it (smoothstep), and
  * between two contacts of one hand less than 2 BLEND frames apart it goes
  * linearly from one to the other; away from contacts nothing moves.
- * Each moved frame is solved (sizing_arm.c).
+ * Each moved frame is solved (sizing_arm.c); a solve the elbow law
+ * refuses leaves the arm as it was, counted on the contacts of that hand
+ * at that frame (refused).
  */
 #include "ops/retarget/sizing.h"
 #include "ops/retarget/vec.h"
@@ -1010,6 +1012,20 @@ done:
     return rc;
 }
 
+/* Each contact of hand s active at row r: its solve there was refused
+ * by the elbow law, counted on the contact. */
+static void tally_refused(pki_sizing *z, int s, uint32_t r)
+{
+    for (size_t i = 0; i < z->contacts.n; i++) {
+        pki_contact *c = &z->contacts.v[i];
+        if (r < c->first || r > c->last || (s != c->side && c->with != PKI_WITH_HAND) ||
+            !c->beyond || (c->beyond[r - c->first] & PKI_BEYOND_REFUSED))
+            continue;
+        c->beyond[r - c->first] |= PKI_BEYOND_REFUSED;
+        c->refused++;
+    }
+}
+
 int pki_hands_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log)
 {
     rep->contacts = z->contacts.n;
@@ -1031,6 +1047,7 @@ int pki_hands_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log)
         c->blocked = 0;
         c->apart = 0;
         c->apart_least = 0;
+        c->refused = 0;
         if (!c->beyond)
             goto done;
     }
@@ -1059,6 +1076,7 @@ int pki_hands_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log)
             int got = pki_arm_reach_far(z, s, r, goal);
             if (got < 0) {
                 rep->refused++;
+                tally_refused(z, s, r);
                 continue;
             }
             rep->contact_frames++;

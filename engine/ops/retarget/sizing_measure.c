@@ -118,6 +118,7 @@ static int hands(const pki_sizing *z, const pki_play *after, pk_sizing_measure *
         o->blocked = c->blocked;
         o->apart = c->apart;
         o->apart_least = c->apart_least;
+        o->refused = c->refused;
         o->short_by = c->short_by / lb;
         size_t m = 0;
         for (uint32_t r = c->first; r <= c->last; r++) {
@@ -133,7 +134,8 @@ static int hands(const pki_sizing *z, const pki_play *after, pk_sizing_measure *
             eb[n] = wb;
             ea[n] = wa;
             if (!c->beyond || !(c->beyond[r - c->first] &
-                                (PKI_BEYOND_REACH | PKI_BEYOND_BODY | PKI_BEYOND_APART))) {
+                                (PKI_BEYOND_REACH | PKI_BEYOND_BODY | PKI_BEYOND_APART |
+                                 PKI_BEYOND_REFUSED))) {
                 rb[nr] = wb;
                 ra[nr++] = wa;
             }

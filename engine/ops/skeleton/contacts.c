@@ -248,6 +248,7 @@ static bool push(pki_contacts *c, int side, int with, int other, uint32_t first,
     x->blocked = 0;
     x->apart = 0;
     x->apart_least = 0;
+    x->refused = 0;
     x->beyond = NULL;
     return true;
 }

@@ -34,15 +34,19 @@ typedef struct pki_contact {
      * of B's arm) the search left it on them */
     uint32_t apart;
     double apart_least;
+    /* and frames where the solve of a hand of it was refused by the elbow
+     * law (sizing_hands.c: the hand left as it was) */
+    uint32_t refused;
     uint8_t *beyond; /* per row first..last: PKI_BEYOND_REACH, PKI_BEYOND_BODY, PKI_BEYOND_APART,
-                        PKI_CONTACT_KEPT (the step left the hands as they were there) or 0
-                        (NULL: all 0; owned) */
+                        PKI_BEYOND_REFUSED, PKI_CONTACT_KEPT (the step left the hands as they
+                        were there) or 0 (NULL: all 0; owned) */
 } pki_contact;
 
 #define PKI_BEYOND_REACH 1
 #define PKI_BEYOND_BODY 2
 #define PKI_CONTACT_KEPT 4
 #define PKI_BEYOND_APART 8
+#define PKI_BEYOND_REFUSED 16
 
 typedef struct pki_contacts {
     pki_contact *v; /* by first frame */
