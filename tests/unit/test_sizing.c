@@ -437,7 +437,9 @@ static void clap_contact(void **state)
 }
 
 /* The same clap with elbows bent 5 degrees backwards on A, onto arms 20%
- * longer: closing the hands would bend them further back; refused. */
+ * longer: closing the hands would bend them further back; refused, and
+ * counted on the contact, whose refused frames leave the hands' measure
+ * on the frames B can hold. */
 static void clap_elbows_refused(void **state)
 {
     (void)state;
@@ -449,6 +451,15 @@ static void clap_elbows_refused(void **state)
     pk_motion *out = retarget(in, &o, &rep);
     assert_true(rep.sizing.refused > 0);
     assert_int_equal(rep.measure->elbow_past, 0);
+    assert_int_equal(rep.measure->ncontacts, 1);
+    const pk_sizing_contact *c = &rep.measure->contacts[0];
+    assert_true(c->refused > 0);
+    assert_true(c->refused <= c->last - c->first + 1);
+    assert_true(c->refused <= rep.sizing.refused);
+    assert_int_equal(c->unreachable, 0);
+    assert_int_equal(c->apart, 0);
+    assert_int_equal(rep.measure->reach_frames,
+                     rep.measure->contact_frames - c->refused - c->blocked);
     pk_retarget_report_free(&rep);
     pk_motion_free(out);
     pk_motion_free(in);
