@@ -15,7 +15,8 @@ Columns (fractions of B's arm or leg as in the report):
   hands before/after  mean / p95 of |gap_B - gap_A x k| / B's arm
   reachable after  the same after, on the contact frames B can hold (in
           parentheses: frames out of B's reach / blocked by B's body / apart:
-          not holding together with the hand's other contacts)
+          not holding together with the hand's other contacts / refused: the
+          elbow law refused the correction)
   slide+  worst over the dances of mean B's slide - mean A's scaled, of B's leg,
           on A's planted frames (after)
   slidemax  worst per-frame B's slide - A's scaled, of B's leg, on A's planted
@@ -84,7 +85,7 @@ class Acc:
         self.hb = []
         self.ha = []
         self.ra = []
-        self.far = [0, 0, 0]
+        self.far = [0, 0, 0, 0]
         self.slide = 0.0
         self.slidemax = [0.0, 0.0]
         self.floor = [0.0, 0.0]
@@ -116,6 +117,7 @@ class Acc:
                     self.far[0] += c.get("out_of_reach", {}).get("frames", 0)
                     self.far[1] += c.get("blocked_by_body", 0)
                     self.far[2] += c.get("apart", {}).get("frames", 0)
+                    self.far[3] += c.get("refused", 0)
                 if rch["frames"]:
                     self.ra.append((rch["frames"], rch["after"]["mean"], rch["after"]["p95"]))
         f = m.get("feet", {})
@@ -164,9 +166,9 @@ class Acc:
             self.head[0], self.head[2] / nb, self.head[1], self.head[3] / nb,
             100 * self.cog[0], 100 * self.cog[2] / nb, 100 * self.cog[1], 100 * self.cog[3] / nb,
             self.toes[0], self.toes[1])
-        return "| %s | %d | %s | %s | %s (%d / %d / %d) | %.3f%% | %.3f%% -> %.3f%% | %.2f%% -> %.2f%% | %.3f | %s | %d -> %d (%d) / %d -> %d | %s | %.0f |" % (
+        return "| %s | %d | %s | %s | %s (%d / %d / %d / %d) | %.3f%% | %.3f%% -> %.3f%% | %.2f%% -> %.2f%% | %.3f | %s | %d -> %d (%d) / %d -> %d | %s | %.0f |" % (
             label, self.frames, self.hands(self.hb), self.hands(self.ha), self.hands(self.ra),
-            self.far[0], self.far[1], self.far[2], 100 * self.slide,
+            self.far[0], self.far[1], self.far[2], self.far[3], 100 * self.slide,
             100 * self.slidemax[0], 100 * self.slidemax[1],
             100 * self.floor[0], 100 * self.floor[1], self.drift, pen, self.past[0], self.past[1],
             self.worse, self.past[2], self.past[3], body, self.ms)

@@ -6,7 +6,8 @@
 # step prints one line and has --no-X; a target without rigid bodies says
 # the avoid step was skipped; a pose is sized too; a job takes the same
 # options; --report names a .json file that is no input; contacts of one
-# hand that cannot hold together are counted apart.
+# hand that cannot hold together are counted apart, and those whose
+# correction the elbow law refused, refused.
 need_corpus
 need_cmd python3
 cp "$(corpus vmd_wavefile_v2.vmd)" dance.vmd
@@ -91,6 +92,14 @@ expect_stderr_lacks "left as they were"
 expect_eq "$(json_eval stand.json 'd["steps"]["contacts"]["kept"] == 0 and d["penetration"]["after"]["frames"] == 0')" True "moved, out of the body"
 expect_eq "$(json_eval stand.json 'len(d["contacts"]) == 5 and all(c["after"]["max"] < 0.06 and "apart" not in c for c in d["contacts"])')" True "all five held within 6%"
 expect_eq "$(json_eval stand.json '(h := d["hands"])["after"]["mean"] <= 0.02 and h["after"]["p95"] <= 0.05 and h["reachable"]["after"]["p95"] <= 0.05')" True "hands held: the goal"
+# a correction the elbow law refuses (SD Mei's left hand on its hips,
+# onto Gene: solving the arm would bend the elbow backwards) is counted
+# on its contact, and those frames leave the reachable measure as the
+# frames out of reach, blocked and apart do
+expect_exit 0 "$POSEKIT" retarget dance.vmd --from sdmei.pmd --to gene.pmx -o sd_gene.vmd --report sd_gene.json
+expect_stderr_matches "^posekit retarget: elbows: [0-9]+ corrections refused"
+expect_eq "$(json_eval sd_gene.json '(r := [c for c in d["contacts"] if c.get("refused")]) and any(c["hand"] == "left" and c["with"] == "hips" for c in r) and all(c["refused"] <= c["frames"][1] - c["frames"][0] + 1 for c in r) and sum(c["refused"] for c in r) <= d["steps"]["refused"]')" True "refused on its contact"
+expect_eq "$(json_eval sd_gene.json 'd["hands"]["reachable"]["frames"] == d["hands"]["frames"] - sum(c.get("out_of_reach", {}).get("frames", 0) + c.get("blocked_by_body", 0) + c.get("apart", {}).get("frames", 0) + c.get("refused", 0) for c in d["contacts"])')" True "refused frames not reachable"
 # a pose is sized too (one frame, no blending)
 expect_exit 0 "$POSEKIT" retarget pose.vpd --from gene.pmx --to sdmei.pmd -o pose_sd.vpd --report pose.json
 expect_eq "$(json_eval pose.json 'd["frames"] == [0.0, 0.0]')" True "a pose's frame"
