@@ -78,6 +78,17 @@ static pk_model *source_model(const cli_source *s, pk_log *log)
     return m;
 }
 
+/* m, read with log, once the log's diagnostics are printed; NULL (m
+ * freed) on error, and on warnings when strict. */
+static pk_model *flushed(pk_model *m, pk_log *log, bool strict)
+{
+    if (cli_flush_log(log, strict) != EXIT_OK) {
+        pk_model_free(m);
+        return NULL;
+    }
+    return m;
+}
+
 /* source_model with its diagnostics printed; NULL on error (and on
  * warnings when strict). */
 static pk_model *load_source_model(const cli_source *s, bool strict)
@@ -85,11 +96,7 @@ static pk_model *load_source_model(const cli_source *s, bool strict)
     pk_log log;
     pk_log_init(&log);
     pk_model *m = source_model(s, &log);
-    if (cli_flush_log(&log, strict) != EXIT_OK) {
-        pk_model_free(m);
-        return NULL;
-    }
-    return m;
+    return flushed(m, &log, strict);
 }
 
 pk_model *cli_load_model(const char *path, bool strict)
@@ -97,11 +104,7 @@ pk_model *cli_load_model(const char *path, bool strict)
     pk_log log;
     pk_log_init(&log);
     pk_model *m = pk_model_load(path, &log);
-    if (cli_flush_log(&log, strict) != EXIT_OK) {
-        pk_model_free(m);
-        return NULL;
-    }
-    return m;
+    return flushed(m, &log, strict);
 }
 
 static const char *encoding_name(pk_text_encoding e)
