@@ -9,7 +9,7 @@ const char help_run[] =
     "usage: posekit run JOB.yaml [--dry-run] [--strict] [--quiet] [--each PATTERN [-j|--jobs "
     "N]]\n"
     "\n"
-    "Runs a job file: named inputs (VMD, VPD; PMX and PMD models), rule\n"
+    "Runs a job file: named inputs (VMD, VPD; PMX, PMD and body models), rule\n"
     "files, steps (convert, diff, rename, mirror, retarget, overlay, merge,\n"
     "reduce, bake, time, crossfade, curve, smooth, check, draw: every command\n"
     "but info, dump and run, each with the options of the command of its\n"

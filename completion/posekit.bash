@@ -208,8 +208,8 @@ _posekit()
     if [[ $cmd == run ]]; then
         _posekit_files "$yaml"
     elif [[ $cmd == info || $cmd == dump ]]; then
-        # they read models too
-        _posekit_files '@(vmd|vpd|pmx|pmd|VMD|VPD|PMX|PMD)'
+        # they read models and bodies too
+        _posekit_files '@(vmd|vpd|pmx|pmd|yaml|yml|VMD|VPD|PMX|PMD|YAML|YML)'
     else
         _posekit_files "$mm"
     fi

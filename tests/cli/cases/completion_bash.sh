@@ -87,7 +87,7 @@ expect "version's --help" "--help " "$(complete_line posekit version --)"
 
 mkdir -p d
 touch a.vmd b.vpd c.yaml notes.txt
-expect "input files" "a.vmd b.vpd d " "$(complete_line posekit info '')"
+expect "input files" "a.vmd b.vpd c.yaml d " "$(complete_line posekit info '')"
 expect "rules files" "c.yaml d " "$(complete_line posekit rename a.vmd --rules '')"
 expect "job files" "c.yaml d " "$(complete_line posekit run '')"
 touch m.pmx m2.PMD
@@ -99,9 +99,10 @@ expect "check's --model @a" "@auto " "$(complete_line posekit check a.vmd --mode
 expect "draw's --model @a" " " "$(complete_line posekit draw a.vmd --model @a)"
 expect "the dance a camera frames" "a.vmd b.vpd d " "$(complete_line posekit retarget a.vmd --motion '')"
 expect "dump --body" "c.yaml d m.pmx m2.PMD " "$(complete_line posekit dump --body '')"
-# info and dump read models too; convert does not
-expect "info reads models" "a.vmd b.vpd d m.pmx m2.PMD " "$(complete_line posekit info a.vmd '')"
-expect "dump reads models" "a.vmd b.vpd d m.pmx m2.PMD " "$(complete_line posekit dump '')"
+# info and dump read models and bodies too; convert does not
+expect "info reads models" "a.vmd b.vpd c.yaml d m.pmx m2.PMD " "$(complete_line posekit info a.vmd '')"
+expect "dump reads models" "a.vmd b.vpd c.yaml d m.pmx m2.PMD " "$(complete_line posekit dump '')"
+expect "convert reads motions and poses" "a.vmd b.vpd d " "$(complete_line posekit convert '')"
 expect "convert reads no model" "a.vmd b.vpd d " "$(complete_line posekit convert '')"
 # an option that takes a number offers no file
 for opt in "draw a.vmd --every" "bake a.vmd --step" "bake a.vmd --max-move" \
