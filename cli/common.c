@@ -127,23 +127,19 @@ static int produce(void *ctx, pk_sink sink, void *sink_ctx, pk_log *log)
     return pk_doc_encode(e->doc, e->format, &e->opts, sink, sink_ctx, log);
 }
 
-/* Puts a staged output in place; "-" first flushes what the command may
- * already have printed, so standard output stays in order. */
-static int commit(pk_staged *st, const char *out_path, pk_log *log)
+/* Puts a staged output in place, and a staged side file (or NULL) with
+ * it, together; "-" first flushes what the command may already have
+ * printed, so standard output stays in order. */
+static int commit(pk_staged *st, const char *out_path, pk_staged *side, pk_log *log)
 {
     if (strcmp(out_path, "-") == 0)
         fflush(stdout);
-    pk_file_commit(st, log);
-    return cli_flush_log(log, false);
-}
-
-/* Puts a staged output and a staged side file in place together. */
-static int commit_both(pk_staged *st, const char *out_path, pk_staged *side, pk_log *log)
-{
-    if (strcmp(out_path, "-") == 0)
-        fflush(stdout);
-    pk_staged *both[2] = {st, side};
-    pk_file_commit_all(both, 2, log);
+    if (side) {
+        pk_staged *both[2] = {st, side};
+        pk_file_commit_all(both, 2, log);
+    } else {
+        pk_file_commit(st, log);
+    }
     return cli_flush_log(log, false);
 }
 
@@ -191,7 +187,7 @@ int cli_save(const char *out_path, const pk_doc *doc, const pk_encode_options *o
         }
     }
     if (st && status == EXIT_OK) {
-        status = side_st ? commit_both(st, out_path, side_st, &log) : commit(st, out_path, &log);
+        status = commit(st, out_path, side_st, &log);
     } else {
         pk_file_discard(st);
         status = EXIT_ERROR;
@@ -211,7 +207,7 @@ int cli_write(const char *out_path, const pk_buf *buf)
     } else {
         st = pk_file_stage(out_path, buf->data, buf->len, &log);
     }
-    int status = st ? commit(st, out_path, &log) : cli_flush_log(&log, false);
+    int status = st ? commit(st, out_path, NULL, &log) : cli_flush_log(&log, false);
     pk_log_free(&log);
     return status;
 }

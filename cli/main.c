@@ -72,18 +72,25 @@ bool cli_is_command(const char *name)
     return find_command(name, &c);
 }
 
+/* The words help describes: the commands, then "help" and "version";
+ * how many (at most 62). */
+static size_t help_words(const char *words[64])
+{
+    size_t n = 0;
+    cli_command c;
+    for (size_t k = 0; n < 60 && command_at(k, &c); k++)
+        words[n++] = c.name;
+    words[n++] = "help";
+    words[n++] = "version";
+    return n;
+}
+
 /* "no such command": with the command a slip away from name, if any;
  * first (the word after "posekit", not after "help"): or the option. */
 static int no_such_command(const char *name, bool first)
 {
     const char *words[64];
-    size_t n = 0;
-    cli_command c;
-    for (size_t k = 0; n < 59 && command_at(k, &c); k++)
-        words[n++] = c.name;
-    /* the words dispatch knows besides the commands */
-    words[n++] = "help";
-    words[n++] = "version";
+    size_t n = help_words(words);
     if (first) {
         words[n++] = "--help";
         words[n++] = "--version";
@@ -131,14 +138,8 @@ static int dispatch(int argc, char **argv)
                    "Without COMMAND, lists the commands.  With COMMAND, describes it: its\n"
                    "options and what it prints (the same text as 'posekit COMMAND --help').\n"
                    "COMMAND is one of:\n ");
-            /* the commands, then the two words help describes besides */
             const char *words[64];
-            size_t n = 0, col = 1;
-            cli_command c;
-            for (size_t k = 0; n < 62 && command_at(k, &c); k++)
-                words[n++] = c.name;
-            words[n++] = "help";
-            words[n++] = "version";
+            size_t n = help_words(words), col = 1;
             for (size_t i = 0; i < n; i++) {
                 size_t w = strlen(words[i]) + 2;
                 if (col + w > 72) {

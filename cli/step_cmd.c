@@ -146,17 +146,38 @@ static int operand(void *ctx, const char *arg)
     return EXIT_OK;
 }
 
+/* What the step reads beside its documents (pk_step_needs), in a new
+ * array of *n (caller frees); NULL when out of memory. */
+static pk_step_need *needs_of(const pk_step *s, size_t *n)
+{
+    *n = pk_step_needs(s, NULL, 0);
+    pk_step_need *need = calloc(*n ? *n : 1, sizeof *need);
+    if (need)
+        pk_step_needs(s, need, *n);
+    return need;
+}
+
+/* A model option as a message names it: "--OPTION" (the step's spelling,
+ * '_' as '-') after prefix, or "--model" for the one model. */
+static void model_option_words(char buf[64], const char *prefix, const pk_step_need *need)
+{
+    int at = snprintf(buf, 64, "%s--", prefix);
+    snprintf(buf + at, (size_t)(64 - at), "%s", need->option ? need->option : "model");
+    for (char *c = buf + at; *c; c++)
+        if (*c == '_')
+            *c = '-';
+}
+
 /* What path names among the files the command reads, as a message says
  * it: "an input", "the model", "the --to model" (a step reading several),
  * "the rules file"; NULL for none of them (pk_path_same_target).  buf
  * holds the words when they name an option. */
 static const char *source_named(const cli_run *r, const char *path, char buf[64])
 {
-    size_t n = pk_step_needs(r->step, NULL, 0);
-    pk_step_need *need = calloc(n ? n : 1, sizeof *need);
+    size_t n;
+    pk_step_need *need = needs_of(r->step, &n);
     if (!need)
         return NULL;
-    pk_step_needs(r->step, need, n);
     const char *what = NULL;
     for (size_t i = 0; i < n && !what; i++) {
         const char *p = need[i].name;
@@ -171,10 +192,8 @@ static const char *source_named(const cli_run *r, const char *path, char buf[64]
         } else if (!need[i].option || strcmp(need[i].option, "model") == 0) {
             what = "the model";
         } else {
-            snprintf(buf, 64, "the --%s model", need[i].option);
-            for (char *c = buf + 6; *c && *c != ' '; c++)
-                if (*c == '_')
-                    *c = '-';
+            model_option_words(buf, "the ", &need[i]);
+            strncat(buf, " model", 63 - strlen(buf));
             what = buf;
         }
     }
@@ -271,11 +290,10 @@ static int check_stdin(const cli_run *r, const char *const *inputs, size_t n)
     if (stdin_inputs > 1)
         return run_usage(r, "standard input ('-') can be read once; %zu inputs name it",
                          stdin_inputs);
-    size_t nn = pk_step_needs(r->step, NULL, 0);
-    pk_step_need *need = calloc(nn ? nn : 1, sizeof *need);
+    size_t nn;
+    pk_step_need *need = needs_of(r->step, &nn);
     if (!need)
         return EXIT_OK;
-    pk_step_needs(r->step, need, nn);
     char words[4][64];
     size_t k = 0;
     if (stdin_inputs)
@@ -283,10 +301,7 @@ static int check_stdin(const cli_run *r, const char *const *inputs, size_t n)
     for (size_t i = 0; i < nn && k < 4; i++) {
         if (need[i].kind != PK_NEED_MODEL || !need[i].name || strcmp(need[i].name, "-") != 0)
             continue;
-        snprintf(words[k], sizeof words[0], "--%s", need[i].option ? need[i].option : "model");
-        for (char *c = words[k] + 2; *c; c++)
-            *c = *c == '_' ? '-' : *c;
-        k++;
+        model_option_words(words[k++], "", &need[i]);
     }
     free(need);
     if (k < 2)
@@ -428,13 +443,12 @@ static int report(const cli_run *r, const pk_step_result *res)
  * the models), and hands them over.  EXIT_OK or EXIT_ERROR (said). */
 static int load_things(cli_run *r, pk_need_kind kind, void **things, bool strict)
 {
-    size_t n = pk_step_needs(r->step, NULL, 0);
-    pk_step_need *need = calloc(n ? n : 1, sizeof *need);
+    size_t n;
+    pk_step_need *need = needs_of(r->step, &n);
     if (!need) {
         fprintf(stderr, "posekit %s: out of memory\n", r->cmd);
         return EXIT_ERROR;
     }
-    pk_step_needs(r->step, need, n);
     int rc = EXIT_OK;
     for (size_t i = 0; i < n && rc == EXIT_OK; i++) {
         if (need[i].kind != kind)
@@ -457,10 +471,8 @@ static int load_things(cli_run *r, pk_need_kind kind, void **things, bool strict
 
 static void free_things(const pk_step *s, void **things)
 {
-    size_t n = pk_step_needs(s, NULL, 0);
-    pk_step_need *need = calloc(n ? n : 1, sizeof *need);
-    if (need)
-        pk_step_needs(s, need, n);
+    size_t n;
+    pk_step_need *need = needs_of(s, &n);
     for (size_t i = 0; need && things && i < n; i++) {
         if (need[i].kind == PK_NEED_RULES)
             pk_rules_free(things[i]);
@@ -668,11 +680,9 @@ static int group_flags(cli_run *r, size_t n, bool *json, const char **side)
 /* Whether the step reads standard input: an input or a model named '-'. */
 static bool reads_stdin(const cli_run *r)
 {
-    size_t n = pk_step_needs(r->step, NULL, 0);
-    pk_step_need *need = calloc(n ? n : 1, sizeof *need);
+    size_t n;
+    pk_step_need *need = needs_of(r->step, &n);
     bool reads = false;
-    if (need)
-        pk_step_needs(r->step, need, n);
     for (size_t i = 0; need && i < n && !reads; i++)
         reads = need[i].kind != PK_NEED_BODIES && need[i].name && strcmp(need[i].name, "-") == 0;
     free(need);
