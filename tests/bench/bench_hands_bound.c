@@ -45,6 +45,7 @@
  */
 #include "common/grow.h"
 #include "ops/retarget/sizing.h"
+#include "ops/retarget/vec.h"
 #include "ops/skeleton/contacts.h"
 #include "ops/skeleton/play.h"
 #include "bench_util.h"
@@ -77,22 +78,18 @@ typedef struct bound_in {
     double witness[6]; /* an arm that holds (W, E), the top of the arm unmoved */
 } bound_in;
 
-static double len3(const double v[3])
-{
-    return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-}
-
 static double dist3(const double a[3], const double b[3])
 {
-    double v[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
-    return len3(v);
+    double v[3];
+    pki_v3_sub(a, b, v);
+    return pki_v3_len(v);
 }
 
 /* 0: the box may hold; 1 ruled out by a length, 2 by a gap, 3 by depth. */
 static int rule_out(bound_in *bi, const double c[6], const double h[6])
 {
     const double *W = c, *E = c + 3;
-    double rW = len3(h), rE = len3(h + 3);
+    double rW = pki_v3_len(h), rE = pki_v3_len(h + 3);
     double dE = dist3(E, bi->S0);
     if (bi->lu < dE - rE - bi->rho || bi->lu > dE + rE + bi->rho)
         return 1;
@@ -139,7 +136,7 @@ static bool witness(bound_in *bi, const double c[6])
     double u[3], d = 0;
     for (int k = 0; k < 3; k++)
         u[k] = W[k] - bi->S0[k];
-    d = len3(u);
+    d = pki_v3_len(u);
     if (!(d > 1e-9) || d > bi->lu + bi->lf || d < fabs(bi->lu - bi->lf))
         return false;
     for (int k = 0; k < 3; k++)
@@ -153,7 +150,7 @@ static bool witness(bound_in *bi, const double c[6])
         dot += (Em[k] - m[k]) * u[k];
     for (int k = 0; k < 3; k++)
         v[k] = Em[k] - m[k] - dot * u[k];
-    double lv = len3(v);
+    double lv = pki_v3_len(v);
     if (!(lv > 1e-12))
         return false;
     double x6[6], h0[6] = {0, 0, 0, 0, 0, 0};
@@ -219,7 +216,7 @@ static int bound(bound_in *bi)
                     return -1;
                 }
                 memcpy(x, b.c, 3 * sizeof *x);
-                x[3] = len3(b.h);
+                x[3] = pki_v3_len(b.h);
                 x[4] = witness(bi, b.c) ? 1.0 : 0.0;
                 continue;
             }
@@ -366,7 +363,7 @@ static int pair_bound(const pki_sizing *z, bound_in bi[2], double goal)
     if (!(ga <= 0.10 * 1.25 * z->a.arm_len))
         return 2;
     double gh = pki_gap_goal(z, ga), L = z->b.arm_len, rmax = 0;
-    double lh[2] = {len3(bi[0].hv), len3(bi[1].hv)};
+    double lh[2] = {pki_v3_len(bi[0].hv), pki_v3_len(bi[1].hv)};
     unique_leaves(&bi[0]);
     unique_leaves(&bi[1]);
     for (size_t j = 0; j < bi[1].nleaf; j++)
