@@ -39,9 +39,12 @@ enum { MAP_FILES = 0 };
 enum { MAP_FILES = 1 };
 #endif
 
-static int read_all_fd(int fd, const uint8_t **data, size_t *len_out, pk_region **region,
-                       pk_log *log)
+/* Reads fd to its end into a heap copy; a stream (stream true: standard
+ * input, a pipe, a device) stops past pki_os_stream_limit bytes. */
+static int read_all_fd(int fd, bool stream, const uint8_t **data, size_t *len_out,
+                       pk_region **region, pk_log *log)
 {
+    size_t limit = stream ? pki_os_stream_limit() : SIZE_MAX / 2;
     size_t cap = 1 << 16, len = 0;
     uint8_t *buf = malloc(cap);
     if (!buf) {
@@ -50,19 +53,24 @@ static int read_all_fd(int fd, const uint8_t **data, size_t *len_out, pk_region 
     }
     for (;;) {
         if (len == cap) {
-            if (cap > SIZE_MAX / 2) {
+            if (len > limit) {
                 free(buf);
-                pk_error(log, PK_E_UNSUPPORTED, "input too large");
+                if (stream)
+                    pki_os_stream_too_long(log, limit);
+                else
+                    pk_error(log, PK_E_UNSUPPORTED, "input too large");
                 return -1;
             }
-            uint8_t *nb = realloc(buf, cap * 2);
+            /* one byte past the limit tells a stream that goes on */
+            size_t grown = cap * 2 < limit + 1 ? cap * 2 : limit + 1;
+            uint8_t *nb = realloc(buf, grown);
             if (!nb) {
                 free(buf);
                 pk_error(log, PK_E_NO_MEMORY, "out of memory");
                 return -1;
             }
             buf = nb;
-            cap *= 2;
+            cap = grown;
         }
         ssize_t r = read(fd, buf + len, cap - len);
         if (r < 0 && errno == EINTR)
@@ -75,6 +83,14 @@ static int read_all_fd(int fd, const uint8_t **data, size_t *len_out, pk_region 
         if (r == 0)
             break;
         len += (size_t)r;
+    }
+    if (len > limit) { /* it ended, one byte too late */
+        free(buf);
+        if (stream)
+            pki_os_stream_too_long(log, limit);
+        else
+            pk_error(log, PK_E_UNSUPPORTED, "input too large");
+        return -1;
     }
     if (!(*region = pki_os_region_new(buf, len, PKI_OWN_MALLOC))) {
         free(buf);
@@ -93,7 +109,7 @@ int pki_os_read(const char *path, const uint8_t **data, size_t *len, pk_region *
     *len = 0;
     *region = NULL;
     if (strcmp(path, "-") == 0)
-        return read_all_fd(STDIN_FILENO, data, len, region, log);
+        return read_all_fd(STDIN_FILENO, true, data, len, region, log);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         pk_error(log, errno == ENOENT ? PK_E_NOT_FOUND : PK_E_IO, "cannot open: %s",
@@ -117,7 +133,7 @@ int pki_os_read(const char *path, const uint8_t **data, size_t *len, pk_region *
         size_t n = (size_t)st.st_size;
         void *p = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
         if (p == MAP_FAILED) {
-            rc = read_all_fd(fd, data, len, region, log);
+            rc = read_all_fd(fd, false, data, len, region, log);
         } else if (!(*region = pki_os_region_new(p, n, PKI_OWN_MAP))) {
             munmap(p, n);
             pk_error(log, PK_E_NO_MEMORY, "out of memory");
@@ -128,7 +144,8 @@ int pki_os_read(const char *path, const uint8_t **data, size_t *len, pk_region *
             *len = n;
         }
     } else if (!S_ISREG(st.st_mode) || st.st_size > 0) {
-        rc = read_all_fd(fd, data, len, region, log); /* a pipe, a terminal, a device */
+        /* a pipe, a terminal, a device (a file where nothing is mapped) */
+        rc = read_all_fd(fd, !S_ISREG(st.st_mode), data, len, region, log);
     }
     close(fd);
     return rc;

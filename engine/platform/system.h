@@ -41,6 +41,17 @@ char *pki_os_target_resolved(const char *path);
  * file), malloc'd; NULL when it is not set, empty, or on OOM. */
 char *pki_os_env(const char *name);
 
+/* How many bytes a stream (standard input, a pipe, a device) is read to
+ * at most: it is read whole, since only its content tells what it holds,
+ * and /dev/zero or a runaway producer never ends.  PKI_STREAM_LIMIT_ENV,
+ * a whole number of MB from 1, sets it; unset or anything else, 4000 MB
+ * (more than any motion, pose or model: a 53 MB dance baked is 1.5 GB),
+ * or less where the address space is smaller. */
+#define PKI_STREAM_LIMIT_ENV "POSEKIT_STREAM_LIMIT"
+size_t pki_os_stream_limit(void);
+/* The error of a stream stopped at pki_os_stream_limit (at offset limit). */
+void pki_os_stream_too_long(pk_log *log, size_t limit);
+
 /* The folder the shipped data of one kind (sub: "rules", "bodies") is
  * installed in (the system's file: PREFIX/share/posekit/SUB; Windows:
  * SUB\ beside the executable), malloc'd; NULL on failure. */

@@ -93,10 +93,13 @@ static void log_last(pk_log *log, const char *what)
 
 /* ---- reading ---- */
 
-/* Reads a handle to its end into a heap copy (pipes, consoles, devices). */
-static int read_all(HANDLE h, const uint8_t **data, size_t *len_out, pk_region **region,
-                    pk_log *log)
+/* Reads a handle to its end into a heap copy (pipes, consoles, devices;
+ * stream false: a file that could not be mapped); a stream stops past
+ * pki_os_stream_limit bytes. */
+static int read_all(HANDLE h, bool stream, const uint8_t **data, size_t *len_out,
+                    pk_region **region, pk_log *log)
 {
+    size_t limit = stream ? pki_os_stream_limit() : SIZE_MAX / 2;
     size_t cap = 1 << 16, len = 0;
     uint8_t *buf = malloc(cap);
     if (!buf) {
@@ -105,14 +108,24 @@ static int read_all(HANDLE h, const uint8_t **data, size_t *len_out, pk_region *
     }
     for (;;) {
         if (len == cap) {
-            uint8_t *nb = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+            if (len > limit) {
+                free(buf);
+                if (stream)
+                    pki_os_stream_too_long(log, limit);
+                else
+                    pk_error(log, PK_E_UNSUPPORTED, "input too large");
+                return -1;
+            }
+            /* one byte past the limit tells a stream that goes on */
+            size_t grown = cap * 2 < limit + 1 ? cap * 2 : limit + 1;
+            uint8_t *nb = realloc(buf, grown);
             if (!nb) {
                 free(buf);
                 pk_error(log, PK_E_NO_MEMORY, "out of memory");
                 return -1;
             }
             buf = nb;
-            cap *= 2;
+            cap = grown;
         }
         DWORD want = cap - len > (1u << 30) ? (1u << 30) : (DWORD)(cap - len), got = 0;
         if (!ReadFile(h, buf + len, want, &got, NULL)) {
@@ -127,6 +140,14 @@ static int read_all(HANDLE h, const uint8_t **data, size_t *len_out, pk_region *
         if (got == 0)
             break;
         len += got;
+    }
+    if (len > limit) { /* it ended, one byte too late */
+        free(buf);
+        if (stream)
+            pki_os_stream_too_long(log, limit);
+        else
+            pk_error(log, PK_E_UNSUPPORTED, "input too large");
+        return -1;
     }
     if (!(*region = pki_os_region_new(buf, len, PKI_OWN_MALLOC))) {
         free(buf);
@@ -145,7 +166,7 @@ int pki_os_read(const char *path, const uint8_t **data, size_t *len, pk_region *
     *len = 0;
     *region = NULL;
     if (strcmp(path, "-") == 0)
-        return read_all(GetStdHandle(STD_INPUT_HANDLE), data, len, region, log);
+        return read_all(GetStdHandle(STD_INPUT_HANDLE), true, data, len, region, log);
     wchar_t *w = widen(path);
     if (!w) {
         pk_error(log, errno == EILSEQ ? PK_E_UNSUPPORTED : PK_E_NO_MEMORY, "cannot open: %s",
@@ -168,7 +189,7 @@ int pki_os_read(const char *path, const uint8_t **data, size_t *len, pk_region *
     int rc = 0;
     LARGE_INTEGER size;
     if (GetFileType(h) != FILE_TYPE_DISK || !GetFileSizeEx(h, &size)) {
-        rc = read_all(h, data, len, region, log);
+        rc = read_all(h, true, data, len, region, log);
     } else if (size.QuadPart > 0) {
         if ((unsigned long long)size.QuadPart > SIZE_MAX) {
             pk_error(log, PK_E_UNSUPPORTED, "input too large");
@@ -181,7 +202,7 @@ int pki_os_read(const char *path, const uint8_t **data, size_t *len, pk_region *
         if (map)
             CloseHandle(map); /* the view keeps the mapping alive */
         if (!p) {
-            rc = read_all(h, data, len, region, log);
+            rc = read_all(h, false, data, len, region, log);
         } else if (!(*region = pki_os_region_new(p, n, PKI_OWN_MAP))) {
             UnmapViewOfFile(p);
             pk_error(log, PK_E_NO_MEMORY, "out of memory");
