@@ -321,6 +321,17 @@ static char *name_beside(const char *path, const char *tag, int *fd)
     return name;
 }
 
+/* Whether the folder path is in exists (".": the working folder). */
+static bool folder_exists(const char *path)
+{
+    size_t n = pki_os_dir_len(path);
+    char *dir = n ? strndup(path, n) : strdup(".");
+    struct stat st;
+    bool yes = dir && stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+    free(dir);
+    return yes;
+}
+
 pki_os_temp *pki_os_temp_create(const char *path, bool *in_place, pk_log *log)
 {
     *in_place = false;
@@ -345,13 +356,18 @@ pki_os_temp *pki_os_temp_create(const char *path, bool *in_place, pk_log *log)
     t->fd = -1;
     /* Temporary file beside the target: "DIR/.NAME.XXXXXX". */
     if (!(t->tmp = name_beside(t->target, "", &t->fd))) {
-        if (errno == ENOMEM)
+        int err = errno;
+        if (err == ENOMEM)
             pk_error(log, PK_E_NO_MEMORY, "out of memory");
-        else if (errno == ENOENT) /* the commands make no folders (jobs do) */
+        else if (err == ENOENT && !folder_exists(t->target))
+            /* the commands make no folders (jobs do) */
             pk_error(log, PK_E_NOT_FOUND, "the output folder does not exist");
+        else if (err == ENOENT) /* a folder that makes no files (/proc) */
+            pk_error(log, PK_E_IO, "cannot create a file in the output folder: it takes no new "
+                     "files (%s)", strerror(err));
         else
             pk_error(log, PK_E_IO, "cannot create a file in the output folder: %s",
-                     strerror(errno));
+                     strerror(err));
         pki_os_temp_discard(t); /* t->tmp NULL: no file to remove */
         return NULL;
     }
