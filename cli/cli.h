@@ -137,6 +137,15 @@ int cli_save(const char *out_path, const pk_doc *doc, const pk_encode_options *o
 /* Writes an already encoded buffer atomically; prints errors. */
 int cli_write(const char *out_path, const pk_buf *buf);
 
+/* Text as a terminal can show it, to f: every byte that starts no
+ * well-formed UTF-8 sequence (a file name in CP932 given on the command
+ * line) and every control character but tab and newline (an escape
+ * sequence in a name) as \xNN, as names that are not CP932 are shown;
+ * UTF-8 text is written as it is.  Returns 0, or EOF when f failed. */
+int cli_put_shown(FILE *f, const char *s, size_t n);
+/* fprintf through cli_put_shown (the text formatted, then shown). */
+void cli_printf_shown(FILE *f, const char *fmt, ...) PK_PRINTF(2, 3);
+
 /* Usage error for command `cmd`: prints "posekit CMD: MESSAGE" and
  * "Try 'posekit help CMD'." to stderr and returns EXIT_ERROR. */
 int cli_usage(const char *cmd, const char *fmt, ...) PK_PRINTF(2, 3);

@@ -124,7 +124,7 @@ static int load(info *in, const cli_source *src, bool strict)
     if (rc != 0 || status != EXIT_OK)
         return EXIT_ERROR;
     if (gather(in) != 0) {
-        fprintf(stderr, "posekit: %s: out of memory\n", in->path);
+        cli_printf_shown(stderr, "posekit: %s: out of memory\n", in->path);
         return EXIT_ERROR;
     }
     return EXIT_OK;
@@ -172,7 +172,7 @@ static void print_names(const char *title, const name_counts *c, const pk_names 
 static void print_text(const info *in)
 {
     char *model = model_utf8(&in->doc);
-    printf("%s\n", in->path);
+    cli_printf_shown(stdout, "%s\n", in->path);
     if (in->doc.motion) {
         const pk_motion *m = in->doc.motion;
         printf("  format: VMD version %d\n", m->version);

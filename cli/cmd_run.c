@@ -71,10 +71,11 @@ static int run_job(const char *const *files, size_t nfiles, bool dry, bool stric
     /* the steps' lines after the write, as a command's report after its
      * save: a job that wrote nothing prints no success */
     cli_progress_clear(&log);
-    fputs(pk_job_report(job), stdout);
+    const char *report = pk_job_report(job);
+    cli_put_shown(stdout, report, strlen(report));
     for (size_t i = 0; i < n; i++)
-        printf("%s %s (%zu bytes)\n", dry ? "would write" : "wrote", outs[i].path,
-               outs[i].data.len);
+        cli_printf_shown(stdout, "%s %s (%zu bytes)\n", dry ? "would write" : "wrote",
+                         outs[i].path, outs[i].data.len);
     rc = EXIT_OK; /* main checks that the report reached standard output */
 done:
     cli_progress_clear(&log);
@@ -107,11 +108,12 @@ static void each_line(void *ctx, const pk_job_batch_file *f)
                     why += k + 2;
                 break;
             }
-        printf("%s: failed: %s\n", f->input, why);
+        cli_printf_shown(stdout, "%s: failed: %s\n", f->input, why);
     } else {
-        printf("%s: %s ", f->input, t->dry ? "would write" : "wrote");
+        cli_printf_shown(stdout, "%s: %s ", f->input, t->dry ? "would write" : "wrote");
         for (size_t i = 0; i < f->nouts; i++)
-            printf("%s%s (%zu bytes)", i ? ", " : "", f->outs[i].path, f->bytes[i]);
+            cli_printf_shown(stdout, "%s%s (%zu bytes)", i ? ", " : "", f->outs[i].path,
+                             f->bytes[i]);
         putchar('\n');
     }
     fflush(stdout);

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "util/number.h"
 #include "util/text.h"
+#include "util/utf8.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -14,6 +15,62 @@ const char *cli_cmd_help = NULL;
 
 /* ------------------------------------------------------------ diagnostics */
 
+int cli_put_shown(FILE *f, const char *s, size_t n)
+{
+    const char *end = s + n, *run = s; /* run: bytes written as they are */
+    while (s < end) {
+        unsigned char c = (unsigned char)*s;
+        size_t k = 1;
+        bool shown;
+        if (c >= 0x80) {
+            /* a sequence cut by the end of the text is no sequence:
+             * its bytes are looked at within the text only */
+            unsigned char seq[5] = {0};
+            memcpy(seq, s, (size_t)(end - s) < 4 ? (size_t)(end - s) : 4);
+            k = pki_utf8_seq(seq);
+            shown = k > 0;
+        } else {
+            shown = c >= 0x20 ? c != 0x7F : c == '\t' || c == '\n';
+        }
+        if (shown) {
+            s += k;
+            continue;
+        }
+        if (s > run && fwrite(run, 1, (size_t)(s - run), f) != (size_t)(s - run))
+            return EOF;
+        if (fprintf(f, "\\x%02X", c) < 0)
+            return EOF;
+        run = ++s;
+    }
+    if (s > run && fwrite(run, 1, (size_t)(s - run), f) != (size_t)(s - run))
+        return EOF;
+    return 0;
+}
+
+void cli_printf_shown(FILE *f, const char *fmt, ...)
+{
+    char small[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    char *text = small;
+    if ((size_t)n >= sizeof small) {
+        text = malloc((size_t)n + 1);
+        va_start(ap, fmt);
+        if (text)
+            vsnprintf(text, (size_t)n + 1, fmt, ap);
+        else
+            text = small, n = (int)sizeof small - 1; /* out of memory: cut */
+        va_end(ap);
+    }
+    cli_put_shown(f, text, (size_t)n);
+    if (text != small)
+        free(text);
+}
+
 /* "posekit: " before a diagnostic about a file (it starts with the
  * file's name), "posekit COMMAND: " before one about none. */
 static void print_diag(const pk_diag *d, const char *text, const char *more)
@@ -23,10 +80,10 @@ static void print_diag(const pk_diag *d, const char *text, const char *more)
         size_t n = strlen(cli_cmd_name);
         if (strncmp(m, cli_cmd_name, n) == 0 && m[n] == ':' && m[n + 1] == ' ')
             m += n + 2; /* the message named the command itself */
-        fprintf(stderr, "posekit %s: %s%s%s\n", cli_cmd_name,
-                d->severity == PK_WARNING ? "warning: " : "", m, more);
+        cli_printf_shown(stderr, "posekit %s: %s%s%s\n", cli_cmd_name,
+                         d->severity == PK_WARNING ? "warning: " : "", m, more);
     } else {
-        fprintf(stderr, "posekit: %s%s\n", text, more);
+        cli_printf_shown(stderr, "posekit: %s%s\n", text, more);
     }
 }
 
@@ -163,7 +220,7 @@ int cli_save(const char *out_path, const pk_doc *doc, const pk_encode_options *o
         size_t size = pk_vmd_size(doc->motion);
         if (size > CLI_LARGE_OUTPUT) { /* said before the minutes it takes */
             cli_progress_clear(&log);
-            fprintf(stderr, "posekit: %s: writing %.0f MB\n", out_path, (double)size / 1e6);
+            cli_printf_shown(stderr, "posekit: %s: writing %.0f MB\n", out_path, (double)size / 1e6);
         }
         st = pk_file_stage_from(out_path, produce, &e, &log);
     } else if (pk_doc_encode(doc, e.format, &e.opts, pk_buf_sink, &buf, &log) == 0)
@@ -216,12 +273,12 @@ int cli_write(const char *out_path, const pk_buf *buf)
 
 int cli_usage(const char *cmd, const char *fmt, ...)
 {
+    char msg[2048];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "posekit %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\nTry 'posekit help %s'.\n", cmd);
+    cli_printf_shown(stderr, "posekit %s: %s\nTry 'posekit help %s'.\n", cmd, msg, cmd);
     return EXIT_ERROR;
 }
 

@@ -97,10 +97,11 @@ static int no_such_command(const char *name, bool first)
     }
     long near = pki_nearest_word(name, words, n);
     if (near >= 0)
-        fprintf(stderr, "posekit: no such command '%s' (did you mean '%s'?); see 'posekit help'\n",
-                name, words[near]);
+        cli_printf_shown(stderr,
+                         "posekit: no such command '%s' (did you mean '%s'?); see 'posekit help'\n",
+                         name, words[near]);
     else
-        fprintf(stderr, "posekit: no such command '%s'; see 'posekit help'\n", name);
+        cli_printf_shown(stderr, "posekit: no such command '%s'; see 'posekit help'\n", name);
     return EXIT_ERROR;
 }
 
@@ -125,7 +126,7 @@ static int dispatch(int argc, char **argv)
             return EXIT_OK;
         }
         if (argc > 3) {
-            fprintf(stderr,
+            cli_printf_shown(stderr,
                     "posekit help: one command name at a time ('%s' is extra); see "
                     "'posekit help help'\n",
                     argv[3]);

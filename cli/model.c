@@ -190,7 +190,7 @@ static void print_rigids_text(const pk_model *m)
 
 static void print_model_text(const char *path, const pk_model *m, size_t warnings)
 {
-    printf("%s\n", path);
+    cli_printf_shown(stdout, "%s\n", path);
     printf("  format: %s, %s text", format_title(m), encoding_name(m->encoding));
     if (m->format == PK_FMT_PMX)
         printf(", index sizes vertex %u texture %u material %u bone %u morph %u rigid %u, extra "

@@ -354,7 +354,9 @@ static void print_lines(FILE *f, const char *prefix, const pk_buf *b)
     while (p && p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        fprintf(f, "%s%.*s\n", prefix, (int)n, p);
+        fputs(prefix, f);
+        cli_put_shown(f, p, n);
+        putc('\n', f);
         p += n + 1;
     }
 }
@@ -390,7 +392,8 @@ static int print_report(const cli_run *r, const pk_step_result *res, pk_report_f
     pk_buf b;
     pk_buf_init(&b);
     int rc = make_report(r, res, fmt, &b);
-    if (rc == EXIT_OK && b.len && (fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout))) {
+    if (rc == EXIT_OK && b.len &&
+        (cli_put_shown(stdout, (const char *)b.data, b.len) != 0 || fflush(stdout))) {
         fprintf(stderr, "posekit %s: cannot write standard output\n", r->cmd);
         rc = EXIT_ERROR;
     }
@@ -813,7 +816,7 @@ static int group_report(cli_run *r, size_t n, pk_step **steps, const pk_step_res
         if (pk_step_group_report(steps, n, res, PK_REPORT_JSON, &b, &log) != 0)
             rc = EXIT_ERROR;
         if (rc == EXIT_OK && b.len &&
-            (fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout))) {
+            (cli_put_shown(stdout, (const char *)b.data, b.len) != 0 || fflush(stdout))) {
             fprintf(stderr, "posekit %s: cannot write standard output\n", r[0].cmd);
             rc = EXIT_ERROR;
         }
