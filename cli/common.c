@@ -398,6 +398,11 @@ int cli_walk(const char *cmd, int argc, char **argv, cli_opt_fn opt, cli_operand
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (!options || arg[0] != '-' || arg[1] == '\0') {
+            /* every command's operands are files: an empty one is a
+             * slip of the shell ("$UNSET"), said as such, not as a file
+             * that is not there or as the option the operand stands for */
+            if (!*arg)
+                return cli_usage(cmd, "a file name is empty ('')");
             if (operand(ctx, arg) != EXIT_OK)
                 return EXIT_ERROR;
             continue;
