@@ -230,6 +230,8 @@ static int dump_option(void *ctx, const char *name, const char *inline_value, co
         const char *v = inline_value ? inline_value : next;
         if (!v)
             return cli_usage("dump", "--bones needs a selection (names, globs, @groups)"), -1;
+        if (!inline_value && strncmp(v, "--", 2) == 0) /* "--bones --strict": left out */
+            return cli_usage("dump", "--bones needs a selection, not the option '%s'", v), -1;
         if (o->bones) /* a single-value option, as in every command */
             return cli_usage("dump", "--bones is given twice"), -1;
         o->bones = v;

@@ -166,6 +166,8 @@ static int run_option(void *ctx, const char *name, const char *inline_value, con
     if (strcmp(name, "each") == 0 && long_form) {
         if (!value || !*value)
             return cli_usage("run", "--each needs a pattern ('dances/*.vmd')"), -1;
+        if (!inline_value && strncmp(value, "--", 2) == 0) /* "--each --dry-run": left out */
+            return cli_usage("run", "--each needs a pattern, not the option '%s'", value), -1;
         if (r->each) /* a single-value option, as in every command */
             return cli_usage("run", "--each is given twice"), -1;
         r->each = value;

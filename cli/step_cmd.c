@@ -78,7 +78,13 @@ static int file_option(cli_run *r, const char *flag, const char **slot, bool is_
                        const char *value, bool inline_value)
 {
     if (!value || !*value)
-        return run_usage(r, "'%s' wants a file name (missing value)", flag), -1;
+        return run_usage(r, "%s wants a file name", flag), -1;
+    /* the next argument an option ("--report --json"): the name was left
+     * out, not a file called "--json" meant ("./--json" names one) */
+    if (!inline_value && value[0] == '-' && value[1])
+        return run_usage(r, "%s wants a file name, not the option '%s' (a file of that name: ./%s)",
+                         flag, value, value),
+               -1;
     if (*slot)
         return run_usage(r, "%s is given twice", flag), -1;
     *slot = is_out && pk_path_is_stdout(value) ? "-" : value;
@@ -133,6 +139,10 @@ static int option(void *ctx, const char *name, const char *inline_value, const c
         return 0;
     if (arity == 1 && !value)
         return run_usage(r, "--%s wants a value", name), -1;
+    /* "--model --json": the value was left out (no value starts with
+     * "--"; one dash may start a number: --shift -30) */
+    if (arity == 1 && !inline_value && strncmp(value, "--", 2) == 0)
+        return run_usage(r, "--%s wants a value, not the option '%s'", name, value), -1;
     if (pk_step_set(r->step, name, arity == 1 ? value : inline_value, r->log) != 0)
         return usage_from(r), -1;
     return arity == 1 && !inline_value ? 2 : 1;

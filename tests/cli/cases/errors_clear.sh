@@ -19,7 +19,7 @@ expect_exit 2 "$POSEKIT" diff "$DANCE" "$DANCE" --svg out
 expect_stderr_contains "--svg names a folder ('out')"
 
 expect_exit 2 "$POSEKIT" convert "$DANCE" -o
-expect_stderr_contains "'-o' wants a file name (missing value)"
+expect_stderr_contains "posekit convert: -o wants a file name"
 expect_exit 2 "$POSEKIT" diff - - <"$DANCE"
 expect_stderr_contains "standard input ('-') can be read once; 2 inputs name it"
 

@@ -70,7 +70,7 @@ expect_stdout_lacks 'largest 0.000 deg'
 
 # 17. clearer errors
 expect_exit 2 "$POSEKIT" mirror f.vpd -o
-expect_stderr_contains "'-o' wants a file name (missing value)"
+expect_stderr_contains "posekit mirror: -o wants a file name"
 mkdir folder.vpd
 expect_exit 2 "$POSEKIT" mirror f.vpd -o folder.vpd
 expect_stderr_contains "-o names a folder ('folder.vpd')"
