@@ -30,6 +30,7 @@
 #include "common/diag.h"
 #include "math/quat.h"
 #include "util/number.h"
+#include "util/text.h"
 #include "platform/platform.h"
 #include "rules/rules.h"
 #include "common/yaml_extra.h"
@@ -896,6 +897,56 @@ static char *find_in_data_dirs(const char *name)
     return found;
 }
 
+/* The shipped rule file nearest to a name not found ("ja-en" and
+ * "ja-eng" find "ja-en.yaml"), by its name without ".yaml" or ".yml"
+ * (pki_nearest_word), as "NAME.yaml": malloc'd, NULL when none is near. */
+static char *nearest_shipped(const char *name)
+{
+    char stem[64];
+    size_t len = strlen(name);
+    if (len >= 5 && strcmp(name + len - 5, ".yaml") == 0)
+        len -= 5;
+    else if (len >= 4 && strcmp(name + len - 4, ".yml") == 0)
+        len -= 4;
+    if (len == 0 || len >= sizeof stem)
+        return NULL;
+    memcpy(stem, name, len);
+    stem[len] = '\0';
+    size_t ndirs;
+    char **dirs = pki_os_data_dirs("rules", &ndirs);
+    char **files[8] = {0};
+    size_t nfiles[8] = {0}, total = 0;
+    pk_log quiet; /* a folder that cannot be read has no suggestion */
+    pk_log_init(&quiet);
+    for (size_t i = 0; i < ndirs && i < 8; i++)
+        if (pki_os_list_dir(dirs[i], &files[i], &nfiles[i], &quiet) == 0)
+            total += nfiles[i];
+    pk_log_free(&quiet);
+    const char **words = calloc(total ? total : 1, sizeof *words);
+    size_t n = 0;
+    for (size_t i = 0; words && i < ndirs && i < 8; i++)
+        for (size_t k = 0; k < nfiles[i]; k++) {
+            char *f = files[i][k];
+            size_t fl = strlen(f);
+            if (fl > 5 && strcmp(f + fl - 5, ".yaml") == 0) {
+                f[fl - 5] = '\0'; /* the stem: ".yaml" put back on the one chosen */
+                words[n++] = f;
+            }
+        }
+    long near = words ? pki_nearest_word(stem, words, n) : -1;
+    char *found = NULL;
+    if (near >= 0) {
+        size_t fl = strlen(words[near]) + 6;
+        if ((found = malloc(fl)) != NULL)
+            snprintf(found, fl, "%s.yaml", words[near]);
+    }
+    free(words);
+    for (size_t i = 0; i < ndirs && i < 8; i++)
+        pki_os_free_list(files[i], nfiles[i]);
+    pki_os_free_list(dirs, ndirs);
+    return found;
+}
+
 static int load_builtin(loader *L)
 {
     return load_buffer(L, (const char *)pki_rules_builtin_yaml, pki_rules_builtin_len, BUILTIN_NAME,
@@ -1161,8 +1212,11 @@ pk_rules *pk_rules_load_in(const char *dir, const char *path, pk_log *log)
         char *shipped = find_in_data_dirs(path);
         if (!shipped) {
             char *where = looked_in(full, path);
-            errorf(&L, PK_E_NOT_FOUND, full, 0, 0, "cannot find rules: looked in %s",
-                   where ? where : "?");
+            char *near = nearest_shipped(path);
+            errorf(&L, PK_E_NOT_FOUND, full, 0, 0, "cannot find rules: looked in %s%s%s%s",
+                   where ? where : "?", near ? " (did you mean '" : "", near ? near : "",
+                   near ? "'?)" : "");
+            free(near);
             free(where);
         } else {
             load_path(&L, shipped, NULL, 0, 0);
