@@ -245,7 +245,9 @@ static int check_report_file(const cli_run *r, const char *flag, const char *pat
         return refuse_source(r, flag, path, src, "this command");
     if (cli_is_folder(path))
         return run_usage(r, "%s names a folder ('%s'): name the file to write in it", flag, path);
-    if (!named(path, exts)) {
+    /* a device or pipe (/dev/null) has no name to choose: it takes what
+     * is written, as -o /dev/null takes a motion */
+    if (!named(path, exts) && pk_path_kind_of(path) != PK_PATH_OTHER) {
         size_t n = strcspn(exts, "|");
         return run_usage(r, "%s writes %s: name it NAME%.*s, not '%s'", flag, what, (int)n, exts,
                          path);
@@ -272,7 +274,7 @@ static int check_side(const cli_run *r)
 {
     char flag[64];
     snprintf(flag, sizeof flag, "--%s", r->cli->side_option);
-    if (strcmp(r->side, "-") == 0) {
+    if (pk_path_is_stdout(r->side)) { /* "-", /dev/stdout: the report's place */
         size_t n = strcspn(r->cli->side_exts, "|");
         if (r->cli->output == PK_CLI_OUT_DOC && r->out && strcmp(r->out, "-") == 0)
             return cli_usage(r->cmd, "%s - and -o - would both write standard output", flag);
