@@ -205,7 +205,8 @@ pk_format cli_output_format(const char *out_path, pk_format input);
  * report.  Returns the exit status. */
 int cli_step_main(const char *cmd, int argc, char **argv);
 
-/* Whether path names an existing folder. */
+/* Whether path names an existing folder, or is written as a folder
+ * (ends in '/'). */
 bool cli_is_folder(const char *path);
 
 #endif

@@ -23,3 +23,15 @@ expect_stderr <<'ERR'
 posekit: nothere/x.vmd: the output folder does not exist
 ERR
 expect_no_file nothere
+# a path written as a folder ("out/") names one, there or not: not a file
+# whose format cannot be told, nor the input of that name
+expect_exit 2 "$POSEKIT" convert dance.vmd -o newdir/
+expect_stderr <<'ERR'
+posekit convert: -o names a folder ('newdir/'): name the file to write in it
+Try 'posekit help convert'.
+ERR
+expect_exit 2 "$POSEKIT" diff dance.vmd dance.vmd --svg newdir/
+expect_stderr_contains "posekit diff: --svg names a folder ('newdir/')"
+expect_exit 2 "$POSEKIT" mirror dance.vmd -o dance.vmd/
+expect_stderr_contains "posekit mirror: -o names a folder ('dance.vmd/')"
+expect_no_file newdir
