@@ -220,6 +220,15 @@ int cli_save(const char *out_path, const pk_doc *doc, const pk_encode_options *o
     if (opts)
         e.opts = *opts;
     pk_staged *st = NULL;
+    if (e.format == PK_FMT_VMD && strcmp(out_path, "-") == 0 && pk_stdout_is_terminal()) {
+        /* bytes a terminal would show as garbage, or obey: a slip of
+         * "-o -" with no redirection (gzip refuses alike) */
+        cli_progress_clear(&log);
+        pk_log_free(&log);
+        return cli_usage(cli_cmd_name ? cli_cmd_name : "convert",
+                         "-o - would write a binary VMD to the terminal: redirect standard "
+                         "output (> FILE.vmd) or name the file");
+    }
     if (doc->motion && e.format == PK_FMT_VMD) {
         size_t size = pk_vmd_size(doc->motion);
         if (size > CLI_LARGE_OUTPUT) { /* said before the minutes it takes */

@@ -88,6 +88,11 @@ bool pk_stderr_is_terminal(void)
     return pki_os_stderr_is_terminal();
 }
 
+bool pk_stdout_is_terminal(void)
+{
+    return pki_os_stdout_is_terminal();
+}
+
 /* A write prepared by pk_file_stage(_from).  temp == NULL: a target that
  * cannot be renamed over (standard output, a terminal, a pipe, a device),
  * written at commit from data (the caller's bytes, or mem's). */

@@ -64,6 +64,9 @@ PK_API bool pk_path_is_stdout(const char *path);
 /* True when the standard error is a terminal (posekit's progress line is
  * shown there only). */
 PK_API bool pk_stderr_is_terminal(void);
+/* True when the standard output is a terminal (posekit writes no binary
+ * VMD there). */
+PK_API bool pk_stdout_is_terminal(void);
 
 /* ======================================================================
  * Steps (engine/step/): one entry point per operation

@@ -138,6 +138,8 @@ const char *pki_os_error_text(int err);
 bool pki_os_is_stdout(const char *path);
 /* True when the standard error is a terminal (a console on Windows). */
 bool pki_os_stderr_is_terminal(void);
+/* True when the standard output is a terminal (a console on Windows). */
+bool pki_os_stdout_is_terminal(void);
 
 /* ---- path syntax ---- */
 

@@ -628,6 +628,11 @@ bool pki_os_stderr_is_terminal(void)
     return isatty(STDERR_FILENO) == 1;
 }
 
+bool pki_os_stdout_is_terminal(void)
+{
+    return isatty(STDOUT_FILENO) == 1;
+}
+
 pk_path_kind pki_os_kind(const char *path, uint64_t *size)
 {
     if (size)

@@ -600,6 +600,11 @@ bool pki_os_stderr_is_terminal(void)
     return _isatty(_fileno(stderr)) != 0;
 }
 
+bool pki_os_stdout_is_terminal(void)
+{
+    return _isatty(_fileno(stdout)) != 0;
+}
+
 pk_path_kind pki_os_kind(const char *path, uint64_t *size)
 {
     if (size)
