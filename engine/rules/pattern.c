@@ -15,6 +15,7 @@
 #include "rules/pattern.h"
 #include "model/names.h"
 #include "posekit.h"
+#include "util/utf8.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,15 @@ int pki_pattern_compile(const char *utf8, bool allow_glob, pki_pattern *p, const
     uint8_t *raw;
     size_t len;
     if (pk_utf8_to_cp932(utf8, &raw, &len) != 0) {
-        *why = "does not encode to CP932";
+        /* a name typed as CP932 bytes (a shell in a CP932 locale) is no
+         * UTF-8 at all: said so, not taken for a character CP932 lacks */
+        bool utf8_ok = true;
+        for (const unsigned char *c = (const unsigned char *)utf8; *c && utf8_ok;) {
+            size_t k = pki_utf8_seq(c);
+            utf8_ok = k > 0;
+            c += k;
+        }
+        *why = utf8_ok ? "does not encode to CP932" : "is not UTF-8 text (names are given in UTF-8)";
         return -1;
     }
     int rc = 0;

@@ -37,3 +37,9 @@ expect_exit 2 "$POSEKIT" info "$(printf 'a\033[31mred.vmd')"
 expect_stderr <<'ERR'
 posekit: a\x1B[31mred.vmd: cannot open: No such file or directory
 ERR
+# a bone name typed in CP932 bytes is said to be no UTF-8, not a
+# character CP932 lacks (which an emoji is)
+expect_exit 2 "$POSEKIT" diff dance.vmd dance.vmd --bones "$name"
+expect_stderr_contains "posekit diff: name '$shown' in selection is not UTF-8 text (names are given in UTF-8)"
+expect_exit 2 "$POSEKIT" diff dance.vmd dance.vmd --bones '😀'
+expect_stderr_contains "posekit diff: name '😀' in selection does not encode to CP932"
