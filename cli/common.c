@@ -47,28 +47,34 @@ int cli_put_shown(FILE *f, const char *s, size_t n)
     return 0;
 }
 
-void cli_printf_shown(FILE *f, const char *fmt, ...)
+static void vprintf_shown(FILE *f, const char *fmt, va_list ap) PK_PRINTF(2, 0);
+static void vprintf_shown(FILE *f, const char *fmt, va_list ap)
 {
     char small[1024];
-    va_list ap;
-    va_start(ap, fmt);
+    va_list again;
+    va_copy(again, ap);
     int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
     char *text = small;
-    if ((size_t)n >= sizeof small) {
+    if (n >= 0 && (size_t)n >= sizeof small) {
         text = malloc((size_t)n + 1);
-        va_start(ap, fmt);
         if (text)
-            vsnprintf(text, (size_t)n + 1, fmt, ap);
+            vsnprintf(text, (size_t)n + 1, fmt, again);
         else
             text = small, n = (int)sizeof small - 1; /* out of memory: cut */
-        va_end(ap);
     }
-    cli_put_shown(f, text, (size_t)n);
+    va_end(again);
+    if (n >= 0)
+        cli_put_shown(f, text, (size_t)n);
     if (text != small)
         free(text);
+}
+
+void cli_printf_shown(FILE *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf_shown(f, fmt, ap);
+    va_end(ap);
 }
 
 /* "posekit: " before a diagnostic about a file (it starts with the
@@ -286,12 +292,12 @@ int cli_write(const char *out_path, const pk_buf *buf)
 
 int cli_usage(const char *cmd, const char *fmt, ...)
 {
-    char msg[2048];
+    cli_printf_shown(stderr, "posekit %s: ", cmd);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    vprintf_shown(stderr, fmt, ap);
     va_end(ap);
-    cli_printf_shown(stderr, "posekit %s: %s\nTry 'posekit help %s'.\n", cmd, msg, cmd);
+    cli_printf_shown(stderr, "\nTry 'posekit help %s'.\n", cmd);
     return EXIT_ERROR;
 }
 
