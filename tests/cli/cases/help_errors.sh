@@ -30,7 +30,7 @@ expect_stderr_contains 'posekit convert: no input file given'
 expect_exit 2 "$POSEKIT" convert in.vpd
 expect_stderr_contains 'no output given (-o OUT)'
 expect_exit 2 "$POSEKIT" convert in.vpd -o
-expect_stderr_contains "'-o'"
+expect_stderr_contains 'posekit convert: -o wants a file name'
 expect_exit 2 "$POSEKIT" convert in.vpd -o out.txt
 expect_stderr_contains "cannot tell the output format of 'out.txt'"
 expect_exit 2 "$POSEKIT" convert in.vpd -o out.vmd --frame -3
