@@ -8,7 +8,6 @@
  */
 #include "platform/system.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,28 +22,6 @@ bool pki_os_is_stdout(const char *path)
      * there too, so a script runs alike on both. */
     return strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0 ||
            strcmp(path, "/dev/fd/1") == 0 || strcmp(path, "/proc/self/fd/1") == 0;
-}
-
-/* ---- reading ---- */
-
-size_t pki_os_stream_limit(void)
-{
-    uint64_t mb = 4000;
-    char *v = pki_os_env(PKI_STREAM_LIMIT_ENV);
-    if (v && v[0] >= '1' && v[0] <= '9' && strspn(v, "0123456789") == strlen(v) &&
-        strlen(v) <= 9)
-        mb = strtoull(v, NULL, 10);
-    free(v);
-    uint64_t bytes = mb * 1000000u;
-    return bytes < SIZE_MAX / 2 ? (size_t)bytes : SIZE_MAX / 2;
-}
-
-void pki_os_stream_too_long(pk_log *log, size_t limit)
-{
-    pk_log_add(log, PK_ERROR, PK_E_UNSUPPORTED, (int64_t)limit, 0, 0,
-               "a stream of more than %.0f MB, more than any motion, pose or model: "
-               "not read (%s=MB reads more)",
-               (double)limit / 1e6, PKI_STREAM_LIMIT_ENV);
 }
 
 /* ---- path syntax ---- */

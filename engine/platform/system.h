@@ -7,7 +7,9 @@
 
 #include "platform/platform.h"
 
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* What holds a file's bytes: a heap copy (PKI_OWN_MALLOC) or the system's
  * mapping of the file (PKI_OWN_MAP: mmap, a Windows file view). */
@@ -48,9 +50,27 @@ char *pki_os_env(const char *name);
  * (more than any motion, pose or model: a 53 MB dance baked is 1.5 GB),
  * or less where the address space is smaller. */
 #define PKI_STREAM_LIMIT_ENV "POSEKIT_STREAM_LIMIT"
-size_t pki_os_stream_limit(void);
+/* (Here, not in common.c: the system's files read streams, and common.c
+ * calls them, never the other way round.) */
+static inline size_t pki_os_stream_limit(void)
+{
+    uint64_t mb = 4000;
+    char *v = pki_os_env(PKI_STREAM_LIMIT_ENV);
+    if (v && v[0] >= '1' && v[0] <= '9' && strspn(v, "0123456789") == strlen(v) &&
+        strlen(v) <= 9)
+        mb = strtoull(v, NULL, 10);
+    free(v);
+    uint64_t bytes = mb * 1000000u;
+    return bytes < SIZE_MAX / 2 ? (size_t)bytes : SIZE_MAX / 2;
+}
 /* The error of a stream stopped at pki_os_stream_limit (at offset limit). */
-void pki_os_stream_too_long(pk_log *log, size_t limit);
+static inline void pki_os_stream_too_long(pk_log *log, size_t limit)
+{
+    pk_log_add(log, PK_ERROR, PK_E_UNSUPPORTED, (int64_t)limit, 0, 0,
+               "a stream of more than %.0f MB, more than any motion, pose or model: "
+               "not read (%s=MB reads more)",
+               (double)limit / 1e6, PKI_STREAM_LIMIT_ENV);
+}
 
 /* The folder the shipped data of one kind (sub: "rules", "bodies") is
  * installed in (the system's file: PREFIX/share/posekit/SUB; Windows:
