@@ -80,6 +80,9 @@ typedef struct near_it {
     int k, i;
     bool all; /* every point, also those A's is as deep (find_any) */
     pki_placed pl;
+    /* the placed part's bounding sphere (its box's centre, the box's
+     * half diagonal): every body of the part lies inside it */
+    double c[3], rad;
 } near_it;
 
 static void near_begin(near_it *it, const pki_sizing *z, int s, uint32_t r)
@@ -114,10 +117,29 @@ static bool near_next(near_it *it, double floor, int *i, double q[3], double *d,
             } while (z->b.part[it->k].bone < 0 || !z->b.part[it->k].from_rigids);
             pki_part_place(&z->b, &z->pb, it->r, it->k, &it->pl);
             it->i = pki_part_far(&it->pl, it->e, it->wr, it->t) ? 9 : 0;
+            if (!it->i) {
+                const pki_part *pa = it->pl.part;
+                double v[3];
+                pki_qd_rotate(it->pl.rot, pa->centre, v);
+                for (int k = 0; k < 3; k++)
+                    it->c[k] = it->pl.pos[k] + v[k];
+                it->rad = sqrt(pa->half[0] * pa->half[0] + pa->half[1] * pa->half[1] +
+                               pa->half[2] * pa->half[2]);
+            }
             continue;
         }
         int j = it->i++;
         point(st, a, it->r, it->w, it->p, j, q);
+        /* Every body lies in the part's bounding sphere, so a body's
+         * signed distance is at least the sphere's (out of it, or less the
+         * way in to its surface inside): a point surely farther out of it
+         * than -floor, or not as deep in it as floor, is neither for any
+         * body, as the distance would say (its rounding, about 1e-15 of
+         * the lengths, far inside the margin). */
+        double u[3] = {q[0] - it->c[0], q[1] - it->c[1], q[2] - it->c[2]};
+        double out = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+        if (out - it->rad + floor > 1e-9 * (out + it->rad + fabs(floor)) + 1e-12)
+            continue;
         *d = -pki_part_distance(&it->pl, q, NULL, nrm);
         if (!(*d > floor) ||
             (!it->all && pki_depth_a(z, it->s, it->r, j, it->k) > FLAG * z->a.arm_len))
