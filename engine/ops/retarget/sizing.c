@@ -63,6 +63,8 @@ static void sizing_free(pki_sizing *z)
         pki_play_free(&z->pb0);
     pki_contacts_free(&z->contacts);
     free(z->a_off);
+    free(z->cog_a);
+    free(z->cog_a_known);
     for (int s = 0; s < 2; s++) {
         state_free(&z->arm[s]);
         free(z->held[s]);

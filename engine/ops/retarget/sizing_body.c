@@ -395,7 +395,16 @@ bool pki_torso_cog_offset(const pki_torso *t, const pki_play *p, uint32_t r, dou
 static bool cog_error(const pki_sizing *z, const pki_play *pb, uint32_t r, double e[2])
 {
     double oa[2], ob[2];
-    if (!pki_torso_cog_offset(z->ta, &z->pa, r, oa) || !pki_torso_cog_offset(z->tb, pb, r, ob))
+    if (z->cog_a_known && r < z->pa.n) { /* A's, kept: A is played once */
+        if (!z->cog_a_known[r])
+            z->cog_a_known[r] = pki_torso_cog_offset(z->ta, &z->pa, r, z->cog_a[r]) ? 1 : 2;
+        if (z->cog_a_known[r] != 1)
+            return false;
+        memcpy(oa, z->cog_a[r], sizeof oa);
+    } else if (!pki_torso_cog_offset(z->ta, &z->pa, r, oa)) {
+        return false;
+    }
+    if (!pki_torso_cog_offset(z->tb, pb, r, ob))
         return false;
     /* B's leg over A's (the body's own proportion, also where dancers
      * share one scale for their translations) */
@@ -522,14 +531,18 @@ static bool a_off_ik(const pki_sizing *z, bool *const on[2], uint32_t r)
 
 /* z->a_off: per row of A's play, whether A is off its 足ＩＫ there
  * (a_off_ik; false on B's rows beyond A's); made once, for the measures
- * before and after and the centre step.  false on OOM. */
+ * before and after and the centre step, with the room for A's
+ * centre-of-gravity offsets (cog_error).  false on OOM. */
 static bool a_off_rows(pki_sizing *z)
 {
     const pki_torso *ta = z->ta;
     size_t sz = (z->pa.n + 1) * sizeof(bool);
     bool *on[2] = {malloc(sz), malloc(sz)};
     z->a_off = calloc((z->pa.n > z->pb.n ? z->pa.n : z->pb.n) + 1, sizeof *z->a_off);
-    bool ok = z->a_off && on[0] && on[1] && ik_rows(z, ta->leg_ik[0], on[0]) &&
+    z->cog_a = malloc((z->pa.n + 1) * sizeof *z->cog_a);
+    z->cog_a_known = calloc(z->pa.n + 1, sizeof *z->cog_a_known);
+    bool ok = z->a_off && z->cog_a && z->cog_a_known && on[0] && on[1] &&
+              ik_rows(z, ta->leg_ik[0], on[0]) &&
               ik_rows(z, ta->leg_ik[1], on[1]);
     for (uint32_t r = 0; ok && r < z->pa.n; r++)
         z->a_off[r] = a_off_ik(z, on, r);
