@@ -17,7 +17,10 @@
  * the sanitizers still see every path.  PK_SIZING_ONLY="DANCE:FROM:TO"
  * (corpus file names) runs that one triple (sizing_cover.py's runs). */
 #include "testutil.h"
+#include "math/quat.h"
+#include "ops/skeleton/figure.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,9 +173,68 @@ static void law_every_pair(void **state)
         pk_model_free(m[i]);
 }
 
+/* Every body of a part lies in the part's bounding sphere (its box's
+ * centre, the box's half diagonal): a body's signed distance, out of it or
+ * in, is at least the sphere's.  The avoid step leaves out the points
+ * surely farther out of the sphere than the depth it asks for, which
+ * gives the same results only while this holds, on every corpus model,
+ * with the part placed anywhere. */
+static void part_spheres_hold_bodies(void **state)
+{
+    (void)state;
+    if (!tu_corpus_path("pmx_gene.pmx"))
+        skip();
+    unsigned long long seed = 12345;
+    size_t checked = 0;
+    for (int i = 0; i < NM; i++) {
+        pk_model *m = model(MODELS[i]);
+        pki_figure f;
+        pki_figure_init(&f, m);
+        for (int k = 0; k < PKI_PART_COUNT; k++) {
+            const pki_part *pa = &f.part[k];
+            if (pa->bone < 0 || !pa->nbody)
+                continue;
+            for (int n = 0; n < 2000; n++) {
+                double u[8];
+                for (int j = 0; j < 8; j++) {
+                    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+                    u[j] = (double)(seed >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+                }
+                pki_placed pl = {.part = pa, .rot = {u[0], u[1], u[2], u[3] + 0.1}};
+                double len = sqrt(pl.rot[0] * pl.rot[0] + pl.rot[1] * pl.rot[1] +
+                                  pl.rot[2] * pl.rot[2] + pl.rot[3] * pl.rot[3]);
+                for (int j = 0; j < 4; j++)
+                    pl.rot[j] /= len;
+                for (int j = 0; j < 3; j++)
+                    pl.pos[j] = 10.0 * u[j];
+                double c[3], v[3], q[3];
+                pki_qd_rotate(pl.rot, pa->centre, v);
+                double rad = sqrt(pa->half[0] * pa->half[0] + pa->half[1] * pa->half[1] +
+                                  pa->half[2] * pa->half[2]);
+                for (int j = 0; j < 3; j++) {
+                    c[j] = pl.pos[j] + v[j];
+                    /* in and around the sphere, out to twice its radius */
+                    q[j] = c[j] + 2.0 * rad * u[4 + j] * fabs(u[7]);
+                }
+                double d[3] = {q[0] - c[0], q[1] - c[1], q[2] - c[2]};
+                double out = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+                double dist = pki_part_distance(&pl, q, NULL, NULL);
+                if (dist < out - rad - 1e-12 * (out + rad + 1.0))
+                    fail_msg("%s: part %d: a point %.17g from the sphere is %.17g from its "
+                             "bodies",
+                             MODELS[i], k, out - rad, dist);
+                checked++;
+            }
+        }
+        pk_model_free(m);
+    }
+    assert_true(checked >= 6 * 2000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(part_spheres_hold_bodies),
         cmocka_unit_test(law_every_pair),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -83,11 +83,11 @@ typedef struct pki_sizing {
     bool pb_upper;
     bool pb_steps; /* pb is B's during the steps: updated in place */
     bool *a_off;                 /* per row of A's play: A off its 足ＩＫ (sizing_body.c) */
+    pk_body_measure body_before; /* their measures before them */
     /* per row of A's play: A's centre-of-gravity offset from its feet
      * (pki_torso_cog_offset), once known (cog_a_known 1; 2: none) */
     double (*cog_a)[2];
     uint8_t *cog_a_known;
-    pk_body_measure body_before; /* their measures before them */
 } pki_sizing;
 
 /* B before every sizing step (stance and scale alone): what the measures

@@ -542,8 +542,7 @@ static bool a_off_rows(pki_sizing *z)
     z->cog_a = malloc((z->pa.n + 1) * sizeof *z->cog_a);
     z->cog_a_known = calloc(z->pa.n + 1, sizeof *z->cog_a_known);
     bool ok = z->a_off && z->cog_a && z->cog_a_known && on[0] && on[1] &&
-              ik_rows(z, ta->leg_ik[0], on[0]) &&
-              ik_rows(z, ta->leg_ik[1], on[1]);
+              ik_rows(z, ta->leg_ik[0], on[0]) && ik_rows(z, ta->leg_ik[1], on[1]);
     for (uint32_t r = 0; ok && r < z->pa.n; r++)
         z->a_off[r] = a_off_ik(z, on, r);
     free(on[0]);
