@@ -167,6 +167,8 @@ static int plan_order(pk_job_batch *b, pk_log *log)
     return 0;
 }
 
+static void name_the_file(pk_log *log, const char *input);
+
 pk_job_batch *pk_job_batch_load(const char *job_path, const char *pattern, pk_log *log)
 {
     pk_job_batch *b = calloc(1, sizeof *b);
@@ -185,16 +187,48 @@ pk_job_batch *pk_job_batch_load(const char *job_path, const char *pattern, pk_lo
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         goto fail;
     }
+    /* Every file's job is loaded, each into its own log.  A job that
+     * loads for no file is the job's fault: the first file's messages
+     * tell it.  One that fails for some files only (a model among the
+     * dances: its input is a model where the steps want a motion) fails
+     * for those files: each one's errors name it. */
+    size_t loaded = 0;
     for (size_t i = 0; i < b->n; i++) {
         pk_log_init(&b->files[i].log);
-        /* every file's job says the same of the job file (an unused
-         * input): the first one's warnings stand for all */
-        pk_log tmp;
-        pk_log_init(&tmp);
-        b->files[i].job = pki_job_load_each(job_path, b->inputs[i], &tmp);
-        move_diags(&tmp, log, i > 0);
-        if (!b->files[i].job)
-            goto fail;
+        b->files[i].job = pki_job_load_each(job_path, b->inputs[i], &b->files[i].log);
+        if (b->files[i].job)
+            loaded++;
+    }
+    if (loaded < b->n) {
+        bool warned = false;
+        for (size_t i = 0; i < b->n; i++) {
+            if (b->files[i].job) {
+                if (!warned) /* the job file's own warnings, once */
+                    move_diags(&b->files[i].log, log, false);
+                else
+                    pk_log_free(&b->files[i].log);
+                pk_log_init(&b->files[i].log);
+                warned = true;
+                continue;
+            }
+            if (loaded == 0) {
+                move_diags(&b->files[i].log, log, false);
+                pk_log_init(&b->files[i].log);
+                break;
+            }
+            name_the_file(&b->files[i].log, b->inputs[i]);
+            move_diags(&b->files[i].log, log, true);
+            pk_log_init(&b->files[i].log);
+        }
+        goto fail;
+    }
+    /* every file's job says the same of the job file (an unused input):
+     * the first one's warnings stand for all */
+    move_diags(&b->files[0].log, log, false);
+    pk_log_init(&b->files[0].log);
+    for (size_t i = 1; i < b->n; i++) {
+        move_diags(&b->files[i].log, log, true);
+        pk_log_init(&b->files[i].log);
     }
     if (check_clashes(b, log) != 0 || plan_order(b, log) != 0)
         goto fail;

@@ -87,3 +87,12 @@ expect_stderr_contains 'posekit run: -j takes a number of files at once, 1 or mo
 expect_exit 2 "$POSEKIT" run job.yaml --each '*/x.vmd'
 expect_stderr_contains 'wildcards'
 expect_no_file out
+
+# a file the job cannot take among the dances (a model where the steps
+# want a motion): the error names that file; nothing runs
+cp "$(corpus pmx_gene.pmx)" dances/
+expect_exit 2 "$POSEKIT" run job.yaml --each 'dances/*' -j 2
+expect_stderr_contains "posekit: job.yaml:4:16: dances/pmx_gene.pmx: in 'dance' names a model"
+expect_stdout_empty
+expect_no_file out
+rm dances/pmx_gene.pmx
