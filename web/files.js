@@ -96,7 +96,8 @@
     return inspect(f).then(function () {
       renderFiles();
       refreshSelects();
-      $('files-status').textContent = T('files.added', [f.name]) + ': ' + T('kind.' + f.kind);
+      $('files-status').textContent = f.kind === 'bad' ? T('files.notRead', [f.name]) + ': ' + f.error
+        : T('files.added', [f.name]) + ': ' + T('kind.' + f.kind);
       return f;
     });
   }

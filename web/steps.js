@@ -130,7 +130,7 @@
       var d;
       try { d = JSON.parse(r.stdout); } catch (e) { block.appendChild(el('pre', { cls: 'msg', text: r.stdout })); return; }
       if (!model) {
-        block.appendChild(table(['f.model', 'sum.bones', 'check.keys'], (d.bodies || []).map(function (b) {
+        block.appendChild(table(['f.model', 'check.bodyBones', 'check.overlap'], (d.bodies || []).map(function (b) {
           return [b.name + (b.name === d.best ? ' ✓' : ''), b.bones_it_has + ' / ' + b.bones_keyed, fmt(b.overlap, 3)];
         }), 'bodies'));
         return;
@@ -406,7 +406,12 @@
   ops.job = function () {
     if (!need(['job-in'])) return;
     var job = $('job-in').value;
-    perform('op.job', [{ argv: ['posekit', 'run', arg(job)], names: F.list().map(function (f) { return f.name; }), render: null }]);
+    /* run's report is on standard output: each step's line (a diff that
+     * differs, a check's missing names) and one line per file written */
+    perform('op.job', [{ argv: ['posekit', 'run', arg(job)], names: F.list().map(function (f) { return f.name; }), render: function (r, block) {
+      var report = (r.stdout || '').trim();
+      if (report) block.appendChild(el('pre', { cls: 'msg report', text: report }));
+    } }]);
   };
 
   window.PK_STEPS = {

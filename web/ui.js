@@ -159,7 +159,9 @@
     var bad = r.status === 2 || r.status > 2 || r.status < 0;
     var p = el('p', { cls: 'status ' + (bad ? 'bad' : 'ok'), 'data-status': String(r.status), role: bad ? 'alert' : 'status' });
     var differ = r.status === 1 && argv && (argv[1] === 'diff' || argv[1] === 'check');
-    var key = bad ? 'run.failed' : differ ? 'run.differ.' + argv[1] : 'run.ok';
+    /* check without a model: 1 says no built-in body has any of its bones */
+    var what = differ && argv[1] === 'check' && argv.indexOf('--model') < 0 ? 'checkBodies' : argv && argv[1];
+    var key = bad ? 'run.failed' : differ ? 'run.differ.' + what : 'run.ok';
     p.setAttribute('data-i18n', key);
     p.textContent = T(key);
     parent.appendChild(p);

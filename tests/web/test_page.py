@@ -303,6 +303,9 @@ class PageTest(unittest.TestCase):
         self.assertEqual(st, 2)
         self.assertEqual(li.find_element(By.CSS_SELECTOR, 'pre.msg.error').text, se.strip())
         self.assertIn('cut.vmd:50:', se)
+        # what is announced says it was not read, with the CLI's message
+        said = p.by_id('files-status').get_attribute('textContent')
+        self.assertEqual(said, 'cut.vmd could not be read: ' + se.strip())
         # a bad file in a step: the CLI's message, nothing written
         p.add(sample('dance.vmd'))
         p.op('mirror')
@@ -352,6 +355,27 @@ class PageTest(unittest.TestCase):
         self.assertIn('左親指０', table)
         self.assertIn(files[rules].decode('utf-8').splitlines()[-1].strip(),
                       p.d.find_element(By.CSS_SELECTOR, '#result pre.yaml').text)
+
+    def test_check_without_model(self):
+        # no model: exit status 1 says no built-in body has any of the
+        # motion's bones (no model lacks anything: none was given)
+        p = self.p
+        dance = corpus('vmd_yohawing_joint_orient_test.vmd')
+        p.add(dance)
+        p.op('check')
+        p.select('check-in', 'vmd_yohawing_joint_orient_test.vmd')
+        p.select('check-model', '')
+        p.go('check')
+        argv = ['posekit', 'check', 'vmd_yohawing_joint_orient_test.vmd', '--json']
+        self.same_as_native(argv, [dance], [], status=1)
+        status = p.d.find_element(By.CSS_SELECTOR, '#result .status').text
+        self.assertEqual(status, 'Done: no built-in body has any of its bones.')
+        # the bodies' table: its heads say what the columns hold
+        table = p.d.find_element(By.CSS_SELECTOR, '#result table.bodies')
+        heads = [th.text for th in table.find_elements(By.CSS_SELECTOR, 'th')]
+        self.assertEqual(heads, ['Model', 'bones (the body has / keyed)', 'overlap'])
+        self.assertIn('@classic', table.text)
+        self.assertIn('0 / 3', table.text)
 
     def test_size_with_camera(self):
         p = self.p
@@ -745,6 +769,9 @@ class PageTest(unittest.TestCase):
         self.assertEqual(st, 0, se)
         self.assertIn(quoted(argv), p.commands())
         self.assertEqual(sorted(files), ['out/changes.txt', 'out/hands-en.vmd'])
+        # the job's report (its standard output): each step's line, each file written
+        self.assertIn('wrote out/hands-en.vmd (', so)
+        self.assertEqual(p.d.find_element(By.CSS_SELECTOR, '#result pre.report').text, so.strip())
         for name in files:
             self.assertTrue(p.download(name.replace('/', '_')) == files[name], name)
         shutil.rmtree(tmp)
