@@ -1036,7 +1036,9 @@ int cli_step_main(const char *cmd, int argc, char **argv)
         goto out;
     }
     cli_progress progress;
-    if (r.cli->progress && !r.quiet)
+    /* a terminal's line for the commands that offer one; the page's bar
+     * (cli_progress_own) for every command, sizing the longest */
+    if ((r.cli->progress || cli_progress_own()) && !r.quiet)
         cli_progress_start(&progress, cmd, &log);
     rc = load_all(&r, docs, things, later);
     if (rc == EXIT_OK)

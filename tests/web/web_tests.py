@@ -232,6 +232,15 @@ with harness.Browser(site, artefacts) as b:
         else:
             bad('protocol: progress', 'progress messages of reduce: %r' % p[:5])
 
+    # Sizing, the page's longest step, posts its progress too (the page's
+    # bar moves), though the command draws no terminal line.
+    if only.search('protocol: progress of sizing') and 'retarget' in results:
+        p = results['retarget'].progress
+        if any(w.startswith('sizing: ') for _, w in p) and all(0 <= d <= 1 for d, _ in p):
+            ok('protocol: progress of sizing')
+        else:
+            bad('protocol: progress of sizing', 'progress messages of retarget: %r' % p[:5])
+
     # The protocol's own errors: status 70 and a reason; the worker goes on.
     if only.search('protocol: bad messages'):
         r1 = b.js_async('pkTest.send({type: "frobnicate"}).then(done);')
