@@ -14,6 +14,7 @@
   /* ---------- running ---------- */
 
   var running = false;
+  var stepOf = ''; /* '(2/3) ': which command of a step's several the bar is of */
 
   function setBusy(on, what) {
     running = on;
@@ -21,6 +22,7 @@
     var gos = document.querySelectorAll('button.go');
     for (var i = 0; i < gos.length; i++) gos[i].disabled = on;
     if (on) {
+      stepOf = '';
       $('busy-progress').removeAttribute('value');
       $('busy-what').textContent = what || '';
     }
@@ -28,7 +30,7 @@
 
   function progress(done, what) {
     if (typeof done === 'number') $('busy-progress').value = done;
-    if (what) $('busy-what').textContent = what;
+    if (what) $('busy-what').textContent = stepOf + what;
   }
 
   /* files: the names of the inputs, sent to the worker's fresh folder */
@@ -59,7 +61,11 @@
       if (i >= steps.length) return Promise.resolve();
       var s = steps[i++];
       if (s.title) block.appendChild(el('h4', { i18n: s.title }));
-      if (steps.length > 1) $('busy-what').textContent = T('run.working', [T(titleKey)]) + ' (' + i + '/' + steps.length + ')';
+      if (steps.length > 1) { /* a new command: its own bar, from nothing */
+        stepOf = '(' + i + '/' + steps.length + ') ';
+        $('busy-progress').removeAttribute('value');
+        $('busy-what').textContent = T('run.working', [T(titleKey)]) + ' (' + i + '/' + steps.length + ')';
+      }
       showCommand(block, s.argv);
       return runOne(s.argv, s.names).then(function (r) {
         var ok = statusLine(block, r, s.argv);

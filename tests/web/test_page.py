@@ -386,7 +386,18 @@ class PageTest(unittest.TestCase):
         p.select('size-from', '@auto')
         p.select('size-to', 'pmd_mei.pmd')
         p.select('size-camera', 'vmd_wavefile_camera.vmd')
+        # what the progress bar says, and its value, at each change
+        p.js("window.pkBar = []; var w = document.getElementById('busy-what'),"
+             " b = document.getElementById('busy-progress');"
+             " new MutationObserver(function () { pkBar.push([w.textContent, b.getAttribute('value')]); })"
+             ".observe(w, {childList: true, characterData: true, subtree: true});")
         p.go('size')
+        bar = p.js('return window.pkBar')
+        # the camera's sizing, the second command, is told as such, and its
+        # bar starts from nothing (not full from the dance's)
+        second = [i for i, (w, v) in enumerate(bar) if w.startswith('(2/2) ')]
+        self.assertTrue(any('sizing: ' in bar[i][0] for i in second), bar)
+        self.assertIsNone(bar[second[0] - 1][1] if second else '', bar)
         out, rep = 'vmd_wavefile_v2_sized_to_pmd_mei.vmd', 'vmd_wavefile_v2_sized_to_pmd_mei_report.json'
         self.same_as_native(['posekit', 'retarget', 'vmd_wavefile_v2.vmd', '--from', '@auto', '--to', 'pmd_mei.pmd',
                              '-o', out, '--report', rep], [dance, mei], [out, rep])
