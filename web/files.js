@@ -59,7 +59,7 @@
       if (c.cameras) parts.push(T('sum.cameraKeys', [c.cameras]));
     }
     var nw = Array.isArray(i.warnings) ? i.warnings.length : +i.warnings || 0;
-    if (nw) parts.push(T('sum.warnings', [nw]));
+    if (nw) parts.push(T(nw === 1 ? 'sum.warning' : 'sum.warnings', [nw]));
     return parts.join(' · ');
   }
 
@@ -186,6 +186,8 @@
     if (window.PK_DANCERS) PK_DANCERS.defaults(); /* the size step's (dancers.js) */
     differ('diff-a', 'diff-b');
     differ('overlay-in', 'overlay-pose');
+    /* check suggests rules for a model only: no model, nothing to offer */
+    $('check-suggest').disabled = !$('check-model').value;
   }
 
   window.PK_FILES = {

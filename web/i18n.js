@@ -134,6 +134,7 @@
     'sum.morphs': ['モーフ {0}', '{0} morphs'],
     'sum.forModel': ['モデル「{0}」用', 'for "{0}"'],
     'sum.modelName': ['「{0}」', '"{0}"'],
+    'sum.warning': ['警告 {0}', '{0} warning'],
     'sum.warnings': ['警告 {0}', '{0} warnings'],
     'run.working': ['{0} を実行中…', 'Running {0}…'],
     'run.ok': ['完了しました。', 'Done.'],

@@ -365,6 +365,11 @@ class PageTest(unittest.TestCase):
         p.op('check')
         p.select('check-in', 'vmd_yohawing_joint_orient_test.vmd')
         p.select('check-model', '')
+        # its one warning, in the singular; no rules to suggest without a model
+        entry = p.file_entry('vmd_yohawing_joint_orient_test.vmd').text
+        self.assertIn('1 warning', entry)
+        self.assertNotIn('1 warnings', entry)
+        self.assertFalse(p.by_id('check-suggest').is_enabled())
         p.go('check')
         argv = ['posekit', 'check', 'vmd_yohawing_joint_orient_test.vmd', '--json']
         self.same_as_native(argv, [dance], [], status=1)
