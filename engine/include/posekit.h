@@ -1061,7 +1061,8 @@ typedef struct pk_sizing_report {
     bool contacts_done;     /* the step ran (the motion has contacts on A) */
     size_t contacts;        /* contacts found on A */
     size_t contact_frames;  /* frames of a hand moved for a contact */
-    size_t out_of_reach;    /* ... of them where B's arm could not reach (stretched instead) */
+    size_t out_of_reach;    /* ... of them where B's arm could not reach (stretched, or
+                               folded its most, instead) */
     size_t shoulder_frames; /* ... where 肩 turned to bring the arm within reach */
     size_t contact_kept;    /* frames left as stance left them: moving the hands there made
                                the contacts' gaps worse */
@@ -1138,7 +1139,8 @@ typedef struct pk_sizing_contact {
                                        the sizing steps (stance and scale alone) */
     double after_mean, after_max;   /* ... and after them */
     size_t unreachable;    /* frames whose contact B's arm cannot reach (the hand's
-                              target beyond the shoulder's reach) */
+                              target beyond the shoulder's reach, or nearer the
+                              shoulder than the folded arm comes) */
     double short_by;       /* ... by how much at most, of B's arm */
     size_t blocked;        /* frames whose hand left its contact as its forearm or hand would
                               else pass through B's body */

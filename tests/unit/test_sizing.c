@@ -26,6 +26,11 @@
  *     with 肩 turned; a held hand whose straight arm passes
  *     through a body of B: the arm comes out, the hand leaving its
  *     contact;
+ *   - a hand on a ball whose spot asks B's wrist nearer the shoulder
+ *     than B's folded arm comes (its forearm much shorter than its upper
+ *     arm): the spot moves along the ball to where the folded arm
+ *     reaches and the hand holds its gap there; with no such spot on the
+ *     ball, the contact is counted out of reach;
  *   - an arm wedged between a ball about B's chest and one about its
  *     head (bringing one point out brings another in) comes out of both;
  *   - twists move at the keys of the bones they come from: every output
@@ -587,6 +592,97 @@ static void clap_out_of_reach(void **state)
     pk_model_free(b);
 }
 
+/* ---- a hand nearer the shoulder than the folded arm reaches ---- */
+
+/* The left arm turned 90 degrees forwards (about Y) and the forearm
+ * folded back 150 more, from frame 10 to 40: on A (2.5, 2.0, the hand
+ * 1.5) the wrist at (0.5, 13.5, -0.768), 1.26 from 腕, the hand running
+ * back across the middle, where it lies 0.05 above a ball of radius 1
+ * about (0, 12.45, 0.098) (on 頭).  On B (3.0, 1.2, the hand 0.5) the
+ * same spot of the same ball asks the wrist 1.32 from 腕, nearer than
+ * B's folded arm reaches (3.0 - 1.2 = 1.8): the arm cannot fold so far,
+ * so the spot moves along the ball to where the wrist lies 1.8 from 腕
+ * (the nearest spot the arm reaches, short of it by 1e-3 of the arm),
+ * and the hand holds its gap there (0.05 times k, B's arm over A's). */
+static pk_motion *fold_to_shoulder(void)
+{
+    pk_motion *m = pk_motion_new();
+    uint32_t frames[4] = {0, 10, 40, 50};
+    for (int i = 0; i < 4; i++) {
+        bool on = frames[i] == 10 || frames[i] == 40;
+        key(m, "左腕", frames[i], 0, 1, 0, on ? 90 : 0);
+        key(m, "左ひじ", frames[i], 0, 1, 0, on ? 150 : 0);
+    }
+    return m;
+}
+
+static void hand_within_the_folded_arm(void **state)
+{
+    (void)state;
+    /* a small ball on B's chest keeps the chest's stand-in (a capsule
+     * across the shoulders, where A's hand runs) out of the contacts */
+    fig fa = {2.5, 2.0, 1.5, false, 0, false, 0, 0}, fb = {3.0, 1.2, 0.5, false, 0, false, 0, 0};
+    more ball = {0.1, 10.5, 1.0, 12.45, 0.098};
+    pk_model *a = figure_with(&fa, &ball), *b = figure_with(&fb, &ball);
+    pk_motion *in = fold_to_shoulder();
+    pk_retarget_report rep;
+    pk_retarget_options o = {NO_BODY, .no_avoid = true, .from = a, .to = b, .measure = true};
+    pk_motion *out = retarget(in, &o, &rep);
+    const pk_sizing_measure *m = rep.measure;
+    assert_int_equal(m->ncontacts, 1);
+    const pk_sizing_contact *c = &m->contacts[0];
+    assert_string_equal(c->with, "head");
+    assert_true(c->first <= 10 && c->last >= 40);
+    assert_int_equal(c->unreachable, 0);
+    assert_int_equal(m->reach_frames, m->contact_frames);
+    assert_true(c->before_mean > 0.1);
+    assert_true(c->after_max < 0.005);
+    played p = {0};
+    const double centre[3] = {0, 12.45, 0.098};
+    double k = 4.2 / 4.5;
+    for (uint32_t f = 10; f <= 40; f += 5) {
+        play_at(&p, b, out, f);
+        const double *w = at(&p, "左手首"), *t = at(&p, "左中指先");
+        /* at the folded arm's nearest reach: 1e-3 of B's arm spare, and
+         * as much again the search's own */
+        double d = dist(w, at(&p, "左腕"));
+        assert_true(d > 1.8 && d < 1.8 + 2e-3 * 4.2);
+        double gap = INFINITY;
+        for (int i = 0; i <= 8; i++) {
+            double q[3];
+            for (int j = 0; j < 3; j++)
+                q[j] = w[j] + (t[j] - w[j]) * i / 8.0;
+            gap = fmin(gap, dist(q, centre) - 1.0);
+        }
+        assert_true(fabs(gap - 0.05 * k) < 0.01);
+    }
+    played_free(&p);
+    pk_retarget_report_free(&rep);
+    pk_motion_free(out);
+    pk_model_free(b);
+
+    /* B's folded arm reaching no nearer than 3.5 - 0.5 = 3.0: no spot of
+     * the ball within reach, counted out of reach on every held frame */
+    fig fc = {3.5, 0.5, 0.5, false, 0, false, 0, 0};
+    b = figure_with(&fc, &ball);
+    o.to = b;
+    out = retarget(in, &o, &rep);
+    m = rep.measure;
+    assert_int_equal(m->ncontacts, 1);
+    c = &m->contacts[0];
+    assert_int_equal(c->unreachable, c->last - c->first + 1);
+    /* the touching point 5/8 to 3/4 along the hand: the wrist's targets
+     * lie at most 1.714 + 1 + 0.05 k (k 4.0 / 4.5) from 腕, 0.241 short
+     * of 3.0, 0.060 of B's arm */
+    assert_true(c->short_by > 0.060 && c->short_by < 0.08);
+    assert_int_equal(m->reach_frames, m->contact_frames - c->unreachable);
+    pk_retarget_report_free(&rep);
+    pk_motion_free(out);
+    pk_motion_free(in);
+    pk_model_free(a);
+    pk_model_free(b);
+}
+
 /* ---- a hand beside a thigh ---- */
 
 /* The left arm hanging down (turned -90 degrees about Z) from frame 10 to
@@ -1057,6 +1153,7 @@ int main(void)
         cmocka_unit_test(clap_out_of_body),
         cmocka_unit_test(clap_out_of_reach),
         cmocka_unit_test(clap_reach_shoulder),
+        cmocka_unit_test(hand_within_the_folded_arm),
         cmocka_unit_test(hand_beside_thigh),
         cmocka_unit_test(hand_on_thigh_and_ball),
         cmocka_unit_test(hand_on_thigh_and_ball_apart),

@@ -118,12 +118,15 @@ void pki_arm_save(const pki_arm_state *st, uint32_t r, pki_arm_row *out);
 void pki_arm_load(pki_arm_state *st, uint32_t r, const pki_arm_row *row);
 /* Row r as before the steps: the chain's locals and 肩's turn undone. */
 void pki_arm_reset(pki_arm_state *st, uint32_t r);
-/* How far the wrist's target w lies beyond the reach of B's arm s at row
- * r (its length shortened by the fraction `spare`), 肩 turned up to
- * PKI_SHOULDER_DEG towards it where the arm has one (0: within it); the
- * top of the arm (腕) so turned into top. */
+/* How far the wrist's target w lies out of the reach of B's arm s at row
+ * r (0: within it): beyond the stretched arm (腕->ひじ + ひじ->手首), 肩
+ * turned up to PKI_SHOULDER_DEG towards it where the arm has one, or
+ * nearer its top than the folded arm (|腕->ひじ - ひじ->手首|), each limit
+ * moved the fraction `spare` of the whole arm inwards; the top of the arm
+ * (腕), so turned, into top, and into *to (may be NULL) how far from it
+ * the nearest point within reach lies along top->w. */
 double pki_arm_short(const pki_sizing *z, int s, uint32_t r, const double w[3], double spare,
-                     double top[3]);
+                     double top[3], double *to);
 /* The elbow law every step keeps: at row r, B's elbow (side s, as the
  * state has it now) may be past its rest bend plane (pki_bend_at) by
  * PKI_PAST_DEG beyond A's at the same frame only where it was so before

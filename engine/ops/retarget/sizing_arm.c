@@ -196,26 +196,38 @@ static bool shoulder_turn(const double P[3], const double S[3], const double T[3
 }
 
 double pki_arm_short(const pki_sizing *z, int s, uint32_t r, const double w[3], double spare,
-                     double S[3])
+                     double S[3], double *to)
 {
     const pki_arm_state *st = &z->arm[s];
     const pki_arm *a = &z->b.arm[s];
+    /* the wrist reaches from its shoulder between the folded arm's
+     * |upper - fore| and the stretched arm's upper + fore, each kept
+     * spare of the whole arm inside */
     double R = (a->upper + a->fore) * (1.0 - spare), v[3];
+    double in = fabs(a->upper - a->fore) + (a->upper + a->fore) * spare;
     memcpy(S, st->top[r], 3 * sizeof *S);
     pki_v3_sub(w, S, v);
-    if (pki_v3_len(v) <= R)
+    double d = pki_v3_len(v);
+    if (to)
+        *to = fmin(fmax(d, in), R);
+    if (d < in)
+        return in - d; /* 肩 turning towards it would not help */
+    if (d <= R)
         return 0.0; /* within reach as it stands: 肩 would not turn */
     double ax[3], th;
     if (st->shoulder >= 0 && shoulder_turn(st->sh[r], S, w, R, ax, &th)) {
-        double q[4], d[3];
+        double q[4], dd[3];
         pki_q_axis(ax, th, q);
-        pki_v3_sub(S, st->sh[r], d);
-        pki_qd_rotate(q, d, v);
+        pki_v3_sub(S, st->sh[r], dd);
+        pki_qd_rotate(q, dd, v);
         for (int k = 0; k < 3; k++)
             S[k] = st->sh[r][k] + v[k];
     }
     pki_v3_sub(w, S, v);
-    return fmax(0.0, pki_v3_len(v) - R);
+    d = pki_v3_len(v);
+    if (to)
+        *to = fmin(fmax(d, in), R);
+    return fmax(0.0, d - R);
 }
 
 int pki_arm_reach_far(pki_sizing *z, int s, uint32_t r, const double target[3])

@@ -14,8 +14,10 @@
  * A part's gap goal is A's gap times k, or 0 where A's hand is inside
  * A's part (pki_gap_goal); the whole hand then moves along the part's
  * normal until its nearest point stands off by that goal.  A spot whose
- * wrist target lies beyond the shoulder's reach moves to the nearest
- * spot of the part that does not (within_reach); what stays beyond is
+ * wrist target lies out of the arm's reach (beyond the stretched arm, or
+ * nearer the shoulder than the folded arm: a hand on a chibi's large
+ * head seen from a tall figure's shoulder) moves to the nearest spot of
+ * the part that does not (within_reach); what stays out of it is
  * counted on the contact (unreachable, short_by).  A placed hand is kept
  * out of B's rigid bodies where A's is not as deep in A's (keep_out; two
  * touching hands together, forearms included).
@@ -48,6 +50,7 @@
 
 #define BLEND 6
 #define REACH_ROUNDS 8 /* pulls of a goal into reach and back onto the surface */
+#define SLIDE_MIN 0.2  /* least share of the shoulder->wrist line along a surface to slide */
 #define GAP_ROUNDS 3   /* moves of a hand along the normal to its gap */
 #define OUT_ROUNDS 6   /* moves of two touching hands out of the body */
 #define CLEAR 0.005    /* of B's arm: how deep a hand may lie inside B's body */
@@ -78,22 +81,50 @@ static void hands_now(const pki_sizing *z, uint32_t r, double w[2][3], double t[
  * wrist (the hand keeps its world rotation): the goal itself when it is
  * within reach, else the point of the part's surface nearest to it that
  * is (alternately pulled into the shoulder's reach and put back on the
- * surface); *short_by the distance still beyond reach (0: reached). */
+ * surface; one nearer the shoulder than the folded arm comes slides
+ * along the surface away from the shoulder, by what takes it to the
+ * reach to first order: pushed straight out, it would mostly come back
+ * onto the surface where it was, a part's surface facing away from the
+ * shoulder there; it is pushed straight out only where the
+ * shoulder->wrist line runs along the surface's normal, its share along
+ * the surface under SLIDE_MIN); *short_by the distance still out of
+ * reach (0: reached). */
 static void within_reach(const pki_sizing *z, int s, uint32_t r, const pki_placed *pb,
                          const double hv[3], double gap, double goal[3], double *short_by)
 {
     *short_by = 0;
     for (int it = 0; it < REACH_ROUNDS; it++) {
-        double v[3], p[3], surf[3], nrm[3], wg[3], S[3];
+        double v[3], p[3], surf[3], nrm[3], wg[3], S[3], to;
         for (int k = 0; k < 3; k++)
             wg[k] = goal[k] - hv[k];
-        *short_by = pki_arm_short(z, s, r, wg, 1e-3, S);
+        *short_by = pki_arm_short(z, s, r, wg, 1e-3, S, &to);
         pki_v3_sub(wg, S, v);
         double L = pki_v3_len(v);
         if (!(*short_by > 0) || !(L > 0))
             return;
+        if (to > L) {
+            /* the part of the shoulder->wrist direction along the surface:
+             * a move by x along it takes the wrist about x lt further */
+            double n2[3], s2[3], u[3], t[3];
+            pki_part_distance(pb, goal, s2, n2);
+            for (int k = 0; k < 3; k++)
+                u[k] = v[k] / L;
+            double un = pki_v3_dot(u, n2);
+            for (int k = 0; k < 3; k++)
+                t[k] = u[k] - un * n2[k];
+            double lt = pki_v3_len(t);
+            if (lt > SLIDE_MIN) {
+                for (int k = 0; k < 3; k++)
+                    p[k] = goal[k] + t[k] / lt * (to - L) / lt;
+                pki_part_distance(pb, p, surf, nrm);
+                for (int k = 0; k < 3; k++)
+                    goal[k] = surf[k] + nrm[k] * gap;
+                continue;
+            }
+        }
+        double at = to > L ? to : L - *short_by; /* beyond: not to, rounded otherwise */
         for (int k = 0; k < 3; k++)
-            p[k] = S[k] + v[k] * (L - *short_by) / L + hv[k];
+            p[k] = S[k] + v[k] * at / L + hv[k];
         pki_part_distance(pb, p, surf, nrm);
         for (int k = 0; k < 3; k++)
             goal[k] = surf[k] + nrm[k] * gap;
@@ -200,18 +231,19 @@ static double smooth(double x)
     return x * x * (3.0 - 2.0 * x);
 }
 
-/* How far beyond the reach of B's arm s the wrist's target w + d lies
+/* How far out of the reach of B's arm s (beyond the stretched arm or
+ * nearer the shoulder than the folded one) the wrist's target w + d lies
  * at row r (0: within it). */
 static double beyond(const pki_sizing *z, int s, uint32_t r, const double w[3], const double d[3])
 {
     double v[3], S[3];
     for (int k = 0; k < 3; k++)
         v[k] = w[k] + d[k];
-    return pki_arm_short(z, s, r, v, 0, S);
+    return pki_arm_short(z, s, r, v, 0, S, NULL);
 }
 
 /* Each contact active at row r: whether a hand of it is set a target
- * beyond its arm's reach, counted on the contact. */
+ * out of its arm's reach, counted on the contact. */
 static void tally_reach(pki_sizing *z, uint32_t r, const double w[2][3], double (*d[2])[3],
                         bool *has[2])
 {
@@ -417,7 +449,7 @@ static double shared_reach(const pki_sizing *z, uint32_t r, const double w[2][3]
 #define GROUP_MAX 16    /* contacts of one row a group weighs */
 #define SOLVE_EVALS 160 /* trials of the simplex search */
 #define MORE_EVALS 60   /* ... from each further start */
-#define REACH_COST 1e3  /* cost of a wrist target per unit beyond its arm's reach */
+#define REACH_COST 1e3  /* cost of a wrist target per unit out of its arm's reach */
 #define BODY_COST 10.0  /* per unit a hand or forearm lies inside B's body */
 #define APART 0.05      /* of B's arm: a contact further off at its group's best is apart */
 #define SPREAD 0.15     /* of B's arm: the further starts of a group's search */

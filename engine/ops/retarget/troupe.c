@@ -69,8 +69,9 @@ typedef struct troupe {
     uint32_t f0, rows;
     cross *v;
     size_t nv, cap;
-    double *far; /* per dancer, hand and row (far_at): how far beyond its arm's
-                    reach (肩 turned) a contact there sets its wrist, of its B arm
+    double *far; /* per dancer, hand and row (far_at): how far out of its arm's
+                    reach (beyond it, 肩 turned, or nearer the shoulder than the
+                    folded arm) a contact there sets its wrist, of its B arm
                     (targets_at, far_by; 0: within reach) */
 } troupe;
 
@@ -300,12 +301,13 @@ static void meeting(double m[3], const double a[3], double ra, const double b[3]
         m[k] = (m[k] + p[k]) / 2.0;
 }
 
-/* Wrist target w of dancer i's hand s at row r: how far beyond the arm's
- * reach (肩 turned towards it) it lies, kept where larger than before. */
+/* Wrist target w of dancer i's hand s at row r: how far out of the arm's
+ * reach (beyond it, 肩 turned towards it, or within the folded arm's) it
+ * lies, kept where larger than before. */
 static void far_by(const troupe *t, size_t i, int s, uint32_t r, const double w[3])
 {
     double top[3], *f = far_at(t, i, s, r);
-    *f = fmax(*f, pki_arm_short(&t->z[i], s, r, w, 0, top) / t->z[i].b.arm_len);
+    *f = fmax(*f, pki_arm_short(&t->z[i], s, r, w, 0, top, NULL) / t->z[i].b.arm_len);
 }
 
 /* The offsets contact x asks for at row r. */
@@ -351,8 +353,8 @@ static void targets_at(const troupe *t, const cross *x, uint32_t r, offsets *o)
                 gi[c] = m[c] + v[c] - (q[c] - wb[c]);
                 gj[c] = m[c] - v[c] - (q2[c] - wb2[c]);
             }
-            pki_arm_short(zi, s, r, gi, 1e-3, si);
-            pki_arm_short(zj, so, r, gj, 1e-3, sj);
+            pki_arm_short(zi, s, r, gi, 1e-3, si, NULL);
+            pki_arm_short(zj, so, r, gj, 1e-3, sj, NULL);
             for (int c = 0; c < 3; c++) {
                 ci[c] = si[c] + q[c] - wb[c] - v[c];
                 cj[c] = sj[c] + q2[c] - wb2[c] + v[c];
