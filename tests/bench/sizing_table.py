@@ -8,7 +8,10 @@ each, and a table per model pair of the measures summed over the dances
 (doc/commands.md, "retarget", the measures).  Not a test: it prints.
 
 usage: sizing_table.py [--posekit BIN] [--corpus DIR] [--per-dance]
-                       [--dances a,b] [--models a,b] [-- RETARGET OPTIONS...]
+                       [--dances a,b] [--models a,b] [--keep DIR]
+                       [-- RETARGET OPTIONS...]
+(--keep DIR: each run's VMD, JSON and standard error kept in DIR, to cmp
+two builds' outputs.)
 
 Columns (fractions of B's arm or leg as in the report):
   contact frames    (contact, frame) pairs on A's dances
@@ -37,7 +40,10 @@ import json
 import os
 import subprocess
 import sys
+import shutil
 import tempfile
+
+KEEP = None  # --keep DIR: each run's VMD, JSON and standard error kept there
 import time
 
 MODELS = ["pmx_gene.pmx", "pmd_gene.pmd", "pmx_nanoem_miku_bones.pmx",
@@ -75,6 +81,12 @@ def run(posekit, corpus, dance, a, b, extra, tmp):
     ms = (time.time() - t0) * 1000
     if p.returncode != 0 or not os.path.exists(rep):
         return None, ms, p.stderr.strip().splitlines()[-1:] if p.stderr else []
+    if KEEP:
+        stem = os.path.join(KEEP, "%s_%s_%s" % (dance[:-4], SHORT[a], SHORT[b]))
+        shutil.copyfile(out, stem + ".vmd")
+        shutil.copyfile(rep, stem + ".json")
+        with open(stem + ".err", "w") as f:
+            f.write(p.stderr)
     with open(rep) as f:
         return json.load(f), ms, p.stderr
 
@@ -198,6 +210,10 @@ def main():
             only_d = argv.pop(0).split(",")
         elif a == "--models":
             only_m = argv.pop(0).split(",")
+        elif a == "--keep":
+            global KEEP
+            KEEP = argv.pop(0)
+            os.makedirs(KEEP, exist_ok=True)
         else:
             sys.exit(__doc__)
     ds = [d for d in dances(corpus, posekit) if not only_d or any(x in d for x in only_d)]

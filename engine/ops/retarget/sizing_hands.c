@@ -14,10 +14,10 @@
  * A part's gap goal is A's gap times k, or 0 where A's hand is inside
  * A's part (pki_gap_goal); the whole hand then moves along the part's
  * normal until its nearest point stands off by that goal.  A spot whose
- * wrist target lies out of the arm's reach (beyond the stretched arm, or
- * nearer the shoulder than the folded arm: a hand on a chibi's large
- * head seen from a tall figure's shoulder) moves to the nearest spot of
- * the part that does not (within_reach); what stays out of it is
+ * wrist target lies beyond the shoulder's reach moves to the nearest
+ * spot of the part that does not (within_reach); one nearer the shoulder
+ * than the folded arm comes (a hand on a chibi's large head seen from a
+ * tall figure's shoulder) stays where it is; what stays out of reach is
  * counted on the contact (unreachable, short_by).  A placed hand is kept
  * out of B's rigid bodies where A's is not as deep in A's (keep_out; two
  * touching hands together, forearms included).
@@ -50,7 +50,6 @@
 
 #define BLEND 6
 #define REACH_ROUNDS 8 /* pulls of a goal into reach and back onto the surface */
-#define SLIDE_MIN 0.2  /* least share of the shoulder->wrist line along a surface to slide */
 #define GAP_ROUNDS 3   /* moves of a hand along the normal to its gap */
 #define OUT_ROUNDS 6   /* moves of two touching hands out of the body */
 #define CLEAR 0.005    /* of B's arm: how deep a hand may lie inside B's body */
@@ -81,14 +80,11 @@ static void hands_now(const pki_sizing *z, uint32_t r, double w[2][3], double t[
  * wrist (the hand keeps its world rotation): the goal itself when it is
  * within reach, else the point of the part's surface nearest to it that
  * is (alternately pulled into the shoulder's reach and put back on the
- * surface; one nearer the shoulder than the folded arm comes slides
- * along the surface away from the shoulder, by what takes it to the
- * reach to first order: pushed straight out, it would mostly come back
- * onto the surface where it was, a part's surface facing away from the
- * shoulder there; it is pushed straight out only where the
- * shoulder->wrist line runs along the surface's normal, its share along
- * the surface under SLIDE_MIN); *short_by the distance still out of
- * reach (0: reached). */
+ * surface); one nearer the shoulder than the folded arm comes is left
+ * where it is (sliding it over the part to where the folded arm reaches
+ * swung both elbows behind a classic figure's head where a chibi's were
+ * in front, and moved its centre of gravity past the body step's goal);
+ * *short_by the distance still out of reach (0: reached). */
 static void within_reach(const pki_sizing *z, int s, uint32_t r, const pki_placed *pb,
                          const double hv[3], double gap, double goal[3], double *short_by)
 {
@@ -102,29 +98,10 @@ static void within_reach(const pki_sizing *z, int s, uint32_t r, const pki_place
         double L = pki_v3_len(v);
         if (!(*short_by > 0) || !(L > 0))
             return;
-        if (to > L) {
-            /* the part of the shoulder->wrist direction along the surface:
-             * a move by x along it takes the wrist about x lt further */
-            double n2[3], s2[3], u[3], t[3];
-            pki_part_distance(pb, goal, s2, n2);
-            for (int k = 0; k < 3; k++)
-                u[k] = v[k] / L;
-            double un = pki_v3_dot(u, n2);
-            for (int k = 0; k < 3; k++)
-                t[k] = u[k] - un * n2[k];
-            double lt = pki_v3_len(t);
-            if (lt > SLIDE_MIN) {
-                for (int k = 0; k < 3; k++)
-                    p[k] = goal[k] + t[k] / lt * (to - L) / lt;
-                pki_part_distance(pb, p, surf, nrm);
-                for (int k = 0; k < 3; k++)
-                    goal[k] = surf[k] + nrm[k] * gap;
-                continue;
-            }
-        }
-        double at = to > L ? to : L - *short_by; /* beyond: not to, rounded otherwise */
+        if (to > L)
+            return; /* nearer the shoulder than the folded arm: counted */
         for (int k = 0; k < 3; k++)
-            p[k] = S[k] + v[k] * at / L + hv[k];
+            p[k] = S[k] + v[k] * (L - *short_by) / L + hv[k];
         pki_part_distance(pb, p, surf, nrm);
         for (int k = 0; k < 3; k++)
             goal[k] = surf[k] + nrm[k] * gap;
