@@ -1061,8 +1061,9 @@ typedef struct pk_sizing_report {
     bool contacts_done;     /* the step ran (the motion has contacts on A) */
     size_t contacts;        /* contacts found on A */
     size_t contact_frames;  /* frames of a hand moved for a contact */
-    size_t out_of_reach;    /* ... of them where B's arm could not reach (stretched, or
-                               folded its most, instead) */
+    size_t out_of_reach;    /* ... of them where B's arm could not reach (stretched instead) */
+    size_t folded;          /* ... where the target lay nearer B's shoulder than its arm
+                               folds (folded its most instead) */
     size_t shoulder_frames; /* ... where 肩 turned to bring the arm within reach */
     size_t contact_kept;    /* frames left as stance left them: moving the hands there made
                                the contacts' gaps worse */
@@ -1323,6 +1324,8 @@ typedef struct pk_troupe_report {
     size_t contact_frames;    /* (contact, frame) pairs measured */
     size_t moved_frames;      /* frames of a hand moved for them */
     size_t out_of_reach;      /* ... where the arm could not reach (stretched) */
+    size_t folded;            /* ... where the target lay nearer the shoulder than the arm
+                                 folds */
     size_t refused;           /* ... refused: the elbow would have bent backwards */
     size_t settled;           /* ... where the partner's was refused: this hand went the
                                  whole way to it */

@@ -637,6 +637,11 @@ static void sizing_summary(const pk_step *s, const pk_sizing_report *z, pk_buf *
                           z->out_of_reach);
             sep = "; ";
         }
+        if (z->folded) {
+            pk_buf_printf(out, "%s%zu nearer the shoulder than the target's arm folds: arm folded",
+                          sep, z->folded);
+            sep = "; ";
+        }
         if (z->contact_kept) {
             pk_buf_printf(out, "%s%zu left as they were: moving the hands made the gaps worse", sep,
                           z->contact_kept);
@@ -818,6 +823,8 @@ static void json_steps(pki_json *j, const retarget_opts *o, const pk_sizing_repo
         pki_json_kint(j, "found", (long long)z->contacts);
         pki_json_kint(j, "frames", (long long)z->contact_frames);
         pki_json_kint(j, "out_of_reach", (long long)z->out_of_reach);
+        if (z->folded)
+            pki_json_kint(j, "folded", (long long)z->folded);
         pki_json_kint(j, "shoulder_frames", (long long)z->shoulder_frames);
         pki_json_kint(j, "kept", (long long)z->contact_kept);
         jnum(j, "shoulder_deg", z->shoulder_deg);
@@ -1235,6 +1242,9 @@ static void group_summary(pk_step *const *s, size_t n, const pk_step_result *res
                   pki_plural(t->moved_frames));
     if (t->out_of_reach)
         pk_buf_printf(out, " (%zu beyond the target's reach: arm stretched)", t->out_of_reach);
+    if (t->folded)
+        pk_buf_printf(out, " (%zu nearer the shoulder than the target's arm folds: arm folded)",
+                      t->folded);
     if (t->refused)
         pk_buf_printf(out,
                       " (%zu refused: an elbow would have bent backwards; %zu of the partners' "
@@ -1318,6 +1328,8 @@ static void json_troupe(pki_json *j, const pk_troupe_report *t)
     pki_json_kint(j, "frames", (long long)t->contact_frames);
     pki_json_kint(j, "moved", (long long)t->moved_frames);
     pki_json_kint(j, "out_of_reach", (long long)t->out_of_reach);
+    if (t->folded)
+        pki_json_kint(j, "folded", (long long)t->folded);
     pki_json_kint(j, "refused", (long long)t->refused);
     pki_json_kint(j, "settled", (long long)t->settled);
     pki_json_kint(j, "kept", (long long)t->kept);

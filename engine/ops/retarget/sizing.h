@@ -102,7 +102,8 @@ static inline const pki_play *pki_before(const pki_sizing *z)
 
 /* The arm of side s at row r moved so its wrist lands on w (the elbow in
  * the plane it was in, the hand's world rotation kept).  0, 1 when out
- * of reach (the arm stretched towards it), -1 refused: the elbow would
+ * of reach (the arm stretched towards it), 2 when nearer the shoulder
+ * than the arm folds (folded its most), -1 refused: the elbow would
  * be past its rest bend plane by more than a degree beyond both where it
  * was and where A's is (left as it was). */
 int pki_arm_reach(pki_sizing *z, int s, uint32_t r, const double w[3]);

@@ -99,7 +99,7 @@ int pki_arm_reach(pki_sizing *z, int s, uint32_t r, const double target[3])
         rc = 1;
     } else if (d < lo) {
         d = lo;
-        rc = 1;
+        rc = 2;
     }
     double u[3] = {st_[0], st_[1], st_[2]};
     pki_v3_unit(u, 0);

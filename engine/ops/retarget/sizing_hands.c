@@ -1090,6 +1090,7 @@ int pki_hands_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log)
             }
             rep->contact_frames++;
             rep->out_of_reach += got == 1;
+            rep->folded += got == 2;
         }
     }
     if (guard(z, moved, rep) != 0)

@@ -446,6 +446,7 @@ static int solve_hand(troupe *t, size_t i, int s, offsets *o, pk_troupe_report *
         }
         rep->moved_frames++;
         rep->out_of_reach += got == 1;
+        rep->folded += got == 2;
     }
     free(has);
     free(moved);
