@@ -640,6 +640,9 @@ static void hand_within_the_folded_arm(void **state)
     assert_int_equal(c->unreachable, c->last - c->first + 1);
     assert_true(c->short_by > 0.105 && c->short_by < 0.115);
     assert_int_equal(m->reach_frames, m->contact_frames - c->unreachable);
+    /* the summary's count: folded, not stretched */
+    assert_true(rep.sizing.folded >= c->last - c->first + 1);
+    assert_int_equal(rep.sizing.out_of_reach, 0);
     played p = {0};
     for (uint32_t f = 10; f <= 40; f += 5) {
         play_at(&p, b, out, f); /* the arm folded as far as it goes */
