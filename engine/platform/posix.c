@@ -53,14 +53,8 @@ static int read_all_fd(int fd, bool stream, const uint8_t **data, size_t *len_ou
     }
     for (;;) {
         if (len == cap) {
-            if (len > limit) {
-                free(buf);
-                if (stream)
-                    pki_os_stream_too_long(log, limit);
-                else
-                    pk_error(log, PK_E_UNSUPPORTED, "input too large");
-                return -1;
-            }
+            if (len > limit)
+                break; /* past it: told below */
             /* one byte past the limit tells a stream that goes on */
             size_t grown = cap * 2 < limit + 1 ? cap * 2 : limit + 1;
             uint8_t *nb = realloc(buf, grown);
@@ -84,22 +78,7 @@ static int read_all_fd(int fd, bool stream, const uint8_t **data, size_t *len_ou
             break;
         len += (size_t)r;
     }
-    if (len > limit) { /* it ended, one byte too late */
-        free(buf);
-        if (stream)
-            pki_os_stream_too_long(log, limit);
-        else
-            pk_error(log, PK_E_UNSUPPORTED, "input too large");
-        return -1;
-    }
-    if (!(*region = pki_os_region_new(buf, len, PKI_OWN_MALLOC))) {
-        free(buf);
-        pk_error(log, PK_E_NO_MEMORY, "out of memory");
-        return -1;
-    }
-    *data = buf;
-    *len_out = len;
-    return 0;
+    return pki_os_read_ended(buf, len, limit, stream, data, len_out, region, log);
 }
 
 int pki_os_read(const char *path, const uint8_t **data, size_t *len, pk_region **region,

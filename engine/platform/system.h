@@ -72,6 +72,32 @@ static inline void pki_os_stream_too_long(pk_log *log, size_t limit)
                (double)limit / 1e6, PKI_STREAM_LIMIT_ENV);
 }
 
+/* The end of a read to a heap copy (buf, len bytes of it read, at most
+ * one past limit): buf given to a region (*data, *len_out, *region), or
+ * freed with the error of a read past limit (a stream's, or a file's
+ * too large to hold) or out of memory.  0 or -1. */
+static inline int pki_os_read_ended(uint8_t *buf, size_t len, size_t limit, bool stream,
+                                    const uint8_t **data, size_t *len_out, pk_region **region,
+                                    pk_log *log)
+{
+    if (len > limit) {
+        free(buf);
+        if (stream)
+            pki_os_stream_too_long(log, limit);
+        else
+            pk_error(log, PK_E_UNSUPPORTED, "input too large");
+        return -1;
+    }
+    if (!(*region = pki_os_region_new(buf, len, PKI_OWN_MALLOC))) {
+        free(buf);
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        return -1;
+    }
+    *data = buf;
+    *len_out = len;
+    return 0;
+}
+
 /* The folder the shipped data of one kind (sub: "rules", "bodies") is
  * installed in (the system's file: PREFIX/share/posekit/SUB; Windows:
  * SUB\ beside the executable), malloc'd; NULL on failure. */
