@@ -65,6 +65,10 @@ typedef struct pki_job_out {
     char *key; /* pki_job_at the write lands (owned), to compare outputs with each other */
     pk_report_format report; /* a report: the format its extension names */
     pk_format fmt;           /* PK_FMT_UNKNOWN = a report */
+    /* a device or pipe (/dev/null): no name to tell a format by, so it
+     * takes what is written to it, as the commands' -o does (a motion as
+     * .vmd, a pose as .vpd, a report as its text) */
+    bool device;
 } pki_job_out;
 
 struct pk_job {

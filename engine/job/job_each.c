@@ -121,7 +121,8 @@ static int check_clashes(pk_job_batch *b, pk_log *log)
         }
         t[k++] = (target){ikeys[i], i, SIZE_MAX};
         for (size_t o = 0; o < j->nouts; o++)
-            t[k++] = (target){j->ospec[o].key, i, o};
+            if (!j->ospec[o].device) /* every file's /dev/null overwrites nothing */
+                t[k++] = (target){j->ospec[o].key, i, o};
     }
     qsort(t, k, sizeof *t, by_key);
     for (size_t i = 1; i < k && rc == 0; i++)

@@ -696,7 +696,8 @@ static bool parse_output_path(pk_job *j, const yctx *y, const yaml_node_t *v, si
         return false;
     }
     os->report = report < 0 ? PK_REPORT_TEXT : (pk_report_format)report;
-    if (os->fmt == PK_FMT_UNKNOWN && report < 0) {
+    os->device = os->fmt == PK_FMT_UNKNOWN && report < 0 && pk_path_kind_of(o->path) == PK_PATH_OTHER;
+    if (os->fmt == PK_FMT_UNKNOWN && report < 0 && !os->device) {
         err_at(y->log, mark(v),
                "cannot tell the format of '%s': use .vmd, .vpd (motions and "
                "poses), .txt, .json, .csv (diff and check reports), .yaml (check's suggested "
@@ -724,6 +725,8 @@ static bool parse_output_path(pk_job *j, const yctx *y, const yaml_node_t *v, si
         return false;
     for (size_t i = 0; i < idx; i++) {
         const char *other = j->ospec[i].key;
+        if (os->device && j->ospec[i].device) /* /dev/null twice overwrites nothing */
+            continue;
         if (strcmp(other, os->key) == 0 || pk_path_same_file(j->outs[i].path, o->path)) {
             err_at(y->log, mark(v), "'%s' is written twice (line %d)", path, j->ospec[i].at.line);
             return false;

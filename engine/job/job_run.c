@@ -398,6 +398,15 @@ done:
     return rc;
 }
 
+/* The format output i is written in when it holds a `kind`: its name's,
+ * or a device's (what it is given). */
+static pk_format output_format(const pki_job_out *os, pki_job_kind kind)
+{
+    if (!os->device)
+        return os->fmt;
+    return kind == PKI_JOB_MOTION ? PK_FMT_VMD : kind == PKI_JOB_POSE ? PK_FMT_VPD : PK_FMT_UNKNOWN;
+}
+
 /* Can output i hold a `kind` (a report made by step `by`)?  An error at
  * the output's path in the job file when not.  Checked before any step
  * runs (with the kinds the steps will make) and again when encoding. */
@@ -418,8 +427,9 @@ static bool output_fits(const pk_job *j, size_t i, pki_job_kind kind, const pk_s
         pk_format holds = kind == PKI_JOB_MOTION ? PK_FMT_VMD
                           : kind == PKI_JOB_POSE ? PK_FMT_VPD
                                                  : PK_FMT_UNKNOWN;
-        int report = os->fmt == PK_FMT_UNKNOWN ? (int)os->report : -1;
-        what = pk_output_refusal(holds, by, os->fmt, report, o->path, o->name, why, sizeof why);
+        pk_format fmt = output_format(os, kind);
+        int report = fmt == PK_FMT_UNKNOWN ? (int)os->report : -1;
+        what = pk_output_refusal(holds, by, fmt, report, o->path, o->name, why, sizeof why);
     }
     if (!what)
         return true;
@@ -490,7 +500,7 @@ static int encode(pk_job *j, size_t i, pk_log *log)
         if (os->no_morphs_set)
             eo.vpd.no_morphs = os->vpd.no_morphs;
         pk_doc d = {it->kind == PKI_JOB_MOTION ? PK_FMT_VMD : PK_FMT_VPD, it->motion, it->pose};
-        rc = pk_doc_encode(&d, os->fmt, &eo, pk_buf_sink, &o->data, log);
+        rc = pk_doc_encode(&d, output_format(os, it->kind), &eo, pk_buf_sink, &o->data, log);
     }
     if (rc == 0 && o->data.oom) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
