@@ -40,3 +40,10 @@ trap 'kill "$reader" 2>/dev/null || true' EXIT
 expect_exit 0 "$POSEKIT" run pipe.yaml
 wait "$reader"
 expect_same_bytes want.vmd got.vmd
+
+# Every file of a run of many may write /dev/null: it overwrites nothing.
+cp dance.vmd d2.vmd
+sed -e 's|  dance: dance.vmd|  dance: "{each}"|' pipe.yaml | sed 's|  m: pipe|  m: /dev/null|' >each.yaml
+expect_exit 0 "$POSEKIT" run each.yaml --each 'd*.vmd'
+expect_stdout_contains 'd2.vmd: wrote /dev/null ('
+expect_stdout_contains '2 files: 2 written, 0 failed'
