@@ -426,12 +426,30 @@ static int write_report(const cli_run *r, const pk_step_result *res, pk_report_f
     return rc;
 }
 
+/* What the step tells beside the side file it wrote (check: a rules file
+ * without a rule), on standard error: a note, not a warning (--strict
+ * does not fail on it). */
+static int side_note(const cli_run *r, const pk_step_result *res)
+{
+    pk_buf b;
+    pk_buf_init(&b);
+    int rc = pk_step_report_note(r->step, res, r->cli->side_format, &b) == 0 ? EXIT_OK : EXIT_ERROR;
+    if (rc != EXIT_OK)
+        fprintf(stderr, "posekit %s: out of memory\n", r->cmd);
+    else if (b.len)
+        cli_printf_shown(stderr, "posekit %s: %s: %.*s\n", r->cmd, r->side, (int)b.len,
+                         (const char *)b.data);
+    pk_buf_free(&b);
+    return rc;
+}
+
 static int report(const cli_run *r, const pk_step_result *res)
 {
     switch (r->cli->output) {
     case PK_CLI_OUT_NONE: {
         /* the side file first, as every saved file before its report */
-        if (r->side && write_report(r, res, r->cli->side_format, r->side) != EXIT_OK)
+        if (r->side && (write_report(r, res, r->cli->side_format, r->side) != EXIT_OK ||
+                        side_note(r, res) != EXIT_OK))
             return EXIT_ERROR;
         pk_report_format fmt = r->json ? PK_REPORT_JSON : r->csv ? PK_REPORT_CSV : PK_REPORT_TEXT;
         if (print_report(r, res, fmt) != EXIT_OK)

@@ -214,6 +214,12 @@ PK_API void pk_step_want(pk_step *s, pk_report_format f);
  * write, a picture that cannot be drawn, out of memory). */
 PK_API int pk_step_report(const pk_step *s, const pk_step_result *r, pk_report_format f,
                           pk_buf *out, pk_log *log);
+/* What to tell the user beside the report written in f, in one line
+ * without a newline or a prefix (check's rules file: "holds no rule:
+ * nothing to suggest (...)"), not a warning: the report is right.
+ * Nothing when there is nothing to tell.  0, or -1 (out of memory). */
+PK_API int pk_step_report_note(const pk_step *s, const pk_step_result *r, pk_report_format f,
+                               pk_buf *out);
 /* The extensions a job may write the step's report as, for messages
  * (".txt, .json or .csv"); NULL for a step that makes a document. */
 PK_API const char *pk_step_report_exts(const pk_step *s);

@@ -668,6 +668,14 @@ int pk_step_summary(const pk_step *s, const pk_step_result *r, pk_buf *out)
     return out->oom ? -1 : 0;
 }
 
+int pk_step_report_note(const pk_step *s, const pk_step_result *r, pk_report_format fmt,
+                        pk_buf *out)
+{
+    if (s->def->report_note && pk_step_reports(s, fmt))
+        s->def->report_note(s, r, fmt, out);
+    return out->oom ? -1 : 0;
+}
+
 int pk_step_report(const pk_step *s, const pk_step_result *r, pk_report_format fmt, pk_buf *out,
                    pk_log *log)
 {

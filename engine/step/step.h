@@ -121,6 +121,11 @@ typedef struct pki_step_def {
      * summary line, for TEXT). */
     int (*report)(const pk_step *s, const pk_step_result *res, pk_report_format f, pk_buf *out,
                   pk_log *log);
+    /* What to tell the user beside a report written as f, in one line
+     * (check's rules: that there was nothing to suggest); NULL or nothing
+     * written: nothing to tell. */
+    void (*report_note)(const pk_step *s, const pk_step_result *res, pk_report_format f,
+                        pk_buf *out);
     /* The caller will ask for a report in f (diff: SVG keeps bins). */
     void (*want)(pk_step *s, pk_report_format f);
     /* What it makes from a first input of format `in`: PK_FMT_VMD,

@@ -482,9 +482,10 @@ static bool split_in_sides(const pk_model *m, const char *name, size_t field, lo
  * motion already keys (or an earlier rule maps to) gets a weighted rule
  * {to: NAME}, which sums the two; a bone there gets a comment only.  A
  * morph the model has only in halves (NAME左 and NAME右) is fanned out to
- * both: {to: [NAME左, NAME右]}. */
-static void check_rules(const pk_step *s, const check_result *cr, pk_buf *b)
+ * both: {to: [NAME左, NAME右]}.  Returns the number of rules written. */
+static size_t check_rules(const pk_step *s, const check_result *cr, pk_buf *b)
 {
+    size_t rules = 0;
     const check_opts *o = s->o;
     const pk_check_report *r = cr->report;
     const pk_model *m = cr->model;
@@ -522,6 +523,7 @@ static void check_rules(const pk_step *s, const check_result *cr, pk_buf *b)
                 pk_buf_puts(b, ", ");
                 pki_yaml_quoted(b, rt);
                 pk_buf_puts(b, "]}\n");
+                rules++;
                 continue;
             }
             if (it->index < 0) {
@@ -558,7 +560,7 @@ static void check_rules(const pk_step *s, const check_result *cr, pk_buf *b)
                 cut = pk_cp932_to_utf8(raw, pk_cp932_boundary(raw, cr->field), NULL);
                 if (!cut) {
                     b->oom = true;
-                    return;
+                    return rules;
                 }
             }
             pk_buf_printf(b, "  # %s", it->name);
@@ -578,8 +580,51 @@ static void check_rules(const pk_step *s, const check_result *cr, pk_buf *b)
             pki_yaml_quoted(b, cut ? cut : target);
             pk_buf_puts(b, sum ? "}\n" : "\n");
             free(cut);
+            rules++;
         }
     }
+    return rules;
+}
+
+/* A rules file without a rule is still written (a later rename --rules
+ * reads it, and no earlier run's rules stay behind under its name), but
+ * the user is told so: its comments alone look like a file cut short. */
+static void rules_note(const pk_step *s, const pk_step_result *res, pk_report_format f,
+                       pk_buf *out)
+{
+    const check_result *cr = res->own;
+    if (f != PK_REPORT_RULES || !cr || !cr->report || !cr->model)
+        return;
+    pk_buf scratch;
+    pk_buf_init(&scratch);
+    size_t rules = check_rules(s, cr, &scratch);
+    bool oom = scratch.oom;
+    pk_buf_free(&scratch);
+    if (oom) {
+        out->oom = true;
+        return;
+    }
+    if (rules)
+        return;
+    size_t moving = cr->report->missing_moving;
+    if (!cr->report->nitems)
+        pk_buf_printf(out,
+                      "no rule to suggest: %s keys no bone or morph (the file holds comments "
+                      "only)",
+                      s->inputs[0]);
+    else if (!moving)
+        pk_buf_printf(out,
+                      "no rule to suggest: every bone and morph %s moves is on the model (the "
+                      "file holds comments only)",
+                      s->inputs[0]);
+    else if (moving == 1)
+        pk_buf_puts(out, "no rule to suggest for the one missing name that moves (the file's "
+                         "comment says why)");
+    else
+        pk_buf_printf(out,
+                      "no rule to suggest for the %zu missing names that move (the file's "
+                      "comments say why for each)",
+                      moving);
 }
 
 /* ---- no model: the built-in bodies ---- */
@@ -749,6 +794,7 @@ const pki_step_def pki_step_check = {
     .reports =
         PKI_REPORT(PK_REPORT_TEXT) | PKI_REPORT(PK_REPORT_JSON) | PKI_REPORT(PK_REPORT_RULES),
     .report = report,
+    .report_note = rules_note,
     .want = want,
     .makes = pki_makes_report,
     .free_result = free_result,
