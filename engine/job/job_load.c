@@ -696,7 +696,8 @@ static bool parse_output_path(pk_job *j, const yctx *y, const yaml_node_t *v, si
         return false;
     }
     os->report = report < 0 ? PK_REPORT_TEXT : (pk_report_format)report;
-    os->device = os->fmt == PK_FMT_UNKNOWN && report < 0 && pk_path_kind_of(o->path) == PK_PATH_OTHER;
+    os->device =
+        os->fmt == PK_FMT_UNKNOWN && report < 0 && pk_path_kind_of(o->path) == PK_PATH_OTHER;
     if (os->fmt == PK_FMT_UNKNOWN && report < 0 && !os->device) {
         err_at(y->log, mark(v),
                "cannot tell the format of '%s': use .vmd, .vpd (motions and "

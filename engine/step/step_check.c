@@ -589,8 +589,7 @@ static size_t check_rules(const pk_step *s, const check_result *cr, pk_buf *b)
 /* A rules file without a rule is still written (a later rename --rules
  * reads it, and no earlier run's rules stay behind under its name), but
  * the user is told so: its comments alone look like a file cut short. */
-static void rules_note(const pk_step *s, const pk_step_result *res, pk_report_format f,
-                       pk_buf *out)
+static void rules_note(const pk_step *s, const pk_step_result *res, pk_report_format f, pk_buf *out)
 {
     const check_result *cr = res->own;
     if (f != PK_REPORT_RULES || !cr || !cr->report || !cr->model)
