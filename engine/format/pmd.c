@@ -21,6 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Counts in messages: "1 byte left", "2 bytes left"; "1 record does not
+ * fit", "2 records do not". */
+#define PLURAL_S(n) ((n) == 1 ? "" : "s")
+#define DOES(n) ((n) == 1 ? "does" : "do")
+
 typedef struct pd {
     pki_rd r;
     pk_log *log;
@@ -40,7 +45,9 @@ static bool fail(pd *d, size_t at, const char *fmt, ...)
 
 static bool ends(pd *d, const char *what)
 {
-    return fail(d, d->r.pos, "%s: the file ends here (%zu bytes left)", what, pki_rd_left(&d->r));
+    size_t left = pki_rd_left(&d->r);
+    return fail(d, d->r.pos, "%s: the file ends here (%zu byte%s left)", what, left,
+                PLURAL_S(left));
 }
 
 static size_t field_len(const uint8_t *p, size_t n)
@@ -80,8 +87,9 @@ static bool section(pd *d, size_t at, uint64_t n, size_t size, const char *what)
 {
     if (pki_rd_fits(&d->r, n, size))
         return true;
-    return fail(d, at, "%s: %llu records of %zu bytes do not fit in the %zu bytes left", what,
-                (unsigned long long)n, size, pki_rd_left(&d->r));
+    size_t left = pki_rd_left(&d->r);
+    return fail(d, at, "%s: %llu record%s of %zu bytes %s not fit in the %zu byte%s left", what,
+                (unsigned long long)n, PLURAL_S(n), size, DOES(n), left, PLURAL_S(left));
 }
 
 static bool oom(pd *d)
@@ -240,8 +248,9 @@ static bool morphs(pd *d, size_t *nraw)
         uint32_t k = pki_get_u32(p + 20);
         if (!pki_rd_fits(&d->r, k, 16))
             return fail(d, rec + 20,
-                        "morph %zu: %u vertices of 16 bytes do not fit in the %zu bytes left", i, k,
-                        pki_rd_left(&d->r));
+                        "morph %zu: %u vert%s of 16 bytes %s not fit in the %zu byte%s left", i, k,
+                        k == 1 ? "ex" : "ices", DOES(k), pki_rd_left(&d->r),
+                        PLURAL_S(pki_rd_left(&d->r)));
         pki_rd_skip(&d->r, (size_t)k * 16);
         if (p[24] == 0 && i == 0)
             continue; /* the base morph */
@@ -332,7 +341,8 @@ pk_model *pk_pmd_read(const void *data, size_t len, pk_log *log)
     }
     const uint8_t *h = pki_rd_take(&d.r, 283);
     if (!h) {
-        fail(&d, 0, "header: the file ends inside the 283-byte header (%zu bytes)", len);
+        fail(&d, 0, "header: the file ends inside the 283-byte header (%zu byte%s)", len,
+             PLURAL_S(len));
         goto done;
     }
     m->version = pki_get_f32(h + 3);
@@ -373,8 +383,8 @@ pk_model *pk_pmd_read(const void *data, size_t len, pk_log *log)
     }
     const uint8_t *md = pki_rd_take(&d.r, 2 * (size_t)nmd);
     if (!md) {
-        fail(&d, at, "morph display list: %u entries do not fit in the %zu bytes left", nmd,
-             pki_rd_left(&d.r));
+        fail(&d, at, "morph display list: %u entr%s %s not fit in the %zu byte%s left", nmd,
+             nmd == 1 ? "y" : "ies", DOES(nmd), pki_rd_left(&d.r), PLURAL_S(pki_rd_left(&d.r)));
         goto done;
     }
     at = d.r.pos;
@@ -384,8 +394,8 @@ pk_model *pk_pmd_read(const void *data, size_t len, pk_log *log)
     }
     frame_names = pki_rd_take(&d.r, 50 * (size_t)nfn);
     if (!frame_names) {
-        fail(&d, at, "bone frame names: %u names of 50 bytes do not fit in the %zu bytes left", nfn,
-             pki_rd_left(&d.r));
+        fail(&d, at, "bone frame names: %u name%s of 50 bytes %s not fit in the %zu byte%s left",
+             nfn, PLURAL_S(nfn), DOES(nfn), pki_rd_left(&d.r), PLURAL_S(pki_rd_left(&d.r)));
         goto done;
     }
     at = d.r.pos;
@@ -512,7 +522,8 @@ pk_model *pk_pmd_read(const void *data, size_t len, pk_log *log)
     }
     if (pki_rd_left(&d.r) > 0)
         pk_log_add(log, PK_WARNING, PK_E_DAMAGED, (int64_t)d.r.pos, 0, 0,
-                   "%zu bytes after the last section ignored", pki_rd_left(&d.r));
+                   "%zu byte%s after the last section ignored", pki_rd_left(&d.r),
+                   PLURAL_S(pki_rd_left(&d.r)));
     pki_model_offsets off = {bone_off, NULL, rigid_off};
     ok = pki_model_finish(m, &off, log) == 0;
     goto done;

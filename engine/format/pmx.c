@@ -18,6 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Counts in messages: "1 byte left", "2 bytes left"; "1 record does not
+ * fit", "2 records do not". */
+#define PLURAL_S(n) ((n) == 1 ? "" : "s")
+#define DOES(n) ((n) == 1 ? "does" : "do")
+
 enum { IX_VERTEX, IX_TEXTURE, IX_MATERIAL, IX_BONE, IX_MORPH, IX_RIGID };
 
 typedef struct px {
@@ -46,8 +51,9 @@ static bool fail_at(px *x, size_t at, const char *fmt, ...)
 /* "the file ends inside <what>" at the current position. */
 static bool short_read(px *x, const char *field)
 {
-    return fail_at(x, x->r.pos, "the file ends inside its %s (%zu bytes left)", field,
-                   pki_rd_left(&x->r));
+    size_t left = pki_rd_left(&x->r);
+    return fail_at(x, x->r.pos, "the file ends inside its %s (%zu byte%s left)", field, left,
+                   PLURAL_S(left));
 }
 
 static void set_what(px *x, const char *fmt, ...) PK_PRINTF(2, 3);
@@ -69,8 +75,9 @@ static bool text(px *x, const char **out, const char *field)
         return short_read(x, field);
     if (n < 0 || (size_t)n > pki_rd_left(&x->r)) {
         x->r.pos = at;
-        return fail_at(x, at, "%s length %d does not fit in the %zu bytes left", field, (int)n,
-                       pki_rd_left(&x->r) - 4);
+        size_t left = pki_rd_left(&x->r) - 4;
+        return fail_at(x, at, "%s length %d does not fit in the %zu byte%s left", field, (int)n,
+                       left, PLURAL_S(left));
     }
     const uint8_t *p = pki_rd_take(&x->r, (size_t)n);
     if (!out)
@@ -112,20 +119,22 @@ static bool skip(px *x, size_t n, const char *field)
 }
 
 /* A section count: int32, not negative, and count x min_size must fit in
- * what is left. */
-static bool count(px *x, const char *section, size_t min_size, size_t *out)
+ * what is left.  `one` names a single record of the section (vertex). */
+static bool count(px *x, const char *section, const char *one, size_t min_size, size_t *out)
 {
     size_t at = x->r.pos;
     int32_t n;
     set_what(x, "%s count", section);
     if (!pki_rd_i32(&x->r, &n))
-        return fail_at(x, at, "the file ends before the %s section (%zu bytes left)", section,
-                       pki_rd_left(&x->r));
+        return fail_at(x, at, "the file ends before the %s section (%zu byte%s left)", section,
+                       pki_rd_left(&x->r), PLURAL_S(pki_rd_left(&x->r)));
     if (n < 0)
         return fail_at(x, at, "negative %s count %d", section, (int)n);
+    size_t left = pki_rd_left(&x->r);
     if (!pki_rd_fits(&x->r, (uint64_t)n, min_size))
-        return fail_at(x, at, "%d %s need at least %zu bytes each; %zu bytes are left", (int)n,
-                       section, min_size, pki_rd_left(&x->r));
+        return fail_at(x, at, "%d %s need%s at least %zu byte%s%s; %zu byte%s %s left", (int)n,
+                       n == 1 ? one : section, n == 1 ? "s" : "", min_size, PLURAL_S(min_size),
+                       n == 1 ? "" : " each", left, PLURAL_S(left), left == 1 ? "is" : "are");
     *out = (size_t)n;
     return true;
 }
@@ -190,7 +199,7 @@ static bool vertices(px *x)
     size_t n;
     size_t fixed = 32 + 16 * (size_t)x->m->extra_uv; /* position, normal, uv, extra */
     size_t b = (size_t)x->isz[IX_BONE];
-    if (!count(x, "vertices", fixed + 1 + b + 4, &n))
+    if (!count(x, "vertices", "vertex", fixed + 1 + b + 4, &n))
         return false;
     x->m->counts[PK_MSEC_VERTICES] = n;
     for (size_t i = 0; i < n; i++) {
@@ -239,7 +248,7 @@ static bool vertices(px *x)
 static bool faces(px *x)
 {
     size_t n;
-    if (!count(x, "face indices", (size_t)x->isz[IX_VERTEX], &n))
+    if (!count(x, "face indices", "face index", (size_t)x->isz[IX_VERTEX], &n))
         return false;
     if (n % 3 != 0)
         pk_log_add(x->log, PK_WARNING, PK_E_DAMAGED, (int64_t)(x->r.pos - 4), 0, 0,
@@ -252,7 +261,7 @@ static bool faces(px *x)
 static bool textures(px *x)
 {
     size_t n;
-    if (!count(x, "textures", min_text(), &n))
+    if (!count(x, "textures", "texture", min_text(), &n))
         return false;
     x->m->counts[PK_MSEC_TEXTURES] = n;
     for (size_t i = 0; i < n; i++) {
@@ -267,7 +276,7 @@ static bool materials(px *x)
 {
     size_t n, t = (size_t)x->isz[IX_TEXTURE];
     size_t fixed = 16 + 12 + 4 + 12 + 1 + 16 + 4; /* colours, flags, edge */
-    if (!count(x, "materials", 2 * min_text() + fixed + 2 * t + 3 + min_text() + 4, &n))
+    if (!count(x, "materials", "material", 2 * min_text() + fixed + 2 * t + 3 + min_text() + 4, &n))
         return false;
     x->m->counts[PK_MSEC_MATERIALS] = n;
     for (size_t i = 0; i < n; i++) {
@@ -335,8 +344,8 @@ static bool bone(px *x, size_t i, pk_model_bone *bn)
             return short_read(x, "IK link count");
         size_t min_link = (size_t)x->isz[IX_BONE] + 1;
         if (nl < 0 || !pki_rd_fits(r, (uint64_t)nl, min_link))
-            return fail_at(x, at, "IK link count %d does not fit in the %zu bytes left", (int)nl,
-                           pki_rd_left(r));
+            return fail_at(x, at, "IK link count %d does not fit in the %zu byte%s left", (int)nl,
+                           pki_rd_left(r), PLURAL_S(pki_rd_left(r)));
         bn->ik_links = pki_model_mem(x->m, (size_t)nl * sizeof *bn->ik_links);
         if (!bn->ik_links) {
             pk_error(x->log, PK_E_NO_MEMORY, "out of memory");
@@ -362,7 +371,7 @@ static bool bone(px *x, size_t i, pk_model_bone *bn)
 static bool bones(px *x, int64_t **offsets)
 {
     size_t n, b = (size_t)x->isz[IX_BONE];
-    if (!count(x, "bones", 2 * min_text() + 12 + b + 4 + 2 + b, &n))
+    if (!count(x, "bones", "bone", 2 * min_text() + 12 + b + 4 + 2 + b, &n))
         return false;
     x->m->counts[PK_MSEC_BONES] = n;
     x->m->bones = calloc(n ? n : 1, sizeof *x->m->bones);
@@ -409,7 +418,7 @@ static size_t morph_offset_size(const px *x, uint8_t kind)
 static bool morphs(px *x)
 {
     size_t n;
-    if (!count(x, "morphs", 2 * min_text() + 2 + 4, &n))
+    if (!count(x, "morphs", "morph", 2 * min_text() + 2 + 4, &n))
         return false;
     x->m->counts[PK_MSEC_MORPHS] = n;
     x->m->morphs = calloc(n ? n : 1, sizeof *x->m->morphs);
@@ -444,8 +453,9 @@ static bool morphs(px *x)
         if (!pki_rd_i32(&x->r, &k))
             return short_read(x, "offset count");
         if (k < 0 || !pki_rd_fits(&x->r, (uint64_t)k, size))
-            return fail_at(x, at, "%d offsets of %zu bytes do not fit in the %zu bytes left",
-                           (int)k, size, pki_rd_left(&x->r));
+            return fail_at(x, at, "%d offset%s of %zu bytes %s not fit in the %zu byte%s left",
+                           (int)k, PLURAL_S(k), size, DOES(k), pki_rd_left(&x->r),
+                           PLURAL_S(pki_rd_left(&x->r)));
         pki_rd_skip(&x->r, (size_t)k * size);
     }
     return true;
@@ -454,7 +464,7 @@ static bool morphs(px *x)
 static bool frames(px *x, int64_t **offsets)
 {
     size_t n;
-    if (!count(x, "display frames", 2 * min_text() + 1 + 4, &n))
+    if (!count(x, "display frames", "display frame", 2 * min_text() + 1 + 4, &n))
         return false;
     x->m->counts[PK_MSEC_FRAMES] = n;
     x->m->frames = calloc(n ? n : 1, sizeof *x->m->frames);
@@ -480,8 +490,8 @@ static bool frames(px *x, int64_t **offsets)
         if (!pki_rd_i32(&x->r, &k))
             return short_read(x, "member count");
         if (k < 0 || !pki_rd_fits(&x->r, (uint64_t)k, min_item))
-            return fail_at(x, at, "%d members do not fit in the %zu bytes left", (int)k,
-                           pki_rd_left(&x->r));
+            return fail_at(x, at, "%d member%s %s not fit in the %zu byte%s left", (int)k,
+                           PLURAL_S(k), DOES(k), pki_rd_left(&x->r), PLURAL_S(pki_rd_left(&x->r)));
         f->items = pki_model_mem(x->m, (size_t)k * sizeof *f->items);
         if (!f->items) {
             pk_error(x->log, PK_E_NO_MEMORY, "out of memory");
@@ -508,7 +518,8 @@ static bool frames(px *x, int64_t **offsets)
 static bool rigids(px *x, int64_t **offsets)
 {
     size_t n, fixed = 1 + 2 + 1 + 12 + 12 + 12 + 20 + 1;
-    if (!count(x, "rigid bodies", 2 * min_text() + (size_t)x->isz[IX_BONE] + fixed, &n))
+    if (!count(x, "rigid bodies", "rigid body", 2 * min_text() + (size_t)x->isz[IX_BONE] + fixed,
+               &n))
         return false;
     x->m->counts[PK_MSEC_RIGIDS] = n;
     x->m->rigids = calloc(n ? n : 1, sizeof *x->m->rigids);
@@ -549,7 +560,7 @@ static bool rigids(px *x, int64_t **offsets)
 static bool joints(px *x)
 {
     size_t n, fixed = 1 + 2 * (size_t)x->isz[IX_RIGID] + 96;
-    if (!count(x, "joints", 2 * min_text() + fixed, &n))
+    if (!count(x, "joints", "joint", 2 * min_text() + fixed, &n))
         return false;
     x->m->counts[PK_MSEC_JOINTS] = n;
     for (size_t i = 0; i < n; i++) {
@@ -567,7 +578,7 @@ static bool soft_bodies(px *x)
     /* shape, material, group, mask, flags, link distance, clusters, mass,
      * margin, aero model, 12 + 6 config floats, 4 iterations, 3 floats */
     size_t fixed = 1 + (size_t)x->isz[IX_MATERIAL] + 1 + 2 + 1 + 4 + 4 + 4 + 4 + 4 + 72 + 16 + 12;
-    if (!count(x, "soft bodies", 2 * min_text() + fixed + 8, &n))
+    if (!count(x, "soft bodies", "soft body", 2 * min_text() + fixed + 8, &n))
         return false;
     x->m->counts[PK_MSEC_SOFTBODIES] = n;
     size_t anchor = (size_t)x->isz[IX_RIGID] + (size_t)x->isz[IX_VERTEX] + 1;
@@ -583,8 +594,9 @@ static bool soft_bodies(px *x)
             if (!pki_rd_i32(&x->r, &k))
                 return short_read(x, part == 0 ? "anchor count" : "pin count");
             if (k < 0 || !pki_rd_fits(&x->r, (uint64_t)k, size))
-                return fail_at(x, at, "%d %s do not fit in the %zu bytes left", (int)k,
-                               part == 0 ? "anchors" : "pins", pki_rd_left(&x->r));
+                return fail_at(x, at, "%d %s%s %s not fit in the %zu byte%s left", (int)k,
+                               part == 0 ? "anchor" : "pin", PLURAL_S(k), DOES(k),
+                               pki_rd_left(&x->r), PLURAL_S(pki_rd_left(&x->r)));
             pki_rd_skip(&x->r, (size_t)k * size);
         }
     }
@@ -610,7 +622,8 @@ pk_model *pk_pmx_read(const void *data, size_t len, pk_log *log)
         ok = soft_bodies(&x);
     if (ok && pki_rd_left(&x.r) > 0)
         pk_log_add(log, PK_WARNING, PK_E_DAMAGED, (int64_t)x.r.pos, 0, 0,
-                   "%zu bytes after the last section ignored", pki_rd_left(&x.r));
+                   "%zu byte%s after the last section ignored", pki_rd_left(&x.r),
+                   PLURAL_S(pki_rd_left(&x.r)));
     if (ok) {
         pki_model_offsets off = {bone_off, frame_off, rigid_off};
         ok = pki_model_finish(x.m, &off, log) == 0;

@@ -504,8 +504,8 @@ static bool read_header(reader *r)
     const uint8_t *h = pki_rd_take(&r->c, HEADER_BYTES);
     if (!h) {
         pk_log_add(r->log, PK_ERROR, PK_E_DAMAGED, 0, 0, 0,
-                   "not a VMD file: %zu bytes, shorter than the %d-byte signature", r->c.len,
-                   HEADER_BYTES);
+                   "not a VMD file: %zu byte%s, shorter than the %d-byte signature", r->c.len,
+                   r->c.len == 1 ? "" : "s", HEADER_BYTES);
         return false;
     }
     bool bare;
@@ -526,8 +526,8 @@ static bool read_header(reader *r)
     if (!model) {
         pk_log_add(r->log, PK_ERROR, PK_E_DAMAGED, HEADER_BYTES, 0, 0,
                    "the file is cut short in its header: it ends inside the %zu-byte model "
-                   "name (%zu bytes left)",
-                   mw, pki_rd_left(&r->c));
+                   "name (%zu byte%s left)",
+                   mw, pki_rd_left(&r->c), pki_rd_left(&r->c) == 1 ? "" : "s");
         return false;
     }
     memset(m->model, 0, sizeof m->model);

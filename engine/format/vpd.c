@@ -970,7 +970,8 @@ static pk_pose *hybrid_read(const uint8_t *d, size_t len, pk_log *log)
     end_duplicates(&dups, log);
     if (off < len)
         pk_log_add(log, PK_WARNING, PK_E_DAMAGED, (int64_t)off, 0, 0,
-                   "%zu bytes after the last bone are ignored", len - off);
+                   "%zu byte%s after the last bone %s ignored", len - off,
+                   len - off == 1 ? "" : "s", len - off == 1 ? "is" : "are");
     pose->eol = lf_lines > crlf_lines ? PK_EOL_LF : PK_EOL_CRLF;
     free(seen.v);
     return pose;
