@@ -121,7 +121,9 @@ static int check(const pk_step *s, pk_log *log)
         return -1;
     if (o->axes && parse_axes(s, o->axes, &axes, log) != 0)
         return -1;
-    if (o->like && (!strrchr(o->like, '@') || strrchr(o->like, '@') == o->like))
+    uint32_t frame;
+    if (o->like && (!strrchr(o->like, '@') || strrchr(o->like, '@') == o->like ||
+                    !pki_num_u32(strrchr(o->like, '@') + 1, &frame)))
         return pki_step_fail(log,
                              "%s wants BONE@FRAME or camera@FRAME (a key of the motion), "
                              "not '%s'",
@@ -188,7 +190,11 @@ static int like_key(const pk_step *s, const pk_motion *m, const char *like, uint
                 hit = &m->bones[i];
         }
     free(raw);
-    if (!hit)
+    if (!hit && blen == 6 && memcmp(like, "camera", 6) == 0) /* the word, not a bone */
+        pk_error(log, PK_E_NOT_FOUND,
+                 "%s %s: the motion has no camera keys, and no key of bone 'camera' at frame %u",
+                 pki_step_spell(s, "like", name), like, frame);
+    else if (!hit)
         pk_error(log, PK_E_NOT_FOUND, "%s %s: the motion has no key of bone '%s' at frame %u",
                  pki_step_spell(s, "like", name), like, bone, frame);
     free(bone);
@@ -260,7 +266,19 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     pk_selection_free(sel);
     if (rc == 0 && pki_drop_duplicates(&res->out, res, log) != 0)
         rc = -1;
-    if (rc == 0 && st->keys + st->camera_keys == 0)
+    char n1[64];
+    if (rc == 0 && st->keys + st->camera_keys == 0 && o->axes && !(axes & 0xF) && !six)
+        pk_warning(log, PK_E_NO_EFFECT,
+                   "nothing to change: %s %s names only a camera's distance and view angle, "
+                   "which the bone key %s has no curves for; the output is the input unchanged",
+                   pki_step_spell(s, "axes", n1), o->axes, o->like);
+    else if (rc == 0 && st->keys + st->camera_keys == 0 && o->axes && !(axes & 0xF))
+        pk_warning(log, PK_E_NO_EFFECT,
+                   "nothing to change: %s %s names only camera channels and the motion has no "
+                   "camera keys%s; the output is the input unchanged",
+                   pki_step_spell(s, "axes", n1), o->axes,
+                   m->ncameras ? " in the frames given" : "");
+    else if (rc == 0 && st->keys + st->camera_keys == 0)
         pk_warning(log, PK_E_NO_EFFECT,
                    "nothing to change: no key of the selected %s in the frames given; the "
                    "output is the input unchanged",

@@ -1,0 +1,25 @@
+# curve: a --like whose frame is not a number is a usage error before any
+# file is read, as one without '@' is; camera@F on a motion without camera
+# keys says so; --axes naming only camera channels (d, v) on a motion
+# without camera keys, or with --like a bone key, says why nothing changed
+# (not "no key of the selected bones").
+DANCE="$PK_SOURCE/samples/dance.vmd"
+expect_exit 2 "$POSEKIT" curve "$DANCE" --like 'センター@x' -o out.vmd
+expect_stderr <<'ERR'
+posekit curve: --like wants BONE@FRAME or camera@FRAME (a key of the motion), not 'センター@x'
+Try 'posekit help curve'.
+ERR
+expect_exit 2 "$POSEKIT" curve missing.vmd --like 'センター@-1' -o out.vmd
+expect_stderr_contains "posekit curve: --like wants BONE@FRAME or camera@FRAME (a key of the motion), not 'センター@-1'"
+expect_no_file out.vmd
+
+expect_exit 2 "$POSEKIT" curve "$DANCE" --like camera@0 -o out.vmd
+expect_stderr_contains "--like camera@0: the motion has no camera keys, and no key of bone 'camera' at frame 0"
+
+expect_exit 0 "$POSEKIT" curve "$DANCE" --set ease --axes d -o out.vmd
+expect_stderr_contains 'warning: nothing to change: --axes d names only camera channels and the motion has no camera keys; the output is the input unchanged'
+expect_same_bytes "$DANCE" out.vmd
+expect_exit 0 "$POSEKIT" curve "$DANCE" --like 'センター@15' --axes v -o out.vmd
+expect_stderr_contains "warning: nothing to change: --axes v names only a camera's distance and view angle, which the bone key センター@15 has no curves for"
+expect_exit 2 "$POSEKIT" curve "$DANCE" --like 'センター@15' --axes v --strict -o out2.vmd
+expect_no_file out2.vmd
