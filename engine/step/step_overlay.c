@@ -4,6 +4,7 @@
 #include "step/step_option.h"
 
 #include "common/diag.h"
+#include "ops/keys/rebuild.h"
 #include "ops/names/select_check.h"
 
 #include <stdio.h>
@@ -93,12 +94,18 @@ static int lay(const pk_step *s, const pk_doc *base, const pk_pose *pose, const 
     opt.last = o->frames.last;
     opt.fade = o->fade;
     or->motion_in = base->motion != NULL;
-    /* what the engine says is about the pose: what it lacks, what it
-     * overlaid */
+    /* what is said of the range and its fades is about the base's frames;
+     * the rest of what the engine says is about the pose: what it lacks,
+     * what it overlaid */
     size_t from = pki_mark(log);
     if (base->motion) {
+        bool window = pki_overlay_window(&opt, log);
+        pk_log_place(log, from, s->inputs[0]);
+        if (!window)
+            return -1;
+        from = pki_mark(log);
         res->out.format = PK_FMT_VMD;
-        res->out.motion = pk_overlay_motion(base->motion, pose, sel, &opt, & or->stats, log);
+        res->out.motion = pki_overlay_motion_in(base->motion, pose, sel, &opt, & or->stats, log);
     } else {
         res->out.format = PK_FMT_VPD;
         res->vpd.layout = base->pose->layout;

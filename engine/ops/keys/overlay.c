@@ -351,15 +351,32 @@ static bool base_has_track(const void *ctx, const uint8_t *raw, size_t len)
     return base_track(r->tracks, false, pk_names_find(r->base->names, raw, len)) != NULL;
 }
 
+bool pki_overlay_window(const pk_overlay_options *opt, pk_log *log)
+{
+    if (!pki_rb_window_ok(opt, log))
+        return false;
+    warn_fade_cut(opt, log);
+    return true;
+}
+
 pk_motion *pk_overlay_motion(const pk_motion *base, const pk_pose *pose, const pk_selection *sel,
                              const pk_overlay_options *opt, pk_overlay_stats *stats, pk_log *log)
+{
+    if (!pki_overlay_window(opt, log)) {
+        if (stats)
+            memset(stats, 0, sizeof *stats);
+        return NULL;
+    }
+    return pki_overlay_motion_in(base, pose, sel, opt, stats, log);
+}
+
+pk_motion *pki_overlay_motion_in(const pk_motion *base, const pk_pose *pose,
+                                 const pk_selection *sel, const pk_overlay_options *opt,
+                                 pk_overlay_stats *stats, pk_log *log)
 {
     pk_overlay_stats local;
     pk_overlay_stats *st = stats ? stats : &local;
     memset(st, 0, sizeof *st);
-    if (!pki_rb_window_ok(opt, log))
-        return NULL;
-    warn_fade_cut(opt, log);
     pk_log quiet; /* duplicate-key warnings belong to reading the base */
     pk_log_init(&quiet);
     pk_tracks *tracks = pk_tracks_build(base, &quiet);

@@ -124,7 +124,12 @@ expect_exit 2 "$POSEKIT" overlay "$S/dance.vmd" --pose "$S/hands/right_fist.vpd"
     --bones @mouth --frames 30-60 --strict -o nothing_strict.vmd
 expect_no_file nothing_strict.vmd
 
-# A fade longer than the frames before the range is cut short, and says so.
+# A fade longer than the frames before the range is cut short, and says so
+# of the base, whose frames it runs over (not of the pose).
 expect_exit 0 "$POSEKIT" overlay "$S/dance.vmd" --pose "$S/hands/right_fist.vpd" \
     --bones @fingers_R --frames 4-20 --fade 10 -o shortfade.vmd
-expect_stderr_contains 'warning: fade 10 cut short at frame 0: the fade-in runs over 4 frames (frames 0-4)'
+expect_stderr_contains "posekit: $S/dance.vmd: warning: fade 10 cut short at frame 0: the fade-in runs over 4 frames (frames 0-4)"
+expect_exit 2 "$POSEKIT" overlay "$S/dance.vmd" --pose "$S/hands/right_fist.vpd" \
+    --bones @fingers_R --frames 30-4294967290 --fade 40 -o past.vmd
+expect_stderr_contains "posekit: $S/dance.vmd: overlay range 30-4294967290 with fade 40 runs past the last frame number"
+expect_no_file past.vmd
