@@ -201,9 +201,18 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *f)
         before += st->keys_before[i];
         after += st->keys_after[i];
     }
-    pk_buf_printf(f, "keys %zu -> %zu (bones %zu -> %zu, morphs %zu -> %zu)", before, after,
+    pk_buf_printf(f, "keys %zu -> %zu (bones %zu -> %zu, morphs %zu -> %zu", before, after,
                   st->keys_before[PK_SEC_BONE], st->keys_after[PK_SEC_BONE],
                   st->keys_before[PK_SEC_MORPH], st->keys_after[PK_SEC_MORPH]);
+    /* the other sections when they hold keys: a camera motion's keys are
+     * not all "bones and morphs" */
+    static const char *const other[PK_SEC_COUNT] = {
+        [PK_SEC_CAMERA] = "camera", [PK_SEC_LIGHT] = "light", [PK_SEC_SHADOW] = "shadow",
+        [PK_SEC_IK] = "IK"};
+    for (int i = PK_SEC_CAMERA; i < PK_SEC_COUNT; i++)
+        if (st->keys_before[i] || st->keys_after[i])
+            pk_buf_printf(f, ", %s %zu -> %zu", other[i], st->keys_before[i], st->keys_after[i]);
+    pk_buf_putc(f, ')');
     if (st->trimmed) {
         if (st->last == UINT32_MAX)
             pk_buf_printf(f, "; trimmed to frames %u on", st->first);

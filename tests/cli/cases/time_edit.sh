@@ -233,3 +233,10 @@ expect_exit 2 "$POSEKIT" curve "$CAM" --like camera@7 -o bad.vmd
 expect_stderr_contains 'the motion has no camera key at frame 7'
 expect_exit 2 "$POSEKIT" curve "$CAM" --set linear --axes d --bones センター -o bad.vmd
 expect_no_file bad.vmd
+
+# the summary counts the sections that hold keys beside bones and morphs:
+# a camera motion's keys are camera keys
+expect_exit 0 "$POSEKIT" time "$CAM" --fps 30:60 -o cam60s.vmd
+expect_stderr_contains 'posekit time: keys 70 -> 70 (bones 0 -> 0, morphs 0 -> 0, camera 70 -> 70); time x2:'
+expect_exit 0 "$POSEKIT" time "$DANCE" --shift 2 -o shifted2.vmd
+expect_stderr_contains 'posekit time: keys 15439 -> 15439 (bones 14160 -> 14160, morphs 1279 -> 1279); shifted by 2'
