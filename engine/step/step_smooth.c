@@ -88,7 +88,14 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     }
     for (int i = 0; res->out.motion && i < PK_SEC_COUNT; i++)
         st->keys_after[i] = pk_motion_count(res->out.motion, (pk_section)i);
-    if (res->out.motion && st->bone_tracks + st->morph_tracks == 0 && !res->duplicates)
+    bool keyed = st->keys_before[PK_SEC_BONE] || (!o->no_morphs && st->keys_before[PK_SEC_MORPH]);
+    if (res->out.motion && !keyed && !res->duplicates) /* a camera motion: nothing to look at */
+        pk_warning(log, PK_E_NO_EFFECT,
+                   "nothing to smooth: the motion keys no bone%s, the tracks smooth filters "
+                   "(camera, light, shadow and IK records stay as they are), the output is the "
+                   "input unchanged",
+                   o->no_morphs ? "" : " or morph");
+    else if (res->out.motion && st->bone_tracks + st->morph_tracks == 0 && !res->duplicates)
         pk_warning(log, PK_E_NO_EFFECT,
                    "nothing to smooth: no track holds noise (%zu left as they were), the output "
                    "is the input unchanged",

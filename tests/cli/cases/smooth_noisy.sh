@@ -95,6 +95,16 @@ expect_exit 0 "$POSEKIT" smooth clean.vmd -o same.vmd
 expect_stderr_contains 'warning: nothing to smooth'
 expect_exit 2 "$POSEKIT" smooth clean.vmd -o strict.vmd --strict
 expect_no_file strict.vmd
+expect_stderr_lacks 'the motion keys no bone'
+# a motion without bone or morph keys (a camera's) says that, not that its
+# (absent) tracks hold no noise
+{
+    vmd_header 'camera'
+    pack V 0 0
+} >cam.vmd
+expect_exit 0 "$POSEKIT" smooth cam.vmd -o cam_same.vmd
+expect_stderr_contains 'warning: nothing to smooth: the motion keys no bone or morph, the tracks smooth filters (camera, light, shadow and IK records stay as they are)'
+expect_same_bytes cam.vmd cam_same.vmd
 # the job step writes the command's bytes
 cat >job.yaml <<'YAML'
 inputs: {n: noisy.vmd}
