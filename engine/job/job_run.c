@@ -491,6 +491,15 @@ static int encode(pk_job *j, size_t i, pk_log *log)
         pk_error(log, PK_E_NOT_FOUND, "'%s' is not defined", o->name);
     } else if (it->kind == PKI_JOB_REPORT) {
         rc = pk_step_report(it->by, it->report, os->report, &o->data, log);
+        /* what the command says beside such a file (check's rules without
+         * a rule) is a line of the run's report */
+        pk_buf note;
+        pk_buf_init(&note);
+        if (rc == 0 && pk_step_report_note(it->by, it->report, os->report, &note) == 0 && note.len)
+            pk_buf_printf(&j->report, "%s: %.*s\n", o->path, (int)note.len,
+                          (const char *)note.data);
+        j->report.oom |= note.oom;
+        pk_buf_free(&note);
     } else {
         /* the step's layout (a VPD input's own, convert's layout:) unless
          * the output names one */

@@ -69,3 +69,18 @@ expect_stderr_contains "two.yaml: no rule to suggest for the 2 missing names tha
 expect_exit 1 "$POSEKIT" check near.vmd --model "$model" --suggest-rules near.yaml
 expect_stderr_empty
 grep -q '^  "左足IK": "左足ＩＫ"$' near.yaml || fail "no rule: $(cat near.yaml)"
+
+# a job's check writing its rules says it on the run's report
+cat >job.yaml <<YAML
+inputs:
+  fits: fits.vmd
+  miku: $model
+steps:
+  - check: {in: fits, model: miku, out: fix}
+outputs:
+  fix: job.rules.yaml
+YAML
+expect_exit 0 "$POSEKIT" run job.yaml
+expect_stdout_contains 'job.rules.yaml: no rule to suggest: every bone and morph fits moves is on the model (the file holds comments only)'
+expect_stdout_contains 'wrote job.rules.yaml ('
+only_comments job.rules.yaml
