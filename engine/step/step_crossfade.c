@@ -89,12 +89,12 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *f)
     if (!st)
         return;
     pk_buf_printf(f,
-                  "frames %u-%u faded over %zu bone%s and %zu morph%s: %zu keys from the first, "
+                  "frames %u-%u faded over %zu bone%s and %zu morph%s: %zu key%s from the first, "
                   "%zu from the second, %zu inside the fade (within %.4g deg, %.4g units, %.4g "
                   "weight)",
                   o->at, o->at + o->fade, st->bones, pki_plural(st->bones), st->morphs,
-                  pki_plural(st->morphs), st->keys_a, st->keys_b, st->fade_keys, st->worst_deg,
-                  st->worst_pos, st->worst_morph);
+                  pki_plural(st->morphs), st->keys_a, pki_plural(st->keys_a), st->keys_b,
+                  st->fade_keys, st->worst_deg, st->worst_pos, st->worst_morph);
     pki_duplicates_summary(res, f);
 }
 

@@ -237,10 +237,11 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *f)
     if (kr->is_legs) {
         const pk_legs_stats *l = &kr->legs;
         pk_buf_printf(f,
-                      "%s, %zu legs over %zu frames: leg keys %zu -> %zu; ankles within %.3g units "
-                      "of the input's",
-                      kr->way == PK_LEGS_IK_TO_FK ? "IK to FK" : "FK to IK", l->legs, l->frames,
-                      l->keys_before, l->keys_after, l->worst);
+                      "%s, %zu leg%s over %zu frame%s: leg keys %zu -> %zu; ankles within %.3g "
+                      "units of the input's",
+                      kr->way == PK_LEGS_IK_TO_FK ? "IK to FK" : "FK to IK", l->legs,
+                      pki_plural(l->legs), l->frames, pki_plural(l->frames), l->keys_before,
+                      l->keys_after, l->worst);
         if (l->baked)
             pk_buf_puts(f, " (a key per frame: no fit met the goal)");
         else if (kr->way == PK_LEGS_IK_TO_FK && l->tol_knee != l->tol[0])

@@ -47,7 +47,7 @@ tight=$(grep -o '"keys_after": [0-9]*' "$OUT" | grep -o '[0-9]*$')
 [ "$loose" -lt "$tight" ] || fail "--max-move 0.01 gave $loose keys, 0.001 gave $tight"
 # a pose: one frame, written as a VMD (a VPD cannot switch IK off)
 expect_exit 0 "$POSEKIT" bake "$(corpus vpd_keitel_01.vpd)" --ik-to-fk --model "$mei" -o pose.vmd
-expect_stderr_contains 'IK to FK, 2 legs over 1 frames'
+expect_stderr_contains 'IK to FK, 2 legs over 1 frame: '
 # errors: no model, both ways, a model without leg IK, options of the
 # plain bake, a motion with nothing to turn
 expect_exit 2 "$POSEKIT" bake "$in" --ik-to-fk -o x.vmd
