@@ -215,9 +215,10 @@ PK_API void pk_step_want(pk_step *s, pk_report_format f);
 PK_API int pk_step_report(const pk_step *s, const pk_step_result *r, pk_report_format f,
                           pk_buf *out, pk_log *log);
 /* What to tell the user beside the report written in f, in one line
- * without a newline or a prefix (check's rules file: "holds no rule:
- * nothing to suggest (...)"), not a warning: the report is right.
- * Nothing when there is nothing to tell.  0, or -1 (out of memory). */
+ * without a newline or a prefix (check's rules file without a rule: "no
+ * rule to suggest: every bone and morph IN moves is on the model (...)"),
+ * not a warning: the report is right.  Nothing when there is nothing to
+ * tell.  0, or -1 (out of memory). */
 PK_API int pk_step_report_note(const pk_step *s, const pk_step_result *r, pk_report_format f,
                                pk_buf *out);
 /* The extensions a job may write the step's report as, for messages
