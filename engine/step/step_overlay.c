@@ -4,7 +4,7 @@
 #include "step/step_option.h"
 
 #include "common/diag.h"
-#include "ops/keys/rebuild.h"
+#include "ops/keys/overlay.h"
 #include "ops/names/select_check.h"
 
 #include <stdio.h>

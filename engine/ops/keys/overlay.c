@@ -12,6 +12,7 @@
  */
 #include "common/diag.h"
 #include "model/names.h"
+#include "ops/keys/overlay.h"
 #include "ops/keys/rebuild.h"
 #include "posekit.h"
 #include "math/curve.h"

@@ -78,16 +78,6 @@ typedef struct pki_rb {
  * after it (B + max(F, 1)) is a frame number; an error (logged) if not. */
 bool pki_rb_window_ok(const pk_overlay_options *opt, pk_log *log);
 
-/* pk_overlay_motion in two parts: what is said of the range and its fades
- * (an error, or a fade cut short at frame 0), which is about the base's
- * frames, then the overlay itself, which says what the pose lacks or
- * changes; the overlay step places each on its file.  pki_overlay_window
- * returns false on an error. */
-bool pki_overlay_window(const pk_overlay_options *opt, pk_log *log);
-pk_motion *pki_overlay_motion_in(const pk_motion *base, const pk_pose *pose,
-                                 const pk_selection *sel, const pk_overlay_options *opt,
-                                 pk_overlay_stats *stats, pk_log *log);
-
 /* A scratch motion with the two bone keys pki_rb_env.scratch needs (NULL
  * on OOM; pk_motion_free). */
 pk_motion *pki_rb_scratch_new(void);
