@@ -45,7 +45,7 @@
  */
 #include "common/grow.h"
 #include "ops/retarget/sizing.h"
-#include "ops/retarget/vec.h"
+#include "math/vec.h"
 #include "ops/skeleton/contacts.h"
 #include "ops/skeleton/play.h"
 #include "bench_util.h"

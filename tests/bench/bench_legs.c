@@ -49,6 +49,7 @@
  */
 #include "bench_util.h"
 #include "math/quat.h"
+#include "math/vec.h"
 #include "ops/skeleton/legs_fit.h"
 
 #include <math.h>
@@ -377,24 +378,6 @@ static bool unimodal_ok(const double *lo, const double *hi, size_t n)
     return peak_ok(lo, hi, n, 1.0) || peak_ok(lo, hi, n, -1.0);
 }
 
-static void sub3(const double a[3], const double b[3], double o[3])
-{
-    for (int k = 0; k < 3; k++)
-        o[k] = a[k] - b[k];
-}
-
-static void cross3(const double a[3], const double b[3], double o[3])
-{
-    o[0] = a[1] * b[2] - a[2] * b[1];
-    o[1] = a[2] * b[0] - a[0] * b[2];
-    o[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-static double dot3(const double a[3], const double b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
 /* The width of the thinnest slab holding four points (a face and the
  * opposite vertex, or two opposite edges). */
 static double width4(const double *p[4])
@@ -403,24 +386,24 @@ static double width4(const double *p[4])
     static const int edge[3][4] = {{0, 1, 2, 3}, {0, 2, 1, 3}, {0, 3, 1, 2}};
     double best = INFINITY, u[3], v[3], n[3], w[3];
     for (int f = 0; f < 4; f++) {
-        sub3(p[face[f][1]], p[face[f][0]], u);
-        sub3(p[face[f][2]], p[face[f][0]], v);
-        cross3(u, v, n);
-        double nn = sqrt(dot3(n, n));
-        if (!(nn > 1e-14 * (dot3(u, u) + dot3(v, v))))
+        pki_v3_sub(p[face[f][1]], p[face[f][0]], u);
+        pki_v3_sub(p[face[f][2]], p[face[f][0]], v);
+        pki_v3_cross(u, v, n);
+        double nn = sqrt(pki_v3_dot(n, n));
+        if (!(nn > 1e-14 * (pki_v3_dot(u, u) + pki_v3_dot(v, v))))
             return 0.0; /* three points on a line: a plane holds all four */
-        sub3(p[face[f][3]], p[face[f][0]], w);
-        best = fmin(best, fabs(dot3(n, w)) / nn);
+        pki_v3_sub(p[face[f][3]], p[face[f][0]], w);
+        best = fmin(best, fabs(pki_v3_dot(n, w)) / nn);
     }
     for (int e = 0; e < 3; e++) {
-        sub3(p[edge[e][1]], p[edge[e][0]], u);
-        sub3(p[edge[e][3]], p[edge[e][2]], v);
-        cross3(u, v, n);
-        double nn = sqrt(dot3(n, n));
-        if (!(nn > 1e-14 * (dot3(u, u) + dot3(v, v))))
+        pki_v3_sub(p[edge[e][1]], p[edge[e][0]], u);
+        pki_v3_sub(p[edge[e][3]], p[edge[e][2]], v);
+        pki_v3_cross(u, v, n);
+        double nn = sqrt(pki_v3_dot(n, n));
+        if (!(nn > 1e-14 * (pki_v3_dot(u, u) + pki_v3_dot(v, v))))
             continue; /* parallel edges: the faces' heights bound it */
-        sub3(p[edge[e][2]], p[edge[e][0]], w);
-        best = fmin(best, fabs(dot3(n, w)) / nn);
+        pki_v3_sub(p[edge[e][2]], p[edge[e][0]], w);
+        best = fmin(best, fabs(pki_v3_dot(n, w)) / nn);
     }
     return best;
 }
@@ -437,8 +420,8 @@ static bool chords_rise(double (*x)[3], size_t stride, size_t j, size_t n, int s
     for (size_t k = 1; k <= n; k++) {
         size_t i = step > 0 ? j + k : j - k;
         double d[3];
-        sub3(x[i * stride], x[j * stride], d);
-        double c = sqrt(dot3(d, d));
+        pki_v3_sub(x[i * stride], x[j * stride], d);
+        double c = sqrt(pki_v3_dot(d, d));
         if (hi > c + 2.0 * tol)
             return false;
         hi = fmax(hi, c - 2.0 * tol);
@@ -507,16 +490,16 @@ static void shin_axes(const ctx *c, const leg *l, double e[3][3])
     const pk_model_bone *mb = c->m->bones;
     for (int i = 0; i < 3; i++)
         e[0][i] = (double)mb[l->ankle].pos[i] - mb[l->knee].pos[i];
-    double n = sqrt(dot3(e[0], e[0])), h[3] = {1.0, 0.0, 0.0};
+    double n = sqrt(pki_v3_dot(e[0], e[0])), h[3] = {1.0, 0.0, 0.0};
     for (int i = 0; i < 3; i++)
         e[0][i] /= n;
     if (fabs(e[0][0]) > 0.9)
         h[0] = 0.0, h[1] = 1.0;
-    cross3(e[0], h, e[1]);
-    n = sqrt(dot3(e[1], e[1]));
+    pki_v3_cross(e[0], h, e[1]);
+    n = sqrt(pki_v3_dot(e[1], e[1]));
     for (int i = 0; i < 3; i++)
         e[1][i] /= n;
-    cross3(e[0], e[1], e[2]);
+    pki_v3_cross(e[0], e[1], e[2]);
 }
 
 /* The 足首 run a..b: the toe's offset along and across the shin, each
@@ -561,7 +544,7 @@ static void height_bands(ctx *c, double tol, double lag, double twist_deg)
             size_t at = f * c->nlegs + k;
             double lo[3], hi[3];
             for (int j = 0; j < 3; j++)
-                lo[j] = hi[j] = dot3(e[j], c->toe_at[at]);
+                lo[j] = hi[j] = pki_v3_dot(e[j], c->toe_at[at]);
             for (int sgn = -1; sgn <= 1; sgn += 2) {
                 if ((sgn < 0 && f == 0) || (sgn > 0 && f + 1 >= c->frames))
                     continue;
@@ -571,8 +554,8 @@ static void height_bands(ctx *c, double tol, double lag, double twist_deg)
                     v[i] = c->toe_w[at][i] + lag * (c->toe_w[g][i] - c->toe_w[at][i]);
                 pki_qd_rotate(c->kinv[at], v, x);
                 for (int j = 0; j < 3; j++) {
-                    lo[j] = fmin(lo[j], dot3(e[j], x));
-                    hi[j] = fmax(hi[j], dot3(e[j], x));
+                    lo[j] = fmin(lo[j], pki_v3_dot(e[j], x));
+                    hi[j] = fmax(hi[j], pki_v3_dot(e[j], x));
                 }
             }
             for (int j = 0; j < 3; j++) {
@@ -604,14 +587,14 @@ static size_t bound_keys(const ctx *c, size_t k, int what, double tol)
             for (int i = 0; i < 3; i++)
                 d[i] = (double)mb[l->toe].pos[i] - mb[l->ankle].pos[i];
             for (int j = 0; j < 3 && rest; j++)
-                rest = c->hlo[at][j] <= dot3(e[j], d) && dot3(e[j], d) <= c->hhi[at][j];
+                rest = c->hlo[at][j] <= pki_v3_dot(e[j], d) && pki_v3_dot(e[j], d) <= c->hhi[at][j];
             continue;
         }
         int32_t from = what == 0 ? l->hip : l->ankle, to = what == 0 ? l->knee : l->toe;
         const double *x = what == 0 ? c->knee_at[at] : c->toe_at[at];
         for (int i = 0; i < 3; i++)
             d[i] = x[i] - ((double)mb[to].pos[i] - mb[from].pos[i]);
-        rest = sqrt(dot3(d, d)) <= tol;
+        rest = sqrt(pki_v3_dot(d, d)) <= tol;
     }
     if (rest)
         return 0;
@@ -695,7 +678,7 @@ static bool turns_back(const ctx *c, size_t k, int j, size_t f)
         pki_qd_mul(pi, q, d);
         qlog(d, s[i]);
     }
-    return dot3(s[0], s[1]) < 0.0;
+    return pki_v3_dot(s[0], s[1]) < 0.0;
 }
 
 /* Leg k: the frames out keys its hip, knee and ankle at, and the frames
@@ -831,13 +814,13 @@ int main(int argc, char **argv)
                 double inv[4], d[3];
                 size_t at = f * c.nlegs + k;
                 pki_qd_conj(P, inv);
-                sub3(c.w[l->knee].pos, c.w[l->hip].pos, d);
+                pki_v3_sub(c.w[l->knee].pos, c.w[l->hip].pos, d);
                 pki_qd_rotate(inv, d, c.knee_at[at]);
-                sub3(c.w[l->ankle].pos, c.w[l->hip].pos, d);
-                c.reach[at] = sqrt(dot3(d, d));
+                pki_v3_sub(c.w[l->ankle].pos, c.w[l->hip].pos, d);
+                c.reach[at] = sqrt(pki_v3_dot(d, d));
                 if (l->toe >= 0) {
                     pki_qd_conj(c.w[l->knee].rot, inv);
-                    sub3(c.w[l->toe].pos, c.w[l->ankle].pos, d);
+                    pki_v3_sub(c.w[l->toe].pos, c.w[l->ankle].pos, d);
                     pki_qd_rotate(inv, d, c.toe_at[at]);
                     memcpy(c.toe_w[at], d, sizeof c.toe_w[at]);
                     memcpy(c.kinv[at], inv, sizeof c.kinv[at]);

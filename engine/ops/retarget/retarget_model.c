@@ -32,6 +32,7 @@
  */
 #include "common/diag.h"
 #include "math/quat.h"
+#include "math/vec.h"
 #include "model/skeleton.h"
 #include "ops/retarget/retarget.h"
 #include "ops/retarget/sizing.h"
@@ -60,15 +61,10 @@ static void sub3(const float a[3], const float b[3], double out[3])
         out[k] = (double)a[k] - b[k];
 }
 
-static double norm3(const double v[3])
-{
-    return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-}
-
 /* The shortest-arc rotation turning direction u into v (both nonzero). */
 static void arc(const double u0[3], const double v0[3], double q[4])
 {
-    double nu = norm3(u0), nv = norm3(v0), u[3], v[3];
+    double nu = pki_v3_len(u0), nv = pki_v3_len(v0), u[3], v[3];
     for (int k = 0; k < 3; k++) {
         u[k] = u0[k] / nu;
         v[k] = v0[k] / nv;
@@ -78,12 +74,12 @@ static void arc(const double u0[3], const double v0[3], double q[4])
     if (d < -1 + 1e-12) {
         /* opposite: half a turn about any axis perpendicular to u */
         double ax[3] = {0, -u[2], u[1]};
-        if (norm3(ax) < 1e-6) {
+        if (pki_v3_len(ax) < 1e-6) {
             ax[0] = u[2];
             ax[1] = 0;
             ax[2] = -u[0];
         }
-        double n = norm3(ax);
+        double n = pki_v3_len(ax);
         q[0] = ax[0] / n;
         q[1] = ax[1] / n;
         q[2] = ax[2] / n;
@@ -115,7 +111,7 @@ static void add_segment(pk_stance *out, const pk_model *a, const pk_model *b, co
     double da[3], db[3];
     sub3(a->bones[ya].pos, a->bones[xa].pos, da);
     sub3(b->bones[yb].pos, b->bones[xb].pos, db);
-    if (norm3(da) < 1e-6 || norm3(db) < 1e-6)
+    if (pki_v3_len(da) < 1e-6 || pki_v3_len(db) < 1e-6)
         return;
     /* A's direction as the segments above X (in B's tree) turned it:
      * nearest first, so acc = r_near ··· r_top. */
@@ -241,7 +237,7 @@ static bool leg_of(const pk_model *m, double *len, double *h)
             continue;
         double d[3];
         sub3(m->bones[hip].pos, m->bones[ank].pos, d);
-        *len += norm3(d);
+        *len += pki_v3_len(d);
         *h += d[1];
         n++;
     }

@@ -33,7 +33,7 @@
 #include "ops/retarget/retarget.h"
 #include "ops/retarget/sizing.h"
 #include "ops/retarget/sizing_body.h"
-#include "ops/retarget/vec.h"
+#include "math/vec.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -21,7 +21,7 @@
  * the elbow law (pki_elbow_worse) is refused.
  */
 #include "ops/retarget/sizing.h"
-#include "ops/retarget/vec.h"
+#include "math/vec.h"
 #include "util/fmath.h"
 
 #include <math.h>

@@ -34,7 +34,7 @@
  * of the way.
  */
 #include "ops/retarget/sizing.h"
-#include "ops/retarget/vec.h"
+#include "math/vec.h"
 #include "util/fmath.h"
 
 #include <math.h>

@@ -112,7 +112,7 @@
 #include "ops/names/bone_set.h"
 #include "ops/retarget/retarget.h"
 #include "ops/retarget/sizing_body.h"
-#include "ops/retarget/vec.h"
+#include "math/vec.h"
 #include "ops/sample/cursor.h"
 #include "ops/sample/sample.h"
 #include "util/fmath.h"

@@ -42,7 +42,7 @@
  * at that frame (refused).
  */
 #include "ops/retarget/sizing.h"
-#include "ops/retarget/vec.h"
+#include "math/vec.h"
 
 #include <math.h>
 #include <stdlib.h>

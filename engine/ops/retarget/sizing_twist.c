@@ -50,7 +50,7 @@
 #include "model/skeleton.h"
 #include "ops/retarget/retarget.h"
 #include "ops/retarget/sizing.h"
-#include "ops/retarget/vec.h"
+#include "math/vec.h"
 #include "util/fmath.h"
 
 #include <math.h>

@@ -46,7 +46,7 @@
 #include "common/grow.h"
 #include "model/skeleton.h"
 #include "ops/retarget/sizing.h"
-#include "ops/retarget/vec.h"
+#include "math/vec.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -7,6 +7,7 @@
 #include "common/grow.h"
 #include "math/curve.h"
 #include "math/quat.h"
+#include "math/vec.h"
 #include "util/fmath.h"
 
 #include <math.h>
@@ -67,17 +68,6 @@ typedef struct track_fit {
                               (hip: the knee at k; knee: the ankle, the shin
                               wanted in the hip's frame at a) */
 } track_fit;
-
-static double norm3(const double v[3])
-{
-    return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-}
-
-static double dist3(const double a[3], const double b[3])
-{
-    double d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
-    return norm3(d);
-}
 
 static void normalize4(double q[4])
 {
@@ -174,7 +164,7 @@ static double arc_nearest(const arc *s, const double q[4])
 /* The twist of unit q about axis v, in degrees (0 .. 180). */
 static double twist_deg(const double q[4], const double v[3])
 {
-    double n = norm3(v);
+    double n = pki_v3_len(v);
     if (!(n > 1e-12))
         return 0.0;
     double p = (q[0] * v[0] + q[1] * v[1] + q[2] * v[2]) / n;
@@ -269,7 +259,7 @@ static double joint_err(const pki_leg_frame *fr, const pki_leg_tols *t, const do
     } else {
         pki_qd_rotate(w, fr->d3, y);
         pki_qd_rotate(fr->foot, fr->d3, z);
-        et = dist3(y, z);
+        et = pki_v3_dist(y, z);
     }
     return fmax(e, fmax(et / t->toe, twist_deg(d, fr->d3) / t->roll_deg));
 }
@@ -289,14 +279,14 @@ static double err_at(const track_fit *c, size_t f, const double r[4])
     }
     if (c->place && c->bone != ANKLE) {
         pki_qd_rotate(r, c->bone == HIP ? fr->d1 : fr->d2, x);
-        double e = c->bone == HIP ? dist3(x, c->k[f]) / t->knee : dist3(x, c->a[f]) / t->ankle;
+        double e = c->bone == HIP ? pki_v3_dist(x, c->k[f]) / t->knee : pki_v3_dist(x, c->a[f]) / t->ankle;
         const double *q3[3] = {c->bone == HIP ? r : c->hv[f], r, NULL};
         return fmax(e, twisted(fr, t, q3, c->bone + 1));
     }
     if (c->bone == HIP) {
         pki_qd_rotate(r, c->a[f], x);
         pki_qd_rotate(r, fr->d1, y);
-        return fmax(dist3(x, c->u[f]) / t->ankle, dist3(y, c->k[f]) / t->knee);
+        return fmax(pki_v3_dist(x, c->u[f]) / t->ankle, pki_v3_dist(y, c->k[f]) / t->knee);
     }
     if (c->bone == KNEE) {
         double v[3], w[3];
@@ -306,9 +296,9 @@ static double err_at(const track_fit *c, size_t f, const double r[4])
             v[i] = fr->d1[i] + x[i];
             w[i] = fr->d1[i] + y[i];
         }
-        double reach = norm3(w);
-        double bend = reach > 1e-9 ? dist3(x, y) * norm3(fr->d1) / reach : 0.0;
-        return fmax(fabs(norm3(v) - reach) / t->reach, bend / t->bend);
+        double reach = pki_v3_len(w);
+        double bend = reach > 1e-9 ? pki_v3_dist(x, y) * pki_v3_len(fr->d1) / reach : 0.0;
+        return fmax(fabs(pki_v3_len(v) - reach) / t->reach, bend / t->bend);
     }
     double qi[4], e[4];
     pki_qd_conj(q, qi);
@@ -322,7 +312,7 @@ static double err_at(const track_fit *c, size_t f, const double r[4])
     } else {
         pki_qd_rotate(r, fr->d3, x);
         pki_qd_rotate(q, fr->d3, y);
-        et = dist3(x, y);
+        et = pki_v3_dist(x, y);
     }
     return fmax(et / t->toe, twist_deg(e, fr->d3) / t->roll_deg);
 }
@@ -464,7 +454,7 @@ static bool shifted(const track_fit *c, size_t a, size_t b, const double ka[4], 
         arc_at(&s, u, q);
         pki_qd_conj(q, qi);
         pki_qd_mul(c->target[f], qi, d);
-        double sg = d[3] < 0.0 ? -1.0 : 1.0, n = norm3(d);
+        double sg = d[3] < 0.0 ? -1.0 : 1.0, n = pki_v3_len(d);
         if (n > far) {
             far = n;
             uf = u;
@@ -535,7 +525,7 @@ static bool stretched(const track_fit *c, size_t b, const double ka[4], const do
 static void place_want(const track_fit *c, size_t f, double y[3], const double **d)
 {
     const double *v = c->bone == HIP ? c->k[f] : c->a[f];
-    double n = norm3(v);
+    double n = pki_v3_len(v);
     for (int i = 0; i < 3; i++)
         y[i] = n > 1e-12 ? v[i] / n : 0.0;
     *d = c->bone == HIP ? c->fr[f].d1 : c->fr[f].d2;
@@ -557,14 +547,14 @@ static bool circled(const track_fit *c, size_t a, size_t b, const double ka[4], 
     place_want(c, b, ub, &d);
     place_want(c, a, y, &d);
     pki_qd_rotate(ka, d, ua);
-    double na = norm3(ua);
+    double na = pki_v3_len(ua);
     if (!(na > 1e-12))
         return false;
     for (int i = 0; i < 3; i++) {
         ua[i] /= na;
         w[i] = ub[i] - ua[i];
     }
-    double nw = norm3(w);
+    double nw = pki_v3_len(w);
     if (!(nw > 1e-9))
         return false;
     /* e1, e2: orthonormal, both across the chord w */
@@ -576,7 +566,7 @@ static bool circled(const track_fit *c, size_t a, size_t b, const double ka[4], 
     double hw = h[0] * w[0] + h[1] * w[1] + h[2] * w[2];
     for (int i = 0; i < 3; i++)
         e1[i] = h[i] - hw * w[i];
-    double n1 = norm3(e1);
+    double n1 = pki_v3_len(e1);
     for (int i = 0; i < 3; i++)
         e1[i] /= n1;
     e2[0] = w[1] * e1[2] - w[2] * e1[1];
@@ -983,7 +973,7 @@ static void prune(track_fit *c, pki_leg_track out[3], double (*val[3])[4])
 /* The rotation turning unit-length direction of v onto that of w, times q. */
 static void aim(const double v[3], const double w[3], const double q[4], double o[4])
 {
-    double nv = norm3(v), nw = norm3(w);
+    double nv = pki_v3_len(v), nw = pki_v3_len(w);
     double r[4] = {0.0, 0.0, 0.0, 1.0};
     if (nv > 1e-12 && nw > 1e-12) {
         double x[3] = {v[0] / nv, v[1] / nv, v[2] / nv}, y[3] = {w[0] / nw, w[1] / nw, w[2] / nw};
@@ -1475,9 +1465,9 @@ static double knee_arc_dist(const double a[4], const double b[4], const double d
         for (int i = 0; i < 4; i++)
             e[i] = -e[i];
     pki_qd_rotate(ai, k, kp);
-    double sn = norm3(e);
+    double sn = pki_v3_len(e);
     if (!(sn > 1e-15))
-        return dist3(d1, kp);
+        return pki_v3_dist(d1, kp);
     double nv[3] = {e[0] / sn, e[1] / sn, e[2] / sn}, th = 2.0 * pki_atan2(sn, e[3]);
     double dn = nv[0] * d1[0] + nv[1] * d1[1] + nv[2] * d1[2], p[3], r[3], m[3];
     for (int i = 0; i < 3; i++) {
@@ -1495,13 +1485,13 @@ static double knee_arc_dist(const double a[4], const double b[4], const double d
     double cx = pki_cos(x), sx = pki_sin(x), w[3];
     for (int i = 0; i < 3; i++)
         w[i] = p[i] + cx * r[i] + sx * m[i];
-    return dist3(w, kp);
+    return pki_v3_dist(w, kp);
 }
 
 /* The hip's rotation at frame g turned by phi radians about the thigh. */
 static void hip_twisted(const pki_leg_frame *g, double phi, double o[4])
 {
-    double n = norm3(g->d1), sn = pki_sin(0.5 * phi);
+    double n = pki_v3_len(g->d1), sn = pki_sin(0.5 * phi);
     double t[4] = {g->d1[0] / n * sn, g->d1[1] / n * sn, g->d1[2] / n * sn, pki_cos(0.5 * phi)};
     pki_qd_mul(g->q[HIP], t, o);
 }
@@ -1524,7 +1514,7 @@ size_t pki_leg_hip_forced(const pki_leg_frame *fr, size_t n, double tol, double 
     size_t nst = 0, cst = 0;
     for (size_t f = 1; f + 1 < n; f++) {
         const pki_leg_frame *g[2] = {&fr[f - 1], &fr[f + 1]};
-        double len = norm3(fr[f].d1), alpha = 0.0, k[3], pi[4], d[3];
+        double len = pki_v3_len(fr[f].d1), alpha = 0.0, k[3], pi[4], d[3];
         if (!(len > 1e-9))
             continue;
         /* the ends: a fit's hip at f -/+ 1 is the input's turned by a
@@ -1537,7 +1527,7 @@ size_t pki_leg_hip_forced(const pki_leg_frame *fr, size_t n, double tol, double 
             for (int i = 0; i < 3; i++)
                 d[i] = g[e]->knee[i] - g[e]->hip[i];
             pki_qd_rotate(gi, d, w);
-            double s = (tol + dist3(x, w)) / (2.0 * len);
+            double s = (tol + pki_v3_dist(x, w)) / (2.0 * len);
             alpha = fmax(alpha, 2.0 * pki_asin(s > 1.0 ? 1.0 : s));
         }
         pki_qd_conj(fr[f].parent, pi);

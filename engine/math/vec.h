@@ -1,7 +1,8 @@
-/* vec.h — small vector and rotation helpers in double for the sizing
- * steps (internal; quaternions x, y, z, w as math/quat.h). */
-#ifndef PKI_OPS_RETARGET_VEC_H
-#define PKI_OPS_RETARGET_VEC_H
+/* vec.h — small vector and rotation helpers in double (internal,
+ * header-only: the sizing steps, the legs' fit; quaternions x, y, z, w as
+ * math/quat.h). */
+#ifndef PKI_MATH_VEC_H
+#define PKI_MATH_VEC_H
 
 #include "math/quat.h"
 #include "util/fmath.h"
@@ -24,6 +25,13 @@ static inline void pki_v3_sub(const double a[3], const double b[3], double o[3])
     o[0] = a[0] - b[0];
     o[1] = a[1] - b[1];
     o[2] = a[2] - b[2];
+}
+
+static inline double pki_v3_dist(const double a[3], const double b[3])
+{
+    double d[3];
+    pki_v3_sub(a, b, d);
+    return pki_v3_len(d);
 }
 
 static inline void pki_v3_cross(const double a[3], const double b[3], double o[3])
