@@ -12,6 +12,12 @@
  *    when the console is its own (it was started by Explorer, not from a
  *    prompt) waits for Enter so the window does not vanish before it is
  *    read.  tests/windows/wine.sh checks both cases under Wine.
+ *  - Ctrl-C, Ctrl-Break, a closed console window, a logoff or a shutdown
+ *    leave no temporary file: the console control handler (run by Windows
+ *    on a thread of its own) has the library delete every temporary file
+ *    still open and undo a group of outputs being put in place
+ *    (pk_file_interrupted), then hands the event on to the default
+ *    handler, which ends the process (STATUS_CONTROL_C_EXIT).
  */
 #include "cli.h"
 
@@ -43,10 +49,18 @@ static bool owns_console(void)
     return GetConsoleProcessList(ids, 2) == 1;
 }
 
+static BOOL WINAPI on_console_event(DWORD event)
+{
+    (void)event; /* every event ends the process: all are handled alike */
+    pk_file_interrupted();
+    return FALSE; /* the next handler: the default one, which exits */
+}
+
 int wmain(int argc, wchar_t **wargv); /* the entry point (-municode) */
 
 int wmain(int argc, wchar_t **wargv)
 {
+    SetConsoleCtrlHandler(on_console_event, TRUE);
     SetConsoleOutputCP(CP_UTF8);
     _setmode(_fileno(stdin), _O_BINARY);
     _setmode(_fileno(stdout), _O_BINARY);

@@ -218,8 +218,9 @@ int pk_file_commit_all(pk_staged **s, size_t n, pk_log *log)
     size_t m = n ? n : 1;
     char **target = calloc(m, sizeof *target), **kept = calloc(m, sizeof *kept);
     bool *renamed = calloc(m, sizeof *renamed), *unkept = calloc(m, sizeof *unkept);
+    pki_os_undo **undo = calloc(m, sizeof *undo);
     int rc = 0;
-    if (!target || !kept || !renamed || !unkept) {
+    if (!target || !kept || !renamed || !unkept || !undo) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         rc = -1;
     }
@@ -234,6 +235,10 @@ int pk_file_commit_all(pk_staged **s, size_t n, pk_log *log)
             rc = -1;
         } else {
             unkept[i] = pki_os_keep_old(target[i], &kept[i], NULL) != 0;
+            /* an interrupt from here on puts the old file back (removes a
+             * new one) and drops the kept name: the group stays all or none */
+            if (!unkept[i])
+                undo[i] = pki_os_undo_add(target[i], kept[i]);
         }
     }
     /* 2. the renames, those with a way back first; 3. then what is written
@@ -253,6 +258,11 @@ int pk_file_commit_all(pk_staged **s, size_t n, pk_log *log)
             rc = pki_os_write_in_place(s[i]->path, s[i]->data, s[i]->len, log);
             pk_log_place(log, from, s[i]->path);
         }
+    /* the group is done (or failed, and undone below): an interrupt from
+     * here on leaves it as it is */
+    for (size_t i = 0; undo && i < n; i++)
+        pki_os_undo_drop(undo[i]);
+    free(undo);
     /* on failure, every replaced target gets its old file back (a new one
      * is removed); the second names go either way */
     for (size_t i = n; kept && renamed && unkept && i-- > 0;) {
@@ -283,6 +293,11 @@ int pk_file_commit_all(pk_staged **s, size_t n, pk_log *log)
     free(renamed);
     free(unkept);
     return rc;
+}
+
+void pk_file_interrupted(void)
+{
+    pki_os_interrupted();
 }
 
 int pk_file_write_atomic(const char *path, const void *data, size_t len, pk_log *log)

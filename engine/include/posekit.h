@@ -522,6 +522,13 @@ PK_API void pk_file_discard(pk_staged *s);
  * can be taken back.  Frees every s[i].  0, or -1 (logged, naming the
  * file). */
 PK_API int pk_file_commit_all(pk_staged **s, size_t n, pk_log *log);
+/* For a program's handler of SIGINT, SIGTERM, SIGHUP (Windows: a console
+ * control handler): removes every temporary file still open (an output
+ * not yet renamed into place) and undoes a group being committed (old
+ * files put back, new ones removed, kept names dropped), with
+ * async-signal-safe calls only.  An output renamed into place before
+ * stays.  The library installs no handler: the program owns the process. */
+PK_API void pk_file_interrupted(void);
 /* pk_file_stage with the bytes made by produce(ctx, sink, sink_ctx, log)
  * straight into the temporary file (no buffer of the file's size);
  * produce returns 0, or -1 having logged why, and then the temporary file

@@ -89,6 +89,26 @@ void pki_os_drop_kept(const char *kept);
  * without truncating it first on failure to open; every write checked. */
 int pki_os_write_in_place(const char *path, const void *data, size_t len, pk_log *log);
 
+/* ---- an interrupt ---- */
+
+/* Every temporary file open now (from pki_os_temp_create to its commit
+ * or discard) and every kept file of a group being committed is in a
+ * registry the platform layer owns.  pki_os_interrupted, for a signal
+ * handler the program installs (the library installs none), undoes them
+ * with async-signal-safe calls only (POSIX: unlink, rename; Windows:
+ * DeleteFileW, MoveFileExW): each temporary file removed, each target of
+ * an unfinished group given its kept file back (a new one removed).
+ * pki_os_undo_add registers a target of a group and its kept file (kept
+ * NULL: the target is new, removed on an interrupt) before the target is
+ * replaced; NULL when there is no room (no memory, no free slot: an
+ * interrupt then leaves that target replaced).  pki_os_undo_drop
+ * unregisters and frees it (NULL is fine) once the group is done or
+ * undone. */
+typedef struct pki_os_undo pki_os_undo;
+pki_os_undo *pki_os_undo_add(const char *target, const char *kept);
+void pki_os_undo_drop(pki_os_undo *u);
+void pki_os_interrupted(void);
+
 /* ---- folders and file facts ---- */
 
 /* Creates the folder and every missing parent ("mkdir -p"); an existing

@@ -175,7 +175,8 @@ void pki_os_release(pk_region *r)
 struct pki_os_temp {
     char *target; /* the file replaced: path with its links followed */
     char *tmp;
-    int fd; /* -1 once closed */
+    int fd;      /* -1 once closed */
+    int pending; /* its slot in the interrupt's registry (-1: none) */
 };
 
 static int write_all(int fd, const void *data, size_t len)
@@ -333,6 +334,7 @@ pki_os_temp *pki_os_temp_create(const char *path, bool *in_place, pk_log *log)
         return NULL;
     }
     t->fd = -1;
+    t->pending = -1;
     /* Temporary file beside the target: "DIR/.NAME.XXXXXX". */
     if (!(t->tmp = name_beside(t->target, "", &t->fd))) {
         int err = errno;
@@ -350,6 +352,7 @@ pki_os_temp *pki_os_temp_create(const char *path, bool *in_place, pk_log *log)
         pki_os_temp_discard(t); /* t->tmp NULL: no file to remove */
         return NULL;
     }
+    t->pending = pki_os_pending_add(t->tmp, NULL);
     mode_t mode;
     if (exists) {
         mode = st.st_mode & 07777;
@@ -399,6 +402,8 @@ int pki_os_temp_commit(pki_os_temp *t, pk_log *log)
         pki_os_temp_discard(t);
         return -1;
     }
+    pki_os_pending_drop(t->pending); /* nothing left to remove */
+    t->pending = -1;
     /* Make the rename itself durable. */
     size_t dl = pki_os_dir_len(t->target);
     char *dir = dl ? strndup(t->target, dl) : NULL;
@@ -422,6 +427,7 @@ void pki_os_temp_discard(pki_os_temp *t)
         close(t->fd);
     if (t->tmp)
         unlink(t->tmp);
+    pki_os_pending_drop(t->pending);
     free(t->tmp);
     free(t->target);
     free(t);
@@ -587,6 +593,45 @@ void pki_os_drop_kept(const char *kept)
 {
     if (kept)
         unlink(kept);
+}
+
+struct pki_os_undo {
+    char *target, *kept;
+    int slot;
+};
+
+pki_os_undo *pki_os_undo_add(const char *target, const char *kept)
+{
+    pki_os_undo *u = calloc(1, sizeof *u);
+    if (!u || !(u->target = strdup(target)) || (kept && !(u->kept = strdup(kept))) ||
+        (u->slot = kept ? pki_os_pending_add(u->kept, u->target)
+                        : pki_os_pending_add(u->target, NULL)) < 0) {
+        if (u) {
+            free(u->target);
+            free(u->kept);
+        }
+        free(u);
+        return NULL;
+    }
+    return u;
+}
+
+void pki_os_undo_drop(pki_os_undo *u)
+{
+    if (!u)
+        return;
+    pki_os_pending_drop(u->slot);
+    free(u->target);
+    free(u->kept);
+    free(u);
+}
+
+void pki_os_pending_act(const void *path, const void *to)
+{
+    int err = errno; /* a handler leaves errno as it found it */
+    if (!to || rename(path, to) == 0) /* a failed put-back keeps its copy */
+        unlink(path);
+    errno = err;
 }
 
 int pki_os_folder_writable(const char *path)

@@ -226,7 +226,8 @@ struct pki_os_temp {
     wchar_t *target;
     char *target_u8; /* the same, UTF-8, for pki_os_temp_target */
     wchar_t *tmp;
-    HANDLE h; /* INVALID_HANDLE_VALUE once closed */
+    HANDLE h;    /* INVALID_HANDLE_VALUE once closed */
+    int pending; /* its slot in the interrupt's registry (-1: none) */
 };
 
 static int write_handle(HANDLE h, const void *data, size_t len)
@@ -300,6 +301,7 @@ pki_os_temp *pki_os_temp_create(const char *path, bool *in_place, pk_log *log)
     }
     t->target = w;
     t->h = INVALID_HANDLE_VALUE;
+    t->pending = -1;
     if (!(t->target_u8 = narrow(w))) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         pki_os_temp_discard(t);
@@ -323,7 +325,9 @@ pki_os_temp *pki_os_temp_create(const char *path, bool *in_place, pk_log *log)
         else
             swprintf(t->tmp, cap, L"%.*ls%ls.%ls.%08x.tmp", (int)dl, w,
                      (w[dl - 1] == L'\\' || w[dl - 1] == L'/') ? L"" : L"\\", base, r);
-        t->h = CreateFileW(t->tmp, GENERIC_WRITE, 0, NULL, CREATE_NEW,
+        /* FILE_SHARE_DELETE: an interrupt's handler (another thread) can
+         * delete it while it is open; it goes when the process ends */
+        t->h = CreateFileW(t->tmp, GENERIC_WRITE, FILE_SHARE_DELETE, NULL, CREATE_NEW,
                            FILE_ATTRIBUTE_NORMAL, NULL);
         if (t->h != INVALID_HANDLE_VALUE || GetLastError() != ERROR_FILE_EXISTS)
             break;
@@ -338,6 +342,7 @@ pki_os_temp *pki_os_temp_create(const char *path, bool *in_place, pk_log *log)
         pki_os_temp_discard(t);
         return NULL;
     }
+    t->pending = pki_os_pending_add(t->tmp, NULL);
     return t;
 }
 
@@ -376,6 +381,8 @@ int pki_os_temp_commit(pki_os_temp *t, pk_log *log)
         pki_os_temp_discard(t);
         return -1;
     }
+    pki_os_pending_drop(t->pending); /* nothing left to remove */
+    t->pending = -1;
     free(t->tmp);
     t->tmp = NULL;
     pki_os_temp_discard(t);
@@ -390,6 +397,7 @@ void pki_os_temp_discard(pki_os_temp *t)
         CloseHandle(t->h);
     if (t->tmp)
         DeleteFileW(t->tmp);
+    pki_os_pending_drop(t->pending);
     free(t->tmp);
     free(t->target);
     free(t->target_u8);
@@ -566,6 +574,43 @@ void pki_os_drop_kept(const char *kept)
     if (k)
         DeleteFileW(k);
     free(k);
+}
+
+struct pki_os_undo {
+    wchar_t *target, *kept;
+    int slot;
+};
+
+pki_os_undo *pki_os_undo_add(const char *target, const char *kept)
+{
+    pki_os_undo *u = calloc(1, sizeof *u);
+    if (!u || !(u->target = widen(target)) || (kept && !(u->kept = widen(kept))) ||
+        (u->slot = kept ? pki_os_pending_add(u->kept, u->target)
+                        : pki_os_pending_add(u->target, NULL)) < 0) {
+        if (u) {
+            free(u->target);
+            free(u->kept);
+        }
+        free(u);
+        return NULL;
+    }
+    return u;
+}
+
+void pki_os_undo_drop(pki_os_undo *u)
+{
+    if (!u)
+        return;
+    pki_os_pending_drop(u->slot);
+    free(u->target);
+    free(u->kept);
+    free(u);
+}
+
+void pki_os_pending_act(const void *path, const void *to)
+{
+    if (!to || MoveFileExW(path, to, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
+        DeleteFileW(path); /* a failed put-back keeps its copy */
 }
 
 int pki_os_folder_writable(const char *path)
