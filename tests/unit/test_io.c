@@ -166,6 +166,42 @@ static void stage_then_commit_or_discard(void **state)
     free(b);
 }
 
+/* What a signal handler calls (pk_file_interrupted, called here directly):
+ * every temporary file still open goes, the targets stay as they were, a
+ * committed output stays; the handles are still freed as usual after. */
+static void interrupted_removes_temporaries(void **state)
+{
+    const char *dir = *state;
+    char *a = path_in(dir, "a.vmd"), *b = path_in(dir, "b.vpd"), *c = path_in(dir, "c.vpd");
+    put_file(a, "old a");
+    pk_log log;
+    pk_log_init(&log);
+    pk_staged *sc = pk_file_stage(c, "new c", 5, &log);
+    assert_int_equal(pk_file_commit(sc, &log), 0); /* in place before the signal */
+    pk_staged *sa = pk_file_stage(a, "new a", 5, &log);
+    pk_staged *sb = pk_file_stage(b, "new b", 5, &log);
+    assert_non_null(sa);
+    assert_non_null(sb);
+    size_t hidden;
+    assert_int_equal(count_entries(dir, &hidden), 4);
+    assert_int_equal(hidden, 2);
+    pk_file_interrupted();
+    assert_int_equal(count_entries(dir, &hidden), 2); /* a.vmd and c.vpd */
+    assert_int_equal(hidden, 0);
+    assert_file_is(a, "old a", 5);
+    assert_file_is(c, "new c", 5);
+    assert_int_equal(access(b, F_OK), -1);
+    pk_file_interrupted(); /* again: those files are gone, nothing else is touched */
+    assert_int_equal(count_entries(dir, &hidden), 2);
+    pk_file_discard(sa);
+    pk_file_discard(sb);
+    assert_int_equal(log.errors, 0);
+    pk_log_free(&log);
+    free(a);
+    free(b);
+    free(c);
+}
+
 /* Removes the temporary file staged for `name` in dir (".NAME.*"): its
  * rename then fails, as when something took it away in between. */
 static void remove_temp_of(const char *dir, const char *name)
@@ -569,6 +605,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(write_new_file, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(stage_then_commit_or_discard, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(commit_all_or_none, setup_dir, teardown_dir),
+        cmocka_unit_test_setup_teardown(interrupted_removes_temporaries, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(stage_from_producer, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(drop_prefix_releases_pages, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(replace_keeps_mode, setup_dir, teardown_dir),
