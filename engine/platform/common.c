@@ -8,7 +8,6 @@
  */
 #include "platform/system.h"
 
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,56 +22,6 @@ bool pki_os_is_stdout(const char *path)
      * there too, so a script runs alike on both. */
     return strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0 ||
            strcmp(path, "/dev/fd/1") == 0 || strcmp(path, "/proc/self/fd/1") == 0;
-}
-
-/* ---- an interrupt ---- */
-
-/* Fixed slots, no allocation: the signal handler walks them as they are.
- * A slot is claimed (used), filled (to, then path, published last) and
- * emptied in the reverse order, so the handler never sees half a slot;
- * lock-free atomics, as the writers may be worker threads and the handler
- * may interrupt any of them.  4096 covers a job's outputs many times. */
-#define PENDING_MAX 4096
-static struct {
-    atomic_int used;
-    _Atomic(const void *) path;
-    _Atomic(const void *) to;
-} pending[PENDING_MAX];
-static atomic_int pending_top; /* slots at or above it were never used */
-
-int pki_os_pending_add(const void *path, const void *to)
-{
-    for (int i = 0; i < PENDING_MAX; i++) {
-        int free_slot = 0;
-        if (!atomic_compare_exchange_strong(&pending[i].used, &free_slot, 1))
-            continue;
-        atomic_store(&pending[i].to, to);
-        atomic_store(&pending[i].path, path);
-        int top = atomic_load(&pending_top);
-        while (top <= i && !atomic_compare_exchange_weak(&pending_top, &top, i + 1))
-            ;
-        return i;
-    }
-    return -1;
-}
-
-void pki_os_pending_drop(int slot)
-{
-    if (slot < 0 || slot >= PENDING_MAX)
-        return;
-    atomic_store(&pending[slot].path, NULL);
-    atomic_store(&pending[slot].to, NULL);
-    atomic_store(&pending[slot].used, 0);
-}
-
-void pki_os_interrupted(void)
-{
-    int top = atomic_load(&pending_top);
-    for (int i = 0; i < top; i++) {
-        const void *path = atomic_load(&pending[i].path);
-        if (path)
-            pki_os_pending_act(path, atomic_load(&pending[i].to));
-    }
 }
 
 /* ---- path syntax ---- */

@@ -103,18 +103,20 @@ static inline int pki_os_read_ended(uint8_t *buf, size_t len, size_t limit, bool
  * SUB\ beside the executable), malloc'd; NULL on failure. */
 char *pki_os_installed_data(const char *sub);
 
-/* The registry of what an interrupt must undo (common.c): a slot holds
+/* The registry of what an interrupt must undo (pending.c): a slot holds
  * a path in the system's own form (char: POSIX; wchar_t: Windows) and,
  * for a replaced target of a group, the path to put back over it.
  * pki_os_pending_add returns the slot (-1 when all are taken: that file
  * is then left by an interrupt); pki_os_pending_drop frees it (-1 is
  * fine) and must come before the paths are freed.  The system's file
- * supplies pki_os_pending_act, called from a signal handler: path
- * removed, or (to set) path renamed over to and then removed (a second
- * link to the same file survives a rename over it); async-signal-safe
- * calls only. */
+ * does, for each, in pki_os_interrupted: path removed, or (to set) path
+ * renamed over to and then removed (a second link to the same file
+ * survives a rename over it); async-signal-safe calls only.
+ * pki_os_interrupted walks slots 0 to pki_os_pending_top() - 1 with
+ * pki_os_pending_get: the slot's path (NULL: an empty slot) and *to. */
 int pki_os_pending_add(const void *path, const void *to);
 void pki_os_pending_drop(int slot);
-void pki_os_pending_act(const void *path, const void *to);
+int pki_os_pending_top(void);
+const void *pki_os_pending_get(int slot, const void **to);
 
 #endif

@@ -607,10 +607,19 @@ void pki_os_undo_drop(pki_os_undo *u)
     free(u);
 }
 
-void pki_os_pending_act(const void *path, const void *to)
+static void pending_act(const void *path, const void *to)
 {
     if (!to || MoveFileExW(path, to, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
         DeleteFileW(path); /* a failed put-back keeps its copy */
+}
+
+void pki_os_interrupted(void)
+{
+    for (int i = 0, top = pki_os_pending_top(); i < top; i++) {
+        const void *to, *path = pki_os_pending_get(i, &to);
+        if (path)
+            pending_act(path, to);
+    }
 }
 
 int pki_os_folder_writable(const char *path)

@@ -4,8 +4,8 @@
 # held before.
 #
 # 1. An output's temporary file, written and about to be renamed: the
-# preloaded cli/interrupt_shim.c raises the signal at the first fsync (Linux
-# only: elsewhere this part is left out).
+# preloaded tests/cli/interrupt_shim.c raises the signal at the first
+# fsync (Linux only: elsewhere this part is left out).
 need_cmd mkfifo
 cp "$PK_SOURCE/samples/dance.vmd" dance.vmd
 printf 'old bytes' >old.vmd
