@@ -10,6 +10,7 @@
 #include "platform/system.h"
 
 #include <stdatomic.h>
+#include <stdlib.h>
 
 /* Fixed slots, no allocation: the signal handler walks them as they are.
  * A slot is claimed (used), filled (to, then path, published last) and
@@ -59,4 +60,34 @@ const void *pki_os_pending_get(int slot, const void **to)
     const void *path = atomic_load(&pending[slot].path);
     *to = atomic_load(&pending[slot].to);
     return path;
+}
+
+struct pki_os_undo {
+    void *target, *kept; /* the system's own form */
+    int slot;
+};
+
+pki_os_undo *pki_os_undo_of(void *target, void *kept, bool kept_given)
+{
+    pki_os_undo *u = target && (kept || !kept_given) ? calloc(1, sizeof *u) : NULL;
+    if (!u || (u->slot = kept ? pki_os_pending_add(kept, target)
+                              : pki_os_pending_add(target, NULL)) < 0) {
+        free(target);
+        free(kept);
+        free(u);
+        return NULL;
+    }
+    u->target = target;
+    u->kept = kept;
+    return u;
+}
+
+void pki_os_undo_drop(pki_os_undo *u)
+{
+    if (!u)
+        return;
+    pki_os_pending_drop(u->slot);
+    free(u->target);
+    free(u->kept);
+    free(u);
 }

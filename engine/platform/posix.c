@@ -595,35 +595,9 @@ void pki_os_drop_kept(const char *kept)
         unlink(kept);
 }
 
-struct pki_os_undo {
-    char *target, *kept;
-    int slot;
-};
-
 pki_os_undo *pki_os_undo_add(const char *target, const char *kept)
 {
-    pki_os_undo *u = calloc(1, sizeof *u);
-    if (!u || !(u->target = strdup(target)) || (kept && !(u->kept = strdup(kept))) ||
-        (u->slot = kept ? pki_os_pending_add(u->kept, u->target)
-                        : pki_os_pending_add(u->target, NULL)) < 0) {
-        if (u) {
-            free(u->target);
-            free(u->kept);
-        }
-        free(u);
-        return NULL;
-    }
-    return u;
-}
-
-void pki_os_undo_drop(pki_os_undo *u)
-{
-    if (!u)
-        return;
-    pki_os_pending_drop(u->slot);
-    free(u->target);
-    free(u->kept);
-    free(u);
+    return pki_os_undo_of(strdup(target), kept ? strdup(kept) : NULL, kept != NULL);
 }
 
 static void pending_act(const void *path, const void *to)

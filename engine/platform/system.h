@@ -7,6 +7,7 @@
 
 #include "platform/platform.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,5 +119,10 @@ int pki_os_pending_add(const void *path, const void *to);
 void pki_os_pending_drop(int slot);
 int pki_os_pending_top(void);
 const void *pki_os_pending_get(int slot, const void **to);
+/* pki_os_undo_add's part both systems share (pending.c): an undo of the
+ * copies the system's file made of target and kept (malloc'd, in its own
+ * form, owned from here on; NULL where a copy failed, kept_given whether
+ * there was a kept file to copy), registered; NULL on any failure. */
+pki_os_undo *pki_os_undo_of(void *target, void *kept, bool kept_given);
 
 #endif

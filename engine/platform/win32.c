@@ -576,35 +576,9 @@ void pki_os_drop_kept(const char *kept)
     free(k);
 }
 
-struct pki_os_undo {
-    wchar_t *target, *kept;
-    int slot;
-};
-
 pki_os_undo *pki_os_undo_add(const char *target, const char *kept)
 {
-    pki_os_undo *u = calloc(1, sizeof *u);
-    if (!u || !(u->target = widen(target)) || (kept && !(u->kept = widen(kept))) ||
-        (u->slot = kept ? pki_os_pending_add(u->kept, u->target)
-                        : pki_os_pending_add(u->target, NULL)) < 0) {
-        if (u) {
-            free(u->target);
-            free(u->kept);
-        }
-        free(u);
-        return NULL;
-    }
-    return u;
-}
-
-void pki_os_undo_drop(pki_os_undo *u)
-{
-    if (!u)
-        return;
-    pki_os_pending_drop(u->slot);
-    free(u->target);
-    free(u->kept);
-    free(u);
+    return pki_os_undo_of(widen(target), kept ? widen(kept) : NULL, kept != NULL);
 }
 
 static void pending_act(const void *path, const void *to)
