@@ -37,9 +37,17 @@ static inline const char *pki_yaml_syntax_error(const yaml_parser_t *parser, cha
                  parser->problem, (unsigned)parser->problem_value & 0xFFu);
         return buf;
     }
-    snprintf(buf, size, "YAML syntax error: %s%s%s",
+    /* a brace or comma in a plain value inside { } ends it: libyaml then
+     * says only that the mapping did not go on (a job's out/{stem}.vmd) */
+    bool flow = parser->problem && parser->context &&
+                strcmp(parser->problem, "did not find expected ',' or '}'") == 0 &&
+                strcmp(parser->context, "while parsing a flow mapping") == 0;
+    snprintf(buf, size, "YAML syntax error: %s%s%s%s",
              parser->problem ? parser->problem : "malformed", parser->context ? " " : "",
-             parser->context ? parser->context : "");
+             parser->context ? parser->context : "",
+             flow ? " (inside { }, a value holding '{', '}' or ',' needs quotes: "
+                    "\"out/{stem}.vmd\")"
+                  : "");
     return buf;
 }
 

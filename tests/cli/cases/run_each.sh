@@ -96,3 +96,17 @@ expect_stderr_contains "posekit: job.yaml:4:16: dances/pmx_gene.pmx: in 'dance' 
 expect_stdout_empty
 expect_no_file out
 rm dances/pmx_gene.pmx
+
+# {stem} unquoted inside a flow mapping ends the value at its brace:
+# libyaml's "did not find expected ','" comes with the way out
+cat >flow.yaml <<'YAML'
+inputs:
+  dance: "{each}"
+steps:
+  - mirror: {in: dance, out: m}
+outputs:
+  m: {path: out/{stem}.vmd}
+YAML
+expect_exit 2 "$POSEKIT" run flow.yaml --each 'dances/*.vmd'
+expect_stderr_contains "posekit: flow.yaml:6:17: YAML syntax error: did not find expected ',' or '}' while parsing a flow mapping (inside { }, a value holding '{', '}' or ',' needs quotes: \"out/{stem}.vmd\")"
+expect_no_file out
