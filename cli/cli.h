@@ -39,10 +39,6 @@ extern const char help_info[], help_dump[], help_run[];
  * .pmx or .pmd (a junk or cut model is then reported by the model reader,
  * not as "not a VMD or VPD file"). */
 bool cli_is_model(const char *path);
-/* True, the error printed, when path is a file that is neither a motion,
- * a pose nor a model by its content or its name: what info and dump say
- * of it names all they read (a stream is cli_source_open's). */
-bool cli_is_unknown(const char *path);
 /* pk_model_load with its diagnostics printed; NULL on error (and on
  * warnings when strict). */
 pk_model *cli_load_model(const char *path, bool strict);

@@ -14,17 +14,17 @@ bool cli_is_model(const char *path)
     return f == PK_FMT_PMX || f == PK_FMT_PMD || f == PK_FMT_BODY;
 }
 
-bool cli_is_unknown(const char *path)
+/* The error of a file or stream none of info's and dump's readers take
+ * (by_name: a file, whose extension was looked at too); EXIT_ERROR. */
+static int not_known(const char *path, bool by_name)
 {
-    if (pk_path_kind_of(path) != PK_PATH_FILE || pk_file_format(path) != PK_FMT_UNKNOWN)
-        return false;
     pk_log log;
     pk_log_init(&log);
     pk_log_add_at(&log, PK_ERROR, PK_E_DAMAGED, path, 0, 0, 0,
-                  "not a VMD, VPD, PMX, PMD or body file (no signature or posekit_body key, no "
-                  ".vmd/.vpd/.pmx/.pmd extension)");
+                  "not a VMD, VPD, PMX, PMD or body file (no signature or posekit_body key%s)",
+                  by_name ? ", no .vmd/.vpd/.pmx/.pmd extension" : "");
     cli_flush_log(&log, false);
-    return true;
+    return EXIT_ERROR;
 }
 
 int cli_source_open(cli_source *s, const char *path)
@@ -34,23 +34,19 @@ int cli_source_open(cli_source *s, const char *path)
     s->stream = strcmp(path, "-") == 0 || pk_path_kind_of(path) == PK_PATH_OTHER;
     if (!s->stream) {
         s->model = cli_is_model(path);
-        return !s->model && cli_is_unknown(path) ? EXIT_ERROR : EXIT_OK;
+        bool unknown = !s->model && pk_path_kind_of(path) == PK_PATH_FILE &&
+                       pk_file_format(path) == PK_FMT_UNKNOWN;
+        return unknown ? not_known(path, true) : EXIT_OK;
     }
     pk_log log;
     pk_log_init(&log);
-    if (pk_file_read(path, &s->bytes, &log) != 0) {
-        pk_log_place(&log, 0, path);
-        cli_flush_log(&log, false);
+    int rc = pk_file_read(path, &s->bytes, &log);
+    pk_log_place(&log, 0, path);
+    if (cli_flush_log(&log, false) != EXIT_OK || rc != 0)
         return EXIT_ERROR;
-    }
     pk_format f = pk_format_detect(s->bytes.data, s->bytes.len, NULL);
     s->model = f == PK_FMT_PMX || f == PK_FMT_PMD || f == PK_FMT_BODY;
-    if (f != PK_FMT_UNKNOWN)
-        return EXIT_OK;
-    pk_log_add_at(&log, PK_ERROR, PK_E_DAMAGED, path, 0, 0, 0,
-                  "not a VMD, VPD, PMX, PMD or body file (no signature or posekit_body key)");
-    cli_flush_log(&log, false);
-    return EXIT_ERROR;
+    return f != PK_FMT_UNKNOWN ? EXIT_OK : not_known(path, false);
 }
 
 void cli_source_close(cli_source *s)
