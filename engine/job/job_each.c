@@ -188,11 +188,12 @@ pk_job_batch *pk_job_batch_load(const char *job_path, const char *pattern, pk_lo
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         goto fail;
     }
-    /* Every file's job is loaded, each into its own log.  A job that
-     * loads for no file is the job's fault: the first file's messages
-     * tell it.  One that fails for some files only (a model among the
-     * dances: its input is a model where the steps want a motion) fails
-     * for those files: each one's errors name it. */
+    /* Every file's job is loaded, each into its own log.  The job file's
+     * own warnings (an unused input) come once, from the first file whose
+     * job loaded.  A job that loads for no file is the job's fault: the
+     * first file's messages tell it.  One that fails for some files only
+     * (a model among the dances: its input is a model where the steps
+     * want a motion) fails for those files: each one's errors name it. */
     size_t loaded = 0;
     for (size_t i = 0; i < b->n; i++) {
         pk_log_init(&b->files[i].log);
@@ -200,37 +201,23 @@ pk_job_batch *pk_job_batch_load(const char *job_path, const char *pattern, pk_lo
         if (b->files[i].job)
             loaded++;
     }
-    if (loaded < b->n) {
-        bool warned = false;
-        for (size_t i = 0; i < b->n; i++) {
-            if (b->files[i].job) {
-                if (!warned) /* the job file's own warnings, once */
-                    move_diags(&b->files[i].log, log, false);
-                else
-                    pk_log_free(&b->files[i].log);
-                pk_log_init(&b->files[i].log);
-                warned = true;
-                continue;
-            }
-            if (loaded == 0) {
-                move_diags(&b->files[i].log, log, false);
-                pk_log_init(&b->files[i].log);
-                break;
-            }
-            name_the_file(&b->files[i].log, b->inputs[i]);
-            move_diags(&b->files[i].log, log, true);
-            pk_log_init(&b->files[i].log);
+    bool told = false;
+    for (size_t i = 0; i < b->n; i++) {
+        pk_log *fl = &b->files[i].log;
+        if (b->files[i].job || loaded == 0) {
+            if (told) /* the same job file: the same words */
+                pk_log_free(fl);
+            else
+                move_diags(fl, log, false);
+            told = true;
+        } else {
+            name_the_file(fl, b->inputs[i]);
+            move_diags(fl, log, true);
         }
+        pk_log_init(fl);
+    }
+    if (loaded < b->n)
         goto fail;
-    }
-    /* every file's job says the same of the job file (an unused input):
-     * the first one's warnings stand for all */
-    move_diags(&b->files[0].log, log, false);
-    pk_log_init(&b->files[0].log);
-    for (size_t i = 1; i < b->n; i++) {
-        move_diags(&b->files[i].log, log, true);
-        pk_log_init(&b->files[i].log);
-    }
     if (check_clashes(b, log) != 0 || plan_order(b, log) != 0)
         goto fail;
     return b;
