@@ -1276,12 +1276,20 @@ static bool refit_joint(track_fit *c, pki_leg_track out[3], double (*val[3])[4],
                 c->val[i] = val[i];
             c->bone = bone;
             c->target = tgt;
-            bool ok = fit_track_optimal(c, &one);
+            bool ok = fit_track_optimal(c, &one), holds = ok && one.n < out[bone].n;
+            /* the segments hold the frames between their keys; the keys'
+             * own frames (the targets, aimed for the ankle alone) may
+             * still turn the foot or the knee off: every frame checked */
+            if (holds) {
+                sample_track(&one, c->n, tgt);
+                for (size_t f = 0; f < c->n && holds; f++)
+                    holds = err_at(c, f, tgt[f]) <= 1.0;
+            }
             for (int i = 0; i < 3; i++)
                 c->val[i] = NULL;
             if (!ok)
                 return false;
-            if (one.n < out[bone].n) {
+            if (holds) {
                 free(out[bone].keys);
                 out[bone] = one;
                 sample_track(&out[bone], c->n, val[bone]);
