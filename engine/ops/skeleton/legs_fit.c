@@ -1256,11 +1256,47 @@ static void joint_targets(track_fit *c, int bone, double (*val[3])[4], double (*
     continuous(o, c->n);
 }
 
+/* Whether every frame passes the joint check with the tracks' values v. */
+static bool joint_holds(const track_fit *c, double (*const v[3])[4])
+{
+    for (size_t f = 0; f < c->n; f++) {
+        const double *q3[3] = {v[HIP][f], v[KNEE][f], v[ANKLE][f]};
+        if (joint_err(&c->fr[f], c->t, q3, c->tn ? c->tn[f][0] : NULL) > 1.0)
+            return false;
+    }
+    return true;
+}
+
+/* Track `bone` fitted with the fewest keys whose segments hold the joint
+ * check with the other two tracks' values v (the targets they leave it),
+ * into *one and its values into o; false on out of memory. */
+static bool joint_fit(track_fit *c, int bone, double (*v[3])[4], double (*tgt)[4],
+                      pki_leg_track *one, double (*o)[4])
+{
+    joint_targets(c, bone, v, tgt);
+    for (int i = 0; i < 3; i++)
+        c->val[i] = v[i];
+    c->bone = bone;
+    c->target = tgt;
+    bool ok = fit_track_optimal(c, one);
+    for (int i = 0; i < 3; i++)
+        c->val[i] = NULL;
+    if (ok)
+        sample_track(one, c->n, o);
+    return ok;
+}
+
 /* The joint search: each track fitted again with the fewest keys whose
  * segments hold the joint check with the other two tracks as fitted (the
- * targets those two leave it), kept where it has fewer keys; round after
- * round while one gains.  out's values are val. */
-static bool refit_joint(track_fit *c, pki_leg_track out[3], double (*val[3])[4], double (*tgt)[4])
+ * targets those two leave it), kept where it has fewer keys and every
+ * frame holds; round after round while one gains.  The segments hold the
+ * frames between their keys, but a hip's or knee's keys at their own
+ * frames (the targets, aimed for the ankle) may turn the foot: then the
+ * ankle is fitted again under it and the two kept where together they
+ * have fewer keys and every frame holds.  out's values are val; tmp: two
+ * n-frame scratch arrays. */
+static bool refit_joint(track_fit *c, pki_leg_track out[3], double (*val[3])[4], double (*tgt)[4],
+                        double (*tmp[2])[4])
 {
     bool gained = true;
     for (int j = 0; j < 3; j++)
@@ -1270,33 +1306,34 @@ static bool refit_joint(track_fit *c, pki_leg_track out[3], double (*val[3])[4],
         static const int order[3] = {KNEE, HIP, ANKLE};
         for (int j = 0; j < 3; j++) {
             int bone = order[j];
-            pki_leg_track one = {0};
-            joint_targets(c, bone, val, tgt);
-            for (int i = 0; i < 3; i++)
-                c->val[i] = val[i];
-            c->bone = bone;
-            c->target = tgt;
-            bool ok = fit_track_optimal(c, &one), holds = ok && one.n < out[bone].n;
-            /* the segments hold the frames between their keys; the keys'
-             * own frames (the targets, aimed for the ankle alone) may
-             * still turn the foot or the knee off: every frame checked */
-            if (holds) {
-                sample_track(&one, c->n, tgt);
-                for (size_t f = 0; f < c->n && holds; f++)
-                    holds = err_at(c, f, tgt[f]) <= 1.0;
-            }
-            for (int i = 0; i < 3; i++)
-                c->val[i] = NULL;
-            if (!ok)
+            pki_leg_track one = {0}, foot = {0};
+            double(*v[3])[4] = {val[HIP], val[KNEE], val[ANKLE]};
+            if (!joint_fit(c, bone, val, tgt, &one, tmp[0]))
                 return false;
-            if (holds) {
-                free(out[bone].keys);
-                out[bone] = one;
-                sample_track(&out[bone], c->n, val[bone]);
-                gained = true;
-            } else {
-                free(one.keys);
+            v[bone] = tmp[0];
+            bool fewer = one.n < out[bone].n, holds = fewer && joint_holds(c, v);
+            if (fewer && !holds && bone != ANKLE) {
+                if (!joint_fit(c, ANKLE, v, tgt, &foot, tmp[1])) {
+                    free(one.keys);
+                    return false;
+                }
+                v[ANKLE] = tmp[1];
+                holds = one.n + foot.n < out[bone].n + out[ANKLE].n && joint_holds(c, v);
             }
+            if (!holds) {
+                free(one.keys);
+                free(foot.keys);
+                continue;
+            }
+            free(out[bone].keys);
+            out[bone] = one;
+            memcpy(val[bone], tmp[0], c->n * sizeof *tmp[0]);
+            if (foot.keys) {
+                free(out[ANKLE].keys);
+                out[ANKLE] = foot;
+                memcpy(val[ANKLE], tmp[1], c->n * sizeof *tmp[1]);
+            }
+            gained = true;
         }
     }
     return true;
@@ -1417,7 +1454,7 @@ bool pki_leg_fit(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, pki_l
     c.target = target;
     keep_fewer(out, two, ok && c.optimal);
     /* a short motion: the three tracks searched together */
-    if (ok && c.optimal && (ok = refit_joint(&c, out, val[0], tgt[0])))
+    if (ok && c.optimal && (ok = refit_joint(&c, out, val[0], tgt[0], (double(*[2])[4]){val[1][0], val[1][1]})))
         prune(&c, out, val[0]);
     /* a leg the first frame's pose holds throughout: one key a bone (the
      * joint pass drops one key at a time, so it cannot find this when
