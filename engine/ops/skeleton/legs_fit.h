@@ -45,7 +45,10 @@
  *    be turned about the bone's length (the arc's circle nearest the
  *    places between) where the bone below undoes it;
  *  - the best of these, each track fitted again with the fewest keys
- *    against the other two as fitted, under the joint check;
+ *    against the other two as fitted, under the joint check, kept where
+ *    every frame holds (a hip's or knee's that turns only a foot off
+ *    kept with the ankle fitted again under it, where the two together
+ *    have fewer keys);
  * and with `full` the curves past each layer's farthest reach are
  * searched in full (PKI_FIT_FULL: costly).  The joint check and the
  * fits from the hip down also hold the thigh and the shin within
