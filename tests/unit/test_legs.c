@@ -1406,7 +1406,6 @@ int main(void)
         cmocka_unit_test(legs_errors),
         cmocka_unit_test(legs_progress),
         cmocka_unit_test(law_every_frame),
-        cmocka_unit_test(ik_to_fk_feet_held),
         cmocka_unit_test(ik_to_fk_holds_places),
         cmocka_unit_test(ik_keys_dropped_or_kept),
         cmocka_unit_test(ik_to_fk_joint_check),
@@ -1420,6 +1419,7 @@ int main(void)
         cmocka_unit_test(hip_forced_built),
         cmocka_unit_test(hip_forced_sound),
         cmocka_unit_test(ik_to_fk_long_run),
+        cmocka_unit_test(ik_to_fk_feet_held),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

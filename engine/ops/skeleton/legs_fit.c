@@ -1454,7 +1454,8 @@ bool pki_leg_fit(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, pki_l
     c.target = target;
     keep_fewer(out, two, ok && c.optimal);
     /* a short motion: the three tracks searched together */
-    if (ok && c.optimal && (ok = refit_joint(&c, out, val[0], tgt[0], (double(*[2])[4]){val[1][0], val[1][1]})))
+    if (ok && c.optimal &&
+        (ok = refit_joint(&c, out, val[0], tgt[0], (double(*[2])[4]){val[1][0], val[1][1]})))
         prune(&c, out, val[0]);
     /* a leg the first frame's pose holds throughout: one key a bone (the
      * joint pass drops one key at a time, so it cannot find this when
