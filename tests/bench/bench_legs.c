@@ -43,7 +43,13 @@
  *     hip, the knee and the ankle at, and the frames at which the input's
  *     hip and knee turn back (one frame's step more than 90 degrees from
  *     the last's: a slerp's progress never goes back, so a key near each)
- *     and its hip-to-ankle length stops growing or shrinking.
+ *     and its hip-to-ankle length stops growing or shrinking;
+ *  8. why each key stays (a motion of at most PKI_LEG_OPTIMAL_MAX frames:
+ *     pki_leg_key_why): each leg fitted by pki_leg_fit with the usual
+ *     bounds, each key removed with the other two tracks as fitted: a
+ *     frame off the arc between its neighbours (and by how much) or no
+ *     MMD curve through the frames, and the bounds each of which lifted
+ *     alone lets it go ("law": all four lifted, the ankle's goal alone).
  *
  * usage: bench_legs [--goal U] [--toe U] [--no-chords] MOTION.vmd MODEL.pmx|pmd
  */
@@ -83,6 +89,7 @@ typedef struct ctx {
     double (*hlo)[3];     /* frames x legs: the bands of the toe's offset */
     double (*hhi)[3];     /* along the shin and across it (section 5b) */
     bool chords;          /* the lower bound tests chords too */
+    pki_leg_frame *lf;    /* frames x legs: as legs.c gives them to legs_fit.c */
 } ctx;
 
 static void find_legs(ctx *c)
@@ -722,6 +729,88 @@ static void keys_and_turns(const ctx *c, size_t k, const pk_motion *out)
     printf("%s\n", nr ? "" : " none");
 }
 
+/* ---- 8. why each key stays ----
+ * Leg k at the evaluated frame (c->w) as legs.c's leg_frames gives it to
+ * legs_fit.c. */
+static void leg_frame(const ctx *c, size_t k, pki_leg_frame *lf)
+{
+    const leg *l = &c->legs[k];
+    const pk_bone_world *w = c->w;
+    int32_t p = c->m->bones[l->hip].parent;
+    static const double id[4] = {0.0, 0.0, 0.0, 1.0};
+    memcpy(lf->parent, p >= 0 ? w[p].rot : id, sizeof lf->parent);
+    memcpy(lf->hip, w[l->hip].pos, sizeof lf->hip);
+    memcpy(lf->knee, w[l->knee].pos, sizeof lf->knee);
+    memcpy(lf->ankle, w[l->ankle].pos, sizeof lf->ankle);
+    memcpy(lf->foot, w[l->ankle].rot, sizeof lf->foot);
+    const int32_t from[3] = {l->hip, l->knee, l->ankle}, to[3] = {l->knee, l->ankle, l->toe};
+    double *d[3] = {lf->d1, lf->d2, lf->d3};
+    for (int j = 0; j < 3; j++) {
+        double inv[4], v[3];
+        if (to[j] < 0)
+            continue;
+        pki_qd_conj(w[from[j]].rot, inv);
+        pki_v3_sub(w[to[j]].pos, w[from[j]].pos, v);
+        pki_qd_rotate(inv, v, d[j]);
+    }
+    local_rot(w, p, l->hip, lf->q[0]);
+    local_rot(w, l->hip, l->knee, lf->q[1]);
+    local_rot(w, l->knee, l->ankle, lf->q[2]);
+}
+
+/* Leg k fitted with legs.c's usual bounds, and why each of its keys
+ * stays (pki_leg_key_why). */
+static void keys_why(const ctx *c, size_t k, double toe_tol)
+{
+    pki_leg_frame *fr = calloc(c->frames, sizeof *fr);
+    if (!fr)
+        return;
+    for (size_t f = 0; f < c->frames; f++)
+        fr[f] = c->lf[f * c->nlegs + k];
+    /* legs.c's: the ankle and the knee within 0.95 of the goal, the reach
+     * 0.7, the bend 1, the thigh's and shin's turn 1 degree */
+    pki_leg_tols t = {.ankle = 0.95 * c->goal,
+                      .knee = 0.95 * c->goal,
+                      .reach = 0.7 * c->goal,
+                      .bend = c->goal,
+                      .toe = toe_tol,
+                      .roll_deg = PK_REDUCE_DEG,
+                      .twist_deg = 1.0,
+                      .toe_lag = 0.5,
+                      .has_toe = c->legs[k].toe >= 0};
+    pki_leg_track tr[3];
+    if (!pki_leg_fit(fr, c->frames, &t, tr)) {
+        free(fr);
+        return;
+    }
+    static const char *bone[3] = {"hip", "knee", "ankle"};
+    static const char *lift[5] = {"knee", "twist", "toe", "roll", "law"};
+    printf("leg %zu, why each key stays (fitted with the usual bounds: %zu keys; removed, the "
+           "others as fitted):\n",
+           k, tr[0].n + tr[1].n + tr[2].n);
+    for (int j = 0; j < 3; j++)
+        for (size_t i = 0; i < tr[j].n; i++) {
+            pki_leg_why y;
+            if (!pki_leg_key_why(fr, c->frames, &t, c->goal, tr, j, i, &y))
+                continue;
+            printf("  %s %u: ", bone[j], tr[j].keys[i].frame);
+            if (y.how == 0)
+                printf("goes");
+            else if (y.how == 1)
+                printf("frame %u off, %.2f bounds", y.frame, y.off);
+            else
+                printf("no curve");
+            printf("; goes with lifted:");
+            for (int b = 0; b < 5; b++)
+                if (y.goes & (1u << b))
+                    printf(" %s", lift[b]);
+            printf(y.goes ? "\n" : " none\n");
+        }
+    for (int j = 0; j < 3; j++)
+        free(tr[j].keys);
+    free(fr);
+}
+
 static int by_value(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -798,6 +887,8 @@ int main(int argc, char **argv)
     c.kinv = calloc(c.frames * c.nlegs, sizeof *c.kinv);
     c.hlo = calloc(c.frames * c.nlegs, sizeof *c.hlo);
     c.hhi = calloc(c.frames * c.nlegs, sizeof *c.hhi);
+    if (c.frames <= PKI_LEG_OPTIMAL_MAX)
+        c.lf = calloc(c.frames * c.nlegs, sizeof *c.lf);
     for (size_t f = 0; f < c.frames; f++) {
         pk_rig_motion_local(c.rig, mo, t, (double)f, c.loc + f * c.nb, c.on + f * c.nb);
         pk_rig_eval(c.rig, c.loc + f * c.nb, c.on + f * c.nb, 0, c.w);
@@ -826,6 +917,8 @@ int main(int argc, char **argv)
                     memcpy(c.kinv[at], inv, sizeof c.kinv[at]);
                 }
             }
+            if (c.lf)
+                leg_frame(&c, k, &c.lf[f * c.nlegs + k]);
             for (int j = 0; j < 2 && f; j++) {
                 const double *p = c.rot[(f - 1) * c.nlegs + k][j];
                 if (p[0] * r[j][0] + p[1] * r[j][1] + p[2] * r[j][2] + p[3] * r[j][3] < 0)
@@ -1015,6 +1108,10 @@ int main(int argc, char **argv)
     /* 7. where the keys go */
     for (size_t k = 0; k < c.nlegs; k++)
         keys_and_turns(&c, k, out);
+    /* 8. why each key stays */
+    for (size_t k = 0; c.lf && k < c.nlegs; k++)
+        keys_why(&c, k, toe_tol);
+    free(c.lf);
     free(c.knee_at);
     free(c.toe_at);
     free(c.reach);

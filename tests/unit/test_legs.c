@@ -1168,6 +1168,66 @@ static void ik_to_fk_feet_held(void **state)
     pk_log_free(&log);
 }
 
+/* pki_leg_key_why on a built leg standing still while its foot alone
+ * tips 2 degrees forward over 4 frames: the ankle's last key, removed,
+ * leaves the toe 0.039 units off at frame 4 (7.8 times its bound) and
+ * goes with the toe's bound lifted (a tip about the foot's own width
+ * does not roll it about its ankle-to-toe line), not with the knee's
+ * place, the twist or the roll; an inner hip key of a leg that stands
+ * still goes under every bound. */
+static void key_why_built(void **state)
+{
+    (void)state;
+    enum { N = 5 };
+    pki_leg_frame fr[N];
+    memset(fr, 0, sizeof fr);
+    for (size_t f = 0; f < N; f++) {
+        pki_leg_frame *g = &fr[f];
+        double a = 2.0 * PI / 180.0 * (double)f / (N - 1);
+        g->parent[3] = g->q[0][3] = g->q[1][3] = 1.0;
+        g->q[2][0] = sin(0.5 * a);
+        g->q[2][3] = cos(0.5 * a);
+        memcpy(g->foot, g->q[2], sizeof g->foot);
+        g->hip[1] = 10.0;
+        g->knee[1] = 6.0;
+        g->ankle[1] = 2.0;
+        g->d1[1] = g->d2[1] = -4.0;
+        g->d3[1] = -0.5;
+        g->d3[2] = 1.0;
+    }
+    pki_leg_tols t = {.ankle = 0.00095,
+                      .knee = 0.00095,
+                      .reach = 0.0007,
+                      .bend = 0.001,
+                      .toe = 0.005,
+                      .roll_deg = 0.1,
+                      .twist_deg = 1.0,
+                      .has_toe = true};
+    pki_leg_track tr[3];
+    assert_true(pki_leg_fit(fr, N, &t, tr));
+    assert_int_equal(tr[2].n, 2);
+    assert_int_equal(tr[2].keys[1].frame, N - 1);
+    pki_leg_why y;
+    assert_true(pki_leg_key_why(fr, N, &t, 0.001, tr, 2, 1, &y));
+    printf("ankle key %u: how %d, frame %u, %.2f bounds off, goes %u\n", tr[2].keys[1].frame, y.how,
+           y.frame, y.off, y.goes);
+    assert_int_equal(y.how, 1);
+    assert_int_equal(y.frame, N - 1);
+    assert_true(y.off > 7.0 && y.off < 8.5);
+    assert_int_equal(y.goes, PKI_LEG_WHY_TOE | PKI_LEG_WHY_LAW);
+    /* a hip key at frame 2 of the still leg: goes, whatever is lifted */
+    pki_leg_key k3[3] = {tr[0].keys[0], tr[0].keys[0], tr[0].keys[0]};
+    k3[1].frame = 2;
+    k3[2].frame = N - 1;
+    pki_leg_track hip3[3] = {{k3, 3, 3}, tr[1], tr[2]};
+    assert_true(pki_leg_key_why(fr, N, &t, 0.001, hip3, 0, 1, &y));
+    assert_int_equal(y.how, 0);
+    assert_int_equal(y.goes, PKI_LEG_WHY_KNEE | PKI_LEG_WHY_TWIST | PKI_LEG_WHY_TOE |
+                                 PKI_LEG_WHY_ROLL | PKI_LEG_WHY_LAW);
+    assert_false(pki_leg_key_why(fr, N, &t, 0.001, tr, 2, 2, &y));
+    for (int j = 0; j < 3; j++)
+        free(tr[j].keys);
+}
 /* pki_leg_hip_forced (bench_legs' hips' forced frames).  A hip turning
  * about one axis at any pace keeps every knee on the arc between the
  * neighbours' hips: no frame forced.  The same hip also swung 0.5 degree
@@ -1420,6 +1480,7 @@ int main(void)
         cmocka_unit_test(hip_forced_sound),
         cmocka_unit_test(ik_to_fk_long_run),
         cmocka_unit_test(ik_to_fk_feet_held),
+        cmocka_unit_test(key_why_built),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1495,6 +1495,148 @@ bool pki_leg_fit(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, pki_l
     return ok;
 }
 
+/* Samples of the arc for a frame's least error (pki_leg_key_why). */
+enum { WHY_SCAN = 1024 };
+
+/* Frame f's least error on arc s (sampled, then thirds), *at its place. */
+static double least_on(const track_fit *c, size_t f, const arc *s, double *at)
+{
+    double best = INFINITY, bu = 0.0;
+    for (int q = 0; q <= WHY_SCAN; q++) {
+        double e = err_on(c, f, s, q / (double)WHY_SCAN);
+        if (e < best)
+            best = e, bu = q / (double)WHY_SCAN;
+    }
+    double lo = fmax(0.0, bu - 1.0 / WHY_SCAN), hi = fmin(1.0, bu + 1.0 / WHY_SCAN);
+    for (int it = 0; it < 40; it++) {
+        double m1 = lo + (hi - lo) / 3.0, m2 = hi - (hi - lo) / 3.0;
+        if (err_on(c, f, s, m1) < err_on(c, f, s, m2))
+            hi = m2;
+        else
+            lo = m1;
+    }
+    double e = err_on(c, f, s, 0.5 * (lo + hi));
+    if (e < best)
+        best = e, bu = 0.5 * (lo + hi);
+    *at = bu;
+    return best;
+}
+
+/* Key i of tr removed under c's bounds (the joint check): 0 it goes, 1 a
+ * frame off (*ff, *off), 2 no curve. */
+static int why_removed(track_fit *c, const pki_leg_track *tr, size_t i, size_t *ff, double *off)
+{
+    const pki_leg_key *k = tr->keys;
+    double ka[4], kb[4];
+    *ff = 0;
+    *off = 0.0;
+    if (i == 0 || i + 1 == tr->n) { /* its neighbour's value held */
+        size_t lo = i == 0 ? 0 : k[i - 1].frame;
+        size_t hi = i == 0 && tr->n > 1 ? k[1].frame : c->n;
+        if (tr->n == 1)
+            ka[0] = ka[1] = ka[2] = 0.0, ka[3] = 1.0;
+        else
+            key_value(&k[i == 0 ? 1 : i - 1], ka);
+        for (size_t f = lo; f < hi; f++) {
+            double e = err_at(c, f, ka);
+            if (e > 1.0 && e > *off)
+                *off = e, *ff = f;
+        }
+        return *off > 1.0;
+    }
+    key_value(&k[i - 1], ka);
+    key_value(&k[i + 1], kb);
+    size_t a = k[i - 1].frame, n = k[i + 1].frame - a;
+    arc s;
+    arc_set(&s, ka, kb);
+    double tol = 0.0;
+    for (size_t j = 1; j < n; j++) {
+        double at, e = least_on(c, a + j, &s, &at);
+        if (e > 1.0 && e > *off)
+            *off = e, *ff = a + j;
+        if (e <= 1.0) {
+            double lo, hi;
+            interval(c, a + j, &s, at, &lo, &hi);
+            c->p[j - 1] = 0.5 * (lo + hi);
+            c->extra[j - 1] = 0.49 * (hi - lo);
+            tol = fmax(tol, c->extra[j - 1]);
+        }
+    }
+    if (*off > 1.0)
+        return 1;
+    if (n < 2)
+        return 0;
+    if (!(tol > 0.0))
+        tol = 1e-12;
+    for (size_t j = 1; j < n; j++)
+        c->extra[j - 1] = tol - c->extra[j - 1];
+    uint8_t cp[4];
+    return pki_curve_fit_progress_ex(c->p, n, 1.0, c->extra, tol, PKI_FIT_FULL, c->cache, cp,
+                                     NULL) == 1
+               ? 0
+               : 2;
+}
+
+bool pki_leg_key_why(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, double law,
+                     const pki_leg_track tr[3], int bone, size_t i, pki_leg_why *out)
+{
+    memset(out, 0, sizeof *out);
+    if (bone < HIP || bone > ANKLE || i >= tr[bone].n)
+        return false;
+    track_fit c;
+    memset(&c, 0, sizeof c);
+    c.fr = fr;
+    c.n = n;
+    c.bone = bone;
+    double(*val[3])[4];
+    bool ok = true;
+    for (int j = 0; j < 3; j++) {
+        val[j] = calloc(n, sizeof *val[j]);
+        ok = ok && val[j];
+    }
+    c.target = calloc(n, sizeof *c.target);
+    c.p = calloc(n + 1, sizeof *c.p);
+    c.extra = calloc(n + 1, sizeof *c.extra);
+    c.cache = pki_curve_cache_new();
+    ok = ok && c.target && c.p && c.extra && c.cache;
+    for (int j = 0; ok && j < 3; j++) {
+        sample_track(&tr[j], n, val[j]);
+        c.val[j] = val[j];
+    }
+    for (int lift = -1; ok && lift < 5; lift++) {
+        pki_leg_tols u = *t;
+        u.checked = NULL;
+        if (lift == 0 || lift == 4)
+            u.knee = INFINITY;
+        if (lift == 1 || lift == 4)
+            u.twist_deg = INFINITY;
+        if (lift == 2 || lift == 4)
+            u.toe = INFINITY;
+        if (lift == 3 || lift == 4)
+            u.roll_deg = INFINITY;
+        if (lift == 4)
+            u.ankle = law;
+        c.t = &u;
+        size_t ff;
+        double off;
+        int how = why_removed(&c, &tr[bone], i, &ff, &off);
+        if (lift < 0) {
+            out->how = how;
+            out->frame = (uint32_t)ff;
+            out->off = off;
+        } else if (how == 0) {
+            out->goes |= 1u << lift;
+        }
+    }
+    for (int j = 0; j < 3; j++)
+        free(val[j]);
+    free(c.target);
+    free(c.p);
+    free(c.extra);
+    pki_curve_cache_free(c.cache);
+    return ok;
+}
+
 /* The least distance from k to d1 carried along the shortest arc of
  * rotations from a to b (unit): exact, the knee runs on a circle.  In a's
  * frame the arc turns d1 about one axis n through angle th: d1's part

@@ -130,4 +130,31 @@ bool pki_leg_fit(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, pki_l
 size_t pki_leg_hip_forced(const pki_leg_frame *fr, size_t n, double tol, double twist_deg,
                           size_t *undecided, bool *at);
 
+/* Why a fitted leg's key stays (bench_legs).  Key i of track `bone` (0
+ * hip, 1 knee, 2 ankle) of tr (pki_leg_fit's, over fr[0..n-1]) removed,
+ * the other two tracks as fitted, under the joint check: an inner key's
+ * neighbours' segment with the frames' least errors on the arc (sampled,
+ * then refined) and one MMD curve through their intervals, searched in
+ * full; a first or last key, its neighbour's value held.  The same with
+ * each of the fit's own bounds lifted alone and with all four lifted (the
+ * ankle's `law` alone).  Short motions (the curve search is costly). */
+typedef struct pki_leg_why {
+    int how;        /* 0: the key goes; 1: a frame no place on the arc (or
+                       the held value) holds; 2: every frame has one, no
+                       curve passes them */
+    uint32_t frame; /* how 1: the frame furthest off */
+    double off;     /* ... its least error, in units of its bounds */
+    unsigned goes;  /* the bounds each of which lifted alone lets the key
+                       go (PKI_LEG_WHY_KNEE ...), PKI_LEG_WHY_LAW: all */
+} pki_leg_why;
+enum {
+    PKI_LEG_WHY_KNEE = 1,
+    PKI_LEG_WHY_TWIST = 2,
+    PKI_LEG_WHY_TOE = 4,
+    PKI_LEG_WHY_ROLL = 8,
+    PKI_LEG_WHY_LAW = 16
+};
+bool pki_leg_key_why(const pki_leg_frame *fr, size_t n, const pki_leg_tols *t, double law,
+                     const pki_leg_track tr[3], int bone, size_t i, pki_leg_why *out);
+
 #endif
