@@ -168,7 +168,29 @@ static int plan_order(pk_job_batch *b, pk_log *log)
     return 0;
 }
 
-static void name_the_file(pk_log *log, const char *input);
+/* A message about the job file (a step's, at its JOB:LINE:COL) or about
+ * no file is about this file's run: it names the file, as the messages
+ * placed in the file do by their path. */
+static void name_the_file(pk_log *log, const char *input)
+{
+    pk_log named;
+    pk_log_init(&named);
+    for (size_t i = 0; i < log->count; i++) {
+        const pk_diag *d = &log->items[i];
+        if (d->path && strcmp(d->path, input) == 0)
+            pk_log_add_at(&named, d->severity, d->code, d->path, d->offset, d->line, d->col, "%s",
+                          d->msg);
+        else
+            pk_log_add_at(&named, d->severity, d->code, d->path, d->offset, d->line, d->col,
+                          "%s: %s", input, d->msg);
+    }
+    if (named.count < log->count) { /* out of memory: the messages as they were */
+        pk_log_free(&named);
+        return;
+    }
+    pk_log_free(log);
+    *log = named;
+}
 
 pk_job_batch *pk_job_batch_load(const char *job_path, const char *pattern, pk_log *log)
 {
@@ -243,30 +265,6 @@ static pk_diag_code last_warning(const pk_log *log)
         if (log->items[i].severity == PK_WARNING)
             return log->items[i].code;
     return PK_E_DAMAGED;
-}
-
-/* A message about the job file (a step's, at its JOB:LINE:COL) or about
- * no file is about this file's run: it names the file, as the messages
- * placed in the file do by their path. */
-static void name_the_file(pk_log *log, const char *input)
-{
-    pk_log named;
-    pk_log_init(&named);
-    for (size_t i = 0; i < log->count; i++) {
-        const pk_diag *d = &log->items[i];
-        if (d->path && strcmp(d->path, input) == 0)
-            pk_log_add_at(&named, d->severity, d->code, d->path, d->offset, d->line, d->col, "%s",
-                          d->msg);
-        else
-            pk_log_add_at(&named, d->severity, d->code, d->path, d->offset, d->line, d->col,
-                          "%s: %s", input, d->msg);
-    }
-    if (named.count < log->count) { /* out of memory: the messages as they were */
-        pk_log_free(&named);
-        return;
-    }
-    pk_log_free(log);
-    *log = named;
 }
 
 /* What a written file's job holds that its line does not need: every

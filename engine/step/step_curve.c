@@ -122,8 +122,8 @@ static int check(const pk_step *s, pk_log *log)
     if (o->axes && parse_axes(s, o->axes, &axes, log) != 0)
         return -1;
     uint32_t frame;
-    if (o->like && (!strrchr(o->like, '@') || strrchr(o->like, '@') == o->like ||
-                    !pki_num_u32(strrchr(o->like, '@') + 1, &frame)))
+    const char *at = o->like ? strrchr(o->like, '@') : NULL;
+    if (o->like && (!at || at == o->like || !pki_num_u32(at + 1, &frame)))
         return pki_step_fail(log,
                              "%s wants BONE@FRAME or camera@FRAME (a key of the motion), "
                              "not '%s'",
