@@ -182,24 +182,61 @@ json_eval() {
 }
 
 # ---- building small test files byte by byte (perl is in every Debian) ----
+# Each program start costs more than what it computes here (a few ms, ten
+# times that on a loaded machine), and some cases build files of dozens of
+# keys: field, pack's integers and a whole key cost one perl at most.
 
 # pack TEMPLATE VALUES... — perl's pack to stdout: pack V 3 0 (uint32 LE
 # each), pack 'f<' 1 2 3 (float32 LE each), pack C 1 2 (bytes).  A one-letter
-# template repeats for every value.
+# template repeats for every value.  V and C of plain decimal values are
+# written by the shell itself (the same bytes).
 pack() {
-    local t=$1
+    local t=$1 v esc=
     shift
     case $t in [A-Za-z] | [A-Za-z][\<\>]) t="$t*" ;; esac
+    case $t in
+    'V*' | 'C*')
+        for v in "$@"; do
+            case $v in '' | *[!0-9]* | ?????????????*) esc=x; break ;; esac
+            v=$((10#$v))
+            if [ "$t" = 'C*' ]; then
+                [ "$v" -le 255 ] || { esc=x; break; }
+                printf -v v '\\x%02x' "$v"
+            else
+                [ "$v" -le 4294967295 ] || { esc=x; break; }
+                printf -v v '\\x%02x\\x%02x\\x%02x\\x%02x' $((v & 255)) $((v >> 8 & 255)) \
+                    $((v >> 16 & 255)) $((v >> 24 & 255))
+            fi
+            esc+=$v
+        done
+        if [ "$esc" != x ]; then
+            printf "$esc"
+            return
+        fi
+        ;;
+    esac
     perl -e 'my $t = shift; binmode STDOUT; print pack($t, @ARGV)' "$t" "$@"
 }
 
 # field N TEXT — TEXT (printf escapes allowed, e.g. '\x83\x5a') NUL-padded
-# to N bytes (cut at N).
+# to N bytes (cut at N).  In the shell (bytes in the C locale); a TEXT that
+# may print a NUL or holds a conversion goes through head and wc.
 field() {
-    printf "$2" | head -c "$1"
-    local len
-    len=$(printf "$2" | head -c "$1" | wc -c)
-    head -c $(($1 - len)) /dev/zero
+    case $2 in
+    *'\0'* | *'\x0'* | *'\c'* | *'\u'* | *'\U'* | *%*)
+        printf "$2" | head -c "$1"
+        local len
+        len=$(printf "$2" | head -c "$1" | wc -c)
+        head -c $(($1 - len)) /dev/zero
+        return
+        ;;
+    esac
+    local LC_ALL=C text pad
+    printf -v text "$2"
+    text=${text:0:$1}
+    printf -v pad '%*s' $(($1 - ${#text})) ''
+    printf '%s' "$text"
+    printf "${pad// /\\0}"
 }
 
 # vmd_header MODEL — the 50-byte v2 header with a model name.
@@ -212,16 +249,14 @@ vmd_header() {
 # interpolation block is the bytes 0,1,...,63 (easy to recognise).
 vmd_bone() {
     field 15 "$1"
-    pack 'V' "$2"
-    pack 'f<7' "$3" "$4" "$5" "$6" "$7" "$8" "$9"
-    pack 'C*' $(seq 0 63)
+    perl -e 'binmode STDOUT; print pack("V f<7 C*", @ARGV, 0 .. 63)' "$2" "$3" "$4" "$5" "$6" \
+        "$7" "$8" "$9"
 }
 
 # vmd_morph NAME FRAME WEIGHT — a 23-byte morph key.
 vmd_morph() {
     field 15 "$1"
-    pack 'V' "$2"
-    pack 'f<' "$3"
+    perl -e 'binmode STDOUT; print pack("V f<", @ARGV)' "$2" "$3"
 }
 
 # vpd_text MODEL BONES... — a VPD in MMD's text layout with CRLF; each bone
