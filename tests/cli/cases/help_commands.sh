@@ -33,18 +33,22 @@ for c in info dump convert; do
     expect_stdout_file "help_$c"
 done
 
-# Each documented option appears in its help text.
-expect_exit 0 "$POSEKIT" help convert
-for o in -o --frame --layout --no-morphs --strict; do expect_stdout_contains -- "$o"; done
-expect_exit 0 "$POSEKIT" help info
+# Each documented option appears in its help text (the texts above: a
+# command run once, its output asserted on as often as needed).
+cp help_convert "$OUT"
+for o in -o --frame --layout --no-morphs --strict; do expect_stdout_contains "$o"; done
+cp help_info "$OUT"
 for o in --json --strict; do expect_stdout_contains "$o"; done
 
 # The usage lines name every option the list below them gives (reduce's
 # and bake's lacked --rules, five others --model, --strict or --verbose);
 # -h/--help and -o/--output aside.
-expect_exit 0 "$POSEKIT" help
-for c in $(grep -E '^  [a-z]+ ' "$OUT" | awk '{ print $1 }'); do
-    expect_exit 0 "$POSEKIT" help "$c"
+for c in $(grep -E '^  [a-z]+ ' overview | awk '{ print $1 }'); do
+    if [ -f "help_$c" ]; then
+        cp "help_$c" "$OUT"
+    else
+        expect_exit 0 "$POSEKIT" help "$c"
+    fi
     usage=$(awk '/^usage:/ { u = 1 } u && /^$/ { exit } u' "$OUT")
     for o in $(grep -oE '^  (-[a-z], )?--[a-z-]+' "$OUT" | grep -oE -- '--[a-z-]+'); do
         case $o in --help | --output) continue ;; esac
