@@ -401,41 +401,51 @@ static void normal_eq(const double *J, int m, int stride, int n, const double *r
 }
 
 /* normal_eq of fit_view's Jacobian without its rows that are 0: n
- * columns of m point rows (Jt, by column), the residuals rr of those
- * rows, then each column's pull (Jd, its residual rd) on the diagonal
- * last, as the rows come.  A row of zeros adds nothing (a sum from +0 is
- * never −0, and x ± 0 is x): the same bits as normal_eq over every row. */
+ * columns of m point rows (Jr, by row), the residuals rr of those rows,
+ * then each column's pull (Jd, its residual rd) on the diagonal last, as
+ * the rows come.  A row of zeros adds nothing (a sum from +0 is never
+ * −0, and x ± 0 is x): the same bits as normal_eq over every row.  The
+ * sums are taken row by row (each row's products added to every entry
+ * at once, a row read in order) rather than entry by entry: each entry
+ * adds the same products in the same order, so the same bits. */
 static inline __attribute__((always_inline)) void
-normal_cols_n(int n, int m, const double (*Jt)[2 * NPOINTS], const double *rr, const double *Jd,
+normal_rows_n(int n, int m, const double (*Jr)[NPAR], const double *rr, const double *Jd,
               const double *rd, double *H, double *g)
 {
+    double S[NPAR][NPAR], gs[NPAR];
     for (int a = 0; a < n; a++) {
-        double ga = 0;
-        for (int q = 0; q < m; q++)
-            ga += Jt[a][q] * rr[q];
-        g[a] = ga + Jd[a] * rd[a];
-        for (int b = a; b < n; b++) {
-            double v = 0;
-            for (int q = 0; q < m; q++)
-                v += Jt[a][q] * Jt[b][q];
-            if (b == a)
-                v += Jd[a] * Jd[a];
-            H[a * n + b] = H[b * n + a] = v;
+        gs[a] = 0;
+        for (int b = a; b < n; b++)
+            S[a][b] = 0;
+    }
+    for (int q = 0; q < m; q++) {
+        const double *jq = Jr[q];
+        for (int a = 0; a < n; a++) {
+            double ja = jq[a];
+            gs[a] += ja * rr[q];
+            for (int b = a; b < n; b++)
+                S[a][b] += ja * jq[b];
         }
+    }
+    for (int a = 0; a < n; a++) {
+        g[a] = gs[a] + Jd[a] * rd[a];
+        H[a * n + a] = S[a][a] + Jd[a] * Jd[a];
+        for (int b = a + 1; b < n; b++)
+            H[a * n + b] = H[b * n + a] = S[a][b];
     }
 }
 
-/* normal_cols_n laid out for the usual sizes (every point measured; every
+/* normal_rows_n laid out for the usual sizes (every point measured; every
  * parameter free, or the eye and the angles) */
-static void normal_cols(int n, int m, const double (*Jt)[2 * NPOINTS], const double *rr,
+static void normal_rows(int n, int m, const double (*Jr)[NPAR], const double *rr,
                         const double *Jd, const double *rd, double *H, double *g)
 {
     if (m == 2 * NPOINTS && n == NPAR)
-        normal_cols_n(NPAR, 2 * NPOINTS, Jt, rr, Jd, rd, H, g);
+        normal_rows_n(NPAR, 2 * NPOINTS, Jr, rr, Jd, rd, H, g);
     else if (m == 2 * NPOINTS && n == NPAR - 1)
-        normal_cols_n(NPAR - 1, 2 * NPOINTS, Jt, rr, Jd, rd, H, g);
+        normal_rows_n(NPAR - 1, 2 * NPOINTS, Jr, rr, Jd, rd, H, g);
     else
-        normal_cols_n(n, m, Jt, rr, Jd, rd, H, g);
+        normal_rows_n(n, m, Jr, rr, Jd, rd, H, g);
 }
 
 /* Moves the free parameters of p (free: a bit per parameter) to a local
@@ -454,7 +464,7 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
      * same bits as view_par), kept from the step that reached p: a step
      * of the Jacobian in one angle recomputes that angle's alone, one in
      * the eye or the view angle none */
-    double r[NRES], rt[NRES], J[NRES * NPAR], Jt[NPAR][2 * NPOINTS], Jd[NPAR], pt[NPAR], co[3],
+    double r[NRES], rt[NRES], J[NRES * NPAR], Jr[2 * NPOINTS][NPAR], Jd[NPAR], pt[NPAR], co[3],
         si[3], tco[3], tsi[3], sw[NPOINTS], sl[NPAR];
     /* p0 the array p is (the polish): the pulls' residuals r were taken
      * from p0 as it was, so a step moves every pull's row */
@@ -493,9 +503,9 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
             point_res(vj, pt + P_EYE, pb, sa, w, sw, rt);
             for (int q = 0; q < m; q++) {
                 int k = rows[q];
-                Jt[c][q] = (rt[k] - r[k]) / h;
+                Jr[q][c] = (rt[k] - r[k]) / h;
                 if (alias)
-                    J[k * NPAR + c] = Jt[c][q];
+                    J[k * NPAR + c] = Jr[q][c];
             }
             Jd[c] = (sl[j] * (pt[j] - p0[j]) - r[2 * NPOINTS + j]) / h;
             if (alias) /* every pull's row, as residuals gives it */
@@ -518,7 +528,7 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
                 rr[q] = r[rows[q]];
             for (int a = 0; a < n; a++)
                 rd[a] = r[2 * NPOINTS + idx[a]];
-            normal_cols(n, m, (const double(*)[2 * NPOINTS])Jt, rr, Jd, rd, H, g);
+            normal_rows(n, m, (const double(*)[NPAR])Jr, rr, Jd, rd, H, g);
         }
         bool better = false;
         double next = cost;
@@ -1071,13 +1081,19 @@ static void bound_search(const scene *sc, uint32_t fi, const bound_frame_in *in,
         bound_try(sc, fi, in, all, q, best, p);
     }
     centroids(pb, csa, in->u, xb, sb);
+    /* a start tried already is not tried again: the same start gives
+     * the same fit, which is no better than itself (the closed form at
+     * the original's view angle, tried above; without the closed form
+     * the turns of the correction are the first four's) */
     for (int r = 0; r<more && * best> PK_CAMERA_GOAL; r++) {
         for (size_t f = 0; f < sizeof BOUND_FOVS / sizeof *BOUND_FOVS; f++) {
             double fov = BOUND_FOVS[f] * (r ? 0.7 : 1.0);
+            if (weak && first && fov == c0[P_FOV])
+                continue;
             if (weak_start(pb, csa, in->u, fov, c0 + P_ROT, q))
                 bound_try(sc, fi, in, all, q, best, p);
         }
-        for (int s = 0; s < 8; s++) {
+        for (int s = 0; s < (weak ? 8 : 4); s++) {
             memcpy(q, s < 4 || !weak ? c0 : w0, sizeof q);
             turn_start(q, s & 1, (s & 2 ? -1 : 1) * BOUND_TURN * (r + 1), xb);
             bound_try(sc, fi, in, all, q, best, p);
@@ -1100,9 +1116,14 @@ static double bound_round(const scene *sc, uint32_t fi, const bound_frame_in *in
     memcpy(bp, q, sizeof bp);
     double xb[3], sb[2];
     centroids((const double(*)[3])sc->pts[fi].b, (const double(*)[2])in->sa, in->u, xb, sb);
+    double fov0 = 0;
     for (int up = 0; up < 2; up++) { /* the whole degree below and above */
         memcpy(q, p, sizeof q);
         q[P_FOV] = fmin(FOV_MAX, fmax(FOV_MIN, floor(p[P_FOV]) + up));
+        if (up && q[P_FOV] == fov0)
+            break; /* at the widest: the degree above is the one tried (the same start, the
+                      same fit, no better than itself) */
+        fov0 = q[P_FOV];
         /* the subject's size kept: its depth scaled as 1/(2·tan(fov/2)) */
         view v;
         view_par(p, &v);
@@ -2193,12 +2214,23 @@ static bool band_solve(size_t N, double (*A)[TBW + 1], double *b)
             return false;
         double d = sqrt(A[i][0]);
         A[i][0] = d;
-        for (size_t j = i + 1; j <= i + TBW && j < N; j++) {
-            double v = A[i][j - i];
-            for (size_t k = j > TBW && j - TBW > k0 ? j - TBW : k0; k < i; k++)
-                v -= A[k][i - k] * A[k][j - k];
-            A[i][j - i] = v / d;
+        /* row i of L: each A(i, j) less L(k, i)·L(k, j) over the rows k
+         * above whose band reaches j (k ≥ j − TBW), k rising.  Taken row
+         * k by row k (each row's band read in order) rather than entry j
+         * by entry j (down a diagonal): every entry's sum has the same
+         * terms in the same order, so the same bits. */
+        size_t jn = i + TBW < N ? i + TBW : N - 1; /* the last j */
+        double v[TBW + 1];
+        for (size_t j = i + 1; j <= jn; j++)
+            v[j - i] = A[i][j - i];
+        for (size_t k = k0; k < i; k++) {
+            double lk = A[k][i - k];
+            size_t je = k + TBW < jn ? k + TBW : jn;
+            for (size_t j = i + 1; j <= je; j++)
+                v[j - i] -= lk * A[k][j - k];
         }
+        for (size_t j = i + 1; j <= jn; j++)
+            A[i][j - i] = v[j - i] / d;
     }
     for (size_t i = 0; i < N; i++) {
         for (size_t k = i > TBW ? i - TBW : 0; k < i; k++)
@@ -2284,16 +2316,21 @@ static void track_normal(const scene *sc, uint32_t fa, size_t n, const track_fra
                 for (int k = 0; k < 2 * NPOINTS; k++)
                     J[k][j] = (rt[k] - r[k]) / h;
             }
-            for (int a = 0; a < TB; a++) {
-                for (int k = 0; k < 2 * NPOINTS; k++)
+            /* row by row (normal_rows_n): each sum's terms in the same
+             * order as entry by entry, so the same bits */
+            double S[TB][TB];
+            for (int a = 0; a < TB; a++)
+                for (int c = a; c < TB; c++)
+                    S[a][c] = 0;
+            for (int k = 0; k < 2 * NPOINTS; k++)
+                for (int a = 0; a < TB; a++) {
                     g[b0 + a] += J[k][a] * r[k];
-                for (int c = a; c < TB; c++) {
-                    double v = 0;
-                    for (int k = 0; k < 2 * NPOINTS; k++)
-                        v += J[k][a] * J[k][c];
-                    H[b0 + a][c - a] += v;
+                    for (int c = a; c < TB; c++)
+                        S[a][c] += J[k][a] * J[k][c];
                 }
-            }
+            for (int a = 0; a < TB; a++)
+                for (int c = a; c < TB; c++)
+                    H[b0 + a][c - a] += S[a][c];
         }
         for (int j = 0; j < TB; j++) {
             H[b0 + j][0] += tf[i].lam[j];
