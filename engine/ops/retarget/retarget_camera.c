@@ -281,41 +281,6 @@ static void par_of(const view *v, const pk_camera_key *k, double p[NPAR])
     p[P_FOV] = k->fov < 1 ? 1.0 : k->fov > 179 ? 179.0 : (double)k->fov;
 }
 
-/* The residuals of p (NRES of them) and their sum of squares; same
- * (may be NULL): a view with p's angles and view angle (its eye is
- * p's). */
-static double residuals(const double p[NPAR], const view *same, const double (*pb)[3],
-                        const double (*sa)[2], const double *w, const double p0[NPAR],
-                        const double *lam, double *r)
-{
-    view v;
-    if (same) { /* p's angles and view angle are same's */
-        v = *same;
-        memcpy(v.eye, p + P_EYE, sizeof v.eye);
-    } else {
-        view_par(p, &v);
-    }
-    double cost = 0;
-    for (int i = 0; i < NPOINTS; i++) {
-        double s[2];
-        r[2 * i] = r[2 * i + 1] = 0;
-        if (!(w[i] > 0))
-            continue;
-        double sw = sqrt(w[i]);
-        if (screen(&v, v.eye, pb[i], s)) {
-            r[2 * i] = sw * (s[0] - sa[i][0]);
-            r[2 * i + 1] = sw * (s[1] - sa[i][1]);
-        } else {
-            r[2 * i] = sw * BEHIND_ERR;
-        }
-    }
-    for (int j = 0; j < NPAR; j++)
-        r[2 * NPOINTS + j] = sqrt(lam[j]) * (p[j] - p0[j]);
-    for (int k = 0; k < NRES; k++)
-        cost += r[k] * r[k];
-    return cost;
-}
-
 /* The points' residuals alone (residuals' first 2·NPOINTS) through v
  * from eye, sw[i] the square root of point i's weight w[i] (the same
  * bits as residuals'). */
@@ -334,6 +299,23 @@ static void point_res(const view *v, const double eye[3], const double (*pb)[3],
             r[2 * i] = sw[i] * BEHIND_ERR;
         }
     }
+}
+
+/* The residuals of p (NRES of them) and their sum of squares, through v
+ * (p's angles and view angle; its eye is p's); sw[i] and sl[j] the
+ * square roots of w[i] and of the pulls lam[j], taken once by the caller
+ * (the same numbers as taken here). */
+static double residuals(const double p[NPAR], const view *v, const double (*pb)[3],
+                        const double (*sa)[2], const double *w, const double *sw,
+                        const double p0[NPAR], const double *sl, double *r)
+{
+    point_res(v, p + P_EYE, pb, sa, w, sw, r);
+    for (int j = 0; j < NPAR; j++)
+        r[2 * NPOINTS + j] = sl[j] * (p[j] - p0[j]);
+    double cost = 0;
+    for (int k = 0; k < NRES; k++)
+        cost += r[k] * r[k];
+    return cost;
 }
 
 /* n×n system A·x = b (row-major, in place: b becomes x), Gaussian
@@ -401,51 +383,41 @@ static void normal_eq(const double *J, int m, int stride, int n, const double *r
 }
 
 /* normal_eq of fit_view's Jacobian without its rows that are 0: n
- * columns of m point rows (Jr, by row), the residuals rr of those rows,
- * then each column's pull (Jd, its residual rd) on the diagonal last, as
- * the rows come.  A row of zeros adds nothing (a sum from +0 is never
- * −0, and x ± 0 is x): the same bits as normal_eq over every row.  The
- * sums are taken row by row (each row's products added to every entry
- * at once, a row read in order) rather than entry by entry: each entry
- * adds the same products in the same order, so the same bits. */
+ * columns of m point rows (Jt, by column), the residuals rr of those
+ * rows, then each column's pull (Jd, its residual rd) on the diagonal
+ * last, as the rows come.  A row of zeros adds nothing (a sum from +0 is
+ * never −0, and x ± 0 is x): the same bits as normal_eq over every row. */
 static inline __attribute__((always_inline)) void
-normal_rows_n(int n, int m, const double (*Jr)[NPAR], const double *rr, const double *Jd,
+normal_cols_n(int n, int m, const double (*Jt)[2 * NPOINTS], const double *rr, const double *Jd,
               const double *rd, double *H, double *g)
 {
-    double S[NPAR][NPAR], gs[NPAR];
     for (int a = 0; a < n; a++) {
-        gs[a] = 0;
-        for (int b = a; b < n; b++)
-            S[a][b] = 0;
-    }
-    for (int q = 0; q < m; q++) {
-        const double *jq = Jr[q];
-        for (int a = 0; a < n; a++) {
-            double ja = jq[a];
-            gs[a] += ja * rr[q];
-            for (int b = a; b < n; b++)
-                S[a][b] += ja * jq[b];
+        double ga = 0;
+        for (int q = 0; q < m; q++)
+            ga += Jt[a][q] * rr[q];
+        g[a] = ga + Jd[a] * rd[a];
+        for (int b = a; b < n; b++) {
+            double v = 0;
+            for (int q = 0; q < m; q++)
+                v += Jt[a][q] * Jt[b][q];
+            if (b == a)
+                v += Jd[a] * Jd[a];
+            H[a * n + b] = H[b * n + a] = v;
         }
-    }
-    for (int a = 0; a < n; a++) {
-        g[a] = gs[a] + Jd[a] * rd[a];
-        H[a * n + a] = S[a][a] + Jd[a] * Jd[a];
-        for (int b = a + 1; b < n; b++)
-            H[a * n + b] = H[b * n + a] = S[a][b];
     }
 }
 
-/* normal_rows_n laid out for the usual sizes (every point measured; every
+/* normal_cols_n laid out for the usual sizes (every point measured; every
  * parameter free, or the eye and the angles) */
-static void normal_rows(int n, int m, const double (*Jr)[NPAR], const double *rr,
+static void normal_cols(int n, int m, const double (*Jt)[2 * NPOINTS], const double *rr,
                         const double *Jd, const double *rd, double *H, double *g)
 {
     if (m == 2 * NPOINTS && n == NPAR)
-        normal_rows_n(NPAR, 2 * NPOINTS, Jr, rr, Jd, rd, H, g);
+        normal_cols_n(NPAR, 2 * NPOINTS, Jt, rr, Jd, rd, H, g);
     else if (m == 2 * NPOINTS && n == NPAR - 1)
-        normal_rows_n(NPAR - 1, 2 * NPOINTS, Jr, rr, Jd, rd, H, g);
+        normal_cols_n(NPAR - 1, 2 * NPOINTS, Jt, rr, Jd, rd, H, g);
     else
-        normal_rows_n(n, m, Jr, rr, Jd, rd, H, g);
+        normal_cols_n(n, m, Jt, rr, Jd, rd, H, g);
 }
 
 /* Moves the free parameters of p (free: a bit per parameter) to a local
@@ -464,7 +436,7 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
      * same bits as view_par), kept from the step that reached p: a step
      * of the Jacobian in one angle recomputes that angle's alone, one in
      * the eye or the view angle none */
-    double r[NRES], rt[NRES], J[NRES * NPAR], Jr[2 * NPOINTS][NPAR], Jd[NPAR], pt[NPAR], co[3],
+    double r[NRES], rt[NRES], J[NRES * NPAR], Jt[NPAR][2 * NPOINTS], Jd[NPAR], pt[NPAR], co[3],
         si[3], tco[3], tsi[3], sw[NPOINTS], sl[NPAR];
     /* p0 the array p is (the polish): the pulls' residuals r were taken
      * from p0 as it was, so a step moves every pull's row */
@@ -479,7 +451,7 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
         sl[j] = sqrt(lam[j]);
     view here, turned, tried;
     view_cs(p, co, si, &here);
-    double cost = residuals(p, &here, pb, sa, w, p0, lam, r), mu = 1e-3;
+    double cost = residuals(p, &here, pb, sa, w, sw, p0, sl, r), mu = 1e-3;
     for (int it = 0; it < iters && mu < 1e10; it++) {
         /* the Jacobian by forward differences, as residuals gives them:
          * a step in parameter j moves the points' rows and its own pull's
@@ -503,9 +475,9 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
             point_res(vj, pt + P_EYE, pb, sa, w, sw, rt);
             for (int q = 0; q < m; q++) {
                 int k = rows[q];
-                Jr[q][c] = (rt[k] - r[k]) / h;
+                Jt[c][q] = (rt[k] - r[k]) / h;
                 if (alias)
-                    J[k * NPAR + c] = Jr[q][c];
+                    J[k * NPAR + c] = Jt[c][q];
             }
             Jd[c] = (sl[j] * (pt[j] - p0[j]) - r[2 * NPOINTS + j]) / h;
             if (alias) /* every pull's row, as residuals gives it */
@@ -528,7 +500,7 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
                 rr[q] = r[rows[q]];
             for (int a = 0; a < n; a++)
                 rd[a] = r[2 * NPOINTS + idx[a]];
-            normal_rows(n, m, (const double(*)[NPAR])Jr, rr, Jd, rd, H, g);
+            normal_cols(n, m, (const double(*)[2 * NPOINTS])Jt, rr, Jd, rd, H, g);
         }
         bool better = false;
         double next = cost;
@@ -547,9 +519,19 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
             for (int a = 0; a < n; a++)
                 pt[idx[a]] += dx[a];
             pt[P_FOV] = fmin(FOV_MAX, fmax(FOV_MIN, pt[P_FOV]));
+            if (!alias && !memcmp(pt, p, sizeof pt)) {
+                /* a step too small to move p (its bits): the cost is p's
+                 * own, never less (the same view and residuals as gave
+                 * it; with p0 the array p is, the pulls' rows moved since) */
+                mu *= 4;
+                continue;
+            }
             if (pt[P_FOV] == p[P_FOV]) { /* the view angle kept: its tangent too */
-                for (int a = 0; a < 3; a++)
-                    pki_sincos(-pt[P_ROT + a], &tsi[a], &tco[a]);
+                for (int a = 0; a < 3; a++) /* an angle kept (its bits): its sine too */
+                    if (memcmp(&pt[P_ROT + a], &p[P_ROT + a], sizeof *pt))
+                        pki_sincos(-pt[P_ROT + a], &tsi[a], &tco[a]);
+                    else
+                        tsi[a] = si[a], tco[a] = co[a];
                 rot_cs(tco, tsi, tried.R);
                 memcpy(tried.eye, pt + P_EYE, sizeof tried.eye);
                 tried.t = here.t;
@@ -557,7 +539,7 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
             } else {
                 view_cs(pt, tco, tsi, &tried);
             }
-            next = residuals(pt, &tried, pb, sa, w, p0, lam, rt);
+            next = residuals(pt, &tried, pb, sa, w, sw, p0, sl, rt);
             if (next < cost) {
                 better = true;
                 mu = fmax(mu / 3, 1e-9);
@@ -2316,21 +2298,16 @@ static void track_normal(const scene *sc, uint32_t fa, size_t n, const track_fra
                 for (int k = 0; k < 2 * NPOINTS; k++)
                     J[k][j] = (rt[k] - r[k]) / h;
             }
-            /* row by row (normal_rows_n): each sum's terms in the same
-             * order as entry by entry, so the same bits */
-            double S[TB][TB];
-            for (int a = 0; a < TB; a++)
-                for (int c = a; c < TB; c++)
-                    S[a][c] = 0;
-            for (int k = 0; k < 2 * NPOINTS; k++)
-                for (int a = 0; a < TB; a++) {
+            for (int a = 0; a < TB; a++) {
+                for (int k = 0; k < 2 * NPOINTS; k++)
                     g[b0 + a] += J[k][a] * r[k];
-                    for (int c = a; c < TB; c++)
-                        S[a][c] += J[k][a] * J[k][c];
+                for (int c = a; c < TB; c++) {
+                    double v = 0;
+                    for (int k = 0; k < 2 * NPOINTS; k++)
+                        v += J[k][a] * J[k][c];
+                    H[b0 + a][c - a] += v;
                 }
-            for (int a = 0; a < TB; a++)
-                for (int c = a; c < TB; c++)
-                    H[b0 + a][c - a] += S[a][c];
+            }
         }
         for (int j = 0; j < TB; j++) {
             H[b0 + j][0] += tf[i].lam[j];
