@@ -519,19 +519,9 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
             for (int a = 0; a < n; a++)
                 pt[idx[a]] += dx[a];
             pt[P_FOV] = fmin(FOV_MAX, fmax(FOV_MIN, pt[P_FOV]));
-            if (!alias && !memcmp(pt, p, sizeof pt)) {
-                /* a step too small to move p (its bits): the cost is p's
-                 * own, never less (the same view and residuals as gave
-                 * it; with p0 the array p is, the pulls' rows moved since) */
-                mu *= 4;
-                continue;
-            }
             if (pt[P_FOV] == p[P_FOV]) { /* the view angle kept: its tangent too */
-                for (int a = 0; a < 3; a++) /* an angle kept (its bits): its sine too */
-                    if (memcmp(&pt[P_ROT + a], &p[P_ROT + a], sizeof *pt))
-                        pki_sincos(-pt[P_ROT + a], &tsi[a], &tco[a]);
-                    else
-                        tsi[a] = si[a], tco[a] = co[a];
+                for (int a = 0; a < 3; a++)
+                    pki_sincos(-pt[P_ROT + a], &tsi[a], &tco[a]);
                 rot_cs(tco, tsi, tried.R);
                 memcpy(tried.eye, pt + P_EYE, sizeof tried.eye);
                 tried.t = here.t;
