@@ -2377,10 +2377,6 @@ static void track_solve(const scene *sc, uint32_t fa, size_t n, const track_fram
             }
             for (size_t k = 0; k < N; k++)
                 xt[k] += x[k];
-            if (!memcmp(xt, x, N * sizeof *x)) { /* x's bits: x's cost, never less */
-                lm *= 4;
-                continue;
-            }
             double next = track_cost(sc, fa, n, tf, xt);
             if (next < cost) {
                 better = true;
@@ -2774,10 +2770,6 @@ bool pki_camera_least_change(const pki_cert_frame *lf, const pk_camera_key *cam,
                 }
                 for (int a = 0; a < TB; a++)
                     xt[a] = x[a] + dx[a];
-                if (!memcmp(xt, x, sizeof xt)) { /* x's bits: x's cost, never less */
-                    mu *= 4;
-                    continue;
-                }
                 double next = lc_res(lf, &v0, x0, scl, rho, xt, rt, &w, NULL);
                 if (next < cost) {
                     better = true, mu = fmax(mu / 3, 1e-9);
