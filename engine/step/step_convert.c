@@ -126,7 +126,7 @@ static const char HELP[] =
     "              (--cut-names cuts them instead)\n"
     "  VMD -> VPD  the motion's pose sampled at frame N with MMD's curves\n"
     "\n"
-    "  -o, --output OUT   output file; may name IN (the write is atomic)\n"
+    "  -o, --output OUT   output file, never an input (the write is atomic)\n"
     "  --frame N          frame for VPD<->VMD (default 0)\n"
     "  --layout L         VPD layout: text (default; a VPD input keeps its own)\n"
     "                     or hybrid (the original specification's binary header)\n"

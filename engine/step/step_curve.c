@@ -350,7 +350,7 @@ static const char HELP[] =
     "                   centre), r (rotation), d, v (the camera's distance and\n"
     "                   view angle) (default: all)\n"
     "  --json           the summary as JSON on stdout (one line)\n"
-    "  -o, --output OUT output (.vmd); written atomically; may name IN\n"
+    "  -o, --output OUT output (.vmd); written atomically; never an input\n"
     "  --strict         warnings are errors\n"
     "  -h, --help       this text\n"
     "\n"

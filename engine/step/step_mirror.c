@@ -73,7 +73,7 @@ static const char HELP[] =
     "  --rules R.yaml   rules whose `mirror` pairs replace the default\n"
     "                   (rules/mirror.yaml adds _L/_R)\n"
     "  -o, --output OUT output file (.vmd or .vpd; a motion written as .vpd is\n"
-    "                   an error: convert --frame takes one pose); may name IN\n"
+    "                   an error: convert --frame takes one pose); never an input\n"
     "  --strict         treat warnings as errors\n"
     "  -v, --verbose    list the bones that have no partner\n"
     "  -h, --help       this text\n";

@@ -144,7 +144,7 @@ static const char HELP[] =
     "  --reverse        invert the maps: target -> source (a glob inverts when\n"
     "                   its target has a '*')\n"
     "  -o, --output OUT output file (.vmd or .vpd; a motion written as .vpd is\n"
-    "                   an error: convert --frame takes one pose); may name IN\n"
+    "                   an error: convert --frame takes one pose); never an input\n"
     "  --strict         treat warnings as errors\n"
     "  -v, --verbose    list the names that no rule matched\n"
     "  -h, --help       this text\n"

@@ -1426,7 +1426,7 @@ static const char HELP[] =
     "                   dancers: their mean; own: each its own)\n"
     "  --max-deg D      the fold's rotation tolerance, degrees (default 0.1)\n"
     "  --max-pos P      the fold's translation tolerance, units (default 0.005)\n"
-    "  -o, --output OUT output file (.vmd or .vpd); may name IN\n"
+    "  -o, --output OUT output file (.vmd or .vpd), never an input\n"
     "  --report R.json  also write the measures of the sizing: each contact\n"
     "                   on A (frames, gap on B before and after), planted feet,\n"
     "                   arms far from contacts, penetration, bends, body\n"

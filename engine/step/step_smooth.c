@@ -196,7 +196,7 @@ static const char HELP[] =
     "  --json           the summary as JSON on stdout (one line)\n"
     "  --quiet          no progress line (shown on a terminal once the work\n"
     "                   has taken a second)\n"
-    "  -o, --output OUT output (.vmd); written atomically; may name IN\n"
+    "  -o, --output OUT output (.vmd); written atomically; never an input\n"
     "  --strict         warnings are errors\n"
     "  -h, --help       this text\n"
     "\n"

@@ -284,7 +284,7 @@ static const char HELP[] =
     "  --fps FROM:TO    frames per second: 30:60 doubles every frame number\n"
     "                   (a 60 fps motion from a 30 fps one), 60:30 halves it\n"
     "  --json           the summary as JSON on stdout (one line)\n"
-    "  -o, --output OUT output (.vmd); written atomically; may name IN\n"
+    "  -o, --output OUT output (.vmd); written atomically; never an input\n"
     "  --strict         warnings are errors\n"
     "  -h, --help       this text\n"
     "\n"
