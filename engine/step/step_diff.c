@@ -277,7 +277,10 @@ static double group_deg(const pk_diff_group *g)
     return g->top ? g->top->angle_deg : 0.0;
 }
 
-static void diff_summary(const pk_step *s, const pk_diff *d, bool motion_in, pk_buf *f)
+/* hidden: rows in one file only left out of the table (0 outside it);
+ * they are counted right after the "only in" counts they belong to. */
+static void diff_summary(const pk_step *s, const pk_diff *d, bool motion_in, size_t hidden,
+                         pk_buf *f)
 {
     const diff_opts *o = s->o;
     const pk_diff_bone *top = NULL, *far = NULL;
@@ -316,6 +319,11 @@ static void diff_summary(const pk_step *s, const pk_diff *d, bool motion_in, pk_
                       d->nscene);
     if (d->only_a || d->only_b)
         pk_buf_printf(f, "; only in A: %zu, only in B: %zu", d->only_a, d->only_b);
+    if (hidden)
+        pk_buf_printf(f,
+                      " (%zu of them not differing from rest, not listed: the all option lists "
+                      "them)",
+                      hidden);
     if (motion_in && !d->range && !pki_step_given(s, "frame")) /* the same words in a job */
         pk_buf_printf(f, " (a motion at frame 0 only: frames all compares every frame)");
 }
@@ -324,7 +332,7 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
 {
     const diff_result *dr = res->own;
     if (dr && dr->diff)
-        diff_summary(s, dr->diff, dr->motion_in, out);
+        diff_summary(s, dr->diff, dr->motion_in, 0, out);
 }
 
 static void groups_table(const pk_step *s, const diff_result *dr, pk_buf *f)
@@ -439,12 +447,7 @@ static void table(const pk_step *s, const diff_result *dr, pk_buf *f)
         only_mark(f, r->only_in);
     }
     groups_table(s, dr, f);
-    diff_summary(s, d, dr->motion_in, f);
-    if (hidden)
-        pk_buf_printf(f,
-                      " (%zu of them not differing from rest, not listed: the all option lists "
-                      "them)",
-                      hidden);
+    diff_summary(s, d, dr->motion_in, hidden, f);
     pk_buf_putc(f, '\n');
 }
 

@@ -115,6 +115,10 @@ expect_stderr_lacks() {
 expect_stderr_matches() {
     grep -qE -- "$1" "$ERR" || { _show; fail "no stderr line matches: $1"; }
 }
+# A line of stdout matching an extended regular expression.
+expect_stdout_matches() {
+    grep -qE -- "$1" "$OUT" || { _show; fail "no stdout line matches: $1"; }
+}
 expect_stdout_empty() { [ ! -s "$OUT" ] || { _show; fail "stdout should be empty"; }; }
 expect_stderr_empty() { [ ! -s "$ERR" ] || { _show; fail "stderr should be empty"; }; }
 # Number of stderr lines.
