@@ -312,7 +312,10 @@ static void diff_summary(const pk_step *s, const pk_diff *d, bool motion_in, siz
             pk_buf_printf(f, " at frame %u", far->pos_frame);
         pk_buf_putc(f, ')');
     }
-    if (!o->no_morphs)
+    if (o->vs_model && !o->no_morphs)
+        pk_buf_puts(f, ", morphs not compared (in the world only bones are: without --vs-model "
+                       "the keys' weights are)");
+    else if (!o->no_morphs)
         pk_buf_printf(f, ", %zu of %zu morphs differ", d->morphs_differ, d->nmorphs);
     if (d->nscene)
         pk_buf_printf(f, ", %zu of %zu camera/light/shadow/IK channels differ", d->scene_differ,

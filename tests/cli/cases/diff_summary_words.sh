@@ -1,6 +1,8 @@
 # diff's summary line says what was compared, each remark beside what it
 # is about: the rows of one file only that are not listed follow the
-# "only in" counts they belong to, not the note on frame 0.
+# "only in" counts they belong to, not the note on frame 0; in the world
+# (--vs-model) no morph is compared, and the line says so instead of
+# "0 of 0 morphs differ" for two motions that key 31 morphs.
 need_corpus
 cp "$(corpus vmd_wavefile_v2.vmd)" dance.vmd
 cp "$(corpus pmx_gene.pmx)" gene.pmx
@@ -9,3 +11,8 @@ expect_exit 0 "$POSEKIT" retarget dance.vmd --from gene.pmx --to mei.pmd --no-co
 # the output keys one bone more than the input, at rest: only in B, not listed
 expect_exit 1 "$POSEKIT" diff dance.vmd mei.vmd
 expect_stdout_matches "^frame 0: [0-9]+ of 141 bones differ \(largest [0-9.]+ deg: [^ ]+\), 0 of 31 morphs differ; only in A: 0, only in B: 1 \(1 of them not differing from rest, not listed: the all option lists them\) \(a motion at frame 0 only: frames all compares every frame\)$"
+expect_exit 1 "$POSEKIT" diff dance.vmd mei.vmd --model gene.pmx --vs-model mei.pmd --frames 0-30
+expect_stdout_lacks "0 of 0 morphs differ"
+expect_stdout_matches "^frames 0-30: [0-9]+ of [0-9]+ bones differ in the world \(largest [0-9.]+ deg: [^ ]+ at frame [0-9]+\), morphs not compared \(in the world only bones are: without --vs-model the keys' weights are\)$"
+expect_exit 1 "$POSEKIT" diff dance.vmd mei.vmd --model gene.pmx --vs-model mei.pmd --no-morphs
+expect_stdout_lacks "morphs"
