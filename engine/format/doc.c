@@ -154,7 +154,8 @@ static int parse_here(const void *data, size_t len, const char *path, pk_doc *do
             return -1;
     } else if (f == PK_FMT_PMX || f == PK_FMT_PMD || f == PK_FMT_BODY) {
         pk_log_add(log, PK_ERROR, PK_E_USAGE, -1, 0, 0,
-                   "a %s, not a motion or pose (models go with --model)",
+                   "a %s, not a motion or pose (models go with --model, and retarget's with "
+                   "--from and --to)",
                    f == PK_FMT_PMX   ? "PMX model"
                    : f == PK_FMT_PMD ? "PMD model"
                                      : "body (a model described as text)");
