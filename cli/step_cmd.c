@@ -135,6 +135,9 @@ static int option(void *ctx, const char *name, const char *inline_value, const c
         return file_option(r, flag, &r->side, false, value, inline_value != NULL);
     }
     int arity = pk_step_option(r->step, name);
+    char hint[512];
+    if (arity < 0 && long_form && pk_step_option_hint(r->step, name, hint, sizeof hint))
+        return run_usage(r, "unknown option '--%s': %s", name, hint), -1;
     if (arity < 0 || !long_form)
         return 0;
     if (arity == 1 && !value)

@@ -108,6 +108,11 @@ PK_API const char *pk_step_name(const pk_step *s); /* "diff" */
 /* Whether the step has an option `key`: 1 it takes a value, 0 it is a
  * switch (a value, if given, is true/false/yes/no), -1 no such option. */
 PK_API int pk_step_option(const pk_step *s, const char *key);
+/* For an option the step lacks but a user reaches for because a line of
+ * its summary names it (retarget's "floor"): which options to give
+ * instead, in buf (spelled as the step's options are), or NULL. */
+PK_API const char *pk_step_option_hint(const pk_step *s, const char *key, char *buf,
+                                       size_t size);
 /* Whether option `key` may be given more than once (an input list,
  * merge's offset, sections, within): a job may give it a list. */
 PK_API bool pk_step_option_repeats(const pk_step *s, const char *key);

@@ -392,6 +392,11 @@ static int set_value(pk_step *s, const pki_option *o, char *field, const char *n
     return 1;
 }
 
+const char *pk_step_option_hint(const pk_step *s, const char *key, char *buf, size_t size)
+{
+    return pki_step_option_hint(s, key, buf, size);
+}
+
 int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log)
 {
     size_t row;
@@ -399,8 +404,11 @@ int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log)
     char name[64];
     if (!o) {
         const char *near = key ? pki_step_near_option(s, key) : NULL;
-        char near_name[64];
-        if (near)
+        char near_name[64], hint[512];
+        if (pki_step_option_hint(s, key, hint, sizeof hint))
+            pk_error(log, PK_E_USAGE, "unknown option '%s' for %s: %s",
+                     pki_step_spell(s, key, name), s->def->name, hint);
+        else if (near)
             pk_error(log, PK_E_USAGE, "unknown option '%s' for %s (did you mean '%s'?)",
                      pki_step_spell(s, key, name), s->def->name,
                      pki_step_spell(s, near, near_name));

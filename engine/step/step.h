@@ -96,6 +96,16 @@ typedef struct pki_option {
  * pk_step_cli). */
 typedef pk_step_cli pki_step_cli;
 
+/* An option the command does not have but a user reaches for, because a
+ * line of its summary names it (retarget's "floor:" line is its centre
+ * step's): the error says which options to give instead.  text holds a
+ * %s for each of opts, spelled as the caller spells options. */
+typedef struct pki_option_hint {
+    const char *key; /* "no_floor" */
+    const char *text;
+    const char *opts[8];
+} pki_option_hint;
+
 typedef struct pki_step_def {
     const char *name;  /* "diff" */
     const char *about; /* one line for `posekit help` */
@@ -146,6 +156,8 @@ typedef struct pki_step_def {
      * the members (each checked alone first); run_group: in[i] holds step
      * i's documents, res[i] its result (res[0] also the group's); then
      * the group's lines and reports from those results. */
+    /* Options it lacks that a user reaches for (NULL-keyed end). */
+    const pki_option_hint *hints;
     const char *group, *member; /* "dancers", "dancer" */
     int (*check_group)(pk_step *const *s, size_t n, pk_log *log);
     int (*run_group)(pk_step *const *s, size_t n, pk_doc *const *in, pk_step_result *res,

@@ -52,6 +52,31 @@ const pki_option *pki_step_find_option(const pk_step *s, const char *key, size_t
     return NULL;
 }
 
+const char *pki_step_option_hint(const pk_step *s, const char *key, char *buf, size_t size)
+{
+    for (const pki_option_hint *h = s->def->hints; key && h && h->key; h++) {
+        if (!same_name(h->key, key))
+            continue;
+        /* each "%s" of the text takes the next option, spelled; the text
+         * is no printf format, so it is put together here */
+        size_t at = 0, next = 0;
+        for (const char *p = h->text; *p && at + 1 < size; p++) {
+            if (p[0] == '%' && p[1] == 's' && next < 8 && h->opts[next]) {
+                char spelt[64];
+                pki_step_spell(s, h->opts[next++], spelt);
+                for (const char *q = spelt; *q && at + 1 < size; q++)
+                    buf[at++] = *q;
+                p++;
+                continue;
+            }
+            buf[at++] = *p;
+        }
+        buf[at] = '\0';
+        return buf;
+    }
+    return NULL;
+}
+
 /* Where an option's value lives: the operation's options, or the step. */
 char *pki_step_field(const pk_step *s, size_t row)
 {

@@ -23,6 +23,9 @@ const pki_option *pki_step_find_option(const pk_step *s, const char *key, size_t
 /* The option name a slip away from key (util/text.h, pki_nearest_word),
  * as the table spells it, or NULL. */
 const char *pki_step_near_option(const pk_step *s, const char *key);
+/* For an option the step lacks that its def has a hint for: the hint
+ * in buf, options spelled as the caller spells them; else NULL. */
+const char *pki_step_option_hint(const pk_step *s, const char *key, char *buf, size_t size);
 /* Where the value of row `row` lives: the operation's options or the step. */
 char *pki_step_field(const pk_step *s, size_t row);
 /* Whether option `name` was given (a flag: given true; false is as absent). */

@@ -1436,11 +1436,29 @@ static const char HELP[] =
     "                   every bone left alone, and the fold's fit\n"
     "  -h, --help       this text\n";
 
+/* Options a user reaches for from the summary's lines and the sizing's
+ * words, and the ones that do what they would. */
+static const pki_option_hint HINTS[] = {
+    {"no_floor", "the floor line is the centre step's: %s leaves both out", {"no_centre"}},
+    {"no_hands", "the contacts step moves the hands: %s leaves it out", {"no_contacts"}},
+    {"no_elbows",
+     "the elbows line counts corrections refused so that no elbow bends backwards; no step "
+     "of its own (each of %s, %s, %s, %s, %s, %s and %s leaves a step out)",
+     {"no_centre", "no_upper", "no_shoulders", "no_toes", "no_contacts", "no_avoid", "no_twist"}},
+    {"no_body", "the body steps are left out one by one: %s, %s, %s, %s",
+     {"no_centre", "no_upper", "no_shoulders", "no_toes"}},
+    {"no_sizing",
+     "the sizing steps are left out one by one: %s, %s, %s, %s, %s, %s, %s",
+     {"no_centre", "no_upper", "no_shoulders", "no_toes", "no_contacts", "no_avoid", "no_twist"}},
+    {NULL, NULL, {NULL}},
+};
+
 const pki_step_def pki_step_retarget = {
     .name = "retarget",
     .about = "to another model: fold, stance, scale and sizing from the models",
     .help = HELP,
     .options = PKI_ROWS(OPTIONS),
+    .hints = HINTS,
     .opts_size = sizeof(retarget_opts),
     .init = init,
     .operands = "in",

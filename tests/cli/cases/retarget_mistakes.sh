@@ -13,3 +13,27 @@ expect_no_file out.vmd
 expect_exit 2 "$POSEKIT" retarget camera.vmd --from gene.pmx --to mei.pmd --motion mei.pmd -o out.vmd
 expect_stderr_contains "posekit: mei.pmd: a PMD model, not a motion or pose (models go with --model, and retarget's with --from and --to)"
 expect_no_file out.vmd
+
+# a step's --no-X named after a line of the summary that belongs to
+# another step: the error names the options that leave it out, not a
+# look-alike ('--no-floor' is not '--no-fold'); the same in a job
+expect_exit 2 "$POSEKIT" retarget bow.vmd --from gene.pmx --to mei.pmd -o out.vmd --no-floor
+expect_stderr_contains "posekit retarget: unknown option '--no-floor': the floor line is the centre step's: --no-centre leaves both out"
+expect_stderr_lacks "no-fold"
+expect_exit 2 "$POSEKIT" retarget bow.vmd --from gene.pmx --to mei.pmd -o out.vmd --no-body
+expect_stderr_contains "the body steps are left out one by one: --no-centre, --no-upper, --no-shoulders, --no-toes"
+expect_exit 2 "$POSEKIT" retarget bow.vmd --from gene.pmx --to mei.pmd -o out.vmd --no-hands
+expect_stderr_contains "the contacts step moves the hands: --no-contacts leaves it out"
+expect_no_file out.vmd
+cat > job.yaml <<'JOB'
+inputs: {bow: bow.vmd, gene: gene.pmx, mei: mei.pmd}
+steps:
+  - retarget: {in: bow, from: gene, to: mei, no_floor: true, out: r}
+outputs: {r: out.vmd}
+JOB
+expect_exit 2 "$POSEKIT" run job.yaml
+expect_stderr_contains "unknown option 'no_floor' for retarget: the floor line is the centre step's: no_centre leaves both out"
+expect_no_file out.vmd
+# --no-centre leaves the floor line out with the centre's
+expect_exit 0 "$POSEKIT" retarget bow.vmd --from gene.pmx --to mei.pmd -o out.vmd --no-centre
+expect_stderr_lacks "floor:"
