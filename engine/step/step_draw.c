@@ -76,10 +76,22 @@ static int check_docs(const pk_step *s, const pk_doc *in, bool vs, pk_log *log)
 /* A motion or pose keying bones of which the model holds none draws the
  * model at rest, which no picture tells apart from a drawing of the
  * input: said, naming the input (a motion with English names, or made for
- * another skeleton).  A document keying no bone draws its own rest pose. */
+ * another skeleton).  A document keying no bone draws its own rest pose,
+ * but for a camera motion, said too. */
 static void warn_unfit(const pk_step *s, const pk_doc *d, const char *path, const pk_model *m,
                        const char *model_name, pk_log *log)
 {
+    if (d->motion && d->motion->nbones == 0 && d->motion->ncameras > 0) {
+        /* a camera motion given for the dance it frames: the picture
+         * would be the model at rest, as if the dance stood still */
+        size_t from = pki_mark(log);
+        pk_warning(log, PK_E_NO_EFFECT,
+                   "a camera motion (%zu camera key%s, no bone key): %s is drawn at rest (draw "
+                   "the dance the camera frames)",
+                   d->motion->ncameras, pki_plural(d->motion->ncameras), model_name);
+        pk_log_place(log, from, path);
+        return;
+    }
     if (!pki_model_holds_none(m, d))
         return;
     char how[512]; /* the command line's check, or a job's */

@@ -1,8 +1,8 @@
 # draw_unfit: a motion or pose keying bones none of which the model holds
 # (here renamed to English) draws the model at rest: a warning naming the
 # input says so, and --strict fails it with nothing written; a pose the
-# model fits, and a camera motion (no bones: its rest is its own), draw
-# without it.  Retarget from such a source model warns too (at the end).
+# model fits draws without it, and a camera motion (no bone key) with a
+# warning of its own.  Retarget from such a source model warns too (at the end).
 need_corpus
 cp "$PK_SOURCE/samples/dance.vmd" dance.vmd
 cp "$PK_SOURCE/samples/hands/right_fist.vpd" fist.vpd
@@ -29,11 +29,12 @@ outputs: {p: job.svg}
 YAML
 expect_exit 0 "$POSEKIT" run job.yaml
 expect_stderr_contains "job.yaml:3:5: warning: d: m holds none of the bones it keys: drawn at rest (a check step lists the names it lacks)"
-# no warning where the model fits, nor for a camera motion
+# no warning where the model fits; a camera motion is not said to be
+# unfit (it keys no bone the model could lack), but a camera (below)
 expect_exit 0 "$POSEKIT" draw dance.vmd --model mei.pmd -o ok.svg
 expect_stderr_lacks warning
 expect_exit 0 "$POSEKIT" draw camera.vmd --model mei.pmd -o cam.svg
-expect_stderr_lacks warning
+expect_stderr_lacks "holds none"
 
 # retarget from a source model that holds none of the motion's bones: its
 # steps measure the source's rest pose; a warning asks whether it is the
@@ -45,3 +46,16 @@ expect_exit 2 "$POSEKIT" retarget en.vmd --from mei.pmd --to sd.pmd -o r_strict.
 expect_no_file r_strict.vmd
 expect_exit 0 "$POSEKIT" retarget dance.vmd --from mei.pmd --to sd.pmd -o r_ok.vmd
 expect_stderr_lacks "holds none"
+
+# A camera motion given as the pose (or as --vs) keys no bone: the model
+# at rest, as if the dance stood still, is said (--strict: an error, no
+# picture); the picture is drawn as before.
+cp "$(corpus vmd_wavefile_camera.vmd)" camera.vmd
+expect_exit 0 "$POSEKIT" draw camera.vmd --model "$(corpus pmx_gene.pmx)" -o cam.svg
+expect_stderr_contains "camera.vmd: warning: a camera motion (70 camera keys, no bone key): "
+expect_stderr_contains "pmx_gene.pmx is drawn at rest (draw the dance the camera frames)"
+expect_file cam.svg
+expect_exit 0 "$POSEKIT" draw "$(corpus vmd_wavefile_v2.vmd)" --model "$(corpus pmx_gene.pmx)" --frame 838 --vs camera.vmd -o vs.svg
+expect_stderr_contains "camera.vmd: warning: a camera motion (70 camera keys, no bone key)"
+expect_exit 2 "$POSEKIT" draw camera.vmd --model "$(corpus pmx_gene.pmx)" --strict -o cam2.svg
+expect_no_file cam2.svg
