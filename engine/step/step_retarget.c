@@ -84,6 +84,9 @@ typedef struct retarget_result {
     pk_camera_report cam;
     /* one of dancers sized together (the first keeps the group's report) */
     bool group;
+    /* the target has the source's bones (the same model twice): the sizing
+     * steps were left out, each goal being the input's own */
+    bool same_bones;
     pk_troupe_report *troupe;
 } retarget_result;
 
@@ -296,6 +299,35 @@ static const pk_model *pick_body(const retarget_opts *o, const pk_doc *d, retarg
     return b->models[rr->picked];
 }
 
+/* Whether b holds a's skeleton bone for bone: names, parents, rest
+ * places, flags, tails, appends, fixed axes and IK, what the steps read
+ * of a model (its rigid bodies and morphs aside). */
+static bool same_bones(const pk_model *a, const pk_model *b)
+{
+    if (a == b)
+        return true;
+    if (a->nbones != b->nbones)
+        return false;
+    for (size_t i = 0; i < a->nbones; i++) {
+        const pk_model_bone *x = &a->bones[i], *y = &b->bones[i];
+        if (strcmp(x->name, y->name) != 0 || x->parent != y->parent || x->layer != y->layer ||
+            x->flags != y->flags || memcmp(x->pos, y->pos, sizeof x->pos) != 0 ||
+            x->tail_bone != y->tail_bone || memcmp(x->tail, y->tail, sizeof x->tail) != 0 ||
+            x->append_parent != y->append_parent || x->append_ratio != y->append_ratio ||
+            memcmp(x->fixed_axis, y->fixed_axis, sizeof x->fixed_axis) != 0 ||
+            x->ik_target != y->ik_target || x->ik_loops != y->ik_loops ||
+            x->ik_limit != y->ik_limit || x->nik_links != y->nik_links)
+            return false;
+        for (size_t k = 0; k < x->nik_links; k++)
+            if (x->ik_links[k].bone != y->ik_links[k].bone ||
+                x->ik_links[k].limited != y->ik_links[k].limited ||
+                memcmp(x->ik_links[k].min, y->ik_links[k].min, sizeof x->ik_links[k].min) != 0 ||
+                memcmp(x->ik_links[k].max, y->ik_links[k].max, sizeof x->ik_links[k].max) != 0)
+                return false;
+    }
+    return true;
+}
+
 /* The options of a retarget between models for d (from "@auto": the body
  * picked), after the fit check.  0, or -1 (logged). */
 static int model_options(const pk_step *s, pk_doc *d, retarget_result *rr, pk_retarget_options *out,
@@ -340,6 +372,17 @@ static int model_options(const pk_step *s, pk_doc *d, retarget_result *rr, pk_re
                               .measure = o->measure};
     bool own;
     scale_of(o, &ro.scale_xz, &own);
+    /* The same model twice (alone, at its own scale, the feet where they
+     * were): each sizing step's goal, "as on the source", is the input
+     * itself, so none runs; run, they would rework what the dance's
+     * author keyed (an arm's twist moved into 手捩, toes lifted) on the
+     * very model it was made for. */
+    if (!rr->group && !pki_step_given(s, "scale") && o->feet_apart == 0.0 &&
+        same_bones(from, o->to)) {
+        rr->same_bones = true;
+        ro.no_contacts = ro.no_avoid = ro.no_twist = true;
+        ro.no_centre = ro.no_upper = ro.no_shoulders = ro.no_toes = true;
+    }
     rr->models = true;
     *out = ro;
     return fit_models(s, from, from_name, d, rr, log);
@@ -743,6 +786,9 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
         stance_summary(s, &t->stance, out);
     if (rr->models && t->scale_done && t->scale_keys)
         scale_summary(s, &t->scale, rr->group, out);
+    if (rr->same_bones)
+        pk_buf_puts(out, "\nsizing: none, the target model has the source model's bones at the "
+                         "same places (the input is what each step would make)");
     if (rr->models)
         body_summary(&t->body, out);
     if (rr->models)
@@ -1070,8 +1116,16 @@ static void json_one(pki_json *j, const pk_step *s, const retarget_result *rr)
     if (rr && rr->camera)
         json_camera(j, &rr->cam);
     if (rr && rr->models) {
-        json_steps(j, o, &rr->report.sizing);
-        json_body_steps(j, o, &rr->report.body);
+        /* the same bones twice: every sizing step left out, as its --no-X
+         * leaves it (null), and why */
+        retarget_opts off = *o;
+        if (rr->same_bones) {
+            pki_json_kbool(j, "same_bones", true);
+            off.no_contacts = off.no_avoid = off.no_twist = true;
+            off.no_centre = off.no_upper = off.no_shoulders = off.no_toes = true;
+        }
+        json_steps(j, &off, &rr->report.sizing);
+        json_body_steps(j, &off, &rr->report.body);
         if (rr->report.measure)
             json_measure(j, rr->report.measure);
     }
