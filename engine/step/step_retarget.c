@@ -405,6 +405,14 @@ static int between_models(const pk_step *s, pk_doc *d, retarget_result *rr, pk_l
 static int camera_run(const pk_step *s, pk_doc *in, pk_doc *d, retarget_result *rr, pk_log *log)
 {
     const retarget_opts *o = s->o;
+    if (d->motion && !d->motion->ncameras && d->motion->nbones && in[1].motion &&
+        in[1].motion->ncameras && !in[1].motion->nbones)
+        /* the two given the other way round: the dance as IN, its camera
+         * as the dance */
+        return pki_step_fail(log,
+                             "no camera key: with %s the input is the camera that frames "
+                             "the dance; %s is the camera and this the dance: swap them",
+                             s->prefix[0] ? "--motion" : "motion", s->inputs[1]);
     if (!d->motion || !d->motion->ncameras)
         return pki_step_fail(log,
                              "no camera key: with %s the input is the camera that frames "

@@ -37,3 +37,10 @@ expect_no_file out.vmd
 # --no-centre leaves the floor line out with the centre's
 expect_exit 0 "$POSEKIT" retarget bow.vmd --from gene.pmx --to mei.pmd -o out.vmd --no-centre
 expect_stderr_lacks "floor:"
+
+# the dance and its camera given the other way round: the error says to
+# swap them, not only that the dance has no camera key
+cp "$(corpus vmd_wavefile_v2.vmd)" dance.vmd
+expect_exit 2 "$POSEKIT" retarget dance.vmd --from gene.pmx --to mei.pmd --motion camera.vmd -o swapped.vmd
+expect_stderr_contains "posekit: dance.vmd: no camera key: with --motion the input is the camera that frames the dance; camera.vmd is the camera and this the dance: swap them"
+expect_no_file swapped.vmd
