@@ -108,6 +108,15 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     check_result *cr = pki_result_new(res, sizeof *cr, log);
     if (!cr)
         return -1;
+    if (in->motion && !in->motion->nbones && !in->motion->nmorphs && in->motion->ncameras) {
+        /* a camera plays on no model: "0 missing" would read as a fit */
+        size_t from = pki_mark(log);
+        pk_warning(log, PK_E_NO_EFFECT,
+                   "a camera motion (%zu camera key%s, no bone or morph key): nothing of it "
+                   "plays on %s (check the dance the camera frames)",
+                   in->motion->ncameras, pki_plural(in->motion->ncameras), o->model_name);
+        pk_log_place(log, from, s->inputs[0]);
+    }
     cr->report = in->motion ? pk_check_motion(o->model, in->motion, log)
                             : pk_check_pose(o->model, in->pose, log);
     if (!cr->report)
