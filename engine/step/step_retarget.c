@@ -747,7 +747,7 @@ static void body_summary(const pk_body_report *b, pk_buf *out)
                       b->upper_frames, pki_plural(b->upper_frames), b->upper_deg);
     if (b->shoulders_done && b->shoulder_frames)
         pk_buf_printf(out,
-                      "\nshoulders: %zu frame%s of 肩 turned to the source's slope (up to %.1f "
+                      "\nshoulders: %zu frame%s of a 肩 turned to the source's slope (up to %.1f "
                       "deg; arms kept)",
                       b->shoulder_frames, pki_plural(b->shoulder_frames), b->shoulder_deg);
     if (b->toes_done && b->toe_frames)

@@ -22,7 +22,7 @@ expect_exit 0 "$POSEKIT" retarget bow.vmd --from gene.pmx --to sdmei.pmd -o bow_
 expect_stderr_matches "^posekit retarget: centre: [0-9]+ frames of センター moved so the centre of gravity stands over the feet as on the source \(up to [0-9.]+% of the target's leg\)$"
 expect_stderr_matches "^posekit retarget: floor: [0-9]+ frames of the hips lowered or a 足ＩＫ moved so the feet stand as on the source \(up to [0-9.]+% of the target's leg\)$"
 expect_stderr_matches "^posekit retarget: upper: 26 frames of 上半身 turned so the neck leans from the hips as on the source \(up to 5\.3 deg; head and arms kept\)$"
-expect_stderr_matches "^posekit retarget: shoulders: 52 frames of 肩 turned to the source's slope \(up to [0-9.]+ deg; arms kept\)$"
+expect_stderr_matches "^posekit retarget: shoulders: 52 frames of a 肩 turned to the source's slope \(up to [0-9.]+ deg; arms kept\)$"
 expect_stderr_matches "^posekit retarget: toes: [0-9]+ frames of a つま先ＩＫ moved so the toes touch the floor as on the source and never pass below it \(up to [0-9.]+% of the target's leg\)$"
 expect_eq "$(json_eval bow.json 'd["body"]["head_from_hips_deg"]["before"]["max"] > 5 and d["body"]["head_from_hips_deg"]["after"]["max"] < 1')" True "head from the hips"
 # (the contact step turns 肩 back, up to 20 degrees, where the folded
