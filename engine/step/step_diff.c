@@ -726,15 +726,18 @@ static int svg(const pk_step *s, const diff_result *dr, pk_buf *out, pk_log *log
     const char *a = s->inputs[0], *b = s->inputs[1];
     pk_buf pic;
     pk_buf_init(&pic);
-    size_t tl = strlen(a) + strlen(b) + 64;
+    /* in the world the rows are the angles between the bones' lines, as
+     * the summary line says, not between the keys' rotations */
+    const char *world = o->vs_model ? " in the world" : "";
+    size_t tl = strlen(a) + strlen(b) + 80;
     char *title = malloc(tl);
     if (title) {
         if (d->range)
-            snprintf(title, tl, "%s vs %s, frames %u-%u", a, b, d->first, d->last);
+            snprintf(title, tl, "%s vs %s%s, frames %u-%u", a, b, world, d->first, d->last);
         else if (dr->motion_in)
-            snprintf(title, tl, "%s vs %s, frame %u", a, b, o->frame);
+            snprintf(title, tl, "%s vs %s%s, frame %u", a, b, world, o->frame);
         else
-            snprintf(title, tl, "%s vs %s", a, b);
+            snprintf(title, tl, "%s vs %s%s", a, b, world);
     }
     bool ok = title && pki_diff_svg(d, &dr->opts, title, o->all, &pic) == 0;
     if (ok && o->model) {

@@ -16,3 +16,8 @@ expect_stdout_lacks "0 of 0 morphs differ"
 expect_stdout_matches "^frames 0-30: [0-9]+ of [0-9]+ bones differ in the world \(largest [0-9.]+ deg: [^ ]+ at frame [0-9]+\), morphs not compared \(in the world only bones are: without --vs-model the keys' weights are\)$"
 expect_exit 1 "$POSEKIT" diff dance.vmd mei.vmd --model gene.pmx --vs-model mei.pmd --no-morphs
 expect_stdout_lacks "morphs"
+# the picture's title says so too (it read as a diff of the keys)
+expect_exit 1 "$POSEKIT" diff dance.vmd mei.vmd --model gene.pmx --vs-model mei.pmd --frames 0-30 --svg world.svg
+grep -qF '>dance.vmd vs mei.vmd in the world, frames 0-30<' world.svg || fail "the world picture's title does not say 'in the world'"
+expect_exit 0 "$POSEKIT" diff dance.vmd dance.vmd --frames 0-30 --svg keys.svg
+grep -qF '>dance.vmd vs dance.vmd, frames 0-30<' keys.svg || fail "the keys' picture's title changed"
