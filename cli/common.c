@@ -452,6 +452,12 @@ int cli_walk(const char *cmd, int argc, char **argv, cli_opt_fn opt, cli_operand
             if ((arg[1] != 'o' && arg[1] != 'v' && arg[1] != 'h' && arg[1] != 'j') ||
                 (inline_value && (arg[1] == 'v' || arg[1] == 'h')) || one_dash_long(cmd, arg))
                 return unknown_option(cmd, arg);
+            /* "-o=out.vmd" would write a file named "=out.vmd": a slip
+             * for --output=out.vmd or -o out.vmd, never a name one means */
+            if (inline_value && inline_value[0] == '=' && (arg[1] == 'o' || arg[1] == 'j'))
+                return cli_usage(cmd, "'%s': write -%c %s (a value glued to -%c with '=' "
+                                      "would begin with '=')",
+                                 arg, arg[1], inline_value + 1, arg[1]);
         }
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
         int c = opt(ctx, name, inline_value, next, long_form);

@@ -47,3 +47,15 @@ expect_exit 0 "$POSEKIT" time dance.vmd --shift -30 -o shifted.vmd
 expect_file shifted.vmd
 expect_exit 0 "$POSEKIT" convert dance.vmd --output=-x.vmd
 expect_same_bytes ./-x.vmd dance.vmd
+
+# -o=NAME (for --output=NAME or -o NAME) wrote a file named "=NAME": a
+# usage error now, nothing written; -oNAME still glues the name on
+cp "$PK_SOURCE/samples/dance.vmd" glued.vmd
+expect_exit 2 "$POSEKIT" convert glued.vmd -o=eq.vmd
+expect_stderr_contains "posekit convert: '-o=eq.vmd': write -o eq.vmd (a value glued to -o with '=' would begin with '=')"
+expect_no_file "=eq.vmd"
+expect_no_file eq.vmd
+expect_exit 0 "$POSEKIT" convert glued.vmd -oeq.vmd
+expect_file eq.vmd
+expect_exit 0 "$POSEKIT" convert glued.vmd --output=eq2.vmd
+expect_file eq2.vmd
