@@ -7,6 +7,7 @@
  * engine/ops/retarget/sizing.c), and one saying which of the two models
  * the input fits better (engine/ops/skeleton/check.c); --report and
  * --json give the sizing's measures (sizing_measure.c). */
+#include "model/skeleton.h"
 #include "step/step.h"
 #include "step/step_option.h"
 #include "util/json.h"
@@ -269,6 +270,44 @@ static int fit_models(const pk_step *s, const pk_model *from, const char *from_n
     return 0;
 }
 
+/* A target without the leg IK the source has (its leg IK named otherwise,
+ * in English): the dance's 足ＩＫ keys have no bone of that name on it, so
+ * its legs do not step as the source's, though every line reads as a
+ * sizing.
+ * Said, with where to see the names (the rules' renames come first: a
+ * rules file is the way to name them). */
+static void warn_no_leg_ik(const pk_step *s, const pk_model *from, const pk_doc *d,
+                           pk_log *log)
+{
+    const retarget_opts *o = s->o;
+    if (o->rules_name || !d->motion || !d->motion->nbones)
+        return;
+    const char *lacks[2];
+    size_t n = 0;
+    for (int side = 0; side < 2; side++) {
+        /* a leg (足 to 足首) without its IK; a model without the leg is
+         * another matter (the scale step's error, or none of the bones) */
+        const char *ik = side ? "右足ＩＫ" : "左足ＩＫ";
+        if (pki_model_find_bone_utf8(from, ik) >= 0 && pki_model_find_bone_utf8(o->to, ik) < 0 &&
+            pki_model_find_bone_utf8(o->to, side ? "右足" : "左足") >= 0 &&
+            pki_model_find_bone_utf8(o->to, side ? "右足首" : "左足首") >= 0)
+            lacks[n++] = ik;
+    }
+    if (!n)
+        return;
+    char how[512];
+    if (s->prefix[0])
+        snprintf(how, sizeof how, "posekit check %s --model %s", s->inputs[0], o->to_name);
+    else
+        snprintf(how, sizeof how, "a check step");
+    pk_warning(log, PK_E_CONFLICT,
+               "the target model %s has no %s%s%s (the source has): its legs cannot follow "
+               "the motion's leg IK keys as the source's do (is its leg IK named otherwise? "
+               "%s lists the names it lacks, %s renames them)",
+               o->to_name, lacks[0], n > 1 ? " or " : "", n > 1 ? lacks[1] : "", how,
+               s->prefix[0] ? "--rules" : "rules");
+}
+
 static bool picks_body(const pk_step *s)
 {
     const char *f = ((const retarget_opts *)s->o)->from_name;
@@ -385,7 +424,10 @@ static int model_options(const pk_step *s, pk_doc *d, retarget_result *rr, pk_re
     }
     rr->models = true;
     *out = ro;
-    return fit_models(s, from, from_name, d, rr, log);
+    if (fit_models(s, from, from_name, d, rr, log) != 0)
+        return -1;
+    warn_no_leg_ik(s, from, d, log);
+    return 0;
 }
 
 static int between_models(const pk_step *s, pk_doc *d, retarget_result *rr, pk_log *log)

@@ -44,3 +44,16 @@ cp "$(corpus vmd_wavefile_v2.vmd)" dance.vmd
 expect_exit 2 "$POSEKIT" retarget dance.vmd --from gene.pmx --to mei.pmd --motion camera.vmd -o swapped.vmd
 expect_stderr_contains "posekit: dance.vmd: no camera key: with --motion the input is the camera that frames the dance; camera.vmd is the camera and this the dance: swap them"
 expect_no_file swapped.vmd
+
+# a target whose leg IK is named otherwise (here SD Mei's body with its
+# 足ＩＫ renamed): its legs cannot follow the dance's leg IK keys; a
+# warning says so and where to see the names, where every line read as a
+# sizing (--strict: an error, nothing written)
+cp "$(corpus pmd_sd_mei.pmd)" sd.pmd
+"$POSEKIT" dump --body sd.pmd | sed 's/左足ＩＫ/leg IK_L/g; s/右足ＩＫ/leg IK_R/g' > sd_en_ik.yaml
+expect_exit 0 "$POSEKIT" retarget bow.vmd --from gene.pmx --to sd_en_ik.yaml -o noik.vmd
+expect_stderr_contains "posekit: bow.vmd: warning: the target model sd_en_ik.yaml has no 左足ＩＫ or 右足ＩＫ (the source has): its legs cannot follow the motion's leg IK keys as the source's do (is its leg IK named otherwise? posekit check bow.vmd --model sd_en_ik.yaml lists the names it lacks, --rules renames them)"
+expect_exit 2 "$POSEKIT" retarget bow.vmd --from gene.pmx --to sd_en_ik.yaml -o noik2.vmd --strict
+expect_no_file noik2.vmd
+expect_exit 0 "$POSEKIT" retarget bow.vmd --from gene.pmx --to sd.pmd -o ik.vmd
+expect_stderr_lacks "足ＩＫ (the source has)"
