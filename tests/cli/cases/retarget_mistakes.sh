@@ -57,3 +57,9 @@ expect_exit 2 "$POSEKIT" retarget bow.vmd --from gene.pmx --to sd_en_ik.yaml -o 
 expect_no_file noik2.vmd
 expect_exit 0 "$POSEKIT" retarget bow.vmd --from gene.pmx --to sd.pmd -o ik.vmd
 expect_stderr_lacks "足ＩＫ (the source has)"
+
+# --report and --json together (the man page's synopsis had them as one
+# or the other): the same JSON in the file and on standard output
+expect_exit 0 "$POSEKIT" retarget bow.vmd --from gene.pmx --to mei.pmd -o both.vmd --report both.json --json
+cmp -s both.json "$OUT" || fail "--report and --json wrote different JSON"
+grep -qF '[*--report* _R.json_] [*--json*]' "$PK_SOURCE/doc/posekit.1.scd" || fail "the man page's retarget synopsis has --report and --json as one or the other"
