@@ -160,11 +160,9 @@ int cli_load(const char *path, pk_doc *doc, bool strict, const pk_log *progress)
 
 bool cli_is_folder(const char *path)
 {
-    /* "out/" is a folder by its spelling, there or not (not a file
-     * named "out/" in an unknown format) */
-    size_t n = strlen(path);
-    return strcmp(path, "-") != 0 &&
-           ((n > 0 && path[n - 1] == '/') || pk_path_kind_of(path) == PK_PATH_FOLDER);
+    /* "out/" (on Windows "out\\" too) is a folder by its spelling, there
+     * or not (not a file named "out/" in an unknown format) */
+    return strcmp(path, "-") != 0 && pk_path_names_folder(path);
 }
 
 pk_format cli_output_format(const char *out_path, pk_format input)

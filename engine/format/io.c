@@ -54,6 +54,12 @@ pk_path_kind pk_path_kind_of(const char *path)
     return pki_os_kind(path, NULL);
 }
 
+bool pk_path_names_folder(const char *path)
+{
+    size_t n = strlen(path);
+    return (n > 0 && pki_os_is_separator(path[n - 1])) || pk_path_kind_of(path) == PK_PATH_FOLDER;
+}
+
 bool pk_path_same_file(const char *a, const char *b)
 {
     return pki_os_same_file(a, b);

@@ -33,6 +33,10 @@ typedef enum pk_path_kind {
     PK_PATH_OTHER
 } pk_path_kind;
 PK_API pk_path_kind pk_path_kind_of(const char *path);
+/* True when an output path names a folder: it ends in a separator of the
+ * system ('/', and on Windows '\\' too: "out/", "out\\", there or not),
+ * or it names an existing folder. */
+PK_API bool pk_path_names_folder(const char *path);
 /* True when both paths name one existing file (through links or other
  * names included); false when either is "-" or missing. */
 PK_API bool pk_path_same_file(const char *a, const char *b);

@@ -324,6 +324,17 @@ for o in w/in.vmd w/IN.vmd 'w\in.vmd'; do
         bad "same: convert over its input refused ($o)" "exit $wr: $(head -c 300 "$work/w.err")"
     fi
 done
+# -o ending in a backslash names a folder, there or not, as "out/" does
+# (not a file named "out\" whose format cannot be told)
+for o in 'w\' 'なし\' 'w\なし\'; do
+    W convert w/in.vmd -o "$o" >/dev/null 2>"$work/w.err"
+    wr=$?
+    if [ $wr -eq 2 ] && grep -qF "names a folder ('$o'): name the file to write in it" "$work/w.err"; then
+        ok "same: -o '$o' names a folder"
+    else
+        bad "same: -o '$o' names a folder" "exit $wr: $(head -c 300 "$work/w.err")"
+    fi
+done
 W rename w/in.vmd --rules ja-en.yaml -o w/in.vmd >"$work/w.out" 2>"$work/w.err"
 wr=$?
 if [ $wr -eq 2 ] && cmp -s w/in.vmd "$src/samples/dance.vmd"; then
