@@ -4,8 +4,11 @@
  *    one encoding posekit uses inside; the library's platform edge turns
  *    paths back into UTF-16 for the file API, so ダンス.vmd works.
  *  - The console is switched to UTF-8 output so Japanese bone names print
- *    as text; standard input and output are in binary mode (no CRLF
- *    translation of VMD bytes or of a VPD's own line ends).
+ *    as text, and switched back on the way out: the code page belongs to
+ *    the console, not to the process, so a cmd.exe at code page 932 left
+ *    at UTF-8 would show the next program's Shift-JIS text as mojibake.
+ *    Standard input and output are in binary mode (no CRLF translation of
+ *    VMD bytes or of a VPD's own line ends).
  *  - Drag and drop: files dropped on posekit.exe arrive as arguments with
  *    no command (the first names an existing file or folder; a mistyped
  *    command is not a drop).  Then posekit prints `info` for each, and
@@ -49,10 +52,28 @@ static bool owns_console(void)
     return GetConsoleProcessList(ids, 2) == 1;
 }
 
+/* The console's output code page when posekit started (0: no console or
+ * already UTF-8, nothing to give back). */
+static UINT console_cp;
+
+/* Gives the console its code page back.  What is still buffered is
+ * written first, while the console still reads it as UTF-8. */
+static void restore_console_cp(void)
+{
+    if (!console_cp)
+        return;
+    fflush(stdout);
+    fflush(stderr);
+    SetConsoleOutputCP(console_cp);
+}
+
 static BOOL WINAPI on_console_event(DWORD event)
 {
     (void)event; /* every event ends the process: all are handled alike */
     pk_file_interrupted();
+    /* the default handler ends the process without the atexit functions */
+    if (console_cp)
+        SetConsoleOutputCP(console_cp);
     return FALSE; /* the next handler: the default one, which exits */
 }
 
@@ -61,7 +82,11 @@ int wmain(int argc, wchar_t **wargv); /* the entry point (-municode) */
 int wmain(int argc, wchar_t **wargv)
 {
     SetConsoleCtrlHandler(on_console_event, TRUE);
-    SetConsoleOutputCP(CP_UTF8);
+    console_cp = GetConsoleOutputCP(); /* 0 without a console */
+    if (console_cp == CP_UTF8 || !SetConsoleOutputCP(CP_UTF8))
+        console_cp = 0;
+    else
+        atexit(restore_console_cp);
     _setmode(_fileno(stdin), _O_BINARY);
     _setmode(_fileno(stdout), _O_BINARY);
     _setmode(_fileno(stderr), _O_BINARY);

@@ -449,8 +449,23 @@ if command -v script >/dev/null; then
     else
         bad "drop: under cmd.exe" "$(head -n 3 "$work/pty2" | tr '\n' ' ')"
     fi
+    # A Japanese Windows' cmd.exe is at code page 932.  posekit prints
+    # UTF-8 there and gives the console its code page back: the console's,
+    # not the process's, it would stay UTF-8 for the next program (its
+    # Shift-JIS text shown as mojibake).
+    if x86_64-w64-mingw32-gcc -O2 "$src/tests/windows/console_cp.c" -o "$d/console_cp.exe" \
+        2>"$d/cc-console_cp.log"; then
+        pty "$work/pty3" "'$wine' cmd /c 'chcp 932 & $exe info ダンス.vmd & $d/console_cp.exe'"
+        if grep -q 'model: 初音ミク' "$work/pty3" && grep -q '^output:932,input:932' "$work/pty3"; then
+            ok "console: code page 932 given back after UTF-8 text"
+        else
+            bad "console: code page 932 given back" "$(grep -e model: -e '^output:' "$work/pty3" | tr '\n' ' ')"
+        fi
+    else
+        bad "console: code page" "console_cp.c did not build: $(head -c 300 "$d/cc-console_cp.log")"
+    fi
 else
-    skipn=$((skipn + 2))
+    skipn=$((skipn + 3))
     echo "SKIP drop: console cases ('script' is not installed)"
 fi
 cd "$src"
