@@ -19,8 +19,9 @@
  *    leave no temporary file: the console control handler (run by Windows
  *    on a thread of its own) has the library delete every temporary file
  *    still open and undo a group of outputs being put in place
- *    (pk_file_interrupted), then hands the event on to the default
- *    handler, which ends the process (STATUS_CONTROL_C_EXIT).
+ *    (pk_file_interrupted).  Ctrl-C and Ctrl-Break then end the process
+ *    with STATUS_CONTROL_C_EXIT (0xC000013A), as Windows' default handler
+ *    does; the other events go on to the default handler, which exits.
  */
 #include "cli.h"
 
@@ -69,11 +70,16 @@ static void restore_console_cp(void)
 
 static BOOL WINAPI on_console_event(DWORD event)
 {
-    (void)event; /* every event ends the process: all are handled alike */
+    /* every event ends the process: the undo is the same for all */
     pk_file_interrupted();
     /* the default handler ends the process without the atexit functions */
     if (console_cp)
         SetConsoleOutputCP(console_cp);
+    /* Ctrl-C and Ctrl-Break end with the status Windows' own handler
+     * gives them, whatever the host's handler does (Wine 8's exits 0, which
+     * a batch file takes for success) */
+    if (event == CTRL_C_EVENT || event == CTRL_BREAK_EVENT)
+        ExitProcess(STATUS_CONTROL_C_EXIT);
     return FALSE; /* the next handler: the default one, which exits */
 }
 

@@ -409,6 +409,67 @@ rm -f first.vmd group.yaml
 chmod 644 ro.vmd
 cd "$src"
 
+# ---- 4d2. Ctrl-C: a group of outputs half put in place is put back ------
+# Wine turns SIGINT into the console's Ctrl-C event (CTRL_C_EVENT), which
+# runs posekit's handler.  The hold, as cli/interrupt's FIFO on Linux: a
+# job's output that is a named pipe is written in place after the group's
+# other outputs are renamed into place (their old files kept under second
+# names), and tests/windows/pipe_hold.c serves the pipe and never reads
+# it.  While posekit waits there a.vmd is already the new file: the
+# moment an interrupt must undo.
+d=$work/interrupt
+mkdir -p "$d"
+cd "$d"
+if x86_64-w64-mingw32-gcc -municode -O2 "$src/tests/windows/pipe_hold.c" -o pipe_hold.exe \
+    2>cc-pipe_hold.log; then
+    cp "$src/samples/dance.vmd" dance.vmd
+    printf 'old bytes' >old.vmd
+    cp old.vmd a.vmd
+    pipe='\\.\pipe\posekit-hold'
+    printf 'inputs: {dance: dance.vmd}\nsteps:\n  - mirror: {in: dance, out: m}\noutputs: {m: a.vmd, dance: '"'%s'"'}\n' \
+        "$pipe" >job.yaml
+    "$wine" pipe_hold.exe "$pipe" >hold.txt 2>&1 </dev/null &
+    hold=$! tries=0
+    until grep -q ready hold.txt || [ $tries -ge 600 ]; do tries=$((tries + 1)) && sleep 0.05; done
+    # (a shell starts a background command with SIGINT ignored: not here)
+    env --default-signal=INT "$wine" "$exe" run job.yaml >out.txt 2>err.txt </dev/null &
+    pid=$! tries=0 held=1
+    while cmp -s old.vmd a.vmd; do # a.vmd replaced: the group is being committed
+        tries=$((tries + 1))
+        kill -0 $pid 2>/dev/null || { held=0 && break; }
+        [ $tries -lt 600 ] || { held=0 && break; }
+        sleep 0.05
+    done
+    sleep 0.5 # posekit's write to the pipe under way
+    if [ $held = 1 ] && kill -0 $pid 2>/dev/null; then
+        kill -INT $pid
+        wr=0
+        wait $pid || wr=$?
+        # 58: the low byte of STATUS_CONTROL_C_EXIT (0xC000013A), the
+        # status Windows gives a process Ctrl-C ends
+        left=$(ls -A | grep -v -x -e a.vmd -e dance.vmd -e old.vmd -e job.yaml -e pipe_hold.exe \
+            -e hold.txt -e out.txt -e err.txt -e cc-pipe_hold.log | tr '\n' ' ')
+        if [ $wr -ne 58 ]; then
+            bad "interrupt: Ctrl-C" "exit $wr, expected 58 (STATUS_CONTROL_C_EXIT): $(head -c 300 err.txt)"
+        elif ! cmp -s old.vmd a.vmd; then
+            bad "interrupt: Ctrl-C" "a.vmd: the new file stayed (the group half replaced)"
+        elif [ -n "$left" ]; then
+            bad "interrupt: Ctrl-C" "left behind: $left"
+        else
+            ok "interrupt: Ctrl-C puts a half-replaced group back, STATUS_CONTROL_C_EXIT"
+        fi
+    else
+        kill -KILL $pid 2>/dev/null
+        wait $pid 2>/dev/null
+        bad "interrupt: Ctrl-C" "posekit was not held at the pipe: $(head -c 300 err.txt) $(tr '\n' ' ' <hold.txt)"
+    fi
+    kill $hold 2>/dev/null
+    wait $hold 2>/dev/null
+else
+    bad "interrupt: Ctrl-C" "pipe_hold.c did not build: $(head -c 300 cc-pipe_hold.log)"
+fi
+cd "$src"
+
 # ---- 4e. drag and drop -------------------------------------------------
 d=$work/drop
 mkdir -p "$d"
