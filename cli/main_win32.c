@@ -14,7 +14,9 @@
  *    command is not a drop).  Then posekit prints `info` for each, and
  *    when the console is its own (it was started by Explorer, not from a
  *    prompt) waits for Enter so the window does not vanish before it is
- *    read.  tests/windows/wine.sh checks both cases under Wine.
+ *    read.  So does posekit double-clicked (no arguments, its own
+ *    console): the usage, and how to use a command-line program.
+ *    tests/windows/wine.sh checks these cases under Wine.
  *  - Ctrl-C, Ctrl-Break, a closed console window, a logoff or a shutdown
  *    leave no temporary file: the console control handler (run by Windows
  *    on a thread of its own) has the library delete every temporary file
@@ -66,6 +68,17 @@ static void restore_console_cp(void)
     fflush(stdout);
     fflush(stderr);
     SetConsoleOutputCP(console_cp);
+}
+
+/* The last words in a console window of posekit's own (Explorer's): what
+ * was printed stays until Enter is pressed. */
+static void wait_for_enter(FILE *to, const char *words)
+{
+    fflush(stdout);
+    fflush(stderr);
+    fprintf(to, "%s\nPress Enter to close this window.\n", words);
+    fflush(to);
+    (void)getchar();
 }
 
 static BOOL WINAPI on_console_event(DWORD event)
@@ -134,15 +147,17 @@ int wmain(int argc, wchar_t **wargv)
         memmove(argv + 2, argv + 1, (size_t)(n - 1) * sizeof *argv);
         argv[1] = (char *)"info";
         status = cli_main(n + 1, argv);
-        if (owns_console()) {
-            fflush(stdout);
-            fflush(stderr);
-            fputs("\nPress Enter to close this window.\n", stdout);
-            fflush(stdout);
-            (void)getchar();
-        }
+        if (owns_console())
+            wait_for_enter(stdout, "");
     } else {
         status = cli_main(n, argv);
+        /* double-clicked in Explorer: no arguments, and the usage (on
+         * standard error) in a window of its own that would close before
+         * it is read; from a prompt nothing waits */
+        if (argc == 1 && owns_console())
+            wait_for_enter(stderr, "\nposekit is a command-line program: run it from cmd or PowerShell\n"
+                                   "(posekit help), or drop motion, pose and model files on\n"
+                                   "posekit.exe to see what they hold.\n");
     }
     return status;
 }

@@ -510,6 +510,17 @@ if command -v script >/dev/null; then
     else
         bad "drop: under cmd.exe" "$(head -n 3 "$work/pty2" | tr '\n' ' ')"
     fi
+    # posekit.exe double-clicked: no arguments, a console of its own that
+    # would close before the usage is read; from cmd.exe nothing waits
+    pty "$work/pty4" "'$wine' '$exe'"
+    pty "$work/pty5" "'$wine' cmd /c '$exe'"
+    if grep -q 'Press Enter to close this window' "$work/pty4" &&
+        grep -q 'command-line program' "$work/pty4" && grep -q '^usage: posekit' "$work/pty5" &&
+        ! grep -q -e 'Press Enter' -e 'command-line program' "$work/pty5"; then
+        ok "drop: double-clicked, the usage waits for Enter; under cmd.exe, no wait"
+    else
+        bad "drop: double-clicked" "$(grep -e Press -e usage: "$work/pty4" "$work/pty5" | tr '\n' ' ')"
+    fi
     # A Japanese Windows' cmd.exe is at code page 932.  posekit prints
     # UTF-8 there and gives the console its code page back: the console's,
     # not the process's, it would stay UTF-8 for the next program (its
@@ -526,7 +537,7 @@ if command -v script >/dev/null; then
         bad "console: code page" "console_cp.c did not build: $(head -c 300 "$d/cc-console_cp.log")"
     fi
 else
-    skipn=$((skipn + 3))
+    skipn=$((skipn + 4))
     echo "SKIP drop: console cases ('script' is not installed)"
 fi
 cd "$src"
