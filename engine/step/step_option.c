@@ -89,6 +89,14 @@ char *pki_step_field(const pk_step *s, size_t row)
 const char *pki_step_near_option(const pk_step *s, const char *key)
 {
     const pki_step_def *d = s->def;
+    /* "in" is the input of most steps: a step whose input has another
+     * name (overlay's base, diff's a, crossfade's first) points to it */
+    if (strcmp(key, "in") == 0 && d->operands) {
+        size_t len = strcspn(d->operands, ",");
+        for (size_t i = 0; i < d->noptions; i++)
+            if (strlen(d->options[i].name) == len && strncmp(d->options[i].name, d->operands, len) == 0)
+                return d->options[i].name;
+    }
     const char *words[128];
     size_t n = 0;
     for (size_t i = 0; i < d->noptions + NCOMMON && n < 128; i++)

@@ -42,6 +42,25 @@ expect_stderr <<'EOF'
 posekit: job.yaml:3:21: unknown option 'max_dge' for reduce (did you mean 'max_deg'?)
 EOF
 expect_no_file out.vmd
+# "in", the input of most steps, where a step's input has another name
+cp "$PK_SOURCE/samples/hands/right_fist.vpd" fist.vpd
+cat >job.yaml <<'YAML'
+inputs: {d: dance.vmd, fist: fist.vpd}
+steps:
+  - overlay: {in: d, pose: fist, bones: "@fingers_R", out: o}
+  - diff: {in: d, b: o, out: c}
+outputs: {o: out.vmd, c: out.txt}
+YAML
+expect_exit 2 "$POSEKIT" run job.yaml
+expect_stderr <<'EOF'
+posekit: job.yaml:3:15: unknown option 'in' for overlay (did you mean 'base'?)
+EOF
+sed -i 's/overlay: {in:/overlay: {base:/' job.yaml
+expect_exit 2 "$POSEKIT" run job.yaml
+expect_stderr <<'EOF'
+posekit: job.yaml:4:12: unknown option 'in' for diff (did you mean 'a'?)
+EOF
+expect_no_file out.vmd
 expect_no_file x.vmd
 expect_no_file x.vpd
 # a group of a selection: the built-in ones and those of --rules
