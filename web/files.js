@@ -63,12 +63,49 @@
     return parts.join(' · ');
   }
 
+  /* a VMD with no keys (signature, model name, four empty counts): what a
+   * rules file is tried on when it is added */
+  var PROBE = 'posekit-no-keys.vmd';
+  function noKeysVmd() {
+    var b = new Uint8Array(66), sig = 'Vocaloid Motion Data 0002';
+    for (var i = 0; i < sig.length; i++) b[i] = sig.charCodeAt(i);
+    return b.buffer;
+  }
+
+  /* A YAML file read by the engine when it is added, as a step will read
+   * it, so a mistake shows then and not at the step: a body by info, a
+   * rules file (loaded and checked whole: syntax, keys, values) by mirror
+   * on a motion with no keys, with the page's other YAML files beside it
+   * (an include).  A job is read when it runs: its inputs are found then. */
+  function checkYaml(f) {
+    var argv, sent = [{ name: f.name, data: f.data }];
+    if (f.kind === 'body') argv = ['posekit', 'info', '--json', arg(f.name)];
+    else if (f.kind === 'rules') {
+      argv = ['posekit', 'mirror', PROBE, '--rules', arg(f.name), '-o', '/dev/null'];
+      sent.push({ name: PROBE, data: noKeysVmd() });
+      files.forEach(function (o) {
+        if (o.name !== f.name && o.name !== PROBE && o.data && /\.ya?ml$/i.test(o.name)) sent.push({ name: o.name, data: o.data });
+      });
+    } else return Promise.resolve(f);
+    return E.run(argv, sent).then(function (r) {
+      if (r.status !== 0) {
+        f.kind = 'bad';
+        f.error = r.stderr.trim() || ('exit status ' + r.status);
+      }
+      return f;
+    }, function (err) {
+      f.kind = 'bad';
+      f.error = T('run.engineError', [err.message || String(err)]);
+      return f;
+    });
+  }
+
   function inspect(f) {
     var e = ext(f.name);
     if (e === 'yaml' || e === 'yml') {
       f.text = new TextDecoder('utf-8').decode(new Uint8Array(f.data));
       f.kind = classifyYaml(f.text);
-      return Promise.resolve(f);
+      return checkYaml(f);
     }
     return E.run(['posekit', 'info', '--json', arg(f.name)], [{ name: f.name, data: f.data }]).then(function (r) {
       if (r.status !== 0) {

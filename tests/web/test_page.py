@@ -311,21 +311,29 @@ class PageTest(unittest.TestCase):
         p.op('mirror')
         opts = [o.get_attribute('value') for o in Select(p.by_id('mirror-in')).options]
         self.assertNotIn('cut.vmd', opts)
-        # a bad rules file gives line:column, and the page goes on
+        # a bad rules file is read when added, as a step would read it:
+        # listed with the CLI's message (line:column) and offered to no
+        # step; a YAML syntax error too; a good one is offered
         rules = os.path.join(tmp, 'typo.yaml')
         with open(rules, 'w') as f:
             f.write('rename:\n  "右手首": "wrist_R"\nrenmae:\n  "左手首": "wrist_L"\n')
-        p.add(rules)
+        broken = os.path.join(tmp, 'broken.yaml')
+        with open(broken, 'w') as f:
+            f.write('rename: [unclosed\n')
+        good = os.path.join(SRC, 'rules', 'ja-en.yaml')
+        p.add(rules, broken, good)
+        self.assertEqual({k: v for k, v in p.kinds().items() if k.endswith('.yaml')},
+                         {'typo.yaml': 'bad', 'broken.yaml': 'bad', 'ja-en.yaml': 'rules'})
+        for name, path, words in (('typo.yaml', rules, 'typo.yaml:3:1: unknown key'),
+                                  ('broken.yaml', broken, 'broken.yaml:2:1: YAML syntax error')):
+            argv = ['posekit', 'rename', 'dance.vmd', '--rules', name, '-o', 'out.vmd']
+            st, so, se, files = native(argv, [sample('dance.vmd'), path])
+            self.assertEqual((st, files), (2, {}))
+            self.assertIn(words, se)
+            self.assertEqual(p.file_entry(name).find_element(By.CSS_SELECTOR, 'pre.msg.error').text, se.strip())
         p.op('rename')
-        p.select('rename-in', 'dance.vmd')
-        p.select('rename-rules', 'typo.yaml')
-        p.go('rename')
-        argv = ['posekit', 'rename', 'dance.vmd', '--rules', 'typo.yaml', '-o', 'dance_typo.vmd']
-        st, so, se, files = self.same_as_native(argv, [sample('dance.vmd'), rules], [], status=2)
-        self.assertEqual(files, {})
-        self.assertIn('typo.yaml:3:1: unknown key', se)
-        self.assertEqual(p.messages(), se.strip())
-        self.assertEqual(p.d.find_elements(By.CSS_SELECTOR, '#result a[download]'), [])
+        opts = [o.get_attribute('value') for o in Select(p.by_id('rename-rules')).options]
+        self.assertEqual(opts, ['ja-en.yaml'])
         p.shot('page-bad-file')
         # still working
         p.op('mirror')
