@@ -16,6 +16,7 @@
     'files.empty': ['まだファイルがありません。', 'No files yet.'],
     'files.remove': ['削除', 'Remove'],
     'files.download': ['保存', 'Save'],
+    'files.bytes': ['({0} バイト)', '({0} bytes)'],
     'files.reading': ['読み込み中…', 'reading…'],
     'files.made': ['このページで作成', 'made here'],
     'steps.h': ['操作', 'Steps'],

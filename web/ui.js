@@ -134,7 +134,9 @@
     outs.forEach(function (f) {
       var li = el('li');
       li.appendChild(el('span', { cls: 'file-name', text: f.name }));
-      li.appendChild(document.createTextNode(' (' + f.data.byteLength.toLocaleString() + ' bytes) '));
+      li.appendChild(document.createTextNode(' '));
+      li.appendChild(el('span', { cls: 'file-size', i18n: 'files.bytes', args: [f.data.byteLength.toLocaleString('en')] }));
+      li.appendChild(document.createTextNode(' '));
       li.appendChild(downloadLink(f));
       if (f.only) lastResultUrls.push(f.url);
       ul.appendChild(li);

@@ -937,9 +937,16 @@ class PageLooks(unittest.TestCase):
             width = p.js('return document.documentElement.scrollWidth')
             self.assertLessEqual(width, 360, 'nothing wider than the phone')
             p.shot('page-ja-phone')
+            # an output's size in the page's language, following it
+            p.op('mirror')
+            p.select('mirror-in', 'dance.vmd')
+            p.go('mirror')
+            size = "return document.querySelector('#result .outputs .file-size').textContent"
+            self.assertRegex(p.js(size), r'^\([0-9,]+ バイト\)$')
             p.d.find_element(By.CSS_SELECTOR, 'button[data-lang=en]').click()
             self.assertEqual(p.d.find_element(By.CSS_SELECTOR, '#op-check button.go').get_attribute('textContent'), 'Check')
             self.assertEqual(p.js('return document.documentElement.lang'), 'en')
+            self.assertRegex(p.js(size), r'^\([0-9,]+ bytes\)$')
         finally:
             p.close()
 
