@@ -274,5 +274,28 @@
     var nav = (navigator.languages && navigator.languages[0]) || navigator.language || 'ja';
     return /^ja\b/i.test(nav) ? 'ja' : 'en';
   }
-  window.PK_I18N = { t: t, apply: apply, setLang: setLang, initial: initial, lang: function () { return lang; }, strings: S };
+  /* The engine's progress words (pk_progress in engine/ops and
+   * engine/format; a job's parts, engine/job/job_run.c) in the page's
+   * language: the known ones in Japanese, anything else as the engine
+   * says it. */
+  var PROGRESS = {
+    'reading': '読み込み', 'writing': '書き出し', 'evaluating': '計算', 'fitting': '当てはめ',
+    'smoothing': '平滑化', 'reducing': 'キー削減', 'baking': 'ベイク',
+    'sizing: playing both models': 'サイジング：両方のモデルを再生', 'sizing: the body': 'サイジング：体',
+    'sizing: contacts': 'サイジング：手の接触', 'sizing: keeping out of the body': 'サイジング：体へのめり込みを避ける',
+    'sizing: twist': 'サイジング：捩り', 'sizing: fitting keys': 'サイジング：キーの当てはめ',
+    'sizing: measuring': 'サイジング：測定'
+  };
+  var PARTS = { input: '入力', rules: 'ルール', output: '出力' };
+  function progressText(what) {
+    if (lang === 'en' || !what) return what;
+    if (PROGRESS[what]) return PROGRESS[what];
+    var m = /^step (\d+) of (\d+), ([^:]*)(?:: (.*))?$/.exec(what);
+    if (m) return '手順 ' + m[1] + '/' + m[2] + '、' + m[3] + (m[4] ? '：' + progressText(m[4]) : '');
+    m = /^(input|rules|output) '(.*?)'(?:: (.*))?$/.exec(what);
+    if (m) return PARTS[m[1]] + '「' + m[2] + '」' + (m[3] ? '：' + progressText(m[3]) : '');
+    return what;
+  }
+  window.PK_I18N = { t: t, apply: apply, setLang: setLang, initial: initial, lang: function () { return lang; }, strings: S,
+    progress: progressText };
 })();

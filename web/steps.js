@@ -30,7 +30,7 @@
 
   function progress(done, what) {
     if (typeof done === 'number') $('busy-progress').value = done;
-    if (what) $('busy-what').textContent = stepOf + what;
+    if (what) $('busy-what').textContent = stepOf + PK_I18N.progress(what);
   }
 
   /* files: the names of the inputs, sent to the worker's fresh folder */

@@ -937,10 +937,19 @@ class PageLooks(unittest.TestCase):
             width = p.js('return document.documentElement.scrollWidth')
             self.assertLessEqual(width, 360, 'nothing wider than the phone')
             p.shot('page-ja-phone')
-            # an output's size in the page's language, following it
+            # an output's size in the page's language, following it; and
+            # what the bar says while it runs (the engine's words)
+            p.js("window.pkBar = []; var w = document.getElementById('busy-what');"
+                 " new MutationObserver(function () { pkBar.push(w.textContent); })"
+                 ".observe(w, {childList: true, characterData: true, subtree: true});")
             p.op('mirror')
             p.select('mirror-in', 'dance.vmd')
             p.go('mirror')
+            bar = p.js('return window.pkBar')
+            self.assertTrue(any(w in ('読み込み', '書き出し') for w in bar), bar)
+            self.assertFalse([w for w in bar if re.search('reading|writing', w)], bar)
+            self.assertEqual(p.js("return PK_I18N.progress('step 2 of 3, smooth: smoothing')"), '手順 2/3、smooth：平滑化')
+            self.assertEqual(p.js("return PK_I18N.progress('input \\'dance\\': reading')"), '入力「dance」：読み込み')
             size = "return document.querySelector('#result .outputs .file-size').textContent"
             self.assertRegex(p.js(size), r'^\([0-9,]+ バイト\)$')
             p.d.find_element(By.CSS_SELECTOR, 'button[data-lang=en]').click()
