@@ -31,6 +31,8 @@
     'op.rename': ['名前の置換', 'Rename'],
     'op.see': ['見る', 'See'],
     'op.job': ['ジョブ', 'Job'],
+    'job.flat': ['このページでは、読み込んだファイルはすべて一つのフォルダーに入ります。ジョブのパスはフォルダーなしのファイル名で書いてください（ダンス/dance.vmd ではなく dance.vmd）。',
+      'Here every file you add is in one folder: name the job\'s files without folders (dance.vmd, not dances/dance.vmd).'],
     'job.what': ['ジョブファイル (YAML) の手順をまとめて実行します。ジョブが使うファイルも一緒に読み込んでください（名前で探します）。',
       'Run a job file\'s steps (YAML) in one go. Add the files the job names too: it finds them by name.'],
     'f.job': ['ジョブ', 'Job'],

@@ -417,6 +417,10 @@
     perform('op.job', [{ argv: ['posekit', 'run', arg(job)], names: F.list().map(function (f) { return f.name; }), render: function (r, block) {
       var report = (r.stdout || '').trim();
       if (report) block.appendChild(el('pre', { cls: 'msg report', text: report }));
+      /* a path with folders (dances/x.vmd, ダンス\x.vmd: the job as written
+       * for a disk) finds nothing here, where every file is in one folder */
+      if (r.status === 2 && /\([^()]*[\/\\][^()]*\): cannot open/.test(r.stderr || ''))
+        block.appendChild(el('p', { cls: 'hint job-flat', i18n: 'job.flat' }));
     } }]);
   };
 

@@ -613,6 +613,31 @@ class PageTest(unittest.TestCase):
         p.shot('page-size-formation-see')
         shutil.rmtree(tmp)
 
+    def test_job_with_folders(self):
+        """A job written for a disk, its inputs in folders: the CLI's
+        message, and why here (every file in one folder); written with
+        the names alone, it runs."""
+        p = self.p
+        tmp = tempfile.mkdtemp(prefix='pk-jobf-')
+        job = os.path.join(tmp, 'ジョブ.yaml')
+        with open(job, 'w') as f:
+            f.write('inputs:\n  dance: ダンス\\dance.vmd\nsteps:\n  - mirror: {in: dance, out: m}\noutputs:\n  m: m.vmd\n')
+        p.add(job, sample('dance.vmd'))
+        p.op('job')
+        p.select('job-in', 'ジョブ.yaml')
+        p.go('job')
+        self.assertIn("input 'dance' (ダンス\\dance.vmd): cannot open", p.messages())
+        self.assertIn('without folders', p.by_id('result').text)
+        job = os.path.join(tmp, 'ジョブ2.yaml')
+        with open(job, 'w') as f:
+            f.write('inputs:\n  dance: dance.vmd\nsteps:\n  - mirror: {in: dance, out: m}\noutputs:\n  m: m.vmd\n')
+        p.add(job)
+        p.select('job-in', 'ジョブ2.yaml')
+        p.go('job')
+        self.assertEqual(p.statuses(), ['0'])
+        self.assertNotIn('without folders', p.by_id('result').text)
+        shutil.rmtree(tmp)
+
     def test_job_dancers(self):
         """A job's dancers: list run by the Job step: the native run's bytes."""
         p = self.p
