@@ -150,14 +150,14 @@ typedef struct pki_step_def {
     void (*free_result)(void *own); /* pk_step_result.own */
     const char *report_exts;        /* a job's report output: "write it as ..." */
     pki_step_cli cli;
+    /* Options it lacks that a user reaches for (NULL-keyed end). */
+    const pki_option_hint *hints;
     /* Steps of this operation run together as a group (posekit_tool.h,
      * pk_step_run_group); group is its members' name ("dancers", the job
      * key listing them; NULL: no group).  check_group: the rules across
      * the members (each checked alone first); run_group: in[i] holds step
      * i's documents, res[i] its result (res[0] also the group's); then
      * the group's lines and reports from those results. */
-    /* Options it lacks that a user reaches for (NULL-keyed end). */
-    const pki_option_hint *hints;
     const char *group, *member; /* "dancers", "dancer" */
     int (*check_group)(pk_step *const *s, size_t n, pk_log *log);
     int (*run_group)(pk_step *const *s, size_t n, pk_doc *const *in, pk_step_result *res,
