@@ -1168,6 +1168,18 @@ static void ik_to_fk_feet_held(void **state)
     pk_log_free(&log);
 }
 
+/* The fit's usual bounds at the default goal of 0.001 units and scale 1
+ * (legs.c's fit_chains: the ankle and knee held at 0.95 of the goal). */
+#define USUAL_TOLS                                                                                 \
+    {.ankle = 0.00095,                                                                             \
+     .knee = 0.00095,                                                                              \
+     .reach = 0.0007,                                                                              \
+     .bend = 0.001,                                                                                \
+     .toe = 0.005,                                                                                 \
+     .roll_deg = 0.1,                                                                              \
+     .twist_deg = 1.0,                                                                             \
+     .has_toe = true}
+
 /* pki_leg_key_why on a built leg standing still while its foot alone
  * tips 2 degrees forward over 4 frames: the ankle's last key, removed,
  * leaves the toe 0.039 units off at frame 4 (7.8 times its bound) and
@@ -1195,14 +1207,7 @@ static void key_why_built(void **state)
         g->d3[1] = -0.5;
         g->d3[2] = 1.0;
     }
-    pki_leg_tols t = {.ankle = 0.00095,
-                      .knee = 0.00095,
-                      .reach = 0.0007,
-                      .bend = 0.001,
-                      .toe = 0.005,
-                      .roll_deg = 0.1,
-                      .twist_deg = 1.0,
-                      .has_toe = true};
+    pki_leg_tols t = USUAL_TOLS;
     pki_leg_track tr[3];
     assert_true(pki_leg_fit(fr, N, &t, tr));
     assert_int_equal(tr[2].n, 2);
@@ -1434,16 +1439,9 @@ static void ik_to_fk_long_run(void **state)
         pki_qd_mul(w, qa, fr[f].foot);
     }
     size_t checked = 0;
-    pki_leg_tols t = {.ankle = 0.00095,
-                      .knee = 0.00095,
-                      .reach = 0.0007,
-                      .bend = 0.001,
-                      .toe = 0.005,
-                      .roll_deg = 0.1,
-                      .twist_deg = 1.0,
-                      .toe_lag = 0.5,
-                      .has_toe = true,
-                      .checked = &checked};
+    pki_leg_tols t = USUAL_TOLS;
+    t.toe_lag = 0.5;
+    t.checked = &checked;
     pki_leg_track out[3];
     assert_true(pki_leg_fit(fr, N, &t, out));
     assert_int_equal(out[0].n, 2);
