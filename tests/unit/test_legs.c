@@ -1171,14 +1171,10 @@ static void ik_to_fk_feet_held(void **state)
 /* The fit's usual bounds at the default goal of 0.001 units and scale 1
  * (legs.c's fit_chains: the ankle and knee held at 0.95 of the goal). */
 #define USUAL_TOLS                                                                                 \
-    {.ankle = 0.00095,                                                                             \
-     .knee = 0.00095,                                                                              \
-     .reach = 0.0007,                                                                              \
-     .bend = 0.001,                                                                                \
-     .toe = 0.005,                                                                                 \
-     .roll_deg = 0.1,                                                                              \
-     .twist_deg = 1.0,                                                                             \
-     .has_toe = true}
+    {                                                                                              \
+        .ankle = 0.00095, .knee = 0.00095, .reach = 0.0007, .bend = 0.001, .toe = 0.005,           \
+        .roll_deg = 0.1, .twist_deg = 1.0, .has_toe = true                                         \
+    }
 
 /* pki_leg_key_why on a built leg standing still while its foot alone
  * tips 2 degrees forward over 4 frames: the ankle's last key, removed,
