@@ -225,6 +225,52 @@ static void unchanged_retarget(const pk_step *s, const pk_doc *d, const pk_retar
                    what);
 }
 
+/* The input moves none of the standard skeleton's main bones the target
+ * has, and most of the bones it moves are not on the target (a dance
+ * whose names were renamed to English, or made for a model that names
+ * its bones its own way): no step sizes them, and the output keys the
+ * target's bones beside them.  A dance made for a richer model moves its
+ * main bones by their standard names, a hand pose has its fingers on the
+ * target: neither is said.  Said, with the ways to rename them first (the
+ * rules' renames come first: a rules file is the way to name them). */
+static void warn_names_elsewhere(const pk_step *s, const pk_doc *d, pk_log *log)
+{
+    static const char *const MAIN[] = {"全ての親", "センター", "上半身", "下半身", "頭",
+                                       "左腕",     "右腕",     "左足",   "右足"};
+    const retarget_opts *o = s->o;
+    if (o->rules_name)
+        return;
+    pk_check_report *r =
+        d->motion ? pk_check_motion(o->to, d->motion, log) : pk_check_pose(o->to, d->pose, log);
+    if (!r)
+        return;
+    size_t moving = 0, missing = 0, standard = 0;
+    for (size_t i = 0; i < r->nitems; i++) {
+        const pk_check_item *it = &r->items[i];
+        if (it->morph || !it->moving)
+            continue;
+        moving++;
+        missing += it->status == PK_CHECK_MISSING;
+        for (size_t k = 0; k < sizeof MAIN / sizeof *MAIN; k++)
+            standard += it->status != PK_CHECK_MISSING && strcmp(it->name, MAIN[k]) == 0;
+    }
+    pk_check_free(r);
+    if (standard || missing < 8 || 2 * missing <= moving)
+        return;
+    char how[512];
+    if (s->prefix[0])
+        snprintf(how, sizeof how, "posekit check %s --model %s lists them", s->inputs[0],
+                 o->to_name);
+    else
+        snprintf(how, sizeof how, "a check step lists them");
+    pk_warning(log, PK_E_CONFLICT,
+               "%zu of the %zu bones the %s moves are not on the target model, and none of "
+               "センター, 上半身, 腕 and 足 by those names: no step sizes them; are its bone names "
+               "another model's? (%s; English names get their Japanese ones back from "
+               "rename --rules ja-en.yaml --reverse)",
+               missing, moving, d->motion ? "motion" : "pose", how);
+}
+
 /* Which model the input fits better (pk_check_compare), on the input as
  * given (before the rules' renames); a source that fits worse than the
  * target is warned about: the input was probably made for another model.
@@ -267,6 +313,8 @@ static int fit_models(const pk_step *s, const pk_model *from, const char *from_n
                    d->motion ? "motion" : "pose", f->from_bones, pki_plural(f->from_bones),
                    f->from_morphs, pki_plural(f->from_morphs), f->to_bones, f->to_morphs,
                    from_name);
+    else if (!o->keep_absent)
+        warn_names_elsewhere(s, d, log);
     return 0;
 }
 

@@ -63,3 +63,17 @@ expect_stderr_lacks "足ＩＫ (the source has)"
 expect_exit 0 "$POSEKIT" retarget bow.vmd --from gene.pmx --to mei.pmd -o both.vmd --report both.json --json
 cmp -s both.json "$OUT" || fail "--report and --json wrote different JSON"
 grep -qF '[*--report* _R.json_] [*--json*]' "$PK_SOURCE/doc/posekit.1.scd" || fail "the man page's retarget synopsis has --report and --json as one or the other"
+
+# a dance whose bone names were renamed to English: none of its bones
+# moves on the target, and every step would run on the rest pose; a
+# warning says so and how to name them back (--strict: an error), and
+# the dance named back sizes without it
+expect_exit 0 "$POSEKIT" rename bow.vmd --rules "$PK_SOURCE/rules/ja-en.yaml" -o bow_en.vmd
+expect_exit 0 "$POSEKIT" retarget bow_en.vmd --from @auto --to mei.pmd -o en_out.vmd
+expect_stderr_matches "posekit: bow_en.vmd: warning: [0-9]+ of the [0-9]+ bones the motion moves are not on the target model, and none of センター, 上半身, 腕 and 足 by those names: no step sizes them; are its bone names another model's\? \(posekit check bow_en.vmd --model mei.pmd lists them; English names get their Japanese ones back from rename --rules ja-en.yaml --reverse\)"
+expect_exit 2 "$POSEKIT" retarget bow_en.vmd --from @auto --to mei.pmd -o en_strict.vmd --strict
+expect_no_file en_strict.vmd
+expect_exit 0 "$POSEKIT" rename bow_en.vmd --rules "$PK_SOURCE/rules/ja-en.yaml" --reverse -o bow_ja.vmd
+expect_same_bytes bow_ja.vmd bow.vmd
+expect_exit 0 "$POSEKIT" retarget bow_ja.vmd --from @auto --to mei.pmd -o ja_out.vmd
+expect_stderr_lacks "are its bone names another model's"
