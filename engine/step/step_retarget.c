@@ -329,8 +329,7 @@ static int fit_models(const pk_step *s, const pk_model *from, const char *from_n
  * sizing.
  * Said, with where to see the names (the rules' renames come first: a
  * rules file is the way to name them). */
-static void warn_no_leg_ik(const pk_step *s, const pk_model *from, const pk_doc *d,
-                           pk_log *log)
+static void warn_no_leg_ik(const pk_step *s, const pk_model *from, const pk_doc *d, pk_log *log)
 {
     const retarget_opts *o = s->o;
     if (o->rules_name || !d->motion || !d->motion->nbones)
@@ -1602,7 +1601,8 @@ static const pki_option_hint HINTS[] = {
      "the elbows line counts corrections refused so that no elbow bends backwards; no step "
      "of its own (each of %s, %s, %s, %s, %s, %s and %s leaves a step out)",
      {"no_centre", "no_upper", "no_shoulders", "no_toes", "no_contacts", "no_avoid", "no_twist"}},
-    {"no_body", "the body steps are left out one by one: %s, %s, %s, %s",
+    {"no_body",
+     "the body steps are left out one by one: %s, %s, %s, %s",
      {"no_centre", "no_upper", "no_shoulders", "no_toes"}},
     {"no_sizing",
      "the sizing steps are left out one by one: %s, %s, %s, %s, %s, %s, %s",
