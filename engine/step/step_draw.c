@@ -94,15 +94,12 @@ static void warn_unfit(const pk_step *s, const pk_doc *d, const char *path, cons
     }
     if (!pki_model_holds_none(m, d))
         return;
-    char how[512]; /* the command line's check, or a job's */
-    if (s->prefix[0])
-        snprintf(how, sizeof how, "posekit check %s --model %s", path, model_name);
-    else
-        snprintf(how, sizeof how, "a check step");
+    char how[512];
     size_t from = pki_mark(log);
     pk_warning(log, PK_E_NO_EFFECT,
                "%s holds none of the bones it %s: drawn at rest (%s lists the names it lacks)",
-               model_name, d->motion ? "keys" : "poses", how);
+               model_name, d->motion ? "keys" : "poses",
+               pki_step_check_how(s, path, model_name, how));
     pk_log_place(log, from, path);
 }
 

@@ -162,6 +162,16 @@ const char *pki_step_spell(const pk_step *s, const char *name, char buf[64])
     return buf;
 }
 
+const char *pki_step_check_how(const pk_step *s, const char *input, const char *model_name,
+                               char buf[512])
+{
+    if (s->prefix[0])
+        snprintf(buf, 512, "posekit check %s --model %s", input, model_name);
+    else
+        snprintf(buf, 512, "a check step");
+    return buf;
+}
+
 int pki_step_fail(pk_log *log, const char *fmt, ...)
 {
     va_list ap;

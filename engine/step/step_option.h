@@ -32,6 +32,11 @@ char *pki_step_field(const pk_step *s, size_t row);
 bool pki_step_given(const pk_step *s, const char *name);
 /* The option's name as the caller spells it ("--pos-threshold"). */
 const char *pki_step_spell(const pk_step *s, const char *name, char buf[64]);
+/* Where a user sees the names `model_name` lacks for `input`: the command
+ * line's `posekit check INPUT --model MODEL`, or in a job "a check step";
+ * into buf (512 bytes), returned. */
+const char *pki_step_check_how(const pk_step *s, const char *input, const char *model_name,
+                               char buf[512]);
 /* A usage error with no position; returns -1. */
 int pki_step_fail(pk_log *log, const char *fmt, ...) PK_PRINTF(2, 3);
 

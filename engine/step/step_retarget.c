@@ -263,17 +263,13 @@ static void warn_names_elsewhere(const pk_step *s, const pk_doc *d, pk_log *log)
     if (standard || 2 * has < sizeof MAIN / sizeof *MAIN || missing < 8 || 2 * missing <= moving)
         return;
     char how[512];
-    if (s->prefix[0])
-        snprintf(how, sizeof how, "posekit check %s --model %s lists them", s->inputs[0],
-                 o->to_name);
-    else
-        snprintf(how, sizeof how, "a check step lists them");
     pk_warning(log, PK_E_CONFLICT,
                "%zu of the %zu bones the %s moves are not on the target model, and none of "
                "センター, 上半身, 腕 and 足 by those names: no step sizes them; are its bone names "
-               "another model's? (%s; English names get their Japanese ones back from "
-               "rename --rules ja-en.yaml --reverse)",
-               missing, moving, d->motion ? "motion" : "pose", how);
+               "another model's? (%s lists them; English names get their Japanese ones back "
+               "from rename --rules ja-en.yaml --reverse)",
+               missing, moving, d->motion ? "motion" : "pose",
+               pki_step_check_how(s, s->inputs[0], o->to_name, how));
 }
 
 /* Which model the input fits better (pk_check_compare), on the input as
@@ -298,15 +294,12 @@ static int fit_models(const pk_step *s, const pk_model *from, const char *from_n
      * theirs to fit) */
     if (!o->rules_name && !o->keep_absent && pki_model_holds_none(from, d)) {
         const char *what = d->motion ? "motion" : "pose";
-        char how[512]; /* the command line's check, or a job's */
-        if (s->prefix[0])
-            snprintf(how, sizeof how, "posekit check %s --model %s", s->inputs[0], from_name);
-        else
-            snprintf(how, sizeof how, "a check step");
+        char how[512];
         pk_warning(log, PK_E_CONFLICT,
                    "%s holds none of the bones the %s %s: is it the model the %s was made for? "
                    "(%s lists the names it lacks)",
-                   from_name, what, d->motion ? "keys" : "poses", what, how);
+                   from_name, what, d->motion ? "keys" : "poses", what,
+                   pki_step_check_how(s, s->inputs[0], from_name, how));
         return 0;
     }
     /* --keep-absent already says the source stands in for another model */
@@ -348,10 +341,7 @@ static void warn_no_leg_ik(const pk_step *s, const pk_model *from, const pk_doc 
     if (!n)
         return;
     char how[512];
-    if (s->prefix[0])
-        snprintf(how, sizeof how, "posekit check %s --model %s", s->inputs[0], o->to_name);
-    else
-        snprintf(how, sizeof how, "a check step");
+    pki_step_check_how(s, s->inputs[0], o->to_name, how);
     pk_warning(log, PK_E_CONFLICT,
                "the target model %s has no %s%s%s (the source has): its legs cannot follow "
                "the motion's leg IK keys as the source's do (is its leg IK named otherwise? "
