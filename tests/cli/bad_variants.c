@@ -325,13 +325,7 @@ static void make_flips(variants *v, size_t file, const char *ext, const bytes *b
     free(m);
 }
 
-/* Drops each variant whose extension and bytes are an earlier one's (the
- * cut at 0 of every file is the same empty file, the cut inside the
- * signature the same for every file of a version): a run depends on the
- * bytes and the format its name gives, not on the rest of the name, so a
- * repeat would run the same code on the same input.  The seeded offsets
- * are drawn before, so every other variant stays what it was.  Returns how
- * many it dropped. */
+/* FNV-1a of the bytes: the first test of two variants' sameness. */
 static uint64_t fnv1a(const unsigned char *d, size_t len)
 {
     uint64_t h = 14695981039346656037u;
@@ -340,6 +334,13 @@ static uint64_t fnv1a(const unsigned char *d, size_t len)
     return h;
 }
 
+/* Drops each variant whose extension and bytes are an earlier one's (the
+ * cut at 0 of every file is the same empty file, the cut inside the
+ * signature the same for every file of a version): a run depends on the
+ * bytes and the format its name gives, not on the rest of the name, so a
+ * repeat would run the same code on the same input.  The seeded offsets
+ * are drawn before, so every other variant stays what it was.  Returns how
+ * many it dropped. */
 static size_t drop_repeats(variants *v)
 {
     uint64_t *hash = malloc((v->n ? v->n : 1) * sizeof *hash);
