@@ -83,6 +83,7 @@ typedef struct retarget_result {
      * dance's retarget */
     bool camera;
     pk_camera_report cam;
+    bool camera_kept; /* ... written unchanged: the dance plays alike on both */
     /* one of dancers sized together (the first keeps the group's report) */
     bool group;
     /* the target has the source's bones (the same model twice): the sizing
@@ -530,7 +531,18 @@ static int camera_run(const pk_step *s, pk_doc *in, pk_doc *d, retarget_result *
     const pk_model *from = rr->bodies ? rr->bodies->models[rr->picked] : o->from;
     pk_camera_options co = {
         .from = from, .to = o->to, .dance_from = in[1].motion, .dance_to = dance.motion};
-    if (!rc)
+    /* The same bones twice and the dance unchanged: B plays what A did,
+     * where A did, so the camera already frames it as it framed A;
+     * moved, it would only be refitted to float noise. */
+    const pk_edit_stats *st = &rr->edit;
+    if (!rc && rr->same_bones && pki_edit_renamed(st) == 0 &&
+        st->keys_changed + st->keys_added + st->keys_removed == 0) {
+        rr->camera_kept = true;
+        rr->cam.keys_in = rr->cam.keys_out = d->motion->ncameras;
+        pk_warning(log, PK_E_NO_EFFECT,
+                   "nothing to retarget: the target model has the source model's bones and "
+                   "the dance is unchanged on it, the output is the camera unchanged");
+    } else if (!rc)
         rc = pk_motion_retarget_camera(d->motion, &co, &rr->cam, log);
     pk_doc_free(&dance);
     return rc;
@@ -852,7 +864,11 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
     const pk_edit_stats *e = &rr->edit;
     const pk_retarget_report *t = &rr->report;
     /* the rename line only when rules rename */
-    if (rr->camera) {
+    if (rr->camera_kept)
+        pk_buf_printf(out, "camera: %zu key%s in, %zu out, unchanged (the dance plays alike on "
+                           "both models)\ndance: ",
+                      rr->cam.keys_in, pki_plural(rr->cam.keys_in), rr->cam.keys_out);
+    else if (rr->camera) {
         camera_summary(&rr->cam, out);
         pk_buf_puts(out, "\ndance: ");
     }
@@ -1205,7 +1221,10 @@ static void json_one(pki_json *j, const pk_step *s, const retarget_result *rr)
     if (rr && rr->bodies) /* from "@auto": the built-in body it picked */
         pki_json_kstr(j, "picked", rr->picked_name);
     pki_json_kstr(j, "to", o->to_name);
-    if (rr && rr->camera)
+    if (rr && rr->camera_kept) { /* written unchanged: nothing moved or measured */
+        pki_json_key(j, "camera");
+        pk_buf_puts(j->b, "null");
+    } else if (rr && rr->camera)
         json_camera(j, &rr->cam);
     if (rr && rr->models) {
         /* the same bones twice: every sizing step left out, as its --no-X

@@ -27,3 +27,19 @@ expect_stderr_contains "sizing: none"
 expect_exit 0 "$POSEKIT" retarget dance.vmd --from gene.pmx --to gene.pmx --feet-apart 0.3 -o apart.vmd
 expect_stderr_lacks "sizing: none"
 expect_different_bytes apart.vmd dance.vmd
+
+# a camera between the same model twice: the dance plays alike on both,
+# so the camera is written unchanged, as the dance is (it was refitted to
+# float noise: every key's distance and angles a few ulps off)
+cp "$(corpus vmd_wavefile_camera.vmd)" cam.vmd
+expect_exit 0 "$POSEKIT" retarget cam.vmd --from gene.pmx --to gene.pmx --motion dance.vmd -o same_cam.vmd --report cam.json
+expect_same_bytes same_cam.vmd cam.vmd
+expect_stderr_contains "posekit: cam.vmd: warning: nothing to retarget: the target model has the source model's bones and the dance is unchanged on it, the output is the camera unchanged"
+expect_stderr_contains "posekit retarget: camera: 70 keys in, 70 out, unchanged (the dance plays alike on both models)"
+expect_stderr_contains "posekit retarget: sizing: none"
+expect_eq "$(json_eval cam.json 'd["same_bones"] is True and d["camera"] is None')" True "camera left alone in the report"
+expect_exit 2 "$POSEKIT" retarget cam.vmd --from gene.pmx --to gene.pmx --motion dance.vmd -o strict_cam.vmd --strict
+expect_no_file strict_cam.vmd
+# scaled, the camera moves
+expect_exit 0 "$POSEKIT" retarget cam.vmd --from gene.pmx --to gene.pmx --motion dance.vmd --scale 1.1 -o scaled_cam.vmd
+expect_different_bytes scaled_cam.vmd cam.vmd
