@@ -926,6 +926,7 @@ static int group_main(const char *cmd, int argc, char **argv)
             cli_flush_log(&log, false);
             goto out;
         }
+        pk_step_set_member(r[k].step);
         r[k].cli = pk_step_cli_of(r[k].step);
         snprintf(r[k].who, sizeof r[k].who, "%s %zu: ", pk_step_group_name(r[k].step, true), k + 1);
         if (end[k] == start[k]) {

@@ -248,6 +248,10 @@ PK_API const char *pk_step_report_exts(const pk_step *s);
  * and pk_step_group_report (JSON: every member's report and the
  * group's).  0, or -1 (logged; every res[i] to free either way). */
 PK_API const char *pk_step_group_name(const pk_step *s, bool member);
+/* Marks s as a member of a group, before it is checked: an option that is
+ * the whole group's (retarget's scale) is then checked with the group, in
+ * words about no one member, wherever it was given. */
+PK_API void pk_step_set_member(pk_step *s);
 PK_API int pk_step_check_group(pk_step *const *s, size_t n, pk_log *log);
 PK_API int pk_step_run_group(pk_step *const *s, size_t n, pk_doc *const *in, pk_step_result *res,
                              pk_log *log);

@@ -302,6 +302,7 @@ static bool parse_group(pk_job *j, const yctx *y, const char *opname, const yaml
         pk_log_free(&tmp);
         if (!js->step)
             return false;
+        pk_step_set_member(js->step);
         pki_job_at out_at = js->at;
         /* the common parameters, then the member's own */
         for (int own = 0; own < 2; own++) {

@@ -585,6 +585,12 @@ const char *pk_step_group_name(const pk_step *s, bool member)
     return member ? s->def->member : s->def->group;
 }
 
+void pk_step_set_member(pk_step *s)
+{
+    if (s && s->def->group)
+        s->member = true;
+}
+
 /* "dancer 2: " before a message about the group's second member (as is
  * on OOM). */
 static void diag_prefix(pk_diag *d, const char *member, size_t i)

@@ -180,6 +180,7 @@ struct pk_step {
     bool strict;                      /* the option every operation has */
     bool given[PKI_STEP_MAX_OPTIONS]; /* by row; the common rows after def's */
     size_t bins;                      /* diff: pk_diff_options.bins for its picture */
+    bool member;                      /* one of a group (pk_step_set_member) */
 };
 
 /* The model option value that asks the step to pick a built-in body. */

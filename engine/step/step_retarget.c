@@ -175,9 +175,10 @@ static int check(const pk_step *s, pk_log *log)
                              "to %s",
                              pki_step_spell(s, "motion", n1), pki_step_spell(s, "from", n2),
                              pki_step_spell(s, "to", n3));
+    /* a dancer's scale is the group's: said by check_group */
     double xz;
     bool own;
-    if (!scale_of(o, &xz, &own))
+    if (!s->member && !scale_of(o, &xz, &own))
         return pki_step_fail(log, "%s wants a positive number, or 'own' (not '%s')",
                              pki_step_spell(s, "scale", n1), o->scale);
     if (o->scale && o->no_scale)
@@ -1257,17 +1258,34 @@ static int report(const pk_step *s, const pk_step_result *res, pk_report_format 
 
 /* ---- dancers sized together (engine/ops/retarget/troupe.c) ---- */
 
+/* "dancer 2: " before a message about one dancer; nothing when every
+ * dancer has what it is about (a job's parameter beside the list, or the
+ * option given to each): the message is the group's. */
+static const char *dancer_words(size_t n, size_t i, size_t every, char *buf)
+{
+    if (every == n)
+        return "";
+    snprintf(buf, 32, "dancer %zu: ", i + 1);
+    return buf;
+}
+
 static int check_group(pk_step *const *s, size_t n, pk_log *log)
 {
-    char n1[64], n2[64];
+    char n1[64], n2[64], who[32];
     size_t given = n;
     double xz0 = 0;
     bool own0 = false;
+    size_t no_models = 0, no_scale = 0;
+    for (size_t i = 0; i < n; i++) {
+        no_models += !((const retarget_opts *)s[i]->o)->from_name;
+        no_scale += ((const retarget_opts *)s[i]->o)->no_scale;
+    }
     for (size_t i = 0; i < n; i++) {
         const retarget_opts *o = s[i]->o;
         if (!o->from_name)
-            return pki_step_fail(log, "dancer %zu: %s and %s: dancers are sized between models",
-                                 i + 1, pki_step_spell(s[i], "from", n1),
+            return pki_step_fail(log, "%s%s and %s: dancers are sized between models",
+                                 dancer_words(n, i, no_models, who),
+                                 pki_step_spell(s[i], "from", n1),
                                  pki_step_spell(s[i], "to", n2));
         if (s[i]->ninputs > 1)
             return pki_step_fail(log,
@@ -1276,13 +1294,16 @@ static int check_group(pk_step *const *s, size_t n, pk_log *log)
                                  i + 1, pki_step_spell(s[i], "motion", n1));
         if (o->no_scale)
             return pki_step_fail(log,
-                                 "dancer %zu: %s: dancers share one scale for their "
+                                 "%s%s: dancers share one scale for their "
                                  "translations (%s 1 keeps them as they are)",
-                                 i + 1, pki_step_spell(s[i], "no_scale", n1),
+                                 dancer_words(n, i, no_scale, who),
+                                 pki_step_spell(s[i], "no_scale", n1),
                                  pki_step_spell(s[i], "scale", n2));
         double xz;
         bool own;
-        scale_of(o, &xz, &own);
+        if (!scale_of(o, &xz, &own))
+            return pki_step_fail(log, "%s wants a positive number, or 'own' (not '%s')",
+                                 pki_step_spell(s[i], "scale", n1), o->scale);
         if (!o->scale)
             continue;
         if (given < n && (own != own0 || fabs(xz - xz0) > 1e-12))

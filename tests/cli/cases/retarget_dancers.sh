@@ -179,6 +179,14 @@ expect_exit 2 "$POSEKIT" retarget p1.vmd --from gene.pmx --to mei.pmd -o x1.vmd 
 expect_stderr_contains "posekit retarget: dancers 1 and 2 give different --scale (1, 0.5)"
 expect_exit 2 "$POSEKIT" retarget p1.vmd --from gene.pmx --to mei.pmd -o x1.vmd --scale -1
 expect_stderr_contains "--scale wants a positive number, or 'own' (not '-1')"
+# an option that is the whole group's is said as the group's, not as the
+# dancer's whose part it sits in (it read "dancer 2: --scale wants ...")
+expect_exit 2 "$POSEKIT" retarget p1.vmd --from gene.pmx --to mei.pmd -o x1.vmd \
+    --and p2.vmd --from gene.pmx --to mei.pmd -o x2.vmd --scale x
+expect_stderr_contains "posekit retarget: --scale wants a positive number, or 'own' (not 'x')"
+expect_exit 2 "$POSEKIT" retarget p1.vmd --from gene.pmx --to mei.pmd -o x1.vmd --no-scale \
+    --and p2.vmd --from gene.pmx --to mei.pmd -o x2.vmd --no-scale
+expect_stderr_contains "posekit retarget: --no-scale: dancers share one scale"
 expect_exit 2 "$POSEKIT" retarget p1.vmd --from gene.pmx --to mei.pmd -o x1.vmd --json \
     --and p2.vmd --from gene.pmx --to mei.pmd -o x2.vmd --json
 expect_stderr_contains "--json is given for dancers 1 and 2: it is the group's, give it once"
@@ -216,6 +224,25 @@ outputs: {o1: y1.vmd, o2: y2.vmd}
 YAML
 expect_exit 2 "$POSEKIT" run bad.yaml
 expect_stderr_contains "bad.yaml:6:11: from and to go together"
+expect_no_file y1.vmd
+# a parameter beside the list is every dancer's: its mistake is said at
+# the step, as no one dancer's (it read "dancer 1: no_scale: ...", and a
+# bad scale was placed at the first dancer's line)
+cat >common.yaml <<'YAML'
+inputs: {p1: p1.vmd, p2: p2.vmd, gene: gene.pmx, mei: mei.pmd}
+steps:
+  - retarget:
+      no_scale: true
+      dancers:
+        - {in: p1, from: gene, to: mei, out: o1}
+        - {in: p2, from: gene, to: mei, out: o2}
+outputs: {o1: y1.vmd, o2: y2.vmd}
+YAML
+expect_exit 2 "$POSEKIT" run common.yaml
+expect_stderr_contains "common.yaml:3:5: no_scale: dancers share one scale for their translations (scale 1 keeps them as they are)"
+sed -i 's/no_scale: true/scale: x/' common.yaml
+expect_exit 2 "$POSEKIT" run common.yaml
+expect_stderr_contains "common.yaml:3:5: scale wants a positive number, or 'own' (not 'x')"
 expect_no_file y1.vmd
 cat >bad2.yaml <<'YAML'
 inputs: {p1: p1.vmd, p2: p2.vmd, gene: gene.pmx, mei: mei.pmd}
