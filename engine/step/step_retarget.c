@@ -766,6 +766,19 @@ static void camera_summary(const pk_camera_report *c, pk_buf *out)
         pk_buf_printf(out, "; %zu orthographic frame%s left alone", c->ortho, pki_plural(c->ortho));
 }
 
+/* "up to 1.7 deg": an angle a line counts up to, with the digits that
+ * show it (a turn under 0.05 deg read "up to 0.0 deg", as if nothing had
+ * moved), or "unchanged" (what: the elbow) when nothing measurable
+ * did. */
+static void up_to_deg(pk_buf *out, const char *what, double deg)
+{
+    if (deg < 0.0005)
+        pk_buf_printf(out, "%s%sunchanged", what, *what ? " " : "");
+    else
+        pk_buf_printf(out, "%s%sup to %.*f deg", what, *what ? " " : "", deg < 0.05 ? 3 : 1,
+                      deg);
+}
+
 /* One line per sizing step that did something (the avoid step also when
  * B has no bodies to keep out of). */
 static void sizing_summary(const pk_step *s, const pk_sizing_report *z, pk_buf *out)
@@ -776,8 +789,8 @@ static void sizing_summary(const pk_step *s, const pk_sizing_report *z, pk_buf *
                       z->contacts, z->contact_frames, pki_plural(z->contact_frames));
         const char *sep = " (";
         if (z->shoulder_frames) {
-            pk_buf_printf(out, "%s%zu with 肩 turned to reach, up to %.1f deg", sep,
-                          z->shoulder_frames, z->shoulder_deg);
+            pk_buf_printf(out, "%s%zu with 肩 turned to reach, ", sep, z->shoulder_frames);
+            up_to_deg(out, "", z->shoulder_deg);
             sep = "; ";
         }
         if (z->out_of_reach) {
@@ -803,18 +816,22 @@ static void sizing_summary(const pk_step *s, const pk_sizing_report *z, pk_buf *
     if (!o->no_avoid && z->avoid_no_bodies)
         pk_buf_printf(out, "\navoid: skipped, the target model has no rigid bodies that follow "
                            "its bones");
-    else if (z->avoid_done && z->avoid_frames)
+    else if (z->avoid_done && z->avoid_frames) {
         pk_buf_printf(out,
                       "\navoid: %zu frame%s of an arm turned out of the target's body (deepest "
-                      "%.3f units inside; upper arm turned up to %.1f deg, elbow up to %.1f deg)",
-                      z->avoid_frames, pki_plural(z->avoid_frames), z->avoid_deepest, z->avoid_deg,
-                      z->avoid_elbow_deg);
-    if (z->twist_done && z->twist_frames)
-        pk_buf_printf(out,
-                      "\ntwist: %zu frame%s of an arm's twist moved into the twist bones (up to "
-                      "%.1f deg; the hands' world rotations within %.4f deg)",
-                      z->twist_frames, pki_plural(z->twist_frames), z->twist_deg,
-                      z->twist_hand_deg);
+                      "%.3f units inside; ",
+                      z->avoid_frames, pki_plural(z->avoid_frames), z->avoid_deepest);
+        up_to_deg(out, "upper arm turned", z->avoid_deg);
+        pk_buf_puts(out, ", ");
+        up_to_deg(out, "elbow", z->avoid_elbow_deg);
+        pk_buf_putc(out, ')');
+    }
+    if (z->twist_done && z->twist_frames) {
+        pk_buf_printf(out, "\ntwist: %zu frame%s of an arm's twist moved into the twist bones (",
+                      z->twist_frames, pki_plural(z->twist_frames));
+        up_to_deg(out, "", z->twist_deg);
+        pk_buf_printf(out, "; the hands' world rotations within %.4f deg)", z->twist_hand_deg);
+    }
     if (z->refused)
         pk_buf_printf(out,
                       "\nelbows: %zu correction%s refused (%s would have bent an elbow backwards "
@@ -837,16 +854,20 @@ static void body_summary(const pk_body_report *b, pk_buf *out)
                       "\nfloor: %zu frame%s of the hips lowered or a 足ＩＫ moved so the feet "
                       "stand as on the source (up to %.1f%% of the target's leg)",
                       b->floor_frames, pki_plural(b->floor_frames), 100 * b->floor_max);
-    if (b->upper_done && b->upper_frames)
+    if (b->upper_done && b->upper_frames) {
         pk_buf_printf(out,
                       "\nupper: %zu frame%s of 上半身 turned so the neck leans from the hips "
-                      "as on the source (up to %.1f deg; head and arms kept)",
-                      b->upper_frames, pki_plural(b->upper_frames), b->upper_deg);
-    if (b->shoulders_done && b->shoulder_frames)
-        pk_buf_printf(out,
-                      "\nshoulders: %zu frame%s of a 肩 turned to the source's slope (up to %.1f "
-                      "deg; arms kept)",
-                      b->shoulder_frames, pki_plural(b->shoulder_frames), b->shoulder_deg);
+                      "as on the source (",
+                      b->upper_frames, pki_plural(b->upper_frames));
+        up_to_deg(out, "", b->upper_deg);
+        pk_buf_puts(out, "; head and arms kept)");
+    }
+    if (b->shoulders_done && b->shoulder_frames) {
+        pk_buf_printf(out, "\nshoulders: %zu frame%s of a 肩 turned to the source's slope (",
+                      b->shoulder_frames, pki_plural(b->shoulder_frames));
+        up_to_deg(out, "", b->shoulder_deg);
+        pk_buf_puts(out, "; arms kept)");
+    }
     if (b->toes_done && b->toe_frames)
         pk_buf_printf(out,
                       "\ntoes: %zu frame%s of a %s so the toes touch the floor as on the source "

@@ -103,6 +103,10 @@ expect_eq "$(json_eval sd_gene.json 'd["hands"]["reachable"]["frames"] == d["han
 # a pose is sized too (one frame, no blending)
 expect_exit 0 "$POSEKIT" retarget pose.vpd --from gene.pmx --to sdmei.pmd -o pose_sd.vpd --report pose.json
 expect_eq "$(json_eval pose.json 'd["frames"] == [0.0, 0.0]')" True "a pose's frame"
+# an elbow the avoid step did not bend is said unchanged (it read "elbow
+# up to 0.0 deg", as if a bend too small to print had been made)
+expect_stderr_contains "upper arm turned up to 90.1 deg, elbow unchanged)"
+expect_eq "$(json_eval pose.json 'd["steps"]["avoid"]["elbow_deg"] == 0')" True "no elbow bent"
 
 # a job's retarget takes the steps' options
 cat > job.yaml <<'YAML'
