@@ -635,6 +635,15 @@ static void json(const pk_step *s, const diff_result *dr, pk_buf *f)
     pki_json_open(&j, '{');
     pki_json_kstr(&j, "a", s->inputs[0]);
     pki_json_kstr(&j, "b", s->inputs[1]);
+    if (o->vs_model) {
+        /* in the world: the models A and B were played on, without which
+         * the angles and distances below mean nothing */
+        pki_json_key(&j, "models");
+        pki_json_open(&j, '{');
+        pki_json_kstr(&j, "a", o->model_name);
+        pki_json_kstr(&j, "b", o->vs_model_name);
+        pki_json_close(&j, '}');
+    }
     if (d->range) {
         pki_json_key(&j, "frames");
         pk_buf_printf(f, "[%u,%u]", d->first, d->last);

@@ -2,7 +2,8 @@
 # is about: the rows of one file only that are not listed follow the
 # "only in" counts they belong to, not the note on frame 0; in the world
 # (--vs-model) no morph is compared, and the line says so instead of
-# "0 of 0 morphs differ" for two motions that key 31 morphs.
+# "0 of 0 morphs differ" for two motions that key 31 morphs; its --json
+# names the two models.
 need_corpus
 cp "$(corpus vmd_wavefile_v2.vmd)" dance.vmd
 cp "$(corpus pmx_gene.pmx)" gene.pmx
@@ -14,6 +15,11 @@ expect_stdout_matches "^frame 0: [0-9]+ of 141 bones differ \(largest [0-9.]+ de
 expect_exit 1 "$POSEKIT" diff dance.vmd mei.vmd --model gene.pmx --vs-model mei.pmd --frames 0-30
 expect_stdout_lacks "0 of 0 morphs differ"
 expect_stdout_matches "^frames 0-30: [0-9]+ of [0-9]+ bones differ in the world \(largest [0-9.]+ deg: [^ ]+ at frame [0-9]+\), morphs not compared \(in the world only bones are: without --vs-model the keys' weights are\)$"
+# its --json names the models each input was played on (it named neither)
+expect_exit 1 "$POSEKIT" diff dance.vmd mei.vmd --model gene.pmx --vs-model mei.pmd --frames 0-30 --json
+expect_eq "$(json_eval _stdout 'd["models"]')" "{'a': 'gene.pmx', 'b': 'mei.pmd'}" "the world's models"
+expect_exit 1 "$POSEKIT" diff dance.vmd mei.vmd --json
+expect_eq "$(json_eval _stdout '"models" in d')" False "no models without --vs-model"
 expect_exit 1 "$POSEKIT" diff dance.vmd mei.vmd --model gene.pmx --vs-model mei.pmd --no-morphs
 expect_stdout_lacks "morphs"
 # the picture's title says so too (it read as a diff of the keys)
