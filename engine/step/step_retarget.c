@@ -227,42 +227,15 @@ static void unchanged_retarget(const pk_step *s, const pk_doc *d, const pk_retar
                    what);
 }
 
-/* The input moves none of the standard skeleton's main bones the target
- * has, and most of the bones it moves are not on the target (a dance
- * whose names were renamed to English, or made for a model that names
- * its bones its own way): no step sizes them, and the output keys the
- * target's bones beside them.  A dance made for a richer model moves its
- * main bones by their standard names, a hand pose has its fingers on the
- * target: neither is said.  Said, with the ways to rename them first (the
- * rules' renames come first: a rules file is the way to name them). */
+/* The input's bone names another model's (pki_names_elsewhere: a dance
+ * renamed to English): no step sizes them, and the output keys the
+ * target's bones beside them.  Said, with the ways to rename them first
+ * (the rules' renames come first: a rules file is the way to name them). */
 static void warn_names_elsewhere(const pk_step *s, const pk_doc *d, pk_log *log)
 {
-    static const char *const MAIN[] = {"全ての親", "センター", "上半身", "下半身", "頭",
-                                       "左腕",     "右腕",     "左足",   "右足"};
     const retarget_opts *o = s->o;
-    if (o->rules_name)
-        return;
-    pk_check_report *r =
-        d->motion ? pk_check_motion(o->to, d->motion, log) : pk_check_pose(o->to, d->pose, log);
-    if (!r)
-        return;
-    size_t moving = 0, missing = 0, standard = 0;
-    for (size_t i = 0; i < r->nitems; i++) {
-        const pk_check_item *it = &r->items[i];
-        if (it->morph || !it->moving)
-            continue;
-        moving++;
-        missing += it->status == PK_CHECK_MISSING;
-        for (size_t k = 0; k < sizeof MAIN / sizeof *MAIN; k++)
-            standard += it->status != PK_CHECK_MISSING && strcmp(it->name, MAIN[k]) == 0;
-    }
-    pk_check_free(r);
-    /* a target without most of those bones is the odd one: its own
-     * errors and the fit line say so */
-    size_t has = 0;
-    for (size_t k = 0; k < sizeof MAIN / sizeof *MAIN; k++)
-        has += pki_model_find_bone_utf8(o->to, MAIN[k]) >= 0;
-    if (standard || 2 * has < sizeof MAIN / sizeof *MAIN || missing < 8 || 2 * missing <= moving)
+    size_t missing, moving;
+    if (o->rules_name || !pki_names_elsewhere(o->to, d, &missing, &moving))
         return;
     char how[512];
     pk_warning(log, PK_E_CONFLICT,

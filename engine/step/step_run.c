@@ -1,5 +1,6 @@
 /* step_run.c — the small pieces several operations' runs share
  * (step.h). */
+#include "model/skeleton.h"
 #include "step/step.h"
 #include "step/step_option.h"
 
@@ -147,6 +148,36 @@ bool pki_model_holds_none(const pk_model *m, const pk_doc *d)
             return false;
     }
     return n > 0;
+}
+
+bool pki_names_elsewhere(const pk_model *m, const pk_doc *d, size_t *missing, size_t *moving)
+{
+    static const char *const MAIN[] = {"全ての親", "センター", "上半身", "下半身", "頭",
+                                       "左腕",     "右腕",     "左足",   "右足"};
+    *missing = *moving = 0;
+    pk_log quiet;
+    pk_log_init(&quiet);
+    pk_check_report *r =
+        d->motion ? pk_check_motion(m, d->motion, &quiet) : pk_check_pose(m, d->pose, &quiet);
+    pk_log_free(&quiet);
+    if (!r)
+        return false;
+    size_t standard = 0;
+    for (size_t i = 0; i < r->nitems; i++) {
+        const pk_check_item *it = &r->items[i];
+        if (it->morph || !it->moving)
+            continue;
+        ++*moving;
+        *missing += it->status == PK_CHECK_MISSING;
+        for (size_t k = 0; k < sizeof MAIN / sizeof *MAIN; k++)
+            standard += it->status != PK_CHECK_MISSING && strcmp(it->name, MAIN[k]) == 0;
+    }
+    pk_check_free(r);
+    size_t has = 0;
+    for (size_t k = 0; k < sizeof MAIN / sizeof *MAIN; k++)
+        has += pki_model_find_bone_utf8(m, MAIN[k]) >= 0;
+    return !standard && 2 * has >= sizeof MAIN / sizeof *MAIN && *missing >= 8 &&
+           2 * *missing > *moving;
 }
 
 pk_selection *pki_body(const pk_rules *rules, pk_rules **own)

@@ -77,3 +77,13 @@ expect_exit 0 "$POSEKIT" rename bow_en.vmd --rules "$PK_SOURCE/rules/ja-en.yaml"
 expect_same_bytes bow_ja.vmd bow.vmd
 expect_exit 0 "$POSEKIT" retarget bow_ja.vmd --from @auto --to mei.pmd -o ja_out.vmd
 expect_stderr_lacks "are its bone names another model's"
+# check without a model says the same of it, by the same test on the body
+# it fits best (it listed the bodies as for any dance, @classic best);
+# --strict fails; the dance named back is not
+# warned about (nor, run by hand, any of the corpus's 27 motions and poses)
+expect_exit 0 "$POSEKIT" check bow_en.vmd
+expect_stderr_contains "posekit: bow_en.vmd: warning: 9 of the 9 bones the motion moves are not on @classic, the built-in body it fits best, and none of センター, 上半身, 腕 and 足 by those names: are its bone names another model's? (English names get their Japanese ones back from rename --rules ja-en.yaml --reverse)"
+expect_stdout_contains "best: @classic"
+expect_exit 2 "$POSEKIT" check bow_en.vmd --strict
+expect_exit 0 "$POSEKIT" check bow_ja.vmd
+expect_stderr_lacks "another model's"
