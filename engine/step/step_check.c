@@ -32,6 +32,11 @@ typedef struct check_result {
     const pk_bodies *bodies;
     pk_body_fit *fit;
     long best;
+    /* the suggested rules, written once by the run when they are wanted
+     * (check_rules): the file and the note on it (rules_note) read them */
+    bool rules_made;
+    pk_buf rules;
+    size_t nrules;
 } check_result;
 
 static void free_result(void *p)
@@ -40,6 +45,7 @@ static void free_result(void *p)
     if (r) {
         pk_check_free(r->report);
         free(r->fit);
+        pk_buf_free(&r->rules);
     }
     free(r);
 }
@@ -84,6 +90,21 @@ static int run_fit(const check_opts *o, const pk_doc *in, check_result *cr, pk_l
     cr->best =
         pk_body_fit_doc((const pk_model *const *)o->bodies->models, o->bodies->n, in, cr->fit, log);
     return cr->best < 0 ? -1 : 0;
+}
+
+static size_t check_rules(const pk_step *s, const check_result *cr, pk_buf *b);
+
+/* The suggested rules, once.  0, or -1 (OOM, logged). */
+static int make_rules(const pk_step *s, check_result *cr, pk_log *log)
+{
+    pk_buf_init(&cr->rules);
+    cr->nrules = check_rules(s, cr, &cr->rules);
+    if (cr->rules.oom) {
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
+        return -1;
+    }
+    cr->rules_made = true;
+    return 0;
 }
 
 /* The input against the model the caller loaded. */
@@ -137,7 +158,7 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     cr->model = o->model;
     cr->field = in->motion ? PK_VMD_NAME_BYTES : PK_VPD_NAME_BYTES;
     res->found = cr->report->missing_moving > 0; /* misses at rest show nothing */
-    return 0;
+    return o->rules_wanted ? make_rules(s, cr, log) : 0;
 }
 
 static const char *status_word(pk_check_status st)
@@ -614,18 +635,9 @@ static size_t check_rules(const pk_step *s, const check_result *cr, pk_buf *b)
 static void rules_note(const pk_step *s, const pk_step_result *res, pk_report_format f, pk_buf *out)
 {
     const check_result *cr = res->own;
-    if (f != PK_REPORT_RULES || !cr || !cr->report || !cr->model)
-        return;
-    pk_buf scratch;
-    pk_buf_init(&scratch);
-    size_t rules = check_rules(s, cr, &scratch);
-    bool oom = scratch.oom;
-    pk_buf_free(&scratch);
-    if (oom) {
-        out->oom = true;
-        return;
-    }
-    if (rules)
+    /* (the rules are made by a run told they are wanted: pk_step_want) */
+    if (f != PK_REPORT_RULES || !cr || !cr->report || !cr->model || !cr->rules_made ||
+        cr->nrules)
         return;
     size_t moving = cr->report->missing_moving;
     if (!cr->report->nitems)
@@ -746,6 +758,8 @@ static int report(const pk_step *s, const pk_step_result *res, pk_report_format 
         return 1;
     if (f == PK_REPORT_JSON)
         check_json(s, cr, out);
+    else if (f == PK_REPORT_RULES && cr->rules_made)
+        pk_buf_append(out, cr->rules.data, cr->rules.len);
     else if (f == PK_REPORT_RULES)
         check_rules(s, cr, out);
     else
