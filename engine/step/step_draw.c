@@ -251,11 +251,18 @@ static const char HELP[] =
     "\n"
     "Exit status: 0 drawn, 2 error.\n";
 
+/* bake's name for the same thing */
+static const pki_option_hint HINTS[] = {
+    {"step", "a figure every N frames is %s N (with %s)", {"every", "frames"}},
+    {NULL, NULL, {NULL}},
+};
+
 const pki_step_def pki_step_draw = {
     .name = "draw",
     .about = "a pose on a model as a stick-figure picture (SVG), or world positions",
     .help = HELP,
     .options = PKI_ROWS(OPTIONS),
+    .hints = HINTS,
     .opts_size = sizeof(draw_opts),
     .operands = "in",
     .too_many = "one input file",

@@ -449,11 +449,19 @@ static const char HELP_BAKE[] =
     "eight halvings, a key per frame).  The summary gives the leg keys\n"
     "before and after, the worst ankle move and the tolerances.\n";
 
+/* draw's name for the same thing: a user who drew every 30 frames bakes
+ * every 30 frames */
+static const pki_option_hint BAKE_HINTS[] = {
+    {"every", "a key every N frames is %s N", {"step"}},
+    {NULL, NULL, {NULL}},
+};
+
 const pki_step_def pki_step_bake = {
     .name = "bake",
     .about = "a key at every frame (or every N) with linear curves",
     .help = HELP_BAKE,
     .options = PKI_ROWS(BAKE_OPTIONS),
+    .hints = BAKE_HINTS,
     .opts_size = sizeof(keys_opts),
     .init = init,
     .operands = "in",

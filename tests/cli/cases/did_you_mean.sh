@@ -93,3 +93,9 @@ slip "posekit check: unknown option '-ox.yaml': check prints to standard output 
     check dance.vmd -ox.yaml
 slip "posekit run: unknown option '-o': a job names its files (outputs: in the job)" run job.yaml -o x
 expect_no_file x.txt
+# bake and draw name "every N frames" differently (--step, --every): each
+# one's error names its own (both said only "unknown option")
+slip "posekit bake: unknown option '--every': a key every N frames is --step N" \
+    bake dance.vmd --every 3 -o x.vmd
+slip "posekit draw: unknown option '--step': a figure every N frames is --every N (with --frames)" \
+    draw dance.vmd --model m.pmx --frames 0-30 --step 10 -o x.svg
