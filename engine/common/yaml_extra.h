@@ -6,10 +6,31 @@
 #ifndef PKI_COMMON_YAML_EXTRA_H
 #define PKI_COMMON_YAML_EXTRA_H
 
+#include "posekit.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <yaml.h>
+
+/* What an MMD file given where a YAML file goes is ("a VMD motion"), by
+ * its signature, or NULL: said instead of the YAML reader's complaint
+ * about its first binary byte ("control characters are not allowed"). */
+static inline const char *pki_yaml_mmd_file(const void *data, size_t len)
+{
+    switch (pk_format_detect(data, len, NULL)) {
+    case PK_FMT_VMD:
+        return "a VMD motion";
+    case PK_FMT_VPD:
+        return "a VPD pose";
+    case PK_FMT_PMX:
+        return "a PMX model";
+    case PK_FMT_PMD:
+        return "a PMD model";
+    default:
+        return NULL;
+    }
+}
 
 /* YAML's null, the one rule for rule, job and body files: a plain
  * (unquoted) scalar that is empty, `~`, `null`, `Null` or `NULL` (YAML

@@ -160,6 +160,13 @@ static int parse_here(const void *data, size_t len, const char *path, pk_doc *do
                    : f == PK_FMT_PMD ? "PMD model"
                                      : "body (a model described as text)");
         return -1;
+    } else if (path && (pki_path_has_ext(pki_os_base_name(path), ".yaml") ||
+                        pki_path_has_ext(pki_os_base_name(path), ".yml"))) {
+        /* rules or a job given where a motion goes */
+        pk_log_add(log, PK_ERROR, PK_E_USAGE, -1, 0, 0,
+                   "a YAML file, not a motion or pose (rules go with --rules; a job file runs "
+                   "with posekit run)");
+        return -1;
     } else {
         pk_log_add(log, PK_ERROR, PK_E_DAMAGED, 0, 0, 0,
                    "not a VMD or VPD file (no signature and no .vmd/.vpd extension)");

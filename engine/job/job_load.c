@@ -914,7 +914,13 @@ pk_job *pki_job_load_each(const char *path, const char *each, pk_log *log)
     yaml_parser_t parser;
     yaml_document_t doc;
     bool ok = false, have_doc = false;
-    if (yaml_parser_initialize(&parser)) {
+    const char *mmd = pki_yaml_mmd_file(bytes.data, bytes.len);
+    if (mmd)
+        pk_log_add(log, PK_ERROR, PK_E_USAGE, -1, 0, 0,
+                   "%s, not a job file (a job is YAML: doc/jobs.md; the files it works on are "
+                   "its inputs)",
+                   mmd);
+    else if (yaml_parser_initialize(&parser)) {
         if (!pki_yaml_load(&parser, bytes.data, bytes.len, &doc)) {
             char why[512];
             int line, col;

@@ -1093,6 +1093,13 @@ static int load_buffer(loader *L, const char *data, size_t len, const char *path
         return -1;
     }
     int rc = 0;
+    const char *mmd = pki_yaml_mmd_file(data, len);
+    if (mmd) {
+        errorf(L, PK_E_USAGE, path, 0, 0, "%s, not rules (a rules file is YAML: rules/README.md)",
+               mmd);
+        yaml_parser_delete(&parser);
+        return -1;
+    }
     if (!pki_yaml_load(&parser, (const unsigned char *)data, len, &f.doc)) {
         char why[512];
         int line, col;

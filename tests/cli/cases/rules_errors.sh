@@ -83,3 +83,17 @@ done
 printf 'include: [empty.yaml]\nrename:\n  x: y\n' >inc_empty.yaml
 expect_exit 0 "$POSEKIT" rename p.vpd --rules inc_empty.yaml -o out.vpd
 expect_stderr_contains "posekit: empty.yaml: warning: the rules file holds no rule"
+# A motion, pose or model given as the rules (the two swapped, or the
+# wrong file picked) says what it is, not what YAML makes of its first
+# binary byte ("control characters are not allowed"); so does one given as
+# a job to run, and a YAML file given where a motion goes
+{ vmd_header m; pack V 0 0 0 0 0; } > m.vmd
+rm -f out.vpd
+check m.vmd "posekit: m.vmd: a VMD motion, not rules (a rules file is YAML: rules/README.md)"
+check p.vpd "posekit: p.vpd: a VPD pose, not rules (a rules file is YAML: rules/README.md)"
+expect_exit 2 "$POSEKIT" run m.vmd
+expect_stderr <<'ERR'
+posekit: m.vmd: a VMD motion, not a job file (a job is YAML: doc/jobs.md; the files it works on are its inputs)
+ERR
+expect_exit 2 "$POSEKIT" mirror glob.yaml -o out.vpd
+expect_stderr_contains "posekit: glob.yaml: a YAML file, not a motion or pose (rules go with --rules; a job file runs with posekit run)"
