@@ -19,6 +19,7 @@
 #include "common/yaml_extra.h"
 
 #include "util/number.h"
+#include "util/text.h"
 #include "platform/platform.h"
 #include "util/text.h"
 
@@ -396,7 +397,18 @@ static bool parse_step(pk_job *j, const yctx *y, const yaml_node_t *n)
     if (!js->step) {
         pk_log_free(&tmp);
         op_names ops;
-        err_at(log, mark(kn), "unknown step '%s' (%s)", opname ? opname : "?", op_list(&ops));
+        const char *words[64];
+        size_t nw = 0;
+        while (nw < 64 && pk_step_op_name(nw)) {
+            words[nw] = pk_step_op_name(nw);
+            nw++;
+        }
+        long near = opname ? pki_nearest_word(opname, words, nw) : -1;
+        if (near >= 0) /* as the command line's "no such command" */
+            err_at(log, mark(kn), "unknown step '%s' (did you mean '%s'?)", opname, words[near]);
+        else
+            err_at(log, mark(kn), "unknown step '%s' (%s)", opname ? opname : "?",
+                   op_list(&ops));
         return false;
     }
     if (vn->type != YAML_MAPPING_NODE) {
@@ -766,6 +778,11 @@ static bool parse_root(pk_job *j, const yctx *y)
         for (int i = 0; key && i < 4; i++)
             if (strcmp(key, SEC[i]) == 0)
                 found = i;
+        long near = found < 0 && key ? pki_nearest_word(key, SEC, 4) : -1;
+        if (near >= 0) {
+            err_at(y->log, mark(k), "unknown key '%s' (did you mean '%s'?)", key, SEC[near]);
+            return false;
+        }
         if (found < 0) {
             err_at(y->log, mark(k), "unknown key '%s' (inputs, rules, steps, outputs)",
                    key ? key : "?");

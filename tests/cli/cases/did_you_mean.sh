@@ -99,3 +99,21 @@ slip "posekit bake: unknown option '--every': a key every N frames is --step N" 
     bake dance.vmd --every 3 -o x.vmd
 slip "posekit draw: unknown option '--step': a figure every N frames is --every N (with --frames)" \
     draw dance.vmd --model m.pmx --frames 0-30 --step 10 -o x.svg
+# a job's unknown step or top-level key a slip away from one names it
+# (they listed every step, or every key)
+cat >steptypo.yaml <<'YAML'
+inputs: {d: dance.vmd}
+steps:
+  - mirorr: {in: d, out: m}
+outputs: {m: m.vmd}
+YAML
+expect_exit 2 "$POSEKIT" run steptypo.yaml
+expect_stderr <<'ERR'
+posekit: steptypo.yaml:3:5: unknown step 'mirorr' (did you mean 'mirror'?)
+ERR
+sed -i 's/^steps:/step:/; s/mirorr/mirror/' steptypo.yaml
+expect_exit 2 "$POSEKIT" run steptypo.yaml
+expect_stderr <<'ERR'
+posekit: steptypo.yaml:2:1: unknown key 'step' (did you mean 'steps'?)
+ERR
+expect_no_file m.vmd

@@ -16,9 +16,15 @@ expect_stderr_contains "posekit rename: no output given (-o OUT)"
 printf 'rename:\n  a: b\nrenmae:\n  c: d\n' > bad.yaml
 expect_exit 2 "$POSEKIT" rename in.vmd --rules bad.yaml -o out.vmd
 expect_stderr <<'ERR'
-posekit: bad.yaml:3:1: unknown key 'renmae' (expected include, rename, morphs, groups, morph_groups, mirror, morph_mirror, stance, scale)
+posekit: bad.yaml:3:1: unknown key 'renmae' (did you mean 'rename'?)
 ERR
 expect_no_file out.vmd
+# one a slip away from none lists them all
+printf 'rename:\n  a: b\nxyzzy:\n  c: d\n' > far.yaml
+expect_exit 2 "$POSEKIT" rename in.vmd --rules far.yaml -o out.vmd
+expect_stderr <<'ERR'
+posekit: far.yaml:3:1: unknown key 'xyzzy' (expected include, rename, morphs, groups, morph_groups, mirror, morph_mirror, stance, scale)
+ERR
 
 # Two tracks would share a name: both are named.
 printf 'rename:\n  センター: center\n' > collide.yaml
