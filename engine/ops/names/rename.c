@@ -430,12 +430,11 @@ static int plan_map(pki_name_plan *pl, const pk_names *names, const pki_map *m, 
 
 /* A name left alone that --reverse (or a forward run, after --reverse)
  * would rename is worth a warning: the round trip would not hold for it.
- * Many (a Japanese motion renamed with --reverse) are one line. */
-static void warn_ambiguous(const pki_name_plan *pl, const pk_names *names, const pki_map *m,
-                           bool reverse, const char *what, pk_log *log)
+ * Gathered into sum (what: "bone" or "morph"); ambiguous_end says them,
+ * many (a Japanese motion renamed with --reverse) as one line. */
+static void ambiguous(const pki_name_plan *pl, const pk_names *names, const pki_map *m,
+                      bool reverse, const char *what, pki_log_sum *sum)
 {
-    pki_log_sum sum;
-    pki_log_sum_init(&sum);
     for (size_t i = 0; i < pl->n; i++) {
         if (!pl->used[i] || pl->changed[i])
             continue;
@@ -452,16 +451,24 @@ static void warn_ambiguous(const pki_name_plan *pl, const pk_names *names, const
         const char *from = pk_names_utf8(names, (pk_name_id)i);
         char item[128];
         snprintf(item, sizeof item, "'%s' (-> '%s')", from, to ? to : "?");
-        pki_log_sum_add(&sum, -1, 0, 0, item,
+        pki_log_sum_add(sum, -1, 0, 0, item,
                         "%s '%s' is kept but is itself a rename target; renaming back would "
                         "turn it into '%s'",
                         what, from, to ? to : "?");
         free(to);
     }
-    pki_log_sum_end(&sum, log, PK_WARNING, PK_E_CONFLICT, NULL,
+}
+
+/* Says sum into log (NULL: drops it). */
+static void ambiguous_end(pki_log_sum *sum, const char *what, pk_log *log)
+{
+    pk_log quiet;
+    pk_log_init(&quiet);
+    pki_log_sum_end(sum, log ? log : &quiet, PK_WARNING, PK_E_CONFLICT, NULL,
                     "%zu %ss are kept but are themselves rename targets; renaming back would "
                     "turn them into other names",
-                    sum.count, what);
+                    sum->count, what);
+    pk_log_free(&quiet);
 }
 
 /* ---- a motion or a pose ---- */
@@ -602,8 +609,30 @@ static int rename_set(pki_bone_set *s, const pk_rules *r, bool reverse, pk_edit_
     if (!rc && w.nsources)
         rc = pki_weights_apply(&w, s, marks, st, log);
     if (!rc) {
-        warn_ambiguous(&p.bones, s->names, &r->rename, reverse, "bone", log);
-        warn_ambiguous(&p.morphs, s->names, &r->morphs, reverse, "morph", log);
+        /* nothing renamed, and most of its names those the rules rename
+         * to: the input was renamed already (or --reverse given the other
+         * way): one line says so, not one per kind of name's round trip */
+        size_t names = 0;
+        for (size_t i = 0; i < p.bones.n; i++)
+            names += p.bones.used[i] + p.morphs.used[i];
+        pki_log_sum sb, sm;
+        pki_log_sum_init(&sb);
+        pki_log_sum_init(&sm);
+        ambiguous(&p.bones, s->names, &r->rename, reverse, "bone", &sb);
+        ambiguous(&p.morphs, s->names, &r->morphs, reverse, "morph", &sm);
+        size_t nb = sb.count, nm = sm.count;
+        bool already = bone_renamed + morph_renamed == 0 && !w.nsources && 2 * (nb + nm) > names;
+        ambiguous_end(&sb, "bone", already ? NULL : log);
+        ambiguous_end(&sm, "morph", already ? NULL : log);
+        if (already)
+            pk_warning(log, PK_E_CONFLICT,
+                       "%zu bone%s and %zu morph%s of the input have the names %s to: %s "
+                       "(%s)",
+                       nb, nb == 1 ? "" : "s", nm, nm == 1 ? "" : "s",
+                       reverse ? "--reverse renames" : "the rules rename",
+                       reverse ? "it has them already" : "it looks renamed already",
+                       reverse ? "without --reverse the rules rename them"
+                               : "--reverse names them back");
         pki_set_plan_count(&p, st);
         st->morphs += w.nsources;
         st->morphs_renamed += morph_renamed;

@@ -16,13 +16,18 @@ expect_exit 0 "$POSEKIT" rename q.vpd --rules g.yaml --reverse -o r.vpd
 expect_exit 0 "$POSEKIT" convert p.vpd -o p2.vpd
 expect_same_bytes r.vpd p2.vpd
 # --reverse on a motion already in the rules' left-hand names (a Japanese
-# dance renamed back with ja-en.yaml): each kept name would be renamed by a
-# forward run, warned as one line per kind with a count and the first
-# names, not a line per name (the shared rule for repeated warnings)
+# dance renamed back with ja-en.yaml), or a dance renamed a second time:
+# nothing renamed and every name one the rules rename to is one line that
+# says so and what to do (it was a line per kind about each name's round
+# trip, then "no rename rule matched")
 expect_exit 0 "$POSEKIT" rename "$PK_SOURCE/samples/dance.vmd" --rules "$PK_SOURCE/rules/ja-en.yaml" --reverse -o back.vmd
-expect_stderr_contains "warning: 41 bones are kept but are themselves rename targets; renaming back would turn them into other names: 'センター' (-> 'center'), "
-expect_stderr_contains "warning: 3 morphs are kept but are themselves rename targets; "
-expect_eq "$(grep -c 'rename target' "$ERR")" 2 "lines about names that are rename targets"
+expect_stderr_contains "warning: 41 bones and 3 morphs of the input have the names --reverse renames to: it has them already (without --reverse the rules rename them)"
+expect_stderr_contains "warning: no rename rule matched a bone or morph of the input: the output is the input unchanged"
+expect_eq "$(grep -c 'rename target' "$ERR")" 0 "lines about names that are rename targets"
+expect_exit 0 "$POSEKIT" rename "$PK_SOURCE/samples/dance.vmd" --rules "$PK_SOURCE/rules/ja-en.yaml" -o en.vmd
+expect_exit 0 "$POSEKIT" rename en.vmd --rules "$PK_SOURCE/rules/ja-en.yaml" -o en2.vmd
+expect_stderr_contains "warning: 41 bones and 3 morphs of the input have the names the rules rename to: it looks renamed already (--reverse names them back)"
+expect_eq "$(grep -c 'rename target' "$ERR")" 0 "lines about names that are rename targets"
 # one such name alone keeps its own sentence
 expect_exit 0 "$POSEKIT" rename q.vpd --rules g.yaml -o q2.vpd
 expect_stderr_contains "warning: bone '腕_R' is kept but is itself a rename target; renaming back would turn it into '右腕'"
