@@ -407,8 +407,7 @@ static bool parse_step(pk_job *j, const yctx *y, const yaml_node_t *n)
         if (near >= 0) /* as the command line's "no such command" */
             err_at(log, mark(kn), "unknown step '%s' (did you mean '%s'?)", opname, words[near]);
         else
-            err_at(log, mark(kn), "unknown step '%s' (%s)", opname ? opname : "?",
-                   op_list(&ops));
+            err_at(log, mark(kn), "unknown step '%s' (%s)", opname ? opname : "?", op_list(&ops));
         return false;
     }
     if (vn->type != YAML_MAPPING_NODE) {

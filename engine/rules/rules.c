@@ -1014,13 +1014,13 @@ static void include_item(loader *L, const yfile *f, yaml_node_t *n, void *ctx)
     free(found);
 }
 
-
 /* A top-level key of no rule: a slip of one names it (as the command
  * line's options do), else every key is listed. */
 static void unknown_key(loader *L, const yfile *f, const yaml_node_t *k, const char *key)
 {
-    static const char *const KEYS[] = {"include", "rename",       "morphs", "groups", "morph_groups",
-                                       "mirror",  "morph_mirror", "stance", "scale"};
+    static const char *const KEYS[] = {"include",      "rename",       "morphs",
+                                       "groups",       "morph_groups", "mirror",
+                                       "morph_mirror", "stance",       "scale"};
     long near = pki_nearest_word(key, KEYS, sizeof KEYS / sizeof *KEYS);
     if (near >= 0)
         NODE_ERR(L, f, k, "unknown key '%s' (did you mean '%s'?)", key, KEYS[near]);

@@ -129,8 +129,7 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
                        "fits best, and none of センター, 上半身, 腕 and 足 by those names: are its "
                        "bone names another model's? (English names get their Japanese ones back "
                        "from rename --rules ja-en.yaml --reverse)",
-                       missing, moving, in->motion ? "motion" : "pose",
-                       o->bodies->names[cr->best]);
+                       missing, moving, in->motion ? "motion" : "pose", o->bodies->names[cr->best]);
         pk_log_place(log, from, s->inputs[0]);
         res->found = rc == 0 && !cr->fit[cr->best].has; /* nothing fits: exit 1 */
         return rc;
@@ -636,8 +635,7 @@ static void rules_note(const pk_step *s, const pk_step_result *res, pk_report_fo
 {
     const check_result *cr = res->own;
     /* (the rules are made by a run told they are wanted: pk_step_want) */
-    if (f != PK_REPORT_RULES || !cr || !cr->report || !cr->model || !cr->rules_made ||
-        cr->nrules)
+    if (f != PK_REPORT_RULES || !cr || !cr->report || !cr->model || !cr->rules_made || cr->nrules)
         return;
     size_t moving = cr->report->missing_moving;
     if (!cr->report->nitems)

@@ -748,8 +748,7 @@ static void up_to_deg(pk_buf *out, const char *what, double deg)
     if (deg < 0.0005)
         pk_buf_printf(out, "%s%sunchanged", what, *what ? " " : "");
     else
-        pk_buf_printf(out, "%s%sup to %.*f deg", what, *what ? " " : "", deg < 0.05 ? 3 : 1,
-                      deg);
+        pk_buf_printf(out, "%s%sup to %.*f deg", what, *what ? " " : "", deg < 0.05 ? 3 : 1, deg);
 }
 
 /* One line per sizing step that did something (the avoid step also when
@@ -860,8 +859,9 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
     const pk_retarget_report *t = &rr->report;
     /* the rename line only when rules rename */
     if (rr->camera_kept)
-        pk_buf_printf(out, "camera: %zu key%s in, %zu out, unchanged (the dance plays alike on "
-                           "both models)\ndance: ",
+        pk_buf_printf(out,
+                      "camera: %zu key%s in, %zu out, unchanged (the dance plays alike on "
+                      "both models)\ndance: ",
                       rr->cam.keys_in, pki_plural(rr->cam.keys_in), rr->cam.keys_out);
     else if (rr->camera) {
         camera_summary(&rr->cam, out);
@@ -1279,8 +1279,7 @@ static int check_group(pk_step *const *s, size_t n, pk_log *log)
         if (!o->from_name)
             return pki_step_fail(log, "%s%s and %s: dancers are sized between models",
                                  dancer_words(n, i, no_models, who),
-                                 pki_step_spell(s[i], "from", n1),
-                                 pki_step_spell(s[i], "to", n2));
+                                 pki_step_spell(s[i], "from", n1), pki_step_spell(s[i], "to", n2));
         if (s[i]->ninputs > 1)
             return pki_step_fail(log,
                                  "dancer %zu: %s: a camera is retargeted on its own, not as a "
