@@ -796,6 +796,8 @@ static const char HELP[] =
     "the first that has every bone the motion keys (MMD saves a key for every\n"
     "bone of the model a dance is made on), else the one whose bones overlap\n"
     "the motion's most (the bones both have over the bones either has).\n"
+    "Bone names that look another model's (renamed to English) are warned\n"
+    "about.\n"
     "\n"
     "  --model MODEL           the PMX or PMD model, or a body (@classic,\n"
     "                          @standard, a body file)\n"
