@@ -1,14 +1,32 @@
 #!/bin/bash
 # .ci/setup.sh — makes a Debian 12 machine ready to build and test posekit.
 #
+# Usage: .ci/setup.sh [core|stages]
+#   core    what the Linux builds and their tests need (tests/run.sh's
+#           builds A and B, samples/demo.sh): the compiler, libraries,
+#           the de_DE.UTF-8 locale, the interop test's npm package
+#   stages  what only stages W and E add (mingw-w64, Wine, Emscripten,
+#           Chromium, ...) and the deb-src entry of their `apt-get source`
+#   (none)  both, core first
+# tests/run.sh runs core first and stages in the background, beside
+# build A: on a fresh machine the second is most of the download and of
+# the unpacking, and only W and E wait for it.
+#
 # Installs only the Debian packages that are missing (checked with dpkg
 # first, so a ready machine costs about a second), adds a deb-src entry
 # (the Windows build's `apt-get source`) when there is none, generates the
 # de_DE.UTF-8 locale for the comma-decimal-separator test, and installs the
 # interop test's npm package (tests/interop, from its lock file).  Run as
-# root (or with sudo available).  Safe to run again.
+# root (or with sudo available).  Safe to run again; never run two at
+# once (apt and dpkg take a lock and fail when it is held).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+part=${1:-all}
+case $part in
+    core | stages | all) ;;
+    *) echo "usage: .ci/setup.sh [core|stages]" >&2; exit 2 ;;
+esac
 
 # What each package is for:
 #   meson ninja-build pkg-config gcc   build (gcc: the CI and ASan/UBSan builds)
@@ -19,6 +37,10 @@ cd "$(dirname "$0")/.."
 #   nodejs npm                         interop test with three.js's mmd-parser
 #   perl python3                       CLI cases build test files and read JSON
 #   libxml2-utils                      xmllint: diff --svg output is well-formed XML
+#   python3-mpmath                     lib/fmath_constants derives
+#                                      engine/util/fmath.c's constants (skipped
+#                                      without it)
+# and for the stages only:
 #   gcc-mingw-w64-x86-64 cmake dpkg-dev zip unzip wine64
 #                                      stage W (tests/windows/wine.sh): the
 #                                      Windows zip of .ci/build-windows.sh
@@ -33,19 +55,23 @@ cd "$(dirname "$0")/.."
 #                                      it) run in headless Chromium
 #   brotli                             stage E reports the site's size
 #                                      compressed
-#   python3-mpmath                     lib/fmath_constants derives
-#                                      engine/util/fmath.c's constants (skipped
-#                                      without it)
 # clang is not installed here: only tests/fuzz/fuzz.sh needs it (libFuzzer).
-required=(meson ninja-build pkg-config gcc libyaml-dev libcmocka-dev
-    locales perl python3 libxml2-utils
-    gcc-mingw-w64-x86-64 cmake dpkg-dev zip unzip wine64
-    emscripten chromium chromium-driver python3-selenium)
-optional=(scdoc brotli python3-mpmath)
-# node and npm may come from elsewhere (e.g. a nodesource nodejs that bundles
-# npm and conflicts with Debian's npm): only ask Debian when a command is missing.
-command -v node >/dev/null 2>&1 || optional+=(nodejs)
-command -v npm >/dev/null 2>&1 || optional+=(npm ca-certificates)
+required=() optional=()
+if [ "$part" != stages ]; then
+    required+=(meson ninja-build pkg-config gcc libyaml-dev libcmocka-dev
+        locales perl python3 libxml2-utils)
+    optional+=(scdoc python3-mpmath)
+    # node and npm may come from elsewhere (e.g. a nodesource nodejs that
+    # bundles npm and conflicts with Debian's npm): only ask Debian when a
+    # command is missing.
+    command -v node >/dev/null 2>&1 || optional+=(nodejs)
+    command -v npm >/dev/null 2>&1 || optional+=(npm ca-certificates)
+fi
+if [ "$part" != core ]; then
+    required+=(gcc-mingw-w64-x86-64 cmake dpkg-dev zip unzip wine64
+        emscripten chromium chromium-driver python3-selenium)
+    optional+=(brotli)
+fi
 
 as_root() {
     if [ "$(id -u)" = 0 ]; then
@@ -69,7 +95,7 @@ not_installed() {
 # deb-src entry: the machine's own deb entries, as deb-src.  The same check
 # as in .ci/build-windows.sh, so whichever runs first adds it.
 update=0
-if ! grep -rqs '^Types:.*deb-src\|^deb-src ' /etc/apt/sources.list /etc/apt/sources.list.d/ &&
+if [ "$part" != core ] && ! grep -rqs '^Types:.*deb-src\|^deb-src ' /etc/apt/sources.list /etc/apt/sources.list.d/ &&
     [ -f /etc/apt/sources.list.d/debian.sources ]; then
     echo "setup: adding deb-src entries (/etc/apt/sources.list.d/posekit-deb-src.sources)"
     sed -e 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources |
@@ -77,23 +103,30 @@ if ! grep -rqs '^Types:.*deb-src\|^deb-src ' /etc/apt/sources.list /etc/apt/sour
     update=1
 fi
 
+# dpkg's --force-unsafe-io: without it dpkg syncs every file it unpacks
+# (tens of thousands for Chromium, Emscripten and Wine); a machine that
+# loses power mid-install has to install again anyway.
+export DEBIAN_FRONTEND=noninteractive
+apt_opts=(-y -q --no-install-recommends -o Dpkg::Options::=--force-unsafe-io)
+
 mapfile -t need < <(not_installed "${required[@]}")
 mapfile -t want < <(not_installed "${optional[@]}")
 if [ "${#need[@]}" -gt 0 ] || [ "${#want[@]}" -gt 0 ] || [ "$update" = 1 ]; then
-    export DEBIAN_FRONTEND=noninteractive
-    as_root apt-get update -q
+    as_root apt-get update -q -o Acquire::Languages=none
 fi
 if [ "${#need[@]}" -gt 0 ]; then
     echo "setup: installing ${need[*]}"
-    as_root apt-get install -y -q --no-install-recommends "${need[@]}"
+    as_root apt-get install "${apt_opts[@]}" "${need[@]}"
 fi
 # Optional tools (fuzz builds, man page, interop test): a failure here only
 # means the tests that need them fail or are skipped, so keep going.
 if [ "${#want[@]}" -gt 0 ]; then
     echo "setup: installing ${want[*]}"
-    as_root apt-get install -y -q --no-install-recommends "${want[@]}" ||
+    as_root apt-get install "${apt_opts[@]}" "${want[@]}" ||
         echo "setup: warning: could not install ${want[*]}" >&2
 fi
+
+[ "$part" = stages ] && exit 0
 
 # A locale whose decimal separator is a comma (tests/unit: number parsing
 # must not depend on LC_NUMERIC).

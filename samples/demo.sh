@@ -7,9 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Build tools and libraries (installs only what is missing; needs root or
-# sudo the first time).
+# sudo the first time): those of the Linux build, not the Windows and
+# browser builds' (.ci/setup.sh stages).
 if [ -x .ci/setup.sh ]; then
-    .ci/setup.sh
+    .ci/setup.sh core
 fi
 B=${BUILD_DIR:-build}   # another build folder: BUILD_DIR=build-x samples/demo.sh
 if [ ! -f "$B/build.ninja" ]; then

@@ -68,9 +68,40 @@ stage_end() {
     stage_times+=("$stage_text")
 }
 
+builds=${PK_BUILDS:-a b w e}
+want_a=0 want_b=0 want_w=0 want_e=0
+for b in $builds; do
+    case $b in
+        a) want_a=1 ;;
+        b) want_b=1 ;;
+        w) want_w=1 ;;
+        e) want_e=1 ;;
+        *) echo "tests/run.sh: unknown build '$b'" >&2; exit 2 ;;
+    esac
+done
+
+# Setup in two parts: what builds A and B need first, then what only
+# stages W and E need (mingw-w64, Wine, Emscripten, Chromium: on a fresh
+# machine most of the download and of the unpacking) in the background,
+# beside build A; W and E wait for it ($stages_ready: "ok" or "failed").
 stage_begin
-bash .ci/setup.sh || { echo "tests/run.sh: setup failed" >&2; exit 2; }
+bash .ci/setup.sh core || { echo "tests/run.sh: setup failed" >&2; exit 2; }
 stage_end setup
+stages_ready= stages_pid=
+if [ "$want_w" = 1 ] || [ "$want_e" = 1 ]; then
+    mkdir -p build-setup-logs
+    stages_ready=$src/build-setup-logs/stages-ready
+    rm -f "$stages_ready"
+    echo "=== setup of W and E: .ci/setup.sh stages, beside build A (build-setup-logs/stages.log)"
+    (
+        stage_begin
+        if bash .ci/setup.sh stages >build-setup-logs/stages.log 2>&1; then r=ok; else r=failed; fi
+        stage_line "setup (W, E)"
+        echo "$stage_text" >build-setup-logs/stages.txt
+        echo "$r" >"$stages_ready"
+    ) &
+    stages_pid=$!
+fi
 
 corpus=${PK_CORPUS_DIR:-}
 if [ -z "$corpus" ] && [ -d ../shared/corpus ]; then
@@ -296,6 +327,15 @@ check_stage() { # LETTER: runs stage W or E, counts its checks
     bg_stage "$1"
     log=$bg_dir/$bg_tag.log
     [ "$want_a" = 1 ] && ref=("PK_LINUX_BUILD=$src/build-test-a" "PK_LINUX_WAIT=$linux_ready")
+    if ! stages_wait; then
+        echo
+        echo "=== build $1: $bg_title"
+        echo "its packages are missing: .ci/setup.sh stages failed (build-setup-logs/stages.log):"
+        tail -n 20 build-setup-logs/stages.log
+        summary+=("build $1: not run: .ci/setup.sh stages failed (build-setup-logs/stages.log)")
+        total_f=$((total_f + 1))
+        return
+    fi
     stage_begin
     env "${ref[@]}" PK_CORPUS_DIR="$corpus" "${bg_env[@]}" bash "$bg_script" >"$log" 2>&1
     stage_end "$bg_time"
@@ -313,6 +353,20 @@ check_stage() { # LETTER: runs stage W or E, counts its checks
     bad=$(grep -E "^$bg_tag: failing: " "$log" | tail -n 1 | sed "s/^$bg_tag: failing: //; s/ /,/g")
     skips=$(grep -E '^SKIP ' "$log" | sed 's/^SKIP //; s/ (.*//; s/ /_/g' | paste -sd, -)
     add_counts "$bg_name" "$p" "$f" "$s" "${bad:--}" "${skips:--}"
+}
+
+# stages_wait: waits for the background setup of W and E; status 0 when it
+# installed everything.  A setup that ended without writing its result
+# (killed) counts as failed.
+stages_wait() {
+    [ -n "$stages_ready" ] || return 0
+    local st=
+    while [ ! -s "$stages_ready" ]; do
+        # (a child that ended but is not yet reaped reads Z)
+        read -r _ _ st _ 2>/dev/null </proc/"$stages_pid"/stat && [ "$st" != Z ] || break
+        sleep 1
+    done
+    [ "$(cat "$stages_ready" 2>/dev/null)" = ok ]
 }
 
 declare -A bg_pid=() bg_logs=()
@@ -347,17 +401,6 @@ finish_bg() { # LETTER: waits for a background stage, shows its output, counts i
     stage_merge "${bg_logs[$1]}" "$1"
 }
 
-builds=${PK_BUILDS:-a b w e}
-want_a=0 want_b=0 want_w=0 want_e=0
-for b in $builds; do
-    case $b in
-        a) want_a=1 ;;
-        b) want_b=1 ;;
-        w) want_w=1 ;;
-        e) want_e=1 ;;
-        *) echo "tests/run.sh: unknown build '$b'" >&2; exit 2 ;;
-    esac
-done
 linux_ready=
 if [ "$want_a" = 1 ]; then
     mkdir -p build-test-a-logs
@@ -384,6 +427,10 @@ if [ ${#started[@]} -gt 0 ]; then
     done
     [ "$want_a" = 1 ] && stage_line "after A: the rest of ${started[*]}" &&
         stage_times+=("${stage_text%% s wall*} s wall")
+fi
+if [ -n "$stages_pid" ]; then
+    wait "$stages_pid"
+    [ -s build-setup-logs/stages.txt ] && stage_times+=("$(cat build-setup-logs/stages.txt)")
 fi
 
 echo
