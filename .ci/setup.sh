@@ -1,16 +1,18 @@
 #!/bin/bash
 # .ci/setup.sh — makes a Debian 12 machine ready to build and test posekit.
 #
-# Usage: .ci/setup.sh [core|stages]
-#   core    what the Linux builds and their tests need (tests/run.sh's
-#           builds A and B, samples/demo.sh): the compiler, libraries,
-#           the de_DE.UTF-8 locale, the interop test's npm package
-#   stages  what only stages W and E add (mingw-w64, Wine, Emscripten,
-#           Chromium, ...) and the deb-src entry of their `apt-get source`
-#   (none)  both, core first
-# tests/run.sh runs core first and stages in the background, beside
-# build A: on a fresh machine the second is most of the download and of
-# the unpacking, and only W and E wait for it.
+# Usage: .ci/setup.sh [PART...], each PART one of
+#   core     what the Linux builds compile and test with (tests/run.sh's
+#            builds A and B, samples/demo.sh): the compiler, libraries,
+#            the de_DE.UTF-8 locale
+#   interop  node and npm, and the interop test's npm package (Debian's
+#            npm is some 350 small packages)
+#   stages   what only stages W and E add (mingw-w64, Wine, Emscripten,
+#            Chromium, ...) and the deb-src entry of their `apt-get source`
+#   (none)   all three
+# tests/run.sh runs core first, then interop and stages in the
+# background beside build A: on a fresh machine they are most of the
+# packages, and only the interop test and stages W and E wait for them.
 #
 # Installs only the Debian packages that are missing (checked with dpkg
 # first, so a ready machine costs about a second), adds a deb-src entry
@@ -22,11 +24,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-part=${1:-all}
-case $part in
-    core | stages | all) ;;
-    *) echo "usage: .ci/setup.sh [core|stages]" >&2; exit 2 ;;
-esac
+[ $# -gt 0 ] || set -- core interop stages
+core=0 interop=0 stages=0
+for part in "$@"; do
+    case $part in
+        core) core=1 ;;
+        interop) interop=1 ;;
+        stages) stages=1 ;;
+        *) echo "usage: .ci/setup.sh [core|interop|stages]..." >&2; exit 2 ;;
+    esac
+done
 
 # What each package is for:
 #   meson ninja-build pkg-config gcc   build (gcc: the CI and ASan/UBSan builds)
@@ -57,17 +64,19 @@ esac
 #                                      compressed
 # clang is not installed here: only tests/fuzz/fuzz.sh needs it (libFuzzer).
 required=() optional=()
-if [ "$part" != stages ]; then
+if [ "$core" = 1 ]; then
     required+=(meson ninja-build pkg-config gcc libyaml-dev libcmocka-dev
         locales perl python3 libxml2-utils)
     optional+=(scdoc python3-mpmath)
+fi
+if [ "$interop" = 1 ]; then
     # node and npm may come from elsewhere (e.g. a nodesource nodejs that
     # bundles npm and conflicts with Debian's npm): only ask Debian when a
     # command is missing.
     command -v node >/dev/null 2>&1 || optional+=(nodejs)
     command -v npm >/dev/null 2>&1 || optional+=(npm ca-certificates)
 fi
-if [ "$part" != core ]; then
+if [ "$stages" = 1 ]; then
     required+=(gcc-mingw-w64-x86-64 cmake dpkg-dev zip unzip wine64
         emscripten chromium chromium-driver python3-selenium)
     optional+=(brotli)
@@ -95,7 +104,7 @@ not_installed() {
 # deb-src entry: the machine's own deb entries, as deb-src.  The same check
 # as in .ci/build-windows.sh, so whichever runs first adds it.
 update=0
-if [ "$part" != core ] && ! grep -rqs '^Types:.*deb-src\|^deb-src ' /etc/apt/sources.list /etc/apt/sources.list.d/ &&
+if [ "$stages" = 1 ] && ! grep -rqs '^Types:.*deb-src\|^deb-src ' /etc/apt/sources.list /etc/apt/sources.list.d/ &&
     [ -f /etc/apt/sources.list.d/debian.sources ]; then
     echo "setup: adding deb-src entries (/etc/apt/sources.list.d/posekit-deb-src.sources)"
     sed -e 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources |
@@ -111,7 +120,13 @@ apt_opts=(-y -q --no-install-recommends -o Dpkg::Options::=--force-unsafe-io)
 
 mapfile -t need < <(not_installed "${required[@]}")
 mapfile -t want < <(not_installed "${optional[@]}")
-if [ "${#need[@]}" -gt 0 ] || [ "${#want[@]}" -gt 0 ] || [ "$update" = 1 ]; then
+# The package lists are read again only when they are older than half an
+# hour (tests/run.sh's parts after the first find them fresh) or a deb-src
+# entry was just added.
+if [ "${#need[@]}" -gt 0 ] || [ "${#want[@]}" -gt 0 ]; then
+    [ -n "$(find /var/lib/apt/lists -maxdepth 1 -name '*Release' -cmin -30 2>/dev/null)" ] || update=1
+fi
+if [ "$update" = 1 ]; then
     as_root apt-get update -q -o Acquire::Languages=none
 fi
 if [ "${#need[@]}" -gt 0 ]; then
@@ -126,11 +141,9 @@ if [ "${#want[@]}" -gt 0 ]; then
         echo "setup: warning: could not install ${want[*]}" >&2
 fi
 
-[ "$part" = stages ] && exit 0
-
 # A locale whose decimal separator is a comma (tests/unit: number parsing
 # must not depend on LC_NUMERIC).
-if ! locale -a 2>/dev/null | grep -qiE '^de_DE\.utf-?8$'; then
+if [ "$core" = 1 ] && ! locale -a 2>/dev/null | grep -qiE '^de_DE\.utf-?8$'; then
     echo "setup: generating the de_DE.UTF-8 locale"
     if [ -f /etc/locale.gen ] && grep -qE '^# *de_DE.UTF-8 UTF-8' /etc/locale.gen; then
         as_root sed -i -E 's/^# *(de_DE.UTF-8 UTF-8)/\1/' /etc/locale.gen
@@ -143,7 +156,7 @@ fi
 # The interop test's npm package, exactly as locked.  Failure is reported
 # but not fatal here: the interop test then fails (it is only skipped when
 # node or npm is missing).
-if [ ! -d tests/interop/node_modules/mmd-parser ] && command -v npm >/dev/null 2>&1; then
+if [ "$interop" = 1 ] && [ ! -d tests/interop/node_modules/mmd-parser ] && command -v npm >/dev/null 2>&1; then
     echo "setup: npm ci in tests/interop"
     (cd tests/interop && npm ci --no-audit --no-fund --loglevel=error) ||
         echo "setup: warning: npm ci failed; the interop test will fail" >&2

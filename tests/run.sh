@@ -80,28 +80,54 @@ for b in $builds; do
     esac
 done
 
-# Setup in two parts: what builds A and B need first, then what only
-# stages W and E need (mingw-w64, Wine, Emscripten, Chromium: on a fresh
-# machine most of the download and of the unpacking) in the background,
-# beside build A; W and E wait for it ($stages_ready: "ok" or "failed").
+# Setup in parts: what builds A and B compile and test with first; then,
+# in the background beside build A, node and npm for the interop test
+# (Debian's npm is some 350 small packages) and what only stages W and E
+# need (mingw-w64, Wine, Emscripten, Chromium): on a fresh machine most of
+# the download and of the unpacking.  One apt at a time: the background
+# parts run one after the other, and W's and E's own scripts (their
+# `apt-get source`) start after.  Builds A and B wait for the first
+# ($interop_ready) only to start their tests, W and E for the second
+# ($stages_ready): each file reads "ok" or "failed".
 stage_begin
 bash .ci/setup.sh core || { echo "tests/run.sh: setup failed" >&2; exit 2; }
 stage_end setup
-stages_ready= stages_pid=
-if [ "$want_w" = 1 ] || [ "$want_e" = 1 ]; then
+interop_ready= stages_ready= setup_pid=
+if [ "$want_a" = 1 ] || [ "$want_b" = 1 ] || [ "$want_w" = 1 ] || [ "$want_e" = 1 ]; then
     mkdir -p build-setup-logs
-    stages_ready=$src/build-setup-logs/stages-ready
-    rm -f "$stages_ready"
-    echo "=== setup of W and E: .ci/setup.sh stages, beside build A (build-setup-logs/stages.log)"
+    rm -f build-setup-logs/*
+    { [ "$want_a" = 1 ] || [ "$want_b" = 1 ]; } && interop_ready=$src/build-setup-logs/interop-ready
+    { [ "$want_w" = 1 ] || [ "$want_e" = 1 ]; } && stages_ready=$src/build-setup-logs/stages-ready
+    echo "=== setup of the rest: .ci/setup.sh${interop_ready:+ interop}${stages_ready:+ stages}, beside build A (build-setup-logs/)"
     (
-        stage_begin
-        if bash .ci/setup.sh stages >build-setup-logs/stages.log 2>&1; then r=ok; else r=failed; fi
-        stage_line "setup (W, E)"
-        echo "$stage_text" >build-setup-logs/stages.txt
-        echo "$r" >"$stages_ready"
+        # setup_part PART READY-FILE: .ci/setup.sh PART, its stage line
+        setup_part() {
+            local r=failed
+            stage_begin
+            bash .ci/setup.sh "$1" >"build-setup-logs/$1.log" 2>&1 && r=ok
+            stage_line "setup ($1)"
+            echo "$stage_text" >>build-setup-logs/stages.txt
+            echo "$r" >"$2"
+        }
+        [ -n "$interop_ready" ] && setup_part interop "$interop_ready"
+        [ -n "$stages_ready" ] && setup_part stages "$stages_ready"
+        true
     ) &
-    stages_pid=$!
+    setup_pid=$!
 fi
+# setup_wait READY-FILE: waits for a background part of the setup; status
+# 0 when it installed everything.  A part that ended without writing its
+# result (its shell killed) counts as failed.
+setup_wait() {
+    [ -n "$1" ] || return 0
+    local st=
+    while [ ! -s "$1" ]; do
+        # (a child that ended but is not yet reaped reads Z)
+        read -r _ _ st _ 2>/dev/null </proc/"$setup_pid"/stat && [ "$st" != Z ] || break
+        sleep 1
+    done
+    [ "$(cat "$1" 2>/dev/null)" = ok ]
+}
 
 corpus=${PK_CORPUS_DIR:-}
 if [ -z "$corpus" ] && [ -d ../shared/corpus ]; then
@@ -247,6 +273,12 @@ run_build() {
     # From here on build A is work that waits for nothing: it yields to
     # the checks of W and E (see "Every stage" below).
     [ "$name" = A ] && batch
+    # The interop test needs node and npm: a failed setup of them is that
+    # test's failure, reported by it.
+    if [ -n "$interop_ready" ] && [ ! -s "$interop_ready" ]; then
+        echo "build $name: waiting for .ci/setup.sh interop (build-setup-logs/interop.log)"
+        setup_wait "$interop_ready" || echo "build $name: .ci/setup.sh interop failed (build-setup-logs/interop.log)"
+    fi
     stage_begin
     local log="$dir/meson-logs/testlog.json"
     # shellcheck disable=SC2086 # PK_TESTS: names, split on spaces
@@ -327,7 +359,7 @@ check_stage() { # LETTER: runs stage W or E, counts its checks
     bg_stage "$1"
     log=$bg_dir/$bg_tag.log
     [ "$want_a" = 1 ] && ref=("PK_LINUX_BUILD=$src/build-test-a" "PK_LINUX_WAIT=$linux_ready")
-    if ! stages_wait; then
+    if ! setup_wait "$stages_ready"; then
         echo
         echo "=== build $1: $bg_title"
         echo "its packages are missing: .ci/setup.sh stages failed (build-setup-logs/stages.log):"
@@ -353,20 +385,6 @@ check_stage() { # LETTER: runs stage W or E, counts its checks
     bad=$(grep -E "^$bg_tag: failing: " "$log" | tail -n 1 | sed "s/^$bg_tag: failing: //; s/ /,/g")
     skips=$(grep -E '^SKIP ' "$log" | sed 's/^SKIP //; s/ (.*//; s/ /_/g' | paste -sd, -)
     add_counts "$bg_name" "$p" "$f" "$s" "${bad:--}" "${skips:--}"
-}
-
-# stages_wait: waits for the background setup of W and E; status 0 when it
-# installed everything.  A setup that ended without writing its result
-# (killed) counts as failed.
-stages_wait() {
-    [ -n "$stages_ready" ] || return 0
-    local st=
-    while [ ! -s "$stages_ready" ]; do
-        # (a child that ended but is not yet reaped reads Z)
-        read -r _ _ st _ 2>/dev/null </proc/"$stages_pid"/stat && [ "$st" != Z ] || break
-        sleep 1
-    done
-    [ "$(cat "$stages_ready" 2>/dev/null)" = ok ]
 }
 
 declare -A bg_pid=() bg_logs=()
@@ -428,9 +446,10 @@ if [ ${#started[@]} -gt 0 ]; then
     [ "$want_a" = 1 ] && stage_line "after A: the rest of ${started[*]}" &&
         stage_times+=("${stage_text%% s wall*} s wall")
 fi
-if [ -n "$stages_pid" ]; then
-    wait "$stages_pid"
-    [ -s build-setup-logs/stages.txt ] && stage_times+=("$(cat build-setup-logs/stages.txt)")
+if [ -n "$setup_pid" ]; then
+    wait "$setup_pid"
+    [ -f build-setup-logs/stages.txt ] &&
+        while IFS= read -r l; do [ -n "$l" ] && stage_times+=("$l"); done <build-setup-logs/stages.txt
 fi
 
 echo
