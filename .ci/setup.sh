@@ -93,10 +93,14 @@ as_root() {
     fi
 }
 
-not_installed() {
-    local p
+not_installed() { # PACKAGE...: those not installed, one dpkg-query for all
+    local p st
+    local -A ok=()
+    while read -r p st; do
+        [ "$st" = "install ok installed" ] && ok[$p]=1
+    done < <(dpkg-query -W -f='${Package} ${Status}\n' "$@" 2>/dev/null)
     for p in "$@"; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || echo "$p"
+        [ -n "${ok[$p]:-}" ] || echo "$p"
     done
 }
 
