@@ -124,11 +124,18 @@ apt_opts=(-y -q --no-install-recommends -o Dpkg::Options::=--force-unsafe-io)
 
 mapfile -t need < <(not_installed "${required[@]}")
 mapfile -t want < <(not_installed "${optional[@]}")
-# The package lists are read again only when they are older than half an
-# hour (tests/run.sh's parts after the first find them fresh) or a deb-src
-# entry was just added.
+# The package lists are read again unless they are less than half an hour
+# old and no source entry changed since (tests/run.sh's parts after the
+# first find them so), or when a deb-src entry was just added.
+lists_fresh() {
+    local newest
+    newest=$(find /var/lib/apt/lists -maxdepth 1 -name '*Release' -cmin -30 -printf '%C@ %p\n' \
+        2>/dev/null | sort -n | tail -n 1 | cut -d' ' -f2-)
+    [ -n "$newest" ] &&
+        [ -z "$(find /etc/apt/sources.list /etc/apt/sources.list.d -cnewer "$newest" 2>/dev/null)" ]
+}
 if [ "${#need[@]}" -gt 0 ] || [ "${#want[@]}" -gt 0 ]; then
-    [ -n "$(find /var/lib/apt/lists -maxdepth 1 -name '*Release' -cmin -30 2>/dev/null)" ] || update=1
+    lists_fresh || update=1
 fi
 if [ "$update" = 1 ]; then
     as_root apt-get update -q -o Acquire::Languages=none
