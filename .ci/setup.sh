@@ -37,6 +37,9 @@ done
 
 # What each package is for:
 #   meson ninja-build pkg-config gcc   build (gcc: the CI and ASan/UBSan builds)
+#   libc6-dev                          the C library's headers (gcc only
+#                                      recommends them, and recommends are
+#                                      not installed)
 #   libyaml-dev                        rules and job files
 #   libcmocka-dev                      unit tests
 #   scdoc                              the man page
@@ -65,7 +68,7 @@ done
 # clang is not installed here: only tests/fuzz/fuzz.sh needs it (libFuzzer).
 required=() optional=()
 if [ "$core" = 1 ]; then
-    required+=(meson ninja-build pkg-config gcc libyaml-dev libcmocka-dev
+    required+=(meson ninja-build pkg-config gcc libc6-dev libyaml-dev libcmocka-dev
         locales perl python3 libxml2-utils)
     optional+=(scdoc python3-mpmath)
 fi
