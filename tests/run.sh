@@ -92,7 +92,7 @@ done
 stage_begin
 bash .ci/setup.sh core || { echo "tests/run.sh: setup failed" >&2; exit 2; }
 stage_end setup
-interop_ready= stages_ready= setup_pid=
+interop_ready='' stages_ready='' setup_pid=''
 if [ "$want_a" = 1 ] || [ "$want_b" = 1 ] || [ "$want_w" = 1 ] || [ "$want_e" = 1 ]; then
     mkdir -p build-setup-logs
     rm -f build-setup-logs/*
@@ -120,10 +120,10 @@ fi
 # result (its shell killed) counts as failed.
 setup_wait() {
     [ -n "$1" ] || return 0
-    local st=
+    local state=''
     while [ ! -s "$1" ]; do
         # (a child that ended but is not yet reaped reads Z)
-        read -r _ _ st _ 2>/dev/null </proc/"$setup_pid"/stat && [ "$st" != Z ] || break
+        read -r _ _ state _ 2>/dev/null </proc/"$setup_pid"/stat && [ "$state" != Z ] || break
         sleep 1
     done
     [ "$(cat "$1" 2>/dev/null)" = ok ]
