@@ -74,7 +74,24 @@ Version: 0.2.5
 Cflags: -I\${prefix}/include
 Libs: -L\${prefix}/lib -lyaml
 PC
+# emcc's plain compiles without its Python start (web/emcc-compile.sh),
+# once a probe gives the same object bytes both ways.
+probe=$out/emcc-probe
+mkdir -p "$probe"
+printf 'static int twice(int x) { return 2 * x; }\nint pk_probe(int x);\nint pk_probe(int x) { return twice(x) + 1; }\n' >"$probe/p.c"
+unset PK_EMCC_CLANG PK_EMCC_CFLAGS
+clang_bin=$(emcc -v -O3 -c "$probe/p.c" -o "$probe/emcc.o" 2>&1 | sed -n 's/^ *"\([^"]*clang[^"]*\)" .*/\1/p' | head -n 1)
+if [ -n "$clang_bin" ] && [ -x "$clang_bin" ] && cflags=$(emcc --cflags) &&
+    PK_EMCC_CLANG=$clang_bin PK_EMCC_CFLAGS=$cflags web/emcc-compile.sh -O3 -c "$probe/p.c" \
+        -o "$probe/fast.o" && cmp -s "$probe/emcc.o" "$probe/fast.o"; then
+    export PK_EMCC_CLANG=$clang_bin PK_EMCC_CFLAGS=$cflags
+else
+    echo "web/build.sh: emcc for every compile (its flags for clang could not be checked)"
+fi
 cat >"$out/deps.ini" <<INI
+[binaries]
+c = '$src/web/emcc-compile.sh'
+
 [properties]
 pkg_config_libdir = '$prefix/lib/pkgconfig'
 INI
@@ -101,7 +118,7 @@ rm -rf "$site"
 mkdir -p "$site"
 for f in web/*; do
     case $(basename "$f") in
-        build.sh | emscripten.ini | worker.js | README.md) ;;
+        build.sh | emcc-compile.sh | emscripten.ini | worker.js | README.md) ;;
         *) cp -r "$f" "$site/" ;;
     esac
 done
