@@ -817,13 +817,20 @@ double pki_hypot(double x, double y)
     int ea = expo(a);
     if (ea - expo(b) > 60)
         return a + b; /* b^2 / 2a < 2^-120 a */
-    a = scale2(a, -ea);
-    b = scale2(b, -ea);
+    /* Scaled to 1 <= a < 2 every step's result is 0 or at least 2^-230 in
+     * size, and below 2^4: for |ea| <= 300 the steps on a and b as they
+     * are stay as far from underflow and overflow, and scaling by a power
+     * of two commutes with every rounding then: the same bits, unscaled. */
+    bool scale = ea < -300 || ea > 300;
+    if (scale) {
+        a = scale2(a, -ea);
+        b = scale2(b, -ea);
+    }
     dd p = two_prod(a, a), q = two_prod(b, b);
     dd s = two_sum(p.h, q.h);
     dd v = fast_two_sum(s.h, s.l + p.l + q.l);
     double h = sqrt(v.h);
     dd hh = two_prod(h, h);
     h = h + (((v.h - hh.h) - hh.l) + v.l) / (2.0 * h);
-    return scale2(h, ea);
+    return scale ? scale2(h, ea) : h;
 }

@@ -421,10 +421,12 @@ static void normal_cols(int n, int m, const double (*Jt)[2 * NPOINTS], const dou
 }
 
 /* Moves the free parameters of p (free: a bit per parameter) to a local
- * minimum of the cost; D: the viewing distance (the eye's scale). */
+ * minimum of the cost; D: the viewing distance (the eye's scale).  hv,
+ * hco and hsi: the view at p and its angles' cosines and sines (view_cs),
+ * in and out: the caller's measure of p takes them from here. */
 static void fit_view(const double (*pb)[3], const double (*sa)[2], const double *w,
                      const double p0[NPAR], const double lam[NPAR], unsigned free, double D,
-                     int iters, double p[NPAR])
+                     int iters, double p[NPAR], view *hv, double hco[3], double hsi[3])
 {
     int idx[NPAR], n = 0;
     for (int j = 0; j < NPAR; j++)
@@ -449,8 +451,9 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
     }
     for (int j = 0; j < NPAR; j++)
         sl[j] = sqrt(lam[j]);
-    view here, turned, tried;
-    view_cs(p, co, si, &here);
+    view here = *hv, turned, tried;
+    memcpy(co, hco, sizeof co);
+    memcpy(si, hsi, sizeof si);
     double cost = residuals(p, &here, pb, sa, w, sw, p0, sl, r), mu = 1e-3;
     for (int it = 0; it < iters && mu < 1e10; it++) {
         /* the Jacobian by forward differences, as residuals gives them:
@@ -549,6 +552,9 @@ static void fit_view(const double (*pb)[3], const double (*sa)[2], const double 
         if (done_)
             break;
     }
+    *hv = here;
+    memcpy(hco, co, sizeof co);
+    memcpy(hsi, si, sizeof si);
 }
 
 /* Least squares, then Lawson's reweighting (each point's weight times its
@@ -564,11 +570,13 @@ static double fit_minimax(const double (*pb)[3], const double (*sa)[2], const do
     memcpy(bp, p, sizeof bp);
     for (int i = 0; i < NPOINTS; i++)
         wsum += w[i];
+    /* the view at p (view_cs: view_par's bits), kept by fit_view */
+    view v;
+    double co[3], si[3];
+    view_cs(p, co, si, &v);
     for (int round = -1; round < rounds; round++) {
         if (round >= 0) /* round -1: p as it came */
-            fit_view(pb, sa, u, p0, lam, free, D, iters, p);
-        view v;
-        view_par(p, &v);
+            fit_view(pb, sa, u, p0, lam, free, D, iters, p, &v, co, si);
         double e[NPOINTS], worst = 0, sum = 0;
         for (int i = 0; i < NPOINTS; i++) {
             double s[2];
@@ -2151,14 +2159,31 @@ static double track_d2(const track_frame *tf, const double *x, size_t i, int j)
            (x[TB * (i + 1) + j] - tf[i + 1].o[j]);
 }
 
+/* A frame's rotation at x (its angles' cosines and sines, rot_of's bits)
+ * and its point residuals there, as track_cost measured them: the normal
+ * equations at an x the cost accepted start from them. */
+typedef struct track_at {
+    double co[3], si[3], R[3][3], r[2 * NPOINTS];
+} track_at;
+
+/* The track's cost at x; at (n of them, may be NULL) becomes each
+ * frame's rotation and residuals at x. */
 static double track_cost(const scene *sc, uint32_t fa, size_t n, const track_frame *tf,
-                         const double *x)
+                         const double *x, track_at *at)
 {
-    double c = 0, r[2 * NPOINTS];
+    double c = 0, rr[2 * NPOINTS];
     for (size_t i = 0; i < n; i++) {
         const double *xi = x + TB * i;
         if (tf[i].any) {
-            track_res(sc, fa + (uint32_t)i, &tf[i], xi, r);
+            double *r = at ? at[i].r : rr;
+            if (at) { /* track_res, its rotation kept */
+                for (int a = 0; a < 3; a++)
+                    pki_sincos(-xi[3 + a], &at[i].si[a], &at[i].co[a]);
+                rot_cs(at[i].co, at[i].si, at[i].R);
+                track_res_of(sc, fa + (uint32_t)i, &tf[i], xi, (const double(*)[3])at[i].R, r);
+            } else {
+                track_res(sc, fa + (uint32_t)i, &tf[i], xi, r);
+            }
             for (int k = 0; k < 2 * NPOINTS; k++)
                 c += r[k] * r[k];
         }
@@ -2259,22 +2284,20 @@ static void track_setup(const scene *sc, const pk_camera_key *best, const pk_cam
 /* The normal equations at x (H: the band, upper half; g: the gradient,
  * both halved). */
 static void track_normal(const scene *sc, uint32_t fa, size_t n, const track_frame *tf, double *x,
-                         double (*H)[TBW + 1], double *g)
+                         const track_at *at, double (*H)[TBW + 1], double *g)
 {
     memset(H, 0, TB * n * sizeof *H);
     memset(g, 0, TB * n * sizeof *g);
     for (size_t i = 0; i < n; i++) {
-        double *xi = x + TB * i, r[2 * NPOINTS], rt[2 * NPOINTS], J[2 * NPOINTS][TB];
+        double *xi = x + TB * i, rt[2 * NPOINTS], J[2 * NPOINTS][TB];
         size_t b0 = TB * i;
         if (tf[i].any) {
-            /* the angles' cosines and sines once: a step in the eye keeps
-             * the rotation, a step in an angle recomputes that angle's
-             * alone (the same bits as rot_of's) */
-            double co[3], si[3], R[3][3];
-            for (int a = 0; a < 3; a++)
-                pki_sincos(-xi[3 + a], &si[a], &co[a]);
-            rot_cs(co, si, R);
-            track_res_of(sc, fa + (uint32_t)i, &tf[i], xi, (const double(*)[3])R, r);
+            /* the angles' cosines and sines and the residuals at x, as the
+             * cost took them: a step in the eye keeps the rotation, a step
+             * in an angle recomputes that angle's alone (the same bits as
+             * rot_of's) */
+            const double *co = at[i].co, *si = at[i].si, *r = at[i].r;
+            const double(*R)[3] = (const double(*)[3])at[i].R;
             double D = 1.0 / (tf[i].sc[0] * tf[i].v.t);
             for (int j = 0; j < TB; j++) {
                 double h = j < 3 ? 1e-6 * D : 1e-7, keep = xi[j];
@@ -2282,8 +2305,8 @@ static void track_normal(const scene *sc, uint32_t fa, size_t n, const track_fra
                 double Rj[3][3];
                 if (j >= 3)
                     rot_cs_step(co, si, j - 3, xi[j], Rj);
-                track_res_of(sc, fa + (uint32_t)i, &tf[i], xi,
-                             (const double(*)[3])(j >= 3 ? Rj : R), rt);
+                track_res_of(sc, fa + (uint32_t)i, &tf[i], xi, j >= 3 ? (const double(*)[3])Rj : R,
+                             rt);
                 xi[j] = keep;
                 for (int k = 0; k < 2 * NPOINTS; k++)
                     J[k][j] = (rt[k] - r[k]) / h;
@@ -2358,12 +2381,12 @@ static void track_reweigh(const scene *sc, uint32_t fa, size_t n, track_frame *t
  * H, M: TB·n rows of the band, g, xt: TB·n doubles of scratch. */
 static void track_solve(const scene *sc, uint32_t fa, size_t n, const track_frame *tf, double *x,
                         int iters, double (*H)[TBW + 1], double (*M)[TBW + 1], double *g,
-                        double *xt)
+                        double *xt, track_at *at, track_at *att)
 {
     size_t N = TB * n;
-    double cost = track_cost(sc, fa, n, tf, x), lm = 1e-3;
+    double cost = track_cost(sc, fa, n, tf, x, at), lm = 1e-3;
     for (int it = 0; it < iters; it++) {
-        track_normal(sc, fa, n, tf, x, H, g);
+        track_normal(sc, fa, n, tf, x, at, H, g);
         bool better = false, small = false;
         while (!better && lm < 1e8) {
             memcpy(M, H, N * sizeof *M);
@@ -2377,11 +2400,13 @@ static void track_solve(const scene *sc, uint32_t fa, size_t n, const track_fram
             }
             for (size_t k = 0; k < N; k++)
                 xt[k] += x[k];
-            double next = track_cost(sc, fa, n, tf, xt);
+            double next = track_cost(sc, fa, n, tf, xt, att);
             if (next < cost) {
                 better = true;
                 small = cost - next < 1e-10 * cost;
                 memcpy(x, xt, N * sizeof *x);
+                track_at *sw = at;
+                at = att, att = sw;
                 cost = next;
                 lm = fmax(lm / 3, 1e-9);
             } else {
@@ -2400,6 +2425,7 @@ typedef struct track_work {
     track_frame *tf;
     double *x, *xt, *g;
     double (*H)[TBW + 1], (*M)[TBW + 1];
+    track_at *at, *att; /* each frame's rotation and residuals at x, and at a trial */
 } track_work;
 
 /* false when out of memory; track_work_free frees what it allocated either
@@ -2413,7 +2439,9 @@ static bool track_work_init(track_work *w, size_t n)
     w->g = malloc(N * sizeof *w->g);
     w->H = malloc(N * sizeof *w->H);
     w->M = malloc(N * sizeof *w->M);
-    return w->tf && w->x && w->xt && w->g && w->H && w->M;
+    w->at = malloc(n * sizeof *w->at);
+    w->att = malloc(n * sizeof *w->att);
+    return w->tf && w->x && w->xt && w->g && w->H && w->M && w->at && w->att;
 }
 
 static void track_work_free(track_work *w)
@@ -2424,6 +2452,8 @@ static void track_work_free(track_work *w)
     free(w->g);
     free(w->H);
     free(w->M);
+    free(w->at);
+    free(w->att);
 }
 
 /* best over [fa, fb) (evened out: the start) replaced by the track; its
@@ -2441,7 +2471,7 @@ static void track_fit(const scene *sc, pk_camera_key *best, const pk_camera_key 
     for (int round = 0; round < TRACK_ROUNDS; round++) {
         if (round)
             track_reweigh(sc, fa, n, tw.tf, tw.x);
-        track_solve(sc, fa, n, tw.tf, tw.x, TRACK_ITERS, tw.H, tw.M, tw.g, tw.xt);
+        track_solve(sc, fa, n, tw.tf, tw.x, TRACK_ITERS, tw.H, tw.M, tw.g, tw.xt, tw.at, tw.att);
     }
     for (size_t i = 0; i < n; i++) {
         pk_camera_key *k = &best[fa + i];
@@ -2666,13 +2696,17 @@ static int lc_points(const scene *sc, uint32_t f, const pk_camera_key *orig, pki
  * 2 a point; their sum of squares.  worst: the largest distance. */
 static double lc_res(const pki_cert_frame *lf, const view *v0, const double x0[TB],
                      const double scl[TB], double rho, const double x[TB], double *r, double *worst,
-                     const double (*R)[3])
+                     const double (*R)[3], track_at *rot)
 {
     view v = *v0;
-    if (R) /* x's rotation, given */
+    if (R) { /* x's rotation, given */
         memcpy(v.R, R, sizeof v.R);
-    else
-        rot_of(x + 3, v.R);
+    } else { /* rot_of's, its cosines and sines kept in rot */
+        for (int a = 0; a < 3; a++)
+            pki_sincos(-x[3 + a], &rot->si[a], &rot->co[a]);
+        rot_cs(rot->co, rot->si, v.R);
+        memcpy(rot->R, v.R, sizeof v.R);
+    }
     memcpy(v.eye, x, sizeof v.eye);
     double c = 0, sr = sqrt(rho);
     *worst = 0;
@@ -2718,24 +2752,27 @@ bool pki_camera_least_change(const pki_cert_frame *lf, const pk_camera_key *cam,
     memcpy(x, x0, sizeof x);
     double r[NR], rt[NR], J[NR * TB], Jd[TB], worst = 0;
     int np = 2 * lf->n; /* the point rows (TB on); the rest are 0 */
+    /* x's rotation and a trial's (track_at's first three fields) */
+    track_at rx, rxt;
     for (double rho = 1e2; rho < 1e9; rho *= 100) {
-        double cost = lc_res(lf, &v0, x0, scl, rho, x, r, &worst, NULL), mu = 1e-3;
+        double cost = lc_res(lf, &v0, x0, scl, rho, x, r, &worst, NULL, &rx), mu = 1e-3;
         for (int it = 0; it < 30 && worst > LC_AIM * 1.001; it++) {
             /* the Jacobian by forward differences, as lc_res gives it: x's
-             * angles' cosines and sines once (rot_of's bits), a step in an
-             * angle recomputing that angle's alone; a step in unknown j
-             * moves the points' rows and its own change's row alone */
-            double co[3], si[3], R[3][3], R1[3][3];
-            for (int a = 0; a < 3; a++)
-                pki_sincos(-x[3 + a], &si[a], &co[a]);
-            rot_cs(co, si, R);
+             * angles' cosines and sines as lc_res took them at x (rot_of's
+             * bits), a step in an angle recomputing that angle's alone; a
+             * step in unknown j moves the points' rows and its own change's
+             * row alone */
+            const double *co = rx.co, *si = rx.si;
+            const double(*R)[3] = (const double(*)[3])rx.R;
+            double R1[3][3];
             for (int j = 0; j < TB; j++) {
                 double h = j < 3 ? 1e-6 * depth : 1e-7, w;
                 memcpy(xt, x, sizeof xt);
                 xt[j] += h;
                 if (j >= 3)
                     rot_cs_step(co, si, j - 3, xt[j], R1);
-                lc_res(lf, &v0, x0, scl, rho, xt, rt, &w, (const double(*)[3])(j >= 3 ? R1 : R));
+                lc_res(lf, &v0, x0, scl, rho, xt, rt, &w, j >= 3 ? (const double(*)[3])R1 : R,
+                       NULL);
                 Jd[j] = (rt[j] - r[j]) / h;
                 for (int k = TB; k < TB + np; k++)
                     J[k * TB + j] = (rt[k] - r[k]) / h;
@@ -2770,10 +2807,11 @@ bool pki_camera_least_change(const pki_cert_frame *lf, const pk_camera_key *cam,
                 }
                 for (int a = 0; a < TB; a++)
                     xt[a] = x[a] + dx[a];
-                double next = lc_res(lf, &v0, x0, scl, rho, xt, rt, &w, NULL);
+                double next = lc_res(lf, &v0, x0, scl, rho, xt, rt, &w, NULL, &rxt);
                 if (next < cost) {
                     better = true, mu = fmax(mu / 3, 1e-9);
                     memcpy(x, xt, sizeof x), memcpy(r, rt, sizeof r);
+                    rx = rxt;
                     cost = next, worst = w;
                 } else {
                     mu *= 4;
@@ -3161,7 +3199,7 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
             for (double rho = 1e2; rho < 1e7; rho *= 100) {
                 for (size_t i = 0; i < n; i++)
                     tw.tf[i].boost = rho;
-                track_solve(sc, wa, n, tw.tf, tw.x, 10, tw.H, tw.M, tw.g, tw.xt);
+                track_solve(sc, wa, n, tw.tf, tw.x, 10, tw.H, tw.M, tw.g, tw.xt, tw.at, tw.att);
             }
         }
         /* after a path that turned too far: each frame turned beyond the
@@ -3183,7 +3221,7 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
             }
             if (!over)
                 break;
-            track_solve(sc, wa, n, tw.tf, tw.x, 10, tw.H, tw.M, tw.g, tw.xt);
+            track_solve(sc, wa, n, tw.tf, tw.x, 10, tw.H, tw.M, tw.g, tw.xt, tw.at, tw.att);
         }
         for (size_t i = 0; i < n; i++) {
             pk_camera_key *k = &fix[wa + i];
@@ -3504,7 +3542,7 @@ static int cut_in(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
         for (double rho = 1e2; rho < 1e7; rho *= 100) {
             for (uint32_t i = 0; i < n; i++) /* a frame out of its reach: as near as it goes */
                 tw.tf[i].boost = reach[r0 + i] ? rho : CUT_NEAR * rho;
-            track_solve(sc, r0, n, tw.tf, tw.x, 10, tw.H, tw.M, tw.g, tw.xt);
+            track_solve(sc, r0, n, tw.tf, tw.x, 10, tw.H, tw.M, tw.g, tw.xt, tw.at, tw.att);
         }
         for (uint32_t i = 0; i < n; i++)
             key_from_track(tw.x + TB * i, &fix[r0 + i]);
