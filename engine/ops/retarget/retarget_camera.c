@@ -318,6 +318,28 @@ static double residuals(const double p[NPAR], const view *v, const double (*pb)[
     return cost;
 }
 
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(PK_NO_VECTOR)
+#define PK_CAMERA_V2D 1
+/* Two doubles at a time (GCC/clang vector extension; -DPK_NO_VECTOR: one
+ * at a time): each lane does what the plain loop does to its element, in
+ * its order, so the same bits. */
+typedef double v2d __attribute__((vector_size(16)));
+
+static inline __attribute__((always_inline)) v2d load2(const double *p)
+{
+    v2d v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static inline __attribute__((always_inline)) void store2(double *p, v2d v)
+{
+    memcpy(p, &v, sizeof v);
+}
+#else
+#define PK_CAMERA_V2D 0
+#endif
+
 /* n×n system A·x = b (row-major, in place: b becomes x), Gaussian
  * elimination with partial pivoting; false when singular. */
 static inline __attribute__((always_inline)) bool gauss(int n, double *A, double *b)
@@ -341,7 +363,12 @@ static inline __attribute__((always_inline)) bool gauss(int n, double *A, double
         }
         for (int r = c + 1; r < n; r++) { /* (column c below the pivot: never read again) */
             double f = A[r * n + c] / A[c * n + c];
-            for (int k = c + 1; k < n; k++)
+            int k = c + 1;
+#if PK_CAMERA_V2D
+            for (v2d fv = {f, f}; k + 1 < n; k += 2)
+                store2(&A[r * n + k], load2(&A[r * n + k]) - fv * load2(&A[c * n + k]));
+#endif
+            for (; k < n; k++)
                 A[r * n + k] -= f * A[c * n + k];
             b[r] -= f * b[c];
         }
