@@ -100,6 +100,14 @@
 #define CLEAN_DEG 0.005
 #define CLEAN_POS 0.00005
 #define CLEAN_MORPH 0.0001
+/* A track keyed on fewer than one frame in KEYED_GAP (on average) is
+ * hand-keyed: its frames between keys are MMD's own curves, not
+ * observations, so they carry no noise of their own, and an eased
+ * curve's third differences (which the estimator reads as noise) would
+ * only bend the animator's motion.  Its noise is estimated as none;
+ * noise the caller gives still smooths it.  Captured or traced motion
+ * has a key at every frame (or two, at half rate). */
+#define KEYED_GAP 3
 /* A contact: at least CONTACT_FRAMES still frames (run_still; a travel
  * of CONTACT_MIN units is still whatever the noise). */
 #define CONTACT_FRAMES 6
@@ -916,12 +924,15 @@ static bool sample_track(const pk_motion *m, const pk_track *tk, bool morph, tra
 
 /* The noise of each channel of a sampled track (the options' when given)
  * and whether anything is to be smoothed. */
-static verdict judge(const run *r, track_work *t, bool morph)
+static verdict judge(const run *r, track_work *t, bool morph, size_t keys)
 {
     verdict v = {0, 0, 0, false};
     double *tmp = t->scratch + 2 * (t->cap_h + 1) * SUMS;
+    bool keyed = keys * KEYED_GAP <= t->n;
     if (morph) {
-        v.morph = r->o->noise_morph > 0.0 ? r->o->noise_morph : noise_of(t->v, t->n, 1, 3, tmp);
+        v.morph = r->o->noise_morph > 0.0 ? r->o->noise_morph
+                  : keyed                 ? 0.0
+                                          : noise_of(t->v, t->n, 1, 3, tmp);
         if (v.morph < CLEAN_MORPH)
             v.morph = 0.0;
         v.smooth = v.morph > 0.0;
@@ -933,12 +944,14 @@ static verdict judge(const run *r, track_work *t, bool morph)
             if (t->v[3 * i + (size_t)c] != t->v[(size_t)c])
                 moves = true;
     if (moves)
-        v.pos = r->o->noise_pos > 0.0 ? r->o->noise_pos : noise_of(t->v, t->n, 3, 3, tmp);
+        v.pos = r->o->noise_pos > 0.0 ? r->o->noise_pos
+                : keyed               ? 0.0
+                                      : noise_of(t->v, t->n, 3, 3, tmp);
     if (v.pos < CLEAN_POS)
         v.pos = 0.0;
     if (r->o->noise_deg > 0.0) {
         v.rot = r->o->noise_deg / RAD2DEG;
-    } else if (t->n >= 8) {
+    } else if (t->n >= 8 && !keyed) {
         /* frame-to-frame rotation vectors, kept after the scratch's tmp
          * part holds them; their second differences are third
          * differences of the angle */
@@ -1144,7 +1157,7 @@ static bool do_track(run *r, const pk_track *tk, bool morph, verdict *v, pk_moti
     contacts cs = {NULL, 0, 0};
     bool ok = sample_track(r->m, tk, morph, &t, r->o->strength);
     if (ok && !out) {
-        *v = judge(r, &t, morph);
+        *v = judge(r, &t, morph, tk->count);
     } else if (ok) {
         ok = breaks(r, &t, v, morph, !morph && is_contact_bone(r, tk->name), &cs) &&
              smooth_track(r, &t, v, morph, tk->name, &cs);
