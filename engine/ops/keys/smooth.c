@@ -14,6 +14,8 @@
  *     noise of deviation s moves by sqrt(20) s (the median absolute
  *     deviation of a normal law is 0.6745 s).  A channel whose noise is
  *     below CLEAN_DEG, CLEAN_POS, CLEAN_MORPH is clean: left as it is.
+ *     So is a hand-keyed track (keys on fewer than one frame in
+ *     KEYED_GAP), whose eased curves the third difference reads as noise.
  *  3. Breaks.  A step between two frames much larger than the noise and
  *     than the steps around it (a cut, a jump the animator keyed) is a
  *     break no window reaches across.
