@@ -75,6 +75,15 @@ int cli_model_dump(const cli_source *s, bool strict);
  * main_win32.c, main_web.c). */
 int cli_main(int argc, char **argv);
 
+/* ---- exit_posix.c: the end of a POSIX process ---- */
+
+/* cli_exit_begin before the work (again before each run of a process that
+ * runs several), cli_exit(status) at its end: exit(status), except that a
+ * build with AddressSanitizer skips the leak check of a process holding
+ * what it held at cli_exit_begin, which can hold no leak. */
+void cli_exit_begin(void);
+_Noreturn void cli_exit(int status);
+
 /* True when name is one of the commands. */
 bool cli_is_command(const char *name);
 

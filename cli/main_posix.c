@@ -43,5 +43,6 @@ static void catch_signals(void)
 int main(int argc, char **argv)
 {
     catch_signals();
-    return cli_main(argc, argv);
+    cli_exit_begin();
+    cli_exit(cli_main(argc, argv));
 }

@@ -50,7 +50,6 @@
  */
 #include <dirent.h>
 #include <fcntl.h>
-#include <iconv.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -62,8 +61,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The CLI's entry point (cli/main.c). */
+/* The CLI's entry point (cli/main.c) and its end (cli/exit_posix.c). */
 int cli_main(int argc, char **argv);
+void cli_exit_begin(void);
+_Noreturn void cli_exit(int status);
 
 enum { SAMPLE_EVERY = 16, SAMPLE_EVERY_SANITIZED = 64 };
 
@@ -397,22 +398,15 @@ static void redirect(const char *path, int fd, int flags)
     close(f);
 }
 
-/* AddressSanitizer's count of the bytes allocated and not yet freed (weak:
- * absent in a build without it). */
-size_t __sanitizer_get_current_allocated_bytes(void) __attribute__((weak));
-
 /* Starts the child of a run: standard input /dev/null, standard output and
  * error to _stdout and _stderr; then the program exe, or without it
  * cli_main.  Never returns.
  *
- * In a sanitizer build a run that leaves no byte allocated that it did not
- * find (AddressSanitizer's count, exact: a block in its quarantine counts
- * as freed) can hold no leak, and ends without the leak check; any other
- * ends with exit's, which reports each leak with where it was allocated.
- * That check, once a run, was half of cli/bad_flip's and bad_truncate's
- * CPU in that build (doc/testing.md "Where the time goes").  Standard
- * output gets its buffer here, fully buffered as a file's is by default,
- * so that its first write allocates nothing. */
+ * In a sanitizer build a run that leaves nothing of its own allocated ends
+ * without the leak check (cli_exit, cli/exit_posix.c); any other ends with
+ * it.  That check, once a run, was half of cli/bad_flip's and
+ * bad_truncate's CPU in that build (doc/testing.md "Where the time
+ * goes"). */
 static void run_child(const char *exe, char **args)
 {
     redirect("/dev/null", 0, O_RDONLY);
@@ -425,15 +419,8 @@ static void run_child(const char *exe, char **args)
     int argc = 0;
     while (args[argc])
         argc++;
-    static char out_buf[BUFSIZ];
-    setvbuf(stdout, out_buf, _IOFBF, sizeof out_buf);
-    size_t held =
-        __sanitizer_get_current_allocated_bytes ? __sanitizer_get_current_allocated_bytes() : 0;
-    int status = cli_main(argc, args);
-    if (__sanitizer_get_current_allocated_bytes &&
-        __sanitizer_get_current_allocated_bytes() == held && fflush(NULL) == 0)
-        _exit(status); /* nothing left allocated: no leak to look for */
-    exit(status);      /* exit: stdio flushed, leak check run */
+    cli_exit_begin();
+    cli_exit(cli_main(argc, args));
 }
 
 static int wait_status(pid_t pid)
@@ -480,16 +467,12 @@ static bool write_full(int fd, const void *buf, size_t len)
 /* LeakSanitizer's check, in a sanitizer build (weak: absent otherwise). */
 int __lsan_do_recoverable_leak_check(void) __attribute__((weak));
 
-static iconv_t cp932[2];
-
 static void serve(int in, int out)
 {
-    /* glibc loads iconv's CP932 converters at the first iconv_open and keeps
-     * them (4,436 bytes, allocated for good and reachable): loaded here,
-     * before the runs, a run that reads CP932 text leaves nothing allocated
-     * either (run_child) */
-    cp932[0] = iconv_open("UTF-8", "CP932");
-    cp932[1] = iconv_open("CP932", "UTF-8");
+    /* what the C library makes on first use and keeps (standard output's
+     * buffer, iconv's CP932 converters) made once, here, before the runs
+     * (cli_exit_begin; run_child) */
+    cli_exit_begin();
     /* One leak check here first maps the memory every check reads, so the
      * runs' checks at exit share it instead of each faulting it in (a
      * third fewer page faults). */

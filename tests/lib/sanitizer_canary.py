@@ -5,8 +5,10 @@ is built to catch (lib/sanitizer_canary).
 Runs CANARY (sanitizer_canary.c, built with the build's sanitizer flags)
 in each mode and checks that the program fails (not exit 0, not the
 usage's 2), that standard error holds a sanitizer's report and that the
-report names the line of SOURCE marked "canary: MODE".  A build whose
-sanitizer is off, or whose UBSan were to recover and carry on, fails.
+report names the line of SOURCE marked "canary: MODE"; and in mode
+clean, which faults nowhere, that it ends with status 0, no report and
+its line on standard output.  A build whose sanitizer is off, or whose
+UBSan were to recover and carry on, fails.
 """
 import os
 import re
@@ -37,6 +39,13 @@ def main():
             print('FAIL %s: %s\n%s' % (mode, '; '.join(problems), err[-2000:]))
         else:
             print('PASS %s: caught at %s' % (mode, where))
+    run = subprocess.run([canary, 'clean', '1'], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if run.returncode != 0 or run.stdout != b'no fault caught\n' or run.stderr:
+        failed += 1
+        print('FAIL clean: exit status %d, standard output %r, standard error %r'
+              % (run.returncode, run.stdout, run.stderr[-2000:]))
+    else:
+        print('PASS clean: exit status 0, its line out, no report')
     return 1 if failed else 0
 
 
