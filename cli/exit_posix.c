@@ -21,7 +21,6 @@
  */
 #include "cli.h"
 
-#include <iconv.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -29,10 +28,7 @@
  * absent, so null, in a build without it). */
 size_t __sanitizer_get_current_allocated_bytes(void) __attribute__((weak));
 
-static size_t held;           /* the count at cli_exit_begin */
-/* kept open, as glibc keeps what they load (volatile: stores to a variable
- * nothing reads would be dropped, and the two blocks reported as leaks) */
-static iconv_t volatile cp932[2];
+static size_t held; /* the count at cli_exit_begin */
 
 void cli_exit_begin(void)
 {
@@ -44,8 +40,13 @@ void cli_exit_begin(void)
         /* the C library's default: a terminal by lines, anything else in
          * blocks; only the buffer is ours */
         setvbuf(stdout, out_buf, isatty(1) ? _IOLBF : _IOFBF, sizeof out_buf);
-        cp932[0] = iconv_open("UTF-8", "CP932");
-        cp932[1] = iconv_open("CP932", "UTF-8");
+        /* a name each way through the library: glibc loads its CP932
+         * converters and keeps them */
+        free(pk_cp932_to_utf8("\x93\xaa", 2, NULL)); /* 頭 */
+        uint8_t *raw = NULL;
+        size_t n;
+        pk_utf8_to_cp932("\xe9\xa0\xad", &raw, &n);
+        free(raw); /* NULL when it failed */
         ready = true;
     }
     held = __sanitizer_get_current_allocated_bytes();
