@@ -81,14 +81,18 @@ for b in $builds; do
 done
 
 # Setup in parts: what builds A and B compile and test with first; then,
-# in the background beside build A, node and npm for the interop test
-# (Debian's npm is some 350 small packages) and what only stages W and E
-# need (mingw-w64, Wine, Emscripten, Chromium): on a fresh machine most of
-# the download and of the unpacking.  One apt at a time: the background
-# parts run one after the other, and W's and E's own scripts (their
-# `apt-get source`) start after.  Builds A and B wait for the first
-# ($interop_ready) only to start their tests, W and E for the second
-# ($stages_ready): each file reads "ok" or "failed".
+# in the background beside build A, what only stages W and E need
+# (mingw-w64, Wine, Emscripten, Chromium), and after it node and npm for
+# the interop test (Debian's npm is some 350 small packages): on a fresh
+# machine most of the download and of the unpacking.  One apt at a time:
+# the background parts run one after the other, and W's and E's own
+# scripts (their `apt-get source`) start after the first.  W and E wait
+# for the first ($stages_ready): they are long chains (a compile, then
+# checks that wait on Wine and Chromium), so they get their packages
+# first.  Only the interop test waits for the second ($interop_ready, in
+# the tests' environment as PK_SETUP_INTEROP_READY): it runs last in
+# builds A and B (its priority) and waits there.  Each file reads "ok" or
+# "failed".
 stage_begin
 bash .ci/setup.sh core || { echo "tests/run.sh: setup failed" >&2; exit 2; }
 stage_end setup
@@ -109,8 +113,8 @@ if [ "$want_a" = 1 ] || [ "$want_b" = 1 ] || [ "$want_w" = 1 ] || [ "$want_e" = 
             echo "$stage_text" >>build-setup-logs/stages.txt
             echo "$r" >"$2"
         }
-        [ -n "$interop_ready" ] && setup_part interop "$interop_ready"
         [ -n "$stages_ready" ] && setup_part stages "$stages_ready"
+        [ -n "$interop_ready" ] && setup_part interop "$interop_ready"
         true
     ) &
     setup_pid=$!
@@ -273,12 +277,6 @@ run_build() {
     # From here on build A is work that waits for nothing: it yields to
     # the checks of W and E (see "Every stage" below).
     [ "$name" = A ] && batch
-    # The interop test needs node and npm: a failed setup of them is that
-    # test's failure, reported by it.
-    if [ -n "$interop_ready" ] && [ ! -s "$interop_ready" ]; then
-        echo "build $name: waiting for .ci/setup.sh interop (build-setup-logs/interop.log)"
-        setup_wait "$interop_ready" || echo "build $name: .ci/setup.sh interop failed (build-setup-logs/interop.log)"
-    fi
     stage_begin
     local log="$dir/meson-logs/testlog.json"
     # shellcheck disable=SC2086 # PK_TESTS: names, split on spaces
@@ -289,7 +287,8 @@ run_build() {
         log="$dir/meson-logs/testlog-rusage.py.json"
     fi
     rm -f "$log"
-    PK_RUSAGE_LOG=$src/$dir-logs/cpu.txt meson test -C "$dir" --no-rebuild --print-errorlogs \
+    PK_SETUP_INTEROP_READY=$interop_ready \
+        PK_RUSAGE_LOG=$src/$dir-logs/cpu.txt meson test -C "$dir" --no-rebuild --print-errorlogs \
         --num-processes "$jobs" "${wrap[@]}" ${PK_TESTS:-}
     read -r p f s bad skips < <(count_results "$log")
     stage_end "$name tests"

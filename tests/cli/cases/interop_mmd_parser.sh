@@ -1,6 +1,21 @@
 # Interop: three.js's mmd-parser (npm, tests/interop) reads the VMD and VPD
 # files posekit writes, and finds the same values as `posekit dump`.
 # Skipped only when node or npm is missing.
+#
+# Under tests/run.sh, node and npm may still be installing in the
+# background (.ci/setup.sh interop): PK_SETUP_INTEROP_READY names the file
+# that says "ok" or "failed" once it is done.  This test runs last in its
+# build (tests/meson.build, its priority) and waits for it, 25 minutes at
+# most (its timeout is 30).
+if [ -n "${PK_SETUP_INTEROP_READY:-}" ]; then
+    waited=0
+    while [ ! -s "$PK_SETUP_INTEROP_READY" ] && [ $waited -lt 1500 ]; do
+        sleep 2
+        waited=$((waited + 2))
+    done
+    [ "$(cat "$PK_SETUP_INTEROP_READY" 2>/dev/null)" = ok ] ||
+        fail "node and npm not installed: .ci/setup.sh interop $( [ -s "$PK_SETUP_INTEROP_READY" ] && echo failed || echo 'did not end in 25 minutes') (build-setup-logs/interop.log)"
+fi
 need_cmd node npm
 interop="$PK_SOURCE/tests/interop"
 if [ ! -d "$interop/node_modules/mmd-parser" ]; then
