@@ -102,7 +102,7 @@ if [ "$want_a" = 1 ] || [ "$want_b" = 1 ] || [ "$want_w" = 1 ] || [ "$want_e" = 
     rm -f build-setup-logs/*
     { [ "$want_a" = 1 ] || [ "$want_b" = 1 ]; } && interop_ready=$src/build-setup-logs/interop-ready
     { [ "$want_w" = 1 ] || [ "$want_e" = 1 ]; } && stages_ready=$src/build-setup-logs/stages-ready
-    echo "=== setup of the rest: .ci/setup.sh${interop_ready:+ interop}${stages_ready:+ stages}, beside build A (build-setup-logs/)"
+    echo "=== setup of the rest: .ci/setup.sh${stages_ready:+ stages}${interop_ready:+ interop}, beside build A (build-setup-logs/)"
     (
         # setup_part PART READY-FILE: .ci/setup.sh PART, its stage line
         setup_part() {
