@@ -19,7 +19,6 @@
 #include "common/yaml_extra.h"
 
 #include "util/number.h"
-#include "util/text.h"
 #include "platform/platform.h"
 #include "util/text.h"
 

@@ -613,7 +613,7 @@ static int rename_set(pki_bone_set *s, const pk_rules *r, bool reverse, pk_edit_
          * to: the input was renamed already (or --reverse given the other
          * way): one line says so, not one per kind of name's round trip */
         size_t names = 0;
-        for (size_t i = 0; i < p.bones.n; i++)
+        for (size_t i = 0; i < p.n; i++) /* both plans are over the set's names */
             names += p.bones.used[i] + p.morphs.used[i];
         pki_log_sum sb, sm;
         pki_log_sum_init(&sb);
