@@ -72,6 +72,16 @@ mkdir -p "$work/zip"
     finish
 }
 exe=$work/zip/posekit/posekit.exe
+# Only Windows' own KERNEL32.dll and msvcrt.dll (doc/windows.md): each
+# DLL imported is loaded at every start.  USER32.dll, imported for one
+# function, brought gdi32, which reads the fonts: a quarter of the CPU
+# of a posekit.exe start under Wine.
+imports=$(x86_64-w64-mingw32-objdump -p "$exe" | sed -n 's/^[[:space:]]*DLL Name: //p' | sort -f | tr '\n' ' ')
+if [ "$imports" = "KERNEL32.dll msvcrt.dll " ]; then
+    ok "zip: posekit.exe imports only KERNEL32.dll and msvcrt.dll"
+else
+    bad "zip: posekit.exe imports only KERNEL32.dll and msvcrt.dll" "it imports $imports"
+fi
 stamp "zip built"
 
 # ---- 2. Wine -----------------------------------------------------------
