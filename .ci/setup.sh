@@ -51,14 +51,14 @@ done
 #                                      engine/util/fmath.c's constants (skipped
 #                                      without it)
 # and for the stages only:
-#   gcc-mingw-w64-x86-64 cmake dpkg-dev zip unzip wine64
+#   gcc-mingw-w64-x86-64 dpkg-dev zip unzip wine64
 #                                      stage W (tests/windows/wine.sh): the
 #                                      Windows zip of .ci/build-windows.sh
-#                                      (cmake builds Debian's libyaml
-#                                      sources, fetched with
-#                                      dpkg-dev's `apt-get source` from the
-#                                      deb-src entry added below) run under Wine
-#   emscripten chromium chromium-driver python3-selenium
+#                                      (with Debian's libyaml sources,
+#                                      fetched with dpkg-dev's `apt-get
+#                                      source` from the deb-src entry added
+#                                      below) run under Wine
+#   emscripten cmake chromium chromium-driver python3-selenium
 #                                      stage E (tests/web/web.sh): the site
 #                                      of web/build.sh (emcc; cmake and
 #                                      `apt-get source` build libyaml for
@@ -80,8 +80,8 @@ if [ "$interop" = 1 ]; then
     command -v npm >/dev/null 2>&1 || optional+=(npm ca-certificates)
 fi
 if [ "$stages" = 1 ]; then
-    required+=(gcc-mingw-w64-x86-64 cmake dpkg-dev zip unzip wine64
-        emscripten chromium chromium-driver python3-selenium)
+    required+=(gcc-mingw-w64-x86-64 dpkg-dev zip unzip wine64
+        emscripten cmake chromium chromium-driver python3-selenium)
     optional+=(brotli)
 fi
 
