@@ -666,8 +666,8 @@ bool pki_os_same_file(const char *a, const char *b)
  * case when fold; malloc'd, NULL on failure.  The folding is what user32's
  * CharLowerBuffW does (LCMapStringW, the user's locale, in place), from
  * kernel32: importing user32 for it made every start of posekit.exe load
- * user32, gdi32 and their fonts (under Wine 0.07 s of CPU a start, about
- * half of it). */
+ * user32 and gdi32, which reads the fonts (under Wine a quarter of the
+ * CPU of a start). */
 static char *full_path(const wchar_t *w, bool fold)
 {
     DWORD n = GetFullPathNameW(w, 0, NULL, NULL);
