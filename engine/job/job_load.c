@@ -782,8 +782,9 @@ static bool parse_root(pk_job *j, const yctx *y)
             return false;
         }
         if (found < 0) {
-            err_at(y->log, mark(k), "unknown key '%s' (inputs, rules, steps, outputs)",
-                   key ? key : "?");
+            char all[64];
+            err_at(y->log, mark(k), "unknown key '%s' (%s)", key ? key : "?",
+                   pki_word_list(all, sizeof all, SEC, 4));
             return false;
         }
         const yaml_node_t *first = pki_yaml_earlier_key(y->doc, root, p);

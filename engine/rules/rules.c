@@ -1021,14 +1021,14 @@ static void unknown_key(loader *L, const yfile *f, const yaml_node_t *k, const c
     static const char *const KEYS[] = {"include",      "rename",       "morphs",
                                        "groups",       "morph_groups", "mirror",
                                        "morph_mirror", "stance",       "scale"};
-    long near = pki_nearest_word(key, KEYS, sizeof KEYS / sizeof *KEYS);
+    size_t n = sizeof KEYS / sizeof *KEYS;
+    long near = pki_nearest_word(key, KEYS, n);
+    char all[128];
     if (near >= 0)
         NODE_ERR(L, f, k, "unknown key '%s' (did you mean '%s'?)", key, KEYS[near]);
     else
-        NODE_ERR(L, f, k,
-                 "unknown key '%s' (expected include, rename, morphs, groups, "
-                 "morph_groups, mirror, morph_mirror, stance, scale)",
-                 key);
+        NODE_ERR(L, f, k, "unknown key '%s' (expected %s)", key,
+                 pki_word_list(all, sizeof all, KEYS, n));
 }
 static void load_doc(loader *L, const yfile *f)
 {

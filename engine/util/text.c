@@ -1,6 +1,7 @@
 /* text.c — extensions, XML text, text widths (util/text.h). */
 #include "util/text.h"
 
+#include <stdio.h>
 #include <string.h>
 
 bool pki_path_has_ext(const char *path, const char *ext)
@@ -114,4 +115,18 @@ long pki_nearest_word(const char *given, const char *const *words, size_t n)
     if (best >= 0)
         return best;
     return prefixes == 1 ? prefix : -1;
+}
+
+const char *pki_word_list(char *buf, size_t size, const char *const *words, size_t n)
+{
+    size_t o = 0;
+    if (size)
+        buf[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        size_t need = strlen(words[i]) + (i ? 2 : 0);
+        if (o + need >= size)
+            break;
+        o += (size_t)snprintf(buf + o, size - o, "%s%s", i ? ", " : "", words[i]);
+    }
+    return buf;
 }

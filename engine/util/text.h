@@ -37,4 +37,10 @@ double pki_text_width(const char *utf8, double size, bool bold);
  * errors: option names, commands, job keys. */
 long pki_nearest_word(const char *given, const char *const *words, size_t n);
 
+/* "a, b, c": words[0..n) joined into buf (size bytes, cut at a word's
+ * end when it would not fit, always terminated); returns buf.  For the
+ * list an unknown name's message gives, from the array it was checked
+ * against, so the two never differ. */
+const char *pki_word_list(char *buf, size_t size, const char *const *words, size_t n);
+
 #endif

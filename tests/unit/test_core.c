@@ -4,6 +4,7 @@
 #include "util/utf8.h"
 #include "model/names.h"
 #include "util/number.h"
+#include "util/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -480,6 +481,22 @@ static void bool_words(void **state)
     assert_true(v);
 }
 
+/* The list an unknown key's message gives: every word, or as many whole
+ * words as fit, never half of one. */
+static void word_list_joins_whole_words(void **state)
+{
+    (void)state;
+    static const char *const W[] = {"inputs", "rules", "steps", "outputs"};
+    char b[64];
+    assert_string_equal(pki_word_list(b, sizeof b, W, 4), "inputs, rules, steps, outputs");
+    assert_string_equal(pki_word_list(b, 20, W, 4), "inputs, rules");
+    assert_string_equal(pki_word_list(b, 6, W, 4), "");
+    assert_string_equal(pki_word_list(b, sizeof b, W, 0), "");
+    /* a slip names the word; the list is what it was checked against */
+    assert_int_equal(pki_nearest_word("step", W, 4), 2);
+    assert_int_equal(pki_nearest_word("xyzzy", W, 4), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -498,6 +515,7 @@ int main(void)
         cmocka_unit_test(linear_interp_layout),
         cmocka_unit_test(pose_model_basics),
         cmocka_unit_test(pose_becomes_one_key_per_bone_and_morph),
+        cmocka_unit_test(word_list_joins_whole_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
