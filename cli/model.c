@@ -15,14 +15,23 @@ bool cli_is_model(const char *path)
 }
 
 /* The error of a file or stream none of info's and dump's readers take
- * (by_name: a file, whose extension was looked at too); EXIT_ERROR. */
+ * (by_name: a file, whose extension was looked at too); EXIT_ERROR.  A
+ * .yaml or .yml file is rules or a job, which info does not describe:
+ * said so, without a byte offset that would point at nothing. */
 static int not_known(const char *path, bool by_name)
 {
     pk_log log;
     pk_log_init(&log);
-    pk_log_add_at(&log, PK_ERROR, PK_E_DAMAGED, path, 0, 0, 0,
-                  "not a VMD, VPD, PMX, PMD or body file (no signature or posekit_body key%s)",
-                  by_name ? ", no .vmd/.vpd/.pmx/.pmd extension" : "");
+    if (by_name && (pki_path_has_ext(path, ".yaml") || pki_path_has_ext(path, ".yml")))
+        pk_log_add_at(&log, PK_ERROR, PK_E_USAGE, path, -1, 0, 0,
+                      "a YAML file with no posekit_body key, not a VMD, VPD, PMX, PMD or "
+                      "body file (rules go with --rules; posekit run JOB --dry-run lists "
+                      "a job's steps)");
+    else
+        pk_log_add_at(&log, PK_ERROR, PK_E_DAMAGED, path, 0, 0, 0,
+                      "not a VMD, VPD, PMX, PMD or body file (no signature or posekit_body "
+                      "key%s)",
+                      by_name ? ", no .vmd/.vpd/.pmx/.pmd extension" : "");
     cli_flush_log(&log, false);
     return EXIT_ERROR;
 }

@@ -31,16 +31,23 @@ fi
 # read; a command reading motions and poses alone names those two.
 printf 'just text\n' >notes.txt
 : >EMPTY.yaml
+# A .yaml that is no body is rules or a job (or empty): said so, with
+# where each goes, and no byte offset.
+printf 'rename:\n  a: b\n' >rules.yml
 for cmd in info dump; do
-    for f in notes.txt EMPTY.yaml; do
+    expect_exit 2 "$POSEKIT" $cmd notes.txt
+    expect_stderr <<ERR
+posekit: notes.txt:0: not a VMD, VPD, PMX, PMD or body file (no signature or posekit_body key, no .vmd/.vpd/.pmx/.pmd extension)
+ERR
+    for f in EMPTY.yaml rules.yml; do
         expect_exit 2 "$POSEKIT" $cmd $f
         expect_stderr <<ERR
-posekit: $f:0: not a VMD, VPD, PMX, PMD or body file (no signature or posekit_body key, no .vmd/.vpd/.pmx/.pmd extension)
+posekit: $f: a YAML file with no posekit_body key, not a VMD, VPD, PMX, PMD or body file (rules go with --rules; posekit run JOB --dry-run lists a job's steps)
 ERR
     done
 done
 expect_exit 2 "$POSEKIT" info --json p.vpd EMPTY.yaml
-expect_stderr_contains 'EMPTY.yaml:0: not a VMD, VPD, PMX, PMD or body file'
+expect_stderr_contains 'EMPTY.yaml: a YAML file with no posekit_body key'
 expect_stdout_contains '"path": "p.vpd"'
 # a model (--model, dump --body) is a PMX, PMD or body file: the three
 # are named
