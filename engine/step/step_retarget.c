@@ -1269,9 +1269,10 @@ static int check_group(pk_step *const *s, size_t n, pk_log *log)
     size_t given = n;
     double xz0 = 0;
     bool own0 = false;
-    size_t no_models = 0, no_scale = 0;
+    size_t no_models = 0, no_scale = 0, cameras = 0;
     for (size_t i = 0; i < n; i++) {
         no_models += !((const retarget_opts *)s[i]->o)->from_name;
+        cameras += s[i]->ninputs > 1;
         no_scale += ((const retarget_opts *)s[i]->o)->no_scale;
     }
     for (size_t i = 0; i < n; i++) {
@@ -1281,10 +1282,9 @@ static int check_group(pk_step *const *s, size_t n, pk_log *log)
                                  dancer_words(n, i, no_models, who),
                                  pki_step_spell(s[i], "from", n1), pki_step_spell(s[i], "to", n2));
         if (s[i]->ninputs > 1)
-            return pki_step_fail(log,
-                                 "dancer %zu: %s: a camera is retargeted on its own, not as a "
-                                 "dancer",
-                                 i + 1, pki_step_spell(s[i], "motion", n1));
+            return pki_step_fail(log, "%s%s: a camera is retargeted on its own, not as a dancer",
+                                 dancer_words(n, i, cameras, who),
+                                 pki_step_spell(s[i], "motion", n1));
         if (o->no_scale)
             return pki_step_fail(log,
                                  "%s%s: dancers share one scale for their "

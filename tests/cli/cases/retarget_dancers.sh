@@ -243,6 +243,10 @@ expect_stderr_contains "common.yaml:3:5: no_scale: dancers share one scale for t
 sed -i 's/no_scale: true/scale: x/' common.yaml
 expect_exit 2 "$POSEKIT" run common.yaml
 expect_stderr_contains "common.yaml:3:5: scale wants a positive number, or 'own' (not 'x')"
+sed -i 's/scale: x/motion: p1/' common.yaml
+expect_exit 2 "$POSEKIT" run common.yaml
+expect_stderr_contains "common.yaml:3:5: motion: a camera is retargeted on its own, not as a dancer"
+expect_stderr_lacks "dancer 1"
 expect_no_file y1.vmd
 cat >bad2.yaml <<'YAML'
 inputs: {p1: p1.vmd, p2: p2.vmd, gene: gene.pmx, mei: mei.pmd}
