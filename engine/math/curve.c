@@ -589,9 +589,13 @@ static const double *exact_t(pki_curve_cache *c, size_t n, int x1, int x2, const
 
 /* The grid curves with x bytes (x1, x2) and the least-squares y rounded
  * to the grid (and its neighbours): the smallest error over the steering
- * samples (value units, extra included) with q filled. */
+ * samples (value units, extra included) with q filled, when some curve is
+ * within tol; else some error above tol.  A curve stops at its first
+ * sample past tol: the ring search that asks (nearly every pair of the
+ * grid, mostly for none) wants only a curve within tol, and among those
+ * the least error, which stopping at tol does not change. */
 static double try_grid(int x1, int x2, const double *s, const double *p, const double *es, size_t m,
-                       double span, const double *given, uint8_t q[4])
+                       double span, const double *given, double tol, uint8_t q[4])
 {
     double t[64], y[2], bb[64][3];
     fit_y_w(NULL, x1, x2, s, p, m, y, t, NULL, given, bb);
@@ -603,7 +607,7 @@ static double try_grid(int x1, int x2, const double *s, const double *p, const d
             if (g1 < 0 || g1 > 127 || g2 < 0 || g2 > 127)
                 continue;
             double e = 0.0, c1 = g1 / 127.0, c2 = g2 / 127.0;
-            for (size_t i = 0; i < m && e < best; i++) {
+            for (size_t i = 0; i < m && e < best && e <= tol; i++) {
                 /* cubic(c1, c2, t[i]) */
                 double d = fabs(bb[i][0] * c1 + bb[i][1] * c2 + bb[i][2] - p[i]) * span + es[i];
                 if (d > e)
@@ -1100,7 +1104,7 @@ int pki_curve_fit_progress_ex(const double *p, size_t n, double span, const doub
                     if (ring_filter && !may[x1][x2]) /* no grid curve comes within tol */
                         continue;
                     uint8_t q[4];
-                    if (try_grid(x1, x2, s, ps, es, m, span, exact_t(cache, n, x1, x2, s, m),
+                    if (try_grid(x1, x2, s, ps, es, m, span, exact_t(cache, n, x1, x2, s, m), tol,
                                  q) > tol)
                         continue;
                     double e = fit_error_below(q, p, n, span, extra, found);
