@@ -13,6 +13,9 @@
 #      for 2,200 page faults instead of 5,400) (-g1: the line tables stack
 #      traces need, without -g's types and variables, which cost a third
 #      of the compile)
+#   A and B link with gold (-fuse-ld=gold) where it is installed: each
+#      test program links the engine's archive, about 130 links, which
+#      take half ld.bfd's CPU with it (doc/testing.md)
 #   W  Windows: the zip of .ci/build-windows.sh (mingw-w64, -Dwerror=true),
 #      posekit.exe run under Wine against build A's Linux binary
 #      (tests/windows/wine.sh; its checks count like test cases)
@@ -144,6 +147,10 @@ if [ -n "$corpus" ]; then
 else
     echo "corpus: none (corpus tests are reported as skipped)"
 fi
+# Builds A and B link with gold where it is installed (binutils has it
+# on Debian): the same programs for about half ld.bfd's CPU.
+link_opt=()
+command -v ld.gold >/dev/null 2>&1 && link_opt=(-Dc_link_args=-fuse-ld=gold)
 jobs=${PK_JOBS:-$(nproc 2>/dev/null || echo 2)}
 on_ci=0
 [ "${CI:-}" = true ] && on_ci=1
@@ -405,7 +412,7 @@ start_bg() { # LETTER: stage B, W or E in the background
             B) run_build B build-test-b "gcc -Dwerror=true ASan+UBSan" -Dwerror=true \
                 -Db_sanitize=address \
                 "-Dc_args=-fsanitize=undefined -fsanitize-undefined-trap-on-error -g1" \
-                -Db_lundef=false >"$logs/run.log" 2>&1 ;;
+                -Db_lundef=false "${link_opt[@]}" >"$logs/run.log" 2>&1 ;;
             *) check_stage "$1" >"$logs/run.log" 2>&1 ;;
         esac
         stage_save "$logs"
@@ -432,7 +439,7 @@ if [ "$want_a" = 1 ]; then
     (
         stage_fresh build-test-a-logs
         run_build A build-test-a "gcc -Dwerror=true" -Dwerror=true -Dbuildtype=debugoptimized \
-            -Dc_args=-g1 "-Dprefix=$src/build-test-a/prefix"
+            -Dc_args=-g1 "-Dprefix=$src/build-test-a/prefix" "${link_opt[@]}"
         stage_save build-test-a-logs
     )
     stage_merge build-test-a-logs A
