@@ -5,8 +5,9 @@
 #   core     what the Linux builds compile and test with (tests/run.sh's
 #            builds A and B, samples/demo.sh): the compiler, libraries,
 #            the de_DE.UTF-8 locale
-#   interop  node and npm, and the interop test's npm package (Debian's
-#            npm is some 350 small packages)
+#   interop  node, and the interop test's npm package (fetched and
+#            checked against its lock file by tests/interop/install.py;
+#            not with npm, which Debian splits into some 350 packages)
 #   stages   what only stages W and E add (mingw-w64, Wine, Emscripten,
 #            Chromium, ...) and the deb-src entry of their `apt-get source`
 #   (none)   all three
@@ -44,7 +45,8 @@ done
 #   libcmocka-dev                      unit tests
 #   scdoc                              the man page
 #   locales                            de_DE.UTF-8 for the comma-locale test
-#   nodejs npm                         interop test with three.js's mmd-parser
+#   nodejs                             interop test with three.js's mmd-parser
+#   ca-certificates                    HTTPS for tests/interop/install.py
 #   perl python3                       CLI cases build test files and read JSON
 #   libxml2-utils                      xmllint: diff --svg output is well-formed XML
 #   python3-mpmath                     lib/fmath_constants derives
@@ -73,11 +75,12 @@ if [ "$core" = 1 ]; then
     optional+=(scdoc python3-mpmath)
 fi
 if [ "$interop" = 1 ]; then
-    # node and npm may come from elsewhere (e.g. a nodesource nodejs that
-    # bundles npm and conflicts with Debian's npm): only ask Debian when a
-    # command is missing.
+    # node may come from elsewhere (e.g. nodesource's nodejs): only ask
+    # Debian when the command is missing.  (Stage E's emscripten depends
+    # on Debian's nodejs, so after `stages` it is there.)
     command -v node >/dev/null 2>&1 || optional+=(nodejs)
-    command -v npm >/dev/null 2>&1 || optional+=(npm ca-certificates)
+    required+=(python3)
+    optional+=(ca-certificates)
 fi
 if [ "$stages" = 1 ]; then
     required+=(gcc-mingw-w64-x86-64 dpkg-dev zip unzip wine64
@@ -167,11 +170,11 @@ if [ "$core" = 1 ] && ! locale -a 2>/dev/null | grep -qiE '^de_DE\.utf-?8$'; the
     as_root locale-gen >/dev/null
 fi
 
-# The interop test's npm package, exactly as locked.  Failure is reported
-# but not fatal here: the interop test then fails (it is only skipped when
-# node or npm is missing).
-if [ "$interop" = 1 ] && [ ! -d tests/interop/node_modules/mmd-parser ] && command -v npm >/dev/null 2>&1; then
-    echo "setup: npm ci in tests/interop"
-    (cd tests/interop && npm ci --no-audit --no-fund --loglevel=error) ||
-        echo "setup: warning: npm ci failed; the interop test will fail" >&2
+# The interop test's npm package, exactly as locked (a no-op when it is
+# there).  Failure is reported but not fatal here: the interop test runs
+# the same script and fails with its message (it is only skipped when
+# node is missing).
+if [ "$interop" = 1 ]; then
+    python3 tests/interop/install.py ||
+        echo "setup: warning: tests/interop/install.py failed; the interop test will fail" >&2
 fi

@@ -85,9 +85,10 @@ done
 
 # Setup in parts: what builds A and B compile and test with first; then,
 # in the background beside build A, what only stages W and E need
-# (mingw-w64, Wine, Emscripten, Chromium), and after it node and npm for
-# the interop test (Debian's npm is some 350 small packages): on a fresh
-# machine most of the download and of the unpacking.  One apt at a time:
+# (mingw-w64, Wine, Emscripten, Chromium: on a fresh machine most of the
+# download and of the unpacking), and after it node and the npm package
+# of the interop test (node is already there when the first installed
+# Emscripten).  One apt at a time:
 # the background parts run one after the other, and W's and E's own
 # scripts (their `apt-get source`) start after the first.  W and E wait
 # for the first ($stages_ready): they are long chains (a compile, then
