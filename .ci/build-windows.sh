@@ -27,7 +27,7 @@ prefix=$deps/prefix
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 need=()
-for p in gcc-mingw-w64-x86-64 dpkg-dev zip wine64 meson ninja-build pkg-config python3; do
+for p in gcc-mingw-w64-x86-64-win32 dpkg-dev zip wine64 meson ninja-build pkg-config python3; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then

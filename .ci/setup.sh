@@ -53,13 +53,19 @@ done
 #                                      engine/util/fmath.c's constants (skipped
 #                                      without it)
 # and for the stages only:
-#   gcc-mingw-w64-x86-64 dpkg-dev zip unzip wine64
+#   gcc-mingw-w64-x86-64-win32 dpkg-dev zip unzip wine64
 #                                      stage W (tests/windows/wine.sh): the
 #                                      Windows zip of .ci/build-windows.sh
 #                                      (with Debian's libyaml sources,
 #                                      fetched with dpkg-dev's `apt-get
 #                                      source` from the deb-src entry added
-#                                      below) run under Wine
+#                                      below) run under Wine.
+#                                      The win32-threads compiler only: it is
+#                                      the one x86_64-w64-mingw32-gcc names
+#                                      (the higher alternative), and
+#                                      gcc-mingw-w64-x86-64 would add the
+#                                      posix-threads one beside it (44 MB to
+#                                      fetch, 174 MB unpacked, never used)
 #   emscripten cmake chromium chromium-driver python3-selenium
 #                                      stage E (tests/web/web.sh): the site
 #                                      of web/build.sh (emcc; cmake and
@@ -83,7 +89,7 @@ if [ "$interop" = 1 ]; then
     optional+=(ca-certificates)
 fi
 if [ "$stages" = 1 ]; then
-    required+=(gcc-mingw-w64-x86-64 dpkg-dev zip unzip wine64
+    required+=(gcc-mingw-w64-x86-64-win32 dpkg-dev zip unzip wine64
         emscripten cmake chromium chromium-driver python3-selenium)
     optional+=(brotli)
 fi
