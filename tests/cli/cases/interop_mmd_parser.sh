@@ -22,7 +22,7 @@ interop="$PK_SOURCE/tests/interop"
 # The package as locked (.ci/setup.sh normally did this already; then it
 # only reads the lock file and the installed package.json).
 python3 "$interop/install.py" >install.log 2>&1 ||
-    { cat install.log >&2; fail "tests/interop/install.py: $(tail -n 1 install.log)"; }
+    { cat install.log >&2; fail "tests/interop/$(tail -n 1 install.log)"; }
 
 pairs=()
 add() { # FILE: dump it and queue it for check.js
