@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """install.py — installs the interop test's npm packages from
-tests/interop/package-lock.json into tests/interop/node_modules, without
-npm (doc/testing.md "Setup on a fresh machine").
+package-lock.json into the node_modules folder beside it, without npm
+(doc/testing.md "Setup on a fresh machine").
 
     python3 tests/interop/install.py
 
