@@ -65,7 +65,7 @@ done
 #                                      (the higher alternative), and
 #                                      gcc-mingw-w64-x86-64 would add the
 #                                      posix-threads one beside it (44 MB to
-#                                      fetch, 174 MB unpacked, never used)
+#                                      fetch, 178 MB unpacked, never used)
 #   emscripten cmake chromium chromium-driver python3-selenium
 #                                      stage E (tests/web/web.sh): the site
 #                                      of web/build.sh (emcc; cmake and
