@@ -107,25 +107,21 @@ def quit_shared():
 
 
 class Page:
-    """The page in the harness's browser, with an empty download folder
-    (the shared one on the built site, else a browser of its own)."""
+    """The page (index.html of the built site, or of site) in the shared
+    browser, with an empty download folder."""
 
     def __init__(self, width=1200, height=1400, lang='en', site=None):
-        self.shared = site is None
-        self.b = shared_browser() if self.shared else harness.Browser(site, OPT.artefacts)
+        self.b = shared_browser()
         self.d = self.b.driver
         self.downloads = self.b.download_dir
         self.b.clear_downloads()
         self.d.execute_cdp_cmd('Emulation.setDeviceMetricsOverride',
                                {'width': width, 'height': height, 'deviceScaleFactor': 1,
                                 'mobile': width < 500})
-        self.d.get('file://' + os.path.join(self.b.site, 'index.html') + '?lang=' + lang)
-        self.wait(lambda d: d.execute_script('return !!window.PK_APP'), 20)
+        self.d.get('file://' + os.path.join(os.path.abspath(site or self.b.site), 'index.html') + '?lang=' + lang)
+        self.until('!!window.PK_APP', 20)
 
     def close(self):
-        if not self.shared:
-            self.b.close()
-            return
         try:  # the next check starts from no saved language and no worker
             self.js('try { localStorage.clear(); } catch (e) {}')
             self.d.get('about:blank')
@@ -134,6 +130,13 @@ class Page:
 
     def wait(self, cond, timeout=120):
         return WebDriverWait(self.d, timeout, poll_frequency=0.1).until(cond)
+
+    def until(self, script, timeout=120):
+        """Until the JavaScript expression script is truthy, tested in the
+        page (harness.Browser.wait_for): a step's sizing takes seconds,
+        and polling it from here cost more CPU than the rest of a check's
+        commands."""
+        return self.b.wait_for(script, timeout)
 
     def js(self, code, *args):
         return self.d.execute_script(code, *args)
@@ -146,8 +149,8 @@ class Page:
         n = len(self.d.find_elements(By.CSS_SELECTOR, '#file-list li'))
         self.by_id('file-input').send_keys('\n'.join(paths))
         want = n + len(paths)
-        self.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, '#file-list li')) >= want and
-                  not d.find_elements(By.CSS_SELECTOR, '#file-list li[data-kind=reading]'))
+        self.until("document.querySelectorAll('#file-list li').length >= %d &&"
+                   " !document.querySelector('#file-list li[data-kind=reading]')" % want)
 
     def kinds(self):
         """{name: kind} of the files listed (one read: the list is redrawn as files come)."""
@@ -181,9 +184,7 @@ class Page:
 
     def go(self, op):
         self.d.find_element(By.CSS_SELECTOR, '#op-%s button.go' % op).click()
-        self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, '#result .status') and
-                  not d.find_element(By.ID, 'busy').is_displayed() and
-                  not d.execute_script('return window.PK_ENGINE.busy()'))
+        self.until(ENDED)
 
     def offered(self):
         """The names the result offers for download."""
@@ -221,6 +222,24 @@ class Page:
     def errors(self):
         """Console errors of the page (SEVERE), file-not-found of optional files aside."""
         return [m for m in self.b.console() if m['level'] == 'SEVERE']
+
+
+def shown(i):
+    """JavaScript: the element of id i is displayed (as WebDriver's
+    is_displayed tells it: laid out, not hidden)."""
+    return ("(function (e) { return !!e && e.getClientRects().length > 0 &&"
+            " getComputedStyle(e).visibility !== 'hidden'; })(document.getElementById(%s))" % json.dumps(i))
+
+
+def offered_js(name):
+    """JavaScript: the result offers name for download."""
+    return ("Array.prototype.some.call(document.querySelectorAll('#result a[download]'),"
+            " function (a) { return a.getAttribute('download') === %s; })" % json.dumps(name))
+
+
+PICTURE = "!!document.querySelector('#result figure.picture svg')"
+# a step has ended: its status shown, the busy bar gone, the engine idle
+ENDED = "!!document.querySelector('#result .status') && !%s && !window.PK_ENGINE.busy()" % shown('busy')
 
 
 def quoted(argv):
@@ -438,12 +457,12 @@ class PageTest(unittest.TestCase):
                              'pmd_sd_mei.pmd', '-o', out, '--report', rep, '--fingers'], [bow, mei, sd], [out, rep])
         # before and after, side by side: the sized dance on the SD model over the original on Mei
         p.d.find_element(By.CSS_SELECTOR, '#result button.see-ba').click()
-        p.wait(lambda d: d.find_elements(By.CSS_SELECTOR, '#result figure.picture svg'))
+        p.until(PICTURE)
         self.assertTrue(p.by_id('op-see').is_displayed())
         p.type('see-frame-n', '12')
         p.by_id('see-frame-n').send_keys('\t')
         svg = 'vmd_imas_azusa_bow1_sized_to_pmd_sd_mei_frame12_on_pmd_sd_mei.svg'
-        p.wait(lambda d: svg in p.offered(), 60)
+        p.until(offered_js(svg), 60)
         self.same_as_native(['posekit', 'draw', out, '--model', 'pmd_sd_mei.pmd', '--frame', '12', '--vs',
                              'vmd_imas_azusa_bow1.vmd', '--vs-model', 'pmd_mei.pmd', '-o', svg],
                             [bow, mei, sd, os.path.join(p.downloads, out)], [svg])
@@ -605,7 +624,7 @@ class PageTest(unittest.TestCase):
         self.assertIn('No hand touches another dancer on the source models.', p.by_id('result').text)
         # dancer 2 before and after: the sized dance on SD Mei over the placed one on Gene
         p.d.find_elements(By.CSS_SELECTOR, '#result button.see-ba')[1].click()
-        p.wait(lambda d: d.find_elements(By.CSS_SELECTOR, '#result figure.picture svg'), 60)
+        p.until(PICTURE, 60)
         self.assertEqual(p.by_id('see-in').get_attribute('value'), o2)
         self.assertEqual(p.by_id('see-vs').get_attribute('value'), beside)
         self.assertEqual(p.by_id('see-model').get_attribute('value'), 'pmd_sd_mei.pmd')
@@ -768,11 +787,11 @@ class PageTest(unittest.TestCase):
         p.select('see-model', 'pmx_gene.pmx')
         self.assertEqual(p.by_id('see-frame').get_attribute('max'), '150')
         p.go('see')
-        p.wait(lambda d: d.find_elements(By.CSS_SELECTOR, '#result figure.picture svg'))
+        p.until(PICTURE)
         # the slider redraws as it moves (keyboard: End goes to the last frame)
         p.by_id('see-frame').send_keys('\ue010')  # End
         svg = 'dance_frame150_on_pmx_gene.svg'
-        p.wait(lambda d: svg in p.offered(), 60)
+        p.until(offered_js(svg), 60)
         self.assertEqual(p.by_id('see-frame-n').get_attribute('value'), '150')
         self.same_as_native(['posekit', 'draw', 'dance.vmd', '--model', 'pmx_gene.pmx', '--frame', '150', '-o', svg],
                             [sample('dance.vmd'), corpus('pmx_gene.pmx')], [svg])
@@ -783,17 +802,17 @@ class PageTest(unittest.TestCase):
         self.assertEqual(p.by_id('see-play').get_attribute('aria-pressed'), 'true')
         # Stop as soon as a few frames went by: the play ends by itself at
         # frame 150, 5 s in, and a click after that would start it again
-        p.wait(lambda d: int(p.by_id('see-frame-n').get_attribute('value')) > 10, 30)
+        p.until("+document.getElementById('see-frame-n').value > 10", 30)
         p.by_id('see-play').click()
         self.assertEqual(p.by_id('see-play').get_attribute('aria-pressed'), 'false')
         frame = int(p.by_id('see-frame-n').get_attribute('value'))
         self.assertGreater(frame, 10)
         svg = 'dance_frame%d_on_pmx_gene.svg' % frame
-        p.wait(lambda d: svg in p.offered() and not p.js('return PK_ENGINE.busy()'), 30)
+        p.until(offered_js(svg) + ' && !PK_ENGINE.busy()', 30)
         self.same_as_native(['posekit', 'draw', 'dance.vmd', '--model', 'pmx_gene.pmx', '--frame', str(frame),
                              '-o', svg], [sample('dance.vmd'), corpus('pmx_gene.pmx')], [svg])
         p.select('see-view', 'all')
-        p.wait(lambda d: 'dance_frame%d_on_pmx_gene_all.svg' % frame in p.offered(), 60)
+        p.until(offered_js('dance_frame%d_on_pmx_gene_all.svg' % frame), 60)
         self.assertIn('--view all', p.commands()[0])
         p.shot('page-see')
 
@@ -833,13 +852,13 @@ class PageTest(unittest.TestCase):
         p.select('size-from', '@classic')
         p.select('size-to', 'pmd_mei.pmd')
         p.d.find_element(By.CSS_SELECTOR, '#op-size button.go').click()
-        p.wait(lambda d: d.find_element(By.ID, 'busy').is_displayed(), 10)
+        p.until(shown('busy'), 10)
         # the page is not frozen while the worker works: it answers at once
         t = time.time()
         self.assertTrue(p.js('return document.querySelectorAll("#file-list li").length') == 2)
         self.assertLess(time.time() - t, 1.0)
         p.by_id('busy-cancel').click()
-        p.wait(lambda d: not d.find_element(By.ID, 'busy').is_displayed(), 20)
+        p.until('!' + shown('busy'), 20)
         self.assertIn('Cancelled.', p.by_id('result').text)
         self.assertEqual(p.offered(), [])
         p.op('mirror')
@@ -861,7 +880,9 @@ class PageTest(unittest.TestCase):
                 var zone = document.getElementById('drop');
                 zone.dispatchEvent(new DragEvent('dragover', {bubbles: true, cancelable: true, dataTransfer: dt}));
                 zone.dispatchEvent(new DragEvent('drop', {bubbles: true, cancelable: true, dataTransfer: dt}));""", b64)
-        p.wait(lambda d: p.kinds().get('dropped_fist.vpd') == 'pose', 30)
+        p.until("Array.prototype.some.call(document.querySelectorAll('#file-list li'), function (li) {"
+                " return li.getAttribute('data-name') === 'dropped_fist.vpd' &&"
+                " li.getAttribute('data-kind') === 'pose'; })", 30)
         self.assertIn('16 bones', p.file_entry('dropped_fist.vpd').text)
 
 
@@ -912,8 +933,7 @@ class PageTest(unittest.TestCase):
         p.d.switch_to.active_element.send_keys(Keys.TAB)  # past the rules field, to the button
         self.assertEqual(p.d.switch_to.active_element.get_attribute('class'), 'go')
         p.d.switch_to.active_element.send_keys(Keys.ENTER)
-        p.wait(lambda d: d.find_elements(By.CSS_SELECTOR, '#result .status') and
-               not d.find_element(By.ID, 'busy').is_displayed())
+        p.until("!!document.querySelector('#result .status') && !" + shown('busy'))
         self.assertEqual(p.d.switch_to.active_element.text, 'Mirror')
         self.same_as_native(['posekit', 'mirror', 'dance.vmd', '-o', 'dance_mirrored.vmd'],
                             [sample('dance.vmd')], ['dance_mirrored.vmd'])
@@ -930,7 +950,7 @@ class PageWithoutEngine(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(site, 'posekit-engine.js')))
         p = Page(site=site)
         try:
-            p.wait(lambda d: p.by_id('engine-error').is_displayed(), 10)
+            p.until(shown('engine-error'), 10)
             self.assertIn('bash web/build.sh', p.by_id('engine-error').text)
             p.add(sample('dance.vmd'))
             self.assertEqual(p.kinds(), {'dance.vmd': 'bad'})
