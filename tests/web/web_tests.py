@@ -275,8 +275,30 @@ with harness.Browser(site, artefacts) as b:
         except TimeoutError as e:
             bad('harness: download', str(e))
 
+    # The drawn pictures, as a browser shows them: screenshots.
+    if only.search('screenshot: draw'):
+        shots = []
+        for name, fname in (('draw', 'frame.svg'), ('draw --vs', 'vs.svg'),
+                            ('draw --frames', 'strip.svg'), ('diff frames all', 'heat.svg')):
+            if name not in results or fname not in results[name].files:
+                continue
+            svg = results[name].files[fname]
+            b.js('document.body.innerHTML = "";'
+                 'var img = document.createElement("img"); img.id = "shot";'
+                 'img.style.maxWidth = "1260px"; img.style.background = "white";'
+                 'img.src = "data:image/svg+xml;base64," + arguments[0];'
+                 'document.body.appendChild(img);', base64.b64encode(svg).decode())
+            w = b.wait_for('document.getElementById("shot").complete && '
+                           'document.getElementById("shot").naturalWidth')
+            shots.append((b.screenshot('draw-' + fname.replace('.svg', '')), w))
+        if len(shots) == 4 and all(w > 0 for _, w in shots):
+            ok('screenshot: draw')
+        else:
+            bad('screenshot: draw', 'pictures shown: %r' % shots)
+
     # Any static host: the same page served over http:// (a local server
-    # of plain files) runs the engine as from file://.
+    # of plain files) runs the engine as from file://.  Last: it leaves
+    # the browser on that page (a load of test.html less than going back).
     if only.search('static host'):
         import functools
         import http.server
@@ -300,29 +322,6 @@ with harness.Browser(site, artefacts) as b:
             bad('static host', str(e))
         finally:
             server.shutdown()
-            b.open('test.html')
-            b.js_async('pkTest.ready.then(done);', timeout=60)
-
-    # The drawn pictures, as a browser shows them: screenshots.
-    if only.search('screenshot: draw'):
-        shots = []
-        for name, fname in (('draw', 'frame.svg'), ('draw --vs', 'vs.svg'),
-                            ('draw --frames', 'strip.svg'), ('diff frames all', 'heat.svg')):
-            if name not in results or fname not in results[name].files:
-                continue
-            svg = results[name].files[fname]
-            b.js('document.body.innerHTML = "";'
-                 'var img = document.createElement("img"); img.id = "shot";'
-                 'img.style.maxWidth = "1260px"; img.style.background = "white";'
-                 'img.src = "data:image/svg+xml;base64," + arguments[0];'
-                 'document.body.appendChild(img);', base64.b64encode(svg).decode())
-            w = b.wait_for('document.getElementById("shot").complete && '
-                           'document.getElementById("shot").naturalWidth')
-            shots.append((b.screenshot('draw-' + fname.replace('.svg', '')), w))
-        if len(shots) == 4 and all(w > 0 for _, w in shots):
-            ok('screenshot: draw')
-        else:
-            bad('screenshot: draw', 'pictures shown: %r' % shots)
 
 t = time.time() - t0
 if failing:
