@@ -43,9 +43,13 @@ Helpers (stable: the page's tests use them too):
 
 Chromium starts with --headless --no-sandbox --disable-gpu
 --disable-background-networking --disable-component-update
---disable-sync --no-first-run and a fresh --user-data-dir.
+--disable-sync --no-first-run, $PK_CHROMIUM_FLAGS (default
+--single-process: the browser, its renderers, its GPU and network
+services as threads of one process, a third less CPU for the same page
+loads, doc/testing.md) and a fresh --user-data-dir.
 Environment: PK_CHROMIUM (default /usr/bin/chromium), PK_CHROMEDRIVER
-(default /usr/bin/chromedriver).
+(default /usr/bin/chromedriver), PK_CHROMIUM_FLAGS (set it empty for
+Chromium's processes apart).
 """
 import base64
 import os
