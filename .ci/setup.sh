@@ -66,11 +66,12 @@ done
 #                                      gcc-mingw-w64-x86-64 would add the
 #                                      posix-threads one beside it (44 MB to
 #                                      fetch, 178 MB unpacked, never used)
-#   emscripten cmake chromium chromium-driver python3-selenium
+#   emscripten chromium chromium-driver python3-selenium
 #                                      stage E (tests/web/web.sh): the site
-#                                      of web/build.sh (emcc; cmake and
-#                                      `apt-get source` build libyaml for
-#                                      it) run in headless Chromium
+#                                      of web/build.sh (emcc; libyaml from
+#                                      `apt-get source`, its loader compiled
+#                                      by emcc without CMake) run in
+#                                      headless Chromium
 #   brotli                             stage E reports the site's size
 #                                      compressed
 # clang is not installed here: only tests/fuzz/fuzz.sh needs it (libFuzzer).
@@ -90,7 +91,7 @@ if [ "$interop" = 1 ]; then
 fi
 if [ "$stages" = 1 ]; then
     required+=(gcc-mingw-w64-x86-64-win32 dpkg-dev zip unzip wine64
-        emscripten cmake chromium chromium-driver python3-selenium)
+        emscripten chromium chromium-driver python3-selenium)
     optional+=(brotli)
 fi
 

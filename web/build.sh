@@ -2,12 +2,12 @@
 # web/build.sh — builds posekit's page into build-web/site/ (doc/web.md):
 # open build-web/site/index.html, or put the folder on any static host.
 #
-#  1. installs what is missing (Debian: emscripten, cmake, dpkg-dev, meson,
+#  1. installs what is missing (Debian: emscripten, dpkg-dev, meson,
 #     ninja-build, pkg-config);
 #  2. fetches Debian's source package of libyaml with `apt-get source`
 #     (a deb-src entry is added when there is none, as .ci/setup.sh does)
-#     and builds it for WebAssembly with emcmake/CMake into
-#     build-web/deps/prefix;
+#     and compiles its loader for WebAssembly as its emcmake/CMake
+#     Release build does into build-web/deps/prefix;
 #  3. builds posekit with meson (web/emscripten.ini, -Dwerror=true,
 #     release): the CLI as a module (cli/main_web.c, cli/meson.build), the
 #     CP932 table made from this machine's glibc iconv
@@ -31,13 +31,28 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 need=()
-for p in emscripten cmake dpkg-dev meson ninja-build pkg-config python3 gcc; do
+for p in emscripten dpkg-dev meson ninja-build pkg-config python3 gcc; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     as_root apt-get update -q
     as_root apt-get install -y -q --no-install-recommends "${need[@]}"
+fi
+
+# emcc's plain compiles without its Python start (web/emcc-compile.sh),
+# once a probe gives the same object bytes both ways.
+probe=$out/emcc-probe
+mkdir -p "$probe"
+printf 'static int twice(int x) { return 2 * x; }\nint pk_probe(int x);\nint pk_probe(int x) { return twice(x) + 1; }\n' >"$probe/p.c"
+unset PK_EMCC_CLANG PK_EMCC_CFLAGS
+clang_bin=$(emcc -v -O3 -c "$probe/p.c" -o "$probe/emcc.o" 2>&1 | sed -n 's/^ *"\([^"]*clang[^"]*\)" .*/\1/p' | head -n 1)
+if [ -n "$clang_bin" ] && [ -x "$clang_bin" ] && cflags=$(emcc --cflags) &&
+    PK_EMCC_CLANG=$clang_bin PK_EMCC_CFLAGS=$cflags web/emcc-compile.sh -O3 -c "$probe/p.c" \
+        -o "$probe/fast.o" && cmp -s "$probe/emcc.o" "$probe/fast.o"; then
+    export PK_EMCC_CLANG=$clang_bin PK_EMCC_CFLAGS=$cflags
+else
+    echo "web/build.sh: emcc for every compile (its flags for clang could not be checked)"
 fi
 
 # ---- libyaml, from Debian's source package --------------------------------
@@ -57,12 +72,32 @@ if [ ! -f "$prefix/lib/libyaml.a" ]; then
                 { cat apt-source.log >&2; exit 2; }
             mv libyaml-[0-9]* libyaml-src
         fi
-        rm -rf build-yaml
-        { emcmake cmake -S libyaml-src -B build-yaml -DCMAKE_INSTALL_PREFIX="$prefix" \
-            -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF -DBUILD_TESTING=OFF &&
-            cmake --build build-yaml -j"$(nproc)" && cmake --install build-yaml; } \
-            >build-yaml.log 2>&1 ||
-            { echo "web/build.sh: building libyaml failed (see $deps/build-yaml.log)" >&2; exit 2; }
+        # The five files of libyaml's loader, compiled as its own
+        # emcmake/CMake Release build compiles them (its flags and
+        # defines, a config.h from its version; the same objects, so the
+        # same site): posekit reads YAML and writes none, the linker
+        # takes nothing of dumper.c, emitter.c and writer.c, and CMake's
+        # configure and make cost more than these compiles.
+        y=$deps/libyaml-src b=$deps/build-yaml
+        rm -rf "$b"
+        mkdir -p "$b/include" "$prefix/lib" "$prefix/include"
+        ver() { sed -n "s/^set (YAML_VERSION_$1 \([0-9]*\))$/\1/p" "$y/CMakeLists.txt"; }
+        major=$(ver MAJOR) minor=$(ver MINOR) patch=$(ver PATCH)
+        [ -n "$major" ] && [ -n "$minor" ] && [ -n "$patch" ] ||
+            { echo "web/build.sh: no libyaml version in $y/CMakeLists.txt" >&2; exit 2; }
+        printf '#define YAML_VERSION_MAJOR %s\n#define YAML_VERSION_MINOR %s\n#define YAML_VERSION_PATCH %s\n#define YAML_VERSION_STRING "%s.%s.%s"\n' \
+            "$major" "$minor" "$patch" "$major" "$minor" "$patch" >"$b/include/config.h"
+        objs=()
+        for f in api loader parser reader scanner; do
+            "$src/web/emcc-compile.sh" -DHAVE_CONFIG_H -DYAML_DECLARE_STATIC -I"$y/include" \
+                -I"$b/include" -O3 -DNDEBUG -o "$b/$f.c.o" -c "$y/src/$f.c" ||
+                { echo "web/build.sh: compiling libyaml's $f.c failed" >&2; exit 2; }
+            objs+=("$b/$f.c.o")
+        done
+        rm -f "$prefix/lib/libyaml.a"
+        emar qc "$prefix/lib/libyaml.a" "${objs[@]}" && emranlib "$prefix/lib/libyaml.a" ||
+            { echo "web/build.sh: archiving libyaml failed" >&2; exit 2; }
+        cp "$y/include/yaml.h" "$prefix/include/"
     )
 fi
 mkdir -p "$prefix/lib/pkgconfig"
@@ -74,20 +109,6 @@ Version: 0.2.5
 Cflags: -I\${prefix}/include
 Libs: -L\${prefix}/lib -lyaml
 PC
-# emcc's plain compiles without its Python start (web/emcc-compile.sh),
-# once a probe gives the same object bytes both ways.
-probe=$out/emcc-probe
-mkdir -p "$probe"
-printf 'static int twice(int x) { return 2 * x; }\nint pk_probe(int x);\nint pk_probe(int x) { return twice(x) + 1; }\n' >"$probe/p.c"
-unset PK_EMCC_CLANG PK_EMCC_CFLAGS
-clang_bin=$(emcc -v -O3 -c "$probe/p.c" -o "$probe/emcc.o" 2>&1 | sed -n 's/^ *"\([^"]*clang[^"]*\)" .*/\1/p' | head -n 1)
-if [ -n "$clang_bin" ] && [ -x "$clang_bin" ] && cflags=$(emcc --cflags) &&
-    PK_EMCC_CLANG=$clang_bin PK_EMCC_CFLAGS=$cflags web/emcc-compile.sh -O3 -c "$probe/p.c" \
-        -o "$probe/fast.o" && cmp -s "$probe/emcc.o" "$probe/fast.o"; then
-    export PK_EMCC_CLANG=$clang_bin PK_EMCC_CFLAGS=$cflags
-else
-    echo "web/build.sh: emcc for every compile (its flags for clang could not be checked)"
-fi
 cat >"$out/deps.ini" <<INI
 [binaries]
 c = '$src/web/emcc-compile.sh'
