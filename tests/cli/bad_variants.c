@@ -47,6 +47,12 @@
  * Which cuts are legal is checked precisely by the unit suites
  * (test_vmd_bad.c, test_bad_inputs.c); here the whole CLI is exercised.
  * usage: bad_variants cut|flip    Exit status 0 when every check held.
+ *
+ * bad_variants batch LIST runs the posekit invocations LIST gives (one a
+ * line, see batch()) the same way, each with its own output files: the
+ * CLI cases of many short runs use it in a sanitizer build
+ * (cli/check_corpus), where each start of the binary costs more than the
+ * run.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -751,12 +757,74 @@ static void check_variant(const variant *v, const char *ext, bool sample)
     free(now.data);
 }
 
+/* batch LIST: each line of LIST is one posekit invocation, its fields
+ * separated by tabs: the file for its standard output, the file for its
+ * standard error, then its arguments from argv[0] on (at most MAX_ARGS, no
+ * field empty).  Each runs through the fork server as in the modes above,
+ * in this folder and environment (as given: LC_ALL is left alone), and its
+ * exit status is printed, one line each in LIST's order, as a shell gives
+ * it ($?: 128 + the signal for a run a signal ended).  Exit status 0 when
+ * every line ran (whatever the runs' own statuses), 2 otherwise. */
+static int batch(const char *list)
+{
+    start_server();
+    FILE *f = fopen(list, "r");
+    if (!f) {
+        perror(list);
+        return 2;
+    }
+    char line[REQUEST_BYTES];
+    size_t lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        size_t n = strlen(line);
+        if (n && line[n - 1] == '\n')
+            line[--n] = '\0';
+        else if (!feof(f)) {
+            fprintf(stderr, "bad_variants: %s:%zu: line too long\n", list, lineno);
+            return 2;
+        }
+        char *field[MAX_ARGS + 4];
+        size_t k = 0;
+        for (char *p = line; p && k < MAX_ARGS + 3; k++) {
+            field[k] = p;
+            p = strchr(p, '\t');
+            if (p)
+                *p++ = '\0';
+        }
+        field[k] = NULL;
+        bool empty = false;
+        for (size_t i = 0; i < k; i++)
+            empty = empty || !*field[i];
+        if (k < 3 || k > MAX_ARGS + 2 || empty) {
+            fprintf(stderr, "bad_variants: %s:%zu: expected OUT, ERR and 1 to %d arguments\n",
+                    list, lineno, MAX_ARGS);
+            return 2;
+        }
+        run r = run_posekit(NULL, field + 2);
+        run_free(&r);
+        if (rename("_stdout", field[0]) != 0 || rename("_stderr", field[1]) != 0) {
+            perror("bad_variants: keeping a run's output");
+            return 2;
+        }
+        printf("%d\n", r.status < 0 ? 128 - r.status : r.status);
+    }
+    bool ok = !ferror(f);
+    fclose(f);
+    close(to_server);
+    close(from_server);
+    wait_status(server);
+    return ok && fflush(stdout) == 0 ? 0 : 2;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "batch") == 0)
+        return batch(argv[2]);
     const char *mode = argc == 2 ? argv[1] : "";
     bool cut = strcmp(mode, "cut") == 0;
     if (!cut && strcmp(mode, "flip") != 0) {
-        fprintf(stderr, "usage: bad_variants cut|flip\n");
+        fprintf(stderr, "usage: bad_variants cut|flip\n       bad_variants batch LIST\n");
         return 2;
     }
     const char *src = getenv("PK_SOURCE"), *corpus = getenv("PK_CORPUS");

@@ -18,30 +18,69 @@
 # listed; a table row whose files the corpus no longer holds is listed.
 need_corpus
 need_cmd python3
+# The runs are listed first (runs.txt: stdout file, stderr file, then the
+# arguments, tab-separated), then run: in a sanitizer build through
+# bad_variants batch (tests/cli/bad_variants.c: the CLI's own code in
+# forked children, each run as `posekit ARGS` would, where a sanitized
+# start of the binary costs more than the run), in a plain build by the
+# posekit binary itself.  Every run is checked the same way in both.
+: >runs.txt
+want0=()  # the runs that must exit 0 (info and dump)
+runs=0
+add_run() { # WANT STDOUT STDERR ARGS...: WANT 0, or - for any status
+    if [ "$1" = 0 ]; then want0+=("$runs"); fi
+    shift
+    local IFS=$'\t'
+    printf '%s\n' "$*" >>runs.txt
+    runs=$((runs + 1))
+}
 : >pairs.txt
 nmotions=0 nmodels=0 i=0
 for m in "$PK_CORPUS"/*.pmx "$PK_CORPUS"/*.pmd; do
     [ -f "$m" ] || continue
     nmodels=$((nmodels + 1))
-    expect_exit 0 "$POSEKIT" info --json "$m"
-    mv "$OUT" "model.${m##*/}.json"
+    add_run 0 "model.${m##*/}.json" "model.${m##*/}.err" "$POSEKIT" info --json "$m"
 done
+pair_run=()  # the run of each pair
 for f in "$PK_CORPUS"/*.vmd "$PK_CORPUS"/*.vpd; do
     [ -f "$f" ] || continue
     nmotions=$((nmotions + 1))
-    expect_exit 0 "$POSEKIT" info --json "$f"
-    mv "$OUT" "motion.${f##*/}.json"
-    expect_exit 0 "$POSEKIT" dump "$f"
-    mv "$OUT" "dump.${f##*/}.json"
+    add_run 0 "motion.${f##*/}.json" "motion.${f##*/}.err" "$POSEKIT" info --json "$f"
+    add_run 0 "dump.${f##*/}.json" "dump.${f##*/}.err" "$POSEKIT" dump "$f"
     for m in "$PK_CORPUS"/*.pmx "$PK_CORPUS"/*.pmd; do
         [ -f "$m" ] || continue
-        rc=0
-        "$POSEKIT" check "$f" --model "$m" --json >out$i.json 2>err$i.txt || rc=$?
-        echo "$i $rc ${f##*/} ${m##*/}" >>pairs.txt
+        pair_run+=("$runs ${f##*/} ${m##*/}")
+        add_run - "out$i.json" "err$i.txt" "$POSEKIT" check "$f" --model "$m" --json
         i=$((i + 1))
     done
 done
 [ "$nmotions" -gt 0 ] && [ "$nmodels" -gt 0 ] || fail "no motions or no models in $PK_CORPUS"
+if [ -n "${PK_SANITIZED:-}" ]; then
+    [ -x "${PK_BAD_VARIANTS:-}" ] || fail "PK_BAD_VARIANTS must name tests/cli/bad_variants"
+    "$PK_BAD_VARIANTS" batch runs.txt >status.txt || fail "bad_variants batch runs.txt failed"
+else
+    : >status.txt
+    while IFS=$'\t' read -r -a run; do
+        rc=0
+        "${run[@]:2}" >"${run[0]}" 2>"${run[1]}" || rc=$?
+        echo "$rc" >>status.txt
+    done <runs.txt
+fi
+mapfile -t status <status.txt
+expect_eq "${#status[@]}" "$runs" "runs with an exit status"
+for k in "${want0[@]}"; do
+    if [ "${status[k]}" != 0 ]; then
+        mapfile -t run < <(sed -n "$((k + 1))p" runs.txt | tr '\t' '\n')
+        OUT=${run[0]} ERR=${run[1]} LAST_CMD="${run[*]:2}" LAST_RC=${status[k]}
+        _show
+        fail "expected exit 0, got $LAST_RC: $LAST_CMD"
+    fi
+done
+i=0
+for p in "${pair_run[@]}"; do  # "RUN MOTION MODEL"
+    echo "$i ${status[${p%% *}]} ${p#* }" >>pairs.txt
+    i=$((i + 1))
+done
 expect_eq "$(wc -l <pairs.txt)" "$((nmotions * nmodels))" "pairs checked"
 
 python3 - pairs.txt "$PK_TESTDATA/check_corpus.expected" >table.txt 2>problems.txt <<'PY'
