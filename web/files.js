@@ -77,21 +77,24 @@
    * rules file (loaded and checked whole: syntax, keys, values) by mirror
    * on a motion with no keys, with the page's other YAML files beside it
    * (an include).  A job is read when it runs: its inputs are found then. */
-  function checkYaml(f) {
+  function checkYaml(f, kind) {
     var argv, sent = [{ name: f.name, data: f.data }];
-    if (f.kind === 'body') argv = ['posekit', 'info', '--json', arg(f.name)];
-    else if (f.kind === 'rules') {
+    if (kind === 'body') argv = ['posekit', 'info', '--json', arg(f.name)];
+    else if (kind === 'rules') {
       argv = ['posekit', 'mirror', PROBE, '--rules', arg(f.name), '-o', '/dev/null'];
       sent.push({ name: PROBE, data: noKeysVmd() });
       files.forEach(function (o) {
         if (o.name !== f.name && o.name !== PROBE && o.data && /\.ya?ml$/i.test(o.name)) sent.push({ name: o.name, data: o.data });
       });
-    } else return Promise.resolve(f);
+    } else {
+      f.kind = kind;
+      return Promise.resolve(f);
+    }
     return E.run(argv, sent).then(function (r) {
       if (r.status !== 0) {
         f.kind = 'bad';
         f.error = r.stderr.trim() || ('exit status ' + r.status);
-      }
+      } else f.kind = kind;
       return f;
     }, function (err) {
       f.kind = 'bad';
@@ -104,8 +107,10 @@
     var e = ext(f.name);
     if (e === 'yaml' || e === 'yml') {
       f.text = new TextDecoder('utf-8').decode(new Uint8Array(f.data));
-      f.kind = classifyYaml(f.text);
-      return checkYaml(f);
+      /* 'reading' until the engine has read it: another file's end
+       * redraws the list and the steps' fields meanwhile, and a rules
+       * file not read yet is neither offered nor shown as rules */
+      return checkYaml(f, classifyYaml(f.text));
     }
     return E.run(['posekit', 'info', '--json', arg(f.name)], [{ name: f.name, data: f.data }]).then(function (r) {
       if (r.status !== 0) {
