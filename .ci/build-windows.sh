@@ -52,34 +52,12 @@ if [ ! -d libyaml-src ]; then
     mv libyaml-[0-9]* libyaml-src
 fi
 
-# libyaml for the target: the five files of its loader, compiled as its
-# own CMake build compiles them for Release (the same flags and defines,
-# and a config.h from its version; the same objects byte for byte).
-# posekit reads YAML and writes none: the linker takes nothing from
-# dumper.c, emitter.c and writer.c, so they are not compiled, and CMake's
-# configure and make cost more than the compiles (3.4 s of CPU instead of
+# libyaml for the target: its loader, as its own CMake Release build
+# compiles it (.ci/libyaml-loader.sh; 3.4 s of CPU instead of CMake's
 # 7.0 s).
-if [ ! -f "$prefix/lib/libyaml.a" ]; then
-    y=$deps/libyaml-src
-    mkdir -p "$deps/build-yaml/include" "$prefix/lib" "$prefix/include"
-    ver() { sed -n "s/^set (YAML_VERSION_$1 \([0-9]*\))$/\1/p" "$y/CMakeLists.txt"; }
-    major=$(ver MAJOR) minor=$(ver MINOR) patch=$(ver PATCH)
-    [ -n "$major" ] && [ -n "$minor" ] && [ -n "$patch" ] ||
-        { echo "build-windows: no libyaml version in $y/CMakeLists.txt" >&2; exit 2; }
-    printf '#define YAML_VERSION_MAJOR %s\n#define YAML_VERSION_MINOR %s\n#define YAML_VERSION_PATCH %s\n#define YAML_VERSION_STRING "%s.%s.%s"\n' \
-        "$major" "$minor" "$patch" "$major" "$minor" "$patch" >"$deps/build-yaml/include/config.h"
-    objs=()
-    for f in api loader parser reader scanner; do
-        x86_64-w64-mingw32-gcc -DHAVE_CONFIG_H -DYAML_DECLARE_STATIC -I"$y/include" \
-            -I"$deps/build-yaml/include" -O3 -DNDEBUG -c "$y/src/$f.c" -o "$deps/build-yaml/$f.c.obj" ||
-            { echo "build-windows: compiling libyaml's $f.c failed" >&2; exit 2; }
-        objs+=("$deps/build-yaml/$f.c.obj")
-    done
-    rm -f "$prefix/lib/libyaml.a"
-    x86_64-w64-mingw32-ar qc "$prefix/lib/libyaml.a" "${objs[@]}"
-    x86_64-w64-mingw32-ranlib "$prefix/lib/libyaml.a"
-    cp "$y/include/yaml.h" "$prefix/include/"
-fi
+[ -f "$prefix/lib/libyaml.a" ] ||
+    bash "$src/.ci/libyaml-loader.sh" "$deps/libyaml-src" "$deps/build-yaml" "$prefix" .c.obj \
+        x86_64-w64-mingw32-gcc x86_64-w64-mingw32-ar x86_64-w64-mingw32-ranlib
 
 # pkg-config files for the target (a static libyaml wants
 # YAML_DECLARE_STATIC or yaml.h asks for a DLL).

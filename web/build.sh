@@ -72,32 +72,11 @@ if [ ! -f "$prefix/lib/libyaml.a" ]; then
                 { cat apt-source.log >&2; exit 2; }
             mv libyaml-[0-9]* libyaml-src
         fi
-        # The five files of libyaml's loader, compiled as its own
-        # emcmake/CMake Release build compiles them (its flags and
-        # defines, a config.h from its version; the same objects, so the
-        # same site): posekit reads YAML and writes none, the linker
-        # takes nothing of dumper.c, emitter.c and writer.c, and CMake's
-        # configure and make cost more than these compiles.
-        y=$deps/libyaml-src b=$deps/build-yaml
-        rm -rf "$b"
-        mkdir -p "$b/include" "$prefix/lib" "$prefix/include"
-        ver() { sed -n "s/^set (YAML_VERSION_$1 \([0-9]*\))$/\1/p" "$y/CMakeLists.txt"; }
-        major=$(ver MAJOR) minor=$(ver MINOR) patch=$(ver PATCH)
-        [ -n "$major" ] && [ -n "$minor" ] && [ -n "$patch" ] ||
-            { echo "web/build.sh: no libyaml version in $y/CMakeLists.txt" >&2; exit 2; }
-        printf '#define YAML_VERSION_MAJOR %s\n#define YAML_VERSION_MINOR %s\n#define YAML_VERSION_PATCH %s\n#define YAML_VERSION_STRING "%s.%s.%s"\n' \
-            "$major" "$minor" "$patch" "$major" "$minor" "$patch" >"$b/include/config.h"
-        objs=()
-        for f in api loader parser reader scanner; do
-            "$src/web/emcc-compile.sh" -DHAVE_CONFIG_H -DYAML_DECLARE_STATIC -I"$y/include" \
-                -I"$b/include" -O3 -DNDEBUG -o "$b/$f.c.o" -c "$y/src/$f.c" ||
-                { echo "web/build.sh: compiling libyaml's $f.c failed" >&2; exit 2; }
-            objs+=("$b/$f.c.o")
-        done
-        rm -f "$prefix/lib/libyaml.a"
-        emar qc "$prefix/lib/libyaml.a" "${objs[@]}" && emranlib "$prefix/lib/libyaml.a" ||
-            { echo "web/build.sh: archiving libyaml failed" >&2; exit 2; }
-        cp "$y/include/yaml.h" "$prefix/include/"
+        # libyaml's loader, as its own emcmake/CMake Release build
+        # compiles it (the same objects, so the same site), through
+        # web/emcc-compile.sh
+        bash "$src/.ci/libyaml-loader.sh" "$deps/libyaml-src" "$deps/build-yaml" "$prefix" .c.o \
+            "$src/web/emcc-compile.sh" emar emranlib
     )
 fi
 mkdir -p "$prefix/lib/pkgconfig"
