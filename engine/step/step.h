@@ -243,16 +243,15 @@ void pki_warn_range_past_end(const pk_step *s, const pk_doc *d, const char *path
  * a motion with English names, or made for another skeleton (false for a
  * document keying no bone). */
 bool pki_model_holds_none(const pk_model *m, const pk_doc *d);
-/* Whether the document's bone names look like another model's for m (a
- * dance renamed to English, or made for a model that names its bones its
- * own way): none of the standard skeleton's main bones (全ての親, センター,
- * 上半身, 下半身, 頭, 腕, 足) that m has is among the bones it moves, and
- * most of those it moves (8 or more) are not on m.  A dance made for a
- * richer model moves its main bones by their standard names, a hand pose
- * has its fingers on m: neither is.  A model without most of the main
- * bones is the odd one, not the names: false.  *missing and *moving count
- * the bones it moves that m lacks and all it moves.  false on OOM. */
-bool pki_names_elsewhere(const pk_model *m, const pk_doc *d, size_t *missing, size_t *moving);
+/* Whether d's bone names look like another model's for m (a dance renamed
+ * to English, or made for a model that names its bones its own way): none
+ * of the standard skeleton's main bones that m has is among the bones it
+ * moves, and most of those it moves (8 or more) are not on m; if so, warned
+ * in one wording: "... are not on ON, and none of ...
+ * by those names: THEN are its bone names another model's? (HOW English
+ * names ...)"; THEN and HOW end in "; " or are empty.  Whether it warned. */
+bool pki_warn_names_elsewhere(const pk_model *m, const pk_doc *d, const char *on,
+                              const char *then, const char *how, pk_log *log);
 /* Whether a selection has the raw name (a pk_diff_options.bone_filter). */
 bool pki_selection_filter(void *sel, const uint8_t *raw, size_t len);
 /* The body in colour of a picture: the standard groups of the rules (or of

@@ -121,15 +121,12 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
         /* a dance whose names are another model's (renamed to English)
          * fits no body by its names: said as retarget says it (one that
          * keys no body's bone at all reads "best: none" already) */
-        size_t missing, moving;
-        if (rc == 0 && cr->fit[cr->best].has &&
-            pki_names_elsewhere(o->bodies->models[cr->best], in, &missing, &moving))
-            pk_warning(log, PK_E_CONFLICT,
-                       "%zu of the %zu bones the %s moves are not on @%s, the built-in body it "
-                       "fits best, and none of センター, 上半身, 腕 and 足 by those names: are its "
-                       "bone names another model's? (English names get their Japanese ones back "
-                       "from rename --rules ja-en.yaml --reverse)",
-                       missing, moving, in->motion ? "motion" : "pose", o->bodies->names[cr->best]);
+        if (rc == 0 && cr->fit[cr->best].has) {
+            char on[96];
+            snprintf(on, sizeof on, "@%s, the built-in body it fits best",
+                     o->bodies->names[cr->best]);
+            pki_warn_names_elsewhere(o->bodies->models[cr->best], in, on, "", "", log);
+        }
         pk_log_place(log, from, s->inputs[0]);
         res->found = rc == 0 && !cr->fit[cr->best].has; /* nothing fits: exit 1 */
         return rc;

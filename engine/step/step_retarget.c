@@ -227,24 +227,19 @@ static void unchanged_retarget(const pk_step *s, const pk_doc *d, const pk_retar
                    what);
 }
 
-/* The input's bone names another model's (pki_names_elsewhere: a dance
+/* The input's bone names another model's (a dance
  * renamed to English): no step sizes them, and the output keys the
  * target's bones beside them.  Said, with the ways to rename them first
  * (the rules' renames come first: a rules file is the way to name them). */
 static void warn_names_elsewhere(const pk_step *s, const pk_doc *d, pk_log *log)
 {
     const retarget_opts *o = s->o;
-    size_t missing, moving;
-    if (o->rules_name || !pki_names_elsewhere(o->to, d, &missing, &moving))
+    if (o->rules_name)
         return;
-    char how[512];
-    pk_warning(log, PK_E_CONFLICT,
-               "%zu of the %zu bones the %s moves are not on the target model, and none of "
-               "センター, 上半身, 腕 and 足 by those names: no step sizes them; are its bone names "
-               "another model's? (%s lists them; English names get their Japanese ones back "
-               "from rename --rules ja-en.yaml --reverse)",
-               missing, moving, d->motion ? "motion" : "pose",
-               pki_step_check_how(s, s->inputs[0], o->to_name, how));
+    char how[512], lists[540];
+    snprintf(lists, sizeof lists, "%s lists them; ",
+             pki_step_check_how(s, s->inputs[0], o->to_name, how));
+    pki_warn_names_elsewhere(o->to, d, "the target model", "no step sizes them; ", lists, log);
 }
 
 /* Which model the input fits better (pk_check_compare), on the input as
@@ -384,6 +379,13 @@ static bool same_bones(const pk_model *a, const pk_model *b)
     return true;
 }
 
+/* Every sizing step left out, as its --no-X leaves it. */
+static void sizing_off(retarget_opts *o)
+{
+    o->no_contacts = o->no_avoid = o->no_twist = true;
+    o->no_centre = o->no_upper = o->no_shoulders = o->no_toes = true;
+}
+
 /* The options of a retarget between models for d (from "@auto": the body
  * picked), after the fit check.  0, or -1 (logged). */
 static int model_options(const pk_step *s, pk_doc *d, retarget_result *rr, pk_retarget_options *out,
@@ -400,6 +402,18 @@ static int model_options(const pk_step *s, pk_doc *d, retarget_result *rr, pk_re
     /* the models by the names the user gave them (files, or a job's
      * names, which the job places at the step); @auto by the body it
      * picked */
+    /* The same model twice (alone, at its own scale, the feet where they
+     * were): each sizing step's goal, "as on the source", is the input
+     * itself, so none runs; run, they would rework what the dance's
+     * author keyed (an arm's twist moved into 手捩, toes lifted) on the
+     * very model it was made for. */
+    retarget_opts eff = *o;
+    if (!rr->group && !pki_step_given(s, "scale") && o->feet_apart == 0.0 &&
+        same_bones(from, o->to)) {
+        rr->same_bones = true;
+        sizing_off(&eff);
+    }
+    o = &eff;
     const char *from_name = o->from_name;
     if (picks_body(s)) {
         snprintf(rr->picked_name, sizeof rr->picked_name, "@%s", rr->bodies->names[rr->picked]);
@@ -428,17 +442,6 @@ static int model_options(const pk_step *s, pk_doc *d, retarget_result *rr, pk_re
                               .measure = o->measure};
     bool own;
     scale_of(o, &ro.scale_xz, &own);
-    /* The same model twice (alone, at its own scale, the feet where they
-     * were): each sizing step's goal, "as on the source", is the input
-     * itself, so none runs; run, they would rework what the dance's
-     * author keyed (an arm's twist moved into 手捩, toes lifted) on the
-     * very model it was made for. */
-    if (!rr->group && !pki_step_given(s, "scale") && o->feet_apart == 0.0 &&
-        same_bones(from, o->to)) {
-        rr->same_bones = true;
-        ro.no_contacts = ro.no_avoid = ro.no_twist = true;
-        ro.no_centre = ro.no_upper = ro.no_shoulders = ro.no_toes = true;
-    }
     rr->models = true;
     *out = ro;
     if (fit_models(s, from, from_name, d, rr, log) != 0)
@@ -1227,8 +1230,7 @@ static void json_one(pki_json *j, const pk_step *s, const retarget_result *rr)
         retarget_opts off = *o;
         if (rr->same_bones) {
             pki_json_kbool(j, "same_bones", true);
-            off.no_contacts = off.no_avoid = off.no_twist = true;
-            off.no_centre = off.no_upper = off.no_shoulders = off.no_toes = true;
+            sizing_off(&off);
         }
         json_steps(j, &off, &rr->report.sizing);
         json_body_steps(j, &off, &rr->report.body);

@@ -150,7 +150,16 @@ bool pki_model_holds_none(const pk_model *m, const pk_doc *d)
     return n > 0;
 }
 
-bool pki_names_elsewhere(const pk_model *m, const pk_doc *d, size_t *missing, size_t *moving)
+/* Whether the document's bone names look like another model's for m (a
+ * dance renamed to English, or made for a model that names its bones its
+ * own way): none of the standard skeleton's main bones (全ての親, センター,
+ * 上半身, 下半身, 頭, 腕, 足) that m has is among the bones it moves, and
+ * most of those it moves (8 or more) are not on m.  A dance made for a
+ * richer model moves its main bones by their standard names, a hand pose
+ * has its fingers on m: neither is.  A model without most of the main
+ * bones is the odd one, not the names: false.  *missing and *moving count
+ * the bones it moves that m lacks and all it moves.  false on OOM. */
+static bool names_elsewhere(const pk_model *m, const pk_doc *d, size_t *missing, size_t *moving)
 {
     static const char *const MAIN[] = {"全ての親", "センター", "上半身", "下半身", "頭",
                                        "左腕",     "右腕",     "左足",   "右足"};
@@ -178,6 +187,20 @@ bool pki_names_elsewhere(const pk_model *m, const pk_doc *d, size_t *missing, si
         has += pki_model_find_bone_utf8(m, MAIN[k]) >= 0;
     return !standard && 2 * has >= sizeof MAIN / sizeof *MAIN && *missing >= 8 &&
            2 * *missing > *moving;
+}
+
+bool pki_warn_names_elsewhere(const pk_model *m, const pk_doc *d, const char *on,
+                              const char *then, const char *how, pk_log *log)
+{
+    size_t missing, moving;
+    if (!names_elsewhere(m, d, &missing, &moving))
+        return false;
+    pk_warning(log, PK_E_CONFLICT,
+               "%zu of the %zu bones the %s moves are not on %s, and none of センター, 上半身, "
+               "腕 and 足 by those names: %sare its bone names another model's? (%sEnglish "
+               "names get their Japanese ones back from rename --rules ja-en.yaml --reverse)",
+               missing, moving, d->motion ? "motion" : "pose", on, then, how);
+    return true;
 }
 
 pk_selection *pki_body(const pk_rules *rules, pk_rules **own)
