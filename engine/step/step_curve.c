@@ -6,6 +6,7 @@
 
 #include "ops/names/select_check.h"
 #include "util/number.h"
+#include "util/utf8.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,6 +129,16 @@ static int check(const pk_step *s, pk_log *log)
                              "%s wants BONE@FRAME or camera@FRAME (a key of the motion), "
                              "not '%s'",
                              pki_step_spell(s, "like", n1), o->like);
+    /* a name typed as CP932 bytes (a shell in a CP932 locale) would only
+     * be "no key of bone" once the motion is read: said as --bones says it */
+    for (const char *c = o->like; o->like && c < at;) {
+        size_t k = pki_utf8_seq((const unsigned char *)c);
+        if (k == 0)
+            return pki_step_fail(log,
+                                 "%s: name '%.*s' is not UTF-8 text (names are given in UTF-8)",
+                                 pki_step_spell(s, "like", n1), (int)(at - o->like), o->like);
+        c += k;
+    }
     if (o->bones && o->axes && (axes & 0xF) == 0)
         return pki_step_fail(log, "%s %s names only camera channels (d, v), and %s chooses bones",
                              pki_step_spell(s, "axes", n1), o->axes,

@@ -23,3 +23,14 @@ expect_exit 0 "$POSEKIT" curve "$DANCE" --like 'センター@15' --axes v -o out
 expect_stderr_contains "warning: nothing to change: --axes v names only a camera's distance and view angle, which the bone key センター@15 has no curves for"
 expect_exit 2 "$POSEKIT" curve "$DANCE" --like 'センター@15' --axes v --strict -o out2.vmd
 expect_no_file out2.vmd
+
+# A --like bone name typed in CP932 bytes (a shell in a CP932 locale) is the
+# usage error --bones gives such a name, before the motion is read, not a
+# "no key of bone" found after.
+SJIS=$(printf 'センター' | iconv -f UTF-8 -t CP932)
+expect_exit 2 "$POSEKIT" curve missing.vmd --like "$SJIS@0" -o out3.vmd
+expect_stderr <<'ERR'
+posekit curve: --like: name '\x83Z\x83\x93\x83^\x81[' is not UTF-8 text (names are given in UTF-8)
+Try 'posekit help curve'.
+ERR
+expect_no_file out3.vmd
