@@ -131,6 +131,17 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     }
     pk_pose *own = NULL, *cut = NULL;
     const pk_pose *pose = pd->pose;
+    const pk_motion *bm = base->motion;
+    if (bm && !bm->nbones && !bm->nmorphs && bm->ncameras) {
+        /* a camera motion given for the dance it frames: the pose's keys
+         * would land in the camera's file, which MMD loads on no model */
+        size_t from = pki_mark(log);
+        pk_warning(log, PK_E_NO_EFFECT,
+                   "a camera motion (%zu camera key%s, no bone or morph key): the pose is "
+                   "keyed into the camera's file (overlay the dance the camera frames)",
+                   bm->ncameras, pki_plural(bm->ncameras));
+        pk_log_place(log, from, s->inputs[0]);
+    }
     /* a frame past a motion's last key (step.h) */
     pki_warn_range_past_end(s, base, s->inputs[0], "frames", &o->frames, log);
     if (!pose) {
