@@ -43,6 +43,13 @@ static int check(const pk_step *s, pk_log *log)
     return 0;
 }
 
+/* The engine's counts, and the camera and light keys of the output: they
+ * move across the fade too (two cameras faded one into the other). */
+typedef struct crossfade_result {
+    pk_crossfade_stats st;
+    size_t cameras, lights;
+} crossfade_result;
+
 static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_log *log)
 {
     (void)n;
@@ -53,9 +60,10 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
                           "crossfade works on VMD motions (a pose has no time)");
             return -1;
         }
-    pk_crossfade_stats *st = pki_result_new(res, sizeof *st, log);
-    if (!st)
+    crossfade_result *cr = pki_result_new(res, sizeof *cr, log);
+    if (!cr)
         return -1;
+    pk_crossfade_stats *st = &cr->st;
     uint32_t lo, hi;
     if (o->skip > 0 && pk_motion_frame_range(in[1].motion, &lo, &hi) && o->skip > hi) {
         /* as time --trim past the last key: most likely a mistyped frame */
@@ -75,19 +83,24 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
      * summary counts them all, as reduce's does */
     if (res->out.motion && pki_drop_duplicates(&res->out, res, log) != 0)
         return -1;
-    if (res->out.motion)
+    if (res->out.motion) {
         res->duplicates = pki_motion_duplicates(in[0].motion) + pki_motion_duplicates(in[1].motion);
-    if (res->out.motion && st->bones + st->morphs == 0)
-        pk_warning(log, PK_E_NO_EFFECT, "neither motion has a bone or morph key: nothing faded");
+        cr->cameras = res->out.motion->ncameras;
+        cr->lights = res->out.motion->nlights;
+    }
+    if (res->out.motion && st->bones + st->morphs == 0 && !cr->cameras && !cr->lights)
+        pk_warning(log, PK_E_NO_EFFECT,
+                   "neither motion has a bone, morph, camera or light key: nothing faded");
     return res->out.motion ? 0 : -1;
 }
 
 static void summary(const pk_step *s, const pk_step_result *res, pk_buf *f)
 {
     const crossfade_opts *o = s->o;
-    const pk_crossfade_stats *st = res->own;
-    if (!st)
+    const crossfade_result *cr = res->own;
+    if (!cr)
         return;
+    const pk_crossfade_stats *st = &cr->st;
     pk_buf_printf(f,
                   "frames %u-%u faded over %zu bone%s and %zu morph%s: %zu key%s from the first, "
                   "%zu from the second, %zu inside the fade (within %.4g deg, %.4g units, %.4g "
@@ -95,6 +108,11 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *f)
                   o->at, o->at + o->fade, st->bones, pki_plural(st->bones), st->morphs,
                   pki_plural(st->morphs), st->keys_a, pki_plural(st->keys_a), st->keys_b,
                   st->fade_keys, st->worst_deg, st->worst_pos, st->worst_morph);
+    if (cr->cameras || cr->lights)
+        pk_buf_printf(f,
+                      "; camera and light moved linearly across the fade: %zu camera key%s, "
+                      "%zu light key%s",
+                      cr->cameras, pki_plural(cr->cameras), cr->lights, pki_plural(cr->lights));
     pki_duplicates_summary(res, f);
 }
 
@@ -105,16 +123,19 @@ static int report(const pk_step *s, const pk_step_result *res, pk_report_format 
     const crossfade_opts *o = s->o;
     if (fmt != PK_REPORT_JSON)
         return 1;
-    pk_crossfade_stats none;
+    crossfade_result none;
     memset(&none, 0, sizeof none);
-    const pk_crossfade_stats *st = res->own ? res->own : &none;
+    const crossfade_result *cr = res->own ? res->own : &none;
+    const pk_crossfade_stats *st = &cr->st;
     pk_buf_printf(f,
                   "{\"command\": \"crossfade\", \"at\": %u, \"fade\": %u, \"skip\": %u, "
                   "\"bones\": %zu, \"morphs\": %zu, \"keys_first\": %zu, \"keys_second\": %zu, "
                   "\"fade_keys\": %zu, \"worst\": {\"deg\": %.6g, \"pos\": %.6g, \"morph\": "
-                  "%.6g}, \"duplicates_dropped\": %zu}\n",
+                  "%.6g}, \"camera_keys\": %zu, \"light_keys\": %zu, "
+                  "\"duplicates_dropped\": %zu}\n",
                   o->at, o->fade, o->skip, st->bones, st->morphs, st->keys_a, st->keys_b,
-                  st->fade_keys, st->worst_deg, st->worst_pos, st->worst_morph, res->duplicates);
+                  st->fade_keys, st->worst_deg, st->worst_pos, st->worst_morph, cr->cameras,
+                  cr->lights, res->duplicates);
     return 0;
 }
 
