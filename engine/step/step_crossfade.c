@@ -64,6 +64,20 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     if (!cr)
         return -1;
     pk_crossfade_stats *st = &cr->st;
+    for (int i = 0; i < 2; i++) {
+        const pk_motion *m = in[i].motion, *other = in[1 - i].motion;
+        if (m->nbones || m->nmorphs || !m->ncameras || !(other->nbones + other->nmorphs))
+            continue;
+        /* a dance's camera given for the dance: the other's bones would
+         * fade in from rest, or out to it, beside the camera */
+        size_t from = pki_mark(log);
+        pk_warning(log, PK_E_NO_EFFECT,
+                   "a camera motion (%zu camera key%s, no bone or morph key) crossfaded with a "
+                   "dance: the dance's bones and morphs fade %s rest (crossfade two dances, or "
+                   "two cameras)",
+                   m->ncameras, pki_plural(m->ncameras), i == 0 ? "in from" : "out to");
+        pk_log_place(log, from, s->inputs[i]);
+    }
     uint32_t lo, hi;
     if (o->skip > 0 && pk_motion_frame_range(in[1].motion, &lo, &hi) && o->skip > hi) {
         /* as time --trim past the last key: most likely a mistyped frame */

@@ -21,3 +21,13 @@ ERR
 expect_exit 0 "$POSEKIT" crossfade "$CAM" "$CAM2" --at 100 --strict --json -o cams2.vmd
 expect_stdout_contains '"camera_keys": 32, "light_keys": 0, "duplicates_dropped": 0}'
 expect_same_bytes cams.vmd cams2.vmd
+
+# A camera motion crossfaded with a dance: the dance's bones fade in from
+# rest (the camera first) or out to it (the camera second), said naming the
+# camera's file.
+DANCE="$PK_SOURCE/samples/dance.vmd"
+expect_exit 0 "$POSEKIT" crossfade "$CAM" "$DANCE" --at 10 -o in.vmd
+expect_stderr_contains "posekit: $CAM: warning: a camera motion (70 camera keys, no bone or morph key) crossfaded with a dance: the dance's bones and morphs fade in from rest (crossfade two dances, or two cameras)"
+expect_exit 2 "$POSEKIT" crossfade "$DANCE" "$CAM" --at 10 --strict -o out_to.vmd
+expect_stderr_contains "posekit: $CAM: warning: a camera motion (70 camera keys, no bone or morph key) crossfaded with a dance: the dance's bones and morphs fade out to rest (crossfade two dances, or two cameras)"
+expect_no_file out_to.vmd
