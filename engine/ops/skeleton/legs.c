@@ -550,8 +550,15 @@ static bool set_ik(const legs_run *r, pk_motion *out, bool enabled)
 static double check(legs_run *r, const pk_motion *out, pk_log *log, bool *ok, double tol,
                     double deg, bool *same, bool keep)
 {
-    pk_tracks *t = pk_tracks_build(out, log);
+    /* out is a candidate holding the input's other records: their
+     * duplicate keys were told reading the input, and the step drops and
+     * counts them in what it writes */
+    pk_log quiet;
+    pk_log_init(&quiet);
+    pk_tracks *t = pk_tracks_build(out, &quiet);
+    pk_log_free(&quiet);
     if (!t) {
+        pk_error(log, PK_E_NO_MEMORY, "out of memory");
         *ok = false;
         return INFINITY;
     }

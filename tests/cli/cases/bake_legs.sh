@@ -75,3 +75,14 @@ PY
 expect_exit 2 "$POSEKIT" bake far.vmd --ik-to-fk --model "$mei" -o x.vmd
 expect_stderr_contains 'far.vmd: the motion reaches frame 5000000: the legs are evaluated at every frame, up to 4194303'
 expect_no_file x.vmd
+
+# A motion with duplicate keys (mmd4unity's morph "base") is told so once,
+# when it is read, as by every command: the candidate fits checked against
+# the ankles hold the input's other records and were told again.
+ikt=$(corpus vmd_mmd4unity_IK_Test.vmd)
+gene=$(corpus pmx_gene.pmx)
+for way in --ik-to-fk --fk-to-ik; do
+    expect_exit 0 "$POSEKIT" bake "$ikt" $way --model "$gene" -o dup.vmd
+    n=$(grep -c 'morph "base": 106 duplicate keys' "$ERR" || true)
+    expect_eq "$n" 1 "bake $way: duplicate-key warnings"
+done
