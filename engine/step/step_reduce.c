@@ -268,6 +268,7 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *f)
                                 "hip-to-ankle reach %.3g)"
                               : " (leg IKs fitted within %.3g units, toe IKs %.3g units)",
                           l->tol[0], l->tol[1]);
+        pki_duplicates_summary(res, f);
         return;
     }
     pk_buf_printf(f,

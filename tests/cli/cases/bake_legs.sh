@@ -1,12 +1,13 @@
 # bake --ik-to-fk and --fk-to-ik: the legs of a dance on a model to FK
 # and back, every ankle within the goal (the summary and draw's world
-# positions say so), the IK section switched, a pose as one frame; the
+# positions say so; the stand's duplicate keys dropped and counted, as
+# every edit's summary counts them), the IK section switched, a pose as one frame; the
 # errors exit 2 and write nothing.
 need_corpus
 in=$(corpus vmd_mmdagent_stand.vmd)
 mei=$(corpus pmd_mei.pmd)
 expect_exit 0 "$POSEKIT" bake "$in" --ik-to-fk --model "$mei" -o fk.vmd
-expect_stderr_matches '^posekit bake: IK to FK, 2 legs over 121 frames: leg keys 50 -> [0-9]+; ankles within 0?\.[0-9e-]+ units of the input.s \(fitted to hold ankles and knees within [0-9.e-]+ units, the hip-to-ankle reach [0-9.e-]+\)$'
+expect_stderr_matches '^posekit bake: IK to FK, 2 legs over 121 frames: leg keys 50 -> [0-9]+; ankles within 0?\.[0-9e-]+ units of the input.s \(fitted to hold ankles and knees within [0-9.e-]+ units, the hip-to-ankle reach [0-9.e-]+\); 8 duplicate keys dropped \(of two records of one key the later wins, as MMD reads them\)$'
 # the legs are keyed and the leg and toe IKs off from frame 0
 expect_exit 0 "$POSEKIT" info fk.vmd
 grep -qE '^ +[0-9]+  左ひざ$' "$OUT" || fail "no 左ひざ keys"
