@@ -136,7 +136,15 @@ static int run_legs(const pk_step *s, pk_doc *in, keys_result *kr, pk_step_resul
     kr->max_pos = lo.max_pos;
     kr->max_deg = lo.max_deg;
     res->out.format = PK_FMT_VMD;
+    size_t engine = pki_mark(log);
     res->out.motion = m ? pk_motion_legs(m, o->model, &lo, &kr->legs, log) : NULL;
+    /* a model without a leg IK (the engine's one "not found") is about the
+     * model's file, not the motion's */
+    for (size_t i = engine; !res->out.motion && log && i < log->count; i++)
+        if (log->items[i].code == PK_E_NOT_FOUND && !log->items[i].placed) {
+            pk_log_place(log, i, o->model_name);
+            break;
+        }
     /* the output of an edit holds no duplicate keys, as bake's */
     if (res->out.motion && pki_drop_duplicates(&res->out, res, log) != 0) {
         pk_motion_free(one);

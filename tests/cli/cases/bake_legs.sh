@@ -87,3 +87,12 @@ for way in --ik-to-fk --fk-to-ik; do
     n=$(grep -c 'morph "base": 106 duplicate keys' "$ERR" || true)
     expect_eq "$n" 1 "bake $way: duplicate-key warnings"
 done
+
+# A model without a leg IK is an error about the model's file, not the
+# motion's.
+flag=$(corpus pmx_babylon_bone_flag_test.pmx)
+for way in --ik-to-fk --fk-to-ik; do
+    expect_exit 2 "$POSEKIT" bake "$in" $way --model "$flag" -o noleg.vmd
+    expect_stderr_contains "posekit: $flag: the model has no leg IK (an IK bone whose chain is hip, knee and ankle, as 足ＩＫ's is)"
+    expect_no_file noleg.vmd
+done
