@@ -107,11 +107,20 @@ static int check_bake(const pk_step *s, pk_log *log)
     if (!o->model_name)
         return pki_step_fail(log, "%s needs the model the legs are on (%s MODEL)",
                              pki_step_spell(s, way, n1), pki_step_spell(s, "model", n2));
-    static const char *const plain[] = {"bones", "frames", "step", "camera", "no_morphs", "rules"};
+    /* each with why: the legs are rewritten at every frame, on the model's
+     * leg bones, and nothing else of the motion changes */
+    static const char *const plain[][2] = {
+        {"bones", "the legs are the model's leg IK chains, not chosen by name"},
+        {"rules", "the legs are the model's leg IK chains, not chosen by name"},
+        {"frames", "the legs are every frame"},
+        {"step", "the legs are every frame"},
+        {"camera", "only the legs are rewritten: every other record stays as it is"},
+        {"no_morphs", "only the legs are rewritten: every other record stays as it is"}};
     for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
-        if (pki_step_given(s, plain[i]))
-            return pki_step_fail(log, "%s and %s exclude each other (the legs are every frame)",
-                                 pki_step_spell(s, way, n1), pki_step_spell(s, plain[i], n2));
+        if (pki_step_given(s, plain[i][0]))
+            return pki_step_fail(log, "%s and %s exclude each other (%s)",
+                                 pki_step_spell(s, way, n1), pki_step_spell(s, plain[i][0], n2),
+                                 plain[i][1]);
     return 0;
 }
 

@@ -96,3 +96,15 @@ for way in --ik-to-fk --fk-to-ik; do
     expect_stderr_contains "posekit: $flag: the model has no leg IK (an IK bone whose chain is hip, knee and ankle, as 足ＩＫ's is)"
     expect_no_file noleg.vmd
 done
+
+# An option the legs do not take says why it does not apply to them.
+expect_exit 2 "$POSEKIT" bake "$in" --ik-to-fk --model "$mei" --camera -o opt.vmd
+expect_stderr <<'ERR3'
+posekit bake: --ik-to-fk and --camera exclude each other (only the legs are rewritten: every other record stays as it is)
+Try 'posekit help bake'.
+ERR3
+expect_exit 2 "$POSEKIT" bake "$in" --fk-to-ik --model "$mei" --bones 左足 -o opt.vmd
+expect_stderr_contains "posekit bake: --fk-to-ik and --bones exclude each other (the legs are the model's leg IK chains, not chosen by name)"
+expect_exit 2 "$POSEKIT" bake "$in" --ik-to-fk --model "$mei" --step 2 -o opt.vmd
+expect_stderr_contains "posekit bake: --ik-to-fk and --step exclude each other (the legs are every frame)"
+expect_no_file opt.vmd
