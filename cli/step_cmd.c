@@ -346,10 +346,14 @@ static int check_outputs(const cli_run *r, const char *const *inputs, size_t n)
     if (read)
         return refuse_source(r, "-o", r->out, read, "this command");
     char why[512];
-    /* what it will hold is known once the inputs are read: a pose for now
-     * (which .vmd and .vpd both hold) */
-    if (r->out && pk_output_refusal(PK_FMT_VPD, r->step, cli_output_format(r->out, PK_FMT_VPD), -1,
-                                    r->out, NULL, why, sizeof why))
+    /* what it will hold is known once the inputs are read: what it makes
+     * of a pose for now (which .vmd and .vpd both hold; a command that
+     * makes a motion of anything holds a motion already) */
+    pk_format holds = pk_step_makes(r->step, PK_FMT_VPD);
+    if (holds != PK_FMT_VMD)
+        holds = PK_FMT_VPD;
+    if (r->out && pk_output_refusal(holds, r->step, cli_output_format(r->out, holds), -1, r->out,
+                                    NULL, why, sizeof why))
         return run_usage(r, "%s", why);
     /* A .vpd output holding a motion is checked once the inputs are read:
      * a pose may be written as a .vpd. */

@@ -737,6 +737,9 @@ const char *pk_output_refusal(pk_format holds, const pk_step *by, pk_format fmt,
                      : "'%s' would hold one frame of a motion: write a .vmd (posekit convert "
                        "--frame N takes one pose out of a motion)",
                  path, name, name);
+    else if (!job && holds == PK_FMT_VMD) /* .vpd would be refused next */
+        snprintf(why, size, "cannot tell the output format of '%s': use .vmd (%s%s a motion)",
+                 path, by ? by->def->name : "it is", by ? " writes" : "");
     else if (!job)
         snprintf(why, size, "cannot tell the output format of '%s': use .vmd or .vpd", path);
     else if (holds == PK_FMT_VMD)

@@ -649,7 +649,13 @@ static void test_output_refusal(void **state)
             "r, to: vpd, frame: N, out: ...})");
     refusal(PK_FMT_VMD, NULL, "o.txt", "r", "o.txt: 'r' is a motion: write it as .vmd");
     refusal(PK_FMT_VMD, NULL, "o.bin", NULL,
+            "cannot tell the output format of 'o.bin': use .vmd (it is a motion)");
+    pk_step *bake = pk_step_new("bake", "--", &log);
+    refusal(PK_FMT_VMD, bake, "o.bin", NULL,
+            "cannot tell the output format of 'o.bin': use .vmd (bake writes a motion)");
+    refusal(PK_FMT_VPD, bake, "o.bin", NULL,
             "cannot tell the output format of 'o.bin': use .vmd or .vpd");
+    pk_step_free(bake);
     refusal(PK_FMT_VMD, NULL, "o.pmx", NULL, "cannot tell the output format of 'o.pmx'");
     /* a pose: .vpd or .vmd */
     refusal(PK_FMT_VPD, NULL, "o.vpd", "r", NULL);

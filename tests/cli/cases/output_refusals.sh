@@ -48,3 +48,20 @@ expect_unchanged dance.vmd fist.vpd mei.pmd sd.pmd bow.vmd
 expect_no_file x.vmd
 expect_no_file y.vmd
 expect_no_temp_files .
+
+# An output name of no known format: a command that writes a motion whatever
+# it reads says .vmd alone (a .vpd it would refuse next), before any input is
+# read; one that may write a pose says both.
+for cmd in reduce bake smooth; do
+    expect_exit 2 "$POSEKIT" $cmd missing.vmd -o out.txt
+    expect_stderr <<ERR
+posekit $cmd: cannot tell the output format of 'out.txt': use .vmd ($cmd writes a motion)
+Try 'posekit help $cmd'.
+ERR
+done
+expect_exit 2 "$POSEKIT" time missing.vmd --shift 3 -o out.vpd
+expect_stderr_contains "posekit time: 'out.vpd' would hold one frame of a motion: write a .vmd"
+expect_exit 2 "$POSEKIT" mirror missing.vmd -o out.txt
+expect_stderr_contains "posekit mirror: cannot tell the output format of 'out.txt': use .vmd or .vpd"
+expect_no_file out.txt
+expect_no_file out.vpd
