@@ -323,10 +323,7 @@ static int set_value(pk_step *s, const pki_option *o, char *field, const char *n
     case PKI_OPT_U32:
         if (!pki_num_u32(value, (uint32_t *)field)) {
             pk_error(log, PK_E_USAGE, "%s wants %s, not '%s'%s", name, o->wants, value,
-                     value[0] >= '0' && value[0] <= '9' &&
-                             strspn(value, "0123456789") == strlen(value)
-                         ? " (the largest is 4294967295)"
-                         : "");
+                     pki_frames_hint(value, false));
             return -1;
         }
         return 0;
@@ -369,8 +366,11 @@ static int set_value(pk_step *s, const pki_option *o, char *field, const char *n
     }
     case PKI_OPT_OFFSET: {
         int64_t v;
-        if (!pki_num_i64(value, &v))
-            return refuse(log, name, o, value);
+        if (!pki_num_i64(value, &v)) {
+            pk_error(log, PK_E_USAGE, "%s wants %s, not '%s'%s", name, o->wants, value,
+                     pki_frames_hint(value, true));
+            return -1;
+        }
         return list_push((pki_list *)field, &v, sizeof v) ? 0 : 1;
     }
     case PKI_OPT_SECTIONS: {

@@ -52,6 +52,14 @@ const pki_option *pki_step_find_option(const pk_step *s, const char *key, size_t
     return NULL;
 }
 
+const char *pki_frames_hint(const char *value, bool sign)
+{
+    const char *d = value + (sign && (*value == '-' || *value == '+'));
+    if (*d < '0' || *d > '9' || strspn(d, "0123456789") != strlen(d))
+        return "";
+    return sign ? " (from -4294967295 to 4294967295)" : " (the largest is 4294967295)";
+}
+
 const char *pki_step_option_hint(const pk_step *s, const char *key, char *buf, size_t size)
 {
     for (const pki_option_hint *h = s->def->hints; key && h && h->key; h++) {

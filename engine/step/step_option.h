@@ -37,6 +37,10 @@ const char *pki_step_spell(const pk_step *s, const char *name, char buf[64]);
  * into buf (512 bytes), returned. */
 const char *pki_step_check_how(const pk_step *s, const char *input, const char *model_name,
                                char buf[512]);
+/* What to add to "wants a whole number of frames, not 'VALUE'" when VALUE
+ * is one, only too large: the range (signed: a shift or an offset, either
+ * way), else "". */
+const char *pki_frames_hint(const char *value, bool sign);
 /* A usage error with no position; returns -1. */
 int pki_step_fail(pk_log *log, const char *fmt, ...) PK_PRINTF(2, 3);
 

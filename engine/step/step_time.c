@@ -91,8 +91,8 @@ static int options(const pk_step *s, pk_time_options *t, pk_log *log)
     if (o->trim && parse_trim(s, o->trim, t, log) != 0)
         return -1;
     if (o->shift && !pki_num_i64(o->shift, &t->shift)) {
-        pk_error(log, PK_E_USAGE, "%s wants a whole number of frames, not '%s'",
-                 pki_step_spell(s, "shift", name), o->shift);
+        pk_error(log, PK_E_USAGE, "%s wants a whole number of frames, not '%s'%s",
+                 pki_step_spell(s, "shift", name), o->shift, pki_frames_hint(o->shift, true));
         return -1;
     }
     double from, to;

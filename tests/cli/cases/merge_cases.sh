@@ -142,3 +142,18 @@ expect_no_file e2.vmd
 # The same input laid within twice does nothing more: refused.
 expect_exit 2 "$POSEKIT" merge "$S/dance.vmd" fist60.vmd --within 2 --within 2 -o w2.vmd
 expect_stderr_contains '--within 2 is given twice'
+
+# An offset that is a whole number, only past what a VMD frame can be,
+# says the range rather than "wants a whole number" (as --at says its
+# largest); so does time's --shift.
+expect_exit 2 "$POSEKIT" merge "$S/dance.vmd" --offset 4294967296 -o big.vmd
+expect_stderr <<'ERR'
+posekit merge: --offset wants a whole number of frames, not '4294967296' (from -4294967295 to 4294967295)
+Try 'posekit help merge'.
+ERR
+expect_exit 2 "$POSEKIT" time "$S/dance.vmd" --shift -4294967296 -o big.vmd
+expect_stderr_contains "posekit time: --shift wants a whole number of frames, not '-4294967296' (from -4294967295 to 4294967295)"
+expect_exit 2 "$POSEKIT" time "$S/dance.vmd" --shift 1.5 -o big.vmd
+expect_stderr_contains "posekit time: --shift wants a whole number of frames, not '1.5'"
+expect_stderr_lacks "from -4294967295"
+expect_no_file big.vmd
