@@ -233,20 +233,22 @@ static int run_step(pk_job *j, const pki_job_step *js, pk_log *log)
     pk_log_set_progress(&tmp, log->progress, log->progress_ctx);
     int ran = pk_step_run(js->step, docs, n, res, &tmp);
     /* strict: a warning reading its inputs or model, or running it, fails
-     * the step (the command's --strict) */
-    if (ran == 0 && pk_step_strict(js->step) && (warned || tmp.warnings)) {
-        /* of the kind of the step's last warning (its inputs' are about
-         * what was read in them) */
-        pk_diag_code strict_code = last_code(&tmp, PK_WARNING, PK_E_DAMAGED);
-        pk_log_add_at(log, PK_ERROR, strict_code, j->path, -1, js->at.line, js->at.col,
-                      "%s: strict: %zu warning%s (reading its inputs or running it) %s",
-                      pk_step_name(js->step), warned + tmp.warnings,
-                      warned + tmp.warnings == 1 ? "" : "s",
-                      warned + tmp.warnings == 1 ? "is an error" : "are errors");
-        ran = -1;
-    }
+     * the step (the command's --strict), said after the step's warnings
+     * as the command says it */
+    size_t nwarn = warned + tmp.warnings;
+    bool strict_fails = ran == 0 && pk_step_strict(js->step) && nwarn;
+    /* of the kind of the step's last warning (its inputs' are about what
+     * was read in them) */
+    pk_diag_code strict_code = last_code(&tmp, PK_WARNING, PK_E_DAMAGED);
     relog_step(j, js, need, nneed, &tmp, log);
     pk_log_free(&tmp);
+    if (strict_fails) {
+        pk_log_add_at(log, PK_ERROR, strict_code, j->path, -1, js->at.line, js->at.col,
+                      "%s: strict: %zu warning%s (reading its inputs or running it) %s",
+                      pk_step_name(js->step), nwarn, nwarn == 1 ? "" : "s",
+                      nwarn == 1 ? "is an error" : "are errors");
+        ran = -1;
+    }
     if (ran != 0)
         goto done;
     report_line(j, js, res);

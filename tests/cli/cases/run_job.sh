@@ -218,3 +218,22 @@ expect_stderr_contains "samples/reuse.yaml:3:30: the name 'dance' is already use
 printf 'inputs: {fist: fist.vpd}\noutputs:\n  fist: {path: out/n.vpd, no_morphs: true, no-morphs: false}\n' >samples/spell.yaml
 expect_exit 2 "$POSEKIT" run samples/spell.yaml
 expect_stderr_contains "samples/spell.yaml:3:44: 'no-morphs' is given twice (first on line 3)"
+
+# A step's strict failure follows the warnings that made it, as the
+# command's "warnings are errors (--strict)" follows them.
+cp "$PK_SOURCE/samples/dance.vmd" strict_in.vmd
+cat >strict.yaml <<'YAML'
+inputs:
+  d: strict_in.vmd
+steps:
+  - reduce: {in: d, strict: true, out: r}
+outputs:
+  r: strict_out.vmd
+YAML
+expect_exit 2 "$POSEKIT" run strict.yaml
+expect_stderr <<'ERR'
+posekit: strict.yaml:4:5: warning: d: nothing to reduce: no key changed, the output is the input unchanged
+posekit: strict.yaml:4:5: reduce: strict: 1 warning (reading its inputs or running it) is an error
+posekit: strict.yaml:4:5: step reduce -> r failed
+ERR
+expect_no_file strict_out.vmd
