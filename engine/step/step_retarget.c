@@ -1338,6 +1338,26 @@ static int run_group(pk_step *const *s, size_t n, pk_doc *const *in, pk_step_res
                           "dancer %zu: a pose: dancers are sized as motions (VMD)", i + 1);
             goto done;
         }
+        /* a motion without bone keys (a camera, a face motion) has no
+         * body to place: sized as a dancer it would only get a 全ての親
+         * key moving the model it is loaded on */
+        const pk_motion *mo = res[i].out.motion;
+        if (!mo->nbones) {
+            if (mo->ncameras)
+                pk_log_add_at(log, PK_ERROR, PK_E_USAGE, s[i]->inputs[0], -1, 0, 0,
+                              "dancer %zu: a camera (%zu camera key%s, no bone key): a camera is "
+                              "sized with the dance it frames (%s), not as a dancer",
+                              i + 1, mo->ncameras, pki_plural(mo->ncameras),
+                              s[i]->prefix[0] ? "retarget CAMERA --from A --to B --motion DANCE"
+                                              : "a retarget step of its own, with motion: "
+                                                "the dance");
+            else
+                pk_log_add_at(log, PK_ERROR, PK_E_USAGE, s[i]->inputs[0], -1, 0, 0,
+                              "dancer %zu: the motion has no bone keys: nothing of a body to "
+                              "size (a dancer is the motion that moves its bones)",
+                              i + 1);
+            goto done;
+        }
         size_t from = pki_mark(log);
         pk_retarget_options ro;
         int got = model_options(s[i], &res[i].out, rr, &ro, log);

@@ -198,6 +198,31 @@ expect_exit 2 "$POSEKIT" retarget p1.vmd --from gene.pmx --to mei.pmd -o x1.vmd 
 expect_stderr_contains "dancer 2: a pose: dancers are sized as motions (VMD)"
 expect_no_file x1.vmd
 expect_no_file x2.vmd
+# a camera given as a dancer (meant for --motion): an error, not a camera
+# written back with a 全ての親 key; a motion without bone keys likewise
+cp "$(corpus vmd_wavefile_camera.vmd)" camera.vmd
+expect_exit 2 "$POSEKIT" retarget p1.vmd --from gene.pmx --to mei.pmd -o x1.vmd \
+    --and camera.vmd --from gene.pmx --to mei.pmd -o x2.vmd
+expect_stderr_contains "posekit: camera.vmd: dancer 2: a camera (70 camera keys, no bone key): a camera is sized with the dance it frames (retarget CAMERA --from A --to B --motion DANCE), not as a dancer"
+expect_no_file x1.vmd
+expect_no_file x2.vmd
+cp "$(corpus vmd_vmd2xml_luminous.vmd)" light.vmd
+expect_exit 2 "$POSEKIT" retarget p1.vmd --from gene.pmx --to mei.pmd -o x1.vmd \
+    --and light.vmd --from gene.pmx --to mei.pmd -o x2.vmd
+expect_stderr_contains "posekit: light.vmd: dancer 2: the motion has no bone keys: nothing of a body to size"
+expect_no_file x2.vmd
+cat >camdancer.yaml <<'YAML'
+inputs: {p1: p1.vmd, cam: camera.vmd, gene: gene.pmx, mei: mei.pmd}
+steps:
+  - retarget:
+      dancers:
+        - {in: p1, from: gene, to: mei, out: o1}
+        - {in: cam, from: gene, to: mei, out: o2}
+outputs: {o1: x1.vmd, o2: x2.vmd}
+YAML
+expect_exit 2 "$POSEKIT" run camdancer.yaml
+expect_stderr_contains "dancer 2: a camera (70 camera keys, no bone key): a camera is sized with the dance it frames (a retarget step of its own, with motion: the dance), not as a dancer"
+expect_no_file x2.vmd
 # a dancer that fails while running (a target without legs): nothing written
 expect_exit 2 "$POSEKIT" retarget p1.vmd --from gene.pmx --to mei.pmd -o x1.vmd \
     --and p2.vmd --from gene.pmx --to nolegs.pmx -o x2.vmd
