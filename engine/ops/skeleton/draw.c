@@ -912,10 +912,24 @@ static void draw_links(canvas *c, const pk_drawing *d, const dfig *g, int view, 
 /* A figure's contacts: the touching point of the hand and the nearest
  * point of what it touches, joined; the pose's in green, the vs figure's
  * in orange with its gap and the pose's, as fractions of each one's arm. */
+/* A percentage as printed to one decimal: a value that prints as zero
+ * without its sign (a gap of -0.001% is no penetration to show). */
+static double pct1(double fraction)
+{
+    double v = 100.0 * fraction;
+    return fabs(v) < 0.05 ? 0.0 : v;
+}
+
 static void draw_marks(canvas *c, const dfig *g, int view, double ox, double oy, double scale,
                        bool under)
 {
     const char *colour = under ? "#ff7f0e" : "#2ca02c";
+    /* the labels placed so far (left, right, baseline): two hands that
+     * touch each other or one place land their labels on one line, drawn
+     * over each other; a label that would overlap one goes a line lower */
+    double placed_l[sizeof g->marks / sizeof *g->marks], placed_r[sizeof placed_l / sizeof *placed_l],
+        placed_y[sizeof placed_l / sizeof *placed_l];
+    int nplaced = 0;
     for (int k = 0; k < g->nmarks; k++) {
         const dmark *m = &g->marks[k];
         double x1, y1, x2, y2;
@@ -931,9 +945,9 @@ static void draw_marks(canvas *c, const dfig *g, int view, double ox, double oy,
                       m->with == PKI_WITH_HAND ? "each"
                       : m->side                ? "right"
                                                : "left",
-                      with, 100.0 * m->gap);
+                      with, pct1(m->gap));
         if (under)
-            pk_buf_printf(c->b, " (the pose: %.1f%%)", 100.0 * m->gap_a);
+            pk_buf_printf(c->b, " (the pose: %.1f%%)", pct1(m->gap_a));
         pk_buf_printf(c->b,
                       "</title><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
                       "stroke=\"%s\" stroke-width=\"1.2\" stroke-dasharray=\"2 2\"/>"
@@ -943,9 +957,24 @@ static void draw_marks(canvas *c, const dfig *g, int view, double ox, double oy,
                       x1, y1, x2, y2, colour, x1, y1, colour, x2, y2, colour);
         if (under) {
             char label[64], attrs[32];
-            snprintf(label, sizeof label, "gap %.1f%% (%.1f%%)", 100.0 * m->gap, 100.0 * m->gap_a);
+            snprintf(label, sizeof label, "gap %.1f%% (%.1f%%)", pct1(m->gap), pct1(m->gap_a));
             snprintf(attrs, sizeof attrs, "fill=\"%s\"", colour);
-            text_at(c, x1 + 5, y1 - 4, "start", 9, attrs, label);
+            double lx = x1 + 5, ly = y1 - 4, lw = pki_text_width(label, 9, false);
+            /* each step down clears the label it met; a line of 9-pixel
+             * text is 11 pixels */
+            for (bool clear = false; !clear;) {
+                clear = true;
+                for (int p = 0; p < nplaced; p++)
+                    if (lx < placed_r[p] && placed_l[p] < lx + lw &&
+                        fabs(ly - placed_y[p]) < 10.5) {
+                        ly = placed_y[p] + 11.0;
+                        clear = false;
+                    }
+            }
+            placed_l[nplaced] = lx;
+            placed_r[nplaced] = lx + lw;
+            placed_y[nplaced++] = ly;
+            text_at(c, lx, ly, "start", 9, attrs, label);
         }
         pk_buf_puts(c->b, "</g>\n");
     }

@@ -224,3 +224,27 @@ expect_eq "$(count bone plain.svg)" 0 "no figures without --model"
 expect_exit 0 "$POSEKIT" diff dance.vmd dance.vmd --frames 0-150 --model miku.pmx --svg dr.svg
 xmllint --noout dr.svg || fail "dr.svg is not well-formed"
 expect_eq "$(count bone dr.svg)" "$((8 * lines))" "a strip (frames 0, 22, ... 132 and 150) under a range diff"
+
+# a retarget's input and output drawn together (--vs, the output on its
+# model): the gap labels of the contacts (two hands on one place, here
+# both hands on the belly of SD Mei at frame 0) each on a line of its
+# own, not printed over each other, and no gap of "-0.0%"
+cp "$(corpus vmd_imas_azusa_bow1.vmd)" bow.vmd
+cp "$(corpus pmd_mei.pmd)" mei.pmd
+cp "$(corpus pmd_sd_mei.pmd)" sd.pmd
+expect_exit 0 "$POSEKIT" retarget bow.vmd --from mei.pmd --to sd.pmd -o bow_sd.vmd
+expect_exit 0 "$POSEKIT" draw bow.vmd --model mei.pmd --vs bow_sd.vmd --vs-model sd.pmd --frame 0 -o gaps.svg
+xmllint --noout gaps.svg || fail "gaps.svg is not well-formed"
+[ "$(grep -c '>gap ' gaps.svg)" -ge 2 ] || fail "expected two gap labels at least"
+! grep -q -- '-0\.0%' gaps.svg || fail "a gap printed as -0.0%"
+# each label's box (9-pixel text, its width at 0.6 em a character at
+# most): none meets another
+python3 - gaps.svg <<'PY' || fail "gap labels drawn over each other"
+import re, sys
+boxes = [(float(x), float(y), len(t) * 9 * 0.6) for x, y, t in
+         re.findall(r'<text x="([0-9.]+)" y="([0-9.]+)" font-size="9"[^>]*>(gap [^<]*)<', open(sys.argv[1]).read())]
+for i, a in enumerate(boxes):
+    for b in boxes[:i]:
+        if abs(a[1] - b[1]) < 9 and a[0] < b[0] + b[2] and b[0] < a[0] + a[2]:
+            sys.exit("overlap: %r %r" % (a, b))
+PY
