@@ -198,11 +198,14 @@ static int check(const pk_step *s, pk_log *log)
 
 /* A retarget between models that changed nothing says so and why, as a
  * rename or mirror that changes nothing does: a camera-only motion, a
- * target with none of the input's bones, or two models that agree (the
- * same model twice). */
-static void unchanged_retarget(const pk_step *s, const pk_doc *d, const pk_retarget_report *t,
+ * target with none of the input's bones, two models that agree (the
+ * same model twice), or models that differ where the steps left on found
+ * nothing to change (the --no-X options given named: they, not the
+ * models, are then why). */
+static void unchanged_retarget(const pk_step *s, const pk_doc *d, const retarget_result *rr,
                                pk_log *log)
 {
+    const pk_retarget_report *t = &rr->report;
     const char *what = d->motion ? "motion" : "pose";
     char n1[64];
     if (!t->bones_keyed && d->motion && d->motion->ncameras)
@@ -220,11 +223,42 @@ static void unchanged_retarget(const pk_step *s, const pk_doc *d, const pk_retar
                    "nothing to retarget: the target model has none of the %zu bone%s the %s "
                    "keys, the output is the input unchanged",
                    t->bones_keyed, t->bones_keyed == 1 ? "" : "s", what);
-    else
+    else if (rr->same_bones)
         pk_warning(log, PK_E_NO_EFFECT,
                    "nothing to retarget: no key changed (the models differ in nothing the "
                    "%s keys), the output is the input unchanged",
                    what);
+    else {
+        /* the models differ: the steps that would have changed keys were
+         * left out, or found nothing of the input to change on them */
+        const retarget_opts *o = s->o;
+        const struct {
+            const char *name;
+            bool on;
+        } no[] = {{"no_fold", o->no_fold},   {"no_stance", o->no_stance},
+                  {"no_scale", o->no_scale}, {"no_centre", o->no_centre},
+                  {"no_upper", o->no_upper}, {"no_shoulders", o->no_shoulders},
+                  {"no_toes", o->no_toes},   {"no_contacts", o->no_contacts},
+                  {"no_avoid", o->no_avoid}, {"no_twist", o->no_twist}};
+        char off[512] = "";
+        size_t len = 0, given = 0;
+        for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+            if (no[i].on && len < sizeof off) {
+                len += (size_t)snprintf(off + len, sizeof off - len, "%s%s", given ? ", " : "",
+                                        pki_step_spell(s, no[i].name, n1));
+                given++;
+            }
+        if (given)
+            pk_warning(log, PK_E_NO_EFFECT,
+                       "nothing to retarget: no key changed (%s left %zu step%s out, and no "
+                       "step left on changed a key), the output is the input unchanged",
+                       off, given, pki_plural(given));
+        else
+            pk_warning(log, PK_E_NO_EFFECT,
+                       "nothing to retarget: no key changed (no step found a key of the %s to "
+                       "change between the models), the output is the input unchanged",
+                       what);
+    }
 }
 
 /* The input's bone names another model's (a dance
@@ -560,7 +594,7 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
         pk_warning(log, PK_E_NO_EFFECT,
                    "nothing to retarget: no key changed, the output is the input unchanged");
     else if (rc == 0 && same)
-        unchanged_retarget(s, d, &rr->report, log);
+        unchanged_retarget(s, d, rr, log);
     pk_log_place(log, from, s->inputs[0]);
     return rc;
 }

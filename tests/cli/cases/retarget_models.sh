@@ -65,7 +65,9 @@ expect_exit 0 "$POSEKIT" retarget dance.vmd $NS --from gene.pmx --to mmt.pmx --n
 expect_stderr_lacks "tracks rewritten"
 expect_stderr_lacks "nothing to fold"
 expect_stderr_contains "posekit retarget: 15439 keys in, 15439 out: 0 changed, 0 added, 0 removed"
-expect_stderr_contains "posekit: dance.vmd: warning: nothing to retarget: no key changed (the models differ in nothing the motion keys), the output is the input unchanged"
+# the models differ: the steps left out, not the models, are why
+expect_stderr_contains "posekit: dance.vmd: warning: nothing to retarget: no key changed (--no-stance, --no-scale, --no-centre, --no-upper, --no-shoulders, --no-toes, --no-contacts, --no-avoid, --no-twist left 9 steps out, and no step left on changed a key), the output is the input unchanged"
+expect_stderr_lacks "differ in nothing"
 expect_stderr_lacks "stance:"
 expect_same_bytes none.vmd dance.vmd
 
@@ -81,6 +83,12 @@ expect_exit 2 "$POSEKIT" retarget dance.vmd $NS --from gene.pmx --to gene.pmx -o
 expect_no_file same2.vmd
 expect_exit 0 "$POSEKIT" retarget dance.vmd $NS --from gene.pmx --to babylon.pmx --no-stance --no-scale -o nob.vmd
 expect_stderr_contains "posekit: dance.vmd: warning: nothing to retarget: the target model has none of the 140 bones the motion keys, the output is the input unchanged"
+# a target with センター alone and none of the limbs (a bare test model):
+# the stance and scale left out, the other steps find nothing to move
+cp "$(corpus pmx_babylon_bone_flag_test.pmx)" bare.pmx
+expect_exit 0 "$POSEKIT" retarget dance.vmd --from gene.pmx --to bare.pmx --no-stance --no-scale -o bare.vmd
+expect_stderr_contains "posekit: dance.vmd: warning: nothing to retarget: no key changed (--no-stance, --no-scale left 2 steps out, and no step left on changed a key), the output is the input unchanged"
+expect_same_bytes bare.vmd dance.vmd
 expect_exit 0 "$POSEKIT" retarget camera.vmd $NS --from gene.pmx --to classic.pmx -o cam.vmd
 expect_stderr_lacks "fit:" # nothing to compare
 expect_stderr_contains "posekit: camera.vmd: warning: nothing to retarget: the motion has no bone keys, the output is the input unchanged (a camera is sized with the dance it frames: --motion DANCE.vmd)"
