@@ -927,8 +927,8 @@ static void draw_marks(canvas *c, const dfig *g, int view, double ox, double oy,
     /* the labels placed so far (left, right, baseline): two hands that
      * touch each other or one place land their labels on one line, drawn
      * over each other; a label that would overlap one goes a line lower */
-    double placed_l[sizeof g->marks / sizeof *g->marks], placed_r[sizeof placed_l / sizeof *placed_l],
-        placed_y[sizeof placed_l / sizeof *placed_l];
+    double placed_l[sizeof g->marks / sizeof *g->marks],
+        placed_r[sizeof placed_l / sizeof *placed_l], placed_y[sizeof placed_l / sizeof *placed_l];
     int nplaced = 0;
     for (int k = 0; k < g->nmarks; k++) {
         const dmark *m = &g->marks[k];
