@@ -916,6 +916,17 @@ static void summary(const pk_step *s, const pk_step_result *res, pk_buf *out)
         for (size_t i = 0; i < rr->bodies->n; i++)
             if ((long)i != rr->picked)
                 pk_buf_printf(out, "; @%s %zu", rr->bodies->names[i], rr->auto_fit[i].has);
+        /* without one that has every bone, the pick is by overlap
+         * (pk_body_fit_doc), which can pick the one with fewer of them */
+        if (b->has < b->keyed) {
+            pk_buf_printf(out,
+                          "; none has them all: picked by overlap, the bones both have over "
+                          "the bones either has, %.2f",
+                          b->overlap);
+            for (size_t i = 0; i < rr->bodies->n; i++)
+                if ((long)i != rr->picked)
+                    pk_buf_printf(out, "; @%s %.2f", rr->bodies->names[i], rr->auto_fit[i].overlap);
+        }
         pk_buf_putc(out, ')');
     }
     if (rr->models && t->fold_done)

@@ -73,12 +73,20 @@ tail -n +2 "$OUT" >auto_rest
 expect_same_bytes auto_rest no_model_rest
 expect_exit 0 "$POSEKIT" retarget dance.vmd --from @auto --to gene.pmx -o auto.vmd
 expect_stderr_contains 'posekit retarget: from: @auto is @classic (it has 140 of the 140 bones the input keys; @standard 66)'
+expect_stderr_lacks 'picked by overlap'
 expect_same_bytes auto.vmd body.vmd
 cp "$(corpus vmd_mmdagent_stand.vmd)" stand.vmd
 expect_exit 0 "$POSEKIT" check stand.vmd
 expect_stdout_contains 'best: @standard'
 expect_exit 0 "$POSEKIT" retarget stand.vmd --from @auto --to classic.pmx -o stand_auto.vmd --report auto.json
 expect_stderr_contains 'from: @auto is @standard'
+# no body has every bone: the line gives the overlaps the pick is made by
+expect_stderr_contains 'posekit retarget: from: @auto is @standard (it has 78 of the 222 bones the input keys; @classic 73; none has them all: picked by overlap, the bones both have over the bones either has, 0.35; @classic 0.25)'
+# ... which is why a body with fewer of the dance's bones can be picked
+# (YYB Miku's 439 bones: @standard has 75 of them in 78, @classic 76 in 140)
+cp "$(corpus vmd_babylon_physics_toggle_yyb10th.vmd)" yyb.vmd
+expect_exit 0 "$POSEKIT" retarget yyb.vmd --from @auto --to classic.pmx -o yyb_auto.vmd
+expect_stderr_contains 'posekit retarget: from: @auto is @standard (it has 75 of the 439 bones the input keys; @classic 76; none has them all: picked by overlap, the bones both have over the bones either has, 0.17; @classic 0.15)'
 expect_eq "$(json_eval auto.json '(d["from"], d["picked"])')" "('@auto', '@standard')" "the report names the body @auto picked"
 expect_exit 0 "$POSEKIT" retarget stand.vmd --from @standard --to classic.pmx -o stand_std.vmd --report std.json
 expect_same_bytes stand_auto.vmd stand_std.vmd
