@@ -827,6 +827,23 @@ static void read_root(rd *r, const yaml_node_t *root)
              PK_BODY_VERSION);
         return;
     }
+    /* a rules file where a body goes (--from rules.yaml): said as such,
+     * not as its first key unknown to a body ('morphs' is both's) */
+    if (!get(r, root, "posekit_body"))
+        for (yaml_node_pair_t *p = root->data.mapping.pairs.start;
+             p < root->data.mapping.pairs.top && !r->failed; p++) {
+            static const char *const RULES_KEYS[] = {"include",      "rename", "groups",
+                                                     "morph_groups", "mirror", "morph_mirror",
+                                                     "stance",       "scale"};
+            const yaml_node_t *k = node(r, p->key);
+            for (size_t i = 0; k && k->type == YAML_SCALAR_NODE && i < COUNT(RULES_KEYS); i++)
+                if (strcmp((const char *)k->data.scalar.value, RULES_KEYS[i]) == 0)
+                    fail(r, k,
+                         "a rules file (its key '%s'), not a body: rules go with --rules; a "
+                         "body is a model's skeleton as posekit dump --body MODEL writes it "
+                         "(posekit_body: %d, bones: [...])",
+                         RULES_KEYS[i], PK_BODY_VERSION);
+        }
     each_pair(r, root, "the body", TOP_KEYS, COUNT(TOP_KEYS), top_pair, NULL);
     if (!r->failed && !get(r, root, "posekit_body"))
         fail(r, root,

@@ -1048,6 +1048,18 @@ static void load_doc(loader *L, const yfile *f)
                  node_type_name(root));
         return;
     }
+    /* a body where rules go (--rules body.yaml): one error that says so,
+     * not one per key a rules file lacks */
+    for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;
+         p++) {
+        yaml_node_t *k = node(f, p->key);
+        if (k->type == YAML_SCALAR_NODE && strcmp(scalar(k), "posekit_body") == 0) {
+            NODE_ERR(L, f, k,
+                     "a body (a model's skeleton), not a rules file: a body goes where a model "
+                     "goes (--from, --to, --model)");
+            return;
+        }
+    }
     /* Includes first, whatever their place in the file: the including
      * file's own rules are a later layer and override them. */
     for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;

@@ -87,3 +87,16 @@ expect_stdout_contains "best: @classic"
 expect_exit 2 "$POSEKIT" check bow_en.vmd --strict
 expect_exit 0 "$POSEKIT" check bow_ja.vmd
 expect_stderr_lacks "another model's"
+
+# a rules file given where a model goes, and a body where rules go: each
+# says which it is and where it goes, in one error at the key that tells
+# (not "unknown key 'rename'" for a body, nor an error for every key of
+# a body read as rules)
+expect_exit 2 "$POSEKIT" retarget bow.vmd --from "$PK_SOURCE/rules/ja-en.yaml" --to mei.pmd -o rk.vmd
+expect_stderr_matches "ja-en\.yaml:[0-9]+:1: a rules file \(its key 'rename'\), not a body: rules go with --rules; a body is a model's skeleton as posekit dump --body MODEL writes it \(posekit_body: 1, bones: \[\.\.\.\]\)$"
+expect_no_file rk.vmd
+"$POSEKIT" dump --body mei.pmd >mei_body.yaml
+expect_exit 2 "$POSEKIT" retarget bow.vmd --from gene.pmx --to mei.pmd --rules mei_body.yaml -o rk.vmd
+expect_stderr_contains "posekit: mei_body.yaml:1:1: a body (a model's skeleton), not a rules file: a body goes where a model goes (--from, --to, --model)"
+expect_eq "$(grep -c 'mei_body.yaml' "$ERR")" 1 "one error for the body given as rules"
+expect_no_file rk.vmd
