@@ -154,6 +154,14 @@ static int check(const pk_step *s, pk_log *log)
             return pki_step_fail(log, "%s applies with %s and %s",
                                  pki_step_spell(s, MODEL_ONLY[i], n1),
                                  pki_step_spell(s, "from", n2), pki_step_spell(s, "to", n3));
+    /* the report is the sizing's measures: by rules alone there are none,
+     * and it would be written holding the input's name only */
+    if (!o->from_name && o->measure)
+        return pki_step_fail(log,
+                             "the measures of the sizing (--report, --json) need %s and %s: "
+                             "retarget by rules alone measures nothing (its line says what "
+                             "changed)",
+                             pki_step_spell(s, "from", n1), pki_step_spell(s, "to", n2));
     if (o->from_name && o->no_stance && o->no_scale && o->no_fold && o->no_contacts &&
         o->no_avoid && o->no_twist && o->no_centre && o->no_upper && o->no_shoulders &&
         o->no_toes && !o->rules_name) {

@@ -100,3 +100,14 @@ expect_exit 2 "$POSEKIT" retarget bow.vmd --from gene.pmx --to mei.pmd --rules m
 expect_stderr_contains "posekit: mei_body.yaml:1:1: a body (a model's skeleton), not a rules file: a body goes where a model goes (--from, --to, --model)"
 expect_eq "$(grep -c 'mei_body.yaml' "$ERR")" 1 "one error for the body given as rules"
 expect_no_file rk.vmd
+
+# --report or --json with retarget by rules alone: there is no sizing to
+# measure (the file was written holding the input's name and two nulls,
+# exit 0); refused, nothing written
+expect_exit 2 "$POSEKIT" retarget bow.vmd --rules "$PK_SOURCE/rules/a-to-t-stance.yaml" -o rr.vmd --report rr.json
+expect_stderr_contains "posekit retarget: the measures of the sizing (--report, --json) need --from and --to: retarget by rules alone measures nothing (its line says what changed)"
+expect_no_file rr.json
+expect_no_file rr.vmd
+expect_exit 2 "$POSEKIT" retarget bow.vmd --rules "$PK_SOURCE/rules/a-to-t-stance.yaml" -o rr.vmd --json
+expect_stdout_empty
+expect_no_file rr.vmd
