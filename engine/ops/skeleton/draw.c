@@ -1220,11 +1220,17 @@ int pk_draw_svg(const pk_drawing *d, pk_buf *out)
         views[nviews++] = (int)d->view;
     size_t per = d->vs ? 2 : 1, nf = d->nfigs / per;
     box bx[3];
-    double ext = 1e-9;
+    double ext = 0;
     for (int k = 0; k < nviews; k++) {
         bx[k] = bounds(d, views[k]);
         ext = fmax(ext, fmax(bx[k].x1 - bx[k].x0, bx[k].y1 - bx[k].y0));
     }
+    /* a figure of no size (every bone of a bare test model at the
+     * origin, on the ground) drawn at the scale of one 2 units across, as
+     * an empty one is: stretched to fill the panel, its scale bar read
+     * "2e-10 units (440000000000.00 px per unit)" */
+    if (!(ext > 1e-3))
+        ext = 2.0;
     /* one scale for every panel: the largest extent fills `size` pixels */
     double size = nf == 1 && nviews == 1 ? 440 : nf == 1 ? 300 : 170;
     double scale = size / ext, pad = 14, label_h = 18;

@@ -248,3 +248,11 @@ for i, a in enumerate(boxes):
         if abs(a[1] - b[1]) < 9 and a[0] < b[0] + b[2] and b[0] < a[0] + a[2]:
             sys.exit("overlap: %r %r" % (a, b))
 PY
+
+# a bare test model whose bones all stand at the origin: a figure of no
+# size, drawn at a readable scale (the bar read "2e-10 units
+# (440000000000.00 px per unit)")
+cp "$(corpus pmx_babylon_bone_flag_test.pmx)" bare.pmx
+expect_exit 0 "$POSEKIT" draw bow.vmd --model bare.pmx -o bare.svg
+xmllint --noout bare.svg || fail "bare.svg is not well-formed"
+grep -qE '>0\.5 units \(220\.00 px per unit\)<' bare.svg || fail "the scale bar of a figure of no size: $(grep -o '[^>]*px per unit[^<]*' bare.svg)"
