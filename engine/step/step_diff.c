@@ -242,12 +242,20 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
     if (d->nbones == 0 && d->nmorphs == 0 && d->nscene == 0) {
         char n1[64];
         size_t from = pki_mark(log);
-        if (o->no_morphs)
+        if (o->vs_model)
+            /* in the world a bone is compared where both models draw it:
+             * the inputs' keys are not what is missing */
+            pk_warning(log, PK_E_NO_EFFECT,
+                       "nothing compared: %s and %s have no bone in common that both draw "
+                       "(in the world a bone is compared where both models have it)",
+                       o->model_name, o->vs_model_name);
+        else if (o->no_morphs)
             pk_warning(log, PK_E_NO_EFFECT,
                        "nothing compared: neither input holds a bone (%s leaves morphs out)",
                        pki_step_spell(s, "no_morphs", n1));
         else
-            pk_warning(log, PK_E_NO_EFFECT, "nothing compared: neither input holds a bone or morph");
+            pk_warning(log, PK_E_NO_EFFECT,
+                       "nothing compared: neither input holds a bone or morph");
         pk_log_place(log, from, s->inputs[0]);
     }
     dr->opts.bone_filter = NULL; /* sel is freed */

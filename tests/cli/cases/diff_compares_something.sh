@@ -65,3 +65,11 @@ expect_stdout_contains 'scene,camera rotation,,,'
 expect_exit 1 "$POSEKIT" diff "$(corpus vmd_vmd2xml_allShadow.vmd)" "$CAM" --frames all
 expect_stdout_contains 'shadow mode  (only in A)'
 
+
+# in the world (--vs-model): two models that draw no bone in common
+# compare nothing; the warning names the models, not the inputs (which
+# hold 101 bones each: "neither input holds a bone or morph" was false)
+cp "$(corpus vmd_imas_azusa_bow1.vmd)" bow.vmd
+expect_exit 0 "$POSEKIT" diff bow.vmd bow.vmd --model "$(corpus pmd_mei.pmd)" --vs-model "$(corpus pmx_babylon_bone_flag_test.pmx)"
+expect_stderr_contains "warning: nothing compared: $(corpus pmd_mei.pmd) and $(corpus pmx_babylon_bone_flag_test.pmx) have no bone in common that both draw (in the world a bone is compared where both models have it)"
+expect_stderr_lacks "neither input holds"
