@@ -176,6 +176,29 @@ static pk_diff *at_frame(const pk_step *s, const pk_doc *in, pk_diff_options *op
     return d;
 }
 
+/* In the world an input keying none of its model's bones compares that
+ * model's rest pose, which the table does not tell apart from the input
+ * (a camera given for the dance it frames, a dance with English names):
+ * said, naming the input, as draw says it. */
+static void warn_world_unfit(const pk_step *s, const pk_doc *d, const char *path, const pk_model *m,
+                             const char *model_name, pk_log *log)
+{
+    size_t from = pki_mark(log);
+    char how[512];
+    if (d->motion && d->motion->nbones == 0 && d->motion->ncameras > 0)
+        pk_warning(log, PK_E_NO_EFFECT,
+                   "a camera motion (%zu camera key%s, no bone key): %s is compared at rest "
+                   "(compare the dance the camera frames)",
+                   d->motion->ncameras, pki_plural(d->motion->ncameras), model_name);
+    else if (pki_model_holds_none(m, d))
+        pk_warning(log, PK_E_NO_EFFECT,
+                   "%s holds none of the bones it %s: compared at rest (%s lists the names it "
+                   "lacks)",
+                   model_name, d->motion ? "keys" : "poses",
+                   pki_step_check_how(s, path, model_name, how));
+    pk_log_place(log, from, path);
+}
+
 static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_log *log)
 {
     (void)n;
@@ -218,6 +241,10 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
         else
             pki_warn_past_end(s, &in[i], s->inputs[i], "frame", o->frame, log);
     pk_diff *d;
+    if (o->vs_model)
+        for (int i = 0; i < 2; i++)
+            warn_world_unfit(s, &in[i], s->inputs[i], i ? o->vs_model : o->model,
+                             i ? o->vs_model_name : o->model_name, log);
     if (o->vs_model) {
         /* in the world, each on its own model */
         uint32_t first = o->frame, last = o->frame;

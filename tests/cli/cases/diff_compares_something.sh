@@ -73,3 +73,14 @@ cp "$(corpus vmd_imas_azusa_bow1.vmd)" bow.vmd
 expect_exit 0 "$POSEKIT" diff bow.vmd bow.vmd --model "$(corpus pmd_mei.pmd)" --vs-model "$(corpus pmx_babylon_bone_flag_test.pmx)"
 expect_stderr_contains "warning: nothing compared: $(corpus pmd_mei.pmd) and $(corpus pmx_babylon_bone_flag_test.pmx) have no bone in common that both draw (in the world a bone is compared where both models have it)"
 expect_stderr_lacks "neither input holds"
+# ... and an input that keys none of its model's bones (a camera given
+# for the dance it frames) compares that model's rest pose: said, as
+# draw says it (the table of 50 bones differing read as the dance's)
+cp "$(corpus vmd_wavefile_camera.vmd)" camera.vmd
+cp "$(corpus pmd_mei.pmd)" mei.pmd
+cp "$(corpus pmd_sd_mei.pmd)" sd.pmd
+expect_exit 1 "$POSEKIT" diff camera.vmd bow.vmd --model mei.pmd --vs-model sd.pmd
+expect_stderr_contains "posekit: camera.vmd: warning: a camera motion (70 camera keys, no bone key): mei.pmd is compared at rest (compare the dance the camera frames)"
+expect_exit 2 "$POSEKIT" diff camera.vmd bow.vmd --model mei.pmd --vs-model sd.pmd --strict
+expect_exit 1 "$POSEKIT" diff bow.vmd bow.vmd --model mei.pmd --vs-model sd.pmd
+expect_stderr_empty
