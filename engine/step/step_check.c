@@ -300,7 +300,11 @@ static void check_text(const pk_step *s, const check_result *cr, pk_buf *f)
     const pk_model *m = cr->model;
     size_t nb, nm, mb, mm, vb, vm;
     check_counts(r, &nb, &nm, &mb, &mm, &vb, &vm);
-    pk_buf_printf(f, "%s on %s (%s)\n", s->inputs[0], o->model_name, m->name);
+    /* a model without a name (bare test models) gets no empty brackets */
+    if (m->name && m->name[0])
+        pk_buf_printf(f, "%s on %s (%s)\n", s->inputs[0], o->model_name, m->name);
+    else
+        pk_buf_printf(f, "%s on %s\n", s->inputs[0], o->model_name);
     pk_buf_printf(f, "  bones keyed: %zu, missing on the model: %zu (%zu moving)\n", nb, mb, vb);
     pk_buf_printf(f, "  morphs keyed: %zu, missing on the model: %zu (%zu moving)\n", nm, mm, vm);
     if (r->missing_moving)

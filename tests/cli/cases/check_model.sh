@@ -172,3 +172,9 @@ grep -qE '^  morphs: [^,]+(, [^,]+){23} and 51 more \(the JSON report lists ever
     fail "morphs at rest: $(grep '^  morphs:' "$OUT")"
 expect_exit 1 "$POSEKIT" check "$yyb" --model "$gene" --json
 expect_eq "$(json_eval "$OUT" 'd["missing_at_rest"]')" 435 "names at rest in JSON"
+
+# a model without a name (a bare test model): the first line names the
+# file, without empty brackets
+cp "$(corpus pmx_babylon_bone_flag_test.pmx)" bare.pmx
+expect_exit 1 "$POSEKIT" check "$yyb" --model bare.pmx
+expect_eq "$(head -n 1 "$OUT")" "$yyb on bare.pmx" "the first line for a nameless model"
