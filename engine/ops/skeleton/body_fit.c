@@ -49,8 +49,15 @@ long pk_body_fit_doc(const pk_model *const *models, size_t n, const pk_doc *doc,
             best = (long)i;
     }
     if (n && fit[0].keyed == 0) {
-        pk_error(log, PK_E_USAGE, "the %s keys no bone: there is nothing to fit a body to",
-                 doc->motion ? "motion" : "pose");
+        /* a camera given for its dance: the dance is what has a body */
+        if (doc->motion && doc->motion->ncameras)
+            pk_error(log, PK_E_USAGE,
+                     "the motion keys no bone: there is nothing to fit a body to (a camera, "
+                     "%zu camera key%s: the dance it frames keys the bones)",
+                     doc->motion->ncameras, doc->motion->ncameras == 1 ? "" : "s");
+        else
+            pk_error(log, PK_E_USAGE, "the %s keys no bone: there is nothing to fit a body to",
+                     doc->motion ? "motion" : "pose");
         return -1;
     }
     return whole >= 0 ? whole : best;
