@@ -737,6 +737,11 @@ const char *pk_output_refusal(pk_format holds, const pk_step *by, pk_format fmt,
                      : "'%s' would hold one frame of a motion: write a .vmd (posekit convert "
                        "--frame N takes one pose out of a motion)",
                  path, name, name);
+    else if (!job &&
+             (pk_format_from_path(path) == PK_FMT_PMX || pk_format_from_path(path) == PK_FMT_PMD))
+        /* the format is told, and it is one posekit reads only */
+        snprintf(why, size, "'%s' is named as a model (.pmx, .pmd), which posekit never writes: %s",
+                 path, holds == PK_FMT_VMD ? "write the motion as .vmd" : "use .vmd or .vpd");
     else if (!job && holds == PK_FMT_VMD) /* .vpd would be refused next */
         snprintf(why, size, "cannot tell the output format of '%s': use .vmd (%s%s a motion)",
                  path, by ? by->def->name : "it is", by ? " writes" : "");

@@ -656,7 +656,13 @@ static void test_output_refusal(void **state)
     refusal(PK_FMT_VPD, bake, "o.bin", NULL,
             "cannot tell the output format of 'o.bin': use .vmd or .vpd");
     pk_step_free(bake);
-    refusal(PK_FMT_VMD, NULL, "o.pmx", NULL, "cannot tell the output format of 'o.pmx'");
+    /* a model's name: the format is told, and posekit writes no model */
+    refusal(PK_FMT_VMD, NULL, "o.pmx", NULL,
+            "'o.pmx' is named as a model (.pmx, .pmd), which posekit never writes: write the "
+            "motion as .vmd");
+    refusal(PK_FMT_VPD, NULL, "O.PMD", NULL,
+            "'O.PMD' is named as a model (.pmx, .pmd), which posekit never writes: use .vmd or "
+            ".vpd");
     /* a pose: .vpd or .vmd */
     refusal(PK_FMT_VPD, NULL, "o.vpd", "r", NULL);
     refusal(PK_FMT_VPD, NULL, "o.vmd", NULL, NULL);

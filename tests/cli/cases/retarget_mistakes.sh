@@ -111,3 +111,9 @@ expect_no_file rr.vmd
 expect_exit 2 "$POSEKIT" retarget bow.vmd --rules "$PK_SOURCE/rules/a-to-t-stance.yaml" -o rr.vmd --json
 expect_stdout_empty
 expect_no_file rr.vmd
+
+# -o naming a model: the format is told (a model, which posekit never
+# writes), not "cannot tell the output format"
+expect_exit 2 "$POSEKIT" retarget bow.vmd --from gene.pmx --to mei.pmd -o sized.pmx
+expect_stderr_contains "posekit retarget: 'sized.pmx' is named as a model (.pmx, .pmd), which posekit never writes: use .vmd or .vpd"
+expect_no_file sized.pmx
