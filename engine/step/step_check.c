@@ -68,9 +68,14 @@ static int check(const pk_step *s, pk_log *log)
     char n1[64];
     if (s->ninputs < 1 || !s->inputs[0])
         return pki_step_fail(log, "no input file given");
-    if (fits_bodies(s) && ((const check_opts *)s->o)->rules_wanted)
-        return pki_step_fail(log, "the suggested rules rename to a model's names: give %s MODEL",
-                             pki_step_spell(s, "model", n1));
+    const check_opts *o = s->o;
+    if (fits_bodies(s) && o->rules_wanted)
+        /* @auto picks a built-in body, whose names are the standard ones:
+         * no model's own names to rename to */
+        return pki_step_fail(log, "the suggested rules rename to a model's names: give %s MODEL%s",
+                             pki_step_spell(s, "model", n1),
+                             o->model_name ? " (a file; @auto only tells which built-in body fits)"
+                                           : "");
     return 0;
 }
 

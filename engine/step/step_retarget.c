@@ -517,7 +517,12 @@ static int camera_run(const pk_step *s, pk_doc *in, pk_doc *d, retarget_result *
                              "no camera key: with %s the input is the camera that frames "
                              "the dance; %s is the camera and this the dance: swap them",
                              s->prefix[0] ? "--motion" : "motion", s->inputs[1]);
-    if (!d->motion || !d->motion->ncameras)
+    if (!d->motion)
+        return pki_step_fail(log,
+                             "a pose: with %s the input is the camera (a VMD) that frames "
+                             "the dance",
+                             s->prefix[0] ? "--motion" : "motion");
+    if (!d->motion->ncameras)
         return pki_step_fail(log,
                              "no camera key: with %s the input is the camera that frames "
                              "the dance",

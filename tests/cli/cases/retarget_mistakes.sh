@@ -44,6 +44,16 @@ cp "$(corpus vmd_wavefile_v2.vmd)" dance.vmd
 expect_exit 2 "$POSEKIT" retarget dance.vmd --from gene.pmx --to mei.pmd --motion camera.vmd -o swapped.vmd
 expect_stderr_contains "posekit: dance.vmd: no camera key: with --motion the input is the camera that frames the dance; camera.vmd is the camera and this the dance: swap them"
 expect_no_file swapped.vmd
+# a pose given as the camera: said to be a pose, not "no camera key"
+cp "$(corpus vpd_keitel_01.vpd)" pose.vpd
+expect_exit 2 "$POSEKIT" retarget pose.vpd --from gene.pmx --to mei.pmd --motion camera.vmd -o posecam.vmd
+expect_stderr_contains "posekit: pose.vpd: a pose: with --motion the input is the camera (a VMD) that frames the dance"
+expect_no_file posecam.vmd
+# check --model @auto --suggest-rules: --model was given, @auto has no
+# names of a model's own to rename to; the error says what it wants
+expect_exit 2 "$POSEKIT" check dance.vmd --model @auto --suggest-rules auto.yaml
+expect_stderr_contains "the suggested rules rename to a model's names: give --model MODEL (a file; @auto only tells which built-in body fits)"
+expect_no_file auto.yaml
 
 # a target whose leg IK is named otherwise (here SD Mei's body with its
 # 足ＩＫ renamed): its legs cannot follow the dance's leg IK keys; a
