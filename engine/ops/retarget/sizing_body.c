@@ -693,11 +693,29 @@ static bool writer_init(writer *w, pki_bone_set *s, const pki_sizing *z,
     w->cand[k++] = w->f0 + w->n - 1;
     for (size_t i = 0; i < s->m->nbones; i++)
         w->cand[k++] = s->m->bones[i].frame;
-    qsort(w->cand, k, sizeof *w->cand, cmp_u32);
-    size_t u = 0;
-    for (size_t i = 0; i < k; i++)
-        if (!u || w->cand[u - 1] != w->cand[i])
-            w->cand[u++] = w->cand[i];
+    /* sorted, each frame once: marked over their span where it is not
+     * much longer than the list (a motion's frames are dense), else
+     * sorted */
+    uint32_t lo = w->cand[0], hi = w->cand[0];
+    for (size_t i = 1; i < k; i++) {
+        lo = w->cand[i] < lo ? w->cand[i] : lo;
+        hi = w->cand[i] > hi ? w->cand[i] : hi;
+    }
+    size_t span = (size_t)(hi - lo) + 1, u = 0;
+    bool *seen = span <= 4 * k + 4096 ? calloc(span, sizeof *seen) : NULL;
+    if (seen) {
+        for (size_t i = 0; i < k; i++)
+            seen[w->cand[i] - lo] = true;
+        for (size_t f = 0; f < span; f++)
+            if (seen[f])
+                w->cand[u++] = lo + (uint32_t)f;
+        free(seen);
+    } else {
+        qsort(w->cand, k, sizeof *w->cand, cmp_u32);
+        for (size_t i = 0; i < k; i++)
+            if (!u || w->cand[u - 1] != w->cand[i])
+                w->cand[u++] = w->cand[i];
+    }
     w->ncand = u;
     return true;
 }
