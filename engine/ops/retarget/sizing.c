@@ -581,7 +581,7 @@ static bool dropped(const writer *wr, const pk_bone_key *k)
     return l > 0 && wr->drop[l - 1].name == k->name && k->frame <= wr->drop[l - 1].hi;
 }
 
-static int write_motion(pki_sizing *z, pk_motion *m, const pk_retarget_options *o,
+static int write_motion(pki_sizing *z, pk_motion *m, pk_tracks *tr, const pk_retarget_options *o,
                         pk_sizing_report *rep, pk_log *log)
 {
     writer wr;
@@ -590,7 +590,7 @@ static int write_motion(pki_sizing *z, pk_motion *m, const pk_retarget_options *
     wr.tol_deg = o->max_deg > 0 ? o->max_deg : PK_REDUCE_DEG;
     wr.tol_pos = o->max_pos > 0 ? o->max_pos : PK_REDUCE_POS;
     uint32_t n = z->pb.n;
-    wr.tr = pk_tracks_build(m, NULL);
+    wr.tr = tr ? tr : pk_tracks_build(m, NULL);
     wr.add = pk_motion_new();
     wr.cache = pki_curve_cache_new();
     wr.pos = malloc((n + 2) * sizeof *wr.pos);
@@ -803,6 +803,7 @@ int pki_sizing_run(pki_bone_set *s, const pk_motion *in_m, const pk_pose *in_p,
 {
     pki_sizing z;
     memset(&z, 0, sizeof z);
+    pk_tracks *otr = NULL; /* the output's tracks the twist step built, for the write */
     pki_figure_init(&z.a, o->from);
     pki_figure_init(&z.b, o->to);
     uint32_t f0 = 0, f1 = 0;
@@ -873,10 +874,14 @@ int pki_sizing_run(pki_bone_set *s, const pk_motion *in_m, const pk_pose *in_p,
     if (arms && !o->no_avoid && pki_avoid_step(&z, sr, log) != 0)
         goto done;
     pk_progress(log, 0.7, "sizing: twist");
-    if (arms && !o->no_twist && pki_twist_step(&z, sr, log) != 0)
+    if (arms && !o->no_twist && pki_twist_step(&z, sr, s->m ? &otr : NULL, log) != 0)
         goto done;
     pk_progress(log, 0.8, "sizing: fitting keys");
-    if (arms && (s->m ? write_motion(&z, s->m, o, sr, log) : write_pose(&z, s->p, log)) != 0)
+    /* nothing between the twist step and the write edits the output:
+     * its tracks are the same (write_motion takes them) */
+    pk_tracks *wtr = otr;
+    otr = NULL;
+    if (arms && (s->m ? write_motion(&z, s->m, wtr, o, sr, log) : write_pose(&z, s->p, log)) != 0)
         goto done;
     if (o->measure) {
         pk_progress(log, 0.9, "sizing: measuring");
@@ -893,6 +898,7 @@ int pki_sizing_run(pki_bone_set *s, const pk_motion *in_m, const pk_pose *in_p,
     }
     rc = 0;
 done:
+    pk_tracks_free(otr);
     sizing_free(&z);
     pki_torso_free(&ta);
     pki_torso_free(&tb);
@@ -926,7 +932,7 @@ int pki_sizing_write(pki_sizing *z, pk_motion *m, const pk_retarget_options *o,
 {
     if (!z->arm[0].n && !z->arm[1].n)
         return 0;
-    return write_motion(z, m, o, rep, log);
+    return write_motion(z, m, NULL, o, rep, log);
 }
 
 void pki_sizing_close(pki_sizing *z)

@@ -145,7 +145,9 @@ int pki_avoid_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log);
  * it comes from and blended by that bone's curves, as far as that bone
  * then stays within PKI_TWIST_KEYED_DEG of what its own keys give. */
 #define PKI_TWIST_KEYED_DEG 0.003
-int pki_twist_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log);
+/* keep (or NULL): where it succeeds, the output motion's tracks it built
+ * (the caller frees them), for a write that follows with no edit between. */
+int pki_twist_step(pki_sizing *z, pk_sizing_report *rep, pk_tracks **keep, pk_log *log);
 
 /* The gap a contact of A (its gap gap_a) asks of B: A's times k, and 0
  * where A's hand lies inside A's part or below the floor (a touch on B's

@@ -661,7 +661,7 @@ done:
     return rc;
 }
 
-int pki_twist_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log)
+int pki_twist_step(pki_sizing *z, pk_sizing_report *rep, pk_tracks **keep, pk_log *log)
 {
     pk_tracks *tr = z->output ? pk_tracks_build(z->output, NULL) : NULL;
     if (z->output && !tr) {
@@ -682,6 +682,10 @@ int pki_twist_step(pki_sizing *z, pk_sizing_report *rep, pk_log *log)
             continue;
         }
         rc = twist_arm(z, s, tr, rep);
+    }
+    if (keep && !rc) {
+        *keep = tr;
+        tr = NULL;
     }
     pk_tracks_free(tr);
     if (rc)
