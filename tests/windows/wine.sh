@@ -39,6 +39,21 @@
 # more than it computes),
 # PK_WINE_CASES=all (also the cases cases.txt marks "slow").
 set -uo pipefail
+# Every Wine process of this script runs without address randomization
+# (the personality is inherited through fork and exec).  Debian's wine64
+# without its wine64-preloader package is a non-PIE program at 0x7d000000,
+# and Linux puts the brk heap of such a program anywhere in the 1 GB after
+# it (6.x kernels): about one start in 8,000 the heap, 132 KB then, covers
+# 0x7ffe0000, the page every Windows process has KUSER_SHARED_DATA at.
+# Wine cannot map it there and ends the process with status 1 before
+# posekit.exe runs, with nothing on stdout or stderr under WINEDEBUG=-all
+# ("err:virtual:virtual_alloc_first_teb wine: failed to map the shared
+# user data: c0000018" with err+virtual): stage W, about 350 Wine starts,
+# saw it as a case exiting 1 where 2 was expected.  Without randomization
+# the heap starts right after the loader, 48 MB below that page.
+if [ $((0x$(cat /proc/self/personality) & 0x0040000)) = 0 ] && command -v setarch >/dev/null; then
+    exec setarch "$(uname -m)" -R bash "$0" "$@"
+fi
 cd "$(dirname "$0")/../.."
 src=$(pwd)
 out=$src/build-windows
@@ -88,7 +103,9 @@ stamp "zip built"
 wine=$(command -v wine64 || echo /usr/lib/wine/wine64)
 wineserver=$(command -v wineserver || echo /usr/lib/wine/wineserver)
 [ -x "$wine" ] || { bad wine "wine64 is not installed (.ci/setup.sh installs it)"; finish; }
-export WINEPREFIX=$out/wineprefix WINEDEBUG=-all WINEDLLOVERRIDES='mscoree,mshtml='
+# WINEDEBUG: no traces but virtual memory's errors, so that a process Wine
+# could not set up (see the top) says so instead of ending silently.
+export WINEPREFIX=$out/wineprefix WINEDEBUG=-all,err+virtual WINEDLLOVERRIDES='mscoree,mshtml='
 # Wine reads its arguments in the locale's character set: UTF-8, always.
 export LC_ALL=C.UTF-8 LANG=C.UTF-8
 unset DISPLAY WAYLAND_DISPLAY
@@ -106,6 +123,11 @@ fi
 "$wineserver" -w
 "$wineserver" -p || { bad wine "wineserver -p failed: no persistent server"; finish; }
 "$wine" "$exe" version >/dev/null 2>&1 </dev/null # warm up
+if [ $((0x$(cat /proc/self/personality) & 0x0040000)) != 0 ]; then
+    ok "wine: no address randomization (the loader's heap stays below KUSER_SHARED_DATA)"
+else
+    bad "wine: no address randomization" "setarch -R did not apply (is util-linux's setarch installed?): one Wine start in about 8,000 ends with status 1"
+fi
 stamp "Wine prefix ready"
 
 # ---- 3. the Linux reference --------------------------------------------
