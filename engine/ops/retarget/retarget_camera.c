@@ -88,7 +88,14 @@
  * same with windows of LC_PAD_FINE frames around the frames the first
  * left missed (a large window refused for one frame loses them all), and
  * a third after the new shots (below), over the frames the stretches
- * fitted again around them left missed.
+ * fitted again around them left missed.  Then two passes more (LC_PAD,
+ * LC_PAD_FINE) over the frames the best camera for each frame meets
+ * after the polish (the report's bound) and the camera written still
+ * misses, the turn from the original free (a frame a steady camera
+ * reaches only turned further is met: keeping the shot within TRACK_TURN
+ * is ours, not the goal's) and the view angle chosen from DFOV_WIDE (up
+ * to 25° either way): the same windows, paths, fit and checks, the steps
+ * from frame to frame held to the same law.
  *
  * The view angle stays: a whole number of degrees in MMD, so changing it
  * on a key makes a step in the subject's size the distance must undo,
@@ -2925,17 +2932,22 @@ static void recentre(const pki_cert_frame *lf, pk_camera_key *k)
 
 static const int DFOV[] = {0, 2, -2, 5, -5};
 #define NDFOV ((int)(sizeof DFOV / sizeof *DFOV))
+/* the last pass's: any turn, and lenses further off */
+static const int DFOV_WIDE[] = {0, 2, -2, 5, -5, 10, -10, 15, -15, 25, -25};
+#define NDFOV_WIDE ((int)(sizeof DFOV_WIDE / sizeof *DFOV_WIDE))
+#define DFOV_SPAN 25 /* the largest change of either list */
 
 /* The smallest change of the view angle (DFOV, whole degrees) at which the
  * least change from w (the camera written at the frame) reaches the
  * frame within the turn allowed: its index in DFOV, or -1. */
-static int reach_fov(const pki_cert_frame *lf, const pk_camera_key *o, const pk_camera_key *w)
+static int reach_fov(const pki_cert_frame *lf, const pk_camera_key *o, const pk_camera_key *w,
+                     bool wide)
 {
-    for (int d = 0; d < NDFOV; d++) {
+    for (int d = 0; d < (wide ? NDFOV_WIDE : NDFOV); d++) {
         pk_camera_key s, c;
-        dolly(lf, w, DFOV[d], &s);
+        dolly(lf, w, wide ? DFOV_WIDE[d] : DFOV[d], &s);
         if ((d == 0 || s.fov != w->fov) && pki_camera_least_change(lf, &s, &c) &&
-            within_turn(o, w, &c))
+            (wide || within_turn(o, w, &c)))
             return d;
     }
     return -1;
@@ -2958,6 +2970,7 @@ static bool same_view(const pk_camera_key *a, const pk_camera_key *b)
 typedef struct reach_memo {
     pk_camera_key *at; /* the camera written each answer is for */
     signed char *d;    /* reach_fov's answer; REACH_UNKNOWN: none yet */
+    bool wide;         /* the answers are reach_fov's wide ones */
 } reach_memo;
 
 #define REACH_UNKNOWN (-2)
@@ -2969,7 +2982,7 @@ static int reach_fov_at(reach_memo *rm, uint32_t f, const pki_cert_frame *lf,
     if (rm->d[f] != REACH_UNKNOWN && same_view(&rm->at[f], w))
         return rm->d[f];
     rm->at[f] = *w;
-    return rm->d[f] = (signed char)reach_fov(lf, o, w);
+    return rm->d[f] = (signed char)reach_fov(lf, o, w, rm->wide);
 }
 
 /* The windows lift_misses tried and left as they were, kept over its
@@ -3094,7 +3107,7 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
                   e_bound[f] <= PK_CAMERA_GOAL &&
                   measure(sc, f, &orig[f], &played[f], NULL) > PK_CAMERA_GOAL &&
                   (dfov[f] = reach_fov_at(rm, f, &lf[f], &orig[f], &played[f])) >= 0;
-        dfov[f] = miss[f] ? DFOV[dfov[f]] : 0;
+        dfov[f] = miss[f] ? (rm->wide ? DFOV_WIDE : DFOV)[dfov[f]] : 0;
         nmiss += miss[f];
     }
     for (uint32_t f = 0; nmiss && f < nf;) {
@@ -3163,13 +3176,13 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
     again:;
         /* the window's view angle: its reached frames' median change, eased
          * in and out over pad frames in whole degrees */
-        int hist[2 * 8 + 1] = {0}, cnt = 0, med = 0;
+        int hist[2 * DFOV_SPAN + 1] = {0}, cnt = 0, med = 0;
         for (uint32_t h = f; h <= last; h++)
             if (miss[h])
-                hist[dfov[h] + 8]++, cnt++;
-        for (int d = 0, acc = 0; d < 17; d++)
+                hist[dfov[h] + DFOV_SPAN]++, cnt++;
+        for (int d = 0, acc = 0; d < 2 * DFOV_SPAN + 1; d++)
             if ((acc += hist[d]) * 2 >= cnt) {
-                med = d - 8;
+                med = d - DFOV_SPAN;
                 break;
             }
         for (size_t i = 0; i < n; i++) {
@@ -3217,7 +3230,7 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
                         continue;
                     key_from_track(tw.x + TB * i, &c0);
                     if (pki_camera_least_change(&lf[fr], &c0, &c) &&
-                        within_turn(&orig[fr], &played[fr], &c))
+                        (rm->wide || within_turn(&orig[fr], &played[fr], &c)))
                         miss[fr] = 1, tw.tf[i].aim = LC_AIM, more = true;
                 }
                 if (!more)
@@ -3240,7 +3253,7 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
                 if (tw.tf[i].v.ortho)
                     continue;
                 key_from_track(tw.x + TB * i, &c);
-                if (within_turn(&orig[fr], &played[fr], &c))
+                if (rm->wide || within_turn(&orig[fr], &played[fr], &c))
                     continue;
                 for (int a = 3; a < TB; a++)
                     tw.tf[i].lam[a] *= LC_PULL_MORE;
@@ -3304,7 +3317,7 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
             turn1 = fmax(turn1, turn_between(&orig[h], &played[h]));
         }
         double lim_deg = fmax(STEADY * deg_o, deg0), lim_eye = fmax(STEADY * eye_o, eye0);
-        bool worse = w1 > fmax(w0, PK_CAMERA_GOAL) + FIT, turned = turn1 > fmax(TRACK_TURN, turn0);
+        bool worse = w1 > fmax(w0, PK_CAMERA_GOAL) + FIT, turned = !rm->wide && turn1 > fmax(TRACK_TURN, turn0);
         bool unsteady = deg1 > lim_deg || eye1 > lim_eye, local = false;
         double level = LC_STIFF * LC_STIFF; /* (LC_STIFF²)^(tries + 1) */
         for (int k = 0; k < tries; k++)
@@ -3687,8 +3700,11 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
     double *e_all = calloc(nf, sizeof *e_all);
     double(*bp)[NPAR] = malloc((nf + 1) * sizeof *bp);
     char *newshot = calloc(nf + 1, 1);
-    reach_memo rm = {malloc((nf + 1) * sizeof *rm.at), malloc(nf + 1)};
-    window_memo wm = {0};
+    reach_memo rm = {malloc((nf + 1) * sizeof *rm.at), malloc(nf + 1), false};
+    reach_memo rmw = {malloc((nf + 1) * sizeof *rmw.at), malloc(nf + 1), true};
+    window_memo wm = {0}, wmw = {0};
+    pk_buf_init(&wmw.all);
+    pk_buf_init(&wmw.sig);
     pk_buf_init(&wm.all);
     pk_buf_init(&wm.sig);
     pk_motion *cam = camera_only(camera, log);
@@ -3698,7 +3714,7 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
     if (!cam)
         goto done;
     if (!orig || !best || !played || !e_best || !e_bound || !e_all || !raw || !bp || !newshot ||
-        !rm.at || !rm.d) {
+        !rm.at || !rm.d || !rmw.at || !rmw.d) {
         pk_error(log, PK_E_NO_MEMORY, "out of memory");
         goto done;
     }
@@ -3877,6 +3893,16 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
                                  LC_PAD_FINE, newshot, &rm, &wm, &rep->pieces, &rep->piece_keys,
                                  log) != 0)
         goto done;
+    /* the frames the best camera for each frame meets and the camera
+     * written still misses: the least change again, any turn, a wider
+     * choice of lens */
+    rmw.wide = true;
+    memset(rmw.d, REACH_UNKNOWN, nf + 1);
+    for (int pass = 0; pass < 2; pass++)
+        if (lift_misses(sc, &cam, orig, played, e_all, kf, nk, deg_o, eye_o, o,
+                        pass ? LC_PAD_FINE : LC_PAD, newshot, &rmw, &wmw, &rep->pieces,
+                        &rep->piece_keys, log) != 0)
+            goto done;
     for (uint32_t f = 0; f < nf; f++) {
         double b = measure(sc, f, &orig[f], &orig[f], NULL);
         double a = measure(sc, f, &orig[f], &played[f], &after);
@@ -3924,9 +3950,14 @@ done:
     free(newshot);
     free(rm.at);
     free(rm.d);
+    free(rmw.at);
+    free(rmw.d);
     pk_buf_free(&wm.all);
     pk_buf_free(&wm.sig);
     free(wm.at);
+    pk_buf_free(&wmw.all);
+    pk_buf_free(&wmw.sig);
+    free(wmw.at);
     free(kf);
     pk_motion_free(cam);
     return rc;
