@@ -3317,7 +3317,8 @@ static int lift_misses(const scene *sc, pk_motion **cam, const pk_camera_key *or
             turn1 = fmax(turn1, turn_between(&orig[h], &played[h]));
         }
         double lim_deg = fmax(STEADY * deg_o, deg0), lim_eye = fmax(STEADY * eye_o, eye0);
-        bool worse = w1 > fmax(w0, PK_CAMERA_GOAL) + FIT, turned = !rm->wide && turn1 > fmax(TRACK_TURN, turn0);
+        bool worse = w1 > fmax(w0, PK_CAMERA_GOAL) + FIT;
+        bool turned = !rm->wide && turn1 > fmax(TRACK_TURN, turn0);
         bool unsteady = deg1 > lim_deg || eye1 > lim_eye, local = false;
         double level = LC_STIFF * LC_STIFF; /* (LC_STIFF²)^(tries + 1) */
         for (int k = 0; k < tries; k++)
