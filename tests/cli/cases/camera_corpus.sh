@@ -126,17 +126,22 @@ assert goal == 2 and n_before < n_after < n == nframes and n_after <= n_bound <=
 # given its path's view angle too, not only its eye and angles: 99.7%,
 # 84.9%, 97.7% and 93.8%; then a new shot's run moved to a cut within 10
 # frames, and its ends its camera does not reach and makes worse left to
-# the camera written: the chibi 84.8% -> 85.5%)
+# the camera written: the chibi 84.8% -> 85.5%; then two passes more of
+# the least change over the frames the best camera meets (after its
+# polish), any turn, the view angle up to 25 degrees either way: 2789,
+# 2177, 2712 and 2646 frames, 99.7%, 86.9%, 97.9% and 95.3%)
 # (over the sanitizer build's part: 665 and 911 of the 802 and 949 frames
-# the best camera lands)
-share = {'pmd_mei.pmd': 0.996, 'pmd_sd_mei.pmd': 0.85, 'pmx_mmt_test_model.pmx': 0.975,
-         'pmx_nanoem_miku_bones.pmx': 0.93}[m]
+# the best camera lands; 683 and 925 with the passes over its frames)
+share = {'pmd_mei.pmd': 0.996, 'pmd_sd_mei.pmd': 0.865, 'pmx_mmt_test_model.pmx': 0.978,
+         'pmx_nanoem_miku_bones.pmx': 0.95}[m]
 if part:
-    share = {'pmd_sd_mei.pmd': 0.82, 'pmx_nanoem_miku_bones.pmx': 0.95}[m]
+    share = {'pmd_sd_mei.pmd': 0.85, 'pmx_nanoem_miku_bones.pmx': 0.97}[m]
 assert n_after >= share * n_bound, (m, n_after, n_bound, line)
-# turned: at most 15 degrees (or the frame-by-frame correction's turn)
+# turned: where the best camera meets the goal the passes over its frames
+# turn as far as a steady path needs (12.6, 24.1, 14.8 and 25.6 degrees;
+# 35.5 and 25.3 over the part), else at most 15 degrees
 turn = float(re.search(r'turned up to ([0-9.]+) deg', line).group(1))
-assert 0 < turn < 16, (m, line)
+assert 0 < turn < 40, (m, line)
 # steady: from one frame to the next it turns and moves its eye at most
 # three times as much as the original does (the camera evened out stretch
 # by stretch moved its eye up to eight times as much)
@@ -205,8 +210,9 @@ fi
 # errors: 2617 of the 2789 frames the best camera lands, 93.8%; now 2627,
 # 94.2%); a new shot's run moved to a cut within 10 frames (no stub of a
 # shot left between two cuts) and its ends its camera does not reach and
-# makes worse left to the camera written: 2646, 94.9% (not in the
-# sanitizer build, for its time: its models are the two above)
+# makes worse left to the camera written: 2646, 94.9%; the passes over
+# the frames the best camera meets, any turn and a wider lens: 2658, 95.3%
+# (not in the sanitizer build, for its time: its models are the two above)
 if [ -z "${PK_SANITIZED:-}" ]; then
     expect_exit 0 "$POSEKIT" retarget cam.vmd --from @classic --to gene.pmx --motion dance.vmd --no-contacts --no-avoid --no-twist --no-centre --no-upper --no-shoulders --no-toes -o classic_gene.vmd
     line=$(grep 'posekit retarget: camera:' "$ERR")
@@ -215,7 +221,7 @@ import re, sys
 line = sys.argv[1]
 n_after, n, n_bound = [int(x) for x in re.search(
     r'within 2% on (\d+) of the (\d+) frames \(the best camera for each frame: (\d+);', line).groups()]
-assert n == 2802 and n_after >= 0.945 * n_bound, line
+assert n == 2802 and n_after >= 0.952 * n_bound, line
 sd, se, sdo, seo = [float(x) for x in re.search(
     r'next at most ([0-9.]+) deg and ([0-9.]+)% of the screen, the original ([0-9.]+) deg '
     r'and ([0-9.]+)%', line).groups()]
