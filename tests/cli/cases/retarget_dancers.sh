@@ -193,24 +193,22 @@ expect_stderr_contains "--json is given for dancers 1 and 2: it is the group's, 
 expect_exit 2 "$POSEKIT" retarget p1.vmd --rules x.yaml -o x1.vmd \
     --and p2.vmd --from gene.pmx --to mei.pmd -o x2.vmd
 expect_stderr_contains "posekit retarget: dancer 1: --from and --to: dancers are sized between models"
-expect_exit 2 "$POSEKIT" retarget p1.vmd --from gene.pmx --to mei.pmd -o x1.vmd \
-    --and pose.vpd --from gene.pmx --to mei.pmd -o x2.vmd
-expect_stderr_contains "dancer 2: a pose: dancers are sized as motions (VMD)"
-expect_no_file x1.vmd
-expect_no_file x2.vmd
+# refused_second MESSAGE DANCER2: p1.vmd and DANCER2 sized together from
+# Gene to Mei is refused with MESSAGE, and neither dancer is written
+refused_second() {
+    expect_exit 2 "$POSEKIT" retarget p1.vmd --from gene.pmx --to mei.pmd -o x1.vmd \
+        --and "$2" --from gene.pmx --to mei.pmd -o x2.vmd
+    expect_stderr_contains "$1"
+    expect_no_file x1.vmd
+    expect_no_file x2.vmd
+}
+refused_second "dancer 2: a pose: dancers are sized as motions (VMD)" pose.vpd
 # a camera given as a dancer (meant for --motion): an error, not a camera
 # written back with a 全ての親 key; a motion without bone keys likewise
 cp "$(corpus vmd_wavefile_camera.vmd)" camera.vmd
-expect_exit 2 "$POSEKIT" retarget p1.vmd --from gene.pmx --to mei.pmd -o x1.vmd \
-    --and camera.vmd --from gene.pmx --to mei.pmd -o x2.vmd
-expect_stderr_contains "posekit: camera.vmd: dancer 2: a camera (70 camera keys, no bone key): a camera is sized with the dance it frames (retarget CAMERA --from A --to B --motion DANCE), not as a dancer"
-expect_no_file x1.vmd
-expect_no_file x2.vmd
+refused_second "posekit: camera.vmd: dancer 2: a camera (70 camera keys, no bone key): a camera is sized with the dance it frames (retarget CAMERA --from A --to B --motion DANCE), not as a dancer" camera.vmd
 cp "$(corpus vmd_vmd2xml_luminous.vmd)" light.vmd
-expect_exit 2 "$POSEKIT" retarget p1.vmd --from gene.pmx --to mei.pmd -o x1.vmd \
-    --and light.vmd --from gene.pmx --to mei.pmd -o x2.vmd
-expect_stderr_contains "posekit: light.vmd: dancer 2: the motion has no bone keys: nothing of a body to size"
-expect_no_file x2.vmd
+refused_second "posekit: light.vmd: dancer 2: the motion has no bone keys: nothing of a body to size" light.vmd
 cat >camdancer.yaml <<'YAML'
 inputs: {p1: p1.vmd, cam: camera.vmd, gene: gene.pmx, mei: mei.pmd}
 steps:
