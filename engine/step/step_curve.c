@@ -241,12 +241,18 @@ static int run(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_l
      * and bake (a range holding keys that keep their curve is a warning,
      * below) */
     uint32_t lo, hi;
-    if (!o->frames.all && pk_motion_frame_range(in->motion, &lo, &hi) &&
-        (o->frames.last < lo || o->frames.first > hi)) {
+    bool any = pk_motion_frame_range(in->motion, &lo, &hi);
+    if (!o->frames.all && any && (o->frames.last < lo || o->frames.first > hi)) {
         pk_log_add_at(log, PK_ERROR, PK_E_NO_EFFECT, s->inputs[0], -1, 0, 0,
                       "frames %u-%u hold no key of the motion (its keys are at frames %u-%u): "
                       "nothing to curve",
                       o->frames.first, o->frames.last, lo, hi);
+        return -1;
+    }
+    if (!o->frames.all && !any) {
+        pk_log_add_at(log, PK_ERROR, PK_E_NO_EFFECT, s->inputs[0], -1, 0, 0,
+                      "frames %u-%u hold no key of the motion (it has no keys): nothing to curve",
+                      o->frames.first, o->frames.last);
         return -1;
     }
     if (o->axes)

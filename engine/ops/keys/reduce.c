@@ -1468,11 +1468,20 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
     /* A range outside every key would do nothing: say so rather than
      * report success. */
     uint32_t lo, hi;
-    if (!o->all_frames && pk_motion_frame_range(m, &lo, &hi) && (o->last < lo || o->first > hi)) {
+    bool any = pk_motion_frame_range(m, &lo, &hi);
+    if (!o->all_frames && any && (o->last < lo || o->first > hi)) {
         pk_error(log, PK_E_NO_EFFECT,
                  "frames %u-%u hold no key of the motion (its keys are at frames %u-%u): "
                  "nothing to %s",
                  o->first, o->last, lo, hi, bake ? "bake" : "reduce");
+        return NULL;
+    }
+    /* a motion with no key holds none in any range either: the same error,
+     * as a selection that matches nothing on it is */
+    if (!o->all_frames && !any) {
+        pk_error(log, PK_E_NO_EFFECT,
+                 "frames %u-%u hold no key of the motion (it has no keys): nothing to %s",
+                 o->first, o->last, bake ? "bake" : "reduce");
         return NULL;
     }
     for (int s = 0; s < PK_SEC_COUNT; s++)

@@ -204,6 +204,17 @@ for cmd in reduce bake; do
     expect_stderr_contains 'frames 900-1000 hold no key of the motion (its keys are at frames 0-'
     expect_no_file z.vmd
 done
+# a motion with no key holds none in a range either: the same error (a
+# run without --frames stays a warning, the output the input unchanged)
+{ vmd_header 'm'; pack V 0 0 0 0 0; } >nokeys.vmd
+for cmd in reduce bake 'curve --set ease'; do
+    expect_exit 2 "$POSEKIT" $cmd nokeys.vmd -o z.vmd --frames 10-20
+    expect_stderr_contains "nokeys.vmd: frames 10-20 hold no key of the motion (it has no keys): nothing to ${cmd%% *}"
+    expect_no_file z.vmd
+    expect_exit 0 "$POSEKIT" $cmd nokeys.vmd -o z.vmd
+    expect_stderr_contains 'warning: nothing to'
+    rm z.vmd
+done
 for cmd in reduce bake; do
     expect_exit 2 "$POSEKIT" $cmd dance.vmd -o z.vpd
     expect_stderr_contains 'convert --frame N takes one pose out of a motion'
