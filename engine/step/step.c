@@ -437,6 +437,8 @@ int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log)
     if (rc < 0)
         return -1;
     s->given[row] = true;
+    if (s->def->check_value && s->def->check_value(s, o->name, log) != 0)
+        return -1;
     return 0;
 }
 

@@ -107,6 +107,44 @@ static int parse_axes(const pk_step *s, const char *v, unsigned *axes, pk_log *l
     }
 }
 
+/* BONE@FRAME, its name UTF-8 text; -1 (said) when it is not. */
+static int check_like(const pk_step *s, const char *like, pk_log *log)
+{
+    char n1[64];
+    uint32_t frame;
+    const char *at = strrchr(like, '@');
+    if (!at || at == like || !pki_num_u32(at + 1, &frame))
+        return pki_step_fail(log,
+                             "%s wants BONE@FRAME or camera@FRAME (a key of the motion), "
+                             "not '%s'",
+                             pki_step_spell(s, "like", n1), like);
+    /* a name typed as CP932 bytes (a shell in a CP932 locale) would only
+     * be "no key of bone" once the motion is read: said as --bones says it */
+    for (const char *c = like; c < at;) {
+        size_t k = pki_utf8_seq((const unsigned char *)c);
+        if (k == 0)
+            return pki_step_fail(log,
+                                 "%s: name '%.*s' is not UTF-8 text (names are given in UTF-8)",
+                                 pki_step_spell(s, "like", n1), (int)(at - like), like);
+        c += k;
+    }
+    return 0;
+}
+
+static int check_value(const pk_step *s, const char *key, pk_log *log)
+{
+    const curve_opts *o = s->o;
+    uint8_t cp[4];
+    unsigned axes;
+    if (strcmp(key, "set") == 0)
+        return parse_set(s, o->set, cp, log);
+    if (strcmp(key, "axes") == 0)
+        return parse_axes(s, o->axes, &axes, log);
+    if (strcmp(key, "like") == 0)
+        return check_like(s, o->like, log);
+    return 0;
+}
+
 static int check(const pk_step *s, pk_log *log)
 {
     const curve_opts *o = s->o;
@@ -122,23 +160,8 @@ static int check(const pk_step *s, pk_log *log)
         return -1;
     if (o->axes && parse_axes(s, o->axes, &axes, log) != 0)
         return -1;
-    uint32_t frame;
-    const char *at = o->like ? strrchr(o->like, '@') : NULL;
-    if (o->like && (!at || at == o->like || !pki_num_u32(at + 1, &frame)))
-        return pki_step_fail(log,
-                             "%s wants BONE@FRAME or camera@FRAME (a key of the motion), "
-                             "not '%s'",
-                             pki_step_spell(s, "like", n1), o->like);
-    /* a name typed as CP932 bytes (a shell in a CP932 locale) would only
-     * be "no key of bone" once the motion is read: said as --bones says it */
-    for (const char *c = o->like; o->like && c < at;) {
-        size_t k = pki_utf8_seq((const unsigned char *)c);
-        if (k == 0)
-            return pki_step_fail(log,
-                                 "%s: name '%.*s' is not UTF-8 text (names are given in UTF-8)",
-                                 pki_step_spell(s, "like", n1), (int)(at - o->like), o->like);
-        c += k;
-    }
+    if (o->like && check_like(s, o->like, log) != 0)
+        return -1;
     if (o->bones && o->axes && (axes & 0xF) == 0)
         return pki_step_fail(log, "%s %s names only camera channels (d, v), and %s chooses bones",
                              pki_step_spell(s, "axes", n1), o->axes,
@@ -383,6 +406,7 @@ const pki_step_def pki_step_curve = {
     .operands = "in",
     .too_many = "one input file",
     .check = check,
+    .check_value = check_value,
     .run = run,
     .summary = summary,
     .reports = PKI_REPORT(PK_REPORT_TEXT) | PKI_REPORT(PK_REPORT_JSON),

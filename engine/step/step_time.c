@@ -83,18 +83,40 @@ static int parse_ratio(const pk_step *s, const char *opt, const char *v, double 
     return 0;
 }
 
+static int parse_shift(const pk_step *s, const char *v, int64_t *shift, pk_log *log)
+{
+    char name[64];
+    if (!pki_num_i64(v, shift)) {
+        pk_error(log, PK_E_USAGE, "%s wants a whole number of frames, not '%s'%s",
+                 pki_step_spell(s, "shift", name), v, pki_frames_hint(v, true));
+        return -1;
+    }
+    return 0;
+}
+
+static int check_value(const pk_step *s, const char *key, pk_log *log)
+{
+    const time_opts *o = s->o;
+    pk_time_options t;
+    double from, to;
+    pk_time_options_init(&t);
+    if (strcmp(key, "trim") == 0)
+        return parse_trim(s, o->trim, &t, log);
+    if (strcmp(key, "shift") == 0)
+        return parse_shift(s, o->shift, &t.shift, log);
+    if (strcmp(key, "bpm") == 0 || strcmp(key, "fps") == 0)
+        return parse_ratio(s, key, key[0] == 'b' ? o->bpm : o->fps, &from, &to, log);
+    return 0;
+}
+
 static int options(const pk_step *s, pk_time_options *t, pk_log *log)
 {
     const time_opts *o = s->o;
-    char name[64];
     pk_time_options_init(t);
     if (o->trim && parse_trim(s, o->trim, t, log) != 0)
         return -1;
-    if (o->shift && !pki_num_i64(o->shift, &t->shift)) {
-        pk_error(log, PK_E_USAGE, "%s wants a whole number of frames, not '%s'%s",
-                 pki_step_spell(s, "shift", name), o->shift, pki_frames_hint(o->shift, true));
+    if (o->shift && parse_shift(s, o->shift, &t->shift, log) != 0)
         return -1;
-    }
     double from, to;
     t->scale = o->stretch > 0 ? o->stretch : 1.0;
     if (o->bpm) {
@@ -305,6 +327,7 @@ const pki_step_def pki_step_time = {
     .operands = "in",
     .too_many = "one input file",
     .check = check,
+    .check_value = check_value,
     .run = run,
     .summary = summary,
     .reports = PKI_REPORT(PK_REPORT_TEXT) | PKI_REPORT(PK_REPORT_JSON),

@@ -34,3 +34,20 @@ posekit curve: --like: name '\x83Z\x83\x93\x83^\x81[' is not UTF-8 text (names a
 Try 'posekit help curve'.
 ERR
 expect_no_file out3.vmd
+
+# In a job a bad value of a step's option is placed at the value, as a
+# bad `frames` is: the curve's like and set, the time step's shift, trim
+# and bpm (not at the step's line:column)
+for opt in "like: 'センター@x'" "set: foo" "axes: q"; do
+    printf 'inputs: {d: %s}\nsteps:\n  - curve:\n      in: d\n      %s\n      out: a\noutputs: {a: a.vmd}\n' \
+        "$DANCE" "$opt" >job.yaml
+    expect_exit 2 "$POSEKIT" run job.yaml
+    expect_stderr_matches "^posekit: job\.yaml:5:1[0-9]: ${opt%%:*} "
+done
+for opt in "shift: abc" "trim: x-y" "bpm: 1"; do
+    printf 'inputs: {d: %s}\nsteps:\n  - time:\n      in: d\n      %s\n      out: a\noutputs: {a: a.vmd}\n' \
+        "$DANCE" "$opt" >job.yaml
+    expect_exit 2 "$POSEKIT" run job.yaml
+    expect_stderr_matches "^posekit: job\.yaml:5:1[0-9]: ${opt%%:*} wants "
+done
+expect_no_file a.vmd
