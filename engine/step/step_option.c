@@ -82,7 +82,28 @@ const char *pki_step_option_hint(const pk_step *s, const char *key, char *buf, s
         buf[at] = '\0';
         return buf;
     }
-    return NULL;
+    /* the command line's own switches, which a job says otherwise: a
+     * report's format is its output's extension, quiet the run's */
+    if (!key || s->prefix[0])
+        return NULL;
+    if (same_name("quiet", key)) {
+        snprintf(buf, size, "quiet is the run's option (posekit run JOB.yaml --quiet), not a "
+                            "step's");
+        return buf;
+    }
+    if (!same_name("json", key) && !same_name("csv", key) && !same_name("svg", key))
+        return NULL;
+    if (s->def->report_exts)
+        snprintf(buf, size,
+                 "in a job, a report's format is the extension of the output its out "
+                 "names: %s",
+                 s->def->report_exts);
+    else
+        snprintf(buf, size,
+                 "in a job, %s's out is a motion or pose, and its summary its line of the "
+                 "run's report",
+                 s->def->name);
+    return buf;
 }
 
 /* Where an option's value lives: the operation's options, or the step. */

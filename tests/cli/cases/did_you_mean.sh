@@ -117,3 +117,18 @@ expect_stderr <<'ERR'
 posekit: steptypo.yaml:2:1: unknown key 'step' (did you mean 'steps'?)
 ERR
 expect_no_file m.vmd
+# a command line's --json, --csv, --svg and --quiet given to a job's step:
+# a report's format is its output's extension, quiet the run's option
+job_slip() { # STEP-LINE WANT
+    printf 'inputs: {d: dance.vmd}\nsteps:\n  - %s\noutputs: {r: out.txt}\n' "$1" >slip.yaml
+    expect_exit 2 "$POSEKIT" run slip.yaml
+    expect_stderr_contains "$2"
+}
+job_slip 'diff: {a: d, b: d, json: true, out: r}' \
+    "unknown option 'json' for diff: in a job, a report's format is the extension of the output its out names: .txt, .json, .csv or .svg (the picture)"
+job_slip 'diff: {a: d, b: d, svg: true, out: r}' "unknown option 'svg' for diff: in a job, a report's format"
+job_slip 'reduce: {in: d, json: true, out: r}' \
+    "unknown option 'json' for reduce: in a job, reduce's out is a motion or pose, and its summary its line of the run's report"
+job_slip 'mirror: {in: d, quiet: true, out: r}' \
+    "unknown option 'quiet' for mirror: quiet is the run's option (posekit run JOB.yaml --quiet), not a step's"
+expect_no_file out.txt
