@@ -100,6 +100,12 @@ static int parse_axes(const pk_step *s, const char *v, unsigned *axes, pk_log *l
                      pki_step_spell(s, "axes", name), v);
             return -1;
         }
+        /* "x,x" is most likely a slip for another channel */
+        if (*axes & 1u << (hit - words)) {
+            pk_error(log, PK_E_USAGE, "%s %s names '%c' twice", pki_step_spell(s, "axes", name),
+                     v, *hit);
+            return -1;
+        }
         *axes |= 1u << (hit - words);
         if (!p[n])
             return 0;

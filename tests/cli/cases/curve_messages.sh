@@ -51,3 +51,11 @@ for opt in "shift: abc" "trim: x-y" "bpm: 1"; do
     expect_stderr_matches "^posekit: job\.yaml:5:1[0-9]: ${opt%%:*} wants "
 done
 expect_no_file a.vmd
+
+# a channel named twice is a slip for another: a usage error naming it
+expect_exit 2 "$POSEKIT" curve "$DANCE" --set ease --axes x,r,x -o twice.vmd
+expect_stderr <<'ERR'
+posekit curve: --axes x,r,x names 'x' twice
+Try 'posekit help curve'.
+ERR
+expect_no_file twice.vmd
