@@ -44,9 +44,11 @@ static void job_progress_fn(void *ctx, double done, const char *what)
     p->fn(p->ctx, done, p->what);
 }
 
-/* A new part of the run begins (nothing when the log shows no progress). */
-static void part(pk_log *log, const char *fmt, ...) PK_PRINTF(2, 3);
-static void part(pk_log *log, const char *fmt, ...)
+/* A new part of the run begins (nothing when the log shows no progress);
+ * doing: what its first frame says the part does ("reading"; "" none), so
+ * that frame reads as the ones its operation draws after it. */
+static void part(pk_log *log, const char *doing, const char *fmt, ...) PK_PRINTF(3, 4);
+static void part(pk_log *log, const char *doing, const char *fmt, ...)
 {
     if (log->progress != job_progress_fn)
         return;
@@ -56,7 +58,7 @@ static void part(pk_log *log, const char *fmt, ...)
     vsnprintf(p->part, sizeof p->part, fmt, ap);
     va_end(ap);
     p->said = NULL;
-    job_progress_fn(p, 0.0, "");
+    job_progress_fn(p, 0.0, doing);
 }
 
 /* "OP IN, IN -> OUT: summary" on the job's report (nothing for a step
@@ -575,7 +577,7 @@ static int run_all(pk_job *j, pk_log *log)
     for (size_t i = 0; i < j->nitems; i++) {
         if (!j->items[i].path)
             continue;
-        part(log, "%s '%s'", j->items[i].is_rules ? "rules" : "input", j->items[i].name);
+        part(log, "reading", "%s '%s'", j->items[i].is_rules ? "rules" : "input", j->items[i].name);
         if (load_item(j, &j->items[i], log) != 0)
             rc = -1;
     }
@@ -589,7 +591,7 @@ static int run_all(pk_job *j, pk_log *log)
     for (size_t s = 0; s < j->nsteps; s++) {
         size_t g = j->steps[s].group;
         const char *group = g ? pk_step_group_name(j->steps[s].step, false) : NULL;
-        part(log, "step %zu of %zu, %s%s%s%s", s + 1, j->nsteps, pk_step_name(j->steps[s].step),
+        part(log, "", "step %zu of %zu, %s%s%s%s", s + 1, j->nsteps, pk_step_name(j->steps[s].step),
              group ? " (" : "", group ? group : "", group ? ")" : "");
         if (g ? run_group(j, &j->steps[s], g, log) != 0 : run_step(j, &j->steps[s], log) != 0)
             return -1;
@@ -597,7 +599,7 @@ static int run_all(pk_job *j, pk_log *log)
     }
     /* Phase 3: every output encoded in memory. */
     for (size_t i = 0; i < j->nouts; i++) {
-        part(log, "output '%s'", j->outs[i].name);
+        part(log, "writing", "output '%s'", j->outs[i].name);
         if (encode(j, i, log) != 0)
             return -1;
     }

@@ -102,8 +102,8 @@ static int parse_axes(const pk_step *s, const char *v, unsigned *axes, pk_log *l
         }
         /* "x,x" is most likely a slip for another channel */
         if (*axes & 1u << (hit - words)) {
-            pk_error(log, PK_E_USAGE, "%s %s names '%c' twice", pki_step_spell(s, "axes", name),
-                     v, *hit);
+            pk_error(log, PK_E_USAGE, "%s %s names '%c' twice", pki_step_spell(s, "axes", name), v,
+                     *hit);
             return -1;
         }
         *axes |= 1u << (hit - words);

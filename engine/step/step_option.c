@@ -87,8 +87,8 @@ const char *pki_step_option_hint(const pk_step *s, const char *key, char *buf, s
     if (!key || s->prefix[0])
         return NULL;
     if (same_name("quiet", key)) {
-        snprintf(buf, size, "quiet is the run's option (posekit run JOB.yaml --quiet), not a "
-                            "step's");
+        snprintf(buf, size,
+                 "quiet is the run's option (posekit run JOB.yaml --quiet), not a step's");
         return buf;
     }
     if (!same_name("json", key) && !same_name("csv", key) && !same_name("svg", key))

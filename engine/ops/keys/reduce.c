@@ -1480,8 +1480,8 @@ static pk_motion *process(const pk_motion *m, const pk_reduce_options *o, pk_red
      * as a selection that matches nothing on it is */
     if (!o->all_frames && !any) {
         pk_error(log, PK_E_NO_EFFECT,
-                 "frames %u-%u hold no key of the motion (it has no keys): nothing to %s",
-                 o->first, o->last, bake ? "bake" : "reduce");
+                 "frames %u-%u hold no key of the motion (it has no keys): nothing to %s", o->first,
+                 o->last, bake ? "bake" : "reduce");
         return NULL;
     }
     for (int s = 0; s < PK_SEC_COUNT; s++)

@@ -64,6 +64,12 @@ tr '\r' '\n' <tty.txt | grep -v '^ *$' | grep -n '' | grep -m1 'smooth dance -> 
 tr '\r' '\n' <tty.txt | grep -v '^ *$' | tail -n 1 | grep -q '^wrote out.vmd' ||
     fail "the last line is not the write: $(tail -c 300 tty.txt)"
 expect_same_bytes piped.vmd out.vmd
+# an input's and an output's first frame say what the part does, as the
+# frames after it do (not "input 'dance' 0%")
+tr '\r' '\n' <tty.txt | grep -q "^posekit run: input 'dance': reading 0% " ||
+    fail "no 'reading' on the input's first frame: $(head -c 300 tty.txt | cat -v)"
+tr '\r' '\n' <tty.txt | grep -Eq "^posekit run: (input|output) '[a-z]+' [0-9]+%" &&
+    fail "a frame of an input or output without what it does: $(tr '\r' '\n' <tty.txt | grep -E "(input|output) '[a-z]+' [0-9]" | head -3)"
 # --quiet: none on a terminal either
 on_tty quiet.txt "'$POSEKIT' run job.yaml --quiet"
 grep -q 'step 1 of 2' quiet.txt && fail "--quiet showed progress: $(head -c 300 quiet.txt)"
