@@ -173,7 +173,7 @@ static const char HELP[] =
     "  --fade N         frames of fade (default 10)\n"
     "  --skip K         SECOND's frames before K are left out\n"
     "  --json           the summary as JSON on stdout (one line)\n"
-    "  -o, --output OUT output (.vmd); written atomically\n"
+    "  -o, --output OUT output (.vmd); written atomically; never an input\n"
     "  --strict         warnings are errors\n"
     "  -h, --help       this text\n";
 

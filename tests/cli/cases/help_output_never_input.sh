@@ -3,7 +3,7 @@
 # must not promise that -o "may name IN": each help says "never an input",
 # and each command refuses -o IN as the help says.
 cp "$PK_SOURCE/samples/dance.vmd" dance.vmd
-for c in convert curve mirror reduce bake rename retarget smooth time; do
+for c in convert crossfade curve merge mirror overlay reduce bake rename retarget smooth time; do
     expect_exit 0 "$POSEKIT" help "$c"
     expect_stdout_lacks "may name IN"
     expect_stdout_contains "never an input"
