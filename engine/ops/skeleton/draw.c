@@ -920,6 +920,31 @@ static double pct1(double fraction)
     return fabs(v) < 0.05 ? 0.0 : v;
 }
 
+/* The label of a vs figure's contact: its gap and the pose's. */
+static void mark_label(const dmark *m, char label[64])
+{
+    snprintf(label, 64, "gap %.1f%% (%.1f%%)", pct1(m->gap), pct1(m->gap_a));
+}
+
+/* How far right of the view's left bound x0 the contact labels reach, in
+ * pixels at scale (0: none): a panel is made that wide, else the labels of
+ * a narrow one (the top view's) run over the next panel or the legend. */
+static double marks_reach(const pk_drawing *d, int view, double x0, double scale)
+{
+    double reach = 0;
+    for (size_t f = 1; d->vs && f < d->nfigs; f += 2) { /* the vs figures: labelled */
+        const dfig *g = &d->figs[f];
+        for (int k = 0; k < g->nmarks; k++) {
+            char label[64];
+            double x, y;
+            mark_label(&g->marks[k], label);
+            project(view, g->marks[k].hand, &x, &y);
+            reach = fmax(reach, (x - x0) * scale + 5 + pki_text_width(label, 9, false));
+        }
+    }
+    return reach;
+}
+
 static void draw_marks(canvas *c, const dfig *g, int view, double ox, double oy, double scale,
                        bool under)
 {
@@ -957,7 +982,7 @@ static void draw_marks(canvas *c, const dfig *g, int view, double ox, double oy,
                       x1, y1, x2, y2, colour, x1, y1, colour, x2, y2, colour);
         if (under) {
             char label[64], attrs[32];
-            snprintf(label, sizeof label, "gap %.1f%% (%.1f%%)", pct1(m->gap), pct1(m->gap_a));
+            mark_label(m, label);
             snprintf(attrs, sizeof attrs, "fill=\"%s\"", colour);
             double lx = x1 + 5, ly = y1 - 4, lw = pki_text_width(label, 9, false);
             /* each step down clears the label it met; a line of 9-pixel
@@ -1240,7 +1265,8 @@ int pk_draw_svg(const pk_drawing *d, pk_buf *out)
     size_t cols = nviews > 1 ? 1 : (nf < STRIP_COLUMNS ? nf : STRIP_COLUMNS);
     double pws[3], drawing_w = 0;
     for (int k = 0; k < nviews; k++)
-        pws[k] = fmax((bx[k].x1 - bx[k].x0) * scale + 2 * pad, 90);
+        pws[k] = fmax(fmax((bx[k].x1 - bx[k].x0) * scale + 2 * pad, 90),
+                      pad + marks_reach(d, views[k], bx[k].x0, scale) + 6);
     for (size_t col = 0; col < (nviews > 1 ? 1 : cols); col++)
         for (int k = 0; k < nviews; k++)
             drawing_w += pws[k] + 8;

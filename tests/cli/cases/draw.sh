@@ -248,6 +248,23 @@ for i, a in enumerate(boxes):
         if abs(a[1] - b[1]) < 9 and a[0] < b[0] + b[2] and b[0] < a[0] + a[2]:
             sys.exit("overlap: %r %r" % (a, b))
 PY
+# every view at once: each label inside its own panel, the narrow top
+# view's too (they ran past it, over the figure beside; 0.5 em a
+# character, the least a digit takes)
+expect_exit 0 "$POSEKIT" draw bow.vmd --model mei.pmd --vs bow_sd.vmd --vs-model sd.pmd --frame 0 --view all -o gaps_all.svg
+python3 - gaps_all.svg <<'PY' || fail "a gap label runs out of its panel"
+import re, sys
+svg = open(sys.argv[1]).read()
+panels = [tuple(map(float, r)) for r in re.findall(
+    r'<rect x="([0-9.]+)" y="([0-9.]+)" width="([0-9.]+)" height="([0-9.]+)" fill="none" stroke="#e0e0e0"', svg)]
+assert len(panels) == 3, panels
+labels = re.findall(r'<text x="([0-9.]+)" y="([0-9.]+)" font-size="9"[^>]*>(gap [^<]*)<', svg)
+assert len(labels) >= 6, labels
+for x, y, t in labels:
+    x, y, w = float(x), float(y), len(t) * 9 * 0.5
+    if not any(px <= x and x + w <= px + pw and py <= y <= py + ph for px, py, pw, ph in panels):
+        sys.exit("out of every panel: %s at %.1f,%.1f (%.0f px wide); panels %r" % (t, x, y, w, panels))
+PY
 
 # a bare test model whose bones all stand at the origin: a figure of no
 # size, drawn at a readable scale (the bar read "2e-10 units
