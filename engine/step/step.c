@@ -436,9 +436,16 @@ int pk_step_set(pk_step *s, const char *key, const char *value, pk_log *log)
     }
     if (rc < 0)
         return -1;
-    s->given[row] = true;
-    if (s->def->check_value && s->def->check_value(s, o->name, log) != 0)
+    /* a value refused by its step's own rule leaves the option unset */
+    if (s->def->check_value && s->def->check_value(s, o->name, log) != 0) {
+        if (pki_option_is_text(o->kind)) {
+            char **field = (char **)pki_step_field(s, row);
+            free(*field);
+            *field = NULL;
+        }
         return -1;
+    }
+    s->given[row] = true;
     return 0;
 }
 

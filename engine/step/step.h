@@ -124,7 +124,8 @@ typedef struct pki_step_def {
     int (*check)(const pk_step *s, pk_log *log);
     /* The rules of one option's value alone, once it is set (NULL: its
      * kind's own): said when the value is given, so a job places the
-     * error at the value, not at its step.  check says them again. */
+     * error at the value, not at its step (text options only: one refused
+     * is left unset).  check says them again. */
     int (*check_value)(const pk_step *s, const char *key, pk_log *log);
     /* The run: n documents in run order (checked: n == the inputs). */
     int (*run)(const pk_step *s, pk_doc *in, size_t n, pk_step_result *res, pk_log *log);

@@ -125,8 +125,24 @@ static void test_registry(void **state)
 /* ---- options ---- */
 
 /* A value every option of its kind takes. */
+/* A text option whose value its step reads (a time step's trim, a
+ * curve's like): a value of its own form, else NULL. */
+static const char *good_text(const char *name)
+{
+    static const char *const FORM[][2] = {
+        {"trim", "2-9"}, {"shift", "-3"}, {"bpm", "120:150"},     {"fps", "30:60"},
+        {"set", "ease"}, {"axes", "x,r"}, {"like", "センター@0"},
+    };
+    for (size_t i = 0; i < sizeof FORM / sizeof FORM[0]; i++)
+        if (strcmp(FORM[i][0], name) == 0)
+            return FORM[i][1];
+    return NULL;
+}
+
 static const char *good_value(const pki_option *o, char buf[64])
 {
+    if (o->kind == PKI_OPT_STRING && good_text(o->name))
+        return good_text(o->name);
     switch (o->kind) {
     case PKI_OPT_INPUT:
     case PKI_OPT_INPUTS:
@@ -180,7 +196,9 @@ static bool holds_good_value(const pk_step *s, const pki_option *o)
         return strcmp(*(char *const *)f, "m.pmx") == 0;
     case PKI_OPT_STRING:
     case PKI_OPT_SELECT:
-        return strcmp(*(char *const *)f, "センター,@arms") == 0;
+        return strcmp(*(char *const *)f, o->kind == PKI_OPT_STRING && good_text(o->name)
+                                             ? good_text(o->name)
+                                             : "センター,@arms") == 0;
     case PKI_OPT_BOOL:
         return *(const bool *)f;
     case PKI_OPT_U32:
