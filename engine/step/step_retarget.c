@@ -269,10 +269,10 @@ static void unchanged_retarget(const pk_step *s, const pk_doc *d, const retarget
     }
 }
 
-/* The input's bone names another model's (a dance
- * renamed to English): no step sizes them, and the output keys the
- * target's bones beside them.  Said, with the ways to rename them first
- * (the rules' renames come first: a rules file is the way to name them). */
+/* The input's bone names another model's (a dance renamed to English):
+ * no step sizes them, and the output keys the target's bones beside them.
+ * Said, with the ways to rename them first (the rules' renames come
+ * first: a rules file is the way to name them). */
 static void warn_names_elsewhere(const pk_step *s, const pk_doc *d, pk_log *log)
 {
     const retarget_opts *o = s->o;
@@ -441,9 +441,6 @@ static int model_options(const pk_step *s, pk_doc *d, retarget_result *rr, pk_re
         pk_error(log, PK_E_USAGE, "retarget: the models were not loaded");
         return -1;
     }
-    /* the models by the names the user gave them (files, or a job's
-     * names, which the job places at the step); @auto by the body it
-     * picked */
     /* The same model twice (alone, at its own scale, the feet where they
      * were): each sizing step's goal, "as on the source", is the input
      * itself, so none runs; run, they would rework what the dance's
@@ -456,6 +453,9 @@ static int model_options(const pk_step *s, pk_doc *d, retarget_result *rr, pk_re
         sizing_off(&eff);
     }
     o = &eff;
+    /* the models by the names the user gave them (files, or a job's
+     * names, which the job places at the step); @auto by the body it
+     * picked */
     const char *from_name = o->from_name;
     if (picks_body(s)) {
         snprintf(rr->picked_name, sizeof rr->picked_name, "@%s", rr->bodies->names[rr->picked]);
