@@ -252,9 +252,9 @@ bool pki_model_holds_none(const pk_model *m, const pk_doc *d);
  * to English, or made for a model that names its bones its own way): none
  * of the standard skeleton's main bones that m has is among the bones it
  * moves, and most of those it moves (8 or more) are not on m; if so, warned
- * in one wording: "... are not on ON, and none of ...
- * by those names: THEN are its bone names another model's? (HOW English
- * names ...)"; THEN and HOW end in "; " or are empty.  Whether it warned. */
+ * in one wording ("... are not on ON, and none of ... by those names: THEN
+ * are its bone names another model's? (HOW English names ..."; THEN and
+ * HOW end in "; " or are empty).  Whether it warned. */
 bool pki_warn_names_elsewhere(const pk_model *m, const pk_doc *d, const char *on,
                               const char *then, const char *how, pk_log *log);
 /* Whether a selection has the raw name (a pk_diff_options.bone_filter). */
