@@ -752,8 +752,8 @@ const char *pk_output_refusal(pk_format holds, const pk_step *by, pk_format fmt,
         snprintf(why, size, "'%s' is named as a model (.pmx, .pmd), which posekit never writes: %s",
                  path, holds == PK_FMT_VMD ? "write the motion as .vmd" : "use .vmd or .vpd");
     else if (!job && holds == PK_FMT_VMD) /* .vpd would be refused next */
-        snprintf(why, size, "cannot tell the output format of '%s': use .vmd (%s%s a motion)",
-                 path, by ? by->def->name : "it is", by ? " writes" : "");
+        snprintf(why, size, "cannot tell the output format of '%s': use .vmd (%s%s a motion)", path,
+                 by ? by->def->name : "it is", by ? " writes" : "");
     else if (!job)
         snprintf(why, size, "cannot tell the output format of '%s': use .vmd or .vpd", path);
     else if (holds == PK_FMT_VMD)

@@ -168,8 +168,8 @@ typedef struct pki_step_def {
     int (*run_group)(pk_step *const *s, size_t n, pk_doc *const *in, pk_step_result *res,
                      pk_log *log);
     void (*group_summary)(pk_step *const *s, size_t n, const pk_step_result *res, pk_buf *out);
-    int (*group_report)(pk_step *const *s, size_t n, const pk_step_result *res,
-                        pk_report_format f, pk_buf *out, pk_log *log);
+    int (*group_report)(pk_step *const *s, size_t n, const pk_step_result *res, pk_report_format f,
+                        pk_buf *out, pk_log *log);
 } pki_step_def;
 
 #define PKI_REPORT(f) (1u << (f))
@@ -255,8 +255,8 @@ bool pki_model_holds_none(const pk_model *m, const pk_doc *d);
  * in one wording ("... are not on ON, and none of ... by those names: THEN
  * are its bone names another model's? (HOW English names ..."; THEN and
  * HOW end in "; " or are empty).  Whether it warned. */
-bool pki_warn_names_elsewhere(const pk_model *m, const pk_doc *d, const char *on,
-                              const char *then, const char *how, pk_log *log);
+bool pki_warn_names_elsewhere(const pk_model *m, const pk_doc *d, const char *on, const char *then,
+                              const char *how, pk_log *log);
 /* Whether a selection has the raw name (a pk_diff_options.bone_filter). */
 bool pki_selection_filter(void *sel, const uint8_t *raw, size_t len);
 /* The body in colour of a picture: the standard groups of the rules (or of

@@ -189,8 +189,8 @@ static bool names_elsewhere(const pk_model *m, const pk_doc *d, size_t *missing,
            2 * *missing > *moving;
 }
 
-bool pki_warn_names_elsewhere(const pk_model *m, const pk_doc *d, const char *on,
-                              const char *then, const char *how, pk_log *log)
+bool pki_warn_names_elsewhere(const pk_model *m, const pk_doc *d, const char *on, const char *then,
+                              const char *how, pk_log *log)
 {
     size_t missing, moving;
     if (!names_elsewhere(m, d, &missing, &moving))
