@@ -701,12 +701,15 @@ static bool writer_init(writer *w, pki_bone_set *s, const pki_sizing *z,
         lo = w->cand[i] < lo ? w->cand[i] : lo;
         hi = w->cand[i] > hi ? w->cand[i] : hi;
     }
-    size_t span = (size_t)(hi - lo) + 1, u = 0;
-    bool *seen = span <= 4 * k + 4096 ? calloc(span, sizeof *seen) : NULL;
+    /* in 64 bits: frames 0 and 4294967295 span 2^32, which a 32-bit
+     * size_t (the browser's) would wrap to 0 */
+    uint64_t span = (uint64_t)(hi - lo) + 1;
+    size_t u = 0;
+    bool *seen = span <= 4 * (uint64_t)k + 4096 ? calloc((size_t)span, sizeof *seen) : NULL;
     if (seen) {
         for (size_t i = 0; i < k; i++)
             seen[w->cand[i] - lo] = true;
-        for (size_t f = 0; f < span; f++)
+        for (uint64_t f = 0; f < span; f++)
             if (seen[f])
                 w->cand[u++] = lo + (uint32_t)f;
         free(seen);
