@@ -127,31 +127,25 @@ expect_exit 0 "$POSEKIT" retarget tools.vmd --from gene.pmx --to classic.pmx -o 
 expect_eq "$(json_eval _stdout '(p := d["partners"]) and len(p["contacts"]) > 0 and p["after"]["mean"] <= p["before"]["mean"] and all(c["after"]["max"] <= c["before"]["max"] + 1e-6 for c in p["contacts"])')" True "never worse"
 
 # ---- a job's dancers: the same bytes ----
-cat >pair.yaml <<'YAML'
-inputs: {p1: p1.vmd, p2: p2.vmd, gene: gene.pmx, mei: mei.pmd}
-steps:
-  - retarget:
-      dancers:
-        - {in: p1, from: gene, to: mei, out: o1}
-        - {in: p2, from: gene, to: mei, out: o2}
-outputs: {o1: j1.vmd, o2: j2.vmd}
-YAML
+# dancers_job FILE IN2 PATH2 OUT1 OUT2 [GROUP_OPTION]: a job sizing p1.vmd
+# and PATH2 (named IN2) together from Gene to Mei, writing OUT1 and OUT2
+dancers_job() {
+    {
+        printf 'inputs: {p1: p1.vmd, %s: %s, gene: gene.pmx, mei: mei.pmd}\nsteps:\n  - retarget:\n' "$2" "$3"
+        [ -z "${6:-}" ] || printf '      %s\n' "$6"
+        printf '      dancers:\n        - {in: p1, from: gene, to: mei, out: o1}\n'
+        printf '        - {in: %s, from: gene, to: mei, out: o2}\noutputs: {o1: %s, o2: %s}\n' "$2" "$4" "$5"
+    } >"$1"
+}
+
+dancers_job pair.yaml p2 p2.vmd j1.vmd j2.vmd
 expect_exit 0 "$POSEKIT" run pair.yaml
 expect_stdout_contains "retarget p1 -> o1: "
 grep -qE "^retarget dancers -> o1, o2: partners: 1 contact between dancers" _stdout || fail "the group's line"
 expect_same_bytes j1.vmd h1.vmd
 expect_same_bytes j2.vmd h2.vmd
 # options beside the list are every dancer's
-cat >common.yaml <<'YAML'
-inputs: {p1: p1.vmd, p2: p2.vmd, gene: gene.pmx, mei: mei.pmd}
-steps:
-  - retarget:
-      no_contacts: true
-      dancers:
-        - {in: p1, from: gene, to: mei, out: o1}
-        - {in: p2, from: gene, to: mei, out: o2}
-outputs: {o1: c1.vmd, o2: c2.vmd}
-YAML
+dancers_job common.yaml p2 p2.vmd c1.vmd c2.vmd 'no_contacts: true'
 expect_exit 0 "$POSEKIT" run common.yaml
 expect_same_bytes c1.vmd n1.vmd
 expect_same_bytes c2.vmd n2.vmd
@@ -209,15 +203,7 @@ cp "$(corpus vmd_wavefile_camera.vmd)" camera.vmd
 refused_second "posekit: camera.vmd: dancer 2: a camera (70 camera keys, no bone key): a camera is sized with the dance it frames (retarget CAMERA --from A --to B --motion DANCE), not as a dancer" camera.vmd
 cp "$(corpus vmd_vmd2xml_luminous.vmd)" light.vmd
 refused_second "posekit: light.vmd: dancer 2: the motion has no bone keys: nothing of a body to size" light.vmd
-cat >camdancer.yaml <<'YAML'
-inputs: {p1: p1.vmd, cam: camera.vmd, gene: gene.pmx, mei: mei.pmd}
-steps:
-  - retarget:
-      dancers:
-        - {in: p1, from: gene, to: mei, out: o1}
-        - {in: cam, from: gene, to: mei, out: o2}
-outputs: {o1: x1.vmd, o2: x2.vmd}
-YAML
+dancers_job camdancer.yaml cam camera.vmd x1.vmd x2.vmd
 expect_exit 2 "$POSEKIT" run camdancer.yaml
 expect_stderr_contains "dancer 2: a camera (70 camera keys, no bone key): a camera is sized with the dance it frames (a retarget step of its own, with motion: the dance), not as a dancer"
 expect_no_file x2.vmd
@@ -251,16 +237,7 @@ expect_no_file y1.vmd
 # a parameter beside the list is every dancer's: its mistake is said at
 # the step, as no one dancer's (it read "dancer 1: no_scale: ...", and a
 # bad scale was placed at the first dancer's line)
-cat >common.yaml <<'YAML'
-inputs: {p1: p1.vmd, p2: p2.vmd, gene: gene.pmx, mei: mei.pmd}
-steps:
-  - retarget:
-      no_scale: true
-      dancers:
-        - {in: p1, from: gene, to: mei, out: o1}
-        - {in: p2, from: gene, to: mei, out: o2}
-outputs: {o1: y1.vmd, o2: y2.vmd}
-YAML
+dancers_job common.yaml p2 p2.vmd y1.vmd y2.vmd 'no_scale: true'
 expect_exit 2 "$POSEKIT" run common.yaml
 expect_stderr_contains "common.yaml:3:5: no_scale: dancers share one scale for their translations (scale 1 keeps them as they are)"
 sed -i 's/no_scale: true/scale: x/' common.yaml
