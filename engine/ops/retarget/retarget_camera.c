@@ -3371,6 +3371,21 @@ done:
     return rc;
 }
 
+/* lift_misses twice: windows padded LC_PAD, then LC_PAD_FINE (a run the
+ * wide windows could not land, tried again in narrower ones). */
+static int lift_misses_twice(const scene *sc, pk_motion **cam, const pk_camera_key *orig,
+                             pk_camera_key *played, const double *e_bound, const uint32_t *kf,
+                             size_t nk, double deg_o, double eye_o, const pk_camera_options *o,
+                             const char *skip, reach_memo *rm, window_memo *wm, size_t *pieces,
+                             size_t *keys, pk_log *log)
+{
+    for (int pass = 0; pass < 2; pass++)
+        if (lift_misses(sc, cam, orig, played, e_bound, kf, nk, deg_o, eye_o, o,
+                        pass ? LC_PAD_FINE : LC_PAD, skip, rm, wm, pieces, keys, log) != 0)
+            return -1;
+    return 0;
+}
+
 /* ---- a new shot: a run of missed frames cut to ----
  *
  * What the least change cannot reach is mostly another shot: the best
@@ -3870,11 +3885,9 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
         goto done;
     /* the frames still missed: the least change that lands them */
     memset(rm.d, REACH_UNKNOWN, nf + 1);
-    for (int pass = 0; pass < 2; pass++)
-        if (lift_misses(sc, &cam, orig, played, e_bound, kf, nk, deg_o, eye_o, o,
-                        pass ? LC_PAD_FINE : LC_PAD, newshot, &rm, &wm, &rep->pieces,
-                        &rep->piece_keys, log) != 0)
-            goto done;
+    if (lift_misses_twice(sc, &cam, orig, played, e_bound, kf, nk, deg_o, eye_o, o, newshot, &rm,
+                          &wm, &rep->pieces, &rep->piece_keys, log) != 0)
+        goto done;
     /* the runs it still misses: cut to another shot */
     uint32_t *kf2 = malloc((2 * nk + 4 * (nf / CUT_MIN + 1)) * sizeof *kf);
     if (!kf2)
@@ -3899,11 +3912,9 @@ static int run(pk_motion *camera, scene *sc, pk_camera_report *rep, pk_log *log)
      * choice of lens */
     rmw.wide = true;
     memset(rmw.d, REACH_UNKNOWN, nf + 1);
-    for (int pass = 0; pass < 2; pass++)
-        if (lift_misses(sc, &cam, orig, played, e_all, kf, nk, deg_o, eye_o, o,
-                        pass ? LC_PAD_FINE : LC_PAD, newshot, &rmw, &wmw, &rep->pieces,
-                        &rep->piece_keys, log) != 0)
-            goto done;
+    if (lift_misses_twice(sc, &cam, orig, played, e_all, kf, nk, deg_o, eye_o, o, newshot, &rmw,
+                          &wmw, &rep->pieces, &rep->piece_keys, log) != 0)
+        goto done;
     for (uint32_t f = 0; f < nf; f++) {
         double b = measure(sc, f, &orig[f], &orig[f], NULL);
         double a = measure(sc, f, &orig[f], &played[f], &after);
