@@ -908,10 +908,6 @@ static void draw_links(canvas *c, const pk_drawing *d, const dfig *g, int view, 
     }
 }
 
-/* One figure in one view, its origin at (ox, oy) in pixels. */
-/* A figure's contacts: the touching point of the hand and the nearest
- * point of what it touches, joined; the pose's in green, the vs figure's
- * in orange with its gap and the pose's, as fractions of each one's arm. */
 /* A percentage as printed to one decimal: a value that prints as zero
  * without its sign (a gap of -0.001% is no penetration to show). */
 static double pct1(double fraction)
@@ -945,6 +941,9 @@ static double marks_reach(const pk_drawing *d, int view, double x0, double scale
     return reach;
 }
 
+/* A figure's contacts: the touching point of the hand and the nearest
+ * point of what it touches, joined; the pose's in green, the vs figure's
+ * in orange with its gap and the pose's, as fractions of each one's arm. */
 static void draw_marks(canvas *c, const dfig *g, int view, double ox, double oy, double scale,
                        bool under)
 {
@@ -1005,6 +1004,7 @@ static void draw_marks(canvas *c, const dfig *g, int view, double ox, double oy,
     }
 }
 
+/* One figure in one view, its origin at (ox, oy) in pixels. */
 static void draw_figure(canvas *c, const pk_drawing *d, const dfig *g, int view, double ox,
                         double oy, double scale, bool under)
 {
