@@ -29,13 +29,8 @@ int pki_pattern_compile(const char *utf8, bool allow_glob, pki_pattern *p, const
     if (pk_utf8_to_cp932(utf8, &raw, &len) != 0) {
         /* a name typed as CP932 bytes (a shell in a CP932 locale) is no
          * UTF-8 at all: said so, not taken for a character CP932 lacks */
-        bool utf8_ok = true;
-        for (const unsigned char *c = (const unsigned char *)utf8; *c && utf8_ok;) {
-            size_t k = pki_utf8_seq(c);
-            utf8_ok = k > 0;
-            c += k;
-        }
-        *why = utf8_ok ? "does not encode to CP932" : "is not UTF-8 text (names are given in UTF-8)";
+        *why = pki_utf8_valid(utf8, strlen(utf8)) ? "does not encode to CP932"
+                                                  : "is not UTF-8 text (names are given in UTF-8)";
         return -1;
     }
     int rc = 0;

@@ -126,14 +126,9 @@ static int check_like(const pk_step *s, const char *like, pk_log *log)
                              pki_step_spell(s, "like", n1), like);
     /* a name typed as CP932 bytes (a shell in a CP932 locale) would only
      * be "no key of bone" once the motion is read: said as --bones says it */
-    for (const char *c = like; c < at;) {
-        size_t k = pki_utf8_seq((const unsigned char *)c);
-        if (k == 0)
-            return pki_step_fail(log,
-                                 "%s: name '%.*s' is not UTF-8 text (names are given in UTF-8)",
-                                 pki_step_spell(s, "like", n1), (int)(at - like), like);
-        c += k;
-    }
+    if (!pki_utf8_valid(like, (size_t)(at - like)))
+        return pki_step_fail(log, "%s: name '%.*s' is not UTF-8 text (names are given in UTF-8)",
+                             pki_step_spell(s, "like", n1), (int)(at - like), like);
     return 0;
 }
 

@@ -7,6 +7,7 @@
 #ifndef PKI_UTIL_UTF8_H
 #define PKI_UTIL_UTF8_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,6 +37,19 @@ static inline size_t pki_utf8_seq(const unsigned char *s)
     if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
         return 0;
     return n;
+}
+
+/* Whether the len bytes at s are well-formed UTF-8, each sequence whole
+ * within them (a name typed as CP932 bytes is not). */
+static inline bool pki_utf8_valid(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len;) {
+        size_t k = pki_utf8_seq((const unsigned char *)s + i);
+        if (k == 0 || k > len - i)
+            return false;
+        i += k;
+    }
+    return true;
 }
 
 /* The code point at s into *c and its length; a byte that does not start
